@@ -1,0 +1,97 @@
+"""Text environments: ``gymnasium.Env[str, str]`` over procedurally generated problems.
+
+:class:`TextEnv` holds what every palaestra env shares (text spaces, level,
+seeding); :class:`SingleTurnEnv` turns any :class:`~palaestra.core.task.Task`
+into an environment whose episode is one prompt and one answer.
+
+Example::
+
+    >>> import palaestra
+    >>> env = palaestra.make("arithmetic/expression", level=1)
+    >>> prompt, info = env.reset(seed=3)
+    >>> obs, reward, terminated, truncated, info = env.step(f"<answer>{info['problem'].answer}</answer>")
+    >>> reward, terminated
+    (1.0, True)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+
+from palaestra.core.problem import Problem, Verdict
+from palaestra.core.spaces import FreeText
+from palaestra.core.task import ProblemSource, Task
+
+SEED_RANGE = 2**31 - 1
+
+
+class TextEnv(gym.Env[str, str]):
+    """Base of every palaestra env: text spaces, a difficulty level and problem seeding.
+
+    ``reset(seed=s)`` generates problem ``s``; ``reset()`` without a seed draws the
+    next problem seed from the env's own ``np_random``. ``options={"level": L}``
+    changes the level from then on.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"]}
+
+    def __init__(self, level: int = 0, render_mode: str | None = None) -> None:
+        self.observation_space = FreeText()
+        self.action_space = FreeText()
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self.render_mode = render_mode
+        self.level = level
+        self.problem: Problem | None = None
+        self._transcript: list[str] = []
+
+    @property
+    def source(self) -> ProblemSource:
+        raise NotImplementedError
+
+    def _next_problem(self, seed: int | None, options: dict[str, Any] | None) -> Problem:
+        super().reset(seed=seed)
+        if options and "level" in options:
+            self.level = options["level"]
+        problem_seed = seed if seed is not None else int(self.np_random.integers(SEED_RANGE))
+        self.problem = self.source.sample(self.level, problem_seed)
+        return self.problem
+
+    def _identity_info(self) -> dict[str, Any]:
+        assert self.problem is not None
+        p = self.problem
+        return {"env_id": p.env_id, "level": p.level, "seed": p.seed}
+
+    def render(self) -> str | None:
+        if self.render_mode == "ansi":
+            return "\n\n".join(self._transcript)
+        return None
+
+
+class SingleTurnEnv(TextEnv):
+    """One prompt, one answer: ``step`` verifies the response and terminates."""
+
+    def __init__(self, task: Task, level: int = 0, render_mode: str | None = None) -> None:
+        super().__init__(level=level, render_mode=render_mode)
+        self.task = task
+        task.level_config(level)  # fail fast on a bad level
+
+    @property
+    def source(self) -> Task:
+        return self.task
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
+        problem = self._next_problem(seed, options)
+        self._transcript = [problem.prompt]
+        return problem.prompt, {**self._identity_info(), "problem": problem}
+
+    def step(self, action: str) -> tuple[str, float, bool, bool, dict[str, Any]]:
+        if self.problem is None:
+            raise RuntimeError("call reset() before step()")
+        text = action if isinstance(action, str) else str(action)
+        verdict: Verdict = self.task.check(self.problem, text)
+        self._transcript += [text, verdict.feedback]
+        info = {**self._identity_info(), "verdict": verdict, "correct": verdict.correct, "parsed": verdict.parsed}
+        return verdict.feedback, float(verdict.reward), True, False, info

@@ -1,0 +1,1 @@
+"""Arithmetic: evaluating expressions, number theory."""
