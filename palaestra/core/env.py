@@ -35,7 +35,7 @@ class TextEnv(gym.Env[str, str]):
     changes the level from then on.
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"]}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}
 
     def __init__(self, level: int = 0, render_mode: str | None = None) -> None:
         self.observation_space = FreeText()
@@ -53,10 +53,10 @@ class TextEnv(gym.Env[str, str]):
 
     def _next_problem(self, seed: int | None, options: dict[str, Any] | None) -> Problem:
         super().reset(seed=seed)
-        if options and "level" in options:
-            self.level = options["level"]
+        level = options.get("level", self.level) if options else self.level
         problem_seed = seed if seed is not None else int(self.np_random.integers(SEED_RANGE))
-        self.problem = self.source.sample(self.level, problem_seed)
+        self.problem = self.source.sample(level, problem_seed)  # validates the level first
+        self.level = level
         return self.problem
 
     def _identity_info(self) -> dict[str, Any]:
@@ -81,6 +81,10 @@ class SingleTurnEnv(TextEnv):
     @property
     def source(self) -> Task:
         return self.task
+
+    @property
+    def answer_format(self) -> str:
+        return self.task.answer_format
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
         problem = self._next_problem(seed, options)

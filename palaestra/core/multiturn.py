@@ -41,7 +41,6 @@ class MultiTurnEnv(TextEnv, ProblemSource):
     ``new_state``, ``play`` and ``oracle`` (the move a perfect player makes)."""
 
     turns: ClassVar[str] = "multi"
-    answer_format: ClassVar[str] = "tag"
 
     def __init__(self, level: int = 0, render_mode: str | None = None, answer_format: str | None = None) -> None:
         super().__init__(level=level, render_mode=render_mode)
@@ -72,10 +71,6 @@ class MultiTurnEnv(TextEnv, ProblemSource):
         raise NotImplementedError
 
     # --- the Gymnasium API -----------------------------------------------------
-    def finish(self, problem: Problem) -> Problem:
-        instruction = extraction.INSTRUCTIONS[self.answer_format]
-        return Problem(prompt=f"{problem.prompt}\n\n{instruction}", answer=problem.answer, data=problem.data)
-
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
         problem = self._next_problem(seed, options)
         self.state = self.new_state(problem)

@@ -47,9 +47,6 @@ class Problem:
     def from_json(cls, text: str) -> Problem:
         return cls.from_dict(json.loads(text))
 
-    def with_identity(self, env_id: str, level: int, seed: int) -> Problem:
-        return dataclasses.replace(self, env_id=env_id, level=level, seed=seed)
-
 
 @dataclass(frozen=True)
 class Verdict:

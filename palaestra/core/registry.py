@@ -17,6 +17,7 @@ Example::
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import importlib
 import importlib.metadata
 import pkgutil
@@ -65,13 +66,17 @@ class Registry:
             raise ValueError(f"env id {spec.id!r} registered twice: {existing.cls} and {cls}")
         self._specs[spec.id] = spec
 
+    def remove(self, env_id: str) -> None:
+        """Forget an env (for tests and interactive development of plug-ins)."""
+        self._specs.pop(env_id, None)
+
     def __getitem__(self, env_id: str) -> EnvSpec:
         if env_id not in self._specs:
             self._import_conventional(env_id)
         if env_id not in self._specs:
             self.discover()
         if env_id not in self._specs:
-            close = [i for i in self._specs if env_id.split("/")[-1] in i]
+            close = difflib.get_close_matches(env_id, list(self._specs), n=5, cutoff=0.6)
             hint = f"; did you mean {', '.join(close[:5])}?" if close else ""
             raise KeyError(f"unknown env id {env_id!r}{hint} (see `palaestra list`)")
         return self._specs[env_id]

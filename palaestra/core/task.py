@@ -53,6 +53,7 @@ class ProblemSource:
     tags: ClassVar[tuple[str, ...]] = ()
     turns: ClassVar[str] = "single"
     num_levels: ClassVar[int] = 5
+    answer_format: ClassVar[str] = "tag"  # how answers are extracted; its instruction ends every prompt
     Config: ClassVar[type]
 
     def config(self, level: int) -> Any:
@@ -67,19 +68,20 @@ class ProblemSource:
         raise NotImplementedError
 
     def level_config(self, level: int) -> Any:
+        """``config(level)`` after checking the level, computed once per level and instance."""
         if not isinstance(level, int) or isinstance(level, bool) or not 0 <= level < self.levels():
             raise ValueError(f"{self.id}: level must be an int in [0, {self.levels() - 1}], got {level!r}")
-        return self.config(level)
+        cache = self.__dict__.setdefault("_configs", {})
+        if level not in cache:
+            cache[level] = self.config(level)
+        return cache[level]
 
     def sample(self, level: int = 0, seed: int = 0) -> Problem:
         """The problem identified by ``(self.id, level, seed)``; the same in every process."""
         config = self.level_config(level)
-        problem = self.generate(problem_rng(self.id, level, seed), config)
-        return self.finish(problem).with_identity(self.id, level, seed)
-
-    def finish(self, problem: Problem) -> Problem:
-        """Hook to complete a generated problem (e.g. add an answer-format instruction)."""
-        return problem
+        made = self.generate(problem_rng(self.id, level, seed), config)
+        prompt = f"{made.prompt}\n\n{extraction.INSTRUCTIONS[self.answer_format]}"
+        return Problem(self.id, level, seed, prompt, made.answer, made.data)
 
 
 class Task(ProblemSource):
@@ -90,7 +92,6 @@ class Task(ProblemSource):
     instruction is appended to every prompt.
     """
 
-    answer_format: ClassVar[str] = "tag"
     max_answer_chars: ClassVar[int] = MAX_ANSWER_CHARS
 
     def __init__(self, answer_format: str | None = None) -> None:
@@ -100,10 +101,6 @@ class Task(ProblemSource):
     def verify(self, problem: Problem, answer: str) -> Verdict:
         """Judge an extracted answer. Must never raise and must return in bounded time."""
         raise NotImplementedError
-
-    def finish(self, problem: Problem) -> Problem:
-        instruction = extraction.INSTRUCTIONS[self.answer_format]
-        return Problem(prompt=f"{problem.prompt}\n\n{instruction}", answer=problem.answer, data=problem.data)
 
     def format_answer(self, answer: str) -> str:
         """A full response carrying ``answer`` in this task's answer format."""

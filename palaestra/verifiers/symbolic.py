@@ -25,7 +25,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from palaestra.verifiers.expressions import Expr, close, evaluate_float, parse_expression
+from palaestra.verifiers.expressions import MAX_EXPONENT, Expr, close, evaluate_float, leaves, parse_expression
 
 DEFAULT_SECONDS = 1.0
 
@@ -75,8 +75,18 @@ def to_sympy(expr: Expr) -> Any:
         fn = {"sqrt": sympy.sqrt, "exp": sympy.exp, "log": sympy.log, "ln": sympy.log, "sin": sympy.sin,
               "cos": sympy.cos, "tan": sympy.tan, "abs": sympy.Abs}[expr[1]]
         return fn(to_sympy(expr[2]))
+    if kind == "**" and not _bounded_exponent(expr[2]):
+        raise ValueError("exponent out of bounds")
     a, b = to_sympy(expr[1]), to_sympy(expr[2])
     return {"+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b, "/": lambda: a / b, "**": lambda: a**b}[kind]()
+
+
+def _bounded_exponent(exponent: Expr) -> bool:
+    """SymPy evaluates numeric powers eagerly, so constant exponents must be small."""
+    if any(leaf[0] == "var" for leaf in leaves(exponent)):
+        return True
+    value = evaluate_float(exponent)
+    return value is not None and abs(value) <= MAX_EXPONENT
 
 
 def parse_symbolic(text: str, variables: Sequence[str] = (), seconds: float = DEFAULT_SECONDS) -> Any | None:

@@ -1,0 +1,1 @@
+"""Baseline policies and the evaluation harness."""

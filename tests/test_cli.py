@@ -1,0 +1,57 @@
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pytest
+
+from palaestra.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_list_shows_every_env(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^arithmetic/expression\s+arithmetic\s+single\s+5", out, re.M)
+    assert re.search(r"\d+ environments in \d+ families", out)
+
+
+def test_show_prints_prompt_and_reference(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["show", "arithmetic/expression", "--level", "2", "--seed", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "Evaluate the expression" in out and "# reference answer" in out
+
+
+def test_show_rejects_bad_level_and_id(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["show", "arithmetic/expression", "--level", "9"]) == 2
+    assert main(["show", "no/such_env"]) == 2
+    assert "unknown env id" in capsys.readouterr().err
+
+
+def test_check_runs_the_kit(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "arithmetic/expression"]) == 0
+    assert "0 failed check(s)" in capsys.readouterr().out
+
+
+def test_play_reads_answers_from_the_terminal(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from palaestra.core.registry import make_source
+
+    answer = make_source("arithmetic/expression").sample(0, 3).answer
+    monkeypatch.setattr("sys.stdin", io.StringIO(f"{answer}\n"))
+    assert main(["play", "arithmetic/expression", "--seed", "3"]) == 0
+    assert "reward 1, total 1, correct" in capsys.readouterr().out
+
+
+def test_eval_prints_oracle_and_random_columns(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["eval", "--envs", "arithmetic/expression", "--levels", "0", "1", "--seeds", "3"]) == 0
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if line.startswith("arithmetic/expression"))
+    assert row.split()[2:4] == ["6", "1.00"]  # 6 episodes, oracle solves all
+    assert "oracle solved 6/6" in out
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    command = [ln for ln in (ROOT / ".ci/run").read_text().splitlines() if ln.strip() and not ln.startswith(("#", "set ", "cd "))][-1]
+    assert command in (ROOT / "README.md").read_text()

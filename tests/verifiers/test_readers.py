@@ -1,0 +1,104 @@
+from __future__ import annotations
+
+import time
+from fractions import Fraction
+
+import pytest
+
+from palaestra.verifiers.expressions import evaluate_exact, evaluate_float, leaves, parse_expression
+from palaestra.verifiers.extract import extract, wrap
+from palaestra.verifiers.numeric import parse_number
+from palaestra.verifiers.structured import parse_grid, parse_int_list, parse_mapping
+from palaestra.verifiers.symbolic import equivalent_to, parse_symbolic, time_limit, TimeLimitExceeded
+
+HOSTILE = ["9**9**9**9", "__import__('os').system('echo hi')", "().__class__", "lambda: 1", "x.y", "[1][0]",
+           "(" * 10000 + "1" + ")" * 10000, "1" * 5000, "f'{1}'", "open('/etc/passwd')", "2**99999", "10**-9999"]
+
+
+@pytest.mark.parametrize(
+    "text, fmt, expected",
+    [
+        ("a <answer>1</answer> b <answer> 2 </answer>", "tag", "2"),
+        ("<answer>1", "tag", None),
+        ("</answer><answer>", "tag", None),
+        (r"x \boxed{\frac{1}{2}} y", "boxed", r"\frac{1}{2}"),
+        (r"\boxed{1} then \boxed{{2}}", "boxed", "{2}"),
+        (r"\boxed{unclosed", "boxed", None),
+        ("work\n\nFinal answer: 7\n", "last_line", "7"),
+        ("  hi  ", "raw", "hi"),
+    ],
+)
+def test_extract(text: str, fmt: str, expected: str | None) -> None:
+    assert extract(text, fmt) == expected
+
+
+def test_wrap_inverts_extract() -> None:
+    for fmt in ("tag", "boxed", "last_line", "raw"):
+        assert extract(wrap("3/4", fmt), fmt) == "3/4"
+
+
+def test_extract_is_linear_on_huge_input() -> None:
+    text = "<answer>" * 200_000 + "\\boxed{" * 200_000
+    t0 = time.perf_counter()
+    for fmt in ("tag", "boxed", "last_line"):
+        extract(text, fmt)
+    assert time.perf_counter() - t0 < 1.0
+
+
+@pytest.mark.parametrize("text, value", [("42", 42), ("-7/2", Fraction(-7, 2)), ("1,234", 1234), ("3.25", Fraction(13, 4)),
+                                         ("x = 5", 5), ("$12$", 12), (r"-\frac{3}{4}", Fraction(-3, 4)), ("5.", 5)])
+def test_parse_number_accepts_numerals(text: str, value: Fraction) -> None:
+    assert parse_number(text) == value
+
+
+@pytest.mark.parametrize("text", ["2+2", "1/0", "12,34", "", "five", "1e5", "9" * 200, "4 2"])
+def test_parse_number_rejects_non_numerals(text: str) -> None:
+    assert parse_number(text) is None
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_expression_reader_refuses_hostile_text_quickly(text: str) -> None:
+    t0 = time.perf_counter()
+    e = parse_expression(text, variables={"x"})
+    assert evaluate_exact(e) is None
+    assert evaluate_float(e, {"x": 1.0}) is None
+    assert time.perf_counter() - t0 < 0.5
+
+
+def test_expression_values_and_leaves() -> None:
+    e = parse_expression("2(3 + x)^2 - 10/4", variables={"x"})
+    assert evaluate_exact(e, {"x": Fraction(1)}) == Fraction(59, 2)
+    assert [leaf[1] for leaf in leaves(parse_expression("(75 - 25) * 3"))] == [75, 25, 3]
+    assert parse_expression("1 + 2", operators=("*",)) is None
+    assert evaluate_exact(parse_expression("1e3")) == 1000
+
+
+def test_structured_readers() -> None:
+    assert parse_int_list("1, -2; 3") == [1, -2, 3]
+    assert parse_int_list("1, two") is None
+    assert parse_grid("1 2 | 3\n------\n4 5 | 6") == [[1, 2, 3], [4, 5, 6]]
+    assert parse_grid("12\n3a") is None
+    assert parse_mapping("x = 1\ny: 2") == {"x": "1", "y": "2"}
+    assert parse_mapping("nonsense") is None
+
+
+def test_symbolic_equivalence_and_bounds() -> None:
+    import sympy
+
+    x = sympy.Symbol("x")
+    assert equivalent_to("sqrt(2)/2", 1 / sympy.sqrt(2))
+    assert equivalent_to("x^2 - 1", (x - 1) * (x + 1), ["x"])
+    assert not equivalent_to("x^2 + 1", (x - 1) * (x + 1), ["x"])
+    assert not equivalent_to("__import__('os')", x, ["x"])
+    t0 = time.perf_counter()
+    assert parse_symbolic("9**9**9**9") is None
+    assert parse_symbolic("2**(10**6)") is None
+    assert time.perf_counter() - t0 < 0.1
+    assert parse_symbolic("x**(1/2)", ["x"]) is not None
+
+
+def test_time_limit_interrupts_python_code() -> None:
+    with pytest.raises(TimeLimitExceeded):
+        with time_limit(0.05):
+            while True:
+                pass
