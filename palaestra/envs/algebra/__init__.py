@@ -1,0 +1,1 @@
+"""Algebra: solving equations and systems of equations."""

@@ -1,0 +1,1 @@
+"""Causal reasoning: questions about generated causal graphs."""

@@ -1,0 +1,1 @@
+"""Chess: rules-exact puzzles checked with python-chess."""

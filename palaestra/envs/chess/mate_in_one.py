@@ -1,0 +1,181 @@
+"""Find a move that checkmates at once (mate in one) in a generated chess position.
+
+Positions are built by placing a few pieces around the defending king (mostly on
+an edge) and keeping only legal positions (``Board.is_valid``) in which at least
+one move mates; higher levels add defenders and distant pieces and demand a
+unique mate among several checks. The verifier accepts **any** mating move, in
+SAN (``Qh7#``, ``Qh7``, long form ``Qh5-h7#``) or UCI (``h5h7``), checking it with
+python-chess.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+import chess
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.verifiers.chess_moves import looks_like_move, read_move
+
+_MAX_ANSWER = 64
+_EDGE = [s for s in chess.SQUARES if chess.square_rank(s) in (0, 7) or chess.square_file(s) in (0, 7)]
+_DISTANCE = [[chess.square_distance(a, b) for b in chess.SQUARES] for a in chess.SQUARES]
+# _WITHIN[king][(near, far)]: the squares at distance near..far from a king square
+_RANGES = [(1, 2), (1, 4), (1, 7), (2, 3)]
+_WITHIN = [
+    {r: [s for s in chess.SQUARES if r[0] <= _DISTANCE[k][s] <= r[1]] for r in _RANGES} for k in chess.SQUARES
+]
+_KING_LINES = [
+    chess.BB_RANK_ATTACKS[k][0] | chess.BB_FILE_ATTACKS[k][0] | chess.BB_DIAG_ATTACKS[k][0] for k in chess.SQUARES
+]
+_PAWN_SQUARES = frozenset(s for s in chess.SQUARES if chess.square_rank(s) not in (0, 7))  # pawns' legal squares
+# Positions whose king has more free flight squares almost never hold a mate; skipping them
+# before the (costly) move search keeps generation fast.
+_MAX_FLIGHTS = 2
+_PIECE_LETTERS = {"Q": chess.QUEEN, "R": chess.ROOK, "B": chess.BISHOP, "N": chess.KNIGHT, "P": chess.PAWN}
+
+
+@register
+class MateInOne(Task):
+    id = "chess/mate_in_one"
+    family = "chess"
+    description = "Find a checkmating move in a chess position (mate in one)."
+    tags = ("chess", "games", "search")
+
+    @dataclass(frozen=True)
+    class Config:
+        attackers: int  # pieces of the side to move besides its king, placed near the enemy king
+        attacker_pieces: str  # letters the attacking pieces are drawn from (repeats weight them)
+        defenders: int  # pieces of the defending side placed near its king
+        distractors: int  # pieces of either colour placed anywhere
+        unique_mate: bool  # keep only positions with exactly one mating move
+        min_checks: int  # at least this many checking moves, so the mate is not the only check
+
+    def config(self, level: int) -> Config:
+        c = self.Config
+        return [
+            c(attackers=1, attacker_pieces="QQR", defenders=1, distractors=0, unique_mate=False, min_checks=1),
+            c(attackers=2, attacker_pieces="QRRBN", defenders=1, distractors=1, unique_mate=False, min_checks=2),
+            c(attackers=2, attacker_pieces="QRRBNP", defenders=2, distractors=2, unique_mate=False, min_checks=3),
+            c(attackers=3, attacker_pieces="QRRBBNNP", defenders=3, distractors=3, unique_mate=True, min_checks=3),
+            c(attackers=3, attacker_pieces="QRRBBNNP", defenders=4, distractors=4, unique_mate=True, min_checks=4),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        while True:
+            board = _random_position(rng, config)
+            if board is None or _flight_squares(board) > _MAX_FLIGHTS:
+                continue
+            mates, checks = _mates_and_checks(board)
+            if mates and checks >= config.min_checks and (len(mates) == 1 or not config.unique_mate):
+                break
+        side = "White" if board.turn == chess.WHITE else "Black"
+        fen = board.fen()
+        prompt = (
+            f"Chess position (FEN): {fen}\n\n{_diagram(board)}\n\n"
+            f"Uppercase letters are White pieces, lowercase letters Black pieces. {side} to move.\n"
+            f"Find a move for {side} that checkmates immediately. "
+            "Give the move in standard algebraic notation (e.g. Qh7# or Qh5-h7#) or UCI notation (e.g. h5h7)."
+        )
+        answer = board.lan(rng.choice(mates))  # long algebraic (Qd4-g7#): names the moving piece and its square
+        return Problem(prompt=prompt, answer=answer, data={"fen": fen, "mates": len(mates)})
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        text = answer.strip()
+        if len(text) > _MAX_ANSWER or not looks_like_move(text):
+            return Verdict.unparsed("expected one move in SAN or UCI notation")
+        board = chess.Board(problem.data["fen"])
+        move = read_move(board, text)
+        if move is None:
+            return Verdict.wrong("not a legal move in this position")
+        board.push(move)
+        if board.is_checkmate():
+            return Verdict.right()
+        return Verdict.wrong("legal, but not checkmate" + (" (it gives check)" if board.is_check() else ""))
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        board = chess.Board(problem.data["fen"])
+        non_mates = [m for m in board.legal_moves if not _mates(board, m)]
+        wrong = [board.uci(m) for m in rng.sample(non_mates, min(2, len(non_mates)))]
+        king = board.king(board.turn)
+        illegal = [s for s in chess.SQUARES if _DISTANCE[king][s] > 2]  # a king never moves that far
+        wrong.append(chess.square_name(king) + chess.square_name(rng.choice(illegal)))
+        return wrong
+
+
+def _random_position(rng: random.Random, config: MateInOne.Config) -> chess.Board | None:
+    """A random position with the attacker to move, or None if the placement failed or is illegal."""
+    attacker = rng.choice([chess.WHITE, chess.BLACK])
+    defender = not attacker
+    board = chess.Board(None)
+    board.turn = attacker
+    defender_king = rng.choice(_EDGE) if rng.random() < 0.8 else rng.choice(chess.SQUARES)
+    taken = {defender_king}
+    board.set_piece_at(defender_king, chess.Piece(chess.KING, defender))
+    # (piece, colour, min and max distance from the defending king)
+    plan = [(chess.KING, attacker, 2, 3)]
+    plan += [(_PIECE_LETTERS[rng.choice(config.attacker_pieces)], attacker, 1, 4) for _ in range(config.attackers)]
+    plan += [(rng.choice([chess.PAWN, chess.PAWN, chess.ROOK, chess.BISHOP, chess.KNIGHT]), defender, 1, 2)
+             for _ in range(config.defenders)]
+    plan += [(rng.choice([chess.PAWN, chess.PAWN, chess.ROOK, chess.BISHOP, chess.KNIGHT, chess.QUEEN]),
+              rng.choice([attacker, defender]), 1, 7) for _ in range(config.distractors)]
+    for piece_type, colour, near, far in plan:
+        if not _place(rng, board, chess.Piece(piece_type, colour), _WITHIN[defender_king][(near, far)], taken):
+            return None
+    return board if board.is_valid() else None
+
+
+def _place(rng: random.Random, board: chess.Board, piece: chess.Piece, squares: list[int], taken: set[int]) -> bool:
+    """Put ``piece`` on a free square of ``squares`` where it does not check the side not to move."""
+    attacker = board.turn
+    defender_king = board.king(not attacker)
+    for _ in range(10):
+        square = rng.choice(squares)
+        if square in taken or (piece.piece_type == chess.PAWN and square not in _PAWN_SQUARES):
+            continue
+        board.set_piece_at(square, piece)
+        if piece.color != attacker or not board.is_attacked_by(attacker, defender_king):
+            taken.add(square)
+            return True
+        board.remove_piece_at(square)
+    return False
+
+
+def _flight_squares(board: chess.Board) -> int:
+    """Squares next to the defending king that are neither its own pieces' nor attacked now."""
+    king = board.king(not board.turn)
+    own = board.occupied_co[not board.turn]
+    return sum(
+        1 for s in chess.SquareSet(chess.BB_KING_ATTACKS[king] & ~own) if not board.is_attacked_by(board.turn, s)
+    )
+
+
+def _mates(board: chess.Board, move: chess.Move) -> bool:
+    if not board.gives_check(move):
+        return False
+    board.push(move)
+    mate = board.is_checkmate()
+    board.pop()
+    return mate
+
+
+def _mates_and_checks(board: chess.Board) -> tuple[list[chess.Move], int]:
+    """The mating moves (in a deterministic order) and the number of checking moves.
+
+    A checking move either lands on a square on the enemy king's lines or a knight's jump
+    from it, or leaves such a line (a discovered check); only those moves are tried, as
+    ``gives_check`` is the costly part. The positions have no castling or en passant.
+    """
+    king = board.king(not board.turn)
+    landing = _KING_LINES[king] | chess.BB_KNIGHT_ATTACKS[king]
+    candidates = list(board.generate_legal_moves(to_mask=landing))
+    candidates += board.generate_legal_moves(from_mask=_KING_LINES[king], to_mask=~landing & chess.BB_ALL)
+    checks = [m for m in candidates if board.gives_check(m)]
+    return [m for m in checks if _mates(board, m)], len(checks)
+
+
+def _diagram(board: chess.Board) -> str:
+    rows = [f"{rank + 1} " + " ".join(str(board.piece_at(chess.square(f, rank)) or ".") for f in range(8))
+            for rank in range(7, -1, -1)]
+    return "\n".join(rows + ["  a b c d e f g h"])

@@ -1,0 +1,1 @@
+"""Combinatorial puzzles: reaching a target by combining given pieces."""

@@ -1,0 +1,1 @@
+"""Games: multi-turn deduction games played against a hidden secret."""

@@ -1,0 +1,1 @@
+"""Graphs: shortest paths, colouring and other problems on generated graphs."""

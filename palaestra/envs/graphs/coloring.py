@@ -1,0 +1,148 @@
+"""Colour the vertices of a graph with k colours so that adjacent vertices differ.
+
+Graphs are k-colourable by construction: a colouring is planted first and edges
+only join vertices of different planted classes. A planted k-clique makes k
+colours necessary, and from level 2 on the graph is redrawn until the obvious
+greedy colouring (vertices in order, smallest free colour) needs more than k
+colours. The verifier accepts **any** proper colouring with colours 1..k written
+as ``vertex: colour`` pairs separated by commas (``0: 1, 1: 2, 2: 1``).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+
+import networkx as nx
+
+from palaestra.core import Problem, Task, Verdict, register
+
+MAX_GREEDY_RETRIES = 40
+_PAIR = re.compile(r"^\s*(?:vertex\s*)?(\d{1,4})\s*[:=]\s*(?:colou?r\s*)?(\d{1,4})\s*$", re.IGNORECASE)
+_SEPARATORS = re.compile(r"[,;\n]+")
+
+
+@register
+class Coloring(Task):
+    id = "graphs/coloring"
+    family = "graphs"
+    description = "Colour a graph's vertices with k colours so that no edge joins two vertices of one colour."
+    tags = ("graphs", "constraint-satisfaction")
+
+    @dataclass(frozen=True)
+    class Config:
+        nodes: int
+        colors: int
+        average_degree: float
+        beat_greedy: bool  # redraw graphs that in-order greedy colouring solves with k colours
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(nodes=10, colors=2, average_degree=2.5, beat_greedy=False),
+            self.Config(nodes=10, colors=3, average_degree=3.5, beat_greedy=False),
+            self.Config(nodes=13, colors=3, average_degree=4.0, beat_greedy=True),
+            self.Config(nodes=16, colors=4, average_degree=6.0, beat_greedy=True),
+            self.Config(nodes=22, colors=4, average_degree=7.0, beat_greedy=True),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        for _ in range(MAX_GREEDY_RETRIES):
+            planted, graph = _planted_graph(rng, config)
+            if not config.beat_greedy or _greedy_colors(graph) > config.colors:
+                break
+        edges = sorted([min(u, v), max(u, v)] for u, v in graph.edges())
+        n, k = config.nodes, config.colors
+        edge_text = ", ".join(f"{u}-{v}" for u, v in edges)
+        prompt = (
+            f"An undirected graph has vertices 0 to {n - 1} and these {len(edges)} edges:\n\n{edge_text}\n\n"
+            f"Colour every vertex with one of the colours 1 to {k} so that the two ends of every edge "
+            f"have different colours.\n"
+            f"Give the colouring as vertex: colour pairs separated by commas, listing every vertex "
+            f"once, for example: 0: 1, 1: 2, 2: 1, ..."
+        )
+        return Problem(
+            prompt=prompt,
+            answer=", ".join(f"{v}: {planted[v]}" for v in range(n)),
+            data={"nodes": n, "colors": k, "edges": edges},
+        )
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        n, k = problem.data["nodes"], problem.data["colors"]
+        pairs = _read_pairs(answer, n)
+        if pairs is None:
+            return Verdict.unparsed("expected vertex: colour pairs separated by commas")
+        coloring: dict[int, int] = {}
+        for vertex, color in pairs:
+            if vertex >= n:
+                return Verdict.wrong(f"there is no vertex {vertex}")
+            if not 1 <= color <= k:
+                return Verdict.wrong(f"colour {color} is not one of 1 to {k}")
+            if coloring.setdefault(vertex, color) != color:
+                return Verdict.wrong(f"vertex {vertex} is given two colours")
+        missing = [v for v in range(n) if v not in coloring]
+        if missing:
+            return Verdict.wrong(f"vertex {missing[0]} has no colour")
+        for u, v in problem.data["edges"]:
+            if coloring[u] == coloring[v]:
+                return Verdict.wrong(f"vertices {u} and {v} are adjacent but both have colour {coloring[u]}")
+        return Verdict.right()
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        n, k = problem.data["nodes"], problem.data["colors"]
+        gold = dict(_read_pairs(problem.answer or "", n) or [])
+        u, v = rng.choice(problem.data["edges"])
+        clash = {**gold, u: gold[v]}
+        out_of_range = {**gold, rng.randrange(n): k + 1}
+        incomplete = {w: c for w, c in gold.items() if w != n - 1}
+        return [", ".join(f"{w}: {c}" for w, c in sorted(m.items())) for m in (clash, out_of_range, incomplete)]
+
+
+def _planted_graph(rng: random.Random, config: Coloring.Config) -> tuple[list[int], nx.Graph]:
+    """(planted colour of each vertex, a connected graph it properly colours, containing a k-clique)."""
+    n, k = config.nodes, config.colors
+    planted = [rng.randint(1, k) for _ in range(n)]
+    clique = rng.sample(range(n), k)
+    for color, vertex in enumerate(clique, start=1):
+        planted[vertex] = color
+    graph = nx.Graph()
+    graph.add_nodes_from(range(n))
+    graph.add_edges_from((a, b) for i, a in enumerate(clique) for b in clique[i + 1 :])
+    crossing = [(a, b) for a in range(n) for b in range(a + 1, n) if planted[a] != planted[b]]
+    p = min(1.0, config.average_degree * n / 2 / len(crossing))
+    graph.add_edges_from(pair for pair in crossing if rng.random() < p)
+    _connect(rng, graph, planted, clique[0])
+    return planted, graph
+
+
+def _connect(rng: random.Random, graph: nx.Graph, planted: list[int], anchor: int) -> None:
+    """Join every component to the anchor's (which holds every colour) by one properly coloured edge."""
+    reached = sorted(nx.node_connected_component(graph, anchor))
+    for component in sorted((sorted(c) for c in nx.connected_components(graph)), key=lambda c: c[0]):
+        if anchor in component:
+            continue
+        vertex = rng.choice(component)
+        graph.add_edge(vertex, rng.choice([w for w in reached if planted[w] != planted[vertex]]))
+        reached.extend(component)
+
+
+def _greedy_colors(graph: nx.Graph) -> int:
+    """Colours used by greedy colouring in vertex order (smallest colour not used by a neighbour)."""
+    colors: dict[int, int] = {}
+    for vertex in sorted(graph.nodes()):
+        taken = {colors[w] for w in graph[vertex] if w in colors}
+        colors[vertex] = next(c for c in range(1, len(taken) + 2) if c not in taken)
+    return max(colors.values())
+
+
+def _read_pairs(answer: str, nodes: int) -> list[tuple[int, int]] | None:
+    if not isinstance(answer, str) or len(answer) > 40 * nodes + 200:
+        return None
+    text = answer.replace('"', "").replace("'", "").strip().strip("{}[]()")
+    parts = [p for p in _SEPARATORS.split(text) if p.strip()]
+    if not parts or len(parts) > 4 * nodes:
+        return None
+    matches = [_PAIR.match(p) for p in parts]
+    if not all(matches):
+        return None
+    return [(int(m.group(1)), int(m.group(2))) for m in matches if m]

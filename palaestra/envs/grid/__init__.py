@@ -1,0 +1,1 @@
+"""Grid puzzles: Sudoku, N-queens."""

@@ -1,0 +1,317 @@
+"""Solve a Sudoku (4x4, 6x6 or 9x9) that has exactly one solution.
+
+A solved grid comes from shuffling a pattern grid with validity-preserving transforms (relabel
+digits, permute bands and the rows inside them, stacks and the columns inside them, transpose).
+Cells are then emptied one at a time in random order; a removal is kept only when the emptied
+cell can be deduced back from the remaining givens: by a naked or hidden single (every level)
+or, at the top levels, by a search proving that no other digit fits. Re-filling the cells in
+reverse removal order rebuilds the grid, so every puzzle has a unique solution by construction.
+
+The verifier accepts any complete valid grid that keeps the givens, written as n lines of n
+digits (spaces, commas, ``|`` and separator lines such as ``------+------`` are ignored).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import cache
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.verifiers.structured import parse_grid
+
+
+@register
+class Sudoku(Task):
+    id = "grid/sudoku"
+    family = "grid"
+    description = "Complete a Sudoku grid that has a unique solution."
+    tags = ("puzzle", "grid", "constraint-satisfaction")
+
+    @dataclass(frozen=True)
+    class Config:
+        box_rows: int  # rows in one box; the grid side is box_rows * box_cols
+        box_cols: int
+        target_clues: int  # stop emptying cells once this few givens remain
+        search: bool  # also empty cells that only a search (not a single) proves forced
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(box_rows=2, box_cols=2, target_clues=6, search=False),
+            self.Config(box_rows=2, box_cols=3, target_clues=13, search=False),
+            self.Config(box_rows=3, box_cols=3, target_clues=34, search=False),
+            self.Config(box_rows=3, box_cols=3, target_clues=28, search=True),
+            self.Config(box_rows=3, box_cols=3, target_clues=22, search=True),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        layout = _layout(config.box_rows, config.box_cols)
+        solution = _solved_grid(rng, layout)
+        order = list(range(layout.n * layout.n))
+        rng.shuffle(order)
+        puzzle = _dig_singles(solution, layout, order, config.target_clues)
+        if config.search:
+            puzzle = _dig_by_search(puzzle, solution, layout, order, config.target_clues)
+        n = layout.n
+        givens = ["".join(str(v) if v else "." for v in puzzle[r * n : (r + 1) * n]) for r in range(n)]
+        box = f"{config.box_rows}x{config.box_cols} box" + (
+            "" if config.box_rows == config.box_cols else f" ({config.box_rows} rows by {config.box_cols} columns)"
+        )
+        prompt = (
+            f"Solve this {n}x{n} Sudoku. Fill every empty cell (shown as .) with a digit from 1 to {n} so that "
+            f"every row, every column and every {box} contains each digit 1-{n} exactly once. "
+            f"The given digits must stay where they are. The puzzle has exactly one solution.\n\n"
+            f"{_render(givens, layout)}\n\n"
+            f"Give the completed grid as {n} lines, one per row from top to bottom, "
+            f"each line holding that row's {n} digits from left to right."
+        )
+        answer = "\n".join("".join(map(str, solution[r * n : (r + 1) * n])) for r in range(n))
+        return Problem(
+            prompt=prompt,
+            answer=answer,
+            data={"box_rows": config.box_rows, "box_cols": config.box_cols, "givens": givens},
+        )
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        box_rows, box_cols, givens = problem.data["box_rows"], problem.data["box_cols"], problem.data["givens"]
+        n = box_rows * box_cols
+        grid = parse_grid(answer, max_cells=4 * n * n)
+        if grid is None:
+            return Verdict.unparsed(f"expected {n} lines of {n} digits")
+        if len(grid) != n or any(len(row) != n for row in grid):
+            return Verdict.wrong(f"expected {n} rows of {n} digits")
+        for r, row in enumerate(givens):
+            for c, given in enumerate(row):
+                if given != "." and grid[r][c] != int(given):
+                    return Verdict.wrong(f"the given digit in row {r + 1}, column {c + 1} was changed")
+        digits = set(range(1, n + 1))
+        for r in range(n):
+            if set(grid[r]) != digits:
+                return Verdict.wrong(f"row {r + 1} does not hold each digit 1-{n} once")
+        for c in range(n):
+            if {grid[r][c] for r in range(n)} != digits:
+                return Verdict.wrong(f"column {c + 1} does not hold each digit 1-{n} once")
+        for top in range(0, n, box_rows):
+            for left in range(0, n, box_cols):
+                box = {grid[r][c] for r in range(top, top + box_rows) for c in range(left, left + box_cols)}
+                if box != digits:
+                    return Verdict.wrong(f"the box at row {top + 1}, column {left + 1} does not hold each digit once")
+        return Verdict.right()
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        # A swap inside a row breaks two columns; a relabelling keeps a valid grid but moves a given.
+        rows = [list(line) for line in (problem.answer or "").splitlines()]
+        givens = problem.data["givens"]
+        n = len(rows)
+        r = rng.randrange(n)
+        c1, c2 = rng.sample(range(n), 2)
+        swapped = [row[:] for row in rows]
+        swapped[r][c1], swapped[r][c2] = swapped[r][c2], swapped[r][c1]
+        given_digits = sorted({d for row in givens for d in row if d != "."})
+        a = rng.choice(given_digits)
+        b = rng.choice([d for d in "123456789"[:n] if d != a])
+        relabelled = [[b if d == a else a if d == b else d for d in row] for row in rows]
+        return ["\n".join(map("".join, grid)) for grid in (swapped, relabelled, rows[:-1])]
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """Index tables for one grid shape; the ``*_cover`` tables turn bitmasks of units into cells."""
+
+    n: int
+    box_rows: int
+    box_cols: int
+    row: list[int]  # per cell
+    col: list[int]
+    box: list[int]
+    pos: list[int]  # index of the cell inside its box
+    band_cols: list[list[int]]  # per cell: mask of boxes -> columns those boxes cover in the cell's band
+    stack_rows: list[list[int]]  # per cell: mask of boxes -> rows those boxes cover in the cell's stack
+    box_row_cover: list[list[int]]  # per cell: mask of rows -> positions of the cell's box on them
+    box_col_cover: list[list[int]]  # per cell: mask of columns -> positions of the cell's box on them
+
+
+@cache
+def _layout(box_rows: int, box_cols: int) -> _Layout:
+    n = box_rows * box_cols
+    stacks = n // box_cols
+    masks = range(1 << n)
+
+    def box_of(r: int, c: int) -> int:
+        return (r // box_rows) * stacks + c // box_cols
+
+    def bits(items: list[int] | range) -> int:
+        return sum(1 << i for i in items)
+
+    band_cols = [
+        [bits([c for c in range(n) if mask >> box_of(band * box_rows, c) & 1]) for mask in masks]
+        for band in range(n // box_rows)
+    ]
+    stack_rows = [
+        [bits([r for r in range(n) if mask >> box_of(r, stack * box_cols) & 1]) for mask in masks]
+        for stack in range(stacks)
+    ]
+    box_row_cover, box_col_cover = [], []
+    for b in range(n):
+        top, left = (b // stacks) * box_rows, (b % stacks) * box_cols
+        row_at = [top + p // box_cols for p in range(n)]  # the row and column of each position in the box
+        col_at = [left + p % box_cols for p in range(n)]
+        box_row_cover.append([bits([p for p in range(n) if mask >> row_at[p] & 1]) for mask in masks])
+        box_col_cover.append([bits([p for p in range(n) if mask >> col_at[p] & 1]) for mask in masks])
+    cells = [(i // n, i % n) for i in range(n * n)]
+    return _Layout(
+        n=n,
+        box_rows=box_rows,
+        box_cols=box_cols,
+        row=[r for r, _ in cells],
+        col=[c for _, c in cells],
+        box=[box_of(r, c) for r, c in cells],
+        pos=[(r % box_rows) * box_cols + c % box_cols for r, c in cells],
+        band_cols=[band_cols[r // box_rows] for r, _ in cells],
+        stack_rows=[stack_rows[c // box_cols] for _, c in cells],
+        box_row_cover=[box_row_cover[box_of(r, c)] for r, c in cells],
+        box_col_cover=[box_col_cover[box_of(r, c)] for r, c in cells],
+    )
+
+
+def _solved_grid(rng: random.Random, layout: _Layout) -> list[int]:
+    """A random valid grid (digits 1..n, row-major) from transforms of a pattern grid."""
+    n, box_rows, box_cols = layout.n, layout.box_rows, layout.box_cols
+    digits = list(range(1, n + 1))
+    rng.shuffle(digits)
+    bands, stacks = list(range(n // box_rows)), list(range(n // box_cols))
+    rng.shuffle(bands)
+    rng.shuffle(stacks)
+    rows = [band * box_rows + i for band in bands for i in rng.sample(range(box_rows), box_rows)]
+    cols = [stack * box_cols + j for stack in stacks for j in rng.sample(range(box_cols), box_cols)]
+    grid = [digits[(box_cols * (r % box_rows) + r // box_rows + c) % n] for r in rows for c in cols]
+    if box_rows == box_cols and rng.random() < 0.5:
+        grid = [grid[c * n + r] for r in range(n) for c in range(n)]  # transpose (needs square boxes)
+    return grid
+
+
+def _dig_singles(solution: list[int], layout: _Layout, order: list[int], target: int) -> list[int]:
+    """Empty cells in ``order``, keeping a removal only if the cell is a naked or hidden single of the
+    givens left (candidates read off the givens alone), until ``target`` givens remain.
+
+    Bitmask bookkeeping makes every test O(1): digits given per unit (for naked singles), units
+    holding each digit and empty cells per unit (for hidden singles).
+    """
+    n = layout.n
+    full = ((1 << n) - 1) << 1
+    all_units = (1 << n) - 1
+    puzzle = solution[:]
+    row_digits, col_digits, box_digits = [full] * n, [full] * n, [full] * n
+    rows_with, cols_with, boxes_with = [all_units] * (n + 1), [all_units] * (n + 1), [all_units] * (n + 1)
+    row_empty, col_empty, box_empty = [0] * n, [0] * n, [0] * n
+    row, col, box, pos = layout.row, layout.col, layout.box, layout.pos
+    clues = n * n
+    for i in order:
+        if clues <= target:
+            break
+        v, r, c, b = puzzle[i], row[i], col[i], box[i]
+        # the units other than this cell's that hold v: they stop v from going elsewhere
+        other_rows = rows_with[v] & ~(1 << r)
+        other_cols = cols_with[v] & ~(1 << c)
+        other_boxes = boxes_with[v] & ~(1 << b)
+        naked = (row_digits[r] | col_digits[c] | box_digits[b]) == full
+        if not (
+            naked
+            or not box_empty[b] & ~(layout.box_row_cover[i][other_rows] | layout.box_col_cover[i][other_cols])
+            or not row_empty[r] & ~(other_cols | layout.band_cols[i][other_boxes])
+            or not col_empty[c] & ~(other_rows | layout.stack_rows[i][other_boxes])
+        ):
+            continue
+        puzzle[i] = 0
+        clues -= 1
+        digit = 1 << v
+        row_digits[r] ^= digit
+        col_digits[c] ^= digit
+        box_digits[b] ^= digit
+        rows_with[v], cols_with[v], boxes_with[v] = other_rows, other_cols, other_boxes
+        row_empty[r] |= 1 << c
+        col_empty[c] |= 1 << r
+        box_empty[b] |= 1 << pos[i]
+    return puzzle
+
+
+def _dig_by_search(puzzle: list[int], solution: list[int], layout: _Layout, order: list[int], target: int) -> list[int]:
+    """Empty further givens whose digit a search proves forced (no solution puts another digit there)."""
+    puzzle = puzzle[:]
+    clues = sum(1 for v in puzzle if v)
+    for i in order:
+        if clues <= target:
+            break
+        v = puzzle[i]
+        if not v:
+            continue
+        puzzle[i] = 0
+        if _has_other_solution(puzzle, solution, layout, i):
+            puzzle[i] = v
+        else:
+            clues -= 1
+    return puzzle
+
+
+def _has_other_solution(puzzle: list[int], solution: list[int], layout: _Layout, cell: int) -> bool:
+    """Whether the puzzle has a solution that differs from ``solution`` at ``cell``."""
+    n = layout.n
+    used = [0] * (3 * n)  # digits placed per unit: rows, then columns, then boxes
+    cells = []  # per empty cell: its three unit indices, the digit banned there, the known solution's digit
+    for i, v in enumerate(puzzle):
+        units = (layout.row[i], n + layout.col[i], 2 * n + layout.box[i])
+        if v:
+            for u in units:
+                used[u] |= 1 << v
+        else:
+            cells.append((*units, 1 << solution[i] if i == cell else 0, 1 << solution[i]))
+    return _search(cells, len(cells), used, ((1 << n) - 1) << 1)
+
+
+def _search(cells: list[tuple[int, int, int, int, int]], remaining: int, used: list[int], full: int) -> bool:
+    """Depth-first search for a solution filling ``cells[:remaining]``.
+
+    It branches on the cell with the fewest candidates and tries the known solution's digit first:
+    another solution usually differs from it in a few cells only, so it is found quickly. The
+    chosen cell is swapped to the end of the active prefix instead of copying the list.
+    """
+    if not remaining:
+        return True
+    best, best_candidates, fewest = -1, 0, 99
+    for k in range(remaining):
+        u1, u2, u3, banned, _ = cells[k]
+        candidates = full & ~(used[u1] | used[u2] | used[u3] | banned)
+        count = candidates.bit_count()
+        if count < fewest:
+            if count == 0:
+                return False
+            best, best_candidates, fewest = k, candidates, count
+            if count == 1:
+                break
+    last = remaining - 1
+    cells[best], cells[last] = cells[last], cells[best]
+    u1, u2, u3, _, preferred = cells[last]
+    found = False
+    while best_candidates and not found:
+        digit = preferred if best_candidates & preferred else best_candidates & -best_candidates
+        best_candidates ^= digit
+        used[u1] |= digit
+        used[u2] |= digit
+        used[u3] |= digit
+        found = _search(cells, last, used, full)
+        used[u1] ^= digit
+        used[u2] ^= digit
+        used[u3] ^= digit
+    cells[best], cells[last] = cells[last], cells[best]
+    return found
+
+
+def _render(givens: list[str], layout: _Layout) -> str:
+    """The puzzle with spaces between cells, ``|`` between boxes and a rule between bands."""
+    lines = []
+    for r, row in enumerate(givens):
+        if r and r % layout.box_rows == 0:
+            lines.append("-+-".join("-" * (2 * layout.box_cols - 1) for _ in range(layout.n // layout.box_cols)))
+        chunks = [" ".join(row[c : c + layout.box_cols]) for c in range(0, layout.n, layout.box_cols)]
+        lines.append(" | ".join(chunks))
+    return "\n".join(lines)

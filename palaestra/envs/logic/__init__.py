@@ -1,0 +1,1 @@
+"""Logic: knights and knaves, propositional entailment."""

@@ -1,0 +1,238 @@
+"""Knights and knaves: decide who tells the truth from what each inhabitant says.
+
+Knights always tell the truth and knaves always lie. Each inhabitant makes one statement about
+the others (or about themselves together with another, or about how many of the group are
+knights). The generator draws the hidden assignment first, then statements consistent with it,
+and keeps a set of statements only when enumerating all 2^n assignments finds exactly one
+consistent assignment.
+
+The answer gives every inhabitant's kind: ``Ada: knight, Ben: knave`` (any order, any case;
+``Ada is a knight`` also works). The verifier checks the assignment against the statements.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.verifiers.structured import parse_mapping
+
+# fmt: off
+_NAMES = (
+    "Ada", "Ben", "Cleo", "Dan", "Eve", "Finn", "Gia", "Hal", "Ivy", "Jon", "Kai", "Lea", "Max",
+    "Nia", "Otto", "Pia", "Quinn", "Rex", "Sam", "Tia", "Uma", "Vic", "Wes", "Xena", "Yuri", "Zoe",
+)
+# fmt: on
+_BASIC = ("knight", "knave", "same", "different")
+_PAIRS = ("both_knights", "both_knaves", "some_knight", "some_knave")
+_COUNTS = ("exactly_knights", "at_least_knaves")
+_KIND_WORDS = re.compile(r"knight|knave")
+
+
+@register
+class KnightsKnaves(Task):
+    id = "logic/knights_knaves"
+    family = "logic"
+    description = "Work out which islanders are knights (truth-tellers) and which are knaves (liars)."
+    tags = ("logic", "deduction", "puzzle")
+
+    @dataclass(frozen=True)
+    class Config:
+        min_people: int  # drawn uniformly from [min_people, max_people]
+        max_people: int
+        claims: tuple[str, ...]  # the kinds of statement that may be made
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(min_people=2, max_people=2, claims=_BASIC),
+            self.Config(min_people=3, max_people=3, claims=_BASIC + _PAIRS),
+            self.Config(min_people=4, max_people=4, claims=_BASIC + _PAIRS + ("if",)),
+            self.Config(min_people=5, max_people=5, claims=_BASIC + _PAIRS + ("if",) + _COUNTS),
+            self.Config(min_people=6, max_people=7, claims=_PAIRS + ("if", "same", "different") + _COUNTS),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        n = rng.randint(config.min_people, config.max_people)
+        names = rng.sample(_NAMES, n)
+        hidden = [rng.random() < 0.5 for _ in range(n)]
+        kinds, everything = _truth_tables(n)
+        assignment = sum(1 << i for i, knight in enumerate(hidden) if knight)
+
+        def true_now(claim: list) -> bool:  # the claim's truth under the hidden assignment
+            return bool(_truth(claim, kinds, everything, n) >> assignment & 1)
+
+        while True:  # every assignment reaches a unique solution within a few tries on average
+            claims = [_claim(rng, config.claims, speaker, n, hidden[speaker], true_now) for speaker in range(n)]
+            if _consistent(claims, kinds, everything).bit_count() == 1:
+                break
+        lines = [f'{names[s]} says: "{_sentence(claim, s, names)}"' for s, claim in enumerate(claims)]
+        listing = ", ".join(names[:-1]) + f" and {names[-1]}"
+        us = f' When one of them says "us", they mean all {n} of them.' if set(_COUNTS) & set(config.claims) else ""
+        prompt = (
+            "On an island, every inhabitant is either a knight, who always tells the truth, "
+            f"or a knave, who always lies. You meet {n} inhabitants: {listing}.{us}\n\n"
+            + "\n".join(lines)
+            + "\n\nExactly one assignment of kinds is consistent with these statements. "
+            "Say who is a knight and who is a knave: write Name: knight or Name: knave "
+            "for every inhabitant, separated by commas."
+        )
+        answer = ", ".join(f"{name}: {'knight' if knight else 'knave'}" for name, knight in zip(names, hidden))
+        return Problem(prompt=prompt, answer=answer, data={"names": names, "claims": claims})
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        names, claims = problem.data["names"], problem.data["claims"]
+        if len(answer) > 40 * len(names) + 200:
+            return Verdict.unparsed("answer too long")
+        mapping = parse_mapping(answer, max_items=2 * len(names))
+        if mapping is None:
+            return Verdict.unparsed("expected Name: knight or Name: knave for every inhabitant")
+        if len(_KIND_WORDS.findall(answer.lower())) > len(names):
+            return Verdict.wrong("more verdicts than inhabitants")
+        index = {name.lower(): i for i, name in enumerate(names)}
+        kinds: list[int | None] = [None] * len(names)
+        for key, value in mapping.items():
+            name, kind = key.strip(" *'\"").lower(), re.sub(r"^(an?)\s+", "", value.strip(" .*'\"").lower())
+            if name not in index:
+                return Verdict.wrong(f"{key[:20]!r} is not one of the inhabitants")
+            if kind not in ("knight", "knave"):
+                return Verdict.unparsed(f"{value[:20]!r} is neither knight nor knave")
+            kinds[index[name]] = int(kind == "knight")
+        if None in kinds:
+            return Verdict.wrong(f"no verdict for {names[kinds.index(None)]}")
+        for speaker, claim in enumerate(claims):
+            if _truth(claim, kinds, 1, len(names)) != kinds[speaker]:  # type: ignore[arg-type]
+                role = "a knight" if kinds[speaker] else "a knave"
+                return Verdict.wrong(f"{names[speaker]} cannot be {role} given what {names[speaker]} said")
+        return Verdict.right()
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        # The solution is unique, so flipping anyone's kind is certainly wrong.
+        entries = (problem.answer or "").split(", ")
+        flipped = []
+        for i in rng.sample(range(len(entries)), min(2, len(entries))):
+            name, kind = entries[i].split(": ")
+            other = "knave" if kind == "knight" else "knight"
+            flipped.append(", ".join(entries[:i] + [f"{name}: {other}"] + entries[i + 1 :]))
+        return flipped
+
+
+# A claim is a JSON list: [type, *arguments]. Truth is computed on "truth tables": ints whose bit a
+# is the value under assignment a (bit i of a set = inhabitant i is a knight). The same code judges
+# one assignment when every inhabitant's table is 0 or 1 and ``everything`` is 1.
+
+
+@cache
+def _truth_tables(n: int) -> tuple[list[int], int]:
+    """Per inhabitant, the table of "is a knight" over all 2^n assignments; and the all-true table."""
+    kinds = [sum(1 << a for a in range(1 << n) if a >> i & 1) for i in range(n)]
+    return kinds, (1 << (1 << n)) - 1
+
+
+def _truth(claim: list, kinds: list[int], everything: int, n: int) -> int:
+    kind, args = claim[0], claim[1:]
+    if kind in _COUNTS:
+        exactly = _knight_counts(kinds, everything)
+        if kind == "exactly_knights":
+            return exactly[args[0]]
+        return _any(exactly[: n - args[0] + 1])  # at least k knaves = at most n - k knights
+    x = kinds[args[0]]
+    if kind == "knight":
+        return x
+    if kind == "knave":
+        return everything ^ x
+    y = kinds[args[1]]
+    if kind == "if":
+        antecedent = x if args[2] else everything ^ x
+        consequent = y if args[3] else everything ^ y
+        return (everything ^ antecedent) | consequent
+    return {
+        "same": everything ^ x ^ y,
+        "different": x ^ y,
+        "both_knights": x & y,
+        "both_knaves": everything ^ (x | y),
+        "some_knight": x | y,
+        "some_knave": everything ^ (x & y),
+    }[kind]
+
+
+def _knight_counts(kinds: list[int], everything: int) -> list[int]:
+    """Tables of "exactly k are knights" for k = 0..n, by dynamic programming over inhabitants."""
+    exactly = [everything]
+    for x in kinds:
+        knave = everything ^ x
+        exactly = [
+            (exactly[k] & knave if k < len(exactly) else 0) | (exactly[k - 1] & x if k else 0)
+            for k in range(len(exactly) + 1)
+        ]
+    return exactly
+
+
+def _any(tables: list[int]) -> int:
+    result = 0
+    for table in tables:
+        result |= table
+    return result
+
+
+def _consistent(claims: list[list], kinds: list[int], everything: int) -> int:
+    """Table of the assignments in which every speaker's claim is true exactly when they are a knight."""
+    result = everything
+    for speaker, claim in enumerate(claims):
+        result &= everything ^ kinds[speaker] ^ _truth(claim, kinds, everything, len(kinds))
+    return result
+
+
+def _claim(
+    rng: random.Random, allowed: tuple[str, ...], speaker: int, n: int, knight: bool, true_now: Callable[[list], bool]
+) -> list:
+    """A random claim that is true now exactly when the speaker is a knight."""
+    others = [i for i in range(n) if i != speaker]
+    while True:
+        kind = rng.choice(allowed)
+        if kind in _COUNTS:
+            claim = [kind, rng.randint(1, n - 1)]
+        elif kind in ("knight", "knave"):
+            claim = [kind, rng.choice(others)]
+        else:
+            # The first person named is someone else; the second may be the speaker ("X and I ...").
+            x = rng.choice(others)
+            claim = [kind, x, rng.choice([i for i in range(n) if i != x])]
+            if kind == "if":
+                claim += [rng.random() < 0.5, rng.random() < 0.5]
+        if true_now(claim) == knight:
+            return claim
+
+
+def _sentence(claim: list, speaker: int, names: list[str]) -> str:
+    kind, args = claim[0], claim[1:]
+
+    def who(i: int) -> str:
+        return "I" if i == speaker else names[i]
+
+    def role(knight: bool) -> str:
+        return "knight" if knight else "knave"
+
+    if kind == "exactly_knights":
+        k = args[0]
+        return f"Exactly {k} of the {len(names)} of us {'is a knight' if k == 1 else 'are knights'}."
+    if kind == "at_least_knaves":
+        k = args[0]
+        return f"At least {k} of the {len(names)} of us {'is a knave' if k == 1 else 'are knaves'}."
+    if kind in ("knight", "knave"):
+        return f"{names[args[0]]} is a {kind}."
+    x, y = names[args[0]], who(args[1])
+    if kind == "if":
+        verb = "I am" if args[1] == speaker else f"{y} is"
+        return f"If {x} is a {role(args[2])}, then {verb} a {role(args[3])}."
+    return {
+        "same": f"{x} and {y} are the same kind.",
+        "different": f"{x} and {y} are different kinds.",
+        "both_knights": f"{x} and {y} are both knights.",
+        "both_knaves": f"{x} and {y} are both knaves.",
+        "some_knight": f"At least one of {x} and {y} is a knight.",
+        "some_knave": f"At least one of {x} and {y} is a knave.",
+    }[kind]

@@ -1,0 +1,1 @@
+"""Physics: statics and kinematics with exact numeric answers."""

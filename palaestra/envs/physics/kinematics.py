@@ -1,0 +1,216 @@
+"""One-dimensional motion with constant acceleration: find a time, a distance, a velocity or an acceleration.
+
+The generator draws the initial velocity, acceleration and duration as small
+rationals, derives the final velocity and displacement exactly, then gives
+three of the five quantities and asks for another one that they determine
+uniquely. Level 0 uses one-step formulas with integers; higher levels add
+deceleration, half-integers, speeds in km/h, the first time a displacement
+is reached (a quadratic) and, at level 4, two-phase scenarios (reaction time
+then braking, speeding up then braking, a catch-up, a vertical throw).
+
+The answer is a number in the requested SI unit: an integer, a decimal or a
+fraction (``25/3``), optionally followed by the unit; it must be within a
+relative 1e-6 of the exact value.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.verifiers.numeric import format_number, parse_number
+
+RELATIVE_TOLERANCE = 1e-6
+_UNIT = re.compile(r"^(.*?)\s*(?:m/s\^?2|m/s²|m/s|m|s|seconds?|metres?|meters?)?\s*$", re.IGNORECASE)
+_OBJECTS = ("A car", "A cyclist", "A train", "A cart", "A sled", "A runner", "A boat", "A skateboarder")
+_QUANTITIES = {  # symbol: (description, SI unit)
+    "u": ("initial velocity", "m/s"),
+    "v": ("final velocity", "m/s"),
+    "a": ("acceleration", "m/s^2"),
+    "t": ("time", "s"),
+    "s": ("displacement", "m"),
+}
+# (given, asked) pairs whose answer is unique; velocities never change sign in these problems
+_DIRECT = (
+    ("uat", "v"), ("uat", "s"), ("uvt", "s"), ("uvt", "a"), ("uva", "t"), ("uva", "s"), ("uvs", "t"),
+    ("uvs", "a"), ("vat", "u"), ("vat", "s"), ("uts", "a"), ("uts", "v"), ("vts", "u"), ("vts", "a"),
+    ("ats", "u"), ("ats", "v"),
+)
+_ONE_STEP = (("uat", "v"), ("uvt", "s"), ("uva", "t"), ("uvt", "a"))
+
+
+@register
+class Kinematics(Task):
+    id = "physics/kinematics"
+    family = "physics"
+    description = "Constant-acceleration motion in one dimension: find a time, distance, velocity or acceleration."
+    tags = ("physics", "kinematics", "math")
+
+    @dataclass(frozen=True)
+    class Config:
+        kinds: tuple[str, ...]  # direct | first_time | two_phase, drawn uniformly (repeats weigh more)
+        one_step_only: bool  # only the four one-formula questions
+        max_speed: int  # bound on the initial speed, m/s
+        max_acceleration: int
+        max_time: int
+        step: int  # accelerations and times are multiples of 1/step
+        deceleration: bool
+        km_per_hour: bool  # some velocities are given in km/h
+
+    def config(self, level: int) -> Config:
+        direct, harder, every = ("direct",), ("direct", "first_time"), ("direct", "first_time", "two_phase", "two_phase")
+        common = dict(one_step_only=False, deceleration=True)
+        return [
+            self.Config(direct, one_step_only=True, max_speed=20, max_acceleration=5, max_time=10, step=1,
+                        deceleration=False, km_per_hour=False),
+            self.Config(direct, **common, max_speed=25, max_acceleration=6, max_time=12, step=1, km_per_hour=False),
+            self.Config(direct, **common, max_speed=30, max_acceleration=8, max_time=12, step=2, km_per_hour=False),
+            self.Config(harder, **common, max_speed=30, max_acceleration=8, max_time=15, step=2, km_per_hour=True),
+            self.Config(every, **common, max_speed=40, max_acceleration=9, max_time=20, step=4, km_per_hour=True),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        kind = rng.choice(config.kinds)
+        if kind == "two_phase":
+            statement, value, unit = rng.choice(_SCENARIOS)(rng, config)
+        else:
+            statement, value, unit = _single_phase(rng, config, first_time=kind == "first_time")
+        prompt = (
+            f"{statement}\n\nGive the answer in {unit} as a number, exact (an integer, a terminating decimal or "
+            "a fraction such as 25/3) or with at least 7 significant digits."
+        )
+        answer = _num(value)
+        return Problem(prompt=prompt, answer=answer, data={"kind": kind, "value": answer, "unit": unit})
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        text = answer.strip()
+        match = _UNIT.match(text) if len(text) <= 100 else None
+        value = parse_number(match.group(1)) if match else None
+        if value is None:
+            return Verdict.unparsed("the answer is not a number")
+        expected = Fraction(problem.data["value"])
+        ok = abs(value - expected) <= max(Fraction(1, 10**9), RELATIVE_TOLERANCE * abs(expected))
+        return Verdict.judge(ok, "wrong value")
+
+
+def _rational(rng: random.Random, low: int, high: int, step: int) -> Fraction:
+    """A random multiple of 1/step in [low, high]."""
+    return Fraction(rng.randint(low * step, high * step), step)
+
+
+def _single_phase(rng: random.Random, config: Kinematics.Config, first_time: bool) -> tuple[str, Fraction, str]:
+    u = Fraction(rng.randint(1 if first_time else 0, config.max_speed))
+    t = _rational(rng, 1, config.max_time, config.step)
+    a = _rational(rng, 1, config.max_acceleration, config.step)
+    if first_time:
+        if rng.random() < 0.6:
+            a = -a  # it may pass the asked displacement twice, or turn back first
+        if u * t + a * t * t / 2 == 0:
+            t += 1  # displacement 0 is first reached at the start
+    elif config.deceleration and u > 0 and rng.random() < 0.4:
+        a = -min(a, u / t)  # slow down without turning back within the interval
+    values = {"u": u, "t": t, "a": a, "v": u + a * t, "s": u * t + a * t * t / 2}
+    subject = rng.choice(_OBJECTS)
+    if first_time:
+        return _first_time(subject, values)
+    # u + v > 0 here (the motion never turns back), so every (given, asked) pair is well defined
+    given, asked = rng.choice(_ONE_STEP if config.one_step_only else _DIRECT)
+    known = ", ".join(_known(symbol, values[symbol], config, rng) for symbol in given)
+    description, unit = _QUANTITIES[asked]
+    statement = (
+        f"{subject} moves along a straight line with constant acceleration; its direction of motion is positive. "
+        "Over one time interval: u is the initial velocity, v the final velocity, a the acceleration, t the "
+        f"duration and s the displacement.\nKnown: {known}.\nFind the {description} {asked} in {unit}."
+    )
+    return statement, values[asked], unit
+
+
+def _first_time(subject: str, values: dict[str, Fraction]) -> tuple[str, Fraction, str]:
+    """Given u, a and a displacement s: the earliest positive root of s = u*t + a*t^2/2."""
+    u, a, t, s = values["u"], values["a"], values["t"], values["s"]
+    other = -2 * u / a - t  # the second root of the quadratic in t
+    earliest = min(r for r in (t, other) if r > 0)
+    statement = (
+        f"{subject} starts with velocity {_num(u)} m/s and has a constant acceleration of {_num(a)} m/s^2 "
+        "(positive = the direction of the initial velocity). "
+        f"How many seconds after the start is its displacement from the starting point first equal to {_num(s)} m?"
+    )
+    return statement, earliest, "s"
+
+
+def _known(symbol: str, value: Fraction, config: Kinematics.Config, rng: random.Random) -> str:
+    description, unit = _QUANTITIES[symbol]
+    if symbol in "uv" and config.km_per_hour and rng.random() < 0.5:
+        return f"{description} {symbol} = {_num(value * Fraction(18, 5))} km/h"
+    return f"{description} {symbol} = {_num(value)} {unit}"
+
+
+def _reaction_then_braking(rng: random.Random, config: Kinematics.Config) -> tuple[str, Fraction, str]:
+    speed_kmh = 18 * rng.randint(2, 8)  # a multiple of 18 km/h is a multiple of 5 m/s
+    reaction = Fraction(rng.randint(4, 15), 10)
+    deceleration = _rational(rng, 3, config.max_acceleration, 2)
+    speed = Fraction(speed_kmh * 5, 18)
+    distance = speed * reaction + speed * speed / (2 * deceleration)
+    statement = (
+        f"A driver travelling at {speed_kmh} km/h sees an obstacle. After a reaction time of {_num(reaction)} s "
+        f"(at constant speed) the driver brakes with a constant deceleration of {_num(deceleration)} m/s^2 "
+        "until the car stops. How far does the car travel from the moment the driver sees the obstacle?"
+    )
+    return statement, distance, "m"
+
+
+def _speed_up_then_brake(rng: random.Random, config: Kinematics.Config) -> tuple[str, Fraction, str]:
+    speed_up = _rational(rng, 1, config.max_acceleration, 2)
+    duration = Fraction(rng.randint(2, config.max_time))
+    braking = _rational(rng, 1, config.max_acceleration, 2)
+    top = speed_up * duration
+    subject = rng.choice(_OBJECTS)
+    setup = (
+        f"{subject} starts from rest and accelerates at {_num(speed_up)} m/s^2 for {_num(duration)} s, then "
+        f"decelerates at {_num(braking)} m/s^2 until it stops."
+    )
+    if rng.random() < 0.5:
+        return f"{setup} What total distance does it cover?", top * duration / 2 + top * top / (2 * braking), "m"
+    return f"{setup} How long does the whole trip take?", duration + top / braking, "s"
+
+
+def _catch_up(rng: random.Random, config: Kinematics.Config) -> tuple[str, Fraction, str]:
+    cruise = Fraction(rng.randint(5, config.max_speed))
+    pursuit = _rational(rng, 1, config.max_acceleration, 2)
+    time = 2 * cruise / pursuit  # pursuit * T^2 / 2 = cruise * T
+    setup = (
+        f"A truck drives along a straight road at a constant {_num(cruise)} m/s. At the moment it passes a "
+        f"motorcycle waiting at the roadside, the motorcycle starts from rest with a constant acceleration of "
+        f"{_num(pursuit)} m/s^2 in the same direction."
+    )
+    if rng.random() < 0.5:
+        return f"{setup} How many seconds later does the motorcycle catch up with the truck?", time, "s"
+    return f"{setup} How far does the motorcycle travel before it catches up with the truck?", cruise * time, "m"
+
+
+def _vertical_throw(rng: random.Random, config: Kinematics.Config) -> tuple[str, Fraction, str]:
+    gravity = Fraction(98, 10)
+    speed = Fraction(rng.randint(4, config.max_speed))
+    setup = (
+        f"A ball is thrown straight up at {_num(speed)} m/s. Take g = 9.8 m/s^2 and ignore air resistance."
+    )
+    if rng.random() < 0.5:
+        return f"{setup} What maximum height above the launch point does it reach?", speed * speed / (2 * gravity), "m"
+    return f"{setup} How long after the throw does it return to the launch point?", 2 * speed / gravity, "s"
+
+
+def _num(value: Fraction) -> str:
+    """An exact terminating decimal (``12.5``) where one exists, else a fraction (``25/3``)."""
+    for places in range(12):
+        scaled = value * 10**places
+        if scaled.denominator == 1:
+            digits = str(abs(scaled.numerator)).rjust(places + 1, "0")
+            whole, fraction = digits[: len(digits) - places], digits[len(digits) - places :]
+            return ("-" if value < 0 else "") + whole + (f".{fraction}" if fraction else "")
+    return format_number(value)
+
+
+_SCENARIOS = (_reaction_then_braking, _speed_up_then_brake, _catch_up, _vertical_throw)

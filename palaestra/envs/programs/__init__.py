@@ -1,0 +1,1 @@
+"""Programs: reasoning about the behaviour of generated code."""

@@ -1,0 +1,1 @@
+"""Search and planning: mazes, puzzles whose answers are optimal move sequences."""

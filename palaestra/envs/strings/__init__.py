@@ -1,0 +1,1 @@
+"""Strings: exact string manipulation and composition of string functions."""

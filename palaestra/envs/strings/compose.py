@@ -1,0 +1,228 @@
+"""Apply a composition of primitive string functions, f(g(h(x))), to a given string.
+
+Every primitive (reverse, rotate, Caesar shift, drop vowels, ...) is defined in
+the prompt in one line; the nesting depth and the input length are the
+difficulty knobs. The verifier compares the resulting string exactly (case
+matters), after stripping surrounding whitespace and one pair of quotes.
+"""
+
+from __future__ import annotations
+
+import random
+import string
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register
+
+_VOWELS = frozenset("aeiouAEIOU")
+_MAX_ANSWER = 1_000
+
+
+@register
+class Compose(Task):
+    id = "strings/compose"
+    family = "strings"
+    description = "Apply a nested composition of well-defined string functions to a string."
+    tags = ("strings", "composition", "algorithmic")
+
+    @dataclass(frozen=True)
+    class Config:
+        depth: int  # number of nested function applications
+        min_length: int  # input string length range
+        max_length: int
+        max_output: int  # longest intermediate string allowed
+        mixed_case: bool  # whether the input mixes upper- and lowercase letters
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(depth=1, min_length=5, max_length=7, max_output=16, mixed_case=False),
+            self.Config(depth=2, min_length=6, max_length=8, max_output=20, mixed_case=False),
+            self.Config(depth=3, min_length=7, max_length=10, max_output=24, mixed_case=False),
+            self.Config(depth=4, min_length=9, max_length=12, max_output=28, mixed_case=True),
+            self.Config(depth=6, min_length=10, max_length=14, max_output=32, mixed_case=True),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        while True:
+            source = _random_word(rng, config)
+            steps = _random_steps(rng, source, config)
+            if steps is not None:
+                break
+        calls, result = steps
+        expression = f'"{source}"'
+        for call in calls:
+            expression = call.render(expression)
+        used = sorted({call.primitive.name for call in calls})
+        definitions = "\n".join(f"- {PRIMITIVES[name].signature}: {PRIMITIVES[name].definition}" for name in used)
+        prompt = (
+            "The following string functions are defined (positions count from 1; letters are the "
+            "English letters a-z and A-Z):\n"
+            f"{definitions}\n\n"
+            f"Compute the value of:\n\n{expression}\n\n"
+            "Give the resulting string exactly (letter case matters), without quotes."
+        )
+        return Problem(prompt=prompt, answer=result, data={"input": source, "expression": expression, "result": result})
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        if len(answer) > _MAX_ANSWER:
+            return Verdict.wrong("the answer is far longer than the result")
+        text = _unquote(answer.strip())
+        if not text:
+            return Verdict.unparsed("empty answer")
+        expected = problem.data["result"]
+        if text == expected:
+            return Verdict.right()
+        if text.lower() == expected.lower():
+            return Verdict.wrong("right letters, wrong letter case")
+        if len(text) != len(expected):
+            return Verdict.wrong("the string has the wrong length")
+        return Verdict.wrong("wrong string")
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        gold = problem.data["result"]
+        i = rng.randrange(len(gold))
+        other = rng.choice([c for c in string.ascii_lowercase if c != gold[i].lower()])
+        changed = gold[:i] + (other.upper() if gold[i].isupper() else other) + gold[i + 1 :]
+        wrong = [changed, gold[:i] + gold[i + 1 :], gold.swapcase(), problem.data["input"]]
+        return [w for w in wrong if w != gold]
+
+
+@dataclass(frozen=True)
+class Primitive:
+    name: str
+    signature: str
+    definition: str
+    apply: Callable[[str, int], str]
+    parameters: tuple[int, ...] = ()  # possible values of k; empty: the function takes no k
+
+
+@dataclass(frozen=True)
+class Call:
+    primitive: Primitive
+    k: int | None
+
+    def render(self, inner: str) -> str:
+        if self.k is None:
+            return f"{self.primitive.name}({inner})"
+        return f"{self.primitive.name}({inner}, {self.k})"
+
+
+def _rotate(s: str, k: int) -> str:
+    k %= len(s)
+    return s[k:] + s[:k]
+
+
+def _caesar(s: str, k: int) -> str:
+    def shift(c: str) -> str:
+        if c in string.ascii_lowercase:
+            return chr((ord(c) - 97 + k) % 26 + 97)
+        if c in string.ascii_uppercase:
+            return chr((ord(c) - 65 + k) % 26 + 65)
+        return c
+
+    return "".join(shift(c) for c in s)
+
+
+def _swap_pairs(s: str) -> str:
+    chars = list(s)
+    for i in range(0, len(chars) - 1, 2):
+        chars[i], chars[i + 1] = chars[i + 1], chars[i]
+    return "".join(chars)
+
+
+def _collapse_runs(s: str) -> str:
+    return "".join(c for i, c in enumerate(s) if i == 0 or s[i - 1] != c)
+
+
+def _upper_at_odd(s: str) -> str:
+    return "".join(c.upper() if i % 2 == 0 else c for i, c in enumerate(s))
+
+
+PRIMITIVES: dict[str, Primitive] = {
+    p.name: p
+    for p in [
+        Primitive("reverse", "reverse(s)", "the characters of s in reverse order", lambda s, k: s[::-1]),
+        Primitive("upper", "upper(s)", "s with every letter in uppercase", lambda s, k: s.upper()),
+        Primitive("lower", "lower(s)", "s with every letter in lowercase", lambda s, k: s.lower()),
+        Primitive("swapcase", "swapcase(s)", "s with the case of every letter switched", lambda s, k: s.swapcase()),
+        Primitive(
+            "rotate_left", "rotate_left(s, k)",
+            "move the first k characters of s to its end (k is taken modulo the length of s)",
+            _rotate, (1, 2, 3),
+        ),
+        Primitive(
+            "rotate_right", "rotate_right(s, k)",
+            "move the last k characters of s to its front (k is taken modulo the length of s)",
+            lambda s, k: _rotate(s, -k), (1, 2, 3),
+        ),
+        Primitive(
+            "drop_vowels", "drop_vowels(s)", "s with every vowel (a, e, i, o, u, in either case) removed",
+            lambda s, k: "".join(c for c in s if c not in _VOWELS),
+        ),
+        Primitive("double", "double(s)", "s with every character written twice in a row (abc -> aabbcc)",
+                  lambda s, k: "".join(c + c for c in s)),
+        Primitive(
+            "swap_pairs", "swap_pairs(s)",
+            "swap the 1st and 2nd characters, the 3rd and 4th, and so on; a last unpaired character stays",
+            lambda s, k: _swap_pairs(s),
+        ),
+        Primitive(
+            "caesar", "caesar(s, k)",
+            "replace every letter by the letter k places later in the alphabet, wrapping from z to a "
+            "and keeping its case",
+            _caesar, (1, 2, 3, 5, 13),
+        ),
+        Primitive(
+            "sort", "sort(s)",
+            "the characters of s sorted in ascending order, all uppercase letters before all lowercase ones",
+            lambda s, k: "".join(sorted(s)),
+        ),
+        Primitive("odd_positions", "odd_positions(s)", "keep only the 1st, 3rd, 5th, ... characters of s",
+                  lambda s, k: s[::2]),
+        Primitive("collapse_runs", "collapse_runs(s)", "replace every run of equal adjacent characters by one",
+                  lambda s, k: _collapse_runs(s)),
+        Primitive("mirror", "mirror(s)", "s followed by the reverse of s (abc -> abccba)", lambda s, k: s + s[::-1]),
+        Primitive("upper_odd", "upper_odd(s)", "uppercase the 1st, 3rd, 5th, ... characters of s; keep the rest",
+                  lambda s, k: _upper_at_odd(s)),
+        Primitive("take_first", "take_first(s, k)", "the first k characters of s (all of s if it is shorter)",
+                  lambda s, k: s[:k], (3, 4, 5, 6)),
+    ]
+}
+_NAMES = sorted(PRIMITIVES)
+
+
+def _random_word(rng: random.Random, config: Compose.Config) -> str:
+    length = rng.randint(config.min_length, config.max_length)
+    word = "".join(rng.choice(string.ascii_lowercase) for _ in range(length))
+    if config.mixed_case:
+        word = "".join(c.upper() if rng.random() < 0.3 else c for c in word)
+    return word
+
+
+def _random_steps(rng: random.Random, source: str, config: Compose.Config) -> tuple[list[Call], str] | None:
+    """Calls applied innermost first and the final string; None when no non-trivial chain was found.
+
+    Every step must produce a string never seen before in the chain, so no step is a
+    no-op and no pair of steps cancels out.
+    """
+    seen, current, calls = {source}, source, []
+    for _ in range(config.depth):
+        for _attempt in range(20):
+            primitive = PRIMITIVES[rng.choice(_NAMES)]
+            k = rng.choice(primitive.parameters) if primitive.parameters else None
+            result = primitive.apply(current, k or 0)
+            if 2 <= len(result) <= config.max_output and result not in seen:
+                break
+        else:
+            return None
+        calls.append(Call(primitive, k))
+        seen.add(result)
+        current = result
+    return calls, current
+
+
+def _unquote(text: str) -> str:
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'`":
+        return text[1:-1].strip()
+    return text
