@@ -27,17 +27,17 @@ HERE = Path(__file__).resolve().parent
 PEER_VENV = HERE / ".venv-rg"
 REPEATS, SECONDS = 5, 0.3
 
-# palaestra env -> reasoning-gym dataset on the same task
+# palaestra env -> (reasoning-gym dataset on the same task, palaestra level whose problem size is
+# closest to reasoning-gym's default config)
 OVERLAP = {
-    "arithmetic/expression": "basic_arithmetic",
-    "search/maze": "maze",
-    "graphs/shortest_path": "shortest_path",
-    "grid/sudoku": "sudoku",
-    "logic/knights_knaves": "knights_knaves",
-    "combinatorial/countdown": "countdown",
+    "arithmetic/expression": ("basic_arithmetic", 2),  # 5 operands vs 2-6 terms
+    "search/maze": ("maze", 0),  # 9x9 grid vs 5x5 to 10x10
+    "graphs/shortest_path": ("shortest_path", 2),  # 11 weighted nodes vs 5x5 to 8x8 unweighted grid cells
+    "grid/sudoku": ("sudoku", 2),  # 9x9 with ~47 blanks vs 30-50 blanks
+    "logic/knights_knaves": ("knights_knaves", 0),  # 2 inhabitants vs 2
+    "combinatorial/countdown": ("countdown", 2),  # 5 numbers vs 4-6
 }
 TARGETS = {"grid/sudoku": 30.0, "combinatorial/countdown": 30.0}  # others: 3x
-COMPARE_LEVEL = 2  # palaestra's middle level, close to reasoning-gym's default configs
 
 
 def rate(step, seconds: float = SECONDS) -> float:
@@ -49,7 +49,7 @@ def rate(step, seconds: float = SECONDS) -> float:
 
 
 def measure_env(env_id: str, level: int) -> tuple[float, float]:
-    """(problems generated per second, reference answers verified per second), medians."""
+    """(problems generated per second, reference answers (or oracle moves) verified per second), medians."""
     source = make_source(env_id)
     offset = 0
 
@@ -63,14 +63,11 @@ def measure_env(env_id: str, level: int) -> tuple[float, float]:
     problems = [source.sample(level, seed) for seed in range(50)]
     if hasattr(source, "verify"):
         ver = [rate(lambda i: source.verify(problems[i % 50], problems[i % 50].answer)) for _ in range(REPEATS)]
-    else:  # multi-turn: one oracle move judged per step
-        ver = [rate(lambda i: _oracle_step(source, problems[i % 50])) for _ in range(REPEATS)]
+    else:  # multi-turn: the oracle's first move judged by play(), the oracle itself not timed
+        moves = [source.oracle(p, source.new_state(p)) for p in problems]
+        ver = [rate(lambda i: source.play(problems[i % 50], source.new_state(problems[i % 50]), moves[i % 50]))
+               for _ in range(REPEATS)]
     return statistics.median(gen), statistics.median(ver)
-
-
-def _oracle_step(env, problem) -> None:
-    state = env.new_state(problem)
-    env.play(problem, state, env.oracle(problem, state))
 
 
 def import_seconds(module: str, python: str = sys.executable, runs: int = 5) -> float:
@@ -101,10 +98,9 @@ def main() -> None:
     env_ids = args.envs or registry.ids()
 
     print(f"{'env':32} {'gen/s L0':>10} {'gen/s L2':>10} {'gen/s L4':>10} {'verify/s L2':>12}")
-    ours: dict[str, tuple[float, float]] = {}
+    ours: dict[str, dict[int, tuple[float, float]]] = {}
     for env_id in env_ids:
-        rates = {level: measure_env(env_id, level) for level in (0, 2, 4)}
-        ours[env_id] = rates[COMPARE_LEVEL]
+        rates = ours[env_id] = {level: measure_env(env_id, level) for level in (0, 2, 4)}
         print(f"{env_id:32} {fmt_rate(rates[0][0]):>10} {fmt_rate(rates[2][0]):>10} {fmt_rate(rates[4][0]):>10} "
               f"{fmt_rate(rates[2][1]):>12}", flush=True)
 
@@ -114,26 +110,26 @@ def main() -> None:
         return
     python = peer_python()
     overlap = {k: v for k, v in OVERLAP.items() if k in ours}
-    out = subprocess.run([python, str(HERE / "reasoning_gym_worker.py"), *overlap.values()],
+    out = subprocess.run([python, str(HERE / "reasoning_gym_worker.py"), *(name for name, _ in overlap.values())],
                          capture_output=True, text=True, check=True)
     peer = json.loads(out.stdout)
     peer_import = import_seconds("reasoning_gym", python)
     print(f"import reasoning_gym: {peer_import * 1000:.1f} ms; ratio palaestra/reasoning_gym = "
           f"{ours_import / peer_import:.3f} (target <= 0.15)\n")
 
-    print(f"side by side (palaestra level {COMPARE_LEVEL} vs reasoning-gym defaults), one core each")
-    print(f"{'task':26} {'palaestra gen/s':>16} {'r-gym gen/s':>12} {'ratio':>8} {'target':>7}  "
+    print("side by side: palaestra at the size-matched level vs reasoning-gym's default config, one core each")
+    print(f"{'task':26} {'lvl':>3} {'palaestra gen/s':>16} {'r-gym gen/s':>12} {'ratio':>8} {'target':>7}  "
           f"{'palaestra ver/s':>16} {'r-gym ver/s':>12} {'ratio':>8}")
     ratios = []
-    for env_id, name in overlap.items():
+    for env_id, (name, level) in overlap.items():
         theirs = peer["datasets"][name]
-        ratio = ours[env_id][0] / theirs["generate_per_s"]
-        vratio = ours[env_id][1] / theirs["verify_per_s"]
+        gen, ver = ours[env_id][level] if level in ours[env_id] else measure_env(env_id, level)
+        ratio, vratio = gen / theirs["generate_per_s"], ver / theirs["verify_per_s"]
         ratios.append(ratio)
         target = TARGETS.get(env_id, 3.0)
         mark = "met" if ratio >= target else "MISSED"
-        print(f"{env_id:26} {fmt_rate(ours[env_id][0]):>16} {fmt_rate(theirs['generate_per_s']):>12} "
-              f"{ratio:>7.1f}x {target:>5.0f}x {mark:6} {fmt_rate(ours[env_id][1]):>10} "
+        print(f"{env_id:26} {level:>3} {fmt_rate(gen):>16} {fmt_rate(theirs['generate_per_s']):>12} "
+              f"{ratio:>7.1f}x {target:>5.0f}x {mark:6} {fmt_rate(ver):>10} "
               f"{fmt_rate(theirs['verify_per_s']):>12} {vratio:>7.2f}x")
     if ratios:
         print(f"\nmedian generation ratio: {statistics.median(ratios):.1f}x (target >= 3x)")

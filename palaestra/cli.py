@@ -88,6 +88,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
     env_ids = args.envs or registry.ids()
     policies = [OraclePolicy(), RandomPolicy(seed=0)]
+    _print_example(env_ids[0], max(args.levels))
     t0 = time.perf_counter()
     rows = evaluate(env_ids, policies, levels=args.levels, seeds=range(args.seeds))
     by_env: dict[str, dict[str, object]] = {}
@@ -106,6 +107,19 @@ def cmd_eval(args: argparse.Namespace) -> int:
     print(f"\n{len(by_env)} environments, levels {args.levels}, {args.seeds} seeds each: "
           f"oracle solved {solved}/{total}; {time.perf_counter() - t0:.1f} s in all")
     return 0 if solved == total else 1
+
+
+def _print_example(env_id: str, level: int) -> None:
+    """One episode in full view, so the table below is visibly made of real problems."""
+    from palaestra.baselines.policies import OraclePolicy
+    from palaestra.core.registry import make, registry
+
+    env = make(env_id, level=min(level, registry[env_id].levels - 1))
+    obs, info = env.reset(seed=0)
+    response = OraclePolicy()(env, obs, info)
+    feedback, reward, *_ = env.step(response)
+    print(f"example: {env_id} level {env.level} seed 0\n--- prompt ---\n{obs}\n--- oracle response ---\n{response}")
+    print(f"--- verdict ---\nreward {reward:g}: {feedback}\n")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -46,6 +46,7 @@ class Settings:
     generate_seconds: float = 2.0  # bound on one generation
     generate_mean_seconds: float = 0.1
     random_play_steps: int = 500
+    other_answer_tolerance: float = 0.05  # share of other problems' answers that may also be right
 
 
 @dataclass(frozen=True)
@@ -177,24 +178,32 @@ def _check_oracle_wins(env_id: str, source: MultiTurnEnv, s: Settings) -> str:
 
 
 def check_wrong_rejected(env_id: str, s: Settings) -> str:
+    """Corruptions are always rejected; other problems' reference answers almost always.
+
+    Where many answers are right (a mating move, a Countdown expression), another
+    problem's reference can legitimately solve this one too, so a small share of
+    those is tolerated; a verifier that accepts much of anything is not.
+    """
     source = make_source(env_id)
     if not isinstance(source, Task):
         return "n/a (multi-turn)"
     rng = random.Random(99)
-    rejected = 0
+    rejected = others = others_accepted = 0
     for level in range(source.levels()):
         problems = [source.sample(level, seed) for seed in range(s.seeds)]
         for i, p in enumerate(problems):
-            wrong = list(source.corruptions(p, rng))
-            other = problems[(i + 1) % len(problems)].answer
-            if other is not None and other.strip() != (p.answer or "").strip():
-                wrong.append(other)
-            for answer in wrong:
+            for answer in source.corruptions(p, rng):
                 v = _verify(source, p, answer)
                 _require(not v.correct and v.reward < 1.0, f"level {level} seed {p.seed}: wrong answer {answer[:80]!r} accepted")
                 rejected += 1
+            other = problems[(i + 1) % len(problems)].answer
+            if other is not None and other.strip() != (p.answer or "").strip():
+                others += 1
+                others_accepted += _verify(source, p, other).correct
     _require(rejected > 0, "no wrong answer was tried: corruptions() returned nothing")
-    return f"{rejected} wrong answers rejected"
+    _require(others_accepted <= s.other_answer_tolerance * others,
+             f"{others_accepted} of {others} other problems' reference answers were accepted")
+    return f"{rejected} corruptions rejected; {others_accepted}/{others} other problems' answers accepted"
 
 
 def check_hostile(env_id: str, s: Settings) -> str:

@@ -70,6 +70,9 @@ class MultiTurnEnv(TextEnv, ProblemSource):
         """The move (bare, not yet wrapped in the answer format) a perfect player makes now."""
         raise NotImplementedError
 
+    def format_instruction(self) -> str:
+        return extraction.MOVE_INSTRUCTIONS[self.answer_format]
+
     # --- the Gymnasium API -----------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
         problem = self._next_problem(seed, options)

@@ -67,6 +67,10 @@ class ProblemSource:
         """Make one problem from a private RNG; identity fields are filled in by :meth:`sample`."""
         raise NotImplementedError
 
+    def format_instruction(self) -> str:
+        """How to write the answer; ends every prompt."""
+        return extraction.INSTRUCTIONS[self.answer_format]
+
     def level_config(self, level: int) -> Any:
         """``config(level)`` after checking the level, computed once per level and instance."""
         if not isinstance(level, int) or isinstance(level, bool) or not 0 <= level < self.levels():
@@ -80,7 +84,7 @@ class ProblemSource:
         """The problem identified by ``(self.id, level, seed)``; the same in every process."""
         config = self.level_config(level)
         made = self.generate(problem_rng(self.id, level, seed), config)
-        prompt = f"{made.prompt}\n\n{extraction.INSTRUCTIONS[self.answer_format]}"
+        prompt = f"{made.prompt}\n\n{self.format_instruction()}"
         return Problem(self.id, level, seed, prompt, made.answer, made.data)
 
 

@@ -78,6 +78,15 @@ INSTRUCTIONS: dict[str, str] = {
 }
 
 
+# Multi-turn envs: every move is read with the same extractor.
+MOVE_INSTRUCTIONS: dict[str, str] = {
+    "tag": "Put each move inside <answer></answer> tags, e.g. <answer>...</answer>.",
+    "boxed": "Put each move inside \\boxed{}.",
+    "last_line": "Write each move alone on the last line of your reply.",
+    "raw": "Reply with the move only.",
+}
+
+
 def extract(text: str, answer_format: str = "tag") -> str | None:
     """Extract an answer with the named extractor (see ``EXTRACTORS``)."""
     return EXTRACTORS[answer_format](text)

@@ -7,6 +7,8 @@ Example::
 
     >>> parse_number("-7/2"), parse_number("1,234"), parse_number(r"\\frac{3}{4}"), parse_number("2+2")
     (Fraction(-7, 2), Fraction(1234, 1), Fraction(3, 4), None)
+    >>> format_decimal(Fraction(-1, 4)), format_decimal(Fraction(535, 7))
+    ('-0.25', '535/7')
 """
 
 from __future__ import annotations
@@ -43,6 +45,17 @@ def parse_number(text: str) -> Fraction | None:
 def format_number(value: Fraction) -> str:
     """Canonical text for an exact number: ``12``, ``-7/2``."""
     return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+
+
+def format_decimal(value: Fraction) -> str:
+    """An exact terminating decimal (``12.5``, ``-0.25``) where one exists, else a fraction (``535/7``)."""
+    for places in range(12):
+        scaled = value * 10**places
+        if scaled.denominator == 1:
+            digits = str(abs(scaled.numerator)).rjust(places + 1, "0")
+            whole, fraction = digits[: len(digits) - places], digits[len(digits) - places :]
+            return ("-" if value < 0 else "") + whole + (f".{fraction}" if fraction else "")
+    return format_number(value)
 
 
 def same_number(text: str, expected: Fraction | int) -> bool:

@@ -58,7 +58,10 @@ def parse_grid(text: str, max_cells: int = MAX_ITEMS) -> list[list[int]] | None:
 
 
 def parse_mapping(text: str, max_items: int = 1_000) -> dict[str, str] | None:
-    """``key: value`` or ``key = value`` pairs separated by commas, semicolons or new lines."""
+    """``key: value`` or ``key = value`` pairs separated by commas, semicolons or new lines.
+
+    A key given twice makes the whole answer unreadable: a hedged answer is no answer.
+    """
     if not isinstance(text, str):
         return None
     result: dict[str, str] = {}
@@ -66,7 +69,7 @@ def parse_mapping(text: str, max_items: int = 1_000) -> dict[str, str] | None:
         if not part.strip():
             continue
         match = re.match(r"^\s*([^:=]+?)\s*(?:[:=]|\bis\b)\s*(.+?)\s*$", part)
-        if not match or len(result) >= max_items:
+        if not match or len(result) >= max_items or match.group(1) in result:
             return None
         result[match.group(1)] = match.group(2)
     return result or None

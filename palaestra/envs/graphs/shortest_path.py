@@ -125,11 +125,14 @@ def _random_graph(rng: random.Random, config: ShortestPath.Config) -> nx.Graph:
         pair = [order[i], order[rng.randrange(i)]]
         rng.shuffle(pair)  # a random direction for directed graphs
         graph.add_edge(*pair, weight=rng.randint(1, config.max_weight))
-    wanted = config.nodes - 1 + config.extra_edges
+    added = 0
     for _ in range(config.extra_edges * 4):  # bounded attempts; existing pairs are skipped
+        if added == config.extra_edges:
+            break
         u, v = rng.sample(labels, 2)
-        if graph.number_of_edges() < wanted and not graph.has_edge(u, v) and not graph.has_edge(v, u):
+        if not graph.has_edge(u, v) and not graph.has_edge(v, u):
             graph.add_edge(u, v, weight=rng.randint(1, config.max_weight))
+            added += 1
     return graph
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
-from palaestra.verifiers.numeric import format_number, parse_number
+from palaestra.verifiers.numeric import format_decimal, parse_number
 
 MAX_ANSWER_CHARS = 500
 ABSOLUTE_TOLERANCE = 0.01
@@ -64,27 +64,27 @@ class BeamStatics(Task):
         loads = sorted((_position(rng, config, *inner), Fraction(rng.randint(2, 40)))
                        for _ in range(rng.randint(config.min_loads, config.max_loads)))
         for x, force in loads:
-            lines.append(f"a downward point load of {_num(force)} kN at x = {_num(x)} m")
+            lines.append(f"a downward point load of {format_decimal(force)} kN at x = {format_decimal(x)} m")
             total, moment_about_a = total + force, moment_about_a + force * (x - a)
         if config.distributed_load:
             start = _position(rng, config, 0, length - 1)
             end = _position(rng, config, start + 1, length)
             intensity = Fraction(rng.randint(1, 12))
             force = intensity * (end - start)
-            lines.append(f"a uniformly distributed downward load of {_num(intensity)} kN/m from x = {_num(start)} m "
-                         f"to x = {_num(end)} m")
+            lines.append(f"a uniformly distributed downward load of {format_decimal(intensity)} kN/m from x = {format_decimal(start)} m "
+                         f"to x = {format_decimal(end)} m")
             total, moment_about_a = total + force, moment_about_a + force * ((start + end) / 2 - a)
         if config.point_moment:
             couple, x = Fraction(rng.randint(5, 60)), _position(rng, config, 0, length)
             clockwise = rng.random() < 0.5
             lines.append(f"a {'clockwise' if clockwise else 'counterclockwise'} point moment (couple) of "
-                         f"{_num(couple)} kN*m at x = {_num(x)} m")
+                         f"{format_decimal(couple)} kN*m at x = {format_decimal(x)} m")
             moment_about_a += couple if clockwise else -couple
         r_b = moment_about_a / (b - a)
         reactions = {"R_A": total - r_b, "R_B": r_b}
         prompt = (
             f"A horizontal beam of length {length} m lies along the x-axis from x = 0 to x = {length} m. "
-            f"It rests on a pin support A at x = {_num(a)} m and a roller support B at x = {_num(b)} m; both "
+            f"It rests on a pin support A at x = {format_decimal(a)} m and a roller support B at x = {format_decimal(b)} m; both "
             "supports can push or pull vertically. The beam carries:\n"
             + "\n".join(f"- {line}" for line in lines)
             + ("\nThe x-axis points right and up is positive; clockwise is as seen in that view."
@@ -93,7 +93,7 @@ class BeamStatics(Task):
             "(positive = upward). Give each as a decimal with at least two decimal places or as an exact "
             "fraction, written as R_A = ..., R_B = ..."
         )
-        texts = {name: _num(value) for name, value in reactions.items()}
+        texts = {name: format_decimal(value) for name, value in reactions.items()}
         return Problem(
             prompt=prompt,
             answer=f"R_A = {texts['R_A']}, R_B = {texts['R_B']}",
@@ -115,9 +115,9 @@ class BeamStatics(Task):
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         r_a, r_b = (Fraction(problem.data["reactions"][n]) for n in ("R_A", "R_B"))
         nudge = max(Fraction(1), abs(r_a) / 10) * rng.choice([-1, 1])
-        wrong = [f"R_A = {_num(r_a + nudge)}, R_B = {_num(r_b)}", f"R_A = {_num(r_a)}"]
+        wrong = [f"R_A = {format_decimal(r_a + nudge)}, R_B = {format_decimal(r_b)}", f"R_A = {format_decimal(r_a)}"]
         if not _close(r_a, r_b):
-            wrong.append(f"R_A = {_num(r_b)}, R_B = {_num(r_a)}")
+            wrong.append(f"R_A = {format_decimal(r_b)}, R_B = {format_decimal(r_a)}")
         return wrong
 
 
@@ -135,17 +135,6 @@ def _position(rng: random.Random, config: BeamStatics.Config, low: Fraction | in
     """A random multiple of 1/grid in [low, high] (both are assumed to contain at least one)."""
     first, last = -int(-low * config.grid // 1), int(high * config.grid // 1)
     return Fraction(rng.randint(first, last), config.grid)
-
-
-def _num(value: Fraction) -> str:
-    """An exact terminating decimal (``12.5``, ``-0.25``) where one exists, else a fraction (``535/7``)."""
-    for places in range(12):
-        scaled = value * 10**places
-        if scaled.denominator == 1:
-            digits = str(abs(scaled.numerator)).rjust(places + 1, "0")
-            whole, fraction = digits[: len(digits) - places], digits[len(digits) - places :]
-            return ("-" if value < 0 else "") + whole + (f".{fraction}" if fraction else "")
-    return format_number(value)
 
 
 def _close(value: Fraction, expected: Fraction) -> bool:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
-from palaestra.verifiers.numeric import format_number, parse_number
+from palaestra.verifiers.numeric import format_decimal, parse_number
 
 RELATIVE_TOLERANCE = 1e-6
 _UNIT = re.compile(r"^(.*?)\s*(?:m/s\^?2|m/s²|m/s|m|s|seconds?|metres?|meters?)?\s*$", re.IGNORECASE)
@@ -82,7 +82,7 @@ class Kinematics(Task):
             f"{statement}\n\nGive the answer in {unit} as a number, exact (an integer, a terminating decimal or "
             "a fraction such as 25/3) or with at least 7 significant digits."
         )
-        answer = _num(value)
+        answer = format_decimal(value)
         return Problem(prompt=prompt, answer=answer, data={"kind": kind, "value": answer, "unit": unit})
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
@@ -134,9 +134,9 @@ def _first_time(subject: str, values: dict[str, Fraction]) -> tuple[str, Fractio
     other = -2 * u / a - t  # the second root of the quadratic in t
     earliest = min(r for r in (t, other) if r > 0)
     statement = (
-        f"{subject} starts with velocity {_num(u)} m/s and has a constant acceleration of {_num(a)} m/s^2 "
+        f"{subject} starts with velocity {format_decimal(u)} m/s and has a constant acceleration of {format_decimal(a)} m/s^2 "
         "(positive = the direction of the initial velocity). "
-        f"How many seconds after the start is its displacement from the starting point first equal to {_num(s)} m?"
+        f"How many seconds after the start is its displacement from the starting point first equal to {format_decimal(s)} m?"
     )
     return statement, earliest, "s"
 
@@ -144,8 +144,8 @@ def _first_time(subject: str, values: dict[str, Fraction]) -> tuple[str, Fractio
 def _known(symbol: str, value: Fraction, config: Kinematics.Config, rng: random.Random) -> str:
     description, unit = _QUANTITIES[symbol]
     if symbol in "uv" and config.km_per_hour and rng.random() < 0.5:
-        return f"{description} {symbol} = {_num(value * Fraction(18, 5))} km/h"
-    return f"{description} {symbol} = {_num(value)} {unit}"
+        return f"{description} {symbol} = {format_decimal(value * Fraction(18, 5))} km/h"
+    return f"{description} {symbol} = {format_decimal(value)} {unit}"
 
 
 def _reaction_then_braking(rng: random.Random, config: Kinematics.Config) -> tuple[str, Fraction, str]:
@@ -155,8 +155,8 @@ def _reaction_then_braking(rng: random.Random, config: Kinematics.Config) -> tup
     speed = Fraction(speed_kmh * 5, 18)
     distance = speed * reaction + speed * speed / (2 * deceleration)
     statement = (
-        f"A driver travelling at {speed_kmh} km/h sees an obstacle. After a reaction time of {_num(reaction)} s "
-        f"(at constant speed) the driver brakes with a constant deceleration of {_num(deceleration)} m/s^2 "
+        f"A driver travelling at {speed_kmh} km/h sees an obstacle. After a reaction time of {format_decimal(reaction)} s "
+        f"(at constant speed) the driver brakes with a constant deceleration of {format_decimal(deceleration)} m/s^2 "
         "until the car stops. How far does the car travel from the moment the driver sees the obstacle?"
     )
     return statement, distance, "m"
@@ -169,8 +169,8 @@ def _speed_up_then_brake(rng: random.Random, config: Kinematics.Config) -> tuple
     top = speed_up * duration
     subject = rng.choice(_OBJECTS)
     setup = (
-        f"{subject} starts from rest and accelerates at {_num(speed_up)} m/s^2 for {_num(duration)} s, then "
-        f"decelerates at {_num(braking)} m/s^2 until it stops."
+        f"{subject} starts from rest and accelerates at {format_decimal(speed_up)} m/s^2 for {format_decimal(duration)} s, then "
+        f"decelerates at {format_decimal(braking)} m/s^2 until it stops."
     )
     if rng.random() < 0.5:
         return f"{setup} What total distance does it cover?", top * duration / 2 + top * top / (2 * braking), "m"
@@ -182,9 +182,9 @@ def _catch_up(rng: random.Random, config: Kinematics.Config) -> tuple[str, Fract
     pursuit = _rational(rng, 1, config.max_acceleration, 2)
     time = 2 * cruise / pursuit  # pursuit * T^2 / 2 = cruise * T
     setup = (
-        f"A truck drives along a straight road at a constant {_num(cruise)} m/s. At the moment it passes a "
+        f"A truck drives along a straight road at a constant {format_decimal(cruise)} m/s. At the moment it passes a "
         f"motorcycle waiting at the roadside, the motorcycle starts from rest with a constant acceleration of "
-        f"{_num(pursuit)} m/s^2 in the same direction."
+        f"{format_decimal(pursuit)} m/s^2 in the same direction."
     )
     if rng.random() < 0.5:
         return f"{setup} How many seconds later does the motorcycle catch up with the truck?", time, "s"
@@ -195,22 +195,11 @@ def _vertical_throw(rng: random.Random, config: Kinematics.Config) -> tuple[str,
     gravity = Fraction(98, 10)
     speed = Fraction(rng.randint(4, config.max_speed))
     setup = (
-        f"A ball is thrown straight up at {_num(speed)} m/s. Take g = 9.8 m/s^2 and ignore air resistance."
+        f"A ball is thrown straight up at {format_decimal(speed)} m/s. Take g = 9.8 m/s^2 and ignore air resistance."
     )
     if rng.random() < 0.5:
         return f"{setup} What maximum height above the launch point does it reach?", speed * speed / (2 * gravity), "m"
     return f"{setup} How long after the throw does it return to the launch point?", 2 * speed / gravity, "s"
-
-
-def _num(value: Fraction) -> str:
-    """An exact terminating decimal (``12.5``) where one exists, else a fraction (``25/3``)."""
-    for places in range(12):
-        scaled = value * 10**places
-        if scaled.denominator == 1:
-            digits = str(abs(scaled.numerator)).rjust(places + 1, "0")
-            whole, fraction = digits[: len(digits) - places], digits[len(digits) - places :]
-            return ("-" if value < 0 else "") + whole + (f".{fraction}" if fraction else "")
-    return format_number(value)
 
 
 _SCENARIOS = (_reaction_then_braking, _speed_up_then_brake, _catch_up, _vertical_throw)
