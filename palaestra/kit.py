@@ -16,7 +16,6 @@ generation time; distinct problems across seeds; class balance.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import os

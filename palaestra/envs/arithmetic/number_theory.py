@@ -145,7 +145,7 @@ def _crt(rng: random.Random, config: NumberTheory.Config) -> tuple[str, int]:
     congruences = [f"x ≡ {x % m} (mod {m})" for m in moduli]
     question = (
         "Find the smallest non-negative integer x that satisfies all of these congruences "
-        f"(x ≡ r (mod m) means x leaves remainder r when divided by m):\n" + "\n".join(congruences)
+        "(x ≡ r (mod m) means x leaves remainder r when divided by m):\n" + "\n".join(congruences)
     )
     return question, x
 
