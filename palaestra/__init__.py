@@ -22,6 +22,7 @@ __version__ = "0.1.0"
 
 _LAZY = {
     "make": "palaestra.core.registry",
+    "make_vec": "palaestra.vector",
     "make_source": "palaestra.core.registry",
     "register": "palaestra.core.registry",
     "registry": "palaestra.core.registry",

@@ -32,7 +32,9 @@ class TextEnv(gym.Env[str, str]):
 
     ``reset(seed=s)`` generates problem ``s``; ``reset()`` without a seed draws the
     next problem seed from the env's own ``np_random``. ``options={"level": L}``
-    changes the level from then on.
+    changes the level from then on; ``options={"problem_seed": s}`` generates
+    problem ``s`` without reseeding ``np_random`` (for callers that own seeding,
+    such as vector envs, and skip the cost of a new NumPy generator per episode).
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}
@@ -54,15 +56,17 @@ class TextEnv(gym.Env[str, str]):
     def _next_problem(self, seed: int | None, options: dict[str, Any] | None) -> Problem:
         super().reset(seed=seed)
         level = options.get("level", self.level) if options else self.level
-        problem_seed = seed if seed is not None else int(self.np_random.integers(SEED_RANGE))
+        if options and "problem_seed" in options:  # chosen by a caller that owns seeding (vector envs)
+            problem_seed = options["problem_seed"]
+        else:
+            problem_seed = seed if seed is not None else int(self.np_random.integers(SEED_RANGE))
         self.problem = self.source.sample(level, problem_seed)  # validates the level first
         self.level = level
+        self._identity = {"env_id": self.problem.env_id, "level": level, "seed": problem_seed}
         return self.problem
 
     def _identity_info(self) -> dict[str, Any]:
-        assert self.problem is not None
-        p = self.problem
-        return {"env_id": p.env_id, "level": p.level, "seed": p.seed}
+        return dict(self._identity)
 
     def render(self) -> str | None:
         if self.render_mode == "ansi":

@@ -1,0 +1,84 @@
+"""Sub-environments on Ray actors: the same vector env, scaled to a cluster.
+
+Each actor owns a shard of envs, exactly like a worker process of the process
+pool, so crash and time-budget recovery work the same way (see ``runners``).
+Ray is an optional dependency (``pip install palaestra[ray]``) imported only here.
+
+Connecting: with no running Ray, ``make_vec(..., mode="ray")`` starts a local
+instance; to use a cluster, start Ray on it (``ray start --head`` on one node,
+``ray start --address=HEAD:6379`` on the others) and pass
+``ray_address="auto"`` (or ``"ray://HEAD:10001"`` from outside), or call
+``ray.init(address=...)`` yourself before ``make_vec``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from palaestra.vector.runners import PooledRunner, Slots
+from palaestra.vector.shard import Shard
+
+
+class _ShardActor:
+    def __init__(self, slots: Slots, modules: Sequence[str]) -> None:
+        self.shard = Shard(slots, modules)
+
+    def handle(self, message: tuple[Any, ...]) -> Any:
+        kind, payload = message
+        if kind == "execute":
+            return self.shard.execute(payload)
+        self.shard.restore(payload)
+        return []
+
+
+class RayRunner(PooledRunner):
+    def __init__(self, slots: Slots, num_workers: int | None = None, timeout: float = 60.0,
+                 modules: Sequence[str] = (), address: str | None = None, cpus_per_worker: float = 1.0) -> None:
+        import ray
+
+        if not ray.is_initialized():
+            ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
+        self.ray = ray
+        total = int(ray.available_resources().get("CPU", 1) // cpus_per_worker) or 1
+        super().__init__(slots, num_workers or total, timeout)
+        self.actor_cls = ray.remote(num_cpus=cpus_per_worker, max_restarts=0)(_ShardActor)
+        self.modules = tuple(modules)
+        self.actors: list[Any] = [self._spawn(w) for w in range(len(self.shards))]
+        self.pending: dict[int, Any] = {}
+        ray.get([a.__ray_ready__.remote() for a in self.actors])
+
+    def _spawn(self, worker: int) -> Any:
+        return self.actor_cls.remote(self.shards[worker], self.modules)
+
+    def _submit(self, worker: int, message: tuple[Any, ...]) -> None:
+        self.pending[worker] = self.actors[worker].handle.remote(message)
+
+    def _collect(self, workers: list[int], deadline: float) -> dict[int, Any]:
+        import time
+
+        refs = {self.pending.pop(w): w for w in workers if w in self.pending}
+        replies: dict[int, Any] = {}
+        while refs:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                break
+            ready, _ = self.ray.wait(list(refs), num_returns=len(refs), timeout=remaining)
+            for ref in ready:
+                w = refs.pop(ref)
+                try:
+                    replies[w] = self.ray.get(ref)
+                except self.ray.exceptions.RayError:
+                    pass  # the actor died: reported by its absence
+            if not ready:
+                break
+        return replies
+
+    def _replace(self, worker: int) -> None:
+        self.ray.kill(self.actors[worker], no_restart=True)
+        self.actors[worker] = self._spawn(worker)
+        self.ray.get(self.actors[worker].__ray_ready__.remote())
+
+    def close(self) -> None:
+        for actor in self.actors:
+            self.ray.kill(actor, no_restart=True)
