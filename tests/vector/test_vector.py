@@ -166,3 +166,14 @@ def test_env_exception_is_an_error_not_a_wrong_answer() -> None:
     # Task.check turns verifier bugs into unparsed verdicts, so the env does not raise: reward 0, parsed False
     _, rewards, terminated, _, infos = envs.step(["<answer>raise</answer>"])
     assert rewards[0] == 0.0 and not infos["final_info"]["parsed"][0]
+
+
+def test_gymnasium_vector_wrappers_work_on_it() -> None:
+    from gymnasium.wrappers.vector import RecordEpisodeStatistics
+
+    envs = RecordEpisodeStatistics(palaestra.make_vec(["arithmetic/expression", "games/guess_number"], num_envs=2))
+    _, infos = envs.reset(seed=0)
+    _, _, terminated, _, infos = envs.step([gold(infos, 0), "<answer>1</answer>"])
+    assert terminated.tolist() == [True, False]
+    assert infos["_episode"].tolist() == [True, False]
+    assert infos["episode"]["r"][0] == 1.0 and infos["episode"]["l"][0] == 1
