@@ -1,4 +1,4 @@
-"""The ``palaestra`` command: list, show, check, play and eval environments.
+"""The ``palaestra`` command: list, show, check, play, eval and train.
 
 Example::
 
@@ -7,14 +7,19 @@ Example::
     palaestra check arithmetic/expression
     palaestra play games/mastermind
     palaestra eval --levels 0 2 4 --seeds 10
+    palaestra eval --model openai:http://127.0.0.1:8000/v1#my-model --samples 5 --k 1 5 --out runs/eval
+    palaestra train --env strings/copy --model tiny --steps 300 --out runs/copy
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
 from palaestra.verifiers.extract import CLOSE_TAG, wrap
 
@@ -82,6 +87,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
+    if args.model is not None:
+        return _eval_model(args)
     from palaestra.baselines.evaluate import evaluate
     from palaestra.baselines.policies import OraclePolicy, RandomPolicy
     from palaestra.core.registry import registry
@@ -107,6 +114,130 @@ def cmd_eval(args: argparse.Namespace) -> int:
     print(f"\n{len(by_env)} environments, levels {args.levels}, {args.seeds} seeds each: "
           f"oracle solved {solved}/{total}; {time.perf_counter() - t0:.1f} s in all")
     return 0 if solved == total else 1
+
+
+def _load_model(args: argparse.Namespace) -> tuple[Any, str | None]:
+    """The model named by ``--model`` and the answer format to ask of it (``--answer-format``, else its own)."""
+    spec: str = args.model
+    if spec in ("oracle", "random"):
+        from palaestra.baselines.policies import OraclePolicy, RandomPolicy
+
+        return (OraclePolicy() if spec == "oracle" else RandomPolicy(seed=0)), args.answer_format
+    if spec.startswith("openai:"):
+        from palaestra.integrations.openai_client import OpenAIChatClient
+
+        client = OpenAIChatClient.from_spec(spec[len("openai:"):], concurrency=args.concurrency,
+                                            max_retries=args.retries, timeout=args.timeout,
+                                            temperature=args.temperature, max_tokens=args.max_new_tokens or 1024)
+        return client, args.answer_format
+    from palaestra.baselines.evaluate import PolicyChat
+    from palaestra.baselines.reinforce import load_policy
+
+    policy = load_policy(spec, device=args.device)
+    chat = PolicyChat(policy, max_new_tokens=args.max_new_tokens or policy.reply_tokens,
+                      temperature=args.temperature, batch_size=args.batch_size)
+    return chat, args.answer_format or policy.answer_format
+
+
+def _number(value: float) -> str:
+    return "-" if math.isnan(value) else f"{value:.3f}"
+
+
+def _eval_model(args: argparse.Namespace) -> int:
+    from palaestra.baselines.evaluate import Suite, run_suite
+    from palaestra.core.registry import registry
+
+    model, answer_format = _load_model(args)
+    suite = Suite(tuple(args.envs or registry.ids()), tuple(args.levels), tuple(range(args.seeds)))
+    result = run_suite(model, suite, samples=args.samples, ks=args.k, answer_format=answer_format,
+                       batch_size=args.batch_size, out_dir=args.out)
+    passes = [f"pass@{k}" for k in args.k]
+    for columns, rows in ((["env_id", "level"], result.level_rows()), (["env_id"], result.env_rows()),
+                          (["family"], result.family_rows())):
+        body = [(*(r[c] for c in columns), r["episodes"], r["errors"], _number(r["reward"]),
+                 *(_number(r[p]) for p in passes)) for r in rows]
+        print(table([*columns, "episodes", "errors", "reward", *passes], body) + "\n")
+    errors = sum(r["error"] is not None for r in result.records)
+    print(f"{result.model}: {len(result.records)} episodes ({len(suite.problems())} problems x {args.samples} samples, "
+          f"answer format {answer_format or 'each env default'}) in {result.seconds:.1f} s, "
+          f"{result.episodes_per_second:.1f} episodes/s; {errors} infrastructure errors (not scored)")
+    if args.out:
+        print(f"transcripts, summary.json and pass_at_k.png in {args.out}")
+    return 0
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    import palaestra
+    from palaestra.baselines.reinforce import (
+        TrainConfig,
+        load_policy,
+        make_group,
+        train,
+    )
+
+    if args.model == "tiny":
+        from palaestra.baselines.tiny import TinyPolicy
+
+        policy = TinyPolicy.for_envs(args.env, level=args.level, seed=args.seed, device=args.device)
+    else:
+        policy = load_policy(args.model, device=args.device)
+    tiny = args.model == "tiny" or args.model.endswith(".pt")
+    policy.answer_format = args.answer_format or policy.answer_format or ("raw" if tiny else None)
+    if args.batch_size % args.group_size:
+        raise ValueError(f"--batch-size {args.batch_size} must be a multiple of --group-size {args.group_size}")
+    config = TrainConfig(
+        steps=args.steps, lr=args.lr or (1e-3 if tiny else 1e-6),
+        advantage=args.advantage or ("group" if args.group_size > 1 else "batch"),
+        max_new_tokens=args.max_new_tokens or (8 if tiny else 512), max_turns=args.max_turns,
+        temperature=args.temperature, kl_coef=args.kl_coef,
+        micro_batch_size=args.micro_batch_size or (64 if tiny else 4),
+        seed=args.seed, time_limit=args.time_limit, checkpoint_every=args.checkpoint_every,
+    )
+    evaluation = _BeforeAfter(policy, args, config.max_new_tokens) if args.eval_seeds else None
+    kwargs: dict[str, Any] = {"level": args.level, "answer_format": policy.answer_format, "mode": args.mode}
+    problems = args.batch_size // args.group_size
+    envs = make_group(args.env, problems, args.group_size, **kwargs) if args.group_size > 1 \
+        else palaestra.make_vec(args.env, args.batch_size, **kwargs)
+    try:
+        result = train(policy, envs, config, out_dir=args.out, progress=not args.quiet)
+    finally:
+        for e in envs if isinstance(envs, list) else [envs]:
+            e.close()
+    history = result.history
+    window = min(10, len(history))
+    first = sum(h["reward"] for h in history[:window]) / window
+    last = sum(h["reward"] for h in history[-window:]) / window
+    accuracy = sum(h["accuracy"] for h in history[-window:]) / window
+    print(f"{policy.name} on {', '.join(args.env)} (level {args.level}, device {policy.device}): mean reward "
+          f"{first:.3f} -> {last:.3f} (first and last {window} steps; accuracy at the end {accuracy:.3f}); "
+          f"{len(history)} steps in {result.seconds:.0f} s")
+    print(f"metrics: {Path(args.out) / 'metrics.jsonl'}")
+    print(f"checkpoint: {result.checkpoint}\nlearning curve: {result.plot}")
+    if evaluation:
+        evaluation.finish()
+    return 0
+
+
+class _BeforeAfter:
+    """Evaluates the policy on held-out seeds of the training envs before and after training."""
+
+    def __init__(self, policy: Any, args: argparse.Namespace, max_new_tokens: int) -> None:
+        from palaestra.baselines.evaluate import PolicyChat, Suite, run_suite
+
+        levels = tuple(args.eval_levels or [args.level])
+        # seeds far from the trainer's, so the table measures generalisation to unseen problems
+        self.suite = Suite(tuple(args.env), levels, tuple(range(10**6, 10**6 + args.eval_seeds)))
+        self.run = lambda: run_suite(PolicyChat(policy, max_new_tokens=max_new_tokens, temperature=args.temperature),
+                                     self.suite, answer_format=policy.answer_format, plot=False)
+        self.before = self.run()
+
+    def finish(self) -> None:
+        after = {(r["env_id"], r["level"]): r for r in self.run().level_rows()}
+        rows = [(r["env_id"], r["level"], r["episodes"], _number(r["reward"]), _number(after[key]["reward"]),
+                 _number(r["pass@1"]), _number(after[key]["pass@1"]))
+                for r in self.before.level_rows() for key in [(r["env_id"], r["level"])]]
+        print("\nheld-out problems, before and after training:")
+        print(table(["env", "level", "episodes", "reward before", "reward after", "solved before", "solved after"], rows))
 
 
 def _print_example(env_id: str, level: int) -> None:
@@ -148,11 +279,53 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(func=cmd_play)
 
-    p = sub.add_parser("eval", help="evaluate the oracle and random policies on a suite")
+    p = sub.add_parser("eval", help="evaluate a model (default: the oracle and random policies) on a suite")
     p.add_argument("--envs", nargs="*", help="env ids (default: all)")
     p.add_argument("--levels", type=int, nargs="+", default=[0, 2, 4])
     p.add_argument("--seeds", type=int, default=10, help="seeds per level")
+    p.add_argument("--model", help="oracle | random | tiny | PATH.pt (a tiny checkpoint) | hf:PATH | openai:URL#MODEL; "
+                                   "without it: the oracle and random policies side by side")
+    p.add_argument("--samples", type=int, default=1, help="episodes per problem")
+    p.add_argument("--k", type=int, nargs="+", default=[1], help="pass@k for these k (each <= --samples)")
+    p.add_argument("--out", help="directory for transcripts.jsonl, summary.json and pass_at_k.png")
+    p.add_argument("--answer-format", choices=["tag", "boxed", "last_line", "raw"],
+                   help="answer format asked of the model (default: the checkpoint's, else each env's)")
+    p.add_argument("--temperature", type=float, default=1.0)
+    p.add_argument("--max-new-tokens", type=int, help="tokens per reply (default: the checkpoint's, 1024 over HTTP)")
+    p.add_argument("--batch-size", type=int, default=64, help="episodes played at once")
+    p.add_argument("--concurrency", type=int, default=16, help="HTTP requests at once (openai:)")
+    p.add_argument("--retries", type=int, default=3, help="retries of a failed HTTP request (openai:)")
+    p.add_argument("--timeout", type=float, default=120.0, help="seconds per HTTP request (openai:)")
+    p.add_argument("--device", help="torch device for local models (default: cuda if available)")
     p.set_defaults(func=cmd_eval)
+
+    p = sub.add_parser("train", help="train a policy with REINFORCE (default: the tiny model's CPU demonstration)")
+    p.add_argument("--env", nargs="+", default=["strings/copy"], help="env ids, mixed in one batch")
+    p.add_argument("--model", default="tiny", help="tiny | PATH.pt (continue a tiny checkpoint) | hf:PATH")
+    p.add_argument("--level", type=int, default=0)
+    p.add_argument("--steps", type=int, default=300)
+    p.add_argument("--out", default="runs/train", help="directory for metrics.jsonl, checkpoints, learning_curve.png")
+    p.add_argument("--batch-size", type=int, default=128, help="episodes per step")
+    p.add_argument("--group-size", type=int, default=1, help="samples per problem (> 1: group-relative advantages)")
+    p.add_argument("--advantage", choices=["batch", "group"], help="default: group if --group-size > 1, else batch")
+    p.add_argument("--lr", type=float, help="default: 1e-3 for tiny, 1e-6 for hf")
+    p.add_argument("--max-new-tokens", type=int, help="default: 8 for tiny, 512 for hf")
+    p.add_argument("--max-turns", type=int, default=16, help="responses per multi-turn episode at most")
+    p.add_argument("--temperature", type=float, default=1.0)
+    p.add_argument("--kl-coef", type=float, default=0.0, help="> 0: KL penalty to the initial policy")
+    p.add_argument("--micro-batch-size", type=int, help="episodes per forward/backward (default: 64 tiny, 4 hf)")
+    p.add_argument("--answer-format", choices=["tag", "boxed", "last_line", "raw"],
+                   help="default: raw for tiny, each env's own for hf")
+    p.add_argument("--mode", choices=["sync", "async"], default="sync", help="vector env mode")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--time-limit", type=float, help="stop after this many seconds")
+    p.add_argument("--checkpoint-every", type=int, default=100)
+    p.add_argument("--device", help="torch device (default: cuda if available)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--eval-seeds", type=int, default=200,
+                   help="held-out problems per env and level evaluated before and after training (0: none)")
+    p.add_argument("--eval-levels", type=int, nargs="+", help="levels of that evaluation (default: --level)")
+    p.set_defaults(func=cmd_train)
     return parser
 
 

@@ -1,26 +1,45 @@
-"""Evaluate policies on a suite of environments at fixed levels and seeds.
+"""Evaluate policies and models on a suite of environments at fixed levels and seeds.
 
 Every episode goes through the public Gymnasium API (``make``, ``reset``,
 ``step``), so an evaluation also exercises generation and verification for
-real.
+real. Two entry points:
+
+- :func:`evaluate` / :func:`run_episodes`: the reference policies (oracle,
+  random) over envs, one row per (env, policy), for the ``palaestra eval`` table.
+- :func:`run_suite`: any model (an OpenAI-compatible server, a local Hugging
+  Face model, a tiny checkpoint, or a reference policy) on env ids x levels x
+  seeds, ``samples`` episodes per problem, scored by unbiased pass@k per env and
+  per family, with JSONL transcripts and a plot. A reply the model side could
+  not produce (HTTP error, timeout) is recorded as an error and left out of
+  pass@k, never counted as a wrong answer.
 
 Example::
 
-    >>> from palaestra.baselines.evaluate import evaluate
+    >>> from palaestra.baselines.evaluate import Suite, evaluate, run_suite
     >>> from palaestra.baselines.policies import OraclePolicy
     >>> rows = evaluate(["arithmetic/expression"], [OraclePolicy()], levels=[0, 1], seeds=range(3))
     >>> rows[0].accuracy
     1.0
+    >>> result = run_suite(OraclePolicy(), Suite(("strings/copy",), levels=(0, 1), seeds=(0, 1)), samples=2, ks=(1, 2))
+    >>> result.env_rows()[0]["pass@2"], len(result.records)
+    (1.0, 8)
 """
 
 from __future__ import annotations
 
+import json
 import time
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
 
+from palaestra.baselines.passk import mean_pass_at_k
 from palaestra.baselines.policies import Policy
+from palaestra.core.env import TextEnv
 from palaestra.core.registry import make, registry
+from palaestra.core.seeding import derive_seed
 
 
 @dataclass(frozen=True)
@@ -79,3 +98,241 @@ def evaluate(
         env_levels = [lv for lv in levels if lv < registry[env_id].levels]
         rows += [run_episodes(env_id, policy, env_levels, seeds) for policy in policies]
     return rows
+
+
+# --- model evaluation: suites, samples, pass@k ----------------------------------------------------
+
+Message = dict[str, str]
+
+
+class ChatModel(Protocol):
+    """A model that answers conversations: an OpenAI-compatible client, or a local model via :class:`PolicyChat`.
+
+    ``complete`` returns, per conversation, the reply text or an object with
+    ``text`` and ``error`` attributes (``error`` set: no reply could be had).
+    """
+
+    name: str
+
+    def complete(self, conversations: Sequence[Sequence[Message]], seeds: Sequence[int]) -> Sequence[Any]: ...
+
+
+class PolicyChat:
+    """A local :class:`~palaestra.baselines.reinforce.LMPolicy` (tiny or Hugging Face) as a :class:`ChatModel`."""
+
+    def __init__(self, policy: Any, max_new_tokens: int = 512, temperature: float = 1.0, batch_size: int = 64) -> None:
+        self.policy = policy
+        self.name = policy.name
+        self.max_new_tokens = max_new_tokens
+        self.temperature = temperature
+        self.batch_size = batch_size
+
+    def complete(self, conversations: Sequence[Sequence[Message]], seeds: Sequence[int]) -> list[str]:
+        replies: list[str] = []
+        for start in range(0, len(conversations), self.batch_size):
+            batch = conversations[start: start + self.batch_size]
+            replies += self.policy.chat(batch, self.max_new_tokens, self.temperature, seed=seeds[start])
+        return replies
+
+
+@dataclass(frozen=True)
+class Suite:
+    """Env ids x levels x seeds: the fixed problems of an evaluation (levels an env lacks are skipped)."""
+
+    env_ids: tuple[str, ...]
+    levels: tuple[int, ...] = (0, 2, 4)
+    seeds: tuple[int, ...] = tuple(range(10))
+
+    def problems(self) -> list[tuple[str, int, int]]:
+        return [(env_id, level, seed) for env_id in self.env_ids for level in self.levels
+                if level < registry[env_id].levels for seed in self.seeds]
+
+
+@dataclass
+class _Episode:
+    env_id: str
+    level: int
+    seed: int
+    sample: int
+    env: TextEnv
+    observation: str
+    info: dict[str, Any]
+    messages: list[Message]
+    rewards: list[float] = field(default_factory=list)
+    correct: bool = False
+    error: str | None = None
+    done: bool = False
+
+    def record(self, model: str) -> dict[str, Any]:
+        return {
+            "model": model, "env_id": self.env_id, "family": registry[self.env_id].family, "level": self.level,
+            "seed": self.seed, "sample": self.sample, "reward": sum(self.rewards), "correct": self.correct,
+            "turns": len(self.rewards), "error": self.error, "rewards": self.rewards, "messages": self.messages,
+        }
+
+
+@dataclass
+class SuiteResult:
+    """Transcript records of every episode, with pass@k tables over them."""
+
+    model: str
+    ks: tuple[int, ...]
+    records: list[dict[str, Any]]
+    seconds: float
+
+    @property
+    def episodes_per_second(self) -> float:
+        return len(self.records) / self.seconds if self.seconds > 0 else float("inf")
+
+    def _rows(self, columns: Sequence[str]) -> list[dict[str, Any]]:
+        groups: dict[tuple[Any, ...], list[dict[str, Any]]] = defaultdict(list)
+        for r in self.records:
+            groups[tuple(r[c] for c in columns)].append(r)
+        rows = []
+        for values, records in sorted(groups.items()):
+            judged = [r for r in records if r["error"] is None]
+            counts: dict[tuple[str, int, int], list[int]] = defaultdict(lambda: [0, 0])
+            for r in judged:
+                entry = counts[(r["env_id"], r["level"], r["seed"])]
+                entry[0] += 1
+                entry[1] += int(r["correct"])
+            row: dict[str, Any] = {
+                **dict(zip(columns, values)), "episodes": len(records), "errors": len(records) - len(judged),
+                "reward": sum(r["reward"] for r in judged) / len(judged) if judged else float("nan"),
+            }
+            for k in self.ks:
+                row[f"pass@{k}"], row[f"problems@{k}"] = mean_pass_at_k([(n, c) for n, c in counts.values()], k)
+            rows.append(row)
+        return rows
+
+    def env_rows(self) -> list[dict[str, Any]]:
+        """One row per env id: episodes, errors, mean reward, pass@k (mean over its problems)."""
+        return self._rows(["env_id"])
+
+    def level_rows(self) -> list[dict[str, Any]]:
+        """One row per (env id, level): how pass@k falls as the level rises."""
+        return self._rows(["env_id", "level"])
+
+    def family_rows(self) -> list[dict[str, Any]]:
+        """One row per family, pass@k averaged over all its problems."""
+        return self._rows(["family"])
+
+    def summary(self) -> dict[str, Any]:
+        return {"model": self.model, "ks": list(self.ks), "episodes": len(self.records), "seconds": self.seconds,
+                "episodes_per_second": self.episodes_per_second, "envs": self.env_rows(), "levels": self.level_rows(),
+                "families": self.family_rows()}
+
+
+def _chunks(items: Sequence[Any], size: int) -> Iterator[Sequence[Any]]:
+    for start in range(0, len(items), size):
+        yield items[start: start + size]
+
+
+def run_suite(model: ChatModel | Policy, suite: Suite, samples: int = 1, ks: Sequence[int] = (1,),
+              answer_format: str | None = None, batch_size: int = 64, max_turns: int = MAX_TURNS_GUARD,
+              out_dir: str | Path | None = None, plot: bool = True) -> SuiteResult:
+    """Play ``samples`` episodes of every problem of ``suite`` with ``model``; pass@k for each ``k <= samples``.
+
+    Episodes run ``batch_size`` at a time, turn by turn, so a chat model gets
+    whole batches (batched generation locally, concurrent requests over HTTP).
+    With ``out_dir``: ``transcripts.jsonl`` (one line per episode),
+    ``summary.json`` and ``pass_at_k.png``.
+    """
+    if any(not 1 <= k <= samples for k in ks):
+        raise ValueError(f"every k must be in [1, samples={samples}], got {list(ks)}")
+    name = getattr(model, "name", type(model).__name__)
+    out = Path(out_dir) if out_dir is not None else None
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+    transcript = (out / "transcripts.jsonl").open("w") if out is not None else None
+    jobs = [(env_id, level, seed, j) for env_id, level, seed in suite.problems() for j in range(samples)]
+    records: list[dict[str, Any]] = []
+    start = time.perf_counter()
+    try:
+        for chunk in _chunks(jobs, batch_size):
+            episodes = [_start(*job, answer_format=answer_format) for job in chunk]
+            for turn in range(max_turns):
+                active = [e for e in episodes if not e.done]
+                if not active:
+                    break
+                for episode, (text, error) in zip(active, _respond(model, active, turn)):
+                    _advance(episode, text, error)
+            for episode in episodes:
+                if not episode.done:
+                    episode.error = f"no end after {max_turns} turns"
+                records.append(episode.record(name))
+                if transcript is not None:
+                    transcript.write(json.dumps(records[-1], ensure_ascii=False) + "\n")
+    finally:
+        if transcript is not None:
+            transcript.close()
+    result = SuiteResult(name, tuple(ks), records, time.perf_counter() - start)
+    if out is not None:
+        (out / "summary.json").write_text(json.dumps(result.summary(), indent=2))
+        if plot:
+            plot_pass_at_k(result, out / "pass_at_k.png")
+    return result
+
+
+def _start(env_id: str, level: int, seed: int, sample: int, answer_format: str | None) -> _Episode:
+    env = make(env_id, level=level, answer_format=answer_format)
+    observation, info = env.reset(seed=seed)
+    return _Episode(env_id, level, seed, sample, env, observation, info, [{"role": "user", "content": observation}])
+
+
+def _respond(model: ChatModel | Policy, episodes: Sequence[_Episode], turn: int) -> list[tuple[str | None, str | None]]:
+    """One (text, error) per episode."""
+    if not hasattr(model, "complete"):  # a reference policy that reads the env itself
+        return [(model(e.env, e.observation, e.info), None) for e in episodes]  # type: ignore[operator]
+    seeds = [derive_seed(e.env_id, e.level, e.seed, e.sample, turn) % 2**31 for e in episodes]
+    replies = model.complete([e.messages for e in episodes], seeds)  # type: ignore[union-attr]
+    if len(replies) != len(episodes):
+        raise RuntimeError(f"{getattr(model, 'name', model)}: {len(replies)} replies to {len(episodes)} prompts")
+    return [(r, None) if isinstance(r, str) else (r.text, r.error) for r in replies]
+
+
+def _advance(episode: _Episode, text: str | None, error: str | None) -> None:
+    if error is not None or text is None:
+        episode.error, episode.done = error or "no reply", True
+        return
+    episode.messages.append({"role": "assistant", "content": text})
+    try:
+        observation, reward, terminated, truncated, info = episode.env.step(text)
+    except Exception as exc:  # an env bug is an error of the run, not a wrong answer
+        episode.error, episode.done = f"env raised {type(exc).__name__}: {exc}", True
+        return
+    episode.rewards.append(float(reward))
+    episode.observation, episode.info = observation, info
+    if terminated or truncated:
+        episode.done, episode.correct = True, bool(info.get("correct"))
+        episode.messages.append({"role": "env", "content": observation})  # the final verdict, for the transcript
+    else:
+        episode.messages.append({"role": "user", "content": observation})
+
+
+def plot_pass_at_k(result: SuiteResult, path: Path) -> Path | None:
+    """Horizontal bars of pass@k per env id; None when matplotlib is not installed."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    rows = result.env_rows()
+    height = 0.8 / len(result.ks)
+    fig, ax = plt.subplots(figsize=(8, 1.2 + 0.35 * len(rows) * max(1, len(result.ks) / 2)))
+    for j, k in enumerate(result.ks):
+        values = [0.0 if r[f"pass@{k}"] != r[f"pass@{k}"] else r[f"pass@{k}"] for r in rows]  # NaN: nothing judged
+        ax.barh([i + j * height for i in range(len(rows))], values, height=height, label=f"pass@{k}")
+    ax.set_yticks([i + height * (len(result.ks) - 1) / 2 for i in range(len(rows))], [r["env_id"] for r in rows])
+    ax.invert_yaxis()
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("pass@k")
+    ax.set_title(f"{result.model}: {len(result.records)} episodes")
+    ax.legend(loc="lower right")
+    ax.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path

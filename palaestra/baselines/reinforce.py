@@ -1,0 +1,526 @@
+"""REINFORCE over palaestra vector envs, single- and multi-turn, for any token-level policy.
+
+The policy is the tiny built-in character-level transformer
+(:mod:`palaestra.baselines.tiny`) or a Hugging Face causal LM from a local path
+(:mod:`palaestra.baselines.hf`); both implement :class:`LMPolicy`. One training
+step resets the vector envs at a fresh seed, plays every episode to its end
+(one trajectory is the whole conversation), turns the rewards into advantages
+and takes one gradient step on the log-probabilities of the tokens the policy
+generated; prompt and observation tokens are masked out of the loss.
+
+Example::
+
+    import palaestra
+    from palaestra.baselines.reinforce import TrainConfig, train
+    from palaestra.baselines.tiny import TinyPolicy
+
+    envs = palaestra.make_vec("strings/copy", num_envs=128, answer_format="raw")
+    policy = TinyPolicy.for_envs(["strings/copy"], level=0, seed=0)
+    result = train(policy, envs, TrainConfig(steps=150), out_dir="runs/copy")
+    print(result.history[-1]["reward"], result.checkpoint)   # ~0.95, runs/copy/checkpoint.pt
+
+For group-relative advantages (GRPO-style), pass ``group_size`` copies of the
+same vector env (``make_group(...)`` builds them): copies reset with the same
+seed hold the same problems, so sample ``g`` of problem ``i`` is env ``i`` of
+copy ``g`` and rewards are normalised within each problem's group.
+"""
+
+from __future__ import annotations
+
+import abc
+import copy
+import json
+import time
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import torch
+import torch.nn.functional as F
+
+from palaestra.core.seeding import derive_seed
+
+Message = dict[str, str]  # {"role": "user" | "assistant", "content": text}
+ADVANTAGES = ("batch", "group")
+
+
+# --- the policy interface ----------------------------------------------------------------------
+
+class LMPolicy(abc.ABC):
+    """A token-level language-model policy: what the trainer and the evaluator need of a model.
+
+    Conversations are built incrementally from token ids, so that training sees
+    exactly the tokens that were sampled: :meth:`encode_user` gives the ids of the
+    newest user message (the prompt, or an env observation) up to the point where
+    the assistant starts; :meth:`generate` samples the assistant's ids.
+    """
+
+    model: torch.nn.Module
+    device: torch.device
+    max_length: int  # the longest token sequence the model takes
+    pad_id: int
+    answer_format: str | None = None  # the answer format it was trained with, if any
+    reply_tokens: int = 512  # a default budget for one reply (checkpoints keep the one they trained with)
+
+    @abc.abstractmethod
+    def encode_user(self, messages: Sequence[Message], closed: bool) -> list[int]:
+        """Ids to append for ``messages[-1]`` (a user message) and the assistant's start.
+
+        ``closed`` says whether the previous assistant turn ended with a stop token
+        (ignored for the first message); if not, the ids close it first.
+        """
+
+    @abc.abstractmethod
+    def encode_assistant(self, text: str) -> list[int]:
+        """Ids of an assistant message given as text, stop token included (for replaying a conversation)."""
+
+    @abc.abstractmethod
+    def generate(self, prefixes: Sequence[list[int]], max_new_tokens: int, temperature: float,
+                 seed: int) -> list[list[int]]:
+        """Sample one response per prefix: its ids, ending with a stop token unless cut at ``max_new_tokens``."""
+
+    @abc.abstractmethod
+    def decode(self, ids: Sequence[int]) -> str:
+        """The text of response ids, without stop tokens."""
+
+    @abc.abstractmethod
+    def is_stop(self, token_id: int) -> bool:
+        """Whether ``token_id`` ends an assistant turn."""
+
+    @abc.abstractmethod
+    def logits(self, ids: torch.Tensor, attention_mask: torch.Tensor, position_ids: torch.Tensor,
+               model: torch.nn.Module | None = None) -> torch.Tensor:
+        """Next-token logits ``(batch, length, vocab)`` of left-padded ``ids`` under ``model`` (default: its own)."""
+
+    @abc.abstractmethod
+    def save(self, path: Path, metadata: dict[str, Any]) -> Path:
+        """Write a checkpoint that :func:`load_policy` reads back; returns its path."""
+
+    @property
+    @abc.abstractmethod
+    def name(self) -> str:
+        """A short description for logs and tables."""
+
+    def frozen_copy(self) -> torch.nn.Module:
+        """A frozen copy of the model, the reference for the KL penalty."""
+        ref = copy.deepcopy(self.model).eval()
+        for p in ref.parameters():
+            p.requires_grad_(False)
+        return ref
+
+    def conversation_ids(self, messages: Sequence[Message]) -> list[int]:
+        """Ids of a whole text conversation ending with a user message, ready for generation."""
+        ids: list[int] = []
+        for k, message in enumerate(messages):
+            if message["role"] == "assistant":
+                ids += self.encode_assistant(message["content"])
+            else:
+                ids += self.encode_user(messages[: k + 1], closed=True)
+        return ids
+
+    def chat(self, conversations: Sequence[Sequence[Message]], max_new_tokens: int = 256,
+             temperature: float = 1.0, seed: int = 0) -> list[str]:
+        """One sampled reply per conversation (the evaluation harness's interface)."""
+        budget = self.max_length - max_new_tokens  # the oldest context is dropped to make room for the reply
+        if budget < 1:
+            raise ValueError(f"max_new_tokens={max_new_tokens} leaves no room for a prompt in {self.max_length}")
+        prefixes = [self.conversation_ids(c)[-budget:] for c in conversations]
+        with torch.no_grad():
+            return [self.decode(r) for r in self.generate(prefixes, max_new_tokens, temperature, seed)]
+
+
+def left_pad(rows: Sequence[Sequence[int]], pad_id: int,
+             device: torch.device) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Left-padded ``ids``, ``attention_mask`` and ``position_ids`` (positions count real tokens only)."""
+    width = max(len(r) for r in rows)
+    ids = torch.full((len(rows), width), pad_id, dtype=torch.long)
+    mask = torch.zeros((len(rows), width), dtype=torch.long)
+    for i, row in enumerate(rows):
+        if row:
+            ids[i, width - len(row):] = torch.tensor(row, dtype=torch.long)
+            mask[i, width - len(row):] = 1
+    positions = (mask.cumsum(1) - 1).clamp(min=0)
+    return ids.to(device), mask.to(device), positions.to(device)
+
+
+def load_policy(spec: str, device: str | torch.device | None = None, seed: int = 0) -> LMPolicy:
+    """A policy from a spec: ``tiny`` (fresh), ``PATH.pt`` (a tiny checkpoint) or ``hf:PATH`` (a local HF model
+    or a checkpoint directory written by the trainer)."""
+    if spec == "tiny":
+        from palaestra.baselines.tiny import TinyPolicy
+
+        return TinyPolicy(seed=seed, device=device)
+    if spec.startswith("hf:"):
+        from palaestra.baselines.hf import HFPolicy
+
+        return HFPolicy(spec[3:], device=device)
+    path = Path(spec)
+    if path.is_file():
+        from palaestra.baselines.tiny import TinyPolicy
+
+        return TinyPolicy.load(path, device=device)
+    if path.is_dir():
+        from palaestra.baselines.hf import HFPolicy
+
+        return HFPolicy(path, device=device)
+    raise ValueError(f"unknown model {spec!r}: use tiny, a checkpoint .pt, or hf:PATH")
+
+
+def default_device() -> torch.device:
+    return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+# --- configuration and results -------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """Hyperparameters of :func:`train`. The defaults are the tiny model's CPU demonstration."""
+
+    steps: int = 300
+    lr: float = 1e-3
+    advantage: str = "batch"  # "batch": normalise returns over the batch; "group": within each problem's samples
+    max_new_tokens: int = 8
+    max_turns: int = 16  # a multi-turn episode is cut (and scored as it stands) after this many responses
+    temperature: float = 1.0
+    kl_coef: float = 0.0  # > 0: penalise the KL divergence from the initial (frozen) policy
+    max_grad_norm: float = 1.0
+    gamma: float = 1.0  # discount of later turns' rewards in the return-to-go
+    micro_batch_size: int = 64  # trajectories per forward/backward pass (gradients are accumulated)
+    weight_decay: float = 0.0
+    bf16: bool = True  # autocast to bfloat16 on CUDA
+    seed: int = 0
+    time_limit: float | None = None  # seconds; stop early once exceeded
+    checkpoint_every: int = 100
+
+    def __post_init__(self) -> None:
+        if self.advantage not in ADVANTAGES:
+            raise ValueError(f"advantage must be one of {ADVANTAGES}, got {self.advantage!r}")
+
+
+@dataclass
+class Trajectory:
+    """One episode: the whole conversation as token ids, with the policy's own tokens marked."""
+
+    env_id: str
+    copy: int  # which copy of the vector env (the sample number within a group)
+    index: int  # which sub-env (the problem within the batch)
+    messages: list[Message]
+    ids: list[int] = field(default_factory=list)
+    turn_of: list[int] = field(default_factory=list)  # per token: the turn that generated it, -1 for env tokens
+    rewards: list[float] = field(default_factory=list)
+    done: bool = False
+    correct: bool = False
+    error: str | None = None  # an infrastructure failure: the episode is not judged and not trained on
+    cut: str | None = None  # why the trainer ended it early (max_turns, context full)
+
+    def add_context(self, ids: list[int]) -> None:
+        self.ids += ids
+        self.turn_of += [-1] * len(ids)
+
+    def add_response(self, ids: list[int], text: str) -> None:
+        self.turn_of += [len(self.rewards)] * len(ids)
+        self.ids += ids
+        self.messages.append({"role": "assistant", "content": text})
+
+    @property
+    def response_tokens(self) -> int:
+        return sum(t >= 0 for t in self.turn_of)
+
+
+@dataclass
+class TrainResult:
+    """The metrics of every step, and where the last checkpoint and the learning curve were written."""
+
+    history: list[dict[str, Any]]
+    checkpoint: Path | None
+    plot: Path | None
+    seconds: float
+
+
+# --- rollouts ------------------------------------------------------------------------------------
+
+def make_group(env_ids: str | Sequence[str], num_problems: int, group_size: int, **make_vec_kwargs: Any) -> list[Any]:
+    """``group_size`` identical vector envs of ``num_problems`` envs each, for group-relative advantages."""
+    import palaestra
+
+    return [palaestra.make_vec(env_ids, num_problems, **make_vec_kwargs) for _ in range(group_size)]
+
+
+def _episode_info(infos: dict[str, Any], i: int) -> dict[str, Any]:
+    """Env ``i``'s info for the step just taken: under SAME_STEP autoreset, the ended episode's final info."""
+    if "final_info" in infos and infos["_final_info"][i]:
+        infos = infos["final_info"]
+    return {k: v[i] for k, v in infos.items() if not k.startswith("_") and f"_{k}" in infos and infos[f"_{k}"][i]}
+
+
+def rollout(policy: LMPolicy, copies: Sequence[Any], seed: int, config: TrainConfig) -> list[Trajectory]:
+    """Play one episode in every env of every copy, all starting from ``reset(seed=seed)``."""
+    trajectories: list[Trajectory] = []
+    for g, envs in enumerate(copies):
+        prompts, infos = envs.reset(seed=seed)
+        for i, prompt in enumerate(prompts):
+            t = Trajectory(str(infos["env_id"][i]), copy=g, index=i, messages=[{"role": "user", "content": prompt}])
+            t.add_context(policy.encode_user(t.messages, closed=True))
+            trajectories.append(t)
+    if len(copies) > 1 and any(t.messages[0] != trajectories[t.index].messages[0] for t in trajectories):
+        raise ValueError("the copies of a group must hold the same problems (same env ids and order)")
+
+    for turn in range(config.max_turns):
+        active = [t for t in trajectories if not t.done]
+        for t in active:
+            if len(t.ids) + config.max_new_tokens > policy.max_length:
+                t.done, t.cut = True, "context full"
+        active = [t for t in active if not t.done]
+        if not active:
+            break
+        responses = policy.generate([t.ids for t in active], config.max_new_tokens, config.temperature,
+                                    seed=derive_seed(config.seed, seed, turn))
+        for t, ids in zip(active, responses):
+            t.add_response(ids, policy.decode(ids))
+        closed = {id(t): bool(ids) and policy.is_stop(ids[-1]) for t, ids in zip(active, responses)}
+        for g, envs in enumerate(copies):
+            mine = [t for t in active if t.copy == g]
+            if not mine:
+                continue
+            obs, rewards, terminated, truncated, infos = envs.step({t.index: t.messages[-1]["content"] for t in mine})
+            for t in mine:
+                info = _episode_info(infos, t.index)
+                t.rewards.append(float(rewards[t.index]))
+                if "error" in info:
+                    t.done, t.error = True, str(info["error"])
+                elif terminated[t.index] or truncated[t.index]:
+                    t.done, t.correct = True, bool(info.get("correct", False))
+                else:
+                    t.messages.append({"role": "user", "content": obs[t.index]})
+                    t.add_context(policy.encode_user(t.messages, closed=closed[id(t)]))
+    for t in trajectories:
+        if not t.done:
+            t.done, t.cut = True, "max_turns"
+    return trajectories
+
+
+# --- advantages and the loss ---------------------------------------------------------------------
+
+def returns_to_go(rewards: Sequence[float], gamma: float) -> list[float]:
+    """``G_t = r_t + gamma * G_{t+1}``: what each turn's response led to."""
+    out, running = [0.0] * len(rewards), 0.0
+    for k in range(len(rewards) - 1, -1, -1):
+        running = rewards[k] + gamma * running
+        out[k] = running
+    return out
+
+
+def advantages(trajectories: Sequence[Trajectory], mode: str, gamma: float = 1.0) -> list[list[float]]:
+    """Per trajectory, one advantage per turn: its return-to-go normalised by the episode returns of its set.
+
+    The set is the whole batch (``batch``) or the samples of the same problem
+    (``group``). A set whose returns are all equal carries no signal; its
+    advantages are centred but not scaled. Errored episodes get none.
+    """
+    sets: dict[Any, list[int]] = defaultdict(list)
+    for k, t in enumerate(trajectories):
+        if t.error is None:
+            sets[t.index if mode == "group" else 0].append(k)
+    result: list[list[float]] = [[] for _ in trajectories]
+    for members in sets.values():
+        togo = {k: returns_to_go(trajectories[k].rewards, gamma) for k in members}
+        episode = torch.tensor([togo[k][0] if togo[k] else 0.0 for k in members], dtype=torch.float64)
+        mean = float(episode.mean())
+        std = float(episode.std(unbiased=False))
+        scale = std if std > 1e-6 else 1.0
+        for k in members:
+            result[k] = [(g - mean) / scale for g in togo[k]]
+    return result
+
+
+def _loss_rows(trajectories: Sequence[Trajectory],
+               adv: Sequence[Sequence[float]]) -> list[tuple[list[int], list[float], list[bool]]]:
+    """Per judged trajectory with a response: its ids, per-token advantages and loss mask (policy tokens only)."""
+    rows = []
+    for t, a in zip(trajectories, adv):
+        if t.error is None and t.response_tokens:
+            token_adv = [a[k] if k >= 0 else 0.0 for k in t.turn_of]
+            rows.append((t.ids, token_adv, [k >= 0 for k in t.turn_of]))
+    return rows
+
+
+def _token_logprobs(logits: torch.Tensor, ids: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Log-probabilities of ``ids[:, 1:]`` under ``logits[:, :-1]``, and the entropy at each position."""
+    logp_all = F.log_softmax(logits[:, :-1].float(), dim=-1)
+    logp = logp_all.gather(-1, ids[:, 1:, None]).squeeze(-1)
+    entropy = -(logp_all.exp() * logp_all).sum(-1)
+    return logp, entropy
+
+
+def policy_gradient_step(policy: LMPolicy, reference: torch.nn.Module | None, optimizer: torch.optim.Optimizer,
+                         trajectories: Sequence[Trajectory], config: TrainConfig) -> dict[str, float]:
+    """One REINFORCE update: minimise ``-sum(A * log pi(token)) / tokens`` (+ ``kl_coef * KL``)."""
+    rows = _loss_rows(trajectories, advantages(trajectories, config.advantage, config.gamma))
+    n_tokens = sum(sum(mask) for *_, mask in rows)
+    stats = {"loss": 0.0, "entropy": 0.0, "kl": 0.0, "grad_norm": 0.0}
+    if not n_tokens:
+        return stats
+    device = policy.device
+    autocast = torch.autocast(device.type, dtype=torch.bfloat16, enabled=config.bf16 and device.type == "cuda")
+    # Eval mode (no dropout) while training too: the loss must score tokens under the distribution that sampled them.
+    policy.model.eval()
+    optimizer.zero_grad(set_to_none=True)
+    for start in range(0, len(rows), config.micro_batch_size):
+        chunk = rows[start: start + config.micro_batch_size]
+        ids, attention, positions = left_pad([r[0] for r in chunk], policy.pad_id, device)
+        width = ids.shape[1]
+        adv = torch.zeros(ids.shape, dtype=torch.float32)
+        mask = torch.zeros(ids.shape, dtype=torch.float32)
+        for i, (row, a, m) in enumerate(chunk):
+            adv[i, width - len(row):] = torch.tensor(a)
+            mask[i, width - len(row):] = torch.tensor(m, dtype=torch.float32)
+        adv, mask = adv[:, 1:].to(device), mask[:, 1:].to(device)
+        with autocast:
+            logits = policy.logits(ids, attention, positions)
+        logp, entropy = _token_logprobs(logits, ids)
+        loss = -(adv * logp * mask).sum() / n_tokens
+        if reference is not None and config.kl_coef > 0:
+            with torch.no_grad(), autocast:
+                ref_logp, _ = _token_logprobs(policy.logits(ids, attention, positions, model=reference), ids)
+            # k3 estimator of KL(pi || ref): unbiased, always >= 0, low variance
+            log_ratio = ref_logp - logp
+            kl = (log_ratio.exp() - log_ratio - 1) * mask
+            loss = loss + config.kl_coef * kl.sum() / n_tokens
+            stats["kl"] += float(kl.detach().sum()) / n_tokens
+        loss.backward()
+        stats["loss"] += float(loss.detach())
+        stats["entropy"] += float((entropy.detach() * mask).sum()) / n_tokens
+    stats["grad_norm"] = float(torch.nn.utils.clip_grad_norm_(policy.model.parameters(), config.max_grad_norm))
+    optimizer.step()
+    return stats
+
+
+# --- the loop ------------------------------------------------------------------------------------
+
+def step_metrics(trajectories: Sequence[Trajectory]) -> dict[str, Any]:
+    """Mean reward (episode return), accuracy, per env id, response length and failures of one batch."""
+    judged = [t for t in trajectories if t.error is None]
+    metrics: dict[str, Any] = {
+        "reward": sum(sum(t.rewards) for t in judged) / max(len(judged), 1),
+        "accuracy": sum(t.correct for t in judged) / max(len(judged), 1),
+        "episodes": len(judged),
+        "errors": len(trajectories) - len(judged),
+        "cut": sum(t.cut is not None for t in trajectories),
+        "turns": sum(len(t.rewards) for t in judged) / max(len(judged), 1),
+    }
+    turns = sum(len(t.rewards) for t in trajectories)
+    metrics["response_length"] = sum(t.response_tokens for t in trajectories) / max(turns, 1)
+    by_env: dict[str, list[Trajectory]] = defaultdict(list)
+    for t in judged:
+        by_env[t.env_id].append(t)
+    for env_id, ts in sorted(by_env.items()):
+        metrics[f"accuracy/{env_id}"] = sum(t.correct for t in ts) / len(ts)
+        metrics[f"reward/{env_id}"] = sum(sum(t.rewards) for t in ts) / len(ts)
+    return metrics
+
+
+def train(policy: LMPolicy, envs: Any | Sequence[Any], config: TrainConfig = TrainConfig(),
+          out_dir: str | Path | None = None, progress: bool = True,
+          callback: Callable[[dict[str, Any]], None] | None = None) -> TrainResult:
+    """Train ``policy`` with REINFORCE on ``envs`` (a palaestra vector env, or the copies of a group).
+
+    Writes to ``out_dir`` (when given): ``metrics.jsonl`` (one line per step),
+    ``checkpoint.pt`` (or ``checkpoint/`` for a Hugging Face model) every
+    ``checkpoint_every`` steps and at the end, and ``learning_curve.png``.
+    """
+    copies = list(envs) if isinstance(envs, (list, tuple)) else [envs]
+    if config.advantage == "group" and len(copies) < 2:
+        raise ValueError("group-relative advantages need at least 2 copies of the vector env (see make_group)")
+    num_problems = copies[0].num_envs
+    out = Path(out_dir) if out_dir is not None else None
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "metrics.jsonl").write_text("")
+    optimizer = torch.optim.AdamW(policy.model.parameters(), lr=config.lr, weight_decay=config.weight_decay)
+    reference = policy.frozen_copy() if config.kl_coef > 0 else None
+    history: list[dict[str, Any]] = []
+    checkpoint: Path | None = None
+    bar = _progress(config.steps, progress)
+    start = time.perf_counter()
+    for step in range(config.steps):
+        t0 = time.perf_counter()
+        with torch.no_grad():
+            trajectories = rollout(policy, copies, seed=config.seed + step * num_problems, config=config)
+        metrics = {"step": step, **step_metrics(trajectories)}
+        metrics.update(policy_gradient_step(policy, reference, optimizer, trajectories, config))
+        seconds = time.perf_counter() - t0
+        metrics["tokens_per_s"] = sum(t.response_tokens for t in trajectories) / seconds
+        metrics["step_seconds"] = seconds
+        metrics["wall_time"] = time.perf_counter() - start
+        history.append(metrics)
+        if out is not None:
+            with (out / "metrics.jsonl").open("a") as f:
+                f.write(json.dumps(metrics) + "\n")
+        if callback is not None:
+            callback(metrics)
+        if bar is not None:
+            bar.update(1)
+            bar.set_postfix(reward=f"{metrics['reward']:.3f}", acc=f"{metrics['accuracy']:.2f}")
+        out_of_time = config.time_limit is not None and metrics["wall_time"] >= config.time_limit
+        finished = step + 1 == config.steps or out_of_time
+        if out is not None and (finished or (step + 1) % config.checkpoint_every == 0):
+            checkpoint = policy.save(out / "checkpoint", {"step": step + 1, "train_config": asdict(config)})
+        if finished:
+            break
+    if bar is not None:
+        bar.close()
+    title = f"{policy.name} on {', '.join(sorted(set(getattr(copies[0], 'env_ids', []))))}"
+    plot = plot_learning_curve(history, out / "learning_curve.png", title) if out is not None and history else None
+    return TrainResult(history, checkpoint, plot, time.perf_counter() - start)
+
+
+def _progress(total: int, enabled: bool) -> Any:
+    if not enabled:
+        return None
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:  # tqdm is optional: no bar then
+        return None
+    return tqdm(total=total, desc="train", unit="step")
+
+
+def smooth(values: Sequence[float], window: int) -> list[float]:
+    """Trailing moving average (the first points average what there is)."""
+    out, total = [], 0.0
+    for k, v in enumerate(values):
+        total += v
+        if k >= window:
+            total -= values[k - window]
+        out.append(total / min(k + 1, window))
+    return out
+
+
+def plot_learning_curve(history: Sequence[dict[str, Any]], path: Path, title: str = "") -> Path | None:
+    """Mean reward and accuracy per step (raw and smoothed) against steps and wall time; None without matplotlib."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    steps = [h["step"] for h in history]
+    window = max(1, len(history) // 20)
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for key, colour in (("reward", "tab:blue"), ("accuracy", "tab:green")):
+        values = [h[key] for h in history]
+        ax.plot(steps, values, color=colour, alpha=0.25, linewidth=1)
+        ax.plot(steps, smooth(values, window), color=colour, label=f"mean {key}")
+    ax.set_xlabel("step")
+    ax.set_ylim(-0.02, 1.02)
+    ax.grid(alpha=0.3)
+    ax.legend(loc="lower right")
+    wall = history[-1]["wall_time"]
+    ax.set_title(f"{title}: {len(history)} steps in {wall:.0f} s" if title else f"{len(history)} steps in {wall:.0f} s")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
