@@ -1,0 +1,131 @@
+"""Throughput and CPU cost of running untrusted programs: plain subprocesses against the local
+sandbox at each tier this host allows, measured in the same run.
+
+    python bench/sandbox.py                  # ~2 s per row
+    python bench/sandbox.py --seconds 5 --threads 8
+
+CPU per run counts every process involved: this one (all threads), and each child process
+tree (a subprocess and what it spawned; the sandbox server and every job it forked), read
+from /proc, so that runs/s can be compared to what the cores could do.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+
+from palaestra.sandbox import Limits, LocalBackend
+from palaestra.sandbox.local.tiers import ORDER, TIERS
+
+WORKLOADS = {
+    "print": "print({i})",
+    "unittest": """
+import unittest
+
+def solution(xs):
+    return sorted(xs)
+
+class T(unittest.TestCase):
+    def test_sorted(self):
+        self.assertEqual(solution([3, 1, 2]), [1, 2, 3])
+    def test_empty(self):
+        self.assertEqual(solution([]), [])
+
+unittest.main(argv=["t"], exit=False, verbosity=0)
+print({i})
+""",
+}
+LIMITS = Limits(wall_seconds=10, cpu_seconds=10)
+
+
+def _tree_cpu(pid: int) -> float:
+    """CPU seconds of a live process plus its reaped descendants (utime stime cutime cstime)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
+def _self_cpu() -> float:
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def measure(
+    run: Callable[[int], str], seconds: float, threads: int, server: Callable[[], int | None]
+) -> tuple[float, float]:
+    """(runs per second, CPU milliseconds per run) over ``seconds`` of ``threads`` callers."""
+    for i in range(threads):  # warm up (starts the server)
+        assert run(i) == f"{i}\n"
+    pid = server()
+    cpu0, t0 = _self_cpu() + (_tree_cpu(pid) if pid else 0.0), time.perf_counter()
+    stop = t0 + seconds
+
+    def worker(k: int) -> int:
+        n = 0
+        while time.perf_counter() < stop:
+            i = k * 1_000_000 + n
+            out = run(i)
+            assert out == f"{i}\n", out
+            n += 1
+        return n
+
+    with ThreadPoolExecutor(threads) as pool:
+        runs = sum(pool.map(worker, range(threads)))
+    elapsed = time.perf_counter() - t0
+    cpu = _self_cpu() + (_tree_cpu(pid) if pid else 0.0) - cpu0
+    return runs / elapsed, 1000 * cpu / runs
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--threads", type=int, default=2 * (os.cpu_count() or 1))
+    parser.add_argument("--workloads", nargs="+", default=list(WORKLOADS), choices=list(WORKLOADS))
+    args = parser.parse_args()
+
+    report = LocalBackend(min_tier="none").probe()
+    usable = {layer for layer, reason in report.available.items() if reason is None}
+    tiers = [t for t in reversed(ORDER) if TIERS[t] <= usable and t != "none"]
+    print(f"{os.cpu_count()} CPUs, {args.threads} callers, {args.seconds:g} s per row; host tier: {report.tier}")
+
+    for workload in args.workloads:
+        source = WORKLOADS[workload]
+        rows: list[tuple[str, float, float]] = []
+        for name, flags in (("subprocess python -c", []), ("subprocess python -I -S -c", ["-I", "-S"])):
+
+            def spawn(i: int, flags: list[str] = flags, source: str = source) -> str:
+                argv = [sys.executable, *flags, "-c", source.format(i=i)]
+                return subprocess.run(argv, check=False, capture_output=True, text=True, timeout=30).stdout
+
+            rows.append((name, *measure(spawn, args.seconds, args.threads, lambda: None)))
+        for tier in tiers:
+            backend = LocalBackend(tier=tier, min_tier="none")
+
+            def sandboxed(i: int, backend: LocalBackend = backend, source: str = source) -> str:
+                return backend.run(source.format(i=i), limits=LIMITS).stdout
+
+            try:
+                rows.append(
+                    (
+                        f"sandbox tier={tier}",
+                        *measure(sandboxed, args.seconds, args.threads, lambda b=backend: b.server_pid),
+                    )
+                )
+            finally:
+                backend.close()
+        base_rate, base_cpu = rows[0][1], rows[0][2]
+        print(f"\nworkload: {workload}")
+        print(f"{'runner':<28}{'runs/s':>9}{'CPU ms/run':>12}{'runs/s ratio':>14}{'CPU ratio':>11}")
+        for name, rate, cpu in rows:
+            print(f"{name:<28}{rate:>9.0f}{cpu:>12.2f}{rate / base_rate:>13.1f}x{base_cpu / cpu:>10.1f}x")
+    print("\nratios are against the first row: higher is better (CPU ratio = how many times less CPU per run)")
+
+
+if __name__ == "__main__":
+    main()

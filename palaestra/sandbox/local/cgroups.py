@@ -1,0 +1,114 @@
+"""Per-slot cgroup (v1) limits: memory of the whole job, its number of tasks, its CPU time.
+
+rlimits bound each process separately; a cgroup bounds the job as a whole (a fork bomb of
+allocators, tmpfs pages, threads) and measures the CPU time of every process in it, killed
+ones included. Each sandbox slot owns one directory per controller, created under the
+server's own cgroup (so any limit the host put on the server still applies); a job joins
+it before dropping root.
+
+Example::
+
+    from palaestra.sandbox.local.cgroups import SlotCgroup, v1_roots
+    roots = v1_roots()                    # None when a controller is missing or read-only
+    cg = SlotCgroup.create(roots, "palaestra-b0/s3")
+    cg.configure(memory_bytes=2**28, tasks=16)
+    cg.join()                             # in the job's process
+    cg.cpu_seconds(), cg.oom_kills()
+    cg.remove()
+"""
+
+from __future__ import annotations
+
+import os
+
+CONTROLLERS = ("memory", "pids", "cpuacct")
+
+
+def _write(path: str, value: str) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CLOEXEC)
+    try:
+        os.write(fd, value.encode())
+    finally:
+        os.close(fd)
+
+
+def _read(path: str) -> str:
+    with open(path) as f:
+        return f.read()
+
+
+def v1_roots() -> dict[str, str] | None:
+    """The directory of this process's cgroup for each controller, or None if one is missing."""
+    mounts: dict[str, str] = {}
+    for line in _read("/proc/self/mounts").splitlines():
+        _, where, fstype, options, *_ = line.split()
+        if fstype == "cgroup":
+            for opt in options.split(","):
+                if opt in CONTROLLERS:
+                    mounts[opt] = where
+    own: dict[str, str] = {}
+    for line in _read("/proc/self/cgroup").splitlines():
+        _, names, path = line.split(":", 2)
+        for name in names.split(","):
+            own[name] = path
+    if not all(c in mounts and c in own for c in CONTROLLERS):
+        return None
+    return {c: os.path.join(mounts[c], own[c].lstrip("/")) for c in CONTROLLERS}
+
+
+class SlotCgroup:
+    """One slot's directories, one per controller."""
+
+    def __init__(self, dirs: dict[str, str]):
+        self.dirs = dirs
+        self._configured: tuple[int, int] | None = None
+        self._oom_base = 0
+
+    @classmethod
+    def create(cls, roots: dict[str, str], name: str) -> SlotCgroup:
+        dirs = {c: os.path.join(root, name) for c, root in roots.items()}
+        for d in dirs.values():
+            os.makedirs(d, exist_ok=True)
+        return cls(dirs)
+
+    def configure(self, *, memory_bytes: int, tasks: int) -> None:
+        """Set the limits for the next job (only when they changed) and zero the counters."""
+        if self._configured != (memory_bytes, tasks):
+            mem = os.path.join(self.dirs["memory"], "memory.limit_in_bytes")
+            memsw = os.path.join(self.dirs["memory"], "memory.memsw.limit_in_bytes")
+            if os.path.exists(memsw):  # memory+swap must stay >= memory: lift it, set both
+                _write(memsw, "-1")
+                _write(mem, str(memory_bytes))
+                _write(memsw, str(memory_bytes))
+            else:
+                _write(mem, str(memory_bytes))
+            _write(os.path.join(self.dirs["pids"], "pids.max"), str(tasks))
+            self._configured = (memory_bytes, tasks)
+        _write(os.path.join(self.dirs["cpuacct"], "cpuacct.usage"), "0")
+        self._oom_base = self._oom_count()
+
+    def join(self) -> None:
+        """Move the calling process into every controller's directory."""
+        for d in self.dirs.values():
+            _write(os.path.join(d, "cgroup.procs"), "0")
+
+    def cpu_seconds(self) -> float:
+        return int(_read(os.path.join(self.dirs["cpuacct"], "cpuacct.usage"))) / 1e9
+
+    def _oom_count(self) -> int:
+        for line in _read(os.path.join(self.dirs["memory"], "memory.oom_control")).splitlines():
+            key, _, value = line.partition(" ")
+            if key == "oom_kill":
+                return int(value)
+        return 0
+
+    def oom_kills(self) -> int:
+        """OOM kills in this slot since the last :meth:`configure`."""
+        return self._oom_count() - self._oom_base
+
+    def remove(self) -> None:
+        for d in self.dirs.values():
+            try:
+                os.rmdir(d)
+            except OSError:
+                pass

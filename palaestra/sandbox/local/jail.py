@@ -1,0 +1,343 @@
+"""Confinement of one job, in the process the server forks for it.
+
+That process starts as root (when the server is): it keeps only the fds the job needs, joins
+the slot's cgroups, enters new mount, IPC and UTS namespaces and the empty network namespace,
+and mounts the scratch tmpfs. Then it drops to the slot's uid, writes the input files and
+``main.py``, sets rlimits and applies Landlock and seccomp, so that everything it does from
+then on is confined too.
+
+With a PID namespace that process is the namespace's PID 1 and stays as the job's *monitor*:
+it forks the program (which adds a Landlock scope so that it cannot signal its monitor),
+reaps orphans, reports the program's status and output files on the status pipe, and by
+exiting makes the kernel kill whatever is left of the job. Without, that process becomes the
+program, and the server (a child subreaper) finds and kills anything the job left behind::
+
+    server ─fork─> monitor (PID 1 of the job's pid ns; uid 60000+n; rlimits, Landlock, seccomp)
+                     └─fork─> program (+ a nested Landlock scope) ─> its children
+    server ─fork─> program (uid 60000+n; rlimits, Landlock, seccomp) ─> its children
+
+Example (inside the server, in the forked child)::
+
+    jail.start(host, slot, spec, pipes)       # never returns
+"""
+
+from __future__ import annotations
+
+import atexit
+import fcntl
+import math
+import os
+import resource
+import signal
+import stat
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, NoReturn
+
+from . import landlock, runner, seccomp, syscalls
+from .cgroups import SlotCgroup
+from .protocol import encode
+
+# Read-only, world-readable places the interpreter and extension modules need besides the
+# standard library: the dynamic loader's cache and the system library directories.
+SYSTEM_READ = (
+    "/etc/ld.so.cache", "/lib", "/lib64", "/usr/lib", "/usr/lib64", "/usr/local/lib", "/etc/localtime",
+    "/usr/share/zoneinfo",
+)  # fmt: skip
+DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom")
+NOFILE = 256
+STATUS_ERROR = 70  # exit status of a job whose jail could not be set up
+
+
+@dataclass
+class Host:
+    """What the server prepares once; every job inherits it through fork."""
+
+    layers: frozenset[str]
+    server_pid: int
+    stdlib_fds: list[int]  # O_PATH fds of the sys.path roots, for Landlock and the fd-path trick
+    job_paths: list[str]  # sys.path as the program sees it (real paths, views or /proc/self/fd/N)
+    path_map: list[tuple[str, str]]  # (real root, as the program sees it) where the two differ
+    packages: list[str]  # pre-imported packages whose __path__ lies under a path_map root
+    unload: list[str]  # the server's own modules, removed from the program's sys.modules
+    fd_paths: bool  # job_paths go through the inherited stdlib fds (they stay open in the program)
+    read_fds: list[int] = field(default_factory=list)
+    device_fds: list[int] = field(default_factory=list)
+    netns_fd: int | None = None
+    seccomp_program: bytes = b""
+    landlock_abi: int = 0
+    baseline_vsz: int = 0  # address space of the pre-loaded server: added to RLIMIT_AS
+
+
+@dataclass
+class Slot:
+    """One concurrent job's identity: its uid, scratch path and cgroup."""
+
+    index: int
+    uid: int | None
+    scratch: str
+    cgroup: SlotCgroup | None = None
+
+
+@dataclass
+class Pipes:
+    """The job's ends of its pipes (the server keeps the other ends)."""
+
+    stdout: int
+    stderr: int
+    status: int
+    cells: int | None = None  # sessions only: cells to run
+
+
+def _arrange(wanted: list[int]) -> list[int]:
+    """Close every fd above 2 except ``wanted``, renumbered 3, 4, ... in that order."""
+    top = max([*wanted, 2 + len(wanted)]) + 1
+    high = [fcntl.fcntl(fd, fcntl.F_DUPFD, top) for fd in wanted]
+    os.closerange(3, top)
+    os.closerange(max(high) + 1, 1 << 20)
+    out = []
+    for i, fd in enumerate(high):
+        os.dup2(fd, 3 + i)
+        os.close(fd)
+        out.append(3 + i)
+    return out
+
+
+def _write_files(scratch: str, files: Mapping[str, bytes]) -> None:
+    for name, data in files.items():
+        path = os.path.join(scratch, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+        finally:
+            os.close(fd)
+
+
+def _stdin_fd(data: bytes | None) -> int:
+    if data is None:
+        return os.open("/dev/null", os.O_RDONLY)
+    fd = os.memfd_create("stdin")
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+    os.lseek(fd, 0, os.SEEK_SET)
+    return fd
+
+
+def _set_rlimits(host: Host, limits: Mapping[str, Any], *, session: bool, tasks: int | None) -> None:
+    def cap(res: int, soft: int, hard: int | None = None) -> None:
+        resource.setrlimit(res, (soft, soft if hard is None else hard))
+
+    cap(resource.RLIMIT_AS, host.baseline_vsz + int(limits["memory_bytes"]))
+    cap(resource.RLIMIT_FSIZE, int(limits["file_bytes"]))
+    cap(resource.RLIMIT_NOFILE, NOFILE)
+    cap(resource.RLIMIT_CORE, 0)
+    cap(resource.RLIMIT_MEMLOCK, 0)
+    cap(resource.RLIMIT_MSGQUEUE, 0)
+    if not session:  # a session's cells are bounded by their wall-clock limit
+        cpu = max(1, math.ceil(limits["cpu_seconds"]))
+        cap(resource.RLIMIT_CPU, cpu, cpu + 1)  # SIGXCPU at the limit, SIGKILL a second later
+    if tasks is not None:  # RLIMIT_NPROC counts every process of the uid: only a dedicated uid's
+        cap(resource.RLIMIT_NPROC, tasks)
+
+
+def _landlock(host: Host, scratch_fd: int) -> None:
+    abi = host.landlock_abi
+    ruleset = landlock.create_ruleset(abi)
+    for fds, access in (
+        (host.stdlib_fds, landlock.READ),
+        (host.read_fds, landlock.READ),
+        (host.device_fds, landlock.DEVICE),
+    ):
+        for fd in fds:
+            landlock.allow(ruleset, fd, access, abi)
+    landlock.allow(ruleset, scratch_fd, landlock.SCRATCH, abi)
+    landlock.enforce(ruleset)
+
+
+def read_outputs(scratch: str, names: list[str], limit: int) -> dict[str, bytes]:
+    """The requested files under ``scratch``, never following a symlink or a hard link out of it
+    (the server may call this as root, once every process of the job is dead)."""
+    out = {}
+    for name in names:
+        *dirs, base = name.split("/")
+        opened: list[int] = []
+        try:
+            opened.append(os.open(scratch, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW))
+            for d in dirs:
+                opened.append(os.open(d, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=opened[-1]))
+            fd = os.open(base, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=opened[-1])
+            opened.append(fd)
+            st = os.fstat(fd)
+            if stat.S_ISREG(st.st_mode) and st.st_nlink == 1:
+                chunks, size = [], 0
+                while size < limit and (chunk := os.read(fd, limit - size)):
+                    chunks.append(chunk)
+                    size += len(chunk)
+                out[name] = b"".join(chunks)
+        except OSError:
+            pass
+        finally:
+            for fd in opened:
+                os.close(fd)
+    return out
+
+
+def start(host: Host, slot: Slot, spec: Mapping[str, Any], pipes: Pipes) -> NoReturn:
+    """Run the job in the server's freshly forked child. Never returns.
+
+    It isolates the job (cgroups, namespaces, scratch) as root, then confines itself (uid,
+    files, rlimits, Landlock, seccomp). With a PID namespace it is the namespace's PID 1 and
+    forks the program as the job's monitor; without, it becomes the program.
+    """
+    syscalls.prctl(syscalls.PR_SET_PDEATHSIG, signal.SIGKILL)  # first: the server's death ends the job
+    try:
+        host, fds, setup = _arrange_fds(host, pipes)
+    except BaseException:  # noqa: BLE001 - nowhere to report it; the server sees the exit status
+        os._exit(STATUS_ERROR)
+    try:
+        _isolate(host, slot, spec)
+        _confine(host, slot, spec, setup)
+        if "namespaces" in host.layers:
+            _monitor(host, slot, spec, fds)
+        _program(host, slot, spec, fds, nested=False)
+    except BaseException as exc:  # noqa: BLE001 - a setup failure is the sandbox's, not the program's
+        try:
+            os.write(fds.status, encode({"error": f"sandbox setup failed: {type(exc).__name__}: {exc}"}))
+        finally:
+            os._exit(STATUS_ERROR)
+
+
+@dataclass
+class _Fds:
+    """The job's fds once renumbered: the stdlib roots first, then the job's pipes."""
+
+    stdlib: list[int]
+    status: int
+    cells: int | None
+
+
+def _arrange_fds(host: Host, pipes: Pipes) -> tuple[Host, _Fds, list[int]]:
+    """Put the job's pipes on 1, 2 and after the stdlib fds; close everything else of the
+    server's. Returns the host with its fds renumbered, the job's fds, the set-up-only fds."""
+    os.dup2(pipes.stdout, 1)
+    os.dup2(pipes.stderr, 2)
+    setup = [*host.read_fds, *host.device_fds, *([host.netns_fd] if host.netns_fd is not None else [])]
+    job = [pipes.status, *([pipes.cells] if pipes.cells is not None else [])]
+    renumbered = _arrange([*host.stdlib_fds, *job, *setup])
+    n, m = len(host.stdlib_fds), len(job)
+    fds = _Fds(renumbered[:n], renumbered[n], renumbered[n + 1] if m == 2 else None)
+    setup = renumbered[n + m :]
+    nr, nd = len(host.read_fds), len(host.device_fds)
+    host = replace(
+        host,
+        stdlib_fds=fds.stdlib,
+        read_fds=setup[:nr],
+        device_fds=setup[nr : nr + nd],
+        netns_fd=setup[nr + nd] if host.netns_fd is not None else None,
+    )
+    return host, fds, setup
+
+
+def _isolate(host: Host, slot: Slot, spec: Mapping[str, Any]) -> None:
+    """As root: the job's cgroups, namespaces and scratch directory."""
+    for sig in (signal.SIGCHLD, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_DFL)
+    signal.set_wakeup_fd(-1)
+    os.setpgid(0, 0)  # without a uid of its own, the server kills the job by process group
+    layers, uid = host.layers, slot.uid
+    if "cgroups" in layers and slot.cgroup is not None:
+        slot.cgroup.join()
+    if "namespaces" in layers:
+        syscalls.unshare(syscalls.CLONE_NEWNS | syscalls.CLONE_NEWIPC | syscalls.CLONE_NEWUTS)
+    if host.netns_fd is not None:
+        syscalls.setns(host.netns_fd, syscalls.CLONE_NEWNET)
+    if "tmpfs" in layers:
+        dirs = {os.path.dirname(n) for n in spec["files"]} - {""}
+        inodes = int(spec["limits"]["files"]) + len(spec["files"]) + len(dirs) + 2  # + the root and main.py
+        owner = f",uid={uid},gid={uid}" if uid is not None else ""
+        options = f"size={int(spec['limits']['memory_bytes'])},nr_inodes={inodes},mode=700{owner}"
+        flags = syscalls.MS_NOSUID | syscalls.MS_NODEV | syscalls.MS_NOEXEC
+        syscalls.mount("tmpfs", slot.scratch, "tmpfs", flags, options)
+    else:
+        os.mkdir(slot.scratch, 0o700)
+        if uid is not None:
+            os.chown(slot.scratch, uid, uid)
+
+
+def _drop_to(uid: int) -> None:
+    os.setgroups([])
+    os.setresgid(uid, uid, uid)
+    os.setresuid(uid, uid, uid)
+    syscalls.prctl(syscalls.PR_SET_PDEATHSIG, signal.SIGKILL)  # a uid change clears it
+
+
+def _confine(host: Host, slot: Slot, spec: Mapping[str, Any], setup: list[int]) -> None:
+    """Drop root, lay out the scratch dir, then lock this process (and its future children) down."""
+    layers, uid = host.layers, slot.uid
+    session = spec["kind"] == "session"
+    if uid is not None:
+        _drop_to(uid)
+    if "namespaces" not in layers and os.getppid() != host.server_pid:
+        os._exit(STATUS_ERROR)  # the server died before PDEATHSIG was armed
+    files = dict(spec["files"])
+    if not session:
+        files[runner.MAIN] = spec["source"].encode("utf-8", "surrogatepass")
+    _write_files(slot.scratch, files)
+    stdin = _stdin_fd(None if session else spec["stdin"])
+    os.dup2(stdin, 0)
+    os.close(stdin)
+    monitor = 1 if "namespaces" in layers else 0  # the monitor runs as the same uid
+    tasks = int(spec["limits"]["processes"]) + monitor if uid is not None else None
+    _set_rlimits(host, spec["limits"], session=session, tasks=tasks)
+    if "landlock" in layers:
+        scratch_fd = os.open(slot.scratch, os.O_PATH | os.O_DIRECTORY)
+        _landlock(host, scratch_fd)
+        os.close(scratch_fd)
+    if "seccomp" in layers:
+        seccomp.install(host.seccomp_program)
+    for fd in setup:
+        os.close(fd)
+    atexit._clear()  # the server's handlers are not the program's
+
+
+def _monitor(host: Host, slot: Slot, spec: Mapping[str, Any], fds: _Fds) -> NoReturn:
+    """PID 1 of the job's namespace: runs the program, reaps orphans, reports, and by
+    exiting makes the kernel kill whatever is left of the job."""
+    program = os.fork()
+    if program == 0:
+        _program(host, slot, spec, fds, nested=True)
+    while True:
+        pid, wait_status, usage = os.wait4(-1, 0)
+        if pid == program:
+            break
+    report = {
+        "wait_status": wait_status,
+        "cpu": usage.ru_utime + usage.ru_stime,
+        "files": read_outputs(slot.scratch, list(spec["output_files"]), int(spec["limits"]["file_bytes"])),
+    }
+    os.write(fds.status, encode(report))
+    os._exit(0)
+
+
+def _program(host: Host, slot: Slot, spec: Mapping[str, Any], fds: _Fds, *, nested: bool) -> NoReturn:
+    """Become the program: drop what it must not hold, then run its code (or its cells)."""
+    if nested:
+        syscalls.prctl(syscalls.PR_SET_PDEATHSIG, signal.SIGKILL)  # a fork clears it
+        if "landlock" in host.layers and host.landlock_abi >= 6:  # it may not signal its monitor
+            landlock.enforce(landlock.create_ruleset(host.landlock_abi, fs=False))
+    session = spec["kind"] == "session"
+    keep = set(fds.stdlib) if host.fd_paths else set()
+    if session:
+        keep |= {fds.status, fds.cells}
+    for fd in [*fds.stdlib, fds.status, *([fds.cells] if fds.cells is not None else [])]:
+        if fd not in keep:
+            os.close(fd)
+    runner.reset_runtime(slot.scratch, host.job_paths, host.path_map, host.packages, host.unload)
+    if session:
+        assert fds.cells is not None
+        runner.run_session(fds.cells, fds.status)
+    runner.run_main(spec["source"])

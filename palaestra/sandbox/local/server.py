@@ -1,0 +1,758 @@
+"""The sandbox server: a lean pre-loaded interpreter that forks one jailed monitor per job.
+
+Started by :class:`~palaestra.sandbox.local.backend.LocalBackend` as ``python -I -S`` with an
+empty environment (see :data:`BOOT`); it imports nothing outside the standard library and
+this directory. At start-up it claims a block of sandbox uids (a lock file, so several
+servers on one host never share a uid), probes the host's isolation layers, makes an empty
+network namespace and, when the interpreter is not world-readable, read-only views of it,
+pre-imports common modules and says hello. Then a single-threaded ``selectors`` loop serves
+framed requests on stdin, collects each job's output, enforces wall clocks (SIGCHLD and
+deadlines wake it within milliseconds) and answers on stdout.
+
+Example (what the client does)::
+
+    subprocess.Popen([sys.executable, "-I", "-S", "-c", BOOT, package_root, json.dumps(config)], env={}, ...)
+"""
+
+from __future__ import annotations
+
+import collections
+import fcntl
+import gc
+import json
+import os
+import selectors
+import shutil
+import signal
+import stat
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import jail, landlock, probe, seccomp, syscalls
+from .cgroups import SlotCgroup, v1_roots
+from .protocol import Decoder, encode
+from .tiers import TIERS, best_tier
+
+BOOT = """\
+import os, sys, types
+for name in ("palaestra", "palaestra.sandbox", "palaestra.sandbox.local"):
+    module = types.ModuleType(name)
+    module.__path__ = [os.path.join(sys.argv[1], *name.split("."))]
+    sys.modules[name] = module
+from palaestra.sandbox.local.server import main
+main(sys.argv[2])
+"""
+PRELOAD = (  # cheap to keep, costly to import per job; not hashlib (OpenSSL: +4 MB to every fork)
+    "unittest", "json", "math", "cmath", "collections", "itertools", "functools", "operator", "re",
+    "string", "random", "heapq", "bisect", "fractions", "decimal", "statistics", "typing",
+    "dataclasses", "datetime", "copy", "textwrap", "array", "enum", "contextlib", "struct", "time",
+)  # fmt: skip
+BLOCK = 128  # uids (and so concurrent jobs plus sessions) per server
+MAX_BLOCKS = 40
+PIPE_GRACE = 0.5  # seconds to wait for EOF on output pipes once the monitor is gone
+READ_CHUNK = 1 << 16
+
+
+def _now() -> float:
+    return time.monotonic()
+
+
+@dataclass
+class Job:
+    """One run, or one session (a job that outlives its cells)."""
+
+    rid: int | None  # request id of a run; None for a session
+    spec: dict[str, Any]
+    slot: jail.Slot
+    pid: int = 0  # the job's first process: its monitor (PID namespace) or the program itself
+    start: float = 0.0
+    deadline: float | None = None
+    stopping: bool = False
+    timed_out: bool = False
+    truncated: bool = False
+    out: bytearray = field(default_factory=bytearray)
+    err: bytearray = field(default_factory=bytearray)
+    fds: dict[int, str] = field(default_factory=dict)  # open read ends: "out", "err", "status"
+    status: Decoder = field(default_factory=Decoder)
+    report: dict[str, Any] | None = None
+    error: str | None = None
+    exited_at: float | None = None
+    cpu: float = 0.0  # of the first process and everything it reaped
+    # sessions only
+    sid: str | None = None
+    cells_fd: int | None = None
+    cell: dict[str, Any] | None = None  # the cell in flight
+    waiting: collections.deque[dict[str, Any]] = field(default_factory=collections.deque)
+    after_loss: bool = False  # replaces a session that died between cells
+
+    @property
+    def limits(self) -> dict[str, Any]:
+        return self.spec["limits"]
+
+
+def _world_readable(path: str) -> bool:
+    """Whether any uid can reach and read ``path`` (ignoring ACLs)."""
+    st = os.stat(path)
+    need = stat.S_IROTH | (stat.S_IXOTH if stat.S_ISDIR(st.st_mode) else 0)
+    if st.st_mode & need != need:
+        return False
+    parent = os.path.dirname(path)
+    while parent != path:
+        if not os.stat(parent).st_mode & stat.S_IXOTH:
+            return False
+        path, parent = parent, os.path.dirname(parent)
+    return True
+
+
+def _under(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip("/") + "/")
+
+
+def _owner(pid: str) -> tuple[int | None, bool]:
+    """(real uid, is a zombie) of a process, or (None, False) once it is gone."""
+    try:
+        with open(f"/proc/{pid}/status", "rb") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return None, False
+    uid, zombie = None, False
+    for line in lines:
+        if line.startswith(b"Uid:"):
+            uid = int(line.split()[1])
+        elif line.startswith(b"State:"):
+            zombie = line.split()[1] == b"Z"
+    return uid, zombie
+
+
+def _uids_present(uids: range | set[int], *, zombies: bool) -> set[int]:
+    """Which of ``uids`` own a process (counting zombies or not)."""
+    found = set()
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            uid, zombie = _owner(name)
+            if uid in uids and (zombies or not zombie):
+                found.add(uid)
+    return found
+
+
+def _kill_as(uid: int) -> None:
+    """SIGKILL every process of ``uid``, from a child that has become ``uid``.
+
+    kill(-1) signals all of them under the kernel's task-list lock, so a process forking at
+    that moment cannot slip a child through (a /proc scan could: the parent can fork and exit
+    between the listing and the read of its status)."""
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.setgroups([])
+            os.setresgid(uid, uid, uid)
+            os.setresuid(uid, uid, uid)
+            if os.getuid() == uid != 0:  # never kill(-1) as root
+                os.kill(-1, signal.SIGKILL)
+        finally:
+            os._exit(0)
+    os.waitpid(pid, 0)
+
+
+def kill_uids(uids: range | set[int], within: float = 2.0) -> None:
+    """Kill every process of ``uids`` and wait until none is left alive (zombies aside).
+
+    A uid with any process, even a zombie (which may have just forked the last survivor), is
+    killed as a whole; after that its processes are doomed and can fork no more."""
+    give_up = _now() + within
+    for uid in _uids_present(uids, zombies=True):
+        _kill_as(uid)
+    while (live := _uids_present(uids, zombies=False)) and _now() < give_up:
+        for uid in live:
+            _kill_as(uid)
+        time.sleep(0.001)
+
+
+class Server:
+    def __init__(self, config: dict[str, Any]):
+        # Keep the protocol pipes away from fds 0 and 1, which jobs get their own versions of.
+        self.requests, self.replies = os.dup(0), os.dup(1)
+        null = os.open(os.devnull, os.O_RDWR)
+        os.dup2(null, 0)
+        os.dup2(null, 1)
+        os.close(null)
+        self.max_jobs = int(config["max_jobs"])
+        self.sel = selectors.DefaultSelector()
+        self.jobs: dict[int, Job] = {}  # by monitor pid
+        self.fds: dict[int, Job] = {}
+        self.sessions: dict[str, Job] = {}
+        self.lost: set[str] = set()  # sessions that died between cells
+        self.pending: collections.deque[tuple[int, dict[str, Any]]] = collections.deque()
+        self.running = 0
+        self.stopping = False
+        self.decoder = Decoder()
+        syscalls.prctl(syscalls.PR_SET_CHILD_SUBREAPER, 1)  # orphans of jobs come back here
+        syscalls.malloc_single_arena()
+        self._claim_block(config)
+        self._prepare(config)
+
+    # -- start-up --------------------------------------------------------------------------
+
+    def _claim_block(self, config: dict[str, Any]) -> None:
+        base = config["base_dir"]
+        os.makedirs(base, mode=0o711, exist_ok=True)
+        st = os.lstat(base)
+        if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o022:
+            raise RuntimeError(f"{base} must be a directory owned by uid {os.geteuid()} and not writable by others")
+        uid_base, root = int(config["uid_base"]), os.geteuid() == 0
+        # Prefer a block none of whose uids has a process: a crashed server's jobs may linger
+        # as zombies until init reaps them, and they count against RLIMIT_NPROC.
+        in_use = _uids_present(range(uid_base, uid_base + MAX_BLOCKS * BLOCK), zombies=True) if root else set()
+        busy = {(uid - uid_base) // BLOCK for uid in in_use}
+        for block in sorted(range(MAX_BLOCKS), key=lambda b: b in busy):
+            fd = os.open(os.path.join(base, f"b{block}.lock"), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                continue
+            self.lock_fd, self.block = fd, block
+            break
+        else:
+            raise RuntimeError(f"all {MAX_BLOCKS} sandbox uid blocks under {base} are in use")
+        first = uid_base + block * BLOCK
+        self.uids = range(first, first + BLOCK) if root else range(0)
+        self.dir = os.path.join(base, f"b{block}")
+        self.cgroup_name = f"palaestra-b{block}"
+        if self.uids:
+            kill_uids(self.uids)  # leftovers of a server that died holding this block
+        shutil.rmtree(self.dir, ignore_errors=True)
+        os.mkdir(self.dir, 0o711)
+
+    def _make_netns(self) -> str | None:
+        """An empty network namespace (only a downed loopback) for every job to join."""
+        self.netns: int | None = None
+        try:
+            own = os.open("/proc/self/ns/net", os.O_RDONLY | os.O_CLOEXEC)
+            syscalls.unshare(syscalls.CLONE_NEWNET)
+            self.netns = os.open("/proc/self/ns/net", os.O_RDONLY | os.O_CLOEXEC)
+            syscalls.setns(own, syscalls.CLONE_NEWNET)
+            os.close(own)
+        except OSError as exc:
+            return str(exc)
+        return None
+
+    def _prepare(self, config: dict[str, Any]) -> None:
+        probe_dir = os.path.join(self.dir, "probe")
+        os.mkdir(probe_dir)
+        self.report = probe.detect(
+            test_uid=self.uids[0] if self.uids else 0,
+            scratch=probe_dir,
+            netns_error=self._make_netns(),
+            cgroup_name=f"{self.cgroup_name}-probe",
+        )
+        shutil.rmtree(probe_dir)
+        available = frozenset(k for k, v in self.report.items() if v is None)
+        wanted = TIERS[config["tier"]] if config["tier"] else available
+        if self.uids:  # never run a job as root, whatever tier was asked for
+            wanted |= {"uid"}
+        self.missing = sorted(wanted - available)
+        self.layers = wanted & available
+        if "netns" not in self.layers and self.netns is not None:
+            os.close(self.netns)
+            self.netns = None
+        if "namespaces" in self.layers:
+            self.own_pidns = os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC)
+            syscalls.unshare(syscalls.CLONE_NEWNS)  # a private mount table, for the views
+            syscalls.mount("none", "/", None, syscalls.MS_REC | syscalls.MS_PRIVATE)
+        self.cgroup_roots = v1_roots() if "cgroups" in self.layers else None
+        self.slots: dict[int, jail.Slot] = {}
+        self.free = list(range(BLOCK - 1, -1, -1))
+        self.views: list[str] = []
+        for name in PRELOAD:
+            __import__(name)
+        self.host = self._host()
+        gc.collect()
+        gc.freeze()  # keep the collector in jobs from touching (and so copying) the server's pages
+        page = os.sysconf("SC_PAGE_SIZE")
+        with open("/proc/self/statm") as f:
+            vsz, rss = (int(x) * page for x in f.read().split()[:2])
+        self.host.baseline_vsz = vsz
+        self.baseline_rss = rss
+
+    def _host(self) -> jail.Host:
+        """sys.path as jobs will see it, and the fds the jail needs, opened once."""
+        entries = [p for p in sys.path if os.path.exists(p)]
+        roots: list[str] = []
+        for entry in sorted(entries, key=len):
+            if not any(_under(entry, r) for r in roots):
+                roots.append(entry)
+        fds, job_roots, fd_paths = [], [], False
+        for i, root in enumerate(roots):
+            fds.append(os.open(root, os.O_PATH | os.O_CLOEXEC))
+            if _world_readable(root):
+                job_roots.append(root)
+            elif "namespaces" in self.layers:  # a read-only bind mount the job's uid can reach
+                view = os.path.join(self.dir, f"view{i}")
+                if os.path.isdir(root):
+                    os.mkdir(view, 0o755)
+                else:
+                    open(view, "x").close()
+                syscalls.mount(root, view, None, syscalls.MS_BIND | syscalls.MS_REC)
+                flags = (
+                    syscalls.MS_REMOUNT | syscalls.MS_BIND | syscalls.MS_RDONLY | syscalls.MS_NOSUID | syscalls.MS_NODEV
+                )
+                syscalls.mount("none", view, None, flags)
+                self.views.append(view)
+                job_roots.append(view)
+            else:  # reach it through the fd, which the jail renumbers to 3 + i
+                job_roots.append(f"/proc/self/fd/{3 + i}")
+                fd_paths = True
+        path_map = [(r, j) for r, j in zip(roots, job_roots) if r != j]
+        job_paths = []
+        for entry in entries:
+            i = next(i for i, r in enumerate(roots) if _under(entry, r))
+            job_paths.append(job_roots[i] + entry[len(roots[i]) :])
+
+        def opened(paths: tuple[str, ...]) -> list[int]:
+            return [os.open(p, os.O_PATH | os.O_CLOEXEC) for p in paths if os.path.exists(p)]
+
+        landlocked = "landlock" in self.layers
+        return jail.Host(
+            layers=self.layers,
+            server_pid=os.getpid(),
+            stdlib_fds=fds,
+            job_paths=job_paths,
+            path_map=path_map,
+            packages=[
+                name
+                for name, module in sys.modules.items()
+                if isinstance(getattr(module, "__path__", None), list)
+                and any(_under(entry, real) for entry in module.__path__ for real, _ in path_map)
+            ],
+            unload=[name for name in sys.modules if name.split(".")[0] == "palaestra"],
+            fd_paths=fd_paths,
+            read_fds=opened(jail.SYSTEM_READ) if landlocked else [],
+            device_fds=opened(jail.DEVICES) if landlocked else [],
+            netns_fd=self.netns,
+            seccomp_program=seccomp.build() if "seccomp" in self.layers else b"",
+            landlock_abi=landlock.abi_version() if landlocked else 0,
+        )
+
+    def hello(self) -> dict[str, Any]:
+        return {
+            "report": self.report,
+            "layers": sorted(self.layers),
+            "missing": self.missing,
+            "tier": best_tier(self.layers),
+            "uids": [self.uids[0], self.uids[-1]] if self.uids else None,
+            "landlock_abi": self.host.landlock_abi,
+            "stdlib_via_fds": self.host.fd_paths,
+            "pid": os.getpid(),
+            "block_dir": self.dir,
+        }
+
+    # -- slots -----------------------------------------------------------------------------
+
+    def _slot(self) -> jail.Slot | None:
+        if not self.free:
+            return None
+        index = self.free.pop()
+        slot = self.slots.get(index)
+        if slot is None:
+            cgroup = None
+            if self.cgroup_roots is not None:
+                cgroup = SlotCgroup.create(self.cgroup_roots, f"{self.cgroup_name}/s{index}")
+            scratch = os.path.join(self.dir, f"s{index}")
+            if "tmpfs" in self.layers:
+                os.mkdir(scratch, 0o755)  # the mount point; each job mounts its own tmpfs on it
+            uid = self.uids[index] if self.uids else None
+            slot = self.slots[index] = jail.Slot(index, uid, scratch, cgroup)
+        return slot
+
+    def _release(self, slot: jail.Slot) -> None:
+        if "tmpfs" not in self.layers:  # every process of the uid is dead by now: nothing races this
+            shutil.rmtree(slot.scratch, ignore_errors=True)
+        self.free.append(slot.index)
+
+    # -- jobs ------------------------------------------------------------------------------
+
+    def _spawn(self, job: Job) -> None:
+        limits = job.limits
+        if job.slot.cgroup is not None:
+            job.slot.cgroup.configure(
+                memory_bytes=int(limits["memory_bytes"]) + self.baseline_rss, tasks=int(limits["processes"]) + 1
+            )
+        out_r, out_w = os.pipe()
+        err_r, err_w = os.pipe()
+        status_r, status_w = os.pipe()
+        cells_r = None
+        if job.sid is not None:
+            cells_r, job.cells_fd = os.pipe()
+        pipes = jail.Pipes(out_w, err_w, status_w, cells_r)
+        theirs = [out_w, err_w, status_w, *([cells_r] if cells_r is not None else [])]
+        new_pidns = "namespaces" in self.layers
+        try:
+            if new_pidns:
+                syscalls.unshare(syscalls.CLONE_NEWPID)  # only the next child enters it: no extra fork
+            try:
+                pid = os.fork()
+                if pid == 0:
+                    jail.start(self.host, job.slot, job.spec, pipes)
+            finally:
+                if new_pidns:
+                    syscalls.setns(self.own_pidns, syscalls.CLONE_NEWPID)
+        except OSError:
+            for fd in (*theirs, out_r, err_r, status_r, *([job.cells_fd] if job.cells_fd is not None else [])):
+                os.close(fd)
+            job.cells_fd = None
+            raise
+        job.pid, job.start = pid, _now()
+        if job.rid is not None:
+            job.deadline = job.start + float(limits["wall_seconds"])
+        for fd in theirs:
+            os.close(fd)
+        for fd, kind in ((out_r, "out"), (err_r, "err"), (status_r, "status")):
+            os.set_blocking(fd, False)
+            self.sel.register(fd, selectors.EVENT_READ)
+            self.fds[fd] = job
+            job.fds[fd] = kind
+        self.jobs[pid] = job
+
+    def _stop(self, job: Job) -> None:
+        """SIGKILL the job's first process: PID 1 of its namespace takes every process of the
+        job with it; without a namespace, the rest are found when it is reaped."""
+        job.stopping = True
+        for kill in (os.killpg, os.kill):  # it may not have made its own process group yet
+            try:
+                kill(job.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+    def _read(self, fd: int) -> int:
+        """Read once from one of a job's pipes; the number of bytes read (0: EOF or none ready)."""
+        job = self.fds[fd]
+        try:
+            data = os.read(fd, READ_CHUNK)
+        except BlockingIOError:
+            return 0
+        if not data:
+            self._close(fd)
+            return 0
+        kind = job.fds[fd]
+        if kind == "status":
+            for message in job.status.feed(data):
+                self._status(job, message)
+            return len(data)
+        buf = job.out if kind == "out" else job.err
+        limit = int((job.cell or job.spec)["limits"]["output_bytes"])
+        if len(buf) + len(data) > limit:
+            job.truncated = True
+            buf += data[: max(0, limit - len(buf))]
+            if job.rid is not None:
+                self._stop(job)  # a run flooding its output is stopped; a session cell goes on
+        else:
+            buf += data
+        return len(data)
+
+    def _drain(self, job: Job) -> None:
+        """Read all the output already in the job's pipes."""
+        for fd, kind in list(job.fds.items()):
+            if kind != "status":
+                while fd in job.fds and self._read(fd):
+                    pass
+
+    def _close(self, fd: int) -> None:
+        job = self.fds.pop(fd)
+        self.sel.unregister(fd)
+        os.close(fd)
+        del job.fds[fd]
+
+    def _status(self, job: Job, message: dict[str, Any]) -> None:
+        if "cell" in message:
+            self._drain(job)
+            self._finish_cell(job, message)
+        elif "error" in message:
+            job.error = message["error"]
+        else:
+            job.report = message
+
+    def _exited(self, job: Job, wait_status: int, usage: Any) -> None:
+        job.exited_at = _now()
+        job.cpu = usage.ru_utime + usage.ru_stime
+        if "namespaces" in self.layers:
+            return  # its monitor reports; the kernel killed the rest of the PID namespace
+        job.report = {"wait_status": wait_status, "cpu": job.cpu}
+        if job.slot.uid is not None and self._left_behind(job.slot.uid):
+            kill_uids({job.slot.uid})
+        if job.rid is not None and job.spec["output_files"]:
+            limit = int(job.limits["file_bytes"])
+            job.report["files"] = jail.read_outputs(job.slot.scratch, list(job.spec["output_files"]), limit)
+
+    def _left_behind(self, uid: int) -> bool:
+        """Whether a job left processes behind. All of them descend from its first process, so
+        once that is reaped, any survivor's ancestry ends at a child of this subreaper."""
+        try:
+            with open(f"/proc/self/task/{os.getpid()}/children") as f:
+                children = f.read().split()
+        except OSError:
+            return True  # no CONFIG_PROC_CHILDREN: assume the worst, kill_uids finds out
+        return any(int(pid) not in self.jobs and _owner(pid)[0] == uid for pid in children)
+
+    def _finalize(self, job: Job) -> None:
+        self._drain(job)
+        for fd in list(job.fds):
+            while fd in job.fds and self._read(fd):
+                pass
+            if fd in job.fds:
+                self._close(fd)
+        if job.cells_fd is not None:
+            os.close(job.cells_fd)
+        del self.jobs[job.pid]
+        if job.rid is None:
+            self._end_session(job)
+            return
+        result = self._result(job)  # before the slot (and its cgroup counters) is reused
+        self._release(job.slot)
+        self.running -= 1
+        self._reply(job.rid, result)
+
+    def _result(self, job: Job) -> dict[str, Any]:
+        """The ExecResult fields of a finished job (or of a session's fatal cell)."""
+        report = job.report or {}
+        error = None if job.stopping else job.error
+        wait_status = None if error else report.get("wait_status")  # a failed set-up says nothing
+        exit_code = sig = None
+        if wait_status is not None:
+            if os.WIFSIGNALED(wait_status):
+                sig = os.WTERMSIG(wait_status)  # a plain int: marshal knows no enums
+            else:
+                exit_code = os.WEXITSTATUS(wait_status)
+        elif error is None:
+            sig = int(signal.SIGKILL)  # the monitor itself was killed, and the program with it
+        cgroup = job.slot.cgroup
+        cpu = cgroup.cpu_seconds() if cgroup is not None else job.cpu
+        cpu_rlimit = max(1, -(-float(job.limits["cpu_seconds"]) // 1))
+        over_cpu = job.sid is None and (
+            sig == signal.SIGXCPU or (sig == signal.SIGKILL and report.get("cpu", 0.0) >= cpu_rlimit - 0.05)
+        )
+        last_line = bytes(job.err[-256:]).rstrip().rsplit(b"\n", 1)[-1]
+        oom = cgroup is not None and cgroup.oom_kills() > 0
+        return {
+            "stdout": bytes(job.out),
+            "stderr": bytes(job.err),
+            "exit_code": exit_code,
+            "signal": sig,
+            "timed_out": job.timed_out or over_cpu,
+            "memory_exceeded": oom or last_line == b"MemoryError" or last_line.startswith(b"MemoryError:"),
+            "output_truncated": job.truncated,
+            "wall_seconds": (job.exited_at or _now()) - job.start,
+            "cpu_seconds": cpu,
+            "error": error,
+            "files": report.get("files", {}),
+        }
+
+    # -- sessions --------------------------------------------------------------------------
+
+    def _cell(self, rid: int, message: dict[str, Any]) -> None:
+        sid = message["session"]
+        job = self.sessions.get(sid)
+        if job is None:
+            slot = self._slot()
+            if slot is None:
+                self._reply(rid, error=f"no free sandbox slot for a session (all {BLOCK} in use)")
+                return
+            spec = {"kind": "session", "limits": message["session_limits"], "files": {}, "output_files": ()}
+            job = Job(rid=None, spec=spec, slot=slot, sid=sid, after_loss=sid in self.lost)
+            self.lost.discard(sid)
+            try:
+                self._spawn(job)
+            except OSError as exc:
+                self._release(slot)
+                self._reply(rid, error=f"sandbox could not start the session: {exc}")
+                return
+            self.sessions[sid] = job
+        job.waiting.append({"rid": rid, "source": message["source"], "limits": message["limits"]})
+        self._next_cell(job)
+
+    def _next_cell(self, job: Job) -> None:
+        if job.cell is not None or not job.waiting or job.stopping:
+            return
+        job.cell = cell = job.waiting.popleft()
+        job.out.clear()
+        job.err.clear()
+        job.truncated = False
+        cell["start"] = _now()
+        job.deadline = cell["start"] + float(cell["limits"]["wall_seconds"])
+        assert job.cells_fd is not None
+        try:
+            os.write(job.cells_fd, encode({"id": cell["rid"], "source": cell["source"]}))
+        except BrokenPipeError:
+            pass  # the session is dying; its exit answers the cell
+
+    def _finish_cell(self, job: Job, message: dict[str, Any]) -> None:
+        cell, job.cell, job.deadline = job.cell, None, None
+        if cell is None:
+            return
+        result = self._result(job)
+        result.update(
+            exit_code=message["exit_code"],
+            signal=None,
+            cpu_seconds=message["cpu"],
+            wall_seconds=_now() - cell["start"],
+            state_lost=job.after_loss,
+        )
+        job.after_loss = False
+        self._reply(cell["rid"], result)
+        self._next_cell(job)
+
+    def _end_session(self, job: Job) -> None:
+        assert job.sid is not None
+        if self.sessions.get(job.sid) is job:
+            del self.sessions[job.sid]
+        if job.cell is not None:
+            result = self._result(job)
+            result.update(wall_seconds=_now() - job.cell["start"], state_lost=True, files={})
+            self._reply(job.cell["rid"], result)
+        elif not job.stopping:
+            self.lost.add(job.sid)  # it died between cells: tell the next one
+        self._release(job.slot)
+        for cell in job.waiting:  # queued behind the fatal cell: run them in a fresh interpreter
+            message = {"session": job.sid, "session_limits": job.limits, **cell}
+            self._cell(cell["rid"], message)
+
+    # -- protocol --------------------------------------------------------------------------
+
+    def _reply(self, rid: int, result: dict[str, Any] | None = None, error: str | None = None) -> None:
+        view = memoryview(encode({"id": rid, "result": result, "error": error}))
+        while view:
+            view = view[os.write(self.replies, view) :]
+
+    def _request(self, message: dict[str, Any]) -> None:
+        rid, op = message["id"], message["op"]
+        if op == "run":
+            spec = {k: message[k] for k in ("source", "stdin", "files", "output_files", "limits")}
+            self.pending.append((rid, {**spec, "kind": "run"}))
+            self._start_pending()
+        elif op == "cell":
+            self._cell(rid, message)
+        elif op == "close":
+            job = self.sessions.pop(message["session"], None)
+            self.lost.discard(message["session"])
+            if job is not None:
+                job.waiting.clear()
+                self._stop(job)
+            self._reply(rid, {})
+        else:
+            self._reply(rid, error=f"unknown op {op!r}")
+
+    def _start_pending(self) -> None:
+        while self.pending and self.running < self.max_jobs:
+            slot = self._slot()
+            if slot is None:
+                return
+            rid, spec = self.pending.popleft()
+            job = Job(rid=rid, spec=spec, slot=slot)
+            self.running += 1
+            try:
+                self._spawn(job)
+            except OSError as exc:
+                self.running -= 1
+                self._release(slot)
+                self._reply(rid, error=f"sandbox could not start the job: {exc}")
+
+    # -- loop ------------------------------------------------------------------------------
+
+    def _reap(self) -> None:
+        while True:
+            try:
+                pid, wait_status, usage = os.wait4(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                return
+            job = self.jobs.get(pid)
+            if job is not None:  # else an orphan of some job, reparented to this subreaper
+                self._exited(job, wait_status, usage)
+
+    def _timers(self) -> float | None:
+        """Act on due deadlines; the seconds until the next one."""
+        now = _now()
+        due: list[float] = []
+        for job in list(self.jobs.values()):
+            if job.exited_at is not None:
+                if not job.fds or now >= job.exited_at + PIPE_GRACE:
+                    self._finalize(job)
+                else:
+                    due.append(job.exited_at + PIPE_GRACE)
+                continue
+            if job.deadline is not None and now >= job.deadline and not job.stopping:
+                job.timed_out = True
+                self._stop(job)
+            elif job.deadline is not None and not job.stopping:
+                due.append(job.deadline)
+        return max(0.0, min(due) - _now()) if due else None
+
+    def serve(self) -> None:
+        wake_r, wake_w = os.pipe()
+        for fd in (wake_r, wake_w):
+            os.set_blocking(fd, False)
+        signal.set_wakeup_fd(wake_w)
+        signal.signal(signal.SIGCHLD, lambda *_: None)
+        signal.signal(signal.SIGTERM, lambda *_: self._shutdown())
+        self.sel.register(wake_r, selectors.EVENT_READ)
+        self.sel.register(self.requests, selectors.EVENT_READ)
+        while True:
+            timeout = self._timers()  # may finish the last job
+            if self.stopping and not self.jobs:
+                break
+            for key, _ in self.sel.select(timeout):
+                if key.fd == wake_r:
+                    try:
+                        while os.read(wake_r, 4096):
+                            pass
+                    except BlockingIOError:
+                        pass
+                elif key.fd == self.requests:
+                    data = os.read(self.requests, READ_CHUNK)
+                    if not data:  # the client is gone
+                        self._shutdown()
+                    for message in self.decoder.feed(data):
+                        self._request(message)
+                elif key.fd in self.fds:
+                    self._read(key.fd)
+            self._reap()
+            self._start_pending()
+        self._cleanup()
+
+    def _shutdown(self) -> None:
+        if self.stopping:
+            return
+        self.stopping = True
+        self.pending.clear()
+        self.sel.unregister(self.requests)
+        for job in self.jobs.values():
+            self._stop(job)
+
+    def _cleanup(self) -> None:
+        if self.uids:
+            kill_uids(self.uids)
+        self._reap()  # the killed orphans are this subreaper's children: leave no zombie to init
+        for slot in self.slots.values():
+            if slot.cgroup is not None:
+                slot.cgroup.remove()
+        for root in (self.cgroup_roots or {}).values():
+            try:
+                os.rmdir(os.path.join(root, self.cgroup_name))
+            except OSError:
+                pass
+        for view in self.views:  # never let rmtree walk into the interpreter's files
+            syscalls.umount(view)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def main(config: str) -> None:
+    try:
+        server = Server(json.loads(config))
+    except Exception as exc:  # tell the client why, then exit
+        os.write(1, encode({"id": 0, "result": None, "error": f"sandbox server failed to start: {exc}"}))
+        raise SystemExit(1) from exc
+    server._reply(0, server.hello())
+    server.serve()

@@ -1,0 +1,74 @@
+"""Helpers shared by the sandbox tests (imported by name, like the other test directories do)."""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from palaestra.sandbox import LocalBackend, ProbeReport
+
+_backends: dict[str | None, LocalBackend] = {}
+
+
+def backend_for(tier: str | None) -> LocalBackend:
+    """One backend per tier per test process (None: the strongest the host allows)."""
+    if tier not in _backends:
+        _backends[tier] = LocalBackend(tier=tier, min_tier="none")
+    return _backends[tier]
+
+
+def close_backends() -> None:
+    for backend in _backends.values():
+        backend.close()
+
+
+def require(report: ProbeReport, *layers: str) -> None:
+    """Skip, naming the reason, unless the host allows every one of ``layers``."""
+    missing = {layer: report.available[layer] for layer in layers if report.available[layer] is not None}
+    if missing:
+        pytest.skip("host lacks sandbox layer(s): " + "; ".join(f"{k}: {v}" for k, v in missing.items()))
+
+
+def sandbox_processes(uids: tuple[int, int] | None) -> list[tuple[int, int, str]]:
+    """(pid, uid, state) of every process owned by a sandbox uid range (a backend's ``probe().uids``;
+    None when the server is not root and jobs run as the caller: nothing to find then)."""
+    if uids is None:
+        return []
+    found = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                status = Path(f"/proc/{name}/status").read_text()
+            except OSError:
+                continue
+            fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+            uid = int(fields["Uid"].split()[0])
+            if uids[0] <= uid <= uids[1]:
+                found.append((int(name), uid, fields["State"].strip()))
+    return found
+
+
+def assert_no_sandbox_processes(backend: LocalBackend, within: float = 1.0) -> None:
+    deadline = time.monotonic() + within
+    uids = backend.probe().uids
+    while (left := sandbox_processes(uids)) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not left, f"processes of the sandbox uids survived their job: {left}"
+
+
+@dataclass
+class Victim:
+    """A world-writable directory outside the sandbox, with a world-readable secret and a
+    world-writable file: Unix permissions alone would let any uid touch them."""
+
+    dir: Path
+    secret: Path
+    writable: Path
+    token: str
+
+    def snapshot(self) -> dict[str, tuple[bytes, int]]:
+        return {p.name: (p.read_bytes(), p.stat().st_mode) for p in sorted(self.dir.iterdir()) if p.is_file()}
