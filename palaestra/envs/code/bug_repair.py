@@ -1,0 +1,378 @@
+"""Repair a program: a reference function with injected faults, and one failing test shown.
+
+Each template is a small function with generated constants (a range, a window size, a base, a
+threshold ...) written with *slots*; a fault replaces one slot's text by a plausible wrong one
+(off-by-one, wrong operator, wrong comparison, swapped arguments, wrong initial value). The
+trusted runner of each template implements every slot variant, so the expected and the buggy
+outputs are both computed in-process; a problem is kept only if the faults change the output
+of some hidden test, and one such test is shown. Any program passing every hidden test is
+accepted (the fix need not be textually the original). Levels widen the template pool, drop
+the hint naming the kind of bug, and inject two faults at the top levels.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from palaestra.core import Problem, register
+from palaestra.envs.code.common import (
+    FunctionTask,
+    call_text,
+    dedupe_inputs,
+    function_problem,
+    function_tests,
+    show,
+    varied,
+)
+
+Slots = dict[str, str]  # slot -> chosen variant ("ok" or a bug name)
+REPAIR_FOOTER = (
+    "The corrected function is checked on hidden tests. Use only the standard library. Answer with the complete "
+    "code of the function (a ```python code block inside the answer tags is fine)."
+)
+
+
+@dataclass(frozen=True)
+class Template:
+    name: str
+    params: str
+    level: int  # first level whose pool holds it
+    doc: str  # what the function should do, with {constants}
+    code: str  # source with {slot} and {constant} fields (literal braces doubled)
+    slots: dict[str, dict[str, str]]  # slot -> variant -> text (may use {constants})
+    kinds: dict[str, str]  # bug variant -> kind of fault
+    draw: Callable[[random.Random], dict[str, Any]]
+    run: Callable[[dict[str, Any], Slots, Any], Any]  # (constants, slots, *args)
+    inputs: Callable[[random.Random, int, int], list[list[Any]]]  # (rng, count, size)
+    notes: dict[str, Any] = field(default_factory=dict)
+
+    def source(self, c: dict[str, Any], chosen: Slots) -> str:
+        texts = {slot: self.slots[slot][chosen.get(slot, "ok")].format(**c) for slot in self.slots}
+        return self.code.format(**c, **texts)
+
+    def bugs(self) -> list[tuple[str, str]]:
+        """(slot, bug variant) pairs."""
+        return [(slot, v) for slot, variants in self.slots.items() for v in variants if v != "ok"]
+
+
+def _range(lo: int, width: int) -> dict[str, Any]:
+    return {"lo": lo, "hi": lo + width}
+
+
+def _strictness(strict: bool) -> dict[str, Any]:
+    return {"strict": strict, "rel": ">" if strict else ">=", "cmp_ok": "<=" if strict else "<",
+            "cmp_bad": "<" if strict else "<="}
+
+
+def _ints(rng: random.Random, n: int, lo: int, hi: int) -> list[int]:
+    return [rng.randint(lo, hi) for _ in range(n)]
+
+
+def _lists(lo: int, hi: int) -> Callable[[random.Random, int, int], list[list[Any]]]:
+    def make(rng: random.Random, count: int, size: int) -> list[list[Any]]:
+        out: list[list[Any]] = [[[]], [[rng.randint(lo, hi)]]]
+        while len(out) < count:
+            out.append([_ints(rng, rng.randint(2, size), lo, hi)])
+        return out
+
+    return make
+
+
+# --- the runners (trusted: every slot variant implemented) ---------------------------------
+
+def _count_in_range(c: dict[str, Any], v: Slots, xs: list[int]) -> int:
+    count = 1 if v["init"] == "init" else 0
+    for x in xs:
+        ok = {"ok": c["lo"] <= x <= c["hi"], "cmp_lo": c["lo"] < x <= c["hi"], "cmp_hi": c["lo"] <= x < c["hi"]}
+        if ok[v["cond"]]:
+            count += 1
+    return count
+
+
+def _max_window_sum(c: dict[str, Any], v: Slots, xs: list[int]) -> int:
+    k = c["k"]
+    if len(xs) < k:
+        return 0
+    best = sum(xs[:k]) if v["init"] == "ok" else 0
+    stop = len(xs) - k + 1 if v["stop"] == "ok" else len(xs) - k
+    for i in range(1, stop):
+        total = sum(xs[i:i + k])
+        if (total > best) if v["cmp"] == "ok" else (total < best):
+            best = total
+    return best
+
+
+def _lowest_balance(c: dict[str, Any], v: Slots, changes: list[int]) -> int:
+    balance = c["start"]
+    lowest = c["start"] if v["init"] == "ok" else 0
+    for change in changes:
+        balance = balance + change if v["op"] == "ok" else balance - change
+        if (balance < lowest) if v["cmp"] == "ok" else (balance > lowest):
+            lowest = balance
+    return lowest
+
+
+def _count_pairs(c: dict[str, Any], v: Slots, xs: list[int]) -> int:
+    count = 0
+    for i in range(len(xs)):
+        for j in range(i + 1 if v["inner"] == "ok" else i, len(xs)):
+            value = xs[i] + xs[j] if v["op"] == "ok" else xs[i] - xs[j]
+            if (value == c["t"]) if v["eq"] == "ok" else (value <= c["t"]):
+                count += 1
+    return count
+
+
+def _digit_sum(c: dict[str, Any], v: Slots, n: int) -> int:
+    b = c["b"]
+    total = 0 if v["init"] == "ok" else 1
+    while (n > 0) if v["loop"] == "ok" else (n > 1):
+        total += n % b if v["op"] == "ok" else n // b
+        n //= b
+    return total
+
+
+def _longest_run(c: dict[str, Any], v: Slots, xs: list[int]) -> int:
+    best = current = 0
+    for x in xs:
+        if (x >= c["t"]) if v["cmp"] == "ok" else (x > c["t"]):
+            current += 1
+            best = max(best, current) if v["update"] == "ok" else min(best, current)
+        else:
+            current = 0 if v["reset"] == "ok" else 1
+    return best
+
+
+def _rotate_left(c: dict[str, Any], v: Slots, xs: list[int]) -> list[int]:
+    if not xs:
+        return xs
+    k = (c["k"] if v["kexpr"] == "ok" else c["k"] + 1) % len(xs)
+    return xs[k:] + xs[:k] if v["order"] == "ok" else xs[:k] + xs[k:]
+
+
+def _power_sum(c: dict[str, Any], v: Slots, xs: list[int]) -> int:
+    total = 0 if v["init"] == "ok" else 1
+    for x in xs:
+        term = pow(x, c["p"], c["m"]) if v["args"] == "ok" else pow(c["p"], x, c["m"])
+        total = (total + term) % c["m"]
+    return total
+
+
+def _count_jumps(c: dict[str, Any], v: Slots, xs: list[int]) -> int:
+    count = 0
+    for i in range(1 if v["start"] == "ok" else 2, len(xs)):
+        diff = xs[i] - xs[i - 1] if v["diff"] == "ok" else xs[i - 1] - xs[i]
+        if (diff >= c["d"]) if v["cmp"] == "ok" else (diff > c["d"]):
+            count += 1
+    return count
+
+
+def _first_index(c: dict[str, Any], v: Slots, xs: list[int], target: int) -> int:
+    lo, hi = 0, len(xs) if v["hi"] == "ok" else len(xs) - 1
+    strict = c["strict"] if v["cmp"] == "ok" else not c["strict"]
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if (xs[mid] <= target) if strict else (xs[mid] < target):
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+def _sorted_queries(rng: random.Random, count: int, size: int) -> list[list[Any]]:
+    out: list[list[Any]] = [[[], 3], [[5], 5], [[1, 2, 2, 2, 3], 2], [[1, 3, 5], 9]]
+    while len(out) < count:
+        xs = sorted(_ints(rng, rng.randint(1, size), 0, 20))
+        out.append([xs, rng.choice(xs) if rng.random() < 0.6 else rng.randint(-2, 22)])
+    return out
+
+
+def _naturals(rng: random.Random, count: int, size: int) -> list[list[Any]]:
+    out: list[list[Any]] = [[0], [1], [rng.randint(2, 9)]]
+    while len(out) < count:
+        out.append([rng.randint(10, 10 ** min(9, size // 2 + 3))])
+    return out
+
+
+TEMPLATES: list[Template] = [
+    Template(
+        "count_in_range", "xs", 0,
+        "return how many elements x of the list xs satisfy {lo} <= x <= {hi}",
+        "def count_in_range(xs):\n    count = {init}\n    for x in xs:\n        if {cond}:\n"
+        "            count += 1\n    return count\n",
+        {"init": {"ok": "0", "init": "1"},
+         "cond": {"ok": "{lo} <= x <= {hi}", "cmp_lo": "{lo} < x <= {hi}", "cmp_hi": "{lo} <= x < {hi}"}},
+        {"init": "wrong initial value", "cmp_lo": "wrong comparison", "cmp_hi": "wrong comparison"},
+        lambda r: _range(r.randint(-10, 10), r.randint(2, 15)),
+        _count_in_range, _lists(-15, 30)),
+    Template(
+        "lowest_balance", "changes", 0,
+        "start from a balance of {start}, apply each change in the list changes in order (adding it), and "
+        "return the lowest balance ever reached, the starting balance included",
+        "def lowest_balance(changes):\n    balance = {start}\n    lowest = {init}\n    for change in changes:\n"
+        "        balance {op} change\n        if balance {cmp} lowest:\n            lowest = balance\n"
+        "    return lowest\n",
+        {"init": {"ok": "{start}", "init": "0"}, "op": {"ok": "+=", "op": "-="}, "cmp": {"ok": "<", "cmp": ">"}},
+        {"init": "wrong initial value", "op": "wrong operator", "cmp": "wrong comparison"},
+        lambda r: {"start": r.randint(-20, 60)},
+        _lowest_balance, _lists(-25, 25)),
+    Template(
+        "count_pairs", "xs", 0,
+        "return the number of pairs of positions i < j with xs[i] + xs[j] == {t}",
+        "def count_pairs(xs):\n    count = 0\n    for i in range(len(xs)):\n        for j in range({inner}, len(xs)):\n"
+        "            if xs[i] {op} xs[j] {eq} {t}:\n                count += 1\n    return count\n",
+        {"inner": {"ok": "i + 1", "inner": "i"}, "op": {"ok": "+", "op": "-"}, "eq": {"ok": "==", "eq": "<="}},
+        {"inner": "off-by-one", "op": "wrong operator", "eq": "wrong comparison"},
+        lambda r: {"t": r.randint(-10, 25)},
+        _count_pairs, _lists(-10, 20)),
+    Template(
+        "digit_sum", "n", 0,
+        "return the sum of the digits of the integer n >= 0 written in base {b}",
+        "def digit_sum(n):\n    total = {init}\n    while {loop}:\n        total += n {op} {b}\n        n //= {b}\n"
+        "    return total\n",
+        {"init": {"ok": "0", "init": "1"}, "loop": {"ok": "n > 0", "loop": "n > 1"}, "op": {"ok": "%", "op": "//"}},
+        {"init": "wrong initial value", "loop": "off-by-one", "op": "wrong operator"},
+        lambda r: {"b": r.randint(2, 16)},
+        _digit_sum, _naturals),
+    Template(
+        "count_jumps", "xs", 0,
+        "return how many positions i >= 1 of the list xs satisfy xs[i] - xs[i - 1] >= {d}",
+        "def count_jumps(xs):\n    count = 0\n    for i in range({start}, len(xs)):\n        if {diff} {cmp} {d}:\n"
+        "            count += 1\n    return count\n",
+        {"start": {"ok": "1", "start": "2"}, "diff": {"ok": "xs[i] - xs[i - 1]", "diff": "xs[i - 1] - xs[i]"},
+         "cmp": {"ok": ">=", "cmp": ">"}},
+        {"start": "off-by-one", "diff": "swapped arguments", "cmp": "wrong comparison"},
+        lambda r: {"d": r.randint(1, 9)},
+        _count_jumps, _lists(-10, 15)),
+    Template(
+        "max_window_sum", "xs", 1,
+        "return the largest sum of {k} consecutive elements of the list xs (0 if xs has fewer than {k} elements)",
+        "def max_window_sum(xs):\n    if len(xs) < {k}:\n        return 0\n    best = {init}\n"
+        "    for i in range(1, {stop}):\n        total = sum(xs[i:i + {k}])\n        if total {cmp} best:\n"
+        "            best = total\n    return best\n",
+        {"init": {"ok": "sum(xs[:{k}])", "init": "0"}, "stop": {"ok": "len(xs) - {k} + 1", "stop": "len(xs) - {k}"},
+         "cmp": {"ok": ">", "cmp": "<"}},
+        {"init": "wrong initial value", "stop": "off-by-one", "cmp": "wrong comparison"},
+        lambda r: {"k": r.randint(2, 6)},
+        _max_window_sum, _lists(-20, 15)),
+    Template(
+        "longest_run", "xs", 1,
+        "return the length of the longest run of consecutive elements of the list xs that are all >= {t}",
+        "def longest_run(xs):\n    best = 0\n    current = 0\n    for x in xs:\n        if x {cmp} {t}:\n"
+        "            current += 1\n            best = {update}(best, current)\n        else:\n"
+        "            current = {reset}\n    return best\n",
+        {"cmp": {"ok": ">=", "cmp": ">"}, "update": {"ok": "max", "update": "min"}, "reset": {"ok": "0", "reset": "1"}},
+        {"cmp": "wrong comparison", "update": "wrong function (min/max)", "reset": "wrong initial value"},
+        lambda r: {"t": r.randint(-5, 15)},
+        _longest_run, _lists(-10, 25)),
+    Template(
+        "rotate_left", "xs", 1,
+        "return the list xs rotated left by {k} positions (the first {k} elements, taking {k} modulo the length, "
+        "move to the end in order; an empty list stays empty)",
+        "def rotate_left(xs):\n    if not xs:\n        return xs\n    k = {kexpr} % len(xs)\n    return {order}\n",
+        {"kexpr": {"ok": "{k}", "kexpr": "({k} + 1)"}, "order": {"ok": "xs[k:] + xs[:k]", "order": "xs[:k] + xs[k:]"}},
+        {"kexpr": "off-by-one", "order": "swapped arguments"},
+        lambda r: {"k": r.randint(1, 9)},
+        _rotate_left, _lists(0, 99)),
+    Template(
+        "power_sum", "xs", 1,
+        "return the sum of x ** {p} over the elements x of the list xs (non-negative integers), modulo {m}",
+        "def power_sum(xs):\n    total = {init}\n    for x in xs:\n        total = (total + pow({args})) % {m}\n"
+        "    return total\n",
+        {"init": {"ok": "0", "init": "1"}, "args": {"ok": "x, {p}, {m}", "args": "{p}, x, {m}"}},
+        {"init": "wrong initial value", "args": "swapped arguments"},
+        lambda r: {"p": r.randint(2, 5), "m": r.choice([97, 101, 997, 1009, 10007])},
+        _power_sum, _lists(0, 60)),
+    Template(
+        "first_index", "xs, target", 2,
+        "take a list xs sorted in increasing order and return the smallest index i such that xs[i] {rel} target "
+        "(len(xs) if there is none), using binary search",
+        "def first_index(xs, target):\n    lo, hi = 0, {hi}\n    while lo < hi:\n        mid = (lo + hi) // 2\n"
+        "        if xs[mid] {cmp} target:\n            lo = mid + 1\n        else:\n            hi = mid\n"
+        "    return lo\n",
+        {"hi": {"ok": "len(xs)", "hi": "len(xs) - 1"}, "cmp": {"ok": "{cmp_ok}", "cmp": "{cmp_bad}"}},
+        {"hi": "off-by-one", "cmp": "wrong comparison"},
+        lambda r: _strictness(r.random() < 0.5),
+        _first_index, _sorted_queries),
+]
+
+
+@register
+class BugRepair(FunctionTask):
+    id = "code/bug_repair"
+    description = "Fix a function with injected bugs (off-by-one, wrong operator/comparison, swapped arguments)."
+    tags = ("code", "programming", "debugging")
+
+    @dataclass(frozen=True)
+    class Config:
+        max_template_level: int  # templates with level <= this are in the pool
+        bugs: int
+        hint: bool  # name the kind of each bug
+        size: int  # input size
+        tests: int
+
+    def config(self, level: int) -> Config:
+        c = self.Config
+        return [
+            c(max_template_level=0, bugs=1, hint=True, size=6, tests=10),
+            c(max_template_level=1, bugs=1, hint=True, size=8, tests=12),
+            c(max_template_level=2, bugs=1, hint=False, size=10, tests=12),
+            c(max_template_level=2, bugs=2, hint=True, size=12, tests=14),
+            c(max_template_level=2, bugs=2, hint=False, size=16, tests=14),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        pool = [t for t in TEMPLATES if t.level <= config.max_template_level]
+        while True:
+            template = rng.choice(pool)
+            constants = template.draw(rng)
+            candidates = template.bugs()
+            if len({slot for slot, _ in candidates}) < config.bugs:
+                continue
+            chosen: Slots = {}
+            for slot, bug in rng.sample(candidates, len(candidates)):
+                if slot not in chosen and len(chosen) < config.bugs:
+                    chosen[slot] = bug
+            ok_slots = {slot: "ok" for slot in template.slots}
+            bad_slots = {**ok_slots, **chosen}
+            inputs = dedupe_inputs(template.inputs(rng, config.tests, config.size))
+            tests = function_tests(functools.partial(template.run, constants, ok_slots), inputs)
+            failing = [i for i, t in enumerate(tests)
+                       if _outcome(template, constants, bad_slots, t["args"]) != t["expected"]]
+            if len(failing) >= 2 and varied(tests, at_least=3):
+                break
+        shown = min(failing, key=lambda i: (len(show(tests[i]["args"])), i))
+        buggy = template.source(constants, bad_slots)
+        fixed = template.source(constants, ok_slots)
+        got = _outcome(template, constants, bad_slots, tests[shown]["args"])
+        call = call_text(template.name, tests[shown]["args"])
+        happened = f"raises {got[1]}" if isinstance(got, tuple) else f"returns {show(got)}"
+        count = "exactly one bug" if config.bugs == 1 else f"exactly {config.bugs} bugs (on different lines)"
+        hint = ""
+        if config.hint:
+            kinds = sorted({template.kinds[bug] for bug in chosen.values()})
+            hint = f"\nHint: the bug{'s are' if len(chosen) > 1 else ' is a'} {' and '.join(kinds)}."
+        text = (
+            f"The Python function below should {template.doc.format(**constants)}. It has {count}.\n\n"
+            f"```python\n{buggy}```\n\n"
+            f"For example, `{call}` should return {show(tests[shown]['expected'])}, but this code {happened}.{hint}\n\n"
+            f"Fix the code and give the complete corrected function (keep its name `{template.name}`)."
+        )
+        spec = {"template": template.name, "constants": constants, "bugs": chosen}
+        return function_problem(function=template.name, params=template.params, task_text=text, tests=tests,
+                                reference_source=fixed, examples=0, extra={"spec": spec, "buggy": buggy},
+                                footer=REPAIR_FOOTER)
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        return [problem.data["buggy"], *super().corruptions(problem, rng)]
+
+
+def _outcome(template: Template, constants: dict[str, Any], slots: Slots, args: list[Any]) -> Any:
+    """What the (possibly buggy) program returns, or ("raises", exception name)."""
+    try:
+        return template.run(constants, slots, *[list(a) if isinstance(a, list) else a for a in args])
+    except Exception as exc:  # a fault may make the program raise (our trusted runner raises alike)
+        return ("raises", type(exc).__name__)

@@ -1,0 +1,422 @@
+"""Dynamic programming on knapsack variants with generated constraints.
+
+Variants (the constraint constants are generated and baked into the specification):
+
+- **zero_one**: the best worth (values minus a per-item fee ``F``) of at most ``K`` items with
+  total weight <= capacity (or exactly the capacity, -1 if impossible);
+- **bounded**: the best worth when each item may be taken up to ``L`` times (fee ``F`` per copy);
+- **count_subsets**: the number of choices of exactly ``K`` items whose weights sum to a target,
+  modulo a small prime ``M``;
+- **divisible_subsets**: the number of non-empty choices whose sum is a multiple of ``D``, mod ``M``;
+- **min_coins** / **max_coins**: the fewest / most coins summing to a target when each value may
+  be used at most ``L`` times, -1 if impossible;
+- **count_change**: the number of ways to pay a target (order counted with unlimited coins, or
+  order ignored with at most ``L`` coins of each value), modulo ``M``.
+
+Levels grow the number of items, weights and capacities. Expected outputs come from trusted
+in-process dynamic programmes (``tests/code`` also checks them against brute force).
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from palaestra.core import Problem, register
+from palaestra.envs.code.common import FunctionTask, dedupe_inputs, function_problem, function_tests, varied
+
+MODULI = (97, 101, 103, 107, 109, 113, 127, 131)  # small primes: results wrap often
+
+
+@register
+class Knapsack(FunctionTask):
+    id = "code/knapsack"
+    description = "Dynamic programming: knapsack, subset-count and coin-change variants with generated constraints."
+    tags = ("code", "programming", "dynamic-programming")
+
+    @dataclass(frozen=True)
+    class Config:
+        max_items: int
+        max_weight: int
+        max_capacity: int
+        tests: int
+
+    def config(self, level: int) -> Config:
+        c = self.Config
+        return [
+            c(max_items=5, max_weight=6, max_capacity=12, tests=10),
+            c(max_items=7, max_weight=8, max_capacity=20, tests=10),
+            c(max_items=9, max_weight=10, max_capacity=30, tests=12),
+            c(max_items=12, max_weight=15, max_capacity=45, tests=12),
+            c(max_items=16, max_weight=20, max_capacity=60, tests=14),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        while True:
+            variant = rng.choice(sorted(VARIANTS))
+            spec = VARIANTS[variant].draw(rng, config)
+            inputs = dedupe_inputs(VARIANTS[variant].inputs(rng, config, spec))
+            tests = function_tests(functools.partial(reference, spec), inputs)
+            if varied(tests, at_least=4):
+                break
+        v = VARIANTS[variant]
+        return function_problem(function="solve", params=v.params, task_text=v.text(spec), tests=tests,
+                                reference_source=v.source(spec), examples=2, extra={"spec": spec})
+
+
+@dataclass(frozen=True)
+class Variant:
+    params: str
+    draw: Any
+    inputs: Any
+    text: Any
+    source: Any
+
+
+def reference(spec: dict[str, Any], *args: Any) -> int:
+    """The trusted reference of every variant."""
+    kind = spec["variant"]
+    if kind == "zero_one":
+        weights, values, capacity = args
+        n, k = len(weights), spec["k"]
+        best: list[list[Any]] = [[None] * (capacity + 1) for _ in range(n + 1)]
+        best[0][0] = 0
+        for i in range(n):
+            for c in range(i, -1, -1):
+                for w in range(capacity - weights[i], -1, -1):
+                    if best[c][w] is not None:
+                        v = best[c][w] + values[i] - spec["fee"]
+                        old = best[c + 1][w + weights[i]]
+                        if old is None or v > old:
+                            best[c + 1][w + weights[i]] = v
+        ws = [capacity] if spec["exact"] else range(capacity + 1)
+        options = [best[c][w] for c in range(min(n, k) + 1) for w in ws if best[c][w] is not None]
+        return max(options) if options else -1
+    if kind == "bounded":
+        weights, values, capacity = args
+        table = [0] * (capacity + 1)
+        for wt, val in zip(weights, values):
+            for w in range(capacity, -1, -1):
+                for copies in range(1, spec["l"] + 1):
+                    gain = table[w - copies * wt] + copies * (val - spec["fee"]) if copies * wt <= w else None
+                    if gain is not None and gain > table[w]:
+                        table[w] = gain
+        return table[capacity]
+    if kind == "count_subsets":
+        weights, target = args
+        k, m = spec["k"], spec["m"]
+        ways = [[0] * (target + 1) for _ in range(k + 1)]
+        ways[0][0] = 1
+        for x in weights:
+            for c in range(k - 1, -1, -1):
+                for t in range(target, x - 1, -1):
+                    ways[c + 1][t] = (ways[c + 1][t] + ways[c][t - x]) % m
+        return ways[k][target]
+    if kind == "min_coins":
+        coins, (target,) = spec["coins"], args
+        top = target + 1
+        table = [0] + [top] * target
+        for c in coins:  # each coin value at most l times: a bounded knapsack over counts
+            for t in range(target, 0, -1):
+                for copies in range(1, spec["l"] + 1):
+                    if copies * c <= t and table[t - copies * c] + copies < table[t]:
+                        table[t] = table[t - copies * c] + copies
+        return table[target] if table[target] < top else -1
+    if kind == "count_change":
+        coins, (target,) = spec["coins"], args
+        m = spec["m"]
+        ways = [1] + [0] * target
+        if spec["ordered"]:
+            for t in range(1, target + 1):
+                ways[t] = sum(ways[t - c] for c in coins if c <= t) % m
+        else:  # each value at most l times
+            for c in coins:
+                for t in range(target, 0, -1):
+                    for copies in range(1, spec["l"] + 1):
+                        if copies * c <= t:
+                            ways[t] = (ways[t] + ways[t - copies * c]) % m
+        return ways[target]
+    if kind == "max_coins":
+        coins, (target,) = spec["coins"], args
+        table: list[Any] = [0] + [None] * target
+        for c in coins:
+            for t in range(target, 0, -1):
+                for copies in range(1, spec["l"] + 1):
+                    before = table[t - copies * c] if copies * c <= t else None
+                    if before is not None and (table[t] is None or before + copies > table[t]):
+                        table[t] = before + copies
+        return -1 if table[target] is None else table[target]
+    if kind == "divisible_subsets":
+        (weights,) = args
+        d, m = spec["d"], spec["m"]
+        ways = [1] + [0] * (d - 1)  # by remainder; the empty choice has remainder 0
+        for x in weights:
+            ways = [(ways[r] + ways[(r - x) % d]) % m for r in range(d)]
+        return (ways[0] - 1) % m
+    raise ValueError(kind)
+
+
+# --- each variant: parameters, test inputs, statement, reference source ---------------------
+
+def _items(rng: random.Random, config: Knapsack.Config) -> list[list[Any]]:
+    inputs: list[list[Any]] = [[[], [], rng.randint(0, config.max_capacity)], [[3], [5], 2], [[2], [7], 2]]
+    while len(inputs) < config.tests:
+        n = rng.randint(1, config.max_items)
+        weights = [rng.randint(1, config.max_weight) for _ in range(n)]
+        values = [rng.randint(1, 20) for _ in range(n)]
+        inputs.append([weights, values, rng.randint(0, config.max_capacity)])
+    return inputs
+
+
+def _zero_one_text(s: dict[str, Any]) -> str:
+    goal = ("among those whose total weight is exactly `capacity`; return that largest worth, or -1 if no "
+            "selection has total weight exactly `capacity`") if s["exact"] else \
+        "among those whose total weight is at most `capacity`; return that largest worth"
+    return (
+        "Write a Python function `solve(weights, values, capacity)`. Item i has weight `weights[i]` (a positive "
+        "integer) and value `values[i]`; each item can be taken at most once, and every item taken costs a fee "
+        f"of {s['fee']}, so a selection is worth the sum of its values minus {s['fee']} times its number of "
+        f"items. Choose at most {s['k']} item{'s' if s['k'] != 1 else ''} with the largest worth {goal}. The "
+        "empty selection has weight 0 and worth 0."
+    )
+
+
+def _zero_one_source(s: dict[str, Any]) -> str:
+    ws = "[capacity]" if s["exact"] else "range(capacity + 1)"
+    return (
+        "def solve(weights, values, capacity):\n"
+        "    n = len(weights)\n"
+        "    # best[c][w]: the most worth of c items weighing exactly w (None: impossible)\n"
+        "    best = [[None] * (capacity + 1) for _ in range(n + 1)]\n"
+        "    best[0][0] = 0\n"
+        "    for i in range(n):\n"
+        "        for c in range(i, -1, -1):\n"
+        "            for w in range(capacity - weights[i], -1, -1):\n"
+        "                if best[c][w] is not None:\n"
+        f"                    v = best[c][w] + values[i] - {s['fee']}\n"
+        "                    old = best[c + 1][w + weights[i]]\n"
+        "                    if old is None or v > old:\n"
+        "                        best[c + 1][w + weights[i]] = v\n"
+        f"    options = [best[c][w] for c in range(min(n, {s['k']}) + 1) for w in {ws}\n"
+        "               if best[c][w] is not None]\n"
+        "    return max(options) if options else -1\n"
+    )
+
+
+def _bounded_text(s: dict[str, Any]) -> str:
+    return (
+        "Write a Python function `solve(weights, values, capacity)`. Item type i has weight `weights[i]` (a "
+        f"positive integer) and value `values[i]`, and you may take up to {s['l']} copies of each item type. "
+        f"Every copy taken costs a fee of {s['fee']}, so a selection is worth the sum of its values minus "
+        f"{s['fee']} times its number of copies. Return the largest worth of a selection whose total weight is "
+        "at most `capacity` (the empty selection is worth 0)."
+    )
+
+
+def _bounded_source(s: dict[str, Any]) -> str:
+    return (
+        "def solve(weights, values, capacity):\n"
+        "    table = [0] * (capacity + 1)\n"
+        "    for wt, val in zip(weights, values):\n"
+        "        for w in range(capacity, -1, -1):\n"
+        f"            for copies in range(1, {s['l']} + 1):\n"
+        "                if copies * wt <= w:\n"
+        f"                    gain = table[w - copies * wt] + copies * (val - {s['fee']})\n"
+        "                    if gain > table[w]:\n"
+        "                        table[w] = gain\n"
+        "    return table[capacity]\n"
+    )
+
+
+def _count_subsets_text(s: dict[str, Any]) -> str:
+    return (
+        "Write a Python function `solve(weights, target)` that returns the number of ways to choose exactly "
+        f"{s['k']} of the positions of `weights` (a list of positive integers; equal values at different "
+        "positions count as different items) so that the chosen weights sum to exactly `target`, modulo "
+        f"{s['m']}."
+    )
+
+
+def _count_subsets_source(s: dict[str, Any]) -> str:
+    return (
+        "def solve(weights, target):\n"
+        f"    k, m = {s['k']}, {s['m']}\n"
+        "    # ways[c][t]: choices of c items summing to t\n"
+        "    ways = [[0] * (target + 1) for _ in range(k + 1)]\n"
+        "    ways[0][0] = 1\n"
+        "    for x in weights:\n"
+        "        for c in range(k - 1, -1, -1):\n"
+        "            for t in range(target, x - 1, -1):\n"
+        "                ways[c + 1][t] = (ways[c + 1][t] + ways[c][t - x]) % m\n"
+        "    return ways[k][target]\n"
+    )
+
+
+def _coins(s: dict[str, Any]) -> str:
+    return ", ".join(map(str, s["coins"]))
+
+
+def _min_coins_text(s: dict[str, Any]) -> str:
+    return (
+        f"Coins have the values {_coins(s)}, and at most {s['l']} coin{'s' if s['l'] != 1 else ''} of each value "
+        "may be used. Write a Python function `solve(target)` that returns the smallest number of coins whose "
+        "values sum to exactly `target` (0 for target 0), or -1 if it cannot be done."
+    )
+
+
+def _min_coins_source(s: dict[str, Any]) -> str:
+    return (
+        "def solve(target):\n"
+        f"    coins = {s['coins']}\n"
+        "    top = target + 1\n"
+        "    table = [0] + [top] * target\n"
+        "    for c in coins:\n"
+        "        for t in range(target, 0, -1):\n"
+        f"            for copies in range(1, {s['l']} + 1):\n"
+        "                if copies * c <= t and table[t - copies * c] + copies < table[t]:\n"
+        "                    table[t] = table[t - copies * c] + copies\n"
+        "    return table[target] if table[target] < top else -1\n"
+    )
+
+
+def _count_change_text(s: dict[str, Any]) -> str:
+    if s["ordered"]:
+        how = ("each available in unlimited supply. Return the number of sequences of coins (the order of "
+               "payment matters: 1+2 and 2+1 are different)")
+    else:
+        how = (f"and at most {s['l']} coin{'s' if s['l'] != 1 else ''} of each value may be used. Return the number "
+               "of combinations of coins (the order does not matter: 1+2 and 2+1 are the same)")
+    return (
+        f"Coins have the values {_coins(s)}, {how} whose values sum to exactly `target`, modulo {s['m']} "
+        "(paying 0 has exactly one way). Write a Python function `solve(target)` that returns it for an integer "
+        "target >= 0."
+    )
+
+
+def _count_change_source(s: dict[str, Any]) -> str:
+    if s["ordered"]:
+        loop = (
+            "    for t in range(1, target + 1):\n"
+            f"        ways[t] = sum(ways[t - c] for c in coins if c <= t) % {s['m']}\n"
+        )
+    else:
+        loop = (
+            "    for c in coins:\n"
+            "        for t in range(target, 0, -1):\n"
+            f"            for copies in range(1, {s['l']} + 1):\n"
+            "                if copies * c <= t:\n"
+            f"                    ways[t] = (ways[t] + ways[t - copies * c]) % {s['m']}\n"
+        )
+    return (f"def solve(target):\n    coins = {s['coins']}\n    ways = [1] + [0] * target\n" + loop
+            + "    return ways[target]\n")
+
+
+def _max_coins_text(s: dict[str, Any]) -> str:
+    return (
+        f"Coins have the values {_coins(s)}, and at most {s['l']} coin{'s' if s['l'] != 1 else ''} of each value "
+        "may be used. Write a Python function `solve(target)` that returns the largest number of coins whose "
+        "values sum to exactly `target` (0 for target 0), or -1 if it cannot be done."
+    )
+
+
+def _max_coins_source(s: dict[str, Any]) -> str:
+    return (
+        "def solve(target):\n"
+        f"    coins = {s['coins']}\n"
+        "    table = [0] + [None] * target\n"
+        "    for c in coins:\n"
+        "        for t in range(target, 0, -1):\n"
+        f"            for copies in range(1, {s['l']} + 1):\n"
+        "                if copies * c <= t and table[t - copies * c] is not None:\n"
+        "                    if table[t] is None or table[t - copies * c] + copies > table[t]:\n"
+        "                        table[t] = table[t - copies * c] + copies\n"
+        "    return -1 if table[target] is None else table[target]\n"
+    )
+
+
+def _divisible_text(s: dict[str, Any]) -> str:
+    return (
+        "Write a Python function `solve(weights)` that returns the number of non-empty choices of positions of "
+        "`weights` (a list of positive integers; equal values at different positions count as different items) "
+        f"whose chosen weights sum to a multiple of {s['d']}, modulo {s['m']}."
+    )
+
+
+def _divisible_source(s: dict[str, Any]) -> str:
+    return (
+        "def solve(weights):\n"
+        f"    d, m = {s['d']}, {s['m']}\n"
+        "    ways = [1] + [0] * (d - 1)  # choices by remainder of the sum; the empty one has remainder 0\n"
+        "    for x in weights:\n"
+        "        ways = [(ways[r] + ways[(r - x) % d]) % m for r in range(d)]\n"
+        "    return (ways[0] - 1) % m\n"
+    )
+
+
+def _zero_one_spec(rng: random.Random) -> dict[str, Any]:
+    exact = rng.random() < 0.4
+    return {"variant": "zero_one", "k": rng.randint(1, 4), "exact": exact, "fee": 0 if exact else rng.randint(0, 6)}
+
+
+def _coin_set(rng: random.Random, config: Knapsack.Config) -> list[int]:
+    return sorted(rng.sample(range(1, config.max_weight + 1), rng.randint(2, min(5, config.max_weight))))
+
+
+def _targets(rng: random.Random, config: Knapsack.Config, spec: dict[str, Any]) -> list[list[Any]]:
+    top = config.max_capacity * 2
+    return [[0], [1], [top]] + [[rng.randint(2, top)] for _ in range(config.tests - 3)]
+
+
+def _subset_targets(rng: random.Random, config: Knapsack.Config, spec: dict[str, Any]) -> list[list[Any]]:
+    """Weights and targets that some choice of exactly k items reaches (and a few that none does)."""
+    k = spec["k"]
+    inputs: list[list[Any]] = [[[1, 2], 0], [[], 3], [[3] * k, 3 * k]]
+    while len(inputs) < config.tests:
+        n = rng.randint(k, max(k, config.max_items + 4))
+        weights = [rng.randint(1, config.max_weight) for _ in range(n)]
+        target = sum(rng.sample(weights, k)) if rng.random() < 0.8 else rng.randint(1, config.max_capacity)
+        inputs.append([weights, target])
+    return inputs
+
+
+def _weight_lists(rng: random.Random, config: Knapsack.Config, spec: dict[str, Any]) -> list[list[Any]]:
+    inputs: list[list[Any]] = [[[]], [[spec["d"]]], [[1] * 5]]
+    while len(inputs) < config.tests:
+        n = rng.randint(2, config.max_items + 4)
+        inputs.append([[rng.randint(1, config.max_weight * 3) for _ in range(n)]])
+    return inputs
+
+
+VARIANTS: dict[str, Variant] = {
+    "zero_one": Variant(
+        "weights, values, capacity",
+        lambda r, c: _zero_one_spec(r),
+        lambda r, c, s: _items(r, c), _zero_one_text, _zero_one_source),
+    "bounded": Variant(
+        "weights, values, capacity",
+        lambda r, c: {"variant": "bounded", "l": r.randint(2, 5), "fee": r.randint(0, 6)},
+        lambda r, c, s: _items(r, c), _bounded_text, _bounded_source),
+    "count_subsets": Variant(
+        "weights, target",
+        lambda r, c: {"variant": "count_subsets", "k": r.randint(1, 4), "m": r.choice(MODULI)},
+        _subset_targets, _count_subsets_text, _count_subsets_source),
+    "divisible_subsets": Variant(
+        "weights",
+        lambda r, c: {"variant": "divisible_subsets", "d": r.randint(3, 12), "m": r.choice(MODULI)},
+        _weight_lists, _divisible_text, _divisible_source),
+    "min_coins": Variant(
+        "target",
+        lambda r, c: {"variant": "min_coins", "coins": _coin_set(r, c), "l": r.randint(1, 4)},
+        _targets, _min_coins_text, _min_coins_source),
+    "max_coins": Variant(
+        "target",
+        lambda r, c: {"variant": "max_coins", "coins": _coin_set(r, c), "l": r.randint(1, 4)},
+        _targets, _max_coins_text, _max_coins_source),
+    "count_change": Variant(
+        "target",
+        lambda r, c: {"variant": "count_change", "coins": _coin_set(r, c), "ordered": r.random() < 0.3,
+                      "l": r.randint(1, 4), "m": r.choice(MODULI)},
+        _targets, _count_change_text, _count_change_source),
+}

@@ -1,0 +1,373 @@
+"""Generated pipelines over integer lists and strings, shared by the code family's envs.
+
+A pipeline is a list of steps (JSON dicts such as ``{"op": "keep_gt", "c": 3}``), optionally
+followed by a final reduction to one value. Each step has three faces kept side by side in
+one table: a sentence for the prompt, a line of Python for the reference source, and a
+trusted Python function that computes the same thing in-process. ``tests/code`` runs the
+rendered source in the sandbox against the trusted function.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+Step = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Op:
+    """One pipeline step: how to draw its parameters, describe, render and apply it."""
+
+    name: str
+    group: str  # filter | map | window | order | reduce
+    draw: Callable[[random.Random], dict[str, Any]]
+    text: Callable[[Step], str]
+    code: Callable[[Step], str]  # one statement assigning the variable (or a return expression)
+    apply: Callable[[Step, Any], Any]
+
+
+def _none(rng: random.Random) -> dict[str, Any]:
+    return {}
+
+
+def _rotate(xs: Any, k: int) -> Any:
+    if not xs:
+        return xs
+    k %= len(xs)
+    return xs[k:] + xs[:k]
+
+
+# --- integer lists: the variable is `xs` --------------------------------------------------
+
+ARRAY_OPS: dict[str, Op] = {}
+
+
+def _array(op: Op) -> None:
+    ARRAY_OPS[op.name] = op
+
+
+_array(Op("keep_gt", "filter", lambda r: {"c": r.randint(-5, 8)},
+          lambda s: f"Keep only the elements greater than {s['c']}.",
+          lambda s: f"xs = [x for x in xs if x > {s['c']}]",
+          lambda s, xs: [x for x in xs if x > s["c"]]))
+_array(Op("keep_lt", "filter", lambda r: {"c": r.randint(-3, 10)},
+          lambda s: f"Keep only the elements less than {s['c']}.",
+          lambda s: f"xs = [x for x in xs if x < {s['c']}]",
+          lambda s, xs: [x for x in xs if x < s["c"]]))
+def _modulus_and_remainder(rng: random.Random) -> dict[str, Any]:
+    m = rng.randint(2, 5)
+    return {"m": m, "r": rng.randrange(m)}
+
+
+def _interval(rng: random.Random) -> dict[str, Any]:
+    lo = rng.randint(-6, 3)
+    return {"lo": lo, "hi": lo + rng.randint(3, 10)}
+
+
+_array(Op("keep_mod", "filter", _modulus_and_remainder,
+          lambda s: f"Keep only the elements x whose remainder x % {s['m']} is {s['r']} (Python's %, which is "
+                    f"never negative for a positive divisor).",
+          lambda s: f"xs = [x for x in xs if x % {s['m']} == {s['r']}]",
+          lambda s, xs: [x for x in xs if x % s["m"] == s["r"]]))
+_array(Op("drop_multiples", "filter", lambda r: {"m": r.randint(2, 5)},
+          lambda s: f"Remove every element that is divisible by {s['m']} (0 is divisible by every number).",
+          lambda s: f"xs = [x for x in xs if x % {s['m']} != 0]",
+          lambda s, xs: [x for x in xs if x % s["m"] != 0]))
+_array(Op("even_positions", "filter", _none,
+          lambda s: "Keep only the elements at even positions (0-based: the 1st, 3rd, 5th, ... element).",
+          lambda s: "xs = xs[::2]",
+          lambda s, xs: xs[::2]))
+_array(Op("affine", "map", lambda r: {"a": r.choice([-3, -2, 2, 3]), "b": r.randint(-5, 5)},
+          lambda s: f"Replace each element x by {s['a']} * x + {s['b']}." if s["b"] >= 0
+          else f"Replace each element x by {s['a']} * x - {-s['b']}.",
+          lambda s: f"xs = [{s['a']} * x + {s['b']} for x in xs]" if s["b"] >= 0
+          else f"xs = [{s['a']} * x - {-s['b']} for x in xs]",
+          lambda s, xs: [s["a"] * x + s["b"] for x in xs]))
+_array(Op("absolute", "map", _none,
+          lambda s: "Replace each element by its absolute value.",
+          lambda s: "xs = [abs(x) for x in xs]",
+          lambda s, xs: [abs(x) for x in xs]))
+_array(Op("mod", "map", lambda r: {"m": r.randint(3, 9)},
+          lambda s: f"Replace each element x by x % {s['m']} (Python's %, between 0 and {s['m'] - 1}).",
+          lambda s: f"xs = [x % {s['m']} for x in xs]",
+          lambda s, xs: [x % s["m"] for x in xs]))
+_array(Op("floordiv", "map", lambda r: {"d": r.randint(2, 4)},
+          lambda s: f"Replace each element x by x // {s['d']} (floor division: rounds down, so -3 // 2 is -2).",
+          lambda s: f"xs = [x // {s['d']} for x in xs]",
+          lambda s, xs: [x // s["d"] for x in xs]))
+_array(Op("clamp", "map", _interval,
+          lambda s: f"Clamp each element to the range [{s['lo']}, {s['hi']}] (smaller values become {s['lo']}, "
+                    f"larger ones {s['hi']}).",
+          lambda s: f"xs = [min(max(x, {s['lo']}), {s['hi']}) for x in xs]",
+          lambda s, xs: [min(max(x, s["lo"]), s["hi"]) for x in xs]))
+_array(Op("add_index", "map", _none,
+          lambda s: "Add to each element its 0-based position in the list.",
+          lambda s: "xs = [x + i for i, x in enumerate(xs)]",
+          lambda s, xs: [x + i for i, x in enumerate(xs)]))
+_array(Op("window_sum", "window", lambda r: {"k": r.randint(2, 4)},
+          lambda s: f"Replace the list by the sums of every {s['k']} consecutive elements, in order (a list "
+                    f"{s['k'] - 1} shorter; empty if there are fewer than {s['k']} elements).",
+          lambda s: f"xs = [sum(xs[i:i + {s['k']}]) for i in range(len(xs) - {s['k'] - 1})]",
+          lambda s, xs: [sum(xs[i:i + s["k"]]) for i in range(len(xs) - s["k"] + 1)]))
+_array(Op("window_max", "window", lambda r: {"k": r.randint(2, 3)},
+          lambda s: f"Replace the list by the maximum of every {s['k']} consecutive elements, in order (a list "
+                    f"{s['k'] - 1} shorter; empty if there are fewer than {s['k']} elements).",
+          lambda s: f"xs = [max(xs[i:i + {s['k']}]) for i in range(len(xs) - {s['k'] - 1})]",
+          lambda s, xs: [max(xs[i:i + s["k"]]) for i in range(len(xs) - s["k"] + 1)]))
+_array(Op("differences", "window", _none,
+          lambda s: "Replace the list by the differences of neighbours: each element minus the one before it "
+                    "(a list one shorter).",
+          lambda s: "xs = [xs[i + 1] - xs[i] for i in range(len(xs) - 1)]",
+          lambda s, xs: [xs[i + 1] - xs[i] for i in range(len(xs) - 1)]))
+_array(Op("prefix_sums", "window", _none,
+          lambda s: "Replace each element by the sum of itself and all elements before it (running totals).",
+          lambda s: "xs = [sum(xs[:i + 1]) for i in range(len(xs))]",
+          lambda s, xs: [sum(xs[: i + 1]) for i in range(len(xs))]))
+_array(Op("running_max", "window", _none,
+          lambda s: "Replace each element by the largest element up to and including it (running maximum).",
+          lambda s: "xs = [max(xs[:i + 1]) for i in range(len(xs))]",
+          lambda s, xs: [max(xs[: i + 1]) for i in range(len(xs))]))
+_array(Op("reverse", "order", _none,
+          lambda s: "Reverse the list.",
+          lambda s: "xs = xs[::-1]",
+          lambda s, xs: xs[::-1]))
+_array(Op("sort", "order", lambda r: {"desc": r.random() < 0.5},
+          lambda s: "Sort the list in decreasing order." if s["desc"] else "Sort the list in increasing order.",
+          lambda s: "xs = sorted(xs, reverse=True)" if s["desc"] else "xs = sorted(xs)",
+          lambda s, xs: sorted(xs, reverse=s["desc"])))
+_array(Op("take", "order", lambda r: {"k": r.randint(2, 6)},
+          lambda s: f"Keep only the first {s['k']} elements (all of them if there are fewer).",
+          lambda s: f"xs = xs[:{s['k']}]",
+          lambda s, xs: xs[: s["k"]]))
+_array(Op("drop", "order", lambda r: {"k": r.randint(1, 3)},
+          lambda s: "Remove the first element (if any)." if s["k"] == 1
+          else f"Remove the first {s['k']} elements (all of them if there are fewer).",
+          lambda s: f"xs = xs[{s['k']}:]",
+          lambda s, xs: xs[s["k"]:]))
+_array(Op("dedupe", "order", _none,
+          lambda s: "Remove repeated values, keeping only the first occurrence of each value.",
+          lambda s: "xs = list(dict.fromkeys(xs))",
+          lambda s, xs: list(dict.fromkeys(xs))))
+_array(Op("rotate", "order", lambda r: {"k": r.randint(1, 4)},
+          lambda s: f"Rotate the list left by {s['k']} positions: the first {s['k']} elements (taking {s['k']} "
+                    "modulo the length) move to the end in order; an empty list stays empty.",
+          lambda s: f"xs = xs[{s['k']} % len(xs):] + xs[:{s['k']} % len(xs)] if xs else xs",
+          lambda s, xs: _rotate(xs, s["k"])))
+
+ARRAY_REDUCERS: dict[str, Op] = {
+    "sum": Op("sum", "reduce", _none, lambda s: "Return the sum of the elements (0 for an empty list).",
+              lambda s: "return sum(xs)", lambda s, xs: sum(xs)),
+    "count": Op("count", "reduce", _none, lambda s: "Return the number of elements.",
+                lambda s: "return len(xs)", lambda s, xs: len(xs)),
+    "max": Op("max", "reduce", _none, lambda s: "Return the largest element, or 0 if the list is empty.",
+              lambda s: "return max(xs) if xs else 0", lambda s, xs: max(xs) if xs else 0),
+    "min": Op("min", "reduce", _none, lambda s: "Return the smallest element, or 0 if the list is empty.",
+              lambda s: "return min(xs) if xs else 0", lambda s, xs: min(xs) if xs else 0),
+    "alternating": Op("alternating", "reduce", _none,
+                      lambda s: "Return the alternating sum x0 - x1 + x2 - x3 + ... (0 for an empty list).",
+                      lambda s: "return sum(x if i % 2 == 0 else -x for i, x in enumerate(xs))",
+                      lambda s, xs: sum(x if i % 2 == 0 else -x for i, x in enumerate(xs))),
+    "distinct": Op("distinct", "reduce", _none, lambda s: "Return the number of distinct values.",
+                   lambda s: "return len(set(xs))", lambda s, xs: len(set(xs))),
+    "product_mod": Op("product_mod", "reduce", lambda r: {"m": r.choice([97, 101, 997, 1009])},
+                      lambda s: f"Return the product of the elements modulo {s['m']} (Python's %, so between 0 "
+                                f"and {s['m'] - 1}; the product of an empty list is 1).",
+                      lambda s: f"return math.prod(xs) % {s['m']}",
+                      lambda s, xs: _prod(xs) % s["m"]),
+}
+
+
+def _prod(xs: list[int]) -> int:
+    out = 1
+    for x in xs:
+        out *= x
+    return out
+
+
+# --- strings: the variable is `s` ----------------------------------------------------------
+
+STRING_OPS: dict[str, Op] = {}
+
+
+def _string(op: Op) -> None:
+    STRING_OPS[op.name] = op
+
+
+def _caesar(s: str, k: int) -> str:
+    return "".join(chr((ord(c) - 97 + k) % 26 + 97) if "a" <= c <= "z" else c for c in s)
+
+
+def _runs(s: str) -> str:
+    return "".join(c for i, c in enumerate(s) if i == 0 or s[i - 1] != c)
+
+
+def _rle(s: str) -> str:
+    out, i = [], 0
+    while i < len(s):
+        j = i
+        while j < len(s) and s[j] == s[i]:
+            j += 1
+        out.append(f"{s[i]}{j - i}")
+        i = j
+    return "".join(out)
+
+
+_LETTERS = "abcdefghij"
+_string(Op("reverse", "order", _none, lambda s: "Reverse the string.", lambda s: "s = s[::-1]",
+           lambda st, s: s[::-1]))
+_string(Op("replace", "map", lambda r: dict(zip("ab", r.sample(_LETTERS, 2))),
+           lambda s: f"Replace every '{s['a']}' by '{s['b']}'.",
+           lambda s: f"s = s.replace({s['a']!r}, {s['b']!r})",
+           lambda st, s: s.replace(st["a"], st["b"])))
+_string(Op("remove", "filter", lambda r: {"c": r.choice(_LETTERS)},
+           lambda s: f"Remove every '{s['c']}'.",
+           lambda s: f"s = s.replace({s['c']!r}, '')",
+           lambda st, s: s.replace(st["c"], "")))
+_string(Op("remove_vowels", "filter", _none,
+           lambda s: "Remove every vowel (a, e, i, o, u; lowercase only).",
+           lambda s: "s = ''.join(c for c in s if c not in 'aeiou')",
+           lambda st, s: "".join(c for c in s if c not in "aeiou")))
+_string(Op("caesar", "map", lambda r: {"k": r.randint(1, 25)},
+           lambda s: f"Shift every lowercase letter {s['k']} places forward in the alphabet, wrapping around "
+                     "from z to a; leave other characters unchanged.",
+           lambda s: f"s = ''.join(chr((ord(c) - 97 + {s['k']}) % 26 + 97) if 'a' <= c <= 'z' else c for c in s)",
+           lambda st, s: _caesar(s, st["k"])))
+_string(Op("upper_set", "map", lambda r: {"cs": "".join(sorted(r.sample(_LETTERS, 3)))},
+           lambda s: f"Make the letters {', '.join(s['cs'])} uppercase wherever they occur.",
+           lambda s: f"s = ''.join(c.upper() if c in {s['cs']!r} else c for c in s)",
+           lambda st, s: "".join(c.upper() if c in st["cs"] else c for c in s)))
+_string(Op("double", "map", _none, lambda s: "Write every character twice ('ab' becomes 'aabb').",
+           lambda s: "s = ''.join(c * 2 for c in s)", lambda st, s: "".join(c * 2 for c in s)))
+_string(Op("squeeze", "filter", _none,
+           lambda s: "Replace every run of identical consecutive characters by a single one ('aabccc' becomes "
+                     "'abc').",
+           lambda s: "s = ''.join(c for i, c in enumerate(s) if i == 0 or s[i - 1] != c)",
+           lambda st, s: _runs(s)))
+_string(Op("every_kth", "filter", lambda r: {"k": r.randint(2, 3)},
+           lambda s: f"Keep only the characters at positions 0, {s['k']}, {2 * s['k']}, ... (0-based).",
+           lambda s: f"s = s[::{s['k']}]", lambda st, s: s[:: st["k"]]))
+_string(Op("rotate", "order", lambda r: {"k": r.randint(1, 5)},
+           lambda s: f"Rotate the string left by {s['k']} characters (the first {s['k']} characters, taking "
+                     f"{s['k']} modulo the length, move to the end); an empty string stays empty.",
+           lambda s: f"s = s[{s['k']} % len(s):] + s[:{s['k']} % len(s)] if s else s",
+           lambda st, s: _rotate(s, st["k"])))
+_string(Op("sort", "order", _none, lambda s: "Sort the characters (by Unicode code point: space < digits < "
+                                             "uppercase < lowercase).",
+           lambda s: "s = ''.join(sorted(s))", lambda st, s: "".join(sorted(s))))
+_string(Op("reverse_words", "words", _none,
+           lambda s: "Reverse the order of the words (words are separated by single spaces).",
+           lambda s: "s = ' '.join(s.split(' ')[::-1])", lambda st, s: " ".join(s.split(" ")[::-1])))
+_string(Op("reverse_each_word", "words", _none,
+           lambda s: "Reverse each word in place (words are separated by single spaces).",
+           lambda s: "s = ' '.join(w[::-1] for w in s.split(' '))",
+           lambda st, s: " ".join(w[::-1] for w in s.split(" "))))
+_string(Op("capitalize_words", "words", _none,
+           lambda s: "Make the first character of each word uppercase (words are separated by single spaces).",
+           lambda s: "s = ' '.join(w[:1].upper() + w[1:] for w in s.split(' '))",
+           lambda st, s: " ".join(w[:1].upper() + w[1:] for w in s.split(" "))))
+_string(Op("run_length", "map", _none,
+           lambda s: "Replace every run of identical consecutive characters by the character followed by the "
+                     "run's length ('aaab' becomes 'a3b1').",
+           lambda s: "s = ''.join(f'{k}{len(list(g))}' for k, g in itertools.groupby(s))",
+           lambda st, s: _rle(s)))
+_string(Op("join_dash", "map", _none, lambda s: "Put a '-' between every two adjacent characters.",
+           lambda s: "s = '-'.join(s)", lambda st, s: "-".join(s)))
+_string(Op("take", "order", lambda r: {"k": r.randint(3, 8)},
+           lambda s: f"Keep only the first {s['k']} characters (all of them if there are fewer).",
+           lambda s: f"s = s[:{s['k']}]", lambda st, s: s[: st["k"]]))
+
+STRING_REDUCERS: dict[str, Op] = {
+    "count_char": Op("count_char", "reduce", lambda r: {"c": r.choice(_LETTERS[:5])},
+                     lambda s: f"Return the number of times '{s['c']}' occurs.",
+                     lambda s: f"return s.count({s['c']!r})", lambda st, s: s.count(st["c"])),
+    "distinct": Op("distinct", "reduce", _none, lambda s: "Return the number of distinct characters.",
+                   lambda s: "return len(set(s))", lambda st, s: len(set(s))),
+    "length": Op("length", "reduce", _none, lambda s: "Return the length of the string.",
+                 lambda s: "return len(s)", lambda st, s: len(s)),
+    "find": Op("find", "reduce", lambda r: {"c": r.choice(_LETTERS[:5])},
+               lambda s: f"Return the 0-based position of the first '{s['c']}', or -1 if there is none.",
+               lambda s: f"return s.find({s['c']!r})", lambda st, s: s.find(st["c"])),
+}
+
+
+# --- drawing, rendering, applying ------------------------------------------------------------
+
+def draw_pipeline(
+    rng: random.Random, ops: dict[str, Op], reducers: dict[str, Op], steps: int, groups: tuple[str, ...],
+    reduce_chance: float,
+) -> list[Step]:
+    """``steps`` steps from the allowed groups (no op twice in a row), maybe a final reducer."""
+    names = [n for n, op in ops.items() if op.group in groups]
+    pipeline: list[Step] = []
+    while len(pipeline) < steps:
+        name = rng.choice(names)
+        if pipeline and pipeline[-1]["op"] == name:
+            continue
+        pipeline.append({"op": name, **ops[name].draw(rng)})
+    if rng.random() < reduce_chance:
+        name = rng.choice(sorted(reducers))
+        pipeline.append({"op": name, "reduce": True, **reducers[name].draw(rng)})
+    return pipeline
+
+
+def _op(step: Step, ops: dict[str, Op], reducers: dict[str, Op]) -> Op:
+    return reducers[step["op"]] if step.get("reduce") else ops[step["op"]]
+
+
+def apply_pipeline(pipeline: list[Step], value: Any, ops: dict[str, Op], reducers: dict[str, Op]) -> Any:
+    for step in pipeline:
+        value = _op(step, ops, reducers).apply(step, value)
+    return value
+
+
+def describe_pipeline(pipeline: list[Step], ops: dict[str, Op], reducers: dict[str, Op], final: str) -> str:
+    lines = [f"{i}. {_op(step, ops, reducers).text(step)}" for i, step in enumerate(pipeline, 1)]
+    if not pipeline or not pipeline[-1].get("reduce"):
+        lines.append(f"{len(pipeline) + 1}. {final}")
+    return "\n".join(lines)
+
+
+def render_pipeline(
+    pipeline: list[Step], ops: dict[str, Op], reducers: dict[str, Op], function: str, var: str
+) -> str:
+    body = [_op(step, ops, reducers).code(step) for step in pipeline]
+    if not pipeline or not pipeline[-1].get("reduce"):
+        body.append(f"return {var}")
+    imports = sorted({m for m in ("math", "itertools") if any(f"{m}." in line for line in body)})
+    head = "".join(f"import {m}\n" for m in imports) + ("\n" if imports else "")
+    return head + f"def {function}({var}):\n" + "".join(f"    {line}\n" for line in body)
+
+
+def array_pipeline(rng: random.Random, steps: int, groups: tuple[str, ...], reduce_chance: float) -> list[Step]:
+    return draw_pipeline(rng, ARRAY_OPS, ARRAY_REDUCERS, steps, groups, reduce_chance)
+
+
+def string_pipeline(rng: random.Random, steps: int, groups: tuple[str, ...], reduce_chance: float) -> list[Step]:
+    return draw_pipeline(rng, STRING_OPS, STRING_REDUCERS, steps, groups, reduce_chance)
+
+
+def random_string(rng: random.Random, length: int, words: bool, alphabet: str = _LETTERS) -> str:
+    """Lowercase letters from ``alphabet``; with ``words``, single spaces between short words."""
+    if not words:
+        return "".join(rng.choice(alphabet) for _ in range(length))
+    out: list[str] = []
+    while sum(len(w) for w in out) + len(out) < length:
+        out.append("".join(rng.choice(alphabet) for _ in range(rng.randint(1, 5))))
+    return " ".join(out)[: max(length, 0)].strip(" ").replace("  ", " ")
+
+
+def string_inputs(rng: random.Random, count: int, max_len: int, words: bool) -> list[list[Any]]:
+    inputs: list[list[Any]] = [[""], [rng.choice(_LETTERS)], ["aaabba"], [_LETTERS[: max(3, min(10, max_len))]]]
+    if words:
+        inputs.append(["ab cd e"])
+    while len(inputs) < count:
+        inputs.append([random_string(rng, rng.randint(2, max_len), words)])
+    seen, out = set(), []
+    for args in inputs:
+        if args[0] not in seen:
+            seen.add(args[0])
+            out.append(args)
+    return out

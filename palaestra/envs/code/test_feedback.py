@@ -1,0 +1,131 @@
+"""Multi-turn coding: submit a function, see the failing tests, try again (up to N attempts).
+
+The task is a generated list or string pipeline (as in ``code/array_pipeline`` and
+``code/string_pipeline``) with one example shown. Each turn the model submits a complete
+function; it runs on every hidden test in the sandbox. If all pass the episode ends with
+reward 1; otherwise the observation reports how many passed and up to ``shown`` failing tests
+(input, expected value, what the function returned or raised), and the model tries again.
+After ``attempts`` failed submissions the episode is truncated with reward 0 (or, with
+``partial_credit=True``, the fraction of tests the last submission passed). An infrastructure
+failure of the sandbox is reported as such (``info["infrastructure_error"]``), never as a
+failed test. Levels lengthen the pipelines and reduce the attempts and the failing tests shown.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from palaestra.core import MultiTurnEnv, Problem, Turn, register
+from palaestra.envs.code import pipelines as pl
+from palaestra.envs.code.common import (
+    FUNCTION_FOOTER,
+    examples_text,
+    function_tests,
+    int_list_inputs,
+    varied,
+)
+from palaestra.verifiers import code as code_verifier
+
+
+@register
+class TestFeedback(MultiTurnEnv):
+    id = "code/test_feedback"
+    family = "code"
+    description = "Write a function against hidden tests, seeing the failing tests after each submission."
+    tags = ("code", "programming", "multi-turn")
+
+    @dataclass(frozen=True)
+    class Config:
+        steps: int
+        reduce_chance: float
+        max_len: int
+        attempts: int
+        shown: int  # failing tests shown after a failed submission
+        tests: int
+
+    def __init__(self, level: int = 0, render_mode: str | None = None, answer_format: str | None = None,
+                 partial_credit: bool = False) -> None:
+        super().__init__(level=level, render_mode=render_mode, answer_format=answer_format)
+        self.partial_credit = partial_credit
+
+    def config(self, level: int) -> Config:
+        c = self.Config
+        return [
+            c(steps=2, reduce_chance=0.4, max_len=8, attempts=5, shown=3, tests=10),
+            c(steps=3, reduce_chance=0.5, max_len=10, attempts=4, shown=3, tests=12),
+            c(steps=4, reduce_chance=0.5, max_len=14, attempts=4, shown=2, tests=12),
+            c(steps=5, reduce_chance=0.6, max_len=20, attempts=3, shown=2, tests=14),
+            c(steps=6, reduce_chance=0.7, max_len=24, attempts=3, shown=1, tests=16),
+        ][level]
+
+    def format_instruction(self) -> str:
+        if self.answer_format == "tag":
+            return "Put each submission (the complete function) inside <answer></answer> tags."
+        return super().format_instruction()
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        groups = ("filter", "map", "order", "window")
+        while True:
+            if rng.random() < 0.5:
+                pipeline = pl.array_pipeline(rng, config.steps, groups, config.reduce_chance)
+                ops, reducers, var, kind = pl.ARRAY_OPS, pl.ARRAY_REDUCERS, "xs", "a list of integers `xs`"
+                final = "Return the resulting list."
+                inputs = int_list_inputs(rng, config.tests, config.max_len, -20, 20)
+            else:
+                pipeline = pl.string_pipeline(rng, config.steps, ("filter", "map", "order", "words"),
+                                              config.reduce_chance)
+                ops, reducers, var = pl.STRING_OPS, pl.STRING_REDUCERS, "s"
+                kind = "a string `s` of lowercase words separated by single spaces"
+                final = "Return the resulting string."
+                inputs = pl.string_inputs(rng, config.tests, config.max_len, words=True)
+            tests = function_tests(lambda x, p=pipeline, o=ops, r=reducers: pl.apply_pipeline(p, x, o, r), inputs)
+            if varied(tests, at_least=4):
+                break
+        steps = pl.describe_pipeline(pipeline, ops, reducers, final)
+        prompt = (
+            f"Write a Python function `solve({var})` that takes {kind} and applies these steps in order:\n"
+            f"{steps}\n\nExample:\n{examples_text('solve', tests, 1)}\n\n{FUNCTION_FOOTER}\n\n"
+            f"You have {config.attempts} attempts. After each submission that fails a test you will see how many "
+            f"tests passed and up to {config.shown} failing test{'s' if config.shown != 1 else ''}."
+        )
+        source = pl.render_pipeline(pipeline, ops, reducers, "solve", var)
+        data = {
+            "kind": "function", "function": "solve", "params": var, "tests": tests, "test_seconds": 1.0,
+            "attempts": config.attempts, "shown": config.shown, "spec": pipeline,
+        }
+        return Problem(prompt=prompt, answer=source, data=data)
+
+    def max_turns(self, problem: Problem) -> int:
+        return problem.data["attempts"]
+
+    def new_state(self, problem: Problem) -> dict[str, Any]:
+        return {"submitted": 0, "infrastructure_error": None}
+
+    def play(self, problem: Problem, state: dict[str, Any], move: str | None) -> Turn:
+        state["submitted"] += 1
+        state["infrastructure_error"] = None
+        left = problem.data["attempts"] - state["submitted"]
+        tail = f"{left} attempt{'s' if left != 1 else ''} left." if left > 0 else "No attempts left."
+        if move is None:
+            return Turn(f"No submission found: put the complete function inside the answer tags. {tail}", parsed=False)
+        report = code_verifier.report_for_answer(move, problem.data)
+        if report.error is not None:
+            state["infrastructure_error"] = report.error
+            return Turn(f"The submission could not be run (infrastructure error: {report.error}). {tail}",
+                        parsed=True)
+        if report.all_passed:
+            return Turn(f"All {report.total} tests passed. Solved!", reward=1.0, done=True, correct=True)
+        reward = report.fraction if (self.partial_credit and left <= 0) else 0.0
+        return Turn(f"Attempt {state['submitted']} failed: {report.feedback(problem.data['shown'])}\n{tail}",
+                    reward=reward)
+
+    def step(self, action: str) -> tuple[str, float, bool, bool, dict[str, Any]]:
+        obs, reward, terminated, truncated, info = super().step(action)
+        if self.state.get("infrastructure_error"):
+            info["infrastructure_error"] = self.state["infrastructure_error"]
+        return obs, reward, terminated, truncated, info
+
+    def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
+        return problem.answer or ""

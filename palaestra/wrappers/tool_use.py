@@ -1,0 +1,241 @@
+"""Tool use: turn any palaestra env into a multi-turn env where the model may call tools.
+
+The model calls a tool by writing a JSON object inside ``<tool_call>...</tool_call>`` (the
+Hermes / Qwen convention that open models' chat templates use)::
+
+    <tool_call>{"name": "python", "arguments": {"code": "print(2**100)"}}</tool_call>
+
+Each step, :class:`ToolUseEnv` looks for tool calls in the model's text:
+
+- **tool calls present**: each is run (malformed JSON, an unknown tool, bad arguments or a call
+  beyond ``max_calls`` get an ``error: ...`` response instead) and the responses, each inside
+  ``<tool_response>...</tool_response>``, are the next observation; reward 0, not terminated.
+  Any final answer in a message that also calls tools is ignored. When a message calls tools
+  after the budget of ``max_calls`` calls was already spent, the episode ends (truncated).
+- **no tool call**: the text is the model's answer and goes to the wrapped env's ``step``
+  unchanged (single-turn envs verify and terminate; multi-turn envs go on).
+
+The prompt is the wrapped env's prompt followed by the tool list (names, descriptions, JSON
+schemas, one per line inside ``<tools></tools>``) and the call format; ``info["tools"]`` holds
+the same schemas, ready for a chat template's ``tools=`` argument.
+
+**Marking tool output** (so trainers can mask it out of the loss): every ``info`` carries
+
+- ``info["segments"]``: the episode so far as ``[(role, text), ...]`` with role ``"user"``
+  (the prompt and the wrapped env's observations), ``"assistant"`` (the model's actions) or
+  ``"tool"`` (tool responses, exactly the observation returned after a tool call);
+- ``info["transcript"]``: the exact concatenation of the segments' texts, and
+  ``info["tool_output_spans"]``: ``[(start, end), ...]`` character spans of the ``"tool"``
+  segments in it (``transcript[start:end]`` is one tool observation).
+
+Train on the ``assistant`` segments only; ``tool`` and ``user`` text is context.
+
+Example::
+
+    import palaestra
+    from palaestra.tools import Calculator, PythonTool
+    from palaestra.wrappers.tool_use import ToolUseEnv
+
+    env = ToolUseEnv(palaestra.make("arithmetic/expression", level=3), tools=[PythonTool(), Calculator()],
+                     max_calls=4)
+    prompt, info = env.reset(seed=0)
+    obs, reward, terminated, truncated, info = env.step(
+        '<tool_call>{"name": "calculator", "arguments": {"expression": "12 * 34"}}</tool_call>')
+    obs                                    # '<tool_response>\\n408\\n</tool_response>'
+    env.step("<answer>408</answer>")       # the wrapped env judges the answer
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import gymnasium as gym
+
+from palaestra.tools.base import Tool
+
+OPEN_CALL, CLOSE_CALL = "<tool_call>", "</tool_call>"
+MAX_CALL_CHARS = 100_000
+# A call runs to its closing tag, or to the end of the text (generation is often stopped at
+# the closing tag, which then is not part of the text).
+_CALL = re.compile(re.escape(OPEN_CALL) + r"(.*?)(?:" + re.escape(CLOSE_CALL) + r"|\Z)", re.DOTALL)
+_FENCE = re.compile(r"^```[A-Za-z]*\s*\n?(.*?)\n?```$", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """One parsed call: a name and arguments, or the reason it could not be read."""
+
+    name: str | None
+    arguments: Any
+    error: str | None = None
+
+
+def parse_tool_calls(text: str, limit: int = 64) -> list[ToolCall]:
+    """Every ``<tool_call>`` block of ``text`` (at most ``limit``), parsed; never raises."""
+    calls = []
+    for match in _CALL.finditer(text):
+        if len(calls) >= limit:
+            break
+        calls.append(_parse_call(match.group(1)))
+    return calls
+
+
+def _parse_call(body: str) -> ToolCall:
+    body = body.strip()
+    if len(body) > MAX_CALL_CHARS:
+        return ToolCall(None, None, f"tool call longer than {MAX_CALL_CHARS} characters")
+    fenced = _FENCE.match(body)
+    if fenced:
+        body = fenced.group(1).strip()
+    try:
+        obj = json.loads(body)
+    except (ValueError, RecursionError) as exc:
+        reason = exc.msg if isinstance(exc, json.JSONDecodeError) else type(exc).__name__
+        return ToolCall(None, None, f"the tool call is not valid JSON ({reason})")
+    if not isinstance(obj, dict) or not isinstance(obj.get("name"), str):
+        return ToolCall(None, None, 'a tool call must be a JSON object {"name": ..., "arguments": {...}}')
+    arguments = obj.get("arguments", obj.get("parameters", {}))
+    if isinstance(arguments, str):  # OpenAI-style arguments serialized as a string
+        try:
+            arguments = json.loads(arguments) if arguments.strip() else {}
+        except (ValueError, RecursionError):
+            return ToolCall(obj["name"], None, "the arguments are not a valid JSON object")
+    if not isinstance(arguments, dict):
+        return ToolCall(obj["name"], None, "the arguments must be a JSON object")
+    return ToolCall(obj["name"], arguments)
+
+
+def tools_prompt(tools: Sequence[Tool], max_calls: int) -> str:
+    """The tool section appended to the prompt (Hermes / Qwen style)."""
+    lines = "\n".join(json.dumps(t.schema(), ensure_ascii=False) for t in tools)
+    return (
+        "You may call tools to help you. The available tools, as JSON schemas:\n"
+        f"<tools>\n{lines}\n</tools>\n\n"
+        "To call a tool, write a JSON object with the tool's name and arguments inside tool-call tags:\n"
+        f'{OPEN_CALL}{{"name": "<tool name>", "arguments": {{...}}}}{CLOSE_CALL}\n'
+        "Each result comes back inside <tool_response></tool_response>. "
+        f"You may make at most {max_calls} tool call{'s' if max_calls != 1 else ''} in total. "
+        "When you are done, reply without a tool call and give your final answer as instructed above."
+    )
+
+
+class ToolUseEnv(gym.Env[str, str]):
+    """Wrap ``env`` (any palaestra text env, single- or multi-turn) with ``tools``.
+
+    ``max_calls`` bounds the tool calls of one episode (malformed ones count); tools are reset
+    at every ``reset`` and closed when an episode ends and on ``close``.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}
+
+    def __init__(
+        self, env: gym.Env, tools: Iterable[Tool] = (), max_calls: int = 8, render_mode: str | None = None
+    ) -> None:
+        self.env = env
+        self.tool_list = list(tools)
+        names = [t.name for t in self.tool_list]
+        if len(set(names)) != len(names):
+            raise ValueError(f"tool names must be distinct, got {names}")
+        if max_calls < 0:
+            raise ValueError("max_calls must be >= 0")
+        self.tools = {t.name: t for t in self.tool_list}
+        self.max_calls = max_calls
+        self.observation_space = env.observation_space
+        self.action_space = env.action_space
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self.render_mode = render_mode
+        self.calls_used = 0
+        self.segments: list[tuple[str, str]] = []
+        self._identity: dict[str, Any] = {}
+        self._infra: list[str] = []
+        self._done = True
+
+    # --- the Gymnasium API -----------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
+        super().reset(seed=seed)
+        for tool in self.tool_list:
+            tool.reset()
+        obs, info = self.env.reset(seed=seed, options=options)
+        prompt = f"{obs}\n\n{tools_prompt(self.tool_list, self.max_calls)}" if self.tool_list else obs
+        self.calls_used = 0
+        self.segments = [("user", prompt)]
+        self._infra = []
+        self._done = False
+        self._identity = {k: info[k] for k in ("env_id", "level", "seed") if k in info}
+        return prompt, {**info, "tools": [t.schema() for t in self.tool_list], **self._marks()}
+
+    def step(self, action: str) -> tuple[str, float, bool, bool, dict[str, Any]]:
+        if self._done and not self.segments:
+            raise RuntimeError("call reset() before step()")
+        text = action if isinstance(action, str) else str(action)
+        self.segments.append(("assistant", text))
+        calls = parse_tool_calls(text, limit=self.max_calls + 1) if OPEN_CALL in text else []
+        if calls:
+            exhausted = self.calls_used >= self.max_calls
+            responses = [self._run(call) for call in calls]
+            obs = "\n".join(f"<tool_response>\n{r}\n</tool_response>" for r in responses)
+            self.segments.append(("tool", obs))
+            info = {**self._identity, "tool_calls": len(calls), "calls_used": self.calls_used,
+                    "correct": False, "parsed": False, **self._marks()}
+            if exhausted:
+                info["error"] = f"tool call limit ({self.max_calls}) exceeded"
+                self._end()
+            return obs, 0.0, False, exhausted, info
+        obs, reward, terminated, truncated, info = self.env.step(text)
+        self.segments.append(("user", obs))
+        if terminated or truncated:
+            self._end()
+        return obs, reward, terminated, truncated, {**info, "tool_calls": 0, "calls_used": self.calls_used,
+                                                     **self._marks()}
+
+    def render(self) -> str | None:
+        if self.render_mode == "ansi":
+            return "".join(text for _, text in self.segments)
+        return None
+
+    def close(self) -> None:
+        for tool in self.tool_list:
+            tool.close()
+        self.env.close()
+
+    # --- helpers ----------------------------------------------------------------
+    def _run(self, call: ToolCall) -> str:
+        if self.calls_used >= self.max_calls:
+            return f"error: tool call limit reached ({self.max_calls} per episode); give your final answer now"
+        self.calls_used += 1
+        if call.error is not None:
+            return f"error: {call.error}"
+        tool = self.tools.get(call.name or "")
+        if tool is None:
+            known = ", ".join(self.tools) or "none"
+            return f"error: unknown tool {str(call.name)[:100]!r} (available: {known})"
+        output = tool.call(call.arguments)
+        if tool.infrastructure_error:
+            self._infra.append(tool.infrastructure_error)
+        return output if output.strip() else "(no output)"
+
+    def _end(self) -> None:
+        self._done = True
+        for tool in self.tool_list:
+            tool.close()
+
+    def _marks(self) -> dict[str, Any]:
+        spans, transcript, position = [], [], 0
+        for role, text in self.segments:
+            if role == "tool":
+                spans.append((position, position + len(text)))
+            transcript.append(text)
+            position += len(text)
+        marks: dict[str, Any] = {
+            "segments": list(self.segments),
+            "transcript": "".join(transcript),
+            "tool_output_spans": spans,
+        }
+        if self._infra:
+            marks["infrastructure_errors"] = list(self._infra)
+        return marks
