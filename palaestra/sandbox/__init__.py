@@ -139,14 +139,19 @@ os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def get_backend() -> Backend:
-    """The process-wide backend, created on first use ($PALAESTRA_SANDBOX_BACKEND, default "local")."""
+    """The process-wide backend, created on first use ($PALAESTRA_SANDBOX_BACKEND: "local" (default) or "docker")."""
     global _backend
     with _lock:
         if _backend is None:
             name = os.environ.get(BACKEND_ENV, "local")
-            if name != "local":
-                raise ValueError(f"unknown sandbox backend {name!r} in ${BACKEND_ENV}; available: local")
-            _backend = LocalBackend()
+            if name == "local":
+                _backend = LocalBackend()
+            elif name == "docker":  # engine from $PALAESTRA_DOCKER_URL / $DOCKER_HOST (docker extra)
+                from palaestra.sandbox.docker_backend import DockerBackend
+
+                _backend = DockerBackend()
+            else:
+                raise ValueError(f"unknown sandbox backend {name!r} in ${BACKEND_ENV}; available: local, docker")
         return _backend
 
 
