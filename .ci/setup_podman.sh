@@ -67,7 +67,8 @@ if [ -S "$SOCK" ] && ping; then
     say "podman service already running"
 else
     rm -f "$SOCK"
-    nohup podman system service --time=0 "unix://$SOCK" >"$LOG" 2>&1 </dev/null &
+    # from /: conmon drops files such as "oom" into its working directory when a container hits its memory limit
+    (cd / && exec nohup podman system service --time=0 "unix://$SOCK" >"$LOG" 2>&1 </dev/null) &
     for _ in $(seq 1 100); do
         [ -S "$SOCK" ] && break
         sleep 0.1
