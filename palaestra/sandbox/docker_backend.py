@@ -34,12 +34,11 @@ import socket
 import struct
 import threading
 import uuid
-from collections.abc import Mapping, Sequence
-from typing import Any, Self
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
 
 from .api import ExecResult, Limits, SandboxError, SandboxUnavailable
-from .local.backend import START_TIMEOUT, LocalBackend, LocalSession, _Died, _Waiter
-from .local.protocol import Decoder, encode
+from .local.backend import LocalBackend, LocalSession, _Channel
 from .local.server import BOOT
 
 URL_ENV = "PALAESTRA_DOCKER_URL"
@@ -74,21 +73,13 @@ def connect(base_url: str | None = None, timeout: float = 60) -> Any:
     return client
 
 
-class _ContainerConnection:
-    """One hardened container running the sandbox server, over its attached stdio.
-
-    Duck-types the local backend's ``_Connection`` (``request``, ``close``, ``dead``, ``hello``).
-    """
+class _ContainerConnection(_Channel):
+    """One hardened container running the sandbox server, over its attached stdio."""
 
     def __init__(self, backend: DockerBackend):
-        self.owner = os.getpid()
-        self.lock = threading.Lock()
-        self.waiters: dict[int, _Waiter] = {}
-        self.ids = iter(range(1, 1 << 62))
-        self.dead = False
+        super().__init__()
         self.stderr = bytearray()
         self.client = backend.client
-        hello = self.waiters[0] = _Waiter()
         config = {"tier": backend.inner_tier, "max_jobs": backend.max_jobs, "base_dir": f"{SCRATCH}/palaestra-sandbox", "uid_base": 60000}  # fmt: skip
         self.container = self.client.containers.create(
             backend.image,
@@ -107,16 +98,8 @@ class _ContainerConnection:
         except BaseException:
             self._remove()
             raise
-        self.reader = threading.Thread(target=self._read, name="palaestra-docker-reader", daemon=True)
-        self.reader.start()
-        if not hello.event.wait(START_TIMEOUT) or hello.message is None:
-            err = self.stderr.decode(errors="replace")[-2000:]
-            self.close()
-            raise SandboxError(f"the sandbox server did not start in its container: {err}")
-        if hello.message["error"]:
-            self.close()
-            raise SandboxError(hello.message["error"])
-        self.hello: dict[str, Any] = hello.message["result"]
+        self._start("palaestra-docker-reader", lambda: "the sandbox server did not start in its container: "
+                    + self.stderr.decode(errors="replace")[-2000:])
 
     def _recv_exact(self, n: int) -> bytes:
         buf = bytearray()
@@ -127,51 +110,19 @@ class _ContainerConnection:
             buf += data
         return bytes(buf)
 
-    def _read(self) -> None:
-        """Demultiplex the attach stream (8-byte headers: stream, 0, 0, 0, big-endian size)."""
-        decoder = Decoder()
-        try:
-            while True:
-                kind, size = struct.unpack(">BxxxI", self._recv_exact(8))
-                data = self._recv_exact(size)
-                if kind == 2:
-                    self.stderr += data
-                    del self.stderr[:-8192]
-                    continue
-                for message in decoder.feed(data):
-                    with self.lock:
-                        waiter = self.waiters.pop(message["id"], None)
-                    if waiter is not None:
-                        waiter.message = message
-                        waiter.event.set()
-        except (OSError, ValueError, EOFError, struct.error):
-            pass  # the container is gone, or spoke gibberish: either way it is dead to us
-        finally:
-            with self.lock:
-                self.dead = True
-                waiters, self.waiters = list(self.waiters.values()), {}
-            for waiter in waiters:
-                waiter.event.set()
+    def _send(self, data: bytes) -> None:
+        self.raw.sendall(data)
 
-    def request(self, message: dict[str, Any], timeout: float) -> dict[str, Any]:
-        """Send a request and wait for its reply; raise _Died if the container dies or hangs."""
-        waiter = _Waiter()
-        with self.lock:
-            if self.dead:
-                raise _Died
-            rid = next(self.ids)
-            self.waiters[rid] = waiter
-            try:
-                self.raw.sendall(encode({**message, "id": rid}))
-            except OSError:
-                self.dead = True
-                raise _Died from None
-        if not waiter.event.wait(timeout):
-            self.close()  # hung: start afresh
-            raise _Died
-        if waiter.message is None:
-            raise _Died
-        return waiter.message
+    def _chunks(self) -> Iterator[bytes]:
+        """Demultiplex the attach stream (8-byte headers: stream, 0, 0, 0, big-endian size)."""
+        while True:
+            kind, size = struct.unpack(">BxxxI", self._recv_exact(8))
+            data = self._recv_exact(size)
+            if kind != 2:
+                yield data
+                continue
+            self.stderr += data
+            del self.stderr[:-8192]
 
     def _remove(self) -> None:
         import docker.errors
@@ -396,7 +347,7 @@ class DockerBackend:
         for slot in self.slots:
             slot.close()
 
-    def __enter__(self) -> Self:
+    def __enter__(self) -> DockerBackend:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -26,13 +26,14 @@ import itertools
 import json
 import os
 import posixpath
+import struct
 import subprocess
 import sys
 import tempfile
 import threading
 import uuid
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -102,47 +103,58 @@ def _forget_in_child() -> None:
 os.register_at_fork(after_in_child=_forget_in_child)
 
 
-class _Connection:
-    """One server process and the thread reading its replies."""
+class _Channel:
+    """Request/reply multiplexing with a sandbox server over a byte stream.
 
-    def __init__(self, python: str, config: dict[str, Any]):
+    Requests carry ids; a reader thread hands each reply to the thread waiting for
+    it. Subclasses connect the stream: ``_send`` writes bytes, ``_chunks`` yields
+    the server's reply bytes until it is gone (a local process's stdout here, a
+    container's attach stream in the Docker backend).
+    """
+
+    def __init__(self) -> None:
         self.owner = os.getpid()
         self.lock = threading.Lock()
         self.waiters: dict[int, _Waiter] = {}
         self.ids = itertools.count(1)
         self.dead = False
-        hello = self.waiters[0] = _Waiter()
-        self.proc = subprocess.Popen(
-            [python, "-I", "-S", "-c", BOOT, _PACKAGE_ROOT, json.dumps(config)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            env={},
-            close_fds=True,
-            start_new_session=True,  # no terminal signals: it stops when its stdin closes
-        )
-        _connections.add(self)
-        self.reader = threading.Thread(target=self._read, name="palaestra-sandbox-reader", daemon=True)
+        self._hello = self.waiters[0] = _Waiter()  # the server greets first, with id 0
+        self.hello: dict[str, Any] = {}
+
+    def _send(self, data: bytes) -> None:
+        raise NotImplementedError
+
+    def _chunks(self) -> Iterator[bytes]:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def _start(self, thread_name: str, describe_failure: Callable[[], str]) -> None:
+        """Start the reader and wait for the server's greeting."""
+        self.reader = threading.Thread(target=self._read, name=thread_name, daemon=True)
         self.reader.start()
+        hello = self._hello
         if not hello.event.wait(START_TIMEOUT) or hello.message is None:
+            detail = describe_failure()
             self.close()
-            raise SandboxError("the sandbox server did not start (see its stderr above)")
+            raise SandboxError(detail)
         if hello.message["error"]:
             self.close()
             raise SandboxError(hello.message["error"])
-        self.hello: dict[str, Any] = hello.message["result"]
+        self.hello = hello.message["result"]
 
     def _read(self) -> None:
-        assert self.proc.stdout is not None
-        fd, decoder = self.proc.stdout.fileno(), Decoder()
+        decoder = Decoder()
         try:
-            while data := os.read(fd, 1 << 16):
+            for data in self._chunks():
                 for message in decoder.feed(data):
                     with self.lock:
                         waiter = self.waiters.pop(message["id"], None)
                     if waiter is not None:
                         waiter.message = message
                         waiter.event.set()
-        except (OSError, ValueError):
+        except (OSError, ValueError, EOFError, struct.error):
             pass  # the server is gone, or spoke gibberish: either way it is dead to us
         finally:
             with self.lock:
@@ -160,9 +172,7 @@ class _Connection:
             rid = next(self.ids)
             self.waiters[rid] = waiter
             try:
-                assert self.proc.stdin is not None
-                self.proc.stdin.write(encode({**message, "id": rid}))
-                self.proc.stdin.flush()
+                self._send(encode({**message, "id": rid}))
             except (OSError, ValueError):
                 self.dead = True
                 raise _Died from None
@@ -172,6 +182,34 @@ class _Connection:
         if waiter.message is None:
             raise _Died
         return waiter.message
+
+
+class _Connection(_Channel):
+    """One server process on this host, spoken to over its stdin and stdout."""
+
+    def __init__(self, python: str, config: dict[str, Any]):
+        super().__init__()
+        self.proc = subprocess.Popen(
+            [python, "-I", "-S", "-c", BOOT, _PACKAGE_ROOT, json.dumps(config)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env={},
+            close_fds=True,
+            start_new_session=True,  # no terminal signals: it stops when its stdin closes
+        )
+        _connections.add(self)
+        self._start("palaestra-sandbox-reader", lambda: "the sandbox server did not start (see its stderr above)")
+
+    def _send(self, data: bytes) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(data)
+        self.proc.stdin.flush()
+
+    def _chunks(self) -> Iterator[bytes]:
+        assert self.proc.stdout is not None
+        fd = self.proc.stdout.fileno()
+        while data := os.read(fd, 1 << 16):
+            yield data
 
     def forget(self) -> None:
         """In a forked child: let go of the parent's server without touching it."""
