@@ -18,20 +18,22 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 _LAZY = {
-    "make": "palaestra.core.registry",
+    "make": "palaestra.factory",
     "make_vec": "palaestra.vector",
     "make_source": "palaestra.core.registry",
     "register": "palaestra.core.registry",
     "registry": "palaestra.core.registry",
+    "score": "palaestra.core.scoring",
     "EnvSpec": "palaestra.core.registry",
     "Problem": "palaestra.core.problem",
     "Verdict": "palaestra.core.problem",
     "Task": "palaestra.core.task",
-    "MultiTurnEnv": "palaestra.core.multiturn",
-    "Turn": "palaestra.core.multiturn",
+    "MultiTurnTask": "palaestra.core.multiturn",
+    "Outcome": "palaestra.core.multiturn",
+    "MultiTurnEnv": "palaestra.core.env",
     "SingleTurnEnv": "palaestra.core.env",
     "TextEnv": "palaestra.core.env",
 }

@@ -1,14 +1,16 @@
-"""The ``palaestra`` command: list, show, check, play, eval and train.
+"""The ``palaestra`` command: list, show, check, play, eval, train, index and golden.
 
 Example::
 
-    palaestra list
+    palaestra list --family games --turns multi
     palaestra show graphs/shortest_path --level 2 --seed 7
     palaestra check arithmetic/expression
     palaestra play games/mastermind
     palaestra eval --levels 0 2 4 --seeds 10
     palaestra eval --model openai:http://127.0.0.1:8000/v1#my-model --samples 5 --k 1 5 --out runs/eval
     palaestra train --env strings/copy --model tiny --steps 300 --out runs/copy
+    palaestra index                      # regenerate the registry index and docs/envs.md
+    palaestra golden --update grid/sudoku  # regenerate one env's golden snapshot
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from palaestra.verifiers.extract import CLOSE_TAG, wrap
+from palaestra.core.extract import CLOSE_TAG, wrap
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
@@ -36,9 +38,9 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
 def cmd_list(args: argparse.Namespace) -> int:
     from palaestra.core.registry import registry
 
-    specs = registry.specs(family=args.family, tag=args.tag)
-    rows = [(s.id, s.family, s.turns, s.levels, ",".join(s.tags)) for s in specs]
-    print(table(["id", "family", "turns", "levels", "tags"], rows))
+    specs = registry.specs(family=args.family, tag=args.tag, turns=args.turns)
+    rows = [(s.id, f"v{s.version}", s.family, s.turns, s.levels, ",".join(s.tags)) for s in specs]
+    print(table(["id", "version", "family", "turns", "levels", "tags"], rows))
     print(f"\n{len(specs)} environments in {len({s.family for s in specs})} families")
     return 0
 
@@ -50,40 +52,87 @@ def cmd_show(args: argparse.Namespace) -> int:
     if args.json:
         print(problem.to_json())
         return 0
-    print(f"# {problem.env_id}  level {problem.level}  seed {problem.seed}\n")
+    print(f"# {problem.versioned_id}  level {problem.level}  seed {problem.seed}\n")
     print(problem.prompt)
     print(f"\n# reference answer\n{problem.answer}")
     return 0
 
 
+def cmd_index(args: argparse.Namespace) -> int:
+    from palaestra.catalog import DEFAULT_PAGE, write_index
+    from palaestra.core.registry import INDEX_PATH
+
+    specs = write_index(Path(args.page) if args.page else DEFAULT_PAGE)
+    print(f"{len(specs)} environments written to {INDEX_PATH} and {args.page or DEFAULT_PAGE}")
+    return 0
+
+
+def cmd_golden(args: argparse.Namespace) -> int:
+    from palaestra.catalog import golden_problem, write_golden
+    from palaestra.core.registry import registry
+
+    root = Path(args.dir)
+    failures = 0
+    for env_id in args.envs or registry.ids():
+        if args.update:
+            print(f"wrote {write_golden(env_id, root)}")
+            continue
+        problem = golden_problem(env_id, root)
+        failures += problem is not None
+        print(f"{'FAIL' if problem else 'ok  '} {env_id}" + (f": {problem}" if problem else ""))
+    return 1 if failures else 0
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     from palaestra import kit
 
-    return kit.main(args.envs)
+    settings = kit.Settings.full() if args.full else kit.Settings.ci() if args.quick else None
+    return kit.main(args.envs, settings, args.only)
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from palaestra.core.registry import make
+    from palaestra.factory import make
 
     env = make(args.env, level=args.level)
     obs, info = env.reset(seed=args.seed)
     fmt = env.answer_format  # type: ignore[attr-defined]
     print(obs)
-    print(f"\n(type your answer; it is sent as {wrap('...', fmt)!r} unless it already is; Ctrl-D quits)")
-    total = 0.0
-    while True:
+    print(f"\n(type your answer; it is sent as {wrap('...', fmt)!r} unless it already is. A line ending in a "
+          "backslash continues on the next line; Ctrl-D or Ctrl-C quits)")
+    total, reward, terminated, truncated = 0.0, 0.0, False, False
+    try:
+        while not (terminated or truncated):
+            text = _read_answer()
+            if text is None:
+                break
+            action = text if CLOSE_TAG in text or fmt not in ("tag", "boxed") else wrap(text, fmt)
+            obs, reward, terminated, truncated, info = env.step(action)
+            total += reward
+            print(f"{obs}\n[reward {reward:g}, total {total:g}{', correct' if info.get('correct') else ''}]")
+    except KeyboardInterrupt:
+        print()
+    ending = "solved" if terminated and info.get("correct") else "truncated" if truncated else "ended" if terminated else "quit"
+    print(f"episode {ending}; reference answer: {env.unwrapped.problem.answer}")
+    return 0
+
+
+def _read_answer() -> str | None:
+    """One answer from the terminal; lines ending in a backslash continue it (multi-line answers). None on EOF."""
+    lines: list[str] = []
+    prompt = "> "
+    for _ in range(10_000):
         try:
-            line = input("> ")
+            line = input(prompt)
         except EOFError:
             print()
-            return 0
-        action = line if CLOSE_TAG in line or fmt not in ("tag", "boxed") else wrap(line, fmt)
-        obs, reward, terminated, truncated, info = env.step(action)
-        total += reward
-        print(f"{obs}\n[reward {reward:g}, total {total:g}{', correct' if info.get('correct') else ''}]")
-        if terminated or truncated:
-            print("episode over" + (" (truncated)" if truncated else ""))
-            return 0
+            return "\n".join(lines) if lines else None
+        if line.endswith("\\"):
+            lines.append(line[:-1])
+            prompt = ". "
+            continue
+        lines.append(line)
+        break
+    return "\n".join(lines)
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
@@ -243,7 +292,8 @@ class _BeforeAfter:
 def _print_example(env_id: str, level: int) -> None:
     """One episode in full view, so the table below is visibly made of real problems."""
     from palaestra.baselines.policies import OraclePolicy
-    from palaestra.core.registry import make, registry
+    from palaestra.core.registry import registry
+    from palaestra.factory import make
 
     env = make(env_id, level=min(level, registry[env_id].levels - 1))
     obs, info = env.reset(seed=0)
@@ -254,13 +304,27 @@ def _print_example(env_id: str, level: int) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from palaestra import __version__
+
     parser = argparse.ArgumentParser(prog="palaestra", description=__doc__.split("\n")[0])
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser.add_argument("--version", action="version", version=f"palaestra {__version__}")
+    sub = parser.add_subparsers(dest="command")
 
     p = sub.add_parser("list", help="list registered environments")
-    p.add_argument("--family")
-    p.add_argument("--tag")
+    p.add_argument("--family", help="only this family")
+    p.add_argument("--tag", help="only envs carrying this tag")
+    p.add_argument("--turns", choices=["single", "multi"], help="only single- or multi-turn envs")
     p.set_defaults(func=cmd_list)
+
+    p = sub.add_parser("index", help="regenerate the registry index and the catalogue page (after adding an env)")
+    p.add_argument("--page", help="where to write the catalogue page (default docs/envs.md)")
+    p.set_defaults(func=cmd_index)
+
+    p = sub.add_parser("golden", help="check (or --update) the golden snapshots of what each (id, level, seed) produces")
+    p.add_argument("envs", nargs="*", help="env ids (default: all)")
+    p.add_argument("--update", action="store_true", help="write the snapshots (after bumping an env's version)")
+    p.add_argument("--dir", default="tests/golden", help="snapshot directory (default tests/golden)")
+    p.set_defaults(func=cmd_golden)
 
     p = sub.add_parser("show", help="show one problem and its reference answer")
     p.add_argument("env")
@@ -271,6 +335,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("check", help="run the contract test kit")
     p.add_argument("envs", nargs="*", help="env ids (default: all)")
+    p.add_argument("--full", action="store_true", help="the full sample sizes (default unless CI is set)")
+    p.add_argument("--quick", action="store_true", help="CI's smaller sample sizes")
+    p.add_argument("--only", nargs="+", help="run only these checks")
     p.set_defaults(func=cmd_check)
 
     p = sub.add_parser("play", help="play an environment in the terminal")
@@ -330,7 +397,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
     try:
         return int(args.func(args))
     except (KeyError, ValueError) as exc:

@@ -28,24 +28,48 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from palaestra.core.env import TextEnv
-from palaestra.core.multiturn import MultiTurnEnv
+from palaestra.core.env import MultiTurnEnv, TextEnv
+from palaestra.core.multiturn import MultiTurnTask, snapshot
 from palaestra.core.problem import Problem, Verdict
-from palaestra.core.registry import make, make_source, registry
+from palaestra.core.registry import make_source, registry
+from palaestra.core.scoring import score
 from palaestra.core.task import ProblemSource, Task
+from palaestra.factory import make
 
 
 @dataclass(frozen=True)
 class Settings:
+    """How hard the kit looks. ``Settings.full()`` for ``palaestra check --full``; ``Settings.ci()`` in the test suite."""
+
     seeds: int = 12  # seeds per level for the reference-answer checks
     fingerprint_seeds: int = 4
-    distinct_seeds: int = 30
-    balance_seeds: int = 200
+    distinct_seeds: int = 1_000  # per level: at least 95% distinct problems
+    balance_seeds: int = 1_000  # per level, for classification-style envs
+    difficulty_seeds: int = 40  # per level, for the difficulty measure's means
+    hostile_levels: tuple[str, ...] = ("first", "last")
     verify_seconds: float = 1.0  # bound on one verification of a hostile answer
     generate_seconds: float = 2.0  # bound on one generation
     generate_mean_seconds: float = 0.1
     random_play_steps: int = 500
     other_answer_tolerance: float = 0.05  # share of other problems' answers that may also be right
+    distinct_share: float = 0.95
+    balance_margin: float = 0.10  # the best answer or surface rule may beat chance by this much at most
+
+    @classmethod
+    def full(cls) -> Settings:
+        return cls()
+
+    @classmethod
+    def ci(cls) -> Settings:
+        """Cheaper settings for CI (hundreds of envs); the same checks, fewer samples."""
+        return cls(seeds=3, fingerprint_seeds=2, distinct_seeds=200, balance_seeds=300, difficulty_seeds=16,
+                   hostile_levels=("last",))
+
+    @classmethod
+    def from_environment(cls) -> Settings:
+        """``PALAESTRA_KIT=full`` or ``ci`` (the default when ``CI`` is set), else the full settings."""
+        mode = os.environ.get("PALAESTRA_KIT") or ("ci" if os.environ.get("CI") else "full")
+        return cls.ci() if mode == "ci" else cls.full()
 
 
 @dataclass(frozen=True)
@@ -139,8 +163,9 @@ def check_determinism_across_processes(env_id: str, s: Settings) -> str:
 
 
 def check_reference_accepted(env_id: str, s: Settings) -> str:
+    """The reference (or the oracle) is accepted at every level, through verify, env.step and score."""
     source = make_source(env_id)
-    if isinstance(source, MultiTurnEnv):
+    if isinstance(source, MultiTurnTask):
         return _check_oracle_wins(env_id, source, s)
     assert isinstance(source, Task)
     env = make(env_id)
@@ -148,17 +173,21 @@ def check_reference_accepted(env_id: str, s: Settings) -> str:
     for level in range(source.levels()):
         for seed in range(s.seeds):
             p = source.sample(level, seed)
-            _require(p.answer is not None, f"level {level} seed {seed}: no reference answer")
+            _require(p.answer is not None and p.answer.strip() != "", f"level {level} seed {seed}: no reference answer")
             v = _verify(source, p, p.answer)
             _require(v.correct and v.reward == 1.0, f"level {level} seed {seed}: reference rejected: {v}")
             env.reset(seed=seed, options={"level": level})
-            _, reward, terminated, _, info = env.step(source.format_answer(p.answer))
+            response = source.format_answer(p.answer)
+            _, reward, terminated, _, info = env.step(response)
             _require(reward == 1.0 and terminated, f"level {level} seed {seed}: env.step rejected the reference")
+            _require(isinstance(info.get("verdict"), Verdict), "step info has no Verdict under 'verdict'")
+            _require(score(p.to_json(), response).correct, f"level {level} seed {seed}: score() rejected the reference")
             count += 1
     return f"{count} reference answers accepted"
 
 
-def _check_oracle_wins(env_id: str, source: MultiTurnEnv, s: Settings) -> str:
+def _check_oracle_wins(env_id: str, source: MultiTurnTask, s: Settings) -> str:
+    """The oracle wins every game; ``play`` never mutates its input state; replay judges the same episode."""
     env = make(env_id)
     assert isinstance(env, MultiTurnEnv)
     episodes = 0
@@ -166,18 +195,27 @@ def _check_oracle_wins(env_id: str, source: MultiTurnEnv, s: Settings) -> str:
         for seed in range(s.seeds):
             env.reset(seed=seed, options={"level": level})
             total, terminated, truncated, reward, info = 0.0, False, False, 0.0, {}
+            responses = []
             while not (terminated or truncated):
-                _, reward, terminated, truncated, info = env.step(env.oracle_action())
+                before = snapshot(env.state)
+                responses.append(env.oracle_action())
+                state_in = env.state
+                _, reward, terminated, truncated, info = env.step(responses[-1])
+                _require(snapshot(state_in) == before, f"level {level} seed {seed}: play() mutated its input state")
+                _require(isinstance(info.get("verdict"), Verdict), "step info has no Verdict under 'verdict'")
                 total += reward
             _require(terminated and not truncated, f"level {level} seed {seed}: the oracle did not finish the game")
-            _require(reward == 1.0 and info.get("correct"), f"level {level} seed {seed}: the oracle's last move scored {reward}")
-            _require(total <= 1.0 + 1e-9, f"level {level} seed {seed}: episode reward {total} > 1")
+            _require(reward > 0 and info.get("correct"), f"level {level} seed {seed}: the oracle's last move scored {reward}")
+            _require(abs(total - 1.0) < 1e-9, f"level {level} seed {seed}: the oracle's episode reward is {total}, not 1")
+            replayed = score(env.problem.to_json(), responses)
+            _require(replayed.correct and abs(replayed.reward - total) < 1e-9,
+                     f"level {level} seed {seed}: replaying the oracle's moves gave {replayed}")
             episodes += 1
     return f"the oracle won {episodes} games"
 
 
 def check_wrong_rejected(env_id: str, s: Settings) -> str:
-    """Corruptions are always rejected; other problems' reference answers almost always.
+    """Corruptions (near misses) are always rejected; other problems' reference answers almost always.
 
     Where many answers are right (a mating move, a Countdown expression), another
     problem's reference can legitimately solve this one too, so a small share of
@@ -189,7 +227,7 @@ def check_wrong_rejected(env_id: str, s: Settings) -> str:
     rng = random.Random(99)
     rejected = others = others_accepted = 0
     for level in range(source.levels()):
-        problems = [source.sample(level, seed) for seed in range(s.seeds)]
+        problems = [source.sample(level, seed) for seed in range(max(s.seeds, 4))]
         for i, p in enumerate(problems):
             for answer in source.corruptions(p, rng):
                 v = _verify(source, p, answer)
@@ -200,16 +238,34 @@ def check_wrong_rejected(env_id: str, s: Settings) -> str:
                 others += 1
                 others_accepted += _verify(source, p, other).correct
     _require(rejected > 0, "no wrong answer was tried: corruptions() returned nothing")
-    _require(others_accepted <= s.other_answer_tolerance * others,
+    _require(others_accepted <= s.other_answer_tolerance * max(others, 1) + 1e-9,
              f"{others_accepted} of {others} other problems' reference answers were accepted")
     return f"{rejected} corruptions rejected; {others_accepted}/{others} other problems' answers accepted"
+
+
+def check_spellings_accepted(env_id: str, s: Settings) -> str:
+    """Other spellings of the reference that a careful grader accepts are accepted, at every level."""
+    source = make_source(env_id)
+    if not isinstance(source, Task):
+        return "n/a (multi-turn)"
+    accepted = 0
+    for level in range(source.levels()):
+        for seed in range(s.seeds):
+            p = source.sample(level, seed)
+            for spelling in source.spellings(p):
+                v = _verify(source, p, spelling)
+                _require(v.correct, f"level {level} seed {seed}: the spelling {spelling[:80]!r} of {p.answer!r} "
+                                    f"was rejected: {v.feedback}")
+                accepted += 1
+    return f"{accepted} alternative spellings accepted"
 
 
 def check_hostile(env_id: str, s: Settings) -> str:
     source = make_source(env_id)
     env = make(env_id)
     slowest = 0.0
-    for level in (0, source.levels() - 1):
+    levels = {"first": 0, "last": source.levels() - 1}
+    for level in sorted({levels[name] for name in s.hostile_levels}):
         problem = source.sample(level, 1)
         for answer in hostile_answers():
             if isinstance(source, Task):
@@ -218,6 +274,7 @@ def check_hostile(env_id: str, s: Settings) -> str:
                 slowest = max(slowest, time.perf_counter() - t0)
                 _require(isinstance(v, Verdict), f"verify returned {type(v).__name__}, not a Verdict")
                 _require(not v.correct, f"hostile answer {answer[:40]!r} was accepted")
+                _require(v.error is None, f"hostile answer {answer[:40]!r} made the verifier fail: {v.error}")
             for text in (answer, f"<answer>{answer}</answer>"):
                 env.reset(seed=1, options={"level": level})
                 t0 = time.perf_counter()
@@ -230,27 +287,43 @@ def check_hostile(env_id: str, s: Settings) -> str:
 
 
 def check_json_round_trip(env_id: str, s: Settings) -> str:
+    """JSON and flat-row round trips preserve the problem and its verification; rows hold only scalars."""
     source = make_source(env_id)
     for level in range(source.levels()):
-        for seed in range(3):
+        for seed in range(min(s.seeds, 3)):
             p = source.sample(level, seed)
-            text = p.to_json()
-            back = Problem.from_json(text)
+            back = Problem.from_json(p.to_json())
             _require(back == p, f"level {level} seed {seed}: JSON round trip changed the problem (tuples or sets in data?)")
+            row = p.to_row()
+            _require(all(v is None or isinstance(v, (str, int, float, bool)) for v in row.values()),
+                     "to_row() must give scalar columns only")
+            _require(Problem.from_row(row) == p, f"level {level} seed {seed}: row round trip changed the problem")
             if isinstance(source, Task) and back.answer is not None:
                 _require(_verify(source, back, back.answer).correct, "the round-tripped problem rejects its reference")
-    return "round trip preserves problems"
+    return "round trips preserve problems"
 
 
 def check_gymnasium(env_id: str, s: Settings) -> str:
+    """Gymnasium's check_env; the episode guard (ResetNeeded, TypeError); the spec builds the same env."""
+    import gymnasium
+    from gymnasium.error import ResetNeeded
     from gymnasium.utils.env_checker import check_env
 
     env = make(env_id, level=min(2, make_source(env_id).levels() - 1))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         check_env(env)
+        same = gymnasium.make(env.spec.id, **env.spec.kwargs)
     _require(isinstance(env, TextEnv), "make() must return a palaestra TextEnv")
-    notes = sorted({str(w.message)[:120] for w in caught})
+    _require(same.reset(seed=3)[0] == env.reset(seed=3)[0], "gymnasium.make(spec.id, **spec.kwargs) built another env")
+    fresh = make(env_id)
+    for bad_call in (lambda: fresh.step("x"), lambda: (fresh.reset(seed=0), fresh.step(b"x"))):
+        try:
+            bad_call()
+        except (ResetNeeded, TypeError):
+            continue
+        raise ContractError("stepping before reset or with a non-str action must raise ResetNeeded / TypeError")
+    notes = sorted({str(w.message)[:120] for w in caught if "latest versioned" not in str(w.message)})
     return "check_env passed" + (f" with warnings: {notes}" if notes else "")
 
 
@@ -288,31 +361,117 @@ def check_generation_time(env_id: str, s: Settings) -> str:
 
 
 def check_distinct(env_id: str, s: Settings) -> str:
+    """At every level, at least 95% of problems over many seeds are distinct.
+
+    A level with a small finite problem space declares it (``space_size(level)``); it must
+    then hold at least 1,000 problems for levels >= 1, and the seeds must cover 95% of
+    what the sample could reach.
+    """
     source = make_source(env_id)
-    level = source.levels() // 2
-    prompts = {source.sample(level, seed).prompt for seed in range(s.distinct_seeds)}
-    share = len(prompts) / s.distinct_seeds
-    _require(share >= 0.9, f"only {len(prompts)} distinct prompts over {s.distinct_seeds} seeds at level {level}")
-    return f"{len(prompts)}/{s.distinct_seeds} distinct"
+    notes = []
+    for level in range(source.levels()):
+        size = source.space_size(level)
+        if size is not None and level >= 1:
+            _require(size >= 1_000, f"level {level} declares only {size} distinct problems (at least 1,000 needed)")
+        prompts = {_content(source.sample(level, 200_000 + seed)) for seed in range(s.distinct_seeds)}
+        reachable = s.distinct_seeds if size is None else min(size, s.distinct_seeds)
+        expected = s.distinct_share * reachable if size is None else _expected_distinct(size, s.distinct_seeds) * 0.9
+        _require(len(prompts) >= expected,
+                 f"level {level}: only {len(prompts)} distinct problems in {s.distinct_seeds} seeds")
+        notes.append(f"L{level} {len(prompts)}")
+    return f"distinct per {s.distinct_seeds} seeds: " + " ".join(notes)
+
+
+def _content(problem: Problem) -> str:
+    """What makes two problems the same problem: prompt, answer and data (not the seed)."""
+    return json.dumps([problem.prompt, problem.answer, problem.data], sort_keys=True)
+
+
+def _expected_distinct(size: int, draws: int) -> float:
+    """Expected number of distinct values in ``draws`` uniform draws from ``size`` values."""
+    return size * (1 - (1 - 1 / size) ** draws)
+
+
+def check_difficulty(env_id: str, s: Settings) -> str:
+    """The declared difficulty measure's mean grows from each level to the next."""
+    source = make_source(env_id)
+    means = []
+    for level in range(source.levels()):
+        values = [float(source.difficulty(source.sample(level, 300_000 + seed))) for seed in range(s.difficulty_seeds)]
+        means.append(sum(values) / len(values))
+    for level in range(1, len(means)):
+        _require(means[level] > means[level - 1],
+                 f"difficulty mean does not grow from level {level - 1} to {level}: {means[level - 1]:.3g} -> {means[level]:.3g}")
+    return "difficulty means " + " < ".join(f"{m:.3g}" for m in means)
 
 
 def check_balance(env_id: str, s: Settings) -> str:
-    """A classification-style env (few distinct answers) must not favour one answer."""
+    """A classification-style env (few distinct answers) favours no answer and no cheap surface rule.
+
+    At every level: the most common answer may beat the fair share by at most 10 points,
+    and no one-feature threshold rule over the prompt (its length, its line count, counts of
+    symbols and keywords, plus the env's own ``surface_features``) may predict the answer
+    on held-out problems better than the best constant answer plus 10 points.
+    """
     source = make_source(env_id)
     if not isinstance(source, Task):
         return "n/a (multi-turn)"
     notes = []
     for level in range(source.levels()):
-        answers = Counter(
-            (source.sample(level, 50_000 + seed).answer or "").strip().lower() for seed in range(s.balance_seeds)
-        )
-        if len(answers) > 10:
+        problems = [source.sample(level, 50_000 + seed) for seed in range(s.balance_seeds)]
+        answers = [(p.answer or "").strip().lower() for p in problems]
+        counts = Counter(answers)
+        if len(counts) > 10:
             continue
-        top, count = answers.most_common(1)[0]
-        share, fair = count / s.balance_seeds, 1 / len(answers)
-        _require(share <= fair + 0.15, f"level {level}: answer {top!r} is {share:.0%} of answers (fair share {fair:.0%})")
-        notes.append(f"L{level} top {share:.0%}")
-    return ", ".join(notes) or "not classification-style"
+        top, count = counts.most_common(1)[0]
+        share, fair = count / len(answers), 1 / len(counts)
+        _require(share <= fair + s.balance_margin, f"level {level}: answer {top!r} is {share:.0%} of answers (fair share {fair:.0%})")
+        feature_rows = [{**surface_features(p.prompt), **_own_features(source, p)} for p in problems]
+        name, accuracy = best_threshold_rule(feature_rows, answers)
+        _require(accuracy <= max(share, fair) + s.balance_margin,
+                 f"level {level}: the surface rule on {name!r} predicts {accuracy:.0%} of answers (chance {max(share, fair):.0%})")
+        notes.append(f"L{level} top {share:.0%}, best rule {accuracy:.0%} ({name})")
+    return "; ".join(notes) or "not classification-style"
+
+
+SURFACE_TOKENS = ("not", "and", "or", "if", "all", "some", "no", "¬", "∧", "∨", "→", "↔", "(", ",", "=", "-", "+",
+                  "*", "/", "<", ">", "?", "!")
+
+
+def surface_features(prompt: str) -> dict[str, float]:
+    """Cheap features of a prompt that a lazy policy could read off without solving anything."""
+    lowered = prompt.lower()
+    words = lowered.split()
+    features = {"chars": float(len(prompt)), "lines": float(prompt.count("\n")), "words": float(len(words)),
+                "digits": float(sum(c.isdigit() for c in prompt))}
+    for token in SURFACE_TOKENS:
+        features[f"count {token!r}"] = float(words.count(token) if token.isalpha() else prompt.count(token))
+    return features
+
+
+def _own_features(source: Task, problem: Problem) -> dict[str, float]:
+    own = getattr(source, "surface_features", None)
+    return {f"env {k}": float(v) for k, v in own(problem).items()} if own else {}
+
+
+def best_threshold_rule(rows: list[dict[str, float]], answers: list[str]) -> tuple[str, float]:
+    """The best one-feature threshold rule's held-out accuracy (fit on even rows, scored on odd rows)."""
+    train = list(range(0, len(rows), 2))
+    test = list(range(1, len(rows), 2))
+    best_name, best = "none", 0.0
+    for name in rows[0]:
+        values = sorted({rows[i][name] for i in train})
+        thresholds = values[:: max(1, len(values) // 16)]
+        for threshold in thresholds:
+            side = {True: Counter(), False: Counter()}
+            for i in train:
+                side[rows[i][name] <= threshold][answers[i]] += 1
+            guess = {k: (c.most_common(1)[0][0] if c else None) for k, c in side.items()}
+            hits = sum(guess[rows[i][name] <= threshold] == answers[i] for i in test)
+            accuracy = hits / max(len(test), 1)
+            if accuracy > best:
+                best_name, best = name, accuracy
+    return best_name, best
 
 
 CHECKS: dict[str, Callable[[str, Settings], str]] = {
@@ -321,12 +480,14 @@ CHECKS: dict[str, Callable[[str, Settings], str]] = {
     "determinism_across_processes": check_determinism_across_processes,
     "reference_accepted": check_reference_accepted,
     "wrong_rejected": check_wrong_rejected,
+    "spellings_accepted": check_spellings_accepted,
     "hostile": check_hostile,
     "json_round_trip": check_json_round_trip,
     "gymnasium": check_gymnasium,
     "random_play": check_random_play,
     "generation_time": check_generation_time,
     "distinct": check_distinct,
+    "difficulty": check_difficulty,
     "balance": check_balance,
 }
 
@@ -334,7 +495,7 @@ CHECKS: dict[str, Callable[[str, Settings], str]] = {
 def run_check(env_id: str, name: str, settings: Settings | None = None) -> CheckResult:
     t0 = time.perf_counter()
     try:
-        detail = CHECKS[name](env_id, settings or Settings())
+        detail = CHECKS[name](env_id, settings or Settings.from_environment())
         ok = True
     except Exception as exc:  # a check reports failures; it never crashes the kit
         detail, ok = f"{type(exc).__name__}: {exc}", False
@@ -387,11 +548,11 @@ def format_results(results: list[CheckResult]) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, settings: Settings | None = None, checks: list[str] | None = None) -> int:
     ids = (argv if argv is not None else sys.argv[1:]) or registry.ids()
     failures = 0
     for env_id in ids:
-        results = run_checks(env_id)
+        results = run_checks(env_id, settings, checks)
         print(format_results(results), flush=True)
         failures += sum(not r.ok for r in results)
     print(f"\n{len(ids)} env(s) checked, {failures} failed check(s)")

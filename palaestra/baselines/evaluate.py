@@ -38,7 +38,8 @@ from typing import Any, Protocol
 from palaestra.baselines.passk import mean_pass_at_k
 from palaestra.baselines.policies import Policy
 from palaestra.core.env import TextEnv
-from palaestra.core.registry import make, registry
+from palaestra.core.registry import registry
+from palaestra.factory import make
 from palaestra.core.seeding import derive_seed
 
 

@@ -22,8 +22,8 @@ import random
 from typing import Any, Protocol
 
 from palaestra.core.env import SingleTurnEnv, TextEnv
-from palaestra.core.multiturn import MultiTurnEnv
-from palaestra.verifiers.extract import wrap
+from palaestra.core.env import MultiTurnEnv
+from palaestra.core.extract import wrap
 
 
 class Policy(Protocol):

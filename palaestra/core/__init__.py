@@ -1,14 +1,18 @@
-"""The contract: problems, verdicts, tasks, text envs, registry and seeding. Imports no env."""
+"""The contract: problems, verdicts, tasks, text envs, registry, seeding and answer extraction.
 
-from palaestra.core.env import SingleTurnEnv, TextEnv
-from palaestra.core.multiturn import MultiTurnEnv, Turn
+Imports nothing above it (no verifier, solver, env, wrapper or integration).
+"""
+
+from palaestra.core.env import MultiTurnEnv, SingleTurnEnv, TextEnv
+from palaestra.core.multiturn import Episode, MultiTurnTask, Outcome
 from palaestra.core.problem import Problem, Verdict
-from palaestra.core.registry import EnvSpec, Registry, make, make_source, register, registry
-from palaestra.core.seeding import derive_seed, problem_rng
+from palaestra.core.registry import EnvSpec, Registry, RegistryError, make_source, register, registry
+from palaestra.core.retry import GenerationError, retry
+from palaestra.core.seeding import derive_seed, event_rng, problem_rng
 from palaestra.core.task import ProblemSource, Task
 
 __all__ = [
-    "EnvSpec", "MultiTurnEnv", "Problem", "ProblemSource", "Registry", "SingleTurnEnv", "Task",
-    "TextEnv", "Turn", "Verdict", "derive_seed", "make", "make_source", "problem_rng", "register",
-    "registry",
+    "EnvSpec", "Episode", "GenerationError", "MultiTurnEnv", "MultiTurnTask", "Outcome", "Problem", "ProblemSource",
+    "Registry", "RegistryError", "SingleTurnEnv", "Task", "TextEnv", "Verdict", "derive_seed", "event_rng",
+    "make_source", "problem_rng", "register", "registry", "retry",
 ]

@@ -1,8 +1,11 @@
 """Text environments: ``gymnasium.Env[str, str]`` over procedurally generated problems.
 
-:class:`TextEnv` holds what every palaestra env shares (text spaces, level,
-seeding); :class:`SingleTurnEnv` turns any :class:`~palaestra.core.task.Task`
-into an environment whose episode is one prompt and one answer.
+:class:`TextEnv` holds what every palaestra env shares (text spaces, level, seeding,
+the episode guard); :class:`SingleTurnEnv` serves every :class:`~palaestra.core.task.Task`
+(one prompt, one answer) and :class:`MultiTurnEnv` every
+:class:`~palaestra.core.multiturn.MultiTurnTask` (turns until the game ends or the budget
+runs out). Every step's info holds the step's :class:`~palaestra.core.problem.Verdict`
+under ``"verdict"`` and, when no verdict could be reached, the reason under ``"error"``.
 
 Example::
 
@@ -10,8 +13,8 @@ Example::
     >>> env = palaestra.make("arithmetic/expression", level=1)
     >>> prompt, info = env.reset(seed=3)
     >>> obs, reward, terminated, truncated, info = env.step(f"<answer>{info['problem'].answer}</answer>")
-    >>> reward, terminated
-    (1.0, True)
+    >>> reward, terminated, info["verdict"].correct
+    (1.0, True, True)
 """
 
 from __future__ import annotations
@@ -19,7 +22,9 @@ from __future__ import annotations
 from typing import Any
 
 import gymnasium as gym
+from gymnasium.error import ResetNeeded
 
+from palaestra.core.multiturn import MultiTurnTask
 from palaestra.core.problem import Problem, Verdict
 from palaestra.core.spaces import FreeText
 from palaestra.core.task import ProblemSource, Task
@@ -35,23 +40,29 @@ class TextEnv(gym.Env[str, str]):
     changes the level from then on; ``options={"problem_seed": s}`` generates
     problem ``s`` without reseeding ``np_random`` (for callers that own seeding,
     such as vector envs, and skip the cost of a new NumPy generator per episode).
+    Stepping before ``reset`` or after the episode ended raises
+    ``gymnasium.error.ResetNeeded``; an action that is not a ``str`` raises ``TypeError``.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}
 
-    def __init__(self, level: int = 0, render_mode: str | None = None) -> None:
+    def __init__(self, source: ProblemSource, level: int = 0, render_mode: str | None = None) -> None:
         self.observation_space = FreeText()
         self.action_space = FreeText()
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.render_mode = render_mode
+        self.source = source
+        source.level_config(level)  # fail fast on a bad level
         self.level = level
         self.problem: Problem | None = None
+        self._active = False
+        self._identity: dict[str, Any] = {}
         self._transcript: list[str] = []
 
     @property
-    def source(self) -> ProblemSource:
-        raise NotImplementedError
+    def answer_format(self) -> str:
+        return self.source.answer_format
 
     def _next_problem(self, seed: int | None, options: dict[str, Any] | None) -> Problem:
         super().reset(seed=seed)
@@ -63,10 +74,22 @@ class TextEnv(gym.Env[str, str]):
         self.problem = self.source.sample(level, problem_seed)  # validates the level first
         self.level = level
         self._identity = {"env_id": self.problem.env_id, "level": level, "seed": problem_seed}
+        self._active = True
+        self._transcript = [self.problem.prompt]
         return self.problem
 
-    def _identity_info(self) -> dict[str, Any]:
-        return dict(self._identity)
+    def _start_step(self, action: Any) -> Problem:
+        if not isinstance(action, str):
+            raise TypeError(f"an action must be a str (the model's text), got {type(action).__name__}")
+        if not self._active or self.problem is None:
+            raise ResetNeeded("call reset() before step(), and again after the episode ended")
+        return self.problem
+
+    def _step_info(self, verdict: Verdict, **extra: Any) -> dict[str, Any]:
+        info = {**self._identity, **extra, "verdict": verdict, "correct": verdict.correct, "parsed": verdict.parsed}
+        if verdict.error is not None:
+            info["error"] = verdict.error
+        return info
 
     def render(self) -> str | None:
         if self.render_mode == "ansi":
@@ -77,29 +100,75 @@ class TextEnv(gym.Env[str, str]):
 class SingleTurnEnv(TextEnv):
     """One prompt, one answer: ``step`` verifies the response and terminates."""
 
+    source: Task
+
     def __init__(self, task: Task, level: int = 0, render_mode: str | None = None) -> None:
-        super().__init__(level=level, render_mode=render_mode)
-        self.task = task
-        task.level_config(level)  # fail fast on a bad level
+        super().__init__(task, level=level, render_mode=render_mode)
 
     @property
-    def source(self) -> Task:
-        return self.task
-
-    @property
-    def answer_format(self) -> str:
-        return self.task.answer_format
+    def task(self) -> Task:
+        return self.source
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
         problem = self._next_problem(seed, options)
-        self._transcript = [problem.prompt]
-        return problem.prompt, {**self._identity_info(), "problem": problem}
+        return problem.prompt, {**self._identity, "problem": problem}
 
     def step(self, action: str) -> tuple[str, float, bool, bool, dict[str, Any]]:
+        problem = self._start_step(action)
+        verdict = self.source.check(problem, action)
+        self._active = False
+        self._transcript += [action, verdict.feedback]
+        # An unjudged answer (error) truncates: the episode ended without a verdict.
+        errored = verdict.error is not None
+        return verdict.feedback, float(verdict.reward), not errored, errored, self._step_info(verdict)
+
+
+class MultiTurnEnv(TextEnv):
+    """Turns until the game ends (terminated) or the turn budget runs out (truncated).
+
+    Each step extracts the move from the model's text and plays it; a reply without
+    an extractable move costs a turn and the observation says what was missing.
+    A verdict with an error ends the episode (truncated) with ``info["error"]``.
+    """
+
+    source: MultiTurnTask
+
+    def __init__(self, task: MultiTurnTask, level: int = 0, render_mode: str | None = None) -> None:
+        super().__init__(task, level=level, render_mode=render_mode)
+        self.state: Any = None
+        self.turn = 0
+
+    @property
+    def task(self) -> MultiTurnTask:
+        return self.source
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
+        problem = self._next_problem(seed, options)
+        self.state = self.source.initial_state(problem)
+        self.turn = 0
+        return problem.prompt, {**self._identity, "problem": problem, "turn": 0}
+
+    def step(self, action: str) -> tuple[str, float, bool, bool, dict[str, Any]]:
+        problem = self._start_step(action)
+        outcome = self.source.advance(problem, self.state, action)
+        self.state = outcome.state
+        self.turn += 1
+        verdict = outcome.verdict
+        errored = verdict.error is not None
+        terminated = outcome.done and not errored
+        truncated = errored or (not outcome.done and self.turn >= self.source.max_turns(problem))
+        observation = outcome.observation
+        if not (terminated or truncated):
+            left = self.source.max_turns(problem) - self.turn
+            observation += f" ({left} turn{'s' if left != 1 else ''} left)"
+        elif truncated and not errored:
+            observation += " (no turns left: the episode is over)"
+        self._active = not (terminated or truncated)
+        self._transcript += [action, observation]
+        return observation, float(verdict.reward), terminated, truncated, self._step_info(verdict, turn=self.turn)
+
+    def oracle_action(self) -> str:
+        """The oracle's move for the current state, as a full response."""
         if self.problem is None:
-            raise RuntimeError("call reset() before step()")
-        text = action if isinstance(action, str) else str(action)
-        verdict: Verdict = self.task.check(self.problem, text)
-        self._transcript += [text, verdict.feedback]
-        info = {**self._identity_info(), "verdict": verdict, "correct": verdict.correct, "parsed": verdict.parsed}
-        return verdict.feedback, float(verdict.reward), True, False, info
+            raise ResetNeeded("call reset() first")
+        return self.source.format_answer(self.source.oracle(self.problem, self.state))

@@ -1,69 +1,89 @@
-"""Multi-turn text environments: games, dialogues, code with feedback.
+"""Multi-turn tasks: games, dialogues, code with feedback, as pure rules.
 
-A :class:`MultiTurnEnv` generates its problem like a task (``Config``,
-``config(level)``, ``generate(rng, config)``) and then plays it out turn by
-turn: ``play`` judges one action against the episode state and returns the
-next observation. Episodes end when ``play`` says so or after ``max_turns``
-(truncated).
+A :class:`MultiTurnTask` generates its problem like a :class:`~palaestra.core.task.Task`
+(``Config``, ``config(level)``, ``generate(rng, config)``) and then defines the game as
+pure functions of the problem and a JSON-native state:
+
+- ``initial_state(problem)``: the state before the first move;
+- ``play(problem, state, move) -> Outcome(state, verdict, observation, done)``: judge one
+  extracted move; must not mutate ``state`` (return a new one). ``verdict.reward`` is this
+  turn's reward (an episode's rewards add up to at most 1);
+- ``oracle(problem, state)``: the move a perfect player makes now (the kit checks it wins);
+- ``max_turns(problem)``: the turn budget (the episode is truncated after it).
+
+Randomness during play (an opponent's move, a slippery floor) must come from
+:func:`palaestra.core.seeding.event_rng`, keyed by the problem and the state, so that a
+replay of the same moves gives the same episode. One generic env
+(:class:`palaestra.core.env.MultiTurnEnv`) serves every multi-turn task: it extracts the
+move from the model's text (a reply without one costs a turn and says what was missing),
+counts turns and fills the step info.
 
 Example::
 
     >>> import palaestra
-    >>> env = palaestra.make("games/mastermind")
+    >>> env = palaestra.make("games/guess_number")
     >>> obs, info = env.reset(seed=0)
     >>> obs, reward, terminated, truncated, info = env.step(env.oracle_action())
+    >>> info["verdict"].parsed
+    True
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
-from palaestra.core.env import TextEnv
-from palaestra.core.problem import Problem
-from palaestra.core.task import ProblemSource
-from palaestra.verifiers import extract as extraction
+from palaestra.core import extract as extraction
+from palaestra.core.problem import Problem, Verdict
+from palaestra.core.task import MAX_ANSWER_CHARS, ProblemSource
+
+
+class Outcome(NamedTuple):
+    """What one move did: the next state, its verdict (this turn's reward), the observation, and whether the game ended."""
+
+    state: Any
+    verdict: Verdict
+    observation: str
+    done: bool = False
 
 
 @dataclass(frozen=True)
-class Turn:
-    """The outcome of one action."""
+class Episode:
+    """A finished (or abandoned) replay: total reward, the verdict of every move, and how it ended."""
 
-    observation: str
-    reward: float = 0.0
-    done: bool = False
-    correct: bool = False
-    parsed: bool = True
-
-
-class MultiTurnEnv(TextEnv, ProblemSource):
-    """Base of multi-turn envs. Subclasses implement ``config``, ``generate``,
-    ``new_state``, ``play`` and ``oracle`` (the move a perfect player makes)."""
-
-    turns: ClassVar[str] = "multi"
-
-    def __init__(self, level: int = 0, render_mode: str | None = None, answer_format: str | None = None) -> None:
-        super().__init__(level=level, render_mode=render_mode)
-        if answer_format is not None:
-            self.answer_format = extraction.check_format(answer_format)
-        self.level_config(level)
-        self.state: Any = None
-        self.turn_count = 0
+    reward: float
+    verdicts: tuple[Verdict, ...]
+    done: bool
+    truncated: bool
+    error: str | None = None
 
     @property
-    def source(self) -> ProblemSource:
-        return self
+    def verdict(self) -> Verdict:
+        """The whole episode as one verdict (reward = the sum of the turns' rewards)."""
+        if self.error is not None:
+            return Verdict.failed(self.error)
+        correct = self.done and bool(self.verdicts) and self.verdicts[-1].correct
+        parsed = any(v.parsed for v in self.verdicts)
+        last = self.verdicts[-1].feedback if self.verdicts else "no moves"
+        return Verdict(min(1.0, self.reward), correct, parsed, last)
 
-    # --- what subclasses write -------------------------------------------------
+
+class MultiTurnTask(ProblemSource):
+    """A multi-turn environment as pure rules; see the module docstring."""
+
+    turns: ClassVar[str] = "multi"
+    max_move_chars: ClassVar[int] = MAX_ANSWER_CHARS
+
     def max_turns(self, problem: Problem) -> int:
         raise NotImplementedError
 
-    def new_state(self, problem: Problem) -> Any:
-        """The mutable per-episode state (e.g. guesses so far)."""
+    def initial_state(self, problem: Problem) -> Any:
+        """The state before the first move (JSON-native: dicts, lists, numbers, strings)."""
         return {}
 
-    def play(self, problem: Problem, state: Any, move: str | None) -> Turn:
-        """Apply one extracted move (``None`` when none could be extracted)."""
+    def play(self, problem: Problem, state: Any, move: str) -> Outcome:
+        """Judge one extracted move; return the new state without mutating ``state``."""
         raise NotImplementedError
 
     def oracle(self, problem: Problem, state: Any) -> str:
@@ -73,32 +93,43 @@ class MultiTurnEnv(TextEnv, ProblemSource):
     def format_instruction(self) -> str:
         return extraction.MOVE_INSTRUCTIONS[self.answer_format]
 
-    # --- the Gymnasium API -----------------------------------------------------
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
-        problem = self._next_problem(seed, options)
-        self.state = self.new_state(problem)
-        self.turn_count = 0
-        self._transcript = [problem.prompt]
-        return problem.prompt, {**self._identity_info(), "problem": problem, "turn": 0}
+    def advance(self, problem: Problem, state: Any, response: str) -> Outcome:
+        """One turn from a full response: extract the move, then ``play`` it. Never raises.
 
-    def step(self, action: str) -> tuple[str, float, bool, bool, dict[str, Any]]:
-        if self.problem is None:
-            raise RuntimeError("call reset() before step()")
-        text = action if isinstance(action, str) else str(action)
-        move = extraction.extract(text, self.answer_format)
-        self.turn_count += 1
-        turn = self.play(self.problem, self.state, move)
-        truncated = not turn.done and self.turn_count >= self.max_turns(self.problem)
-        self._transcript += [text, turn.observation]
-        info = {
-            **self._identity_info(),
-            "turn": self.turn_count,
-            "correct": turn.correct,
-            "parsed": turn.parsed,
-        }
-        return turn.observation, float(turn.reward), turn.done, truncated, info
+        A response with no extractable move leaves the state as it was and says what was
+        missing; a ``play`` that raises ends the episode with an error (not judged).
+        """
+        move = extraction.extract(response, problem.answer_format)
+        if move is None:
+            return Outcome(state, Verdict.unparsed(extraction.MISSING[problem.answer_format]),
+                           f"Invalid move: {extraction.MISSING[problem.answer_format]}.")
+        if len(move) > self.max_move_chars:
+            return Outcome(state, Verdict.unparsed("move too long"),
+                           f"Invalid move: longer than {self.max_move_chars} characters.")
+        try:
+            return self.play(problem, state, move)
+        except Exception as exc:  # a rules bug must not crash a training run, nor count as a wrong move
+            error = f"play raised {type(exc).__name__}: {str(exc)[:200]}"
+            return Outcome(state, Verdict.failed(error), f"The move could not be judged ({error}).", True)
 
-    def oracle_action(self) -> str:
-        """The oracle's move for the current state, as a full response."""
-        assert self.problem is not None, "call reset() first"
-        return extraction.wrap(self.oracle(self.problem, self.state), self.answer_format)
+    def replay(self, problem: Problem, responses: list[str]) -> Episode:
+        """Judge a finished episode from its list of full responses (deterministic replay)."""
+        state, verdicts, total = self.initial_state(problem), [], 0.0
+        limit = self.max_turns(problem)
+        for turn, response in enumerate(responses[:limit], start=1):
+            outcome = self.advance(problem, state, response)
+            state = outcome.state
+            verdicts.append(outcome.verdict)
+            total += outcome.verdict.reward
+            if outcome.verdict.error is not None:
+                return Episode(total, tuple(verdicts), False, True, outcome.verdict.error)
+            if outcome.done:
+                return Episode(total, tuple(verdicts), True, False)
+            if turn >= limit:
+                return Episode(total, tuple(verdicts), False, True)
+        return Episode(total, tuple(verdicts), False, False)
+
+
+def snapshot(state: Any) -> str:
+    """A canonical text of a JSON-native state (the kit uses it to check that ``play`` is pure)."""
+    return json.dumps(state, sort_keys=True, default=repr)

@@ -5,6 +5,8 @@ Example::
     >>> p = Problem(env_id="arithmetic/expression", level=0, seed=7, prompt="1+1?", answer="2")
     >>> Problem.from_json(p.to_json()) == p
     True
+    >>> Problem.from_row(p.to_row()) == p
+    True
     >>> Verdict.right().reward
     1.0
 """
@@ -24,6 +26,10 @@ class Problem:
     ``data`` holds everything the verifier needs and must be JSON-native
     (dicts with string keys, lists, str, int, float, bool, None) so the problem
     survives a round trip through JSON, parquet or another process unchanged.
+    ``version`` is the env version that generated it and ``answer_format`` how
+    its final answer is extracted from a full response (``tag``, ``boxed``,
+    ``last_line``, ``raw``): both travel with the problem, so
+    ``palaestra.score`` judges it the same way in any process.
     """
 
     env_id: str = ""
@@ -32,9 +38,30 @@ class Problem:
     prompt: str = ""
     answer: str | None = None
     data: dict[str, Any] = field(default_factory=dict)
+    version: int = 1
+    answer_format: str = "tag"
+
+    @property
+    def versioned_id(self) -> str:
+        """``family/name-vN``: the id of the exact generator that made this problem."""
+        return f"{self.env_id}-v{self.version}"
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
+
+    def to_row(self) -> dict[str, Any]:
+        """A flat row of scalar columns (``data`` as a JSON string) that Arrow/parquet can hold."""
+        row = self.to_dict()
+        row["data"] = json.dumps(self.data, sort_keys=True, ensure_ascii=False)
+        return row
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> Problem:
+        """Inverse of :meth:`to_row` (other columns of the row are ignored)."""
+        fields = {f.name: row[f.name] for f in dataclasses.fields(cls) if f.name in row}
+        if isinstance(fields.get("data"), str):
+            fields["data"] = json.loads(fields["data"])
+        return cls(**fields)
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), sort_keys=True, ensure_ascii=False)
@@ -55,13 +82,18 @@ class Verdict:
     ``reward`` is in [0, 1]; ``correct`` means fully correct; ``parsed`` means an
     answer could be extracted and read at all (a format reward can build on it);
     ``feedback`` is a short human-readable explanation, also used as the next
-    observation in multi-turn environments.
+    observation in multi-turn environments. ``error`` is set when no verdict
+    could be reached (the sandbox is down or refuses, a verifier timed out, a
+    tool's infrastructure failed, a worker crashed): such an answer was *not
+    judged* — trainers and evaluators leave it out of rewards and pass@k — and
+    envs surface it as ``info["error"]``. It is never set for a wrong answer.
     """
 
     reward: float
     correct: bool
     parsed: bool = True
     feedback: str = ""
+    error: str | None = None
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.reward <= 1.0:
@@ -78,6 +110,11 @@ class Verdict:
     @classmethod
     def unparsed(cls, feedback: str = "could not read an answer") -> Verdict:
         return cls(0.0, False, False, feedback)
+
+    @classmethod
+    def failed(cls, error: str) -> Verdict:
+        """No verdict could be reached (infrastructure, not the answer): see ``error``."""
+        return cls(0.0, False, False, f"not judged: {error}", error)
 
     @classmethod
     def judge(cls, ok: bool, feedback_if_wrong: str = "incorrect") -> Verdict:

@@ -25,3 +25,13 @@ def derive_seed(*parts: object) -> int:
 def problem_rng(env_id: str, level: int, seed: int) -> random.Random:
     """The private random generator for one problem."""
     return random.Random(derive_seed(env_id, level, seed))
+
+
+def event_rng(problem_id: tuple[str, int, int], *keys: object) -> random.Random:
+    """A private generator for a random event during play (an opponent's move, a slippery step).
+
+    Keyed by the problem's identity ``(env_id, level, seed)`` and by what makes the event
+    distinct (e.g. the turn number and the moves so far), so replaying the same moves
+    replays the same events, in any process.
+    """
+    return random.Random(derive_seed("event", *problem_id, *keys))

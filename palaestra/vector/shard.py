@@ -28,7 +28,7 @@ class Shard:
     def __init__(self, slots: dict[int, tuple[str, dict[str, Any]]], modules: Sequence[str] = ()) -> None:
         for module in modules:  # plug-in env modules that must be registered in this process too
             importlib.import_module(module)
-        from palaestra.core.registry import make
+        from palaestra.factory import make
 
         self.envs = {i: make(env_id, **kwargs) for i, (env_id, kwargs) in slots.items()}
 

@@ -6,7 +6,7 @@ from fractions import Fraction
 import pytest
 
 from palaestra.verifiers.expressions import evaluate_exact, evaluate_float, leaves, parse_expression
-from palaestra.verifiers.extract import extract, wrap
+from palaestra.core.extract import extract, wrap
 from palaestra.verifiers.numeric import parse_number
 from palaestra.verifiers.structured import parse_grid, parse_int_list, parse_mapping
 from palaestra.verifiers.symbolic import equivalent_to, parse_symbolic, time_limit, TimeLimitExceeded

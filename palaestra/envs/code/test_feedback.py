@@ -7,7 +7,7 @@ reward 1; otherwise the observation reports how many passed and up to ``shown`` 
 (input, expected value, what the function returned or raised), and the model tries again.
 After ``attempts`` failed submissions the episode is truncated with reward 0 (or, with
 ``partial_credit=True``, the fraction of tests the last submission passed). An infrastructure
-failure of the sandbox is reported as such (``info["infrastructure_error"]``), never as a
+failure of the sandbox ends the episode with ``info["error"]`` (not judged), never as a
 failed test. Levels lengthen the pipelines and reduce the attempts and the failing tests shown.
 """
 
@@ -17,7 +17,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from palaestra.core import MultiTurnEnv, Problem, Turn, register
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
 from palaestra.envs.code import pipelines as pl
 from palaestra.envs.code.common import (
     FUNCTION_FOOTER,
@@ -30,7 +30,7 @@ from palaestra.verifiers import code as code_verifier
 
 
 @register
-class TestFeedback(MultiTurnEnv):
+class TestFeedback(MultiTurnTask):
     id = "code/test_feedback"
     family = "code"
     description = "Write a function against hidden tests, seeing the failing tests after each submission."
@@ -45,9 +45,10 @@ class TestFeedback(MultiTurnEnv):
         shown: int  # failing tests shown after a failed submission
         tests: int
 
-    def __init__(self, level: int = 0, render_mode: str | None = None, answer_format: str | None = None,
-                 partial_credit: bool = False) -> None:
-        super().__init__(level=level, render_mode=render_mode, answer_format=answer_format)
+    multiline = True
+
+    def __init__(self, answer_format: str | None = None, partial_credit: bool = False) -> None:
+        super().__init__(answer_format=answer_format)
         self.partial_credit = partial_credit
 
     def config(self, level: int) -> Config:
@@ -67,7 +68,8 @@ class TestFeedback(MultiTurnEnv):
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         groups = ("filter", "map", "order", "window")
-        while True:
+
+        def draw() -> tuple[Any, ...] | None:
             if rng.random() < 0.5:
                 pipeline = pl.array_pipeline(rng, config.steps, groups, config.reduce_chance)
                 ops, reducers, var, kind = pl.ARRAY_OPS, pl.ARRAY_REDUCERS, "xs", "a list of integers `xs`"
@@ -81,8 +83,9 @@ class TestFeedback(MultiTurnEnv):
                 final = "Return the resulting string."
                 inputs = pl.string_inputs(rng, config.tests, config.max_len, words=True)
             tests = function_tests(lambda x, p=pipeline, o=ops, r=reducers: pl.apply_pipeline(p, x, o, r), inputs)
-            if varied(tests, at_least=4):
-                break
+            return (pipeline, ops, reducers, var, kind, final, tests) if varied(tests, at_least=4) else None
+
+        pipeline, ops, reducers, var, kind, final, tests = retry(draw, what="a pipeline with varied outputs")
         steps = pl.describe_pipeline(pipeline, ops, reducers, final)
         prompt = (
             f"Write a Python function `solve({var})` that takes {kind} and applies these steps in order:\n"
@@ -100,32 +103,25 @@ class TestFeedback(MultiTurnEnv):
     def max_turns(self, problem: Problem) -> int:
         return problem.data["attempts"]
 
-    def new_state(self, problem: Problem) -> dict[str, Any]:
-        return {"submitted": 0, "infrastructure_error": None}
+    def difficulty(self, problem: Problem) -> float:
+        # Pipeline steps per attempt allowed: longer programs with fewer tries are harder.
+        return len(problem.data["spec"]) / problem.data["attempts"]
 
-    def play(self, problem: Problem, state: dict[str, Any], move: str | None) -> Turn:
-        state["submitted"] += 1
-        state["infrastructure_error"] = None
+    def initial_state(self, problem: Problem) -> dict[str, Any]:
+        return {"submitted": 0}
+
+    def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
+        state = {"submitted": state["submitted"] + 1}
         left = problem.data["attempts"] - state["submitted"]
-        tail = f"{left} attempt{'s' if left != 1 else ''} left." if left > 0 else "No attempts left."
-        if move is None:
-            return Turn(f"No submission found: put the complete function inside the answer tags. {tail}", parsed=False)
         report = code_verifier.report_for_answer(move, problem.data)
         if report.error is not None:
-            state["infrastructure_error"] = report.error
-            return Turn(f"The submission could not be run (infrastructure error: {report.error}). {tail}",
-                        parsed=True)
+            return Outcome(state, Verdict.failed(report.error),
+                           f"The submission could not be run (infrastructure error: {report.error}).", True)
         if report.all_passed:
-            return Turn(f"All {report.total} tests passed. Solved!", reward=1.0, done=True, correct=True)
+            return Outcome(state, Verdict.right(), f"All {report.total} tests passed. Solved!", True)
         reward = report.fraction if (self.partial_credit and left <= 0) else 0.0
-        return Turn(f"Attempt {state['submitted']} failed: {report.feedback(problem.data['shown'])}\n{tail}",
-                    reward=reward)
-
-    def step(self, action: str) -> tuple[str, float, bool, bool, dict[str, Any]]:
-        obs, reward, terminated, truncated, info = super().step(action)
-        if self.state.get("infrastructure_error"):
-            info["infrastructure_error"] = self.state["infrastructure_error"]
-        return obs, reward, terminated, truncated, info
+        return Outcome(state, Verdict.wrong(reward=reward),
+                       f"Attempt {state['submitted']} failed: {report.feedback(problem.data['shown'])}")
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         return problem.answer or ""

@@ -16,14 +16,14 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from palaestra.core import MultiTurnEnv, Problem, Turn, register
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
 
 MAX_MOVE_CHARS = 100
-_INTEGER = re.compile(r"^[+-]?\d{1,18}$")
+_INTEGER = re.compile(r"^[+-]?\d{1,18}(?:\.0*)?$")  # "481.0" is the integer 481
 
 
 @register
-class GuessNumber(MultiTurnEnv):
+class GuessNumber(MultiTurnTask):
     id = "games/guess_number"
     family = "games"
     description = "Find a secret integer in a range from higher/lower feedback."
@@ -63,39 +63,36 @@ class GuessNumber(MultiTurnEnv):
     def max_turns(self, problem: Problem) -> int:
         return problem.data["turns"]
 
-    def new_state(self, problem: Problem) -> dict[str, Any]:
-        # The interval that can still hold the secret, narrowed by every answer.
-        return {"low": problem.data["low"], "high": problem.data["high"], "played": 0}
+    def difficulty(self, problem: Problem) -> float:
+        # Guesses a perfect player may need: the bisection depth of the range.
+        return float((problem.data["high"] - problem.data["low"] + 1).bit_length())
 
-    def play(self, problem: Problem, state: dict[str, Any], move: str | None) -> Turn:
+    def initial_state(self, problem: Problem) -> dict[str, Any]:
+        # The interval that can still hold the secret, narrowed by every answer.
+        return {"low": problem.data["low"], "high": problem.data["high"]}
+
+    def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
         data = problem.data
-        state["played"] += 1
-        left = _guesses_left(data["turns"] - state["played"])
         guess = _read_integer(move)
         if guess is None:
-            return Turn(f"Invalid guess: write a single integer. {left}", parsed=False)
+            return Outcome(state, Verdict.unparsed("not an integer"), "Invalid guess: write a single integer.")
         if not data["low"] <= guess <= data["high"]:
-            return Turn(f"{guess} is outside the range {data['low']} to {data['high']}. {left}")
+            return Outcome(state, Verdict.wrong(), f"{guess} is outside the range {data['low']} to {data['high']}.")
         if guess == data["secret"]:
-            return Turn(f"{guess} is correct!", reward=1.0, done=True, correct=True)
+            return Outcome(state, Verdict.right(), f"{guess} is correct!", True)
         if guess < data["secret"]:
-            state["low"] = max(state["low"], guess + 1)
-            return Turn(f"The secret number is higher than {guess}. {left}")
-        state["high"] = min(state["high"], guess - 1)
-        return Turn(f"The secret number is lower than {guess}. {left}")
+            state = {**state, "low": max(state["low"], guess + 1)}
+            return Outcome(state, Verdict.wrong(), f"The secret number is higher than {guess}.")
+        state = {**state, "high": min(state["high"], guess - 1)}
+        return Outcome(state, Verdict.wrong(), f"The secret number is lower than {guess}.")
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         return str((state["low"] + state["high"]) // 2)
 
 
-def _read_integer(move: str | None) -> int | None:
-    if move is None or len(move) > MAX_MOVE_CHARS:
+def _read_integer(move: str) -> int | None:
+    if len(move) > MAX_MOVE_CHARS:
         return None
-    text = move.strip().rstrip(".").replace(",", "")
-    return int(text) if _INTEGER.match(text) else None
+    text = move.strip().replace(",", "")
+    return int(text.split(".")[0]) if _INTEGER.match(text) else None
 
-
-def _guesses_left(left: int) -> str:
-    if left <= 0:
-        return "No guesses left: the game is over."
-    return f"{left} guess{'es' if left != 1 else ''} left."

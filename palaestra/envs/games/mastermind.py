@@ -19,14 +19,14 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from palaestra.core import MultiTurnEnv, Problem, Turn, derive_seed, register
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, derive_seed, register, retry
 
 MAX_MOVE_CHARS = 100
 _IGNORED = re.compile(r"[\s,;\-|\[\]()]+")
 
 
 @register
-class Mastermind(MultiTurnEnv):
+class Mastermind(MultiTurnTask):
     id = "games/mastermind"
     family = "games"
     description = "Crack a hidden Mastermind code from black and white peg counts."
@@ -50,9 +50,9 @@ class Mastermind(MultiTurnEnv):
     def generate(self, rng: random.Random, config: Config) -> Problem:
         alphabet = string.ascii_uppercase[: config.colours]
         secret = _random_code(rng, alphabet, config.length)
-        opening = secret
-        while opening == secret:  # the free opening must not win the game
-            opening = _random_code(rng, alphabet, config.length)
+        # The free opening must not win the game.
+        opening = retry(lambda: _random_code(rng, alphabet, config.length), lambda code: code != secret,
+                        what="an opening guess other than the secret")
         black, white = pegs(opening, secret)
         prompt = (
             f"Let's play Mastermind. I have chosen a secret code of {config.length} pegs; each peg is one of the "
@@ -73,23 +73,25 @@ class Mastermind(MultiTurnEnv):
     def max_turns(self, problem: Problem) -> int:
         return problem.data["turns"]
 
-    def new_state(self, problem: Problem) -> dict[str, Any]:
-        opening = problem.data["opening"]
-        return {"history": [[opening, *pegs(opening, problem.data["secret"])]], "played": 0}
+    def difficulty(self, problem: Problem) -> float:
+        # The number of possible codes: what the deduction has to narrow down.
+        return float(len(problem.data["alphabet"]) ** len(problem.data["secret"]))
 
-    def play(self, problem: Problem, state: dict[str, Any], move: str | None) -> Turn:
+    def initial_state(self, problem: Problem) -> dict[str, Any]:
+        opening = problem.data["opening"]
+        return {"history": [[opening, *pegs(opening, problem.data["secret"])]]}
+
+    def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
         secret, alphabet = problem.data["secret"], problem.data["alphabet"]
-        state["played"] += 1
-        left = _guesses_left(problem.data["turns"] - state["played"])
         guess = _read_code(move, alphabet, len(secret))
         if guess is None:
             rule = f"write exactly {len(secret)} letters from {alphabet[0]} to {alphabet[-1]}"
-            return Turn(f"Invalid guess: {rule}. {left}", parsed=False)
+            return Outcome(state, Verdict.unparsed(f"invalid guess: {rule}"), f"Invalid guess: {rule}.")
         black, white = pegs(guess, secret)
-        state["history"].append([guess, black, white])
+        state = {"history": [*state["history"], [guess, black, white]]}
         if black == len(secret):
-            return Turn(f"{guess}: {black} black, 0 white. You cracked the code!", reward=1.0, done=True, correct=True)
-        return Turn(f"{guess}: {black} black, {white} white. {left}")
+            return Outcome(state, Verdict.right(), f"{guess}: {black} black, 0 white. You cracked the code!", True)
+        return Outcome(state, Verdict.wrong(), f"{guess}: {black} black, {white} white.")
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         # A random code consistent with every answer so far (a different draw each turn),
@@ -159,16 +161,11 @@ def _random_code(rng: random.Random, alphabet: str, length: int) -> str:
     return "".join(rng.choice(alphabet) for _ in range(length))
 
 
-def _read_code(move: str | None, alphabet: str, length: int) -> str | None:
-    if move is None or len(move) > MAX_MOVE_CHARS:
+def _read_code(move: str, alphabet: str, length: int) -> str | None:
+    if len(move) > MAX_MOVE_CHARS:
         return None
     code = _IGNORED.sub("", move).upper()
     if len(code) != length or any(c not in alphabet for c in code):
         return None
     return code
 
-
-def _guesses_left(left: int) -> str:
-    if left <= 0:
-        return "No guesses left: the game is over."
-    return f"{left} guess{'es' if left != 1 else ''} left."

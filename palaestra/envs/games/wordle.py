@@ -22,14 +22,14 @@ from typing import Any
 
 import numpy as np
 
-from palaestra.core import MultiTurnEnv, Problem, Turn, register
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
 
 WORD_LENGTH = 5
 GREEN, YELLOW, GREY = "G", "Y", "X"
 
 
 @register
-class Wordle(MultiTurnEnv):
+class Wordle(MultiTurnTask):
     id = "games/wordle"
     family = "games"
     description = "Find a hidden five-letter word from green/yellow/grey letter feedback."
@@ -44,9 +44,7 @@ class Wordle(MultiTurnEnv):
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         secret = rng.choice(words())
-        opening = secret
-        while opening == secret:
-            opening = rng.choice(openings())
+        opening = retry(lambda: rng.choice(openings()), lambda word: word != secret, what="an opening other than the secret")
         prompt = (
             "Let's play Wordle. I have chosen a secret five-letter English word. After each guess I mark every "
             f"letter of it: {GREEN} = right letter in the right place, {YELLOW} = the letter is in the word but in "
@@ -66,24 +64,27 @@ class Wordle(MultiTurnEnv):
     def max_turns(self, problem: Problem) -> int:
         return problem.data["turns"]
 
-    def new_state(self, problem: Problem) -> dict[str, Any]:
-        opening = problem.data["opening"]
-        return {"history": [[opening, feedback(opening, problem.data["secret"])]], "played": 0}
+    def difficulty(self, problem: Problem) -> float:
+        # Fewer guesses left for the same deduction: the tighter the budget, the harder.
+        return float(11 - problem.data["turns"])
 
-    def play(self, problem: Problem, state: dict[str, Any], move: str | None) -> Turn:
+    def initial_state(self, problem: Problem) -> dict[str, Any]:
+        opening = problem.data["opening"]
+        return {"history": [[opening, feedback(opening, problem.data["secret"])]]}
+
+    def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
         secret = problem.data["secret"]
-        state["played"] += 1
-        left = _guesses_left(problem.data["turns"] - state["played"])
-        guess = (move or "").strip().lower()
+        guess = move.strip().lower()
         if len(guess) != WORD_LENGTH or not guess.isascii() or not guess.isalpha():
-            return Turn(f"Invalid guess: write a single five-letter word. {left}", parsed=False)
+            return Outcome(state, Verdict.unparsed("not a five-letter word"),
+                           "Invalid guess: write a single five-letter word.")
         if guess not in word_index():
-            return Turn(f"{guess} is not in the word list. {left}")
+            return Outcome(state, Verdict.wrong(f"{guess} is not in the word list"), f"{guess} is not in the word list.")
         marks = feedback(guess, secret)
-        state["history"].append([guess, marks])
+        state = {"history": [*state["history"], [guess, marks]]}
         if guess == secret:
-            return Turn(f"{guess} -> {marks}. You found the word!", reward=1.0, done=True, correct=True)
-        return Turn(f"{guess} -> {marks}. {left}")
+            return Outcome(state, Verdict.right(), f"{guess} -> {marks}. You found the word!", True)
+        return Outcome(state, Verdict.wrong(), f"{guess} -> {marks}.")
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         return best_guess(state["history"])
@@ -165,8 +166,3 @@ def _pattern_table() -> np.ndarray:
         table += (2 * green[i] + yellow).astype(np.uint8) * np.uint8(3**i)
     return table
 
-
-def _guesses_left(left: int) -> str:
-    if left <= 0:
-        return "No guesses left: the game is over."
-    return f"{left} guess{'es' if left != 1 else ''} left."

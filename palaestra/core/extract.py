@@ -101,7 +101,25 @@ def wrap(answer: str, answer_format: str = "tag") -> str:
     return answer
 
 
-def check_format(answer_format: str) -> str:
+# What a reply lacked when nothing could be extracted: the feedback a model sees.
+MISSING: dict[str, str] = {
+    "tag": "no <answer></answer> tags found",
+    "boxed": "no \\boxed{} found",
+    "last_line": "no answer line found",
+    "raw": "empty reply",
+}
+
+# Formats that can carry an answer spanning several lines (a grid, a program's output, a plan).
+MULTILINE_FORMATS = ("tag", "boxed", "raw")
+
+
+def check_format(answer_format: str, multiline: bool = False, env_id: str = "") -> str:
+    """``answer_format`` if it names an extractor that can carry this env's answers; else ValueError."""
     if answer_format not in EXTRACTORS:
         raise ValueError(f"unknown answer_format {answer_format!r}; choose one of {sorted(EXTRACTORS)}")
+    if multiline and answer_format not in MULTILINE_FORMATS:
+        raise ValueError(
+            f"answer_format {answer_format!r} cannot carry {env_id or 'this env'}'s answers, which span several "
+            f"lines; choose one of {list(MULTILINE_FORMATS)}"
+        )
     return answer_format

@@ -1,0 +1,147 @@
+"""The policy interface: what the trainer, the rollout engine and the evaluator need of a language model.
+
+Two implementations ship: the tiny character-level transformer
+(:mod:`palaestra.baselines.tiny`) and a Hugging Face causal LM from a local path
+(:mod:`palaestra.baselines.hf`); :func:`palaestra.baselines.models.load_policy`
+builds either from a spec. This module imports neither: the layers are
+``policy`` <- ``decoder`` <- ``tiny``, ``hf`` <- ``models`` <- ``engine``, ``reinforce``, ``evaluate``.
+
+Example::
+
+    >>> import torch
+    >>> ids, mask, positions = left_pad([[5, 6, 7], [8]], pad_id=0, device=torch.device("cpu"))
+    >>> ids.tolist(), positions.tolist()
+    ([[5, 6, 7], [0, 0, 8]], [[0, 1, 2], [0, 0, 0]])
+"""
+
+from __future__ import annotations
+
+import abc
+import copy
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import torch
+
+if TYPE_CHECKING:
+    from palaestra.baselines.decoder import Decoder
+
+Message = dict[str, str]  # {"role": "user" | "assistant", "content": text}
+
+
+class LMPolicy(abc.ABC):
+    """A token-level language-model policy.
+
+    Conversations are built incrementally from token ids, so that training sees
+    exactly the tokens that were sampled: :meth:`encode_user` gives the ids of the
+    newest user message (the prompt, or an env observation) up to the point where
+    the assistant starts; the rollout engine (:mod:`palaestra.baselines.engine`)
+    samples the assistant's ids with the policy's :meth:`decoder`; :meth:`logits`
+    scores whole conversations for the update.
+    """
+
+    model: torch.nn.Module
+    device: torch.device
+    max_length: int  # the longest token sequence the model takes
+    pad_id: int
+    answer_format: str | None = None  # the answer format it was trained with, if any
+    reply_tokens: int = 512  # a default budget for one reply (checkpoints keep the one they trained with)
+
+    @abc.abstractmethod
+    def encode_user(self, messages: Sequence[Message], closed: bool) -> list[int]:
+        """Ids to append for ``messages[-1]`` (a user message) and the assistant's start.
+
+        ``closed`` says whether the previous assistant turn ended with a stop token
+        (ignored for the first message); if not, the ids close it first.
+        """
+
+    @abc.abstractmethod
+    def encode_assistant(self, text: str) -> list[int]:
+        """Ids of an assistant message given as text, stop token included (for replaying a conversation)."""
+
+    @abc.abstractmethod
+    def decode(self, ids: Sequence[int]) -> str:
+        """The text of response ids, without stop tokens."""
+
+    @abc.abstractmethod
+    def is_stop(self, token_id: int) -> bool:
+        """Whether ``token_id`` ends an assistant turn."""
+
+    @abc.abstractmethod
+    def logits(self, ids: torch.Tensor, attention_mask: torch.Tensor, position_ids: torch.Tensor,
+               model: torch.nn.Module | None = None) -> torch.Tensor:
+        """Next-token logits ``(batch, length, vocab)`` of left-padded ``ids`` under ``model`` (default: its own)."""
+
+    @abc.abstractmethod
+    def decoder(self, dtype: torch.dtype | None = None) -> Decoder:
+        """A :class:`~palaestra.baselines.decoder.Decoder` over this policy's weights, for fast sampling.
+
+        ``dtype`` None: the weights themselves (updates are seen at once); another
+        dtype: a copy, refreshed by ``Decoder.sync()`` after each update.
+        """
+
+    @abc.abstractmethod
+    def save(self, path: Path, metadata: dict[str, Any]) -> Path:
+        """Write a checkpoint that :func:`~palaestra.baselines.models.load_policy` reads back; returns its path."""
+
+    @property
+    @abc.abstractmethod
+    def name(self) -> str:
+        """A short description for logs and tables."""
+
+    @property
+    def stop_id(self) -> int:
+        """The token that closes an assistant turn when the policy writes one itself."""
+        return self.encode_assistant("")[-1]
+
+    def logit_mask(self) -> torch.Tensor | None:
+        """A boolean ``(vocab,)`` mask of tokens the policy never writes (None: it may write any)."""
+        return None
+
+    def frozen_copy(self) -> torch.nn.Module:
+        """A frozen copy of the model, the reference for the KL penalty."""
+        ref = copy.deepcopy(self.model).eval()
+        for p in ref.parameters():
+            p.requires_grad_(False)
+        return ref
+
+    def conversation_ids(self, messages: Sequence[Message]) -> list[int]:
+        """Ids of a whole text conversation ending with a user message, ready for generation."""
+        ids: list[int] = []
+        for k, message in enumerate(messages):
+            if message["role"] == "assistant":
+                ids += self.encode_assistant(message["content"])
+            else:
+                ids += self.encode_user(messages[: k + 1], closed=True)
+        return ids
+
+    def chat(self, conversations: Sequence[Sequence[Message]], max_new_tokens: int = 256,
+             temperature: float = 1.0, seed: int = 0) -> list[str]:
+        """One sampled reply per conversation (the oldest context is dropped to make room for the reply)."""
+        from palaestra.baselines.engine import RolloutEngine
+
+        budget = self.max_length - max_new_tokens
+        if budget < 1:
+            raise ValueError(f"max_new_tokens={max_new_tokens} leaves no room for a prompt in {self.max_length}")
+        prefixes = [self.conversation_ids(c)[-budget:] for c in conversations]
+        engine = RolloutEngine(self, slots=len(prefixes), capacity=max(len(p) for p in prefixes) + max_new_tokens)
+        return [self.decode(r.ids) for r in engine.complete(prefixes, max_new_tokens, temperature, seed)]
+
+
+def left_pad(rows: Sequence[Sequence[int]], pad_id: int,
+             device: torch.device) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Left-padded ``ids``, ``attention_mask`` and ``position_ids`` (positions count real tokens only)."""
+    width = max(len(r) for r in rows)
+    ids = torch.full((len(rows), width), pad_id, dtype=torch.long)
+    mask = torch.zeros((len(rows), width), dtype=torch.long)
+    for i, row in enumerate(rows):
+        if row:
+            ids[i, width - len(row):] = torch.tensor(row, dtype=torch.long)
+            mask[i, width - len(row):] = 1
+    positions = (mask.cumsum(1) - 1).clamp(min=0)
+    return ids.to(device), mask.to(device), positions.to(device)
+
+
+def default_device() -> torch.device:
+    return torch.device("cuda" if torch.cuda.is_available() else "cpu")
