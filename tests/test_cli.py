@@ -14,8 +14,26 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_list_shows_every_env(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["list"]) == 0
     out = capsys.readouterr().out
-    assert re.search(r"^arithmetic/expression\s+arithmetic\s+single\s+5", out, re.M)
+    assert re.search(r"^arithmetic/expression\s+v\d+\s+arithmetic\s+single\s+5", out, re.M)
     assert re.search(r"\d+ environments in \d+ families", out)
+
+
+def test_list_filters_by_turns_family_and_tag(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["list", "--turns", "multi"]) == 0
+    out = capsys.readouterr().out
+    assert "games/mastermind" in out and "arithmetic/expression" not in out
+    assert main(["list", "--family", "games", "--tag", "words"]) == 0
+    out = capsys.readouterr().out
+    assert "games/wordle" in out and "games/mastermind" not in out
+
+
+def test_bare_command_prints_help_and_version(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([]) == 0
+    assert "usage: palaestra" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--version"])
+    assert exit_info.value.code == 0
+    assert re.match(r"palaestra \d+\.\d+", capsys.readouterr().out)
 
 
 def test_show_prints_prompt_and_reference(capsys: pytest.CaptureFixture[str]) -> None:
@@ -31,7 +49,7 @@ def test_show_rejects_bad_level_and_id(capsys: pytest.CaptureFixture[str]) -> No
 
 
 def test_check_runs_the_kit(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["check", "arithmetic/expression"]) == 0
+    assert main(["check", "games/guess_number", "--quick"]) == 0
     assert "0 failed check(s)" in capsys.readouterr().out
 
 

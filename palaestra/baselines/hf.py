@@ -5,14 +5,18 @@ Nothing is downloaded: the path must hold the model and its tokenizer
 the tokenizer's chat template; without one, a plain ``User:`` / ``Assistant:``
 layout. Weights load in float32 by default, the master copy that small RL
 updates need (in bfloat16 weights an update of 1e-6 rounds away); on CUDA the
-matrix products run in bfloat16 under autocast. Generation is batched (left padding).
+matrix products run in bfloat16 under autocast. Sampling goes through the rollout engine
+(:mod:`palaestra.baselines.engine`): Llama-family models (Llama, Qwen2, Qwen3, Mistral) run on the
+engine's own cached transformer, in bfloat16 with CUDA graphs on a GPU; any other architecture
+falls back to recomputing whole sequences (correct, slow).
 
 Example::
 
+    from palaestra.baselines.engine import chat
     from palaestra.baselines.hf import HFPolicy
 
     policy = HFPolicy("/models/Qwen2.5-0.5B-Instruct")
-    print(policy.chat([[{"role": "user", "content": "What is 2 + 2?"}]], max_new_tokens=64)[0])
+    print(chat(policy, [[{"role": "user", "content": "What is 2 + 2?"}]], max_new_tokens=64)[0])
 """
 
 from __future__ import annotations
@@ -24,9 +28,12 @@ from typing import Any
 
 import torch
 
-from palaestra.baselines.reinforce import LMPolicy, Message, default_device, left_pad
+from palaestra.baselines.decoder import Architecture, CachedTransformer, Decoder, RecomputeDecoder
+from palaestra.baselines.policy import LMPolicy, Message, default_device
 
 METADATA_FILE = "palaestra.json"
+# Hugging Face architectures the cached transformer runs: Llama's layout, with these options
+LLAMA_FAMILY = {"LlamaForCausalLM", "Qwen2ForCausalLM", "Qwen3ForCausalLM", "MistralForCausalLM"}
 
 
 class HFPolicy(LMPolicy):
@@ -106,32 +113,36 @@ class HFPolicy(LMPolicy):
     def decode(self, ids: Sequence[int]) -> str:
         return self.tokenizer.decode([i for i in ids if i not in self.stop_ids], skip_special_tokens=True)
 
-    def is_stop(self, token_id: int) -> bool:
-        return token_id in self.stop_ids
-
     # --- the model -------------------------------------------------------------------------------
     def logits(self, ids: torch.Tensor, attention_mask: torch.Tensor, position_ids: torch.Tensor,
                model: torch.nn.Module | None = None) -> torch.Tensor:
         return (model or self.model)(input_ids=ids, attention_mask=attention_mask, position_ids=position_ids).logits
 
-    @torch.no_grad()
-    def generate(self, prefixes: Sequence[list[int]], max_new_tokens: int, temperature: float,
-                 seed: int) -> list[list[int]]:
-        ids, attention, _ = left_pad(prefixes, self.pad_id, self.device)
-        sampling: dict[str, Any] = {"do_sample": True, "temperature": temperature, "top_k": 0, "top_p": 1.0} \
-            if temperature > 0 else {"do_sample": False}
-        cuda = [self.device.index if self.device.index is not None else torch.cuda.current_device()] \
-            if self.device.type == "cuda" else []
-        with torch.random.fork_rng(devices=cuda):  # seeded sampling that leaves the global RNG alone
-            torch.manual_seed(seed % 2**63)
-            with torch.autocast(self.device.type, dtype=torch.bfloat16, enabled=self.device.type == "cuda"):
-                out = self.model.generate(input_ids=ids, attention_mask=attention, max_new_tokens=max_new_tokens,
-                                          pad_token_id=self.pad_id, eos_token_id=sorted(self.stop_ids), **sampling)
-        responses = []
-        for row in out[:, ids.shape[1]:].tolist():
-            cut = next((k + 1 for k, t in enumerate(row) if t in self.stop_ids), len(row))
-            responses.append(row[:cut])
-        return responses
+    def decoder(self, dtype: torch.dtype | None = None) -> Decoder:
+        arch = llama_architecture(self.model)
+        if arch is None:
+            return RecomputeDecoder(lambda ids, mask, pos: self.logits(ids, mask, pos), self.vocab_size,
+                                    self.device, self.pad_id)
+        prefix = self.model.base_model_prefix  # "model"
+        params = dict(self.model.named_parameters())
+        names = {"embed": f"{prefix}.embed_tokens.weight", "final_norm.weight": f"{prefix}.norm.weight"}
+        parts = {"q": "self_attn.q_proj", "k": "self_attn.k_proj", "v": "self_attn.v_proj", "o": "self_attn.o_proj",
+                 "gate": "mlp.gate_proj", "up": "mlp.up_proj", "down": "mlp.down_proj",
+                 "norm1": "input_layernorm", "norm2": "post_attention_layernorm",
+                 "q_norm": "self_attn.q_norm", "k_norm": "self_attn.k_norm"}
+        for i in range(arch.layers):
+            for short, long in parts.items():
+                for kind in ("weight", "bias"):
+                    names[f"{i}.{short}.{kind}"] = f"{prefix}.layers.{i}.{long}.{kind}"
+        weights = {short: params[long] for short, long in names.items() if long in params}
+        head = self.model.get_output_embeddings().weight
+        if head is not weights["embed"]:
+            weights["lm_head"] = head
+        return CachedTransformer(arch, weights, dtype)
+
+    @property
+    def vocab_size(self) -> int:
+        return int(self.model.get_output_embeddings().weight.shape[0])
 
     def save(self, path: Path, metadata: dict[str, Any]) -> Path:
         path = Path(path)
@@ -140,3 +151,32 @@ class HFPolicy(LMPolicy):
         saved = {"answer_format": self.answer_format, **metadata}
         (path / METADATA_FILE).write_text(json.dumps(saved, indent=2, default=str))
         return path
+
+
+def llama_architecture(model: torch.nn.Module) -> Architecture | None:
+    """The :class:`Architecture` of a Llama-family Hugging Face model; None for any other (or unsupported option)."""
+    config = model.config
+    if not set(getattr(config, "architectures", None) or [type(model).__name__]) & LLAMA_FAMILY:
+        return None
+    if getattr(config, "hidden_act", "silu") != "silu" or getattr(config, "use_sliding_window", False):
+        return None
+    window = getattr(config, "sliding_window", None) if type(model).__name__ == "MistralForCausalLM" else None
+    if window is not None and window < config.max_position_embeddings:
+        return None  # a sliding window shorter than the context: not implemented
+    rope = dict(getattr(config, "rope_parameters", None) or getattr(config, "rope_scaling", None) or {})
+    theta = rope.get("rope_theta", getattr(config, "rope_theta", 10000.0))
+    rope_type = rope.get("rope_type", rope.get("type", "default"))
+    if rope_type not in ("default", "llama3"):
+        return None
+    scaling: tuple[tuple[str, float], ...] = ()
+    if rope_type == "llama3":
+        scaling = tuple((k, float(rope[k])) for k in ("factor", "low_freq_factor", "high_freq_factor",
+                                                       "original_max_position_embeddings"))
+    heads = config.num_attention_heads
+    return Architecture(
+        layers=config.num_hidden_layers, hidden=config.hidden_size, heads=heads,
+        kv_heads=getattr(config, "num_key_value_heads", None) or heads,
+        head_dim=getattr(config, "head_dim", None) or config.hidden_size // heads,
+        vocab_size=int(model.get_output_embeddings().weight.shape[0]), norm="rms", norm_eps=config.rms_norm_eps,
+        positions="rotary", mlp="swiglu", max_positions=config.max_position_embeddings, rope_theta=float(theta),
+        rope_scaling=scaling, qk_norm=type(model).__name__ == "Qwen3ForCausalLM")

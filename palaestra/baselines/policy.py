@@ -45,6 +45,7 @@ class LMPolicy(abc.ABC):
     device: torch.device
     max_length: int  # the longest token sequence the model takes
     pad_id: int
+    stop_ids: frozenset[int]  # the tokens that end an assistant turn
     answer_format: str | None = None  # the answer format it was trained with, if any
     reply_tokens: int = 512  # a default budget for one reply (checkpoints keep the one they trained with)
 
@@ -63,10 +64,6 @@ class LMPolicy(abc.ABC):
     @abc.abstractmethod
     def decode(self, ids: Sequence[int]) -> str:
         """The text of response ids, without stop tokens."""
-
-    @abc.abstractmethod
-    def is_stop(self, token_id: int) -> bool:
-        """Whether ``token_id`` ends an assistant turn."""
 
     @abc.abstractmethod
     def logits(self, ids: torch.Tensor, attention_mask: torch.Tensor, position_ids: torch.Tensor,
@@ -90,10 +87,9 @@ class LMPolicy(abc.ABC):
     def name(self) -> str:
         """A short description for logs and tables."""
 
-    @property
-    def stop_id(self) -> int:
-        """The token that closes an assistant turn when the policy writes one itself."""
-        return self.encode_assistant("")[-1]
+    def is_stop(self, token_id: int) -> bool:
+        """Whether ``token_id`` ends an assistant turn."""
+        return token_id in self.stop_ids
 
     def logit_mask(self) -> torch.Tensor | None:
         """A boolean ``(vocab,)`` mask of tokens the policy never writes (None: it may write any)."""
@@ -115,18 +111,6 @@ class LMPolicy(abc.ABC):
             else:
                 ids += self.encode_user(messages[: k + 1], closed=True)
         return ids
-
-    def chat(self, conversations: Sequence[Sequence[Message]], max_new_tokens: int = 256,
-             temperature: float = 1.0, seed: int = 0) -> list[str]:
-        """One sampled reply per conversation (the oldest context is dropped to make room for the reply)."""
-        from palaestra.baselines.engine import RolloutEngine
-
-        budget = self.max_length - max_new_tokens
-        if budget < 1:
-            raise ValueError(f"max_new_tokens={max_new_tokens} leaves no room for a prompt in {self.max_length}")
-        prefixes = [self.conversation_ids(c)[-budget:] for c in conversations]
-        engine = RolloutEngine(self, slots=len(prefixes), capacity=max(len(p) for p in prefixes) + max_new_tokens)
-        return [self.decode(r.ids) for r in engine.complete(prefixes, max_new_tokens, temperature, seed)]
 
 
 def left_pad(rows: Sequence[Sequence[int]], pad_id: int,

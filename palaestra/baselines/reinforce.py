@@ -2,22 +2,43 @@
 
 The policy is the tiny built-in character-level transformer
 (:mod:`palaestra.baselines.tiny`) or a Hugging Face causal LM from a local path
-(:mod:`palaestra.baselines.hf`); both implement :class:`LMPolicy`. One training
-step resets the vector envs at a fresh seed, plays every episode to its end
-(one trajectory is the whole conversation), turns the rewards into advantages
-and takes one gradient step on the log-probabilities of the tokens the policy
-generated; prompt and observation tokens are masked out of the loss.
+(:mod:`palaestra.baselines.hf`); both implement
+:class:`~palaestra.baselines.policy.LMPolicy`. One training step resets the
+vector envs at a fresh seed and plays every episode to its end with the rollout
+engine (:mod:`palaestra.baselines.engine`: continuous batching, so a multi-turn
+episode's next turn starts as soon as the env has answered), turns the rewards
+into advantages and takes one gradient step on the log-probabilities of the
+tokens the policy sampled; prompt and observation tokens are masked out of the
+loss. After the step the engine's sampling weights are refreshed.
+
+**Rewards to advantages.** A multi-turn episode has one reward per turn (the
+env's reward for that reply). Turn ``k``'s reply is credited with its return to
+go ``G_k = r_k + gamma * G_{k+1}``, normalised by the mean and standard
+deviation of the episode returns ``G_0`` of its set (the batch, or the samples
+of the same problem for ``advantage="group"``); every token of the reply gets
+that advantage.
+
+**Errors.** An episode whose step reported an infrastructure error
+(``info["error"]``: sandbox down, verifier timeout, crashed worker) was not
+judged: it gets no advantage, none of its tokens enter the loss, and the step's
+metrics count it under ``errors`` instead of in the reward and accuracy.
+
+**Sampling/training mismatch.** The engine returns each sampled token's
+log-probability under its sampling weights (bfloat16 on CUDA); the update
+recomputes it under the float32 master weights. ``logprob_mismatch`` (mean
+absolute difference over the batch's sampled tokens) and
+``logprob_mismatch_max`` are logged every step.
 
 Example::
 
     import palaestra
-    from palaestra.baselines.reinforce import TrainConfig, train
+    from palaestra.baselines.reinforce import TrainConfig, make_group, train
     from palaestra.baselines.tiny import TinyPolicy
 
-    envs = palaestra.make_vec("strings/copy", num_envs=128, answer_format="raw")
-    policy = TinyPolicy.for_envs(["strings/copy"], level=0, seed=0)
-    result = train(policy, envs, TrainConfig(steps=150), out_dir="runs/copy")
-    print(result.history[-1]["reward"], result.checkpoint)   # ~0.95, runs/copy/checkpoint.pt
+    envs = make_group("arithmetic/addition", 8, 16, level=1, answer_format="raw")
+    policy = TinyPolicy.for_envs(["arithmetic/addition"], level=1, seed=0)
+    result = train(policy, envs, TrainConfig(steps=1000, advantage="group"), out_dir="runs/add")
+    print(result.history[-1]["accuracy"], result.checkpoint)
 
 For group-relative advantages (GRPO-style), pass ``group_size`` copies of the
 same vector env (``make_group(...)`` builds them): copies reset with the same
@@ -27,11 +48,9 @@ copy ``g`` and rewards are normalised within each problem's group.
 
 from __future__ import annotations
 
-import abc
-import copy
 import json
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -40,136 +59,11 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 
+from palaestra.baselines.engine import Reply, RolloutEngine
+from palaestra.baselines.policy import LMPolicy, Message, left_pad
 from palaestra.core.seeding import derive_seed
 
-Message = dict[str, str]  # {"role": "user" | "assistant", "content": text}
 ADVANTAGES = ("batch", "group")
-
-
-# --- the policy interface ----------------------------------------------------------------------
-
-class LMPolicy(abc.ABC):
-    """A token-level language-model policy: what the trainer and the evaluator need of a model.
-
-    Conversations are built incrementally from token ids, so that training sees
-    exactly the tokens that were sampled: :meth:`encode_user` gives the ids of the
-    newest user message (the prompt, or an env observation) up to the point where
-    the assistant starts; :meth:`generate` samples the assistant's ids.
-    """
-
-    model: torch.nn.Module
-    device: torch.device
-    max_length: int  # the longest token sequence the model takes
-    pad_id: int
-    answer_format: str | None = None  # the answer format it was trained with, if any
-    reply_tokens: int = 512  # a default budget for one reply (checkpoints keep the one they trained with)
-
-    @abc.abstractmethod
-    def encode_user(self, messages: Sequence[Message], closed: bool) -> list[int]:
-        """Ids to append for ``messages[-1]`` (a user message) and the assistant's start.
-
-        ``closed`` says whether the previous assistant turn ended with a stop token
-        (ignored for the first message); if not, the ids close it first.
-        """
-
-    @abc.abstractmethod
-    def encode_assistant(self, text: str) -> list[int]:
-        """Ids of an assistant message given as text, stop token included (for replaying a conversation)."""
-
-    @abc.abstractmethod
-    def generate(self, prefixes: Sequence[list[int]], max_new_tokens: int, temperature: float,
-                 seed: int) -> list[list[int]]:
-        """Sample one response per prefix: its ids, ending with a stop token unless cut at ``max_new_tokens``."""
-
-    @abc.abstractmethod
-    def decode(self, ids: Sequence[int]) -> str:
-        """The text of response ids, without stop tokens."""
-
-    @abc.abstractmethod
-    def is_stop(self, token_id: int) -> bool:
-        """Whether ``token_id`` ends an assistant turn."""
-
-    @abc.abstractmethod
-    def logits(self, ids: torch.Tensor, attention_mask: torch.Tensor, position_ids: torch.Tensor,
-               model: torch.nn.Module | None = None) -> torch.Tensor:
-        """Next-token logits ``(batch, length, vocab)`` of left-padded ``ids`` under ``model`` (default: its own)."""
-
-    @abc.abstractmethod
-    def save(self, path: Path, metadata: dict[str, Any]) -> Path:
-        """Write a checkpoint that :func:`load_policy` reads back; returns its path."""
-
-    @property
-    @abc.abstractmethod
-    def name(self) -> str:
-        """A short description for logs and tables."""
-
-    def frozen_copy(self) -> torch.nn.Module:
-        """A frozen copy of the model, the reference for the KL penalty."""
-        ref = copy.deepcopy(self.model).eval()
-        for p in ref.parameters():
-            p.requires_grad_(False)
-        return ref
-
-    def conversation_ids(self, messages: Sequence[Message]) -> list[int]:
-        """Ids of a whole text conversation ending with a user message, ready for generation."""
-        ids: list[int] = []
-        for k, message in enumerate(messages):
-            if message["role"] == "assistant":
-                ids += self.encode_assistant(message["content"])
-            else:
-                ids += self.encode_user(messages[: k + 1], closed=True)
-        return ids
-
-    def chat(self, conversations: Sequence[Sequence[Message]], max_new_tokens: int = 256,
-             temperature: float = 1.0, seed: int = 0) -> list[str]:
-        """One sampled reply per conversation (the evaluation harness's interface)."""
-        budget = self.max_length - max_new_tokens  # the oldest context is dropped to make room for the reply
-        if budget < 1:
-            raise ValueError(f"max_new_tokens={max_new_tokens} leaves no room for a prompt in {self.max_length}")
-        prefixes = [self.conversation_ids(c)[-budget:] for c in conversations]
-        with torch.no_grad():
-            return [self.decode(r) for r in self.generate(prefixes, max_new_tokens, temperature, seed)]
-
-
-def left_pad(rows: Sequence[Sequence[int]], pad_id: int,
-             device: torch.device) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """Left-padded ``ids``, ``attention_mask`` and ``position_ids`` (positions count real tokens only)."""
-    width = max(len(r) for r in rows)
-    ids = torch.full((len(rows), width), pad_id, dtype=torch.long)
-    mask = torch.zeros((len(rows), width), dtype=torch.long)
-    for i, row in enumerate(rows):
-        if row:
-            ids[i, width - len(row):] = torch.tensor(row, dtype=torch.long)
-            mask[i, width - len(row):] = 1
-    positions = (mask.cumsum(1) - 1).clamp(min=0)
-    return ids.to(device), mask.to(device), positions.to(device)
-
-
-def load_policy(spec: str, device: str | torch.device | None = None, seed: int = 0) -> LMPolicy:
-    """A policy from a spec: ``tiny`` (fresh), ``PATH.pt`` (a tiny checkpoint) or ``hf:PATH`` (a local HF model
-    or a checkpoint directory written by the trainer)."""
-    if spec == "tiny":
-        from palaestra.baselines.tiny import TinyPolicy
-
-        return TinyPolicy(seed=seed, device=device)
-    if spec.startswith("hf:"):
-        from palaestra.baselines.hf import HFPolicy
-
-        return HFPolicy(spec[3:], device=device)
-    path = Path(spec)
-    if path.is_file():
-        from palaestra.baselines.tiny import TinyPolicy
-
-        return TinyPolicy.load(path, device=device)
-    if path.is_dir():
-        from palaestra.baselines.hf import HFPolicy
-
-        return HFPolicy(path, device=device)
-    raise ValueError(f"unknown model {spec!r}: use tiny, a checkpoint .pt, or hf:PATH")
-
-
-def default_device() -> torch.device:
-    return torch.device("cuda" if torch.cuda.is_available() else "cpu")
 
 
 # --- configuration and results -------------------------------------------------------------------

@@ -9,9 +9,10 @@ so copying a character seen in the context is a natural first skill.
 
 Example::
 
+    >>> from palaestra.baselines.engine import chat
     >>> from palaestra.baselines.tiny import TinyPolicy
-    >>> policy = TinyPolicy(seed=0)
-    >>> reply = policy.chat([[{"role": "user", "content": "Input: a"}]], max_new_tokens=4)[0]
+    >>> policy = TinyPolicy(seed=0, device="cpu")
+    >>> reply = chat(policy, [[{"role": "user", "content": "Input: a"}]], max_new_tokens=4)[0]
     >>> isinstance(reply, str) and len(reply) <= 4
     True
 """
@@ -28,10 +29,10 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from palaestra.baselines.reinforce import LMPolicy, Message, default_device, left_pad
+from palaestra.baselines.decoder import MASKED_LOGIT, Architecture, CachedTransformer
+from palaestra.baselines.policy import LMPolicy, Message, default_device
 
 CHECKPOINT_FORMAT = "palaestra-tiny-1"
-KV = tuple[torch.Tensor, torch.Tensor]  # one block's cached keys and values
 
 
 class CharTokenizer:
@@ -76,14 +77,12 @@ class Block(nn.Module):
         self.qkv, self.proj = nn.Linear(d, 3 * d), nn.Linear(d, d)
         self.mlp = nn.Sequential(nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d))
 
-    def forward(self, x: torch.Tensor, mask: torch.Tensor, past: KV | None = None) -> tuple[torch.Tensor, KV]:
+    def forward(self, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         b, t, d = x.shape
         q, k, v = self.qkv(self.ln1(x)).view(b, t, 3, self.heads, d // self.heads).permute(2, 0, 3, 1, 4)
-        if past is not None:  # keys and values of the earlier positions, cached during generation
-            k, v = torch.cat([past[0], k], 2), torch.cat([past[1], v], 2)
         attended = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
         x = x + self.proj(attended.transpose(1, 2).reshape(b, t, d))
-        return x + self.mlp(self.ln2(x)), (k, v)
+        return x + self.mlp(self.ln2(x))
 
 
 class TinyTransformer(nn.Module):
@@ -100,25 +99,17 @@ class TinyTransformer(nn.Module):
             if isinstance(module, nn.Linear):
                 nn.init.zeros_(module.bias)
 
-    def forward(self, ids: torch.Tensor, attention_mask: torch.Tensor, position_ids: torch.Tensor,
-                past: list[KV] | None = None) -> tuple[torch.Tensor, list[KV]]:
-        """Logits of ``ids`` (the newest positions) and every block's keys and values so far.
-
-        ``attention_mask`` covers the cached positions and ``ids``; ``position_ids`` only ``ids``.
-        """
-        new, total = ids.shape[1], attention_mask.shape[1]
-        earlier = total - new
-        causal = torch.ones(new, total, dtype=torch.bool, device=ids.device).tril(diagonal=earlier)
+    def forward(self, ids: torch.Tensor, attention_mask: torch.Tensor, position_ids: torch.Tensor) -> torch.Tensor:
+        """Next-token logits ``(batch, length, vocab)`` of left-padded ``ids``."""
+        length = ids.shape[1]
+        causal = torch.ones(length, length, dtype=torch.bool, device=ids.device).tril()
         # Padding keys are hidden; every query still sees itself, so padded rows never go NaN.
-        itself = torch.zeros(new, total, dtype=torch.bool, device=ids.device)
-        itself[:, earlier:] = torch.eye(new, dtype=torch.bool, device=ids.device)
+        itself = torch.eye(length, dtype=torch.bool, device=ids.device)
         mask = ((causal & attention_mask.bool()[:, None, :]) | itself)[:, None]
         x = self.embed(ids) + self.position(position_ids)
-        present = []
-        for k, block in enumerate(self.blocks):
-            x, kv = block(x, mask, past[k] if past is not None else None)
-            present.append(kv)
-        return self.ln_f(x) @ self.embed.weight.T + self.bias, present  # tied output embedding
+        for block in self.blocks:
+            x = block(x, mask)
+        return self.ln_f(x) @ self.embed.weight.T + self.bias  # tied output embedding
 
 
 class TinyPolicy(LMPolicy):
@@ -131,6 +122,7 @@ class TinyPolicy(LMPolicy):
         self.device = torch.device(device) if device is not None else default_device()
         self.max_length = config.max_length
         self.pad_id = CharTokenizer.PAD
+        self.stop_ids = frozenset({CharTokenizer.EOS})
         self.reply_tokens = 16
         with torch.random.fork_rng(devices=[]):  # a seeded init that leaves the global RNG alone
             torch.manual_seed(seed)
@@ -156,37 +148,28 @@ class TinyPolicy(LMPolicy):
     def decode(self, ids: Sequence[int]) -> str:
         return self.tokenizer.decode(ids)
 
-    def is_stop(self, token_id: int) -> bool:
-        return token_id == CharTokenizer.EOS
-
     def logits(self, ids: torch.Tensor, attention_mask: torch.Tensor, position_ids: torch.Tensor,
                model: nn.Module | None = None) -> torch.Tensor:
-        return (model or self.model)(ids, attention_mask, position_ids)[0].masked_fill(self.blocked, -1e9)
+        return (model or self.model)(ids, attention_mask, position_ids).masked_fill(self.blocked, MASKED_LOGIT)
 
-    @torch.no_grad()
-    def generate(self, prefixes: Sequence[list[int]], max_new_tokens: int, temperature: float,
-                 seed: int) -> list[list[int]]:
-        generator = torch.Generator(device=self.device).manual_seed(seed % 2**63)
-        ids, attention, positions = left_pad(prefixes, self.pad_id, self.device)
-        out: list[list[int]] = [[] for _ in prefixes]
-        running = torch.ones(len(prefixes), dtype=torch.bool, device=self.device)
-        logits, past = self.model(ids, attention, positions)
-        position = positions[:, -1:]
-        for _ in range(max_new_tokens):
-            last = logits[:, -1].float().masked_fill(self.blocked, -1e9)
-            if temperature > 0:
-                token = torch.multinomial(F.softmax(last / temperature, dim=-1), 1, generator=generator).squeeze(1)
-            else:
-                token = last.argmax(-1)
-            for i in running.nonzero().flatten().tolist():
-                out[i].append(int(token[i]))
-            running &= token != CharTokenizer.EOS
-            if not running.any():
-                break
-            attention = torch.cat([attention, running[:, None].long()], 1)
-            position = position + 1
-            logits, past = self.model(token[:, None], attention, position, past)
-        return out
+    def logit_mask(self) -> torch.Tensor:
+        return self.blocked
+
+    def decoder(self, dtype: torch.dtype | None = None) -> CachedTransformer:
+        c, m = self.config, self.model
+        arch = Architecture(layers=c.n_layers, hidden=c.d_model, heads=c.n_heads, kv_heads=c.n_heads,
+                            head_dim=c.d_model // c.n_heads, vocab_size=self.tokenizer.vocab_size, norm="layer",
+                            norm_eps=1e-5, positions="learned", mlp="gelu", max_positions=c.max_length)
+        d = c.d_model
+        weights = {"embed": m.embed.weight, "position": m.position.weight, "lm_bias": m.bias,
+                   "final_norm.weight": m.ln_f.weight, "final_norm.bias": m.ln_f.bias}
+        for i, block in enumerate(m.blocks):
+            for part, rows in (("q", slice(0, d)), ("k", slice(d, 2 * d)), ("v", slice(2 * d, 3 * d))):
+                weights[f"{i}.{part}.weight"], weights[f"{i}.{part}.bias"] = block.qkv.weight[rows], block.qkv.bias[rows]
+            pairs = {"norm1": block.ln1, "norm2": block.ln2, "o": block.proj, "up": block.mlp[0], "down": block.mlp[2]}
+            for name, module in pairs.items():
+                weights[f"{i}.{name}.weight"], weights[f"{i}.{name}.bias"] = module.weight, module.bias
+        return CachedTransformer(arch, weights, dtype, logit_mask=self.blocked)
 
     @classmethod
     def for_envs(cls, env_ids: Sequence[str], level: int = 0, seed: int = 0, samples: int = 256,

@@ -156,10 +156,10 @@ class MultiTurnEnv(TextEnv):
         verdict = outcome.verdict
         errored = verdict.error is not None
         terminated = outcome.done and not errored
-        truncated = errored or (not outcome.done and self.turn >= self.source.max_turns(problem))
+        left = self.source.max_turns(problem) - self.turn
+        truncated = errored or (not outcome.done and left <= 0)
         observation = outcome.observation
         if not (terminated or truncated):
-            left = self.source.max_turns(problem) - self.turn
             observation += f" ({left} turn{'s' if left != 1 else ''} left)"
         elif truncated and not errored:
             observation += " (no turns left: the episode is over)"

@@ -45,7 +45,7 @@ INDEX_PATH = Path(__file__).resolve().parent.parent / "envs" / "index.json"
 FACTORY_MODULE = "palaestra.factory"
 
 
-class RegistryError(ValueError):
+class RegistryError(TypeError, ValueError):
     """A registration mistake an author must fix (the message says how)."""
 
 
@@ -73,6 +73,7 @@ class EnvSpec:
     class_name: str
     answer_format: str = "tag"
     multiline: bool = False
+    loaded: type[ProblemSource] | None = dataclasses.field(default=None, compare=False, repr=False)
 
     @property
     def versioned_id(self) -> str:
@@ -81,10 +82,13 @@ class EnvSpec:
     @property
     def cls(self) -> type[ProblemSource]:
         """The env class (imports its module on first use)."""
+        if self.loaded is not None:
+            return self.loaded
         return getattr(importlib.import_module(self.module), self.class_name)
 
     def to_index(self) -> dict[str, Any]:
-        return {**dataclasses.asdict(self), "tags": list(self.tags)}
+        entry = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "loaded"}
+        return {**entry, "tags": list(self.tags)}
 
     @classmethod
     def from_index(cls, entry: dict[str, Any]) -> EnvSpec:
@@ -117,7 +121,7 @@ def spec_of(cls: type) -> EnvSpec:
     return EnvSpec(
         id=env_id, version=cls.version, family=family, turns=cls.turns, levels=cls.num_levels,
         tags=tuple(cls.tags), description=cls.description, module=cls.__module__, class_name=cls.__qualname__,
-        answer_format=cls.answer_format, multiline=cls.multiline,
+        answer_format=cls.answer_format, multiline=cls.multiline, loaded=cls,
     )
 
 

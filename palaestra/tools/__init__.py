@@ -7,8 +7,33 @@ Write a new tool by subclassing :class:`Tool` (``name``, ``description``, ``para
 schema, ``run(arguments) -> str``).
 """
 
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable
+
 from palaestra.tools.base import Tool, validate_arguments
 from palaestra.tools.calculator import Calculator
 from palaestra.tools.python import PythonTool
 
-__all__ = ["Calculator", "PythonTool", "Tool", "validate_arguments"]
+# Tools by name, for ``palaestra.make(id, tools=[...])`` (module:class, imported on use).
+TOOLS: dict[str, str] = {
+    "python": "palaestra.tools.python:PythonTool",
+    "calculator": "palaestra.tools.calculator:Calculator",
+    "search": "palaestra.tools.search:SearchTool",
+    "sql": "palaestra.tools.sql:SqlTool",
+}
+
+
+def make_tools(names: Iterable[str]) -> list[Tool]:
+    """Fresh tool instances for the given names (see ``TOOLS``); unknown names raise ValueError."""
+    tools = []
+    for name in names:
+        if name not in TOOLS:
+            raise ValueError(f"unknown tool {name!r}; choose from {sorted(TOOLS)}")
+        module, cls = TOOLS[name].split(":")
+        tools.append(getattr(importlib.import_module(module), cls)())
+    return tools
+
+
+__all__ = ["TOOLS", "Calculator", "PythonTool", "Tool", "make_tools", "validate_arguments"]

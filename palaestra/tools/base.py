@@ -69,6 +69,9 @@ class Tool:
     def reset(self) -> None:
         """Start a new episode: drop per-episode state (e.g. an interpreter session)."""
 
+    def bind(self, problem: Any) -> None:
+        """Attach the episode's problem (a search tool loads the problem's corpus, SQL its database)."""
+
     def close(self) -> None:
         """Release resources (sandbox sessions). The tool stays usable: it reopens on demand."""
 

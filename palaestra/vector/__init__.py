@@ -14,7 +14,7 @@ Example::
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from palaestra.vector.env import TextVectorEnv
@@ -56,6 +56,8 @@ def make_vec(
     timeout: float = 60.0,
     modules: Sequence[str] = (),
     ray_address: str | None = None,
+    wrappers: Sequence[Callable[[Any], Any]] = (),
+    **env_kwargs: Any,
 ) -> TextVectorEnv:
     """A vector env of ``num_envs`` sub-envs.
 
@@ -64,6 +66,9 @@ def make_vec(
     processes) or ``ray`` (Ray actors, local or a cluster at ``ray_address``).
     ``timeout`` is the time budget of one worker batch, after which the worker is
     replaced; ``modules`` are imported in every worker first (plug-in envs).
+    ``wrappers`` (picklable callables ``env -> env``, e.g. a class or a
+    ``functools.partial``) are applied to every sub-env inside its worker; other
+    keyword arguments go to ``palaestra.make`` (e.g. ``tools=["python"]``).
     """
     import importlib
 
@@ -80,20 +85,21 @@ def make_vec(
     if num_envs < 1:
         raise ValueError(f"num_envs must be >= 1, got {num_envs}")
     slot_ids = assign_slots(ids, num_envs, weights)
-    kwargs = {"level": level, "answer_format": answer_format}
+    kwargs = {"level": level, "answer_format": answer_format, **env_kwargs}
     slots = {i: (env_id, kwargs) for i, env_id in enumerate(slot_ids)}
+    wrappers = tuple(wrappers)
     if mode == "sync":
         from palaestra.vector.runners import SyncRunner
 
-        runner: Any = SyncRunner(slots, modules)
+        runner: Any = SyncRunner(slots, modules, wrappers)
     elif mode == "async":
         from palaestra.vector.runners import ProcessRunner
 
-        runner = ProcessRunner(slots, num_workers, timeout, modules)
+        runner = ProcessRunner(slots, num_workers, timeout, modules, wrappers)
     elif mode == "ray":
         from palaestra.vector.ray_runner import RayRunner
 
-        runner = RayRunner(slots, num_workers, timeout, modules, address=ray_address)
+        runner = RayRunner(slots, num_workers, timeout, modules, wrappers, address=ray_address)
     else:
         raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
     return TextVectorEnv(slot_ids, runner, autoreset_mode)

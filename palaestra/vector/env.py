@@ -44,6 +44,7 @@ import numpy as np
 from gymnasium.spaces import Tuple
 from gymnasium.vector import AutoresetMode, VectorEnv
 
+from palaestra.core.problem import Verdict
 from palaestra.core.seeding import derive_seed
 from palaestra.core.spaces import FreeText
 from palaestra.vector.runners import Runner
@@ -52,14 +53,19 @@ SEED_RANGE = 2**31 - 1
 
 
 def _array(values: dict[int, Any], n: int, sample: Any) -> np.ndarray:
-    """One info key as an array: numeric dtype for bool/int/float values, objects otherwise."""
+    """One info key as an array: numeric dtype for bool/int/float values, objects otherwise.
+
+    ``values`` maps env index to value in increasing index order.
+    """
     if type(sample) in (bool, int, float):
         numeric = np.array(list(values.values()))
         if numeric.dtype.kind in "bif":
+            if len(values) == n:  # every env reported the key: already in index order
+                return numeric
             array = np.zeros(n, dtype=numeric.dtype)
             array[list(values)] = numeric
             return array
-    array = np.full(n, None, dtype=object)
+    array = np.empty(n, dtype=object)
     for i, value in values.items():
         array[i] = value
     return array
@@ -143,7 +149,7 @@ class TextVectorEnv(VectorEnv):
             if status == "ok":
                 self._observations[i], rewards[i], terminated[i], truncated[i], env_infos[i] = result
             else:  # never judged: end the episode as truncated and say why
-                truncated[i], env_infos[i] = True, {"error": result}
+                truncated[i], env_infos[i] = True, {"error": result, "verdict": Verdict.failed(result)}
             if terminated[i] or truncated[i]:
                 finished.append(i)
                 self._needs_reset[i] = True
@@ -168,13 +174,16 @@ class TextVectorEnv(VectorEnv):
         instead of one per (env, key), which matters at tens of thousands of steps per second.
         """
         by_key: dict[str, dict[int, Any]] = {}
-        for i, info in env_infos.items():
-            for key, value in info.items():
+        for i in sorted(env_infos):
+            for key, value in env_infos[i].items():
                 by_key.setdefault(key, {})[i] = value
         infos: dict[str, Any] = {}
         for key, values in by_key.items():
-            mask = np.zeros(self.num_envs, dtype=bool)
-            mask[list(values)] = True
+            if len(values) == self.num_envs:
+                mask = np.ones(self.num_envs, dtype=bool)
+            else:
+                mask = np.zeros(self.num_envs, dtype=bool)
+                mask[list(values)] = True
             sample = next(iter(values.values()))
             if isinstance(sample, dict):
                 infos[key] = self._batch_infos(values)
@@ -195,10 +204,16 @@ class TextVectorEnv(VectorEnv):
             bad = [i for i in actions if not (isinstance(i, (int, np.integer)) and 0 <= i < self.num_envs)]
             if bad:
                 raise ValueError(f"action indices {bad} out of range 0..{self.num_envs - 1}")
-            return {int(i): str(a) for i, a in actions.items()}
-        if isinstance(actions, str) or len(actions) != self.num_envs:
+            chosen = {int(i): a for i, a in actions.items()}
+        elif isinstance(actions, str) or len(actions) != self.num_envs:
             raise ValueError(f"expected {self.num_envs} actions (or a dict of index -> action)")
-        return {i: str(a) for i, a in enumerate(actions)}
+        else:
+            chosen = dict(enumerate(actions))
+        wrong = [i for i, a in chosen.items() if not isinstance(a, str)]
+        if wrong:
+            raise TypeError(f"actions must be str (the model's text); envs {wrong[:5]} got "
+                            f"{type(chosen[wrong[0]]).__name__}")
+        return chosen
 
     def close_extras(self, **kwargs: Any) -> None:
         self.runner.close()

@@ -21,8 +21,8 @@ from palaestra.vector.shard import Shard
 
 
 class _ShardActor:
-    def __init__(self, slots: Slots, modules: Sequence[str]) -> None:
-        self.shard = Shard(slots, modules)
+    def __init__(self, slots: Slots, modules: Sequence[str], wrappers: Sequence[Any] = ()) -> None:
+        self.shard = Shard(slots, modules, wrappers)
 
     def handle(self, message: tuple[Any, ...]) -> Any:
         kind, payload = message
@@ -34,7 +34,8 @@ class _ShardActor:
 
 class RayRunner(PooledRunner):
     def __init__(self, slots: Slots, num_workers: int | None = None, timeout: float = 60.0,
-                 modules: Sequence[str] = (), address: str | None = None, cpus_per_worker: float = 1.0) -> None:
+                 modules: Sequence[str] = (), wrappers: Sequence[Any] = (), address: str | None = None,
+                 cpus_per_worker: float = 1.0) -> None:
         import ray
 
         if not ray.is_initialized():
@@ -44,12 +45,13 @@ class RayRunner(PooledRunner):
         super().__init__(slots, num_workers or total, timeout)
         self.actor_cls = ray.remote(num_cpus=cpus_per_worker, max_restarts=0)(_ShardActor)
         self.modules = tuple(modules)
+        self.wrappers = tuple(wrappers)
         self.actors: list[Any] = [self._spawn(w) for w in range(len(self.shards))]
         self.pending: dict[int, Any] = {}
         ray.get([a.__ray_ready__.remote() for a in self.actors])
 
     def _spawn(self, worker: int) -> Any:
-        return self.actor_cls.remote(self.shards[worker], self.modules)
+        return self.actor_cls.remote(self.shards[worker], self.modules, self.wrappers)
 
     def _submit(self, worker: int, message: tuple[Any, ...]) -> None:
         self.pending[worker] = self.actors[worker].handle.remote(message)

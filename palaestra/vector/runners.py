@@ -46,8 +46,8 @@ class Runner:
 class SyncRunner(Runner):
     """All envs in this process. Cannot survive an env that kills or hangs the process."""
 
-    def __init__(self, slots: Slots, modules: Sequence[str] = ()) -> None:
-        self.shard = Shard(slots, modules)
+    def __init__(self, slots: Slots, modules: Sequence[str] = (), wrappers: Sequence[Any] = ()) -> None:
+        self.shard = Shard(slots, modules, wrappers)
 
     def execute(self, commands: dict[int, Command]) -> dict[int, Outcome]:
         return dict(self.shard.execute(commands.items()))
@@ -136,8 +136,8 @@ class PooledRunner(Runner):
                 raise RuntimeError(f"worker {worker} failed again while restoring its environments")
 
 
-def _process_main(conn: Connection, slots: Slots, modules: Sequence[str]) -> None:
-    shard = Shard(slots, modules)
+def _process_main(conn: Connection, slots: Slots, modules: Sequence[str], wrappers: Sequence[Any]) -> None:
+    shard = Shard(slots, modules, wrappers)
     conn.send(("ready", None))
     while True:
         try:
@@ -158,9 +158,10 @@ class ProcessRunner(PooledRunner):
     """A pool of worker processes, each owning a contiguous block of envs."""
 
     def __init__(self, slots: Slots, num_workers: int | None = None, timeout: float = 60.0,
-                 modules: Sequence[str] = (), start_method: str | None = None) -> None:
+                 modules: Sequence[str] = (), wrappers: Sequence[Any] = (), start_method: str | None = None) -> None:
         super().__init__(slots, num_workers or os.cpu_count() or 1, timeout)
         self.modules = tuple(modules)
+        self.wrappers = tuple(wrappers)
         self.context = mp.get_context(start_method or ("fork" if "fork" in mp.get_all_start_methods() else "spawn"))
         self.processes: list[Any] = [None] * len(self.shards)
         self.conns: list[Connection | None] = [None] * len(self.shards)
@@ -170,7 +171,7 @@ class ProcessRunner(PooledRunner):
 
     def _start(self, worker: int) -> None:
         parent, child = self.context.Pipe()
-        process = self.context.Process(target=_process_main, args=(child, self.shards[worker], self.modules), daemon=True)
+        process = self.context.Process(target=_process_main, args=(child, self.shards[worker], self.modules, self.wrappers), daemon=True)
         process.start()
         child.close()
         self.processes[worker], self.conns[worker] = process, parent

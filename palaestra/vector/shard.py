@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import importlib
 import traceback
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 Command = tuple[Any, ...]
@@ -25,12 +25,13 @@ Outcome = tuple[str, Any]
 
 
 class Shard:
-    def __init__(self, slots: dict[int, tuple[str, dict[str, Any]]], modules: Sequence[str] = ()) -> None:
+    def __init__(self, slots: dict[int, tuple[str, dict[str, Any]]], modules: Sequence[str] = (),
+                 wrappers: Sequence[Callable[[Any], Any]] = ()) -> None:
         for module in modules:  # plug-in env modules that must be registered in this process too
             importlib.import_module(module)
         from palaestra.factory import make
 
-        self.envs = {i: make(env_id, **kwargs) for i, (env_id, kwargs) in slots.items()}
+        self.envs = {i: _wrapped(make(env_id, **kwargs), wrappers) for i, (env_id, kwargs) in slots.items()}
 
     def execute(self, commands: Iterable[tuple[int, Command]]) -> list[tuple[int, Outcome]]:
         return [(i, self._run(i, command)) for i, command in commands]
@@ -54,3 +55,9 @@ class Shard:
     def close(self) -> None:
         for env in self.envs.values():
             env.close()
+
+
+def _wrapped(env: Any, wrappers: Sequence[Callable[[Any], Any]]) -> Any:
+    for wrapper in wrappers:
+        env = wrapper(env)
+    return env

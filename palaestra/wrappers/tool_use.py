@@ -36,8 +36,8 @@ Example::
     from palaestra.tools import Calculator, PythonTool
     from palaestra.wrappers.tool_use import ToolUseEnv
 
-    env = ToolUseEnv(palaestra.make("arithmetic/expression", level=3), tools=[PythonTool(), Calculator()],
-                     max_calls=4)
+    env = palaestra.make("arithmetic/expression", level=3, tools=["python", "calculator"], max_tool_calls=4)
+    # or: ToolUseEnv(palaestra.make("arithmetic/expression", level=3), [PythonTool(), Calculator()], max_calls=4)
     prompt, info = env.reset(seed=0)
     obs, reward, terminated, truncated, info = env.step(
         '<tool_call>{"name": "calculator", "arguments": {"expression": "12 * 34"}}</tool_call>')
@@ -47,6 +47,7 @@ Example::
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Iterable, Sequence
@@ -54,7 +55,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import gymnasium as gym
+from gymnasium.error import ResetNeeded
 
+from palaestra.core.problem import Verdict
 from palaestra.tools.base import Tool
 
 OPEN_CALL, CLOSE_CALL = "<tool_call>", "</tool_call>"
@@ -123,19 +126,19 @@ def tools_prompt(tools: Sequence[Tool], max_calls: int) -> str:
     )
 
 
-class ToolUseEnv(gym.Env[str, str]):
+class ToolUseEnv(gym.Wrapper[str, str, str, str]):
     """Wrap ``env`` (any palaestra text env, single- or multi-turn) with ``tools``.
 
-    ``max_calls`` bounds the tool calls of one episode (malformed ones count); tools are reset
-    at every ``reset`` and closed when an episode ends and on ``close``.
+    ``max_calls`` bounds the tool calls of one episode (malformed ones count; a message calling
+    tools after the budget is spent ends the episode, truncated). Tools are reset and bound to
+    the episode's problem at every ``reset`` and closed when an episode ends and on ``close``.
+    A tool's infrastructure failure (e.g. the sandbox is down) ends the episode with
+    ``info["error"]``: not judged, never a wrong answer. Reachable by id through
+    ``palaestra.make(env_id, tools=["python", "calculator"])``.
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}
-
-    def __init__(
-        self, env: gym.Env, tools: Iterable[Tool] = (), max_calls: int = 8, render_mode: str | None = None
-    ) -> None:
-        self.env = env
+    def __init__(self, env: gym.Env, tools: Iterable[Tool] = (), max_calls: int = 8) -> None:
+        super().__init__(env)
         self.tool_list = list(tools)
         names = [t.name for t in self.tool_list]
         if len(set(names)) != len(names):
@@ -144,49 +147,45 @@ class ToolUseEnv(gym.Env[str, str]):
             raise ValueError("max_calls must be >= 0")
         self.tools = {t.name: t for t in self.tool_list}
         self.max_calls = max_calls
-        self.observation_space = env.observation_space
-        self.action_space = env.action_space
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
-        self.render_mode = render_mode
         self.calls_used = 0
         self.segments: list[tuple[str, str]] = []
         self._identity: dict[str, Any] = {}
         self._infra: list[str] = []
-        self._done = True
+        self._active = False
+
+    @property
+    def spec(self) -> Any:
+        """The wrapped env's spec with the tools in its kwargs: ``gymnasium.make(spec)`` rebuilds this wrapper."""
+        inner = self.env.spec
+        if inner is None:
+            return None
+        tools = {"tools": [t.name for t in self.tool_list], "max_tool_calls": self.max_calls}
+        return dataclasses.replace(inner, kwargs={**inner.kwargs, **tools})
 
     # --- the Gymnasium API -----------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
-        super().reset(seed=seed)
+        obs, info = self.env.reset(seed=seed, options=options)
         for tool in self.tool_list:
             tool.reset()
-        obs, info = self.env.reset(seed=seed, options=options)
+            tool.bind(info.get("problem"))
         prompt = f"{obs}\n\n{tools_prompt(self.tool_list, self.max_calls)}" if self.tool_list else obs
         self.calls_used = 0
         self.segments = [("user", prompt)]
         self._infra = []
-        self._done = False
+        self._active = True
         self._identity = {k: info[k] for k in ("env_id", "level", "seed") if k in info}
         return prompt, {**info, "tools": [t.schema() for t in self.tool_list], **self._marks()}
 
     def step(self, action: str) -> tuple[str, float, bool, bool, dict[str, Any]]:
-        if self._done and not self.segments:
-            raise RuntimeError("call reset() before step()")
-        text = action if isinstance(action, str) else str(action)
-        self.segments.append(("assistant", text))
-        calls = parse_tool_calls(text, limit=self.max_calls + 1) if OPEN_CALL in text else []
+        if not isinstance(action, str):
+            raise TypeError(f"an action must be a str (the model's text), got {type(action).__name__}")
+        if not self._active:
+            raise ResetNeeded("call reset() before step(), and again after the episode ended")
+        self.segments.append(("assistant", action))
+        calls = parse_tool_calls(action, limit=self.max_calls + 1) if OPEN_CALL in action else []
         if calls:
-            exhausted = self.calls_used >= self.max_calls
-            responses = [self._run(call) for call in calls]
-            obs = "\n".join(f"<tool_response>\n{r}\n</tool_response>" for r in responses)
-            self.segments.append(("tool", obs))
-            info = {**self._identity, "tool_calls": len(calls), "calls_used": self.calls_used,
-                    "correct": False, "parsed": False, **self._marks()}
-            if exhausted:
-                info["error"] = f"tool call limit ({self.max_calls}) exceeded"
-                self._end()
-            return obs, 0.0, False, exhausted, info
-        obs, reward, terminated, truncated, info = self.env.step(text)
+            return self._tool_step(calls)
+        obs, reward, terminated, truncated, info = self.env.step(action)
         self.segments.append(("user", obs))
         if terminated or truncated:
             self._end()
@@ -194,16 +193,36 @@ class ToolUseEnv(gym.Env[str, str]):
                                                      **self._marks()}
 
     def render(self) -> str | None:
-        if self.render_mode == "ansi":
+        if self.env.render_mode == "ansi":
             return "".join(text for _, text in self.segments)
         return None
 
     def close(self) -> None:
         for tool in self.tool_list:
             tool.close()
-        self.env.close()
+        super().close()
 
     # --- helpers ----------------------------------------------------------------
+    def _tool_step(self, calls: list[ToolCall]) -> tuple[str, float, bool, bool, dict[str, Any]]:
+        exhausted = self.calls_used >= self.max_calls
+        errors_before = len(self._infra)
+        responses = [self._run(call) for call in calls]
+        obs = "\n".join(f"<tool_response>\n{r}\n</tool_response>" for r in responses)
+        self.segments.append(("tool", obs))
+        new_errors = self._infra[errors_before:]
+        if new_errors:
+            verdict = Verdict.failed("; ".join(new_errors))
+        else:
+            verdict = Verdict(0.0, False, True, f"{len(calls)} tool call{'s' if len(calls) != 1 else ''}")
+        info = {**self._identity, "verdict": verdict, "correct": False, "parsed": True, "tool_calls": len(calls),
+                "calls_used": self.calls_used, **self._marks()}
+        if verdict.error is not None:
+            info["error"] = verdict.error
+        truncated = exhausted or verdict.error is not None
+        if truncated:
+            self._end()
+        return obs, 0.0, False, truncated, info
+
     def _run(self, call: ToolCall) -> str:
         if self.calls_used >= self.max_calls:
             return f"error: tool call limit reached ({self.max_calls} per episode); give your final answer now"
@@ -220,7 +239,7 @@ class ToolUseEnv(gym.Env[str, str]):
         return output if output.strip() else "(no output)"
 
     def _end(self) -> None:
-        self._done = True
+        self._active = False
         for tool in self.tool_list:
             tool.close()
 
@@ -231,11 +250,4 @@ class ToolUseEnv(gym.Env[str, str]):
                 spans.append((position, position + len(text)))
             transcript.append(text)
             position += len(text)
-        marks: dict[str, Any] = {
-            "segments": list(self.segments),
-            "transcript": "".join(transcript),
-            "tool_output_spans": spans,
-        }
-        if self._infra:
-            marks["infrastructure_errors"] = list(self._infra)
-        return marks
+        return {"segments": list(self.segments), "transcript": "".join(transcript), "tool_output_spans": spans}

@@ -95,7 +95,8 @@ def test_max_calls_is_enforced(env: ToolUseEnv) -> None:
     assert response(obs) == "4" and "tool call limit reached" in obs and not truncated
     assert info["calls_used"] == 3
     obs, reward, terminated, truncated, info = env.step(call("calculator", expression="3+3"))
-    assert truncated and not terminated and reward == 0.0 and "limit" in info["error"]
+    # Spending calls past the budget is the model's doing: truncated, judged (no error).
+    assert truncated and not terminated and reward == 0.0 and "error" not in info
 
 
 def test_answers_pass_through_to_multi_turn_envs() -> None:

@@ -24,7 +24,7 @@ class Good(Task):
     Config = Cfg
 
     def config(self, level: int) -> Cfg:
-        return Cfg(10 ** (level + 1))
+        return Cfg(10 ** (level + 5))
 
     def generate(self, rng: random.Random, config: Cfg) -> Problem:
         n = rng.randrange(config.size)
@@ -32,6 +32,9 @@ class Good(Task):
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         return Verdict.judge(answer.strip() == str(2 * problem.data["n"]))
+
+    def difficulty(self, problem: Problem) -> float:
+        return len(str(problem.data["n"]))
 
 
 class AcceptsAnything(Good):
@@ -76,6 +79,33 @@ class Unbalanced(Good):
         return Verdict.judge(answer.strip() == ("yes" if problem.data["yes"] else "no"))
 
 
+class FlatDifficulty(Good):
+    id = "kitdemo/flat_difficulty"
+
+    def difficulty(self, problem: Problem) -> float:
+        return 1.0
+
+
+class RejectsASpelling(Good):
+    id = "kitdemo/rejects_a_spelling"
+
+    def spellings(self, problem: Problem) -> list[str]:
+        return [f"({problem.answer})"]  # declared right, but verify compares strings
+
+
+class SurfaceTell(Good):
+    id = "kitdemo/surface_tell"
+
+    def generate(self, rng: random.Random, config: Cfg) -> Problem:
+        n = rng.randrange(config.size)
+        yes = rng.random() < 0.5
+        padding = "!" * (3 if yes else 1)  # the answer leaks through the prompt's punctuation
+        return Problem(prompt=f"Is {n} small{padding}", answer="yes" if yes else "no", data={"n": n, "yes": yes})
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        return Verdict.judge(answer.strip() == ("yes" if problem.data["yes"] else "no"))
+
+
 class FewLevels(Good):
     id = "kitdemo/few_levels"
     num_levels = 3
@@ -96,6 +126,9 @@ BROKEN = {
     Unbalanced: "balance",
     FewLevels: "levels",
     SameProblem: "distinct",
+    FlatDifficulty: "difficulty",
+    RejectsASpelling: "spellings_accepted",
+    SurfaceTell: "balance",
 }
 
 

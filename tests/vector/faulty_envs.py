@@ -10,7 +10,7 @@ import random
 import time
 from dataclasses import dataclass
 
-from palaestra.core import Problem, Task, Verdict, register, registry
+from palaestra.core import Problem, Task, Verdict, register
 
 
 @dataclass(frozen=True)
@@ -41,5 +41,4 @@ class Faulty(Task):
         return Verdict.judge(answer == str(problem.data["n"]))
 
 
-if Faulty.id not in registry._specs:
-    register(Faulty)
+register(Faulty)

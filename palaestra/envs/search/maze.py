@@ -1,23 +1,27 @@
 """Find a shortest route through a grid maze from S to G.
 
-Mazes are carved by a randomized depth-first search; from level 1 on some extra
-walls are knocked out, so loops appear and several shortest routes may exist.
-The goal is placed far from the start. The answer is a string of moves ``U D L R``
-(spaces or commas between them are fine); the verifier walks it and accepts
-**any** route that stays on open cells, ends on G and has the optimal length
-(found by breadth-first search at generation).
+Mazes come from :func:`palaestra.generators.grids.random_maze` (randomized depth-first search);
+from level 1 on some extra walls are knocked out, so loops appear and several shortest routes
+may exist. The goal is placed far from the start. The answer is a string of moves ``U D L R``
+(spaces or commas between them are fine); the verifier replays it with the maze's rules
+(:class:`palaestra.solvers.simulate.Rules`) and accepts **any** route that stays on open cells,
+ends on G and has the optimal length (found by breadth-first search at generation).
+
+Version 2: generation moved onto the shared maze generator (a different random stream, so
+different mazes for the same seed) and a difficulty measure was declared.
 """
 
 from __future__ import annotations
 
 import random
 import re
-from collections import deque
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
+from palaestra.generators.grids import MOVES, cell_distances, random_maze
+from palaestra.solvers.simulate import Rules
 
-STEPS = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
+STEPS = MOVES
 OPPOSITE = {"U": "D", "D": "U", "L": "R", "R": "L"}
 MAX_ANSWER_CHARS = 20_000
 _FILLER = re.compile(r"[\s,;\[\]()'\"-]+")
@@ -26,6 +30,7 @@ _FILLER = re.compile(r"[\s,;\[\]()'\"-]+")
 @register
 class Maze(Task):
     id = "search/maze"
+    version = 2
     family = "search"
     description = "Give a shortest route of U/D/L/R moves through a grid maze from S to G."
     tags = ("search", "planning", "grid")
@@ -46,14 +51,22 @@ class Maze(Task):
         ][level]
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        grid = _carve(rng, config)
-        cells = [(r, c) for r in range(1, len(grid), 2) for c in range(1, len(grid[0]), 2)]
-        start = rng.choice(cells)
-        distance, parent = _bfs(grid, start)
-        farthest = max(distance.values())
-        goal = rng.choice(sorted(cell for cell in cells if distance[cell] >= 0.75 * farthest))
-        grid[start[0]][start[1]], grid[goal[0]][goal[1]] = "S", "G"
-        rows = ["".join(row) for row in grid]
+        maze = random_maze(rng, config.cell_rows, config.cell_cols, config.extra_openings)
+        cells = config.cell_rows * config.cell_cols
+        start = int(rng.random() * cells)
+        distance, parent = cell_distances(maze.links, start)
+        far = 0.75 * max(distance)
+        candidates = [cell for cell in range(cells) if distance[cell] >= far]
+        goal = candidates[int(rng.random() * len(candidates))]
+        route = []
+        cell = goal
+        for _ in range(distance[goal]):  # walk the BFS parents back to the start, two squares a step
+            previous = parent[cell]
+            step = cell - previous  # +-1 within a row, +-cell_cols between rows
+            route.append("R" if step == 1 else "L" if step == -1 else "D" if step > 0 else "U")
+            cell = previous
+        rows = maze.draw({start: "S", goal: "G"})
+        (sr, sc), (gr, gc) = maze.square(start), maze.square(goal)
         prompt = (
             "Here is a maze. '#' is a wall, '.' is open floor, S is the start and G is the goal:\n\n"
             + "\n".join(rows)
@@ -63,21 +76,22 @@ class Maze(Task):
         )
         return Problem(
             prompt=prompt,
-            answer=_route(parent, start, goal),
-            data={"grid": rows, "start": list(start), "goal": list(goal), "length": distance[goal]},
+            answer="".join(2 * move for move in reversed(route)),
+            data={"grid": rows, "start": [sr, sc], "goal": [gr, gc], "length": 2 * distance[goal]},
         )
+
+    def difficulty(self, problem: Problem) -> float:
+        """Moves in a shortest route."""
+        return float(problem.data["length"])
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         moves = _read_moves(answer)
         if moves is None:
             return Verdict.unparsed("expected a string of moves U, D, L, R")
-        grid, (row, col) = problem.data["grid"], problem.data["start"]
-        for i, move in enumerate(moves, start=1):
-            dr, dc = STEPS[move]
-            row, col = row + dr, col + dc
-            if grid[row][col] == "#":  # the border is all wall, so indices stay in range
-                return Verdict.wrong(f"move {i} ({move}) walks into a wall")
-        if [row, col] != problem.data["goal"]:
+        run = MazeRules(problem.data["grid"], problem.data["start"], problem.data["goal"]).run(moves)
+        if run.illegal is not None:
+            return Verdict.wrong(f"move {run.illegal.index + 1} ({run.illegal.move}) {run.illegal.reason}")
+        if not run.solved:
             return Verdict.wrong("the route does not end on G")
         shortest = problem.data["length"]
         return Verdict.judge(len(moves) == shortest, f"the route takes {len(moves)} moves; a shorter one exists")
@@ -95,55 +109,42 @@ class Maze(Task):
         return wrong
 
 
-def _carve(rng: random.Random, config: Maze.Config) -> list[list[str]]:
-    """A randomized-DFS perfect maze, then some inner walls knocked out to make loops."""
-    height, width = 2 * config.cell_rows + 1, 2 * config.cell_cols + 1
-    grid = [["#"] * width for _ in range(height)]
-    grid[1][1] = "."
-    stack = [(1, 1)]
-    while stack:
-        r, c = stack[-1]
-        fresh = [(r + 2 * dr, c + 2 * dc) for dr, dc in STEPS.values()
-                 if 0 < r + 2 * dr < height and 0 < c + 2 * dc < width and grid[r + 2 * dr][c + 2 * dc] == "#"]
-        if not fresh:
-            stack.pop()
-            continue
-        nr, nc = rng.choice(fresh)
-        grid[(r + nr) // 2][(c + nc) // 2] = grid[nr][nc] = "."
-        stack.append((nr, nc))
-    inner_walls = [(r, c) for r in range(1, height - 1) for c in range(1, width - 1)
-                   if grid[r][c] == "#" and (r % 2) != (c % 2)]  # walls between two cells
-    for r, c in rng.sample(inner_walls, round(config.extra_openings * len(inner_walls))):
-        grid[r][c] = "."
-    return grid
-
-
-def _bfs(grid: list[list[str]], start: tuple[int, int]) -> tuple[dict, dict]:
-    """Distances and BFS parents (move letter, previous cell) of every reachable cell."""
-    distance = {start: 0}
-    parent: dict[tuple[int, int], tuple[str, tuple[int, int]]] = {}
-    queue = deque([start])
-    while queue:
-        r, c = queue.popleft()
-        for move, (dr, dc) in STEPS.items():
-            nxt = (r + dr, c + dc)
-            if grid[nxt[0]][nxt[1]] != "#" and nxt not in distance:
-                distance[nxt] = distance[(r, c)] + 1
-                parent[nxt] = (move, (r, c))
-                queue.append(nxt)
-    return distance, parent
-
-
-def _route(parent: dict, start: tuple[int, int], goal: tuple[int, int]) -> str:
-    moves, cell = [], goal
-    while cell != start:
-        move, cell = parent[cell]
-        moves.append(move)
-    return "".join(reversed(moves))
-
-
 def _read_moves(answer: str) -> str | None:
     if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
         return None
     moves = _FILLER.sub("", answer).upper()
     return moves if moves and all(m in STEPS for m in moves) else None
+
+
+class MazeRules(Rules[tuple[int, int], str]):
+    """Moving through a maze drawn as rows of characters: a move may not enter a wall (``#``).
+
+    >>> rules = MazeRules(["####", "#S.#", "##G#", "####"], [1, 1], [2, 2])
+    >>> rules.run("RD").solved, rules.run("D").illegal.reason
+    (True, 'walks into a wall')
+    """
+
+    def __init__(self, grid: list[str], start: list[int], goal: list[int]) -> None:
+        self.grid = grid
+        self.start = (start[0], start[1])
+        self.target = (goal[0], goal[1])
+
+    def initial(self) -> tuple[int, int]:
+        return self.start
+
+    def moves(self, state: tuple[int, int]) -> str:
+        return "UDLR"
+
+    def check(self, state: tuple[int, int], move: str) -> str | None:
+        dr, dc = STEPS[move]
+        row, col = state[0] + dr, state[1] + dc
+        if not (0 <= row < len(self.grid) and 0 <= col < len(self.grid[row])):
+            return "leaves the maze"
+        return "walks into a wall" if self.grid[row][col] == "#" else None
+
+    def apply(self, state: tuple[int, int], move: str) -> tuple[int, int]:
+        dr, dc = STEPS[move]
+        return state[0] + dr, state[1] + dc
+
+    def goal(self, state: tuple[int, int]) -> bool:
+        return state == self.target

@@ -1,0 +1,320 @@
+r"""Shared clean-up for every answer reader, and the one trailing-text rule.
+
+The readers in this package (numbers, assignments, sets and lists, yes/no and fixed
+options, multi-line blocks, moves) all read a model's final answer the way a careful
+human grader does: notation that does not change the answer is looked through, text
+that changes it is not. This module holds the parts they share, so every reader
+treats wrappers and trailing remarks the same way.
+
+Wrappers looked through (:func:`strip_wrappers`): ``\boxed{...}``, ``$...$``,
+``$$...$$``, ``\(...\)``, ``\[...\]``, ``**...**``, ``\text{...}``, a one-block code
+fence, matching quotes around the whole answer, and lead-ins such as ``Answer:``,
+``The final answer is`` and ``Therefore,``.
+
+The trailing-text rule
+----------------------
+An answer may end with a short remark: ``10. That is the total.`` reads as ``10``.
+Text after the answer (its *tail*) is ignored only when all of these hold:
+
+1. it starts at a break: ``.``, ``!`` (not after a digit: ``10!`` is a factorial), ``;``,
+   ``:`` or ``,`` followed by a space or the end, a dash set off by spaces (``No — ...``), a new line, or an opening parenthesis;
+2. it is at most :data:`MAX_TAIL_CHARS` characters long;
+3. it holds no maths: none of ``= < > + * / ^ \ { } [ ] | $ ≈ ~ ± × ÷ ? ` `` and no
+   digits (a reader may allow digits, e.g. yes/no, where they cannot change the answer);
+4. it holds no hedging or correcting word (:data:`HEDGE_WORDS`: ``or``, ``maybe``,
+   ``wait``, ``actually``, ``approximately``, ...) and none of the reader's own answer
+   words (another option, a number word, a name being assigned).
+
+Otherwise the tail is part of the answer, and the reader fails to read the whole:
+``(8 + 4) * 7 = 85`` is not read as ``(8 + 4) * 7``; ``10, or maybe 12`` and
+``x = 2 (or 3)`` are unreadable. A reader first tries the whole text; only when that
+fails does it try dropping a tail (:func:`read_with_tail`), so a tail can never change
+what is read, it can only make an answer readable or not.
+
+Example::
+
+    >>> strip_wrappers(r"The final answer is $\boxed{10}$")
+    '10'
+    >>> read_with_tail("10. That is the total.", lambda s: s if s.isdigit() else None)
+    '10'
+    >>> read_with_tail("10, or maybe 12", lambda s: s if s.isdigit() else None) is None
+    True
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Collection, Iterator
+from typing import TypeVar
+
+T = TypeVar("T")
+
+MAX_TAIL_CHARS = 120
+MAX_TAIL_TRIES = 6  # breaks tried, nearest the end first: bounds the work on hostile text
+MAX_WRAPPER_PASSES = 8
+
+HEDGE_WORDS = frozenset(
+    """or nor maybe perhaps possibly probably likely unlikely unless either alternatively otherwise wait actually
+    but however although though except instead rather unsure uncertain guess approximately approx roughly about
+    around nearly almost circa if assuming oops sorry correction mistake wrong incorrect hmm unclear""".split()
+)
+NUMBER_WORDS = frozenset(
+    """zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen
+    seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred hundreds thousand
+    thousands million millions billion billions trillion half halves third thirds quarter quarters dozen percent
+    cent minus plus negative times squared cubed over point degree degrees""".split()
+)
+UNIT_WORDS = frozenset(
+    """s sec secs second seconds min mins minute minutes h hr hrs hour hours day days m metre metres meter meters
+    km kilometre kilometres kilometer kilometers cm mm kg g gram grams kilogram kilograms n newton newtons kn
+    kilonewton kilonewtons j joule joules w watt watts l litre litres liter liters ml mph kph rad radian radians
+    dollar dollars euro euros""".split()
+)
+
+_SPACE_CHARS = "\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000\t"
+_UNIFY = str.maketrans(
+    {**dict.fromkeys(_SPACE_CHARS, " "), **dict.fromkeys("\u200b\u200c\u200d\u2060\ufeff", None),
+     "\u2212": "-", "\ufe63": "-", "\uff0d": "-", "\r": None}
+)
+_MATHY = frozenset("=<>+*/^\\{}[]|$≈~±×÷?`≤≥≠∈∪∩")
+_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
+_BREAK = re.compile(r"[.;:,](?=\s|$)|(?<!\d)!(?=\s|$)|[ ]+[-–—]+(?=\s)|—|[ ]*\n|[ ]*\(")
+
+_LEAD_INS = (
+    re.compile(r"^(?:so|thus|therefore|hence)\b\s*,?\s*", re.IGNORECASE),
+    re.compile(
+        r"^\**\s*(?:the\s+)?(?:final\s+)?(?:answers?|results?)\b\s*(?:(?:is|are)\b)?\s*\**\s*[:=]?\s*\**\s*(?=\S)",
+        re.IGNORECASE,
+    ),
+)
+_DELIMITERS = (("```", "```"), ("$$", "$$"), ("\\[", "\\]"), ("\\(", "\\)"), ("$", "$"), ("**", "**"), ("`", "`"))
+_QUOTES = (('"', '"'), ("'", "'"), ("“", "”"), ("‘", "’"))
+_COMMANDS = ("\\boxed", "\\fbox", "\\text", "\\textbf", "\\mathrm", "\\mathbf", "\\textrm", "\\mbox")
+_SPACE_RUN = re.compile(r"[ \t]+")
+_BLANK_LINES = re.compile(r" ?\n[ \n]*")
+_FENCE_OPEN = re.compile(r"^(`{3,}|~{3,})[^\n`]*\n")
+
+
+def unify(text: str) -> str:
+    """Unicode look-alikes made plain: other spaces become ``' '``, zero-width marks go,
+    ``−`` (and other minus signs) become ``-``, ``\\r`` goes.
+
+    >>> unify("−7\\u00a0m\\r\\n")
+    '-7 m\\n'
+    """
+    return text.translate(_UNIFY)
+
+
+def closing_bracket(text: str, start: int, limit: int | None = None) -> int:
+    """Index of the bracket closing the one at ``text[start]`` (``(``, ``[`` or ``{``), or -1.
+
+    Linear in the distance scanned; other bracket kinds inside are not checked.
+
+    >>> closing_bracket("{a{b}c}d", 0)
+    6
+    """
+    opener = text[start]
+    closer = {"(": ")", "[": "]", "{": "}"}[opener]
+    depth = 0
+    end = len(text) if limit is None else min(len(text), limit)
+    for i in range(start, end):
+        char = text[i]
+        if char == opener:
+            depth += 1
+        elif char == closer:
+            depth -= 1
+            if depth == 0:
+                return i
+    return -1
+
+
+def _unwrap_once(s: str) -> str:
+    for pattern in _LEAD_INS:
+        stripped = pattern.sub("", s, count=1)
+        if stripped != s:
+            return stripped.strip()
+    fence = _FENCE_OPEN.match(s)
+    if fence and s.endswith(fence.group(1)) and len(s) > fence.end() + len(fence.group(1)) - 1:
+        inner = s[fence.end() : len(s) - len(fence.group(1))]
+        if "```" not in inner and "~~~" not in inner:
+            return inner.strip()
+    for command in _COMMANDS:
+        if s.startswith(command + "{") and s.endswith("}") and closing_bracket(s, len(command)) == len(s) - 1:
+            return s[len(command) + 1 : -1].strip()
+    for left, right in _DELIMITERS:
+        if len(s) > len(left) + len(right) and s.startswith(left) and s.endswith(right):
+            inner = s[len(left) : -len(right)]
+            if left not in inner and right not in inner:
+                return inner.strip()
+    for left, right in _QUOTES:
+        if len(s) >= 3 and s[0] == left and s[-1] == right and left not in s[1:-1] and right not in s[1:-1]:
+            return s[1:-1].strip()
+    return s
+
+
+def strip_wrappers(text: str) -> str:
+    r"""``text`` without whole-answer wrappers and lead-ins, repeatedly, then stripped.
+
+    Only wrappers around the *whole* text are removed: ``\boxed{1} + 1`` stays as it is.
+
+    >>> strip_wrappers(r"**Answer:** $\boxed{\text{Yes}}$")
+    'Yes'
+    >>> strip_wrappers("```\n42\n```")
+    '42'
+    """
+    s = text.strip()
+    for _ in range(MAX_WRAPPER_PASSES):
+        unwrapped = _unwrap_once(s)
+        if unwrapped == s:
+            break
+        s = unwrapped
+    return s
+
+
+def words(text: str) -> list[str]:
+    """The lower-cased words of ``text`` (letters, with inner apostrophes).
+
+    >>> words("It isn't 7 m/s!")
+    ['it', "isn't", 'm', 's']
+    """
+    return [w.lower() for w in _WORD.findall(text)]
+
+
+def is_benign_tail(tail: str, *, digits: bool = False, answer_words: Collection[str] = ()) -> bool:
+    """Whether ``tail``, the text after an answer, is a short remark that cannot change it.
+
+    ``digits``: whether digits may appear (yes/no answers); ``answer_words``: lower-case
+    words (or word sequences joined by one space) that would name a different answer.
+
+    >>> is_benign_tail(". That is the total."), is_benign_tail(", or maybe 12"), is_benign_tail(" = 85")
+    (True, False, False)
+    """
+    t = tail.strip()
+    if len(t) > MAX_TAIL_CHARS:
+        return False
+    t = t.lstrip(".!;:,-–— \n")
+    if not t:
+        return True
+    if any(char in _MATHY for char in t) or (not digits and any(char.isdigit() for char in t)):
+        return False
+    tail_words = words(t)
+    if any(w in HEDGE_WORDS or w in answer_words for w in tail_words):
+        return False
+    phrases = [w for w in answer_words if " " in w]
+    if phrases:
+        joined = " " + " ".join(tail_words) + " "
+        return not any(f" {phrase} " in joined for phrase in phrases)
+    return True
+
+
+def tail_splits(text: str) -> Iterator[tuple[str, str]]:
+    """Ways to cut ``text`` into ``(answer, tail)`` at a break, the longest answer first.
+
+    Only breaks within :data:`MAX_TAIL_CHARS` of the end are tried, at most
+    :data:`MAX_TAIL_TRIES` of them, so the cost is bounded whatever the text.
+
+    >>> list(tail_splits("Yes, it is entailed."))
+    [('Yes, it is entailed', '.'), ('Yes', ', it is entailed.')]
+    """
+    window = max(0, len(text) - MAX_TAIL_CHARS - 8)
+    starts = [m.start() for m in _BREAK.finditer(text, window)]
+    tried = 0
+    for start in reversed(starts):
+        answer = text[:start].rstrip()
+        if not answer:
+            continue
+        yield answer, text[start:]
+        tried += 1
+        if tried >= MAX_TAIL_TRIES:
+            return
+
+
+def read_with_tail(
+    text: str,
+    read: Callable[[str], T | None],
+    *,
+    digits: bool = False,
+    answer_words: Collection[str] = (),
+) -> T | None:
+    """``read`` applied to ``text`` without wrappers; failing that, to ``text`` without a benign tail.
+
+    This is the trailing-text rule of the module docstring, in one place. ``read`` gets
+    the candidate answer with :func:`strip_wrappers` applied and returns ``None`` when it
+    cannot read it.
+
+    >>> read_with_tail(r"\\boxed{7}. Done.", lambda s: int(s) if s.isdigit() else None)
+    7
+    """
+    whole = strip_wrappers(text)
+    value = read(whole)
+    if value is not None:
+        return value
+    for answer, tail in tail_splits(whole):
+        if is_benign_tail(tail, digits=digits, answer_words=answer_words):
+            value = read(strip_wrappers(answer))
+            if value is not None:
+                return value
+    return None
+
+
+def squeeze_spaces(text: str) -> str:
+    r"""Runs of spaces made one space and blank lines dropped, so later patterns meet no long runs.
+
+    >>> squeeze_spaces("a   b \n\n  c")
+    'a b\nc'
+    """
+    return _BLANK_LINES.sub("\n", _SPACE_RUN.sub(" ", text))
+
+
+def split_top_level(text: str, separator: re.Pattern[str]) -> list[tuple[str, str]]:
+    """``text`` cut at the matches of ``separator`` outside ``()``, ``[]`` and ``{}``.
+
+    Returns ``(separator_before, piece)`` pairs (the first separator is ``''``) so a
+    caller can glue pieces back together. Linear in ``len(text)``; unbalanced
+    brackets count as depth 0 once closed too often.
+
+    >>> split_top_level("a, f(b, c); d", re.compile(r"\\s*[,;]\\s*"))
+    [('', 'a'), (', ', 'f(b, c)'), ('; ', 'd')]
+    """
+    pieces: list[tuple[str, str]] = []
+    depth, scanned, piece_start, before = 0, 0, 0, ""
+    for match in separator.finditer(text):
+        for char in text[scanned : match.start()]:
+            if char in "([{":
+                depth += 1
+            elif char in ")]}":
+                depth = max(0, depth - 1)
+        scanned = match.start()
+        if depth == 0 and match.end() > match.start():
+            pieces.append((before, text[piece_start : match.start()]))
+            before, piece_start = match.group(), match.end()
+    pieces.append((before, text[piece_start:]))
+    return pieces
+
+
+_LATEX_SPACES = re.compile(r"\\[,;:! ]|\\q?quad\b")
+_LATEX_SIZING = re.compile(r"\\(?:left|right|big|Big|bigg|Bigg)(?=[()\[\]{}|.]|\\[{}])\.?")
+_LATEX_TEXT = re.compile(r"\\(?:text|textrm|textbf|mathrm|mathbf|mbox|operatorname)\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
+_LATEX_SYMBOLS = {
+    "\\{": "{", "\\}": "}", "\\times": "×", "\\cdot": "·", "\\approx": "≈", "\\simeq": "≃", "\\sim": "~",
+    "\\in": "∈", "\\emptyset": "∅", "\\varnothing": "∅", "\\pm": "±", "\\%": "%", "\\circ": "°", "\\infty": "∞",
+    "\\dfrac": "\\frac", "\\tfrac": "\\frac", "\\cfrac": "\\frac", "\\le": "≤", "\\ge": "≥", "\\leq": "≤",
+    "\\geq": "≥", "\\neq": "≠",
+}
+_LATEX_SYMBOL = re.compile("|".join(re.escape(k) + (r"(?![A-Za-z])" if k[-1].isalpha() else "")
+                                    for k in sorted(_LATEX_SYMBOLS, key=len, reverse=True)))
+
+
+def simplify_latex(text: str) -> str:
+    r"""Presentation-only LaTeX made plain: spacing commands, ``\left``/``\right``, ``\text{}``,
+    ``\{ \}``, ``\\`` (to a new line), ``\dfrac``/``\tfrac`` (to ``\frac``), and symbols such as ``\times``, ``\in``,
+    ``\emptyset``, ``\approx`` (to ``×``, ``∈``, ``∅``, ``≈``). ``{,}`` becomes ``,``.
+
+    >>> simplify_latex(r"x \in \left\{ 1{,}000,\ 2 \right\}")
+    'x ∈ { 1,000, 2 }'
+    """
+    s = _LATEX_SIZING.sub("", text.replace("\\\\", "\n"))
+    s = _LATEX_SPACES.sub(" ", s)
+    s = _LATEX_TEXT.sub(lambda m: m.group(1), s)
+    s = _LATEX_SYMBOL.sub(lambda m: _LATEX_SYMBOLS[m.group()], s)
+    return s.replace("{,}", ",")
