@@ -101,11 +101,12 @@ class Verdict:
 
     @classmethod
     def right(cls, feedback: str = "correct") -> Verdict:
-        return cls(1.0, True, True, feedback)
+        return _RIGHT if feedback == "correct" else cls(1.0, True, True, feedback)
 
     @classmethod
     def wrong(cls, feedback: str = "incorrect", reward: float = 0.0) -> Verdict:
-        return cls(reward, False, True, feedback)
+        # The plain verdicts are shared (verdicts are immutable): building one is most of a cheap game's step.
+        return _WRONG if feedback == "incorrect" and reward == 0.0 else cls(reward, False, True, feedback)
 
     @classmethod
     def unparsed(cls, feedback: str = "could not read an answer") -> Verdict:
@@ -119,3 +120,7 @@ class Verdict:
     @classmethod
     def judge(cls, ok: bool, feedback_if_wrong: str = "incorrect") -> Verdict:
         return cls.right() if ok else cls.wrong(feedback_if_wrong)
+
+
+_RIGHT = Verdict(1.0, True, True, "correct")
+_WRONG = Verdict(0.0, False, True, "incorrect")

@@ -89,6 +89,11 @@ class TextVectorEnv(VectorEnv):
         self._levels: list[Any] = [None] * self.num_envs
         self._needs_reset = np.zeros(self.num_envs, dtype=bool)
 
+    def set_levels(self, levels: Mapping[int, int]) -> None:
+        """The level each listed sub-env uses from its next reset on (curricula move these)."""
+        for i, level in levels.items():
+            self._levels[i] = level
+
     # --- seeding ---------------------------------------------------------------
     def _episode_seed(self, i: int) -> int:
         assert self._base_seed is not None
