@@ -31,10 +31,11 @@ REPEATS, SECONDS = 5, 0.3
 # closest to reasoning-gym's default config)
 OVERLAP = {
     "arithmetic/expression": ("basic_arithmetic", 2),  # 5 operands vs 2-6 terms
-    "search/maze": ("maze", 0),  # 9x9 grid vs 5x5 to 10x10
-    "graphs/shortest_path": ("shortest_path", 2),  # 11 weighted nodes vs 5x5 to 8x8 unweighted grid cells
+    "search/maze": ("maze", 0),  # 9x9 squares, ~31 open, route ~11 moves vs 5x5 to 10x10, ~70% open, 5-10 moves
+    # 11 weighted nodes and 19 edges (Dijkstra) vs 5x5 to 8x8 grids, ~60% open: ~25 unweighted cells (BFS)
+    "graphs/shortest_path": ("shortest_path", 2),
     "grid/sudoku": ("sudoku", 2),  # 9x9 with ~47 blanks vs 30-50 blanks
-    "logic/knights_knaves": ("knights_knaves", 0),  # 2 inhabitants vs 2
+    "logic/knights_knaves": ("knights_knaves", 0),  # 2–3 inhabitants vs 2
     "combinatorial/countdown": ("countdown", 2),  # 5 numbers vs 4-6
 }
 TARGETS = {"grid/sudoku": 30.0, "combinatorial/countdown": 30.0}  # others: 3x

@@ -68,7 +68,6 @@ class ColumnSpec:
 @dataclass(frozen=True)
 class TableSpec:
     name: str
-    noun: str  # how questions name one row: "order", "customer"
     columns: tuple[ColumnSpec, ...]
     scale: float = 1.0  # rows = scale * params.rows (at least 3)
     cap: int | None = None  # lookup tables stay small
@@ -101,88 +100,96 @@ SUBJECT_WORDS = ("Physics", "History", "Music", "Chemistry", "Linguistics", "Geo
 
 DOMAINS: dict[str, tuple[TableSpec, ...]] = {
     "retail": (
-        TableSpec("regions", "region", (_pk("region_id"), ColumnSpec("name", "TEXT", "place"),
-                                         ColumnSpec("manager", "TEXT", "person", (), 0.2)), 0.1, 12),
-        TableSpec("stores", "store", (_pk("store_id"), ColumnSpec("name", "TEXT", "title", ("Store",)),
-                                       _fk("region_id", "regions"), ColumnSpec("opened_on", "DATE", "date", (1990, 2023)),
-                                       ColumnSpec("floor_area", "REAL", "real", (200, 5000), 0.15)), 0.2, 40),
-        TableSpec("customers", "customer", (_pk("customer_id"), ColumnSpec("name", "TEXT", "person"),
-                                             ColumnSpec("email", "TEXT", "email", ("name",), 0.25),
-                                             _fk("region_id", "regions", 0.1),
-                                             ColumnSpec("joined_on", "DATE", "date", (2010, 2024)),
-                                             ColumnSpec("loyalty_points", "INTEGER", "int", (0, 5000), 0.2))),
-        TableSpec("categories", "category", (_pk("category_id"), ColumnSpec("name", "TEXT", "enum_unique", CATEGORY_WORDS)),
+        TableSpec("regions", (_pk("region_id"), ColumnSpec("name", "TEXT", "place"),
+                              ColumnSpec("manager", "TEXT", "person", (), 0.2)), 0.1, 12),
+        TableSpec("stores", (_pk("store_id"), ColumnSpec("name", "TEXT", "title", ("Store",)),
+                             _fk("region_id", "regions"),
+                             ColumnSpec("opened_on", "DATE", "date", (1990, 2023)),
+                             ColumnSpec("floor_area", "REAL", "real", (200, 5000), 0.15)), 0.2, 40),
+        TableSpec("customers", (_pk("customer_id"), ColumnSpec("name", "TEXT", "person"),
+                                ColumnSpec("email", "TEXT", "email", ("name",), 0.25),
+                                _fk("region_id", "regions", 0.1),
+                                ColumnSpec("joined_on", "DATE", "date", (2010, 2024)),
+                                ColumnSpec("loyalty_points", "INTEGER", "int", (0, 5000), 0.2))),
+        TableSpec("categories", (_pk("category_id"),
+                                 ColumnSpec("name", "TEXT", "enum_unique", CATEGORY_WORDS)),
                   0.1, len(CATEGORY_WORDS)),
-        TableSpec("products", "product", (_pk("product_id"), ColumnSpec("name", "TEXT", "title", ()),
-                                           _fk("category_id", "categories"), ColumnSpec("price", "REAL", "real", (1, 500)),
-                                           ColumnSpec("discontinued", "BOOLEAN", "bool", (0.15,))), 0.5),
-        TableSpec("orders", "order", (_pk("order_id"), _fk("customer_id", "customers"), _fk("store_id", "stores", 0.3),
-                                       ColumnSpec("ordered_on", "DATE", "date", (2018, 2024)),
-                                       ColumnSpec("status", "TEXT", "enum", STATUSES)), 2.0),
-        TableSpec("order_items", "order item", (_pk("item_id"), _fk("order_id", "orders"), _fk("product_id", "products"),
-                                                 ColumnSpec("quantity", "INTEGER", "int", (1, 10)),
-                                                 ColumnSpec("unit_price", "REAL", "real", (1, 500))), 3.0),
-        TableSpec("reviews", "review", (_pk("review_id"), _fk("product_id", "products"), _fk("customer_id", "customers"),
-                                         ColumnSpec("rating", "INTEGER", "int", (1, 5)),
-                                         ColumnSpec("comment", "TEXT", "enum", COMMENTS, 0.4)), 1.0),
+        TableSpec("products", (_pk("product_id"), ColumnSpec("name", "TEXT", "title", ()),
+                               _fk("category_id", "categories"),
+                               ColumnSpec("price", "REAL", "real", (1, 500)),
+                               ColumnSpec("discontinued", "BOOLEAN", "bool", (0.15,))), 0.5),
+        TableSpec("orders", (_pk("order_id"), _fk("customer_id", "customers"), _fk("store_id", "stores", 0.3),
+                             ColumnSpec("ordered_on", "DATE", "date", (2018, 2024)),
+                             ColumnSpec("status", "TEXT", "enum", STATUSES)), 2.0),
+        TableSpec("order_items", (_pk("item_id"), _fk("order_id", "orders"),
+                                  _fk("product_id", "products"),
+                                  ColumnSpec("quantity", "INTEGER", "int", (1, 10)),
+                                  ColumnSpec("unit_price", "REAL", "real", (1, 500))), 3.0),
+        TableSpec("reviews", (_pk("review_id"), _fk("product_id", "products"),
+                              _fk("customer_id", "customers"),
+                              ColumnSpec("rating", "INTEGER", "int", (1, 5)),
+                              ColumnSpec("comment", "TEXT", "enum", COMMENTS, 0.4)), 1.0),
     ),
     "school": (
-        TableSpec("departments", "department", (_pk("department_id"), ColumnSpec("name", "TEXT", "enum_unique", SUBJECT_WORDS),
-                                                 ColumnSpec("building", "TEXT", "place", (), 0.2),
-                                                 ColumnSpec("budget", "REAL", "real", (10_000, 900_000))), 0.1, len(SUBJECT_WORDS)),
-        TableSpec("teachers", "teacher", (_pk("teacher_id"), ColumnSpec("name", "TEXT", "person"),
-                                           _fk("department_id", "departments"),
-                                           ColumnSpec("hired_on", "DATE", "date", (1995, 2024)),
-                                           ColumnSpec("salary", "REAL", "real", (30_000, 120_000), 0.1)), 0.3),
-        TableSpec("students", "student", (_pk("student_id"), ColumnSpec("name", "TEXT", "person"),
-                                           ColumnSpec("email", "TEXT", "email", ("name",), 0.2),
-                                           ColumnSpec("enrolled_on", "DATE", "date", (2019, 2024)),
-                                           ColumnSpec("year", "INTEGER", "int", (1, 4)),
-                                           _fk("advisor_id", "teachers", 0.3))),
-        TableSpec("courses", "course", (_pk("course_id"), ColumnSpec("title", "TEXT", "title", ("Seminar",)),
-                                         _fk("department_id", "departments"),
-                                         ColumnSpec("credits", "INTEGER", "int", (1, 6)),
-                                         _fk("teacher_id", "teachers", 0.1)), 0.3),
-        TableSpec("enrollments", "enrollment", (_pk("enrollment_id"), _fk("student_id", "students"),
-                                                 _fk("course_id", "courses"),
-                                                 ColumnSpec("semester", "TEXT", "enum", SEMESTERS),
-                                                 ColumnSpec("grade", "REAL", "real", (0, 100), 0.15)), 3.0),
-        TableSpec("clubs", "club", (_pk("club_id"), ColumnSpec("name", "TEXT", "title", ("Club",)),
-                                     ColumnSpec("founded_on", "DATE", "date", (1950, 2023))), 0.1, 15),
-        TableSpec("memberships", "membership", (_pk("membership_id"), _fk("student_id", "students"),
-                                                 _fk("club_id", "clubs"), ColumnSpec("role", "TEXT", "enum", ROLES)), 1.0),
-        TableSpec("scholarships", "scholarship", (_pk("scholarship_id"), _fk("student_id", "students"),
-                                                   ColumnSpec("amount", "REAL", "real", (500, 20_000)),
-                                                   ColumnSpec("awarded_on", "DATE", "date", (2019, 2024))), 0.4),
+        TableSpec("departments", (_pk("department_id"),
+                                  ColumnSpec("name", "TEXT", "enum_unique", SUBJECT_WORDS),
+                                  ColumnSpec("building", "TEXT", "place", (), 0.2),
+                                  ColumnSpec("budget", "REAL", "real", (10_000, 900_000))),
+                  0.1, len(SUBJECT_WORDS)),
+        TableSpec("teachers", (_pk("teacher_id"), ColumnSpec("name", "TEXT", "person"),
+                               _fk("department_id", "departments"),
+                               ColumnSpec("hired_on", "DATE", "date", (1995, 2024)),
+                               ColumnSpec("salary", "REAL", "real", (30_000, 120_000), 0.1)), 0.3),
+        TableSpec("students", (_pk("student_id"), ColumnSpec("name", "TEXT", "person"),
+                               ColumnSpec("email", "TEXT", "email", ("name",), 0.2),
+                               ColumnSpec("enrolled_on", "DATE", "date", (2019, 2024)),
+                               ColumnSpec("year", "INTEGER", "int", (1, 4)),
+                               _fk("advisor_id", "teachers", 0.3))),
+        TableSpec("courses", (_pk("course_id"), ColumnSpec("title", "TEXT", "title", ("Seminar",)),
+                              _fk("department_id", "departments"),
+                              ColumnSpec("credits", "INTEGER", "int", (1, 6)),
+                              _fk("teacher_id", "teachers", 0.1)), 0.3),
+        TableSpec("enrollments", (_pk("enrollment_id"), _fk("student_id", "students"),
+                                  _fk("course_id", "courses"),
+                                  ColumnSpec("semester", "TEXT", "enum", SEMESTERS),
+                                  ColumnSpec("grade", "REAL", "real", (0, 100), 0.15)), 3.0),
+        TableSpec("clubs", (_pk("club_id"), ColumnSpec("name", "TEXT", "title", ("Club",)),
+                            ColumnSpec("founded_on", "DATE", "date", (1950, 2023))), 0.1, 15),
+        TableSpec("memberships", (_pk("membership_id"), _fk("student_id", "students"),
+                                  _fk("club_id", "clubs"),
+                                  ColumnSpec("role", "TEXT", "enum", ROLES)), 1.0),
+        TableSpec("scholarships", (_pk("scholarship_id"), _fk("student_id", "students"),
+                                   ColumnSpec("amount", "REAL", "real", (500, 20_000)),
+                                   ColumnSpec("awarded_on", "DATE", "date", (2019, 2024))), 0.4),
     ),
     "library": (
-        TableSpec("branches", "branch", (_pk("branch_id"), ColumnSpec("name", "TEXT", "place"),
-                                          ColumnSpec("opened_on", "DATE", "date", (1900, 2020)),
-                                          ColumnSpec("phone", "TEXT", "phone", (), 0.3)), 0.1, 10),
-        TableSpec("members", "member", (_pk("member_id"), ColumnSpec("name", "TEXT", "person"),
-                                         ColumnSpec("email", "TEXT", "email", ("name",), 0.3),
-                                         _fk("branch_id", "branches"),
-                                         ColumnSpec("joined_on", "DATE", "date", (2005, 2024)),
-                                         ColumnSpec("birth_year", "INTEGER", "int", (1940, 2010), 0.2))),
-        TableSpec("authors", "author", (_pk("author_id"), ColumnSpec("name", "TEXT", "person"),
-                                         ColumnSpec("country", "TEXT", "place_pool", (8,)),
-                                         ColumnSpec("born", "INTEGER", "int", (1800, 1995), 0.25)), 0.3),
-        TableSpec("books", "book", (_pk("book_id"), ColumnSpec("title", "TEXT", "title", ()),
-                                     _fk("author_id", "authors"), ColumnSpec("genre", "TEXT", "enum", GENRES),
-                                     ColumnSpec("published", "INTEGER", "int", (1850, 2024)),
-                                     ColumnSpec("pages", "INTEGER", "int", (40, 1200), 0.1)), 0.8),
-        TableSpec("copies", "copy", (_pk("copy_id"), _fk("book_id", "books"), _fk("branch_id", "branches"),
-                                      ColumnSpec("condition", "TEXT", "enum", CONDITIONS)), 1.5),
-        TableSpec("loans", "loan", (_pk("loan_id"), _fk("copy_id", "copies"), _fk("member_id", "members"),
-                                     ColumnSpec("loaned_on", "DATE", "date", (2020, 2024)),
-                                     ColumnSpec("returned_on", "DATE", "date_after", ("loaned_on", 60), 0.3)), 2.0),
-        TableSpec("fines", "fine", (_pk("fine_id"), _fk("loan_id", "loans"),
-                                     ColumnSpec("amount", "REAL", "real", (0.5, 40)),
-                                     ColumnSpec("paid", "BOOLEAN", "bool", (0.6,))), 0.5),
-        TableSpec("events", "event", (_pk("event_id"), _fk("branch_id", "branches"),
-                                       ColumnSpec("title", "TEXT", "title", ("Evening",)),
-                                       ColumnSpec("held_on", "DATE", "date", (2015, 2024)),
-                                       ColumnSpec("attendance", "INTEGER", "int", (3, 300), 0.2)), 0.3),
+        TableSpec("branches", (_pk("branch_id"), ColumnSpec("name", "TEXT", "place"),
+                               ColumnSpec("opened_on", "DATE", "date", (1900, 2020)),
+                               ColumnSpec("phone", "TEXT", "phone", (), 0.3)), 0.1, 10),
+        TableSpec("members", (_pk("member_id"), ColumnSpec("name", "TEXT", "person"),
+                              ColumnSpec("email", "TEXT", "email", ("name",), 0.3),
+                              _fk("branch_id", "branches"),
+                              ColumnSpec("joined_on", "DATE", "date", (2005, 2024)),
+                              ColumnSpec("birth_year", "INTEGER", "int", (1940, 2010), 0.2))),
+        TableSpec("authors", (_pk("author_id"), ColumnSpec("name", "TEXT", "person"),
+                              ColumnSpec("country", "TEXT", "place_pool", (8,)),
+                              ColumnSpec("born", "INTEGER", "int", (1800, 1995), 0.25)), 0.3),
+        TableSpec("books", (_pk("book_id"), ColumnSpec("title", "TEXT", "title", ()),
+                            _fk("author_id", "authors"), ColumnSpec("genre", "TEXT", "enum", GENRES),
+                            ColumnSpec("published", "INTEGER", "int", (1850, 2024)),
+                            ColumnSpec("pages", "INTEGER", "int", (40, 1200), 0.1)), 0.8),
+        TableSpec("copies", (_pk("copy_id"), _fk("book_id", "books"), _fk("branch_id", "branches"),
+                             ColumnSpec("condition", "TEXT", "enum", CONDITIONS)), 1.5),
+        TableSpec("loans", (_pk("loan_id"), _fk("copy_id", "copies"), _fk("member_id", "members"),
+                            ColumnSpec("loaned_on", "DATE", "date", (2020, 2024)),
+                            ColumnSpec("returned_on", "DATE", "date_after", ("loaned_on", 60), 0.3)), 2.0),
+        TableSpec("fines", (_pk("fine_id"), _fk("loan_id", "loans"),
+                            ColumnSpec("amount", "REAL", "real", (0.5, 40)),
+                            ColumnSpec("paid", "BOOLEAN", "bool", (0.6,))), 0.5),
+        TableSpec("events", (_pk("event_id"), _fk("branch_id", "branches"),
+                             ColumnSpec("title", "TEXT", "title", ("Evening",)),
+                             ColumnSpec("held_on", "DATE", "date", (2015, 2024)),
+                             ColumnSpec("attendance", "INTEGER", "int", (3, 300), 0.2)), 0.3),
     ),
 }
 
@@ -196,7 +203,8 @@ class Column:
     sql_type: str
     nullable: bool
     primary_key: bool = False
-    references: str | None = None  # parent table (its primary key)
+    references: str | None = None  # parent table
+    referenced_column: str | None = None  # the parent's primary key
 
 
 @dataclass(frozen=True)
@@ -204,7 +212,6 @@ class Table:
     """A generated table; ``label`` is its name/title column (questions name rows by it)."""
 
     name: str
-    noun: str
     columns: tuple[Column, ...]
     rows: tuple[tuple, ...]
     label: str | None = None
@@ -230,16 +237,8 @@ class Table:
             parts.append(text)
         for c in self.columns:
             if c.references:
-                parts.append(f"FOREIGN KEY ({c.name}) REFERENCES {c.references}({_primary_key_name(c.references)})")
+                parts.append(f"FOREIGN KEY ({c.name}) REFERENCES {c.references}({c.referenced_column})")
         return f"CREATE TABLE {self.name} (\n  " + ",\n  ".join(parts) + "\n)"
-
-
-def _primary_key_name(table: str) -> str:
-    for specs in DOMAINS.values():
-        for spec in specs:
-            if spec.name == table:
-                return spec.columns[0].name
-    raise KeyError(table)
 
 
 @dataclass(frozen=True)
@@ -364,9 +363,11 @@ def generate_database(rng: random.Random, params: DatabaseParams, key: str = "")
             count = min(count, spec.cap)
         rows = _rows(rng, forge, spec, columns_specs, count, tables, places, params.null_rate)
         columns = tuple(Column(c.name, c.sql_type, nullable=c.null_rate > 0, primary_key=c.kind == "pk",
-                               references=c.references) for c in columns_specs)
+                               references=c.references,
+                               referenced_column=tables[c.references].columns[0].name if c.references else None)
+                        for c in columns_specs)
         label = next((c.name for c in columns_specs if c.name in ("name", "title")), None)
-        tables[spec.name] = Table(spec.name, spec.noun, columns, rows, label)
+        tables[spec.name] = Table(spec.name, columns, rows, label)
     return Database(key, domain, list(tables.values()))
 
 
@@ -464,23 +465,29 @@ def database_from_spec(spec: dict[str, Any]) -> Database:
 FILE_CACHE_SIZE = 16
 _files: OrderedDict[str, str] = OrderedDict()
 _files_lock = threading.Lock()
-_files_state: dict[str, Any] = {"pid": None, "dir": None}
+_files_state: dict[str, Any] = {"pid": None, "dir": None, "root": None}
+_file_numbers = itertools.count()
 
 
 def _database_file(db: Database) -> str:
-    """The path of ``db`` written to this process's temporary directory (LRU of files)."""
+    """The path of ``db`` written to this process's temporary directory (LRU of files).
+
+    Each process writes its own files, in a directory under the root of the first process that
+    wrote any: forked workers leave through ``os._exit`` (no ``atexit``), so the first process's
+    clean-up removes theirs too."""
     with _files_lock:
-        if _files_state["pid"] != os.getpid():  # a forked child writes its own files
+        if _files_state["pid"] != os.getpid():  # first use here, or a forked child
             _files.clear()
-            directory = tempfile.mkdtemp(prefix="palaestra-db-")
-            atexit.register(shutil.rmtree, directory, True)
-            _files_state.update(pid=os.getpid(), dir=directory)
+            root = _files_state["root"]
+            if root is None or not os.path.isdir(root):
+                root = tempfile.mkdtemp(prefix="palaestra-db-")
+                atexit.register(shutil.rmtree, root, True)
+            _files_state.update(pid=os.getpid(), root=root, dir=tempfile.mkdtemp(prefix=f"{os.getpid()}-", dir=root))
         path = _files.get(db.key)
         if path is not None and os.path.exists(path):
             _files.move_to_end(db.key)
             return path
-        name = f"{len(os.listdir(_files_state['dir']))}-{abs(hash(db.key)) % 10**12}.sqlite"
-        path = os.path.join(_files_state["dir"], name)
+        path = os.path.join(_files_state["dir"], f"{next(_file_numbers)}.sqlite")
         partial = path + ".partial"
         db.write(partial)
         os.replace(partial, path)
@@ -533,6 +540,7 @@ QUESTION_KINDS: dict[int, tuple[str, ...]] = {
     4: ("having", "count_join2"),
 }
 _OPERATORS = {">": "greater than", "<": "less than", ">=": "at least", "<=": "at most", "=": "equal to"}
+_DATE_OPERATORS = {">": "after", "<": "before", ">=": "on or after", "<=": "on or before", "=": "on"}
 _AGGREGATES = {"AVG": "average", "SUM": "sum", "MIN": "minimum", "MAX": "maximum"}
 
 
@@ -551,7 +559,8 @@ def _condition(rng: random.Random, table: Table) -> dict[str, Any] | None:
     column = rng.choice(candidates)
     values = [v for v in table.values(column.name) if v is not None]
     if column.nullable and rng.random() < 0.25:
-        return {"column": column.name, "op": rng.choice(("IS NULL", "IS NOT NULL")), "value": None}
+        return {"column": column.name, "op": rng.choice(("IS NULL", "IS NOT NULL")), "value": None,
+                "type": column.sql_type}
     if not values:
         return None
     value = rng.choice(values)
@@ -559,7 +568,7 @@ def _condition(rng: random.Random, table: Table) -> dict[str, Any] | None:
         op = "="
     else:
         op = rng.choice((">", "<", ">=", "<="))
-    return {"column": column.name, "op": op, "value": value}
+    return {"column": column.name, "op": op, "value": value, "type": column.sql_type}
 
 
 def _condition_sql(cond: dict[str, Any], alias: str = "") -> str:
@@ -574,7 +583,8 @@ def _condition_text(cond: dict[str, Any]) -> str:
         return f"`{cond['column']}` is NULL"
     if cond["op"] == "IS NOT NULL":
         return f"`{cond['column']}` is not NULL"
-    return f"`{cond['column']}` {_OPERATORS[cond['op']]} {_sql_literal(cond['value'])}"
+    words = _DATE_OPERATORS if cond.get("type") == "DATE" else _OPERATORS
+    return f"`{cond['column']}` {words[cond['op']]} {_sql_literal(cond['value'])}"
 
 
 def _links(db: Database) -> list[tuple[Table, Column, Table]]:
@@ -702,7 +712,7 @@ def _draw(db: Database, rng: random.Random, kind: str, tier: int) -> SqlQuestion
                f"(SELECT AVG({column.name}) FROM {table.name})")
         text = (f"How many rows of `{table.name}` have a `{column.name}` above the average `{column.name}` "
                 f"of `{table.name}` (NULLs ignored)?")
-        return _finish(db, spec, sql, text, False, tier)
+        return _finish(db, spec, sql, text, False, tier, nontrivial=len(table.rows))
     if kind == "having":
         child, fk, parent = rng.choice([link for link in links if link[2].label])
         counts: dict[Any, int] = {}
@@ -711,7 +721,8 @@ def _draw(db: Database, rng: random.Random, kind: str, tier: int) -> SqlQuestion
                 counts[v] = counts.get(v, 0) + 1
         if not counts:
             return None
-        threshold = rng.choice(sorted(set(counts.values())))
+        thresholds = sorted(set(counts.values()))
+        threshold = rng.choice([t for t in thresholds if t >= 2] or thresholds)
         spec = {"kind": kind, "child": child.name, "fk": fk.name, "parent": parent.name, "label": parent.label,
                 "min_count": threshold}
         pk = parent.columns[0].name

@@ -97,18 +97,23 @@ class Graph:
 
 
 def letter_labels(n: int) -> list[str]:
-    """``A, B, ..., Z, AA, AB, ...``: short distinct node labels for prompts.
+    """``A, B, ..., Z, AA, AB, ...`` (spreadsheet column names): short distinct node labels for prompts.
 
     >>> letter_labels(28)[-3:]
     ['Z', 'AA', 'AB']
     """
-    letters = string.ascii_uppercase
-    labels = list(letters[:n])
-    first = 0
-    while len(labels) < n:  # bounded: each pass adds up to 26 labels
-        labels.extend(letters[first] + b for b in letters[: n - len(labels)])
-        first += 1
-    return labels
+    return list(string.ascii_uppercase[:n]) if n <= 26 else [_column_name(i) for i in range(n)]
+
+
+def _column_name(index: int) -> str:
+    name = ""
+    index += 1
+    for _ in range(16):  # bijective base 26; 16 letters cover any list that fits in memory
+        if not index:
+            break
+        index, letter = divmod(index - 1, 26)
+        name = string.ascii_uppercase[letter] + name
+    return name
 
 
 def render(graph: Graph, labels: Sequence[str] | None = None, weighted: bool = True) -> str:
@@ -124,15 +129,28 @@ def render(graph: Graph, labels: Sequence[str] | None = None, weighted: bool = T
 
 # --- generators -----------------------------------------------------------------------------
 
+Pair = tuple[int, int]
 
-def _weigher(rng: random.Random, weights: Weights):
+
+def _finish(rng: random.Random, n: int, pairs: list[Pair], directed: bool, weights: Weights) -> Graph:
+    """The graph of ``pairs`` with weights drawn in one pass (1 when ``weights`` is None)."""
     if weights is None:
-        return lambda: 1
+        return Graph(n, tuple([(u, v, 1) for u, v in pairs]), directed)
     low, span = weights[0], weights[1] - weights[0] + 1
     if span < 1:
         raise ValueError(f"empty weight range {weights}")
     rand = rng.random
-    return lambda: low + int(rand() * span)
+    return Graph(n, tuple([(u, v, low + int(rand() * span)) for u, v in pairs]), directed)
+
+
+def _permutation(rng: random.Random, n: int) -> list[int]:
+    """A uniformly random order of ``0..n-1`` (sorting random keys: cheaper than ``shuffle``)."""
+    rand = rng.random
+    return [v for _, v in sorted([(rand(), v) for v in range(n)])]
+
+
+def _ordered(u: int, v: int) -> Pair:
+    return (u, v) if u < v else (v, u)
 
 
 def random_tree(rng: random.Random, n: int, weights: Weights = None) -> Graph:
@@ -143,7 +161,6 @@ def random_tree(rng: random.Random, n: int, weights: Weights = None) -> Graph:
     """
     if n < 1:
         raise ValueError("a tree needs at least one node")
-    weight = _weigher(rng, weights)
     if n == 1:
         return Graph(1, ())
     rand = rng.random
@@ -153,70 +170,55 @@ def random_tree(rng: random.Random, n: int, weights: Weights = None) -> Graph:
         degree[x] += 1
     leaves = [v for v in range(n) if degree[v] == 1]
     heapq.heapify(leaves)
-    edges = []
+    pairs = []
     for x in code:
-        leaf = heapq.heappop(leaves)
-        edges.append((min(leaf, x), max(leaf, x), weight()))
+        pairs.append(_ordered(heapq.heappop(leaves), x))
         degree[x] -= 1
         if degree[x] == 1:
             heapq.heappush(leaves, x)
-    u, v = heapq.heappop(leaves), heapq.heappop(leaves)
-    edges.append((min(u, v), max(u, v), weight()))
-    return Graph(n, tuple(edges))
+    pairs.append(_ordered(heapq.heappop(leaves), heapq.heappop(leaves)))
+    return _finish(rng, n, pairs, False, weights)
 
 
-def _spanning_edges(rng: random.Random, n: int, directed: bool, weight) -> list[Edge]:
+def _spanning_pairs(rng: random.Random, n: int, directed: bool) -> list[Pair]:
     """A random recursive tree: each node of a random order hangs from an earlier one."""
     rand = rng.random
-    order = list(range(n))
-    rng.shuffle(order)
-    edges = []
-    for i in range(1, n):
-        u, v = order[i], order[int(rand() * i)]
-        if directed:
-            if rand() < 0.5:
-                u, v = v, u
-        elif u > v:
-            u, v = v, u
-        edges.append((u, v, weight()))
-    return edges
+    order = _permutation(rng, n)
+    if directed:  # a random direction per edge
+        return [(order[i], order[int(rand() * i)]) if rand() < 0.5 else (order[int(rand() * i)], order[i])
+                for i in range(1, n)]
+    return [_ordered(order[i], order[int(rand() * i)]) for i in range(1, n)]
 
 
-def _add_random_edges(rng: random.Random, n: int, edges: list[Edge], count: int, directed: bool, weight,
+def _add_random_pairs(rng: random.Random, n: int, pairs: list[Pair], count: int, directed: bool,
                       allowed=None) -> None:
-    """Append ``count`` new edges between node pairs not yet joined (either way), uniformly at random.
+    """Append ``count`` new pairs of nodes not yet joined (either way), uniformly at random.
 
     ``allowed(u, v)`` restricts the pairs. Sparse requests draw pairs and skip taken ones; dense
-    ones enumerate the free pairs, so the loop is bounded either way.
+    ones enumerate the free pairs, so the loop is bounded either way. Undirected pairs have u < v;
+    directed ones get a random direction.
     """
     if count <= 0:
         return
-    taken = {u * n + v for u, v, _ in edges} | {v * n + u for u, v, _ in edges}
+    taken = {u * n + v for u, v in pairs}
+    taken.update([v * n + u for u, v in pairs])
     rand = rng.random
-    max_pairs = n * (n - 1) // 2
-    if count <= (max_pairs - len(edges)) // 3:
-        added = 0
+    if count <= (n * (n - 1) // 2 - len(pairs)) // 3:
         for _ in range(20 * count + 100):  # each draw succeeds with probability >= 2/3
             u, v = int(rand() * n), int(rand() * n)
             if u == v or u * n + v in taken or (allowed is not None and not allowed(u, v)):
                 continue
             taken.add(u * n + v)
             taken.add(v * n + u)
-            if not directed and u > v:
-                u, v = v, u
-            edges.append((u, v, weight()))
-            added += 1
-            if added == count:
+            pairs.append((u, v) if directed or u < v else (v, u))  # (u, v) is already in a random order
+            count -= 1
+            if not count:
                 return
-        count -= added
     free = [(u, v) for u in range(n) for v in range(u + 1, n)
             if u * n + v not in taken and (allowed is None or allowed(u, v))]
     if count > len(free):
         raise ValueError(f"cannot add {count} more edges: only {len(free)} node pairs are free")
-    for u, v in rng.sample(free, count):
-        if directed and rand() < 0.5:
-            u, v = v, u
-        edges.append((u, v, weight()))
+    pairs.extend((v, u) if directed and rand() < 0.5 else (u, v) for u, v in rng.sample(free, count))
 
 
 def random_connected(rng: random.Random, n: int, m: int, directed: bool = False, weights: Weights = None) -> Graph:
@@ -231,10 +233,9 @@ def random_connected(rng: random.Random, n: int, m: int, directed: bool = False,
     """
     if not n - 1 <= m <= n * (n - 1) // 2:
         raise ValueError(f"a connected simple graph on {n} nodes has {n - 1} to {n * (n - 1) // 2} edges, not {m}")
-    weight = _weigher(rng, weights)
-    edges = _spanning_edges(rng, n, directed, weight)
-    _add_random_edges(rng, n, edges, m - (n - 1), directed, weight)
-    return Graph(n, tuple(edges), directed)
+    pairs = _spanning_pairs(rng, n, directed)
+    _add_random_pairs(rng, n, pairs, m - (n - 1), directed)
+    return _finish(rng, n, pairs, directed, weights)
 
 
 def random_dag(rng: random.Random, n: int, m: int, weights: Weights = None,
@@ -242,7 +243,7 @@ def random_dag(rng: random.Random, n: int, m: int, weights: Weights = None,
     """A directed acyclic graph with ``m`` edges and a topological order of its nodes.
 
     Edges only go forward in a random order of the nodes, so the order is topological; with
-    ``connected`` the graph is weakly connected (a forward spanning tree comes first).
+    ``connected`` the graph is weakly connected (a spanning tree comes first).
 
     >>> dag, order = random_dag(random.Random(2), 7, 10)
     >>> has_cycle(dag), [order.index(u) < order.index(v) for u, v, _ in dag.edges] == [True] * 10
@@ -250,19 +251,14 @@ def random_dag(rng: random.Random, n: int, m: int, weights: Weights = None,
     """
     if not (n - 1 if connected else 0) <= m <= n * (n - 1) // 2:
         raise ValueError(f"a DAG on {n} nodes cannot have {m} edges{' and be connected' if connected else ''}")
-    weight = _weigher(rng, weights)
-    order = list(range(n))
-    rng.shuffle(order)
+    order = _permutation(rng, n)
     rank = [0] * n
     for i, v in enumerate(order):
         rank[v] = i
-    edges: list[Edge] = []
-    if connected:
-        rand = rng.random
-        edges = [(order[int(rand() * i)], order[i], weight()) for i in range(1, n)]
-    _add_random_edges(rng, n, edges, m - len(edges), False, weight)  # then point every edge forward
-    oriented = [(u, v, w) if rank[u] < rank[v] else (v, u, w) for u, v, w in edges]
-    return Graph(n, tuple(oriented), True), order
+    pairs = _spanning_pairs(rng, n, False) if connected else []
+    _add_random_pairs(rng, n, pairs, m - len(pairs), False)
+    forward = [(u, v) if rank[u] < rank[v] else (v, u) for u, v in pairs]
+    return _finish(rng, n, forward, True, weights), order
 
 
 def random_bipartite(rng: random.Random, left: int, right: int, m: int, weights: Weights = None,
@@ -277,28 +273,25 @@ def random_bipartite(rng: random.Random, left: int, right: int, m: int, weights:
     (True, 3, True)
     """
     n = left + right
-    if not (n - 1 if connected else 0) <= m <= left * right or min(left, right) < 1:
+    if min(left, right) < 1 or not (n - 1 if connected else 0) <= m <= left * right:
         raise ValueError(f"a bipartite graph with sides {left} and {right} cannot have {m} edges")
-    weight = _weigher(rng, weights)
+    rand = rng.random
     side = [0] * left + [1] * right
-    rng.shuffle(side)
-    edges: list[Edge] = []
+    side = [side[i] for i in _permutation(rng, n)]
+    pairs: list[Pair] = []
     if connected:
-        rand = rng.random
-        zeros, ones = [v for v in range(n) if side[v] == 0], [v for v in range(n) if side[v] == 1]
-        rng.shuffle(zeros)
-        rng.shuffle(ones)
-        placed = [[zeros.pop()], [ones.pop()]]
-        edges.append((min(placed[0][0], placed[1][0]), max(placed[0][0], placed[1][0]), weight()))
-        rest = zeros + ones
-        rng.shuffle(rest)
-        for v in rest:  # hang each node from a random already-placed node of the other side
+        order = _permutation(rng, n)
+        first = [next(v for v in order if side[v] == s) for s in (0, 1)]
+        placed = [[first[0]], [first[1]]]
+        pairs.append(_ordered(*first))
+        for v in order:  # hang each other node from a random placed node of the other side
+            if v in first:
+                continue
             other = placed[1 - side[v]]
-            u = other[int(rand() * len(other))]
-            edges.append((min(u, v), max(u, v), weight()))
+            pairs.append(_ordered(other[int(rand() * len(other))], v))
             placed[side[v]].append(v)
-    _add_random_edges(rng, n, edges, m - len(edges), False, weight, allowed=lambda u, v: side[u] != side[v])
-    return Graph(n, tuple(edges)), side
+    _add_random_pairs(rng, n, pairs, m - len(pairs), False, allowed=lambda u, v: side[u] != side[v])
+    return _finish(rng, n, pairs, False, weights), side
 
 
 def random_planar(rng: random.Random, n: int, m: int, weights: Weights = None, connected: bool = True) -> Graph:
@@ -316,25 +309,23 @@ def random_planar(rng: random.Random, n: int, m: int, weights: Weights = None, c
 
     if m > max(3 * n - 6, n - 1) or (connected and m < n - 1):
         raise ValueError(f"a planar graph on {n} nodes cannot have {m} edges")
-    weight = _weigher(rng, weights)
-    edges = _spanning_edges(rng, n, False, weight) if connected else []
+    pairs = _spanning_pairs(rng, n, False) if connected else []
     graph = nx.Graph()
     graph.add_nodes_from(range(n))
-    graph.add_edges_from((u, v) for u, v, _ in edges)
-    taken = {(u, v) for u, v, _ in edges}
+    graph.add_edges_from(pairs)
+    taken = set(pairs)
     free = [(u, v) for u in range(n) for v in range(u + 1, n) if (u, v) not in taken]
-    rng.shuffle(free)
-    for u, v in free:
-        if len(edges) >= m:
+    for i in _permutation(rng, len(free)):
+        if len(pairs) >= m:
             break
-        graph.add_edge(u, v)
+        graph.add_edge(*free[i])
         if nx.check_planarity(graph)[0]:
-            edges.append((u, v, weight()))
+            pairs.append(free[i])
         else:
-            graph.remove_edge(u, v)
-    if len(edges) < m:
-        raise GenerationError(f"random planar graph got stuck at {len(edges)} of {m} edges")
-    return Graph(n, tuple(edges))
+            graph.remove_edge(*free[i])
+    if len(pairs) < m:
+        raise GenerationError(f"random planar graph got stuck at {len(pairs)} of {m} edges")
+    return _finish(rng, n, pairs, False, weights)
 
 
 def random_colorable(rng: random.Random, n: int, k: int, m: int, weights: Weights = None,
@@ -343,46 +334,53 @@ def random_colorable(rng: random.Random, n: int, k: int, m: int, weights: Weight
 
     Colours are planted first and edges only join differently coloured nodes; with ``clique``, k
     nodes of distinct colours form a clique, so exactly k colours are needed. With ``connected``
-    the graph is connected (a spanning tree over properly coloured pairs comes first).
+    (needs k >= 2) every other node hangs from an already placed node of another colour first.
 
     >>> g, colors = random_colorable(random.Random(6), 10, 3, 15)
     >>> all(colors[u] != colors[v] for u, v, _ in g.edges), len(g.edges), is_connected(g)
     (True, 15, True)
     """
-    if k < 1 or n < k:
-        raise ValueError(f"cannot plant {k} colours on {n} nodes")
-    weight = _weigher(rng, weights)
+    if k < 1 or n < k or (connected and k < 2 and n > 1):
+        raise ValueError(f"cannot plant {k} colours on {n} nodes{' connected' if connected else ''}")
+    if m > _crossing_pairs([n // k + (i < n % k) for i in range(k)]):
+        raise ValueError(f"{m} edges cannot join {n} nodes in {k} colour classes")
     rand = rng.random
-    colors = [1 + int(rand() * k) for _ in range(n)]
     anchors = rng.sample(range(n), k)  # one node per colour, so every colour class is non-empty
-    for color, v in enumerate(anchors, start=1):
-        colors[v] = color
-    edges: list[Edge] = []
+    for _ in range(20):  # classes of random sizes, redrawn while too lopsided to hold m edges
+        colors = [1 + int(rand() * k) for _ in range(n)]
+        for color, v in enumerate(anchors, start=1):
+            colors[v] = color
+        if _crossing_pairs([colors.count(c) for c in range(1, k + 1)]) >= m:
+            break
+    else:  # balanced classes hold the most edges (checked above); the anchors keep colours 1..k
+        others = [v for v in _permutation(rng, n) if v not in anchors]
+        for i, v in enumerate(others):
+            colors[v] = 1 + i % k
+    pairs: list[Pair] = []
     if clique:
-        edges.extend((min(a, b), max(a, b), weight()) for i, a in enumerate(anchors) for b in anchors[i + 1:])
-    if connected and k > 1:
-        joined = {(u, v) for u, v, _ in edges}
-        rest = [v for v in range(n) if v not in anchors]
-        rng.shuffle(rest)
-        placed = anchors[:1] if not clique else anchors[:]
-        for v in anchors[1:] if not clique else []:
-            rest.insert(int(rand() * (len(rest) + 1)), v)
-        for v in rest:  # hang each node from a placed node of another colour (one always exists)
+        pairs.extend(_ordered(a, b) for i, a in enumerate(anchors) for b in anchors[i + 1 :])
+    if connected:
+        # Place the clique (or the first anchor), then every other node in a random order; each
+        # hangs from a placed node of another colour. The second anchor (colour 2) always finds
+        # the first (colour 1); after it, two colours are placed, so one of them differs.
+        placed = anchors[:] if clique else anchors[:1]
+        waiting = [v for v in _permutation(rng, n) if v not in placed]
+        if not clique:
+            waiting.remove(anchors[1])
+            waiting.insert(0, anchors[1])
+        for v in waiting:
             others = [u for u in placed if colors[u] != colors[v]]
-            if not others:  # only the first anchor's colour is placed so far: v's colour differs
-                others = placed
-            u = others[int(rand() * len(others))]
-            pair = (min(u, v), max(u, v))
-            if pair not in joined:
-                joined.add(pair)
-                edges.append((*pair, weight()))
+            pairs.append(_ordered(others[int(rand() * len(others))], v))
             placed.append(v)
-    elif connected and n > 1:
-        raise ValueError("a connected graph on several nodes needs at least 2 colours")
-    if m < len(edges):
-        raise ValueError(f"{m} edges are too few for the clique and spanning tree ({len(edges)} edges)")
-    _add_random_edges(rng, n, edges, m - len(edges), False, weight, allowed=lambda u, v: colors[u] != colors[v])
-    return Graph(n, tuple(edges)), colors
+    if m < len(pairs):
+        raise ValueError(f"{m} edges are too few for the clique and spanning tree ({len(pairs)} edges)")
+    _add_random_pairs(rng, n, pairs, m - len(pairs), False, allowed=lambda u, v: colors[u] != colors[v])
+    return _finish(rng, n, pairs, False, weights), colors
+
+
+def _crossing_pairs(sizes: list[int]) -> int:
+    """Node pairs in different classes, for classes of the given sizes."""
+    return (sum(sizes) ** 2 - sum(size * size for size in sizes)) // 2
 
 
 def random_forest(rng: random.Random, n: int, m: int, weights: Weights = None) -> Graph:
@@ -413,94 +411,101 @@ def random_cyclic(rng: random.Random, n: int, m: int, directed: bool = False, we
         return random_connected(rng, n, m, False, weights)
     if n < 3 or m < n:
         raise ValueError("a directed graph with a cycle of length >= 3 needs n >= 3 and m >= n")
-    weight = _weigher(rng, weights)
     dag, order = random_dag(rng, n, m - 1, weights)
-    reach = _reachable_sets(dag, order)
+    far = _reachable_in_two(dag, order)
     joined = {(u, v) for u, v, _ in dag.edges} | {(v, u) for u, v, _ in dag.edges}
-    closers = [(v, u) for u in range(n) for v in reach[u] if (u, v) not in joined]
+    closers = [(v, u) for u in range(n) for v in sorted(far[u]) if (u, v) not in joined]
     if not closers:
         raise GenerationError("no pair on a path of length >= 2 is free to close a cycle")
-    v, u = closers[int(rng.random() * len(closers))]
-    return Graph(n, (*dag.edges, (v, u, weight())), True)
+    back = _finish(rng, n, [closers[int(rng.random() * len(closers))]], True, weights)
+    return Graph(n, dag.edges + back.edges, True)
 
 
 def random_with_diameter(rng: random.Random, n: int, m: int, low: int, high: int, weights: Weights = None,
-                         attempts: int = 200) -> Graph:
-    """A connected undirected graph whose diameter (in edges) lies in ``[low, high]``.
+                         attempts: int = 100) -> Graph:
+    """A connected undirected graph whose diameter (in edges) is a ``d`` drawn from ``[low, high]``.
 
-    Nodes are laid out in ``d + 1`` layers around a backbone path (d drawn from the range) and edges
-    only join nodes of the same or adjacent layers, so the diameter is at least d; candidates whose
-    diameter exceeds ``high`` are redrawn, up to ``attempts`` times.
+    A backbone path ``v0 .. vd`` gives every node a position (``vi`` sits at i); every other node
+    joins a backbone node at an inner position 1..d-1 and takes its position; the remaining edges
+    join nodes whose positions differ by at most one. Each edge moves at most one position, so
+    ``v0`` and ``vd`` stay d apart; any two nodes are at most d apart through the backbone. A
+    drawn d whose positions leave too few pairs for ``m`` edges is redrawn (``attempts`` times).
 
-    >>> low, high = 4, 5
-    >>> low <= diameter(random_with_diameter(random.Random(3), 12, 16, low, high)) <= high
+    >>> diameter(random_with_diameter(random.Random(3), 12, 16, 4, 5)) in (4, 5)
     True
     """
-    if not 1 <= low <= high or high > n - 1:
+    if not 1 <= low <= high or low > n - 1:
         raise ValueError(f"diameter range [{low}, {high}] is impossible on {n} nodes")
-    weight = _weigher(rng, weights)
+    if not n - 1 <= m <= n * (n - 1) // 2:
+        raise ValueError(f"a connected simple graph on {n} nodes cannot have {m} edges")
     rand = rng.random
     for _ in range(attempts):
-        d = low + int(rand() * (high - low + 1))
-        order = list(range(n))
-        rng.shuffle(order)
-        layer = [0] * n
-        members: list[list[int]] = [[] for _ in range(d + 1)]
-        for i, v in enumerate(order):  # the first d + 1 nodes form the backbone, one per layer
-            layer[v] = i if i <= d else 1 + int(rand() * max(d - 1, 1))  # others in the inner layers
-            members[layer[v]].append(v)
-        edges: list[Edge] = []
-        for i in range(1, n):
-            v = order[i]
+        d = low + int(rand() * (min(high, n - 1) - low + 1))
+        if d == 1:  # every pair adjacent
+            if m == n * (n - 1) // 2:
+                return _finish(rng, n, [(u, v) for u in range(n) for v in range(u + 1, n)], False, weights)
+            continue
+        order = _permutation(rng, n)
+        backbone = order[: d + 1]
+        position = [0] * n
+        pairs = []
+        for i, v in enumerate(order):
             if i <= d:
-                u = order[i - 1]
-            else:  # hang from the previous layer, which leads down to the backbone's first node
-                below = members[layer[v] - 1]
-                u = below[int(rand() * len(below))]
-            edges.append((min(u, v), max(u, v), weight()))
-        if m < len(edges):
-            raise ValueError(f"{m} edges are too few to connect {n} nodes")
-        close = (lambda u, v: abs(layer[u] - layer[v]) <= 1)
+                position[v] = i
+                if i:
+                    pairs.append(_ordered(backbone[i - 1], v))
+            else:
+                position[v] = 1 + int(rand() * (d - 1))
+                pairs.append(_ordered(backbone[position[v]], v))
         try:
-            _add_random_edges(rng, n, edges, m - len(edges), False, weight, allowed=close)
+            _add_random_pairs(rng, n, pairs, m - len(pairs), False,
+                              allowed=lambda u, v, position=position: abs(position[u] - position[v]) <= 1)
         except ValueError:
-            continue  # this layout has too few close pairs for m edges; draw another
-        graph = Graph(n, tuple(edges))
-        if low <= diameter(graph) <= high:  # type: ignore[operator]
-            return graph
-    raise GenerationError(f"no graph with diameter in [{low}, {high}] in {attempts} attempts")
+            continue  # too few pairs of close positions for m edges; draw another d and layout
+        return _finish(rng, n, pairs, False, weights)
+    raise GenerationError(f"no layout with a diameter in [{low}, {high}] holds {m} edges on {n} nodes")
 
 
 # --- algorithms ---------------------------------------------------------------------------
 
 
-def dijkstra(graph: Graph, source: int) -> tuple[dict[int, int], dict[int, int]]:
-    """(distance, predecessor on one shortest path) for every node reachable from ``source``."""
+def dijkstra(graph: Graph, source: int) -> tuple[list[int], list[int]]:
+    """(distance, predecessor on one shortest path) per node; -1 where unreachable (and the source's
+    predecessor). Weights must be non-negative.
+
+    >>> dijkstra(Graph(3, ((0, 1, 4), (1, 2, 1), (0, 2, 7))), 0)
+    ([0, 4, 5], [-1, 0, 1])
+    """
     adjacency = graph.adjacency()
-    distance = {source: 0}
-    parent: dict[int, int] = {}
-    done = set()
+    distance = [-1] * graph.n
+    parent = [-1] * graph.n
+    done = [False] * graph.n
+    distance[source] = 0
     heap = [(0, source)]
+    pop, push = heapq.heappop, heapq.heappush
     while heap:
-        d, u = heapq.heappop(heap)
-        if u in done:
+        d, u = pop(heap)
+        if done[u]:
             continue
-        done.add(u)
+        done[u] = True
         for v, w in adjacency[u]:
-            if v not in distance or d + w < distance[v]:
-                distance[v] = d + w
+            nd = d + w
+            if distance[v] < 0 or nd < distance[v]:
+                distance[v] = nd
                 parent[v] = u
-                heapq.heappush(heap, (d + w, v))
+                push(heap, (nd, v))
     return distance, parent
 
 
-def path_to(parent: dict[int, int], source: int, target: int) -> list[int]:
+def path_to(parent: list[int], source: int, target: int) -> list[int]:
     """The path ``source .. target`` read back from predecessor links (``target`` must be reached)."""
     path = [target]
-    for _ in range(len(parent) + 1):
+    for _ in range(len(parent)):
         if path[-1] == source:
             return path[::-1]
         path.append(parent[path[-1]])
+    if path[-1] == source:
+        return path[::-1]
     raise ValueError("predecessor links do not lead back to the source")
 
 
@@ -574,7 +579,7 @@ def diameter(graph: Graph) -> int | None:
     return longest
 
 
-def _reachable_sets(dag: Graph, order: list[int]) -> list[set[int]]:
+def _reachable_in_two(dag: Graph, order: list[int]) -> list[set[int]]:
     """Per node of a DAG, the nodes reachable by a path of at least two edges."""
     neighbours = dag.neighbours()
     reach: list[set[int]] = [set() for _ in range(dag.n)]  # reachable by >= 1 edge

@@ -10,10 +10,11 @@ Example::
 
     >>> import random
     >>> maze = random_maze(random.Random(1), 3, 4)
-    >>> len(maze.rows), len(maze.rows[0]), maze.rows[0]
+    >>> rows = maze.draw()
+    >>> len(rows), len(rows[0]), rows[0]
     (7, 9, '#########')
     >>> start, goal = maze.square(0), maze.square(11)
-    >>> len(shortest_route(maze.rows, start, goal)) == shortest_distance(maze.rows, start, goal)
+    >>> len(shortest_route(rows, start, goal)) == shortest_distance(rows, start, goal)
     True
     >>> count_shortest_paths(["...", "...", "..."], (0, 0), (2, 2))
     6
@@ -25,7 +26,7 @@ import random
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cache
 from itertools import permutations
 
 from palaestra.core.retry import GenerationError
@@ -35,41 +36,49 @@ MOVES = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
 Position = tuple[int, int]
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Maze:
     """A maze of ``cell_rows x cell_cols`` cells, drawn as ``2 * cell_rows + 1`` rows of characters.
 
     Cell ``i`` (row-major, ``i = r * cell_cols + c``) is the square ``(2r + 1, 2c + 1)``; the
-    square between two linked cells is open, every other square between cells is a wall.
-    ``links[i]`` lists the cells that cell ``i`` opens onto, for breadth-first search on cells
-    (a step between cells is two squares).
+    square between two cells joined by a passage is open, every other wall square stands.
+    ``passages`` lists the joined pairs. The maze was carved as a tree from ``root``: ``parent[i]``
+    is the cell ``i`` was carved from (-1 for the root) and ``depth[i]`` its distance from the root
+    in cell steps; in a perfect maze (no loops) that tree is the only route between cells.
 
-    >>> Maze(1, 2, [[1], [0]]).draw({0: "S"})
+    >>> Maze(1, 2, 0, [-1, 0], [0, 1], [(0, 1)]).draw({0: "S"})
     ['#####', '#S..#', '#####']
     """
 
     cell_rows: int
     cell_cols: int
-    links: list[list[int]]
+    root: int
+    parent: list[int]
+    depth: list[int]
+    passages: list[tuple[int, int]]
 
-    @cached_property
-    def rows(self) -> list[str]:
-        """The drawing: ``#`` walls and ``.`` floor."""
-        return self.draw({})
+    def links(self) -> list[list[int]]:
+        """Per cell, the cells a passage leads to (for breadth-first search; a cell step is two squares)."""
+        out: list[list[int]] = [[] for _ in range(self.cell_rows * self.cell_cols)]
+        for i, j in self.passages:
+            out[i].append(j)
+            out[j].append(i)
+        return out
 
-    def draw(self, marks: dict[int, str]) -> list[str]:
-        """The drawing with the character ``marks[cell]`` on each marked cell (such as S and G)."""
-        canvas, centres, right, below = _canvas(self.cell_rows, self.cell_cols)
+    def draw(self, marks: dict[int, str] | None = None) -> list[str]:
+        """The drawing as rows: ``#`` walls, ``.`` floor, ``marks[cell]`` on marked cells (such as S, G)."""
+        return self.text(marks).split("\n")
+
+    def text(self, marks: dict[int, str] | None = None) -> str:
+        """The drawing as one string, rows separated by new lines."""
+        canvas, centres = _canvas(self.cell_rows, self.cell_cols)
         squares = bytearray(canvas)
-        for i, linked in enumerate(self.links):
-            for j in linked:
-                if j > i:
-                    squares[right[i] if j == i + 1 else below[i]] = 46  # "."
-        for cell, mark in marks.items():
-            squares[centres[cell]] = ord(mark)
-        text = squares.decode()
-        width = 2 * self.cell_cols + 1
-        return [text[r : r + width] for r in range(0, len(text), width)]
+        for i, j in self.passages:
+            squares[(centres[i] + centres[j]) >> 1] = 46  # the wall square halfway between: "."
+        if marks:
+            for cell, mark in marks.items():
+                squares[centres[cell]] = ord(mark)
+        return squares.decode()
 
     def square(self, cell: int) -> Position:
         """The ``(row, col)`` of a cell in the drawing."""
@@ -94,7 +103,7 @@ def random_maze(rng: random.Random, cell_rows: int, cell_cols: int, loops: float
     and so several routes.
 
     >>> maze = random_maze(random.Random(0), 4, 4)
-    >>> sum(map(len, maze.links)) // 2  # a perfect maze is a spanning tree of the cells
+    >>> len(maze.passages)  # a perfect maze is a spanning tree of the cells
     15
     """
     if cell_rows < 1 or cell_cols < 1 or not 0.0 <= loops <= 1.0:
@@ -102,42 +111,42 @@ def random_maze(rng: random.Random, cell_rows: int, cell_cols: int, loops: float
     orders = _neighbour_orders(cell_rows, cell_cols)
     cells = cell_rows * cell_cols
     rand = rng.random
-    links: list[list[int]] = [[] for _ in range(cells)]
-    visited = [False] * cells
-    first = int(rand() * cells)
-    visited[first] = True
-    options = orders[first]
-    stack = [(first, iter(options[int(rand() * len(options))]))]
-    while stack:  # every pass visits a new cell or retires one: at most 2 * cells passes
+    parent = [-1] * cells
+    depth = [-1] * cells
+    passages = []
+    root = int(rand() * cells)
+    depth[root] = 0
+    options = orders[root]
+    stack = [(root, iter(options[int(rand() * len(options))]))]
+    while stack:  # every pass carves into a new cell or retires one: at most 2 * cells passes
         cell, untried = stack[-1]
         for nxt in untried:  # the cell's neighbours in its random order, resuming where it left off
-            if not visited[nxt]:
-                visited[nxt] = True
-                links[cell].append(nxt)
-                links[nxt].append(cell)
+            if depth[nxt] < 0:
+                depth[nxt] = depth[cell] + 1
+                parent[nxt] = cell
+                passages.append((cell, nxt))
                 options = orders[nxt]
                 stack.append((nxt, iter(options[int(rand() * len(options))])))
                 break
         else:
             stack.pop()
     if loops:
-        walls = [(i, j) for i in range(cells) for j in orders[i][0] if i < j and j not in links[i]]
-        for i, j in rng.sample(walls, round(loops * len(walls))):
-            links[i].append(j)
-            links[j].append(i)
-    return Maze(cell_rows, cell_cols, links)
+        joined = {(i, j) for i, j in passages} | {(j, i) for i, j in passages}
+        walls = [(i, j) for i in range(cells) for j in orders[i][0] if i < j and (i, j) not in joined]
+        passages.extend(rng.sample(walls, round(loops * len(walls))))
+    return Maze(cell_rows, cell_cols, root, parent, depth, passages)
 
 
 @cache
-def _canvas(cell_rows: int, cell_cols: int) -> tuple[bytes, tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
-    """The drawing with every cell open and every wall standing; per cell the index of its square,
-    of the wall square to its right and of the one below it."""
-    width = 2 * cell_cols + 1
-    squares = bytearray(b"#" * (width * (2 * cell_rows + 1)))
-    centres = tuple((2 * (i // cell_cols) + 1) * width + 2 * (i % cell_cols) + 1 for i in range(cell_rows * cell_cols))
+def _canvas(cell_rows: int, cell_cols: int) -> tuple[bytes, tuple[int, ...]]:
+    """The drawing (rows ending in new lines, but the last) with every cell open and every wall
+    standing, and the index of each cell's square in it."""
+    stride = 2 * cell_cols + 2  # the row and its new line
+    squares = bytearray(b"\n".join([b"#" * (stride - 1)] * (2 * cell_rows + 1)))
+    centres = tuple((2 * (i // cell_cols) + 1) * stride + 2 * (i % cell_cols) + 1 for i in range(cell_rows * cell_cols))
     for at in centres:
         squares[at] = 46  # "."
-    return bytes(squares), centres, tuple(at + 1 for at in centres), tuple(at + width for at in centres)
+    return bytes(squares), centres
 
 
 def cell_distances(links: Sequence[Sequence[int]], start: int) -> tuple[list[int], list[int]]:
@@ -190,7 +199,7 @@ def random_obstacles(rng: random.Random, rows: int, cols: int, density: float, s
     return ["".join("." if (i, j) in keep or rand() >= density else WALL for j in range(cols)) for i in range(rows)]
 
 
-def random_regions(rng: random.Random, rows: int, cols: int, sizes: Sequence[int], mixing: int = 30) -> list[list[int]]:
+def random_regions(rng: random.Random, rows: int, cols: int, sizes: Sequence[int], mixing: int = 15) -> list[list[int]]:
     """Partition a ``rows x cols`` grid into connected regions of the given ``sizes``.
 
     Returns the region index of every square. The start cuts a snake (boustrophedon) walk through

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import hashlib
 import json
 import random
 import re
@@ -72,7 +73,6 @@ VERIFIED_SOURCES = ("national archive", "civic registry", "reference encyclopedi
 UNVERIFIED_SOURCES = ("anonymous forum post", "gossip column", "personal blog", "rumour newsletter")
 
 ENTITY_KINDS = ("person", "organisation", "city", "country")
-VALUE_KINDS = ("year", "number")
 
 
 def normalize(text: str) -> str:
@@ -212,8 +212,6 @@ RELATIONS: dict[str, Relation] = {r.name: r for r in (
              ("The capital of {s} is {o}.", "{o} is the capital of {s}.", "{s} is governed from its capital, {o}.",
               "{s} has {o} as its capital.")),
 )}
-
-QUESTION_WORD = {"person": "Who", "organisation": "Which organisation", "city": "Which city", "country": "Which country"}
 
 
 @dataclass(frozen=True)
@@ -488,12 +486,18 @@ class Corpus:
                 and any(s == subject and r == relation and ok for s, r, _, ok in d.stated)]
 
     def spec(self) -> dict[str, Any]:
-        """The JSON-native recipe :func:`corpus_from_spec` rebuilds this corpus from."""
+        """The JSON-native recipe :func:`corpus_from_spec` rebuilds this corpus from (corpora made
+        by :func:`build_corpus` only)."""
+        if not self.key.startswith("knowledge:"):
+            raise ValueError("this corpus was not made by build_corpus: it has no (seed, params) recipe")
         return json.loads(self.key.split(":", 1)[1])
 
 
-def render_corpus(world: World, rng: random.Random, params: CorpusParams, key: str = "") -> Corpus:
-    """The documents of ``world`` under the noise knobs of ``params``, in a shuffled order."""
+def render_corpus(world: World, rng: random.Random, params: CorpusParams, key: str | None = None) -> Corpus:
+    """The documents of ``world`` under the noise knobs of ``params``, in a shuffled order.
+
+    ``key`` identifies the corpus (search indexes are cached by it); by default a digest of the
+    documents, so distinct corpora never share a key."""
     writer = _Writer(world, rng, params)
     documents: list[tuple[str, str, str, bool, tuple]] = []
     for _ in range(params.redundancy):
@@ -510,10 +514,14 @@ def render_corpus(world: World, rng: random.Random, params: CorpusParams, key: s
         documents.append(writer.event())
     rng.shuffle(documents)
     width = max(4, len(str(len(documents))))
-    return Corpus(key, world, [
-        Document(f"d{i:0{width}d}", title, text, source, verified, stated)
-        for i, (title, text, source, verified, stated) in enumerate(documents)
-    ])
+    rendered = [Document(f"d{i:0{width}d}", title, text, source, verified, stated)
+                for i, (title, text, source, verified, stated) in enumerate(documents)]
+    if key is None:
+        digest = hashlib.sha256()
+        for d in rendered:
+            digest.update(f"{d.id}\x1f{d.title}\x1f{d.text}\x1e".encode())
+        key = f"documents:{digest.hexdigest()}"
+    return Corpus(key, world, rendered)
 
 
 class _Writer:
@@ -544,7 +552,8 @@ class _Writer:
         template = templates[0]
         if self.rng.random() < self.params.paraphrase:
             template = self.rng.choice(templates[1:])
-        text = template.format(s=self.mention(fact.subject), o=self.value(relation, fact.value if value is None else value))
+        stated = fact.value if value is None else value
+        text = template.format(s=self.mention(fact.subject), o=self.value(relation, stated))
         if text.endswith(".."):  # a mention ending in "Ltd." closes the sentence itself
             text = text[:-1]
         return text[0].upper() + text[1:]
@@ -634,6 +643,9 @@ def corpus_from_spec(spec: dict[str, Any]) -> Corpus:
 # --- questions --------------------------------------------------------------------------------
 
 NO_ANSWER = "not in the corpus"
+# Spellings of "no answer" a grader accepts for an unanswerable question (after normalize()).
+NO_ANSWER_SPELLINGS = frozenset({"not in the corpus", "not in corpus", "not in the documents", "no answer",
+                                 "unknown", "unanswerable", "cannot be determined", "not found"})
 
 
 @dataclass(frozen=True)
@@ -724,7 +736,8 @@ def noun_phrase(world: World, start: str | None, relations: Sequence[str], start
     return phrase
 
 
-def follow(world: World, start: str, relations: Sequence[str]) -> tuple[str | int | None, list[tuple[str, str, str | int]]]:
+def follow(world: World, start: str,
+           relations: Sequence[str]) -> tuple[str | int | None, list[tuple[str, str, str | int]]]:
     """The object at the end of the path (None if a fact is missing) and the facts used."""
     current: str | int | None = start
     used = []
@@ -945,12 +958,16 @@ def no_answer_question(world: World, rng: random.Random, hops: int = 1, near_mis
 
 def answer_matches(candidate: str, question: Question) -> bool:
     """Whether ``candidate`` names the answer (any accepted spelling; case, punctuation, spacing
-    and a leading ``the`` are ignored; numbers may carry thousands separators).
+    and a leading ``the`` are ignored; numbers may carry thousands separators). For an
+    unanswerable question, whether it says so (:data:`NO_ANSWER` or a spelling in
+    :data:`NO_ANSWER_SPELLINGS`).
 
     >>> q = Question("multi_hop", "?", "Taro Vennik", ("T. Vennik",), "entity", 1, ())
-    >>> answer_matches("t vennik", q), answer_matches("Tara Vennik", q)
-    (True, False)
+    >>> answer_matches("t vennik", q), answer_matches("Tara Vennik", q), answer_matches("unknown", q)
+    (True, False, False)
     """
+    if question.answer is None:
+        return normalize(candidate[:500]) in NO_ANSWER_SPELLINGS
     numeric = question.answer_type in ("number", "year")
     key = _answer_key(candidate[:500], numeric)
     return bool(key) and any(key == _answer_key(a, numeric) for a in question.accepted())

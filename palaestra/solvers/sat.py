@@ -41,7 +41,7 @@ from pysat.card import CardEnc, EncType
 from pysat.solvers import Solver
 
 DEFAULT_SOLVER = "minisat22"  # a MiniSat-style solver: it honours conflict budgets (CaDiCaL does not)
-_PAIRWISE_UP_TO = 6  # at-most-one over this few literals: pairwise clauses beat an encoding's auxiliaries
+_PAIRWISE_UP_TO = 10  # at-most-one over this few literals: pairwise clauses beat an encoding's auxiliaries
 
 
 @dataclass(frozen=True)
@@ -253,6 +253,8 @@ class SatSolver:
         self.budget = budget
         self._solver = Solver(name=solver, bootstrap_with=cnf.clauses)
         self._names = {var: key for key, var in cnf.ids.items()}
+        self._variables = cnf.top  # variables this solver knows; activation literals come after them
+        self._next_free = cnf.top + 1
 
     def __enter__(self) -> SatSolver:
         return self
@@ -264,8 +266,11 @@ class SatSolver:
         self._solver.delete()
 
     def add(self, clause: Iterable[int]) -> None:
-        """Add a clause for all later questions (create new variables with ``cnf.var`` first)."""
-        self._solver.add_clause(list(clause))
+        """Add a clause over the formula's variables for all later questions."""
+        clause = list(clause)
+        if any(not 0 < abs(lit) <= self._variables for lit in clause):
+            raise ValueError("a clause added to a solver may only use the variables its formula had")
+        self._solver.add_clause(clause)
 
     def stats(self) -> dict[str, int]:
         """The solver's cumulative effort so far: conflicts, decisions, propagations, restarts."""
@@ -288,27 +293,32 @@ class SatSolver:
         Each model found is excluded by a blocking clause over the projected variables, guarded by
         a fresh activation literal that is retired afterwards, so the solver stays reusable.
         """
-        keys = list(self.cnf.ids) if project is None else list(project)
-        projected = [self.cnf.ids[key] for key in keys]
-        self.cnf.top += 1  # the activation literal must not collide with variables added later
-        activation = self.cnf.top
+        for true in self._enumerate(limit, project, assume):
+            yield self._named(true)
+
+    def count(self, limit: int = 2, project: Iterable[Hashable] | None = None, assume: Sequence[int] = ()) -> int:
+        """The number of models differing on ``project``, counting no further than ``limit``."""
+        return sum(1 for _ in self._enumerate(limit, project, assume))
+
+    def _enumerate(self, limit: int, project: Iterable[Hashable] | None, assume: Sequence[int]) -> Iterator[set[int]]:
+        """The set of true variables of each model found, blocking each one's projection afterwards."""
+        projected = list(self.cnf.ids.values()) if project is None else [self.cnf.ids[key] for key in project]
+        activation = self._next_free
+        self._next_free += 1
         assumptions = [*assume, activation]
         start, conflicts = time.monotonic(), self._conflicts()
         found = 0
         try:
             while found < limit and self._solve(assumptions, start, conflicts, found):
-                true = {lit for lit in self._solver.get_model() if lit > 0}
+                model = self._solver.get_model()
+                true = {lit for lit in model if lit > 0}
                 found += 1
-                yield self._named(true)
+                yield true
                 self._solver.add_clause([-activation] + [-v if v in true else v for v in projected])
                 if not projected:
                     break  # nothing to tell models apart: one is all there is
         finally:
             self._solver.add_clause([-activation])
-
-    def count(self, limit: int = 2, project: Iterable[Hashable] | None = None, assume: Sequence[int] = ()) -> int:
-        """The number of models differing on ``project``, counting no further than ``limit``."""
-        return sum(1 for _ in self.models(limit, project, assume))
 
     def _conflicts(self) -> int:
         return self._solver.accum_stats().get("conflicts", 0)

@@ -1,7 +1,10 @@
 """Tools a model can call in a tool-use episode (see :mod:`palaestra.wrappers.tool_use`).
 
 - :class:`PythonTool` (``python``): code in a persistent sandboxed interpreter, one per episode;
-- :class:`Calculator` (``calculator``): exact arithmetic through the allow-list expression reader.
+- :class:`Calculator` (``calculator``): exact arithmetic through the allow-list expression reader;
+- ``search`` and ``open`` (:mod:`palaestra.tools.search`): BM25 (bm25s) retrieval over the episode's
+  generated corpus, and reading one of its documents;
+- ``sql`` (:mod:`palaestra.tools.sql`): read-only SQL over the episode's generated SQLite database.
 
 Write a new tool by subclassing :class:`Tool` (``name``, ``description``, ``parameters`` JSON
 schema, ``run(arguments) -> str``).
@@ -21,6 +24,7 @@ TOOLS: dict[str, str] = {
     "python": "palaestra.tools.python:PythonTool",
     "calculator": "palaestra.tools.calculator:Calculator",
     "search": "palaestra.tools.search:SearchTool",
+    "open": "palaestra.tools.search:OpenTool",
     "sql": "palaestra.tools.sql:SqlTool",
 }
 

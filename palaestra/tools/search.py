@@ -7,8 +7,11 @@ from), so every episode over the same corpus reuses one index. Results depend on
 and the query: ranking is by BM25 score, ties broken by document position.
 
 A corpus is any object with ``key: str`` and ``documents``, a sequence of objects with ``id``,
-``title`` and ``text`` (such as :class:`palaestra.generators.knowledge.Corpus`); this module
-imports no generator.
+``title`` and ``text`` (such as :class:`palaestra.generators.knowledge.Corpus`). The tools get
+it in one of three ways: given at construction (a fixed corpus); from the episode's problem, which
+the tool-use wrapper passes to :meth:`~_CorpusTool.bind` at every reset: by default
+``problem.data["corpus"]``, a spec of :func:`palaestra.generators.knowledge.corpus_spec`, rebuilt
+(cached) by ``corpus_from_spec``; or through a ``resolve(problem) -> corpus`` function.
 
 Model text is handled with fixed limits: a query longer than ``MAX_QUERY_CHARS`` or an empty
 one is refused, tokenisation is a fixed pattern (``\\w+``, no model-written regex), at most
@@ -40,6 +43,7 @@ from palaestra.tools.base import Tool
 MAX_QUERY_CHARS = 1_000
 MAX_QUERY_TERMS = 64
 INDEX_CACHE_SIZE = 8
+SNIPPET_SENTENCES = 200  # a snippet comes from a document's first sentences: bounded work per hit
 _WORD = re.compile(r"\w+")  # fixed pattern: linear time on any input
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 # Function words carry no signal for entity-centric queries; dropping them keeps scores on names.
@@ -102,7 +106,7 @@ class SearchIndex:
     def snippet(self, position: int, query: str, limit: int) -> str:
         """The sentences of a document sharing most terms with the query, in text order."""
         terms = set(tokenize(query))
-        sentences = self.sentences[position]
+        sentences = self.sentences[position][:SNIPPET_SENTENCES]
         ranked = sorted(range(len(sentences)),
                         key=lambda i: (-len(terms.intersection(tokenize(sentences[i]))), i))
         chosen, length = [], 0
@@ -136,18 +140,32 @@ def index_for(corpus: _Corpus) -> SearchIndex:
     return index
 
 
+def corpus_of_problem(problem: Any) -> _Corpus | None:
+    """The corpus described by ``problem.data["corpus"]`` (a knowledge-corpus spec), or None."""
+    data = getattr(problem, "data", None)
+    if isinstance(data, dict) and isinstance(data.get("corpus"), dict):
+        from palaestra.generators.knowledge import corpus_from_spec
+
+        return corpus_from_spec(data["corpus"])
+    return None
+
+
 class _CorpusTool(Tool):
-    """A tool bound to one corpus at a time (:meth:`bind`), e.g. the current problem's."""
+    """A tool over one corpus at a time: a fixed one, or each episode's (see the module docstring)."""
 
-    def __init__(self, corpus: Any = None, resolve: Callable[[Any], _Corpus] | None = None) -> None:
-        self.resolve = resolve
-        self.corpus: _Corpus | None = None
-        if corpus is not None:
-            self.bind(corpus)
+    def __init__(self, corpus: Any = None, resolve: Callable[[Any], _Corpus | None] | None = None) -> None:
+        self.resolve = resolve if resolve is not None else corpus_of_problem
+        self.fixed = corpus
+        self.corpus: _Corpus | None = corpus
 
-    def bind(self, source: Any) -> None:
-        """Search ``source`` from now on: a corpus, or what ``resolve`` turns into one (a problem)."""
-        self.corpus = self.resolve(source) if self.resolve is not None else source
+    def bind(self, problem: Any) -> None:
+        """Use the corpus of ``problem`` (what ``resolve`` returns), else the fixed corpus, if any."""
+        found = self.resolve(problem) if problem is not None else None
+        self.corpus = found if found is not None else self.fixed
+
+    def set_corpus(self, corpus: _Corpus) -> None:
+        """Search ``corpus`` until the next :meth:`bind`."""
+        self.corpus = corpus
 
     def _index(self) -> SearchIndex | None:
         if self.corpus is None:
@@ -165,7 +183,7 @@ class SearchTool(_CorpusTool):
         "each with its document id, title and a snippet. Use open to read a whole document."
     )
 
-    def __init__(self, corpus: Any = None, resolve: Callable[[Any], _Corpus] | None = None,
+    def __init__(self, corpus: Any = None, resolve: Callable[[Any], _Corpus | None] | None = None,
                  default_k: int = 5, max_k: int = 10, snippet_chars: int = 240) -> None:
         super().__init__(corpus, resolve)
         self.default_k, self.max_k, self.snippet_chars = default_k, max_k, snippet_chars
@@ -195,7 +213,8 @@ class SearchTool(_CorpusTool):
         lines = []
         for rank, (position, _) in enumerate(hits, 1):
             document = index.documents[position]
-            lines.append(f"{rank}. [{document.id}] {document.title}\n   {index.snippet(position, query, self.snippet_chars)}")
+            snippet = index.snippet(position, query, self.snippet_chars)
+            lines.append(f"{rank}. [{document.id}] {document.title}\n   {snippet}")
         return "\n".join(lines)
 
 
@@ -211,7 +230,7 @@ class OpenTool(_CorpusTool):
         "additionalProperties": False,
     }
 
-    def __init__(self, corpus: Any = None, resolve: Callable[[Any], _Corpus] | None = None,
+    def __init__(self, corpus: Any = None, resolve: Callable[[Any], _Corpus | None] | None = None,
                  max_chars: int = 4_000) -> None:
         super().__init__(corpus, resolve)
         self.max_chars = max_chars
@@ -231,6 +250,6 @@ class OpenTool(_CorpusTool):
         return f"[{document.id}] {document.title}\n{text}"
 
 
-def search_tools(corpus: Any = None, resolve: Callable[[Any], _Corpus] | None = None) -> list[Tool]:
+def search_tools(corpus: Any = None, resolve: Callable[[Any], _Corpus | None] | None = None) -> list[Tool]:
     """``[SearchTool, OpenTool]`` over the same corpus: the usual pair for a search episode."""
     return [SearchTool(corpus, resolve), OpenTool(corpus, resolve)]

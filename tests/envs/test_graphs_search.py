@@ -21,9 +21,9 @@ def _task(env_id: str):
 
 def _diamond(directed: bool = False) -> Problem:
     # Two optimal routes A-B-D and A-C-D (weight 2), a heavy shortcut A-D (5).
-    edges = [["A", "B", 1], ["A", "C", 1], ["A", "D", 5], ["B", "D", 1], ["C", "D", 1]]
-    data = {"nodes": ["A", "B", "C", "D"], "edges": edges, "directed": directed,
-            "source": "A", "target": "D", "distance": 2}
+    edges = [[0, 1, 1], [0, 2, 1], [0, 3, 5], [1, 3, 1], [2, 3, 1]]
+    data = {"labels": ["A", "B", "C", "D"], "edges": edges, "directed": directed,
+            "source": 0, "target": 3, "distance": 2}
     return Problem(prompt="", answer="A B D", data=data)
 
 
@@ -40,7 +40,7 @@ def test_shortest_path_rejects_longer_invalid_and_misdirected_paths():
     assert "not an edge" in task.verify(_diamond(), "A B C D").feedback
     assert "end at D" in task.verify(_diamond(), "A B").feedback
     one_way = _diamond(directed=True)
-    one_way.data["edges"][3] = ["D", "B", 1]  # B -> D becomes D -> B
+    one_way.data["edges"][3] = [3, 1, 1]  # B -> D becomes D -> B
     assert "B to D is not an edge" in task.verify(one_way, "A B D").feedback
     assert task.verify(one_way, "A C D").correct
     assert not task.verify(_diamond(), "A B Z D").parsed
@@ -55,7 +55,42 @@ def test_shortest_path_reference_is_optimal_and_corruptions_fail():
             assert not task.verify(problem, wrong).correct
 
 
+def test_shortest_path_optimum_matches_networkx_and_data_is_homogeneous():
+    import networkx as nx
+
+    task = _task("graphs/shortest_path")
+    for level in range(5):
+        config = task.config(level)
+        for seed in range(15):
+            problem = task.sample(level, seed)
+            data = problem.data
+            assert len(data["edges"]) == config.nodes - 1 + config.extra_edges
+            assert all(len(e) == 3 and all(type(x) is int for x in e) for e in data["edges"])  # Arrow-safe
+            graph = nx.DiGraph() if data["directed"] else nx.Graph()
+            graph.add_weighted_edges_from(data["edges"])
+            assert nx.dijkstra_path_length(graph, data["source"], data["target"]) == data["distance"]
+            assert len(problem.answer.split()) - 1 >= config.min_hops
+            assert task.difficulty(problem) > 0
+
+
 # --- graphs/coloring ----------------------------------------------------------
+
+def test_coloring_graphs_are_connected_planted_and_sized():
+    import networkx as nx
+
+    task = _task("graphs/coloring")
+    for level in range(5):
+        config = task.config(level)
+        for seed in range(10):
+            problem = task.sample(level, seed)
+            edges = problem.data["edges"]
+            assert len(edges) == round(config.average_degree * config.nodes / 2)
+            graph = nx.Graph(edges)
+            graph.add_nodes_from(range(config.nodes))
+            assert nx.is_connected(graph)
+            assert max(len(c) for c in nx.find_cliques(graph)) >= config.colors
+            assert task.verify(problem, problem.answer).correct
+
 
 def test_coloring_accepts_a_different_proper_colouring():
     task = _task("graphs/coloring")
@@ -105,6 +140,62 @@ def test_maze_reference_matches_bfs_length_at_every_level():
         problem = task.sample(level, 11)
         assert len(problem.answer) == problem.data["length"]
         assert task.verify(problem, problem.answer).correct
+
+
+def test_maze_optimum_from_generic_search_on_the_maze_rules():
+    from palaestra.envs.search.maze import MazeRules
+    from palaestra.solvers.simulate import shortest_plan
+
+    task = _task("search/maze")
+    for level in range(5):
+        for seed in range(6):
+            data = task.sample(level, seed).data
+            plan = shortest_plan(MazeRules(data["grid"], data["start"], data["goal"]))
+            assert len(plan) == data["length"]
+            assert task.verify(task.sample(level, seed), "".join(plan)).correct
+
+
+def test_maze_level_zero_has_one_route_and_loops_give_alternatives_that_are_accepted():
+    from palaestra.generators.grids import count_shortest_paths
+
+    task = _task("search/maze")
+    for seed in range(20):
+        data = task.sample(0, seed).data
+        assert count_shortest_paths(data["grid"], tuple(data["start"]), tuple(data["goal"])) == 1
+    several = 0
+    for seed in range(30):
+        problem = task.sample(3, seed)
+        data = problem.data
+        if count_shortest_paths(data["grid"], tuple(data["start"]), tuple(data["goal"])) > 1:
+            several += 1
+            other = _another_shortest_route(data, problem.answer)
+            assert other != problem.answer and task.verify(problem, other).correct
+    assert several > 0
+
+
+def _another_shortest_route(data: dict, avoid: str) -> str:
+    """A shortest route other than ``avoid``: breadth-first search from the goal, then at the first
+    square where two moves both get closer, take the other one."""
+    from palaestra.generators.grids import MOVES, distances
+
+    grid, to_goal = data["grid"], distances(data["grid"], tuple(data["goal"]))
+    r, c = data["start"]
+    route = ""
+    for _ in range(data["length"]):
+        closer = [m for m, (dr, dc) in MOVES.items() if to_goal.get((r + dr, c + dc), -1) == to_goal[(r, c)] - 1]
+        prefix_matches = avoid.startswith(route)
+        move = next((m for m in closer if not (prefix_matches and avoid[len(route)] == m)), closer[0])
+        route += move
+        r, c = r + MOVES[move][0], c + MOVES[move][1]
+    assert grid[r][c] == "G"
+    return route
+
+
+@pytest.mark.parametrize("env_id", ["graphs/shortest_path", "graphs/coloring", "search/maze"])
+def test_difficulty_measure_grows_with_level(env_id):
+    task = _task(env_id)
+    means = [sum(task.difficulty(task.sample(level, seed)) for seed in range(30)) / 30 for level in range(5)]
+    assert means == sorted(means) and len(set(means)) == 5, means
 
 
 # --- search/hanoi -------------------------------------------------------------

@@ -107,27 +107,56 @@ def test_sudoku_rejects_broken_rules_and_shape():
 # --- n-queens -----------------------------------------------------------------
 
 
-def all_completions(n: int, fixed: list[str]) -> list[list[str]]:
-    fixed_files = {ord(name[0]) - ord("a"): int(name[1:]) - 1 for name in fixed}
-    solutions = []
-    for ranks in itertools.permutations(range(n)):  # ranks[file]: the queen's rank in that file
-        if any(ranks[f] != r for f, r in fixed_files.items()):
-            continue
-        if len({f + r for f, r in enumerate(ranks)}) == n == len({f - r for f, r in enumerate(ranks)}):
+def all_completions(n: int, fixed: list[str], limit: int = 10) -> list[list[str]]:
+    """Completions by plain backtracking over files with sets (unlike the generator's SAT encoding)."""
+    fixed_rank = {ord(name[0]) - ord("a"): int(name[1:]) - 1 for name in fixed}
+    solutions: list[list[str]] = []
+
+    def place(file: int, ranks: list[int]) -> None:
+        if len(solutions) >= limit:
+            return
+        if file == n:
             solutions.append([f"{chr(ord('a') + f)}{r + 1}" for f, r in enumerate(ranks)])
+            return
+        for rank in [fixed_rank[file]] if file in fixed_rank else range(n):
+            if all(rank != r and abs(rank - r) != file - f for f, r in enumerate(ranks)):
+                place(file + 1, ranks + [rank])
+
+    place(0, [])
     return solutions
 
 
-def test_n_queens_accepts_any_valid_completion():
-    checked = 0
-    for seed in range(20):
-        p = queens.sample(0, seed)
-        completions = all_completions(p.data["size"], p.data["fixed"])
-        assert sorted(p.answer.split()) in [sorted(c) for c in completions]
-        for completion in completions:
-            assert queens.verify(p, ", ".join(reversed(completion)).upper()).correct
-        checked += len(completions) > 1
-    assert checked > 0  # some problems did have several answers
+@pytest.mark.parametrize("level", range(5))
+def test_n_queens_completion_is_unique(level):
+    config = queens.config(level)
+    for seed in range(8 if level < 3 else 3):
+        p = queens.sample(level, seed)
+        n, fixed = p.data["size"], p.data["fixed"]
+        assert config.min_size <= n <= config.max_size
+        assert 0 < n - len(fixed) <= config.missing
+        assert [sorted(c) for c in all_completions(n, fixed)] == [sorted(p.answer.split())], (level, seed)
+        assert "exactly one way" in p.prompt
+
+
+def test_n_queens_accepts_the_completion_in_any_order_and_case():
+    p = queens.sample(0, 3)
+    squares = p.answer.split()
+    assert queens.verify(p, ", ".join(reversed(squares)).upper()).correct
+    assert queens.verify(p, "\n".join(squares)).correct
+
+
+def test_n_queens_rejects_a_valid_placement_that_moves_a_fixed_queen():
+    p = queens.sample(1, 2)
+    n, fixed = p.data["size"], p.data["fixed"]
+    others = all_completions(n, [], limit=400)
+    elsewhere = next(c for c in others if not set(fixed) <= set(c))
+    verdict = queens.verify(p, " ".join(elsewhere))
+    assert not verdict.correct and "pre-placed" in verdict.feedback
+
+
+def test_n_queens_level_zero_has_no_repeated_problems_to_memorise():
+    answers = {queens.sample(0, seed).prompt for seed in range(300)}
+    assert len(answers) >= 0.95 * 300
 
 
 def test_n_queens_rejects_attacks_missing_fixed_queens_and_bad_squares():
@@ -244,3 +273,50 @@ def test_propositional_answer_reading():
     assert not propositional.verify(p, other).correct
     assert not propositional.verify(p, "maybe").parsed
     assert not propositional.verify(p, "y").parsed
+
+
+# --- difficulty measures ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("task", [sudoku, queens, knights], ids=lambda t: t.id)
+def test_difficulty_measure_grows_with_level(task):
+    seeds = 12 if task is sudoku else 30
+    means = [sum(task.difficulty(task.sample(level, seed)) for seed in range(seeds)) / seeds for level in range(5)]
+    assert means == sorted(means) and len(set(means)) == 5, means
+
+
+def test_knights_knaves_uniqueness_proof_matches_brute_force():
+    from palaestra.envs.logic.knights_knaves import _solutions
+
+    for level in range(5):
+        p = knights.sample(level, 7)
+        names, claims = p.data["names"], p.data["claims"]
+        consistent = sum(
+            knights.verify(p, ", ".join(f"{n}: {k}" for n, k in zip(names, kinds))).correct
+            for kinds in itertools.product(("knight", "knave"), repeat=len(names))
+        )
+        assert consistent == _solutions(claims, len(names), limit=100) == 1
+        # dropping a statement usually opens other assignments; the counter must see them
+        loose = [["knight", 0] if i == 0 else c for i, c in enumerate(claims)]
+        brute = 0
+        for kinds in itertools.product((0, 1), repeat=len(names)):
+            speaker_ok = [bool(kinds[s]) == bool(_evaluate(c, kinds)) for s, c in enumerate(loose)]
+            brute += all(speaker_ok)
+        assert _solutions(loose, len(names), limit=200) == brute
+
+
+def _evaluate(claim: list, kinds: tuple[int, ...]) -> bool:
+    """Independent reading of a claim (plain Python, no truth tables) under one assignment."""
+    kind, args = claim[0], claim[1:]
+    if kind == "exactly_knights":
+        return sum(kinds) == args[0]
+    if kind == "at_least_knaves":
+        return len(kinds) - sum(kinds) >= args[0]
+    x = bool(kinds[args[0]])
+    if kind in ("knight", "knave"):
+        return x if kind == "knight" else not x
+    y = bool(kinds[args[1]])
+    if kind == "if":
+        return (x != args[2]) or (y == args[3])
+    return {"same": x == y, "different": x != y, "both_knights": x and y, "both_knaves": not x and not y,
+            "some_knight": x or y, "some_knave": not x or not y}[kind]

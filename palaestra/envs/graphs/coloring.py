@@ -1,11 +1,14 @@
 """Colour the vertices of a graph with k colours so that adjacent vertices differ.
 
-Graphs are k-colourable by construction: a colouring is planted first and edges
-only join vertices of different planted classes. A planted k-clique makes k
-colours necessary, and from level 2 on the graph is redrawn until the obvious
-greedy colouring (vertices in order, smallest free colour) needs more than k
-colours. The verifier accepts **any** proper colouring with colours 1..k written
-as ``vertex: colour`` pairs separated by commas (``0: 1, 1: 2, 2: 1``).
+Graphs are k-colourable by construction (:func:`palaestra.generators.graphs.random_colorable`):
+a colouring is planted first and edges only join vertices of different planted classes. A
+planted k-clique makes k colours necessary, and from level 2 on the graph is redrawn (a bounded
+number of times) until the obvious greedy colouring (vertices in order, smallest free colour)
+needs more than k colours. The verifier accepts **any** proper colouring with colours 1..k
+written as ``vertex: colour`` pairs separated by commas (``0: 1, 1: 2, 2: 1``).
+
+Version 2: generation moved onto the shared generator (different graphs for the same seed, with
+exactly ``round(average_degree * nodes / 2)`` edges) and a difficulty measure was declared.
 """
 
 from __future__ import annotations
@@ -14,9 +17,8 @@ import random
 import re
 from dataclasses import dataclass
 
-import networkx as nx
-
 from palaestra.core import Problem, Task, Verdict, register
+from palaestra.generators.graphs import Graph, random_colorable
 
 MAX_GREEDY_RETRIES = 40
 _PAIR = re.compile(r"^\s*(?:vertex\s*)?(\d{1,4})\s*[:=]\s*(?:colou?r\s*)?(\d{1,4})\s*$", re.IGNORECASE)
@@ -26,6 +28,7 @@ _SEPARATORS = re.compile(r"[,;\n]+")
 @register
 class Coloring(Task):
     id = "graphs/coloring"
+    version = 2
     family = "graphs"
     description = "Colour a graph's vertices with k colours so that no edge joins two vertices of one colour."
     tags = ("graphs", "constraint-satisfaction")
@@ -47,12 +50,13 @@ class Coloring(Task):
         ][level]
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        for _ in range(MAX_GREEDY_RETRIES):
-            planted, graph = _planted_graph(rng, config)
-            if not config.beat_greedy or _greedy_colors(graph) > config.colors:
-                break
-        edges = sorted([min(u, v), max(u, v)] for u, v in graph.edges())
         n, k = config.nodes, config.colors
+        edge_count = round(config.average_degree * n / 2)
+        for _ in range(MAX_GREEDY_RETRIES):  # keeps the last draw if greedy keeps succeeding
+            graph, planted = random_colorable(rng, n, k, edge_count)
+            if not config.beat_greedy or _greedy_colors(graph) > k:
+                break
+        edges = sorted([u, v] for u, v, _ in graph.edges)
         edge_text = ", ".join(f"{u}-{v}" for u, v in edges)
         prompt = (
             f"An undirected graph has vertices 0 to {n - 1} and these {len(edges)} edges:\n\n{edge_text}\n\n"
@@ -66,6 +70,10 @@ class Coloring(Task):
             answer=", ".join(f"{v}: {planted[v]}" for v in range(n)),
             data={"nodes": n, "colors": k, "edges": edges},
         )
+
+    def difficulty(self, problem: Problem) -> float:
+        """Edges times colours: the constraints to satisfy and the choices per vertex."""
+        return float(len(problem.data["edges"]) * problem.data["colors"])
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         n, k = problem.data["nodes"], problem.data["colors"]
@@ -98,39 +106,12 @@ class Coloring(Task):
         return [", ".join(f"{w}: {c}" for w, c in sorted(m.items())) for m in (clash, out_of_range, incomplete)]
 
 
-def _planted_graph(rng: random.Random, config: Coloring.Config) -> tuple[list[int], nx.Graph]:
-    """(planted colour of each vertex, a connected graph it properly colours, containing a k-clique)."""
-    n, k = config.nodes, config.colors
-    planted = [rng.randint(1, k) for _ in range(n)]
-    clique = rng.sample(range(n), k)
-    for color, vertex in enumerate(clique, start=1):
-        planted[vertex] = color
-    graph = nx.Graph()
-    graph.add_nodes_from(range(n))
-    graph.add_edges_from((a, b) for i, a in enumerate(clique) for b in clique[i + 1 :])
-    crossing = [(a, b) for a in range(n) for b in range(a + 1, n) if planted[a] != planted[b]]
-    p = min(1.0, config.average_degree * n / 2 / len(crossing))
-    graph.add_edges_from(pair for pair in crossing if rng.random() < p)
-    _connect(rng, graph, planted, clique[0])
-    return planted, graph
-
-
-def _connect(rng: random.Random, graph: nx.Graph, planted: list[int], anchor: int) -> None:
-    """Join every component to the anchor's (which holds every colour) by one properly coloured edge."""
-    reached = sorted(nx.node_connected_component(graph, anchor))
-    for component in sorted((sorted(c) for c in nx.connected_components(graph)), key=lambda c: c[0]):
-        if anchor in component:
-            continue
-        vertex = rng.choice(component)
-        graph.add_edge(vertex, rng.choice([w for w in reached if planted[w] != planted[vertex]]))
-        reached.extend(component)
-
-
-def _greedy_colors(graph: nx.Graph) -> int:
+def _greedy_colors(graph: Graph) -> int:
     """Colours used by greedy colouring in vertex order (smallest colour not used by a neighbour)."""
+    neighbours = graph.neighbours()
     colors: dict[int, int] = {}
-    for vertex in sorted(graph.nodes()):
-        taken = {colors[w] for w in graph[vertex] if w in colors}
+    for vertex in range(graph.n):
+        taken = {colors[w] for w in neighbours[vertex] if w in colors}
         colors[vertex] = next(c for c in range(1, len(taken) + 2) if c not in taken)
     return max(colors.values())
 

@@ -1,22 +1,24 @@
 """Find a minimum-weight path between two nodes of a weighted graph given as an edge list.
 
-The graph is undirected at low levels and directed at high ones; the target is
-always reachable. The verifier accepts **any** path of optimal total weight: node
-labels separated by spaces, commas or arrows (``A C F``, ``A, C, F``, ``A -> C -> F``).
-It checks the path starts at the source, ends at the target, uses only edges of the
-graph (in their direction) and weighs exactly the optimum computed at generation.
+The graph (from :func:`palaestra.generators.graphs.random_connected`: a random spanning tree
+plus extra edges, integer weights) is undirected at low levels and directed at high ones; the
+target is always reachable and at least a few edges away. The verifier accepts **any** path of
+optimal total weight: node labels separated by spaces, commas or arrows (``A C F``, ``A, C, F``,
+``A -> C -> F``). It checks the path starts at the source, ends at the target, uses only edges
+of the graph (in their direction) and weighs exactly the optimum computed at generation.
+
+Version 2: generation moved onto the shared graph generator and plain-list Dijkstra (different
+graphs for the same seed, exactly the requested number of edges), edges are stored as integer
+triples ``[u, v, weight]`` with the node labels alongside, and a difficulty measure was declared.
 """
 
 from __future__ import annotations
 
 import random
-import string
 from dataclasses import dataclass
-from itertools import islice
 
-import networkx as nx
-
-from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.generators.graphs import Graph, dijkstra, letter_labels, path_to, random_connected, render
 from palaestra.verifiers.structured import parse_tokens
 
 MAX_ANSWER_CHARS = 2_000
@@ -26,6 +28,7 @@ _ARROWS = ("->", "→", "—", "–")
 @register
 class ShortestPath(Task):
     id = "graphs/shortest_path"
+    version = 2
     family = "graphs"
     description = "Give a minimum-weight path between two nodes of a weighted graph."
     tags = ("graphs", "search", "optimization")
@@ -48,31 +51,27 @@ class ShortestPath(Task):
         ][level]
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        while True:  # retry the rare graph where no pair is far enough apart
-            graph = _random_graph(rng, config)
-            pair = _far_pair(rng, graph, config.min_hops)
-            if pair is not None:
-                break
-        source, target, path, distance = pair
-        ends = graph.edges() if config.directed else (sorted(e) for e in graph.edges())
-        edges = sorted([u, v, graph[u][v]["weight"]] for u, v in ends)
-        link = "->" if config.directed else "-"
+        n = config.nodes
+        graph, source, target, path, distance = retry(
+            lambda: _draw(rng, config), what=f"a graph with a target {config.min_hops} edges from the source"
+        )
+        labels = letter_labels(n)
         kind = "directed" if config.directed else "undirected"
-        edge_lines = "\n".join(f"{u} {link} {v}  weight {w}" for u, v, w in edges)
         direction = " Edges can only be travelled in the direction of the arrow." if config.directed else ""
+        s, t = labels[source], labels[target]
         prompt = (
-            f"A weighted {kind} graph has nodes {', '.join(sorted(graph.nodes()))} and these edges:\n\n"
-            f"{edge_lines}\n\n"
-            f"Find a path from {source} to {target} with the minimum total weight.{direction}\n"
-            f"Give the path as node labels separated by spaces, starting with {source} and ending "
-            f"with {target} (for example: {source} X Y {target})."
+            f"A weighted {kind} graph has nodes {', '.join(labels)} and these edges:\n\n"
+            f"{render(graph, labels)}\n\n"
+            f"Find a path from {s} to {t} with the minimum total weight.{direction}\n"
+            f"Give the path as node labels separated by spaces, starting with {s} and ending "
+            f"with {t} (for example: {s} X Y {t})."
         )
         return Problem(
             prompt=prompt,
-            answer=" ".join(path),
+            answer=" ".join(labels[v] for v in path),
             data={
-                "nodes": sorted(graph.nodes()),
-                "edges": edges,
+                "labels": labels,
+                "edges": [list(edge) for edge in graph.edges],
                 "directed": config.directed,
                 "source": source,
                 "target": target,
@@ -80,76 +79,66 @@ class ShortestPath(Task):
             },
         )
 
+    def difficulty(self, problem: Problem) -> float:
+        """Nodes times the number of edges on the reference path."""
+        return float(len(problem.data["labels"]) * (len(problem.answer.split()) - 1))
+
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        path = _read_path(answer, set(problem.data["nodes"]))
+        data = problem.data
+        labels = data["labels"]
+        path = _read_path(answer, {label: i for i, label in enumerate(labels)})
         if path is None:
             return Verdict.unparsed("expected node labels separated by spaces")
-        data = problem.data
         if path[0] != data["source"]:
-            return Verdict.wrong(f"the path must start at {data['source']}")
+            return Verdict.wrong(f"the path must start at {labels[data['source']]}")
         if path[-1] != data["target"]:
-            return Verdict.wrong(f"the path must end at {data['target']}")
-        if len(path) > len(data["nodes"]):
+            return Verdict.wrong(f"the path must end at {labels[data['target']]}")
+        if len(path) > len(labels):
             return Verdict.wrong("the path repeats nodes, so it is not the shortest")
         weights = _edge_weights(data["edges"], data["directed"])
         total = 0
         for u, v in zip(path, path[1:]):
             if (u, v) not in weights:
-                return Verdict.wrong(f"{u} to {v} is not an edge of the graph")
+                return Verdict.wrong(f"{labels[u]} to {labels[v]} is not an edge of the graph")
             total += weights[(u, v)]
         return Verdict.judge(total == data["distance"], f"the path weighs {total}, which is not the minimum")
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         data = problem.data
+        labels = data["labels"]
         gold = (problem.answer or "").split()
         weights = _edge_weights(data["edges"], data["directed"])
         source = data["source"]
         wrong = [" ".join(gold[:-1]), " ".join(reversed(gold))]
-        strangers = [n for n in data["nodes"] if n != source and (source, n) not in weights]
+        strangers = [v for v in range(len(labels)) if v != source and (source, v) not in weights]
         if strangers:  # a first step along a non-edge
-            wrong.append(" ".join([source, rng.choice(strangers), *gold[1:]]))
+            wrong.append(" ".join([labels[source], labels[rng.choice(strangers)], *gold[1:]]))
         longer = _longer_path(data, weights)
         if longer:
-            wrong.append(" ".join(longer))
+            wrong.append(" ".join(labels[v] for v in longer))
         return wrong
 
 
-def _random_graph(rng: random.Random, config: ShortestPath.Config) -> nx.Graph:
-    """A random spanning tree plus extra edges, with random positive integer weights."""
-    labels = list(string.ascii_uppercase[: config.nodes])
-    graph: nx.Graph = nx.DiGraph() if config.directed else nx.Graph()
-    graph.add_nodes_from(labels)
-    order = labels[:]
-    rng.shuffle(order)
-    for i in range(1, len(order)):
-        pair = [order[i], order[rng.randrange(i)]]
-        rng.shuffle(pair)  # a random direction for directed graphs
-        graph.add_edge(*pair, weight=rng.randint(1, config.max_weight))
-    added = 0
-    for _ in range(config.extra_edges * 4):  # bounded attempts; existing pairs are skipped
-        if added == config.extra_edges:
-            break
-        u, v = rng.sample(labels, 2)
-        if not graph.has_edge(u, v) and not graph.has_edge(v, u):
-            graph.add_edge(u, v, weight=rng.randint(1, config.max_weight))
-            added += 1
-    return graph
-
-
-def _far_pair(rng: random.Random, graph: nx.Graph, min_hops: int) -> tuple[str, str, list[str], int] | None:
-    """(source, target, a shortest path, its weight) with a path of at least ``min_hops`` edges."""
-    sources = sorted(graph.nodes())
-    rng.shuffle(sources)
-    for source in sources:
-        distances, paths = nx.single_source_dijkstra(graph, source)
-        targets = sorted(t for t in paths if len(paths[t]) > min_hops)
+def _draw(rng: random.Random, config: ShortestPath.Config) -> tuple[Graph, int, int, list[int], int] | None:
+    """(graph, source, target, a shortest path, its weight) with a path of at least ``min_hops``
+    edges, trying sources from a random one on; None when no pair is that far apart."""
+    n = config.nodes
+    graph = random_connected(rng, n, n - 1 + config.extra_edges, config.directed, (1, config.max_weight))
+    first = int(rng.random() * n)
+    for source in [*range(first, n), *range(first)]:
+        distance, parent = dijkstra(graph, source)
+        hops = [0] * n
+        for v in sorted(range(n), key=distance.__getitem__):  # parents come first: weights are positive
+            if parent[v] >= 0:
+                hops[v] = hops[parent[v]] + 1
+        targets = [v for v in range(n) if hops[v] >= config.min_hops]
         if targets:
-            target = rng.choice(targets)
-            return source, target, paths[target], int(distances[target])
+            target = targets[int(rng.random() * len(targets))]
+            return graph, source, target, path_to(parent, source, target), distance[target]
     return None
 
 
-def _read_path(answer: str, nodes: set[str]) -> list[str] | None:
+def _read_path(answer: str, index: dict[str, int]) -> list[int] | None:
     if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
         return None
     text = answer
@@ -158,22 +147,33 @@ def _read_path(answer: str, nodes: set[str]) -> list[str] | None:
     tokens = parse_tokens(text.replace("-", " "))
     if tokens is None:
         return None
-    path = [t.upper() for t in tokens]
-    return path if all(label in nodes for label in path) else None
+    path = [index.get(t.upper(), -1) for t in tokens]
+    return None if -1 in path else path
 
 
-def _edge_weights(edges: list[list], directed: bool) -> dict[tuple[str, str], int]:
+def _edge_weights(edges: list[list[int]], directed: bool) -> dict[tuple[int, int], int]:
     weights = {(u, v): w for u, v, w in edges}
     if not directed:
         weights.update({(v, u): w for u, v, w in edges})
     return weights
 
 
-def _longer_path(data: dict, weights: dict[tuple[str, str], int]) -> list[str] | None:
-    """A valid source-target path strictly heavier than the optimum, if a short search finds one."""
-    graph: nx.Graph = nx.DiGraph() if data["directed"] else nx.Graph()
-    graph.add_weighted_edges_from(data["edges"])
-    for path in islice(nx.shortest_simple_paths(graph, data["source"], data["target"], weight="weight"), 20):
-        if sum(weights[(u, v)] for u, v in zip(path, path[1:])) > data["distance"]:
-            return path
+def _longer_path(data: dict, weights: dict[tuple[int, int], int], budget: int = 5_000) -> list[int] | None:
+    """A simple source-target path strictly heavier than the optimum, from a bounded depth-first search."""
+    out: dict[int, list[int]] = {}
+    for u, v in weights:
+        out.setdefault(u, []).append(v)
+    target = data["target"]
+    stack = [(data["source"], [data["source"]], 0)]
+    for _ in range(budget):
+        if not stack:
+            return None
+        node, path, weight = stack.pop()
+        if node == target:
+            if weight > data["distance"]:
+                return path
+            continue
+        for nxt in sorted(out.get(node, ())):
+            if nxt not in path:
+                stack.append((nxt, [*path, nxt], weight + weights[(node, nxt)]))
     return None

@@ -4,8 +4,10 @@ A solved grid comes from shuffling a pattern grid with validity-preserving trans
 digits, permute bands and the rows inside them, stacks and the columns inside them, transpose).
 Cells are then emptied one at a time in random order; a removal is kept only when the emptied
 cell can be deduced back from the remaining givens: by a naked or hidden single (every level)
-or, at the top levels, by a search proving that no other digit fits. Re-filling the cells in
-reverse removal order rebuilds the grid, so every puzzle has a unique solution by construction.
+or, at the top levels, by a SAT solver proving that no solution puts another digit there
+(:class:`palaestra.solvers.sat.SatSolver`, one incremental solver per puzzle, the givens passed
+as assumptions). Re-filling the cells in reverse removal order rebuilds the grid, so every
+puzzle has a unique solution by construction.
 
 The verifier accepts any complete valid grid that keeps the givens, written as n lines of n
 digits (spaces, commas, ``|`` and separator lines such as ``------+------`` are ignored).
@@ -18,7 +20,11 @@ from dataclasses import dataclass
 from functools import cache
 
 from palaestra.core import Problem, Task, Verdict, register
+from palaestra.solvers.sat import CNF, Budget, BudgetExhausted, SatSolver
 from palaestra.verifiers.structured import parse_grid
+
+# Generous for a 9x9 grid (a proof takes a few dozen conflicts); an exhausted budget keeps the given.
+_PROOF_BUDGET = Budget(conflicts=20_000)
 
 
 @register
@@ -71,6 +77,10 @@ class Sudoku(Task):
             answer=answer,
             data={"box_rows": config.box_rows, "box_cols": config.box_cols, "givens": givens},
         )
+
+    def difficulty(self, problem: Problem) -> float:
+        """Empty cells to fill."""
+        return float(sum(row.count(".") for row in problem.data["givens"]))
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         box_rows, box_cols, givens = problem.data["box_rows"], problem.data["box_cols"], problem.data["givens"]
@@ -236,74 +246,54 @@ def _dig_singles(solution: list[int], layout: _Layout, order: list[int], target:
 
 
 def _dig_by_search(puzzle: list[int], solution: list[int], layout: _Layout, order: list[int], target: int) -> list[int]:
-    """Empty further givens whose digit a search proves forced (no solution puts another digit there)."""
+    """Empty further givens whose digit the SAT solver proves forced (no solution puts another digit there)."""
     puzzle = puzzle[:]
     clues = sum(1 for v in puzzle if v)
-    for i in order:
-        if clues <= target:
-            break
-        v = puzzle[i]
-        if not v:
-            continue
-        puzzle[i] = 0
-        if _has_other_solution(puzzle, solution, layout, i):
-            puzzle[i] = v
-        else:
-            clues -= 1
+    cnf = _rules_cnf(layout.box_rows, layout.box_cols)
+    n = layout.n
+    with SatSolver(cnf, _PROOF_BUDGET) as solver:
+        for i in order:
+            if clues <= target:
+                break
+            v = puzzle[i]
+            if not v:
+                continue
+            puzzle[i] = 0
+            givens = [_digit_var(n, j, d) for j, d in enumerate(puzzle) if d]
+            try:
+                forced = not solver.satisfiable([*givens, -_digit_var(n, i, v)])
+            except BudgetExhausted:
+                forced = False  # not proven: keep the given, so uniqueness stays proven
+            if forced:
+                clues -= 1
+            else:
+                puzzle[i] = v
     return puzzle
 
 
-def _has_other_solution(puzzle: list[int], solution: list[int], layout: _Layout, cell: int) -> bool:
-    """Whether the puzzle has a solution that differs from ``solution`` at ``cell``."""
-    n = layout.n
-    used = [0] * (3 * n)  # digits placed per unit: rows, then columns, then boxes
-    cells = []  # per empty cell: its three unit indices, the digit banned there, the known solution's digit
-    for i, v in enumerate(puzzle):
-        units = (layout.row[i], n + layout.col[i], 2 * n + layout.box[i])
-        if v:
-            for u in units:
-                used[u] |= 1 << v
-        else:
-            cells.append((*units, 1 << solution[i] if i == cell else 0, 1 << solution[i]))
-    return _search(cells, len(cells), used, ((1 << n) - 1) << 1)
+def _digit_var(n: int, cell: int, digit: int) -> int:
+    """The variable "``cell`` holds ``digit``" of :func:`_rules_cnf` (created first, in this order)."""
+    return cell * n + digit
 
 
-def _search(cells: list[tuple[int, int, int, int, int]], remaining: int, used: list[int], full: int) -> bool:
-    """Depth-first search for a solution filling ``cells[:remaining]``.
-
-    It branches on the cell with the fewest candidates and tries the known solution's digit first:
-    another solution usually differs from it in a few cells only, so it is found quickly. The
-    chosen cell is swapped to the end of the active prefix instead of copying the list.
-    """
-    if not remaining:
-        return True
-    best, best_candidates, fewest = -1, 0, 99
-    for k in range(remaining):
-        u1, u2, u3, banned, _ = cells[k]
-        candidates = full & ~(used[u1] | used[u2] | used[u3] | banned)
-        count = candidates.bit_count()
-        if count < fewest:
-            if count == 0:
-                return False
-            best, best_candidates, fewest = k, candidates, count
-            if count == 1:
-                break
-    last = remaining - 1
-    cells[best], cells[last] = cells[last], cells[best]
-    u1, u2, u3, _, preferred = cells[last]
-    found = False
-    while best_candidates and not found:
-        digit = preferred if best_candidates & preferred else best_candidates & -best_candidates
-        best_candidates ^= digit
-        used[u1] |= digit
-        used[u2] |= digit
-        used[u3] |= digit
-        found = _search(cells, last, used, full)
-        used[u1] ^= digit
-        used[u2] ^= digit
-        used[u3] ^= digit
-    cells[best], cells[last] = cells[last], cells[best]
-    return found
+@cache
+def _rules_cnf(box_rows: int, box_cols: int) -> CNF:
+    """Sudoku's rules as CNF: every cell holds one digit; every row, column and box holds each digit once."""
+    n = box_rows * box_cols
+    cnf = CNF()
+    cells = [[cnf.var((cell, digit)) for digit in range(1, n + 1)] for cell in range(n * n)]
+    for options in cells:
+        cnf.exactly_one(options)
+    units = [[r * n + c for c in range(n)] for r in range(n)] + [[r * n + c for r in range(n)] for c in range(n)]
+    units += [
+        [(top + r) * n + left + c for r in range(box_rows) for c in range(box_cols)]
+        for top in range(0, n, box_rows)
+        for left in range(0, n, box_cols)
+    ]
+    for unit in units:
+        for d in range(n):
+            cnf.exactly_one([cells[cell][d] for cell in unit])
+    return cnf
 
 
 def _render(givens: list[str], layout: _Layout) -> str:

@@ -3,11 +3,15 @@
 Knights always tell the truth and knaves always lie. Each inhabitant makes one statement about
 the others (or about themselves together with another, or about how many of the group are
 knights). The generator draws the hidden assignment first, then statements consistent with it,
-and keeps a set of statements only when enumerating all 2^n assignments finds exactly one
-consistent assignment.
+and keeps a set of statements only when a SAT solver proves exactly one assignment consistent
+(:func:`palaestra.solvers.sat.count_solutions` with ``limit=2``: "speaker is a knight" is
+equivalent to the statement, for every speaker).
 
 The answer gives every inhabitant's kind: ``Ada: knight, Ben: knave`` (any order, any case;
 ``Ada is a knight`` also works). The verifier checks the assignment against the statements.
+
+Version 2: level 0 meets 2 or 3 inhabitants (it met 2, whose few possible puzzles repeated too
+often across seeds); a difficulty measure was declared.
 """
 
 from __future__ import annotations
@@ -16,9 +20,9 @@ import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
 
-from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core import GenerationError, Problem, Task, Verdict, register, retry
+from palaestra.solvers.sat import CNF, count_solutions
 from palaestra.verifiers.structured import parse_mapping
 
 # fmt: off
@@ -36,6 +40,7 @@ _KIND_WORDS = re.compile(r"knight|knave")
 @register
 class KnightsKnaves(Task):
     id = "logic/knights_knaves"
+    version = 2
     family = "logic"
     description = "Work out which islanders are knights (truth-tellers) and which are knaves (liars)."
     tags = ("logic", "deduction", "puzzle")
@@ -48,7 +53,7 @@ class KnightsKnaves(Task):
 
     def config(self, level: int) -> Config:
         return [
-            self.Config(min_people=2, max_people=2, claims=_BASIC),
+            self.Config(min_people=2, max_people=3, claims=_BASIC),
             self.Config(min_people=3, max_people=3, claims=_BASIC + _PAIRS),
             self.Config(min_people=4, max_people=4, claims=_BASIC + _PAIRS + ("if",)),
             self.Config(min_people=5, max_people=5, claims=_BASIC + _PAIRS + ("if",) + _COUNTS),
@@ -59,16 +64,16 @@ class KnightsKnaves(Task):
         n = rng.randint(config.min_people, config.max_people)
         names = rng.sample(_NAMES, n)
         hidden = [rng.random() < 0.5 for _ in range(n)]
-        kinds, everything = _truth_tables(n)
-        assignment = sum(1 << i for i, knight in enumerate(hidden) if knight)
+        kinds = [int(knight) for knight in hidden]
 
         def true_now(claim: list) -> bool:  # the claim's truth under the hidden assignment
-            return bool(_truth(claim, kinds, everything, n) >> assignment & 1)
+            return bool(_truth(claim, kinds, 1, n))
 
-        while True:  # every assignment reaches a unique solution within a few tries on average
-            claims = [_claim(rng, config.claims, speaker, n, hidden[speaker], true_now) for speaker in range(n)]
-            if _consistent(claims, kinds, everything).bit_count() == 1:
-                break
+        def statements() -> list[list]:
+            return [_claim(rng, config.claims, speaker, n, hidden[speaker], true_now) for speaker in range(n)]
+
+        # every assignment reaches a unique solution within a few tries on average
+        claims = retry(statements, accept=lambda claims: _solutions(claims, n) == 1, what="a uniquely solvable set")
         lines = [f'{names[s]} says: "{_sentence(claim, s, names)}"' for s, claim in enumerate(claims)]
         listing = ", ".join(names[:-1]) + f" and {names[-1]}"
         us = f' When one of them says "us", they mean all {n} of them.' if set(_COUNTS) & set(config.claims) else ""
@@ -82,6 +87,10 @@ class KnightsKnaves(Task):
         )
         answer = ", ".join(f"{name}: {'knight' if knight else 'knave'}" for name, knight in zip(names, hidden))
         return Problem(prompt=prompt, answer=answer, data={"names": names, "claims": claims})
+
+    def difficulty(self, problem: Problem) -> float:
+        """Assignments of kinds to rule out: 2 ** inhabitants."""
+        return float(2 ** len(problem.data["names"]))
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         names, claims = problem.data["names"], problem.data["claims"]
@@ -121,15 +130,48 @@ class KnightsKnaves(Task):
 
 
 # A claim is a JSON list: [type, *arguments]. Truth is computed on "truth tables": ints whose bit a
-# is the value under assignment a (bit i of a set = inhabitant i is a knight). The same code judges
-# one assignment when every inhabitant's table is 0 or 1 and ``everything`` is 1.
+# is the value under assignment a (bit i of a set = inhabitant i is a knight). Generation and the
+# verifier judge one assignment: every inhabitant's table is 0 or 1 and ``everything`` is 1.
 
 
-@cache
-def _truth_tables(n: int) -> tuple[list[int], int]:
-    """Per inhabitant, the table of "is a knight" over all 2^n assignments; and the all-true table."""
-    kinds = [sum(1 << a for a in range(1 << n) if a >> i & 1) for i in range(n)]
-    return kinds, (1 << (1 << n)) - 1
+def _solutions(claims: list[list], n: int, limit: int = 2) -> int:
+    """How many assignments of kinds make every speaker's claim true exactly when they are a knight."""
+    cnf = CNF()
+    knights = [cnf.var(i) for i in range(n)]
+    for speaker, claim in enumerate(claims):
+        cnf.equivalent(knights[speaker], _claim_literal(cnf, claim, knights))
+    return count_solutions(cnf, limit=limit)
+
+
+def _claim_literal(cnf: CNF, claim: list, knights: list[int]) -> int:
+    """A literal of ``cnf`` equivalent to ``claim`` (``knights[i]``: inhabitant i is a knight)."""
+    kind, args = claim[0], claim[1:]
+    if kind == "exactly_knights":
+        return cnf.exactly_of(knights, args[0])
+    if kind == "at_least_knaves":
+        return cnf.at_least_of([-x for x in knights], args[0])
+    x = knights[args[0]]
+    if kind == "knight":
+        return x
+    if kind == "knave":
+        return -x
+    y = knights[args[1]]
+    if kind == "if":
+        antecedent, consequent = (x if args[2] else -x), (y if args[3] else -y)
+        return cnf.or_of([-antecedent, consequent])
+    if kind == "same":
+        return cnf.iff_of(x, y)
+    if kind == "different":
+        return cnf.xor_of(x, y)
+    if kind == "both_knights":
+        return cnf.and_of([x, y])
+    if kind == "both_knaves":
+        return cnf.and_of([-x, -y])
+    if kind == "some_knight":
+        return cnf.or_of([x, y])
+    if kind == "some_knave":
+        return cnf.or_of([-x, -y])
+    raise ValueError(f"unknown claim {kind!r}")
 
 
 def _truth(claim: list, kinds: list[int], everything: int, n: int) -> int:
@@ -178,20 +220,12 @@ def _any(tables: list[int]) -> int:
     return result
 
 
-def _consistent(claims: list[list], kinds: list[int], everything: int) -> int:
-    """Table of the assignments in which every speaker's claim is true exactly when they are a knight."""
-    result = everything
-    for speaker, claim in enumerate(claims):
-        result &= everything ^ kinds[speaker] ^ _truth(claim, kinds, everything, len(kinds))
-    return result
-
-
 def _claim(
     rng: random.Random, allowed: tuple[str, ...], speaker: int, n: int, knight: bool, true_now: Callable[[list], bool]
 ) -> list:
     """A random claim that is true now exactly when the speaker is a knight."""
     others = [i for i in range(n) if i != speaker]
-    while True:
+    for _ in range(10_000):  # about half of all draws fit the speaker's kind
         kind = rng.choice(allowed)
         if kind in _COUNTS:
             claim = [kind, rng.randint(1, n - 1)]
@@ -205,6 +239,7 @@ def _claim(
                 claim += [rng.random() < 0.5, rng.random() < 0.5]
         if true_now(claim) == knight:
             return claim
+    raise GenerationError(f"no {'true' if knight else 'false'} claim among the kinds {allowed}")
 
 
 def _sentence(claim: list, speaker: int, names: list[str]) -> str:

@@ -21,9 +21,14 @@ from palaestra.core import Problem, Task, Verdict, register
 from palaestra.generators.grids import MOVES, cell_distances, random_maze
 from palaestra.solvers.simulate import Rules
 
-STEPS = MOVES
 OPPOSITE = {"U": "D", "D": "U", "L": "R", "R": "L"}
 MAX_ANSWER_CHARS = 20_000
+_INTRO = "Here is a maze. '#' is a wall, '.' is open floor, S is the start and G is the goal:\n\n"
+_QUESTION = (
+    "\n\nFind a shortest route from S to G. Each move goes one cell up (U), down (D), left (L) "
+    "or right (R) and must stay on open cells.\n"
+    "Give the route as a string of move letters, for example: RRDDLU"
+)
 _FILLER = re.compile(r"[\s,;\[\]()'\"-]+")
 
 
@@ -51,38 +56,36 @@ class Maze(Task):
         ][level]
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        maze = random_maze(rng, config.cell_rows, config.cell_cols, config.extra_openings)
-        cells = config.cell_rows * config.cell_cols
-        start = int(rng.random() * cells)
-        distance, parent = cell_distances(maze.links, start)
+        cols = config.cell_cols
+        maze = random_maze(rng, config.cell_rows, cols, config.extra_openings)
+        cells = config.cell_rows * cols
+        start = maze.root
+        if config.extra_openings:
+            distance, parent = cell_distances(maze.links(), start)
+        else:  # a perfect maze: the carving tree from the start is the only route anywhere
+            distance, parent = maze.depth, maze.parent
         far = 0.75 * max(distance)
         candidates = [cell for cell in range(cells) if distance[cell] >= far]
         goal = candidates[int(rng.random() * len(candidates))]
+        moves = {1: "RR", -1: "LL", cols: "DD", -cols: "UU"}  # a step between cells crosses two squares
         route = []
         cell = goal
-        for _ in range(distance[goal]):  # walk the BFS parents back to the start, two squares a step
+        for _ in range(distance[goal]):  # walk the BFS parents back to the start
             previous = parent[cell]
-            step = cell - previous  # +-1 within a row, +-cell_cols between rows
-            route.append("R" if step == 1 else "L" if step == -1 else "D" if step > 0 else "U")
+            route.append(moves[cell - previous])
             cell = previous
-        rows = maze.draw({start: "S", goal: "G"})
-        (sr, sc), (gr, gc) = maze.square(start), maze.square(goal)
-        prompt = (
-            "Here is a maze. '#' is a wall, '.' is open floor, S is the start and G is the goal:\n\n"
-            + "\n".join(rows)
-            + "\n\nFind a shortest route from S to G. Each move goes one cell up (U), down (D), left (L) "
-            "or right (R) and must stay on open cells.\n"
-            "Give the route as a string of move letters, for example: RRDDLU"
-        )
+        drawing = maze.text({start: "S", goal: "G"})
         return Problem(
-            prompt=prompt,
-            answer="".join(2 * move for move in reversed(route)),
-            data={"grid": rows, "start": [sr, sc], "goal": [gr, gc], "length": 2 * distance[goal]},
+            prompt=_INTRO + drawing + _QUESTION,
+            answer="".join(reversed(route)),
+            data={"grid": drawing.split("\n"), "start": list(maze.square(start)), "goal": list(maze.square(goal)),
+                  "length": 2 * distance[goal]},
         )
 
     def difficulty(self, problem: Problem) -> float:
-        """Moves in a shortest route."""
-        return float(problem.data["length"])
+        """Moves in a shortest route times the open squares to search among."""
+        open_squares = sum(len(row) - row.count("#") for row in problem.data["grid"])
+        return float(problem.data["length"] * open_squares)
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         moves = _read_moves(answer)
@@ -99,8 +102,8 @@ class Maze(Task):
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         grid, (row, col) = problem.data["grid"], problem.data["start"]
         gold = problem.answer or ""
-        open_moves = [m for m, (dr, dc) in STEPS.items() if grid[row + dr][col + dc] != "#"]
-        wall_moves = [m for m in STEPS if m not in open_moves]
+        open_moves = [m for m, (dr, dc) in MOVES.items() if grid[row + dr][col + dc] != "#"]
+        wall_moves = [m for m in MOVES if m not in open_moves]
         wrong = [gold[:-1]]
         detour = rng.choice(open_moves)
         wrong.append(detour + OPPOSITE[detour] + gold)  # valid but two moves too long
@@ -113,7 +116,7 @@ def _read_moves(answer: str) -> str | None:
     if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
         return None
     moves = _FILLER.sub("", answer).upper()
-    return moves if moves and all(m in STEPS for m in moves) else None
+    return moves if moves and all(m in MOVES for m in moves) else None
 
 
 class MazeRules(Rules[tuple[int, int], str]):
@@ -136,14 +139,14 @@ class MazeRules(Rules[tuple[int, int], str]):
         return "UDLR"
 
     def check(self, state: tuple[int, int], move: str) -> str | None:
-        dr, dc = STEPS[move]
+        dr, dc = MOVES[move]
         row, col = state[0] + dr, state[1] + dc
         if not (0 <= row < len(self.grid) and 0 <= col < len(self.grid[row])):
             return "leaves the maze"
         return "walks into a wall" if self.grid[row][col] == "#" else None
 
     def apply(self, state: tuple[int, int], move: str) -> tuple[int, int]:
-        dr, dc = STEPS[move]
+        dr, dc = MOVES[move]
         return state[0] + dr, state[1] + dc
 
     def goal(self, state: tuple[int, int]) -> bool:
