@@ -1,8 +1,11 @@
 """Throughput and CPU cost of running untrusted programs: plain subprocesses against the local
-sandbox at each tier this host allows, measured in the same run.
+sandbox at each tier this host allows, measured in the same run; then, per language (C, C++,
+JavaScript, Verilog, SQL, where installed), the sandbox (compile + run, in the jail) against plain
+subprocesses doing the same (the same compiler command, then the program, in a temporary dir).
 
     python bench/sandbox.py                  # ~2 s per row
     python bench/sandbox.py --seconds 5 --threads 8
+    python bench/sandbox.py --workloads --languages c javascript   # languages only
 
 CPU per run counts every process involved: this one (all threads), and each child process
 tree (a subprocess and what it spawned; the sandbox server and every job it forked), read
@@ -16,11 +19,14 @@ import os
 import resource
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 from palaestra.sandbox import Limits, LocalBackend
+from palaestra.sandbox.local import languages
+from palaestra.sandbox.local.stages import expand, sources
 from palaestra.sandbox.local.tiers import ORDER, TIERS
 
 WORKLOADS = {
@@ -42,6 +48,17 @@ print({i})
 """,
 }
 LIMITS = Limits(wall_seconds=10, cpu_seconds=10)
+# One small program per language printing its run's number (@I@), different every run: nothing
+# could be cached even if something tried to.
+PROGRAMS = {
+    "c": '#include <stdio.h>\nint main(void) { printf("%d\\n", @I@); return 0; }\n',
+    "cpp": "#include <iostream>\nint main() { std::cout << @I@ << std::endl; }\n",
+    "javascript": "console.log(@I@);\n",
+    "verilog": 'module tb; initial begin $display("%0d", @I@); $finish; end endmodule\n',
+    "sql": "SELECT @I@ AS i;",
+}
+# The same SQL as a plain Python subprocess would run it (what the sandbox's SQL job does).
+SQL_SCRIPT = "import json, sqlite3, sys; print(sqlite3.connect(':memory:').execute(sys.argv[1]).fetchone()[0])"
 
 
 def _tree_cpu(pid: int) -> float:
@@ -82,11 +99,77 @@ def measure(
     return runs / elapsed, 1000 * cpu / runs
 
 
+def plain_runner(language: str, chain: dict) -> Callable[[int], str]:
+    """The same program as a plain subprocess: the toolchain's own compile command, then the
+    program, in a fresh temporary dir (SQL: the query through Python's sqlite3)."""
+    lang = languages.LANGUAGES[language]
+
+    def run(i: int) -> str:
+        source = PROGRAMS[language].replace("@I@", str(i))
+        if language == "sql":
+            argv = [sys.executable, "-I", "-S", "-c", SQL_SCRIPT, source]
+            return subprocess.run(argv, capture_output=True, text=True, timeout=30, check=False).stdout
+        with tempfile.TemporaryDirectory() as tmp:
+            with open(os.path.join(tmp, lang.source), "w") as f:
+                f.write(source)
+            values = {"sources": sources(language, {}), "top": [], "product": os.path.join(tmp, lang.product or ""),
+                      "memory_mib": LIMITS.memory_bytes >> 20}  # fmt: skip
+            env = {"HOME": tmp, "TMPDIR": tmp}
+            if chain.get("compile"):
+                compile_env = {**env, **chain["compile"].get("env", {})}
+                argv = expand(chain["compile"]["argv"], values)
+                subprocess.run(argv, cwd=tmp, env=compile_env, capture_output=True, timeout=60, check=True)
+            argv = expand(chain["run"]["argv"], values)
+            return subprocess.run(
+                argv, cwd=tmp, env=env, capture_output=True, text=True, timeout=30, check=False
+            ).stdout
+
+    return run
+
+
+def bench_languages(names: list[str], seconds: float, threads: int) -> None:
+    backend = LocalBackend(min_tier="none")
+    try:
+        tier = backend.probe().tier
+        chains = {name: languages.discover(name) for name in names}
+        print(f"\nlanguages (sandbox tier={tier}; compiled languages: compile + run every time)")
+        print(f"{'language':<12}{'runner':<22}{'runs/s':>9}{'CPU ms/run':>12}{'runs/s ratio':>14}{'CPU ratio':>11}")
+        for name in names:
+            chain = chains[name]
+            if not chain["available"]:
+                print(f"{name:<12}skipped: {chain['reason']}")
+                continue
+
+            def sandboxed(i: int, name: str = name) -> str:
+                r = backend.run(PROGRAMS[name].replace("@I@", str(i)), language=name, limits=LIMITS)
+                if name == "sql":
+                    import json
+
+                    return f"{json.loads(r.stdout)['rows'][0][0]}\n" if r.ok else r.stdout + r.stderr
+                return r.stdout if r.ok else r.stdout + r.stderr + r.compile_output
+
+            rows = [
+                (
+                    f"subprocess {chain['version'].split()[0]}",
+                    *measure(plain_runner(name, chain), seconds, threads, lambda: None),
+                ),
+                ("sandbox", *measure(sandboxed, seconds, threads, lambda: backend.server_pid)),
+            ]
+            base_rate, base_cpu = rows[0][1], rows[0][2]
+            for runner, rate, cpu in rows:
+                print(
+                    f"{name:<12}{runner:<22}{rate:>9.1f}{cpu:>12.2f}{rate / base_rate:>13.2f}x{base_cpu / cpu:>10.2f}x"
+                )
+    finally:
+        backend.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--threads", type=int, default=2 * (os.cpu_count() or 1))
-    parser.add_argument("--workloads", nargs="+", default=list(WORKLOADS), choices=list(WORKLOADS))
+    parser.add_argument("--workloads", nargs="*", default=list(WORKLOADS), choices=list(WORKLOADS))
+    parser.add_argument("--languages", nargs="*", default=list(PROGRAMS), choices=list(PROGRAMS))
     args = parser.parse_args()
 
     report = LocalBackend(min_tier="none").probe()
@@ -124,7 +207,12 @@ def main() -> None:
         print(f"{'runner':<28}{'runs/s':>9}{'CPU ms/run':>12}{'runs/s ratio':>14}{'CPU ratio':>11}")
         for name, rate, cpu in rows:
             print(f"{name:<28}{rate:>9.0f}{cpu:>12.2f}{rate / base_rate:>13.1f}x{base_cpu / cpu:>10.1f}x")
-    print("\nratios are against the first row: higher is better (CPU ratio = how many times less CPU per run)")
+    if args.languages:
+        bench_languages(args.languages, args.seconds, args.threads)
+    print(
+        "\nratios are against the first row (of each workload or language): higher is better"
+        " (CPU ratio = how many times less CPU per run)"
+    )
 
 
 if __name__ == "__main__":

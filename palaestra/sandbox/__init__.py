@@ -1,4 +1,4 @@
-"""Run untrusted (model-written) Python and get back what happened.
+"""Run untrusted (model-written) code and get back what happened.
 
 ::
 
@@ -12,12 +12,15 @@
                     files={"solution.py": "def f(): return 42"}, output_files=["out.json"])
     r.files["out.json"]                               # b'42'
 
+    r = sandbox.run('#include <stdio.h>\\nint main(void) { puts("hi"); }', language="c")
+    r.stdout, r.compile_failed, r.compile_output      # ('hi\\n', False, '')
+
     with sandbox.session() as s:                      # a persistent interpreter
         s.run_cell("x = 41")
         s.run_cell("x + 1").stdout                    # '42\\n' (a final expression is displayed)
         s.run_cell("while True: pass", Limits(wall_seconds=1)).state_lost   # True: restarted
 
-    print(sandbox.probe())                            # the tier this host allows, layer by layer
+    print(sandbox.probe())                            # the tier and the languages this host allows
 
 A program runs as ``main.py`` in a fresh scratch directory (its cwd, ``HOME`` and ``TMPDIR``)
 next to the ``files`` given, with the standard library only (no site-packages), an environment
@@ -29,10 +32,46 @@ itself failed, never for the program's own failure. A program can print "passed 
 exit 0: compute verdicts from data it cannot forge (e.g. a harness's line tagged with a token
 it never sees), or read them from ``output_files`` rather than stdout.
 
+Languages
+---------
+``language=`` is one of ``python`` (default), ``c``, ``cpp``, ``javascript``, ``verilog`` and
+``sql`` (aliases: ``c++``, ``js``, ``node``, ``sqlite``). ``probe().languages`` says which
+toolchains this host has and their versions; asking for a missing one raises
+``LanguageUnavailable`` (a ``SandboxUnavailable``) naming the missing tool. Tools are looked
+up in ``/usr/local/bin``, ``/usr/bin``, ``/bin`` (``LocalBackend(tool_dirs=...)``), never
+``$PATH``.
+
+==========  ===========  ==================================================================
+language    source       stages (both inside the jail)
+==========  ===========  ==================================================================
+python      main.py      the forked, pre-loaded interpreter runs it
+sql         main.sql     the job's interpreter runs it in SQLite: ``database.sqlite`` and
+                         ``setup.sql`` from ``files`` prepare the database; one JSON line per
+                         result (format: :mod:`palaestra.sandbox.local.sql`)
+c           main.c       ``gcc -std=gnu17 -O2 main.c *.c -lm -o main``, then ``./main``
+cpp         main.cpp     ``g++ -std=gnu++17 -O2 main.cpp *.cpp *.cc *.cxx -o main``, then
+                         ``./main``
+javascript  main.js      ``node main.js`` (heap capped at ``Limits.memory_bytes``)
+verilog     main.v       ``iverilog -g2012 -s TOP main.v *.v *.sv -o main.vvp``, then ``vvp -n
+                         main.vvp``; TOP is the first module ``main.v`` declares: put the
+                         testbench in ``source`` and the candidate's modules in ``files``,
+                         and modules the candidate adds are never simulated unless instantiated
+==========  ===========  ==================================================================
+
+The compile stage has its own limits (``Limits.compile_seconds`` of wall clock and CPU,
+``Limits.compile_memory_bytes``; its diagnostics count against ``Limits.output_bytes``); the
+program then runs under the other limits, its wall clock starting when it starts.
+``ExecResult.compile_output`` holds the diagnostics, ``compile_failed`` says the program never
+ran (``exit_code`` and ``signal`` are then None), ``compile_seconds`` the compile's wall time;
+``cpu_seconds`` counts both stages. Nothing is cached between jobs: each compiles its own
+source in its own scratch dir, so no candidate can leave anything for another's compile.
+``memory_exceeded`` comes from the cgroup's OOM count, or from the runtime's own report
+(``MemoryError``, V8's heap limit, an uncaught ``std::bad_alloc``); a C program whose
+``malloc`` returns NULL decides itself what to do.
+
 A session keeps its interpreter between cells; a cell's exception keeps the state. A cell that
 times out (``Limits.wall_seconds`` applies per cell) or kills the interpreter comes back with
-``state_lost=True``, and the next cell runs in a fresh interpreter. Only ``language="python"``
-is supported.
+``state_lost=True``, and the next cell runs in a fresh interpreter. Sessions are Python only.
 
 Local backend (the default; Linux, no Docker)
 ---------------------------------------------
@@ -76,6 +115,46 @@ cgroups        (v1) memory of the whole job (all its processes and its tmpfs), i
                tasks, and its exact CPU time.
 =============  ==========================================================================
 
+What each layer does for programs in other languages (which exec host tools, so that the
+"execute nothing" of Python jobs becomes "execute exactly these files"):
+
+- every layer above holds for any code, native included: a compiled C program, ``node`` and
+  ``vvp`` are treated like arbitrary machine code (none of the layers relies on the language).
+- rlimits: the job starts with the larger of its two stages' limits; the compiler runs with
+  ``compile_memory_bytes`` of address space and ``compile_seconds`` of CPU (and is killed, with
+  its whole process group, at ``compile_seconds`` of wall clock or when its diagnostics pass
+  ``output_bytes``); right before the program is exec'd its process drops to the program's
+  memory, CPU and process limits. ``node`` gets 1 GiB more address space than
+  ``memory_bytes`` (V8 reserves ~650 MiB it never touches) and ``--max-old-space-size``.
+- uid: compiler and program run as the job's uid; RLIMIT_NPROC allows the compiler's helpers
+  (gcc, cc1, as, ld: 8 tasks) and then only ``Limits.processes``.
+- landlock: the job's domain adds, for its language only, read access to the toolchain's
+  directories (``/usr/include``, gcc's private directory, Icarus Verilog's modules) and the
+  right to execute exactly the toolchain's files (the ``gcc`` driver, ``cc1``/``cc1plus``,
+  ``collect2``, ``as``, ``ld``; ``iverilog``, ``/bin/sh`` (iverilog runs ``ivlpp | ivl``
+  through ``system()``, with a command line of its own making), ``ivlpp``, ``ivl``; ``node``;
+  ``vvp``) and the dynamic loader; C/C++ jobs may also execute in their scratch dir. Before the
+  program is exec'd, a nested domain narrows this to the system libraries, the runtime's own
+  files and the scratch dir, with execute rights on the program file (or ``node``/``vvp``) and
+  the loader only: the program can read no header, run no compiler and no shell.
+- seccomp: Python and SQL jobs may not ``execve`` at all. Other jobs may (Landlock picks the
+  files), and right before the program's exec a second filter lets exactly that one
+  ``execve`` through: the program can exec nothing (``system()``, ``child_process``,
+  re-exec'ing itself or the loader). Sockets, ptrace, mounts, namespaces... stay denied as above.
+- namespaces, netns, cgroups: unchanged; the cgroup is lowered from the compiler's memory and
+  task limits to the program's before the program starts (the job waits for the server's go),
+  so the limit for the whole job is the program's own; its CPU count includes the compile.
+- tmpfs: C/C++ scratch dirs are mounted without ``noexec`` (the compiled program is executed
+  from there; Landlock allows that one file), others keep ``noexec``; 16 more inodes for the
+  compiler's temporary files.
+
+Weaker per language: at the standard tier (no cgroup) ``node``'s memory is bounded by its
+heap limit and an address-space limit of ``memory_bytes`` + 1 GiB, and CPU time of compiler
+processes killed at the compile limit is not counted; a ``console.log`` flood in a busy loop
+stops at the pipe's 64 KiB (node queues the rest in memory until the memory limit ends it);
+``/bin/sh`` can be executed during a Verilog compile (only by iverilog, and not by the
+simulation).
+
 Tiers name sets of layers; ``probe()`` reports the strongest one the host allows:
 
 - ``strict``: every layer above. Needs root (or CAP_SYS_ADMIN), Landlock, seccomp and cgroup v1.
@@ -105,12 +184,13 @@ import os
 import threading
 from collections.abc import Mapping, Sequence
 
-from .api import Backend, ExecResult, Limits, SandboxError, SandboxUnavailable, Session
+from .api import Backend, ExecResult, LanguageUnavailable, Limits, SandboxError, SandboxUnavailable, Session, Toolchain
 from .local import LocalBackend, LocalSession, ProbeReport
 
 __all__ = [
     "Backend",
     "ExecResult",
+    "LanguageUnavailable",
     "Limits",
     "LocalBackend",
     "LocalSession",
@@ -118,6 +198,7 @@ __all__ = [
     "SandboxError",
     "SandboxUnavailable",
     "Session",
+    "Toolchain",
     "get_backend",
     "probe",
     "run",

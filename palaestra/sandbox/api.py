@@ -21,6 +21,10 @@ class SandboxUnavailable(RuntimeError):
     """The host cannot provide the configured minimum isolation: refuse to run (fail closed)."""
 
 
+class LanguageUnavailable(SandboxUnavailable):
+    """The requested language's toolchain is not installed (or not usable) on this host."""
+
+
 class SandboxError(RuntimeError):
     """The sandbox itself failed (infrastructure), as opposed to the program failing."""
 
@@ -36,6 +40,10 @@ class Limits:
     output_bytes: int = 1 * 2**20  # stdout and stderr each
     file_bytes: int = 16 * 2**20  # largest file the program may write
     files: int = 64  # files the program may create in its scratch directory
+    # Compiled languages (C, C++, Verilog): the compile stage's own wall and CPU seconds and
+    # memory. The limits above apply to the program it produces, from the moment it starts.
+    compile_seconds: float = 10.0
+    compile_memory_bytes: int = 512 * 2**20
 
 
 @dataclass(frozen=True)
@@ -54,6 +62,13 @@ class ExecResult:
     error: str | None = None  # an infrastructure failure (never the program's fault)
     files: Mapping[str, bytes] = field(default_factory=dict)  # requested output files
     state_lost: bool = False  # session cells only: the interpreter died or was restarted, earlier state is gone
+    # Compiled languages only. compile_output: the compiler's diagnostics (stdout and stderr,
+    # at most Limits.output_bytes); compile_failed: the compiler failed or hit its limits, so the
+    # program never ran (exit_code and signal are None); compile_seconds: its wall-clock time.
+    # wall_seconds then counts the program alone; cpu_seconds counts both stages.
+    compile_output: str = ""
+    compile_failed: bool = False
+    compile_seconds: float = 0.0
 
     @property
     def ok(self) -> bool:
@@ -61,8 +76,22 @@ class ExecResult:
         return (
             self.error is None
             and self.exit_code == 0
-            and not (self.timed_out or self.memory_exceeded or self.output_truncated)
+            and not (self.compile_failed or self.timed_out or self.memory_exceeded or self.output_truncated)
         )
+
+
+@dataclass(frozen=True)
+class Toolchain:
+    """A language's toolchain on one host, as ``probe()`` reports it."""
+
+    language: str
+    available: bool
+    version: str = ""  # e.g. "gcc 12.2.0", "node v20.11.0", "SQLite 3.40.1"
+    tools: Mapping[str, str] = field(default_factory=dict)  # tool -> path
+    reason: str | None = None  # why it is unavailable (names the missing tool)
+
+    def __str__(self) -> str:
+        return f"{self.language:<11}{self.version}" if self.available else f"{self.language:<11}{self.reason}"
 
 
 class Session(Protocol):

@@ -14,7 +14,12 @@ after creation; a container missing one is removed and the backend refuses to ru
 
 The image is built offline from this host's interpreter (:mod:`palaestra.sandbox.docker_image`);
 no registry is needed. Works with Docker and with podman's Docker-compatible API
-(``.ci/setup_podman.sh``).
+(``.ci/setup_podman.sh``). Languages: Python and SQL always; C, C++, JavaScript and Verilog when
+the host has their toolchains, which the image then carries (``languages=`` narrows the set;
+``backend.languages()`` reports what the container has, and a language it lacks raises
+``LanguageUnavailable``). Compiled languages run as locally: compile, then run, both inside the
+container under the server's jail (as the container's unprivileged user: Landlock and seccomp
+where the engine allows them, no uid or cgroup of the server's own).
 
 Example::
 
@@ -37,7 +42,7 @@ import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from .api import ExecResult, Limits, SandboxError, SandboxUnavailable
+from .api import ExecResult, Limits, SandboxError, SandboxUnavailable, Toolchain
 from .local.backend import LocalBackend, LocalSession, _Channel
 from .local.server import BOOT
 
@@ -80,7 +85,12 @@ class _ContainerConnection(_Channel):
         super().__init__()
         self.stderr = bytearray()
         self.client = backend.client
-        config = {"tier": backend.inner_tier, "max_jobs": backend.max_jobs, "base_dir": f"{SCRATCH}/palaestra-sandbox", "uid_base": 60000}  # fmt: skip
+        config = {
+            "tier": backend.inner_tier,
+            "max_jobs": backend.max_jobs,
+            "base_dir": f"{SCRATCH}/palaestra-sandbox",
+            "uid_base": 60000,
+        }
         self.container = self.client.containers.create(
             backend.image,
             command=[backend.python, "-I", "-S", "-c", BOOT, backend.package_root, json.dumps(config)],
@@ -98,8 +108,12 @@ class _ContainerConnection(_Channel):
         except BaseException:
             self._remove()
             raise
-        self._start("palaestra-docker-reader", lambda: "the sandbox server did not start in its container: "
-                    + self.stderr.decode(errors="replace")[-2000:])
+        self._start(
+            "palaestra-docker-reader",
+            lambda: (
+                "the sandbox server did not start in its container: " + self.stderr.decode(errors="replace")[-2000:]
+            ),
+        )
 
     def _recv_exact(self, n: int) -> bytes:
         buf = bytearray()
@@ -190,6 +204,8 @@ class DockerBackend:
     user: the non-root ``uid:gid`` everything runs as. min_tier: the least the server inside
     must apply (the container itself is the boundary). image/python: use a prepared image whose
     interpreter is at ``python`` and whose palaestra package is under ``package_root``.
+    languages: the languages whose host toolchains the built image carries (default: every
+    language; those the host lacks are left out; Python and SQL need nothing extra).
     """
 
     name = "docker"
@@ -210,6 +226,7 @@ class DockerBackend:
         python: str | None = None,
         package_root: str | None = None,
         client: Any = None,
+        languages: tuple[str, ...] | list[str] | None = None,
     ):
         if containers < 1:
             raise ValueError("containers must be >= 1")
@@ -223,8 +240,10 @@ class DockerBackend:
         self.memory_bytes, self.pids, self.scratch_bytes = memory_bytes, pids, scratch_bytes
         if image is None:
             from .docker_image import PACKAGE_ROOT, ensure_image
+            from .local.languages import LANGUAGES, canonical
 
-            image, python = ensure_image(self.client)
+            wanted = [canonical(n) for n in languages] if languages is not None else list(LANGUAGES)
+            image, python = ensure_image(self.client, languages=[n for n in wanted if n not in ("python", "sql")])
             package_root = package_root or PACKAGE_ROOT
         if python is None or package_root is None:
             raise ValueError("with image=..., give python=... and package_root=... too")
@@ -323,12 +342,21 @@ class DockerBackend:
         output_files: Sequence[str] = (),
         limits: Limits | None = None,
     ) -> ExecResult:
-        """Run ``source`` as ``main.py`` in a fresh scratch dir inside one of the containers."""
-        if language != "python":
-            raise ValueError(f"the Docker sandbox runs only language='python', not {language!r}")
+        """Run ``source`` (``main.py``, ``main.c``... per language) in a fresh scratch dir inside
+        one of the containers."""
         slot = self._pick()
         try:
-            return slot.run(source, stdin=stdin, files=files, output_files=output_files, limits=limits)
+            return slot.run(
+                source, language=language, stdin=stdin, files=files, output_files=output_files, limits=limits
+            )
+        finally:
+            self._release(slot)
+
+    def languages(self) -> dict[str, Toolchain]:
+        """Each language's toolchain as the server inside a container finds it."""
+        slot = self._pick()
+        try:
+            return slot.languages()
         finally:
             self._release(slot)
 

@@ -5,7 +5,17 @@ real path on the host), its standard library (no site-packages, tests, tkinter o
 shared libraries ``ldd`` lists for it and its extension modules, the dynamic loader, and the
 ``palaestra/sandbox`` package under :data:`PACKAGE_ROOT`. It is imported as a tarball
 (``POST /images/create?fromSrc=-``, what ``docker import`` does), tagged by a hash of what
-went into it, so it is built once per interpreter and sandbox version (about 2 s).
+went into it, so it is built once per interpreter, sandbox version and set of languages
+(about 2 s for Python alone; with every toolchain ~250 MB and 10-20 s).
+
+SQL comes with the standard library. The other languages come from the host's own toolchains,
+where installed (:func:`toolchain_files`): their executables and helpers with the libraries
+``ldd`` lists, Icarus Verilog's module directory, ``node``; for C and C++ not the whole of
+``/usr/include`` but the headers the standard library pulls in (every C11 header and the
+common POSIX ones; ``<bits/stdc++.h>``, i.e. all of C++'s) and the files the linker reads, found
+by compiling and linking probe programs on the host. A program including another header
+compiles locally but not in the container. A language whose toolchain the host lacks is not
+carried: the server in the container then reports it unavailable, like the local one.
 
 Example::
 
@@ -29,7 +39,7 @@ from typing import Any
 
 REPOSITORY = "palaestra-sandbox"
 PACKAGE_ROOT = "/opt/palaestra"  # the image's copy of palaestra/sandbox lives under it
-FORMAT = "1"  # bump when the layout below changes
+FORMAT = "2"  # bump when the layout below changes
 _SANDBOX_DIR = os.path.dirname(os.path.abspath(__file__))
 _SKIP_STDLIB = {
     "site-packages", "dist-packages", "test", "tests", "idlelib", "tkinter", "turtledemo",
@@ -63,6 +73,96 @@ def _ldd(paths: list[str]) -> set[str]:
     return libs
 
 
+# Headers a C program may include (when the host has them): C11's and the common POSIX ones.
+C_HEADERS = (
+    "assert.h complex.h ctype.h errno.h fenv.h float.h inttypes.h iso646.h limits.h locale.h math.h "
+    "setjmp.h signal.h stdalign.h stdarg.h stdatomic.h stdbool.h stddef.h stdint.h stdio.h stdlib.h "
+    "stdnoreturn.h string.h tgmath.h threads.h time.h uchar.h wchar.h wctype.h unistd.h fcntl.h "
+    "strings.h dirent.h poll.h sched.h pthread.h semaphore.h spawn.h termios.h search.h regex.h "
+    "sys/types.h sys/stat.h sys/wait.h sys/time.h sys/times.h sys/mman.h sys/resource.h "
+    "sys/socket.h sys/un.h sys/syscall.h sys/mount.h sys/ptrace.h sys/select.h sys/uio.h "
+    "sys/utsname.h netinet/in.h arpa/inet.h netdb.h"
+).split()
+CPP_HEADERS = ("bits/stdc++.h",)
+
+
+def _headers(driver: str, language: str, headers: tuple[str, ...] | list[str], workdir: str) -> list[str]:
+    """Every header file that including ``headers`` (those the host has) reads."""
+    source = os.path.join(workdir, "probe." + ("cpp" if language == "cpp" else "c"))
+    with open(source, "w") as f:
+        for header in headers:
+            f.write(f"#if __has_include(<{header}>)\n#include <{header}>\n#endif\n")
+    std = "-std=gnu++17" if language == "cpp" else "-std=gnu17"
+    found: set[str] = set()
+    for flags in (["-O2"], ["-O0"], ["-O2", "-D_GNU_SOURCE"]):  # what a header includes depends on them
+        proc = subprocess.run([driver, std, *flags, "-M", source], capture_output=True, text=True,
+                              env={"PATH": "/usr/bin:/bin"}, check=True)  # fmt: skip
+        deps = proc.stdout.replace("\\\n", " ").split(":", 1)[1].split()
+        found.update(os.path.normpath(d) for d in deps if d != source)
+    # Whole directories below the include roots (bits/, sys/, asm/, c++/12/...): a header there
+    # includes its siblings under conditions no probe can enumerate. At the roots, only what was read.
+    roots = {"/usr/include", "/usr/local/include"}
+    out = set(found)
+    for directory in {os.path.dirname(f) for f in found} - roots:
+        out.update(
+            os.path.join(directory, n) for n in os.listdir(directory) if os.path.isfile(os.path.join(directory, n))
+        )
+    return sorted(out)
+
+
+def _linked(driver: str, language: str, libs: list[str], workdir: str) -> list[str]:
+    """The files the linker reads for a program of ``language`` (start files, libc, libgcc...)."""
+    source = os.path.join(workdir, "link." + ("cpp" if language == "cpp" else "c"))
+    with open(source, "w") as f:
+        f.write(
+            "#include <iostream>\nint main() { std::cout << 1; }\n"
+            if language == "cpp"
+            else "int main(void) { return 0; }\n"
+        )
+    out = os.path.join(workdir, "link.out")
+    proc = subprocess.run([driver, "-O2", "-o", out, source, *libs, "-Wl,-t"], capture_output=True, text=True,
+                          env={"PATH": "/usr/bin:/bin"}, check=True)  # fmt: skip
+    files = []
+    for line in (proc.stdout + proc.stderr).splitlines():
+        path = line.strip().split("(", 1)[0]
+        if path.startswith("/") and not path.startswith(workdir) and os.path.isfile(path):
+            files.append(os.path.normpath(path))
+    plugin = subprocess.run([driver, "-print-file-name=liblto_plugin.so"], capture_output=True, text=True,
+                            env={"PATH": "/usr/bin:/bin"}, check=False).stdout.strip()  # fmt: skip
+    if os.path.isfile(plugin):
+        files.append(os.path.normpath(plugin))
+    return files
+
+
+def toolchain_files(names: list[str] | tuple[str, ...]) -> tuple[list[str], list[str]]:
+    """(files, carried language names) for the host's toolchains of ``names``."""
+    from .local import languages
+
+    files: list[str] = []
+    carried: list[str] = []
+    with tempfile.TemporaryDirectory() as workdir:
+        for name in names:
+            chain = languages.discover(name)
+            if not chain["available"]:
+                continue
+            carried.append(name)
+            for stage in ("compile", "run"):
+                files += (chain.get(stage) or {}).get("exec", [])
+            files += chain["tools"].values()
+            if name == "verilog":
+                ivl = os.path.dirname(chain["tools"]["ivl"])
+                files += sorted(os.path.join(root, f) for root, _, fs in os.walk(ivl) for f in fs)
+            elif name in ("c", "cpp"):
+                driver = chain["tools"]["gcc" if name == "c" else "g++"]
+                files += _headers(driver, name, C_HEADERS if name == "c" else CPP_HEADERS, workdir)
+                files += _linked(driver, name, ["-lm"] if name == "c" else [], workdir)
+    elf = [f for f in dict.fromkeys(files) if os.path.isfile(f)]
+    libraries = _ldd(
+        [f for f in elf if os.access(f, os.X_OK) or ".so" in os.path.basename(f) or f.endswith((".vpi", ".tgt"))]
+    )
+    return sorted(set(elf) | libraries), carried
+
+
 def _sandbox_files() -> list[tuple[str, str]]:
     """(host path, image path) of every module of palaestra.sandbox."""
     out = []
@@ -76,8 +176,9 @@ def _sandbox_files() -> list[tuple[str, str]]:
     return out
 
 
-def image_contents() -> tuple[str, list[tuple[str, str]]]:
-    """(interpreter path, [(host path, image path)]) of everything the image holds."""
+def image_contents(languages: list[str] | tuple[str, ...] = ()) -> tuple[str, list[tuple[str, str]]]:
+    """(interpreter path, [(host path, image path)]) of everything the image holds, with the
+    toolchains of ``languages`` (those the host has)."""
     python = os.path.realpath(sys.executable)
     stdlib = os.path.realpath(sysconfig.get_paths()["stdlib"])
     files = [python, *_stdlib_files(stdlib)]
@@ -87,6 +188,8 @@ def image_contents() -> tuple[str, list[tuple[str, str]]]:
     if libdir and ldlib and os.path.exists(os.path.join(libdir, ldlib)) and ldlib.endswith(".so"):
         files.append(os.path.join(libdir, ldlib))
     files += sorted(_ldd(binaries))
+    if languages:
+        files += toolchain_files(languages)[0]
     pairs = [(f, f) for f in dict.fromkeys(files)]
     return python, pairs + _sandbox_files()
 
@@ -165,12 +268,12 @@ def build_tarball(pairs: list[tuple[str, str]], out: Any) -> None:
             _add_path(tar, path, host, seen)
 
 
-def ensure_image(client: Any, *, rebuild: bool = False) -> tuple[str, str]:
+def ensure_image(client: Any, *, rebuild: bool = False, languages: list[str] | tuple[str, ...] = ()) -> tuple[str, str]:
     """The tag of the sandbox image (building and importing it if the engine lacks it), and the
-    interpreter's path inside it."""
+    interpreter's path inside it; the image carries the host's toolchains of ``languages``."""
     import docker.errors
 
-    python, pairs = image_contents()
+    python, pairs = image_contents(languages)
     tag = f"{REPOSITORY}:{_digest(pairs)}"
     if not rebuild:
         try:

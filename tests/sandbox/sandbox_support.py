@@ -72,3 +72,10 @@ class Victim:
 
     def snapshot(self) -> dict[str, tuple[bytes, int]]:
         return {p.name: (p.read_bytes(), p.stat().st_mode) for p in sorted(self.dir.iterdir()) if p.is_file()}
+
+
+def require_language(backend: LocalBackend, language: str) -> None:
+    """Skip, naming the missing tool, unless ``language``'s toolchain is installed here."""
+    chain = backend.languages()[language]
+    if not chain.available:
+        pytest.skip(f"{chain.reason} (install it with .ci/setup_toolchains.sh)")

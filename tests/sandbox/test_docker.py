@@ -211,3 +211,83 @@ def test_refuses_root_user(client: object) -> None:
 def test_unreachable_engine() -> None:
     with pytest.raises(SandboxUnavailable):
         connect("unix:///nonexistent/docker.sock", timeout=2)
+
+
+# -- languages other than Python --------------------------------------------------------------
+
+HELLO = {
+    "c": '#include <stdio.h>\nint main(void) { char s[32]; scanf("%31s", s); printf("hi %s\\n", s); return 3; }',
+    "cpp": '#include <bits/stdc++.h>\nint main() { std::string s; std::cin >> s; std::cout << "hi " << s << "\\n"; return 3; }',
+    "javascript": 'console.log("hi " + require("fs").readFileSync(0, "utf8").trim()); process.exitCode = 3;',
+}
+
+
+def require_docker_language(backend: DockerBackend, language: str) -> None:
+    chain = backend.languages()[language]
+    if not chain.available:
+        pytest.skip(f"not in the container: {chain.reason}")
+
+
+def test_container_reports_the_hosts_languages(backend: DockerBackend) -> None:
+    from palaestra.sandbox.local import languages
+
+    inside = backend.languages()
+    for name in languages.LANGUAGES:  # the image carries every toolchain the host has
+        assert inside[name].available == languages.discover(name)["available"], inside[name]
+    assert inside["sql"].available and inside["python"].available
+
+
+@pytest.mark.parametrize("language", ["c", "cpp", "javascript"])
+def test_languages_in_the_container(backend: DockerBackend, language: str) -> None:
+    require_docker_language(backend, language)
+    r = backend.run(HELLO[language], language=language, stdin="bob", limits=Limits(wall_seconds=10, compile_seconds=30))
+    assert (r.stdout, r.exit_code, r.compile_failed, r.error) == ("hi bob\n", 3, False, None), r
+
+
+def test_verilog_and_sql_in_the_container(backend: DockerBackend) -> None:
+    require_docker_language(backend, "verilog")
+    tb = 'module tb; wire [3:0] y; inc dut(.a(4\'d6), .y(y)); initial begin #1 $display("y=%0d", y); $finish; end endmodule'
+    r = backend.run(
+        tb,
+        language="verilog",
+        files={"inc.v": "module inc(input [3:0] a, output [3:0] y); assign y = a + 1; endmodule"},
+    )
+    assert r.ok and r.stdout == "y=7\n", r
+    r = backend.run("SELECT 6 * 7 AS x", language="sql")
+    assert r.ok and r.stdout == '{"columns": ["x"], "rows": [[42]]}\n', r
+
+
+def test_compiled_hostile_programs_in_the_container(backend: DockerBackend) -> None:
+    require_docker_language(backend, "c")
+    fork_bomb = "#include <unistd.h>\nint main(void) { for (;;) fork(); }"
+    r = backend.run(fork_bomb, language="c", limits=Limits(wall_seconds=2))
+    assert not r.ok and not r.compile_failed, r
+    escape = """
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+int main(void) {
+    printf("socket %d\\n", socket(AF_INET, SOCK_STREAM, 0));
+    printf("system %d\\n", system("echo SHELL"));
+    FILE *f = fopen("/usr/bin/gcc", "a");
+    printf("%s\\n", f ? "WROTE" : "denied");
+    return 0;
+}
+"""
+    r = backend.run(escape, language="c")
+    assert r.ok and "SHELL" not in r.stdout and "WROTE" not in r.stdout, r
+    assert r.stdout.startswith("socket -1\n") and "system 0" not in r.stdout, r
+    assert_serving(backend)
+
+
+def test_a_language_the_image_does_not_carry_is_unavailable(client: object) -> None:
+    from palaestra.sandbox import LanguageUnavailable
+
+    b = DockerBackend(client=client, containers=1, languages=("python",))
+    try:
+        assert not b.languages()["c"].available
+        with pytest.raises(LanguageUnavailable, match="gcc"):
+            b.run("int main(void) { return 0; }", language="c")
+        assert b.run("SELECT 1", language="sql").ok  # SQL comes with the standard library
+    finally:
+        b.close()

@@ -163,7 +163,9 @@ def test_module_level_run_uses_the_default_backend(report: ProbeReport) -> None:
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"language": "javascript"}, "language='python'"),
+        ({"language": "cobol"}, "unknown sandbox language 'cobol'"),
+        ({"language": "c", "files": {"main.c": ""}}, "'main.c'"),
+        ({"language": "c", "files": {"main": ""}}, "'main'"),
         ({"files": {"../escape.py": ""}}, "inside the scratch dir"),
         ({"files": {"/etc/x": ""}}, "relative path"),
         ({"files": {"main.py": ""}}, "main.py"),

@@ -37,7 +37,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..api import ExecResult, Limits, SandboxError, SandboxUnavailable
+from ..api import ExecResult, LanguageUnavailable, Limits, SandboxError, SandboxUnavailable, Toolchain
+from .languages import LANGUAGES, canonical
 from .protocol import Decoder, encode
 from .server import BOOT
 from .tiers import LAYERS, TIERS, at_least, check_tier
@@ -61,6 +62,7 @@ class ProbeReport:
     uids: tuple[int, int] | None  # the sandbox uid range of this server
     stdlib_via_fds: bool  # the interpreter is not world-readable: jobs reach it through O_PATH fds
     server_dir: str  # the server's own directory (scratch dirs, mount points), removed when it stops
+    languages: Mapping[str, Toolchain] = dataclasses.field(default_factory=dict)  # by language name
 
     def __str__(self) -> str:
         lines = [f"sandbox tier: {self.tier}"]
@@ -68,6 +70,9 @@ class ProbeReport:
             reason = self.available.get(layer)
             state = "in use" if layer in self.layers else ("available" if reason is None else "unavailable")
             lines.append(f"  {layer:<11} {state}{'' if reason is None else ': ' + reason}")
+        if self.languages:
+            lines.append("languages:")
+            lines += [f"  {chain}" for chain in self.languages.values()]
         return "\n".join(lines)
 
 
@@ -262,20 +267,35 @@ def _limits(limits: Limits | None) -> dict[str, Any]:
 
 
 def _result(reply: dict[str, Any]) -> ExecResult:
+    if reply.get("unavailable"):
+        raise LanguageUnavailable(reply["error"])
     if reply["error"] is not None:
         return ExecResult(stdout="", stderr="", exit_code=None, error=reply["error"])
     fields = dict(reply["result"])
-    fields["stdout"] = fields["stdout"].decode("utf-8", "replace")
-    fields["stderr"] = fields["stderr"].decode("utf-8", "replace")
+    for key in ("stdout", "stderr", "compile_output"):
+        if key in fields:
+            fields[key] = fields[key].decode("utf-8", "replace")
     return ExecResult(**fields)
 
 
+def _toolchain(chain: Mapping[str, Any]) -> Toolchain:
+    return Toolchain(
+        language=chain["language"],
+        available=chain["available"],
+        version=chain["version"],
+        tools=dict(chain["tools"]),
+        reason=chain["reason"],
+    )
+
+
 class LocalBackend:
-    """Runs untrusted Python in a local, Docker-free jail (see :mod:`palaestra.sandbox`).
+    """Runs untrusted code in a local, Docker-free jail (see :mod:`palaestra.sandbox`).
 
     tier: run with exactly this tier's layers (default: every layer the host allows).
     min_tier: refuse to run below it (default: $PALAESTRA_SANDBOX_MIN_TIER or "standard").
     max_jobs: concurrent runs (default 4 per CPU); more wait in a queue.
+    tool_dirs: where to look for the languages' tools (gcc, g++, node, iverilog, vvp), in order;
+    default /usr/local/bin, /usr/bin, /bin (never $PATH).
     """
 
     name = "local"
@@ -289,6 +309,7 @@ class LocalBackend:
         base_dir: str | None = None,
         uid_base: int = UID_BASE,
         python: str = sys.executable,
+        tool_dirs: Sequence[str] | None = None,
     ):
         self.tier = check_tier(tier) if tier else None
         self.min_tier = check_tier(min_tier or os.environ.get(MIN_TIER_ENV) or DEFAULT_MIN_TIER)
@@ -300,6 +321,7 @@ class LocalBackend:
             "max_jobs": max_jobs or 4 * (os.cpu_count() or 1),
             "base_dir": base_dir or os.path.join(tempfile.gettempdir(), f"palaestra-sandbox-{os.geteuid()}"),
             "uid_base": uid_base,
+            "tool_dirs": list(tool_dirs) if tool_dirs is not None else None,
         }
         self._lock = threading.Lock()
         self._conn: _Connection | None = None
@@ -350,9 +372,21 @@ class LocalBackend:
         conn = self._conn
         return None if conn is None or conn.dead else conn.proc.pid
 
+    def languages(self) -> dict[str, Toolchain]:
+        """Each language's toolchain as the server finds it (discovered once per server)."""
+        reply, _ = self.call({"op": "languages"}, REPLY_SLACK + 60)
+        if reply["error"] is not None:
+            raise SandboxError(reply["error"])
+        return {name: _toolchain(chain) for name, chain in reply["result"].items()}
+
     def probe(self) -> ProbeReport:
-        """The host's isolation layers and the tier in use (starts the server if needed)."""
+        """The host's isolation layers, the tier in use and the languages' toolchains (starts the
+        server if needed)."""
         hello = self._connection(check=False).hello
+        try:
+            toolchains = self.languages()
+        except SandboxUnavailable:  # below the minimum tier: report the layers all the same
+            toolchains = {}
         return ProbeReport(
             tier=hello["tier"],
             layers=tuple(hello["layers"]),
@@ -361,6 +395,7 @@ class LocalBackend:
             uids=tuple(hello["uids"]) if hello["uids"] else None,  # type: ignore[arg-type]
             stdlib_via_fds=hello["stdlib_via_fds"],
             server_dir=hello["block_dir"],
+            languages=toolchains,
         )
 
     def run(
@@ -373,23 +408,27 @@ class LocalBackend:
         output_files: Sequence[str] = (),
         limits: Limits | None = None,
     ) -> ExecResult:
-        """Run ``source`` as ``main.py`` in a fresh jail; ``files`` are written next to it first,
-        and ``output_files`` (paths in the scratch dir) come back in ``ExecResult.files``."""
-        if language != "python":
-            raise ValueError(f"the local sandbox runs only language='python', not {language!r}")
+        """Run ``source`` (as ``main.py``, ``main.c``... per language) in a fresh jail; ``files``
+        are written next to it first, and ``output_files`` (paths in the scratch dir) come back
+        in ``ExecResult.files``. Raises LanguageUnavailable when the language's toolchain is
+        not installed here."""
+        lang = LANGUAGES[canonical(language)]
         inputs = {_check_name(k): v.encode() if isinstance(v, str) else bytes(v) for k, v in (files or {}).items()}
-        if "main.py" in inputs:
-            raise ValueError("files may not contain 'main.py': the source is written there")
+        for name in lang.reserved():
+            if name in inputs:
+                raise ValueError(f"files may not contain {name!r}: the sandbox writes it for language {lang.name!r}")
         values = _limits(limits)
         message = {
             "op": "run",
+            "language": lang.name,
             "source": source,
             "stdin": stdin.encode() if isinstance(stdin, str) else bytes(stdin),
             "files": inputs,
             "output_files": [_check_name(n) for n in output_files],
             "limits": values,
         }
-        reply, _ = self.call(message, values["wall_seconds"] + REPLY_SLACK)
+        wait = values["wall_seconds"] + (values["compile_seconds"] if lang.compiled else 0.0) + REPLY_SLACK
+        reply, _ = self.call(message, wait)
         return _result(reply)
 
     def session(self, limits: Limits | None = None) -> LocalSession:

@@ -72,20 +72,29 @@ class SlotCgroup:
         return cls(dirs)
 
     def configure(self, *, memory_bytes: int, tasks: int) -> None:
-        """Set the limits for the next job (only when they changed) and zero the counters."""
-        if self._configured != (memory_bytes, tasks):
-            mem = os.path.join(self.dirs["memory"], "memory.limit_in_bytes")
-            memsw = os.path.join(self.dirs["memory"], "memory.memsw.limit_in_bytes")
-            if os.path.exists(memsw):  # memory+swap must stay >= memory: lift it, set both
-                _write(memsw, "-1")
-                _write(mem, str(memory_bytes))
-                _write(memsw, str(memory_bytes))
-            else:
-                _write(mem, str(memory_bytes))
-            _write(os.path.join(self.dirs["pids"], "pids.max"), str(tasks))
-            self._configured = (memory_bytes, tasks)
+        """Set the limits for the next job and zero the counters."""
+        self.set_limits(memory_bytes=memory_bytes, tasks=tasks)
         _write(os.path.join(self.dirs["cpuacct"], "cpuacct.usage"), "0")
         self._oom_base = self._oom_count()
+
+    def set_limits(self, *, memory_bytes: int, tasks: int) -> None:
+        """Change the limits (only when they changed), e.g. from a compiler's to its program's.
+
+        Lowering the memory limit below what the group uses raises OSError (EBUSY) once the
+        kernel failed to reclaim enough; the limit then stays where it was."""
+        if self._configured == (memory_bytes, tasks):
+            return
+        self._configured = None  # unknown until both writes succeed
+        mem = os.path.join(self.dirs["memory"], "memory.limit_in_bytes")
+        memsw = os.path.join(self.dirs["memory"], "memory.memsw.limit_in_bytes")
+        if os.path.exists(memsw):  # memory+swap must stay >= memory: lift it, set both
+            _write(memsw, "-1")
+            _write(mem, str(memory_bytes))
+            _write(memsw, str(memory_bytes))
+        else:
+            _write(mem, str(memory_bytes))
+        _write(os.path.join(self.dirs["pids"], "pids.max"), str(tasks))
+        self._configured = (memory_bytes, tasks)
 
     def join(self) -> None:
         """Move the calling process into every controller's directory."""

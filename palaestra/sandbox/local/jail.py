@@ -16,6 +16,14 @@ program, and the server (a child subreaper) finds and kills anything the job lef
                      └─fork─> program (+ a nested Landlock scope) ─> its children
     server ─fork─> program (uid 60000+n; rlimits, Landlock, seccomp) ─> its children
 
+The program process runs Python code (``runner``), SQL (``sql``), or, for languages that exec
+host tools, the stage driver (``stages``): it forks the compiler, then narrows its own limits,
+Landlock domain and seccomp filter to the program's and execs it in place (same pid, so the
+monitor's or the server's wait status is the program's)::
+
+    monitor ─fork─> driver ─fork─> compiler (gcc ─> cc1, as, collect2 ─> ld)
+                      └─ exec ─> ./main (or node main.js, vvp main.vvp)
+
 Example (inside the server, in the forked child)::
 
     jail.start(host, slot, spec, pipes)       # never returns
@@ -34,19 +42,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, NoReturn
 
-from . import landlock, runner, seccomp, syscalls
+from . import landlock, runner, seccomp, sql, stages, syscalls
 from .cgroups import SlotCgroup
+from .languages import LANGUAGES
 from .protocol import encode
 
 # Read-only, world-readable places the interpreter and extension modules need besides the
 # standard library: the dynamic loader's cache and the system library directories.
-SYSTEM_READ = (
-    "/etc/ld.so.cache", "/lib", "/lib64", "/usr/lib", "/usr/lib64", "/usr/local/lib", "/etc/localtime",
-    "/usr/share/zoneinfo",
-)  # fmt: skip
-DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom")
+SYSTEM_READ = stages.SYSTEM_READ
+DEVICES = stages.DEVICES
 NOFILE = 256
-STATUS_ERROR = 70  # exit status of a job whose jail could not be set up
+STATUS_ERROR = stages.STATUS_ERROR  # exit status of a job whose jail could not be set up
 
 
 @dataclass
@@ -64,7 +70,8 @@ class Host:
     read_fds: list[int] = field(default_factory=list)
     device_fds: list[int] = field(default_factory=list)
     netns_fd: int | None = None
-    seccomp_program: bytes = b""
+    seccomp_program: bytes = b""  # for jobs that exec nothing (Python, SQL): execve denied too
+    seccomp_exec_program: bytes = b""  # for jobs that exec their toolchain
     landlock_abi: int = 0
     baseline_vsz: int = 0  # address space of the pre-loaded server: added to RLIMIT_AS
 
@@ -87,6 +94,7 @@ class Pipes:
     stderr: int
     status: int
     cells: int | None = None  # sessions only: cells to run
+    control: int | None = None  # compiled languages only: the server's go after the compile
 
 
 def _arrange(wanted: list[int]) -> list[int]:
@@ -127,34 +135,68 @@ def _stdin_fd(data: bytes | None) -> int:
     return fd
 
 
-def _set_rlimits(host: Host, limits: Mapping[str, Any], *, session: bool, tasks: int | None) -> None:
+def _set_rlimits(
+    host: Host, limits: Mapping[str, Any], *, session: bool, tasks: int | None, language: str = "python"
+) -> None:
+    """The job's rlimits. A job that compiles gets the larger of its two stages' limits here;
+    each stage lowers them to its own (rlimits only ever go down) before it execs."""
+
     def cap(res: int, soft: int, hard: int | None = None) -> None:
         resource.setrlimit(res, (soft, soft if hard is None else hard))
 
-    cap(resource.RLIMIT_AS, host.baseline_vsz + int(limits["memory_bytes"]))
+    lang = LANGUAGES[language]
+    memory = host.baseline_vsz + int(limits["memory_bytes"])
+    cpu = max(1, math.ceil(limits["cpu_seconds"]))
+    if lang.execs:
+        memory = max(memory, int(limits["memory_bytes"]) + lang.address_space)
+    if lang.compiled:
+        memory = max(memory, int(limits["compile_memory_bytes"]))
+        cpu = max(cpu, math.ceil(limits["compile_seconds"]))
+        tasks = None if tasks is None else max(tasks, stages.COMPILE_TASKS)
+    cap(resource.RLIMIT_AS, memory)
     cap(resource.RLIMIT_FSIZE, int(limits["file_bytes"]))
     cap(resource.RLIMIT_NOFILE, NOFILE)
     cap(resource.RLIMIT_CORE, 0)
     cap(resource.RLIMIT_MEMLOCK, 0)
     cap(resource.RLIMIT_MSGQUEUE, 0)
     if not session:  # a session's cells are bounded by their wall-clock limit
-        cpu = max(1, math.ceil(limits["cpu_seconds"]))
         cap(resource.RLIMIT_CPU, cpu, cpu + 1)  # SIGXCPU at the limit, SIGKILL a second later
     if tasks is not None:  # RLIMIT_NPROC counts every process of the uid: only a dedicated uid's
         cap(resource.RLIMIT_NPROC, tasks)
 
 
-def _landlock(host: Host, scratch_fd: int) -> None:
+def _landlock(host: Host, scratch_fd: int, spec: Mapping[str, Any]) -> None:
+    """The job's Landlock domain: the standard library, the system libraries, the devices and
+    the scratch dir; plus, for a language that execs its toolchain, the toolchain's read-only
+    directories and the very files it executes (the run stage narrows this further)."""
     abi = host.landlock_abi
     ruleset = landlock.create_ruleset(abi)
-    for fds, access in (
-        (host.stdlib_fds, landlock.READ),
-        (host.read_fds, landlock.READ),
-        (host.device_fds, landlock.DEVICE),
-    ):
-        for fd in fds:
-            landlock.allow(ruleset, fd, access, abi)
-    landlock.allow(ruleset, scratch_fd, landlock.SCRATCH, abi)
+    lang = LANGUAGES[spec.get("language", "python")]
+    chain = spec.get("toolchain") or {}
+    read, run = [], []
+    for stage in ("compile", "run"):
+        part = chain.get(stage) or {}
+        read += part.get("read", [])
+        run += part.get("exec", [])
+    read_fds = [os.open(p, os.O_PATH | os.O_CLOEXEC) for p in dict.fromkeys(read)]
+    run_fds = [os.open(p, os.O_PATH | os.O_CLOEXEC) for p in dict.fromkeys(run)]
+    try:
+        for fds, access in (
+            (host.stdlib_fds, landlock.READ),
+            (host.read_fds, landlock.READ),
+            (host.device_fds, landlock.DEVICE),
+            (read_fds, landlock.READ),
+            (run_fds, landlock.RUN),
+        ):
+            for fd in fds:
+                landlock.allow(ruleset, fd, access, abi)
+    finally:
+        for fd in read_fds + run_fds:
+            os.close(fd)
+    # A compiled C/C++ program is executed from the scratch dir: allow it here; the run stage's
+    # nested domain then allows that one file only.
+    scratch = landlock.SCRATCH | (landlock.EXECUTE if lang.native else 0)
+    landlock.allow(ruleset, scratch_fd, scratch, abi)
     landlock.enforce(ruleset)
 
 
@@ -218,6 +260,7 @@ class _Fds:
     stdlib: list[int]
     status: int
     cells: int | None
+    control: int | None
 
 
 def _arrange_fds(host: Host, pipes: Pipes) -> tuple[Host, _Fds, list[int]]:
@@ -226,10 +269,13 @@ def _arrange_fds(host: Host, pipes: Pipes) -> tuple[Host, _Fds, list[int]]:
     os.dup2(pipes.stdout, 1)
     os.dup2(pipes.stderr, 2)
     setup = [*host.read_fds, *host.device_fds, *([host.netns_fd] if host.netns_fd is not None else [])]
-    job = [pipes.status, *([pipes.cells] if pipes.cells is not None else [])]
+    optional = [pipes.cells, pipes.control]
+    job = [pipes.status, *(fd for fd in optional if fd is not None)]
     renumbered = _arrange([*host.stdlib_fds, *job, *setup])
     n, m = len(host.stdlib_fds), len(job)
-    fds = _Fds(renumbered[:n], renumbered[n], renumbered[n + 1] if m == 2 else None)
+    given = iter(renumbered[n + 1 : n + m])
+    cells, control = (next(given) if fd is not None else None for fd in optional)
+    fds = _Fds(renumbered[:n], renumbered[n], cells, control)
     setup = renumbered[n + m :]
     nr, nd = len(host.read_fds), len(host.device_fds)
     host = replace(
@@ -256,11 +302,16 @@ def _isolate(host: Host, slot: Slot, spec: Mapping[str, Any]) -> None:
     if host.netns_fd is not None:
         syscalls.setns(host.netns_fd, syscalls.CLONE_NEWNET)
     if "tmpfs" in layers:
+        lang = LANGUAGES[spec.get("language", "python")]
         dirs = {os.path.dirname(n) for n in spec["files"]} - {""}
-        inodes = int(spec["limits"]["files"]) + len(spec["files"]) + len(dirs) + 2  # + the root and main.py
+        inodes = int(spec["limits"]["files"]) + len(spec["files"]) + len(dirs) + 2  # + the root and the source
+        if lang.compiled:
+            inodes += stages.COMPILE_INODES
         owner = f",uid={uid},gid={uid}" if uid is not None else ""
         options = f"size={int(spec['limits']['memory_bytes'])},nr_inodes={inodes},mode=700{owner}"
-        flags = syscalls.MS_NOSUID | syscalls.MS_NODEV | syscalls.MS_NOEXEC
+        # noexec, but where the job runs the machine code it compiled (Landlock still allows
+        # only that one file to be executed, and only the compiler may write it before).
+        flags = syscalls.MS_NOSUID | syscalls.MS_NODEV | (0 if lang.native else syscalls.MS_NOEXEC)
         syscalls.mount("tmpfs", slot.scratch, "tmpfs", flags, options)
     else:
         os.mkdir(slot.scratch, 0o700)
@@ -283,22 +334,23 @@ def _confine(host: Host, slot: Slot, spec: Mapping[str, Any], setup: list[int]) 
         _drop_to(uid)
     if "namespaces" not in layers and os.getppid() != host.server_pid:
         os._exit(STATUS_ERROR)  # the server died before PDEATHSIG was armed
+    language = spec.get("language", "python")
     files = dict(spec["files"])
     if not session:
-        files[runner.MAIN] = spec["source"].encode("utf-8", "surrogatepass")
+        files[LANGUAGES[language].source] = spec["source"].encode("utf-8", "surrogatepass")
     _write_files(slot.scratch, files)
     stdin = _stdin_fd(None if session else spec["stdin"])
     os.dup2(stdin, 0)
     os.close(stdin)
     monitor = 1 if "namespaces" in layers else 0  # the monitor runs as the same uid
     tasks = int(spec["limits"]["processes"]) + monitor if uid is not None else None
-    _set_rlimits(host, spec["limits"], session=session, tasks=tasks)
+    _set_rlimits(host, spec["limits"], session=session, tasks=tasks, language=language)
     if "landlock" in layers:
         scratch_fd = os.open(slot.scratch, os.O_PATH | os.O_DIRECTORY)
-        _landlock(host, scratch_fd)
+        _landlock(host, scratch_fd, spec)
         os.close(scratch_fd)
     if "seccomp" in layers:
-        seccomp.install(host.seccomp_program)
+        seccomp.install(host.seccomp_exec_program if LANGUAGES[language].execs else host.seccomp_program)
     for fd in setup:
         os.close(fd)
     atexit._clear()  # the server's handlers are not the program's
@@ -310,6 +362,8 @@ def _monitor(host: Host, slot: Slot, spec: Mapping[str, Any], fds: _Fds) -> NoRe
     program = os.fork()
     if program == 0:
         _program(host, slot, spec, fds, nested=True)
+    if fds.control is not None:
+        os.close(fds.control)
     while True:
         pid, wait_status, usage = os.wait4(-1, 0)
         if pid == program:
@@ -330,14 +384,35 @@ def _program(host: Host, slot: Slot, spec: Mapping[str, Any], fds: _Fds, *, nest
         if "landlock" in host.layers and host.landlock_abi >= 6:  # it may not signal its monitor
             landlock.enforce(landlock.create_ruleset(host.landlock_abi, fs=False))
     session = spec["kind"] == "session"
-    keep = set(fds.stdlib) if host.fd_paths else set()
+    language = spec.get("language", "python")
+    staged = LANGUAGES[language].execs
+    keep = set(fds.stdlib) if host.fd_paths and not staged else set()
     if session:
         keep |= {fds.status, fds.cells}
-    for fd in [*fds.stdlib, fds.status, *([fds.cells] if fds.cells is not None else [])]:
+    if staged:  # the stage driver reports its compile on the status pipe and waits for a go
+        keep |= {fds.status, fds.control}
+    for fd in [*fds.stdlib, fds.status, *(fd for fd in (fds.cells, fds.control) if fd is not None)]:
         if fd not in keep:
             os.close(fd)
+    if staged:
+        tasks = int(spec["limits"]["processes"]) + (1 if "namespaces" in host.layers else 0)
+        stages.run(
+            stages.Job(
+                language=language,
+                chain=spec["toolchain"],
+                spec=spec,
+                scratch=slot.scratch,
+                status_fd=fds.status,
+                control_fd=fds.control,
+                layers=host.layers,
+                landlock_abi=host.landlock_abi,
+                run_tasks=tasks if slot.uid is not None else None,
+            )
+        )
     runner.reset_runtime(slot.scratch, host.job_paths, host.path_map, host.packages, host.unload)
     if session:
         assert fds.cells is not None
         runner.run_session(fds.cells, fds.status)
+    if language == "sql":
+        sql.run_main(spec["source"])
     runner.run_main(spec["source"])

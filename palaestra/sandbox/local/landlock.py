@@ -4,10 +4,11 @@ Everything the kernel's Landlock ABI can handle is denied except: read (and list
 directories given as ``read``, read/write the devices given as ``devices``, and do anything
 but execute inside ``write`` (the scratch directory). So the program cannot read the host's
 files (``/etc/passwd``, ``/proc/1/environ``, a secret next to the scratch dir), write
-anywhere else (``/tmp``, ``/dev/shm``), or ``execve`` anything at all (``/bin/sh``, setuid
-binaries, files it wrote). From ABI 4 TCP bind/connect is denied; from ABI 6 the program can
-neither signal processes outside its domain (the server, its own monitor) nor reach abstract
-UNIX sockets outside it.
+anywhere else (``/tmp``, ``/dev/shm``), or ``execve`` anything (``/bin/sh``, setuid
+binaries, files it wrote) but the few files a language's toolchain is granted (:data:`RUN`:
+read and execute one file, e.g. ``cc1`` or the dynamic loader; see :mod:`.jail`). From ABI 4
+TCP bind/connect is denied; from ABI 6 the program can neither signal processes outside its
+domain (the server, its own monitor) nor reach abstract UNIX sockets outside it.
 
 Example::
 
@@ -55,6 +56,7 @@ SCRATCH = (
     | MAKE_SYM | REFER | TRUNCATE
 )  # fmt: skip
 DEVICE = READ_FILE | WRITE_FILE
+RUN = READ_FILE | EXECUTE  # a file that may be executed (a toolchain's binary, a compiled program)
 
 
 class _RulesetAttr(ctypes.Structure):

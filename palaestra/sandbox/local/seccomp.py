@@ -15,6 +15,12 @@ Denied with ``EPERM`` (so the program sees an ordinary ``PermissionError``):
   ``request_key``, module loading, ``kexec``, ``reboot``, ``swapon``, clocks, ``personality``,
   ``acct``, ``quotactl``, handle-based opens and the like: rarely needed, often exploited.
 
+- ``execve``/``execveat``, in jobs that never need them (Python and SQL): :func:`build` with
+  ``exec_allowed=False``. Jobs of other languages must exec their toolchain; Landlock decides
+  which files (see :mod:`.jail`), and right before the job execs its program it stacks
+  :func:`single_exec`, which lets exactly that one ``execve`` through: the program, once
+  started, can exec nothing (``child_process``, ``system("/bin/sh")``, the dynamic loader).
+
 ``clone3()`` gets ``ENOSYS`` because its flags live in memory the filter cannot inspect; glibc
 then falls back to ``clone()``, whose flags it can. Any other architecture (x32, i386 through
 ``int 0x80``) kills the process. The filter is assembled once per process and installed with
@@ -25,6 +31,7 @@ Example::
     from palaestra.sandbox.local import seccomp
     program = seccomp.build()     # bytes of struct sock_filter[]
     seccomp.install(program)      # irreversible for this process and its children
+    seccomp.install(seccomp.single_exec(ctypes.addressof(path_buffer)))   # then execve(path_buffer, ...)
 """
 
 from __future__ import annotations
@@ -71,16 +78,47 @@ class _sock_fprog(ctypes.Structure):
     _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
 
 
-def build() -> bytes:
-    """The filter as packed ``struct sock_filter`` entries, for the running architecture."""
+class _Assembler:
+    """Classic BPF with forward jumps to named labels."""
+
+    def __init__(self) -> None:
+        # (code, true label or None, false label or None, k); labels resolve to forward offsets.
+        self.prog: list[tuple[int, str | None, str | None, int]] = []
+        self.labels: dict[str, int] = {}
+
+    def op(self, code: int, k: int = 0, jt: str | None = None, jf: str | None = None) -> None:
+        self.prog.append((code, jt, jf, k))
+
+    def label(self, name: str) -> None:
+        self.labels[name] = len(self.prog)
+
+    def returns(self) -> None:
+        for name, k in (
+            ("allow", _ALLOW),
+            ("eperm", _ERRNO | errno.EPERM),
+            ("enosys", _ERRNO | errno.ENOSYS),
+            ("kill", _KILL_PROCESS),
+        ):
+            self.label(name)
+            self.op(_RET, k)
+
+    def assemble(self) -> bytes:
+        out = bytearray()
+        for pc, (code, jt, jf, k) in enumerate(self.prog):
+            t = self.labels[jt] - pc - 1 if jt else 0
+            f = self.labels[jf] - pc - 1 if jf else 0
+            assert 0 <= t < 256 and 0 <= f < 256, "BPF jump out of range"
+            out += struct.pack("=HBBI", code, t, f, k)
+        return bytes(out)
+
+
+def build(*, exec_allowed: bool = True) -> bytes:
+    """The filter as packed ``struct sock_filter`` entries, for the running architecture;
+    ``exec_allowed=False`` also denies ``execve`` and ``execveat``."""
     if syscalls.ARCH is None:
         raise OSError(errno.ENOSYS, "seccomp filter: unsupported architecture")
-    # (code, true label or None, false label or None, k); labels resolve to forward offsets.
-    prog: list[tuple[int, str | None, str | None, int]] = []
-    labels: dict[str, int] = {}
-
-    def op(code: int, k: int = 0, jt: str | None = None, jf: str | None = None) -> None:
-        prog.append((code, jt, jf, k))
+    asm = _Assembler()
+    op = asm.op
 
     op(_LD_W_ABS, _ARCH_OFF)
     op(_JEQ, syscalls.AUDIT_ARCH, None, "kill")
@@ -91,33 +129,43 @@ def build() -> bytes:
     op(_JEQ, syscalls.NR["socket"], "eperm", None)
     op(_JEQ, syscalls.NR["socketpair"], "socketpair", None)
     op(_JEQ, syscalls.NR["clone"], "clone", None)
-    for name in DENIED:
+    for name in (*DENIED, *(() if exec_allowed else ("execve", "execveat"))):
         if name in syscalls.NR:  # some exist on one architecture only (iopl, modify_ldt, ...)
             op(_JEQ, syscalls.NR[name], "eperm", None)
     op(_RET, _ALLOW)
-    labels["socketpair"] = len(prog)
+    asm.label("socketpair")
     op(_LD_W_ABS, _arg_low(1))
     op(_AND, _SOCK_TYPE_MASK)  # the type without SOCK_NONBLOCK / SOCK_CLOEXEC
     op(_JEQ, socket.SOCK_STREAM, "allow", "eperm")
-    labels["clone"] = len(prog)
+    asm.label("clone")
     op(_LD_W_ABS, _arg_low(0))
     op(_JSET, syscalls.NAMESPACE_FLAGS, "eperm", "allow")
-    for name, k in (
-        ("allow", _ALLOW),
-        ("eperm", _ERRNO | errno.EPERM),
-        ("enosys", _ERRNO | errno.ENOSYS),
-        ("kill", _KILL_PROCESS),
-    ):
-        labels[name] = len(prog)
-        op(_RET, k)
+    asm.returns()
+    return asm.assemble()
 
-    out = bytearray()
-    for pc, (code, jt, jf, k) in enumerate(prog):
-        t = labels[jt] - pc - 1 if jt else 0
-        f = labels[jf] - pc - 1 if jf else 0
-        assert 0 <= t < 256 and 0 <= f < 256, "BPF jump out of range"
-        out += struct.pack("=HBBI", code, t, f, k)
-    return bytes(out)
+
+def single_exec(path_address: int) -> bytes:
+    """A filter (stacked on :func:`build`'s) allowing ``execve`` only with ``path_address`` as
+    its path pointer, and no ``execveat``.
+
+    The caller execs through a buffer at that address; the new program's address space no longer
+    holds it, so it cannot exec again (a native program could rebuild the string at that address,
+    but gains nothing: it is native code already, under the same Landlock, seccomp and uid)."""
+    if syscalls.ARCH is None:
+        raise OSError(errno.ENOSYS, "seccomp filter: unsupported architecture")
+    asm = _Assembler()
+    op = asm.op
+    op(_LD_W_ABS, _ARCH_OFF)
+    op(_JEQ, syscalls.AUDIT_ARCH, None, "kill")
+    op(_LD_W_ABS, _NR)
+    op(_JEQ, syscalls.NR["execveat"], "eperm", None)
+    op(_JEQ, syscalls.NR["execve"], None, "allow")
+    op(_LD_W_ABS, _arg_low(0))
+    op(_JEQ, path_address & 0xFFFFFFFF, None, "eperm")
+    op(_LD_W_ABS, _arg_low(0) + 4)
+    op(_JEQ, path_address >> 32, "allow", "eperm")
+    asm.returns()
+    return asm.assemble()
 
 
 def install(program: bytes) -> None:

@@ -30,9 +30,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import jail, landlock, probe, seccomp, syscalls
+from . import jail, landlock, languages, probe, seccomp, syscalls
 from .cgroups import SlotCgroup, v1_roots
 from .protocol import Decoder, encode
+from .stages import COMPILE_TASKS
 from .tiers import TIERS, best_tier
 
 BOOT = """\
@@ -53,6 +54,7 @@ BLOCK = 128  # uids (and so concurrent jobs plus sessions) per server
 MAX_BLOCKS = 40
 PIPE_GRACE = 0.5  # seconds to wait for EOF on output pipes once the monitor is gone
 READ_CHUNK = 1 << 16
+COMPILE_SLACK = 1.0  # seconds the server gives a job beyond its compile limit before stopping it
 
 
 def _now() -> float:
@@ -80,6 +82,10 @@ class Job:
     error: str | None = None
     exited_at: float | None = None
     cpu: float = 0.0  # of the first process and everything it reaped
+    # compiled languages only
+    control_fd: int | None = None  # the job waits on it for its go after the compile
+    compile: dict[str, Any] | None = None  # the compile stage's report
+    run_start: float | None = None  # when the compiled program got its go
     # sessions only
     sid: str | None = None
     cells_fd: int | None = None
@@ -90,6 +96,10 @@ class Job:
     @property
     def limits(self) -> dict[str, Any]:
         return self.spec["limits"]
+
+    @property
+    def language(self) -> languages.Language:
+        return languages.LANGUAGES[self.spec.get("language", "python")]
 
 
 def _world_readable(path: str) -> bool:
@@ -179,6 +189,8 @@ class Server:
         os.dup2(null, 1)
         os.close(null)
         self.max_jobs = int(config["max_jobs"])
+        if config.get("tool_dirs") is not None:
+            languages.SEARCH = tuple(config["tool_dirs"])
         self.sel = selectors.DefaultSelector()
         self.jobs: dict[int, Job] = {}  # by monitor pid
         self.fds: dict[int, Job] = {}
@@ -188,6 +200,7 @@ class Server:
         self.running = 0
         self.stopping = False
         self.decoder = Decoder()
+        self.toolchains: dict[str, dict[str, Any]] = {}  # discovered on first use
         syscalls.prctl(syscalls.PR_SET_CHILD_SUBREAPER, 1)  # orphans of jobs come back here
         syscalls.malloc_single_arena()
         self._claim_block(config)
@@ -332,7 +345,8 @@ class Server:
             read_fds=opened(jail.SYSTEM_READ) if landlocked else [],
             device_fds=opened(jail.DEVICES) if landlocked else [],
             netns_fd=self.netns,
-            seccomp_program=seccomp.build() if "seccomp" in self.layers else b"",
+            seccomp_program=seccomp.build(exec_allowed=False) if "seccomp" in self.layers else b"",
+            seccomp_exec_program=seccomp.build() if "seccomp" in self.layers else b"",
             landlock_abi=landlock.abi_version() if landlocked else 0,
         )
 
@@ -377,17 +391,21 @@ class Server:
     def _spawn(self, job: Job) -> None:
         limits = job.limits
         if job.slot.cgroup is not None:
-            job.slot.cgroup.configure(
-                memory_bytes=int(limits["memory_bytes"]) + self.baseline_rss, tasks=int(limits["processes"]) + 1
-            )
+            memory, tasks = int(limits["memory_bytes"]), int(limits["processes"])
+            if job.language.compiled:  # lowered to the program's own limits once it compiled
+                memory = max(memory, int(limits["compile_memory_bytes"]))
+                tasks = max(tasks, COMPILE_TASKS)
+            job.slot.cgroup.configure(memory_bytes=memory + self.baseline_rss, tasks=tasks + 1)
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
         status_r, status_w = os.pipe()
-        cells_r = None
+        cells_r = control_r = None
         if job.sid is not None:
             cells_r, job.cells_fd = os.pipe()
-        pipes = jail.Pipes(out_w, err_w, status_w, cells_r)
-        theirs = [out_w, err_w, status_w, *([cells_r] if cells_r is not None else [])]
+        if job.language.compiled:
+            control_r, job.control_fd = os.pipe2(os.O_CLOEXEC)
+        pipes = jail.Pipes(out_w, err_w, status_w, cells_r, control_r)
+        theirs = [out_w, err_w, status_w, *(fd for fd in (cells_r, control_r) if fd is not None)]
         new_pidns = "namespaces" in self.layers
         try:
             if new_pidns:
@@ -400,13 +418,21 @@ class Server:
                 if new_pidns:
                     syscalls.setns(self.own_pidns, syscalls.CLONE_NEWPID)
         except OSError:
-            for fd in (*theirs, out_r, err_r, status_r, *([job.cells_fd] if job.cells_fd is not None else [])):
+            for fd in (
+                *theirs,
+                out_r,
+                err_r,
+                status_r,
+                *(fd for fd in (job.cells_fd, job.control_fd) if fd is not None),
+            ):
                 os.close(fd)
-            job.cells_fd = None
+            job.cells_fd = job.control_fd = None
             raise
         job.pid, job.start = pid, _now()
         if job.rid is not None:
             job.deadline = job.start + float(limits["wall_seconds"])
+            if job.language.compiled:  # a backstop: the job kills its own compiler at compile_seconds
+                job.deadline += float(limits["compile_seconds"]) + COMPILE_SLACK
         for fd in theirs:
             os.close(fd)
         for fd, kind in ((out_r, "out"), (err_r, "err"), (status_r, "status")):
@@ -469,10 +495,36 @@ class Server:
         if "cell" in message:
             self._drain(job)
             self._finish_cell(job, message)
+        elif "compile" in message:
+            self._compiled(job, message["compile"])
         elif "error" in message:
             job.error = message["error"]
         else:
             job.report = message
+
+    def _compiled(self, job: Job, report: dict[str, Any]) -> None:
+        """The compile stage is over: on success, put the job under its program's own limits
+        (cgroup memory and tasks, wall clock from now) and give it its go."""
+        job.compile = report
+        if report["failed"] or job.stopping or job.control_fd is None:
+            return
+        limits = job.limits
+        cgroup = job.slot.cgroup
+        try:
+            if cgroup is not None:
+                cgroup.set_limits(
+                    memory_bytes=int(limits["memory_bytes"]) + self.baseline_rss, tasks=int(limits["processes"]) + 1
+                )
+        except OSError:  # the compile left more memory in use than the program may have
+            job.compile["memory_after"] = True
+            self._stop(job)
+            return
+        try:
+            os.write(job.control_fd, b"g")
+        except BrokenPipeError:
+            return  # the job is already gone; its exit reports it
+        job.run_start = _now()
+        job.deadline = job.run_start + float(limits["wall_seconds"])
 
     def _exited(self, job: Job, wait_status: int, usage: Any) -> None:
         job.exited_at = _now()
@@ -503,8 +555,10 @@ class Server:
                 pass
             if fd in job.fds:
                 self._close(fd)
-        if job.cells_fd is not None:
-            os.close(job.cells_fd)
+        for fd in (job.cells_fd, job.control_fd):
+            if fd is not None:
+                os.close(fd)
+        job.cells_fd = job.control_fd = None
         del self.jobs[job.pid]
         if job.rid is None:
             self._end_session(job)
@@ -518,36 +572,64 @@ class Server:
         """The ExecResult fields of a finished job (or of a session's fatal cell)."""
         report = job.report or {}
         error = None if job.stopping else job.error
-        wait_status = None if error else report.get("wait_status")  # a failed set-up says nothing
+        compiled = job.compile or {}
+        if error is None and compiled.get("error"):
+            error = compiled["error"]  # the compiler could not even start: the sandbox's failure
+        # A compiled language whose compile never reported success never ran its program.
+        compile_failed = job.language.compiled and job.sid is None and (not compiled or compiled["failed"])
+        wait_status = None if error or compile_failed else report.get("wait_status")
         exit_code = sig = None
         if wait_status is not None:
             if os.WIFSIGNALED(wait_status):
                 sig = os.WTERMSIG(wait_status)  # a plain int: marshal knows no enums
             else:
                 exit_code = os.WEXITSTATUS(wait_status)
-        elif error is None:
+        elif error is None and not compile_failed:
             sig = int(signal.SIGKILL)  # the monitor itself was killed, and the program with it
         cgroup = job.slot.cgroup
         cpu = cgroup.cpu_seconds() if cgroup is not None else job.cpu
         cpu_rlimit = max(1, -(-float(job.limits["cpu_seconds"]) // 1))
+        program_cpu = report.get("cpu", 0.0) - compiled.get("cpu", 0.0)  # wait4 counts the compiler too
         over_cpu = job.sid is None and (
-            sig == signal.SIGXCPU or (sig == signal.SIGKILL and report.get("cpu", 0.0) >= cpu_rlimit - 0.05)
+            sig == signal.SIGXCPU or (sig == signal.SIGKILL and program_cpu >= cpu_rlimit - 0.05)
         )
-        last_line = bytes(job.err[-256:]).rstrip().rsplit(b"\n", 1)[-1]
         oom = cgroup is not None and cgroup.oom_kills() > 0
+        start = job.run_start if job.run_start is not None else job.start
+        ended = job.exited_at or _now()
         return {
             "stdout": bytes(job.out),
             "stderr": bytes(job.err),
             "exit_code": exit_code,
             "signal": sig,
-            "timed_out": job.timed_out or over_cpu,
-            "memory_exceeded": oom or last_line == b"MemoryError" or last_line.startswith(b"MemoryError:"),
-            "output_truncated": job.truncated,
-            "wall_seconds": (job.exited_at or _now()) - job.start,
+            "timed_out": job.timed_out or over_cpu or bool(compiled.get("timed_out")),
+            "memory_exceeded": oom
+            or bool(compiled.get("memory") or compiled.get("memory_after"))
+            or self._out_of_memory(job, sig),
+            "output_truncated": job.truncated or bool(compiled.get("truncated")),
+            "wall_seconds": max(0.0, ended - start) if not compile_failed else 0.0,
             "cpu_seconds": cpu,
             "error": error,
-            "files": report.get("files", {}),
+            "files": report.get("files", {}) if not compile_failed else {},
+            "compile_output": compiled.get("output", b""),
+            "compile_failed": bool(compile_failed) and error is None,
+            "compile_seconds": compiled.get("seconds", 0.0),
         }
+
+    @staticmethod
+    def _out_of_memory(job: Job, sig: int | None) -> bool:
+        """What the runtime prints when an allocation fails (the program could print it too:
+        this is a hint, the cgroup's OOM count is the proof)."""
+        tail = bytes(job.err[-512:]).rstrip()
+        last_line = tail.rsplit(b"\n", 1)[-1]
+        name = job.language.name
+        if name in ("python", "sql"):
+            return last_line == b"MemoryError" or last_line.startswith(b"MemoryError:")
+        if name == "javascript":  # V8's fatal error comes first, then a native stack trace
+            head = bytes(job.err[:4096])
+            return b"JavaScript heap out of memory" in head or b"Fatal process out of memory" in head
+        if name == "cpp":
+            return sig == signal.SIGABRT and b"std::bad_alloc" in tail
+        return False
 
     # -- sessions --------------------------------------------------------------------------
 
@@ -620,8 +702,10 @@ class Server:
 
     # -- protocol --------------------------------------------------------------------------
 
-    def _reply(self, rid: int, result: dict[str, Any] | None = None, error: str | None = None) -> None:
-        view = memoryview(encode({"id": rid, "result": result, "error": error}))
+    def _reply(
+        self, rid: int, result: dict[str, Any] | None = None, error: str | None = None, unavailable: bool = False
+    ) -> None:
+        view = memoryview(encode({"id": rid, "result": result, "error": error, "unavailable": unavailable}))
         while view:
             view = view[os.write(self.replies, view) :]
 
@@ -629,8 +713,15 @@ class Server:
         rid, op = message["id"], message["op"]
         if op == "run":
             spec = {k: message[k] for k in ("source", "stdin", "files", "output_files", "limits")}
-            self.pending.append((rid, {**spec, "kind": "run"}))
+            language = message.get("language", "python")
+            chain = self._toolchain(language)
+            if not chain["available"]:
+                self._reply(rid, error=chain["reason"], unavailable=True)
+                return
+            self.pending.append((rid, {**spec, "kind": "run", "language": language, "toolchain": chain}))
             self._start_pending()
+        elif op == "languages":
+            self._reply(rid, {name: self._toolchain(name) for name in languages.LANGUAGES})
         elif op == "cell":
             self._cell(rid, message)
         elif op == "close":
@@ -642,6 +733,12 @@ class Server:
             self._reply(rid, {})
         else:
             self._reply(rid, error=f"unknown op {op!r}")
+
+    def _toolchain(self, language: str) -> dict[str, Any]:
+        """The language's toolchain, discovered once per server (tens of milliseconds, once)."""
+        if language not in self.toolchains:
+            self.toolchains[language] = languages.discover(language)
+        return self.toolchains[language]
 
     def _start_pending(self) -> None:
         while self.pending and self.running < self.max_jobs:

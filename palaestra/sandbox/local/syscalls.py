@@ -22,7 +22,8 @@ _libc = ctypes.CDLL(None, use_errno=True)
 # Syscall numbers of the calls the seccomp filter handles, per architecture (from the kernel's
 # unistd headers: arch/x86/entry/syscalls/syscall_64.tbl and include/uapi/asm-generic/unistd.h).
 _X86_64 = {
-    "socket": 41, "socketpair": 53, "clone": 56, "ptrace": 101, "syslog": 103, "uselib": 134, "personality": 135,
+    "execve": 59, "execveat": 322, "socket": 41, "socketpair": 53, "clone": 56, "ptrace": 101,
+    "syslog": 103, "uselib": 134, "personality": 135,
     "vhangup": 153, "modify_ldt": 154, "pivot_root": 155, "_sysctl": 156, "adjtimex": 159,
     "chroot": 161, "acct": 163, "settimeofday": 164, "mount": 165, "umount2": 166, "swapon": 167,
     "swapoff": 168, "reboot": 169, "sethostname": 170, "setdomainname": 171, "iopl": 172,
@@ -35,7 +36,8 @@ _X86_64 = {
     "bpf": 321, "userfaultfd": 323,
 }  # fmt: skip
 _AARCH64 = {
-    "lookup_dcookie": 18, "umount2": 39, "mount": 40, "pivot_root": 41, "nfsservctl": 42,
+    "execve": 221, "execveat": 281, "lookup_dcookie": 18, "umount2": 39, "mount": 40, "pivot_root": 41,
+    "nfsservctl": 42,
     "chroot": 51, "vhangup": 58, "quotactl": 60, "acct": 89, "personality": 92, "unshare": 97,
     "kexec_load": 104, "init_module": 105, "delete_module": 106, "clock_settime": 112,
     "syslog": 116, "ptrace": 117, "reboot": 142, "sethostname": 161, "setdomainname": 162,
