@@ -180,11 +180,28 @@ def _load_model(args: argparse.Namespace) -> tuple[Any, str | None]:
                                             temperature=args.temperature, max_tokens=args.max_new_tokens or 1024)
         return client, args.answer_format
     from palaestra.baselines.evaluate import PolicyChat
-    from palaestra.baselines.reinforce import load_policy
+    from palaestra.baselines.models import MODEL_CHOICES, load_policy
 
-    policy = load_policy(spec, device=args.device)
+    if args.engine == "vllm":
+        import json
+
+        from palaestra.baselines.hf import METADATA_FILE
+        from palaestra.baselines.vllm_chat import VLLMChat
+
+        path = Path(spec[3:] if spec.startswith("hf:") else spec)
+        model = VLLMChat(path, max_new_tokens=args.max_new_tokens or 1024, temperature=args.temperature,
+                         max_context=args.max_context)
+        metadata = path / METADATA_FILE  # a checkpoint written by the trainer knows its answer format
+        trained = json.loads(metadata.read_text()).get("answer_format") if metadata.is_file() else None
+        return model, args.answer_format or trained
+    try:
+        policy = load_policy(spec, device=args.device)
+    except ValueError as exc:
+        if str(exc).startswith("unknown model"):
+            raise ValueError(f"unknown model {spec!r}: use oracle, random, openai:URL#MODEL, {MODEL_CHOICES}") from None
+        raise
     chat = PolicyChat(policy, max_new_tokens=args.max_new_tokens or policy.reply_tokens,
-                      temperature=args.temperature, batch_size=args.batch_size)
+                      temperature=args.temperature, batch_size=args.batch_size, max_context=args.max_context)
     return chat, args.answer_format or policy.answer_format
 
 
@@ -206,23 +223,26 @@ def _eval_model(args: argparse.Namespace) -> int:
         body = [(*(r[c] for c in columns), r["episodes"], r["errors"], _number(r["reward"]),
                  *(_number(r[p]) for p in passes)) for r in rows]
         print(table([*columns, "episodes", "errors", "reward", *passes], body) + "\n")
-    errors = sum(r["error"] is not None for r in result.records)
+    reasons = result.error_reasons()
+    errors = sum(reasons.values())
     print(f"{result.model}: {len(result.records)} episodes ({len(suite.problems())} problems x {args.samples} samples, "
           f"answer format {answer_format or 'each env default'}) in {result.seconds:.1f} s, "
           f"{result.episodes_per_second:.1f} episodes/s; {errors} infrastructure errors (not scored)")
+    for reason, count in reasons.items():
+        example = next((r["error"] for r in result.records if r["error"] and reason in r["error"]), "")
+        print(f"  {count} x {reason}  (e.g. {example[:160]!r})")
     if args.out:
         print(f"transcripts, summary.json and pass_at_k.png in {args.out}")
+    if result.records and errors == len(result.records):
+        print("palaestra: every episode failed with an infrastructure error: nothing was scored", file=sys.stderr)
+        return 1
     return 0
 
 
 def cmd_train(args: argparse.Namespace) -> int:
     import palaestra
-    from palaestra.baselines.reinforce import (
-        TrainConfig,
-        load_policy,
-        make_group,
-        train,
-    )
+    from palaestra.baselines.models import load_policy
+    from palaestra.baselines.reinforce import TrainConfig, make_group, train
 
     if args.model == "tiny":
         from palaestra.baselines.tiny import TinyPolicy
@@ -231,15 +251,20 @@ def cmd_train(args: argparse.Namespace) -> int:
     else:
         policy = load_policy(args.model, device=args.device)
     tiny = args.model == "tiny" or args.model.endswith(".pt")
+    if tiny and policy.device.type == "cpu" and args.threads:
+        import torch
+
+        torch.set_num_threads(args.threads)  # the tiny model's small matrices run faster on one thread
     policy.answer_format = args.answer_format or policy.answer_format or ("raw" if tiny else None)
     if args.batch_size % args.group_size:
         raise ValueError(f"--batch-size {args.batch_size} must be a multiple of --group-size {args.group_size}")
     config = TrainConfig(
-        steps=args.steps, lr=args.lr or (1e-3 if tiny else 1e-6),
+        steps=args.steps, lr=args.lr or (TINY_LR if tiny else 1e-6),
         advantage=args.advantage or ("group" if args.group_size > 1 else "batch"),
-        max_new_tokens=args.max_new_tokens or (8 if tiny else 512), max_turns=args.max_turns,
+        max_new_tokens=args.max_new_tokens or (policy.reply_tokens if tiny else 512), max_turns=args.max_turns,
         temperature=args.temperature, kl_coef=args.kl_coef,
-        micro_batch_size=args.micro_batch_size or (64 if tiny else 4),
+        entropy_coef=args.entropy_coef if args.entropy_coef is not None else (TINY_ENTROPY if tiny else 0.0),
+        micro_batch_size=args.micro_batch_size or (256 if tiny else 64), max_context=args.max_context,
         seed=args.seed, time_limit=args.time_limit, checkpoint_every=args.checkpoint_every,
     )
     evaluation = _BeforeAfter(policy, args, config.max_new_tokens) if args.eval_seeds else None
@@ -253,18 +278,33 @@ def cmd_train(args: argparse.Namespace) -> int:
         for e in envs if isinstance(envs, list) else [envs]:
             e.close()
     history = result.history
-    window = min(10, len(history))
-    first = sum(h["reward"] for h in history[:window]) / window
-    last = sum(h["reward"] for h in history[-window:]) / window
-    accuracy = sum(h["accuracy"] for h in history[-window:]) / window
-    print(f"{policy.name} on {', '.join(args.env)} (level {args.level}, device {policy.device}): mean reward "
-          f"{first:.3f} -> {last:.3f} (first and last {window} steps; accuracy at the end {accuracy:.3f}); "
-          f"{len(history)} steps in {result.seconds:.0f} s")
+    window = min(20, len(history))
+    first = sum(h["accuracy"] for h in history[:window]) / window
+    last = sum(h["accuracy"] for h in history[-window:]) / window
+    errors = sum(h["errors"] for h in history)
+    print(f"{policy.name} on {', '.join(args.env)} (level {args.level}, device {policy.device}): sampled accuracy "
+          f"{first:.3f} -> {last:.3f} (first and last {window} steps of {args.batch_size} episodes); "
+          f"{len(history)} steps in {result.seconds:.0f} s"
+          + (f"; {errors} episodes not judged (errors)" if errors else ""))
+    print(_curve(history))
     print(f"metrics: {Path(args.out) / 'metrics.jsonl'}")
     print(f"checkpoint: {result.checkpoint}\nlearning curve: {result.plot}")
     if evaluation:
         evaluation.finish()
     return 0
+
+
+TINY_LR, TINY_ENTROPY = 6e-4, 0.02  # the tiny model's defaults (the CPU demonstration)
+
+
+def _curve(history: Sequence[dict[str, Any]], points: int = 10) -> str:
+    """The learning curve as text: sampled accuracy averaged over equal stretches of the run."""
+    size = max(1, len(history) // points)
+    cells = []
+    for start in range(0, len(history) - size + 1, size):
+        chunk = history[start: start + size]
+        cells.append(f"{chunk[-1]['step'] + 1}: {sum(h['accuracy'] for h in chunk) / len(chunk):.2f}")
+    return "learning curve (step: mean sampled accuracy over the stretch ending there): " + ", ".join(cells)
 
 
 class _BeforeAfter:
@@ -274,10 +314,12 @@ class _BeforeAfter:
         from palaestra.baselines.evaluate import PolicyChat, Suite, run_suite
 
         levels = tuple(args.eval_levels or [args.level])
+        self.temperature = args.eval_temperature
         # seeds far from the trainer's, so the table measures generalisation to unseen problems
         self.suite = Suite(tuple(args.env), levels, tuple(range(10**6, 10**6 + args.eval_seeds)))
-        self.run = lambda: run_suite(PolicyChat(policy, max_new_tokens=max_new_tokens, temperature=args.temperature),
-                                     self.suite, answer_format=policy.answer_format, plot=False)
+        chat = PolicyChat(policy, max_new_tokens=max_new_tokens, temperature=args.eval_temperature,
+                          max_context=args.max_context)
+        self.run = lambda: run_suite(chat, self.suite, answer_format=policy.answer_format, plot=False)
         self.before = self.run()
 
     def finish(self) -> None:
@@ -285,8 +327,10 @@ class _BeforeAfter:
         rows = [(r["env_id"], r["level"], r["episodes"], _number(r["reward"]), _number(after[key]["reward"]),
                  _number(r["pass@1"]), _number(after[key]["pass@1"]))
                 for r in self.before.level_rows() for key in [(r["env_id"], r["level"])]]
-        print("\nheld-out problems, before and after training:")
-        print(table(["env", "level", "episodes", "reward before", "reward after", "solved before", "solved after"], rows))
+        how = "greedy" if self.temperature == 0 else f"temperature {self.temperature:g}"
+        print(f"\nheld-out problems (seeds the trainer never used, {how} decoding), before and after training:")
+        headers = ["env", "level", "episodes", "reward before", "reward after", "solved before", "solved after"]
+        print(table(headers, rows))
 
 
 def _print_example(env_id: str, level: int) -> None:
@@ -301,6 +345,9 @@ def _print_example(env_id: str, level: int) -> None:
     feedback, reward, *_ = env.step(response)
     print(f"example: {env_id} level {env.level} seed 0\n--- prompt ---\n{obs}\n--- oracle response ---\n{response}")
     print(f"--- verdict ---\nreward {reward:g}: {feedback}\n")
+
+
+DEMO_STEPS = 600  # the tiny model's CPU demonstration: arithmetic/addition level 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -364,23 +411,32 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--retries", type=int, default=3, help="retries of a failed HTTP request (openai:)")
     p.add_argument("--timeout", type=float, default=120.0, help="seconds per HTTP request (openai:)")
     p.add_argument("--device", help="torch device for local models (default: cuda if available)")
+    p.add_argument("--max-context", type=int, default=4096,
+                   help="tokens per episode at most for local models (prompt, replies, observations)")
+    p.add_argument("--engine", choices=["palaestra", "vllm"], default="palaestra",
+                   help="how a local model (hf:PATH) samples: the built-in rollout engine, or vLLM if installed")
     p.set_defaults(func=cmd_eval)
 
     p = sub.add_parser("train", help="train a policy with REINFORCE (default: the tiny model's CPU demonstration)")
-    p.add_argument("--env", nargs="+", default=["strings/copy"], help="env ids, mixed in one batch")
+    p.add_argument("--env", nargs="+", default=["arithmetic/addition"], help="env ids, mixed in one batch")
     p.add_argument("--model", default="tiny", help="tiny | PATH.pt (continue a tiny checkpoint) | hf:PATH")
     p.add_argument("--level", type=int, default=0)
-    p.add_argument("--steps", type=int, default=300)
+    p.add_argument("--steps", type=int, default=DEMO_STEPS)
     p.add_argument("--out", default="runs/train", help="directory for metrics.jsonl, checkpoints, learning_curve.png")
-    p.add_argument("--batch-size", type=int, default=128, help="episodes per step")
-    p.add_argument("--group-size", type=int, default=1, help="samples per problem (> 1: group-relative advantages)")
+    p.add_argument("--batch-size", type=int, default=256, help="episodes per step")
+    p.add_argument("--group-size", type=int, default=8, help="samples per problem (> 1: group-relative advantages)")
     p.add_argument("--advantage", choices=["batch", "group"], help="default: group if --group-size > 1, else batch")
-    p.add_argument("--lr", type=float, help="default: 1e-3 for tiny, 1e-6 for hf")
-    p.add_argument("--max-new-tokens", type=int, help="default: 8 for tiny, 512 for hf")
+    p.add_argument("--lr", type=float, help=f"default: {TINY_LR:g} for tiny, 1e-6 for hf")
+    p.add_argument("--entropy-coef", type=float, help=f"entropy bonus (default: {TINY_ENTROPY:g} for tiny, 0 for hf)")
+    p.add_argument("--max-new-tokens", type=int, help="tokens per reply (default for tiny: the longest reference "
+                                                      "answer + 1, or the checkpoint's; 512 for hf)")
+    p.add_argument("--max-context", type=int, default=4096,
+                   help="tokens per episode at most (prompt, replies, observations): the rollout engine's slot size")
     p.add_argument("--max-turns", type=int, default=16, help="responses per multi-turn episode at most")
     p.add_argument("--temperature", type=float, default=1.0)
     p.add_argument("--kl-coef", type=float, default=0.0, help="> 0: KL penalty to the initial policy")
-    p.add_argument("--micro-batch-size", type=int, help="episodes per forward/backward (default: 64 tiny, 4 hf)")
+    p.add_argument("--micro-batch-size", type=int, help="episodes per forward/backward at most (default: 128 tiny, "
+                                                        "64 hf; long episodes are also split by token count)")
     p.add_argument("--answer-format", choices=["tag", "boxed", "last_line", "raw"],
                    help="default: raw for tiny, each env's own for hf")
     p.add_argument("--mode", choices=["sync", "async"], default="sync", help="vector env mode")
@@ -388,10 +444,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--time-limit", type=float, help="stop after this many seconds")
     p.add_argument("--checkpoint-every", type=int, default=100)
     p.add_argument("--device", help="torch device (default: cuda if available)")
+    p.add_argument("--threads", type=int, default=1, help="CPU threads for the tiny model (0: torch's default)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--eval-seeds", type=int, default=200,
                    help="held-out problems per env and level evaluated before and after training (0: none)")
     p.add_argument("--eval-levels", type=int, nargs="+", help="levels of that evaluation (default: --level)")
+    p.add_argument("--eval-temperature", type=float, default=0.0, help="sampling temperature of that evaluation "
+                                                                       "(default 0: greedy)")
     p.set_defaults(func=cmd_train)
     return parser
 

@@ -68,7 +68,7 @@ class Decoder(abc.ABC):
         to attend over, more than any real position in ``positions``.
         """
 
-    def sync(self) -> None:
+    def sync(self) -> None:  # noqa: B027 (a no-op unless the decoder copies weights)
         """Copy the policy's current weights into the decoder's own copies (no-op when it uses them directly)."""
 
 
@@ -213,7 +213,8 @@ class CachedTransformer(Decoder):
             q = _rms_norm(q, w[f"{i}.q_norm.weight"], a.norm_eps)
             k = _rms_norm(k, w[f"{i}.k_norm.weight"], a.norm_eps)
         if self._rotary is not None:
-            cos, sin = self._rotary[0][positions][:, :, None].to(q.dtype), self._rotary[1][positions][:, :, None].to(q.dtype)
+            cos = self._rotary[0][positions][:, :, None].to(q.dtype)
+            sin = self._rotary[1][positions][:, :, None].to(q.dtype)
             q, k = q * cos + _rotate_half(q) * sin, k * cos + _rotate_half(k) * sin
         k_cache, v_cache = self.k_cache[i], self.v_cache[i]
         row_slots = slots if slots is not None else torch.arange(rows, device=h.device)

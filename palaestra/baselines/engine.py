@@ -132,17 +132,17 @@ class RolloutEngine:
         self.play(enumerate(prefixes), done, max_new_tokens, temperature, seed)
         return [replies[k] for k in range(len(prefixes))]
 
-    def play(self, source: Iterable[tuple[Hashable, Sequence[int]]], respond: Respond, max_new_tokens: int,
-             temperature: float = 1.0, seed: int = 0) -> EngineStats:
+    def play(self, source: Iterable[tuple[Hashable, Sequence[int]]], respond: Respond,
+             max_new_tokens: int | Callable[[Hashable], int], temperature: float = 1.0, seed: int = 0) -> EngineStats:
         """Run conversations from ``source`` (key, prompt ids) until every one is over.
 
         ``respond`` gets the replies that ended at the same step and returns, for
         each, the ids to append before its next reply (the observation and the
         assistant's start) or None when the conversation is over. A conversation
         must fit in ``capacity``: its ids so far, plus the new ids, plus one reply.
+        ``max_new_tokens``: tokens per reply, or a function of the conversation's key.
         """
-        if max_new_tokens < 1:
-            raise ValueError("max_new_tokens must be at least 1")
+        budget_of = max_new_tokens if callable(max_new_tokens) else (lambda key: max_new_tokens)
         stats = EngineStats()
         start = time.perf_counter()
         generator = torch.Generator(device=self.device).manual_seed(seed % 2**63)
@@ -173,7 +173,7 @@ class RolloutEngine:
                 replying = [s for s, st in enumerate(slots) if st.reply is not None]
                 oldest = max((slots[s].waited for s in waiting), default=0)
                 if waiting and (not replying or oldest >= PREFILL_WAIT or 4 * len(waiting) >= len(replying)):
-                    finished = self._prefill(slots, waiting, max_new_tokens, temperature, generator, stats)
+                    finished = self._prefill(slots, waiting, budget_of, temperature, generator, stats)
                 else:
                     for s in waiting:
                         slots[s].waited += 1
@@ -213,7 +213,8 @@ class RolloutEngine:
             raise ValueError(f"conversation {slot.key!r} does not fit in {self.capacity} tokens "
                              f"({slot.length} written, {len(slot.pending)} more)")
 
-    def _prefill(self, slots: list[_Slot], waiting: list[int], max_new_tokens: int, temperature: float,
+    def _prefill(self, slots: list[_Slot], waiting: list[int], budget_of: Callable[[Hashable], int],
+                 temperature: float,
                  generator: torch.Generator, stats: EngineStats) -> list[int]:
         finished: list[int] = []
         waiting = sorted(waiting, key=lambda s: len(slots[s].pending))
@@ -242,7 +243,10 @@ class RolloutEngine:
                 slot.length += len(slot.pending)
                 slot.pending, slot.waited = [], 0
                 slot.reply = Reply(slot.key)
-                slot.budget = min(max_new_tokens, self.capacity - slot.length)
+                wanted = budget_of(slot.key)
+                if wanted < 1:
+                    raise ValueError(f"conversation {slot.key!r}: max_new_tokens must be at least 1, got {wanted}")
+                slot.budget = min(wanted, self.capacity - slot.length)
                 if self._append(slot, sampled[row], logprobs[row]):
                     finished.append(s)
                 stats.tokens += 1

@@ -10,8 +10,13 @@ real. Two entry points:
   Face model, a tiny checkpoint, or a reference policy) on env ids x levels x
   seeds, ``samples`` episodes per problem, scored by unbiased pass@k per env and
   per family, with JSONL transcripts and a plot. A reply the model side could
-  not produce (HTTP error, timeout) is recorded as an error and left out of
-  pass@k, never counted as a wrong answer.
+  not produce (HTTP error, timeout) and a step the env could not judge
+  (``info["error"]``: sandbox down, verifier timeout) are recorded as errors and
+  left out of pass@k, never counted as wrong answers. A local model
+  (:class:`PolicyChat`) plays through the rollout engine: episodes run
+  ``batch_size`` at a time with continuous batching, each turn joining the
+  running batch as soon as its env has answered, and a finished episode's slot
+  going to the next problem at once.
 
 Example::
 
@@ -29,18 +34,20 @@ from __future__ import annotations
 
 import json
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from palaestra.baselines.engine import Reply, RolloutEngine, chat
 from palaestra.baselines.passk import mean_pass_at_k
 from palaestra.baselines.policies import Policy
+from palaestra.baselines.policy import LMPolicy
 from palaestra.core.env import TextEnv
 from palaestra.core.registry import registry
-from palaestra.factory import make
 from palaestra.core.seeding import derive_seed
+from palaestra.factory import make
 
 
 @dataclass(frozen=True)
@@ -86,7 +93,8 @@ def run_episodes(env_id: str, policy: Policy, levels: Iterable[int], seeds: Iter
             episodes += 1
             solved += int(done and correct)
             total_reward += episode_reward
-    return EvalRow(env_id, policy.name, episodes, solved, total_reward / max(episodes, 1), turns / max(episodes, 1), env_seconds)
+    return EvalRow(env_id, policy.name, episodes, solved, total_reward / max(episodes, 1), turns / max(episodes, 1),
+                   env_seconds)
 
 
 def evaluate(
@@ -119,20 +127,27 @@ class ChatModel(Protocol):
 
 
 class PolicyChat:
-    """A local :class:`~palaestra.baselines.reinforce.LMPolicy` (tiny or Hugging Face) as a :class:`ChatModel`."""
+    """A local :class:`~palaestra.baselines.policy.LMPolicy` (tiny or Hugging Face) as a :class:`ChatModel`.
 
-    def __init__(self, policy: Any, max_new_tokens: int = 512, temperature: float = 1.0, batch_size: int = 64) -> None:
+    :func:`run_suite` plays it through the rollout engine (``max_context``
+    tokens per episode at most); :meth:`complete` answers one batch of text
+    conversations.
+    """
+
+    def __init__(self, policy: LMPolicy, max_new_tokens: int = 512, temperature: float = 1.0, batch_size: int = 64,
+                 max_context: int = 4096) -> None:
         self.policy = policy
         self.name = policy.name
         self.max_new_tokens = max_new_tokens
         self.temperature = temperature
         self.batch_size = batch_size
+        self.max_context = max_context
 
     def complete(self, conversations: Sequence[Sequence[Message]], seeds: Sequence[int]) -> list[str]:
         replies: list[str] = []
         for start in range(0, len(conversations), self.batch_size):
             batch = conversations[start: start + self.batch_size]
-            replies += self.policy.chat(batch, self.max_new_tokens, self.temperature, seed=seeds[start])
+            replies += chat(self.policy, batch, self.max_new_tokens, self.temperature, seed=seeds[start])
         return replies
 
 
@@ -162,13 +177,15 @@ class _Episode:
     rewards: list[float] = field(default_factory=list)
     correct: bool = False
     error: str | None = None
+    cut: str | None = None  # why the harness ended it unfinished (context full): scored as it stands
     done: bool = False
 
     def record(self, model: str) -> dict[str, Any]:
         return {
             "model": model, "env_id": self.env_id, "family": registry[self.env_id].family, "level": self.level,
             "seed": self.seed, "sample": self.sample, "reward": sum(self.rewards), "correct": self.correct,
-            "turns": len(self.rewards), "error": self.error, "rewards": self.rewards, "messages": self.messages,
+            "turns": len(self.rewards), "error": self.error, "cut": self.cut, "rewards": self.rewards,
+            "messages": self.messages,
         }
 
 
@@ -218,10 +235,31 @@ class SuiteResult:
         """One row per family, pass@k averaged over all its problems."""
         return self._rows(["family"])
 
+    def error_reasons(self) -> dict[str, int]:
+        """How many episodes were not judged, per reason (the error text up to its first colon), most common first."""
+        counts = Counter(error_reason(r["error"]) for r in self.records if r["error"] is not None)
+        return dict(counts.most_common())
+
     def summary(self) -> dict[str, Any]:
         return {"model": self.model, "ks": list(self.ks), "episodes": len(self.records), "seconds": self.seconds,
-                "episodes_per_second": self.episodes_per_second, "envs": self.env_rows(), "levels": self.level_rows(),
-                "families": self.family_rows()}
+                "episodes_per_second": self.episodes_per_second, "errors": self.error_reasons(),
+                "envs": self.env_rows(), "levels": self.level_rows(), "families": self.family_rows()}
+
+
+GENERIC_ERROR_LABELS = ("infrastructure error", "not judged", "error")  # say nothing of the cause
+
+
+def error_reason(error: str) -> str:
+    """An error message's kind, for counting: its first colon-separated part that names a cause.
+
+    >>> error_reason("HTTP 503: service unavailable")
+    'HTTP 503'
+    >>> error_reason("infrastructure error: sandbox down: connection refused")
+    'sandbox down'
+    """
+    parts = [p.strip() for p in error.split(":")]
+    cause = next((p for p in parts if p and p.lower() not in GENERIC_ERROR_LABELS), "")
+    return cause[:80] or "error"
 
 
 def _chunks(items: Sequence[Any], size: int) -> Iterator[Sequence[Any]]:
@@ -234,8 +272,9 @@ def run_suite(model: ChatModel | Policy, suite: Suite, samples: int = 1, ks: Seq
               out_dir: str | Path | None = None, plot: bool = True) -> SuiteResult:
     """Play ``samples`` episodes of every problem of ``suite`` with ``model``; pass@k for each ``k <= samples``.
 
-    Episodes run ``batch_size`` at a time, turn by turn, so a chat model gets
-    whole batches (batched generation locally, concurrent requests over HTTP).
+    Episodes run ``batch_size`` at a time: a local model (:class:`PolicyChat`)
+    through the rollout engine with continuous batching; any other model turn
+    by turn, so that it gets whole batches (concurrent requests over HTTP).
     With ``out_dir``: ``transcripts.jsonl`` (one line per episode),
     ``summary.json`` and ``pass_at_k.png``.
     """
@@ -250,20 +289,15 @@ def run_suite(model: ChatModel | Policy, suite: Suite, samples: int = 1, ks: Seq
     records: list[dict[str, Any]] = []
     start = time.perf_counter()
     try:
-        for chunk in _chunks(jobs, batch_size):
-            episodes = [_start(*job, answer_format=answer_format) for job in chunk]
-            for turn in range(max_turns):
-                active = [e for e in episodes if not e.done]
-                if not active:
-                    break
-                for episode, (text, error) in zip(active, _respond(model, active, turn)):
-                    _advance(episode, text, error)
-            for episode in episodes:
-                if not episode.done:
-                    episode.error = f"no end after {max_turns} turns"
-                records.append(episode.record(name))
-                if transcript is not None:
-                    transcript.write(json.dumps(records[-1], ensure_ascii=False) + "\n")
+        if isinstance(model, PolicyChat):
+            episodes = _play_local(model, jobs, answer_format, batch_size, max_turns)
+        else:
+            episodes = [e for chunk in _chunks(jobs, batch_size)
+                        for e in _play_turn_by_turn(model, chunk, answer_format, max_turns)]
+        for episode in episodes:
+            records.append(episode.record(name))
+            if transcript is not None:
+                transcript.write(json.dumps(records[-1], ensure_ascii=False) + "\n")
     finally:
         if transcript is not None:
             transcript.close()
@@ -273,6 +307,66 @@ def run_suite(model: ChatModel | Policy, suite: Suite, samples: int = 1, ks: Seq
         if plot:
             plot_pass_at_k(result, out / "pass_at_k.png")
     return result
+
+
+def _play_turn_by_turn(model: ChatModel | Policy, jobs: Sequence[tuple[str, int, int, int]],
+                       answer_format: str | None, max_turns: int) -> list[_Episode]:
+    """Play jobs together, one turn of every unfinished episode per round."""
+    episodes = [_start(*job, answer_format=answer_format) for job in jobs]
+    for turn in range(max_turns):
+        active = [e for e in episodes if not e.done]
+        if not active:
+            break
+        for episode, (text, error) in zip(active, _respond(model, active, turn)):
+            _advance(episode, text, error)
+    for episode in episodes:
+        if not episode.done:
+            episode.error = f"no end after {max_turns} turns"
+    return episodes
+
+
+def _play_local(model: PolicyChat, jobs: Sequence[tuple[str, int, int, int]], answer_format: str | None,
+                batch_size: int, max_turns: int) -> list[_Episode]:
+    """Play every job with a local policy through the rollout engine; the episodes in job order."""
+    policy = model.policy
+    capacity = min(model.max_context, policy.max_length)
+    room = capacity - model.max_new_tokens - 1  # what a conversation may hold before a reply
+    if room < 1:
+        raise ValueError(f"max_new_tokens={model.max_new_tokens} leaves no room for a prompt in {capacity} tokens")
+    engine = RolloutEngine(policy, slots=max(1, min(batch_size, len(jobs))), capacity=capacity)
+    episodes: list[_Episode] = []
+    length: list[int] = []
+
+    def source() -> Iterator[tuple[int, list[int]]]:
+        for job in jobs:
+            episode = _start(*job, answer_format=answer_format)
+            episodes.append(episode)
+            ids = policy.encode_user(episode.messages, closed=True)[-room:]  # the oldest context gives way
+            length.append(len(ids))
+            yield len(episodes) - 1, ids
+
+    def respond(replies: list[Reply]) -> list[list[int] | None]:
+        follow: list[list[int] | None] = []
+        for reply in replies:
+            k = int(reply.key)  # type: ignore[call-overload]
+            episode = episodes[k]
+            length[k] += len(reply.ids)
+            _advance(episode, policy.decode(reply.ids), None)
+            ids = None
+            if not episode.done and len(episode.rewards) >= max_turns:
+                episode.error, episode.done = f"no end after {max_turns} turns", True
+            elif not episode.done:
+                ids = policy.encode_user(episode.messages, closed=reply.closed)
+                if length[k] + len(ids) > room:
+                    episode.cut, episode.done, ids = "context full", True, None
+                else:
+                    length[k] += len(ids)
+            follow.append(ids)
+        return follow
+
+    seed = derive_seed("eval", len(jobs), *(jobs[0] if jobs else ())) % 2**63
+    engine.play(source(), respond, model.max_new_tokens, model.temperature, seed)
+    return episodes
 
 
 def _start(env_id: str, level: int, seed: int, sample: int, answer_format: str | None) -> _Episode:
@@ -304,7 +398,10 @@ def _advance(episode: _Episode, text: str | None, error: str | None) -> None:
         return
     episode.rewards.append(float(reward))
     episode.observation, episode.info = observation, info
-    if terminated or truncated:
+    if info.get("error") is not None:  # the env could not judge the reply: not a wrong answer
+        episode.error, episode.done = str(info["error"]), True
+        episode.messages.append({"role": "env", "content": observation})
+    elif terminated or truncated:
         episode.done, episode.correct = True, bool(info.get("correct"))
         episode.messages.append({"role": "env", "content": observation})  # the final verdict, for the transcript
     else:

@@ -21,8 +21,7 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol
 
-from palaestra.core.env import SingleTurnEnv, TextEnv
-from palaestra.core.env import MultiTurnEnv
+from palaestra.core.env import MultiTurnEnv, SingleTurnEnv, TextEnv
 from palaestra.core.extract import wrap
 
 

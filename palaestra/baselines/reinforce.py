@@ -60,6 +60,7 @@ import torch
 import torch.nn.functional as F
 
 from palaestra.baselines.engine import Reply, RolloutEngine
+from palaestra.baselines.evaluate import error_reason
 from palaestra.baselines.policy import LMPolicy, Message, left_pad
 from palaestra.core.seeding import derive_seed
 
@@ -81,9 +82,12 @@ class TrainConfig:
     kl_coef: float = 0.0  # > 0: penalise the KL divergence from the initial (frozen) policy
     max_grad_norm: float = 1.0
     gamma: float = 1.0  # discount of later turns' rewards in the return-to-go
-    micro_batch_size: int = 64  # trajectories per forward/backward pass (gradients are accumulated)
+    micro_batch_size: int = 64  # trajectories per forward/backward pass at most (gradients are accumulated)
+    micro_batch_tokens: int = 16_384  # and padded tokens per pass at most (one long trajectory may exceed it)
+    entropy_coef: float = 0.0  # > 0: reward the policy's entropy on its own tokens (keeps it exploring)
     weight_decay: float = 0.0
-    bf16: bool = True  # autocast to bfloat16 on CUDA
+    bf16: bool = True  # on CUDA: sample with bfloat16 weights and autocast the update to bfloat16
+    max_context: int = 4096  # tokens per episode at most (prompt, replies, observations): the engine's slot size
     seed: int = 0
     time_limit: float | None = None  # seconds; stop early once exceeded
     checkpoint_every: int = 100
@@ -103,6 +107,7 @@ class Trajectory:
     messages: list[Message]
     ids: list[int] = field(default_factory=list)
     turn_of: list[int] = field(default_factory=list)  # per token: the turn that generated it, -1 for env tokens
+    sampled_logprobs: list[float] = field(default_factory=list)  # per policy token: log pi at sampling time
     rewards: list[float] = field(default_factory=list)
     done: bool = False
     correct: bool = False
@@ -113,9 +118,10 @@ class Trajectory:
         self.ids += ids
         self.turn_of += [-1] * len(ids)
 
-    def add_response(self, ids: list[int], text: str) -> None:
+    def add_response(self, ids: list[int], text: str, logprobs: Sequence[float] | None = None) -> None:
         self.turn_of += [len(self.rewards)] * len(ids)
         self.ids += ids
+        self.sampled_logprobs += list(logprobs) if logprobs is not None else [float("nan")] * len(ids)
         self.messages.append({"role": "assistant", "content": text})
 
     @property
@@ -149,8 +155,21 @@ def _episode_info(infos: dict[str, Any], i: int) -> dict[str, Any]:
     return {k: v[i] for k, v in infos.items() if not k.startswith("_") and f"_{k}" in infos and infos[f"_{k}"][i]}
 
 
-def rollout(policy: LMPolicy, copies: Sequence[Any], seed: int, config: TrainConfig) -> list[Trajectory]:
-    """Play one episode in every env of every copy, all starting from ``reset(seed=seed)``."""
+def make_engine(policy: LMPolicy, episodes: int, config: TrainConfig) -> RolloutEngine:
+    """The rollout engine :func:`train` uses: one slot per episode of a step."""
+    dtype = torch.bfloat16 if config.bf16 and policy.device.type == "cuda" else torch.float32
+    if dtype == torch.float32 and all(p.dtype == torch.float32 for p in policy.model.parameters()):
+        dtype = None  # sample with the master weights themselves: nothing to copy after an update
+    return RolloutEngine(policy, slots=episodes, capacity=min(config.max_context, policy.max_length), dtype=dtype)
+
+
+def rollout(policy: LMPolicy, copies: Sequence[Any], seed: int, config: TrainConfig,
+            engine: RolloutEngine | None = None) -> list[Trajectory]:
+    """Play one episode in every env of every copy, all starting from ``reset(seed=seed)``.
+
+    Each reply is stepped in its env as soon as it is sampled, and the episode's
+    next turn joins the engine's running batch (see :mod:`palaestra.baselines.engine`).
+    """
     trajectories: list[Trajectory] = []
     for g, envs in enumerate(copies):
         prompts, infos = envs.reset(seed=seed)
@@ -160,38 +179,50 @@ def rollout(policy: LMPolicy, copies: Sequence[Any], seed: int, config: TrainCon
             trajectories.append(t)
     if len(copies) > 1 and any(t.messages[0] != trajectories[t.index].messages[0] for t in trajectories):
         raise ValueError("the copies of a group must hold the same problems (same env ids and order)")
+    engine = engine or make_engine(policy, len(trajectories), config)
+    room = engine.capacity
 
-    for turn in range(config.max_turns):
-        active = [t for t in trajectories if not t.done]
-        for t in active:
-            if len(t.ids) + config.max_new_tokens > policy.max_length:
-                t.done, t.cut = True, "context full"
-        active = [t for t in active if not t.done]
-        if not active:
-            break
-        responses = policy.generate([t.ids for t in active], config.max_new_tokens, config.temperature,
-                                    seed=derive_seed(config.seed, seed, turn))
-        for t, ids in zip(active, responses):
-            t.add_response(ids, policy.decode(ids))
-        closed = {id(t): bool(ids) and policy.is_stop(ids[-1]) for t, ids in zip(active, responses)}
-        for g, envs in enumerate(copies):
-            mine = [t for t in active if t.copy == g]
-            if not mine:
-                continue
-            obs, rewards, terminated, truncated, infos = envs.step({t.index: t.messages[-1]["content"] for t in mine})
-            for t in mine:
+    def fits(t: Trajectory, more: int) -> bool:
+        return len(t.ids) + more + config.max_new_tokens <= room
+
+    def respond(replies: list[Reply]) -> list[list[int] | None]:
+        by_copy: dict[int, list[Reply]] = defaultdict(list)
+        for reply in replies:
+            t = trajectories[reply.key]  # type: ignore[index]
+            t.add_response(reply.ids, policy.decode(reply.ids), reply.logprobs)
+            by_copy[t.copy].append(reply)
+        follow: dict[Any, list[int] | None] = {}
+        for g, mine in by_copy.items():
+            stepped = [trajectories[r.key] for r in mine]  # type: ignore[index]
+            obs, rewards, terminated, truncated, infos = copies[g].step(
+                {t.index: t.messages[-1]["content"] for t in stepped})
+            for t, reply in zip(stepped, mine):
                 info = _episode_info(infos, t.index)
                 t.rewards.append(float(rewards[t.index]))
-                if "error" in info:
+                follow[reply.key] = None
+                if info.get("error") is not None:
                     t.done, t.error = True, str(info["error"])
                 elif terminated[t.index] or truncated[t.index]:
                     t.done, t.correct = True, bool(info.get("correct", False))
+                elif len(t.rewards) >= config.max_turns:
+                    t.done, t.cut = True, "max_turns"
                 else:
                     t.messages.append({"role": "user", "content": obs[t.index]})
-                    t.add_context(policy.encode_user(t.messages, closed=closed[id(t)]))
-    for t in trajectories:
-        if not t.done:
-            t.done, t.cut = True, "max_turns"
+                    ids = policy.encode_user(t.messages, closed=reply.closed)
+                    if fits(t, len(ids)):
+                        t.add_context(ids)
+                        follow[reply.key] = ids
+                    else:
+                        t.done, t.cut = True, "context full"
+        return [follow[r.key] for r in replies]
+
+    playable = []
+    for k, t in enumerate(trajectories):
+        if fits(t, 0):
+            playable.append((k, t.ids))
+        else:
+            t.done, t.cut = True, "context full"
+    engine.play(playable, respond, config.max_new_tokens, config.temperature, seed=derive_seed(config.seed, seed))
     return trajectories
 
 
@@ -229,31 +260,66 @@ def advantages(trajectories: Sequence[Trajectory], mode: str, gamma: float = 1.0
     return result
 
 
-def _loss_rows(trajectories: Sequence[Trajectory],
-               adv: Sequence[Sequence[float]]) -> list[tuple[list[int], list[float], list[bool]]]:
+@dataclass
+class _Row:
+    """One trajectory as the loss sees it: ids, and per token its advantage, loss mask and sampled log-prob."""
+
+    ids: list[int]
+    advantages: list[float]
+    mask: list[bool]
+    sampled: list[float]
+
+
+def _loss_rows(trajectories: Sequence[Trajectory], adv: Sequence[Sequence[float]]) -> list[_Row]:
     """Per judged trajectory with a response: its ids, per-token advantages and loss mask (policy tokens only)."""
     rows = []
     for t, a in zip(trajectories, adv):
         if t.error is None and t.response_tokens:
-            token_adv = [a[k] if k >= 0 else 0.0 for k in t.turn_of]
-            rows.append((t.ids, token_adv, [k >= 0 for k in t.turn_of]))
+            sampled = iter(t.sampled_logprobs)
+            rows.append(_Row(t.ids, [a[k] if k >= 0 else 0.0 for k in t.turn_of], [k >= 0 for k in t.turn_of],
+                             [next(sampled) if k >= 0 else 0.0 for k in t.turn_of]))
     return rows
 
 
-def _token_logprobs(logits: torch.Tensor, ids: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """Log-probabilities of ``ids[:, 1:]`` under ``logits[:, :-1]``, and the entropy at each position."""
-    logp_all = F.log_softmax(logits[:, :-1].float(), dim=-1)
-    logp = logp_all.gather(-1, ids[:, 1:, None]).squeeze(-1)
+def _micro_batches(rows: list[_Row], config: TrainConfig) -> list[list[_Row]]:
+    """Rows grouped by length into passes of at most ``micro_batch_size`` rows and ``micro_batch_tokens`` tokens."""
+    batches: list[list[_Row]] = [[]]
+    for row in sorted(rows, key=lambda r: len(r.ids)):
+        batch = batches[-1]
+        if batch and (len(batch) >= config.micro_batch_size
+                      or (len(batch) + 1) * len(row.ids) > config.micro_batch_tokens):
+            batches.append(batch := [])
+        batch.append(row)
+    return [b for b in batches if b]
+
+
+def _padded(rows: Sequence[Sequence[Any]], shape: torch.Size, dtype: torch.dtype, device: torch.device) -> torch.Tensor:
+    """Per-token values left-padded like the ids, shifted by one: token t is scored by the logits at t - 1."""
+    out = torch.zeros(shape, dtype=dtype)
+    for i, values in enumerate(rows):
+        out[i, shape[1] - len(values):] = torch.tensor(values, dtype=dtype)
+    return out[:, 1:].to(device)
+
+
+def _token_logprobs(logits: torch.Tensor, tokens: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Log-probabilities of ``tokens`` under ``logits`` (``(n, vocab)``), and the entropy of each distribution."""
+    logp_all = F.log_softmax(logits.float(), dim=-1)
+    logp = logp_all.gather(-1, tokens[:, None]).squeeze(-1)
     entropy = -(logp_all.exp() * logp_all).sum(-1)
     return logp, entropy
 
 
 def policy_gradient_step(policy: LMPolicy, reference: torch.nn.Module | None, optimizer: torch.optim.Optimizer,
                          trajectories: Sequence[Trajectory], config: TrainConfig) -> dict[str, float]:
-    """One REINFORCE update: minimise ``-sum(A * log pi(token)) / tokens`` (+ ``kl_coef * KL``)."""
+    """One REINFORCE update: minimise ``-sum(A * log pi(token)) / tokens`` (+ ``kl_coef * KL - entropy_coef * H``).
+
+    Only the policy's own tokens are scored (their logits alone go through the
+    softmax, so a large vocabulary costs memory only where it is needed).
+    """
     rows = _loss_rows(trajectories, advantages(trajectories, config.advantage, config.gamma))
-    n_tokens = sum(sum(mask) for *_, mask in rows)
-    stats = {"loss": 0.0, "entropy": 0.0, "kl": 0.0, "grad_norm": 0.0}
+    n_tokens = sum(sum(r.mask) for r in rows)
+    stats = {"loss": 0.0, "entropy": 0.0, "kl": 0.0, "grad_norm": 0.0, "logprob_mismatch": 0.0,
+             "logprob_mismatch_max": 0.0}
     if not n_tokens:
         return stats
     device = policy.device
@@ -261,33 +327,41 @@ def policy_gradient_step(policy: LMPolicy, reference: torch.nn.Module | None, op
     # Eval mode (no dropout) while training too: the loss must score tokens under the distribution that sampled them.
     policy.model.eval()
     optimizer.zero_grad(set_to_none=True)
-    for start in range(0, len(rows), config.micro_batch_size):
-        chunk = rows[start: start + config.micro_batch_size]
-        ids, attention, positions = left_pad([r[0] for r in chunk], policy.pad_id, device)
-        width = ids.shape[1]
-        adv = torch.zeros(ids.shape, dtype=torch.float32)
-        mask = torch.zeros(ids.shape, dtype=torch.float32)
-        for i, (row, a, m) in enumerate(chunk):
-            adv[i, width - len(row):] = torch.tensor(a)
-            mask[i, width - len(row):] = torch.tensor(m, dtype=torch.float32)
-        adv, mask = adv[:, 1:].to(device), mask[:, 1:].to(device)
+    mismatch_sum, mismatch_max, mismatch_n = 0.0, 0.0, 0
+    for chunk in _micro_batches(rows, config):
+        ids, attention, positions = left_pad([r.ids for r in chunk], policy.pad_id, device)
+        mask = _padded([r.mask for r in chunk], ids.shape, torch.bool, device)
+        adv = _padded([r.advantages for r in chunk], ids.shape, torch.float32, device)[mask]
+        sampled = _padded([r.sampled for r in chunk], ids.shape, torch.float32, device)[mask]
+        targets = ids[:, 1:][mask]
         with autocast:
-            logits = policy.logits(ids, attention, positions)
-        logp, entropy = _token_logprobs(logits, ids)
-        loss = -(adv * logp * mask).sum() / n_tokens
+            logits = policy.logits(ids, attention, positions)[:, :-1][mask]
+        logp, entropy = _token_logprobs(logits, targets)
+        loss = -(adv * logp).sum() / n_tokens
+        if config.entropy_coef > 0:
+            loss = loss - config.entropy_coef * entropy.sum() / n_tokens
         if reference is not None and config.kl_coef > 0:
             with torch.no_grad(), autocast:
-                ref_logp, _ = _token_logprobs(policy.logits(ids, attention, positions, model=reference), ids)
+                ref_logits = policy.logits(ids, attention, positions, model=reference)[:, :-1][mask]
+            ref_logp, _ = _token_logprobs(ref_logits, targets)
             # k3 estimator of KL(pi || ref): unbiased, always >= 0, low variance
             log_ratio = ref_logp - logp
-            kl = (log_ratio.exp() - log_ratio - 1) * mask
+            kl = log_ratio.exp() - log_ratio - 1
             loss = loss + config.kl_coef * kl.sum() / n_tokens
             stats["kl"] += float(kl.detach().sum()) / n_tokens
         loss.backward()
+        known = ~sampled.isnan()
+        if known.any():
+            gap = (logp.detach() - sampled)[known].abs()
+            mismatch_sum += float(gap.sum())
+            mismatch_max = max(mismatch_max, float(gap.max()))
+            mismatch_n += int(known.sum())
         stats["loss"] += float(loss.detach())
-        stats["entropy"] += float((entropy.detach() * mask).sum()) / n_tokens
+        stats["entropy"] += float(entropy.detach().sum()) / n_tokens
     stats["grad_norm"] = float(torch.nn.utils.clip_grad_norm_(policy.model.parameters(), config.max_grad_norm))
     optimizer.step()
+    stats["logprob_mismatch"] = mismatch_sum / max(mismatch_n, 1)
+    stats["logprob_mismatch_max"] = mismatch_max
     return stats
 
 
@@ -300,12 +374,14 @@ def step_metrics(trajectories: Sequence[Trajectory]) -> dict[str, Any]:
         "reward": sum(sum(t.rewards) for t in judged) / max(len(judged), 1),
         "accuracy": sum(t.correct for t in judged) / max(len(judged), 1),
         "episodes": len(judged),
-        "errors": len(trajectories) - len(judged),
+        "errors": len(trajectories) - len(judged),  # not judged (infrastructure): out of the reward and the loss
         "cut": sum(t.cut is not None for t in trajectories),
         "turns": sum(len(t.rewards) for t in judged) / max(len(judged), 1),
     }
     turns = sum(len(t.rewards) for t in trajectories)
     metrics["response_length"] = sum(t.response_tokens for t in trajectories) / max(turns, 1)
+    for reason, count in Counter(error_reason(t.error) for t in trajectories if t.error is not None).items():
+        metrics[f"errors/{reason}"] = count
     by_env: dict[str, list[Trajectory]] = defaultdict(list)
     for t in judged:
         by_env[t.env_id].append(t)
@@ -334,18 +410,23 @@ def train(policy: LMPolicy, envs: Any | Sequence[Any], config: TrainConfig = Tra
         (out / "metrics.jsonl").write_text("")
     optimizer = torch.optim.AdamW(policy.model.parameters(), lr=config.lr, weight_decay=config.weight_decay)
     reference = policy.frozen_copy() if config.kl_coef > 0 else None
+    engine = make_engine(policy, num_problems * len(copies), config)
     history: list[dict[str, Any]] = []
     checkpoint: Path | None = None
     bar = _progress(config.steps, progress)
     start = time.perf_counter()
     for step in range(config.steps):
         t0 = time.perf_counter()
-        with torch.no_grad():
-            trajectories = rollout(policy, copies, seed=config.seed + step * num_problems, config=config)
+        trajectories = rollout(policy, copies, seed=config.seed + step * num_problems, config=config, engine=engine)
+        t1 = time.perf_counter()
         metrics = {"step": step, **step_metrics(trajectories)}
         metrics.update(policy_gradient_step(policy, reference, optimizer, trajectories, config))
+        engine.sync()
         seconds = time.perf_counter() - t0
-        metrics["tokens_per_s"] = sum(t.response_tokens for t in trajectories) / seconds
+        sampled = sum(t.response_tokens for t in trajectories)
+        metrics["tokens_per_s"] = sampled / seconds
+        metrics["rollout_tokens_per_s"] = sampled / (t1 - t0)
+        metrics["rollout_seconds"] = t1 - t0
         metrics["step_seconds"] = seconds
         metrics["wall_time"] = time.perf_counter() - start
         history.append(metrics)

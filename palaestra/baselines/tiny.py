@@ -165,7 +165,8 @@ class TinyPolicy(LMPolicy):
                    "final_norm.weight": m.ln_f.weight, "final_norm.bias": m.ln_f.bias}
         for i, block in enumerate(m.blocks):
             for part, rows in (("q", slice(0, d)), ("k", slice(d, 2 * d)), ("v", slice(2 * d, 3 * d))):
-                weights[f"{i}.{part}.weight"], weights[f"{i}.{part}.bias"] = block.qkv.weight[rows], block.qkv.bias[rows]
+                weights[f"{i}.{part}.weight"] = block.qkv.weight[rows]
+                weights[f"{i}.{part}.bias"] = block.qkv.bias[rows]
             pairs = {"norm1": block.ln1, "norm2": block.ln2, "o": block.proj, "up": block.mlp[0], "down": block.mlp[2]}
             for name, module in pairs.items():
                 weights[f"{i}.{name}.weight"], weights[f"{i}.{name}.bias"] = module.weight, module.bias
@@ -178,16 +179,22 @@ class TinyPolicy(LMPolicy):
 
         Like a character-level model whose vocabulary is fitted to its data: a
         smaller action space makes the first rewards far likelier, and RL from
-        scratch needs them.
+        scratch needs them. Its default reply budget (``reply_tokens``) is fitted
+        the same way: the longest reference answer, plus the stop token.
         """
         from palaestra.core.registry import make_source
 
         chars: set[str] = set()
+        longest = 0
         for env_id in env_ids:
             source = make_source(env_id)
             for problem_seed in range(samples):
-                chars.update(source.sample(min(level, source.levels() - 1), problem_seed).answer or "")
-        return cls(TinyConfig(output_chars="".join(sorted(chars)), **config), seed=seed, device=device)
+                answer = source.sample(min(level, source.levels() - 1), problem_seed).answer or ""
+                chars.update(answer)
+                longest = max(longest, len(answer))
+        policy = cls(TinyConfig(output_chars="".join(sorted(chars)), **config), seed=seed, device=device)
+        policy.reply_tokens = longest + 1
+        return policy
 
     def save(self, path: Path, metadata: dict[str, Any]) -> Path:
         path = Path(path).with_suffix(".pt")

@@ -1,7 +1,10 @@
-"""The Hugging Face policy, on a random two-layer GPT-2 and a BPE tokenizer built here, offline.
+"""The Hugging Face policy, on random two-layer models and a BPE tokenizer built here, offline.
 
 No model is downloaded: the tokenizer is trained on a few palaestra prompts and the
-model is constructed from a config, both saved to a temporary directory.
+models are constructed from configs, saved to temporary directories. Qwen2, Llama
+(with Llama 3 rotary scaling) and Qwen3 run on the rollout engine's own cached
+transformer, which must reproduce the Hugging Face forward pass; GPT-2 runs on the
+recomputing fallback.
 """
 
 from __future__ import annotations
@@ -16,15 +19,12 @@ torch = pytest.importorskip("torch", reason="the Hugging Face policy needs torch
 pytest.importorskip("transformers", reason="transformers is not installed (pip install palaestra[hf])")
 
 import palaestra  # noqa: E402
+from palaestra.baselines.decoder import CachedTransformer, RecomputeDecoder  # noqa: E402
+from palaestra.baselines.engine import Reply, RolloutEngine  # noqa: E402
 from palaestra.baselines.hf import HFPolicy  # noqa: E402
-from palaestra.baselines.reinforce import (  # noqa: E402
-    TrainConfig,
-    left_pad,
-    load_policy,
-    policy_gradient_step,
-    rollout,
-    train,
-)
+from palaestra.baselines.models import load_policy  # noqa: E402
+from palaestra.baselines.policy import left_pad  # noqa: E402
+from palaestra.baselines.reinforce import TrainConfig, policy_gradient_step, rollout, train  # noqa: E402
 from palaestra.cli import main  # noqa: E402
 from palaestra.core.registry import make_source  # noqa: E402
 
@@ -34,10 +34,9 @@ CHAT_TEMPLATE = (
 )
 
 
-@pytest.fixture(scope="module")
-def model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def _tokenizer() -> object:
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
-    from transformers import GPT2Config, GPT2LMHeadModel, PreTrainedTokenizerFast
+    from transformers import PreTrainedTokenizerFast
 
     bpe = Tokenizer(models.BPE())
     bpe.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
@@ -46,19 +45,81 @@ def model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
               for env_id in ("strings/copy", "games/guess_number") for level in range(3) for seed in range(20)]
     bpe.train_from_iterator(corpus, trainers.BpeTrainer(
         vocab_size=400, special_tokens=["<|endoftext|>", "<|im_start|>", "<|im_end|>"],
-        initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False))
     tokenizer = PreTrainedTokenizerFast(tokenizer_object=bpe, eos_token="<|im_end|>", pad_token="<|endoftext|>")
     tokenizer.chat_template = CHAT_TEMPLATE
-    config = GPT2Config(vocab_size=len(tokenizer), n_positions=512, n_embd=32, n_layer=2, n_head=2,
-                        eos_token_id=tokenizer.eos_token_id, bos_token_id=tokenizer.eos_token_id,
-                        pad_token_id=tokenizer.pad_token_id)
+    return tokenizer
+
+
+def _save(kind: str, path: Path) -> Path:
+    """A random two-layer model of ``kind`` with sharp predictions (large weights), and the tokenizer."""
+    import transformers
+
+    tokenizer = _tokenizer()
+    ids = {"vocab_size": len(tokenizer), "eos_token_id": tokenizer.eos_token_id,  # type: ignore[attr-defined]
+           "bos_token_id": tokenizer.eos_token_id, "pad_token_id": tokenizer.pad_token_id}  # type: ignore[attr-defined]
+    llama = dict(hidden_size=64, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,
+                 intermediate_size=128, max_position_embeddings=512, **ids)
+    configs = {
+        "gpt2": lambda: transformers.GPT2Config(n_positions=512, n_embd=32, n_layer=2, n_head=2, **ids),
+        "qwen2": lambda: transformers.Qwen2Config(tie_word_embeddings=True, **llama),
+        "qwen3": lambda: transformers.Qwen3Config(head_dim=16, **llama),
+        "llama": lambda: transformers.LlamaConfig(rope_scaling={
+            "rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+            "original_max_position_embeddings": 64}, **llama),
+    }
     torch.manual_seed(0)
-    model = GPT2LMHeadModel(config)
-    model.generation_config.eos_token_id = tokenizer.eos_token_id
-    path = tmp_path_factory.mktemp("tiny-gpt2")
+    model = transformers.AutoModelForCausalLM.from_config(configs[kind]())
+    if kind != "gpt2":
+        with torch.no_grad():
+            for name, p in model.named_parameters():
+                p.copy_(1 + 0.1 * torch.randn_like(p) if "norm" in name else 0.3 * torch.randn_like(p))
+    model.generation_config.eos_token_id = tokenizer.eos_token_id  # type: ignore[attr-defined]
     model.save_pretrained(path)
-    tokenizer.save_pretrained(path)
+    tokenizer.save_pretrained(path)  # type: ignore[attr-defined]
     return path
+
+
+@pytest.fixture(scope="module")
+def model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _save("qwen2", tmp_path_factory.mktemp("tiny-qwen2"))
+
+
+@pytest.mark.parametrize("kind", ["qwen2", "llama", "qwen3", "gpt2"])
+def test_engine_logprobs_match_the_hugging_face_forward(kind: str, tmp_path: Path) -> None:
+    """What the engine samples is scored the same by the trainer's HF forward pass (float32 on the CPU)."""
+    policy = HFPolicy(_save(kind, tmp_path), device="cpu")
+    assert isinstance(policy.decoder(), RecomputeDecoder if kind == "gpt2" else CachedTransformer)
+    conversations = {k: policy.encode_user([{"role": "user", "content": text}], closed=True)
+                     for k, text in enumerate(["Input: abc", "I am thinking of a number between 1 and 100.", "hi"])}
+    turns = dict.fromkeys(conversations, 0)
+    sampled: list[tuple[int, int, float]] = []  # (conversation, position, logprob)
+
+    def respond(replies: list[Reply]) -> list[list[int] | None]:
+        follow: list[list[int] | None] = []
+        for reply in replies:
+            k = int(reply.key)  # type: ignore[call-overload]
+            ids = conversations[k]
+            sampled.extend((k, len(ids) + j, lp) for j, lp in enumerate(reply.logprobs))
+            ids += reply.ids
+            turns[k] += 1
+            observation = None
+            if turns[k] < 3:  # a second and a third turn after an observation
+                messages = [{"role": "user", "content": "x"}, {"role": "assistant", "content": "y"},
+                            {"role": "user", "content": "The secret number is lower."}]
+                observation = policy.encode_user(messages, closed=reply.closed)
+                ids += observation
+            follow.append(observation)
+        return follow
+
+    RolloutEngine(policy, slots=2, capacity=256).play(conversations.items(), respond, max_new_tokens=10, seed=1)
+    logprobs = {}
+    for k, ids in conversations.items():
+        with torch.no_grad():
+            logits = policy.logits(*left_pad([ids], policy.pad_id, policy.device))[0]
+        logprobs[k] = torch.log_softmax(logits.float(), dim=-1)[:-1].gather(1, torch.tensor(ids[1:])[:, None])[:, 0]
+    gaps = [abs(float(logprobs[k][position - 1]) - lp) for k, position, lp in sampled]
+    assert len(gaps) >= 3 * 3 and max(gaps) < 1e-4, f"max gap {max(gaps):.2e}"
 
 
 def test_incremental_ids_are_the_chat_template(model_dir: Path) -> None:
@@ -79,7 +140,8 @@ def test_incremental_ids_are_the_chat_template(model_dir: Path) -> None:
 def test_trains_on_single_and_multi_turn_envs_and_reloads(model_dir: Path, tmp_path: Path) -> None:
     policy = HFPolicy(model_dir, device="cpu")
     policy.answer_format = "raw"
-    config = TrainConfig(steps=2, lr=1e-3, max_new_tokens=6, max_turns=2, micro_batch_size=2, kl_coef=0.05)
+    config = TrainConfig(steps=2, lr=1e-3, max_new_tokens=6, max_turns=2, micro_batch_size=2, kl_coef=0.05,
+                         max_context=512)
     envs = palaestra.make_vec(["strings/copy", "games/guess_number"], 4, answer_format="raw")
     try:
         result = train(policy, envs, config, out_dir=tmp_path, progress=False)
@@ -118,4 +180,4 @@ def test_eval_cli_runs_a_local_hf_model(model_dir: Path, tmp_path: Path, capsys:
                  "--samples", "2", "--k", "1", "2", "--max-new-tokens", "4", "--device", "cpu",
                  "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    assert "hf:tiny-gpt2" in out and "4 episodes" in out and "0 infrastructure errors" in out
+    assert "hf:tiny-qwen2" in out and "4 episodes" in out and "0 infrastructure errors" in out

@@ -14,6 +14,7 @@ import pytest
 torch = pytest.importorskip("torch", reason="the REINFORCE baseline needs torch (pip install palaestra[torch])")
 
 import palaestra  # noqa: E402
+from palaestra.baselines.engine import chat  # noqa: E402
 from palaestra.baselines.reinforce import (  # noqa: E402
     TrainConfig,
     Trajectory,
@@ -23,11 +24,12 @@ from palaestra.baselines.reinforce import (  # noqa: E402
     policy_gradient_step,
     returns_to_go,
     rollout,
+    step_metrics,
     train,
 )
-from palaestra.baselines.tiny import CharTokenizer, TinyPolicy  # noqa: E402
+from palaestra.baselines.tiny import TinyPolicy  # noqa: E402
 from palaestra.cli import main  # noqa: E402
-from palaestra.core import MultiTurnEnv, Problem, Turn, registry  # noqa: E402
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, registry  # noqa: E402
 
 
 def traj(index: int, rewards: list[float], error: str | None = None) -> Trajectory:
@@ -69,12 +71,15 @@ def test_multi_turn_rollout_keeps_observations_out_of_the_loss() -> None:
     finally:
         envs.close()
     assert len(trajectories) == 4
-    rows = _loss_rows(trajectories, [[1.0] * len(t.rewards) for t in trajectories])
-    for t, (ids, _, mask) in zip(trajectories, rows):
+    rows = _loss_rows(trajectories, [[float(k + 1) for k in range(len(t.rewards))] for t in trajectories])
+    for t, row in zip(trajectories, rows):
         turns = len(t.rewards)
         assert 1 <= turns <= 3 and t.done and t.error is None
         assert sorted({k for k in t.turn_of if k >= 0}) == list(range(turns))
-        assert mask == [k >= 0 for k in t.turn_of] and ids == t.ids
+        assert row.mask == [k >= 0 for k in t.turn_of] and row.ids == t.ids
+        # each reply's tokens carry that turn's advantage; env tokens carry none
+        assert row.advantages == [float(k + 1) if k >= 0 else 0.0 for k in t.turn_of]
+        assert len(t.sampled_logprobs) == t.response_tokens
         replies = [m["content"] for m in t.messages if m["role"] == "assistant"]
         assert [policy.decode([i for i, k in zip(t.ids, t.turn_of) if k == turn]) for turn in range(turns)] == replies
         env_text = policy.decode([i for i, k in zip(t.ids, t.turn_of) if k < 0])
@@ -89,7 +94,7 @@ class _Size:
     size: int
 
 
-class Fragile(MultiTurnEnv):
+class Fragile(MultiTurnTask):
     """One-turn test env whose step raises on odd problem seeds (an env bug, not a wrong answer)."""
 
     id = "testing/fragile"
@@ -106,10 +111,10 @@ class Fragile(MultiTurnEnv):
     def max_turns(self, problem: Problem) -> int:
         return 1
 
-    def play(self, problem: Problem, state: Any, move: str | None) -> Turn:
+    def play(self, problem: Problem, state: Any, move: str) -> Outcome:
         if problem.seed % 2:
             raise RuntimeError("env bug")
-        return Turn("thanks", reward=1.0, done=True, correct=True)
+        return Outcome(state, Verdict.right(), "thanks", True)
 
     def oracle(self, problem: Problem, state: Any) -> str:
         return "x"
@@ -133,6 +138,8 @@ def test_env_errors_are_recorded_and_not_trained_on(fragile: str) -> None:
     assert errored == [1, 3, 5] and all("env bug" in t.error for t in trajectories if t.error)  # type: ignore[operator]
     assert [t.correct for t in trajectories] == [True, False, True, False, True, False]
     assert len(_loss_rows(trajectories, advantages(trajectories, "batch"))) == 3
+    metrics = step_metrics(trajectories)
+    assert metrics["errors"] == 3 and metrics["episodes"] == 3 and metrics["accuracy"] == 1.0
 
 
 def test_kl_to_the_initial_policy_starts_at_zero_and_grows() -> None:
@@ -187,22 +194,14 @@ def test_group_training_writes_metrics_checkpoint_and_curve(tmp_path: Path) -> N
     loaded = TinyPolicy.load(result.checkpoint)
     assert loaded.answer_format == "raw" and loaded.config == policy.config and loaded.reply_tokens == 4
     prompt = [{"role": "user", "content": "Input: abc"}]
-    assert loaded.chat([prompt], 6, temperature=0) == policy.chat([prompt], 6, temperature=0)
-
-
-def test_tiny_writes_only_its_output_characters() -> None:
-    policy = TinyPolicy.for_envs(["strings/copy"], level=0, seed=3)
-    assert policy.config.output_chars == "abcdefgh"
-    ids = policy.generate([[CharTokenizer.SEP]] * 32, max_new_tokens=6, temperature=1.0, seed=0)
-    assert set(policy.decode([i for row in ids for i in row])) <= set("abcdefgh")
-    prefixes = [[CharTokenizer.SEP]] * 4
-    assert policy.generate(prefixes, 6, 1.0, seed=7) == policy.generate(prefixes, 6, 1.0, seed=7)
+    assert chat(loaded, [prompt], 6, temperature=0) == chat(policy, [prompt], 6, temperature=0)
 
 
 def test_cli_train_then_eval_the_checkpoint(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["train", "--steps", "2", "--batch-size", "8", "--out", str(tmp_path / "run"), "--quiet"]) == 0
+    assert main(["train", "--steps", "2", "--batch-size", "8", "--out", str(tmp_path / "run"), "--quiet",
+                 "--eval-seeds", "20"]) == 0
     out = capsys.readouterr().out
-    assert "mean reward" in out and (tmp_path / "run" / "checkpoint.pt").is_file()
+    assert "sampled accuracy" in out and "learning curve" in out and (tmp_path / "run" / "checkpoint.pt").is_file()
     assert main(["eval", "--model", str(tmp_path / "run" / "checkpoint.pt"), "--envs", "strings/copy", "--levels", "0",
                  "--seeds", "3", "--samples", "2", "--k", "1", "2", "--out", str(tmp_path / "eval")]) == 0
     out = capsys.readouterr().out

@@ -1,11 +1,12 @@
 """Add two or three whole numbers written in digits.
 
 The smallest task that needs computing: the sum is in neither operand, so it
-cannot be copied from the prompt. Level 1 (two digits from 1 to 9) is the
-CPU learning demonstration of ``palaestra train``: an untrained model is at
-chance there (about one answer in twenty), and the tiny model learns it by RL
-in a few minutes. Operand size and count are the difficulty knobs; the
-difficulty measure is the number of digit columns added plus the carries.
+cannot be copied from the prompt. Level 0 (two digits whose sum is a single
+digit: 36 problems, 8 possible answers, each answer equally likely) is the CPU
+learning demonstration of ``palaestra train``: an untrained model is at chance
+there, and the tiny model learns it by RL in a few minutes. Operand size and
+count are the difficulty knobs from level 1 on; the difficulty measure is the
+number of digit columns added plus the carries.
 """
 
 from __future__ import annotations
@@ -21,26 +22,33 @@ from palaestra.verifiers.numeric import parse_number
 class Addition(Task):
     id = "arithmetic/addition"
     family = "arithmetic"
-    description = "Add two or three whole numbers (single digits at the lowest levels)."
+    description = "Add two or three whole numbers (two digits with a one-digit sum at level 0)."
     tags = ("math", "arithmetic", "starter")
 
     @dataclass(frozen=True)
     class Config:
-        operands: int
-        low: int  # every operand is in [low, high]: never 0, so no operand is ever the sum
-        high: int
+        ranges: tuple[tuple[int, int], ...]  # each operand's [low, high]; never 0, so no operand is the sum
+        single_digit_sum: bool = False  # level 0: the sum is drawn first (2..9, uniform), then split in two
 
     def config(self, level: int) -> Config:
         return [
-            self.Config(operands=2, low=1, high=4),
-            self.Config(operands=2, low=1, high=9),
-            self.Config(operands=2, low=10, high=99),
-            self.Config(operands=2, low=100, high=999),
-            self.Config(operands=3, low=100, high=9999),
+            self.Config(ranges=((1, 8), (1, 8)), single_digit_sum=True),
+            self.Config(ranges=((10, 999), (10, 99))),
+            self.Config(ranges=((100, 9_999), (100, 9_999))),
+            self.Config(ranges=((10_000, 999_999), (10_000, 999_999))),
+            self.Config(ranges=((1_000, 999_999),) * 3),
         ][level]
 
+    def space_size(self, level: int) -> int | None:
+        return 36 if level == 0 else None  # the pairs of digits from 1 to 8 whose sum is at most 9
+
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        numbers = [rng.randint(config.low, config.high) for _ in range(config.operands)]
+        if config.single_digit_sum:
+            total = rng.randint(2, 9)
+            first = rng.randint(1, total - 1)
+            numbers = [first, total - first]
+        else:
+            numbers = [rng.randint(low, high) for low, high in config.ranges]
         total = sum(numbers)
         # The operands stand last, right before the answer-format line: a model that reads only
         # the prompt's tail still sees them. Every sum is at least 2, so the example is never the answer.
