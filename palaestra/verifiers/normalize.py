@@ -16,11 +16,24 @@ The trailing-text rule
 An answer may end with a short remark: ``10. That is the total.`` reads as ``10``.
 Text after the answer (its *tail*) is ignored only when all of these hold:
 
-1. it starts at a break: ``.``, ``!`` (not after a digit: ``10!`` is a factorial), ``;``,
-   ``:`` or ``,`` followed by a space or the end, a dash set off by spaces (``No — ...``), a new line, or an opening parenthesis;
+1. it starts at a break:
+
+   - a sentence end: ``.`` or ``!`` (runs such as ``!!!`` too) followed by a space or the
+     end, but not ``!`` after a digit (``10!`` is a factorial) and not an ellipsis
+     (``3.14...`` trails off); a dash set off by spaces (``No — ...``); an opening
+     parenthesis (``10 (the total)``);
+   - a clause break ``,`` ``;`` ``:`` followed by at least two words (``10, that is
+     all``; ``10, x`` is no remark), or one where symbols are allowed (rule 3: ``Yes,
+     definitely``). Readers of several items (sets, assignments, moves) take no clause
+     breaks, which separate their items: ``red, blue, green`` never drops ``green``;
+   - a new line followed by a sentence of at least two words ending in ``.`` or ``!``
+     (not one more line of items);
 2. it is at most :data:`MAX_TAIL_CHARS` characters long;
-3. it holds no maths: none of ``= < > + * / ^ \ { } [ ] | $ ≈ ~ ± × ÷ ? ` `` and no
-   digits (a reader may allow digits, e.g. yes/no, where they cannot change the answer);
+3. it holds no maths: none of ``= < > + * / ^ \ { } [ ] | $ ≈ ~ ± × ÷ ? ` ``, no digits
+   and nothing that looks like a symbol rather than prose: a lone letter other than
+   ``a``/``I``, or a word in capitals (``10, x`` and ``U, RRDD`` are not remarks). A reader
+   whose answer symbols cannot change (yes/no, a fixed option) may allow digits and
+   symbols (``Yes, by premises 1 and 2.``);
 4. it holds no hedging or correcting word (:data:`HEDGE_WORDS`: ``or``, ``maybe``,
    ``wait``, ``actually``, ``approximately``, ...) and none of the reader's own answer
    words (another option, a number word, a name being assigned).
@@ -78,7 +91,8 @@ _UNIFY = str.maketrans(
 )
 _MATHY = frozenset("=<>+*/^\\{}[]|$≈~±×÷?`≤≥≠∈∪∩")
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
-_BREAK = re.compile(r"[.;:,](?=\s|$)|(?<!\d)!(?=\s|$)|[ ]+[-–—]+(?=\s)|—|[ ]*\n|[ ]*\(")
+_SENTENCE_BREAK = r"(?<![.!])(?:\.|(?<!\d)!)[.!]*(?=\s|$)|[ ]+[-–—]+(?=\s)|—|[ ]*\n|[ ]*\("
+_BREAKS = {True: re.compile(rf"[;:,](?=\s|$)|{_SENTENCE_BREAK}"), False: re.compile(_SENTENCE_BREAK)}
 
 _LEAD_INS = (
     re.compile(r"^(?:so|thus|therefore|hence)\b\s*,?\s*", re.IGNORECASE),
@@ -90,8 +104,11 @@ _LEAD_INS = (
 _DELIMITERS = (("```", "```"), ("$$", "$$"), ("\\[", "\\]"), ("\\(", "\\)"), ("$", "$"), ("**", "**"), ("`", "`"))
 _QUOTES = (('"', '"'), ("'", "'"), ("“", "”"), ("‘", "’"))
 _COMMANDS = ("\\boxed", "\\fbox", "\\text", "\\textbf", "\\mathrm", "\\mathbf", "\\textrm", "\\mbox")
+_CLOSERS = {"(": ")", "[": "]", "{": "}"}
 _SPACE_RUN = re.compile(r"[ \t]+")
 _BLANK_LINES = re.compile(r" ?\n[ \n]*")
+_WRAPPER_STARTS = frozenset("`~$\\*\"'“‘")
+_LEAD_IN_WORD = re.compile(r"(?:so|thus|therefore|hence|the|final|answers?|results?)\b", re.IGNORECASE)
 _FENCE_OPEN = re.compile(r"^(`{3,}|~{3,})[^\n`]*\n")
 
 
@@ -105,7 +122,7 @@ def unify(text: str) -> str:
     return text.translate(_UNIFY)
 
 
-def closing_bracket(text: str, start: int, limit: int | None = None) -> int:
+def closing_bracket(text: str, start: int) -> int:
     """Index of the bracket closing the one at ``text[start]`` (``(``, ``[`` or ``{``), or -1.
 
     Linear in the distance scanned; other bracket kinds inside are not checked.
@@ -113,11 +130,12 @@ def closing_bracket(text: str, start: int, limit: int | None = None) -> int:
     >>> closing_bracket("{a{b}c}d", 0)
     6
     """
+    if not 0 <= start < len(text) or text[start] not in _CLOSERS:
+        return -1
     opener = text[start]
-    closer = {"(": ")", "[": "]", "{": "}"}[opener]
+    closer = _CLOSERS[opener]
     depth = 0
-    end = len(text) if limit is None else min(len(text), limit)
-    for i in range(start, end):
+    for i in range(start, len(text)):
         char = text[i]
         if char == opener:
             depth += 1
@@ -128,7 +146,18 @@ def closing_bracket(text: str, start: int, limit: int | None = None) -> int:
     return -1
 
 
+def enclosed(text: str, brackets: str = "([{") -> bool:
+    """Whether all of ``text`` is one bracketed group opened by one of ``brackets``.
+
+    >>> enclosed("{1, 2}"), enclosed("{1}, {2}"), enclosed(""), enclosed("(1)", "[{")
+    (True, False, False, False)
+    """
+    return text[:1] != "" and text[0] in brackets and closing_bracket(text, 0) == len(text) - 1
+
+
 def _unwrap_once(s: str) -> str:
+    if s[:1] not in _WRAPPER_STARTS and not _LEAD_IN_WORD.match(s):
+        return s  # the common case, decided without trying every wrapper
     for pattern in _LEAD_INS:
         stripped = pattern.sub("", s, count=1)
         if stripped != s:
@@ -180,25 +209,53 @@ def words(text: str) -> list[str]:
     return [w.lower() for w in _WORD.findall(text)]
 
 
-def is_benign_tail(tail: str, *, digits: bool = False, answer_words: Collection[str] = ()) -> bool:
+def mentions(text: str, labels: Collection[str]) -> bool:
+    """Whether one of ``labels`` stands in ``text`` as a token of its own, spelled exactly (case too).
+
+    For one-letter labels such as options ``A``-``D`` or pegs ``A``-``C``, where the
+    lower-case word ``a`` is an article, not a label.
+
+    >>> mentions("not B", ["B"]), mentions("a big one", ["A", "B"])
+    (True, False)
+    """
+    return any(re.search(rf"(?<![^\W_]){re.escape(label)}(?![^\W_])", text) for label in labels if label)
+
+
+def _label_like(word: str) -> bool:
+    """A lone letter other than ``a``/``I`` or an all-capitals word: a symbol, move or name, not prose."""
+    return (len(word) == 1 and word.lower() not in "ai") or (len(word) > 1 and word.isupper())
+
+
+def is_benign_tail(
+    tail: str, *, symbols: bool = False, answer_words: Collection[str] = (), labels: Collection[str] = ()
+) -> bool:
     """Whether ``tail``, the text after an answer, is a short remark that cannot change it.
 
-    ``digits``: whether digits may appear (yes/no answers); ``answer_words``: lower-case
-    words (or word sequences joined by one space) that would name a different answer.
+    ``symbols``: whether digits and symbol-like words (``P``, ``H3``) may appear, for answers
+    they cannot change (yes/no); ``answer_words``: lower-case
+    words (or word sequences joined by one space) that would name a different answer;
+    ``labels``: exact-case tokens that would (see :func:`mentions`).
 
     >>> is_benign_tail(". That is the total."), is_benign_tail(", or maybe 12"), is_benign_tail(" = 85")
     (True, False, False)
     """
     t = tail.strip()
-    if len(t) > MAX_TAIL_CHARS:
-        return False
+    if len(t) > MAX_TAIL_CHARS or t.startswith(("..", "…")):
+        return False  # an ellipsis trails off: "3.14..." is a truncation, not a full stop
+    lead = tail.lstrip(" ")[:1]
     t = t.lstrip(".!;:,-–— \n")
     if not t:
         return True
-    if any(char in _MATHY for char in t) or (not digits and any(char.isdigit() for char in t)):
+    if any(char in _MATHY for char in t):
+        return False
+    if not symbols and (any(char.isdigit() for char in t) or any(_label_like(w) for w in _WORD.findall(t))):
         return False
     tail_words = words(t)
-    if any(w in HEDGE_WORDS or w in answer_words for w in tail_words):
+    if lead in ",;:" and len(tail_words) < 2 and not symbols:
+        return False  # a clause, not one more item or symbol
+    if lead == "\n" and (len(tail_words) < 2 or t[-1] not in ".!"):
+        return False  # a sentence on its own line, not a last line of items
+    if any(w in HEDGE_WORDS or w in answer_words for w in tail_words) or mentions(t, labels):
         return False
     phrases = [w for w in answer_words if " " in w]
     if phrases:
@@ -207,17 +264,18 @@ def is_benign_tail(tail: str, *, digits: bool = False, answer_words: Collection[
     return True
 
 
-def tail_splits(text: str) -> Iterator[tuple[str, str]]:
+def tail_splits(text: str, *, clauses: bool = True) -> Iterator[tuple[str, str]]:
     """Ways to cut ``text`` into ``(answer, tail)`` at a break, the longest answer first.
 
     Only breaks within :data:`MAX_TAIL_CHARS` of the end are tried, at most
     :data:`MAX_TAIL_TRIES` of them, so the cost is bounded whatever the text.
+    ``clauses=False``: no cuts at ``,`` ``;`` ``:`` (for readers whose items they separate).
 
     >>> list(tail_splits("Yes, it is entailed."))
     [('Yes, it is entailed', '.'), ('Yes', ', it is entailed.')]
     """
     window = max(0, len(text) - MAX_TAIL_CHARS - 8)
-    starts = [m.start() for m in _BREAK.finditer(text, window)]
+    starts = [m.start() for m in _BREAKS[clauses].finditer(text, window)]
     tried = 0
     for start in reversed(starts):
         answer = text[:start].rstrip()
@@ -233,14 +291,17 @@ def read_with_tail(
     text: str,
     read: Callable[[str], T | None],
     *,
-    digits: bool = False,
+    symbols: bool = False,
     answer_words: Collection[str] = (),
+    labels: Collection[str] = (),
+    clauses: bool = True,
 ) -> T | None:
     """``read`` applied to ``text`` without wrappers; failing that, to ``text`` without a benign tail.
 
     This is the trailing-text rule of the module docstring, in one place. ``read`` gets
     the candidate answer with :func:`strip_wrappers` applied and returns ``None`` when it
-    cannot read it.
+    cannot read it. ``symbols``, ``answer_words``, ``labels``: see :func:`is_benign_tail`;
+    ``clauses``: see :func:`tail_splits`.
 
     >>> read_with_tail(r"\\boxed{7}. Done.", lambda s: int(s) if s.isdigit() else None)
     7
@@ -249,8 +310,8 @@ def read_with_tail(
     value = read(whole)
     if value is not None:
         return value
-    for answer, tail in tail_splits(whole):
-        if is_benign_tail(tail, digits=digits, answer_words=answer_words):
+    for answer, tail in tail_splits(whole, clauses=clauses):
+        if is_benign_tail(tail, symbols=symbols, answer_words=answer_words, labels=labels):
             value = read(strip_wrappers(answer))
             if value is not None:
                 return value
@@ -266,12 +327,15 @@ def squeeze_spaces(text: str) -> str:
     return _BLANK_LINES.sub("\n", _SPACE_RUN.sub(" ", text))
 
 
-def split_top_level(text: str, separator: re.Pattern[str]) -> list[tuple[str, str]]:
+def split_top_level(text: str, separator: re.Pattern[str], limit: int | None = None) -> list[tuple[str, str]]:
     """``text`` cut at the matches of ``separator`` outside ``()``, ``[]`` and ``{}``.
 
     Returns ``(separator_before, piece)`` pairs (the first separator is ``''``) so a
-    caller can glue pieces back together. Linear in ``len(text)``; unbalanced
-    brackets count as depth 0 once closed too often.
+    caller can glue pieces back together. Brackets are counted between separators (in
+    C, by ``str.count``), so the cost grows with the number of separators, not of
+    brackets; with ``limit``, cutting stops after more than ``limit`` pieces and the rest
+    is one last piece (the caller then knows there are too many). Closing brackets with
+    nothing open count as depth 0.
 
     >>> split_top_level("a, f(b, c); d", re.compile(r"\\s*[,;]\\s*"))
     [('', 'a'), (', ', 'f(b, c)'), ('; ', 'd')]
@@ -279,15 +343,16 @@ def split_top_level(text: str, separator: re.Pattern[str]) -> list[tuple[str, st
     pieces: list[tuple[str, str]] = []
     depth, scanned, piece_start, before = 0, 0, 0, ""
     for match in separator.finditer(text):
-        for char in text[scanned : match.start()]:
-            if char in "([{":
-                depth += 1
-            elif char in ")]}":
-                depth = max(0, depth - 1)
-        scanned = match.start()
-        if depth == 0 and match.end() > match.start():
+        if match.end() == match.start():
+            continue
+        between = text[scanned : match.start()]
+        depth += sum(between.count(b) for b in "([{") - sum(between.count(b) for b in ")]}")
+        depth, scanned = max(0, depth), match.start()
+        if depth == 0:
             pieces.append((before, text[piece_start : match.start()]))
             before, piece_start = match.group(), match.end()
+            if limit is not None and len(pieces) > limit:
+                break  # the rest stays one last piece: nothing is lost, and there are too many pieces
     pieces.append((before, text[piece_start:]))
     return pieces
 
@@ -313,6 +378,8 @@ def simplify_latex(text: str) -> str:
     >>> simplify_latex(r"x \in \left\{ 1{,}000,\ 2 \right\}")
     'x ∈ { 1,000, 2 }'
     """
+    if "\\" not in text and "{," not in text:
+        return text
     s = _LATEX_SIZING.sub("", text.replace("\\\\", "\n"))
     s = _LATEX_SPACES.sub(" ", s)
     s = _LATEX_TEXT.sub(lambda m: m.group(1), s)

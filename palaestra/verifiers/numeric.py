@@ -46,11 +46,12 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 from palaestra.verifiers.normalize import (
     NUMBER_WORDS,
     UNIT_WORDS,
-    closing_bracket,
+    enclosed,
     read_with_tail,
     simplify_latex,
     strip_wrappers,
@@ -58,8 +59,10 @@ from palaestra.verifiers.normalize import (
 )
 
 MAX_DIGITS = 1_000  # digits in one numeral; CPython refuses int() of more than 4,300 digits
-MAX_EXPONENT = 1_000
+MAX_EXPONENT = 1_000  # and never more than the digits allowed: 1e999 is a 1,000-digit number
 MAX_NUMBER_CHARS = 80  # digits parse_number reads (its historical cap)
+
+Units = Mapping[str, Fraction | int] | Iterable[str]  # unit spellings, or spellings -> factor to the asked unit
 
 _TAIL_WORDS = NUMBER_WORDS | UNIT_WORDS
 _VULGAR = {"½": (1, 2), "⅓": (1, 3), "⅔": (2, 3), "¼": (1, 4), "¾": (3, 4), "⅕": (1, 5), "⅖": (2, 5), "⅗": (3, 5),
@@ -72,15 +75,16 @@ _UDEC = rf"(?:{_UINT}(?:\.\d+)?|\.\d+)"
 _SIMPLE = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"  # no space grouping: "1 1/2" must not read as 11/2
 _EXP = r"[+-]?\d{1,4}"
 _TIMES = r"(?:×|x|\*|·|⋅)"
+# No space after a sign ("- 5" may be a bullet), except before \frac ("- \frac{3}{4}" is LaTeX).
 _PATTERNS = {
-    "decimal": re.compile(rf"([+-]?) ?({_UDEC})(?:[eE]({_EXP}))?"),
-    "scientific": re.compile(rf"([+-]?) ?({_UDEC}) ?{_TIMES} ?10 ?(?:\^|\*\*) ?(?:\{{ ?({_EXP}) ?\}}|({_EXP}))"),
-    "fraction": re.compile(rf"([+-]?) ?({_SIMPLE}) ?/ ?([+-]?) ?({_SIMPLE})"),
+    "decimal": re.compile(rf"([+-]?)({_UDEC})(?:[eE]({_EXP}))?"),
+    "scientific": re.compile(rf"([+-]?)({_UDEC}) ?{_TIMES} ?10 ?(?:\^|\*\*) ?(?:\{{ ?({_EXP}) ?\}}|({_EXP}))"),
+    "fraction": re.compile(rf"([+-]?)({_SIMPLE}) ?/ ?([+-]?) ?({_SIMPLE})"),
     "latex_fraction": re.compile(rf"([+-]?) ?\\frac ?\{{ ?([+-]?) ?({_SIMPLE}) ?\}} ?\{{ ?([+-]?) ?({_SIMPLE}) ?\}}"),
-    "vulgar": re.compile(rf"([+-]?) ?(\d+)? ?([{''.join(_VULGAR)}])"),
-    "mixed": re.compile(r"([+-]?) ?(\d+) (\d+) ?/ ?(\d+)"),
-    "latex_mixed": re.compile(r"([+-]?) ?(\d+) ?\\frac ?\{ ?(\d+) ?\} ?\{ ?(\d+) ?\}"),
-    "repeating": re.compile(r"([+-]?) ?(\d*)\.(\d*) ?\\overline ?\{ ?(\d{1,60}) ?\}"),
+    "vulgar": re.compile(rf"([+-]?)(\d+)? ?([{''.join(_VULGAR)}])"),
+    "mixed": re.compile(r"([+-]?)(\d+) (\d+) ?/ ?(\d+)"),
+    "latex_mixed": re.compile(r"([+-]?)(\d+) ?\\frac ?\{ ?(\d+) ?\} ?\{ ?(\d+) ?\}"),
+    "repeating": re.compile(r"([+-]?)(\d*)\.(\d*) ?\\overline ?\{ ?(\d{1,60}) ?\}"),
 }
 _FRAC_SHORTHAND = re.compile(r"\\frac ?(\d) ?(\d)")
 _NAME = r"(?:[A-Za-z]{1,3}|\\[A-Za-z]{2,12})(?:_\{?[A-Za-z0-9]{1,8}\}?)?"
@@ -92,6 +96,7 @@ _APPROX_PREFIX = re.compile(
 _APPROX_SUFFIX = re.compile(r"(?<=\d)(?: ?\.\.\.| ?…)$")
 _UNIT_START = re.compile(r"(?<=[\d )}$])[A-Za-z°%µΩ\\$]")
 _SPACES = re.compile(r"\s+")
+_WORDS_ONLY = re.compile(r"[A-Za-z][A-Za-z ]+")
 
 
 def _clean(text: str) -> str:
@@ -101,7 +106,7 @@ def _clean(text: str) -> str:
 
 def _strip_parentheses(s: str) -> str:
     for _ in range(4):
-        if not (s.startswith("(") and s.endswith(")") and closing_bracket(s, 0) == len(s) - 1):
+        if not enclosed(s, "("):
             break
         s = s[1:-1].strip()
     return s
@@ -113,7 +118,7 @@ def _signed(sign: str, value: Fraction) -> Fraction:
 
 def _numeral(text: str, mixed: bool, max_digits: int) -> Fraction | None:
     """The exact value of a numeral without wrappers or units, or ``None``."""
-    if sum(char.isdigit() for char in text) > max_digits:
+    if sum(map(str.isdigit, text)) > max_digits:
         return None
     s = _SUPERSCRIPT_RUN.sub(lambda m: "^{" + m.group().translate(_SUPERSCRIPTS) + "}", text)
     s = _FRAC_SHORTHAND.sub(r"\\frac{\1}{\2}", s)
@@ -122,7 +127,7 @@ def _numeral(text: str, mixed: bool, max_digits: int) -> Fraction | None:
         sign, digits, exponent = match.groups()
         value = Fraction(digits.replace(",", "").replace(" ", ""))
         if exponent is not None:
-            if abs(int(exponent)) > MAX_EXPONENT:
+            if abs(int(exponent)) > min(MAX_EXPONENT, max_digits):  # 1e999 has a thousand digits written out
                 return None
             value *= Fraction(10) ** int(exponent)
         return _signed(sign, value)
@@ -130,7 +135,7 @@ def _numeral(text: str, mixed: bool, max_digits: int) -> Fraction | None:
     if match:
         sign, digits, braced, bare = match.groups()
         exponent = int(braced if braced is not None else bare)
-        if abs(exponent) > MAX_EXPONENT:
+        if abs(exponent) > min(MAX_EXPONENT, max_digits):
             return None
         return _signed(sign, Fraction(digits.replace(",", "").replace(" ", "")) * Fraction(10) ** exponent)
     match = _PATTERNS["fraction"].fullmatch(s) or _PATTERNS["latex_fraction"].fullmatch(s)
@@ -159,6 +164,7 @@ def _numeral(text: str, mixed: bool, max_digits: int) -> Fraction | None:
     return None
 
 
+@lru_cache(maxsize=4096)
 def normalize_unit(unit: str) -> str:
     r"""A unit spelling in one canonical form, to compare spellings.
 
@@ -207,20 +213,23 @@ def unit_spellings(unit: str) -> tuple[str, ...]:
     return _UNIT_TABLE.get(unit, (unit,))
 
 
-def _unit_factors(units: Mapping[str, Fraction | int] | Iterable[str]) -> dict[str, Fraction]:
-    pairs = units.items() if isinstance(units, Mapping) else ((u, 1) for u in units)
-    factors: dict[str, Fraction] = {}
-    for spelling, factor in pairs:
-        factors[normalize_unit(spelling)] = Fraction(factor)
-    return factors
+def _unit_factors(units: Units) -> dict[str, Fraction]:
+    pairs = tuple(units.items()) if isinstance(units, Mapping) else tuple((u, 1) for u in units)
+    return _cached_unit_factors(pairs)
+
+
+@lru_cache(maxsize=256)
+def _cached_unit_factors(pairs: tuple[tuple[str, Fraction | int], ...]) -> dict[str, Fraction]:
+    """Normalised spellings -> factors; cached because envs pass the same few unit tables every call."""
+    return {normalize_unit(spelling): Fraction(factor) for spelling, factor in pairs}
 
 
 def _unit_factor(unit: str, factors: dict[str, Fraction]) -> Fraction | None:
     normal = normalize_unit(unit)
     if normal in factors:
         return factors[normal]
-    if len(normal) >= 2 and normal.isalpha():  # "Seconds", "KN": words and prefixed units, not "m" vs "M"
-        matches = {f for u, f in factors.items() if u.isalpha() and u.lower() == normal.lower()}
+    if _WORDS_ONLY.fullmatch(normal):  # "Seconds", "Metres per second", "KN"; never "m" vs "M"
+        matches = {f for u, f in factors.items() if _WORDS_ONLY.fullmatch(u) and u.lower() == normal.lower()}
         if len(matches) == 1:
             return matches.pop()
     return None
@@ -263,10 +272,14 @@ def _read_core(
     return None
 
 
+# A bare integer or decimal: read directly, skipping the wrapper and tail machinery.
+_PLAIN_NUMERAL = re.compile(r"\s*([+-]?\d+(?:\.\d+)?)\s*")
+
+
 def read_number(
     text: str,
     *,
-    units: Mapping[str, Fraction | int] | Iterable[str] | None = None,
+    units: Units | None = None,
     unit_required: bool = False,
     approximate: bool = False,
     mixed: bool = False,
@@ -289,6 +302,9 @@ def read_number(
     max_digits = min(max_digits, 4_000)
     if not isinstance(text, str) or len(text) > 2 * max_digits + 400:
         return None
+    plain = _PLAIN_NUMERAL.fullmatch(text)
+    if plain and not unit_required and len(text) <= max_digits:  # the common case, on the trainer's hot path
+        return Fraction(plain.group(1))
     factors = None if units is None else _unit_factors(units)
     return read_with_tail(
         text,
@@ -297,16 +313,32 @@ def read_number(
     )
 
 
-def read_exact(text: str, **options) -> Fraction | None:
+def read_exact(
+    text: str,
+    *,
+    units: Units | None = None,
+    unit_required: bool = False,
+    mixed: bool = False,
+    max_digits: int = MAX_DIGITS,
+) -> Fraction | None:
     """:func:`read_number` refusing approximation markers: the exact rational written, or ``None``.
 
     >>> read_exact("0.5") == Fraction(1, 2), read_exact("0.333") == Fraction(1, 3), read_exact("≈ 0.5")
     (True, False, None)
     """
-    return read_number(text, **{**options, "approximate": False})
+    return read_number(
+        text, units=units, unit_required=unit_required, approximate=False, mixed=mixed, max_digits=max_digits
+    )
 
 
-def read_approx(text: str, **options) -> Fraction | None:
+def read_approx(
+    text: str,
+    *,
+    units: Units | None = None,
+    unit_required: bool = False,
+    mixed: bool = False,
+    max_digits: int = MAX_DIGITS,
+) -> Fraction | None:
     """:func:`read_number` allowing approximation markers (``≈ 7``, ``about 7``, ``3.14...``).
 
     Compare the value with :meth:`Tolerance.accepts` (or use :func:`grade_number`).
@@ -314,16 +346,24 @@ def read_approx(text: str, **options) -> Fraction | None:
     >>> read_approx(r"v \\approx 7.0 m/s", units=unit_spellings("m/s"))
     Fraction(7, 1)
     """
-    return read_number(text, **{**options, "approximate": True})
+    return read_number(
+        text, units=units, unit_required=unit_required, approximate=True, mixed=mixed, max_digits=max_digits
+    )
 
 
-def read_integer(text: str, **options) -> int | None:
+def read_integer(
+    text: str,
+    *,
+    units: Units | None = None,
+    unit_required: bool = False,
+    max_digits: int = MAX_DIGITS,
+) -> int | None:
     """An integer answer: :func:`read_exact` whose value is whole (``481.0``, ``4.81e2`` read as 481).
 
     >>> read_integer("481.0"), read_integer("1,000"), read_integer("2.5")
     (481, 1000, None)
     """
-    value = read_exact(text, **options)
+    value = read_exact(text, units=units, unit_required=unit_required, max_digits=max_digits)
     return int(value) if value is not None and value.denominator == 1 else None
 
 
@@ -381,27 +421,33 @@ def grade_number(
     expected: Fraction | int | str,
     *,
     tolerance: Tolerance | None = None,
-    **options,
+    approximate: bool | None = None,
+    units: Units | None = None,
+    unit_required: bool = False,
+    mixed: bool = False,
+    max_digits: int = MAX_DIGITS,
 ) -> bool | None:
     """Whether ``text`` is the number ``expected``: ``None`` when unreadable, else ``True``/``False``.
 
-    Without a tolerance the answer must be exact (:func:`read_exact`); with one, an
-    approximation marker is allowed unless ``approximate=False`` is passed, and the
-    value must be within the tolerance. Other options go to :func:`read_number`.
+    Without a tolerance the answer must be exact (:func:`read_exact`); with one, the value
+    must be within it, and an approximation marker (``≈ 7``) is allowed unless
+    ``approximate=False``. The other options are :func:`read_number`'s.
 
     >>> grade_number("0.333", Fraction(1, 3)), grade_number("1/3", Fraction(1, 3)), grade_number("a third", 1)
     (False, True, None)
     >>> grade_number("7 seconds", 7, units=unit_spellings("m/s"), tolerance=Tolerance(relative="0.01"))
     """
-    if tolerance is None:
-        value = read_exact(text, **options)
-        return None if value is None else value == _as_fraction(expected)
-    value = read_number(text, **{"approximate": True, **options})
-    return None if value is None else tolerance.accepts(value, expected)
+    approximate = tolerance is not None if approximate is None else approximate and tolerance is not None
+    value = read_number(
+        text, units=units, unit_required=unit_required, approximate=approximate, mixed=mixed, max_digits=max_digits
+    )
+    if value is None:
+        return None
+    return value == _as_fraction(expected) if tolerance is None else tolerance.accepts(value, expected)
 
 
 _PLAIN_DECIMAL = re.compile(r"([+-]?)(\d*)\.(\d+)(?:[eE]([+-]?\d{1,4}))?")
-_DECIMAL_LITERAL = re.compile(r"\d*\.(\d+)")
+_DECIMAL_LITERAL = re.compile(r"\.(\d+)")  # digits before the point do not matter (and would make it quadratic)
 
 
 def read_plain_decimal(text: str) -> tuple[Fraction, int] | None:

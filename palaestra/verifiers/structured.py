@@ -30,16 +30,29 @@ def parse_int_list(text: str, max_items: int = MAX_ITEMS) -> list[int] | None:
 
 
 def parse_tokens(text: str, separators: str = "", max_items: int = MAX_ITEMS) -> list[str] | None:
-    """Tokens split on whitespace, commas, semicolons and the extra ``separators`` string."""
+    """Tokens split on whitespace, commas, semicolons and the extra ``separators`` string; quotes
+    around a token (``['d2d3', 'd2d4']``) are dropped.
+
+    New code should prefer :func:`palaestra.verifiers.sets.read_list` / ``read_set``, which also
+    read ``S = {…}``, ``a and b`` and trailing remarks.
+    """
     if not isinstance(text, str):
         return None
     s = text.strip().strip("[](){}").strip()
     if separators:
         s = s.replace(separators, " ")
-    tokens = [t for t in _SPLIT.split(s) if t]
+    tokens = [t for t in (_unquote(t) for t in _SPLIT.split(s)) if t]
     if not tokens or len(tokens) > max_items:
         return None
     return tokens
+
+
+def _unquote(token: str) -> str:
+    """A token without the quotes of a Python-style list item: ``'d2d3'`` -> ``d2d3``."""
+    for quote in ("'", '"', "`"):
+        if len(token) >= 2 and token[0] == quote and token[-1] == quote:
+            return token[1:-1]
+    return token
 
 
 def parse_grid(text: str, max_cells: int = MAX_ITEMS) -> list[list[int]] | None:

@@ -1,0 +1,223 @@
+r"""Reading answers that give each of several names a value: ``x = 2, y = 3``, ``Ada: knight``.
+
+:func:`read_assignment` reads values for known names. Spellings read as ``{x: 2, y: 3}``:
+``x = 2, y = 3``, ``x=2; y=3``, ``x: 2, y: 3``, ``x = 2 and y = 3``, ``x is 2``, one per
+line, ``(x, y) = (2, 3)``, ``x, y = 2, 3``, ``\{x=2, y=3\}``, ``$x = 2$, $y = 3$``,
+``\begin{cases} x = 2 \\ y = 3 \end{cases}``, with LaTeX values (``x = \frac{1}{2}``)
+read by the caller's value reader (exact numbers by default). Names match in any case,
+with or without braces in subscripts (``x_{1}`` is ``x_1``). A name the caller did not
+list, a listed name left out (unless ``partial=True``) or one name given two different
+values makes the answer unreadable: a hedged answer is no answer.
+
+:func:`read_roles` reads a role per name from sentences: ``Ada is a knight and Ben is a
+knave``, ``Ada and Cy are knights; Ben is a knave``, ``Ada: knight, Ben: knave``.
+
+Both read past a short trailing sentence by the rule in :mod:`palaestra.verifiers.normalize`.
+
+Example::
+
+    >>> read_assignment("(x, y) = (-6, 5)", ["x", "y"]) == {"x": -6, "y": 5}
+    True
+    >>> read_assignment(r"x = \frac{1}{2}; y = 3. These satisfy both.", ["x", "y"]) == {"x": Fraction(1, 2), "y": 3}
+    True
+    >>> read_assignment("x = 2, y = 3, z = 4", ["x", "y"]), read_assignment("x = 2 (or 3), y = 1", ["x", "y"])
+    (None, None)
+    >>> read_roles("Ada is a knight and Ben is a knave", ["Ada", "Ben"], ["knight", "knave"])
+    {'Ada': 'knight', 'Ben': 'knave'}
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from fractions import Fraction  # noqa: F401  (used by the doctest examples)
+from typing import Any, TypeVar
+
+from palaestra.verifiers.normalize import (
+    NUMBER_WORDS,
+    enclosed,
+    read_with_tail,
+    simplify_latex,
+    split_top_level,
+    squeeze_spaces,
+    strip_wrappers,
+    unify,
+)
+from palaestra.verifiers.numeric import read_exact
+
+T = TypeVar("T")
+
+MAX_ASSIGNMENT_CHARS = 20_000
+MAX_PAIRS = 1_000
+
+_KEY = r"\\?[A-Za-z][A-Za-z0-9]*(?:_\{?[A-Za-z0-9]{1,8}\}?)?'?"
+_PAIR = re.compile(rf"^\s*(?:and\s+)?\**\$?({_KEY})\$?\**\s*(?:=|:=|:|\bis\b)\s*(.*)$", re.DOTALL)
+_TUPLE = re.compile(rf"[(\[]?\s*({_KEY}(?:\s*,\s*{_KEY})+)\s*[)\]]?\s*=\s*([(\[]?)(.*?)([)\]]?)", re.DOTALL)
+_SEPARATOR = re.compile(r" ?[,;] ?(?:and )?| ?\n ?| and ", re.IGNORECASE)
+_COMMA = re.compile(r" ?, ?")
+_ENVIRONMENT = re.compile(r"\\(?:begin|end)\s*\{[A-Za-z*]{1,20}\}(?:\{[^{}]{0,20}\})?|&")
+
+
+class _Names:
+    """Match written names to the caller's names: exactly, else ignoring case, braces and underscores."""
+
+    def __init__(self, names: Iterable[str]) -> None:
+        self.exact: dict[str, str] = {}
+        self.loose: dict[str, set[str]] = {}
+        for name in names:
+            self.exact[self._normal(name)] = name
+            self.loose.setdefault(self._loose(name), set()).add(name)
+
+    @staticmethod
+    def _normal(name: str) -> str:
+        return re.sub(r"[\s{}$*\"'`]", "", name)
+
+    @classmethod
+    def _loose(cls, name: str) -> str:
+        return cls._normal(name).replace("_", "").lower()
+
+    def find(self, written: str) -> str | None:
+        name = self.exact.get(self._normal(written))
+        if name is not None:
+            return name
+        candidates = self.loose.get(self._loose(written), set())
+        return next(iter(candidates)) if len(candidates) == 1 else None
+
+    def words(self) -> set[str]:
+        return {n.lower() for n in self.exact.values()}
+
+
+def _pairs(s: str) -> list[tuple[str, str]] | None:
+    """``(written name, value text)`` pairs, or ``None`` when the text is not a list of assignments."""
+    tuple_form = _TUPLE.fullmatch(s)
+    if tuple_form and (tuple_form.group(3) or "") and bool(tuple_form.group(2)) == bool(tuple_form.group(4)):
+        keys = _COMMA.split(tuple_form.group(1))
+        values = [piece for _, piece in split_top_level(tuple_form.group(3), _COMMA)]
+        return list(zip(keys, values)) if len(keys) == len(values) else None
+    if enclosed(s):
+        s = s[1:-1].strip()
+    pairs: list[list[str]] = []
+    for before, piece in split_top_level(s, _SEPARATOR, limit=MAX_PAIRS + 1):
+        match = _PAIR.match(piece)
+        if match:
+            pairs.append([match.group(1), match.group(2)])
+        elif pairs:
+            pairs[-1][1] += before + piece  # a separator inside a value: "x = 1,234"
+        else:
+            return None
+        if len(pairs) > MAX_PAIRS:
+            return None
+    return [(key, value) for key, value in pairs]
+
+
+def _read_core(
+    text: str, names: _Names, read_value: Callable[[str], Any], partial: bool
+) -> dict[str, Any] | None:
+    s = strip_wrappers(squeeze_spaces(_ENVIRONMENT.sub(" ", simplify_latex(unify(text)))))
+    pairs = _pairs(s)
+    if not pairs:
+        return None
+    values: dict[str, Any] = {}
+    for written, value_text in pairs:
+        name = names.find(written)
+        value = None if name is None or not value_text.strip() else read_value(value_text.strip())
+        if name is None or value is None or values.get(name, value) != value:
+            return None
+        values[name] = value
+    if not partial and len(values) < len(names.exact):
+        return None
+    return values
+
+
+def read_assignment(
+    text: str,
+    names: Iterable[str],
+    read_value: Callable[[str], T | None] = read_exact,  # type: ignore[assignment]
+    *,
+    partial: bool = False,
+    max_chars: int = MAX_ASSIGNMENT_CHARS,
+) -> dict[str, T] | None:
+    """``{name: value}`` for the caller's ``names`` written in ``text``, or ``None``.
+
+    ``read_value``: value text -> value or ``None`` (default :func:`~palaestra.verifiers.numeric.read_exact`).
+    ``partial``: names may be left out. Keys of the result are spelled as in ``names``.
+    Never raises; ``None`` past ``max_chars`` characters.
+
+    >>> read_assignment("X: 2\\nY: 3", ["x", "y"]) == {"x": 2, "y": 3}, read_assignment("x = 2, x = 3, y = 1", "xy")
+    (True, None)
+    """
+    if not isinstance(text, str) or len(text) > max_chars:
+        return None
+    index = _Names(names)
+    return read_with_tail(
+        text,
+        lambda s: _read_core(s, index, read_value, partial),
+        answer_words=index.words() | NUMBER_WORDS,
+        clauses=False,
+    )
+
+
+_ROLE_TOKEN = re.compile(r"[^\W\d_][\w'’-]*|->|[→:=,;.()\n–—-]|\S")
+_ROLE_FILLERS = frozenset(["is", "are", "a", "an", "both", "also", "and", "the", ":", "=", ",", ";", ".", "(", ")",
+                           "-", "–", "—", "->", "→", "\n"])
+
+
+def _read_roles_core(
+    text: str, names: Mapping[str, str], roles: Mapping[str, str], partial: bool, count: int
+) -> dict[str, str] | None:
+    s = simplify_latex(unify(text)).translate(str.maketrans("", "", "*$\"'`“”‘’"))
+    result: dict[str, str] = {}
+    pending: list[str] = []
+    for token in _ROLE_TOKEN.findall(s.lower()):
+        if token in _ROLE_FILLERS:
+            continue
+        if token in names:
+            pending.append(names[token])
+        elif token in roles and pending:
+            for name in pending:
+                if result.setdefault(name, roles[token]) != roles[token]:
+                    return None
+            pending = []
+        else:
+            return None
+    if pending or not result or (not partial and len(result) < count):
+        return None
+    return result
+
+
+def read_roles(
+    text: str,
+    names: Iterable[str],
+    roles: Mapping[str, Iterable[str]] | Iterable[str],
+    *,
+    partial: bool = False,
+    max_chars: int = MAX_ASSIGNMENT_CHARS,
+) -> dict[str, str] | None:
+    """``{name: role}`` from sentences or ``name: role`` pairs, or ``None``.
+
+    ``roles``: the role words (``["knight", "knave"]``), or a mapping from each role to its
+    one-word spellings (``{"knight": ["knight", "truth-teller"], "knave": ["knave", "liar"]}``);
+    plurals (``knights``) are read too. Names and roles match in any case. A name with two
+    different roles, an unknown word (``not``, ``or``), a name with no role or a name
+    left out (unless ``partial=True``) makes the answer unreadable.
+
+    >>> read_roles("Ada and Cy are knights; Ben is a knave.", ["Ada", "Ben", "Cy"], ["knight", "knave"])
+    {'Ada': 'knight', 'Cy': 'knight', 'Ben': 'knave'}
+    >>> read_roles("Ada is not a knight, Ben is a knave", ["Ada", "Ben"], ["knight", "knave"])
+    """
+    if not isinstance(text, str) or len(text) > max_chars:
+        return None
+    spellings = roles.items() if isinstance(roles, Mapping) else ((role, (role,)) for role in roles)
+    role_words: dict[str, str] = {}
+    for role, words in spellings:
+        for word in words:
+            role_words[word.lower()] = role
+            role_words.setdefault(word.lower() + "s", role)
+    name_words = {name.lower(): name for name in names}
+    return read_with_tail(
+        text,
+        lambda s: _read_roles_core(s, name_words, role_words, partial, len(name_words)),
+        symbols=True,
+        answer_words=set(name_words) | set(role_words),
+        clauses=False,
+    )

@@ -1,0 +1,196 @@
+r"""Reading move sequences: tokens from a fixed alphabet, and moves between named places.
+
+:func:`read_tokens` reads a sequence of symbols such as maze steps: ``U D L R``, ``UDLR``,
+``U, D, L``, ``up, down``, ``["U", "D"]``, ``U -> D -> L``, ``1. U 2. D``, one per line.
+:func:`read_place_moves` reads moves from one place to another such as Tower of Hanoi
+moves: ``A->C``, ``A → C``, ``A to C``, ``(A, C)``, ``AC``, ``1. A->C``, ``1) A -> C``,
+``Step 1: A -> C``, ``move disk 1 from A to C``, ``Move the top disk from peg A to peg C``,
+separated by commas, semicolons, ``then``, spaces or new lines. Both refuse more than
+``max_count`` moves and read past a short trailing sentence by the rule in
+:mod:`palaestra.verifiers.normalize`. Chess moves are read in
+:mod:`palaestra.verifiers.chess_moves`.
+
+Example::
+
+    >>> steps = {"U": "U", "D": "D", "L": "L", "R": "R", "up": "U", "down": "D", "left": "L", "right": "R"}
+    >>> read_tokens("R, R, down", steps, max_count=50), read_tokens("RRD", steps, max_count=50)
+    (['R', 'R', 'D'], ['R', 'R', 'D'])
+    >>> read_place_moves("1. A->C\n2. A->B\n3. C->B", "ABC", max_count=10)
+    [('A', 'C'), ('A', 'B'), ('C', 'B')]
+    >>> read_place_moves("move disk 1 from A to C", "ABC", max_count=10, pieces=True)
+    [('A', 'C', 1)]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import TypeVar
+
+from palaestra.verifiers.normalize import (
+    NUMBER_WORDS,
+    enclosed,
+    is_benign_tail,
+    read_with_tail,
+    squeeze_spaces,
+    strip_wrappers,
+    unify,
+)
+
+T = TypeVar("T")
+
+_NUMBERING = re.compile(r"^(?:(?:step|move)\s*)?\d{1,4}[.):]$", re.IGNORECASE)
+_ARROWS = r"->|→|=>|⇒|-+>|—>"
+_TOKEN_SPLIT = re.compile(rf"(?:{_ARROWS}|[\s,;])+")
+_TOKEN_SPLIT_DASH = re.compile(rf"(?:{_ARROWS}|[\s,;]|-)+")
+_TOKEN_FILLERS = frozenset(["then", "and", "&"])
+_NO_MOVES = frozenset(["none", "no moves", "nothing", "empty", "[]", "()", "{}", "∅"])
+_GAP = re.compile(r"[\s,;.()\[\]'\"]*(?:(?:(?:then|and)\b|&)[\s,;.()\[\]'\"]*)*", re.IGNORECASE)
+_LABEL = re.compile(r"[^\d:\n]{1,40}:\s*")
+
+
+def _spellings(alphabet: Mapping[str, T] | Iterable[str], case_sensitive: bool) -> dict[str, T]:
+    pairs = alphabet.items() if isinstance(alphabet, Mapping) else ((s, s) for s in alphabet)
+    return {(spelling if case_sensitive else spelling.lower()): value for spelling, value in pairs}
+
+
+def _tokens_core(
+    text: str, table: Mapping[str, T], case_sensitive: bool, max_count: int, allow_empty: bool
+) -> list[T] | None:
+    s = strip_wrappers(squeeze_spaces(unify(text)))
+    if not s:
+        return None  # no answer, not an empty sequence
+    if s.lower().rstrip(".") in _NO_MOVES:
+        return [] if allow_empty else None
+    if enclosed(s):
+        s = s[1:-1]
+    dash_in_spelling = any("-" in spelling for spelling in table)
+    letters = {spelling for spelling in table if len(spelling) == 1}
+    result: list[T] = []
+    for raw in (_TOKEN_SPLIT if dash_in_spelling else _TOKEN_SPLIT_DASH).split(s):
+        token = raw.strip("\"'`()[]{}")
+        key = token if case_sensitive else token.lower()
+        if not key or key in _TOKEN_FILLERS or _NUMBERING.match(token):
+            continue
+        if key in table:
+            result.append(table[key])
+        elif letters and all(char in letters for char in key):
+            result.extend(table[char] for char in key)
+        else:
+            return None
+        if len(result) > max_count:
+            return None
+    return result if result or allow_empty else None
+
+
+def read_tokens(
+    text: str,
+    alphabet: Mapping[str, T] | Iterable[str],
+    *,
+    max_count: int,
+    case_sensitive: bool = False,
+    allow_empty: bool = False,
+) -> list[T] | None:
+    """The symbols of ``text`` as the values of ``alphabet``, in order, or ``None``.
+
+    ``alphabet``: spellings (``"UDLR"``, ``["up", "down"]``) or a mapping from each spelling
+    to its value. Tokens are separated by spaces, commas, semicolons, arrows or dashes (unless
+    a spelling holds a dash); one-character spellings may also be written side by side
+    (``UUR``). Numbering (``1.``) and ``then``/``and`` are skipped. More than ``max_count``
+    symbols, or any token not in the alphabet, makes the answer unreadable. ``allow_empty``:
+    ``none``, ``no moves`` or ``[]`` read as no moves (blank text never does).
+
+    >>> read_tokens("1. U\\n2. L", "UDLR", max_count=5), read_tokens("U, X", "UDLR", max_count=5)
+    (['U', 'L'], None)
+    """
+    table = _spellings(alphabet, case_sensitive)
+    if not isinstance(text, str) or len(text) > max_count * (max(map(len, table), default=1) + 12) + 400:
+        return None
+    long_spellings = {spelling.lower() for spelling in table if len(spelling) > 1}
+    return read_with_tail(
+        text,
+        lambda s: _tokens_core(s, table, case_sensitive, max_count, allow_empty),
+        answer_words=long_spellings | NUMBER_WORDS,
+        clauses=False,
+    )
+
+
+def _move_pattern(places: list[str]) -> re.Pattern[str]:
+    alternatives = "|".join(re.escape(p) for p in sorted(places, key=len, reverse=True))
+    holder = r"(?:(?:peg|rod|tower|pole|stack|post|column|pile)\s+)?"
+    return re.compile(
+        r"(?:(?:step|move)\s*)?(?:\d{1,4}\s*[.):]\s*)?"  # numbering
+        r"(?:move\s+)?(?:(?:the|a)\s+)?(?:top\s+)?(?:(?:disk|disc|ring|piece)\s*(?:#\s*)?(?P<piece>\d{1,4})?\s+)?"
+        rf"(?:from\s+)?{holder}(?<![A-Za-z0-9])(?P<source>{alternatives})"
+        rf"\s*(?:(?:{_ARROWS}|to\b|-|–|—|>|,)\s*)?{holder}(?P<target>{alternatives})(?![A-Za-z0-9])",
+        re.IGNORECASE,
+    )
+
+
+def _place_core(
+    text: str, pattern: re.Pattern[str], canonical: Mapping[str, str], max_count: int, pieces: bool
+) -> list[tuple] | None:
+    s = strip_wrappers(squeeze_spaces(unify(text)))
+    label = _LABEL.match(s)
+    position = label.end() if label and not pattern.match(s, 0) else 0
+    moves: list[tuple] = []
+    for _ in range(max_count + 1):  # anchored matches one after another: linear, never a search
+        gap = _GAP.match(s, position)
+        match = pattern.match(s, gap.end()) if gap else None
+        if match is None:
+            break
+        source, target = canonical[match.group("source").lower()], canonical[match.group("target").lower()]
+        piece = match.group("piece")
+        moves.append((source, target, int(piece) if piece else None) if pieces else (source, target))
+        position = match.end()
+    rest = s[position:]
+    if not moves or len(moves) > max_count:
+        return None
+    if _GAP.fullmatch(rest):
+        return moves
+    if rest.lstrip()[:1] in (",", ";", ":"):
+        return None  # after a list separator comes one more (unreadable) move, not a remark
+    return moves if is_benign_tail(rest, answer_words=_long(canonical), labels=_short(canonical)) else None
+
+
+def read_place_moves(
+    text: str,
+    places: Iterable[str],
+    *,
+    max_count: int,
+    pieces: bool = False,
+) -> list[tuple] | None:
+    """Moves ``(source, target)`` between the named ``places`` (``"ABC"`` or ``["L", "M", "R"]``), or ``None``.
+
+    Place names match in any case and come back as spelled in ``places``. With
+    ``pieces=True`` each move is ``(source, target, piece)``, ``piece`` being the disk
+    number written (``move disk 2 from A to C``) or ``None``, for a checker that wants it.
+    Text between moves other than separators, numbering and ``then`` makes the answer
+    unreadable, and so do more than ``max_count`` moves.
+
+    >>> read_place_moves("A to C, then B to C.", "ABC", max_count=5)
+    [('A', 'C'), ('B', 'C')]
+    >>> read_place_moves("A->C or A->B", "ABC", max_count=5), read_place_moves("A->C, A->B", "ABC", max_count=1)
+    (None, None)
+    """
+    names = list(places)
+    if not isinstance(text, str) or len(text) > max_count * 60 + 400:
+        return None
+    canonical = {name.lower(): name for name in names}
+    pattern = _move_pattern(names)
+    return read_with_tail(
+        text,
+        lambda s: _place_core(s, pattern, canonical, max_count, pieces),
+        answer_words=_long(canonical),
+        labels=_short(canonical),
+        clauses=False,
+    )
+
+
+def _long(canonical: Mapping[str, str]) -> set[str]:
+    return {key for key in canonical if len(key) > 1}
+
+
+def _short(canonical: Mapping[str, str]) -> set[str]:
+    """One-character place names as spelled by the caller: ``A`` in a remark names a peg, ``a`` is an article."""
+    return {name for name in canonical.values() if len(name) == 1}

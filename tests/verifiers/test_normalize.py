@@ -1,0 +1,177 @@
+"""The shared clean-up and the one trailing-text rule every reader uses."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from palaestra.verifiers.expressions import parse_expression
+from palaestra.verifiers.normalize import (
+    MAX_TAIL_CHARS,
+    is_benign_tail,
+    mentions,
+    read_with_tail,
+    simplify_latex,
+    split_top_level,
+    strip_wrappers,
+    tail_splits,
+    unify,
+)
+
+
+@pytest.mark.parametrize(
+    "text, inner",
+    [
+        (r"\boxed{10}", "10"),
+        (r"\boxed{\frac{1}{2}}", r"\frac{1}{2}"),
+        (r"$\boxed{x}$", "x"),
+        ("$$x$$", "x"),
+        (r"\(x\)", "x"),
+        (r"\[x\]", "x"),
+        ("**x**", "x"),
+        ("`x`", "x"),
+        ("```x```", "x"),
+        ("```text\nx\n```", "x"),
+        ("~~~\nx\n~~~", "x"),
+        (r"\text{Yes}", "Yes"),
+        ('"x"', "x"),
+        ("“x”", "x"),
+        ("Answer: x", "x"),
+        ("answer x", "x"),
+        ("Final answer: x", "x"),
+        ("The final answer is x", "x"),
+        ("The answers are x", "x"),
+        ("**Answer:** x", "x"),
+        ("Therefore, x", "x"),
+        ("So x", "x"),
+        ("  x  ", "x"),
+        # only whole-answer wrappers go
+        (r"\boxed{1} + \boxed{2}", r"\boxed{1} + \boxed{2}"),
+        ("$1$ and $2$", "$1$ and $2$"),
+        ("'a', 'b'", "'a', 'b'"),
+        ("Answers", "Answers"),
+        ("Sofia", "Sofia"),
+        ("**x", "**x"),
+        (r"\boxed{x", r"\boxed{x"),
+    ],
+)
+def test_strip_wrappers(text: str, inner: str) -> None:
+    assert strip_wrappers(text) == inner
+
+
+def test_unify_and_latex() -> None:
+    assert unify("\u2212\u00a01\u200b\r\n") == "- 1\n"
+    assert simplify_latex(r"\left( \dfrac{1}{2} \right)") == r"( \frac{1}{2} )"
+    assert simplify_latex(r"x \in \{1, 2\} \cup \emptyset") == r"x ∈ {1, 2} \cup ∅"
+    assert simplify_latex(r"2 \text{ or } 3") == "2  or  3"
+    assert simplify_latex(r"x = 1 \\ y = 2") == "x = 1 \n y = 2"
+    assert simplify_latex(r"\infty \int") == r"∞ \int"  # \in must not eat \int or \infty
+
+
+BENIGN = [
+    ".",
+    "!",
+    ". That is the total.",
+    ", it is entailed.",
+    " — the premises do not entail it",
+    "\n\nThat is all of them.",
+    " (the total)",
+    "; this is exact.",
+    ": that is all",
+    ". Done.",
+    ". I think that is right.",
+]
+NOT_BENIGN = [
+    " = 85",
+    ", or maybe 12",
+    " (or 3)",
+    ". Wait, no.",
+    ". Actually it is wrong.",
+    ". Approximately.",
+    ". That is 10 apples.",
+    ", x",
+    ", U RRDD",
+    "? ",
+    ". Is that right?",
+    " + 1",
+    ". " + "word " * 40,
+    ". Perhaps.",
+    ", unless it rains",
+    ": done",  # one word after a clause break may be one more item
+    ", green",
+    "\ngreen",  # a last line of items, not a sentence
+    "\nThat is all",  # a sentence on its own line ends with . or !
+]
+
+
+@pytest.mark.parametrize("tail", BENIGN)
+def test_benign_tails(tail: str) -> None:
+    assert is_benign_tail(tail)
+
+
+@pytest.mark.parametrize("tail", NOT_BENIGN)
+def test_tails_that_may_change_the_answer(tail: str) -> None:
+    assert not is_benign_tail(tail)
+
+
+def test_tail_options() -> None:
+    assert is_benign_tail(", by premises 1 and P.", symbols=True)
+    assert is_benign_tail(", definitely.", symbols=True) and not is_benign_tail(", definitely.")
+    assert not is_benign_tail(", by premises 1 and P.")
+    assert not is_benign_tail(". It is the red one.", answer_words={"red"})
+    assert not is_benign_tail(". Not entailed, I mean.", answer_words={"not entailed"})
+    assert is_benign_tail(". It is not the case.", answer_words={"not entailed"})
+    assert not is_benign_tail(". B is false.", symbols=True, labels={"B"})
+    assert is_benign_tail(". It is a prime.", symbols=True, labels={"A"})
+    assert mentions("(B)", ["B"]) and not mentions("AB", ["B"]) and not mentions("b", ["B"])
+    longest = ". " + "a" * (MAX_TAIL_CHARS - 2)
+    assert len(longest) == MAX_TAIL_CHARS and is_benign_tail(longest) and not is_benign_tail(longest + "a")
+
+
+def _digits(text: str) -> str | None:
+    return text if re.fullmatch(r"\d+", text) else None
+
+
+@pytest.mark.parametrize(
+    "text, read",
+    [
+        ("10", "10"),
+        ("10. That is the total.", "10"),
+        (r"\boxed{10}. That is the total.", "10"),
+        ("Answer: 10. Done.", "10"),
+        ("10, or maybe 12", None),
+        ("10 (or 12)", None),
+        ("10 = 10", None),
+        ("10 is the answer", None),  # no break before the remark
+        ("10.5", None),
+        ("10!", None),
+    ],
+)
+def test_read_with_tail(text: str, read: str | None) -> None:
+    assert read_with_tail(text, _digits) == read
+
+
+def test_countdown_equation_tail_is_not_ignored() -> None:
+    """issue #9: ``(8 + 4) * 7 = 85`` must not be read as ``(8 + 4) * 7``."""
+
+    def expression(text: str):
+        return parse_expression(text, operators=("+", "-", "*", "/"), functions=(), constants=False)
+
+    assert read_with_tail("(8 + 4) * 7 = 85", expression) is None
+    assert read_with_tail("(8 + 4) * 7. That uses every number once.", expression) is not None
+
+
+def test_tail_splits_are_bounded() -> None:
+    text = "1. " * 10_000
+    splits = list(tail_splits(text))
+    assert 0 < len(splits) <= 6
+    assert all(len(tail) <= MAX_TAIL_CHARS + 8 for _, tail in splits)
+
+
+def test_split_top_level_keeps_brackets_together() -> None:
+    separator = re.compile(r" ?, ?")
+    assert split_top_level(r"\frac{1}{2}, (1, 2), [3, 4], 5", separator) == [
+        ("", r"\frac{1}{2}"), (", ", "(1, 2)"), (", ", "[3, 4]"), (", ", "5")
+    ]
+    assert split_top_level("a), b", separator) == [("", "a)"), (", ", "b")]  # unbalanced: never below depth 0
