@@ -273,6 +273,7 @@ def _read_core(
 
 
 # A bare integer or decimal: read directly, skipping the wrapper and tail machinery.
+_DIGITS_ACROSS_LINES = re.compile(r"\d[ \t]*\n\s*\d")
 _PLAIN_NUMERAL = re.compile(r"\s*([+-]?\d+(?:\.\d+)?)\s*")
 
 
@@ -301,6 +302,8 @@ def read_number(
     """
     max_digits = min(max_digits, 4_000)
     if not isinstance(text, str) or len(text) > 2 * max_digits + 400:
+        return None
+    if _DIGITS_ACROSS_LINES.search(text):  # "481\n482" is two answers, never a thousands separator
         return None
     plain = _PLAIN_NUMERAL.fullmatch(text)
     if plain and not unit_required and len(text) <= max_digits:  # the common case, on the trainer's hot path

@@ -8,6 +8,7 @@ import re
 import pytest
 
 import palaestra
+from palaestra.core.registry import make_source
 from palaestra.envs.games import wordle
 from palaestra.envs.games.mastermind import consistent_code, pegs
 
@@ -80,7 +81,7 @@ def test_mastermind_consistent_code_fits_every_answer() -> None:
 def test_invalid_moves_count_as_turns_and_end_the_game(env_id: str) -> None:
     env = palaestra.make(env_id, level=4)
     env.reset(seed=5)
-    limit = env.max_turns(env.problem)
+    limit = env.task.max_turns(env.problem)
     moves = ["no tags at all", "<answer></answer>", "<answer>" + "Z" * 10_000 + "</answer>", "<answer>#?!</answer>"]
     for turn in range(1, limit + 1):
         obs, reward, terminated, truncated, info = env.step(moves[turn % len(moves)])
@@ -94,7 +95,64 @@ def test_wordle_unknown_word_costs_a_turn() -> None:
     env.reset(seed=1)
     obs, reward, terminated, truncated, info = env.step("<answer>qxzvj</answer>")
     assert "not in the word list" in obs and reward == 0.0 and not terminated and info["turn"] == 1
-    assert "7 guesses left" in obs
+    assert obs.endswith("(4 turns left)")
+
+
+@pytest.mark.parametrize(
+    "guess, history, broken",
+    [
+        ("crane", [["slate", "XXGXG"]], ""),  # keeps A in place and E at the end
+        ("crony", [["slate", "XXGXG"]], "letter 3 must be A"),
+        ("caret", [["slate", "XXYXY"]], ""),  # yellow A and E used elsewhere
+        ("cairn", [["slate", "XXYXY"]], "the guess must contain E"),
+        ("eerie", [["speed", "XXYYX"]], ""),  # two e's marked: two needed
+        ("theme", [["speed", "XXYYX"]], ""),
+        ("tenor", [["speed", "XXYYX"]], "the guess must contain E 2 times"),
+    ],
+)
+def test_wordle_hard_mode_rule(guess: str, history: list, broken: str) -> None:
+    assert wordle.hard_mode_violation(guess, history) == broken
+
+
+def test_wordle_hard_mode_guess_that_ignores_a_hint_costs_a_turn() -> None:
+    env = palaestra.make("games/wordle", level=3)
+    env.reset(seed=0)
+    secret = env.problem.data["secret"]
+    env.step(env.oracle_action())
+    guess, marks = env.state["history"][-1]
+    i = marks.index("G")  # seed 0: the oracle's opening finds a green letter
+    breaking = next(w for w in wordle.words() if w[i] != guess[i] and w != secret)
+    obs, reward, terminated, _, info = env.step(f"<answer>{breaking}</answer>")
+    assert "breaks hard mode" in obs and reward == 0.0 and info["parsed"] and not terminated
+    assert len(env.state["history"]) == 1 and info["turn"] == 2
+    env = palaestra.make("games/wordle", level=2)  # normal mode: the same word is a guess like any other
+    env.reset(seed=0)
+    obs, *_ = env.step(f"<answer>{breaking}</answer>")
+    assert "hard mode" not in obs and len(env.state["history"]) == 1
+
+
+def test_wordle_levels_take_away_help_one_step_at_a_time() -> None:
+    task = make_source("games/wordle")
+    configs = [task.config(level) for level in range(5)]
+    for easier, harder in zip(configs, configs[1:]):  # each level keeps every restriction and adds one
+        assert harder.turns <= easier.turns and harder.opening <= easier.opening and harder.hard >= easier.hard
+        assert harder != easier
+    assert not configs[-1].opening and configs[-1].hard and configs[-1].turns == 4
+
+
+def test_wordle_oracle_game_is_checked_at_generation() -> None:
+    task = make_source("games/wordle")
+    for level in (2, 4):
+        for seed in range(15):
+            p = task.sample(level, seed)
+            data = p.data
+            history = [[data["opening"], wordle.feedback(data["opening"], data["secret"])]] if data["opening"] else []
+            game = wordle.oracle_game(data["secret"], history, data["hard"], data["turns"])
+            assert game is not None and game[-1] == p.answer and len(game) == data["oracle_guesses"] <= data["turns"]
+            if data["hard"]:
+                for i in range(1, len(game)):  # the oracle obeys hard mode itself
+                    earlier = history + [[g, wordle.feedback(g, data["secret"])] for g in game[:i]]
+                    assert wordle.hard_mode_violation(game[i], earlier) == ""
 
 
 def test_wordle_accepts_any_case_and_reports_marks() -> None:
@@ -139,13 +197,13 @@ def test_oracle_wins_every_level(env_id: str, seeds: int) -> None:
         for seed in range(seeds):
             turns, reward, total, terminated = play_oracle(env, level, 1000 + seed)
             assert terminated and reward == 1.0 and total == 1.0, (level, seed)
-            assert turns <= env.max_turns(env.problem)
+            assert turns <= env.task.max_turns(env.problem)
 
 
 def test_guess_number_oracle_needs_exact_bisection_at_the_top_level() -> None:
     env = palaestra.make("games/guess_number", level=4)
     env.reset(seed=0)
-    assert env.max_turns(env.problem) == (10**6).bit_length()
+    assert env.task.max_turns(env.problem) == (10**6).bit_length()
 
 
 @pytest.mark.parametrize("env_id", ["games/mastermind", "games/wordle"])

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import random
 import time
-from collections import deque
-from itertools import product
 
 import pytest
 
@@ -199,50 +197,6 @@ def test_difficulty_measure_grows_with_level(env_id):
 
 
 # --- search/hanoi -------------------------------------------------------------
-
-def _hanoi(stacks: dict, target: str, optimal: int) -> Problem:
-    return Problem(data={"disks": sum(map(len, stacks.values())), "stacks": stacks,
-                         "target": target, "optimal_moves": optimal})
-
-
-def test_hanoi_rejects_illegal_moves():
-    task = _task("search/hanoi")
-    problem = _hanoi({"A": [2, 1], "B": [], "C": []}, "C", 3)
-    assert task.verify(problem, "A->B, A->C, B->C").correct
-    assert task.verify(problem, "AB AC BC").correct
-    assert "smaller disk" in task.verify(problem, "A->B, A->B").feedback
-    assert "empty" in task.verify(problem, "B->C").feedback
-    assert "not all disks" in task.verify(problem, "A->B, A->C").feedback
-    assert "not the minimum" in task.verify(problem, "A->C, C->B, A->C, B->C").feedback
-    assert not task.verify(problem, "A->D").parsed
-
-
-def _bfs_moves(position: tuple[str, ...], target: str) -> int:
-    goal, seen, queue = (target,) * len(position), {position: 0}, deque([position])
-    while queue:
-        state = queue.popleft()
-        if state == goal:
-            return seen[state]
-        tops = {peg: d for d, peg in reversed(list(enumerate(state)))}  # smallest disk on each peg
-        for a, b in product(tops, "ABC"):
-            if a != b and (b not in tops or tops[b] > tops[a]):
-                nxt = state[: tops[a]] + (b,) + state[tops[a] + 1:]
-                if nxt not in seen:
-                    seen[nxt] = seen[state] + 1
-                    queue.append(nxt)
-    raise AssertionError("unreachable")
-
-
-def test_hanoi_optimum_matches_breadth_first_search():
-    task = _task("search/hanoi")
-    for level, seed in product(range(2), range(20)):
-        problem = task.sample(level, seed)
-        peg_of = {d: peg for peg, disks in problem.data["stacks"].items() for d in disks}
-        position = tuple(peg_of[d] for d in range(1, problem.data["disks"] + 1))
-        assert problem.data["optimal_moves"] == _bfs_moves(position, problem.data["target"])
-
-
-# --- combinatorial/countdown ----------------------------------------------------
 
 def _countdown(target: int = 17, exactly_once: bool = False) -> Problem:
     return Problem(data={"numbers": [2, 3, 5, 7], "target": target, "exactly_once": exactly_once})

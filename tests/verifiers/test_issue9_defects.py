@@ -61,3 +61,10 @@ def test_wrong_answers_that_were_accepted() -> None:
 
     assert read_with_tail("(8 + 4) * 7 = 85", countdown) is None  # countdown: "= 85" is not ignored
     assert read_exact("(8 + 4) * 7 = 85") is None
+
+
+def test_numbers_on_separate_lines_are_two_answers_not_one() -> None:
+    from palaestra.verifiers.numeric import read_exact
+
+    assert read_exact("481\n482") is None and read_exact("481\n\n482") is None
+    assert read_exact("482\n") == 482

@@ -2,9 +2,16 @@
 
 Positions come from random legal play from the initial position, longer at
 higher levels. Two question kinds: "how many legal moves does the side to move
-have" (an integer) and "list every legal move of the piece on e4" (moves in
-UCI or SAN notation, any order, or ``none``), checked as a set against
-python-chess's move generator.
+have" (an integer, ``20`` or ``20 moves``) and "list every legal move of the piece
+on e4" (moves in UCI or SAN notation in any case, any order, separated by spaces,
+commas or ``and``, bracketed or quoted as in ``['d2d3', 'd2d4']``; ``none`` or ``0``
+for a piece that cannot move), checked as a set against python-chess's move
+generator. A listed move that is illegal, or that moves another piece, makes the
+answer wrong; text that is not a list of moves leaves it unread.
+
+Version 2: answers read with the shared readers (quoted lists such as
+``['d2d3', 'd2d4']`` were scored wrong; ``0`` was refused for a piece with no move);
+a difficulty measure.
 """
 
 from __future__ import annotations
@@ -14,13 +21,15 @@ from dataclasses import dataclass
 
 import chess
 
-from palaestra.core import Problem, Task, Verdict, register
-from palaestra.verifiers.chess_moves import read_move
-from palaestra.verifiers.numeric import parse_number
-from palaestra.verifiers.structured import parse_tokens
+from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.envs.chess.common import diagram, read_chess_move
+from palaestra.verifiers.chess_moves import CHESS_EMPTY_WORDS, looks_like_move
+from palaestra.verifiers.numeric import read_integer
+from palaestra.verifiers.sets import read_items
 
 _MAX_ANSWER = 2_000
-_NONE_WORDS = frozenset({"none", "no moves", "no legal moves", "nothing", "-", "[]", "{}", "0 moves"})
+_MAX_MOVES = 300  # more moves than any position has
+_COUNT_UNITS = ("moves", "legal moves", "move")
 
 
 @register
@@ -29,6 +38,7 @@ class LegalMoves(Task):
     family = "chess"
     description = "Count all legal moves of a chess position, or list the legal moves of one piece."
     tags = ("chess", "games", "rules")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -51,22 +61,24 @@ class LegalMoves(Task):
         side = "White" if board.turn == chess.WHITE else "Black"
         fen = board.fen()
         header = (
-            f"Chess position (FEN): {fen}\n\n{_diagram(board)}\n\n"
+            f"Chess position (FEN): {fen}\n\n{diagram(board)}\n\n"
             f"Uppercase letters are White pieces, lowercase letters Black pieces. {side} to move. "
             "Castling rights and the en passant square are as given in the FEN.\n"
         )
         if rng.random() < config.count_share:
             count = board.legal_moves.count()
-            prompt = header + f"How many legal moves does {side} have in this position? Give the number."
+            prompt = header + (f"How many legal moves does {side} have in this position? "
+                               f"Give the number as an integer, for example: {31 if count != 31 else 29}")
             return Problem(prompt=prompt, answer=str(count), data={"fen": fen, "kind": "count", "count": count})
         square = _pick_square(rng, board, stuck=rng.random() < config.stuck_share)
         moves = sorted(m.uci() for m in board.generate_legal_moves(from_mask=chess.BB_SQUARES[square]))
         piece = chess.piece_name(board.piece_type_at(square))
         name = chess.square_name(square)
+        example = "g1f3 g1h3" if name != "g1" else "b1a3 b1c3"  # moves of another square: never the answer
         prompt = header + (
             f"List every legal move of the {side} {piece} on {name}. Write the moves in UCI notation "
             "(e.g. g1f3; a promotion adds the piece letter, e.g. e7e8q) or in SAN, "
-            "separated by spaces, in any order. If the piece has no legal move, answer none."
+            f"separated by spaces, in any order, for example: {example}. If the piece has no legal move, answer none."
         )
         answer = " ".join(moves) or "none"
         return Problem(prompt=prompt, answer=answer, data={"fen": fen, "kind": "list", "square": name, "moves": moves})
@@ -75,11 +87,42 @@ class LegalMoves(Task):
         if len(answer) > _MAX_ANSWER:
             return Verdict.unparsed("answer too long")
         if problem.data["kind"] == "count":
-            value = parse_number(answer)
+            value = read_integer(answer, units=_COUNT_UNITS)
             if value is None:
-                return Verdict.unparsed("the answer is not a number")
+                return Verdict.unparsed("the answer is not a whole number")
             return Verdict.judge(value == problem.data["count"], "wrong number of legal moves")
         return _verify_list(problem, answer)
+
+    def difficulty(self, problem: Problem) -> float:
+        """The moves a solver has to establish (all legal moves for a count, the piece's moves plus one
+        for a list) plus the plies of random play behind the position: the further from the
+        opening, the less familiar the position (exposed kings, pins, promotions, lost castling rights).
+        """
+        plies = chess.Board(problem.data["fen"]).ply()
+        if problem.data["kind"] == "count":
+            return float(problem.data["count"] + plies)
+        return float(len(problem.data["moves"]) + 1 + plies)
+
+    def spellings(self, problem: Problem) -> list[str]:
+        board = chess.Board(problem.data["fen"])
+        if problem.data["kind"] == "count":
+            count = problem.data["count"]
+            return [*super().spellings(problem), f"{count} moves", f"\\boxed{{{count}}}",
+                    f"{count}. That is all of them.", f"{count} legal moves"]
+        moves = problem.data["moves"]
+        if not moves:
+            return [*super().spellings(problem), "None", "0", "no legal moves", "[]", "None. The piece is stuck."]
+        san = [board.san(chess.Move.from_uci(m)) for m in moves]
+        return [
+            *super().spellings(problem),
+            ", ".join(reversed(moves)),
+            " ".join(san),
+            str(moves),  # ['d2d3', 'd2d4']
+            " ".join(m.upper() for m in moves),
+            "{" + ", ".join(san[::-1]) + "}",
+            ", ".join(san[:-1]) + (" and " if len(san) > 1 else "") + san[-1],
+            " ".join(moves) + ". Those are all of them.",
+        ]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         if problem.data["kind"] == "count":
@@ -89,27 +132,38 @@ class LegalMoves(Task):
         bogus = square + rng.choice([s for s in chess.SQUARE_NAMES if s not in legal_targets and s != square])
         wrong = [" ".join(moves + [bogus])]
         if moves:
-            wrong += [" ".join(moves[1:]) or "none", "none"]
-        return wrong
+            hedge = " or ".join(moves) if len(moves) > 1 else f"{moves[0]} or none"
+            wrong += [" ".join(moves[1:]) or "none", "none", "0", hedge]
+        board = chess.Board(problem.data["fen"])
+        others = [m.uci() for m in board.legal_moves if chess.square_name(m.from_square) != square]
+        if others:
+            wrong.append(" ".join(moves + [rng.choice(others)]))  # a legal move of another piece
+        return [w for w in wrong if w.strip() != (problem.answer or "").strip()]
+
+
+def _move_shaped(item: str) -> str | None:
+    return item if looks_like_move(item) else None
 
 
 def _verify_list(problem: Problem, answer: str) -> Verdict:
     board = chess.Board(problem.data["fen"])
-    text = answer.strip().lower().rstrip(".")
-    if text in _NONE_WORDS:
-        given: set[str] = set()
-    else:
-        tokens = parse_tokens(answer, max_items=300)
-        if tokens is None:
-            return Verdict.unparsed("expected moves separated by spaces, or none")
-        given = set()
-        for token in tokens:
-            move = read_move(board, token)
-            if move is None:
-                return Verdict.wrong(f"{token[:16]!r} is not a legal move in this position")
-            if chess.square_name(move.from_square) != problem.data["square"]:
-                return Verdict.wrong(f"{token[:16]!r} does not move the piece on {problem.data['square']}")
-            given.add(move.uci())
+    # Items split at commas, "and", new lines and bullets first (so "e2 to e4" stays one move), else at spaces too.
+    written = None
+    for spaces in (False, True):
+        written = read_items(answer, _move_shaped, allow_empty=True, empty_words=CHESS_EMPTY_WORDS,
+                             space_separated=spaces, max_items=_MAX_MOVES, max_chars=_MAX_ANSWER)
+        if written is not None:
+            break
+    if written is None:
+        return Verdict.unparsed("expected moves separated by spaces, or none")
+    given = set()
+    for token in written:
+        move = read_chess_move(board, token)
+        if move is None:
+            return Verdict.wrong(f"{token[:16]!r} is not a legal move in this position (or is ambiguous)")
+        if chess.square_name(move.from_square) != problem.data["square"]:
+            return Verdict.wrong(f"{token[:16]!r} does not move the piece on {problem.data['square']}")
+        given.add(move.uci())
     expected = set(problem.data["moves"])
     if given == expected:
         return Verdict.right()
@@ -118,15 +172,17 @@ def _verify_list(problem: Problem, answer: str) -> Verdict:
 
 def _random_game(rng: random.Random, plies: int) -> chess.Board:
     """The position after ``plies`` random legal moves; replays when a game ends early."""
-    while True:
+
+    def play() -> chess.Board | None:
         board = chess.Board()
         for _ in range(plies):
             moves = list(board.legal_moves)
             if not moves:
-                break
+                return None
             board.push(rng.choice(moves))
-        if not board.is_game_over(claim_draw=False):
-            return board
+        return None if board.is_game_over(claim_draw=False) else board
+
+    return retry(play, what="a random game still in progress")
 
 
 def _pick_square(rng: random.Random, board: chess.Board, stuck: bool) -> chess.Square:
@@ -141,9 +197,3 @@ def _pick_square(rng: random.Random, board: chess.Board, stuck: bool) -> chess.S
     if stuck and stuck_squares:
         return rng.choice(stuck_squares)
     return rng.choice(moves).from_square
-
-
-def _diagram(board: chess.Board) -> str:
-    rows = [f"{rank + 1} " + " ".join(str(board.piece_at(chess.square(f, rank)) or ".") for f in range(8))
-            for rank in range(7, -1, -1)]
-    return "\n".join(rows + ["  a b c d e f g h"])

@@ -4,8 +4,12 @@ Positions are built by placing a few pieces around the defending king (mostly on
 an edge) and keeping only legal positions (``Board.is_valid``) in which at least
 one move mates; higher levels add defenders and distant pieces and demand a
 unique mate among several checks. The verifier accepts **any** mating move, in
-SAN (``Qh7#``, ``Qh7``, long form ``Qh5-h7#``) or UCI (``h5h7``), checking it with
-python-chess.
+SAN (``Qh7#``, ``Qh7``, long form ``Qh5-h7#``) or UCI (``h5h7``) in any case
+(``H5H7``), with a move number or a short remark, checking it with python-chess.
+
+Version 2: upper-case UCI is read (it was refused); levels 1 and 2 ask for a unique mate
+and levels 3 and 4 bring more pieces and checks, so the difficulty measure (two-ply search
+nodes per mating move) grows with the level.
 """
 
 from __future__ import annotations
@@ -15,8 +19,9 @@ from dataclasses import dataclass
 
 import chess
 
-from palaestra.core import Problem, Task, Verdict, register
-from palaestra.verifiers.chess_moves import looks_like_move, read_move
+from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.envs.chess.common import diagram, read_chess_move
+from palaestra.verifiers.chess_moves import looks_like_move
 
 _MAX_ANSWER = 64
 _EDGE = [s for s in chess.SQUARES if chess.square_rank(s) in (0, 7) or chess.square_file(s) in (0, 7)]
@@ -33,6 +38,8 @@ _PAWN_SQUARES = frozenset(s for s in chess.SQUARES if chess.square_rank(s) not i
 # Positions whose king has more free flight squares almost never hold a mate; skipping them
 # before the (costly) move search keeps generation fast.
 _MAX_FLIGHTS = 2
+# Target squares for the prompt's example move, in order of preference; the first that no mate uses is shown.
+_EXAMPLE_TARGETS = [chess.H7, chess.D8, *reversed(chess.SQUARES)]
 _PIECE_LETTERS = {"Q": chess.QUEEN, "R": chess.ROOK, "B": chess.BISHOP, "N": chess.KNIGHT, "P": chess.PAWN}
 
 
@@ -42,6 +49,7 @@ class MateInOne(Task):
     family = "chess"
     description = "Find a checkmating move in a chess position (mate in one)."
     tags = ("chess", "games", "search")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -56,37 +64,45 @@ class MateInOne(Task):
         c = self.Config
         return [
             c(attackers=1, attacker_pieces="QQR", defenders=1, distractors=0, unique_mate=False, min_checks=1),
-            c(attackers=2, attacker_pieces="QRRBN", defenders=1, distractors=1, unique_mate=False, min_checks=2),
-            c(attackers=2, attacker_pieces="QRRBNP", defenders=2, distractors=2, unique_mate=False, min_checks=3),
-            c(attackers=3, attacker_pieces="QRRBBNNP", defenders=3, distractors=3, unique_mate=True, min_checks=3),
-            c(attackers=3, attacker_pieces="QRRBBNNP", defenders=4, distractors=4, unique_mate=True, min_checks=4),
+            c(attackers=2, attacker_pieces="QRRBN", defenders=1, distractors=1, unique_mate=True, min_checks=2),
+            c(attackers=2, attacker_pieces="QRRBNP", defenders=2, distractors=2, unique_mate=True, min_checks=3),
+            c(attackers=3, attacker_pieces="QRRBBNNP", defenders=3, distractors=4, unique_mate=True, min_checks=4),
+            c(attackers=4, attacker_pieces="QRRBBNNP", defenders=4, distractors=6, unique_mate=True, min_checks=5),
         ][level]
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        while True:
+        def draw() -> tuple[chess.Board, list[chess.Move], int] | None:
             board = _random_position(rng, config)
             if board is None or _flight_squares(board) > _MAX_FLIGHTS:
-                continue
-            mates, checks = _mates_and_checks(board)
-            if mates and checks >= config.min_checks and (len(mates) == 1 or not config.unique_mate):
-                break
+                return None
+            checks = _checking_moves(board)
+            if len(checks) < config.min_checks:
+                return None  # few checks: the mate would be easy to spot (and testing for mates costs most)
+            mates = [m for m in checks if _mates(board, m)]
+            if mates and (len(mates) == 1 or not config.unique_mate):
+                return board, mates, len(checks)
+            return None
+
+        # a few hundred placements per accepted position at the top level
+        board, mates, checks = retry(draw, attempts=100_000, what="a position with a mate in one")
         side = "White" if board.turn == chess.WHITE else "Black"
         fen = board.fen()
+        san, long, uci = _example(mates)
         prompt = (
-            f"Chess position (FEN): {fen}\n\n{_diagram(board)}\n\n"
+            f"Chess position (FEN): {fen}\n\n{diagram(board)}\n\n"
             f"Uppercase letters are White pieces, lowercase letters Black pieces. {side} to move.\n"
             f"Find a move for {side} that checkmates immediately. "
-            "Give the move in standard algebraic notation (e.g. Qh7# or Qh5-h7#) or UCI notation (e.g. h5h7)."
+            f"Give the move in standard algebraic notation (e.g. {san} or {long}) or UCI notation (e.g. {uci})."
         )
         answer = board.lan(rng.choice(mates))  # long algebraic (Qd4-g7#): names the moving piece and its square
-        return Problem(prompt=prompt, answer=answer, data={"fen": fen, "mates": len(mates)})
+        return Problem(prompt=prompt, answer=answer, data={"fen": fen, "mates": len(mates), "checks": checks})
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         text = answer.strip()
         if len(text) > _MAX_ANSWER or not looks_like_move(text):
             return Verdict.unparsed("expected one move in SAN or UCI notation")
         board = chess.Board(problem.data["fen"])
-        move = read_move(board, text)
+        move = read_chess_move(board, text)
         if move is None:
             return Verdict.wrong("not a legal move in this position")
         board.push(move)
@@ -94,10 +110,32 @@ class MateInOne(Task):
             return Verdict.right()
         return Verdict.wrong("legal, but not checkmate" + (" (it gives check)" if board.is_check() else ""))
 
+    def difficulty(self, problem: Problem) -> float:
+        """Search effort: the nodes of a full-width two-ply search (every legal move and every reply to
+        it) per mating move."""
+        board = chess.Board(problem.data["fen"])
+        nodes = 0
+        for move in board.legal_moves:
+            board.push(move)
+            nodes += 1 + board.legal_moves.count()
+            board.pop()
+        return nodes / problem.data["mates"]
+
+    def spellings(self, problem: Problem) -> list[str]:
+        board = chess.Board(problem.data["fen"])
+        mate = board.parse_san(problem.answer or "")
+        san, uci = board.san(mate), mate.uci()
+        number = board.fullmove_number
+        return [*super().spellings(problem), san, san.rstrip("#"), uci, uci.upper(), f"{number}. {san}",
+                f"\\boxed{{{san}}}", f"{san}. That is checkmate.", f"**{san}**", board.lan(mate).lower()]
+
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         board = chess.Board(problem.data["fen"])
         non_mates = [m for m in board.legal_moves if not _mates(board, m)]
         wrong = [board.uci(m) for m in rng.sample(non_mates, min(2, len(non_mates)))]
+        wrong += [board.san(m) for m in rng.sample(non_mates, min(2, len(non_mates)))]
+        if problem.data["mates"] == 1 and non_mates:  # a hedge between the mate and another move
+            wrong.append(f"{problem.answer} or {board.san(rng.choice(non_mates))}")
         king = board.king(board.turn)
         illegal = [s for s in chess.SQUARES if _DISTANCE[king][s] > 2]  # a king never moves that far
         wrong.append(chess.square_name(king) + chess.square_name(rng.choice(illegal)))
@@ -151,6 +189,16 @@ def _flight_squares(board: chess.Board) -> int:
     )
 
 
+def _example(mates: list[chess.Move]) -> tuple[str, str, str]:
+    """An example queen move (SAN, long SAN, UCI) to a square no mating move goes to, so it is never an answer."""
+    targets = {m.to_square for m in mates}
+    to = next(square for square in _EXAMPLE_TARGETS if square not in targets)
+    rank = chess.square_rank(to)
+    source = chess.square(chess.square_file(to), rank - 2 if rank >= 2 else rank + 2)
+    to_name, source_name = chess.square_name(to), chess.square_name(source)
+    return f"Q{to_name}#", f"Q{source_name}-{to_name}#", f"{source_name}{to_name}"
+
+
 def _mates(board: chess.Board, move: chess.Move) -> bool:
     if not board.gives_check(move):
         return False
@@ -160,8 +208,8 @@ def _mates(board: chess.Board, move: chess.Move) -> bool:
     return mate
 
 
-def _mates_and_checks(board: chess.Board) -> tuple[list[chess.Move], int]:
-    """The mating moves (in a deterministic order) and the number of checking moves.
+def _checking_moves(board: chess.Board) -> list[chess.Move]:
+    """The checking moves, in a deterministic order.
 
     A checking move either lands on a square on the enemy king's lines or a knight's jump
     from it, or leaves such a line (a discovered check); only those moves are tried, as
@@ -171,11 +219,4 @@ def _mates_and_checks(board: chess.Board) -> tuple[list[chess.Move], int]:
     landing = _KING_LINES[king] | chess.BB_KNIGHT_ATTACKS[king]
     candidates = list(board.generate_legal_moves(to_mask=landing))
     candidates += board.generate_legal_moves(from_mask=_KING_LINES[king], to_mask=~landing & chess.BB_ALL)
-    checks = [m for m in candidates if board.gives_check(m)]
-    return [m for m in checks if _mates(board, m)], len(checks)
-
-
-def _diagram(board: chess.Board) -> str:
-    rows = [f"{rank + 1} " + " ".join(str(board.piece_at(chess.square(f, rank)) or ".") for f in range(8))
-            for rank in range(7, -1, -1)]
-    return "\n".join(rows + ["  a b c d e f g h"])
+    return [m for m in candidates if board.gives_check(m)]

@@ -1,25 +1,28 @@
 """Guess the number: find a secret integer in a range from higher/lower feedback.
 
 The range holds ``size`` consecutive integers starting at a random lower bound
-(stated in the prompt). Each turn the model writes one integer (digits, an
-optional sign, commas as thousands separators allowed); the reply says whether
-the secret is higher or lower. A missing, unreadable or out-of-range guess
+(stated in the prompt). Each turn the model writes one integer (read by the shared
+number reader: an optional sign, thousands separators, ``481.0``, ``\\boxed{481}``
+and a short trailing remark are fine; ``2.5`` or ``480 or 481`` are not); the reply
+says whether the secret is higher or lower. A missing, unreadable or out-of-range guess
 costs a turn. The turn limit is the worst case of binary search plus a slack
 that shrinks with the level, so the hardest level demands exact bisection.
 Reward 1 on the turn the number is found, 0 otherwise.
+
+Version 2: the prompt shows an example guess; guesses read with the shared reader.
 """
 
 from __future__ import annotations
 
 import random
-import re
 from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
+from palaestra.verifiers.numeric import read_integer
 
-MAX_MOVE_CHARS = 100
-_INTEGER = re.compile(r"^[+-]?\d{1,18}(?:\.0*)?$")  # "481.0" is the integer 481
+MAX_MOVE_CHARS = 200
+MAX_DIGITS = 30  # far more than any range here; longer numerals are refused unread
 
 
 @register
@@ -28,6 +31,7 @@ class GuessNumber(MultiTurnTask):
     family = "games"
     description = "Find a secret integer in a range from higher/lower feedback."
     tags = ("games", "multi-turn", "search")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -49,10 +53,11 @@ class GuessNumber(MultiTurnTask):
         secret = rng.randint(low, high)
         # Binary search over n integers needs at most n.bit_length() guesses.
         turns = config.size.bit_length() + config.slack
+        example = 42 if secret != 42 else 43
         prompt = (
             f"I am thinking of a secret integer between {low} and {high} (inclusive). "
-            f"You have {turns} guesses to find it. Make one guess per turn, written as an integer; "
-            "after each guess I tell you whether the secret number is higher or lower."
+            f"You have {turns} guesses to find it. Make one guess per turn, written as an integer in digits "
+            f"(for example: {example}); after each guess I tell you whether the secret number is higher or lower."
         )
         return Problem(
             prompt=prompt,
@@ -93,6 +98,5 @@ class GuessNumber(MultiTurnTask):
 def _read_integer(move: str) -> int | None:
     if len(move) > MAX_MOVE_CHARS:
         return None
-    text = move.strip().replace(",", "")
-    return int(text.split(".")[0]) if _INTEGER.match(text) else None
+    return read_integer(move, max_digits=MAX_DIGITS)
 

@@ -3,7 +3,8 @@
 The code has ``length`` pegs, each one of the first ``colours`` letters of the
 alphabet (colours may repeat). A random opening guess is played for the model
 and shown in the prompt with its feedback, then each turn the model writes one
-guess as the code's letters (case, spaces and commas are ignored). The reply is
+guess as the code's letters (case, spaces, commas, dashes and brackets are ignored,
+and so is a short trailing remark; ``ABCD or ABCE`` is unreadable). The reply is
 the number of black pegs (right colour, right position) and white pegs (right
 colour, wrong position). A missing or illegal guess costs a turn. Reward 1 on
 the turn the code is found, 0 otherwise; the episode is truncated after
@@ -13,16 +14,15 @@ the turn the code is found, 0 otherwise; the episode is truncated after
 from __future__ import annotations
 
 import random
-import re
 import string
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, derive_seed, register, retry
+from palaestra.verifiers.moves import read_tokens
 
-MAX_MOVE_CHARS = 100
-_IGNORED = re.compile(r"[\s,;\-|\[\]()]+")
+MAX_MOVE_CHARS = 200
 
 
 @register
@@ -164,8 +164,6 @@ def _random_code(rng: random.Random, alphabet: str, length: int) -> str:
 def _read_code(move: str, alphabet: str, length: int) -> str | None:
     if len(move) > MAX_MOVE_CHARS:
         return None
-    code = _IGNORED.sub("", move).upper()
-    if len(code) != length or any(c not in alphabet for c in code):
-        return None
-    return code
+    pegs = read_tokens(move, alphabet, max_count=length)
+    return "".join(pegs) if pegs is not None and len(pegs) == length else None
 

@@ -1,14 +1,26 @@
 """Wordle: find a hidden five-letter English word from per-letter colour feedback.
 
 The secret and every guess come from the word list shipped with the package
-(``words.txt``, loaded once per process on first use). A random opening guess
-is played for the model and shown in the prompt with its feedback; then each
-turn the model writes one word (case and surrounding spaces ignored). The reply
-marks every letter G (right letter, right place), Y (in the word, elsewhere) or
-X (not in the word, or no more copies of it): greens are matched first, then
-yellows left to right, so a repeated letter is marked Y only as many times as
-the secret has unmatched copies. A missing, malformed or unknown word costs a
-turn. Reward 1 on the turn the word is found, 0 otherwise.
+(``words.txt``, loaded once per process on first use). Each turn the model writes
+one word (case, surrounding spaces, quotes and a short remark ignored). The reply
+marks every letter G (right letter, right place), Y (in the word, elsewhere) or X
+(not in the word, or no more copies of it): greens are matched first, then yellows
+left to right, so a repeated letter is marked Y only as many times as the secret has
+unmatched copies. A missing, malformed or unknown word costs a turn, and so does, in
+hard mode, a guess that ignores a revealed hint (a G letter must stay in its place; a
+letter marked G or Y must appear in the guess, as many times as it was so marked).
+Reward 1 on the turn the word is found, 0 otherwise.
+
+The levels restrict the player one step at a time: a free random opening guess and 8
+guesses; a free opening and 5 guesses; no opening and 5 guesses; hard mode; hard mode
+with 4 guesses. The oracle (the guess leaving the fewest candidates on average, among
+the guesses the rules allow) is played at generation, and a secret it cannot find within
+the budget is redrawn, so every game is winnable. The difficulty measure is the share of
+the budget the oracle needs, plus one in hard mode.
+
+Version 2: levels without the free opening, hard mode and fewer guesses (the turn budget
+10 to 6 hardly mattered, the oracle needed at most 4); the oracle's game is checked at
+generation; moves read through the shared wrappers.
 """
 
 from __future__ import annotations
@@ -23,9 +35,11 @@ from typing import Any
 import numpy as np
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
+from palaestra.verifiers.normalize import read_with_tail
 
 WORD_LENGTH = 5
 GREEN, YELLOW, GREY = "G", "Y", "X"
+MAX_MOVE_CHARS = 200
 
 
 @register
@@ -34,52 +48,93 @@ class Wordle(MultiTurnTask):
     family = "games"
     description = "Find a hidden five-letter word from green/yellow/grey letter feedback."
     tags = ("games", "multi-turn", "words", "deduction")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
-        turns: int  # guesses allowed after the opening
+        turns: int  # guesses the model makes
+        opening: bool  # a random first guess is played for the model and shown in the prompt
+        hard: bool  # every guess must use the hints revealed so far
 
     def config(self, level: int) -> Config:
-        return [self.Config(turns=t) for t in (10, 9, 8, 7, 6)][level]
+        c = self.Config
+        return [
+            c(turns=8, opening=True, hard=False),
+            c(turns=5, opening=True, hard=False),
+            c(turns=5, opening=False, hard=False),
+            c(turns=5, opening=False, hard=True),
+            c(turns=4, opening=False, hard=True),
+        ][level]
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        secret = rng.choice(words())
-        opening = retry(lambda: rng.choice(openings()), lambda word: word != secret, what="an opening other than the secret")
+        def draw() -> tuple[str, str | None, list[list[str]]] | None:
+            secret = rng.choice(words())
+            opening = rng.choice(openings()) if config.opening else None
+            if opening == secret:
+                return None  # the free opening must not win the game
+            history = [[opening, feedback(opening, secret)]] if opening else []
+            game = oracle_game(secret, history, config.hard, config.turns)
+            return None if game is None else (secret, opening, game)
+
+        secret, opening, game = retry(draw, what="a secret the oracle finds within the turn budget")
+        rules = (
+            f"{GREEN} = right letter in the right place, {YELLOW} = the letter is in the word but in another "
+            f"place, {GREY} = the letter is not in the word (or the guess has more copies of it than the word)."
+        )
+        hard = (
+            " Hard mode: every guess must use the hints revealed so far. A letter marked G must stay in its "
+            "place, and every letter marked G or Y must appear in the guess (at least as many times as it was "
+            "marked G or Y in one guess); a guess that breaks this costs a turn."
+        ) if config.hard else ""
+        start = (f"The first guess has been played for you:\n{opening} -> {feedback(opening, secret)}\n\n"
+                 if opening else "")
+        example = opening or ("crane" if secret != "crane" else "house")
         prompt = (
             "Let's play Wordle. I have chosen a secret five-letter English word. After each guess I mark every "
-            f"letter of it: {GREEN} = right letter in the right place, {YELLOW} = the letter is in the word but in "
-            f"another place, {GREY} = the letter is not in the word (or the guess has more copies of it than the "
-            "word). Every guess must be a common five-letter English word from my word list; an unknown word "
-            "costs a turn.\n\n"
-            f"The first guess has been played for you:\n{opening} -> {feedback(opening, secret)}\n\n"
-            f"You have {config.turns} more guesses to find the word. Make one guess per turn, written as the word "
-            "alone, like the first guess above."
+            f"letter of it: {rules} Every guess must be a common five-letter English word from my word list; an "
+            f"unknown word costs a turn.{hard}\n\n{start}"
+            f"You have {config.turns} {'more ' if opening else ''}guesses to find the word. Make one guess per "
+            f"turn, written as the word alone, for example: {example}"
         )
-        return Problem(
-            prompt=prompt,
-            answer=secret,
-            data={"secret": secret, "opening": opening, "turns": config.turns},
-        )
+        data = {"secret": secret, "opening": opening, "turns": config.turns, "hard": config.hard,
+                "oracle_guesses": len(game)}
+        return Problem(prompt=prompt, answer=secret, data=data)
+
+    def space_size(self, level: int) -> int | None:
+        """Without a free opening a problem is its secret: the level holds the secrets the oracle can find."""
+        config = self.level_config(level)
+        return None if config.opening else solvable_secrets(config.turns, config.hard)
 
     def max_turns(self, problem: Problem) -> int:
         return problem.data["turns"]
 
     def difficulty(self, problem: Problem) -> float:
-        # Fewer guesses left for the same deduction: the tighter the budget, the harder.
-        return float(11 - problem.data["turns"])
+        """The share of the guess budget the oracle needs, plus one in hard mode.
+
+        Hard mode is a rule change rather than a smaller budget (the oracle obeys it and needs
+        about as many guesses), but it forbids most of the word list once a hint is out (about
+        80% after the first guess), so it counts as one whole step up.
+        """
+        data = problem.data
+        return data["oracle_guesses"] / data["turns"] + (1.0 if data["hard"] else 0.0)
 
     def initial_state(self, problem: Problem) -> dict[str, Any]:
         opening = problem.data["opening"]
-        return {"history": [[opening, feedback(opening, problem.data["secret"])]]}
+        return {"history": [[opening, feedback(opening, problem.data["secret"])]] if opening else []}
 
     def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
         secret = problem.data["secret"]
-        guess = move.strip().lower()
-        if len(guess) != WORD_LENGTH or not guess.isascii() or not guess.isalpha():
+        guess = read_word(move)
+        if guess is None:
             return Outcome(state, Verdict.unparsed("not a five-letter word"),
                            "Invalid guess: write a single five-letter word.")
         if guess not in word_index():
-            return Outcome(state, Verdict.wrong(f"{guess} is not in the word list"), f"{guess} is not in the word list.")
+            unknown = f"{guess} is not in the word list"
+            return Outcome(state, Verdict.wrong(unknown), f"{unknown}.")
+        if problem.data["hard"]:
+            broken = hard_mode_violation(guess, state["history"])
+            if broken:
+                return Outcome(state, Verdict.wrong(f"hard mode: {broken}"), f"{guess} breaks hard mode: {broken}.")
         marks = feedback(guess, secret)
         state = {"history": [*state["history"], [guess, marks]]}
         if guess == secret:
@@ -87,7 +142,46 @@ class Wordle(MultiTurnTask):
         return Outcome(state, Verdict.wrong(), f"{guess} -> {marks}.")
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
-        return best_guess(state["history"])
+        return best_guess(state["history"], problem.data["hard"])
+
+
+def read_word(move: str) -> str | None:
+    """The guessed word in lower case: five ASCII letters, possibly quoted or followed by a short remark."""
+    if len(move) > MAX_MOVE_CHARS:
+        return None
+
+    def word(text: str) -> str | None:
+        return text.lower() if len(text) == WORD_LENGTH and text.isascii() and text.isalpha() else None
+
+    text = move.strip()
+    return word(text) or read_with_tail(text, word)
+
+
+def hard_mode_violation(guess: str, history: list[list[str]]) -> str:
+    """Why ``guess`` ignores a hint of ``history`` under hard mode ('' when it uses them all)."""
+    for earlier, marks in history:
+        for i, (letter, mark) in enumerate(zip(earlier, marks)):
+            if mark == GREEN and guess[i] != letter:
+                return f"letter {i + 1} must be {letter.upper()}"
+        shown = Counter(letter for letter, mark in zip(earlier, marks) if mark != GREY)
+        for letter, count in sorted(shown.items()):
+            if guess.count(letter) < count:
+                times = "" if count == 1 else f" {count} times"
+                return f"the guess must contain {letter.upper()}{times}"
+    return ""
+
+
+def oracle_game(secret: str, history: list[list[str]], hard: bool, turns: int) -> list[str] | None:
+    """The oracle's guesses from ``history`` until it finds ``secret``, or None if it needs more than ``turns``."""
+    history = list(history)
+    guesses: list[str] = []
+    for _ in range(turns):
+        guess = best_guess(history, hard)
+        guesses.append(guess)
+        if guess == secret:
+            return guesses
+        history.append([guess, feedback(guess, secret)])
+    return None
 
 
 def feedback(guess: str, secret: str) -> str:
@@ -106,25 +200,83 @@ def feedback(guess: str, secret: str) -> str:
     return "".join(marks)
 
 
-def best_guess(history: list[list[str]]) -> str:
-    """The word (any word of the list) that leaves the fewest candidates on average.
+def best_guess(history: list[list[str]], hard: bool = False) -> str:
+    """The allowed word that leaves the fewest candidates on average (any word of the list, or in hard
+    mode any word that uses every hint so far).
 
     Candidates are the words consistent with every ``[guess, marks]`` so far; a
     guess that is itself a candidate counts its winning outcome as zero left.
     """
-    table, vocabulary = _pattern_table(), words()
-    index = word_index()
+    return _best_guess(tuple((guess, marks) for guess, marks in history), hard)
+
+
+@functools.lru_cache(maxsize=50_000)
+def _best_guess(history: tuple[tuple[str, str], ...], hard: bool) -> str:
+    """:func:`best_guess` on a hashable history, remembered: many games share their first hints."""
+    if not history:
+        return _best_opening()
+    table, vocabulary, index = _pattern_table(), words(), word_index()
     candidates = np.arange(len(vocabulary))
     for guess, marks in history:
         if guess in index:
             candidates = candidates[table[index[guess], candidates] == _pattern_code(marks)]
     if len(candidates) <= 2:
         return vocabulary[int(candidates[0])] if len(candidates) else vocabulary[0]
-    outcomes = table[:, candidates].astype(np.int64) + 243 * np.arange(len(vocabulary))[:, None]
-    bucket_sizes = np.bincount(outcomes.ravel(), minlength=243 * len(vocabulary)).reshape(len(vocabulary), 243)
+    if hard:
+        pool = np.flatnonzero(_allowed([list(entry) for entry in history]))
+        outcomes = table[np.ix_(pool, candidates)]
+    else:
+        pool, outcomes = np.arange(len(vocabulary)), table[:, candidates]
+    return vocabulary[int(pool[_fewest_left(outcomes, candidates, pool)])]
+
+
+@functools.cache
+def solvable_secrets(turns: int, hard: bool) -> int:
+    """How many secrets the oracle finds within ``turns`` guesses from no hint: the problems of a level without
+    a free opening (each secret is one problem)."""
+    return sum(oracle_game(secret, [], hard, turns) is not None for secret in words())
+
+
+@functools.cache
+def _best_opening() -> str:
+    """The best first guess with no hint yet (the same in hard mode): computed once per process."""
+    everything = np.arange(len(words()))
+    return words()[int(_fewest_left(_pattern_table(), everything, everything))]
+
+
+def _fewest_left(outcomes: np.ndarray, candidates: np.ndarray, pool: np.ndarray) -> int:
+    """Row of ``outcomes`` (pattern codes of each pooled guess against each candidate) leaving the fewest left."""
+    keys = outcomes.astype(np.int64) + 243 * np.arange(len(pool))[:, None]
+    bucket_sizes = np.bincount(keys.ravel(), minlength=243 * len(pool)).reshape(len(pool), 243)
     expected_left = (bucket_sizes.astype(np.int64) ** 2).sum(axis=1)
-    expected_left[candidates] -= 1
-    return vocabulary[int(np.argmin(expected_left))]
+    expected_left[np.isin(pool, candidates)] -= 1
+    return int(np.argmin(expected_left))
+
+
+def _allowed(history: list[list[str]]) -> np.ndarray:
+    """A mask over the word list: the words hard mode allows after ``history``."""
+    letters, counts = _letter_arrays()
+    allowed = np.ones(len(letters), dtype=bool)
+    for earlier, marks in history:
+        shown: Counter[str] = Counter()
+        for i, (letter, mark) in enumerate(zip(earlier, marks)):
+            if mark == GREEN:
+                allowed &= letters[:, i] == ord(letter) - 97
+            if mark != GREY:
+                shown[letter] += 1
+        for letter, count in shown.items():
+            allowed &= counts[:, ord(letter) - 97] >= count
+    return allowed
+
+
+@functools.cache
+def _letter_arrays() -> tuple[np.ndarray, np.ndarray]:
+    """The word list as letter codes (words x 5) and letter counts (words x 26)."""
+    letters = np.array([[ord(c) - 97 for c in w] for w in words()], dtype=np.int8)
+    counts = np.zeros((len(letters), 26), dtype=np.int8)
+    for i in range(WORD_LENGTH):
+        np.add.at(counts, (np.arange(len(letters)), letters[:, i]), 1)
+    return letters, counts
 
 
 @functools.cache
@@ -151,18 +303,24 @@ def _pattern_code(marks: str) -> int:
 
 @functools.cache
 def _pattern_table() -> np.ndarray:
-    """``table[g, s]`` = the base-3 code of ``feedback(words[g], words[s])``; built once, for the oracle."""
-    letters = np.array([[ord(c) - 97 for c in w] for w in words()], dtype=np.int8)
-    guess_at = [letters[:, i, None] for i in range(WORD_LENGTH)]  # column vectors: guesses along rows
-    secret_at = [letters[None, :, i] for i in range(WORD_LENGTH)]  # row vectors: secrets along columns
-    green = [guess_at[i] == secret_at[i] for i in range(WORD_LENGTH)]
-    table = np.zeros((len(letters), len(letters)), dtype=np.uint8)
-    for i in range(WORD_LENGTH):
-        # Position i is yellow when the secret has more unmatched copies of its letter
-        # than the guess spends on earlier non-green copies of that letter.
-        available = sum(((guess_at[i] == secret_at[k]) & ~green[k]).astype(np.uint8) for k in range(WORD_LENGTH))
-        consumed = sum(((guess_at[i] == guess_at[j]) & ~green[j]).astype(np.uint8) for j in range(i))
-        yellow = ~green[i] & (consumed < available)
-        table += (2 * green[i] + yellow).astype(np.uint8) * np.uint8(3**i)
-    return table
+    """``table[g, s]`` = the base-3 code of ``feedback(words[g], words[s])``; built once, for the oracle.
 
+    Position i of a guess is yellow when it is not green and the secret holds more copies of
+    its letter than the guess spends on copies that come first: earlier copies in the guess
+    (whatever their mark) and later copies that are green.
+    """
+    letters, counts = _letter_arrays()
+    n = len(letters)
+    copies_in_secret = np.ascontiguousarray(counts.T.astype(np.uint8))  # letter -> copies in each secret
+    green = [letters[:, i, None] == letters[None, :, i] for i in range(WORD_LENGTH)]
+    table = np.zeros((n, n), dtype=np.uint8)
+    for i in range(WORD_LENGTH):
+        earlier = (letters[:, :i] == letters[:, i, None]).sum(axis=1).astype(np.uint8)
+        spent = np.repeat(earlier[:, None], n, axis=1)
+        for k in range(i + 1, WORD_LENGTH):
+            same = letters[:, k] == letters[:, i]
+            if same.any():
+                spent += green[k] & same[:, None]
+        yellow = ~green[i] & (spent < copies_in_secret[letters[:, i]])
+        table += np.uint8(3**i) * (2 * green[i].astype(np.uint8) + yellow)
+    return table

@@ -1,12 +1,23 @@
 """Decide whether propositional premises entail a conclusion.
 
 Premises and conclusion are random formulas over the variables p, q, r, ... built with ¬, ∧, ∨,
-→ and ↔. The label (entailed or not) is drawn first so both answers are equally common; formulas
-are then drawn until a truth table over all assignments confirms that label. The premises are
-always jointly satisfiable, no formula or subformula is constant, and a non-entailed conclusion is still
-consistent with the premises, so neither answer follows from a shortcut.
+→ and ↔. The premises are drawn first, without looking at the label, and are kept only when
+they are jointly satisfiable, pairwise inequivalent and admit both an entailed and a
+non-entailed conclusion of one shape (a tree of connectives, filled with variables and
+negations in two ways). The label is then drawn (both answers equally common) and picks one of
+the two fillings. So nothing about the premises, nor the connectives of the conclusion, hints at
+the label (a truth table over all assignments decides it). No formula or subformula is
+constant, a non-entailed conclusion is still consistent with the premises, and the conclusion
+never restates a premise, appears inside one or uses a variable the premises do not mention.
 
-The answer is ``yes`` (entailed) or ``no`` (not entailed), in any case.
+The answer is ``yes`` (entailed) or ``no`` (not entailed), in any case; ``true``/``false`` and
+``entailed``/``not entailed`` are read the same way, and a short trailing sentence that does not
+contradict the answer is allowed (``Yes, it is entailed.``).
+
+Version 2: premises drawn independently of the label and conclusions of one shape for both
+labels (the premises' connectives predicted the label: "yes iff more ∨/→ than ∧" scored 63%);
+level 0 has three variables (two gave 687 distinct problems per 1,000 seeds); yes/no read with
+the shared reader; a difficulty measure.
 """
 
 from __future__ import annotations
@@ -15,11 +26,19 @@ import random
 from dataclasses import dataclass
 from functools import cache
 
-from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.verifiers.choices import NEGATIONS, read_yes_no
+from palaestra.verifiers.normalize import strip_wrappers, unify, words
 
 _VARIABLES = "pqrstu"
 _SYMBOLS = {"and": "∧", "or": "∨", "imp": "→", "iff": "↔"}
-_CONCLUSION_TRIES = 40
+_FILLINGS = 60  # fillings of one conclusion shape tried for an entailed and a non-entailed one
+_SHAPES = 6  # conclusion shapes tried for one set of premises
+_YES = ("yes", "true", "it is entailed", "the premises entail the conclusion")
+_NO = ("no", "false", "it is not entailed", "the premises do not entail the conclusion")
+# One-word verdicts, read only as the whole answer: as a yes-spelling, "entailed" would make the
+# remark in "No, it is not entailed." name the other answer.
+_VERDICTS = {"entailed": True, "not entailed": False}
 
 
 @register
@@ -28,6 +47,7 @@ class Propositional(Task):
     family = "logic"
     description = "Decide whether propositional-logic premises entail a conclusion."
     tags = ("logic", "deduction", "classification")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -37,7 +57,7 @@ class Propositional(Task):
 
     def config(self, level: int) -> Config:
         return [
-            self.Config(variables=2, premises=2, depth=1),
+            self.Config(variables=3, premises=2, depth=1),
             self.Config(variables=3, premises=2, depth=2),
             self.Config(variables=4, premises=3, depth=2),
             self.Config(variables=5, premises=4, depth=3),
@@ -45,46 +65,107 @@ class Propositional(Task):
         ][level]
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        entailed = rng.random() < 0.5
         variables, everything = _variable_tables(config.variables)
-        while True:
+
+        def draw() -> tuple[list[list], dict[bool, tuple[list, int]]] | None:
             drawn = [_formula(rng, variables, everything, config.depth) for _ in range(config.premises)]
             premises, tables = [f for f, _ in drawn], [t for _, t in drawn]
             models = everything
             for table in tables:
                 models &= table
             if not models or len(set(tables)) < len(tables):
-                continue  # contradictory or equivalent premises
-            conclusion = _conclusion(rng, config, variables, everything, models, entailed)
-            if conclusion is not None and conclusion[1] not in tables:  # not a restated premise
-                break
+                return None  # contradictory or equivalent premises
+            rendered = [_render(f) for f in premises]
+            for _ in range(_SHAPES):
+                pair = _conclusion_pair(rng, config, variables, everything, models, tables, rendered)
+                if pair is not None:
+                    return premises, pair
+            return None
+
+        premises, pair = retry(draw, what="premises with an entailed and a non-entailed conclusion")
+        entailed = rng.random() < 0.5
+        conclusion = _render(pair[entailed][0])
         names = ", ".join(_VARIABLES[: config.variables])
         listing = "\n".join(f"{i}. {_render(f)}" for i, f in enumerate(premises, 1))
         prompt = (
             f"In propositional logic over the variables {names}, with ¬ meaning not, ∧ and, ∨ (inclusive) or, "
             "→ implies and ↔ if and only if:\n\n"
-            f"Premises:\n{listing}\n\nConclusion: {_render(conclusion[0])}\n\n"
+            f"Premises:\n{listing}\n\nConclusion: {conclusion}\n\n"
             "Do the premises entail the conclusion, that is, is the conclusion true under every assignment "
-            "of truth values that makes all the premises true? Answer yes or no."
+            "of truth values that makes all the premises true? Answer with one word: yes (entailed) or no "
+            "(not entailed)."
         )
         return Problem(
             prompt=prompt,
             answer="yes" if entailed else "no",
             data={
                 "premises": [_render(f) for f in premises],
-                "conclusion": _render(conclusion[0]),
+                "conclusion": conclusion,
                 "entailed": entailed,
+                "variables": config.variables,
             },
         )
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        word = answer.strip().strip(".!\"'*` ").lower() if len(answer) <= 20 else ""
-        if word not in ("yes", "no"):
+        said = _read_verdict(answer)
+        if said is None:
             return Verdict.unparsed("expected yes or no")
-        return Verdict.judge((word == "yes") == problem.data["entailed"], "wrong")
+        return Verdict.judge(said == problem.data["entailed"], "wrong")
+
+    def difficulty(self, problem: Problem) -> float:
+        """Truth-table effort: assignments to check times the connectives to evaluate in each."""
+        formulas = [*problem.data["premises"], problem.data["conclusion"]]
+        connectives = sum(sum(f.count(s) for s in (*_SYMBOLS.values(), "¬")) for f in formulas)
+        return float(2 ** problem.data["variables"] * connectives)
+
+    def spellings(self, problem: Problem) -> list[str]:
+        if problem.data["entailed"]:
+            return [*super().spellings(problem), "Yes", "YES.", "True", "**yes**", "\\boxed{yes}", "Entailed",
+                    "Yes, it is entailed.", "yes — every model of the premises satisfies the conclusion"]
+        return [*super().spellings(problem), "No", "NO.", "False", "**no**", "\\boxed{no}", "Not entailed",
+                "No, it is not entailed.", "no — a model of the premises falsifies the conclusion"]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
-        return ["no" if problem.data["entailed"] else "yes"]
+        other = "no" if problem.data["entailed"] else "yes"
+        contradictions = ["Yes, it is not entailed.", "Entailed, not"] if problem.data["entailed"] else [
+            "No, it is entailed.", "not entailed, yes"]
+        return [other, other.upper() + ".", "yes or no", "maybe", f"{problem.answer}, no wait, {other}",
+                *contradictions]
+
+    def surface_features(self, problem: Problem) -> dict[str, float]:
+        """Cheap cues a lazy policy could read: the premises' and the conclusion's connectives."""
+        premises, conclusion = problem.data["premises"], problem.data["conclusion"]
+        text = " ".join(premises)
+        weak = text.count("∨") + text.count("→")
+        return {
+            "premise ∨/→ minus ∧": float(weak - text.count("∧")),
+            "premise ∨/→ share": weak / max(1, weak + text.count("∧") + text.count("↔")),
+            "conclusion ∨/→ minus ∧": float(conclusion.count("∨") + conclusion.count("→") - conclusion.count("∧")),
+            "conclusion negations": float(conclusion.count("¬")),
+            "conclusion length": float(len(conclusion)),
+            "conclusion variables absent from premises": float(
+                sum(v in conclusion and v not in text for v in _VARIABLES)),
+            "conclusion variables shared with premises": float(sum(v in conclusion and v in text for v in _VARIABLES)),
+            "premise negations": float(text.count("¬")),
+        }
+
+
+def _read_verdict(answer: str) -> bool | None:
+    """True (entailed), False (not entailed) or None: yes/no/true/false with a short remark, or the verdict alone.
+
+    A *no* whose remark speaks of entailment without a negation (``No, entailed``) contradicts
+    itself and is unreadable, as a *yes* with a negated remark is (the shared reader's rule).
+    """
+    if len(answer) > 600:
+        return None
+    verdict = _VERDICTS.get(strip_wrappers(unify(answer)).rstrip(".!").strip().lower())
+    if verdict is not None:
+        return verdict
+    said = read_yes_no(answer, yes=_YES, no=_NO)
+    spoken = words(answer)
+    if said is False and any(w.startswith("entail") for w in spoken) and not NEGATIONS.intersection(spoken[1:]):
+        return None
+    return said
 
 
 # A formula is a JSON list: ["var", i], ["not", f] or [connective, f, g]. Its truth table is an int
@@ -97,6 +178,17 @@ def _variable_tables(n: int) -> tuple[list[int], int]:
     return tables, (1 << (1 << n)) - 1
 
 
+def _literal(rng: random.Random, variables: list[int], everything: int) -> tuple[list, int]:
+    i = rng.randrange(len(variables))
+    if rng.random() < 0.3:
+        return ["not", ["var", i]], everything ^ variables[i]
+    return ["var", i], variables[i]
+
+
+def _combine(op: str, a: int, b: int, everything: int) -> int:
+    return {"and": a & b, "or": a | b, "imp": (everything ^ a) | b, "iff": everything ^ a ^ b}[op]
+
+
 def _formula(
     rng: random.Random, variables: list[int], everything: int, depth: int, leaf_chance: float = 0.1
 ) -> tuple[list, int]:
@@ -107,32 +199,82 @@ def _formula(
     complementary, which rules out padding such as ``q ∨ q`` or ``¬t ∧ t``.
     """
     if depth == 0 or rng.random() < leaf_chance:
-        i = rng.randrange(len(variables))
-        if rng.random() < 0.3:
-            return ["not", ["var", i]], everything ^ variables[i]
-        return ["var", i], variables[i]
-    while True:
+        return _literal(rng, variables, everything)
+
+    def draw() -> tuple[str, list, list, int] | None:
         op = rng.choice(("and", "or", "imp", "imp", "iff"))
         left, a = _formula(rng, variables, everything, depth - 1, 0.25)
         right, b = _formula(rng, variables, everything, depth - 1, 0.25)
-        if a == b or a == everything ^ b:
-            continue
-        table = {"and": a & b, "or": a | b, "imp": (everything ^ a) | b, "iff": everything ^ a ^ b}[op]
-        if table not in (0, everything):
-            break
+        table = _combine(op, a, b, everything)
+        if a == b or a == everything ^ b or table in (0, everything):
+            return None
+        return op, left, right, table
+
+    op, left, right, table = retry(draw, what="a non-constant subformula")
     if rng.random() < 0.1:
         return ["not", [op, left, right]], everything ^ table
     return [op, left, right], table
 
 
-def _conclusion(
-    rng: random.Random, config: Propositional.Config, variables: list[int], everything: int, models: int, entailed: bool
+def _shape(formula: list) -> list:
+    """The formula with every literal replaced by a slot: its connectives, without its variables."""
+    if formula[0] == "var" or (formula[0] == "not" and formula[1][0] == "var"):
+        return ["slot"]
+    if formula[0] == "not":
+        return ["not", _shape(formula[1])]
+    return [formula[0], _shape(formula[1]), _shape(formula[2])]
+
+
+def _fill(
+    rng: random.Random, shape: list, variables: list[int], everything: int
 ) -> tuple[list, int] | None:
-    """A formula (and its table) entailed by ``models`` or, if not, still true in one of them; None if none turns up."""
-    for _ in range(_CONCLUSION_TRIES):
-        formula, table = _formula(rng, variables, everything, rng.randint(1, config.depth))
-        if entailed == (models & ~table == 0) and models & table:
-            return formula, table
+    """A formula of ``shape`` with random literals, or None if a subformula came out degenerate."""
+    if shape[0] == "slot":
+        return _literal(rng, variables, everything)
+    if shape[0] == "not":
+        inner = _fill(rng, shape[1], variables, everything)
+        return None if inner is None else (["not", inner[0]], everything ^ inner[1])
+    left, right = _fill(rng, shape[1], variables, everything), _fill(rng, shape[2], variables, everything)
+    if left is None or right is None:
+        return None
+    a, b = left[1], right[1]
+    table = _combine(shape[0], a, b, everything)
+    if a == b or a == everything ^ b or table in (0, everything):
+        return None
+    return [shape[0], left[0], right[0]], table
+
+
+def _conclusion_pair(
+    rng: random.Random,
+    config: Propositional.Config,
+    variables: list[int],
+    everything: int,
+    models: int,
+    premise_tables: list[int],
+    premises: list[str],
+) -> dict[bool, tuple[list, int]] | None:
+    """An entailed and a non-entailed (but consistent) conclusion of one shape, keyed by entailment.
+
+    None when the fillings tried did not give both. Neither may restate a premise (same truth
+    table), be written inside one, or use a variable the premises do not mention (a cheap cue
+    for "no").
+    """
+    shape = _shape(_formula(rng, variables, everything, rng.randint(1, config.depth))[0])
+    mentioned = set("".join(premises)) & set(_VARIABLES)
+    found: dict[bool, tuple[list, int]] = {}
+    for _ in range(_FILLINGS):
+        filled = _fill(rng, shape, variables, everything)
+        if filled is None:
+            continue
+        formula, table = filled
+        if not models & table or table in premise_tables:
+            continue
+        text = _render(formula)
+        if not (set(text) & set(_VARIABLES)).issubset(mentioned) or any(text in premise for premise in premises):
+            continue
+        found.setdefault(models & ~table == 0, filled)
+        if len(found) == 2:
+            return found
     return None
 
 

@@ -4,9 +4,17 @@ Programs are random typed syntax trees (integers, strings, lists of integers;
 assignments, ``if``, ``for``, ``while``, functions at higher levels), rendered as
 Python source. Their output is computed at generation time by a small
 interpreter over the same trees, never by running code, and programs that fail
-(index errors, runaway loops, huge values) are discarded. The verifier compares
-the answer line by line, ignoring trailing whitespace, blank lines around the
-output and a surrounding code fence.
+(index errors, runaway loops, huge values) are discarded, as are programs that print
+nothing or print a line that is blank or starts with a space, so every output can be
+written as an answer. The verifier compares the answer line by line with the shared
+block reader: leading spaces are significant (`` 8`` is not ``8``, as the prompt says),
+trailing spaces and blank lines around the output are not, and a code fence around the
+output (with an optional ``Output:`` label before it) is stripped exactly.
+
+Version 2: no blank or space-led output lines (an empty printed line made a problem
+unanswerable); answers read by the shared block reader (a fenced output starting with a
+space was refused, while ``8`` was accepted for `` 8``); a minimum trace length per level
+and a difficulty measure (the statements executed).
 """
 
 from __future__ import annotations
@@ -17,9 +25,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.verifiers.blocks import read_block
 
 _MAX_ANSWER = 10_000
+_EXAMPLES = (("3", "[1, 2]"), ("7", "[4, 5]"))  # example outputs; the second where the first is the answer
 _WORDS = ("cat", "data", "loop", "tree", "node", "sun", "code", "graph", "moon", "star", "pixel", "queue")
 _NAMES = {
     "int": ("a", "b", "c", "n", "x", "y", "z", "total", "count", "acc", "k", "m"),
@@ -39,6 +49,8 @@ class OutputPrediction(Task):
     family = "programs"
     description = "Predict the exact printed output of a small generated Python program."
     tags = ("code", "programs", "execution")
+    version = 2
+    multiline = True
 
     @dataclass(frozen=True)
     class Config:
@@ -49,6 +61,7 @@ class OutputPrediction(Task):
         lists: bool
         whiles: bool
         functions: int  # functions defined at the top of the program
+        min_steps: int  # executed statements required, so the trace to follow is not trivially short
         max_steps: int  # executed statements allowed, which bounds the trace to follow
         max_lines: int  # printed lines allowed
         max_int: int  # magnitude bound on every integer value
@@ -57,66 +70,90 @@ class OutputPrediction(Task):
         c = self.Config
         return [
             c(statements=4, max_depth=1, loops=False, strings=False, lists=False, whiles=False, functions=0,
-              max_steps=20, max_lines=3, max_int=1_000),
+              min_steps=0, max_steps=20, max_lines=3, max_int=1_000),
             c(statements=5, max_depth=1, loops=True, strings=True, lists=False, whiles=False, functions=0,
-              max_steps=60, max_lines=5, max_int=10_000),
+              min_steps=8, max_steps=60, max_lines=5, max_int=10_000),
             c(statements=6, max_depth=2, loops=True, strings=True, lists=True, whiles=False, functions=0,
-              max_steps=120, max_lines=6, max_int=100_000),
+              min_steps=16, max_steps=120, max_lines=6, max_int=100_000),
             c(statements=7, max_depth=2, loops=True, strings=True, lists=True, whiles=True, functions=1,
-              max_steps=200, max_lines=8, max_int=1_000_000),
+              min_steps=40, max_steps=200, max_lines=8, max_int=1_000_000),
             c(statements=9, max_depth=3, loops=True, strings=True, lists=True, whiles=True, functions=2,
-              max_steps=350, max_lines=10, max_int=1_000_000),
+              min_steps=80, max_steps=350, max_lines=10, max_int=1_000_000),
         ][level]
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        while True:
+        def draw() -> tuple[list[Node], _Machine] | None:
             program = _Builder(rng, config).program()
-            output = _Machine(config).run(program)
-            if output:
-                break
+            machine = _Machine(config)
+            output = machine.run(program)
+            writable = output and all(_writable(line) for line in output)
+            return (program, machine) if writable and machine.steps >= config.min_steps else None
+
+        program, machine = retry(draw, what="a program that prints non-blank lines after enough steps")
         source = "\n".join(_render_block(program, 0))
-        text = "\n".join(output)
+        text = "\n".join(machine.output)
+        first, second = next(pair for pair in _EXAMPLES if "\n".join(pair) != text)
         prompt = (
             "What does the following Python 3 program print?\n\n"
             f"```python\n{source}\n```\n\n"
-            "Give the exact output, one printed line per line, and nothing else."
+            "Give the exact output, one printed line per line, and nothing else. Spaces at the start of a "
+            "line count (` 8` is not `8`); trailing spaces do not. For example, a program printing "
+            f"{first} and then {second} has the output:\n{first}\n{second}"
         )
-        return Problem(prompt=prompt, answer=text, data={"program": source, "output": text})
+        return Problem(prompt=prompt, answer=text, data={"program": source, "output": text, "steps": machine.steps})
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         if len(answer) > _MAX_ANSWER:
             return Verdict.wrong("the output is far longer than the program's")
         given = _lines(answer)
-        if not given:
-            return Verdict.unparsed("empty answer")
-        expected = _lines(problem.data["output"])
+        if given is None:
+            return Verdict.unparsed("no output found (empty answer, or more than one code block)")
+        expected = _lines(problem.data["output"]) or []
         if len(given) != len(expected):
             return Verdict.wrong(f"expected {len(expected)} line(s), got {len(given)}")
         for number, (got, want) in enumerate(zip(given, expected), start=1):
             if got != want:
-                return Verdict.wrong(f"line {number} differs")
+                spaces = got.strip() == want.strip()
+                return Verdict.wrong(f"line {number} differs" + (" (in its leading spaces)" if spaces else ""))
         return Verdict.right()
 
+    def difficulty(self, problem: Problem) -> float:
+        """Statements executed (loop tests included): the length of the trace to follow."""
+        return float(problem.data["steps"])
+
+    def spellings(self, problem: Problem) -> list[str]:
+        output = problem.data["output"]
+        return [
+            *super().spellings(problem),
+            f"```\n{output}\n```",
+            f"```text\n{output}\n```",
+            f"Output:\n```\n{output}\n```",
+            f"```\n{output}\n```\nThat is the whole output.",
+            "\n".join(line + "  " for line in output.split("\n")),  # trailing spaces do not count
+            f"\n{output}\n\n",
+        ]
+
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
-        lines = _lines(problem.data["output"])
+        lines = problem.data["output"].split("\n")
         first = lines[0]
         position = rng.randrange(len(first))
         replacement = "7" if first[position] != "7" else "8"
         changed = [first[:position] + replacement + first[position + 1 :]] + lines[1:]
         shorter = lines[:-1] if len(lines) > 1 else lines + ["0"]
-        return ["\n".join(changed), "\n".join(shorter)]
+        indented = "\n".join(" " + line for line in lines)
+        fenced_indented = f"```\n{indented}\n```"
+        return ["\n".join(changed), "\n".join(shorter), fenced_indented, "\n".join(lines + lines[-1:]),
+                f"```\n{problem.data['output']}\n```\n```\n0\n```"]
 
 
-def _lines(text: str) -> list[str]:
-    """Lines without trailing whitespace, surrounding blank lines or a code fence."""
-    lines = [line.rstrip() for line in text.strip().splitlines()]
-    if len(lines) >= 2 and lines[0].startswith("```") and lines[-1] == "```":
-        lines = lines[1:-1]
-    while lines and not lines[0]:
-        lines.pop(0)
-    while lines and not lines[-1]:
-        lines.pop()
-    return lines
+def _writable(line: str) -> bool:
+    """A printed line an answer can carry unambiguously: visible text, no leading space."""
+    return bool(line.strip()) and not line[0].isspace()
+
+
+def _lines(text: str) -> list[str] | None:
+    """The answer's lines: leading spaces kept, trailing ones and blank edge lines dropped, a fence stripped."""
+    return read_block(text, leading="keep", trailing="strip", blank_edges=True, max_chars=_MAX_ANSWER)
 
 
 # --- generation: random typed syntax trees ------------------------------------

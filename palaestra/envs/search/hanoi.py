@@ -1,138 +1,233 @@
-"""Tower of Hanoi from a given legal position to all disks on one peg, in the fewest moves.
+"""Tower of Hanoi between two given positions, in the fewest moves.
 
-The start is a random legal position (every disk on a random peg, stacks sorted)
-and the target peg is random; from level 2 on the largest disk starts away from
-the target, so the solution needs at least ``2**(n-1)`` moves. The answer is a
-comma-separated list of moves such as ``A->C, A->B, C->B``. The verifier plays the
-moves, rejects an illegal one, and accepts the answer if it ends with every disk
-on the target peg in the minimal number of moves (computed at generation by the
-classical recursion, which is optimal from any legal position to a single peg).
+Both the start and the goal are random legal positions (every disk on a random peg, each
+peg's disks sorted); from level 2 on the largest disk sits on different pegs in the two, so
+the solution needs at least ``2**(n-1)`` moves. The answer is a list of moves such as
+``A->C, A->B, C->B`` (also numbered, one per line, ``A to C``, ``(A, C)``, ``move disk 1
+from A to C``...). The verifier replays the moves under the rules of
+:class:`palaestra.solvers.simulate.Rules`, rejects an illegal one (or one naming a disk
+that is not on top of its peg), and accepts the answer if it reaches the goal in the
+minimal number of moves.
+
+The minimum comes from the classical analysis of the three-peg puzzle: disks larger than the
+largest disk that differs between the two positions never move, and that disk moves once
+(the smaller disks step aside onto the third peg) or twice (it detours through the third peg
+while the smaller tower crosses over); both routes are built and the shorter is kept. The
+tests check it against breadth-first search.
+
+Version 2: arbitrary goal positions instead of "everything on one peg" (level 0 had 240
+distinct problems, level 1 726); moves read with the shared reader (numbered lists were
+refused); a difficulty measure (the optimal number of moves).
 """
 
 from __future__ import annotations
 
 import random
-import re
 from dataclasses import dataclass
 
-from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.solvers.simulate import Rules
+from palaestra.verifiers.moves import read_place_moves
 
 PEGS = "ABC"
-MAX_ANSWER_CHARS = 20_000
-_FILLER = re.compile(r"->|→|=>|-|>|\bTO\b|[\s,;.\[\]()'\"]")
+MAX_MOVES = 2_000  # far beyond any optimal solution here (at most 2**8 - 1 moves)
+_EXAMPLE = "A->C, A->B, C->B"
+_OTHER_EXAMPLE = "B->A, B->C, A->C"
+
+Move = tuple[str, str]
 
 
 @register
 class Hanoi(Task):
     id = "search/hanoi"
     family = "search"
-    description = "Solve a Tower of Hanoi position in the minimum number of moves."
+    description = "Move a Tower of Hanoi from one position to another in the minimum number of moves."
     tags = ("search", "planning", "puzzle")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
         disks: int
-        largest_off_target: bool  # the largest disk must move, so the solution is long
+        largest_moves: bool  # the largest disk starts and ends on different pegs, so the solution is long
 
     def config(self, level: int) -> Config:
         return [
-            self.Config(disks=4, largest_off_target=False),
-            self.Config(disks=5, largest_off_target=False),
-            self.Config(disks=6, largest_off_target=True),
-            self.Config(disks=7, largest_off_target=True),
-            self.Config(disks=8, largest_off_target=True),
+            self.Config(disks=4, largest_moves=False),
+            self.Config(disks=5, largest_moves=False),
+            self.Config(disks=6, largest_moves=True),
+            self.Config(disks=7, largest_moves=True),
+            self.Config(disks=8, largest_moves=True),
         ][level]
+
+    def space_size(self, level: int) -> int | None:
+        """Level 0 holds every ordered pair of different 4-disk positions: 81 * 80 of them."""
+        config = self.level_config(level)
+        if config.disks > 4:
+            return None
+        positions = 3**config.disks
+        return positions * (positions - 1)
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.disks
-        while True:
-            target = rng.choice(PEGS)
-            position = [rng.choice(PEGS) for _ in range(n)]  # position[d - 1]: peg of disk d
-            largest_off = position[-1] != target
-            if largest_off or (not config.largest_off_target and set(position) != {target}):
-                break
-        moves: list[str] = []
-        _solve(position[:], n, target, moves)
-        stacks = _stacks(position)
-        lines = "\n".join(f"{peg}: {' '.join(map(str, stacks[peg])) or '(empty)'}" for peg in PEGS)
+
+        def draw() -> tuple[str, str]:
+            return "".join(rng.choice(PEGS) for _ in range(n)), "".join(rng.choice(PEGS) for _ in range(n))
+
+        def acceptable(pair: tuple[str, str]) -> bool:
+            start, goal = pair
+            return start != goal and (not config.largest_moves or start[-1] != goal[-1])
+
+        start, goal = retry(draw, acceptable, what="two different positions")  # position[d - 1]: peg of disk d
+        moves = solve(start, goal)
+        answer = ", ".join(f"{a}->{b}" for a, b in moves)
+        example = _EXAMPLE if answer != _EXAMPLE else _OTHER_EXAMPLE
         prompt = (
             f"Tower of Hanoi with pegs A, B, C and {n} disks numbered 1 (smallest) to {n} (largest). "
-            f"The current position, each peg listed from bottom to top:\n\n{lines}\n\n"
+            "Each peg is listed from bottom to top.\n\n"
+            f"Start position:\n{_show(start)}\n\nGoal position:\n{_show(goal)}\n\n"
             "A move takes the top disk of one peg and puts it on another peg; a disk may never be "
             "put on a smaller disk.\n"
-            f"Move all disks onto peg {target} using the minimum possible number of moves.\n"
+            "Reach the goal position from the start position using the minimum possible number of moves.\n"
             "Give the moves in order, separated by commas, each written as FROM->TO with peg letters, "
-            "for example: A->C, A->B, C->B"
+            f"for example: {example}"
         )
         return Problem(
             prompt=prompt,
-            answer=", ".join(moves),
-            data={"disks": n, "stacks": stacks, "target": target, "optimal_moves": len(moves)},
+            answer=answer,
+            data={"disks": n, "start": start, "goal": goal, "optimal_moves": len(moves)},
         )
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        moves = _read_moves(answer)
+        moves = read_place_moves(answer, PEGS, max_count=MAX_MOVES, pieces=True)
         if moves is None:
             return Verdict.unparsed("expected moves like A->C separated by commas")
-        stacks = {peg: list(disks) for peg, disks in problem.data["stacks"].items()}
-        for i, (source, dest) in enumerate(moves, start=1):
-            reason = _illegal(stacks, source, dest)
-            if reason:
-                return Verdict.wrong(f"move {i} ({source}->{dest}) is illegal: {reason}")
-            stacks[dest].append(stacks[source].pop())
-        if len(stacks[problem.data["target"]]) != problem.data["disks"]:
-            return Verdict.wrong(f"not all disks end on peg {problem.data['target']}")
+        rules = HanoiRules(problem.data["start"], problem.data["goal"])
+        state = rules.initial()
+        for number, (source, dest, disk) in enumerate(moves, start=1):
+            reason = rules.check(state, (source, dest))
+            if reason is None and disk is not None and disk != state.find(source) + 1:
+                reason = f"the top disk of peg {source} is disk {state.find(source) + 1}, not disk {disk}"
+            if reason is not None:
+                return Verdict.wrong(f"move {number} ({source}->{dest}) is illegal: {reason}")
+            state = rules.apply(state, (source, dest))
+        if not rules.goal(state):
+            return Verdict.wrong("the moves do not reach the goal position")
         optimal = problem.data["optimal_moves"]
         return Verdict.judge(len(moves) == optimal, f"{len(moves)} moves is not the minimum")
 
+    def difficulty(self, problem: Problem) -> float:
+        """The optimal number of moves."""
+        return float(problem.data["optimal_moves"])
+
+    def spellings(self, problem: Problem) -> list[str]:
+        moves = solve(problem.data["start"], problem.data["goal"])
+        disks, state = [], problem.data["start"]
+        for source, dest in moves:
+            disks.append(state.find(source) + 1)
+            state = HanoiRules(state, "").apply(state, (source, dest))
+        return [
+            ", ".join(f"move disk {d} from {a} to {b}" for d, (a, b) in zip(disks, moves)),
+            *super().spellings(problem),
+            "\n".join(f"{i}. {a}->{b}" for i, (a, b) in enumerate(moves, 1)),
+            "; ".join(f"{a} to {b}" for a, b in moves),
+            ", ".join(f"{a.lower()} → {b.lower()}" for a, b in moves),
+            " ".join(f"({a}, {b})" for a, b in moves),
+            "\n".join(f"Move the top disk from peg {a} to peg {b}" for a, b in moves),
+            f"{problem.answer}. That is the shortest solution.",
+            f"[{problem.answer}]",
+        ]
+
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         gold = problem.answer or ""
-        target = problem.data["target"]
-        spare = rng.choice([p for p in PEGS if p != target])
-        stacks = problem.data["stacks"]
-        illegal = next(f"{a}->{b}" for a in PEGS for b in PEGS if a != b and _illegal(stacks, a, b))
+        start, goal = problem.data["start"], problem.data["goal"]
+        smallest = goal[0]  # the smallest disk is always on top: moving it away and back is legal
+        spare = rng.choice([p for p in PEGS if p != smallest])
+        rules = HanoiRules(start, goal)
+        illegal = next(f"{a}->{b}" for a in PEGS for b in PEGS if rules.check(start, (a, b)) is not None)
+        moves = gold.split(", ")
         return [
-            gold.rsplit(", ", 1)[0] if ", " in gold else "",  # stops one move short
-            f"{gold}, {target}->{spare}, {spare}->{target}",  # reaches the goal, two moves too many
+            ", ".join(moves[:-1]) or f"{spare}->{smallest}",  # stops one move short
+            f"{gold}, {smallest}->{spare}, {spare}->{smallest}",  # reaches the goal, two moves too many
             f"{illegal}, {gold}",
+            f"{gold} or {moves[-1]}",
+            f"move disk {problem.data['disks'] + 1} from {gold[0]} to {gold[3]}" + gold[4:],  # no such disk on top
         ]
 
 
-def _solve(position: list[str], disks: int, target: str, moves: list[str]) -> None:
-    """Append the optimal moves putting disks 1..``disks`` on ``target``, updating ``position``."""
-    if disks == 0:
-        return
-    here = position[disks - 1]
-    if here == target:
-        _solve(position, disks - 1, target, moves)
-        return
-    spare = next(p for p in PEGS if p not in (here, target))
-    _solve(position, disks - 1, spare, moves)  # clear everything smaller onto the spare peg
-    moves.append(f"{here}->{target}")
-    position[disks - 1] = target
-    _solve(position, disks - 1, target, moves)
+class HanoiRules(Rules[str, Move]):
+    """The puzzle between two positions; a state is the peg of each disk, smallest first (``"AAC"``)."""
 
+    def __init__(self, start: str, goal: str) -> None:
+        self.start, self.goal_position = start, goal
 
-def _stacks(position: list[str]) -> dict[str, list[int]]:
-    """Disks on each peg from bottom (largest) to top."""
-    return {peg: [d for d in range(len(position), 0, -1) if position[d - 1] == peg] for peg in PEGS}
+    def initial(self) -> str:
+        return self.start
 
+    def moves(self, state: str) -> list[Move]:
+        return [(a, b) for a in PEGS for b in PEGS if a != b]
 
-def _illegal(stacks: dict[str, list[int]], source: str, dest: str) -> str:
-    """Why moving the top disk from ``source`` to ``dest`` is illegal ('' if it is legal)."""
-    if source == dest:
-        return "a disk must move to a different peg"
-    if not stacks[source]:
-        return f"peg {source} is empty"
-    if stacks[dest] and stacks[dest][-1] < stacks[source][-1]:
-        return f"disk {stacks[source][-1]} cannot go on the smaller disk {stacks[dest][-1]}"
-    return ""
-
-
-def _read_moves(answer: str) -> list[tuple[str, str]] | None:
-    if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
+    def check(self, state: str, move: Move) -> str | None:
+        source, dest = move
+        if source == dest:
+            return "a disk must move to a different peg"
+        top = state.find(source)  # index of the smallest disk on the source peg
+        if top < 0:
+            return f"peg {source} is empty"
+        below = state.find(dest)
+        if 0 <= below < top:
+            return f"disk {top + 1} cannot go on the smaller disk {below + 1}"
         return None
-    letters = _FILLER.sub("", answer.upper())
-    if not letters or len(letters) % 2 or any(ch not in PEGS for ch in letters):
-        return None
-    return [(letters[i], letters[i + 1]) for i in range(0, len(letters), 2)]
+
+    def apply(self, state: str, move: Move) -> str:
+        top = state.find(move[0])
+        return state[:top] + move[1] + state[top + 1 :]
+
+    def goal(self, state: str) -> bool:
+        return state == self.goal_position
+
+
+def solve(start: str, goal: str) -> list[Move]:
+    """An optimal list of moves from position ``start`` to position ``goal`` (``position[d - 1]`` = peg of disk d).
+
+    >>> solve("AA", "CC")
+    [('A', 'B'), ('A', 'C'), ('B', 'C')]
+    """
+    k = len(start)
+    while k and start[k - 1] == goal[k - 1]:
+        k -= 1  # disks larger than the largest differing one never move
+    if k == 0:
+        return []
+    here, there = start[k - 1], goal[k - 1]
+    third = _third(here, there)
+    once = _gather(start, k - 1, third) + [(here, there)] + _spread(goal, k - 1, third)
+    twice = (_gather(start, k - 1, there) + [(here, third)] + _gather(there * (k - 1), k - 1, here)
+             + [(third, there)] + _spread(goal, k - 1, here))
+    return once if len(once) <= len(twice) else twice
+
+
+def _gather(position: str, disks: int, peg: str) -> list[Move]:
+    """The optimal moves putting disks 1..``disks`` of ``position`` on ``peg`` (the classical recursion)."""
+    moves: list[Move] = []
+    current = list(position[:disks])
+    for disk in range(disks, 0, -1):
+        if current[disk - 1] != peg:
+            spare = _third(current[disk - 1], peg)
+            moves += _gather("".join(current), disk - 1, spare)
+            moves.append((current[disk - 1], peg))
+            current[: disk - 1] = spare * (disk - 1)
+            current[disk - 1] = peg
+    return moves
+
+
+def _spread(position: str, disks: int, peg: str) -> list[Move]:
+    """The optimal moves from disks 1..``disks`` all on ``peg`` to ``position``: gathering, played backwards."""
+    return [(b, a) for a, b in reversed(_gather(position, disks, peg))]
+
+
+def _third(a: str, b: str) -> str:
+    return next(p for p in PEGS if p not in (a, b))
+
+
+def _show(position: str) -> str:
+    stacks = {peg: [d for d in range(len(position), 0, -1) if position[d - 1] == peg] for peg in PEGS}
+    return "\n".join(f"{peg}: {' '.join(map(str, stacks[peg])) or '(empty)'}" for peg in PEGS)
