@@ -253,7 +253,7 @@ def check_spellings_accepted(env_id: str, s: Settings) -> str:
         for seed in range(s.seeds):
             p = source.sample(level, seed)
             for spelling in source.spellings(p):
-                v = _verify(source, p, spelling)
+                v = source.check(p, source.format_answer(spelling))  # as a model would write it, extraction included
                 _require(v.correct, f"level {level} seed {seed}: the spelling {spelling[:80]!r} of {p.answer!r} "
                                     f"was rejected: {v.feedback}")
                 accepted += 1

@@ -158,8 +158,10 @@ class Task(ProblemSource):
     def spellings(self, problem: Problem) -> list[str]:
         """Other spellings of the reference answer that a careful grader accepts; the kit asserts they are.
 
-        The default adds surrounding whitespace; tasks add their own notations
-        (another order, a fraction for a decimal, a set written with braces...).
+        Each is what a model writes inside its answer block (the kit wraps it in the
+        answer format and judges it through extraction, as ``score`` does). The default
+        adds surrounding whitespace; tasks add their own notations (another order, a
+        fraction for a decimal, a set written with braces...).
         """
         gold = problem.answer or ""
         return [f"  {gold}\n"]
