@@ -238,7 +238,8 @@ def check_wrong_rejected(env_id: str, s: Settings) -> str:
                 others += 1
                 others_accepted += _verify(source, p, other).correct
     _require(rejected > 0, "no wrong answer was tried: corruptions() returned nothing")
-    _require(others_accepted <= s.other_answer_tolerance * max(others, 1) + 1e-9,
+    # At least one is tolerated: with CI's small samples, 5% of a few dozen would tolerate none.
+    _require(others_accepted <= max(1.0, s.other_answer_tolerance * others),
              f"{others_accepted} of {others} other problems' reference answers were accepted")
     return f"{rejected} corruptions rejected; {others_accepted}/{others} other problems' answers accepted"
 

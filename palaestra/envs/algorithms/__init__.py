@@ -1,0 +1,1 @@
+"""Algorithms: classic algorithmic and optimisation problems; answers checked for validity and optimality."""

@@ -1,0 +1,174 @@
+"""Bin packing: put items into as few bins of a given capacity as possible.
+
+Items labelled with letters (a random set per problem) get random sizes. The optimum comes from an
+exact search at generation: first-fit decreasing gives an upper bound, the total size a lower bound,
+and a depth-first search over bin assignments (largest items first, symmetric choices skipped, node
+budget bounded; an instance the budget cannot settle is redrawn) closes the gap. From level 2 on,
+instances are redrawn (a bounded number of times) until first-fit decreasing itself is not optimal.
+The verifier accepts **any** packing into the optimal number of bins: every item in exactly one bin,
+no bin over capacity.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.envs.algorithms.common import read_label_groups, sample_letters
+
+SEARCH_BUDGET = 50_000  # search nodes per bin count tried
+MAX_FFD_RETRIES = 60
+
+
+@register
+class BinPacking(Task):
+    id = "algorithms/bin_packing"
+    family = "algorithms"
+    description = "Pack items into the fewest bins of a given capacity."
+    tags = ("algorithms", "optimization", "np-hard")
+    multiline = True
+
+    @dataclass(frozen=True)
+    class Config:
+        items: int
+        capacity: int
+        sizes: tuple[int, int]
+        beat_ffd: bool
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(items=6, capacity=10, sizes=(2, 7), beat_ffd=False),
+            self.Config(items=8, capacity=12, sizes=(2, 8), beat_ffd=False),
+            self.Config(items=10, capacity=20, sizes=(3, 12), beat_ffd=True),
+            self.Config(items=12, capacity=25, sizes=(3, 15), beat_ffd=True),
+            self.Config(items=14, capacity=30, sizes=(4, 18), beat_ffd=True),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        names, spare = sample_letters(rng, config.items)
+
+        def draw() -> tuple[list[int], list[list[int]], int] | None:
+            sizes = [rng.randint(*config.sizes) for _ in names]
+            ffd = _first_fit_decreasing(sizes, config.capacity)
+            best = _optimal(sizes, config.capacity, ffd)
+            return None if best is None else (sizes, best, len(ffd))
+
+        for _ in range(MAX_FFD_RETRIES):  # keeps the last draw if first-fit decreasing keeps being optimal
+            sizes, bins, ffd_count = retry(draw, what="a bin packing the search settles")
+            if not config.beat_ffd or ffd_count > len(bins):
+                break
+        listing = ", ".join(f"{name} (size {s})" for name, s in zip(names, sizes))
+        prompt = (
+            f"Items: {listing}\n\nPack all the items into bins of capacity {config.capacity} (the sizes in a bin "
+            "may add up to at most the capacity), using as few bins as possible. Write one bin per line with the "
+            f"labels of its items separated by spaces, for example:\n{spare[0]} {spare[2]}\n{spare[1]}\n..."
+        )
+        answer = "\n".join(" ".join(names[i] for i in sorted(b)) for b in sorted(bins, key=min))
+        return Problem(prompt=prompt, answer=answer,
+                       data={"names": names, "sizes": sizes, "capacity": config.capacity, "bins": len(bins)})
+
+    def difficulty(self, problem: Problem) -> float:
+        """Number of items."""
+        return float(len(problem.data["sizes"]))
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        names, sizes, capacity = problem.data["names"], problem.data["sizes"], problem.data["capacity"]
+        groups = read_label_groups(answer, names)
+        if groups is None:
+            return Verdict.unparsed("expected one bin per line, item labels separated by spaces")
+        seen: set[str] = set()
+        for group in groups:
+            for label in group:
+                if label in seen:
+                    return Verdict.wrong(f"item {label} is packed twice")
+                seen.add(label)
+            load = sum(sizes[names.index(label)] for label in group)
+            if load > capacity:
+                return Verdict.wrong(f"the bin {' '.join(group)} holds {load}, more than {capacity}")
+        missing = [n for n in names if n not in seen]
+        if missing:
+            return Verdict.wrong(f"item {missing[0]} is not packed")
+        return Verdict.judge(len(groups) == problem.data["bins"], f"{len(groups)} bins is not the fewest")
+
+    def spellings(self, problem: Problem) -> list[str]:
+        bins = [line.split() for line in (problem.answer or "").splitlines()]
+        return [*super().spellings(problem), ", ".join("{" + ", ".join(b) + "}" for b in reversed(bins)),
+                "\n".join(f"Bin {i}: {', '.join(b)}" for i, b in enumerate(bins, 1)),
+                "; ".join(" ".join(b) for b in bins)]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        bins = [line.split() for line in (problem.answer or "").splitlines()]
+        names, sizes = problem.data["names"], problem.data["sizes"]
+        merged = [bins[0] + bins[1], *bins[2:]] if len(bins) > 1 else [[*bins[0], bins[0][0]]]
+        split = [*bins[:-1], bins[-1][:1], bins[-1][1:]] if len(bins[-1]) > 1 else [*bins, [names[0]]]
+        dropped = [b for b in ([x for x in b if x != names[-1]] for b in bins) if b]
+        wrong = ["\n".join(" ".join(b) for b in candidate) for candidate in (split, dropped)]
+        if sum(sizes[names.index(x)] for x in merged[0]) > problem.data["capacity"] or len(bins) == 1:
+            wrong.append("\n".join(" ".join(b) for b in merged))
+        return wrong
+
+
+def _first_fit_decreasing(sizes: list[int], capacity: int) -> list[list[int]]:
+    bins: list[list[int]] = []
+    loads: list[int] = []
+    for i in sorted(range(len(sizes)), key=lambda i: (-sizes[i], i)):
+        for b, load in enumerate(loads):
+            if load + sizes[i] <= capacity:
+                bins[b].append(i)
+                loads[b] += sizes[i]
+                break
+        else:
+            bins.append([i])
+            loads.append(sizes[i])
+    return bins
+
+
+def _optimal(sizes: list[int], capacity: int, ffd: list[list[int]]) -> list[list[int]] | None:
+    """An optimal packing (lists of item indices), or None when the search budget runs out."""
+    lower = -(-sum(sizes) // capacity)
+    best = ffd
+    for count in range(len(ffd) - 1, lower - 1, -1):
+        found = _pack(sizes, capacity, count)
+        if found is False:
+            return best
+        if found is None:
+            return None
+        best = found
+    return best
+
+
+def _pack(sizes: list[int], capacity: int, count: int) -> list[list[int]] | bool | None:
+    """A packing into ``count`` bins, False if there is none, None if the budget ran out."""
+    order = sorted(range(len(sizes)), key=lambda i: (-sizes[i], i))
+    loads = [0] * count
+    where = [0] * len(order)
+    budget = [SEARCH_BUDGET]
+
+    def place(k: int) -> bool | None:
+        if k == len(order):
+            return True
+        budget[0] -= 1
+        if budget[0] < 0:
+            return None
+        size = sizes[order[k]]
+        tried: set[int] = set()
+        for b in range(count):
+            if loads[b] in tried or loads[b] + size > capacity:
+                continue
+            tried.add(loads[b])  # bins with equal loads are interchangeable
+            loads[b] += size
+            where[k] = b
+            outcome = place(k + 1)
+            loads[b] -= size
+            if outcome is not False:
+                return outcome
+        return False
+
+    outcome = place(0)
+    if outcome is not True:
+        return outcome
+    bins: list[list[int]] = [[] for _ in range(count)]
+    for k, b in enumerate(where):
+        bins[b].append(order[k])
+    return [b for b in bins if b]

@@ -1,0 +1,132 @@
+"""Make an amount with the fewest coins from given denominations (unlimited coins of each).
+
+Denominations are random (not a canonical coin system), and from level 1 on instances are
+redrawn until the greedy method (largest coin first) uses more coins than necessary or fails, so
+the dynamic programme is needed. The verifier accepts **any** minimum solution: coins of the
+given denominations, summing to the amount, as few as the optimum (dynamic programme at generation).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.envs.algorithms.common import read_ints
+from palaestra.verifiers.numeric import read_integer
+
+_PLUS = re.compile(r" ?\+ ?")
+
+
+@register
+class CoinChange(Task):
+    id = "algorithms/coin_change"
+    family = "algorithms"
+    description = "Make an amount with the fewest coins of the given denominations."
+    tags = ("algorithms", "dynamic-programming", "optimization")
+
+    @dataclass(frozen=True)
+    class Config:
+        coins: int
+        largest_coin: int
+        amount: tuple[int, int]
+        beat_greedy: bool
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(coins=3, largest_coin=20, amount=(15, 50), beat_greedy=False),
+            self.Config(coins=3, largest_coin=25, amount=(30, 70), beat_greedy=True),
+            self.Config(coins=4, largest_coin=30, amount=(50, 100), beat_greedy=True),
+            self.Config(coins=5, largest_coin=40, amount=(80, 160), beat_greedy=True),
+            self.Config(coins=6, largest_coin=60, amount=(150, 300), beat_greedy=True),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        def draw() -> tuple[list[int], int, list[int]] | None:
+            coins = sorted(rng.sample(range(2, config.largest_coin + 1), config.coins))
+            amount = rng.randint(*config.amount)
+            best = fewest_coins(coins, amount)
+            if best is None:
+                return None
+            if config.beat_greedy:
+                greedy = _greedy(coins, amount)
+                if greedy is not None and len(greedy) == len(best):
+                    return None
+            return coins, amount, best
+
+        coins, amount, best = retry(draw, what="coins that greedy change-making gets wrong")
+        stranger = next(v for v in range(2, 2 * config.largest_coin) if v not in coins)  # the example is no answer
+        prompt = (
+            f"Coins come in the values {', '.join(map(str, coins))}, with as many coins of each value as you like. "
+            f"Pay exactly {amount} using as few coins as possible. List the coins you use, separated by +, "
+            f"for example: {stranger} + {stranger} + {stranger + 1}"
+        )
+        return Problem(prompt=prompt, answer=" + ".join(map(str, best)),
+                       data={"coins": coins, "amount": amount, "fewest": len(best)})
+
+    def difficulty(self, problem: Problem) -> float:
+        """Amount times the number of denominations (the dynamic programme's table)."""
+        return float(problem.data["amount"] * len(problem.data["coins"]))
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        if not isinstance(answer, str) or len(answer) > 5_000:
+            return Verdict.unparsed("answer too long")
+        coins_text, _, total_text = answer.partition("=")  # "7 + 7 + 3 = 17" restates the amount
+        if total_text and read_integer(total_text) != problem.data["amount"]:
+            return Verdict.unparsed("the total after = is not the amount")
+        values = read_ints(_PLUS.sub(", ", coins_text))
+        if values is None:
+            return Verdict.unparsed("expected coin values separated by +")
+        strangers = [v for v in values if v not in problem.data["coins"]]
+        if strangers:
+            return Verdict.wrong(f"there is no coin of value {strangers[0]}")
+        if sum(values) != problem.data["amount"]:
+            return Verdict.wrong(f"the coins add up to {sum(values)}, not {problem.data['amount']}")
+        return Verdict.judge(len(values) == problem.data["fewest"], f"{len(values)} coins is not the fewest")
+
+    def spellings(self, problem: Problem) -> list[str]:
+        coins = (problem.answer or "").split(" + ")
+        return [*super().spellings(problem), ", ".join(reversed(coins)), "+".join(coins),
+                f"{' + '.join(coins)} = {problem.data['amount']}"]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        coins = (problem.answer or "").split(" + ")
+        amount = problem.data["amount"]
+        wrong = [" + ".join(coins[:-1]) or "0", " + ".join([*coins, coins[0]])]
+        greedy = _greedy(problem.data["coins"], amount)
+        if greedy is not None and len(greedy) > problem.data["fewest"]:
+            wrong.append(" + ".join(map(str, greedy)))
+        wrong.append(" + ".join(["1"] * min(amount, 50)))
+        return wrong
+
+
+def fewest_coins(coins: list[int], amount: int) -> list[int] | None:
+    """A fewest-coin way to pay ``amount`` (largest coins first), or None when impossible.
+
+    >>> fewest_coins([3, 4, 6], 13)
+    [6, 4, 3]
+    """
+    best: list[int | None] = [0] + [None] * amount
+    last = [0] * (amount + 1)
+    for total in range(1, amount + 1):
+        for coin in coins:
+            before = best[total - coin] if coin <= total else None
+            if before is not None and (best[total] is None or before + 1 < best[total]):
+                best[total], last[total] = before + 1, coin
+    if best[amount] is None:
+        return None
+    out, total = [], amount
+    while total:
+        out.append(last[total])
+        total -= last[total]
+    return sorted(out, reverse=True)
+
+
+def _greedy(coins: list[int], amount: int) -> list[int] | None:
+    out = []
+    for coin in sorted(coins, reverse=True):
+        while amount >= coin:
+            out.append(coin)
+            amount -= coin
+    return out if amount == 0 else None

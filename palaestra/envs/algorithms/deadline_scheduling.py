@@ -1,0 +1,121 @@
+"""Single-machine scheduling with deadlines: earn the most profit from jobs finished on time.
+
+Jobs labelled with letters (a random set per problem) have a duration, a deadline and a profit. One
+machine runs the chosen jobs one after another from time 0 without overlap; a job earns its profit
+only if it finishes by its deadline, so the answer lists the jobs to run, in order. Deadlines are
+tight enough that not every job fits. The optimum comes from a dynamic programme over finishing
+times with jobs in deadline order (an on-time set can always run in deadline order), at generation.
+The verifier accepts **any** optimal schedule: it runs the listed jobs back to back and checks every
+one meets its deadline and the profit equals the optimum.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.envs.algorithms.common import read_labels, sample_letters
+
+
+@register
+class DeadlineScheduling(Task):
+    id = "algorithms/deadline_scheduling"
+    family = "algorithms"
+    description = "Order jobs on one machine to earn the most profit from jobs finished by their deadlines."
+    tags = ("algorithms", "scheduling", "dynamic-programming", "optimization")
+
+    @dataclass(frozen=True)
+    class Config:
+        jobs: int
+        longest: int
+        max_profit: int
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(jobs=4, longest=4, max_profit=9),
+            self.Config(jobs=6, longest=5, max_profit=15),
+            self.Config(jobs=8, longest=6, max_profit=20),
+            self.Config(jobs=10, longest=7, max_profit=30),
+            self.Config(jobs=13, longest=8, max_profit=40),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        names, spare = sample_letters(rng, config.jobs)
+        durations = [rng.randint(1, config.longest) for _ in names]
+        total = sum(durations)
+        jobs = [[d, rng.randint(d, max(d, round(total * 0.6))), rng.randint(1, config.max_profit)] for d in durations]
+        order, profit = best_schedule(jobs)
+        listing = "\n".join(f"{name}: duration {d}, deadline {t}, profit {w}" for name, (d, t, w) in zip(names, jobs))
+        prompt = (
+            f"Jobs:\n{listing}\n\nOne machine runs jobs one at a time, starting at time 0, each job right after the "
+            "previous one. A job earns its profit only if it finishes by its deadline; jobs you leave out earn "
+            "nothing. Choose which jobs to run and in what order to earn the largest total profit, with every job "
+            "you list finishing by its deadline. Give the jobs in the order they run, separated by spaces, for "
+            f"example: {spare[2]} {spare[0]} {spare[1]}"
+        )
+        return Problem(prompt=prompt, answer=" ".join(names[i] for i in order),
+                       data={"names": names, "jobs": jobs, "profit": profit})
+
+    def difficulty(self, problem: Problem) -> float:
+        """Number of jobs times the longest deadline (the dynamic programme's table)."""
+        jobs = problem.data["jobs"]
+        return float(len(jobs) * max(t for _, t, _ in jobs))
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        names, jobs = problem.data["names"], problem.data["jobs"]
+        order = read_labels(answer, names)
+        if order is None:
+            return Verdict.unparsed("expected job labels separated by spaces")
+        if len(set(order)) != len(order):
+            return Verdict.wrong("a job is listed twice")
+        time = profit = 0
+        for label in order:
+            duration, deadline, gain = jobs[names.index(label)]
+            time += duration
+            if time > deadline:
+                return Verdict.wrong(f"job {label} finishes at {time}, after its deadline {deadline}")
+            profit += gain
+        return Verdict.judge(profit == problem.data["profit"], f"a profit of {profit} is not the largest possible")
+
+    def spellings(self, problem: Problem) -> list[str]:
+        order = (problem.answer or "").split()
+        return [*super().spellings(problem), ", ".join(order), " -> ".join(order).lower()]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        order = (problem.answer or "").split()
+        names = problem.data["names"]
+        wrong = [" ".join(order[1:]) or names[0], " ".join(names)]  # every job, alphabetically: some is late
+        left = [n for n in names if n not in order]
+        if left:  # an optimal set cannot take one more job on time: profits are positive
+            wrong.append(" ".join([*order, rng.choice(left)]))
+        return [w for w in wrong if w != problem.answer]
+
+
+def best_schedule(jobs: list[list[int]]) -> tuple[list[int], int]:
+    """An optimal schedule (job indices in running order) and its profit.
+
+    Jobs are taken in deadline order; ``best[k][t]`` is the largest profit of an on-time set of the
+    first ``k`` jobs whose durations add up to at most ``t``.
+
+    >>> best_schedule([[2, 2, 5], [1, 2, 4], [2, 4, 3]])
+    ([0, 2], 8)
+    """
+    order = sorted(range(len(jobs)), key=lambda i: (jobs[i][1], i))
+    horizon = max(t for _, t, _ in jobs)
+    best = [[0] * (horizon + 1) for _ in range(len(order) + 1)]
+    for k, i in enumerate(order, 1):
+        duration, deadline, profit = jobs[i]
+        for t in range(horizon + 1):
+            best[k][t] = best[k - 1][t]
+            if duration <= t <= deadline and best[k - 1][t - duration] + profit > best[k][t]:
+                best[k][t] = best[k - 1][t - duration] + profit
+    t = max(range(horizon + 1), key=lambda t: (best[-1][t], -t))
+    profit = best[-1][t]
+    chosen = []
+    for k in range(len(order), 0, -1):
+        if best[k][t] != best[k - 1][t]:
+            i = order[k - 1]
+            chosen.append(i)
+            t -= jobs[i][0]
+    return chosen[::-1], profit

@@ -1,0 +1,145 @@
+"""Align two strings with the fewest edits (Levenshtein distance), showing the alignment.
+
+Two random strings over a small alphabet; the second is derived from the first by random
+insertions, deletions and substitutions, so they are related but not trivially. The answer is an
+alignment: the two strings written one above the other with ``-`` for gaps. Its cost is the number
+of columns whose two characters differ (a gap counts as different). The verifier accepts **any**
+alignment of the two strings whose cost equals the edit distance (dynamic programme at generation).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.verifiers.normalize import strip_wrappers, unify
+
+MAX_ANSWER_CHARS = 2_000
+_LABEL = re.compile(r"^[A-Za-z0-9 ]{0,12}: ?")
+
+
+@register
+class EditDistance(Task):
+    id = "algorithms/edit_distance"
+    family = "algorithms"
+    description = "Give an optimal alignment of two strings under unit-cost edits (edit distance)."
+    tags = ("algorithms", "dynamic-programming", "strings")
+    multiline = True
+
+    @dataclass(frozen=True)
+    class Config:
+        length: int
+        edits: int
+        alphabet: str
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(length=5, edits=2, alphabet="abcd"),
+            self.Config(length=7, edits=3, alphabet="abcd"),
+            self.Config(length=9, edits=4, alphabet="abcde"),
+            self.Config(length=12, edits=6, alphabet="abcdef"),
+            self.Config(length=16, edits=8, alphabet="abcdef"),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        first = "".join(rng.choice(config.alphabet) for _ in range(config.length))
+        second = list(first)
+        for _ in range(config.edits):
+            kind = rng.randrange(3)
+            spot = rng.randrange(len(second) + (kind == 0))
+            if kind == 0 or not second:
+                second.insert(spot, rng.choice(config.alphabet))
+            elif kind == 1:
+                del second[spot]
+            else:
+                second[spot] = rng.choice(config.alphabet)
+        second_text = "".join(second) or rng.choice(config.alphabet)
+        distance, top, bottom = align(first, second_text)
+        prompt = (
+            f"String 1: {first}\nString 2: {second_text}\n\n"
+            "Align the two strings with the fewest edits (insertions, deletions and substitutions, each costing 1). "
+            "Write string 1 on the first line and string 2 on the second, inserting - for gaps so that both lines "
+            "have the same length; the cost is the number of columns whose two characters differ. For example, "
+            "an alignment of kitten with sitting:\nkitten-\nsitting"
+        )
+        return Problem(prompt=prompt, answer=f"{top}\n{bottom}",
+                       data={"first": first, "second": second_text, "distance": distance})
+
+    def difficulty(self, problem: Problem) -> float:
+        """Total length of the two strings."""
+        return float(len(problem.data["first"]) + len(problem.data["second"]))
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        lines = _read_lines(answer)
+        if lines is None:
+            return Verdict.unparsed("expected two lines: string 1 and string 2 with - for gaps")
+        top, bottom = lines
+        if len(top) != len(bottom):
+            return Verdict.wrong("the two lines have different lengths")
+        if top.replace("-", "") != problem.data["first"] or bottom.replace("-", "") != problem.data["second"]:
+            return Verdict.wrong("without the gaps the lines are not the two strings")
+        if any(a == b == "-" for a, b in zip(top, bottom)):
+            return Verdict.wrong("a column holds two gaps")
+        cost = sum(a != b for a, b in zip(top, bottom))
+        return Verdict.judge(cost == problem.data["distance"], f"the alignment costs {cost}, more than the minimum")
+
+    def spellings(self, problem: Problem) -> list[str]:
+        top, bottom = (problem.answer or "").split("\n")
+        return [*super().spellings(problem), f"String 1: {top}\nString 2: {bottom}", f"```\n{top}\n{bottom}\n```",
+                f"{' '.join(top)}\n{' '.join(bottom)}"]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        first, second = problem.data["first"], problem.data["second"]
+        top, bottom = (problem.answer or "").split("\n")
+        worst = f"{first}{'-' * len(second)}\n{'-' * len(first)}{second}"  # delete all, insert all
+        wrong = [top, f"{bottom}\n{top}" if first != second else "x\ny", f"{top}-\n{bottom}"]
+        if len(first) + len(second) > problem.data["distance"]:
+            wrong.append(worst)
+        return wrong
+
+
+def _read_lines(answer: str) -> tuple[str, str] | None:
+    if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
+        return None
+    text = strip_wrappers(unify(answer))
+    lines = [_LABEL.sub("", line.strip()).replace(" ", "").replace("_", "-").lower()
+             for line in text.split("\n") if line.strip()]
+    if len(lines) != 2 or not all(re.fullmatch(r"[a-z-]+", line) for line in lines):
+        return None
+    return lines[0], lines[1]
+
+
+def align(first: str, second: str) -> tuple[int, str, str]:
+    """The edit distance and one optimal alignment (two gapped lines).
+
+    >>> align("kitten", "sitting")
+    (3, 'kitten-', 'sitting')
+    """
+    rows, cols = len(first), len(second)
+    cost = [[0] * (cols + 1) for _ in range(rows + 1)]
+    for i in range(rows + 1):
+        cost[i][0] = i
+    for j in range(cols + 1):
+        cost[0][j] = j
+    for i in range(1, rows + 1):
+        for j in range(1, cols + 1):
+            cost[i][j] = min(cost[i - 1][j] + 1, cost[i][j - 1] + 1,
+                             cost[i - 1][j - 1] + (first[i - 1] != second[j - 1]))
+    top, bottom = [], []
+    i, j = rows, cols
+    while i or j:
+        if i and j and cost[i][j] == cost[i - 1][j - 1] + (first[i - 1] != second[j - 1]):
+            top.append(first[i - 1])
+            bottom.append(second[j - 1])
+            i, j = i - 1, j - 1
+        elif i and cost[i][j] == cost[i - 1][j] + 1:
+            top.append(first[i - 1])
+            bottom.append("-")
+            i -= 1
+        else:
+            top.append("-")
+            bottom.append(second[j - 1])
+            j -= 1
+    return cost[rows][cols], "".join(reversed(top)), "".join(reversed(bottom))

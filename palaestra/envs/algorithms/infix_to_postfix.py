@@ -1,0 +1,139 @@
+"""Convert an infix expression to postfix (reverse Polish) notation.
+
+Random expression trees over one-letter variables, with ``+ - * /`` (left-associative) and, from
+level 2 on, ``^`` (right-associative, binding tightest). The infix text uses the fewest
+parentheses the precedence rules need, plus (from level 3 on) a few redundant ones. The postfix
+form of a parse is unique, so the verifier compares tokens exactly, ignoring spaces and commas
+between them.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.verifiers.normalize import read_with_tail, strip_wrappers, unify
+
+MAX_ANSWER_CHARS = 1_000
+PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2, "^": 3}
+_TOKENS = re.compile(r"^[a-z+\-*/^]+$")
+_SPELLED = str.maketrans({"×": "*", "÷": "/", "−": "-", "·": "*"})
+
+Tree = str | tuple  # a variable, or (operator, left, right)
+
+
+@register
+class InfixToPostfix(Task):
+    id = "algorithms/infix_to_postfix"
+    family = "algorithms"
+    description = "Convert an infix expression to postfix (reverse Polish) notation."
+    tags = ("algorithms", "parsing", "stacks")
+
+    @dataclass(frozen=True)
+    class Config:
+        operators: int
+        symbols: str
+        redundant: float  # chance of redundant parentheses around a subexpression
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(operators=3, symbols="+-*", redundant=0.0),
+            self.Config(operators=4, symbols="+-*/", redundant=0.0),
+            self.Config(operators=6, symbols="+-*/^", redundant=0.0),
+            self.Config(operators=8, symbols="+-*/^", redundant=0.15),
+            self.Config(operators=11, symbols="+-*/^", redundant=0.2),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        variables = rng.sample("abcdefghijkmnpqrstuvwxyz", min(config.operators + 1, 12))
+        tree = _random_tree(rng, config.operators, config.symbols, variables)
+        infix = _infix(tree, rng, config.redundant)
+        postfix = " ".join(_postfix(tree))
+        prompt = (
+            f"Convert this infix expression to postfix notation (reverse Polish notation):\n{infix}\n\n"
+            "Use the usual rules: ^ binds tightest and groups right to left (a ^ b ^ c = a ^ (b ^ c)); * and / "
+            "bind tighter than + and -; operators of equal precedence otherwise group left to right. Write the "
+            "postfix tokens separated by spaces, for example: x y z * + w -"
+        )
+        return Problem(prompt=prompt, answer=postfix, data={"infix": infix, "postfix": postfix})
+
+    def difficulty(self, problem: Problem) -> float:
+        """Operators in the expression."""
+        return float(sum(problem.data["postfix"].count(op) for op in PRECEDENCE))
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        tokens = _read_tokens(answer)
+        if tokens is None:
+            return Verdict.unparsed("expected postfix tokens separated by spaces")
+        return Verdict.judge(tokens == problem.data["postfix"].replace(" ", ""), "that is not the postfix form")
+
+    def spellings(self, problem: Problem) -> list[str]:
+        gold = problem.answer or ""
+        return [*super().spellings(problem), gold.replace(" ", ""), ", ".join(gold.split()), f"`{gold}`"]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        tokens = (problem.answer or "").split()
+        operators = [i for i, t in enumerate(tokens) if t in PRECEDENCE]
+        i, j = operators[-1], operators[0]
+        moved = tokens[:j] + tokens[j + 1 :]
+        moved.append(tokens[j])  # the first operator applied last instead
+        wrong = [" ".join(tokens[:-1]), " ".join(moved), problem.data["infix"]]
+        distinct = [k for k in operators if tokens[k] != tokens[i]]
+        if distinct:
+            swapped = tokens[:]
+            k = distinct[0]
+            swapped[i], swapped[k] = swapped[k], swapped[i]
+            wrong.append(" ".join(swapped))
+        return [w for w in wrong if w.replace(" ", "") != "".join(tokens)]
+
+
+def _random_tree(rng: random.Random, operators: int, symbols: str, variables: list[str]) -> Tree:
+    """A random binary tree with ``operators`` inner nodes; leaves are drawn from ``variables``."""
+    if operators == 0:
+        return rng.choice(variables)
+    left = rng.randint(0, operators - 1)
+    op = rng.choice(symbols)
+    right = operators - 1 - left
+    return (op, _random_tree(rng, left, symbols, variables), _random_tree(rng, right, symbols, variables))
+
+
+def _needs_parentheses(child: Tree, parent_op: str, right_side: bool) -> bool:
+    if isinstance(child, str):
+        return False
+    mine, theirs = PRECEDENCE[child[0]], PRECEDENCE[parent_op]
+    if mine != theirs:
+        return mine < theirs
+    return right_side if parent_op != "^" else not right_side
+
+
+def _infix(tree: Tree, rng: random.Random, redundant: float) -> str:
+    if isinstance(tree, str):
+        return tree
+    op, left, right = tree
+    parts = []
+    for child, right_side in ((left, False), (right, True)):
+        text = _infix(child, rng, redundant)
+        if _needs_parentheses(child, op, right_side) or (not isinstance(child, str) and rng.random() < redundant):
+            text = f"({text})"
+        parts.append(text)
+    return f"{parts[0]} {op} {parts[1]}"
+
+
+def _postfix(tree: Tree) -> list[str]:
+    if isinstance(tree, str):
+        return [tree]
+    op, left, right = tree
+    return [*_postfix(left), *_postfix(right), op]
+
+
+def _read_tokens(answer: str) -> str | None:
+    if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
+        return None
+
+    def core(text: str) -> str | None:
+        s = re.sub(r"[\s,]+", "", strip_wrappers(text).translate(_SPELLED)).lower()
+        return s if _TOKENS.match(s) else None
+
+    return read_with_tail(unify(answer), core, clauses=False)

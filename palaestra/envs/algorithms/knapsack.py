@@ -1,0 +1,123 @@
+"""0/1 knapsack: choose items of greatest total value that fit a weight limit.
+
+Items labelled with letters (a random set per problem) get random integer weights and values, and
+the capacity is a fraction of their total weight. From level 1 on, instances are redrawn until the
+greedy choice by value per unit of weight is not optimal. The verifier accepts **any** optimal item
+set: known labels, each at most once, total weight within the capacity, total value equal to the
+optimum (a dynamic programme over capacities, at generation).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.envs.algorithms.common import read_labels, sample_letters
+
+
+@register
+class Knapsack(Task):
+    id = "algorithms/knapsack"
+    family = "algorithms"
+    description = "Choose a most valuable set of items within a weight limit (0/1 knapsack)."
+    tags = ("algorithms", "dynamic-programming", "optimization")
+
+    @dataclass(frozen=True)
+    class Config:
+        items: int
+        max_weight: int
+        max_value: int
+        beat_greedy: bool
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(items=5, max_weight=10, max_value=20, beat_greedy=False),
+            self.Config(items=7, max_weight=15, max_value=30, beat_greedy=True),
+            self.Config(items=9, max_weight=20, max_value=40, beat_greedy=True),
+            self.Config(items=12, max_weight=30, max_value=60, beat_greedy=True),
+            self.Config(items=15, max_weight=40, max_value=90, beat_greedy=True),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        names, spare = sample_letters(rng, config.items)
+
+        def draw() -> tuple[list[list[int]], int, list[int]] | None:
+            items = [[rng.randint(1, config.max_weight), rng.randint(1, config.max_value)] for _ in names]
+            capacity = max(1, round(sum(w for w, _ in items) * rng.uniform(0.35, 0.6)))
+            best = _best(items, capacity)
+            if config.beat_greedy and _value(items, _greedy(items, capacity)) == _value(items, best):
+                return None
+            return items, capacity, best
+
+        items, capacity, best = retry(draw, what="items that greedy packing gets wrong")
+        listing = "\n".join(f"{name}: weight {w}, value {v}" for name, (w, v) in zip(names, items))
+        prompt = (
+            f"Items:\n{listing}\n\nChoose items with total weight at most {capacity} and the largest possible "
+            "total value; each item can be taken at most once. Give the labels of the chosen items separated by "
+            f"commas, for example: {spare[1]}, {spare[0]}, {spare[2]}"
+        )
+        return Problem(prompt=prompt, answer=", ".join(names[i] for i in best),
+                       data={"names": names, "items": items, "capacity": capacity, "value": _value(items, best)})
+
+    def difficulty(self, problem: Problem) -> float:
+        """Items times capacity (the dynamic programme's table)."""
+        return float(len(problem.data["items"]) * problem.data["capacity"])
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        names, items = problem.data["names"], problem.data["items"]
+        chosen = read_labels(answer, names, allow_empty=True)
+        if chosen is None:
+            return Verdict.unparsed("expected item labels separated by commas")
+        if len(set(chosen)) != len(chosen):
+            return Verdict.wrong("an item is taken twice")
+        index = [names.index(c) for c in chosen]
+        weight = sum(items[i][0] for i in index)
+        if weight > problem.data["capacity"]:
+            return Verdict.wrong(f"the items weigh {weight}, more than {problem.data['capacity']}")
+        value = _value(items, index)
+        return Verdict.judge(value == problem.data["value"], f"a value of {value} is not the largest possible")
+
+    def spellings(self, problem: Problem) -> list[str]:
+        chosen = (problem.answer or "").split(", ")
+        braced = "{" + ", ".join(c.lower() for c in chosen) + "}"
+        return [*super().spellings(problem), " ".join(reversed(chosen)), braced]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        names, items = problem.data["names"], problem.data["items"]
+        chosen = (problem.answer or "").split(", ")
+        wrong = [", ".join(chosen[:-1]) or "none"]
+        left = [n for n in names if n not in chosen]
+        if left:  # an optimal set leaves no item that still fits, or it would be worth more
+            wrong.append(", ".join([*chosen, rng.choice(left)]))
+        greedy = _greedy(items, problem.data["capacity"])
+        if _value(items, greedy) < problem.data["value"]:
+            wrong.append(", ".join(names[i] for i in greedy) or "none")
+        return wrong
+
+
+def _value(items: list[list[int]], chosen: list[int]) -> int:
+    return sum(items[i][1] for i in chosen)
+
+
+def _best(items: list[list[int]], capacity: int) -> list[int]:
+    """An optimal item set (indices, increasing) by dynamic programming over capacities."""
+    table = [[0] * (capacity + 1) for _ in range(len(items) + 1)]
+    for i, (w, v) in enumerate(items, 1):
+        for c in range(capacity + 1):
+            table[i][c] = max(table[i - 1][c], table[i - 1][c - w] + v if w <= c else 0)
+    chosen, c = [], capacity
+    for i in range(len(items), 0, -1):
+        if table[i][c] != table[i - 1][c]:
+            chosen.append(i - 1)
+            c -= items[i - 1][0]
+    return sorted(chosen)
+
+
+def _greedy(items: list[list[int]], capacity: int) -> list[int]:
+    chosen, room = [], capacity
+    for i in sorted(range(len(items)), key=lambda i: (-items[i][1] / items[i][0], i)):
+        if items[i][0] <= room:
+            chosen.append(i)
+            room -= items[i][0]
+    return sorted(chosen)

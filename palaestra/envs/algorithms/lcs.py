@@ -1,0 +1,116 @@
+"""Find a longest common subsequence of two strings.
+
+Two random strings over a small alphabet (so common subsequences are long and there are many
+optimal ones). The optimum length comes from the classic dynamic programme at generation; the
+verifier accepts **any** common subsequence of that length, written as one word (``BDCA``) or
+with its letters separated by spaces or commas, in any case.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.verifiers.normalize import read_with_tail, unify
+
+MAX_ANSWER_CHARS = 2_000
+_LETTERS = re.compile(r"^[A-Za-z](?:[ ,]*[A-Za-z])*$")
+
+
+@register
+class LongestCommonSubsequence(Task):
+    id = "algorithms/lcs"
+    family = "algorithms"
+    description = "Give a longest common subsequence of two strings."
+    tags = ("algorithms", "dynamic-programming", "strings")
+
+    @dataclass(frozen=True)
+    class Config:
+        length: int
+        alphabet: str
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(length=7, alphabet="ABCD"),
+            self.Config(length=9, alphabet="ABCD"),
+            self.Config(length=12, alphabet="ABCD"),
+            self.Config(length=16, alphabet="ABCDE"),
+            self.Config(length=22, alphabet="ABCDEF"),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        first = "".join(rng.choice(config.alphabet) for _ in range(config.length))
+        second = "".join(rng.choice(config.alphabet) for _ in range(config.length + rng.randint(-1, 1)))
+        common = longest_common(first, second)
+        prompt = (
+            f"String 1: {first}\nString 2: {second}\n\n"
+            "Find a longest common subsequence: a string whose letters appear, in order (not necessarily "
+            "adjacent), in both strings, as long as possible. Give it as one word, for example: WXYZ"
+        )
+        return Problem(prompt=prompt, answer=common, data={"first": first, "second": second, "length": len(common)})
+
+    def difficulty(self, problem: Problem) -> float:
+        """Total length of the two strings."""
+        return float(len(problem.data["first"]) + len(problem.data["second"]))
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        word = _read_word(answer)
+        if word is None:
+            return Verdict.unparsed("expected a string of letters")
+        for name in ("first", "second"):
+            if not _is_subsequence(word, problem.data[name]):
+                return Verdict.wrong(f"{word} is not a subsequence of {problem.data[name]}")
+        return Verdict.judge(len(word) == problem.data["length"], f"{word} is not as long as possible")
+
+    def spellings(self, problem: Problem) -> list[str]:
+        word = problem.answer or ""
+        return [*super().spellings(problem), word.lower(), " ".join(word), ", ".join(word), f'"{word}"']
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        word = problem.answer or ""
+        extra = next((word + c for c in "ABCDEF" if not _is_subsequence(word + c, problem.data["first"])
+                      or not _is_subsequence(word + c, problem.data["second"])), word[:-1])
+        return [word[:-1] or "Z", extra, word[::-1] if not (_is_subsequence(word[::-1], problem.data["first"])
+                                                           and _is_subsequence(word[::-1], problem.data["second"]))
+                else word + "Z"]
+
+
+def _read_word(answer: str) -> str | None:
+    if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
+        return None
+
+    def core(s: str) -> str | None:
+        s = s.strip().strip("\"'`")
+        return re.sub(r"[ ,]", "", s).upper() if _LETTERS.match(s) else None
+
+    return read_with_tail(unify(answer), core, clauses=False)
+
+
+def longest_common(first: str, second: str) -> str:
+    """One longest common subsequence (dynamic programme, read back preferring the first string's order).
+
+    >>> longest_common("ABCBDAB", "BDCABA")
+    'BDAB'
+    """
+    rows, cols = len(first), len(second)
+    table = [[0] * (cols + 1) for _ in range(rows + 1)]
+    for i in range(rows - 1, -1, -1):
+        for j in range(cols - 1, -1, -1):
+            table[i][j] = table[i + 1][j + 1] + 1 if first[i] == second[j] else max(table[i + 1][j], table[i][j + 1])
+    out, i, j = [], 0, 0
+    while i < rows and j < cols:
+        if first[i] == second[j]:
+            out.append(first[i])
+            i, j = i + 1, j + 1
+        elif table[i + 1][j] >= table[i][j + 1]:
+            i += 1
+        else:
+            j += 1
+    return "".join(out)
+
+
+def _is_subsequence(word: str, text: str) -> bool:
+    letters = iter(text)
+    return all(c in letters for c in word)

@@ -1,0 +1,178 @@
+"""Matrix-chain multiplication: parenthesise a product of matrices to use the fewest scalar multiplications.
+
+Matrices A, B, C, ... have random compatible dimensions; multiplying a p×q by a q×r matrix costs
+p·q·r scalar multiplications. From level 2 on, instances are redrawn until neither multiplying
+left to right nor right to left is optimal. The optimum comes from the classic interval dynamic
+programme at generation. The answer is a full parenthesisation such as ``((AB)C)D``: every product
+of two factors in its own parentheses (the outermost pair may be left out; ``*``, ``×`` and spaces
+are ignored; ``ABC`` without parentheses is ambiguous and unreadable). The verifier accepts **any**
+parenthesisation of the chain, in order, whose cost equals the optimum.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.generators.graphs import letter_labels
+from palaestra.verifiers.normalize import read_with_tail, strip_wrappers, unify
+
+MAX_ANSWER_CHARS = 400
+MAX_NAIVE_RETRIES = 40
+_IGNORED = str.maketrans("", "", " *×·⋅")
+
+
+@register
+class MatrixChain(Task):
+    id = "algorithms/matrix_chain"
+    family = "algorithms"
+    description = "Parenthesise a chain of matrix products to minimise scalar multiplications."
+    tags = ("algorithms", "dynamic-programming", "optimization")
+
+    @dataclass(frozen=True)
+    class Config:
+        matrices: int
+        largest: int
+        beat_naive: bool
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(matrices=3, largest=20, beat_naive=False),
+            self.Config(matrices=4, largest=25, beat_naive=False),
+            self.Config(matrices=5, largest=30, beat_naive=True),
+            self.Config(matrices=6, largest=40, beat_naive=True),
+            self.Config(matrices=8, largest=50, beat_naive=True),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        n = config.matrices
+        names = letter_labels(n)
+        for _ in range(MAX_NAIVE_RETRIES):  # keeps the last draw if a naive order keeps being optimal
+            dims = [rng.randint(2, config.largest) for _ in range(n + 1)]
+            cost, split = _optimal(dims)
+            left = _cost(_chain(0, n - 1, lambda i, j: j - 1), dims)
+            right = _cost(_chain(0, n - 1, lambda i, j: i), dims)
+            if not config.beat_naive or min(left, right) > cost:
+                break
+        listing = "\n".join(f"{name}: {dims[i]} × {dims[i + 1]}" for i, name in enumerate(names))
+        tree = _chain(0, n - 1, lambda i, j: split[i][j])
+        prompt = (
+            f"Matrices:\n{listing}\n\nThe product {''.join(names)} can be computed in different orders; multiplying "
+            "a p × q matrix by a q × r matrix costs p·q·r scalar multiplications. Give an order with the fewest "
+            "scalar multiplications in total, as a parenthesisation that puts every product of two factors in "
+            "parentheses, for example, for a chain of four matrices W, X, Y, Z: (W(XY))Z"
+        )
+        return Problem(prompt=prompt, answer=_spell(tree, names, outer=False),
+                       data={"names": names, "dims": dims, "cost": cost})
+
+    def difficulty(self, problem: Problem) -> float:
+        """Number of matrices."""
+        return float(len(problem.data["names"]))
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        names, dims = problem.data["names"], problem.data["dims"]
+        tree = _read_tree(answer, names)
+        if tree is None:
+            return Verdict.unparsed("expected a full parenthesisation such as (A(BC))D")
+        if _leaves(tree) != list(range(len(names))):
+            return Verdict.wrong(f"the product must use {''.join(names)} once each, in that order")
+        cost = _cost(tree, dims)
+        return Verdict.judge(cost == problem.data["cost"], f"this order costs {cost}, not the fewest")
+
+    def spellings(self, problem: Problem) -> list[str]:
+        names = problem.data["names"]
+        tree = _read_tree(problem.answer or "", names)
+        return [*super().spellings(problem), _spell(tree, names, outer=True),
+                _spell(tree, names, outer=False, times=" × "), f"$ {problem.answer} $"]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        names, dims = problem.data["names"], problem.data["dims"]
+        n = len(names)
+        wrong = ["".join(names)]
+        for tree in (_chain(0, n - 1, lambda i, j: j - 1), _chain(0, n - 1, lambda i, j: i)):
+            if _cost(tree, dims) > problem.data["cost"]:
+                wrong.append(_spell(tree, names, outer=False))
+        swapped = (problem.answer or "").replace(names[0], "#").replace(names[1], names[0]).replace("#", names[1])
+        wrong.append(swapped)
+        return wrong
+
+
+Tree = int | tuple  # a leaf is a matrix index; a product is (left, right)
+
+
+def _chain(i: int, j: int, split) -> Tree:
+    """The product of matrices ``i..j`` split where ``split(i, j)`` says (the left part ends there)."""
+    if i == j:
+        return i
+    k = split(i, j)
+    return (_chain(i, k, split), _chain(k + 1, j, split))
+
+
+def _optimal(dims: list[int]) -> tuple[int, list[list[int]]]:
+    n = len(dims) - 1
+    cost = [[0] * n for _ in range(n)]
+    split = [[0] * n for _ in range(n)]
+    for span in range(1, n):
+        for i in range(n - span):
+            j = i + span
+            cost[i][j], split[i][j] = min((cost[i][k] + cost[k + 1][j] + dims[i] * dims[k + 1] * dims[j + 1], k)
+                                          for k in range(i, j))
+    return cost[0][n - 1], split
+
+
+def _shape(tree: Tree, dims: list[int]) -> tuple[int, int, int]:
+    """(rows, columns, cost) of the product ``tree``."""
+    if isinstance(tree, int):
+        return dims[tree], dims[tree + 1], 0
+    rows, inner, left = _shape(tree[0], dims)
+    _, cols, right = _shape(tree[1], dims)
+    return rows, cols, left + right + rows * inner * cols
+
+
+def _cost(tree: Tree, dims: list[int]) -> int:
+    return _shape(tree, dims)[2]
+
+
+def _leaves(tree: Tree) -> list[int]:
+    return [tree] if isinstance(tree, int) else _leaves(tree[0]) + _leaves(tree[1])
+
+
+def _spell(tree: Tree, names: list[str], outer: bool, times: str = "") -> str:
+    if isinstance(tree, int):
+        return names[tree]
+    text = _spell(tree[0], names, True, times) + times + _spell(tree[1], names, True, times)
+    return f"({text})" if outer else text
+
+
+def _read_tree(answer: str, names: list[str]) -> Tree | None:
+    if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
+        return None
+    index = {name: i for i, name in enumerate(names)}
+
+    def core(text: str) -> Tree | None:
+        s = strip_wrappers(unify(text)).translate(_IGNORED).upper()
+        if not s or any(c not in "()" and c not in index for c in s):
+            return None
+        terms, end = _terms(s, 0, index)
+        if terms is None or end != len(s) or not 1 <= len(terms) <= 2:
+            return None
+        return terms[0] if len(terms) == 1 else (terms[0], terms[1])
+
+    return read_with_tail(answer, core)
+
+
+def _terms(s: str, position: int, index: dict[str, int]) -> tuple[list[Tree] | None, int]:
+    """The terms from ``position`` to the next unmatched ``)`` (or the end), and where they stop."""
+    terms: list[Tree] = []
+    while position < len(s) and s[position] != ")":
+        if s[position] == "(":
+            inner, end = _terms(s, position + 1, index)
+            if inner is None or end >= len(s) or not 1 <= len(inner) <= 2:
+                return None, end
+            terms.append(inner[0] if len(inner) == 1 else (inner[0], inner[1]))
+            position = end + 1
+        else:
+            terms.append(index[s[position]])
+            position += 1
+    return terms, position

@@ -1,0 +1,97 @@
+"""Merge overlapping intervals into a list of disjoint ones.
+
+Closed integer intervals ``[a, b]`` are drawn uniformly over a horizon short enough that merges
+chain (an interval overlapping two others joins them). Intervals that share a point merge,
+including ones that only touch (``[1, 3]`` and ``[3, 5]`` give ``[1, 5]``). The merged list is
+unique; the verifier compares it as a set of intervals (any order, any bracket spelling).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.envs.algorithms.common import read_intervals
+
+
+@register
+class MergeIntervals(Task):
+    id = "algorithms/merge_intervals"
+    family = "algorithms"
+    description = "Merge overlapping closed intervals into disjoint intervals."
+    tags = ("algorithms", "intervals", "sorting")
+
+    @dataclass(frozen=True)
+    class Config:
+        intervals: int
+        horizon: int
+        longest: int
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(intervals=5, horizon=30, longest=8),
+            self.Config(intervals=8, horizon=50, longest=10),
+            self.Config(intervals=12, horizon=80, longest=12),
+            self.Config(intervals=17, horizon=120, longest=15),
+            self.Config(intervals=24, horizon=180, longest=18),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        spans = []
+        for _ in range(config.intervals):
+            start = rng.randint(0, config.horizon)
+            spans.append([start, start + rng.randint(0, config.longest)])
+        merged = merge(spans)
+        listing = ", ".join(f"[{a}, {b}]" for a, b in spans)
+        prompt = (
+            f"Merge these closed intervals: {listing}\n\n"
+            "Intervals that share at least one point (including intervals that only touch, like [1, 3] and "
+            "[3, 5]) merge into one. Give the merged, non-overlapping intervals in increasing order, separated by "
+            "commas, for example: [0, 4], [6, 11], [15, 15]"
+        )
+        return Problem(prompt=prompt, answer=", ".join(f"[{a}, {b}]" for a, b in merged),
+                       data={"intervals": spans, "merged": merged})
+
+    def difficulty(self, problem: Problem) -> float:
+        """Number of intervals to merge."""
+        return float(len(problem.data["intervals"]))
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        got = read_intervals(answer)
+        if got is None:
+            return Verdict.unparsed("expected intervals such as [0, 4], [6, 11]")
+        truth = [tuple(m) for m in problem.data["merged"]]
+        if sorted(got) == truth:
+            return Verdict.right()
+        if len(got) != len(truth):
+            return Verdict.wrong(f"expected {len(truth)} merged intervals, got {len(got)}")
+        return Verdict.wrong("the merged intervals are wrong")
+
+    def spellings(self, problem: Problem) -> list[str]:
+        merged = problem.data["merged"]
+        return [*super().spellings(problem), " ".join(f"({a},{b})" for a, b in reversed(merged)),
+                "[" + ", ".join(f"[{a}, {b}]" for a, b in merged) + "]", "\n".join(f"{a}-{b}" for a, b in merged)]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        merged = [list(m) for m in problem.data["merged"]]
+        spans = problem.data["intervals"]
+        wrong = [", ".join(f"[{a}, {b}]" for a, b in merged[:-1]) or "[0, 0]",
+                 ", ".join(f"[{a}, {b + 1}]" for a, b in merged),
+                 ", ".join(f"[{a}, {b}]" for a, b in sorted(spans)) if len(merge(spans)) < len(spans) else "[1, 0]"]
+        return wrong
+
+
+def merge(spans: list[list[int]]) -> list[list[int]]:
+    """Closed intervals merged where they share a point, in increasing order.
+
+    >>> merge([[3, 5], [1, 3], [7, 8]])
+    [[1, 5], [7, 8]]
+    """
+    merged: list[list[int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    return merged

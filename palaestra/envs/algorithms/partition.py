@@ -1,0 +1,119 @@
+"""Split numbers into two groups of equal sum, or show that it cannot be done.
+
+Random positive integers (larger at higher levels, where more numbers would otherwise almost
+always split) whose total is always even and whose largest number is at most half the
+total (so neither parity nor one dominant number gives the answer away); draws are redrawn until a
+split exists or not, by a fair coin. The answer is one of the two groups (the other is the rest):
+the verifier accepts **any** sub-multiset of the numbers summing to half the total, and
+``impossible`` exactly when there is none (subset-sum dynamic programme at generation).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.envs.algorithms.common import read_ints
+from palaestra.verifiers.choices import read_option
+
+IMPOSSIBLE = ("impossible", "not possible", "no", "none", "it is impossible", "cannot be done", "no such split")
+
+
+@register
+class Partition(Task):
+    id = "algorithms/partition"
+    family = "algorithms"
+    description = "Split numbers into two groups of equal sum, or say it is impossible."
+    tags = ("algorithms", "dynamic-programming", "np-hard")
+
+    @dataclass(frozen=True)
+    class Config:
+        count: int
+        largest: int
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(count=5, largest=15),
+            self.Config(count=7, largest=40),
+            self.Config(count=9, largest=150),
+            self.Config(count=11, largest=600),
+            self.Config(count=13, largest=2500),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        possible = rng.random() < 0.5
+
+        def draw() -> list[int] | None:
+            numbers = [rng.randint(1, config.largest) for _ in range(config.count)]
+            total = sum(numbers)
+            return numbers if total % 2 == 0 and 2 * max(numbers) <= total else None
+
+        numbers = retry(draw, lambda ns: (half_subset(ns) is not None) == possible, what="numbers of the drawn kind")
+        group = half_subset(numbers)
+        prompt = (
+            f"Numbers: {', '.join(map(str, numbers))}\n\n"
+            "Can these numbers be split into two groups with the same sum (every number in exactly one group)? "
+            "If they can, give the numbers of one group separated by commas, for example: 12, 5, 5 (the other "
+            "group is the rest). If they cannot, answer: impossible"
+        )
+        return Problem(prompt=prompt, answer="impossible" if group is None else ", ".join(map(str, group)),
+                       data={"numbers": numbers, "possible": possible})
+
+    def difficulty(self, problem: Problem) -> float:
+        """How many numbers times half their total (the subset-sum table)."""
+        numbers = problem.data["numbers"]
+        return float(len(numbers) * sum(numbers) // 2)
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        numbers = problem.data["numbers"]
+        if isinstance(answer, str) and len(answer) < 600 and read_option(answer, {True: IMPOSSIBLE}):
+            return Verdict.judge(not problem.data["possible"], "an equal split exists")
+        group = read_ints(answer)
+        if group is None:
+            return Verdict.unparsed("expected numbers separated by commas, or 'impossible'")
+        if Counter(group) - Counter(numbers):
+            return Verdict.wrong("the group uses numbers that are not in the list (or uses one too often)")
+        half = sum(numbers) // 2
+        return Verdict.judge(sum(group) == half, f"the group sums to {sum(group)}, not {half}")
+
+    def spellings(self, problem: Problem) -> list[str]:
+        if not problem.data["possible"]:
+            return [*super().spellings(problem), "Impossible.", "It is impossible"]
+        group = (problem.answer or "").split(", ")
+        rest = list((Counter(problem.data["numbers"]) - Counter(map(int, group))).elements())
+        return [*super().spellings(problem), " ".join(reversed(group)), ", ".join(map(str, rest)),
+                "{" + ", ".join(group) + "}"]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        numbers = problem.data["numbers"]
+        if not problem.data["possible"]:
+            return [", ".join(map(str, numbers[: len(numbers) // 2])), str(numbers[0])]
+        group = (problem.answer or "").split(", ")
+        return ["impossible", ", ".join(group[:-1]) or "0", ", ".join([*group, group[0]])]
+
+
+def half_subset(numbers: list[int]) -> list[int] | None:
+    """Numbers (a sub-multiset, in list order) summing to half the total, or None.
+
+    >>> half_subset([3, 1, 1, 2, 2, 1]), half_subset([2, 2, 3, 3, 4])
+    ([3, 1, 1], [2, 2, 3])
+    """
+    total = sum(numbers)
+    if total % 2:
+        return None
+    half = total // 2
+    reached: dict[int, int] = {0: -1}  # sum -> index of the last number used to reach it first
+    for i, x in enumerate(numbers):
+        for s in sorted(reached, reverse=True):
+            if s + x <= half and s + x not in reached:
+                reached[s + x] = i
+    if half not in reached:
+        return None
+    chosen, s = [], half
+    while s:
+        i = reached[s]
+        chosen.append(i)
+        s -= numbers[i]
+    return [numbers[i] for i in sorted(chosen)]

@@ -1,0 +1,136 @@
+"""Travelling salesman on a few cities: a shortest round trip through every city.
+
+Cities labelled with letters (a random set per problem) are random points on a grid; distances are Euclidean, rounded to
+integers, and shown as a table. The optimum tour length comes from Held-Karp dynamic programming
+at generation; from level 2 on, instances are redrawn (a bounded number of times) until the
+nearest-neighbour tour from A is longer than the optimum. The verifier accepts **any** optimal
+tour: every city exactly once, in any starting city and direction, the return to the start
+implied (or written).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.envs.algorithms.common import read_labels, sample_letters
+
+MAX_GREEDY_RETRIES = 40
+
+
+@register
+class TravellingSalesman(Task):
+    id = "algorithms/tsp"
+    family = "algorithms"
+    description = "Give a shortest round trip through every city (small travelling salesman instances)."
+    tags = ("algorithms", "optimization", "np-hard", "dynamic-programming")
+
+    @dataclass(frozen=True)
+    class Config:
+        cities: int
+        grid: int
+        beat_nearest: bool
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(cities=5, grid=20, beat_nearest=False),
+            self.Config(cities=6, grid=30, beat_nearest=False),
+            self.Config(cities=7, grid=40, beat_nearest=True),
+            self.Config(cities=8, grid=50, beat_nearest=True),
+            self.Config(cities=9, grid=60, beat_nearest=True),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        n = config.cities
+        names, spare = sample_letters(rng, n)
+        for _ in range(MAX_GREEDY_RETRIES):  # keeps the last draw if nearest neighbour keeps being optimal
+            points = [(rng.randint(0, config.grid), rng.randint(0, config.grid)) for _ in range(n)]
+            distance = [[round(math.dist(p, q)) for q in points] for p in points]
+            length, tour = held_karp(distance)
+            if not config.beat_nearest or _length(distance, _nearest(distance)) > length:
+                break
+        width = max(len(str(d)) for row in distance for d in row) + 1
+        header = " " * 3 + "".join(name.rjust(width) for name in names)
+        rows = [name.ljust(3) + "".join(str(d).rjust(width) for d in row) for name, row in zip(names, distance)]
+        prompt = (
+            "The table gives the distance between every two cities:\n" + "\n".join([header, *rows]) + "\n\n"
+            "Find a shortest round trip that visits every city exactly once and returns to where it started. "
+            "Give the cities in the order visited, separated by spaces (the return to the start is implied), "
+            f"for example: {spare[1]} {spare[0]} {spare[2]} ..."
+        )
+        return Problem(prompt=prompt, answer=" ".join(names[i] for i in tour),
+                       data={"names": names, "distance": distance, "length": length})
+
+    def difficulty(self, problem: Problem) -> float:
+        """Number of cities."""
+        return float(len(problem.data["names"]))
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        names, distance = problem.data["names"], problem.data["distance"]
+        tour = read_labels(answer, names)
+        if tour is None:
+            return Verdict.unparsed("expected city labels separated by spaces")
+        if len(tour) == len(names) + 1 and tour[0] == tour[-1]:
+            tour = tour[:-1]
+        if sorted(tour) != sorted(names):
+            return Verdict.wrong("the tour must visit every city exactly once")
+        length = _length(distance, [names.index(c) for c in tour])
+        return Verdict.judge(length == problem.data["length"], f"the tour is {length} long, not the shortest")
+
+    def spellings(self, problem: Problem) -> list[str]:
+        tour = (problem.answer or "").split()
+        return [*super().spellings(problem), " -> ".join([*tour, tour[0]]), " ".join(reversed(tour)),
+                ", ".join(tour[2:] + tour[:2]).lower()]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        tour = (problem.answer or "").split()
+        wrong = [" ".join(tour[:-1]), " ".join([*tour[:-1], tour[0]])]
+        names, distance = problem.data["names"], problem.data["distance"]
+        nearest = _nearest(distance)
+        if _length(distance, nearest) > problem.data["length"]:
+            wrong.append(" ".join(names[i] for i in nearest))
+        return wrong
+
+
+def held_karp(distance: list[list[int]]) -> tuple[int, list[int]]:
+    """The shortest tour's length and one shortest tour starting at city 0 (Held-Karp).
+
+    >>> held_karp([[0, 1, 5, 1], [1, 0, 1, 5], [5, 1, 0, 1], [1, 5, 1, 0]])
+    (4, [0, 3, 2, 1])
+    """
+    n = len(distance)
+    full = 1 << n
+    best = [[math.inf] * n for _ in range(full)]
+    back = [[-1] * n for _ in range(full)]
+    best[1][0] = 0
+    for mask in range(1, full, 2):  # subsets that contain city 0
+        for last in range(n):
+            here = best[mask][last]
+            if here == math.inf:
+                continue
+            for nxt in range(1, n):
+                if mask >> nxt & 1:
+                    continue
+                grown = mask | 1 << nxt
+                if here + distance[last][nxt] < best[grown][nxt]:
+                    best[grown][nxt], back[grown][nxt] = here + distance[last][nxt], last
+    length, last = min((best[full - 1][c] + distance[c][0], c) for c in range(n))
+    tour, mask = [], full - 1
+    for _ in range(n):
+        tour.append(last)
+        last, mask = back[mask][last], mask & ~(1 << last)
+    return int(length), tour[::-1]
+
+
+def _length(distance: list[list[int]], tour: list[int]) -> int:
+    return sum(distance[a][b] for a, b in zip(tour, tour[1:] + tour[:1]))
+
+
+def _nearest(distance: list[list[int]]) -> list[int]:
+    tour = [0]
+    for _ in range(len(distance) - 1):
+        here = tour[-1]
+        tour.append(min((c for c in range(len(distance)) if c not in tour), key=lambda c: (distance[here][c], c)))
+    return tour

@@ -1,0 +1,85 @@
+"""Find the centre of a connected graph: the nodes whose farthest node is nearest.
+
+The graph comes from :func:`palaestra.generators.graphs.random_with_diameter` (connected,
+unweighted, with a diameter drawn from a range that grows with the level). Eccentricities are
+breadth-first distances; the centre (the nodes of minimum eccentricity, i.e. at the radius) is a
+unique set, compared as a set in any order and spelling.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.envs.graphs.common import attempt, edge_list, read_nodes
+from palaestra.generators.graphs import bfs_distances, random_with_diameter
+
+
+@register
+class Center(Task):
+    id = "graphs/center"
+    family = "graphs"
+    description = "List the centre of a connected graph (the nodes of minimum eccentricity)."
+    tags = ("graphs", "distances")
+
+    @dataclass(frozen=True)
+    class Config:
+        nodes: int
+        edges: int
+        diameter: tuple[int, int]
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(nodes=7, edges=8, diameter=(3, 4)),
+            self.Config(nodes=10, edges=12, diameter=(3, 5)),
+            self.Config(nodes=13, edges=16, diameter=(4, 6)),
+            self.Config(nodes=17, edges=21, diameter=(5, 7)),
+            self.Config(nodes=22, edges=28, diameter=(5, 8)),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        n = config.nodes
+        graph = retry(lambda: attempt(lambda: random_with_diameter(rng, n, config.edges, *config.diameter)),
+                      what="a graph of the wanted diameter")
+        eccentricity = [max(bfs_distances(graph, v)) for v in range(n)]
+        radius = min(eccentricity)
+        center = [v for v in range(n) if eccentricity[v] == radius]
+        rows = sorted([u, v] for u, v, _ in graph.edges)
+        prompt = (
+            f"An undirected connected graph has nodes 0 to {n - 1} and these {len(rows)} edges:\n"
+            f"{edge_list(rows)}\n\n"
+            "The eccentricity of a node is the largest number of edges on a shortest path from it to any other "
+            "node. List the centre of the graph: all nodes whose eccentricity is the smallest. Give the nodes "
+            "separated by spaces, for example: 2 9 ..."
+        )
+        return Problem(prompt=prompt, answer=" ".join(map(str, center)),
+                       data={"n": n, "edges": rows, "center": center, "radius": radius})
+
+    def difficulty(self, problem: Problem) -> float:
+        """Nodes plus edges."""
+        return float(problem.data["n"] + len(problem.data["edges"]))
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        nodes = read_nodes(answer, problem.data["n"])
+        if nodes is None:
+            return Verdict.unparsed("expected nodes separated by spaces")
+        if len(set(nodes)) != len(nodes):
+            return Verdict.wrong("a node is listed twice")
+        center = set(problem.data["center"])
+        extra = [v for v in nodes if v not in center]
+        if extra:
+            return Verdict.wrong(f"node {extra[0]} is not in the centre")
+        return Verdict.judge(set(nodes) == center, "some centre nodes are missing")
+
+    def spellings(self, problem: Problem) -> list[str]:
+        nodes = (problem.answer or "").split()
+        return [*super().spellings(problem), "{" + ", ".join(reversed(nodes)) + "}", " and ".join(nodes)]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        center = problem.data["center"]
+        outside = [v for v in range(problem.data["n"]) if v not in center]
+        wrong = [" ".join(map(str, [*center, rng.choice(outside)])), str(rng.choice(outside))]
+        if len(center) > 1:
+            wrong.append(" ".join(map(str, center[1:])))
+        return wrong

@@ -1,0 +1,156 @@
+"""Colour a graph with as few colours as possible (its chromatic number), giving the colouring.
+
+Unlike ``graphs/coloring`` (which states how many colours to use and plants a clique that proves
+they are needed), the number of colours is not given: the answer must use the minimum, which the
+model has to find. Graphs are random (connected); from level 2 on they are redrawn until the
+chromatic number exceeds the largest clique, so no clique shows the minimum and a colouring with
+one colour fewer has to be ruled out by reasoning. The chromatic number comes from an exact
+backtracking search at generation (DSATUR order, a node budget; a draw it cannot settle is
+redrawn). The verifier accepts **any** proper colouring that uses exactly that many colours.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.envs.graphs.common import edge_list, read_node_values
+from palaestra.generators.graphs import is_connected, random_connected
+
+SEARCH_BUDGET = 20_000  # search nodes per colour count tried
+
+
+@register
+class ChromaticNumber(Task):
+    id = "graphs/chromatic_number"
+    family = "graphs"
+    description = "Colour a graph properly with the fewest possible colours (chromatic number)."
+    tags = ("graphs", "optimization", "np-hard", "constraint-satisfaction")
+
+    @dataclass(frozen=True)
+    class Config:
+        nodes: int
+        edges: int
+        beyond_clique: bool  # the chromatic number must exceed the clique number
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(nodes=7, edges=10, beyond_clique=False),
+            self.Config(nodes=9, edges=14, beyond_clique=False),
+            self.Config(nodes=11, edges=19, beyond_clique=True),
+            self.Config(nodes=13, edges=26, beyond_clique=True),
+            self.Config(nodes=15, edges=34, beyond_clique=True),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        import networkx as nx
+
+        n = config.nodes
+
+        def draw() -> tuple[list[list[int]], list[int]] | None:
+            graph = random_connected(rng, n, config.edges)
+            edges = sorted([u, v] for u, v, _ in graph.edges)
+            colours = minimum_colouring(n, edges)
+            if colours is None or not is_connected(graph):
+                return None
+            if config.beyond_clique:
+                clique = max(len(c) for c in nx.find_cliques(graph.to_networkx()))
+                if max(colours) <= clique:
+                    return None
+            return edges, colours
+
+        edges, colours = retry(draw, what="a graph whose chromatic number the search settles")
+        prompt = (
+            f"An undirected graph has nodes 0 to {n - 1} and these {len(edges)} edges:\n{edge_list(edges)}\n\n"
+            "Colour every node so that the two ends of every edge get different colours, using as few colours as "
+            "possible. Number the colours 1, 2, 3, ... and give the colouring as node: colour pairs separated by "
+            "commas, listing every node once, for example: 0: 2, 1: 1, 2: 3, ..."
+        )
+        return Problem(prompt=prompt, answer=", ".join(f"{v}: {c}" for v, c in enumerate(colours)),
+                       data={"n": n, "edges": edges, "chromatic": max(colours)})
+
+    def difficulty(self, problem: Problem) -> float:
+        """Nodes plus edges."""
+        return float(problem.data["n"] + len(problem.data["edges"]))
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        n = problem.data["n"]
+        colouring = read_node_values(answer, n)
+        if colouring is None:
+            return Verdict.unparsed("expected node: colour pairs separated by commas")
+        missing = [v for v in range(n) if v not in colouring]
+        if missing:
+            return Verdict.wrong(f"node {missing[0]} has no colour")
+        for u, v in problem.data["edges"]:
+            if colouring[u] == colouring[v]:
+                return Verdict.wrong(f"nodes {u} and {v} are joined but share colour {colouring[u]}")
+        used = len(set(colouring.values()))
+        return Verdict.judge(used == problem.data["chromatic"], f"{used} colours is not the fewest possible")
+
+    def spellings(self, problem: Problem) -> list[str]:
+        pairs = [p.split(": ") for p in (problem.answer or "").split(", ")]
+        relabel = {str(c): str(problem.data["chromatic"] + 1 - int(c)) for c in range(1, problem.data["chromatic"] + 1)}
+        return [*super().spellings(problem), "\n".join(f"node {v}: colour {c}" for v, c in reversed(pairs)),
+                ", ".join(f"{v}: {relabel[c]}" for v, c in pairs), "{" + ", ".join(f"{v}: {c}" for v, c in pairs) + "}"]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        n, k = problem.data["n"], problem.data["chromatic"]
+        colours = [int(p.split(": ")[1]) for p in (problem.answer or "").split(", ")]
+        u, v = rng.choice(problem.data["edges"])
+        clash = colours[:]
+        clash[u] = clash[v]
+        wrong = [clash, [1] * n]
+        shared = [w for w in range(n) if colours.count(colours[w]) > 1]
+        if shared:  # a proper colouring with one colour too many: a node of a shared class gets a new colour
+            spread = colours[:]
+            spread[rng.choice(shared)] = k + 1
+            wrong.append(spread)
+        return [", ".join(f"{w}: {c}" for w, c in enumerate(m)) for m in wrong] + [
+            ", ".join(f"{w}: {c}" for w, c in enumerate(colours[:-1]))]
+
+
+def minimum_colouring(n: int, edges: list[list[int]]) -> list[int] | None:
+    """A colouring (colours 1..k per node) with the fewest colours, or None when the budget runs out.
+
+    >>> minimum_colouring(5, [[0, 1], [1, 2], [2, 3], [3, 4], [0, 4]])
+    [1, 2, 1, 2, 3]
+    """
+    neighbours: list[list[int]] = [[] for _ in range(n)]
+    for u, v in edges:
+        neighbours[u].append(v)
+        neighbours[v].append(u)
+    for k in range(1, n + 1):
+        found = _colour_with(n, neighbours, k)
+        if found is None:
+            return None
+        if found:
+            return found
+    return None
+
+
+def _colour_with(n: int, neighbours: list[list[int]], k: int) -> list[int] | bool | None:
+    """A proper colouring with at most ``k`` colours, False if there is none, None if the budget ran out."""
+    colours = [0] * n
+    budget = [SEARCH_BUDGET]
+
+    def search(coloured: int) -> bool | None:
+        if coloured == n:
+            return True
+        budget[0] -= 1
+        if budget[0] < 0:
+            return None
+        v = max((u for u in range(n) if not colours[u]),
+                key=lambda u: (len({colours[w] for w in neighbours[u]} - {0}), len(neighbours[u]), -u))
+        taken = {colours[w] for w in neighbours[v]}
+        for c in range(1, min(k, max(colours) + 1) + 1):  # a new colour only once: colours are interchangeable
+            if c not in taken:
+                colours[v] = c
+                outcome = search(coloured + 1)
+                if outcome is not False:
+                    return outcome
+                colours[v] = 0
+        return False
+
+    outcome = search(0)
+    return colours if outcome is True else outcome

@@ -1,0 +1,93 @@
+"""Find a path of maximum total weight in a weighted directed acyclic graph (a critical path).
+
+The DAG comes from :func:`palaestra.generators.graphs.random_dag` with integer weights. The
+longest path anywhere in the graph (a dynamic programme over a topological order, at generation)
+is the optimum; the verifier accepts **any** path that follows edges in their direction and weighs
+exactly that much.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.envs.graphs.common import read_nodes, weighted_edge_lines
+from palaestra.generators.graphs import Graph, random_dag, topological_order
+
+
+@register
+class DagLongestPath(Task):
+    id = "graphs/dag_longest_path"
+    family = "graphs"
+    description = "Give a maximum-weight path in a weighted directed acyclic graph."
+    tags = ("graphs", "dag", "dynamic-programming", "paths")
+
+    @dataclass(frozen=True)
+    class Config:
+        nodes: int
+        edges: int
+        max_weight: int
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(nodes=6, edges=8, max_weight=9),
+            self.Config(nodes=8, edges=12, max_weight=9),
+            self.Config(nodes=11, edges=18, max_weight=15),
+            self.Config(nodes=14, edges=25, max_weight=20),
+            self.Config(nodes=18, edges=34, max_weight=30),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        n = config.nodes
+        dag, _ = random_dag(rng, n, config.edges, weights=(1, config.max_weight))
+        rows = sorted([u, v, w] for u, v, w in dag.edges)
+        path, weight = _longest(dag)
+        prompt = (
+            f"A directed acyclic graph has nodes 0 to {n - 1} and these weighted edges (a -> b goes from a to b):\n"
+            f"{weighted_edge_lines(rows, directed=True)}\n\n"
+            "Find a path with the largest total weight, following edges in their direction; it may start and end "
+            "at any nodes. Give its nodes in order, separated by spaces, for example: 5 2 7 ..."
+        )
+        return Problem(prompt=prompt, answer=" ".join(map(str, path)), data={"n": n, "edges": rows, "weight": weight})
+
+    def difficulty(self, problem: Problem) -> float:
+        """Nodes plus edges."""
+        return float(problem.data["n"] + len(problem.data["edges"]))
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        path = read_nodes(answer, problem.data["n"])
+        if path is None:
+            return Verdict.unparsed("expected the nodes of the path in order")
+        weights = {(u, v): w for u, v, w in problem.data["edges"]}
+        total = 0
+        for u, v in zip(path, path[1:]):
+            if (u, v) not in weights:
+                return Verdict.wrong(f"{u} -> {v} is not an edge")
+            total += weights[(u, v)]
+        return Verdict.judge(total == problem.data["weight"], f"the path weighs {total}, not the most possible")
+
+    def spellings(self, problem: Problem) -> list[str]:
+        path = (problem.answer or "").split()
+        return [*super().spellings(problem), " -> ".join(path), "[" + ", ".join(path) + "]"]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        path = (problem.answer or "").split()  # positive weights: a shorter piece weighs less
+        return [" ".join(path[:-1]), " ".join(path[1:]), " ".join(reversed(path))]
+
+
+def _longest(dag: Graph) -> tuple[list[int], int]:
+    """A maximum-weight path of a DAG (the first found in topological order) and its weight."""
+    order = topological_order(dag) or []
+    best = [0] * dag.n
+    parent = [-1] * dag.n
+    out = dag.adjacency()
+    for u in order:
+        for v, w in out[u]:
+            if best[u] + w > best[v]:
+                best[v], parent[v] = best[u] + w, u
+    end = max(range(dag.n), key=lambda v: (best[v], -v))
+    path = [end]
+    while parent[path[-1]] >= 0:
+        path.append(parent[path[-1]])
+    return path[::-1], best[end]

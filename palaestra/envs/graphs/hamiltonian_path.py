@@ -1,0 +1,86 @@
+"""Find a Hamiltonian path: a path that visits every node of a small graph exactly once.
+
+A path through all nodes in a random order is planted, then random extra edges hide it (and add
+dead ends for a careless search). The verifier accepts **any** Hamiltonian path: every node exactly
+once, each consecutive pair joined by an edge, in either direction.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.envs.graphs.common import edge_list, read_nodes
+
+
+@register
+class HamiltonianPath(Task):
+    id = "graphs/hamiltonian_path"
+    family = "graphs"
+    description = "Give a path that visits every node of a small graph exactly once."
+    tags = ("graphs", "paths", "search", "np-hard")
+
+    @dataclass(frozen=True)
+    class Config:
+        nodes: int
+        extra_edges: int
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(nodes=7, extra_edges=4),
+            self.Config(nodes=8, extra_edges=5),
+            self.Config(nodes=10, extra_edges=7),
+            self.Config(nodes=12, extra_edges=10),
+            self.Config(nodes=15, extra_edges=13),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        n = config.nodes
+        path = list(range(n))
+        rng.shuffle(path)
+        edges = {tuple(sorted(p)) for p in zip(path, path[1:])}
+        free = [(u, v) for u in range(n) for v in range(u + 1, n) if (u, v) not in edges]
+        edges.update(rng.sample(free, config.extra_edges))
+        rows = sorted([u, v] for u, v in edges)
+        prompt = (
+            f"An undirected graph has nodes 0 to {n - 1} and these {len(rows)} edges:\n{edge_list(rows)}\n\n"
+            "Find a Hamiltonian path: a path that visits every node exactly once, moving only along edges. "
+            "Give its nodes in order, separated by spaces, for example: 3 0 4 1 ..."
+        )
+        return Problem(prompt=prompt, answer=" ".join(map(str, path)), data={"n": n, "edges": rows})
+
+    def difficulty(self, problem: Problem) -> float:
+        """Nodes plus edges."""
+        return float(problem.data["n"] + len(problem.data["edges"]))
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        n = problem.data["n"]
+        path = read_nodes(answer, n)
+        if path is None:
+            return Verdict.unparsed("expected the nodes of the path in order")
+        if len(set(path)) != len(path):
+            return Verdict.wrong("the path visits a node twice")
+        if len(path) != n:
+            return Verdict.wrong(f"the path visits {len(path)} of the {n} nodes")
+        edges = {tuple(e) for e in problem.data["edges"]}
+        for u, v in zip(path, path[1:]):
+            if (min(u, v), max(u, v)) not in edges:
+                return Verdict.wrong(f"{u}-{v} is not an edge")
+        return Verdict.right()
+
+    def spellings(self, problem: Problem) -> list[str]:
+        path = (problem.answer or "").split()
+        return [*super().spellings(problem), " ".join(reversed(path)), " -> ".join(path), "[" + ", ".join(path) + "]"]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        path = (problem.answer or "").split()
+        edges = {tuple(e) for e in problem.data["edges"]}
+        wrong = [" ".join(path[:-1]), " ".join([*path[:-1], path[0]])]
+        for i in range(len(path) - 1):  # swap two neighbours in the path where that breaks an edge
+            swapped = path[:i] + [path[i + 1], path[i]] + path[i + 2 :]
+            steps = [tuple(sorted((int(a), int(b)))) for a, b in zip(swapped, swapped[1:])]
+            if any(s not in edges for s in steps):
+                wrong.append(" ".join(swapped))
+                break
+        return wrong

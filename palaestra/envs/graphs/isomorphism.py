@@ -1,0 +1,98 @@
+"""Decide whether two graphs are isomorphic (yes/no), with hard negatives.
+
+The first graph G is random and connected on nodes ``0..n-1``. Half the time the second graph H is
+G under a random relabelling onto letters; otherwise it is G after random degree-preserving double
+edge swaps, then relabelled, and kept only if networkx proves it is not isomorphic to G. So both
+graphs always have the same numbers of nodes and edges and the same degree sequence; from level 2
+on the negatives also have the same number of triangles, so the easy invariants never decide.
+Answers are balanced yes/no (the kit checks no surface feature predicts them).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.envs.graphs.common import edge_list
+from palaestra.generators.graphs import letter_labels, random_connected
+from palaestra.verifiers.choices import read_yes_no
+
+
+@register
+class Isomorphism(Task):
+    id = "graphs/isomorphism"
+    family = "graphs"
+    description = "Decide whether two graphs with the same degree sequence are isomorphic."
+    tags = ("graphs", "isomorphism", "classification")
+
+    @dataclass(frozen=True)
+    class Config:
+        nodes: int
+        edges: int
+        same_triangles: bool  # negatives also match in their number of triangles
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(nodes=6, edges=7, same_triangles=False),
+            self.Config(nodes=7, edges=10, same_triangles=False),
+            self.Config(nodes=8, edges=12, same_triangles=True),
+            self.Config(nodes=10, edges=15, same_triangles=True),
+            self.Config(nodes=12, edges=19, same_triangles=True),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        import networkx as nx
+
+        n, m = config.nodes, config.edges
+        isomorphic = rng.random() < 0.5
+
+        def draw() -> tuple[list[list[int]], list[list[int]]] | None:
+            first = sorted([u, v] for u, v, _ in random_connected(rng, n, m).edges)
+            g = nx.Graph(first)
+            if isomorphic:
+                return first, first
+            h = g.copy()
+            try:
+                nx.double_edge_swap(h, nswap=rng.randint(1, 3), max_tries=200, seed=rng.randrange(2**32))
+            except nx.NetworkXException:
+                return None
+            if not nx.is_connected(h) or nx.is_isomorphic(g, h):
+                return None
+            if config.same_triangles and sum(nx.triangles(g).values()) != sum(nx.triangles(h).values()):
+                return None
+            return first, sorted(sorted(e) for e in h.edges)
+
+        first, second = retry(draw, what="a pair of graphs of the drawn kind")
+        relabel = list(range(n))
+        rng.shuffle(relabel)
+        letters = letter_labels(n)
+        renamed = sorted(sorted([letters[relabel[u]], letters[relabel[v]]]) for u, v in second)
+        prompt = (
+            f"Graph G has nodes 0 to {n - 1} and these {len(first)} edges:\n{edge_list(first)}\n\n"
+            f"Graph H has nodes {letters[0]} to {letters[-1]} and these {len(renamed)} edges:\n"
+            + ", ".join(f"{a}-{b}" for a, b in renamed)
+            + "\n\nAre G and H isomorphic, that is, can the nodes of H be renamed as 0 to "
+            f"{n - 1} so that it has exactly the edges of G? Answer yes or no."
+        )
+        return Problem(prompt=prompt, answer="yes" if isomorphic else "no",
+                       data={"first": first, "second": renamed, "isomorphic": isomorphic})
+
+    def difficulty(self, problem: Problem) -> float:
+        """Nodes plus edges of one graph."""
+        nodes = {v for e in problem.data["first"] for v in e}
+        return float(len(nodes) + len(problem.data["first"]))
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        said = read_yes_no(answer) if isinstance(answer, str) and len(answer) < 600 else None
+        if said is None:
+            return Verdict.unparsed("expected yes or no")
+        return Verdict.judge(said == problem.data["isomorphic"])
+
+    def spellings(self, problem: Problem) -> list[str]:
+        word = problem.answer or ""
+        return [*super().spellings(problem), word.capitalize() + ".", f"**{word.upper()}**",
+                "Yes, they are isomorphic." if word == "yes" else "No, they are not isomorphic."]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        return ["no" if problem.answer == "yes" else "yes", "yes or no", "maybe"]

@@ -1,0 +1,124 @@
+"""Answer lowest-common-ancestor queries on a rooted tree.
+
+A uniformly random labelled tree (:func:`palaestra.generators.graphs.random_tree`) is rooted at a
+random node and given as an edge list; each query names two nodes, and the answer lists, in query
+order, the deepest node that is an ancestor of both (a node is its own ancestor). Queries never
+involve the root and are drawn so that the answer is rarely the root itself. Each answer is
+unique; the verifier compares the list in order.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.envs.graphs.common import edge_list, read_nodes
+from palaestra.generators.graphs import random_tree
+
+
+@register
+class LowestCommonAncestor(Task):
+    id = "graphs/lca"
+    family = "graphs"
+    description = "Answer lowest-common-ancestor queries on a rooted tree."
+    tags = ("graphs", "trees")
+
+    @dataclass(frozen=True)
+    class Config:
+        nodes: int
+        queries: int
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(nodes=8, queries=1),
+            self.Config(nodes=12, queries=2),
+            self.Config(nodes=16, queries=3),
+            self.Config(nodes=22, queries=4),
+            self.Config(nodes=30, queries=5),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        n = config.nodes
+        rows = sorted([u, v] for u, v, _ in random_tree(rng, n).edges)
+        root = rng.randrange(n)
+        parent, depth = _rooted(n, rows, root)
+        queries, answers = [], []
+        for _ in range(config.queries):
+            best = None
+            for _ in range(8):  # prefer a pair whose ancestor is not the root
+                u, v = rng.sample([x for x in range(n) if x != root], 2)
+                best = (u, v)
+                if _lca(parent, depth, u, v) != root:
+                    break
+            u, v = best
+            queries.append([u, v])
+            answers.append(_lca(parent, depth, u, v))
+        listing = "\n".join(f"{i}. {u} and {v}" for i, (u, v) in enumerate(queries, 1))
+        prompt = (
+            f"A tree has nodes 0 to {n - 1} and these edges:\n{edge_list(rows)}\n\nIt is rooted at node {root}. "
+            "For each pair below, give their lowest common ancestor: the deepest node that has both of them in "
+            f"its subtree (a node counts as its own ancestor).\n{listing}\n\n"
+            f"Give the {len(queries)} answer{'s' if len(queries) > 1 else ''} in order, separated by commas, "
+            "for example: " + ", ".join(["5", "12", "0", "7", "3"][: len(queries)])
+        )
+        return Problem(prompt=prompt, answer=", ".join(map(str, answers)),
+                       data={"n": n, "edges": rows, "root": root, "queries": queries, "answers": answers})
+
+    def difficulty(self, problem: Problem) -> float:
+        """Nodes times queries."""
+        return float(problem.data["n"] * len(problem.data["queries"]))
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        nodes = read_nodes(answer, problem.data["n"])
+        truth = problem.data["answers"]
+        if nodes is None:
+            return Verdict.unparsed("expected one node per query, separated by commas")
+        if len(nodes) != len(truth):
+            return Verdict.wrong(f"expected {len(truth)} answers, got {len(nodes)}")
+        for i, (got, want) in enumerate(zip(nodes, truth), 1):
+            if got != want:
+                return Verdict.wrong(f"the answer to query {i} is wrong")
+        return Verdict.right()
+
+    def spellings(self, problem: Problem) -> list[str]:
+        answers = problem.data["answers"]
+        return [*super().spellings(problem), " ".join(map(str, answers)),
+                "\n".join(f"{i}. {a}" for i, a in enumerate(answers, 1)) if len(answers) > 1 else f"node {answers[0]}"]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        answers = problem.data["answers"]
+        root = problem.data["root"]
+        wrong = [", ".join(map(str, answers[:-1] + [(answers[-1] + 1) % problem.data["n"]]))]
+        if any(a != root for a in answers):
+            wrong.append(", ".join(str(root) for _ in answers))
+        if len(answers) > 1:
+            wrong.append(", ".join(map(str, answers[:-1])))
+        return wrong
+
+
+def _rooted(n: int, edges: list[list[int]], root: int) -> tuple[list[int], list[int]]:
+    out: list[list[int]] = [[] for _ in range(n)]
+    for u, v in edges:
+        out[u].append(v)
+        out[v].append(u)
+    parent, depth = [-1] * n, [0] * n
+    order = [root]
+    seen = {root}
+    for u in order:
+        for v in out[u]:
+            if v not in seen:
+                seen.add(v)
+                parent[v], depth[v] = u, depth[u] + 1
+                order.append(v)
+    return parent, depth
+
+
+def _lca(parent: list[int], depth: list[int], u: int, v: int) -> int:
+    while depth[u] > depth[v]:
+        u = parent[u]
+    while depth[v] > depth[u]:
+        v = parent[v]
+    while u != v:
+        u, v = parent[u], parent[v]
+    return u

@@ -1,0 +1,119 @@
+"""Find a minimum s-t cut of a capacitated directed graph (the certificate of its maximum flow).
+
+A random weakly connected directed graph (:func:`palaestra.generators.graphs.random_connected`)
+gets integer capacities; the source is the node that reaches the most others and the sink the
+node reachable from it that is the most edges away. Networks where cutting every edge out of the
+source, or every edge into the sink, is already minimal are redrawn. The maximum flow value comes from networkx
+at generation; by max-flow/min-cut it equals the smallest total capacity of edges leaving a set
+of nodes that holds the source and not the sink.
+
+The answer is such a set (the source side). The verifier accepts **any** minimum cut: the set
+must hold the source, not hold the sink, and the capacities of the edges leaving it must add up
+to the maximum flow value.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.envs.graphs.common import read_nodes, weighted_edge_lines
+from palaestra.generators.graphs import bfs_distances, random_connected
+
+
+@register
+class MinCut(Task):
+    id = "graphs/min_cut"
+    family = "graphs"
+    description = "Give the source side of a minimum s-t cut (max-flow/min-cut) of a capacitated digraph."
+    tags = ("graphs", "flow", "optimization")
+
+    @dataclass(frozen=True)
+    class Config:
+        nodes: int
+        edges: int
+        max_capacity: int
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(nodes=5, edges=8, max_capacity=9),
+            self.Config(nodes=7, edges=12, max_capacity=9),
+            self.Config(nodes=9, edges=17, max_capacity=15),
+            self.Config(nodes=12, edges=24, max_capacity=20),
+            self.Config(nodes=15, edges=32, max_capacity=25),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        import networkx as nx
+
+        n = config.nodes
+
+        def draw() -> tuple | None:
+            graph = random_connected(rng, n, config.edges, directed=True, weights=(1, config.max_capacity))
+            reach = [bfs_distances(graph, v) for v in range(n)]
+            source = max(range(n), key=lambda v: (sum(d > 0 for d in reach[v]), rng.random()))
+            far = max(reach[source])
+            if far < 2:
+                return None
+            sink = rng.choice([v for v in range(n) if reach[source][v] == far])
+            network = nx.DiGraph()
+            network.add_nodes_from(range(n))
+            network.add_edges_from((u, v, {"capacity": w}) for u, v, w in graph.edges)
+            value, (side, _) = nx.minimum_cut(network, source, sink)
+            edges = [list(e) for e in graph.edges]
+            trivial = (_cut(edges, {source}), _cut(edges, set(range(n)) - {sink}))
+            if value in trivial:  # cutting around the source or the sink alone must not be optimal
+                return None
+            return graph, source, sink, value, sorted(side)
+
+        graph, source, sink, value, side = retry(draw, what="a network with a distant sink")
+        edges = sorted([u, v, w] for u, v, w in graph.edges)
+        prompt = (
+            f"A directed network has nodes 0 to {n - 1} and these {len(edges)} edges with capacities "
+            f"(a -> b goes from a to b):\n{weighted_edge_lines(edges, directed=True, word='capacity')}\n\n"
+            f"Find a minimum cut between the source {source} and the sink {sink}: a set S of nodes that contains "
+            f"{source} but not {sink}, such that the total capacity of the edges going from a node in S to a node "
+            "outside S is as small as possible (it equals the maximum flow from source to sink). "
+            "Give the nodes of S separated by spaces, for example: "
+            f"{source} 8 2 ..."
+        )
+        return Problem(prompt=prompt, answer=" ".join(map(str, side)),
+                       data={"n": n, "edges": edges, "source": source, "sink": sink, "flow": value})
+
+    def difficulty(self, problem: Problem) -> float:
+        """Nodes plus edges."""
+        return float(problem.data["n"] + len(problem.data["edges"]))
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        data = problem.data
+        nodes = read_nodes(answer, data["n"])
+        if nodes is None:
+            return Verdict.unparsed("expected the nodes of S separated by spaces")
+        side = set(nodes)
+        if len(side) != len(nodes):
+            return Verdict.wrong("a node is listed twice")
+        if data["source"] not in side:
+            return Verdict.wrong(f"S must contain the source {data['source']}")
+        if data["sink"] in side:
+            return Verdict.wrong(f"S must not contain the sink {data['sink']}")
+        capacity = _cut(data["edges"], side)
+        return Verdict.judge(capacity == data["flow"], f"the cut's capacity is {capacity}, not the minimum")
+
+    def spellings(self, problem: Problem) -> list[str]:
+        nodes = (problem.answer or "").split()
+        return [*super().spellings(problem), "{" + ", ".join(reversed(nodes)) + "}", "S = {" + ", ".join(nodes) + "}"]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        data = problem.data
+        nodes = [int(v) for v in (problem.answer or "").split()]
+        wrong = [" ".join(map(str, [*nodes, data["sink"]])), " ".join(str(v) for v in nodes if v != data["source"])]
+        for candidate in ([data["source"]], [v for v in range(data["n"]) if v != data["sink"]]):
+            if _cut(data["edges"], set(candidate)) != data["flow"]:
+                wrong.append(" ".join(map(str, candidate)))
+        return wrong
+
+
+def _cut(edges: list[list[int]], side: set[int]) -> int:
+    """Total capacity of the edges leaving ``side``."""
+    return sum(w for u, v, w in edges if u in side and v not in side)

@@ -1,0 +1,145 @@
+"""Give a minimum spanning tree of a weighted connected undirected graph.
+
+Graphs come from :func:`palaestra.generators.graphs.random_connected` with integer weights; small
+weight ranges make ties, so a graph often has several minimum spanning trees. The verifier accepts
+**any** of them: exactly ``n - 1`` distinct edges of the graph that connect every node, whose total
+weight equals the optimum (Kruskal's, computed at generation).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.envs.graphs.common import read_edges, weighted_edge_lines
+from palaestra.generators.graphs import random_connected
+
+
+@register
+class MinimumSpanningTree(Task):
+    id = "graphs/mst"
+    family = "graphs"
+    description = "Give any minimum spanning tree of a weighted undirected graph."
+    tags = ("graphs", "optimization", "trees")
+
+    @dataclass(frozen=True)
+    class Config:
+        nodes: int
+        edges: int
+        max_weight: int
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(nodes=5, edges=7, max_weight=9),
+            self.Config(nodes=7, edges=11, max_weight=9),
+            self.Config(nodes=10, edges=17, max_weight=15),
+            self.Config(nodes=13, edges=24, max_weight=20),
+            self.Config(nodes=17, edges=34, max_weight=30),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        n = config.nodes
+        graph = random_connected(rng, n, config.edges, weights=(1, config.max_weight))
+        edges = sorted([u, v, w] for u, v, w in graph.edges)
+        tree = _kruskal(n, edges)
+        weight = sum(w for _, _, w in tree)
+        prompt = (
+            f"An undirected graph has nodes 0 to {n - 1} and these {len(edges)} weighted edges:\n"
+            f"{weighted_edge_lines(edges)}\n\n"
+            "Give a minimum spanning tree: edges of the graph that connect all the nodes with the smallest "
+            "possible total weight. Write each edge as its two nodes joined by a dash, edges separated by "
+            "commas, for example: 0-3, 1-3, 2-4, ..."
+        )
+        return Problem(prompt=prompt, answer=", ".join(f"{u}-{v}" for u, v, _ in tree),
+                       data={"n": n, "edges": edges, "weight": weight})
+
+    def difficulty(self, problem: Problem) -> float:
+        """Nodes plus edges."""
+        return float(problem.data["n"] + len(problem.data["edges"]))
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        n = problem.data["n"]
+        pairs = read_edges(answer, n)
+        if pairs is None:
+            return Verdict.unparsed("expected edges such as 0-3, 1-3")
+        weights = {(u, v): w for u, v, w in problem.data["edges"]}
+        chosen = [tuple(sorted(p)) for p in pairs]
+        if len(set(chosen)) != len(chosen):
+            return Verdict.wrong("an edge is listed twice")
+        for u, v in chosen:
+            if (u, v) not in weights:
+                return Verdict.wrong(f"{u}-{v} is not an edge of the graph")
+        if len(chosen) != n - 1:
+            return Verdict.wrong(f"a spanning tree of {n} nodes has {n - 1} edges, not {len(chosen)}")
+        root = list(range(n))
+
+        def find(x: int) -> int:
+            while root[x] != x:
+                root[x] = root[root[x]]
+                x = root[x]
+            return x
+
+        for u, v in chosen:
+            a, b = find(u), find(v)
+            if a == b:
+                return Verdict.wrong(f"the edge {u}-{v} closes a cycle")
+            root[a] = b
+        total = sum(weights[e] for e in chosen)
+        return Verdict.judge(total == problem.data["weight"],
+                             f"the tree weighs {total}, more than the minimum")
+
+    def spellings(self, problem: Problem) -> list[str]:
+        pairs = [p.split("-") for p in (problem.answer or "").split(", ")]
+        return [*super().spellings(problem), ", ".join(f"({v}, {u})" for u, v in reversed(pairs)),
+                "\n".join(f"{u} - {v}" for u, v in pairs)]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        n, edges = problem.data["n"], problem.data["edges"]
+        tree = [tuple(map(int, p.split("-"))) for p in (problem.answer or "").split(", ")]
+        wrong = [", ".join(f"{u}-{v}" for u, v in tree[:-1])]
+        # swap a tree edge for the heaviest non-tree edge that reconnects: a spanning tree, heavier
+        # unless every reconnecting edge ties; swapping against a strictly heavier one is certainly wrong
+        weights = {(u, v): w for u, v, w in edges}
+        for removed in tree:
+            rest = [e for e in tree if e != removed]
+            side = _side(n, rest, removed[0])
+            heavier = [(u, v) for u, v, w in edges if (u in side) != (v in side) and w > weights[removed]]
+            if heavier:
+                wrong.append(", ".join(f"{u}-{v}" for u, v in [*rest, rng.choice(heavier)]))
+                break
+        return wrong
+
+
+def _kruskal(n: int, edges: list[list[int]]) -> list[list[int]]:
+    root = list(range(n))
+
+    def find(x: int) -> int:
+        while root[x] != x:
+            root[x] = root[root[x]]
+            x = root[x]
+        return x
+
+    tree = []
+    for u, v, w in sorted(edges, key=lambda e: (e[2], e[0], e[1])):
+        a, b = find(u), find(v)
+        if a != b:
+            root[a] = b
+            tree.append([u, v, w])
+    return sorted(tree)
+
+
+def _side(n: int, tree: list[tuple[int, int]], start: int) -> set[int]:
+    """The nodes ``start`` reaches along ``tree`` edges."""
+    out: list[list[int]] = [[] for _ in range(n)]
+    for u, v in tree:
+        out[u].append(v)
+        out[v].append(u)
+    seen = {start}
+    stack = [start]
+    while stack:
+        for v in out[stack.pop()]:
+            if v not in seen:
+                seen.add(v)
+                stack.append(v)
+    return seen

@@ -1,0 +1,108 @@
+"""Find the centroid of a tree: the node(s) whose removal leaves the smallest largest piece.
+
+A uniformly random labelled tree (:func:`palaestra.generators.graphs.random_tree`); half the
+draws are redrawn until the tree has two centroids (adjacent, each leaving pieces of at most half
+the nodes), so the answer's size is not a given. The centroid is a unique set of one or two
+nodes, compared as a set.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.envs.graphs.common import edge_list, read_nodes
+from palaestra.generators.graphs import random_tree
+
+
+@register
+class TreeCentroid(Task):
+    id = "graphs/tree_centroid"
+    family = "graphs"
+    description = "List the centroid node(s) of a tree."
+    tags = ("graphs", "trees")
+
+    @dataclass(frozen=True)
+    class Config:
+        nodes: int  # even, so that two centroids are possible
+
+    def config(self, level: int) -> Config:
+        return [self.Config(nodes=n) for n in (8, 12, 16, 22, 30)][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        n = config.nodes
+        pair = rng.random() < 0.5
+
+        def draw() -> tuple[list[list[int]], list[int]]:
+            rows = sorted([u, v] for u, v, _ in random_tree(rng, n).edges)
+            return rows, centroids(n, rows)
+
+        rows, center = retry(draw, lambda drawn: (len(drawn[1]) == 2) == pair, what="a tree of the drawn kind")
+        prompt = (
+            f"A tree has nodes 0 to {n - 1} and these edges:\n{edge_list(rows)}\n\n"
+            "Removing a node splits the tree into pieces. Find the centroid: the node (or the two nodes, if two "
+            "tie) whose removal makes the largest remaining piece as small as possible. Give the node, or both "
+            "nodes separated by a space, for example: 6 (or: 3 11)"
+        )
+        return Problem(prompt=prompt, answer=" ".join(map(str, center)),
+                       data={"n": n, "edges": rows, "centroid": center})
+
+    def difficulty(self, problem: Problem) -> float:
+        """Nodes."""
+        return float(problem.data["n"])
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        nodes = read_nodes(answer, problem.data["n"])
+        if nodes is None:
+            return Verdict.unparsed("expected one or two nodes")
+        if len(set(nodes)) != len(nodes):
+            return Verdict.wrong("a node is listed twice")
+        truth = set(problem.data["centroid"])
+        if set(nodes) == truth:
+            return Verdict.right()
+        return Verdict.wrong("two nodes tie; give both" if set(nodes) < truth else "that is not the centroid")
+
+    def spellings(self, problem: Problem) -> list[str]:
+        nodes = problem.data["centroid"]
+        spelled = [*super().spellings(problem), ", ".join(map(str, reversed(nodes)))]
+        if len(nodes) == 2:
+            spelled.append(f"{nodes[1]} and {nodes[0]}")
+        else:
+            spelled.append(f"node {nodes[0]}")
+        return spelled
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        center = problem.data["centroid"]
+        others = [v for v in range(problem.data["n"]) if v not in center]
+        wrong = [str(rng.choice(others)), " ".join(map(str, [*center, rng.choice(others)]))]
+        if len(center) == 2:
+            wrong.append(str(center[0]))
+        return wrong
+
+
+def centroids(n: int, edges: list[list[int]]) -> list[int]:
+    """The nodes minimising the largest piece left after their removal (subtree sizes from node 0).
+
+    >>> centroids(4, [[0, 1], [1, 2], [2, 3]])
+    [1, 2]
+    """
+    out: list[list[int]] = [[] for _ in range(n)]
+    for u, v in edges:
+        out[u].append(v)
+        out[v].append(u)
+    parent = [-1] * n
+    order = [0]
+    seen = [False] * n
+    seen[0] = True
+    for u in order:
+        for v in out[u]:
+            if not seen[v]:
+                seen[v], parent[v] = True, u
+                order.append(v)
+    size = [1] * n
+    for u in reversed(order[1:]):
+        size[parent[u]] += size[u]
+    worst = [max([n - size[u]] + [size[v] for v in out[u] if v != parent[u]]) for u in range(n)]
+    best = min(worst)
+    return [u for u in range(n) if worst[u] == best]

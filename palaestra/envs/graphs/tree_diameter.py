@@ -1,0 +1,115 @@
+"""Find a longest path in a weighted tree (its diameter).
+
+A uniformly random labelled tree (:func:`palaestra.generators.graphs.random_tree`) with integer
+edge weights. The diameter (two sweeps of a weighted depth-first search, at generation) is the
+largest total weight of a path between two nodes; the verifier accepts **any** path of the tree
+of that weight, in either direction.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.envs.graphs.common import read_nodes, weighted_edge_lines
+from palaestra.generators.graphs import random_tree
+
+
+@register
+class TreeDiameter(Task):
+    id = "graphs/tree_diameter"
+    family = "graphs"
+    description = "Give a path of maximum total weight in a weighted tree."
+    tags = ("graphs", "trees", "paths")
+
+    @dataclass(frozen=True)
+    class Config:
+        nodes: int
+        max_weight: int
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(nodes=7, max_weight=9),
+            self.Config(nodes=10, max_weight=9),
+            self.Config(nodes=14, max_weight=15),
+            self.Config(nodes=19, max_weight=20),
+            self.Config(nodes=26, max_weight=30),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        n = config.nodes
+        rows = sorted([u, v, w] for u, v, w in random_tree(rng, n, weights=(1, config.max_weight)).edges)
+        out = _adjacency(n, rows)
+        first, _ = _farthest(out, 0)
+        last, parent = _farthest(out, first)
+        path = [last]
+        while path[-1] != first:
+            path.append(parent[path[-1]])
+        weight = sum(_weights(rows)[(u, v)] for u, v in zip(path, path[1:]))
+        prompt = (
+            f"A tree has nodes 0 to {n - 1} and these weighted edges:\n{weighted_edge_lines(rows)}\n\n"
+            "Find a longest path in the tree: a path between two nodes with the largest total weight. "
+            "Give its nodes in order from one end to the other, separated by spaces, for example: 4 0 7 2 ..."
+        )
+        return Problem(prompt=prompt, answer=" ".join(map(str, path)),
+                       data={"n": n, "edges": rows, "weight": weight})
+
+    def difficulty(self, problem: Problem) -> float:
+        """Nodes."""
+        return float(problem.data["n"])
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        path = read_nodes(answer, problem.data["n"])
+        if path is None:
+            return Verdict.unparsed("expected the nodes of the path in order")
+        if len(set(path)) != len(path):
+            return Verdict.wrong("the path visits a node twice")
+        weights = _weights(problem.data["edges"])
+        total = 0
+        for u, v in zip(path, path[1:]):
+            if (u, v) not in weights:
+                return Verdict.wrong(f"{u}-{v} is not an edge")
+            total += weights[(u, v)]
+        return Verdict.judge(total == problem.data["weight"], f"the path weighs {total}, not the most possible")
+
+    def spellings(self, problem: Problem) -> list[str]:
+        path = (problem.answer or "").split()
+        return [*super().spellings(problem), " ".join(reversed(path)), " -> ".join(path), ", ".join(path)]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        path = (problem.answer or "").split()  # weights are positive: a shorter piece weighs less
+        wrong = [" ".join(path[:-1]), " ".join(path[1:])]
+        if len(path) > 2:  # the two ends are not adjacent in a tree
+            wrong.append(" ".join([path[0], path[-1]]))
+        return wrong
+
+
+def _weights(edges: list[list[int]]) -> dict[tuple[int, int], int]:
+    table = {(u, v): w for u, v, w in edges}
+    table.update({(v, u): w for u, v, w in edges})
+    return table
+
+
+def _adjacency(n: int, edges: list[list[int]]) -> list[list[tuple[int, int]]]:
+    out: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+    for u, v, w in edges:
+        out[u].append((v, w))
+        out[v].append((u, w))
+    return out
+
+
+def _farthest(out: list[list[tuple[int, int]]], start: int) -> tuple[int, list[int]]:
+    """The node of greatest weighted distance from ``start`` (smallest id on ties) and the parent links."""
+    distance = [-1] * len(out)
+    parent = [-1] * len(out)
+    distance[start] = 0
+    stack = [start]
+    while stack:
+        u = stack.pop()
+        for v, w in out[u]:
+            if distance[v] < 0:
+                distance[v], parent[v] = distance[u] + w, u
+                stack.append(v)
+    far = max(range(len(out)), key=lambda v: (distance[v], -v))
+    return far, parent

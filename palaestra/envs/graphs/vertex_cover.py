@@ -1,0 +1,142 @@
+"""Find a minimum vertex cover: the fewest nodes that touch every edge.
+
+Graphs are random and connected (:func:`palaestra.generators.graphs.random_connected`). From level
+2 on, graphs are redrawn (a bounded number of times) until the greedy cover (repeatedly take a
+node of highest remaining degree) is larger than the optimum, so greed is not enough. The optimum
+comes from an exact branch and bound at generation. The verifier accepts **any** minimum cover:
+distinct nodes, every edge touched, as few nodes as the optimum.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.envs.graphs.common import edge_list, read_nodes
+from palaestra.generators.graphs import random_connected
+
+MAX_GREEDY_RETRIES = 40
+
+
+@register
+class VertexCover(Task):
+    id = "graphs/vertex_cover"
+    family = "graphs"
+    description = "Give a minimum vertex cover of a graph."
+    tags = ("graphs", "optimization", "np-hard")
+
+    @dataclass(frozen=True)
+    class Config:
+        nodes: int
+        edges: int
+        beat_greedy: bool
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(nodes=9, edges=13, beat_greedy=False),
+            self.Config(nodes=11, edges=16, beat_greedy=False),
+            self.Config(nodes=12, edges=18, beat_greedy=True),
+            self.Config(nodes=15, edges=24, beat_greedy=True),
+            self.Config(nodes=19, edges=32, beat_greedy=True),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        n = config.nodes
+        for _ in range(MAX_GREEDY_RETRIES):  # keeps the last draw if greed keeps being optimal
+            rows = sorted([u, v] for u, v, _ in random_connected(rng, n, config.edges).edges)
+            cover = minimum_vertex_cover(n, rows)
+            if not config.beat_greedy or len(_greedy_cover(n, rows)) > len(cover):
+                break
+        prompt = (
+            f"An undirected graph has nodes 0 to {n - 1} and these {len(rows)} edges:\n{edge_list(rows)}\n\n"
+            "Find a minimum vertex cover: as few nodes as possible such that every edge has at least one end "
+            "among them. Give the nodes separated by spaces, for example: 0 3 5 ..."
+        )
+        return Problem(prompt=prompt, answer=" ".join(map(str, cover)),
+                       data={"n": n, "edges": rows, "size": len(cover)})
+
+    def difficulty(self, problem: Problem) -> float:
+        """Nodes plus edges."""
+        return float(problem.data["n"] + len(problem.data["edges"]))
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        nodes = read_nodes(answer, problem.data["n"])
+        if nodes is None:
+            return Verdict.unparsed("expected nodes separated by spaces")
+        chosen = set(nodes)
+        if len(chosen) != len(nodes):
+            return Verdict.wrong("a node is listed twice")
+        for u, v in problem.data["edges"]:
+            if u not in chosen and v not in chosen:
+                return Verdict.wrong(f"the edge {u}-{v} is not covered")
+        return Verdict.judge(len(chosen) == problem.data["size"], f"{len(chosen)} nodes is not the minimum")
+
+    def spellings(self, problem: Problem) -> list[str]:
+        nodes = (problem.answer or "").split()
+        return [*super().spellings(problem), "{" + ", ".join(reversed(nodes)) + "}", ", ".join(nodes)]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        nodes = [int(v) for v in (problem.answer or "").split()]
+        outside = [v for v in range(problem.data["n"]) if v not in nodes]
+        wrong = [" ".join(map(str, nodes[1:]))]  # a minimum cover minus a node leaves an edge uncovered
+        if outside:
+            wrong.append(" ".join(map(str, [*nodes, rng.choice(outside)])))
+        return wrong
+
+
+def minimum_vertex_cover(n: int, edges: list[list[int]]) -> list[int]:
+    """A minimum vertex cover by branch and bound on bitmasks: take the node of highest degree, or
+    all of its neighbours; a matching found greedily bounds the rest from below.
+
+    >>> minimum_vertex_cover(4, [[0, 1], [1, 2], [2, 3]])
+    [1, 2]
+    """
+    neighbours = [0] * n
+    for u, v in edges:
+        neighbours[u] |= 1 << v
+        neighbours[v] |= 1 << u
+    best = [(1 << n) - 1]
+
+    def lower_bound(alive: int) -> int:
+        used, size = 0, 0
+        for u in range(n):
+            if alive >> u & 1 and not used >> u & 1:
+                free = neighbours[u] & alive & ~used
+                if free:
+                    v = (free & -free).bit_length() - 1
+                    used |= (1 << u) | (1 << v)
+                    size += 1
+        return size
+
+    def search(alive: int, taken: int) -> None:
+        degrees = [(bin(neighbours[u] & alive).count("1"), u) for u in range(n) if alive >> u & 1]
+        degree, u = max(degrees, default=(0, -1))
+        if degree == 0:
+            if bin(taken).count("1") < bin(best[0]).count("1"):
+                best[0] = taken
+            return
+        if bin(taken).count("1") + lower_bound(alive) >= bin(best[0]).count("1"):
+            return
+        search(alive & ~(1 << u), taken | 1 << u)
+        around = neighbours[u] & alive
+        search(alive & ~around & ~(1 << u), taken | around)
+
+    search((1 << n) - 1, 0)
+    return [v for v in range(n) if best[0] >> v & 1]
+
+
+def _greedy_cover(n: int, edges: list[list[int]]) -> list[int]:
+    left = [tuple(e) for e in edges]
+    cover = []
+    for _ in range(n):
+        if not left:
+            break
+        degree = [0] * n
+        for u, v in left:
+            degree[u] += 1
+            degree[v] += 1
+        top = max(range(n), key=lambda v: (degree[v], -v))
+        cover.append(top)
+        left = [e for e in left if top not in e]
+    return cover
