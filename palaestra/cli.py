@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from palaestra.core.extract import CLOSE_TAG, wrap
+from palaestra.integrations.commands import add_commands, add_eval_arguments
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
@@ -136,6 +137,10 @@ def _read_answer() -> str | None:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
+    if args.suite or args.reverify:  # named suites and re-verification: palaestra.integrations.suites
+        from palaestra.integrations.suites import eval_command
+
+        return eval_command(args, _load_model)
     if args.model is not None:
         return _eval_model(args)
     from palaestra.baselines.evaluate import evaluate
@@ -415,6 +420,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="tokens per episode at most for local models (prompt, replies, observations)")
     p.add_argument("--engine", choices=["palaestra", "vllm"], default="palaestra",
                    help="how a local model (hf:PATH) samples: the built-in rollout engine, or vLLM if installed")
+    add_eval_arguments(p)
     p.set_defaults(func=cmd_eval)
 
     p = sub.add_parser("train", help="train a policy with REINFORCE (default: the tiny model's CPU demonstration)")
@@ -452,6 +458,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--eval-temperature", type=float, default=0.0, help="sampling temperature of that evaluation "
                                                                        "(default 0: greedy)")
     p.set_defaults(func=cmd_train)
+    add_commands(sub)  # export, serve, serve-reward: palaestra.integrations.commands
     return parser
 
 

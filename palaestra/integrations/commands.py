@@ -1,0 +1,93 @@
+"""The trainer-facing commands: ``palaestra export``, ``palaestra serve`` and ``palaestra serve-reward``.
+
+Only argument parsing lives here (building the parser imports nothing heavy); each command
+imports its module when it runs.
+
+Example::
+
+    palaestra export verl --envs arithmetic/expression games/wordle --levels 0 1 2 --seeds 1000 --out train.parquet
+    palaestra serve --port 8000 --max-sessions 512 --workers 4
+    palaestra serve-reward --port 5000
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+
+def add_commands(sub: Any) -> None:
+    """Add ``export``, ``serve`` and ``serve-reward`` to the ``palaestra`` command's subparsers."""
+    p = sub.add_parser("export", help="write env problems as a trainer's dataset (hf, verl, openrlhf)")
+    p.add_argument("kind", choices=["hf", "verl", "openrlhf"], help="hf: Hugging Face rows (parquet/jsonl); verl: "
+                                                                   "verl's RL parquet; openrlhf: OpenRLHF's JSONL")
+    p.add_argument("--envs", nargs="+", required=True, help="env ids")
+    p.add_argument("--levels", type=int, nargs="+", default=[0])
+    p.add_argument("--seeds", type=int, default=100, help="problems 0..N-1 per env and level")
+    p.add_argument("--first-seed", type=int, default=0, help="start the seeds here (e.g. held-out problems)")
+    p.add_argument("--out", required=True, help="output file: .parquet, .jsonl or .json")
+    p.add_argument("--answer-format", choices=["tag", "boxed", "last_line", "raw"], help="default: each env's own")
+    p.add_argument("--system-prompt", help="a system message before every prompt")
+    p.add_argument("--plain", action="store_true", help="plain-text prompts instead of chat messages (hf, openrlhf)")
+    p.add_argument("--split", default="train", help="verl's extra_info split name")
+    p.set_defaults(func=cmd_export)
+
+    p = sub.add_parser("serve", help="serve every env over HTTP in the OpenEnv protocol (needs openenv-core)")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--envs", nargs="*", default=[], help="offer only these env ids (default: all)")
+    p.add_argument("--default-env", help="the env a reset without env_id gets")
+    p.add_argument("--tools", nargs="*", help="tools a client may ask for (default: all palaestra tools)")
+    p.add_argument("--max-sessions", type=int, default=256, help="open sessions (WebSocket clients) per process")
+    p.add_argument("--session-timeout", type=float, default=600.0, help="seconds before an idle session is closed")
+    p.add_argument("--step-timeout", type=float, default=60.0, help="seconds a reset or step may take")
+    p.add_argument("--max-message-bytes", type=int, default=1_000_000, help="largest request or WebSocket message")
+    p.add_argument("--workers", type=int, default=1, help="server processes sharing the port")
+    p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("serve-reward", help="an HTTP reward server in OpenRLHF's /get_reward protocol")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=5000)
+    p.add_argument("--max-batch", type=int, default=4096, help="samples per request at most")
+    p.add_argument("--max-body-bytes", type=int, default=64_000_000)
+    p.add_argument("--max-concurrent", type=int, default=64, help="requests judged at once; more get 503")
+    p.add_argument("--timeout", type=float, default=120.0, help="seconds an idle connection is kept")
+    p.set_defaults(func=cmd_serve_reward)
+
+
+def add_eval_arguments(p: argparse.ArgumentParser) -> None:
+    """``--suite`` and ``--reverify`` for ``palaestra eval``."""
+    p.add_argument("--suite", help="a named, versioned suite (core, multi-turn, coding) or a suite .json file; "
+                                   "it sets envs, levels, seeds, samples and k, and writes report.md with --out")
+    p.add_argument("--reverify", metavar="TRANSCRIPTS", help="re-score a transcripts.jsonl with today's verifiers")
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from palaestra.integrations.export import export
+
+    seeds = range(args.first_seed, args.first_seed + args.seeds)
+    count = export(args.kind, args.envs, args.out, levels=args.levels, seeds=seeds, answer_format=args.answer_format,
+                   conversational=not args.plain, system_prompt=args.system_prompt, split=args.split)
+    print(f"{count} rows written to {args.out}")
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from palaestra.integrations.openenv_server import ServeConfig, serve
+
+    tools = ServeConfig.tools if args.tools is None else tuple(args.tools)
+    config = ServeConfig(env_ids=tuple(args.envs), default_env_id=args.default_env, tools=tools,
+                         max_sessions=args.max_sessions, session_timeout=args.session_timeout,
+                         step_timeout=args.step_timeout, max_message_bytes=args.max_message_bytes)
+    print(f"palaestra OpenEnv server on ws://{args.host}:{args.port}/ws ({args.workers} worker(s), "
+          f"{args.max_sessions} sessions each)", flush=True)
+    serve(args.host, args.port, config, workers=args.workers)
+    return 0
+
+
+def cmd_serve_reward(args: argparse.Namespace) -> int:
+    from palaestra.integrations.openrlhf import serve_reward
+
+    serve_reward(args.host, args.port, max_batch=args.max_batch, max_body_bytes=args.max_body_bytes,
+                 max_concurrent=args.max_concurrent, timeout=args.timeout)
+    return 0

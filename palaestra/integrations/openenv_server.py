@@ -1,0 +1,387 @@
+"""Every palaestra env over HTTP in the OpenEnv protocol (``palaestra serve``), built on ``openenv-core``.
+
+Any OpenEnv client (``openenv.core.GenericEnvClient``, :class:`PalaestraEnvClient`, TRL's
+OpenEnv integration, torchforge, SkyRL...) connects to ``ws://HOST:PORT/ws``; each
+WebSocket connection is one session with its own environment, and one server process holds
+many sessions. A session plays one episode after another:
+
+- **reset** with ``env_id`` (any registered id, or the server's default), ``level``, ``seed``
+  and optionally ``tools`` (e.g. ``["python", "calculator"]``), ``max_tool_calls`` and
+  ``answer_format``: the observation's ``text`` is the prompt;
+- **step** with ``{"text": reply}``: the observation's ``text`` is the env's reply,
+  ``reward`` and ``done`` are the step's, and ``verdict`` holds the step's
+  :class:`~palaestra.core.problem.Verdict` as a dict (OpenEnv does not send
+  ``Observation.metadata`` over the wire, so the verdict is a field of its own).
+  ``error`` is set when the reply could not be judged (sandbox down, a step past its time
+  limit): not a wrong answer, leave it out of training.
+
+Bounds: replies longer than ``max_action_chars`` are refused by validation, WebSocket
+messages above ``max_message_bytes`` close the connection and HTTP bodies above it get
+413, a reset or step that runs past ``step_timeout`` seconds ends the episode with an
+error, sessions idle for ``session_timeout`` seconds are closed by openenv's reaper (the
+next message on such a connection gets an error: reconnect), and at most ``max_sessions``
+sessions are open at once (the next connection gets OpenEnv's ``CAPACITY_REACHED``).
+
+Example::
+
+    palaestra serve --port 8000 --max-sessions 512            # every env; or --envs games/wordle ...
+
+    from palaestra.integrations.openenv_server import PalaestraAction, PalaestraEnvClient
+
+    with PalaestraEnvClient(base_url="http://127.0.0.1:8000").sync() as env:
+        result = env.reset(env_id="games/guess_number", level=0, seed=3)
+        while not result.done:
+            result = env.step(PalaestraAction(text="<answer>50</answer>"))
+        print(result.reward, result.observation.verdict)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import os
+import socket
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from openenv.core.client_types import StepResult
+from openenv.core.env_client import EnvClient
+from openenv.core.env_server import Action, ConcurrencyConfig, Environment, Observation, State, create_fastapi_app
+from openenv.core.env_server.types import EnvironmentMetadata
+from pydantic import Field
+
+from palaestra.core.problem import Verdict
+from palaestra.core.registry import registry
+from palaestra.factory import make
+
+MAX_ACTION_CHARS = 100_000
+CONFIG_ENV_VAR = "PALAESTRA_SERVE_CONFIG"  # how `palaestra serve --workers N` hands the config to its workers
+
+
+@dataclass(frozen=True)
+class ServeConfig:
+    """What a server offers and its bounds (see the module docstring)."""
+
+    env_ids: tuple[str, ...] = ()  # the envs a client may reset to; empty: every registered env
+    default_env_id: str | None = None  # used when a reset names no env_id
+    tools: tuple[str, ...] = ("python", "calculator", "search", "open", "sql")  # tools a client may ask for
+    max_tool_calls: int = 16
+    max_sessions: int = 256
+    session_timeout: float = 600.0
+    step_timeout: float = 60.0
+    max_action_chars: int = MAX_ACTION_CHARS
+    max_message_bytes: int = 1_000_000
+
+    def to_json(self) -> str:
+        return json.dumps(dataclasses.asdict(self))
+
+    @classmethod
+    def from_json(cls, text: str) -> ServeConfig:
+        fields = json.loads(text)
+        return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()})
+
+
+class PalaestraAction(Action):
+    """The model's full reply (a final answer, a game move, or tool calls)."""
+
+    text: str = Field(..., max_length=MAX_ACTION_CHARS, description="The model's full reply")
+
+
+class PalaestraObservation(Observation):
+    """The prompt (after reset) or the env's reply (after a step), with the step's verdict."""
+
+    text: str = Field(default="", description="The prompt, or the env's reply to the last step")
+    env_id: str = ""
+    level: int = 0
+    seed: int = 0
+    turn: int = 0
+    truncated: bool = Field(default=False, description="The episode ended without being won or lost (turns ran out)")
+    verdict: dict[str, Any] | None = Field(default=None, description="The step's Verdict: reward, correct, parsed, "
+                                                                      "feedback, error")
+    error: str | None = Field(default=None, description="Set when the step could not be judged (infrastructure)")
+    tools: list[dict[str, Any]] = Field(default_factory=list, description="Tool schemas offered (after reset)")
+
+
+class PalaestraState(State):
+    env_id: str = ""
+    level: int = 0
+    seed: int = 0
+    done: bool = True
+    total_reward: float = 0.0
+
+
+class PalaestraEnvironment(Environment[PalaestraAction, PalaestraObservation, PalaestraState]):
+    """One session's environment: any palaestra env, chosen at each reset (see the module docstring)."""
+
+    SUPPORTS_CONCURRENT_SESSIONS = True
+
+    def __init__(self, config: ServeConfig | None = None) -> None:
+        super().__init__()
+        self.config = config or ServeConfig()
+        self._env: Any = None
+        self._state = PalaestraState()
+        self._closed = False
+
+    # --- OpenEnv API ----------------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, episode_id: str | None = None, env_id: str | None = None,
+              level: int = 0, tools: Sequence[str] | None = None, max_tool_calls: int | None = None,
+              answer_format: str | None = None, **unused: Any) -> PalaestraObservation:
+        self._check_open()
+        env_id = self._allowed_env(env_id)
+        tool_names = self._allowed_tools(tools)
+        calls = self.config.max_tool_calls if max_tool_calls is None else int(max_tool_calls)
+        if not 0 <= calls <= self.config.max_tool_calls:
+            raise ValueError(f"max_tool_calls must be in [0, {self.config.max_tool_calls}]")
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
+            raise ValueError("seed must be a non-negative integer")
+        self._release()
+        env = make(env_id, level=int(level), answer_format=answer_format, tools=tool_names or None,
+                   max_tool_calls=calls)
+        prompt, info = env.reset(seed=seed)
+        self._env = env
+        self._state = PalaestraState(episode_id=episode_id, step_count=0, env_id=info["env_id"],
+                                     level=info["level"], seed=info["seed"], done=False)
+        return PalaestraObservation(text=prompt, env_id=info["env_id"], level=info["level"], seed=info["seed"],
+                                    tools=list(info.get("tools", [])), reward=None, done=False,
+                                    metadata={"problem": info["problem"].to_json()})
+
+    def step(self, action: PalaestraAction, timeout_s: float | None = None, **unused: Any) -> PalaestraObservation:
+        self._check_open()
+        if self._env is None or self._state.done:
+            raise RuntimeError("reset before stepping, and again after the episode ended")
+        text, reward, terminated, truncated, info = self._env.step(action.text)
+        return self._observe(text, float(reward), terminated, truncated, info["verdict"])
+
+    async def reset_async(self, seed: int | None = None, episode_id: str | None = None,
+                          **kwargs: Any) -> PalaestraObservation:
+        call = partial(self.reset, seed=seed, episode_id=episode_id, **kwargs)
+        try:
+            return await asyncio.wait_for(asyncio.to_thread(call), self.config.step_timeout)
+        except asyncio.TimeoutError:
+            self._env = None  # its thread may still be running: never touch it again
+            raise TimeoutError(f"reset took longer than {self.config.step_timeout:g} s") from None
+
+    async def step_async(self, action: PalaestraAction, timeout_s: float | None = None,
+                         **kwargs: Any) -> PalaestraObservation:
+        limit = min(timeout_s, self.config.step_timeout) if timeout_s else self.config.step_timeout
+        try:
+            return await asyncio.wait_for(asyncio.to_thread(self.step, action), limit)
+        except asyncio.TimeoutError:
+            self._env = None  # its thread may still be running: never touch it again
+            verdict = Verdict.failed(f"the step took longer than {limit:g} s")
+            return self._observe(verdict.feedback, 0.0, False, True, verdict)
+
+    @property
+    def state(self) -> PalaestraState:
+        return self._state
+
+    def get_metadata(self) -> EnvironmentMetadata:
+        from palaestra import __version__
+
+        return EnvironmentMetadata(name="palaestra", version=__version__,
+                                   description="Procedurally generated, program-verified environments: reset with "
+                                               "env_id, level and seed, step with the model's reply.")
+
+    def close(self) -> None:
+        """End the session (openenv calls it on disconnect and when the session idles out)."""
+        self._closed = True
+        self._release()
+
+    # --- helpers ----------------------------------------------------------------------------------------
+    def _observe(self, text: str, reward: float, terminated: bool, truncated: bool,
+                 verdict: Verdict) -> PalaestraObservation:
+        done = bool(terminated or truncated)
+        state = self._state
+        self._state = state.model_copy(update={"step_count": state.step_count + 1, "done": done,
+                                               "total_reward": state.total_reward + reward})
+        if done:
+            self._release()
+        verdict_dict = dataclasses.asdict(verdict)
+        return PalaestraObservation(text=text, env_id=state.env_id, level=state.level, seed=state.seed,
+                                    turn=state.step_count + 1, truncated=bool(truncated and not terminated),
+                                    verdict=verdict_dict, error=verdict.error, reward=reward, done=done,
+                                    metadata={"verdict": verdict_dict})
+
+    def _allowed_env(self, env_id: str | None) -> str:
+        env_id = env_id or self.config.default_env_id
+        if not env_id:
+            raise ValueError("reset needs an env_id (this server has no default env)")
+        if env_id not in registry:
+            raise ValueError(f"unknown env id {env_id!r}")
+        allowed = self.config.env_ids
+        if allowed and registry[env_id].id not in {registry[e].id for e in allowed}:
+            raise ValueError(f"this server does not offer {env_id!r}; it offers {list(allowed)}")
+        return env_id
+
+    def _allowed_tools(self, tools: Sequence[str] | None) -> list[str]:
+        names = [tools] if isinstance(tools, str) else list(tools or [])
+        refused = [t for t in names if t not in self.config.tools]
+        if refused:
+            raise ValueError(f"this server does not offer the tools {refused}; it offers {list(self.config.tools)}")
+        return names
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise RuntimeError("this session was closed (idle too long, or shut down): open a new connection")
+
+    def _release(self) -> None:
+        env, self._env = self._env, None
+        if env is not None:
+            env.close()
+
+
+def create_app(config: ServeConfig | None = None) -> Any:
+    """The FastAPI app serving palaestra in the OpenEnv protocol (HTTP bodies bounded by ``max_message_bytes``)."""
+    config = config or ServeConfig()
+    for env_id in (*config.env_ids, *([config.default_env_id] if config.default_env_id else [])):
+        registry[env_id]  # fail at start-up, not at the first reset
+    app = create_fastapi_app(partial(PalaestraEnvironment, config), PalaestraAction, PalaestraObservation,
+                             concurrency_config=ConcurrencyConfig(max_concurrent_envs=config.max_sessions,
+                                                                  session_timeout=config.session_timeout))
+    app.add_middleware(_BodyLimit, limit=config.max_message_bytes)
+    app.add_middleware(_QuietDisconnect)
+    return app
+
+
+def app_from_environment() -> Any:
+    """The app for the config in ``$PALAESTRA_SERVE_CONFIG``: uvicorn's factory for ``--workers N``."""
+    text = os.environ.get(CONFIG_ENV_VAR)
+    return create_app(ServeConfig.from_json(text) if text else None)
+
+
+class _BodyLimit:
+    """ASGI middleware: HTTP requests whose declared or actual body exceeds ``limit`` bytes get 413."""
+
+    def __init__(self, app: Any, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or []).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            await _too_large(send)
+            return
+        seen = 0
+
+        async def bounded_receive() -> dict[str, Any]:
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.limit:
+                raise _TooLarge()
+            return message
+
+        try:
+            await self.app(scope, bounded_receive, send)
+        except _TooLarge:
+            await _too_large(send)
+
+
+class _TooLarge(Exception):
+    pass
+
+
+class _QuietDisconnect:
+    """ASGI middleware: a WebSocket client that leaves is not a server error (openenv-core 0.3 closes the
+    socket again after the client's close, and that raises ``WebSocketDisconnect``, which uvicorn logs)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        from starlette.websockets import WebSocketDisconnect
+
+        try:
+            await self.app(scope, receive, send)
+        except WebSocketDisconnect:
+            if scope["type"] != "websocket":
+                raise
+
+
+async def _too_large(send: Any) -> None:
+    body = b'{"detail": "request body too large"}'
+    await send({"type": "http.response.start", "status": 413,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
+
+
+def uvicorn_options(config: ServeConfig) -> dict[str, Any]:
+    """uvicorn settings matching ``config``'s bounds (WebSocket message size, keep-alive)."""
+    return {"ws_max_size": config.max_message_bytes, "timeout_keep_alive": 30, "log_level": "warning"}
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, config: ServeConfig | None = None, workers: int = 1) -> None:
+    """Run the server in the foreground (``palaestra serve``); ``workers > 1`` runs that many processes."""
+    import uvicorn
+
+    config = config or ServeConfig()
+    if workers > 1:  # each worker builds its own app from the config in the environment
+        os.environ[CONFIG_ENV_VAR] = config.to_json()
+        uvicorn.run(f"{__name__}:app_from_environment", factory=True, host=host, port=port, workers=workers,
+                    **uvicorn_options(config))
+    else:
+        uvicorn.run(create_app(config), host=host, port=port, **uvicorn_options(config))
+
+
+class BackgroundServer:
+    """A server on a thread of this process (tests, notebooks); ``port=0`` picks a free port.
+
+    >>> server = BackgroundServer(create_app(ServeConfig(max_sessions=4)))   # doctest: +SKIP
+    >>> server.url                                                            # doctest: +SKIP
+    'http://127.0.0.1:41234'
+    """
+
+    def __init__(self, app: Any, host: str = "127.0.0.1", port: int = 0, ws_max_size: int = 1_000_000,
+                 start_timeout: float = 30.0) -> None:
+        import uvicorn
+
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        self.host, self.port = host, sock.getsockname()[1]
+        self.server = uvicorn.Server(uvicorn.Config(app, ws_max_size=ws_max_size, log_level="warning",
+                                                    lifespan="on"))
+        self._thread = threading.Thread(target=self.server.run, kwargs={"sockets": [sock]}, daemon=True)
+        self._thread.start()
+        deadline = time.monotonic() + start_timeout
+        while not self.server.started and time.monotonic() < deadline:
+            time.sleep(0.02)
+        if not self.server.started:
+            raise RuntimeError(f"the server did not start within {start_timeout:g} s")
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    def close(self) -> None:
+        self.server.should_exit = True
+        self._thread.join(timeout=10)
+
+    def __enter__(self) -> BackgroundServer:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+class PalaestraEnvClient(EnvClient[PalaestraAction, PalaestraObservation, PalaestraState]):
+    """OpenEnv's WebSocket client, typed for palaestra (``.sync()`` for a blocking one)."""
+
+    def _step_payload(self, action: PalaestraAction) -> dict[str, Any]:
+        return {"text": action.text}
+
+    def _parse_result(self, payload: dict[str, Any]) -> StepResult[PalaestraObservation]:
+        observation = PalaestraObservation(**payload.get("observation", {}), reward=payload.get("reward"),
+                                           done=bool(payload.get("done", False)))
+        return StepResult(observation=observation, reward=payload.get("reward"), done=bool(payload.get("done")))
+
+    def _parse_state(self, payload: dict[str, Any]) -> PalaestraState:
+        return PalaestraState(**payload)
