@@ -40,7 +40,8 @@ class ChatFormat(gym.Wrapper):
         self.messages = [*system, {"role": "user", "content": prompt}]
         return list(self.messages), info
 
-    def step(self, action: str | Mapping[str, str] | Sequence[Mapping[str, str]]) -> tuple[list[Message], float, bool, bool, dict]:
+    def step(self, action: str | Mapping[str, str] | Sequence[Mapping[str, str]]
+             ) -> tuple[list[Message], float, bool, bool, dict]:
         text = _reply_text(action)
         obs, reward, terminated, truncated, info = self.env.step(text)
         self.messages += [{"role": "assistant", "content": text}, {"role": "user", "content": obs}]

@@ -49,9 +49,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import gymnasium as gym
@@ -59,57 +57,7 @@ from gymnasium.error import ResetNeeded
 
 from palaestra.core.problem import Verdict
 from palaestra.tools.base import Tool
-
-OPEN_CALL, CLOSE_CALL = "<tool_call>", "</tool_call>"
-MAX_CALL_CHARS = 100_000
-# A call runs to its closing tag, or to the end of the text (generation is often stopped at
-# the closing tag, which then is not part of the text).
-_CALL = re.compile(re.escape(OPEN_CALL) + r"(.*?)(?:" + re.escape(CLOSE_CALL) + r"|\Z)", re.DOTALL)
-_FENCE = re.compile(r"^```[A-Za-z]*\s*\n?(.*?)\n?```$", re.DOTALL)
-
-
-@dataclass(frozen=True)
-class ToolCall:
-    """One parsed call: a name and arguments, or the reason it could not be read."""
-
-    name: str | None
-    arguments: Any
-    error: str | None = None
-
-
-def parse_tool_calls(text: str, limit: int = 64) -> list[ToolCall]:
-    """Every ``<tool_call>`` block of ``text`` (at most ``limit``), parsed; never raises."""
-    calls = []
-    for match in _CALL.finditer(text):
-        if len(calls) >= limit:
-            break
-        calls.append(_parse_call(match.group(1)))
-    return calls
-
-
-def _parse_call(body: str) -> ToolCall:
-    body = body.strip()
-    if len(body) > MAX_CALL_CHARS:
-        return ToolCall(None, None, f"tool call longer than {MAX_CALL_CHARS} characters")
-    fenced = _FENCE.match(body)
-    if fenced:
-        body = fenced.group(1).strip()
-    try:
-        obj = json.loads(body)
-    except (ValueError, RecursionError) as exc:
-        reason = exc.msg if isinstance(exc, json.JSONDecodeError) else type(exc).__name__
-        return ToolCall(None, None, f"the tool call is not valid JSON ({reason})")
-    if not isinstance(obj, dict) or not isinstance(obj.get("name"), str):
-        return ToolCall(None, None, 'a tool call must be a JSON object {"name": ..., "arguments": {...}}')
-    arguments = obj.get("arguments", obj.get("parameters", {}))
-    if isinstance(arguments, str):  # OpenAI-style arguments serialized as a string
-        try:
-            arguments = json.loads(arguments) if arguments.strip() else {}
-        except (ValueError, RecursionError):
-            return ToolCall(obj["name"], None, "the arguments are not a valid JSON object")
-    if not isinstance(arguments, dict):
-        return ToolCall(obj["name"], None, "the arguments must be a JSON object")
-    return ToolCall(obj["name"], arguments)
+from palaestra.tools.calls import CLOSE_CALL, OPEN_CALL, ToolCall, parse_tool_calls
 
 
 def tools_prompt(tools: Sequence[Tool], max_calls: int) -> str:

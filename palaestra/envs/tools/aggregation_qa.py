@@ -1,0 +1,85 @@
+"""Aggregation questions over a generated document collection: collect a set of facts, then count,
+sum, subtract or take the earliest.
+
+``What is the combined population of A and B?``, ``How many years after the birth year of its
+founder was X founded?``, ``How many people work for X?``, ``Among the people who work for X, who
+was born first?``, ``How many of the people who work for X were born in Y?``. The answer is a number
+(thousands separators allowed) or a name (any alias counts). Counting questions need every
+employee's document, found with several searches, and unverified documents may claim false
+employments. Levels move from two facts to sets of up to eight people in larger, noisier
+collections. The difficulty is the number of facts to collect plus the world's size in units of
+20 people.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Verdict, register, retry
+from palaestra.envs.tools import qa
+from palaestra.envs.tools.common import ToolTask
+from palaestra.generators import knowledge
+from palaestra.generators.knowledge import CorpusParams
+
+
+@register
+class AggregationQa(ToolTask):
+    id = "tools/aggregation_qa"
+    family = "tools"
+    description = "Count, sum or compare a set of facts collected by searching a generated document collection."
+    tags = ("tools", "multi-turn", "search", "retrieval", "aggregation")
+    tool_names = ("search", "open")
+
+    @dataclass(frozen=True)
+    class Config:
+        kinds: tuple[str, ...]
+        max_count: int
+        min_facts: int
+        corpus: CorpusParams
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(("combined_population", "years_apart"), 8, 2, qa.corpus_params(people=16, noise=0.0)),
+            self.Config(("founder_age",), 8, 3, qa.corpus_params(people=24, noise=0.3)),
+            self.Config(("count_employees",), 5, 3, qa.corpus_params(people=32, noise=0.5)),
+            self.Config(("earliest_employee", "count_employees"), 6, 5, qa.corpus_params(people=40, noise=0.7)),
+            self.Config(("count_employees_born_in", "earliest_employee"), 8, 8, qa.corpus_params(people=48, noise=1.0)),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        kind = rng.choice(config.kinds)
+        seed, world, question = qa.draw_question(rng, config.corpus, lambda world: retry(
+            lambda: knowledge.aggregation_question(world, rng, kind, config.max_count),
+            lambda q: len(q.facts) >= config.min_facts, what=f"a {kind} question", attempts=20))
+        budget = 2 * len(question.facts) + 2
+        form = ("Answer with a number, e.g. <answer>" if question.answer_type == "number"
+                else "Answer with the name (an alias also counts), e.g. <answer>")
+        prompt = (f"{qa.INTRO}\n\nQuestion: {question.text}\n\n{form}{qa.example_answer(question)}</answer>.\n\n"
+                  f"{self.tools_prompt(budget)}")
+        data = {"corpus": knowledge.corpus_spec(seed, config.corpus), "question": question.to_dict(), "budget": budget}
+        return Problem(prompt=prompt, answer=question.answer, data=data)
+
+    def difficulty(self, problem: Problem) -> float:
+        return len(qa.question_of(problem).facts) + qa.world_size(problem) / 20
+
+    def judge(self, problem: Problem, answer: str) -> Verdict:
+        return qa.judge_named_answer(answer, qa.question_of(problem), qa.corpus_of(problem).world)
+
+    def plan(self, problem: Problem) -> list[str]:
+        question = qa.question_of(problem)
+        return [*qa.lookup_moves(qa.corpus_of(problem), question.facts), str(question.answer)]
+
+    def spellings(self, problem: Problem) -> list[str]:
+        question = qa.question_of(problem)
+        return [*question.accepted(), f"{question.answer}. That is my final answer."]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        question = qa.question_of(problem)
+        if question.answer_type == "number":
+            value = int(question.answer)
+            return [str(value + 1), str(max(value - 1, 0)) if value > 0 else "-1", f"{value} or {value + 1}"]
+        world = qa.corpus_of(problem).world
+        others = [world.entities[str(s)].name for s, relation, _ in question.facts
+                  if relation == "birth_year" and world.entities[str(s)].name != question.answer]
+        return [others[0], f"{question.answer} or {others[0]}"]

@@ -1,0 +1,92 @@
+"""Comparison questions over a generated document collection, answered with search and open.
+
+Two entities are compared on an attribute found in the documents: ``Who was born earlier, the CEO
+of Quorvex Labs or Taro Vennik?``, ``Which city has the larger population, ...?``, ``Which
+organisation was founded earlier, ...?`` (answer: the winner's name; any alias counts) or ``Were A
+and B born in the same country?`` (yes or no). Each side is named directly or, at higher levels,
+through a path of 1-2 relations that must be resolved first. The compared values always differ,
+so the answer is unique. The skill: finding two facts in parallel and comparing them, not chaining.
+The difficulty is the number of facts needed plus the world's size in units of 20 people.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Verdict, register
+from palaestra.envs.tools import qa
+from palaestra.envs.tools.common import ToolTask
+from palaestra.generators import knowledge
+from palaestra.generators.knowledge import CorpusParams
+from palaestra.verifiers.choices import read_yes_no
+
+
+@register
+class ComparisonQa(ToolTask):
+    id = "tools/comparison_qa"
+    family = "tools"
+    description = "Compare two entities on a fact found by searching a generated document collection."
+    tags = ("tools", "multi-turn", "search", "retrieval", "comparison")
+    tool_names = ("search", "open")
+
+    @dataclass(frozen=True)
+    class Config:
+        hops: int  # relations naming each compared entity (0: by name)
+        corpus: CorpusParams
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(0, qa.corpus_params(people=16, noise=0.0)),
+            self.Config(0, qa.corpus_params(people=24, noise=0.4)),
+            self.Config(1, qa.corpus_params(people=32, noise=0.5)),
+            self.Config(1, qa.corpus_params(people=48, noise=0.8)),
+            self.Config(2, qa.corpus_params(people=56, noise=1.0, facts_per_document=2)),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        seed, world, question = qa.draw_question(
+            rng, config.corpus, lambda world: knowledge.comparison_question(world, rng, hops=config.hops))
+        budget = 2 * len(question.facts) + 2
+        if question.answer_type == "yes_no":
+            form = "Answer yes or no, e.g. <answer>no</answer>." if question.answer == "yes" else \
+                "Answer yes or no, e.g. <answer>yes</answer>."
+        else:
+            form = f"Answer with the name (an alias also counts), e.g. <answer>{qa.example_answer(question)}</answer>."
+        prompt = f"{qa.INTRO}\n\nQuestion: {question.text}\n\n{form}\n\n{self.tools_prompt(budget)}"
+        data = {"corpus": knowledge.corpus_spec(seed, config.corpus), "question": question.to_dict(), "budget": budget}
+        return Problem(prompt=prompt, answer=question.answer, data=data)
+
+    def difficulty(self, problem: Problem) -> float:
+        # Facts to find, plus the collection's size in units of 20 people.
+        return len(qa.question_of(problem).facts) + qa.world_size(problem) / 20
+
+    def judge(self, problem: Problem, answer: str) -> Verdict:
+        question = qa.question_of(problem)
+        if question.answer_type == "yes_no":
+            said = read_yes_no(answer)
+            if said is None:
+                return Verdict.unparsed("answer yes or no")
+            return Verdict.judge(said == (question.answer == "yes"))
+        return qa.judge_named_answer(answer, question, qa.corpus_of(problem).world)
+
+    def plan(self, problem: Problem) -> list[str]:
+        question = qa.question_of(problem)
+        return [*qa.lookup_moves(qa.corpus_of(problem), question.facts), str(question.answer)]
+
+    def spellings(self, problem: Problem) -> list[str]:
+        question = qa.question_of(problem)
+        if question.answer_type == "yes_no":
+            word = question.answer
+            return [word.upper(), f"{word.capitalize()}.", "true" if word == "yes" else "false"]
+        return [*question.accepted(), f"**{question.answer}**"]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        question = qa.question_of(problem)
+        if question.answer_type == "yes_no":
+            return ["no" if question.answer == "yes" else "yes", "yes or no"]
+        world = qa.corpus_of(problem).world
+        compared = {str(s) for s, relation, _ in question.facts
+                    if relation in ("birth_year", "founding_year", "population")}
+        loser = next(world.entities[e].name for e in sorted(compared) if world.entities[e].name != question.answer)
+        return [loser, f"{question.answer} or {loser}", "not in the corpus"]

@@ -1,0 +1,117 @@
+"""Question answering over a generated SQLite database: query it with the sql tool, answer with the value.
+
+Each problem has its own database (retail, school or library domain; 2-8 tables linked by foreign
+keys, NULLs in nullable columns) whose schema the prompt shows; the rows are only reachable
+through the read-only ``sql`` tool. Questions have one-value answers: filtered counts, aggregates,
+the row with the highest value, counts through one or two joins, anti-joins, comparisons with an
+average. The answer is the value: an exact integer for counts, a number rounded to 2 decimal
+places for aggregates (answers within half a cent of the rounded reference are accepted), or the
+text of a name or title (case, spacing and punctuation ignored). Levels grow the database and the
+query (tier 0-4). The difficulty is twice the query tier plus the number of tables.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from palaestra.core import GenerationError, Problem, Verdict, register, retry
+from palaestra.envs.tools import sqldata
+from palaestra.envs.tools.common import ToolTask, example_not, tool_call
+from palaestra.generators import database as dbgen
+from palaestra.generators.database import DatabaseParams
+from palaestra.generators.knowledge import normalize
+from palaestra.verifiers.normalize import read_with_tail
+from palaestra.verifiers.numeric import Tolerance, grade_number
+
+# Question kinds with a one-value answer, by tier.
+SINGLE_VALUE_KINDS = {0: ("count_where",), 1: ("aggregate", "argmax"), 2: ("count_join", "count_without"),
+                      3: ("above_average",), 4: ("count_join2",)}
+MAX_ANSWER_CHARS = 400
+
+
+@register
+class SqlQa(ToolTask):
+    id = "tools/sql_qa"
+    family = "tools"
+    description = "Answer a question about a generated SQLite database by querying it with a read-only sql tool."
+    tags = ("tools", "multi-turn", "sql", "databases")
+    tool_names = ("sql",)
+
+    @dataclass(frozen=True)
+    class Config:
+        tier: int
+        database: DatabaseParams
+        budget: int
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(0, DatabaseParams(tables=2, rows=20), 4),
+            self.Config(1, DatabaseParams(tables=3, rows=30), 5),
+            self.Config(2, DatabaseParams(tables=4, rows=40), 6),
+            self.Config(3, DatabaseParams(tables=6, rows=50), 7),
+            self.Config(4, DatabaseParams(tables=8, rows=60), 8),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        def draw() -> tuple[int, dbgen.Database, dbgen.SqlQuestion] | None:
+            seed, db = sqldata.draw_database(rng, config.database)
+            try:  # a kind the drawn tables cannot support fails: draw another database
+                kind = rng.choice(SINGLE_VALUE_KINDS[config.tier])
+                return seed, db, dbgen.sql_question(db, rng, config.tier, kind=kind)
+            except (GenerationError, ValueError, IndexError):
+                return None
+
+        seed, db, question = retry(draw, what="a database with a one-value question", attempts=30)
+        value = question.rows[0][0]
+        kind = "integer" if isinstance(value, int) else "number" if isinstance(value, float) else "text"
+        examples = {"integer": ("17", "230"), "number": ("412.5", "88.25"), "text": ("Vela Dorn", "Osk Prand")}[kind]
+        example = example_not({normalize(str(value))}, examples, key=normalize)
+        form = {"integer": "an integer", "number": "a number rounded to 2 decimal places",
+                "text": "the text value exactly as stored"}[kind]
+        prompt = (
+            f"{sqldata.schema_block(db)}\n\nQuestion: {question.text}\n\n"
+            f"Find the answer by querying the database. Answer with {form} only, e.g. <answer>{example}</answer>.\n\n"
+            f"{self.tools_prompt(config.budget)}"
+        )
+        data = {"database": dbgen.database_spec(seed, config.database), "sql": question.sql, "kind": kind,
+                "value": value, "tier": config.tier, "budget": config.budget}
+        return Problem(prompt=prompt, answer=str(value), data=data)
+
+    def difficulty(self, problem: Problem) -> float:
+        return 2 * problem.data["tier"] + problem.data["database"]["params"]["tables"]
+
+    def judge(self, problem: Problem, answer: str) -> Verdict:
+        if len(answer) > MAX_ANSWER_CHARS:
+            return Verdict.wrong("answer too long")
+        kind, value = problem.data["kind"], problem.data["value"]
+        if kind == "text":
+            key = normalize(str(value))
+            ok = read_with_tail(answer, lambda s: True if normalize(s) == key else None)
+            return Verdict.judge(bool(ok))
+        tolerance = Tolerance.decimals(2) if kind == "number" else None
+        verdict = grade_number(answer, value, tolerance=tolerance)
+        if verdict is None:
+            return Verdict.unparsed("not a number")
+        return Verdict.judge(verdict)
+
+    def plan(self, problem: Problem) -> list[str]:
+        return [tool_call("sql", query=problem.data["sql"]), problem.answer or ""]
+
+    def spellings(self, problem: Problem) -> list[str]:
+        kind, value = problem.data["kind"], problem.data["value"]
+        if kind == "text":
+            return [str(value).upper(), f"'{value}'", f"{value}."]
+        if kind == "integer":
+            return [f"{value:,}", f"{value}.0", f"**{value}**"]
+        return [f"{value:.2f}", f"{value:.3f}"]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        kind, value = problem.data["kind"], problem.data["value"]
+        if kind == "text":
+            return [str(value)[:-1], f"{value} or {value}x", "NULL"]
+        if kind == "integer":
+            return [str(value + 1), str(value - 1), f"{value} or {value + 1}"]
+        return [f"{value + 0.01:.2f}", f"{value - 0.02:.2f}", f"{round(value)}" if abs(value - round(value)) > 0.01
+                else f"{value + 1:.2f}"]
+
