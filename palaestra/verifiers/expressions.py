@@ -18,17 +18,27 @@ Example::
     True
     >>> round(evaluate_float(parse_expression("2x^2 + sqrt(x)", variables={"x"}), {"x": 4.0}).real, 6)
     34.0
+
+Exact surds: :func:`evaluate_surd` computes sums of rational multiples of square roots
+exactly (:class:`Surd`), so ``(1 + √5)/2``, ``1/2 + sqrt(5/4)`` and ``2/(sqrt(5) - 1)``
+are the same number and ``1.6180339887`` is not::
+
+    >>> evaluate_surd(parse_expression("(1 + √5)/2")) == evaluate_surd(parse_expression("2/(sqrt(5) - 1)"))
+    True
+    >>> evaluate_surd(parse_expression("(1 + √5)/2")) == evaluate_surd(parse_expression("1.6180339887"))
+    False
 """
 
 from __future__ import annotations
 
 import ast
 import cmath
+import functools
 import math
 import re
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
-from typing import Any, Union
+from typing import Any
 
 MAX_CHARS = 2_000
 MAX_NODES = 400
@@ -39,7 +49,7 @@ MAX_RESULT_BITS = 4_096
 # Expression trees are nested tuples: ("num", Fraction) | ("var", name) | ("neg", e)
 # | (op, left, right) with op in + - * / ** | ("call", name, e).
 Expr = tuple[Any, ...]
-Number = Union[Fraction, complex, float]
+Number = Fraction | complex | float
 
 FUNCTIONS = {
     "sqrt": cmath.sqrt,
@@ -57,6 +67,10 @@ _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**
 _IMPLICIT_MULT = re.compile(r"(?<=[\d)])\s*(?=(?![eE][+-]?\d)[A-Za-z_(])")
 _LATEX_FRAC = re.compile(r"\\[dt]?frac\{([^{}]*)\}\{([^{}]*)\}")
 _LATEX_SQRT = re.compile(r"\\sqrt\{([^{}]*)\}")
+# "√5", "√x", "2√3" -> sqrt(5)...; "√(" and "√{" keep their brackets
+_ROOT_SIGN_OPERAND = re.compile(r"√\s*(\d+(?:\.\d+)?|[A-Za-z_]\w*)")
+_ROOT_SIGN_BRACKET = re.compile(r"√\s*(?=[({])")
+_BARE_SQRT = re.compile(r"\bsqrt\s*(\d+(?:\.\d+)?)")  # "sqrt19", "sqrt 2"
 
 
 class _Reject(Exception):
@@ -66,9 +80,12 @@ class _Reject(Exception):
 def normalise(text: str) -> str:
     """Common notations to Python syntax: ``^``, ``×``, ``÷``, ``−``, simple LaTeX."""
     text = text.strip().rstrip(".").strip("$").strip()
-    for old, new in (("^", "**"), ("×", "*"), ("·", "*"), ("÷", "/"), ("−", "-"), ("\\cdot", "*"),
-                     ("\\times", "*"), ("\\left", ""), ("\\right", ""), ("\\pi", "pi"), ("π", "pi")):
+    for old, new in (("^", "**"), ("×", "*"), ("·", "*"), ("⋅", "*"), ("÷", "/"), ("−", "-"), ("\\cdot", "*"),
+                     ("\\times", "*"), ("\\div", "/"), ("\\left", ""), ("\\right", ""), ("\\pi", "pi"),
+                     ("π", "pi")):
         text = text.replace(old, new)
+    text = _ROOT_SIGN_BRACKET.sub("sqrt", _ROOT_SIGN_OPERAND.sub(r"sqrt(\1)", text))
+    text = _BARE_SQRT.sub(r"sqrt(\1)", text)
     for _ in range(3):  # nested \frac up to a small depth
         text = _LATEX_FRAC.sub(r"((\1)/(\2))", text)
         text = _LATEX_SQRT.sub(r"sqrt(\1)", text)
@@ -237,3 +254,246 @@ def close(a: complex | None, b: complex | None, rel: float = 1e-9, abs_tol: floa
     if a is None or b is None:
         return False
     return abs(a - b) <= max(abs_tol, rel * max(abs(a), abs(b)))
+
+
+# --- exact surds ---------------------------------------------------------------
+
+MAX_SURD_TERMS = 16  # distinct square roots in one value
+MAX_SURD_ROOTS = 16  # square roots taken while evaluating one expression
+MAX_RADICAND = 10**9  # a square-free part's bound (square factors and primes are found by trial division)
+
+
+class Surd:
+    """An exact real number ``q0 + q1*sqrt(d1) + ... + qk*sqrt(dk)``: rationals ``q`` and distinct
+    square-free integers ``d > 1``.
+
+    Square roots of distinct square-free integers are linearly independent over the
+    rationals, so two surds are equal exactly when their terms are: equality and hashing
+    are exact, never a floating-point tolerance.
+
+    >>> Surd.sqrt(Fraction(8)) == 2 * Surd.sqrt(Fraction(2)), float(Surd.sqrt(Fraction(5, 4)))
+    (True, 1.118033988749895)
+    """
+
+    __slots__ = ("terms",)
+
+    def __init__(self, terms: Mapping[int, Fraction] | None = None) -> None:
+        self.terms: dict[int, Fraction] = {d: Fraction(q) for d, q in (terms or {}).items() if q}
+        if len(self.terms) > MAX_SURD_TERMS:
+            raise _Reject
+        for q in self.terms.values():
+            if max(q.numerator.bit_length(), q.denominator.bit_length()) > MAX_RESULT_BITS:
+                raise _Reject
+
+    @classmethod
+    def rational(cls, value: Fraction | int) -> Surd:
+        return cls({1: Fraction(value)})
+
+    @classmethod
+    def sqrt(cls, value: Fraction) -> Surd:
+        """The square root of a non-negative rational (raises ``ValueError`` when negative or too big)."""
+        if value < 0:
+            raise ValueError("square root of a negative number")
+        value = Fraction(value)
+        exact = _rational_sqrt(value)
+        if exact is not None:
+            return cls.rational(exact)
+        radicand = value.numerator * value.denominator  # sqrt(p/q) = sqrt(p*q)/q
+        if radicand > MAX_RADICAND:
+            raise ValueError("radicand too large")
+        square, free = _square_part(radicand)
+        return cls({free: Fraction(square, value.denominator)})
+
+    def is_rational(self) -> bool:
+        return set(self.terms) <= {1}
+
+    def rational_part(self) -> Fraction:
+        return self.terms.get(1, Fraction(0))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (int, Fraction)):
+            other = Surd.rational(other)
+        return isinstance(other, Surd) and self.terms == other.terms
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self.terms.items()))
+
+    def __float__(self) -> float:
+        return float(sum(float(q) * math.sqrt(d) for d, q in self.terms.items()))
+
+    def __repr__(self) -> str:
+        parts = [str(q) if d == 1 else f"{q}*sqrt({d})" for d, q in sorted(self.terms.items())]
+        return f"Surd({' + '.join(parts) or '0'})"
+
+    def __neg__(self) -> Surd:
+        return Surd({d: -q for d, q in self.terms.items()})
+
+    def __add__(self, other: Surd) -> Surd:
+        terms = dict(self.terms)
+        for d, q in other.terms.items():
+            terms[d] = terms.get(d, Fraction(0)) + q
+        return Surd(terms)
+
+    def __sub__(self, other: Surd) -> Surd:
+        return self + (-other)
+
+    def __mul__(self, other: Surd | Fraction | int) -> Surd:
+        if not isinstance(other, Surd):
+            other = Surd.rational(other)
+        terms: dict[int, Fraction] = {}
+        for d1, q1 in self.terms.items():
+            for d2, q2 in other.terms.items():
+                common = math.gcd(d1, d2)  # sqrt(d1)*sqrt(d2) = common*sqrt(d1*d2/common^2)
+                d = d1 // common * (d2 // common)
+                if d > MAX_RADICAND:
+                    raise _Reject
+                terms[d] = terms.get(d, Fraction(0)) + q1 * q2 * common
+        return Surd(terms)
+
+    __rmul__ = __mul__
+
+    def _conjugate(self, prime: int) -> Surd:
+        """The image under sqrt(prime) -> -sqrt(prime), a field automorphism."""
+        return Surd({d: (-q if d % prime == 0 else q) for d, q in self.terms.items()})
+
+    def __truediv__(self, other: Surd) -> Surd:
+        """Exact division: the denominator is rationalised one prime of its radicands at a time."""
+        if not other.terms:
+            raise ZeroDivisionError
+        numerator, denominator = self, other
+        primes = sorted({p for d in other.terms if d > 1 for p in _prime_factors(d)})
+        if len(primes) > 4:
+            raise _Reject
+        for prime in primes:
+            conjugate = denominator._conjugate(prime)
+            numerator, denominator = numerator * conjugate, denominator * conjugate
+        if not denominator.is_rational() or not denominator.terms:
+            raise _Reject  # cannot happen for a non-zero value; kept as a guard
+        return numerator * (1 / denominator.rational_part())
+
+    def root(self) -> Surd:
+        """The square root of this value when it is a rational or a denestable ``a + b*sqrt(d)``.
+
+        ``sqrt(a + b*sqrt(d)) = sqrt((a + c)/2) + sign(b)*sqrt((a - c)/2)`` with ``c = sqrt(a^2 - b^2 d)``
+        rational; other nested radicals raise ``_Reject``, negative values ``ValueError``.
+        """
+        if self.is_rational():
+            return Surd.sqrt(self.rational_part())
+        irrational = [d for d in self.terms if d != 1]
+        if len(irrational) != 1:
+            raise _Reject
+        d = irrational[0]
+        a, b = self.rational_part(), self.terms[d]
+        c_squared = a * a - b * b * d
+        if c_squared < 0:
+            raise ValueError("square root of a negative number")
+        c = _rational_sqrt(c_squared)
+        if c is None or a - c < 0:
+            raise _Reject if c is None else ValueError("square root of a negative number")
+        first, second = Surd.sqrt((a + c) / 2), Surd.sqrt((a - c) / 2)
+        return first + second if b > 0 else first - second
+
+
+def _square_part(n: int) -> tuple[int, int]:
+    """``(s, f)`` with ``n = s*s*f`` and ``f`` square-free (``n <= MAX_RADICAND``).
+
+    Trial division up to the cube root; what is left then has at most two prime factors,
+    so it is square-free unless it is a prime squared.
+    """
+    if n == 0:
+        return 0, 1
+    square, free, p = 1, 1, 2
+    while p * p * p <= n:
+        while n % (p * p) == 0:
+            n //= p * p
+            square *= p
+        if n % p == 0:
+            n //= p
+            free *= p
+        p += 1 if p == 2 else 2
+    root = math.isqrt(n)
+    if root * root == n:
+        return square * root, free
+    return square, free * n
+
+
+@functools.lru_cache(maxsize=256)
+def _prime_factors(n: int) -> tuple[int, ...]:
+    factors, p = [], 2
+    while p * p <= n:
+        if n % p == 0:
+            factors.append(p)
+            while n % p == 0:
+                n //= p
+        p += 1 if p == 2 else 2
+    return (*factors, *([n] if n > 1 else []))
+
+
+def _rational_sqrt(value: Fraction) -> Fraction | None:
+    if value < 0:
+        return None
+    num, den = math.isqrt(value.numerator), math.isqrt(value.denominator)
+    return Fraction(num, den) if num * num == value.numerator and den * den == value.denominator else None
+
+
+def evaluate_surd(expr: Expr | None, values: Mapping[str, Fraction] | None = None) -> Surd | None:
+    """The exact value of an expression built from rationals, ``+ - * /``, integer powers and square
+    roots (``sqrt(x)``, ``x**(1/2)``), with variables set to the rational ``values``; ``None`` for
+    anything else (other functions, constants such as ``pi``, a variable without a value, a
+    negative radicand, division by zero, or out of bounds).
+
+    >>> evaluate_surd(parse_expression("(3 - sqrt(8))/2")) == evaluate_surd(parse_expression("3/2 - √2"))
+    True
+    >>> evaluate_surd(parse_expression("sqrt(-4)")), evaluate_surd(parse_expression("pi"))
+    (None, None)
+    """
+    if expr is None:
+        return None
+    roots = [0]
+    try:
+        return _surd(expr, roots, values or {})
+    except (_Reject, ZeroDivisionError, ValueError, RecursionError, OverflowError, KeyError):
+        return None
+
+
+def _surd(e: Expr, roots: list[int], values: Mapping[str, Fraction]) -> Surd:
+    kind = e[0]
+    if kind == "num":
+        return Surd.rational(e[1])
+    if kind == "var":
+        return Surd.rational(Fraction(values[e[1]]))
+    if kind == "neg":
+        return -_surd(e[1], roots, values)
+    if kind == "call":
+        if e[1] != "sqrt":
+            raise _Reject
+        return _take_root(_surd(e[2], roots, values), roots)
+    if kind == "const":
+        raise _Reject
+    a, b = _surd(e[1], roots, values), _surd(e[2], roots, values)
+    if kind == "+":
+        return a + b
+    if kind == "-":
+        return a - b
+    if kind == "*":
+        return a * b
+    if kind == "/":
+        return a / b
+    if not b.is_rational():
+        raise _Reject
+    exponent = b.rational_part()
+    if exponent.denominator == 2:  # x**(k/2) = sqrt(x)**k
+        a, exponent = _take_root(a, roots), exponent * 2
+    if exponent.denominator != 1 or abs(exponent) > 64:
+        raise _Reject
+    result = Surd.rational(1)
+    for _ in range(abs(int(exponent))):
+        result = result * a
+    return Surd.rational(1) / result if exponent < 0 else result
+
+
+def _take_root(value: Surd, roots: list[int]) -> Surd:
+    roots[0] += 1
+    if roots[0] > MAX_SURD_ROOTS:
+        raise _Reject
+    return value.root()

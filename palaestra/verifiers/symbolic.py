@@ -3,8 +3,11 @@
 Model text is never given to ``sympify``: it is read by
 :func:`palaestra.verifiers.expressions.parse_expression` (an allow-list walker)
 and the resulting tree is built into SymPy objects node by node. Equivalence is
-first tested numerically at random points (fast, and enough for generated
-problems); SymPy simplification is the fallback and runs under ``time_limit``.
+decided exactly where both sides are surds (rationals and square roots) at random
+rational points, so a rounded coefficient (``2.000000001*x`` for ``2*x``, ``1.4142135624``
+for ``sqrt(2)``) is not equivalent; otherwise it is tested numerically at random points
+(fast, and enough for generated problems); SymPy simplification is the last resort and
+runs under ``time_limit``.
 
 Example::
 
@@ -14,6 +17,8 @@ Example::
     True
     >>> equivalent_to("x^2 + 2x", (x + 1) ** 2, ["x"])
     False
+    >>> equivalent_to("2.000000001*x", 2 * x, ["x"]), equivalent_to("(1 + √5)/2", (1 + sympy.sqrt(5)) / 2)
+    (False, True)
 """
 
 from __future__ import annotations
@@ -23,9 +28,18 @@ import random
 import signal
 import threading
 from collections.abc import Iterator, Sequence
+from fractions import Fraction
 from typing import Any
 
-from palaestra.verifiers.expressions import MAX_EXPONENT, Expr, close, evaluate_float, leaves, parse_expression
+from palaestra.verifiers.expressions import (
+    MAX_EXPONENT,
+    Expr,
+    close,
+    evaluate_float,
+    evaluate_surd,
+    leaves,
+    parse_expression,
+)
 
 DEFAULT_SECONDS = 1.0
 
@@ -110,6 +124,9 @@ def equivalent_to(
     tree = parse_expression(text, variables=variables)
     if tree is None:
         return False
+    exact = _exact_verdict(tree, reference, variables, samples, seconds)
+    if exact is not None:
+        return exact
     symbols = [sympy.Symbol(v) for v in variables]
     reference_fn = sympy.lambdify(symbols, reference, modules="cmath") if symbols else None
     rng = random.Random(0)
@@ -133,3 +150,33 @@ def equivalent_to(
             return sympy.simplify(to_sympy(tree) - reference) == 0
     except Exception:
         return False
+
+
+def _exact_verdict(tree: Expr, reference: Any, variables: Sequence[str], samples: int, seconds: float) -> bool | None:
+    """Equal or not, decided exactly at random rational points where both sides are surds; None if undecided.
+
+    The reference's value at a point is SymPy's exact value written out by SymPy and read
+    back by the same allow-list reader (our own text, never model text).
+    """
+    import sympy
+
+    rng = random.Random(1)
+    agreed = 0
+    for _ in range(samples):
+        point = {v: Fraction(rng.randint(3, 60), rng.randint(2, 9)) for v in variables}
+        mine = evaluate_surd(tree, point)
+        if mine is None:
+            return None
+        try:
+            with time_limit(seconds):
+                value = reference.subs({sympy.Symbol(v): sympy.Rational(q.numerator, q.denominator)
+                                        for v, q in point.items()})
+                theirs = evaluate_surd(parse_expression(sympy.sstr(value), variables=()))
+        except Exception:
+            return None
+        if theirs is None:
+            return None
+        if mine != theirs:
+            return False
+        agreed += 1
+    return True if agreed else None

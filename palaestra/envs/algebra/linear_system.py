@@ -5,11 +5,12 @@ common denominator above), then an integer coefficient matrix with non-zero
 determinant; each equation is scaled to integer coefficients. n grows from 2
 to 5 with the level.
 
-The answer maps every variable to its value, ``x = 1, y = -2/3, z = 4``, in
-any order, separated by commas, semicolons or new lines (``:`` works as well as
-``=``). Values must be exact: integers, fractions or decimals equal to them
-(``1/2``, ``0.5``, ``2/4``, ``\\frac{1}{2}``). Every variable must appear
-exactly once and nothing else may.
+The answer gives every variable its value, in any order and in any notation the
+shared assignment reader takes (:mod:`palaestra.verifiers.assignments`):
+``x = 1, y = -2/3``, ``(x, y) = (1, -2/3)``, ``x: 1; y: -2/3``, one per line,
+LaTeX (``y = -\\frac{2}{3}``), with a short trailing sentence. Values must be exact:
+integers, fractions or decimals equal to them (``0.5`` for 1/2, never ``-0.6667``
+for -2/3). Every variable must appear, none twice with different values, and no other name.
 """
 
 from __future__ import annotations
@@ -21,13 +22,16 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
-from palaestra.verifiers.expressions import evaluate_exact, parse_expression
-from palaestra.verifiers.numeric import format_number
+from palaestra.core.retry import retry
+from palaestra.verifiers.assignments import read_assignment
+from palaestra.verifiers.numeric import format_decimal, format_number
 
 MAX_ANSWER_CHARS = 2_000
 _NAMES = {2: "xy", 3: "xyz", 4: "wxyz", 5: "vwxyz"}
-_SEPARATOR = re.compile(r"[,;\n]|\band\b|\s+(?=[A-Za-z]\s*[=:])")
-_PAIR = re.compile(r"^\s*\$?\s*([A-Za-z])\s*(?:=|:)\s*(.+?)\s*$")
+_EXAMPLE_VALUES = ("3", "-1/2", "4", "2/5", "-7")
+# "x=1 y=2": pairs separated by spaces only (the shared reader wants , ; "and" or new lines)
+_SPACE_BEFORE_NAME = re.compile(r"(?<=[\d}])\s+(?=[A-Za-z]\s*(?:=|:))")
+_INTEGER = re.compile(r"\d+")
 
 
 @register
@@ -36,6 +40,7 @@ class LinearSystem(Task):
     family = "algebra"
     description = "Solve a square system of linear equations with a unique rational solution."
     tags = ("math", "algebra", "linear-algebra")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -62,11 +67,15 @@ class LinearSystem(Task):
         matrix = _invertible_matrix(rng, config)
         equations = [_equation_text(row, solution, names) for row in matrix]
         answer = ", ".join(f"{n} = {format_number(v)}" for n, v in zip(names, solution))
+        example_values = list(_EXAMPLE_VALUES[: len(names)])
+        if [Fraction(v) for v in example_values] == solution:
+            example_values.reverse()  # the example must not be the answer
+        example = ", ".join(f"{n} = {v}" for n, v in zip(names, example_values))
         prompt = (
             f"Solve the system of linear equations for {', '.join(names[:-1])} and {names[-1]}:\n\n"
             + "\n".join(equations)
-            + "\n\nGive the value of every unknown as an exact integer or fraction, written as "
-            + ", ".join(f"{n} = ..." for n in names)
+            + "\n\nGive the value of every unknown exactly, as an integer or a fraction (no rounded decimals), "
+            + f"written like {example}"
         )
         return Problem(
             prompt=prompt,
@@ -75,29 +84,95 @@ class LinearSystem(Task):
         )
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        values = _read_assignment(answer)
-        if values is None:
-            return Verdict.unparsed("expected name = value pairs with exact numbers, e.g. x = 1, y = -2/3")
         expected = problem.data["solution"]
-        for name in sorted(values):
-            if name not in expected:
-                return Verdict.wrong(f"{name} is not an unknown of this system")
-        for name in sorted(expected):
-            if name not in values:
-                return Verdict.wrong(f"no value given for {name}")
-            if values[name] == "twice":
-                return Verdict.wrong(f"{name} is given more than once")
+        values = _read_values(answer, sorted(expected))
+        if values is None:
+            return Verdict.unparsed("expected every unknown with an exact value, e.g. x = 1, y = -2/3 "
+                                    "(each once, no other names)")
+        missing = [n for n in sorted(expected) if n not in values]
+        if missing:
+            return Verdict.wrong(f"no value given for {', '.join(missing)}")
         wrong = [n for n in sorted(expected) if values[n] != Fraction(expected[n])]
         return Verdict.judge(not wrong, f"wrong value for {', '.join(wrong)}")
+
+    def difficulty(self, problem: Problem) -> float:
+        """Elimination work: about n^3/3 multiply-adds, each costlier with bigger coefficients and
+        fractional values (digits of the largest coefficient and of the solution's denominator)."""
+        n = len(problem.data["solution"])
+        largest = max(int(c) for text in problem.data["equations"] for c in _INTEGER.findall(text.split("=")[0]) or [1])
+        denominator = max(Fraction(v).denominator for v in problem.data["solution"].values())
+        return n**3 / 3 * (1 + math.log10(largest) + math.log10(denominator))
+
+    def spellings(self, problem: Problem) -> list[str]:
+        solution = {n: Fraction(v) for n, v in problem.data["solution"].items()}
+        names = list(solution)
+        plain = [f"{n} = {format_number(v)}" for n, v in solution.items()]
+        latex = [f"{n} = {_latex(v)}" for n, v in solution.items()]
+        spellings = [
+            *super().spellings(problem),
+            ", ".join(reversed(plain)),
+            f"({', '.join(names)}) = ({', '.join(format_number(v) for v in solution.values())})",
+            "; ".join(p.replace(" = ", ": ") for p in plain),
+            " and ".join(plain) if len(plain) == 2 else ", ".join(plain[:-1]) + f" and {plain[-1]}",
+            "\n".join(plain),
+            ", ".join(latex),
+            "\\boxed{" + ", ".join(latex) + "}",
+            "\\begin{cases} " + " \\\\ ".join(latex) + " \\end{cases}",
+            ", ".join(f"${p}$" for p in latex),
+            ", ".join(plain) + ". These values satisfy every equation.",
+            " ".join(p.replace(" ", "") for p in plain),
+        ]
+        if all(format_decimal(v) != format_number(v) or v.denominator == 1 for v in solution.values()):
+            spellings.append(", ".join(f"{n} = {format_decimal(v)}" for n, v in solution.items()))
+        return spellings
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        solution = {n: Fraction(v) for n, v in problem.data["solution"].items()}
+        names = list(solution)
+        first, last = names[0], names[-1]
+
+        def written(values: dict[str, Fraction]) -> str:
+            return ", ".join(f"{n} = {format_number(v)}" for n, v in values.items())
+
+        wrong = [
+            written({**solution, first: solution[first] + rng.choice([-1, 1])}),  # one value off
+            written({n: v for n, v in solution.items() if n != last}),  # one unknown missing
+            written(solution) + ", q = 0",  # a name that is not an unknown
+            written(solution) + f", {first} = {format_number(solution[first] + 1)}",  # a second value: hedged
+            ", ".join(format_number(v) for v in solution.values()) + ", 0",  # values without names, one too many
+        ]
+        if solution[first] != solution[last]:
+            wrong.append(written({**solution, first: solution[last], last: solution[first]}))  # swapped
+        fractional = [n for n, v in solution.items() if v.denominator not in (1, 2, 4, 5, 8)]
+        if fractional:  # a rounded decimal is not the exact value asked for
+            wrong.append(", ".join(f"{n} = {float(v):.4f}" if n in fractional else f"{n} = {format_number(v)}"
+                                   for n, v in solution.items()))
+        return wrong
+
+
+def _read_values(answer: str, names: list[str]) -> dict[str, Fraction] | None:
+    """The values given, or None when unreadable (an unknown name, a name with two values)."""
+    if len(answer) > MAX_ANSWER_CHARS:
+        return None
+    values = read_assignment(answer, names, partial=True)
+    if values is None:
+        values = read_assignment(_SPACE_BEFORE_NAME.sub(", ", answer), names, partial=True)
+    return values
+
+
+def _latex(value: Fraction) -> str:
+    if value.denominator == 1:
+        return str(value.numerator)
+    return f"{'-' if value < 0 else ''}\\frac{{{abs(value.numerator)}}}{{{value.denominator}}}"
 
 
 def _invertible_matrix(rng: random.Random, config: LinearSystem.Config) -> list[list[int]]:
     """A random integer matrix with non-zero determinant and no all-zero row."""
     size = config.unknowns
-    while True:  # random integer matrices are almost always invertible
-        matrix = [[_coefficient(rng, config) for _ in range(size)] for _ in range(size)]
-        if all(any(row) for row in matrix) and _determinant(matrix) != 0:
-            return matrix
+    # random integer matrices are almost always invertible
+    return retry(lambda: [[_coefficient(rng, config) for _ in range(size)] for _ in range(size)],
+                 lambda matrix: all(any(row) for row in matrix) and _determinant(matrix) != 0,
+                 what="an invertible coefficient matrix")
 
 
 def _coefficient(rng: random.Random, config: LinearSystem.Config) -> int:
@@ -142,25 +217,3 @@ def _term(coefficient: int, name: str, leading: bool) -> str:
     if leading:
         return ("-" if coefficient < 0 else "") + magnitude + name
     return f"{'-' if coefficient < 0 else '+'} {magnitude}{name}"
-
-
-def _read_assignment(answer: str) -> dict[str, Fraction | str] | None:
-    """``{name: value}``; a name given twice maps to ``"twice"``. ``None`` if any part is unreadable."""
-    text = answer.strip().strip(".").strip()
-    if len(text) > MAX_ANSWER_CHARS:
-        return None
-    if text[:1] + text[-1:] in ("()", "{}", "[]"):
-        text = text[1:-1]
-    values: dict[str, Fraction | str] = {}
-    for part in _SEPARATOR.split(text):
-        if not part.strip():
-            continue
-        match = _PAIR.match(part.strip().strip("$"))
-        if match is None:
-            return None
-        value = evaluate_exact(parse_expression(match.group(2), functions=(), constants=False))
-        if value is None:
-            return None
-        name = match.group(1).lower()
-        values[name] = "twice" if name in values else value
-    return values or None

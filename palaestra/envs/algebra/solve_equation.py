@@ -7,11 +7,12 @@ equation ``A/(x - p) + B/(x - q) = C`` that reduces to such a quadratic. The
 equations are built from their roots with exact integer arithmetic, so the
 solution set is known without calling a solver.
 
-The answer is the set of real solutions separated by commas, in any order,
-each at most once, in any equivalent exact form: ``x = 3, x = -1/2``,
-``-0.5, 3``, ``(1 + sqrt(5))/2, (1 - sqrt(5))/2``, ``x = (1 ± √5)/2``; ``none``
-when there is no real solution. Each value is read by the whitelisting
-expression reader and compared numerically with a tight tolerance.
+The answer is the set of real solutions, in any order, each at most once, in any
+exact form: ``x = 3, x = -1/2``, ``-0.5, 3``, ``x ∈ {3, -1/2}``, ``3 or -1/2``,
+``(1 + sqrt(5))/2, (1 - sqrt(5))/2``, ``x_{1,2} = (1 ± √5)/2``, ``\\frac{1 \\pm \\sqrt{5}}{2}``;
+``none`` (or ``∅``, ``no real solutions``) when there is none. Values are compared
+exactly as surds (:func:`palaestra.verifiers.expressions.evaluate_surd`), so a rounded
+decimal such as ``1.6180339887`` or ``2.000000001`` is wrong: the prompt asks for exact values.
 """
 
 from __future__ import annotations
@@ -23,18 +24,20 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
-from palaestra.verifiers.expressions import close, evaluate_float, parse_expression
-from palaestra.verifiers.numeric import format_number
+from palaestra.core.retry import retry
+from palaestra.verifiers.expressions import Surd, evaluate_surd, parse_expression
+from palaestra.verifiers.numeric import format_decimal, format_number
+from palaestra.verifiers.sets import read_items
 
 MAX_ANSWER_CHARS = 2_000
 MAX_VALUES = 8
 _SQUAREFREE = (2, 3, 5, 6, 7, 10, 11, 13, 14, 15, 17, 19, 21)
-_EMPTY_SET = {"none", "no solution", "no solutions", "no real solution", "no real solutions", "empty set",
-              "∅", "{}", "[]"}
-_PREFIX = re.compile(r"^\s*x\s*(?:_?\{?\d\}?)?\s*=\s*")
-_SEPARATORS = re.compile(r"\s*(?:,|;|\bor\b|\band\b)\s*")
-_PLUS_MINUS = re.compile(r"±|\+/-|\+-|\\pm")
-_ROOT_SIGN = re.compile(r"√\s*(\d+)")
+_PLUS_MINUS = re.compile(r"±|∓|\\mp|\+/-|\+-")
+_TERM = re.compile(r"\d*x(?:\^\d)?|\d+")  # a term of the equation as printed: 3x^2, x, 12
+# Example solutions for the prompt; 23 is never a radicand here, and the rational pairs are swapped
+# for the other pair when one of their values is a root, so the example is never the answer.
+_EXAMPLES = (("4", "-2/3"), ("-7", "5/2"))
+_SURD_EXAMPLE = "x = (3 + sqrt(23))/2, x = (3 - sqrt(23))/2"
 
 
 @register
@@ -43,6 +46,7 @@ class SolveEquation(Task):
     family = "algebra"
     description = "Find every real solution of a linear, quadratic or rational equation in x."
     tags = ("math", "algebra", "equations")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -65,38 +69,97 @@ class SolveEquation(Task):
         equation, roots = _EQUATIONS[config.form](rng, config)
         roots = sorted(set(roots), key=lambda r: r.value)
         answer = ", ".join(r.text for r in roots) or "none"
+        exact = [r.surd for r in roots]
+        rational_example = next(
+            (pair for pair in _EXAMPLES if not any(_surd_of(v) in exact for v in pair)), _EXAMPLES[-1])
         prompt = (
             f"Solve the equation for the real number x:\n\n{equation}\n\n"
-            "Give every real solution exactly once, separated by commas, as exact values: integers, "
-            "fractions or square roots, e.g. x = 3, x = -1/2 or x = (1 + sqrt(5))/2, x = (1 - sqrt(5))/2. "
+            "Give every real solution exactly once, separated by commas, as exact values (integers, fractions "
+            "or square roots; rounded decimals are wrong), e.g. "
+            f"x = {rational_example[0]}, x = {rational_example[1]} or {_SURD_EXAMPLE}. "
             "If there is no real solution, answer none."
         )
-        return Problem(prompt=prompt, answer=answer, data={"equation": equation, "roots": [r.value for r in roots]})
+        data = {"form": config.form, "equation": equation, "roots": [r.text for r in roots]}
+        return Problem(prompt=prompt, answer=answer, data=data)
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         values = _read_solutions(answer)
         if values is None:
-            return Verdict.unparsed("could not read the solutions as exact real numbers")
-        expected = list(problem.data["roots"])
+            return Verdict.unparsed(
+                "could not read the solutions as exact real numbers, e.g. x = 2, x = (1 + sqrt(5))/2")
+        roots = [_surd_of(text) for text in problem.data["roots"]]
+        expected = list(roots)
         for value in values:
-            match = next((r for r in expected if close(value, r, rel=1e-9, abs_tol=1e-9)), None)
-            if match is None:
-                feedback = "a solution is listed twice" if _is_root(value, problem) else "a value is not a solution"
-                return Verdict.wrong(feedback)
-            expected.remove(match)
+            if value in expected:
+                expected.remove(value)
+            elif value in roots:
+                return Verdict.wrong("a solution is listed twice")
+            elif any(math.isclose(float(value), float(r), rel_tol=1e-6, abs_tol=1e-9) for r in roots):
+                return Verdict.wrong("a value is a rounded approximation; exact values are asked")
+            else:
+                return Verdict.wrong("a value is not a solution")
         if expected:
             return Verdict.wrong("a solution is missing")
         return Verdict.right()
 
+    def difficulty(self, problem: Problem) -> float:
+        """Solution steps: the terms to collect, plus the work the form needs (expanding brackets,
+        the quadratic formula, simplifying a surd, clearing denominators)."""
+        equation = problem.data["equation"]
+        terms = len(_TERM.findall(equation))
+        form_work = {"linear": 1, "brackets": 2, "quadratic": 4, "rational": 7}[problem.data["form"]]
+        surds = any("sqrt" in root for root in problem.data["roots"])
+        no_roots = not problem.data["roots"] and problem.data["form"] != "linear"
+        return float(terms + form_work + 2 * surds + no_roots)
+
+    def spellings(self, problem: Problem) -> list[str]:
+        roots = [_surd_of(text) for text in problem.data["roots"]]
+        if not roots:
+            return [*super().spellings(problem), "None", "no real solutions", "There is no real solution.", "∅",
+                    r"\emptyset", r"x \in \emptyset", "{}", r"\boxed{\text{none}}"]
+        plain = [_spell(r, "plain") for r in roots]
+        latex = [_spell(r, "latex") for r in roots]
+        spellings = [
+            *super().spellings(problem),
+            ", ".join(f"x = {t}" for t in reversed(plain)),
+            "x ∈ {" + ", ".join(plain) + "}",
+            r"x \in \left\{" + ", ".join(latex) + r"\right\}",
+            r" \text{ or } ".join(latex),
+            r"\boxed{" + ", ".join(latex) + "}",
+            "; ".join(_spell(r, "unicode") for r in roots),
+            ", ".join(plain) + ". These are all the real solutions.",
+            "; ".join(f"x_{i + 1} = {t}" for i, t in enumerate(plain)),
+        ]
+        if len(roots) == 2:
+            spellings.append(f"x = {plain[0]} or x = {plain[1]}")
+            spellings.append(" and ".join(plain))
+            pair = _plus_minus(roots)
+            if pair is not None:
+                spellings += [f"x_{{1,2}} = {pair}", f"x = {pair}", _plus_minus(roots, latex=True)]
+        decimals = [format_decimal(r.rational_part()) for r in roots if r.is_rational()]
+        if len(decimals) == len(roots) and any("." in d for d in decimals):
+            spellings.append(", ".join(decimals))
+        return spellings
+
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
-        roots = problem.data["roots"]
-        outsider = next(k for k in range(-50, 50) if not any(abs(k - r) < 1e-6 for r in roots))
+        roots = [_surd_of(text) for text in problem.data["roots"]]
+        outsider = next(k for k in range(-50, 50) if Surd.rational(k) not in roots)
         gold = problem.answer or ""
         if not roots:
-            return [str(outsider)]
-        wrong = ["none", f"{gold}, {outsider}", str(outsider)]
+            return [str(outsider), "0", "x = 1"]
+        first = float(roots[0])
+        wrong = [
+            "none",
+            f"{gold}, {outsider}",
+            str(outsider),
+            f"{first:.10f}" if not roots[0].is_rational() else f"{first + 1e-9:.10f}",  # rounded, not exact
+            ", ".join(f"{float(r):.12g}" for r in roots) if not all(r.is_rational() for r in roots)
+            else ", ".join(f"{float(r) + 1e-9:.12g}" for r in roots),
+            ", ".join(f"x = {_spell(r, 'plain')}" for r in roots) + f", x = {outsider}",
+        ]
         if len(roots) > 1:
-            wrong.append(gold.split(", ")[0])  # one solution missing
+            wrong.append(problem.data["roots"][0])  # one solution missing
+            wrong.append(f"{problem.data['roots'][0]}, {problem.data['roots'][0]}")  # one repeated, one missing
         return wrong
 
 
@@ -113,17 +176,85 @@ class _Root:
         return float(self.rational) + float(self.coefficient) * math.sqrt(self.radicand)
 
     @property
+    def surd(self) -> Surd:
+        return Surd.rational(self.rational) + Surd.sqrt(Fraction(self.radicand)) * self.coefficient
+
+    @property
     def text(self) -> str:
-        if self.coefficient == 0:
-            return format_number(self.rational)
-        denominator = math.lcm(self.rational.denominator, self.coefficient.denominator)
-        constant, scale = int(self.rational * denominator), int(abs(self.coefficient) * denominator)
-        surd = f"sqrt({self.radicand})" if scale == 1 else f"{scale}*sqrt({self.radicand})"
-        sign = "-" if self.coefficient < 0 else "+"
-        numerator = f"{constant} {sign} {surd}" if constant else ("-" if sign == "-" else "") + surd
-        if denominator == 1:
-            return numerator
-        return f"({numerator})/{denominator}" if constant else f"{numerator}/{denominator}"
+        return _spell(self.surd, "plain")
+
+
+def _surd_of(text: str) -> Surd:
+    """The exact value of a reference root's text (always readable: the generator wrote it)."""
+    value = evaluate_surd(parse_expression(text, functions=("sqrt",), constants=False))
+    assert value is not None, text
+    return value
+
+
+def _read_value(text: str) -> Surd | None:
+    if len(text) > 200:
+        return None
+    return evaluate_surd(parse_expression(text, functions=("sqrt",), constants=False))
+
+
+def _expand_plus_minus(item: str) -> list[str] | None:
+    """``(1 ± sqrt(5))/2`` (or ∓) -> both values; an item with more than one ± is unreadable."""
+    pieces = _PLUS_MINUS.split(item)
+    if len(pieces) == 1:
+        return [item]
+    if len(pieces) == 2:
+        return [f"{pieces[0]}+{pieces[1]}", f"{pieces[0]}-{pieces[1]}"]
+    return None
+
+
+def _read_solutions(answer: str) -> list[Surd] | None:
+    """The exact real values listed in ``answer`` (empty for "none"), or ``None`` if any part is unreadable."""
+    if len(answer) > MAX_ANSWER_CHARS:
+        return None
+    return read_items(answer, _read_value, allow_empty=True, allow_or=True, expand=_expand_plus_minus,
+                      max_items=MAX_VALUES)
+
+
+def _parts(value: Surd) -> tuple[int, int, int, int]:
+    """``(constant, scale, radicand, denominator)`` with ``value = (constant + scale*sqrt(radicand))/denominator``."""
+    irrational = [d for d in value.terms if d != 1]
+    radicand = irrational[0] if irrational else 1
+    rational, coefficient = value.rational_part(), value.terms.get(radicand, Fraction(0)) if irrational else Fraction(0)
+    denominator = math.lcm(rational.denominator, coefficient.denominator)
+    return int(rational * denominator), int(coefficient * denominator), radicand, denominator
+
+
+def _spell(value: Surd, style: str, sign: str = "") -> str:
+    """A root as text: ``plain`` (``(1 + sqrt(5))/2``), ``latex`` (``\\frac{1 + \\sqrt{5}}{2}``) or
+    ``unicode`` (``(1 + √5)/2``). ``sign="±"`` writes the conjugate pair of an irrational value."""
+    constant, scale, radicand, denominator = _parts(value)
+    minus = "−" if style == "unicode" else "-"
+    if scale == 0:
+        if style == "latex" and denominator != 1:
+            return f"{'-' if constant < 0 else ''}\\frac{{{abs(constant)}}}{{{denominator}}}"
+        text = format_number(Fraction(constant, denominator))
+        return text.replace("-", minus)
+    root = {"plain": f"sqrt({radicand})", "latex": f"\\sqrt{{{radicand}}}", "unicode": f"√{radicand}"}[style]
+    surd = root if abs(scale) == 1 else f"{abs(scale)}{'*' if style == 'plain' else ''}{root}"
+    operator = ("\\pm" if style == "latex" else sign) if sign else ("-" if scale < 0 else "+")
+    if constant:
+        numerator = f"{str(constant).replace('-', minus)} {operator.replace('-', minus)} {surd}"
+    else:
+        numerator = (sign or ("" if scale > 0 else minus)) + surd
+    if denominator == 1:
+        return numerator
+    if style == "latex":
+        return f"\\frac{{{numerator}}}{{{denominator}}}"
+    return f"({numerator})/{denominator}" if constant or sign else f"{numerator}/{denominator}"
+
+
+def _plus_minus(roots: list[Surd], latex: bool = False) -> str | None:
+    """Two conjugate irrational roots as one ``(a ± b*sqrt(d))/c`` expression, else None."""
+    low, high = roots
+    if low.is_rational() or low.rational_part() != high.rational_part() or low + high != 2 * Surd.rational(
+            low.rational_part()):
+        return None
+    return _spell(high, "latex" if latex else "plain", sign="±")
 
 
 def _rational(rng: random.Random, config: SolveEquation.Config) -> Fraction:
@@ -182,7 +313,7 @@ def _quadratic_roots(rng: random.Random, config: SolveEquation.Config) -> tuple[
 
 def _quadratic(rng: random.Random, config: SolveEquation.Config) -> tuple[str, list[_Root]]:
     coefficients, roots = _quadratic_roots(rng, config)
-    if rng.random() < 0.5:
+    if rng.random() < 0.25:
         return f"{_poly_text(coefficients)} = 0", roots
     right = [rng.randint(-3, 3), rng.randint(-9, 9), rng.randint(-20, 20)]
     left = [c + r for c, r in zip(coefficients, right)]
@@ -196,17 +327,19 @@ def _rational_equation(rng: random.Random, config: SolveEquation.Config) -> tupl
     multiplier that makes A and B integers, and f(p), f(q) != 0 keeps the poles
     away from the roots.
     """
-    while True:  # about half of the draws give small enough integers
+    def draw() -> tuple[int, int, int, int, int, list[_Root]] | None:
         coefficients, roots = _quadratic_roots(rng, config)
         p, q = rng.sample(range(-6, 7), 2)
         f_p, f_q = _monic_value(coefficients, p), _monic_value(coefficients, q)
         if f_p == 0 or f_q == 0:
-            continue
+            return None
         ratio_a, ratio_b = f_p / (q - p), f_q / (p - q)
         c = math.lcm(ratio_a.denominator, ratio_b.denominator) * rng.choice([-2, -1, 1, 2])
         a, b = int(c * ratio_a), int(c * ratio_b)
-        if max(abs(a), abs(b), abs(c)) <= 99:
-            break
+        return (a, b, c, p, q, roots) if max(abs(a), abs(b), abs(c)) <= 99 else None
+
+    # about half of the draws give small enough integers
+    a, b, c, p, q, roots = retry(draw, what="a rational equation with small coefficients")
     equation = f"{a}/{_shifted_x(p)} {'+' if b > 0 else '-'} {abs(b)}/{_shifted_x(q)} = {c}"
     return equation, roots
 
@@ -236,41 +369,6 @@ def _poly_text(coefficients: list[int]) -> str:
         return "0"
     first_sign, first = terms[0]
     return ("-" if first_sign == "-" else "") + first + "".join(f" {s} {t}" for s, t in terms[1:])
-
-
-def _read_solutions(answer: str) -> list[float] | None:
-    """The real values listed in ``answer`` (empty for "none"), or ``None`` if any part is unreadable."""
-    text = answer.strip().rstrip(".").strip()
-    if len(text) > MAX_ANSWER_CHARS:
-        return None
-    if text.lower().strip("$ ") in _EMPTY_SET:
-        return []
-    if text[:1] + text[-1:] in ("{}", "[]"):
-        text = text[1:-1]
-    text = _ROOT_SIGN.sub(r"sqrt(\1)", text).replace("√", "sqrt")
-    parts = [_PREFIX.sub("", part) for part in _SEPARATORS.split(text)]
-    expressions = [e for part in parts for e in _expand_plus_minus(part)]
-    if not expressions or len(expressions) > MAX_VALUES:
-        return None
-    values = []
-    for expression in expressions:
-        value = evaluate_float(parse_expression(expression))
-        if value is None or abs(value.imag) > 1e-12 * max(1.0, abs(value.real)):
-            return None
-        values.append(value.real)
-    return values
-
-
-def _expand_plus_minus(part: str) -> list[str]:
-    """``(1 ± sqrt(5))/2`` -> both values; a part with more than one ± is left unreadable."""
-    pieces = _PLUS_MINUS.split(part)
-    if len(pieces) == 2:
-        return [f"{pieces[0]}+{pieces[1]}", f"{pieces[0]}-{pieces[1]}"]
-    return [part] if len(pieces) == 1 else ["?"]
-
-
-def _is_root(value: float, problem: Problem) -> bool:
-    return any(close(value, r, rel=1e-9, abs_tol=1e-9) for r in problem.data["roots"])
 
 
 _EQUATIONS = {"linear": _linear, "brackets": _brackets, "quadratic": _quadratic, "rational": _rational_equation}

@@ -1,8 +1,10 @@
 """Evaluate a multi-step integer expression with + - * / and parentheses.
 
 Divisions are generated exact, so the answer is always an integer; the
-verifier accepts any numeral equal to it (``42``, ``42.0``, ``84/2``) but never
-an expression, so echoing the question earns nothing.
+verifier accepts any numeral equal to it (``42``, ``42.0``, ``84/2``, ``(42)``,
+``\\boxed{42}``, ``4.2e1``, ``42. That is the result.``, a worked ``6 * 7 = 42`` whose
+left side does equal the right) but never an expression alone, so echoing the question
+earns nothing, and never an inexact decimal (``42.000001``).
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
-from palaestra.verifiers.numeric import parse_number
+from palaestra.verifiers.expressions import evaluate_exact, parse_expression
+from palaestra.verifiers.numeric import read_exact
 
 _PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2}
 
@@ -23,6 +26,7 @@ class Expression(Task):
     family = "arithmetic"
     description = "Evaluate a multi-step integer arithmetic expression."
     tags = ("math", "arithmetic")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -33,7 +37,7 @@ class Expression(Task):
 
     def config(self, level: int) -> Config:
         return [
-            self.Config(operations=2, max_operand=10, operators="+-", allow_negative=False),
+            self.Config(operations=2, max_operand=20, operators="+-", allow_negative=False),
             self.Config(operations=3, max_operand=20, operators="+-*", allow_negative=False),
             self.Config(operations=4, max_operand=50, operators="+-*/", allow_negative=True),
             self.Config(operations=6, max_operand=100, operators="+-*/", allow_negative=True),
@@ -43,17 +47,59 @@ class Expression(Task):
     def generate(self, rng: random.Random, config: Config) -> Problem:
         text, value = _expression(rng, config, config.operations)
         answer = str(value)
+        example = -17 if value != -17 else 23  # never the answer
         return Problem(
-            prompt=f"Evaluate the expression and give the result as an integer:\n\n{text}",
+            prompt=f"Evaluate the expression and give the result as an integer in digits, e.g. {example}:\n\n{text}",
             answer=answer,
             data={"expression": text, "value": answer},
         )
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        value = parse_number(answer)
+        value = read_exact(answer, max_digits=200)
+        if value is None:
+            value = _worked_result(answer)
         if value is None:
             return Verdict.unparsed("the answer is not a number")
         return Verdict.judge(value == Fraction(problem.data["value"]), "wrong value")
+
+    def difficulty(self, problem: Problem) -> float:
+        """Operations to carry out plus the operand digits they work on."""
+        expression = problem.data["expression"]
+        operators = sum(expression.count(f" {op} ") for op in "+-*/")
+        return float(operators + sum(char.isdigit() for char in expression))
+
+    def spellings(self, problem: Problem) -> list[str]:
+        value = int(problem.data["value"])
+        spellings = [*super().spellings(problem), f"({value})", f"\\boxed{{{value}}}", f"{value}e0", f"{value}.0",
+                     f"${value}$", f"**{value}**", f"{value}. That is the result.", f"The result is {value}.",
+                     f"{2 * value}/2", f"{problem.data['expression']} = {value}"]
+        if abs(value) >= 1000:
+            spellings.append(f"{value:,}")
+        if value < 0:
+            spellings.append(f"−{-value}")  # a unicode minus sign
+        return spellings
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        value = int(problem.data["value"])
+        return [*super().corruptions(problem, rng), f"{value}.000001", f"{value + 1}", f"{value}.5",
+                f"{value} or {value + 1}", f"{value}, or maybe {value - 1}", problem.data["expression"],
+                f"{value} = {value + 1}", f"{problem.data['expression']} = {value + 1}"]
+
+
+def _worked_result(answer: str) -> Fraction | None:
+    """The result of ``<expression> = <number>`` when the expression does equal that number, else None.
+
+    A worked answer such as ``7 * (2 + 3) = 35`` states its result; a wrong equation
+    (``7 * 5 = 36``) and an expression alone (the question echoed back) are not read.
+    """
+    if len(answer) > 2_000 or answer.count("=") != 1:
+        return None
+    work, result = answer.split("=")
+    value = read_exact(result, max_digits=200)
+    if value is None:
+        return None
+    worked = evaluate_exact(parse_expression(work, functions=(), constants=False, implicit_multiplication=False))
+    return value if worked == value else None
 
 
 def _below(rng: random.Random, n: int) -> int:

@@ -7,7 +7,9 @@ The gcd/lcm operands are built as multiples of a chosen common factor, so the
 answer is rarely 1 and a constant guess scores little.
 
 The verifier accepts any numeral equal to the integer answer (``42``, ``42.0``,
-``84/2``) but never an expression, so a restated question earns nothing.
+``84/2``, ``(42)``, ``\\boxed{42}``, ``x = 42``, ``42. Done.``) but never an expression,
+so a restated question earns nothing, and never another member of the residue class
+(``42 + m`` where the remainder modulo m is asked).
 """
 
 from __future__ import annotations
@@ -18,9 +20,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
-from palaestra.verifiers.numeric import parse_number
+from palaestra.core.retry import retry
+from palaestra.verifiers.numeric import read_exact
 
 _SMALL_PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31)
+MIN_COFACTORS = 25  # gcd/lcm cofactors range over at least this many values, so small levels have many problems
+# effort beyond the arithmetic on the numbers themselves: a CRT system needs several steps, a gcd one algorithm
+_KIND_STEPS = {"gcd": 1, "lcm": 2, "divisors": 2, "power_mod": 3, "inverse": 3, "divisor_sum": 3, "crt": 4}
 
 
 @register
@@ -29,6 +35,7 @@ class NumberTheory(Task):
     family = "arithmetic"
     description = "Modular powers and inverses, gcd/lcm, divisor counts and sums, congruence systems."
     tags = ("math", "arithmetic", "number-theory")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -52,40 +59,69 @@ class NumberTheory(Task):
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         kind = rng.choice(config.kinds)
-        question, value = _QUESTIONS[kind](rng, config)
+        question, value, numbers, modulus = _QUESTIONS[kind](rng, config)
+        example = 12 if value != 12 else 7  # never the answer
         return Problem(
-            prompt=f"{question}\n\nGive the answer as a single integer.",
+            prompt=f"{question}\n\nGive the answer as a single integer in digits, e.g. {example}.",
             answer=str(value),
-            data={"kind": kind, "value": str(value)},
+            data={"kind": kind, "value": str(value), "numbers": numbers, "modulus": modulus},
         )
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        value = parse_number(answer)
+        value = read_exact(answer, max_digits=200)
         if value is None:
             return Verdict.unparsed("the answer is not a number")
         return Verdict.judge(value == Fraction(int(problem.data["value"])), "wrong value")
 
+    def difficulty(self, problem: Problem) -> float:
+        """Digits of the numbers the question works on plus the steps its kind needs."""
+        digits = sum(len(str(n)) for n in problem.data["numbers"])
+        return float(digits + _KIND_STEPS[problem.data["kind"]])
 
-def _multiples(rng: random.Random, config: NumberTheory.Config) -> tuple[list[int], int]:
-    """``count`` distinct numbers <= max_value sharing a common factor chosen log-uniformly."""
+    def spellings(self, problem: Problem) -> list[str]:
+        value = int(problem.data["value"])
+        spellings = [*super().spellings(problem), f"({value})", f"\\boxed{{{value}}}", f"{value}.0", f"${value}$",
+                     f"x = {value}", f"{value}. That is the answer.", f"The answer is {value}.", f"{3 * value}/3"]
+        if value >= 1000:
+            spellings.append(f"{value:,}")
+        return spellings
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        value = int(problem.data["value"])
+        wrong = [*super().corruptions(problem, rng), f"{value}.001", f"{value} or {value + 1}", f"{value + 1}"]
+        if problem.data["modulus"]:  # the same residue class, but not the remainder asked for
+            wrong.append(str(value + problem.data["modulus"]))
+        return wrong
+
+
+Question = tuple[str, int, list[int], int]  # text, answer, the numbers it works on, modulus of the answer (0: none)
+
+
+def _multiples(rng: random.Random, config: NumberTheory.Config) -> list[int]:
+    """``count`` distinct numbers whose gcd is a factor chosen log-uniformly (so it is rarely 1).
+
+    The cofactors are coprime and range up to ``max_value // factor`` (at least
+    ``MIN_COFACTORS``), so different draws rarely give the same numbers.
+    """
     top = max(2, config.max_value // 4)
     factor = int(math.exp(rng.uniform(0, math.log(top))))
-    limit = max(config.count + 1, config.max_value // factor)
-    cofactors = rng.sample(range(1, limit + 1), config.count)
-    return sorted(factor * c for c in cofactors), factor
+    limit = max(MIN_COFACTORS, config.max_value // factor)
+    cofactors = retry(lambda: rng.sample(range(1, limit + 1), config.count), lambda c: math.gcd(*c) == 1,
+                      what="coprime cofactors")
+    return sorted(factor * c for c in cofactors)
 
 
-def _gcd(rng: random.Random, config: NumberTheory.Config) -> tuple[str, int]:
-    numbers, _ = _multiples(rng, config)
-    return f"Find the greatest common divisor of {_listing(numbers)}.", math.gcd(*numbers)
+def _gcd(rng: random.Random, config: NumberTheory.Config) -> Question:
+    numbers = _multiples(rng, config)
+    return f"Find the greatest common divisor of {_listing(numbers)}.", math.gcd(*numbers), numbers, 0
 
 
-def _lcm(rng: random.Random, config: NumberTheory.Config) -> tuple[str, int]:
-    numbers, _ = _multiples(rng, config)
-    return f"Find the least common multiple of {_listing(numbers)}.", math.lcm(*numbers)
+def _lcm(rng: random.Random, config: NumberTheory.Config) -> Question:
+    numbers = _multiples(rng, config)
+    return f"Find the least common multiple of {_listing(numbers)}.", math.lcm(*numbers), numbers, 0
 
 
-def _power_mod(rng: random.Random, config: NumberTheory.Config) -> tuple[str, int]:
+def _power_mod(rng: random.Random, config: NumberTheory.Config) -> Question:
     base = rng.randint(2, config.max_value)
     exponent = rng.randint(2, config.max_exponent)
     modulus = rng.randint(3, config.max_value)
@@ -93,10 +129,10 @@ def _power_mod(rng: random.Random, config: NumberTheory.Config) -> tuple[str, in
         f"Compute {base}^{exponent} mod {modulus}, the remainder when {base}^{exponent} is divided "
         f"by {modulus} (an integer from 0 to {modulus - 1})."
     )
-    return question, pow(base, exponent, modulus)
+    return question, pow(base, exponent, modulus), [base, exponent, modulus], modulus
 
 
-def _inverse(rng: random.Random, config: NumberTheory.Config) -> tuple[str, int]:
+def _inverse(rng: random.Random, config: NumberTheory.Config) -> Question:
     modulus = rng.randint(5, config.max_value)
     base = modulus - 1  # always invertible; replaced by a random unit when one turns up quickly
     for _ in range(50):
@@ -108,38 +144,52 @@ def _inverse(rng: random.Random, config: NumberTheory.Config) -> tuple[str, int]
         f"Find the inverse of {base} modulo {modulus}: the integer x with 0 <= x < {modulus} "
         f"such that {base}*x leaves remainder 1 when divided by {modulus}."
     )
-    return question, pow(base, -1, modulus)
+    return question, pow(base, -1, modulus), [base, modulus], modulus
 
 
 def _factored(rng: random.Random, config: NumberTheory.Config) -> tuple[int, dict[int, int]]:
-    """A number <= max_value built from small primes (so it has many divisors), with its factorisation."""
-    n, exponents = 1, {}
+    """A number <= 10 * max_value with its factorisation: a product of small primes (so it has many
+    divisors) times a random cofactor (so there are many such numbers)."""
+    smooth = 1
     for _ in range(rng.randint(2, 12)):
         prime = rng.choice([p for p in _SMALL_PRIMES if p * p <= config.max_value * 4])
-        if n * prime > config.max_value:
+        if smooth * prime > config.max_value:
             break
-        n *= prime
-        exponents[prime] = exponents.get(prime, 0) + 1
-    return n, exponents
+        smooth *= prime
+    n = smooth * rng.randint(1, max(2, 10 * config.max_value // smooth))
+    return n, _factorisation(n)
 
 
-def _divisors(rng: random.Random, config: NumberTheory.Config) -> tuple[str, int]:
+def _factorisation(n: int) -> dict[int, int]:
+    """``{prime: exponent}`` by trial division (n is at most 10^8 here)."""
+    exponents: dict[int, int] = {}
+    divisor = 2
+    while divisor * divisor <= n:
+        while n % divisor == 0:
+            exponents[divisor] = exponents.get(divisor, 0) + 1
+            n //= divisor
+        divisor += 1
+    if n > 1:
+        exponents[n] = exponents.get(n, 0) + 1
+    return exponents
+
+
+def _divisors(rng: random.Random, config: NumberTheory.Config) -> Question:
     n, exponents = _factored(rng, config)
-    return f"How many positive divisors does {n} have?", math.prod(e + 1 for e in exponents.values())
+    return f"How many positive divisors does {n} have?", math.prod(e + 1 for e in exponents.values()), [n], 0
 
 
-def _divisor_sum(rng: random.Random, config: NumberTheory.Config) -> tuple[str, int]:
+def _divisor_sum(rng: random.Random, config: NumberTheory.Config) -> Question:
     n, exponents = _factored(rng, config)
     total = math.prod((p ** (e + 1) - 1) // (p - 1) for p, e in sorted(exponents.items()))
-    return f"What is the sum of all positive divisors of {n}, including 1 and {n} itself?", total
+    return f"What is the sum of all positive divisors of {n}, including 1 and {n} itself?", total, [n], 0
 
 
-def _crt(rng: random.Random, config: NumberTheory.Config) -> tuple[str, int]:
+def _crt(rng: random.Random, config: NumberTheory.Config) -> Question:
     moduli: list[int] = []
-    while len(moduli) < config.count:  # pairwise coprime, so the solution is unique modulo the product
-        candidate = rng.randint(3, config.max_modulus)
-        if all(math.gcd(candidate, m) == 1 for m in moduli):
-            moduli.append(candidate)
+    for _ in range(config.count):  # pairwise coprime, so the solution is unique modulo the product
+        moduli.append(retry(lambda: rng.randint(3, config.max_modulus),
+                            lambda m: all(math.gcd(m, other) == 1 for other in moduli), what="a coprime modulus"))
     product = math.prod(moduli)
     x = rng.randrange(product)
     congruences = [f"x ≡ {x % m} (mod {m})" for m in moduli]
@@ -147,7 +197,7 @@ def _crt(rng: random.Random, config: NumberTheory.Config) -> tuple[str, int]:
         "Find the smallest non-negative integer x that satisfies all of these congruences "
         "(x ≡ r (mod m) means x leaves remainder r when divided by m):\n" + "\n".join(congruences)
     )
-    return question, x
+    return question, x, [*(x % m for m in moduli), *moduli], product
 
 
 def _listing(numbers: list[int]) -> str:

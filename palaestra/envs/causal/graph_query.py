@@ -2,17 +2,28 @@
 
 Two question kinds over a random DAG whose edges are listed in the prompt:
 
-- "Are X and Y d-separated given Z?": ``yes`` or ``no`` (labels balanced; X and Y
-  are never adjacent), checked against networkx's ``is_d_separator``.
+- "Are X and Y d-separated given Z?": ``yes`` or ``no`` (``true``/``false``,
+  ``d-separated``/``d-connected``, with a short remark). X and Y are never adjacent and
+  Z is never empty. The questions come in matched pairs: for one graph, X, Y and size
+  of Z, a yes-set and a no-set with the same cheap profile are found (how many parents,
+  children, ancestors, descendants, confounders, colliders and mediators of X and Y Z
+  holds, the edges in, out of and inside Z...; see ``_Bits.node_profiles``), and a fair
+  coin picks which one is asked. So the labels are balanced, and neither the graph nor
+  those features of Z (:meth:`GraphQuery.surface_features`; "yes iff Z holds a parent of
+  X or Y" scored 58-65% before) predict the answer.
 - "Give a set satisfying the backdoor criterion for the effect of X on Y": any
   valid set is accepted (no descendant of X; it d-separates X and Y once the
-  edges out of X are removed); the empty set is never valid for these problems.
+  edges out of X are removed), written in any set notation the shared reader takes
+  (``A3, H3``, ``S = {A3, H3}``, ``A3 and H3``, ``['A3', 'H3']``); the empty set is never
+  valid for these problems.
 
 Graph size and the size of the conditioning set grow with the level.
 """
 
 from __future__ import annotations
 
+import itertools
+import math
 import random
 import string
 from dataclasses import dataclass
@@ -20,11 +31,16 @@ from dataclasses import dataclass
 import networkx as nx
 
 from palaestra.core import Problem, Task, Verdict, register
-from palaestra.verifiers.structured import parse_tokens
+from palaestra.core.retry import retry
+from palaestra.verifiers.choices import read_yes_no
+from palaestra.verifiers.sets import read_set, read_token
 
 _MAX_ANSWER = 2_000
-_YES, _NO = frozenset({"yes", "true", "y"}), frozenset({"no", "false", "n"})
-_EMPTY = frozenset({"none", "empty", "{}", "[]", "()", "∅", "the empty set", "empty set"})
+MAX_PAIRS = 8  # pairs (X, Y) tried per graph
+MAX_CANDIDATES = 200  # conditioning sets examined per pair (all of them when there are fewer)
+COARSE_FEATURES = 2  # profile features compared in bins of two (see _matched_set)
+_YES = ("yes", "true", "d-separated", "they are d-separated")
+_NO = ("no", "false", "not d-separated", "d-connected", "they are d-connected", "they are not d-separated")
 
 
 @register
@@ -33,6 +49,7 @@ class GraphQuery(Task):
     family = "causal"
     description = "Decide d-separation or find a backdoor adjustment set in a causal DAG."
     tags = ("causal", "graphs", "logic")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -53,14 +70,16 @@ class GraphQuery(Task):
     def generate(self, rng: random.Random, config: Config) -> Problem:
         backdoor = rng.random() < config.backdoor_share
         want_separated = rng.random() < 0.5
-        while True:
+
+        def draw() -> tuple[nx.DiGraph, dict] | None:
             graph = _random_dag(rng, config)
             if backdoor:
                 question = _backdoor_question(rng, graph)
             else:
                 question = _dsep_question(rng, graph, config, want_separated)
-            if question is not None:
-                break
+            return None if question is None else (graph, question)
+
+        graph, question = retry(draw, what="a graph with a question of the asked kind")
         nodes = list(graph.nodes)
         edges = sorted([u, v] for u, v in graph.edges)
         description = (
@@ -74,18 +93,71 @@ class GraphQuery(Task):
         if len(answer) > _MAX_ANSWER:
             return Verdict.unparsed("answer too long")
         if problem.data["kind"] == "dsep":
-            word = answer.strip().strip(".!").strip().lower()
-            if word not in _YES | _NO:
+            said = read_yes_no(answer, yes=_YES, no=_NO)
+            if said is None:
                 return Verdict.unparsed("answer yes or no")
-            return Verdict.judge((word in _YES) == problem.data["separated"], "wrong")
+            return Verdict.judge(said == problem.data["separated"], "wrong")
         return _verify_backdoor(problem, answer)
+
+    def difficulty(self, problem: Problem) -> float:
+        """The graph a solver searches (variables plus edges) plus the conditioning set it tracks."""
+        return float(len(problem.data["nodes"]) + len(problem.data["edges"]) + len(problem.data.get("z", [])))
+
+    def spellings(self, problem: Problem) -> list[str]:
+        if problem.data["kind"] == "dsep":
+            if problem.data["separated"]:
+                return [*super().spellings(problem), "Yes", "YES.", "true", r"\boxed{yes}", "**Yes**",
+                        "Yes, they are d-separated.", "d-separated", "Yes. Every path between them is blocked."]
+            return [*super().spellings(problem), "No", "NO.", "false", r"\boxed{no}", "**No**",
+                    "No, they are d-connected.", "No, they are not d-separated.", "d-connected",
+                    "No. An open path connects them."]
+        names = (problem.answer or "").split(", ")
+        return [*super().spellings(problem), "S = {" + ", ".join(names) + "}", " and ".join(names),
+                "{" + ", ".join(reversed(names)) + "}", "[" + ", ".join(f"'{n}'" for n in names) + "]",
+                ", ".join(n.lower() for n in names), r"\{" + ", ".join(names) + r"\}",
+                ", ".join(names) + ". Adjusting for these blocks every backdoor path."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         if problem.data["kind"] == "dsep":
-            return ["no" if problem.data["separated"] else "yes"]
+            other = "no" if problem.data["separated"] else "yes"
+            return [other, other.capitalize() + ".", "yes or no", "maybe", f"{problem.answer}, no wait, {other}"]
         graph = _graph(problem)
-        child = rng.choice(sorted(graph.successors(problem.data["x"])))
-        return ["none", ", ".join(sorted(set(_answer_set(problem.answer or "") or []) | {child}))]
+        x, y = problem.data["x"], problem.data["y"]
+        child = rng.choice(sorted(graph.successors(x)))
+        gold = sorted(_answer_set(problem.answer or "", graph) or [])
+        return ["none", "∅", ", ".join(sorted(set(gold) | {child})), ", ".join(sorted(set(gold) | {x})),
+                ", ".join(gold) + " or " + y, f"S = {{{', '.join(gold)}, {y}}}"]
+
+    def surface_features(self, problem: Problem) -> dict[str, float]:
+        """Cheap cues a lazy policy could read off a d-separation question without tracing paths
+        (issue #9: "yes iff Z holds a parent of X or Y" scored 58-65%). Backdoor questions have none."""
+        if problem.data["kind"] != "dsep":
+            return {}
+        graph = _graph(problem)
+        x, y, z = problem.data["x"], problem.data["y"], set(problem.data["z"])
+        parents = set(graph.predecessors(x)) | set(graph.predecessors(y))
+        children = set(graph.successors(x)) | set(graph.successors(y))
+        ancestors_x, ancestors_y = nx.ancestors(graph, x), nx.ancestors(graph, y)
+        descendants_x, descendants_y = nx.descendants(graph, x), nx.descendants(graph, y)
+        mediators = (descendants_x & ancestors_y) | (descendants_y & ancestors_x)
+        return {
+            "Z holds a parent of X or Y": float(bool(z & parents)),
+            "parents of X or Y in Z": float(len(z & parents)),
+            "children of X or Y in Z": float(len(z & children)),
+            "confounders (common ancestors) in Z": float(len(z & ancestors_x & ancestors_y)),
+            "colliders (common descendants) in Z": float(len(z & descendants_x & descendants_y)),
+            "mediators in Z": float(len(z & mediators)),
+            "size of Z": float(len(z)),
+            "edges into Z": float(sum(graph.in_degree(n) for n in z)),
+            "edges out of Z": float(sum(graph.out_degree(n) for n in z)),
+            "edges between Z and X or Y": float(sum(graph.has_edge(n, m) + graph.has_edge(m, n)
+                                                    for n in z for m in (x, y))),
+            "edges inside Z": float(sum(graph.has_edge(n, m) for n in z for m in z)),
+            "a directed path joins X and Y": float(y in descendants_x or x in descendants_y),
+            "X and Y share an ancestor": float(bool(ancestors_x & ancestors_y)),
+            "degree of X plus Y": float(graph.degree(x) + graph.degree(y)),
+            "edges": float(graph.number_of_edges()),
+        }
 
 
 def _random_dag(rng: random.Random, config: GraphQuery.Config) -> nx.DiGraph:
@@ -106,24 +178,128 @@ def _random_dag(rng: random.Random, config: GraphQuery.Config) -> nx.DiGraph:
 
 
 def _dsep_question(rng: random.Random, graph: nx.DiGraph, config: GraphQuery.Config, want: bool) -> dict | None:
-    """A non-adjacent pair and a conditioning set whose d-separation equals ``want``, or None."""
-    nodes = list(graph.nodes)
-    for _ in range(60):
-        x, y = rng.sample(nodes, 2)
-        if graph.has_edge(x, y) or graph.has_edge(y, x):
-            continue
-        others = [n for n in nodes if n not in (x, y)]
-        z = sorted(rng.sample(others, rng.randint(0, min(config.max_conditioning, len(others)))))
-        if nx.is_d_separator(graph, {x}, {y}, set(z)) != want:
-            continue
-        given = "{" + ", ".join(z) + "}" if z else "the empty set (no conditioning)"
-        text = (
-            f"Are {x} and {y} d-separated given {given}?\n"
-            "Answer yes if every path between them is blocked by that set, no otherwise."
-        )
-        return {"kind": "dsep", "x": x, "y": y, "z": z, "separated": want, "text": text,
-                "answer": "yes" if want else "no"}
+    """A non-adjacent pair X, Y and a non-empty conditioning set Z whose d-separation equals ``want``, or None.
+
+    The question is drawn from a matched pair: for one pair X, Y and one size of Z, only
+    a profile of Z (:meth:`_Bits.node_profiles`) that holds both a separating and a connecting
+    set is used, and a coin picks the side. So the graph, X, Y, the size of Z and every
+    feature in the profile carry no information about the answer.
+    """
+    bits = _Bits(graph)
+    n = len(bits.names)
+    pairs = [(a, b) for a, b in itertools.combinations(range(n), 2) if not bits.adjacent(a, b)]
+    rng.shuffle(pairs)
+    size = rng.randint(1, min(config.max_conditioning, n - 2))
+    for a, b in pairs[:MAX_PAIRS]:
+        z_indices = _matched_set(rng, bits, a, b, size, want)
+        if z_indices is not None:
+            break
+    else:
+        return None
+    x, y = (bits.names[a], bits.names[b]) if rng.random() < 0.5 else (bits.names[b], bits.names[a])
+    z = sorted(bits.names[i] for i in z_indices)
+    text = (
+        f"Are {x} and {y} d-separated given {{{', '.join(z)}}}?\n"
+        "Answer with one word: yes if every path between them is blocked by that set, no otherwise."
+    )
+    return {"kind": "dsep", "x": x, "y": y, "z": z, "separated": want, "text": text,
+            "answer": "yes" if want else "no"}
+
+
+def _matched_set(rng: random.Random, bits: _Bits, a: int, b: int, size: int, want: bool) -> tuple[int, ...] | None:
+    """A conditioning set for the pair (a, b) whose d-separation is ``want``, taken from the first
+    profile (in a random order of candidates) that holds both a separating and a connecting set.
+
+    A set's profile: the sum of its members' :meth:`_Bits.node_profiles` and the edges inside it.
+    """
+    others = [i for i in range(len(bits.names)) if i not in (a, b)]
+    if math.comb(len(others), size) <= MAX_CANDIDATES:
+        candidates = list(itertools.combinations(others, size))
+        rng.shuffle(candidates)
+    else:
+        candidates = [tuple(sorted(rng.sample(others, size))) for _ in range(MAX_CANDIDATES)]
+    vectors = bits.node_profiles(a, b)
+    by_profile: dict[tuple[int, ...], dict[bool, list[tuple[int, ...]]]] = {}
+    for z in candidates:
+        mask = sum(1 << i for i in z)
+        inside = sum((bits.children[i] & mask).bit_count() for i in z)  # edges inside Z
+        sums = [sum(column) for column in zip(*(vectors[i] for i in z))]
+        # the last two (how many ancestors and descendants the members have) in bins of two:
+        # exact equality of these sums would make matched pairs rare on big graphs
+        profile = (*sums[:-COARSE_FEATURES], *(total // 2 for total in sums[-COARSE_FEATURES:]), inside)
+        sides = by_profile.setdefault(profile, {True: [], False: []})
+        sides[bits.separated(a, b, mask)].append(z)
+        if sides[True] and sides[False]:
+            return rng.choice(sides[want])
     return None
+
+
+class _Bits:
+    """A DAG as bit masks, for many d-separation questions on one graph.
+
+    d-separation: X and Y are d-separated by Z exactly when they are disconnected in the
+    moral graph of the ancestral set of {X, Y} and Z once Z is removed (Lauritzen's criterion).
+    """
+
+    def __init__(self, graph: nx.DiGraph) -> None:
+        self.names = list(graph.nodes)
+        index = {name: i for i, name in enumerate(self.names)}
+        self.parents = [sum(1 << index[p] for p in graph.predecessors(name)) for name in self.names]
+        self.children = [sum(1 << index[c] for c in graph.successors(name)) for name in self.names]
+        self.ancestors = [sum(1 << index[a] for a in nx.ancestors(graph, name)) for name in self.names]
+        self.descendants = [sum(1 << index[d] for d in nx.descendants(graph, name)) for name in self.names]
+        self.in_degree = [m.bit_count() for m in self.parents]
+        self.out_degree = [m.bit_count() for m in self.children]
+
+    def adjacent(self, a: int, b: int) -> bool:
+        return bool((self.parents[a] | self.children[a]) >> b & 1)
+
+    def separated(self, a: int, b: int, z: int) -> bool:
+        """Whether Z (a mask) d-separates nodes a and b: a search of the moral graph, built only where it reaches."""
+        keep = self.ancestors[a] | self.ancestors[b] | 1 << a | 1 << b
+        for i in _indices(z):
+            keep |= self.ancestors[i] | 1 << i
+        allowed, reached, stack = keep & ~z, 1 << a, [a]
+        while stack:
+            node = stack.pop()
+            children = self.children[node] & keep
+            neighbours = self.parents[node] | children  # parents are kept: the set is ancestral
+            for child in _indices(children):
+                neighbours |= self.parents[child]  # married parents of a kept child
+            new = neighbours & allowed & ~reached
+            if new >> b & 1:
+                return False
+            reached |= new
+            stack.extend(_indices(new))
+        return True
+
+    def node_profiles(self, a: int, b: int) -> list[tuple[int, ...]]:
+        """Per node, what a lazy policy could count without tracing paths when the node is in Z
+        (a set's profile is the sum over its members): whether it is a parent, child, ancestor
+        or descendant of X or Y, a common ancestor (confounder), a common descendant (collider)
+        or on a directed path between them (mediator); its edges to X or Y, in and out; how many
+        ancestors and descendants it has."""
+        ancestors, descendants = self.ancestors[a] | self.ancestors[b], self.descendants[a] | self.descendants[b]
+        mediators = (self.descendants[a] & self.ancestors[b]) | (self.descendants[b] & self.ancestors[a])
+        features = (self.parents[a] | self.parents[b], self.children[a] | self.children[b], ancestors, descendants,
+                    self.ancestors[a] & self.ancestors[b], self.descendants[a] & self.descendants[b], mediators)
+        profiles = []
+        for i in range(len(self.names)):
+            neighbours = self.parents[i] | self.children[i]
+            profiles.append((*(mask >> i & 1 for mask in features), (neighbours >> a & 1) + (neighbours >> b & 1),
+                             self.in_degree[i], self.out_degree[i], self.ancestors[i].bit_count(),
+                             self.descendants[i].bit_count()))
+        return profiles
+
+
+def _indices(mask: int) -> list[int]:
+    """The positions of the set bits of ``mask``."""
+    found = []
+    while mask:
+        low = mask & -mask
+        found.append(low.bit_length() - 1)
+        mask ^= low
+    return found
 
 
 def _backdoor_question(rng: random.Random, graph: nx.DiGraph) -> dict | None:
@@ -148,17 +324,17 @@ def _backdoor_question(rng: random.Random, graph: nx.DiGraph) -> dict | None:
             f"descendant of {x}, and (2) S blocks every path between {x} and {y} that starts with an "
             f"arrow into {x}.\n"
             f"Give a set S satisfying the backdoor criterion relative to ({x}, {y}): the variable names "
-            "separated by commas (any valid set is accepted)."
+            "separated by commas, e.g. Q0, R0 (any valid set is accepted)."
         )
         return {"kind": "backdoor", "x": x, "y": y, "text": text, "answer": ", ".join(sorted(z))}
     return None
 
 
 def _verify_backdoor(problem: Problem, answer: str) -> Verdict:
-    chosen = _answer_set(answer)
-    if chosen is None:
-        return Verdict.unparsed("expected variable names separated by commas")
     graph = _graph(problem)
+    chosen = _answer_set(answer, graph)
+    if chosen is None:
+        return Verdict.unparsed("expected variable names separated by commas, e.g. A1, B2")
     x, y = problem.data["x"], problem.data["y"]
     unknown = sorted(chosen - set(graph.nodes))
     if unknown:
@@ -172,15 +348,17 @@ def _verify_backdoor(problem: Problem, answer: str) -> Verdict:
     return Verdict.right()
 
 
-def _answer_set(answer: str) -> set[str] | None:
-    """Upper-cased variable names, an empty set for 'none', or None when unreadable."""
-    text = answer.strip().strip(".").strip()
-    if text.lower() in _EMPTY:
-        return set()
-    tokens = parse_tokens(text, max_items=100)
-    if tokens is None:
-        return None
-    return {t.upper() for t in tokens}
+def _answer_set(answer: str, graph: nx.DiGraph) -> set[str] | None:
+    """The variables named (spelled as in the graph when they are its variables; any case), an empty set
+    for 'none', or None when unreadable."""
+    canonical = {n.lower(): n for n in graph.nodes}
+
+    def read_name(text: str) -> str | None:
+        token = read_token(text.strip("'\"`"))
+        return None if token is None else canonical.get(token.lower(), token)
+
+    chosen = read_set(answer, read_name, allow_empty=True, duplicates="merge", space_separated=True, max_items=100)
+    return None if chosen is None else set(chosen)
 
 
 def _graph(problem: Problem) -> nx.DiGraph:

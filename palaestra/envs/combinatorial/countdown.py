@@ -4,24 +4,32 @@ The target is the value of a random expression over some of the numbers (all
 of them at the top level, where each must be used exactly once), so a solution
 always exists; that expression is the reference answer. The verifier reads the
 answer with the shared whitelisting expression parser (numbers, ``+ - * /`` and
-parentheses only: no powers, functions, names or unary minus), checks that the
-numbers used are among those given, respecting multiplicity, and that the exact
-value equals the target. **Any** such expression is accepted; a trailing
-``= target`` is ignored.
+parentheses only: no powers, functions, names or unary minus; ``×``, ``x``, ``\\times``,
+``÷`` and ``\\div`` are read as ``*`` and ``/``), checks that the numbers used are among
+those given, respecting multiplicity, and that the exact value equals the target.
+**Any** such expression is accepted. A stated result (``(8 + 4) * 7 = 84``, or
+``84 = (8 + 4) * 7``) is part of the answer: it must be the target too, so
+``(8 + 4) * 7 = 85`` is wrong.
 """
 
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
-from palaestra.verifiers.expressions import Expr, evaluate_exact, parse_expression
+from palaestra.core.retry import retry
+from palaestra.verifiers.expressions import Expr, evaluate_exact, leaves, parse_expression
+from palaestra.verifiers.normalize import read_with_tail, simplify_latex, unify
+from palaestra.verifiers.numeric import read_exact
 
 LARGE = (25, 50, 75, 100)
-MAX_ATTEMPTS = 200
+MAX_ANSWER_CHARS = 2_000
+EXAMPLES = ("(25 - 3) * 8 + 7", "(9 + 1) * 6 - 4")  # the prompt's example, never the answer
+_TIMES_LETTER = re.compile(r"(?<=[\d)\s])[xX](?=[\s\d(])")  # "(8 + 4) x 7"
 _PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2}
 _LEAF = 3
 
@@ -54,14 +62,17 @@ class Countdown(Task):
         ][level]
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        for _ in range(MAX_ATTEMPTS):
+        def draw() -> tuple[list[int], int, str]:
             numbers = rng.sample(LARGE, config.large)
             numbers += [rng.randint(1, config.small_max) for _ in range(config.numbers - config.large)]
             used = rng.sample(numbers, rng.randint(config.used_min, config.used_max))
             target, text = _random_expression(rng, used, config)
-            if 10 <= target <= config.max_target and target not in numbers:
-                break
+            return numbers, target, text
+
+        numbers, target, text = retry(
+            draw, lambda d: 10 <= d[1] <= config.max_target and d[1] not in d[0], what="a target in range")
         numbers.sort()
+        example = EXAMPLES[0] if text != EXAMPLES[0] else EXAMPLES[1]
         rule = (
             "Use every number exactly once."
             if config.exactly_once
@@ -73,7 +84,7 @@ class Countdown(Task):
             "A number listed twice may be used twice. Only + - * / and parentheses are allowed: no other "
             "numbers, no powers, no joining digits together and no negative signs. Intermediate results "
             "may be fractions.\n"
-            "Give only the expression, for example: (25 - 3) * 8 + 7"
+            f"Give only the expression, for example: {example}"
         )
         return Problem(
             prompt=prompt,
@@ -82,21 +93,20 @@ class Countdown(Task):
         )
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        if not isinstance(answer, str):
+        if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
             return Verdict.unparsed("expected an arithmetic expression")
-        tree = parse_expression(
-            answer.split("=", 1)[0],
-            operators=("+", "-", "*", "/"),
-            functions=(),
-            constants=False,
-            implicit_multiplication=False,
-        )
-        if tree is None:
-            return Verdict.unparsed("expected an expression with numbers, + - * / and parentheses")
-        leaves: list[Fraction] = []
-        if not _collect_leaves(tree, leaves):
+        read = read_with_tail(answer, _read_answer)
+        if read is None:
+            return Verdict.unparsed("expected an expression with numbers, + - * / and parentheses "
+                                    "(optionally followed by = and the target)")
+        tree, stated = read
+        target = problem.data["target"]
+        if stated is not None and stated != target:
+            return Verdict.wrong(f"the stated result {stated} is not the target {target}")
+        numbers: list[Fraction] = []
+        if not _collect_leaves(tree, numbers):
             return Verdict.wrong("negative signs are not allowed")
-        available, used = Counter(problem.data["numbers"]), Counter(leaves)
+        available, used = Counter(problem.data["numbers"]), Counter(numbers)
         extra = sorted(n for n in used if used[n] > available[n])
         if extra:
             return Verdict.wrong(f"{extra[0]} is used more often than it is given")
@@ -105,16 +115,63 @@ class Countdown(Task):
         value = evaluate_exact(tree)
         if value is None:
             return Verdict.wrong("the expression cannot be evaluated (division by zero?)")
-        return Verdict.judge(value == problem.data["target"], f"the expression equals {value}, not the target")
+        return Verdict.judge(value == target, f"the expression equals {value}, not the target")
+
+    def difficulty(self, problem: Problem) -> float:
+        """Search breadth and plan length: the numbers to choose from plus the numbers the reference combines."""
+        return float(len(problem.data["numbers"]) + len(leaves(_parse(problem.answer or ""))))
+
+    def spellings(self, problem: Problem) -> list[str]:
+        gold, target = problem.answer or "", problem.data["target"]
+        latex = gold.replace("*", "\\times").replace("/", "\\div")
+        return [
+            *super().spellings(problem),
+            f"{gold} = {target}",
+            f"{target} = {gold}",
+            f"({gold})",
+            f"\\boxed{{{gold}}}",
+            f"${latex} = {target}$",
+            gold.replace("*", "×").replace("/", "÷"),
+            gold.replace("*", "x"),
+            gold.replace(" ", ""),
+            f"{gold}. That uses only the given numbers.",
+        ]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
-        gold = problem.answer or ""
+        gold, target = problem.answer or "", problem.data["target"]
         stranger = max(problem.data["numbers"]) + rng.randint(1, 9)
         return [
             f"({gold}) + 1",  # wrong value
             f"({gold}) + ({gold}) - ({gold})",  # right value, numbers reused
             f"({gold}) + {stranger} - {stranger}",  # right value, a number not given
+            f"{gold} = {target + 1}",  # a wrong stated result (issue #9)
+            f"{target + 1} = {gold}",
+            f"({gold}) + 1 = {target}",  # the stated result is right, the expression is not
+            str(target),  # the target itself is never one of the numbers
+            f"{gold} = {target} = {target + 1}",
+            f"{gold}, or maybe ({gold}) + 1",
         ]
+
+
+def _parse(text: str) -> Expr | None:
+    """An expression over numbers with + - * / and parentheses, or None."""
+    text = _TIMES_LETTER.sub("*", simplify_latex(unify(text)))
+    return parse_expression(text, operators=("+", "-", "*", "/"), functions=(), constants=False)
+
+
+def _read_answer(text: str) -> tuple[Expr, int | None] | None:
+    """The expression and the result stated with it (``expr = N`` or ``N = expr``; None if none is stated)."""
+    sides = text.split("=")
+    if len(sides) == 1:
+        tree = _parse(text)
+        return None if tree is None else (tree, None)
+    if len(sides) != 2:
+        return None
+    for expression, result in (sides, sides[::-1]):
+        stated, tree = read_exact(result), _parse(expression)
+        if stated is not None and tree is not None:
+            return tree, int(stated) if stated.denominator == 1 else -1  # -1: a fraction never equals a target
+    return None
 
 
 def _random_expression(rng: random.Random, numbers: list[int], config: Countdown.Config) -> tuple[int, str]:

@@ -7,9 +7,12 @@ a point moment. The task is the two vertical reactions from the equilibrium of
 forces and of moments about A; the generator computes them with exact
 fractions.
 
-The answer is ``R_A = 12.5, R_B = 7.5`` in kN, upward positive, in either order
-(``RA``, ``A``, ``:`` and a trailing ``kN`` are accepted). Each value may be a
-decimal or a fraction and must be within 0.01 kN or 0.1 % of the exact one.
+The answer is ``R_A = 12.5, R_B = 7.5`` in kN, upward positive, in either order and
+any notation the shared assignment reader takes (``RA``, ``R_{A}``, ``A``, ``:``,
+``(R_A, R_B) = (12.5, 7.5)``, a trailing ``kN``). As the prompt states, each value is
+either exact (an integer, a terminating decimal or a fraction such as ``22/3``) or a
+decimal correctly rounded to the places it shows, at least two (``7.33`` or ``7.3333``
+for 22/3; never ``26.02`` or ``26.004`` for 26).
 """
 
 from __future__ import annotations
@@ -20,13 +23,18 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
-from palaestra.verifiers.numeric import format_decimal, parse_number
+from palaestra.verifiers.assignments import read_assignment
+from palaestra.verifiers.numeric import format_decimal, format_number, max_fraction_digits, read_number, unit_spellings
 
 MAX_ANSWER_CHARS = 500
-ABSOLUTE_TOLERANCE = 0.01
-RELATIVE_TOLERANCE = 0.001
-_SEPARATOR = re.compile(r"[,;\n]|\band\b|\s+(?=R\s*_?\s*\{?\s*[AB])", re.IGNORECASE)
-_PAIR = re.compile(r"^\s*\$?\s*R?\s*_?\s*\{?\s*([AB])\s*\}?\s*\$?\s*(?:=|:)\s*(.+?)\s*(?:kN)?\s*$", re.IGNORECASE)
+MIN_PLACES = 2  # a rounded value shows at least this many decimal places
+_NAMES = ("R_A", "R_B")
+_ALIASES = {"A": "R_A", "B": "R_B"}  # "A: 12, B: 7"
+_KILONEWTONS = unit_spellings("kN")
+# "R_A=12 R_B=7": pairs separated by spaces only (the shared reader wants , ; "and" or new lines)
+# "R_A ≈ 42.73": the shared reader wants = or :, and the value reader takes the ≈ (rounding is allowed)
+_APPROX_AFTER_NAME = re.compile(r"(?<![^\s,;(])((?:R\s*_?\s*\{?\s*)?[AB]\s*\}?)\s*(?:≈|\\approx)\s*")
+_SPACE_BEFORE_NAME = re.compile(r"(?<=[\dN}])\s+(?=(?:R\s*_?\s*\{?\s*)?[AB]\s*\}?\s*(?:=|:))")
 
 
 @register
@@ -35,6 +43,7 @@ class BeamStatics(Task):
     family = "physics"
     description = "Find the two vertical support reactions of a loaded beam from static equilibrium."
     tags = ("physics", "statics", "math")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -47,7 +56,7 @@ class BeamStatics(Task):
 
     def config(self, level: int) -> Config:
         return [
-            self.Config(min_loads=1, max_loads=1, grid=1, overhangs=False, distributed_load=False, point_moment=False),
+            self.Config(min_loads=1, max_loads=1, grid=2, overhangs=False, distributed_load=False, point_moment=False),
             self.Config(min_loads=2, max_loads=3, grid=2, overhangs=False, distributed_load=False, point_moment=False),
             self.Config(min_loads=2, max_loads=3, grid=2, overhangs=True, distributed_load=False, point_moment=False),
             self.Config(min_loads=2, max_loads=3, grid=2, overhangs=True, distributed_load=True, point_moment=False),
@@ -55,13 +64,13 @@ class BeamStatics(Task):
         ][level]
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        length = rng.randint(4, 12)
+        length = rng.randint(4, 15)
         a, b = _supports(rng, config, length)
         lines: list[str] = []
         total = Fraction(0)  # total downward load, kN
         moment_about_a = Fraction(0)  # clockwise moment of the loads about A, kN*m
         inner = (Fraction(1, config.grid), length - Fraction(1, config.grid))  # a load on a support is trivial
-        loads = sorted((_position(rng, config, *inner), Fraction(rng.randint(2, 40)))
+        loads = sorted((_position(rng, config, *inner), Fraction(rng.randint(2, 90)))
                        for _ in range(rng.randint(config.min_loads, config.max_loads)))
         for x, force in loads:
             lines.append(f"a downward point load of {format_decimal(force)} kN at x = {format_decimal(x)} m")
@@ -71,7 +80,8 @@ class BeamStatics(Task):
             end = _position(rng, config, start + 1, length)
             intensity = Fraction(rng.randint(1, 12))
             force = intensity * (end - start)
-            lines.append(f"a uniformly distributed downward load of {format_decimal(intensity)} kN/m from x = {format_decimal(start)} m "
+            lines.append(f"a uniformly distributed downward load of {format_decimal(intensity)} kN/m "
+                         f"from x = {format_decimal(start)} m "
                          f"to x = {format_decimal(end)} m")
             total, moment_about_a = total + force, moment_about_a + force * ((start + end) / 2 - a)
         if config.point_moment:
@@ -82,41 +92,79 @@ class BeamStatics(Task):
             moment_about_a += couple if clockwise else -couple
         r_b = moment_about_a / (b - a)
         reactions = {"R_A": total - r_b, "R_B": r_b}
+        example = "R_A = 12.5, R_B = 22/3"
+        if {reactions["R_A"], reactions["R_B"]} & {Fraction(25, 2), Fraction(22, 3)}:
+            example = "R_A = 9.25, R_B = 41/3"  # the example is never the answer
         prompt = (
             f"A horizontal beam of length {length} m lies along the x-axis from x = 0 to x = {length} m. "
-            f"It rests on a pin support A at x = {format_decimal(a)} m and a roller support B at x = {format_decimal(b)} m; both "
+            f"It rests on a pin support A at x = {format_decimal(a)} m and a roller support B at "
+            f"x = {format_decimal(b)} m; both "
             "supports can push or pull vertically. The beam carries:\n"
             + "\n".join(f"- {line}" for line in lines)
             + ("\nThe x-axis points right and up is positive; clockwise is as seen in that view."
                if config.point_moment else "")
             + "\n\nIgnore the weight of the beam. Find the vertical support reactions R_A and R_B in kN "
-            "(positive = upward). Give each as a decimal with at least two decimal places or as an exact "
-            "fraction, written as R_A = ..., R_B = ..."
+            "(positive = upward). Give each either exactly (an integer, a terminating decimal or a fraction) "
+            "or as a decimal correctly rounded to two or more decimal places (such as 7.33 for 22/3), "
+            f"written like {example}"
         )
         texts = {name: format_decimal(value) for name, value in reactions.items()}
+        terms = len(loads) + (a != 0) + (b != length) + 2 * config.distributed_load + config.point_moment
         return Problem(
             prompt=prompt,
             answer=f"R_A = {texts['R_A']}, R_B = {texts['R_B']}",
-            data={"reactions": texts},
+            data={"reactions": texts, "terms": terms},
         )
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         values = _read_reactions(answer)
         if values is None:
-            return Verdict.unparsed("expected R_A = <number>, R_B = <number>")
-        for name in ("R_A", "R_B"):
-            if name not in values:
-                return Verdict.wrong(f"no value given for {name}")
-            if values[name] is None:
-                return Verdict.wrong(f"{name} is given more than once")
-        wrong = [n for n in ("R_A", "R_B") if not _close(values[n], Fraction(problem.data["reactions"][n]))]
-        return Verdict.judge(not wrong, f"wrong value for {' and '.join(wrong)}")
+            return Verdict.unparsed("expected R_A = <number>, R_B = <number> (each once)")
+        missing = [name for name in _NAMES if name not in values]
+        if missing:
+            return Verdict.wrong(f"no value given for {' and '.join(missing)}")
+        wrong = [n for n in _NAMES if not _acceptable(*values[n], Fraction(problem.data["reactions"][n]))]
+        return Verdict.judge(not wrong, f"wrong value for {' and '.join(wrong)} (exact, or correctly rounded "
+                                        f"to at least {MIN_PLACES} decimal places)")
+
+    def difficulty(self, problem: Problem) -> float:
+        """Terms of the equilibrium equations: each load's moment about A, a distributed load's
+        resultant and its lever arm, a couple, and the lever arms of supports inside the span."""
+        return float(problem.data["terms"])
+
+    def spellings(self, problem: Problem) -> list[str]:
+        r_a, r_b = (Fraction(problem.data["reactions"][n]) for n in _NAMES)
+        a, b = format_decimal(r_a), format_decimal(r_b)
+        spellings = [
+            *super().spellings(problem),
+            f"R_B = {b}, R_A = {a}",
+            f"RA = {a} kN; RB = {b} kN",
+            f"R_{{A}} = {_latex(r_a)}, R_{{B}} = {_latex(r_b)}",
+            f"(R_A, R_B) = ({a}, {b})",
+            f"A: {a}, B: {b}",
+            f"R_A = {a} kN\nR_B = {b} kN",
+            f"R_A = {format_number(r_a)}, R_B = {format_number(r_b)}. Both supports push up."
+            if r_a > 0 and r_b > 0 else f"R_A = {format_number(r_a)}, R_B = {format_number(r_b)}.",
+            f"R_A = {_rounded(r_a, 2)}, R_B = {_rounded(r_b, 2)}",
+            f"R_A = {_rounded(r_a, 4)} kN, R_B = {_rounded(r_b, 3)} kN",
+            f"\\boxed{{R_A = {a}\\text{{ kN}}, R_B = {b}\\text{{ kN}}}}",
+        ]
+        return spellings
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
-        r_a, r_b = (Fraction(problem.data["reactions"][n]) for n in ("R_A", "R_B"))
+        r_a, r_b = (Fraction(problem.data["reactions"][n]) for n in _NAMES)
         nudge = max(Fraction(1), abs(r_a) / 10) * rng.choice([-1, 1])
-        wrong = [f"R_A = {format_decimal(r_a + nudge)}, R_B = {format_decimal(r_b)}", f"R_A = {format_decimal(r_a)}"]
-        if not _close(r_a, r_b):
+        wrong = [
+            f"R_A = {format_decimal(r_a + nudge)}, R_B = {format_decimal(r_b)}",
+            f"R_A = {format_decimal(r_a)}",
+            f"R_A = {_rounded(r_a + Fraction(2, 100), 2)}, R_B = {_rounded(r_b, 2)}",  # off by 0.02 (issue #9)
+            f"R_A = {_rounded(r_a + Fraction(4, 1000), 3)}, R_B = {format_decimal(r_b)}",  # off in the third place
+            f"R_A = {format_decimal(r_a)}, R_B = {format_decimal(r_b)}, R_A = {format_decimal(r_a + 1)}",
+            f"R_A = {format_decimal(r_a)} kN, R_B = {format_decimal(r_b)} kN*m",  # a moment, not a force
+        ]
+        if Fraction(_rounded(r_a, 1)) != r_a:
+            wrong.append(f"R_A = {_rounded(r_a, 1)}, R_B = {format_decimal(r_b)}")  # too few places
+        if r_a != r_b:
             wrong.append(f"R_A = {format_decimal(r_b)}, R_B = {format_decimal(r_a)}")
         return wrong
 
@@ -137,23 +185,47 @@ def _position(rng: random.Random, config: BeamStatics.Config, low: Fraction | in
     return Fraction(rng.randint(first, last), config.grid)
 
 
-def _close(value: Fraction, expected: Fraction) -> bool:
-    return abs(value - expected) <= max(ABSOLUTE_TOLERANCE, RELATIVE_TOLERANCE * abs(expected))
+def _read_reaction(text: str) -> tuple[Fraction, int] | None:
+    """A reaction's value (kN may follow) and the decimal places it shows."""
+    value = read_number(text, units=_KILONEWTONS, approximate=True, max_digits=40)
+    return None if value is None else (value, max_fraction_digits(text))
 
 
-def _read_reactions(answer: str) -> dict[str, Fraction | None] | None:
-    """``{"R_A": value, "R_B": value}`` (``None`` value: given twice), or ``None`` if any part is unreadable."""
-    text = answer.strip().rstrip(".").strip()
-    if len(text) > MAX_ANSWER_CHARS:
+def _read_reactions(answer: str) -> dict[str, tuple[Fraction, int]] | None:
+    """``{"R_A": (value, places), "R_B": ...}`` (either may be missing), or None when unreadable
+    (another name, or one reaction given two different values)."""
+    if len(answer) > MAX_ANSWER_CHARS:
         return None
-    values: dict[str, Fraction | None] = {}
-    for part in _SEPARATOR.split(text):
-        if not part.strip():
-            continue
-        match = _PAIR.match(part)
-        value = parse_number(match.group(2)) if match else None
-        if value is None:
+    names = [*_NAMES, *_ALIASES]
+    answer = _APPROX_AFTER_NAME.sub(r"\1 = ≈ ", answer)
+    values = read_assignment(answer, names, _read_reaction, partial=True)
+    if values is None:
+        values = read_assignment(_SPACE_BEFORE_NAME.sub(", ", answer), names, _read_reaction, partial=True)
+    if values is None:
+        return None
+    merged: dict[str, tuple[Fraction, int]] = {}
+    for name, value in values.items():
+        name = _ALIASES.get(name, name)
+        if merged.setdefault(name, value)[0] != value[0]:
             return None
-        name = f"R_{match.group(1).upper()}"
-        values[name] = None if name in values else value
-    return values or None
+    return merged
+
+
+def _acceptable(value: Fraction, places: int, exact: Fraction) -> bool:
+    """Exact, or a decimal with at least MIN_PLACES places that is the exact value rounded to them."""
+    if value == exact:
+        return True
+    return places >= MIN_PLACES and abs(value - exact) * 2 * 10**places <= 1
+
+
+def _rounded(value: Fraction, places: int) -> str:
+    """``value`` rounded half away from zero to ``places`` decimal places, all places shown."""
+    scaled = abs(value) * 10**places
+    digits = str(int(scaled + Fraction(1, 2))).rjust(places + 1, "0")
+    return ("-" if value < 0 and int(scaled + Fraction(1, 2)) else "") + digits[:-places] + "." + digits[-places:]
+
+
+def _latex(value: Fraction) -> str:
+    if value.denominator == 1:
+        return str(value.numerator)
+    return f"{'-' if value < 0 else ''}\\frac{{{abs(value.numerator)}}}{{{value.denominator}}}"

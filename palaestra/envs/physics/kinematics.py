@@ -9,22 +9,24 @@ is reached (a quadratic) and, at level 4, two-phase scenarios (reaction time
 then braking, speeding up then braking, a catch-up, a vertical throw).
 
 The answer is a number in the requested SI unit: an integer, a decimal or a
-fraction (``25/3``), optionally followed by the unit; it must be within a
-relative 1e-6 of the exact value.
+fraction (``25/3``), optionally followed by that unit (``7 m/s``, ``7 metres per
+second``; never another unit: ``7 seconds`` is not a speed). The prompt allows
+approximate answers and states the tolerance, a relative 1e-6 (0.0001%), so ``≈ 8.333333``
+scores for 25/3 and ``8.33`` does not.
 """
 
 from __future__ import annotations
 
 import random
-import re
 from dataclasses import dataclass
 from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
-from palaestra.verifiers.numeric import format_decimal, parse_number
+from palaestra.verifiers.numeric import Tolerance, format_decimal, grade_number, unit_spellings
 
-RELATIVE_TOLERANCE = 1e-6
-_UNIT = re.compile(r"^(.*?)\s*(?:m/s\^?2|m/s²|m/s|m|s|seconds?|metres?|meters?)?\s*$", re.IGNORECASE)
+TOLERANCE = Tolerance(relative="0.000001")
+MAX_ANSWER_CHARS = 300
+_UNIT_WORDS = {"m": "metres", "s": "seconds", "m/s": "metres per second", "m/s^2": "metres per second squared"}
 _OBJECTS = ("A car", "A cyclist", "A train", "A cart", "A sled", "A runner", "A boat", "A skateboarder")
 _QUANTITIES = {  # symbol: (description, SI unit)
     "u": ("initial velocity", "m/s"),
@@ -48,6 +50,7 @@ class Kinematics(Task):
     family = "physics"
     description = "Constant-acceleration motion in one dimension: find a time, distance, velocity or acceleration."
     tags = ("physics", "kinematics", "math")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -61,7 +64,8 @@ class Kinematics(Task):
         km_per_hour: bool  # some velocities are given in km/h
 
     def config(self, level: int) -> Config:
-        direct, harder, every = ("direct",), ("direct", "first_time"), ("direct", "first_time", "two_phase", "two_phase")
+        direct, harder = ("direct",), ("direct", "first_time")
+        every = ("direct", "first_time", "two_phase", "two_phase")
         common = dict(one_step_only=False, deceleration=True)
         return [
             self.Config(direct, one_step_only=True, max_speed=20, max_acceleration=5, max_time=10, step=1,
@@ -76,24 +80,52 @@ class Kinematics(Task):
         kind = rng.choice(config.kinds)
         if kind == "two_phase":
             statement, value, unit = rng.choice(_SCENARIOS)(rng, config)
+            steps = 4.0  # two phases, a formula for each, and joining them
         else:
-            statement, value, unit = _single_phase(rng, config, first_time=kind == "first_time")
+            statement, value, unit, steps = _single_phase(rng, config, first_time=kind == "first_time")
+        example = "25/3" if value != Fraction(25, 3) else "17/3"  # never the answer
         prompt = (
-            f"{statement}\n\nGive the answer in {unit} as a number, exact (an integer, a terminating decimal or "
-            "a fraction such as 25/3) or with at least 7 significant digits."
+            f"{statement}\n\nGive the answer in {unit} as a number, either exact (an integer, a terminating "
+            f"decimal or a fraction such as {example}) or a decimal {TOLERANCE.describe()} "
+            "(7 significant digits are enough)."
         )
         answer = format_decimal(value)
-        return Problem(prompt=prompt, answer=answer, data={"kind": kind, "value": answer, "unit": unit})
+        return Problem(prompt=prompt, answer=answer, data={"kind": kind, "value": answer, "unit": unit, "steps": steps})
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        text = answer.strip()
-        match = _UNIT.match(text) if len(text) <= 100 else None
-        value = parse_number(match.group(1)) if match else None
-        if value is None:
-            return Verdict.unparsed("the answer is not a number")
-        expected = Fraction(problem.data["value"])
-        ok = abs(value - expected) <= max(Fraction(1, 10**9), RELATIVE_TOLERANCE * abs(expected))
-        return Verdict.judge(ok, "wrong value")
+        if len(answer) > MAX_ANSWER_CHARS:
+            return Verdict.unparsed("the answer is too long for a number")
+        unit = problem.data["unit"]
+        ok = grade_number(answer, Fraction(problem.data["value"]), tolerance=TOLERANCE, units=unit_spellings(unit))
+        if ok is None:
+            return Verdict.unparsed(f"expected a number in {unit}, optionally followed by {unit}")
+        return Verdict.judge(ok, f"wrong value (it must be exact or {TOLERANCE.describe()})")
+
+    def difficulty(self, problem: Problem) -> float:
+        """Solution steps: formulas applied, a quadratic solved, speeds converted from km/h,
+        and half a step for fractional values in the working."""
+        return float(problem.data["steps"])
+
+    def spellings(self, problem: Problem) -> list[str]:
+        value, unit = Fraction(problem.data["value"]), problem.data["unit"]
+        gold = problem.answer or ""
+        spellings = [*super().spellings(problem), f"{gold} {unit}", f"{gold} {_UNIT_WORDS[unit]}", f"({gold})",
+                     f"\\boxed{{{gold}}}", f"{float(value):.9g}", f"≈ {float(value):.8g} {unit}",
+                     f"{gold}. That is the answer."]
+        if value.denominator != 1:
+            spellings.append(f"\\frac{{{value.numerator}}}{{{value.denominator}}}\\ \\mathrm{{{unit}}}")
+        return spellings
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        value, unit = Fraction(problem.data["value"]), problem.data["unit"]
+        gold = problem.answer or ""
+        other_unit = "s" if unit != "s" else "m/s"
+        step = max(abs(value), Fraction(1)) * Fraction(1, 10**5)  # ten times the stated tolerance
+        wrong = [*super().corruptions(problem, rng), f"{gold} {other_unit}", f"{gold} {_UNIT_WORDS[other_unit]}",
+                 f"{float(value + step):.9g}",
+                 f"≈ {float(value):.2f}" if value != round(value, 2) else f"≈ {value + 1}",
+                 f"{gold} or {format_decimal(value + 1)}", f"-{gold}" if value > 0 else f"{format_decimal(value - 1)}"]
+        return wrong
 
 
 def _rational(rng: random.Random, low: int, high: int, step: int) -> Fraction:
@@ -101,7 +133,10 @@ def _rational(rng: random.Random, low: int, high: int, step: int) -> Fraction:
     return Fraction(rng.randint(low * step, high * step), step)
 
 
-def _single_phase(rng: random.Random, config: Kinematics.Config, first_time: bool) -> tuple[str, Fraction, str]:
+def _single_phase(
+    rng: random.Random, config: Kinematics.Config, first_time: bool
+) -> tuple[str, Fraction, str, float]:
+    """(statement, answer, unit, solution steps) for a one-interval question."""
     u = Fraction(rng.randint(1 if first_time else 0, config.max_speed))
     t = _rational(rng, 1, config.max_time, config.step)
     a = _rational(rng, 1, config.max_acceleration, config.step)
@@ -115,17 +150,23 @@ def _single_phase(rng: random.Random, config: Kinematics.Config, first_time: boo
     values = {"u": u, "t": t, "a": a, "v": u + a * t, "s": u * t + a * t * t / 2}
     subject = rng.choice(_OBJECTS)
     if first_time:
-        return _first_time(subject, values)
+        statement, answer, unit = _first_time(subject, values)
+        fractional = any(values[k].denominator != 1 for k in "uas")
+        return statement, answer, unit, 3.0 + 0.5 * fractional  # set up the quadratic, solve it, pick a root
     # u + v > 0 here (the motion never turns back), so every (given, asked) pair is well defined
     given, asked = rng.choice(_ONE_STEP if config.one_step_only else _DIRECT)
-    known = ", ".join(_known(symbol, values[symbol], config, rng) for symbol in given)
+    knowns = [_known(symbol, values[symbol], config, rng) for symbol in given]
+    known = ", ".join(knowns)
+    conversions = sum("km/h" in k for k in knowns)
+    fractional = any(values[k].denominator != 1 for k in given)
+    steps = (1 if (given, asked) in _ONE_STEP else 2) + conversions + 0.5 * fractional
     description, unit = _QUANTITIES[asked]
     statement = (
         f"{subject} moves along a straight line with constant acceleration; its direction of motion is positive. "
         "Over one time interval: u is the initial velocity, v the final velocity, a the acceleration, t the "
         f"duration and s the displacement.\nKnown: {known}.\nFind the {description} {asked} in {unit}."
     )
-    return statement, values[asked], unit
+    return statement, values[asked], unit, steps
 
 
 def _first_time(subject: str, values: dict[str, Fraction]) -> tuple[str, Fraction, str]:
@@ -134,9 +175,11 @@ def _first_time(subject: str, values: dict[str, Fraction]) -> tuple[str, Fractio
     other = -2 * u / a - t  # the second root of the quadratic in t
     earliest = min(r for r in (t, other) if r > 0)
     statement = (
-        f"{subject} starts with velocity {format_decimal(u)} m/s and has a constant acceleration of {format_decimal(a)} m/s^2 "
+        f"{subject} starts with velocity {format_decimal(u)} m/s and has a constant acceleration of "
+        f"{format_decimal(a)} m/s^2 "
         "(positive = the direction of the initial velocity). "
-        f"How many seconds after the start is its displacement from the starting point first equal to {format_decimal(s)} m?"
+        "How many seconds after the start is its displacement from the starting point first equal to "
+        f"{format_decimal(s)} m?"
     )
     return statement, earliest, "s"
 
@@ -149,13 +192,14 @@ def _known(symbol: str, value: Fraction, config: Kinematics.Config, rng: random.
 
 
 def _reaction_then_braking(rng: random.Random, config: Kinematics.Config) -> tuple[str, Fraction, str]:
-    speed_kmh = 18 * rng.randint(2, 8)  # a multiple of 18 km/h is a multiple of 5 m/s
+    speed_kmh = 9 * rng.randint(4, 16)  # a multiple of 9 km/h is a multiple of 2.5 m/s
     reaction = Fraction(rng.randint(4, 15), 10)
     deceleration = _rational(rng, 3, config.max_acceleration, 2)
     speed = Fraction(speed_kmh * 5, 18)
     distance = speed * reaction + speed * speed / (2 * deceleration)
     statement = (
-        f"A driver travelling at {speed_kmh} km/h sees an obstacle. After a reaction time of {format_decimal(reaction)} s "
+        f"A driver travelling at {speed_kmh} km/h sees an obstacle. After a reaction time of "
+        f"{format_decimal(reaction)} s "
         f"(at constant speed) the driver brakes with a constant deceleration of {format_decimal(deceleration)} m/s^2 "
         "until the car stops. How far does the car travel from the moment the driver sees the obstacle?"
     )
@@ -169,7 +213,8 @@ def _speed_up_then_brake(rng: random.Random, config: Kinematics.Config) -> tuple
     top = speed_up * duration
     subject = rng.choice(_OBJECTS)
     setup = (
-        f"{subject} starts from rest and accelerates at {format_decimal(speed_up)} m/s^2 for {format_decimal(duration)} s, then "
+        f"{subject} starts from rest and accelerates at {format_decimal(speed_up)} m/s^2 for "
+        f"{format_decimal(duration)} s, then "
         f"decelerates at {format_decimal(braking)} m/s^2 until it stops."
     )
     if rng.random() < 0.5:
@@ -192,13 +237,18 @@ def _catch_up(rng: random.Random, config: Kinematics.Config) -> tuple[str, Fract
 
 
 def _vertical_throw(rng: random.Random, config: Kinematics.Config) -> tuple[str, Fraction, str]:
-    gravity = Fraction(98, 10)
-    speed = Fraction(rng.randint(4, config.max_speed))
+    gravity = rng.choice((Fraction(98, 10), Fraction(981, 100), Fraction(10)))
+    speed = _rational(rng, 4, config.max_speed, 2)
+    thing = rng.choice(("A ball", "A stone", "A coin", "An apple"))
     setup = (
-        f"A ball is thrown straight up at {format_decimal(speed)} m/s. Take g = 9.8 m/s^2 and ignore air resistance."
+        f"{thing} is thrown straight up at {format_decimal(speed)} m/s. Take g = {format_decimal(gravity)} m/s^2 "
+        "and ignore air resistance."
     )
-    if rng.random() < 0.5:
+    question = rng.randrange(3)
+    if question == 0:
         return f"{setup} What maximum height above the launch point does it reach?", speed * speed / (2 * gravity), "m"
+    if question == 1:
+        return f"{setup} How many seconds after the throw does it reach its highest point?", speed / gravity, "s"
     return f"{setup} How long after the throw does it return to the launch point?", 2 * speed / gravity, "s"
 
 
