@@ -24,7 +24,7 @@ from typing import Any
 
 from palaestra.core.env import MultiTurnEnv, SingleTurnEnv, TextEnv
 from palaestra.core.multiturn import MultiTurnTask
-from palaestra.core.registry import FACTORY_MODULE, factory_name, registry
+from palaestra.core.registry import FACTORY_MODULE, factory_name, register_with_gymnasium, registry
 
 ENV_KWARGS = ("level", "render_mode", "answer_format", "tools", "max_tool_calls")
 
@@ -92,3 +92,6 @@ def __getattr__(name: str) -> Callable[..., Any]:
     if "__" not in name or name.startswith("__"):
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     return partial(make, name.replace("__", "/", 1))
+
+
+register_with_gymnasium(registry.specs())  # every known env, under its versioned id

@@ -9,8 +9,11 @@ imports just the env's module. Plug-in packages declare the ``palaestra.envs``
 entry-point group; their modules are imported when the registry is listed.
 
 Every env is also registered in Gymnasium's registry under its versioned id, with a
-string entry point (``palaestra.factory:<family>__<name>``), so ``env.spec`` pickles and
+string entry point (``palaestra.factory:<family>__<name>``), as soon as
+:mod:`palaestra.factory` is loaded (``palaestra.make`` loads it; so does
+``gymnasium.make("palaestra.factory:family/name-vN")``), so ``env.spec`` pickles and
 serialises and ``gymnasium.make(env.spec.id, **env.spec.kwargs)`` builds the same env.
+Listing the registry imports neither env modules nor Gymnasium.
 
 Example::
 
@@ -29,6 +32,7 @@ import importlib
 import importlib.metadata
 import json
 import re
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -142,7 +146,6 @@ class Registry:
                 for entry in json.loads(self._index_path.read_text())["envs"]:
                     spec = EnvSpec.from_index(entry)
                     self._specs[spec.id] = spec
-            register_with_gymnasium(self._specs.values())
         return self._specs
 
     def __getitem__(self, env_id: str) -> EnvSpec:
@@ -202,7 +205,8 @@ class Registry:
                 raise RegistryError(f"env id {spec.id!r} is registered twice: by {existing.module}.{existing.class_name} "
                                     f"and by {spec.module}.{spec.class_name}; give one of them another id")
         table[spec.id] = spec
-        register_with_gymnasium([spec])
+        if FACTORY_MODULE in sys.modules:  # Gymnasium knows the registry once the factory is loaded
+            register_with_gymnasium([spec])
 
     def remove(self, env_id: str) -> None:
         """Forget an env (for tests and interactive development of plug-ins)."""

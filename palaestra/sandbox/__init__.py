@@ -236,8 +236,11 @@ def get_backend() -> Backend:
         return _backend
 
 
-def set_backend(backend: Backend) -> Backend | None:
-    """Make ``backend`` the process-wide backend; return the previous one (still open)."""
+def set_backend(backend: Backend | None) -> Backend | None:
+    """Make ``backend`` the process-wide backend; return the previous one (still open).
+
+    ``None`` goes back to the default (created on first use), e.g. to restore a test's stub.
+    """
     global _backend
     with _lock:
         previous, _backend = _backend, backend

@@ -62,8 +62,7 @@ def down() -> Iterator[DownSandbox]:
     try:
         yield backend
     finally:
-        if previous is not None:
-            sandbox.set_backend(previous)
+        sandbox.set_backend(previous)  # None restores the default backend: the stub must not leak to later tests
 
 
 def test_errored_episodes_get_no_weight_and_are_counted(down: DownSandbox) -> None:

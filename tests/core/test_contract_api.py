@@ -195,7 +195,8 @@ def test_index_and_catalogue_page_are_in_sync_with_the_code() -> None:
 
 def test_golden_snapshots_pin_every_env() -> None:
     root = Path(__file__).resolve().parents[1] / "golden"
-    problems = {env_id: golden_problem(env_id, root) for env_id in registry.ids()}
+    built_in = [s.id for s in registry.specs() if s.module.startswith("palaestra.envs.")]  # not tests' own envs
+    problems = {env_id: golden_problem(env_id, root) for env_id in built_in}
     assert {k: v for k, v in problems.items() if v} == {}
 
 
