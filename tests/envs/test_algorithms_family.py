@@ -270,3 +270,45 @@ def test_partition_kinds_are_balanced_and_not_told_by_surface_features(level):
     assert best_threshold_rule([surface_features(p.prompt) for p in problems], kinds)[1] <= 0.7
     assert all(sum(p.data["numbers"]) % 2 == 0 for p in problems)
     assert Counter(len(p.data["numbers"]) for p in problems).most_common(1)[0][1] == len(problems)
+
+
+# --- red-team regressions --------------------------------------------------------------------------------------
+
+
+def test_josephus_prompt_example_is_never_the_answer():
+    task = make_source("algorithms/josephus")
+    for level in range(5):
+        for seed in range(30):
+            problem = task.sample(level, seed)
+            example = problem.prompt.rsplit("for example: ", 1)[1].split("\n")[0]
+            assert example != problem.answer
+
+
+@pytest.mark.parametrize("env_id", ["algorithms/infix_to_postfix", "algorithms/edit_distance"])
+def test_a_short_trailing_sentence_does_not_change_the_answer(env_id):
+    task, problems = _samples(env_id, levels=range(5), seeds=range(3))
+    for p in problems:
+        assert task.verify(p, p.answer + "\nThat is the answer.").correct
+        assert task.verify(p, "\\boxed{" + p.answer + "}").correct
+
+
+def test_infix_to_postfix_reads_only_the_problems_variables():
+    task = make_source("algorithms/infix_to_postfix")
+    problem = task.sample(0, 0)
+    assert task.verify(problem, problem.answer.replace(" ", "")).correct
+    stranger = next(c for c in "abcdefghijklmnopqrstuvwxyz" if c not in problem.data["infix"])
+    assert not task.verify(problem, problem.answer.replace(problem.answer[0], stranger, 1)).correct
+
+
+def test_partition_accepts_a_leading_yes():
+    task, problems = _samples("algorithms/partition", levels=range(5))
+    problem = next(p for p in problems if p.data["possible"])
+    assert task.verify(problem, "Yes: " + problem.answer).correct
+    assert not task.verify(problem, "Yes: " + problem.answer + " or impossible").correct
+
+
+def test_label_and_int_readers_take_bullets_and_a_short_leading_label():
+    from palaestra.envs.algorithms.common import read_ints
+
+    assert read_labels("Items: B, d", ["B", "D"]) == read_labels("- B\n- D", ["B", "D"]) == ["B", "D"]
+    assert read_ints("- 5\n- 8") == read_ints("LIS: 5, 8") == [5, 8] and read_ints("-5\n-8") == [-5, -8]

@@ -301,3 +301,101 @@ def test_generators_never_use_the_global_random_state():
     for env_id in ("graphs/isomorphism", "graphs/eulerian_path", "graphs/min_cut"):
         make_source(env_id).sample(2, 5)
     assert random.getstate() == state
+
+
+# --- red-team regressions ------------------------------------------------------------------------------------
+
+
+def test_read_edges_takes_numbered_lines_and_one_outer_bracket():
+    assert read_edges("1. 0-4\n2. 1-6", 7) == read_edges("[0-4, 1-6]", 7) == [(0, 4), (1, 6)]
+    assert read_edges("{0-4; 1-6}", 7) == [(0, 4), (1, 6)]
+    assert read_edges("[0, 1, 2]", 7) is None and read_edges("[0-4, 1-6] or [0-1]", 7) is None
+
+
+def test_bipartite_reads_a_wrapped_odd_cycle_as_a_cycle():
+    task = make_source("graphs/bipartite")
+    problem = next(p for p in (task.sample(0, s) for s in range(40)) if not p.data["bipartite"])
+    cycle = problem.answer
+    for spelled in (f"\\boxed{{{cycle}}}", f"Final answer: {cycle}", f"**{cycle}**",
+                    "**Odd cycle:** " + cycle.split(":")[1].strip()):
+        assert task.verify(problem, spelled).correct, spelled
+    nodes = cycle.split(":")[1].split()
+    assert not task.verify(problem, f"\\boxed{{odd cycle: {' '.join(nodes[:-1])}}}").correct
+
+
+@pytest.mark.parametrize("env_id", ["graphs/tree_centroid", "graphs/count_shortest_paths", "graphs/lca"])
+def test_prompt_example_is_never_the_answer(env_id):
+    task = make_source(env_id)
+    for level in LEVELS:
+        for seed in range(30):
+            problem = task.sample(level, seed)
+            example = problem.prompt.rsplit("for example: ", 1)[1].split("\n")[0]
+            if env_id == "graphs/tree_centroid":
+                named = {int(x) for x in example.replace("(or:", " ").replace(")", " ").split()}
+                assert not named & set(problem.data["centroid"])
+            else:
+                assert task.verify(problem, example).correct is False
+
+
+def test_bipartite_reads_a_leading_yes_or_no_and_checks_it_against_the_proof():
+    task = make_source("graphs/bipartite")
+    problems = [task.sample(0, s) for s in range(40)]
+    split = next(p for p in problems if p.data["bipartite"])
+    odd = next(p for p in problems if not p.data["bipartite"])
+    for spelled in (f"Yes.\n{split.answer}", f"Yes, it is bipartite.\n{split.answer}",
+                    "{" + "}, {".join(line.replace(" ", ", ") for line in split.answer.split("\n")) + "}"):
+        assert task.verify(split, spelled).correct, spelled
+    for spelled in (f"No. {odd.answer}", f"No, it is not bipartite. {odd.answer}"):
+        assert task.verify(odd, spelled).correct, spelled
+    for contradiction in (f"No.\n{split.answer}", f"No, it is bipartite.\n{split.answer}"):
+        assert not task.verify(split, contradiction).correct, contradiction
+    assert not task.verify(odd, f"Yes. {odd.answer}").correct
+
+
+@pytest.mark.parametrize("env_id", ["graphs/cycle", "graphs/negative_cycle", "graphs/degree_sequence"])
+def test_a_leading_yes_before_the_witness_is_accepted(env_id):
+    task = make_source(env_id)
+    problem = next(p for p in (task.sample(level, s) for level in LEVELS for s in SEEDS)
+                   if p.answer not in ("acyclic", "none", "impossible"))
+    assert task.verify(problem, "Yes: " + problem.answer).correct
+    assert not task.verify(problem, "Yes: " + problem.answer + " or none").correct
+
+
+def test_bfs_layers_example_is_not_the_start_of_the_answer():
+    task = make_source("graphs/bfs_layers")
+    for level in LEVELS:
+        for seed in range(20):
+            problem = task.sample(level, seed)
+            example = problem.prompt.rsplit("for example:\n", 1)[1].split("\n...")[0].split("\n")
+            truth = [" ".join(map(str, layer)) for layer in problem.data["layers"]]
+            assert example[:3] != truth[:3]
+            assert example[0] == str(problem.data["source"]) and len(set(" ".join(example).split())) == 6
+
+
+def test_read_node_values_takes_numbered_lines_and_space_separated_pairs():
+    from palaestra.envs.graphs.common import read_node_values
+
+    assert read_node_values("1. 0: 3\n2. 1: 1\n3. 2: 2", 3) == read_node_values("0: 3 1: 1 2: 2", 3) \
+        == {0: 3, 1: 1, 2: 2}
+    assert read_node_values("0: 31: 1", 3) is None and read_node_values("0: 3 1: 1 or 2: 2", 3) is None
+
+
+@pytest.mark.parametrize("env_id", ["graphs/cycle", "graphs/negative_cycle", "graphs/bipartite", "graphs/center",
+                                    "graphs/articulation_points"])
+def test_fixed_looking_examples_are_never_right_answers(env_id):
+    task = make_source(env_id)
+    for level in LEVELS:
+        for seed in range(40):
+            problem = task.sample(level, seed)
+            example = problem.prompt.rsplit("for example: ", 1)[1]
+            example = example.split(",")[0].split(" (")[0].split(" ...")[0].strip()
+            assert example and not task.verify(problem, example).correct, (level, seed, example)
+
+
+def test_readers_take_bulleted_lines_and_a_short_leading_label():
+    assert read_nodes("Vertex cover: 0, 3", 5) == read_nodes("- 0\n- 3", 5) == read_nodes("S = 0 3", 5) == [0, 3]
+    assert read_edges("Edges: 0-1, 1-2", 3) == read_edges("* 0-1\n* 1-2", 3) == [(0, 1), (1, 2)]
+    assert read_nodes("- 0\n3", 5) is None and read_nodes("Vertex cover: 0 or 3", 5) is None
+    task = make_source("graphs/vertex_cover")
+    problem = task.sample(1, 1)
+    assert task.verify(problem, "Minimum vertex cover: " + problem.answer).correct

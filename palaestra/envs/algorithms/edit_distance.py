@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
-from palaestra.verifiers.normalize import strip_wrappers, unify
+from palaestra.verifiers.normalize import read_with_tail, unify
 
 MAX_ANSWER_CHARS = 2_000
 _LABEL = re.compile(r"^[A-Za-z0-9 ]{0,12}: ?")
@@ -103,12 +103,15 @@ class EditDistance(Task):
 def _read_lines(answer: str) -> tuple[str, str] | None:
     if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
         return None
-    text = strip_wrappers(unify(answer))
-    lines = [_LABEL.sub("", line.strip()).replace(" ", "").replace("_", "-").lower()
-             for line in text.split("\n") if line.strip()]
-    if len(lines) != 2 or not all(re.fullmatch(r"[a-z-]+", line) for line in lines):
-        return None
-    return lines[0], lines[1]
+
+    def core(text: str) -> tuple[str, str] | None:
+        lines = [_LABEL.sub("", line.strip()).replace(" ", "").replace("_", "-").lower()
+                 for line in text.split("\n") if line.strip()]
+        if len(lines) != 2 or not all(re.fullmatch(r"[a-z-]+", line) for line in lines):
+            return None
+        return lines[0], lines[1]
+
+    return read_with_tail(unify(answer), core, clauses=False)
 
 
 def align(first: str, second: str) -> tuple[int, str, str]:

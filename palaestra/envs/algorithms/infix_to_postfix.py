@@ -64,7 +64,7 @@ class InfixToPostfix(Task):
         return float(sum(problem.data["postfix"].count(op) for op in PRECEDENCE))
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        tokens = _read_tokens(answer)
+        tokens = _read_tokens(answer, set(problem.data["infix"]) - set(PRECEDENCE) - set("() "))
         if tokens is None:
             return Verdict.unparsed("expected postfix tokens separated by spaces")
         return Verdict.judge(tokens == problem.data["postfix"].replace(" ", ""), "that is not the postfix form")
@@ -128,12 +128,14 @@ def _postfix(tree: Tree) -> list[str]:
     return [*_postfix(left), *_postfix(right), op]
 
 
-def _read_tokens(answer: str) -> str | None:
+def _read_tokens(answer: str, variables: set[str]) -> str | None:
+    """The answer's tokens run together (``"ab+"``), or None. Letters must be the problem's variables,
+    so the words of a trailing sentence are not read as tokens (the sentence is then cut as a tail)."""
     if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
         return None
 
     def core(text: str) -> str | None:
-        s = re.sub(r"[\s,]+", "", strip_wrappers(text).translate(_SPELLED)).lower()
-        return s if _TOKENS.match(s) else None
+        s = re.sub(r"[\s,]+", "", strip_wrappers(text).translate(_SPELLED).lower())
+        return s if _TOKENS.match(s) and all(c in variables for c in s if c.isalpha()) else None
 
     return read_with_tail(unify(answer), core, clauses=False)

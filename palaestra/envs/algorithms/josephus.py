@@ -46,13 +46,14 @@ class Josephus(Task):
         badges = rng.sample(range(1, 10 * n), n)
         start = rng.randrange(n)
         survivor = badges[(start + josephus(n, k)) % n]
+        example = rng.choice([x for x in (17, 23, 41, 58) if x != survivor])  # never the answer
         prompt = (
             f"{n} people sit around a circle. Going clockwise, their badge numbers are:\n"
             f"{', '.join(map(str, badges))}\n(and after the last one comes the first again).\n\n"
             f"Starting with the person with badge {badges[start]}, count clockwise 1, 2, ..., {k}; the person "
             f"counted {k} leaves the circle, and counting starts again at 1 with the next person still in the "
             "circle. This repeats until one person is left. What is that person's badge number? Give a single "
-            "integer, for example: 17"
+            f"integer, for example: {example}"
         )
         return Problem(prompt=prompt, answer=str(survivor), data={"badges": badges, "start": start, "step": k})
 

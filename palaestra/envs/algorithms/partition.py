@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.envs.algorithms.common import read_ints
+from palaestra.envs.graphs.common import without_yes
 from palaestra.verifiers.choices import read_option
 
 IMPOSSIBLE = ("impossible", "not possible", "no", "none", "it is impossible", "cannot be done", "no such split")
@@ -70,7 +71,7 @@ class Partition(Task):
         numbers = problem.data["numbers"]
         if isinstance(answer, str) and len(answer) < 600 and read_option(answer, {True: IMPOSSIBLE}):
             return Verdict.judge(not problem.data["possible"], "an equal split exists")
-        group = read_ints(answer)
+        group = read_ints(without_yes(answer))
         if group is None:
             return Verdict.unparsed("expected numbers separated by commas, or 'impossible'")
         if Counter(group) - Counter(numbers):

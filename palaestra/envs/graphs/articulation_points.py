@@ -50,11 +50,13 @@ class ArticulationPoints(Task):
             return (sorted([u, v] for u, v, _ in graph.edges), cuts) if cuts and inner else None
 
         edges, cuts = retry(draw, what="a graph with cut vertices")
+        example = sorted(rng.sample([v for v in range(n) if v not in cuts], 2))  # never the answer
         prompt = (
             f"An undirected connected graph has nodes 0 to {n - 1} and these {len(edges)} edges:\n"
             f"{edge_list(edges)}\n\n"
             "List all of its articulation points: the nodes whose removal (together with their edges) would "
-            "disconnect the remaining graph. Give the nodes separated by spaces, for example: 4 9 ... (or none "
+            "disconnect the remaining graph. Give the nodes separated by spaces, for example: "
+            f"{example[0]} {example[1]} ... (or none "
             "if there is no such node)."
         )
         return Problem(prompt=prompt, answer=" ".join(map(str, cuts)), data={"n": n, "edges": edges, "cuts": cuts})

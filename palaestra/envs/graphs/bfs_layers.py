@@ -55,13 +55,19 @@ class BfsLayers(Task):
         kind = "directed" if directed else "undirected"
         arrows = " (a->b goes from a to b)" if directed else ""
         unreachable = " Leave out nodes that cannot be reached from the source." if directed else ""
+        # example lines of other nodes, the second holding a node not at distance 1 (when there is one),
+        # so the example is never the answer's start
+        others = rng.sample([v for v in range(n) if v != source], 5)
+        far = [v for v in others if distance[v] != 1]
+        second = sorted([far[0], next(v for v in others if v != far[0])]) if far else sorted(others[:2])
+        third = sorted(v for v in others if v not in second)[:3]
         prompt = (
-            f"A {kind} graph has nodes 0 to {n - 1} and these {len(rows)} edges{arrows}:\n"
+            f"{'A' if directed else 'An'} {kind} graph has nodes 0 to {n - 1} and these {len(rows)} edges{arrows}:\n"
             f"{edge_list(rows, directed)}\n\n"
             f"Group the nodes by their distance from node {source}, the fewest edges on a path from {source} "
             f"{'along the edge directions ' if directed else ''}to the node.{unreachable} Write one line per "
             f"distance 0, 1, 2, ... in order, each line holding the nodes at that distance separated by spaces, "
-            f"for example:\n{source}\n4 9\n1 3 8\n..."
+            f"for example:\n{source}\n{' '.join(map(str, second))}\n{' '.join(map(str, third))}\n..."
         )
         return Problem(prompt=prompt, answer="\n".join(" ".join(map(str, layer)) for layer in layers),
                        data={"n": n, "edges": rows, "directed": directed, "source": source, "layers": layers})

@@ -20,18 +20,25 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.envs.graphs.common import (
+    MAX_ANSWER_CHARS,
     check_partition,
     closed_walk,
     cycle_error,
     edge_list,
     edge_set,
+    non_cycle_example,
     read_nodes,
     read_partition,
     two_colouring,
 )
 from palaestra.generators.graphs import bfs_distances, random_bipartite
+from palaestra.verifiers.normalize import strip_wrappers
 
-_ODD_CYCLE = re.compile(r"^\W*(?:not bipartite\W*)?(?:an? )?odd cycle\s*(?:is\s*)?[:=]?\s*", re.IGNORECASE)
+# a leading verdict, "Yes." / "No, it is not bipartite." (the prompt asks a question), read and then checked
+# against the proof that follows
+_VERDICT = re.compile(r"^\W{0,8}(?:(yes|no)\b[\s,.:;!-]*)?(?:(?:it|the graph) is (not )?bipartite\b[\s,.:;!-]*)?",
+                      re.IGNORECASE)
+_ODD_CYCLE = re.compile(r"^\W*(?:not bipartite\W*)?(?:an? )?odd cycle\s*(?:is\s*)?[:=]?[\s*]*", re.IGNORECASE)
 
 
 @register
@@ -71,6 +78,7 @@ class Bipartite(Task):
                      if side[u] == side[v] and distance[u][v] >= reach]
             edges = sorted([*edges, rng.choice(pairs)])
         sides, odd = two_colouring(n, edges)
+        example = " ".join(map(str, non_cycle_example(rng, n, edges, directed=False)))
         if odd is None:
             answer = "\n".join(" ".join(str(v) for v in range(n) if sides[v] == s) for s in (0, 1))
         else:
@@ -81,7 +89,7 @@ class Bipartite(Task):
             "- If it is bipartite, give a bipartition: the nodes of the two sides on two lines, every node on "
             "exactly one line and no edge inside a side, for example:\n0 3 5 ...\n1 2 4 ...\n"
             "- If it is not, give a cycle with an odd number of nodes, written as 'odd cycle:' followed by its "
-            "nodes in order, for example: odd cycle: 4 9 1 (the cycle returns from the last node to the first)."
+            f"nodes in order, for example: odd cycle: {example} (the cycle returns from the last node to the first)."
         )
         return Problem(prompt=prompt, answer=answer, data={"n": n, "edges": edges, "bipartite": odd is None})
 
@@ -91,11 +99,22 @@ class Bipartite(Task):
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         n, edges = problem.data["n"], problem.data["edges"]
-        if not isinstance(answer, str):
-            return Verdict.unparsed("no answer")
-        head = _ODD_CYCLE.match(answer.strip()[:200])
+        if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
+            return Verdict.unparsed("no readable answer")
+        # wrappers first, so a boxed or "Final answer:"-prefixed cycle is not read as a one-line bipartition
+        text = strip_wrappers(answer).strip()
+        verdict = _VERDICT.match(text[:200])
+        claims = {(verdict.group(1) or "").lower() == "yes" if verdict.group(1) else None,
+                  not verdict.group(2) if verdict.group() and "bipartite" in verdict.group().lower() else None} - {None}
+        if len(claims) > 1:
+            return Verdict.unparsed("the answer says both yes and no")
+        if claims:
+            text = text[verdict.end():]
+        head = _ODD_CYCLE.match(text[:200])
+        if head and True in claims or not head and False in claims:
+            return Verdict.unparsed("the yes/no does not match the proof that follows")
         if head:
-            nodes = read_nodes(answer.strip()[head.end():], n)
+            nodes = read_nodes(text[head.end():], n)
             if nodes is None:
                 return Verdict.unparsed("expected 'odd cycle:' followed by nodes")
             cycle = closed_walk(nodes)
@@ -103,7 +122,7 @@ class Bipartite(Task):
                 return Verdict.wrong(f"the cycle has {len(cycle)} nodes, an even number")
             error = cycle_error(cycle, edge_set(edges, False), False)
             return Verdict.wrong(error) if error else Verdict.right()
-        groups = read_partition(answer, n)
+        groups = read_partition(text, n)
         if groups is None:
             return Verdict.unparsed("expected two lines of nodes (the sides) or 'odd cycle:' and nodes")
         if len(groups) != 2:

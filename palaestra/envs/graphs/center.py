@@ -46,12 +46,13 @@ class Center(Task):
         radius = min(eccentricity)
         center = [v for v in range(n) if eccentricity[v] == radius]
         rows = sorted([u, v] for u, v, _ in graph.edges)
+        example = sorted(rng.sample([v for v in range(n) if v not in center], 2))  # never the answer
         prompt = (
             f"An undirected connected graph has nodes 0 to {n - 1} and these {len(rows)} edges:\n"
             f"{edge_list(rows)}\n\n"
             "The eccentricity of a node is the largest number of edges on a shortest path from it to any other "
             "node. List the centre of the graph: all nodes whose eccentricity is the smallest. Give the nodes "
-            "separated by spaces, for example: 2 9 ..."
+            f"separated by spaces, for example: {example[0]} {example[1]} ..."
         )
         return Problem(prompt=prompt, answer=" ".join(map(str, center)),
                        data={"n": n, "edges": rows, "center": center, "radius": radius})

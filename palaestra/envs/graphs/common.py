@@ -28,6 +28,8 @@ Example::
 
 from __future__ import annotations
 
+import itertools
+import random
 import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
@@ -50,6 +52,8 @@ NONE_WORDS = frozenset(w.lower() for w in (*EMPTY_WORDS, "no edges", "no nodes",
 
 _ARROWS = re.compile(r" ?(?:<->|->|=>|→|⟶|—|–|-) ?")
 _NODE = re.compile(r"^(?:node |vertex |v)?(\d{1,6})$", re.IGNORECASE)
+_BULLET = re.compile(r"^ ?[-*•] ")
+_LIST_LABEL = re.compile(r"^[A-Za-z][A-Za-z ]{1,24}(?::|=|\bis\b) ?(?=\S)")
 _NUMBERING = re.compile(r"^ ?(\d{1,4})[.)] ")
 _NODE_WORD = re.compile(r"\b(?:nodes?|vertex|vertices) (?=\d)", re.IGNORECASE)
 _LABEL = re.compile(r"^(?:[A-Za-z][A-Za-z ]{0,24}?)? ?(\d{1,4})? ?[:=] ?")
@@ -57,6 +61,7 @@ _GROUP = re.compile(r" ?[\[{(]([^\[\]{}()]*)[\]})] ?(?:[,;|]|\band\b)? ?")
 _GROUP_LABEL = re.compile(r" ?(?:[A-Za-z][A-Za-z ]{0,24}?)? ?\d{0,4} ?[:=] ?")
 _PAIR_BRACKETED = re.compile(r" ?[\[{(] ?(\d{1,6}) ?(?:,|->|→|-|–| ) ?(\d{1,6}) ?[\]})] ?(?:[,;\n]|\band\b)? ?")
 _PAIR_PLAIN = re.compile(r"^(\d{1,6}) ?(?:<->|->|→|—|–|-|:| ) ?(\d{1,6})$")
+_PLAIN_LIST = re.compile(r"^\d{1,6} ?(?:<->|->|→|—|–|-|:) ?\d{1,6} ?[,;\n]")
 _PAIR_SPLIT = re.compile(r" ?(?:[,;\n]|\band\b) ?")
 
 
@@ -103,9 +108,30 @@ def read_nodes(text: str, n: int, *, allow_empty: bool = False) -> list[int] | N
     return read_with_tail(text, core, clauses=False)
 
 
+_LEADING_YES = re.compile(r"^\W{0,8}yes\b[\s,.:;!]*", re.IGNORECASE)
+
+
+def without_yes(text: str) -> str:
+    """``text`` without a leading ``Yes,`` / ``Yes:``: "Does it have a cycle? Yes: 0 1 2" gives the cycle.
+
+    >>> without_yes("Yes: 0 1 2"), without_yes("0 1 2")
+    ('0 1 2', '0 1 2')
+    """
+    return _LEADING_YES.sub("", text, count=1) if _bounded(text) else text
+
+
 def strip_numbering(s: str) -> str:
-    """Lines numbered ``1.``, ``2.``, ... (or ``1)``) in order, without their numbers; other text as it is."""
+    """Lines numbered ``1.``, ``2.``, ... (or ``1)``) in order, or all bulleted (``- ``, ``* ``, ``• ``),
+    without their marks, and a short leading label (``Nodes:``, ``Vertex cover:``, ``S =``) dropped;
+    other text as it is.
+
+    >>> strip_numbering("1. 4\\n2. 0"), strip_numbering("- 4\\n- 0"), strip_numbering("Vertex cover: 4 0")
+    ('4\\n0', '4\\n0', '4 0')
+    """
+    s = _LIST_LABEL.sub("", s, count=1)
     lines = s.split("\n")
+    if len(lines) > 1 and all(_BULLET.match(line) for line in lines):
+        return "\n".join(_BULLET.sub("", line, count=1) for line in lines)
     marks = [_NUMBERING.match(line) for line in lines]
     if len(lines) < 2 or not all(marks) or [int(m.group(1)) for m in marks if m] != list(range(1, len(lines) + 1)):
         return s
@@ -200,7 +226,10 @@ def read_edges(text: str, n: int, *, allow_empty: bool = False) -> list[tuple[in
         s = _clean(s)
         if s.lower().rstrip(".") in NONE_WORDS:
             return [] if allow_empty else None
-        if s[:1] in "[{" and closing_bracket(s, 0) == len(s) - 1 and any(c in s[1:-1] for c in "[{("):
+        s = strip_numbering(s)
+        # one outer bracket around the whole list: [(0, 1), (1, 2)] or [0-1, 1-2]
+        if s[:1] in "[{" and closing_bracket(s, 0) == len(s) - 1 and (
+                any(c in s[1:-1] for c in "[{(") or _PLAIN_LIST.match(s[1:-1].strip())):
             s = s[1:-1].strip()
         pairs: list[tuple[int, int]] = []
         if any(c in s for c in "[{("):
@@ -318,6 +347,19 @@ def cycle_error(nodes: list[int], steps: set[tuple[int, int]], directed: bool) -
     return None
 
 
+def non_cycle_example(rng: random.Random, n: int, edges: Iterable[Sequence[int]], directed: bool) -> list[int]:
+    """Three distinct nodes that are not a cycle of the graph in this order: a prompt's example of a
+    cycle that can never be a right answer. The graph must not be complete (the callers' graphs are sparse).
+
+    >>> non_cycle_example(random.Random(0), 3, [[0, 1], [1, 2]], directed=False) in ([0, 1, 2], [0, 2, 1],
+    ...     [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0])
+    True
+    """
+    steps = edge_set(edges, directed)
+    triples = [list(t) for t in itertools.permutations(range(n), 3) if cycle_error(list(t), steps, directed)]
+    return rng.choice(triples)
+
+
 def find_cycle(n: int, edges: Iterable[Sequence[int]], directed: bool) -> list[int] | None:
     """One simple cycle (nodes in order) of the graph, or None when it has none (iterative DFS).
 
@@ -398,6 +440,9 @@ def two_colouring(n: int, edges: Iterable[Sequence[int]]) -> tuple[list[int], li
 _NODE_VALUE = re.compile(r"^(?:node |vertex |v)?(\d{1,6}) ?(?:[:=]|->|→|is) ?(?:colou?r )?(-?\d{1,6})$", re.IGNORECASE)
 
 
+_SPACED_VALUES = re.compile(r"\d{1,6} ?[:=] ?-?\d{1,6}(?: \d{1,6} ?[:=] ?-?\d{1,6})+")
+
+
 def read_node_values(text: str, n: int) -> dict[int, int] | None:
     """``{node: value}`` from ``0: 1, 1: 2`` (or ``0 = 1``, ``node 0: colour 1``, one pair per line).
 
@@ -410,9 +455,11 @@ def read_node_values(text: str, n: int) -> dict[int, int] | None:
         return None
 
     def core(s: str) -> dict[int, int] | None:
-        s = _clean(s)
+        s = strip_numbering(_clean(s))
         if s[:1] in "{[(" and closing_bracket(s, 0) == len(s) - 1:
             s = s[1:-1].strip()
+        if _SPACED_VALUES.fullmatch(s):  # "0: 2 1: 1 2: 3", pairs separated by single spaces only
+            s = re.sub(r"(\d) (?=\d{1,6} ?[:=])", r"\1, ", s)
         values: dict[int, int] = {}
         for piece in re.split(r" ?[,;\n] ?", s):
             piece = piece.strip().strip("\"'")

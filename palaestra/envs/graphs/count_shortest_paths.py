@@ -67,11 +67,12 @@ class CountShortestPaths(Task):
 
         graph, source, target, count = retry(draw, what=f"a node reached by {low} to {high} shortest paths")
         rows = sorted([u, v] for u, v, _ in graph.edges)
+        example = rng.choice([x for x in (7, 9, 12, 15) if x != count])  # never the answer
         prompt = (
             f"An undirected graph has nodes 0 to {n - 1} and these {len(rows)} edges:\n{edge_list(rows)}\n\n"
             f"How many different shortest paths (paths with the fewest edges) lead from node {source} to node "
             f"{target}? Two paths are different if their sequences of nodes differ. Give a single integer, "
-            "for example: 7"
+            f"for example: {example}"
         )
         return Problem(prompt=prompt, answer=str(count),
                        data={"n": n, "edges": rows, "source": source, "target": target, "count": count})

@@ -18,7 +18,17 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
-from palaestra.envs.graphs.common import attempt, closed_walk, cycle_error, edge_list, edge_set, find_cycle, read_nodes
+from palaestra.envs.graphs.common import (
+    attempt,
+    closed_walk,
+    cycle_error,
+    edge_list,
+    edge_set,
+    find_cycle,
+    non_cycle_example,
+    read_nodes,
+    without_yes,
+)
 from palaestra.generators.graphs import random_cyclic, random_dag, random_tree
 from palaestra.verifiers.choices import read_option
 
@@ -61,7 +71,7 @@ class Cycle(Task):
             edges = _undirected(rng, n, m, cyclic)
         cycle = find_cycle(n, edges, directed)
         kind = "directed" if directed else "undirected"
-        example = "4 -> 9 -> 1" if directed else "4 - 9 - 1"
+        example = (" -> " if directed else " - ").join(map(str, non_cycle_example(rng, n, edges, directed)))
         prompt = (
             f"A {kind} graph has nodes 0 to {n - 1} and these {len(edges)} edges"
             f"{' (a -> b goes from a to b)' if directed else ''}:\n{edge_list(edges, directed)}\n\n"
@@ -82,7 +92,7 @@ class Cycle(Task):
         said_acyclic = read_option(answer, {True: ACYCLIC}) if isinstance(answer, str) and len(answer) < 600 else None
         if said_acyclic:
             return Verdict.judge(not data["cyclic"], "the graph has a cycle")
-        nodes = read_nodes(answer, data["n"])
+        nodes = read_nodes(without_yes(answer), data["n"])
         if nodes is None:
             return Verdict.unparsed("expected a cycle as nodes in order, or 'acyclic'")
         error = cycle_error(closed_walk(nodes), edge_set(data["edges"], data["directed"]), data["directed"])

@@ -15,7 +15,7 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
-from palaestra.envs.graphs.common import read_edges
+from palaestra.envs.graphs.common import read_edges, without_yes
 from palaestra.verifiers.choices import read_option
 
 IMPOSSIBLE = ("impossible", "no such graph", "no such graph exists", "not possible", "none", "no graph",
@@ -67,7 +67,7 @@ class DegreeSequence(Task):
         n = len(degrees)
         if isinstance(answer, str) and len(answer) < 600 and read_option(answer, {True: IMPOSSIBLE}):
             return Verdict.judge(not problem.data["graphical"], "such a graph exists")
-        pairs = read_edges(answer, n)
+        pairs = read_edges(without_yes(answer), n)
         if pairs is None:
             return Verdict.unparsed("expected edges such as 0-2, 1-3, or 'impossible'")
         seen: set[tuple[int, int]] = set()

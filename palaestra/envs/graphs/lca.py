@@ -54,13 +54,15 @@ class LowestCommonAncestor(Task):
             u, v = best
             queries.append([u, v])
             answers.append(_lca(parent, depth, u, v))
+        # each example node differs from the true answer in its place, so the example is never the answer
+        example = [(a + rng.randrange(1, n)) % n for a in answers]
         listing = "\n".join(f"{i}. {u} and {v}" for i, (u, v) in enumerate(queries, 1))
         prompt = (
             f"A tree has nodes 0 to {n - 1} and these edges:\n{edge_list(rows)}\n\nIt is rooted at node {root}. "
             "For each pair below, give their lowest common ancestor: the deepest node that has both of them in "
             f"its subtree (a node counts as its own ancestor).\n{listing}\n\n"
             f"Give the {len(queries)} answer{'s' if len(queries) > 1 else ''} in order, separated by commas, "
-            "for example: " + ", ".join(["5", "12", "0", "7", "3"][: len(queries)])
+            "for example: " + ", ".join(map(str, example))
         )
         return Problem(prompt=prompt, answer=", ".join(map(str, answers)),
                        data={"n": n, "edges": rows, "root": root, "queries": queries, "answers": answers})

@@ -18,7 +18,15 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
-from palaestra.envs.graphs.common import closed_walk, cycle_error, find_cycle, read_nodes, weighted_edge_lines
+from palaestra.envs.graphs.common import (
+    closed_walk,
+    cycle_error,
+    find_cycle,
+    non_cycle_example,
+    read_nodes,
+    weighted_edge_lines,
+    without_yes,
+)
 from palaestra.generators.graphs import random_connected
 from palaestra.verifiers.choices import read_option
 
@@ -77,11 +85,13 @@ class NegativeCycle(Task):
             return rows, cycle if negative else None
 
         rows, cycle = retry(draw, what="a graph with a cycle")
+        a, b, c = non_cycle_example(rng, n, rows, directed=True)
         prompt = (
             f"A directed graph has nodes 0 to {n - 1} and these weighted edges (a -> b goes from a to b; weights "
             f"may be negative):\n{weighted_edge_lines(rows, directed=True)}\n\n"
             "Does the graph contain a negative cycle, a directed cycle whose edge weights add up to less than zero? "
-            "If it does, give one as its nodes in order, each once (for example: 6 1 3, meaning 6 -> 1 -> 3 -> 6). "
+            f"If it does, give one as its nodes in order, each once (for example: {a} {b} {c}, meaning "
+            f"{a} -> {b} -> {c} -> {a}). "
             "If it does not, answer: none"
         )
         return Problem(prompt=prompt, answer="none" if cycle is None else " ".join(map(str, cycle)),
@@ -95,7 +105,7 @@ class NegativeCycle(Task):
         data = problem.data
         if isinstance(answer, str) and len(answer) < 600 and read_option(answer, {True: NONE_SPELLINGS}):
             return Verdict.judge(not data["negative"], "the graph has a negative cycle")
-        nodes = read_nodes(answer, data["n"])
+        nodes = read_nodes(without_yes(answer), data["n"])
         if nodes is None:
             return Verdict.unparsed("expected a cycle as nodes in order, or 'none'")
         cycle = closed_walk(nodes)

@@ -39,11 +39,13 @@ class TreeCentroid(Task):
             return rows, centroids(n, rows)
 
         rows, center = retry(draw, lambda drawn: (len(drawn[1]) == 2) == pair, what="a tree of the drawn kind")
+        # the example names nodes that are not the centroid, so it can never be the answer
+        single, *two = rng.sample([v for v in range(n) if v not in center], 3)
         prompt = (
             f"A tree has nodes 0 to {n - 1} and these edges:\n{edge_list(rows)}\n\n"
             "Removing a node splits the tree into pieces. Find the centroid: the node (or the two nodes, if two "
             "tie) whose removal makes the largest remaining piece as small as possible. Give the node, or both "
-            "nodes separated by a space, for example: 6 (or: 3 11)"
+            f"nodes separated by a space, for example: {single} (or: {min(two)} {max(two)})"
         )
         return Problem(prompt=prompt, answer=" ".join(map(str, center)),
                        data={"n": n, "edges": rows, "centroid": center})
