@@ -22,12 +22,14 @@ The model's code is hostile: it can print anything, ``os._exit(0)``, return obje
 
 - the **expected outputs never enter the sandbox**: the sandbox receives only the candidate
   (``solution.py``), the test inputs (``spec.json``) and our harness (``main.py``);
-- the harness (our code, ``HARNESS`` below) never runs candidate code itself: it forks a child
-  per test (stdio) or one child for all tests (function; a fresh one after a crash or timeout).
-  Before any candidate code runs, the child's stdin, stdout and stderr are replaced (by
-  ``/dev/null``, the test's input and a pipe to the harness), so the candidate can never write
-  to the run's real stdout; the harness ignores catchable signals and enforces a wall-clock
-  timeout per test (SIGKILL of the child's process group);
+- the harness (our code, the module :mod:`palaestra.verifiers.code_harness`, whose source text
+  :func:`harness_source` sends to the sandbox as ``main.py``) never runs candidate code itself:
+  it forks a child that runs the tests one after another (a fresh one after a crash or timeout).
+  Before any candidate code runs, the child's fds 0, 1 and 2 are replaced (function tests:
+  all ``/dev/null``, results go back through a separate pipe; stdin/stdout tests: the test's
+  input, a pipe to the harness, ``/dev/null``), so the candidate can never write to the run's
+  real stdout nor read the token on its stdin; the harness ignores catchable signals and
+  enforces a wall-clock timeout per test (SIGKILL of the child's process group);
 - the child reports each return value as JSON after checking that it is a plain JSON value
   (``None``, ``bool``, ``int``, finite ``float``, ``str``, ``list``/``tuple``, ``dict`` with
   ``str`` keys, each of exactly that type: a subclass, a set, a NumPy value is *invalid*);
@@ -38,9 +40,10 @@ The model's code is hostile: it can print anything, ``os._exit(0)``, return obje
   (``==`` on parsed JSON, with ``bool`` never equal to a number). A value that did not come
   through that path (no result line, a killed harness) is a failed test, never a pass.
 
-Infrastructure failures (the sandbox is unavailable, ``ExecResult.error`` is set, the harness
-itself failed) are reported as errors: ``CodeReport.error`` and a verdict
-``Verdict.unparsed("infrastructure error: ...")``, never as a wrong answer.
+Infrastructure failures (the sandbox is unavailable or refuses, ``ExecResult.error`` is set, the
+harness itself failed or its output is unreadable) are reported as errors: ``CodeReport.error``
+and a verdict ``Verdict.failed(reason)`` (``Verdict.error`` set: not judged), never as a wrong
+answer, and never cached.
 
 Problem data layout
 -------------------
@@ -50,23 +53,25 @@ Code environments keep their tests in ``Problem.data``::
      "test_seconds": 1.0}
     {"kind": "stdio", "tests": [{"stdin": "...", "stdout": "..."}, ...], "test_seconds": 0.5}
 
-and :func:`verify_answer` judges the text inside ``<answer></answer>`` against them (a fenced
-````` ```python ````` block in it, or raw code).
+and :func:`verify_answer` judges the extracted answer against them (see :func:`extract_code`:
+the last fenced ````` ```python ````` block that defines the function, or raw code).
 """
 
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import json
 import math
-import re
 import secrets
+import textwrap
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib import resources
 from typing import Any
 
 from palaestra.core.problem import Verdict
@@ -80,24 +85,60 @@ MEMORY_BYTES = 256 * 2**20
 CACHE_SIZE = 512
 _INFRA = "infrastructure error"
 
-_FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+.-]*)[^\n]*\n(.*?)(?:```|\Z)", re.DOTALL)
-
 
 # --- reading the answer ---------------------------------------------------------------------
 
-def extract_code(answer: str) -> str | None:
-    """The program in an answer: the last fenced ``python`` block (or the last fenced block of
-    any language when none is labelled python), else the whole text; ``None`` when empty."""
+def extract_code(answer: str, function: str | None = None) -> str | None:
+    """The program in an answer; ``None`` when empty.
+
+    The last fenced ``python`` block (or unlabelled one; the last fenced block of any language
+    when none is), else the whole text. With ``function``, the last such block that defines it
+    (so a usage example after the solution does not replace it). Common indentation is removed.
+    Reading is linear in the answer's length (no regular expression over it).
+    """
     if not isinstance(answer, str):
         return None
-    blocks = [(m.group(1).lower(), m.group(2)) for m in _FENCE.finditer(answer)]
+    blocks = fenced_blocks(answer)
     if blocks:
         python = [code for lang, code in blocks if lang in ("python", "py", "python3", "")]
-        code = (python or [code for _, code in blocks])[-1]
+        candidates = python or [code for _, code in blocks]
+        if function is not None:
+            defining = [code for code in candidates if _defines(code, function)]
+            candidates = defining or candidates
+        code = candidates[-1]
     else:
         code = answer
-    code = code.strip("\n")
+    code = textwrap.dedent(code.strip("\n"))
     return code if code.strip() else None
+
+
+def fenced_blocks(text: str) -> list[tuple[str, str]]:
+    """``(language, body)`` of every ```` ``` ```` fence: the opening fence ends its line (its first word
+    is the language), the block ends at the next ```` ``` ```` or, unterminated, at the end of the text."""
+    blocks = []
+    pos = 0
+    while pos < len(text):
+        start = text.find("```", pos)
+        line_end = text.find("\n", start + 3) if start >= 0 else -1
+        if line_end < 0:
+            break
+        info = text[start + 3:line_end].lstrip(" \t")
+        language = info[: next((i for i, c in enumerate(info) if not (c.isascii() and (c.isalnum() or c in "_+.-"))),
+                               len(info))]
+        end = text.find("```", line_end + 1)
+        blocks.append((language.lower(), text[line_end + 1:] if end < 0 else text[line_end + 1:end]))
+        pos = len(text) if end < 0 else end + 3
+    return blocks
+
+
+def _defines(code: str, function: str) -> bool:
+    """Whether ``code`` parses and binds ``function`` (parsing never runs code)."""
+    if len(code) > MAX_CODE_CHARS:
+        return False
+    try:
+        return _binds(ast.parse(textwrap.dedent(code)), function)
+    except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
+        return False
 
 
 def precheck(code: str, function: str | None = None) -> str | None:
@@ -202,7 +243,8 @@ class CodeReport:
 
     ``error``: an infrastructure failure (nothing is known about the candidate);
     ``failure``: the candidate could not be run at all (no code, syntax error, missing
-    function, its module raised or timed out on import); then no test passed.
+    function, its module raised or timed out on import); then no test passed. ``parsed`` is
+    False when the answer held no program at all.
     """
 
     kind: str
@@ -213,6 +255,7 @@ class CodeReport:
     seconds: float = 0.0
     tests: tuple[Mapping[str, Any], ...] = field(default=(), repr=False, compare=False)
     function: str | None = None
+    parsed: bool = True
 
     @property
     def passed(self) -> int:
@@ -232,9 +275,9 @@ class CodeReport:
     def verdict(self, partial_credit: bool = False, max_shown: int = 1) -> Verdict:
         """Reward 1 when every test passes; else 0, or the fraction passed with ``partial_credit``."""
         if self.error is not None:
-            return Verdict.unparsed(f"{_INFRA}: {self.error}")
+            return Verdict.failed(self.error)
         if self.failure is not None:
-            return Verdict.wrong(self.failure)
+            return Verdict.wrong(self.failure) if self.parsed else Verdict.unparsed(self.failure)
         if self.all_passed:
             return Verdict.right(f"all {self.total} tests passed")
         reward = self.fraction if partial_credit else 0.0
@@ -343,7 +386,7 @@ def _check(
 ) -> CodeReport:
     t0 = time.perf_counter()
     tests = tuple(tests)
-    base = {"kind": kind, "total": len(tests), "tests": tests, "function": function}
+    base: dict[str, Any] = {"kind": kind, "total": len(tests), "tests": tests, "function": function}
     problem = precheck(code, function)
     if problem is not None:
         return CodeReport(**base, failure=problem, seconds=time.perf_counter() - t0)
@@ -370,6 +413,12 @@ def clear_cache() -> None:
     """Forget cached reports (a report is cached per candidate text, tests and budget)."""
     with _cache_lock:
         _cache.clear()
+
+
+@functools.lru_cache(maxsize=1)
+def harness_source() -> str:
+    """The source text of :mod:`palaestra.verifiers.code_harness`: what the sandbox runs as ``main.py``."""
+    return resources.files("palaestra.verifiers").joinpath("code_harness.py").read_text(encoding="utf-8")
 
 
 def _run_harness(
@@ -404,7 +453,7 @@ def _run_harness(
     )
     try:
         result = sandbox_run(
-            HARNESS,
+            harness_source(),
             stdin=token + "\n",
             files={"solution.py": code.encode("utf-8", "surrogatepass"), "spec.json": json.dumps(spec)},
             limits=limits,
@@ -510,515 +559,16 @@ def report_for_answer(answer: str, data: Mapping[str, Any]) -> CodeReport:
     function = data.get("function")
     if not isinstance(answer, str) or len(answer) > MAX_CODE_CHARS + 100:
         return CodeReport(kind, total=len(tests), failure=f"the answer is longer than {MAX_CODE_CHARS} characters")
-    code = extract_code(answer)
+    code = extract_code(answer, function if kind == "function" else None)
     if code is None:
-        return CodeReport(kind, total=len(tests), failure="no code found in the answer")
+        return CodeReport(kind, total=len(tests), failure="no code found in the answer", parsed=False)
     budget = Budget(
         test_seconds=float(data.get("test_seconds", DEFAULT_TEST_SECONDS)),
         total_seconds=float(data.get("total_seconds", DEFAULT_TOTAL_SECONDS)),
         max_timeouts=int(data.get("max_timeouts", DEFAULT_MAX_TIMEOUTS)),
     )
     if kind == "function":
-        return check_function(code, function, tests, budget=budget, float_tolerance=data.get("float_tolerance"))
+        return check_function(code, str(function), tests, budget=budget, float_tolerance=data.get("float_tolerance"))
     if kind == "stdio":
         return check_stdio(code, tests, budget=budget)
     raise ValueError(f"unknown test kind {kind!r}")
-
-
-# --- the harness (runs inside the sandbox as main.py) --------------------------------------
-
-HARNESS = r'''
-import builtins, gc, io, json, os, select, signal, sys, time
-
-SPEC = None
-PLAIN_NODES = 200000
-
-
-class Invalid(Exception):
-    pass
-
-
-def plain(value, depth=0, count=None):
-    """value as plain JSON data; Invalid if any part is not exactly a JSON type."""
-    if count is None:
-        count = [0]
-    count[0] += 1
-    if count[0] > PLAIN_NODES or depth > 100:
-        raise Invalid("too large or too deeply nested")
-    t = type(value)
-    if value is None or t is bool or t is str:
-        return value
-    if t is int:
-        if value.bit_length() > 4000:
-            raise Invalid("integer too large")
-        return value
-    if t is float:
-        if value != value or value in (float("inf"), float("-inf")):
-            raise Invalid("non-finite float")
-        return value
-    if t is list or t is tuple:
-        return [plain(v, depth + 1, count) for v in value]
-    if t is dict:
-        out = {}
-        for k, v in value.items():
-            if type(k) is not str:
-                raise Invalid("dict key of type " + type(k).__name__)
-            out[k] = plain(v, depth + 1, count)
-        return out
-    raise Invalid("type " + t.__name__)
-
-
-def shallow(value, limit=104):
-    """Whether a parsed value nests at most limit levels (so every later parse of it succeeds)."""
-    stack = [(value, 0)]
-    while stack:
-        v, d = stack.pop()
-        if d > limit:
-            return False
-        if type(v) is list:
-            stack.extend((x, d + 1) for x in v)
-        elif type(v) is dict:
-            stack.extend((x, d + 1) for x in v.values())
-    return True
-
-
-def name_of(exc):
-    try:
-        return str(type(exc).__name__)[:100]
-    except BaseException:
-        return "exception"
-
-
-def write_all(fd, data):
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view):]
-
-
-def fresh_stdio(stdin_fd, stdout_fd):
-    """Child only: fds 0-2 replaced before any candidate code runs; sys.std* rebuilt on them."""
-    null = os.open(os.devnull, os.O_RDWR)
-    os.dup2(stdin_fd if stdin_fd is not None else null, 0)
-    os.dup2(stdout_fd if stdout_fd is not None else null, 1)
-    os.dup2(null, 2)
-    if null > 2:
-        os.close(null)
-    sys.stdin = sys.__stdin__ = io.TextIOWrapper(io.BufferedReader(io.FileIO(0, "r", closefd=False)), "utf-8")
-    sys.stdout = sys.__stdout__ = io.TextIOWrapper(io.BufferedWriter(io.FileIO(1, "w", closefd=False)), "utf-8")
-    sys.stderr = sys.__stderr__ = io.TextIOWrapper(io.BufferedWriter(io.FileIO(2, "w", closefd=False)), "utf-8")
-    for sig in CAUGHT:
-        signal.signal(sig, signal.SIG_DFL)
-
-
-def fork(child):
-    """Fork a child that runs child() and never returns; (pid) or None if fork failed."""
-    sys.stdout.flush()
-    try:
-        pid = os.fork()
-    except OSError:
-        return None
-    if pid == 0:
-        try:
-            os.setpgid(0, 0)
-        except OSError:
-            pass
-        try:
-            child()
-        except BaseException:
-            pass
-        os._exit(0)
-    try:
-        os.setpgid(pid, pid)  # also here: no race with a kill of the group
-    except OSError:
-        pass
-    return pid
-
-
-def kill(pid):
-    for f in (os.killpg, os.kill):
-        try:
-            f(pid, signal.SIGKILL)
-        except OSError:
-            pass
-    try:
-        return os.waitpid(pid, 0)[1]
-    except OSError:
-        return None
-
-
-def reap(pid, deadline):
-    """Wait for an exited-or-exiting child until deadline; its wait status, or None."""
-    while True:
-        try:
-            done, status = os.waitpid(pid, os.WNOHANG)
-        except OSError:
-            return None
-        if done:
-            return status
-        if time.monotonic() >= deadline:
-            kill(pid)
-            return None
-        time.sleep(0.001)
-
-
-def describe_status(status):
-    if status is None:
-        return ""
-    if os.WIFSIGNALED(status):
-        return "killed by signal %d" % os.WTERMSIG(status)
-    return "exit code %d" % os.WEXITSTATUS(status)
-
-
-class LineReader:
-    def __init__(self, fd, limit):
-        self.fd, self.limit, self.buf, self.eof = fd, limit, b"", False
-
-    def line(self, deadline):
-        """('line', bytes) | ('eof',) | ('timeout',) | ('too_large',)"""
-        while True:
-            nl = self.buf.find(b"\n")
-            if nl >= 0:
-                line, self.buf = self.buf[:nl], self.buf[nl + 1:]
-                return ("line", line)
-            if len(self.buf) > self.limit:
-                return ("too_large",)
-            if self.eof:
-                return ("eof",)
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return ("timeout",)
-            ready, _, _ = select.select([self.fd], [], [], left)
-            if not ready:
-                continue
-            data = os.read(self.fd, 1 << 16)
-            if not data:
-                self.eof = True
-            self.buf += data
-
-
-def function_child(code, start, wfd):
-    fresh_stdio(None, None)
-    inputs, fname = SPEC["inputs"], SPEC["function"]
-    namespace = {"__name__": "solution", "__file__": "solution.py", "__builtins__": builtins}
-
-    def send(obj):
-        write_all(wfd, (json.dumps(obj) + "\n").encode())
-
-    try:
-        exec(code, namespace)
-        fn = namespace.get(fname)
-        if not callable(fn):
-            send({"load": ["missing", "a function named " + fname]})
-            return
-    except BaseException as exc:
-        send({"load": ["exception", name_of(exc)]})
-        return
-    send({"ready": True})
-    for i in range(start, len(inputs)):
-        try:
-            args = json.loads(inputs[i])
-            value = fn(*args)
-            try:
-                entry = {"i": i, "status": "value", "value": plain(value)}
-                text = json.dumps(entry)
-            except Invalid as exc:
-                text = json.dumps({"i": i, "status": "invalid", "detail": str(exc)[:200]})
-            except (ValueError, TypeError, RecursionError, MemoryError) as exc:
-                text = json.dumps({"i": i, "status": "invalid", "detail": name_of(exc)})
-        except BaseException as exc:
-            text = json.dumps({"i": i, "status": "error", "detail": name_of(exc)})
-        if len(text) > SPEC["value_bytes"]:
-            text = json.dumps({"i": i, "status": "too_large"})
-        write_all(wfd, (text + "\n").encode())
-
-
-def run_function_tests(code):
-    inputs = SPEC["inputs"]
-    n = len(inputs)
-    per_test, limit = SPEC["test_seconds"], SPEC["value_bytes"] + 256
-    results = [None] * n
-    t_end = time.monotonic() + SPEC["total_seconds"]
-    timeouts, i = 0, 0
-    while i < n:
-        if timeouts >= SPEC["max_timeouts"] or time.monotonic() >= t_end:
-            break
-        rfd, wfd = os.pipe()
-        pid = fork(lambda: (os.close(rfd), function_child(code, i, wfd)))
-        os.close(wfd)
-        if pid is None:
-            os.close(rfd)
-            results[i] = {"status": "crashed", "detail": "could not start a process"}
-            i += 1
-            continue
-        reader = LineReader(rfd, limit)
-        got = reader.line(min(time.monotonic() + per_test, t_end))
-        load = None
-        if got[0] == "line":
-            try:
-                msg = json.loads(got[1])
-            except Exception:
-                msg = None
-            if isinstance(msg, dict) and msg.get("ready") is True:
-                load = None
-            elif isinstance(msg, dict) and isinstance(msg.get("load"), list):
-                load = [str(x)[:200] for x in msg["load"][:2]]
-            else:
-                load = ["crashed", "protocol error"]
-        elif got[0] == "timeout":
-            load = ["timeout", ""]
-        elif got[0] == "too_large":
-            load = ["too_large", ""]
-        else:
-            status = reap(pid, time.monotonic() + 0.5)
-            load = ["crashed", describe_status(status)]
-        if load is not None:
-            kill(pid)
-            os.close(rfd)
-            if i == 0:
-                return {"load": load}
-            for j in range(i, n):  # a reload failed: deterministic for the rest
-                results[j] = {"status": "timeout" if load[0] == "timeout" else "crashed", "detail": load[1]}
-            break
-        restart = False
-        while i < n:
-            deadline = min(time.monotonic() + per_test, t_end)
-            got = reader.line(deadline)
-            if got[0] == "line":
-                try:
-                    msg = json.loads(got[1])
-                except Exception:
-                    msg = None
-                if not (isinstance(msg, dict) and msg.get("i") == i and isinstance(msg.get("status"), str)
-                        and shallow(msg)):
-                    results[i] = {"status": "crashed", "detail": "protocol error"}
-                    restart = True
-                else:
-                    msg.pop("i")
-                    results[i] = msg
-                i += 1
-                if restart:
-                    break
-            elif got[0] == "timeout":
-                results[i] = {"status": "timeout"}
-                timeouts += 1
-                i += 1
-                restart = True
-                break
-            elif got[0] == "too_large":
-                results[i] = {"status": "too_large"}
-                i += 1
-                restart = True
-                break
-            else:
-                status = reap(pid, time.monotonic() + 0.5)
-                results[i] = {"status": "crashed", "detail": describe_status(status)}
-                i += 1
-                restart = True
-                break
-        kill(pid)
-        os.close(rfd)
-    for j in range(n):
-        if results[j] is None:
-            results[j] = {"status": "skipped"}
-    return {"results": results}
-
-
-def stdin_fd(data):
-    """A readable fd holding exactly data: a pipe when it fits, else an unlinked scratch file."""
-    if len(data) <= 60000:
-        r, w = os.pipe()
-        write_all(w, data)
-        os.close(w)
-        return r
-    path = "stdin-%d.txt" % os.getpid()
-    w = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    write_all(w, data)
-    os.close(w)
-    r = os.open(path, os.O_RDONLY)
-    os.unlink(path)
-    return r
-
-
-def stdio_child(code, start, out_w, status_w, go_r):
-    """Run the program once per test from start on, each time as a fresh __main__ with the
-    test's input on fd 0 and fd 1 on the output pipe; report each exit on status_w, then wait
-    for the parent's go-ahead (one byte on go_r) so each test's output stays apart."""
-    inputs = SPEC["inputs"]
-    keep = os.open(os.devnull, os.O_RDWR)
-    for i in range(start, len(inputs)):
-        if i > start and os.read(go_r, 1) != b"g":
-            return
-        for fd in (0, 1, 2):  # whatever the last run closed: new fds below are then >= 3
-            os.dup2(keep, fd)
-        r = stdin_fd(inputs[i].encode("utf-8", "surrogatepass"))
-        fresh_stdio(r, out_w)
-        os.close(r)
-        main = type(sys)("__main__")
-        main.__dict__.update({"__name__": "__main__", "__file__": "solution.py", "__builtins__": builtins})
-        sys.modules["__main__"] = main
-        exit_code, exception = 0, None
-        try:
-            exec(code, main.__dict__)
-        except SystemExit as exc:
-            c = exc.code
-            exit_code = 0 if c is None else (c & 0xFF if type(c) is int else 1)
-        except BaseException as exc:
-            exit_code, exception = 1, name_of(exc)
-        try:
-            sys.stdout.flush()
-        except BaseException:
-            pass
-        main.__dict__.clear()  # drop the program's objects (e.g. an open(0) file) before fd 0 is reused
-        del main
-        gc.collect()
-        write_all(status_w, (json.dumps({"i": i, "exit_code": exit_code, "exception": exception}) + "\n").encode())
-
-
-def drain(fd, buf, limit):
-    """Read what is available now from a non-blocking fd into buf; False once it holds over limit."""
-    while len(buf) <= limit:
-        try:
-            chunk = os.read(fd, 1 << 16)
-        except BlockingIOError:
-            return True
-        if not chunk:
-            return True
-        buf += chunk
-    return False
-
-
-def run_stdio_tests(code):
-    inputs = SPEC["inputs"]
-    n = len(inputs)
-    per_test, limit = SPEC["test_seconds"], SPEC["value_bytes"]
-    results = [None] * n
-    t_end = time.monotonic() + SPEC["total_seconds"]
-    timeouts, i = 0, 0
-    while i < n:
-        if timeouts >= SPEC["max_timeouts"] or time.monotonic() >= t_end:
-            break
-        out_r, out_w = os.pipe()
-        st_r, st_w = os.pipe()
-        go_r, go_w = os.pipe()
-        start = i
-        pid = fork(lambda: (os.close(out_r), os.close(st_r), os.close(go_w),
-                            stdio_child(code, start, out_w, st_w, go_r)))
-        os.close(out_w)
-        os.close(st_w)
-        os.close(go_r)
-        if pid is None:
-            os.close(out_r)
-            os.close(st_r)
-            os.close(go_w)
-            results[i] = {"status": "crashed", "detail": "could not start a process"}
-            i += 1
-            continue
-        os.set_blocking(out_r, False)
-        status = LineReader(st_r, 4096)
-        out = bytearray()
-        while i < n:
-            deadline = min(time.monotonic() + per_test, t_end)
-            outcome = None
-            while outcome is None:
-                nl = status.buf.find(b"\n")
-                if nl >= 0 or status.eof:
-                    break
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    outcome = "timeout"
-                    break
-                ready, _, _ = select.select([out_r, st_r], [], [], left)
-                if out_r in ready and not drain(out_r, out, limit):
-                    outcome = "too_large"
-                if st_r in ready:
-                    chunk = os.read(st_r, 4096)
-                    if chunk:
-                        status.buf += chunk
-                    else:
-                        status.eof = True
-                if len(status.buf) > 4096:
-                    outcome = "crashed"
-            if outcome is None and not drain(out_r, out, limit):
-                outcome = "too_large"
-            if outcome is not None:
-                results[i] = {"status": outcome}
-                timeouts += outcome == "timeout"
-                i += 1
-                break
-            nl = status.buf.find(b"\n")
-            if nl >= 0:  # the program ended normally (or by SystemExit / an exception)
-                line, status.buf = status.buf[:nl], status.buf[nl + 1:]
-                try:
-                    msg = json.loads(line)
-                    ok = isinstance(msg, dict) and msg.get("i") == i
-                    exit_code = int(msg["exit_code"])
-                    exception = msg["exception"]
-                    exception = None if exception is None else str(exception)[:100]
-                except Exception:
-                    ok = False
-                if not ok:
-                    results[i] = {"status": "crashed", "detail": "protocol error"}
-                    i += 1
-                    break
-                results[i] = {"status": "exited", "stdout": bytes(out).decode("utf-8", "replace"),
-                              "exit_code": exit_code, "exception": exception}
-                out = bytearray()
-                i += 1
-                try:
-                    os.write(go_w, b"g")
-                except OSError:
-                    pass
-                continue
-            # EOF on the status pipe: the process died during test i (os._exit, a signal)
-            wait_status = reap(pid, min(time.monotonic() + 0.5, deadline))
-            drain(out_r, out, limit)
-            if wait_status is not None and os.WIFEXITED(wait_status):
-                results[i] = {"status": "exited", "stdout": bytes(out).decode("utf-8", "replace"),
-                              "exit_code": os.WEXITSTATUS(wait_status), "exception": None}
-            else:
-                results[i] = {"status": "crashed", "detail": describe_status(wait_status)}
-            i += 1
-            break
-        kill(pid)
-        os.close(out_r)
-        os.close(st_r)
-        os.close(go_w)
-    for j in range(n):
-        if results[j] is None:
-            results[j] = {"status": "skipped"}
-    return {"results": results}
-
-
-CAUGHT = [s for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1,
-                      signal.SIGUSR2, signal.SIGALRM, signal.SIGVTALRM, signal.SIGPROF, signal.SIGPIPE,
-                      signal.SIGXFSZ, signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU)]
-
-
-def main():
-    global SPEC
-    try:
-        for sig in CAUGHT:
-            signal.signal(sig, signal.SIG_IGN)
-        with open("spec.json") as f:
-            SPEC = json.load(f)
-        with open("solution.py", "rb") as f:
-            source = f.read().decode("utf-8", "replace")
-        try:
-            code = compile(source, "solution.py", "exec", dont_inherit=True)
-        except BaseException as exc:
-            report = {"load": ["syntax", name_of(exc) + ": " + str(getattr(exc, "msg", "") or exc)[:150]]}
-        else:
-            if SPEC["kind"] == "function":
-                report = run_function_tests(code)
-            else:
-                report = run_stdio_tests(code)
-    except BaseException as exc:
-        import traceback
-        report = {"internal": traceback.format_exc()[-600:]}
-    token = sys.stdin.readline().strip()
-    sys.stdout.write(token + " " + json.dumps(report) + "\n")
-    sys.stdout.flush()
-
-
-main()
-'''

@@ -13,7 +13,7 @@ import palaestra
 from palaestra.core.registry import make_source
 from palaestra.envs.code import bug_repair, knapsack
 from palaestra.envs.code import pipelines as pl
-from palaestra.envs.code.common import function_tests, int_list_inputs
+from palaestra.envs.code.common import function_tests, int_list_inputs, stub_returning, wrong_on_one_test
 from palaestra.verifiers import code
 from palaestra.verifiers.code import Budget
 
@@ -98,28 +98,27 @@ def test_integer_templates_and_knapsack_variants_are_all_covered() -> None:
         knapsack.VARIANTS)
 
 
-def _brute(spec: dict, args: list) -> int:
+def _brute(spec: dict, args: list) -> int | None:
     """Knapsack variants by exhaustive enumeration (tiny inputs only)."""
     kind = spec["variant"]
     if kind in ("zero_one", "bounded"):
         weights, values, capacity = args
         limit = 1 if kind == "zero_one" else spec["l"]
-        best = -1 if kind == "zero_one" and spec["exact"] else 0
-        found = False
+        worths = []
         for counts in itertools.product(range(limit + 1), repeat=len(weights)):
             w = sum(c * x for c, x in zip(counts, weights))
-            if kind == "zero_one" and sum(counts) > spec["k"]:
+            if kind == "zero_one" and not spec["least"] <= sum(counts) <= spec["k"]:
                 continue
             if w > capacity or (kind == "zero_one" and spec["exact"] and w != capacity):
                 continue
-            worth = sum(c * v for c, v in zip(counts, values)) - spec["fee"] * sum(counts)
-            best = worth if not found else max(best, worth)
-            found = True
-        return max(best, 0) if not (kind == "zero_one" and spec["exact"]) else (best if found else -1)
+            worth = sum(c * (v - spec["fee"] - spec["per_weight"] * x) for c, v, x in zip(counts, values, weights))
+            worths.append(worth + (spec["bonus"] * sum(c > 0 for c in counts) if kind == "bounded" else 0))
+        return max(worths) if worths else None
     if kind == "count_subsets":
         weights, target = args
+        fits = (lambda total: total <= target) if spec["at_most"] else (lambda total: total == target)
         return sum(1 for c in itertools.combinations(range(len(weights)), spec["k"])
-                   if sum(weights[i] for i in c) == target) % spec["m"]
+                   if fits(sum(weights[i] for i in c))) % spec["m"]
     if kind == "divisible_subsets":
         (weights,) = args
         return sum(1 for r in range(1, len(weights) + 1) for c in itertools.combinations(weights, r)
@@ -208,38 +207,124 @@ def test_test_feedback_multi_turn_episode() -> None:
     assert "4 attempts" in prompt
     obs, reward, terminated, truncated, info = env.step("<answer>def solve(x):\n    return None</answer>")
     assert (reward, terminated, truncated) == (0.0, False, False)
-    assert obs.startswith("Attempt 1 failed: 0/") and "returned None, expected" in obs and "3 attempts left" in obs
-    obs, *_ = env.step("no tags at all")
-    assert obs.startswith("No submission found") and not info.get("infrastructure_error")
+    assert obs.startswith("Attempt 1 failed: 0/") and "returned None, expected" in obs and "(3 turns left)" in obs
+    obs, reward, terminated, truncated, info = env.step("no tags at all")
+    assert obs.startswith("Invalid move: no <answer></answer> tags found") and "error" not in info
     obs, reward, terminated, truncated, info = env.step(f"<answer>{problem.answer}</answer>")
     assert (reward, terminated, truncated) == (1.0, True, False) and info["correct"]
-    # out of attempts: truncated, reward 0 (or the last fraction passed with partial credit)
-    from palaestra.envs.code.test_feedback import TestFeedback
-
-    partial = TestFeedback(level=4, partial_credit=True)
-    partial.reset(seed=0)
-    wrong = "<answer>def solve(x):\n    return x</answer>"
-    for _ in range(3):
-        obs, reward, terminated, truncated, info = partial.step(wrong)
-    assert truncated and not terminated and 0.0 <= reward < 1.0 and "No attempts left" in obs
 
 
-def test_infrastructure_error_in_the_multi_turn_env(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_test_feedback_partial_credit_adds_up_to_the_best_fraction() -> None:
+    env = palaestra.make("code/test_feedback", level=4, partial_credit=True)
+    _, info = env.reset(seed=0)
+    problem = info["problem"]
+    tests = problem.data["tests"]
+    first = tests[0]
+    # right on the first test only, then right on every test but one, then wrong everywhere
+    one = f"<answer>{stub_returning('solve', 'x', first['expected'])}</answer>"
+    all_but_one = f"<answer>{wrong_on_one_test(problem.answer, 'solve', tests[-1])}</answer>"
+    rewards = []
+    for response in (one, "no tags", all_but_one):
+        obs, reward, terminated, truncated, info = env.step(response)
+        rewards.append(reward)
+    assert truncated and not terminated and "no turns left" in obs
+    total = len(tests)
+    passed_by_stub = sum(t["expected"] == first["expected"] for t in tests)
+    assert rewards == pytest.approx([passed_by_stub / total, 0.0, (total - 1 - passed_by_stub) / total])
+    assert sum(rewards) == pytest.approx((total - 1) / total)
+    replayed = palaestra.score(problem, [one, "no tags", all_but_one])
+    assert not replayed.correct  # score() judges with the default (no partial credit)
+    # without partial credit: nothing until every test passes
+    env = palaestra.make("code/test_feedback", level=4)
+    env.reset(seed=0)
+    assert env.step(all_but_one)[1] == 0.0 and env.step(f"<answer>{problem.answer}</answer>")[1] == 1.0
+
+
+def near_miss_of(source, problem) -> str:
+    """The corruption that is the reference wrong on one test only."""
+    corruptions = source.corruptions(problem, random.Random(0))
+    return corruptions[-1] if problem.data["kind"] == "stdio" else corruptions[-2]
+
+
+def _stub_sandbox(monkeypatch: pytest.MonkeyPatch, how: str) -> None:
     from palaestra import sandbox
-    from palaestra.sandbox import SandboxError
+    from palaestra.sandbox import ExecResult, SandboxUnavailable
 
-    def broken(*args, **kwargs):
-        raise SandboxError("server gone")
+    def refusing(*args, **kwargs):
+        raise SandboxUnavailable("no landlock on this host")
 
-    monkeypatch.setattr(sandbox, "run", broken)
-    env = palaestra.make("code/test_feedback")
+    def failing(*args, **kwargs):
+        return ExecResult("", "", None, error="the sandbox server died")
+
+    monkeypatch.setattr(sandbox, "run", refusing if how == "raises" else failing)
+
+
+@pytest.mark.no_sandbox
+@pytest.mark.parametrize("how", ["raises", "error"])
+@pytest.mark.parametrize("env_id", [e for e in CODE_ENVS if e != "code/test_feedback"])
+def test_a_sandbox_failure_is_an_error_never_a_wrong_answer(monkeypatch: pytest.MonkeyPatch, env_id: str,
+                                                            how: str) -> None:
+    code.clear_cache()
+    _stub_sandbox(monkeypatch, how)
+    env = palaestra.make(env_id)
+    _, info = env.reset(seed=3)
+    problem = info["problem"]
+    completion = f"<answer>{problem.answer}</answer>"
+    _, reward, terminated, truncated, info = env.step(completion)
+    assert info["error"] and info["verdict"].error == info["error"]
+    assert (reward, terminated, truncated) == (0.0, False, True)
+    verdict = palaestra.score(problem, completion)
+    assert verdict.error and not verdict.correct and verdict.reward == 0.0
+    assert palaestra.score(problem.to_json(), completion).error
+
+
+@pytest.mark.no_sandbox
+def test_a_sandbox_failure_ends_the_multi_turn_episode_unjudged(monkeypatch: pytest.MonkeyPatch) -> None:
+    code.clear_cache()
+    _stub_sandbox(monkeypatch, "raises")
+    env = palaestra.make("code/test_feedback", partial_credit=True)
     _, info = env.reset(seed=9)
-    obs, reward, _, _, info = env.step(f"<answer>{info['problem'].answer}</answer>#x")
-    assert "infrastructure error" in obs and "SandboxError" in info["infrastructure_error"] and reward == 0.0
-    single = make_source("code/array_pipeline")
-    p = single.sample(0, 0)
-    verdict = single.verify(p, p.answer + "\n# uncached")
-    assert not verdict.parsed and verdict.feedback.startswith("infrastructure error")
+    problem = info["problem"]
+    completion = f"<answer>{problem.answer}</answer>"
+    obs, reward, terminated, truncated, info = env.step(completion)
+    assert "SandboxUnavailable" in info["error"] and (reward, terminated, truncated) == (0.0, False, True)
+    assert "could not be run" in obs
+    assert palaestra.score(problem, [completion]).error
+
+
+@pytest.mark.no_sandbox
+@pytest.mark.parametrize("env_id", CODE_ENVS)
+def test_make_passes_partial_credit(env_id: str) -> None:
+    env = palaestra.make(env_id, partial_credit=True)
+    assert env.source.partial_credit is True and env.spec.kwargs["partial_credit"] is True
+    assert palaestra.make(env_id).source.partial_credit is False
+    with pytest.raises(TypeError, match="partial_credit"):
+        palaestra.make(env_id, partial_credits=True)
+
+
+@pytest.mark.parametrize("env_id", ["code/knapsack", "code/stdio_queries", "code/bug_repair"])
+def test_partial_credit_rewards_the_fraction_of_tests_passed(env_id: str) -> None:
+    env = palaestra.make(env_id, partial_credit=True, level=2)
+    _, info = env.reset(seed=4)
+    problem = info["problem"]
+    near_miss = near_miss_of(env.source, problem)
+    total = len(problem.data["tests"])
+    _, reward, terminated, _, info = env.step(f"<answer>{near_miss}</answer>")
+    assert terminated and not info["correct"] and reward == pytest.approx((total - 1) / total)
+    plain = palaestra.make(env_id, level=2)
+    plain.reset(seed=4)
+    assert plain.step(f"<answer>{near_miss}</answer>")[1] == 0.0
+
+
+@pytest.mark.parametrize("env_id", [e for e in CODE_ENVS if e != "code/test_feedback"])
+def test_the_near_miss_fails_exactly_one_test(env_id: str) -> None:
+    source = make_source(env_id)
+    for level in (0, 4):
+        problem = source.sample(level, 11)
+        near_miss = near_miss_of(source, problem)
+        report = code.report_for_answer(near_miss, problem.data)
+        assert report.error is None and report.failure is None, report.feedback()
+        assert report.passed == report.total - 1, report.feedback()
 
 
 def test_levels_get_harder() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from palaestra.core.problem import Verdict
-from palaestra.sandbox import ExecResult, SandboxUnavailable
+from palaestra.sandbox import ExecResult, SandboxError, SandboxUnavailable
 from palaestra.verifiers import code
 from palaestra.verifiers.code import Budget, check_function, check_stdio, extract_code, json_equal, verify_answer
 
@@ -124,22 +124,77 @@ def test_stdio_runs_each_test_with_its_own_input() -> None:
     assert statuses(report) == ["error", "error"] and report.results[0].detail == "ValueError"
 
 
-def test_infrastructure_errors_are_errors_not_wrong_answers(monkeypatch: pytest.MonkeyPatch) -> None:
+class StubBackend:
+    """A sandbox backend that answers every run with ``reply(stdin)`` (or raises it)."""
+
+    name = "stub"
+
+    def __init__(self, reply) -> None:
+        self.reply = reply
+
+    def run(self, source, *, language="python", stdin="", files=None, output_files=(), limits=None):
+        return self.reply(stdin)
+
+    def session(self, limits=None):
+        raise SandboxUnavailable("stub")
+
+    def close(self) -> None:
+        pass
+
+
+def _raise(exc: Exception):
+    def reply(stdin: str) -> ExecResult:
+        raise exc
+    return reply
+
+
+@pytest.mark.no_sandbox
+@pytest.mark.parametrize(
+    "reply, reason",
+    [
+        (_raise(SandboxUnavailable("no landlock here")), "SandboxUnavailable: no landlock here"),
+        (_raise(SandboxError("server gone")), "SandboxError: server gone"),
+        (lambda stdin: ExecResult("", "", None, error="server died"), "server died"),
+        # the harness itself failed: it says so on its token line
+        (lambda stdin: ExecResult(f"{stdin.strip()} {{\"internal\": \"Traceback: boom\"}}\n", "", 0),
+         "harness failure: Traceback: boom"),
+        (lambda stdin: ExecResult(f"{stdin.strip()} not json\n", "", 0), "unreadable harness output"),
+        (lambda stdin: ExecResult(f"{stdin.strip()} {{\"results\": []}}\n", "", 0), "malformed harness output"),
+    ],
+)
+def test_infrastructure_errors_are_errors_not_wrong_answers(reply, reason: str) -> None:
     from palaestra import sandbox
 
-    def unavailable(*args, **kwargs):
-        raise SandboxUnavailable("no landlock here")
+    previous = sandbox.set_backend(StubBackend(reply))
+    try:
+        report = run("def total(xs):\n    return sum(xs)")
+        assert report.error is not None and report.error.startswith(reason) and report.failure is None
+        for partial in (False, True):
+            verdict = report.verdict(partial_credit=partial)
+            assert verdict == Verdict.failed(report.error)
+            assert verdict.error and verdict.reward == 0.0 and not verdict.correct
+        data = {"kind": "function", "function": "total", "tests": TESTS}
+        assert verify_answer("def total(xs):\n    return sum(xs)  # stub", data).error
+    finally:
+        sandbox.set_backend(previous)
 
-    monkeypatch.setattr(sandbox, "run", unavailable)
+
+def test_errors_are_not_cached(monkeypatch: pytest.MonkeyPatch) -> None:
+    from palaestra import sandbox
+
+    source = "def total(xs):\n    return sum(xs)  # not cached"
+    monkeypatch.setattr(sandbox, "run", StubBackend(_raise(SandboxError("down"))).run)
+    assert check_function(source, "total", TESTS).error == "SandboxError: down"
+    monkeypatch.undo()  # the sandbox is back: the same candidate is judged normally
+    assert check_function(source, "total", TESTS).all_passed
+
+
+def test_a_program_without_results_is_wrong_not_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    from palaestra import sandbox
+
+    monkeypatch.setattr(sandbox, "run", lambda *a, **k: ExecResult("forged 1/1 passed\n", "", 0))
     report = run("def total(xs):\n    return sum(xs)")
-    assert report.error and "SandboxUnavailable" in report.error and report.failure is None
-    verdict = report.verdict(partial_credit=True)
-    assert verdict == Verdict.unparsed(f"infrastructure error: {report.error}")
-    monkeypatch.setattr(sandbox, "run", lambda *a, **k: ExecResult("", "", None, error="server died"))
-    assert run("def total(xs):\n    return sum(xs)").verdict().feedback == "infrastructure error: server died"
-    # errors are not cached: the next run, with the sandbox back, is judged normally
-    monkeypatch.undo()
-    assert check_function("def total(xs):\n    return sum(xs)", "total", TESTS).all_passed
+    assert report.error is None and report.failure and not report.verdict().correct and report.verdict().parsed
 
 
 def test_extract_code_and_verify_answer() -> None:
@@ -152,7 +207,31 @@ def test_extract_code_and_verify_answer() -> None:
     data = {"kind": "function", "function": "total", "tests": TESTS, "test_seconds": 0.5}
     assert verify_answer(fenced, data).correct
     assert not verify_answer("x" * 1_000_000, data).correct
-    assert verify_answer("", data).feedback == "no code found in the answer"
+    empty = verify_answer("  \n", data)
+    assert empty.feedback == "no code found in the answer" and not empty.parsed and empty.error is None
+
+
+@pytest.mark.no_sandbox
+def test_extract_code_takes_the_block_that_defines_the_function() -> None:
+    solution = "```python\ndef total(xs):\n    return sum(xs)\n```"
+    usage = "\nUsage:\n```python\nprint(total([1, 2]))\n```\nIt prints 3."
+    assert extract_code(solution + usage, "total") == "def total(xs):\n    return sum(xs)"
+    assert extract_code(solution + usage) == "print(total([1, 2]))"  # a program: the last block
+    # a second, corrected version replaces the first
+    fixed = solution + "\nOops, off by one:\n```python\ndef total(xs):\n    return sum(xs) + 0\n```"
+    assert extract_code(fixed, "total").endswith("+ 0")
+    # the whole answer indented (a careless paste) still compiles
+    assert extract_code("    def total(xs):\n        return 0\n", "total") == "def total(xs):\n    return 0"
+
+
+@pytest.mark.no_sandbox
+@pytest.mark.parametrize("answer", ["```" * 6_700, "```a " * 4_000, "```\n" * 5_000, ("```py\n" + "a" * 10) * 1_500])
+def test_extract_code_is_fast_on_hostile_fences(answer: str) -> None:
+    import time
+
+    t0 = time.perf_counter()
+    extract_code(answer, "total")
+    assert time.perf_counter() - t0 < 0.1
 
 
 def test_reports_are_cached_per_candidate() -> None:

@@ -3,17 +3,19 @@
 The specification is a chain of filter / map / window / reordering steps on a list of
 integers (e.g. "keep the elements greater than 3", "replace the list by the sums of every 3
 consecutive elements"), optionally ending in a reduction (sum, maximum, alternating sum,
-product modulo m, ...). Levels add steps, step kinds and longer, wider inputs. The hidden tests
-(edge cases: empty, single, constant, sorted, negative lists, then random ones) get their
-expected values from a trusted in-process implementation of the same steps.
+product modulo m, ...). Levels add steps (two to six, each doing real work: leaving any one out
+changes some result), step kinds and longer, wider inputs. The hidden tests (edge cases: empty,
+single, constant, sorted, negative lists, then random ones) get their expected values from a
+trusted in-process implementation of the same steps.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Any
 
-from palaestra.core import Problem, register
+from palaestra.core import Problem, register, retry
 from palaestra.envs.code import pipelines as pl
 from palaestra.envs.code.common import FunctionTask, function_problem, function_tests, int_list_inputs, varied
 
@@ -23,6 +25,7 @@ class ArrayPipeline(FunctionTask):
     id = "code/array_pipeline"
     description = "Write a function applying a generated pipeline of list operations (filter/map/window/reduce)."
     tags = ("code", "programming", "arrays")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -37,26 +40,34 @@ class ArrayPipeline(FunctionTask):
         c = self.Config
         basic = ("filter", "map")
         return [
-            c(steps=1, groups=basic, reduce_chance=0.5, max_len=8, value=10, tests=10),
-            c(steps=2, groups=basic + ("order",), reduce_chance=0.5, max_len=10, value=12, tests=12),
-            c(steps=3, groups=basic + ("order", "window"), reduce_chance=0.6, max_len=14, value=20, tests=12),
-            c(steps=4, groups=basic + ("order", "window"), reduce_chance=0.7, max_len=20, value=30, tests=14),
-            c(steps=5, groups=basic + ("order", "window"), reduce_chance=0.8, max_len=30, value=50, tests=16),
+            c(steps=2, groups=basic, reduce_chance=0.5, max_len=8, value=10, tests=10),
+            c(steps=3, groups=basic + ("order",), reduce_chance=0.5, max_len=10, value=12, tests=12),
+            c(steps=4, groups=basic + ("order", "window"), reduce_chance=0.6, max_len=14, value=20, tests=12),
+            c(steps=5, groups=basic + ("order", "window"), reduce_chance=0.7, max_len=20, value=30, tests=14),
+            c(steps=6, groups=basic + ("order", "window"), reduce_chance=0.8, max_len=30, value=50, tests=16),
         ][level]
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        while True:
+        ops, reducers = pl.ARRAY_OPS, pl.ARRAY_REDUCERS
+
+        def draw() -> tuple[list[pl.Step], list[dict[str, Any]]] | None:
             pipeline = pl.array_pipeline(rng, config.steps, config.groups, config.reduce_chance)
             inputs = int_list_inputs(rng, config.tests, config.max_len, -config.value, config.value)
-            tests = function_tests(
-                lambda xs, p=pipeline: pl.apply_pipeline(p, xs, pl.ARRAY_OPS, pl.ARRAY_REDUCERS), inputs)
-            if varied(tests, at_least=4) and sum(bool(t["expected"]) for t in tests) >= len(tests) // 2:
-                break
-        steps = pl.describe_pipeline(pipeline, pl.ARRAY_OPS, pl.ARRAY_REDUCERS, "Return the resulting list.")
+            tests = function_tests(lambda xs: pl.apply_pipeline(pipeline, xs, ops, reducers), inputs)
+            useful = varied(tests, at_least=4) and sum(bool(t["expected"]) for t in tests) >= len(tests) // 2
+            return (pipeline, tests) if useful and pl.pinned_down(pipeline, [i[0] for i in inputs], ops,
+                                                                          reducers) else None
+
+        pipeline, tests = retry(draw, what="a pipeline pinned down by its tests, with varied results")
+        steps = pl.describe_pipeline(pipeline, ops, reducers, "Return the resulting list.")
         text = (
             "Write a Python function `solve(xs)` that takes a list of integers `xs` and applies these steps "
             f"in order:\n{steps}"
         )
-        source = pl.render_pipeline(pipeline, pl.ARRAY_OPS, pl.ARRAY_REDUCERS, "solve", "xs")
+        source = pl.render_pipeline(pipeline, ops, reducers, "solve", "xs")
         return function_problem(function="solve", params="xs", task_text=text, tests=tests,
                                 reference_source=source, examples=2, extra={"spec": pipeline})
+
+    def difficulty(self, problem: Problem) -> float:
+        """The number of steps (the final reduction included): each one does real work."""
+        return len(problem.data["spec"])

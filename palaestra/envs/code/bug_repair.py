@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from palaestra.core import Problem, register
+from palaestra.core import Problem, register, retry
 from palaestra.envs.code.common import (
     FunctionTask,
     call_text,
@@ -30,10 +30,13 @@ from palaestra.envs.code.common import (
 )
 
 Slots = dict[str, str]  # slot -> chosen variant ("ok" or a bug name)
-REPAIR_FOOTER = (
-    "The corrected function is checked on hidden tests. Use only the standard library. Answer with the complete "
-    "code of the function (a ```python code block inside the answer tags is fine)."
-)
+def repair_footer(function: str, params: str) -> str:
+    """How the answer is checked and written (an example skeleton that is not the answer)."""
+    return (
+        "The corrected function is checked on hidden tests. Use only the standard library. Answer with the complete "
+        f"code of the corrected function in a ```python code block, for example:\n```python\ndef {function}({params}):"
+        "\n    ...\n```"
+    )
 
 
 @dataclass(frozen=True)
@@ -94,13 +97,14 @@ def _count_in_range(c: dict[str, Any], v: Slots, xs: list[int]) -> int:
 
 
 def _max_window_sum(c: dict[str, Any], v: Slots, xs: list[int]) -> int:
-    k = c["k"]
+    k, low, cap = c["k"], c["low"], c["cap"]
     if len(xs) < k:
         return 0
-    best = sum(xs[:k]) if v["init"] == "ok" else 0
+    capped = [min(max(x, low), cap) if v["clip"] == "ok" else max(min(x, low), cap) for x in xs]
+    best = sum(capped[:k]) if v["init"] == "ok" else 0
     stop = len(xs) - k + 1 if v["stop"] == "ok" else len(xs) - k
     for i in range(1, stop):
-        total = sum(xs[i:i + k])
+        total = sum(capped[i:i + k])
         if (total > best) if v["cmp"] == "ok" else (total < best):
             best = total
     return best
@@ -110,7 +114,8 @@ def _lowest_balance(c: dict[str, Any], v: Slots, changes: list[int]) -> int:
     balance = c["start"]
     lowest = c["start"] if v["init"] == "ok" else 0
     for change in changes:
-        balance = balance + change if v["op"] == "ok" else balance - change
+        step = change - c["fee"]
+        balance = balance + step if v["op"] == "ok" else balance - step
         if (balance < lowest) if v["cmp"] == "ok" else (balance > lowest):
             lowest = balance
     return lowest
@@ -120,7 +125,7 @@ def _count_pairs(c: dict[str, Any], v: Slots, xs: list[int]) -> int:
     count = 0
     for i in range(len(xs)):
         for j in range(i + 1 if v["inner"] == "ok" else i, len(xs)):
-            value = xs[i] + xs[j] if v["op"] == "ok" else xs[i] - xs[j]
+            value = xs[i] + c["k"] * xs[j] if v["op"] == "ok" else xs[i] - c["k"] * xs[j]
             if (value == c["t"]) if v["eq"] == "ok" else (value <= c["t"]):
                 count += 1
     return count
@@ -130,7 +135,7 @@ def _digit_sum(c: dict[str, Any], v: Slots, n: int) -> int:
     b = c["b"]
     total = 0 if v["init"] == "ok" else 1
     while (n > 0) if v["loop"] == "ok" else (n > 1):
-        total += n % b if v["op"] == "ok" else n // b
+        total += c["w"] * (n % b if v["op"] == "ok" else n // b) + c["c"]
         n //= b
     return total
 
@@ -138,7 +143,8 @@ def _digit_sum(c: dict[str, Any], v: Slots, n: int) -> int:
 def _longest_run(c: dict[str, Any], v: Slots, xs: list[int]) -> int:
     best = current = 0
     for x in xs:
-        if (x >= c["t"]) if v["cmp"] == "ok" else (x > c["t"]):
+        inside = (c["lo"] <= x <= c["hi"]) if v["cmp"] == "ok" else (c["lo"] < x <= c["hi"])
+        if inside:
             current += 1
             best = max(best, current) if v["update"] == "ok" else min(best, current)
         else:
@@ -150,32 +156,37 @@ def _rotate_left(c: dict[str, Any], v: Slots, xs: list[int]) -> list[int]:
     if not xs:
         return xs
     k = (c["k"] if v["kexpr"] == "ok" else c["k"] + 1) % len(xs)
-    return xs[k:] + xs[:k] if v["order"] == "ok" else xs[:k] + xs[k:]
+    turned = xs[k:] + xs[:k] if v["order"] == "ok" else xs[:k] + xs[k:]
+    return [c["mul"] * x + c["add"] if v["shift"] == "ok" else c["mul"] * x - c["add"] for x in turned]
 
 
 def _power_sum(c: dict[str, Any], v: Slots, xs: list[int]) -> int:
     total = 0 if v["init"] == "ok" else 1
     for x in xs:
-        term = pow(x, c["p"], c["m"]) if v["args"] == "ok" else pow(c["p"], x, c["m"])
+        base = x + c["a"] if v["shift"] == "ok" else x - c["a"]
+        term = pow(base, c["p"], c["m"]) if v["args"] == "ok" else pow(c["p"], base, c["m"])
         total = (total + term) % c["m"]
     return total
 
 
 def _count_jumps(c: dict[str, Any], v: Slots, xs: list[int]) -> int:
+    s = c["s"]
     count = 0
-    for i in range(1 if v["start"] == "ok" else 2, len(xs)):
-        diff = xs[i] - xs[i - 1] if v["diff"] == "ok" else xs[i - 1] - xs[i]
-        if (diff >= c["d"]) if v["cmp"] == "ok" else (diff > c["d"]):
+    for i in range(s if v["start"] == "ok" else s + 1, len(xs)):
+        diff = xs[i] - xs[i - s] if v["diff"] == "ok" else xs[i - s] - xs[i]
+        if ((c["lo"] <= diff) if v["cmp"] == "ok" else (c["lo"] < diff)) and diff <= c["hi"]:
             count += 1
     return count
 
 
 def _first_index(c: dict[str, Any], v: Slots, xs: list[int], target: int) -> int:
-    lo, hi = 0, len(xs) if v["hi"] == "ok" else len(xs) - 1
+    lo = 0 if v["lo"] == "ok" else 1
+    hi = len(xs) if v["hi"] == "ok" else len(xs) - 1
     strict = c["strict"] if v["cmp"] == "ok" else not c["strict"]
     while lo < hi:
         mid = (lo + hi) // 2
-        if (xs[mid] <= target) if strict else (xs[mid] < target):
+        key = c["a"] * xs[mid] + c["b"]
+        if (key <= target) if strict else (key < target):
             lo = mid + 1
         else:
             hi = mid
@@ -186,7 +197,8 @@ def _sorted_queries(rng: random.Random, count: int, size: int) -> list[list[Any]
     out: list[list[Any]] = [[[], 3], [[5], 5], [[1, 2, 2, 2, 3], 2], [[1, 3, 5], 9]]
     while len(out) < count:
         xs = sorted(_ints(rng, rng.randint(1, size), 0, 20))
-        out.append([xs, rng.choice(xs) if rng.random() < 0.6 else rng.randint(-2, 22)])
+        out.append([xs, rng.choice(xs) * rng.randint(1, 5) + rng.randint(-8, 8) if rng.random() < 0.7
+                    else rng.randint(-10, 110)])
     return out
 
 
@@ -195,6 +207,44 @@ def _naturals(rng: random.Random, count: int, size: int) -> list[list[Any]]:
     while len(out) < count:
         out.append([rng.randint(10, 10 ** min(9, size // 2 + 3))])
     return out
+
+
+def _times(k: int, term: str) -> str:
+    """``term`` or ``k * term``."""
+    return term if k == 1 else f"{k} * {term}"
+
+
+def _plus(c: int) -> str:
+    """`` + c``, `` - |c|`` or nothing."""
+    return "" if c == 0 else (f" + {c}" if c > 0 else f" - {-c}")
+
+
+def _pairs_constants(r: random.Random) -> dict[str, Any]:
+    k = r.randint(1, 3)
+    return {"t": r.randint(-30, 60), "k": k, "term": _times(k, "xs[j]")}
+
+
+def _digit_constants(r: random.Random) -> dict[str, Any]:
+    b, w, c = r.randint(2, 16), r.randint(1, 9), r.randint(0, 20)
+    return {"b": b, "w": w, "c": c, "wmul": "" if w == 1 else f"{w} * ", "cadd": _plus(c),
+            "what": f"{_times(w, 'd')}{_plus(c)}"}
+
+
+def _balance_constants(r: random.Random) -> dict[str, Any]:
+    fee = r.randint(0, 5)
+    return {"start": r.randint(-100, 100), "fee": fee, "step": f"(change - {fee})" if fee else "change",
+            "how": f"adding it, then subtracting a fee of {fee}" if fee else "adding it"}
+
+
+def _rotate_constants(r: random.Random) -> dict[str, Any]:
+    mul = r.randint(1, 5)
+    return {"k": r.randint(1, 12), "mul": mul, "add": r.randint(1, 30), "term": _times(mul, "x")}
+
+
+def _first_index_constants(r: random.Random) -> dict[str, Any]:
+    a, b = r.randint(1, 9), r.randint(-30, 30)
+    return {**_strictness(r.random() < 0.5), "a": a, "b": b, "key": f"{_times(a, 'xs[mid]')}{_plus(b)}",
+            "doc_key": f"{_times(a, 'xs[i]')}{_plus(b)}"}
 
 
 TEMPLATES: list[Template] = [
@@ -206,98 +256,112 @@ TEMPLATES: list[Template] = [
         {"init": {"ok": "0", "init": "1"},
          "cond": {"ok": "{lo} <= x <= {hi}", "cmp_lo": "{lo} < x <= {hi}", "cmp_hi": "{lo} <= x < {hi}"}},
         {"init": "wrong initial value", "cmp_lo": "wrong comparison", "cmp_hi": "wrong comparison"},
-        lambda r: _range(r.randint(-10, 10), r.randint(2, 15)),
-        _count_in_range, _lists(-15, 30)),
+        lambda r: _range(r.randint(-30, 30), r.randint(1, 30)),
+        _count_in_range, _lists(-40, 60)),
     Template(
         "lowest_balance", "changes", 0,
-        "start from a balance of {start}, apply each change in the list changes in order (adding it), and "
+        "start from a balance of {start}, apply each change in the list changes in order ({how}), and "
         "return the lowest balance ever reached, the starting balance included",
         "def lowest_balance(changes):\n    balance = {start}\n    lowest = {init}\n    for change in changes:\n"
-        "        balance {op} change\n        if balance {cmp} lowest:\n            lowest = balance\n"
+        "        balance {op} {step}\n        if balance {cmp} lowest:\n            lowest = balance\n"
         "    return lowest\n",
         {"init": {"ok": "{start}", "init": "0"}, "op": {"ok": "+=", "op": "-="}, "cmp": {"ok": "<", "cmp": ">"}},
         {"init": "wrong initial value", "op": "wrong operator", "cmp": "wrong comparison"},
-        lambda r: {"start": r.randint(-20, 60)},
+        _balance_constants,
         _lowest_balance, _lists(-25, 25)),
     Template(
         "count_pairs", "xs", 0,
-        "return the number of pairs of positions i < j with xs[i] + xs[j] == {t}",
+        "return the number of pairs of positions i < j with xs[i] + {term} == {t}",
         "def count_pairs(xs):\n    count = 0\n    for i in range(len(xs)):\n        for j in range({inner}, len(xs)):\n"
-        "            if xs[i] {op} xs[j] {eq} {t}:\n                count += 1\n    return count\n",
+        "            if xs[i] {op} {term} {eq} {t}:\n                count += 1\n    return count\n",
         {"inner": {"ok": "i + 1", "inner": "i"}, "op": {"ok": "+", "op": "-"}, "eq": {"ok": "==", "eq": "<="}},
         {"inner": "off-by-one", "op": "wrong operator", "eq": "wrong comparison"},
-        lambda r: {"t": r.randint(-10, 25)},
+        _pairs_constants,
         _count_pairs, _lists(-10, 20)),
     Template(
         "digit_sum", "n", 0,
-        "return the sum of the digits of the integer n >= 0 written in base {b}",
-        "def digit_sum(n):\n    total = {init}\n    while {loop}:\n        total += n {op} {b}\n        n //= {b}\n"
-        "    return total\n",
-        {"init": {"ok": "0", "init": "1"}, "loop": {"ok": "n > 0", "loop": "n > 1"}, "op": {"ok": "%", "op": "//"}},
+        "return the sum of {what} over the digits d of the integer n >= 0 written in base {b} (0 for n = 0)",
+        "def digit_sum(n):\n    total = {init}\n    while {loop}:\n        total += {wmul}{op}{cadd}\n"
+        "        n //= {b}\n    return total\n",
+        {"init": {"ok": "0", "init": "1"}, "loop": {"ok": "n > 0", "loop": "n > 1"},
+         "op": {"ok": "(n % {b})", "op": "(n // {b})"}},
         {"init": "wrong initial value", "loop": "off-by-one", "op": "wrong operator"},
-        lambda r: {"b": r.randint(2, 16)},
+        _digit_constants,
         _digit_sum, _naturals),
     Template(
-        "count_jumps", "xs", 0,
-        "return how many positions i >= 1 of the list xs satisfy xs[i] - xs[i - 1] >= {d}",
-        "def count_jumps(xs):\n    count = 0\n    for i in range({start}, len(xs)):\n        if {diff} {cmp} {d}:\n"
-        "            count += 1\n    return count\n",
-        {"start": {"ok": "1", "start": "2"}, "diff": {"ok": "xs[i] - xs[i - 1]", "diff": "xs[i - 1] - xs[i]"},
-         "cmp": {"ok": ">=", "cmp": ">"}},
-        {"start": "off-by-one", "diff": "swapped arguments", "cmp": "wrong comparison"},
-        lambda r: {"d": r.randint(1, 9)},
-        _count_jumps, _lists(-10, 15)),
-    Template(
-        "max_window_sum", "xs", 1,
-        "return the largest sum of {k} consecutive elements of the list xs (0 if xs has fewer than {k} elements)",
-        "def max_window_sum(xs):\n    if len(xs) < {k}:\n        return 0\n    best = {init}\n"
-        "    for i in range(1, {stop}):\n        total = sum(xs[i:i + {k}])\n        if total {cmp} best:\n"
-        "            best = total\n    return best\n",
-        {"init": {"ok": "sum(xs[:{k}])", "init": "0"}, "stop": {"ok": "len(xs) - {k} + 1", "stop": "len(xs) - {k}"},
-         "cmp": {"ok": ">", "cmp": "<"}},
-        {"init": "wrong initial value", "stop": "off-by-one", "cmp": "wrong comparison"},
-        lambda r: {"k": r.randint(2, 6)},
-        _max_window_sum, _lists(-20, 15)),
-    Template(
-        "longest_run", "xs", 1,
-        "return the length of the longest run of consecutive elements of the list xs that are all >= {t}",
-        "def longest_run(xs):\n    best = 0\n    current = 0\n    for x in xs:\n        if x {cmp} {t}:\n"
+        "longest_run", "xs", 0,
+        "return the length of the longest run of consecutive elements x of the list xs that all satisfy "
+        "{lo} <= x <= {hi}",
+        "def longest_run(xs):\n    best = 0\n    current = 0\n    for x in xs:\n        if {cmp}:\n"
         "            current += 1\n            best = {update}(best, current)\n        else:\n"
         "            current = {reset}\n    return best\n",
-        {"cmp": {"ok": ">=", "cmp": ">"}, "update": {"ok": "max", "update": "min"}, "reset": {"ok": "0", "reset": "1"}},
+        {"cmp": {"ok": "{lo} <= x <= {hi}", "cmp": "{lo} < x <= {hi}"}, "update": {"ok": "max", "update": "min"},
+         "reset": {"ok": "0", "reset": "1"}},
         {"cmp": "wrong comparison", "update": "wrong function (min/max)", "reset": "wrong initial value"},
-        lambda r: {"t": r.randint(-5, 15)},
-        _longest_run, _lists(-10, 25)),
+        lambda r: _range(r.randint(-15, 15), r.randint(2, 25)),
+        _longest_run, _lists(-20, 30)),
+    Template(
+        "count_jumps", "xs", 1,
+        "return how many positions i >= {s} of the list xs satisfy {lo} <= xs[i] - xs[i - {s}] <= {hi}",
+        "def count_jumps(xs):\n    count = 0\n    for i in range({start}, len(xs)):\n        jump = {diff}\n"
+        "        if {lo} {cmp} jump <= {hi}:\n            count += 1\n    return count\n",
+        {"start": {"ok": "{s}", "start": "{s} + 1"},
+         "diff": {"ok": "xs[i] - xs[i - {s}]", "diff": "xs[i - {s}] - xs[i]"}, "cmp": {"ok": "<=", "cmp": "<"}},
+        {"start": "off-by-one", "diff": "swapped arguments", "cmp": "wrong comparison"},
+        lambda r: {**_range(r.randint(-10, 20), r.randint(3, 30)), "s": r.randint(1, 4)},
+        _count_jumps, _lists(-20, 30)),
+    Template(
+        "max_window_sum", "xs", 1,
+        "return the largest sum of {k} consecutive elements of the list xs, where every element is first clamped "
+        "to the range [{low}, {cap}] (smaller ones count as {low}, larger ones as {cap}; 0 if xs has fewer than {k} "
+        "elements)",
+        "def max_window_sum(xs):\n    if len(xs) < {k}:\n        return 0\n"
+        "    capped = [{clip} for x in xs]\n    best = {init}\n    for i in range(1, {stop}):\n"
+        "        total = sum(capped[i:i + {k}])\n"
+        "        if total {cmp} best:\n            best = total\n    return best\n",
+        {"clip": {"ok": "min(max(x, {low}), {cap})", "clip": "max(min(x, {low}), {cap})"},
+         "init": {"ok": "sum(capped[:{k}])", "init": "0"},
+         "stop": {"ok": "len(xs) - {k} + 1", "stop": "len(xs) - {k}"}, "cmp": {"ok": ">", "cmp": "<"}},
+        {"clip": "wrong function (min/max)", "init": "wrong initial value", "stop": "off-by-one",
+         "cmp": "wrong comparison"},
+        lambda r: {"k": r.randint(2, 8), "low": r.randint(-20, 0), "cap": r.randint(0, 40)},
+        _max_window_sum, _lists(-20, 25)),
     Template(
         "rotate_left", "xs", 1,
         "return the list xs rotated left by {k} positions (the first {k} elements, taking {k} modulo the length, "
-        "move to the end in order; an empty list stays empty)",
-        "def rotate_left(xs):\n    if not xs:\n        return xs\n    k = {kexpr} % len(xs)\n    return {order}\n",
-        {"kexpr": {"ok": "{k}", "kexpr": "({k} + 1)"}, "order": {"ok": "xs[k:] + xs[:k]", "order": "xs[:k] + xs[k:]"}},
-        {"kexpr": "off-by-one", "order": "swapped arguments"},
-        lambda r: {"k": r.randint(1, 9)},
+        "move to the end in order; an empty list stays empty), with every element x then replaced by {term} + {add}",
+        "def rotate_left(xs):\n    if not xs:\n        return xs\n    k = {kexpr} % len(xs)\n    turned = {order}\n"
+        "    return [{term} {shift} {add} for x in turned]\n",
+        {"kexpr": {"ok": "{k}", "kexpr": "({k} + 1)"}, "order": {"ok": "xs[k:] + xs[:k]", "order": "xs[:k] + xs[k:]"},
+         "shift": {"ok": "+", "shift": "-"}},
+        {"kexpr": "off-by-one", "order": "swapped arguments", "shift": "wrong operator"},
+        _rotate_constants,
         _rotate_left, _lists(0, 99)),
     Template(
         "power_sum", "xs", 1,
-        "return the sum of x ** {p} over the elements x of the list xs (non-negative integers), modulo {m}",
-        "def power_sum(xs):\n    total = {init}\n    for x in xs:\n        total = (total + pow({args})) % {m}\n"
-        "    return total\n",
-        {"init": {"ok": "0", "init": "1"}, "args": {"ok": "x, {p}, {m}", "args": "{p}, x, {m}"}},
-        {"init": "wrong initial value", "args": "swapped arguments"},
-        lambda r: {"p": r.randint(2, 5), "m": r.choice([97, 101, 997, 1009, 10007])},
+        "return the sum of (x + {a}) ** {p} over the elements x of the list xs (non-negative integers), modulo {m}",
+        "def power_sum(xs):\n    total = {init}\n    for x in xs:\n        base = x {shift} {a}\n"
+        "        total = (total + pow({args})) % {m}\n    return total\n",
+        {"init": {"ok": "0", "init": "1"}, "shift": {"ok": "+", "shift": "-"},
+         "args": {"ok": "base, {p}, {m}", "args": "{p}, base, {m}"}},
+        {"init": "wrong initial value", "shift": "wrong operator", "args": "swapped arguments"},
+        lambda r: {"p": r.randint(2, 9), "m": r.choice(POWER_MODULI), "a": r.randint(1, 9)},
         _power_sum, _lists(0, 60)),
     Template(
         "first_index", "xs, target", 2,
-        "take a list xs sorted in increasing order and return the smallest index i such that xs[i] {rel} target "
-        "(len(xs) if there is none), using binary search",
-        "def first_index(xs, target):\n    lo, hi = 0, {hi}\n    while lo < hi:\n        mid = (lo + hi) // 2\n"
-        "        if xs[mid] {cmp} target:\n            lo = mid + 1\n        else:\n            hi = mid\n"
+        "take a list xs sorted in increasing order and return the smallest index i such that {doc_key} {rel} "
+        "target (len(xs) if there is none), using binary search",
+        "def first_index(xs, target):\n    lo, hi = {lo}, {hi}\n    while lo < hi:\n        mid = (lo + hi) // 2\n"
+        "        if {key} {cmp} target:\n            lo = mid + 1\n        else:\n            hi = mid\n"
         "    return lo\n",
-        {"hi": {"ok": "len(xs)", "hi": "len(xs) - 1"}, "cmp": {"ok": "{cmp_ok}", "cmp": "{cmp_bad}"}},
-        {"hi": "off-by-one", "cmp": "wrong comparison"},
-        lambda r: _strictness(r.random() < 0.5),
+        {"lo": {"ok": "0", "lo": "1"}, "hi": {"ok": "len(xs)", "hi": "len(xs) - 1"},
+         "cmp": {"ok": "{cmp_ok}", "cmp": "{cmp_bad}"}},
+        {"lo": "wrong initial value", "hi": "off-by-one", "cmp": "wrong comparison"},
+        _first_index_constants,
         _first_index, _sorted_queries),
 ]
+POWER_MODULI = (97, 101, 103, 107, 109, 113, 127, 131, 137, 139, 149, 151, 157, 163, 167, 173, 179, 181, 191, 193,
+                197, 199, 211, 223, 227, 229, 233, 239, 241, 251, 997, 1009, 10007)
 
 
 @register
@@ -305,6 +369,7 @@ class BugRepair(FunctionTask):
     id = "code/bug_repair"
     description = "Fix a function with injected bugs (off-by-one, wrong operator/comparison, swapped arguments)."
     tags = ("code", "programming", "debugging")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -326,14 +391,12 @@ class BugRepair(FunctionTask):
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         pool = [t for t in TEMPLATES if t.level <= config.max_template_level]
-        while True:
+
+        def draw() -> tuple[Template, dict[str, Any], Slots, list[dict[str, Any]], list[int]] | None:
             template = rng.choice(pool)
             constants = template.draw(rng)
-            candidates = template.bugs()
-            if len({slot for slot, _ in candidates}) < config.bugs:
-                continue
             chosen: Slots = {}
-            for slot, bug in rng.sample(candidates, len(candidates)):
+            for slot, bug in rng.sample(template.bugs(), len(template.bugs())):
                 if slot not in chosen and len(chosen) < config.bugs:
                     chosen[slot] = bug
             ok_slots = {slot: "ok" for slot in template.slots}
@@ -342,8 +405,19 @@ class BugRepair(FunctionTask):
             tests = function_tests(functools.partial(template.run, constants, ok_slots), inputs)
             failing = [i for i, t in enumerate(tests)
                        if _outcome(template, constants, bad_slots, t["args"]) != t["expected"]]
-            if len(failing) >= 2 and varied(tests, at_least=3):
-                break
+            # each fault must matter on its own too: with any one of them fixed, the program still fails
+            each_matters = all(
+                any(_outcome(template, constants, {**bad_slots, slot: "ok"}, t["args"]) != t["expected"]
+                    for t in tests)
+                for slot in chosen
+            ) if len(chosen) > 1 else True
+            if len(chosen) == config.bugs and len(failing) >= 2 and varied(tests, at_least=3) and each_matters:
+                return template, constants, chosen, tests, failing
+            return None
+
+        template, constants, chosen, tests, failing = retry(draw, what="a fault that shows on the hidden tests")
+        ok_slots = {slot: "ok" for slot in template.slots}
+        bad_slots = {**ok_slots, **chosen}
         shown = min(failing, key=lambda i: (len(show(tests[i]["args"])), i))
         buggy = template.source(constants, bad_slots)
         fixed = template.source(constants, ok_slots)
@@ -354,7 +428,7 @@ class BugRepair(FunctionTask):
         hint = ""
         if config.hint:
             kinds = sorted({template.kinds[bug] for bug in chosen.values()})
-            hint = f"\nHint: the bug{'s are' if len(chosen) > 1 else ' is a'} {' and '.join(kinds)}."
+            hint = f"\nHint: {'kinds of the bugs' if len(chosen) > 1 else 'kind of bug'}: {'; '.join(kinds)}."
         text = (
             f"The Python function below should {template.doc.format(**constants)}. It has {count}.\n\n"
             f"```python\n{buggy}```\n\n"
@@ -364,7 +438,13 @@ class BugRepair(FunctionTask):
         spec = {"template": template.name, "constants": constants, "bugs": chosen}
         return function_problem(function=template.name, params=template.params, task_text=text, tests=tests,
                                 reference_source=fixed, examples=0, extra={"spec": spec, "buggy": buggy},
-                                footer=REPAIR_FOOTER)
+                                footer=repair_footer(template.name, template.params))
+
+    def difficulty(self, problem: Problem) -> float:
+        """Faults to find, plus half a fault when no hint names their kind, plus a quarter per template tier."""
+        spec = problem.data["spec"]
+        tier = next(t.level for t in TEMPLATES if t.name == spec["template"])
+        return len(spec["bugs"]) + 0.5 * ("Hint:" not in problem.prompt) + 0.25 * tier
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         return [problem.data["buggy"], *super().corruptions(problem, rng)]

@@ -11,21 +11,29 @@ from __future__ import annotations
 
 import json
 import random
+import re
+import textwrap
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 from palaestra.core import Problem, Task, Verdict
 from palaestra.verifiers import code as code_verifier
 
-FUNCTION_FOOTER = (
-    "Your function is checked on hidden tests (the examples are among them). Use only the standard "
-    "library; do not read input or print. Answer with the complete code of the function (a ```python "
-    "code block inside the answer tags is fine)."
-)
+
+def function_footer(function: str, params: str) -> str:
+    """How a function answer is checked and written (an example skeleton that is not the answer)."""
+    return (
+        "Your function is checked on hidden tests (the examples are among them). Use only the standard "
+        "library; do not read input or print. Answer with the complete code of the function in a ```python "
+        f"code block, for example:\n```python\ndef {function}({params}):\n    ...\n```"
+    )
+
+
 STDIO_FOOTER = (
     "Your program is run on hidden tests (the example is among them): it reads the input from standard "
     "input and prints to standard output. Use only the standard library. Answer with the complete program "
-    "(a ```python code block inside the answer tags is fine)."
+    "in a ```python code block, for example:\n```python\nimport sys\n\ndata = sys.stdin.read().split()\n"
+    "...\n```"
 )
 
 
@@ -103,12 +111,14 @@ def stub_returning(function: str, params: str, value: Any) -> str:
 class FunctionTask(Task):
     """A single-turn task whose answer is a Python function checked on hidden tests.
 
-    ``partial_credit=True`` (constructor or class attribute) rewards the fraction of tests
-    passed; by default the reward is 1 only when every test passes.
+    ``partial_credit=True`` (constructor, so ``palaestra.make(id, partial_credit=True)``, or class
+    attribute) rewards the fraction of tests passed; by default the reward is 1 only when every
+    test passes. Subclasses define ``difficulty``.
     """
 
     family = "code"
-    partial_credit: ClassVar[bool] = False
+    multiline = True
+    partial_credit: bool = False  # a class default; the constructor may override it per instance
 
     def __init__(self, answer_format: str | None = None, partial_credit: bool | None = None) -> None:
         super().__init__(answer_format)
@@ -118,12 +128,91 @@ class FunctionTask(Task):
     def verify(self, problem: Problem, answer: str) -> Verdict:
         return code_verifier.verify_answer(answer, problem.data, partial_credit=self.partial_credit)
 
+    def spellings(self, problem: Problem) -> list[str]:
+        """The reference in a fence (``python`` or ``py``), with a sentence before and after it, with a
+        demo under ``if __name__ == "__main__":`` (the tests import the module, so it never runs), with
+        a usage example in a second block after it, and indented inside its fence."""
+        ref = (problem.answer or "").rstrip("\n") + "\n"
+        demo = call_text(problem.data["function"], problem.data["tests"][0]["args"])
+        return [
+            *super().spellings(problem),
+            f"```python\n{ref}```",
+            f"Here is the function:\n\n```python\n{ref}```\n\nIt handles the edge cases too.",
+            f"```py\n{ref}```",
+            f"```python\n{ref}\n\nif __name__ == \"__main__\":\n    print({demo})\n```",
+            f"```python\n{ref}```\nFor example:\n```python\nprint({demo})\n```",
+            f"```python\n{textwrap.indent(ref, '    ')}```",
+        ]
+
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
-        """A stub returning the first test's value for every input: it passes some tests but never
-        all (generators keep only problems whose tests have several distinct results), so it
-        proves that every test counts. Each corruption costs a sandbox run: the list is short."""
+        """Certainly wrong programs (each costs a sandbox run, so the list is short): a stub returning the
+        first test's value for every input (generators keep only problems whose tests have several
+        distinct results), the reference wrong on one test only, and the reference under another name."""
         data = problem.data
-        return [stub_returning(data["function"], data.get("params", "*args"), data["tests"][0]["expected"])]
+        name, ref = data["function"], problem.answer or ""
+        return [
+            stub_returning(name, data.get("params", "*args"), data["tests"][0]["expected"]),
+            wrong_on_one_test(ref, name, data["tests"][rng.randrange(len(data["tests"]))]),
+            rename_function(ref, name, f"{name}_v2"),
+        ]
+
+
+def rename_function(source: str, name: str, new_name: str) -> str:
+    """``source`` with its definition of ``name`` renamed (so ``name`` is no longer defined)."""
+    return re.sub(rf"^def {re.escape(name)}\(", f"def {new_name}(", source, count=1, flags=re.MULTILINE)
+
+
+def other_value(value: Any) -> Any:
+    """A JSON value certainly different from ``value`` (of the same kind where possible)."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, (int, float)):
+        return value + 1
+    if isinstance(value, str):
+        return value + "x"
+    if isinstance(value, list):
+        return [*value, 0]
+    if isinstance(value, dict):
+        return {**value, "extra": 0}
+    return 0
+
+
+def wrong_on_one_test(source: str, name: str, test: dict[str, Any]) -> str:
+    """The reference function, except that on ``test``'s arguments it returns another value:
+    a near miss that passes every other test, so it proves each test is checked."""
+    return (
+        rename_function(source, name, "_reference")
+        + f"\n\ndef {name}(*args):\n"
+        + f"    if __import__('json').dumps(list(args)) == {json.dumps(test['args'])!r}:\n"
+        + f"        return {show(other_value(test['expected']))}\n"
+        + "    return _reference(*args)\n"
+    )
+
+
+def size_note(tests: Sequence[dict[str, Any]], test_seconds: float) -> str:
+    """The sizes of the hidden tests' arguments and the time limit, so a correct but too slow
+    solution is not a surprise (e.g. "lists have at most 24 elements; each test must finish within 1 s")."""
+    longest_list = longest_text = largest = None
+    for test in tests:
+        for arg in test["args"]:
+            if isinstance(arg, list):
+                longest_list = max(longest_list or 0, len(arg))
+                texts = [len(x) for x in arg if isinstance(x, str)]
+                if texts:
+                    longest_text = max(longest_text or 0, *texts)
+            elif isinstance(arg, str):
+                longest_text = max(longest_text or 0, len(arg))
+            elif isinstance(arg, int) and not isinstance(arg, bool):
+                largest = max(largest or 0, abs(arg))
+    parts = []
+    if longest_list is not None:
+        parts.append(f"lists have at most {longest_list} elements")
+    if longest_text is not None:
+        parts.append(f"strings have at most {longest_text} characters")
+    if largest is not None:
+        parts.append(f"integer arguments are at most {largest} in absolute value")
+    sizes = f"In the hidden tests, {', '.join(parts)}; each" if parts else "Each"
+    return f"{sizes} test must finish within {test_seconds:g} s."
 
 
 def function_problem(
@@ -136,11 +225,11 @@ def function_problem(
     examples: int = 2,
     test_seconds: float = 1.0,
     extra: dict[str, Any] | None = None,
-    footer: str = FUNCTION_FOOTER,
+    footer: str | None = None,
 ) -> Problem:
     """A :class:`Problem` for a function task: prompt with examples, tests in ``data``."""
     shown = f"Examples:\n{examples_text(function, tests, examples)}\n\n" if examples else ""
-    prompt = f"{task_text}\n\n{shown}{footer}"
+    prompt = f"{task_text}\n\n{shown}{size_note(tests, test_seconds)} {footer or function_footer(function, params)}"
     data = {
         "kind": "function",
         "function": function,
@@ -155,9 +244,34 @@ def function_problem(
 class StdioTask(FunctionTask):
     """A single-turn task whose answer is a whole program reading stdin and printing to stdout."""
 
+    def spellings(self, problem: Problem) -> list[str]:
+        ref = (problem.answer or "").rstrip("\n") + "\n"
+        out = [
+            *Task.spellings(self, problem),
+            f"```python\n{ref}```",
+            f"Here is the program:\n\n```python\n{ref}```\n\nIt reads all input at once.",
+        ]
+        call = "\n\nmain()\n"
+        if ref.endswith(call):  # the program is run as __main__, so a main guard runs too
+            guarded = ref[: -len(call)] + '\n\nif __name__ == "__main__":\n    main()\n'
+            out.append(f"```python\n{guarded}```")
+        return out
+
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
-        first = problem.data["tests"][0]["stdout"]
-        return [f"print({first.rstrip()!r})"]  # right on the first test only
+        """A program printing the first test's output (right on that test only) and the reference wrong
+        on one test only (an extra output line)."""
+        tests = problem.data["tests"]
+        test = tests[rng.randrange(len(tests))]
+        near_miss = (
+            "import io\nimport sys\n\n"
+            "_data = sys.stdin.read()\n"
+            f"if _data == {test['stdin']!r}:\n"
+            f"    print({test['stdout'].rstrip() + chr(10) + '0'!r})\n"
+            "else:\n"
+            "    sys.stdin = io.StringIO(_data)\n"
+            f"    exec(compile({(problem.answer or '')!r}, 'solution.py', 'exec'), {{'__name__': '__main__'}})\n"
+        )
+        return [f"print({tests[0]['stdout'].rstrip()!r})", near_miss]
 
 
 def stdio_problem(
@@ -167,7 +281,9 @@ def stdio_problem(
     example = tests[0]
     prompt = (
         f"{task_text}\n\nExample input:\n```\n{example['stdin'].rstrip()}\n```\n"
-        f"Example output:\n```\n{example['stdout'].rstrip()}\n```\n\n{STDIO_FOOTER}"
+        f"Example output:\n```\n{example['stdout'].rstrip()}\n```\n\n"
+        f"The hidden inputs hold at most {max(len(t['stdin'].split()) for t in tests)} numbers and words; each test "
+        f"must finish within {test_seconds:g} s. {STDIO_FOOTER}"
     )
     data = {"kind": "stdio", "tests": tests, "test_seconds": test_seconds, **(extra or {})}
     return Problem(prompt=prompt, answer=reference_source, data=data)

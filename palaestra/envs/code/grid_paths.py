@@ -1,11 +1,22 @@
 """Dynamic programming on grids: count paths, or find the cheapest or richest path, with generated moves.
 
 A grid is a list of equal-length strings; ``#`` cells are walls. A path starts at the top-left
-cell and ends at the bottom-right one, using only a generated set of moves that never go up
-or left (right, down, diagonal, jumps of two, knight-like steps; a move only needs its landing
-cell to be free). Variants: the number of paths modulo a prime; the minimum sum of the digit
-costs of the cells on a path; the maximum number of coins (``o``) collected. Levels add moves
-and grow the grids.
+cell and ends at the bottom-right one, using only a generated set of moves ``(a, b)``: ``a`` rows
+down and ``b`` columns right, never up or left (steps, diagonals, jumps, knight-like moves; a
+move only needs its landing cell to be free). Variants, each with generated constants:
+
+- **count**: the number of paths modulo a prime, where a move of each kind can be made in a
+  generated number of ways (a path counts as the product of its moves' ways; moves of at most two
+  rows and columns, so that there are paths to count);
+- **min_cost**: the least cost of a path: the digit costs of the cells it lands on plus a
+  generated toll per move kind (-1 if there is no path);
+- **max_score**: the best score of a path: a generated value per coin cell (``o``) it lands on
+  minus the tolls of its moves (None if there is no path).
+
+Every clause matters: the tests tell the reference from the same problem with a move left out, the
+modulus ignored, all ways 1, no tolls or coins worth 1 (one larger grid makes counts pass the
+modulus). Levels add move kinds and grow the grids; the difficulty measure is the dynamic
+programme's work on the largest test (move kinds times cells).
 """
 
 from __future__ import annotations
@@ -14,63 +25,96 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from palaestra.core import Problem, register
+from palaestra.core import Problem, register, retry
 from palaestra.envs.code.common import FunctionTask, dedupe_inputs, function_problem, function_tests, varied
 
-MOVES = {
-    (0, 1): "one cell right",
-    (1, 0): "one cell down",
-    (1, 1): "one cell diagonally down-right",
-    (0, 2): "two cells right (jumping over the cell between)",
-    (2, 0): "two cells down (jumping over the cell between)",
-    (1, 2): "one down and two right (a knight's step)",
-    (2, 1): "two down and one right (a knight's step)",
-}
+MOVES = [(a, b) for a in range(4) for b in range(4) if (a, b) != (0, 0)]  # (rows down, columns right)
+SHORT_MOVES = [(a, b) for a, b in MOVES if max(a, b) <= 2]  # for counting: long jumps leave few paths to count
+# Primes small enough that path counts on the larger test grids pass them.
+MODULI = tuple(p for p in range(1_009, 20_000, 2) if all(p % d for d in range(3, int(p ** 0.5) + 1, 2)))
+BIG = 10 ** 40  # a modulus no count reaches: "the modulus ignored"
+VARIANTS = ("count", "min_cost", "max_score")
 
 
 @register
 class GridPaths(FunctionTask):
     id = "code/grid_paths"
-    description = "Dynamic programming: count, cheapest or richest monotone paths through a grid with walls."
+    description = "Dynamic programming: count, cheapest or best-scoring monotone paths through a grid with walls."
     tags = ("code", "programming", "dynamic-programming")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
-        variants: tuple[str, ...]
-        moves: int  # size of the move set, drawn from MOVES
+        moves: int  # move kinds, drawn from MOVES
         max_side: int
         wall_density: float
         tests: int
 
     def config(self, level: int) -> Config:
         c = self.Config
-        every = ("count", "min_cost", "max_coins")
         return [
-            c(variants=every, moves=2, max_side=4, wall_density=0.15, tests=10),
-            c(variants=every, moves=3, max_side=5, wall_density=0.2, tests=10),
-            c(variants=every, moves=3, max_side=7, wall_density=0.2, tests=12),
-            c(variants=every, moves=4, max_side=10, wall_density=0.25, tests=12),
-            c(variants=every, moves=5, max_side=14, wall_density=0.25, tests=14),
+            c(moves=2, max_side=5, wall_density=0.15, tests=10),
+            c(moves=3, max_side=6, wall_density=0.2, tests=10),
+            c(moves=3, max_side=8, wall_density=0.2, tests=12),
+            c(moves=4, max_side=10, wall_density=0.25, tests=12),
+            c(moves=5, max_side=14, wall_density=0.25, tests=14),
         ][level]
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        while True:
-            variant = rng.choice(config.variants)
-            moves = sorted(rng.sample(sorted(MOVES), config.moves))
-            modulus = rng.choice([1_000_003, 998_244_353, 10_007, 65_537])
-            inputs = dedupe_inputs([[g] for g in _grids(rng, config, variant)])
-            tests = function_tests(lambda grid, v=variant, m=moves, k=modulus: solve(grid, v, m, k), inputs)
-            if varied(tests, at_least=4):
-                break
-        text = _text(variant, moves, modulus)
-        return function_problem(function="solve", params="grid", task_text=text, tests=tests,
-                                reference_source=_source(variant, moves, modulus), examples=2,
-                                extra={"spec": {"variant": variant, "moves": [list(m) for m in moves],
-                                                "modulus": modulus}})
+        def draw() -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+            spec = _spec(rng, config)
+            inputs = dedupe_inputs([[g] for g in _grids(rng, config, spec["variant"])])
+            tests = function_tests(lambda grid: solve(grid, spec), inputs)
+            return (spec, tests) if varied(tests, at_least=3) and pinned_down(spec, tests) else None
+
+        spec, tests = retry(draw, what="a move set and grids with varied results")
+        return function_problem(function="solve", params="grid", task_text=_text(spec), tests=tests,
+                                reference_source=_source(spec), examples=2, extra={"spec": spec})
+
+    def difficulty(self, problem: Problem) -> float:
+        """The dynamic programme's work on the largest test: move kinds times cells."""
+        cells = max(len(t["args"][0]) * len(t["args"][0][0]) for t in problem.data["tests"])
+        return len(problem.data["spec"]["moves"]) * cells
 
 
-def solve(grid: list[str], variant: str, moves: list[tuple[int, int]], modulus: int) -> int:
+def _spec(rng: random.Random, config: GridPaths.Config) -> dict[str, Any]:
+    variant = rng.choice(VARIANTS)
+    moves = sorted(rng.sample(SHORT_MOVES if variant == "count" else MOVES, config.moves))
+    spec: dict[str, Any] = {"variant": variant, "moves": [list(m) for m in moves]}
+    if variant == "count":
+        spec["ways"] = [rng.choice([1, 1, 2, 3]) for _ in moves]
+        spec["modulus"] = rng.choice(MODULI)
+    else:
+        spec["tolls"] = [rng.randint(0, 9) for _ in moves]
+    if variant == "max_score":
+        spec["coin"] = rng.randint(1, 9)
+    return spec
+
+
+def spec_mutants(spec: dict[str, Any]) -> list[dict[str, Any]]:
+    """Near misses: each move left out, the modulus ignored, every move's ways 1, no tolls, coins worth 1."""
+    per_move = [key for key in ("ways", "tolls") if key in spec]
+    out = [{**spec, "moves": spec["moves"][:i] + spec["moves"][i + 1:],
+            **{key: spec[key][:i] + spec[key][i + 1:] for key in per_move}} for i in range(len(spec["moves"]))]
+    if "modulus" in spec:
+        out.append({**spec, "modulus": BIG})
+    if any(w != 1 for w in spec.get("ways", [1])):
+        out.append({**spec, "ways": [1] * len(spec["ways"])})
+    if any(spec.get("tolls", [0])):
+        out.append({**spec, "tolls": [0] * len(spec["tolls"])})
+    if spec.get("coin", 1) != 1:
+        out.append({**spec, "coin": 1})
+    return out
+
+
+def pinned_down(spec: dict[str, Any], tests: list[dict[str, Any]]) -> bool:
+    """Whether the tests reject every near miss of the specification (every clause matters)."""
+    return all(any(solve(t["args"][0], mutant) != t["expected"] for t in tests) for mutant in spec_mutants(spec))
+
+
+def solve(grid: list[str], spec: dict[str, Any]) -> Any:
     """The trusted reference."""
+    variant, moves = spec["variant"], [tuple(m) for m in spec["moves"]]
     rows, cols = len(grid), len(grid[0])
     table: list[list[Any]] = [[0 if variant == "count" else None] * cols for _ in range(rows)]
     for r in range(rows):
@@ -78,68 +122,99 @@ def solve(grid: list[str], variant: str, moves: list[tuple[int, int]], modulus: 
             cell = grid[r][c]
             if cell == "#":
                 continue
-            here = int(cell) if variant == "min_cost" else (1 if cell == "o" else 0)
+            here = {"count": 0, "min_cost": int(cell) if cell.isdigit() else 0,
+                    "max_score": spec.get("coin", 0) if cell == "o" else 0}[variant]
             if r == 0 and c == 0:
                 table[r][c] = 1 if variant == "count" else here
                 continue
-            previous = [table[r - dr][c - dc] for dr, dc in moves if r - dr >= 0 and c - dc >= 0]
             if variant == "count":
-                table[r][c] = sum(previous) % modulus
-            else:
-                reached = [p for p in previous if p is not None]
-                if reached:
-                    table[r][c] = (min(reached) if variant == "min_cost" else max(reached)) + here
+                table[r][c] = sum(table[r - a][c - b] * w for (a, b), w in zip(moves, spec["ways"])
+                                  if r >= a and c >= b) % spec["modulus"]
+                continue
+            sign = 1 if variant == "min_cost" else -1  # tolls add to a cost, subtract from a score
+            reached = [table[r - a][c - b] + sign * toll for (a, b), toll in zip(moves, spec["tolls"])
+                       if r >= a and c >= b and table[r - a][c - b] is not None]
+            if reached:
+                table[r][c] = (min(reached) if variant == "min_cost" else max(reached)) + here
     end = table[rows - 1][cols - 1]
-    return end if variant == "count" else (-1 if end is None else end)
+    if variant == "min_cost" and end is None:
+        return -1
+    return end
 
 
-def _text(variant: str, moves: list[tuple[int, int]], modulus: int) -> str:
-    allowed = "; ".join(MOVES[m] for m in moves)
+def _move_list(spec: dict[str, Any], extra: str | None) -> str:
+    parts = []
+    for (a, b), value in zip(spec["moves"], spec[extra] if extra else [None] * len(spec["moves"])):
+        what = {"ways": f" ({value} way{'s' if value != 1 else ''})", "tolls": f" (toll {value})", None: ""}[extra]
+        parts.append(f"({a}, {b}){what}")
+    return ", ".join(parts)
+
+
+def _text(spec: dict[str, Any]) -> str:
+    variant = spec["variant"]
     cells = {
-        "count": "'.' (free) or '#' (wall)",
+        "count": "'.' (free) or '#' (a wall)",
         "min_cost": "a digit '0'-'9' (a free cell with that cost) or '#' (a wall)",
-        "max_coins": "'.' (free), 'o' (free, holds a coin) or '#' (a wall)",
+        "max_score": "'.' (free), 'o' (free, holds a coin) or '#' (a wall)",
     }[variant]
-    goal = {
-        "count": f"returns the number of different paths, modulo {modulus} (0 if there is none)",
-        "min_cost": "returns the minimum total cost of a path: the sum of the costs of every cell the path "
-                    "lands on, the first and last cells included (-1 if there is no path)",
-        "max_coins": "returns the maximum number of coins a path can collect from the cells it lands on, the "
-                     "first and last cells included (-1 if there is no path)",
-    }[variant]
+    if variant == "count":
+        moves = _move_list(spec, "ways" if any(w != 1 for w in spec["ways"]) else None)
+        goal = (f"returns the number of different paths modulo {spec['modulus']} (0 if there is none)"
+                if all(w == 1 for w in spec["ways"]) else
+                "returns the number of different ways to walk a path, where a move kind with k ways can be made in "
+                "k different ways (so a path made of moves with k1, k2, ... ways counts k1 * k2 * ... times), "
+                f"modulo {spec['modulus']} (0 if there is no path)")
+    elif variant == "min_cost":
+        moves = _move_list(spec, "tolls")
+        goal = ("returns the minimum total cost of a path: the sum of the costs of every cell the path lands on "
+                "(the first and last cells included) plus the toll of every move it makes (-1 if there is no path)")
+    else:
+        moves = _move_list(spec, "tolls")
+        goal = (f"returns the maximum score of a path: {spec['coin']} points for every coin cell the path lands on "
+                "(the first and last cells included) minus the toll of every move it makes (None if there is no "
+                "path; a score may be negative)")
     return (
         "Write a Python function `solve(grid)` for a grid given as a non-empty list of equal-length non-empty "
         f"strings, where each character is {cells}. A path starts on the top-left cell and ends on the "
-        f"bottom-right cell, landing only on free cells (the start and the end included), and each move is "
-        f"one of: {allowed}. A move only needs its landing cell to be free. The function {goal}."
+        "bottom-right cell, landing only on free cells (the start and the end included). A move (a, b) goes a "
+        f"rows down and b columns right; the allowed moves are {moves}. A move only needs its landing cell to be "
+        f"free (it may jump over walls). The function {goal}."
     )
 
 
-def _source(variant: str, moves: list[tuple[int, int]], modulus: int) -> str:
-    head = (
-        "def solve(grid):\n"
-        "    rows, cols = len(grid), len(grid[0])\n"
-        f"    moves = {moves}\n"
-    )
+def _source(spec: dict[str, Any]) -> str:
+    variant = spec["variant"]
     if variant == "count":
-        return head + (
-            "    ways = [[0] * cols for _ in range(rows)]\n"
+        kinds = [[*m, w] for m, w in zip(spec["moves"], spec["ways"])]
+        return (
+            "def solve(grid):\n"
+            "    rows, cols = len(grid), len(grid[0])\n"
+            f"    moves = {kinds}  # (down, right, ways)\n"
+            "    paths = [[0] * cols for _ in range(rows)]\n"
             "    for r in range(rows):\n"
             "        for c in range(cols):\n"
             "            if grid[r][c] == '#':\n"
             "                continue\n"
             "            if r == 0 and c == 0:\n"
-            "                ways[r][c] = 1\n"
+            "                paths[r][c] = 1\n"
             "                continue\n"
             "            total = 0\n"
-            "            for dr, dc in moves:\n"
-            "                if r - dr >= 0 and c - dc >= 0:\n"
-            "                    total += ways[r - dr][c - dc]\n"
-            f"            ways[r][c] = total % {modulus}\n"
-            "    return ways[rows - 1][cols - 1]\n"
+            "            for a, b, ways in moves:\n"
+            "                if r >= a and c >= b:\n"
+            "                    total += paths[r - a][c - b] * ways\n"
+            f"            paths[r][c] = total % {spec['modulus']}\n"
+            "    return paths[rows - 1][cols - 1]\n"
         )
-    pick, here = ("min", "int(grid[r][c])") if variant == "min_cost" else ("max", "1 if grid[r][c] == 'o' else 0")
-    return head + (
+    kinds = [[*m, t] for m, t in zip(spec["moves"], spec["tolls"])]
+    if variant == "min_cost":
+        pick, here, step, missing = "min", "int(grid[r][c])", "best[r - a][c - b] + toll", "-1"
+    else:
+        pick, here, step, missing = "max", f"{spec['coin']} if grid[r][c] == 'o' else 0", "best[r - a][c - b] - toll", \
+            "None"
+    return (
+        "def solve(grid):\n"
+        "    rows, cols = len(grid), len(grid[0])\n"
+        f"    moves = {kinds}  # (down, right, toll)\n"
         "    best = [[None] * cols for _ in range(rows)]\n"
         "    for r in range(rows):\n"
         "        for c in range(cols):\n"
@@ -149,12 +224,12 @@ def _source(variant: str, moves: list[tuple[int, int]], modulus: int) -> str:
         "            if r == 0 and c == 0:\n"
         "                best[r][c] = here\n"
         "                continue\n"
-        "            reached = [best[r - dr][c - dc] for dr, dc in moves\n"
-        "                       if r - dr >= 0 and c - dc >= 0 and best[r - dr][c - dc] is not None]\n"
+        f"            reached = [{step} for a, b, toll in moves\n"
+        "                       if r >= a and c >= b and best[r - a][c - b] is not None]\n"
         "            if reached:\n"
         f"                best[r][c] = {pick}(reached) + here\n"
         "    end = best[rows - 1][cols - 1]\n"
-        "    return -1 if end is None else end\n"
+        f"    return {missing} if end is None else end\n"
     )
 
 
@@ -167,7 +242,7 @@ def _grid(rng: random.Random, rows: int, cols: int, density: float, variant: str
                 row.append("#")
             elif variant == "min_cost":
                 row.append(str(rng.randint(0, 9)))
-            elif variant == "max_coins":
+            elif variant == "max_score":
                 row.append("o" if rng.random() < 0.4 else ".")
             else:
                 row.append(".")
@@ -184,6 +259,7 @@ def _grids(rng: random.Random, config: GridPaths.Config, variant: str) -> list[l
         _grid(rng, rng.randint(2, n), 1, 0.0, variant),
         free,
         ["#" + free[0][1:]] + free[1:],  # blocked start
+        _grid(rng, 2 * n + 4, 2 * n + 4, config.wall_density / 2, variant),  # many paths: counts pass the modulus
     ]
     while len(grids) < config.tests:
         grids.append(_grid(rng, rng.randint(2, n), rng.randint(2, n), config.wall_density, variant))

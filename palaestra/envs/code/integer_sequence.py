@@ -4,25 +4,28 @@ Templates (drawn per problem; parameters generated):
 
 - **recurrence**: ``a(0..k-1)`` given, ``a(n) = (c1*a(n-1) + ... + ck*a(n-k) + d*n + e) mod M``;
   return ``a(n)``;
-- **digit_map**: ``f(x)`` = sum of the ``p``-th powers of the base-``b`` digits of ``x``, plus ``c``;
-  return ``f`` applied ``k`` times to ``n``;
-- **walk**: ``x -> x // q`` if ``q`` divides ``x`` else ``a*x + b``; return the number of steps until
-  ``x <= t``, capped at ``L``;
+- **digit_map**: ``f(x)`` = ``m`` times the sum of the ``p``-th powers of the base-``b`` digits of
+  ``x``, plus ``c``; return ``f`` applied ``k`` times to ``n``;
+- **walk**: ``x -> x // 2`` if ``x`` is even else ``a*x + b`` (``a``, ``b`` odd, Collatz-like); return
+  the number of steps until ``x <= t``, capped at ``L`` (some test runs into the cap);
 - **count**: how many ``x`` in ``[1, n]`` satisfy every one of several generated digit and
-  divisibility conditions.
+  divisibility conditions (at least two).
 
-Levels raise the recurrence order, the number of conditions and the input sizes.
+Levels raise the recurrence order, the number of conditions and the input sizes; the difficulty
+measure is the number of clauses of the specification plus the base-10 logarithm of the largest input.
 """
 
 from __future__ import annotations
 
+import functools
 import math
+import operator
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from palaestra.core import Problem, register
+from palaestra.core import Problem, register, retry
 from palaestra.envs.code.common import FunctionTask, dedupe_inputs, function_problem, function_tests, varied
 
 
@@ -31,6 +34,7 @@ class IntegerSequence(FunctionTask):
     id = "code/integer_sequence"
     description = "Write a function for a generated integer recurrence, digit map, Collatz-like walk or count."
     tags = ("code", "programming", "math")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -44,27 +48,34 @@ class IntegerSequence(FunctionTask):
         c = self.Config
         every = ("recurrence", "digit_map", "walk", "count")
         return [
-            c(templates=every, order=1, conditions=1, max_n=200, tests=10),
+            c(templates=every, order=1, conditions=2, max_n=200, tests=10),
             c(templates=every, order=2, conditions=2, max_n=1_000, tests=10),
-            c(templates=every, order=2, conditions=2, max_n=4_000, tests=12),
-            c(templates=every, order=3, conditions=3, max_n=6_000, tests=12),
-            c(templates=every, order=3, conditions=4, max_n=10_000, tests=14),
+            c(templates=every, order=2, conditions=3, max_n=4_000, tests=12),
+            c(templates=every, order=3, conditions=3, max_n=16_000, tests=12),
+            c(templates=every, order=3, conditions=4, max_n=30_000, tests=14),
         ][level]
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        while True:
+        def draw() -> tuple[Any, ...] | None:
             template = rng.choice(config.templates)
-            text, params, source, reference, inputs, spec = _TEMPLATES[template](rng, config)
+            text, params, source, reference, inputs, spec, mutants = _TEMPLATES[template](rng, config)
             tests = function_tests(reference, dedupe_inputs(inputs))
-            if varied(tests, at_least=4):
-                break
+            # each near miss (a clause left out, a constant off by one) fails some test
+            pinned = all(any(mutant(*t["args"]) != t["expected"] for t in tests) for mutant in mutants)
+            return (text, params, source, tests, spec) if varied(tests, at_least=4) and pinned else None
+
+        text, params, source, tests, spec = retry(draw, what="an integer function with varied results")
         return function_problem(function="solve", params=params, task_text=text, tests=tests,
                                 reference_source=source, examples=3, extra={"spec": spec})
 
-
-def _signed(c: int, term: str) -> str:
-    """' + 3*a(n-1)' / ' - 3*a(n-1)' with the sign folded in (first term handled by the caller)."""
-    return f" {'-' if c < 0 else '+'} {abs(c)}{'*' + term if term else ''}"
+    def difficulty(self, problem: Problem) -> float:
+        """The recurrence's order or the number of conditions (2 for the other templates) plus log10 of the
+        largest input."""
+        spec = problem.data["spec"]
+        clauses = {"recurrence": len(spec.get("coeffs", ())), "count": len(spec.get("conditions", ()))}.get(
+            spec["template"], 2)
+        largest = max(abs(t["args"][0]) for t in problem.data["tests"])
+        return clauses + math.log10(1 + largest)
 
 
 def _recurrence(rng: random.Random, config: IntegerSequence.Config) -> tuple[Any, ...]:
@@ -77,9 +88,14 @@ def _recurrence(rng: random.Random, config: IntegerSequence.Config) -> tuple[Any
 
     table = list(start)  # computed once, up to the largest n tested
 
+    lags = list(enumerate(coeffs, 1))
+
     def reference(n: int) -> int:
-        while len(table) <= n:
-            table.append((sum(c * table[-1 - i] for i, c in enumerate(coeffs)) + d * len(table) + e) % m)
+        for i in range(len(table), n + 1):
+            total = d * i + e
+            for lag, c in lags:
+                total += c * table[i - lag]
+            table.append(total % m)
         return table[n]
 
     terms = " + ".join(f"{c}*a(n-{i + 1})" for i, c in enumerate(coeffs))
@@ -101,33 +117,27 @@ def _recurrence(rng: random.Random, config: IntegerSequence.Config) -> tuple[Any
     )
     ns = list(range(min(k + 2, 4))) + [rng.randint(k, config.max_n) for _ in range(config.tests)] + [config.max_n]
     spec = {"template": "recurrence", "m": m, "coeffs": coeffs, "start": start, "d": d, "e": e}
-    return text, "n", source, reference, [[n] for n in ns][: config.tests], spec
+    return text, "n", source, reference, [[n] for n in ns][: config.tests], spec, []  # values are pseudo-random
 
 
 def _digit_map(rng: random.Random, config: IntegerSequence.Config) -> tuple[Any, ...]:
-    base = rng.choice([2, 3, 5, 7, 8, 10, 10, 16])
-    power = rng.randint(1, 3)
-    c = rng.randint(0, 9)
+    base = rng.choice([2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 12, 16])
+    power = rng.randint(1, 3) if base > 2 else 1  # binary digits are their own squares and cubes
+    m = rng.choice([1, 1, 2, 3, 4])
+    c = rng.randint(0, 30)
 
-    def f(x: int) -> int:
-        total = 0
-        while x > 0:
-            total += (x % base) ** power
-            x //= base
-        return total + c
-
-    def reference(n: int, k: int) -> int:
-        for _ in range(k):
-            n = f(n)
-        return n
+    reference = functools.partial(_apply_digit_map, base, power, m, c)
+    mutants = [functools.partial(_apply_digit_map, *near) for near in _off_by_one((base, power, m, c))]
 
     what = "digits" if power == 1 else ("squares of the digits" if power == 2 else "cubes of the digits")
+    times = f"{m} times " if m != 1 else ""
     plus = f", plus {c}" if c else ""
     text = (
-        f"Let f(x) be the sum of the {what} of x written in base {base}{plus} (f(0) = {c}).\n"
+        f"Let f(x) be {times}the sum of the {what} of x written in base {base}{plus} (f(0) = {c}).\n"
         "Write a Python function `solve(n, k)` that returns the result of applying f to n exactly k times "
         "(solve(n, 0) == n), for integers n >= 0 and k >= 0."
     )
+    scaled = f"{m} * total" if m != 1 else "total"
     source = (
         "def solve(n, k):\n"
         "    for _ in range(k):\n"
@@ -135,30 +145,26 @@ def _digit_map(rng: random.Random, config: IntegerSequence.Config) -> tuple[Any,
         "        while n > 0:\n"
         f"            total += (n % {base}) ** {power}\n"
         f"            n //= {base}\n"
-        f"        n = total + {c}\n"
+        f"        n = {scaled} + {c}\n"
         "    return n\n"
     )
     top = config.max_n * 100
     inputs = [[0, 1], [rng.randint(1, 9), 0], [base ** 3 - 1, 1]]
     while len(inputs) < config.tests:
         inputs.append([rng.randint(0, top), rng.randint(1, 12)])
-    spec = {"template": "digit_map", "base": base, "power": power, "c": c}
-    return text, "n, k", source, reference, inputs, spec
+    spec = {"template": "digit_map", "base": base, "power": power, "m": m, "c": c}
+    return text, "n, k", source, reference, inputs, spec, mutants
 
 
 def _walk(rng: random.Random, config: IntegerSequence.Config) -> tuple[Any, ...]:
-    q = rng.choice([2, 2, 3])
-    a = rng.choice([1, 3, 5] if q == 2 else [1, 2, 4])
-    b = rng.choice([x for x in range(1, 6) if (a + x) % q != 0] or [1])
-    t = rng.randint(1, 4)
-    cap = rng.choice([50, 100, 200])
+    q = 2
+    a = rng.choice([1, 3])  # odd, with b odd: every odd value is followed by a halving (Collatz-like)
+    b = rng.choice(range(1, 17, 2))
+    t = rng.randint(1, 9)
+    cap = rng.randint(8, 40)  # low enough that some walks run into it
 
-    def reference(n: int) -> int:
-        steps = 0
-        while n > t and steps < cap:
-            n = n // q if n % q == 0 else a * n + b
-            steps += 1
-        return steps
+    reference = functools.partial(_walk_steps, q, a, b, t, cap)
+    mutants = [functools.partial(_walk_steps, *near) for near in _off_by_one((q, a, b, t, cap))]
 
     step = f"{a}*x + {b}" if a != 1 else f"x + {b}"
     text = (
@@ -177,41 +183,117 @@ def _walk(rng: random.Random, config: IntegerSequence.Config) -> tuple[Any, ...]
     )
     inputs = [[1], [t], [t + 1]] + [[rng.randint(1, config.max_n * 10)] for _ in range(config.tests)]
     spec = {"template": "walk", "q": q, "a": a, "b": b, "t": t, "cap": cap}
-    return text, "n", source, reference, inputs[: config.tests], spec
+    return text, "n", source, reference, inputs[: config.tests] + [[_capped_start(q, a, b, t, cap)]], spec, mutants
+
+
+def _walk_steps(q: int, a: int, b: int, t: int, cap: int, n: int) -> int:
+    steps = 0
+    while n > t and steps < cap:
+        n = n // q if n % q == 0 else a * n + b
+        steps += 1
+    return steps
+
+
+def _capped_start(q: int, a: int, b: int, t: int, cap: int) -> int:
+    """The smallest start from 1 to 300 whose walk runs into the cap (1 if none does)."""
+    return next((n for n in range(1, 301) if _walk_steps(q, a, b, t, cap, n) == cap), 1)
+
+
+def _apply_digit_map(base: int, power: int, m: int, c: int, n: int, k: int) -> int:
+    for _ in range(k):
+        total = 0
+        while n > 0:
+            total += (n % base) ** power
+            n //= base
+        n = m * total + c
+    return n
+
+
+def _off_by_one(constants: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """The constants with one of them moved by one (bases and divisors stay at least 2)."""
+    out = []
+    for i, value in enumerate(constants):
+        for delta in (-1, 1):
+            near = constants[:i] + (value + delta,) + constants[i + 1:]
+            if near[0] >= 2:
+                out.append(near)
+    return out
 
 
 # A condition: (description, code over x, trusted predicate).
-def _conditions(rng: random.Random) -> list[tuple[str, str, Callable[[int], bool]]]:
-    m, r = rng.randint(2, 7), 0
-    a = rng.randint(3, 9)
+Condition = tuple[str, str, Callable[[int], bool]]
+
+
+def _digit_sum_condition(rng: random.Random) -> Condition:
+    m = rng.randint(2, 9)
+    r = rng.randrange(m)
+    return (f"the sum of its decimal digits leaves remainder {r} when divided by {m}",
+            f"sum(map(int, str(x))) % {m} == {r}", lambda x: sum(map(int, str(x))) % m == r)
+
+
+def _remainder_condition(rng: random.Random) -> Condition:
+    a = rng.randint(3, 15)
     r = rng.randrange(a)
+    return f"x % {a} == {r}", f"x % {a} == {r}", lambda x: x % a == r
+
+
+def _digit_condition(rng: random.Random) -> Condition:
     d = rng.randint(0, 9)
-    g = rng.choice([6, 10, 12, 15, 30])
-    return [
-        (f"the sum of its decimal digits is divisible by {m}", f"sum(map(int, str(x))) % {m} == 0",
-         lambda x: sum(map(int, str(x))) % m == 0),
-        (f"x % {a} == {r}", f"x % {a} == {r}", lambda x: x % a == r),
-        (f"its decimal representation does not contain the digit {d}", f"'{d}' not in str(x)",
-         lambda x: str(d) not in str(x)),
-        ("its binary representation has an even number of 1s", "bin(x).count('1') % 2 == 0",
-         lambda x: bin(x).count("1") % 2 == 0),
-        (f"it has no common divisor greater than 1 with {g}", f"math.gcd(x, {g}) == 1",
-         lambda x: math.gcd(x, g) == 1),
-        ("its first and last decimal digits are different", "str(x)[0] != str(x)[-1]",
-         lambda x: str(x)[0] != str(x)[-1]),
-    ]
+    if rng.random() < 0.5:
+        return (f"its decimal representation does not contain the digit {d}", f"'{d}' not in str(x)",
+                lambda x: str(d) not in str(x))
+    return (f"its decimal representation contains the digit {d}", f"'{d}' in str(x)", lambda x: str(d) in str(x))
+
+
+def _binary_condition(rng: random.Random) -> Condition:
+    m = rng.randint(2, 4)
+    r = rng.randrange(m)
+    return (f"the number of 1s in its binary representation leaves remainder {r} when divided by {m}",
+            f"bin(x).count('1') % {m} == {r}", lambda x: bin(x).count("1") % m == r)
+
+
+def _coprime_condition(rng: random.Random) -> Condition:
+    g = rng.choice([6, 10, 12, 14, 15, 18, 20, 21, 22, 26, 28, 30, 33, 35, 36, 39, 42, 45, 55, 60])
+    return (f"it has no common divisor greater than 1 with {g}", f"math.gcd(x, {g}) == 1",
+            lambda x: math.gcd(x, g) == 1)
+
+
+_RELATIONS = {"==": ("equal to", operator.eq), "!=": ("different from", operator.ne),
+              "<": ("less than", operator.lt), ">": ("greater than", operator.gt),
+              "<=": ("at most", operator.le), ">=": ("at least", operator.ge)}
+
+
+def _ends_condition(rng: random.Random) -> Condition:
+    rel = rng.choice(sorted(_RELATIONS))
+    words, holds = _RELATIONS[rel]
+    return (f"its last decimal digit is {words} its first decimal digit", f"str(x)[-1] {rel} str(x)[0]",
+            lambda x: holds(str(x)[-1], str(x)[0]))
+
+
+CONDITIONS = (_digit_sum_condition, _remainder_condition, _digit_condition, _binary_condition,
+              _coprime_condition, _ends_condition)
 
 
 def _count(rng: random.Random, config: IntegerSequence.Config) -> tuple[Any, ...]:
-    chosen = rng.sample(_conditions(rng), config.conditions)
+    chosen = [kind(rng) for kind in rng.sample(CONDITIONS, config.conditions)]
     top = max(50, config.max_n // 8)
-    counts = [0]  # counts[n]: how many x in [1, n] qualify, computed once up to the largest n tested
+    satisfied = [0]  # satisfied[x]: the conditions x meets, as bits; computed once up to the largest n tested
 
-    def reference(n: int) -> int:
-        while len(counts) <= n:
-            x = len(counts)
-            counts.append(counts[-1] + all(p(x) for _, _, p in chosen))
-        return counts[max(n, 0)]
+    def counter(required: int) -> Callable[[int], int]:
+        counts = [0]  # counts[n]: how many x in [1, n] meet the required conditions
+
+        def count(n: int) -> int:
+            for x in range(len(satisfied), n + 1):
+                satisfied.append(sum(1 << i for i, (_, _, p) in enumerate(chosen) if p(x)))
+            for x in range(len(counts), n + 1):
+                counts.append(counts[-1] + (satisfied[x] & required == required))
+            return counts[max(n, 0)]
+
+        return count
+
+    everything = (1 << len(chosen)) - 1
+    reference = counter(everything)
+    mutants = [counter(everything & ~(1 << i)) for i in range(len(chosen))]  # a condition left out
 
     listed = "\n".join(f"- {text}" for text, _, _ in chosen)
     text = (
@@ -230,7 +312,7 @@ def _count(rng: random.Random, config: IntegerSequence.Config) -> tuple[Any, ...
     )
     inputs = [[0], [1], [rng.randint(2, 20)], [top]] + [[rng.randint(1, top)] for _ in range(config.tests)]
     spec = {"template": "count", "conditions": [code for _, code, _ in chosen]}
-    return text, "n", source, reference, inputs[: config.tests], spec
+    return text, "n", source, reference, inputs[: config.tests], spec, mutants
 
 
 _TEMPLATES = {"recurrence": _recurrence, "digit_map": _digit_map, "walk": _walk, "count": _count}

@@ -2,32 +2,38 @@
 
 Variants (the constraint constants are generated and baked into the specification):
 
-- **zero_one**: the best worth (values minus a per-item fee ``F``) of at most ``K`` items with
-  total weight <= capacity (or exactly the capacity, -1 if impossible);
-- **bounded**: the best worth when each item may be taken up to ``L`` times (fee ``F`` per copy);
-- **count_subsets**: the number of choices of exactly ``K`` items whose weights sum to a target,
-  modulo a small prime ``M``;
+- **zero_one**: the best worth (values minus a fee ``F`` per item and ``G`` per unit of weight) of
+  at least ``J`` and at most ``K`` items with total weight <= capacity (or exactly the capacity;
+  None if no selection qualifies);
+- **bounded**: the best worth when each item may be taken up to ``L`` times (fee ``F`` per copy,
+  ``G`` per unit of weight) and each item type taken earns a bonus ``B`` once;
+- **count_subsets**: the number of choices of exactly ``K`` items whose weights sum to exactly (or
+  at most) a target, modulo a prime ``M``;
 - **divisible_subsets**: the number of non-empty choices whose sum is a multiple of ``D``, mod ``M``;
 - **min_coins** / **max_coins**: the fewest / most coins summing to a target when each value may
   be used at most ``L`` times, -1 if impossible;
 - **count_change**: the number of ways to pay a target (order counted with unlimited coins, or
   order ignored with at most ``L`` coins of each value), modulo ``M``.
 
-Levels grow the number of items, weights and capacities. Expected outputs come from trusted
-in-process dynamic programmes (``tests/code`` also checks them against brute force).
+Levels grow the number of items, weights and capacities; the difficulty measure is the dynamic
+programme's table size on the largest test. Expected outputs come from trusted in-process dynamic
+programmes (``tests/code`` also checks them against brute force).
 """
 
 from __future__ import annotations
 
 import functools
+import math
 import random
 from dataclasses import dataclass
 from typing import Any
 
-from palaestra.core import Problem, register
+from palaestra.core import Problem, register, retry
 from palaestra.envs.code.common import FunctionTask, dedupe_inputs, function_problem, function_tests, varied
 
-MODULI = (97, 101, 103, 107, 109, 113, 127, 131)  # small primes: results wrap often
+# Primes below 2,000, so results wrap (each problem has a test whose count exceeds its modulus).
+MODULI = tuple(p for p in range(97, 2000) if all(p % d for d in range(2, int(p ** 0.5) + 1)))
+MAX_COIN = 12
 
 
 @register
@@ -35,6 +41,7 @@ class Knapsack(FunctionTask):
     id = "code/knapsack"
     description = "Dynamic programming: knapsack, subset-count and coin-change variants with generated constraints."
     tags = ("code", "programming", "dynamic-programming")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -54,16 +61,64 @@ class Knapsack(FunctionTask):
         ][level]
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        while True:
+        def draw() -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
             variant = rng.choice(sorted(VARIANTS))
             spec = VARIANTS[variant].draw(rng, config)
             inputs = dedupe_inputs(VARIANTS[variant].inputs(rng, config, spec))
             tests = function_tests(functools.partial(reference, spec), inputs)
-            if varied(tests, at_least=4):
-                break
-        v = VARIANTS[variant]
+            return (spec, tests) if varied(tests, at_least=4) and pinned_down(spec, tests) else None
+
+        spec, tests = retry(draw, what="a knapsack variant with varied results")
+        v = VARIANTS[spec["variant"]]
         return function_problem(function="solve", params=v.params, task_text=v.text(spec), tests=tests,
                                 reference_source=v.source(spec), examples=2, extra={"spec": spec})
+
+    def difficulty(self, problem: Problem) -> float:
+        """The dynamic programme's table size on the largest test (items or coins times capacity or target)."""
+        return max(table_size(problem.data["spec"], t["args"]) for t in problem.data["tests"])
+
+
+def spec_mutants(spec: dict[str, Any]) -> list[dict[str, Any]]:
+    """Near misses of a specification: each integer constant moved by one, each flag flipped, each coin
+    left out, the modulus ignored."""
+    out: list[dict[str, Any]] = []
+    for key, value in spec.items():
+        if key == "ordered":  # ordered and unordered counts differ everywhere; and they use other constants
+            continue
+        if key == "m":
+            out.append({**spec, "m": 10 ** 30})
+        elif type(value) is bool:
+            out.append({**spec, key: not value})
+        elif type(value) is int:
+            out += [{**spec, key: value - 1}, {**spec, key: value + 1}]
+        elif isinstance(value, list):
+            out += [{**spec, key: value[:i] + value[i + 1:]} for i in range(len(value))]
+    return out
+
+
+def pinned_down(spec: dict[str, Any], tests: list[dict[str, Any]]) -> bool:
+    """Whether the tests reject every near miss of the specification (every clause and constant matters)."""
+    for mutant in spec_mutants(spec):
+        try:
+            if all(reference(mutant, *t["args"]) == t["expected"] for t in tests):
+                return False
+        except (ArithmeticError, IndexError, ValueError):  # the near miss fails where the reference does not
+            continue
+    return True
+
+
+def table_size(spec: dict[str, Any], args: list[Any]) -> int:
+    """Cells of the reference's table on one input."""
+    kind = spec["variant"]
+    if kind == "zero_one":
+        return (len(args[0]) + 1) * (spec["k"] + 1) * (args[2] + 1)
+    if kind == "bounded":
+        return (len(args[0]) + 1) * spec["l"] * (args[2] + 1)
+    if kind == "count_subsets":
+        return (len(args[0]) + 1) * (spec["k"] + 1) * (args[1] + 1)
+    if kind == "divisible_subsets":
+        return (len(args[0]) + 1) * spec["d"]
+    return len(spec["coins"]) * spec.get("l", 1) * (args[0] + 1)
 
 
 @dataclass(frozen=True)
@@ -81,28 +136,27 @@ def reference(spec: dict[str, Any], *args: Any) -> int:
     if kind == "zero_one":
         weights, values, capacity = args
         n, k = len(weights), spec["k"]
-        best: list[list[Any]] = [[None] * (capacity + 1) for _ in range(n + 1)]
+        best: list[list[Any]] = [[None] * (capacity + 1) for _ in range(k + 1)]  # [items][weight]
         best[0][0] = 0
-        for i in range(n):
-            for c in range(i, -1, -1):
-                for w in range(capacity - weights[i], -1, -1):
-                    if best[c][w] is not None:
-                        v = best[c][w] + values[i] - spec["fee"]
-                        old = best[c + 1][w + weights[i]]
-                        if old is None or v > old:
-                            best[c + 1][w + weights[i]] = v
+        for wt, val in zip(weights, values):
+            worth = val - spec["fee"] - spec["per_weight"] * wt
+            for c in range(k - 1, -1, -1):
+                for w in range(capacity - wt, -1, -1):
+                    here, there = best[c][w], best[c + 1][w + wt]
+                    if here is not None and (there is None or here + worth > there):
+                        best[c + 1][w + wt] = here + worth
         ws = [capacity] if spec["exact"] else range(capacity + 1)
-        options = [best[c][w] for c in range(min(n, k) + 1) for w in ws if best[c][w] is not None]
-        return max(options) if options else -1
+        options = [best[c][w] for c in range(spec["least"], min(n, k) + 1) for w in ws if best[c][w] is not None]
+        return max(options) if options else None
     if kind == "bounded":
         weights, values, capacity = args
         table = [0] * (capacity + 1)
         for wt, val in zip(weights, values):
+            worth = val - spec["fee"] - spec["per_weight"] * wt
             for w in range(capacity, -1, -1):
                 for copies in range(1, spec["l"] + 1):
-                    gain = table[w - copies * wt] + copies * (val - spec["fee"]) if copies * wt <= w else None
-                    if gain is not None and gain > table[w]:
-                        table[w] = gain
+                    if copies * wt <= w:
+                        table[w] = max(table[w], table[w - copies * wt] + copies * worth + spec["bonus"])
         return table[capacity]
     if kind == "count_subsets":
         weights, target = args
@@ -113,7 +167,7 @@ def reference(spec: dict[str, Any], *args: Any) -> int:
             for c in range(k - 1, -1, -1):
                 for t in range(target, x - 1, -1):
                     ways[c + 1][t] = (ways[c + 1][t] + ways[c][t - x]) % m
-        return ways[k][target]
+        return sum(ways[k]) % m if spec["at_most"] else ways[k][target]
     if kind == "min_coins":
         coins, (target,) = spec["coins"], args
         top = target + 1
@@ -161,7 +215,12 @@ def reference(spec: dict[str, Any], *args: Any) -> int:
 # --- each variant: parameters, test inputs, statement, reference source ---------------------
 
 def _items(rng: random.Random, config: Knapsack.Config) -> list[list[Any]]:
-    inputs: list[list[Any]] = [[[], [], rng.randint(0, config.max_capacity)], [[3], [5], 2], [[2], [7], 2]]
+    n = config.max_items
+    inputs: list[list[Any]] = [
+        [[], [], rng.randint(0, config.max_capacity)], [[3], [5], 2], [[2], [7], 2],
+        [[1] * n, [20] * n, n * 6],  # many light valuable items: the limits on items and copies bind
+        [[rng.randint(1, 3) for _ in range(n)], [1] * n, config.max_capacity],  # items worth less than their fees
+    ]
     while len(inputs) < config.tests:
         n = rng.randint(1, config.max_items)
         weights = [rng.randint(1, config.max_weight) for _ in range(n)]
@@ -170,62 +229,76 @@ def _items(rng: random.Random, config: Knapsack.Config) -> list[list[Any]]:
     return inputs
 
 
+def _fees(s: dict[str, Any], unit: str) -> tuple[str, str]:
+    """(how a selection's worth is computed, in words; the per-item worth, as code over wt and val)."""
+    parts = [f"its value minus a fee of {s['fee']}"] if s["fee"] else ["its value"]
+    if s["per_weight"]:
+        parts.append(f"minus {s['per_weight']} times its weight")
+    words = f"each {unit} taken is worth " + " ".join(parts)
+    code = "val" + (f" - {s['fee']}" if s["fee"] else "") + (f" - {s['per_weight']} * wt" if s["per_weight"] else "")
+    return words, code
+
+
 def _zero_one_text(s: dict[str, Any]) -> str:
-    goal = ("among those whose total weight is exactly `capacity`; return that largest worth, or -1 if no "
-            "selection has total weight exactly `capacity`") if s["exact"] else \
-        "among those whose total weight is at most `capacity`; return that largest worth"
+    worth, _ = _fees(s, "item")
+    count = (f"at most {s['k']} item{'s' if s['k'] != 1 else ''}" if not s["least"] else
+             f"at least {s['least']} and at most {s['k']} items")
+    weight = "exactly `capacity`" if s["exact"] else "at most `capacity`"
     return (
         "Write a Python function `solve(weights, values, capacity)`. Item i has weight `weights[i]` (a positive "
-        "integer) and value `values[i]`; each item can be taken at most once, and every item taken costs a fee "
-        f"of {s['fee']}, so a selection is worth the sum of its values minus {s['fee']} times its number of "
-        f"items. Choose at most {s['k']} item{'s' if s['k'] != 1 else ''} with the largest worth {goal}. The "
-        "empty selection has weight 0 and worth 0."
+        f"integer) and value `values[i]`; each item can be taken at most once, and {worth}. A selection's worth is "
+        f"the sum of the worths of its items. Among the selections of {count} whose total weight is {weight}, "
+        "return the largest worth, or None if there is no such selection (the empty selection has weight 0 and "
+        "worth 0)."
     )
 
 
 def _zero_one_source(s: dict[str, Any]) -> str:
+    _, worth = _fees(s, "item")
     ws = "[capacity]" if s["exact"] else "range(capacity + 1)"
     return (
         "def solve(weights, values, capacity):\n"
-        "    n = len(weights)\n"
+        f"    k = {s['k']}\n"
         "    # best[c][w]: the most worth of c items weighing exactly w (None: impossible)\n"
-        "    best = [[None] * (capacity + 1) for _ in range(n + 1)]\n"
+        "    best = [[None] * (capacity + 1) for _ in range(k + 1)]\n"
         "    best[0][0] = 0\n"
-        "    for i in range(n):\n"
-        "        for c in range(i, -1, -1):\n"
-        "            for w in range(capacity - weights[i], -1, -1):\n"
+        "    for wt, val in zip(weights, values):\n"
+        f"        worth = {worth}\n"
+        "        for c in range(k - 1, -1, -1):\n"
+        "            for w in range(capacity - wt, -1, -1):\n"
         "                if best[c][w] is not None:\n"
-        f"                    v = best[c][w] + values[i] - {s['fee']}\n"
-        "                    old = best[c + 1][w + weights[i]]\n"
-        "                    if old is None or v > old:\n"
-        "                        best[c + 1][w + weights[i]] = v\n"
-        f"    options = [best[c][w] for c in range(min(n, {s['k']}) + 1) for w in {ws}\n"
+        "                    if best[c + 1][w + wt] is None or best[c][w] + worth > best[c + 1][w + wt]:\n"
+        "                        best[c + 1][w + wt] = best[c][w] + worth\n"
+        f"    options = [best[c][w] for c in range({s['least']}, min(len(weights), k) + 1) for w in {ws}\n"
         "               if best[c][w] is not None]\n"
-        "    return max(options) if options else -1\n"
+        "    return max(options) if options else None\n"
     )
 
 
 def _bounded_text(s: dict[str, Any]) -> str:
+    worth, _ = _fees(s, "copy")
+    bonus = (f" Moreover, every item type of which at least one copy is taken earns a bonus of {s['bonus']} (once "
+             "per type).") if s["bonus"] else ""
     return (
         "Write a Python function `solve(weights, values, capacity)`. Item type i has weight `weights[i]` (a "
-        f"positive integer) and value `values[i]`, and you may take up to {s['l']} copies of each item type. "
-        f"Every copy taken costs a fee of {s['fee']}, so a selection is worth the sum of its values minus "
-        f"{s['fee']} times its number of copies. Return the largest worth of a selection whose total weight is "
-        "at most `capacity` (the empty selection is worth 0)."
+        f"positive integer) and value `values[i]`, and you may take up to {s['l']} copies of each item type; "
+        f"{worth}.{bonus} A selection's worth is the sum of these. Return the largest worth of a selection whose "
+        "total weight is at most `capacity` (the empty selection is worth 0)."
     )
 
 
 def _bounded_source(s: dict[str, Any]) -> str:
+    _, worth = _fees(s, "copy")
+    bonus = f" + {s['bonus']}" if s["bonus"] else ""
     return (
         "def solve(weights, values, capacity):\n"
-        "    table = [0] * (capacity + 1)\n"
+        "    table = [0] * (capacity + 1)  # table[w]: the most worth within weight w\n"
         "    for wt, val in zip(weights, values):\n"
+        f"        worth = {worth}\n"
         "        for w in range(capacity, -1, -1):\n"
         f"            for copies in range(1, {s['l']} + 1):\n"
         "                if copies * wt <= w:\n"
-        f"                    gain = table[w - copies * wt] + copies * (val - {s['fee']})\n"
-        "                    if gain > table[w]:\n"
-        "                        table[w] = gain\n"
+        f"                    table[w] = max(table[w], table[w - copies * wt] + copies * worth{bonus})\n"
         "    return table[capacity]\n"
     )
 
@@ -234,8 +307,8 @@ def _count_subsets_text(s: dict[str, Any]) -> str:
     return (
         "Write a Python function `solve(weights, target)` that returns the number of ways to choose exactly "
         f"{s['k']} of the positions of `weights` (a list of positive integers; equal values at different "
-        "positions count as different items) so that the chosen weights sum to exactly `target`, modulo "
-        f"{s['m']}."
+        "positions count as different items) so that the chosen weights sum to "
+        f"{'at most' if s['at_most'] else 'exactly'} `target`, modulo {s['m']}."
     )
 
 
@@ -250,7 +323,7 @@ def _count_subsets_source(s: dict[str, Any]) -> str:
         "        for c in range(k - 1, -1, -1):\n"
         "            for t in range(target, x - 1, -1):\n"
         "                ways[c + 1][t] = (ways[c + 1][t] + ways[c][t - x]) % m\n"
-        "    return ways[k][target]\n"
+        + ("    return sum(ways[k]) % m\n" if s["at_most"] else "    return ways[k][target]\n")
     )
 
 
@@ -356,23 +429,27 @@ def _divisible_source(s: dict[str, Any]) -> str:
 
 
 def _zero_one_spec(rng: random.Random) -> dict[str, Any]:
-    exact = rng.random() < 0.4
-    return {"variant": "zero_one", "k": rng.randint(1, 4), "exact": exact, "fee": 0 if exact else rng.randint(0, 6)}
+    k = rng.randint(1, 6)
+    return {"variant": "zero_one", "k": k, "least": rng.randint(0, min(2, k)), "exact": rng.random() < 0.4,
+            "fee": rng.randint(0, 9), "per_weight": rng.randint(0, 3)}
 
 
 def _coin_set(rng: random.Random, config: Knapsack.Config) -> list[int]:
-    return sorted(rng.sample(range(1, config.max_weight + 1), rng.randint(2, min(5, config.max_weight))))
+    return sorted(rng.sample(range(1, max(MAX_COIN, config.max_weight) + 1), rng.randint(2, 5)))
 
 
 def _targets(rng: random.Random, config: Knapsack.Config, spec: dict[str, Any]) -> list[list[Any]]:
     top = config.max_capacity * 2
-    return [[0], [1], [top]] + [[rng.randint(2, top)] for _ in range(config.tests - 3)]
+    big = [[config.max_capacity * 6]]  # counts beyond the modulus
+    return [[0], [1], [top]] + [[rng.randint(2, top)] for _ in range(config.tests - 4)] + big
 
 
 def _subset_targets(rng: random.Random, config: Knapsack.Config, spec: dict[str, Any]) -> list[list[Any]]:
     """Weights and targets that some choice of exactly k items reaches (and a few that none does)."""
     k = spec["k"]
     inputs: list[list[Any]] = [[[1, 2], 0], [[], 3], [[3] * k, 3 * k]]
+    ones = next(n for n in range(k, 2000) if math.comb(n, k) > spec["m"])
+    inputs.append([[1] * ones, k])  # C(ones, k) choices: beyond the modulus
     while len(inputs) < config.tests:
         n = rng.randint(k, max(k, config.max_items + 4))
         weights = [rng.randint(1, config.max_weight) for _ in range(n)]
@@ -383,10 +460,17 @@ def _subset_targets(rng: random.Random, config: Knapsack.Config, spec: dict[str,
 
 def _weight_lists(rng: random.Random, config: Knapsack.Config, spec: dict[str, Any]) -> list[list[Any]]:
     inputs: list[list[Any]] = [[[]], [[spec["d"]]], [[1] * 5]]
+    inputs.append([[rng.randint(1, config.max_weight * 3) for _ in range(24)]])  # counts beyond the modulus
     while len(inputs) < config.tests:
         n = rng.randint(2, config.max_items + 4)
         inputs.append([[rng.randint(1, config.max_weight * 3) for _ in range(n)]])
     return inputs
+
+
+def _count_change_spec(rng: random.Random, config: Knapsack.Config) -> dict[str, Any]:
+    spec = {"variant": "count_change", "coins": _coin_set(rng, config), "ordered": rng.random() < 0.3,
+            "m": rng.choice(MODULI)}
+    return spec if spec["ordered"] else {**spec, "l": rng.randint(1, 4)}  # ordered: unlimited coins
 
 
 VARIANTS: dict[str, Variant] = {
@@ -396,15 +480,17 @@ VARIANTS: dict[str, Variant] = {
         lambda r, c, s: _items(r, c), _zero_one_text, _zero_one_source),
     "bounded": Variant(
         "weights, values, capacity",
-        lambda r, c: {"variant": "bounded", "l": r.randint(2, 5), "fee": r.randint(0, 6)},
+        lambda r, c: {"variant": "bounded", "l": r.randint(2, 6), "fee": r.randint(0, 12),
+                      "per_weight": r.randint(0, 4), "bonus": r.randint(0, 8)},
         lambda r, c, s: _items(r, c), _bounded_text, _bounded_source),
     "count_subsets": Variant(
         "weights, target",
-        lambda r, c: {"variant": "count_subsets", "k": r.randint(1, 4), "m": r.choice(MODULI)},
+        lambda r, c: {"variant": "count_subsets", "k": r.randint(1, 6), "m": r.choice(MODULI),
+                      "at_most": r.random() < 0.5},
         _subset_targets, _count_subsets_text, _count_subsets_source),
     "divisible_subsets": Variant(
         "weights",
-        lambda r, c: {"variant": "divisible_subsets", "d": r.randint(3, 12), "m": r.choice(MODULI)},
+        lambda r, c: {"variant": "divisible_subsets", "d": r.randint(3, 30), "m": r.choice(MODULI)},
         _weight_lists, _divisible_text, _divisible_source),
     "min_coins": Variant(
         "target",
@@ -416,7 +502,6 @@ VARIANTS: dict[str, Variant] = {
         _targets, _max_coins_text, _max_coins_source),
     "count_change": Variant(
         "target",
-        lambda r, c: {"variant": "count_change", "coins": _coin_set(r, c), "ordered": r.random() < 0.3,
-                      "l": r.randint(1, 4), "m": r.choice(MODULI)},
+        _count_change_spec,
         _targets, _count_change_text, _count_change_source),
 }

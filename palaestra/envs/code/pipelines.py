@@ -27,6 +27,7 @@ class Op:
     text: Callable[[Step], str]
     code: Callable[[Step], str]  # one statement assigning the variable (or a return expression)
     apply: Callable[[Step, Any], Any]
+    weight: float = 1.0  # how often it is drawn relative to the others (lower for steps with few variants)
 
 
 def _none(rng: random.Random) -> dict[str, Any]:
@@ -75,21 +76,30 @@ _array(Op("keep_mod", "filter", _modulus_and_remainder,
 _array(Op("drop_multiples", "filter", lambda r: {"m": r.randint(2, 5)},
           lambda s: f"Remove every element that is divisible by {s['m']} (0 is divisible by every number).",
           lambda s: f"xs = [x for x in xs if x % {s['m']} != 0]",
-          lambda s, xs: [x for x in xs if x % s["m"] != 0]))
-_array(Op("even_positions", "filter", _none,
-          lambda s: "Keep only the elements at even positions (0-based: the 1st, 3rd, 5th, ... element).",
-          lambda s: "xs = xs[::2]",
-          lambda s, xs: xs[::2]))
+          lambda s, xs: [x for x in xs if x % s["m"] != 0], weight=0.5))
+def _stride(rng: random.Random) -> dict[str, Any]:
+    k = rng.randint(2, 3)
+    return {"k": k, "r": rng.randrange(k)}
+
+
+_array(Op("stride", "filter", _stride,
+          lambda s: f"Keep only the elements at positions {s['r']}, {s['r'] + s['k']}, {s['r'] + 2 * s['k']}, ... "
+                    f"(0-based: every {('second', 'third')[s['k'] - 2]} element, starting with the one at position "
+                    f"{s['r']}).",
+          lambda s: f"xs = xs[{s['r']}::{s['k']}]" if s["r"] else f"xs = xs[::{s['k']}]",
+          lambda s, xs: xs[s["r"]:: s["k"]], weight=0.5))
 _array(Op("affine", "map", lambda r: {"a": r.choice([-3, -2, 2, 3]), "b": r.randint(-5, 5)},
           lambda s: f"Replace each element x by {s['a']} * x + {s['b']}." if s["b"] >= 0
           else f"Replace each element x by {s['a']} * x - {-s['b']}.",
           lambda s: f"xs = [{s['a']} * x + {s['b']} for x in xs]" if s["b"] >= 0
           else f"xs = [{s['a']} * x - {-s['b']} for x in xs]",
           lambda s, xs: [s["a"] * x + s["b"] for x in xs]))
-_array(Op("absolute", "map", _none,
-          lambda s: "Replace each element by its absolute value.",
-          lambda s: "xs = [abs(x) for x in xs]",
-          lambda s, xs: [abs(x) for x in xs]))
+_array(Op("distance", "map", lambda r: {"c": r.randint(-5, 5)},
+          lambda s: "Replace each element by its absolute value." if s["c"] == 0
+          else f"Replace each element x by its distance to {s['c']}, that is |x - ({s['c']})|.",
+          lambda s: "xs = [abs(x) for x in xs]" if s["c"] == 0
+          else f"xs = [abs(x - {s['c']}) for x in xs]" if s["c"] > 0 else f"xs = [abs(x + {-s['c']}) for x in xs]",
+          lambda s, xs: [abs(x - s["c"]) for x in xs]))
 _array(Op("mod", "map", lambda r: {"m": r.randint(3, 9)},
           lambda s: f"Replace each element x by x % {s['m']} (Python's %, between 0 and {s['m'] - 1}).",
           lambda s: f"xs = [x % {s['m']} for x in xs]",
@@ -97,16 +107,18 @@ _array(Op("mod", "map", lambda r: {"m": r.randint(3, 9)},
 _array(Op("floordiv", "map", lambda r: {"d": r.randint(2, 4)},
           lambda s: f"Replace each element x by x // {s['d']} (floor division: rounds down, so -3 // 2 is -2).",
           lambda s: f"xs = [x // {s['d']} for x in xs]",
-          lambda s, xs: [x // s["d"] for x in xs]))
+          lambda s, xs: [x // s["d"] for x in xs], weight=0.5))
 _array(Op("clamp", "map", _interval,
           lambda s: f"Clamp each element to the range [{s['lo']}, {s['hi']}] (smaller values become {s['lo']}, "
                     f"larger ones {s['hi']}).",
           lambda s: f"xs = [min(max(x, {s['lo']}), {s['hi']}) for x in xs]",
           lambda s, xs: [min(max(x, s["lo"]), s["hi"]) for x in xs]))
-_array(Op("add_index", "map", _none,
-          lambda s: "Add to each element its 0-based position in the list.",
-          lambda s: "xs = [x + i for i, x in enumerate(xs)]",
-          lambda s, xs: [x + i for i, x in enumerate(xs)]))
+_array(Op("add_index", "map", lambda r: {"k": r.choice([-2, -1, 1, 2, 3])},
+          lambda s: "Add to each element its 0-based position in the list." if s["k"] == 1
+          else f"Add to each element {s['k']} times its 0-based position in the list.",
+          lambda s: "xs = [x + i for i, x in enumerate(xs)]" if s["k"] == 1
+          else f"xs = [x + {s['k']} * i for i, x in enumerate(xs)]",
+          lambda s, xs: [x + s["k"] * i for i, x in enumerate(xs)], weight=0.5))
 _array(Op("window_sum", "window", lambda r: {"k": r.randint(2, 4)},
           lambda s: f"Replace the list by the sums of every {s['k']} consecutive elements, in order (a list "
                     f"{s['k'] - 1} shorter; empty if there are fewer than {s['k']} elements).",
@@ -121,23 +133,23 @@ _array(Op("differences", "window", _none,
           lambda s: "Replace the list by the differences of neighbours: each element minus the one before it "
                     "(a list one shorter).",
           lambda s: "xs = [xs[i + 1] - xs[i] for i in range(len(xs) - 1)]",
-          lambda s, xs: [xs[i + 1] - xs[i] for i in range(len(xs) - 1)]))
+          lambda s, xs: [xs[i + 1] - xs[i] for i in range(len(xs) - 1)], weight=0.5))
 _array(Op("prefix_sums", "window", _none,
           lambda s: "Replace each element by the sum of itself and all elements before it (running totals).",
           lambda s: "xs = [sum(xs[:i + 1]) for i in range(len(xs))]",
-          lambda s, xs: [sum(xs[: i + 1]) for i in range(len(xs))]))
+          lambda s, xs: [sum(xs[: i + 1]) for i in range(len(xs))], weight=0.5))
 _array(Op("running_max", "window", _none,
           lambda s: "Replace each element by the largest element up to and including it (running maximum).",
           lambda s: "xs = [max(xs[:i + 1]) for i in range(len(xs))]",
-          lambda s, xs: [max(xs[: i + 1]) for i in range(len(xs))]))
+          lambda s, xs: [max(xs[: i + 1]) for i in range(len(xs))], weight=0.5))
 _array(Op("reverse", "order", _none,
           lambda s: "Reverse the list.",
           lambda s: "xs = xs[::-1]",
-          lambda s, xs: xs[::-1]))
+          lambda s, xs: xs[::-1], weight=0.5))
 _array(Op("sort", "order", lambda r: {"desc": r.random() < 0.5},
           lambda s: "Sort the list in decreasing order." if s["desc"] else "Sort the list in increasing order.",
           lambda s: "xs = sorted(xs, reverse=True)" if s["desc"] else "xs = sorted(xs)",
-          lambda s, xs: sorted(xs, reverse=s["desc"])))
+          lambda s, xs: sorted(xs, reverse=s["desc"]), weight=0.5))
 _array(Op("take", "order", lambda r: {"k": r.randint(2, 6)},
           lambda s: f"Keep only the first {s['k']} elements (all of them if there are fewer).",
           lambda s: f"xs = xs[:{s['k']}]",
@@ -150,7 +162,7 @@ _array(Op("drop", "order", lambda r: {"k": r.randint(1, 3)},
 _array(Op("dedupe", "order", _none,
           lambda s: "Remove repeated values, keeping only the first occurrence of each value.",
           lambda s: "xs = list(dict.fromkeys(xs))",
-          lambda s, xs: list(dict.fromkeys(xs))))
+          lambda s, xs: list(dict.fromkeys(xs)), weight=0.5))
 _array(Op("rotate", "order", lambda r: {"k": r.randint(1, 4)},
           lambda s: f"Rotate the list left by {s['k']} positions: the first {s['k']} elements (taking {s['k']} "
                     "modulo the length) move to the end in order; an empty list stays empty.",
@@ -200,36 +212,51 @@ def _caesar(s: str, k: int) -> str:
     return "".join(chr((ord(c) - 97 + k) % 26 + 97) if "a" <= c <= "z" else c for c in s)
 
 
-def _runs(s: str) -> str:
-    return "".join(c for i, c in enumerate(s) if i == 0 or s[i - 1] != c)
-
-
-def _rle(s: str) -> str:
+def _squeeze(s: str, k: int) -> str:
+    """Runs of at least ``k`` equal characters become one character."""
     out, i = [], 0
     while i < len(s):
         j = i
         while j < len(s) and s[j] == s[i]:
             j += 1
-        out.append(f"{s[i]}{j - i}")
+        out.append(s[i] if j - i >= k else s[i:j])
+        i = j
+    return "".join(out)
+
+
+def _rle(s: str, count_first: bool) -> str:
+    out, i = [], 0
+    while i < len(s):
+        j = i
+        while j < len(s) and s[j] == s[i]:
+            j += 1
+        out.append(f"{j - i}{s[i]}" if count_first else f"{s[i]}{j - i}")
         i = j
     return "".join(out)
 
 
 _LETTERS = "abcdefghij"
-_string(Op("reverse", "order", _none, lambda s: "Reverse the string.", lambda s: "s = s[::-1]",
-           lambda st, s: s[::-1]))
+_string(Op("reverse", "order", lambda r: {"k": r.choice([0, 2, 3, 4])},
+           lambda s: "Reverse the string." if not s["k"] else
+                     f"Cut the string into consecutive blocks of {s['k']} characters (the last block may be "
+                     "shorter) and reverse each block in place.",
+           lambda s: "s = s[::-1]" if not s["k"] else
+                     f"s = ''.join(s[i:i + {s['k']}][::-1] for i in range(0, len(s), {s['k']}))",
+           lambda st, s: s[::-1] if not st["k"] else
+                         "".join(s[i:i + st["k"]][::-1] for i in range(0, len(s), st["k"])), weight=0.5))
 _string(Op("replace", "map", lambda r: dict(zip("ab", r.sample(_LETTERS, 2))),
            lambda s: f"Replace every '{s['a']}' by '{s['b']}'.",
            lambda s: f"s = s.replace({s['a']!r}, {s['b']!r})",
            lambda st, s: s.replace(st["a"], st["b"])))
-_string(Op("remove", "filter", lambda r: {"c": r.choice(_LETTERS)},
-           lambda s: f"Remove every '{s['c']}'.",
+_string(Op("remove", "filter", lambda r: {"c": r.choice(_LETTERS + " ")},
+           lambda s: "Remove every space." if s["c"] == " " else f"Remove every '{s['c']}'.",
            lambda s: f"s = s.replace({s['c']!r}, '')",
            lambda st, s: s.replace(st["c"], "")))
-_string(Op("remove_vowels", "filter", _none,
-           lambda s: "Remove every vowel (a, e, i, o, u; lowercase only).",
-           lambda s: "s = ''.join(c for c in s if c not in 'aeiou')",
-           lambda st, s: "".join(c for c in s if c not in "aeiou")))
+_string(Op("keep_only", "filter", lambda r: {"cs": "".join(sorted(r.sample(_LETTERS, r.randint(3, 6))))},
+           lambda s: f"Keep only the characters {', '.join(repr(c) for c in s['cs'])} (remove every other "
+                     "character).",
+           lambda s: f"s = ''.join(c for c in s if c in {s['cs']!r})",
+           lambda st, s: "".join(c for c in s if c in st["cs"])))
 _string(Op("caesar", "map", lambda r: {"k": r.randint(1, 25)},
            lambda s: f"Shift every lowercase letter {s['k']} places forward in the alphabet, wrapping around "
                      "from z to a; leave other characters unchanged.",
@@ -239,24 +266,40 @@ _string(Op("upper_set", "map", lambda r: {"cs": "".join(sorted(r.sample(_LETTERS
            lambda s: f"Make the letters {', '.join(s['cs'])} uppercase wherever they occur.",
            lambda s: f"s = ''.join(c.upper() if c in {s['cs']!r} else c for c in s)",
            lambda st, s: "".join(c.upper() if c in st["cs"] else c for c in s)))
-_string(Op("double", "map", _none, lambda s: "Write every character twice ('ab' becomes 'aabb').",
-           lambda s: "s = ''.join(c * 2 for c in s)", lambda st, s: "".join(c * 2 for c in s)))
-_string(Op("squeeze", "filter", _none,
+_string(Op("repeat", "map", lambda r: {"k": r.randint(2, 4)},
+           lambda s: f"Write every character {('twice', 'three times', 'four times')[s['k'] - 2]} ('ab' becomes "
+                     f"'{'a' * s['k'] + 'b' * s['k']}').",
+           lambda s: f"s = ''.join(c * {s['k']} for c in s)", lambda st, s: "".join(c * st["k"] for c in s),
+           weight=0.5))
+_string(Op("squeeze", "filter", lambda r: {"k": r.randint(2, 3)},
            lambda s: "Replace every run of identical consecutive characters by a single one ('aabccc' becomes "
-                     "'abc').",
-           lambda s: "s = ''.join(c for i, c in enumerate(s) if i == 0 or s[i - 1] != c)",
-           lambda st, s: _runs(s)))
-_string(Op("every_kth", "filter", lambda r: {"k": r.randint(2, 3)},
-           lambda s: f"Keep only the characters at positions 0, {s['k']}, {2 * s['k']}, ... (0-based).",
-           lambda s: f"s = s[::{s['k']}]", lambda st, s: s[:: st["k"]]))
-_string(Op("rotate", "order", lambda r: {"k": r.randint(1, 5)},
+                     "'abc')." if s["k"] == 2 else
+                     f"Replace every run of {s['k']} or more identical consecutive characters by a single one "
+                     "(shorter runs stay: 'aabccc' becomes 'aabc').",
+           lambda s: "s = ''.join(c for i, c in enumerate(s) if i == 0 or s[i - 1] != c)" if s["k"] == 2 else
+                     f"s = ''.join(k if len(g) >= {s['k']} else g for k, g in ((k, ''.join(g)) for k, g in "
+                     "itertools.groupby(s)))",
+           lambda st, s: _squeeze(s, st["k"]), weight=0.5))
+def _string_stride(rng: random.Random) -> dict[str, Any]:
+    k = rng.randint(2, 4)
+    return {"k": k, "r": rng.randrange(k)}
+
+
+_string(Op("stride", "filter", _string_stride,
+           lambda s: f"Keep only the characters at positions {s['r']}, {s['r'] + s['k']}, {s['r'] + 2 * s['k']}, ... "
+                     "(0-based).",
+           lambda s: f"s = s[{s['r']}::{s['k']}]" if s["r"] else f"s = s[::{s['k']}]",
+           lambda st, s: s[st["r"]:: st["k"]]))
+_string(Op("rotate", "order", lambda r: {"k": r.randint(1, 9)},
            lambda s: f"Rotate the string left by {s['k']} characters (the first {s['k']} characters, taking "
                      f"{s['k']} modulo the length, move to the end); an empty string stays empty.",
            lambda s: f"s = s[{s['k']} % len(s):] + s[:{s['k']} % len(s)] if s else s",
            lambda st, s: _rotate(s, st["k"])))
-_string(Op("sort", "order", _none, lambda s: "Sort the characters (by Unicode code point: space < digits < "
-                                             "uppercase < lowercase).",
-           lambda s: "s = ''.join(sorted(s))", lambda st, s: "".join(sorted(s))))
+_string(Op("sort", "order", lambda r: {"desc": r.random() < 0.5},
+           lambda s: f"Sort the characters in {'decreasing' if s['desc'] else 'increasing'} order of Unicode code "
+                     "point, as Python's sorted does (e.g. ' ' < '*' < '-' < '1' < 'A' < '_' < 'a').",
+           lambda s: "s = ''.join(sorted(s, reverse=True))" if s["desc"] else "s = ''.join(sorted(s))",
+           lambda st, s: "".join(sorted(s, reverse=st["desc"])), weight=0.5))
 _string(Op("reverse_words", "words", _none,
            lambda s: "Reverse the order of the words (words are separated by single spaces).",
            lambda s: "s = ' '.join(s.split(' ')[::-1])", lambda st, s: " ".join(s.split(" ")[::-1])))
@@ -268,32 +311,56 @@ _string(Op("capitalize_words", "words", _none,
            lambda s: "Make the first character of each word uppercase (words are separated by single spaces).",
            lambda s: "s = ' '.join(w[:1].upper() + w[1:] for w in s.split(' '))",
            lambda st, s: " ".join(w[:1].upper() + w[1:] for w in s.split(" "))))
-_string(Op("run_length", "map", _none,
-           lambda s: "Replace every run of identical consecutive characters by the character followed by the "
+_string(Op("run_length", "map", lambda r: {"count_first": r.random() < 0.5},
+           lambda s: "Replace every run of identical consecutive characters by the run's length followed by the "
+                     "character ('aaab' becomes '3a1b')." if s["count_first"] else
+                     "Replace every run of identical consecutive characters by the character followed by the "
                      "run's length ('aaab' becomes 'a3b1').",
-           lambda s: "s = ''.join(f'{k}{len(list(g))}' for k, g in itertools.groupby(s))",
-           lambda st, s: _rle(s)))
-_string(Op("join_dash", "map", _none, lambda s: "Put a '-' between every two adjacent characters.",
-           lambda s: "s = '-'.join(s)", lambda st, s: "-".join(s)))
-_string(Op("take", "order", lambda r: {"k": r.randint(3, 8)},
+           lambda s: "s = ''.join(f'{len(list(g))}{k}' for k, g in itertools.groupby(s))" if s["count_first"]
+           else "s = ''.join(f'{k}{len(list(g))}' for k, g in itertools.groupby(s))",
+           lambda st, s: _rle(s, st["count_first"]), weight=0.5))
+_string(Op("join", "map", lambda r: {"sep": r.choice("-+*._:/")},
+           lambda s: f"Put a '{s['sep']}' between every two adjacent characters.",
+           lambda s: f"s = {s['sep']!r}.join(s)", lambda st, s: st["sep"].join(s)))
+def _affixes(rng: random.Random) -> dict[str, Any]:
+    prefix, suffix = rng.choice([("", rng.choice(_MARKS)), (rng.choice(_MARKS), ""),
+                                 (rng.choice(_MARKS), rng.choice(_MARKS))])
+    return {"prefix": prefix, "suffix": suffix}
+
+
+def _affix_text(s: Step) -> str:
+    parts = ([f"'{s['prefix']}' at the start"] if s["prefix"] else []) + (
+        [f"'{s['suffix']}' at the end"] if s["suffix"] else [])
+    return f"Add {' and '.join(parts)}."
+
+
+_MARKS = ("<", ">", "#", "!", "?", "xy", "zz")
+_string(Op("affix", "map", _affixes, _affix_text,
+           lambda s: f"s = {s['prefix']!r} + s + {s['suffix']!r}",
+           lambda st, s: st["prefix"] + s + st["suffix"]))
+_string(Op("take", "order", lambda r: {"k": r.randint(2, 9)},
            lambda s: f"Keep only the first {s['k']} characters (all of them if there are fewer).",
            lambda s: f"s = s[:{s['k']}]", lambda st, s: s[: st["k"]]))
 
 STRING_REDUCERS: dict[str, Op] = {
-    "count_char": Op("count_char", "reduce", lambda r: {"c": r.choice(_LETTERS[:5])},
+    "count_char": Op("count_char", "reduce", lambda r: {"c": r.choice(_LETTERS)},
                      lambda s: f"Return the number of times '{s['c']}' occurs.",
                      lambda s: f"return s.count({s['c']!r})", lambda st, s: s.count(st["c"])),
     "distinct": Op("distinct", "reduce", _none, lambda s: "Return the number of distinct characters.",
                    lambda s: "return len(set(s))", lambda st, s: len(set(s))),
     "length": Op("length", "reduce", _none, lambda s: "Return the length of the string.",
                  lambda s: "return len(s)", lambda st, s: len(s)),
-    "find": Op("find", "reduce", lambda r: {"c": r.choice(_LETTERS[:5])},
+    "find": Op("find", "reduce", lambda r: {"c": r.choice(_LETTERS)},
                lambda s: f"Return the 0-based position of the first '{s['c']}', or -1 if there is none.",
                lambda s: f"return s.find({s['c']!r})", lambda st, s: s.find(st["c"])),
 }
 
 
 # --- drawing, rendering, applying ------------------------------------------------------------
+
+# Adjacent steps that amount to one step of another kind (a sort then a reversal is the opposite sort).
+COLLAPSING = {("sort", "reverse"), ("reverse", "sort")}
+
 
 def draw_pipeline(
     rng: random.Random, ops: dict[str, Op], reducers: dict[str, Op], steps: int, groups: tuple[str, ...],
@@ -302,10 +369,10 @@ def draw_pipeline(
     """``steps`` steps from the allowed groups (no op twice in a row), maybe a final reducer."""
     names = [n for n, op in ops.items() if op.group in groups]
     pipeline: list[Step] = []
-    while len(pipeline) < steps:
-        name = rng.choice(names)
-        if pipeline and pipeline[-1]["op"] == name:
-            continue
+    for _ in range(steps):
+        previous = pipeline[-1]["op"] if pipeline else None
+        allowed = [n for n in names if n != previous and (previous, n) not in COLLAPSING]
+        name = rng.choices(allowed, weights=[ops[n].weight for n in allowed])[0]
         pipeline.append({"op": name, **ops[name].draw(rng)})
     if rng.random() < reduce_chance:
         name = rng.choice(sorted(reducers))
@@ -321,6 +388,49 @@ def apply_pipeline(pipeline: list[Step], value: Any, ops: dict[str, Op], reducer
     for step in pipeline:
         value = _op(step, ops, reducers).apply(step, value)
     return value
+
+
+def every_step_matters(pipeline: list[Step], inputs: list[Any], ops: dict[str, Op], reducers: dict[str, Op]) -> bool:
+    """Whether leaving out any one step changes the result on some input: no step is a no-op
+    (``keep > -20`` on small numbers, ``remove 'a'`` after every 'a' became 'b'), so the number of
+    steps, the difficulty knob, counts real work."""
+    results = [apply_pipeline(pipeline, x, ops, reducers) for x in inputs]
+    for k in range(len(pipeline)):
+        shorter = pipeline[:k] + pipeline[k + 1:]
+        if all(apply_pipeline(shorter, x, ops, reducers) == r for x, r in zip(inputs, results)):
+            return False
+    return True
+
+
+def constant_mutants(pipeline: list[Step]) -> list[list[Step]]:
+    """The pipeline with one integer constant of one step moved by one (an off-by-one solution)."""
+    out = []
+    for k, step in enumerate(pipeline):
+        for key, value in step.items():
+            if type(value) is int:
+                for delta in (-1, 1):
+                    out.append(pipeline[:k] + [{**step, key: value + delta}] + pipeline[k + 1:])
+    return out
+
+
+def every_constant_matters(pipeline: list[Step], inputs: list[Any], ops: dict[str, Op],
+                           reducers: dict[str, Op]) -> bool:
+    """Whether the inputs tell the pipeline apart from each off-by-one variant of its constants
+    (``keep > 3`` from ``keep > 4``), so the hidden tests reject those near misses."""
+    results = [apply_pipeline(pipeline, x, ops, reducers) for x in inputs]
+    for mutant in constant_mutants(pipeline):
+        try:
+            if all(apply_pipeline(mutant, x, ops, reducers) == r for x, r in zip(inputs, results)):
+                return False
+        except (ArithmeticError, ValueError):  # the variant fails where the pipeline does not: told apart
+            continue
+    return True
+
+
+def pinned_down(pipeline: list[Step], inputs: list[Any], ops: dict[str, Op], reducers: dict[str, Op]) -> bool:
+    """Every step does real work and the inputs reject every off-by-one variant of its constants."""
+    return every_step_matters(pipeline, inputs, ops, reducers) and every_constant_matters(pipeline, inputs, ops,
+                                                                                           reducers)
 
 
 def describe_pipeline(pipeline: list[Step], ops: dict[str, Op], reducers: dict[str, Op], final: str) -> str:

@@ -10,7 +10,8 @@ Two templates:
   generated pipeline of list operations ending in a reduction.
 
 Outputs are compared line by line (trailing whitespace and trailing blank lines tolerated).
-Levels grow the inputs and the number of query kinds or pipeline steps. Expected outputs come
+Levels grow the inputs and the number of query kinds or pipeline steps (each step changes some
+answer); the difficulty measure is the number of values the program reads on the largest test. Expected outputs come
 from a trusted in-process implementation over the generated queries.
 """
 
@@ -20,7 +21,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from palaestra.core import Problem, register
+from palaestra.core import Problem, register, retry
 from palaestra.envs.code import pipelines as pl
 from palaestra.envs.code.common import StdioTask, random_ints, stdio_problem, varied
 
@@ -46,6 +47,7 @@ class StdioQueries(StdioTask):
     id = "code/stdio_queries"
     description = "Write a stdin/stdout program: process generated array queries, or solve T test cases."
     tags = ("code", "programming", "stdio")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -59,20 +61,25 @@ class StdioQueries(StdioTask):
     def config(self, level: int) -> Config:
         c = self.Config
         return [
-            c(kinds=2, steps=1, max_n=6, max_q=4, value=20, tests=6),
-            c(kinds=3, steps=1, max_n=10, max_q=8, value=50, tests=6),
-            c(kinds=3, steps=2, max_n=15, max_q=12, value=100, tests=7),
-            c(kinds=4, steps=2, max_n=25, max_q=20, value=500, tests=8),
-            c(kinds=5, steps=3, max_n=40, max_q=30, value=1000, tests=8),
+            c(kinds=2, steps=2, max_n=6, max_q=4, value=20, tests=6),
+            c(kinds=3, steps=2, max_n=10, max_q=8, value=50, tests=6),
+            c(kinds=3, steps=3, max_n=15, max_q=12, value=100, tests=7),
+            c(kinds=4, steps=3, max_n=25, max_q=20, value=500, tests=8),
+            c(kinds=5, steps=4, max_n=40, max_q=30, value=1000, tests=8),
         ][level]
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        while True:
+        def draw() -> tuple[str, list[dict[str, str]], str, dict[str, Any]] | None:
             made = (_queries if rng.random() < 0.6 else _cases)(rng, config)
-            if varied(made[1], key="stdout", at_least=min(4, len(made[1]))):
-                _example_first(made[1])
-                return stdio_problem(task_text=made[0], tests=made[1], reference_source=made[2],
-                                     extra={"spec": made[3]})
+            return made if made is not None and varied(made[1], key="stdout", at_least=min(4, len(made[1]))) else None
+
+        text, tests, source, spec = retry(draw, what="a program specification with varied outputs")
+        _example_first(tests)
+        return stdio_problem(task_text=text, tests=tests, reference_source=source, extra={"spec": spec})
+
+    def difficulty(self, problem: Problem) -> float:
+        """Numbers the program reads on the largest test (array values, query arguments, test cases)."""
+        return max(len(t["stdin"].split()) for t in problem.data["tests"])
 
 
 def _example_first(tests: list[dict[str, str]]) -> None:
@@ -127,12 +134,14 @@ def _random_query(rng: random.Random, kind: str, n: int, value: int) -> tuple[An
     return (kind, rng.randint(1, n), rng.randint(1, n))  # swap
 
 
-def _queries(rng: random.Random, config: StdioQueries.Config) -> tuple[str, list[dict[str, str]], str, dict[str, Any]]:
+def _queries(
+    rng: random.Random, config: StdioQueries.Config
+) -> tuple[str, list[dict[str, str]], str, dict[str, Any]] | None:
     printing = rng.sample(PRINTING, rng.randint(1, min(config.kinds - 1, len(PRINTING))))
     others = [k for k in KINDS if k not in PRINTING]
     kinds = printing + rng.sample(others, config.kinds - len(printing))
     words = dict(zip(kinds, rng.sample(WORDS, len(kinds))))
-    tests = []
+    tests, cases = [], []
     for t in range(config.tests):
         n = 1 if t == config.tests - 1 and config.tests > 3 else rng.randint(1, config.max_n)
         q = rng.randint(1, config.max_q)
@@ -143,6 +152,11 @@ def _queries(rng: random.Random, config: StdioQueries.Config) -> tuple[str, list
         lines = [f"{n} {len(queries)}", " ".join(map(str, a))]
         lines += [" ".join([words[query[0]], *map(str, query[1:])]) for query in queries]
         tests.append({"stdin": "\n".join(lines) + "\n", "stdout": "\n".join(_run_queries(a, queries)) + "\n"})
+        cases.append((a, queries))
+    for kind in kinds:  # a program ignoring any one kind of query fails some test
+        if all(_run_queries(a, [q for q in queries if q[0] != kind]) == _run_queries(a, queries)
+               for a, queries in cases):
+            return None
     described = "\n".join("- " + KINDS[k][2].format(w=words[k]) for k in kinds)
     text = (
         "Write a Python program that reads from standard input an array a[1..n] of integers and a list of "
@@ -197,9 +211,11 @@ def _queries_source(kinds: list[str], words: dict[str, str]) -> str:
 
 # --- cases -----------------------------------------------------------------------------------
 
-def _cases(rng: random.Random, config: StdioQueries.Config) -> tuple[str, list[dict[str, str]], str, dict[str, Any]]:
+def _cases(
+    rng: random.Random, config: StdioQueries.Config
+) -> tuple[str, list[dict[str, str]], str, dict[str, Any]] | None:
     pipeline = pl.array_pipeline(rng, config.steps, ("filter", "map", "order", "window"), reduce_chance=1.0)
-    tests = []
+    tests, lists = [], []
     for _ in range(config.tests):
         cases = [random_ints(rng, rng.randint(1, config.max_n), -config.value, config.value)
                  for _ in range(rng.randint(1, max(2, config.max_q // 3)))]
@@ -207,7 +223,10 @@ def _cases(rng: random.Random, config: StdioQueries.Config) -> tuple[str, list[d
         for xs in cases:
             lines += [str(len(xs)), " ".join(map(str, xs))]
         answers = [str(pl.apply_pipeline(pipeline, xs, pl.ARRAY_OPS, pl.ARRAY_REDUCERS)) for xs in cases]
+        lists += cases
         tests.append({"stdin": "\n".join(lines) + "\n", "stdout": "\n".join(answers) + "\n"})
+    if not pl.pinned_down(pipeline, lists, pl.ARRAY_OPS, pl.ARRAY_REDUCERS):
+        return None
     steps = pl.describe_pipeline(pipeline, pl.ARRAY_OPS, pl.ARRAY_REDUCERS, "")
     text = (
         "Write a Python program that reads several test cases from standard input and prints one answer per "

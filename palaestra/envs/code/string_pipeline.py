@@ -3,16 +3,18 @@
 Steps such as "remove every vowel", "shift every lowercase letter 3 places forward",
 "replace every run of identical characters by the character and the run's length" or
 "reverse each word" are chained, optionally ending in a reduction to a number (count of a
-character, distinct characters, position of a character). Levels add steps, word-level
-operations and longer inputs. Expected outputs come from a trusted in-process implementation.
+character, distinct characters, position of a character). Levels add steps (two to six, each
+doing real work: leaving any one out changes some result), word-level operations and longer
+inputs. Expected outputs come from a trusted in-process implementation.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Any
 
-from palaestra.core import Problem, register
+from palaestra.core import Problem, register, retry
 from palaestra.envs.code import pipelines as pl
 from palaestra.envs.code.common import FunctionTask, function_problem, function_tests, varied
 
@@ -22,6 +24,7 @@ class StringPipeline(FunctionTask):
     id = "code/string_pipeline"
     description = "Write a function applying a generated pipeline of string transformations."
     tags = ("code", "programming", "strings")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -36,27 +39,35 @@ class StringPipeline(FunctionTask):
         c = self.Config
         basic = ("filter", "map", "order")
         return [
-            c(steps=1, groups=basic, reduce_chance=0.3, max_len=8, words=False, tests=10),
-            c(steps=2, groups=basic, reduce_chance=0.3, max_len=12, words=False, tests=12),
-            c(steps=3, groups=basic + ("words",), reduce_chance=0.4, max_len=16, words=True, tests=12),
-            c(steps=4, groups=basic + ("words",), reduce_chance=0.5, max_len=24, words=True, tests=14),
-            c(steps=5, groups=basic + ("words",), reduce_chance=0.5, max_len=32, words=True, tests=16),
+            c(steps=2, groups=basic, reduce_chance=0.4, max_len=8, words=False, tests=10),
+            c(steps=3, groups=basic, reduce_chance=0.3, max_len=12, words=False, tests=12),
+            c(steps=4, groups=basic + ("words",), reduce_chance=0.4, max_len=16, words=True, tests=12),
+            c(steps=5, groups=basic + ("words",), reduce_chance=0.5, max_len=24, words=True, tests=14),
+            c(steps=6, groups=basic + ("words",), reduce_chance=0.5, max_len=32, words=True, tests=16),
         ][level]
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        while True:
+        ops, reducers = pl.STRING_OPS, pl.STRING_REDUCERS
+
+        def draw() -> tuple[list[pl.Step], list[dict[str, Any]]] | None:
             pipeline = pl.string_pipeline(rng, config.steps, config.groups, config.reduce_chance)
             inputs = pl.string_inputs(rng, config.tests, config.max_len, config.words)
-            tests = function_tests(
-                lambda s, p=pipeline: pl.apply_pipeline(p, s, pl.STRING_OPS, pl.STRING_REDUCERS), inputs)
-            if varied(tests, at_least=4) and all(len(str(t["expected"])) <= 2000 for t in tests):
-                break
-        steps = pl.describe_pipeline(pipeline, pl.STRING_OPS, pl.STRING_REDUCERS, "Return the resulting string.")
+            tests = function_tests(lambda s: pl.apply_pipeline(pipeline, s, ops, reducers), inputs)
+            useful = varied(tests, at_least=4) and all(len(str(t["expected"])) <= 2000 for t in tests)
+            return (pipeline, tests) if useful and pl.pinned_down(pipeline, [i[0] for i in inputs], ops,
+                                                                          reducers) else None
+
+        pipeline, tests = retry(draw, what="a pipeline pinned down by its tests, with varied results")
+        steps = pl.describe_pipeline(pipeline, ops, reducers, "Return the resulting string.")
         kind = "lowercase words separated by single spaces" if config.words else "lowercase letters"
         text = (
             f"Write a Python function `solve(s)` that takes a string `s` (of {kind}) and applies these steps "
             f"in order:\n{steps}"
         )
-        source = pl.render_pipeline(pipeline, pl.STRING_OPS, pl.STRING_REDUCERS, "solve", "s")
+        source = pl.render_pipeline(pipeline, ops, reducers, "solve", "s")
         return function_problem(function="solve", params="s", task_text=text, tests=tests,
                                 reference_source=source, examples=2, extra={"spec": pipeline})
+
+    def difficulty(self, problem: Problem) -> float:
+        """The number of steps (the final reduction included): each one does real work."""
+        return len(problem.data["spec"])

@@ -3,9 +3,11 @@
 A chosen subsequence keeps the original order. Constraints apply to every two consecutive
 chosen elements ``p`` (earlier) and ``q`` (later), at positions ``i < j``: an order relation
 (strictly increasing, non-decreasing, strictly decreasing, non-increasing, or none), a bound on
-``|q - p|``, a divisibility rule on ``q - p``, and a bound on the gap ``j - i``. The objective is the length, or the
-largest sum, of such a subsequence (non-empty; 0 for an empty list). Levels add constraints
-and grow the lists; the reference is the quadratic dynamic programme.
+``|q - p|``, a divisibility rule on ``q - p`` or ``q + p``, and a bound on the gap ``j - i``, each
+with generated constants, and each changing some test's result. The objective is the length, or
+the largest sum, of such a subsequence (non-empty; 0 for an empty list). Levels add constraints
+and grow the lists; the reference is the quadratic dynamic programme, and the difficulty measure
+its pair checks on the largest test.
 """
 
 from __future__ import annotations
@@ -15,8 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from palaestra.core import Problem, register
-from palaestra.envs.code.common import FunctionTask, function_problem, function_tests, int_list_inputs, varied
+from palaestra.core import Problem, register, retry
+from palaestra.envs.code.common import FunctionTask, function_problem, int_list_inputs
 
 # (text, code over xs[j] = p, xs[i] = q, indices j < i, trusted predicate)
 Rule = tuple[str, str, Callable[[int, int, int, int], bool]]
@@ -35,24 +37,74 @@ def _order(kind: str) -> Rule:
     }[kind]
 
 
-def _rules(rng: random.Random) -> dict[str, Rule]:
-    d = rng.randint(1, 9)
-    g = rng.randint(2, 5)
-    m = rng.randint(2, 4)
-    return {
-        "close": (f"each element differs from the previous one by at most {d}", f"abs(xs[i] - xs[j]) <= {d}",
-                  lambda p, q, j, i: abs(q - p) <= d),
-        "far": (f"each element differs from the previous one by at least {d}", f"abs(xs[i] - xs[j]) >= {d}",
-                lambda p, q, j, i: abs(q - p) >= d),
-        "mod_diff": (f"the difference between each element and the previous one is not a multiple of {m}",
-                     f"(xs[i] - xs[j]) % {m} != 0", lambda p, q, j, i: (q - p) % m != 0),
-        "mod_same": (f"the difference between each element and the previous one is a multiple of {m}",
-                     f"(xs[i] - xs[j]) % {m} == 0", lambda p, q, j, i: (q - p) % m == 0),
-        "gap_min": ((f"consecutive chosen elements are at least {g} positions apart in the list (no two "
-                     f"chosen positions i < j with j - i < {g})"), f"i - j >= {g}", lambda p, q, j, i: i - j >= g),
-        "gap_max": (f"consecutive chosen elements are at most {g} positions apart in the list",
-                    f"i - j <= {g}", lambda p, q, j, i: i - j <= g),
-    }
+def _close(rng: random.Random) -> Rule:
+    d = rng.randint(1, 15)
+    return (f"each element differs from the previous one by at most {d}", f"abs(xs[i] - xs[j]) <= {d}",
+            lambda p, q, j, i: abs(q - p) <= d)
+
+
+def _far(rng: random.Random) -> Rule:
+    d = rng.randint(1, 10)
+    return (f"each element differs from the previous one by at least {d}", f"abs(xs[i] - xs[j]) >= {d}",
+            lambda p, q, j, i: abs(q - p) >= d)
+
+
+def _difference_multiple(rng: random.Random) -> Rule:
+    m = rng.randint(2, 7)
+    if rng.random() < 0.5:
+        return (f"the difference between each element and the previous one is not a multiple of {m}",
+                f"(xs[i] - xs[j]) % {m} != 0", lambda p, q, j, i: (q - p) % m != 0)
+    return (f"the difference between each element and the previous one is a multiple of {m}",
+            f"(xs[i] - xs[j]) % {m} == 0", lambda p, q, j, i: (q - p) % m == 0)
+
+
+def _sum_multiple(rng: random.Random) -> Rule:
+    m = rng.randint(2, 7)
+    if rng.random() < 0.5:
+        return (f"the sum of each element and the previous one is not a multiple of {m}",
+                f"(xs[i] + xs[j]) % {m} != 0", lambda p, q, j, i: (q + p) % m != 0)
+    return (f"the sum of each element and the previous one is a multiple of {m}",
+            f"(xs[i] + xs[j]) % {m} == 0", lambda p, q, j, i: (q + p) % m == 0)
+
+
+def _gap_min(rng: random.Random) -> Rule:
+    g = rng.randint(2, 6)
+    return ((f"consecutive chosen elements are at least {g} positions apart in the list (no two consecutive "
+             f"chosen positions j < i with i - j < {g})"), f"i - j >= {g}", lambda p, q, j, i: i - j >= g)
+
+
+def _gap_max(rng: random.Random) -> Rule:
+    g = rng.randint(1, 5)
+    if g == 1:
+        return ("consecutive chosen elements are adjacent in the list (the subsequence is a contiguous run)",
+                "i - j == 1", lambda p, q, j, i: i - j == 1)
+    return (f"consecutive chosen elements are at most {g} positions apart in the list", f"i - j <= {g}",
+            lambda p, q, j, i: i - j <= g)
+
+
+def _rise(rng: random.Random) -> Rule:
+    d = rng.randint(0, 10)
+    return (f"each element is at most {d} greater than the previous one", f"xs[i] - xs[j] <= {d}",
+            lambda p, q, j, i: q - p <= d)
+
+
+def _drop(rng: random.Random) -> Rule:
+    d = rng.randint(0, 10)
+    return (f"each element is at most {d} less than the previous one", f"xs[j] - xs[i] <= {d}",
+            lambda p, q, j, i: p - q <= d)
+
+
+def _scale(rng: random.Random) -> Rule:
+    k = rng.randint(2, 4)
+    if rng.random() < 0.5:
+        return (f"each element is at least {k} times the previous one", f"xs[i] >= {k} * xs[j]",
+                lambda p, q, j, i: q >= k * p)
+    return (f"each element is at most {k} times the previous one", f"xs[i] <= {k} * xs[j]",
+            lambda p, q, j, i: q <= k * p)
+
+
+RULES = {"close": _close, "far": _far, "difference": _difference_multiple, "sum": _sum_multiple,
+         "gap_min": _gap_min, "gap_max": _gap_max, "rise": _rise, "drop": _drop, "scale": _scale}
 
 
 @register
@@ -60,10 +112,11 @@ class Subsequence(FunctionTask):
     id = "code/subsequence"
     description = "Dynamic programming: longest or heaviest subsequence under generated pairwise constraints."
     tags = ("code", "programming", "dynamic-programming")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
-        extra_rules: int  # constraints besides the order relation
+        extra_rules: int  # constraints besides the order relation, each of another kind
         sum_chance: float  # chance the objective is the largest sum instead of the length
         max_len: int
         value: int
@@ -72,34 +125,30 @@ class Subsequence(FunctionTask):
     def config(self, level: int) -> Config:
         c = self.Config
         return [
-            c(extra_rules=1, sum_chance=0.3, max_len=8, value=10, tests=10),
-            c(extra_rules=1, sum_chance=0.4, max_len=12, value=15, tests=12),
-            c(extra_rules=2, sum_chance=0.5, max_len=20, value=20, tests=12),
-            c(extra_rules=2, sum_chance=0.5, max_len=30, value=30, tests=14),
-            c(extra_rules=3, sum_chance=0.5, max_len=45, value=40, tests=14),
+            c(extra_rules=2, sum_chance=0.5, max_len=9, value=15, tests=10),
+            c(extra_rules=2, sum_chance=0.5, max_len=14, value=20, tests=12),
+            c(extra_rules=3, sum_chance=0.5, max_len=20, value=20, tests=12),
+            c(extra_rules=3, sum_chance=0.5, max_len=30, value=30, tests=14),
+            c(extra_rules=4, sum_chance=0.5, max_len=45, value=40, tests=14),
         ][level]
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        while True:
-            order = rng.choice(["inc", "nondec", "dec", "noninc", "none"] if config.extra_rules else
-                               ["inc", "nondec", "dec", "noninc"])
-            pool = _rules(rng)
-            names = sorted(pool)
-            chosen: list[str] = []
-            while len(chosen) < config.extra_rules:
-                name = rng.choice(names)
-                clash = {"close": "far", "far": "close", "mod_diff": "mod_same", "mod_same": "mod_diff",
-                         "gap_min": "gap_max", "gap_max": "gap_min"}[name]
-                if name not in chosen and clash not in chosen:
-                    chosen.append(name)
-            rules = ([_order(order)] if order != "none" else []) + [pool[n] for n in chosen]
-            if not rules:
-                continue
+        def draw() -> tuple[str, list[str], list[Rule], str, list[dict[str, Any]]] | None:
+            order = rng.choice(["inc", "nondec", "dec", "noninc", "none"])
+            kinds = sorted(rng.sample(sorted(RULES), config.extra_rules))
+            rules = ([_order(order)] if order != "none" else []) + [RULES[k](rng) for k in kinds]
             objective = "sum" if rng.random() < config.sum_chance else "length"
-            inputs = int_list_inputs(rng, config.tests, config.max_len, -config.value // 3, config.value)
-            tests = function_tests(lambda xs, r=rules, o=objective: best_subsequence(xs, r, o), inputs)
-            if varied(tests, at_least=4):
-                break
+            inputs = [xs for [xs] in int_list_inputs(rng, config.tests, config.max_len, -config.value // 3,
+                                                     config.value)]
+            masks = [_rule_masks(xs, rules) for xs in inputs]
+            everything = (1 << len(rules)) - 1
+            expected = [_best(xs, m, everything, objective) for xs, m in zip(inputs, masks)]
+            if len(set(expected)) < 4 or not every_rule_matters(inputs, masks, expected, len(rules), objective):
+                return None
+            tests = [{"args": [xs], "expected": want} for xs, want in zip(inputs, expected)]
+            return order, kinds, rules, objective, tests
+
+        order, kinds, rules, objective, tests = retry(draw, what="constraints that all matter, with varied results")
         listed = "\n".join(f"- {text}" for text, _, _ in rules)
         goal = ("the largest possible sum of its elements" if objective == "sum"
                 else "the largest possible number of elements")
@@ -121,19 +170,46 @@ class Subsequence(FunctionTask):
             f"                best[i] = max(best[i], {step})\n"
             "    return max(best) if best else 0\n"
         )
-        spec: dict[str, Any] = {"order": order, "rules": chosen, "objective": objective}
+        spec: dict[str, Any] = {"order": order, "rules": kinds, "conditions": [code for _, code, _ in rules],
+                                "objective": objective}
         return function_problem(function="solve", params="xs", task_text=text, tests=tests,
                                 reference_source=source, examples=2, extra={"spec": spec})
+
+    def difficulty(self, problem: Problem) -> float:
+        """Pair checks of the quadratic dynamic programme on the largest test: rules times pairs."""
+        n = max(len(t["args"][0]) for t in problem.data["tests"])
+        return len(problem.data["spec"]["conditions"]) * n * (n - 1) / 2
+
+
+def every_rule_matters(inputs: list[list[int]], masks: list[list[list[int]]], expected: list[int], rules: int,
+                       objective: str) -> bool:
+    """Whether leaving out any one of the ``rules`` changes some test's result (no rule is a no-op)."""
+    everything = (1 << rules) - 1
+    return all(
+        any(_best(xs, m, everything & ~(1 << k), objective) != want for xs, m, want in zip(inputs, masks, expected))
+        for k in range(rules)
+    )
 
 
 def best_subsequence(xs: list[int], rules: list[Rule], objective: str) -> int:
     """The trusted reference: the quadratic DP over the last chosen position."""
+    return _best(xs, _rule_masks(xs, rules), (1 << len(rules)) - 1, objective)
+
+
+def _rule_masks(xs: list[int], rules: list[Rule]) -> list[list[int]]:
+    """masks[i][j] (j < i): the rules that choosing xs[j] just before xs[i] satisfies, as bits."""
+    return [[sum(1 << r for r, (_, _, pred) in enumerate(rules) if pred(xs[j], xs[i], j, i)) for j in range(i)]
+            for i in range(len(xs))]
+
+
+def _best(xs: list[int], masks: list[list[int]], required: int, objective: str) -> int:
+    """The DP with only the ``required`` rules (bits) enforced."""
     best: list[int] = []
     for i, q in enumerate(xs):
         here = q if objective == "sum" else 1
         value = here
         for j in range(i):
-            if all(pred(xs[j], q, j, i) for _, _, pred in rules):
+            if masks[i][j] & required == required:
                 value = max(value, best[j] + here)
         best.append(value)
     return max(best) if best else 0

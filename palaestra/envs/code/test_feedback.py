@@ -5,10 +5,12 @@ The task is a generated list or string pipeline (as in ``code/array_pipeline`` a
 function; it runs on every hidden test in the sandbox. If all pass the episode ends with
 reward 1; otherwise the observation reports how many passed and up to ``shown`` failing tests
 (input, expected value, what the function returned or raised), and the model tries again.
-After ``attempts`` failed submissions the episode is truncated with reward 0 (or, with
-``partial_credit=True``, the fraction of tests the last submission passed). An infrastructure
-failure of the sandbox ends the episode with ``info["error"]`` (not judged), never as a
-failed test. Levels lengthen the pipelines and reduce the attempts and the failing tests shown.
+After ``attempts`` failed submissions the episode is truncated with reward 0. With
+``partial_credit=True`` a submission that passes a larger fraction of the tests than every
+earlier one earns the improvement, so an episode's rewards add up to the best fraction reached
+(1 once every test passes). An infrastructure failure of the sandbox ends the episode with
+``info["error"]`` (not judged), never as a failed test. Levels lengthen the pipelines (every step
+changes some result) and reduce the attempts and the failing tests shown.
 """
 
 from __future__ import annotations
@@ -19,13 +21,7 @@ from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
 from palaestra.envs.code import pipelines as pl
-from palaestra.envs.code.common import (
-    FUNCTION_FOOTER,
-    examples_text,
-    function_tests,
-    int_list_inputs,
-    varied,
-)
+from palaestra.envs.code.common import examples_text, function_footer, function_tests, int_list_inputs, varied
 from palaestra.verifiers import code as code_verifier
 
 
@@ -35,6 +31,7 @@ class TestFeedback(MultiTurnTask):
     family = "code"
     description = "Write a function against hidden tests, seeing the failing tests after each submission."
     tags = ("code", "programming", "multi-turn")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -83,13 +80,16 @@ class TestFeedback(MultiTurnTask):
                 final = "Return the resulting string."
                 inputs = pl.string_inputs(rng, config.tests, config.max_len, words=True)
             tests = function_tests(lambda x, p=pipeline, o=ops, r=reducers: pl.apply_pipeline(p, x, o, r), inputs)
-            return (pipeline, ops, reducers, var, kind, final, tests) if varied(tests, at_least=4) else None
+            values = [args[0] for args in inputs]
+            useful = varied(tests, at_least=4) and pl.pinned_down(pipeline, values, ops, reducers)
+            return (pipeline, ops, reducers, var, kind, final, tests) if useful else None
 
-        pipeline, ops, reducers, var, kind, final, tests = retry(draw, what="a pipeline with varied outputs")
+        pipeline, ops, reducers, var, kind, final, tests = retry(
+            draw, what="a pipeline pinned down by its tests, with varied outputs")
         steps = pl.describe_pipeline(pipeline, ops, reducers, final)
         prompt = (
             f"Write a Python function `solve({var})` that takes {kind} and applies these steps in order:\n"
-            f"{steps}\n\nExample:\n{examples_text('solve', tests, 1)}\n\n{FUNCTION_FOOTER}\n\n"
+            f"{steps}\n\nExample:\n{examples_text('solve', tests, 1)}\n\n{function_footer('solve', var)}\n\n"
             f"You have {config.attempts} attempts. After each submission that fails a test you will see how many "
             f"tests passed and up to {config.shown} failing test{'s' if config.shown != 1 else ''}."
         )
@@ -104,24 +104,26 @@ class TestFeedback(MultiTurnTask):
         return problem.data["attempts"]
 
     def difficulty(self, problem: Problem) -> float:
-        # Pipeline steps per attempt allowed: longer programs with fewer tries are harder.
+        """Pipeline steps (each doing real work) per attempt allowed: longer programs with fewer tries are harder."""
         return len(problem.data["spec"]) / problem.data["attempts"]
 
     def initial_state(self, problem: Problem) -> dict[str, Any]:
-        return {"submitted": 0}
+        return {"submitted": 0, "best": 0.0}  # best: the largest fraction of tests passed so far
 
     def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
-        state = {"submitted": state["submitted"] + 1}
-        left = problem.data["attempts"] - state["submitted"]
         report = code_verifier.report_for_answer(move, problem.data)
         if report.error is not None:
             return Outcome(state, Verdict.failed(report.error),
                            f"The submission could not be run (infrastructure error: {report.error}).", True)
+        submitted = state["submitted"] + 1
         if report.all_passed:
-            return Outcome(state, Verdict.right(), f"All {report.total} tests passed. Solved!", True)
-        reward = report.fraction if (self.partial_credit and left <= 0) else 0.0
-        return Outcome(state, Verdict.wrong(reward=reward),
-                       f"Attempt {state['submitted']} failed: {report.feedback(problem.data['shown'])}")
+            # the rest of the episode's reward: 1 in all, whatever partial credit came before
+            verdict = Verdict(1.0 - state["best"], True, True, f"all {report.total} tests passed")
+            return Outcome({"submitted": submitted, "best": 1.0}, verdict,
+                           f"All {report.total} tests passed. Solved!", True)
+        best = max(state["best"], report.fraction) if self.partial_credit else 0.0
+        return Outcome({"submitted": submitted, "best": best}, Verdict.wrong(reward=best - state["best"]),
+                       f"Attempt {submitted} failed: {report.feedback(problem.data['shown'])}")
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         return problem.answer or ""
