@@ -1,0 +1,214 @@
+"""Linear Diophantine equations ``a x + b y = c`` in integers.
+
+Levels 0-1 ask for any integer solution (small, then larger coefficients, some with a
+common factor and negative signs); level 2 for a solution with x and y both positive;
+level 3 for the general solution in terms of an integer parameter; level 4 for the
+number of solutions in non-negative integers. Equations are built from a chosen
+solution, so one exists.
+
+Many answers are right and each is checked, not compared: a pair must satisfy the
+equation (``x = 3, y = -2``, ``(3, -2)``); a general solution ``x = x0 + p t, y = y0 + q t``
+must have integer coefficients, satisfy the equation for every t, and step by
+``±b/g`` (g = gcd(a, b)), so that it lists every solution and nothing else
+(``x = 3 + 5t, y = -2 - 7t`` and ``x = 8 - 5k, y = -9 + 7k`` are both right); a count
+is one integer.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.retry import retry
+from palaestra.verifiers.assignments import read_assignment
+from palaestra.verifiers.formulas import read_formula
+from palaestra.verifiers.numeric import read_exact
+from palaestra.verifiers.polynomials import to_polynomial
+from palaestra.verifiers.sets import read_list
+
+PARAMETERS = ("t", "k", "n", "m", "s")
+
+
+@register
+class LinearDiophantine(Task):
+    id = "arithmetic/linear_diophantine"
+    family = "arithmetic"
+    description = "Integer solutions of a x + b y = c: one solution, a positive one, the general one, or a count."
+    tags = ("math", "number-theory")
+
+    @dataclass(frozen=True)
+    class Config:
+        kind: str  # any | positive | general | count
+        top: int  # |a|, |b| up to this
+        negatives: bool
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(kind="any", top=15, negatives=False),
+            self.Config(kind="any", top=120, negatives=True),
+            self.Config(kind="positive", top=60, negatives=False),
+            self.Config(kind="general", top=80, negatives=True),
+            self.Config(kind="count", top=40, negatives=False),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        a, b, c, x0, y0 = retry(lambda: _equation(rng, config), what="an equation")
+        g = math.gcd(a, b)
+        equation = _equation_text(a, b, c)
+        if config.kind in ("any", "positive"):
+            pairs = ((4, -7), (5, -3), (-2, 9)) if config.kind == "any" else ((4, 7), (5, 3), (2, 9))
+            x1, y1 = next((x, y) for x, y in pairs if a * x + b * y != c)  # the example is never a solution
+            which = "integers" if config.kind == "any" else "positive integers (both at least 1)"
+            question = f"Find one pair of {which} x, y with {equation}. Give it like x = {x1}, y = {y1}."
+            answer = f"x = {x0}, y = {y0}"
+        elif config.kind == "general":
+            p, q = b // g, -a // g
+            example = next(e for e in ("x = 4 + 9t, y = -1 - 2t", "x = 5 - 8t, y = 2 + 3t")
+                           if not _verify_general(a, b, c, e).correct)
+            question = (f"Find all integer solutions of {equation}. Give the general solution in terms of an integer "
+                        f"parameter t, like {example}.")
+            answer = f"x = {_linear(x0, p)}, y = {_linear(y0, q)}"
+        else:
+            count = _count_nonnegative(a, b, c)
+            question = (f"How many pairs of non-negative integers (x, y) satisfy {equation}? "
+                        f"Give the count as an integer, e.g. {12 if count != 12 else 9}.")
+            answer = str(count)
+        return Problem(prompt=question, answer=answer,
+                       data={"a": a, "b": b, "c": c, "kind": config.kind, "solution": [x0, y0]})
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        a, b, c, kind = problem.data["a"], problem.data["b"], problem.data["c"], problem.data["kind"]
+        if kind == "count":
+            value = read_exact(answer, units=("pairs", "solutions"))
+            if value is None:
+                return Verdict.unparsed("not a number")
+            return Verdict.judge(value == _count_nonnegative(a, b, c), "wrong count")
+        if kind == "general":
+            return _verify_general(a, b, c, answer)
+        pair = _read_pair(answer)
+        if pair is None:
+            return Verdict.unparsed("not a pair of integers (write x = 4, y = -7)")
+        x, y = pair
+        if x.denominator != 1 or y.denominator != 1:
+            return Verdict.wrong("x and y must be integers")
+        if kind == "positive" and (x < 1 or y < 1):
+            return Verdict.wrong("x and y must both be positive")
+        return Verdict.judge(a * x + b * y == c, "the pair does not satisfy the equation")
+
+    def difficulty(self, problem: Problem) -> float:
+        """Digits of a, b and c plus the form asked (any 0, positive 2, general 3, count 4)."""
+        data = problem.data
+        digits = sum(len(str(abs(data[k]))) for k in ("a", "b", "c"))
+        return float(digits + {"any": 0, "positive": 2, "general": 3, "count": 4}[data["kind"]])
+
+    def spellings(self, problem: Problem) -> list[str]:
+        data = problem.data
+        kind = data["kind"]
+        if kind == "count":
+            return [*super().spellings(problem), f"{problem.answer} pairs", f"({problem.answer})"]
+        x0, y0 = data["solution"]
+        if kind == "general":
+            g = math.gcd(data["a"], data["b"])
+            p, q = data["b"] // g, -data["a"] // g
+            shifted = f"x = {_linear(x0 + p, -p, 'k')}, y = {_linear(y0 + q, -q, 'k')}"  # t -> 1 - k
+            return [*super().spellings(problem), shifted, problem.answer.replace("t", "n"),
+                    f"(x, y) = ({_linear(x0, p)}, {_linear(y0, q)})", problem.answer.replace(", ", "; ")]
+        other = [f"({x0}, {y0})", f"y = {y0}, x = {x0}", f"x = {x0} and y = {y0}"]
+        if kind == "any":
+            g = math.gcd(data["a"], data["b"])
+            other.append(f"x = {x0 + data['b'] // g}, y = {y0 - data['a'] // g}")  # another solution
+        return [*super().spellings(problem), *other]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        data = problem.data
+        x0, y0 = data["solution"]
+        if data["kind"] == "count":
+            n = int(problem.answer)
+            return [str(n + 1), str(max(0, n - 1)) if n else "2", f"{n} or {n + 1}"]
+        if data["kind"] == "general":
+            g = math.gcd(data["a"], data["b"])
+            p, q = data["b"] // g, -data["a"] // g
+            return [f"x = {_linear(x0, 2 * p)}, y = {_linear(y0, 2 * q)}",  # misses every other solution
+                    f"x = {_linear(x0 + 1, p)}, y = {_linear(y0, q)}",
+                    f"x = {_linear(x0, q)}, y = {_linear(y0, p)}" if (p, q) != (q, p) else "x = t, y = t",
+                    f"x = {x0}, y = {y0}"]
+        wrong = [f"x = {x0 + 1}, y = {y0}", f"x = {y0}, y = {x0}" if data["a"] != data["b"] else "x = 0, y = 0",
+                 f"x = {x0}, y = {y0} or x = {x0 + 1}, y = {y0}"]
+        if data["kind"] == "positive":
+            g = math.gcd(data["a"], data["b"])
+            step = data["b"] // g
+            k = x0 // step + 1 if step > 0 else 1
+            wrong.append(f"x = {x0 - k * step}, y = {y0 + k * (data['a'] // g)}")  # a solution, not a positive one
+        return [w for w in wrong if not self.verify(problem, w).correct]
+
+
+def _equation(rng: random.Random, config: LinearDiophantine.Config) -> tuple[int, int, int, int, int] | None:
+    a, b = rng.randint(2, config.top), rng.randint(2, config.top)
+    if a == b:
+        return None
+    if rng.random() < 0.3:  # a shared factor, so c must be a multiple of it and the step is b/g, not b
+        factor = rng.randint(2, 6)
+        a, b = a * factor, b * factor
+    if config.negatives:
+        a, b = a * rng.choice([1, -1]), b * rng.choice([1, -1])
+    if config.kind == "count":
+        x0, y0 = rng.randint(0, 30), rng.randint(0, 30)
+    elif config.kind == "positive":
+        x0, y0 = rng.randint(1, 25), rng.randint(1, 25)
+    else:
+        x0, y0 = rng.randint(-30, 30), rng.randint(-30, 30)
+    c = a * x0 + b * y0
+    return (a, b, c, x0, y0) if c != 0 else None
+
+
+def _equation_text(a: int, b: int, c: int) -> str:
+    return f"{a}x {'+' if b > 0 else '-'} {abs(b)}y = {c}"
+
+
+def _linear(constant: int, slope: int, name: str = "t") -> str:
+    step = f"{abs(slope)}{name}" if abs(slope) != 1 else name
+    if constant == 0:
+        return step if slope > 0 else f"-{step}"
+    return f"{constant} {'+' if slope > 0 else '-'} {step}"
+
+
+def _count_nonnegative(a: int, b: int, c: int) -> int:
+    if a <= 0 or b <= 0:
+        return -1  # not asked for such equations
+    return sum(1 for x in range(c // a + 1) if (c - a * x) % b == 0)
+
+
+def _read_pair(text: str) -> tuple[Fraction, Fraction] | None:
+    values = read_assignment(text, ["x", "y"])
+    if values is not None:
+        return values["x"], values["y"]
+    items = read_list(text, read_exact)
+    if items is not None and len(items) == 2:
+        return items[0], items[1]
+    return None
+
+
+def _verify_general(a: int, b: int, c: int, answer: str) -> Verdict:
+    for parameter in PARAMETERS:
+        values = read_assignment(answer, ["x", "y"], lambda s, p=parameter: read_formula(s, [p]))
+        if values is None:
+            continue
+        x, y = to_polynomial(values["x"], [parameter]), to_polynomial(values["y"], [parameter])
+        if x is None or y is None:
+            return Verdict.wrong("x and y must be linear in the parameter")
+        x0, p = x.get((0,), Fraction(0)), x.get((1,), Fraction(0))
+        y0, q = y.get((0,), Fraction(0)), y.get((1,), Fraction(0))
+        if any(k[0] > 1 for k in (*x, *y)):
+            return Verdict.wrong("x and y must be linear in the parameter")
+        if any(v.denominator != 1 for v in (x0, p, y0, q)):
+            return Verdict.wrong("the coefficients must be integers")
+        if a * x0 + b * y0 != c or a * p + b * q != 0:
+            return Verdict.wrong("not every value of the parameter gives a solution")
+        g = math.gcd(a, b)
+        if abs(p) != abs(b) // g:
+            return Verdict.wrong("the step misses solutions" if p else "the parameter must change x and y")
+        return Verdict.right()
+    return Verdict.unparsed("not a general solution in one parameter (write x = 4 + 9t, y = -1 - 2t)")

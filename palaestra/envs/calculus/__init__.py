@@ -1,0 +1,1 @@
+"""Calculus: derivatives, antiderivatives, definite integrals, limits, series and differential equations."""

@@ -1,0 +1,149 @@
+"""Find an antiderivative (indefinite integral), judged by differentiating the answer.
+
+The integrand is a sum of pieces with known antiderivatives
+(:mod:`palaestra.envs.calculus.common`): powers of x at level 0; reciprocals, roots,
+exponentials and sines at level 1; linear substitutions at level 2; integration by
+parts, the chain rule in reverse and arctangents at level 3; partial fractions,
+parts twice, ``e^(px) sin(qx)`` and squared sines at level 4.
+
+Any antiderivative is right, with or without a constant of integration (``+ C``): the
+answer is read by the formula reader (:mod:`palaestra.verifiers.formulas`; ``ln|x|``,
+``\\frac{x^3}{3}``, ``\\arctan(x/2)``, ``x e^{2x}``...), differentiated exactly (automatic
+differentiation at 40 digits) and compared with the integrand at several points of an
+interval where the integrand is continuous (the prompt names it when it is not all of
+the reals). Rounded coefficients (``0.333x^3``) do not pass.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.retry import retry
+from palaestra.envs.calculus.common import HARD, PARTS, SIMPLE, SUBSTITUTION, TEMPLATES, Piece
+from palaestra.verifiers.formulas import (
+    CALCULUS_FUNCTIONS,
+    agree,
+    derivative_at,
+    evaluate,
+    linear_combination,
+    points_in,
+    read_formula,
+    reference_tree,
+)
+
+POINTS = 6
+_EXAMPLE = "x^4/4 - 3x*cos(x) + 2ln|x| + C"
+
+
+@register
+class Antiderivative(Task):
+    id = "calculus/antiderivative"
+    family = "calculus"
+    description = "Find any antiderivative of a function (checked by differentiating the answer)."
+    tags = ("math", "calculus", "integration")
+
+    @dataclass(frozen=True)
+    class Config:
+        groups: tuple[tuple[str, ...], ...]  # one template drawn from each group
+        extra: float  # chance of one more simple term
+        top: int  # coefficients up to this size
+
+    def config(self, level: int) -> Config:
+        powers = ("power",)
+        return [
+            self.Config(groups=(powers, powers), extra=0.7, top=9),
+            self.Config(groups=(SIMPLE, SIMPLE), extra=0.5, top=9),
+            self.Config(groups=(SUBSTITUTION, SIMPLE), extra=0.3, top=6),
+            self.Config(groups=(PARTS,), extra=1.0, top=6),
+            self.Config(groups=(HARD,), extra=1.0, top=6),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        pieces = retry(lambda: _draw(rng, config), _compatible, what="pieces with a common interval")
+        low, high = max(p.low for p in pieces), min(p.high for p in pieces)
+        integrand = linear_combination([t for p in pieces for t in p.integrand])
+        antiderivative = linear_combination([t for p in pieces for t in p.antiderivative])
+        interval = "" if (low, high) == (Fraction(-3), Fraction(3)) else f" on the interval {_interval(low, high)}"
+        prompt = (
+            f"Find an antiderivative of f(x) = {integrand}{interval}.\n\n"
+            "Any antiderivative is accepted, with or without a constant of integration. Give a formula in x "
+            f"(write products with *, exact coefficients), e.g. {_EXAMPLE}"
+        )
+        return Problem(prompt=prompt, answer=antiderivative + " + C", data={
+            "integrand": integrand, "antiderivative": antiderivative, "low": str(low), "high": str(high),
+            "weight": sum(p.weight for p in pieces), "terms": sum(len(p.integrand) for p in pieces),
+        })
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        tree = read_formula(answer, ["x"], functions=CALCULUS_FUNCTIONS, constant=True)
+        if tree is None:
+            return Verdict.unparsed("not a formula in x")
+        integrand = reference_tree(problem.data["integrand"], ("x",))
+        checked = 0
+        for point in _points(problem):
+            want = evaluate(integrand, point)
+            got = derivative_at(tree, "x", point)
+            if want is None:
+                continue
+            if got is None or not agree(got[1], want):
+                return Verdict.wrong("its derivative is not the integrand")
+            checked += 1
+        return Verdict.judge(checked >= 3, "its derivative is not the integrand")
+
+    def difficulty(self, problem: Problem) -> float:
+        """Techniques needed (1 per power, 2 per other simple term, 4 per substitution, 6 by parts, 8 for the
+        hardest) plus the integrand's terms."""
+        return float(problem.data["weight"] + problem.data["terms"])
+
+    def spellings(self, problem: Problem) -> list[str]:
+        f = problem.data["antiderivative"]
+        latex = f.replace("ln|", "\\ln|").replace("e^(", "e^{").replace("sin(", "\\sin(").replace("cos(", "\\cos(")
+        latex = _close_braces(latex)
+        return [*super().spellings(problem), f, f"F(x) = {f} + C", f"{f} + 7", f"{f} - 5/2",
+                f"{latex} + C", f"∫f(x) dx = {f} + C", f"{f} + C. That is one antiderivative."]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        f = problem.data["antiderivative"]
+        integrand = problem.data["integrand"]
+        return [integrand, f"{f} + x", f"2*({f})", f"-({f})", f"({f})*x", f"{f} + C or {integrand}",
+                f"{f} + 0.0000001x"]
+
+
+def _draw(rng: random.Random, config: Antiderivative.Config) -> list[Piece]:
+    pieces = [TEMPLATES[rng.choice(group)](rng, config.top) for group in config.groups]
+    if rng.random() < config.extra:
+        pieces.append(TEMPLATES[rng.choice(SIMPLE if config.groups[0] != ("power",) else ("power",))](rng, config.top))
+    return pieces
+
+
+def _compatible(pieces: list[Piece]) -> bool:
+    """A common interval of length at least 1, and no two pieces with the same first term (they would merge)."""
+    low, high = max(p.low for p in pieces), min(p.high for p in pieces)
+    bodies = [t for p in pieces for _, t in p.integrand]
+    return high - low >= 1 and len(set(bodies)) == len(bodies)
+
+
+def _points(problem: Problem) -> list[dict[str, Fraction]]:
+    return points_in(Fraction(problem.data["low"]), Fraction(problem.data["high"]), POINTS)
+
+
+def _interval(low: Fraction, high: Fraction) -> str:
+    def show(v: Fraction) -> str:
+        return str(v.numerator) if v.denominator == 1 else f"{v.numerator}/{v.denominator}"
+
+    return f"{show(low)} < x < {show(high)}"
+
+
+def _close_braces(text: str) -> str:
+    """``e^{...)`` made ``e^{...}``: the bracket that closes an opened ``{`` becomes ``}``."""
+    out, stack = [], []
+    for char in text:
+        if char in "({":
+            stack.append(char)
+        elif char == ")" and stack:
+            char = "}" if stack.pop() == "{" else ")"
+        out.append(char)
+    return "".join(out)

@@ -1,0 +1,174 @@
+"""Differentiate a function of x.
+
+The function is a sum of pieces drawn by level: powers and roots (level 0); sines,
+exponentials, logarithms and reciprocals (level 1); a product that needs the product
+rule (level 2); a quotient or a composition that needs the chain rule (level 3); and
+nested compositions or triple products (level 4). The reference derivative is the
+exact symbolic derivative (:func:`palaestra.verifiers.formulas.differentiate`).
+
+Any equivalent formula is right, simplified or not (``2x*cos(x^2)``,
+``\\cos(x^{2}) \\cdot 2x``, ``e^{2x}(2\\sin x + \\cos x)``): the answer is compared with the
+derivative of the function, computed independently of the reference by automatic
+differentiation at 40 digits, at several points of an interval where the function is
+defined; rounded coefficients (``0.333``) do not pass.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.envs.calculus.common import coefficient, linear
+from palaestra.verifiers.formulas import (
+    CALCULUS_FUNCTIONS,
+    agree,
+    derivative_at,
+    differentiate,
+    evaluate,
+    format_expr,
+    linear_combination,
+    points_in,
+    read_formula,
+    reference_tree,
+    simplify,
+)
+
+POINTS = 6
+LOW, HIGH = Fraction(1, 2), Fraction(3, 2)  # every generated function is defined on this interval
+_EXAMPLE = "6x^2 - 2sin(2x) + e^x/x"
+
+
+def _k(rng: random.Random) -> int:
+    return rng.randint(2, 7)
+
+
+def _power(rng: random.Random) -> str:
+    kind = rng.random()
+    if kind < 0.6:
+        n = rng.randint(2, 8)
+        return f"x^{n}"
+    if kind < 0.8:
+        n = rng.randint(1, 4)
+        return "1/x" if n == 1 else f"1/x^{n}"
+    return rng.choice(["sqrt(x)", "x^(3/2)", "x^(1/3)", "1/sqrt(x)"])
+
+
+def _basic(rng: random.Random) -> str:
+    k = _k(rng)
+    return rng.choice([f"sin({k}x)", f"cos({k}x)", f"e^({k}x)", f"e^(-{k}x)", "ln(x)", f"ln({k}x)", "tan(x)",
+                       f"1/x^{rng.randint(2, 3)}", _power(rng)])
+
+
+def _product(rng: random.Random) -> str:
+    n, k, m = rng.randint(1, 5), _k(rng), rng.randint(1, 6)
+    xn = "x" if n == 1 else f"x^{n}"
+    return rng.choice([f"{xn}*sin({k}x)", f"{xn}*cos({k}x)", f"{xn}*e^({k}x)", f"{xn}*e^(-{k}x)", f"{xn}*ln(x)",
+                       f"e^({k}x)*sin({m}x)", f"e^(-{k}x)*cos({m}x)", f"sin({k}x)*cos({m}x)", f"sqrt(x)*e^({m}x)"])
+
+
+def _quotient_or_chain(rng: random.Random) -> str:
+    a, b, n, q = rng.randint(1, 5), rng.randint(1, 9), rng.randint(2, 5), rng.randint(1, 9)
+    c = rng.choice([-3, -2, -1, 3, 4, 5])
+    return rng.choice([
+        f"sin({a}x^2 + {b})", f"cos({a}x^2 - {b}x)", f"e^({a}x^2)", f"e^(-x^2 + {b}x)", f"ln(x^2 + {q})",
+        f"sqrt({a}x^2 + {b})", f"({a}x^2 + {b})^{n}", f"({linear(a, b)})^{n}", f"sin(x)^{n}", f"cos({a}x)^{n}",
+        f"({linear(a, b)})/({linear(1, -c)})", f"x^{n}/(x^2 + {q})", "sin(x)/x", f"e^x/(x + {b})",
+        f"ln(x)/x^{rng.randint(1, 3)}", f"1/({a}x^2 + {b})",
+    ])
+
+
+def _nested(rng: random.Random) -> str:
+    a, b, k, n = rng.randint(1, 4), rng.randint(1, 9), _k(rng), rng.randint(2, 3)
+    return rng.choice([
+        f"e^(sin({k}x))", f"sin(e^({a}x))", f"ln(1 + e^({a}x))", f"ln(x^2 + {b})*cos({k}x)",
+        f"x^{n}*e^(-x)*sin({k}x)", f"sqrt(x^2 + {b})/x", "e^(x^2)*ln(x)", f"sin({k}x)^{n}*cos(x)",
+        f"(x^2 + {b})^{n}*e^({a}x)", f"atan({a}x)", "x*atan(x^2)", f"ln(sin(x) + {b})", "sqrt(1 + sin(x)^2)",
+        f"e^({a}x)/(x^2 + {b})", f"ln(ln(x + {b}))",
+    ])
+
+
+_RULES = {"power": 1, "basic": 2, "product": 5, "quotient_or_chain": 6, "nested": 9}
+_PIECES: dict[str, Callable[[random.Random], str]] = {
+    "power": _power, "basic": _basic, "product": _product, "quotient_or_chain": _quotient_or_chain, "nested": _nested,
+}
+
+
+@register
+class Derivative(Task):
+    id = "calculus/derivative"
+    family = "calculus"
+    description = "Differentiate a function of x (any equivalent formula is accepted)."
+    tags = ("math", "calculus", "differentiation")
+
+    @dataclass(frozen=True)
+    class Config:
+        pieces: tuple[str, ...]  # one piece of each kind, plus...
+        extra: tuple[str, ...]  # ...one more drawn from these (sometimes none)
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(pieces=("power", "power"), extra=("power",)),
+            self.Config(pieces=("basic", "basic"), extra=("power", "basic")),
+            self.Config(pieces=("product",), extra=("power", "basic")),
+            self.Config(pieces=("quotient_or_chain",), extra=("power", "basic", "product")),
+            self.Config(pieces=("nested",), extra=("product", "quotient_or_chain")),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        kinds = list(config.pieces) + ([rng.choice(config.extra)] if rng.random() < 0.75 else [])
+        bodies: list[str] = []
+        for kind in kinds:
+            body = _PIECES[kind](rng)
+            if body not in bodies:
+                bodies.append(body)
+        function = linear_combination([(coefficient(rng, 7), body) for body in bodies])
+        tree = reference_tree(function, ("x",))
+        derivative = format_expr(simplify(differentiate(tree, "x")))
+        prompt = (
+            f"Differentiate f(x) = {function} with respect to x.\n\n"
+            f"Give f'(x) as a formula in x (write products with *, use exact numbers), e.g. {_EXAMPLE}."
+        )
+        return Problem(prompt=prompt, answer=derivative, data={
+            "function": function, "rules": sum(_RULES[k] for k in kinds), "nodes": _size(tree)})
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        tree = read_formula(answer, ["x"], functions=CALCULUS_FUNCTIONS)
+        if tree is None:
+            return Verdict.unparsed("not a formula in x")
+        function = reference_tree(problem.data["function"], ("x",))
+        checked = 0
+        for point in points_in(LOW, HIGH, POINTS):
+            want = derivative_at(function, "x", point)
+            if want is None:
+                continue
+            if not agree(evaluate(tree, point), want[1]):
+                return Verdict.wrong("not the derivative")
+            checked += 1
+        return Verdict.judge(checked >= 3, "not the derivative")
+
+    def difficulty(self, problem: Problem) -> float:
+        """Rules to combine (1 per power, 2 per basic function, 5 per product, 6 per quotient or chain,
+        9 per nested piece) plus a tenth of the function's expression-tree nodes."""
+        return problem.data["rules"] + problem.data["nodes"] / 10
+
+    def spellings(self, problem: Problem) -> list[str]:
+        function = reference_tree(problem.data["function"], ("x",))
+        raw = format_expr(differentiate(function, "x"))  # the rules applied, nothing simplified
+        answer = problem.answer
+        return [*super().spellings(problem), raw, f"f'(x) = {answer}", f"\\frac{{d}}{{dx}} f(x) = {answer}",
+                f"{answer}. That is the derivative.", answer.replace("*", " \\cdot ")]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        answer = problem.answer
+        return [problem.data["function"], f"2*({answer})", f"{answer} + 1", f"-({answer})", f"{answer} + x",
+                f"({answer})*1.0000001"]
+
+
+def _size(tree: tuple) -> int:
+    if tree[0] in ("num", "var", "const"):
+        return 1
+    children = tree[2:] if tree[0] == "call" else tree[1:]
+    return 1 + sum(_size(c) for c in children)

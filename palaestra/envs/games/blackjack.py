@@ -1,0 +1,272 @@
+"""Blackjack against a dealer, scored by the expected value of each decision (basic strategy wins).
+
+The game is played from an infinite deck (each of the 13 ranks equally likely on every draw).
+Each hand the player gets two cards and sees the dealer's up card; the dealer has checked
+for blackjack (hands where either side has a natural are not dealt). Each turn the model
+writes one decision: ``hit``, ``stand`` or, where the level allows it, ``double`` (on the
+first two cards only: one more card and the bet doubled). The dealer then plays by a fixed
+rule (stand on 17; at the hardest level hit a soft 17) and the hand is settled and shown.
+The cards come from a tape drawn with the problem (:func:`palaestra.envs.games.common.tape_rng`,
+card ``i`` of hand ``h``), so a replay deals the same cards.
+
+The reward does not depend on luck: a decision is *right* when its expected value (exact,
+for an infinite deck and the dealer's rule, given the cards seen) is the highest of the
+decisions allowed, i.e. basic strategy. Each hand is worth ``1 / hands``, shared equally by
+the decisions made in it, and paid when the hand is settled; an unreadable move counts as a
+wrong decision and costs a turn. The oracle plays basic strategy, computed exactly, and so
+scores 1. The chips won or lost are reported for flavour only.
+
+Levels add hands, then doubling, then the hit-soft-17 rule. The difficulty measure is the
+number of hands times the number of decisions allowed, plus one for the hit-soft-17 rule.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
+from palaestra.envs.games.common import MAX_MOVE_CHARS, tape_rng
+from palaestra.verifiers.normalize import read_with_tail, squeeze_spaces, unify
+
+RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+POINTS = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10, "J": 10, "Q": 10, "K": 10, "A": 11}
+# A draw's value: 2..9 and ace one rank each, the four ten-valued ranks together.
+VALUE_ODDS = {**{v: 1 / 13 for v in range(2, 10)}, 10: 4 / 13, 11: 1 / 13}
+ACTIONS = {"hit": "hit", "h": "hit", "hit me": "hit", "stand": "stand", "s": "stand", "stay": "stand",
+           "stick": "stand", "double": "double", "d": "double", "double down": "double"}
+EPSILON = 1e-9
+
+
+@register
+class Blackjack(MultiTurnTask):
+    id = "games/blackjack"
+    family = "games"
+    description = "Play blackjack hands against a dealer; each decision is scored by its exact expected value."
+    tags = ("games", "multi-turn", "decision-making", "probability")
+
+    @dataclass(frozen=True)
+    class Config:
+        hands: int
+        double: bool  # doubling down allowed on the first two cards
+        hit_soft_17: bool  # the dealer hits a soft 17 (else stands on every 17)
+
+    def config(self, level: int) -> Config:
+        c = self.Config
+        return [c(1, False, False), c(3, False, False), c(3, True, False), c(5, True, False), c(8, True, True)][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        def draw() -> int | None:
+            tape = rng.getrandbits(48)
+            for hand in range(config.hands):
+                player, dealer = [_card(self.id, tape, hand, i) for i in (0, 2)], _card(self.id, tape, hand, 1)
+                hole = _card(self.id, tape, hand, 3)
+                if _total(player)[0] == 21 or POINTS[dealer] + POINTS[hole] == 21:
+                    return None  # a natural on either side: a hand with no decision
+            return tape
+
+        tape = retry(draw, what="hands without a natural")
+        choices = "hit, stand or double" if config.double else "hit or stand"
+        rule = "hits a soft 17 and stands on hard 17 or more" if config.hit_soft_17 else "stands on any 17 or more"
+        double = (" Double (only on your first two cards) doubles your bet and gives you exactly one more card."
+                  if config.double else "")
+        prompt = (
+            f"Let's play {config.hands} hand{'s' if config.hands > 1 else ''} of blackjack against the dealer. Cards "
+            "come from an infinite deck: every draw is any of the 13 ranks with equal chance. Number cards count "
+            "their number, J, Q and K count 10, an ace counts 11 or 1. Going over 21 loses. The dealer has already "
+            f"checked for blackjack, and draws after you: the dealer {rule}.{double}\n\n"
+            "Your score rewards good decisions, not luck: a decision counts as right when no other allowed decision "
+            f"has a higher expected value. Each hand is worth 1/{config.hands} of the score, shared equally by your "
+            "decisions in it; an unreadable move counts as a wrong decision.\n\n"
+            f"{_situation(config.hands, 0, _deal(self.id, tape, 0))}\n\n"
+            f"Each turn, write one decision ({choices}), for example: stand"
+        )
+        data = {"tape": tape, "hands": config.hands, "double": config.double, "hit_soft_17": config.hit_soft_17}
+        return Problem(prompt=prompt, answer=None, data=data)
+
+    def max_turns(self, problem: Problem) -> int:
+        return 6 * problem.data["hands"]
+
+    def difficulty(self, problem: Problem) -> float:
+        data = problem.data
+        return data["hands"] * (3 if data["double"] else 2) + (1.0 if data["hit_soft_17"] else 0.0)
+
+    def initial_state(self, problem: Problem) -> dict[str, Any]:
+        return {"hand": 0, "cards": _deal(self.id, problem.data["tape"], 0)["player"], "made": 0, "right": 0}
+
+    def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
+        data = problem.data
+        hand, cards = state["hand"], state["cards"]
+        up = _card(self.id, data["tape"], hand, 1)
+        allowed = _allowed(data, cards)
+        action = read_action(move)
+        made = state["made"] + 1
+        if action is None or action not in allowed:
+            why = "unreadable" if action is None else f"{action} is not allowed now"
+            state = {**state, "made": made}
+            return Outcome(state, Verdict.unparsed(why), f"Invalid move: {why}; write one of {', '.join(allowed)}.")
+        values = {a: _action_value(a, *_total(cards), POINTS[up], data["hit_soft_17"]) for a in allowed}
+        right = state["right"] + (values[action] >= max(values.values()) - EPSILON)
+        if action == "hit":
+            cards = [*cards, _card(self.id, data["tape"], hand, 2 + len(cards))]
+            total, _ = _total(cards)
+            if total < 21:
+                state = {**state, "cards": cards, "made": made, "right": right}
+                return Outcome(state, Verdict.wrong("hand goes on"),
+                               f"You draw {cards[-1]}. {_hand_text(cards)} Dealer shows {up}.")
+        elif action == "double":
+            cards = [*cards, _card(self.id, data["tape"], hand, 2 + len(cards))]
+        return self._settle(problem, hand, cards, action == "double", made, right)
+
+    def _settle(self, problem: Problem, hand: int, cards: list[str], doubled: bool, made: int, right: int) -> Outcome:
+        """Finish the hand: the dealer draws, the result is shown, the hand's share is paid, the next is dealt."""
+        data = problem.data
+        deal = _deal(self.id, data["tape"], hand)
+        dealer = [deal["up"], deal["hole"]]
+        total, _ = _total(cards)
+        drawn = 2 + len(cards)
+        if total <= 21:
+            for _ in range(20):  # a dealer never needs more than about ten cards
+                dealer_total, soft = _total(dealer)
+                if dealer_total > 17 or (dealer_total == 17 and not (soft and data["hit_soft_17"])):
+                    break
+                dealer.append(_card(self.id, data["tape"], hand, drawn))
+                drawn += 1
+        dealer_total, _ = _total(dealer)
+        stake = 2 if doubled else 1
+        if total > 21:
+            result, chips = f"You bust with {total}.", -stake
+        elif dealer_total > 21:
+            result, chips = f"The dealer has {', '.join(dealer)} and busts.", stake
+        else:
+            chips = stake * ((total > dealer_total) - (total < dealer_total))
+            outcome = {1: "you win", 0: "a push", -1: "you lose"}[chips // stake]
+            result = f"You have {total}; the dealer has {', '.join(dealer)} = {dealer_total}: {outcome}."
+        if doubled:
+            result = f"You double and draw {cards[-1]}. {result}"
+        elif len(cards) > 2 and total >= 21:  # the hit that ended the hand
+            result = f"You draw {cards[-1]}. {result}"
+        share = right / made / data["hands"]
+        report = (f"{result} Chips this hand: {chips:+d}. Your decisions this hand: {right} of {made} "
+                  f"right.")
+        verdict = Verdict(share, right == made, True, report)
+        if hand + 1 == data["hands"]:
+            return Outcome({"hand": hand, "cards": cards, "made": made, "right": right}, verdict,
+                           f"{report} That was the last hand.", True)
+        following = _deal(self.id, data["tape"], hand + 1)
+        state = {"hand": hand + 1, "cards": following["player"], "made": 0, "right": 0}
+        return Outcome(state, verdict, f"{report}\n\n{_situation(data['hands'], hand + 1, following)}")
+
+    def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
+        data = problem.data
+        up = POINTS[_card(self.id, data["tape"], state["hand"], 1)]
+        allowed = _allowed(data, state["cards"])
+        return max(allowed, key=lambda a: _action_value(a, *_total(state["cards"]), up, data["hit_soft_17"]))
+
+
+def read_action(move: str) -> str | None:
+    """``hit``, ``stand`` or ``double`` from the move (``H``, ``stay``, ``double down``, a trailing remark), or None."""
+    if len(move) > MAX_MOVE_CHARS:
+        return None
+
+    def read(text: str) -> str | None:
+        return ACTIONS.get(squeeze_spaces(unify(text)).strip().lower().rstrip(".!").strip())
+
+    return read_with_tail(move, read)
+
+
+def _card(env_id: str, tape: int, hand: int, index: int) -> str:
+    """Card ``index`` of hand ``hand``: 0 and 2 the player's first two, 1 the dealer's up card, 3 the hole card,
+    then every further card in the order drawn."""
+    return tape_rng(env_id, tape, hand, index).choice(RANKS)
+
+
+def _deal(env_id: str, tape: int, hand: int) -> dict[str, Any]:
+    return {"player": [_card(env_id, tape, hand, 0), _card(env_id, tape, hand, 2)],
+            "up": _card(env_id, tape, hand, 1), "hole": _card(env_id, tape, hand, 3)}
+
+
+def _situation(hands: int, hand: int, deal: dict[str, Any]) -> str:
+    return f"Hand {hand + 1} of {hands}. Dealer shows {deal['up']}. {_hand_text(deal['player'])}"
+
+
+def _hand_text(cards: list[str]) -> str:
+    total, soft = _total(cards)
+    return f"Your cards: {', '.join(cards)} ({'soft' if soft else 'hard'} {total})."
+
+
+def _allowed(data: dict[str, Any], cards: list[str]) -> list[str]:
+    return ["hit", "stand", "double"] if data["double"] and len(cards) == 2 else ["hit", "stand"]
+
+
+def _total(cards: list[str]) -> tuple[int, bool]:
+    """(best total, soft): soft when an ace still counts 11."""
+    total = sum(POINTS[c] for c in cards)
+    aces = sum(c == "A" for c in cards)
+    while total > 21 and aces:
+        total -= 10
+        aces -= 1
+    return total, aces > 0
+
+
+def _add(total: int, soft: bool, value: int) -> tuple[int, bool]:
+    """A hand's (total, soft) after drawing a card of ``value`` (an ace drawn as 11)."""
+    total += value
+    soft = soft or value == 11
+    if total > 21 and soft:
+        total, soft = total - 10, False
+    return total, soft
+
+
+@functools.cache
+def _dealer_outcomes(up: int, hit_soft_17: bool) -> dict[int, float]:
+    """Probabilities of the dealer's final total (22 = bust) given the up card, knowing it has no blackjack."""
+    hole_odds = {v: p for v, p in VALUE_ODDS.items() if up + v != 21}
+    norm = sum(hole_odds.values())
+    result: dict[int, float] = {}
+    for hole, p in hole_odds.items():
+        total, soft = _add(*_add(0, False, up), hole)
+        for final, q in _dealer_from(total, soft, hit_soft_17).items():
+            result[final] = result.get(final, 0.0) + p / norm * q
+    return result
+
+
+@functools.cache
+def _dealer_from(total: int, soft: bool, hit_soft_17: bool) -> dict[int, float]:
+    if total > 21:
+        return {22: 1.0}
+    if total > 17 or (total == 17 and not (soft and hit_soft_17)):
+        return {total: 1.0}
+    result: dict[int, float] = {}
+    for value, p in VALUE_ODDS.items():
+        for final, q in _dealer_from(*_add(total, soft, value), hit_soft_17).items():
+            result[final] = result.get(final, 0.0) + p * q
+    return result
+
+
+@functools.cache
+def _stand_value(total: int, up: int, hit_soft_17: bool) -> float:
+    if total > 21:
+        return -1.0
+    return sum(p * (1.0 if final == 22 or total > final else 0.0 if total == final else -1.0)
+               for final, p in _dealer_outcomes(up, hit_soft_17).items())
+
+
+@functools.cache
+def _best_value(total: int, soft: bool, up: int, hit_soft_17: bool) -> float:
+    """Expected chips of playing on with hit or stand only (after a hit), optimally."""
+    if total > 21:
+        return -1.0
+    return max(_stand_value(total, up, hit_soft_17), _action_value("hit", total, soft, up, hit_soft_17))
+
+
+@functools.cache
+def _action_value(action: str, total: int, soft: bool, up: int, hit_soft_17: bool) -> float:
+    """Exact expected chips of ``action`` now, playing optimally afterwards."""
+    if action == "stand":
+        return _stand_value(total, up, hit_soft_17)
+    if action == "hit":
+        return sum(p * _best_value(*_add(total, soft, v), up, hit_soft_17) for v, p in VALUE_ODDS.items())
+    return 2 * sum(p * _stand_value(_add(total, soft, v)[0], up, hit_soft_17) for v, p in VALUE_ODDS.items())

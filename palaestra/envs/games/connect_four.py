@@ -1,0 +1,253 @@
+"""Connect Four: convert a won position by a sequence of threats, against a defender that blocks.
+
+The model plays X in a mid-game position of standard Connect Four (7 columns, 6 rows, four in
+a row wins) where it can force a win within ``N`` of its moves by *continuous threats*: every
+move but the last makes four-in-a-row possible on the next move, so the opponent must block,
+until a double threat (or a threat the block cannot stop) wins. The prompt says that such a
+win exists and how many moves it takes. Each turn the model writes one column (``4``,
+``column 4``, ``drop in 4``); a full or unknown column, or an unreadable move, costs a turn.
+
+The opponent (O) replies at once, by fixed priorities: win at once if it can; block the
+model's immediate threat; start a continuous-threat win of its own of at most three moves;
+otherwise a random column that does not hand the model a win at once, drawn from
+``event_rng`` keyed by the position. Reward 1 for a win, 0 for a loss, a full board or running
+out of turns (``N`` plus the level's spare turns).
+
+Positions come from random play, scanned ply by ply for one whose shortest continuous-threat
+win for the side to move has exactly ``N`` moves (a bounded search, memoised). The oracle
+plays a shortest such line. Levels lengthen the forced line (2 to 6 moves) and cut the spare
+turns from two to one. The difficulty measure is ``N``.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, event_rng, register, retry
+from palaestra.envs.games.common import invalid
+from palaestra.envs.interactive.common import read_command
+
+WIDTH, HEIGHT = 7, 6
+STRIDE = HEIGHT + 1  # one spare bit above every column keeps the line shifts from wrapping
+ORDER = (3, 2, 4, 1, 5, 0, 6)  # centre columns first: shorter wins are found sooner
+COLUMN_MASKS = tuple(((1 << HEIGHT) - 1) << (c * STRIDE) for c in range(WIDTH))
+FULL = sum(COLUMN_MASKS)
+BOTTOM = sum(1 << (c * STRIDE) for c in range(WIDTH))
+COLUMN_WORDS = frozenset(["column", "col", "drop", "in", "play", "into", "disc", "piece"])
+
+
+@register
+class ConnectFour(MultiTurnTask):
+    id = "games/connect_four"
+    family = "games"
+    description = "Win a Connect Four position by a forced sequence of threats against a blocking defender."
+    tags = ("games", "multi-turn", "two-player", "adversarial")
+
+    @dataclass(frozen=True)
+    class Config:
+        moves: int  # length of the shortest continuous-threat win
+        spare: int  # turns allowed beyond it
+
+    def config(self, level: int) -> Config:
+        c = self.Config
+        return [c(2, 2), c(3, 2), c(4, 1), c(5, 1), c(6, 1)][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        def draw() -> tuple[int, int] | None:
+            me, board = 0, 0
+            for ply in range(2 * WIDTH * HEIGHT // 3):
+                column = _random_column(rng, board)
+                drop = _drop(board, column)
+                if _four(me | drop):
+                    return None
+                me, board = (me | drop) ^ (board | drop), board | drop  # the other side moves next
+                if ply >= 9 and _shortest_win(me, board, config.moves) == config.moves:
+                    return me, board
+            return None
+
+        me, board = retry(draw, what=f"a position won by threats in {config.moves} moves")
+        plural = "s" if config.moves > 1 else ""
+        prompt = (
+            "Let's play Connect Four. Discs drop to the lowest empty cell of the column they are played in; four of "
+            "your discs in a row, column or diagonal win. You are X, the opponent is O, and it is your move in this "
+            f"position:\n\n{_picture(me, board)}\n\n"
+            f"You can force a win within {config.moves} move{plural}, each (but the last) threatening to win at once "
+            f"so that the opponent must block. You have {config.moves + config.spare} turns; only a win scores.\n"
+            "Each turn, write the number of the column you play, for example: 4"
+        )
+        data = {"me": me, "board": board, "moves": config.moves, "spare": config.spare}
+        return Problem(prompt=prompt, answer=None, data=data)
+
+    def max_turns(self, problem: Problem) -> int:
+        return problem.data["moves"] + problem.data["spare"]
+
+    def difficulty(self, problem: Problem) -> float:
+        return float(problem.data["moves"])
+
+    def initial_state(self, problem: Problem) -> dict[str, Any]:
+        return {"me": problem.data["me"], "board": problem.data["board"]}
+
+    def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
+        me, board = state["me"], state["board"]
+        column = read_command(move, _parse_column)
+        if column is None:
+            return invalid(state, f"write one column number from 1 to {WIDTH}")
+        if not _open(board, column):
+            return Outcome(state, Verdict.wrong("full column"), f"Column {column + 1} is full.")
+        drop = _drop(board, column)
+        me, board = me | drop, board | drop
+        said = f"You play column {column + 1}."
+        if _four(me):
+            return Outcome({"me": me, "board": board}, Verdict.right(), f"{said} Four in a row: you win!\n"
+                                                                        f"{_picture(me, board)}", True)
+        if not _columns(board):
+            return Outcome({"me": me, "board": board}, Verdict.wrong("draw"), f"{said} The board is full: a draw.",
+                           True)
+        reply = _defend(problem, me, board)
+        drop = _drop(board, reply)
+        board |= drop
+        said += f" The opponent plays column {reply + 1}."
+        picture = _picture(me, board)
+        if _four(board ^ me):
+            return Outcome({"me": me, "board": board}, Verdict.wrong("lost"), f"{said} Four in a row: you lose.\n"
+                                                                              f"{picture}", True)
+        if not _columns(board):
+            return Outcome({"me": me, "board": board}, Verdict.wrong("draw"), f"{said} The board is full: a draw.",
+                           True)
+        return Outcome({"me": me, "board": board}, Verdict.wrong("game goes on"), f"{said}\n{picture}")
+
+    def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
+        me, board = state["me"], state["board"]
+        column = _winning_column(me, board, problem.data["moves"] + problem.data["spare"])
+        if column is None:  # off the oracle's own line only
+            column = next(c for c in ORDER if _open(board, c))
+        return str(column + 1)
+
+
+def _parse_column(words: list[str]) -> int | None:
+    numbers = [w for w in words if w not in COLUMN_WORDS]
+    if len(numbers) != 1 or not numbers[0].isdigit() or len(numbers[0]) > 1:
+        return None
+    column = int(numbers[0]) - 1
+    return column if 0 <= column < WIDTH else None
+
+
+def _picture(me: int, board: int) -> str:
+    rows = []
+    for row in reversed(range(HEIGHT)):
+        cells = []
+        for column in range(WIDTH):
+            bit = 1 << (column * STRIDE + row)
+            cells.append("X" if me & bit else "O" if board & bit else ".")
+        rows.append(" ".join(cells))
+    return "\n".join(rows + [" ".join(str(c + 1) for c in range(WIDTH))])
+
+
+def _four(discs: int) -> bool:
+    for shift in (1, STRIDE, STRIDE + 1, STRIDE - 1):
+        pairs = discs & (discs >> shift)
+        if pairs & (pairs >> 2 * shift):
+            return True
+    return False
+
+
+def _open(board: int, column: int) -> bool:
+    return not board & (1 << (column * STRIDE + HEIGHT - 1))
+
+
+def _columns(board: int) -> list[int]:
+    return [c for c in ORDER if _open(board, c)]
+
+
+def _drop(board: int, column: int) -> int:
+    """The bit of the lowest empty cell of ``column``."""
+    return (board + (1 << (column * STRIDE))) & ~board & (((1 << HEIGHT) - 1) << (column * STRIDE))
+
+
+def _random_column(rng: random.Random, board: int) -> int:
+    columns = _columns(board)
+    return columns[int(rng.random() * len(columns))]
+
+
+def _wins_at(discs: int, board: int) -> list[int]:
+    """Columns where a disc added to ``discs`` would make four at once (centre first)."""
+    cells = _completing_cells(discs) & ((board + BOTTOM) & FULL)
+    return [c for c in ORDER if cells & COLUMN_MASKS[c]] if cells else []
+
+
+def _completing_cells(discs: int) -> int:
+    """Every empty-or-not cell that would complete four with ``discs`` (all directions at once, by shifts)."""
+    found = (discs << 1) & (discs << 2) & (discs << 3)  # three below it in its column
+    for shift in (STRIDE, STRIDE - 1, STRIDE + 1):
+        two = (discs << shift) & (discs << 2 * shift)
+        found |= two & (discs << 3 * shift)
+        found |= two & (discs >> shift)
+        two = (discs >> shift) & (discs >> 2 * shift)
+        found |= two & (discs << shift)
+        found |= two & (discs >> 3 * shift)
+    return found & FULL
+
+
+@functools.lru_cache(maxsize=200_000)
+def _shortest_win(me: int, board: int, cap: int) -> int:
+    """Fewest moves (at most ``cap``) of a continuous-threat win for the side to move (discs ``me``), or 0."""
+    if _wins_at(me, board):
+        return 1
+    return _best_threat(me, board, cap)[0]
+
+
+@functools.lru_cache(maxsize=200_000)
+def _best_threat(me: int, board: int, cap: int) -> tuple[int, int]:
+    """(fewest moves, first column) of a continuous-threat win that does not win at once, or (0, -1)."""
+    if cap < 2:
+        return 0, -1
+    them = board ^ me
+    danger = _wins_at(them, board)
+    if len(danger) >= 2:
+        return 0, -1
+    best, first = 0, -1
+    for column in danger or _columns(board):
+        drop = _drop(board, column)
+        mine, after = me | drop, board | drop
+        threats = _wins_at(mine, after)
+        if not threats or _wins_at(them, after):
+            continue
+        if len(threats) >= 2:
+            return 2, column
+        limit = (best - 1 if best else cap) - 1
+        if limit < 1:
+            continue
+        length = _shortest_win(mine, after | _drop(after, threats[0]), limit)
+        if length:
+            best, first = length + 1, column
+    return best, first
+
+
+def _winning_column(me: int, board: int, cap: int) -> int | None:
+    """The first column of a shortest continuous-threat win within ``cap`` moves, or None."""
+    immediate = _wins_at(me, board)
+    if immediate:
+        return immediate[0]
+    length, column = _best_threat(me, board, cap)
+    return column if length else None
+
+
+def _defend(problem: Problem, model: int, board: int) -> int:
+    them = board ^ model
+    win = _wins_at(them, board)
+    if win:
+        return win[0]
+    block = _wins_at(model, board)
+    if block:
+        return block[0]
+    attack = _winning_column(them, board, 3)
+    if attack is not None:
+        return attack
+    rng = event_rng((problem.env_id, problem.level, problem.seed), "reply", model, board)
+    columns = _columns(board)
+    # A disc under the model's winning cell would hand it the win: avoid that when possible.
+    safe = [c for c in columns if not _wins_at(model, board | _drop(board, c))]
+    return rng.choice(sorted(safe or columns))

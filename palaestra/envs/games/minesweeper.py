@@ -1,0 +1,256 @@
+"""Minesweeper: reveal every safe cell of a board without touching a mine, from the numbers shown.
+
+The board has ``rows x cols`` cells and ``mines`` hidden mines. A first click has been made
+for the model: it opened a cell with no mine around it (and, as in the real game, every cell
+around it, flooding on through further empty cells). The board is drawn with column letters
+and row numbers: ``#`` hidden, ``F`` flagged, ``.`` an opened cell with no neighbouring mine,
+``1``-``8`` the number of mines among its eight neighbours.
+
+Each turn the model writes one command: ``reveal b3`` (or just ``b3``) or ``flag b3`` (which
+toggles a flag; flags are only notes, a flagged cell cannot be revealed). Revealing a mine
+loses; revealing every safe cell wins (reward 1). An unreadable command, a cell off the board
+or one already open costs a turn.
+
+Every board is solvable without guessing: a solver using only the local rules (a number
+whose hidden neighbours are all mines or all safe, and one number's hidden neighbours
+containing another's) opens the whole board from the first click, checked at generation.
+The oracle plays by those same deductions (its moves are proven safe; only its choice among
+them peeks, opening a proven cell with no mine around first). The clicks still needed after
+the first (the board's 3BV less one) are the difficulty measure; the turn budget is one and a
+half times that plus eight, room for opening numbered cells one by one.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
+from palaestra.envs.games.common import cell_name, invalid, read_cell, render_board
+
+HIDDEN, OPEN, FLAG = "h", "o", "f"
+
+
+@register
+class Minesweeper(MultiTurnTask):
+    id = "games/minesweeper"
+    family = "games"
+    description = "Open every safe cell of a no-guess minesweeper board from the neighbour counts."
+    tags = ("games", "multi-turn", "deduction", "grid")
+
+    @dataclass(frozen=True)
+    class Config:
+        rows: int
+        cols: int
+        mines: int
+
+    def config(self, level: int) -> Config:
+        c = self.Config
+        return [c(5, 5, 3), c(6, 6, 6), c(8, 8, 10), c(9, 9, 14), c(10, 10, 20)][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        rows, cols = config.rows, config.cols
+
+        def draw() -> tuple[list[int], int] | None:
+            first = rng.randrange(rows * cols)
+            spared = set(_around(first, rows, cols)) | {first}
+            mines = sorted(rng.sample([i for i in range(rows * cols) if i not in spared], config.mines))
+            data = {"rows": rows, "cols": cols, "mines": mines, "first": first}
+            data["clicks"] = _three_bv(data) - 1  # the first click opened one empty region
+            return data if data["clicks"] >= 2 and _solvable(mines, first, rows, cols) else None
+
+        data = retry(draw, what="a board solvable without guessing that the first click does not finish")
+        first = data["first"]
+        mask = _open(data, HIDDEN * (rows * cols), first)
+        prompt = (
+            f"Let's play minesweeper on a {rows}x{cols} board with {config.mines} hidden mines. Columns are letters "
+            f"a to {chr(96 + cols)}, rows are numbers 1 to {rows} from the top. '#' is a hidden cell, 'F' a flag, "
+            "'.' an open cell with no mine next to it, and a digit the number of mines among the eight cells around "
+            "an open cell. Opening a cell with no mine around it opens its neighbours too.\n"
+            f"The first click has been made for you, at {cell_name(first // cols, first % cols)}:\n\n"
+            f"{_picture(data, mask)}\n\n"
+            "Each turn, write one command: reveal CELL to open a cell, or flag CELL to put or take away a flag "
+            "(flags are notes for you; a flagged cell cannot be revealed). For example: reveal a1\n"
+            "Revealing a mine loses; opening every cell without a mine wins. The board can be solved without guessing."
+        )
+        return Problem(prompt=prompt, answer=None, data=data)
+
+    def max_turns(self, problem: Problem) -> int:
+        return problem.data["clicks"] * 3 // 2 + 8  # room for opening numbered cells one by one
+
+    def difficulty(self, problem: Problem) -> float:
+        return float(problem.data["clicks"])
+
+    def initial_state(self, problem: Problem) -> dict[str, Any]:
+        data = problem.data
+        return {"mask": _open(data, HIDDEN * (data["rows"] * data["cols"]), data["first"])}
+
+    def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
+        data = problem.data
+        rows, cols, mask = data["rows"], data["cols"], state["mask"]
+        flagging = move.strip().lower().startswith("flag")
+        cell = read_cell(move, rows, cols, ("flag", "unflag") if flagging else ("reveal", "open", "click"))
+        if cell is None:
+            return invalid(state, "write reveal or flag and one cell on the board, e.g. reveal a1")
+        index = cell[0] * cols + cell[1]
+        name = cell_name(*cell)
+        if mask[index] == OPEN:
+            return Outcome(state, Verdict.wrong("already open"), f"{name} is already open.")
+        if flagging:
+            mark = HIDDEN if mask[index] == FLAG else FLAG
+            mask = mask[:index] + mark + mask[index + 1:]
+            said = f"Flag {'placed on' if mark == FLAG else 'removed from'} {name}."
+            return Outcome({"mask": mask}, Verdict.wrong("flag"), f"{said}\n{_picture(data, mask)}")
+        if mask[index] == FLAG:
+            return Outcome(state, Verdict.wrong("flagged"), f"{name} is flagged; remove the flag first.")
+        if index in data["mines"]:
+            return Outcome(state, Verdict.wrong("mine"), f"{name} was a mine. You lose.\n"
+                                                         f"{_picture(data, mask, show_mines=True)}", True)
+        mask = _open(data, mask, index)
+        if mask.count(HIDDEN) + mask.count(FLAG) == len(data["mines"]):
+            return Outcome({"mask": mask}, Verdict.right(), f"Every safe cell is open: you win!\n"
+                                                            f"{_picture(data, mask)}", True)
+        return Outcome({"mask": mask}, Verdict.wrong("game goes on"), _picture(data, mask))
+
+    def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
+        data = problem.data
+        cols, mines, mask = data["cols"], set(data["mines"]), state["mask"]
+        index = _next_safe(data, mask)
+        if index is None:  # off the oracle's path only (the board is solvable by these deductions)
+            index = min(i for i, m in enumerate(mask) if m != OPEN and i not in mines)
+        if mask[index] == FLAG:
+            return f"flag {cell_name(index // cols, index % cols)}"
+        return f"reveal {cell_name(index // cols, index % cols)}"
+
+
+def _around(index: int, rows: int, cols: int) -> tuple[int, ...]:
+    return _neighbours(rows, cols)[index]
+
+
+@functools.cache
+def _neighbours(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
+    """Per cell, the cells among its eight neighbours that lie on the board."""
+    out = []
+    for index in range(rows * cols):
+        r, c = divmod(index, cols)
+        out.append(tuple((r + dr) * cols + c + dc for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+                         if (dr or dc) and 0 <= r + dr < rows and 0 <= c + dc < cols))
+    return tuple(out)
+
+
+def _counts(data: dict[str, Any]) -> list[int]:
+    rows, cols, mines = data["rows"], data["cols"], set(data["mines"])
+    return [sum(j in mines for j in _around(i, rows, cols)) for i in range(rows * cols)]
+
+
+def _open(data: dict[str, Any], mask: str, index: int, counts: list[int] | None = None) -> str:
+    """``mask`` with ``index`` opened, flooding through cells with no mine around (flags stay)."""
+    rows, cols = data["rows"], data["cols"]
+    counts = counts or _counts(data)
+    cells = list(mask)
+    stack = [index]
+    while stack:
+        i = stack.pop()
+        if cells[i] == OPEN:
+            continue
+        cells[i] = OPEN
+        if counts[i] == 0:
+            stack.extend(j for j in _around(i, rows, cols) if cells[j] == HIDDEN)
+    return "".join(cells)
+
+
+def _picture(data: dict[str, Any], mask: str, show_mines: bool = False) -> str:
+    rows, cols, mines = data["rows"], data["cols"], set(data["mines"])
+    counts = _counts(data)
+
+    def symbol(i: int) -> str:
+        if show_mines and i in mines:
+            return "*"
+        if mask[i] == OPEN:
+            return str(counts[i]) if counts[i] else "."
+        return "F" if mask[i] == FLAG else "#"
+
+    return render_board([[symbol(r * cols + c) for c in range(cols)] for r in range(rows)])
+
+
+def _three_bv(data: dict[str, Any]) -> int:
+    """The fewest clicks that open the board: one per empty region, plus each numbered cell next to none."""
+    rows, cols, mines = data["rows"], data["cols"], set(data["mines"])
+    counts = _counts(data)
+    mask = HIDDEN * (rows * cols)
+    clicks = 0
+    for i in range(rows * cols):
+        if counts[i] == 0 and i not in mines and mask[i] == HIDDEN:
+            mask = _open(data, mask, i, counts)
+            clicks += 1
+    return clicks + sum(1 for i in range(rows * cols) if i not in mines and mask[i] == HIDDEN)
+
+
+def _deduce(mask: str, counts: list[int], known_mines: set[int], rows: int, cols: int) -> tuple[set[int], set[int]]:
+    """Cells that the open numbers prove safe, and cells they prove to be mines (beyond ``known_mines``).
+
+    First each number alone (its hidden neighbours are all mines, or all safe); only when that
+    finds nothing, pairs of numbers where one's unknown neighbours contain the other's.
+    """
+    constraints = []
+    for i, mark in enumerate(mask):
+        if mark != OPEN or counts[i] == 0:
+            continue
+        around = _around(i, rows, cols)
+        unknown = frozenset(j for j in around if mask[j] != OPEN and j not in known_mines)
+        if unknown:
+            constraints.append((unknown, counts[i] - sum(j in known_mines for j in around)))
+    safe: set[int] = set()
+    found: set[int] = set()
+    for unknown, left in constraints:
+        if left == 0:
+            safe |= unknown
+        elif left == len(unknown):
+            found |= unknown
+    if safe or found:
+        return safe, found
+    for a, left_a in constraints:
+        for b, left_b in constraints:
+            if a < b:
+                extra, more = b - a, left_b - left_a
+                if more == 0:
+                    safe |= extra
+                elif more == len(extra):
+                    found |= extra
+    return safe, found
+
+
+def _solvable(mines: list[int], first: int, rows: int, cols: int) -> bool:
+    """Whether local deductions open every safe cell from the first click (no guess ever needed)."""
+    data = {"rows": rows, "cols": cols, "mines": mines}
+    counts = _counts(data)
+    mask = _open(data, HIDDEN * (rows * cols), first, counts)
+    known_mines: set[int] = set()
+    safe_total = rows * cols - len(mines)
+    for _ in range(rows * cols):  # every pass opens or marks at least one cell, or stops
+        if mask.count(OPEN) == safe_total:
+            return True
+        safe, found = _deduce(mask, counts, known_mines, rows, cols)
+        if not safe and not found:
+            return False
+        known_mines |= found
+        for i in safe:
+            mask = _open(data, mask, i, counts)
+    return mask.count(OPEN) == safe_total
+
+
+def _next_safe(data: dict[str, Any], mask: str) -> int | None:
+    """A cell the open numbers prove safe (an empty one if possible), deducing mines on the way; None if none."""
+    rows, cols = data["rows"], data["cols"]
+    counts = _counts(data)
+    known_mines: set[int] = set()
+    for _ in range(rows * cols):
+        safe, found = _deduce(mask.replace(FLAG, HIDDEN), counts, known_mines, rows, cols)
+        if safe:
+            return min(safe, key=lambda i: (counts[i] != 0, i))
+        if not found:
+            return None
+        known_mines |= found
+    return None

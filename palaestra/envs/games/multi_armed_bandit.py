@@ -1,0 +1,136 @@
+"""Multi-armed bandit: pull slot machines with unknown payout rates; scored by regret against the best one.
+
+There are ``arms`` machines labelled A, B, ... and a budget of ``horizon`` pulls. A pull of a
+Bernoulli machine pays 1 with its hidden probability, else 0; a pull of a Gaussian machine pays
+its hidden mean plus normal noise of a standard deviation stated in the prompt (rounded to one
+decimal). Every payout is drawn from ``event_rng`` keyed by the turn and the machine, so a replay
+of the same pulls sees the same payouts.
+
+Each turn the model names one machine (``C``, ``machine C``, ``pull C``; a trailing remark is
+fine, ``C or D`` is not). The reward is per pull and based on expected payouts, not on luck:
+pulling machine ``a`` earns ``(mean_a - mean_worst) / (horizon * (mean_best - mean_worst))``,
+so always pulling the best machine earns exactly 1 and a pull of the worst machine (or a
+malformed move, which costs a pull) earns 0; the total is one minus the normalised
+pseudo-regret. A turn's verdict is correct when it pulled the best machine; the oracle (which
+knows the means) always does.
+
+Levels add machines, shrink the gap between the best and the second-best machine, and switch
+to Gaussian payouts. The difficulty measure is the classical hardness of best-arm
+identification, ``sum over the other arms of (noise / gap)^2``.
+"""
+
+from __future__ import annotations
+
+import random
+import string
+from dataclasses import dataclass
+from typing import Any
+
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, event_rng, register
+from palaestra.envs.games.common import invalid, read_label
+
+NOUNS = ("machine", "arm", "slot machine", "bandit", "lever")
+VERBS = ("pull", "play", "choose", "try")
+
+
+@register
+class MultiArmedBandit(MultiTurnTask):
+    id = "games/multi_armed_bandit"
+    family = "games"
+    description = "Pull slot machines with hidden payout rates; scored by regret against always pulling the best."
+    tags = ("games", "multi-turn", "decision-making", "exploration")
+
+    @dataclass(frozen=True)
+    class Config:
+        arms: int
+        horizon: int  # pulls in the episode
+        gaussian: bool  # Gaussian payouts (else Bernoulli)
+        gap: tuple[float, float]  # best minus second-best mean, in units of the payout noise
+        noise: float = 1.0  # standard deviation of a Gaussian payout
+
+    def config(self, level: int) -> Config:
+        c = self.Config
+        return [
+            c(arms=2, horizon=10, gaussian=False, gap=(0.8, 1.4)),
+            c(arms=3, horizon=15, gaussian=False, gap=(0.5, 0.9)),
+            c(arms=4, horizon=20, gaussian=True, gap=(0.5, 0.9), noise=1.0),
+            c(arms=5, horizon=25, gaussian=False, gap=(0.3, 0.6)),
+            c(arms=6, horizon=30, gaussian=True, gap=(0.25, 0.5), noise=2.0),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        labels = string.ascii_uppercase[: config.arms]
+        means = _gaussian_means(rng, config) if config.gaussian else _bernoulli_means(rng, config)
+        rng.shuffle(means)
+        if config.gaussian:
+            payout = (f"pays a random amount: its own hidden mean plus normally distributed noise with standard "
+                      f"deviation {config.noise:g} (rounded to one decimal; it can be negative)")
+        else:
+            payout = "pays 1 with its own hidden probability and 0 otherwise"
+        example = labels[-1]
+        prompt = (
+            f"There are {config.arms} slot machines labelled {', '.join(labels)}. Each pull of a machine {payout}. "
+            f"The machines differ and do not change over time. You have {config.horizon} pulls.\n\n"
+            "Your score is based on the expected payout of the machines you pull, not on luck: every pull of the "
+            "best machine earns the most, every pull of the worst machine earns nothing, so always pulling the best "
+            "machine would score 1. A malformed move counts as a pull of the worst machine.\n\n"
+            f"Each turn, name the one machine you pull by its letter, for example: {example}"
+        )
+        data = {"labels": labels, "means": means, "gaussian": config.gaussian, "noise": config.noise,
+                "horizon": config.horizon}
+        return Problem(prompt=prompt, answer=labels[means.index(max(means))], data=data)
+
+    def max_turns(self, problem: Problem) -> int:
+        return problem.data["horizon"]
+
+    def difficulty(self, problem: Problem) -> float:
+        means, noise = problem.data["means"], _noise(problem.data)
+        best = max(means)
+        return sum((noise / (best - m)) ** 2 for m in means if m != best)
+
+    def initial_state(self, problem: Problem) -> dict[str, Any]:
+        return {"turn": 0}
+
+    def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
+        data = problem.data
+        labels, means = data["labels"], data["means"]
+        turn = state["turn"] + 1
+        done = turn >= data["horizon"]
+        label = read_label(move, labels, NOUNS, VERBS)
+        if label is None:
+            bad = invalid({"turn": turn}, f"name one machine by its letter ({', '.join(labels)})")
+            return bad._replace(done=done)
+        arm = labels.index(label)
+        best, worst = max(means), min(means)
+        reward = (means[arm] - worst) / (data["horizon"] * (best - worst))
+        rng = event_rng((problem.env_id, problem.level, problem.seed), "pull", turn, arm)
+        if data["gaussian"]:
+            paid = f"{round(rng.gauss(means[arm], data['noise']), 1):g}"
+        else:
+            paid = "1" if rng.random() < means[arm] else "0"
+        verdict = Verdict(reward, means[arm] == best, True, f"pulled {label}")
+        ending = " That was your last pull." if done else ""
+        return Outcome({"turn": turn}, verdict, f"Machine {label} paid {paid}.{ending}", done)
+
+    def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
+        return problem.answer or ""
+
+
+def _noise(data: dict[str, Any]) -> float:
+    # A Bernoulli payout's noise is at most 1/2; using 1/2 keeps the hardness comparable across kinds.
+    return data["noise"] if data["gaussian"] else 0.5
+
+
+def _bernoulli_means(rng: random.Random, config: MultiArmedBandit.Config) -> list[float]:
+    gap = round(rng.uniform(*config.gap) * 0.5, 2)  # in units of the Bernoulli noise bound 1/2
+    best = round(rng.uniform(0.1 + gap, 0.95), 3)
+    others = [round(rng.uniform(0.05, best - gap), 3) for _ in range(config.arms - 2)]
+    return [best, round(best - gap, 3), *others]
+
+
+def _gaussian_means(rng: random.Random, config: MultiArmedBandit.Config) -> list[float]:
+    gap = round(rng.uniform(*config.gap) * config.noise, 1)
+    best = round(rng.uniform(4.0, 9.0), 1)
+    spread = 2.0 * config.noise
+    others = [round(rng.uniform(best - gap - spread, best - gap), 1) for _ in range(config.arms - 2)]
+    return [best, round(best - gap, 1), *others]

@@ -1,0 +1,1 @@
+"""Geometry: coordinate geometry, triangles, circles and solids, with exact answers."""

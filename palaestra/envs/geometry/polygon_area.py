@@ -1,0 +1,134 @@
+"""The area of a simple polygon given by its vertices in order (the shoelace formula).
+
+The vertices are joined in angular order around their centroid, so the polygon is
+simple (star-shaped) but, from level 2, usually not convex. Level 0 is
+a triangle with small integer coordinates; the levels add vertices (up to 12), larger
+and negative coordinates, and at level 4 coordinates that are halves or thirds. The
+vertices are listed clockwise or counter-clockwise. The area is computed exactly.
+
+The vertices are at distinct angles around their centroid, so no angular gap
+exceeds a half turn and the fan of triangles from the centroid covers the polygon
+without overlap: the polygon is simple.
+
+The answer is the exact area, in any exact spelling (``27/2``, ``13.5``, ``13 1/2``,
+``\\frac{27}{2}``); a rounded value of a non-terminating area is wrong, and so is a
+signed (negative) area.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.retry import retry
+from palaestra.verifiers.numeric import read_exact
+from palaestra.verifiers.rationals import format_fraction, other_spellings
+
+_EXAMPLES = (Fraction(45, 2), Fraction(31))
+_AREA_UNITS = ("square units", "sq units", "sq. units", "units^2", "unit^2", "u^2")
+
+
+@register
+class PolygonArea(Task):
+    id = "geometry/polygon_area"
+    family = "geometry"
+    description = "Area of a simple polygon from its vertex coordinates (shoelace formula), exactly."
+    tags = ("math", "geometry", "coordinates")
+
+    @dataclass(frozen=True)
+    class Config:
+        vertices: tuple[int, int]
+        extent: int  # coordinates in [-extent, extent] (level 0: [0, extent])
+        denominators: tuple[int, ...]  # coordinates are multiples of 1/d for d drawn from these
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(vertices=(3, 3), extent=12, denominators=(1,)),
+            self.Config(vertices=(4, 5), extent=10, denominators=(1,)),
+            self.Config(vertices=(5, 7), extent=15, denominators=(1,)),
+            self.Config(vertices=(7, 9), extent=25, denominators=(1,)),
+            self.Config(vertices=(9, 12), extent=20, denominators=(2, 3)),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        points = retry(lambda: _polygon(rng, config), lambda p: _area(p) > 0 and _no_flat_corner(p),
+                       what="a simple polygon with no flat corners")
+        if rng.random() < 0.5:
+            points.reverse()
+        start = rng.randrange(len(points))
+        points = points[start:] + points[:start]
+        area = _area(points)
+        listing = ", ".join(f"({_coordinate(x)}, {_coordinate(y)})" for x, y in points)
+        example = format_fraction(next(e for e in _EXAMPLES if e != area))
+        prompt = (
+            f"A simple polygon has these {len(points)} vertices, listed in order around its boundary:\n"
+            f"{listing}\n\nWhat is its area? Give the exact value, e.g. {example}."
+        )
+        return Problem(prompt=prompt, answer=format_fraction(area), data={
+            "points": [[str(x), str(y)] for x, y in points], "area": format_fraction(area),
+        })
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        value = read_exact(answer, max_digits=60, mixed=True, units=_AREA_UNITS)
+        if value is None:
+            return Verdict.unparsed("the answer is not an exact number")
+        return Verdict.judge(value == Fraction(problem.data["area"]), "wrong area")
+
+    def difficulty(self, problem: Problem) -> float:
+        """Vertices plus the digits of the largest coordinate numerator and denominator (the cross products)."""
+        values = [Fraction(v) for p in problem.data["points"] for v in p]
+        digits = max(len(str(abs(v.numerator))) + len(str(v.denominator)) - 1 for v in values)
+        return float(len(problem.data["points"]) + digits)
+
+    def spellings(self, problem: Problem) -> list[str]:
+        area = Fraction(problem.data["area"])
+        return [*super().spellings(problem), *other_spellings(area), f"A = {problem.answer}",
+                f"{problem.answer} square units", f"{problem.answer}. That is the area."]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        area = Fraction(problem.data["area"])
+        wrong = [*super().corruptions(problem, rng), format_fraction(area * 2), format_fraction(-area),
+                 format_fraction(area + Fraction(1, 2)), f"{format_fraction(area)} or {format_fraction(area + 1)}"]
+        if (area * 10**3).denominator != 1:
+            wrong.append(f"{float(area):.3f}")
+        return wrong
+
+
+def _polygon(rng: random.Random, config: PolygonArea.Config) -> list[tuple[Fraction, Fraction]]:
+    n = rng.randint(*config.vertices)
+    d = rng.choice(config.denominators)
+    low = 0 if config.denominators == (1,) and config.extent <= 12 else -config.extent
+    raw = {(Fraction(rng.randint(low * d, config.extent * d), d), Fraction(rng.randint(low * d, config.extent * d), d))
+           for _ in range(n)}
+    if len(raw) < n:
+        return []
+    cx = sum(x for x, _ in raw) / n
+    cy = sum(y for _, y in raw) / n
+    angles = {p: math.atan2(float(p[1] - cy), float(p[0] - cx)) for p in raw}
+    if len({round(a, 9) for a in angles.values()}) < n or any(p == (cx, cy) for p in raw):
+        return []
+    return sorted(raw, key=lambda p: angles[p])
+
+
+def _area(points: list[tuple[Fraction, Fraction]]) -> Fraction:
+    if len(points) < 3:
+        return Fraction(0)
+    twice = sum(x1 * y2 - x2 * y1 for (x1, y1), (x2, y2) in zip(points, points[1:] + points[:1]))
+    return abs(twice) / 2
+
+
+def _no_flat_corner(points: list[tuple[Fraction, Fraction]]) -> bool:
+    """No vertex lies on the line through its neighbours (it would not be a corner)."""
+    n = len(points)
+    for i in range(n):
+        (x0, y0), (x1, y1), (x2, y2) = points[i - 1], points[i], points[(i + 1) % n]
+        if (x1 - x0) * (y2 - y0) - (y1 - y0) * (x2 - x0) == 0:
+            return False
+    return True
+
+
+def _coordinate(value: Fraction) -> str:
+    return format_fraction(value)

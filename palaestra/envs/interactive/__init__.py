@@ -1,0 +1,1 @@
+"""Text worlds and agents: multi-turn tasks with commands, a simulated counterpart or a hidden system to probe."""

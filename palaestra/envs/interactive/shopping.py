@@ -1,0 +1,270 @@
+"""Shopping: search a generated catalogue, inspect products and buy one that meets every stated requirement.
+
+A WebShop-like task, all local. The catalogue holds products of several categories, each with
+a colour, a material, a size, features, a price and a rating. The instruction names a category
+and some requirements (colour, material, size, a feature, a price ceiling, a minimum rating).
+Besides one product that meets them all, the catalogue holds many near misses (products that
+fail exactly one requirement) and unrelated products.
+
+Commands (stated in the prompt): ``search WORDS`` lists the five best keyword matches (id,
+name, price; ties by id), ``more`` the next five of the last search, ``view ID`` a product's
+full details, and ``buy ID`` buys it and ends the episode. Buying needs the product to have been viewed. Reward 1 when the product
+bought meets every requirement (any such product, not only the planted one), 0 otherwise; an
+unreadable command, or viewing or buying an unknown id, costs a turn.
+
+The oracle views the planted product and buys it. Levels add
+requirements and grow the catalogue. The difficulty measure is the number of requirements plus
+the base-2 logarithm of the number of products in the category asked for.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
+from palaestra.envs.interactive.common import read_command
+
+RESULTS = 5
+CATEGORIES = {
+    "backpack": {"sizes": ["15 L", "20 L", "25 L", "30 L", "40 L"], "materials": ["nylon", "canvas", "leather",
+                 "polyester"], "features": ["laptop sleeve", "waterproof", "chest strap", "bottle pocket"]},
+    "running shoes": {"sizes": ["7", "8", "9", "10", "11", "12"], "materials": ["mesh", "knit", "leather",
+                      "synthetic"], "features": ["waterproof", "reflective", "wide fit", "trail grip"]},
+    "jacket": {"sizes": ["XS", "S", "M", "L", "XL"], "materials": ["wool", "down", "fleece", "nylon"],
+               "features": ["hood", "waterproof", "zip pockets", "packable"]},
+    "headphones": {"sizes": ["compact", "standard", "large"], "materials": ["plastic", "aluminium", "leather"],
+                   "features": ["wireless", "noise cancelling", "foldable", "microphone"]},
+    "desk lamp": {"sizes": ["small", "medium", "tall"], "materials": ["metal", "wood", "plastic", "glass"],
+                  "features": ["dimmable", "usb port", "clamp", "timer"]},
+    "water bottle": {"sizes": ["500 ml", "750 ml", "1 L", "1.5 L"], "materials": ["steel", "glass", "plastic",
+                     "aluminium"], "features": ["insulated", "straw lid", "leak proof", "carry loop"]},
+}
+COLOURS = ("black", "white", "red", "blue", "green", "grey", "navy", "orange", "pink", "brown", "yellow", "purple")
+BRANDS = ("Aurora", "Bolt", "Cedar", "Dune", "Ember", "Fjord", "Granite", "Harbor", "Iris", "Juniper", "Kestrel",
+          "Lumen", "Maple", "Nimbus", "Orbit", "Pioneer", "Quartz", "Ridge", "Summit", "Tundra", "Umbra", "Vale",
+          "Willow", "Zephyr")
+STYLES = ("classic", "urban", "trail", "everyday", "pro", "lite", "prime", "travel", "studio", "sport", "nova",
+          "core")
+REQUIREMENTS = ("colour", "material", "size", "feature", "price", "rating")
+_ID = re.compile(r"^p\d{4}$")
+
+
+@register
+class Shopping(MultiTurnTask):
+    id = "interactive/shopping"
+    family = "interactive"
+    description = "Search a generated catalogue, inspect products and buy one meeting every requirement."
+    tags = ("interactive", "multi-turn", "web-agent", "search")
+
+    @dataclass(frozen=True)
+    class Config:
+        requirements: int  # beyond the category
+        products: int
+        near_misses: int
+        turns: int
+
+    def config(self, level: int) -> Config:
+        c = self.Config
+        return [c(2, 30, 6, 10), c(3, 60, 10, 12), c(4, 120, 14, 14), c(5, 200, 18, 16), c(6, 300, 24, 18)][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        ids = [f"P{n}" for n in rng.sample(range(1000, 10000), config.products)]
+        category = rng.choice(sorted(CATEGORIES))
+        target = _random_product(rng, category)
+        asked = rng.sample(REQUIREMENTS, config.requirements)
+        wants = _requirements(rng, target, asked)
+        products = [target]
+        for k in range(config.near_misses):
+            products.append(_near_miss(rng, target, wants, asked[k % len(asked)]))
+        while len(products) < config.products:
+            products.append(_random_product(rng, category if rng.random() < 0.3 else rng.choice(sorted(CATEGORIES))))
+        rng.shuffle(products)
+        catalogue = {pid: product for pid, product in zip(ids, products)}
+        target_id = ids[products.index(target)]
+        for pid, product in catalogue.items():
+            product["name"] = f"{product['brand']} {product['style']} {product['category']}"
+        prompt = (
+            "You are shopping in an online store. Find and buy a product that meets every requirement:\n"
+            f"{_requirements_text(category, wants)}\n\n"
+            "Commands: search WORDS (lists the five best keyword matches with id, name and price; the words are "
+            "matched against each product's name, colour, material, size and features), more (the next five matches "
+            "of your last search), view ID (shows a product's details), buy ID (buys it and ends the task; you can "
+            "only buy a product you have viewed). For example: "
+            f"search {COLOURS[0]} {category}\n"
+            "An unreadable command, or an unknown id, costs a turn."
+        )
+        data = {"catalogue": catalogue, "wants": wants, "target": target_id, "turns": config.turns}
+        return Problem(prompt=prompt, answer=target_id, data=data)
+
+    def max_turns(self, problem: Problem) -> int:
+        return problem.data["turns"]
+
+    def difficulty(self, problem: Problem) -> float:
+        wants = problem.data["wants"]
+        same = sum(p["category"] == wants["category"] for p in problem.data["catalogue"].values())
+        return (len(wants) - 1) + math.log2(same)
+
+    def initial_state(self, problem: Problem) -> dict[str, Any]:
+        return {"viewed": [], "query": "", "shown": 0}
+
+    def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
+        catalogue = problem.data["catalogue"]
+        command = read_command(move, _parse)
+        if command is None:
+            why = "write search WORDS, view ID or buy ID"
+            return Outcome(state, Verdict.unparsed(why), f"Invalid command: {why}.")
+        verb, argument = command
+        if verb == "search":
+            return Outcome({**state, "query": argument, "shown": RESULTS}, Verdict.wrong("searched"),
+                           _search(catalogue, argument, 0))
+        if verb == "more":
+            if not state["query"]:
+                return Outcome(state, Verdict.wrong("no search"), "Search for something first.")
+            return Outcome({**state, "shown": state["shown"] + RESULTS}, Verdict.wrong("searched"),
+                           _search(catalogue, state["query"], state["shown"]))
+        pid = argument.upper()
+        if pid not in catalogue:
+            return Outcome(state, Verdict.wrong("unknown id"), f"There is no product {pid}.")
+        if verb == "view":
+            viewed = state["viewed"] if pid in state["viewed"] else sorted([*state["viewed"], pid])
+            return Outcome({**state, "viewed": viewed}, Verdict.wrong("viewed"), _details(pid, catalogue[pid]))
+        if pid not in state["viewed"]:
+            return Outcome(state, Verdict.wrong("not viewed"), f"View {pid} before buying it.")
+        failed = _failed(catalogue[pid], problem.data["wants"])
+        if failed:
+            return Outcome(state, Verdict.wrong("wrong product"),
+                           f"You bought {pid}, which misses requirements ({'; '.join(failed)}).", True)
+        return Outcome(state, Verdict.right(), f"You bought {pid}. It meets every requirement: well done!", True)
+
+    def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
+        target = problem.data["target"]
+        return f"buy {target}" if target in state["viewed"] else f"view {target}"
+
+
+def _random_product(rng: random.Random, category: str) -> dict[str, Any]:
+    spec = CATEGORIES[category]
+    return {
+        "category": category, "brand": rng.choice(BRANDS), "style": rng.choice(STYLES),
+        "colour": rng.choice(COLOURS), "material": rng.choice(spec["materials"]), "size": rng.choice(spec["sizes"]),
+        "features": sorted(rng.sample(spec["features"], rng.randint(0, 2))),
+        "price": round(rng.uniform(15, 200), 2), "rating": round(rng.uniform(2.5, 5.0), 1),
+    }
+
+
+def _requirements(rng: random.Random, target: dict[str, Any], asked: list[str]) -> dict[str, Any]:
+    wants: dict[str, Any] = {"category": target["category"]}
+    for name in asked:
+        if name == "feature":
+            if not target["features"]:
+                target["features"] = [rng.choice(CATEGORIES[target["category"]]["features"])]
+            wants["feature"] = rng.choice(target["features"])
+        elif name == "price":
+            wants["price"] = int(math.ceil(target["price"] / 10) * 10)  # a round ceiling above the price
+        elif name == "rating":
+            target["rating"] = max(target["rating"], 3.5)
+            wants["rating"] = math.floor(target["rating"] * 2) / 2  # a half-star floor below the rating
+        else:
+            wants[name] = target[name]
+    return wants
+
+
+def _near_miss(rng: random.Random, target: dict[str, Any], wants: dict[str, Any], broken: str) -> dict[str, Any]:
+    """A product meeting every requirement but ``broken`` (other details drawn afresh where not required)."""
+    product = _random_product(rng, target["category"])
+    spec = CATEGORIES[target["category"]]
+    for name, value in wants.items():
+        if name in ("colour", "material", "size"):
+            product[name] = value
+        elif name == "feature":
+            product["features"] = sorted({*product["features"], value})
+        elif name == "price":
+            product["price"] = round(rng.uniform(15, value - 0.01), 2)
+        elif name == "rating":
+            product["rating"] = round(rng.uniform(value, 5.0), 1)
+    if broken in ("colour", "material", "size"):
+        pool = COLOURS if broken == "colour" else spec["materials"] if broken == "material" else spec["sizes"]
+        product[broken] = rng.choice([v for v in pool if v != wants[broken]])
+    elif broken == "feature":
+        product["features"] = [f for f in product["features"] if f != wants["feature"]]
+    elif broken == "price":
+        product["price"] = round(wants["price"] + rng.uniform(1, 40), 2)
+    else:
+        product["rating"] = round(rng.uniform(2.0, wants["rating"] - 0.1), 1)
+    return product
+
+
+def _requirement_text(name: str, value: Any) -> str:
+    if name == "feature":
+        return f"has the feature: {value}"
+    if name == "price":
+        return f"price at most ${value}"
+    if name == "rating":
+        return f"rating at least {value:g} stars"
+    return f"{name}: {value}"
+
+
+def _requirements_text(category: str, wants: dict[str, Any]) -> str:
+    lines = [f"- category: {category}"]
+    lines += [f"- {_requirement_text(name, wants[name])}" for name in REQUIREMENTS if name in wants]
+    return "\n".join(lines)
+
+
+def _meets(product: dict[str, Any], name: str, value: Any) -> bool:
+    if name == "feature":
+        return value in product["features"]
+    if name == "price":
+        return product["price"] <= value
+    if name == "rating":
+        return product["rating"] >= value
+    return product[name] == value
+
+
+def _failed(product: dict[str, Any], wants: dict[str, Any]) -> list[str]:
+    """The requirements ``product`` misses, as text."""
+    return [_requirement_text(name, value) for name, value in wants.items() if not _meets(product, name, value)]
+
+
+def _words(product: dict[str, Any]) -> set[str]:
+    text = " ".join([product["name"], product["colour"], product["material"], product["size"], *product["features"]])
+    return set(text.lower().split())
+
+
+def _search(catalogue: dict[str, dict[str, Any]], query: str, skip: int) -> str:
+    """Results ``skip + 1`` to ``skip + 5`` of a keyword search: most query words matched first, then by id."""
+    terms = set(query.lower().split())
+    scored = sorted((-len(terms & _words(p)), pid) for pid, p in catalogue.items())
+    hits = [pid for score, pid in scored if score < 0]
+    page = hits[skip: skip + RESULTS]
+    if not page:
+        return f"No {'more ' if skip else ''}products match '{query}'."
+    lines = [f"{pid}: {catalogue[pid]['name']}, ${catalogue[pid]['price']:.2f}" for pid in page]
+    return f"Results {skip + 1}-{skip + len(page)} of {len(hits)} for '{query}':\n" + "\n".join(lines)
+
+
+def _details(pid: str, product: dict[str, Any]) -> str:
+    features = ", ".join(product["features"]) or "none"
+    return (f"{pid}: {product['name']}\ncategory: {product['category']}; colour: {product['colour']}; material: "
+            f"{product['material']}; size: {product['size']}; features: {features}; price: ${product['price']:.2f}; "
+            f"rating: {product['rating']:.1f} stars")
+
+
+def _parse(words: list[str]) -> tuple[str, str] | None:
+    if words in (["more"], ["next"], ["next", "page"], ["more", "results"]):
+        return ("more", "")
+    if len(words) < 2:
+        return None
+    verb = {"search": "search", "find": "search", "view": "view", "open": "view", "click": "view", "inspect": "view",
+            "buy": "buy", "purchase": "buy"}.get(words[0])
+    if verb is None:
+        return None
+    if verb == "search":
+        query = " ".join(words[1:])
+        return (verb, query) if len(query) <= 200 else None
+    if verb == "buy" and words[1:2] == ["now"]:
+        words = words[1:]
+    rest = [w for w in words[1:] if w not in ("product", "item", "id")]
+    return (verb, rest[0]) if len(rest) == 1 and _ID.match(rest[0]) else None

@@ -1,0 +1,1 @@
+"""Planning: classical STRIPS domains shown in PDDL, puzzles answered with move sequences."""

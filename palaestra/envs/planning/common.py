@@ -1,0 +1,65 @@
+"""Reading step lists for the planning puzzles: each step matched by an env's own pattern, one after another.
+
+:func:`read_steps` reads ``fill A, pour A B, empty B`` or a numbered list one step per line: the
+env gives a compiled pattern for one step and a function turning a match into a step (or
+``None`` when the match names nothing real). Steps are separated by commas, semicolons, new lines
+or ``then``; numbering (``1.``, ``Step 2:``) is skipped; wrappers and a short trailing sentence
+are read past by the rule in :mod:`palaestra.verifiers.normalize`. Matching is anchored, step
+after step, so the work is linear in the text. A candidate for ``palaestra/verifiers/moves.py``
+(it generalises :func:`~palaestra.verifiers.moves.read_place_moves` to any step grammar).
+
+Example::
+
+    >>> step = re.compile(r"(fill|empty) ([AB])", re.IGNORECASE)
+    >>> read_steps("1. fill A\\n2. empty B", step, lambda m: (m[1].lower(), m[2].upper()), max_count=5)
+    [('fill', 'A'), ('empty', 'B')]
+    >>> read_steps("fill A or empty B", step, lambda m: (m[1], m[2]), max_count=5) is None
+    True
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Collection
+from typing import TypeVar
+
+from palaestra.verifiers.normalize import read_with_tail, squeeze_spaces, unify
+
+T = TypeVar("T")
+
+MAX_CHARS_PER_STEP = 80
+_GAP = re.compile(r"(?:[\s,;]|\bthen\b|\band\b)*(?:(?:step|move|crossing|trip)?\s*\d{1,4}\s*[.):]\s*)?", re.IGNORECASE)
+
+
+def _steps_core(text: str, step: re.Pattern[str], convert: Callable[[re.Match[str]], T | None],
+                max_count: int) -> list[T] | None:
+    s = squeeze_spaces(text).strip()
+    steps: list[T] = []
+    position = 0
+    for _ in range(max_count + 1):  # anchored matches one after another: linear, never a search
+        position = _GAP.match(s, position).end()
+        match = step.match(s, position)
+        if match is None or match.end() == position:
+            break
+        value = convert(match)
+        if value is None:
+            return None
+        steps.append(value)
+        position = match.end()
+    position = _GAP.match(s, position).end()
+    if position < len(s) or not steps or len(steps) > max_count:
+        return None
+    return steps
+
+
+def read_steps(text: str, step: re.Pattern[str], convert: Callable[[re.Match[str]], T | None], *, max_count: int,
+               answer_words: Collection[str] = (), labels: Collection[str] = ()) -> list[T] | None:
+    """The steps of ``text`` in order, or ``None`` (see the module docstring).
+
+    ``answer_words`` / ``labels``: words and exact-case tokens that may not appear in a trailing
+    remark (they would name another step), as in :func:`palaestra.verifiers.normalize.is_benign_tail`.
+    """
+    if not isinstance(text, str) or len(text) > max_count * MAX_CHARS_PER_STEP + 400:
+        return None
+    return read_with_tail(unify(text), lambda s: _steps_core(s, step, convert, max_count), clauses=False,
+                          answer_words=answer_words, labels=labels)

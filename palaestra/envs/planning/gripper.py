@@ -1,0 +1,165 @@
+"""Gripper in PDDL: a robot with several grippers carries balls between rooms.
+
+The classic Gripper domain (``move``, ``pick``, ``drop``), generalised: several rooms, balls
+starting in random rooms and wanted in random rooms, the robot starting anywhere, two or three
+grippers. The prompt shows the domain and the problem as PDDL; the plan is replayed by the
+STRIPS simulator of :mod:`palaestra.envs.planning.strips` (any valid plan scores at levels 0-1;
+from level 2 it must also be as short as possible).
+
+Shortest plans come from A* over an abstract state (the robot's room and where each ball is: a
+room, or carried, since grippers are interchangeable) with an admissible heuristic: every
+misplaced ball needs a drop, and a pick unless carried, and every room other than the robot's
+that holds a misplaced ball or is the goal of one must be entered by a move. Grippers are
+assigned when the abstract plan is written out as actions.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import cache
+
+from palaestra.core import Problem, register, retry
+from palaestra.envs.planning.strips import Action, Domain, Instance, PlanTask, Schema
+from palaestra.solvers.simulate import Rules, SearchBudgetExceeded, shortest_plan
+
+SEARCH_BUDGET = 30_000
+CARRIED = -1
+GRIPPERS = ("left", "right", "middle")
+
+State = tuple[int, tuple[int, ...]]  # (robot's room, each ball's room or CARRIED)
+Move = tuple[str, int]  # ("move", room), ("pick", ball), ("drop", ball)
+
+
+@cache
+def gripper_domain() -> Domain:
+    room, ball, gripper = ("?r", "room"), ("?b", "ball"), ("?g", "gripper")
+    return Domain(
+        "gripper",
+        (("room", "object"), ("ball", "object"), ("gripper", "object")),
+        (("at-robby", (room,)), ("at", (ball, room)), ("free", (gripper,)), ("carry", (ball, gripper))),
+        (
+            Schema("move", (("?from", "room"), ("?to", "room")), (("at-robby", "?from"),),
+                   (("at-robby", "?to"),), (("at-robby", "?from"),)),
+            Schema("pick", (ball, room, gripper), (("at", "?b", "?r"), ("at-robby", "?r"), ("free", "?g")),
+                   (("carry", "?b", "?g"),), (("at", "?b", "?r"), ("free", "?g"))),
+            Schema("drop", (ball, room, gripper), (("carry", "?b", "?g"), ("at-robby", "?r")),
+                   (("at", "?b", "?r"), ("free", "?g")), (("carry", "?b", "?g"),)),
+        ),
+    )
+
+
+@register
+class Gripper(PlanTask):
+    id = "planning/gripper"
+    family = "planning"
+    description = "Find a (shortest) plan for a generalised Gripper problem given in PDDL."
+    tags = ("planning", "pddl", "strips")
+    domain = gripper_domain()
+    example = (("pick", ("ball9", "rooma", "left")), ("move", ("rooma", "roomb")))
+
+    @dataclass(frozen=True)
+    class Config:
+        rooms: int
+        balls: int
+        grippers: int
+        optimal: bool
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(rooms=3, balls=4, grippers=2, optimal=False),
+            self.Config(rooms=3, balls=5, grippers=2, optimal=False),
+            self.Config(rooms=4, balls=5, grippers=2, optimal=True),
+            self.Config(rooms=4, balls=6, grippers=2, optimal=True),
+            self.Config(rooms=5, balls=7, grippers=3, optimal=True),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        rooms = [f"room{chr(ord('a') + i)}" for i in range(config.rooms)]
+        balls = [f"ball{i + 1}" for i in range(config.balls)]
+        grippers = GRIPPERS[: config.grippers]
+
+        def draw() -> tuple[State, tuple[int, ...], list[Move]] | None:
+            robot = rng.randrange(config.rooms)
+            where = tuple(rng.randrange(config.rooms) for _ in balls)
+            goal = tuple(rng.randrange(config.rooms) for _ in balls)
+            if sum(a != b for a, b in zip(where, goal)) < 2:
+                return None  # at least two balls to carry
+            try:
+                moves = shortest_plan(BallMoves((robot, where), goal, config.grippers), max_nodes=SEARCH_BUDGET)
+            except SearchBudgetExceeded:
+                return None
+            return (robot, where), goal, moves
+
+        (robot, where), goal, moves = retry(draw, what="a gripper problem solved within the search budget")
+        init = {("at-robby", rooms[robot])} | {("free", g) for g in grippers}
+        init |= {("at", balls[b], rooms[r]) for b, r in enumerate(where)}
+        objects = tuple((r, "room") for r in rooms) + tuple((b, "ball") for b in balls)
+        instance = Instance(f"gripper-{config.rooms}-{config.balls}", self.domain,
+                            objects + tuple((g, "gripper") for g in grippers), frozenset(init),
+                            tuple(("at", balls[b], rooms[r]) for b, r in enumerate(goal)))
+        plan = _actions(robot, moves, rooms, balls, grippers)
+        preamble = (f"A robot with {config.grippers} grippers moves between {config.rooms} rooms and carries "
+                    f"{config.balls} balls, at most one per gripper. Here is the planning task in PDDL.")
+        return self.problem_for(instance, plan, config.optimal, preamble)
+
+
+class BallMoves(Rules[State, Move]):
+    """The abstract Gripper puzzle: grippers are interchangeable, so only the number carried matters."""
+
+    def __init__(self, start: State, goal: tuple[int, ...], grippers: int) -> None:
+        self.start, self.target, self.grippers = start, goal, grippers
+
+    def initial(self) -> State:
+        return self.start
+
+    def moves(self, state: State) -> list[Move]:
+        robot, where = state
+        carried = where.count(CARRIED)
+        moves: list[Move] = [("drop", b) for b, r in enumerate(where) if r == CARRIED]
+        if carried < self.grippers:
+            moves += [("pick", b) for b, r in enumerate(where) if r == robot]
+        moves += [("move", r) for r in range(max(max(where), robot, max(self.target)) + 1) if r != robot]
+        return moves
+
+    def check(self, state: State, move: Move) -> str | None:
+        return None  # moves() yields legal moves only
+
+    def apply(self, state: State, move: Move) -> State:
+        robot, where = state
+        kind, arg = move
+        if kind == "move":
+            return arg, where
+        place = CARRIED if kind == "pick" else robot
+        return robot, where[:arg] + (place,) + where[arg + 1 :]
+
+    def goal(self, state: State) -> bool:
+        return state[1] == self.target
+
+    def heuristic(self, state: State) -> int:
+        robot, where = state
+        actions, rooms = 0, set()
+        for ball, (room, wanted) in enumerate(zip(where, self.target)):
+            if room != wanted:
+                actions += 1 if room == CARRIED else 2
+                rooms.add(wanted)
+                if room != CARRIED:
+                    rooms.add(room)
+        rooms.discard(robot)
+        return actions + len(rooms)
+
+
+def _actions(robot: int, moves: list[Move], rooms: list[str], balls: list[str], grippers: tuple[str, ...]) -> list[Action]:
+    """The abstract plan written as actions, each pick taking the first free gripper."""
+    holder: dict[int, str] = {}
+    plan: list[Action] = []
+    for kind, arg in moves:
+        if kind == "move":
+            plan.append(("move", (rooms[robot], rooms[arg])))
+            robot = arg
+        elif kind == "pick":
+            holder[arg] = next(g for g in grippers if g not in holder.values())
+            plan.append(("pick", (balls[arg], rooms[robot], holder[arg])))
+        else:
+            plan.append(("drop", (balls[arg], rooms[robot], holder.pop(arg))))
+    return plan

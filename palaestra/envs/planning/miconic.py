@@ -1,0 +1,160 @@
+"""Miconic in PDDL: an elevator picks passengers up at their floors and drops them at their destinations.
+
+The STRIPS Miconic domain of the planning competitions: ``board`` and ``depart`` at the
+elevator's floor, ``up`` and ``down`` to any floor above or below (one action whatever the
+distance); ``(above f1 f2)`` holds when ``f2`` is above ``f1``. Every passenger has a random
+origin and a different destination; the elevator starts on a random floor. The prompt shows the
+domain and the problem as PDDL; the plan is replayed by the STRIPS simulator of
+:mod:`palaestra.envs.planning.strips` (any valid plan scores at levels 0-1; from level 2 it
+must also be as short as possible).
+
+Shortest plans come from A* over (elevator floor, each passenger waiting, aboard or served) with
+an admissible heuristic: a waiting passenger needs a board and a depart, one aboard a depart, and
+every floor other than the elevator's where someone waits or must get off needs a move there.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import cache
+
+from palaestra.core import Problem, register, retry
+from palaestra.envs.planning.strips import Action, Domain, Instance, PlanTask, Schema
+from palaestra.solvers.simulate import Rules, SearchBudgetExceeded, shortest_plan
+
+SEARCH_BUDGET = 30_000
+WAITING, ABOARD, SERVED = 0, 1, 2
+
+State = tuple[int, tuple[int, ...]]  # (elevator floor, each passenger's status)
+Move = tuple[str, int]  # ("go", floor), ("board", passenger), ("depart", passenger)
+
+
+@cache
+def miconic_domain() -> Domain:
+    f, p = ("?f", "floor"), ("?p", "passenger")
+    f1, f2 = ("?f1", "floor"), ("?f2", "floor")
+    return Domain(
+        "miconic",
+        (("passenger", "object"), ("floor", "object")),
+        (("origin", (p, f)), ("destin", (p, f)), ("above", (f1, f2)), ("boarded", (p,)), ("served", (p,)),
+         ("lift-at", (f,))),
+        (
+            Schema("board", (f, p), (("lift-at", "?f"), ("origin", "?p", "?f")), (("boarded", "?p"),), ()),
+            Schema("depart", (f, p), (("lift-at", "?f"), ("destin", "?p", "?f"), ("boarded", "?p")),
+                   (("served", "?p"),), (("boarded", "?p"),)),
+            Schema("up", (f1, f2), (("lift-at", "?f1"), ("above", "?f1", "?f2")), (("lift-at", "?f2"),),
+                   (("lift-at", "?f1"),)),
+            Schema("down", (f1, f2), (("lift-at", "?f1"), ("above", "?f2", "?f1")), (("lift-at", "?f2"),),
+                   (("lift-at", "?f1"),)),
+        ),
+    )
+
+
+@register
+class Miconic(PlanTask):
+    id = "planning/miconic"
+    family = "planning"
+    description = "Find a (shortest) plan for an elevator (Miconic) problem given in PDDL."
+    tags = ("planning", "pddl", "strips")
+    domain = miconic_domain()
+    example = (("up", ("f8", "f9")), ("board", ("f9", "p9")))
+
+    @dataclass(frozen=True)
+    class Config:
+        floors: int
+        passengers: int
+        optimal: bool
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(floors=5, passengers=3, optimal=False),
+            self.Config(floors=6, passengers=4, optimal=False),
+            self.Config(floors=7, passengers=5, optimal=True),
+            self.Config(floors=8, passengers=6, optimal=True),
+            self.Config(floors=9, passengers=7, optimal=True),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        floors = [f"f{i}" for i in range(config.floors)]
+        people = [f"p{i + 1}" for i in range(config.passengers)]
+
+        def draw() -> tuple[int, list[tuple[int, int]], list[Move]] | None:
+            trips = [tuple(rng.sample(range(config.floors), 2)) for _ in people]
+            lift = rng.randrange(config.floors)
+            try:
+                moves = shortest_plan(Elevator(lift, trips), max_nodes=SEARCH_BUDGET)
+            except SearchBudgetExceeded:
+                return None
+            return lift, trips, moves
+
+        lift, trips, moves = retry(draw, what="an elevator problem solved within the search budget")
+        init = {("lift-at", floors[lift])}
+        init |= {("above", floors[i], floors[j]) for i in range(config.floors) for j in range(i + 1, config.floors)}
+        for person, (origin, destination) in zip(people, trips):
+            init |= {("origin", person, floors[origin]), ("destin", person, floors[destination])}
+        instance = Instance(f"elevator-{config.floors}-{config.passengers}", self.domain,
+                            tuple((p, "passenger") for p in people) + tuple((f, "floor") for f in floors),
+                            frozenset(init), tuple(("served", p) for p in people))
+        plan = _actions(lift, moves, floors, people)
+        preamble = (f"An elevator serves {config.passengers} passengers in a building with {config.floors} floors "
+                    f"(f0 is the lowest). Here is the planning task in PDDL.")
+        return self.problem_for(instance, plan, config.optimal, preamble)
+
+
+class Elevator(Rules[State, Move]):
+    """The abstract Miconic puzzle: the elevator's floor and each passenger's status."""
+
+    def __init__(self, lift: int, trips: list[tuple[int, int]]) -> None:
+        self.lift, self.trips = lift, trips
+        self.floors = sorted({f for trip in trips for f in trip})
+
+    def initial(self) -> State:
+        return self.lift, (WAITING,) * len(self.trips)
+
+    def moves(self, state: State) -> list[Move]:
+        lift, status = state
+        moves: list[Move] = []
+        for person, ((origin, destination), now) in enumerate(zip(self.trips, status)):
+            if now == WAITING and origin == lift:
+                moves.append(("board", person))
+            elif now == ABOARD and destination == lift:
+                moves.append(("depart", person))
+        return moves + [("go", f) for f in self.floors if f != lift]
+
+    def check(self, state: State, move: Move) -> str | None:
+        return None  # moves() yields legal moves only
+
+    def apply(self, state: State, move: Move) -> State:
+        lift, status = state
+        kind, arg = move
+        if kind == "go":
+            return arg, status
+        return lift, status[:arg] + (ABOARD if kind == "board" else SERVED,) + status[arg + 1 :]
+
+    def goal(self, state: State) -> bool:
+        return all(s == SERVED for s in state[1])
+
+    def heuristic(self, state: State) -> int:
+        lift, status = state
+        actions, stops = 0, set()
+        for (origin, destination), now in zip(self.trips, status):
+            if now == WAITING:
+                actions += 2
+                stops.update((origin, destination))
+            elif now == ABOARD:
+                actions += 1
+                stops.add(destination)
+        stops.discard(lift)
+        return actions + len(stops)
+
+
+def _actions(lift: int, moves: list[Move], floors: list[str], people: list[str]) -> list[Action]:
+    plan: list[Action] = []
+    for kind, arg in moves:
+        if kind == "go":
+            plan.append(("up" if arg > lift else "down", (floors[lift], floors[arg])))
+            lift = arg
+        else:
+            plan.append((kind, (floors[lift], people[arg])))
+    return plan

@@ -1,0 +1,1 @@
+"""Probability: exact probabilities, expected values, conditional probability and Markov chains."""

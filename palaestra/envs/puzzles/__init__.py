@@ -1,0 +1,1 @@
+"""Grid and number puzzles with solver-proven unique solutions: futoshiki, kakuro, KenKen, nonograms, ..."""

@@ -1,0 +1,323 @@
+"""Shared blocks of the grid and number puzzles: Latin squares, clue pruning under a uniqueness
+proof, grid answers and drawings. No environment is registered here.
+
+The uniqueness machinery works on any puzzle encoded as CNF over *decision variables* (a cell's
+digit, a shaded square): the known solution is excluded by one blocking clause, so "the clues
+still force the solution" is "the formula plus the clues (as solver assumptions) is
+unsatisfiable". :func:`prune_clues` removes clues one at a time in a random order and keeps a
+removal only when that proof still goes through; every puzzle it returns is proven unique.
+
+Example::
+
+    >>> import random
+    >>> square = random_latin_square(random.Random(3), 4)
+    >>> all(sorted(row) == [1, 2, 3, 4] for row in square), all(sorted(col) == [1, 2, 3, 4] for col in zip(*square))
+    (True, True)
+    >>> cnf, cell = latin_cnf(3)
+    >>> count_solutions(cnf, limit=20)
+    12
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from functools import cache
+
+from palaestra.solvers.sat import CNF, Budget, BudgetExhausted, SatSolver, count_solutions  # noqa: F401
+from palaestra.verifiers.blocks import read_grid
+
+# Generous for the small puzzles here (a proof takes a few dozen conflicts); an exhausted budget keeps the clue.
+PROOF_BUDGET = Budget(conflicts=20_000)
+DIGITS = "0123456789"
+NEIGHBOURS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+
+
+# --- Latin squares -----------------------------------------------------------------------
+
+
+def random_latin_square(rng: random.Random, n: int) -> list[list[int]]:
+    """A random ``n x n`` Latin square over 1..n, built row by row.
+
+    Each row is a random perfect matching of columns to the symbols their column has not used
+    yet (augmenting paths over shuffled candidates). A Latin rectangle always extends to a
+    Latin square (Hall's theorem), so the construction never backtracks.
+    """
+    col_used: list[set[int]] = [set() for _ in range(n)]
+    square = []
+    for _ in range(n):
+        options = [[v for v in range(1, n + 1) if v not in col_used[c]] for c in range(n)]
+        for choices in options:
+            rng.shuffle(choices)
+        owner: dict[int, int] = {}  # symbol -> column holding it in this row
+        columns = list(range(n))
+        rng.shuffle(columns)
+        for c in columns:
+            _augment(c, options, owner, set())
+        row = [0] * n
+        for v, c in owner.items():
+            row[c] = v
+            col_used[c].add(v)
+        square.append(row)
+    return square
+
+
+def _augment(c: int, options: list[list[int]], owner: dict[int, int], seen: set[int]) -> bool:
+    """Kuhn's augmenting path: give column ``c`` a symbol, moving other columns' symbols if need be."""
+    for v in options[c]:
+        if v in seen:
+            continue
+        seen.add(v)
+        if v not in owner or _augment(owner[v], options, owner, seen):
+            owner[v] = c
+            return True
+    return False
+
+
+@cache
+def _latin_clauses(n: int) -> tuple[list[list[int]], int, tuple[tuple[tuple[int, ...], ...], ...]]:
+    cnf = CNF()
+    cell = [[[cnf.var(("cell", r, c, v)) for v in range(1, n + 1)] for c in range(n)] for r in range(n)]
+    for r in range(n):
+        for c in range(n):
+            cnf.exactly_one(cell[r][c])
+    for i in range(n):
+        for v in range(n):
+            cnf.exactly_one([cell[i][c][v] for c in range(n)])
+            cnf.exactly_one([cell[r][i][v] for r in range(n)])
+    return cnf.clauses, cnf.top, tuple(tuple(tuple(vs) for vs in row) for row in cell)
+
+
+def latin_cnf(n: int) -> tuple[CNF, Callable[[int, int, int], int]]:
+    """A fresh CNF stating that an ``n x n`` grid is a Latin square over 1..n, and the variable
+    ``cell(r, c, v)`` ("row r, column c holds v"; 0-based r and c, v in 1..n)."""
+    clauses, top, table = _latin_clauses(n)
+    cnf = CNF()
+    for r in range(n):
+        for c in range(n):
+            for v in range(1, n + 1):
+                cnf.var(("cell", r, c, v))
+    cnf.top = top
+    cnf.clauses = list(clauses)  # the clause lists are shared with the cache: never mutate one in place
+    return cnf, lambda r, c, v: table[r][c][v - 1]
+
+
+def digit_order_literals(cnf: CNF, cell: Callable[[int, int, int], int], n: int, r: int, c: int) -> list[int]:
+    """``at_least[v]`` (v = 1..n+1): literals equivalent to "cell (r, c) holds a digit >= v", in the CNF."""
+    key = ("at_least", r, c)
+    if (key, 2) in cnf.ids:
+        return [0, cnf.true] + [cnf.ids[(key, v)] for v in range(2, n + 1)] + [-cnf.true]
+    result = [0, cnf.true]
+    for v in range(2, n + 1):
+        lit = cnf.var((key, v))
+        cnf.equivalent(lit, cnf.or_of([cell(r, c, w) for w in range(v, n + 1)]))
+        result.append(lit)
+    result.append(-cnf.true)
+    return result
+
+
+def less_than(cnf: CNF, cell: Callable[[int, int, int], int], n: int, a: tuple[int, int], b: tuple[int, int],
+              guard: int | None = None) -> None:
+    """Cell ``a`` holds a smaller digit than cell ``b`` (only when ``guard`` holds, if given)."""
+    ge_a = digit_order_literals(cnf, cell, n, *a)
+    ge_b = digit_order_literals(cnf, cell, n, *b)
+    condition = [] if guard is None else [guard]
+    for v in range(1, n + 1):  # a >= v implies b >= v + 1
+        cnf.implies([*condition, ge_a[v]], ge_b[v + 1])
+
+
+def copy_cnf(cnf: CNF) -> CNF:
+    """A copy of ``cnf`` to add clauses to, leaving ``cnf`` (often a cached rule set) untouched."""
+    fresh = CNF()
+    fresh.ids, fresh.top, fresh.clauses = dict(cnf.ids), cnf.top, list(cnf.clauses)
+    return fresh
+
+
+# --- uniqueness ---------------------------------------------------------------------------
+
+
+def block(cnf: CNF, true_literals: Iterable[int]) -> None:
+    """Exclude the solution in which every literal of ``true_literals`` holds (one-hot decisions)."""
+    cnf.add([-lit for lit in true_literals])
+
+
+class ProofSolver(SatSolver):
+    """A :class:`SatSolver` that also reports which assumptions its last "unsatisfiable" needed.
+
+    (Candidate for :mod:`palaestra.solvers.sat`; it reads python-sat's core of the last call.)
+    """
+
+    def core(self) -> set[int]:
+        """The assumptions the last unsatisfiable answer rests on (a subset suffices for the proof)."""
+        return set(self._solver.get_core() or ())
+
+
+def prune_clues(solver: ProofSolver, clues: Sequence[Sequence[int]], order: Sequence[int], *,
+                keep_at_least: int = 0, removable: Callable[[int, list[bool]], bool] | None = None,
+                kept: list[bool] | None = None) -> list[bool]:
+    """Which clues to keep: drop clues in ``order`` while the rest still force the solution.
+
+    ``solver`` holds the puzzle's rules and a clause blocking its known solution; a clue is the
+    list of literals it asserts (solver assumptions). A clue is dropped when the remaining
+    clues leave the formula unsatisfiable, i.e. the solution stays the only one; the clues that
+    proof did not use (outside the solver's core) are dropped with it, since the core alone
+    still proves uniqueness. Pruning stops once ``keep_at_least`` clues remain;
+    ``removable(i, kept)`` may veto a removal (a shape rule). A budget exhausted on a proof
+    keeps the clue. The result is proven unique and, without a floor or veto, minimal: each
+    kept clue was needed when tested, and removing others only weakens the rest. Only clues in
+    ``order`` are ever dropped; ``kept`` gives the starting state (default: every clue), so
+    pruning can run in phases (givens first, then other clues).
+    """
+    kept = [True] * len(clues) if kept is None else kept[:]
+    count = sum(kept)
+    droppable = [i for i in order if kept[i]]
+    if removable is None and count - len(droppable) >= keep_at_least:  # one call may drop them all
+        dropping = set(droppable)
+        rest = [lit for j, clue in enumerate(clues) if kept[j] and j not in dropping for lit in clue]
+        try:
+            if not solver.satisfiable(rest):
+                for i in droppable:
+                    kept[i] = False
+                return kept
+        except BudgetExhausted:
+            pass
+    for i in order:
+        if count <= keep_at_least:
+            break
+        if not kept[i] or (removable is not None and not removable(i, kept)):
+            continue
+        kept[i] = False
+        assumptions = [lit for j, clue in enumerate(clues) if kept[j] for lit in clue]
+        try:
+            unique = not solver.satisfiable(assumptions)
+        except BudgetExhausted:
+            unique = False
+        if not unique:
+            kept[i] = True
+            continue
+        count -= 1
+        core = solver.core()
+        for j in order:
+            if count <= keep_at_least:
+                break
+            if kept[j] and not core.intersection(clues[j]) and (removable is None or removable(j, kept)):
+                kept[j] = False
+                count -= 1
+    return kept
+
+
+def is_unique(cnf: CNF, true_literals: Iterable[int], assumptions: Sequence[int] = (),
+              budget: Budget = PROOF_BUDGET) -> bool:
+    """Whether ``cnf`` under ``assumptions`` has no solution but the one given by ``true_literals``
+    (which must be a solution). An exhausted budget counts as not proven."""
+    blocked = CNF()
+    blocked.ids, blocked.top, blocked.clauses = cnf.ids, cnf.top, [*cnf.clauses, [-lit for lit in true_literals]]
+    try:
+        with ProofSolver(blocked, budget) as solver:
+            return not solver.satisfiable(list(assumptions))
+    except BudgetExhausted:
+        return False
+
+
+def random_model(solver: SatSolver, keys: Sequence[Hashable], rng: random.Random) -> dict[Hashable, bool] | None:
+    """A random solution over the named variables ``keys``: each, in random order, gets a coin-flip
+    value when some solution agrees with the values so far, else the other value. None if there
+    is no solution (or the budget ran out).
+
+    A call to the solver is needed only when the last solution found disagrees with the coin, so
+    the cost is a fraction of one call per variable.
+    """
+    ids = solver.cnf.ids
+    order = list(keys)
+    rng.shuffle(order)
+    try:
+        model = solver.model()
+        if model is None:
+            return None
+        fixed: list[int] = []
+        for key in order:
+            value = rng.random() < 0.5
+            lit = ids[key] if value else -ids[key]
+            if model[key] != value:
+                found = solver.model([*fixed, lit])
+                if found is None:
+                    value, lit = not value, -lit
+                else:
+                    model = found
+            fixed.append(lit)
+    except BudgetExhausted:
+        return None
+    return {key: lit > 0 for key, lit in zip(order, fixed)}
+
+
+def solve_effort(cnf: CNF, assumptions: Sequence[int] = ()) -> dict[str, int]:
+    """Decisions and conflicts a fresh solver spends finding a solution (a difficulty statistic)."""
+    with ProofSolver(cnf, PROOF_BUDGET) as solver:
+        solver.satisfiable(list(assumptions))
+        stats = solver.stats()
+    return {"decisions": stats.get("decisions", 0), "conflicts": stats.get("conflicts", 0)}
+
+
+# --- grids --------------------------------------------------------------------------------
+
+
+def read_cells(answer: str, rows: int, cols: int, alphabet: Iterable[str]) -> list[list[str]] | str:
+    """A ``rows x cols`` grid of one-character cells from ``alphabet`` (as :func:`read_grid` reads
+    them: cells side by side or separated by spaces, commas or ``|``), or a message saying why not."""
+    grid = read_grid(answer, frozenset(alphabet), max_cells=4 * rows * cols + 16)
+    if grid is None:
+        return f"expected {rows} lines of {cols} cells"
+    if len(grid) != rows or any(len(row) != cols for row in grid):
+        return f"expected {rows} rows of {cols} cells, got {len(grid)} rows"
+    return grid
+
+
+def read_digits(answer: str, rows: int, cols: int) -> list[list[int]] | str:
+    """A ``rows x cols`` grid of single digits, or a message saying why not."""
+    grid = read_cells(answer, rows, cols, DIGITS)
+    return grid if isinstance(grid, str) else [[int(v) for v in row] for row in grid]
+
+
+def read_marks(answer: str, rows: int, cols: int, marked: str, unmarked: str) -> list[list[bool]] | str:
+    """A ``rows x cols`` grid of marks (``marked`` characters, e.g. ``"#"``) and blanks (``unmarked``,
+    e.g. ``"."``), as booleans, or a message saying why not."""
+    grid = read_cells(answer, rows, cols, marked + unmarked)
+    return grid if isinstance(grid, str) else [[v in marked for v in row] for row in grid]
+
+
+def latin_problem(grid: Sequence[Sequence[int]], n: int) -> str | None:
+    """Why ``grid`` is not a Latin square over 1..n (None when it is)."""
+    digits = set(range(1, n + 1))
+    for r, row in enumerate(grid):
+        if set(row) != digits:
+            return f"row {r + 1} does not hold each digit 1-{n} once"
+    for c in range(n):
+        if {grid[r][c] for r in range(n)} != digits:
+            return f"column {c + 1} does not hold each digit 1-{n} once"
+    return None
+
+
+def connected(cells: set[tuple[int, int]]) -> bool:
+    """Whether the squares form one orthogonally connected group (an empty set counts as connected)."""
+    if not cells:
+        return True
+    first = next(iter(cells))
+    seen = {first}
+    queue = [first]
+    for r, c in queue:
+        for dr, dc in NEIGHBOURS:
+            nxt = (r + dr, c + dc)
+            if nxt in cells and nxt not in seen:
+                seen.add(nxt)
+                queue.append(nxt)
+    return len(seen) == len(cells)
+
+
+def lines(grid: Sequence[Sequence[object]], separator: str = "") -> str:
+    """The grid as text, one row per line."""
+    return "\n".join(separator.join(str(v) for v in row) for row in grid)
+
+
+def with_spaces(text: str) -> str:
+    """Each line's characters separated by spaces (``"12\\n34"`` -> ``"1 2\\n3 4"``): another spelling."""
+    return "\n".join(" ".join(line) for line in text.splitlines())

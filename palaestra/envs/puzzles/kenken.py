@@ -1,0 +1,277 @@
+"""KenKen (calcudoku): fill a Latin square whose cages reach their targets with their operations.
+
+The solution is a random Latin square; cages come from :func:`random_regions` (connected,
+irregular, of the level's sizes). A cage of one cell is a given; a two-cell cage gets one of
+``+ - × ÷`` (÷ only when one digit divides the other), a larger cage ``+`` or ``×``; its target
+is what the solution's digits make. A SAT solver then proves the solution unique (Latin
+constraints plus, per cage, the disjunction of the digit tuples that reach its target, and the
+solution blocked). While a second solution exists, a cell where the two differ is split off
+its cage as a given (at most a few times; then the cages are drawn again), so every puzzle
+shown has exactly one solution.
+
+The answer is the completed grid, one row per line; the verifier checks the rules (Latin square,
+every cage's target), so any spelling of the one solution scores.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from dataclasses import dataclass
+from functools import cache
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.retry import retry
+from palaestra.envs.puzzles.common import (
+    CNF,
+    PROOF_BUDGET,
+    BudgetExhausted,
+    ProofSolver,
+    latin_cnf,
+    latin_problem,
+    lines,
+    random_latin_square,
+    read_digits,
+    with_spaces,
+)
+from palaestra.generators.grids import random_regions
+
+_LABELS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+# Products and quotients pin digits down more than sums and differences: favouring them makes
+# more random cagings uniquely solvable.
+_REPAIRS = 3  # cells split off as givens before new cages are drawn
+_WEIGHT = {"=": 1, "+": 2, "-": 2, "*": 3, "/": 3}
+_SYMBOL = {"+": "+", "-": "-", "*": "×", "/": "÷", "=": ""}
+
+
+@register
+class KenKen(Task):
+    id = "puzzles/kenken"
+    family = "puzzles"
+    description = "Fill a Latin square whose cages must reach target values with +, -, × or ÷ (one solution)."
+    tags = ("puzzle", "grid", "constraint-satisfaction", "arithmetic", "latin-square")
+    multiline = True
+
+    @dataclass(frozen=True)
+    class Config:
+        size: int
+        cage_sizes: tuple[int, ...]  # drawn with these weights...
+        weights: tuple[int, ...]
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(size=4, cage_sizes=(1, 2, 3), weights=(1, 4, 2)),
+            self.Config(size=5, cage_sizes=(1, 2, 3), weights=(1, 4, 3)),
+            self.Config(size=6, cage_sizes=(1, 2, 3, 4), weights=(1, 5, 4, 1)),
+            self.Config(size=7, cage_sizes=(1, 2, 3, 4), weights=(1, 6, 4, 1)),
+            self.Config(size=8, cage_sizes=(1, 2, 3, 4), weights=(1, 5, 4, 2)),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        n = config.size
+        square = random_latin_square(rng, n)
+        cages = retry(lambda: _unique_cages(rng, config, square), attempts=200, what="uniquely solvable cages")
+        labels = [["" for _ in range(n)] for _ in range(n)]
+        legend = []
+        for k, (op, target, cells) in enumerate(sorted(cages, key=lambda cage: min(cage[2]))):
+            for r, c in cells:
+                labels[r][c] = _LABELS[k]
+            rule = f"{target}" if op == "=" else f"{target}{_SYMBOL[op]}"
+            legend.append(f"{_LABELS[k]}: {rule} ({len(cells)} cell{'s' if len(cells) > 1 else ''})")
+        prompt = (
+            f"Solve this {n}x{n} KenKen puzzle. Fill the grid with digits 1 to {n} so that every row and every "
+            f"column contains each digit 1-{n} exactly once. The grid is divided into cages, shown by letters: "
+            "cells with the same letter form one cage. Each cage has a target and an operation: the digits in "
+            "the cage must produce the target with that operation (+ sum, × product; for - and ÷, which only "
+            "two-cell cages have, the larger digit minus or divided by the smaller one). A cage with a target "
+            "and no operation is a single cell holding that digit. Digits may repeat inside a cage if they are "
+            "in different rows and columns. The puzzle has exactly one solution.\n\n"
+            f"{lines(labels, ' ')}\n\nCages:\n" + "\n".join(legend) + "\n\n"
+            f"Give the completed grid as {n} lines, one per row from top to bottom, each holding that row's "
+            f"{n} digits from left to right. For example, a solved 3x3 grid would be written:\n123\n312\n231"
+        )
+        data_cages = [[op, target, [[r, c] for r, c in cells]] for op, target, cells in cages]
+        return Problem(prompt=prompt, answer=lines(square), data={"size": n, "cages": data_cages})
+
+    def difficulty(self, problem: Problem) -> float:
+        """Cells outside single-cell cages (cells to deduce)."""
+        return float(sum(len(cells) for op, _, cells in problem.data["cages"] if op != "="))
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        n = problem.data["size"]
+        grid = read_digits(answer, n, n)
+        if isinstance(grid, str):
+            return Verdict.unparsed(grid)
+        broken = latin_problem(grid, n)
+        if broken:
+            return Verdict.wrong(broken)
+        for op, target, cells in problem.data["cages"]:
+            if _result(op, [grid[r][c] for r, c in cells]) != target:
+                r, c = cells[0]
+                return Verdict.wrong(f"the cage containing row {r + 1}, column {c + 1} misses its target {target}")
+        return Verdict.right()
+
+    def spellings(self, problem: Problem) -> list[str]:
+        gold = problem.answer or ""
+        return [*super().spellings(problem), with_spaces(gold), gold.replace("\n", "\n\n"),
+                "\n".join(" | ".join(row) for row in gold.splitlines()), f"```text\n{gold}\n```"]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        rows = [list(row) for row in (problem.answer or "").splitlines()]
+        n = len(rows)
+        i, j = rng.sample(range(n), 2)
+        swapped_rows = rows[:]
+        swapped_rows[i], swapped_rows[j] = rows[j], rows[i]  # still Latin; the solution is unique, so wrong
+        cell_swap = [row[:] for row in rows]
+        r = rng.randrange(n)
+        cell_swap[r][i], cell_swap[r][j] = cell_swap[r][j], cell_swap[r][i]
+        return ["\n".join(map("".join, g)) for g in (swapped_rows, cell_swap, rows[:-1])]
+
+
+def _result(op: str, digits: list[int]) -> int | None:
+    if op == "=":
+        return digits[0] if len(digits) == 1 else None
+    if op == "+":
+        return sum(digits)
+    if op == "*":
+        return math.prod(digits)
+    if len(digits) != 2:
+        return None
+    big, small = max(digits), min(digits)
+    if op == "-":
+        return big - small
+    return big // small if big % small == 0 else None
+
+
+def _operations(digits: list[int]) -> list[str]:
+    """The operations a cage holding ``digits`` may show (in a random order, later)."""
+    if len(digits) == 1:
+        return ["="]
+    if len(digits) > 2:
+        return ["+", "*"]
+    ops = ["+", "-", "*"]
+    if max(digits) % min(digits) == 0:
+        ops.append("/")
+    return ops
+
+
+def _draw_sizes(rng: random.Random, config: KenKen.Config) -> list[int]:
+    total, sizes = config.size ** 2, []
+    while total > 0:  # each pass takes at least one cell
+        size = min(total, rng.choices(config.cage_sizes, config.weights)[0])
+        sizes.append(size)
+        total -= size
+    return sizes
+
+
+def _unique_cages(rng: random.Random, config: KenKen.Config, square: list[list[int]]) -> list | None:
+    """Random cages (operation, target, cells) whose puzzle has exactly one solution, or None.
+
+    When a second solution exists, a cell on which the two differ is split off its cage as a
+    single-cell cage (a given; both cells of a two-cell cage). Splitting a sum or product cage
+    leaves the rest of it the constraint the whole cage was once the given is known, so each
+    repair is one more solver assumption, not a new formula; a rest in several pieces gets a cage
+    per piece, which only adds information.
+    """
+    n = config.size
+    region = random_regions(rng, n, n, _draw_sizes(rng, config), mixing=4)
+    groups: dict[int, list[tuple[int, int]]] = {}
+    for r in range(n):
+        for c in range(n):
+            groups.setdefault(region[r][c], []).append((r, c))
+    cages = []
+    for cells in groups.values():
+        digits = [square[r][c] for r, c in cells]
+        options = _operations(digits)
+        op = rng.choices(options, [_WEIGHT[op] for op in options])[0]
+        cages.append((op, _result(op, digits), cells))
+    cnf, cell = latin_cnf(n)
+    for op, target, cells in cages:
+        _cage(cnf, cell, n, op, target, cells)
+    cnf.add([-cell(r, c, square[r][c]) for r in range(n) for c in range(n)])  # another solution?
+    cage_of = {rc: k for k, (_, _, cells) in enumerate(cages) for rc in cells}
+    given: set[tuple[int, int]] = {cells[0] for op, _, cells in cages if op == "="}
+    with ProofSolver(cnf, PROOF_BUDGET) as solver:
+        for _ in range(_REPAIRS + 1):
+            try:
+                other = solver.model([cell(r, c, square[r][c]) for r, c in sorted(given)])
+            except BudgetExhausted:
+                return None
+            if other is None:
+                return _split(cages, given, square)
+            differing = [(r, c) for r in range(n) for c in range(n) if not other[("cell", r, c, square[r][c])]]
+            r, c = rng.choice(differing)
+            op, _, cells = cages[cage_of[(r, c)]]
+            given.update(cells if op in "-/" else [(r, c)])
+    return None
+
+
+def _split(cages: list, given: set[tuple[int, int]], square: list[list[int]]) -> list:
+    """The cages once the ``given`` cells are cages of their own (the rest of a cage cut into connected pieces)."""
+    out = []
+    for op, target, cells in cages:
+        rest = [rc for rc in cells if rc not in given]
+        if len(rest) == len(cells):
+            out.append((op, target, cells))
+            continue
+        out.extend(("=", square[r][c], [(r, c)]) for r, c in cells if (r, c) in given)
+        for piece in _components(rest):
+            digits = [square[r][c] for r, c in piece]
+            out.append(("=", digits[0], piece) if len(piece) == 1 else (op, _result(op, digits), piece))
+    return out
+
+
+def _components(cells: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
+    left, parts = set(cells), []
+    for _ in range(len(cells)):  # each pass removes one component
+        if not left:
+            break
+        start = min(left)
+        part, queue = {start}, [start]
+        for r, c in queue:
+            for nxt in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+                if nxt in left and nxt not in part:
+                    part.add(nxt)
+                    queue.append(nxt)
+        parts.append(sorted(part))
+        left -= part
+    return parts
+
+
+def _cage(cnf: CNF, cell, n: int, op: str, target: int, cells: list[tuple[int, int]]) -> None:
+    """The cage holds one of the digit tuples that reach ``target`` (no repeat within a row or column)."""
+    if op == "=":
+        cnf.add([cell(*cells[0], target)])
+        return
+    clashes = [(i, j) for i, j in itertools.combinations(range(len(cells)), 2)
+               if cells[i][0] == cells[j][0] or cells[i][1] == cells[j][1]]
+    choices = []
+    for digits in _tuples(op, target, n, len(cells)):
+        if all(digits[i] != digits[j] for i, j in clashes):
+            choice = cnf.auxiliary()  # this tuple is the cage's: each of its cells holds its digit
+            cnf.clauses.extend([-choice, cell(r, c, v)] for (r, c), v in zip(cells, digits))
+            choices.append(choice)
+    cnf.add(choices)
+
+
+@cache
+def _tuples(op: str, target: int, n: int, k: int) -> tuple[tuple[int, ...], ...]:
+    """Every ``k``-tuple of digits 1..n that ``op`` takes to ``target`` (depth-first, pruned)."""
+    found: list[tuple[int, ...]] = []
+
+    def extend(prefix: tuple[int, ...], acc: int) -> None:
+        left = k - len(prefix)
+        if left == 0:
+            if _result(op, list(prefix)) == target:
+                found.append(prefix)
+            return
+        for v in range(1, n + 1):
+            if op == "+" and acc + v + (left - 1) > target:
+                break
+            if op == "*" and target % (acc * v):
+                continue
+            extend(prefix + (v,), acc + v if op == "+" else acc * v)
+
+    extend((), 0 if op == "+" else 1)
+    return tuple(found)

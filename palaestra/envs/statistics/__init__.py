@@ -1,0 +1,1 @@
+"""Statistics: descriptive statistics and regression of generated data, exactly."""
