@@ -37,6 +37,12 @@ OVERLAP = {
     "grid/sudoku": ("sudoku", 2),  # 9x9 with ~47 blanks vs 30-50 blanks
     "logic/knights_knaves": ("knights_knaves", 0),  # 2–3 inhabitants vs 2
     "combinatorial/countdown": ("countdown", 2),  # 5 numbers vs 4-6
+    # graph family (round 2): the same question on a graph instead of a grid, or a close cousin
+    "graphs/cycle": ("course_schedule", 2),  # directed cycle check = "can every course be finished"
+    "graphs/components": ("largest_island", 1),  # connected components of a graph vs islands of a grid
+    "graphs/bfs_layers": ("rotten_oranges", 1),  # BFS distances from a source vs multi-source BFS on a grid
+    "graphs/coloring": ("graph_color", 1),  # colour a graph with k colours
+    "algorithms/multi_key_sort": ("number_sorting", 0),  # stable sorting of generated records vs numbers
 }
 TARGETS = {"grid/sudoku": 30.0, "combinatorial/countdown": 30.0}  # others: 3x
 
