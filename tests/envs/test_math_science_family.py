@@ -298,9 +298,9 @@ def test_resistor_network_matches_a_floating_point_nodal_solution():
 
 
 def test_intervention_differs_from_conditioning_and_matches_adjustment():
-    from palaestra.envs.causal.scm_common import probability, random_model
-
     import random
+
+    from palaestra.envs.causal.scm_common import probability, random_model
 
     model = random_model(random.Random(5), ["Z", "X", "Y"], max_parents=2, ternary=0.0,
                          edges={("Z", "X"), ("Z", "Y"), ("X", "Y")})
@@ -330,3 +330,17 @@ def test_hostile_formula_answers_are_refused_quickly(env_id):
         verdict = task.verify(problem, answer)
         assert time.perf_counter() - start < 1.0
         assert not verdict.correct
+
+
+def test_counterfactual_abduction_on_a_hand_solved_model():
+    from palaestra.envs.causal.counterfactual import Node, counterfactual
+
+    half = Fraction(1, 2)
+    model = [Node("X", (), "{u}", half), Node("Y", ("X",), "{p0} OR {u}", Fraction(1, 3))]
+    # Seen X = 1, Y = 1: U_Y is 1 with its prior 1/3 (Y = 1 whatever U_Y was); had X been 0, Y = U_Y.
+    assert counterfactual(model, {"X": 1, "Y": 1}, {"X": 0}, {"Y": 1}) == Fraction(1, 3)
+    # Seen X = 0, Y = 1: then U_Y = 1 for sure, so Y stays 1 had X been 1.
+    assert counterfactual(model, {"X": 0, "Y": 1}, {"X": 1}, {"Y": 1}) == 1
+    task = make_source("causal/counterfactual")
+    problem = task.sample(0, 3)
+    assert task.verify(problem, f"\\frac{{{Fraction(problem.answer).numerator}}}{{{Fraction(problem.answer).denominator}}}").correct

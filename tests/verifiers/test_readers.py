@@ -5,11 +5,11 @@ from fractions import Fraction
 
 import pytest
 
-from palaestra.verifiers.expressions import evaluate_exact, evaluate_float, leaves, parse_expression
 from palaestra.core.extract import extract, wrap
+from palaestra.verifiers.expressions import evaluate_exact, evaluate_float, leaves, parse_expression
 from palaestra.verifiers.numeric import parse_number
 from palaestra.verifiers.structured import parse_grid, parse_int_list, parse_mapping
-from palaestra.verifiers.symbolic import equivalent_to, parse_symbolic, time_limit, TimeLimitExceeded
+from palaestra.verifiers.symbolic import TimeLimitExceeded, equivalent_to, parse_symbolic, time_limit
 
 HOSTILE = ["9**9**9**9", "__import__('os').system('echo hi')", "().__class__", "lambda: 1", "x.y", "[1][0]",
            "(" * 10000 + "1" + ")" * 10000, "1" * 5000, "f'{1}'", "open('/etc/passwd')", "2**99999", "10**-9999"]
