@@ -18,9 +18,23 @@ SETTINGS = kit.Settings.full() if os.environ.get("PALAESTRA_KIT") == "full" else
 IN_PROCESS_CHECKS = [name for name in kit.CHECKS if name != "determinism_across_processes"]
 
 
+def _skip_without_toolchains(env_id: str) -> None:
+    """Coding envs name the languages they compile or run (``toolchains``); without one, skip with the reason."""
+    needed = getattr(registry[env_id].cls, "toolchains", ())
+    if not needed:
+        return
+    from palaestra import sandbox
+
+    languages = sandbox.probe().languages
+    missing = [lang for lang in needed if lang not in languages or not languages[lang].available]
+    if missing:
+        pytest.skip(f"{env_id}: toolchain missing for {missing}")
+
+
 @pytest.mark.parametrize("check", IN_PROCESS_CHECKS)
 @pytest.mark.parametrize("env_id", ENV_IDS)
 def test_contract(env_id: str, check: str) -> None:
+    _skip_without_toolchains(env_id)
     result = kit.run_check(env_id, check, SETTINGS)
     assert result.ok, f"{env_id} {check}: {result.detail}"
 

@@ -1,0 +1,795 @@
+"""Write a C++ class with a given interface: a stateful data structure driven by hidden operation sequences.
+
+The answer is C++ code defining the class (in a header-like block: it is saved as
+``solution.hpp`` and included by our trusted driver, ``g++ -std=gnu++17 -O2``). Each hidden test
+constructs one object and applies a sequence of operations; the driver prints, on one line per
+test, what the querying operations return. Expected lines come from trusted Python simulations.
+
+Templates (parameters vary the class and method names and the rules):
+
+- **extreme_stack**: a stack that also answers its minimum (or maximum) in O(1);
+- **ring_buffer**: a fixed-capacity queue that overwrites the oldest element or refuses when full,
+  with its size and the sum of its elements;
+- **cache**: a key-value cache of fixed capacity that evicts the least recently used (or the
+  oldest inserted) key;
+- **word_counter**: counts of words with removal and the most common word (ties broken
+  alphabetically);
+- **running_median**: the lower or upper median (or the k-th smallest) of the values added so far;
+- **interval_cover**: integer intervals added one by one; how many integers they cover, and
+  whether a point is covered.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+import random
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from palaestra.core import Problem, register
+from palaestra.core.retry import retry
+from palaestra.envs.code.polyglot import PolyglotTask, convention, join_cases
+from palaestra.verifiers import polyglot
+from palaestra.verifiers.polyglot import Budget, Program, Report, fence
+
+WORDS = ("ash", "birch", "cedar", "elm", "fir", "hazel", "larch", "maple", "oak", "pine", "rowan", "yew")
+
+
+class ClassTemplate:
+    """One kind of class: interface, rules, operation sequences, trusted simulation, C++ reference
+    and the driver's dispatch."""
+
+    name: ClassVar[str]
+    tier: ClassVar[int] = 1
+
+    def params(self, rng: random.Random) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def interface(self, p: dict[str, Any]) -> str:
+        raise NotImplementedError
+
+    def statement(self, p: dict[str, Any]) -> str:
+        raise NotImplementedError
+
+    def test(self, rng: random.Random, p: dict[str, Any], size: int) -> dict[str, Any]:
+        """``{"init": [ints], "ops": [[op, *args]]}``: constructor arguments and operations."""
+        raise NotImplementedError
+
+    def run(self, test: dict[str, Any], p: dict[str, Any]) -> list[str]:
+        """The trusted outputs of the querying operations."""
+        raise NotImplementedError
+
+    def reference(self, p: dict[str, Any]) -> str:
+        raise NotImplementedError
+
+    def dispatch(self, p: dict[str, Any]) -> str:
+        """C++ statements of the driver's loop over one test's operations (``op`` holds the name)."""
+        raise NotImplementedError
+
+    def construct(self, p: dict[str, Any]) -> str:
+        """C++ declaration of the object ``obj`` from the test's constructor arguments."""
+        return f"{p['class']} obj;"
+
+    def init_count(self) -> int:
+        return 0
+
+    def driver(self, p: dict[str, Any]) -> str:
+        reads = "".join(f"        long long init{i};\n        if (scanf(\"%lld\", &init{i}) != 1) return 1;\n"
+                        for i in range(self.init_count()))
+        return f"""#include <cstdio>
+#include <cstring>
+#include <string>
+#include "solution.hpp"
+
+static char OP[64], WORD[64];
+
+static void emit(bool *first, const std::string &text) {{
+    std::printf(*first ? "%s" : " %s", text.c_str());
+    *first = false;
+}}
+
+int main() {{
+    int t;
+    if (std::scanf("%d", &t) != 1) return 1;
+    while (t-- > 0) {{
+{reads}        {self.construct(p)}
+        int count;
+        if (std::scanf("%d", &count) != 1) return 1;
+        bool first = true;
+        for (int i = 0; i < count; i++) {{
+            if (std::scanf("%63s", OP) != 1) return 1;
+            std::string op = OP;
+{self.dispatch(p)}
+        }}
+        std::printf(first ? "-\\n" : "\\n");
+    }}
+    return 0;
+}}
+"""
+
+    def test_input(self, test: dict[str, Any]) -> str:
+        head = "".join(f"{x}\n" for x in test["init"])
+        return head + f"{len(test['ops'])}\n" + "".join(" ".join(map(str, op)) + "\n" for op in test["ops"])
+
+
+def _line(outputs: list[str]) -> str:
+    return " ".join(outputs) if outputs else "-"
+
+
+def _arg_int(name: str) -> str:
+    return f"long long {name}; if (std::scanf(\"%lld\", &{name}) != 1) return 1;"
+
+
+# --- extreme stack ----------------------------------------------------------------------------
+
+class ExtremeStack(ClassTemplate):
+    name = "extreme_stack"
+    tier = 1
+
+    def params(self, rng: random.Random) -> dict[str, Any]:
+        extreme = rng.choice(["min", "max"])
+        return {"extreme": extreme, "class": rng.choice(["TrackedStack", "ExtremeStack", "PeakStack", "Pile"]),
+                "query": rng.choice(["getMin", "lowest", "smallest"] if extreme == "min"
+                                    else ["getMax", "highest", "largest"]),
+                "count": rng.random() < 0.4}
+
+    def interface(self, p: dict[str, Any]) -> str:
+        count = f"\n    int {p['query']}Count();  // how many elements equal the current {p['extreme']}imum" \
+            if p["count"] else ""
+        return (f"class {p['class']} {{\npublic:\n    {p['class']}();\n    void push(int x);\n    void pop();\n"
+                f"    int top();\n    int {p['query']}();{count}\n}};")
+
+    def statement(self, p: dict[str, Any]) -> str:
+        count = (f" {p['query']}Count returns how many elements of the stack are equal to that "
+                 f"{p['extreme']}imum." if p["count"] else "")
+        return (f"Implement the C++ class\n\n{self.interface(p)}\n\na stack of integers: push adds x on top, pop "
+                "removes "
+                f"the top element, top returns it, and {p['query']} returns the {p['extreme']}imum of the elements in "
+                f"the stack.{count} pop, top and {p['query']} are never called on an empty stack. Every operation "
+                "must take O(1) time (the hidden tests hold long sequences).")
+
+    def test(self, rng: random.Random, p: dict[str, Any], size: int) -> dict[str, Any]:
+        ops, depth = [], 0
+        for _ in range(size):
+            roll = rng.random()
+            if depth == 0 or roll < 0.4:
+                ops.append(["push", rng.randint(-20, 20)])
+                depth += 1
+            elif roll < 0.6:
+                ops.append(["pop"])
+                depth -= 1
+            else:
+                ops.append([rng.choice(["top", p["query"], p["query"] + "Count" if p["count"] else p["query"]])])
+        return {"init": [], "ops": ops}
+
+    def run(self, test: dict[str, Any], p: dict[str, Any]) -> list[str]:
+        stack: list[int] = []
+        out = []
+        pick = min if p["extreme"] == "min" else max
+        for op, *args in test["ops"]:
+            if op == "push":
+                stack.append(args[0])
+            elif op == "pop":
+                stack.pop()
+            elif op == "top":
+                out.append(str(stack[-1]))
+            elif op == p["query"]:
+                out.append(str(pick(stack)))
+            else:
+                out.append(str(stack.count(pick(stack))))
+        return out
+
+    def reference(self, p: dict[str, Any]) -> str:
+        better = "<" if p["extreme"] == "min" else ">"
+        count = (f"\n    int {p['query']}Count() {{ return extremes.back().second; }}" if p["count"] else "")
+        return f"""#include <utility>
+#include <vector>
+
+class {p['class']} {{
+public:
+    {p['class']}() {{}}
+
+    void push(int x) {{
+        values.push_back(x);
+        if (extremes.empty() || x {better} extremes.back().first) extremes.push_back({{x, 1}});
+        else if (x == extremes.back().first) extremes.push_back({{x, extremes.back().second + 1}});
+        else extremes.push_back(extremes.back());
+    }}
+
+    void pop() {{
+        values.pop_back();
+        extremes.pop_back();
+    }}
+
+    int top() {{ return values.back(); }}
+    int {p['query']}() {{ return extremes.back().first; }}{count}
+
+private:
+    std::vector<int> values;
+    std::vector<std::pair<int, int>> extremes;  // (extreme, how many times) after each push
+}};
+"""
+
+    def dispatch(self, p: dict[str, Any]) -> str:
+        count = (f"            else if (op == \"{p['query']}Count\")\n"
+                 f"                emit(&first, std::to_string(obj.{p['query']}Count()));\n"
+                 if p["count"] else "")
+        return (f"            if (op == \"push\") {{ {_arg_int('x')} obj.push((int)x); }}\n"
+                "            else if (op == \"pop\") obj.pop();\n"
+                "            else if (op == \"top\") emit(&first, std::to_string(obj.top()));\n"
+                f"            else if (op == \"{p['query']}\") emit(&first, std::to_string(obj.{p['query']}()));\n"
+                f"{count}            else return 1;")
+
+
+# --- ring buffer ------------------------------------------------------------------------------
+
+class RingBuffer(ClassTemplate):
+    name = "ring_buffer"
+    tier = 1
+
+    def params(self, rng: random.Random) -> dict[str, Any]:
+        return {"policy": rng.choice(["overwrite", "refuse"]), "class": rng.choice(["RingBuffer", "Circular", "Loop"])}
+
+    def init_count(self) -> int:
+        return 1
+
+    def construct(self, p: dict[str, Any]) -> str:
+        return f"{p['class']} obj((int)init0);"
+
+    def interface(self, p: dict[str, Any]) -> str:
+        return (f"class {p['class']} {{\npublic:\n    explicit {p['class']}(int capacity);\n    bool push(int x);\n"
+                "    int pop();\n    int size();\n    long long sum();\n};")
+
+    def statement(self, p: dict[str, Any]) -> str:
+        full = ("When the queue is full, push removes the oldest element to make room, and returns false (it returns "
+                "true when nothing was removed)." if p["policy"] == "overwrite" else
+                "When the queue is full, push does nothing and returns false; otherwise it adds x and returns true.")
+        return (f"Implement the C++ class\n\n{self.interface(p)}\n\na first-in first-out queue of at most capacity "
+                f"(>= 1) integers. push adds x at the back. {full} pop removes the oldest element and returns it (it "
+                "is never called on an empty queue); size returns the number of elements and sum their sum.")
+
+    def test(self, rng: random.Random, p: dict[str, Any], size: int) -> dict[str, Any]:
+        capacity, ops, length = rng.randint(1, 5), [], 0
+        for _ in range(size):
+            roll = rng.random()
+            if length == 0 or roll < 0.5:
+                ops.append(["push", rng.randint(-50, 50)])
+                length = min(capacity, length + 1)
+            elif roll < 0.7:
+                ops.append(["pop"])
+                length -= 1
+            else:
+                ops.append([rng.choice(["size", "sum"])])
+        return {"init": [capacity], "ops": ops}
+
+    def run(self, test: dict[str, Any], p: dict[str, Any]) -> list[str]:
+        capacity, queue, out = test["init"][0], [], []
+        for op, *args in test["ops"]:
+            if op == "push":
+                if len(queue) < capacity:
+                    queue.append(args[0])
+                    out.append("true")
+                else:
+                    if p["policy"] == "overwrite":
+                        queue.pop(0)
+                        queue.append(args[0])
+                    out.append("false")
+            elif op == "pop":
+                out.append(str(queue.pop(0)))
+            elif op == "size":
+                out.append(str(len(queue)))
+            else:
+                out.append(str(sum(queue)))
+        return out
+
+    def reference(self, p: dict[str, Any]) -> str:
+        full = ("if (count == (int)slots.size()) {\n            total -= slots[head];\n            "
+                "head = (head + 1) % slots.size();\n            count--;\n            added = false;\n        }"
+                if p["policy"] == "overwrite" else "if (count == (int)slots.size()) return false;")
+        return f"""#include <vector>
+
+class {p['class']} {{
+public:
+    explicit {p['class']}(int capacity) : slots(capacity) {{}}
+
+    bool push(int x) {{
+        bool added = true;
+        {full}
+        slots[(head + count) % slots.size()] = x;
+        count++;
+        total += x;
+        return added;
+    }}
+
+    int pop() {{
+        int x = slots[head];
+        head = (head + 1) % slots.size();
+        count--;
+        total -= x;
+        return x;
+    }}
+
+    int size() {{ return count; }}
+    long long sum() {{ return total; }}
+
+private:
+    std::vector<int> slots;
+    int head = 0, count = 0;
+    long long total = 0;
+}};
+"""
+
+    def dispatch(self, p: dict[str, Any]) -> str:
+        return (f"            if (op == \"push\") {{ {_arg_int('x')}\n"
+                "                emit(&first, obj.push((int)x) ? \"true\" : \"false\"); }\n"
+                "            else if (op == \"pop\") emit(&first, std::to_string(obj.pop()));\n"
+                "            else if (op == \"size\") emit(&first, std::to_string(obj.size()));\n"
+                "            else if (op == \"sum\") emit(&first, std::to_string(obj.sum()));\n"
+                "            else return 1;")
+
+
+# --- cache ------------------------------------------------------------------------------------
+
+class Cache(ClassTemplate):
+    name = "cache"
+    tier = 2
+
+    def params(self, rng: random.Random) -> dict[str, Any]:
+        return {"policy": rng.choice(["lru", "fifo"]), "missing": rng.choice([-1, 0, -999]),
+                "class": rng.choice(["Cache", "KeyStore", "Memo", "LruCache"])}
+
+    def init_count(self) -> int:
+        return 1
+
+    def construct(self, p: dict[str, Any]) -> str:
+        return f"{p['class']} obj((int)init0);"
+
+    def interface(self, p: dict[str, Any]) -> str:
+        return (f"class {p['class']} {{\npublic:\n    explicit {p['class']}(int capacity);\n    int get(int key);\n"
+                "    void put(int key, int value);\n};")
+
+    def statement(self, p: dict[str, Any]) -> str:
+        evict = ("the least recently used key (a key is used by get when present, and by put)" if p["policy"] == "lru"
+                 else "the key inserted earliest (get does not change the order, and put on a present key only "
+                      "changes its value, not its age)")
+        return (f"Implement the C++ class\n\n{self.interface(p)}\n\na cache of at most capacity (>= 1) key-value "
+                f"pairs. get returns the value of key, or {p['missing']} if key is absent. put sets the value of key; "
+                "when key "
+                f"is absent and the cache is full, it first evicts {evict}. Operations should take O(1) or O(log n).")
+
+    def test(self, rng: random.Random, p: dict[str, Any], size: int) -> dict[str, Any]:
+        capacity = rng.randint(1, 4)
+        keys = list(range(1, capacity + 4))
+        ops = [["put", rng.choice(keys), rng.randint(1, 99)] if rng.random() < 0.5 else ["get", rng.choice(keys)]
+               for _ in range(size)]
+        return {"init": [capacity], "ops": ops}
+
+    def run(self, test: dict[str, Any], p: dict[str, Any]) -> list[str]:
+        capacity, store, out = test["init"][0], OrderedDict(), []
+        for op, *args in test["ops"]:
+            key = args[0]
+            if op == "get":
+                if key in store:
+                    if p["policy"] == "lru":
+                        store.move_to_end(key)
+                    out.append(str(store[key]))
+                else:
+                    out.append(str(p["missing"]))
+            else:
+                if key in store:
+                    store[key] = args[1]
+                    if p["policy"] == "lru":
+                        store.move_to_end(key)
+                else:
+                    if len(store) == capacity:
+                        store.popitem(last=False)
+                    store[key] = args[1]
+        return out
+
+    def reference(self, p: dict[str, Any]) -> str:
+        touch = "order.splice(order.begin(), order, found->second.second);" if p["policy"] == "lru" else ""
+        return f"""#include <list>
+#include <unordered_map>
+#include <utility>
+
+class {p['class']} {{
+public:
+    explicit {p['class']}(int capacity) : capacity(capacity) {{}}
+
+    int get(int key) {{
+        auto found = entries.find(key);
+        if (found == entries.end()) return {p['missing']};
+        {touch}
+        return found->second.first;
+    }}
+
+    void put(int key, int value) {{
+        auto found = entries.find(key);
+        if (found != entries.end()) {{
+            found->second.first = value;
+            {touch}
+            return;
+        }}
+        if ((int)entries.size() == capacity) {{
+            entries.erase(order.back());
+            order.pop_back();
+        }}
+        order.push_front(key);
+        entries[key] = {{value, order.begin()}};
+    }}
+
+private:
+    int capacity;
+    std::list<int> order;  // most recent (or newest) first
+    std::unordered_map<int, std::pair<int, std::list<int>::iterator>> entries;
+}};
+"""
+
+    def dispatch(self, p: dict[str, Any]) -> str:
+        return (f"            if (op == \"get\") {{ {_arg_int('key')}\n"
+                "                emit(&first, std::to_string(obj.get((int)key))); }\n"
+                f"            else if (op == \"put\") {{ {_arg_int('key')} {_arg_int('value')} "
+                "obj.put((int)key, (int)value); }\n            else return 1;")
+
+
+# --- word counter -----------------------------------------------------------------------------
+
+class WordCounter(ClassTemplate):
+    name = "word_counter"
+    tier = 2
+
+    def params(self, rng: random.Random) -> dict[str, Any]:
+        return {"tie": rng.choice(["smallest", "largest"]), "class": rng.choice(["WordCounter", "Tally", "Histogram"]),
+                "top": rng.choice(["mostCommon", "leader", "favourite"])}
+
+    def interface(self, p: dict[str, Any]) -> str:
+        return (f"class {p['class']} {{\npublic:\n    {p['class']}();\n    void add(const std::string &word);\n"
+                "    void remove(const std::string &word);\n    int count(const std::string &word);\n"
+                f"    std::string {p['top']}();\n}};")
+
+    def statement(self, p: dict[str, Any]) -> str:
+        tie = "alphabetically smallest" if p["tie"] == "smallest" else "alphabetically largest"
+        return (f"Implement the C++ class (include <string>)\n\n{self.interface(p)}\n\nthat counts words: add "
+                "counts one "
+                "more occurrence of word, remove one less (it does nothing when the count is already 0), count "
+                f"returns the current count. {p['top']} returns the word with the largest positive count, the {tie} "
+                "one among ties, or \"none\" when every count is 0.")
+
+    def test(self, rng: random.Random, p: dict[str, Any], size: int) -> dict[str, Any]:
+        words = rng.sample(WORDS, rng.randint(2, 5))
+        ops = []
+        for _ in range(size):
+            roll = rng.random()
+            op = "add" if roll < 0.45 else "remove" if roll < 0.6 else "count" if roll < 0.8 else p["top"]
+            ops.append([op] if op == p["top"] else [op, rng.choice(words)])
+        return {"init": [], "ops": ops}
+
+    def run(self, test: dict[str, Any], p: dict[str, Any]) -> list[str]:
+        counts: dict[str, int] = {}
+        out = []
+        for op, *args in test["ops"]:
+            if op == "add":
+                counts[args[0]] = counts.get(args[0], 0) + 1
+            elif op == "remove":
+                counts[args[0]] = max(0, counts.get(args[0], 0) - 1)
+            elif op == "count":
+                out.append(str(counts.get(args[0], 0)))
+            else:
+                live = [(c, w) for w, c in counts.items() if c > 0]
+                if not live:
+                    out.append("none")
+                else:
+                    best = max(c for c, _ in live)
+                    tied = sorted(w for c, w in live if c == best)
+                    out.append(tied[0] if p["tie"] == "smallest" else tied[-1])
+        return out
+
+    def reference(self, p: dict[str, Any]) -> str:
+        better = "<" if p["tie"] == "smallest" else ">"
+        return f"""#include <map>
+#include <string>
+
+class {p['class']} {{
+public:
+    {p['class']}() {{}}
+
+    void add(const std::string &word) {{ counts[word]++; }}
+
+    void remove(const std::string &word) {{
+        auto found = counts.find(word);
+        if (found != counts.end() && found->second > 0) found->second--;
+    }}
+
+    int count(const std::string &word) {{
+        auto found = counts.find(word);
+        return found == counts.end() ? 0 : found->second;
+    }}
+
+    std::string {p['top']}() {{
+        std::string best = "none";
+        int most = 0;
+        for (const auto &entry : counts) {{
+            if (entry.second > most || (entry.second == most && most > 0 && entry.first {better} best)) {{
+                most = entry.second;
+                best = entry.first;
+            }}
+        }}
+        return best;
+    }}
+
+private:
+    std::map<std::string, int> counts;
+}};
+"""
+
+    def dispatch(self, p: dict[str, Any]) -> str:
+        read = "if (std::scanf(\"%63s\", WORD) != 1) return 1;"
+        return (f"            if (op == \"add\") {{ {read} obj.add(WORD); }}\n"
+                f"            else if (op == \"remove\") {{ {read} obj.remove(WORD); }}\n"
+                f"            else if (op == \"count\") {{ {read} emit(&first, std::to_string(obj.count(WORD))); }}\n"
+                f"            else if (op == \"{p['top']}\") emit(&first, obj.{p['top']}());\n"
+                "            else return 1;")
+
+
+# --- running median ---------------------------------------------------------------------------
+
+class RunningMedian(ClassTemplate):
+    name = "running_median"
+    tier = 3
+
+    def params(self, rng: random.Random) -> dict[str, Any]:
+        return {"which": rng.choice(["lower", "upper", "kth"]),
+                "class": rng.choice(["MedianKeeper", "Stream", "Tracker"])}
+
+    def init_count(self) -> int:
+        return 1
+
+    def construct(self, p: dict[str, Any]) -> str:
+        return f"{p['class']} obj((int)init0);"
+
+    def interface(self, p: dict[str, Any]) -> str:
+        return (f"class {p['class']} {{\npublic:\n    explicit {p['class']}(int k);\n    void add(int x);\n"
+                "    int query();\n};")
+
+    def statement(self, p: dict[str, Any]) -> str:
+        asked = {
+            "lower": "the lower median of the values added so far: the (floor((n + 1) / 2))-th smallest of the n "
+                     "values (k is unused)",
+            "upper": "the upper median of the values added so far: the (floor(n / 2) + 1)-th smallest of the n values "
+                     "(k is unused)",
+            "kth": "the k-th smallest of the values added so far (k >= 1; query is only called once at least k values "
+                   "were added)",
+        }[p["which"]]
+        return (f"Implement the C++ class\n\n{self.interface(p)}\n\nadd adds the value x (values may repeat); query "
+                f"returns {asked}. query is never called before the first add. Each operation should take O(log n) "
+                "time.")
+
+    def test(self, rng: random.Random, p: dict[str, Any], size: int) -> dict[str, Any]:
+        k = rng.randint(1, 3) if p["which"] == "kth" else 1
+        ops, added = [], 0
+        for _ in range(size):
+            if added < k or rng.random() < 0.6:
+                ops.append(["add", rng.randint(-30, 30)])
+                added += 1
+            else:
+                ops.append(["query"])
+        return {"init": [k], "ops": ops}
+
+    def run(self, test: dict[str, Any], p: dict[str, Any]) -> list[str]:
+        k, values, out = test["init"][0], [], []
+        for op, *args in test["ops"]:
+            if op == "add":
+                bisect.insort(values, args[0])
+            else:
+                n = len(values)
+                index = {"lower": (n + 1) // 2, "upper": n // 2 + 1, "kth": k}[p["which"]] - 1
+                out.append(str(values[index]))
+        return out
+
+    def reference(self, p: dict[str, Any]) -> str:
+        rank = {"lower": "(n + 1) / 2", "upper": "n / 2 + 1", "kth": "k"}[p["which"]]
+        return f"""#include <functional>
+#include <queue>
+#include <vector>
+
+class {p['class']} {{
+public:
+    explicit {p['class']}(int k) : k(k) {{}}
+
+    void add(int x) {{
+        if (!low.empty() && x <= low.top()) low.push(x);
+        else high.push(x);
+    }}
+
+    int query() {{
+        int n = (int)(low.size() + high.size());
+        size_t want = (size_t)({rank});
+        while (low.size() > want) {{
+            high.push(low.top());
+            low.pop();
+        }}
+        while (low.size() < want) {{
+            low.push(high.top());
+            high.pop();
+        }}
+        return low.top();
+    }}
+
+private:
+    int k;
+    std::priority_queue<int> low;  // the smallest values, largest on top
+    std::priority_queue<int, std::vector<int>, std::greater<int>> high;
+}};
+"""
+
+    def dispatch(self, p: dict[str, Any]) -> str:
+        return (f"            if (op == \"add\") {{ {_arg_int('x')} obj.add((int)x); }}\n"
+                "            else if (op == \"query\") emit(&first, std::to_string(obj.query()));\n"
+                "            else return 1;")
+
+
+# --- interval cover ---------------------------------------------------------------------------
+
+class IntervalCover(ClassTemplate):
+    name = "interval_cover"
+    tier = 3
+
+    def params(self, rng: random.Random) -> dict[str, Any]:
+        return {"closed": rng.random() < 0.5, "class": rng.choice(["IntervalSet", "Coverage", "Ranges"]),
+                "total": rng.choice(["covered", "total", "measure"])}
+
+    def interface(self, p: dict[str, Any]) -> str:
+        return (f"class {p['class']} {{\npublic:\n    {p['class']}();\n    void add(int left, int right);\n"
+                f"    long long {p['total']}();\n    bool contains(int x);\n}};")
+
+    def statement(self, p: dict[str, Any]) -> str:
+        span = ("the integers left, left + 1, ..., right (both ends included; left <= right)" if p["closed"] else
+                "the integers left, left + 1, ..., right - 1 (right excluded; left < right)")
+        return (f"Implement the C++ class\n\n{self.interface(p)}\n\nadd(left, right) marks {span} as covered "
+                "(intervals "
+                f"may overlap). {p['total']} returns how many distinct integers are covered; contains(x) whether x is "
+                "covered. Operations should take O(log n) amortised time.")
+
+    def test(self, rng: random.Random, p: dict[str, Any], size: int) -> dict[str, Any]:
+        ops = []
+        for _ in range(size):
+            roll = rng.random()
+            if roll < 0.45:
+                left = rng.randint(-20, 40)
+                ops.append(["add", left, left + rng.randint(0 if p["closed"] else 1, 8)])
+            elif roll < 0.7:
+                ops.append([p["total"]])
+            else:
+                ops.append(["contains", rng.randint(-22, 50)])
+        return {"init": [], "ops": ops}
+
+    def run(self, test: dict[str, Any], p: dict[str, Any]) -> list[str]:
+        covered: set[int] = set()
+        out = []
+        for op, *args in test["ops"]:
+            if op == "add":
+                covered.update(range(args[0], args[1] + 1 if p["closed"] else args[1]))
+            elif op == "contains":
+                out.append("true" if args[0] in covered else "false")
+            else:
+                out.append(str(len(covered)))
+        return out
+
+    def reference(self, p: dict[str, Any]) -> str:
+        end = "(long long)right + 1" if p["closed"] else "(long long)right"
+        return f"""#include <iterator>
+#include <map>
+
+class {p['class']} {{
+public:
+    {p['class']}() {{}}
+
+    void add(int left, int right) {{
+        long long lo = left, hi = {end};  // stored half-open: [lo, hi)
+        auto it = spans.upper_bound(lo);
+        if (it != spans.begin() && std::prev(it)->second >= lo) --it;
+        while (it != spans.end() && it->first <= hi) {{
+            if (it->first < lo) lo = it->first;
+            if (it->second > hi) hi = it->second;
+            size -= it->second - it->first;
+            it = spans.erase(it);
+        }}
+        spans[lo] = hi;
+        size += hi - lo;
+    }}
+
+    long long {p['total']}() {{ return size; }}
+
+    bool contains(int x) {{
+        auto it = spans.upper_bound(x);
+        return it != spans.begin() && std::prev(it)->second > x;
+    }}
+
+private:
+    std::map<long long, long long> spans;
+    long long size = 0;
+}};
+"""
+
+    def dispatch(self, p: dict[str, Any]) -> str:
+        return (f"            if (op == \"add\") {{ {_arg_int('left')} {_arg_int('right')}\n"
+                "                obj.add((int)left, (int)right); }\n"
+                f"            else if (op == \"{p['total']}\") emit(&first, std::to_string(obj.{p['total']}()));\n"
+                f"            else if (op == \"contains\") {{ {_arg_int('x')}\n"
+                "                emit(&first, obj.contains((int)x) ? \"true\" : \"false\"); }\n"
+                "            else return 1;")
+
+
+TEMPLATES: dict[str, ClassTemplate] = {t.name: t for t in (ExtremeStack(), RingBuffer(), Cache(), WordCounter(),
+                                                           RunningMedian(), IntervalCover())}
+
+
+@register
+class CppClasses(PolyglotTask):
+    id = "code/cpp_classes"
+    description = "Write a C++ class (a data structure with a given interface) checked by hidden operation sequences."
+    tags = ("code", "programming", "cpp", "data-structures")
+    languages = ("cpp",)
+    toolchains = languages
+
+    @dataclass(frozen=True)
+    class Config:
+        templates: tuple[str, ...]
+        ops: int
+        tests: int
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(("extreme_stack", "ring_buffer", "word_counter"), ops=8, tests=4),
+            self.Config(("extreme_stack", "ring_buffer", "cache", "word_counter"), ops=12, tests=5),
+            self.Config(("ring_buffer", "cache", "word_counter", "running_median"), ops=18, tests=6),
+            self.Config(("cache", "word_counter", "running_median", "interval_cover"), ops=26, tests=7),
+            self.Config(("cache", "running_median", "interval_cover"), ops=36, tests=8),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        def draw() -> Problem | None:
+            template = TEMPLATES[rng.choice(config.templates)]
+            p = template.params(rng)
+            lengths = [rng.randint(max(3, config.ops // 2), config.ops) for _ in range(config.tests)]
+            tests = [template.test(rng, p, length) for length in lengths]
+            expected = [_line(template.run(test, p)) for test in tests]
+            if len(set(expected)) < min(3, len(expected)) or "-" in expected[:1]:
+                return None
+            example = tests[0]
+            init = f" with constructor arguments ({', '.join(map(str, example['init']))})" if example["init"] else ""
+            calls = "; ".join(" ".join(map(str, op)) for op in example["ops"])
+            prompt = (
+                f"{template.statement(p)}\n\nExample: an object built{init}, then the operations {calls}: the "
+                f"querying operations return, in order: {expected[0]} (true/false for bool).\n\n"
+                "Your code is saved as a header and included by a test driver (g++ -std=gnu++17 -O2) that builds "
+                "objects and applies hidden sequences of operations; do not write a main function. Include the "
+                "headers your code needs. "
+                + convention(self.languages, shape=f"#include <vector>\n\n{template.interface(p).split(chr(10))[0]}\n"
+                                                   "    // ...\n};")
+            )
+            data = {"template": template.name, "params": p, "tests": tests,
+                    "inputs": [template.test_input(test) for test in tests], "expected": expected,
+                    "languages": list(self.languages), "gold": "cpp"}
+            return Problem(prompt=prompt, answer=fence(("cpp", template.reference(p))), data=data)
+
+        return retry(draw, attempts=50, what="a C++ class problem with varied results")
+
+    def sources(self, problem: Problem) -> dict[str, str]:
+        return {"cpp": TEMPLATES[problem.data["template"]].reference(problem.data["params"])}
+
+    def required_name(self, problem: Problem) -> str | None:
+        return problem.data["params"]["class"]
+
+    def judge(self, problem: Problem, program: Program) -> Report:
+        data = problem.data
+        driver = TEMPLATES[data["template"]].driver(data["params"])
+        return polyglot.check_program(program, join_cases(data["inputs"]), data["expected"], driver=driver,
+                                      budget=Budget(cpu_seconds=1.0, compile_seconds=20.0))
+
+    def difficulty(self, problem: Problem) -> float:
+        """The template's tier plus log2 of the total number of operations over the hidden tests."""
+        ops = sum(len(test["ops"]) for test in problem.data["tests"])
+        return TEMPLATES[problem.data["template"]].tier + math.log2(1 + ops)

@@ -1,0 +1,547 @@
+"""Efficient string algorithms: hidden large tests where the naive quadratic scan runs out of time.
+
+Afterburner-style, like :mod:`palaestra.envs.code.efficient_arrays`: each test is a short line
+(``n``, a seed ``s``, a mutation rate ``v`` and a parameter ``k``) and the string is generated:
+a short generated word repeated, with rare letters ``z`` at positions picked by a generated
+linear congruential formula. Such nearly periodic strings hold long matches everywhere, which
+is what makes naive matching, border and palindrome scans quadratic. The whole run has a CPU
+budget per language, calibrated against the reference programs.
+
+Templates (parameters vary what is asked; the word and generator are drawn per problem):
+
+- **letter_balance** (prefix differences and counting): blocks with as many a's as b's, or with
+  exactly k more a's than b's;
+- **prefix_matches** (Z-function): positions where the prefix of length k occurs, or the sum of
+  the Z-function;
+- **borders** (prefix function): the longest proper border, the number of proper borders, the
+  shortest period;
+- **palindromes** (Manacher): the longest palindromic block, or the number of palindromic blocks.
+
+Expected answers come from trusted linear-time Python references in this module.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from palaestra.core import Problem, register
+from palaestra.core.retry import retry
+from palaestra.envs.code.polyglot import (
+    EfficiencyTask,
+    StdioTemplate,
+    c_program,
+    efficiency_problem,
+    generator_params,
+    js_program,
+    python_program,
+)
+
+MAX_N = 300_000
+
+
+def periodic_string(n: int, seed: int, rarity: int, g: dict[str, Any]) -> str:
+    """The trusted string of a test: the word repeated, with ``z`` where ``a_i mod rarity = 0``."""
+    a, mul, add, mod, word = seed, g["a"], g["b"], g["m"], g["word"]
+    out = []
+    for i in range(n):
+        out.append("z" if a % rarity == 0 else word[i % len(word)])
+        a = (a * mul + add) % mod
+    return "".join(out)
+
+
+def z_function(s: str) -> list[int]:
+    n = len(s)
+    z = [0] * n
+    if n:
+        z[0] = n
+    left = right = 0
+    for i in range(1, n):
+        if i < right:
+            z[i] = min(right - i, z[i - left])
+        while i + z[i] < n and s[z[i]] == s[i + z[i]]:
+            z[i] += 1
+        if i + z[i] > right:
+            left, right = i, i + z[i]
+    return z
+
+
+def prefix_function(s: str) -> list[int]:
+    pi = [0] * len(s)
+    for i in range(1, len(s)):
+        k = pi[i - 1]
+        while k and s[i] != s[k]:
+            k = pi[k - 1]
+        pi[i] = k + (s[i] == s[k])
+    return pi
+
+
+def manacher(s: str) -> tuple[list[int], list[int]]:
+    """``odd[i]``: palindromes of odd length centred at i; ``even[i]``: of even length centred
+    between i - 1 and i (their counts, i.e. their largest radius)."""
+    n = len(s)
+    odd, even = [0] * n, [0] * n
+    left, right = 0, -1
+    for i in range(n):
+        k = 1 if i > right else min(odd[left + right - i], right - i + 1)
+        while i - k >= 0 and i + k < n and s[i - k] == s[i + k]:
+            k += 1
+        odd[i] = k
+        if i + k - 1 > right:
+            left, right = i - k + 1, i + k - 1
+    left, right = 0, -1
+    for i in range(n):
+        k = 0 if i > right else min(even[left + right - i + 1], right - i + 1)
+        while i - k - 1 >= 0 and i + k < n and s[i - k - 1] == s[i + k]:
+            k += 1
+        even[i] = k
+        if i + k - 1 > right:
+            left, right = i - k, i + k - 1
+    return odd, even
+
+
+class GeneratedString(StdioTemplate):
+    """A template whose test is ``n s v k``: the string comes from the problem's word and generator."""
+
+    def params(self, rng: random.Random) -> dict[str, Any]:
+        g = generator_params(rng, 0, 1)
+        if g is not None:
+            g = {**g, "word": self.word(rng)}
+        return {"measure": rng.choice(self.measures()), "generator": g}
+
+    def word(self, rng: random.Random) -> str:
+        """The repeated word: 1 to 3 letters a and b."""
+        return "".join(rng.choice("ab") for _ in range(rng.randint(1, 3)))
+
+    def measures(self) -> list[str]:
+        raise NotImplementedError
+
+    def draw_k(self, rng: random.Random, p: dict[str, Any], n: int) -> int:
+        return 0
+
+    def case(self, rng: random.Random, p: dict[str, Any], size: int) -> Any:
+        rarity = rng.randint(2, 6) if size < 100 else rng.randint(size // 8, size // 2)
+        return {"n": size, "s": rng.randrange(1, p["generator"]["m"]), "v": rarity, "k": self.draw_k(rng, p, size)}
+
+    def case_input(self, case: Any, p: dict[str, Any]) -> str:
+        return f"{case['n']} {case['s']} {case['v']} {case['k']}\n"
+
+    def text(self, case: Any, p: dict[str, Any]) -> str:
+        return periodic_string(case["n"], case["s"], case["v"], p["generator"])
+
+    def intro(self, p: dict[str, Any]) -> str:
+        g = p["generator"]
+        return (f"Each test is one line with n, s, v and k. The test's string t_1 ... t_n is generated from s and v: "
+                f"a_1 = s, a_(i+1) = (a_i * {g['a']} + {g['b']}) mod {g['m']}, and t_i is the letter z when a_i mod v "
+                f"= 0, otherwise the ((i - 1) mod {len(g['word'])} + 1)-th letter of the word {g['word']} (every "
+                "intermediate value fits in 64-bit integers and, below 2^53, in JavaScript numbers).")
+
+    def programs(self, p: dict[str, Any], python: str, c: str, javascript: str) -> dict[str, str]:
+        """The reference programs: each body runs after the string ``t`` (0-based) is built."""
+        g = p["generator"]
+        a, b, m, word = g["a"], g["b"], g["m"], g["word"]
+        py = python_program(f"""
+def solve():
+    n, s, v, k = next_int(), next_int(), next_int(), next_int()
+    word, letters, a = {word!r}, [], s
+    for i in range(n):
+        letters.append("z" if a % v == 0 else word[i % {len(word)}])
+        a = (a * {a} + {b}) % {m}
+    t = "".join(letters)
+{python}
+""", p)
+        cc = c_program(f"""
+static char t[{MAX_N + 5}];
+
+{c}
+""".replace("/*GENERATE*/", f"""int n = (int)next_int();
+    long long s = next_int(), v = next_int(), k = next_int();
+    const char *word = "{word}";
+    long long a = s;
+    for (int i = 0; i < n; i++) {{
+        t[i] = a % v == 0 ? 'z' : word[i % {len(word)}];
+        a = (a * {a} + {b}) % {m};
+    }}
+    t[n] = '\\0';"""), p)
+        js = js_program(f"""
+function solve() {{
+    const n = nextInt(), s = nextInt(), v = nextInt(), k = nextInt();
+    const word = "{word}", letters = new Array(n);
+    let a = s;
+    for (let i = 0; i < n; i++) {{
+        letters[i] = a % v === 0 ? "z" : word[i % {len(word)}];
+        a = (a * {a} + {b}) % {m};
+    }}
+    const t = letters.join("");
+{javascript}
+}}
+""", p)
+        return {"python": py, "c": cc, "javascript": js}
+
+
+# --- letter balance ---------------------------------------------------------------------------
+
+class LetterBalance(GeneratedString):
+    name = "letter_balance"
+    tier = 1
+
+    def word(self, rng: random.Random) -> str:
+        """2 to 4 letters holding both a and b."""
+        return retry(lambda: "".join(rng.choice("ab") for _ in range(rng.randint(2, 4))), lambda w: len(set(w)) == 2,
+                     attempts=100, what="a word with both letters")
+
+    def measures(self) -> list[str]:
+        return ["equal", "more"]
+
+    def draw_k(self, rng: random.Random, p: dict[str, Any], n: int) -> int:
+        return 0 if p["measure"] == "equal" else rng.randint(1, 4)
+
+    def statement(self, p: dict[str, Any]) -> str:
+        asked = ("the letter a occurs as many times as the letter b (k is 0 and unused)" if p["measure"] == "equal"
+                 else "the letter a occurs exactly k more times than the letter b")
+        return (f"{self.intro(p)} For each test print the number of blocks t_i ... t_j (1 <= i <= j <= n) in which "
+                f"{asked}.")
+
+    def answer(self, case: Any, p: dict[str, Any]) -> str:
+        seen, balance, count = {0: 1}, 0, 0
+        for ch in self.text(case, p):
+            balance += (ch == "a") - (ch == "b")
+            count += seen.get(balance - case["k"], 0)
+            seen[balance] = seen.get(balance, 0) + 1
+        return str(count)
+
+    def sources(self, p: dict[str, Any]) -> dict[str, str]:
+        return self.programs(p, """    seen, balance, count = {0: 1}, 0, 0
+    for ch in t:
+        balance += (ch == "a") - (ch == "b")
+        count += seen.get(balance - k, 0)
+        seen[balance] = seen.get(balance, 0) + 1
+    return count""", f"""static long long seen[{2 * MAX_N + 3}];
+
+static void solve(void) {{
+    /*GENERATE*/
+    const int offset = {MAX_N + 1};
+    long long balance = 0, count = 0;
+    seen[offset] = 1;
+    for (int i = 0; i < n; i++) {{
+        balance += (t[i] == 'a') - (t[i] == 'b');
+        long long want = balance - k + offset;
+        if (want >= 0 && want <= 2 * offset) count += seen[want];
+        seen[balance + offset]++;
+    }}
+    balance = 0;
+    seen[offset] = 0;
+    for (int i = 0; i < n; i++) {{
+        balance += (t[i] == 'a') - (t[i] == 'b');
+        seen[balance + offset] = 0;
+    }}
+    printf("%lld\\n", count);
+}}""", """    const seen = new Map([[0, 1]]);
+    let balance = 0, count = 0;
+    for (let i = 0; i < n; i++) {
+        balance += (t[i] === "a" ? 1 : 0) - (t[i] === "b" ? 1 : 0);
+        count += seen.get(balance - k) || 0;
+        seen.set(balance, (seen.get(balance) || 0) + 1);
+    }
+    return count;""")
+
+
+# --- prefix matches (Z-function) --------------------------------------------------------------
+
+class PrefixMatches(GeneratedString):
+    name = "prefix_matches"
+    tier = 2
+
+    def measures(self) -> list[str]:
+        return ["occurrences", "z_sum"]
+
+    def draw_k(self, rng: random.Random, p: dict[str, Any], n: int) -> int:
+        return 0 if p["measure"] == "z_sum" else rng.randint(1, max(1, n // 3))
+
+    def statement(self, p: dict[str, Any]) -> str:
+        if p["measure"] == "occurrences":
+            asked = ("the number of positions i (1 <= i <= n - k + 1) where t_i ... t_(i+k-1) equals the first k "
+                     "letters t_1 ... t_k (position 1 included)")
+        else:
+            asked = ("the sum over i = 1..n of the length of the longest common prefix of t and the suffix "
+                     "t_i ... t_n (k is 0 and unused)")
+        return f"{self.intro(p)} For each test print {asked}."
+
+    def answer(self, case: Any, p: dict[str, Any]) -> str:
+        z = z_function(self.text(case, p))
+        if p["measure"] == "z_sum":
+            return str(sum(z))
+        return str(sum(1 for value in z if value >= case["k"]))
+
+    def sources(self, p: dict[str, Any]) -> dict[str, str]:
+        occurrences = p["measure"] == "occurrences"
+        py_result = "sum(1 for value in z if value >= k)" if occurrences else "sum(z)"
+        c_add = "answer += z[i] >= k;" if occurrences else "answer += z[i];"
+        js_result = "z.filter((value) => value >= k).length" if occurrences else "z.reduce((x, y) => x + y, 0)"
+        return self.programs(p, f"""    z = [0] * n
+    z[0] = n
+    left = right = 0
+    for i in range(1, n):
+        if i < right:
+            z[i] = min(right - i, z[i - left])
+        while i + z[i] < n and t[z[i]] == t[i + z[i]]:
+            z[i] += 1
+        if i + z[i] > right:
+            left, right = i, i + z[i]
+    return {py_result}""", f"""static int z[{MAX_N + 5}];
+
+static void solve(void) {{
+    /*GENERATE*/
+    int left = 0, right = 0;
+    long long answer = 0;
+    z[0] = n;
+    for (int i = 1; i < n; i++) {{
+        z[i] = 0;
+        if (i < right) z[i] = right - i < z[i - left] ? right - i : z[i - left];
+        while (i + z[i] < n && t[z[i]] == t[i + z[i]]) z[i]++;
+        if (i + z[i] > right) {{
+            left = i;
+            right = i + z[i];
+        }}
+    }}
+    for (int i = 0; i < n; i++) {c_add}
+    printf("%lld\\n", answer);
+}}""", f"""    const z = new Int32Array(n);
+    z[0] = n;
+    let left = 0, right = 0;
+    for (let i = 1; i < n; i++) {{
+        if (i < right) z[i] = Math.min(right - i, z[i - left]);
+        while (i + z[i] < n && t[z[i]] === t[i + z[i]]) z[i]++;
+        if (i + z[i] > right) {{
+            left = i;
+            right = i + z[i];
+        }}
+    }}
+    return {js_result};""")
+
+
+# --- borders (prefix function) ----------------------------------------------------------------
+
+class Borders(GeneratedString):
+    name = "borders"
+    tier = 2
+
+    def measures(self) -> list[str]:
+        return ["longest", "count", "period"]
+
+    def statement(self, p: dict[str, Any]) -> str:
+        asked = {
+            "longest": "the length of the longest border of t (0 if t has none)",
+            "count": "the number of borders of t",
+            "period": "the smallest period of t: the smallest q >= 1 such that t_i = t_(i+q) for every i <= n - q",
+        }[p["measure"]]
+        return (f"{self.intro(p)} A border of t is a non-empty string shorter than t that is both a prefix and a "
+                f"suffix of t. For each test print {asked} (k is 0 and unused).")
+
+    def answer(self, case: Any, p: dict[str, Any]) -> str:
+        pi = prefix_function(self.text(case, p))
+        longest = pi[-1]
+        if p["measure"] == "longest":
+            return str(longest)
+        if p["measure"] == "period":
+            return str(len(pi) - longest)
+        count, k = 0, longest
+        while k:
+            count, k = count + 1, pi[k - 1]
+        return str(count)
+
+    def sources(self, p: dict[str, Any]) -> dict[str, str]:
+        measure = p["measure"]
+        py_result = {"longest": "pi[n - 1]", "period": "n - pi[n - 1]",
+                     "count": "count_borders(pi, n)"}[measure]
+        c_result = {"longest": "pi[n - 1]", "period": "n - pi[n - 1]", "count": "count"}[measure]
+        js_result = {"longest": "pi[n - 1]", "period": "n - pi[n - 1]", "count": "count"}[measure]
+        programs = self.programs(p, f"""    pi = [0] * n
+    for i in range(1, n):
+        j = pi[i - 1]
+        while j and t[i] != t[j]:
+            j = pi[j - 1]
+        pi[i] = j + (t[i] == t[j])
+    return {py_result}""", f"""static int pi[{MAX_N + 5}];
+
+static void solve(void) {{
+    /*GENERATE*/
+    pi[0] = 0;
+    for (int i = 1; i < n; i++) {{
+        int j = pi[i - 1];
+        while (j > 0 && t[i] != t[j]) j = pi[j - 1];
+        pi[i] = j + (t[i] == t[j]);
+    }}
+    int count = 0;
+    for (int j = pi[n - 1]; j > 0; j = pi[j - 1]) count++;
+    printf("%d\\n", {c_result});
+}}""", f"""    const pi = new Int32Array(n);
+    for (let i = 1; i < n; i++) {{
+        let j = pi[i - 1];
+        while (j > 0 && t[i] !== t[j]) j = pi[j - 1];
+        pi[i] = j + (t[i] === t[j] ? 1 : 0);
+    }}
+    let count = 0;
+    for (let j = pi[n - 1]; j > 0; j = pi[j - 1]) count++;
+    return {js_result};""")
+        if measure == "count":
+            programs["python"] = programs["python"].replace("def solve():", """def count_borders(pi, n):
+    count, j = 0, pi[n - 1]
+    while j:
+        count, j = count + 1, pi[j - 1]
+    return count
+
+
+def solve():""", 1)
+        return programs
+
+
+# --- palindromes (Manacher) -------------------------------------------------------------------
+
+class Palindromes(GeneratedString):
+    name = "palindromes"
+    tier = 4
+
+    def measures(self) -> list[str]:
+        return ["longest", "count"]
+
+    def word(self, rng: random.Random) -> str:
+        """2 to 4 letters holding both a and b (a single repeated letter is one big palindrome)."""
+        return retry(lambda: "".join(rng.choice("ab") for _ in range(rng.randint(2, 4))), lambda w: len(set(w)) == 2,
+                     attempts=100, what="a word with both letters")
+
+    def statement(self, p: dict[str, Any]) -> str:
+        asked = ("the length of the longest block t_i ... t_j that is a palindrome" if p["measure"] == "longest"
+                 else "the number of blocks t_i ... t_j (1 <= i <= j <= n) that are palindromes")
+        return (f"{self.intro(p)} A palindrome reads the same forwards and backwards. For each test print {asked} "
+                "(k is "
+                "0 and unused).")
+
+    def answer(self, case: Any, p: dict[str, Any]) -> str:
+        odd, even = manacher(self.text(case, p))
+        if p["measure"] == "count":
+            return str(sum(odd) + sum(even))
+        return str(max(max(2 * k - 1 for k in odd), max(2 * k for k in even)))
+
+    def sources(self, p: dict[str, Any]) -> dict[str, str]:
+        count = p["measure"] == "count"
+        py_result = "sum(odd) + sum(even)" if count else "max(max(2 * r - 1 for r in odd), max(2 * r for r in even))"
+        c_fold = ("answer += odd[i] + even[i];" if count else
+                  "if (2 * odd[i] - 1 > answer) answer = 2 * odd[i] - 1;\n        "
+                  "if (2 * even[i] > answer) answer = 2 * even[i];")
+        js_fold = ("answer += odd[i] + even[i];" if count else
+                   "answer = Math.max(answer, 2 * odd[i] - 1, 2 * even[i]);")
+        return self.programs(p, f"""    odd, even = [0] * n, [0] * n
+    left, right = 0, -1
+    for i in range(n):
+        r = 1 if i > right else min(odd[left + right - i], right - i + 1)
+        while i - r >= 0 and i + r < n and t[i - r] == t[i + r]:
+            r += 1
+        odd[i] = r
+        if i + r - 1 > right:
+            left, right = i - r + 1, i + r - 1
+    left, right = 0, -1
+    for i in range(n):
+        r = 0 if i > right else min(even[left + right - i + 1], right - i + 1)
+        while i - r - 1 >= 0 and i + r < n and t[i - r - 1] == t[i + r]:
+            r += 1
+        even[i] = r
+        if i + r - 1 > right:
+            left, right = i - r, i + r - 1
+    return {py_result}""", f"""static int odd[{MAX_N + 5}], even[{MAX_N + 5}];
+
+static void solve(void) {{
+    /*GENERATE*/
+    int left = 0, right = -1;
+    for (int i = 0; i < n; i++) {{
+        int r = 1;
+        if (i <= right) r = odd[left + right - i] < right - i + 1 ? odd[left + right - i] : right - i + 1;
+        while (i - r >= 0 && i + r < n && t[i - r] == t[i + r]) r++;
+        odd[i] = r;
+        if (i + r - 1 > right) {{
+            left = i - r + 1;
+            right = i + r - 1;
+        }}
+    }}
+    left = 0;
+    right = -1;
+    for (int i = 0; i < n; i++) {{
+        int r = 0;
+        if (i <= right) r = even[left + right - i + 1] < right - i + 1 ? even[left + right - i + 1] : right - i + 1;
+        while (i - r - 1 >= 0 && i + r < n && t[i - r - 1] == t[i + r]) r++;
+        even[i] = r;
+        if (i + r - 1 > right) {{
+            left = i - r;
+            right = i + r - 1;
+        }}
+    }}
+    long long answer = 0;
+    for (int i = 0; i < n; i++) {{
+        {c_fold}
+    }}
+    printf("%lld\\n", answer);
+}}""", f"""    const odd = new Int32Array(n), even = new Int32Array(n);
+    let left = 0, right = -1;
+    for (let i = 0; i < n; i++) {{
+        let r = i > right ? 1 : Math.min(odd[left + right - i], right - i + 1);
+        while (i - r >= 0 && i + r < n && t[i - r] === t[i + r]) r++;
+        odd[i] = r;
+        if (i + r - 1 > right) {{
+            left = i - r + 1;
+            right = i + r - 1;
+        }}
+    }}
+    left = 0;
+    right = -1;
+    for (let i = 0; i < n; i++) {{
+        let r = i > right ? 0 : Math.min(even[left + right - i + 1], right - i + 1);
+        while (i - r - 1 >= 0 && i + r < n && t[i - r - 1] === t[i + r]) r++;
+        even[i] = r;
+        if (i + r - 1 > right) {{
+            left = i - r;
+            right = i + r - 1;
+        }}
+    }}
+    let answer = 0;
+    for (let i = 0; i < n; i++) {js_fold}
+    return answer;""")
+
+
+TEMPLATES = {t.name: t for t in (LetterBalance(), PrefixMatches(), Borders(), Palindromes())}
+
+# CPU seconds for the whole run, per language (see efficient_arrays.BUDGETS).
+BUDGETS = {"python": 8.0, "javascript": 2.0, "c": 0.5, "cpp": 0.5}
+
+
+@register
+class EfficientStrings(EfficiencyTask):
+    id = "code/efficient_strings"
+    description = ("Write an efficient program (Python, C, C++ or JavaScript) for a generated string problem: hidden "
+                   "large, nearly periodic tests under a CPU budget.")
+    tags = ("code", "programming", "stdio", "efficiency", "strings", "multi-language")
+    templates = TEMPLATES
+
+    @dataclass(frozen=True)
+    class Config:
+        templates: tuple[str, ...]
+        large: tuple[int, ...]
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(("letter_balance", "prefix_matches"), large=(200_000,)),
+            self.Config(("letter_balance", "prefix_matches", "borders"), large=(250_000,)),
+            self.Config(("prefix_matches", "borders", "palindromes"), large=(200_000, 200_000)),
+            self.Config(("borders", "palindromes"), large=(250_000, 250_000)),
+            self.Config(("palindromes",), large=(300_000, 300_000)),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        def draw() -> Problem | None:
+            template = TEMPLATES[rng.choice(config.templates)]
+            small = [rng.randint(3, 8), rng.randint(4, 10), rng.randint(6, 14), rng.randint(20, 60), 1000]
+            return efficiency_problem(rng, template, small, list(config.large), BUDGETS,
+                                      limits_text=f"Limits: T <= {len(small) + len(config.large)}, 1 <= n <= {MAX_N}, "
+                                                  "v >= 2, k <= n.")
+
+        return retry(draw, attempts=50, what="a string problem with varied answers")

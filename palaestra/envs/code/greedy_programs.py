@@ -1,0 +1,717 @@
+"""Greedy algorithms as stdin/stdout programs in Python, C, C++ or JavaScript.
+
+Templates (parameters vary the rules, the input format and what is asked):
+
+- **interval_selection**: the most pairwise compatible intervals (or the fewest to remove), with
+  closed or half-open intervals given by their ends or their lengths;
+- **meeting_rooms**: the fewest rooms for a set of meetings when a room needs a cleaning gap;
+- **task_assignment**: the most tasks done when a worker can do a task at most a slack above skill;
+- **digit_removal**: the smallest or largest number left after removing (or keeping) k digits;
+- **refuelling**: the fewest fuel stops to reach a target, or the farthest reach with K stops;
+- **deadlines**: the best profit (or most jobs) when jobs of length L must finish by deadlines.
+
+Multi-test (T cases in one input, one answer line each). Levels add templates and grow the
+inputs. Expected answers come from trusted Python references in this module.
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from palaestra.core import Problem, register
+from palaestra.core.retry import retry
+from palaestra.envs.code.polyglot import (
+    StdioPolyglotTask,
+    StdioTemplate,
+    c_program,
+    js_program,
+    python_program,
+    stdio_problem,
+)
+
+
+def _pairs_input(pairs: list[list[int]]) -> str:
+    return f"{len(pairs)}\n" + "".join(f"{a} {b}\n" for a, b in pairs)
+
+
+# --- interval selection -----------------------------------------------------------------------
+
+class IntervalSelection(StdioTemplate):
+    name = "interval_selection"
+    tier = 1
+
+    def params(self, rng: random.Random) -> dict[str, Any]:
+        return {"gap": rng.randint(0, 4), "measure": rng.choice(["keep", "remove"]), "lengths": rng.random() < 0.5}
+
+    def statement(self, p: dict[str, Any]) -> str:
+        given = ("\"s d\": an interval from s to s + d (d >= 1)" if p["lengths"]
+                 else "\"s e\": an interval from s to e (s < e)")
+        gap = p["gap"]
+        rule = (f"Two intervals are compatible when the later one starts at least {gap} after the earlier one ends "
+                f"(an interval ending at e is compatible with one starting at s when s >= e + {gap})"
+                + (", so intervals that share only an endpoint are compatible." if gap == 0 else "."))
+        asked = ("the largest number of intervals that can be chosen so that any two of them are compatible"
+                 if p["measure"] == "keep" else
+                 "the smallest number of intervals to remove so that any two of the remaining ones are compatible")
+        return f"Each test is a line with n, then n lines {given}. {rule} For each test print {asked}."
+
+    def case(self, rng: random.Random, p: dict[str, Any], size: int) -> Any:
+        out = []
+        for _ in range(rng.randint(1, size)):
+            start = rng.randint(0, 3 * size)
+            out.append([start, start + rng.randint(1, 8)])
+        return out
+
+    def case_input(self, case: Any, p: dict[str, Any]) -> str:
+        return _pairs_input([[s, e - s] if p["lengths"] else [s, e] for s, e in case])
+
+    def answer(self, case: Any, p: dict[str, Any]) -> str:
+        kept, last = 0, None
+        for s, e in sorted(case, key=lambda iv: iv[1]):  # the earliest end first leaves the most room
+            if last is None or s >= last + p["gap"]:
+                kept, last = kept + 1, e
+        return str(kept if p["measure"] == "keep" else len(case) - kept)
+
+    def sources(self, p: dict[str, Any]) -> dict[str, str]:
+        end = "s + e" if p["lengths"] else "e"
+        gap = p["gap"]
+        result_py = "kept" if p["measure"] == "keep" else "n - kept"
+        python = python_program(f"""
+def solve():
+    n = next_int()
+    intervals = []
+    for _ in range(n):
+        s, e = next_int(), next_int()
+        intervals.append((s, {end}))
+    intervals.sort(key=lambda iv: iv[1])
+    kept, last = 0, None
+    for s, e in intervals:
+        if last is None or s >= last + {gap}:
+            kept, last = kept + 1, e
+    return {result_py}
+""", p)
+        c = c_program(f"""
+typedef struct {{ long long s, e; }} Interval;
+
+static Interval items[100000];
+
+static int by_end(const void *x, const void *y) {{
+    const Interval *a = (const Interval *)x, *b = (const Interval *)y;
+    return a->e < b->e ? -1 : a->e > b->e ? 1 : 0;
+}}
+
+static void solve(void) {{
+    int n = (int)next_int(), kept = 0, any = 0;
+    for (int i = 0; i < n; i++) {{
+        long long s = next_int(), e = next_int();
+        items[i].s = s;
+        items[i].e = {end};
+    }}
+    qsort(items, n, sizeof(Interval), by_end);
+    long long last = 0;
+    for (int i = 0; i < n; i++) {{
+        if (!any || items[i].s >= last + {gap}) {{
+            kept++;
+            any = 1;
+            last = items[i].e;
+        }}
+    }}
+    printf("%d\\n", {result_py});
+}}
+""", p)
+        javascript = js_program(f"""
+function solve() {{
+    const n = nextInt();
+    const intervals = [];
+    for (let i = 0; i < n; i++) {{
+        const s = nextInt(), e = nextInt();
+        intervals.push([s, {end}]);
+    }}
+    intervals.sort((a, b) => a[1] - b[1]);
+    let kept = 0, last = null;
+    for (const [s, e] of intervals) {{
+        if (last === null || s >= last + {gap}) {{
+            kept++;
+            last = e;
+        }}
+    }}
+    return {result_py};
+}}
+""", p)
+        return {"python": python, "c": c, "javascript": javascript}
+
+
+# --- meeting rooms ----------------------------------------------------------------------------
+
+class MeetingRooms(StdioTemplate):
+    name = "meeting_rooms"
+    tier = 1
+
+    def params(self, rng: random.Random) -> dict[str, Any]:
+        return {"gap": rng.randint(0, 5), "durations": rng.random() < 0.5}
+
+    def statement(self, p: dict[str, Any]) -> str:
+        given = ("\"s d\": a meeting that starts at time s and lasts d (d >= 1)" if p["durations"]
+                 else "\"s e\": a meeting from time s to time e (s < e)")
+        gap = (f"After a meeting ending at time e, its room must be cleaned: it can host a meeting starting at time "
+               f"e + {p['gap']} or later." if p["gap"] else
+               "A room whose meeting ends at time e can host a meeting starting at time e or later.")
+        return (f"Each test is a line with n, then n lines {given}. A room hosts one meeting at a time. {gap} For "
+                "each test print the smallest number of rooms that can host all the meetings.")
+
+    def case(self, rng: random.Random, p: dict[str, Any], size: int) -> Any:
+        out = []
+        for _ in range(rng.randint(1, size)):
+            start = rng.randint(0, 4 * size)
+            out.append([start, start + rng.randint(1, 10)])
+        return out
+
+    def case_input(self, case: Any, p: dict[str, Any]) -> str:
+        return _pairs_input([[s, e - s] if p["durations"] else [s, e] for s, e in case])
+
+    def answer(self, case: Any, p: dict[str, Any]) -> str:
+        events = sorted([(e + p["gap"], -1) for _, e in case] + [(s, 1) for s, _ in case])
+        rooms = best = 0
+        for _, change in events:  # at equal times a room is freed (-1) before it is taken (+1)
+            rooms += change
+            best = max(best, rooms)
+        return str(best)
+
+    def sources(self, p: dict[str, Any]) -> dict[str, str]:
+        end = "s + e" if p["durations"] else "e"
+        gap = p["gap"]
+        python = python_program(f"""
+def solve():
+    n = next_int()
+    events = []
+    for _ in range(n):
+        s, e = next_int(), next_int()
+        events.append((s, 1))
+        events.append(({end} + {gap}, -1))
+    events.sort()
+    rooms = best = 0
+    for _, change in events:
+        rooms += change
+        best = max(best, rooms)
+    return best
+""", p)
+        c = c_program(f"""
+static long long starts[100000], ends[100000];
+
+static int ascending(const void *x, const void *y) {{
+    long long a = *(const long long *)x, b = *(const long long *)y;
+    return a < b ? -1 : a > b ? 1 : 0;
+}}
+
+static void solve(void) {{
+    int n = (int)next_int();
+    for (int i = 0; i < n; i++) {{
+        long long s = next_int(), e = next_int();
+        starts[i] = s;
+        ends[i] = {end} + {gap};
+    }}
+    qsort(starts, n, sizeof(long long), ascending);
+    qsort(ends, n, sizeof(long long), ascending);
+    int rooms = 0, best = 0, j = 0;
+    for (int i = 0; i < n; i++) {{
+        while (j < n && ends[j] <= starts[i]) {{
+            j++;
+            rooms--;
+        }}
+        rooms++;
+        if (rooms > best) best = rooms;
+    }}
+    printf("%d\\n", best);
+}}
+""", p)
+        javascript = js_program(f"""
+function solve() {{
+    const n = nextInt();
+    const starts = [], ends = [];
+    for (let i = 0; i < n; i++) {{
+        const s = nextInt(), e = nextInt();
+        starts.push(s);
+        ends.push({end} + {gap});
+    }}
+    starts.sort((a, b) => a - b);
+    ends.sort((a, b) => a - b);
+    let rooms = 0, best = 0, j = 0;
+    for (const s of starts) {{
+        while (j < n && ends[j] <= s) {{
+            j++;
+            rooms--;
+        }}
+        rooms++;
+        best = Math.max(best, rooms);
+    }}
+    return best;
+}}
+""", p)
+        return {"python": python, "c": c, "javascript": javascript}
+
+
+# --- task assignment --------------------------------------------------------------------------
+
+class TaskAssignment(StdioTemplate):
+    name = "task_assignment"
+    tier = 2
+
+    def params(self, rng: random.Random) -> dict[str, Any]:
+        return {"slack": rng.randint(0, 4), "measure": rng.choice(["done", "left"]), "capacity": rng.randint(1, 3)}
+
+    def statement(self, p: dict[str, Any]) -> str:
+        slack = f"at most {p['slack']} above the worker's skill" if p["slack"] else "at most the worker's skill"
+        asked = ("the largest number of tasks that can be done" if p["measure"] == "done"
+                 else "the smallest number of tasks that must be left undone")
+        return (f"Each test is a line with n and m, a line with the n skills of the workers and a line with the m "
+                f"difficulties of the tasks. A worker can do a task whose difficulty is {slack}; each worker does "
+                f"at most {'one task' if p['capacity'] == 1 else str(p['capacity']) + ' tasks'} and each task needs "
+                f"one worker. For each test print {asked}.")
+
+    def case(self, rng: random.Random, p: dict[str, Any], size: int) -> Any:
+        top = 2 * size + 5
+        return [[rng.randint(1, top) for _ in range(rng.randint(1, size))],
+                [rng.randint(1, top) for _ in range(rng.randint(1, size))]]
+
+    def case_input(self, case: Any, p: dict[str, Any]) -> str:
+        workers, tasks = case
+        return f"{len(workers)} {len(tasks)}\n{' '.join(map(str, workers))}\n{' '.join(map(str, tasks))}\n"
+
+    def answer(self, case: Any, p: dict[str, Any]) -> str:
+        workers, tasks = sorted(case[0]), sorted(case[1])
+        done = 0
+        for skill in workers:  # the weakest worker takes the easiest tasks left, as many as able
+            for _ in range(p["capacity"]):
+                if done < len(tasks) and tasks[done] <= skill + p["slack"]:
+                    done += 1
+        return str(done if p["measure"] == "done" else len(tasks) - done)
+
+    def sources(self, p: dict[str, Any]) -> dict[str, str]:
+        slack, capacity = p["slack"], p["capacity"]
+        result = "done" if p["measure"] == "done" else "m - done"
+        python = python_program(f"""
+def solve():
+    n, m = next_int(), next_int()
+    workers = sorted(next_int() for _ in range(n))
+    tasks = sorted(next_int() for _ in range(m))
+    done = 0
+    for skill in workers:
+        for _ in range({capacity}):
+            if done < m and tasks[done] <= skill + {slack}:
+                done += 1
+    return {result}
+""", p)
+        c = c_program(f"""
+static long long workers[100000], tasks[100000];
+
+static int ascending(const void *x, const void *y) {{
+    long long a = *(const long long *)x, b = *(const long long *)y;
+    return a < b ? -1 : a > b ? 1 : 0;
+}}
+
+static void solve(void) {{
+    int n = (int)next_int(), m = (int)next_int(), done = 0;
+    for (int i = 0; i < n; i++) workers[i] = next_int();
+    for (int i = 0; i < m; i++) tasks[i] = next_int();
+    qsort(workers, n, sizeof(long long), ascending);
+    qsort(tasks, m, sizeof(long long), ascending);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < {capacity}; j++)
+            if (done < m && tasks[done] <= workers[i] + {slack}) done++;
+    printf("%d\\n", {result});
+}}
+""", p)
+        javascript = js_program(f"""
+function solve() {{
+    const n = nextInt(), m = nextInt();
+    const workers = [], tasks = [];
+    for (let i = 0; i < n; i++) workers.push(nextInt());
+    for (let i = 0; i < m; i++) tasks.push(nextInt());
+    workers.sort((a, b) => a - b);
+    tasks.sort((a, b) => a - b);
+    let done = 0;
+    for (const skill of workers)
+        for (let j = 0; j < {capacity}; j++) if (done < m && tasks[done] <= skill + {slack}) done++;
+    return {result};
+}}
+""", p)
+        return {"python": python, "c": c, "javascript": javascript}
+
+
+# --- digit removal ----------------------------------------------------------------------------
+
+class DigitRemoval(StdioTemplate):
+    name = "digit_removal"
+    tier = 2
+
+    def params(self, rng: random.Random) -> dict[str, Any]:
+        return {"goal": rng.choice(["smallest", "largest"]), "given": rng.choice(["remove", "keep"]),
+                "zeros": rng.choice(["strip", "keep"]), "k_first": rng.random() < 0.5}
+
+    def statement(self, p: dict[str, Any]) -> str:
+        k = ("delete exactly k of its digits" if p["given"] == "remove"
+             else "delete digits so that exactly k of them remain")
+        zeros = ("Print the result without leading zeros (print 0 if nothing but zeros is left)."
+                 if p["zeros"] == "strip" else "Print every remaining digit, leading zeros included.")
+        line = "an integer k and a string of digits" if p["k_first"] else "a string of digits and an integer k"
+        return (f"Each test is one line with {line}. From the string, {k}, keeping the "
+                f"others in their order. For each test print the {p['goal']} number that can be left. {zeros}")
+
+    def case(self, rng: random.Random, p: dict[str, Any], size: int) -> Any:
+        pool = "0123456789" if rng.random() < 0.7 else "0019"
+        digits = "".join(rng.choice(pool) for _ in range(rng.randint(2, size + 1)))
+        return [digits, rng.randint(1, len(digits) - 1)]
+
+    def case_input(self, case: Any, p: dict[str, Any]) -> str:
+        return f"{case[1]} {case[0]}\n" if p["k_first"] else f"{case[0]} {case[1]}\n"
+
+    def answer(self, case: Any, p: dict[str, Any]) -> str:
+        digits, k = case
+        remove = k if p["given"] == "remove" else len(digits) - k
+        stack: list[str] = []
+        for d in digits:
+            while remove and stack and (stack[-1] > d if p["goal"] == "smallest" else stack[-1] < d):
+                stack.pop()
+                remove -= 1
+            stack.append(d)
+        result = "".join(stack[: len(stack) - remove])
+        return (result.lstrip("0") or "0") if p["zeros"] == "strip" else result
+
+    def sources(self, p: dict[str, Any]) -> dict[str, str]:
+        remove_py = "k" if p["given"] == "remove" else "len(digits) - k"
+        remove_c = "k" if p["given"] == "remove" else "n - k"
+        remove_js = "k" if p["given"] == "remove" else "digits.length - k"
+        worse = ">" if p["goal"] == "smallest" else "<"
+        strip = p["zeros"] == "strip"
+        py_out = '(result.lstrip("0") or "0")' if strip else "result"
+        c_out = ('    int start = 0;\n    while (start < top - 1 && stack_[start] == \'0\') start++;\n'
+                 '    puts(stack_ + start);' if strip else "    puts(stack_);")
+        js_out = 'result.replace(/^0+/, "") || "0"' if strip else "result"
+        if p["k_first"]:
+            read_py = "k, digits = next_int(), next_word()"
+            read_c = "int k = (int)next_int();\n    strcpy(digits, next_word());"
+            read_js = "const k = nextInt(), digits = nextWord();"
+        else:
+            read_py = "digits, k = next_word(), next_int()"
+            read_c = "strcpy(digits, next_word());\n    int k = (int)next_int();"
+            read_js = "const digits = nextWord(), k = nextInt();"
+        python = python_program(f"""
+def solve():
+    {read_py}
+    remove = {remove_py}
+    stack = []
+    for d in digits:
+        while remove and stack and stack[-1] {worse} d:
+            stack.pop()
+            remove -= 1
+        stack.append(d)
+    result = "".join(stack[:len(stack) - remove])
+    return {py_out}
+""", p)
+        c = c_program(f"""
+static char digits[4096], stack_[4096];
+
+static void solve(void) {{
+    {read_c}
+    int n = (int)strlen(digits), top = 0;
+    int remove = {remove_c};
+    for (int i = 0; i < n; i++) {{
+        while (remove > 0 && top > 0 && stack_[top - 1] {worse} digits[i]) {{
+            top--;
+            remove--;
+        }}
+        stack_[top++] = digits[i];
+    }}
+    top -= remove;
+    stack_[top] = '\\0';
+{c_out}
+}}
+""", p)
+        javascript = js_program(f"""
+function solve() {{
+    {read_js}
+    let remove = {remove_js};
+    const stack = [];
+    for (const d of digits) {{
+        while (remove > 0 && stack.length > 0 && stack[stack.length - 1] {worse} d) {{
+            stack.pop();
+            remove--;
+        }}
+        stack.push(d);
+    }}
+    const result = stack.slice(0, stack.length - remove).join("");
+    return {js_out};
+}}
+""", p)
+        return {"python": python, "c": c, "javascript": javascript}
+
+
+# --- refuelling -------------------------------------------------------------------------------
+
+class Refuelling(StdioTemplate):
+    name = "refuelling"
+    tier = 3
+
+    def params(self, rng: random.Random) -> dict[str, Any]:
+        return {"stops": rng.choice([0, 0, 1, 2, 3, 4]), "reserve": rng.randint(0, 3)}  # stops 0: the fewest stops
+
+    def statement(self, p: dict[str, Any]) -> str:
+        asked = (f"the largest distance from the start the car can reach using at most {p['stops']} fuel stops "
+                 "(never more than the target distance D)" if p["stops"] else
+                 "the smallest number of fuel stops needed to reach the target, or -1 if it cannot be reached")
+        return ("Each test is a line with D, F and n, then n lines \"x g\": a car starts at position 0 with F units of "
+                "fuel and drives towards position D, burning one unit per unit of distance; its tank has no limit. "
+                "A station at position x (0 < x < D, listed by increasing x) gives g units of fuel if the car stops "
+                "there; the car can reach a position only if its fuel lasts that far"
+                + (f" while keeping a reserve of {p['reserve']} units that it never burns" if p["reserve"] else "")
+                + f". For each test print {asked}.")
+
+    def case(self, rng: random.Random, p: dict[str, Any], size: int) -> Any:
+        target = rng.randint(10, 10 * size + 10)
+        positions = sorted(rng.sample(range(1, target), min(rng.randint(1, size), target - 1)))
+        return {"target": target, "fuel": rng.randint(1, target // 2 + 1) + p["reserve"],
+                "stations": [[x, rng.randint(1, target // 3 + 1)] for x in positions]}
+
+    def case_input(self, case: Any, p: dict[str, Any]) -> str:
+        stations = case["stations"]
+        return f"{case['target']} {case['fuel']} {len(stations)}\n" + "".join(f"{x} {g}\n" for x, g in stations)
+
+    def answer(self, case: Any, p: dict[str, Any]) -> str:
+        target, reach, stations = case["target"], case["fuel"] - p["reserve"], case["stations"]
+        passed: list[int] = []  # fuels of stations within reach, as a max-heap
+        i = stops = 0
+        limit = p["stops"] or len(stations)
+        while reach < target:
+            while i < len(stations) and stations[i][0] <= reach:
+                heapq.heappush(passed, -stations[i][1])
+                i += 1
+            if not passed or stops == limit:
+                break
+            reach -= heapq.heappop(passed)
+            stops += 1
+        if p["stops"]:
+            return str(min(reach, target))
+        return str(stops if reach >= target else -1)
+
+    def sources(self, p: dict[str, Any]) -> dict[str, str]:
+        limit, reserve = p["stops"], p["reserve"]
+        limit_py, limit_c = (str(limit), str(limit)) if limit else ("n", "n")
+        py_out = "min(reach, target)" if limit else "stops if reach >= target else -1"
+        c_out = ("reach < target ? reach : target" if limit else "reach >= target ? stops : -1")
+        python = python_program(f"""
+def solve():
+    target, reach, n = next_int(), next_int() - {reserve}, next_int()
+    stations = [(next_int(), next_int()) for _ in range(n)]
+    passed = []
+    i = stops = 0
+    while reach < target:
+        while i < n and stations[i][0] <= reach:
+            heapq.heappush(passed, -stations[i][1])
+            i += 1
+        if not passed or stops == {limit_py}:
+            break
+        reach -= heapq.heappop(passed)
+        stops += 1
+    return {py_out}
+""", p, imports="import heapq")
+        c = c_program(f"""
+static long long position[100000], fuel[100000];
+static int used[100000];
+
+static void solve(void) {{
+    long long target = next_int(), reach = next_int() - {reserve};
+    int n = (int)next_int(), stops = 0;
+    for (int i = 0; i < n; i++) {{
+        position[i] = next_int();
+        fuel[i] = next_int();
+        used[i] = 0;
+    }}
+    while (reach < target && stops < {limit_c}) {{
+        int best = -1;
+        for (int i = 0; i < n && position[i] <= reach; i++)
+            if (!used[i] && (best < 0 || fuel[i] > fuel[best])) best = i;
+        if (best < 0) break;
+        used[best] = 1;
+        reach += fuel[best];
+        stops++;
+    }}
+    printf("%lld\\n", (long long)({c_out}));
+}}
+""", p)
+        javascript = js_program(f"""
+function solve() {{
+    const target = nextInt();
+    let reach = nextInt() - {reserve};
+    const n = nextInt();
+    const stations = [];
+    for (let i = 0; i < n; i++) stations.push([nextInt(), nextInt(), false]);
+    let stops = 0;
+    while (reach < target && stops < {limit_c}) {{
+        let best = -1;
+        for (let i = 0; i < n && stations[i][0] <= reach; i++)
+            if (!stations[i][2] && (best < 0 || stations[i][1] > stations[best][1])) best = i;
+        if (best < 0) break;
+        stations[best][2] = true;
+        reach += stations[best][1];
+        stops++;
+    }}
+    return {c_out};
+}}
+""", p)
+        return {"python": python, "c": c, "javascript": javascript}
+
+
+# --- deadlines --------------------------------------------------------------------------------
+
+class Deadlines(StdioTemplate):
+    name = "deadlines"
+    tier = 3
+
+    def params(self, rng: random.Random) -> dict[str, Any]:
+        return {"length": rng.randint(1, 3), "measure": rng.choice(["profit", "profit", "count"]),
+                "start": rng.randint(0, 3)}
+
+    def statement(self, p: dict[str, Any]) -> str:
+        asked = "the largest total profit" if p["measure"] == "profit" else "the largest number of jobs"
+        length = "1 unit of time" if p["length"] == 1 else f"{p['length']} units of time"
+        return (f"Each test is a line with n, then n lines \"d p\": a job with deadline d and profit p. Every job "
+                f"takes {length}; jobs run one at a time, without overlap, starting at time {p['start']} or later, and "
+                "a "
+                "job counts only "
+                f"if it finishes by its deadline (at time d or earlier). For each test print {asked} of the jobs "
+                "that can all be done.")
+
+    def case(self, rng: random.Random, p: dict[str, Any], size: int) -> Any:
+        latest = p["length"] * (size // 2 + 2)
+        return [[rng.randint(1, latest), rng.randint(1, 50)] for _ in range(rng.randint(1, size))]
+
+    def case_input(self, case: Any, p: dict[str, Any]) -> str:
+        return _pairs_input(case)
+
+    def answer(self, case: Any, p: dict[str, Any]) -> str:
+        count = p["measure"] == "count"
+        taken = [False] * (len(case) + 1)  # slot t: the job running from (t - 1) * length to t * length
+        total = 0
+        for deadline, profit in sorted(case, key=lambda job: -job[1]):
+            slot = min(max(0, deadline - p["start"]) // p["length"], len(case))
+            while slot > 0 and taken[slot]:
+                slot -= 1
+            if slot > 0:
+                taken[slot] = True
+                total += 1 if count else profit
+        return str(total)
+
+    def sources(self, p: dict[str, Any]) -> dict[str, str]:
+        length, start = p["length"], p["start"]
+        gain_py = "1" if p["measure"] == "count" else "profit"
+        gain_c = "1" if p["measure"] == "count" else "jobs[i].profit"
+        python = python_program(f"""
+def solve():
+    n = next_int()
+    jobs = [(next_int(), next_int()) for _ in range(n)]
+    jobs.sort(key=lambda job: -job[1])
+    taken = [False] * (n + 1)
+    total = 0
+    for deadline, profit in jobs:
+        slot = min(max(0, deadline - {start}) // {length}, n)
+        while slot > 0 and taken[slot]:
+            slot -= 1
+        if slot > 0:
+            taken[slot] = True
+            total += {gain_py}
+    return total
+""", p)
+        c = c_program(f"""
+typedef struct {{ long long deadline, profit; }} Job;
+
+static Job jobs[100000];
+static int taken[100001];
+
+static int by_profit(const void *x, const void *y) {{
+    const Job *a = (const Job *)x, *b = (const Job *)y;
+    return a->profit > b->profit ? -1 : a->profit < b->profit ? 1 : 0;
+}}
+
+static void solve(void) {{
+    int n = (int)next_int();
+    for (int i = 0; i < n; i++) {{
+        jobs[i].deadline = next_int();
+        jobs[i].profit = next_int();
+    }}
+    qsort(jobs, n, sizeof(Job), by_profit);
+    for (int t = 0; t <= n; t++) taken[t] = 0;
+    long long total = 0;
+    for (int i = 0; i < n; i++) {{
+        long long slot = jobs[i].deadline < {start} ? 0 : (jobs[i].deadline - {start}) / {length};
+        if (slot > n) slot = n;
+        while (slot > 0 && taken[slot]) slot--;
+        if (slot > 0) {{
+            taken[slot] = 1;
+            total += {gain_c};
+        }}
+    }}
+    printf("%lld\\n", total);
+}}
+""", p)
+        javascript = js_program(f"""
+function solve() {{
+    const n = nextInt();
+    const jobs = [];
+    for (let i = 0; i < n; i++) jobs.push([nextInt(), nextInt()]);
+    jobs.sort((a, b) => b[1] - a[1]);
+    const taken = new Array(n + 1).fill(false);
+    let total = 0;
+    for (const [deadline, profit] of jobs) {{
+        let slot = Math.min(Math.floor(Math.max(0, deadline - {start}) / {length}), n);
+        while (slot > 0 && taken[slot]) slot--;
+        if (slot > 0) {{
+            taken[slot] = true;
+            total += {gain_py};
+        }}
+    }}
+    return total;
+}}
+""", p)
+        return {"python": python, "c": c, "javascript": javascript}
+
+
+TEMPLATES = {t.name: t for t in (IntervalSelection(), MeetingRooms(), TaskAssignment(), DigitRemoval(), Refuelling(),
+                                 Deadlines())}
+
+
+@register
+class GreedyPrograms(StdioPolyglotTask):
+    id = "code/greedy_programs"
+    description = "Write a stdin/stdout program (Python, C, C++ or JavaScript) for a generated greedy problem."
+    tags = ("code", "programming", "stdio", "greedy", "multi-language")
+    templates = TEMPLATES
+
+    @dataclass(frozen=True)
+    class Config:
+        templates: tuple[str, ...]
+        max_size: int
+        tests: int
+
+    def config(self, level: int) -> Config:
+        easy = ("interval_selection", "meeting_rooms", "task_assignment")
+        return [
+            self.Config(easy, max_size=5, tests=4),
+            self.Config((*easy, "digit_removal"), max_size=10, tests=5),
+            self.Config((*easy, "digit_removal", "refuelling"), max_size=20, tests=6),
+            self.Config(("task_assignment", "digit_removal", "refuelling", "deadlines"), max_size=35, tests=7),
+            self.Config(("digit_removal", "refuelling", "deadlines"), max_size=60, tests=8),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        def draw() -> Problem | None:
+            template = TEMPLATES[rng.choice(config.templates)]
+            sizes = [rng.randint(max(2, config.max_size // 2), config.max_size) for _ in range(config.tests)]
+            sizes[0] = min(sizes[0], 4)  # a small test for the example
+            limits = (f"Limits: T <= {config.tests}; every list in a test has at most {config.max_size + 1} "
+                      f"elements or digits; all numbers are non-negative and below 1000.")
+            return stdio_problem(rng, template, sizes, limits_text=limits)
+
+        return retry(draw, attempts=50, what="a greedy problem with varied answers")

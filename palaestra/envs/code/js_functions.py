@@ -1,0 +1,723 @@
+"""Write a JavaScript function that transforms JSON data: records, nested objects, keys, query strings.
+
+The answer is JavaScript code defining the function (a ``function`` declaration, a ``const``
+arrow function, or ``module.exports``). Our trusted driver (``main.js``) loads it with
+``vm.runInThisContext``, calls it on each hidden test's arguments (parsed from JSON) and prints
+``JSON.stringify`` of each result on its own line; the trusted parent parses every line and
+compares it with the value from our Python reference (object keys in any order, arrays in order,
+numbers by value, booleans never numbers).
+
+Templates (parameters vary the field names, the rule and the aggregate):
+
+- **group_records**: group an array of records by a field and aggregate another (count, sum,
+  maximum, minimum, sorted list of names, average rounded down);
+- **array_ops**: chunk an array, sum sliding windows, running totals, interleave, pairwise
+  differences;
+- **key_case**: rename every key of a nested structure between camelCase, snake_case and
+  kebab-case;
+- **flatten**: flatten a nested object into one level with joined keys (arrays as leaves or
+  indexed), or rebuild the nested object;
+- **query_string**: parse a query string into an object (repeated keys kept as lists or last
+  wins, ``+`` and ``%XX`` decoded), or build one from an object with sorted keys;
+- **deep_merge**: merge two nested objects with a generated conflict policy.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import re
+from dataclasses import dataclass
+from typing import Any, ClassVar
+from urllib.parse import quote
+
+from palaestra.core import Problem, register
+from palaestra.core.retry import retry
+from palaestra.envs.code.polyglot import PolyglotTask, convention, join_cases
+from palaestra.verifiers import polyglot
+from palaestra.verifiers.polyglot import Budget, Program, Report, fence
+
+WORDS = ("alpha", "bravo", "cedar", "delta", "ember", "fjord", "glade", "harbor", "iris", "juniper", "kelp",
+         "lumen", "maple", "nova", "onyx", "pike", "quartz", "raven", "sable", "tundra", "umber", "vale")
+FIELDS = ("team", "city", "group", "kind", "color", "region", "unit", "tier")
+NUMBERS = ("score", "points", "amount", "weight", "hours", "cost", "size", "level")
+
+DRIVER = """// What the driver needs is captured before the candidate's code runs (it may define globals
+// such as process or JSON of its own).
+const { readFileSync } = require("fs");
+const vm = require("vm");
+const stdout = process.stdout, stderr = process.stderr, exit = process.exit.bind(process);
+const parse = JSON.parse, stringify = JSON.stringify;
+globalThis.module = { exports: {} };
+globalThis.exports = globalThis.module.exports;
+globalThis.require = require;
+vm.runInThisContext(readFileSync("solution.js", "utf8"), { filename: "solution.js" });
+let fn = vm.runInThisContext("typeof NAME === 'function' ? NAME : undefined");
+const exported = globalThis.module.exports;
+if (typeof fn !== "function") fn = typeof exported === "function" ? exported : exported && exported.NAME;
+if (typeof fn !== "function") {
+    stderr.write("no function named NAME is defined\\n");
+    exit(1);
+}
+const lines = readFileSync(0, "utf8").split("\\n");
+const count = Number(lines[0]);
+const out = [];
+for (let i = 1; i <= count; i++) {
+    const args = parse(lines[i]);
+    let result;
+    try {
+        result = fn(...args);
+    } catch (error) {
+        result = { thrown: String(error) };
+    }
+    const text = stringify(result === undefined ? null : result);
+    out.push(text === undefined ? "null" : text);
+}
+stdout.write(out.join("\\n") + "\\n");
+"""
+
+
+class JsTemplate:
+    """One kind of JavaScript function: statement, test arguments, trusted reference, JS reference."""
+
+    name: ClassVar[str]
+    tier: ClassVar[int] = 1
+
+    def params(self, rng: random.Random) -> dict[str, Any]:
+        return {}
+
+    def signature(self, p: dict[str, Any]) -> str:
+        raise NotImplementedError
+
+    def statement(self, p: dict[str, Any]) -> str:
+        raise NotImplementedError
+
+    def args(self, rng: random.Random, p: dict[str, Any], size: int) -> list[Any]:
+        raise NotImplementedError
+
+    def result(self, args: list[Any], p: dict[str, Any]) -> Any:
+        raise NotImplementedError
+
+    def reference(self, p: dict[str, Any]) -> str:
+        raise NotImplementedError
+
+
+def _call(function: str, args: list[Any]) -> str:
+    return f"{function}({', '.join(json.dumps(a) for a in args)})"
+
+
+# --- group records ----------------------------------------------------------------------------
+
+class GroupRecords(JsTemplate):
+    name = "group_records"
+    tier = 1
+    AGGREGATES = {
+        "count": "the number of records in the group",
+        "sum": "the sum of their {value} values",
+        "max": "the largest of their {value} values",
+        "min": "the smallest of their {value} values",
+        "names": "the list of their name values, sorted alphabetically (repeats kept)",
+        "mean": "the average of their {value} values, rounded down to an integer",
+    }
+
+    def params(self, rng: random.Random) -> dict[str, Any]:
+        return {"key": rng.choice(FIELDS), "value": rng.choice(NUMBERS), "aggregate": rng.choice(list(self.AGGREGATES)),
+                "function": rng.choice(["summarize", "groupTotals", "rollUp", "tally"])}
+
+    def signature(self, p: dict[str, Any]) -> str:
+        return f"{p['function']}(records)"
+
+    def statement(self, p: dict[str, Any]) -> str:
+        what = self.AGGREGATES[p["aggregate"]].format(value=p["value"])
+        return (f"Write the JavaScript function {self.signature(p)}. records is an array of objects, each with a "
+                "string "
+                f"field name, a string field {p['key']} and an integer field {p['value']}. Group the records by their "
+                f"{p['key']} and return an object that maps each {p['key']} value present to {what}.")
+
+    def args(self, rng: random.Random, p: dict[str, Any], size: int) -> list[Any]:
+        groups = rng.sample(WORDS, rng.randint(1, 4))
+        records = [{"name": rng.choice(WORDS).capitalize(), p["key"]: rng.choice(groups),
+                    p["value"]: rng.randint(-20, 100)} for _ in range(rng.randint(1, size))]
+        return [records]
+
+    def result(self, args: list[Any], p: dict[str, Any]) -> Any:
+        groups: dict[str, list[dict[str, Any]]] = {}
+        for record in args[0]:
+            groups.setdefault(record[p["key"]], []).append(record)
+        out = {}
+        for key, members in groups.items():
+            values = [m[p["value"]] for m in members]
+            out[key] = {"count": len(values), "sum": sum(values), "max": max(values), "min": min(values),
+                        "names": sorted(m["name"] for m in members),
+                        "mean": math.floor(sum(values) / len(values))}[p["aggregate"]]
+        return out
+
+    def reference(self, p: dict[str, Any]) -> str:
+        key, value = json.dumps(p["key"]), json.dumps(p["value"])
+        fold = {
+            "count": "members.length",
+            "sum": f"members.reduce((total, m) => total + m[{value}], 0)",
+            "max": f"Math.max(...members.map((m) => m[{value}]))",
+            "min": f"Math.min(...members.map((m) => m[{value}]))",
+            "names": "members.map((m) => m.name).sort()",
+            "mean": f"Math.floor(members.reduce((total, m) => total + m[{value}], 0) / members.length)",
+        }[p["aggregate"]]
+        return f"""function {p['function']}(records) {{
+    const groups = new Map();
+    for (const record of records) {{
+        if (!groups.has(record[{key}])) groups.set(record[{key}], []);
+        groups.get(record[{key}]).push(record);
+    }}
+    const out = {{}};
+    for (const [group, members] of groups) out[group] = {fold};
+    return out;
+}}
+"""
+
+
+# --- array operations -------------------------------------------------------------------------
+
+class ArrayOps(JsTemplate):
+    name = "array_ops"
+    tier = 1
+    KINDS = {
+        "chunk": "splits xs into consecutive chunks of k elements (the last chunk may be shorter) and returns the "
+                 "array of chunks",
+        "window_sums": "returns the sums of all windows of k consecutive elements, in order (an empty array when xs "
+                       "has fewer than k elements)",
+        "running": "returns the running totals of xs restarted every k elements: element i is the sum of the "
+                   "elements from the start of its block of k (indices k*floor(i/k) .. i)",
+        "interleave": "returns the elements of xs taken alternately from the front and from the back, starting "
+                      "from the front (k is ignored)",
+        "differences": "returns the differences xs[i + k] - xs[i] for every i with i + k < xs.length",
+    }
+
+    def params(self, rng: random.Random) -> dict[str, Any]:
+        return {"kind": rng.choice(list(self.KINDS)),
+                "function": rng.choice(["transform", "reshape", "rework", "scan"])}
+
+    def signature(self, p: dict[str, Any]) -> str:
+        return f"{p['function']}(xs, k)"
+
+    def statement(self, p: dict[str, Any]) -> str:
+        return (f"Write the JavaScript function {self.signature(p)}: xs is an array of integers and k >= 1 an integer. "
+                f"It {self.KINDS[p['kind']]}. It must not change xs.")
+
+    def args(self, rng: random.Random, p: dict[str, Any], size: int) -> list[Any]:
+        return [[rng.randint(-9, 30) for _ in range(rng.randint(0, size))], rng.randint(1, 4)]
+
+    def result(self, args: list[Any], p: dict[str, Any]) -> Any:
+        xs, k = args
+        kind = p["kind"]
+        if kind == "chunk":
+            return [xs[i:i + k] for i in range(0, len(xs), k)]
+        if kind == "window_sums":
+            return [sum(xs[i:i + k]) for i in range(len(xs) - k + 1)]
+        if kind == "running":
+            return [sum(xs[k * (i // k): i + 1]) for i in range(len(xs))]
+        if kind == "interleave":
+            out, lo, hi = [], 0, len(xs) - 1
+            while lo <= hi:
+                out.append(xs[lo])
+                if lo != hi:
+                    out.append(xs[hi])
+                lo, hi = lo + 1, hi - 1
+            return out
+        return [xs[i + k] - xs[i] for i in range(len(xs) - k)]
+
+    def reference(self, p: dict[str, Any]) -> str:
+        body = {
+            "chunk": """    const out = [];
+    for (let i = 0; i < xs.length; i += k) out.push(xs.slice(i, i + k));
+    return out;""",
+            "window_sums": """    const out = [];
+    for (let i = 0; i + k <= xs.length; i++) out.push(xs.slice(i, i + k).reduce((a, b) => a + b, 0));
+    return out;""",
+            "running": """    const out = [];
+    let total = 0;
+    xs.forEach((x, i) => {
+        if (i % k === 0) total = 0;
+        total += x;
+        out.push(total);
+    });
+    return out;""",
+            "interleave": """    const out = [];
+    for (let lo = 0, hi = xs.length - 1; lo <= hi; lo++, hi--) {
+        out.push(xs[lo]);
+        if (lo !== hi) out.push(xs[hi]);
+    }
+    return out;""",
+            "differences": """    const out = [];
+    for (let i = 0; i + k < xs.length; i++) out.push(xs[i + k] - xs[i]);
+    return out;""",
+        }[p["kind"]]
+        return f"function {p['function']}(xs, k) {{\n{body}\n}}\n"
+
+
+# --- key case ---------------------------------------------------------------------------------
+
+def _words_of(key: str, style: str) -> list[str]:
+    if style == "camel":
+        return [w.lower() for w in re.findall(r"[A-Z]?[a-z0-9]+", key)]
+    return key.split("_" if style == "snake" else "-")
+
+
+def _join(words: list[str], style: str) -> str:
+    if style == "camel":
+        return words[0] + "".join(w.capitalize() for w in words[1:])
+    return ("_" if style == "snake" else "-").join(words)
+
+
+class KeyCase(JsTemplate):
+    name = "key_case"
+    tier = 2
+    STYLES = {"camel": "camelCase (likeThis)", "snake": "snake_case (like_this)", "kebab": "kebab-case (like-this)"}
+
+    def params(self, rng: random.Random) -> dict[str, Any]:
+        source, target = rng.sample(list(self.STYLES), 2)
+        return {"source": source, "target": target, "function": rng.choice(["renameKeys", "convertKeys", "rekey"])}
+
+    def signature(self, p: dict[str, Any]) -> str:
+        return f"{p['function']}(value)"
+
+    def statement(self, p: dict[str, Any]) -> str:
+        return (f"Write the JavaScript function {self.signature(p)}. value is a JSON value: objects, arrays, strings, "
+                f"numbers, booleans or null, nested to any depth. Every object key is written in "
+                f"{self.STYLES[p['source']]}, made of lowercase words (letters and digits, each word starting with a "
+                f"letter). Return a copy of value in which every key of every object, at any depth, is rewritten in "
+                f"{self.STYLES[p['target']]}; values that are not objects or arrays stay as they are (strings are not "
+                "rewritten).")
+
+    def _key(self, rng: random.Random, style: str) -> str:
+        words = [rng.choice(WORDS) for _ in range(rng.randint(1, 3))]
+        return _join(words, style)
+
+    def _value(self, rng: random.Random, style: str, depth: int) -> Any:
+        roll = rng.random()
+        if depth > 0 and roll < 0.35:
+            return {self._key(rng, style): self._value(rng, style, depth - 1) for _ in range(rng.randint(1, 3))}
+        if depth > 0 and roll < 0.5:
+            return [self._value(rng, style, depth - 1) for _ in range(rng.randint(0, 2))]
+        return rng.choice([rng.randint(0, 9), self._key(rng, style), True, None])
+
+    def args(self, rng: random.Random, p: dict[str, Any], size: int) -> list[Any]:
+        depth = 1 + size // 4
+        return [{self._key(rng, p["source"]): self._value(rng, p["source"], depth) for _ in range(rng.randint(1, 3))}]
+
+    def convert(self, value: Any, p: dict[str, Any]) -> Any:
+        if isinstance(value, dict):
+            return {_join(_words_of(k, p["source"]), p["target"]): self.convert(v, p) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self.convert(v, p) for v in value]
+        return value
+
+    def result(self, args: list[Any], p: dict[str, Any]) -> Any:
+        return self.convert(args[0], p)
+
+    def reference(self, p: dict[str, Any]) -> str:
+        split = {"camel": "key.match(/[A-Z]?[a-z0-9]+/g).map((w) => w.toLowerCase())",
+                 "snake": 'key.split("_")', "kebab": 'key.split("-")'}[p["source"]]
+        join = {"camel": 'words[0] + words.slice(1).map((w) => w[0].toUpperCase() + w.slice(1)).join("")',
+                "snake": 'words.join("_")', "kebab": 'words.join("-")'}[p["target"]]
+        return f"""function {p['function']}(value) {{
+    const rename = (key) => {{
+        const words = {split};
+        return {join};
+    }};
+    if (Array.isArray(value)) return value.map((item) => {p['function']}(item));
+    if (value === null || typeof value !== "object") return value;
+    const out = {{}};
+    for (const [key, item] of Object.entries(value)) out[rename(key)] = {p['function']}(item);
+    return out;
+}}
+"""
+
+
+# --- flatten ----------------------------------------------------------------------------------
+
+class Flatten(JsTemplate):
+    name = "flatten"
+    tier = 2
+
+    def params(self, rng: random.Random) -> dict[str, Any]:
+        return {"separator": rng.choice([".", "/", "_", ":", "__"]), "arrays": rng.choice(["leaves", "indexed"]),
+                "direction": rng.choice(["flatten", "flatten", "unflatten"]),
+                "function": rng.choice(["flatten", "collapse", "toPaths", "squash"])}
+
+    def signature(self, p: dict[str, Any]) -> str:
+        return f"{p['function']}(value)"
+
+    def statement(self, p: dict[str, Any]) -> str:
+        sep = p["separator"]
+        arrays = ("Arrays are leaves: they are kept whole as values." if p["arrays"] == "leaves" else
+                  "Arrays are flattened too, their indices (0, 1, ...) serving as keys (an empty array is a leaf).")
+        if p["direction"] == "flatten":
+            return (f"Write the JavaScript function {self.signature(p)}. value is an object whose values are numbers, "
+                    f"strings, booleans, null, arrays or objects, nested to any depth (keys never contain "
+                    f"\"{sep}\"). Return a flat object: for every leaf (a value that is not a non-empty object"
+                    f"{' or array' if p['arrays'] == 'indexed' else ''}), its key is the keys on the path from the "
+                    "top, "
+                    f"joined with \"{sep}\". An empty object is a leaf. {arrays}")
+        return (f"Write the JavaScript function {self.signature(p)}. value is a flat object whose keys are paths: "
+                f"words joined with \"{sep}\" (no path is a prefix of another, and words never contain \"{sep}\"). "
+                f"Return the nested object it describes: the key a{sep}b{sep}c with value v becomes "
+                f"{{\"a\": {{\"b\": {{\"c\": v}}}}}}. Every level is an object (even when its keys look like "
+                "numbers).")
+
+    def _nested(self, rng: random.Random, p: dict[str, Any], depth: int) -> Any:
+        out = {}
+        for _ in range(rng.randint(1, 3)):
+            roll = rng.random()
+            key = rng.choice(WORDS) if p["direction"] == "flatten" or rng.random() < 0.8 else str(rng.randint(0, 9))
+            if depth > 0 and roll < 0.4:
+                out[key] = self._nested(rng, p, depth - 1)
+            elif depth > 0 and roll < 0.55 and p["direction"] == "flatten":
+                out[key] = [rng.randint(0, 9) for _ in range(rng.randint(0, 3))]
+            else:
+                out[key] = rng.choice([rng.randint(0, 99), rng.choice(WORDS), False, None, {}])
+        return out
+
+    def flatten(self, value: Any, p: dict[str, Any]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+
+        def walk(prefix: str, item: Any) -> None:
+            if isinstance(item, dict) and item:
+                children = item.items()
+            elif isinstance(item, list) and item and p["arrays"] == "indexed":
+                children = ((str(i), v) for i, v in enumerate(item))
+            else:
+                out[prefix] = item
+                return
+            for key, child in children:
+                walk(f"{prefix}{p['separator']}{key}" if prefix else key, child)
+
+        for key, child in value.items():
+            walk(key, child)
+        return out
+
+    def args(self, rng: random.Random, p: dict[str, Any], size: int) -> list[Any]:
+        nested = self._nested(rng, p, 1 + size // 4)
+        if p["direction"] == "flatten":
+            return [nested]
+        leaves = {k: ([] if v == {} else v) for k, v in self.flatten(nested, {**p, "arrays": "leaves"}).items()}
+        return [leaves]
+
+    def result(self, args: list[Any], p: dict[str, Any]) -> Any:
+        if p["direction"] == "flatten":
+            return self.flatten(args[0], p)
+        out: dict[str, Any] = {}
+        for path, leaf in args[0].items():
+            node = out
+            *parents, last = path.split(p["separator"])
+            for key in parents:
+                node = node.setdefault(key, {})
+            node[last] = leaf
+        return out
+
+    def reference(self, p: dict[str, Any]) -> str:
+        sep = json.dumps(p["separator"])
+        if p["direction"] == "unflatten":
+            return f"""function {p['function']}(value) {{
+    const out = {{}};
+    for (const [path, leaf] of Object.entries(value)) {{
+        const keys = path.split({sep});
+        let node = out;
+        for (const key of keys.slice(0, -1)) {{
+            if (!(key in node)) node[key] = {{}};
+            node = node[key];
+        }}
+        node[keys[keys.length - 1]] = leaf;
+    }}
+    return out;
+}}
+"""
+        indexed = p["arrays"] == "indexed"
+        test = ('(Array.isArray(item) ? item.length > 0 : item !== null && typeof item === "object" && '
+                'Object.keys(item).length > 0)') if indexed else \
+            '(item !== null && typeof item === "object" && !Array.isArray(item) && Object.keys(item).length > 0)'
+        return f"""function {p['function']}(value) {{
+    const out = {{}};
+    const walk = (prefix, item) => {{
+        if ({test}) {{
+            for (const [key, child] of Object.entries(item)) walk(prefix === null ? key : prefix + {sep} + key, child);
+        }} else {{
+            out[prefix] = item;
+        }}
+    }};
+    for (const [key, child] of Object.entries(value)) walk(key, child);
+    return out;
+}}
+"""
+
+
+# --- query strings ----------------------------------------------------------------------------
+
+class QueryString(JsTemplate):
+    name = "query_string"
+    tier = 2
+
+    def params(self, rng: random.Random) -> dict[str, Any]:
+        return {"direction": rng.choice(["parse", "parse", "build"]), "repeats": rng.choice(["list", "last", "first"]),
+                "function": rng.choice(["parseQuery", "readQuery", "decodeQuery", "queryToObject"])}
+
+    def signature(self, p: dict[str, Any]) -> str:
+        return f"{p['function']}({'text' if p['direction'] == 'parse' else 'params'})"
+
+    def statement(self, p: dict[str, Any]) -> str:
+        if p["direction"] == "build":
+            return (f"Write the JavaScript function {self.signature(p)}. params is an object whose values are strings "
+                    "or arrays of strings. Return the query string: one key=value pair per value (an array gives one "
+                    "pair per element, in order), the pairs joined with &, keys in alphabetical order; keys and values "
+                    "are percent-encoded as encodeURIComponent does. An empty object gives the empty string; an "
+                    "empty array gives no pair.")
+        repeats = {"list": "a key that appears more than once maps to the array of its values, in order (a key that "
+                           "appears once maps to its value alone)",
+                   "last": "a key that appears more than once keeps its last value",
+                   "first": "a key that appears more than once keeps its first value"}[p["repeats"]]
+        return (f"Write the JavaScript function {self.signature(p)}. text is a query string such as a=1&b=x%20y (no "
+                "leading ?): pairs key=value joined with &; a pair without = has the empty string as value; empty "
+                "pieces between && are skipped. Decode keys and values: + means a space, then %XX escapes are "
+                "decoded (as decodeURIComponent does). Return an object mapping keys to string values, where "
+                f"{repeats}.")
+
+    def _text(self, rng: random.Random) -> str:
+        return rng.choice([rng.choice(WORDS), f"{rng.choice(WORDS)} {rng.choice(WORDS)}", str(rng.randint(0, 99)),
+                           f"{rng.choice(WORDS)}&{rng.randint(0, 9)}", "a+b=c", "50% off", ""])
+
+    def args(self, rng: random.Random, p: dict[str, Any], size: int) -> list[Any]:
+        keys = rng.sample(WORDS, rng.randint(1, 4))
+        if p["direction"] == "build":
+            params = {}
+            for key in keys:
+                params[key] = ([self._text(rng) for _ in range(rng.randint(0, 3))] if rng.random() < 0.4
+                               else self._text(rng))
+            return [params]
+        pieces = []
+        for _ in range(rng.randint(0, size)):
+            key, value = rng.choice(keys), self._text(rng)
+            encoded = quote(value, safe="").replace("%20", "+") if rng.random() < 0.5 else quote(value, safe="")
+            pieces.append(key if rng.random() < 0.1 else f"{key}={encoded}")
+            if rng.random() < 0.1:
+                pieces.append("")
+        return ["&".join(pieces)]
+
+    def result(self, args: list[Any], p: dict[str, Any]) -> Any:
+        from urllib.parse import unquote
+
+        if p["direction"] == "build":
+            pairs = []
+            for key in sorted(args[0]):
+                values = args[0][key] if isinstance(args[0][key], list) else [args[0][key]]
+                pairs += [f"{_uri(key)}={_uri(v)}" for v in values]
+            return "&".join(pairs)
+        out: dict[str, Any] = {}
+        for piece in args[0].split("&"):
+            if not piece:
+                continue
+            key, _, value = piece.partition("=")
+            key, value = unquote(key.replace("+", " ")), unquote(value.replace("+", " "))
+            if key not in out:
+                out[key] = value
+            elif p["repeats"] == "last":
+                out[key] = value
+            elif p["repeats"] == "list":
+                out[key] = (out[key] if isinstance(out[key], list) else [out[key]]) + [value]
+        return out
+
+    def reference(self, p: dict[str, Any]) -> str:
+        if p["direction"] == "build":
+            return f"""function {p['function']}(params) {{
+    const pairs = [];
+    for (const key of Object.keys(params).sort()) {{
+        const values = Array.isArray(params[key]) ? params[key] : [params[key]];
+        for (const value of values) pairs.push(encodeURIComponent(key) + "=" + encodeURIComponent(value));
+    }}
+    return pairs.join("&");
+}}
+"""
+        repeat = {"last": "out[key] = value;", "first": "",
+                  "list": "out[key] = (Array.isArray(out[key]) ? out[key] : [out[key]]).concat([value]);"}[p["repeats"]]
+        return f"""function {p['function']}(text) {{
+    const out = {{}};
+    const decode = (s) => decodeURIComponent(s.replace(/\\+/g, " "));
+    for (const piece of text.split("&")) {{
+        if (piece === "") continue;
+        const at = piece.indexOf("=");
+        const key = decode(at < 0 ? piece : piece.slice(0, at));
+        const value = at < 0 ? "" : decode(piece.slice(at + 1));
+        if (!Object.prototype.hasOwnProperty.call(out, key)) out[key] = value;
+        else {{ {repeat} }}
+    }}
+    return out;
+}}
+"""
+
+
+def _uri(text: str) -> str:
+    """``encodeURIComponent``: everything but letters, digits and ``-_.!~*'()`` percent-encoded (UTF-8)."""
+    return quote(text, safe="-_.!~*'()")
+
+
+# --- deep merge -------------------------------------------------------------------------------
+
+class DeepMerge(JsTemplate):
+    name = "deep_merge"
+    tier = 3
+    POLICIES = {
+        "second": "the value from b wins",
+        "first": "the value from a wins",
+        "sum": "when both are numbers their sum is kept, otherwise the value from b wins",
+    }
+
+    def params(self, rng: random.Random) -> dict[str, Any]:
+        return {"policy": rng.choice(list(self.POLICIES)), "arrays": rng.choice(["concat", "replace"]),
+                "function": rng.choice(["merge", "deepMerge", "combine", "overlay"])}
+
+    def signature(self, p: dict[str, Any]) -> str:
+        return f"{p['function']}(a, b)"
+
+    def statement(self, p: dict[str, Any]) -> str:
+        arrays = ("when both are arrays, the result is the elements of a followed by those of b"
+                  if p["arrays"] == "concat" else "arrays are values like any other")
+        return (f"Write the JavaScript function {self.signature(p)}. a and b are objects whose values are numbers, "
+                f"strings, booleans, null, arrays or objects, nested to any depth. Return a new object (a and b must "
+                f"not change) with every key of a and of b. A key in only one of them keeps its value. For a key in "
+                f"both: when both values are objects (not arrays, not null), the result is their merge by the same "
+                f"rules; otherwise, {arrays}; otherwise, {self.POLICIES[p['policy']]}. Keys of a come first, then new "
+                "keys of b (order is not checked).")
+
+    def _object(self, rng: random.Random, keys: list[str], depth: int) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key in rng.sample(keys, rng.randint(1, len(keys))):
+            roll = rng.random()
+            if depth > 0 and roll < 0.35:
+                out[key] = self._object(rng, keys, depth - 1)
+            elif roll < 0.5:
+                out[key] = [rng.randint(0, 9) for _ in range(rng.randint(0, 3))]
+            else:
+                out[key] = rng.choice([rng.randint(0, 99), rng.choice(WORDS), True, None])
+        return out
+
+    def args(self, rng: random.Random, p: dict[str, Any], size: int) -> list[Any]:
+        keys = rng.sample(WORDS, 4)
+        depth = 1 + size // 5
+        return [self._object(rng, keys, depth), self._object(rng, keys, depth)]
+
+    def merge(self, a: Any, b: Any, p: dict[str, Any]) -> Any:
+        out = dict(a)
+        for key, value in b.items():
+            if key not in out:
+                out[key] = value
+                continue
+            old = out[key]
+            if isinstance(old, dict) and isinstance(value, dict):
+                out[key] = self.merge(old, value, p)
+            elif isinstance(old, list) and isinstance(value, list) and p["arrays"] == "concat":
+                out[key] = old + value
+            elif p["policy"] == "first":
+                out[key] = old
+            elif (p["policy"] == "sum" and type(old) in (int, float) and type(value) in (int, float)):
+                out[key] = old + value
+            else:
+                out[key] = value
+        return out
+
+    def result(self, args: list[Any], p: dict[str, Any]) -> Any:
+        return self.merge(args[0], args[1], p)
+
+    def reference(self, p: dict[str, Any]) -> str:
+        arrays = ('if (Array.isArray(old) && Array.isArray(value)) { out[key] = old.concat(value); continue; }'
+                  if p["arrays"] == "concat" else "")
+        policy = {"second": "out[key] = value;", "first": "out[key] = old;",
+                  "sum": 'out[key] = typeof old === "number" && typeof value === "number" ? old + value : value;'}[
+            p["policy"]]
+        return f"""function {p['function']}(a, b) {{
+    const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+    const out = {{ ...a }};
+    for (const [key, value] of Object.entries(b)) {{
+        if (!(key in out)) {{
+            out[key] = value;
+            continue;
+        }}
+        const old = out[key];
+        if (isObject(old) && isObject(value)) {{
+            out[key] = {p['function']}(old, value);
+            continue;
+        }}
+        {arrays}
+        {policy}
+    }}
+    return out;
+}}
+"""
+
+
+TEMPLATES: dict[str, JsTemplate] = {t.name: t for t in (GroupRecords(), ArrayOps(), KeyCase(), Flatten(), QueryString(),
+                                                        DeepMerge())}
+
+
+@register
+class JsFunctions(PolyglotTask):
+    id = "code/js_functions"
+    description = "Write a JavaScript function transforming JSON data (records, nested objects, keys, query strings)."
+    tags = ("code", "programming", "javascript", "json")
+    languages = ("javascript",)
+    toolchains = languages
+
+    @dataclass(frozen=True)
+    class Config:
+        templates: tuple[str, ...]
+        max_size: int
+        tests: int
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(("group_records", "array_ops", "key_case"), max_size=4, tests=5),
+            self.Config(("group_records", "array_ops", "key_case", "flatten"), max_size=6, tests=6),
+            self.Config(("group_records", "key_case", "flatten", "query_string"), max_size=9, tests=7),
+            self.Config(("key_case", "flatten", "query_string", "deep_merge"), max_size=12, tests=8),
+            self.Config(("flatten", "query_string", "deep_merge"), max_size=16, tests=10),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        def draw() -> Problem | None:
+            template = TEMPLATES[rng.choice(config.templates)]
+            p = template.params(rng)
+            tests = [template.args(rng, p, rng.randint(2, config.max_size)) for _ in range(config.tests)]
+            results = [template.result(args, p) for args in tests]
+            texts = [json.dumps(r, sort_keys=True) for r in results]
+            if len(set(texts)) < min(3, len(texts)):
+                return None
+            shown = sorted(range(len(tests)), key=lambda i: (len(json.dumps(tests[i])), i))[:2]
+            function = template.signature(p).split("(")[0]
+            examples = "\n".join(f"- {_call(function, tests[i])} returns {texts[i]}" for i in sorted(shown))
+            prompt = (
+                f"{template.statement(p)}\n\nExamples (results written as JSON; object keys may come in any order):\n"
+                f"{examples}\n\nYour code runs in Node.js: a test driver loads it, calls {function} on hidden tests "
+                "(arguments and results are JSON values) and compares each result with the expected one. Do not read "
+                "input or print. "
+                + convention(self.languages, shape=f"function {template.signature(p)} {{\n    // ...\n}}")
+            )
+            data = {"template": template.name, "params": p, "function": function, "tests": tests,
+                    "results": results, "languages": list(self.languages), "gold": "javascript"}
+            return Problem(prompt=prompt, answer=fence(("javascript", template.reference(p))), data=data)
+
+        return retry(draw, attempts=50, what="a JavaScript function problem with varied results")
+
+    def sources(self, problem: Problem) -> dict[str, str]:
+        return {"javascript": TEMPLATES[problem.data["template"]].reference(problem.data["params"])}
+
+    def required_name(self, problem: Problem) -> str | None:
+        return problem.data["function"]
+
+    def judge(self, problem: Problem, program: Program) -> Report:
+        data = problem.data
+        stdin = join_cases([json.dumps(args) + "\n" for args in data["tests"]])
+        driver = DRIVER.replace("NAME", data["function"])
+        return polyglot.check_program(program, stdin, data["results"], driver=driver, compare="json",
+                                      budget=Budget(cpu_seconds=2.0))
+
+    def difficulty(self, problem: Problem) -> float:
+        """The template's tier plus log2 of the hidden tests' total size (JSON characters)."""
+        return TEMPLATES[problem.data["template"]].tier + math.log2(1 + len(json.dumps(problem.data["tests"])))

@@ -1,0 +1,570 @@
+"""Write unit tests for a given Python function; the reward is the share of hidden mutants they kill.
+
+Each problem shows a small Python function (drawn from a catalogue, with generated constants)
+and asks for at most N test cases, one per line, written ``name(arguments) == expected``
+(``assert`` in front is fine; ``is None`` works for None). Hidden **mutants** of the function
+(each a single generated change: a comparison, an arithmetic operator, a constant, a boolean
+connective) are drawn per problem, every one proved different from the original on the
+generator's input pool. Verification: every test must hold for the original function (else the
+answer is wrong: a test that fails on correct code is a wrong test), then the reward is the
+fraction of mutants for which some test fails (killed); it is 1 only when every mutant is
+killed. The gold answer is a greedy cover of the mutants by pool inputs.
+
+Nothing the model writes is executed: tests are read as literals by a bounded parser (ints,
+strings, booleans, None, lists and tuples), arguments are checked against the function's
+parameter kinds and size bounds, and the original and the mutants are this module's own code
+(rebuilt from the catalogue, never from problem data), run in-process on bounded inputs with
+``for`` loops only, so every call ends quickly.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import random
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.retry import retry
+
+MAX_TESTS_TEXT = 20_000
+MAX_INT = 10_000
+MAX_ITEMS = 30
+MAX_TEXT = 40
+
+# name: (parameter kinds, source with {A}, {B} constants, constant ranges)
+# kinds: "int", "ints" (list of ints), "sorted" (sorted list of ints), "text" (lowercase string)
+CATALOGUE: dict[str, tuple[tuple[str, ...], str, tuple[tuple[int, int], ...]]] = {
+    "count_between": (("ints", "int", "int"), '''
+def count_between(xs, lo, hi):
+    count = 0
+    for x in xs:
+        if lo <= x and x < hi and x % {A} != 0:
+            count += 1
+    return count
+''', ((2, 6),)),
+    "second_largest": (("ints",), '''
+def second_largest(xs):
+    best = None
+    second = None
+    for x in xs:
+        if x > {A}:
+            continue
+        if best is None or x > best:
+            second = best
+            best = x
+        elif x != best and (second is None or x > second):
+            second = x
+    return second
+''', ((5, 60),)),
+    "longest_run": (("ints",), '''
+def longest_run(xs):
+    if len(xs) == 0:
+        return 0
+    best = 1
+    run = 1
+    for i in range(1, len(xs)):
+        if abs(xs[i] - xs[i - 1]) <= {A}:
+            run += 1
+        else:
+            run = 1
+        if run > best:
+            best = run
+    return best
+''', ((0, 4),)),
+    "find_index": (("sorted", "int"), '''
+def find_index(xs, target):
+    lo = 0
+    hi = len(xs) - 1
+    for _ in range(64):
+        if lo > hi:
+            break
+        mid = (lo + hi) // 2
+        if xs[mid] == target:
+            return mid
+        if xs[mid] < target:
+            lo = mid + 1
+        else:
+            hi = mid - 1
+    return -{A}
+''', ((1, 9),)),
+    "grade": (("int",), '''
+def grade(score):
+    if score < 0 or score > 100:
+        return "invalid"
+    if score >= {A}:
+        return "A"
+    if score >= {B}:
+        return "B"
+    if score >= 50:
+        return "C"
+    return "F"
+''', ((80, 95), (60, 79))),
+    "leap_year": (("int",), '''
+def leap_year(year):
+    if year % {B} == 0:
+        return True
+    if year % 100 == 0:
+        return False
+    return year % {A} == 0
+''', ((3, 7), (200, 500))),
+    "triangle": (("int", "int", "int"), '''
+def triangle(a, b, c):
+    if a < {A} or b < {A} or c < {A}:
+        return "invalid"
+    if a + b <= c or a + c <= b or b + c <= a:
+        return "invalid"
+    if a == b and b == c:
+        return "equilateral"
+    if a == b or b == c or a == c:
+        return "isosceles"
+    return "scalene"
+''', ((1, 3),)),
+    "max_window_sum": (("ints", "int"), '''
+def max_window_sum(xs, k):
+    if k <= 0 or k > len(xs):
+        return -{A}
+    total = 0
+    for i in range(k):
+        total += xs[i]
+    best = total
+    for i in range(k, len(xs)):
+        total += xs[i] - xs[i - k]
+        if total > best:
+            best = total
+    return best
+''', ((1, 9),)),
+    "shift_letters": (("text", "int"), '''
+def shift_letters(text, k):
+    out = ""
+    for ch in text:
+        if "a" <= ch and ch <= "z":
+            out += chr((ord(ch) - 97 + k * {A}) % 26 + 97)
+        else:
+            out += ch
+    return out
+''', ((1, 5),)),
+    "clamp_sum": (("ints",), '''
+def clamp_sum(xs):
+    total = 0
+    for x in xs:
+        if x > {A}:
+            total += {A}
+        elif x < -{B}:
+            total -= {B}
+        else:
+            total += x
+    return total
+''', ((3, 20), (3, 20))),
+    "digit_sum": (("int",), '''
+def digit_sum(n):
+    n = abs(n)
+    total = 0
+    for _ in range(16):
+        if n == 0:
+            break
+        total += n % {A}
+        n = n // {A}
+    return total
+''', ((2, 10),)),
+    "common_count": (("sorted", "sorted"), '''
+def common_count(a, b):
+    i = 0
+    j = 0
+    count = 0
+    for _ in range(len(a) + len(b)):
+        if i >= len(a) or j >= len(b):
+            break
+        if a[i] == b[j]:
+            count += {A}
+            i += 1
+            j += 1
+        elif a[i] < b[j]:
+            i += 1
+        else:
+            j += 1
+    return count
+''', ((1, 4),)),
+}
+
+Kills = frozenset[int]  # the pool inputs on which a mutant's result differs from the original's
+SAFE_BUILTINS = {"len": len, "range": range, "abs": abs, "chr": chr, "ord": ord, "min": min, "max": max}
+COMPARISONS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
+ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)
+
+
+def source_of(name: str, constants: list[int]) -> str:
+    kinds, template, _ = CATALOGUE[name]
+    return template.format(**dict(zip("AB", constants))).strip() + "\n"
+
+
+def mutations(source: str) -> list[str]:
+    """Every single-change mutant of ``source`` (our catalogue code), in a fixed order: each
+    comparison operator replaced by each other one, each arithmetic operator by each other one,
+    each integer constant moved by one, each ``and``/``or`` swapped."""
+    tree = ast.parse(source)
+    sites = [node for node in ast.walk(tree)
+             if isinstance(node, (ast.Compare, ast.BinOp, ast.AugAssign, ast.BoolOp))
+             or (isinstance(node, ast.Constant) and type(node.value) is int)]
+    out = []
+    for index, node in enumerate(sites):
+        options: list[Callable[[ast.AST], None]] = []
+        if isinstance(node, ast.Compare) and type(node.ops[0]) in COMPARISONS:
+            options = [lambda n, op=op: n.ops.__setitem__(0, op()) for op in COMPARISONS if op is not type(node.ops[0])]
+        elif isinstance(node, (ast.BinOp, ast.AugAssign)) and type(node.op) in ARITHMETIC:
+            options = [lambda n, op=op: setattr(n, "op", op()) for op in ARITHMETIC if op is not type(node.op)]
+        elif isinstance(node, ast.BoolOp):
+            options = [lambda n: setattr(n, "op", ast.Or() if isinstance(n.op, ast.And) else ast.And())]
+        elif isinstance(node, ast.Constant):
+            options = [lambda n, d=d: setattr(n, "value", n.value + d) for d in (-1, 1)]
+        for change in options:
+            mutant = copy.deepcopy(tree)
+            target = [n for n in ast.walk(mutant)
+                      if isinstance(n, (ast.Compare, ast.BinOp, ast.AugAssign, ast.BoolOp))
+                      or (isinstance(n, ast.Constant) and type(n.value) is int)][index]
+            change(target)
+            out.append(ast.unparse(mutant) + "\n")
+    return out
+
+
+@lru_cache(maxsize=512)
+def compiled(source: str, name: str) -> Callable[..., Any]:
+    """Our own catalogue code (original or mutant) as a function, with a few safe builtins."""
+    namespace: dict[str, Any] = {"__builtins__": SAFE_BUILTINS}
+    exec(compile(source, f"<{name}>", "exec"), namespace)  # noqa: S102 (catalogue code, never model text)
+    return namespace[name]
+
+
+@lru_cache(maxsize=128)
+def catalogue_mutants(name: str, constants: tuple[int, ...]) -> tuple[str, ...]:
+    return tuple(mutations(source_of(name, list(constants))))
+
+
+def call(function: Callable[..., Any], args: list[Any]) -> tuple[str, Any]:
+    """``("value", v)`` or ``("raised", exception name)``: one bounded call on a copy of the arguments."""
+    try:
+        return "value", function(*copy.deepcopy(args))
+    except Exception as exc:  # a mutant indexing past the end, dividing by zero ...
+        return "raised", type(exc).__name__
+
+
+def differs(got: tuple[str, Any], expected: Any) -> bool:
+    """Whether a call's outcome fails a test expecting ``expected`` (an exception always does)."""
+    return got[0] != "value" or not same(got[1], expected)
+
+
+def same(a: Any, b: Any) -> bool:
+    """Equality that tells ``True`` from ``1`` and a tuple from a list."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+# --- inputs -----------------------------------------------------------------------------------
+
+def draw_arg(rng: random.Random, kind: str, scale: int) -> Any:
+    if kind == "int":
+        return rng.choice([rng.randint(-scale, scale), rng.randint(-3, 3), rng.randint(0, 10 * scale)])
+    if kind == "text":
+        return "".join(rng.choice("abcxyz .!") for _ in range(rng.randint(0, 8)))
+    values = [rng.randint(-scale, scale) for _ in range(rng.randint(0, 8))]
+    if rng.random() < 0.3 and values:
+        values += [rng.choice(values)] * rng.randint(1, 3)
+    return sorted(values) if kind == "sorted" else values
+
+
+@lru_cache(maxsize=256)
+def analysis(name: str, constants: tuple[int, ...]) -> tuple[list[list[Any]], list[Any], list[tuple[int, Kills]]]:
+    """``(pool, expected outputs, [(mutant index, pool inputs killing it)])`` for one function: its
+    input pool is seeded by the function and its constants alone, so the analysis is computed once."""
+    original = compiled(source_of(name, list(constants)), name)
+    pool, wanted = [], []
+    for args in input_pool(random.Random(f"{name}:{constants}"), name, 10):
+        got = call(original, args)
+        if got[0] == "value":
+            pool.append(args)
+            wanted.append(got[1])
+    kills = []
+    for index, mutant_source in enumerate(catalogue_mutants(name, constants)):
+        mutant = compiled(mutant_source, name)
+        killed = frozenset(i for i, args in enumerate(pool) if differs(call(mutant, args), wanted[i]))
+        if killed:
+            kills.append((index, killed))
+    return pool, wanted, kills
+
+
+def input_pool(rng: random.Random, name: str, size: int) -> list[list[Any]]:
+    kinds = CATALOGUE[name][0]
+    pool = [[draw_arg(rng, kind, scale) for kind in kinds] for scale in (3, 10, 100, 400, 1000) for _ in range(size)]
+    if name == "grade":
+        pool += [[v] for v in range(-2, 103)]
+    if name == "leap_year":
+        pool += [[y] for y in (1900, 2000, 2004, 2100, 2400, 1996, 2001, 0, 400, 100)]
+    if name == "triangle":
+        pool += [[a, b, c] for a in range(0, 5) for b in range(0, 5) for c in range(0, 5)]
+    return pool
+
+
+# --- reading the answer -----------------------------------------------------------------------
+
+class Unreadable(ValueError):
+    pass
+
+
+class LiteralReader:
+    """A bounded recursive-descent reader of Python literals: ints, strings, True/False/None,
+    lists and tuples (no expressions)."""
+
+    def __init__(self, text: str) -> None:
+        self.text, self.pos = text, 0
+
+    def skip(self) -> None:
+        while self.pos < len(self.text) and self.text[self.pos] in " \t":
+            self.pos += 1
+
+    def peek(self) -> str:
+        self.skip()
+        return self.text[self.pos] if self.pos < len(self.text) else ""
+
+    def expect(self, char: str) -> None:
+        if self.peek() != char:
+            raise Unreadable(f"expected {char!r}")
+        self.pos += 1
+
+    def value(self, depth: int = 0) -> Any:
+        if depth > 3:
+            raise Unreadable("nested too deeply")
+        char = self.peek()
+        if char in "[(":
+            close = "]" if char == "[" else ")"
+            self.pos += 1
+            items = []
+            while self.peek() != close:
+                if len(items) >= MAX_ITEMS:
+                    raise Unreadable("too many items")
+                items.append(self.value(depth + 1))
+                if self.peek() == ",":
+                    self.pos += 1
+                elif self.peek() != close:
+                    raise Unreadable(f"expected ',' or {close!r}")
+            self.pos += 1
+            return items if char == "[" else tuple(items)
+        if char in "'\"":
+            end = self.text.find(char, self.pos + 1)
+            if end < 0 or end - self.pos > MAX_TEXT + 1 or "\\" in self.text[self.pos:end]:
+                raise Unreadable("unreadable string")
+            word, self.pos = self.text[self.pos + 1:end], end + 1
+            return word
+        match = NUMBER_OR_NAME.match(self.text, self.pos)
+        if not match:
+            raise Unreadable("not a literal")
+        self.pos = match.end()
+        word = match.group()
+        return CONSTANTS[word] if word in CONSTANTS else int(word)
+
+
+NUMBER_OR_NAME = re.compile(r"-?\d{1,6}(?![\d.])|True\b|False\b|None\b")
+CONSTANTS = {"True": True, "False": False, "None": None}
+LINE = re.compile(r"^\s*(?:assert\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*\(")
+
+
+def read_tests(text: str, name: str, arity: int, limit: int) -> list[tuple[list[Any], Any]] | str:
+    """The tests of an answer, or why they cannot be read."""
+    if len(text) > MAX_TESTS_TEXT:
+        return "the answer is too long"
+    body = text.strip()
+    fence = re.match(r"^```[^\n]*\n(.*?)\n?```\s*$", body, re.DOTALL)
+    if fence:
+        body = fence.group(1)
+    tests = []
+    for number, raw in enumerate(body.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        match = LINE.match(line)
+        if not match or match.group(1) != name:
+            return f"line {number} is not a test of {name}: write {name}(arguments) == expected"
+        reader = LiteralReader(line)
+        reader.pos = match.end() - 1
+        try:
+            args = reader.value()
+            rest = line[reader.pos:].strip()
+            if rest.startswith("=="):
+                reader.pos = line.index("==", reader.pos) + 2
+                expected = reader.value()
+            elif re.match(r"^is\s+None\b", rest):
+                reader.pos = line.index("None", reader.pos) + 4
+                expected = None
+            else:
+                raise Unreadable("expected == after the call")
+            tail = line[reader.pos:].strip()
+            if tail and not tail.startswith("#"):
+                raise Unreadable("text after the expected value")
+        except Unreadable as exc:
+            return f"line {number}: {exc}"
+        args = list(args) if isinstance(args, tuple) else [args]
+        if len(args) != arity:
+            return f"line {number}: {name} takes {arity} argument{'s' if arity > 1 else ''}"
+        tests.append((args, expected))
+        if len(tests) > limit:
+            return f"more than {limit} tests"
+    if not tests:
+        return f"no test found: write lines such as {name}(...) == ..."
+    return tests
+
+
+def valid_args(args: list[Any], kinds: tuple[str, ...]) -> str | None:
+    for arg, kind in zip(args, kinds):
+        if kind == "int" and not (type(arg) is int and abs(arg) <= MAX_INT):
+            return f"{arg!r} is not an integer between -{MAX_INT} and {MAX_INT}"
+        if kind in ("ints", "sorted"):
+            small = all(type(v) is int and abs(v) <= MAX_INT for v in arg) if type(arg) is list else False
+            if not (type(arg) is list and len(arg) <= MAX_ITEMS and small):
+                return f"{arg!r} is not a list of at most {MAX_ITEMS} integers between -{MAX_INT} and {MAX_INT}"
+            if kind == "sorted" and arg != sorted(arg):
+                return f"{arg!r} is not sorted"
+        if kind == "text" and not (type(arg) is str and len(arg) <= MAX_TEXT):
+            return f"{arg!r} is not a string of at most {MAX_TEXT} characters"
+    return None
+
+
+def show(value: Any) -> str:
+    return repr(value)
+
+
+@dataclass(frozen=True)
+class Config:
+    names: tuple[str, ...]
+    mutants: int
+    hardness: float  # share of mutants drawn among the hardest to kill
+    slack: int  # tests allowed beyond the gold answer's
+
+
+@register
+class MutationTests(Task):
+    id = "code/mutation_tests"
+    family = "code"
+    description = "Write unit tests (as literal cases) for a given Python function; reward = hidden mutants killed."
+    tags = ("code", "testing", "mutation-testing")
+    multiline = True
+    toolchains: tuple[str, ...] = ()  # nothing runs in the sandbox: the tests are read as literals
+    Config = Config
+
+    def config(self, level: int) -> Config:
+        easy = ("count_between", "grade", "leap_year", "digit_sum", "clamp_sum", "shift_letters")
+        every = tuple(CATALOGUE)
+        return [
+            Config(easy, mutants=3, hardness=0.0, slack=3),
+            Config(easy + ("longest_run", "triangle"), mutants=5, hardness=0.2, slack=3),
+            Config(every, mutants=7, hardness=0.4, slack=2),
+            Config(every, mutants=9, hardness=0.6, slack=2),
+            Config(("second_largest", "find_index", "triangle", "max_window_sum", "common_count", "longest_run",
+                    "clamp_sum"), mutants=12, hardness=0.8, slack=1),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        def draw() -> Problem | None:
+            name = rng.choice(config.names)
+            constants = [rng.randint(lo, hi) for lo, hi in CATALOGUE[name][2]]
+            pool, wanted, analysed = analysis(name, tuple(constants))
+            if len(analysed) < config.mutants:
+                return None
+            kills = sorted(analysed, key=lambda item: (len(item[1]), item[0]))  # hardest (fewest killing inputs) first
+            hard = round(config.mutants * config.hardness)
+            chosen = kills[:max(hard, 0)] if hard else []
+            rest = [k for k in kills if k not in chosen]
+            chosen += rng.sample(rest, config.mutants - len(chosen))
+            alive = {index for index, _ in chosen}
+            by_index = dict(chosen)
+            cover: list[int] = []
+            while alive:  # greedy: the pool input that kills most of the mutants still alive
+                best = max(range(len(pool)), key=lambda i: (sum(i in by_index[m] for m in alive), -i))
+                cover.append(best)
+                alive = {m for m in alive if best not in by_index[m]}
+            limit = len(cover) + config.slack
+            lines = [f"{name}({', '.join(show(a) for a in pool[i])}) == {show(wanted[i])}" for i in cover]
+            rates = [len(k) / len(pool) for _, k in chosen]
+            source = source_of(name, constants)
+            example_call = ", ".join(show(a) for a in pool[rng.randrange(len(pool))])
+            sorted_note = ", sorted where the function expects sorted lists" if "sorted" in CATALOGUE[name][0] else ""
+            prompt = (
+                f"Here is a Python function:\n\n```python\n{source}```\n\nWrite at most {limit} test cases for it, one "
+                f"per line, each of the form {name}(arguments) == expected_result, with literal values only "
+                f"(integers between -{MAX_INT} and {MAX_INT}, strings, True/False/None, lists of at most {MAX_ITEMS} "
+                f"items{sorted_note}). "
+                "Every test must hold for the function as written. Hidden mutants of the function (each with one small "
+                f"change to an operator or a constant) are run on your tests: your reward is the share of mutants for "
+                "which at least one of your tests fails, so choose inputs that tell the function apart from almost-"
+                f"identical ones. For example, a test line looks like:\n{name}({example_call})"
+                " == ...\n(with the true result in place of the dots)."
+            )
+            data = {"name": name, "constants": constants, "mutants": sorted(by_index), "limit": limit,
+                    "kill_rates": rates}
+            return Problem(prompt=prompt, answer="\n".join(lines), data=data)
+
+        return retry(draw, attempts=50, what="a function with enough killable mutants")
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        data = problem.data
+        name = data["name"]
+        if name not in CATALOGUE or not all(type(c) is int for c in data["constants"]):
+            return Verdict.failed("unknown function in the problem data")
+        kinds = CATALOGUE[name][0]
+        tests = read_tests(answer, name, len(kinds), int(data["limit"]))
+        if isinstance(tests, str):
+            return Verdict.unparsed(tests)
+        for number, (args, _) in enumerate(tests, 1):
+            problem_with_args = valid_args(args, kinds)
+            if problem_with_args is not None:
+                return Verdict.wrong(f"test {number}: {problem_with_args}")
+        original = compiled(source_of(name, data["constants"]), name)
+        for number, (args, expected) in enumerate(tests, 1):
+            got = call(original, args)
+            if differs(got, expected):
+                shown = got[1] if got[0] == "value" else f"an exception ({got[1]})"
+                return Verdict.wrong(f"test {number} fails on the given function: it returns {shown!r}")
+        sources = catalogue_mutants(name, tuple(data["constants"]))
+        killed = 0
+        for index in data["mutants"]:
+            if not (type(index) is int and 0 <= index < len(sources)):
+                return Verdict.failed("a mutant index in the problem data is out of range")
+            mutant = compiled(sources[index], name)
+            killed += any(differs(call(mutant, args), expected) for args, expected in tests)
+        total = len(data["mutants"])
+        if killed == total:
+            return Verdict.right(f"all {total} mutants killed")
+        return Verdict.wrong(f"{killed} of {total} mutants killed", reward=killed / total)
+
+    def difficulty(self, problem: Problem) -> float:
+        """The number of mutants plus how hard they are to kill (sum of 1 - the share of pool inputs killing each)."""
+        rates = problem.data["kill_rates"]
+        return len(rates) + sum(1 - r for r in rates)
+
+    def spellings(self, problem: Problem) -> list[str]:
+        """With ``assert``, in a fenced block in another order, with comments and blank lines, and
+        ``is None`` for None results."""
+        gold = (problem.answer or "").splitlines()
+        return [
+            "\n".join(f"assert {line}" for line in gold),
+            "```python\n" + "\n".join(reversed(gold)) + "\n```",
+            "# boundary cases\n" + "\n\n".join(f"{line}  # case {i}" for i, line in enumerate(gold, 1)),
+            "\n".join(line[: -len(" == None")] + " is None" if line.endswith(" == None") else line for line in gold),
+        ]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        """A gold test with a wrong expected value (it fails on the original), and the gold answer
+        without its last test (the last test the greedy cover chose kills a mutant no earlier one
+        kills, so that mutant survives)."""
+        gold = (problem.answer or "").splitlines()
+        call_text, expected = gold[0].rsplit(" == ", 1)
+        wrong_value = "None" if expected != "None" else "0"
+        out = ["\n".join([f"{call_text} == {wrong_value}", *gold[1:]])]
+        if len(gold) > 1:
+            out.append("\n".join(gold[:-1]))
+        return out

@@ -1,0 +1,471 @@
+"""Shared machinery of the multi-language code envs (C, C++, JavaScript, Python, Verilog, SQL).
+
+Every env here renders a **reference program in each language it accepts** (the gold answer is
+one of them, in a language drawn per problem; the others are its alternative spellings) and
+computes expected outputs with **trusted in-process Python references** (never by running a
+reference program). ``tests/code/test_polyglot_envs.py`` checks that every reference program
+agrees with the trusted outputs through the sandbox. Verification goes through
+:mod:`palaestra.verifiers.polyglot` (the answer convention, one sandbox job per candidate).
+
+stdin/stdout problems (:class:`StdioTemplate`, :func:`stdio_problem`) are multi-test: the input
+starts with the number of tests ``T`` and every test's answer is one output line, so one run
+of the candidate judges every test. The C++ reference of a template is its C reference (written
+in the common subset of both languages): one source, two compilers.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import random
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from palaestra.core import Problem, Task, Verdict
+from palaestra.verifiers import polyglot
+from palaestra.verifiers.polyglot import Budget, Program, Report, fence, read_program
+
+STDIO_LANGUAGES = ("python", "c", "cpp", "javascript")
+LABELLED = "Case #i: followed by its answer, where i numbers the tests from 1"
+ALIASES = {"python": "py", "c": "C", "cpp": "c++", "javascript": "js", "verilog": "systemverilog", "sql": "sqlite"}
+
+SKELETONS = {
+    "python": "import sys\n\ndata = sys.stdin.read().split()\nt = int(data[0])\n# read each test, print its answer",
+    "c": "#include <stdio.h>\n\nint main(void) {\n    int t;\n    scanf(\"%d\", &t);\n"
+         "    while (t--) { /* read one test, print its answer */ }\n    return 0;\n}",
+    "cpp": "#include <cstdio>\n\nint main() {\n    int t;\n    std::scanf(\"%d\", &t);\n"
+           "    while (t--) { /* read one test, print its answer */ }\n}",
+    "javascript": "const data = require(\"fs\").readFileSync(0, \"utf8\").split(/\\s+/).filter(Boolean);\n"
+                  "let pos = 0;\nconst t = Number(data[pos++]);\n// read each test, print its answer",
+}
+
+
+def convention(languages: Sequence[str], example: str | None = None, shape: str | None = None) -> str:
+    """The prompt's paragraph on how to write the answer, with an example of its shape that is not
+    the answer: ``shape`` (code in ``languages[0]``), or the skeleton of a multi-test program in
+    ``example``'s language."""
+    names = [polyglot.LANGUAGE_NAMES[lang] for lang in languages]
+    which = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+    text = (f"Write it in {which}. Answer with the complete code in one fenced code block labelled with its "
+            f"language ({polyglot.labels_text(languages)}) inside the answer tags")
+    if shape is not None:
+        return f"{text}, for example (the shape only):\n<answer>\n{fence((languages[0], shape))}\n</answer>"
+    if example is None:
+        return text + "."
+    lang = example if example in SKELETONS else languages[0]
+    return f"{text}, for example (the shape only):\n<answer>\n{fence((lang, SKELETONS[lang]))}\n</answer>"
+
+
+class PolyglotTask(Task):
+    """A single-turn task whose answer is a program in one of ``problem.data["languages"]``.
+
+    Subclasses implement :meth:`judge` (run a read program against the problem's tests) and
+    :meth:`sources` (the reference program in every accepted language). ``partial_credit=True``
+    rewards the fraction of tests passed.
+    """
+
+    family = "code"
+    multiline = True
+    partial_credit: ClassVar[bool] = False
+    toolchains: ClassVar[tuple[str, ...]] = STDIO_LANGUAGES  # sandbox languages the env's problems need
+
+    def __init__(self, answer_format: str | None = None, partial_credit: bool | None = None) -> None:
+        super().__init__(answer_format)
+        if partial_credit is not None:
+            self.partial_credit = partial_credit
+
+    def judge(self, problem: Problem, program: Program) -> Report:
+        raise NotImplementedError
+
+    def sources(self, problem: Problem) -> dict[str, str]:
+        """The reference program in every language the problem accepts."""
+        raise NotImplementedError
+
+    def required_name(self, problem: Problem) -> str | None:
+        """The function, class or module the answer must define (None: a whole program)."""
+        return None
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        program = read_program(answer, problem.data["languages"])
+        if isinstance(program, str):
+            return Verdict.unparsed(program)
+        name = self.required_name(problem)
+        if name is not None and not polyglot.mentions(program.code, name):
+            return Verdict.wrong(f"the code does not define {name}")
+        return self.judge(problem, program).verdict(self.partial_credit)
+
+    def spellings(self, problem: Problem) -> list[str]:
+        """The gold program under another label and between sentences, and the reference in the
+        next accepted language (each other language costs a sandbox run, so one per problem)."""
+        languages = problem.data["languages"]
+        gold = problem.data["gold"]
+        code = self.sources(problem)[gold]
+        out = [f"Here is my solution.\n\n{fence((gold, code), ALIASES[gold])}\n\nIt reads the input once."]
+        if len(languages) > 1:
+            other = languages[(languages.index(gold) + 1) % len(languages)]
+            out.append(fence((other, self.sources(problem)[other])))
+        else:
+            out.append(code)  # a single-language problem also takes bare code
+        return out
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        """The gold program cut short (it cannot compile or ends early), and the gold program
+        labelled as another language when several are accepted."""
+        gold = problem.data["gold"]
+        code = self.sources(problem)[gold]
+        lines = code.splitlines()
+        out = [fence((gold, "\n".join(lines[: max(1, len(lines) // 2)])))]
+        others = [lang for lang in problem.data["languages"] if lang != gold and {lang, gold} != {"c", "cpp"}]
+        if others:
+            out.append(fence((rng.choice(others), code)))
+        return out
+
+
+# --- stdin/stdout templates -------------------------------------------------------------------
+
+class StdioTemplate:
+    """One kind of stdin/stdout problem. ``params`` (JSON-native) vary the statement; a test case
+    is JSON-native data; ``answer`` is the trusted reference (one output line)."""
+
+    name: ClassVar[str]
+    tier: ClassVar[int] = 1  # algorithmic difficulty, part of the difficulty measure
+
+    def params(self, rng: random.Random) -> dict[str, Any]:
+        return {}
+
+    def statement(self, params: dict[str, Any]) -> str:
+        raise NotImplementedError
+
+    def case(self, rng: random.Random, params: dict[str, Any], size: int) -> Any:
+        raise NotImplementedError
+
+    def case_input(self, case: Any, params: dict[str, Any]) -> str:
+        raise NotImplementedError
+
+    def answer(self, case: Any, params: dict[str, Any]) -> str:
+        raise NotImplementedError
+
+    def sources(self, params: dict[str, Any]) -> dict[str, str]:
+        """``python``, ``c`` (also compiled as C++) and ``javascript`` reference programs."""
+        raise NotImplementedError
+
+
+def join_cases(inputs: Sequence[str]) -> str:
+    """The whole input of a multi-test run: ``T`` then every test's lines."""
+    return f"{len(inputs)}\n" + "".join(inputs)
+
+
+def stdio_problem(
+    rng: random.Random,
+    template: StdioTemplate,
+    sizes: Sequence[int],
+    *,
+    languages: Sequence[str] = STDIO_LANGUAGES,
+    cpu_seconds: float = 2.0,
+    limits_text: str = "",
+    extra: dict[str, Any] | None = None,
+    min_distinct: int = 3,
+) -> Problem | None:
+    """A multi-test stdin/stdout problem from ``template`` with one test per size, or None when
+    the tests' answers are too uniform (fewer than ``min_distinct`` distinct lines)."""
+    params = {**template.params(rng), "labelled": rng.random() < 0.5}
+    cases = [template.case(rng, params, size) for size in sizes]
+    inputs = [template.case_input(case, params) for case in cases]
+    answers = [template.answer(case, params) for case in cases]
+    if len(set(answers)) < min(min_distinct, len(answers)):
+        return None
+    expected = [f"Case #{i}: {a}" if params["labelled"] else a for i, a in enumerate(answers, 1)]
+    shown = _example_indices(inputs, expected)
+    example_in = join_cases([inputs[i] for i in shown]).rstrip()
+    example_out = "\n".join(relabel(expected[i], k) for k, i in enumerate(shown, 1))
+    gold = rng.choice(list(languages))
+    prompt = (
+        f"{template.statement(params)}\n\n"
+        "The input starts with a line holding T, the number of tests; the T tests follow, each in the format "
+        f"above. Print one line per test: {LABELLED if params['labelled'] else 'its answer'}.\n"
+        + (f"{limits_text}\n" if limits_text else "")
+        + f"\nExample input:\n```\n{example_in}\n```\nExample output:\n```\n{example_out}\n```\n\n"
+        "Your program is run once on hidden tests and its output is compared line by line. "
+        + convention(languages, gold)
+    )
+    sources = template.sources(params)
+    data = {
+        "template": template.name,
+        "params": params,
+        "inputs": inputs,
+        "expected": expected,
+        "languages": list(languages),
+        "gold": gold,
+        "cpu_seconds": cpu_seconds,
+        **(extra or {}),
+    }
+    return Problem(prompt=prompt, answer=fence((gold, sources["c" if gold == "cpp" else gold])), data=data)
+
+
+def relabel(line: str, number: int) -> str:
+    """An expected line as the ``number``-th test's (its ``Case #i: `` label renumbered)."""
+    if line.startswith("Case #"):
+        return f"Case #{number}: {line.split(': ', 1)[1]}"
+    return line
+
+
+def _example_indices(inputs: Sequence[str], expected: Sequence[str], count: int = 2) -> list[int]:
+    """The shortest tests with distinct answers (at most ``count``), in their order."""
+    order = sorted(range(len(inputs)), key=lambda i: (len(inputs[i]), i))
+    chosen: list[int] = []
+    for i in order:
+        if expected[i] not in {expected[j] for j in chosen} and len(chosen) < count:
+            chosen.append(i)
+    return sorted(chosen)
+
+
+class StdioPolyglotTask(PolyglotTask):
+    """A task built on :class:`StdioTemplate` s (``templates``: name -> template instance)."""
+
+    templates: ClassVar[dict[str, StdioTemplate]]
+
+    def template(self, problem: Problem) -> StdioTemplate:
+        return self.templates[problem.data["template"]]
+
+    def sources(self, problem: Problem) -> dict[str, str]:
+        made = self.template(problem).sources(problem.data["params"])
+        return {"python": made["python"], "c": made["c"], "cpp": made["c"], "javascript": made["javascript"]}
+
+    def judge(self, problem: Problem, program: Program) -> Report:
+        data = problem.data
+        return polyglot.check_program(program, join_cases(data["inputs"]), data["expected"],
+                                      budget=Budget(cpu_seconds=float(data["cpu_seconds"])))
+
+    def difficulty(self, problem: Problem) -> float:
+        """The template's algorithmic tier plus log2 of the input's length in characters."""
+        size = sum(len(text) for text in problem.data["inputs"])
+        return self.template(problem).tier + math.log2(1 + size)
+
+
+# --- program wrappers: the multi-test main loop around a template's solve -----------------------
+
+_PY_MAIN = '''import sys
+{imports}
+data = sys.stdin.read().split()
+pos = 0
+
+
+def next_int():
+    global pos
+    pos += 1
+    return int(data[pos - 1])
+
+
+def next_word():
+    global pos
+    pos += 1
+    return data[pos - 1]
+
+
+{body}
+
+
+{main}
+'''
+
+_C_MAIN = '''#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static long long next_int(void) {{
+    long long x;
+    if (scanf("%lld", &x) != 1) exit(1);
+    return x;
+}}
+
+static char WORD[{word_bytes}];
+
+static const char *next_word(void) {{
+    if (scanf("%{word_width}s", WORD) != 1) exit(1);
+    return WORD;
+}}
+
+{body}
+
+int main(void) {{
+    int t = (int)next_int();
+    for (int i = 1; i <= t; i++) {{
+        {label}solve();
+    }}
+    return 0;
+}}
+'''
+
+_JS_MAIN = '''const data = require("fs").readFileSync(0, "utf8").split(/\\s+/).filter(Boolean);
+let pos = 0;
+const nextInt = () => Number(data[pos++]);
+const nextWord = () => data[pos++];
+
+{body}
+
+const out = [];
+for (let i = 1, t = nextInt(); i <= t; i++) out.push({line});
+console.log(out.join("\\n"));
+'''
+
+
+def python_program(body: str, params: dict[str, Any], imports: str = "") -> str:
+    """A Python program: ``next_int()``/``next_word()`` readers, ``body`` defining ``solve()`` (which
+    returns one test's answer), and the loop printing ``solve()`` for each of the T tests (after
+    ``Case #i: `` when ``params["labelled"]``)."""
+    if params.get("labelled"):
+        main = 'print("\\n".join(f"Case #{i}: {solve()}" for i in range(1, next_int() + 1)))'
+    else:
+        main = 'print("\\n".join(str(solve()) for _ in range(next_int())))'
+    return _PY_MAIN.format(imports=imports, body=body.strip("\n"), main=main)
+
+
+def c_program(body: str, params: dict[str, Any], word_bytes: int = 1 << 12) -> str:
+    """A C program (also valid C++): ``next_int()``/``next_word()`` readers and ``body`` defining
+    ``static void solve(void)``, which prints one test's answer line."""
+    label = 'printf("Case #%d: ", i);\n        ' if params.get("labelled") else ""
+    return _C_MAIN.format(body=body.strip("\n"), word_bytes=word_bytes, word_width=word_bytes - 1, label=label)
+
+
+def js_program(body: str, params: dict[str, Any]) -> str:
+    """A JavaScript program: ``nextInt()``/``nextWord()`` readers and ``body`` defining ``solve()``."""
+    line = "`Case #${i}: ${solve()}`" if params.get("labelled") else "String(solve())"
+    return _JS_MAIN.format(body=body.strip("\n"), line=line)
+
+
+# --- efficiency: generated inputs, hidden large tests, per-language time budgets ----------------
+
+LCG_PRIMES = (604759, 662401, 694651, 703033, 708559, 714839, 738313, 773987, 784349, 786013, 789367, 837409)
+
+
+def generator_params(rng: random.Random, low: int, span: int) -> dict[str, int] | None:
+    """Constants of the array generator ``a_1 = s, a_{i+1} = (a_i * A + B) mod M, x_i = a_i mod V + L``,
+    or None when the multiplier cycles too soon (the caller draws again). Products stay below
+    2**40, so the generator is exact in JavaScript's doubles too."""
+    m = rng.choice(LCG_PRIMES)
+    g = {"a": rng.randrange(1000, m - 1), "b": rng.randrange(m), "m": m, "v": span, "low": low}
+    states = generated(1000, 1, {**g, "v": m, "low": 0})
+    return g if len(set(states)) == len(states) else None
+
+
+def generated(n: int, seed: int, g: dict[str, int]) -> list[int]:
+    """The trusted array of a generated test."""
+    a, mul, add, mod, span, low = seed, g["a"], g["b"], g["m"], g["v"], g["low"]
+    out = [0] * n
+    for i in range(n):
+        out[i] = a % span + low
+        a = (a * mul + add) % mod
+    return out
+
+
+def generator_text(g: dict[str, int], name: str = "x") -> str:
+    """The statement's description of the generator."""
+    low = f" + {g['low']}" if g["low"] > 0 else f" - {-g['low']}" if g["low"] < 0 else ""
+    return (f"a_1 = s, a_(i+1) = (a_i * {g['a']} + {g['b']}) mod {g['m']}, and {name}_i = (a_i mod {g['v']}){low} "
+            f"for i = 1..n (every intermediate value fits in 64-bit integers and, below 2^53, in JavaScript numbers)")
+
+
+def generator_code(language: str, g: dict[str, int], name: str = "x") -> str:
+    """Code filling ``name[0..n-1]`` from ``n`` and ``s``, in ``language`` (C: a static array the caller declares)."""
+    a, b, m, v, low = g["a"], g["b"], g["m"], g["v"], g["low"]
+    if language == "python":
+        return (f"{name} = [0] * n\n    a = s\n    for i in range(n):\n        {name}[i] = a % {v} + {low}\n"
+                f"        a = (a * {a} + {b}) % {m}")
+    if language == "c":
+        return (f"long long a = s;\n    for (int i = 0; i < n; i++) {{\n        {name}[i] = a % {v} + {low};\n"
+                f"        a = (a * {a} + {b}) % {m};\n    }}")
+    return (f"const {name} = new Array(n);\n    let a = s;\n    for (let i = 0; i < n; i++) {{\n"
+            f"        {name}[i] = (a % {v}) + {low};\n        a = (a * {a} + {b}) % {m};\n    }}")
+
+
+@functools.lru_cache(maxsize=256)
+def _answer(template: StdioTemplate, params_json: str, case_json: str) -> str:
+    import json
+
+    return template.answer(json.loads(case_json), json.loads(params_json))
+
+
+def efficiency_problem(
+    rng: random.Random,
+    template: StdioTemplate,
+    small: Sequence[int],
+    large: Sequence[int],
+    budgets: dict[str, float],
+    *,
+    languages: Sequence[str] = STDIO_LANGUAGES,
+    limits_text: str = "",
+) -> Problem | None:
+    """A multi-test problem whose inputs are generated (each test is a short line): the ``small``
+    sizes are answered now (and shown in the example), the ``large`` ones are hidden and answered
+    by the trusted reference when a candidate is judged. ``budgets``: CPU seconds per language for
+    the whole run. None when the small tests' answers are too uniform."""
+    params = {**template.params(rng), "labelled": rng.random() < 0.5}
+    if params.get("generator") is None:
+        return None
+    cases = [template.case(rng, params, size) for size in [*small, *large]]
+    inputs = [template.case_input(case, params) for case in cases]
+    answers = [template.answer(case, params) for case in cases[: len(small)]]
+    if len(set(answers)) < min(3, len(answers)):
+        return None
+    expected: list[str | None] = [f"Case #{i}: {a}" if params["labelled"] else a for i, a in enumerate(answers, 1)]
+    expected += [None] * len(large)
+    shown = _example_indices(inputs[: len(small)], expected[: len(small)], count=3)
+    example_in = join_cases([inputs[i] for i in shown]).rstrip()
+    example_out = "\n".join(relabel(str(expected[i]), k) for k, i in enumerate(shown, 1))
+    names = {"python": "Python", "javascript": "JavaScript", "c": "C", "cpp": "C++"}
+    limits = ", ".join(f"{budgets[lang]:g} s in {names[lang]}" for lang in languages)
+    gold = rng.choice(list(languages))
+    labelled = LABELLED if params["labelled"] else "its answer"
+    prompt = (
+        f"{template.statement(params)}\n\n"
+        "The input starts with a line holding T, the number of tests; the T tests follow, each in the format "
+        f"above. Print one line per test: {labelled}.\n"
+        + (f"{limits_text}\n" if limits_text else "")
+        + f"Time limit for the whole run (all tests together), in CPU time: {limits}. The hidden tests include "
+        f"large ones (n up to {max(large)}): a correct but slow algorithm exceeds the limit.\n"
+        f"\nExample input:\n```\n{example_in}\n```\nExample output:\n```\n{example_out}\n```\n\n"
+        "Your program is run once on the hidden tests and its output is compared line by line. "
+        + convention(languages, gold)
+    )
+    sources = template.sources(params)
+    data = {
+        "template": template.name,
+        "params": params,
+        "cases": cases,
+        "inputs": inputs,
+        "expected": expected,
+        "languages": list(languages),
+        "gold": gold,
+        "budgets": dict(budgets),
+        "cpu_seconds": max(budgets.values()),
+    }
+    return Problem(prompt=prompt, answer=fence((gold, sources["c" if gold == "cpp" else gold])), data=data)
+
+
+class EfficiencyTask(StdioPolyglotTask):
+    """Generated-input problems with hidden large tests judged against per-language CPU budgets."""
+
+    def expected(self, problem: Problem) -> list[str]:
+        """Every test's expected line: stored ones, and the hidden large ones from the trusted
+        reference (cached per template, parameters and test)."""
+        import json
+
+        data = problem.data
+        template = self.template(problem)
+        params_json = json.dumps(data["params"], sort_keys=True)
+        out = []
+        for i, (case, line) in enumerate(zip(data["cases"], data["expected"]), 1):
+            if line is None:
+                answer = _answer(template, params_json, json.dumps(case, sort_keys=True))
+                line = f"Case #{i}: {answer}" if data["params"].get("labelled") else answer
+            out.append(line)
+        return out
+
+    def judge(self, problem: Problem, program: Program) -> Report:
+        data = problem.data
+        budget = Budget(cpu_seconds=float(data["budgets"][program.language]), memory_bytes=512 * 2**20)
+        return polyglot.check_program(program, join_cases(data["inputs"]), self.expected(problem), budget=budget)
+
+    def difficulty(self, problem: Problem) -> float:
+        """The template's algorithmic tier plus log2 of the total input size n over all tests."""
+        return self.template(problem).tier + math.log2(1 + sum(case["n"] for case in problem.data["cases"]))

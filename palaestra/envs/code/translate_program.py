@@ -1,0 +1,494 @@
+"""Translate a Python function into C or JavaScript, keeping its exact behaviour on hidden tests.
+
+Each problem generates a small integer function ``f(n, xs)`` (loops over the list or a range,
+conditionals, accumulators, digit loops, wrap-around indexing) from a little expression
+language, shows it in Python, and asks for the same function in C or JavaScript. The traps are
+Python's semantics: ``//`` and ``%`` round toward minus infinity (C's and JavaScript's ``/`` and
+``%`` truncate toward zero), ``xs[i - 1]`` at ``i = 0`` is the last element, ``max``/``min``/
+``abs`` are built in. Values stay below 2**50 in magnitude (checked on every hidden test), so
+64-bit integers and JavaScript numbers hold them exactly.
+
+Expected outputs come from a trusted interpreter of the expression language (in-process); the
+Python shown and the C and JavaScript references are renderings of the same program, and
+``tests/code`` checks that all three agree with the interpreter through the sandbox.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from palaestra.core import Problem, register
+from palaestra.core.retry import retry
+from palaestra.envs.code.polyglot import PolyglotTask, convention, join_cases
+from palaestra.verifiers import polyglot
+from palaestra.verifiers.polyglot import Budget, Program, Report, fence
+
+LIMIT = 2**50
+STEPS = 20_000
+NAMES = ("compute", "mystery", "score", "fold", "crunch", "reduce_list", "walk", "tally", "blend", "churn")
+
+Expr = list[Any]
+Stmt = list[Any]
+
+
+class Overflow(Exception):
+    """A value left the safe range (or the program ran too long): the generator draws again."""
+
+
+# --- the trusted interpreter (Python semantics) -----------------------------------------------
+
+def _check(value: int) -> int:
+    if abs(value) >= LIMIT:
+        raise Overflow
+    return value
+
+
+def evaluate(e: Expr, env: dict[str, Any]) -> int:
+    kind = e[0]
+    if kind == "num":
+        return e[1]
+    if kind == "var":
+        return env[e[1]]
+    if kind == "len":
+        return len(env["xs"])
+    if kind == "index":  # xs[i - k]: Python wraps negative indices
+        return env["xs"][env[e[1]] - e[2]]
+    if kind == "abs":
+        return _check(abs(evaluate(e[1], env)))
+    a, b = evaluate(e[2], env), evaluate(e[3], env)
+    op = e[1]
+    if op == "+":
+        return _check(a + b)
+    if op == "-":
+        return _check(a - b)
+    if op == "*":
+        return _check(a * b)
+    if op in ("//", "%"):
+        quotient = a // b
+        if env.get("__truncating__") and quotient < 0 and quotient * b != a:
+            quotient += 1  # C and JavaScript round toward zero
+        return _check(quotient if op == "//" else a - b * quotient)
+    if op == "max":
+        return max(a, b)
+    return min(a, b)
+
+
+def holds(c: list[Any], env: dict[str, Any]) -> bool:
+    if c[0] == "and":
+        return holds(c[1], env) and holds(c[2], env)
+    if c[0] == "or":
+        return holds(c[1], env) or holds(c[2], env)
+    a, b = evaluate(c[2], env), evaluate(c[3], env)
+    return {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[c[1]]
+
+
+def execute(body: list[Stmt], env: dict[str, Any], budget: list[int]) -> None:
+    for s in body:
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise Overflow
+        kind = s[0]
+        if kind == "set":
+            env[s[1]] = evaluate(s[2], env)
+        elif kind == "if":
+            execute(s[2] if holds(s[1], env) else s[3], env, budget)
+        elif kind == "for_list":
+            for i in range(len(env["xs"])):
+                env["i"], env["x"] = i, env["xs"][i]
+                execute(s[1], env, budget)
+        elif kind == "for_range":
+            for j in range(evaluate(s[1], env)):
+                env["j"] = j
+                execute(s[2], env, budget)
+        elif kind == "digits":
+            env["t"] = abs(evaluate(s[1], env))
+            while env["t"] > 0:
+                env["d"] = env["t"] % s[2]
+                execute(s[3], env, budget)
+                env["t"] = env["t"] // s[2]
+
+
+def run(program: dict[str, Any], n: int, xs: list[int], truncating: bool = False) -> int:
+    """The trusted result of ``f(n, xs)`` (raises Overflow outside the safe range); ``truncating``:
+    with C's division and remainder instead (what a naive translation computes)."""
+    env: dict[str, Any] = {"n": n, "xs": list(xs), "__truncating__": truncating}
+    execute(program["body"], env, [STEPS])
+    return _check(evaluate(program["result"], env))
+
+
+# --- rendering --------------------------------------------------------------------------------
+
+def _expr(e: Expr, lang: str, naive: bool = False) -> str:
+    kind = e[0]
+    if kind == "num":
+        return str(e[1])
+    if kind == "var":
+        return e[1]
+    if kind == "len":
+        return {"python": "len(xs)", "c": "len", "javascript": "xs.length"}[lang]
+    if kind == "index":
+        var, k = e[1], e[2]
+        if lang == "python":
+            return f"xs[{var} - {k}]"
+        if lang == "c":
+            return f"xs[py_mod({var} - {k}, len)]"
+        return f"xs[pyMod({var} - {k}, xs.length)]"
+    if kind == "abs":
+        inner = _expr(e[1], lang, naive)
+        return {"python": f"abs({inner})", "c": f"py_abs({inner})", "javascript": f"Math.abs({inner})"}[lang]
+    op, a, b = e[1], _expr(e[2], lang, naive), _expr(e[3], lang, naive)
+    if op in ("max", "min"):
+        if lang == "python":
+            return f"{op}({a}, {b})"
+        return f"py_{op}({a}, {b})" if lang == "c" else f"Math.{op}({a}, {b})"
+    if naive and op in ("//", "%"):  # the translation that forgets Python's rounding
+        if op == "%" or lang == "c":
+            return f"({a} {'/' if op == '//' else '%'} {b})"
+        return f"Math.trunc({a} / {b})"
+    if op == "//":
+        return {"python": f"({a} // {b})", "c": f"py_div({a}, {b})", "javascript": f"pyDiv({a}, {b})"}[lang]
+    if op == "%":
+        return {"python": f"({a} % {b})", "c": f"py_mod({a}, {b})", "javascript": f"pyMod({a}, {b})"}[lang]
+    return f"({a} {op} {b})"
+
+
+def _cond(c: list[Any], lang: str, naive: bool = False) -> str:
+    if c[0] in ("and", "or"):
+        word = c[0] if lang == "python" else ("&&" if c[0] == "and" else "||")
+        return f"({_cond(c[1], lang, naive)} {word} {_cond(c[2], lang, naive)})"
+    op = c[1]
+    if lang == "javascript" and op in ("==", "!="):
+        op += "="
+    return f"{_expr(c[2], lang, naive)} {op} {_expr(c[3], lang, naive)}"
+
+
+def _python(body: list[Stmt], depth: int) -> list[str]:
+    pad = "    " * depth
+    out = []
+    for s in body:
+        kind = s[0]
+        if kind == "set":
+            out.append(f"{pad}{s[1]} = {_expr(s[2], 'python')}")
+        elif kind == "if":
+            out.append(f"{pad}if {_cond(s[1], 'python')}:")
+            out += _python(s[2], depth + 1) or [f"{pad}    pass"]
+            if s[3]:
+                out.append(f"{pad}else:")
+                out += _python(s[3], depth + 1)
+        elif kind == "for_list":
+            out += [f"{pad}for i in range(len(xs)):", f"{pad}    x = xs[i]", *_python(s[1], depth + 1)]
+        elif kind == "for_range":
+            out += [f"{pad}for j in range({_expr(s[1], 'python')}):", *_python(s[2], depth + 1)]
+        else:
+            out += [f"{pad}t = abs({_expr(s[1], 'python')})", f"{pad}while t > 0:", f"{pad}    d = t % {s[2]}",
+                    *_python(s[3], depth + 1), f"{pad}    t = t // {s[2]}"]
+    return out
+
+
+def _braced(body: list[Stmt], depth: int, lang: str, naive: bool = False) -> list[str]:
+    pad = "    " * depth
+    out = []
+    for s in body:
+        kind = s[0]
+        if kind == "set":
+            out.append(f"{pad}{s[1]} = {_expr(s[2], lang, naive)};")
+        elif kind == "if":
+            out.append(f"{pad}if ({_cond(s[1], lang, naive)}) {{")
+            out += _braced(s[2], depth + 1, lang, naive)
+            if s[3]:
+                out.append(f"{pad}}} else {{")
+                out += _braced(s[3], depth + 1, lang, naive)
+            out.append(f"{pad}}}")
+        elif kind == "for_list":
+            head = "for (i = 0; i < len; i++) {" if lang == "c" else "for (i = 0; i < xs.length; i++) {"
+            out += [f"{pad}{head}", f"{pad}    x = xs[i];", *_braced(s[1], depth + 1, lang, naive), f"{pad}}}"]
+        elif kind == "for_range":
+            out += [f"{pad}for (j = 0; j < {_expr(s[1], lang, naive)}; j++) {{",
+                    *_braced(s[2], depth + 1, lang, naive), f"{pad}}}"]
+        else:
+            base = s[2]
+            absolute = "py_abs" if lang == "c" else "Math.abs"
+            divide = f"py_div(t, {base})" if lang == "c" else f"pyDiv(t, {base})"
+            remainder = f"py_mod(t, {base})" if lang == "c" else f"pyMod(t, {base})"
+            out += [f"{pad}t = {absolute}({_expr(s[1], lang, naive)});", f"{pad}while (t > 0) {{",
+                    f"{pad}    d = {remainder};", *_braced(s[3], depth + 1, lang, naive),
+                    f"{pad}    t = {divide};", f"{pad}}}"]
+    return out
+
+
+C_HELPERS = """static long long py_div(long long a, long long b) {
+    long long q = a / b;
+    if (a % b != 0 && ((a < 0) != (b < 0))) q--;
+    return q;
+}
+
+static long long py_mod(long long a, long long b) {
+    long long r = a % b;
+    if (r != 0 && ((r < 0) != (b < 0))) r += b;
+    return r;
+}
+
+static long long py_abs(long long a) { return a < 0 ? -a : a; }
+static long long py_max(long long a, long long b) { return a > b ? a : b; }
+static long long py_min(long long a, long long b) { return a < b ? a : b; }
+"""
+
+JS_HELPERS = """const pyMod = (a, b) => ((a % b) + b) % b;
+const pyDiv = (a, b) => (a - pyMod(a, b)) / b;
+"""
+
+LOCALS = ("acc", "other", "x", "i", "j", "t", "d")
+
+
+def render(program: dict[str, Any], lang: str, naive: bool = False) -> str:
+    """The program in ``lang``; ``naive``: with C's or JavaScript's own division and remainder
+    (a plausible, wrong translation)."""
+    name = program["name"]
+    if lang == "python":
+        result = _expr(program["result"], "python")
+        lines = [f"def {name}(n, xs):", *_python(program["body"], 1), f"    return {result}"]
+        return "\n".join(lines) + "\n"
+    body = _braced(program["body"], 1, lang, naive)
+    result = _expr(program["result"], lang, naive)
+    if lang == "c":
+        return (f"{C_HELPERS}\nlong long {name}(long long n, const long long *xs, int len) {{\n"
+                f"    long long {', '.join(f'{v} = 0' for v in LOCALS)};\n" + "\n".join(body)
+                + f"\n    return {result};\n}}\n")
+    return (f"{JS_HELPERS}\nfunction {name}(n, xs) {{\n    let {', '.join(f'{v} = 0' for v in LOCALS)};\n"
+            + "\n".join(body) + f"\n    return {result};\n}}\n")
+
+
+# --- generation -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Shape:
+    statements: int  # updates inside the main loop
+    branches: bool
+    nested: bool  # a for-range or digit loop inside
+    wrap: bool  # xs[i - k] (wrap-around indexing)
+    extras: bool  # max/min/abs
+
+
+def _atom(rng: random.Random, names: list[str]) -> Expr:
+    """A variable, or a constant that is not 0, 1 or -1 (which would make operations trivial)."""
+    if rng.random() < 0.7:
+        return ["var", rng.choice(names)]
+    return ["num", rng.choice([-9, -7, -5, -3, -2, 2, 3, 4, 6, 8])]
+
+
+def _expr_draw(rng: random.Random, names: list[str], depth: int, shape: Shape) -> Expr:
+    if depth == 0 or rng.random() < 0.3:
+        return _atom(rng, names)
+    roll = rng.random()
+    if roll < 0.35:  # floor division / modulo by a positive constant: the semantic trap
+        inner = retry(lambda: _expr_draw(rng, names, depth - 1, shape), lambda e: e[0] != "num", attempts=20,
+                      what="a non-constant dividend")
+        return ["bin", rng.choice(["//", "%"]), inner, ["num", rng.randint(2, 7)]]
+    if shape.extras and roll < 0.55:
+        if rng.random() < 0.3:
+            return ["abs", retry(lambda: _expr_draw(rng, names, depth - 1, shape), lambda e: e[0] != "num",
+                                 attempts=20, what="a non-constant operand")]
+        left = _expr_draw(rng, names, depth - 1, shape)
+        return ["bin", rng.choice(["max", "min"]), left, _distinct(rng, names, depth - 1, shape, left)]
+    op = rng.choice(["+", "-", "+", "-", "*"])
+    left = _expr_draw(rng, names, depth - 1, shape)
+    return ["bin", op, left, _distinct(rng, names, depth - 1, shape, left)]
+
+
+def _distinct(rng: random.Random, names: list[str], depth: int, shape: Shape, left: Expr) -> Expr:
+    """A right operand that is neither the left one (x - x) nor, next to a constant, another constant."""
+    def fine(right: Expr) -> bool:
+        return right != left and not (right[0] == "num" and left[0] == "num")
+
+    return retry(lambda: _expr_draw(rng, names, depth, shape), fine, attempts=20, what="a distinct operand")
+
+
+def _cond_draw(rng: random.Random, names: list[str], shape: Shape) -> list[Any]:
+    if rng.random() < 0.5:
+        c = ["cmp", rng.choice(["==", "!="]), ["bin", "%", ["var", rng.choice(names)], ["num", rng.randint(2, 5)]],
+             ["num", rng.randint(0, 1)]]
+    else:
+        left = ["var", rng.choice(names)]
+        c = ["cmp", rng.choice(["<", "<=", ">", ">="]), left,
+             retry(lambda: _atom(rng, names), lambda e: e != left, attempts=20, what="another operand")]
+    if shape.extras and rng.random() < 0.25:
+        return [rng.choice(["and", "or"]), c, _cond_draw(rng, names, Shape(1, False, False, False, False))]
+    return c
+
+
+def _floors(e: Any) -> bool:
+    """Whether an expression holds a floor division or a modulo (where Python differs from C and JS)."""
+    return isinstance(e, list) and (e[:1] == ["bin"] and e[1] in ("//", "%") or any(_floors(c) for c in e))
+
+
+def _update(rng: random.Random, names: list[str], shape: Shape) -> Stmt:
+    """An assignment to an accumulator, whose expression divides or reduces modulo a constant."""
+    target = rng.choice(["acc", "other"])
+    value = retry(lambda: _expr_draw(rng, names, 2, shape), _floors, attempts=50, what="an expression with // or %")
+    if rng.random() < 0.6:  # an accumulation: every element counts
+        value = ["bin", rng.choice(["+", "-"]), ["var", target], value]
+    return ["set", target, value]
+
+
+def draw_program(rng: random.Random, shape: Shape) -> dict[str, Any]:
+    names = ["acc", "other", "x", "i", "n"]
+    inner: list[Stmt] = []
+    for _ in range(shape.statements):
+        stmt = _update(rng, names, shape)
+        if shape.wrap and rng.random() < 0.5:
+            stmt = ["set", stmt[1], ["bin", rng.choice(["+", "-"]), stmt[2], ["index", "i", rng.randint(1, 2)]]]
+        if shape.branches and rng.random() < 0.6:
+            other = _update(rng, names, shape) if rng.random() < 0.6 else None
+            stmt = ["if", _cond_draw(rng, names, shape), [stmt], [other] if other else []]
+        inner.append(stmt)
+    if shape.nested:
+        if rng.random() < 0.5:
+            inner.append(["for_range", ["bin", "%", ["var", "x"], ["num", rng.randint(2, 4)]],
+                          [["set", "other", ["bin", rng.choice(["+", "-"]), ["var", "other"],
+                                             rng.choice([["var", "j"], ["bin", "*", ["var", "j"], ["var", "i"]]])]]]])
+        else:
+            inner.append(["digits", rng.choice([["var", "x"], ["var", "acc"]]), rng.randint(2, 10),
+                          [["set", "other", ["bin", "+", ["var", "other"], ["var", "d"]]]]])
+    body = [["set", "acc", ["num", rng.randint(-5, 5)]], ["set", "other", ["num", rng.randint(0, 3)]],
+            ["for_list", inner]]
+    result = rng.choice([["var", "acc"], ["bin", "+", ["var", "acc"], ["var", "other"]],
+                         ["bin", "-", ["var", "acc"], ["bin", "*", ["num", 2], ["var", "other"]]]])
+    return {"body": body, "result": result, "name": rng.choice(NAMES)}
+
+
+def size(node: Any) -> int:
+    """The number of nodes of a program's tree (the difficulty measure's core)."""
+    if isinstance(node, list):
+        return (1 if node and isinstance(node[0], str) else 0) + sum(size(child) for child in node)
+    return 0
+
+
+@register
+class TranslateProgram(PolyglotTask):
+    id = "code/translate_program"
+    description = "Translate a generated Python function into C or JavaScript with exactly the same behaviour."
+    tags = ("code", "translation", "c", "javascript")
+    toolchains = ("c", "javascript")
+
+    @dataclass(frozen=True)
+    class Config:
+        shape: Shape
+        tests: int
+        max_len: int
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(Shape(1, False, False, False, False), tests=8, max_len=5),
+            self.Config(Shape(2, True, False, False, False), tests=10, max_len=6),
+            self.Config(Shape(2, True, False, False, True), tests=12, max_len=8),
+            self.Config(Shape(3, True, True, True, True), tests=14, max_len=8),
+            self.Config(Shape(4, True, True, True, True), tests=16, max_len=10),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        def draw() -> Problem | None:
+            program = draw_program(rng, config.shape)
+            tests = [[rng.randint(-5, 12), [rng.randint(-20, 20) for _ in range(rng.randint(1, config.max_len))]]
+                     for _ in range(config.tests)]
+            try:
+                results = [run(program, n, xs) for n, xs in tests]
+                naive = [run(program, n, xs, truncating=True) for n, xs in tests]
+            except (Overflow, ZeroDivisionError, IndexError):
+                return None
+            if naive == results:  # the hidden tests must tell Python's rounding from C's
+                return None
+            if len(set(results)) < min(4, len(results)):
+                return None
+            if not any(x < 0 for _, xs in tests for x in xs):
+                return None
+            target = rng.choice(["c", "javascript"])
+            python = render(program, "python")
+            name = program["name"]
+            signature = (f"long long {name}(long long n, const long long *xs, int len)" if target == "c"
+                         else f"function {name}(n, xs)")
+            shown = "\n".join(f"{name}({n}, {xs}) == {r}" for (n, xs), r in list(zip(tests, results))[:2])
+            where = ("C (a function with the prototype below; xs holds len elements; n and the elements can be "
+                     "negative)" if target == "c" else "JavaScript (xs is an array of numbers)")
+            prompt = (
+                f"Translate this Python function into {where}, keeping exactly the same results for every input "
+                "(integers of any sign; every intermediate value has magnitude below 2^50):\n\n"
+                f"```python\n{python}```\n\n"
+                f"Examples:\n{shown}\n\nWrite {signature}. A hidden test driver calls it on many inputs; do not write "
+                "a main function or read input. "
+                + convention([target], shape=(f"{signature} {{\n    /* ... */\n}}" if target == "c"
+                                              else f"{signature} {{\n    // ...\n}}"))
+            )
+            data = {"program": program, "target": target, "tests": tests, "expected": [str(r) for r in results],
+                    "languages": [target], "gold": target}
+            return Problem(prompt=prompt, answer=fence((target, render(program, target))), data=data)
+
+        return retry(draw, attempts=200, what="a program with safe values and varied results")
+
+    def sources(self, problem: Problem) -> dict[str, str]:
+        return {problem.data["target"]: render(problem.data["program"], problem.data["target"])}
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        """The gold cut short, and the naive translation using the target's own / and % (the hidden
+        tests are drawn so that it fails)."""
+        target = problem.data["target"]
+        naive = render(problem.data["program"], target, naive=True)
+        return [*super().corruptions(problem, rng), fence((target, naive))]
+
+    def required_name(self, problem: Problem) -> str | None:
+        return problem.data["program"]["name"]
+
+    def judge(self, problem: Problem, program: Program) -> Report:
+        data = problem.data
+        name = data["program"]["name"]
+        if program.language == "c":
+            stdin = join_cases([f"{n} {len(xs)}\n{' '.join(map(str, xs))}\n" for n, xs in data["tests"]])
+            driver = (f"#include <stdio.h>\n\nlong long {name}(long long n, const long long *xs, int len);\n\n"
+                      "static long long XS[1000];\n\nint main(void) {\n    int t;\n"
+                      "    if (scanf(\"%d\", &t) != 1) return 1;\n"
+                      "    while (t-- > 0) {\n        long long n;\n        int len;\n"
+                      "        if (scanf(\"%lld %d\", &n, &len) != 2) return 1;\n"
+                      "        for (int i = 0; i < len; i++) if (scanf(\"%lld\", &XS[i]) != 1) return 1;\n"
+                      f"        printf(\"%lld\\n\", {name}(n, XS, len));\n    }}\n    return 0;\n}}\n")
+        else:
+            stdin = join_cases([json.dumps([n, xs]) + "\n" for n, xs in data["tests"]])
+            driver = JS_DRIVER.replace("NAME", name)
+        return polyglot.check_program(program, stdin, data["expected"], driver=driver, budget=Budget(cpu_seconds=1.0))
+
+    def difficulty(self, problem: Problem) -> float:
+        """log2 of the program's node count plus the number of hidden tests / 8."""
+        return math.log2(size(problem.data["program"]["body"])) + len(problem.data["tests"]) / 8
+
+
+JS_DRIVER = """const { readFileSync } = require("fs");
+const vm = require("vm");
+const stdout = process.stdout, stderr = process.stderr, exit = process.exit.bind(process);
+const parse = JSON.parse;
+globalThis.module = { exports: {} };
+globalThis.exports = globalThis.module.exports;
+globalThis.require = require;
+vm.runInThisContext(readFileSync("solution.js", "utf8"), { filename: "solution.js" });
+let fn = vm.runInThisContext("typeof NAME === 'function' ? NAME : undefined");
+const exported = globalThis.module.exports;
+if (typeof fn !== "function") fn = typeof exported === "function" ? exported : exported && exported.NAME;
+if (typeof fn !== "function") {
+    stderr.write("no function named NAME is defined\\n");
+    exit(1);
+}
+const lines = readFileSync(0, "utf8").split("\\n");
+const out = [];
+for (let i = 1; i <= Number(lines[0]); i++) {
+    const [n, xs] = parse(lines[i]);
+    let result;
+    try {
+        result = String(fn(n, xs));
+    } catch (error) {
+        result = "error: " + String(error);
+    }
+    out.push(result);
+}
+stdout.write(out.join("\\n") + "\\n");
+"""

@@ -1,0 +1,466 @@
+"""Write a finite-state machine in Verilog from a generated specification.
+
+The answer is Verilog (``iverilog -g2012``) defining the module with exactly the ports given
+(``clk`` and the active-high synchronous reset ``rst`` among them). A generated testbench runs
+hidden input sequences and displays the outputs every cycle before the rising edge (timing in
+:mod:`palaestra.envs.code.hdl`); the trusted parent compares them with a Python model.
+
+Templates (parameters vary the pattern, the table, the timing and the module's name):
+
+- **sequence_detector**: detect a generated bit pattern on a serial input, overlapping or not,
+  with a Moore (registered, one cycle later) or Mealy (same cycle) output;
+- **state_table**: a generated Moore or Mealy machine given as a transition table;
+- **round_robin**: a round-robin arbiter granting one of N requesters, the priority rotating
+  past each grant;
+- **timed_phases**: a cyclic controller holding each generated phase for a generated number of
+  cycles, with a hold input that freezes it.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from palaestra.core import Problem, register
+from palaestra.core.retry import retry
+from palaestra.envs.code import hdl
+from palaestra.envs.code.hdl import Port
+from palaestra.envs.code.polyglot import PolyglotTask, convention
+from palaestra.verifiers.polyglot import Program, Report, fence
+
+NAMES = ("ctrl", "fsm", "machine", "unit", "seq", "core", "engine", "logic", "block", "cell", "node", "tile")
+RESET_TEXT = ("rst is a synchronous, active-high reset: at a rising edge of clk with rst = 1 the machine returns to "
+              "its reset state, whatever the other inputs.")
+
+
+class FsmTemplate:
+    """One kind of state machine: ports, statement, model (reset state, outputs, next state), reference."""
+
+    name: ClassVar[str]
+    tier: ClassVar[int] = 1
+
+    def params(self, rng: random.Random, size: int) -> dict[str, Any] | None:
+        raise NotImplementedError
+
+    def ports(self, p: dict[str, Any]) -> list[Port]:
+        raise NotImplementedError
+
+    def statement(self, p: dict[str, Any]) -> str:
+        raise NotImplementedError
+
+    def reset_state(self, p: dict[str, Any]) -> Any:
+        raise NotImplementedError
+
+    def output(self, p: dict[str, Any], state: Any, x: dict[str, int]) -> list[int]:
+        raise NotImplementedError
+
+    def step(self, p: dict[str, Any], state: Any, x: dict[str, int]) -> Any:
+        raise NotImplementedError
+
+    def draw_inputs(self, rng: random.Random, p: dict[str, Any]) -> dict[str, int]:
+        raise NotImplementedError
+
+    def reference(self, p: dict[str, Any]) -> str:
+        raise NotImplementedError
+
+    def size(self, p: dict[str, Any]) -> int:
+        """The number of states (part of the difficulty measure)."""
+        raise NotImplementedError
+
+
+def simulate(template: FsmTemplate, p: dict[str, Any], cycles: list[dict[str, int]]) -> list[str]:
+    state = template.reset_state(p)
+    lines = []
+    for x in cycles:
+        lines.append(hdl.line(template.output(p, state, x)))
+        state = template.reset_state(p) if x["rst"] else template.step(p, state, x)
+    return lines
+
+
+# --- sequence detector ------------------------------------------------------------------------
+
+class SequenceDetector(FsmTemplate):
+    name = "sequence_detector"
+    tier = 1
+
+    def params(self, rng: random.Random, size: int) -> dict[str, Any] | None:
+        length = max(3, min(8, size))
+        pattern = "".join(rng.choice("01") for _ in range(length))
+        return {"pattern": pattern, "overlap": rng.random() < 0.5, "moore": rng.random() < 0.5,
+                "module": f"detect_{rng.choice(NAMES)}"}
+
+    def ports(self, p: dict[str, Any]) -> list[Port]:
+        return [Port("clk"), Port("rst"), Port("din"), Port("hit", 1, True)]
+
+    def statement(self, p: dict[str, Any]) -> str:
+        pattern = p["pattern"]
+        overlap = ("Occurrences may overlap: the bits of one occurrence can also belong to the next." if p["overlap"]
+                   else "Occurrences may not overlap: after an occurrence, the search starts afresh with the next bit.")
+        timing = ("hit is a registered (Moore) output: it is 1 during the cycle after the cycle in which the last bit "
+                  "of an occurrence was on din, and 0 otherwise." if p["moore"] else
+                  "hit is a combinational (Mealy) output: it is 1 during the cycle in which the last bit of an "
+                  "occurrence is on din, and 0 otherwise.")
+        return (f"The machine watches the serial input din, one bit per clock cycle (sampled at each rising edge of "
+                f"clk), for the pattern {pattern} (its first bit arrives first). {overlap} {timing} {RESET_TEXT} Bits "
+                "seen before a reset never count.")
+
+    def reset_state(self, p: dict[str, Any]) -> Any:
+        return [0, 0]  # bits of the pattern matched so far, registered hit
+
+    def _advance(self, p: dict[str, Any], matched: int, bit: int) -> tuple[int, bool]:
+        """(matched after the bit, whether an occurrence just ended): a prefix automaton."""
+        pattern = p["pattern"]
+        text = pattern[:matched] + str(bit)
+
+        def longest_kept(longest: int) -> int:  # the longest suffix of text that is a prefix of the pattern
+            return next(k for k in range(longest, -1, -1) if pattern.startswith(text[len(text) - k:] if k else ""))
+
+        if text == pattern:
+            return (longest_kept(len(pattern) - 1) if p["overlap"] else 0), True
+        keep = longest_kept(len(text))
+        return keep, False
+
+    def output(self, p: dict[str, Any], state: Any, x: dict[str, int]) -> list[int]:
+        if p["moore"]:
+            return [state[1]]
+        return [int(self._advance(p, state[0], x["din"])[1])]
+
+    def step(self, p: dict[str, Any], state: Any, x: dict[str, int]) -> Any:
+        matched, ended = self._advance(p, state[0], x["din"])
+        return [matched, int(ended)]
+
+    def draw_inputs(self, rng: random.Random, p: dict[str, Any]) -> dict[str, int]:
+        return {"din": rng.getrandbits(1)}
+
+    def size(self, p: dict[str, Any]) -> int:
+        return len(p["pattern"]) + 1
+
+    def reference(self, p: dict[str, Any]) -> str:
+        n = len(p["pattern"])
+        bits = max(1, n.bit_length())
+        cases = []
+        for matched in range(n):
+            nxt = [self._advance(p, matched, b) for b in (0, 1)]
+            cases.append(f"      {bits}'d{matched}: begin "
+                         f"next_matched = din ? {bits}'d{nxt[1][0]} : {bits}'d{nxt[0][0]}; "
+                         f"found = din ? 1'b{int(nxt[1][1])} : 1'b{int(nxt[0][1])}; end")
+        out = "  always @(posedge clk)\n    if (rst) hit <= 0;\n    else hit <= found;" if p["moore"] \
+            else "  assign hit = found;"
+        registered = ("hit",) if p["moore"] else ()
+        return (f"{hdl.header(p['module'], self.ports(p), registered)}\n  reg [{bits - 1}:0] matched, next_matched;\n"
+                f"  reg found;\n  always @* begin\n    next_matched = 0;\n    found = 0;\n    case (matched)\n"
+                + "\n".join(cases) + "\n      default: begin next_matched = 0; found = 0; end\n    endcase\n  end\n"
+                "  always @(posedge clk)\n    if (rst) matched <= 0;\n    else matched <= next_matched;\n"
+                f"{out}\nendmodule\n")
+
+
+# --- state tables -----------------------------------------------------------------------------
+
+class StateTable(FsmTemplate):
+    name = "state_table"
+    tier = 2
+
+    def params(self, rng: random.Random, size: int) -> dict[str, Any] | None:
+        states = max(3, min(10, size))
+        in_bits = 1 if states <= 4 or rng.random() < 0.5 else 2
+        out_bits = rng.choice([1, 2])
+        moore = rng.random() < 0.5
+        table = [[rng.randrange(states) for _ in range(1 << in_bits)] for _ in range(states)]
+        outputs = ([rng.getrandbits(out_bits) for _ in range(states)] if moore
+                   else [[rng.getrandbits(out_bits) for _ in range(1 << in_bits)] for _ in range(states)])
+        reach, frontier = {0}, [0]
+        for s in frontier:
+            for t in table[s]:
+                if t not in reach:
+                    reach.add(t)
+                    frontier.append(t)
+        if len(reach) < states:
+            return None
+        return {"states": states, "in_bits": in_bits, "out_bits": out_bits, "moore": moore, "table": table,
+                "outputs": outputs, "module": f"table_{rng.choice(NAMES)}"}
+
+    def ports(self, p: dict[str, Any]) -> list[Port]:
+        return [Port("clk"), Port("rst"), Port("x", p["in_bits"]), Port("y", p["out_bits"], True)]
+
+    def statement(self, p: dict[str, Any]) -> str:
+        rows = []
+        for s, nexts in enumerate(p["table"]):
+            moves = ", ".join(f"x = {v} -> S{t}" for v, t in enumerate(nexts))
+            if p["moore"]:
+                rows.append(f"- S{s} (y = {p['outputs'][s]}): {moves}")
+            else:
+                outs = ", ".join(f"x = {v}: y = {o}" for v, o in enumerate(p["outputs"][s]))
+                rows.append(f"- S{s}: next {moves}; output {outs}")
+        kind = ("a Moore machine: y depends only on the current state" if p["moore"] else
+                "a Mealy machine: y depends on the current state and the current input x (combinationally)")
+        return (f"The machine has {p['states']} states S0 ... S{p['states'] - 1}; S0 is the reset state. It is {kind}. "
+                "At each rising edge of clk it moves from the current state along the row of the table for the current "
+                f"x:\n" + "\n".join(rows) + f"\n{RESET_TEXT}")
+
+    def reset_state(self, p: dict[str, Any]) -> Any:
+        return 0
+
+    def output(self, p: dict[str, Any], state: Any, x: dict[str, int]) -> list[int]:
+        return [p["outputs"][state] if p["moore"] else p["outputs"][state][x["x"]]]
+
+    def step(self, p: dict[str, Any], state: Any, x: dict[str, int]) -> Any:
+        return p["table"][state][x["x"]]
+
+    def draw_inputs(self, rng: random.Random, p: dict[str, Any]) -> dict[str, int]:
+        return {"x": rng.getrandbits(p["in_bits"])}
+
+    def size(self, p: dict[str, Any]) -> int:
+        return p["states"]
+
+    def reference(self, p: dict[str, Any]) -> str:
+        bits = max(1, (p["states"] - 1).bit_length())
+        nexts, outs = [], []
+        for s, row in enumerate(p["table"]):
+            branches = " ".join(f"if (x == {v}) state <= {bits}'d{t};" if v == 0 else
+                                f"else if (x == {v}) state <= {bits}'d{t};" for v, t in enumerate(row))
+            nexts.append(f"        {bits}'d{s}: begin {branches} end")
+            if p["moore"]:
+                outs.append(f"      {bits}'d{s}: y = {p['out_bits']}'d{p['outputs'][s]};")
+            else:
+                cases = " ".join(f"if (x == {v}) y = {p['out_bits']}'d{o};" if v == 0 else
+                                 f"else if (x == {v}) y = {p['out_bits']}'d{o};" for v, o in enumerate(p["outputs"][s]))
+                outs.append(f"      {bits}'d{s}: begin {cases} end")
+        return (f"{hdl.header(p['module'], self.ports(p), ('y',))}\n  reg [{bits - 1}:0] state;\n"
+                "  always @(posedge clk)\n    if (rst) state <= 0;\n    else\n      case (state)\n"
+                + "\n".join(nexts) + "\n        default: state <= 0;\n      endcase\n"
+                "  always @* begin\n    y = 0;\n    case (state)\n" + "\n".join(outs)
+                + "\n      default: y = 0;\n    endcase\n  end\nendmodule\n")
+
+
+# --- round-robin arbiter ----------------------------------------------------------------------
+
+class RoundRobin(FsmTemplate):
+    name = "round_robin"
+    tier = 3
+
+    def params(self, rng: random.Random, size: int) -> dict[str, Any] | None:
+        return {"n": max(2, min(8, size)), "start": rng.choice(["zero", "last"]),
+                "module": f"arbiter_{rng.choice(NAMES)}"}
+
+    def ports(self, p: dict[str, Any]) -> list[Port]:
+        n = p["n"]
+        return [Port("clk"), Port("rst"), Port("req", n), Port("grant", n, True)]
+
+    def statement(self, p: dict[str, Any]) -> str:
+        n = p["n"]
+        first = "requester 0" if p["start"] == "zero" else f"requester {n - 1}"
+        return (f"A round-robin arbiter for {n} requesters. req[i] = 1 means requester i asks for access. grant is "
+                "combinational: it has exactly one bit set, for the first requester with req[i] = 1 found by scanning "
+                f"from the current priority position p upwards (p, p + 1, ..., {n - 1}, then 0, 1, ... wrapping "
+                "around), or it is 0 when no bit of req is set. At each rising edge of clk where some requester is "
+                f"granted, p becomes the position just after the granted requester (wrapping from {n - 1} to 0); "
+                f"otherwise p stays. {RESET_TEXT} The reset state is p = {self.reset_state(p)} (so {first} has the "
+                "highest priority first).")
+
+    def reset_state(self, p: dict[str, Any]) -> Any:
+        return 0 if p["start"] == "zero" else p["n"] - 1
+
+    def _winner(self, p: dict[str, Any], pointer: int, req: int) -> int | None:
+        n = p["n"]
+        for k in range(n):
+            i = (pointer + k) % n
+            if req >> i & 1:
+                return i
+        return None
+
+    def output(self, p: dict[str, Any], state: Any, x: dict[str, int]) -> list[int]:
+        winner = self._winner(p, state, x["req"])
+        return [0 if winner is None else 1 << winner]
+
+    def step(self, p: dict[str, Any], state: Any, x: dict[str, int]) -> Any:
+        winner = self._winner(p, state, x["req"])
+        return state if winner is None else (winner + 1) % p["n"]
+
+    def draw_inputs(self, rng: random.Random, p: dict[str, Any]) -> dict[str, int]:
+        return {"req": rng.getrandbits(p["n"]) if rng.random() < 0.9 else 0}
+
+    def size(self, p: dict[str, Any]) -> int:
+        return p["n"]
+
+    def reference(self, p: dict[str, Any]) -> str:
+        n = p["n"]
+        bits = max(1, (n - 1).bit_length())
+        return f"""{hdl.header(p['module'], self.ports(p), ('grant',))}
+  reg [{bits - 1}:0] pointer;
+  reg [{bits - 1}:0] winner;
+  reg found;
+  integer k, i;
+  always @* begin
+    grant = 0;
+    found = 0;
+    winner = 0;
+    for (k = 0; k < {n}; k = k + 1) begin
+      i = (pointer + k) % {n};
+      if (!found && req[i]) begin
+        found = 1;
+        winner = i;
+        grant = 1 << i;
+      end
+    end
+  end
+  always @(posedge clk)
+    if (rst) pointer <= {self.reset_state(p)};
+    else if (found) pointer <= (winner + 1) % {n};
+endmodule
+"""
+
+
+# --- timed phases -----------------------------------------------------------------------------
+
+class TimedPhases(FsmTemplate):
+    name = "timed_phases"
+    tier = 3
+
+    def params(self, rng: random.Random, size: int) -> dict[str, Any] | None:
+        phases = max(2, min(6, size // 2 + 1))
+        return {"durations": [rng.randint(1, 4) for _ in range(phases)], "codes": rng.sample(range(8), phases),
+                "hold": rng.random() < 0.6, "module": f"phases_{rng.choice(NAMES)}"}
+
+    def ports(self, p: dict[str, Any]) -> list[Port]:
+        hold = [Port("hold")] if p["hold"] else []
+        return [Port("clk"), Port("rst"), *hold, Port("phase", 3, True)]
+
+    def statement(self, p: dict[str, Any]) -> str:
+        steps = ", then ".join(f"code {c} for {d} cycle{'s' if d > 1 else ''}"
+                               for c, d in zip(p["codes"], p["durations"]))
+        hold = (" While hold = 1, the machine is frozen: at a rising edge of clk with hold = 1 nothing changes (the "
+                "cycles held do not count)." if p["hold"] else "")
+        return (f"A cyclic controller whose 3-bit output phase shows {steps}, and then starts over with the first "
+                f"phase, forever. Counting starts at the reset: the first cycle after the reset shows the first phase, "
+                f"for its full duration.{hold} {RESET_TEXT}")
+
+    def reset_state(self, p: dict[str, Any]) -> Any:
+        return [0, 0]  # phase index, cycles already spent in it
+
+    def output(self, p: dict[str, Any], state: Any, x: dict[str, int]) -> list[int]:
+        return [p["codes"][state[0]]]
+
+    def step(self, p: dict[str, Any], state: Any, x: dict[str, int]) -> Any:
+        if p["hold"] and x["hold"]:
+            return state
+        index, spent = state
+        if spent + 1 < p["durations"][index]:
+            return [index, spent + 1]
+        return [(index + 1) % len(p["durations"]), 0]
+
+    def draw_inputs(self, rng: random.Random, p: dict[str, Any]) -> dict[str, int]:
+        return {"hold": int(rng.random() < 0.2)} if p["hold"] else {}
+
+    def size(self, p: dict[str, Any]) -> int:
+        return sum(p["durations"])
+
+    def reference(self, p: dict[str, Any]) -> str:
+        count = len(p["durations"])
+        cases = "\n".join(f"      3'd{i}: begin phase = 3'd{c}; last = spent == {d - 1}; end"
+                          for i, (c, d) in enumerate(zip(p["codes"], p["durations"])))
+        frozen = " || hold" if p["hold"] else ""
+        return f"""{hdl.header(p['module'], self.ports(p), ('phase',))}
+  reg [2:0] index;
+  reg [2:0] spent;
+  reg last;
+  always @* begin
+    phase = 0;
+    last = 1;
+    case (index)
+{cases}
+      default: begin phase = 0; last = 1; end
+    endcase
+  end
+  always @(posedge clk)
+    if (rst) begin
+      index <= 0;
+      spent <= 0;
+    end else if (!(0{frozen})) begin
+      if (last) begin
+        index <= (index == {count - 1}) ? 0 : index + 1;
+        spent <= 0;
+      end else begin
+        spent <= spent + 1;
+      end
+    end
+endmodule
+"""
+
+
+TEMPLATES: dict[str, FsmTemplate] = {t.name: t for t in (SequenceDetector(), StateTable(), RoundRobin(), TimedPhases())}
+
+
+@register
+class VerilogFsm(PolyglotTask):
+    id = "code/verilog_fsm"
+    description = "Write a Verilog state machine from a generated specification (detectors, tables, arbiters, timers)."
+    tags = ("code", "hardware", "verilog", "fsm")
+    languages = ("verilog",)
+    toolchains = languages
+
+    @dataclass(frozen=True)
+    class Config:
+        templates: tuple[str, ...]
+        size: tuple[int, int]
+        cycles: int
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(("sequence_detector", "state_table"), size=(3, 3), cycles=20),
+            self.Config(("sequence_detector", "state_table", "timed_phases"), size=(3, 4), cycles=28),
+            self.Config(("sequence_detector", "state_table", "round_robin", "timed_phases"), size=(4, 5), cycles=36),
+            self.Config(("sequence_detector", "state_table", "round_robin", "timed_phases"), size=(5, 7), cycles=48),
+            self.Config(("sequence_detector", "state_table", "round_robin"), size=(7, 9), cycles=64),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        def draw() -> Problem | None:
+            template = TEMPLATES[rng.choice(config.templates)]
+            p = template.params(rng, rng.randint(*config.size))
+            if p is None:
+                return None
+            cycles = []
+            for i in range(config.cycles):
+                x = template.draw_inputs(rng, p)
+                x["rst"] = int(i > 3 and rng.random() < 0.04)
+                cycles.append(x)
+            expected = simulate(template, p, cycles)
+            if len(set(expected)) < 2:
+                return None
+            ports = template.ports(p)
+            example = "; ".join(f"cycle {i + 1}: " + ", ".join(f"{k} = {v}" for k, v in x.items())
+                                + " -> " + expected[i] for i, x in enumerate(cycles[:5]))
+            outputs = " ".join(q.name for q in ports if q.output)
+            prompt = (
+                f"Write a Verilog module named {p['module']} with exactly these ports:\n{hdl.port_table(ports)}\n\n"
+                f"{template.statement(p)}\n\nA hidden testbench resets the machine (rst = 1 for two clock cycles), "
+                "then "
+                "in each cycle sets the inputs while clk is low, reads the outputs shortly before the next rising edge "
+                f"of clk, and checks them. Example after the reset (output {outputs}, in decimal): {example}.\n\n"
+                "iverilog -g2012 compiles it (Verilog-2005 or synthesizable SystemVerilog). "
+                + convention(self.languages, shape=f"{hdl.header(p['module'], ports)}\n  // ...\nendmodule")
+            )
+            data = {"template": template.name, "params": p, "ports": hdl.ports_data(ports), "cycles": cycles,
+                    "expected": expected, "languages": list(self.languages), "gold": "verilog"}
+            return Problem(prompt=prompt, answer=fence(("verilog", template.reference(p))), data=data)
+
+        return retry(draw, attempts=100, what="a state machine with varied outputs")
+
+    def sources(self, problem: Problem) -> dict[str, str]:
+        return {"verilog": TEMPLATES[problem.data["template"]].reference(problem.data["params"])}
+
+    def required_name(self, problem: Problem) -> str | None:
+        return problem.data["params"]["module"]
+
+    def judge(self, problem: Problem, program: Program) -> Report:
+        data = problem.data
+        bench = hdl.clocked_bench(data["params"]["module"], hdl.ports_from(data["ports"]), data["cycles"])
+        return hdl.check_module(program, bench, data["expected"])
+
+    def difficulty(self, problem: Problem) -> float:
+        """The template's tier plus log2 of its number of states plus the checked cycles / 32."""
+        import math
+
+        template = TEMPLATES[problem.data["template"]]
+        return template.tier + math.log2(template.size(problem.data["params"])) + len(problem.data["cycles"]) / 32
