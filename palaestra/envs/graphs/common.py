@@ -28,13 +28,12 @@ Example::
 
 from __future__ import annotations
 
-import itertools
 import random
 import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
-from palaestra.core.retry import GenerationError
+from palaestra.core.retry import GenerationError, retry
 from palaestra.verifiers.normalize import (
     closing_bracket,
     read_with_tail,
@@ -356,8 +355,9 @@ def non_cycle_example(rng: random.Random, n: int, edges: Iterable[Sequence[int]]
     True
     """
     steps = edge_set(edges, directed)
-    triples = [list(t) for t in itertools.permutations(range(n), 3) if cycle_error(list(t), steps, directed)]
-    return rng.choice(triples)
+    # A random triple is almost never a cycle of a sparse graph: draw instead of enumerating all n^3 triples.
+    return retry(lambda: rng.sample(range(n), 3), lambda triple: cycle_error(triple, steps, directed) is not None,
+                 what="three nodes that are not a cycle")
 
 
 def find_cycle(n: int, edges: Iterable[Sequence[int]], directed: bool) -> list[int] | None:
