@@ -436,6 +436,7 @@ def agree(a: Any | None, b: Any | None) -> bool:
     """Whether two computed values match to :data:`AGREE_DIGITS` significant digits (``None`` never does)."""
     if a is None or b is None:
         return False
+    a, b = (_number(v) if isinstance(v, (Fraction, int)) else v for v in (a, b))
     scale = max(_CTX.mpf(1), abs(a), abs(b))
     return bool(abs(a - b) <= _TOLERANCE * scale)
 

@@ -344,3 +344,171 @@ def test_counterfactual_abduction_on_a_hand_solved_model():
     task = make_source("causal/counterfactual")
     problem = task.sample(0, 3)
     assert task.verify(problem, f"\\frac{{{Fraction(problem.answer).numerator}}}{{{Fraction(problem.answer).denominator}}}").correct
+
+
+def test_totient_counts_match_direct_counting():
+    task = make_source("arithmetic/totient")
+    checked = 0
+    for level in (0, 3, 4):
+        for seed in range(30):
+            problem = task.sample(level, seed)
+            text = problem.prompt.split("\n")[0]
+            n = problem.data["n"]
+            if problem.data["size"] > 200_000:
+                continue
+            checked += 1
+            if problem.data["kind"] == "phi":
+                expected = sum(1 for k in range(1, n + 1) if math.gcd(k, n) == 1)
+            elif problem.data["kind"] == "coprime_sum":
+                expected = sum(k for k in range(1, n + 1) if math.gcd(k, n) == 1)
+            else:
+                low, high = (int(v) for v in text.split("with ")[1].split(" have")[0].replace("k", "").split("<=")
+                             if v.strip())
+                expected = sum(1 for k in range(low, high + 1) if math.gcd(k, n) == 1)
+            assert problem.data["value"] == expected
+    assert checked >= 30
+
+
+def test_base_conversion_reads_markers_and_refuses_foreign_digits():
+    from palaestra.envs.arithmetic.base_conversion import read_in_base
+
+    assert read_in_base("0b1011", 2) == read_in_base("1011_2", 2) == read_in_base("(1011)_{2}", 2) == 11
+    assert read_in_base("1011₂", 2) == read_in_base("1011 ", 2) == 11
+    assert read_in_base("1012", 2) is None and read_in_base("0x1011", 2) is None and read_in_base("1011_10", 2) is None
+    assert read_in_base("ff", 16) == read_in_base("0xFF", 16) == 255
+
+
+def test_inequality_solutions_match_sympy_and_accept_other_notations():
+    from palaestra.verifiers.intervals import read_intervals
+
+    task = make_source("algebra/inequalities")
+    x = sympy.Symbol("x", real=True)
+    for level in range(5):
+        for seed in range(4):
+            problem = task.sample(level, seed)
+            shown = problem.prompt.split("Solve the inequality ")[1].split(" for real x")[0]
+            text = shown.replace("≤", "<=").replace("≥", ">=").replace("^", "**")
+            if text.startswith("|"):
+                inner, rest = text[1:].split("|", 1)
+                text = f"Abs({inner}){rest}"
+            relation = sympy.parse_expr(text, local_dict={"x": x}, transformations="all")
+            expected = sympy.solve_univariate_inequality(relation, x, relational=False)
+            written = str(expected).replace("Interval.open", "Interval").replace("oo", "∞")
+            got = read_intervals(problem.answer, allow_empty=True)
+            assert got is not None, written
+            for point in (-7.3, -2.5, -0.7, 0.0, 0.4, 1.1, 2.6, 4.9, 8.3):
+                inside = any(piece.contains_point(point) for piece in got)
+                assert inside == bool(expected.contains(sympy.Float(point))), (shown, problem.answer, point)
+    problem = task.sample(1, 0)
+    solution = read_intervals(problem.answer)
+    from palaestra.verifiers.intervals import format_inequalities
+
+    assert task.verify(problem, format_inequalities(solution)).correct
+    assert task.verify(problem, problem.answer.replace("∞", "\\infty").replace("∪", "\\cup")).correct
+
+
+def test_definite_integral_values_match_sympy_quadrature():
+    from sympy.parsing.sympy_parser import parse_expr
+
+    task = make_source("calculus/definite_integral")
+    x = sympy.Symbol("x", real=True)
+    names = {"x": x, "e": sympy.E, "pi": sympy.pi, "ln": sympy.log, "atan": sympy.atan, "sqrt": sympy.sqrt}
+
+    def parse(text: str) -> sympy.Expr:
+        text = text.replace("^", "**").replace("π", "pi")
+        if "|" in text:
+            head, inner, tail = text.split("|")
+            text = f"{head}Abs({inner}){tail}"
+        return parse_expr(text, local_dict=names, transformations="all")
+
+    for level in range(5):
+        for seed in range(5):
+            problem = task.sample(level, seed)
+            low, high = (parse(b) for b in problem.data["bounds"])
+            numeric = sympy.Integral(parse(problem.data["integrand"]), (x, low, high)).evalf(30)
+            assert abs(numeric - parse(problem.answer).evalf(30)) < 1e-20, problem.prompt
+            if not parse(problem.answer).is_rational:
+                assert not task.verify(problem, f"{float(numeric):.10f}").correct
+
+
+def test_expected_waiting_times_match_truncated_sums():
+    import random
+
+    from palaestra.envs.probability import expected_value as ev
+
+    rng = random.Random(3)
+    for _ in range(5):
+        text, value, _ = ev._two_in_a_row(rng)
+        p = Fraction(text.split("probability ")[1].split(".")[0])
+        price = int(text.split("costs $")[1].split(",")[0].split(".")[0])
+        fee = int(text.split("fee of $")[1].split(".")[0]) if "fee of $" in text else 0
+        # E[tosses] = sum of P(T > n): the chance of no two heads in a row within n tosses, by forward DP
+        q, tail, none, one = float(p), 0.0, 1.0, 0.0  # probability mass: last toss not heads / one head
+        for _ in range(20_000):
+            tail += none + one
+            none, one = (none + one) * (1 - q), none * q
+        assert abs(float(value) - (price * tail + fee)) < 1e-6 * max(1.0, float(value))
+    # the expected maximum of three dice against direct enumeration
+    text, value, _ = ev._max_three(random.Random(9))
+    a, b, c = (int(s) for s in text.split("with ")[1].split(" faces")[0].replace(" and", ",").split(", "))
+    outcomes = list(itertools.product(range(1, a + 1), range(1, b + 1), range(1, c + 1)))
+    assert value == Fraction(sum(max(o) for o in outcomes), len(outcomes))
+    # expected number of distinct faces in k rolls against enumeration
+    sides, k = 6, 3
+    rolls = list(itertools.product(range(sides), repeat=k))
+    assert Fraction(sum(len(set(r)) for r in rolls), len(rolls)) == sides * (1 - Fraction(sides - 1, sides) ** k)
+
+
+def test_limits_match_sympy():
+    from sympy.parsing.sympy_parser import parse_expr
+
+    task = make_source("calculus/limits")
+    x = sympy.Symbol("x", real=True)
+    names = {"x": x, "e": sympy.E, "ln": sympy.log, "sqrt": sympy.sqrt}
+    for level in range(5):
+        for seed in range(3):
+            problem = task.sample(level, seed)
+            body, point = problem.data["limit"].split(" as x → ")
+            direction = "+-"
+            if point.endswith(" from above"):
+                point, direction = point.removesuffix(" from above"), "+"
+            elif point.endswith(" from below"):
+                point, direction = point.removesuffix(" from below"), "-"
+            if "|" in body:
+                head, inner, tail = body.split("|")
+                body = f"{head}Abs({inner}){tail}"
+            expression = parse_expr(body.replace("^", "**"), local_dict=names, transformations="all")
+            target = {"∞": sympy.oo, "-∞": -sympy.oo}.get(point, sympy.Integer(point) if point.lstrip("-").isdigit()
+                                                         else None)
+            if direction == "+-":
+                expected = sympy.limit(expression, x, target)
+                if target not in (sympy.oo, -sympy.oo) and expected != sympy.limit(expression, x, target, "-"):
+                    assert problem.answer == "does not exist"
+                    continue
+            else:
+                expected = sympy.limit(expression, x, target, direction)
+            if expected in (sympy.oo, -sympy.oo):
+                assert problem.answer == ("∞" if expected == sympy.oo else "-∞")
+            else:
+                assert abs(complex(sympy.N(expected, 30)) - complex(sympy.N(parse_expr(problem.answer.replace(
+                    "^", "**"), local_dict=names), 30))) < 1e-20, problem.prompt
+
+
+def test_ode_solutions_satisfy_the_equation_by_sympy():
+    from sympy.parsing.sympy_parser import parse_expr
+
+    task = make_source("calculus/ode")
+    x, y = sympy.symbols("x y")
+    names = {"x": x, "y": y, "e": sympy.E, "pi": sympy.pi, "tan": sympy.tan, "sqrt": sympy.sqrt}
+    for level in range(5):
+        for seed in range(4):
+            problem = task.sample(level, seed)
+            solution = parse_expr(problem.data["solution"].replace("^", "**"), local_dict=names, transformations="all")
+            rhs = parse_expr(problem.data["rhs"].replace("^", "**"), local_dict=names, transformations="all")
+            residual = sympy.diff(solution, x) - rhs.subs(y, solution)
+            middle = (Fraction(problem.data["low"]) + Fraction(problem.data["high"])) / 2 + Fraction(1, 97)
+            point = sympy.Rational(middle.numerator, middle.denominator)
+            assert abs(complex(residual.subs(x, point).evalf(40))) < 1e-25
+            assert sympy.simplify(solution.subs(x, sympy.Rational(problem.data["x0"])) -
+                                  sympy.Rational(problem.data["y0"])) == 0
+            assert not task.verify(problem, f"{problem.data['solution']} + 1").correct

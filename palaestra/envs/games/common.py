@@ -6,7 +6,7 @@
 - :func:`column_letters`, :func:`render_board`, :func:`cell_name`: boards with lettered columns
   and numbered rows, as every board game here draws them;
 - :func:`invalid`: the outcome of a malformed move (the state unchanged, the move costs a turn);
-- :func:`tape_rng`: random events keyed by a tape drawn at generation (see its docstring).
+- :func:`tape_rng`, :func:`tape_uniform`: random events keyed by a tape drawn at generation (see its docstring).
 
 Example::
 
@@ -29,7 +29,7 @@ import string
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from palaestra.core import Outcome, Verdict, event_rng
+from palaestra.core import Outcome, Verdict, derive_seed, event_rng
 from palaestra.verifiers.normalize import read_with_tail, squeeze_spaces, strip_wrappers, unify
 
 MAX_MOVE_CHARS = 300
@@ -51,6 +51,18 @@ def tape_rng(env_id: str, tape: int, *keys: object) -> random.Random:
     True
     """
     return event_rng((env_id, "tape", tape), *keys)
+
+
+def tape_uniform(env_id: str, tape: int, *keys: object) -> float:
+    """One uniform draw in [0, 1) for an event keyed like :func:`tape_rng`, without building a generator.
+
+    For games whose search replays thousands of events (a slippery floor): the 64-bit hash of
+    the keys, scaled, is the draw.
+
+    >>> 0.0 <= tape_uniform("games/x", 7, "turn", 3) < 1.0
+    True
+    """
+    return derive_seed("event", env_id, "tape", tape, *keys) / 2**64
 
 
 def invalid(state: Any, why: str) -> Outcome:

@@ -9,8 +9,9 @@ must also be as short as possible).
 
 Shortest plans come from A* over *block moves* (a block taken from its support and put on the
 table or on a clear block), with the admissible heuristic "blocks not yet on a correct tower
-base, each must move at least once, twice if it already sits on its goal support". A four-operator plan alternates picking a block up and
-putting it down, and a pick-up followed by putting the block back where it was is wasted, so
+base, each must move at least once, twice if it already sits on its goal support". A
+four-operator plan alternates picking a block up and putting it down, and a pick-up followed
+by putting the block back where it was is wasted, so
 the shortest plan has exactly two actions per block move of a shortest move plan (the tests
 check it against breadth-first search over the ground STRIPS actions).
 """

@@ -139,7 +139,7 @@ class BallMoves(Rules[State, Move]):
     def heuristic(self, state: State) -> int:
         robot, where = state
         actions, rooms = 0, set()
-        for ball, (room, wanted) in enumerate(zip(where, self.target)):
+        for room, wanted in zip(where, self.target):
             if room != wanted:
                 actions += 1 if room == CARRIED else 2
                 rooms.add(wanted)
@@ -149,7 +149,8 @@ class BallMoves(Rules[State, Move]):
         return actions + len(rooms)
 
 
-def _actions(robot: int, moves: list[Move], rooms: list[str], balls: list[str], grippers: tuple[str, ...]) -> list[Action]:
+def _actions(robot: int, moves: list[Move], rooms: list[str], balls: list[str],
+             grippers: tuple[str, ...]) -> list[Action]:
     """The abstract plan written as actions, each pick taking the first free gripper."""
     holder: dict[int, str] = {}
     plan: list[Action] = []

@@ -78,7 +78,8 @@ class Logistics(PlanTask):
     def generate(self, rng: random.Random, config: Config) -> Problem:
         cities = [f"city{c + 1}" for c in range(config.cities)]
         airports = [f"apt{c + 1}" for c in range(config.cities)]
-        places = [[airports[c]] + [f"loc{c + 1}-{i + 1}" for i in range(config.locations)] for c in range(config.cities)]
+        places = [[airports[c]] + [f"loc{c + 1}-{i + 1}" for i in range(config.locations)]
+                  for c in range(config.cities)]
         every_place = [p for city in places for p in city]
         city_of = {p: c for c, city in enumerate(places) for p in city}
         trucks = [f"truck{c + 1}" for c in range(config.cities)]

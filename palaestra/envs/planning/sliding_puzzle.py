@@ -92,7 +92,8 @@ class SlidingPuzzle(Task):
         rules = SlidingRules(tuple(problem.data["start"]), tuple(problem.data["goal"]), n)
         run = rules.run(moves)
         if run.illegal is not None:
-            return Verdict.wrong(f"move {run.illegal.index + 1} (tile {run.illegal.move}) is illegal: {run.illegal.reason}")
+            bad = run.illegal
+            return Verdict.wrong(f"move {bad.index + 1} (tile {bad.move}) is illegal: {bad.reason}")
         if not run.solved:
             return Verdict.wrong("the moves do not reach the goal")
         optimal = problem.data["optimal"]

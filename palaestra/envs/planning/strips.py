@@ -103,9 +103,8 @@ class Domain:
         for kind, parent in self.types:
             by_parent.setdefault(parent, []).append(kind)
         types = " ".join(f"{' '.join(kinds)} - {parent}" for parent, kinds in by_parent.items())
-        predicates = " ".join(
-            "(" + " ".join([name, *(f"{var} - {kind}" for var, kind in params)]) + ")" for name, params in self.predicates
-        )
+        predicates = " ".join("(" + " ".join([name, *(f"{var} - {kind}" for var, kind in params)]) + ")"
+                              for name, params in self.predicates)
         actions = "\n".join(s.pddl() for s in self.schemas)
         return (f"(define (domain {self.name})\n  (:requirements :strips :typing)\n  (:types {types})\n"
                 f"  (:predicates {predicates})\n{actions})")

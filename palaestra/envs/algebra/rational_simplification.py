@@ -1,0 +1,233 @@
+"""Simplify a rational expression in x to a single fraction in lowest terms.
+
+Level 0 cancels one common linear factor from a quadratic over a linear polynomial
+(the result is a polynomial); level 1 a quadratic over a quadratic; level 2 cubics and
+quadratics with numeric factors to cancel too; level 3 combines a sum or difference of
+two fractions over different denominators; level 4 simplifies a quotient of such
+combinations. The expressions are built from chosen factors, so the reduced form is
+known exactly (:mod:`palaestra.verifiers.polynomials`).
+
+The answer is checked, not compared: it must be one fraction P/Q of polynomials (or a
+polynomial), equal to the expression as a rational function, with P and Q sharing no
+factor (their greatest common divisor a constant). Any arrangement is right —
+expanded or factored, ``(x + 3)/(x + 2)``, ``\\frac{x+3}{x+2}``, ``-(x - 1)/(2x + 4)``,
+``(1 - x)/(2x + 4)``; an unreduced fraction, a sum of fractions or a different
+function is wrong.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.retry import retry
+from palaestra.verifiers.formulas import read_formula
+from palaestra.verifiers.polynomials import (
+    Polynomial,
+    add,
+    coefficients,
+    content,
+    degree,
+    divide,
+    format_polynomial,
+    from_coefficients,
+    gcd,
+    multiply,
+    same_rational,
+    to_polynomial,
+    to_rational,
+)
+
+X = ["x"]
+_EXAMPLES = ("(2x + 1)/(x - 3)", "(x^2 - 5)/(3x + 4)")
+
+
+def _linear(rng: random.Random, lead: int = 1, spread: int = 9) -> Polynomial:
+    a = rng.randint(1, lead)
+    b = rng.choice([v for v in range(-spread, spread + 1) if v])
+    return from_coefficients([b, a])
+
+
+def _product(*factors: Polynomial) -> Polynomial:
+    out = from_coefficients([1])
+    for f in factors:
+        out = multiply(out, f)
+    return out
+
+
+def _text(p: Polynomial) -> str:
+    return format_polynomial(p, X)
+
+
+def _fraction_text(top: Polynomial, bottom: Polynomial) -> str:
+    return f"({_text(top)})/({_text(bottom)})"
+
+
+def _reduce(top: Polynomial, bottom: Polynomial) -> tuple[Polynomial, Polynomial]:
+    """Cancel the gcd and make the denominator monic-integer (integer coefficients, positive leading)."""
+    g = gcd(top, bottom)
+    top, bottom = divide(top, g)[0], divide(bottom, g)[0]
+    scale = 1 / content(bottom)
+    if coefficients(bottom)[-1] < 0:
+        scale = -scale
+    top = {m: c * scale for m, c in top.items()}
+    bottom = {m: c * scale for m, c in bottom.items()}
+    top_scale = content(top)
+    if top_scale.denominator != 1:  # clear fractions from the numerator into the denominator
+        factor = top_scale.denominator
+        top = {m: c * factor for m, c in top.items()}
+        bottom = {m: c * factor for m, c in bottom.items()}
+    return top, bottom
+
+
+def _answer_text(top: Polynomial, bottom: Polynomial) -> str:
+    if degree(bottom) == 0:
+        only = coefficients(bottom)[0]
+        return _text({m: c / only for m, c in top.items()})
+    return _fraction_text(top, bottom)
+
+
+Drawn = tuple[str, Polynomial, Polynomial]  # shown expression, unreduced numerator, unreduced denominator
+
+
+def _cancel_one(rng: random.Random, top_degree: int, bottom_degree: int, lead: int, numeric: bool) -> Drawn | None:
+    common = _linear(rng, lead + 1, 20)
+    top = _product(common, *(_linear(rng, lead + 3, 30) for _ in range(top_degree - 1)))
+    bottom = _product(common, *(_linear(rng, lead + 1, 15) for _ in range(bottom_degree - 1)))
+    if numeric:
+        k, extra = rng.randint(2, 6), rng.randint(1, 3)
+        top = {m: c * k * extra for m, c in top.items()}
+        bottom = {m: c * k for m, c in bottom.items()}
+    return _fraction_text(top, bottom), top, bottom
+
+
+def _sum(rng: random.Random) -> Drawn | None:
+    p, q = _linear(rng), _linear(rng)
+    if p == q:
+        return None
+    a, b = rng.choice([v for v in range(-6, 7) if v]), rng.choice([v for v in range(-6, 7) if v])
+    shared = rng.random() < 0.5  # denominators p*q and p*r share a factor
+    first_bottom = multiply(p, q) if shared else p
+    second_bottom = multiply(p, _linear(rng)) if shared else q
+    top = add(multiply(from_coefficients([a]), second_bottom), multiply(from_coefficients([b]), first_bottom))
+    bottom = multiply(first_bottom, second_bottom)
+    sign = "+" if b > 0 else "-"
+    shown = f"{a}/({_text(first_bottom)}) {sign} {abs(b)}/({_text(second_bottom)})"
+    return shown, top, bottom
+
+
+def _quotient(rng: random.Random) -> Drawn | None:
+    p, q, r = _linear(rng), _linear(rng), _linear(rng)
+    if len({tuple(sorted(f.items())) for f in (p, q, r)}) < 3:
+        return None
+    # (p/q) / (r/(p*q)) style with cancellations: ((x-a)/(x-b)) ÷ ((x-c)/(x^2 - ...))
+    left_top, left_bottom = multiply(p, r), q
+    right_top, right_bottom = multiply(r, _linear(rng)), multiply(q, p)
+    top = multiply(left_top, right_bottom)
+    bottom = multiply(left_bottom, right_top)
+    shown = f"[{_fraction_text(left_top, left_bottom)}] ÷ [{_fraction_text(right_top, right_bottom)}]"
+    return shown, top, bottom
+
+
+@register
+class RationalSimplification(Task):
+    id = "algebra/rational_simplification"
+    family = "algebra"
+    description = "Simplify a rational expression in x to one fraction in lowest terms (checked, any arrangement)."
+    tags = ("math", "algebra")
+
+    @dataclass(frozen=True)
+    class Config:
+        kind: str  # cancel | sum | quotient
+        degrees: tuple[int, int]
+        lead: int
+        numeric: bool
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config("cancel", (2, 1), 1, False),
+            self.Config("cancel", (2, 2), 1, False),
+            self.Config("cancel", (3, 2), 3, True),
+            self.Config("sum", (0, 0), 1, False),
+            self.Config("quotient", (0, 0), 1, False),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        def draw() -> Drawn | None:
+            if config.kind == "cancel":
+                return _cancel_one(rng, *config.degrees, config.lead, config.numeric)
+            return _sum(rng) if config.kind == "sum" else _quotient(rng)
+
+        shown, top, bottom = retry(draw, lambda d: _reduce(d[1], d[2])[1] != d[2], what="an expression that reduces")
+        reduced_top, reduced_bottom = _reduce(top, bottom)
+        answer = _answer_text(reduced_top, reduced_bottom)
+        example = next(e for e in _EXAMPLES if e != answer)
+        prompt = (
+            f"Simplify {shown}\n\nWrite the result as a single fraction in lowest terms (or a polynomial if the "
+            f"denominator cancels completely), valid wherever the original is defined, e.g. {example}."
+        )
+        return Problem(prompt=prompt, answer=answer, data={
+            "kind": config.kind, "top": [str(c) for c in coefficients(reduced_top)],
+            "bottom": [str(c) for c in coefficients(reduced_bottom)], "shown": shown,
+            "degree": degree(top) + degree(bottom),
+        })
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        tree = read_formula(answer, X)
+        if tree is None:
+            return Verdict.unparsed("not a rational expression in x")
+        want = (from_coefficients(Fraction(c) for c in problem.data["top"]),
+                from_coefficients(Fraction(c) for c in problem.data["bottom"]))
+        got = to_rational(tree, X)
+        if got is None or not same_rational(got, want):
+            return Verdict.wrong("not equal to the expression")
+        form = _single_fraction(tree)
+        if form is None:
+            return Verdict.wrong("not written as a single fraction P/Q")
+        top, bottom = form
+        return Verdict.judge(degree(gcd(top, bottom)) == 0, "not in lowest terms: numerator and denominator share a "
+                                                           "factor")
+
+    def difficulty(self, problem: Problem) -> float:
+        """Total degree of the unreduced numerator and denominator, plus 2 for combining fractions and 4 for
+        a quotient of fractions."""
+        return float(problem.data["degree"] + {"cancel": 0, "sum": 2, "quotient": 4}[problem.data["kind"]])
+
+    def spellings(self, problem: Problem) -> list[str]:
+        answer = problem.answer
+        top = from_coefficients(Fraction(c) for c in problem.data["top"])
+        bottom = from_coefficients(Fraction(c) for c in problem.data["bottom"])
+        out = [*super().spellings(problem), answer.replace("^", "**"), f"{answer}. It is in lowest terms."]
+        if degree(bottom) > 0:
+            negated = f"({_text({m: -c for m, c in top.items()})})/({_text({m: -c for m, c in bottom.items()})})"
+            latex = f"\\frac{{{_text(top)}}}{{{_text(bottom)}}}"
+            doubled = f"({_text({m: 2 * c for m, c in top.items()})})/({_text({m: 2 * c for m, c in bottom.items()})})"
+            out += [negated, latex, doubled]
+        return out
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        top = from_coefficients(Fraction(c) for c in problem.data["top"])
+        bottom = from_coefficients(Fraction(c) for c in problem.data["bottom"])
+        extra = from_coefficients([-7, 1])
+        unreduced = _fraction_text(multiply(top, extra), multiply(bottom, extra))
+        wrong = [unreduced, problem.data["shown"], _fraction_text(bottom, top) if top else "1",
+                 _answer_text({m: c + (1 if m == (0,) else 0) for m, c in top.items()} | (
+                     {} if (0,) in top else {(0,): Fraction(1)}), bottom)]
+        return [w for w in wrong if not self.verify(problem, w).correct]
+
+
+def _single_fraction(tree: tuple) -> tuple[Polynomial, Polynomial] | None:
+    """(P, Q) when the tree is ±P/Q (or ±P) with P and Q polynomials in any arrangement, else None."""
+    sign = 1
+    node = tree
+    while node[0] == "neg":
+        sign, node = -sign, node[1]
+    if node[0] == "/":
+        top, bottom = to_polynomial(node[1], X), to_polynomial(node[2], X)
+        if top is None or bottom is None or not bottom:
+            return None
+        return {m: sign * c for m, c in top.items()}, bottom
+    whole = to_polynomial(node, X)
+    return None if whole is None else ({m: sign * c for m, c in whole.items()}, from_coefficients([1]))

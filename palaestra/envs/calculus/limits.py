@@ -1,0 +1,233 @@
+"""Limits: removable singularities, limits at infinity, standard limits, and limits needing series.
+
+Level 0 cancels a common factor of a rational function (x → a); level 1 takes a rational
+function to ±∞ (a ratio of leading coefficients, 0, or ±∞); level 2 uses the standard
+limits of sin(ax)/(bx), (e^(ax) - 1)/(bx), ln(1 + ax)/(bx), (1 - cos(ax))/x²; level 3 the
+limits behind e (``(1 + a/x)^(bx)``), conjugates of square roots, and a one-sided limit
+of |x - a|/(x - a) (or the two-sided one, which does not exist); level 4 limits that need
+the second or third term of a Taylor series (``(sin(ax) - ax)/x³``, ``(e^(ax) - 1 - ax)/x²``).
+The value of each family is written down from its parameters; the tests check a sample
+numerically.
+
+The answer is the exact value in any exact form (``3/2``, ``e^6``, ``\\frac{1}{4}``,
+``sqrt(3)/6``; evaluated to 40 digits, matched to 25, decimals of more than 12 places
+refused), ``∞`` / ``-∞`` (``infinity``, ``+oo``, ``-\\infty``), or ``does not exist``
+(``DNE``) when the prompt's limit does not exist.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.verifiers.formulas import CALCULUS_FUNCTIONS, agree, evaluate, read_formula
+from palaestra.verifiers.normalize import read_with_tail, strip_wrappers
+from palaestra.verifiers.polynomials import format_polynomial, from_coefficients, multiply
+
+Question = tuple[str, str, int]  # limit text, answer, steps
+_POSITIVE = re.compile(r"^\+?\s*(?:∞|\\infty|infinity|inf|oo)$", re.IGNORECASE)
+_NEGATIVE = re.compile(r"^-\s*(?:∞|\\infty|infinity|inf|oo)$", re.IGNORECASE)
+_NONE = re.compile(r"^(?:does not exist|doesn't exist|dne|the limit does not exist|no limit|undefined)$",
+                   re.IGNORECASE)
+
+
+def _q(value: Fraction | int) -> str:
+    value = Fraction(value)
+    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+
+
+def _nonzero(rng: random.Random, top: int) -> int:
+    return rng.choice([v for v in range(-top, top + 1) if v])
+
+
+def _kx(k: int) -> str:
+    return "x" if k == 1 else "-x" if k == -1 else f"{k}x"
+
+
+def _removable(rng: random.Random) -> Question:
+    a = rng.randint(-9, 9)
+    p, q, r, s = rng.randint(1, 5), rng.randint(-12, 12), rng.randint(1, 5), rng.randint(-12, 12)
+    if r * a + s == 0:
+        s += 1
+    common = from_coefficients([-a, 1])
+    top = multiply(common, from_coefficients([q, p]))
+    bottom = multiply(common, from_coefficients([s, r]))
+    text = f"({format_polynomial(top, ['x'])})/({format_polynomial(bottom, ['x'])}) as x → {a}"
+    return text, _q(Fraction(p * a + q, r * a + s)), 1
+
+
+def _at_infinity(rng: random.Random) -> Question:
+    n = rng.randint(1, 4)
+    m = rng.choice([n, n, n + rng.randint(1, 2), max(0, n - rng.randint(1, 2))])  # equal degrees half the time
+    top = from_coefficients([rng.randint(-9, 9) for _ in range(m)] + [_nonzero(rng, 9)])
+    bottom = from_coefficients([rng.randint(-9, 9) for _ in range(n)] + [_nonzero(rng, 9)])
+    direction = rng.choice(["∞", "-∞"])
+    lead_top, lead_bottom = top[(m,)], bottom[(n,)]
+    if m < n:
+        answer = "0"
+    elif m == n:
+        answer = _q(lead_top / lead_bottom)
+    else:
+        sign = (1 if lead_top / lead_bottom > 0 else -1) * (-1 if direction == "-∞" and (m - n) % 2 else 1)
+        answer = "∞" if sign > 0 else "-∞"
+    text = f"({format_polynomial(top, ['x'])})/({format_polynomial(bottom, ['x'])}) as x → {direction}"
+    return text, answer, 2
+
+
+def _times(c: int, text: str) -> str:
+    return text if c == 1 else f"-{text}" if c == -1 else f"{c}{text}"
+
+
+def _standard(rng: random.Random) -> Question:
+    a, b, c = _nonzero(rng, 12), _nonzero(rng, 12), _nonzero(rng, 6)
+    kind = rng.randrange(6)
+    if kind == 0:
+        return f"{_times(c, f'sin({_kx(a)})')}/({_kx(b)}) as x → 0", _q(Fraction(c * a, b)), 3
+    if kind == 1:
+        return f"{_times(c, f'(e^({_kx(a)}) - 1)')}/({_kx(b)}) as x → 0", _q(Fraction(c * a, b)), 3
+    if kind == 2:
+        return f"{_times(c, f'ln(1 + {_kx(abs(a))})')}/({_kx(b)}) as x → 0", _q(Fraction(c * abs(a), b)), 3
+    if kind == 3:
+        return f"{_times(c, f'(1 - cos({_kx(a)}))')}/({b}x^2) as x → 0", _q(Fraction(c * a * a, 2 * b)), 3
+    if kind == 4:
+        return f"{_times(c, f'tan({_kx(a)})')}/sin({_kx(b)}) as x → 0", _q(Fraction(c * a, b)), 3
+    if a == b:
+        b += 1
+    return f"(e^({_kx(a)}) - e^({_kx(b)}))/({_kx(c)}) as x → 0", _q(Fraction(a - b, c)), 3
+
+
+def _special(rng: random.Random) -> Question:
+    kind = rng.randrange(4)
+    a, b, c = _nonzero(rng, 12), _nonzero(rng, 12), rng.randint(1, 9)
+    if kind == 0:  # (1 + a/(c x))^(b x) -> e^(ab/c)
+        inner = f"{a}/x" if c == 1 else f"{a}/({c}x)"
+        return f"(1 + {inner})^({_kx(b)}) as x → ∞".replace("+ -", "- "), f"e^({_q(Fraction(a * b, c))})", 4
+    if kind == 1:  # sqrt(c^2 x^2 + a x + d) - c x -> a/(2c)
+        d = rng.randint(-20, 20)
+        radicand = format_polynomial(from_coefficients([d, a, c * c]), ["x"])
+        return f"sqrt({radicand}) - {_kx(c)} as x → ∞", _q(Fraction(a, 2 * c)), 4
+    if kind == 2:  # (sqrt(p x + q) - sqrt(q))/(r x) -> p/(2 r sqrt q)
+        p, q, r = _nonzero(rng, 9), rng.choice([2, 3, 5, 6, 7, 10, 11, 13, 4, 9, 16, 25]), _nonzero(rng, 6)
+        return (f"(sqrt({_kx(p)} + {q}) - sqrt({q}))/({_kx(r)}) as x → 0",
+                f"{_q(Fraction(p, 2 * r))}/sqrt({q})", 4)
+    # |p x - p c|/(q x - q c): one-sided limits ±|p|/q, the two-sided one does not exist
+    p, q, centre = _nonzero(rng, 6), _nonzero(rng, 6), rng.randint(-9, 9)
+    top = format_polynomial(from_coefficients([-p * centre, p]), ["x"])
+    bottom = format_polynomial(from_coefficients([-q * centre, q]), ["x"])
+    side = rng.choice(["+", "-", ""])
+    value = Fraction(abs(p), q)
+    answer = _q(value) if side == "+" else _q(-value) if side == "-" else "does not exist"
+    approach = f"{centre}" + {"+": " from above", "-": " from below", "": ""}[side]
+    return f"|{top}|/({bottom}) as x → {approach}", answer, 4
+
+
+def _series(rng: random.Random) -> Question:
+    a, b, c = _nonzero(rng, 9), _nonzero(rng, 9), _nonzero(rng, 6)
+    kind = rng.randrange(6)
+    ax = _kx(a)
+    if kind == 0:
+        top, value, steps = f"(sin({ax}) - {ax})", Fraction(-a**3, 6 * b), 6
+        bottom = f"{b}x^3"
+    elif kind == 1:
+        top, value, steps = f"(e^({ax}) - 1 - {ax})", Fraction(a * a, 2 * b), 5
+        bottom = f"{b}x^2"
+    elif kind == 2:
+        top, value, steps = f"(cos({ax}) - 1 + {_q(Fraction(a * a, 2))}x^2)", Fraction(a**4, 24 * b), 6
+        bottom = f"{b}x^4"
+    elif kind == 3:
+        k = abs(a)
+        top, value, steps = f"(ln(1 + {_kx(k)}) - {_kx(k)})", Fraction(-k * k, 2 * b), 5
+        bottom = f"{b}x^2"
+    elif kind == 4:
+        top, value, steps = f"(tan({ax}) - {ax})", Fraction(a**3, 3 * b), 6
+        bottom = f"{b}x^3"
+    else:
+        if abs(a) == abs(b):
+            b += 1
+        top, value, steps = f"(cos({ax}) - cos({_kx(b)}))", Fraction(b * b - a * a, 2), 5
+        bottom = "x^2"
+    text = f"{_times(c, top)}/({bottom}) as x → 0".replace("- -", "+ ").replace("(1x", "(x").replace("(-1x", "(-x")
+    return text, _q(c * value), steps
+
+
+_FAMILIES: dict[str, Callable[[random.Random], Question]] = {
+    "removable": _removable, "infinity": _at_infinity, "standard": _standard, "special": _special,
+    "series": _series,
+}
+
+
+def _read(text: str) -> str | object | None:
+    """'+inf', '-inf', 'none', or the computed value of an exact expression (None if unreadable)."""
+    def read(s: str) -> object | None:
+        s = strip_wrappers(s).strip().rstrip(".")
+        s = re.sub(r"^(?:\\lim[^=]{0,60}|lim[^=]{0,60}|L)\s*=\s*", "", s).strip()
+        if _POSITIVE.match(s):
+            return "+inf"
+        if _NEGATIVE.match(s):
+            return "-inf"
+        if _NONE.match(s):
+            return "none"
+        return evaluate(read_formula(s, [], functions=CALCULUS_FUNCTIONS), {})
+
+    if not isinstance(text, str) or len(text) > 2_000:
+        return None
+    return read_with_tail(text, read)
+
+
+@register
+class Limits(Task):
+    id = "calculus/limits"
+    family = "calculus"
+    description = "Evaluate limits exactly (removable points, infinity, standard limits, Taylor series)."
+    tags = ("math", "calculus", "limits")
+
+    @dataclass(frozen=True)
+    class Config:
+        family: str
+
+    def config(self, level: int) -> Config:
+        return [self.Config(f) for f in ("removable", "infinity", "standard", "special", "series")][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        text, answer, steps = _FAMILIES[config.family](rng)
+        shown = text.replace("sqrt", "√")
+        example = "-3/4" if answer != "-3/4" else "e^2"
+        prompt = (f"Find the limit of {shown}.\n\nGive the exact value (e.g. {example}), ∞ or -∞ if it grows without "
+                  "bound, or 'does not exist'.")
+        return Problem(prompt=prompt, answer=answer, data={"family": config.family, "answer": answer, "steps": steps,
+                                                           "limit": text})
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        got = _read(answer)
+        if got is None:
+            return Verdict.unparsed("not an exact value, ∞, -∞ or 'does not exist'")
+        want = _read(problem.data["answer"])
+        if isinstance(want, str) or isinstance(got, str):
+            return Verdict.judge(got == want, "wrong limit")
+        return Verdict.judge(agree(got, want), "wrong value")
+
+    def difficulty(self, problem: Problem) -> float:
+        """Steps (1 cancel a factor ... 6 for a third-order Taylor term) plus the digits of the answer."""
+        return problem.data["steps"] + len(problem.data["answer"]) / 10
+
+    def spellings(self, problem: Problem) -> list[str]:
+        answer = problem.answer
+        if answer in ("∞", "-∞"):
+            return [*super().spellings(problem), answer.replace("∞", "\\infty"), answer.replace("∞", "infinity"),
+                    answer.replace("∞", "oo")]
+        if answer == "does not exist":
+            return [*super().spellings(problem), "DNE", "The limit does not exist."]
+        return [*super().spellings(problem), answer.replace("sqrt", "√"), f"L = {answer}", f"({answer})",
+                f"{answer}. That is the limit."]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        answer = problem.answer
+        if answer in ("∞", "-∞", "does not exist"):
+            return [w for w in ("∞", "-∞", "0", "does not exist", "1") if w != answer]
+        wrong = [f"2*({answer})", f"({answer}) + 1", "∞", "does not exist", f"-({answer})" if answer != "0" else "1"]
+        return [w for w in wrong if not self.verify(problem, w).correct]
+

@@ -1,0 +1,258 @@
+"""Dots and boxes: win a mid-game position against a perfect, seeded opponent.
+
+Dots stand on a grid (columns a, b, ..., rows 1, 2, ...); a move draws one line between two
+neighbouring dots, written as the two dots (``a1-b1``, ``b2 b3``, ``a1 to a2``; either order).
+Drawing the fourth side of a box wins that box, and the player who did so must draw again.
+When every line is drawn, the player with more boxes wins. The model is X and moves next in a
+position reached by random play (the boxes taken so far are marked X or O). An unreadable,
+non-adjacent or already drawn line costs a turn.
+
+The opponent plays perfectly: every line it draws maximises its final margin (exact search
+over the remaining lines, memoised), ties broken by ``event_rng`` keyed by the position. Every
+position is a win for the model with perfect play, and has at least one losing line, so the
+choice matters. The oracle plays perfectly too. Reward 1 for a win, 0 otherwise.
+
+Levels grow the board and the number of lines left. The difficulty measure is the lines left
+to draw plus the boxes still open.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import re
+import string
+from dataclasses import dataclass
+from typing import Any
+
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, event_rng, register, retry
+from palaestra.envs.games.common import MAX_MOVE_CHARS, invalid
+from palaestra.verifiers.normalize import read_with_tail, strip_wrappers
+
+_LINE = re.compile(r"^\s*\(?\s*([a-z])\s*(\d{1,2})\s*\)?\s*(?:-+|–|—|\s|to|,|and)+\s*\(?\s*([a-z])\s*(\d{1,2})\s*\)?\s*$",
+                   re.IGNORECASE)
+
+
+@register
+class DotsAndBoxes(MultiTurnTask):
+    id = "games/dots_and_boxes"
+    family = "games"
+    description = "Win a dots-and-boxes position against a perfect opponent (box chains, extra moves)."
+    tags = ("games", "multi-turn", "two-player", "combinatorial-game-theory")
+
+    @dataclass(frozen=True)
+    class Config:
+        rows: int  # boxes down
+        cols: int  # boxes across
+        left: int  # lines still to draw
+
+    def config(self, level: int) -> Config:
+        c = self.Config
+        return [c(2, 3, 9), c(3, 3, 10), c(3, 3, 11), c(3, 4, 11), c(3, 4, 12)][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        lines = _lines(config.rows, config.cols)
+
+        def draw() -> dict[str, Any] | None:
+            drawn, scores, mover = 0, [0, 0], 0
+            taker: dict[str, int] = {}
+            for index in rng.sample(range(len(lines)), len(lines) - config.left):
+                gained = _take(config.rows, config.cols, drawn, index, taker, mover)
+                drawn |= 1 << index
+                scores[mover] += gained
+                mover = mover if gained else 1 - mover
+            mine, theirs = scores[mover], scores[1 - mover]
+            outcomes = [mine - theirs + value for value in _line_values(config.rows, config.cols, drawn).values()]
+            if max(outcomes) <= 0 or min(outcomes) > 0:
+                return None  # not a win, or a win whatever the model draws
+            owners = {box: "X" if who == mover else "O" for box, who in sorted(taker.items())}
+            return {"drawn": drawn, "mine": mine, "theirs": theirs, "owners": owners}
+
+        start = retry(draw, what="a won position with a losing line")
+        data = {"rows": config.rows, "cols": config.cols, **start}
+        prompt = (
+            f"Let's play dots and boxes on a grid of {config.rows}x{config.cols} boxes. A move draws one line between "
+            "two neighbouring dots, written as the two dots, for example: a1-b1. Drawing the fourth side of a box "
+            "wins it, and then you must draw another line. When every line is drawn, whoever has more boxes wins. "
+            "You are X and it is your move; boxes already taken are marked X or O.\n\n"
+            f"{_picture(data, start['drawn'], start['owners'])}\n\n"
+            f"Score: you {start['mine']}, opponent {start['theirs']}. An unreadable or illegal line costs a turn."
+        )
+        return Problem(prompt=prompt, answer=None, data=data)
+
+    def max_turns(self, problem: Problem) -> int:
+        data = problem.data
+        return bin(_full(data["rows"], data["cols"]) & ~data["drawn"]).count("1") + 4
+
+    def difficulty(self, problem: Problem) -> float:
+        data = problem.data
+        left = _full(data["rows"], data["cols"]) & ~data["drawn"]
+        return bin(left).count("1") + data["rows"] * data["cols"] - data["mine"] - data["theirs"]
+
+    def initial_state(self, problem: Problem) -> dict[str, Any]:
+        data = problem.data
+        return {"drawn": data["drawn"], "mine": data["mine"], "theirs": data["theirs"], "owners": data["owners"]}
+
+    def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
+        data = problem.data
+        rows, cols = data["rows"], data["cols"]
+        index = _read_line(move, rows, cols)
+        if index is None:
+            return invalid(state, "write one line as two neighbouring dots, e.g. a1-b1")
+        drawn = state["drawn"]
+        if drawn >> index & 1:
+            return Outcome(state, Verdict.wrong("drawn"), "That line is already drawn.")
+        owners = dict(state["owners"])
+        mine, theirs = state["mine"], state["theirs"]
+        gained = _take(rows, cols, drawn, index, owners, "X")
+        drawn |= 1 << index
+        mine += gained
+        said = f"You draw {_line_name(rows, cols, index)}" + (f" and take {gained} box{'es' * (gained > 1)}." if gained
+                                                              else ".")
+        full = _full(rows, cols)
+        if gained and drawn != full:
+            state = {"drawn": drawn, "mine": mine, "theirs": theirs, "owners": owners}
+            return Outcome(state, Verdict.wrong("again"), f"{said} Draw again.\n{_picture(data, drawn, owners)}")
+        replies = []
+        rng = event_rng((problem.env_id, problem.level, problem.seed), "reply", drawn)
+        for _ in range(len(_lines(rows, cols))):  # the opponent draws until it stops taking boxes
+            if drawn == full:
+                break
+            values = _line_values(rows, cols, drawn)
+            best = max(values.values())
+            reply = rng.choice(sorted(i for i, v in values.items() if v == best))
+            taken = _take(rows, cols, drawn, reply, owners, "O")
+            drawn |= 1 << reply
+            theirs += taken
+            replies.append(_line_name(rows, cols, reply) + (f" (taking {taken})" if taken else ""))
+            if not taken:
+                break
+        if replies:
+            said += f" The opponent draws {', '.join(replies)}."
+        state = {"drawn": drawn, "mine": mine, "theirs": theirs, "owners": owners}
+        score = f"Score: you {mine}, opponent {theirs}."
+        if drawn == full:
+            won = mine > theirs
+            result = "you win!" if won else "you lose." if mine < theirs else "a draw."
+            return Outcome(state, Verdict.right() if won else Verdict.wrong("not won"),
+                           f"{said} Every line is drawn. {score} {result.capitalize()}", True)
+        return Outcome(state, Verdict.wrong("game goes on"), f"{said}\n{_picture(data, drawn, owners)}\n{score}")
+
+    def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
+        data = problem.data
+        values = _line_values(data["rows"], data["cols"], state["drawn"])
+        index = max(sorted(values), key=lambda i: values[i])
+        return _line_name(data["rows"], data["cols"], index)
+
+
+@functools.cache
+def _lines(rows: int, cols: int) -> tuple[tuple[int, int, int, int], ...]:
+    """Every line as (row, col) of its two dots: the horizontal ones, then the vertical ones."""
+    horizontal = [(r, c, r, c + 1) for r in range(rows + 1) for c in range(cols)]
+    vertical = [(r, c, r + 1, c) for r in range(rows) for c in range(cols + 1)]
+    return tuple(horizontal + vertical)
+
+
+@functools.cache
+def _boxes(rows: int, cols: int) -> tuple[int, ...]:
+    """Each box's four lines as a bit mask (row-major)."""
+    index = {line: i for i, line in enumerate(_lines(rows, cols))}
+    return tuple((1 << index[(r, c, r, c + 1)]) | (1 << index[(r + 1, c, r + 1, c + 1)])
+                 | (1 << index[(r, c, r + 1, c)]) | (1 << index[(r, c + 1, r + 1, c + 1)])
+                 for r in range(rows) for c in range(cols))
+
+
+@functools.cache
+def _touching(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
+    """Per line, the boxes (by index) it is a side of."""
+    boxes = _boxes(rows, cols)
+    return tuple(tuple(b for b, mask in enumerate(boxes) if mask >> i & 1) for i in range(len(_lines(rows, cols))))
+
+
+@functools.cache
+def _full(rows: int, cols: int) -> int:
+    return (1 << len(_lines(rows, cols))) - 1
+
+
+def _gained(rows: int, cols: int, drawn: int, index: int) -> int:
+    after = drawn | 1 << index
+    boxes = _boxes(rows, cols)
+    return sum(after & boxes[b] == boxes[b] for b in _touching(rows, cols)[index])
+
+
+def _take(rows: int, cols: int, drawn: int, index: int, owners: dict[str, Any], who: Any) -> int:
+    """Boxes completed by drawing ``index`` (recorded in ``owners`` for the picture)."""
+    after = drawn | 1 << index
+    boxes = _boxes(rows, cols)
+    taken = [b for b in _touching(rows, cols)[index] if after & boxes[b] == boxes[b]]
+    for b in taken:
+        owners[str(b)] = who
+    return len(taken)
+
+
+@functools.lru_cache(maxsize=400_000)
+def _margin(rows: int, cols: int, drawn: int) -> int:
+    """The best final box margin (own minus other's, from now on) for the player about to draw."""
+    values = _line_values(rows, cols, drawn)
+    return max(values.values()) if values else 0
+
+
+def _line_values(rows: int, cols: int, drawn: int) -> dict[int, int]:
+    """Per undrawn line, the mover's best final margin from now on if it draws that line."""
+    values = {}
+    undrawn = _full(rows, cols) & ~drawn
+    while undrawn:
+        bit = undrawn & -undrawn
+        undrawn ^= bit
+        index = bit.bit_length() - 1
+        after = drawn | bit
+        gained = _gained(rows, cols, drawn, index)
+        values[index] = gained + _margin(rows, cols, after) if gained else -_margin(rows, cols, after)
+    return values
+
+
+def _dot(r: int, c: int) -> str:
+    return f"{string.ascii_lowercase[c]}{r + 1}"
+
+
+def _line_name(rows: int, cols: int, index: int) -> str:
+    r1, c1, r2, c2 = _lines(rows, cols)[index]
+    return f"{_dot(r1, c1)}-{_dot(r2, c2)}"
+
+
+def _read_line(move: str, rows: int, cols: int) -> int | None:
+    if len(move) > MAX_MOVE_CHARS:
+        return None
+
+    def read(text: str) -> int | None:
+        match = _LINE.match(strip_wrappers(text))
+        if not match:
+            return None
+        a = (int(match.group(2)) - 1, ord(match.group(1).lower()) - 97)
+        b = (int(match.group(4)) - 1, ord(match.group(3).lower()) - 97)
+        a, b = min(a, b), max(a, b)
+        try:
+            return _lines(rows, cols).index((*a, *b))
+        except ValueError:
+            return None
+
+    return read_with_tail(move, read, clauses=False)
+
+
+def _picture(data: dict[str, Any], drawn: int, owners: dict[str, str]) -> str:
+    rows, cols = data["rows"], data["cols"]
+    index = {line: i for i, line in enumerate(_lines(rows, cols))}
+    out = ["  " + "   ".join(string.ascii_lowercase[: cols + 1])]
+    for r in range(rows + 1):
+        dots = "".join("+" + ("---" if c < cols and drawn >> index[(r, c, r, c + 1)] & 1 else "   ")
+                       for c in range(cols + 1))
+        out.append(f"{r + 1} {dots.rstrip()}")
+        if r < rows:
+            cells = []
+            for c in range(cols + 1):
+                wall = "|" if drawn >> index[(r, c, r + 1, c)] & 1 else " "
+                box = r * cols + c
+                owner = (owners or {}).get(str(box), " ")
+                cells.append(wall + (f" {owner} " if c < cols else ""))
+            out.append("  " + "".join(cells).rstrip())
+    return "\n".join(out)

@@ -1,0 +1,206 @@
+"""2048: slide and merge tiles on a small board until a target tile appears.
+
+The board is ``size x size``; each move (``U D L R`` or up, down, left, right) slides every
+tile as far as it goes that way, and two equal tiles that meet merge into their sum (each tile
+merges at most once per move, the ones nearest the wall first). After every move that changes
+the board, a new tile appears on an empty cell: a 2, or a 4 one time in ten. Where it appears
+is drawn from a tape stored with the problem
+(:func:`palaestra.envs.games.common.tape_uniform`), keyed by the move count and the board, so
+the same moves always bring the same tiles. Each turn the model writes up to ten moves
+(``LLDR``, ``L, L, D``); a move that changes nothing is skipped. Reaching the target tile wins
+(reward 1); a full board with no merge left loses; running out of turns scores 0.
+
+The generator plays a greedy player that sees the next tile (it keeps the largest tile in a
+corner and the board open) and keeps only tapes on which it reaches the target; the oracle is
+that player, one move per turn. The turn budget is its number of moves plus a margin.
+Levels: 3x3 boards to 32 and 64, then 4x4 to 128, 256 and 512. The difficulty measure is the
+number of moves the greedy player needs.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
+from palaestra.envs.games.common import MAX_MOVE_CHARS, tape_uniform
+from palaestra.verifiers.moves import read_tokens
+
+SPELLINGS = {"U": "U", "D": "D", "L": "L", "R": "R", "up": "U", "down": "D", "left": "L", "right": "R"}
+MAX_MOVES = 10
+PREFERENCE = "DLRU"  # the greedy player's order among equally good moves: keeps the big tile bottom left
+
+
+@register
+class Game2048(MultiTurnTask):
+    id = "games/game_2048"
+    family = "games"
+    description = "Slide and merge tiles of 2048 until a target tile appears; new tiles come from a seeded tape."
+    tags = ("games", "multi-turn", "planning", "stochastic", "grid")
+
+    @dataclass(frozen=True)
+    class Config:
+        size: int
+        target: int
+
+    def config(self, level: int) -> Config:
+        c = self.Config
+        return [c(3, 32), c(3, 64), c(4, 128), c(4, 256), c(4, 512)][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        def draw() -> dict[str, Any] | None:
+            tape = rng.getrandbits(48)
+            board = _spawn(tape, 0, _spawn(tape, -1, [0] * (config.size * config.size)))
+            moves = _greedy_game(tape, board, config.target)
+            return None if moves is None else {"tape": tape, "board": board, "moves": moves}
+
+        made = retry(draw, attempts=50, what="a tape on which the greedy player reaches the target")
+        data = {"size": config.size, "target": config.target, "tape": made["tape"], "board": made["board"],
+                "greedy": len(made["moves"]), "turns": len(made["moves"]) + 10 + len(made["moves"]) // 5}
+        prompt = (
+            f"Let's play 2048 on a {config.size}x{config.size} board (0 is an empty cell):\n\n"
+            f"{_picture(config.size, made['board'])}\n\n"
+            "A move (U, D, L or R: up, down, left, right) slides every tile as far as it goes that way; two equal "
+            "tiles that meet merge into their sum (each tile merges once per move, those nearest the wall first). "
+            "After every move that changes the board a new tile appears on an empty cell: a 2, or sometimes a 4. "
+            f"Reach a {config.target} tile to win; a full board with no possible merge loses.\n"
+            f"You have {data['turns']} turns. Each turn, write up to {MAX_MOVES} moves, for example: LLD"
+        )
+        return Problem(prompt=prompt, answer=None, data=data)
+
+    def max_turns(self, problem: Problem) -> int:
+        return problem.data["turns"]
+
+    def difficulty(self, problem: Problem) -> float:
+        return float(problem.data["greedy"])
+
+    def initial_state(self, problem: Problem) -> dict[str, Any]:
+        return {"board": problem.data["board"], "count": 1}
+
+    def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
+        data = problem.data
+        size, target = data["size"], data["target"]
+        steps = read_tokens(move, SPELLINGS, max_count=MAX_MOVES) if len(move) <= MAX_MOVE_CHARS else None
+        if not steps:
+            why = f"write 1 to {MAX_MOVES} moves as letters U, D, L, R"
+            return Outcome(state, Verdict.unparsed(why), f"Invalid move: {why}.")
+        board, count = state["board"], state["count"]
+        skipped = 0
+        for step in steps:
+            slid = _slide(board, size, step)
+            if slid == board:
+                skipped += 1
+                continue
+            board = _spawn(data["tape"], count, slid)
+            count += 1
+            if max(board) >= target:
+                return Outcome({"board": board, "count": count}, Verdict.right(),
+                               f"You made {target}: you win!\n{_picture(size, board)}", True)
+            if _stuck(board, size):
+                return Outcome({"board": board, "count": count}, Verdict.wrong("stuck"),
+                               f"No move is left: you lose.\n{_picture(size, board)}", True)
+        note = f" ({skipped} move{'s' * (skipped > 1)} changed nothing and {'were' if skipped > 1 else 'was'} skipped)" \
+            if skipped else ""
+        return Outcome({"board": board, "count": count}, Verdict.wrong("playing"), f"Board{note}:\n{_picture(size, board)}")
+
+    def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
+        data = problem.data
+        return _greedy_move(data["tape"], state["count"], tuple(state["board"]), data["size"])
+
+
+def _picture(size: int, board: list[int]) -> str:
+    width = max(len(str(v)) for v in board)
+    return "\n".join(" ".join(str(v).rjust(width) for v in board[r * size:(r + 1) * size]) for r in range(size))
+
+
+def _line_merge(line: list[int]) -> list[int]:
+    """One row slid towards its start: tiles packed, equal neighbours merged once, the first pair first."""
+    tiles = [v for v in line if v]
+    out: list[int] = []
+    skip = False
+    for i, v in enumerate(tiles):
+        if skip:
+            skip = False
+            continue
+        if i + 1 < len(tiles) and tiles[i + 1] == v:
+            out.append(2 * v)
+            skip = True
+        else:
+            out.append(v)
+    return out + [0] * (len(line) - len(out))
+
+
+@functools.cache
+def _lines(size: int, step: str) -> tuple[tuple[int, ...], ...]:
+    """The cell indices of every row or column, listed from the wall the tiles slide towards."""
+    rows = [tuple(r * size + c for c in range(size)) for r in range(size)]
+    cols = [tuple(r * size + c for r in range(size)) for c in range(size)]
+    return {"L": tuple(rows), "R": tuple(r[::-1] for r in rows), "U": tuple(cols),
+            "D": tuple(c[::-1] for c in cols)}[step]
+
+
+def _slide(board: list[int], size: int, step: str) -> list[int]:
+    out = list(board)
+    for line in _lines(size, step):
+        for index, value in zip(line, _line_merge([board[i] for i in line])):
+            out[index] = value
+    return out
+
+
+def _spawn(tape: int, count: int, board: list[int]) -> list[int]:
+    """``board`` with the new tile of move ``count``: a 2 (or a 4, one time in ten) on an empty cell from the tape."""
+    empty = [i for i, v in enumerate(board) if v == 0]
+    if not empty:
+        return board
+    key = ",".join(map(str, board))
+    where = empty[int(tape_uniform(Game2048.id, tape, count, key, "cell") * len(empty))]
+    value = 4 if tape_uniform(Game2048.id, tape, count, key, "value") < 0.1 else 2
+    out = list(board)
+    out[where] = value
+    return out
+
+
+def _stuck(board: list[int], size: int) -> bool:
+    return all(_slide(board, size, step) == board for step in "UDLR")
+
+
+def _score(board: list[int], size: int) -> float:
+    """The greedy player's liking for a board: open cells, the largest tile in the bottom-left corner, and rows
+    that decrease away from it."""
+    corner = board[(size - 1) * size]
+    order = sum(board[i] >= board[i + 1] for r in range(size) for i in range(r * size, r * size + size - 1))
+    return 4.0 * board.count(0) + (3.0 if corner == max(board) else 0.0) + 0.5 * order + max(board) / 64
+
+
+@functools.lru_cache(maxsize=100_000)
+def _greedy_move(tape: int, count: int, board: tuple[int, ...], size: int) -> str:
+    """The move whose outcome (with the very tile the tape will add) scores best; ties by ``PREFERENCE``."""
+    best, best_score = PREFERENCE[0], float("-inf")
+    for step in PREFERENCE:
+        slid = _slide(list(board), size, step)
+        if slid == list(board):
+            continue
+        score = _score(_spawn(tape, count, slid), size)
+        if score > best_score:
+            best, best_score = step, score
+    return best
+
+
+def _greedy_game(tape: int, board: list[int], target: int) -> list[str] | None:
+    """The greedy player's moves until the target tile, or None if it gets stuck first."""
+    size = int(len(board) ** 0.5)
+    moves: list[str] = []
+    count = 1
+    for _ in range(4 * target):  # far more moves than reaching any target takes
+        step = _greedy_move(tape, count, tuple(board), size)
+        slid = _slide(board, size, step)
+        if slid == board:
+            return None  # stuck
+        board = _spawn(tape, count, slid)
+        count += 1
+        moves.append(step)
+        if max(board) >= target:
+            return moves
+    return None

@@ -1,0 +1,165 @@
+"""Lights out: switch every light off; pressing a light toggles it and its four neighbours.
+
+The board is an ``n x n`` grid of lights, ``1`` on and ``0`` off, columns a, b, ... and rows
+1, 2, .... Each turn the model presses one light (``b3``, ``press b3``); it and the lights
+directly above, below, left and right of it change state. The board is shown after every
+press. Reward 1 when every light is off; an unreadable or off-board cell costs a turn.
+
+Boards come from pressing random cells of a dark board, so they are solvable. The fewest
+presses that solve a board are found by linear algebra over GF(2) (Gaussian elimination, then
+the lightest solution among those the null space allows: the 4x4 and 5x5 boards have several),
+and the turn budget is that number plus the level's spare presses. Boards are drawn uniformly
+among the solvable ones (each cell pressed with probability one half). The oracle presses the cells
+of a lightest solution of the current board. Levels grow the board and cut the spare presses.
+The difficulty measure is the fewest presses.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
+from palaestra.envs.games.common import cell_name, invalid, read_cell, render_board
+
+VERBS = ("press", "toggle", "click", "push", "flip")
+
+
+@register
+class LightsOut(MultiTurnTask):
+    id = "games/lights_out"
+    family = "games"
+    description = "Switch every light off; each press toggles a light and its four neighbours."
+    tags = ("games", "multi-turn", "puzzle", "linear-algebra", "grid")
+
+    @dataclass(frozen=True)
+    class Config:
+        size: int
+        spare: int  # presses allowed beyond the fewest
+
+    def config(self, level: int) -> Config:
+        c = self.Config
+        return [c(4, 4), c(5, 3), c(6, 3), c(7, 2), c(8, 2)][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        n = config.size
+
+        def draw() -> int | None:
+            # Each cell pressed with probability 1/2: every solvable board equally likely.
+            lights = 0
+            for cell in range(n * n):
+                if rng.random() < 0.5:
+                    lights ^= _press_mask(n, cell)
+            return lights if len(_fewest(n, lights)) >= 2 else None
+
+        lights = retry(draw, what="a lit board that needs at least two presses")
+        fewest = len(_fewest(n, lights))
+        data = {"size": n, "lights": lights, "fewest": fewest, "turns": fewest + config.spare}
+        prompt = (
+            f"Lights out on a {n}x{n} board (1 = on, 0 = off):\n\n{_picture(n, lights)}\n\n"
+            "Pressing a light toggles it and the lights directly above, below, left and right of it. Switch every "
+            f"light off. You have {data['turns']} presses. Each turn, press one light, written as column letter "
+            "and row number, for example: b2"
+        )
+        return Problem(prompt=prompt, answer=None, data=data)
+
+    def space_size(self, level: int) -> int | None:
+        """The 4x4 board (level 0) has 2^12 solvable boards; those needing fewer than two presses are left out."""
+        n = self.level_config(level).size
+        if n != 4:
+            return None
+        return sum(len(_fewest(n, lights)) >= 2 for lights in _solvable_boards(n))
+
+    def max_turns(self, problem: Problem) -> int:
+        return problem.data["turns"]
+
+    def difficulty(self, problem: Problem) -> float:
+        return float(problem.data["fewest"])
+
+    def initial_state(self, problem: Problem) -> dict[str, Any]:
+        return {"lights": problem.data["lights"]}
+
+    def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
+        n = problem.data["size"]
+        cell = read_cell(move, n, n, VERBS)
+        if cell is None:
+            return invalid(state, "write one light as column letter and row number, e.g. b2")
+        lights = state["lights"] ^ _press_mask(n, cell[0] * n + cell[1])
+        if lights == 0:
+            return Outcome({"lights": 0}, Verdict.right(), f"You press {cell_name(*cell)}: every light is off!", True)
+        return Outcome({"lights": lights}, Verdict.wrong("lights on"),
+                       f"You press {cell_name(*cell)}:\n{_picture(n, lights)}")
+
+    def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
+        n = problem.data["size"]
+        cell = min(_fewest(n, state["lights"]))
+        return cell_name(cell // n, cell % n)
+
+
+def _picture(n: int, lights: int) -> str:
+    return render_board([["1" if lights >> (r * n + c) & 1 else "0" for c in range(n)] for r in range(n)])
+
+
+@functools.cache
+def _press_mask(n: int, cell: int) -> int:
+    r, c = divmod(cell, n)
+    mask = 1 << cell
+    for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+        if 0 <= r + dr < n and 0 <= c + dc < n:
+            mask |= 1 << ((r + dr) * n + c + dc)
+    return mask
+
+
+@functools.cache
+def _elimination(n: int) -> tuple[list[tuple[int, int]], list[int]]:
+    """Row-reduced press system: (pivot rows as (pivot cell, combination of presses), null space basis)."""
+    size = n * n
+    # Row i: which cells' presses toggle light i, with the identity appended to track combinations.
+    rows = [(sum(1 << j for j in range(size) if _press_mask(n, j) >> i & 1), 1 << i) for i in range(size)]
+    pivots: list[tuple[int, int, int]] = []  # (pivot column, row mask, combination of lights)
+    for column in range(size):
+        index = next((k for k, (mask, _) in enumerate(rows) if mask >> column & 1), None)
+        if index is None:
+            continue
+        mask, combo = rows.pop(index)
+        rows = [(m ^ mask, c ^ combo) if m >> column & 1 else (m, c) for m, c in rows]
+        pivots = [(col, m ^ mask, c ^ combo) if m >> column & 1 else (col, m, c) for col, m, c in pivots]
+        pivots.append((column, mask, combo))
+    free = [column for column in range(size) if column not in {p for p, _, _ in pivots}]
+    null = []
+    for f in free:
+        vector = 1 << f
+        for column, mask, _ in pivots:
+            if mask >> f & 1:
+                vector |= 1 << column
+        null.append(vector)
+    return [(column, combo) for column, _, combo in pivots], null
+
+
+def _solvable_boards(n: int) -> set[int]:
+    """Every board some presses switch off (the span of the press masks)."""
+    span = {0}
+    for cell in range(n * n):
+        span |= {board ^ _press_mask(n, cell) for board in span}
+    return span
+
+
+def _fewest(n: int, lights: int) -> list[int]:
+    """The cells of a lightest set of presses that switches ``lights`` off (the board must be solvable)."""
+    pivots, null = _elimination(n)
+    base = 0
+    for column, combo in pivots:
+        if bin(combo & lights).count("1") % 2:
+            base |= 1 << column
+    best = base
+    for choice in itertools.product((0, 1), repeat=len(null)):
+        candidate = base
+        for use, vector in zip(choice, null):
+            if use:
+                candidate ^= vector
+        if bin(candidate).count("1") < bin(best).count("1"):
+            best = candidate
+    return [cell for cell in range(n * n) if best >> cell & 1]

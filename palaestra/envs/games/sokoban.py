@@ -1,0 +1,270 @@
+"""Sokoban: push every box onto a goal, one row of moves per turn, with the board shown after each.
+
+The warehouse is drawn with ``#`` walls, ``-`` floor, ``.`` goals, ``$`` boxes, ``*`` a box on a
+goal, ``@`` the player and ``+`` the player on a goal. The player moves up, down, left or right
+(``U D L R``); walking into a box pushes it one cell if the cell beyond is floor or a goal
+(never into a wall or another box, and boxes cannot be pulled). Each turn the model writes a
+sequence of moves (``UURDL``, ``U U R``, ``up, up, right``; at most 100); they are made in
+order until one is blocked, which ends the sequence there. ``restart`` puts everything back
+where it started (and costs a turn). Reward 1 when every box is on a goal.
+
+Levels come from reverse play: boxes start on the goals and a player pulls them around at
+random; reversing the pulls (walking the shortest way between them) gives a solution, stored
+with the problem, so every level is solvable and the oracle replays that solution, one push
+per turn. The turn budget is the solution's pushes plus a margin (two pushes per turn is
+plenty for a player who plans). Levels grow the room, the boxes and the pulls. The
+difficulty measure is the number of pushes in that solution.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
+from palaestra.envs.games.common import MAX_MOVE_CHARS
+from palaestra.verifiers.moves import read_tokens
+
+STEPS = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
+OPPOSITE = {"U": "D", "D": "U", "L": "R", "R": "L"}
+SPELLINGS = {**{k: k for k in STEPS}, "up": "U", "down": "D", "left": "L", "right": "R"}
+MAX_STEPS = 100
+WALL = "#"
+
+
+@register
+class Sokoban(MultiTurnTask):
+    id = "games/sokoban"
+    family = "games"
+    description = "Push every box onto a goal in a generated Sokoban warehouse, with the board shown after each turn."
+    tags = ("games", "multi-turn", "planning", "grid")
+
+    @dataclass(frozen=True)
+    class Config:
+        size: int  # the room is size x size cells inside its outer wall
+        boxes: int
+        pulls: int  # random pulls made from the solved position
+        walls: int  # extra wall cells inside the room
+
+    def config(self, level: int) -> Config:
+        c = self.Config
+        return [c(5, 1, 8, 2), c(5, 2, 12, 2), c(6, 2, 18, 3), c(6, 3, 24, 4), c(7, 3, 36, 6)][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        def draw() -> dict[str, Any] | None:
+            walls = _room(rng, config)
+            if walls is None:
+                return None
+            floor = [(r, c) for r in range(config.size + 2) for c in range(config.size + 2) if (r, c) not in walls]
+            goals = rng.sample(floor, config.boxes)
+            player = rng.choice([cell for cell in floor if cell not in goals])
+            boxes, player, pulls = _scramble(rng, walls, list(goals), player, config.pulls)
+            if any(box in goals for box in boxes):
+                return None  # every box must need pushing
+            solution = _solution(walls, boxes, player, pulls)
+            return {"walls": sorted(walls), "goals": sorted(goals), "boxes": sorted(boxes), "player": player,
+                    "solution": solution}
+
+        made = retry(draw, what="a scrambled warehouse with every box off its goal")
+        data = {
+            "size": config.size + 2,
+            "walls": [list(cell) for cell in made["walls"]],
+            "goals": [list(cell) for cell in made["goals"]],
+            "boxes": [list(cell) for cell in made["boxes"]],
+            "player": list(made["player"]),
+            "solution": made["solution"],
+        }
+        pushes = len(data["solution"])
+        prompt = (
+            "Let's play Sokoban. Push every box onto a goal. Legend: '#' wall, '-' floor, '.' goal, '$' box, "
+            "'*' box on a goal, '@' you, '+' you on a goal.\n\n"
+            f"{_picture(data, data['boxes'], data['player'])}\n\n"
+            "You move up (U), down (D), left (L) or right (R). Walking into a box pushes it one cell, if the cell "
+            "beyond it is free floor or a goal; boxes cannot be pulled. Each turn, write a sequence of moves, for "
+            "example: UURDL (at most 100 moves). They are made in order until one is blocked, which ends the "
+            "sequence there; the board is shown after every turn. Write restart to put everything back as it was "
+            f"at the start. You have {self._budget(pushes)} turns."
+        )
+        return Problem(prompt=prompt, answer=None, data=data)
+
+    @staticmethod
+    def _budget(pushes: int) -> int:
+        return pushes + 6
+
+    def max_turns(self, problem: Problem) -> int:
+        return self._budget(len(problem.data["solution"]))
+
+    def difficulty(self, problem: Problem) -> float:
+        return float(len(problem.data["solution"]))
+
+    def initial_state(self, problem: Problem) -> dict[str, Any]:
+        return {"boxes": problem.data["boxes"], "player": problem.data["player"]}
+
+    def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
+        data = problem.data
+        if move.strip().lower().rstrip(".") in ("restart", "reset"):
+            state = self.initial_state(problem)
+            return Outcome(state, Verdict.wrong("restarted"), f"Restarted.\n{_picture(data, state['boxes'], state['player'])}")
+        steps = read_tokens(move, SPELLINGS, max_count=MAX_STEPS) if len(move) <= MAX_MOVE_CHARS * 4 else None
+        if not steps:
+            why = "write moves as letters U, D, L, R (e.g. UURDL), or restart"
+            return Outcome(state, Verdict.unparsed(why), f"Invalid move: {why}.")
+        walls = {tuple(cell) for cell in data["walls"]}
+        boxes = [tuple(box) for box in state["boxes"]]
+        player = tuple(state["player"])
+        made = 0
+        for step in steps:
+            moved = _step(walls, boxes, player, step)
+            if moved is None:
+                break
+            boxes, player = moved
+            made += 1
+        state = {"boxes": sorted([list(b) for b in boxes]), "player": list(player)}
+        picture = _picture(data, state["boxes"], state["player"])
+        said = f"Made {made} of {len(steps)} moves" + (f" (move {made + 1} was blocked)." if made < len(steps) else ".")
+        if all(list(box) in data["goals"] for box in boxes):
+            return Outcome(state, Verdict.right(), f"{said} Every box is on a goal: solved!\n{picture}", True)
+        return Outcome(state, Verdict.wrong("not solved"), f"{said}\n{picture}")
+
+    def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
+        data = problem.data
+        walls = {tuple(cell) for cell in data["walls"]}
+        boxes = sorted(tuple(b) for b in data["boxes"])
+        player = tuple(data["player"])
+        here = (sorted(tuple(b) for b in state["boxes"]), tuple(state["player"]))
+        move = "restart"  # off the solution (only after other moves): start again
+        for segment in data["solution"]:  # play on from the last point of the stored solution the state is at
+            if (boxes, player) == here:
+                move = segment
+            for step in segment:
+                boxes, player = _step(walls, boxes, player, step) or (boxes, player)
+            boxes = sorted(boxes)
+        return move
+
+
+def _room(rng: random.Random, config: Sokoban.Config) -> set[tuple[int, int]] | None:
+    """Wall cells: the outer wall plus ``config.walls`` inner ones, keeping the floor connected."""
+    n = config.size + 2
+    walls = {(r, c) for r in range(n) for c in range(n) if r in (0, n - 1) or c in (0, n - 1)}
+    inner = [(r, c) for r in range(1, n - 1) for c in range(1, n - 1)]
+    walls |= set(rng.sample(inner, config.walls))
+    floor = [cell for cell in inner if cell not in walls]
+    return walls if len(_reach(walls, set(), floor[0])) == len(floor) else None
+
+
+def _reach(walls: set[tuple[int, int]], boxes: set[tuple[int, int]], start: tuple[int, int]) -> dict[tuple[int, int], str]:
+    """Cells the player reaches from ``start`` without pushing, each with a shortest route of moves."""
+    routes = {start: ""}
+    queue = deque([start])
+    while queue:
+        cell = queue.popleft()
+        for letter, (dr, dc) in STEPS.items():
+            nxt = (cell[0] + dr, cell[1] + dc)
+            if nxt not in routes and nxt not in walls and nxt not in boxes:
+                routes[nxt] = routes[cell] + letter
+                queue.append(nxt)
+    return routes
+
+
+def _scramble(rng: random.Random, walls: set[tuple[int, int]], boxes: list[tuple[int, int]], player: tuple[int, int],
+              pulls: int) -> tuple[list[tuple[int, int]], tuple[int, int], list[tuple[int, str]]]:
+    """Random pulls from the solved position: (boxes, player, the pulls as (box index, the push undoing it))."""
+    done: list[tuple[int, str]] = []
+    for _ in range(pulls * 4):
+        if len(done) == pulls:
+            break
+        reach = _reach(walls, set(boxes), player)
+        options = []
+        for index, (r, c) in enumerate(boxes):
+            for letter, (dr, dc) in STEPS.items():
+                stand, back = (r + dr, c + dc), (r + 2 * dr, c + 2 * dc)  # the player pulls by stepping away
+                if stand in reach and back not in walls and back not in boxes:
+                    options.append((index, stand, back, letter))
+        if not options:
+            break
+        index, stand, back, letter = rng.choice(options)
+        boxes[index] = stand
+        player = back
+        # Undoing this pull is a push from `back` towards the box: the opposite of `letter`.
+        done.append((index, OPPOSITE[letter]))
+    return boxes, player, done
+
+
+def _step(walls: set[tuple[int, int]], boxes: list[tuple[int, int]], player: tuple[int, int],
+          letter: str) -> tuple[list[tuple[int, int]], tuple[int, int]] | None:
+    """(boxes, player) after one move, or None when it is blocked."""
+    dr, dc = STEPS[letter]
+    nxt = (player[0] + dr, player[1] + dc)
+    if nxt in walls:
+        return None
+    if nxt in boxes:
+        beyond = (nxt[0] + dr, nxt[1] + dc)
+        if beyond in walls or beyond in boxes:
+            return None
+        boxes = [beyond if box == nxt else box for box in boxes]
+    return boxes, nxt
+
+
+def _solution(walls: set[tuple[int, int]], boxes: list[tuple[int, int]], player: tuple[int, int],
+              pulls: list[tuple[int, str]]) -> list[str]:
+    """The pulls undone in reverse order, each as one segment (walk the shortest way to the box, push it),
+    with every detour that comes back to an earlier position cut out."""
+    pushes = [(index, push) for index, push in reversed(pulls)]
+    for _ in range(len(pushes) + 1):  # each pass cuts a detour or stops
+        positions: dict[tuple[Any, ...], int] = {}
+        replay_boxes, replay_player = list(boxes), player
+        cut = None
+        for k in range(len(pushes) + 1):
+            routes = _reach(walls, set(replay_boxes), replay_player)
+            key = (*replay_boxes, min(routes))  # each box where it is, and the region the player can walk in
+            if key in positions:
+                cut = (positions[key], k)
+                break
+            positions[key] = k
+            if k < len(pushes):
+                replay_boxes, replay_player = _push(walls, replay_boxes, replay_player, *pushes[k], routes)[1:]
+        if cut is None:
+            break
+        pushes = pushes[: cut[0]] + pushes[cut[1]:]
+    segments = []
+    for index, push in pushes:
+        route, boxes, player = _push(walls, boxes, player, index, push, _reach(walls, set(boxes), player))
+        segments.append(route)
+    return segments
+
+
+def _push(walls: set[tuple[int, int]], boxes: list[tuple[int, int]], player: tuple[int, int], index: int, push: str,
+          routes: dict[tuple[int, int], str]) -> tuple[str, list[tuple[int, int]], tuple[int, int]]:
+    """Walk to box ``index`` and push it once: (the moves, boxes, player)."""
+    dr, dc = STEPS[push]
+    box = boxes[index]
+    stand = (box[0] - dr, box[1] - dc)
+    if stand not in routes:
+        raise RuntimeError("a pull could not be undone")  # unreachable: the pushes replay legal pulls backwards
+    route = routes[stand] + push
+    boxes = list(boxes)
+    boxes[index] = (box[0] + dr, box[1] + dc)
+    return route, boxes, box
+
+
+def _picture(data: dict[str, Any], boxes: list[list[int]], player: list[int]) -> str:
+    walls = {tuple(cell) for cell in data["walls"]}
+    goals = {tuple(cell) for cell in data["goals"]}
+    box_cells = {tuple(b) for b in boxes}
+    rows = []
+    for r in range(data["size"]):
+        row = []
+        for c in range(data["size"]):
+            cell = (r, c)
+            if cell in walls:
+                row.append(WALL)
+            elif cell == tuple(player):
+                row.append("+" if cell in goals else "@")
+            elif cell in box_cells:
+                row.append("*" if cell in goals else "$")
+            else:
+                row.append("." if cell in goals else "-")
+        rows.append("".join(row))
+    return "\n".join(rows)

@@ -1,0 +1,196 @@
+"""Twenty questions over a generated table: find the hidden creature with yes/no questions about attributes.
+
+The prompt lists invented creatures (made-up names, so no outside knowledge helps), each with
+the same attributes: some categorical (colour, habitat, diet, pattern) and some numeric (legs,
+weight in kg). One creature is hidden. Each turn the model asks one question in the stated
+grammar and hears yes or no, or makes its guess:
+
+- ``colour = red?`` (also ``is colour red?``, ``colour is red``): a categorical test;
+- ``legs > 4?``, ``weight < 30?``, ``legs = 4?``: a numeric test;
+- ``guess NAME`` (or ``is it NAME?``): ends the episode, reward 1 when right.
+
+An unreadable question, or one naming an unknown attribute or value, costs a turn. Every
+creature differs from every other in some attribute, so the table can always be narrowed down
+to one. The question budget is what a greedy questioner (always the question that splits the
+remaining creatures most evenly) needs for this creature, plus the guess, plus the level's
+spare turns. The oracle knows the creature and guesses it.
+
+Levels grow the table and its attributes and remove the spare turns. The difficulty measure
+is the base-2 logarithm of the number of creatures.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
+from palaestra.envs.games.common import MAX_MOVE_CHARS
+from palaestra.verifiers.normalize import read_with_tail, strip_wrappers
+
+CATEGORIES = {
+    "colour": ["red", "blue", "green", "yellow", "black", "white"],
+    "habitat": ["forest", "desert", "river", "mountain", "cave"],
+    "diet": ["plants", "insects", "fish", "fruit"],
+    "pattern": ["plain", "striped", "spotted"],
+}
+NUMBERS = {"legs": [0, 2, 4, 6, 8], "weight": list(range(1, 100))}
+ORDER = ("colour", "legs", "habitat", "weight", "diet", "pattern")
+SYLLABLES = ("ba", "ko", "ri", "zu", "me", "ta", "lo", "vi", "ne", "su", "gra", "pli", "dro", "fen", "mar", "tul",
+             "quo", "xan", "bel", "ros")
+_QUESTION = re.compile(r"^(?:is\s+)?(?:the\s+)?([a-z]+)\s*(=|==|>|<|is)\s*([a-z0-9]+)\s*\??$")
+_SWAPPED = re.compile(r"^is\s+(?:the\s+)?([a-z]+)\s+([a-z]+)\s*\??$")
+_GUESS = re.compile(r"^(?:guess:?|is\s+it|it\s+is|it's|the\s+creature\s+is)\s+(?:the\s+)?([a-z]+)\s*[?.!]?$")
+
+
+@register
+class TwentyQuestions(MultiTurnTask):
+    id = "games/twenty_questions"
+    family = "games"
+    description = "Find a hidden creature in a generated attribute table with yes/no questions in a stated grammar."
+    tags = ("games", "multi-turn", "deduction", "information-gain")
+
+    @dataclass(frozen=True)
+    class Config:
+        creatures: int
+        attributes: int  # the first this many of ORDER
+        spare: int  # turns beyond the greedy questioner's
+
+    def config(self, level: int) -> Config:
+        c = self.Config
+        return [c(8, 3, 3), c(14, 4, 2), c(24, 5, 1), c(36, 6, 1), c(50, 6, 0)][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        attributes = ORDER[: config.attributes]
+
+        def draw() -> list[dict[str, Any]] | None:
+            names: list[str] = []
+            for _ in range(config.creatures * 4):
+                name = "".join(rng.choice(SYLLABLES) for _ in range(rng.randint(2, 3)))
+                if name not in names:
+                    names.append(name)
+                if len(names) == config.creatures:
+                    break
+            rows = []
+            for name in names:
+                row: dict[str, Any] = {"name": name}
+                for attribute in attributes:
+                    row[attribute] = rng.choice(CATEGORIES.get(attribute) or NUMBERS[attribute])
+                rows.append(row)
+            profiles = {tuple(row[a] for a in attributes) for row in rows}
+            return rows if len(rows) == config.creatures and len(profiles) == len(rows) else None
+
+        table = retry(draw, what="creatures that all differ")
+        secret = rng.randrange(config.creatures)
+        questions = _greedy_path(table, attributes, secret)
+        turns = questions + 1 + config.spare
+        header = " | ".join(["name", *(f"{a} (kg)" if a == "weight" else a for a in attributes)])
+        lines = [" | ".join([row["name"], *(str(row[a]) for a in attributes)]) for row in table]
+        numeric = [a for a in attributes if a in NUMBERS]
+        categorical = [a for a in attributes if a in CATEGORIES]
+        example = f"{categorical[0]} = {CATEGORIES[categorical[0]][0]}?"
+        prompt = (
+            "I am thinking of one of these creatures:\n\n" + header + "\n" + "\n".join(lines) + "\n\n"
+            "Find it. Each turn, ask one yes/no question about one attribute, or make your guess:\n"
+            f"- a value test on {', '.join(categorical)}: ATTRIBUTE = VALUE?, for example: {example}\n"
+            + (f"- a number test on {', '.join(numeric)}: ATTRIBUTE > N?, ATTRIBUTE < N? or ATTRIBUTE = N?, for "
+               f"example: {numeric[0]} > 3?\n" if numeric else "")
+            + f"- guess NAME, for example: guess {table[(secret + 1) % len(table)]['name']}; the guess ends the "
+            f"game.\nYou have {turns} turns in all; an unreadable question costs a turn."
+        )
+        data = {"table": table, "attributes": list(attributes), "secret": secret, "turns": turns}
+        return Problem(prompt=prompt, answer=table[secret]["name"], data=data)
+
+    def max_turns(self, problem: Problem) -> int:
+        return problem.data["turns"]
+
+    def difficulty(self, problem: Problem) -> float:
+        return math.log2(len(problem.data["table"]))
+
+    def initial_state(self, problem: Problem) -> dict[str, Any]:
+        return {}
+
+    def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
+        data = problem.data
+        table, secret = data["table"], data["table"][data["secret"]]
+        asked = read_question(move, data["attributes"], [row["name"] for row in table])
+        if asked is None:
+            why = "ask ATTRIBUTE = VALUE?, ATTRIBUTE > N?, ATTRIBUTE < N?, or write guess NAME"
+            return Outcome(state, Verdict.unparsed(why), f"Invalid question: {why}.")
+        if asked[0] == "guess":
+            if asked[1] == secret["name"]:
+                return Outcome(state, Verdict.right(), f"Yes, it is {secret['name']}!", True)
+            return Outcome(state, Verdict.wrong("wrong guess"), f"No, it was {secret['name']}.", True)
+        return Outcome(state, Verdict.wrong("asked"), "Yes." if _holds(secret, asked) else "No.")
+
+    def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
+        return f"guess {problem.answer}"
+
+
+Question = tuple[str, ...]
+
+
+def read_question(move: str, attributes: list[str], names: list[str]) -> tuple[Any, ...] | None:
+    """``("guess", name)``, ``(attribute, "=", value)`` or ``(attribute, ">" | "<", number)``, or None."""
+    if len(move) > MAX_MOVE_CHARS:
+        return None
+
+    def read(text: str) -> tuple[Any, ...] | None:
+        s = " ".join(strip_wrappers(text).lower().split()).rstrip(".")
+        guess = _GUESS.match(s)
+        if guess:
+            return ("guess", guess.group(1)) if guess.group(1) in names else None
+        if s.rstrip("?") in names:
+            return ("guess", s.rstrip("?"))
+        match = _QUESTION.match(s)
+        if match:
+            attribute, op, value = match.group(1), match.group(2), match.group(3)
+        else:
+            swapped = _SWAPPED.match(s)
+            if not swapped:
+                return None
+            attribute, op, value = swapped.group(1), "=", swapped.group(2)
+        attribute = {"color": "colour", "leg": "legs", "weighs": "weight"}.get(attribute, attribute)
+        if attribute not in attributes:
+            return None
+        op = "=" if op in ("==", "is") else op
+        if attribute in CATEGORIES:
+            return (attribute, "=", value) if op == "=" and value in CATEGORIES[attribute] else None
+        return (attribute, op, int(value)) if value.isdigit() and len(value) <= 4 else None
+
+    return read_with_tail(move, read, clauses=False)
+
+
+def _holds(row: dict[str, Any], question: tuple[Any, ...]) -> bool:
+    attribute, op, value = question
+    actual = row[attribute]
+    return actual == value if op == "=" else actual > value if op == ">" else actual < value
+
+
+def _questions(table: list[dict[str, Any]], attributes: tuple[str, ...]) -> list[tuple[Any, ...]]:
+    out: list[tuple[Any, ...]] = []
+    for attribute in attributes:
+        if attribute in CATEGORIES:
+            out += [(attribute, "=", v) for v in CATEGORIES[attribute]]
+        else:
+            values = sorted({row[attribute] for row in table})
+            out += [(attribute, ">", v) for v in values[:-1]]
+    return out
+
+
+def _greedy_path(table: list[dict[str, Any]], attributes: tuple[str, ...], secret: int) -> int:
+    """Questions a greedy questioner (the most even split each time) asks before one creature is left."""
+    left = list(range(len(table)))
+    asked = 0
+    for _ in range(len(table)):
+        if len(left) == 1:
+            return asked
+        rows = [table[i] for i in left]
+        question = min(_questions(rows, attributes), key=lambda q: abs(2 * sum(_holds(r, q) for r in rows) - len(rows)))
+        answer = _holds(table[secret], question)
+        left = [i for i in left if _holds(table[i], question) == answer]
+        asked += 1
+    return asked

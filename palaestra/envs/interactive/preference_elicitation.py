@@ -1,0 +1,194 @@
+"""Preference elicitation: recommend a simulated user's favourite rental by asking about hidden preferences.
+
+The prompt lists holiday rentals with numeric attributes (price per night, distance to the
+beach, rating, size) and yes/no features (pool, pets allowed, parking). The simulated user has
+hidden preferences: a weight from 0 to 3 for each numeric attribute (not at all, a little,
+somewhat, a lot) and, for each feature, whether it is a must-have. Its score for a rental is
+the sum over attributes of weight times where the rental falls between the worst and the best
+value on offer (0 to 1; cheaper and closer are better); its favourite is the best-scoring
+rental with every must-have. The prompt states this rule; the weights and must-haves are what
+the model must find out. Each turn the model writes one command:
+
+- ``ask ATTRIBUTE`` (``ask price``, ``ask pool``): the user says how much it cares;
+- ``compare B D``: the user says which of two rentals it prefers;
+- ``recommend C``: ends the episode; reward 1 when C is the user's favourite.
+
+An unreadable command costs a turn. The favourite is unique with a clear margin, never the
+best on every attribute alone, and the turn budget is below the number of attributes plus one
+at the harder levels, so the model must choose its questions. The oracle knows the user and
+recommends the favourite at once.
+
+Levels add rentals and attributes and cut the budget. The difficulty measure is the number of
+rentals times attributes, per turn of the budget.
+"""
+
+from __future__ import annotations
+
+import random
+import string
+from dataclasses import dataclass
+from typing import Any
+
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
+from palaestra.envs.interactive.common import read_command
+
+NUMERIC = {  # attribute: (unit text, True when lower is better, low, high)
+    "price": ("$ per night", True, 60, 400),
+    "distance": ("km to the beach", True, 1, 30),
+    "rating": ("stars", False, 25, 50),  # tenths of a star
+    "size": ("m²", False, 30, 150),
+}
+FEATURES = ("pool", "pets", "parking")
+WEIGHT_WORDS = ("not at all", "a little", "somewhat", "a lot")
+MARGIN = 0.15
+
+
+@register
+class PreferenceElicitation(MultiTurnTask):
+    id = "interactive/preference_elicitation"
+    family = "interactive"
+    description = "Find a simulated user's favourite rental by asking about its hidden weights and must-haves."
+    tags = ("interactive", "multi-turn", "dialogue", "user-simulation")
+
+    @dataclass(frozen=True)
+    class Config:
+        rentals: int
+        numeric: int  # the first this many of NUMERIC
+        features: int  # the first this many of FEATURES
+        turns: int
+
+    def config(self, level: int) -> Config:
+        c = self.Config
+        return [c(4, 2, 1, 5), c(6, 3, 1, 5), c(8, 3, 2, 5), c(10, 4, 2, 5), c(12, 4, 3, 5)][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        numeric = list(NUMERIC)[: config.numeric]
+        features = list(FEATURES)[: config.features]
+        labels = string.ascii_uppercase[: config.rentals]
+
+        def draw() -> dict[str, Any] | None:
+            rentals = []
+            for _ in labels:
+                row: dict[str, Any] = {a: rng.randint(NUMERIC[a][2], NUMERIC[a][3]) for a in numeric}
+                row.update({f: rng.random() < 0.5 for f in features})
+                rentals.append(row)
+            weights = {a: rng.randint(0, 3) for a in numeric}
+            needs = {f: rng.random() < 0.5 for f in features}
+            if not any(weights.values()):
+                return None
+            data = {"labels": labels, "numeric": numeric, "features": features, "rentals": rentals,
+                    "weights": weights, "needs": needs, "turns": config.turns}
+            ranked = sorted(((_score(data, i), i) for i in range(len(rentals)) if _acceptable(data, i)), reverse=True)
+            if len(ranked) < 2 or ranked[0][0] - ranked[1][0] < MARGIN:
+                return None
+            favourite = ranked[0][1]
+            # Not a giveaway: some attribute the user cares about has a better value elsewhere.
+            if all(_position(data, favourite, a) == 1.0 for a in numeric if weights[a]):
+                return None
+            data["favourite"] = favourite
+            return data
+
+        data = retry(draw, what="a user with a clear favourite")
+        header = " | ".join(["rental", *(f"{a} ({NUMERIC[a][0]})" for a in numeric), *features])
+        lines = [" | ".join([label, *(_value_text(a, row[a]) for a in numeric),
+                             *("yes" if row[f] else "no" for f in features)]) for label, row in zip(labels, data["rentals"])]
+        prompt = (
+            "A user wants your help choosing a holiday rental from this list:\n\n" + header + "\n" + "\n".join(lines)
+            + "\n\nThe user has preferences you do not know. For each of "
+            f"{', '.join(numeric)} it has a weight: 0 (does not care), 1 (a little), 2 (somewhat) or 3 (a lot). It "
+            "scores a rental by adding, for each of those, its weight times where the rental falls between the "
+            "worst and the best value in the list (0 to 1; a lower price and a shorter distance are better, a "
+            f"higher rating and size are better). Some of the features ({', '.join(features)}) may be must-haves. "
+            "Its favourite is the highest-scoring rental with every must-have.\n\n"
+            "Each turn, write one command: ask ATTRIBUTE (e.g. ask price) to hear how much the user cares about it, "
+            "compare X Y (e.g. compare A B) to hear which of two rentals it prefers, or recommend X to make your "
+            f"final recommendation. You have {config.turns} turns; an unreadable command costs a turn."
+        )
+        return Problem(prompt=prompt, answer=labels[data["favourite"]], data=data)
+
+    def max_turns(self, problem: Problem) -> int:
+        return problem.data["turns"]
+
+    def difficulty(self, problem: Problem) -> float:
+        data = problem.data
+        return len(data["rentals"]) * (len(data["numeric"]) + len(data["features"])) / data["turns"]
+
+    def initial_state(self, problem: Problem) -> dict[str, Any]:
+        return {}
+
+    def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
+        data = problem.data
+        command = read_command(move, lambda words: _parse(words, data), articles=True)  # "A" is a rental here
+        if command is None:
+            why = "write ask ATTRIBUTE, compare X Y or recommend X"
+            return Outcome(state, Verdict.unparsed(why), f"Invalid command: {why}.")
+        verb = command[0]
+        labels = data["labels"]
+        if verb == "recommend":
+            chosen = labels.index(command[1])
+            if chosen == data["favourite"]:
+                return Outcome(state, Verdict.right(), f"The user loves {command[1]}: it is their favourite!", True)
+            return Outcome(state, Verdict.wrong("not the favourite"),
+                           f"The user is not happy: it preferred {labels[data['favourite']]}.", True)
+        if verb == "ask":
+            attribute = command[1]
+            if attribute in data["features"]:
+                need = data["needs"][attribute]
+                said = f"I must have {_feature_text(attribute)}." if need else f"{_feature_text(attribute).capitalize()} does not matter to me."
+            else:
+                weight = data["weights"][attribute]
+                said = f"I care about {attribute} {WEIGHT_WORDS[weight]} (weight {weight})."
+            return Outcome(state, Verdict.wrong("asked"), f'The user says: "{said}"')
+        first, second = labels.index(command[1]), labels.index(command[2])
+        better = max((first, second), key=lambda i: (_acceptable(data, i), _score(data, i), -i))
+        return Outcome(state, Verdict.wrong("compared"), f'The user says: "I prefer {labels[better]}."')
+
+    def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
+        return f"recommend {problem.answer}"
+
+
+def _value_text(attribute: str, value: int) -> str:
+    return f"{value / 10:.1f}" if attribute == "rating" else str(value)
+
+
+def _feature_text(feature: str) -> str:
+    return {"pool": "a pool", "pets": "pets allowed", "parking": "parking"}[feature]
+
+
+def _position(data: dict[str, Any], index: int, attribute: str) -> float:
+    """Where rental ``index`` falls between the worst (0) and the best (1) value of ``attribute`` on the list."""
+    values = [row[attribute] for row in data["rentals"]]
+    low, high = min(values), max(values)
+    if high == low:
+        return 1.0
+    fraction = (data["rentals"][index][attribute] - low) / (high - low)
+    return 1.0 - fraction if NUMERIC[attribute][1] else fraction
+
+
+def _score(data: dict[str, Any], index: int) -> float:
+    return sum(data["weights"][a] * _position(data, index, a) for a in data["numeric"])
+
+
+def _acceptable(data: dict[str, Any], index: int) -> bool:
+    return all(data["rentals"][index][f] for f in data["features"] if data["needs"][f])
+
+
+def _parse(words: list[str], data: dict[str, Any]) -> tuple[str, ...] | None:
+    labels = [label.lower() for label in data["labels"]]
+    if len(words) == 1 and words[0] in labels:
+        words = ["recommend", *words]  # "Answer: C" reaches here as "C"
+    if not words:
+        return None
+    verb = {"ask": "ask", "recommend": "recommend", "choose": "recommend", "pick": "recommend",
+            "compare": "compare"}.get(words[0])
+    rest = [w for w in words[1:] if w not in ("about", "rental", "and", "with", "vs", "versus", "the", "rentals", "an")]
+    if verb == "ask":
+        names = {"pets": "pets", "pet": "pets", "pool": "pool", "parking": "parking", "price": "price",
+                 "distance": "distance", "rating": "rating", "size": "size"}
+        attribute = names.get(rest[0]) if len(rest) == 1 else None
+        return ("ask", attribute) if attribute in (*data["numeric"], *data["features"]) else None
+    if verb == "recommend" and len(rest) == 1 and rest[0] in labels:
+        return ("recommend", rest[0].upper())
+    if verb == "compare" and len(rest) == 2 and all(r in labels for r in rest) and rest[0] != rest[1]:
+        return ("compare", rest[0].upper(), rest[1].upper())
+    return None

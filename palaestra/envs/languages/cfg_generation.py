@@ -1,0 +1,145 @@
+"""Generate a string of a context-free grammar that meets given constraints.
+
+A random grammar (see :mod:`palaestra.envs.languages.grammar`) and constraints read off a string
+it generates (so some answer exists): an exact length, plus one to three of "starts with",
+"ends with", "contains the substring", "contains exactly k copies of a letter". Any string that
+the grammar generates and that meets every constraint scores: the verifier checks the
+constraints, then membership by a memoised split search (strings longer than the stated length
+are refused before any parsing).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.envs.languages.grammar import Grammar, random_grammar
+from palaestra.verifiers.normalize import read_with_tail, strip_wrappers, unify
+
+
+@register
+class CfgGeneration(Task):
+    id = "languages/cfg_generation"
+    family = "languages"
+    description = "Write a string that a context-free grammar generates and that meets given constraints."
+    tags = ("formal-languages", "grammar", "generation")
+
+    @dataclass(frozen=True)
+    class Config:
+        nonterminals: int
+        terminals: str
+        bodies: tuple[int, int]
+        max_body: int
+        lengths: tuple[int, int]
+        constraints: int  # besides the length
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(nonterminals=2, terminals="ab", bodies=(2, 2), max_body=3, lengths=(4, 6), constraints=1),
+            self.Config(nonterminals=3, terminals="ab", bodies=(2, 3), max_body=3, lengths=(6, 9), constraints=1),
+            self.Config(nonterminals=3, terminals="abc", bodies=(2, 3), max_body=3, lengths=(8, 11), constraints=2),
+            self.Config(nonterminals=4, terminals="abc", bodies=(2, 3), max_body=3, lengths=(10, 14), constraints=2),
+            self.Config(nonterminals=5, terminals="abc", bodies=(2, 4), max_body=4, lengths=(13, 18), constraints=3),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        def draw() -> tuple[Grammar, str] | None:
+            grammar = random_grammar(rng, config.nonterminals, config.terminals, config.bodies, config.max_body)
+            lengths = [n for n in range(config.lengths[0], config.lengths[1] + 1) if grammar.count("S", n) >= 3]
+            if not lengths:
+                return None
+            return grammar, Grammar.string(grammar.sample(rng, rng.choice(lengths)))
+
+        grammar, witness = retry(draw, what="a grammar with several strings of a wanted length")
+        kinds = rng.sample(["prefix", "suffix", "substring", "count"], config.constraints)
+        constraints = [_constraint(rng, kind, witness, config.terminals) for kind in kinds]
+        wanted = "\n".join(f"- {_describe(c)}" for c in [["length", len(witness)], *constraints])
+        prompt = (
+            "Here is a context-free grammar. Capital letters are nonterminals, small letters are terminals, S is the "
+            "start symbol, and | separates alternatives:\n\n"
+            f"{grammar.text()}\n\n"
+            f"Write a string that this grammar generates and that meets all of these conditions:\n{wanted}\n\n"
+            "Any such string is accepted. Give the string alone, without spaces or quotes, for example: "
+            + ("abba" if witness != "abba" else "baab")
+        )
+        return Problem(prompt=prompt, answer=witness, data={
+            "rules": grammar.to_json(), "length": len(witness), "constraints": constraints,
+        })
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        string = read_string(answer, problem.data["length"])
+        if string is None:
+            return Verdict.unparsed("expected one string of letters")
+        if len(string) != problem.data["length"]:
+            return Verdict.wrong(f"the string has {len(string)} letters, not {problem.data['length']}")
+        for constraint in problem.data["constraints"]:
+            if not _meets(string, constraint):
+                return Verdict.wrong(f"the string does not meet: {_describe(constraint)}")
+        grammar = Grammar(problem.data["rules"])
+        return Verdict.judge(grammar.accepts(string), "the grammar does not generate the string")
+
+    def difficulty(self, problem: Problem) -> float:
+        """The string's length times the number of productions, times the number of conditions."""
+        productions = sum(len(bodies) for bodies in problem.data["rules"].values())
+        return float(problem.data["length"] * productions * (1 + len(problem.data["constraints"])))
+
+    def spellings(self, problem: Problem) -> list[str]:
+        gold = problem.answer or ""
+        return [*super().spellings(problem), f'"{gold}"', " ".join(gold), f"`{gold}`", f"{gold}. It meets every condition."]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        gold = problem.answer or ""
+        return [gold[:-1], gold + gold[-1], f"{gold} or {gold[::-1]}", gold.upper() + "1"]
+
+
+def _constraint(rng: random.Random, kind: str, witness: str, terminals: str) -> list:
+    if kind == "prefix":
+        return ["prefix", witness[: rng.randint(1, 2)]]
+    if kind == "suffix":
+        return ["suffix", witness[-rng.randint(1, 2) :]]
+    if kind == "substring":
+        size = rng.randint(2, 3)
+        start = rng.randrange(len(witness) - size + 1)
+        return ["substring", witness[start : start + size]]
+    letter = rng.choice(terminals)
+    return ["count", letter, witness.count(letter)]
+
+
+def _describe(constraint: list) -> str:
+    kind = constraint[0]
+    if kind == "length":
+        return f"it has exactly {constraint[1]} letters"
+    if kind == "prefix":
+        return f'it starts with "{constraint[1]}"'
+    if kind == "suffix":
+        return f'it ends with "{constraint[1]}"'
+    if kind == "substring":
+        return f'it contains "{constraint[1]}" somewhere'
+    times = {0: "no", 1: "exactly one"}.get(constraint[2], f"exactly {constraint[2]}")
+    return f'it contains {times} letter{"" if constraint[2] == 1 else "s"} "{constraint[1]}"'
+
+
+def _meets(string: str, constraint: list) -> bool:
+    kind = constraint[0]
+    if kind == "prefix":
+        return string.startswith(constraint[1])
+    if kind == "suffix":
+        return string.endswith(constraint[1])
+    if kind == "substring":
+        return constraint[1] in string
+    return string.count(constraint[1]) == constraint[2]
+
+
+def read_string(text: str, length: int) -> str | None:
+    """One string of small letters (spaces between letters ignored), at most twice ``length`` long, or None."""
+    if not isinstance(text, str) or len(text) > 4 * length + 400:
+        return None
+
+    def read(s: str) -> str | None:
+        letters = "".join(s.split())
+        if not letters or len(letters) > 2 * length or not letters.isascii() or not letters.isalpha():
+            return None
+        return letters if letters.islower() else None
+
+    return read_with_tail(strip_wrappers(unify(text)), read)

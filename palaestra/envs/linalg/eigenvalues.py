@@ -1,0 +1,116 @@
+"""The eigenvalues of an integer matrix, with their algebraic multiplicities.
+
+The matrix is built as ``P D P^(-1)`` with P an integer matrix of determinant ±1 (so the
+matrix has integer entries) and D diagonal with chosen integer eigenvalues; level 3 repeats
+an eigenvalue and level 4 uses a Jordan block, so the matrix is not diagonalisable there.
+Sizes grow from 2x2 to 4x4. The characteristic polynomial's roots are exactly the chosen
+eigenvalues, whatever P is.
+
+The answer lists every eigenvalue as often as its algebraic multiplicity, in any order:
+``-1, 2, 2``, ``{2, 2, -1}``, ``λ = 2, 2, -1``, ``λ_1 = -1, λ_2 = 2, λ_3 = 2``. A missing repeat,
+an extra value or a wrong value is wrong.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.retry import retry
+from palaestra.envs.linalg.common import inverse, multiply, render, unimodular
+from palaestra.verifiers.numeric import read_exact
+from palaestra.verifiers.sets import read_list
+
+_NAMES = re.compile(r"(?:λ|\\lambda)\s*(?:_\s*\{?\s*\d+\s*\}?)?\s*=\s*")
+
+
+@register
+class Eigenvalues(Task):
+    id = "linalg/eigenvalues"
+    family = "linalg"
+    description = "List the eigenvalues of an integer matrix with algebraic multiplicity."
+    tags = ("math", "linear-algebra")
+    multiline = True
+
+    @dataclass(frozen=True)
+    class Config:
+        size: int
+        repeated: bool  # one eigenvalue appears twice
+        jordan: bool  # ... in a Jordan block (not diagonalisable)
+        top: int  # eigenvalues in [-top, top]
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(size=2, repeated=False, jordan=False, top=9),
+            self.Config(size=3, repeated=False, jordan=False, top=6),
+            self.Config(size=3, repeated=True, jordan=False, top=6),
+            self.Config(size=4, repeated=False, jordan=False, top=6),
+            self.Config(size=4, repeated=True, jordan=True, top=5),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        matrix, values = retry(lambda: _matrix(rng, config), what="a small integer matrix")
+        n = config.size
+        example = "-1, 2, 2" if sorted(values) != [-1, 2, 2] else "0, 3, 3"
+        prompt = (
+            f"Find all eigenvalues of the {n}x{n} matrix\n\n{render(matrix)}\n\n"
+            f"List each eigenvalue as many times as its algebraic multiplicity (n values in all), in any order, "
+            f"e.g. {example}."
+        )
+        return Problem(prompt=prompt, answer=", ".join(map(str, sorted(values))), data={
+            "matrix": matrix, "values": sorted(values), "jordan": config.jordan,
+        })
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        items = read_list(_NAMES.sub("", answer), lambda s: read_exact(s, max_digits=30))
+        if items is None:
+            return Verdict.unparsed("not a list of numbers")
+        want = problem.data["values"]
+        if len(items) != len(want):
+            return Verdict.wrong(f"there are {len(want)} eigenvalues counted with multiplicity")
+        return Verdict.judge(sorted(items) == sorted(Fraction(v) for v in want), "wrong eigenvalues")
+
+    def difficulty(self, problem: Problem) -> float:
+        """Entries of the matrix, plus 2 for a repeated eigenvalue and 2 more for a Jordan block."""
+        values = problem.data["values"]
+        n = len(values)
+        return float(n * n + 2 * (len(set(values)) < n) + 2 * problem.data["jordan"])
+
+    def spellings(self, problem: Problem) -> list[str]:
+        values = problem.data["values"]
+        return [*super().spellings(problem), ", ".join(map(str, reversed(values))),
+                "{" + ", ".join(map(str, values)) + "}", "λ = " + ", ".join(map(str, values)),
+                ", ".join(f"λ_{i + 1} = {v}" for i, v in enumerate(values)),
+                ", ".join(f"\\lambda_{{{i + 1}}} = {v}" for i, v in enumerate(values)),
+                " and ".join(map(str, values))]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        values = problem.data["values"]
+        distinct = sorted(set(values))
+        wrong = [", ".join(map(str, [values[0] + 1, *values[1:]])), ", ".join(map(str, [-v for v in values])),
+                 ", ".join(map(str, values[:-1])), ", ".join(map(str, [*values, values[0]]))]
+        if len(distinct) < len(values):
+            wrong.append(", ".join(map(str, distinct)))  # multiplicity dropped
+        return [w for w in wrong if not self.verify(problem, w).correct]
+
+
+def _matrix(rng: random.Random, config: Eigenvalues.Config) -> tuple[list[list[int]], list[int]] | None:
+    n = config.size
+    values = rng.sample(range(-config.top, config.top + 1), n)
+    if config.repeated:
+        values[1] = values[0]
+    diagonal = [[Fraction(values[i]) if i == j else Fraction(0) for j in range(n)] for i in range(n)]
+    if config.jordan:
+        diagonal[0][1] = Fraction(1)  # a Jordan block for the repeated eigenvalue
+    p = unimodular(rng, n, steps=rng.randint(n, 2 * n + 1), top=1 if n > 3 else 2)
+    p_inverse = inverse(p)
+    assert p_inverse is not None
+    matrix = multiply(multiply(p, diagonal), p_inverse)
+    if max(abs(v) for row in matrix for v in row) > 40 or sum(1 for row in matrix for v in row if v == 0) > n:
+        return None
+    if matrix == diagonal:
+        return None
+    return [[int(v) for v in row] for row in matrix], values

@@ -1,0 +1,238 @@
+"""Keys and doors: the shortest walk through a maze whose doors open only for the matching key.
+
+The maze comes from :func:`palaestra.generators.grids.random_maze` (with a few loops at the upper
+levels). Doors (``A``, ``B``, ``C``) stand on the route from S to G, and each one's key (``a``,
+``b``, ``c``) lies off that route, where it can be fetched once the doors before it are open, so
+every key is a detour and every door is needed (the generator checks that closing any door for
+good cuts G off). Stepping onto a key picks it up for good; a door can be entered only while
+holding its key. The answer is a string of moves ``U D L R``; the verifier replays it
+(:class:`palaestra.solvers.simulate.Rules`) and accepts it if it ends on G in the minimum number
+of moves, found by A* over (square, keys held) with the Manhattan distance to G as heuristic.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.generators.grids import MOVES, random_maze
+from palaestra.solvers.simulate import Rules, SearchBudgetExceeded, shortest_plan
+from palaestra.verifiers.moves import read_tokens
+
+MAX_MOVES = 2_000
+SEARCH_BUDGET = 50_000
+KEYS, DOORS = "abc", "ABC"
+STEPS = {"U": "U", "D": "D", "L": "L", "R": "R", "up": "U", "down": "D", "left": "L", "right": "R"}
+OPPOSITE = {"U": "D", "D": "U", "L": "R", "R": "L"}
+
+Square = tuple[int, int]
+State = tuple[int, int, int]  # row, column, bitmask of keys held
+
+
+@register
+class KeysDoors(Task):
+    id = "planning/keys_doors"
+    family = "planning"
+    description = "Walk a maze from S to G in the fewest moves, fetching the keys that open its doors."
+    tags = ("planning", "grid", "search")
+
+    @dataclass(frozen=True)
+    class Config:
+        cell_rows: int
+        cell_cols: int
+        doors: int
+        loops: float
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(cell_rows=4, cell_cols=4, doors=1, loops=0.0),
+            self.Config(cell_rows=5, cell_cols=5, doors=1, loops=0.05),
+            self.Config(cell_rows=5, cell_cols=6, doors=2, loops=0.05),
+            self.Config(cell_rows=7, cell_cols=7, doors=2, loops=0.1),
+            self.Config(cell_rows=7, cell_cols=8, doors=3, loops=0.1),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        grid, start, goal, plan = retry(lambda: _draw(rng, config), what="a maze whose doors and keys all matter")
+        answer = "".join(plan)
+        example = "RRDDLU" if answer != "RRDDLU" else "DDRRUL"
+        pairs = ", ".join(f"{KEYS[i]} opens {DOORS[i]}" for i in range(config.doors))
+        prompt = (
+            "Here is a maze. '#' is a wall, '.' is open floor, S is the start and G is the goal. Lowercase letters "
+            f"are keys and uppercase letters are doors: {pairs}.\n\n" + "\n".join(grid) + "\n\n"
+            "Each move goes one square up (U), down (D), left (L) or right (R) and must stay off walls. Stepping "
+            "onto a key picks it up (you keep it); a door can be entered only while you hold its key, and it "
+            "stays a door (keys are not used up).\n"
+            "Find a shortest route from S to G (only a shortest route is accepted).\n"
+            f"Give the route as a string of move letters, for example: {example}"
+        )
+        return Problem(prompt=prompt, answer=answer, data={
+            "grid": grid, "start": list(start), "goal": list(goal), "length": len(plan),
+        })
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        moves = read_tokens(answer, STEPS, max_count=MAX_MOVES)
+        if moves is None:
+            return Verdict.unparsed("expected a string of moves U, D, L, R")
+        run = _rules(problem).run(moves)
+        if run.illegal is not None:
+            return Verdict.wrong(f"move {run.illegal.index + 1} ({run.illegal.move}) {run.illegal.reason}")
+        if not run.solved:
+            return Verdict.wrong("the route does not end on G")
+        shortest = problem.data["length"]
+        return Verdict.judge(len(moves) <= shortest, f"the route takes {len(moves)} moves; {shortest} suffice")
+
+    def difficulty(self, problem: Problem) -> float:
+        """Moves in a shortest route."""
+        return float(problem.data["length"])
+
+    def spellings(self, problem: Problem) -> list[str]:
+        gold = problem.answer or ""
+        words = {v: k for k, v in STEPS.items() if len(k) > 1}
+        return [*super().spellings(problem), " ".join(gold), ", ".join(gold), gold.lower(),
+                ", ".join(words[m] for m in gold), f"{gold}. That is the route."]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        gold = problem.answer or ""
+        rules = _rules(problem)
+        start = rules.initial()
+        free = [m for m in "UDLR" if rules.check(start, m) is None]
+        blocked = [m for m in "UDLR" if rules.check(start, m) is not None]
+        wrong = [gold[:-1], f"{gold} or {gold[:-1]}"]
+        first = rng.choice(free)
+        wrong.append(first + OPPOSITE[first] + gold)  # valid but two moves too long
+        if blocked:
+            wrong.append(rng.choice(blocked) + gold)
+        doorless = _shortest_ignoring_doors(problem)
+        if doorless:
+            wrong.append(doorless)  # straight through a locked door
+        return wrong
+
+
+class KeyRules(Rules[State, str]):
+    """Moving through the maze: walls block, doors block unless their key is held, keys are picked up."""
+
+    def __init__(self, grid: list[str], start: Square, goal: Square) -> None:
+        self.grid, self.start, self.target = grid, start, goal
+
+    def initial(self) -> State:
+        return self.start[0], self.start[1], 0
+
+    def moves(self, state: State) -> str:
+        return "UDLR"
+
+    def check(self, state: State, move: str) -> str | None:
+        dr, dc = MOVES[move]
+        row, col = state[0] + dr, state[1] + dc
+        if not (0 <= row < len(self.grid) and 0 <= col < len(self.grid[row])):
+            return "leaves the maze"
+        square = self.grid[row][col]
+        if square == "#":
+            return "walks into a wall"
+        if square in DOORS and not state[2] >> DOORS.index(square) & 1:
+            return f"walks into door {square} without key {square.lower()}"
+        return None
+
+    def apply(self, state: State, move: str) -> State:
+        dr, dc = MOVES[move]
+        row, col = state[0] + dr, state[1] + dc
+        square = self.grid[row][col]
+        keys = state[2] | (1 << KEYS.index(square) if square in KEYS else 0)
+        return row, col, keys
+
+    def goal(self, state: State) -> bool:
+        return (state[0], state[1]) == self.target
+
+    def heuristic(self, state: State) -> int:
+        return abs(state[0] - self.target[0]) + abs(state[1] - self.target[1])
+
+
+def _rules(problem: Problem) -> KeyRules:
+    data = problem.data
+    return KeyRules(data["grid"], (data["start"][0], data["start"][1]), (data["goal"][0], data["goal"][1]))
+
+
+def _draw(rng: random.Random, config: KeysDoors.Config) -> tuple[list[str], Square, Square, list[str]] | None:
+    maze = random_maze(rng, config.cell_rows, config.cell_cols, config.loops)
+    rows = [list(row) for row in maze.draw()]
+    start = maze.square(maze.root)
+    far = sorted(range(config.cell_rows * config.cell_cols), key=maze.depth.__getitem__)
+    goal = maze.square(far[-1 - rng.randrange(3)])
+    route = _route(rows, start, goal, set())
+    if route is None or len(route) < 4 * config.doors + 4:
+        return None
+    # doors on squares between cells (odd/even coordinates), spread along the route
+    gaps = [i for i, (r, c) in enumerate(route[2:-2], 2) if (r + c) % 2 == 1]
+    if len(gaps) < config.doors:
+        return None
+    doors = sorted(rng.sample(gaps, config.doors))
+    door_squares = [route[i] for i in doors]
+    on_route = set(route)
+    for k, (r, c) in enumerate(door_squares):
+        rows[r][c] = DOORS[k]
+    for k in range(config.doors):
+        # the key of door k: off the route, reachable with doors k.. closed, unreachable with door k-1 closed
+        closed = set(door_squares[k:])
+        open_now = _region(rows, start, closed)
+        before = _region(rows, start, set(door_squares[k - 1 :])) if k else set()
+        spots = [sq for sq in open_now - before - on_route
+                 if rows[sq[0]][sq[1]] == "." and sq[0] % 2 == 1 and sq[1] % 2 == 1]
+        if not spots:
+            return None
+        r, c = rng.choice(sorted(spots))
+        rows[r][c] = KEYS[k]
+    rows[start[0]][start[1]], rows[goal[0]][goal[1]] = "S", "G"
+    grid = ["".join(row) for row in rows]
+    for square in door_squares:
+        if goal in _region(grid, start, {square}):
+            return None  # a way around this door: it would not matter
+    try:
+        plan = shortest_plan(KeyRules(grid, start, goal), max_nodes=SEARCH_BUDGET)
+    except SearchBudgetExceeded:
+        return None
+    return (grid, start, goal, plan) if plan else None
+
+
+def _neighbours(grid: list, square: Square) -> list[Square]:
+    r, c = square
+    return [(r + dr, c + dc) for dr, dc in MOVES.values() if grid[r + dr][c + dc] != "#"]
+
+
+def _region(grid: list, start: Square, closed: set[Square]) -> set[Square]:
+    """Squares reachable from ``start`` without entering ``closed`` (keys and other doors are ignored)."""
+    seen = {start}
+    queue = [start]
+    for square in queue:
+        for nxt in _neighbours(grid, square):
+            if nxt not in seen and nxt not in closed:
+                seen.add(nxt)
+                queue.append(nxt)
+    return seen
+
+
+def _route(grid: list, start: Square, goal: Square, closed: set[Square]) -> list[Square] | None:
+    parent: dict[Square, Square | None] = {start: None}
+    queue = [start]
+    for square in queue:
+        if square == goal:
+            path = [square]
+            for _ in range(len(parent)):
+                previous = parent[path[-1]]
+                if previous is None:
+                    return path[::-1]
+                path.append(previous)
+        for nxt in _neighbours(grid, square):
+            if nxt not in parent and nxt not in closed:
+                parent[nxt] = square
+                queue.append(nxt)
+    return None
+
+
+def _shortest_ignoring_doors(problem: Problem) -> str | None:
+    grid = [row.translate(str.maketrans(DOORS, "...")) for row in problem.data["grid"]]
+    route = _route(grid, tuple(problem.data["start"]), tuple(problem.data["goal"]), set())
+    if route is None:
+        return None
+    steps = {(dr, dc): m for m, (dr, dc) in MOVES.items()}
+    return "".join(steps[(b[0] - a[0], b[1] - a[1])] for a, b in zip(route, route[1:]))

@@ -1,0 +1,277 @@
+"""Sokoban as a single-turn plan: push every box onto a goal square.
+
+A room is a rectangle with scattered inner walls (every floor square connected). The puzzle is
+made backwards, so it is solvable by construction: boxes start on the goals, and the keeper
+walks up to a random box and *pulls* it one to three squares, a few times over; playing those
+steps in reverse pushes every box home. The answer is the keeper's whole walk as a string of moves ``U D L R`` (case is ignored,
+so the LURD habit of capitals for pushes is fine); the verifier replays it
+(:class:`palaestra.solvers.simulate.Rules`): the keeper may not walk into walls, may push one
+box at a time and never a box into a wall or another box, and must leave every box on a goal.
+Any solution scores. The difficulty measure is the length of a shortest solution, found at
+generation by A* (heuristic: each box's distance to its nearest goal; squares from which no box
+can ever be pushed to a goal are pruned); puzzles the search cannot settle in its budget are
+drawn again.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.generators.grids import MOVES
+from palaestra.solvers.simulate import Rules, SearchBudgetExceeded, shortest_plan
+from palaestra.verifiers.moves import read_tokens
+
+MAX_MOVES = 2_000
+SEARCH_BUDGET = 12_000
+STEPS = {"U": "U", "D": "D", "L": "L", "R": "R", "up": "U", "down": "D", "left": "L", "right": "R"}
+OPPOSITE = {"U": "D", "D": "U", "L": "R", "R": "L"}
+LEGEND = "# wall, - floor, @ keeper, $ box, . goal, * box on a goal, + keeper on a goal"
+
+Square = tuple[int, int]
+State = tuple[Square, tuple[Square, ...]]  # keeper, sorted boxes
+
+
+@register
+class Sokoban(Task):
+    id = "planning/sokoban"
+    family = "planning"
+    description = "Solve a Sokoban puzzle: give the keeper's moves that push every box onto a goal."
+    tags = ("planning", "puzzle", "grid", "search")
+
+    @dataclass(frozen=True)
+    class Config:
+        rows: int  # inner floor area before walls are scattered
+        cols: int
+        boxes: int
+        walls: float  # share of inner squares turned into walls
+        pulls: int  # boxes pulled in the backward walk (each one to three squares)
+        min_pushes: int  # squares pulled in all, at least
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(rows=4, cols=5, boxes=1, walls=0.1, pulls=3, min_pushes=3),
+            self.Config(rows=5, cols=5, boxes=2, walls=0.12, pulls=4, min_pushes=4),
+            self.Config(rows=5, cols=6, boxes=2, walls=0.12, pulls=6, min_pushes=6),
+            self.Config(rows=6, cols=6, boxes=3, walls=0.12, pulls=6, min_pushes=7),
+            self.Config(rows=6, cols=7, boxes=3, walls=0.12, pulls=9, min_pushes=9),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        grid, keeper, boxes, goals, plan = retry(lambda: _draw(rng, config), what="a Sokoban puzzle settled by search")
+        answer = "".join(plan)
+        example = "ULLDR" if answer != "ULLDR" else "RDDLU"
+        prompt = (
+            f"Solve this Sokoban puzzle ({LEGEND}):\n\n{_render(grid, keeper, boxes, goals)}\n\n"
+            "The keeper moves one square up (U), down (D), left (L) or right (R) at a time and cannot walk into "
+            "walls. Walking into a box pushes it one square further in the same direction, which is allowed only if "
+            "that square is free floor (not a wall and not another box); boxes cannot be pulled. Push every box "
+            "onto a goal square; any solution is accepted.\n"
+            f"Give all the keeper's moves, in order, as a string of letters, for example: {example}"
+        )
+        return Problem(prompt=prompt, answer=answer, data={
+            "grid": grid, "keeper": list(keeper), "boxes": [list(b) for b in boxes], "goals": [list(g) for g in goals],
+            "shortest": len(plan),
+        })
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        moves = read_tokens(answer, STEPS, max_count=MAX_MOVES)
+        if moves is None:
+            return Verdict.unparsed("expected a string of moves U, D, L, R")
+        run = _rules(problem).run(moves)
+        if run.illegal is not None:
+            return Verdict.wrong(f"move {run.illegal.index + 1} ({run.illegal.move}) {run.illegal.reason}")
+        return Verdict.judge(run.solved, "not every box ends on a goal")
+
+    def difficulty(self, problem: Problem) -> float:
+        """Moves in a shortest solution."""
+        return float(problem.data["shortest"])
+
+    def spellings(self, problem: Problem) -> list[str]:
+        gold = problem.answer or ""
+        return [*super().spellings(problem), " ".join(gold), gold.lower(), ", ".join(gold),
+                _lurd(problem), f"{gold}. All boxes are on goals."]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        gold = problem.answer or ""
+        rules = _rules(problem)
+        start = rules.initial()
+        blocked = [m for m in "UDLR" if rules.check(start, m) is not None]
+        wrong = [gold[:-1], f"{gold} or {gold[:-1]}", gold[::-1]]
+        if blocked:
+            wrong.append(rng.choice(blocked) + gold)
+        return [w for w in wrong if not rules.run(read_tokens(w, STEPS, max_count=MAX_MOVES) or []).solved]
+
+
+class SokobanRules(Rules[State, str]):
+    """The puzzle: the keeper walks and pushes; the goal is every box on a goal square."""
+
+    def __init__(self, grid: list[str], keeper: Square, boxes: tuple[Square, ...], goals: tuple[Square, ...]) -> None:
+        self.grid, self.keeper, self.boxes, self.goals = grid, keeper, tuple(sorted(boxes)), frozenset(goals)
+        self.dead: frozenset[Square] = frozenset()
+
+    def initial(self) -> State:
+        return self.keeper, self.boxes
+
+    def moves(self, state: State) -> str:
+        return "UDLR"
+
+    def _open(self, square: Square) -> bool:
+        r, c = square
+        return 0 <= r < len(self.grid) and 0 <= c < len(self.grid[r]) and self.grid[r][c] != "#"
+
+    def check(self, state: State, move: str) -> str | None:
+        (r, c), boxes = state
+        dr, dc = MOVES[move]
+        ahead = (r + dr, c + dc)
+        if not self._open(ahead):
+            return "walks into a wall"
+        if ahead in boxes:
+            beyond = (r + 2 * dr, c + 2 * dc)
+            if not self._open(beyond):
+                return "pushes a box into a wall"
+            if beyond in boxes:
+                return "pushes a box into another box"
+            if beyond in self.dead:
+                return "pushes a box where it can never reach a goal"
+        return None
+
+    def apply(self, state: State, move: str) -> State:
+        (r, c), boxes = state
+        dr, dc = MOVES[move]
+        ahead = (r + dr, c + dc)
+        if ahead in boxes:
+            boxes = tuple(sorted((r + 2 * dr, c + 2 * dc) if b == ahead else b for b in boxes))
+        return ahead, boxes
+
+    def goal(self, state: State) -> bool:
+        return all(b in self.goals for b in state[1])
+
+    def heuristic(self, state: State) -> int:
+        return sum(min(abs(b[0] - g[0]) + abs(b[1] - g[1]) for g in self.goals) for b in state[1])
+
+
+class _Searcher(SokobanRules):
+    """The rules plus dead squares (a box there can never be pushed to a goal): pruning for the search only."""
+
+    def __init__(self, grid: list[str], keeper: Square, boxes: tuple[Square, ...], goals: tuple[Square, ...]) -> None:
+        super().__init__(grid, keeper, boxes, goals)
+        self.dead = frozenset(_floor(grid)) - _pullable_from(grid, goals)
+
+
+def _rules(problem: Problem) -> SokobanRules:
+    data = problem.data
+    return SokobanRules(data["grid"], tuple(data["keeper"]), tuple(tuple(b) for b in data["boxes"]),
+                        tuple(tuple(g) for g in data["goals"]))
+
+
+def _floor(grid: list[str]) -> list[Square]:
+    return [(r, c) for r, row in enumerate(grid) for c, ch in enumerate(row) if ch != "#"]
+
+
+def _pullable_from(grid: list[str], goals: tuple[Square, ...]) -> set[Square]:
+    """Squares from which a lone box can be pushed to some goal: pull boxes backwards from the goals."""
+    reach = set(goals)
+    queue = list(goals)
+    for r, c in queue:
+        for dr, dc in MOVES.values():
+            box, keeper = (r + dr, c + dc), (r + 2 * dr, c + 2 * dc)
+            if box not in reach and _is_floor(grid, box) and _is_floor(grid, keeper):
+                reach.add(box)
+                queue.append(box)
+    return reach
+
+
+def _walkable(grid: list[str], keeper: Square, boxes: set[Square]) -> set[Square]:
+    """Squares the keeper can walk to without moving a box."""
+    seen = {keeper}
+    queue = [keeper]
+    for r, c in queue:
+        for dr, dc in MOVES.values():
+            nxt = (r + dr, c + dc)
+            if nxt not in seen and nxt not in boxes and _is_floor(grid, nxt):
+                seen.add(nxt)
+                queue.append(nxt)
+    return seen
+
+
+def _is_floor(grid: list[str], square: Square) -> bool:
+    r, c = square
+    return 0 <= r < len(grid) and 0 <= c < len(grid[r]) and grid[r][c] != "#"
+
+
+def _room(rng: random.Random, config: Sokoban.Config) -> list[str] | None:
+    rows, cols = config.rows + 2, config.cols + 2
+    grid = [["#"] * cols] + [["#"] + ["-"] * config.cols + ["#"] for _ in range(config.rows)] + [["#"] * cols]
+    inner = [(r, c) for r in range(1, rows - 1) for c in range(1, cols - 1)]
+    for r, c in rng.sample(inner, round(config.walls * len(inner))):
+        grid[r][c] = "#"
+    room = ["".join(row) for row in grid]
+    floor = _floor(room)
+    seen = {floor[0]}
+    queue = [floor[0]]
+    for r, c in queue:
+        for dr, dc in MOVES.values():
+            nxt = (r + dr, c + dc)
+            if nxt not in seen and _is_floor(room, nxt):
+                seen.add(nxt)
+                queue.append(nxt)
+    return room if len(seen) == len(floor) else None
+
+
+def _draw(rng: random.Random, config: Sokoban.Config) -> tuple | None:
+    room = _room(rng, config)
+    if room is None:
+        return None
+    floor = _floor(room)
+    goals = tuple(sorted(rng.sample(floor, config.boxes)))
+    boxes = set(goals)
+    keeper = rng.choice([sq for sq in floor if sq not in boxes])
+    pushes = 0
+    for _ in range(config.pulls):  # the backward walk: go next to a box, pull it a few squares
+        box = rng.choice(sorted(boxes))
+        dr, dc = MOVES[rng.choice("UDLR")]
+        stand = (box[0] + dr, box[1] + dc)
+        if stand not in _walkable(room, keeper, boxes):
+            continue
+        keeper = stand
+        for _ in range(rng.randint(1, 3)):
+            back = (keeper[0] + dr, keeper[1] + dc)
+            if not _is_floor(room, back) or back in boxes:
+                break
+            boxes.remove(box)
+            box, keeper = keeper, back
+            boxes.add(box)
+            pushes += 1
+    keeper = rng.choice(sorted(_walkable(room, keeper, boxes)))  # wander off: the start need not touch a box
+    if pushes < config.min_pushes or all(b in goals for b in boxes):
+        return None
+    start = tuple(sorted(boxes))
+    try:
+        plan = shortest_plan(_Searcher(room, keeper, start, goals), max_nodes=SEARCH_BUDGET)
+    except SearchBudgetExceeded:
+        return None
+    return (room, keeper, start, goals, plan) if plan else None
+
+
+def _render(grid: list[str], keeper: Square, boxes: tuple[Square, ...], goals: tuple[Square, ...]) -> str:
+    rows = [list(row) for row in grid]
+    for r, c in goals:
+        rows[r][c] = "."
+    for r, c in boxes:
+        rows[r][c] = "*" if (r, c) in goals else "$"
+    rows[keeper[0]][keeper[1]] = "+" if keeper in goals else "@"
+    return "\n".join("".join(row) for row in rows)
+
+
+def _lurd(problem: Problem) -> str:
+    """The solution in LURD notation: lowercase for a walk, capitals for a push."""
+    rules = _rules(problem)
+    state, out = rules.initial(), []
+    for move in problem.answer or "":
+        dr, dc = MOVES[move]
+        pushing = (state[0][0] + dr, state[0][1] + dc) in state[1]
+        out.append(move if pushing else move.lower())
+        state = rules.apply(state, move)
+    return "".join(out)
