@@ -6,6 +6,7 @@ full sizes (as ``palaestra check --full`` does).
 
 from __future__ import annotations
 
+import importlib.util
 import os
 
 import pytest
@@ -18,8 +19,20 @@ SETTINGS = kit.Settings.full() if os.environ.get("PALAESTRA_KIT") == "full" else
 IN_PROCESS_CHECKS = [name for name in kit.CHECKS if name != "determinism_across_processes"]
 
 
+def _missing_packages(env_id: str) -> list[str]:
+    """Envs built on an optional package (an extra) name its module in ``python_requires``."""
+    needed = getattr(registry[env_id].cls, "python_requires", ())
+    return [module for module in needed if importlib.util.find_spec(module) is None]
+
+
+RUNNABLE_IDS = [env_id for env_id in ENV_IDS if not _missing_packages(env_id)]
+
+
 def _skip_without_toolchains(env_id: str) -> None:
-    """Coding envs name the languages they compile or run (``toolchains``); without one, skip with the reason."""
+    """Coding envs name the languages they compile or run (``toolchains``), envs on an optional package the
+    module (``python_requires``); without one, skip with the reason."""
+    if packages := _missing_packages(env_id):
+        pytest.skip(f"{env_id}: optional package missing: {packages}")
     needed = getattr(registry[env_id].cls, "toolchains", ())
     if not needed:
         return
@@ -42,11 +55,12 @@ def test_contract(env_id: str, check: str) -> None:
 @pytest.fixture(scope="session")
 def fresh_process_fingerprints() -> dict[str, str]:
     # One interpreter (with another PYTHONHASHSEED) fingerprints every env at once.
-    return kit.fingerprints_in_fresh_process(ENV_IDS, SETTINGS.fingerprint_seeds)
+    return kit.fingerprints_in_fresh_process(RUNNABLE_IDS, SETTINGS.fingerprint_seeds)
 
 
 @pytest.mark.parametrize("env_id", ENV_IDS)
 def test_determinism_across_processes(env_id: str, fresh_process_fingerprints: dict[str, str]) -> None:
+    _skip_without_toolchains(env_id)
     ours = kit._fingerprint(make_source(env_id), SETTINGS.fingerprint_seeds)
     assert fresh_process_fingerprints[env_id] == ours
 

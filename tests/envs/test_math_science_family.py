@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 import statistics
 from fractions import Fraction
 
@@ -512,3 +513,216 @@ def test_ode_solutions_satisfy_the_equation_by_sympy():
             assert sympy.simplify(solution.subs(x, sympy.Rational(problem.data["x0"])) -
                                   sympy.Rational(problem.data["y0"])) == 0
             assert not task.verify(problem, f"{problem.data['solution']} + 1").correct
+
+
+def test_markov_absorption_matches_iterating_the_chain():
+    import random
+
+    from palaestra.envs.probability.markov_absorption import _random_chain, absorption, expected_steps, expected_visits
+
+    rng = random.Random(4)
+    checked = 0
+    for _ in range(500):
+        drawn = _random_chain(rng, 4, 2)
+        if drawn is None:
+            continue
+        if checked == 5:
+            break
+        chain, ends = drawn
+        mass = {s: 1.0 if s == "S1" else 0.0 for s in chain}
+        absorbed = {e: 0.0 for e in ends}
+        steps = visits = 0.0
+        for _ in range(3_000):  # iterate the distribution; what is still transient shrinks geometrically
+            steps += sum(mass.values())
+            visits += mass["S2"]
+            moved = {s: 0.0 for s in chain}
+            for s, weight in mass.items():
+                for t, p in chain[s]:
+                    if t in chain:
+                        moved[t] += weight * float(p)
+                    else:
+                        absorbed[t] += weight * float(p)
+            mass = moved
+        assert abs(absorbed[ends[0]] - float(absorption(chain, ends[0])["S1"])) < 1e-9
+        assert abs(steps - float(expected_steps(chain)["S1"])) < 1e-9
+        assert abs(visits - float(expected_visits(chain, "S1", "S2"))) < 1e-9
+        checked += 1
+    assert checked == 5
+
+
+def test_truss_triangle_matches_the_closed_form():
+    from palaestra.envs.physics.truss import Truss, solve_truss
+
+    a, b, h, load = Fraction(5), Fraction(14), Fraction(12), Fraction(39)
+    truss = Truss({"A": (Fraction(0), Fraction(0)), "B": (b, Fraction(0)), "C": (a, h)},
+                  [("A", "B"), ("A", "C"), ("B", "C")], {"C": (Fraction(0), -load)}, "A", "B")
+    forces = solve_truss(truss)
+    length_ac = Fraction(13)  # 5-12-13
+    assert forces[("A", "C")] == -load * length_ac * (b - a) / (h * b)
+    assert forces[("A", "B")] > 0  # the tie is in tension
+    task = make_source("physics/truss")
+    problem = task.sample(2, 0)
+    value = Fraction(problem.answer)
+    word = "tension" if value > 0 else "compression"
+    assert task.verify(problem, f"{abs(value)} kN {word}").correct
+    assert not task.verify(problem, f"{abs(value)} kN {'compression' if value > 0 else 'tension'}").correct
+
+
+def test_taylor_coefficients_match_sympy_series():
+    from sympy.parsing.sympy_parser import parse_expr
+
+    task = make_source("calculus/taylor_coefficients")
+    x = sympy.Symbol("x")
+    names = {"x": x, "e": sympy.E, "ln": sympy.log}
+    for level in range(5):
+        for seed in range(3):
+            problem = task.sample(level, seed)
+            f = parse_expr(problem.data["function"].replace("^", "**"), local_dict=names, transformations="all")
+            power = problem.data["power"]
+            series = sympy.series(f, x, 0, power + 1).removeO()
+            if "value" in problem.data:
+                assert sympy.Rational(problem.answer) == series.coeff(x, power), problem.prompt
+            else:
+                assert sympy.expand(series - parse_expr(problem.answer.replace("^", "**"), local_dict=names,
+                                                        transformations="all")) == 0
+
+
+def test_continued_fractions_and_pell():
+    from palaestra.envs.arithmetic.continued_fractions import expand, pell, read_terms, sqrt_expansion
+
+    assert expand(Fraction(415, 93)) == [4, 2, 6, 7]
+    assert expand(Fraction(-7, 3)) == [-3, 1, 2]
+    assert sqrt_expansion(23) == (4, [1, 3, 1, 8])
+    assert pell(61) == (1766319049, 226153980)
+    assert read_terms(r"[4; \overline{1, 3, 1, 8}]") == read_terms("[4; (1, 3, 1, 8)]") == ([4], [1, 3, 1, 8])
+    assert read_terms("[4; 1, 3, 1, 8, ...]") is None
+    task = make_source("arithmetic/continued_fractions")
+    problem = task.sample(4, 3)
+    x, y, n = problem.data["x"], problem.data["y"], problem.data["n"]
+    assert x * x - n * y * y == 1
+    assert not task.verify(problem, f"x = {x * x + n * y * y}, y = {2 * x * y}").correct  # valid, not smallest
+
+
+def test_eigenvalues_match_sympy():
+    task = make_source("linalg/eigenvalues")
+    for level in range(5):
+        problem = task.sample(level, 5)
+        eigen = sympy.Matrix(problem.data["matrix"]).eigenvals()
+        listed = sorted(int(v) for v, k in eigen.items() for _ in range(k))
+        assert listed == problem.data["values"]
+
+
+def test_null_space_accepts_sympy_basis_and_rejects_dependent_vectors():
+    task = make_source("linalg/null_space")
+    problem = task.sample(3, 2)
+    basis = sympy.Matrix(problem.data["matrix"]).nullspace()
+    written = ", ".join("(" + ", ".join(str(v) for v in vector) + ")" for vector in basis)
+    assert task.verify(problem, written).correct
+    doubled = ", ".join("(" + ", ".join(str(2 * v) for v in basis[0]) + ")" for _ in basis)
+    assert not task.verify(problem, doubled).correct
+
+
+def test_significant_figures_require_the_written_precision():
+    from palaestra.envs.arithmetic.significant_figures import read_written, round_figures
+
+    assert round_figures(Fraction("2.4996"), 3) == Fraction("2.50")
+    assert read_written("2.50").figures() == (3, 3) and read_written("2.5").figures() == (2, 2)
+    assert read_written("3500").figures() == (2, 4)
+    assert read_written("4.57 × 10^-3").value == Fraction("0.00457")
+    assert read_written("4.57e-3").exponent == -3
+
+
+def test_bayes_urns_match_enumeration():
+    task = make_source("probability/bayes")
+    for seed in range(10):
+        problem = task.sample(1, seed)
+        text = problem.prompt.split("\n")[0]
+        weights = [Fraction(w) for w in re.findall(r"probability (\d+/\d+|\d+) and holds", text)]
+        contents = [(int(r), int(b)) for r, b in re.findall(r"holds (\d+) red and (\d+) blue", text)]
+        colour = text.split("picked urn is ")[1].split(".")[0]
+        which = int(text.split("probability that urn ")[1].split(" ")[0]) - 1
+        # every (urn, ball) outcome weighted by P(urn) / (balls in urn)
+        joint = [(i, c) for i, (r, b) in enumerate(contents) for c in ["red"] * r + ["blue"] * b]
+        weight = {i: weights[i] / sum(contents[i]) for i in range(len(contents))}
+        seen = sum(weight[i] for i, c in joint if c == colour)
+        assert Fraction(problem.answer) == sum(weight[i] for i, c in joint if c == colour and i == which) / seen
+
+
+def test_rational_simplification_matches_sympy_cancel():
+    from sympy.parsing.sympy_parser import parse_expr
+
+    task = make_source("algebra/rational_simplification")
+    x = sympy.Symbol("x")
+    for level in range(5):
+        problem = task.sample(level, 4)
+        shown = problem.data["shown"].replace("^", "**").replace("[", "(").replace("]", ")").replace("÷", "/")
+        original = parse_expr(shown, local_dict={"x": x}, transformations="all")
+        answer = parse_expr(problem.answer.replace("^", "**"), local_dict={"x": x}, transformations="all")
+        assert sympy.cancel(original - answer) == 0
+        numerator, denominator = sympy.fraction(sympy.cancel(original))
+        assert sympy.degree(denominator, x) == len(problem.data["bottom"]) - 1
+
+
+def test_function_inverse_composes_to_identity_in_sympy():
+    from sympy.parsing.sympy_parser import parse_expr
+
+    task = make_source("algebra/function_inverse")
+    x = sympy.Symbol("x", positive=True)
+    names = {"x": x, "e": sympy.E, "ln": sympy.log, "sqrt": sympy.sqrt}
+    for level in (2, 3):
+        for seed in range(4):
+            problem = task.sample(level, seed)
+            f = parse_expr(problem.data["f"].replace("^", "**"), local_dict=names, transformations="all")
+            g = parse_expr(problem.answer.replace("^", "**"), local_dict=names, transformations="all")
+            assert sympy.simplify(f.subs(x, g) - x) == 0
+
+
+def test_underdetermined_general_solution_from_sympy():
+    task = make_source("linalg/underdetermined_system")
+    problem = next(p for p in (task.sample(3, s) for s in range(20)) if p.data["consistent"])
+    matrix, rhs = sympy.Matrix(problem.data["matrix"]), sympy.Matrix(problem.data["rhs"])
+    solution, parameters = matrix.gauss_jordan_solve(rhs)
+    names = ["s", "t", "u"]
+    written = solution.subs({p: sympy.Symbol(n) for p, n in zip(parameters, names)})
+    assert task.verify(problem, "(" + ", ".join(str(v) for v in written) + ")").correct
+
+
+def test_regression_slope_matches_numpy():
+    import numpy as np
+
+    task = make_source("statistics/regression")
+    problem = task.sample(0, 6)
+    points = [tuple(int(v) for v in line.strip().strip("()").split(", ")) for line in problem.prompt.split("\n")[1:]
+              if line.strip().startswith("(")]
+    xs, ys = zip(*points)
+    slope = np.polyfit(xs, ys, 1)[0]
+    assert abs(float(Fraction(problem.answer)) - slope) < 1e-9
+
+
+@pytest.mark.parametrize("module", [
+    "palaestra.verifiers.formulas", "palaestra.verifiers.polynomials", "palaestra.verifiers.rationals",
+    "palaestra.verifiers.radicals", "palaestra.verifiers.intervals", "palaestra.verifiers.matrices",
+    "palaestra.envs.calculus.common", "palaestra.envs.linalg.common", "palaestra.envs.probability.common",
+    "palaestra.envs.causal.scm_common",
+])
+def test_shared_module_docstring_examples(module):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
+
+
+def test_solids_formulas_match_sympy_integrals():
+    r, h, x = sympy.symbols("r h x", positive=True)
+    cone = sympy.integrate(sympy.pi * (r * (1 - x / h)) ** 2, (x, 0, h))
+    assert sympy.simplify(cone - sympy.pi * r**2 * h / 3) == 0
+    cap = sympy.integrate(sympy.pi * (r**2 - x**2), (x, r - h, r))
+    assert sympy.simplify(cap - sympy.pi * h**2 * (3 * r - h) / 3) == 0
+    task = make_source("geometry/solids")
+    problem = next(p for p in (task.sample(4, s) for s in range(60)) if "cap of height" in p.prompt)
+    radius = int(problem.prompt.split("radius ")[1].split(" ")[0])
+    height = int(problem.prompt.split("height ")[1].split(" ")[0])
+    expected = sympy.pi * height**2 * (3 * radius - height) / 3
+    assert task.verify(problem, sympy.latex(expected)).correct
+    assert not task.verify(problem, f"{float(expected):.6f}").correct

@@ -12,16 +12,13 @@ end), and each step is checked in time linear in the form.
 from __future__ import annotations
 
 import random
-import re
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.envs.languages.common import read_chain
 from palaestra.envs.languages.grammar import MAX_LENGTH, Grammar, random_grammar
-from palaestra.verifiers.normalize import read_with_tail, strip_wrappers, unify
 
 MAX_STEPS = 4 * MAX_LENGTH
-_ARROW = re.compile(r"\s*(?:=+>|⇒|->|→|⟹|\n|,)\s*")
-_NUMBERING = re.compile(r"^(?:step\s*)?\d{1,3}\s*[.):]\s*", re.IGNORECASE)
 
 
 @register
@@ -135,27 +132,10 @@ def _rightmost(grammar: Grammar, string: str) -> list[str]:
     return forms
 
 
-def _forms_core(text: str, limit: int) -> list[str] | None:
-    pieces = _ARROW.split(text.strip())
-    if len(pieces) > MAX_STEPS + 1:
-        return None
-    forms = []
-    for piece in pieces:
-        form = re.sub(r"\s+", "", _NUMBERING.sub("", piece.strip()))
-        if not form:
-            continue
-        if len(form) > limit or not form.isalpha() or not form.isascii():
-            return None
-        forms.append(form)
-    return forms or None
-
-
 def read_forms(text: str, target_length: int) -> list[str] | None:
     """The sentential forms written in ``text`` (spaces inside a form ignored), or None.
 
     A form longer than the target string can never lead to it (no rule shrinks a form) and makes
     the answer unreadable, which also bounds the work on hostile text.
     """
-    if not isinstance(text, str) or len(text) > (MAX_STEPS + 1) * (target_length * 2 + 8) + 400:
-        return None
-    return read_with_tail(strip_wrappers(unify(text)), lambda s: _forms_core(s, target_length), clauses=False)
+    return read_chain(text, max_items=MAX_STEPS + 1, max_length=target_length)

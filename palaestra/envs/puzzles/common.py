@@ -21,10 +21,14 @@ Example::
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from functools import cache
 
+from pysat.card import CardEnc, EncType
+
 from palaestra.solvers.sat import CNF, Budget, BudgetExhausted, SatSolver, count_solutions  # noqa: F401
+from palaestra.verifiers.assignments import read_assignment
 from palaestra.verifiers.blocks import read_grid
 
 # Generous for the small puzzles here (a proof takes a few dozen conflicts); an exhausted budget keeps the clue.
@@ -131,6 +135,17 @@ def copy_cnf(cnf: CNF) -> CNF:
     fresh = CNF()
     fresh.ids, fresh.top, fresh.clauses = dict(cnf.ids), cnf.top, list(cnf.clauses)
     return fresh
+
+
+def guarded_exactly(cnf: CNF, lits: Sequence[int], k: int, guard: int) -> None:
+    """Exactly ``k`` of ``lits`` are true whenever ``guard`` is (a sequential counter whose every
+    clause carries ``-guard``, so the constraint vanishes when the guard is off).
+
+    (Candidate for :mod:`palaestra.solvers.sat` as a ``guard`` option of ``CNF.exactly``.)
+    """
+    encoded = CardEnc.equals(lits=list(lits), bound=k, top_id=cnf.top, encoding=EncType.seqcounter)
+    cnf.top = max(cnf.top, encoded.nv)
+    cnf.clauses.extend([-guard, *clause] for clause in encoded.clauses)
 
 
 # --- uniqueness ---------------------------------------------------------------------------
@@ -321,3 +336,25 @@ def lines(grid: Sequence[Sequence[object]], separator: str = "") -> str:
 def with_spaces(text: str) -> str:
     """Each line's characters separated by spaces (``"12\\n34"`` -> ``"1 2\\n3 4"``): another spelling."""
     return "\n".join(" ".join(line) for line in text.splitlines())
+
+
+_SPACED_PAIR = re.compile(r"([A-Za-z]\w{0,15})\s*[=:]\s*([^\s,;=:]{1,10})")
+
+
+def read_values(text: str, names: Sequence[str], read_value: Callable[[str], object | None], *,
+                partial: bool = False) -> dict | None:
+    """``{name: value}`` as :func:`read_assignment` reads it, also from pairs separated by spaces
+    only (``A=1 B=7``), which that reader takes for one value. None when unreadable or hedged.
+
+    (Candidate for :mod:`palaestra.verifiers.assignments`.)
+
+    >>> from palaestra.verifiers.numeric import read_integer
+    >>> read_values("A=1 B=7", ["A", "B"], read_integer)
+    {'A': 1, 'B': 7}
+    """
+    found = read_assignment(text, names, read_value, partial=partial)
+    if found is None and isinstance(text, str) and len(text) <= 40 * len(names) + 200:
+        pairs = _SPACED_PAIR.findall(text)
+        if pairs and not _SPACED_PAIR.sub("", text).strip(" \t\n,;."):
+            found = read_assignment(", ".join(f"{k} = {v}" for k, v in pairs), names, read_value, partial=partial)
+    return found

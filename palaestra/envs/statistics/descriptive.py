@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.retry import retry
 from palaestra.verifiers.expressions import Surd
 from palaestra.verifiers.radicals import format_radical, radical_spellings, read_radical
 
@@ -74,8 +75,7 @@ class Descriptive(Task):
         n = rng.randint(*config.size)
         if kind == "median" and config.kinds[0] == "mean" and "mode" in config.kinds:
             n += n % 2  # level 1 medians: an even count, so the two middle values are averaged
-        data = [rng.randint(0, config.top) for _ in range(n)]
-        question, value = _QUESTION[kind](rng, data, config)
+        question, value = retry(lambda: _attempt(kind, rng, n, config), what="data with a root of manageable size")
         answer = format_radical(value)
         prompt = f"{question}\n\nGive the exact value (a fraction or a square root where needed), e.g. {_EXAMPLE}."
         return Problem(prompt=prompt, answer=answer, data={"kind": kind, "size": n, "value": answer})
@@ -104,6 +104,15 @@ class Descriptive(Task):
         if not value.is_rational():  # the variance for the standard deviation, or the other way round
             wrong.append(format_radical(value * value))
         return [w for w in wrong if read_radical(w) != value]
+
+
+def _attempt(kind: str, rng: random.Random, n: int, config: Descriptive.Config) -> tuple[str, Surd] | None:
+    """One data set and its question, or None when a square root's argument is beyond exact surd arithmetic."""
+    data = [rng.randint(0, config.top) for _ in range(n)]
+    try:
+        return _QUESTION[kind](rng, data, config)
+    except ValueError:
+        return None
 
 
 def _listing(data: list[int]) -> str:
@@ -179,8 +188,8 @@ def _z_score(rng: random.Random, data: list[int], config: Descriptive.Config) ->
     if len(set(data)) == 1:
         data[0] += 1
     x = rng.choice(data)
-    sd = Surd.sqrt(_squares(data) / len(data))
-    value = Surd.rational(x - _mean(data)) / sd
+    variance = _squares(data) / len(data)
+    value = Surd.sqrt(variance) * ((x - _mean(data)) / variance)  # d / sqrt(v) = d sqrt(v) / v: no division by a root
     return (f"Data set ({len(data)} values): {_listing(data)}.\nFind the z-score of the value {x}: its deviation "
             "from the mean divided by the population standard deviation (the square root of the mean of the "
             "squared deviations from the mean)."), value

@@ -1,0 +1,215 @@
+"""Composition and inverses of functions.
+
+Level 0 evaluates a composition at a number (f(g(3))); level 1 asks for the formula of a
+composition f(g(x)) of polynomial and rational functions; level 2 for the inverse of a
+linear function; level 3 for the inverse of a fractional linear function
+(ax + b)/(cx + d); level 4 for the inverse of an exponential, logarithmic, cubic or
+square-root function on its natural domain.
+
+Formulas are checked by value, not by form: a composition must equal f(g(x)) at several
+points; an inverse g must satisfy f(g(x)) = x at several points of the inverse's domain
+(which pins down the inverse of a one-to-one f there), each to 25 significant digits. Any
+equivalent way of writing it is right (``(x - 3)/2``, ``x/2 - 3/2``, ``\\frac{x-3}{2}``,
+``ln((x - 1)/4)/2``, ``(x + 5)^(1/3)``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.retry import retry
+from palaestra.verifiers.expressions import evaluate_exact
+from palaestra.verifiers.formulas import (
+    CALCULUS_FUNCTIONS,
+    agree,
+    evaluate,
+    linear_combination,
+    points_in,
+    read_formula,
+    reference_tree,
+)
+from palaestra.verifiers.numeric import read_exact
+from palaestra.verifiers.polynomials import coefficients, degree, divide, format_polynomial, gcd, to_rational
+from palaestra.verifiers.rationals import format_fraction, other_spellings
+
+POINTS = 6
+
+# f's formula, g's formula (when a composition is asked), the answer, the kind, interval for the checks
+Drawn = tuple[str, str, str, str, Fraction, Fraction]
+
+
+def _nonzero(rng: random.Random, top: int) -> int:
+    return rng.choice([v for v in range(-top, top + 1) if v])
+
+
+def _poly(rng: random.Random, degree: int) -> str:
+    coefficients = [rng.randint(-6, 6) for _ in range(degree)] + [_nonzero(rng, 4)]
+    return linear_combination([(c, {0: "1", 1: "x"}.get(k, f"x^{k}")) for k, c in enumerate(coefficients)][::-1])
+
+
+def _minus(value: int) -> str:
+    """``x - 3``, ``x + 3`` or ``x`` for subtracting ``value`` from x."""
+    return "x" if value == 0 else f"x - {value}" if value > 0 else f"x + {-value}"
+
+
+def _substitute(formula: str, inner: str) -> str:
+    """``formula`` with every x replaced by ``(inner)``."""
+    return formula.replace("x", f"({inner})")
+
+
+def _value(rng: random.Random) -> Drawn:
+    f, g = _poly(rng, rng.randint(1, 2)), _poly(rng, rng.randint(1, 2))
+    a = rng.randint(-5, 5)
+    value = evaluate_exact(reference_tree(_substitute(f, g), ("x",)), {"x": Fraction(a)})
+    assert value is not None
+    return f, g, format_fraction(value), f"value:{a}", Fraction(0), Fraction(1)
+
+
+def _composition(rng: random.Random) -> Drawn:
+    f = _poly(rng, rng.randint(1, 2))
+    if rng.random() < 0.5:
+        g = _poly(rng, rng.randint(1, 2))
+    else:
+        p, q = _nonzero(rng, 5), rng.randint(-6, 6)
+        g = f"{p}/(x {'+' if q >= 0 else '-'} {abs(q)})" if q else f"{p}/x"
+    return f, g, _simplified(_substitute(f, g)), "composition", Fraction(1, 4) + 7, Fraction(1, 4) + 9
+
+
+def _simplified(formula: str) -> str:
+    """A rational formula in x written as one reduced fraction (or an expanded polynomial)."""
+    top, bottom = to_rational(reference_tree(formula, ("x",)), ["x"])  # type: ignore[misc]
+    common = gcd(top, bottom)
+    top, bottom = divide(top, common)[0], divide(bottom, common)[0]
+    lead = coefficients(bottom)[-1]
+    top, bottom = ({m: c / lead for m, c in p.items()} for p in (top, bottom))
+    if degree(bottom) == 0:
+        return format_polynomial(top, ["x"])
+    return f"({format_polynomial(top, ['x'])})/({format_polynomial(bottom, ['x'])})"
+
+
+def _linear_inverse(rng: random.Random) -> Drawn:
+    slope = Fraction(_nonzero(rng, 20), rng.randint(1, 6))
+    intercept = Fraction(rng.randint(-40, 40), rng.randint(1, 6))
+    f = linear_combination([(slope, "x"), (intercept, "1")])
+    answer = linear_combination([(1 / slope, "x"), (-intercept / slope, "1")])
+    return f, "", answer, "inverse", Fraction(-5), Fraction(5)
+
+
+def _mobius_inverse(rng: random.Random) -> Drawn | None:
+    a, b, c, d = rng.randint(-6, 6), rng.randint(-9, 9), _nonzero(rng, 5), rng.randint(-9, 9)
+    if a * d - b * c == 0:
+        return None  # constant, not invertible
+    f = f"({linear_combination([(a, 'x'), (b, '1')])})/({linear_combination([(c, 'x'), (d, '1')])})"
+    answer = f"({linear_combination([(d, 'x'), (-b, '1')])})/({linear_combination([(-c, 'x'), (a, '1')])})"
+    pole = Fraction(a, c)  # the inverse is undefined at x = a/c; check on an interval beside it
+    return f, "", answer, "inverse", pole + Fraction(1, 3), pole + 4
+
+
+def _transcendental_inverse(rng: random.Random) -> Drawn:
+    kind = rng.randrange(4)
+    a, b, c = rng.randint(2, 15), _nonzero(rng, 6), rng.randint(-20, 20)
+    if kind == 0:  # a e^(b x) + c -> ln((x - c)/a)/b, for x > c
+        f = f"{a}e^({b}x)" + (f" {'+' if c > 0 else '-'} {abs(c)}" if c else "")
+        answer = f"ln(({_minus(c)})/{a})/{b}" if b > 0 else f"-ln(({_minus(c)})/{a})/{-b}"
+        return f, "", answer, "inverse", Fraction(c) + Fraction(1, 2), Fraction(c) + 20
+    if kind == 1:  # ln(a x + c) + b -> (e^(x - b) - c)/a, all x
+        f = f"ln({linear_combination([(a, 'x'), (c, '1')])})" + (f" {'+' if b > 0 else '-'} {abs(b)}")
+        answer = f"(e^({_minus(b)}) {'-' if c >= 0 else '+'} {abs(c)})/{a}"
+        return f, "", answer, "inverse", Fraction(-2), Fraction(2)
+    if kind == 2:  # a (x + c)^3 + b -> ((x - b)/a)^(1/3) - c, checked where x > b (real cube roots)
+        f = f"{a}(x {'+' if c >= 0 else '-'} {abs(c)})^3 " + f"{'+' if b > 0 else '-'} {abs(b)}"
+        answer = f"(({_minus(b)})/{a})^(1/3) {'-' if c >= 0 else '+'} {abs(c)}"
+        return f, "", answer, "inverse", Fraction(b) + Fraction(1, 2), Fraction(b) + 30
+    # sqrt(a x + c) + |b| for x >= -c/a: inverse ((x - |b|)^2 - c)/a for x >= |b|
+    shift = abs(b)
+    f = f"sqrt({linear_combination([(a, 'x'), (c, '1')])}) + {shift}"
+    answer = f"(({_minus(shift)})^2 {'-' if c >= 0 else '+'} {abs(c)})/{a}"
+    return f, "", answer, "inverse", Fraction(shift) + Fraction(1, 2), Fraction(shift) + 9
+
+
+_KINDS: dict[str, Callable[[random.Random], Drawn | None]] = {
+    "value": _value, "composition": _composition, "linear": _linear_inverse, "mobius": _mobius_inverse,
+    "transcendental": _transcendental_inverse,
+}
+
+
+@register
+class FunctionInverse(Task):
+    id = "algebra/function_inverse"
+    family = "algebra"
+    description = "Evaluate and write compositions of functions, and find inverse functions (checked by value)."
+    tags = ("math", "algebra", "functions")
+
+    @dataclass(frozen=True)
+    class Config:
+        kind: str
+
+    def config(self, level: int) -> Config:
+        return [self.Config(k) for k in ("value", "composition", "linear", "mobius", "transcendental")][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        f, g, answer, kind, low, high = retry(lambda: _KINDS[config.kind](rng), what="an invertible function")
+        if kind.startswith("value:"):
+            a = kind.split(":")[1]
+            prompt = (f"Let f(x) = {f} and g(x) = {g}. Compute f(g({a})).\n\nGive the exact value, e.g. -17.")
+        elif kind == "composition":
+            prompt = (f"Let f(x) = {f} and g(x) = {g}. Find a formula for f(g(x)).\n\nGive it as a formula in x "
+                      "(any equivalent form; write products with *), e.g. 2x^2 - 3/(x + 1).")
+        else:
+            prompt = (f"Find the inverse function f^(-1)(x) of f(x) = {f} (on its natural domain).\n\nGive f^(-1)(x) "
+                      "as a formula in x (any equivalent form), e.g. (x - 3)/2.")
+        return Problem(prompt=prompt, answer=answer, data={
+            "f": f, "g": g, "kind": kind.split(":")[0], "answer": answer, "low": str(low), "high": str(high),
+            "level_kind": config.kind,
+        })
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        kind = problem.data["kind"]
+        if kind == "value":
+            value = read_exact(answer, max_digits=60)
+            if value is None:
+                return Verdict.unparsed("not an exact number")
+            return Verdict.judge(value == Fraction(problem.data["answer"]), "wrong value")
+        tree = read_formula(answer, ["x"], functions=CALCULUS_FUNCTIONS)
+        if tree is None:
+            return Verdict.unparsed("not a formula in x")
+        points = points_in(Fraction(problem.data["low"]), Fraction(problem.data["high"]), POINTS)
+        if kind == "composition":
+            want = reference_tree(problem.data["answer"], ("x",))
+            for point in points:
+                if not agree(evaluate(tree, point), evaluate(want, point)):
+                    return Verdict.wrong("not equal to f(g(x))")
+            return Verdict.right()
+        f = reference_tree(problem.data["f"], ("x",))
+        for point in points:
+            inner = evaluate(tree, point)
+            if inner is None or not agree(evaluate(f, {"x": inner}), point["x"]):
+                return Verdict.wrong("f of this formula is not x")
+        return Verdict.right()
+
+    def difficulty(self, problem: Problem) -> float:
+        """The kind's steps (1 evaluate ... 5 transcendental inverse) plus the formulas' length / 10."""
+        steps = {"value": 1, "composition": 2, "linear": 3, "mobius": 4, "transcendental": 5}
+        return steps[problem.data["level_kind"]] + (len(problem.data["f"]) + len(problem.data["g"])) / 10
+
+    def spellings(self, problem: Problem) -> list[str]:
+        answer = problem.answer
+        if problem.data["kind"] == "value":
+            return [*super().spellings(problem), *other_spellings(Fraction(answer))]
+        name = "f(g(x))" if problem.data["kind"] == "composition" else "f^{-1}(x)"
+        return [*super().spellings(problem), f"{name} = {answer}", answer.replace("^", "**"),
+                f"{answer}. That is the formula."]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        answer = problem.answer
+        if problem.data["kind"] == "value":
+            value = Fraction(answer)
+            return [format_fraction(value + 1), format_fraction(-value - 1), f"{answer} or 0"]
+        wrong = [f"({answer}) + 1", f"2*({answer})", problem.data["f"]]
+        if problem.data["g"]:
+            wrong.append(_substitute(problem.data["g"], problem.data["f"]))  # g(f(x)) instead of f(g(x))
+        return [w for w in wrong if not self.verify(problem, w).correct]

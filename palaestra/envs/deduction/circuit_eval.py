@@ -1,0 +1,158 @@
+"""Boolean circuit evaluation: given the inputs, what do the circuit's output wires carry?
+
+A random circuit of two-input gates (AND, OR, XOR, NAND, NOR, XNOR, each as likely, so no output
+value is favoured) and NOT gates over named input wires; every gate reads inputs or earlier
+gates, and the outputs are the last gates. At the upper levels the gate list is shown in a
+shuffled order, so the evaluation order has to be worked out. Every input reaches some output,
+each output reads at least two inputs, and gates that no output uses are pruned.
+
+The answer gives every output's value (``o1 = 1, o2 = 0``, ``true``/``false`` also read); the
+verifier compares with the simulation (the answer is unique).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.retry import retry
+from palaestra.envs.deduction.common import read_truth_assignment
+
+_GATES = {
+    "AND": lambda a, b: a & b, "OR": lambda a, b: a | b, "XOR": lambda a, b: a ^ b,
+    "NAND": lambda a, b: 1 - (a & b), "NOR": lambda a, b: 1 - (a | b), "XNOR": lambda a, b: 1 - (a ^ b),
+}
+_INPUTS = "abcdefgh"
+
+
+@register
+class CircuitEval(Task):
+    id = "deduction/circuit_eval"
+    family = "deduction"
+    description = "Simulate a boolean circuit of logic gates on given inputs and report its outputs."
+    tags = ("logic", "boolean-circuits", "simulation")
+
+    @dataclass(frozen=True)
+    class Config:
+        inputs: int
+        gates: int
+        outputs: int
+        shuffled: bool  # list the gates out of evaluation order
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(inputs=3, gates=5, outputs=4, shuffled=False),
+            self.Config(inputs=4, gates=9, outputs=4, shuffled=False),
+            self.Config(inputs=4, gates=14, outputs=4, shuffled=True),
+            self.Config(inputs=5, gates=20, outputs=5, shuffled=True),
+            self.Config(inputs=6, gates=28, outputs=5, shuffled=True),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        gates, outputs = retry(lambda: _circuit(rng, config), what="a circuit whose outputs read every input")
+        inputs = {name: rng.randrange(2) for name in _INPUTS[: config.inputs]}
+        values = _simulate(gates, inputs)
+        shown = gates[:]
+        if config.shuffled:
+            rng.shuffle(shown)
+        listing = "\n".join(f"{name} = {op}({', '.join(args)})" for name, op, args in shown)
+        prompt = (
+            "A boolean circuit: each line defines a wire as a logic gate applied to other wires (NOT inverts; "
+            "AND, OR, XOR, NAND, NOR and XNOR have their usual meanings).\n\n"
+            f"Inputs: {', '.join(f'{k} = {v}' for k, v in inputs.items())}\n\n{listing}\n\n"
+            f"What values do the outputs {', '.join(outputs)} carry? Answer with each output's value, 1 or 0, "
+            f"for example: {', '.join(f'{o} = {i % 2}' for i, o in enumerate(outputs))}"
+        )
+        answer = ", ".join(f"{o} = {values[o]}" for o in outputs)
+        data = {"inputs": inputs, "gates": [[n, op, args] for n, op, args in gates], "outputs": outputs,
+                "values": {o: values[o] for o in outputs}}
+        return Problem(prompt=prompt, answer=answer, data=data)
+
+    def difficulty(self, problem: Problem) -> float:
+        """Gates to evaluate times the circuit's depth."""
+        depth: dict[str, int] = {name: 0 for name in problem.data["inputs"]}
+        for name, _, args in problem.data["gates"]:
+            depth[name] = 1 + max(depth[a] for a in args)
+        return float(len(problem.data["gates"]) * max(depth.values()))
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        outputs, values = problem.data["outputs"], problem.data["values"]
+        said = read_truth_assignment(answer, outputs)
+        if said is None:
+            return Verdict.unparsed(f"expected a value for each of {', '.join(outputs)}, such as {outputs[0]} = 1")
+        for o in outputs:
+            if int(said[o]) != values[o]:
+                return Verdict.wrong(f"{o} is not {int(said[o])}")
+        return Verdict.right()
+
+    def spellings(self, problem: Problem) -> list[str]:
+        values = problem.data["values"]
+        return [*super().spellings(problem),
+                ", ".join(f"{o} = {'true' if v else 'false'}" for o, v in values.items()),
+                "\n".join(f"{o}: {v}" for o, v in values.items()),
+                " ".join(f"{o}={v}" for o, v in reversed(list(values.items())))]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        values = dict(problem.data["values"])
+        flip = rng.choice(list(values))
+        values[flip] = 1 - values[flip]
+        first = next(iter(values))
+        return [", ".join(f"{o} = {v}" for o, v in values.items()),
+                ", ".join(f"{o} = {v}" for o, v in values.items() if o != first),
+                f"{problem.answer}, {flip} = {values[flip]}"]
+
+
+def _simulate(gates: list, inputs: dict[str, int]) -> dict[str, int]:
+    values = dict(inputs)
+    for name, op, args in gates:
+        values[name] = 1 - values[args[0]] if op == "NOT" else _GATES[op](values[args[0]], values[args[1]])
+    return values
+
+
+def _circuit(rng: random.Random, config: CircuitEval.Config) -> tuple[list, list[str]] | None:
+    """Gates in evaluation order (named w1, w2, ...; the outputs renamed o1, o2, ...) and the output names."""
+    wires = list(_INPUTS[: config.inputs])
+    gates = []
+    for i in range(1, config.gates + 1):
+        a = _pick(rng, wires)
+        if rng.random() < 0.12:
+            gates.append((f"w{i}", "NOT", [a]))
+        else:
+            gates.append((f"w{i}", rng.choice(tuple(_GATES)), [a, _pick(rng, [w for w in wires if w != a])]))
+        wires.append(f"w{i}")
+    outputs = [name for name, _, _ in gates[-config.outputs:]]
+    used = set(outputs)
+    for name, _, args in reversed(gates):
+        if name in used:
+            used.update(args)
+    if any(x not in used for x in _INPUTS[: config.inputs]):
+        return None
+    kept = [g for g in gates if g[0] in used]
+    if any(len({a for a in _support(kept, o, config)}) < 2 for o in outputs):
+        return None
+    rename = {o: f"o{k}" for k, o in enumerate(outputs, 1)}
+    inner = [g[0] for g in kept if g[0] not in rename]
+    rename.update({old: f"w{k}" for k, old in enumerate(inner, 1)})
+    renamed = [(rename[n], op, [rename.get(a, a) for a in args]) for n, op, args in kept]
+    return renamed, [rename[o] for o in outputs]
+
+
+def _pick(rng: random.Random, wires: list[str]) -> str:
+    """A wire to read, favouring the latest ones (deeper circuits)."""
+    return rng.choice(wires[-4:]) if rng.random() < 0.6 else rng.choice(wires)
+
+
+def _support(gates: list, output: str, config: CircuitEval.Config) -> set[str]:
+    """The inputs an output reads through some path."""
+    parents = {name: args for name, _, args in gates}
+    seen, stack = set(), [output]
+    for _ in range(10 * len(gates) + 10):
+        if not stack:
+            break
+        wire = stack.pop()
+        if wire in seen:
+            continue
+        seen.add(wire)
+        stack.extend(parents.get(wire, []))
+    return {w for w in seen if w in _INPUTS[: config.inputs]}

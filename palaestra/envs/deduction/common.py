@@ -1,0 +1,93 @@
+"""Shared blocks of the deduction family: names, yes/no reading with synonyms, and verdict helpers.
+No environment is registered here.
+
+Example::
+
+    >>> read_verdict("Valid.", yes=("valid",), no=("invalid",)), read_verdict("not valid", yes=("valid",), no=("invalid",))
+    (True, False)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from palaestra.envs.puzzles.common import read_values
+from palaestra.verifiers.choices import read_yes_no
+from palaestra.verifiers.normalize import strip_wrappers, unify
+
+# fmt: off
+PEOPLE = (
+    "Alice", "Bruno", "Chloe", "Diego", "Emma", "Felix", "Grace", "Hugo", "Iris", "Jonas", "Karin", "Liam",
+    "Maya", "Nadia", "Oscar", "Paula", "Quentin", "Rosa", "Simon", "Tara", "Umar", "Vera", "Walter", "Yasmin",
+    "Zane", "Amber", "Boris", "Clara", "Dmitri", "Elena",
+)
+# fmt: on
+MAX_VERDICT_CHARS = 600
+
+
+def read_verdict(text: str, *, yes: Iterable[str], no: Iterable[str]) -> bool | None:
+    """A two-way verdict: True for a ``yes`` spelling, False for a ``no`` spelling, None otherwise.
+
+    The whole answer may also be "not <yes word>" (``not valid``) for a no. Spellings are
+    matched in any case, wrappers and a short non-contradicting remark looked through (the
+    shared yes/no reader's rules).
+    """
+    if not isinstance(text, str) or len(text) > MAX_VERDICT_CHARS:
+        return None
+    yes, no = tuple(yes), tuple(no)
+    bare = strip_wrappers(unify(text)).strip().rstrip(".!").strip().lower()
+    if bare.startswith("not ") and bare[4:] in {w.lower() for w in yes}:
+        return False
+    return read_yes_no(text, yes=yes, no=no)
+
+_TRUE_WORDS = frozenset({"true", "t", "1", "yes", "on", "⊤"})
+_FALSE_WORDS = frozenset({"false", "f", "0", "no", "off", "⊥"})
+
+
+def read_truth(text: str) -> bool | None:
+    """A truth value: ``true``/``T``/``1``/``⊤`` or ``false``/``F``/``0``/``⊥`` (any case), else None.
+
+    >>> read_truth("True"), read_truth(" 0 "), read_truth("maybe")
+    (True, False, None)
+    """
+    word = text.strip().strip("*$`'\".").strip().lower()
+    if word in _TRUE_WORDS:
+        return True
+    if word in _FALSE_WORDS:
+        return False
+    return None
+
+
+def read_truth_assignment(text: str, names: list[str], *, partial: bool = False) -> dict[str, bool] | None:
+    """Truth values for ``names``: ``x1 = true, x2 = 0``, ``x1: T; x2: F``, one per line, ...; or a list
+    of literals ``x1, ¬x2, x3`` (``¬``, ``~``, ``!``, ``-`` or ``not`` for false). None when unreadable
+    or hedged (a name given two values, an unknown name, a name left out unless ``partial``)."""
+    found = read_values(text, names, read_truth, partial=partial)
+    return found if found is not None else _read_literals(text, names, partial)
+
+
+_NEGATION_PREFIXES = ("¬", "~", "!", "-", "not ", "NOT ", "Not ")
+
+
+def _read_literals(text: str, names: list[str], partial: bool) -> dict[str, bool] | None:
+    if not isinstance(text, str) or len(text) > 20 * len(names) + 200:
+        return None
+    lookup = {name.lower(): name for name in names}
+    body = strip_wrappers(unify(text)).strip().strip("{}[]()").strip()
+    values: dict[str, bool] = {}
+    for piece in body.replace(";", ",").replace("∧", ",").replace("\n", ",").split(","):
+        piece = piece.strip()
+        if not piece:
+            continue
+        value = True
+        for prefix in _NEGATION_PREFIXES:
+            if piece.startswith(prefix):
+                piece, value = piece[len(prefix):].strip(), False
+                break
+        name = lookup.get(piece.lower())
+        if name is None or values.get(name, value) != value:
+            return None
+        values[name] = value
+    if not values or (not partial and len(values) < len(names)):
+        return None
+    return values

@@ -1,0 +1,141 @@
+"""Horn-clause inference: which propositions follow from some facts and if-then rules?
+
+Each rule says that when all of its conditions hold, its conclusion holds (a definite Horn
+clause); the facts hold outright. Everything that follows is the forward-chaining closure of the
+facts under the rules, computed exactly. Rules are drawn in layers so that derivations chain
+(the level sets the depth), and some rules never fire because a condition can never be derived,
+so reading rule heads is not enough.
+
+The answer is the set of propositions that follow but are not facts, in any order
+(``{cedar, ember}``, ``cedar, ember`` or ``cedar and ember``); the verifier compares it with the
+closure (the answer is unique).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.retry import retry
+from palaestra.verifiers.sets import one_of, read_set
+
+# fmt: off
+_ATOMS = (
+    "amber", "basil", "cedar", "delta", "ember", "fable", "glint", "hazel", "ivory", "jasper", "koala", "lotus",
+    "mango", "nectar", "olive", "pearl", "quartz", "raven", "sable", "thyme", "umber", "velvet", "willow", "yarrow",
+    "zinnia", "aspen", "birch", "coral", "dune", "flint", "garnet", "heron",
+)
+# fmt: on
+
+
+@register
+class HornInference(Task):
+    id = "deduction/horn_inference"
+    family = "deduction"
+    description = "List the propositions that follow from facts and if-then (Horn) rules by chaining."
+    tags = ("logic", "deduction", "horn-clauses", "forward-chaining")
+
+    @dataclass(frozen=True)
+    class Config:
+        atoms: int
+        facts: int
+        rules: int
+        max_body: int  # conditions per rule: 1..max_body
+        min_depth: int  # the longest derivation chain is at least this long
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(atoms=6, facts=2, rules=5, max_body=2, min_depth=2),
+            self.Config(atoms=9, facts=3, rules=8, max_body=2, min_depth=3),
+            self.Config(atoms=12, facts=3, rules=12, max_body=3, min_depth=3),
+            self.Config(atoms=16, facts=4, rules=17, max_body=3, min_depth=4),
+            self.Config(atoms=20, facts=4, rules=24, max_body=3, min_depth=5),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        atoms, facts, rules, derived, depth = retry(lambda: _draw(rng, config), what="rules with a deep enough chain")
+        fact_text = ", ".join(atoms[i] for i in facts)
+        example = [a for a in _ATOMS if a not in atoms][:2]  # words that are not propositions here
+        rule_lines = "\n".join(
+            f"{k}. If {' and '.join(atoms[i] for i in body)}, then {atoms[head]}." for k, (body, head) in
+            enumerate(rules, 1))
+        prompt = (
+            f"Propositions: {', '.join(sorted(atoms))}.\n\nFacts (true): {fact_text}.\n\nRules:\n{rule_lines}\n\n"
+            "A proposition is true only if it is a fact or some rule whose conditions are all true concludes "
+            "it. Which propositions are true besides the facts? List them separated by commas, in any order, "
+            f"for example: {', '.join(example)}"
+        )
+        answer = ", ".join(sorted(atoms[i] for i in derived))
+        data = {"atoms": atoms, "facts": facts, "rules": [[body, head] for body, head in rules],
+                "derived": sorted(atoms[i] for i in derived), "depth": depth}
+        return Problem(prompt=prompt, answer=answer, data=data)
+
+    def difficulty(self, problem: Problem) -> float:
+        """Rules to consider times the longest derivation chain."""
+        return float(len(problem.data["rules"]) * problem.data["depth"])
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        atoms = problem.data["atoms"]
+        said = read_set(answer, one_of(atoms))
+        if said is None:
+            return Verdict.unparsed("expected propositions separated by commas")
+        expected = set(problem.data["derived"])
+        facts = {atoms[i] for i in problem.data["facts"]}
+        said = set(said) - facts  # restating a fact is harmless
+        if said == expected:
+            return Verdict.right()
+        missing, extra = sorted(expected - said), sorted(said - expected)
+        return Verdict.wrong(f"missing {missing[0]}" if missing else f"{extra[0]} does not follow")
+
+    def spellings(self, problem: Problem) -> list[str]:
+        derived = problem.data["derived"]
+        facts = [problem.data["atoms"][i] for i in problem.data["facts"]]
+        return [*super().spellings(problem), "{" + ", ".join(reversed(derived)) + "}",
+                " and ".join(derived) if len(derived) < 3 else ", ".join(derived[:-1]) + ", and " + derived[-1],
+                "\n".join(f"- {a}" for a in derived), ", ".join(d.upper() for d in derived),
+                ", ".join([*facts, *derived])]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        derived = problem.data["derived"]
+        atoms = problem.data["atoms"]
+        facts = {atoms[i] for i in problem.data["facts"]}
+        underived = [a for a in atoms if a not in derived and a not in facts]
+        wrong = [", ".join(derived[:-1]) or "none"]
+        if underived:
+            wrong.append(", ".join([*derived, rng.choice(underived)]))
+        wrong.append(f"{', '.join(derived)} or {underived[0] if underived else derived[0]}")
+        return wrong
+
+
+def _closure(facts: set[int], rules: list[tuple[list[int], int]]) -> tuple[set[int], int]:
+    """The facts' forward-chaining closure and the longest derivation chain (rounds of rule firing)."""
+    known, rounds = set(facts), 0
+    for _ in range(len(rules) + 1):  # each round adds at least one proposition or stops
+        new = {head for body, head in rules if head not in known and all(b in known for b in body)}
+        if not new:
+            break
+        known |= new
+        rounds += 1
+    return known, rounds
+
+
+def _draw(rng: random.Random, config: HornInference.Config) -> tuple | None:
+    atoms = rng.sample(_ATOMS, config.atoms)
+    order = list(range(config.atoms))
+    rng.shuffle(order)
+    facts = order[: config.facts]
+    rules: list[tuple[list[int], int]] = []
+    for _ in range(config.rules):
+        head = rng.choice(order[config.facts:])
+        before = order[: order.index(head)]  # conditions come from earlier atoms, mostly: derivations chain
+        pool = before if before and rng.random() < 0.8 else [a for a in order if a != head]
+        body = sorted(rng.sample(pool, min(len(pool), rng.randint(1, config.max_body))))
+        if (body, head) not in rules:
+            rules.append((body, head))
+    known, depth = _closure(set(facts), rules)
+    derived = known - set(facts)
+    if depth < config.min_depth or not derived or len(derived) == config.atoms - config.facts:
+        return None  # too shallow, nothing to find, or everything follows
+    rng.shuffle(rules)
+    return atoms, facts, rules, sorted(derived), depth

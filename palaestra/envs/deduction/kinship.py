@@ -1,0 +1,250 @@
+"""Kinship inference: from parent and marriage facts about a family, name how one person is related
+to another.
+
+A family tree is generated over a few generations: a founding couple, their children, some of
+whom marry people from outside the family and have children in turn. The facts shown are only
+"X is the son/daughter of A and B" and "A is the husband/wife of B" (which also tell each
+person's sex), shuffled. The relation asked for is drawn first, uniformly from the level's
+vocabulary (so no term dominates), and then a pair of people with exactly that relation and no
+other (spouses come from outside the family, so no pair is related in two ways) is chosen.
+Relations are computed from the tree by their definitions (an aunt is a sister of a parent or
+the wife of a parent's brother; in-laws go through a spouse; cousins share grandparents
+through their parents).
+
+The answer is one relation word such as ``aunt`` or ``father-in-law`` (``father in law`` and a
+sentence such as ``Ada is Ben's aunt`` are read too).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.retry import retry
+from palaestra.verifiers.choices import read_option
+
+# fmt: off
+_MEN = ("Adam", "Boris", "Carl", "Daniel", "Edgar", "Frank", "George", "Henry", "Isaac", "Jack", "Kevin", "Louis",
+        "Martin", "Nathan", "Oliver", "Peter", "Ralph", "Samuel", "Thomas", "Victor", "William", "Xavier")
+_WOMEN = ("Alice", "Beatrice", "Clara", "Diana", "Emily", "Fiona", "Grace", "Helen", "Irene", "Julia", "Karen",
+          "Laura", "Monica", "Nora", "Olivia", "Paula", "Rachel", "Sophie", "Tina", "Ursula", "Vera", "Wendy")
+# fmt: on
+_CORE = ("father", "mother", "son", "daughter", "brother", "sister", "husband", "wife", "grandfather", "grandmother",
+         "grandson", "granddaughter")
+_EXTENDED = ("uncle", "aunt", "nephew", "niece", "cousin")
+_IN_LAW = ("father-in-law", "mother-in-law", "son-in-law", "daughter-in-law", "brother-in-law", "sister-in-law")
+_GREAT = ("great-grandfather", "great-grandmother", "great-grandson", "great-granddaughter")
+_POSSESSIVE = re.compile(r"^\s*[A-Z][a-z]+\s+is\s+(?:the\s+)?[A-Z][a-z]+['’]s?\s+(.+?)\s*\.?\s*$")
+
+
+@register
+class Kinship(Task):
+    id = "deduction/kinship"
+    family = "deduction"
+    description = "Name how two people in a described family are related (aunt, cousin, father-in-law, ...)."
+    tags = ("logic", "deduction", "kinship", "reasoning")
+
+    @dataclass(frozen=True)
+    class Config:
+        generations: int
+        children: tuple[int, int]  # children per couple, drawn from this range
+        relations: tuple[str, ...]
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(generations=3, children=(1, 2), relations=_CORE),
+            self.Config(generations=3, children=(2, 3), relations=_CORE + _EXTENDED),
+            self.Config(generations=3, children=(2, 3), relations=_EXTENDED + _IN_LAW),
+            self.Config(generations=4, children=(2, 3), relations=_EXTENDED + _IN_LAW + _GREAT),
+            self.Config(generations=4, children=(2, 4), relations=_IN_LAW + _GREAT + ("cousin", "uncle", "aunt")),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        relation = rng.choice(config.relations)
+        people, x, y = retry(lambda: _draw(rng, config, relation), what=f"a pair related as {relation}")
+        facts = _facts(people)
+        rng.shuffle(facts)
+        names = [p["name"] for p in people]
+        vocabulary = sorted(set(_CORE + _EXTENDED + _IN_LAW + _GREAT))
+        prompt = (
+            "Facts about a family:\n" + "\n".join(f"- {f}" for f in facts)
+            + f"\n\nHow is {names[x]} related to {names[y]}? Complete the sentence \"{names[x]} is {names[y]}'s "
+            "___\" with one word from this list: " + ", ".join(vocabulary)
+            + ". Aunts and uncles include the spouses of a parent's siblings; in-laws are related through a "
+            "spouse; cousins are children of a parent's siblings. Answer with the word only, for example: "
+            + ("nephew" if relation != "nephew" else "niece")
+        )
+        data = {"people": people, "x": x, "y": y, "relation": relation}
+        return Problem(prompt=prompt, answer=relation, data=data)
+
+    def difficulty(self, problem: Problem) -> float:
+        """People in the family plus three times the links between the two people (parent and marriage steps)."""
+        people = problem.data["people"]
+        return float(len(people) + 3 * _distance(people, problem.data["x"], problem.data["y"]))
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        said = _read_relation(answer)
+        if said is None:
+            return Verdict.unparsed("expected one relation word, such as aunt")
+        return Verdict.judge(said == problem.data["relation"], "wrong relation")
+
+    def spellings(self, problem: Problem) -> list[str]:
+        relation = problem.answer or ""
+        people = problem.data["people"]
+        x, y = people[problem.data["x"]]["name"], people[problem.data["y"]]["name"]
+        return [*super().spellings(problem), relation.replace("-", " "), relation.upper(), f"{relation}.",
+                f"{x} is {y}'s {relation}.", f"**{relation}**"]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        relation = problem.data["relation"]
+        opposite = {"father": "mother", "mother": "father", "son": "daughter", "daughter": "son"}
+        others = [r for r in (*_CORE, *_EXTENDED, *_IN_LAW, *_GREAT) if r != relation]
+        wrong = [rng.choice(others), f"{relation} or {rng.choice(others)}"]
+        if relation in opposite:
+            wrong.append(opposite[relation])
+        if "-in-law" in relation:
+            wrong.append(relation.replace("-in-law", ""))
+        if relation.startswith("great-"):
+            wrong.append(relation[len("great-"):])
+        return wrong
+
+
+def _read_relation(answer: str) -> str | None:
+    if not isinstance(answer, str) or len(answer) > 300:
+        return None
+    text = answer.strip()
+    match = _POSSESSIVE.match(text)
+    if match:
+        text = match.group(1)
+    options = {r: (r, r.replace("-", " "), r.replace("-", "")) for r in (*_CORE, *_EXTENDED, *_IN_LAW, *_GREAT)}
+    return read_option(text, options)
+
+
+def _draw(rng: random.Random, config: Kinship.Config, relation: str) -> tuple[list[dict], int, int] | None:
+    people = _family(rng, config.generations, config.children)
+    pairs = [(x, y) for x in range(len(people)) for y in range(len(people)) if x != y]
+    rng.shuffle(pairs)
+    for x, y in pairs:
+        found = _relations(people, x, y)
+        if found == [relation]:
+            return people, x, y
+    return None
+
+
+def _family(rng: random.Random, generations: int, children: tuple[int, int]) -> list[dict]:
+    """People with name, sex ("m"/"f"), parents (indices) and spouse (index or None)."""
+    men, women = list(_MEN), list(_WOMEN)
+    rng.shuffle(men)
+    rng.shuffle(women)
+
+    def person(sex: str, parents: list[int]) -> dict:
+        name = men.pop() if sex == "m" else women.pop()
+        return {"name": name, "sex": sex, "parents": parents, "spouse": None}
+
+    people = [person("m", []), person("f", [])]
+    people[0]["spouse"], people[1]["spouse"] = 1, 0
+    couples = [(0, 1)]
+    for _ in range(generations - 1):
+        next_couples = []
+        for a, b in couples:
+            for _ in range(rng.randint(*children)):
+                if len(men) < 2 or len(women) < 2:
+                    break
+                child = len(people)
+                people.append(person(rng.choice("mf"), [a, b]))
+                if rng.random() < 0.6:  # marries someone from outside the family
+                    spouse = len(people)
+                    people.append(person("f" if people[child]["sex"] == "m" else "m", []))
+                    people[child]["spouse"], people[spouse]["spouse"] = spouse, child
+                    next_couples.append((child, spouse) if people[child]["sex"] == "m" else (spouse, child))
+        couples = next_couples
+    return people
+
+
+def _facts(people: list[dict]) -> list[str]:
+    facts = []
+    for p in people:
+        if p["parents"]:
+            a, b = p["parents"]
+            word = "son" if p["sex"] == "m" else "daughter"
+            facts.append(f"{p['name']} is the {word} of {people[a]['name']} and {people[b]['name']}.")
+        if p["spouse"] is not None and p["sex"] == "m":
+            facts.append(f"{p['name']} is the husband of {people[p['spouse']]['name']}.")
+    return facts
+
+
+def _relations(people: list[dict], x: int, y: int) -> list[str]:
+    """Every relation term that makes "x is y's <term>" true."""
+    parents = {i: set(p["parents"]) for i, p in enumerate(people)}
+    spouse = {i: p["spouse"] for i, p in enumerate(people)}
+    male = people[x]["sex"] == "m"
+
+    def word(man: str, woman: str) -> str:
+        return man if male else woman
+
+    def grand(i: int) -> set[int]:
+        return {g for p in parents[i] for g in parents[p]}
+
+    def siblings(i: int) -> set[int]:
+        return {j for j in parents if j != i and parents[i] and parents[j] == parents[i]}
+
+    def in_law_siblings(i: int) -> set[int]:
+        via_spouse = siblings(spouse[i]) if spouse[i] is not None else set()
+        married_to_siblings = {spouse[s] for s in siblings(i) if spouse[s] is not None}
+        return via_spouse | married_to_siblings
+
+    out = []
+    if x in parents[y]:
+        out.append(word("father", "mother"))
+    if y in parents[x]:
+        out.append(word("son", "daughter"))
+    if x in siblings(y):
+        out.append(word("brother", "sister"))
+    if spouse[y] == x:
+        out.append(word("husband", "wife"))
+    if x in grand(y):
+        out.append(word("grandfather", "grandmother"))
+    if y in grand(x):
+        out.append(word("grandson", "granddaughter"))
+    if x in {g for p in parents[y] for g in grand(p)}:
+        out.append(word("great-grandfather", "great-grandmother"))
+    if y in {g for p in parents[x] for g in grand(p)}:
+        out.append(word("great-grandson", "great-granddaughter"))
+    aunts = {s for p in parents[y] for s in siblings(p)}
+    aunts |= {spouse[s] for s in aunts if spouse[s] is not None}
+    if x in aunts:
+        out.append(word("uncle", "aunt"))
+    nieces = {s for p in parents[x] for s in siblings(p)}
+    nieces |= {spouse[s] for s in nieces if spouse[s] is not None}
+    if y in nieces:
+        out.append(word("nephew", "niece"))
+    if any(px in siblings(py) for px in parents[x] for py in parents[y]):
+        out.append("cousin")
+    if spouse[y] is not None and x in parents[spouse[y]]:
+        out.append(word("father-in-law", "mother-in-law"))
+    if spouse[x] is not None and y in parents[spouse[x]]:
+        out.append(word("son-in-law", "daughter-in-law"))
+    if x in in_law_siblings(y):
+        out.append(word("brother-in-law", "sister-in-law"))
+    return out
+
+
+def _distance(people: list[dict], x: int, y: int) -> int:
+    """Parent, child and marriage links on a shortest path from x to y."""
+    links: dict[int, set[int]] = {i: set() for i in range(len(people))}
+    for i, p in enumerate(people):
+        for parent in p["parents"]:
+            links[i].add(parent)
+            links[parent].add(i)
+        if p["spouse"] is not None:
+            links[i].add(p["spouse"])
+    distance = {x: 0}
+    queue = [x]
+    for node in queue:
+        for nxt in links[node]:
+            if nxt not in distance:
+                distance[nxt] = distance[node] + 1
+                queue.append(nxt)
+    return distance.get(y, len(people))

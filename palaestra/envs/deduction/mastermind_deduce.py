@@ -1,0 +1,151 @@
+"""Mastermind deduction: from a given history of guesses and their scores, name the only code that fits.
+
+A secret code of L digits from 1..C (repeats allowed) is drawn. Guesses are added one at a time,
+some random and some chosen among the codes still consistent (as a player would), each scored
+as usual: exact = right digit in the right place, partial = right digit in the wrong place
+(each digit of the secret counted once). After each guess every code still consistent with all
+scores is kept (a vectorised filter over all C^L codes); the history stops when only the secret
+is left, and guesses that rule nothing out or hit the secret are not used. So exactly one code
+fits the history (single-turn; the interactive game is ``games/mastermind``).
+
+The answer is the code, e.g. ``3142`` (``3 1 4 2`` and ``3, 1, 4, 2`` are read too).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from functools import cache
+from math import log2
+
+import numpy as np
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.retry import retry
+from palaestra.verifiers.normalize import read_with_tail, strip_wrappers, unify
+
+_MAX_GUESSES = 14
+_SEPARATORS = re.compile(r"[\s,;\-]+")
+
+
+@register
+class MastermindDeduce(Task):
+    id = "deduction/mastermind_deduce"
+    family = "deduction"
+    description = "Deduce the secret Mastermind code from a given history of guesses and scores (one code fits)."
+    tags = ("logic", "deduction", "code-breaking")
+
+    @dataclass(frozen=True)
+    class Config:
+        length: int
+        digits: int
+
+    def config(self, level: int) -> Config:
+        return [self.Config(length=n, digits=c) for n, c in ((3, 4), (4, 5), (4, 6), (5, 6), (5, 8))][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        secret, history = retry(lambda: _draw(rng, config), what="a history that pins the code down")
+        lines = [f"Guess {i}: {''.join(map(str, g))} -> {e} exact, {p} partial" for i, (g, e, p) in
+                 enumerate(history, 1)]
+        example = "".join(str((i % config.digits) + 1) for i in range(config.length))
+        if example == "".join(map(str, secret)):
+            example = example[::-1]
+        prompt = (
+            f"A secret code has {config.length} digits, each from 1 to {config.digits} (digits may repeat). Each "
+            "guess below was scored: exact counts digits that are right and in the right place; partial counts "
+            "digits that appear in the code but in another place (each digit of the code is matched at most "
+            "once, exact matches first).\n\n" + "\n".join(lines)
+            + f"\n\nExactly one code fits every score. What is it? Answer with the {config.length} digits, for "
+            f"example: {example}"
+        )
+        data = {"length": config.length, "digits": config.digits,
+                "history": [[list(g), e, p] for g, e, p in history], "secret": list(secret)}
+        return Problem(prompt=prompt, answer="".join(map(str, secret)), data=data)
+
+    def difficulty(self, problem: Problem) -> float:
+        """Bits of the code space plus the guesses to combine."""
+        data = problem.data
+        return data["length"] * log2(data["digits"]) + len(data["history"])
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        data = problem.data
+        code = read_with_tail(answer, lambda s: _read_code(s, data["length"], data["digits"]))
+        if code is None:
+            return Verdict.unparsed(f"expected {data['length']} digits from 1 to {data['digits']}")
+        for guess, exact, partial in data["history"]:
+            if _score(code, guess) != (exact, partial):
+                return Verdict.wrong(f"the guess {''.join(map(str, guess))} would not score {exact} exact, {partial} partial")
+        return Verdict.right()
+
+    def spellings(self, problem: Problem) -> list[str]:
+        gold = problem.answer or ""
+        return [*super().spellings(problem), " ".join(gold), ", ".join(gold), f"**{gold}**", f"{gold}."]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        gold = problem.answer or ""
+        i = rng.randrange(len(gold))
+        changed = gold[:i] + str(int(gold[i]) % problem.data["digits"] + 1) + gold[i + 1:]
+        rotated = gold[1:] + gold[0]
+        guesses = ["".join(map(str, g)) for g, _, _ in problem.data["history"]]
+        return [w for w in (changed, rotated, guesses[-1], gold[:-1], f"{gold} or {changed}") if w != gold]
+
+
+def _read_code(text: str, length: int, digits: int) -> list[int] | None:
+    body = strip_wrappers(unify(text)).strip().strip("[](){}").strip()
+    if len(body) > 4 * length + 10:
+        return None
+    compact = _SEPARATORS.sub("", body)
+    if len(compact) != length or not compact.isdigit():
+        return None
+    code = [int(ch) for ch in compact]
+    return code if all(1 <= d <= digits for d in code) else None
+
+
+def _score(code: list[int] | tuple[int, ...], guess: list[int] | tuple[int, ...]) -> tuple[int, int]:
+    exact = sum(a == b for a, b in zip(code, guess))
+    common = sum(min(code.count(d), list(guess).count(d)) for d in set(guess))
+    return exact, common - exact
+
+
+@cache
+def _all_codes(length: int, digits: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every code (rows) and, per code, how often each digit occurs."""
+    grids = np.indices((digits,) * length).reshape(length, -1).T + 1
+    counts = np.stack([(grids == d).sum(axis=1) for d in range(1, digits + 1)], axis=1)
+    return grids, counts
+
+
+def _scores(codes: np.ndarray, counts: np.ndarray, guess: tuple[int, ...], digits: int) -> tuple[np.ndarray, np.ndarray]:
+    exact = (codes == np.array(guess)).sum(axis=1)
+    guess_counts = np.array([guess.count(d) for d in range(1, digits + 1)])
+    common = np.minimum(counts, guess_counts).sum(axis=1)
+    return exact, common - exact
+
+
+def _draw(rng: random.Random, config: MastermindDeduce.Config) -> tuple[tuple[int, ...], list] | None:
+    length, digits = config.length, config.digits
+    codes, counts = _all_codes(length, digits)
+    secret = tuple(rng.randint(1, digits) for _ in range(length))
+    alive = np.ones(len(codes), dtype=bool)
+    history = []
+    for _ in range(4 * _MAX_GUESSES):  # draws, some of them skipped
+        if len(history) >= _MAX_GUESSES:
+            return None
+        consistent = np.flatnonzero(alive)
+        if len(consistent) == 1:
+            return secret, history
+        if rng.random() < 0.5:
+            guess = tuple(int(v) for v in codes[consistent[rng.randrange(len(consistent))]])
+        else:
+            guess = tuple(rng.randint(1, digits) for _ in range(length))
+        if guess == secret:
+            continue
+        exact, partial = _score(secret, guess)
+        got_exact, got_partial = _scores(codes, counts, guess, digits)
+        keep = alive & (got_exact == exact) & (got_partial == partial)
+        if keep.sum() == alive.sum():
+            continue  # rules nothing out
+        alive = keep
+        history.append((guess, exact, partial))
+    return None

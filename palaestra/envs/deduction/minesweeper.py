@@ -1,0 +1,187 @@
+"""Minesweeper inference: which covered cells are certainly mines, and which are certainly safe?
+
+Mines are scattered at random; the board is opened the way a player would (a click on a cell
+with no neighbouring mine floods its zero region) plus a few more safe cells, and each opened
+cell shows how many of its eight neighbours hold a mine. For every covered cell next to an
+opened one, a SAT solver (mine variables for the covered cells, each number an exact count of
+its covered neighbours) decides whether the cell is a mine in every arrangement that fits the
+numbers (no arrangement has it safe), safe in every one, or undecided. The total number of
+mines is not given, so cells far from any number are never decided. Boards are kept when both
+decided and undecided cells exist.
+
+The answer lists the certain mines and the certain safe cells, cells named by column letter and
+row number (``A1`` is the top-left), e.g. ``mines: B2, C4`` and ``safe: A3`` on two lines (``none``
+for an empty list); both sets must be exactly right.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.retry import retry
+from palaestra.solvers.sat import CNF, Budget, BudgetExhausted, SatSolver
+from palaestra.verifiers.sets import read_set
+
+_BUDGET = Budget(conflicts=50_000)
+_COLUMNS = "ABCDEFGHIJKLMNOP"
+_PART = re.compile(r"^\s*(mines?|safe)\s*(?:cells?)?\s*(?::|=|-|are|is)?\s*(.*)$", re.IGNORECASE | re.DOTALL)
+MAX_ANSWER_CHARS = 2_000
+
+Cell = tuple[int, int]
+
+
+@register
+class Minesweeper(Task):
+    id = "deduction/minesweeper"
+    family = "deduction"
+    description = "Deduce which covered Minesweeper cells are certainly mines and which are certainly safe."
+    tags = ("logic", "deduction", "minesweeper", "constraint-satisfaction")
+
+    @dataclass(frozen=True)
+    class Config:
+        rows: int
+        cols: int
+        density: float  # share of cells holding a mine
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(rows=6, cols=6, density=0.18),
+            self.Config(rows=7, cols=7, density=0.18),
+            self.Config(rows=8, cols=8, density=0.18),
+            self.Config(rows=9, cols=9, density=0.2),
+            self.Config(rows=10, cols=12, density=0.2),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        board, mines, safe, undecided = retry(lambda: _draw(rng, config), what="a board with decided cells")
+        rows, cols = config.rows, config.cols
+        header = "   " + " ".join(_COLUMNS[:cols])
+        lines = [header] + [f"{r + 1:>2} " + " ".join(board[r]) for r in range(rows)]
+        prompt = (
+            f"A Minesweeper board with {rows} rows and {cols} columns. A digit is an opened cell showing how many "
+            "of its (up to eight) neighbours, diagonals included, hold a mine; # is a covered cell, which may or "
+            "may not hold a mine. The total number of mines is not known. Cells are named by column letter and "
+            "row number: A1 is the top-left cell.\n\n" + "\n".join(lines)
+            + "\n\nWhich covered cells certainly hold a mine, and which are certainly safe, given the numbers? "
+            "Answer on two lines, listing cells separated by commas (write none for an empty list), for example:\n"
+            "mines: B2, C4\nsafe: none"
+        )
+        answer = f"mines: {_listing(mines)}\nsafe: {_listing(safe)}"
+        data = {"board": ["".join(row) for row in board], "mines": [_name(c) for c in mines],
+                "safe": [_name(c) for c in safe], "undecided": len(undecided)}
+        return Problem(prompt=prompt, answer=answer, data=data)
+
+    def difficulty(self, problem: Problem) -> float:
+        """Covered cells next to a number (each to be decided or left open)."""
+        data = problem.data
+        return float(len(data["mines"]) + len(data["safe"]) + data["undecided"])
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
+            return Verdict.unparsed("answer too long")
+        parts: dict[str, str] = {}
+        for piece in re.split(r"[\n;]+", answer.strip().strip("`")):
+            if not piece.strip():
+                continue
+            match = _PART.match(piece.strip().strip("*-• "))
+            if not match:
+                return Verdict.unparsed("expected two lines: mines: ... and safe: ...")
+            key = "safe" if match.group(1).lower() == "safe" else "mines"
+            if key in parts:
+                return Verdict.unparsed(f"{key} given twice")
+            parts[key] = match.group(2).strip().strip("*").strip()
+        if set(parts) != {"mines", "safe"}:
+            return Verdict.unparsed("expected two lines: mines: ... and safe: ...")
+        board = problem.data["board"]
+        valid = {_name((r, c)) for r in range(len(board)) for c in range(len(board[0]))}
+        said = {}
+        for key, text in parts.items():
+            cells = read_set(text, lambda t: t.upper() if t.upper() in valid else None, allow_empty=True,
+                             empty_words=("none",))
+            if cells is None:
+                return Verdict.unparsed(f"could not read the {key} list")
+            said[key] = cells
+        if said["mines"] != set(problem.data["mines"]):
+            return Verdict.wrong("the list of certain mines is not right")
+        if said["safe"] != set(problem.data["safe"]):
+            return Verdict.wrong("the list of certainly safe cells is not right")
+        return Verdict.right()
+
+    def spellings(self, problem: Problem) -> list[str]:
+        mines, safe = problem.data["mines"], problem.data["safe"]
+        return [*super().spellings(problem),
+                f"safe: {_listing(list(reversed(safe)))}\nmines: {_listing(list(reversed(mines)))}",
+                f"Mines: {_listing(mines).lower()}; Safe: {_listing(safe).lower()}",
+                f"mines: {{{', '.join(mines)}}}\nsafe: {{{', '.join(safe)}}}"]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        mines, safe = problem.data["mines"], problem.data["safe"]
+        wrong = [f"mines: {_listing(safe)}\nsafe: {_listing(mines)}" if mines or safe else "mines: A1\nsafe: none"]
+        if mines:
+            wrong.append(f"mines: {_listing(mines[1:])}\nsafe: {_listing(safe)}")
+        if safe:
+            wrong.append(f"mines: {_listing(mines)}\nsafe: {_listing(safe[:-1])}")
+        wrong.append(f"mines: {_listing(mines)}")
+        return [w for w in wrong if w != problem.answer]
+
+
+def _name(cell: Cell) -> str:
+    return f"{_COLUMNS[cell[1]]}{cell[0] + 1}"
+
+
+def _listing(names: list) -> str:
+    return ", ".join(n if isinstance(n, str) else _name(n) for n in names) or "none"
+
+
+def _neighbours(cell: Cell, rows: int, cols: int) -> list[Cell]:
+    r, c = cell
+    return [(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+            if (dr, dc) != (0, 0) and 0 <= r + dr < rows and 0 <= c + dc < cols]
+
+
+def _draw(rng: random.Random, config: Minesweeper.Config) -> tuple | None:
+    rows, cols = config.rows, config.cols
+    cells = [(r, c) for r in range(rows) for c in range(cols)]
+    mines = set(rng.sample(cells, round(config.density * rows * cols)))
+    count = {cell: sum(n in mines for n in _neighbours(cell, rows, cols)) for cell in cells}
+    zeros = [cell for cell in cells if cell not in mines and count[cell] == 0]
+    if not zeros:
+        return None
+    opened = {rng.choice(zeros)}
+    queue = list(opened)
+    for cell in queue:  # flood the zero region, as a click does
+        if count[cell] == 0:
+            for n in _neighbours(cell, rows, cols):
+                if n not in opened and n not in mines:
+                    opened.add(n)
+                    queue.append(n)
+    extra = [cell for cell in cells if cell not in mines and cell not in opened]
+    opened.update(rng.sample(extra, min(len(extra), rng.randint(0, 3))))
+    covered = [cell for cell in cells if cell not in opened]
+    frontier = sorted({n for cell in opened for n in _neighbours(cell, rows, cols) if n not in opened})
+    if len(covered) < 3 or not frontier:
+        return None
+    cnf = CNF()
+    mine = {cell: cnf.var(cell) for cell in covered}
+    for cell in opened:
+        around = [mine[n] for n in _neighbours(cell, rows, cols) if n in mine]
+        cnf.exactly(around, count[cell])
+    certain_mines, certain_safe, undecided = [], [], []
+    try:
+        with SatSolver(cnf, _BUDGET) as solver:
+            for cell in frontier:
+                if not solver.satisfiable([-mine[cell]]):
+                    certain_mines.append(cell)
+                elif not solver.satisfiable([mine[cell]]):
+                    certain_safe.append(cell)
+                else:
+                    undecided.append(cell)
+    except BudgetExhausted:
+        return None
+    if not (certain_mines or certain_safe) or not undecided:
+        return None
+    board = [["#" if (r, c) not in opened else str(count[(r, c)]) for c in range(cols)] for r in range(rows)]
+    return board, certain_mines, certain_safe, undecided

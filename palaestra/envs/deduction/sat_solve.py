@@ -1,0 +1,162 @@
+"""Propositional satisfiability: give a satisfying assignment of a CNF formula, or say there is none.
+
+Formulas are random 3-CNF (three distinct variables per clause, random signs, no clause twice) near the
+satisfiability threshold, where random formulas are hardest and satisfiable and unsatisfiable
+ones are equally likely. The status is a fair coin drawn first; formulas are drawn until one
+with that status comes up, and a SAT solver decides it (an unsatisfiable formula is proven so
+by the solver: an ``unsatisfiable`` answer is right exactly then). Both statuses share the
+clause count, so the formula's size says nothing about the answer.
+
+The answer is an assignment (``x1 = true, x2 = false, ...``, ``x1=1 x2=0``, or the literals
+``x1, ¬x2, ...``; variables left out may take either value) or ``unsatisfiable``. **Any**
+assignment that makes every clause true is accepted.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.retry import retry
+from palaestra.envs.deduction.common import read_truth_assignment
+from palaestra.solvers.sat import CNF, Budget, BudgetExhausted, SatSolver
+from palaestra.verifiers.normalize import strip_wrappers, unify
+
+_BUDGET = Budget(conflicts=100_000)
+_UNSAT_WORDS = frozenset({"unsatisfiable", "unsat", "not satisfiable", "no satisfying assignment", "none",
+                          "no solution", "there is no satisfying assignment", "it is unsatisfiable",
+                          "the formula is unsatisfiable"})
+MAX_ANSWER_CHARS = 3_000
+
+
+@register
+class SatSolve(Task):
+    id = "deduction/sat_solve"
+    family = "deduction"
+    description = "Find a satisfying assignment of a 3-CNF formula, or answer that it is unsatisfiable."
+    tags = ("logic", "satisfiability", "search")
+
+    @dataclass(frozen=True)
+    class Config:
+        variables: int
+        clauses: int
+
+    def config(self, level: int) -> Config:
+        # about 4.3 clauses per variable: the threshold, where both answers are common
+        return [self.Config(variables=v, clauses=c) for v, c in ((5, 21), (7, 30), (10, 43), (15, 64), (20, 86))][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        n = config.variables
+        want_sat = rng.random() < 0.5
+
+        def draw() -> tuple[list[list[int]], dict | None] | None:
+            clauses: list[list[int]] = []
+            seen: set[frozenset[int]] = set()
+            for _ in range(20 * config.clauses):  # duplicates are skipped: a repeated clause is padding
+                if len(clauses) == config.clauses:
+                    break
+                clause = [v if rng.random() < 0.5 else -v for v in rng.sample(range(1, n + 1), 3)]
+                if frozenset(clause) not in seen:
+                    seen.add(frozenset(clause))
+                    clauses.append(clause)
+            model = _solve(clauses, n)
+            if model == "unknown" or (model is not None) != want_sat:
+                return None
+            return clauses, model
+
+        clauses, model = retry(draw, what=f"a {'satisfiable' if want_sat else 'unsatisfiable'} formula")
+        names = [f"x{i}" for i in range(1, n + 1)]
+        listing = "\n".join(f"({' ∨ '.join(_literal(lit) for lit in clause)})" for clause in clauses)
+        prompt = (
+            f"Here is a formula in conjunctive normal form over the variables {', '.join(names)}: it is the "
+            "conjunction (AND) of the clauses below, each a disjunction (OR) of literals, where ¬ means not.\n\n"
+            f"{listing}\n\n"
+            "Find an assignment of true/false values to the variables that makes every clause true, or say that "
+            "none exists. Answer with the assignment, for example: x1 = true, x2 = false, ... (one value per "
+            "variable), or with the single word unsatisfiable."
+        )
+        answer = "unsatisfiable" if model is None else ", ".join(
+            f"x{i} = {'true' if model[i] else 'false'}" for i in range(1, n + 1))
+        return Problem(prompt=prompt, answer=answer, data={"variables": n, "clauses": clauses,
+                                                           "satisfiable": model is not None})
+
+    def difficulty(self, problem: Problem) -> float:
+        """Variables times clauses."""
+        return float(problem.data["variables"] * len(problem.data["clauses"]))
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
+            return Verdict.unparsed("answer too long")
+        data = problem.data
+        if _says_unsatisfiable(answer):
+            return Verdict.judge(not data["satisfiable"], "the formula is satisfiable")
+        n = data["variables"]
+        values = read_truth_assignment(answer, [f"x{i}" for i in range(1, n + 1)], partial=True)
+        if values is None:
+            return Verdict.unparsed("expected an assignment such as x1 = true, x2 = false, or unsatisfiable")
+        for clause in data["clauses"]:
+            if not any(values.get(f"x{abs(lit)}") == (lit > 0) for lit in clause):
+                return Verdict.wrong("a clause is false under this assignment: "
+                                     f"({' ∨ '.join(_literal(lit) for lit in clause)})")
+        return Verdict.right()
+
+    def spellings(self, problem: Problem) -> list[str]:
+        gold = problem.answer or ""
+        if not problem.data["satisfiable"]:
+            return [*super().spellings(problem), "Unsatisfiable.", "UNSAT", "**unsatisfiable**",
+                    "There is no satisfying assignment."]
+        pairs = [pair.split(" = ") for pair in gold.split(", ")]
+        return [*super().spellings(problem),
+                "\n".join(f"{k}: {'T' if v == 'true' else 'F'}" for k, v in pairs),
+                " ".join(f"{k}={1 if v == 'true' else 0}" for k, v in pairs),
+                ", ".join(k if v == "true" else f"¬{k}" for k, v in pairs),
+                ", ".join(f"{k} = {v}" for k, v in reversed(pairs))]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        if not problem.data["satisfiable"]:
+            n = problem.data["variables"]
+            return ["x1 = true", ", ".join(f"x{i} = true" for i in range(1, n + 1)), "satisfiable", "maybe"]
+        clause = rng.choice(problem.data["clauses"])
+        gold = dict(pair.split(" = ") for pair in (problem.answer or "").split(", "))
+        for lit in clause:  # make the clause false: every literal's variable gets the other value
+            gold[f"x{abs(lit)}"] = "false" if lit > 0 else "true"
+        return [", ".join(f"{k} = {v}" for k, v in gold.items()), "unsatisfiable", "x1 = true, x1 = false"]
+
+    def surface_features(self, problem: Problem) -> dict[str, float]:
+        """Counts a lazy policy might read: negations, the busiest variable, variables of one sign only."""
+        clauses = problem.data["clauses"]
+        signs: dict[int, set[bool]] = {}
+        uses: dict[int, int] = {}
+        for clause in clauses:
+            for lit in clause:
+                signs.setdefault(abs(lit), set()).add(lit > 0)
+                uses[abs(lit)] = uses.get(abs(lit), 0) + 1
+        return {
+            "negative share": sum(lit < 0 for clause in clauses for lit in clause) / (3 * len(clauses)),
+            "busiest variable": float(max(uses.values())),
+            "one-sign variables": float(sum(len(s) == 1 for s in signs.values())),
+        }
+
+
+def _literal(lit: int) -> str:
+    return f"x{lit}" if lit > 0 else f"¬x{-lit}"
+
+
+def _solve(clauses: list[list[int]], n: int) -> dict[int, bool] | None | str:
+    cnf = CNF()
+    for i in range(1, n + 1):
+        cnf.var(i)
+    for clause in clauses:
+        cnf.add(clause)
+    try:
+        with SatSolver(cnf, _BUDGET) as solver:
+            model = solver.model()
+    except BudgetExhausted:
+        return "unknown"
+    return None if model is None else {i: model[i] for i in range(1, n + 1)}
+
+
+def _says_unsatisfiable(answer: str) -> bool:
+    text = strip_wrappers(unify(answer)).strip().rstrip(".!").strip().lower()
+    return text in _UNSAT_WORDS

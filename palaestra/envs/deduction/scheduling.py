@@ -1,0 +1,333 @@
+"""Calendar scheduling: find start times for meetings that respect everyone's calendar and the rules.
+
+A working day is cut into slots (hours, or half hours at the upper levels). Meetings have a
+length and participants; people have busy blocks; some meetings must come after others, start
+no earlier than or end by a given time, or fall on the same side of lunch. A hidden schedule is
+built first (meetings placed one by one where their participants are free), then busy blocks
+and rules true of it are added, so at least one valid schedule exists. A SAT solver (one start
+slot per meeting, no participant in two meetings at once, the rules as clauses) enumerates the
+valid schedules up to the level's cap; while there are more, a time rule that the hidden
+schedule keeps and one of the others breaks is added. The difficulty measure is
+log2(start-time combinations / valid schedules).
+
+The answer gives every meeting's start time, one per line (``Budget: 10:30``; ``10:30am``,
+``1:30 pm`` and ``13:30`` are all read); **any** schedule that satisfies every rule is accepted.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+import re
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.retry import retry
+from palaestra.envs.deduction.common import PEOPLE
+from palaestra.solvers.sat import CNF, Budget, BudgetExhausted, SatSolver
+
+# fmt: off
+_MEETINGS = ("Budget", "Design", "Hiring", "Launch", "Review", "Standup", "Training", "Planning", "Retro", "Sales",
+             "Audit", "Roadmap")
+# fmt: on
+_START, _END = 9 * 60, 17 * 60  # the working day, in minutes
+_COUNT_CAP = 64  # valid schedules counted at most
+_TIGHTENINGS = 20  # rules added to cut remaining schedules before a new instance is drawn
+_BUDGET = Budget(conflicts=50_000)
+_TIME = re.compile(r"^(\d{1,2})(?::(\d{2}))?\s*([ap]\.?m\.?)?$", re.IGNORECASE)
+_LINE = re.compile(r"^\s*[-*•]?\s*\**([A-Za-z]+)\**\s*(?::|=|-|–|at|starts at)\s*(.+?)\s*$", re.IGNORECASE)
+MAX_ANSWER_CHARS = 2_000
+
+
+@register
+class Scheduling(Task):
+    id = "deduction/scheduling"
+    family = "deduction"
+    description = "Schedule meetings around people's busy times, order rules and time limits (any valid schedule)."
+    tags = ("planning", "scheduling", "constraint-satisfaction")
+    multiline = True
+
+    @dataclass(frozen=True)
+    class Config:
+        meetings: int
+        people: int
+        slot: int  # minutes per slot
+        rules: int  # order and time rules drawn at random...
+        max_schedules: int  # ...then rules that cut a remaining schedule are added until at most this many remain
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(meetings=3, people=3, slot=60, rules=2, max_schedules=_COUNT_CAP),
+            self.Config(meetings=4, people=4, slot=60, rules=3, max_schedules=48),
+            self.Config(meetings=5, people=4, slot=30, rules=4, max_schedules=48),
+            self.Config(meetings=6, people=5, slot=30, rules=5, max_schedules=32),
+            self.Config(meetings=7, people=6, slot=30, rules=6, max_schedules=32),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        instance = retry(lambda: _draw(rng, config), what="a schedule with few alternatives")
+        names, lengths, members, busy, rules, hidden, count = instance
+        people = sorted({p for group in members for p in group})
+        lines = [f"- {names[m]}: {lengths[m]} minutes, with {', '.join(members[m])}" for m in range(len(names))]
+        busy_lines = [f"- {p}: busy " + ", ".join(f"{_clock(a)}-{_clock(b)}" for a, b in busy[p]) for p in people
+                      if busy[p]]
+        prompt = (
+            f"Schedule these meetings on one working day from {_clock(_START)} to {_clock(_END)}. Every meeting "
+            f"starts on a multiple of {config.slot} minutes after {_clock(_START)}, ends by {_clock(_END)}, and "
+            "nobody can be in two meetings at once or in a meeting while busy.\n\nMeetings:\n" + "\n".join(lines)
+            + ("\n\nBusy times:\n" + "\n".join(busy_lines) if busy_lines else "")
+            + "\n\nRules:\n" + "\n".join(f"- {_rule_text(r, names)}" for r in rules)
+            + "\n\nGive a start time for every meeting, one per line, for example:\n"
+            + "\n".join(f"{names[m]}: {_clock(_START + 60 * ((m * 3) % 8))}" for m in range(min(2, len(names))))
+            + "\n..."
+        )
+        answer = "\n".join(f"{names[m]}: {_clock(t)}" for m, t in enumerate(hidden))
+        data = {"names": names, "lengths": lengths, "members": members, "busy": busy, "rules": rules,
+                "slot": config.slot, "schedules": count}
+        return Problem(prompt=prompt, answer=answer, data=data)
+
+    def difficulty(self, problem: Problem) -> float:
+        """log2 of start-time combinations per valid schedule (valid schedules counted up to a cap)."""
+        slots = (_END - _START) // problem.data["slot"]
+        return len(problem.data["names"]) * math.log2(slots) - math.log2(problem.data["schedules"])
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
+            return Verdict.unparsed("answer too long")
+        data = problem.data
+        names = data["names"]
+        starts = _read_schedule(answer, names)
+        if isinstance(starts, str):
+            return Verdict.unparsed(starts)
+        problem_text = _violation(starts, data)
+        return Verdict.right() if problem_text is None else Verdict.wrong(problem_text)
+
+    def spellings(self, problem: Problem) -> list[str]:
+        gold = (problem.answer or "").splitlines()
+        twelve = [f"{line.split(': ')[0]}: {_twelve(line.split(': ')[1])}" for line in gold]
+        return [*super().spellings(problem), "\n".join(reversed(gold)), "\n".join(twelve),
+                "\n".join(f"- {line}" for line in gold), "\n".join(line.replace(": ", " at ") for line in gold)]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        data = problem.data
+        gold = (problem.answer or "").splitlines()
+        starts = {line.split(": ")[0]: _minutes(line.split(": ")[1]) for line in gold}
+        wrong = ["\n".join(gold[:-1])]
+        for _ in range(40):  # find a shifted schedule that breaks a rule
+            name = rng.choice(data["names"])
+            shifted = dict(starts)
+            shifted[name] = _START + data["slot"] * rng.randrange((_END - _START) // data["slot"])
+            if _violation(shifted, data) is not None:
+                wrong.append("\n".join(f"{n}: {_clock(t)}" for n, t in shifted.items()))
+                break
+        wrong.append("\n".join(f"{n}: {_clock(_END)}" for n in data["names"]))
+        return wrong
+
+
+def _clock(minutes: int) -> str:
+    return f"{minutes // 60}:{minutes % 60:02d}"
+
+
+def _twelve(text: str) -> str:
+    minutes = _minutes(text) or 0
+    h, m = divmod(minutes, 60)
+    return f"{(h - 1) % 12 + 1}:{m:02d} {'pm' if h >= 12 else 'am'}"
+
+
+def _minutes(text: str) -> int | None:
+    match = _TIME.match(text.strip().rstrip(".").strip())
+    if not match:
+        return None
+    h, m, half = int(match.group(1)), int(match.group(2) or 0), (match.group(3) or "").lower().replace(".", "")
+    if m >= 60 or h > 23 or (half and not 1 <= h <= 12):
+        return None
+    if half == "pm" and h != 12:
+        h += 12
+    if half == "am" and h == 12:
+        h = 0
+    return 60 * h + m
+
+
+def _read_schedule(answer: str, names: list[str]) -> dict[str, int] | str:
+    lookup = {n.lower(): n for n in names}
+    starts: dict[str, int] = {}
+    for line in answer.strip().strip("`").replace(";", "\n").replace(",", "\n").splitlines():
+        if not line.strip():
+            continue
+        match = _LINE.match(line)
+        if not match or match.group(1).lower() not in lookup:
+            return f"could not read {line.strip()[:40]!r} as Meeting: start time"
+        name, minutes = lookup[match.group(1).lower()], _minutes(match.group(2))
+        if minutes is None:
+            return f"could not read the time {match.group(2)[:20]!r}"
+        if name in starts:
+            return f"{name} is given twice"
+        starts[name] = minutes
+    if set(starts) != set(names):
+        return "give a start time for every meeting"
+    return starts
+
+
+def _violation(starts: dict[str, int], data: dict) -> str | None:
+    """Why the schedule breaks a rule, or None when it is valid."""
+    names, lengths, members, slot = data["names"], data["lengths"], data["members"], data["slot"]
+    for m, name in enumerate(names):
+        t = starts[name]
+        if (t - _START) % slot or t < _START or t + lengths[m] > _END:
+            return f"{name} must start on the {slot}-minute grid and fit in the day"
+        for person in members[m]:
+            for a, b in data["busy"].get(person, []):
+                if t < b and a < t + lengths[m]:
+                    return f"{person} is busy during {name}"
+    for m1, m2 in itertools.combinations(range(len(names)), 2):
+        if set(members[m1]) & set(members[m2]):
+            t1, t2 = starts[names[m1]], starts[names[m2]]
+            if t1 < t2 + lengths[m2] and t2 < t1 + lengths[m1]:
+                return f"{names[m1]} and {names[m2]} overlap and share a participant"
+    for rule in data["rules"]:
+        if not _rule_holds(rule, [starts[n] for n in names], lengths):
+            return f"rule broken: {_rule_text(rule, names)}"
+    return None
+
+
+def _rule_holds(rule: list, starts: list[int], lengths: list[int]) -> bool:
+    kind = rule[0]
+    if kind == "before":
+        return starts[rule[1]] + lengths[rule[1]] <= starts[rule[2]]
+    if kind == "not_before":
+        return starts[rule[1]] >= rule[2]
+    if kind == "end_by":
+        return starts[rule[1]] + lengths[rule[1]] <= rule[2]
+    return (starts[rule[1]] < 12 * 60) == (starts[rule[2]] < 12 * 60)  # same half of the day
+
+
+def _rule_text(rule: list, names: list[str]) -> str:
+    kind = rule[0]
+    if kind == "before":
+        return f"{names[rule[1]]} must end before {names[rule[2]]} starts."
+    if kind == "not_before":
+        return f"{names[rule[1]]} cannot start before {_clock(rule[2])}."
+    if kind == "end_by":
+        return f"{names[rule[1]]} must end by {_clock(rule[2])}."
+    return f"{names[rule[1]]} and {names[rule[2]]} must both start before noon or both start at noon or later."
+
+
+def _draw(rng: random.Random, config: Scheduling.Config) -> tuple | None:
+    slot, k = config.slot, config.meetings
+    names = rng.sample(_MEETINGS, k)
+    people = rng.sample(PEOPLE, config.people)
+    lengths = [rng.choice((30, 60, 60, 90, 120)) if slot == 30 else rng.choice((60, 60, 120)) for _ in range(k)]
+    members = [sorted(rng.sample(people, rng.randint(2, min(3, len(people))))) for _ in range(k)]
+    slots = (_END - _START) // slot
+    hidden: list[int] = []
+    for m in range(k):  # place each meeting where its participants are free
+        options = [_START + slot * i for i in range(slots) if _START + slot * i + lengths[m] <= _END and all(
+            not (set(members[m]) & set(members[j]) and _START + slot * i < hidden[j] + lengths[j]
+                 and hidden[j] < _START + slot * i + lengths[m]) for j in range(m))]
+        if not options:
+            return None
+        hidden.append(rng.choice(options))
+    busy: dict[str, list[list[int]]] = {p: [] for p in people}
+    for p in people:  # a busy block or two in each person's free time
+        mine = [(hidden[m], hidden[m] + lengths[m]) for m in range(k) if p in members[m]]
+        for _ in range(rng.randint(0, 2)):
+            a = _START + slot * rng.randrange(slots)
+            b = min(_END, a + rng.choice((60, 90, 120)) if slot == 30 else a + rng.choice((60, 120)))
+            if all(b <= s or e <= a for s, e in mine + [tuple(x) for x in busy[p]]):
+                busy[p].append([a, b])
+        busy[p].sort()
+    rules: list[list] = []
+    for _ in range(10 * config.rules):
+        if len(rules) == config.rules:
+            break
+        rule = _random_rule(rng, k, hidden, lengths)
+        if rule is not None and rule not in rules:
+            rules.append(rule)
+    for _ in range(_TIGHTENINGS):
+        count, other = _count(k, lengths, members, busy, rules, slot, hidden, config.max_schedules + 1)
+        if count is None:
+            return None
+        if count <= config.max_schedules:
+            return names, lengths, members, busy, rules, hidden, count
+        rule = _cutting_rule(rng, hidden, other, lengths, slot)
+        if rule is None or rule in rules:
+            return None
+        rules.append(rule)
+        rng.shuffle(rules)
+    return None
+
+
+def _cutting_rule(rng: random.Random, hidden: list[int], other: list[int], lengths: list[int],
+                  slot: int) -> list | None:
+    """A time rule the hidden schedule keeps and the ``other`` schedule breaks."""
+    moved = [m for m in range(len(hidden)) if other[m] != hidden[m]]
+    if not moved:
+        return None
+    m = rng.choice(moved)
+    if other[m] < hidden[m]:  # it starts too early in the other schedule
+        return ["not_before", m, rng.choice(range(other[m] + slot, hidden[m] + 1, slot))]
+    end = hidden[m] + lengths[m]
+    return ["end_by", m, rng.choice(range(end, other[m] + lengths[m], slot))]
+
+
+def _random_rule(rng: random.Random, k: int, hidden: list[int], lengths: list[int]) -> list | None:
+    kind = rng.choice(("before", "before", "not_before", "end_by", "same_half"))
+    m1, m2 = rng.sample(range(k), 2)
+    if kind == "before":
+        return ["before", m1, m2] if hidden[m1] + lengths[m1] <= hidden[m2] else None
+    if kind == "not_before":
+        return ["not_before", m1, hidden[m1] - 60 * rng.randint(0, 1)] if hidden[m1] > _START else None
+    if kind == "end_by":
+        end = hidden[m1] + lengths[m1] + 60 * rng.randint(0, 1)
+        return ["end_by", m1, end] if end < _END else None
+    return ["same_half", *sorted((m1, m2))] if (hidden[m1] < 720) == (hidden[m2] < 720) else None
+
+
+def _count(k: int, lengths: list[int], members: list[list[str]], busy: dict, rules: list[list], slot: int,
+           hidden: list[int], limit: int) -> tuple[int | None, list[int]]:
+    """Valid schedules, counted up to ``limit`` (None if the solver gave up), and one of them that is not
+    ``hidden`` (``hidden`` itself when it is the only one)."""
+    slots = (_END - _START) // slot
+    cnf = CNF()
+    start: list[dict[int, int]] = []
+    for m in range(k):
+        options = {}
+        for i in range(slots):
+            t = _START + slot * i
+            if t + lengths[m] > _END:
+                continue
+            if any(t < b and a < t + lengths[m] for p in members[m] for a, b in busy[p]):
+                continue
+            if not all(_rule_holds(r, [t if j == m else _START for j in range(k)], lengths) for r in rules
+                       if r[0] in ("not_before", "end_by") and r[1] == m):
+                continue
+            options[t] = cnf.var((m, t))
+        cnf.exactly_one(list(options.values()))
+        start.append(options)
+    for m1, m2 in itertools.combinations(range(k), 2):
+        clash = bool(set(members[m1]) & set(members[m2]))
+        paired = [r for r in rules if r[0] in ("before", "same_half") and {r[1], r[2]} == {m1, m2}]
+        for t1, v1 in start[m1].items():
+            for t2, v2 in start[m2].items():
+                overlap = t1 < t2 + lengths[m2] and t2 < t1 + lengths[m1]
+                if (clash and overlap) or any(not _rule_holds(r, _two(k, m1, t1, m2, t2), lengths) for r in paired):
+                    cnf.add([-v1, -v2])
+    other = hidden
+    count = 0
+    try:
+        with SatSolver(cnf, _BUDGET) as solver:
+            for model in solver.models(limit):
+                count += 1
+                found = [next(t for t in start[m] if model[(m, t)]) for m in range(k)]
+                if found != hidden:
+                    other = found
+    except BudgetExhausted:
+        return None, hidden
+    return count, other
+
+
+def _two(k: int, m1: int, t1: int, m2: int, t2: int) -> list[int]:
+    starts = [_START] * k
+    starts[m1], starts[m2] = t1, t2
+    return starts

@@ -1,0 +1,193 @@
+"""Round-table seating: deduce the clockwise order of people around a table from clues.
+
+People sit in n seats around a round table; clues relate pairs of them (directly left or right
+of, neighbours or not, opposite, a number of seats apart clockwise). Rotations are removed by
+asking for the order starting from a named person. The hidden seating is drawn first, then a
+pool of clues true of it; a SAT solver (person-seat variables, the named person in seat 1,
+every clue guarded by a selector) proves the pool forces the seating, and clues are removed in
+random order while the proof still goes through (:func:`prune_clues`), so every puzzle has
+exactly one solution and no clue that could be dropped.
+
+The answer is the clockwise order starting with the named person, names separated by commas
+(``Ada, Ben, Cy, Dan``); the verifier checks every clue on it.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from math import factorial, log2
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.retry import retry
+from palaestra.envs.deduction.common import PEOPLE
+from palaestra.envs.puzzles.common import PROOF_BUDGET, BudgetExhausted, ProofSolver, prune_clues
+from palaestra.solvers.sat import CNF
+from palaestra.verifiers.sets import one_of, read_list
+
+_KINDS = ("left", "right", "neighbours", "apart", "opposite", "not_neighbours", "not_left")
+_POOL = 8  # clues drawn per person before pruning
+
+
+@register
+class Seating(Task):
+    id = "deduction/seating"
+    family = "deduction"
+    description = "Deduce who sits where around a round table from left/right/opposite clues (one solution)."
+    tags = ("logic", "deduction", "puzzle", "ordering")
+
+    @dataclass(frozen=True)
+    class Config:
+        people: int
+
+    def config(self, level: int) -> Config:
+        return [self.Config(people=n) for n in (4, 5, 6, 7, 8)][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        n = config.people
+        names = rng.sample(PEOPLE, n)
+        seat = list(range(n))
+        rng.shuffle(seat)  # seat[p]: person p's seat, counted clockwise
+        anchor = seat.index(0)
+        clues = retry(lambda: _minimal_clues(rng, n, seat, anchor), attempts=20, what="clues that force the seating")
+        order = sorted(range(n), key=seat.__getitem__)
+        answer = ", ".join(names[p] for p in order)
+        example = ", ".join(sorted(names))
+        if example == answer:  # the example shows the format, never the answer
+            example = ", ".join(sorted(names, reverse=True))
+        prompt = (
+            f"{n} people, {', '.join(sorted(names))}, sit around a round table, evenly spaced and facing the "
+            "centre. \"X sits directly left of Y\" means X is in the next seat clockwise from Y; \"directly right "
+            "of\" means the next seat anticlockwise; \"k seats clockwise from\" counts seats going clockwise; "
+            "neighbours sit in adjacent seats" + (", and opposite means directly across the table" if n % 2 == 0
+                                                   else "") + ".\n\nClues:\n"
+            + "\n".join(f"{i}. {_sentence(c, names)}" for i, c in enumerate(clues, 1))
+            + f"\n\nExactly one seating fits the clues. List everyone in clockwise order, starting with "
+            f"{names[anchor]}, separated by commas, for example: {example}"
+        )
+        return Problem(prompt=prompt, answer=answer, data={"names": names, "anchor": anchor, "clues": clues})
+
+    def difficulty(self, problem: Problem) -> float:
+        """Seatings to rule out ((n - 1)!) in bits, plus the clues to combine."""
+        n = len(problem.data["names"])
+        return log2(factorial(n - 1)) + len(problem.data["clues"])
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        names, anchor = problem.data["names"], problem.data["anchor"]
+        order = read_list(answer, one_of(names))
+        if order is None:
+            return Verdict.unparsed("expected the names in clockwise order, separated by commas")
+        if sorted(order) != sorted(names):
+            return Verdict.wrong("list every person exactly once")
+        if order[0] != names[anchor]:
+            return Verdict.wrong(f"start the list with {names[anchor]}")
+        seat = [order.index(name) for name in names]
+        n = len(names)
+        for clue in problem.data["clues"]:
+            if not _holds(clue, seat, n):
+                return Verdict.wrong(f"this clue fails: {_sentence(clue, names)}")
+        return Verdict.right()
+
+    def spellings(self, problem: Problem) -> list[str]:
+        gold = problem.answer or ""
+        items = gold.split(", ")
+        return [*super().spellings(problem), "; ".join(items), "\n".join(items),
+                "[" + ", ".join(items) + "]", ", ".join(items[:-1]) + ", and " + items[-1]]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        items = (problem.answer or "").split(", ")
+        reversed_order = [items[0], *reversed(items[1:])]
+        rotated = items[1:] + items[:1]
+        i, j = rng.sample(range(1, len(items)), 2)
+        swapped = items[:]
+        swapped[i], swapped[j] = swapped[j], swapped[i]
+        wrong = [w for w in (reversed_order, swapped) if w != items] + [rotated, items[:-1]]
+        return [", ".join(w) for w in wrong]
+
+
+def _offset(clue: list, n: int) -> list[int]:
+    """Seat offsets (clockwise, from the second person to the first) the clue speaks of (excluded ones for
+    the negated kinds)."""
+    kind = clue[0]
+    if kind == "apart":
+        return [clue[3]]
+    return {"left": [1], "right": [n - 1], "neighbours": [1, n - 1], "opposite": [n // 2],
+            "not_neighbours": [1, n - 1], "not_left": [1]}[kind]
+
+
+def _holds(clue: list, seat: list[int], n: int) -> bool:
+    a, b = clue[1], clue[2]
+    inside = (seat[a] - seat[b]) % n in _offset(clue, n)
+    return not inside if clue[0].startswith("not_") else inside
+
+
+def _random_clue(rng: random.Random, n: int, seat: list[int]) -> list | None:
+    """A clue of a random kind, true of the seating, about a random fitting pair (None if no pair fits)."""
+    kind = rng.choice([k for k in _KINDS if k != "opposite" or n % 2 == 0])
+    pairs = [(a, b) for a in range(n) for b in range(n) if a != b]
+    rng.shuffle(pairs)
+    for a, b in pairs:
+        gap = (seat[a] - seat[b]) % n
+        if kind == "apart":
+            if 2 <= gap <= n - 2 and (n % 2 or gap != n // 2):  # not a left, right or opposite in disguise
+                return ["apart", a, b, gap]
+        elif _holds([kind, a, b], seat, n):
+            return [kind, a, b]
+    return None
+
+
+def _minimal_clues(rng: random.Random, n: int, seat: list[int], anchor: int) -> list | None:
+    pool: list[list] = []
+    for _ in range(3 * _POOL * n):  # draws, some repeated
+        if len(pool) >= _POOL * n:
+            break
+        clue = _random_clue(rng, n, seat)
+        if clue is not None and clue not in pool:
+            pool.append(clue)
+    cnf = CNF()
+    at = [[cnf.var((p, s)) for s in range(n)] for p in range(n)]
+    for p in range(n):
+        cnf.exactly_one(at[p])
+    for s in range(n):
+        cnf.exactly_one([at[p][s] for p in range(n)])
+    cnf.add([at[anchor][0]])
+    selectors = []
+    for i, clue in enumerate(pool):
+        selector = cnf.var(("clue", i))
+        selectors.append([selector])
+        a, b = clue[1], clue[2]
+        offsets = _offset(clue, n)
+        for s in range(n):
+            targets = [at[a][(s + d) % n] for d in offsets]
+            if clue[0].startswith("not_"):
+                cnf.clauses.extend([-selector, -at[b][s], -t] for t in targets)
+            else:
+                cnf.add([-selector, -at[b][s], *targets])
+    cnf.add([-at[p][seat[p]] for p in range(n)])  # another seating?
+    with ProofSolver(cnf, PROOF_BUDGET) as solver:
+        try:
+            if solver.satisfiable([s for (s,) in selectors]):
+                return None
+        except BudgetExhausted:
+            return None
+        order = list(range(len(pool)))
+        rng.shuffle(order)
+        kept = prune_clues(solver, selectors, order)
+    chosen = [clue for clue, keep in zip(pool, kept) if keep]
+    rng.shuffle(chosen)
+    return chosen
+
+
+def _sentence(clue: list, names: list[str]) -> str:
+    kind, a, b = clue[0], names[clue[1]], names[clue[2]]
+    if kind == "apart":
+        k = clue[3]
+        return f"{a} sits {k} seat{'s' if k > 1 else ''} clockwise from {b}."
+    return {
+        "left": f"{a} sits directly left of {b}.",
+        "right": f"{a} sits directly right of {b}.",
+        "neighbours": f"{a} and {b} are neighbours.",
+        "opposite": f"{a} sits opposite {b}.",
+        "not_neighbours": f"{a} and {b} are not neighbours.",
+        "not_left": f"{a} does not sit directly left of {b}.",
+    }[kind]

@@ -1,0 +1,214 @@
+"""Venn-diagram counting: from survey totals about overlapping groups, work out a count that is asked.
+
+A hidden survey assigns a number of people to every region of a Venn diagram of two to four
+groups. Facts about it are drawn (the total, a group's size, an overlap, "only A", "A but not
+B", "A or B", "exactly one", "none of them", ...); each fact is a linear equation over the region
+counts. The asked quantity is uniquely determined when its coefficient vector lies in the span
+of the facts' vectors (exact Gaussian elimination over the rationals): then every survey, with
+any real counts, that fits the facts gives the same answer. Facts are added until that holds,
+then removed in random order while it still holds, so none is superfluous; the asked quantity
+is never itself one of the facts.
+
+The answer is one whole number.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.retry import retry
+from palaestra.verifiers.numeric import read_integer
+
+# topic: (what a description says, its negation) per group
+_TOPICS = (
+    ("people at a festival", tuple((f"liked the {x}", f"did not like the {x}") for x in ("music", "food", "games", "art"))),
+    ("students", tuple((f"take {x}", f"do not take {x}") for x in ("French", "Spanish", "German", "Italian"))),
+    ("members of a gym", tuple((x, f"do not {x}") for x in ("swim", "run", "cycle", "row"))),
+    ("shoppers", tuple((f"bought {x}", f"did not buy {x}") for x in ("bread", "milk", "eggs", "fruit"))),
+)
+_LETTERS = "ABCD"
+
+
+@register
+class VennCounts(Task):
+    id = "deduction/venn_counts"
+    family = "deduction"
+    description = "Work out a count in an overlapping-groups survey from totals, overlaps and exclusions."
+    tags = ("logic", "sets", "counting", "math")
+
+    @dataclass(frozen=True)
+    class Config:
+        groups: int
+        kinds: tuple[str, ...]  # fact kinds that may be stated
+
+    def config(self, level: int) -> Config:
+        basic = ("total", "group", "both", "none")
+        richer = basic + ("only", "but_not", "either", "exactly_one")
+        # rich facts ("only A", "exactly one") pin regions down faster than sizes and overlaps, which need
+        # inclusion-exclusion: each group count comes first with rich facts, then with basic ones
+        return [
+            self.Config(groups=2, kinds=richer),
+            self.Config(groups=2, kinds=basic),
+            self.Config(groups=3, kinds=richer + ("all", "exactly_two")),
+            self.Config(groups=3, kinds=basic + ("all",)),
+            self.Config(groups=4, kinds=richer + ("all", "exactly_two")),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        topic, verbs = rng.choice(_TOPICS)
+        g = config.groups
+        verbs = rng.sample(verbs, g)
+        facts, question, counts = retry(lambda: _draw(rng, config), what="facts that fix the asked count")
+        value = _value(question, counts, g)
+        lines = [f"- {_describe(f, verbs)}: {_value(f, counts, g)}" for f in facts]
+        prompt = (
+            f"A survey of {topic}. Every person either does or does not fit each of these descriptions: "
+            + "; ".join(f"{_LETTERS[i]}: they {v}" for i, (v, _) in enumerate(verbs))
+            + ".\n\nKnown numbers of people:\n"
+            + "\n".join(lines)
+            + f"\n\nHow many people {_describe(question, verbs, asking=True)}? These facts determine it. "
+            f"Answer with a single whole number, for example: {17 if value != 17 else 18}"
+        )
+        return Problem(prompt=prompt, answer=str(value),
+                       data={"groups": g, "facts": facts, "question": question, "value": value})
+
+    def difficulty(self, problem: Problem) -> float:
+        """Regions of the diagram plus the facts to combine."""
+        return float(2 ** problem.data["groups"] + len(problem.data["facts"]))
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        said = read_integer(answer, units={"people": 1, "persons": 1, "person": 1})
+        if said is None:
+            return Verdict.unparsed("expected one whole number")
+        return Verdict.judge(said == problem.data["value"], "wrong count")
+
+    def spellings(self, problem: Problem) -> list[str]:
+        value = problem.answer or ""
+        return [*super().spellings(problem), f"{value} people", f"\\boxed{{{value}}}", f"{value}."]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        value = problem.data["value"]
+        return [str(value + 1), str(value - 1) if value else "1", f"{value} or {value + 1}", f"{value}.5"]
+
+
+def _regions(g: int) -> list[int]:
+    return list(range(1 << g))  # bit i set: in group i
+
+
+def _vector(fact: list, g: int) -> list[int]:
+    """Which regions the fact counts (1) or not (0)."""
+    kind, args = fact[0], fact[1:]
+
+    def inside(region: int, i: int) -> bool:
+        return bool(region >> i & 1)
+
+    rule = {
+        "total": lambda r: True,
+        "group": lambda r: inside(r, args[0]),
+        "both": lambda r: inside(r, args[0]) and inside(r, args[1]),
+        "none": lambda r: r == 0,
+        "all": lambda r: r == (1 << g) - 1,
+        "only": lambda r: r == 1 << args[0],
+        "but_not": lambda r: inside(r, args[0]) and not inside(r, args[1]),
+        "either": lambda r: inside(r, args[0]) or inside(r, args[1]),
+        "exactly_one": lambda r: bin(r).count("1") == 1,
+        "exactly_two": lambda r: bin(r).count("1") == 2,
+    }[kind]
+    return [int(rule(r)) for r in _regions(g)]
+
+
+def _value(fact: list, counts: list[int], g: int) -> int:
+    return sum(c for c, on in zip(counts, _vector(fact, g)) if on)
+
+
+def _random_fact(rng: random.Random, kinds: tuple[str, ...], g: int) -> list:
+    kind = rng.choice(kinds)
+    if kind in ("group", "only"):
+        return [kind, rng.randrange(g)]
+    if kind in ("both", "either"):
+        return [kind, *sorted(rng.sample(range(g), 2))]
+    if kind == "but_not":
+        return [kind, *rng.sample(range(g), 2)]
+    return [kind]
+
+
+class _Span:
+    """The rational span of fact vectors, kept in echelon form, to test whether a vector lies in it."""
+
+    def __init__(self) -> None:
+        self.pivots: list[tuple[int, list[Fraction]]] = []
+
+    def _reduce(self, row: list[Fraction]) -> list[Fraction]:
+        for col, pivot in self.pivots:
+            if row[col]:
+                factor = row[col]
+                row = [a - factor * b for a, b in zip(row, pivot)]
+        return row
+
+    def add(self, vector: list[int]) -> None:
+        row = self._reduce([Fraction(v) for v in vector])
+        lead = next((i for i, v in enumerate(row) if v), None)
+        if lead is not None:
+            self.pivots.append((lead, [v / row[lead] for v in row]))
+
+    def holds(self, vector: list[int]) -> bool:
+        return not any(self._reduce([Fraction(v) for v in vector]))
+
+
+def _determined(facts: list[list], target: list, g: int) -> bool:
+    """Whether the target's vector is a rational combination of the facts' vectors."""
+    span = _Span()
+    for fact in facts:
+        span.add(_vector(fact, g))
+    return span.holds(_vector(target, g))
+
+
+def _draw(rng: random.Random, config: VennCounts.Config) -> tuple | None:
+    g = config.groups
+    counts = [rng.randint(0, 25) for _ in _regions(g)]
+    question = _random_fact(rng, config.kinds, g)
+    facts: list[list] = []
+    span, goal = _Span(), _vector(question, g)
+    for _ in range(12 * 2 ** g):  # add facts until the asked count is fixed
+        fact = _random_fact(rng, config.kinds, g)
+        vector = _vector(fact, g)
+        if vector != goal and all(vector != _vector(f, g) for f in facts):
+            facts.append(fact)
+            span.add(vector)
+            if span.holds(goal):
+                break
+    if not facts or not span.holds(goal):
+        return None
+    rng.shuffle(facts)
+    for fact in list(facts):  # drop facts the answer does not need
+        rest = [f for f in facts if f is not fact]
+        if rest and _determined(rest, question, g):
+            facts = rest
+    return facts, question, counts
+
+
+def _describe(fact: list, verbs: list[tuple[str, str]], asking: bool = False) -> str:
+    kind, args = fact[0], fact[1:]
+
+    def v(i: int) -> str:
+        return verbs[i][0]
+
+    def neg(i: int) -> str:
+        return verbs[i][1]
+
+    text = {
+        "total": "were surveyed in all" if asking else "surveyed in all",
+        "group": f"{v(args[0])}" if args else "",
+        "both": f"{v(args[0])} and {v(args[1])}" if len(args) > 1 else "",
+        "none": "fit none of the descriptions",
+        "all": "fit all of the descriptions",
+        "only": f"{v(args[0])} and fit no other description" if args else "",
+        "but_not": f"{v(args[0])} but {neg(args[1])}" if len(args) > 1 else "",
+        "either": f"{v(args[0])} or {v(args[1])} (or both)" if len(args) > 1 else "",
+        "exactly_one": "fit exactly one of the descriptions",
+        "exactly_two": "fit exactly two of the descriptions",
+    }[kind]
+    return text if asking else f"people who {text}" if kind != "total" else "people surveyed in all"

@@ -1,0 +1,208 @@
+"""Absurdle: adversarial Wordle, where the host picks no word and answers each guess as unhelpfully as it can.
+
+The host keeps the set of words from the shipped list (``words.txt``) that fit every answer so
+far. For each guess it sorts them by the G/Y/X marks they would give (G right letter and place,
+Y in the word elsewhere, X not in it or no more copies; the Wordle rules) and answers with the
+marks shared by the most words, keeping those (ties go to the answer with the fewest greens and
+yellows by a fixed order). The model wins when it guesses the last word left (GGGGG). Two random
+opening guesses are played for the model and shown with their answers. Each turn the model
+writes one word from the list (case, quotes and a short remark ignored); an unknown or malformed
+word costs a turn, and so does, in hard mode, a guess that ignores a revealed hint (a G letter
+must stay in place, every letter marked G or Y must appear). Reward 1 for the win.
+
+The generator keeps openings after which a greedy player (each guess the one whose worst answer
+leaves the fewest words, among the allowed guesses) wins within the budget; the oracle is that
+player. The difficulty measure is the share of the budget the greedy player needs, plus one in
+hard mode.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
+from palaestra.envs.games.words import (
+    ALL_GREEN,
+    GREEN,
+    GREY,
+    LENGTH,
+    code,
+    mark_table,
+    marks_from_code,
+    read_word,
+    word_index,
+)
+from palaestra.envs.games.words import words as word_list
+
+
+@register
+class Absurdle(MultiTurnTask):
+    id = "games/absurdle"
+    family = "games"
+    description = "Adversarial Wordle: the host keeps the largest set of words consistent with its answers."
+    tags = ("games", "multi-turn", "words", "adversarial", "deduction")
+
+    @dataclass(frozen=True)
+    class Config:
+        turns: int
+        hard: bool
+
+    def __init__(self, answer_format: str | None = None) -> None:
+        super().__init__(answer_format)
+        mark_table()  # the guess x word table (about half a second, once per process) is built with the env
+
+    def config(self, level: int) -> Config:
+        c = self.Config
+        return [c(7, False), c(5, False), c(4, False), c(5, True), c(4, True)][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        openers = [w for w in word_list() if len(set(w)) == LENGTH]
+
+        def draw() -> tuple[list[str], int] | None:
+            openings = rng.sample(openers, 2)
+            guesses = _greedy_game(tuple(openings), config.hard, config.turns)
+            return None if guesses is None else (openings, guesses)
+
+        openings, needed = retry(draw, attempts=200, what="openings the greedy player solves within the budget")
+        history = _history(tuple(openings))
+        shown = "\n".join(f"{guess} -> {answer}" for guess, answer in history)
+        hard = (" Hard mode: every guess must use the hints so far (a letter marked G stays in its place, and every "
+                "letter marked G or Y appears in the guess, as many times as it was so marked in one guess); a guess "
+                "that breaks this costs a turn.") if config.hard else ""
+        prompt = (
+            "Let's play Absurdle, an adversarial Wordle. I have not chosen a word: I keep every common five-letter "
+            "English word of my list that fits all my answers so far, and I answer each guess so that as many words "
+            "as possible stay in play. The marks are Wordle's: G = right letter in the right place, Y = in the word "
+            "but elsewhere, X = not in the word (or no more copies of it). You win when you guess the only word "
+            f"left.{hard}\n\nTwo guesses have been played for you:\n{shown}\n\n"
+            f"You have {config.turns} more guesses. Each turn, write one word from the list, for example: {openings[0]}"
+        )
+        data = {"openings": openings, "turns": config.turns, "hard": config.hard, "greedy": needed}
+        return Problem(prompt=prompt, answer=None, data=data)
+
+    def max_turns(self, problem: Problem) -> int:
+        return problem.data["turns"]
+
+    def difficulty(self, problem: Problem) -> float:
+        data = problem.data
+        return data["greedy"] / data["turns"] + (1.0 if data["hard"] else 0.0)
+
+    def initial_state(self, problem: Problem) -> dict[str, Any]:
+        return {"guesses": list(problem.data["openings"])}
+
+    def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
+        guess = read_word(move)
+        if guess is None:
+            return Outcome(state, Verdict.unparsed("not a five-letter word"), "Invalid guess: write one five-letter word.")
+        if guess not in word_index():
+            return Outcome(state, Verdict.wrong("unknown word"), f"{guess} is not in the word list.")
+        history = _history(tuple(state["guesses"]))
+        if problem.data["hard"]:
+            broken = _hard_mode_violation(guess, history)
+            if broken:
+                return Outcome(state, Verdict.wrong("hard mode"), f"{guess} breaks hard mode: {broken}.")
+        guesses = [*state["guesses"], guess]
+        answer = _history(tuple(guesses))[-1][1]
+        if answer == GREEN * LENGTH:
+            return Outcome({"guesses": guesses}, Verdict.right(), f"{guess} -> {answer}. You cornered me: you win!", True)
+        left = len(_candidates(tuple(guesses)))
+        fit = "1 word still fits" if left == 1 else f"{left} words still fit"
+        return Outcome({"guesses": guesses}, Verdict.wrong("not yet"), f"{guess} -> {answer} ({fit})")
+
+    def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
+        return _greedy_guess(tuple(state["guesses"]), problem.data["hard"])
+
+
+@functools.lru_cache(maxsize=50_000)
+def _candidates(guesses: tuple[str, ...]) -> np.ndarray:
+    """The words still in play after ``guesses`` (indices into the list), the host answering each adversarially."""
+    if not guesses:
+        return np.arange(len(word_list()))
+    before = _candidates(guesses[:-1])
+    answers = mark_table()[word_index()[guesses[-1]], before]
+    return before[answers == _host_answer(answers)]
+
+
+def _host_answer(answers: np.ndarray) -> int:
+    """The answer code shared by the most words still in play; ties to the smallest code (fewest G and Y)."""
+    counts = np.bincount(answers, minlength=3**LENGTH)
+    return int(np.flatnonzero(counts == counts.max())[0])
+
+
+@functools.lru_cache(maxsize=50_000)
+def _history(guesses: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    out = []
+    for k, guess in enumerate(guesses):
+        answers = mark_table()[word_index()[guess], _candidates(guesses[:k])]
+        out.append((guess, marks_from_code(_host_answer(answers))))
+    return tuple(out)
+
+
+def _hard_mode_violation(guess: str, history: tuple[tuple[str, str], ...]) -> str:
+    for earlier, answer in history:
+        for i, (letter, mark) in enumerate(zip(earlier, answer)):
+            if mark == GREEN and guess[i] != letter:
+                return f"letter {i + 1} must be {letter.upper()}"
+        shown = Counter(letter for letter, mark in zip(earlier, answer) if mark != GREY)
+        for letter, count in sorted(shown.items()):
+            if guess.count(letter) < count:
+                return f"the guess must contain {letter.upper()}" + (f" {count} times" if count > 1 else "")
+    return ""
+
+
+def _allowed(history: tuple[tuple[str, str], ...]) -> np.ndarray:
+    """A mask over the word list: the guesses hard mode allows after ``history`` (array form of the rule above)."""
+    letters, counts = _letter_arrays()
+    allowed = np.ones(len(letters), dtype=bool)
+    for earlier, answer in history:
+        shown: Counter[str] = Counter()
+        for i, (letter, mark) in enumerate(zip(earlier, answer)):
+            if mark == GREEN:
+                allowed &= letters[:, i] == ord(letter) - 97
+            if mark != GREY:
+                shown[letter] += 1
+        for letter, count in shown.items():
+            allowed &= counts[:, ord(letter) - 97] >= count
+    return allowed
+
+
+@functools.cache
+def _letter_arrays() -> tuple[np.ndarray, np.ndarray]:
+    """The word list as letter codes (words x 5) and letter counts (words x 26)."""
+    letters = np.array([[ord(c) - 97 for c in w] for w in word_list()], dtype=np.int8)
+    counts = np.zeros((len(letters), 26), dtype=np.int8)
+    for i in range(LENGTH):
+        np.add.at(counts, (np.arange(len(letters)), letters[:, i]), 1)
+    return letters, counts
+
+
+@functools.lru_cache(maxsize=50_000)
+def _greedy_guess(guesses: tuple[str, ...], hard: bool) -> str:
+    """The allowed guess whose host answer leaves the fewest words (a word still in play on a tie)."""
+    vocabulary = word_list()
+    left = _candidates(guesses)
+    if len(left) == 1:
+        return vocabulary[int(left[0])]
+    pool = np.flatnonzero(_allowed(_history(guesses))) if hard else np.arange(len(vocabulary))
+    answers = mark_table()[np.ix_(pool, left)].astype(np.int64)
+    keys = answers + 3**LENGTH * np.arange(len(pool))[:, None]
+    worst = np.bincount(keys.ravel(), minlength=3**LENGTH * len(pool)).reshape(len(pool), -1).max(axis=1)
+    in_play = np.isin(pool, left)
+    best = np.lexsort((~in_play, worst))[0]  # fewest left, then a word in play
+    return vocabulary[int(pool[best])]
+
+
+def _greedy_game(openings: tuple[str, ...], hard: bool, turns: int) -> int | None:
+    """How many guesses the greedy player needs after the openings, or None if more than ``turns``."""
+    guesses = openings
+    for used in range(1, turns + 1):
+        guesses = (*guesses, _greedy_guess(guesses, hard))
+        if code(_history(guesses)[-1][1]) == ALL_GREEN:
+            return used
+    return None

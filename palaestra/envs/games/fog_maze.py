@@ -1,0 +1,121 @@
+"""Fog maze: reach a known exit through a maze whose walls are only seen from inside each cell.
+
+The maze is a grid of ``rows x cols`` cells (row 1 at the top, column 1 at the left) joined by
+passages; the model knows its own cell, the exit's cell and the size, but not the walls: after
+each move it is told which ways are open from the cell it stands in (north, south, east, west).
+Each turn it writes one move (``north`` or ``N``, ``south``, ``east``, ``west``; also up, down,
+right, left); walking into a wall costs the turn and leaves it in place, and so does an
+unreadable move. Reward 1 for reaching the exit within the turn budget.
+
+Mazes come from the shared maze generator (a random spanning tree; loops are knocked in from
+level 3), the start and exit far apart. The budget is the shortest route plus a share of the
+maze's cells for exploring, a share that shrinks with the level; the oracle, which knows the
+maze, walks the shortest route. The difficulty measure is the cells per spare turn (how much
+maze each exploring step must cover) times the base-2 logarithm of the cells.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
+from palaestra.envs.games.common import MAX_MOVE_CHARS, invalid
+from palaestra.generators.grids import cell_distances, random_maze
+from palaestra.verifiers.moves import read_tokens
+
+SPELLINGS = {"N": "north", "S": "south", "E": "east", "W": "west", "north": "north", "south": "south",
+             "east": "east", "west": "west", "up": "north", "down": "south", "right": "east", "left": "west",
+             "U": "north", "D": "south", "R": "east", "L": "west"}
+ORDER = ("north", "south", "east", "west")
+
+
+@register
+class FogMaze(MultiTurnTask):
+    id = "games/fog_maze"
+    family = "games"
+    description = "Reach a known exit through a maze whose walls are revealed only from the cell you stand in."
+    tags = ("games", "multi-turn", "exploration", "partial-observation", "grid")
+
+    @dataclass(frozen=True)
+    class Config:
+        rows: int
+        cols: int
+        explore: float  # spare turns, as a share of the cells
+        loops: float = 0.0
+
+    def config(self, level: int) -> Config:
+        c = self.Config
+        return [c(3, 4, 1.5), c(4, 5, 1.2), c(5, 6, 1.0), c(6, 6, 0.8, 0.1), c(7, 7, 0.6, 0.15)][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        maze = random_maze(rng, config.rows, config.cols, config.loops)
+        links = maze.links()
+        start = rng.randrange(config.rows * config.cols)
+        distance, _ = cell_distances(links, start)
+        far = max(distance)
+        goal = rng.choice([cell for cell, d in enumerate(distance) if d >= max(2, far * 3 // 4)])
+        spare = math.ceil(config.explore * config.rows * config.cols)
+        data = {"rows": config.rows, "cols": config.cols, "links": [sorted(x) for x in links], "start": start,
+                "goal": goal, "shortest": distance[goal], "turns": distance[goal] + spare}
+        prompt = (
+            f"You are in a maze of {config.rows} rows and {config.cols} columns of cells (row 1 is the top, column 1 "
+            "the left). You cannot see the walls: you only learn which ways are open from the cell you are in. "
+            f"You are at {_name(data, start)}; the exit is at {_name(data, goal)}. {_exits(data, start)}\n\n"
+            f"Each turn, move one cell: north, south, east or west (N, S, E, W). Walking into a wall wastes the turn. "
+            f"You have {data['turns']} turns to reach the exit. For example: N"
+        )
+        return Problem(prompt=prompt, answer=None, data=data)
+
+    def max_turns(self, problem: Problem) -> int:
+        return problem.data["turns"]
+
+    def difficulty(self, problem: Problem) -> float:
+        data = problem.data
+        cells = data["rows"] * data["cols"]
+        return cells / (data["turns"] - data["shortest"]) * math.log2(cells)
+
+    def initial_state(self, problem: Problem) -> dict[str, Any]:
+        return {"at": problem.data["start"]}
+
+    def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
+        data = problem.data
+        steps = read_tokens(move, SPELLINGS, max_count=1) if len(move) <= MAX_MOVE_CHARS else None
+        if not steps:
+            return invalid(state, "write one move: north, south, east or west")
+        here = state["at"]
+        target = _neighbour(data, here, steps[0])
+        if target is None or target not in data["links"][here]:
+            return Outcome(state, Verdict.wrong("wall"), f"A wall blocks the way {steps[0]}. {_exits(data, here)}")
+        if target == data["goal"]:
+            return Outcome({"at": target}, Verdict.right(), f"You reach the exit at {_name(data, target)}!", True)
+        return Outcome({"at": target}, Verdict.wrong("moving"), f"You are at {_name(data, target)}. "
+                                                                f"{_exits(data, target)}")
+
+    def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
+        data = problem.data
+        distance, _ = cell_distances(data["links"], data["goal"])
+        here = state["at"]
+        nxt = min(data["links"][here], key=lambda cell: (distance[cell], cell))
+        return next(direction for direction in ORDER if _neighbour(data, here, direction) == nxt)
+
+
+def _name(data: dict[str, Any], cell: int) -> str:
+    row, col = divmod(cell, data["cols"])
+    return f"row {row + 1}, column {col + 1}"
+
+
+def _neighbour(data: dict[str, Any], cell: int, direction: str) -> int | None:
+    rows, cols = data["rows"], data["cols"]
+    row, col = divmod(cell, cols)
+    dr, dc = {"north": (-1, 0), "south": (1, 0), "east": (0, 1), "west": (0, -1)}[direction]
+    if not (0 <= row + dr < rows and 0 <= col + dc < cols):
+        return None
+    return (row + dr) * cols + col + dc
+
+
+def _exits(data: dict[str, Any], cell: int) -> str:
+    open_ways = [d for d in ORDER if _neighbour(data, cell, d) in data["links"][cell]]
+    return f"Open ways from here: {', '.join(open_ways)}."

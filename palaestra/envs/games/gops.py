@@ -1,0 +1,164 @@
+"""GOPS (Goofspiel): bid cards for prizes against a scripted opponent, simultaneous sealed bids.
+
+Both players hold the cards 1..n; the prizes are another 1..n, turned up one per round in an
+order drawn with the problem. Each round both bid one of their remaining cards at the same time;
+the higher bid takes the prize (worth its number), equal bids discard it, bid cards are spent.
+After n rounds the higher prize total wins (reward 1; a tie or a loss scores 0).
+
+The opponent's bid depends only on the prize, its own remaining cards and a tape stored with the
+problem (:func:`palaestra.envs.games.common.tape_rng`), never on the model's bid, in a style the
+prompt describes: random cards; the card nearest the prize; the card nearest the prize plus a
+random offset of up to two. So its whole sequence of bids is fixed by the problem, and the
+generator keeps only problems where the best reply to that sequence (an exact search over
+which card goes to which round, maximising the final margin) wins; the oracle plays that best
+reply. Each turn the model writes
+one card number (``5``, ``bid 5``); a card it does not hold, or an unreadable bid, costs the
+round (it bids nothing and loses the prize unless the opponent bids nothing too, which never
+happens).
+
+Levels grow the hand and sharpen the opponent. The difficulty measure is the hand size plus the
+opponent's style rank (0 random, 1 nearest, 2 nearest with noise).
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
+from palaestra.envs.games.common import MAX_MOVE_CHARS, tape_rng
+from palaestra.verifiers.numeric import read_integer
+
+STYLES = {"random": "bids a random card from its hand",
+          "nearest": "bids the card in its hand nearest to the prize (the lower one on a tie)",
+          "noisy": "bids the card in its hand nearest to the prize plus a random offset from -2 to 2"}
+RANK = {"random": 0, "nearest": 1, "noisy": 2}
+_LEAD = re.compile(r"^\s*(?:i\s+)?(?:bid|play)\s+(?:card\s+)?", re.IGNORECASE)
+
+
+@register
+class Gops(MultiTurnTask):
+    id = "games/gops"
+    family = "games"
+    description = "Goofspiel: bid cards for prizes in sealed simultaneous bids against a scripted bidder."
+    tags = ("games", "multi-turn", "two-player", "simultaneous-moves")
+
+    @dataclass(frozen=True)
+    class Config:
+        cards: int
+        style: str
+
+    def config(self, level: int) -> Config:
+        c = self.Config
+        return [c(5, "random"), c(7, "nearest"), c(9, "noisy"), c(11, "noisy"), c(13, "noisy")][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        n = config.cards
+
+        def draw() -> dict[str, Any] | None:
+            data = {"cards": n, "style": config.style, "tape": rng.getrandbits(48)}
+            data["prizes"] = rng.sample(range(1, n + 1), n)
+            data["bids"] = _opponent_bids(data)
+            best = _margins(tuple(data["prizes"]), tuple(data["bids"]))[(1 << n) - 1]
+            return data if best > 0 else None
+
+        data = retry(draw, what="an opponent the best reply beats")
+        prompt = (
+            f"Let's play GOPS. We both hold the cards 1 to {config.cards}. Prizes 1 to {config.cards} are turned up "
+            "one per round; each round we both bid one of our remaining cards at the same time. The higher bid "
+            "takes the prize (worth its number); equal bids discard it; bid cards are used up. After the last round "
+            f"the higher prize total wins; only a win scores. The opponent {STYLES[config.style]}.\n\n"
+            f"Round 1: the prize is {data['prizes'][0]}. Your cards: {_hand_text(list(range(1, n + 1)))}.\n"
+            "Each turn, bid one card by its number, for example: 3. A card you do not hold wastes the round."
+        )
+        return Problem(prompt=prompt, answer=None, data=data)
+
+    def max_turns(self, problem: Problem) -> int:
+        return problem.data["cards"]
+
+    def difficulty(self, problem: Problem) -> float:
+        return problem.data["cards"] + RANK[problem.data["style"]]
+
+    def initial_state(self, problem: Problem) -> dict[str, Any]:
+        return {"hand": list(range(1, problem.data["cards"] + 1)), "round": 0, "mine": 0, "theirs": 0}
+
+    def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
+        data = problem.data
+        t, hand = state["round"], state["hand"]
+        prize, theirs_bid = data["prizes"][t], data["bids"][t]
+        bid = read_integer(_LEAD.sub("", move, count=1), max_digits=3) if len(move) <= MAX_MOVE_CHARS else None
+        verdict = Verdict.wrong("bid")
+        if bid is None or bid not in hand:
+            said = "Invalid bid: you bid nothing this round."
+            verdict = Verdict.unparsed("not a card in hand")
+            bid_value = 0
+        else:
+            hand = [c for c in hand if c != bid]
+            said = f"You bid {bid}."
+            bid_value = bid
+        mine, theirs = state["mine"], state["theirs"]
+        if bid_value > theirs_bid:
+            mine += prize
+            result = "you take it"
+        elif bid_value < theirs_bid:
+            theirs += prize
+            result = "the opponent takes it"
+        else:
+            result = "a tie: it is discarded"
+        said += f" The opponent bid {theirs_bid} for prize {prize}: {result}. Score: you {mine}, opponent {theirs}."
+        state = {"hand": hand, "round": t + 1, "mine": mine, "theirs": theirs}
+        if t + 1 == data["cards"]:
+            won = mine > theirs
+            return Outcome(state, Verdict.right() if won else Verdict.wrong("not won"),
+                           f"{said} {'You win!' if won else 'You do not win.'}", True)
+        return Outcome(state, verdict, f"{said}\nRound {t + 2}: the prize is {data['prizes'][t + 1]}. "
+                                       f"Your cards: {_hand_text(hand)}.")
+
+    def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
+        data = problem.data
+        t = state["round"]
+        margins = _margins(tuple(data["prizes"]), tuple(data["bids"]))
+        mask = sum(1 << (card - 1) for card in state["hand"])
+        prize, bid = data["prizes"][t], data["bids"][t]
+        best = max(state["hand"], key=lambda c: (_gain(prize, c, bid) + margins[mask & ~(1 << (c - 1))], -c))
+        return str(best)
+
+
+def _hand_text(hand: list[int]) -> str:
+    return ", ".join(map(str, hand))
+
+
+def _opponent_bids(data: dict[str, Any]) -> list[int]:
+    hand = list(range(1, data["cards"] + 1))
+    bids = []
+    for t, prize in enumerate(data["prizes"]):
+        rng = tape_rng(Gops.id, data["tape"], "bid", t)
+        if data["style"] == "random":
+            bid = rng.choice(hand)
+        else:
+            aim = prize + (rng.randint(-2, 2) if data["style"] == "noisy" else 0)
+            bid = min(hand, key=lambda c: (abs(c - aim), c))
+        hand.remove(bid)
+        bids.append(bid)
+    return bids
+
+
+def _gain(prize: int, mine: int, theirs: int) -> int:
+    """What a round adds to the margin (own total minus the opponent's)."""
+    return prize if mine > theirs else -prize if mine < theirs else 0
+
+
+@functools.lru_cache(maxsize=64)
+def _margins(prizes: tuple[int, ...], bids: tuple[int, ...]) -> list[int]:
+    """For every hand (a bit mask of cards), the best final margin from the round that hand is held in, against
+    the known ``bids``: an exact search, bottom-up over hands by size."""
+    n = len(prizes)
+    best = [0] * (1 << n)
+    for mask in sorted(range(1, 1 << n), key=lambda m: bin(m).count("1")):
+        t = n - bin(mask).count("1")
+        best[mask] = max(_gain(prizes[t], card + 1, bids[t]) + best[mask & ~(1 << card)]
+                         for card in range(n) if mask >> card & 1)
+    return best

@@ -1,0 +1,104 @@
+"""Memory (concentration): find every matching pair of face-down cards, remembering what each flip showed.
+
+``2n`` cards lie face down in a row, numbered 1 to ``2n``; every picture appears on exactly two
+cards. Each turn the model flips two cards (``3 7``, ``3,7``, ``flip 3 and 7``) and sees both
+pictures; a matching pair stays face up, otherwise both turn face down again. Nothing but the
+conversation remembers earlier flips. Reward 1 when every pair is found within the turn budget;
+flipping a card already matched, the same card twice, a number off the table or an unreadable
+move costs a turn.
+
+The budget leaves a player with a perfect memory some spare turns for unlucky flips, fewer at
+higher levels; the oracle knows the layout and flips the pairs one by one. Levels add pairs and
+cut the spare turns. The difficulty measure is the number of pairs per spare turn.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
+from palaestra.envs.games.common import MAX_MOVE_CHARS, invalid
+from palaestra.verifiers.normalize import read_with_tail, strip_wrappers
+
+PICTURES = ("apple", "boat", "cat", "drum", "eagle", "fern", "guitar", "hat", "igloo", "jar", "kite", "lamp",
+            "moon", "nest", "owl", "pear", "queen", "rose", "sun", "tree", "umbrella", "violin", "whale", "yacht")
+_PAIR = re.compile(r"^(?:flip\s+)?(?:cards?\s+)?(\d{1,2})\s*(?:,|and|&|\s)\s*(?:card\s+)?(\d{1,2})$", re.IGNORECASE)
+
+
+@register
+class MemoryPairs(MultiTurnTask):
+    id = "games/memory_pairs"
+    family = "games"
+    description = "Concentration: flip two cards a turn and find every matching pair from memory."
+    tags = ("games", "multi-turn", "memory")
+
+    @dataclass(frozen=True)
+    class Config:
+        pairs: int
+        turns: int
+
+    def config(self, level: int) -> Config:
+        c = self.Config
+        return [c(4, 12), c(6, 14), c(8, 17), c(10, 20), c(12, 23)][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        pictures = rng.sample(PICTURES, config.pairs)
+        layout = pictures * 2
+        rng.shuffle(layout)
+        prompt = (
+            f"Let's play memory. {2 * config.pairs} cards lie face down, numbered 1 to {2 * config.pairs}; every "
+            "picture is on exactly two cards. Each turn, flip two cards by their numbers, for example: 1 2. You see "
+            "both pictures; a matching pair stays face up, otherwise both are turned face down again. Find every "
+            f"pair within {config.turns} turns."
+        )
+        return Problem(prompt=prompt, answer=None, data={"layout": layout, "turns": config.turns})
+
+    def max_turns(self, problem: Problem) -> int:
+        return problem.data["turns"]
+
+    def difficulty(self, problem: Problem) -> float:
+        pairs = len(problem.data["layout"]) // 2
+        return pairs / (problem.data["turns"] - pairs)
+
+    def initial_state(self, problem: Problem) -> dict[str, Any]:
+        return {"found": []}
+
+    def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
+        layout = problem.data["layout"]
+        pair = _read_pair(move, len(layout))
+        if pair is None:
+            return invalid(state, f"write two different card numbers from 1 to {len(layout)}, e.g. 1 2")
+        a, b = pair
+        if a in state["found"] or b in state["found"]:
+            return Outcome(state, Verdict.wrong("already matched"), "One of those cards is already face up.")
+        said = f"Card {a + 1}: {layout[a]}. Card {b + 1}: {layout[b]}."
+        if layout[a] != layout[b]:
+            return Outcome(state, Verdict.wrong("no match"), f"{said} No match; both are turned face down.")
+        found = sorted([*state["found"], a, b])
+        if len(found) == len(layout):
+            return Outcome({"found": found}, Verdict.right(), f"{said} A match! Every pair is found: you win!", True)
+        shown = ", ".join(str(i + 1) for i in found)
+        return Outcome({"found": found}, Verdict.wrong("match"), f"{said} A match! Face up now: {shown}.")
+
+    def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
+        layout = problem.data["layout"]
+        first = next(i for i in range(len(layout)) if i not in state["found"])
+        second = next(j for j in range(first + 1, len(layout)) if layout[j] == layout[first])
+        return f"{first + 1} {second + 1}"
+
+
+def _read_pair(move: str, cards: int) -> tuple[int, int] | None:
+    if len(move) > MAX_MOVE_CHARS:
+        return None
+
+    def read(text: str) -> tuple[int, int] | None:
+        match = _PAIR.match(strip_wrappers(text).strip())
+        if not match:
+            return None
+        a, b = int(match.group(1)) - 1, int(match.group(2)) - 1
+        return (a, b) if a != b and 0 <= a < cards and 0 <= b < cards else None
+
+    return read_with_tail(move, read, clauses=False)

@@ -1,0 +1,147 @@
+"""Nonogram with conflict feedback: fill a grid row by row to match run-length clues for rows and columns.
+
+Each row and column has a clue: the lengths of its runs of filled cells, in order (``3 1``: three
+filled, at least one empty, one filled; ``0``: empty). Each turn the model writes one row of its
+grid, ``row 3: ##..#`` (``#`` or ``1`` filled, ``.`` or ``0`` empty, spaces ignored), replacing
+whatever that row held. The feedback says whether the row fits its clue and which columns are in
+conflict: those whose cells in the rows written so far can no longer be completed (by any filling
+of the rows not yet written) to fit the column's clue, checked exactly by a line solver. Reward 1
+as soon as every row and column fits its clue (any such grid, not only the generator's picture);
+an unreadable row costs a turn.
+
+Pictures are random (about half the cells filled). The turn budget is one turn per row plus the
+level's spare turns; the oracle writes the picture's rows in order. Levels grow the grid and cut
+the spare turns. The difficulty measure is the number of cells.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import re
+import string
+from dataclasses import dataclass
+from typing import Any
+
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
+from palaestra.envs.games.common import MAX_MOVE_CHARS, invalid
+
+FILLED, EMPTY = "#", "."
+_ROW = re.compile(r"^\s*(?:row\s*)?(\d{1,2})\s*[:=)]?\s*([#.01xX■□_\- ]+?)\s*$", re.IGNORECASE)
+SYMBOLS = {"#": FILLED, "1": FILLED, "x": FILLED, "X": FILLED, "■": FILLED, ".": EMPTY, "0": EMPTY, "_": EMPTY,
+           "-": EMPTY, "□": EMPTY}
+
+
+@register
+class Nonogram(MultiTurnTask):
+    id = "games/nonogram"
+    family = "games"
+    description = "Fill a nonogram row by row from run-length clues, with column-conflict feedback after each row."
+    tags = ("games", "multi-turn", "puzzle", "constraint-satisfaction", "grid")
+
+    @dataclass(frozen=True)
+    class Config:
+        size: int
+        spare: int
+
+    def config(self, level: int) -> Config:
+        c = self.Config
+        return [c(5, 5), c(6, 4), c(8, 4), c(10, 3), c(12, 3)][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        n = config.size
+        picture = ["".join(FILLED if rng.random() < 0.55 else EMPTY for _ in range(n)) for _ in range(n)]
+        rows = [list(_runs(row)) for row in picture]
+        cols = [list(_runs("".join(row[c] for row in picture))) for c in range(n)]
+        turns = n + config.spare
+        row_text = "\n".join(f"row {r + 1}: {_clue_text(clue)}" for r, clue in enumerate(rows))
+        col_text = "\n".join(f"column {string.ascii_lowercase[c]}: {_clue_text(clue)}" for c, clue in enumerate(cols))
+        prompt = (
+            f"Solve this {n}x{n} nonogram. Each clue lists, in order, the lengths of the runs of filled cells in "
+            "that row (left to right) or column (top to bottom), separated by at least one empty cell; 0 means none."
+            f"\n\nRows:\n{row_text}\n\nColumns:\n{col_text}\n\n"
+            "Each turn, write one row of your grid as its number and its cells, # for filled and . for empty, for "
+            f"example: row 1: {'#.' * (n // 2)}{'#' * (n % 2)}\nThe row replaces what that row held. After each row "
+            "I tell you whether it fits its clue and which columns can no longer fit theirs. You win as soon as every "
+            f"row and column fits. You have {turns} turns."
+        )
+        data = {"rows": rows, "cols": cols, "picture": picture, "turns": turns}
+        return Problem(prompt=prompt, answer="\n".join(picture), data=data)
+
+    def max_turns(self, problem: Problem) -> int:
+        return problem.data["turns"]
+
+    def difficulty(self, problem: Problem) -> float:
+        return float(len(problem.data["rows"]) ** 2)
+
+    def initial_state(self, problem: Problem) -> dict[str, Any]:
+        return {"grid": [None] * len(problem.data["rows"])}
+
+    def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
+        data = problem.data
+        n = len(data["rows"])
+        written = read_row(move, n)
+        if written is None:
+            return invalid(state, f"write one row as 'row NUMBER: CELLS' with {n} cells of # and .")
+        index, cells = written
+        grid = list(state["grid"])
+        grid[index] = cells
+        fits = tuple(_runs(cells)) == tuple(data["rows"][index])
+        conflicts = [string.ascii_lowercase[c] for c in range(n)
+                     if not _feasible(tuple(data["cols"][c]), tuple(row[c] if row else "?" for row in grid))]
+        if all(row is not None for row in grid) and not conflicts and all(
+                tuple(_runs(row)) == tuple(clue) for row, clue in zip(grid, data["rows"])):
+            return Outcome({"grid": grid}, Verdict.right(), "Every row and column fits its clue: solved!", True)
+        said = f"Row {index + 1} {'fits' if fits else 'does not fit'} its clue. "
+        said += f"Columns in conflict: {', '.join(conflicts)}." if conflicts else "No column is in conflict."
+        return Outcome({"grid": grid}, Verdict.wrong("unsolved"), said)
+
+    def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
+        picture = problem.data["picture"]
+        index = next((r for r, row in enumerate(state["grid"]) if row != picture[r]), 0)
+        return f"row {index + 1}: {picture[index]}"
+
+
+def read_row(move: str, n: int) -> tuple[int, str] | None:
+    """(row index, cells as # and .) from ``row 3: ##..#`` and the like, or None."""
+    if len(move) > MAX_MOVE_CHARS:
+        return None
+    match = _ROW.match(move.strip().strip("`"))
+    if not match:
+        return None
+    cells = "".join(SYMBOLS[ch] for ch in match.group(2) if ch != " ")
+    index = int(match.group(1)) - 1
+    return (index, cells) if 0 <= index < n and len(cells) == n else None
+
+
+def _runs(cells: str) -> tuple[int, ...]:
+    runs = tuple(len(run) for run in cells.split(EMPTY) if run)
+    return runs or (0,)
+
+
+def _clue_text(clue: list[int]) -> str:
+    return " ".join(map(str, clue))
+
+
+@functools.lru_cache(maxsize=200_000)
+def _feasible(clue: tuple[int, ...], cells: tuple[str, ...]) -> bool:
+    """Whether a line with known cells (``#``, ``.``) and unknown ones (``?``) can be completed to fit ``clue``."""
+    runs = () if clue == (0,) else clue
+    n = len(cells)
+
+    @functools.lru_cache(maxsize=None)
+    def fit(i: int, k: int) -> bool:  # cells[i:] can hold runs[k:]
+        if k == len(runs):
+            return all(c != FILLED for c in cells[i:])
+        if i >= n:
+            return False
+        if cells[i] != FILLED and fit(i + 1, k):  # leave cell i empty
+            return True
+        end = i + runs[k]
+        if end > n or any(c == EMPTY for c in cells[i:end]):
+            return False
+        if end < n and cells[end] == FILLED:
+            return False
+        return fit(end + 1, k + 1) if end < n else k + 1 == len(runs)
+
+    return fit(0, 0)

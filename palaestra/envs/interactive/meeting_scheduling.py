@@ -1,0 +1,172 @@
+"""Meeting scheduling: find an hour that suits scripted colleagues whose calendars are hidden.
+
+The week has five days (Monday to Friday) and one-hour slots starting at 9:00 to 16:00. The
+model's own calendar is shown; each colleague's calendar (busy blocks) and rules (no meetings
+before some hour, or none on some day) are hidden. Each turn the model proposes one slot
+(``Tuesday 14:00``, ``tue 14``, ``Tuesday at 14``; hours on the 24-hour clock, 9 to 16). Every colleague checks it: the proposal is accepted only when all are
+free and their rules allow it, which ends the episode with reward 1. Otherwise each colleague
+who declines gives its reason, naming the whole busy block or the rule it hit, which is what the
+model learns from. A slot where the model itself is busy, or an unreadable one, costs a turn.
+
+Calendars are drawn around one slot kept free for everyone, then busy blocks are added to the
+colleagues until the common free slots are few (at most the level's bound). The oracle proposes a common free slot. Levels add colleagues, shrink the number of
+common free slots and cut the turns. The difficulty measure is the number of colleagues plus
+``log2`` of the open slots of the model's week per common free slot.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
+from palaestra.envs.games.common import MAX_MOVE_CHARS, invalid
+from palaestra.verifiers.normalize import read_with_tail, strip_wrappers
+
+DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")
+HOURS = tuple(range(9, 17))  # meeting start times
+NAMES = ("Ana", "Ben", "Chloe", "Dev", "Elif", "Femi", "Greta", "Hiro")
+_SLOT = re.compile(r"^(?:(?:propose|how about|what about|meet(?:ing)? on)\s+)?([a-z]+)\.?,?\s+(?:at\s+)?(\d{1,2})(?::00)?"
+                   r"\s*(?:h)?\s*\??$", re.IGNORECASE)
+
+
+@register
+class MeetingScheduling(MultiTurnTask):
+    id = "interactive/meeting_scheduling"
+    family = "interactive"
+    description = "Find a meeting hour that suits colleagues with hidden calendars, learning from their refusals."
+    tags = ("interactive", "multi-turn", "scheduling", "dialogue")
+
+    @dataclass(frozen=True)
+    class Config:
+        colleagues: int
+        common: int  # at most this many common free slots
+        turns: int
+
+    def config(self, level: int) -> Config:
+        c = self.Config
+        return [c(1, 4, 8), c(2, 3, 8), c(2, 1, 8), c(3, 1, 7), c(4, 1, 6)][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        mine = _busy_blocks(rng, 5)
+        target = rng.choice([slot for slot in _slots() if _free(mine, slot)])  # stays free for everyone
+        people = []
+        for name in rng.sample(NAMES, config.colleagues):
+            rule = rng.choice([None, ["before", rng.choice([10, 11])], ["day", rng.randrange(5)]])
+            person = {"name": name, "busy": [], "rule": rule}
+            if _objection(person, target):
+                person["rule"] = None
+            person["busy"] = [b for b in _busy_blocks(rng, 5) if _free([b], target)]
+            people.append(person)
+        data = {"mine": mine, "people": people, "turns": config.turns}
+        for _ in range(len(_slots())):  # each pass closes at least one common slot
+            common = [slot for slot in _common(data) if slot != target]
+            if len(common) < config.common:
+                break
+            day, hour = rng.choice(common)
+            start = rng.randint(max(HOURS[0], hour - 2), hour)
+            end = min(HOURS[-1] + 1, hour + rng.randint(1, 3))
+            if day == target[0] and start <= target[1] < end:  # keep the target free: cut the block short
+                start, end = (target[1] + 1, end) if hour > target[1] else (start, target[1])
+            rng.choice(people)["busy"].append([day, start, end])
+        busy = "\n".join(f"- {DAYS[day]} {start}:00-{end}:00" for day, start, end in sorted(data["mine"]))
+        names = [p["name"] for p in data["people"]]
+        prompt = (
+            f"Schedule a one-hour meeting with {_join(names)} this week (Monday to Friday; a meeting may start at any "
+            f"hour from {HOURS[0]}:00 to {HOURS[-1]}:00). Their calendars and personal rules are hidden from you. "
+            f"Your own calendar is busy at:\n{busy}\n\n"
+            "Each turn, propose one slot as a day and a start hour, for example: Tuesday 14:00. If everyone can make "
+            "it, the meeting is booked. Otherwise everyone who cannot says why. A slot when you are busy yourself is "
+            f"a wasted turn. You have {config.turns} turns."
+        )
+        return Problem(prompt=prompt, answer=None, data=data)
+
+    def max_turns(self, problem: Problem) -> int:
+        return problem.data["turns"]
+
+    def difficulty(self, problem: Problem) -> float:
+        data = problem.data
+        mine = [s for s in _slots() if _free(data["mine"], s)]
+        return len(data["people"]) + math.log2(len(mine) / len(_common(data)))
+
+    def initial_state(self, problem: Problem) -> dict[str, Any]:
+        return {}
+
+    def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
+        data = problem.data
+        slot = read_slot(move)
+        if slot is None:
+            return invalid(state, "write a weekday and a start hour from 9 to 16, e.g. Tuesday 14:00")
+        name = f"{DAYS[slot[0]]} {slot[1]}:00"
+        if not _free(data["mine"], slot):
+            return Outcome(state, Verdict.wrong("own calendar"), f"You are busy yourself on {name}.")
+        reasons = [f'{p["name"]}: "{reason}"' for p in data["people"] if (reason := _objection(p, slot))]
+        if not reasons:
+            return Outcome(state, Verdict.right(), f"Everyone accepts {name}: the meeting is booked!", True)
+        return Outcome(state, Verdict.wrong("declined"), f"{name} does not work. " + " ".join(reasons))
+
+    def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
+        data = problem.data
+        day, hour = _common(data)[0]
+        return f"{DAYS[day]} {hour}:00"
+
+
+def _common(data: dict[str, Any]) -> list[tuple[int, int]]:
+    """The slots where the model is free and no colleague objects."""
+    return [s for s in _slots() if _free(data["mine"], s) and not any(_objection(p, s) for p in data["people"])]
+
+
+def _slots() -> list[tuple[int, int]]:
+    return [(day, hour) for day in range(5) for hour in HOURS]
+
+
+def _busy_blocks(rng: random.Random, count: int) -> list[list[int]]:
+    """Busy blocks ``[day, start, end]`` (end exclusive), one to three hours each, possibly overlapping."""
+    blocks = []
+    for _ in range(count):
+        day, length = rng.randrange(5), rng.randint(1, 3)
+        start = rng.randint(HOURS[0], HOURS[-1] + 1 - length)
+        blocks.append([day, start, start + length])
+    return blocks
+
+
+def _free(busy: list[list[int]], slot: tuple[int, int]) -> bool:
+    day, hour = slot
+    return not any(d == day and start <= hour < end for d, start, end in busy)
+
+
+def _objection(person: dict[str, Any], slot: tuple[int, int]) -> str:
+    """Why ``person`` declines ``slot`` ('' when it accepts): its rule first, then the busy block it hits."""
+    day, hour = slot
+    rule = person["rule"]
+    if rule and rule[0] == "before" and hour < rule[1]:
+        return f"I never have meetings before {rule[1]}:00."
+    if rule and rule[0] == "day" and day == rule[1]:
+        return f"I do not take meetings on {DAYS[rule[1]]}s."
+    for d, start, end in sorted(person["busy"]):
+        if d == day and start <= hour < end:
+            return f"I am busy on {DAYS[d]} from {start}:00 to {end}:00."
+    return ""
+
+
+def _join(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def read_slot(move: str) -> tuple[int, int] | None:
+    """(day index, start hour) from ``Tuesday 14:00``, ``tue 14``, ``Tuesday at 14``, or None."""
+    if len(move) > MAX_MOVE_CHARS:
+        return None
+
+    def read(text: str) -> tuple[int, int] | None:
+        match = _SLOT.match(strip_wrappers(text).strip())
+        if not match:
+            return None
+        word, hour = match.group(1).lower(), int(match.group(2))
+        days = [i for i, day in enumerate(DAYS) if len(word) >= 3 and day.lower().startswith(word)]
+        return (days[0], hour) if len(days) == 1 and hour in HOURS else None
+
+    return read_with_tail(move, read, clauses=False)

@@ -1,0 +1,48 @@
+"""Reading chains of strings (``S => aSb => ab``, ``abc -> bac -> bc``) for the language envs.
+
+A chain is written as strings separated by arrows (``=>``, ``->``, ``⇒``, ``→``), commas or new
+lines, optionally numbered; spaces inside a string are ignored (``a S b`` is ``aSb``). A string
+longer than ``max_length``, more than ``max_items`` strings, or a string holding anything but
+ASCII letters makes the chain unreadable, which bounds the work on any text. A short trailing
+sentence is read past (the rule in :mod:`palaestra.verifiers.normalize`). A candidate for
+``palaestra/verifiers/`` if another family needs chains. No env registers here.
+
+Example::
+
+    >>> read_chain("S => a S b\\n=> ab", max_items=10, max_length=5)
+    ['S', 'aSb', 'ab']
+    >>> read_chain("ab -> ba or ab -> b", max_items=10, max_length=5) is None
+    True
+"""
+
+from __future__ import annotations
+
+import re
+
+from palaestra.verifiers.normalize import read_with_tail, strip_wrappers, unify
+
+_ARROW = re.compile(r"\s*(?:=+>|⇒|->|→|⟹|\n|,|;)\s*")
+_NUMBERING = re.compile(r"^(?:step\s*)?\d{1,3}\s*[.):]\s*", re.IGNORECASE)
+
+
+def _chain_core(text: str, max_items: int, max_length: int) -> list[str] | None:
+    pieces = _ARROW.split(text.strip())
+    if len(pieces) > max_items:
+        return None
+    chain = []
+    for piece in pieces:
+        item = re.sub(r"\s+", "", _NUMBERING.sub("", piece.strip()))
+        if not item:
+            continue
+        if len(item) > max_length or not item.isascii() or not item.isalpha():
+            return None
+        chain.append(item)
+    return chain or None
+
+
+def read_chain(text: str, *, max_items: int, max_length: int) -> list[str] | None:
+    """The strings of a written chain, in order, or None (see the module docstring)."""
+    if not isinstance(text, str) or len(text) > max_items * (2 * max_length + 12) + 400:
+        return None
+    return read_with_tail(strip_wrappers(unify(text)), lambda s: _chain_core(s, max_items, max_length),
+                          clauses=False)

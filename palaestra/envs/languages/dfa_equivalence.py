@@ -1,0 +1,167 @@
+"""DFA equivalence: do two DFAs accept the same language? If not, give a string that tells them apart.
+
+Both DFAs are padded, renamed copies (redundant states added, see
+:func:`palaestra.envs.languages.automata.inflate`) of one random minimal DFA; for a non-equivalent
+pair (a fair coin drawn first) the second copy is made from the minimal DFA with one transition
+redirected or one state's acceptance flipped, kept only when the languages then differ on a
+non-empty string. Both labels pad the same way, so sizes say nothing about the answer.
+
+The answer is ``equivalent``, or a distinguishing string: any string that exactly one of the two
+DFAs accepts scores (the verifier runs both; the reference is a shortest one, found by
+breadth-first search over state pairs).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.envs.languages.automata import accepts, distinguishing, inflate, random_minimal_dfa, table
+from palaestra.verifiers.normalize import read_with_tail, strip_wrappers, unify
+
+MAX_STRING = 500
+EQUIVALENT = "equivalent"
+_CLAIMS = frozenset(["equivalent", "they are equivalent", "the dfas are equivalent", "equivalent dfas",
+                     "both are equivalent", "yes, they are equivalent", "the two dfas are equivalent"])
+_EMPTY = frozenset(["ε", "epsilon", "empty", "the empty string", "empty string", '""', "λ"])
+
+
+@register
+class DfaEquivalence(Task):
+    id = "languages/dfa_equivalence"
+    family = "languages"
+    description = "Decide whether two DFAs are equivalent; if not, give a string that distinguishes them."
+    tags = ("formal-languages", "automata", "counterexample")
+
+    @dataclass(frozen=True)
+    class Config:
+        alphabet: str
+        core: tuple[int, int]  # states of the shared minimal DFA
+        padding: tuple[int, int]  # redundant states added to each copy
+        min_witness: int  # a shortest distinguishing string has at least this many letters
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(alphabet="ab", core=(3, 3), padding=(0, 2), min_witness=2),
+            self.Config(alphabet="ab", core=(3, 4), padding=(1, 2), min_witness=3),
+            self.Config(alphabet="ab", core=(4, 5), padding=(1, 3), min_witness=3),
+            self.Config(alphabet="abc", core=(4, 6), padding=(2, 3), min_witness=3),
+            self.Config(alphabet="abc", core=(6, 8), padding=(2, 4), min_witness=4),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        same = rng.random() < 0.5
+
+        def draw() -> tuple[dict, dict, str | None] | None:
+            core = random_minimal_dfa(rng, rng.randint(*config.core), config.alphabet)
+            if core is None:
+                return None
+            other = core if same else _perturb(rng, core)
+            first = inflate(rng, core, rng.randint(*config.padding), 0)
+            second = inflate(rng, other, rng.randint(*config.padding), 0)
+            if first is None or second is None:
+                return None
+            witness = distinguishing(first, second)
+            if (witness is None) != same or (witness is not None and len(witness) < config.min_witness):
+                return None
+            return first, _rename(second, "p"), witness
+
+        first, second, witness = retry(draw, what="a pair of DFAs with the drawn label")
+        letters = ", ".join(config.alphabet)
+        prompt = (
+            f"Here are two deterministic finite automata over the alphabet {{{letters}}}.\n\n"
+            f"DFA 1:\n{table(first)}\n\nDFA 2:\n{table(second)}\n\n"
+            "Do they accept exactly the same language? If they do, answer: equivalent. If they do not, give a "
+            "string that one of them accepts and the other rejects (any such string is accepted), written as its "
+            "letters without spaces, for example: abba"
+        )
+        return Problem(prompt=prompt, answer=witness or EQUIVALENT, data={"first": first, "second": second})
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        letters = set(problem.data["first"]["delta"][problem.data["first"]["start"]])
+        said = read_claim(answer, letters)
+        if said is None:
+            return Verdict.unparsed("expected 'equivalent' or a string of the alphabet's letters")
+        first, second = problem.data["first"], problem.data["second"]
+        if said == EQUIVALENT:
+            witness = distinguishing(first, second)
+            return Verdict.judge(witness is None, "the DFAs are not equivalent")
+        if accepts(first, said) == accepts(second, said):
+            verb = "accept" if accepts(first, said) else "reject"
+            return Verdict.wrong(f'both DFAs {verb} "{said}"')
+        return Verdict.right()
+
+    def difficulty(self, problem: Problem) -> float:
+        """States of both DFAs times letters (the state pairs to explore)."""
+        first, second = problem.data["first"], problem.data["second"]
+        return float(len(first["states"]) * len(second["states"]) * len(first["delta"][first["start"]]))
+
+    def spellings(self, problem: Problem) -> list[str]:
+        gold = problem.answer or ""
+        if gold == EQUIVALENT:
+            return [*super().spellings(problem), "Equivalent", "They are equivalent.", "**equivalent**"]
+        return [*super().spellings(problem), f'"{gold}"', " ".join(gold), f"{gold}. Only one of them accepts it."]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        gold = problem.answer or ""
+        first, second = problem.data["first"], problem.data["second"]
+        alphabet = sorted(first["delta"][first["start"]])
+        if gold == EQUIVALENT:
+            return [rng.choice(alphabet) * rng.randint(1, 4), "not equivalent", "equivalent or not"]
+        wrong = [EQUIVALENT, f"{gold} or {EQUIVALENT}"]
+        for length in range(1, 7):  # the shortest strings both accept or both reject
+            agreeing = [w for w in _strings(alphabet, length) if accepts(first, w) == accepts(second, w)]
+            if agreeing:
+                wrong.append(rng.choice(agreeing))
+                break
+        return wrong
+
+
+def _strings(alphabet: list[str], length: int) -> list[str]:
+    words = [""]
+    for _ in range(length):
+        words = [w + a for w in words for a in alphabet]
+    return words
+
+
+def _perturb(rng: random.Random, dfa: dict) -> dict:
+    """The DFA with one transition redirected or one state's acceptance flipped."""
+    delta = {s: dict(moves) for s, moves in dfa["delta"].items()}
+    accepting = set(dfa["accepting"])
+    if rng.random() < 0.5:
+        state = rng.choice(dfa["states"])
+        letter = rng.choice(sorted(delta[state]))
+        delta[state][letter] = rng.choice([s for s in dfa["states"] if s != delta[state][letter]])
+    else:
+        accepting ^= {rng.choice(dfa["states"])}
+    return {**dfa, "delta": delta, "accepting": sorted(accepting, key=lambda q: int(q[1:]))}
+
+
+def _rename(dfa: dict, prefix: str) -> dict:
+    names = {s: prefix + s[1:] for s in dfa["states"]}
+    return {
+        "states": [names[s] for s in dfa["states"]],
+        "start": names[dfa["start"]],
+        "accepting": [names[s] for s in dfa["accepting"]],
+        "delta": {names[s]: {a: names[t] for a, t in moves.items()} for s, moves in dfa["delta"].items()},
+    }
+
+
+def read_claim(text: str, letters: set[str]) -> str | None:
+    """``EQUIVALENT``, a string over ``letters`` (``ε``/``empty`` for the empty string), or None."""
+    if not isinstance(text, str) or len(text) > 2 * MAX_STRING + 400:
+        return None
+
+    def read(s: str) -> str | None:
+        lowered = " ".join(s.lower().split()).rstrip(".")
+        if lowered in _CLAIMS:
+            return EQUIVALENT
+        if lowered in _EMPTY:
+            return ""
+        word = "".join(s.split())
+        if word and len(word) <= MAX_STRING and all(ch in letters for ch in word):
+            return word
+        return None
+
+    return read_with_tail(strip_wrappers(unify(text)), read, answer_words={"equivalent"})

@@ -1,0 +1,95 @@
+"""Run a nondeterministic finite automaton: which states can it be in after reading a string?
+
+A random NFA (from level 2 with epsilon moves) and an input string. The answer is the set of
+states the automaton can be in after reading the whole string, epsilon moves included: the
+subset the textbook subset construction tracks letter by letter. Any order and the usual set
+spellings are accepted (``{q0, q2}``, ``q2, q0``); the set is never empty (strings that kill
+every branch are drawn again). The set is unique, computed by simulation.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.envs.languages.automata import nfa_table, random_nfa, run_nfa
+from palaestra.verifiers.sets import read_set
+
+
+@register
+class NfaRun(Task):
+    id = "languages/nfa_run"
+    family = "languages"
+    description = "Give the set of states an NFA (with epsilon moves) can be in after reading a string."
+    tags = ("formal-languages", "automata", "simulation")
+
+    @dataclass(frozen=True)
+    class Config:
+        states: int
+        alphabet: str
+        density: float  # chance of each (state, letter, state) move
+        epsilon: float  # chance of each epsilon move
+        length: tuple[int, int]
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(states=3, alphabet="ab", density=0.3, epsilon=0.0, length=(3, 4)),
+            self.Config(states=4, alphabet="ab", density=0.28, epsilon=0.0, length=(4, 6)),
+            self.Config(states=5, alphabet="ab", density=0.22, epsilon=0.1, length=(5, 7)),
+            self.Config(states=6, alphabet="abc", density=0.2, epsilon=0.1, length=(6, 9)),
+            self.Config(states=8, alphabet="abc", density=0.15, epsilon=0.08, length=(8, 12)),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        def draw() -> tuple[dict, str, set[str]] | None:
+            nfa = random_nfa(rng, config.states, config.alphabet, config.density, config.epsilon)
+            string = "".join(rng.choice(config.alphabet) for _ in range(rng.randint(*config.length)))
+            final = run_nfa(nfa, string)
+            if not final or len(final) == config.states:
+                return None  # a dead run, or every state: nothing to work out
+            return nfa, string, final
+
+        nfa, string, final = retry(draw, what="an NFA run ending in a proper non-empty set of states")
+        answer = ", ".join(sorted(final, key=lambda q: int(q[1:])))
+        epsilon = (" A move on ε (epsilon) may be taken at any time without reading a letter." if
+                   any("" in moves for moves in nfa["delta"].values()) else "")
+        prompt = (
+            f"Here is a nondeterministic finite automaton (NFA) over the alphabet {{{', '.join(config.alphabet)}}}. "
+            "From a state, reading a letter may lead to several states (or none)." + epsilon + "\n\n"
+            f"{nfa_table(nfa)}\n\n"
+            f'Starting in {nfa["start"]}, the NFA reads the string "{string}". Which states can it be in after '
+            "reading the whole string (including states reached by ε moves after the last letter)? "
+            "List them separated by commas, for example: q1, q3"
+        )
+        return Problem(prompt=prompt, answer=answer, data={"nfa": nfa, "string": string})
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        nfa = problem.data["nfa"]
+        names = {s.lower(): s for s in nfa["states"]}
+        states = read_set(answer, lambda item: names.get(item.strip().lower()))
+        if states is None:
+            return Verdict.unparsed("expected state names separated by commas")
+        truth = run_nfa(nfa, problem.data["string"])
+        if states == truth:
+            return Verdict.right()
+        missing, extra = sorted(truth - states), sorted(states - truth)
+        return Verdict.wrong("missing " + ", ".join(missing) if missing else "not reachable: " + ", ".join(extra))
+
+    def difficulty(self, problem: Problem) -> float:
+        """Letters read times states."""
+        return float(len(problem.data["string"]) * len(problem.data["nfa"]["states"]))
+
+    def spellings(self, problem: Problem) -> list[str]:
+        items = (problem.answer or "").split(", ")
+        return [*super().spellings(problem), "{" + ", ".join(items) + "}", ", ".join(reversed(items)),
+                " and ".join(items) if len(items) == 2 else "; ".join(items), ", ".join(i.upper() for i in items)]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        items = (problem.answer or "").split(", ")
+        others = [s for s in problem.data["nfa"]["states"] if s not in items]
+        wrong = [", ".join([*items, rng.choice(others)])]
+        if len(items) > 1:
+            wrong.append(", ".join(items[:-1]))
+        wrong.append(f"{problem.answer} or {rng.choice(others)}")
+        return wrong

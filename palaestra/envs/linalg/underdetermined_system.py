@@ -1,0 +1,214 @@
+"""Linear systems with free variables: one solution, the general solution, or none.
+
+The coefficient matrix has rank below the number of unknowns (built as ``U · [R; 0]``,
+as in :mod:`palaestra.envs.linalg.null_space`); the right-hand side is ``A x0`` for an
+integer x0, or, in a share of the problems from level 1, a vector outside the column
+space (no solution). Levels 0-1 ask for any one solution; levels 2-4 for the general
+solution in terms of free parameters; sizes grow from 2 equations in 3 unknowns to 4
+equations in 6.
+
+Answers are checked, not compared. One solution: any exact vector with A x = b
+(``(1, 0, -2)``, ``x = 1, y = 0, z = -2``). The general solution: a vector whose entries are
+linear in parameters (``(1 + 2s - t, s, 3 - t, t)``, ``x = 1 + 2s - t, y = s, ...``): its
+constant part must solve A x = b and its parameter directions must be independent
+solutions of A v = 0, one per free variable, so every solution is covered and nothing
+else. ``no solution`` (or ``inconsistent``, ``∅``) is right only when there is none.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.retry import retry
+from palaestra.envs.linalg.common import cell, multiply, rank, reduced_row_echelon, unimodular
+from palaestra.verifiers.assignments import read_assignment
+from palaestra.verifiers.formulas import linear_combination, read_formula
+from palaestra.verifiers.normalize import enclosed, read_with_tail, split_top_level, strip_wrappers
+from palaestra.verifiers.polynomials import to_polynomial
+
+PARAMETERS = ("s", "t", "u", "r", "k", "p", "q")
+_NAMES = {3: "xyz", 4: "xyzw"}
+_NONE = re.compile(r"^(?:no solutions?|none|inconsistent|the system (?:is inconsistent|has no solutions?)|∅|"
+                   r"\\emptyset|no real solutions?|there (?:is|are) no solutions?)\.?$", re.IGNORECASE)
+_COMMA = re.compile(r"\s*,\s*")
+
+
+def _names(n: int) -> list[str]:
+    return list(_NAMES[n]) if n in _NAMES else [f"x{i + 1}" for i in range(n)]
+
+
+@register
+class UnderdeterminedSystem(Task):
+    id = "linalg/underdetermined_system"
+    family = "linalg"
+    description = "Solve A x = b with free variables: any solution, the general solution, or no solution."
+    tags = ("math", "linear-algebra")
+
+    @dataclass(frozen=True)
+    class Config:
+        rows: int
+        columns: int
+        rank: int
+        general: bool  # ask for the general solution
+        inconsistent: float  # share of systems with no solution
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(2, 3, 2, False, 0.0),
+            self.Config(3, 4, 2, False, 0.25),
+            self.Config(3, 4, 2, True, 0.0),
+            self.Config(4, 5, 3, True, 0.2),
+            self.Config(4, 6, 3, True, 0.2),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        matrix = retry(lambda: _matrix(rng, config), what="a matrix of the planned rank")
+        n = config.columns
+        names = _names(n)
+        x0 = [rng.randint(-5, 5) for _ in range(n)]
+        rhs = [int(v) for row in multiply(matrix, [[v] for v in x0]) for v in row]
+        consistent = rng.random() >= config.inconsistent
+        if not consistent:
+            rhs = retry(lambda: [v + rng.randint(-3, 3) for v in rhs],
+                        lambda b: rank([row + [v] for row, v in zip(matrix, b)]) > config.rank,
+                        what="a right-hand side outside the column space")
+        equations = "\n".join("  " + linear_combination([(c, name) for c, name in zip(row, names)]) + f" = {v}"
+                              for row, v in zip(matrix, rhs))
+        unknowns = ", ".join(names)
+        if config.general:
+            ask = (f"Find the general solution, as ({unknowns}) written with free parameters (use s, t, ...), "
+                   f"e.g. (2 - s, s, 1 + 3t, t){' for four unknowns' if n != 4 else ''}; write 'no solution' if "
+                   "there is none.")
+        else:
+            example = next(e for e in ([k + 1 for k in range(n)], [3 - 2 * k for k in range(n)])
+                           if [sum(a * x for a, x in zip(row, e)) for row in matrix] != rhs)  # never a solution
+            ask = (f"Find one solution ({unknowns}), e.g. ({', '.join(map(str, example))})"
+                   + ("; write 'no solution' if there is none." if config.inconsistent else "."))
+        prompt = f"Solve the system of linear equations in {unknowns}:\n{equations}\n\n{ask}"
+        answer = "no solution" if not consistent else _general(matrix, x0, names) if config.general else \
+            "(" + ", ".join(map(str, x0)) + ")"
+        return Problem(prompt=prompt, answer=answer, data={
+            "matrix": matrix, "rhs": rhs, "consistent": consistent, "general": config.general,
+            "free": n - config.rank,
+        })
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        matrix, rhs = problem.data["matrix"], problem.data["rhs"]
+        n = len(matrix[0])
+        if read_with_tail(answer, lambda s: True if _NONE.match(strip_wrappers(s).strip()) else None):
+            return Verdict.judge(not problem.data["consistent"], "the system has solutions")
+        parametric = _read_parametric(answer, _names(n))
+        if parametric is None:
+            return Verdict.unparsed(f"not a vector of {n} entries (or 'no solution')")
+        constant, directions = parametric
+        if not problem.data["consistent"]:
+            return Verdict.wrong("the system has no solution")
+        if [sum((Fraction(a) * x for a, x in zip(row, constant)), Fraction(0)) for row in matrix] != \
+                [Fraction(v) for v in rhs]:
+            return Verdict.wrong("the vector does not solve A x = b")
+        if not problem.data["general"]:
+            return Verdict.judge(not directions, "one solution was asked, not a family")
+        for v in directions:
+            if any(sum((Fraction(a) * x for a, x in zip(row, v)), Fraction(0)) != 0 for row in matrix):
+                return Verdict.wrong("a parameter direction is not a solution of A v = 0")
+        if len(directions) != problem.data["free"] or (directions and rank(directions) != len(directions)):
+            return Verdict.wrong(f"the solution set has {problem.data['free']} free parameters")
+        return Verdict.right()
+
+    def difficulty(self, problem: Problem) -> float:
+        """Entries of the matrix plus twice the free parameters to find for a general solution."""
+        matrix = problem.data["matrix"]
+        return float(len(matrix) * len(matrix[0]) + (2 * problem.data["free"] if problem.data["general"] else 0))
+
+    def spellings(self, problem: Problem) -> list[str]:
+        answer = problem.answer
+        if answer == "no solution":
+            return [*super().spellings(problem), "No solution.", "The system is inconsistent.", "∅"]
+        names = _names(len(problem.data["matrix"][0]))
+        entries = [e for _, e in split_top_level(answer[1:-1], _COMMA)]
+        return [*super().spellings(problem), ", ".join(f"{n} = {e}" for n, e in zip(names, entries)),
+                f"({', '.join(names)}) = {answer}", answer.replace("s", "p").replace("t", "q")
+                if problem.data["general"] else f"[{answer[1:-1]}]"]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        answer = problem.answer
+        n = len(problem.data["matrix"][0])
+        if answer == "no solution":
+            return ["(" + ", ".join("0" for _ in range(n)) + ")", "(" + ", ".join("1" for _ in range(n)) + ")"]
+        entries = [e for _, e in split_top_level(answer[1:-1], _COMMA)]
+        bumped = [f"({entries[0]}) + 1", *entries[1:]]
+        wrong = ["(" + ", ".join(bumped) + ")", "no solution"]
+        if problem.data["general"]:
+            constant = _read_parametric(answer, _names(n))
+            assert constant is not None
+            wrong.append("(" + ", ".join(cell(v) for v in constant[0]) + ")")  # one solution, not the family
+        return [w for w in wrong if not self.verify(problem, w).correct]
+
+
+def _matrix(rng: random.Random, config: UnderdeterminedSystem.Config) -> list[list[int]] | None:
+    m, n, r = config.rows, config.columns, config.rank
+    pivots = sorted(rng.sample(range(n), r))
+    echelon = [[0] * n for _ in range(r)]
+    for i, p in enumerate(pivots):
+        echelon[i][p] = 1
+        for c in range(p + 1, n):
+            if c not in pivots:
+                echelon[i][c] = rng.randint(-4, 4)
+    mixer = unimodular(rng, m, steps=rng.randint(m + 1, 2 * m + 2), top=2)
+    matrix = [[int(v) for v in row] for row in multiply(mixer, echelon + [[0] * n for _ in range(m - r)])]
+    if max(abs(v) for row in matrix for v in row) > 20 or rank(matrix) != r:
+        return None
+    if any(all(v == 0 for v in row) for row in matrix) or any(all(row[c] == 0 for row in matrix) for c in range(n)):
+        return None
+    return matrix
+
+
+def _general(matrix: list[list[int]], x0: list[int], names: list[str]) -> str:
+    """x0 plus the null space basis (one vector per free column) with parameters s, t, u, ..."""
+    reduced, pivots = reduced_row_echelon(matrix)
+    n = len(matrix[0])
+    free = [c for c in range(n) if c not in pivots]
+    entries = []
+    for i in range(n):
+        terms: list[tuple[Fraction, str]] = [(Fraction(x0[i]), "1")]
+        for parameter, f in zip(PARAMETERS, free):
+            if i == f:
+                terms.append((Fraction(1), parameter))
+            elif i in pivots:
+                terms.append((-reduced[pivots.index(i)][f], parameter))
+        entries.append(linear_combination(terms))
+    return "(" + ", ".join(entries) + ")"
+
+
+def _read_parametric(text: str, names: list[str]) -> tuple[list[Fraction], list[list[Fraction]]] | None:
+    """(constant vector, one direction per parameter used) of a written (parametric) vector."""
+    def entries_of(s: str) -> list[str] | None:
+        s = strip_wrappers(s)
+        s = re.sub(r"^\(\s*" + r"\s*,\s*".join(map(re.escape, names)) + r"\s*\)\s*=\s*", "", s)
+        if enclosed(s, "(["):
+            parts = [p for _, p in split_top_level(s[1:-1], _COMMA)]
+            return parts if len(parts) == len(names) else None
+        values = read_assignment(s, names, lambda v: v)
+        return [values[name] for name in names] if values else None
+
+    entries = read_with_tail(text, entries_of, clauses=False)
+    if entries is None:
+        return None
+    used = [p for p in PARAMETERS if p not in names]
+    polynomials = [to_polynomial(read_formula(e, used), used) for e in entries]
+    if any(p is None for p in polynomials):
+        return None
+    constant = [p.get((0,) * len(used), Fraction(0)) for p in polynomials]  # type: ignore[union-attr]
+    directions = []
+    for k in range(len(used)):
+        unit = tuple(1 if j == k else 0 for j in range(len(used)))
+        column = [p.get(unit, Fraction(0)) for p in polynomials]  # type: ignore[union-attr]
+        if any(sum(m) > 1 for p in polynomials for m in p):  # type: ignore[union-attr]
+            return None  # not linear in the parameters
+        if any(column):
+            directions.append(column)
+    return constant, directions

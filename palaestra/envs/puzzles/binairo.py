@@ -1,0 +1,144 @@
+"""Binairo (Takuzu): complete a grid of 0s and 1s with balanced, non-repeating rows and columns.
+
+The rules: every row and column holds as many 0s as 1s, no three equal digits are adjacent in
+a row or column, and no two rows (and no two columns) are identical. A random full grid comes
+from the SAT solver (:func:`random_model`: cells in random order get coin-flip values the
+rules still allow), then givens are removed in random order while a SAT solver proves the
+remaining givens still force the grid (:func:`prune_clues`), down to the level's floor of
+givens or a minimal puzzle. Every puzzle has exactly one solution.
+
+The answer is the completed grid, one row per line of 0s and 1s; the verifier checks the rules.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from dataclasses import dataclass
+from functools import cache
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.retry import GenerationError
+from palaestra.envs.puzzles.common import (
+    CNF,
+    PROOF_BUDGET,
+    ProofSolver,
+    lines,
+    prune_clues,
+    random_model,
+    read_cells,
+    with_spaces,
+)
+
+
+@register
+class Binairo(Task):
+    id = "puzzles/binairo"
+    family = "puzzles"
+    description = "Complete a 0/1 grid: balanced lines, no three in a line, no repeated lines (one solution)."
+    tags = ("puzzle", "grid", "constraint-satisfaction", "binary")
+    multiline = True
+
+    @dataclass(frozen=True)
+    class Config:
+        size: int  # even grid side
+        min_givens: float  # stop removing givens once this share of the cells remains
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(size=6, min_givens=0.4),
+            self.Config(size=6, min_givens=0.0),
+            self.Config(size=8, min_givens=0.0),
+            self.Config(size=10, min_givens=0.35),
+            self.Config(size=10, min_givens=0.0),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        n = config.size
+        rules, cell = _rules(n)
+        clues = []
+        with ProofSolver(rules, PROOF_BUDGET) as solver:
+            model = random_model(solver, [(r, c) for r in range(n) for c in range(n)], rng)
+            if model is None:
+                raise GenerationError(f"no valid {n}x{n} binairo grid found")
+            grid = [[int(model[(r, c)]) for c in range(n)] for r in range(n)]
+            clues = [[cell[r][c] if grid[r][c] else -cell[r][c]] for r in range(n) for c in range(n)]
+            solver.add([-lit for (lit,) in clues])  # another solution?
+            order = list(range(n * n))
+            rng.shuffle(order)
+            kept = prune_clues(solver, clues, order, keep_at_least=round(config.min_givens * n * n))
+        puzzle = ["".join(str(grid[r][c]) if kept[r * n + c] else "." for c in range(n)) for r in range(n)]
+        prompt = (
+            f"Solve this {n}x{n} Binairo (Takuzu) puzzle. Fill every empty cell (shown as .) with 0 or 1 so that:\n"
+            f"- every row and every column contains exactly {n // 2} zeros and {n // 2} ones;\n"
+            "- no three equal digits are next to each other in a row or a column;\n"
+            "- no two rows are the same, and no two columns are the same.\n"
+            "The given digits stay where they are. The puzzle has exactly one solution.\n\n"
+            + "\n".join(" ".join(row) for row in puzzle)
+            + f"\n\nGive the completed grid as {n} lines of {n} digits. For example, a completed 4x4 grid "
+            "would be written:\n0110\n1001\n0101\n1010"
+        )
+        return Problem(prompt=prompt, answer=lines(grid), data={"givens": puzzle})
+
+    def difficulty(self, problem: Problem) -> float:
+        """Empty cells to fill."""
+        return float(sum(row.count(".") for row in problem.data["givens"]))
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        givens = problem.data["givens"]
+        n = len(givens)
+        grid = read_cells(answer, n, n, "01")
+        if isinstance(grid, str):
+            return Verdict.unparsed(grid)
+        for r, row in enumerate(givens):
+            for c, given in enumerate(row):
+                if given != "." and grid[r][c] != given:
+                    return Verdict.wrong(f"the given digit in row {r + 1}, column {c + 1} was changed")
+        row_texts = ["".join(row) for row in grid]
+        col_texts = ["".join(grid[r][c] for r in range(n)) for c in range(n)]
+        for kind, texts in (("row", row_texts), ("column", col_texts)):
+            for i, text in enumerate(texts):
+                if text.count("1") != n // 2:
+                    return Verdict.wrong(f"{kind} {i + 1} does not hold as many 0s as 1s")
+                if "000" in text or "111" in text:
+                    return Verdict.wrong(f"{kind} {i + 1} has three equal digits in a line")
+            if len(set(texts)) < n:
+                return Verdict.wrong(f"two {kind}s are the same")
+        return Verdict.right()
+
+    def spellings(self, problem: Problem) -> list[str]:
+        gold = problem.answer or ""
+        return [*super().spellings(problem), with_spaces(gold), "\n".join(",".join(r) for r in gold.splitlines()),
+                "[" + ", ".join("[" + ", ".join(r) + "]" for r in gold.splitlines()) + "]"]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        rows = [list(row) for row in (problem.answer or "").splitlines()]
+        n = len(rows)
+        r, c = rng.randrange(n), rng.randrange(n)
+        flipped = [row[:] for row in rows]
+        flipped[r][c] = "1" if flipped[r][c] == "0" else "0"
+        inverted = [["1" if v == "0" else "0" for v in row] for row in rows]  # valid, but not the solution
+        return ["\n".join(map("".join, g)) for g in (flipped, inverted, rows[:-1])]
+
+
+@cache
+def _rules(n: int) -> tuple[CNF, tuple[tuple[int, ...], ...]]:
+    """Binairo's rules as CNF over ``cell[r][c]`` (true: the cell holds 1)."""
+    cnf = CNF()
+    cell = [[cnf.var((r, c)) for c in range(n)] for r in range(n)]
+    line_sets = [cell[r] for r in range(n)] + [[cell[r][c] for r in range(n)] for c in range(n)]
+    for line in line_sets:
+        cnf.exactly(line, n // 2)
+        for i in range(n - 2):
+            cnf.add(line[i : i + 3])
+            cnf.add([-v for v in line[i : i + 3]])
+    for group in (line_sets[:n], line_sets[n:]):
+        for a, b in itertools.combinations(group, 2):
+            differ = []  # the two lines differ somewhere: some position where they differ is chosen
+            for x, y in zip(a, b):
+                d = cnf.auxiliary()
+                cnf.clauses.extend([[-d, x, y], [-d, -x, -y]])
+                differ.append(d)
+            cnf.add(differ)
+    return cnf, tuple(tuple(row) for row in cell)
+

@@ -1,0 +1,254 @@
+"""Hitori: shade cells so that no number repeats in a row or column among the unshaded cells,
+no two shaded cells touch, and the unshaded cells stay connected.
+
+Generation starts from a random shading (non-touching cells, the rest connected) and a random
+Latin square: unshaded cells keep their Latin digit, so they never repeat; each shaded cell
+takes the digit of an unshaded cell in its row or column, so it must go. A SAT solver then
+looks for another solution (shading variables; touching and repeat rules as clauses; the
+connectivity rule added lazily: a solution whose unshaded cells fall apart gets a cut clause
+saying that some cell of a piece is shaded or some shaded cell around it is not, which every
+connected solution satisfies). While another solution exists, digits are changed to rule it
+out: a cell the intended solution shades but the other keeps gets the digit of a cell both keep
+in its line; if the other solution only shades more, it becomes the intended one and the extra
+cells get repeated digits. Every puzzle shown has exactly one solution.
+
+The answer is the grid with ``#`` for shaded cells and ``.`` (or the cell's number) for the
+others, one row per line; the verifier checks the three rules.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.retry import retry
+from palaestra.envs.puzzles.common import (
+    CNF,
+    NEIGHBOURS,
+    PROOF_BUDGET,
+    BudgetExhausted,
+    ProofSolver,
+    connected,
+    random_latin_square,
+    read_cells,
+    with_spaces,
+)
+
+_REPAIRS = 30  # digit changes tried before a new shading is drawn
+_CUTS = 200  # connectivity cuts one search may add
+
+Cell = tuple[int, int]
+
+
+@register
+class Hitori(Task):
+    id = "puzzles/hitori"
+    family = "puzzles"
+    description = "Shade cells: no repeated numbers, no touching shaded cells, kept cells connected (one solution)."
+    tags = ("puzzle", "grid", "constraint-satisfaction")
+    multiline = True
+
+    @dataclass(frozen=True)
+    class Config:
+        size: int
+        shade_share: float  # chance a cell that may be shaded is shaded when the shading is drawn
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(size=4, shade_share=0.35),
+            self.Config(size=5, shade_share=0.4),
+            self.Config(size=6, shade_share=0.45),
+            self.Config(size=7, shade_share=0.5),
+            self.Config(size=8, shade_share=0.5),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        n = config.size
+        numbers, shaded = retry(lambda: _unique_puzzle(rng, n, config.shade_share), attempts=50,
+                                what="a uniquely solvable hitori")
+        prompt = (
+            f"Solve this {n}x{n} Hitori puzzle. Shade some cells so that:\n"
+            "- no number appears more than once in any row or column among the unshaded cells;\n"
+            "- no two shaded cells are next to each other horizontally or vertically;\n"
+            "- all unshaded cells form one group connected horizontally and vertically.\n"
+            "The puzzle has exactly one solution.\n\n"
+            + "\n".join(" ".join(map(str, row)) for row in numbers)
+            + f"\n\nGive the grid as {n} lines of {n} characters, # for a shaded cell and . for an unshaded one. "
+            "For example, a 3x3 grid with its middle cell shaded would be written:\n...\n.#.\n..."
+        )
+        answer = "\n".join("".join("#" if (r, c) in shaded else "." for c in range(n)) for r in range(n))
+        return Problem(prompt=prompt, answer=answer, data={"numbers": numbers})
+
+    def difficulty(self, problem: Problem) -> float:
+        """Cells in the grid plus the numbers that appear more than once in their row or column."""
+        numbers = problem.data["numbers"]
+        n = len(numbers)
+        repeated = sum(1 for r in range(n) for c in range(n)
+                       if numbers[r].count(numbers[r][c]) > 1 or [row[c] for row in numbers].count(numbers[r][c]) > 1)
+        return float(n * n + repeated)
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        numbers = problem.data["numbers"]
+        n = len(numbers)
+        grid = read_cells(answer, n, n, "#X.123456789")
+        if isinstance(grid, str):
+            return Verdict.unparsed(grid)
+        shaded = set()
+        for r in range(n):
+            for c in range(n):
+                mark = grid[r][c]
+                if mark in "#X":
+                    shaded.add((r, c))
+                elif mark != "." and int(mark) != numbers[r][c]:
+                    return Verdict.wrong(f"row {r + 1}, column {c + 1} holds {numbers[r][c]}, not {mark}")
+        return _check(numbers, shaded)
+
+    def spellings(self, problem: Problem) -> list[str]:
+        gold = problem.answer or ""
+        numbers = problem.data["numbers"]
+        with_numbers = "\n".join(" ".join("#" if mark == "#" else str(numbers[r][c]) for c, mark in enumerate(row))
+                                 for r, row in enumerate(gold.splitlines()))
+        return [*super().spellings(problem), with_spaces(gold), gold.replace("#", "X"), with_numbers]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        rows = [list(row) for row in (problem.answer or "").splitlines()]
+        n = len(rows)
+        shaded = [(r, c) for r in range(n) for c in range(n) if rows[r][c] == "#"]
+        unshaded = [(r, c) for r in range(n) for c in range(n) if rows[r][c] == "."]
+        cleared = [row[:] for row in rows]
+        r, c = rng.choice(shaded)
+        cleared[r][c] = "."
+        extra = [row[:] for row in rows]
+        r, c = rng.choice(unshaded)
+        extra[r][c] = "#"
+        return ["\n".join(map("".join, g)) for g in (cleared, extra, rows[:-1])]
+
+
+def _check(numbers: list[list[int]], shaded: set[Cell]) -> Verdict:
+    n = len(numbers)
+    for r, c in shaded:
+        for dr, dc in NEIGHBOURS:
+            if (r + dr, c + dc) in shaded:
+                return Verdict.wrong(f"shaded cells touch at row {r + 1}, column {c + 1}")
+    for i in range(n):
+        row = [numbers[i][c] for c in range(n) if (i, c) not in shaded]
+        col = [numbers[r][i] for r in range(n) if (r, i) not in shaded]
+        if len(set(row)) < len(row):
+            return Verdict.wrong(f"row {i + 1} repeats a number among its unshaded cells")
+        if len(set(col)) < len(col):
+            return Verdict.wrong(f"column {i + 1} repeats a number among its unshaded cells")
+    if not connected({(r, c) for r in range(n) for c in range(n)} - shaded):
+        return Verdict.wrong("the unshaded cells are not all connected")
+    return Verdict.right()
+
+
+def _random_shading(rng: random.Random, n: int, share: float) -> set[Cell]:
+    """Non-touching shaded cells whose complement stays connected."""
+    cells = [(r, c) for r in range(n) for c in range(n)]
+    rng.shuffle(cells)
+    shaded: set[Cell] = set()
+    kept = set(cells)
+    for r, c in cells:
+        if rng.random() >= share or any((r + dr, c + dc) in shaded for dr, dc in NEIGHBOURS):
+            continue
+        kept.discard((r, c))
+        if connected(kept):
+            shaded.add((r, c))
+        else:
+            kept.add((r, c))
+    return shaded
+
+
+def _line_mates(n: int, cell: Cell) -> list[Cell]:
+    r, c = cell
+    return [(r, j) for j in range(n) if j != c] + [(i, c) for i in range(n) if i != r]
+
+
+def _unique_puzzle(rng: random.Random, n: int, share: float) -> tuple[list[list[int]], set[Cell]] | None:
+    shaded = _random_shading(rng, n, share)
+    numbers = random_latin_square(rng, n)
+    for cell in sorted(shaded):
+        r, c = cell
+        mates = [m for m in _line_mates(n, cell) if m not in shaded]
+        mr, mc = rng.choice(mates)
+        numbers[r][c] = numbers[mr][mc]
+    for _ in range(_REPAIRS):
+        other = _other_solution(numbers, shaded)
+        if other is None:
+            return numbers, shaded
+        if other == "unknown":
+            return None
+        only_ours = sorted(shaded - other)
+        if only_ours:  # a cell we shade and the other keeps: repeat, in its line, a digit both keep
+            cell = rng.choice(only_ours)
+            mates = [m for m in _line_mates(n, cell) if m not in shaded and m not in other]
+            if not mates:
+                return None
+            mr, mc = rng.choice(mates)
+            numbers[cell[0]][cell[1]] = numbers[mr][mc]
+        else:  # the other shades more: it becomes ours, and its extra cells get repeated digits
+            for cell in sorted(other - shaded):
+                mates = [m for m in _line_mates(n, cell) if m not in other]
+                mr, mc = rng.choice(mates)
+                numbers[cell[0]][cell[1]] = numbers[mr][mc]
+            shaded = other
+    return None
+
+
+def _other_solution(numbers: list[list[int]], shaded: set[Cell]) -> set[Cell] | str | None:
+    """Another solution's shaded cells, None when there is none, "unknown" when the search gave up."""
+    n = len(numbers)
+    cnf = CNF()
+    var = {(r, c): cnf.var((r, c)) for r in range(n) for c in range(n)}
+    for (r, c), v in var.items():
+        for nxt in ((r + 1, c), (r, c + 1)):
+            if nxt in var:
+                cnf.add([-v, -var[nxt]])
+        for mate in _line_mates(n, (r, c)):
+            if mate > (r, c) and numbers[mate[0]][mate[1]] == numbers[r][c]:
+                cnf.add([v, var[mate]])
+    cnf.add([-v if cell in shaded else v for cell, v in var.items()])  # another solution
+    everything = set(var)
+    with ProofSolver(cnf, PROOF_BUDGET) as solver:
+        for _ in range(_CUTS):
+            try:
+                model = solver.model()
+            except BudgetExhausted:
+                return "unknown"
+            if model is None:
+                return None
+            other = {cell for cell in everything if model[cell]}
+            pieces = _pieces(everything - other)
+            if len(pieces) == 1:
+                return other
+            for piece in pieces:
+                rest = everything - piece
+                if any((r + dr, c + dc) in rest for r, c in rest for dr, dc in NEIGHBOURS):
+                    # a connected solution keeping all of ``piece`` and shading its border would be
+                    # ``piece`` alone, leaving ``rest`` all shaded: impossible when ``rest`` has
+                    # touching cells, so the cut excludes no solution
+                    border = {(r + dr, c + dc) for r, c in piece for dr, dc in NEIGHBOURS} & rest
+                    solver.add([var[cell] for cell in piece] + [-var[cell] for cell in border])
+                    break
+            else:
+                return "unknown"
+    return "unknown"
+
+
+def _pieces(cells: set[Cell]) -> list[set[Cell]]:
+    left, pieces = set(cells), []
+    for _ in range(len(cells)):
+        if not left:
+            break
+        start = min(left)
+        piece, queue = {start}, [start]
+        for r, c in queue:
+            for dr, dc in NEIGHBOURS:
+                nxt = (r + dr, c + dc)
+                if nxt in left and nxt not in piece:
+                    piece.add(nxt)
+                    queue.append(nxt)
+        pieces.append(piece)
+        left -= piece
+    return pieces

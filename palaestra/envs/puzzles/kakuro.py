@@ -1,0 +1,264 @@
+"""Kakuro: fill white cells with digits 1-9 so that every run sums to its clue without repeats.
+
+A layout of white and black cells is drawn (every white cell in an across run and a down run of
+at least two cells, white cells connected), then a digit filling with no repeat inside a run
+(a randomized depth-first fill that leans each run towards low or high digits, whose sums have
+few digit combinations). The run sums are the clues. A SAT solver (cell digits, at most one of
+each digit per run, and per run the digit sets with its length and sum) then looks for a second
+solution; while one exists, a cell where the two differ is revealed as a given digit. The
+givens are finally pruned in random order (:func:`prune_clues`), keeping only those the proof
+needs, so every puzzle has exactly one solution and a minimal set of givens.
+
+The answer is the grid with a digit in every white cell and ``#`` in every black cell, one row
+per line; the verifier checks the rules (digits 1-9, givens kept, no repeat in a run, every sum).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from dataclasses import dataclass
+from functools import cache
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.retry import retry
+from palaestra.envs.puzzles.common import (
+    CNF,
+    PROOF_BUDGET,
+    BudgetExhausted,
+    ProofSolver,
+    connected,
+    prune_clues,
+    read_cells,
+    with_spaces,
+)
+
+_FILL_STEPS = 5_000  # depth-first steps before a filling attempt gives up
+_BLACK = "#"
+
+Cell = tuple[int, int]
+
+
+@register
+class Kakuro(Task):
+    id = "puzzles/kakuro"
+    family = "puzzles"
+    description = "Fill a Kakuro grid: digit runs that reach their clue sums without repeating a digit (one solution)."
+    tags = ("puzzle", "grid", "constraint-satisfaction", "arithmetic")
+    multiline = True
+
+    @dataclass(frozen=True)
+    class Config:
+        rows: int
+        cols: int
+        black_share: float  # chance a cell starts black (more turn black to avoid one-cell runs)
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(rows=4, cols=4, black_share=0.15),
+            self.Config(rows=5, cols=5, black_share=0.2),
+            self.Config(rows=6, cols=6, black_share=0.2),
+            self.Config(rows=7, cols=7, black_share=0.22),
+            self.Config(rows=8, cols=8, black_share=0.22),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        rows, cols = config.rows, config.cols
+        white, runs, digits = retry(lambda: _filled_layout(rng, config), what="a fillable Kakuro layout")
+        givens = _minimal_givens(rng, white, runs, digits)
+        grid = [[(str(digits[(r, c)]) if (r, c) in givens else ".") if (r, c) in digits else _BLACK
+                 for c in range(cols)] for r in range(rows)]
+        across = [run for run in runs if run[0][0] == run[-1][0]]
+        down = [run for run in runs if run[0][1] == run[-1][1]]
+
+        def clue(run: list[Cell], across: bool) -> str:
+            (r1, c1), (r2, c2) = run[0], run[-1]
+            where = f"row {r1 + 1}, columns {c1 + 1}-{c2 + 1}" if across else f"column {c1 + 1}, rows {r1 + 1}-{r2 + 1}"
+            return f"{where}: {sum(digits[cell] for cell in run)}"
+
+        given_note = " Some white cells already hold a digit; keep them." if givens else ""
+        prompt = (
+            f"Solve this Kakuro puzzle on a {rows}x{cols} grid. Black cells are #, white cells are . (or hold a "
+            "given digit). Fill every white cell with a digit from 1 to 9 so that each run (a maximal line of "
+            "white cells across or down) adds up to its clue and contains no digit twice." + given_note +
+            " The puzzle has exactly one solution. Rows and columns are numbered from 1, top left.\n\n"
+            + "\n".join(" ".join(row) for row in grid)
+            + "\n\nAcross sums:\n" + "\n".join(clue(run, True) for run in across)
+            + "\n\nDown sums:\n" + "\n".join(clue(run, False) for run in down)
+            + f"\n\nGive the completed grid as {rows} lines of {cols} cells, with # for black cells and the "
+            "digit for white cells. For example, a solved 3x3 grid could be written:\n#13\n521\n34#"
+        )
+        answer = "\n".join("".join(str(digits[(r, c)]) if (r, c) in digits else _BLACK for c in range(cols))
+                           for r in range(rows))
+        return Problem(
+            prompt=prompt,
+            answer=answer,
+            data={
+                "grid": ["".join(row) for row in grid],
+                "runs": [[[r, c] for r, c in run] for run in runs],
+                "sums": [sum(digits[cell] for cell in run) for run in runs],
+            },
+        )
+
+    def difficulty(self, problem: Problem) -> float:
+        """White cells to fill (those without a given digit)."""
+        return float(sum(row.count(".") for row in problem.data["grid"]))
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        shown = problem.data["grid"]
+        rows, cols = len(shown), len(shown[0])
+        grid = read_cells(answer, rows, cols, "123456789" + _BLACK)
+        if isinstance(grid, str):
+            return Verdict.unparsed(grid)
+        for r in range(rows):
+            for c in range(cols):
+                if (shown[r][c] == _BLACK) != (grid[r][c] == _BLACK):
+                    should = "black" if shown[r][c] == _BLACK else "a digit"
+                    return Verdict.wrong(f"row {r + 1}, column {c + 1} should be {should}")
+                if shown[r][c] not in ".#" and grid[r][c] != shown[r][c]:
+                    return Verdict.wrong(f"the given digit in row {r + 1}, column {c + 1} was changed")
+        for run, total in zip(problem.data["runs"], problem.data["sums"]):
+            values = [int(grid[r][c]) for r, c in run]
+            if len(set(values)) < len(values) or sum(values) != total:
+                (r1, c1), (r2, c2) = run[0], run[-1]
+                return Verdict.wrong(f"the run from row {r1 + 1}, column {c1 + 1} to row {r2 + 1}, column {c2 + 1} "
+                                     f"repeats a digit or does not sum to {total}")
+        return Verdict.right()
+
+    def spellings(self, problem: Problem) -> list[str]:
+        gold = problem.answer or ""
+        return [*super().spellings(problem), with_spaces(gold),
+                "\n".join(",".join(row) for row in gold.splitlines()), f"```\n{gold}\n```"]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        rows = [list(row) for row in (problem.answer or "").splitlines()]
+        digits = [(r, c) for r, row in enumerate(rows) for c, v in enumerate(row) if v != _BLACK]
+        r, c = rng.choice(digits)
+        bumped = [row[:] for row in rows]
+        bumped[r][c] = str(int(bumped[r][c]) % 9 + 1)
+        blackened = [row[:] for row in rows]
+        blackened[r][c] = _BLACK
+        return ["\n".join(map("".join, g)) for g in (bumped, blackened, rows[:-1])]
+
+
+def _layout(rng: random.Random, config: Kakuro.Config) -> set[Cell] | None:
+    """White cells, each in an across and a down run of two or more cells, all connected; or None."""
+    rows, cols = config.rows, config.cols
+    white = {(r, c) for r in range(rows) for c in range(cols) if rng.random() >= config.black_share}
+    for _ in range(rows * cols):  # each pass blackens a cell or stops
+        lonely = [(r, c) for r, c in white
+                  if not ({(r, c - 1), (r, c + 1)} & white and {(r - 1, c), (r + 1, c)} & white)]
+        if not lonely:
+            break
+        white.discard(min(lonely))
+    if len(white) < rows * cols // 2 or not connected(white):
+        return None
+    return white
+
+
+def _runs(white: set[Cell], rows: int, cols: int) -> list[list[Cell]]:
+    """Maximal across runs (in reading order), then maximal down runs."""
+    runs = []
+    for line_cells in ([[(r, c) for c in range(cols)] for r in range(rows)]
+                       + [[(r, c) for r in range(rows)] for c in range(cols)]):
+        run: list[Cell] = []
+        for cell in [*line_cells, None]:
+            if cell is not None and cell in white:
+                run.append(cell)
+            else:
+                if len(run) >= 2:
+                    runs.append(run)
+                run = []
+    return runs
+
+
+def _filled_layout(rng: random.Random, config: Kakuro.Config
+                   ) -> tuple[set[Cell], list[list[Cell]], dict[Cell, int]] | None:
+    white = _layout(rng, config)
+    if white is None:
+        return None
+    runs = _runs(white, config.rows, config.cols)
+    digits = _fill(rng, sorted(white), runs)
+    return None if digits is None else (white, runs, digits)
+
+
+def _fill(rng: random.Random, cells: list[Cell], runs: list[list[Cell]]) -> dict[Cell, int] | None:
+    """Digits with no repeat inside a run, each run leaning low or high; None past the step bound."""
+    runs_of: dict[Cell, list[int]] = {}
+    for i, run in enumerate(runs):
+        for cell in run:
+            runs_of.setdefault(cell, []).append(i)
+    lean = [rng.choice((-1, 1)) for _ in runs]
+    used = [0] * len(runs)
+    digits: dict[Cell, int] = {}
+    steps = [0]
+
+    def place(k: int) -> bool:
+        steps[0] += 1
+        if k == len(cells):
+            return True
+        if steps[0] > _FILL_STEPS:
+            return False
+        cell = cells[k]
+        pull = sum(lean[i] for i in runs_of[cell])
+        order = sorted(range(1, 10), key=lambda d: pull * d + 4 * rng.random())  # pull < 0: low digits first
+        for d in order:
+            bit = 1 << d
+            if any(used[i] & bit for i in runs_of[cell]):
+                continue
+            for i in runs_of[cell]:
+                used[i] |= bit
+            digits[cell] = d
+            if place(k + 1):
+                return True
+            for i in runs_of[cell]:
+                used[i] ^= bit
+        return False
+
+    return digits if place(0) else None
+
+
+@cache
+def _combinations(length: int, total: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(combo for combo in itertools.combinations(range(1, 10), length) if sum(combo) == total)
+
+
+def _minimal_givens(rng: random.Random, white: set[Cell], runs: list[list[Cell]], digits: dict[Cell, int]) -> set[Cell]:
+    """Cells to reveal so that the solution is the only one: reveal differing cells until unique, then prune."""
+    cnf = CNF()
+    cells = sorted(white)
+    var = {cell: [0] + [cnf.var((cell, d)) for d in range(1, 10)] for cell in cells}
+    for cell in cells:
+        cnf.exactly_one(var[cell][1:])
+    for run in runs:
+        for d in range(1, 10):
+            cnf.at_most([var[cell][d] for cell in run], 1)
+        combos = _combinations(len(run), sum(digits[cell] for cell in run))
+        possible = set().union(*combos)
+        for cell in run:
+            cnf.clauses.extend([-var[cell][d]] for d in range(1, 10) if d not in possible)
+        # A combination's digits fill the run: each cell holds one of them and each appears (the second
+        # half is implied, but stating it spares the solver pigeonhole reasoning, which is hard for it).
+        chosen = [cnf.auxiliary() for _ in combos] if len(combos) > 1 else [cnf.true]
+        cnf.add(chosen)
+        for choice, combo in zip(chosen, combos):
+            cnf.clauses.extend([-choice, *(var[cell][d] for d in combo)] for cell in run)
+            cnf.clauses.extend([-choice, *(var[cell][d] for cell in run)] for d in combo)
+    cnf.add([-var[cell][digits[cell]] for cell in cells])  # another solution?
+    revealed: list[Cell] = []
+    with ProofSolver(cnf, PROOF_BUDGET) as solver:
+        for _ in range(len(cells)):  # each pass reveals a new cell, or stops
+            try:
+                model = solver.model([var[cell][digits[cell]] for cell in revealed])
+            except BudgetExhausted:
+                model = {}  # not proven: reveal another cell
+            if model is None:
+                break
+            differing = [cell for cell in cells if cell not in revealed and not model.get((cell, digits[cell]))]
+            if not differing:
+                break
+            revealed.append(rng.choice(differing))
+        order = list(range(len(revealed)))
+        rng.shuffle(order)
+        kept = prune_clues(solver, [[var[cell][digits[cell]]] for cell in revealed], order)
+    return {cell for cell, keep in zip(revealed, kept) if keep}

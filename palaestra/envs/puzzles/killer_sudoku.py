@@ -1,0 +1,232 @@
+"""Killer Sudoku: a Sudoku whose cages give the sum of their cells, with no digit repeated in a cage.
+
+A solved grid comes from a pattern grid under validity-preserving shuffles (relabel digits,
+permute bands, stacks and the rows and columns inside them). Cages are grown on that grid
+(connected, of sizes drawn per level, never taking a digit twice, which the rules forbid, so
+:func:`random_regions`' fixed sizes do not fit); a cage's clue is the sum of its digits. A SAT
+solver (Sudoku rules; per cage, the digit sets of its size and sum, each of whose digits must
+appear) looks for another solution; while one exists, a cell where the two differ is revealed
+as a given digit, and the givens are finally pruned in random order (:func:`prune_clues`) to
+those the proof needs. Every puzzle has exactly one solution.
+
+The answer is the completed grid, one row per line; the verifier checks the Sudoku rules, the
+givens, and every cage (its sum, no repeated digit).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from dataclasses import dataclass
+from functools import cache
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.envs.puzzles.common import (
+    NEIGHBOURS,
+    PROOF_BUDGET,
+    BudgetExhausted,
+    ProofSolver,
+    latin_cnf,
+    latin_problem,
+    lines,
+    prune_clues,
+    read_digits,
+    with_spaces,
+)
+
+_LABELS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+Cell = tuple[int, int]
+
+
+@register
+class KillerSudoku(Task):
+    id = "puzzles/killer_sudoku"
+    family = "puzzles"
+    description = "Solve a Sudoku whose cages give the sums of their cells (no repeats in a cage; one solution)."
+    tags = ("puzzle", "grid", "constraint-satisfaction", "arithmetic", "sudoku")
+    multiline = True
+
+    @dataclass(frozen=True)
+    class Config:
+        box_rows: int
+        box_cols: int
+        cage_sizes: tuple[int, ...]
+        weights: tuple[int, ...]
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(box_rows=2, box_cols=2, cage_sizes=(1, 2, 3), weights=(1, 4, 2)),
+            self.Config(box_rows=2, box_cols=3, cage_sizes=(2, 3), weights=(3, 2)),
+            self.Config(box_rows=2, box_cols=3, cage_sizes=(2, 3, 4), weights=(2, 3, 2)),
+            self.Config(box_rows=3, box_cols=3, cage_sizes=(2, 3, 4), weights=(3, 3, 1)),
+            self.Config(box_rows=3, box_cols=3, cage_sizes=(2, 3, 4, 5), weights=(2, 3, 2, 1)),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        br, bc = config.box_rows, config.box_cols
+        n = br * bc
+        solution = _solved_grid(rng, br, bc)
+        cage_list = _grow_cages(rng, solution, config)
+        region = [[0] * n for _ in range(n)]
+        for k, cells in enumerate(cage_list):
+            for r, c in cells:
+                region[r][c] = k
+        givens = _minimal_givens(rng, br, bc, solution, cage_list)
+        puzzle = ["".join(str(solution[r][c]) if (r, c) in givens else "." for c in range(n)) for r in range(n)]
+        labels = [[_LABELS[region[r][c]] for c in range(n)] for r in range(n)]
+        sums = [sum(solution[r][c] for r, c in cells) for cells in cage_list]
+        legend = ", ".join(f"{_LABELS[k]}={s}" for k, s in enumerate(sums))
+        given_text = ("\n\nGiven digits (. = empty):\n" + "\n".join(" ".join(row) for row in puzzle)) if givens else ""
+        box = f"{br}x{bc} box" + ("" if br == bc else f" ({br} rows by {bc} columns)")
+        prompt = (
+            f"Solve this {n}x{n} Killer Sudoku. Fill the grid with digits 1 to {n} so that every row, every column "
+            f"and every {box} contains each digit exactly once. The grid is also divided into cages, shown by "
+            "letters: the digits in a cage add up to the cage's sum, and no digit repeats within a cage."
+            + (" Given digits stay where they are." if givens else "") + " The puzzle has exactly one solution.\n\n"
+            "Cages:\n" + "\n".join(" ".join(row) for row in labels) + f"\n\nCage sums: {legend}" + given_text
+            + f"\n\nGive the completed grid as {n} lines, one per row from top to bottom, each holding that row's "
+            f"{n} digits from left to right. For example, a completed 4x4 Sudoku would be written:\n"
+            "1234\n3412\n2143\n4321"
+        )
+        data = {"box_rows": br, "box_cols": bc, "givens": puzzle,
+                "cages": [[[r, c] for r, c in cells] for cells in cage_list], "sums": sums}
+        return Problem(prompt=prompt, answer=lines(solution), data=data)
+
+    def difficulty(self, problem: Problem) -> float:
+        """Empty cells times the mean cage size (bigger cages allow more digit combinations per cell)."""
+        empty = sum(row.count(".") for row in problem.data["givens"])
+        cages = problem.data["cages"]
+        return float(empty * sum(len(c) for c in cages) / len(cages))
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        br, bc = problem.data["box_rows"], problem.data["box_cols"]
+        n = br * bc
+        grid = read_digits(answer, n, n)
+        if isinstance(grid, str):
+            return Verdict.unparsed(grid)
+        for r, row in enumerate(problem.data["givens"]):
+            for c, given in enumerate(row):
+                if given != "." and grid[r][c] != int(given):
+                    return Verdict.wrong(f"the given digit in row {r + 1}, column {c + 1} was changed")
+        broken = latin_problem(grid, n)
+        if broken:
+            return Verdict.wrong(broken)
+        for top in range(0, n, br):
+            for left in range(0, n, bc):
+                if len({grid[r][c] for r in range(top, top + br) for c in range(left, left + bc)}) != n:
+                    return Verdict.wrong(f"the box at row {top + 1}, column {left + 1} repeats a digit")
+        for cells, total in zip(problem.data["cages"], problem.data["sums"]):
+            digits = [grid[r][c] for r, c in cells]
+            if len(set(digits)) < len(digits) or sum(digits) != total:
+                r, c = cells[0]
+                return Verdict.wrong(f"the cage containing row {r + 1}, column {c + 1} repeats a digit or "
+                                     f"does not sum to {total}")
+        return Verdict.right()
+
+    def spellings(self, problem: Problem) -> list[str]:
+        gold = problem.answer or ""
+        return [*super().spellings(problem), with_spaces(gold), "\n".join(",".join(r) for r in gold.splitlines()),
+                f"```\n{gold}\n```"]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        rows = [list(row) for row in (problem.answer or "").splitlines()]
+        n = len(rows)
+        r = rng.randrange(n)
+        c1, c2 = rng.sample(range(n), 2)
+        swapped = [row[:] for row in rows]
+        swapped[r][c1], swapped[r][c2] = swapped[r][c2], swapped[r][c1]
+        a, b = rng.sample("123456789"[:n], 2)
+        relabelled = [[b if d == a else a if d == b else d for d in row] for row in rows]
+        return ["\n".join(map("".join, g)) for g in (swapped, relabelled, rows[:-1])]
+
+
+def _grow_cages(rng: random.Random, solution: list[list[int]], config: KillerSudoku.Config) -> list[list[Cell]]:
+    """Connected cages with no repeated digit, in reading order of their first cell.
+
+    Cells in random order each start a cage (when still free) of a size drawn with the level's
+    weights; it grows by random free neighbours whose digit it does not hold yet, and stays
+    smaller when no such neighbour is left.
+    """
+    n = len(solution)
+    owner = [[-1] * n for _ in range(n)]
+    starts = [(r, c) for r in range(n) for c in range(n)]
+    rng.shuffle(starts)
+    cages: list[list[Cell]] = []
+    for start in starts:
+        if owner[start[0]][start[1]] >= 0:
+            continue
+        size = rng.choices(config.cage_sizes, config.weights)[0]
+        cage, digits = [start], {solution[start[0]][start[1]]}
+        owner[start[0]][start[1]] = len(cages)
+        for _ in range(size - 1):
+            options = sorted({(r + dr, c + dc) for r, c in cage for dr, dc in NEIGHBOURS
+                              if 0 <= r + dr < n and 0 <= c + dc < n and owner[r + dr][c + dc] < 0
+                              and solution[r + dr][c + dc] not in digits})
+            if not options:
+                break
+            r, c = rng.choice(options)
+            owner[r][c] = len(cages)
+            cage.append((r, c))
+            digits.add(solution[r][c])
+        cages.append(sorted(cage))
+    return sorted(cages)
+
+
+def _solved_grid(rng: random.Random, br: int, bc: int) -> list[list[int]]:
+    """A valid Sudoku grid: a pattern grid with its digits, bands, stacks, rows and columns shuffled."""
+    n = br * bc
+    digits = list(range(1, n + 1))
+    rng.shuffle(digits)
+    bands, stacks = list(range(n // br)), list(range(n // bc))
+    rng.shuffle(bands)
+    rng.shuffle(stacks)
+    rows = [band * br + i for band in bands for i in rng.sample(range(br), br)]
+    cols = [stack * bc + j for stack in stacks for j in rng.sample(range(bc), bc)]
+    return [[digits[(bc * (r % br) + r // br + c) % n] for c in cols] for r in rows]
+
+
+@cache
+def _combinations(n: int, length: int, total: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(combo for combo in itertools.combinations(range(1, n + 1), length) if sum(combo) == total)
+
+
+def _minimal_givens(rng: random.Random, br: int, bc: int, solution: list[list[int]],
+                    cages: list[list[Cell]]) -> set[Cell]:
+    """Cells to reveal so that the solution is the only one: reveal differing cells until unique, then prune."""
+    n = br * bc
+    cnf, cell = latin_cnf(n)
+    for top in range(0, n, br):
+        for left in range(0, n, bc):
+            box = [(r, c) for r in range(top, top + br) for c in range(left, left + bc)]
+            for v in range(1, n + 1):
+                cnf.exactly_one([cell(r, c, v) for r, c in box])
+    for cells in cages:
+        combos = _combinations(n, len(cells), sum(solution[r][c] for r, c in cells))
+        for v in range(1, n + 1):
+            cnf.at_most([cell(r, c, v) for r, c in cells], 1)
+        chosen = [cnf.auxiliary() for _ in combos] if len(combos) > 1 else [cnf.true]
+        cnf.add(chosen)
+        for choice, combo in zip(chosen, combos):
+            cnf.clauses.extend([-choice, *(cell(r, c, v) for v in combo)] for r, c in cells)
+            cnf.clauses.extend([-choice, *(cell(r, c, v) for r, c in cells)] for v in combo)
+    cnf.add([-cell(r, c, solution[r][c]) for r in range(n) for c in range(n)])  # another solution?
+    all_cells = [(r, c) for r in range(n) for c in range(n)]
+    revealed: list[Cell] = []
+    with ProofSolver(cnf, PROOF_BUDGET) as solver:
+        for _ in range(n * n):  # each pass reveals a new cell, or stops
+            try:
+                other = solver.model([cell(r, c, solution[r][c]) for r, c in revealed])
+            except BudgetExhausted:
+                other = {}  # not proven: reveal another cell
+            if other is None:
+                break
+            differing = [(r, c) for r, c in all_cells
+                         if (r, c) not in revealed and not other.get(("cell", r, c, solution[r][c]))]
+            if not differing:
+                break
+            revealed.append(rng.choice(differing))
+        order = list(range(len(revealed)))
+        rng.shuffle(order)
+        kept = prune_clues(solver, [[cell(r, c, solution[r][c])] for r, c in revealed], order)
+    return {rc for rc, keep in zip(revealed, kept) if keep}

@@ -1,0 +1,159 @@
+"""Nonogram (paint by numbers): shade the cells that the row and column run lengths describe.
+
+A random picture is drawn (each cell shaded with the level's density); its clues are the lengths
+of the runs of shaded cells in every row (left to right) and column (top to bottom). A SAT
+solver (each line takes exactly one of the placements its clue allows; the picture blocked)
+proves that no other picture has these clues; pictures with a twin are drawn again, so every
+puzzle has exactly one solution.
+
+The answer is the picture, one row per line, ``#`` for a shaded cell and ``.`` for an empty
+one (``X``, ``1`` or ``■`` for shaded and ``0`` for empty are read too); the verifier recomputes
+every clue from it.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import cache
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.retry import retry
+from palaestra.envs.puzzles.common import CNF, PROOF_BUDGET, BudgetExhausted, ProofSolver, read_marks, with_spaces
+
+_SHADED, _EMPTY = "#X1■", ".0"
+
+
+@register
+class Nonogram(Task):
+    id = "puzzles/nonogram"
+    family = "puzzles"
+    description = "Shade a grid so that every row and column shows its clue's runs of shaded cells (one solution)."
+    tags = ("puzzle", "grid", "constraint-satisfaction")
+    multiline = True
+
+    @dataclass(frozen=True)
+    class Config:
+        rows: int
+        cols: int
+        density: float  # chance a cell of the picture is shaded
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(rows=5, cols=5, density=0.55),
+            self.Config(rows=6, cols=7, density=0.55),
+            self.Config(rows=8, cols=8, density=0.6),
+            self.Config(rows=10, cols=10, density=0.6),
+            self.Config(rows=12, cols=12, density=0.6),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        rows, cols = config.rows, config.cols
+
+        def draw() -> list[list[bool]]:
+            return [[rng.random() < config.density for _ in range(cols)] for _ in range(rows)]
+
+        picture = retry(draw, accept=_unique, what="a picture no other picture shares clues with")
+        row_clues = [_runs(row) for row in picture]
+        col_clues = [_runs([picture[r][c] for r in range(rows)]) for c in range(cols)]
+
+        def show(clue: list[int]) -> str:
+            return " ".join(map(str, clue)) or "0"
+
+        prompt = (
+            f"Solve this {rows}x{cols} nonogram. Shade cells so that each row and each column shows exactly the "
+            "runs of consecutive shaded cells its clue lists, in order (rows left to right, columns top to "
+            "bottom), with at least one empty cell between runs; a clue of 0 means no shaded cell. The puzzle "
+            "has exactly one solution.\n\n"
+            "Row clues (top to bottom):\n" + "\n".join(f"row {r + 1}: {show(c)}" for r, c in enumerate(row_clues))
+            + "\n\nColumn clues (left to right):\n"
+            + "\n".join(f"column {c + 1}: {show(k)}" for c, k in enumerate(col_clues))
+            + f"\n\nGive the shaded grid as {rows} lines of {cols} characters, # for a shaded cell and . for an "
+            "empty one. For example, a 2x3 grid with a shaded top row would be written:\n###\n..."
+        )
+        answer = "\n".join("".join("#" if v else "." for v in row) for row in picture)
+        return Problem(prompt=prompt, answer=answer, data={"rows": row_clues, "cols": col_clues})
+
+    def difficulty(self, problem: Problem) -> float:
+        """Cells in the grid."""
+        return float(len(problem.data["rows"]) * len(problem.data["cols"]))
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        row_clues, col_clues = problem.data["rows"], problem.data["cols"]
+        rows, cols = len(row_clues), len(col_clues)
+        grid = read_marks(answer, rows, cols, _SHADED, _EMPTY)
+        if isinstance(grid, str):
+            return Verdict.unparsed(grid)
+        for r in range(rows):
+            if _runs(grid[r]) != row_clues[r]:
+                return Verdict.wrong(f"row {r + 1} does not match its clue")
+        for c in range(cols):
+            if _runs([grid[r][c] for r in range(rows)]) != col_clues[c]:
+                return Verdict.wrong(f"column {c + 1} does not match its clue")
+        return Verdict.right()
+
+    def spellings(self, problem: Problem) -> list[str]:
+        gold = problem.answer or ""
+        return [*super().spellings(problem), with_spaces(gold), gold.replace("#", "X"),
+                gold.replace("#", "1").replace(".", "0"), f"```\n{gold}\n```"]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        rows = [list(row) for row in (problem.answer or "").splitlines()]
+        r, c = rng.randrange(len(rows)), rng.randrange(len(rows[0]))
+        flipped = [row[:] for row in rows]
+        flipped[r][c] = "." if flipped[r][c] == "#" else "#"
+        mirrored = [row[::-1] for row in rows]
+        wrong = [flipped, rows[:-1]] + ([mirrored] if mirrored != rows else [])
+        return ["\n".join(map("".join, g)) for g in wrong]
+
+
+def _runs(line: list[bool]) -> list[int]:
+    runs, length = [], 0
+    for shaded in line:
+        if shaded:
+            length += 1
+        elif length:
+            runs.append(length)
+            length = 0
+    if length:
+        runs.append(length)
+    return runs
+
+
+@cache
+def _placements(n: int, clue: tuple[int, ...]) -> tuple[tuple[bool, ...], ...]:
+    """Every line of ``n`` cells whose runs are ``clue``."""
+    found: list[tuple[bool, ...]] = []
+
+    def place(prefix: tuple[bool, ...], i: int) -> None:
+        if i == len(clue):
+            found.append(prefix + (False,) * (n - len(prefix)))
+            return
+        room = sum(clue[i + 1:]) + len(clue) - i - 1  # cells the later runs need
+        for start in range(len(prefix), n - room - clue[i] + 1):
+            line = prefix + (False,) * (start - len(prefix)) + (True,) * clue[i]
+            place(line + (False,) if i + 1 < len(clue) else line, i + 1)
+
+    place((), 0)
+    return tuple(found)
+
+
+def _unique(picture: list[list[bool]]) -> bool:
+    """Whether no other picture has the same row and column clues (a budget-exhausted proof is a no)."""
+    rows, cols = len(picture), len(picture[0])
+    cnf = CNF()
+    cell = [[cnf.var((r, c)) for c in range(cols)] for r in range(rows)]
+    lines = [(cell[r], picture[r]) for r in range(rows)]
+    lines += [([cell[r][c] for r in range(rows)], [picture[r][c] for r in range(rows)]) for c in range(cols)]
+    for variables, values in lines:
+        options = _placements(len(values), tuple(_runs(values)))
+        chosen = [cnf.auxiliary() for _ in options] if len(options) > 1 else [cnf.true]
+        cnf.add(chosen)
+        for choice, option in zip(chosen, options):
+            cnf.clauses.extend([-choice, v if shaded else -v] for v, shaded in zip(variables, option))
+    cnf.add([-cell[r][c] if picture[r][c] else cell[r][c] for r in range(rows) for c in range(cols)])
+    try:
+        with ProofSolver(cnf, PROOF_BUDGET) as solver:
+            return not solver.satisfiable()
+    except BudgetExhausted:
+        return False

@@ -1,0 +1,194 @@
+"""Tents: pitch one tent next to every tree, no two tents touching, matching the row and column counts.
+
+Generation places tents at random (never touching, not even diagonally) and gives each a tree
+on a free orthogonal neighbour; the counts of tents per row and column are the clues. A SAT
+solver (tent variables on the free cells; no two touching; exact counts; a tree-tent pairing
+where every tree takes exactly one adjacent tent and every tent belongs to exactly one adjacent
+tree) looks for another set of tent cells (the pairing may differ; the tents may not); layouts
+that have one are drawn again, so every puzzle has exactly one solution.
+
+The answer is the grid with ``T`` for the trees, ``A`` for the tents and ``.`` for empty cells,
+one row per line; the verifier checks the rules, including that a one-to-one pairing of trees
+and adjacent tents exists (a bipartite matching).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.retry import retry
+from palaestra.envs.puzzles.common import (
+    CNF,
+    NEIGHBOURS,
+    PROOF_BUDGET,
+    BudgetExhausted,
+    ProofSolver,
+    read_cells,
+    with_spaces,
+)
+
+Cell = tuple[int, int]
+_TENTS = "A^"
+
+
+@register
+class Tents(Task):
+    id = "puzzles/tents"
+    family = "puzzles"
+    description = "Pitch a tent beside every tree, tents never touching, matching line counts (one solution)."
+    tags = ("puzzle", "grid", "constraint-satisfaction", "matching")
+    multiline = True
+
+    @dataclass(frozen=True)
+    class Config:
+        size: int
+        density: float  # chance a cell is tried as a tent while the layout is drawn
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(size=5, density=0.5),
+            self.Config(size=6, density=0.5),
+            self.Config(size=8, density=0.5),
+            self.Config(size=10, density=0.5),
+            self.Config(size=12, density=0.5),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        n = config.size
+        tents, trees = retry(lambda: _layout(rng, n, config.density), accept=lambda layout: _unique(n, *layout),
+                             what="a uniquely solvable layout")
+        rows = [sum(1 for r, _ in tents if r == i) for i in range(n)]
+        cols = [sum(1 for _, c in tents if c == i) for i in range(n)]
+        picture = [" ".join("T" if (r, c) in trees else "." for c in range(n)) + f"  {rows[r]}" for r in range(n)]
+        picture.append(" ".join(map(str, cols)))
+        prompt = (
+            f"Solve this {n}x{n} Tents puzzle. T marks a tree. Place tents in empty cells so that every tree has "
+            "its own tent directly above, below, left or right of it (trees and tents pair up one to one), no two "
+            "tents touch each other, not even diagonally, and each row and column holds as many tents as the "
+            "number at its end (row counts on the right, column counts below). The puzzle has exactly one "
+            "solution.\n\n" + "\n".join(picture)
+            + f"\n\nGive the grid as {n} lines of {n} characters: T for a tree, A for a tent and . for an empty "
+            "cell. For example, a 3x3 grid with one tree and its tent could be written:\n.T.\n.A.\n..."
+        )
+        answer = "\n".join("".join("T" if (r, c) in trees else "A" if (r, c) in tents else "." for c in range(n))
+                           for r in range(n))
+        data = {"trees": sorted([r, c] for r, c in trees), "rows": rows, "cols": cols, "size": n}
+        return Problem(prompt=prompt, answer=answer, data=data)
+
+    def difficulty(self, problem: Problem) -> float:
+        """Cells in the grid."""
+        return float(problem.data["size"] ** 2)
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        n = problem.data["size"]
+        trees = {(r, c) for r, c in problem.data["trees"]}
+        grid = read_cells(answer, n, n, "T." + _TENTS)
+        if isinstance(grid, str):
+            return Verdict.unparsed(grid)
+        tents = set()
+        for r in range(n):
+            for c in range(n):
+                if (grid[r][c] == "T") != ((r, c) in trees):
+                    return Verdict.wrong(f"row {r + 1}, column {c + 1}: trees stay exactly where the puzzle has them")
+                if grid[r][c] in _TENTS:
+                    tents.add((r, c))
+        for i in range(n):
+            if sum(1 for r, _ in tents if r == i) != problem.data["rows"][i]:
+                return Verdict.wrong(f"row {i + 1} does not hold {problem.data['rows'][i]} tent(s)")
+            if sum(1 for _, c in tents if c == i) != problem.data["cols"][i]:
+                return Verdict.wrong(f"column {i + 1} does not hold {problem.data['cols'][i]} tent(s)")
+        for r, c in tents:
+            if any((r + dr, c + dc) in tents for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0)):
+                return Verdict.wrong(f"the tent in row {r + 1}, column {c + 1} touches another tent")
+        if len(tents) != len(trees) or _matching_size(trees, tents) != len(trees):
+            return Verdict.wrong("the trees and tents cannot be paired one to one with each tent next to its tree")
+        return Verdict.right()
+
+    def spellings(self, problem: Problem) -> list[str]:
+        gold = problem.answer or ""
+        return [*super().spellings(problem), with_spaces(gold), gold.replace("A", "^"), f"```\n{gold}\n```"]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        rows = [list(row) for row in (problem.answer or "").splitlines()]
+        tents = [(r, c) for r, row in enumerate(rows) for c, v in enumerate(row) if v == "A"]
+        empty = [(r, c) for r, row in enumerate(rows) for c, v in enumerate(row) if v == "."]
+        moved = [row[:] for row in rows]
+        r, c = rng.choice(tents)
+        moved[r][c] = "."
+        r, c = rng.choice(empty)
+        moved[r][c] = "A"
+        return ["\n".join(map("".join, g)) for g in (moved, rows[:-1])]
+
+
+def _matching_size(trees: set[Cell], tents: set[Cell]) -> int:
+    """Size of a maximum matching between trees and orthogonally adjacent tents (augmenting paths)."""
+    owner: dict[Cell, Cell] = {}
+
+    def augment(tree: Cell, seen: set[Cell]) -> bool:
+        for dr, dc in NEIGHBOURS:
+            tent = (tree[0] + dr, tree[1] + dc)
+            if tent in tents and tent not in seen:
+                seen.add(tent)
+                if tent not in owner or augment(owner[tent], seen):
+                    owner[tent] = tree
+                    return True
+        return False
+
+    return sum(augment(tree, set()) for tree in sorted(trees))
+
+
+def _layout(rng: random.Random, n: int, density: float) -> tuple[set[Cell], set[Cell]]:
+    """Random non-touching tents, each with a tree on a free orthogonal neighbour."""
+    tents: set[Cell] = set()
+    trees: set[Cell] = set()
+    cells = [(r, c) for r in range(n) for c in range(n)]
+    rng.shuffle(cells)
+    for r, c in cells:
+        if rng.random() >= density or (r, c) in trees:
+            continue
+        if any((r + dr, c + dc) in tents for dr in (-1, 0, 1) for dc in (-1, 0, 1)):
+            continue
+        spots = [(r + dr, c + dc) for dr, dc in NEIGHBOURS
+                 if 0 <= r + dr < n and 0 <= c + dc < n and (r + dr, c + dc) not in tents | trees]
+        if spots:
+            tents.add((r, c))
+            trees.add(rng.choice(spots))
+    return tents, trees
+
+
+def _unique(n: int, tents: set[Cell], trees: set[Cell]) -> bool:
+    """Whether no other set of tent cells satisfies the puzzle (an exhausted budget counts as no)."""
+    if not tents:
+        return False
+    cnf = CNF()
+    tent = {(r, c): cnf.var((r, c)) for r in range(n) for c in range(n) if (r, c) not in trees}
+    for (r, c), v in tent.items():
+        for dr, dc in ((0, 1), (1, -1), (1, 0), (1, 1)):
+            if (r + dr, c + dc) in tent:
+                cnf.add([-v, -tent[(r + dr, c + dc)]])
+    for i in range(n):
+        cnf.exactly([tent[(i, c)] for c in range(n) if (i, c) in tent], sum(1 for r, _ in tents if r == i))
+        cnf.exactly([tent[(r, i)] for r in range(n) if (r, i) in tent], sum(1 for _, c in tents if c == i))
+    pairs_at: dict[Cell, list[int]] = {}
+    for tree in sorted(trees):
+        pairs = []
+        for dr, dc in NEIGHBOURS:
+            cell = (tree[0] + dr, tree[1] + dc)
+            if cell in tent:
+                pair = cnf.var(("pair", tree, cell))
+                cnf.implies(pair, tent[cell])
+                pairs.append(pair)
+                pairs_at.setdefault(cell, []).append(pair)
+        cnf.exactly_one(pairs)
+    for cell, v in tent.items():
+        pairs = pairs_at.get(cell, [])
+        cnf.at_most(pairs, 1)
+        cnf.add([-v, *pairs])  # a tent belongs to a tree
+    cnf.add([-v if cell in tents else v for cell, v in tent.items()])  # other tent cells
+    try:
+        with ProofSolver(cnf, PROOF_BUDGET) as solver:
+            return not solver.satisfiable()
+    except BudgetExhausted:
+        return False

@@ -1,0 +1,289 @@
+"""Zebra (Einstein) puzzles: deduce who lives in which house from clues about neighbours.
+
+A row of houses, numbered from 1 on the left; each house has one value of every attribute
+(colour, nationality, pet, ...), each value in exactly one house. The hidden solution is one
+random permutation per attribute. A large pool of clues true of it is drawn (same house, not
+the same house, a given house, not a given house, directly left of, next to, somewhere left
+of, one house between); a SAT solver over "value v of attribute a is in house h" (each value in
+one house, each house one value per attribute, every clue guarded by a selector literal)
+proves the pool forces the solution, then clues are removed in random order while the proof
+still goes through (:func:`prune_clues`). Every puzzle has exactly one solution and no clue
+that could be dropped.
+
+The answer is the full table: one line per house, ``House 1: red, Brit, dog, tea`` (values in
+any order within a line; ``1: ...`` or a Markdown table also read); the verifier checks that
+every value sits in exactly one house and every clue holds.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.retry import retry
+from palaestra.envs.puzzles.common import PROOF_BUDGET, BudgetExhausted, ProofSolver, prune_clues
+from palaestra.solvers.sat import CNF
+
+# attribute: (values, how a value is named in a clue)
+_ATTRIBUTES: dict[str, tuple[tuple[str, ...], str]] = {
+    "colour": (("red", "green", "blue", "yellow", "white", "purple"), "the person in the {} house"),
+    "nationality": (("Brit", "Swede", "Dane", "Norwegian", "German", "Spaniard"), "the {}"),
+    "pet": (("dog", "cat", "bird", "fish", "horse", "zebra"), "the {} owner"),
+    "drink": (("tea", "coffee", "milk", "water", "juice", "cocoa"), "the {} drinker"),
+    "sport": (("tennis", "chess", "golf", "rugby", "hockey", "cricket"), "the person who plays {}"),
+    "food": (("pizza", "sushi", "tacos", "curry", "pasta", "salad"), "the person who eats {}"),
+}
+_KINDS = ("same", "not_same", "at", "not_at", "left", "next", "before", "gap")
+_POOL_FACTOR = 6  # clues drawn per (house x attribute) before pruning
+_WORD = re.compile(r"[A-Za-z]+")
+_HEDGES = frozenset({"not", "or", "maybe", "either", "possibly", "perhaps", "unless"})
+MAX_ANSWER_CHARS = 4_000
+
+Value = tuple[int, int]  # (attribute index, value index)
+
+
+@register
+class Zebra(Task):
+    id = "puzzles/zebra"
+    family = "puzzles"
+    description = "Solve a zebra (Einstein) puzzle: place every attribute value in its house (one solution)."
+    tags = ("puzzle", "logic", "deduction", "constraint-satisfaction")
+    multiline = True
+
+    @dataclass(frozen=True)
+    class Config:
+        houses: int
+        attributes: int
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(houses=3, attributes=3),
+            self.Config(houses=4, attributes=3),
+            self.Config(houses=4, attributes=4),
+            self.Config(houses=5, attributes=5),
+            self.Config(houses=6, attributes=6),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        n, k = config.houses, config.attributes
+        names = rng.sample(list(_ATTRIBUTES), k)
+        names.sort(key=list(_ATTRIBUTES).index)
+        values = [list(rng.sample(_ATTRIBUTES[a][0], n)) for a in names]
+        house = [rng.sample(range(n), n) for _ in range(k)]  # house[a][v]: where value v of attribute a lives
+        clues = retry(lambda: _minimal_clues(rng, n, k, house), attempts=20, what="clues that force the solution")
+        phrase = [_ATTRIBUTES[a][1] for a in names]
+
+        def ref(item: list[int]) -> str:
+            return phrase[item[0]].format(values[item[0]][item[1]])
+
+        lines = [f"{i}. {_sentence(clue, ref)}" for i, clue in enumerate(clues, 1)]
+        listing = "\n".join(f"- {a}: {', '.join(sorted(v))}" for a, v in zip(names, values))
+        table = ["" for _ in range(n)]
+        for h in range(n):
+            table[h] = ", ".join(values[a][house[a].index(h)] for a in range(k))
+        answer = "\n".join(f"House {h + 1}: {row}" for h, row in enumerate(table))
+        prompt = (
+            f"There are {n} houses in a row, numbered 1 to {n} from left to right. Each house has a different "
+            f"value of each of these attributes:\n{listing}\n\n"
+            "\"Next to\" means in an adjacent house; \"directly left of\" means in the house just to the left; "
+            "\"somewhere to the left of\" means in any house further left.\n\nClues:\n" + "\n".join(lines)
+            + "\n\nExactly one arrangement satisfies all the clues. Give it as one line per house, in order, "
+            f"listing that house's values ({', '.join(names)}), for example:\n"
+            "House 1: " + ", ".join(f"<{a}>" for a in names) + "\n..."
+        )
+        data = {"attributes": names, "values": values, "clues": clues}
+        return Problem(prompt=prompt, answer=answer, data=data)
+
+    def difficulty(self, problem: Problem) -> float:
+        """Houses times attributes (the table's cells) plus the clues to combine."""
+        values = problem.data["values"]
+        return float(len(values) * len(values[0]) + len(problem.data["clues"]))
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        values = problem.data["values"]
+        k, n = len(values), len(values[0])
+        if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
+            return Verdict.unparsed("answer too long")
+        table = _read_table(answer, values)
+        if isinstance(table, str):
+            return Verdict.unparsed(table)
+        house = [[-1] * n for _ in range(k)]
+        for h, row in enumerate(table):
+            for a, v in row:
+                house[a][v] = h
+        for clue in problem.data["clues"]:
+            if not _holds(clue, house, n):
+                return Verdict.wrong(f"a clue does not hold: {clue[0]}")
+        return Verdict.right()
+
+    def spellings(self, problem: Problem) -> list[str]:
+        gold = problem.answer or ""
+        rows = [line.split(": ", 1)[1] for line in gold.splitlines()]
+        names = problem.data["attributes"]
+        markdown = ["| House | " + " | ".join(names) + " |", "|" + "---|" * (len(names) + 1)]
+        markdown += [f"| {h} | " + " | ".join(row.split(", ")) + " |" for h, row in enumerate(rows, 1)]
+        reversed_values = "\n".join(f"House {h}: " + ", ".join(reversed(row.split(", ")))
+                                    for h, row in enumerate(rows, 1))
+        return [*super().spellings(problem), "\n".join(markdown), reversed_values,
+                "\n".join(f"{h}: {row}" for h, row in enumerate(rows, 1)), gold.lower(),
+                "\n".join(f"House {h}: {row}" for h, row in reversed(list(enumerate(rows, 1))))]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        lines = (problem.answer or "").splitlines()
+        rows = [line.split(": ", 1)[1].split(", ") for line in lines]
+        i, j = rng.sample(range(len(rows)), 2)
+        a = rng.randrange(len(rows[0]))
+        swapped = [row[:] for row in rows]
+        swapped[i][a], swapped[j][a] = swapped[j][a], swapped[i][a]
+        whole = rows[:]
+        whole[i], whole[j] = rows[j], rows[i]
+        return ["\n".join(f"House {h}: {', '.join(row)}" for h, row in enumerate(g, 1)) for g in (swapped, whole)] + [
+            "\n".join(lines[:-1])]
+
+
+def _clue_literal(cnf: CNF, x, clue: list, n: int) -> list[list[int]]:
+    """Clauses stating ``clue`` (the caller guards them with a selector)."""
+    kind = clue[0]
+    if kind in ("at", "not_at"):
+        (a, v), h = clue[1], clue[2]
+        return [[x(a, v, h)]] if kind == "at" else [[-x(a, v, h)]]
+    (a1, v1), (a2, v2) = clue[1], clue[2]
+    clauses = []
+    for h in range(n):
+        here, other = x(a1, v1, h), [x(a2, v2, g) for g in range(n)]
+        if kind == "same":
+            clauses.append([-here, other[h]])
+        elif kind == "not_same":
+            clauses.append([-here, -other[h]])
+        elif kind == "left":
+            clauses.append([-here] + ([other[h + 1]] if h + 1 < n else []))
+        elif kind == "next":
+            clauses.append([-here] + [other[g] for g in (h - 1, h + 1) if 0 <= g < n])
+        elif kind == "before":
+            clauses.append([-here] + other[h + 1:])
+        elif kind == "gap":
+            clauses.append([-here] + [other[g] for g in (h - 2, h + 2) if 0 <= g < n])
+    return clauses
+
+
+def _holds(clue: list, house: list[list[int]], n: int) -> bool:
+    kind = clue[0]
+    if kind in ("at", "not_at"):
+        (a, v), h = clue[1], clue[2]
+        return (house[a][v] == h) == (kind == "at")
+    (a1, v1), (a2, v2) = clue[1], clue[2]
+    p, q = house[a1][v1], house[a2][v2]
+    return {"same": p == q, "not_same": p != q, "left": q == p + 1, "next": abs(p - q) == 1,
+            "before": p < q, "gap": abs(p - q) == 2}[kind]
+
+
+def _random_clue(rng: random.Random, n: int, k: int, house: list[list[int]]) -> list | None:
+    """A random clue true of the solution, or None when the drawn kind does not fit."""
+    kind = rng.choice(_KINDS)
+    a1 = rng.randrange(k)
+    v1 = rng.randrange(n)
+    if kind in ("at", "not_at"):
+        h = house[a1][v1] if kind == "at" else rng.choice([g for g in range(n) if g != house[a1][v1]])
+        return [kind, [a1, v1], h]
+    a2 = rng.choice([a for a in range(k) if a != a1]) if kind in ("same", "not_same") else rng.randrange(k)
+    p = house[a1][v1]
+    targets = {
+        "same": [p], "not_same": [g for g in range(n) if g != p], "left": [p + 1] if p + 1 < n else [],
+        "next": [g for g in (p - 1, p + 1) if 0 <= g < n], "before": list(range(p + 1, n)),
+        "gap": [g for g in (p - 2, p + 2) if 0 <= g < n],
+    }[kind]
+    if not targets:
+        return None
+    q = rng.choice(targets)
+    v2 = house[a2].index(q)
+    if (a2, v2) == (a1, v1):
+        return None
+    return [kind, [a1, v1], [a2, v2]]
+
+
+def _minimal_clues(rng: random.Random, n: int, k: int, house: list[list[int]]) -> list | None:
+    pool: list[list] = []
+    for _ in range(_POOL_FACTOR * n * k * 3):  # draws, some of them rejected or repeated
+        if len(pool) >= _POOL_FACTOR * n * k:
+            break
+        clue = _random_clue(rng, n, k, house)
+        if clue is not None and clue not in pool:
+            pool.append(clue)
+    cnf = CNF()
+    table = [[[cnf.var((a, v, h)) for h in range(n)] for v in range(n)] for a in range(k)]
+
+    def x(a: int, v: int, h: int) -> int:
+        return table[a][v][h]
+
+    for a in range(k):
+        for v in range(n):
+            cnf.exactly_one(table[a][v])
+        for h in range(n):
+            cnf.exactly_one([table[a][v][h] for v in range(n)])
+    selectors = []
+    for i, clue in enumerate(pool):
+        selector = cnf.var(("clue", i))
+        selectors.append([selector])
+        for clause in _clue_literal(cnf, x, clue, n):
+            cnf.add([-selector, *clause])
+    cnf.add([-table[a][v][house[a][v]] for a in range(k) for v in range(n)])  # another solution?
+    with ProofSolver(cnf, PROOF_BUDGET) as solver:
+        try:
+            if solver.satisfiable([s for (s,) in selectors]):
+                return None
+        except BudgetExhausted:
+            return None
+        order = list(range(len(pool)))
+        rng.shuffle(order)
+        kept = prune_clues(solver, selectors, order)
+    chosen = [clue for clue, keep in zip(pool, kept) if keep]
+    rng.shuffle(chosen)
+    return chosen
+
+
+def _sentence(clue: list, ref) -> str:
+    kind = clue[0]
+    if kind == "at":
+        text = f"{ref(clue[1])} lives in house {clue[2] + 1}."
+    elif kind == "not_at":
+        text = f"{ref(clue[1])} does not live in house {clue[2] + 1}."
+    else:
+        a, b = ref(clue[1]), ref(clue[2])
+        text = {
+            "same": f"{a} is {b}.",
+            "not_same": f"{a} is not {b}.",
+            "left": f"{a} lives directly left of {b}.",
+            "next": f"{a} lives next to {b}.",
+            "before": f"{a} lives somewhere to the left of {b}.",
+            "gap": f"There is exactly one house between {a} and {b}.",
+        }[kind]
+    return text[0].upper() + text[1:]
+
+
+def _read_table(answer: str, values: list[list[str]]) -> list[list[Value]] | str:
+    """Per house (in order), its (attribute, value) pairs; or a message saying why the answer is unreadable."""
+    k, n = len(values), len(values[0])
+    lookup = {value.lower(): (a, v) for a, row in enumerate(values) for v, value in enumerate(row)}
+    rows: dict[int, list[Value]] = {}
+    for line in answer.replace("|", " , ").splitlines():
+        words = [w.lower() for w in _WORD.findall(line)]
+        found = [lookup[w] for w in words if w in lookup]
+        if not found:
+            continue  # a header, a rule or a remark
+        if _HEDGES.intersection(words):
+            return "a line hedges (not, or, maybe): give one value of each attribute per house"
+        numbers = re.findall(r"\d+", line)
+        h = int(numbers[0]) - 1 if numbers else len(rows)
+        if not 0 <= h < n or h in rows:
+            return "each line should start with a different house number from 1 to " + str(n)
+        if sorted(a for a, _ in found) != list(range(k)):
+            return f"house {h + 1} should list exactly one value of each attribute"
+        rows[h] = found
+    if len(rows) != n:
+        return f"expected one line for each of the {n} houses"
+    placed = sorted(pair for row in rows.values() for pair in row)
+    if len(set(placed)) != n * k:
+        return "a value appears in more than one house"
+    return [rows[h] for h in range(n)]

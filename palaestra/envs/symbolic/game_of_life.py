@@ -1,0 +1,170 @@
+"""Game of Life and its life-like cousins: the grid after a few generations.
+
+A random grid of live (``#``) and dead (``.``) cells evolves under a life-like rule written
+``B3/S23`` (a dead cell is born with 3 live neighbours, a live one survives with 2 or 3; the eight
+surrounding cells are neighbours). Conway's rule at the lower levels; HighLife, Seeds, Day & Night
+and others at the upper ones, spelled out in the prompt. Cells beyond the edge count as dead, or
+the grid wraps around (a torus) where the prompt says so. Every generation changes the grid and
+the final one is not empty; the answer, the final grid, is unique by simulation. It is read as
+rows of ``#``/``.`` (``1``/``0`` and ``■``/``□`` are read as well).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.verifiers.blocks import read_grid
+from palaestra.verifiers.normalize import read_with_tail
+
+RULES = {
+    "B3/S23": "Conway's Game of Life",
+    "B36/S23": "HighLife",
+    "B2/S": "Seeds",
+    "B3678/S34678": "Day & Night",
+    "B34/S34": "34 Life",
+    "B35678/S5678": "Diamoeba",
+}
+LIVE, DEAD = "#", "."
+_CELLS = {"#": "#", ".": ".", "1": "#", "0": ".", "■": "#", "□": ".", "█": "#", "X": "#", "x": "#", "o": "."}
+
+
+@register
+class GameOfLife(Task):
+    id = "symbolic/game_of_life"
+    family = "symbolic"
+    description = "Give the grid of a Game of Life (or another life-like rule) after a few generations."
+    tags = ("symbolic", "cellular-automata", "simulation", "grid")
+    multiline = True
+
+    @dataclass(frozen=True)
+    class Config:
+        rows: int
+        cols: int
+        generations: int
+        rules: tuple[str, ...]
+        wrap: bool
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(rows=5, cols=5, generations=1, rules=("B3/S23",), wrap=False),
+            self.Config(rows=6, cols=6, generations=2, rules=("B3/S23",), wrap=False),
+            self.Config(rows=7, cols=7, generations=2, rules=("B3/S23", "B36/S23", "B34/S34"), wrap=True),
+            self.Config(rows=8, cols=8, generations=3, rules=tuple(RULES), wrap=True),
+            self.Config(rows=10, cols=10, generations=4, rules=tuple(RULES), wrap=True),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        def draw() -> tuple[str, list[str], list[str]] | None:
+            rule = rng.choice(config.rules)
+            density = rng.uniform(0.25, 0.45)
+            grid = ["".join(LIVE if rng.random() < density else DEAD for _ in range(config.cols))
+                    for _ in range(config.rows)]
+            history = [grid]
+            for _ in range(config.generations):
+                history.append(evolve(history[-1], rule, config.wrap))
+            if any(a == b for a, b in zip(history, history[1:])) or LIVE not in "".join(history[-1]):
+                return None
+            return rule, grid, history[-1]
+
+        rule, grid, final = retry(draw, what="a grid that changes every generation and stays alive")
+        births, survivals = _parse(rule)
+        edges = ("The grid wraps around: the top row neighbours the bottom row and the left column the right one."
+                 if config.wrap else "Cells outside the grid are dead.")
+        plural = "generation" if config.generations == 1 else "generations"
+        prompt = (
+            f"A cellular automaton on a {config.rows}x{config.cols} grid ({LIVE} live, {DEAD} dead) follows the rule "
+            f"{rule} ({RULES[rule]}): a dead cell becomes live when it has exactly {_counts(births)} live neighbours; "
+            + (f"a live cell stays live when it has exactly {_counts(survivals)} live neighbours, and dies otherwise. "
+               if survivals else "a live cell always dies in the next generation. ")
+            +
+            f"Each cell's neighbours are the 8 cells around it, and all cells update at once. {edges}\n\n"
+            + "\n".join(grid) + "\n\n"
+            f"What is the grid after {config.generations} {plural}? Give it as {config.rows} lines of "
+            f"{config.cols} characters ({LIVE} or {DEAD}), in the same layout as above."
+        )
+        return Problem(prompt=prompt, answer="\n".join(final),
+                       data={"rule": rule, "grid": grid, "generations": config.generations, "wrap": config.wrap})
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        data = problem.data
+        rows, cols = len(data["grid"]), len(data["grid"][0])
+        grid = read_life_grid(answer, rows * cols)
+        if grid is None:
+            return Verdict.unparsed(f"expected {rows} lines of {cols} characters {LIVE} or {DEAD}")
+        if len(grid) != rows or any(len(row) != cols for row in grid):
+            return Verdict.wrong(f"expected {rows} lines of {cols} cells")
+        truth = data["grid"]
+        for _ in range(data["generations"]):
+            truth = evolve(truth, data["rule"], data["wrap"])
+        wrong = sum(a != b for row, want in zip(grid, truth) for a, b in zip(row, want))
+        return Verdict.judge(wrong == 0, f"{wrong} cells are wrong")
+
+    def difficulty(self, problem: Problem) -> float:
+        """Cells times generations."""
+        grid = problem.data["grid"]
+        return float(len(grid) * len(grid[0]) * problem.data["generations"])
+
+    def spellings(self, problem: Problem) -> list[str]:
+        rows = (problem.answer or "").split("\n")
+        return [*super().spellings(problem), "\n".join(r.replace("#", "1").replace(".", "0") for r in rows),
+                "\n".join(" ".join(r) for r in rows), f"```\n{problem.answer}\n```",
+                "\n".join(r.replace("#", "■").replace(".", "□") for r in rows)]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        rows = (problem.answer or "").split("\n")
+        r, c = rng.randrange(len(rows)), rng.randrange(len(rows[0]))
+        flipped = [list(row) for row in rows]
+        flipped[r][c] = DEAD if flipped[r][c] == LIVE else LIVE
+        data = problem.data
+        one_short = data["grid"]
+        for _ in range(data["generations"] - 1):
+            one_short = evolve(one_short, data["rule"], data["wrap"])
+        return ["\n".join(map("".join, flipped)), "\n".join(one_short), "\n".join(rows[:-1])]
+
+
+def _parse(rule: str) -> tuple[set[int], set[int]]:
+    born, survive = rule.split("/")
+    return {int(d) for d in born[1:]}, {int(d) for d in survive[1:]}
+
+
+def _counts(numbers: set[int]) -> str:
+    ordered = [str(n) for n in sorted(numbers)]
+    return ordered[0] if len(ordered) == 1 else ", ".join(ordered[:-1]) + f" or {ordered[-1]}"
+
+
+def evolve(grid: list[str], rule: str, wrap: bool) -> list[str]:
+    """One generation of a life-like rule."""
+    births, survivals = _parse(rule)
+    rows, cols = len(grid), len(grid[0])
+    out = []
+    for r in range(rows):
+        line = []
+        for c in range(cols):
+            live = 0
+            for dr in (-1, 0, 1):
+                for dc in (-1, 0, 1):
+                    if dr or dc:
+                        rr, cc = r + dr, c + dc
+                        if wrap:
+                            rr, cc = rr % rows, cc % cols
+                        elif not (0 <= rr < rows and 0 <= cc < cols):
+                            continue
+                        live += grid[rr][cc] == LIVE
+            alive = grid[r][c] == LIVE
+            line.append(LIVE if (live in survivals if alive else live in births) else DEAD)
+        out.append("".join(line))
+    return out
+
+
+def read_life_grid(text: str, max_cells: int) -> list[str] | None:
+    """Rows of cells (``#``/``.``, or ``1``/``0``, ``■``/``□``) as strings of ``#`` and ``.``, or None."""
+    if not isinstance(text, str) or len(text) > 8 * max_cells + 400:
+        return None
+
+    def read(s: str) -> list[str] | None:
+        grid = read_grid(s, frozenset(_CELLS), max_cells=max_cells)
+        return None if grid is None else ["".join(_CELLS[cell] for cell in row) for row in grid]
+
+    return read_with_tail(text, read)

@@ -1,0 +1,160 @@
+"""List functions: infer a hidden list transformation from examples and apply it to a new list.
+
+The hidden function is a composition of one to three primitives (add a constant, double, keep the
+even or odd numbers or those above a threshold, reverse, sort, take or drop the first items,
+rotate, swap the ends, remove duplicates, repeat each item, running sums, ...). Every primitive
+in it changes some example, and the examples pin the answer down: the generator enumerates every
+composition of as many primitives from the same library that agrees with all the examples
+(:func:`palaestra.envs.symbolic.programs.predictions`) and keeps the problem only when they all
+give the same output on the new list. The answer is that list, e.g. ``[3, 1, 4]`` (brackets
+optional, ``[]`` for the empty list).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from dataclasses import dataclass
+from functools import cache
+
+from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.envs.symbolic.programs import BudgetExceeded, Primitive, predictions, run
+from palaestra.verifiers.numeric import read_integer
+from palaestra.verifiers.sets import read_list
+
+Values = tuple[int, ...]
+
+
+def _dedupe(xs: Values) -> Values:
+    return tuple(dict.fromkeys(xs))
+
+
+def _running(xs: Values) -> Values:
+    return tuple(itertools.accumulate(xs))
+
+
+@cache
+def library() -> tuple[Primitive, ...]:
+    prims = [
+        Primitive("reverse", lambda xs: xs[::-1]),
+        Primitive("sort ascending", lambda xs: tuple(sorted(xs))),
+        Primitive("sort descending", lambda xs: tuple(sorted(xs, reverse=True))),
+        Primitive("keep even", lambda xs: tuple(x for x in xs if x % 2 == 0)),
+        Primitive("keep odd", lambda xs: tuple(x for x in xs if x % 2)),
+        Primitive("double", lambda xs: tuple(2 * x for x in xs)),
+        Primitive("remove duplicates", _dedupe),
+        Primitive("rotate left", lambda xs: xs[1:] + xs[:1]),
+        Primitive("rotate right", lambda xs: xs[-1:] + xs[:-1]),
+        Primitive("swap ends", lambda xs: (xs[-1], *xs[1:-1], xs[0]) if len(xs) > 1 else xs),
+        Primitive("repeat each", lambda xs: tuple(x for x in xs for _ in range(2)) if len(xs) <= 12 else None),
+        Primitive("running sum", _running),
+        Primitive("drop last", lambda xs: xs[:-1]),
+    ]
+    for k in (1, 2, 3, 5):
+        prims.append(Primitive(f"add {k}", lambda xs, k=k: tuple(x + k for x in xs)))
+    for k in (1, 2):
+        prims.append(Primitive(f"drop first {k}", lambda xs, k=k: xs[k:]))
+    for k in (2, 3):
+        prims.append(Primitive(f"take first {k}", lambda xs, k=k: xs[:k] if len(xs) > k else None))
+    for k in (3, 5):
+        prims.append(Primitive(f"keep above {k}", lambda xs, k=k: tuple(x for x in xs if x > k)))
+    for k in (0, 9):
+        prims.append(Primitive(f"append {k}", lambda xs, k=k: xs + (k,)))
+    return tuple(prims)
+
+
+@register
+class ListFunctions(Task):
+    id = "symbolic/list_functions"
+    family = "symbolic"
+    description = "Infer a hidden list function from input/output examples and apply it to a new list."
+    tags = ("symbolic", "induction", "program-synthesis")
+
+    @dataclass(frozen=True)
+    class Config:
+        depth: int  # primitives in the hidden function
+        examples: int
+        length: tuple[int, int]
+        high: int  # values from 0 to high
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(depth=1, examples=3, length=(4, 6), high=9),
+            self.Config(depth=2, examples=3, length=(4, 6), high=9),
+            self.Config(depth=2, examples=4, length=(5, 8), high=15),
+            self.Config(depth=3, examples=4, length=(5, 8), high=15),
+            self.Config(depth=3, examples=5, length=(6, 9), high=20),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        prims = library()
+
+        def draw() -> tuple[list[str], list[tuple[Values, Values]], Values, Values] | None:
+            program = [rng.choice(prims) for _ in range(config.depth)]
+            inputs = [_random_list(rng, config) for _ in range(config.examples + 1)]
+            outputs = [run(program, x) for x in inputs]
+            if any(y is None or len(y) == 0 for y in outputs) or len({*inputs}) < len(inputs):
+                return None
+            for k in range(config.depth):  # every primitive changes some example
+                before = [run(program[:k], x) for x in inputs[:-1]]
+                if all(program[k].apply(v) == v for v in before):
+                    return None
+            examples = list(zip(inputs[:-1], outputs[:-1]))
+            if outputs[-1] == inputs[-1]:
+                return None
+            try:
+                possible = predictions(prims, examples, inputs[-1], config.depth)
+            except BudgetExceeded:
+                return None
+            if possible != {outputs[-1]}:
+                return None
+            return [p.name for p in program], examples, inputs[-1], outputs[-1]
+
+        program, examples, query, output = retry(draw, what="examples that pin the hidden function down")
+        shown = "\n".join(f"{_show(x)} -> {_show(y)}" for x, y in examples)
+        prompt = (
+            "A hidden function transforms lists of numbers. Here are some inputs and the outputs it gives:\n\n"
+            f"{shown}\n\n"
+            f"What does it output for {_show(query)}? Give the list in brackets, for example: "
+            + ("[3, 1, 4]" if _show(output) != "[3, 1, 4]" else "[2, 7]")
+        )
+        return Problem(prompt=prompt, answer=_show(output), data={
+            "program": program, "examples": [[list(x), list(y)] for x, y in examples], "query": list(query),
+        })
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        items = read_list(answer, read_integer, allow_empty=True, space_separated=True,
+                          empty_words=("empty list", "the empty list"))
+        if items is None:
+            return Verdict.unparsed("expected a list of integers such as [3, 1, 4]")
+        by_name = {p.name: p for p in library()}
+        truth = run([by_name[n] for n in problem.data["program"]], tuple(problem.data["query"]))
+        return Verdict.judge(tuple(items) == truth)
+
+    def difficulty(self, problem: Problem) -> float:
+        """Primitives in the hidden function times the longest list shown."""
+        longest = max(len(x) for pair in problem.data["examples"] for x in pair)
+        return float(len(problem.data["program"]) * longest)
+
+    def spellings(self, problem: Problem) -> list[str]:
+        gold = problem.answer or "[]"
+        inner = gold[1:-1]
+        return [*super().spellings(problem), inner or "[]", inner.replace(",", "") or "[]", f"({inner})",
+                f"{gold}. That is the output."]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        gold = problem.answer or "[]"
+        items = [int(x) for x in gold[1:-1].split(", ") if x]
+        wrong = [_show(tuple(items[::-1])) if items[::-1] != items else _show((*items, 1)),
+                 _show(tuple(items[:-1])) if items else "[0]", f"{gold} or {_show(tuple(problem.data['query']))}"]
+        if items:
+            wrong.append(_show((items[0] + 1, *items[1:])))
+        return wrong
+
+
+def _random_list(rng: random.Random, config: ListFunctions.Config) -> Values:
+    return tuple(rng.randint(0, config.high) for _ in range(rng.randint(*config.length)))
+
+
+def _show(values: Values) -> str:
+    return "[" + ", ".join(map(str, values)) + "]"

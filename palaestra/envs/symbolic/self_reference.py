@@ -1,0 +1,181 @@
+"""Self-referential statements: which of these statements about the statements are true?
+
+A numbered list of statements that speak about the list itself: how many of them are true or
+false (at least, at most, exactly), whether that number is even, odd or prime, whether a given
+statement is true or false, and "either this one or that one, not both". An assignment of truth
+values is consistent when every statement is true exactly when what it says holds. Statements
+are drawn until exactly one of the ``2 ** n`` assignments is consistent (checked by trying them
+all), so the answer, the set of true statements, is unique. It is written as statement numbers
+(``1, 4, 5``, any order) or ``none``.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.verifiers.numeric import read_integer
+from palaestra.verifiers.sets import read_set
+
+PRIMES = {2, 3, 5, 7, 11, 13}
+
+Statement = list  # ["at least", k], ["exactly false", k], ["is true", j], ["either", i, j], ["parity", "even"], ...
+
+
+@register
+class SelfReference(Task):
+    id = "symbolic/self_reference"
+    family = "symbolic"
+    description = "Find the one consistent truth assignment of a list of statements about the list itself."
+    tags = ("symbolic", "logic", "self-reference")
+
+    @dataclass(frozen=True)
+    class Config:
+        statements: int
+        references: float  # share of statements about other statements (not about counts)
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(statements=4, references=0.2),
+            self.Config(statements=5, references=0.25),
+            self.Config(statements=6, references=0.3),
+            self.Config(statements=7, references=0.3),
+            self.Config(statements=9, references=0.35),
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        n = config.statements
+
+        def draw() -> tuple[list[Statement], frozenset[int]] | None:
+            statements = [_random_statement(rng, n, i, config.references) for i in range(1, n + 1)]
+            if len({str(s) for s in statements}) < n:
+                return None
+            solutions = consistent(statements)
+            return (statements, solutions[0]) if len(solutions) == 1 else None
+
+        statements, truth = retry(draw, what="statements with exactly one consistent assignment")
+        listing = "\n".join(f"{i}. {_text(s)}" for i, s in enumerate(statements, 1))
+        answer = ", ".join(map(str, sorted(truth))) or "none"
+        prompt = (
+            f"Consider these {n} statements, which speak about themselves:\n\n{listing}\n\n"
+            "Each statement is either true or false, and it is true exactly when what it says holds. Exactly one "
+            "assignment of true and false makes all of that consistent. Which statements are true? Give their "
+            "numbers separated by commas (or none if no statement is true), for example: "
+            + ("2, 3" if answer != "2, 3" else "1, 4")
+        )
+        return Problem(prompt=prompt, answer=answer, data={"statements": statements})
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        n = len(problem.data["statements"])
+        said = read_set(answer, lambda item: _statement_number(item, n), allow_empty=True,
+                        empty_words=("no statement is true", "no statements are true", "all are false"))
+        if said is None:
+            return Verdict.unparsed("expected statement numbers separated by commas, or none")
+        solutions = consistent(problem.data["statements"])
+        return Verdict.judge(len(solutions) == 1 and said == solutions[0])
+
+    def difficulty(self, problem: Problem) -> float:
+        """Statements (the assignments to weigh grow as two to that power)."""
+        return float(len(problem.data["statements"]))
+
+    def spellings(self, problem: Problem) -> list[str]:
+        gold = problem.answer or ""
+        if gold == "none":
+            return [*super().spellings(problem), "None", "no statement is true", "{}"]
+        items = gold.split(", ")
+        return [*super().spellings(problem), "{" + gold + "}", ", ".join(reversed(items)),
+                ", ".join(f"statement {i}" for i in items), f"{gold}. The others are false."]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        n = len(problem.data["statements"])
+        gold = problem.answer or ""
+        truth = set() if gold == "none" else {int(i) for i in gold.split(", ")}
+        flip = rng.randint(1, n)
+        near = sorted(truth ^ {flip})
+        everything = ", ".join(map(str, range(1, n + 1)))
+        wrong = [", ".join(map(str, near)) or "none", f"{gold} or {flip}"]
+        if truth != set(range(1, n + 1)):
+            wrong.append(everything)
+        return wrong
+
+
+def _statement_number(item: str, n: int) -> int | None:
+    text = item.strip().lower()
+    for prefix in ("statement", "s", "#"):
+        if text.startswith(prefix) and text[len(prefix) :].strip().isdigit():
+            text = text[len(prefix) :].strip()
+            break
+    value = read_integer(text)
+    return value if value is not None and 1 <= value <= n else None
+
+
+def _random_statement(rng: random.Random, n: int, me: int, references: float) -> Statement:
+    others = [j for j in range(1, n + 1) if j != me]
+    if rng.random() < references:
+        kind = rng.choice(["is true", "is false", "either"])
+        if kind == "either":
+            i, j = rng.sample(others, 2)
+            return ["either", min(i, j), max(i, j)]
+        return [kind, rng.choice(others)]
+    kind = rng.choice(["at least", "at most", "exactly", "exactly false", "at least false", "parity", "prime"])
+    if kind == "parity":
+        return ["parity", rng.choice(["even", "odd"])]
+    if kind == "prime":
+        return [rng.choice(["prime", "not prime"])]
+    return [kind, rng.randint(0, n)]
+
+
+def holds(statement: Statement, true: frozenset[int], n: int) -> bool:
+    count = len(true)
+    kind = statement[0]
+    if kind == "at least":
+        return count >= statement[1]
+    if kind == "at most":
+        return count <= statement[1]
+    if kind == "exactly":
+        return count == statement[1]
+    if kind == "exactly false":
+        return n - count == statement[1]
+    if kind == "at least false":
+        return n - count >= statement[1]
+    if kind == "parity":
+        return count % 2 == (0 if statement[1] == "even" else 1)
+    if kind == "prime":
+        return count in PRIMES
+    if kind == "not prime":
+        return count not in PRIMES
+    if kind == "is true":
+        return statement[1] in true
+    if kind == "is false":
+        return statement[1] not in true
+    return (statement[1] in true) != (statement[2] in true)  # either, not both
+
+
+def consistent(statements: list[Statement]) -> list[frozenset[int]]:
+    """Every consistent set of true statements (at most ``2 ** n`` candidates, n <= 12 here)."""
+    n = len(statements)
+    found = []
+    for mask in range(1 << n):
+        true = frozenset(i + 1 for i in range(n) if mask >> i & 1)
+        if all(holds(s, true, n) == (i + 1 in true) for i, s in enumerate(statements)):
+            found.append(true)
+    return found
+
+
+def _text(statement: Statement) -> str:
+    kind = statement[0]
+    k = statement[1] if len(statement) > 1 else None
+    return {
+        "at least": f"At least {k} of these statements are true.",
+        "at most": f"At most {k} of these statements are true.",
+        "exactly": f"Exactly {k} of these statements are true.",
+        "exactly false": f"Exactly {k} of these statements are false.",
+        "at least false": f"At least {k} of these statements are false.",
+        "parity": f"The number of true statements is {k}.",
+        "prime": "The number of true statements is a prime number.",
+        "not prime": "The number of true statements is not a prime number.",
+        "is true": f"Statement {k} is true.",
+        "is false": f"Statement {k} is false.",
+        "either": f"Either statement {k} or statement {statement[-1]} is true, but not both.",
+    }[kind]
