@@ -419,9 +419,13 @@ def check_balance(env_id: str, s: Settings) -> str:
         return "n/a (multi-turn)"
     notes = []
     for level in range(source.levels()):
-        problems = [source.sample(level, 50_000 + seed) for seed in range(s.balance_seeds)]
-        answers = [(p.answer or "").strip().lower() for p in problems]
-        counts = Counter(answers)
+        problems, answers, counts = [], [], Counter()
+        for seed in range(s.balance_seeds):
+            problems.append(source.sample(level, 50_000 + seed))
+            answers.append((problems[-1].answer or "").strip().lower())
+            counts[answers[-1]] += 1
+            if len(counts) > 10:  # not classification-style: more samples cannot bring the count back down
+                break
         if len(counts) > 10:
             continue
         top, count = counts.most_common(1)[0]

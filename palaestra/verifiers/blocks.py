@@ -41,6 +41,7 @@ MAX_LABEL_CHARS = 60
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})([^`]*)$")
 _INLINE_FENCE = re.compile(r"^ {0,3}(`{3,})(.+?)\1\s*$")
 _SEPARATOR_LINE = re.compile(r"^[\s|+]*[-=_][-=_+|\s]*$")
+_LABEL_LINE = re.compile(r"^\s*[A-Za-z][A-Za-z ()'-]{0,40}:\s*$")  # "Solution:", "Final grid:", "The answer:"
 _CELL_SPLIT = re.compile(r"[\s,|;]+")
 _ROW = re.compile(r"\[([^\[\]]*)\]")
 _LEADING = ("keep", "strip", "dedent")
@@ -198,6 +199,8 @@ def read_grid(
             continue
         row = _cells(line.strip().strip("[],").strip(), alphabet)
         if row is None:
+            if not rows and _LABEL_LINE.match(line):
+                continue  # a lead-in such as "Solution:" above the grid
             if number == len(lines) - 1 and rows and is_benign_tail(line):
                 break  # a closing remark after the grid
             return None
