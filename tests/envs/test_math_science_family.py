@@ -726,3 +726,154 @@ def test_solids_formulas_match_sympy_integrals():
     expected = sympy.pi * height**2 * (3 * radius - height) / 3
     assert task.verify(problem, sympy.latex(expected)).correct
     assert not task.verify(problem, f"{float(expected):.6f}").correct
+
+
+# --- red-team regressions (issue #10 envs) ---------------------------------------
+
+
+def _first(env_id: str, level: int, accept, seeds: int = 200):
+    task = make_source(env_id)
+    return task, next(p for p in (task.sample(level, s) for s in range(seeds)) if accept(p))
+
+
+def test_function_inverse_rejects_a_complex_branch_of_the_logarithm():
+    # f(g(x)) = x also holds for ln(...) + 2*pi*i/b: the check must insist on a real inverse
+    task, problem = _first("algebra/function_inverse", 4, lambda p: "e^(" in p.data["f"] and "ln(" in p.answer)
+    assert task.verify(problem, problem.answer).correct
+    assert not task.verify(problem, f"{problem.answer} + 2*pi*sqrt(-1)").correct
+
+
+def test_function_inverse_judges_the_name_left_of_the_equals_sign():
+    task, composition = _first("algebra/function_inverse", 1, lambda p: True)
+    answer = composition.answer
+    for name in ("f(g(x))", r"(f \circ g)(x)", "(f∘g)(x)", "h(x)", "y"):
+        assert task.verify(composition, f"{name} = {answer}").correct, name
+    for name in ("g(f(x))", "f(x)", "g(x)", "x"):
+        assert not task.verify(composition, f"{name} = {answer}").correct, name
+    task, inverse = _first("algebra/function_inverse", 2, lambda p: True)
+    for name in ("f^{-1}(x)", "f^(-1)(x)", "f⁻¹(x)", "y", "g(x)"):
+        assert task.verify(inverse, f"{name} = {inverse.answer}").correct, name
+    for name in ("f(x)", "f'(x)", "x"):
+        assert not task.verify(inverse, f"{name} = {inverse.answer}").correct, name
+    task, value = _first("algebra/function_inverse", 0, lambda p: True)
+    at = int(value.data["at"])
+    assert task.verify(value, f"f(g({at})) = {value.answer}").correct
+    assert not task.verify(value, f"f(g({at + 1})) = {value.answer}").correct
+    assert not task.verify(value, f"g(f({at})) = {value.answer}").correct
+
+
+def test_function_inverse_composition_is_checked_on_both_sides_of_the_poles():
+    task, problem = _first("algebra/function_inverse", 1, lambda p: True)
+    assert not task.verify(problem, f"{problem.answer} + abs(x - 7) - (x - 7)").correct
+    assert not task.verify(problem, f"{problem.answer} + abs(x + 7) - (x + 7)").correct
+
+
+def test_significant_figures_accept_an_approximately_sign_but_not_extra_digits():
+    task = make_source("arithmetic/significant_figures")
+    problem = task.sample(0, 0)
+    assert task.verify(problem, f"≈ {problem.answer}").correct
+    assert task.verify(problem, f"about {problem.answer}").correct
+    assert not task.verify(problem, f"≈ {problem.answer}0").correct
+    assert not task.verify(problem, f"{problem.answer} or {problem.answer}0").correct
+    whole = next(p for p in (task.sample(0, s) for s in range(40)) if p.answer.endswith("0") and "." not in p.answer)
+    assert task.verify(whole, f"The answer is {whole.answer}.").correct  # a full stop, not a decimal point
+
+
+def test_taylor_polynomial_accepts_a_true_order_term_only():
+    task, problem = _first("calculus/taylor_coefficients", 4, lambda p: True)
+    n, beyond = problem.data["power"], [Fraction(c) for c in problem.data["beyond"]]
+    assert task.verify(problem, f"f(x) ≈ {problem.answer} + O(x^{n + 1})").correct
+    assert task.verify(problem, f"{problem.answer} + O(x^{{{n + 1}}})").correct
+    # O(x^(n+2)) is right exactly when the x^(n+1) coefficient vanishes
+    assert task.verify(problem, f"{problem.answer} + O(x^{n + 2})").correct == (beyond[0] == 0)
+    assert not task.verify(problem, f"{problem.answer} + O(x^{n})").correct
+    assert not task.verify(problem, f"{problem.answer} + O(x^99)").correct
+
+
+def test_taylor_coefficient_reads_exact_decimals_only():
+    task, problem = _first("calculus/taylor_coefficients", 0, lambda p: Fraction(p.answer).denominator in (2, 4, 8))
+    value = Fraction(problem.answer)
+    assert "terminating decimal" in problem.prompt
+    assert task.verify(problem, str(float(value))).correct
+    assert not task.verify(problem, f"{float(value) + 1e-9:.10f}").correct
+
+
+def test_solids_unit_must_fit_the_quantity():
+    task = make_source("geometry/solids")
+    volume = next(p for p in (task.sample(1, s) for s in range(80)) if "volume?" in p.prompt)
+    length = next(p for p in (task.sample(0, s) for s in range(80)) if "diagonal" in p.prompt)
+    assert task.verify(volume, f"{volume.answer} cm^3").correct
+    assert task.verify(volume, f"{volume.answer} cubic centimetres").correct
+    assert not task.verify(volume, f"{volume.answer} cm^2").correct
+    assert not task.verify(volume, f"{volume.answer} m^3").correct
+    assert task.verify(length, f"{length.answer} cm").correct
+    assert not task.verify(length, f"{length.answer} cm^3").correct
+    assert task.verify(volume, volume.answer.replace("*pi", "\\pi") + r" \text{ cm}^3").correct
+    assert not task.verify(volume, volume.answer.replace("*pi", "\\pi") + r" \text{ cm}^2").correct
+
+
+def test_underdetermined_accepts_the_vector_form_of_the_general_solution():
+    task, problem = _first("linalg/underdetermined_system", 2, lambda p: p.data["consistent"])
+    names = "xyzw"
+    matrix = problem.data["matrix"]
+    form = task.spellings(problem)
+    vector_sum = next(s for s in form if ") + " in s and s.startswith("("))
+    assert task.verify(problem, vector_sum).correct
+    assert task.verify(problem, f"({', '.join(names)}) = {vector_sum.replace(' + s(', ' + s*(')}").correct
+    assert task.verify(problem, rf"\left({problem.answer[1:-1]}\right)").correct
+    # dropping a direction leaves part of the solution set out; a direction off the null space adds non-solutions
+    first_direction_end = vector_sum.index(")", vector_sum.index(" + ") + 3) + 1
+    assert not task.verify(problem, vector_sum[:first_direction_end]).correct
+    assert all(len({tuple(r) for r in task.sample(2, s).data["matrix"]}) == len(matrix) for s in range(30))
+
+
+def test_truss_force_labels_and_sense_words():
+    task, problem = _first("physics/truss", 1, lambda p: Fraction(p.answer) < 0)
+    a, b = problem.data["member"]
+    magnitude = format(-Fraction(problem.answer))
+    assert task.verify(problem, f"F_{{{a}{b}}} = {problem.answer} kN").correct
+    assert task.verify(problem, f"F_{{{b}{a}}} = {problem.answer} kN").correct
+    assert not task.verify(problem, f"F_{{XY}} = {problem.answer} kN").correct  # another member's force
+    assert task.verify(problem, f"{magnitude} kN in compression").correct
+    assert task.verify(problem, f"{problem.answer} kN (compression)").correct  # sign and word agree
+    assert not task.verify(problem, f"{problem.answer} kN (tension)").correct
+    assert task.verify(problem, f"{problem.answer} kN. The member is in compression.").correct
+    assert not task.verify(problem, f"{problem.answer} kN. The member is in tension.").correct
+
+
+def test_bayes_accepts_an_exact_percentage_only():
+    task, problem = _first("probability/bayes", 1, lambda p: (Fraction(p.answer) * 1000).denominator == 1)
+    value = Fraction(problem.answer) * 100
+    assert task.verify(problem, f"{float(value):g}%").correct
+    assert not task.verify(problem, f"{float(value) + 0.1:g}%").correct
+    _, repeating = _first("probability/bayes", 1, lambda p: Fraction(p.answer).denominator % 3 == 0)
+    assert not task.verify(repeating, f"{float(Fraction(repeating.answer) * 100):.2f}%").correct
+
+
+def test_markov_absorption_never_asks_for_a_guessable_zero_or_one():
+    task = make_source("probability/markov_absorption")
+    for level in range(1, 5):
+        values = {Fraction(task.sample(level, seed).answer) for seed in range(60)}
+        assert not values & {Fraction(0), Fraction(1)}, level
+    problem = task.sample(2, 0)
+    assert task.verify(problem, problem.answer).correct
+    assert not task.verify(problem, f"{float(Fraction(problem.answer)):.6f}").correct or \
+        (Fraction(problem.answer) * 10**6).denominator == 1
+
+
+def test_function_inverse_of_a_fractional_linear_map_is_checked_on_both_sides_of_its_pole():
+    task, problem = _first("algebra/function_inverse", 3, lambda p: True)
+    edge = problem.data["low"]
+    assert task.verify(problem, problem.answer).correct
+    assert not task.verify(problem, f"{problem.answer} + abs(x - {edge}) - (x - {edge})").correct
+
+
+def test_underdetermined_accepts_a_remark_on_the_parameters_but_keeps_the_last_entry():
+    task, problem = _first("linalg/underdetermined_system", 2,
+                           lambda p: p.data["consistent"] and p.answer.endswith("t)"))
+    for remark in (", s, t ∈ ℝ", r", s, t \in \mathbb{R}", " where s and t are real numbers", " for all real s, t",
+                   " (s, t free)"):
+        assert task.verify(problem, problem.answer + remark).correct, remark
+    # the last entry ", t)" is not a remark: cutting it would leave a vector one entry short
+    assert task.verify(problem, problem.answer).correct
+    assert not task.verify(problem, problem.answer + ", s, t ∈ ℕ").correct

@@ -7,15 +7,19 @@ linear function; level 3 for the inverse of a fractional linear function
 square-root function on its natural domain.
 
 Formulas are checked by value, not by form: a composition must equal f(g(x)) at several
-points; an inverse g must satisfy f(g(x)) = x at several points of the inverse's domain
-(which pins down the inverse of a one-to-one f there), each to 25 significant digits. Any
-equivalent way of writing it is right (``(x - 3)/2``, ``x/2 - 3/2``, ``\\frac{x-3}{2}``,
-``ln((x - 1)/4)/2``, ``(x + 5)^(1/3)``).
+points on both sides of its poles; an inverse g must be real and satisfy f(g(x)) = x at
+several points of the inverse's domain (which pins down the inverse of a one-to-one f
+there; a fractional linear inverse is checked on both sides of its pole), each to 25
+significant digits. Any equivalent way of writing it is right (``(x - 3)/2``,
+``x/2 - 3/2``, ``\\frac{x-3}{2}``, ``ln((x - 1)/4)/2``, ``(x + 5)^(1/3)``). A name left of
+``=`` must name what is asked (``f^{-1}(x) =``, ``(f∘g)(x) =``, ``y =`` or a fresh ``h(x) =``):
+``g(f(x)) = ...`` or ``f(x) = ...`` claims something else and is wrong.
 """
 
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -32,6 +36,7 @@ from palaestra.verifiers.formulas import (
     read_formula,
     reference_tree,
 )
+from palaestra.verifiers.normalize import strip_wrappers
 from palaestra.verifiers.numeric import read_exact
 from palaestra.verifiers.polynomials import coefficients, degree, divide, format_polynomial, gcd, to_rational
 from palaestra.verifiers.rationals import format_fraction, other_spellings
@@ -54,6 +59,16 @@ def _poly(rng: random.Random, degree: int) -> str:
 def _minus(value: int) -> str:
     """``x - 3``, ``x + 3`` or ``x`` for subtracting ``value`` from x."""
     return "x" if value == 0 else f"x - {value}" if value > 0 else f"x + {-value}"
+
+
+def _times_x(coefficient: int) -> str:
+    """``3x``, ``-x`` or ``x``: an integer multiple of x."""
+    return {1: "x", -1: "-x"}.get(coefficient, f"{coefficient}x")
+
+
+def _plus(value: int) -> str:
+    """`` + 3``, `` - 3`` or nothing: adding ``value`` at the end of a formula."""
+    return f" + {value}" if value > 0 else f" - {-value}" if value < 0 else ""
 
 
 def _substitute(formula: str, inner: str) -> str:
@@ -105,7 +120,7 @@ def _mobius_inverse(rng: random.Random) -> Drawn | None:
         return None  # constant, not invertible
     f = f"({linear_combination([(a, 'x'), (b, '1')])})/({linear_combination([(c, 'x'), (d, '1')])})"
     answer = f"({linear_combination([(d, 'x'), (-b, '1')])})/({linear_combination([(-c, 'x'), (a, '1')])})"
-    pole = Fraction(a, c)  # the inverse is undefined at x = a/c; check on an interval beside it
+    pole = Fraction(a, c)  # the inverse is undefined at x = a/c; checked on intervals either side of it
     return f, "", answer, "inverse", pole + Fraction(1, 3), pole + 4
 
 
@@ -113,22 +128,58 @@ def _transcendental_inverse(rng: random.Random) -> Drawn:
     kind = rng.randrange(4)
     a, b, c = rng.randint(2, 15), _nonzero(rng, 6), rng.randint(-20, 20)
     if kind == 0:  # a e^(b x) + c -> ln((x - c)/a)/b, for x > c
-        f = f"{a}e^({b}x)" + (f" {'+' if c > 0 else '-'} {abs(c)}" if c else "")
-        answer = f"ln(({_minus(c)})/{a})/{b}" if b > 0 else f"-ln(({_minus(c)})/{a})/{-b}"
+        f = f"{a}e^({_times_x(b)}){_plus(c)}"
+        logarithm = f"ln(({_minus(c)})/{a})"
+        answer = {1: logarithm, -1: f"-{logarithm}"}.get(b, f"{logarithm}/{b}" if b > 0 else f"-{logarithm}/{-b}")
         return f, "", answer, "inverse", Fraction(c) + Fraction(1, 2), Fraction(c) + 20
     if kind == 1:  # ln(a x + c) + b -> (e^(x - b) - c)/a, all x
-        f = f"ln({linear_combination([(a, 'x'), (c, '1')])})" + (f" {'+' if b > 0 else '-'} {abs(b)}")
-        answer = f"(e^({_minus(b)}) {'-' if c >= 0 else '+'} {abs(c)})/{a}"
+        f = f"ln({linear_combination([(a, 'x'), (c, '1')])}){_plus(b)}"
+        answer = f"(e^({_minus(b)}){_plus(-c)})/{a}"
         return f, "", answer, "inverse", Fraction(-2), Fraction(2)
     if kind == 2:  # a (x + c)^3 + b -> ((x - b)/a)^(1/3) - c, checked where x > b (real cube roots)
-        f = f"{a}(x {'+' if c >= 0 else '-'} {abs(c)})^3 " + f"{'+' if b > 0 else '-'} {abs(b)}"
-        answer = f"(({_minus(b)})/{a})^(1/3) {'-' if c >= 0 else '+'} {abs(c)}"
+        f = f"{a}({_minus(-c)})^3{_plus(b)}"
+        answer = f"(({_minus(b)})/{a})^(1/3){_plus(-c)}"
         return f, "", answer, "inverse", Fraction(b) + Fraction(1, 2), Fraction(b) + 30
     # sqrt(a x + c) + |b| for x >= -c/a: inverse ((x - |b|)^2 - c)/a for x >= |b|
     shift = abs(b)
     f = f"sqrt({linear_combination([(a, 'x'), (c, '1')])}) + {shift}"
-    answer = f"(({_minus(shift)})^2 {'-' if c >= 0 else '+'} {abs(c)})/{a}"
+    answer = f"(({_minus(shift)})^2{_plus(-c)})/{a}"
     return f, "", answer, "inverse", Fraction(shift) + Fraction(1, 2), Fraction(shift) + 9
+
+
+# what may stand left of "=" in an answer: the name of the asked function ("f^{-1}(x) = ...", "(f∘g)(x) = ..."),
+# y, or a fresh function name; other names of the prompt's functions ("g(f(x))", "f(x)") change what is claimed
+_LABEL_SHAPE = re.compile(r"[A-Za-z0-9()^∘'_\-]{1,16}")
+_LABEL_SPELLINGS = (("\\left", ""), ("\\right", ""), ("\\circ", "∘"), ("⁻¹", "^-1"), ("^(-1)", "^-1"), ("{", ""),
+                    ("}", ""), ("$", ""), (" ", ""), ("\\,", ""))
+_ASKED_NAMES = {
+    "value": ("f(g(@))", "(f∘g)(@)", "f∘g(@)", "y"),  # @: the number f(g(.)) is asked at
+    "composition": ("f(g(x))", "(f∘g)(x)", "f∘g(x)", "fog(x)", "(fog)(x)", "y", "y(x)"),
+    "inverse": ("f^-1(x)", "f^-1", "y", "y(x)"),
+}
+
+
+def _split_label(answer: str) -> tuple[str | None, str]:
+    """``("f(g(x))", "2x + 1")`` for ``f(g(x)) = 2x + 1``; ``(None, answer)`` when no name stands left of ``=``."""
+    text = strip_wrappers(answer)
+    head, equals, rest = text.partition("=")
+    if not equals or len(head) > 40:
+        return None, answer
+    label = head
+    for spelling, plain in _LABEL_SPELLINGS:
+        label = label.replace(spelling, plain)
+    if not _LABEL_SHAPE.fullmatch(label):
+        return None, answer
+    return label, rest
+
+
+def _names_the_question(label: str, kind: str, at: str) -> bool:
+    """Whether ``label`` names what is asked (or a fresh function such as h(x)), not another function."""
+    if kind == "value":
+        return label in [name.replace("@", at) for name in _ASKED_NAMES["value"]]
+    fresh = re.fullmatch(r"([A-Za-z])\(x\)", label)
+    taken = "fgx" if kind == "composition" else "fx"  # the prompt's own functions, and the variable
+    return label in _ASKED_NAMES[kind] or (fresh is not None and fresh.group(1) not in taken)
 
 
 _KINDS: dict[str, Callable[[random.Random], Drawn | None]] = {
@@ -158,17 +209,20 @@ class FunctionInverse(Task):
             prompt = (f"Let f(x) = {f} and g(x) = {g}. Compute f(g({a})).\n\nGive the exact value, e.g. -17.")
         elif kind == "composition":
             prompt = (f"Let f(x) = {f} and g(x) = {g}. Find a formula for f(g(x)).\n\nGive it as a formula in x "
-                      "(any equivalent form; write products with *), e.g. 2x^2 - 3/(x + 1).")
+                      "(any equivalent form), e.g. 2x^2 - 3/(x + 1).")
         else:
             prompt = (f"Find the inverse function f^(-1)(x) of f(x) = {f} (on its natural domain).\n\nGive f^(-1)(x) "
                       "as a formula in x (any equivalent form), e.g. (x - 3)/2.")
         return Problem(prompt=prompt, answer=answer, data={
             "f": f, "g": g, "kind": kind.split(":")[0], "answer": answer, "low": str(low), "high": str(high),
-            "level_kind": config.kind,
+            "level_kind": config.kind, "at": kind.split(":")[1] if kind.startswith("value:") else "",
         })
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         kind = problem.data["kind"]
+        label, answer = _split_label(answer)
+        if label is not None and not _names_the_question(label, kind, problem.data["at"]):
+            return Verdict.wrong(f"the left side {label} names something other than the function asked for")
         if kind == "value":
             value = read_exact(answer, max_digits=60)
             if value is None:
@@ -180,14 +234,20 @@ class FunctionInverse(Task):
         points = points_in(Fraction(problem.data["low"]), Fraction(problem.data["high"]), POINTS)
         if kind == "composition":
             want = reference_tree(problem.data["answer"], ("x",))
-            for point in points:
+            # both sides of the poles (all in [-6, 6]): abs(x - 7) - (x - 7) is 0 only on the right
+            low, high = Fraction(problem.data["low"]), Fraction(problem.data["high"])
+            for point in [*points, *points_in(-high, -low, POINTS)]:
                 if not agree(evaluate(tree, point), evaluate(want, point)):
                     return Verdict.wrong("not equal to f(g(x))")
             return Verdict.right()
         f = reference_tree(problem.data["f"], ("x",))
+        if problem.data["level_kind"] == "mobius":  # the inverse is defined on both sides of its pole low - 1/3
+            pole = Fraction(problem.data["low"]) - Fraction(1, 3)
+            points += points_in(2 * pole - Fraction(problem.data["high"]), 2 * pole - Fraction(problem.data["low"]), POINTS)
         for point in points:
             inner = evaluate(tree, point)
-            if inner is None or not agree(evaluate(f, {"x": inner}), point["x"]):
+            # a complex value (ln(...) + 2*pi*sqrt(-1)) can satisfy f(g(x)) = x without being the real inverse
+            if inner is None or not agree(inner.imag, 0) or not agree(evaluate(f, {"x": inner.real}), point["x"]):
                 return Verdict.wrong("f of this formula is not x")
         return Verdict.right()
 
@@ -199,17 +259,25 @@ class FunctionInverse(Task):
     def spellings(self, problem: Problem) -> list[str]:
         answer = problem.answer
         if problem.data["kind"] == "value":
-            return [*super().spellings(problem), *other_spellings(Fraction(answer))]
-        name = "f(g(x))" if problem.data["kind"] == "composition" else "f^{-1}(x)"
-        return [*super().spellings(problem), f"{name} = {answer}", answer.replace("^", "**"),
-                f"{answer}. That is the formula."]
+            at = problem.data["at"]
+            return [*super().spellings(problem), *other_spellings(Fraction(answer)), f"f(g({at})) = {answer}",
+                    f"$(f \\circ g)({at}) = {answer}$"]
+        names = ["f(g(x))", "(f \\circ g)(x)", "h(x)"] if problem.data["kind"] == "composition" else [
+            "f^{-1}(x)", "f⁻¹(x)", "y"]
+        return [*super().spellings(problem), *(f"{name} = {answer}" for name in names), answer.replace("^", "**"),
+                f"\\boxed{{{answer}}}", f"{answer}. That is the formula."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         answer = problem.answer
         if problem.data["kind"] == "value":
             value = Fraction(answer)
-            return [format_fraction(value + 1), format_fraction(-value - 1), f"{answer} or 0"]
-        wrong = [f"({answer}) + 1", f"2*({answer})", problem.data["f"]]
+            at = int(problem.data["at"])
+            return [format_fraction(value + 1), format_fraction(-value - 1), f"{answer} or 0",
+                    f"g(f({at})) = {answer}", f"f(g({at + 1})) = {answer}"]
+        wrong = [f"({answer}) + 1", f"2*({answer})", problem.data["f"], f"{answer} or x", f"{answer} + 2*pi*sqrt(-1)"]
         if problem.data["g"]:
             wrong.append(_substitute(problem.data["g"], problem.data["f"]))  # g(f(x)) instead of f(g(x))
+            wrong += [f"g(f(x)) = {answer}", f"f(x) = {answer}", f"{answer} + abs(x - 7) - (x - 7)"]
+        else:
+            wrong += [f"f(x) = {answer}", f"x = {answer}"]
         return [w for w in wrong if not self.verify(problem, w).correct]

@@ -13,7 +13,7 @@ The answer must have the right value and show the right precision: ``0.00457`` o
 but not ``0.0046`` or ``0.004570``; ``2.50`` (not ``2.5``) when three figures are asked.
 Where scientific notation is asked, the mantissa must be at least 1 and below 10.
 A whole number with trailing zeros (``3500``) is accepted for any precision its zeros
-could carry.
+could carry; a point at the very end is read as a full stop (``The answer is 3500.``).
 """
 
 from __future__ import annotations
@@ -68,8 +68,11 @@ def read_written(text: str) -> Written | None:
 
     def read(s: str) -> Written | None:
         s = strip_wrappers(unify(s)).replace("$", "").replace("{,}", ",").replace("−", "-").strip()
-        s = re.sub(r"^[A-Za-z]{1,3}\s*=\s*", "", s)
+        s = re.sub(r"^[A-Za-z]{1,3}\s*(?:=|≈)\s*", "", s)
+        s = re.sub(r"^(?:≈|~|approximately\b|about\b)\s*", "", s, flags=re.IGNORECASE)  # a rounded value is one
         s = re.sub(r"\s*(?:m|s|kg|g|cm|mm|km|m\^2|m²|m/s|N|J|W|L|mL)$", "", s)
+        if s.endswith(".") and not s.endswith(".."):
+            s = s[:-1]  # a full stop: "7440." ending a sentence is 7440, not a claim of four figures
         match = _NUMBER.fullmatch(s)
         if not match:
             return None
@@ -179,6 +182,7 @@ class SignificantFigures(Task):
         prompt = f"{question}\n\n" + ("Write the answer in scientific notation a × 10^n with 1 ≤ |a| < 10, e.g. "
                                       "6.02 × 10^23." if scientific else "Write the number in ordinary decimal "
                                                                          "notation, e.g. 0.0310.")
+        prompt += " Show exactly the precision asked: keep the significant trailing zeros, and no digits beyond."
         return Problem(prompt=prompt, answer=answer, data={
             "value": str(value), "rule": rule, "precision": precision, "scientific": scientific, "steps": steps,
         })
@@ -205,7 +209,7 @@ class SignificantFigures(Task):
 
     def spellings(self, problem: Problem) -> list[str]:
         answer = problem.answer
-        out = [*super().spellings(problem), f"{answer}. That keeps the right precision."]
+        out = [*super().spellings(problem), f"{answer}. That keeps the right precision.", f"≈ {answer}"]
         if problem.data["scientific"]:
             mantissa, exponent = answer.split(" × 10^")
             out += [f"{mantissa}e{exponent}", f"{mantissa} \\times 10^{{{exponent}}}", f"{mantissa}*10^({exponent})",

@@ -9,13 +9,15 @@ degree n of a product or composition. Series are truncated power series with
 
 A coefficient is an exact number (``-1/6``, ``\\frac{1}{120}``, ``0.5``); the Taylor
 polynomial is any formula in x equal, as a polynomial, to the series up to x^n and with no
-term of higher degree (``x - x^3/6 + x^5/120``, ``1 + 2x + 2x^2``, in any order).
+term of higher degree (``x - x^3/6 + x^5/120``, ``1 + 2x + 2x^2``, in any order), optionally
+as ``f(x) ≈ ... + O(x^m)`` when the series really has no terms of degree n+1 .. m-1.
 """
 
 from __future__ import annotations
 
 import math
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -23,12 +25,17 @@ from fractions import Fraction
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.verifiers.formulas import read_formula
+from palaestra.verifiers.normalize import strip_wrappers
 from palaestra.verifiers.numeric import read_exact
 from palaestra.verifiers.polynomials import format_polynomial, from_coefficients, to_polynomial
 from palaestra.verifiers.rationals import format_fraction, other_spellings
 
 Series = list[Fraction]
 TERMS = 10  # coefficients of x^0 .. x^9 are kept
+
+# "f(x) ≈ ..." before a Taylor polynomial, "+ O(x^6)" after it
+_APPROX_LEAD_IN = re.compile(r"(?:f ?\( ?x ?\) ?|y ?)(?:≈|\\approx) ?")
+_ORDER_TERM = re.compile(r" ?\+ ?(?:O|\\mathcal ?\{ ?O ?\}) ?\( ?x ?\^ ?(?:\{ ?(\d{1,2}) ?\}|(\d{1,2})) ?\)$")
 
 
 def exp_series(a: Fraction) -> Series:
@@ -170,6 +177,27 @@ def _composed(rng: random.Random) -> tuple[str, Series]:
     return f"1/({text})", compose(geometric_series(Fraction(1)), inner)
 
 
+def _without_order_term(answer: str) -> tuple[str, int | None]:
+    """``answer`` without a lead-in ``f(x) ≈`` and a trailing ``+ O(x^m)``, and that m (None without one)."""
+    text = strip_wrappers(answer)
+    lead_in = _APPROX_LEAD_IN.match(text)
+    if lead_in:
+        text = text[lead_in.end() :]
+    order = _ORDER_TERM.search(text[-40:])
+    if order is None:
+        return (text if lead_in else answer), None
+    return text[: len(text) - len(order.group())], int(order.group(1) or order.group(2))
+
+
+def _order_term_holds(problem: Problem, order: int) -> bool:
+    """Whether f = (the Taylor polynomial) + O(x^order): every coefficient from the degree + 1 up to
+    order - 1 is zero (O(x^7) after a degree-5 polynomial of an odd function is right)."""
+    known = problem.data["power"] + 1 + len(problem.data["beyond"])
+    if not problem.data["power"] < order <= known:
+        return False
+    return all(Fraction(c) == 0 for c in problem.data["beyond"][: order - problem.data["power"] - 1])
+
+
 _LEVELS: dict[str, Callable[[random.Random], tuple[str, Series]]] = {
     "basic": _scaled_basic, "sum": _sum, "product": _product, "composition": _composition,
 }
@@ -214,12 +242,13 @@ class TaylorCoefficients(Task):
                       "1 - x^2/2 + x^4/24.")
             return Problem(prompt=prompt, answer=answer, data={
                 "coefficients": [str(c) for c in coefficients], "function": function, "power": n,
-                "family": config.family})
+                "family": config.family, "beyond": [str(c) for c in series[n + 1 :]]})
         k = rng.choice([k for k in range(2, config.max_power + 1) if series[k] != 0])  # never a trivial 0
         value = series[k]
         example = "-1/6" if value != Fraction(-1, 6) else "1/120"
         prompt = (f"What is the coefficient of x^{k} in the Maclaurin series (Taylor series about x = 0) of "
-                  f"f(x) = {function}?\n\nGive it as an exact fraction, e.g. {example}.")
+                  f"f(x) = {function}?\n\nGive it as an exact fraction (or a terminating decimal, if it equals one), "
+                  f"e.g. {example}.")
         return Problem(prompt=prompt, answer=format_fraction(value), data={
             "value": format_fraction(value), "function": function, "power": k, "family": config.family})
 
@@ -229,6 +258,9 @@ class TaylorCoefficients(Task):
             if value is None:
                 return Verdict.unparsed("not an exact number")
             return Verdict.judge(value == Fraction(problem.data["value"]), "wrong coefficient")
+        answer, order = _without_order_term(answer)
+        if order is not None and not _order_term_holds(problem, order):
+            return Verdict.wrong(f"O(x^{order}) claims more terms than the series has")
         poly = to_polynomial(read_formula(answer, ["x"]), ["x"])
         if poly is None:
             return Verdict.unparsed("not a polynomial in x")
@@ -248,7 +280,8 @@ class TaylorCoefficients(Task):
         poly = from_coefficients(coefficients)
         ascending = format_polynomial(poly, ["x"], order=sorted(poly))
         return [*super().spellings(problem), ascending, problem.answer.replace("^", "**"),
-                f"P(x) = {problem.answer}", f"{problem.answer}. That is the Taylor polynomial."]
+                f"P(x) = {problem.answer}", f"{problem.answer}. That is the Taylor polynomial.",
+                f"f(x) \\approx {problem.answer} + O(x^{{{problem.data['power'] + 1}}})"]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         if "value" in problem.data:
@@ -260,5 +293,5 @@ class TaylorCoefficients(Task):
         extra = format_polynomial(from_coefficients([*coefficients, Fraction(1, 7)]), ["x"])  # one term too many
         bumped = format_polynomial(from_coefficients([coefficients[0] + 1, *coefficients[1:]]), ["x"])
         shorter = format_polynomial(from_coefficients(coefficients[:n]), ["x"]) if n > 0 else "0"
-        wrong = [extra, bumped, shorter]
+        wrong = [extra, bumped, shorter, f"{problem.answer} + O(x^{len(coefficients) + 4})"]
         return [w for w in wrong if not self.verify(problem, w).correct]

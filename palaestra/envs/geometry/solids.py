@@ -11,7 +11,8 @@ formula.
 
 The answer is any exact expression of the value (``96π``, ``96*pi``, ``\\frac{500\\pi}{3}``,
 ``4√10``, ``72 + 36√2``): it is evaluated to 40 digits and must match to 25; decimals with
-more than 12 places are refused, so rounded values fail. A unit (``cm^3``) may follow.
+more than 12 places are refused, so rounded values fail. A unit may follow if it is the
+prompt's centimetres to the right power (``cm``, ``cm^2``, ``\\text{ cm}^3``, ``cubic cm``).
 """
 
 from __future__ import annotations
@@ -28,8 +29,11 @@ from palaestra.verifiers.formulas import agree, evaluate, read_formula
 from palaestra.verifiers.normalize import read_with_tail
 from palaestra.verifiers.radicals import format_radical
 
-Question = tuple[str, str, int]  # text, exact answer, steps
-_UNIT = re.compile(r"\s*(?:cm|m|mm|units?)\s*(?:\^?\s*[23]|²|³)?\s*$|\s*(?:cubic|square)\s+(?:cm|m|units?)\s*$")
+Question = tuple[str, str, int]
+_TEXT_COMMAND = re.compile(r"\\(?:text|mathrm|operatorname) ?\{ ?([^{}]{0,20}?) ?\}")  # \text{ cm}^3  # text, exact answer, steps
+# the prompt's unit after the value: "cm", "cm^3", "cm³", "cubic cm", "square centimetres"; its power must fit
+_UNIT = re.compile(r"\s*(?:(?:cm|centimet(?:er|re)s?)\s*(?:\^\s*\{?\s*([123])\s*\}?|([²³]))?"
+                   r"|(cubic|square)\s+(?:cm|centimet(?:er|re)s?))\s*$")
 
 
 def _q(value: Fraction | int) -> str:
@@ -161,13 +165,28 @@ def _advanced(rng: random.Random) -> Question:
 _LEVELS: list[Callable[[random.Random], Question]] = [_box, _cone_sphere, _composite, _pyramid, _advanced]
 
 
-def _real(text: str):  # type: ignore[no-untyped-def]
+def _real(text: str, dimension: int | None = None):  # type: ignore[no-untyped-def]
+    """The value written in ``text`` (with a unit of length to the power ``dimension`` allowed after it)."""
     def read(s: str):  # type: ignore[no-untyped-def]
-        return evaluate(read_formula(_UNIT.sub("", s), []), {})
+        s = _TEXT_COMMAND.sub(r" \1", s).replace("\\,", " ").replace("\\ ", " ")
+        unit = _UNIT.search(s[-40:])
+        if unit is not None:
+            power, superscript, word = unit.groups()
+            written = int(power) if power else {"²": 2, "³": 3, "square": 2, "cubic": 3}.get(superscript or word, 1)
+            if written != dimension:
+                return None  # cm^2 for a volume, or a unit where none was expected
+            s = s[: len(s) - len(unit.group())]
+        return evaluate(read_formula(s, []), {})
 
     if not isinstance(text, str) or len(text) > 2_000:
         return None
     return read_with_tail(text, read)
+
+
+def _dimension(question: str) -> int:
+    """1, 2 or 3: what the question's last sentence asks for is a length, an area or a volume."""
+    asked = question.rsplit(". ", 1)[-1]
+    return 3 if "volume" in asked else 2 if "area" in asked else 1
 
 
 @register
@@ -188,12 +207,13 @@ class Solids(Task):
         question, answer, steps = _LEVELS[config.stage](rng)
         example = "96*pi or 4*sqrt(10)" if answer not in ("96*pi", "4*sqrt(10)") else "12*pi"
         prompt = f"{question}\n\nGive the exact value (π and square roots allowed, no rounding), e.g. {example}."
-        return Problem(prompt=prompt, answer=answer, data={"answer": answer, "steps": steps})
+        return Problem(prompt=prompt, answer=answer, data={"answer": answer, "steps": steps,
+                                                           "dimension": _dimension(question)})
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        got = _real(answer)
+        got = _real(answer, problem.data["dimension"])
         if got is None:
-            return Verdict.unparsed("not an exact number (π and square roots allowed)")
+            return Verdict.unparsed("not an exact number (π and square roots allowed), or a unit of the wrong kind")
         return Verdict.judge(agree(got, _real(problem.data["answer"])), "wrong value")
 
     def difficulty(self, problem: Problem) -> float:
@@ -204,11 +224,13 @@ class Solids(Task):
         answer = problem.answer
         return [*super().spellings(problem), answer.replace("*pi", "π").replace("pi", "π"),
                 answer.replace("pi", "\\pi").replace("sqrt(", "\\sqrt(").replace("*", " \\cdot "),
-                f"{answer} cm^3", f"V = {answer}", f"{answer}. That is exact."]
+                f"{answer} {['cm', 'cm^2', 'cm³'][problem.data['dimension'] - 1]}", f"V = {answer}",
+                f"{answer}. That is exact."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         answer = problem.answer
         value = _real(answer)
         wrong = [f"2*({answer})", f"({answer}) + 1", f"{float(value.real):.6f}", f"({answer})/pi",
-                 f"{answer} or 2*({answer})"]
+                 f"{answer} or 2*({answer})", f"{answer} {['cm^2', 'cm^3', 'cm'][problem.data['dimension'] - 1]}",
+                 f"{answer} m"]
         return [w for w in wrong if not self.verify(problem, w).correct]

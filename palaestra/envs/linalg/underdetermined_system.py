@@ -9,7 +9,8 @@ equations in 6.
 
 Answers are checked, not compared. One solution: any exact vector with A x = b
 (``(1, 0, -2)``, ``x = 1, y = 0, z = -2``). The general solution: a vector whose entries are
-linear in parameters (``(1 + 2s - t, s, 3 - t, t)``, ``x = 1 + 2s - t, y = s, ...``): its
+linear in parameters (``(1 + 2s - t, s, 3 - t, t)``, ``x = 1 + 2s - t, y = s, ...``,
+``(1, 0, 3, 0) + s(2, 1, 0, 0) + t(-1, 0, -1, 1)``, with a remark such as ``s, t ∈ ℝ``): its
 constant part must solve A x = b and its parameter directions must be independent
 solutions of A v = 0, one per free variable, so every solution is covered and nothing
 else. ``no solution`` (or ``inconsistent``, ``∅``) is right only when there is none.
@@ -27,7 +28,7 @@ from palaestra.core.retry import retry
 from palaestra.envs.linalg.common import cell, multiply, rank, reduced_row_echelon, unimodular
 from palaestra.verifiers.assignments import read_assignment
 from palaestra.verifiers.formulas import linear_combination, read_formula
-from palaestra.verifiers.normalize import enclosed, read_with_tail, split_top_level, strip_wrappers
+from palaestra.verifiers.normalize import closing_bracket, enclosed, read_with_tail, split_top_level, strip_wrappers
 from palaestra.verifiers.polynomials import to_polynomial
 
 PARAMETERS = ("s", "t", "u", "r", "k", "p", "q")
@@ -35,6 +36,18 @@ _NAMES = {3: "xyz", 4: "xyzw"}
 _NONE = re.compile(r"^(?:no solutions?|none|inconsistent|the system (?:is inconsistent|has no solutions?)|∅|"
                    r"\\emptyset|no real solutions?|there (?:is|are) no solutions?)\.?$", re.IGNORECASE)
 _COMMA = re.compile(r"\s*,\s*")
+_COEFFICIENT = re.compile(r"\s*([+-]?)\s*([^()\[\]]*?)\s*(?:\*|\\cdot)?\s*$")
+MAX_VECTOR_TERMS = 8
+# a closing remark on the parameters: ", s, t ∈ ℝ", "where s and t are real numbers", "(s, t free)"
+_PARAMETER_NAMES = r"(?:[a-z]\s*(?:,|and)\s*){0,6}[a-z]"
+_REALS = r"(?:∈|\\in|in)\s*(?:ℝ|\\mathbb\s*\{?\s*R\s*\}?|\\R|R)"
+_DOMAIN = re.compile(
+    r"[,;.]?\s*\(?\s*(?:"
+    rf"(?:(?:where|with)\s+)?{_PARAMETER_NAMES}\s*(?:{_REALS}|(?:are\s+|is\s+)?(?:any\s+|arbitrary\s+)?"
+    r"(?:real(?:\s+numbers?)?|arbitrary|free)(?:\s+(?:parameters?|constants?))?)"
+    rf"|(?:for|with)\s+(?:all|any|arbitrary)\s+(?:real\s+(?:numbers\s+)?)?{_PARAMETER_NAMES}(?:\s*{_REALS})?"
+    r")\s*\)?\s*\.?\s*$"
+)
 
 
 def _names(n: int) -> list[str]:
@@ -131,6 +144,7 @@ class UnderdeterminedSystem(Task):
         names = _names(len(problem.data["matrix"][0]))
         entries = [e for _, e in split_top_level(answer[1:-1], _COMMA)]
         return [*super().spellings(problem), ", ".join(f"{n} = {e}" for n, e in zip(names, entries)),
+                f"\\left({answer[1:-1]}\\right)", _as_vector_sum(answer, len(names)),
                 f"({', '.join(names)}) = {answer}", answer.replace("s", "p").replace("t", "q")
                 if problem.data["general"] else f"[{answer[1:-1]}]"]
 
@@ -164,6 +178,8 @@ def _matrix(rng: random.Random, config: UnderdeterminedSystem.Config) -> list[li
         return None
     if any(all(v == 0 for v in row) for row in matrix) or any(all(row[c] == 0 for row in matrix) for c in range(n)):
         return None
+    if len({tuple(row) for row in matrix}) < m:
+        return None  # an equation written twice
     return matrix
 
 
@@ -184,17 +200,38 @@ def _general(matrix: list[list[int]], x0: list[int], names: list[str]) -> str:
     return "(" + ", ".join(entries) + ")"
 
 
+def _as_vector_sum(answer: str, size: int) -> str:
+    """A parametric answer ``(1 + 2s, s, 3)`` written as ``(1, 0, 3) + s(2, 1, 0)``."""
+    entries = [e for _, e in split_top_level(answer[1:-1], _COMMA)]
+    used = [p for p in PARAMETERS if p not in _names(size)]
+    polynomials = [to_polynomial(read_formula(e, used), used) or {} for e in entries]
+    terms = ["(" + ", ".join(cell(p.get((0,) * len(used), Fraction(0))) for p in polynomials) + ")"]
+    for k, name in enumerate(used):
+        unit = tuple(1 if j == k else 0 for j in range(len(used)))
+        column = [p.get(unit, Fraction(0)) for p in polynomials]
+        if any(column):
+            terms.append(f"{name}(" + ", ".join(cell(v) for v in column) + ")")
+    return " + ".join(terms)
+
+
 def _read_parametric(text: str, names: list[str]) -> tuple[list[Fraction], list[list[Fraction]]] | None:
     """(constant vector, one direction per parameter used) of a written (parametric) vector."""
     def entries_of(s: str) -> list[str] | None:
         s = strip_wrappers(s)
         s = re.sub(r"^\(\s*" + r"\s*,\s*".join(map(re.escape, names)) + r"\s*\)\s*=\s*", "", s)
+        s = s.replace("\\left", "").replace("\\right", "")
         if enclosed(s, "(["):
             parts = [p for _, p in split_top_level(s[1:-1], _COMMA)]
             return parts if len(parts) == len(names) else None
+        combined = _vector_form(s, len(names))
+        if combined is not None:
+            return combined
         values = read_assignment(s, names, lambda v: v)
         return [values[name] for name in names] if values else None
 
+    remark = _DOMAIN.search(text[-100:]) if isinstance(text, str) else None
+    if remark is not None and remark.group().strip(" .") and len(remark.group()) < len(text):
+        text = text[: len(text) - len(remark.group())]
     entries = read_with_tail(text, entries_of, clauses=False)
     if entries is None:
         return None
@@ -212,3 +249,27 @@ def _read_parametric(text: str, names: list[str]) -> tuple[list[Fraction], list[
         if any(column):
             directions.append(column)
     return constant, directions
+
+
+def _vector_form(text: str, size: int) -> list[str] | None:
+    """The entries of a vector written as a combination ``(1, 0, 2) + s(2, 1, 0) - t*(1, 0, 1)``, each as a
+    formula (``+ (1)*(1) + (s)*(2) - (t)*(1)``), or None when ``text`` is not such a combination."""
+    entries = [""] * size
+    position = 0
+    for _ in range(MAX_VECTOR_TERMS):
+        opening = min((i for i in (text.find("(", position), text.find("[", position)) if i >= 0), default=-1)
+        closing = closing_bracket(text, opening)
+        if closing < 0:
+            return None
+        coefficient = _COEFFICIENT.fullmatch(text[position:opening])
+        if coefficient is None or (position > 0 and not coefficient.group(1)):
+            return None  # terms are joined by + or -
+        sign, factor = coefficient.group(1) or "+", coefficient.group(2) or "1"
+        parts = [p for _, p in split_top_level(text[opening + 1 : closing], _COMMA)]
+        if len(parts) != size:
+            return None
+        entries = [f"{entry} {sign} ({factor})*({part})" for entry, part in zip(entries, parts)]
+        position = closing + 1
+        if not text[position:].strip():
+            return entries
+    return None

@@ -12,7 +12,8 @@ exactly; the member asked about always carries force.
 
 The answer is the force in kN, tension positive and compression negative (``-25/2``,
 ``-12.5 kN``), or a magnitude with the word (``12.5 kN compression``, ``12.5 (C)``,
-``20 kN tension``); a wrong sign or a rounded value is wrong.
+``20 kN in tension``, ``-12.5 kN (compression)`` where sign and word agree); a wrong sign, a
+rounded value or a label naming another member (``F_{AB} = ...``) is wrong.
 """
 
 from __future__ import annotations
@@ -25,12 +26,15 @@ from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
+from palaestra.verifiers.normalize import strip_wrappers
 from palaestra.verifiers.numeric import read_exact
 from palaestra.verifiers.rationals import format_fraction, other_spellings
 
 # heights with two or more Pythagorean legs: height -> horizontal legs giving whole-number members
 _LEGS = {4: (3,), 8: (6, 15), 12: (5, 9, 16, 35), 24: (7, 10, 18, 32, 45), 6: (8,), 3: (4,), 5: (12,)}
-_KIND = re.compile(r"\s*(?:\(\s*)?(tension|compression|T|C)(?:\s*\))?\.?\s*$", re.IGNORECASE)
+_KIND = re.compile(r"[\s,.]*(?:\(\s*)?(?:(?:the\s+member\s+is\s+)?in\s+)?(tension|compression|tensile|compressive|T|C)"
+                   r"(?:\s*\))?\.?\s*$", re.IGNORECASE)
+_LABEL = re.compile(r"\s*\$?\s*([A-Za-z0-9_{}\\ ]{1,24}?)\s*=")
 KN = ("kN", "kilonewton", "kilonewtons", "kN.")
 
 Joint = tuple[Fraction, Fraction]
@@ -93,11 +97,13 @@ def _gauss(rows: list[list[Fraction]], unknowns: int) -> list[Fraction]:
             raise ValueError("the truss is not statically determinate")
         rows[pivot_row], rows[pivot] = rows[pivot], rows[pivot_row]
         lead = rows[pivot_row][col]
-        rows[pivot_row] = [v / lead for v in rows[pivot_row]]
+        rows[pivot_row] = [v / lead if v else v for v in rows[pivot_row]]
+        used = [j for j, v in enumerate(rows[pivot_row]) if v]  # a joint's equations are sparse: only these change
         for r in range(len(rows)):
             if r != pivot_row and rows[r][col] != 0:
-                factor = rows[r][col]
-                rows[r] = [a - factor * b for a, b in zip(rows[r], rows[pivot_row])]
+                factor, row = rows[r][col], rows[r]
+                for j in used:
+                    row[j] -= factor * rows[pivot_row][j]
         pivots.append(col)
         pivot_row += 1
     if any(row[unknowns] != 0 for row in rows[pivot_row:]):
@@ -209,9 +215,18 @@ class TrussForces(Task):
         )
         return Problem(prompt=prompt, answer=format_fraction(value), data={
             "value": format_fraction(value), "joints": len(truss.joints), "loads": len(truss.loads),
+            "member": list(member),
         })
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
+        answer = strip_wrappers(answer) if isinstance(answer, str) and len(answer) <= 300 else answer
+        label = _LABEL.match(answer) if isinstance(answer, str) else None
+        if label is not None:
+            name = re.sub(r"[\s{}_\\]", "", label.group(1))
+            a, b = problem.data["member"]
+            if name not in ("F", "N", "T", "P", "", a + b, b + a, f"F{a}{b}", f"F{b}{a}"):
+                return Verdict.wrong(f"{label.group(1).strip()} is not the force in member {a}{b}")
+            answer = answer[label.end() :]
         value = _read_force(answer)
         if value is None:
             return Verdict.unparsed("not a force in kN (e.g. -12.5 or 12.5 kN compression)")
@@ -226,13 +241,17 @@ class TrussForces(Task):
         word = "tension" if value > 0 else "compression"
         magnitude = format_fraction(abs(value))
         return [*super().spellings(problem), *other_spellings(value), f"{problem.answer} kN",
-                f"{magnitude} kN {word}", f"{magnitude} ({word[0].upper()})", f"F = {problem.answer} kN"]
+                f"{magnitude} kN {word}", f"{magnitude} ({word[0].upper()})", f"F = {problem.answer} kN",
+                f"F_{{{''.join(problem.data['member'])}}} = {problem.answer} kN", f"{magnitude} kN in {word}",
+                f"{problem.answer} kN. The member is in {word}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         value = Fraction(problem.data["value"])
         magnitude = format_fraction(abs(value))
         word = "compression" if value > 0 else "tension"  # the wrong sense
-        return [format_fraction(-value), f"{magnitude} kN {word}", format_fraction(value * 2),
+        a, b = problem.data["member"]
+        return [format_fraction(-value), f"{magnitude} kN {word}", format_fraction(value * 2), f"F_{{{b}}} = {problem.answer}",
+                f"{problem.answer} kN. The member is in {word}.", f"{problem.answer} kN {word}",
                 format_fraction(value + 1), f"{float(value):.2f}" if (value * 100).denominator != 1 else "0"]
 
 
@@ -241,15 +260,15 @@ def _read_force(text: str) -> Fraction | None:
         return None
     s = text.strip().rstrip(".")
     sense = None
-    match = _KIND.search(s)
+    match = _KIND.search(s[-60:])
     if match:
         sense = match.group(1).lower()[0]
-        s = s[: match.start()].strip().rstrip(",").strip()
+        s = s[: len(s) - len(match.group())].strip()
     value = read_exact(s, units=KN, max_digits=60, mixed=True)
     if value is None:
         return None
     if sense is None:
         return value
-    if value < 0:
-        return None  # "-12 kN compression" is ambiguous: refuse it
+    if value < 0:  # "-12 kN compression" agrees with the sign convention; "-12 kN tension" contradicts it
+        return value if sense == "c" else None
     return value if sense == "t" else -value

@@ -10,20 +10,25 @@ draw is red given what was drawn (the posterior predictive). Each answer is the 
 exact sums over the hypotheses (P(evidence and H) / P(evidence)).
 
 The answer is the exact probability in any exact spelling (``95/113``, ``\\frac{95}{113}``,
-an equal decimal); a rounded decimal or a percentage rounded off is wrong.
+an equal decimal, an equal percentage ``57.5%``); a rounded decimal or a percentage rounded
+off is wrong.
 """
 
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.envs.probability.common import exact_corruptions, exact_spellings, example_for, verdict_exact
+from palaestra.verifiers.normalize import strip_wrappers
+from palaestra.verifiers.numeric import format_decimal
 from palaestra.verifiers.rationals import format_fraction
 
+_PERCENT = re.compile(r"\s*([0-9][0-9.]{0,40})\s*(?:%|\\%|percent)\s*\.?\s*")
 Question = tuple[str, Fraction, int]  # text, answer, hypotheses x pieces of evidence
 
 
@@ -142,12 +147,17 @@ class Bayes(Task):
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         question, value, weight = _LEVELS[config.stage](rng)
-        prompt = f"{question}\n\nGive the exact probability as a fraction, e.g. {example_for(value)}."
+        prompt = (f"{question}\n\nGive the exact probability as a fraction (an equal terminating decimal or percentage "
+                  f"is fine too), e.g. {example_for(value)}.")
         return Problem(prompt=prompt, answer=format_fraction(value), data={
             "value": format_fraction(value), "weight": weight})
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        return verdict_exact(answer, Fraction(problem.data["value"]))
+        value = Fraction(problem.data["value"])
+        percent = _PERCENT.fullmatch(strip_wrappers(answer)) if isinstance(answer, str) and len(answer) < 200 else None
+        if percent is not None:  # "57.5%": exact when it equals the probability to the digit
+            return verdict_exact(percent.group(1), value * 100)
+        return verdict_exact(answer, value)
 
     def difficulty(self, problem: Problem) -> float:
         """Hypotheses times pieces of evidence to combine (a single test counts one), plus a tenth of the digits
@@ -155,7 +165,11 @@ class Bayes(Task):
         return problem.data["weight"] + len(str(Fraction(problem.data["value"]).denominator)) / 10
 
     def spellings(self, problem: Problem) -> list[str]:
-        return [*super().spellings(problem), *exact_spellings(Fraction(problem.data["value"]))]
+        value = Fraction(problem.data["value"])
+        percent = [f"{format_decimal(value * 100)}%"] if (value * 100).denominator in (1, 2, 4, 5, 8, 10) else []
+        return [*super().spellings(problem), *exact_spellings(value), *percent]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
-        return [*super().corruptions(problem, rng), *exact_corruptions(Fraction(problem.data["value"]), rng)]
+        value = Fraction(problem.data["value"])
+        return [*super().corruptions(problem, rng), *exact_corruptions(value, rng),
+                f"{float(value * 100):.1f}%" if (value * 1000).denominator != 1 else f"{format_decimal(value * 100 + 1)}%"]

@@ -7,7 +7,9 @@ with transition probabilities in small fractions (self-loops allowed, every tran
 state able to reach an absorbing one). The questions: the probability of ending in a
 given absorbing state (levels 0, 1, 3), the expected number of steps until absorption
 (levels 2, 3) and the expected number of visits to a transient state (level 4). Answers
-come from the linear first-step equations solved with exact fractions.
+come from the linear first-step equations solved with exact fractions; questions whose
+answer is 0 or 1 (an unreachable target, a state never revisited) are redrawn, as a guess
+would get them.
 
 The answer is the exact value in any exact spelling (``7/12``, ``\\frac{7}{12}``, ``3.5``);
 a rounded decimal is wrong.
@@ -35,11 +37,13 @@ def solve(matrix: list[list[Fraction]], right: list[Fraction]) -> list[Fraction]
         pivot = next(r for r in range(col, n) if rows[r][col] != 0)
         rows[col], rows[pivot] = rows[pivot], rows[col]
         lead = rows[col][col]
-        rows[col] = [v / lead for v in rows[col]]
+        rows[col] = [v / lead if v else v for v in rows[col]]
+        used = [j for j, v in enumerate(rows[col]) if v]  # chains are sparse: only these columns change
         for r in range(n):
             if r != col and rows[r][col] != 0:
-                factor = rows[r][col]
-                rows[r] = [a - factor * b for a, b in zip(rows[r], rows[col])]
+                factor, row = rows[r][col], rows[r]
+                for j in used:
+                    row[j] -= factor * rows[col][j]
     return [rows[i][n] for i in range(n)]
 
 
@@ -139,25 +143,12 @@ class MarkovAbsorption(Task):
         if config.transient == 0:
             question, value, states = _ruin(rng)
         else:
-            chain, ends = retry(lambda: _random_chain(rng, config.transient, config.absorbing),
-                                what="a chain where every state can be absorbed")
-            start = rng.choice(list(chain))
-            if kind == "probability":
-                target = rng.choice(ends)
-                value = absorption(chain, target)[start]
-                ask = f"Starting from {start}, what is the probability that the chain ends in {target}?"
-            elif kind == "steps":
-                value = expected_steps(chain)[start]
-                ask = f"Starting from {start}, what is the expected number of steps until the chain is absorbed?"
-            else:
-                state = rng.choice(list(chain))
-                value = expected_visits(chain, start, state)
-                ask = (f"Starting from {start}, what is the expected number of times the chain is in state {state} "
-                       "(counting the start itself if it is that state) before it is absorbed?")
-            question = f"{_describe(chain, ends)}\n\n{ask}"
+            # 0 and 1 (an unreachable target, a state never revisited) would be guessable without solving anything
+            question, value = retry(lambda: _chain_question(rng, config, kind), what="a question with a non-trivial value")
             states = config.transient
         example = "7/12" if value != Fraction(7, 12) else "5/3"
-        prompt = f"{question}\n\nGive the exact value as a fraction, e.g. {example}."
+        prompt = (f"{question}\n\nGive the exact value as a fraction (an equal terminating decimal is fine too), "
+                  f"e.g. {example}.")
         return Problem(prompt=prompt, answer=format_fraction(value), data={
             "kind": kind, "value": format_fraction(value), "states": states,
         })
@@ -177,8 +168,33 @@ class MarkovAbsorption(Task):
         return [*super().corruptions(problem, rng), *exact_corruptions(Fraction(problem.data["value"]), rng)]
 
 
+def _chain_question(rng: random.Random, config: MarkovAbsorption.Config, kind: str) -> tuple[str, Fraction] | None:
+    """A random chain and a question about it of the given kind, or None when the chain does not fit or the
+    answer is 0 or 1."""
+    drawn = _random_chain(rng, config.transient, config.absorbing)
+    if drawn is None:
+        return None
+    chain, ends = drawn
+    start = rng.choice(list(chain))
+    if kind == "probability":
+        target = rng.choice(ends)
+        value = absorption(chain, target)[start]
+        ask = f"Starting from {start}, what is the probability that the chain ends in {target}?"
+    elif kind == "steps":
+        value = expected_steps(chain)[start]
+        ask = f"Starting from {start}, what is the expected number of steps until the chain is absorbed?"
+    else:
+        state = rng.choice(list(chain))
+        value = expected_visits(chain, start, state)
+        ask = (f"Starting from {start}, what is the expected number of times the chain is in state {state} "
+               "(counting the start itself if it is that state) before it is absorbed?")
+    if value in (0, 1):
+        return None
+    return f"{_describe(chain, ends)}\n\n{ask}", value
+
+
 def _ruin(rng: random.Random) -> tuple[str, Fraction, int]:
-    n = rng.randint(3, 15)
+    n = rng.randint(3, 20)
     start = rng.randint(1, n - 1)
     denominator = rng.randint(2, 15)
     wins = rng.randint(1, denominator - 1)
