@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-from palaestra.vector.shard import Command, Outcome, Shard
+from palaestra.vector.shard import Command, Outcome, Shard, reset_options
 
 Slots = dict[int, tuple[str, dict[str, Any]]]
 
@@ -34,7 +34,15 @@ class WorkerFailed(Exception):
 
 
 class Runner:
-    """Executes a batch of commands, one per sub-env, and returns one outcome per command."""
+    """Executes a batch of commands, one per sub-env, and returns one outcome per command.
+
+    ``resets_in_worker``: whether a vector env should send SAME_STEP steps as
+    ``("step", action, next_reset)`` so that the worker resets an env whose episode
+    ended in the same round trip (worth it across processes; in-process, the extra
+    tuple per step costs more than the second call it saves).
+    """
+
+    resets_in_worker = False
 
     def execute(self, commands: dict[int, Command]) -> dict[int, Outcome]:
         raise NotImplementedError
@@ -63,6 +71,8 @@ class PooledRunner(Runner):
     on a replacement worker.
     """
 
+    resets_in_worker = True
+
     def __init__(self, slots: Slots, num_workers: int, timeout: float) -> None:
         self.histories: dict[int, list[Command]] = {}
         num_workers = max(1, min(num_workers, len(slots)))
@@ -88,13 +98,17 @@ class PooledRunner(Runner):
     # the shared logic
     def execute(self, commands: dict[int, Command]) -> dict[int, Outcome]:
         outcomes = self._execute(commands)
-        for i, (status, _) in outcomes.items():
-            if status != "ok":
+        for i, outcome in outcomes.items():
+            if outcome[0] != "ok":
                 continue
-            if commands[i][0] == "reset":
-                self.histories[i] = [commands[i]]
+            command = commands[i]
+            if command[0] == "reset":
+                self.histories[i] = [command]
+            elif len(outcome) > 2:  # the step ended the episode and the worker reset the env
+                if outcome[2][0] == "ok":
+                    self.histories[i] = [("reset", None, reset_options(*command[2]))]
             else:
-                self.histories.setdefault(i, []).append(commands[i])
+                self.histories.setdefault(i, []).append(command[:2])
         return outcomes
 
     def _execute(self, commands: dict[int, Command]) -> dict[int, Outcome]:

@@ -2,8 +2,12 @@
 
 The same class serves every mode: the sync runner holds one shard in-process,
 the process pool one per worker process, the Ray runner one per actor. A
-command is ``("reset", seed, options)`` or ``("step", action)``; its outcome is
-``("ok", result)`` or ``("error", message)`` when the env itself raised.
+command is ``("reset", seed, options)``, ``("step", action)`` or
+``("step", action, next_reset)``: the last one, when the step ends the episode,
+resets the env at once with :func:`reset_options` ``(*next_reset)``, which saves
+a vector env under SAME_STEP autoreset a second round trip to the worker. An
+outcome is ``("ok", result)``, ``("ok", step_result, reset_outcome)`` after such
+a reset, or ``("error", message)`` when the env itself raised.
 
 Example::
 
@@ -11,6 +15,9 @@ Example::
     >>> [(i, kind)] = [(i, o[0]) for i, o in shard.execute([(0, ("reset", 3, None))])]
     >>> kind
     'ok'
+    >>> [(_, outcome)] = shard.execute([(0, ("step", "<answer>0</answer>", (7, 0, 1, None)))])
+    >>> outcome[2][0], outcome[2][1][1]["seed"] == reset_options(7, 0, 1, None)["problem_seed"]
+    ('ok', True)
 """
 
 from __future__ import annotations
@@ -20,8 +27,23 @@ import traceback
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from palaestra.core.seeding import derive_seed
+
 Command = tuple[Any, ...]
-Outcome = tuple[str, Any]
+Outcome = tuple[Any, ...]
+SEED_RANGE = 2**31 - 1
+
+
+def reset_options(base_seed: int, index: int, episode: int, level: int | None) -> dict[str, Any]:
+    """Reset options of episode ``episode`` (from 0) of env ``index`` in a vector env reset with ``base_seed``.
+
+    Episode 0 uses problem seed ``base_seed + index``; later ones a seed derived from all three.
+
+    >>> reset_options(100, 3, 0, None), reset_options(100, 3, 0, 2)
+    ({'problem_seed': 103}, {'problem_seed': 103, 'level': 2})
+    """
+    seed = base_seed + index if episode == 0 else derive_seed(base_seed, index, episode) % SEED_RANGE
+    return {"problem_seed": seed} if level is None else {"problem_seed": seed, "level": level}
 
 
 class Shard:
@@ -34,27 +56,44 @@ class Shard:
         self.envs = {i: _wrapped(make(env_id, **kwargs), wrappers) for i, (env_id, kwargs) in slots.items()}
 
     def execute(self, commands: Iterable[tuple[int, Command]]) -> list[tuple[int, Outcome]]:
-        return [(i, self._run(i, command)) for i, command in commands]
+        envs = self.envs
+        outcomes: list[tuple[int, Outcome]] = []
+        for i, command in commands:  # inlined: no method call per command on the hot path
+            env = envs[i]
+            try:
+                if command[0] != "step":
+                    outcomes.append((i, ("ok", env.reset(seed=command[1], options=command[2]))))
+                    continue
+                result = env.step(command[1])
+            except Exception as exc:  # an env bug ends that episode, not the run
+                outcomes.append((i, ("error", _describe(exc))))
+                continue
+            if len(command) > 2 and (result[2] or result[3]):
+                outcomes.append((i, ("ok", result, _reset(env, reset_options(*command[2])))))
+            else:
+                outcomes.append((i, ("ok", result)))
+        return outcomes
 
     def restore(self, histories: dict[int, list[Command]]) -> None:
         """Replay each env's episode so far (deterministic envs land in the same state)."""
         for i, history in histories.items():
-            for command in history:
-                self._run(i, command)
-
-    def _run(self, i: int, command: Command) -> Outcome:
-        env = self.envs[i]
-        try:
-            if command[0] == "reset":
-                return "ok", env.reset(seed=command[1], options=command[2])
-            return "ok", env.step(command[1])
-        except Exception as exc:  # an env bug ends that episode, not the run
-            detail = traceback.format_exception_only(type(exc), exc)[-1].strip()
-            return "error", f"env raised {detail}"
+            self.execute((i, command) for command in history)
 
     def close(self) -> None:
         for env in self.envs.values():
             env.close()
+
+
+def _reset(env: Any, options: dict[str, Any]) -> Outcome:
+    try:
+        return "ok", env.reset(options=options)
+    except Exception as exc:
+        return "error", _describe(exc)
+
+
+def _describe(exc: Exception) -> str:
+    detail = traceback.format_exception_only(type(exc), exc)[-1].strip()
+    return f"env raised {detail}"
 
 
 def _wrapped(env: Any, wrappers: Sequence[Callable[[Any], Any]]) -> Any:

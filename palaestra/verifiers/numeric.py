@@ -275,6 +275,7 @@ def _read_core(
 # A bare integer or decimal: read directly, skipping the wrapper and tail machinery.
 _DIGITS_ACROSS_LINES = re.compile(r"\d[ \t]*\n\s*\d")
 _PLAIN_NUMERAL = re.compile(r"\s*([+-]?\d+(?:\.\d+)?)\s*")
+_PLAIN_INTEGER = re.compile(r"\s*([+-]?[0-9]+)\s*")
 
 
 def read_number(
@@ -366,6 +367,10 @@ def read_integer(
     >>> read_integer("481.0"), read_integer("1,000"), read_integer("2.5")
     (481, 1000, None)
     """
+    if units is None and not unit_required and isinstance(text, str) and len(text) <= min(max_digits, 4_000):
+        plain = _PLAIN_INTEGER.fullmatch(text)
+        if plain:  # a game move or a bare integer: the common case, read without building a Fraction
+            return int(plain.group(1))
     value = read_exact(text, units=units, unit_required=unit_required, max_digits=max_digits)
     return int(value) if value is not None and value.denominator == 1 else None
 

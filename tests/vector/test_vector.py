@@ -177,3 +177,21 @@ def test_gymnasium_vector_wrappers_work_on_it() -> None:
     assert terminated.tolist() == [True, False]
     assert infos["_episode"].tolist() == [True, False]
     assert infos["episode"]["r"][0] == 1.0 and infos["episode"]["l"][0] == 1
+
+
+def test_async_resets_in_worker_like_sync() -> None:
+    """Worker processes reset a finished env in the same round trip as its last step; the episodes and
+    seeds must be exactly those of the in-process runner."""
+
+    def run(mode: str) -> list:
+        envs = palaestra.make_vec(["games/mastermind", "arithmetic/expression"], num_envs=4, mode=mode, num_workers=2)
+        envs.reset(seed=3)
+        seen = []
+        for _ in range(25):  # mastermind episodes end after 10 guesses, expression ones every step
+            obs, rewards, terminated, truncated, infos = envs.step(["<answer>AAAB</answer>"] * 4)
+            seen.append((obs, rewards.tolist(), terminated.tolist(), truncated.tolist(), infos["seed"].tolist(),
+                         infos.get("final_obs", np.array([])).tolist()))
+        envs.close()
+        return seen
+
+    assert run("async") == run("sync")

@@ -10,6 +10,7 @@ earns nothing, and never an inexact decimal (``42.000001``).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -45,7 +46,7 @@ class Expression(Task):
         ][level]
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        text, value = _expression(rng, config, config.operations)
+        text, value = _expression(rng.random, config, config.operations)
         answer = str(value)
         example = -17 if value != -17 else 23  # never the answer
         return Problem(
@@ -102,43 +103,48 @@ def _worked_result(answer: str) -> Fraction | None:
     return value if worked == value else None
 
 
-def _below(rng: random.Random, n: int) -> int:
-    """Uniform in [0, n); ``random()`` is several times cheaper than ``randrange`` and generation is hot."""
-    return int(rng.random() * n)
+def _operand(rand: Callable[[], float], config: Expression.Config) -> int:
+    value = 1 + int(rand() * config.max_operand)
+    return -value if config.allow_negative and rand() < 0.2 else value
 
 
-def _operand(rng: random.Random, config: Expression.Config) -> int:
-    value = 1 + _below(rng, config.max_operand)
-    return -value if config.allow_negative and rng.random() < 0.2 else value
+def _expression(rand: Callable[[], float], config: Expression.Config, operations: int) -> tuple[str, int]:
+    """(text, exact value) of a random expression with ``operations`` binary operators.
 
-
-def _expression(rng: random.Random, config: Expression.Config, operations: int) -> tuple[str, int]:
-    """(text, exact value) of a random expression with ``operations`` binary operators."""
+    ``rand`` is the problem rng's ``random``: ``int(rand() * n)`` is several times cheaper than
+    ``randrange(n)`` and generation is hot.
+    """
     if operations == 0:
-        value = _operand(rng, config)
+        value = _operand(rand, config)
         return (f"({value})" if value < 0 else str(value)), value
-    op = config.operators[_below(rng, len(config.operators))]
+    operators = config.operators
+    op = operators[int(rand() * len(operators))]
     if op == "/":  # divide a compound left side by one of its small exact divisors
-        left, left_value = _expression(rng, config, operations - 1)
+        left, left_value = _expression(rand, config, operations - 1)
         divisors = [d for d in range(2, 13) if left_value % d == 0]
         if divisors:
-            d = divisors[_below(rng, len(divisors))]
-            return _join(left, op, str(d), True), left_value // d  # exact by construction
+            d = divisors[int(rand() * len(divisors))]
+            return _join(left, op, str(d), operations == 1, True), left_value // d  # exact by construction
         op = "+"  # no small exact divisor: add a leaf instead
-        right_value = _operand(rng, config)
+        right_value = _operand(rand, config)
         right = f"({right_value})" if right_value < 0 else str(right_value)
-        return _join(left, op, right, True), left_value + right_value
-    left_ops = _below(rng, operations)
-    left, left_value = _expression(rng, config, left_ops)
-    right, right_value = _expression(rng, config, operations - 1 - left_ops)
-    value = {"+": left_value + right_value, "-": left_value - right_value, "*": left_value * right_value}[op]
-    return _join(left, op, right, operations - 1 - left_ops == 0), value
+        return _join(left, op, right, operations == 1, True), left_value + right_value
+    left_ops = int(rand() * operations)
+    left, left_value = _expression(rand, config, left_ops)
+    right, right_value = _expression(rand, config, operations - 1 - left_ops)
+    if op == "+":
+        value = left_value + right_value
+    elif op == "-":
+        value = left_value - right_value
+    else:
+        value = left_value * right_value
+    return _join(left, op, right, left_ops == 0, operations - 1 - left_ops == 0), value
 
 
-def _join(left: str, op: str, right: str, right_is_leaf: bool) -> str:
+def _join(left: str, op: str, right: str, left_is_leaf: bool, right_is_leaf: bool) -> str:
     # Parenthesise every compound right operand and compound left operands of * and /,
     # which keeps the reading unambiguous without a precedence puzzle.
-    if _PRECEDENCE[op] == 2 and not left.strip("()-").isdigit():
+    if not left_is_leaf and _PRECEDENCE[op] == 2:
         left = f"({left})"
     if not right_is_leaf:
         right = f"({right})"

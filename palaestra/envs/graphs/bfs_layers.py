@@ -15,8 +15,8 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
-from palaestra.envs.graphs.common import edge_list, read_groups
-from palaestra.generators.graphs import bfs_distances, random_connected
+from palaestra.envs.graphs.common import edge_list, hop_layers, read_groups
+from palaestra.generators.graphs import random_connected
 
 
 @register
@@ -45,12 +45,18 @@ class BfsLayers(Task):
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n, directed = config.nodes, config.directed
         graph = random_connected(rng, n, config.edges, directed=directed)
-        distances = [bfs_distances(graph, v) for v in range(n)]
-        reach = [sum(d >= 0 for d in row) for row in distances]
-        sources = [v for v in range(n) if reach[v] >= min(max(reach), 0.6 * n)]
+        neighbours = graph.neighbours()
+        if directed:
+            reach = [len(hop_layers(neighbours, v)[1]) for v in range(n)]
+            sources = [v for v in range(n) if reach[v] >= min(max(reach), 0.6 * n)]
+        else:  # a connected undirected graph: every node reaches all n
+            sources = list(range(n))
         source = rng.choice(sources)
-        distance = distances[source]
-        layers = [[v for v in range(n) if distance[v] == d] for d in range(max(distance) + 1)]
+        distance, reached = hop_layers(neighbours, source)
+        layers = [[] for _ in range(distance[reached[-1]] + 1)]
+        for v in range(n):
+            if distance[v] >= 0:
+                layers[distance[v]].append(v)
         rows = sorted([u, v] for u, v, _ in graph.edges)
         kind = "directed" if directed else "undirected"
         arrows = " (a->b goes from a to b)" if directed else ""

@@ -360,6 +360,27 @@ def non_cycle_example(rng: random.Random, n: int, edges: Iterable[Sequence[int]]
                  what="three nodes that are not a cycle")
 
 
+def hop_layers(neighbours: Sequence[Sequence[int]], source: int) -> tuple[list[int], list[int]]:
+    """Hop distances from ``source`` (-1 where unreachable) and the reached nodes in BFS order.
+
+    Takes a prebuilt adjacency (``Graph.neighbours()``) so that searches from many sources
+    share it; the queue is the growing ``reached`` list itself.
+
+    >>> hop_layers([[1], [0, 2], [1], []], 0)
+    ([0, 1, 2, -1], [0, 1, 2])
+    """
+    distance = [-1] * len(neighbours)
+    distance[source] = 0
+    reached = [source]
+    for u in reached:  # the list grows while it is walked: a FIFO queue without deque calls
+        step = distance[u] + 1
+        for v in neighbours[u]:
+            if distance[v] < 0:
+                distance[v] = step
+                reached.append(v)
+    return distance, reached
+
+
 def find_cycle(n: int, edges: Iterable[Sequence[int]], directed: bool) -> list[int] | None:
     """One simple cycle (nodes in order) of the graph, or None when it has none (iterative DFS).
 

@@ -70,7 +70,7 @@ class Components(Task):
             u, v = rng.sample(group, 2)
             edges.add((min(u, v), max(u, v)))
         graph = Graph(n, tuple((u, v, 1) for u, v in sorted(edges)))
-        found = components(graph)
+        found = groups  # by construction: a spanning tree inside each group, extra edges only within one
         prompt = (
             f"An undirected graph has nodes 0 to {n - 1} and these {len(graph.edges)} edges:\n"
             f"{edge_list(graph.edges)}\n\n"

@@ -171,13 +171,13 @@ def _coins(rng: random.Random, config: ExactProbability.Config) -> Scenario:
     kinds = ["exactly", "at_least", "at_most"] + (["no_run", "more_heads", "run"] if config.hard_events else [])
     kind = rng.choice(kinds)
     outcomes = list(itertools.product((0, 1), repeat=n))
-
-    def weight_of(o: tuple[int, ...]) -> Fraction:
-        heads = sum(o)
-        return p**heads * (1 - p) ** (n - heads)
+    # an outcome with h heads has probability a^h (b - a)^(n - h) / b^n for p = a/b: integer weights
+    # summed exactly, divided once (Fraction arithmetic per outcome dominated generation)
+    a, b = p.numerator, p.denominator
+    weights = [a**heads * (b - a) ** (n - heads) for heads in range(n + 1)]
 
     def prob(event: Callable[[tuple[int, ...]], bool]) -> Fraction:
-        return sum((weight_of(o) for o in outcomes if event(o)), Fraction(0))
+        return Fraction(sum(weights[sum(o)] for o in outcomes if event(o)), b**n)
 
     lead = f"You toss {coin} {n} times."
     if kind == "exactly":
