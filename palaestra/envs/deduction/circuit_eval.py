@@ -57,12 +57,15 @@ class CircuitEval(Task):
         if config.shuffled:
             rng.shuffle(shown)
         listing = "\n".join(f"{name} = {op}({', '.join(args)})" for name, op, args in shown)
+        example = [i % 2 for i in range(len(outputs))]
+        if example == [values[o] for o in outputs]:  # the example shows the format, never the answer
+            example = [1 - bit for bit in example]
         prompt = (
             "A boolean circuit: each line defines a wire as a logic gate applied to other wires (NOT inverts; "
             "AND, OR, XOR, NAND, NOR and XNOR have their usual meanings).\n\n"
             f"Inputs: {', '.join(f'{k} = {v}' for k, v in inputs.items())}\n\n{listing}\n\n"
             f"What values do the outputs {', '.join(outputs)} carry? Answer with each output's value, 1 or 0, "
-            f"for example: {', '.join(f'{o} = {i % 2}' for i, o in enumerate(outputs))}"
+            f"for example: {', '.join(f'{o} = {bit}' for o, bit in zip(outputs, example))}"
         )
         answer = ", ".join(f"{o} = {values[o]}" for o in outputs)
         data = {"inputs": inputs, "gates": [[n, op, args] for n, op, args in gates], "outputs": outputs,

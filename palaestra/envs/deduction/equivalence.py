@@ -23,17 +23,23 @@ false``, ``p=1 q=0`` or the literals ``p, ¬q``); **any** such assignment is acc
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.envs.deduction.common import read_truth_assignment
-from palaestra.verifiers.normalize import strip_wrappers, unify
+from palaestra.verifiers.normalize import read_with_tail, strip_wrappers, unify
 
 _NAMES = "pqrstu"
 _SYMBOL = {"and": "∧", "or": "∨", "imp": "→", "iff": "↔"}
 _EQUIVALENT = frozenset({"equivalent", "they are equivalent", "the formulas are equivalent", "yes, equivalent",
-                         "equivalent formulas", "logically equivalent"})
+                         "equivalent formulas", "logically equivalent", "they are logically equivalent",
+                         "f and g are equivalent", "f and g are logically equivalent", "yes", "yes, they are equivalent",
+                         "f ≡ g", "f ⇔ g"})
+# "Not equivalent: p = true, ..." states the verdict before the separating assignment.
+_NOT_EQUIVALENT = re.compile(r"^(?:no\s*[,.:;]?\s*)?(?:(?:f and g|they|the formulas)\s+are\s+)?not\s+(?:logically\s+)?"
+                             r"equivalent\s*[,.:;—–-]*\s*", re.IGNORECASE)
 MAX_ANSWER_CHARS = 600
 
 
@@ -106,10 +112,13 @@ class Equivalence(Task):
         if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
             return Verdict.unparsed("answer too long")
         data = problem.data
-        if strip_wrappers(unify(answer)).strip().rstrip(".!").strip().lower() in _EQUIVALENT:
+        if read_with_tail(unify(answer), _read_equivalent, answer_words=("not", "inequivalent", "differ")):
             return Verdict.judge(data["equivalent"], "the formulas are not equivalent")
         n = data["variables"]
-        values = read_truth_assignment(answer, list(_NAMES[:n]))
+        names = list(_NAMES[:n])
+        text = _NOT_EQUIVALENT.sub("", strip_wrappers(unify(answer)), count=1)
+        values = read_with_tail(text, lambda s: read_truth_assignment(s, names), symbols=True, answer_words=names,
+                                clauses=False)
         if values is None:
             return Verdict.unparsed("expected equivalent, or a truth value for every variable")
         assignment = sum(1 << i for i in range(n) if values[_NAMES[i]])
@@ -120,22 +129,31 @@ class Equivalence(Task):
     def spellings(self, problem: Problem) -> list[str]:
         gold = problem.answer or ""
         if problem.data["equivalent"]:
-            return [*super().spellings(problem), "Equivalent.", "EQUIVALENT", "They are equivalent.", "**equivalent**"]
+            return [*super().spellings(problem), "Equivalent.", "EQUIVALENT", "They are equivalent.", "**equivalent**",
+                    "F and G are equivalent.", "Equivalent. Every row of the truth table agrees."]
         pairs = [pair.split(" = ") for pair in gold.split(", ")]
         return [*super().spellings(problem), " ".join(f"{k}={1 if v == 'true' else 0}" for k, v in pairs),
                 ", ".join(k if v == "true" else f"¬{k}" for k, v in pairs),
-                "\n".join(f"{k}: {'T' if v == 'true' else 'F'}" for k, v in pairs)]
+                "\n".join(f"{k}: {'T' if v == 'true' else 'F'}" for k, v in pairs), f"Not equivalent: {gold}",
+                f"{gold}. Under it one formula is true and the other false."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         n = problem.data["variables"]
         if problem.data["equivalent"]:
-            return ["not equivalent", ", ".join(f"{_NAMES[i]} = true" for i in range(n)), "maybe"]
+            return ["not equivalent", ", ".join(f"{_NAMES[i]} = true" for i in range(n)), "maybe",
+                    "equivalent, or not", "Equivalent. Actually they differ."]
         first, second = _table(problem.data["first"], n), _table(problem.data["second"], n)
         agreeing = [a for a in range(1 << n) if (first >> a & 1) == (second >> a & 1)]
-        wrong = ["equivalent"]
+        flipped = "false" if (problem.answer or "").startswith(f"{_NAMES[0]} = true") else "true"
+        wrong = ["equivalent", f"{problem.answer}\n{_NAMES[0]} = {flipped}"]
         if agreeing:
             wrong.append(_assignment(rng.choice(agreeing), n))
+            wrong.append(f"Not equivalent: {_assignment(rng.choice(agreeing), n)}")
         return wrong
+
+
+def _read_equivalent(text: str) -> bool | None:
+    return True if text.strip().rstrip(".!").strip().lower() in _EQUIVALENT else None
 
 
 def _assignment(a: int, n: int) -> str:

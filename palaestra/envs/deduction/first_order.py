@@ -123,33 +123,42 @@ def random_sentence(rng: random.Random, quantifiers: int, connectives: int, unar
             made = [rng.choice(unary), first]
         return ["not", made] if rng.random() < 0.3 else made
 
-    def build(scope: list[str], quants: int, joins: int, must: str | None) -> Formula:
+    def build(scope: list[str], quants: int, joins: int, must: str | None) -> tuple[Formula, set[str]]:
+        """A formula and the variables in it (kept alongside, so no subtree is walked twice)."""
         if quants and (not scope or not joins or rng.random() < 0.5):
             var = next(fresh)
-            inner = build(scope + [var], quants - 1, joins, var)
-            if var not in _variables_in(inner):
-                inner = [rng.choice(("and", "or", "imp")), atom(scope + [var], var), inner]
-            return [rng.choice(("forall", "exists")), var, inner]
+            inner, used = build(scope + [var], quants - 1, joins, var)
+            if var not in used:
+                join = rng.choice(("and", "or", "imp"))
+                extra = atom(scope + [var], var)
+                inner, used = [join, extra, inner], used | _variables_in(extra)
+            return [rng.choice(("forall", "exists")), var, inner], used | {var}
         if not joins:
-            return atom(scope, must)
+            made = atom(scope, must)
+            return made, _variables_in(made)
         left_joins = rng.randrange(joins)
         left_quants = rng.randint(0, quants)
-        left = build(scope, left_quants, left_joins, must)
-        right = build(scope, quants - left_quants, joins - 1 - left_joins, None)
-        return [rng.choice(("and", "or", "imp")), left, right]
+        left, left_used = build(scope, left_quants, left_joins, must)
+        right, right_used = build(scope, quants - left_quants, joins - 1 - left_joins, None)
+        return [rng.choice(("and", "or", "imp")), left, right], left_used | right_used
 
-    return build([], quantifiers, connectives, None)
+    return build([], quantifiers, connectives, None)[0]
 
 
 def degenerate(f: Formula) -> bool:
-    """Whether some connective joins a formula with itself or its negation (``A ∧ A``, ``A ∨ ¬A``)."""
+    """Whether some connective joins a formula with itself or its negation (``A ∧ A``, ``A ∨ ¬A``), or
+    with a connective that already contains it as one side (``A ∧ (A ∨ B)``, ``A → (A ∧ B)``)."""
     if f[0] in ("forall", "exists"):
         return degenerate(f[2])
     if f[0] == "not":
         return degenerate(f[1])
     if f[0] in ("and", "or", "imp"):
         a, b = f[1], f[2]
-        return a == b or a == ["not", b] or b == ["not", a] or degenerate(a) or degenerate(b)
+        if a == b or a == ["not", b] or b == ["not", a]:
+            return True
+        if (b[0] in ("and", "or", "imp") and a in b[1:]) or (a[0] in ("and", "or", "imp") and b in a[1:]):
+            return True
+        return degenerate(a) or degenerate(b)
     return False
 
 
@@ -190,3 +199,128 @@ def size(f: Formula) -> int:
     if f[0] in ("not", "and", "or", "imp"):
         return 1 + sum(size(g) for g in f[1:])
     return 1
+
+
+def ground(cnf: Any, f: Formula, domain_size: int, env: dict[str, int] | None = None) -> int:
+    """A literal of ``cnf`` (a :class:`palaestra.solvers.sat.CNF`) that holds exactly when ``f`` is
+    true in the structure over 1..``domain_size`` whose atoms are the variables ``(P, d)`` and
+    ``(L, d, e)``; quantifiers become gates over the domain. The structure found by a SAT solver
+    reads back with :func:`structure_from_model`.
+
+    >>> from palaestra.solvers.sat import CNF, solve
+    >>> cnf = CNF()
+    >>> cnf.add([ground(cnf, ["exists", "x", ["not", ["P", "x"]]], 2)]); cnf.add([cnf.var(("P", 1))])
+    >>> structure_from_model(solve(cnf), 2, ("P",), ())["unary"]
+    {'P': [1]}
+    """
+    env = env or {}
+    op = f[0]
+    domain = range(1, domain_size + 1)
+    if op in ("forall", "exists"):
+        parts = [ground(cnf, f[2], domain_size, {**env, f[1]: d}) for d in domain]
+        return cnf.and_of(parts) if op == "forall" else cnf.or_of(parts)
+    if op == "not":
+        return -ground(cnf, f[1], domain_size, env)
+    if op in ("and", "or", "imp"):
+        left, right = (ground(cnf, g, domain_size, env) for g in f[1:])
+        if op == "and":
+            return cnf.and_of([left, right])
+        return cnf.or_of([-left if op == "imp" else left, right])
+    if op == "eq":
+        return cnf.true if env[f[1]] == env[f[2]] else -cnf.true
+    return cnf.var((op, *(env[v] for v in f[1:])))
+
+
+def structure_from_model(model: dict, domain_size: int, unary: tuple[str, ...],
+                         binary: tuple[str, ...]) -> dict[str, Any]:
+    """The structure a SAT model of :func:`ground`'s atoms describes (atoms it never mentions are false)."""
+    domain = range(1, domain_size + 1)
+    return {
+        "size": domain_size,
+        "unary": {name: [d for d in domain if model.get((name, d), False)] for name in unary},
+        "binary": {name: [[a, b] for a in domain for b in domain if model.get((name, a, b), False)]
+                   for name in binary},
+    }
+
+
+class TruthBatch:
+    """Truth values of sentences in a batch of structures at once: ``batch(f)`` is the integer whose
+    bit i is the truth value of ``f`` in ``structures[i]``, from one pass of bitwise operations over
+    the whole batch (domains may differ in size). For generators that test many candidate sentences
+    against many structures; :meth:`plus` adds one structure cheaply.
+
+    >>> a = {"size": 1, "unary": {"P": [1]}, "binary": {}}
+    >>> b = {"size": 2, "unary": {"P": [1]}, "binary": {}}
+    >>> batch = TruthBatch([a, b])
+    >>> batch(["forall", "x", ["P", "x"]]), batch(["exists", "x", ["P", "x"]])
+    (1, 3)
+    >>> batch.plus({"size": 1, "unary": {"P": []}, "binary": {}})(["exists", "x", ["P", "x"]])
+    3
+    """
+
+    def __init__(self, structures: list[dict[str, Any]]) -> None:
+        self.count = 0
+        self.largest = 0
+        self.present: dict[int, int] = {}  # element d -> the structures whose domain holds d
+        self.atoms: dict[tuple, int] = {}  # (P, d) or (L, d, e) -> the structures where the atom holds
+        for structure in structures:
+            self._add(structure)
+
+    def _add(self, structure: dict[str, Any]) -> None:
+        bit = 1 << self.count
+        self.count += 1
+        self.largest = max(self.largest, structure["size"])
+        for d in range(1, structure["size"] + 1):
+            self.present[d] = self.present.get(d, 0) | bit
+        for name, members in structure["unary"].items():
+            for d in members:
+                self.atoms[(name, d)] = self.atoms.get((name, d), 0) | bit
+        for name, pairs in structure["binary"].items():
+            for a, b in pairs:
+                self.atoms[(name, a, b)] = self.atoms.get((name, a, b), 0) | bit
+
+    def plus(self, structure: dict[str, Any]) -> TruthBatch:
+        """A new batch: this one's structures and then ``structure`` (bit ``self.count``)."""
+        copy = TruthBatch([])
+        copy.count, copy.largest = self.count, self.largest
+        copy.present, copy.atoms = dict(self.present), dict(self.atoms)
+        copy._add(structure)
+        return copy
+
+    def __call__(self, f: Formula) -> int:
+        every = (1 << self.count) - 1
+        present = {d: self.present.get(d, 0) for d in range(1, self.largest + 1)}
+        atoms, largest = self.atoms, self.largest
+        env: dict[str, int] = {}  # the variables bound so far; each quantifier sets and restores its own
+
+        def value(g: Formula) -> int:
+            op = g[0]
+            if op == "forall" or op == "exists":
+                var, body, outer = g[1], g[2], env.get(g[1])
+                result = every if op == "forall" else 0
+                for d in range(1, largest + 1):
+                    env[var] = d
+                    if op == "forall":
+                        result &= value(body) | (every ^ present[d])
+                    else:
+                        result |= value(body) & present[d]
+                if outer is None:
+                    del env[var]
+                else:
+                    env[var] = outer
+                return result
+            if op == "not":
+                return every ^ value(g[1])
+            if op == "and":
+                return value(g[1]) & value(g[2])
+            if op == "or":
+                return value(g[1]) | value(g[2])
+            if op == "imp":
+                return (every ^ value(g[1])) | value(g[2])
+            if op == "eq":
+                return every if env[g[1]] == env[g[2]] else 0
+            if len(g) == 2:
+                return atoms.get((op, env[g[1]]), 0)
+            return atoms.get((op, env[g[1]], env[g[2]]), 0)
+
+        return value(f)

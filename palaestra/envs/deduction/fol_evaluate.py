@@ -36,7 +36,11 @@ from palaestra.envs.deduction.first_order import (
     size,
 )
 
-_YES, _NO = ("true", "yes", "it is true"), ("false", "no", "it is false")
+_YES = ("true", "yes", "it is true", "t", "⊤", "the sentence is true", "it is true in this structure",
+        "the sentence is true in this structure", "it holds", "the sentence holds")
+_NO = ("false", "no", "it is false", "f", "⊥", "the sentence is false", "it is false in this structure",
+       "the sentence is false in this structure", "it does not hold", "the sentence does not hold",
+       "the sentence is not true")
 
 
 @register
@@ -108,11 +112,13 @@ class FolEvaluate(Task):
         word = problem.answer or ""
         yes = "yes" if problem.data["true"] else "no"
         return [*super().spellings(problem), word.upper(), word.capitalize() + ".", f"**{word}**", yes,
-                f"\\boxed{{{word}}}", f"{word.capitalize()}, it is {word} in this structure."]
+                f"\\boxed{{{word}}}", f"{word.capitalize()}, it is {word} in this structure.",
+                f"The sentence is {word}.", word[0].upper()]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         other = "false" if problem.data["true"] else "true"
-        return [other, other.upper(), "true or false", "unknown", f"{problem.answer}, no wait, {other}"]
+        return [other, other.upper(), "true or false", "unknown", f"{problem.answer}, no wait, {other}",
+                f"The sentence is {other}.", f"{problem.answer}\n{other}"]
 
     def surface_features(self, problem: Problem) -> dict[str, float]:
         """The sentence's quantifiers and connectives, and how full the structure's extensions are."""

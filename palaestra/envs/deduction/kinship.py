@@ -36,7 +36,12 @@ _CORE = ("father", "mother", "son", "daughter", "brother", "sister", "husband", 
 _EXTENDED = ("uncle", "aunt", "nephew", "niece", "cousin")
 _IN_LAW = ("father-in-law", "mother-in-law", "son-in-law", "daughter-in-law", "brother-in-law", "sister-in-law")
 _GREAT = ("great-grandfather", "great-grandmother", "great-grandson", "great-granddaughter")
-_POSSESSIVE = re.compile(r"^\s*[A-Z][a-z]+\s+is\s+(?:the\s+)?[A-Z][a-z]+['’]s?\s+(.+?)\s*\.?\s*$")
+# "Ada is Ben's aunt", "Ada is the aunt of Ben", "Ben's aunt": the names must be the asked ones, in order.
+_SENTENCES = (
+    re.compile(r"^\s*(?P<x>[A-Za-z]+)\s+is\s+(?:the\s+)?(?P<y>[A-Za-z]+)['’]s?\s+(?P<r>.+?)\s*\.?\s*$"),
+    re.compile(r"^\s*(?P<x>[A-Za-z]+)\s+is\s+(?:the|a|an)\s+(?P<r>.+?)\s+of\s+(?P<y>[A-Za-z]+)\s*\.?\s*$"),
+    re.compile(r"^\s*(?P<y>[A-Za-z]+)['’]s?\s+(?P<r>.+?)\s*\.?\s*$"),
+)
 
 
 @register
@@ -85,7 +90,8 @@ class Kinship(Task):
         return float(len(people) + 3 * _distance(people, problem.data["x"], problem.data["y"]))
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        said = _read_relation(answer)
+        people = problem.data["people"]
+        said = _read_relation(answer, people[problem.data["x"]]["name"], people[problem.data["y"]]["name"])
         if said is None:
             return Verdict.unparsed("expected one relation word, such as aunt")
         return Verdict.judge(said == problem.data["relation"], "wrong relation")
@@ -95,13 +101,17 @@ class Kinship(Task):
         people = problem.data["people"]
         x, y = people[problem.data["x"]]["name"], people[problem.data["y"]]["name"]
         return [*super().spellings(problem), relation.replace("-", " "), relation.upper(), f"{relation}.",
-                f"{x} is {y}'s {relation}.", f"**{relation}**"]
+                f"{x} is {y}'s {relation}.", f"**{relation}**", f"{x} is the {relation} of {y}.",
+                f"{y}'s {relation}"]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         relation = problem.data["relation"]
         opposite = {"father": "mother", "mother": "father", "son": "daughter", "daughter": "son"}
         others = [r for r in (*_CORE, *_EXTENDED, *_IN_LAW, *_GREAT) if r != relation]
-        wrong = [rng.choice(others), f"{relation} or {rng.choice(others)}"]
+        people = problem.data["people"]
+        x, y = people[problem.data["x"]]["name"], people[problem.data["y"]]["name"]
+        wrong = [rng.choice(others), f"{relation} or {rng.choice(others)}", f"{y} is {x}'s {relation}.",
+                 f"{relation}. No wait, {rng.choice(others)}."]
         if relation in opposite:
             wrong.append(opposite[relation])
         if "-in-law" in relation:
@@ -111,13 +121,16 @@ class Kinship(Task):
         return wrong
 
 
-def _read_relation(answer: str) -> str | None:
+def _read_relation(answer: str, x: str, y: str) -> str | None:
+    """The relation word of the answer, alone or in a sentence about ``x`` and ``y`` (in that order)."""
     if not isinstance(answer, str) or len(answer) > 300:
         return None
     text = answer.strip()
-    match = _POSSESSIVE.match(text)
-    if match:
-        text = match.group(1)
+    for sentence in _SENTENCES:
+        match = sentence.match(text)
+        if match and match.group("y") == y and match.groupdict().get("x", x) == x:
+            text = match.group("r")
+            break
     options = {r: (r, r.replace("-", " "), r.replace("-", "")) for r in (*_CORE, *_EXTENDED, *_IN_LAW, *_GREAT)}
     return read_option(text, options)
 

@@ -23,11 +23,14 @@ from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.envs.deduction.common import PEOPLE
 from palaestra.solvers.sat import CNF, count_solutions
+from palaestra.verifiers.normalize import is_benign_tail, strip_wrappers
 from palaestra.verifiers.sets import one_of, read_set
 
 _BASIC = ("not_me", "did", "did_not")
 _HONESTY = ("lying", "truthful")
-_PART = re.compile(r"^\s*(culprit|liars?)\s*(?:is|are|=|:)?\s*(.*)$", re.IGNORECASE | re.DOTALL)
+_PART = re.compile(r"^\s*(?:the\s+)?(culprit|liars?)\s*(?:is|are|was|were|=|:)?\s*(.*)$", re.IGNORECASE | re.DOTALL)
+# Parts are split at new lines, semicolons, and a comma that starts the other part ("culprit: A, liars: B").
+_PARTS = re.compile(r"[\n;]+|,\s*(?=(?:the\s+)?(?:culprit|liars?)\s*(?:is|are|was|were|=|:))", re.IGNORECASE)
 MAX_ANSWER_CHARS = 600
 
 
@@ -79,9 +82,10 @@ class Liars(Task):
             return Verdict.unparsed("answer too long")
         names = problem.data["names"]
         parts: dict[str, str] = {}
-        for piece in re.split(r"[\n;]+", answer.strip().strip("`")):
-            if not piece.strip():
-                continue
+        pieces = [piece for piece in _PARTS.split(strip_wrappers(answer)) if piece.strip()]
+        if len(pieces) > 2 and is_benign_tail("\n" + pieces[-1], labels=names):
+            pieces = pieces[:-1]  # a closing remark such as "This is the only consistent assignment."
+        for piece in pieces:
             match = _PART.match(piece.strip().strip("*"))
             if not match:
                 return Verdict.unparsed("expected two lines: culprit: Name and liars: Name, Name")
@@ -108,7 +112,10 @@ class Liars(Task):
         return [*super().spellings(problem), f"culprit: {culprit}; liars: {', '.join(reversed(liars))}",
                 f"Culprit: {culprit}\nLiars: {' and '.join(liars) if len(liars) == 2 else ', '.join(liars)}",
                 f"liars: {', '.join(liars)}\nculprit: {culprit}",
-                f"**culprit:** {culprit}\n**liars:** {', '.join(liars)}"]
+                f"**culprit:** {culprit}\n**liars:** {', '.join(liars)}",
+                f"The culprit is {culprit}.\nThe liars are {', '.join(liars)}.",
+                f"Culprit: {culprit}, liars: {', '.join(liars)}",
+                f"Answer:\nculprit: {culprit}\nliars: {', '.join(liars)}\nThis is the only consistent assignment."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         names = problem.data["names"]
@@ -119,7 +126,9 @@ class Liars(Task):
         return [f"culprit: {other}\nliars: {', '.join(liars)}",
                 f"culprit: {names[culprit]}\nliars: {', '.join(liars + honest[:1])}",
                 f"culprit: {names[culprit]} or {other}\nliars: {', '.join(liars)}",
-                f"culprit: {names[culprit]}"]
+                f"culprit: {names[culprit]}",
+                f"culprit: {names[culprit]}\nliars: {', '.join(liars)}\nNo wait, the culprit is {other}.",
+                f"culprit: {names[culprit]}, liars: {', '.join(liars)}, culprit: {other}"]
 
 
 def _truth(statement: list, culprit: int, liars: set[int]) -> bool:

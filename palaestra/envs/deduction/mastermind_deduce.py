@@ -27,6 +27,7 @@ from palaestra.verifiers.normalize import read_with_tail, strip_wrappers, unify
 
 _MAX_GUESSES = 14
 _SEPARATORS = re.compile(r"[\s,;\-]+")
+_LEAD_IN = re.compile(r"^(?:the\s+)?(?:secret\s+)?code\s*(?:is\b|:|=)\s*", re.IGNORECASE)
 
 
 @register
@@ -80,7 +81,8 @@ class MastermindDeduce(Task):
 
     def spellings(self, problem: Problem) -> list[str]:
         gold = problem.answer or ""
-        return [*super().spellings(problem), " ".join(gold), ", ".join(gold), f"**{gold}**", f"{gold}."]
+        return [*super().spellings(problem), " ".join(gold), ", ".join(gold), f"**{gold}**", f"{gold}.",
+                f"The code is {gold}.", f"Code: {gold}"]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         gold = problem.answer or ""
@@ -88,11 +90,13 @@ class MastermindDeduce(Task):
         changed = gold[:i] + str(int(gold[i]) % problem.data["digits"] + 1) + gold[i + 1:]
         rotated = gold[1:] + gold[0]
         guesses = ["".join(map(str, g)) for g, _, _ in problem.data["history"]]
-        return [w for w in (changed, rotated, guesses[-1], gold[:-1], f"{gold} or {changed}") if w != gold]
+        return [w for w in (changed, rotated, guesses[-1], gold[:-1], f"{gold} or {changed}", f"{gold}\n{changed}",
+                            f"The code is {gold}. Actually {changed}.") if w != gold]
 
 
 def _read_code(text: str, length: int, digits: int) -> list[int] | None:
-    body = strip_wrappers(unify(text)).strip().strip("[](){}").strip()
+    body = _LEAD_IN.sub("", strip_wrappers(unify(text)).strip())
+    body = strip_wrappers(body).strip().strip("[](){}").strip()
     if len(body) > 4 * length + 10:
         return None
     compact = _SEPARATORS.sub("", body)

@@ -23,11 +23,13 @@ from dataclasses import dataclass
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.solvers.sat import CNF, Budget, BudgetExhausted, SatSolver
+from palaestra.verifiers.normalize import is_benign_tail, strip_wrappers
 from palaestra.verifiers.sets import read_set
 
 _BUDGET = Budget(conflicts=50_000)
 _COLUMNS = "ABCDEFGHIJKLMNOP"
-_PART = re.compile(r"^\s*(mines?|safe)\s*(?:cells?)?\s*(?::|=|-|are|is)?\s*(.*)$", re.IGNORECASE | re.DOTALL)
+_PART = re.compile(r"^\s*(?:the\s+)?(?:certain(?:ly)?\s+)?(mines?|safe)\s*(?:cells?)?\s*(?::|=|-|are|is)?\s*(.*)$",
+                   re.IGNORECASE | re.DOTALL)
 MAX_ANSWER_CHARS = 2_000
 
 Cell = tuple[int, int]
@@ -58,6 +60,8 @@ class Minesweeper(Task):
     def generate(self, rng: random.Random, config: Config) -> Problem:
         board, mines, safe, undecided = retry(lambda: _draw(rng, config), what="a board with decided cells")
         rows, cols = config.rows, config.cols
+        answer = f"mines: {_listing(mines)}\nsafe: {_listing(safe)}"
+        example = "mines: B2, C4\nsafe: none" if answer != "mines: B2, C4\nsafe: none" else "mines: none\nsafe: B2, C4"
         header = "   " + " ".join(_COLUMNS[:cols])
         lines = [header] + [f"{r + 1:>2} " + " ".join(board[r]) for r in range(rows)]
         prompt = (
@@ -67,9 +71,8 @@ class Minesweeper(Task):
             "row number: A1 is the top-left cell.\n\n" + "\n".join(lines)
             + "\n\nWhich covered cells certainly hold a mine, and which are certainly safe, given the numbers? "
             "Answer on two lines, listing cells separated by commas (write none for an empty list), for example:\n"
-            "mines: B2, C4\nsafe: none"
+            f"{example}"
         )
-        answer = f"mines: {_listing(mines)}\nsafe: {_listing(safe)}"
         data = {"board": ["".join(row) for row in board], "mines": [_name(c) for c in mines],
                 "safe": [_name(c) for c in safe], "undecided": len(undecided)}
         return Problem(prompt=prompt, answer=answer, data=data)
@@ -83,9 +86,12 @@ class Minesweeper(Task):
         if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
             return Verdict.unparsed("answer too long")
         parts: dict[str, str] = {}
-        for piece in re.split(r"[\n;]+", answer.strip().strip("`")):
-            if not piece.strip():
-                continue
+        pieces = [piece for piece in re.split(r"[\n;]+", strip_wrappers(answer)) if piece.strip()]
+        if pieces and pieces[0].strip().rstrip(":").lower() in ("answer", "final answer", "text"):
+            pieces = pieces[1:]  # a label line, or the info string of a code fence
+        if len(pieces) > 2 and is_benign_tail("\n" + pieces[-1]):
+            pieces = pieces[:-1]  # a closing remark such as "The other covered cells are undecided."
+        for piece in pieces:
             match = _PART.match(piece.strip().strip("*-• "))
             if not match:
                 return Verdict.unparsed("expected two lines: mines: ... and safe: ...")
@@ -115,7 +121,10 @@ class Minesweeper(Task):
         return [*super().spellings(problem),
                 f"safe: {_listing(list(reversed(safe)))}\nmines: {_listing(list(reversed(mines)))}",
                 f"Mines: {_listing(mines).lower()}; Safe: {_listing(safe).lower()}",
-                f"mines: {{{', '.join(mines)}}}\nsafe: {{{', '.join(safe)}}}"]
+                f"mines: {{{', '.join(mines)}}}\nsafe: {{{', '.join(safe)}}}",
+                f"```text\n{problem.answer}\n```",
+                f"Certain mines: {_listing(mines)}\nCertainly safe: {_listing(safe)}",
+                f"{problem.answer}\nThe other covered cells are undecided."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         mines, safe = problem.data["mines"], problem.data["safe"]
@@ -125,6 +134,8 @@ class Minesweeper(Task):
         if safe:
             wrong.append(f"mines: {_listing(mines)}\nsafe: {_listing(safe[:-1])}")
         wrong.append(f"mines: {_listing(mines)}")
+        wrong.append(f"{problem.answer}\nmines: A1")
+        wrong.append(f"{problem.answer}\nAlso A1 might be a mine.")
         return [w for w in wrong if w != problem.answer]
 
 

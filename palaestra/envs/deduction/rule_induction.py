@@ -119,7 +119,10 @@ class RuleInduction(Task):
         rules = problem.data["rules"]
         letters = _LETTERS[: len(rules)]
         texts = {letter: rules[i] for i, letter in enumerate(letters)}
-        said = read_choice(answer, letters, texts=texts)
+        synonyms = {letter: (f"rule {letter}", f"the rule is {letter}", f"candidate {letter}",
+                             f"yes exactly when the number {rules[i]}", f"the number {rules[i]}")
+                    for i, letter in enumerate(letters)}
+        said = read_choice(answer, letters, texts=texts, synonyms=synonyms)
         if said is None:
             return Verdict.unparsed(f"expected one letter from A to {letters[-1]}")
         return Verdict.judge(said == _LETTERS[problem.data["target"]], "that rule disagrees with an example")
@@ -128,12 +131,15 @@ class RuleInduction(Task):
         letter = problem.answer or ""
         text = problem.data["rules"][problem.data["target"]]
         return [*super().spellings(problem), f"({letter})", letter.lower(), f"{letter}) {text}", text,
-                f"Option {letter}."]
+                f"Option {letter}.", f"The rule is {letter}.", f"yes exactly when the number {text}"]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         letters = _LETTERS[: len(problem.data["rules"])]
         others = [x for x in letters if x != problem.answer]
-        return [rng.choice(others), f"{problem.answer} or {others[0]}", "".join(letters[:2])]
+        rules = problem.data["rules"]
+        wrong_text = rules[letters.index(others[0])]
+        return [rng.choice(others), f"{problem.answer} or {others[0]}", "".join(letters[:2]),
+                f"{problem.answer}) {wrong_text}", f"The rule is {problem.answer}. No wait, {others[0]}."]
 
     def surface_features(self, problem: Problem) -> dict[str, float]:
         """Where the rule sits and how its wording looks, which a lazy policy might follow."""

@@ -21,12 +21,13 @@ from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.envs.deduction.common import read_truth_assignment
 from palaestra.solvers.sat import CNF, Budget, BudgetExhausted, SatSolver
-from palaestra.verifiers.normalize import strip_wrappers, unify
+from palaestra.verifiers.normalize import read_with_tail, unify
 
 _BUDGET = Budget(conflicts=100_000)
 _UNSAT_WORDS = frozenset({"unsatisfiable", "unsat", "not satisfiable", "no satisfying assignment", "none",
                           "no solution", "there is no satisfying assignment", "it is unsatisfiable",
-                          "the formula is unsatisfiable"})
+                          "the formula is unsatisfiable", "no satisfying assignment exists", "no such assignment exists",
+                          "the formula is not satisfiable", "no assignment exists", "there is none"})
 MAX_ANSWER_CHARS = 3_000
 
 
@@ -105,7 +106,8 @@ class SatSolve(Task):
         gold = problem.answer or ""
         if not problem.data["satisfiable"]:
             return [*super().spellings(problem), "Unsatisfiable.", "UNSAT", "**unsatisfiable**",
-                    "There is no satisfying assignment."]
+                    "There is no satisfying assignment.", "No satisfying assignment exists.",
+                    "Unsatisfiable. No assignment makes every clause true."]
         pairs = [pair.split(" = ") for pair in gold.split(", ")]
         return [*super().spellings(problem),
                 "\n".join(f"{k}: {'T' if v == 'true' else 'F'}" for k, v in pairs),
@@ -116,7 +118,8 @@ class SatSolve(Task):
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         if not problem.data["satisfiable"]:
             n = problem.data["variables"]
-            return ["x1 = true", ", ".join(f"x{i} = true" for i in range(1, n + 1)), "satisfiable", "maybe"]
+            return ["x1 = true", ", ".join(f"x{i} = true" for i in range(1, n + 1)), "satisfiable", "maybe",
+                    "unsatisfiable, or x1 = true", "unsatisfiable\nx1 = true", "Unsatisfiable. Actually it is satisfiable."]
         clause = rng.choice(problem.data["clauses"])
         gold = dict(pair.split(" = ") for pair in (problem.answer or "").split(", "))
         for lit in clause:  # make the clause false: every literal's variable gets the other value
@@ -158,5 +161,9 @@ def _solve(clauses: list[list[int]], n: int) -> dict[int, bool] | None | str:
 
 
 def _says_unsatisfiable(answer: str) -> bool:
-    text = strip_wrappers(unify(answer)).strip().rstrip(".!").strip().lower()
-    return text in _UNSAT_WORDS
+    """Whether the answer is one of the "unsatisfiable" spellings, maybe followed by a short remark."""
+
+    def read(text: str) -> bool | None:
+        return True if text.strip().rstrip(".!").strip().lower() in _UNSAT_WORDS else None
+
+    return read_with_tail(unify(answer), read, answer_words=("satisfiable",)) is True

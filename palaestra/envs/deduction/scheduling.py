@@ -26,16 +26,19 @@ from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.envs.deduction.common import PEOPLE
 from palaestra.solvers.sat import CNF, Budget, BudgetExhausted, SatSolver
+from palaestra.verifiers.blocks import read_block
+from palaestra.verifiers.normalize import is_benign_tail
 
 # fmt: off
 _MEETINGS = ("Budget", "Design", "Hiring", "Launch", "Review", "Standup", "Training", "Planning", "Retro", "Sales",
              "Audit", "Roadmap")
 # fmt: on
 _START, _END = 9 * 60, 17 * 60  # the working day, in minutes
-_COUNT_CAP = 64  # valid schedules counted at most
 _TIGHTENINGS = 20  # rules added to cut remaining schedules before a new instance is drawn
+_CUT_CHOICES = 4  # candidate cutting rules compared each time
 _BUDGET = Budget(conflicts=50_000)
 _TIME = re.compile(r"^(\d{1,2})(?::(\d{2}))?\s*([ap]\.?m\.?)?$", re.IGNORECASE)
+_RANGE = re.compile(r"\s*(?:-|–|—|to|until)\s*")
 _LINE = re.compile(r"^\s*[-*•]?\s*\**([A-Za-z]+)\**\s*(?::|=|-|–|at|starts at)\s*(.+?)\s*$", re.IGNORECASE)
 MAX_ANSWER_CHARS = 2_000
 
@@ -58,11 +61,11 @@ class Scheduling(Task):
 
     def config(self, level: int) -> Config:
         return [
-            self.Config(meetings=3, people=3, slot=60, rules=2, max_schedules=_COUNT_CAP),
-            self.Config(meetings=4, people=4, slot=60, rules=3, max_schedules=48),
-            self.Config(meetings=5, people=4, slot=30, rules=4, max_schedules=48),
-            self.Config(meetings=6, people=5, slot=30, rules=5, max_schedules=32),
-            self.Config(meetings=7, people=6, slot=30, rules=6, max_schedules=32),
+            self.Config(meetings=3, people=3, slot=60, rules=2, max_schedules=32),
+            self.Config(meetings=4, people=4, slot=60, rules=3, max_schedules=24),
+            self.Config(meetings=5, people=4, slot=30, rules=4, max_schedules=24),
+            self.Config(meetings=6, people=5, slot=30, rules=5, max_schedules=16),
+            self.Config(meetings=7, people=6, slot=30, rules=6, max_schedules=16),
         ][level]
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
@@ -97,9 +100,14 @@ class Scheduling(Task):
             return Verdict.unparsed("answer too long")
         data = problem.data
         names = data["names"]
-        starts = _read_schedule(answer, names)
-        if isinstance(starts, str):
-            return Verdict.unparsed(starts)
+        read = _read_schedule(answer, names)
+        if isinstance(read, str):
+            return Verdict.unparsed(read)
+        starts, ends = read
+        for name, end in ends.items():
+            length = data["lengths"][names.index(name)]
+            if end != starts[name] + length:
+                return Verdict.wrong(f"{name} lasts {length} minutes, not from {_clock(starts[name])} to {_clock(end)}")
         problem_text = _violation(starts, data)
         return Verdict.right() if problem_text is None else Verdict.wrong(problem_text)
 
@@ -107,7 +115,10 @@ class Scheduling(Task):
         gold = (problem.answer or "").splitlines()
         twelve = [f"{line.split(': ')[0]}: {_twelve(line.split(': ')[1])}" for line in gold]
         return [*super().spellings(problem), "\n".join(reversed(gold)), "\n".join(twelve),
-                "\n".join(f"- {line}" for line in gold), "\n".join(line.replace(": ", " at ") for line in gold)]
+                "\n".join(f"- {line}" for line in gold), "\n".join(line.replace(": ", " at ") for line in gold),
+                "```text\n" + "\n".join(gold) + "\n```", "\n".join(gold) + "\nThis schedule keeps every rule.",
+                "\n".join(f"{line}-{_clock(_minutes(line.split(': ')[1]) + length)}"
+                          for line, length in zip(gold, problem.data["lengths"]))]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         data = problem.data
@@ -122,6 +133,10 @@ class Scheduling(Task):
                 wrong.append("\n".join(f"{n}: {_clock(t)}" for n, t in shifted.items()))
                 break
         wrong.append("\n".join(f"{n}: {_clock(_END)}" for n in data["names"]))
+        first = gold[0].split(": ")
+        wrong.append("\n".join(gold) + f"\nNo wait, {first[0]} starts later.")
+        wrong.append("\n".join([f"{first[0]}: {first[1]}-{_clock(_minutes(first[1]) + data['lengths'][0] + 30)}",
+                                *gold[1:]]))
         return wrong
 
 
@@ -149,24 +164,35 @@ def _minutes(text: str) -> int | None:
     return 60 * h + m
 
 
-def _read_schedule(answer: str, names: list[str]) -> dict[str, int] | str:
+def _read_schedule(answer: str, names: list[str]) -> tuple[dict[str, int], dict[str, int]] | str:
+    """Each meeting's start time (and the end time where the answer gives a range such as
+    ``10:00-11:30``), or a message saying why the answer is unreadable."""
     lookup = {n.lower(): n for n in names}
+    lines = read_block(answer.replace(";", "\n").replace(",", "\n"), leading="strip")
+    if lines is None:
+        return "empty or unreadable answer"
+    lines = [line for line in lines if line.strip()]
+    if lines and not _LINE.match(lines[-1]) and is_benign_tail("\n" + lines[-1], labels=names):
+        lines = lines[:-1]  # a closing remark such as "This schedule keeps every rule."
     starts: dict[str, int] = {}
-    for line in answer.strip().strip("`").replace(";", "\n").replace(",", "\n").splitlines():
-        if not line.strip():
-            continue
+    ends: dict[str, int] = {}
+    for line in lines:
         match = _LINE.match(line)
         if not match or match.group(1).lower() not in lookup:
             return f"could not read {line.strip()[:40]!r} as Meeting: start time"
-        name, minutes = lookup[match.group(1).lower()], _minutes(match.group(2))
-        if minutes is None:
+        name = lookup[match.group(1).lower()]
+        times = _RANGE.split(match.group(2), maxsplit=1)
+        minutes = [_minutes(text) for text in times]
+        if None in minutes:
             return f"could not read the time {match.group(2)[:20]!r}"
         if name in starts:
             return f"{name} is given twice"
-        starts[name] = minutes
+        starts[name] = minutes[0]
+        if len(minutes) == 2:
+            ends[name] = minutes[1]
     if set(starts) != set(names):
         return "give a start time for every meeting"
-    return starts
+    return starts, ends
 
 
 def _violation(starts: dict[str, int], data: dict) -> str | None:
@@ -244,17 +270,33 @@ def _draw(rng: random.Random, config: Scheduling.Config) -> tuple | None:
         rule = _random_rule(rng, k, hidden, lengths)
         if rule is not None and rule not in rules:
             rules.append(rule)
-    for _ in range(_TIGHTENINGS):
-        count, other = _count(k, lengths, members, busy, rules, slot, hidden, config.max_schedules + 1)
-        if count is None:
-            return None
-        if count <= config.max_schedules:
-            return names, lengths, members, busy, rules, hidden, count
-        rule = _cutting_rule(rng, hidden, other, lengths, slot)
-        if rule is None or rule in rules:
-            return None
-        rules.append(rule)
-        rng.shuffle(rules)
+    cnf, start = _encode(k, lengths, members, busy, rules, slot)
+    added = 0
+    try:
+        with SatSolver(cnf, _BUDGET) as solver:  # one solver: each cutting rule only forbids some starts
+            for _ in range(_TIGHTENINGS):
+                schedules = _schedules(solver, start, config.max_schedules + 1)
+                if len(schedules) <= config.max_schedules:
+                    return names, lengths, members, busy, rules, hidden, len(schedules)
+                # Cut the schedules found (in Python) well below the cap, each time with the best of a few
+                # rules (the one ruling out most of them), then count again with the solver.
+                while len(schedules) > config.max_schedules // 2 and added < _TIGHTENINGS:
+                    others = [found for found in schedules if found != hidden]
+                    candidates = [rule for rule in (_cutting_rule(rng, hidden, rng.choice(others), lengths, slot)
+                                                    for _ in range(_CUT_CHOICES)) if rule is not None]
+                    if not candidates:
+                        return None
+                    rule = max(candidates, key=lambda r: sum(not _rule_holds(r, found, lengths) for found in schedules))
+                    # A time rule on the same meeting is now implied (the schedules found kept it): replace it.
+                    rules = [r for r in rules if r[:2] != rule[:2]] + [rule]
+                    added += 1
+                    schedules = [found for found in schedules if _rule_holds(rule, found, lengths)]
+                    for t, var in start[rule[1]].items():
+                        if not _rule_holds(rule, [t] * k, lengths):
+                            solver.add([-var])
+                rng.shuffle(rules)
+    except BudgetExhausted:
+        return None
     return None
 
 
@@ -265,10 +307,11 @@ def _cutting_rule(rng: random.Random, hidden: list[int], other: list[int], lengt
     if not moved:
         return None
     m = rng.choice(moved)
+    tight = rng.random() < 0.5  # a bound at the hidden time itself cuts the most schedules
     if other[m] < hidden[m]:  # it starts too early in the other schedule
-        return ["not_before", m, rng.choice(range(other[m] + slot, hidden[m] + 1, slot))]
+        return ["not_before", m, hidden[m] if tight else rng.choice(range(other[m] + slot, hidden[m] + 1, slot))]
     end = hidden[m] + lengths[m]
-    return ["end_by", m, rng.choice(range(end, other[m] + lengths[m], slot))]
+    return ["end_by", m, end if tight else rng.choice(range(end, other[m] + lengths[m], slot))]
 
 
 def _random_rule(rng: random.Random, k: int, hidden: list[int], lengths: list[int]) -> list | None:
@@ -284,10 +327,10 @@ def _random_rule(rng: random.Random, k: int, hidden: list[int], lengths: list[in
     return ["same_half", *sorted((m1, m2))] if (hidden[m1] < 720) == (hidden[m2] < 720) else None
 
 
-def _count(k: int, lengths: list[int], members: list[list[str]], busy: dict, rules: list[list], slot: int,
-           hidden: list[int], limit: int) -> tuple[int | None, list[int]]:
-    """Valid schedules, counted up to ``limit`` (None if the solver gave up), and one of them that is not
-    ``hidden`` (``hidden`` itself when it is the only one)."""
+def _encode(k: int, lengths: list[int], members: list[list[str]], busy: dict, rules: list[list],
+            slot: int) -> tuple[CNF, list[dict[int, int]]]:
+    """The valid schedules as CNF: one start per meeting (``start[m][t]`` is its variable), no shared
+    participant in two meetings at once, nobody busy, every rule kept."""
     slots = (_END - _START) // slot
     cnf = CNF()
     start: list[dict[int, int]] = []
@@ -299,7 +342,7 @@ def _count(k: int, lengths: list[int], members: list[list[str]], busy: dict, rul
                 continue
             if any(t < b and a < t + lengths[m] for p in members[m] for a, b in busy[p]):
                 continue
-            if not all(_rule_holds(r, [t if j == m else _START for j in range(k)], lengths) for r in rules
+            if not all(_rule_holds(r, [t] * k, lengths) for r in rules
                        if r[0] in ("not_before", "end_by") and r[1] == m):
                 continue
             options[t] = cnf.var((m, t))
@@ -308,23 +351,20 @@ def _count(k: int, lengths: list[int], members: list[list[str]], busy: dict, rul
     for m1, m2 in itertools.combinations(range(k), 2):
         clash = bool(set(members[m1]) & set(members[m2]))
         paired = [r for r in rules if r[0] in ("before", "same_half") and {r[1], r[2]} == {m1, m2}]
+        if not clash and not paired:
+            continue
         for t1, v1 in start[m1].items():
             for t2, v2 in start[m2].items():
                 overlap = t1 < t2 + lengths[m2] and t2 < t1 + lengths[m1]
                 if (clash and overlap) or any(not _rule_holds(r, _two(k, m1, t1, m2, t2), lengths) for r in paired):
                     cnf.add([-v1, -v2])
-    other = hidden
-    count = 0
-    try:
-        with SatSolver(cnf, _BUDGET) as solver:
-            for model in solver.models(limit):
-                count += 1
-                found = [next(t for t in start[m] if model[(m, t)]) for m in range(k)]
-                if found != hidden:
-                    other = found
-    except BudgetExhausted:
-        return None, hidden
-    return count, other
+    return cnf, start
+
+
+def _schedules(solver: SatSolver, start: list[dict[int, int]], limit: int) -> list[list[int]]:
+    """Up to ``limit`` valid schedules (each meeting's start). Raises BudgetExhausted when the solver gives up."""
+    return [[next(t for t in options if model[(m, t)]) for m, options in enumerate(start)]
+            for model in solver.models(limit)]
 
 
 def _two(k: int, m1: int, t1: int, m2: int, t2: int) -> list[int]:

@@ -15,6 +15,7 @@ The answer is the clockwise order starting with the named person, names separate
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 from math import factorial, log2
 
@@ -27,6 +28,7 @@ from palaestra.verifiers.sets import one_of, read_list
 
 _KINDS = ("left", "right", "neighbours", "apart", "opposite", "not_neighbours", "not_left")
 _POOL = 8  # clues drawn per person before pruning
+_ARROW = re.compile(r"[ \t]*(?:→|->|⟶|[ \t][-–—][ \t])[ \t]*")  # "Ada → Ben" and "Ada - Ben" list the order too
 
 
 @register
@@ -74,7 +76,8 @@ class Seating(Task):
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         names, anchor = problem.data["names"], problem.data["anchor"]
-        order = read_list(answer, one_of(names))
+        text = _ARROW.sub(", ", answer)
+        order = read_list(text, one_of(names)) or read_list(text, one_of(names), space_separated=True)
         if order is None:
             return Verdict.unparsed("expected the names in clockwise order, separated by commas")
         if sorted(order) != sorted(names):
@@ -92,7 +95,9 @@ class Seating(Task):
         gold = problem.answer or ""
         items = gold.split(", ")
         return [*super().spellings(problem), "; ".join(items), "\n".join(items),
-                "[" + ", ".join(items) + "]", ", ".join(items[:-1]) + ", and " + items[-1]]
+                "[" + ", ".join(items) + "]", ", ".join(items[:-1]) + ", and " + items[-1], " → ".join(items),
+                " - ".join(items), " ".join(items), "\n".join(f"{i}. {name}" for i, name in enumerate(items, 1)),
+                "\n".join(f"- {name}" for name in items)]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         items = (problem.answer or "").split(", ")
@@ -102,7 +107,9 @@ class Seating(Task):
         swapped = items[:]
         swapped[i], swapped[j] = swapped[j], swapped[i]
         wrong = [w for w in (reversed_order, swapped) if w != items] + [rotated, items[:-1]]
-        return [", ".join(w) for w in wrong]
+        hedges = [", ".join(items) + ", or " + ", ".join(swapped), ", ".join(items) + "\n" + ", ".join(swapped),
+                  ", ".join(items + items[:1])]
+        return [", ".join(w) for w in wrong] + hedges
 
 
 def _offset(clue: list, n: int) -> list[int]:

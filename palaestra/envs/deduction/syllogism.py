@@ -38,7 +38,9 @@ _TERMS = (
 # fmt: on
 _FORMS = ("all", "no", "some", "some_not")
 _ORIENTATIONS = 24  # orientations of the statements tried for one layout and set of forms
-_YES, _NO = ("valid", "yes", "true", "it is valid"), ("invalid", "no", "false", "it is invalid")
+_YES = ("valid", "yes", "true", "it is valid", "the argument is valid", "the conclusion follows")
+_NO = ("invalid", "no", "false", "it is invalid", "it is not valid", "the argument is invalid",
+       "the argument is not valid", "the conclusion does not follow")
 
 
 @register
@@ -83,13 +85,14 @@ class Syllogism(Task):
     def spellings(self, problem: Problem) -> list[str]:
         if problem.data["valid"]:
             return [*super().spellings(problem), "Valid", "VALID.", "yes", "**valid**", "\\boxed{valid}",
-                    "Valid, the conclusion follows."]
+                    "Valid, the conclusion follows.", "The argument is valid."]
         return [*super().spellings(problem), "Invalid", "INVALID.", "no", "not valid", "**invalid**",
-                "Invalid, the conclusion does not follow."]
+                "Invalid, the conclusion does not follow.", "The argument is not valid.", "It is invalid."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         other = "invalid" if problem.data["valid"] else "valid"
-        return [other, other.upper(), "valid or invalid", "maybe", f"{problem.answer}, no wait, {other}"]
+        return [other, other.upper(), "valid or invalid", "maybe", f"{problem.answer}, no wait, {other}",
+                f"The argument is {other}.", f"{problem.answer}\n{other}"]
 
     def surface_features(self, problem: Problem) -> dict[str, float]:
         """The statements' forms, which a lazy policy might read instead of reasoning."""

@@ -4,7 +4,7 @@ A hidden survey assigns a number of people to every region of a Venn diagram of 
 groups. Facts about it are drawn (the total, a group's size, an overlap, "only A", "A but not
 B", "A or B", "exactly one", "none of them", ...); each fact is a linear equation over the region
 counts. The asked quantity is uniquely determined when its coefficient vector lies in the span
-of the facts' vectors (exact Gaussian elimination over the rationals): then every survey, with
+of the facts' vectors (exact Gaussian elimination, modulo a prime too large to change any rank): then every survey, with
 any real counts, that fits the facts gives the same answer. Facts are added until that holds,
 then removed in random order while it still holds, so none is superfluous; the asked quantity
 is never itself one of the facts.
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from fractions import Fraction
+from functools import cache
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
@@ -100,6 +100,11 @@ def _regions(g: int) -> list[int]:
 
 def _vector(fact: list, g: int) -> list[int]:
     """Which regions the fact counts (1) or not (0)."""
+    return list(_cached_vector(tuple(fact), g))
+
+
+@cache
+def _cached_vector(fact: tuple, g: int) -> tuple[int, ...]:
     kind, args = fact[0], fact[1:]
 
     def inside(region: int, i: int) -> bool:
@@ -117,7 +122,7 @@ def _vector(fact: list, g: int) -> list[int]:
         "exactly_one": lambda r: bin(r).count("1") == 1,
         "exactly_two": lambda r: bin(r).count("1") == 2,
     }[kind]
-    return [int(rule(r)) for r in _regions(g)]
+    return tuple(int(rule(r)) for r in _regions(g))
 
 
 def _value(fact: list, counts: list[int], g: int) -> int:
@@ -135,27 +140,35 @@ def _random_fact(rng: random.Random, kinds: tuple[str, ...], g: int) -> list:
     return [kind]
 
 
+_PRIME = 2**61 - 1  # exceeds every minor of a 0/1 matrix with 16 columns (Hadamard: at most 4**16 = 2**32)
+
+
 class _Span:
-    """The rational span of fact vectors, kept in echelon form, to test whether a vector lies in it."""
+    """The span of fact vectors, kept in echelon form, to test whether a vector lies in it.
+
+    Arithmetic is modulo a prime larger than any minor of a 0/1 matrix this wide, so every rank
+    (and so every membership test) is the same as over the rationals, with machine-size integers.
+    """
 
     def __init__(self) -> None:
-        self.pivots: list[tuple[int, list[Fraction]]] = []
+        self.pivots: list[tuple[int, list[int]]] = []
 
-    def _reduce(self, row: list[Fraction]) -> list[Fraction]:
+    def _reduce(self, row: list[int]) -> list[int]:
         for col, pivot in self.pivots:
-            if row[col]:
-                factor = row[col]
-                row = [a - factor * b for a, b in zip(row, pivot)]
+            factor = row[col]
+            if factor:
+                row = [(a - factor * b) % _PRIME for a, b in zip(row, pivot)]
         return row
 
     def add(self, vector: list[int]) -> None:
-        row = self._reduce([Fraction(v) for v in vector])
+        row = self._reduce(list(vector))
         lead = next((i for i, v in enumerate(row) if v), None)
         if lead is not None:
-            self.pivots.append((lead, [v / row[lead] for v in row]))
+            inverse = pow(row[lead], _PRIME - 2, _PRIME)
+            self.pivots.append((lead, [v * inverse % _PRIME for v in row]))
 
     def holds(self, vector: list[int]) -> bool:
-        return not any(self._reduce([Fraction(v) for v in vector]))
+        return not any(self._reduce(list(vector)))
 
 
 def _determined(facts: list[list], target: list, g: int) -> bool:

@@ -1,10 +1,10 @@
 """DFA equivalence: do two DFAs accept the same language? If not, give a string that tells them apart.
 
-Both DFAs are padded, renamed copies (redundant states added, see
-:func:`palaestra.envs.languages.automata.inflate`) of one random minimal DFA; for a non-equivalent
-pair (a fair coin drawn first) the second copy is made from the minimal DFA with one transition
-redirected or one state's acceptance flipped, kept only when the languages then differ on a
-non-empty string. Both labels pad the same way, so sizes say nothing about the answer.
+Whether the pair is equivalent is drawn first: a third of the pairs are (with half, always
+claiming equivalence would earn 0.5 for no work). Both DFAs are padded, renamed copies (redundant
+states added, see :func:`palaestra.envs.languages.automata.inflate`) of one random minimal DFA; for
+a non-equivalent pair the second copy is made from the minimal DFA with one transition redirected
+or one state's acceptance flipped, kept only when the languages then differ on a non-empty string. Both labels pad the same way, so sizes say nothing about the answer.
 
 The answer is ``equivalent``, or a distinguishing string: any string that exactly one of the two
 DFAs accepts scores (the verifier runs both; the reference is a shortest one, found by
@@ -14,6 +14,7 @@ breadth-first search over state pairs).
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
@@ -22,8 +23,17 @@ from palaestra.verifiers.normalize import read_with_tail, strip_wrappers, unify
 
 MAX_STRING = 500
 EQUIVALENT = "equivalent"
+# A third of the pairs are equivalent: with half, always answering "equivalent" would earn 0.5 for no work
+EQUIVALENT_SHARE = 1 / 3
 _CLAIMS = frozenset(["equivalent", "they are equivalent", "the dfas are equivalent", "equivalent dfas",
                      "both are equivalent", "yes, they are equivalent", "the two dfas are equivalent"])
+# "Not equivalent: abba" / "No, they are not equivalent, e.g. abba": the claim the witness already makes
+_NOT_EQUIVALENT = re.compile(r"^\s*(?:no\s*[,.]?\s*)?(?:(?:they|the\s+(?:two\s+)?dfas)\s+are\s+)?not\s+equivalent\s*"
+                             r"(?:[:;,.\-\u2013\u2014]\s*)?(?:(?:e\.g\.|for\s+example|for\s+instance|witness|"
+                             r"counterexample)\s*[:,]?\s*)?(?:the\s+string\s+)?", re.IGNORECASE)
+# "abba (DFA 1 accepts it, DFA 2 rejects it)": a remark on who accepts the witness (never one that hedges)
+_REMARK = re.compile(r"\s*\((?=[^()]*\b(?:accepts?|rejects?)\b)(?![^()]*\b(?:or|equivalent)\b)[^()]*\)\s*\.?\s*$",
+                     re.IGNORECASE)
 _EMPTY = frozenset(["ε", "epsilon", "empty", "the empty string", "empty string", '""', "λ"])
 
 
@@ -51,7 +61,7 @@ class DfaEquivalence(Task):
         ][level]
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        same = rng.random() < 0.5
+        same = rng.random() < EQUIVALENT_SHARE
 
         def draw() -> tuple[dict, dict, str | None] | None:
             core = random_minimal_dfa(rng, rng.randint(*config.core), config.alphabet)
@@ -101,7 +111,9 @@ class DfaEquivalence(Task):
         gold = problem.answer or ""
         if gold == EQUIVALENT:
             return [*super().spellings(problem), "Equivalent", "They are equivalent.", "**equivalent**"]
-        return [*super().spellings(problem), f'"{gold}"', " ".join(gold), f"{gold}. Only one of them accepts it."]
+        return [*super().spellings(problem), f'"{gold}"', " ".join(gold), f"{gold}. Only one of them accepts it.",
+                f"Not equivalent: {gold}", f"They are not equivalent, for example {gold}",
+                f"{gold} (exactly one of the DFAs accepts it)", gold.upper()]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         gold = problem.answer or ""
@@ -109,7 +121,8 @@ class DfaEquivalence(Task):
         alphabet = sorted(first["delta"][first["start"]])
         if gold == EQUIVALENT:
             return [rng.choice(alphabet) * rng.randint(1, 4), "not equivalent", "equivalent or not"]
-        wrong = [EQUIVALENT, f"{gold} or {EQUIVALENT}"]
+        wrong = [EQUIVALENT, f"{gold} or {EQUIVALENT}", f"Not equivalent: {gold} or {gold}{alphabet[0]}",
+                 f"{gold} (or equivalent)"]
         for length in range(1, 7):  # the shortest strings both accept or both reject
             agreeing = [w for w in _strings(alphabet, length) if accepts(first, w) == accepts(second, w)]
             if agreeing:
@@ -154,12 +167,13 @@ def read_claim(text: str, letters: set[str]) -> str | None:
         return None
 
     def read(s: str) -> str | None:
+        s = _REMARK.sub("", _NOT_EQUIVALENT.sub("", s, count=1), count=1) or s
         lowered = " ".join(s.lower().split()).rstrip(".")
         if lowered in _CLAIMS:
             return EQUIVALENT
         if lowered in _EMPTY:
             return ""
-        word = "".join(s.split())
+        word = "".join(s.split()).lower()  # the alphabet is lower case: "ABBA" is abba
         if word and len(word) <= MAX_STRING and all(ch in letters for ch in word):
             return word
         return None

@@ -10,11 +10,14 @@ every branch are drawn again). The set is unique, computed by simulation.
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.envs.languages.automata import nfa_table, random_nfa, run_nfa
 from palaestra.verifiers.sets import read_set
+
+_LABEL = re.compile(r"^\s*(?:the\s+)?(?:final\s+)?states?\s*(?::|=|are\b|is\b)\s*", re.IGNORECASE)  # "States: q1, q2"
 
 
 @register
@@ -52,6 +55,7 @@ class NfaRun(Task):
 
         nfa, string, final = retry(draw, what="an NFA run ending in a proper non-empty set of states")
         answer = ", ".join(sorted(final, key=lambda q: int(q[1:])))
+        example = "q1, q3" if answer != "q1, q3" else "q0, q2"  # the notation, never the answer itself
         epsilon = (" A move on ε (epsilon) may be taken at any time without reading a letter." if
                    any("" in moves for moves in nfa["delta"].values()) else "")
         prompt = (
@@ -60,13 +64,15 @@ class NfaRun(Task):
             f"{nfa_table(nfa)}\n\n"
             f'Starting in {nfa["start"]}, the NFA reads the string "{string}". Which states can it be in after '
             "reading the whole string (including states reached by ε moves after the last letter)? "
-            "List them separated by commas, for example: q1, q3"
+            f"List them separated by commas, for example: {example}"
         )
         return Problem(prompt=prompt, answer=answer, data={"nfa": nfa, "string": string})
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         nfa = problem.data["nfa"]
         names = {s.lower(): s for s in nfa["states"]}
+        if isinstance(answer, str):
+            answer = _LABEL.sub("", answer, count=1)
         states = read_set(answer, lambda item: names.get(item.strip().lower()))
         if states is None:
             return Verdict.unparsed("expected state names separated by commas")
@@ -83,6 +89,7 @@ class NfaRun(Task):
     def spellings(self, problem: Problem) -> list[str]:
         items = (problem.answer or "").split(", ")
         return [*super().spellings(problem), "{" + ", ".join(items) + "}", ", ".join(reversed(items)),
+                f"States: {problem.answer}",
                 " and ".join(items) if len(items) == 2 else "; ".join(items), ", ".join(i.upper() for i in items)]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:

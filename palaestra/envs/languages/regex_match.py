@@ -3,8 +3,10 @@
 A random expression (literals, classes such as ``[ab]``, concatenation, ``|``, ``*``, ``+``,
 ``?``; see :mod:`palaestra.envs.languages.regex`) and a string. The label is a fair coin drawn
 first: a *yes* string is drawn from the expression, a *no* string is such a string with one
-letter changed, inserted, deleted, or two neighbours swapped, kept only when the expression does
-not match it, so both labels share lengths and letters. The truth comes from RE2 (full match).
+letter changed, inserted, deleted, or two neighbours swapped (new letters only from those the
+expression uses) that the expression does not match, so both labels share lengths and letters.
+An expression is kept only when it has such a near miss, whichever the label, so the expressions
+themselves (their stars, their length) say nothing about the label. The truth comes from RE2 (full match).
 The answer is ``yes`` or ``no``.
 """
 
@@ -52,11 +54,11 @@ class RegexMatch(Task):
             string = sample(rng, tree, config.max_repeat)
             if len(string) < 2:
                 return None
-            if not member:
-                string = mutate(rng, string, config.alphabet)
-                if not string or matches(pattern, string):
-                    return None
-            return pattern, string
+            # only letters the expression uses: a foreign letter would give the answer away
+            near_miss = mutate(rng, string, "".join(sorted({ch for ch in pattern if ch.isalpha()})))
+            if not near_miss or matches(pattern, near_miss):
+                return None  # kept for both labels alike, so the expressions do not differ by label
+            return pattern, string if member else near_miss
 
         pattern, string = retry(draw, what="an expression and a string with the drawn label")
         prompt = (
@@ -84,6 +86,7 @@ class RegexMatch(Task):
                 "letters in pattern": float(len(letters)),
                 "first letter in pattern": float(string[0] in pattern),
                 "last letter in pattern": float(string[-1] in pattern),
+                "letters not in pattern": float(sum(ch not in pattern for ch in string)),
                 "stars": float(pattern.count("*") + pattern.count("+"))}
 
     def spellings(self, problem: Problem) -> list[str]:

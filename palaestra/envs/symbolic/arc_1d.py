@@ -4,7 +4,7 @@ A row holds colours 1-9 on background 0: a few blocks of one colour, sometimes l
 The hidden transformation is a program of one to three primitives (shift everything left or
 right, mirror the row, recolour every block, push all blocks to one end, fill the gap between
 two cells of the same colour, remove lone cells, grow or shrink every block by a cell at each end,
-keep only the longest block). Every primitive changes some example, and the examples pin the
+keep only the longest block; the prompt lists them). Every primitive changes some example, and the examples pin the
 answer down: every program of as many primitives from the same library that agrees with all the
 examples gives the same row for the new input (proved by enumeration,
 :func:`palaestra.envs.symbolic.programs.predictions`). The answer is that row, its cells separated
@@ -14,6 +14,7 @@ by spaces (``0 0 3 3 0``; commas or brackets are read too).
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 from functools import cache
 
@@ -23,6 +24,7 @@ from palaestra.verifiers.blocks import read_grid
 from palaestra.verifiers.normalize import read_with_tail
 
 Row = tuple[int, ...]
+_LABEL = re.compile(r"^\s*(?:the\s+)?output(?:\s+row)?\s*(?::|=|is\b)\s*", re.IGNORECASE)  # "Output row: 0 3 3"
 
 
 def _blocks(row: Row) -> list[tuple[int, int, int]]:
@@ -47,7 +49,7 @@ def _shift(row: Row, k: int) -> Row | None:
 
 
 def _gravity(row: Row, left: bool) -> Row:
-    cells = tuple(c for c in row if c)
+    cells = tuple([c for c in row if c])
     pad = (0,) * (len(row) - len(cells))
     return cells + pad if left else pad + cells
 
@@ -96,7 +98,7 @@ def _keep_longest(row: Row) -> Row | None:
 def library() -> tuple[Primitive, ...]:
     prims = [Primitive(f"shift right {k}", lambda r, k=k: _shift(r, k)) for k in (1, 2, 3)]
     prims += [Primitive(f"shift left {k}", lambda r, k=k: _shift(r, -k)) for k in (1, 2, 3)]
-    prims += [Primitive(f"recolour {c}", lambda r, c=c: tuple(c if x else 0 for x in r)) for c in range(1, 10)]
+    prims += [Primitive(f"recolour {c}", lambda r, c=c: tuple([c if x else 0 for x in r])) for c in range(1, 10)]
     prims += [
         Primitive("mirror", lambda r: r[::-1]),
         Primitive("gravity left", lambda r: _gravity(r, True)),
@@ -162,7 +164,8 @@ class Arc1d(Task):
                           for i, (x, y) in enumerate(examples, 1))
         prompt = (
             "Each row below is a line of cells; 0 is the background and 1-9 are colours. The same hidden "
-            f"transformation turns every input row into its output row.\n\n{shown}\n\n"
+            f"transformation turns every input row into its output row. It is {_family(config.depth)}\n\n"
+            f"{shown}\n\n"
             f"Test input:  {_show(query)}\n\n"
             f"What is the output row for the test input? Give its {len(query)} cells separated by spaces, in the "
             "same format as the example outputs."
@@ -189,7 +192,7 @@ class Arc1d(Task):
         gold = problem.answer or ""
         cells = gold.split()
         return [*super().spellings(problem), "".join(cells), ", ".join(cells), f"[{', '.join(cells)}]",
-                f"output: {gold}", f"{gold}. That is the output row."]
+                f"output: {gold}", f"{gold}. That is the output row.", f"The output row is {gold}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         cells = (problem.answer or "").split()
@@ -197,6 +200,16 @@ class Arc1d(Task):
         changed = cells[:i] + [str((int(cells[i]) + rng.randint(1, 9)) % 10)] + cells[i + 1 :]
         return [" ".join(changed), " ".join(cells[:-1]), " ".join(map(str, problem.data["query"])),
                 f"{problem.answer} or {' '.join(changed)}"]
+
+
+def _family(depth: int) -> str:
+    """The hypothesis space, in words: the answer is proven the same for every program in it."""
+    count = "one step" if depth == 1 else f"one to {depth} steps applied in turn"
+    return (f"{count}, each one of: shift every cell 1, 2 or 3 places left or right; mirror the row; recolour "
+            "every coloured cell with one colour; push all coloured cells to the left or right end, keeping their "
+            "order; fill the background between two cells of the same colour with that colour; remove lone cells "
+            "(a coloured cell with no coloured neighbour); grow every block by one cell at each end; shrink every "
+            "block by one cell at each end; keep only the longest block. The examples determine the answer.")
 
 
 def _random_row(rng: random.Random, width: int, blocks: tuple[int, int]) -> Row:
@@ -220,7 +233,7 @@ def read_cells(text: str, max_cells: int) -> Row | None:
         return None
 
     def read(s: str) -> Row | None:
-        s = s.split(":", 1)[1].strip() if s.lower().startswith(("output:", "output row:")) else s
+        s = _LABEL.sub("", s, count=1)
         grid = read_grid(s, "0123456789", max_cells=max_cells)
         return tuple(int(c) for c in grid[0]) if grid is not None and len(grid) == 1 else None
 

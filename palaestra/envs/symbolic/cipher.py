@@ -1,11 +1,15 @@
-"""Classical cipher decoding with a crib: Caesar, affine and Vigenère ciphertexts of English words.
+"""Classical cipher decoding with a crib: Caesar, affine, Vigenère and substitution ciphertexts.
 
 The plaintext is a few words from a list of common words; the ciphertext keeps the spaces. The
 key is unknown, but a crib is given: the first word (Caesar), a word somewhere in the message
-(Caesar, harder), the first word (affine: ``x -> a*x + b mod 26``), or the first letters and the
-key length (Vigenère). Uniqueness is proved at generation by trying every key the crib allows:
-every Caesar shift, every one of the 312 affine keys, every Vigenère key (fixed letter by letter
-by the crib); exactly one key may fit. The answer is the plaintext; letters are compared, case
+(Caesar, harder), the first word (affine: ``x -> a*x + b mod 26``), the first letters and the
+key length (Vigenère), or a few words that appear somewhere in the message (substitution: any
+permutation of the alphabet; the crib words use every letter of the message, and they must be
+found by their lengths and letter patterns). Uniqueness is proved at generation by trying every
+key the crib allows: every Caesar shift, every one of the 312 affine keys, every Vigenère key
+(fixed letter by letter by the crib), and for substitution every placement of the crib words on
+ciphertext words that gives a consistent one-to-one letter mapping; exactly one plaintext may
+result (a placement leaving a letter undetermined counts as another). The answer is the plaintext; letters are compared, case
 and spacing aside (a short trailing remark is read past).
 """
 
@@ -13,6 +17,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 import string
 from dataclasses import dataclass
 from functools import cache
@@ -24,6 +29,10 @@ from palaestra.verifiers.normalize import is_benign_tail, strip_wrappers, tail_s
 ALPHABET = string.ascii_uppercase
 MAX_ANSWER_CHARS = 2_000
 AFFINE_MULTIPLIERS = [a for a in range(1, 26) if math.gcd(a, 26) == 1]
+_LABEL = re.compile(r"^\s*(?:the\s+)?(?:decrypted\s+|decoded\s+)?(?:plaintext|plain\s+text|message|decryption)"
+                    r"(?:\s+is)?\s*:\s*", re.IGNORECASE)
+_KEY_REMARK = re.compile(r"(?:\s*\(\s*(?:the\s+)?key\b[^()\n]{0,40}\)|\n\s*(?:the\s+)?key\b[^\n]{0,40})\s*\.?\s*$",
+                         re.IGNORECASE)
 
 
 @cache
@@ -40,9 +49,9 @@ class Cipher(Task):
 
     @dataclass(frozen=True)
     class Config:
-        cipher: str  # caesar, affine, vigenere
+        cipher: str  # caesar, affine, vigenere, substitution
         words: tuple[int, int]
-        crib: str  # "first word", "some word", "first letters"
+        crib: str  # "first word", "some word", "first letters", "words"
         key_length: tuple[int, int]  # Vigenère only
 
     def config(self, level: int) -> Config:
@@ -50,8 +59,8 @@ class Cipher(Task):
             self.Config(cipher="caesar", words=(4, 5), crib="first word", key_length=(1, 1)),
             self.Config(cipher="caesar", words=(6, 7), crib="some word", key_length=(1, 1)),
             self.Config(cipher="affine", words=(6, 7), crib="first word", key_length=(1, 1)),
-            self.Config(cipher="vigenere", words=(7, 8), crib="first letters", key_length=(3, 4)),
-            self.Config(cipher="vigenere", words=(9, 11), crib="first letters", key_length=(5, 6)),
+            self.Config(cipher="vigenere", words=(8, 9), crib="first letters", key_length=(3, 6)),
+            self.Config(cipher="substitution", words=(7, 9), crib="words", key_length=(1, 1)),
         ][level]
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
@@ -61,11 +70,18 @@ class Cipher(Task):
                 key: list[int] = [rng.randrange(1, 26)]
             elif config.cipher == "affine":
                 key = [rng.choice(AFFINE_MULTIPLIERS[1:]), rng.randrange(26)]
+            elif config.cipher == "substitution":
+                key = rng.sample(range(26), 26)  # letter i becomes letter key[i]
             else:
                 key = [rng.randrange(26) for _ in range(rng.randint(*config.key_length))]
             cipher = encrypt(config.cipher, key, plain)
             crib = _crib(rng, config, plain, len(key))
-            if crib is None or len(_fitting_keys(config.cipher, cipher, crib, len(key))) != 1:
+            if crib is None:
+                return None
+            if config.cipher == "substitution":
+                if _substitution_readings(cipher, crib[1]) != {plain}:
+                    return None
+            elif len(_fitting_keys(config.cipher, cipher, crib, len(key))) != 1:
                 return None
             return {"cipher": config.cipher, "key": key, "plain": plain, "text": cipher, "crib": crib}
 
@@ -79,11 +95,15 @@ class Cipher(Task):
             "vigenere": f"a Vigenère cipher with a secret key of {len(key)} letters: the key is repeated along the "
                         "letters of the message (spaces are skipped) and each letter is shifted by the key letter "
                         "under it (A=0, B=1, ..., Z=25)",
+            "substitution": "a substitution cipher: each letter is always replaced by the same secret letter, and "
+                            "different letters by different letters",
         }[kind]
         hint = {
             "first word": f'The first word of the message is "{crib[1]}".',
             "some word": f'The word "{crib[1]}" appears somewhere in the message.',
             "first letters": f'The message begins with the letters "{crib[1]}".',
+            "words": "These words all appear somewhere in the message (in some order, each at least once): "
+                     + ", ".join(f'"{w}"' for w in (crib[1] if kind == "substitution" else [])) + ".",
         }[crib[0]]
         prompt = (
             f"This message was encrypted with {how}. Spaces were kept as they are.\n\n"
@@ -105,13 +125,17 @@ class Cipher(Task):
         return Verdict.wrong("the plaintext is not right")
 
     def difficulty(self, problem: Problem) -> float:
-        """Ciphertext letters times the key size the crib must pin down (1 Caesar, 2 affine, key length)."""
-        return float(len(_letters(problem.data["text"])) * len(problem.data["key"]))
+        """Ciphertext letters times the key size the crib must pin down (1 Caesar, 2 affine, the key length for
+        Vigenère, the distinct letters for substitution)."""
+        data = problem.data
+        size = len(set(_letters(data["text"]))) if data["cipher"] == "substitution" else len(data["key"])
+        return float(len(_letters(data["text"])) * size)
 
     def spellings(self, problem: Problem) -> list[str]:
         gold = problem.answer or ""
         return [*super().spellings(problem), gold.lower(), gold.replace(" ", ""), gold.title(),
-                f'"{gold}"', f"{gold}. That is the decrypted message."]
+                f'"{gold}"', f"{gold}. That is the decrypted message.", f"Plaintext: {gold}",
+                f"The decrypted message is: {gold}", f"{gold} (key {problem.data['key'][0]})"]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         gold = problem.answer or ""
@@ -122,7 +146,8 @@ class Cipher(Task):
         shifted = decrypt(data["cipher"], wrong_key, data["text"])
         i = next(k for k, ch in enumerate(gold) if ch != " ")
         typo = gold[:i] + ("A" if gold[i] != "A" else "B") + gold[i + 1 :]
-        return [data["text"], shifted, typo, " ".join(gold.split()[:-1]), f"{gold} OR {data['text']}"]
+        return [data["text"], shifted, typo, " ".join(gold.split()[:-1]), f"{gold} OR {data['text']}",
+                f"Plaintext: {typo} (key 3)", f"{gold} (or {shifted})"]
 
 
 def _letters(text: str) -> str:
@@ -130,37 +155,67 @@ def _letters(text: str) -> str:
 
 
 def _readings(answer: str) -> list[str]:
-    """The answer's letters, and those of the answer without a benign trailing remark."""
+    """The answer's letters, also without a leading label ("Plaintext:"), a key remark ("(key 3)",
+    "Key: LEMON" on its own line) or a benign trailing remark."""
     whole = strip_wrappers(unify(answer))
-    found = [_letters(whole)] if all(ch.isalpha() or ch in " \n'\",.!-" for ch in whole) else []
-    for head, tail in tail_splits(whole):
-        if is_benign_tail(tail):
-            found.append(_letters(head))
+    texts = [whole]
+    unlabelled = _KEY_REMARK.sub("", _LABEL.sub("", whole, count=1), count=1)
+    if unlabelled != whole:
+        texts.append(strip_wrappers(unlabelled))
+    found = []
+    for text in texts:
+        if all(ch.isalpha() or ch in " \n'\",.!-" for ch in text):
+            found.append(_letters(text))
+        for head, tail in tail_splits(text):
+            if is_benign_tail(tail):
+                found.append(_letters(head))
     return found
 
 
-def _shift(letter: str, amount: int) -> str:
-    return ALPHABET[(ALPHABET.index(letter) + amount) % 26]
+def _table(kind: str, key: list[int], position: int = 0) -> dict[int, int]:
+    """The translation table encrypting one letter position (``position`` picks the Vigenère key letter)."""
+    if kind == "affine":
+        return _affine_table(key[0], key[1])
+    if kind == "substitution":
+        return str.maketrans(ALPHABET, "".join(ALPHABET[k] for k in key))
+    return _shift_table(key[position % len(key)] % 26)
+
+
+@cache
+def _shift_table(amount: int) -> dict[int, int]:
+    return str.maketrans(ALPHABET, ALPHABET[amount:] + ALPHABET[:amount])
+
+
+@cache
+def _affine_table(a: int, b: int) -> dict[int, int]:
+    return str.maketrans(ALPHABET, "".join(ALPHABET[(a * i + b) % 26] for i in range(26)))
+
+
+@cache
+def _affine_inverse(a: int, b: int) -> dict[int, int]:
+    inverse = pow(a, -1, 26)
+    return str.maketrans(ALPHABET, "".join(ALPHABET[inverse * (i - b) % 26] for i in range(26)))
 
 
 def encrypt(kind: str, key: list[int], plain: str) -> str:
+    """``plain`` (capitals and spaces) encrypted; spaces kept, and the Vigenère key skips them."""
+    if kind != "vigenere" or len(key) == 1:
+        return plain.translate(_table(kind, key))
     out, position = [], 0
     for ch in plain:
         if ch not in ALPHABET:
             out.append(ch)
             continue
-        if kind == "affine":
-            out.append(ALPHABET[(key[0] * ALPHABET.index(ch) + key[1]) % 26])
-        else:
-            out.append(_shift(ch, key[position % len(key)]))
+        out.append(ch.translate(_table(kind, key, position)))
         position += 1
     return "".join(out)
 
 
 def decrypt(kind: str, key: list[int], text: str) -> str:
     if kind == "affine":
-        inverse = pow(key[0], -1, 26)
-        return "".join(ALPHABET[inverse * (ALPHABET.index(ch) - key[1]) % 26] if ch in ALPHABET else ch for ch in text)
+        return text.translate(_affine_inverse(key[0], key[1]))
+    if kind == "substitution":
+        return text.translate(str.maketrans("".join(ALPHABET[k] for k in key), ALPHABET))
     return encrypt(kind, [-k for k in key], text)
 
 
@@ -169,29 +224,74 @@ def _crib(rng: random.Random, config: Cipher.Config, plain: str, key_length: int
         return ["first word", plain.split()[0]]
     if config.crib == "some word":
         return ["some word", rng.choice(plain.split()[1:])]
+    if config.crib == "words":
+        return _covering_words(rng, plain)
     letters = _letters(plain)
     size = key_length + rng.randint(1, 2)
     return ["first letters", letters[:size]] if len(letters) > size else None
 
 
 def _fitting_keys(kind: str, text: str, crib: list[str], key_length: int) -> list[list[int]]:
-    """Every key under which ``text`` decrypts to something the crib allows."""
-    if kind == "caesar":
-        keys = [[k] for k in range(26)]
-    elif kind == "affine":
-        keys = [[a, b] for a in AFFINE_MULTIPLIERS for b in range(26)]
-    else:
+    """Every key under which ``text`` decrypts to something the crib allows.
+
+    Caesar and affine keys map words to words letter by letter, so a key fits a word crib exactly when
+    it encrypts the crib word into a ciphertext word (the first one, or any): one short translation per key.
+    """
+    if kind == "vigenere":
         # the crib's first letters fix each key letter; the rest of the crib must then agree
         cipher_letters = _letters(text)
         key = [(ALPHABET.index(cipher_letters[i]) - ALPHABET.index(crib[1][i])) % 26 for i in range(key_length)]
-        keys = [key]
-    fitting = []
-    for key in keys:
-        plain = decrypt(kind, key, text)
-        if crib[0] == "first word" and plain.split()[0] == crib[1]:
-            fitting.append(key)
-        elif crib[0] == "some word" and crib[1] in plain.split():
-            fitting.append(key)
-        elif crib[0] == "first letters" and _letters(plain).startswith(crib[1]):
-            fitting.append(key)
-    return fitting
+        return [key] if _letters(decrypt(kind, key, text)).startswith(crib[1]) else []
+    keys = [[k] for k in range(26)] if kind == "caesar" else [[a, b] for a in AFFINE_MULTIPLIERS for b in range(26)]
+    targets = {text.split()[0]} if crib[0] == "first word" else set(text.split())
+    return [key for key in keys if encrypt(kind, key, crib[1]) in targets]
+
+
+def _covering_words(rng: random.Random, plain: str) -> list | None:
+    """Crib words for a substitution: distinct message words, added in random order while they bring new
+    letters, until they use every letter of the message; None when that leaves fewer than two other words."""
+    distinct = sorted(set(plain.split()))
+    rng.shuffle(distinct)
+    needed, chosen = set(_letters(plain)), []
+    for word in distinct:
+        if set(word) - set("".join(chosen)):
+            chosen.append(word)
+        if set("".join(chosen)) >= needed:
+            break
+    if len(distinct) - len(chosen) < 2:
+        return None
+    return ["words", sorted(chosen)]
+
+
+def _pattern(word: str) -> tuple[int, ...]:
+    """Where each letter first appears: ``LETTER`` and ``BITTER`` share the pattern 0 1 2 2 1 5."""
+    return tuple(word.index(ch) for ch in word)
+
+
+def _substitution_readings(text: str, crib: list[str], budget: int = 20_000) -> set[str]:
+    """Every plaintext a substitution consistent with the crib gives: each crib word placed on a ciphertext
+    word of the same letter pattern, the placements agreeing on a one-to-one letter mapping. A placement
+    that leaves a ciphertext letter unmapped adds ``"?"`` (the plaintext is then not determined); so does
+    running past ``budget`` search nodes."""
+    cipher_words = sorted(set(text.split()))
+    options = [[c for c in cipher_words if _pattern(c) == _pattern(word)] for word in crib]
+    order = sorted(range(len(crib)), key=lambda i: len(options[i]))  # the most constrained crib word first
+    readings: set[str] = set()
+    stack: list[tuple[int, dict[str, str]]] = [(0, {})]
+    for _ in range(budget):
+        if not stack:
+            return readings
+        depth, mapping = stack.pop()
+        if depth == len(order):
+            if set(_letters(text)) <= set(mapping):
+                readings.add(text.translate(str.maketrans(mapping)))
+            else:
+                readings.add("?")
+            continue
+        word = crib[order[depth]]
+        for candidate in options[order[depth]]:
+            extended = dict(mapping)
+            if all(extended.setdefault(c, p) == p for c, p in zip(candidate, word)) and \
+                    len(set(extended.values())) == len(extended):
+                stack.append((depth + 1, extended))
+    return readings | {"?"}

@@ -5,7 +5,9 @@ rotations, each defined in the prompt by where the faces go (turn left or right 
 vertical axis, tip forward or backward, roll left or right, and from level 2 the half turn
 "turn around"), are applied in sequence; the question asks which colour ends on one side. No
 move is followed by its inverse, and the whole sequence never brings the cube back to its start.
-The answer is one colour name (unique: computed by applying the rotations).
+The asked face and the face its answer colour starts on are drawn uniformly and independently
+first (the moves are drawn to fit), so neither "the same face" nor any fixed face-to-face guess
+beats chance. The answer is one colour name (unique: computed by applying the rotations).
 """
 
 from __future__ import annotations
@@ -64,17 +66,23 @@ class CubeRotation(Task):
         ][level]
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        def draw() -> tuple[dict[str, str], list[str], dict[str, str]] | None:
+        def draw() -> tuple[dict[str, str], list[str], dict[str, str], str] | None:
             start = dict(zip(FACES, rng.sample(COLOURS, 6)))
-            moves: list[str] = []
-            for _ in range(rng.randint(*config.moves)):
-                options = [m for m in config.kinds if not moves or m != INVERSE[moves[-1]]]
-                moves.append(rng.choice(options))
-            end = rotate(start, moves)
-            return None if end == start else (start, moves, end)
+            # the asked face and the face its final colour starts on are drawn first, independently: left
+            # to chance, a face the moves leave alone answers itself, and "the colour that started on face
+            # X" would beat guessing by far (31% against 17% at level 0)
+            face, origin = rng.choice(FACES), rng.choice(FACES)
+            for _ in range(60):
+                moves: list[str] = []
+                for _ in range(rng.randint(*config.moves)):
+                    options = [m for m in config.kinds if not moves or m != INVERSE[moves[-1]]]
+                    moves.append(rng.choice(options))
+                end = rotate(start, moves)
+                if end != start and end[face] == start[origin]:
+                    return start, moves, end, face
+            return None
 
-        start, moves, end = retry(draw, what="a sequence of rotations that changes the cube")
-        face = rng.choice(FACES)
+        start, moves, end, face = retry(draw, what="a sequence of rotations that changes the cube")
         used = sorted(set(moves), key=list(MOVES).index)
         legend = "\n".join(f"- {m}: {MOVES[m][0]}" for m in used)
         layout = ", ".join(f"{f} {c}" for f, c in start.items())
@@ -91,7 +99,7 @@ class CubeRotation(Task):
     def verify(self, problem: Problem, answer: str) -> Verdict:
         data = problem.data
         colours = sorted(data["start"].values())
-        said = read_option(answer, {c: (c, f"the {c} face", f"{c} face") for c in colours})
+        said = read_option(answer, {c: (c, f"the {c} face", f"{c} face", f"it is {c}", f"it's {c}") for c in colours})
         if said is None:
             return Verdict.unparsed(f"expected one of: {', '.join(colours)}")
         return Verdict.judge(said == rotate(data["start"], data["moves"])[data["face"]])
@@ -103,7 +111,7 @@ class CubeRotation(Task):
     def spellings(self, problem: Problem) -> list[str]:
         gold = problem.answer or ""
         return [*super().spellings(problem), gold.upper(), gold.capitalize(), f"**{gold}**",
-                f"{gold.capitalize()}. That face ends up there."]
+                f"{gold.capitalize()}. That face ends up there.", f"It is {gold}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         gold = problem.answer or ""

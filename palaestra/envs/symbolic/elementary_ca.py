@@ -12,6 +12,7 @@ or merely shifts, no dead row), and the answer, the row after the last step as a
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
@@ -19,6 +20,7 @@ from palaestra.verifiers.blocks import read_grid
 from palaestra.verifiers.normalize import read_with_tail
 
 NEIGHBOURHOODS = ("111", "110", "101", "100", "011", "010", "001", "000")
+_LABEL = re.compile(r"^\s*(?:the\s+)?(?:final\s+)?row(?:\s+after[^:=]{0,30}?)?\s*(?::|=|is\b)\s*", re.IGNORECASE)
 
 
 @register
@@ -64,6 +66,8 @@ class ElementaryCa(Task):
             table = "\nFor this rule: " + ", ".join(f"{n} -> {o}" for n, o in zip(NEIGHBOURHOODS, _outcomes(rule)))
         plural = "step" if config.steps == 1 else "steps"
         example = "0" * (config.width - 3) + "101"
+        if example == final:  # the notation, never the answer itself
+            example = "0" * (config.width - 3) + "110"
         prompt = (
             f"An elementary cellular automaton follows rule {rule}. At each step every cell looks at its left "
             "neighbour, itself and its right neighbour (a pattern such as 110) and takes a new value; all cells "
@@ -95,7 +99,8 @@ class ElementaryCa(Task):
     def spellings(self, problem: Problem) -> list[str]:
         gold = problem.answer or ""
         return [*super().spellings(problem), " ".join(gold), ", ".join(gold), f"[{', '.join(gold)}]",
-                f"```\n{gold}\n```", f"{gold}. That is the final row."]
+                f"```\n{gold}\n```", f"{gold}. That is the final row.", f"Row: {gold}",
+                f"The row after the steps is {gold}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         gold = problem.answer or ""
@@ -125,7 +130,7 @@ def read_row(text: str, max_cells: int) -> str | None:
         return None
 
     def read(s: str) -> str | None:
-        grid = read_grid(s, "01", max_cells=max_cells)
+        grid = read_grid(_LABEL.sub("", s, count=1), "01", max_cells=max_cells)
         return "".join(grid[0]) if grid is not None and len(grid) == 1 else None
 
     return read_with_tail(text, read)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import cache
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.verifiers.blocks import read_grid
@@ -135,27 +136,34 @@ def _counts(numbers: set[int]) -> str:
 
 
 def evolve(grid: list[str], rule: str, wrap: bool) -> list[str]:
-    """One generation of a life-like rule."""
+    """One generation of a life-like rule.
+
+    Neighbour counts come from sums of three cells along each row, then of three such sums down each
+    column (minus the cell itself), with whole-row list operations: several times faster than counting
+    the eight neighbours of each cell one by one.
+    """
+    outcome = _outcomes(rule)
+    cells = [[int(ch == LIVE) for ch in row] for row in grid]
+    across = [_triples(row, wrap) for row in cells]
+    above = across[-1:] + across[:-1] if wrap else [[0] * len(cells[0])] + across[:-1]
+    below = across[1:] + across[:1] if wrap else across[1:] + [[0] * len(cells[0])]
+    return ["".join([outcome[9 * alive + up + mid + down - alive] for alive, up, mid, down in zip(row, u, m, d)])
+            for row, u, m, d in zip(cells, above, across, below)]
+
+
+def _triples(row: list[int], wrap: bool) -> list[int]:
+    """Each cell plus its left and right neighbours."""
+    left = row[-1:] + row[:-1] if wrap else [0] + row[:-1]
+    right = row[1:] + row[:1] if wrap else row[1:] + [0]
+    return [a + b + c for a, b, c in zip(left, row, right)]
+
+
+@cache
+def _outcomes(rule: str) -> str:
+    """The next state, indexed by 9 * alive + live neighbours."""
     births, survivals = _parse(rule)
-    rows, cols = len(grid), len(grid[0])
-    out = []
-    for r in range(rows):
-        line = []
-        for c in range(cols):
-            live = 0
-            for dr in (-1, 0, 1):
-                for dc in (-1, 0, 1):
-                    if dr or dc:
-                        rr, cc = r + dr, c + dc
-                        if wrap:
-                            rr, cc = rr % rows, cc % cols
-                        elif not (0 <= rr < rows and 0 <= cc < cols):
-                            continue
-                        live += grid[rr][cc] == LIVE
-            alive = grid[r][c] == LIVE
-            line.append(LIVE if (live in survivals if alive else live in births) else DEAD)
-        out.append("".join(line))
-    return out
+    return "".join(LIVE if n in births else DEAD for n in range(9)) + \
+        "".join(LIVE if n in survivals else DEAD for n in range(9))
 
 
 def read_life_grid(text: str, max_cells: int) -> list[str] | None:

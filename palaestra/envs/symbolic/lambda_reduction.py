@@ -320,11 +320,43 @@ class _Parser:
         return inner
 
 
+def _depth(term: Named) -> int:
+    """Nesting depth, counted without recursion: a long application chain nests one level per argument, and
+    every later step (de Bruijn conversion, reduction) recurses that deep."""
+    deepest, stack = 0, [(term, 1)]
+    for _ in range(4 * MAX_TERM_CHARS):
+        if not stack:
+            break
+        node, level = stack.pop()
+        deepest = max(deepest, level)
+        if deepest > MAX_DEPTH:
+            break
+        stack.extend((child, level + 1) for child in node[1:] if isinstance(child, list))
+    return deepest
+
+
 def read_term(text: str) -> Named | None:
-    """A written answer: a lambda term, wrappers and a short trailing remark read past."""
+    """A written answer: a lambda term, wrappers and a short trailing remark read past. A name nothing binds
+    whose letters are all bound one-letter names is their application (``λx.λy.xy`` is ``λx.λy.x y``)."""
     if not isinstance(text, str) or len(text) > MAX_TERM_CHARS:
         return None
-    return read_with_tail(unify(text), parse_term)
+    term = read_with_tail(unify(text), parse_term)
+    return None if term is None else _split_juxtaposed(term, ())
+
+
+def _split_juxtaposed(term: Named, scope: tuple[str, ...]) -> Named:
+    kind = term[0]
+    if kind == "var":
+        name = term[1]
+        if name in scope or len(name) < 2 or not all(letter in scope for letter in name):
+            return term
+        result: Named = ["var", name[0]]
+        for letter in name[1:]:
+            result = ["app", result, ["var", letter]]
+        return result
+    if kind == "lam":
+        return ["lam", term[1], _split_juxtaposed(term[2], (*scope, term[1]))]
+    return ["app", _split_juxtaposed(term[1], scope), _split_juxtaposed(term[2], scope)]
 
 
 def parse_term(text: str) -> Named | None:
@@ -335,6 +367,6 @@ def parse_term(text: str) -> Named | None:
     try:
         parser = _Parser(_tokens(s))
         term = parser.term()
-        return term if parser.i == len(parser.tokens) else None
+        return term if parser.i == len(parser.tokens) and _depth(term) <= MAX_DEPTH else None
     except (_Unreadable, RecursionError):
         return None

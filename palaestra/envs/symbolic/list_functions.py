@@ -3,7 +3,8 @@
 The hidden function is a composition of one to three primitives (add a constant, double, keep the
 even or odd numbers or those above a threshold, reverse, sort, take or drop the first items,
 rotate, swap the ends, remove duplicates, repeat each item, running sums, ...). Every primitive
-in it changes some example, and the examples pin the answer down: the generator enumerates every
+in it changes some example (the prompt lists the primitives), and the examples pin the answer down:
+the generator enumerates every
 composition of as many primitives from the same library that agrees with all the examples
 (:func:`palaestra.envs.symbolic.programs.predictions`) and keeps the problem only when they all
 give the same output on the new list. The answer is that list, e.g. ``[3, 1, 4]`` (brackets
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 from dataclasses import dataclass
 from functools import cache
 
@@ -23,6 +25,7 @@ from palaestra.verifiers.numeric import read_integer
 from palaestra.verifiers.sets import read_list
 
 Values = tuple[int, ...]
+_LABEL = re.compile(r"^\s*(?:the\s+)?output(?:\s+list)?\s*(?::|=|is\b)\s*", re.IGNORECASE)  # "Output: [1, 2]"
 
 
 def _dedupe(xs: Values) -> Values:
@@ -39,25 +42,25 @@ def library() -> tuple[Primitive, ...]:
         Primitive("reverse", lambda xs: xs[::-1]),
         Primitive("sort ascending", lambda xs: tuple(sorted(xs))),
         Primitive("sort descending", lambda xs: tuple(sorted(xs, reverse=True))),
-        Primitive("keep even", lambda xs: tuple(x for x in xs if x % 2 == 0)),
-        Primitive("keep odd", lambda xs: tuple(x for x in xs if x % 2)),
-        Primitive("double", lambda xs: tuple(2 * x for x in xs)),
+        Primitive("keep even", lambda xs: tuple([x for x in xs if x % 2 == 0])),
+        Primitive("keep odd", lambda xs: tuple([x for x in xs if x % 2])),
+        Primitive("double", lambda xs: tuple([2 * x for x in xs])),
         Primitive("remove duplicates", _dedupe),
         Primitive("rotate left", lambda xs: xs[1:] + xs[:1]),
         Primitive("rotate right", lambda xs: xs[-1:] + xs[:-1]),
         Primitive("swap ends", lambda xs: (xs[-1], *xs[1:-1], xs[0]) if len(xs) > 1 else xs),
-        Primitive("repeat each", lambda xs: tuple(x for x in xs for _ in range(2)) if len(xs) <= 12 else None),
+        Primitive("repeat each", lambda xs: tuple([x for x in xs for _ in range(2)]) if len(xs) <= 12 else None),
         Primitive("running sum", _running),
         Primitive("drop last", lambda xs: xs[:-1]),
     ]
     for k in (1, 2, 3, 5):
-        prims.append(Primitive(f"add {k}", lambda xs, k=k: tuple(x + k for x in xs)))
+        prims.append(Primitive(f"add {k}", lambda xs, k=k: tuple([x + k for x in xs])))
     for k in (1, 2):
         prims.append(Primitive(f"drop first {k}", lambda xs, k=k: xs[k:]))
     for k in (2, 3):
         prims.append(Primitive(f"take first {k}", lambda xs, k=k: xs[:k] if len(xs) > k else None))
     for k in (3, 5):
-        prims.append(Primitive(f"keep above {k}", lambda xs, k=k: tuple(x for x in xs if x > k)))
+        prims.append(Primitive(f"keep above {k}", lambda xs, k=k: tuple([x for x in xs if x > k])))
     for k in (0, 9):
         prims.append(Primitive(f"append {k}", lambda xs, k=k: xs + (k,)))
     return tuple(prims)
@@ -113,7 +116,8 @@ class ListFunctions(Task):
         program, examples, query, output = retry(draw, what="examples that pin the hidden function down")
         shown = "\n".join(f"{_show(x)} -> {_show(y)}" for x, y in examples)
         prompt = (
-            "A hidden function transforms lists of numbers. Here are some inputs and the outputs it gives:\n\n"
+            f"A hidden function transforms lists of numbers. It is {_family(config.depth)} Here are some inputs "
+            "and the outputs it gives:\n\n"
             f"{shown}\n\n"
             f"What does it output for {_show(query)}? Give the list in brackets, for example: "
             + ("[3, 1, 4]" if _show(output) != "[3, 1, 4]" else "[2, 7]")
@@ -123,6 +127,8 @@ class ListFunctions(Task):
         })
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
+        if isinstance(answer, str):
+            answer = _LABEL.sub("", answer, count=1)
         items = read_list(answer, read_integer, allow_empty=True, space_separated=True,
                           empty_words=("empty list", "the empty list"))
         if items is None:
@@ -140,6 +146,7 @@ class ListFunctions(Task):
         gold = problem.answer or "[]"
         inner = gold[1:-1]
         return [*super().spellings(problem), inner or "[]", inner.replace(",", "") or "[]", f"({inner})",
+                f"Output: {gold}", f"The output is {gold}.",
                 f"{gold}. That is the output."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
@@ -150,6 +157,16 @@ class ListFunctions(Task):
         if items:
             wrong.append(_show((items[0] + 1, *items[1:])))
         return wrong
+
+
+def _family(depth: int) -> str:
+    """The hypothesis space, in words: the answer is proven the same for every function in it."""
+    count = "one step" if depth == 1 else f"one to {depth} steps applied in turn"
+    return (f"{count}, each one of: reverse; sort ascending or descending; keep the even or the odd numbers, or "
+            "those above 3 or above 5; double every number; add 1, 2, 3 or 5 to every number; remove repeated "
+            "numbers (keeping first occurrences); rotate left or right by one; swap the first and last items; "
+            "repeat each item twice; running sums; drop the last item or the first 1 or 2 items; take the first "
+            "2 or 3 items; append 0 or 9. The examples determine the answer.")
 
 
 def _random_list(rng: random.Random, config: ListFunctions.Config) -> Values:

@@ -7,10 +7,13 @@ composition of at most ``depth`` primitives that agrees with all the examples an
 they output on the new input; the problem is kept only when that set has one element. Programs
 are enumerated bottom-up with observational equivalence (two programs with the same outputs on
 all inputs, examples and new input together, are one behaviour), and the last layer is only
-checked, example by example, with an early exit: that keeps depth 3 cheap.
+checked, example by example, with an early exit, once per distinct value on the first example:
+that keeps depth 3 cheap.
 
-Values are tuples (hashable). A primitive returns None where it does not apply. No env registers
-here.
+Values are tuples (hashable). A primitive returns None where it does not apply. A program that fits
+the examples but does not apply to the new input counts as a prediction of its own
+(:data:`UNDEFINED`): a solver reading the step otherwise (a shift pushing cells off the edge) could
+reach another answer, so such problems are not unique. No env registers here.
 
 Example::
 
@@ -27,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 MAX_BEHAVIOURS = 5_000  # distinct behaviours kept per layer before the last
+UNDEFINED = "undefined"  # what a consistent program "outputs" on a new input it does not apply to
 
 
 @dataclass(frozen=True)
@@ -60,27 +64,45 @@ def predictions(library: Sequence[Primitive], examples: Sequence[tuple[Any, Any]
     layer = {tuple(inputs)}  # behaviours: outputs on every input (examples first, query last)
     seen = set(layer)
     for level in range(1, depth + 1):
-        last = level == depth
+        if level == depth:
+            _finish(library, layer, wanted, found)
+            break
         nxt: set[tuple] = set()
         for values in layer:
+            examples, query = values[:-1], values[-1]
             for primitive in library:
-                if last:
-                    if _consistent(primitive, values, wanted):
-                        out = primitive.apply(values[-1])
-                        if out is not None:
-                            found.add(out)
-                    continue
-                outs = tuple(primitive.apply(v) for v in values)
-                if None in outs or outs in seen:
+                apply = primitive.apply
+                outs = tuple([apply(v) for v in examples])
+                if None in outs:
+                    continue  # undefined on an example: inconsistent, as is everything built on it
+                outs += (None if query is None else apply(query),)
+                if outs in seen:
                     continue
                 seen.add(outs)
                 nxt.add(outs)
                 if list(outs[:-1]) == wanted:
-                    found.add(outs[-1])
+                    found.add(UNDEFINED if outs[-1] is None else outs[-1])
         if len(nxt) > MAX_BEHAVIOURS:
             raise BudgetExceeded(f"{len(nxt)} behaviours at depth {level}")
         layer = nxt
     return found
+
+
+def _finish(library: Sequence[Primitive], layer: set[tuple], wanted: list, found: set[Any]) -> None:
+    """The last primitive: only checked, never stored. Behaviours are grouped by their value on the first
+    example, so a primitive is tried once per distinct value there (most fail on it) instead of once per
+    behaviour."""
+    groups: dict[Any, list[tuple]] = {}
+    for values in layer:
+        groups.setdefault(values[0], []).append(values)
+    for first, group in groups.items():
+        for primitive in library:
+            if primitive.apply(first) != wanted[0]:
+                continue
+            for values in group:
+                if _consistent(primitive, values[1:-1], wanted[1:]):
+                    out = None if values[-1] is None else primitive.apply(values[-1])
+                    found.add(UNDEFINED if out is None else out)
 
 
 def _consistent(primitive: Primitive, values: tuple, wanted: list) -> bool:

@@ -12,6 +12,7 @@ all), so the answer, the set of true statements, is unique. It is written as sta
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
@@ -19,6 +20,9 @@ from palaestra.verifiers.numeric import read_integer
 from palaestra.verifiers.sets import read_set
 
 PRIMES = {2, 3, 5, 7, 11, 13}
+_LEAD = re.compile(r"^\s*(?:(?:the\s+)?true(?:\s+statements?)?\s*(?::|=|are\b)|(?:the\s+true\s+)?statements?\s*:?)\s*",
+                   re.IGNORECASE)
+_ARE_TRUE = re.compile(r"\s+(?:are|is)\s+true\s*\.?\s*$", re.IGNORECASE)
 
 Statement = list  # ["at least", k], ["exactly false", k], ["is true", j], ["either", i, j], ["parity", "even"], ...
 
@@ -68,8 +72,7 @@ class SelfReference(Task):
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         n = len(problem.data["statements"])
-        said = read_set(answer, lambda item: _statement_number(item, n), allow_empty=True,
-                        empty_words=("no statement is true", "no statements are true", "all are false"))
+        said = _read_true_set(answer, n)
         if said is None:
             return Verdict.unparsed("expected statement numbers separated by commas, or none")
         solutions = consistent(problem.data["statements"])
@@ -85,7 +88,8 @@ class SelfReference(Task):
             return [*super().spellings(problem), "None", "no statement is true", "{}"]
         items = gold.split(", ")
         return [*super().spellings(problem), "{" + gold + "}", ", ".join(reversed(items)),
-                ", ".join(f"statement {i}" for i in items), f"{gold}. The others are false."]
+                ", ".join(f"statement {i}" for i in items), f"{gold}. The others are false.",
+                f"Statements {gold} are true.", f"True: {gold}"]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         n = len(problem.data["statements"])
@@ -98,6 +102,18 @@ class SelfReference(Task):
         if truth != set(range(1, n + 1)):
             wrong.append(everything)
         return wrong
+
+
+def _read_true_set(answer: str, n: int) -> frozenset[int] | set[int] | None:
+    """The statement numbers written, also as a sentence: "Statements 1 and 4 are true." is {1, 4}."""
+    def read(text: str):
+        return read_set(text, lambda item: _statement_number(item, n), allow_empty=True,
+                        empty_words=("no statement is true", "no statements are true", "all are false"))
+
+    said = read(answer)
+    if said is None and isinstance(answer, str) and len(answer) < 2_000:
+        said = read(_ARE_TRUE.sub("", _LEAD.sub("", answer, count=1), count=1))
+    return said
 
 
 def _statement_number(item: str, n: int) -> int | None:

@@ -6,8 +6,10 @@ and boolean literals, and the built-ins ``add : int -> int -> int``, ``not : boo
 ``fst``, ``snd``. Expressions are drawn until one is well typed (Algorithm W, with the occurs
 check) and, from level 1, its type has a type variable. The principal type is unique up to
 renaming its type variables, so the verifier parses the answer (``('a -> 'b) -> 'a -> 'b``;
-Haskell-style ``(a -> b) -> a -> b`` too) with a bounded parser and compares after naming the
-variables in order of first appearance.
+Haskell-style ``(a -> b) -> a -> b`` and ``Int`` too; redundant parentheses anywhere) with a
+bounded parser and compares after naming the variables in order of first appearance. A product
+of three without parentheses (``'a * 'b * 'c``, a triple in ML) is refused as ambiguous: this
+language has only pairs.
 """
 
 from __future__ import annotations
@@ -86,7 +88,8 @@ class TypeInference(Task):
             "Application is left-associative; fun x -> ... extends as far right as possible; a let-bound name may "
             "be used at different types (let-polymorphism).\n"
             "Write the type with type variables 'a, 'b, ... (their names do not matter), -> for functions "
-            f"(right-associative) and * for pairs, for example: {example}"
+            "(right-associative) and * for pairs (binding tighter than ->; put a pair inside a pair in "
+            f"parentheses), for example: {example}"
         )
         return Problem(prompt=prompt, answer=answer, data={"expr": expr})
 
@@ -104,7 +107,8 @@ class TypeInference(Task):
         gold = problem.answer or ""
         haskell = gold.replace("'", "")
         renamed = re.sub(r"'([a-z])", lambda m: "'t" + str(ord(m.group(1)) - 96), gold)
-        return [*super().spellings(problem), haskell, renamed, f"`{gold}`", f"{gold}. That is the principal type."]
+        return [*super().spellings(problem), haskell, renamed, f"`{gold}`", f"{gold}. That is the principal type.",
+                haskell.replace("int", "Int").replace("bool", "Bool"), f"({gold})"]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         kind = infer(problem.data["expr"])
@@ -331,6 +335,8 @@ def show_type(t: Type, names: dict | None = None) -> str:
 
 # --- parsing types (bounded) --------------------------------------------------------------------------------------
 
+# what a toplevel or a paper writes around a type: "val f : ...", "- : ... = <fun>", "∀a b. ..."
+_DECLARATION = re.compile(r"^\s*(?:(?:val\s+)?[A-Za-z_][\w']*\s*:(?!:)|-\s*:|(?:forall|∀)\s+[\w\s']+\.)\s*|\s*=\s*<fun>\s*$")
 _TYPE_TOKEN = re.compile(r"\s*(?:(->|→)|(\*|×)|(\()|(\))|('?[A-Za-zα-ω][A-Za-z0-9_]*))")
 
 
@@ -360,9 +366,11 @@ def _parse_type(text: str) -> Type | None:
 
     def product(depth: int) -> Type:
         left = atom(depth)
-        while peek() == "star":
+        if peek() == "star":
             index[0] += 1
             left = ["pair", left, atom(depth)]
+            if peek() == "star":  # a * b * c: a triple in ML, which this language has not; pairs need parentheses
+                raise _TypeError("ambiguous product")
         return left
 
     def atom(depth: int) -> Type:
@@ -377,8 +385,8 @@ def _parse_type(text: str) -> Type | None:
         if kind == "name":
             word = tokens[index[0]][1]
             index[0] += 1
-            if word in ("int", "bool"):
-                return [word]
+            if word.lower() in ("int", "bool"):  # Haskell spells them Int and Bool
+                return [word.lower()]
             if word[0] != "'" and len(word) > 2 and not re.fullmatch(r"t\d+", word):
                 raise _TypeError("unknown type name")  # a type variable is a short name; long words are prose
             return ["tvar", names.setdefault(word.lstrip("'"), len(names))]
@@ -395,4 +403,5 @@ def read_type(text: str) -> Type | None:
     """A type from text: ``int``, ``bool``, type variables (``'a``, ``a``, ``α``), ``->``, ``*``, parentheses."""
     if not isinstance(text, str) or len(text) > MAX_TYPE_CHARS:
         return None
-    return read_with_tail(strip_wrappers(unify(text)), _parse_type)
+    text = strip_wrappers(unify(text))
+    return read_with_tail(text, _parse_type) or read_with_tail(_DECLARATION.sub("", text, count=2), _parse_type)

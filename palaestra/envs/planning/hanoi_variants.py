@@ -1,0 +1,253 @@
+"""Tower of Hanoi variants: restricted moves and more pegs, between random positions, in the fewest moves.
+
+Four variants (``search/hanoi`` is the classic three-peg puzzle): *linear* (pegs A, B, C in a
+row; a disk may only move to a neighbouring peg), *cyclic* (moves only clockwise: A to B, B to
+C, C to A), *four* (four pegs, any move: Reve's puzzle) and *star* (four pegs; every move goes
+to or from the centre peg A). The start and the goal are random positions (every disk on some
+peg, each peg sorted); at some levels the largest disk must change pegs, which makes solutions
+long. The answer is a list of moves such as ``A->B, B->C`` (read by
+:func:`palaestra.verifiers.moves.read_place_moves`); the verifier replays it under the variant's
+rules (:class:`palaestra.solvers.simulate.Rules`) and accepts it if it reaches the goal in the
+minimum number of moves, found by breadth-first search over the at most ``4 ** disks`` positions
+(a lean one on position strings: generation stays a few milliseconds at six disks on four pegs).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.solvers.simulate import Rules
+from palaestra.verifiers.moves import read_place_moves
+
+MAX_MOVES = 2_000
+VARIANTS = {
+    "linear": ("ABC", (("A", "B"), ("B", "A"), ("B", "C"), ("C", "B"))),
+    "cyclic": ("ABC", (("A", "B"), ("B", "C"), ("C", "A"))),
+    "four": ("ABCD", tuple((a, b) for a in "ABCD" for b in "ABCD" if a != b)),
+    "star": ("ABCD", tuple(p for x in "BCD" for p in (("A", x), (x, "A")))),
+}
+RULES = {
+    "linear": "The pegs stand in a row A, B, C: a disk may only move to a neighbouring peg (A to B, B to A, B to C, "
+              "C to B), never directly between A and C.",
+    "cyclic": "The pegs stand in a circle: a disk may only move clockwise, from A to B, from B to C or from C to A.",
+    "four": "There are four pegs and a disk may move from any peg to any other.",
+    "star": "There are four pegs; A is the centre, and every move must go from A to another peg or from another peg "
+            "to A (never directly between B, C and D).",
+}
+
+Move = tuple[str, str]
+
+
+@register
+class HanoiVariants(Task):
+    id = "planning/hanoi_variants"
+    family = "planning"
+    description = "Tower of Hanoi with restricted moves or four pegs, between two positions, in the fewest moves."
+    tags = ("planning", "puzzle", "search")
+
+    @dataclass(frozen=True)
+    class Config:
+        disks: tuple[tuple[str, int, bool], ...]  # per variant: its name, disks, whether the largest disk must move
+
+    def config(self, level: int) -> Config:
+        return self.Config(disks=[  # every variant gets harder at every level
+            (("linear", 4, False), ("cyclic", 4, False), ("four", 4, False), ("star", 4, False)),
+            (("linear", 4, True), ("cyclic", 5, False), ("four", 5, False), ("star", 5, False)),
+            (("linear", 5, False), ("cyclic", 5, True), ("four", 5, True), ("star", 5, True)),
+            (("linear", 5, True), ("cyclic", 6, False), ("four", 6, False), ("star", 6, False)),
+            (("linear", 6, False), ("cyclic", 6, True), ("four", 6, True), ("star", 6, True)),
+        ][level])
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        variant, n, largest_moves = rng.choice(config.disks)
+        pegs, _ = VARIANTS[variant]
+
+        def draw() -> tuple[str, str, list[Move]] | None:
+            start = "".join(rng.choice(pegs) for _ in range(n))  # position[d - 1]: the peg of disk d
+            goal = "".join(rng.choice(pegs) for _ in range(n))
+            if start == goal or (largest_moves and start[-1] == goal[-1]):
+                return None
+            return start, goal, _shortest_plan(VARIANTS[variant][1], start, goal)
+
+        start, goal, moves = retry(draw, what="two different positions")
+        answer = ", ".join(f"{a}->{b}" for a, b in moves)
+        allowed = VARIANTS[variant][1]
+        example = ", ".join(f"{a}->{b}" for a, b in allowed[:2])
+        if example == answer:
+            example = ", ".join(f"{a}->{b}" for a, b in allowed[1:3])
+        prompt = (
+            f"A Tower of Hanoi variant with pegs {', '.join(pegs)} and {n} disks numbered 1 (smallest) to {n} "
+            f"(largest). {RULES[variant]} As usual, a move takes the top disk of one peg and puts it on another peg, "
+            "and a disk may never be put on a smaller disk. Each peg is listed from bottom to top.\n\n"
+            f"Start position:\n{_show(start, pegs)}\n\nGoal position:\n{_show(goal, pegs)}\n\n"
+            "Reach the goal position from the start position using the minimum possible number of moves.\n"
+            f"Give the moves in order, separated by commas, each written as FROM->TO with peg letters, for example: "
+            f"{example}"
+        )
+        return Problem(prompt=prompt, answer=answer, data={
+            "variant": variant, "disks": n, "largest_moves": largest_moves, "start": start, "goal": goal,
+            "optimal": len(moves),
+        })
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        data = problem.data
+        pegs = VARIANTS[data["variant"]][0]
+        moves = read_place_moves(answer, pegs, max_count=MAX_MOVES, pieces=True)
+        if moves is None:
+            return Verdict.unparsed("expected moves like A->B separated by commas")
+        rules = VariantRules(data["variant"], data["start"], data["goal"])
+        state = rules.initial()
+        for number, (source, target, disk) in enumerate(moves, start=1):
+            reason = rules.check(state, (source, target))
+            if reason is None and disk is not None and disk != state.find(source) + 1:
+                reason = f"the top disk of peg {source} is disk {state.find(source) + 1}, not disk {disk}"
+            if reason is not None:
+                return Verdict.wrong(f"move {number} ({source}->{target}) is illegal: {reason}")
+            state = rules.apply(state, (source, target))
+        if not rules.goal(state):
+            return Verdict.wrong("the moves do not reach the goal position")
+        optimal = data["optimal"]
+        return Verdict.judge(len(moves) <= optimal, f"{len(moves)} moves is not the minimum ({optimal})")
+
+    def difficulty(self, problem: Problem) -> float:
+        """The disks, plus half a disk when the largest one must change pegs (which forces the longest plans).
+
+        Not the optimal number of moves: that spans 4 to 700 within one level, mostly by variant (four
+        pegs give short plans, cyclic moves long ones), so its level means are noise; within each variant
+        the optimum grows with this measure at every level.
+        """
+        return problem.data["disks"] + 0.5 * bool(problem.data.get("largest_moves"))
+
+    def spellings(self, problem: Problem) -> list[str]:
+        moves = [tuple(m.split("->")) for m in (problem.answer or "").split(", ")]
+        return [*super().spellings(problem), "\n".join(f"{i}. {a}->{b}" for i, (a, b) in enumerate(moves, 1)),
+                "; ".join(f"{a} to {b}" for a, b in moves), " ".join(f"({a}, {b})" for a, b in moves),
+                ", ".join(f"{a.lower()} → {b.lower()}" for a, b in moves), f"{problem.answer}. Done."]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        data = problem.data
+        pegs, allowed = VARIANTS[data["variant"]]
+        rules = VariantRules(data["variant"], data["start"], data["goal"])
+        moves = (problem.answer or "").split(", ")
+        wrong = [f"{problem.answer} or {moves[-1]}"]
+        if len(moves) > 1:
+            wrong.append(", ".join(moves[:-1]))
+        forbidden = [(a, b) for a in pegs for b in pegs if a != b and (a, b) not in allowed]
+        start = rules.initial()
+        illegal = [(a, b) for a, b in forbidden if start.find(a) >= 0]
+        if illegal:
+            a, b = rng.choice(illegal)
+            wrong.append(f"{a}->{b}, {problem.answer}")  # a move the variant forbids
+        home = data["goal"][0]  # disk 1 is always on top: walking it round a loop of pegs changes nothing
+        loop = [home, next(b for a, b in allowed if a == home)]
+        for _ in range(len(pegs)):
+            if (loop[-1], home) in allowed:
+                break
+            loop.append(next(b for a, b in allowed if a == loop[-1]))
+        loop.append(home)
+        wrong.append(", ".join([problem.answer or "", *(f"{a}->{b}" for a, b in zip(loop, loop[1:]))]))
+        return wrong
+
+
+class VariantRules(Rules[str, Move]):
+    """One variant between two positions; a state is the peg of each disk, smallest first (``"ABD"``)."""
+
+    def __init__(self, variant: str, start: str, goal: str) -> None:
+        self.pegs, self.allowed = VARIANTS[variant]
+        self.start, self.target = start, goal
+
+    def initial(self) -> str:
+        return self.start
+
+    def moves(self, state: str) -> tuple[Move, ...]:
+        return self.allowed
+
+    def check(self, state: str, move: Move) -> str | None:
+        source, target = move
+        if move not in self.allowed:
+            return f"this variant does not allow a move from {source} to {target}"
+        top = state.find(source)
+        if top < 0:
+            return f"peg {source} is empty"
+        below = state.find(target)
+        if 0 <= below < top:
+            return f"disk {top + 1} cannot go on the smaller disk {below + 1}"
+        return None
+
+    def apply(self, state: str, move: Move) -> str:
+        top = state.find(move[0])
+        return state[:top] + move[1] + state[top + 1 :]
+
+    def goal(self, state: str) -> bool:
+        return state == self.target
+
+
+def _shortest_plan(allowed: tuple[Move, ...], start: str, goal: str) -> list[Move]:
+    """A shortest plan, by breadth-first search from both ends (every position reaches every other in these
+    variants). The search from the goal walks moves backwards: a position's predecessors are its successors
+    under the reversed moves. Whole layers are expanded, and the best meeting within the first layer that
+    meets is optimal; this keeps four pegs with six disks (4,096 positions) to a few hundred visited."""
+    reverse = tuple((b, a) for a, b in allowed)
+    seen = ({start: None}, {goal: None})  # position -> (neighbour towards its own end, the forward move)
+    layers = ([start], [goal])
+    for _ in range(2 * 4 ** len(start)):
+        side = 0 if len(layers[0]) <= len(layers[1]) else 1
+        own, other = seen[side], seen[1 - side]
+        layer, meets = [], []
+        for position in layers[side]:
+            for source, target in (allowed if side == 0 else reverse):
+                top = position.find(source)
+                if top < 0:
+                    continue
+                below = position.find(target)
+                if 0 <= below < top:
+                    continue
+                nxt = position[:top] + target + position[top + 1 :]
+                if nxt not in own:
+                    own[nxt] = (position, (source, target) if side == 0 else (target, source))
+                    layer.append(nxt)
+                    if nxt in other:
+                        meets.append(nxt)
+        if meets or start == goal:
+            return _join(seen, min(meets, key=lambda m: _depth(seen[0], m) + _depth(seen[1], m)) if meets else start)
+        layers = (layer, layers[1]) if side == 0 else (layers[0], layer)
+    return []
+
+
+def _depth(parents: dict[str, tuple[str, Move] | None], position: str) -> int:
+    depth = 0
+    for _ in range(len(parents)):
+        step = parents[position]
+        if step is None:
+            break
+        position = step[0]
+        depth += 1
+    return depth
+
+
+def _join(seen: tuple[dict, dict], meet: str) -> list[Move]:
+    """The plan from the start to ``meet`` (forward parents) followed by the plan from ``meet`` to the goal."""
+    head: list[Move] = []
+    position = meet
+    for _ in range(len(seen[0])):
+        step = seen[0][position]
+        if step is None:
+            break
+        position, move = step
+        head.append(move)
+    tail: list[Move] = []
+    position = meet
+    for _ in range(len(seen[1])):
+        step = seen[1][position]
+        if step is None:
+            break
+        position, move = step
+        tail.append(move)
+    return head[::-1] + tail
+
+
+def _show(position: str, pegs: str) -> str:
+    stacks = {peg: [d for d in range(len(position), 0, -1) if position[d - 1] == peg] for peg in pegs}
+    return "\n".join(f"{peg}: {' '.join(map(str, stacks[peg])) or '(empty)'}" for peg in pegs)
