@@ -1,0 +1,171 @@
+"""Peg solitaire: jump pegs over each other until a single peg is left.
+
+A peg jumps over an orthogonally adjacent peg into the empty hole right behind it, and the peg
+jumped over is removed. Each turn the model makes one jump, written as the cell it jumps from and
+the cell it lands on (``c3 c5``, ``c3-c5``, ``jump c3 to c5``); the board is shown after every
+jump. Reward 1 when one peg is left; the game is lost when no jump is possible with more than one
+peg on the board. An unreadable or illegal jump costs a turn.
+
+Boards are made by playing backwards from a single peg (a backward jump turns a peg and two empty
+holes in a line into two pegs and an empty hole), so every board is solvable and its generator
+knows one solution. The oracle searches the current board for a solution (depth-first over jumps,
+remembering dead boards), so it wins from any board still solvable, not only along the generator's
+line. Levels grow the board and the number of pegs and cut the spare turns. The difficulty
+measure is the number of pegs.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
+from palaestra.envs.games.common import cell_name, invalid, read_cells, render_board
+
+Jump = tuple[int, int, int]  # (from, over, to) as cell indices r * n + c
+_SEPARATORS = re.compile(r"\s*(?:->|→|=>|\bto\b|\binto\b|-|–|—|:)\s*", re.IGNORECASE)
+_VERB = re.compile(r"^\s*(?:jump|move|peg)\s+(?:from\s+)?", re.IGNORECASE)
+_SEARCH_LIMIT = 200_000  # boards the oracle may visit; generated boards need a few hundred at most
+
+
+@register
+class PegSolitaire(MultiTurnTask):
+    id = "games/peg_solitaire"
+    family = "games"
+    description = "Jump pegs over each other, removing the jumped peg, until one peg is left."
+    tags = ("games", "multi-turn", "puzzle", "grid", "planning")
+
+    @dataclass(frozen=True)
+    class Config:
+        size: int
+        pegs: int
+        spare: int  # turns allowed beyond the pegs - 1 jumps a win takes
+
+    def config(self, level: int) -> Config:
+        c = self.Config
+        return [c(6, 5, 3), c(6, 7, 3), c(6, 9, 2), c(7, 11, 2), c(7, 14, 2)][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        n = config.size
+        board, solution = retry(lambda: _backward_game(rng, n, config.pegs), what="a board with enough pegs")
+        data = {"size": n, "board": board, "pegs": config.pegs, "turns": config.pegs - 1 + config.spare,
+                "solution": [list(jump) for jump in solution]}
+        prompt = (
+            f"Peg solitaire on a {n}x{n} board (o = peg, . = empty hole):\n\n{_picture(n, board)}\n\n"
+            "A peg jumps over a peg directly above, below, left or right of it into the empty hole right behind "
+            "that peg, and the peg jumped over is removed. Jumps are never diagonal. Make jumps until exactly one "
+            f"peg is left; you lose if no jump is possible while two or more pegs remain. You have {data['turns']} "
+            "turns. Each turn, make one jump: the cell of the jumping peg and the cell where it lands (column letter "
+            "and row number), for example: a1 c1 (the peg on a1 jumps over b1 into c1)"
+        )
+        return Problem(prompt=prompt, answer=None, data=data)
+
+    def max_turns(self, problem: Problem) -> int:
+        return problem.data["turns"]
+
+    def difficulty(self, problem: Problem) -> float:
+        return float(problem.data["pegs"])
+
+    def initial_state(self, problem: Problem) -> dict[str, Any]:
+        return {"board": problem.data["board"]}
+
+    def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
+        n, board = problem.data["size"], state["board"]
+        cells = read_cells(_VERB.sub("", _SEPARATORS.sub(" ", move.strip())), n, n, max_count=2)
+        if cells is None or len(cells) != 2:
+            return invalid(state, "write one jump as two cells, the peg's and where it lands, e.g. a1 c1")
+        (r0, c0), (r1, c1) = cells
+        source, target = r0 * n + c0, r1 * n + c1
+        jump = next((j for j in _jumps(n, board) if j[0] == source and j[2] == target), None)
+        if jump is None:
+            why = _illegal_reason(n, board, (r0, c0), (r1, c1))
+            return Outcome(state, Verdict.wrong(why), f"Illegal jump {cell_name(r0, c0)} {cell_name(r1, c1)}: {why}.")
+        board = board & ~(1 << jump[0]) & ~(1 << jump[1]) | 1 << jump[2]
+        left = bin(board).count("1")
+        said = f"The peg on {cell_name(r0, c0)} jumps over {cell_name(*divmod(jump[1], n))} into {cell_name(r1, c1)}."
+        if left == 1:
+            return Outcome({"board": board}, Verdict.right(), f"{said} One peg is left: you win!", True)
+        if not _jumps(n, board):
+            return Outcome({"board": board}, Verdict.wrong("no jump left"),
+                           f"{said} {left} pegs are left and none can jump: you lose.\n{_picture(n, board)}", True)
+        return Outcome({"board": board}, Verdict.wrong("pegs left"), f"{said} {left} pegs left:\n{_picture(n, board)}")
+
+    def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
+        n = problem.data["size"]
+        plan = _solve(n, state["board"])
+        if not plan:  # a lost or finished board: any jump (the game is already decided)
+            jumps = _jumps(n, state["board"])
+            plan = jumps[:1] or [(0, 0, 0)]
+        source, _, target = plan[0]
+        return f"{cell_name(*divmod(source, n))} {cell_name(*divmod(target, n))}"
+
+
+def _picture(n: int, board: int) -> str:
+    return render_board([["o" if board >> (r * n + c) & 1 else "." for c in range(n)] for r in range(n)])
+
+
+@functools.cache
+def _all_jumps(n: int) -> tuple[Jump, ...]:
+    """Every (from, over, to) triple on an n x n board, pegs or not."""
+    out = []
+    for r in range(n):
+        for c in range(n):
+            for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+                if 0 <= r + 2 * dr < n and 0 <= c + 2 * dc < n:
+                    out.append((r * n + c, (r + dr) * n + c + dc, (r + 2 * dr) * n + c + 2 * dc))
+    return tuple(out)
+
+
+def _jumps(n: int, board: int) -> list[Jump]:
+    """The legal jumps: a peg, a peg next to it, an empty hole behind."""
+    return [j for j in _all_jumps(n) if board >> j[0] & 1 and board >> j[1] & 1 and not board >> j[2] & 1]
+
+
+def _illegal_reason(n: int, board: int, source: tuple[int, int], target: tuple[int, int]) -> str:
+    (r0, c0), (r1, c1) = source, target
+    if not board >> (r0 * n + c0) & 1:
+        return f"there is no peg on {cell_name(r0, c0)}"
+    if board >> (r1 * n + c1) & 1:
+        return f"{cell_name(r1, c1)} is not empty"
+    if sorted((abs(r1 - r0), abs(c1 - c0))) != [0, 2]:
+        return "a jump goes exactly two cells up, down, left or right"
+    return f"there is no peg on {cell_name((r0 + r1) // 2, (c0 + c1) // 2)} to jump over"
+
+
+def _backward_game(rng: random.Random, n: int, pegs: int) -> tuple[int, list[Jump]] | None:
+    """A board with ``pegs`` pegs made by backward jumps from one peg, and the forward solution."""
+    board = 1 << rng.randrange(n * n)
+    backward: list[Jump] = []
+    for _ in range(pegs - 1):
+        # a forward jump (a over b into c) undone: c must hold a peg, a and b must be empty
+        options = [j for j in _all_jumps(n) if board >> j[2] & 1 and not board >> j[0] & 1 and not board >> j[1] & 1]
+        if not options:
+            return None
+        jump = rng.choice(options)
+        board = board & ~(1 << jump[2]) | 1 << jump[0] | 1 << jump[1]
+        backward.append(jump)
+    return board, backward[::-1]
+
+
+def _solve(n: int, board: int) -> list[Jump]:
+    """Jumps that leave one peg, found depth-first with a memory of dead boards; [] if none (or too costly)."""
+    dead: set[int] = set()
+    budget = [_SEARCH_LIMIT]
+
+    def search(current: int) -> list[Jump] | None:
+        if current & (current - 1) == 0:
+            return []
+        if current in dead or budget[0] <= 0:
+            return None
+        budget[0] -= 1
+        for jump in _jumps(n, current):
+            rest = search(current & ~(1 << jump[0]) & ~(1 << jump[1]) | 1 << jump[2])
+            if rest is not None:
+                return [jump, *rest]
+        dead.add(current)
+        return None
+
+    return search(board) or []  # recursion depth is at most the number of pegs
