@@ -15,21 +15,18 @@ those given, respecting multiplicity, and that the exact value equals the target
 from __future__ import annotations
 
 import random
-import re
 from collections import Counter
 from dataclasses import dataclass
-from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
-from palaestra.verifiers.expressions import Expr, evaluate_exact, leaves, parse_expression
-from palaestra.verifiers.normalize import read_with_tail, simplify_latex, unify
-from palaestra.verifiers.numeric import read_exact
+from palaestra.verifiers.arithmetic import number_leaves, read_claim, read_expression
+from palaestra.verifiers.expressions import evaluate_exact, leaves
+from palaestra.verifiers.normalize import read_with_tail
 
 LARGE = (25, 50, 75, 100)
 MAX_ANSWER_CHARS = 2_000
 EXAMPLES = ("(25 - 3) * 8 + 7", "(9 + 1) * 6 - 4")  # the prompt's example, never the answer
-_TIMES_LETTER = re.compile(r"(?<=[\d)\s])[xX](?=[\s\d(])")  # "(8 + 4) x 7"
 _PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2}
 _LEAF = 3
 
@@ -95,7 +92,7 @@ class Countdown(Task):
     def verify(self, problem: Problem, answer: str) -> Verdict:
         if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
             return Verdict.unparsed("expected an arithmetic expression")
-        read = read_with_tail(answer, _read_answer)
+        read = read_with_tail(answer, read_claim)
         if read is None:
             return Verdict.unparsed("expected an expression with numbers, + - * / and parentheses "
                                     "(optionally followed by = and the target)")
@@ -103,8 +100,8 @@ class Countdown(Task):
         target = problem.data["target"]
         if stated is not None and stated != target:
             return Verdict.wrong(f"the stated result {stated} is not the target {target}")
-        numbers: list[Fraction] = []
-        if not _collect_leaves(tree, numbers):
+        numbers = number_leaves(tree)
+        if numbers is None:
             return Verdict.wrong("negative signs are not allowed")
         available, used = Counter(problem.data["numbers"]), Counter(numbers)
         extra = sorted(n for n in used if used[n] > available[n])
@@ -119,7 +116,7 @@ class Countdown(Task):
 
     def difficulty(self, problem: Problem) -> float:
         """Search breadth and plan length: the numbers to choose from plus the numbers the reference combines."""
-        return float(len(problem.data["numbers"]) + len(leaves(_parse(problem.answer or ""))))
+        return float(len(problem.data["numbers"]) + len(leaves(read_expression(problem.answer or ""))))
 
     def spellings(self, problem: Problem) -> list[str]:
         gold, target = problem.answer or "", problem.data["target"]
@@ -151,27 +148,6 @@ class Countdown(Task):
             f"{gold} = {target} = {target + 1}",
             f"{gold}, or maybe ({gold}) + 1",
         ]
-
-
-def _parse(text: str) -> Expr | None:
-    """An expression over numbers with + - * / and parentheses, or None."""
-    text = _TIMES_LETTER.sub("*", simplify_latex(unify(text)))
-    return parse_expression(text, operators=("+", "-", "*", "/"), functions=(), constants=False)
-
-
-def _read_answer(text: str) -> tuple[Expr, int | None] | None:
-    """The expression and the result stated with it (``expr = N`` or ``N = expr``; None if none is stated)."""
-    sides = text.split("=")
-    if len(sides) == 1:
-        tree = _parse(text)
-        return None if tree is None else (tree, None)
-    if len(sides) != 2:
-        return None
-    for expression, result in (sides, sides[::-1]):
-        stated, tree = read_exact(result), _parse(expression)
-        if stated is not None and tree is not None:
-            return tree, int(stated) if stated.denominator == 1 else -1  # -1: a fraction never equals a target
-    return None
 
 
 def _random_expression(rng: random.Random, numbers: list[int], config: Countdown.Config) -> tuple[int, str]:
@@ -208,14 +184,3 @@ def _combine(a: tuple[int, str, int], op: str, b: tuple[int, str, int]) -> tuple
     right_needs = b[2] < precedence or (b[2] == precedence and op in "-/")
     right = f"({b[1]})" if right_needs else b[1]
     return value, f"{left} {op} {right}", precedence
-
-
-def _collect_leaves(tree: Expr, leaves: list[Fraction]) -> bool:
-    """Gather the number leaves; False if the tree contains a unary minus."""
-    kind = tree[0]
-    if kind == "neg":
-        return False
-    if kind == "num":
-        leaves.append(tree[1])
-        return True
-    return all(_collect_leaves(child, leaves) for child in tree[1:])

@@ -1,9 +1,8 @@
 """Binairo (Takuzu): complete a grid of 0s and 1s with balanced, non-repeating rows and columns.
 
 The rules: every row and column holds as many 0s as 1s, no three equal digits are adjacent in
-a row or column, and no two rows (and no two columns) are identical. A random full grid comes
-from the SAT solver (:func:`random_model`: cells in random order get coin-flip values the
-rules still allow), then givens are removed in random order while a SAT solver proves the
+a row or column, and no two rows (and no two columns) are identical. A random full grid is built
+row by row from the valid rows in random order (backtracking on the column rules), then givens are removed in random order while a SAT solver proves the
 remaining givens still force the grid (:func:`prune_clues`), down to the level's floor of
 givens or a minimal puzzle. Every puzzle has exactly one solution.
 
@@ -13,22 +12,26 @@ The answer is the completed grid, one row per line of 0s and 1s; the verifier ch
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from dataclasses import dataclass
 from functools import cache
 
 from palaestra.core import Problem, Task, Verdict, register
-from palaestra.core.retry import GenerationError
+from palaestra.core.retry import retry
 from palaestra.envs.puzzles.common import (
     CNF,
     PROOF_BUDGET,
     ProofSolver,
+    grid_corruptions,
+    grid_spellings,
     lines,
     prune_clues,
-    random_model,
     read_cells,
     with_spaces,
 )
+
+_SHUFFLED_ROWS = 40  # up to this many valid rows (sides up to 8), each step tries them in a fresh random order
 
 
 @register
@@ -47,7 +50,7 @@ class Binairo(Task):
     def config(self, level: int) -> Config:
         return [
             self.Config(size=6, min_givens=0.4),
-            self.Config(size=6, min_givens=0.0),
+            self.Config(size=8, min_givens=0.35),  # not 6x6 minimal: only 4,140 full 6x6 grids exist
             self.Config(size=8, min_givens=0.0),
             self.Config(size=10, min_givens=0.35),
             self.Config(size=10, min_givens=0.0),
@@ -57,11 +60,8 @@ class Binairo(Task):
         n = config.size
         rules, cell = _rules(n)
         clues = []
+        grid = retry(lambda: _random_grid(rng, n), attempts=50, what=f"a valid {n}x{n} binairo grid")
         with ProofSolver(rules, PROOF_BUDGET) as solver:
-            model = random_model(solver, [(r, c) for r in range(n) for c in range(n)], rng)
-            if model is None:
-                raise GenerationError(f"no valid {n}x{n} binairo grid found")
-            grid = [[int(model[(r, c)]) for c in range(n)] for r in range(n)]
             clues = [[cell[r][c] if grid[r][c] else -cell[r][c]] for r in range(n) for c in range(n)]
             solver.add([-lit for (lit,) in clues])  # another solution?
             order = list(range(n * n))
@@ -109,6 +109,7 @@ class Binairo(Task):
     def spellings(self, problem: Problem) -> list[str]:
         gold = problem.answer or ""
         return [*super().spellings(problem), with_spaces(gold), "\n".join(",".join(r) for r in gold.splitlines()),
+                *grid_spellings(gold),
                 "[" + ", ".join("[" + ", ".join(r) + "]" for r in gold.splitlines()) + "]"]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
@@ -118,7 +119,8 @@ class Binairo(Task):
         flipped = [row[:] for row in rows]
         flipped[r][c] = "1" if flipped[r][c] == "0" else "0"
         inverted = [["1" if v == "0" else "0" for v in row] for row in rows]  # valid, but not the solution
-        return ["\n".join(map("".join, g)) for g in (flipped, inverted, rows[:-1])]
+        wrong = ["\n".join(map("".join, g)) for g in (flipped, inverted, rows[:-1])]
+        return [*wrong, *grid_corruptions(problem.answer or "", wrong[0])]
 
 
 @cache
@@ -142,3 +144,58 @@ def _rules(n: int) -> tuple[CNF, tuple[tuple[int, ...], ...]]:
             cnf.add(differ)
     return cnf, tuple(tuple(row) for row in cell)
 
+
+
+@cache
+def _strides(count: int) -> tuple[int, ...]:
+    """The steps that visit each of ``count`` items once, going round."""
+    return tuple(step for step in range(1, count) if math.gcd(step, count) == 1)
+
+
+@cache
+def _valid_rows(n: int) -> tuple[int, ...]:
+    """Every row of ``n`` cells with as many 0s as 1s and no three equal digits in a line, as a
+    bit mask (bit c: column c holds 1)."""
+    full = (1 << n) - 1
+    return tuple(mask for mask in range(1 << n) if bin(mask).count("1") == n // 2
+                 and not (mask & mask >> 1 & mask >> 2) and not (~mask & ~mask >> 1 & ~mask >> 2 & full >> 2))
+
+
+def _random_grid(rng: random.Random, n: int) -> list[list[int]] | None:
+    """A random valid full grid: rows tried in a random order, each kept when the columns so far can
+    still be completed (no three equal in a column, no column with more than n/2 of a digit);
+    None when the bounded search fails or two columns come out equal.
+
+    Rows are bit masks, so "no three 1s in a column" is ``a & b & row == 0`` for the last two rows.
+    """
+    rows, full, half = list(_valid_rows(n)), (1 << n) - 1, n // 2
+    rng.shuffle(rows)
+    grid: list[int] = []
+    budget = [300 * n]
+
+    def extend(ones: tuple[int, ...]) -> bool:
+        if len(grid) == n:
+            return len({tuple(row >> c & 1 for row in grid) for c in range(n)}) == n
+        a, b = (grid[-2], grid[-1]) if len(grid) >= 2 else (0, full)  # no triple is possible yet
+        full_ones = sum(1 << c for c in range(n) if ones[c] == half)
+        full_zeros = sum(1 << c for c in range(n) if len(grid) - ones[c] == half)
+        if len(rows) <= _SHUFFLED_ROWS:
+            order = rng.sample(rows, len(rows))
+        else:  # a random stride through the shuffled rows: cheaper than a shuffle at every step
+            start, step = rng.randrange(len(rows)), rng.choice(_strides(len(rows)))
+            order = [rows[(start + i * step) % len(rows)] for i in range(len(rows))]
+        for row in order:
+            budget[0] -= 1
+            if budget[0] < 0:
+                return False
+            if a & b & row or ~a & ~b & ~row & full or row & full_ones or ~row & full_zeros or row in grid:
+                continue
+            grid.append(row)
+            if extend(tuple(ones[c] + (row >> c & 1) for c in range(n))):
+                return True
+            grid.pop()
+        return False
+
+    if not extend((0,) * n):
+        return None
+    return [[row >> c & 1 for c in range(n)] for row in grid]

@@ -30,6 +30,7 @@ from pysat.card import CardEnc, EncType
 from palaestra.solvers.sat import CNF, Budget, BudgetExhausted, SatSolver, count_solutions  # noqa: F401
 from palaestra.verifiers.assignments import read_assignment
 from palaestra.verifiers.blocks import read_grid
+from palaestra.verifiers.normalize import strip_wrappers
 
 # Generous for the small puzzles here (a proof takes a few dozen conflicts); an exhausted budget keeps the clue.
 PROOF_BUDGET = Budget(conflicts=20_000)
@@ -278,13 +279,88 @@ def solve_effort(cnf: CNF, assumptions: Sequence[int] = ()) -> dict[str, int]:
 
 def read_cells(answer: str, rows: int, cols: int, alphabet: Iterable[str]) -> list[list[str]] | str:
     """A ``rows x cols`` grid of one-character cells from ``alphabet`` (as :func:`read_grid` reads
-    them: cells side by side or separated by spaces, commas or ``|``), or a message saying why not."""
-    grid = read_grid(answer, frozenset(alphabet), max_cells=4 * rows * cols + 16)
+    them: cells side by side or separated by spaces, commas or ``|``), or a message saying why not.
+
+    Also read: the rows on one line, separated by ``;`` or ``/`` (``01;10``), or by spaces or commas
+    when each row is written solid (``01 10``); rows labelled in order (``Row 1:``, ``R1``, ``1:``,
+    ``A)``) under an optional header of column labels (``1 2 3`` or ``A B C``); the grid inside a
+    whole-answer wrapper (``\\boxed{...}``, ``Answer:``).
+
+    >>> read_cells("01;10", 2, 2, "01"), read_cells("  A B\\n1: 0 1\\n2: 1 0", 2, 2, "01")
+    ([['0', '1'], ['1', '0']], [['0', '1'], ['1', '0']])
+    """
+    symbols = frozenset(alphabet)
+    grid = _read_shaped(answer, rows, cols, symbols)
+    if grid is None and isinstance(answer, str) and len(answer) <= 64 * rows * cols + 1_000:
+        unwrapped = strip_wrappers(answer)
+        variants = (unwrapped, _one_line_rows(unwrapped, rows, cols), *_without_labels(unwrapped, rows, cols, symbols))
+        for variant in variants:
+            grid = None if variant is None else _read_shaped(variant, rows, cols, symbols)
+            if grid is not None:
+                break
     if grid is None:
         return f"expected {rows} lines of {cols} cells"
-    if len(grid) != rows or any(len(row) != cols for row in grid):
-        return f"expected {rows} rows of {cols} cells, got {len(grid)} rows"
     return grid
+
+
+def _read_shaped(answer: str, rows: int, cols: int, symbols: frozenset[str]) -> list[list[str]] | None:
+    grid = read_grid(answer, symbols, max_cells=4 * rows * cols + 16)
+    return grid if grid is not None and len(grid) == rows and all(len(row) == cols for row in grid) else None
+
+
+_ROW_BREAK = re.compile(r"[;/]")
+_SOLID_ROWS = re.compile(r"[\s,]+")
+_ROW_LABEL = re.compile(r"\s*\|?\s*(?:(?:row|r)\s*(\d{1,3})\s*[:.)|\]-]?|(\d{1,3})\s*[:.)|\]-]|([A-Za-z])\s*[:)|\]]?)\s*", re.I)
+
+
+def _one_line_rows(answer: str, rows: int, cols: int) -> str | None:
+    """A one-line answer with its rows on separate lines (None when it is not one line of ``rows`` rows)."""
+    text = answer.strip().strip("[]")
+    if "\n" in text:
+        return None
+    parts = _ROW_BREAK.split(text)
+    if len(parts) == rows:
+        return "\n".join(part.strip() for part in parts)
+    solid = _SOLID_ROWS.split(text)
+    return "\n".join(solid) if len(solid) == rows and all(len(part) == cols for part in solid) else None
+
+
+def _without_labels(answer: str, rows: int, cols: int, symbols: frozenset[str]) -> list[str]:
+    """Readings of the answer without row labels (the row's number or letter, in order, on every
+    row) and without a header line of column labels; none when neither is there."""
+    content = [line for line in answer.strip().splitlines() if line.strip() and not _SEPARATOR.match(line)]
+    header = len(content) == rows + 1 and _is_column_header(content[0], cols)
+    if header:
+        content = content[1:]
+    if len(content) != rows:
+        return []
+    ends = [_label_end(line, number, symbols) for number, line in enumerate(content, 1)]
+    readings = ["\n".join(line[end:] for line, end in zip(content, ends))] if None not in ends else []
+    # column labels only (a row may start with its own number by chance: | 1 | 3 | 2 | is no label)
+    return readings + ["\n".join(content)] if header else readings
+
+
+def _label_end(line: str, number: int, symbols: frozenset[str]) -> int | None:
+    """Where the label of row ``number`` (1-based) ends in ``line``; None when it has none."""
+    label = _ROW_LABEL.match(line)
+    if label is None:
+        return None
+    digits, letter = label.group(1) or label.group(2), label.group(3)
+    if digits is not None and int(digits) != number:
+        return None
+    if letter is not None and (letter.upper() != chr(ord("A") + number - 1) or letter.upper() in symbols
+                               or letter.lower() in symbols):
+        return None
+    return label.end()
+
+
+_SEPARATOR = re.compile(r"^[\s|+:=_-]*$")
+
+
+def _is_column_header(line: str, cols: int) -> bool:
+    labels = [label for label in re.split(r"[\s|,]+", line) if label]
+    return labels in ([str(c) for c in range(1, cols + 1)], [chr(ord("A") + c) for c in range(cols)],
+                      [chr(ord("a") + c) for c in range(cols)])
 
 
 def read_digits(answer: str, rows: int, cols: int) -> list[list[int]] | str:
@@ -333,18 +409,43 @@ def lines(grid: Sequence[Sequence[object]], separator: str = "") -> str:
     return "\n".join(separator.join(str(v) for v in row) for row in grid)
 
 
+def grid_spellings(gold: str) -> list[str]:
+    """Other spellings of a grid answer (one row per line, one character per cell) that
+    :func:`read_cells` reads: rows on one line, labelled rows under column labels, ``\\boxed{}``.
+
+    >>> grid_spellings("01\\n10")[:2]
+    ['01; 10', 'Row 1: 01\\nRow 2: 10']
+    """
+    rows = gold.splitlines()
+    header = "   " + " ".join(chr(ord("A") + c) for c in range(len(rows[0]) if rows else 0))
+    return ["; ".join(rows), "\n".join(f"Row {r}: {row}" for r, row in enumerate(rows, 1)),
+            "\n".join([header, *(f"{r}: {' '.join(row)}" for r, row in enumerate(rows, 1))]), "\\boxed{" + gold + "}"]
+
+
+def grid_corruptions(gold: str, wrong: str) -> list[str]:
+    """Near misses around a grid answer: the right grid taken back for a ``wrong`` one, two grids
+    (a hedge), the right grid with a row changed afterwards."""
+    first = gold.splitlines()[0] if gold else ""
+    return [f"{gold}\n\nNo, wait:\n{wrong}", f"{wrong}\n\nor\n\n{gold}",
+            f"{gold}\nActually row 1 is {wrong.splitlines()[0] if wrong else first[::-1]}."]
+
+
 def with_spaces(text: str) -> str:
     """Each line's characters separated by spaces (``"12\\n34"`` -> ``"1 2\\n3 4"``): another spelling."""
     return "\n".join(" ".join(line) for line in text.splitlines())
 
 
+_ARROWS = ("->", "→", "=>", "⇒", "↦")
+_TABLE_ROW = re.compile(r"(?m)^[ \t]*(?:\|[ \t]*)?([A-Za-z]\w{0,15})[ \t]*\|[ \t]*([-+]?\d{1,10})[ \t]*(?:\|[ \t]*)?$")  # | A | 6 |
+_TABLE_HEADER = re.compile(r"^[ \t]*\|[^=]*\|[ \t]*$")  # | Letter | Digit | and |---|---| (what is left of the table)
 _SPACED_PAIR = re.compile(r"([A-Za-z]\w{0,15})\s*[=:]\s*([^\s,;=:]{1,10})")
 
 
 def read_values(text: str, names: Sequence[str], read_value: Callable[[str], object | None], *,
                 partial: bool = False) -> dict | None:
     """``{name: value}`` as :func:`read_assignment` reads it, also from pairs separated by spaces
-    only (``A=1 B=7``), which that reader takes for one value. None when unreadable or hedged.
+    only (``A=1 B=7``), which that reader takes for one value, with arrows (``A -> 1``) or as a
+    two-column Markdown table (``| A | 1 |`` rows). None when unreadable or hedged.
 
     (Candidate for :mod:`palaestra.verifiers.assignments`.)
 
@@ -352,6 +453,11 @@ def read_values(text: str, names: Sequence[str], read_value: Callable[[str], obj
     >>> read_values("A=1 B=7", ["A", "B"], read_integer)
     {'A': 1, 'B': 7}
     """
+    if isinstance(text, str) and len(text) <= 40 * len(names) + 200:
+        for arrow in _ARROWS:
+            text = text.replace(arrow, " = ")
+        text = _TABLE_ROW.sub(r"\1 = \2", text)
+        text = "\n".join(line for line in text.splitlines() if not _TABLE_HEADER.match(line))
     found = read_assignment(text, names, read_value, partial=partial)
     if found is None and isinstance(text, str) and len(text) <= 40 * len(names) + 200:
         pairs = _SPACED_PAIR.findall(text)

@@ -2,11 +2,12 @@
 
 Different letters are different digits and no number starts with 0. The puzzle comes from a
 true addition of random numbers whose digits are replaced by letters (a random digit-to-letter
-map), so a solution exists. A column-by-column search (rightmost column first, carrying, each
-letter given a digit the first time it appears) enumerates every solution; while more than one
-is left, the letter that splits them best has its digit given, and given letters the others make
-unnecessary are dropped again, so exactly one solution fits the puzzle and its givens. Upper
-levels have longer numbers (three addends at level 3) and allow fewer givens (none at the top).
+map), so a solution exists. An exhaustive search over arrays of partial assignments (columns
+from the right, carrying) lists every solution; while more than one is left, the letter that
+splits them best has its digit given, and givens the others make unnecessary are dropped again.
+The SAT solution counter (:func:`count_solutions`, over digit variables with one-hot column
+sums) then proves that exactly one solution fits the puzzle and its givens. Upper levels have
+longer numbers (three addends at level 3) and allow fewer givens (none at the top).
 
 The answer gives every letter's digit (``A = 1, B = 7, ...``, ``A=1 B=7`` or one per line); the
 verifier checks distinct digits, no leading zero and the addition itself.
@@ -17,13 +18,16 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+import numpy as np
+
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.envs.puzzles.common import read_values
+from palaestra.solvers.sat import CNF, BudgetExhausted, count_solutions
 from palaestra.verifiers.numeric import read_integer
 
 _LETTERS = "ABCDEFGHJKLMNPRSTUVWXYZ"  # no I or O, which look like digits
-_SEARCH_STEPS = 200_000  # search nodes before the enumeration gives up (the candidate is then dropped)
+_MAX_STATES = 2_000_000  # partial assignments the search may hold before it gives up (the candidate is dropped)
 _MAX_SOLUTIONS = 500  # solutions enumerated at most (more would need too many givens)
 
 
@@ -97,14 +101,18 @@ class Cryptarithm(Task):
     def spellings(self, problem: Problem) -> list[str]:
         pairs = (problem.answer or "").split(", ")
         return [*super().spellings(problem), "\n".join(pairs), " ".join(p.replace(" = ", "=") for p in pairs),
-                ", ".join(reversed(pairs)), "; ".join(p.replace(" = ", ": ") for p in pairs)]
+                ", ".join(reversed(pairs)), "; ".join(p.replace(" = ", ": ") for p in pairs),
+                ", ".join(p.replace(" = ", " → ") for p in pairs),
+                "| Letter | Digit |\n|---|---|\n" + "\n".join(f"| {p.replace(' = ', ' | ')} |" for p in pairs)]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         pairs = [p.split(" = ") for p in (problem.answer or "").split(", ")]
         i, j = rng.sample(range(len(pairs)), 2)
         swapped = [p[:] for p in pairs]
         swapped[i][1], swapped[j][1] = swapped[j][1], swapped[i][1]  # digits stay distinct
-        return [", ".join(f"{a} = {b}" for a, b in g) for g in (swapped, pairs[:-1])]
+        first = f"{pairs[0][0]} = {pairs[0][1]}"
+        return [", ".join(f"{a} = {b}" for a, b in g) for g in (swapped, pairs[:-1])] + [
+            f"{problem.answer}, {pairs[i][0]} = {pairs[j][1]}", f"{problem.answer} (or {first[:-1]}{(int(first[-1]) + 1) % 10})"]
 
 
 def _draw(rng: random.Random, config: Cryptarithm.Config) -> tuple | None:
@@ -119,16 +127,19 @@ def _draw(rng: random.Random, config: Cryptarithm.Config) -> tuple | None:
     if len(set(words)) < len(words) or len(used) < 4:
         return None
     mapping = {letter: digit for digit, letter in to_letter.items()}
-    solutions = _solutions(words, word_total, _MAX_SOLUTIONS if config.max_hints else 1)
-    if solutions is None:
+    solutions = _solutions(words, word_total, {}, limit=_MAX_SOLUTIONS if config.max_hints else 2)
+    if solutions is None or len(solutions) >= _MAX_SOLUTIONS:
         return None
     hints = _hints(rng, solutions, mapping)
-    return (words, word_total, mapping, hints) if len(hints) <= config.max_hints else None
+    if len(hints) > config.max_hints or not _proven_unique(words, word_total, {h: mapping[h] for h in hints}):
+        return None
+    return words, word_total, mapping, hints
 
 
 def _hints(rng: random.Random, solutions: list[dict[str, int]], mapping: dict[str, int]) -> list[str]:
-    """Letters whose digits, once given, leave only ``mapping``: add the most telling letter until one
-    solution is left, then drop hints (in random order) that the others make unnecessary."""
+    """Letters whose digits, once given, leave only ``mapping`` of all the puzzle's ``solutions``: add
+    the most telling letter until one solution is left, then drop givens (in random order) that the
+    others make unnecessary, so every remaining given is needed."""
     hints: list[str] = []
     left = solutions
     for _ in range(len(mapping)):  # each pass gives one more letter
@@ -145,59 +156,108 @@ def _hints(rng: random.Random, solutions: list[dict[str, int]], mapping: dict[st
     return sorted(hints)
 
 
-def _solutions(words: list[str], total: str, most: int) -> list[dict[str, int]] | None:
-    """Every solution of the alphametic (None when there are more than ``most`` or the search gave up)."""
+def _solutions(words: list[str], total: str, fixed: dict[str, int], limit: int) -> list[dict[str, int]] | None:
+    """The alphametic's solutions that agree with ``fixed``: every one when fewer than ``limit``,
+    else ``limit`` of them (None when the search grew too large and gave up).
+
+    An exhaustive breadth-first search over columns, rightmost first, on arrays of partial
+    assignments: an addend letter met for the first time takes each free digit, the column's sum
+    then forces the total's digit there (and the carry), and assignments that disagree are
+    dropped. Every assignment that survives the last column with no carry left is a solution.
+    """
     width = len(total)
     if any(len(w) > width for w in words):
         return []
-    columns = [[w[len(w) - 1 - i] for w in words if i < len(w)] for i in range(width)]
     leading = {w[0] for w in [*words, total] if len(w) > 1}
-    value: dict[str, int] = {}
-    used = [False] * 10
-    found: list[dict[str, int]] = []
-    steps = [0]
-
-    def assign(letter: str, then) -> bool:
-        """Try every free digit for ``letter`` (unless it has one) and continue; True to stop the search."""
-        if letter in value:
-            return then()
-        for d in range(1 if letter in leading else 0, 10):
-            if used[d]:
+    if any(fixed[letter] == 0 for letter in leading & set(fixed)) or len(set(fixed.values())) < len(fixed):
+        return []
+    order = list(fixed)  # the state's columns: the letters assigned so far, in this order
+    states = np.array([[fixed[letter] for letter in order]], dtype=np.int16).reshape(1, len(order))
+    used = np.array([sum(1 << d for d in fixed.values())], dtype=np.int32)
+    carry = np.zeros(1, dtype=np.int32)
+    for i in range(width):
+        for word in words:
+            letter = word[-1 - i] if i < len(word) else None
+            if letter is None or letter in order:
                 continue
-            value[letter], used[d] = d, True
-            stop = then()
-            del value[letter]
-            used[d] = False
-            if stop:
-                return True
+            count = len(states)
+            if count * 10 > _MAX_STATES:
+                return None
+            digits = np.tile(np.arange(10, dtype=np.int16), count)
+            states, used, carry = (np.repeat(a, 10, axis=0) for a in (states, used, carry))
+            free = ((used >> digits) & 1) == 0
+            if letter in leading:
+                free &= digits > 0
+            states = np.column_stack([states[free], digits[free]])
+            used, carry = used[free] | (1 << digits[free].astype(np.int32)), carry[free]
+            order.append(letter)
+        column_sum = carry + sum(states[:, order.index(w[-1 - i])].astype(np.int32) for w in words if i < len(w))
+        digit, carry = column_sum % 10, column_sum // 10
+        letter = total[-1 - i]
+        if letter in order:
+            keep = states[:, order.index(letter)] == digit
+        else:
+            keep = ((used >> digit) & 1) == 0
+            if letter in leading:
+                keep &= digit > 0
+            states = np.column_stack([states, digit.astype(np.int16)])
+            used = used | (1 << digit)
+            order.append(letter)
+        states, used, carry = states[keep], used[keep], carry[keep]
+    states = states[carry == 0]
+    return [dict(zip(order, map(int, row))) for row in states[:limit]]
+
+
+def _proven_unique(words: list[str], total: str, givens: dict[str, int]) -> bool:
+    """The uniqueness proof of record: the SAT solution counter finds exactly one assignment (the
+    array search above chose the givens; this proof does not rely on it). An exhausted budget is
+    no proof."""
+    cnf, digit = _rules(words, total)
+    for letter, value in givens.items():
+        cnf.add([digit[letter][value]])
+    try:
+        return count_solutions(cnf, limit=2, project=[(letter, d) for letter in digit for d in range(10)]) == 1
+    except BudgetExhausted:
         return False
 
-    def column(i: int, carry: int) -> bool:
-        steps[0] += 1
-        if steps[0] > _SEARCH_STEPS:
-            return True
-        if i == width:
-            if carry == 0:
-                found.append(dict(value))
-            return len(found) > most
 
-        def add(k: int) -> bool:
-            if k < len(columns[i]):
-                return assign(columns[i][k], lambda: add(k + 1))
-            s = carry + sum(value[ch] for ch in columns[i])
-            target = total[width - 1 - i]
-            digit = s % 10
-            if target in value:
-                return value[target] == digit and column(i + 1, s // 10)
-            if used[digit] or (digit == 0 and target in leading):
-                return False
-            value[target], used[digit] = digit, True
-            stop = column(i + 1, s // 10)
-            del value[target]
-            used[digit] = False
-            return stop
+def _rules(words: list[str], total: str) -> tuple[CNF, dict[str, list[int]]]:
+    """The alphametic as CNF over ``(letter, digit)``, and each letter's ten digit literals.
 
-        return add(0)
-
-    column(0, 0)
-    return None if steps[0] > _SEARCH_STEPS or len(found) > most else found
+    Column by column from the right, a one-hot running sum (the carry in, plus each addend's
+    digit in turn) fixes the total's digit in that column and the carry out; no carry is left
+    after the last column.
+    """
+    cnf = CNF()
+    letters = sorted({ch for word in [*words, total] for ch in word})
+    digit = {letter: [cnf.var((letter, d)) for d in range(10)] for letter in letters}
+    for letter in letters:
+        cnf.exactly_one(digit[letter])
+    for d in range(10):
+        cnf.at_most([digit[letter][d] for letter in letters], 1)
+    for word in [*words, total]:
+        if len(word) > 1:
+            cnf.add([-digit[word[0]][0]])
+    carry = [cnf.true]  # carry[c]: "the carry into this column is c"
+    for i in range(len(total)):
+        running = carry
+        for word in words:
+            if i >= len(word):
+                continue
+            addend = digit[word[-1 - i]]
+            summed = [cnf.auxiliary() for _ in range(len(running) + 9)]
+            cnf.clauses.extend([-lit, -addend[d], summed[s + d]] for s, lit in enumerate(running) for d in range(10))
+            cnf.exactly_one(summed)
+            running = summed
+        out = [cnf.auxiliary() for _ in range((len(running) - 1) // 10 + 1)]
+        shown = digit[total[-1 - i]]
+        for s, lit in enumerate(running):
+            cnf.add([-lit, shown[s % 10]])
+            cnf.add([-lit, out[s // 10]])
+        cnf.exactly_one(out)
+        carry = out
+    for lit in carry[1:]:
+        cnf.add([-lit])
+    if any(len(word) > len(total) for word in words):
+        cnf.add([])  # an addend longer than the total: no solution
+    return cnf, digit

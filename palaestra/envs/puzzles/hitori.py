@@ -30,6 +30,8 @@ from palaestra.envs.puzzles.common import (
     BudgetExhausted,
     ProofSolver,
     connected,
+    grid_corruptions,
+    grid_spellings,
     random_latin_square,
     read_cells,
     with_spaces,
@@ -109,7 +111,7 @@ class Hitori(Task):
         numbers = problem.data["numbers"]
         with_numbers = "\n".join(" ".join("#" if mark == "#" else str(numbers[r][c]) for c, mark in enumerate(row))
                                  for r, row in enumerate(gold.splitlines()))
-        return [*super().spellings(problem), with_spaces(gold), gold.replace("#", "X"), with_numbers]
+        return [*super().spellings(problem), *grid_spellings(gold), with_spaces(gold), gold.replace("#", "X"), with_numbers]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         rows = [list(row) for row in (problem.answer or "").splitlines()]
@@ -122,7 +124,8 @@ class Hitori(Task):
         extra = [row[:] for row in rows]
         r, c = rng.choice(unshaded)
         extra[r][c] = "#"
-        return ["\n".join(map("".join, g)) for g in (cleared, extra, rows[:-1])]
+        wrong_grids = ["\n".join(map("".join, g)) for g in (cleared, extra, rows[:-1])]
+        return [*wrong_grids, *grid_corruptions(problem.answer or "", wrong_grids[0])]
 
 
 def _check(numbers: list[list[int]], shaded: set[Cell]) -> Verdict:
@@ -222,7 +225,8 @@ def _other_solution(numbers: list[list[int]], shaded: set[Cell]) -> set[Cell] | 
             pieces = _pieces(everything - other)
             if len(pieces) == 1:
                 return other
-            for piece in pieces:
+            cut = False
+            for piece in pieces:  # a cut for every piece: fewer rounds than one cut per model
                 rest = everything - piece
                 if any((r + dr, c + dc) in rest for r, c in rest for dr, dc in NEIGHBOURS):
                     # a connected solution keeping all of ``piece`` and shading its border would be
@@ -230,8 +234,8 @@ def _other_solution(numbers: list[list[int]], shaded: set[Cell]) -> set[Cell] | 
                     # touching cells, so the cut excludes no solution
                     border = {(r + dr, c + dc) for r, c in piece for dr, dc in NEIGHBOURS} & rest
                     solver.add([var[cell] for cell in piece] + [-var[cell] for cell in border])
-                    break
-            else:
+                    cut = True
+            if not cut:
                 return "unknown"
     return "unknown"
 

@@ -28,6 +28,8 @@ from palaestra.envs.puzzles.common import (
     BudgetExhausted,
     ProofSolver,
     connected,
+    grid_corruptions,
+    grid_spellings,
     prune_clues,
     read_cells,
     with_spaces,
@@ -127,7 +129,7 @@ class Kakuro(Task):
 
     def spellings(self, problem: Problem) -> list[str]:
         gold = problem.answer or ""
-        return [*super().spellings(problem), with_spaces(gold),
+        return [*super().spellings(problem), *grid_spellings(gold), with_spaces(gold),
                 "\n".join(",".join(row) for row in gold.splitlines()), f"```\n{gold}\n```"]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
@@ -138,7 +140,8 @@ class Kakuro(Task):
         bumped[r][c] = str(int(bumped[r][c]) % 9 + 1)
         blackened = [row[:] for row in rows]
         blackened[r][c] = _BLACK
-        return ["\n".join(map("".join, g)) for g in (bumped, blackened, rows[:-1])]
+        wrong_grids = ["\n".join(map("".join, g)) for g in (bumped, blackened, rows[:-1])]
+        return [*wrong_grids, *grid_corruptions(problem.answer or "", wrong_grids[0])]
 
 
 def _layout(rng: random.Random, config: Kakuro.Config) -> set[Cell] | None:

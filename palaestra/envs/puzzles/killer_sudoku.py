@@ -26,6 +26,8 @@ from palaestra.envs.puzzles.common import (
     PROOF_BUDGET,
     BudgetExhausted,
     ProofSolver,
+    grid_corruptions,
+    grid_spellings,
     latin_cnf,
     latin_problem,
     lines,
@@ -83,6 +85,7 @@ class KillerSudoku(Task):
             f"Solve this {n}x{n} Killer Sudoku. Fill the grid with digits 1 to {n} so that every row, every column "
             f"and every {box} contains each digit exactly once. The grid is also divided into cages, shown by "
             "letters: the digits in a cage add up to the cage's sum, and no digit repeats within a cage."
+            + (" Letters are case-sensitive: a and A are different cages." if len(cage_list) > 26 else "")
             + (" Given digits stay where they are." if givens else "") + " The puzzle has exactly one solution.\n\n"
             "Cages:\n" + "\n".join(" ".join(row) for row in labels) + f"\n\nCage sums: {legend}" + given_text
             + f"\n\nGive the completed grid as {n} lines, one per row from top to bottom, each holding that row's "
@@ -126,7 +129,7 @@ class KillerSudoku(Task):
 
     def spellings(self, problem: Problem) -> list[str]:
         gold = problem.answer or ""
-        return [*super().spellings(problem), with_spaces(gold), "\n".join(",".join(r) for r in gold.splitlines()),
+        return [*super().spellings(problem), *grid_spellings(gold), with_spaces(gold), "\n".join(",".join(r) for r in gold.splitlines()),
                 f"```\n{gold}\n```"]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
@@ -138,7 +141,8 @@ class KillerSudoku(Task):
         swapped[r][c1], swapped[r][c2] = swapped[r][c2], swapped[r][c1]
         a, b = rng.sample("123456789"[:n], 2)
         relabelled = [[b if d == a else a if d == b else d for d in row] for row in rows]
-        return ["\n".join(map("".join, g)) for g in (swapped, relabelled, rows[:-1])]
+        wrong_grids = ["\n".join(map("".join, g)) for g in (swapped, relabelled, rows[:-1])]
+        return [*wrong_grids, *grid_corruptions(problem.answer or "", wrong_grids[0])]
 
 
 def _grow_cages(rng: random.Random, solution: list[list[int]], config: KillerSudoku.Config) -> list[list[Cell]]:

@@ -29,6 +29,8 @@ from palaestra.envs.puzzles.common import (
     PROOF_BUDGET,
     BudgetExhausted,
     ProofSolver,
+    grid_corruptions,
+    grid_spellings,
     prune_clues,
     read_cells,
     with_spaces,
@@ -115,7 +117,7 @@ class LightUp(Task):
     def spellings(self, problem: Problem) -> list[str]:
         gold = problem.answer or ""
         plain_black = "\n".join("".join("#" if ch.isdigit() else ch for ch in row) for row in gold.splitlines())
-        return [*super().spellings(problem), with_spaces(gold), plain_black, f"```\n{gold}\n```"]
+        return [*super().spellings(problem), *grid_spellings(gold), with_spaces(gold), plain_black, f"```\n{gold}\n```"]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         rows = [list(row) for row in (problem.answer or "").splitlines()]
@@ -130,7 +132,8 @@ class LightUp(Task):
             r, c = rng.choice(empty)
             added[r][c] = "*"
             wrong.append(added)
-        return ["\n".join(map("".join, g)) for g in wrong]
+        wrong_grids = ["\n".join(map("".join, g)) for g in wrong]
+        return [*wrong_grids, *grid_corruptions(problem.answer or "", wrong_grids[0])]
 
 
 def _seen(grid: list[str] | list[list[str]], cell: Cell) -> list[Cell]:

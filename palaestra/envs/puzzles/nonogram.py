@@ -19,7 +19,16 @@ from functools import cache
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
-from palaestra.envs.puzzles.common import CNF, PROOF_BUDGET, BudgetExhausted, ProofSolver, read_marks, with_spaces
+from palaestra.envs.puzzles.common import (
+    CNF,
+    PROOF_BUDGET,
+    BudgetExhausted,
+    ProofSolver,
+    grid_corruptions,
+    grid_spellings,
+    read_marks,
+    with_spaces,
+)
 
 _SHADED, _EMPTY = "#X1■", ".0"
 
@@ -94,7 +103,7 @@ class Nonogram(Task):
 
     def spellings(self, problem: Problem) -> list[str]:
         gold = problem.answer or ""
-        return [*super().spellings(problem), with_spaces(gold), gold.replace("#", "X"),
+        return [*super().spellings(problem), *grid_spellings(gold), with_spaces(gold), gold.replace("#", "X"),
                 gold.replace("#", "1").replace(".", "0"), f"```\n{gold}\n```"]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
@@ -104,7 +113,8 @@ class Nonogram(Task):
         flipped[r][c] = "." if flipped[r][c] == "#" else "#"
         mirrored = [row[::-1] for row in rows]
         wrong = [flipped, rows[:-1]] + ([mirrored] if mirrored != rows else [])
-        return ["\n".join(map("".join, g)) for g in wrong]
+        wrong_grids = ["\n".join(map("".join, g)) for g in wrong]
+        return [*wrong_grids, *grid_corruptions(problem.answer or "", wrong_grids[0])]
 
 
 def _runs(line: list[bool]) -> list[int]:

@@ -17,13 +17,14 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass
+from functools import cache
 
 from palaestra.core import Problem, Task, Verdict, register
-from palaestra.envs.puzzles.common import NEIGHBOURS, PROOF_BUDGET, ProofSolver, prune_clues
+from palaestra.envs.puzzles.common import NEIGHBOURS, PROOF_BUDGET, ProofSolver, copy_cnf, prune_clues, read_cells
 from palaestra.solvers.sat import CNF
 
-_BACKBITES = 40  # random backbite moves per cell
-_NUMBER = re.compile(r"\d{1,3}")
+_BACKBITES = 12  # random backbite moves per cell
+_NUMBER = re.compile(r"\d+")
 MAX_ANSWER_CHARS = 2_000
 
 Cell = tuple[int, int]
@@ -44,7 +45,7 @@ class Numbrix(Task):
 
     def config(self, level: int) -> Config:
         return [
-            self.Config(size=4, min_givens=0.35),
+            self.Config(size=5, min_givens=0.45),  # not 4x4: its few paths repeat within 1,000 seeds
             self.Config(size=5, min_givens=0.3),
             self.Config(size=5, min_givens=0.0),
             self.Config(size=6, min_givens=0.0),
@@ -55,7 +56,10 @@ class Numbrix(Task):
         n = config.size
         path = _random_path(rng, n)
         number = {cell: k for k, cell in enumerate(path, 1)}
-        cnf, at = _rules(n)
+        # Every given pins the colour of 1 (numbers alternate colours along the path), so with
+        # at least one given no other path has 1 elsewhere; and no puzzle without givens is unique
+        # (the path turned half round keeps its colours), so the colour of our 1 loses nothing.
+        cnf, at = _rules(n, sum(path[0]) % 2 == 0)
         cnf.add([-at[cell][number[cell]] for cell in path])  # another path?
         clues = [[at[cell][number[cell]]] for cell in path]
         order = list(range(n * n))
@@ -85,11 +89,12 @@ class Numbrix(Task):
         n = len(givens)
         if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
             return Verdict.unparsed("answer too long")
-        rows = [line for line in answer.strip().strip("`").splitlines() if line.strip()]
-        grid = [[int(v) for v in _NUMBER.findall(line)] for line in rows]
-        if len(grid) != n or any(len(row) != n for row in grid) or any(
-                _NUMBER.sub("", line).strip(" ,|[]") for line in rows):
+        if any(int(run) > n * n for run in _NUMBER.findall(answer)):
+            return Verdict.unparsed(f"expected the numbers 1 to {n * n}, separated")  # also "1234" for 1 2 3 4
+        cells = read_cells(answer, n, n, [str(k) for k in range(1, n * n + 1)])
+        if isinstance(cells, str):
             return Verdict.unparsed(f"expected {n} lines of {n} numbers")
+        grid = [[int(v) for v in row] for row in cells]
         where = {}
         for r in range(n):
             for c in range(n):
@@ -110,7 +115,9 @@ class Numbrix(Task):
         width = max(len(v) for line in lines for v in line.split())
         aligned = "\n".join(" ".join(v.rjust(width) for v in line.split()) for line in lines)
         return [*super().spellings(problem), aligned, "\n".join(", ".join(line.split()) for line in lines),
-                "\n".join("[" + ", ".join(line.split()) + "]," for line in lines).rstrip(","), f"```\n{gold}\n```"]
+                "\n".join("[" + ", ".join(line.split()) + "]," for line in lines).rstrip(","), f"```\n{gold}\n```",
+                "; ".join(lines), "\n".join(f"Row {r}: {line}" for r, line in enumerate(lines, 1)),
+                "\\boxed{" + gold + "}", gold + "\n\nThe path visits every cell once."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         rows = [line.split() for line in (problem.answer or "").splitlines()]
@@ -120,19 +127,22 @@ class Numbrix(Task):
         flat[i], flat[j] = flat[j], flat[i]
         swapped = [flat[r * n:(r + 1) * n] for r in range(n)]
         reversed_path = [[str(n * n + 1 - int(v)) for v in row] for row in rows]  # a path too, but givens move
-        return ["\n".join(" ".join(row) for row in g) for g in (swapped, reversed_path, rows[:-1])]
+        wrong = ["\n".join(" ".join(row) for row in g) for g in (swapped, reversed_path, rows[:-1])]
+        gold = problem.answer or ""
+        return [*wrong, f"{gold}\n\nNo, wait:\n{wrong[0]}", f"{wrong[0]}\n\nor\n\n{gold}",
+                gold.replace(" ", "", 1)]  # two numbers run together
 
 
 def _random_path(rng: random.Random, n: int) -> list[Cell]:
     """A random Hamiltonian path through the n x n grid, by backbite moves from a snake path."""
     path = [(r, c if r % 2 == 0 else n - 1 - c) for r in range(n) for c in range(n)]
+    around = {(r, c): [(r + dr, c + dc) for dr, dc in NEIGHBOURS if 0 <= r + dr < n and 0 <= c + dc < n]
+              for r in range(n) for c in range(n)}
     for _ in range(_BACKBITES * n * n):
         if rng.random() < 0.5:
             path.reverse()  # work on either end
-        end = path[-1]
-        options = [(end[0] + dr, end[1] + dc) for dr, dc in NEIGHBOURS
-                   if 0 <= end[0] + dr < n and 0 <= end[1] + dc < n]
-        nxt = rng.choice(options)
+        options = around[path[-1]]
+        nxt = options[rng.randrange(len(options))]
         i = path.index(nxt)
         if i == len(path) - 2:
             continue  # the end's own predecessor: no move
@@ -142,17 +152,34 @@ def _random_path(rng: random.Random, n: int) -> list[Cell]:
     return path
 
 
-def _rules(n: int) -> tuple[CNF, dict[Cell, list[int]]]:
+@cache
+def _rule_set(n: int, one_on_even: bool) -> tuple[CNF, dict[Cell, list[int]]]:
+    """Numbrix's rules as CNF over ``at[cell][k]`` ("cell holds k"; 0 where that cannot be), for
+    every path of side n whose 1 is on an even cell (r + c even) or not: one number per cell,
+    one cell per number, k+1 next to k.
+
+    Numbers alternate between the two colours of the checkerboard, so every odd number shares
+    the colour of 1 and the variables for the other colour are left out (half the formula).
+    """
     cnf = CNF()
     cells = [(r, c) for r in range(n) for c in range(n)]
-    at = {cell: [0] + [cnf.var((cell, k)) for k in range(1, n * n + 1)] for cell in cells}
+    at = {(r, c): [0] + [cnf.var(((r, c), k)) if (((r + c) % 2 == 0) == (k % 2 == 1)) == one_on_even else 0
+                         for k in range(1, n * n + 1)] for (r, c) in cells}
     for cell in cells:
-        cnf.exactly_one(at[cell][1:])
+        cnf.exactly_one([v for v in at[cell][1:] if v])
     for k in range(1, n * n + 1):
-        cnf.exactly_one([at[cell][k] for cell in cells])
+        cnf.exactly_one([at[cell][k] for cell in cells if at[cell][k]])
     for (r, c) in cells:
         near = [(r + dr, c + dc) for dr, dc in NEIGHBOURS if (r + dr, c + dc) in at]
         for k in range(1, n * n):
-            cnf.add([-at[(r, c)][k], *(at[m][k + 1] for m in near)])
-            cnf.add([-at[(r, c)][k + 1], *(at[m][k] for m in near)])
+            if at[(r, c)][k]:
+                cnf.add([-at[(r, c)][k], *(at[m][k + 1] for m in near)])
+            else:
+                cnf.add([-at[(r, c)][k + 1], *(at[m][k] for m in near)])
     return cnf, at
+
+
+def _rules(n: int, one_on_even: bool) -> tuple[CNF, dict[Cell, list[int]]]:
+    """A fresh copy of the rules (the caller adds clauses to it)."""
+    cnf, at = _rule_set(n, one_on_even)
+    return copy_cnf(cnf), at

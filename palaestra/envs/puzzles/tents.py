@@ -25,6 +25,8 @@ from palaestra.envs.puzzles.common import (
     PROOF_BUDGET,
     BudgetExhausted,
     ProofSolver,
+    grid_corruptions,
+    grid_spellings,
     read_cells,
     with_spaces,
 )
@@ -84,9 +86,10 @@ class Tents(Task):
     def verify(self, problem: Problem, answer: str) -> Verdict:
         n = problem.data["size"]
         trees = {(r, c) for r, c in problem.data["trees"]}
-        grid = read_cells(answer, n, n, "T." + _TENTS)
+        grid = read_cells(answer, n, n, "Tt." + _TENTS + _TENTS.lower())
         if isinstance(grid, str):
             return Verdict.unparsed(grid)
+        grid = [[mark.upper() for mark in row] for row in grid]  # t and a read as T and A
         tents = set()
         for r in range(n):
             for c in range(n):
@@ -108,7 +111,7 @@ class Tents(Task):
 
     def spellings(self, problem: Problem) -> list[str]:
         gold = problem.answer or ""
-        return [*super().spellings(problem), with_spaces(gold), gold.replace("A", "^"), f"```\n{gold}\n```"]
+        return [*super().spellings(problem), *grid_spellings(gold), with_spaces(gold), gold.replace("A", "^"), f"```\n{gold}\n```"]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         rows = [list(row) for row in (problem.answer or "").splitlines()]
@@ -119,7 +122,8 @@ class Tents(Task):
         moved[r][c] = "."
         r, c = rng.choice(empty)
         moved[r][c] = "A"
-        return ["\n".join(map("".join, g)) for g in (moved, rows[:-1])]
+        wrong_grids = ["\n".join(map("".join, g)) for g in (moved, rows[:-1])]
+        return [*wrong_grids, *grid_corruptions(problem.answer or "", wrong_grids[0])]
 
 
 def _matching_size(trees: set[Cell], tents: set[Cell]) -> int:

@@ -21,22 +21,22 @@ from __future__ import annotations
 import itertools
 import math
 import random
-import re
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
+
+import numpy as np
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
-from palaestra.verifiers.expressions import Expr, evaluate_exact, parse_expression
-from palaestra.verifiers.normalize import read_with_tail, simplify_latex, unify
-from palaestra.verifiers.numeric import read_exact
+from palaestra.verifiers.arithmetic import number_leaves, read_claim, read_expression
+from palaestra.verifiers.expressions import evaluate_exact
+from palaestra.verifiers.normalize import read_with_tail
 
 EVALUATIONS = 3_888  # complete evaluations of four numbers by pairwise combination
 MAX_ANSWER_CHARS = 1_000
 _TOLERANCE = 1e-9
-_TIMES_LETTER = re.compile(r"(?<=[\d)\s])[xX](?=[\s\d(])")  # "(8 - 4) x 6"
 _EXAMPLES = ("(7 - 3) * (2 + 4)", "(9 - 1) * 3 + 0 * 5")
 
 
@@ -77,7 +77,7 @@ class TwentyFour(Task):
 
         numbers, target = retry(draw, accept=lambda d: _fits(d[0], d[1], config), what="numbers that reach the target")
         answer = _expression(numbers, target)
-        if answer is None or evaluate_exact(_parse(answer)) != target:
+        if answer is None or evaluate_exact(read_expression(answer)) != target:
             raise AssertionError(f"the search's expression for {numbers} -> {target} is not exact")  # a bug
         example = _EXAMPLES[0] if answer != _EXAMPLES[0] else _EXAMPLES[1]
         prompt = (
@@ -87,7 +87,7 @@ class TwentyFour(Task):
             "and no negative signs. Intermediate results may be fractions.\n"
             f"Give only the expression, for example: {example}"
         )
-        hits = _hits(numbers, target)[0]
+        hits = _hits(numbers, target)
         return Problem(prompt=prompt, answer=answer, data={"numbers": list(numbers), "target": target, "hits": hits})
 
     def difficulty(self, problem: Problem) -> float:
@@ -97,15 +97,15 @@ class TwentyFour(Task):
     def verify(self, problem: Problem, answer: str) -> Verdict:
         if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
             return Verdict.unparsed("expected an arithmetic expression")
-        read = read_with_tail(answer, _read_answer)
+        read = read_with_tail(answer, read_claim)
         if read is None:
             return Verdict.unparsed("expected an expression with the four numbers, + - * / and parentheses")
         tree, stated = read
         target = problem.data["target"]
         if stated is not None and stated != target:
             return Verdict.wrong(f"the stated result {stated} is not the target {target}")
-        leaves: list[Fraction] = []
-        if not _collect_leaves(tree, leaves):
+        leaves = number_leaves(tree)
+        if leaves is None:
             return Verdict.wrong("negative signs are not allowed")
         if Counter(leaves) != Counter(Fraction(n) for n in problem.data["numbers"]):
             return Verdict.wrong("each of the four numbers must be used exactly once, and no other number")
@@ -148,7 +148,7 @@ def _multisets(highest: int) -> tuple[tuple[int, ...], ...]:
 def _fits(numbers: tuple[int, ...], target: int, config: TwentyFour.Config) -> bool:
     if not _reachable(tuple(float(n) for n in numbers), float(target)):
         return False
-    return config.min_hits <= _hits(numbers, target)[0] <= config.max_hits
+    return config.min_hits <= _hits(numbers, target) <= config.max_hits
 
 
 @cache
@@ -183,30 +183,26 @@ def _reachable(items: tuple[float, ...], target: float) -> bool:
                for x in _values(a) for y in _values(b) for v in _results(x, y))
 
 
-def _hits(numbers: tuple[int, ...] | list[int], target: int) -> tuple[int, int]:
-    """How many of the 3,888 complete evaluations reach ``target`` (and how many with integer steps only)."""
-    return _count(tuple(sorted(float(n) for n in numbers)), float(target))
+def _hits(numbers: tuple[int, ...] | list[int], target: int) -> int:
+    """How many of the 3,888 complete evaluations reach ``target``."""
+    return _count(tuple(sorted(numbers)), target)
 
 
-@cache
-def _count(items: tuple[float, ...], target: float) -> tuple[int, int]:
-    hits = integral = 0
-
-    def combine(values: list[tuple[float, bool]]) -> None:
-        nonlocal hits, integral
-        if len(values) == 1:
-            if abs(values[0][0] - target) < _TOLERANCE:
-                hits += 1
-                integral += values[0][1]
-            return
-        for i, j in itertools.combinations(range(len(values)), 2):
-            (a, whole_a), (b, whole_b) = values[i], values[j]
-            rest = [v for k, v in enumerate(values) if k != i and k != j]
-            for v in _results(a, b):
-                combine(rest + [(v, whole_a and whole_b and abs(v - round(v)) < _TOLERANCE)])
-
-    combine([(v, True) for v in items])
-    return hits, integral
+@lru_cache(maxsize=8_192)
+def _count(numbers: tuple[int, ...], target: int) -> int:
+    """Every evaluation at once, as arrays: each step replaces two values of every row by each of
+    the six ways to combine them (a division by zero gives NaN, which never reaches the target)."""
+    values = np.array([numbers], dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for _ in range(len(numbers) - 1):
+            steps = []
+            for i, j in itertools.combinations(range(values.shape[1]), 2):
+                a, b = values[:, i], values[:, j]
+                rest = np.delete(values, [i, j], axis=1)
+                divided = np.where(b != 0, a / b, np.nan), np.where(a != 0, b / a, np.nan)
+                steps += [np.column_stack([rest, v]) for v in (a + b, a * b, a - b, b - a, *divided)]
+            values = np.concatenate(steps)
+    return int(np.count_nonzero(np.abs(values[:, 0] - target) < _TOLERANCE))
 
 
 _PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2}
@@ -243,31 +239,3 @@ def _combine(a: tuple[float, str, int], op: str, b: tuple[float, str, int]) -> t
     return value, f"{left} {op} {right}", precedence
 
 
-def _parse(text: str) -> Expr | None:
-    text = _TIMES_LETTER.sub("*", simplify_latex(unify(text)))
-    return parse_expression(text, operators=("+", "-", "*", "/"), functions=(), constants=False)
-
-
-def _read_answer(text: str) -> tuple[Expr, int | None] | None:
-    """The expression and the result stated with it (``expr = N`` or ``N = expr``; None if none is stated)."""
-    sides = text.split("=")
-    if len(sides) == 1:
-        tree = _parse(text)
-        return None if tree is None else (tree, None)
-    if len(sides) != 2:
-        return None
-    for expression, result in (sides, sides[::-1]):
-        stated, tree = read_exact(result), _parse(expression)
-        if stated is not None and tree is not None:
-            return tree, int(stated) if stated.denominator == 1 else -1  # -1: a fraction never equals a target
-    return None
-
-
-def _collect_leaves(tree: Expr, leaves: list[Fraction]) -> bool:
-    """Gather the number leaves; False if the tree holds a unary minus."""
-    if tree[0] == "neg":
-        return False
-    if tree[0] == "num":
-        leaves.append(tree[1])
-        return True
-    return all(_collect_leaves(child, leaves) for child in tree[1:])

@@ -25,6 +25,7 @@ from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.envs.puzzles.common import PROOF_BUDGET, BudgetExhausted, ProofSolver, prune_clues
 from palaestra.solvers.sat import CNF
+from palaestra.verifiers.normalize import HEDGE_WORDS, is_benign_tail
 
 # attribute: (values, how a value is named in a clue)
 _ATTRIBUTES: dict[str, tuple[tuple[str, ...], str]] = {
@@ -126,7 +127,13 @@ class Zebra(Task):
         markdown += [f"| {h} | " + " | ".join(row.split(", ")) + " |" for h, row in enumerate(rows, 1)]
         reversed_values = "\n".join(f"House {h}: " + ", ".join(reversed(row.split(", ")))
                                     for h, row in enumerate(rows, 1))
-        return [*super().spellings(problem), "\n".join(markdown), reversed_values,
+        columns = ["| | " + " | ".join(f"House {h}" for h in range(1, len(rows) + 1)) + " |"]
+        columns += [f"| {name} | " + " | ".join(row.split(", ")[a] for row in rows) + " |" for a, name in enumerate(names)]
+        articles = "\n".join(f"House {h}: the " + ", the ".join(_ALIASES.get(v.lower(), (v,))[0] for v in row.split(", "))
+                             for h, row in enumerate(rows, 1))
+        return [*super().spellings(problem), "\n".join(markdown), reversed_values, "\n".join(columns), articles,
+                "; ".join(gold.splitlines()),
+                gold + "\n\nThis arrangement satisfies every clue.",
                 "\n".join(f"{h}: {row}" for h, row in enumerate(rows, 1)), gold.lower(),
                 "\n".join(f"House {h}: {row}" for h, row in reversed(list(enumerate(rows, 1))))]
 
@@ -140,7 +147,8 @@ class Zebra(Task):
         whole = rows[:]
         whole[i], whole[j] = rows[j], rows[i]
         return ["\n".join(f"House {h}: {', '.join(row)}" for h, row in enumerate(g, 1)) for g in (swapped, whole)] + [
-            "\n".join(lines[:-1])]
+            "\n".join(lines[:-1]), "\n".join(lines) + f"\nActually, houses {i + 1} and {j + 1} swap their values.",
+            "\n".join(lines) + f"\nHouse {i + 1}: " + ", ".join(rows[j])]
 
 
 def _clue_literal(cnf: CNF, x, clue: list, n: int) -> list[list[int]]:
@@ -262,28 +270,65 @@ def _sentence(clue: list, ref) -> str:
     return text[0].upper() + text[1:]
 
 
+# Other words a grader reads as a value: the nationality adjectives ("the British")
+_ALIASES = {"brit": ("british",), "swede": ("swedish",), "dane": ("danish",), "spaniard": ("spanish",)}
+
+
+def _value_words(values: list[list[str]]) -> dict[str, Value]:
+    """Each value's lower-case spellings (the value, its plural, a nationality's adjective) -> the value."""
+    lookup: dict[str, Value] = {}
+    for a, row in enumerate(values):
+        for v, value in enumerate(row):
+            word = value.lower()
+            for spelling in (word + "es", word + "s", *_ALIASES.get(word, ()), word):
+                lookup[spelling] = (a, v)  # the value itself last, so it wins a clash with a plural
+    return lookup
+
+
 def _read_table(answer: str, values: list[list[str]]) -> list[list[Value]] | str:
-    """Per house (in order), its (attribute, value) pairs; or a message saying why the answer is unreadable."""
+    """Per house (in order), its (attribute, value) pairs; or a message saying why the answer is unreadable.
+
+    One line per house (``House 2: ...``; lines without a number count in order), or one line per
+    attribute with the houses left to right (a table with houses as columns). A line that names no
+    value may stand before the table (an intro, a header) or between its lines (a rule), but after
+    the first value only when it holds no words or, after the last line, is a remark that cannot
+    change the answer ("... house 1 and 2 swap pets" can).
+    """
     k, n = len(values), len(values[0])
-    lookup = {value.lower(): (a, v) for a, row in enumerate(values) for v, value in enumerate(row)}
-    rows: dict[int, list[Value]] = {}
-    for line in answer.replace("|", " , ").splitlines():
+    lookup = _value_words(values)
+    found_lines: list[tuple[str, list[Value]]] = []
+    tail: list[str] = []
+    for line in answer.replace("|", " , ").replace(";", "\n").splitlines():  # houses may be split by ;
         words = [w.lower() for w in _WORD.findall(line)]
         found = [lookup[w] for w in words if w in lookup]
         if not found:
+            if found_lines and words:
+                tail.append(line)
             continue  # a header, a rule or a remark
-        if _HEDGES.intersection(words):
+        if tail:
+            return "text between the lines of the table"
+        if _HEDGES.intersection(words) or HEDGE_WORDS.intersection(words):
             return "a line hedges (not, or, maybe): give one value of each attribute per house"
-        numbers = re.findall(r"\d+", line)
-        h = int(numbers[0]) - 1 if numbers else len(rows)
-        if not 0 <= h < n or h in rows:
-            return "each line should start with a different house number from 1 to " + str(n)
-        if sorted(a for a, _ in found) != list(range(k)):
+        found_lines.append((line, found))
+    if tail and not is_benign_tail("\n" + "\n".join(tail)):
+        return "text after the table that may change it"
+    if len(found_lines) == k and all(len(found) == n and len({a for a, _ in found}) == 1 for _, found in found_lines):
+        rows = [[found[h] for _, found in found_lines] for h in range(n)]  # houses as columns
+    else:
+        by_house: dict[int, list[Value]] = {}
+        for line, found in found_lines:
+            numbers = re.findall(r"\d+", line)
+            h = int(numbers[0]) - 1 if numbers else len(by_house)
+            if not 0 <= h < n or h in by_house:
+                return "each line should start with a different house number from 1 to " + str(n)
+            by_house[h] = found
+        if len(by_house) != n:
+            return f"expected one line for each of the {n} houses"
+        rows = [by_house[h] for h in range(n)]
+    for h, row in enumerate(rows):
+        if sorted(a for a, _ in row) != list(range(k)):
             return f"house {h + 1} should list exactly one value of each attribute"
-        rows[h] = found
-    if len(rows) != n:
-        return f"expected one line for each of the {n} houses"
-    placed = sorted(pair for row in rows.values() for pair in row)
+    placed = sorted(pair for row in rows for pair in row)
     if len(set(placed)) != n * k:
         return "a value appears in more than one house"
-    return [rows[h] for h in range(n)]
+    return rows

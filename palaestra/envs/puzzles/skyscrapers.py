@@ -1,0 +1,203 @@
+"""Skyscrapers: fill a Latin square of building heights so that the clues around the border count
+the buildings visible from that side (a taller building hides every lower one behind it).
+
+The solution is a random Latin square. Clues start as every border count, plus every cell's
+height as a possible given; a SAT solver (one-hot heights; per line and direction, "visible"
+literals defined through prefix maxima; a guarded cardinality constraint per clue) proves the
+clues force the solution. Givens are removed first and border clues after them, in random
+order, while the proof still goes through (:func:`prune_clues`), so every puzzle has exactly one
+solution; the top levels keep no more clues than the proof needs.
+
+The answer is the completed grid, one row per line; the verifier checks the Latin rules, any
+given heights and every border count.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.envs.puzzles.common import (
+    PROOF_BUDGET,
+    ProofSolver,
+    digit_order_literals,
+    grid_corruptions,
+    grid_spellings,
+    guarded_exactly,
+    latin_cnf,
+    latin_problem,
+    lines,
+    prune_clues,
+    random_latin_square,
+    read_digits,
+    with_spaces,
+)
+
+_SIDES = ("top", "bottom", "left", "right")
+
+
+@register
+class Skyscrapers(Task):
+    id = "puzzles/skyscrapers"
+    family = "puzzles"
+    description = "Fill a Latin square of heights so that border clues count the buildings visible (one solution)."
+    tags = ("puzzle", "grid", "constraint-satisfaction", "latin-square")
+    multiline = True
+
+    @dataclass(frozen=True)
+    class Config:
+        size: int
+        prune_border: bool  # also remove border clues the proof does not need...
+        min_border: int = 0  # ...keeping at least this many
+
+    def config(self, level: int) -> Config:
+        return [
+            self.Config(size=4, prune_border=True, min_border=12),
+            self.Config(size=5, prune_border=False),
+            self.Config(size=5, prune_border=True),
+            self.Config(size=6, prune_border=True),
+            self.Config(size=7, prune_border=True, min_border=20),  # a floor keeps the proofs cheap
+        ][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        n = config.size
+        square = random_latin_square(rng, n)
+        cnf, cell = latin_cnf(n)
+        ge = [[digit_order_literals(cnf, cell, n, r, c) for c in range(n)] for r in range(n)]
+        clues, border = [], []
+        for side in _SIDES:
+            for i in range(n):
+                line = _line(side, i, n)
+                heights = [square[r][c] for r, c in line]
+                seen = _visible(heights)
+                visible = _visible_literals(cnf, cell, ge, n, line)
+                selector = cnf.var(("clue", side, i))
+                guarded_exactly(cnf, visible, seen, selector)
+                for d, (r, c) in enumerate(line):  # implied, but it spares the solver a search: the d-th
+                    bound = n - seen + 2 + d       # building can be at most n - seen + 1 + d tall
+                    if bound <= n:
+                        cnf.add([-selector, -ge[r][c][bound]])
+                clues.append([selector])
+                border.append([side, i, seen])
+        cnf.add([-cell(r, c, square[r][c]) for r in range(n) for c in range(n)])  # another solution?
+        givens = [[cell(r, c, square[r][c])] for r in range(n) for c in range(n)]
+        all_clues = clues + givens
+        given_order = [len(clues) + k for k in range(n * n)]
+        rng.shuffle(given_order)
+        border_order = list(range(len(clues)))
+        rng.shuffle(border_order)
+        with ProofSolver(cnf, PROOF_BUDGET) as solver:
+            kept = prune_clues(solver, all_clues, given_order)
+            if config.prune_border:
+                floor = config.min_border + sum(kept[len(clues):])  # the givens left count towards the floor
+                kept = prune_clues(solver, all_clues, border_order, kept=kept, keep_at_least=floor)
+        shown = [b for b, keep in zip(border, kept) if keep]
+        puzzle = ["".join(str(square[r][c]) if kept[len(clues) + r * n + c] else "." for c in range(n))
+                  for r in range(n)]
+        note = " Some heights are already given; keep them." if any(ch != "." for row in puzzle for ch in row) else ""
+        prompt = (
+            f"Solve this {n}x{n} Skyscrapers puzzle. Place a building of height 1 to {n} in every cell so that "
+            f"each row and each column contains every height 1-{n} exactly once." + note + " A number outside the "
+            "grid says how many buildings are visible when looking along that row or column from that side: a "
+            "building is visible when it is taller than every building in front of it. The puzzle has exactly "
+            "one solution.\n\n"
+            f"{_render(puzzle, shown)}\n\n"
+            f"Give the completed grid as {n} lines, one per row from top to bottom, each holding that row's "
+            f"{n} heights from left to right. For example, a solved 3x3 grid would be written:\n123\n312\n231"
+        )
+        return Problem(prompt=prompt, answer=lines(square), data={"size": n, "givens": puzzle, "clues": shown})
+
+    def difficulty(self, problem: Problem) -> float:
+        """Heights to place plus border clues withheld."""
+        n = problem.data["size"]
+        empty = sum(row.count(".") for row in problem.data["givens"])
+        return float(empty + 4 * n - len(problem.data["clues"]))
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        n = problem.data["size"]
+        grid = read_digits(answer, n, n)
+        if isinstance(grid, str):
+            return Verdict.unparsed(grid)
+        for r, row in enumerate(problem.data["givens"]):
+            for c, given in enumerate(row):
+                if given != "." and grid[r][c] != int(given):
+                    return Verdict.wrong(f"the given height in row {r + 1}, column {c + 1} was changed")
+        broken = latin_problem(grid, n)
+        if broken:
+            return Verdict.wrong(broken)
+        for side, i, seen in problem.data["clues"]:
+            heights = [grid[r][c] for r, c in _line(side, i, n)]
+            if _visible(heights) != seen:
+                what = "column" if side in ("top", "bottom") else "row"
+                return Verdict.wrong(f"from the {side}, {what} {i + 1} shows {_visible(heights)} buildings, not {seen}")
+        return Verdict.right()
+
+    def spellings(self, problem: Problem) -> list[str]:
+        gold = problem.answer or ""
+        return [*super().spellings(problem), *grid_spellings(gold), with_spaces(gold), "\n".join(",".join(r) for r in gold.splitlines()),
+                f"```\n{gold}\n```"]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        rows = [list(row) for row in (problem.answer or "").splitlines()]
+        n = len(rows)
+        i, j = rng.sample(range(n), 2)
+        swapped = rows[:]
+        swapped[i], swapped[j] = rows[j], rows[i]
+        transposed = [[rows[c][r] for c in range(n)] for r in range(n)]
+        wrong = [swapped, rows[:-1]] + ([transposed] if transposed != rows else [])
+        wrong_grids = ["\n".join(map("".join, g)) for g in wrong]
+        return [*wrong_grids, *grid_corruptions(problem.answer or "", wrong_grids[0])]
+
+
+def _line(side: str, i: int, n: int) -> list[tuple[int, int]]:
+    """The cells of row or column ``i`` in the order a viewer on ``side`` sees them."""
+    if side == "top":
+        return [(r, i) for r in range(n)]
+    if side == "bottom":
+        return [(r, i) for r in reversed(range(n))]
+    if side == "left":
+        return [(i, c) for c in range(n)]
+    return [(i, c) for c in reversed(range(n))]
+
+
+def _visible(heights: list[int]) -> int:
+    tallest, seen = 0, 0
+    for h in heights:
+        if h > tallest:
+            tallest, seen = h, seen + 1
+    return seen
+
+
+def _visible_literals(cnf, cell, ge, n: int, line: list[tuple[int, int]]) -> list[int]:
+    """Per cell of the line, a literal equivalent to "this building is visible from the line's start".
+
+    ``before[v]`` says some earlier building is at least v tall; a building of height v is
+    visible exactly when ``before[v]`` is false, which takes two clauses per height (heights are
+    one-hot) and no gate.
+    """
+    visible = [cnf.true]  # the first building is always visible
+    before = ge[line[0][0]][line[0][1]]
+    for r, c in line[1:]:
+        seen = cnf.auxiliary()
+        for v in range(1, n + 1):
+            cnf.add([-seen, -cell(r, c, v), -before[v]])
+            cnf.add([seen, -cell(r, c, v), before[v]])
+        visible.append(seen)
+        before = [0] + [cnf.or_of([before[v], ge[r][c][v]]) for v in range(1, n + 1)] + [-cnf.true]
+    return visible
+
+
+def _render(puzzle: list[str], clues: list[list]) -> str:
+    """The grid with the border counts around it (blank where a count is not given)."""
+    n = len(puzzle)
+    at = {(side, i): str(seen) for side, i, seen in clues}
+
+    def mark(side: str, i: int) -> str:
+        return at.get((side, i), " ")
+
+    rows = ["    " + "  ".join(mark("top", c) for c in range(n)), "   " + "-" * (3 * n)]
+    for r in range(n):
+        rows.append(f"{mark('left', r)} | " + "  ".join(puzzle[r]) + f" | {mark('right', r)}")
+    rows += ["   " + "-" * (3 * n), "    " + "  ".join(mark("bottom", c) for c in range(n))]
+    return "\n".join(row.rstrip() for row in rows)
