@@ -171,4 +171,6 @@ class MultiTurnEnv(TextEnv):
         """The oracle's move for the current state, as a full response."""
         if self.problem is None:
             raise ResetNeeded("call reset() first")
+        if not self._active:
+            raise ResetNeeded("the episode has ended: call reset() first")
         return self.source.format_answer(self.source.oracle(self.problem, self.state))

@@ -96,6 +96,7 @@ _BREAKS = {True: re.compile(rf"[;:,](?=\s|$)|{_SENTENCE_BREAK}"), False: re.comp
 
 _LEAD_INS = (
     re.compile(r"^(?:so|thus|therefore|hence)\b\s*,?\s*", re.IGNORECASE),
+    re.compile(r"^\**\s*(?:my\s+)?(?:next\s+)?(?:move|guess|bid)\s*\**\s*:\s*\**\s*(?=\S)", re.IGNORECASE),  # "Move: c4"
     re.compile(
         r"^\**\s*(?:the\s+)?(?:final\s+)?(?:answers?|results?)\b\s*(?:(?:is|are)\b)?\s*\**\s*[:=]?\s*\**\s*(?=\S)",
         re.IGNORECASE,
@@ -108,7 +109,7 @@ _CLOSERS = {"(": ")", "[": "]", "{": "}"}
 _SPACE_RUN = re.compile(r"[ \t]+")
 _BLANK_LINES = re.compile(r" ?\n[ \n]*")
 _WRAPPER_STARTS = frozenset("`~$\\*\"'“‘")
-_LEAD_IN_WORD = re.compile(r"(?:so|thus|therefore|hence|the|final|answers?|results?)\b", re.IGNORECASE)
+_LEAD_IN_WORD = re.compile(r"(?:so|thus|therefore|hence|the|final|answers?|results?|my|next|move|guess|bid)\b", re.IGNORECASE)
 _FENCE_OPEN = re.compile(r"^(`{3,}|~{3,})[^\n`]*\n")
 
 

@@ -267,6 +267,8 @@ def test_generic_multi_turn_env_counts_turns_and_explains_missing_tags() -> None
             env.step(text)
         obs, reward, terminated, truncated, info = env.step("<answer>2</answer>")
         assert (reward, terminated, truncated) == (0.0, False, True) and "no turns left" in obs
+        with pytest.raises(ResetNeeded):
+            env.oracle_action()  # no oracle move for a finished episode: the same guard as step()
     finally:
         registry.remove(_Counter.id)
 

@@ -175,3 +175,13 @@ def test_split_top_level_keeps_brackets_together() -> None:
         ("", r"\frac{1}{2}"), (", ", "(1, 2)"), (", ", "[3, 4]"), (", ", "5")
     ]
     assert split_top_level("a), b", separator) == [("", "a)"), (", ", "b")]  # unbalanced: never below depth 0
+
+
+@pytest.mark.parametrize("text", ["Move: c4", "**Move:** c4", "my next move: c4", "Guess: c4", "bid: c4"])
+def test_a_move_label_is_a_lead_in(text):
+    assert strip_wrappers(text) == "c4"
+
+
+@pytest.mark.parametrize("text", ["moves: c4", "move c4", "Guess c4"])
+def test_other_move_wordings_are_left_to_the_env(text):
+    assert strip_wrappers(text) == text

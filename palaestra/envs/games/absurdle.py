@@ -33,7 +33,7 @@ from palaestra.envs.games.words import (
     GREY,
     LENGTH,
     code,
-    mark_table,
+    mark_block,
     marks_from_code,
     read_word,
     word_index,
@@ -53,16 +53,12 @@ class Absurdle(MultiTurnTask):
         turns: int
         hard: bool
 
-    def __init__(self, answer_format: str | None = None) -> None:
-        super().__init__(answer_format)
-        mark_table()  # the guess x word table (about half a second, once per process) is built with the env
-
     def config(self, level: int) -> Config:
         c = self.Config
         return [c(7, False), c(5, False), c(4, False), c(5, True), c(4, True)][level]
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        openers = [w for w in word_list() if len(set(w)) == LENGTH]
+        openers = _openers()
 
         def draw() -> tuple[list[str], int] | None:
             openings = rng.sample(openers, 2)
@@ -119,13 +115,19 @@ class Absurdle(MultiTurnTask):
         return _greedy_guess(tuple(state["guesses"]), problem.data["hard"])
 
 
+@functools.cache
+def _openers() -> list[str]:
+    """The listed words with five different letters: the random openings are drawn from them."""
+    return [w for w in word_list() if len(set(w)) == LENGTH]
+
+
 @functools.lru_cache(maxsize=50_000)
 def _candidates(guesses: tuple[str, ...]) -> np.ndarray:
     """The words still in play after ``guesses`` (indices into the list), the host answering each adversarially."""
     if not guesses:
         return np.arange(len(word_list()))
     before = _candidates(guesses[:-1])
-    answers = mark_table()[word_index()[guesses[-1]], before]
+    answers = mark_block(np.array([word_index()[guesses[-1]]]), before)[0]
     return before[answers == _host_answer(answers)]
 
 
@@ -139,7 +141,7 @@ def _host_answer(answers: np.ndarray) -> int:
 def _history(guesses: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
     out = []
     for k, guess in enumerate(guesses):
-        answers = mark_table()[word_index()[guess], _candidates(guesses[:k])]
+        answers = mark_block(np.array([word_index()[guess]]), _candidates(guesses[:k]))[0]
         out.append((guess, marks_from_code(_host_answer(answers))))
     return tuple(out)
 
@@ -190,7 +192,7 @@ def _greedy_guess(guesses: tuple[str, ...], hard: bool) -> str:
     if len(left) == 1:
         return vocabulary[int(left[0])]
     pool = np.flatnonzero(_allowed(_history(guesses))) if hard else np.arange(len(vocabulary))
-    answers = mark_table()[np.ix_(pool, left)].astype(np.int64)
+    answers = mark_block(pool, left).astype(np.int64)
     keys = answers + 3**LENGTH * np.arange(len(pool))[:, None]
     worst = np.bincount(keys.ravel(), minlength=3**LENGTH * len(pool)).reshape(len(pool), -1).max(axis=1)
     in_play = np.isin(pool, left)

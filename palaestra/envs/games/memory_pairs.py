@@ -10,6 +10,9 @@ move costs a turn.
 The budget leaves a player with a perfect memory some spare turns for unlucky flips, fewer at
 higher levels; the oracle knows the layout and flips the pairs one by one. Levels add pairs and
 cut the spare turns. The difficulty measure is the number of pairs per spare turn.
+
+``make("games/memory_pairs", progress_rewards=True)`` pays ``1 / pairs`` per pair found instead
+(the last pair pays what is left, so a won game still totals 1).
 """
 
 from __future__ import annotations
@@ -39,6 +42,11 @@ class MemoryPairs(MultiTurnTask):
     class Config:
         pairs: int
         turns: int
+
+    def __init__(self, answer_format: str | None = None, progress_rewards: bool = False) -> None:
+        """``progress_rewards``: pay ``1 / pairs`` for each pair found instead of 1 at the end (same total)."""
+        super().__init__(answer_format)
+        self.progress_rewards = progress_rewards
 
     def config(self, level: int) -> Config:
         c = self.Config
@@ -78,10 +86,12 @@ class MemoryPairs(MultiTurnTask):
         if layout[a] != layout[b]:
             return Outcome(state, Verdict.wrong("no match"), f"{said} No match; both are turned face down.")
         found = sorted([*state["found"], a, b])
+        share = 2 / len(layout) if self.progress_rewards else 0.0
         if len(found) == len(layout):
-            return Outcome({"found": found}, Verdict.right(), f"{said} A match! Every pair is found: you win!", True)
+            win = Verdict(1.0 - share * (len(found) // 2 - 1), True, True, "won") if share else Verdict.right()
+            return Outcome({"found": found}, win, f"{said} A match! Every pair is found: you win!", True)
         shown = ", ".join(str(i + 1) for i in found)
-        return Outcome({"found": found}, Verdict.wrong("match"), f"{said} A match! Face up now: {shown}.")
+        return Outcome({"found": found}, Verdict(share, False, True, "match"), f"{said} A match! Face up now: {shown}.")
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         layout = problem.data["layout"]

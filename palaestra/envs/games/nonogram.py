@@ -25,11 +25,12 @@ from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
 from palaestra.envs.games.common import MAX_MOVE_CHARS, invalid
+from palaestra.verifiers.normalize import read_with_tail, strip_wrappers
 
 FILLED, EMPTY = "#", "."
-_ROW = re.compile(r"^\s*(?:row\s*)?(\d{1,2})\s*[:=)]?\s*([#.01xX■□_\- ]+?)\s*$", re.IGNORECASE)
-SYMBOLS = {"#": FILLED, "1": FILLED, "x": FILLED, "X": FILLED, "■": FILLED, ".": EMPTY, "0": EMPTY, "_": EMPTY,
-           "-": EMPTY, "□": EMPTY}
+_ROW = re.compile(r"^\s*(?:row\s*)?(\d{1,2})\s*[:=)]?\s*([#.01■□_\- ]+?)\s*$", re.IGNORECASE)
+# No X: nonogram solvers mark known-empty cells with a cross, so "X" would be read either way.
+SYMBOLS = {"#": FILLED, "1": FILLED, "■": FILLED, ".": EMPTY, "0": EMPTY, "_": EMPTY, "-": EMPTY, "□": EMPTY}
 
 
 @register
@@ -106,12 +107,18 @@ def read_row(move: str, n: int) -> tuple[int, str] | None:
     """(row index, cells as # and .) from ``row 3: ##..#`` and the like, or None."""
     if len(move) > MAX_MOVE_CHARS:
         return None
-    match = _ROW.match(move.strip().strip("`"))
-    if not match:
-        return None
-    cells = "".join(SYMBOLS[ch] for ch in match.group(2) if ch != " ")
-    index = int(match.group(1)) - 1
-    return (index, cells) if 0 <= index < n and len(cells) == n else None
+
+    def read(text: str) -> tuple[int, str] | None:
+        match = _ROW.match(strip_wrappers(text))
+        if not match:
+            return None
+        cells = "".join(SYMBOLS[ch] for ch in match.group(2) if ch != " ")
+        index = int(match.group(1)) - 1
+        return (index, cells) if 0 <= index < n and len(cells) == n else None
+
+    # The whole text is read first, so a final "." counts as an empty cell whenever the row needs it; only a
+    # row that does not read whole loses a trailing remark ("row 1: ##..#. Done.").
+    return read_with_tail(move, read, clauses=False)
 
 
 def _runs(cells: str) -> tuple[int, ...]:

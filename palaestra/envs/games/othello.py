@@ -3,8 +3,8 @@
 Standard Othello (Reversi) rules on a 6x6 board: a move places a disc so that it brackets
 one or more straight lines of the opponent's discs, which flip; a player with no legal move
 passes; the game ends when neither can move, and more discs wins. The model is X and moves next
-in a position reached by random play; the board and the model's legal moves are shown after
-every turn. Each turn the model writes one cell (``c4``, ``play c4``); an illegal, occupied or
+in a position reached by random play; the board and the model's legal moves are shown in the
+prompt and after every turn. Each turn the model writes one cell (``c4``, ``play c4``); an illegal, occupied or
 unreadable cell costs a turn.
 
 The opponent plays perfectly (every reply maximises its final disc margin, by exact search over
@@ -79,8 +79,9 @@ class Othello(MultiTurnTask):
             "move places your disc on an empty cell so that it brackets, in at least one straight line (across, "
             "down or diagonal), an unbroken row of the opponent's discs between it and another of your discs; those "
             "discs turn to yours. A player with no move passes; when neither can move, more discs wins (only a win "
-            f"scores).\n\n{_picture(n, me, them)}\n\n"
-            f"Each turn, write the one cell you play, for example: {cell_name(*divmod(_moves(n, me, them)[0][0], n))}"
+            f"scores).\n\n{_picture(n, me, them)}\n{_options(n, me, them)}\n\n"
+            f"Each turn, write the one cell you play as column letter and row number, for example: {_example(n, me, them)} "
+            "(that one shows the spelling only: it is not a legal move now). An illegal or unreadable move costs a turn."
         )
         return Problem(prompt=prompt, answer=None, data=data)
 
@@ -219,6 +220,12 @@ def _at_least(n: int, me: int, them: int, target: int, passed: bool = False) -> 
             return _count(me) - _count(them) >= target
         return not _at_least(n, them, me, 1 - target, True)
     return any(not _at_least(n, them & ~f, me | f | (1 << c), 1 - target) for c, f in options)
+
+
+def _example(n: int, me: int, them: int) -> str:
+    """A cell that is not a legal move, to show the spelling without hinting at a move."""
+    legal = {c for c, _ in _moves(n, me, them)}
+    return cell_name(*divmod(next(c for c in range(n * n) if c not in legal), n))
 
 
 def _picture(n: int, me: int, them: int) -> str:

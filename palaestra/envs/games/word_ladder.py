@@ -10,6 +10,10 @@ steps.
 Start and target are drawn so that the shortest ladder between them (breadth-first over the
 one-letter-change graph of the list) has exactly the level's length; the oracle walks a shortest
 ladder. The difficulty measure is that length.
+
+``make("games/word_ladder", progress_rewards=True)`` pays ``1 / length`` each time the ladder
+comes closer to the target (by the shortest remaining ladder) than it ever was, instead of 1 at
+the end; a won game still totals 1.
 """
 
 from __future__ import annotations
@@ -35,6 +39,12 @@ class WordLadder(MultiTurnTask):
     class Config:
         length: int  # steps in the shortest ladder
         spare: int
+
+    def __init__(self, answer_format: str | None = None, progress_rewards: bool = False) -> None:
+        """``progress_rewards``: pay ``1 / length`` each time the ladder gets closer to the target than ever before
+        (by the shortest remaining ladder), instead of 1 at the end (same total)."""
+        super().__init__(answer_format)
+        self.progress_rewards = progress_rewards
 
     def config(self, level: int) -> Config:
         c = self.Config
@@ -68,6 +78,8 @@ class WordLadder(MultiTurnTask):
         return float(problem.data["length"])
 
     def initial_state(self, problem: Problem) -> dict[str, Any]:
+        if self.progress_rewards:  # also the closest the ladder has come (shortest remaining ladder)
+            return {"word": problem.data["start"], "closest": problem.data["length"]}
         return {"word": problem.data["start"]}
 
     def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
@@ -81,9 +93,19 @@ class WordLadder(MultiTurnTask):
         if changed != 1:
             return Outcome(state, Verdict.wrong("not one letter"),
                            f"{word} changes {changed} letters of {current}, not one. You are still at {current}.")
+        said = f"{word}: accepted. Target: {problem.data['target']}."
+        if not self.progress_rewards:
+            if word == problem.data["target"]:
+                return Outcome({"word": word}, Verdict.right(), f"{word}: you reached the target!", True)
+            return Outcome({"word": word}, Verdict.wrong("climbing"), said)
+        # Only a new closest point pays, so walking back and forth earns nothing.
+        remaining = _distances_from(problem.data["target"]).get(word, state["closest"])
+        closest = min(state["closest"], remaining)
+        share = (state["closest"] - closest) / problem.data["length"]
         if word == problem.data["target"]:
-            return Outcome({"word": word}, Verdict.right(), f"{word}: you reached the target!", True)
-        return Outcome({"word": word}, Verdict.wrong("climbing"), f"{word}: accepted. Target: {problem.data['target']}.")
+            return Outcome({"word": word, "closest": 0}, Verdict(share, True, True, "won"),
+                           f"{word}: you reached the target!", True)
+        return Outcome({"word": word, "closest": closest}, Verdict(share, False, True, "climbing"), said)
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         distance = _distances_from(problem.data["target"])

@@ -3,7 +3,7 @@
 - :func:`words`: the list (``words.txt``), read once per process;
 - :func:`marks`: the G/Y/X marks of a guess against a secret (greens first, then yellows left
   to right, as many as the secret has unmatched copies);
-- :func:`mark_table`: every guess against every word as base-3 codes (numpy, built once);
+- :func:`mark_block`: some guesses against some words as base-3 codes (numpy, a table filled on demand);
 - :func:`code` / :func:`marks_from_code`: between ``"GYXXG"`` and its code;
 - :func:`read_word`: a guessed word out of a move.
 
@@ -74,30 +74,62 @@ def marks_from_code(value: int) -> str:
 
 
 @functools.cache
-def mark_table() -> np.ndarray:
-    """``table[g, s]`` = the code of ``marks(words[g], words[s])``, built once with array operations.
+def _letter_codes() -> tuple[np.ndarray, np.ndarray]:
+    """The list as letter codes (words x 5) and per-word letter counts (words x 26), built once."""
+    letters = np.array([[ord(c) - 97 for c in w] for w in words()], dtype=np.int8)
+    copies = np.zeros((len(letters), 26), dtype=np.int8)
+    for i in range(LENGTH):
+        np.add.at(copies, (np.arange(len(letters)), letters[:, i]), 1)
+    return letters, copies
 
-    A letter is yellow when it is not green and the secret has more copies of it than the
-    guess spends before it (earlier copies in the guess, and later copies that are green).
+
+def mark_block(guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
+    """``block[a, b]`` = the code of ``marks(words[guesses[a]], words[secrets[b]])``.
+
+    The table of every word against every secret is filled a secret (column) at a time, the
+    first time a secret is asked for: a process pays only for the secrets its games meet, the
+    first games no more than their own blocks, and later games mostly read what is there.
+
+    >>> i = word_index()
+    >>> marks_from_code(int(mark_block(np.array([i["speed"]]), np.array([i["abide"]]))[0, 0]))
+    'XXYXY'
     """
-    vocabulary = words()
-    letters = np.array([[ord(c) - 97 for c in w] for w in vocabulary], dtype=np.int8)
-    n = len(vocabulary)
-    copies = np.zeros((n, 26), dtype=np.int8)
+    table, filled = _table()
+    secrets = np.asarray(secrets)
+    missing = np.unique(secrets[~filled[secrets]])
+    if len(missing):
+        table[:, missing] = _compute_block(np.arange(len(table)), missing)
+        filled[missing] = True
+    return table[np.ix_(np.asarray(guesses), secrets)]
+
+
+@functools.cache
+def _table() -> tuple[np.ndarray, np.ndarray]:
+    """The table of marks being filled by :func:`mark_block`, and which of its columns are filled."""
+    n = len(words())
+    return np.zeros((n, n), dtype=np.uint8), np.zeros(n, dtype=bool)
+
+
+def _compute_block(guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
+    """The marks of ``guesses`` against ``secrets`` as codes, with array operations.
+
+    A letter is yellow when it is not green and the secret has more copies of it than the guess
+    spends before it (earlier copies in the guess, and later copies that are green).
+    """
+    letters, copies = _letter_codes()
+    guess, secret = letters[np.asarray(guesses)], letters[np.asarray(secrets)]
+    secret_copies = copies[np.asarray(secrets)].T  # letter -> copies in each secret
+    green = [guess[:, i, None] == secret[None, :, i] for i in range(LENGTH)]
+    block = np.zeros((len(guess), len(secret)), dtype=np.uint8)
     for i in range(LENGTH):
-        np.add.at(copies, (np.arange(n), letters[:, i]), 1)
-    secret_copies = copies.T  # letter -> copies in each secret
-    green = [letters[:, i, None] == letters[None, :, i] for i in range(LENGTH)]
-    table = np.zeros((n, n), dtype=np.uint8)
-    for i in range(LENGTH):
-        spent = np.repeat((letters[:, :i] == letters[:, i, None]).sum(axis=1)[:, None], n, axis=1)
+        spent = (guess[:, :i] == guess[:, i, None]).sum(axis=1, dtype=np.int8)[:, None]
         for k in range(i + 1, LENGTH):
-            same = letters[:, k] == letters[:, i]
+            same = guess[:, k] == guess[:, i]
             if same.any():
                 spent = spent + (green[k] & same[:, None])
-        yellow = ~green[i] & (spent < secret_copies[letters[:, i]])
-        table += np.uint8(3**i) * (2 * green[i].astype(np.uint8) + yellow)
-    return table
+        yellow = ~green[i] & (spent < secret_copies[guess[:, i]])
+        block += np.uint8(3**i) * (2 * green[i].astype(np.uint8) + yellow)
+    return block
 
 
 def read_word(move: str) -> str | None:

@@ -3,7 +3,7 @@
 The week has five days (Monday to Friday) and one-hour slots starting at 9:00 to 16:00. The
 model's own calendar is shown; each colleague's calendar (busy blocks) and rules (no meetings
 before some hour, or none on some day) are hidden. Each turn the model proposes one slot
-(``Tuesday 14:00``, ``tue 14``, ``Tuesday at 14``; hours on the 24-hour clock, 9 to 16). Every colleague checks it: the proposal is accepted only when all are
+(``Tuesday 14:00``, ``tue 14``, ``Tuesday at 2pm``, ``14:00-15:00 on Tuesday``; start hours 9 to 16). Every colleague checks it: the proposal is accepted only when all are
 free and their rules allow it, which ends the episode with reward 1. Otherwise each colleague
 who declines gives its reason, naming the whole busy block or the rule it hit, which is what the
 model learns from. A slot where the model itself is busy, or an unreadable one, costs a turn.
@@ -29,8 +29,10 @@ from palaestra.verifiers.normalize import read_with_tail, strip_wrappers
 DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")
 HOURS = tuple(range(9, 17))  # meeting start times
 NAMES = ("Ana", "Ben", "Chloe", "Dev", "Elif", "Femi", "Greta", "Hiro")
-_SLOT = re.compile(r"^(?:(?:propose|how about|what about|meet(?:ing)? on)\s+)?([a-z]+)\.?,?\s+(?:at\s+)?(\d{1,2})(?::00)?"
-                   r"\s*(?:h)?\s*\??$", re.IGNORECASE)
+_LEAD = r"^(?:(?:i\s+)?(?:propose|suggest)\s+|(?:how|what)\s+about\s+|(?:let's\s+)?meet(?:ing)?\s+)?(?:on\s+)?"
+_HOUR = r"(?:at\s+)?(?P<hour>\d{1,2})(?::00)?\s*(?P<half>[ap]\.?m\.?)?(?:\s*(?:-|–|to)\s*(?P<end>\d{1,2})(?::00)?\s*(?P<end_half>[ap]\.?m\.?)?)?\s*h?"
+_SLOT = re.compile(rf"{_LEAD}(?P<day>[a-z]+)\.?,?\s+{_HOUR}\s*\??$", re.IGNORECASE)
+_SLOT_HOUR_FIRST = re.compile(rf"{_LEAD}{_HOUR}\s*,?\s+on\s+(?P<day>[a-z]+)\.?\s*\??$", re.IGNORECASE)
 
 
 @register
@@ -72,13 +74,16 @@ class MeetingScheduling(MultiTurnTask):
             if day == target[0] and start <= target[1] < end:  # keep the target free: cut the block short
                 start, end = (target[1] + 1, end) if hour > target[1] else (start, target[1])
             rng.choice(people)["busy"].append([day, start, end])
+        day, start, _ = min(data["mine"])
+        example = f"{DAYS[day]} {start}:00"
         busy = "\n".join(f"- {DAYS[day]} {start}:00-{end}:00" for day, start, end in sorted(data["mine"]))
         names = [p["name"] for p in data["people"]]
         prompt = (
             f"Schedule a one-hour meeting with {_join(names)} this week (Monday to Friday; a meeting may start at any "
             f"hour from {HOURS[0]}:00 to {HOURS[-1]}:00). Their calendars and personal rules are hidden from you. "
             f"Your own calendar is busy at:\n{busy}\n\n"
-            "Each turn, propose one slot as a day and a start hour, for example: Tuesday 14:00. If everyone can make "
+            f"Each turn, propose one slot as a day and a start hour, for example: {example} (that one shows the "
+            "spelling only: you are busy then). If everyone can make "
             "it, the meeting is booked. Otherwise everyone who cannot says why. A slot when you are busy yourself is "
             f"a wasted turn. You have {config.turns} turns."
         )
@@ -156,17 +161,38 @@ def _join(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
+def _clock(hour: int, half: str | None) -> int | None:
+    """A 24-hour hour from ``2`` and ``pm`` (or no half: already 24-hour); None for an impossible time."""
+    if half is None:
+        return hour if 0 <= hour <= 23 else None
+    if not 1 <= hour <= 12:
+        return None
+    return hour % 12 + (12 if half.lower().startswith("p") else 0)
+
+
 def read_slot(move: str) -> tuple[int, int] | None:
-    """(day index, start hour) from ``Tuesday 14:00``, ``tue 14``, ``Tuesday at 14``, or None."""
+    """(day index, start hour) from ``Tuesday 14:00``, ``tue 14``, ``Tuesday at 2pm``, ``Tuesday 14:00-15:00``,
+    ``14:00 on Tuesday``, or None.
+
+    >>> read_slot("Tue 2 pm"), read_slot("Tuesday 14:00 or Wednesday 10:00")
+    ((1, 14), None)
+    """
     if len(move) > MAX_MOVE_CHARS:
         return None
 
     def read(text: str) -> tuple[int, int] | None:
-        match = _SLOT.match(strip_wrappers(text).strip())
+        text = strip_wrappers(text).strip()
+        match = _SLOT.match(text) or _SLOT_HOUR_FIRST.match(text)
         if not match:
             return None
-        word, hour = match.group(1).lower(), int(match.group(2))
+        word = match.group("day").lower()
+        half = match.group("half") or match.group("end_half")  # "2-3pm": the half written once counts for both
+        hour = _clock(int(match.group("hour")), half)
         days = [i for i, day in enumerate(DAYS) if len(word) >= 3 and day.lower().startswith(word)]
+        if match.group("end") is not None:  # a range names the slot only when it is exactly one hour long
+            end = _clock(int(match.group("end")), match.group("end_half") or half)
+            if hour is None or end != hour + 1:
+                return None
         return (days[0], hour) if len(days) == 1 and hour in HOURS else None
 
     return read_with_tail(move, read, clauses=False)

@@ -1,0 +1,227 @@
+"""Kalah (mancala) endgames: sow seeds to win more than the opponent, against a perfect, seeded opponent.
+
+Each side has ``n`` pits and a store. A move picks one of the mover's non-empty pits, lifts all
+its seeds and sows them one by one into the following pits, counter-clockwise: the mover's later
+pits, the mover's store, the opponent's pits, skipping the opponent's store, and round again.
+Ending in the mover's own store gives another move. Ending in one of the mover's own pits that
+was empty, opposite a non-empty opponent pit, captures both pits' seeds into the mover's store.
+When either side's pits are all empty, each player adds the seeds left in its own pits to its
+store and the game ends: more seeds in the store wins.
+
+The model moves next in an endgame reached by random play; the pits are named a, b, ... from the
+model's left, in sowing order, and each side's pits are listed in its own sowing order. Each turn
+the model writes one pit letter (``c``, ``pit c``); an empty pit or unreadable move costs a turn.
+The opponent plays perfectly for the result: it picks a move that wins if it has one, else one
+that draws (exact yes/no searches over the rest of the game, memoised), ties broken by
+``event_rng`` keyed by the position; it moves again whenever it earns another move. Every
+position is a win for the model with perfect play and has a move that throws the win away; the
+oracle keeps the win. Reward 1 for a win, 0 otherwise.
+
+Levels add pits and seeds. The difficulty measure is the number of seeds left in the pits plus
+the number of pits per side.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import string
+from dataclasses import dataclass
+from typing import Any
+
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, event_rng, register, retry
+from palaestra.envs.games.common import invalid, read_label
+
+
+@register
+class Kalah(MultiTurnTask):
+    id = "games/kalah"
+    family = "games"
+    description = "Win a Kalah (mancala) endgame with extra moves and captures against a perfect opponent."
+    tags = ("games", "multi-turn", "two-player", "adversarial")
+
+    @dataclass(frozen=True)
+    class Config:
+        pits: int
+        seeds: int  # seeds per pit at the start of the random game
+        left: int  # at most this many seeds left in the pits when the endgame begins
+
+    def config(self, level: int) -> Config:
+        c = self.Config
+        return [c(4, 3, 10), c(4, 4, 13), c(5, 4, 14), c(6, 4, 14), c(6, 4, 15)][level]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        n = config.pits
+
+        def draw() -> list[int] | None:
+            board = ([config.seeds] * n + [0]) * 2
+            for _ in range(400):  # random play until few seeds are left (or the game ends: then no problem)
+                if sum(board) - board[n] - board[2 * n + 1] <= config.left:
+                    break
+                options = [i for i in range(n) if board[i]]
+                if not options:
+                    return None
+                board, again, over = _sow(board, rng.choice(options))
+                if over:
+                    return None
+                if not again:
+                    board = _turn(board)
+            else:
+                return None
+            wins = [_move_reaches(board, i, 1 - _margin(board)) for i in range(n) if board[i]]
+            return board if any(wins) and not all(wins) else None
+
+        board = retry(draw, what="a won Kalah endgame with a losing move")
+        prompt = (
+            f"Let's play a Kalah (mancala) endgame. Each side has {n} pits and a store. A move lifts all seeds from "
+            "one of your non-empty pits and sows them one by one into the following pits: your later pits, your "
+            "store, the opponent's pits, skipping the opponent's store, and round again. If the last seed lands in "
+            "your store, you move again. If it lands in one of your own pits that was empty, and the opponent's pit "
+            "opposite is not empty, you capture both pits' seeds into your store. When either side's pits are all "
+            "empty, each player adds the seeds left in its own pits to its store; more seeds in the store wins.\n\n"
+            f"{_picture(board)}\n\nIt is your move. Each turn, write the letter of the pit you sow, for example: "
+            f"{_example(board)}. An empty pit or an unreadable move costs a turn."
+        )
+        return Problem(prompt=prompt, answer=None, data={"pits": n, "board": board})
+
+    def max_turns(self, problem: Problem) -> int:
+        n = problem.data["pits"]
+        return sum(problem.data["board"]) - problem.data["board"][n] - problem.data["board"][2 * n + 1] + 4
+
+    def difficulty(self, problem: Problem) -> float:
+        board, n = problem.data["board"], problem.data["pits"]
+        return sum(board) - board[n] - board[2 * n + 1] + n
+
+    def initial_state(self, problem: Problem) -> dict[str, Any]:
+        return {"board": problem.data["board"]}
+
+    def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
+        n = problem.data["pits"]
+        board = state["board"]
+        labels = string.ascii_lowercase[:n]
+        pit = read_label(move, labels, ("pit",), ("sow", "play", "move"))
+        if pit is None:
+            return invalid(state, f"write one pit letter from a to {labels[-1]}")
+        index = labels.index(pit)
+        if not board[index]:
+            return Outcome(state, Verdict.wrong("empty pit"), f"Pit {pit} is empty.")
+        board, again, over = _sow(board, index)
+        said = [f"You sow pit {pit}."]
+        if not over and again:
+            return Outcome({"board": board}, Verdict.wrong("again"), f"{said[0]} Your last seed ends in your store: "
+                                                                     f"move again.\n{_picture(board)}")
+        if not over:
+            theirs = _turn(board)  # the opponent's view
+            rng = event_rng((problem.env_id, problem.level, problem.seed), "reply", *board)
+            for _ in range(8 * n * n):  # it moves while it earns extra moves
+                options = [i for i in range(n) if theirs[i]]
+                results = {i: _result(theirs, i) for i in options}
+                best = max(results.values())
+                reply = rng.choice([i for i in options if results[i] == best])
+                theirs, again, over = _sow(theirs, reply)
+                said.append(f"The opponent sows its pit {labels[reply]}.")
+                if over or not again:
+                    break
+            board = _turn(theirs)
+        state = {"board": board}
+        if over:
+            mine, other = board[n], board[2 * n + 1]
+            won = mine > other
+            result = f"Game over: your store {mine}, the opponent's {other}. " + ("You win!" if won else "You do not win.")
+            return Outcome(state, Verdict.right() if won else Verdict.wrong("not won"), f"{' '.join(said)} {result}",
+                           True)
+        return Outcome(state, Verdict.wrong("game goes on"), f"{' '.join(said)}\n{_picture(board)}")
+
+    def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
+        board, n = state["board"], problem.data["pits"]
+        best = max((i for i in range(n) if board[i]), key=lambda i: (_result(board, i), -i))
+        return string.ascii_lowercase[best]
+
+
+def _turn(board: list[int]) -> list[int]:
+    """The board seen from the other side: its pits and store first."""
+    half = len(board) // 2
+    return board[half:] + board[:half]
+
+
+def _sow(board: list[int], pit: int) -> tuple[list[int], bool, bool]:
+    """(board after the mover sows ``pit``, whether it moves again, whether the game is over — swept if so)."""
+    n = len(board) // 2 - 1
+    board = list(board)
+    seeds, board[pit] = board[pit], 0
+    position = pit
+    while seeds:
+        position = (position + 1) % len(board)
+        if position == 2 * n + 1:
+            continue  # the opponent's store
+        board[position] += 1
+        seeds -= 1
+    if position < n and board[position] == 1 and board[2 * n - position] > 0:
+        board[n] += board[position] + board[2 * n - position]
+        board[position] = board[2 * n - position] = 0
+    over = not any(board[:n]) or not any(board[n + 1:2 * n + 1])
+    if over:
+        board[n] += sum(board[:n])
+        board[2 * n + 1] += sum(board[n + 1:2 * n + 1])
+        board[:n] = [0] * n
+        board[n + 1:2 * n + 1] = [0] * n
+    return board, position == n and not over, over
+
+
+def _margin(board: list[int]) -> int:
+    """The mover's store minus the other's."""
+    n = len(board) // 2 - 1
+    return board[n] - board[2 * n + 1]
+
+
+def _result(board: list[int], pit: int) -> int:
+    """What sowing ``pit`` leads to with perfect play afterwards, for the mover: 2 a win, 1 a draw, 0 a loss."""
+    margin = _margin(board)
+    return 2 if _move_reaches(board, pit, 1 - margin) else 1 if _move_reaches(board, pit, -margin) else 0
+
+
+def _move_reaches(board: list[int], pit: int, target: int) -> bool:
+    """Whether, after sowing ``pit``, the mover can force its store gains from now on to beat the other's by at
+    least ``target`` (a yes/no search: much cheaper than the exact margin, as it stops at the first move that
+    does it)."""
+    n = len(board) // 2 - 1
+    after, again, over = _sow(board, pit)
+    gained = (after[n] - board[n]) - (after[2 * n + 1] - board[2 * n + 1])
+    if over:
+        return gained >= target
+    pits = after[:n] + [0] + after[n + 1:2 * n + 1] + [0]
+    if again:
+        return _reaches(tuple(pits), target - gained)
+    # The other side moves: the mover keeps ``target`` unless the other can gain ``gained - target + 1`` or more.
+    return not _reaches(tuple(_turn(pits)), gained - target + 1)
+
+
+@functools.lru_cache(maxsize=500_000)
+def _reaches(board: tuple[int, ...], target: int) -> bool:
+    """Whether the mover can force its store gains from now on to beat the other's by at least ``target``
+    (stores zeroed: only the pits matter)."""
+    n = len(board) // 2 - 1
+    seeds = sum(board)
+    if target <= -seeds:
+        return True  # even losing every seed left keeps the target
+    if target > seeds:
+        return False
+    # The pits nearest the store first: their moves more often end in the store or capture, so wins come sooner.
+    return any(_move_reaches(list(board), i, target) for i in range(n - 1, -1, -1) if board[i])
+
+
+def _example(board: list[int]) -> str:
+    """The spelling of a move, shown with an empty pit where there is one (so the example hints at no move)."""
+    n = len(board) // 2 - 1
+    empty = [i for i in range(n) if not board[i]]
+    return f"pit {string.ascii_lowercase[empty[0]]}" if empty else "pit a"
+
+
+def _picture(board: list[int]) -> str:
+    n = len(board) // 2 - 1
+    labels = string.ascii_lowercase[:n]
+    mine = "  ".join(f"{labels[i]}:{board[i]}" for i in range(n))
+    theirs = "  ".join(f"{labels[i]}:{board[n + 1 + i]}" for i in range(n))
+    return (f"Your pits (in sowing order): {mine}   your store: {board[n]}\n"
+            f"Opponent's pits (in its sowing order; its pit a is opposite your pit {labels[-1]}): {theirs}   "
+            f"its store: {board[2 * n + 1]}")
