@@ -83,6 +83,25 @@ def test_an_env_never_imports_another_env() -> None:
     assert offenders == []
 
 
+# Family helpers shared by sibling families of one issue; anything more widely useful belongs in verifiers/,
+# solvers/ or generators/ (as puzzles' clue pruning and value reader moved to solvers/clues.py and
+# verifiers/assignments.py). A new pair here needs a reason.
+SIBLING_FAMILIES = {("algorithms", "graphs"), ("games", "interactive"), ("interactive", "games")}
+
+
+def test_a_family_reads_another_familys_helpers_only_as_a_declared_sibling() -> None:
+    offenders = []
+    for path in sorted((PACKAGE / "envs").rglob("*.py")):
+        module = _module_name(path)
+        family = module.split(".")[2] if module.count(".") >= 2 else ""
+        for target in _imports(path):
+            parts = target.split(".")
+            if len(parts) >= 3 and parts[1] == "envs" and parts[2] not in (family, "index") and \
+                    (family, parts[2]) not in SIBLING_FAMILIES and (PACKAGE / "envs" / parts[2]).is_dir():
+                offenders.append(f"{module} imports {target}")
+    assert offenders == []
+
+
 def test_every_layer_is_known() -> None:
     layers = {_layer(_module_name(p)) for p in PACKAGE.rglob("*.py")} - {""}
     assert layers <= set(ALLOWED), f"new top-level modules need a place in ALLOWED: {layers - set(ALLOWED)}"

@@ -29,7 +29,7 @@ Example::
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction  # noqa: F401  (used by the doctest examples)
 from typing import Any, TypeVar
 
@@ -221,3 +221,32 @@ def read_roles(
         answer_words=set(name_words) | set(role_words),
         clauses=False,
     )
+
+
+_ARROWS = ("->", "→", "=>", "⇒", "↦")
+_TABLE_ROW = re.compile(r"(?m)^[ \t]*(?:\|[ \t]*)?([A-Za-z]\w{0,15})[ \t]*\|[ \t]*([-+]?\d{1,10})[ \t]*(?:\|[ \t]*)?$")  # | A | 6 |
+_TABLE_HEADER = re.compile(r"^[ \t]*\|[^=]*\|[ \t]*$")  # | Letter | Digit | and |---|---| (what is left of the table)
+_SPACED_PAIR = re.compile(r"([A-Za-z]\w{0,15})\s*[=:]\s*([^\s,;=:]{1,10})")
+
+
+def read_values(text: str, names: Sequence[str], read_value: Callable[[str], object | None], *,
+                partial: bool = False) -> dict | None:
+    """``{name: value}`` as :func:`read_assignment` reads it, also from pairs separated by spaces
+    only (``A=1 B=7``), which that reader takes for one value, with arrows (``A -> 1``) or as a
+    two-column Markdown table (``| A | 1 |`` rows). None when unreadable or hedged.
+
+    >>> from palaestra.verifiers.numeric import read_integer
+    >>> read_values("A=1 B=7", ["A", "B"], read_integer)
+    {'A': 1, 'B': 7}
+    """
+    if isinstance(text, str) and len(text) <= 40 * len(names) + 200:
+        for arrow in _ARROWS:
+            text = text.replace(arrow, " = ")
+        text = _TABLE_ROW.sub(r"\1 = \2", text)
+        text = "\n".join(line for line in text.splitlines() if not _TABLE_HEADER.match(line))
+    found = read_assignment(text, names, read_value, partial=partial)
+    if found is None and isinstance(text, str) and len(text) <= 40 * len(names) + 200:
+        pairs = _SPACED_PAIR.findall(text)
+        if pairs and not _SPACED_PAIR.sub("", text).strip(" \t\n,;."):
+            found = read_assignment(", ".join(f"{k} = {v}" for k, v in pairs), names, read_value, partial=partial)
+    return found

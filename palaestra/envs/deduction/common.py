@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from palaestra.envs.puzzles.common import read_values
+from palaestra.verifiers.assignments import read_values
 from palaestra.verifiers.choices import read_yes_no
 from palaestra.verifiers.normalize import strip_wrappers, unify
 

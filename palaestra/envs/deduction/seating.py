@@ -22,8 +22,8 @@ from math import factorial, log2
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.envs.deduction.common import PEOPLE
-from palaestra.envs.puzzles.common import PROOF_BUDGET, BudgetExhausted, ProofSolver, prune_clues
-from palaestra.solvers.sat import CNF
+from palaestra.solvers.clues import PROOF_BUDGET, ProofSolver, prune_clues
+from palaestra.solvers.sat import CNF, BudgetExhausted
 from palaestra.verifiers.sets import one_of, read_list
 
 _KINDS = ("left", "right", "neighbours", "apart", "opposite", "not_neighbours", "not_left")

@@ -22,18 +22,25 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 
-from pysat.card import CardEnc, EncType
-
+from palaestra.solvers.clues import (  # noqa: F401  (the puzzles read them from here)
+    PROOF_BUDGET,
+    ProofSolver,
+    block,
+    copy_cnf,
+    guarded_exactly,
+    is_unique,
+    prune_clues,
+    random_model,
+    solve_effort,
+)
 from palaestra.solvers.sat import CNF, Budget, BudgetExhausted, SatSolver, count_solutions  # noqa: F401
-from palaestra.verifiers.assignments import read_assignment
+from palaestra.verifiers.assignments import read_assignment, read_values  # noqa: F401  (the puzzles read it from here)
 from palaestra.verifiers.blocks import read_grid
 from palaestra.verifiers.normalize import strip_wrappers
 
-# Generous for the small puzzles here (a proof takes a few dozen conflicts); an exhausted budget keeps the clue.
-PROOF_BUDGET = Budget(conflicts=20_000)
 DIGITS = "0123456789"
 NEIGHBOURS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 
@@ -129,149 +136,6 @@ def less_than(cnf: CNF, cell: Callable[[int, int, int], int], n: int, a: tuple[i
     condition = [] if guard is None else [guard]
     for v in range(1, n + 1):  # a >= v implies b >= v + 1
         cnf.implies([*condition, ge_a[v]], ge_b[v + 1])
-
-
-def copy_cnf(cnf: CNF) -> CNF:
-    """A copy of ``cnf`` to add clauses to, leaving ``cnf`` (often a cached rule set) untouched."""
-    fresh = CNF()
-    fresh.ids, fresh.top, fresh.clauses = dict(cnf.ids), cnf.top, list(cnf.clauses)
-    return fresh
-
-
-def guarded_exactly(cnf: CNF, lits: Sequence[int], k: int, guard: int) -> None:
-    """Exactly ``k`` of ``lits`` are true whenever ``guard`` is (a sequential counter whose every
-    clause carries ``-guard``, so the constraint vanishes when the guard is off).
-
-    (Candidate for :mod:`palaestra.solvers.sat` as a ``guard`` option of ``CNF.exactly``.)
-    """
-    encoded = CardEnc.equals(lits=list(lits), bound=k, top_id=cnf.top, encoding=EncType.seqcounter)
-    cnf.top = max(cnf.top, encoded.nv)
-    cnf.clauses.extend([-guard, *clause] for clause in encoded.clauses)
-
-
-# --- uniqueness ---------------------------------------------------------------------------
-
-
-def block(cnf: CNF, true_literals: Iterable[int]) -> None:
-    """Exclude the solution in which every literal of ``true_literals`` holds (one-hot decisions)."""
-    cnf.add([-lit for lit in true_literals])
-
-
-class ProofSolver(SatSolver):
-    """A :class:`SatSolver` that also reports which assumptions its last "unsatisfiable" needed.
-
-    (Candidate for :mod:`palaestra.solvers.sat`; it reads python-sat's core of the last call.)
-    """
-
-    def core(self) -> set[int]:
-        """The assumptions the last unsatisfiable answer rests on (a subset suffices for the proof)."""
-        return set(self._solver.get_core() or ())
-
-
-def prune_clues(solver: ProofSolver, clues: Sequence[Sequence[int]], order: Sequence[int], *,
-                keep_at_least: int = 0, removable: Callable[[int, list[bool]], bool] | None = None,
-                kept: list[bool] | None = None) -> list[bool]:
-    """Which clues to keep: drop clues in ``order`` while the rest still force the solution.
-
-    ``solver`` holds the puzzle's rules and a clause blocking its known solution; a clue is the
-    list of literals it asserts (solver assumptions). A clue is dropped when the remaining
-    clues leave the formula unsatisfiable, i.e. the solution stays the only one; the clues that
-    proof did not use (outside the solver's core) are dropped with it, since the core alone
-    still proves uniqueness. Pruning stops once ``keep_at_least`` clues remain;
-    ``removable(i, kept)`` may veto a removal (a shape rule). A budget exhausted on a proof
-    keeps the clue. The result is proven unique and, without a floor or veto, minimal: each
-    kept clue was needed when tested, and removing others only weakens the rest. Only clues in
-    ``order`` are ever dropped; ``kept`` gives the starting state (default: every clue), so
-    pruning can run in phases (givens first, then other clues).
-    """
-    kept = [True] * len(clues) if kept is None else kept[:]
-    count = sum(kept)
-    droppable = [i for i in order if kept[i]]
-    if removable is None and count - len(droppable) >= keep_at_least:  # one call may drop them all
-        dropping = set(droppable)
-        rest = [lit for j, clue in enumerate(clues) if kept[j] and j not in dropping for lit in clue]
-        try:
-            if not solver.satisfiable(rest):
-                for i in droppable:
-                    kept[i] = False
-                return kept
-        except BudgetExhausted:
-            pass
-    for i in order:
-        if count <= keep_at_least:
-            break
-        if not kept[i] or (removable is not None and not removable(i, kept)):
-            continue
-        kept[i] = False
-        assumptions = [lit for j, clue in enumerate(clues) if kept[j] for lit in clue]
-        try:
-            unique = not solver.satisfiable(assumptions)
-        except BudgetExhausted:
-            unique = False
-        if not unique:
-            kept[i] = True
-            continue
-        count -= 1
-        core = solver.core()
-        for j in order:
-            if count <= keep_at_least:
-                break
-            if kept[j] and not core.intersection(clues[j]) and (removable is None or removable(j, kept)):
-                kept[j] = False
-                count -= 1
-    return kept
-
-
-def is_unique(cnf: CNF, true_literals: Iterable[int], assumptions: Sequence[int] = (),
-              budget: Budget = PROOF_BUDGET) -> bool:
-    """Whether ``cnf`` under ``assumptions`` has no solution but the one given by ``true_literals``
-    (which must be a solution). An exhausted budget counts as not proven."""
-    blocked = CNF()
-    blocked.ids, blocked.top, blocked.clauses = cnf.ids, cnf.top, [*cnf.clauses, [-lit for lit in true_literals]]
-    try:
-        with ProofSolver(blocked, budget) as solver:
-            return not solver.satisfiable(list(assumptions))
-    except BudgetExhausted:
-        return False
-
-
-def random_model(solver: SatSolver, keys: Sequence[Hashable], rng: random.Random) -> dict[Hashable, bool] | None:
-    """A random solution over the named variables ``keys``: each, in random order, gets a coin-flip
-    value when some solution agrees with the values so far, else the other value. None if there
-    is no solution (or the budget ran out).
-
-    A call to the solver is needed only when the last solution found disagrees with the coin, so
-    the cost is a fraction of one call per variable.
-    """
-    ids = solver.cnf.ids
-    order = list(keys)
-    rng.shuffle(order)
-    try:
-        model = solver.model()
-        if model is None:
-            return None
-        fixed: list[int] = []
-        for key in order:
-            value = rng.random() < 0.5
-            lit = ids[key] if value else -ids[key]
-            if model[key] != value:
-                found = solver.model([*fixed, lit])
-                if found is None:
-                    value, lit = not value, -lit
-                else:
-                    model = found
-            fixed.append(lit)
-    except BudgetExhausted:
-        return None
-    return {key: lit > 0 for key, lit in zip(order, fixed)}
-
-
-def solve_effort(cnf: CNF, assumptions: Sequence[int] = ()) -> dict[str, int]:
-    """Decisions and conflicts a fresh solver spends finding a solution (a difficulty statistic)."""
-    with ProofSolver(cnf, PROOF_BUDGET) as solver:
-        solver.satisfiable(list(assumptions))
-        stats = solver.stats()
-    return {"decisions": stats.get("decisions", 0), "conflicts": stats.get("conflicts", 0)}
 
 
 # --- grids --------------------------------------------------------------------------------
@@ -433,34 +297,3 @@ def grid_corruptions(gold: str, wrong: str) -> list[str]:
 def with_spaces(text: str) -> str:
     """Each line's characters separated by spaces (``"12\\n34"`` -> ``"1 2\\n3 4"``): another spelling."""
     return "\n".join(" ".join(line) for line in text.splitlines())
-
-
-_ARROWS = ("->", "→", "=>", "⇒", "↦")
-_TABLE_ROW = re.compile(r"(?m)^[ \t]*(?:\|[ \t]*)?([A-Za-z]\w{0,15})[ \t]*\|[ \t]*([-+]?\d{1,10})[ \t]*(?:\|[ \t]*)?$")  # | A | 6 |
-_TABLE_HEADER = re.compile(r"^[ \t]*\|[^=]*\|[ \t]*$")  # | Letter | Digit | and |---|---| (what is left of the table)
-_SPACED_PAIR = re.compile(r"([A-Za-z]\w{0,15})\s*[=:]\s*([^\s,;=:]{1,10})")
-
-
-def read_values(text: str, names: Sequence[str], read_value: Callable[[str], object | None], *,
-                partial: bool = False) -> dict | None:
-    """``{name: value}`` as :func:`read_assignment` reads it, also from pairs separated by spaces
-    only (``A=1 B=7``), which that reader takes for one value, with arrows (``A -> 1``) or as a
-    two-column Markdown table (``| A | 1 |`` rows). None when unreadable or hedged.
-
-    (Candidate for :mod:`palaestra.verifiers.assignments`.)
-
-    >>> from palaestra.verifiers.numeric import read_integer
-    >>> read_values("A=1 B=7", ["A", "B"], read_integer)
-    {'A': 1, 'B': 7}
-    """
-    if isinstance(text, str) and len(text) <= 40 * len(names) + 200:
-        for arrow in _ARROWS:
-            text = text.replace(arrow, " = ")
-        text = _TABLE_ROW.sub(r"\1 = \2", text)
-        text = "\n".join(line for line in text.splitlines() if not _TABLE_HEADER.match(line))
-    found = read_assignment(text, names, read_value, partial=partial)
-    if found is None and isinstance(text, str) and len(text) <= 40 * len(names) + 200:
-        pairs = _SPACED_PAIR.findall(text)
-        if pairs and not _SPACED_PAIR.sub("", text).strip(" \t\n,;."):
-            found = read_assignment(", ".join(f"{k} = {v}" for k, v in pairs), names, read_value, partial=partial)
-    return found
