@@ -336,3 +336,11 @@ def test_levels_get_harder() -> None:
         source = make_source(env_id)
         sizes = [sum(len(json.dumps(source.sample(level, s).data["tests"])) for s in range(6)) for level in (0, 4)]
         assert sizes[1] > sizes[0], env_id
+
+
+def test_knapsack_generates_when_exactly_one_item_is_chosen():
+    """k = 1 with a large modulus: no short list of ones has more choices than the modulus, which used to raise
+    StopIteration out of generation (seed 700245 at level 0)."""
+    source = make_source("code/knapsack")
+    for level, seed in ((0, 700245), (2, 0), (3, 0), (4, 0)):
+        assert source.sample(level, seed).data

@@ -224,7 +224,7 @@ def test_type_inference_spellings_and_ambiguous_products():
 
 def test_self_reference_reads_a_sentence_but_not_a_hedge():
     task = make_source("symbolic/self_reference")
-    problem = task.sample(2, 3)
+    problem = task.sample(2, 13)
     assert problem.answer == "4, 5"
     assert task.verify(problem, "Statements 4 and 5 are true.").correct
     assert task.verify(problem, "The true statements are 4, 5.").correct

@@ -448,8 +448,9 @@ def _subset_targets(rng: random.Random, config: Knapsack.Config, spec: dict[str,
     """Weights and targets that some choice of exactly k items reaches (and a few that none does)."""
     k = spec["k"]
     inputs: list[list[Any]] = [[[1, 2], 0], [[], 3], [[3] * k, 3 * k]]
-    ones = next(n for n in range(k, 2000) if math.comb(n, k) > spec["m"])
-    inputs.append([[1] * ones, k])  # C(ones, k) choices: beyond the modulus
+    ones = next((n for n in range(k, 2000) if math.comb(n, k) > spec["m"]), None)
+    if ones is not None:  # C(ones, k) choices: beyond the modulus (no list that short gets there when k is 1)
+        inputs.append([[1] * ones, k])
     while len(inputs) < config.tests:
         n = rng.randint(k, max(k, config.max_items + 4))
         weights = [rng.randint(1, config.max_weight) for _ in range(n)]

@@ -23,6 +23,7 @@ _GATES = {
     "AND": lambda a, b: a & b, "OR": lambda a, b: a | b, "XOR": lambda a, b: a ^ b,
     "NAND": lambda a, b: 1 - (a & b), "NOR": lambda a, b: 1 - (a | b), "XNOR": lambda a, b: 1 - (a ^ b),
 }
+_GATE_NAMES = tuple(_GATES)
 _INPUTS = "abcdefgh"
 
 
@@ -116,24 +117,34 @@ def _simulate(gates: list, inputs: dict[str, int]) -> dict[str, int]:
 def _circuit(rng: random.Random, config: CircuitEval.Config) -> tuple[list, list[str]] | None:
     """Gates in evaluation order (named w1, w2, ...; the outputs renamed o1, o2, ...) and the output names."""
     wires = list(_INPUTS[: config.inputs])
+    # the inputs each wire reads through some path, as a bitmask over the inputs (bit i: the i-th input)
+    support = {name: 1 << i for i, name in enumerate(wires)}
     gates = []
     for i in range(1, config.gates + 1):
+        name = f"w{i}"
         a = _pick(rng, wires)
         if rng.random() < 0.12:
-            gates.append((f"w{i}", "NOT", [a]))
+            gates.append((name, "NOT", [a]))
+            support[name] = support[a]
         else:
-            gates.append((f"w{i}", rng.choice(tuple(_GATES)), [a, _pick(rng, [w for w in wires if w != a])]))
-        wires.append(f"w{i}")
+            op = rng.choice(_GATE_NAMES)
+            b = _pick(rng, [w for w in wires if w != a])
+            gates.append((name, op, [a, b]))
+            support[name] = support[a] | support[b]
+        wires.append(name)
     outputs = [name for name, _, _ in gates[-config.outputs:]]
+    reached = 0
+    for o in outputs:
+        if support[o].bit_count() < 2:
+            return None
+        reached |= support[o]
+    if reached != (1 << config.inputs) - 1:  # some input reaches no output
+        return None
     used = set(outputs)
     for name, _, args in reversed(gates):
         if name in used:
             used.update(args)
-    if any(x not in used for x in _INPUTS[: config.inputs]):
-        return None
     kept = [g for g in gates if g[0] in used]
-    if any(len({a for a in _support(kept, o, config)}) < 2 for o in outputs):
-        return None
     rename = {o: f"o{k}" for k, o in enumerate(outputs, 1)}
     inner = [g[0] for g in kept if g[0] not in rename]
     rename.update({old: f"w{k}" for k, old in enumerate(inner, 1)})
@@ -144,18 +155,3 @@ def _circuit(rng: random.Random, config: CircuitEval.Config) -> tuple[list, list
 def _pick(rng: random.Random, wires: list[str]) -> str:
     """A wire to read, favouring the latest ones (deeper circuits)."""
     return rng.choice(wires[-4:]) if rng.random() < 0.6 else rng.choice(wires)
-
-
-def _support(gates: list, output: str, config: CircuitEval.Config) -> set[str]:
-    """The inputs an output reads through some path."""
-    parents = {name: args for name, _, args in gates}
-    seen, stack = set(), [output]
-    for _ in range(10 * len(gates) + 10):
-        if not stack:
-            break
-        wire = stack.pop()
-        if wire in seen:
-            continue
-        seen.add(wire)
-        stack.extend(parents.get(wire, []))
-    return {w for w in seen if w in _INPUTS[: config.inputs]}

@@ -21,6 +21,7 @@ identification, ``sum over the other arms of (noise / gap)^2``.
 
 from __future__ import annotations
 
+import math
 import random
 import string
 from dataclasses import dataclass
@@ -84,9 +85,14 @@ class MultiArmedBandit(MultiTurnTask):
         return problem.data["horizon"]
 
     def difficulty(self, problem: Problem) -> float:
+        """Arms plus log2 of (1 + the pulls it takes to tell the best arm apart, sum of (noise / gap)^2).
+
+        The sum alone is heavy-tailed (a near-tie makes it huge), so its level means are noisy; the log keeps
+        the separation in it and the arm count keeps each level above the last.
+        """
         means, noise = problem.data["means"], _noise(problem.data)
         best = max(means)
-        return sum((noise / (best - m)) ** 2 for m in means if m != best)
+        return len(means) + math.log2(1 + sum((noise / (best - m)) ** 2 for m in means if m != best))
 
     def initial_state(self, problem: Problem) -> dict[str, Any]:
         return {"turn": 0}

@@ -2,9 +2,9 @@
 
 Some queens are already on the board, taken from a random full solution, and exactly one way
 to complete the board exists: the generator removes the solution's queens one at a time in
-random order and keeps a removal only when a SAT solver proves that no completion leaves the
-removed square empty (:class:`palaestra.solvers.sat.SatSolver`, the remaining queens passed as
-assumptions), until the level's number of missing queens is reached or no further queen can go.
+random order and keeps a removal only when an exhaustive search (backtracking over the empty
+ranks, with bitmasks) finds no completion that leaves the removed square empty, until the
+level's number of missing queens is reached or no further queen can go.
 The answer lists the squares of all n queens in chess notation (file letter, then rank number:
 ``a1`` is the bottom-left square) separated by spaces or commas, in any order. The verifier
 accepts any non-attacking placement of n queens that includes every pre-placed queen (which, by
@@ -12,28 +12,32 @@ construction, is the one completion).
 
 Version 2: completions are unique (so a memorised placement cannot score), boards are larger and
 more queens are missing at every level, and a difficulty measure was declared.
+
+Version 3: problems from the same distribution, drawn faster (another random stream): the random solution
+comes from a cached tree of all solutions on boards up to 10x10, and the uniqueness proofs from
+a bitmask search instead of a SAT solver.
 """
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 from dataclasses import dataclass
 from functools import cache
 
 from palaestra.core import Problem, Task, Verdict, register
-from palaestra.solvers.sat import CNF, Budget, BudgetExhausted, SatSolver
 from palaestra.verifiers.structured import parse_tokens
 
 _SQUARE = re.compile(r"^([a-z])(\d{1,2})$")
 _FILES = "abcdefghijklmnopqrstuvwxyz"
-_PROOF_BUDGET = Budget(conflicts=20_000)  # a proof on a 16x16 board takes at most a few hundred
+_LISTED_MAX = 10  # the largest board whose solutions are all kept (724 on 10x10, listed in a few tens of ms)
 
 
 @register
 class NQueens(Task):
     id = "grid/n_queens"
-    version = 2
+    version = 3
     family = "grid"
     description = "Complete an n-queens placement around pre-placed queens (exactly one completion exists)."
     tags = ("puzzle", "grid", "constraint-satisfaction", "chess")
@@ -57,9 +61,7 @@ class NQueens(Task):
         n = rng.randint(config.min_size, config.max_size)
         files_by_rank = _random_solution(rng, n)
         queens = sorted((file, rank) for rank, file in enumerate(files_by_rank))
-        order = queens[:]
-        rng.shuffle(order)
-        fixed = sorted(_remove_while_unique(n, queens, order, config.missing))
+        fixed = _remove_while_unique(rng, n, queens, config.missing)
         fixed_names = [_name(q) for q in fixed]
         last_file = _FILES[n - 1]
         missing = n - len(fixed)
@@ -129,69 +131,128 @@ class NQueens(Task):
         return [" ".join(map(_name, placement)) for placement in wrong]
 
 
-def _remove_while_unique(n: int, queens: list[tuple[int, int]], order: list[tuple[int, int]],
+def _remove_while_unique(rng: random.Random, n: int, queens: list[tuple[int, int]],
                          missing: int) -> list[tuple[int, int]]:
-    """The queens left after removing up to ``missing`` of them, in ``order``, each removal kept
-    only when the completion stays unique."""
-    fixed = set(queens)
-    cnf = _rules_cnf(n)
-    with SatSolver(cnf, _PROOF_BUDGET) as solver:
-        for queen in order:
-            if n - len(fixed) >= missing:
-                break
+    """The queens left after removing up to ``missing`` of them, tried in a random order (each drawn
+    when it is needed), each removal kept only when the completion stays unique.
+
+    >>> solution = [(0, 2), (1, 0), (2, 3), (3, 1)]  # 4x4: any one queen fixes it, none leaves two
+    >>> len(_remove_while_unique(random.Random(0), 4, solution, missing=4))
+    1
+    """
+    # the files and diagonals the fixed queens take, as bitmasks (file f on rank r is on diagonal
+    # r + f and antidiagonal f - r + n)
+    diagonals = antidiagonals = 0
+    for file, rank in queens:
+        diagonals |= 1 << (rank + file)
+        antidiagonals |= 1 << (file - rank + n)
+    taken = (1 << n) - 1, diagonals, antidiagonals  # a full solution: every file taken
+    fixed, free_ranks, untried = set(queens), [], queens[:]
+    while untried and len(free_ranks) < missing:
+        k = rng.randrange(len(untried))
+        untried[k], untried[-1] = untried[-1], untried[k]
+        queen = untried.pop()
+        without = _take(n, taken, *queen)  # each queen has its own file and diagonals: toggling frees them
+        # Every completion of the rest holds this queen unless one leaves its square empty.
+        if not _completes_without(n, without, [*free_ranks, queen[1]], queen):
+            taken = without
             fixed.discard(queen)
-            # Every completion of the rest holds this queen unless one leaves its square empty.
-            assumptions = [_queen_var(n, q) for q in sorted(fixed)] + [-_queen_var(n, queen)]
-            try:
-                unique = not solver.satisfiable(assumptions)
-            except BudgetExhausted:
-                unique = False  # not proven: keep the queen
-            if not unique:
-                fixed.add(queen)
+            free_ranks.append(queen[1])
     return sorted(fixed)
 
 
-def _queen_var(n: int, square: tuple[int, int]) -> int:
-    """The variable "a queen stands on ``square``" of :func:`_rules_cnf` (created first, in this order)."""
-    file, rank = square
-    return file * n + rank + 1
+def _take(n: int, taken: tuple[int, int, int], file: int, rank: int) -> tuple[int, int, int]:
+    """``taken`` (files, diagonals, antidiagonals) with the lines through the square toggled."""
+    files, diagonals, antidiagonals = taken
+    return files ^ 1 << file, diagonals ^ 1 << (rank + file), antidiagonals ^ 1 << (file - rank + n)
 
 
-@cache
-def _rules_cnf(n: int) -> CNF:
-    """The n-queens rules: one queen per file and per rank, at most one per diagonal."""
-    cnf = CNF()
-    square = [[cnf.var((file, rank)) for rank in range(n)] for file in range(n)]
-    for i in range(n):
-        cnf.exactly_one(square[i])
-        cnf.exactly_one([square[file][i] for file in range(n)])
-    for d in range(-(n - 1), n):
-        cnf.at_most([square[f][f - d] for f in range(n) if 0 <= f - d < n], 1)
-        cnf.at_most([square[f][d + n - 1 - f] for f in range(n) if 0 <= d + n - 1 - f < n], 1)
-    return cnf
+def _completes_without(n: int, taken: tuple[int, int, int], ranks: list[int], empty: tuple[int, int]) -> bool:
+    """Whether a queen on each of ``ranks``, clear of the files and diagonals ``taken`` and of each
+    other, can be placed without one on the square ``empty``: an exhaustive backtracking search."""
+    all_files = (1 << n) - 1
+    empty_file, empty_rank = empty
+
+    def place(k: int, files: int, diagonals: int, antidiagonals: int) -> bool:
+        if k == len(ranks):
+            return True
+        rank = ranks[k]
+        open_files = all_files & ~(files | diagonals >> rank | antidiagonals >> (n - rank))
+        if rank == empty_rank:
+            open_files &= ~(1 << empty_file)
+        while open_files:
+            bit = open_files & -open_files
+            open_files ^= bit
+            if place(k + 1, files | bit, diagonals | bit << rank, antidiagonals | bit << (n - rank)):
+                return True
+        return False
+
+    return place(0, *taken)
 
 
 def _random_solution(rng: random.Random, n: int) -> list[int]:
-    """A random n-queens solution (the file of the queen on each rank) by randomised backtracking."""
-    files: list[int] = []
+    """A random n-queens solution (the file of the queen on each rank), as randomised backtracking finds it.
+
+    Backtracking that tries each rank's files in a random order ends in a file from which the
+    search can be completed, uniformly chosen among those: boards of up to ``_LISTED_MAX`` files
+    draw from a cached list of all their solutions weighted by those chances (the same
+    distribution, in one draw); larger boards search, drawing one open file at a time.
+    """
+    if n <= _LISTED_MAX:
+        solutions, running_chances = _solutions(n)
+        return list(rng.choices(solutions, cum_weights=running_chances)[0])
+    files = []
+    all_files = (1 << n) - 1
 
     def place(rank: int, used_files: int, used_diagonals: int, used_antidiagonals: int) -> bool:
         if rank == n:
             return True
-        order = list(range(n))
-        rng.shuffle(order)
-        for file in order:
-            diagonal, antidiagonal = 1 << (rank + file), 1 << (rank - file + n)
-            if used_files >> file & 1 or used_diagonals & diagonal or used_antidiagonals & antidiagonal:
-                continue
+        open_files = all_files & ~(used_files | used_diagonals >> rank | used_antidiagonals >> (n - rank))
+        untried = [file for file in range(n) if open_files >> file & 1]
+        while untried:
+            k = int(rng.random() * len(untried))
+            untried[k], untried[-1] = untried[-1], untried[k]
+            file = untried.pop()
+            bit = 1 << file
             files.append(file)
-            if place(rank + 1, used_files | 1 << file, used_diagonals | diagonal, used_antidiagonals | antidiagonal):
+            if place(rank + 1, used_files | bit, used_diagonals | bit << rank, used_antidiagonals | bit << (n - rank)):
                 return True
             files.pop()
         return False
 
     place(0, 0, 0, 0)
     return files
+
+
+@cache
+def _solutions(n: int) -> tuple[list[tuple[int, ...]], list[float]]:
+    """Every n-queens solution (the file on each rank) and the running total of the chances that
+    randomised backtracking returns each: at every rank, one over the number of files from which
+    the search can be completed.
+
+    >>> _solutions(4)
+    ([(1, 3, 0, 2), (2, 0, 3, 1)], [0.5, 1.0])
+    """
+    all_files = (1 << n) - 1
+
+    def grow(rank: int, used_files: int, used_diagonals: int, used_antidiagonals: int) -> list[tuple]:
+        """The completions from ``rank`` on, each with its chance given the ranks before."""
+        if rank == n:
+            return [((), 1.0)]
+        open_files = all_files & ~(used_files | used_diagonals >> rank | used_antidiagonals >> (n - rank))
+        branches = []
+        for file in range(n):
+            bit = 1 << file
+            if open_files & bit:
+                rest = grow(rank + 1, used_files | bit, used_diagonals | bit << rank,
+                            used_antidiagonals | bit << (n - rank))
+                if rest:
+                    branches.append((file, rest))
+        return [((file, *files), chance / len(branches)) for file, rest in branches for files, chance in rest]
+
+    completions = grow(0, 0, 0, 0)
+    solutions, chances = [files for files, _ in completions], [chance for _, chance in completions]
+    return solutions, list(itertools.accumulate(chances))
 
 
 def _name(square: tuple[int, int]) -> str:
@@ -205,10 +266,17 @@ def _square(name: str) -> tuple[int, int]:
 
 def _render(n: int, queens: set[tuple[int, int]]) -> str:
     """The board with rank numbers on the left and file letters below, top rank first."""
-    width = len(str(n))
-    lines = [
-        f"{rank + 1:>{width}} " + " ".join("Q" if (file, rank) in queens else "." for file in range(n))
-        for rank in reversed(range(n))
-    ]
-    lines.append(" " * (width + 1) + " ".join(_FILES[:n]))
+    labels, rows = _board_parts(n)
+    file_on = {rank: file for file, rank in queens}
+    lines = [labels[rank] + rows[file_on.get(rank, n)] for rank in reversed(range(n))]
+    lines.append(labels[n])
     return "\n".join(lines)
+
+
+@cache
+def _board_parts(n: int) -> tuple[list[str], list[str]]:
+    """The rank labels (then the file letters' line) and the rows, by the file of their queen (n: none)."""
+    width = len(str(n))
+    labels = [f"{rank + 1:>{width}} " for rank in range(n)] + [" " * (width + 1) + " ".join(_FILES[:n])]
+    rows = [" ".join("Q" if f == file else "." for f in range(n)) for file in range(n + 1)]
+    return labels, rows

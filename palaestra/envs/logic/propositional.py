@@ -18,6 +18,9 @@ Version 2: premises drawn independently of the label and conclusions of one shap
 labels (the premises' connectives predicted the label: "yes iff more ∨/→ than ∧" scored 63%);
 level 0 has three variables (two gave 687 distinct problems per 1,000 seeds); yes/no read with
 the shared reader; a difficulty measure.
+
+Version 3: premises with a single model are redrawn at once (every consistent conclusion is
+entailed there, so no conclusion pair exists): problems from the same distribution, another random stream.
 """
 
 from __future__ import annotations
@@ -47,7 +50,7 @@ class Propositional(Task):
     family = "logic"
     description = "Decide whether propositional-logic premises entail a conclusion."
     tags = ("logic", "deduction", "classification")
-    version = 2
+    version = 3
 
     @dataclass(frozen=True)
     class Config:
@@ -73,8 +76,9 @@ class Propositional(Task):
             models = everything
             for table in tables:
                 models &= table
-            if not models or len(set(tables)) < len(tables):
-                return None  # contradictory or equivalent premises
+            if models & (models - 1) == 0 or len(set(tables)) < len(tables):
+                # contradictory or equivalent premises, or a single model, where every consistent conclusion is entailed
+                return None
             rendered = [_render(f) for f in premises]
             for _ in range(_SHAPES):
                 pair = _conclusion_pair(rng, config, variables, everything, models, tables, rendered)
@@ -267,12 +271,13 @@ def _conclusion_pair(
         if filled is None:
             continue
         formula, table = filled
-        if not models & table or table in premise_tables:
-            continue
+        entailed = models & ~table == 0
+        if entailed in found or not models & table or table in premise_tables:
+            continue  # a filling of a kind already found is not looked at further
         text = _render(formula)
         if not (set(text) & set(_VARIABLES)).issubset(mentioned) or any(text in premise for premise in premises):
             continue
-        found.setdefault(models & ~table == 0, filled)
+        found[entailed] = filled
         if len(found) == 2:
             return found
     return None

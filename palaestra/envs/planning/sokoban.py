@@ -15,12 +15,13 @@ drawn again.
 
 from __future__ import annotations
 
+import heapq
 import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.generators.grids import MOVES
-from palaestra.solvers.simulate import Rules, SearchBudgetExceeded, shortest_plan
+from palaestra.solvers.simulate import Rules
 from palaestra.verifiers.moves import read_tokens
 
 MAX_MOVES = 2_000
@@ -109,7 +110,6 @@ class SokobanRules(Rules[State, str]):
 
     def __init__(self, grid: list[str], keeper: Square, boxes: tuple[Square, ...], goals: tuple[Square, ...]) -> None:
         self.grid, self.keeper, self.boxes, self.goals = grid, keeper, tuple(sorted(boxes)), frozenset(goals)
-        self.dead: frozenset[Square] = frozenset()
 
     def initial(self) -> State:
         return self.keeper, self.boxes
@@ -133,8 +133,6 @@ class SokobanRules(Rules[State, str]):
                 return "pushes a box into a wall"
             if beyond in boxes:
                 return "pushes a box into another box"
-            if beyond in self.dead:
-                return "pushes a box where it can never reach a goal"
         return None
 
     def apply(self, state: State, move: str) -> State:
@@ -150,14 +148,6 @@ class SokobanRules(Rules[State, str]):
 
     def heuristic(self, state: State) -> int:
         return sum(min(abs(b[0] - g[0]) + abs(b[1] - g[1]) for g in self.goals) for b in state[1])
-
-
-class _Searcher(SokobanRules):
-    """The rules plus dead squares (a box there can never be pushed to a goal): pruning for the search only."""
-
-    def __init__(self, grid: list[str], keeper: Square, boxes: tuple[Square, ...], goals: tuple[Square, ...]) -> None:
-        super().__init__(grid, keeper, boxes, goals)
-        self.dead = frozenset(_floor(grid)) - _pullable_from(grid, goals)
 
 
 def _rules(problem: Problem) -> SokobanRules:
@@ -183,14 +173,13 @@ def _pullable_from(grid: list[str], goals: tuple[Square, ...]) -> set[Square]:
     return reach
 
 
-def _walkable(grid: list[str], keeper: Square, boxes: set[Square]) -> set[Square]:
-    """Squares the keeper can walk to without moving a box."""
+def _walkable(neighbours: dict[Square, list[Square]], keeper: Square, boxes: set[Square]) -> set[Square]:
+    """Squares the keeper can walk to without moving a box (``neighbours``: each floor square's floor neighbours)."""
     seen = {keeper}
     queue = [keeper]
-    for r, c in queue:
-        for dr, dc in MOVES.values():
-            nxt = (r + dr, c + dc)
-            if nxt not in seen and nxt not in boxes and _is_floor(grid, nxt):
+    for square in queue:
+        for nxt in neighbours[square]:
+            if nxt not in seen and nxt not in boxes:
                 seen.add(nxt)
                 queue.append(nxt)
     return seen
@@ -225,6 +214,8 @@ def _draw(rng: random.Random, config: Sokoban.Config) -> tuple | None:
     if room is None:
         return None
     floor = _floor(room)
+    neighbours = {(r, c): [(r + dr, c + dc) for dr, dc in MOVES.values() if _is_floor(room, (r + dr, c + dc))]
+                  for r, c in floor}
     goals = tuple(sorted(rng.sample(floor, config.boxes)))
     boxes = set(goals)
     keeper = rng.choice([sq for sq in floor if sq not in boxes])
@@ -233,7 +224,7 @@ def _draw(rng: random.Random, config: Sokoban.Config) -> tuple | None:
         box = rng.choice(sorted(boxes))
         dr, dc = MOVES[rng.choice("UDLR")]
         stand = (box[0] + dr, box[1] + dc)
-        if stand not in _walkable(room, keeper, boxes):
+        if stand not in _walkable(neighbours, keeper, boxes):
             continue
         keeper = stand
         for _ in range(rng.randint(1, 3)):
@@ -244,15 +235,74 @@ def _draw(rng: random.Random, config: Sokoban.Config) -> tuple | None:
             box, keeper = keeper, back
             boxes.add(box)
             pushes += 1
-    keeper = rng.choice(sorted(_walkable(room, keeper, boxes)))  # wander off: the start need not touch a box
+    keeper = rng.choice(sorted(_walkable(neighbours, keeper, boxes)))  # wander off: the start need not touch a box
     if pushes < config.min_pushes or all(b in goals for b in boxes):
         return None
     start = tuple(sorted(boxes))
-    try:
-        plan = shortest_plan(_Searcher(room, keeper, start, goals), max_nodes=SEARCH_BUDGET)
-    except SearchBudgetExceeded:
-        return None
+    plan = _shortest_plan(room, keeper, start, goals, SEARCH_BUDGET)
     return (room, keeper, start, goals, plan) if plan else None
+
+
+def _shortest_plan(grid: list[str], keeper: Square, boxes: tuple[Square, ...], goals: tuple[Square, ...],
+                   max_nodes: int) -> list[str] | None:
+    """A shortest move string that puts every box on a goal, or None when there is none or the search
+    expands more than ``max_nodes`` states.
+
+    A* over (keeper, sorted boxes), with each box's distance to its nearest goal as the heuristic,
+    moves tried in the order U, D, L, R, ties broken by insertion order and pushes of a box onto
+    a square from which it can never reach a goal pruned: the plan
+    :func:`palaestra.solvers.simulate.shortest_plan` finds on :class:`SokobanRules`, with squares
+    numbered ``row * width + column`` to make each state cheap (the room's border is wall, so a
+    step from a floor square never leaves the grid).
+
+    >>> _shortest_plan(["#####", "#@$.#", "#####"], (1, 1), ((1, 2),), ((1, 3),), 100)
+    ['R']
+    """
+    width = len(grid[0])
+    floor = {r * width + c for r, c in _floor(grid)}
+    dead = floor - {r * width + c for r, c in _pullable_from(grid, goals)}
+    steps = [(move, dr * width + dc) for move, (dr, dc) in MOVES.items()]
+    nearest = {r * width + c: min(abs(r - g[0]) + abs(c - g[1]) for g in goals) for r, c in _floor(grid)}
+    target = tuple(sorted(r * width + c for r, c in goals))
+    origin = (keeper[0] * width + keeper[1], tuple(sorted(r * width + c for r, c in boxes)))
+    best = {origin: 0}
+    parent: dict[tuple, tuple] = {}
+    frontier = [(sum(nearest[b] for b in origin[1]), 0, 0, origin)]
+    pushed = expanded = 0
+    while frontier:
+        estimate, cost, _, state = heapq.heappop(frontier)
+        if cost > best[state]:
+            continue  # a stale entry: a cheaper way to this state was found after it was queued
+        at, placed = state
+        if placed == target:
+            plan = []
+            while state != origin:
+                state, move = parent[state]
+                plan.append(move)
+            return plan[::-1]
+        expanded += 1
+        if expanded > max_nodes:
+            return None
+        cost += 1
+        estimate += 1  # a walk keeps the heuristic; a push changes it by the moved box's change only
+        for move, step in steps:
+            ahead = at + step
+            if ahead not in floor:
+                continue
+            if ahead in placed:
+                beyond = ahead + step
+                if beyond not in floor or beyond in placed or beyond in dead:
+                    continue
+                after = (ahead, tuple(sorted(beyond if b == ahead else b for b in placed)))
+                after_estimate = estimate - nearest[ahead] + nearest[beyond]
+            else:
+                after, after_estimate = (ahead, placed), estimate
+            if cost < best.get(after, cost + 1):
+                best[after] = cost
+                parent[after] = (state, move)
+                pushed += 1
+                heapq.heappush(frontier, (after_estimate, cost, pushed, after))
+    return None
 
 
 def _render(grid: list[str], keeper: Square, boxes: tuple[Square, ...], goals: tuple[Square, ...]) -> str:

@@ -67,27 +67,32 @@ class WaterJugs(Task):
             start = tuple(rng.randrange(c + 1) for c in capacities)
             if not config.tap and sum(start) == 0:
                 return None
-            order, parent = _breadth_first(capacities, start, config.tap)
+            order, links = _breadth_first(capacities, start, config.tap)
             jugs = sorted(rng.sample(range(config.jugs), 2 if config.goal == "two" else 1))
-            nearest: dict[tuple[int, ...], Contents] = {}  # each goal's closest state (breadth-first order)
-            for state in order:
-                if config.goal == "any":
+            nearest: dict[tuple[int, ...], int] = {}  # each goal's closest state's index (breadth-first order)
+            if config.goal == "any":
+                for index, state in enumerate(order):
                     for amount in state:
-                        nearest.setdefault((amount,), state)
-                else:
-                    nearest.setdefault(tuple(state[j] for j in jugs), state)
-            options = sorted(key for key, state in nearest.items()
-                             if config.min_steps <= parent[state][1] <= config.max_steps)
+                        nearest.setdefault((amount,), index)
+            elif config.goal == "two":
+                first, second = jugs
+                for index, state in enumerate(order):
+                    nearest.setdefault((state[first], state[second]), index)
+            else:
+                for index, state in enumerate(order):
+                    nearest.setdefault((state[jugs[0]],), index)
+            options = sorted(key for key, index in nearest.items()
+                             if config.min_steps <= links[index][1] <= config.max_steps)
             if not options:
                 return None
             key = rng.choice(options)
             goal = {-1: key[0]} if config.goal == "any" else dict(zip(jugs, key))
             plan: list[Step] = []
-            state = nearest[key]
+            index = nearest[key]
             for _ in range(len(order)):
-                if state == start:
+                if index == 0:
                     break
-                state, _, step = parent[state]
+                index, _, step = links[index]
                 plan.append(step)
             return capacities, start, goal, plan[::-1]
 
@@ -215,34 +220,64 @@ def _rules(problem: Problem) -> JugRules:
     return JugRules(tuple(data["capacities"]), tuple(data["start"]), {j: v for j, v in data["goal"]}, data["tap"])
 
 
-def _breadth_first(capacities: Contents, start: Contents, tap: bool) -> tuple[list[Contents], dict]:
-    """Every state reachable from ``start`` in breadth-first order, and for each ``(previous state, distance,
-    step)`` (the start: ``(None, 0, None)``). The state space is small: at most the product of capacities + 1."""
-    n = len(capacities)
-    parent: dict[Contents, tuple] = {start: (None, 0, None)}
-    order = [start]
-    for state in order:  # grows while it is read: a queue
-        distance = parent[state][1] + 1
-        successors: list[tuple[Step, Contents]] = []
-        for a in range(n):
-            if tap and state[a] < capacities[a]:
-                successors.append((("fill", a, -1), state[:a] + (capacities[a],) + state[a + 1 :]))
-            if tap and state[a]:
-                successors.append((("empty", a, -1), state[:a] + (0,) + state[a + 1 :]))
-            if not state[a]:
+def _breadth_first(capacities: Contents, start: Contents, tap: bool) -> tuple[list[Contents], list[tuple]]:
+    """Every state reachable from ``start`` in breadth-first order, and for each, at the same index,
+    ``(index of the previous state, distance, step)`` (the start: ``(-1, 0, None)``). The state space
+    is small: at most the product of capacities + 1.
+
+    Each state's successors are tried in a fixed order (for each jug: fill it, empty it, pour it into
+    each other jug in turn). A state is known by its number in a mixed radix (jug j's amount times
+    the product of the earlier jugs' capacities + 1), so a successor seen before costs no tuple.
+
+    >>> order, links = _breadth_first((3, 5), (0, 0), tap=True)
+    >>> order[:3], links[order.index((3, 2))], order[links[order.index((3, 2))][0]]
+    ([(0, 0), (3, 0), (0, 5)], (2, 2, ('pour', 1, 0)), (0, 5))
+    """
+    jugs = range(len(capacities))
+    weights = [1]
+    for capacity in capacities[:-1]:
+        weights.append(weights[-1] * (capacity + 1))
+    fills = [("fill", a, -1) for a in jugs]
+    empties = [("empty", a, -1) for a in jugs]
+    pours = [[(("pour", a, b), b, weights[b] - weights[a]) for b in jugs if b != a] for a in jugs]
+    start_code = sum(amount * weight for amount, weight in zip(start, weights))
+    seen, codes = {start_code}, [start_code]
+    order, links = [start], [(-1, 0, None)]
+    for index, state in enumerate(order):  # grows while it is read: a queue
+        code, distance = codes[index], links[index][1] + 1
+        for a in jugs:
+            amount = state[a]
+            if tap:
+                if amount < capacities[a]:
+                    filled = code + (capacities[a] - amount) * weights[a]
+                    if filled not in seen:
+                        seen.add(filled)
+                        codes.append(filled)
+                        order.append(state[:a] + (capacities[a],) + state[a + 1 :])
+                        links.append((index, distance, fills[a]))
+                if amount:
+                    emptied = code - amount * weights[a]
+                    if emptied not in seen:
+                        seen.add(emptied)
+                        codes.append(emptied)
+                        order.append(state[:a] + (0,) + state[a + 1 :])
+                        links.append((index, distance, empties[a]))
+            if not amount:
                 continue
-            for b in range(n):
-                if b != a and state[b] < capacities[b]:
-                    amount = min(state[a], capacities[b] - state[b])
-                    jugs = list(state)
-                    jugs[a] -= amount
-                    jugs[b] += amount
-                    successors.append((("pour", a, b), tuple(jugs)))
-        for step, nxt in successors:
-            if nxt not in parent:
-                parent[nxt] = (state, distance, step)
-                order.append(nxt)
-    return order, parent
+            for step, b, shift in pours[a]:
+                room = capacities[b] - state[b]
+                if room:
+                    moved = amount if amount < room else room
+                    poured = code + moved * shift
+                    if poured not in seen:
+                        seen.add(poured)
+                        codes.append(poured)
+                        after = list(state)
+                        after[a] -= moved
+                        after[b] += moved
+                        order.append(tuple(after))
+                        links.append((index, distance, step))
+    return order, links
 
 
 def _read_step(match: re.Match[str], names: str) -> Step | None:

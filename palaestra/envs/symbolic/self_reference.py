@@ -11,9 +11,12 @@ all), so the answer, the set of true statements, is unique. It is written as sta
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import random
 import re
 from dataclasses import dataclass
+from functools import cache
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.verifiers.numeric import read_integer
@@ -23,6 +26,8 @@ PRIMES = {2, 3, 5, 7, 11, 13}
 _LEAD = re.compile(r"^\s*(?:(?:the\s+)?true(?:\s+statements?)?\s*(?::|=|are\b)|(?:the\s+true\s+)?statements?\s*:?)\s*",
                    re.IGNORECASE)
 _ARE_TRUE = re.compile(r"\s+(?:are|is)\s+true\s*\.?\s*$", re.IGNORECASE)
+
+_COUNT_KINDS = ("at least", "at most", "exactly", "exactly false", "at least false", "parity", "prime")
 
 Statement = list  # ["at least", k], ["exactly false", k], ["is true", j], ["either", i, j], ["parity", "even"], ...
 
@@ -51,12 +56,15 @@ class SelfReference(Task):
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.statements
 
+        pools = [_statement_pool(n, i, config.references) for i in range(1, n + 1)]
+        uniform = rng.random
+
         def draw() -> tuple[list[Statement], frozenset[int]] | None:
-            statements = [_random_statement(rng, n, i, config.references) for i in range(1, n + 1)]
-            if len({str(s) for s in statements}) < n:
+            keys = [pool[bisect.bisect(running, uniform() * total, 0, last)] for pool, running, total, last in pools]
+            if len(set(keys)) < n:
                 return None
-            solutions = consistent(statements)
-            return (statements, solutions[0]) if len(solutions) == 1 else None
+            solutions = _consistent(keys)
+            return ([list(key) for key in keys], solutions[0]) if len(solutions) == 1 else None
 
         statements, truth = retry(draw, what="statements with exactly one consistent assignment")
         listing = "\n".join(f"{i}. {_text(s)}" for i, s in enumerate(statements, 1))
@@ -126,20 +134,33 @@ def _statement_number(item: str, n: int) -> int | None:
     return value if value is not None and 1 <= value <= n else None
 
 
-def _random_statement(rng: random.Random, n: int, me: int, references: float) -> Statement:
+@cache
+def _statement_pool(n: int, me: int, references: float) -> tuple[list[tuple], list[float], float, int]:
+    """The statements number ``me`` of ``n`` may be, the running total of their chances, the total
+    and the last index (for one ``bisect`` per draw): with chance ``references`` one about other
+    statements (is true, is false or either-not-both, each as likely; the statements referred to
+    uniform), else one about the count of true statements (at least, at most, exactly true,
+    exactly false, at least false, even/odd or prime/not prime, each as likely; k uniform in 0..n).
+
+    >>> pool, running, total, last = _statement_pool(3, 1, 0.5)
+    >>> ("either", 2, 3) in pool and ("is true", 1) not in pool, round(total, 9), last + 1 == len(pool)
+    (True, 1.0, True)
+    """
     others = [j for j in range(1, n + 1) if j != me]
-    if rng.random() < references:
-        kind = rng.choice(["is true", "is false", "either"])
-        if kind == "either":
-            i, j = rng.sample(others, 2)
-            return ["either", min(i, j), max(i, j)]
-        return [kind, rng.choice(others)]
-    kind = rng.choice(["at least", "at most", "exactly", "exactly false", "at least false", "parity", "prime"])
-    if kind == "parity":
-        return ["parity", rng.choice(["even", "odd"])]
-    if kind == "prime":
-        return [rng.choice(["prime", "not prime"])]
-    return [kind, rng.randint(0, n)]
+    about = references / 3
+    weighted = [((kind, j), about / len(others)) for kind in ("is true", "is false") for j in others]
+    pairs = list(itertools.combinations(others, 2))
+    weighted += [(("either", i, j), about / len(pairs)) for i, j in pairs]
+    count = (1 - references) / len(_COUNT_KINDS)
+    for kind in _COUNT_KINDS:
+        if kind == "parity":
+            weighted += [(("parity", parity), count / 2) for parity in ("even", "odd")]
+        elif kind == "prime":
+            weighted += [((prime,), count / 2) for prime in ("prime", "not prime")]
+        else:
+            weighted += [((kind, k), count / (n + 1)) for k in range(n + 1)]
+    running = list(itertools.accumulate(chance for _, chance in weighted))
+    return [statement for statement, _ in weighted], running, running[-1], len(weighted) - 1
 
 
 def holds(statement: Statement, true: frozenset[int], n: int) -> bool:
@@ -169,29 +190,87 @@ def holds(statement: Statement, true: frozenset[int], n: int) -> bool:
 
 
 def consistent(statements: list[Statement]) -> list[frozenset[int]]:
-    """Every consistent set of true statements (at most ``2 ** n`` candidates, n <= 12 here)."""
+    """Every consistent set of true statements (at most ``2 ** n`` candidates, n <= 12 here), in
+    the order of their assignments' numbers (bit i of an assignment set: statement i + 1 true).
+
+    Each statement's truth over all assignments is a bitmask (bit a: true under assignment a), so
+    the assignments where every statement is true exactly when it holds are found with one AND each.
+
+    >>> consistent([["at least", 1], ["is false", 1]])
+    [frozenset({1})]
+    """
+    return _consistent([tuple(statement) for statement in statements])
+
+
+def _consistent(statements: list[tuple]) -> list[frozenset[int]]:
+    """:func:`consistent` for statements given as tuples (their tables are cached by statement)."""
     n = len(statements)
+    statement_true, _ = _assignment_tables(n)
+    tables = _holds_tables(n)
+    everything = (1 << (1 << n)) - 1
+    agreeing = everything
+    for i, statement in enumerate(statements):
+        table = tables.get(statement)
+        if table is None:
+            table = tables[statement] = _holds_table(n, statement)
+        agreeing &= everything ^ table ^ statement_true[i]
+        if not agreeing:
+            return []
     found = []
-    for mask in range(1 << n):
-        true = frozenset(i + 1 for i in range(n) if mask >> i & 1)
-        if all(holds(s, true, n) == (i + 1 in true) for i, s in enumerate(statements)):
-            found.append(true)
+    while agreeing:
+        lowest = agreeing & -agreeing
+        assignment = lowest.bit_length() - 1
+        found.append(_true_set(assignment, n))
+        agreeing ^= lowest
     return found
+
+
+@cache
+def _assignment_tables(n: int) -> tuple[list[int], list[int]]:
+    """Bitmasks over the ``2 ** n`` assignments: where statement i + 1 is true, and where c statements are."""
+    statement_true = [sum(1 << a for a in range(1 << n) if a >> i & 1) for i in range(n)]
+    with_count = [0] * (n + 1)
+    for a in range(1 << n):
+        with_count[a.bit_count()] |= 1 << a
+    return statement_true, with_count
+
+
+@cache
+def _holds_tables(n: int) -> dict[tuple, int]:
+    """The tables of :func:`_holds_table` met so far with n statements, by statement."""
+    return {}
+
+
+def _holds_table(n: int, statement: tuple) -> int:
+    """The assignments (a bitmask, as above) under which ``statement`` holds."""
+    _, with_count = _assignment_tables(n)
+    if statement[0] in ("is true", "is false", "either"):
+        return sum(1 << a for a in range(1 << n) if holds(list(statement), _true_set(a, n), n))
+    # the rest speak only of how many statements are true: one representative set per count
+    return sum(table for count, table in enumerate(with_count)
+               if holds(list(statement), frozenset(range(1, count + 1)), n))
+
+
+def _true_set(assignment: int, n: int) -> frozenset[int]:
+    return frozenset(i + 1 for i in range(n) if assignment >> i & 1)
 
 
 def _text(statement: Statement) -> str:
     kind = statement[0]
     k = statement[1] if len(statement) > 1 else None
-    return {
-        "at least": f"At least {k} of these statements are true.",
-        "at most": f"At most {k} of these statements are true.",
-        "exactly": f"Exactly {k} of these statements are true.",
-        "exactly false": f"Exactly {k} of these statements are false.",
-        "at least false": f"At least {k} of these statements are false.",
-        "parity": f"The number of true statements is {k}.",
-        "prime": "The number of true statements is a prime number.",
-        "not prime": "The number of true statements is not a prime number.",
-        "is true": f"Statement {k} is true.",
-        "is false": f"Statement {k} is false.",
-        "either": f"Either statement {k} or statement {statement[-1]} is true, but not both.",
-    }[kind]
+    return _TEXTS[kind].format(k=k, last=statement[-1])
+
+
+_TEXTS = {
+    "at least": "At least {k} of these statements are true.",
+    "at most": "At most {k} of these statements are true.",
+    "exactly": "Exactly {k} of these statements are true.",
+    "exactly false": "Exactly {k} of these statements are false.",
+    "at least false": "At least {k} of these statements are false.",
+    "parity": "The number of true statements is {k}.",
+    "prime": "The number of true statements is a prime number.",
+    "not prime": "The number of true statements is not a prime number.",
+    "is true": "Statement {k} is true.",
+    "is false": "Statement {k} is false.",
+    "either": "Either statement {k} or statement {last} is true, but not both.",
+}
