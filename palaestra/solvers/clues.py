@@ -168,3 +168,23 @@ def solve_effort(cnf: CNF, assumptions: Sequence[int] = ()) -> dict[str, int]:
         solver.satisfiable(list(assumptions))
         stats = solver.stats()
     return {"decisions": stats.get("decisions", 0), "conflicts": stats.get("conflicts", 0)}
+
+
+def minimal_clues(cnf: CNF, clues: Sequence[Sequence[int]], rng: random.Random,
+                  budget: Budget = PROOF_BUDGET) -> list[bool] | None:
+    """Which clues to keep, or None when even all of them do not force the known solution.
+
+    ``cnf`` holds the rules, each clue's meaning (guarded by its literals) and a clause blocking the known
+    solution (:func:`block`). All clues together must leave it unsatisfiable (else None: draw another
+    puzzle; an exhausted budget counts as not proven); then :func:`prune_clues` drops clues in a random
+    order while the proof still goes through.
+    """
+    with ProofSolver(cnf, budget) as solver:
+        try:
+            if solver.satisfiable([lit for clue in clues for lit in clue]):
+                return None
+        except BudgetExhausted:
+            return None
+        order = list(range(len(clues)))
+        rng.shuffle(order)
+        return prune_clues(solver, clues, order)

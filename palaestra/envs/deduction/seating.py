@@ -22,8 +22,8 @@ from math import factorial, log2
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.envs.deduction.common import PEOPLE
-from palaestra.solvers.clues import PROOF_BUDGET, ProofSolver, prune_clues
-from palaestra.solvers.sat import CNF, BudgetExhausted
+from palaestra.solvers.clues import minimal_clues
+from palaestra.solvers.sat import CNF
 from palaestra.verifiers.sets import one_of, read_list
 
 _KINDS = ("left", "right", "neighbours", "apart", "opposite", "not_neighbours", "not_left")
@@ -171,15 +171,9 @@ def _minimal_clues(rng: random.Random, n: int, seat: list[int], anchor: int) -> 
             else:
                 cnf.add([-selector, -at[b][s], *targets])
     cnf.add([-at[p][seat[p]] for p in range(n)])  # another seating?
-    with ProofSolver(cnf, PROOF_BUDGET) as solver:
-        try:
-            if solver.satisfiable([s for (s,) in selectors]):
-                return None
-        except BudgetExhausted:
-            return None
-        order = list(range(len(pool)))
-        rng.shuffle(order)
-        kept = prune_clues(solver, selectors, order)
+    kept = minimal_clues(cnf, selectors, rng)
+    if kept is None:
+        return None
     chosen = [clue for clue, keep in zip(pool, kept) if keep]
     rng.shuffle(chosen)
     return chosen

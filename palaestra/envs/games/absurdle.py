@@ -33,6 +33,7 @@ from palaestra.envs.games.words import (
     GREY,
     LENGTH,
     code,
+    hard_mode_allowed,
     mark_block,
     marks_from_code,
     read_word,
@@ -158,32 +159,6 @@ def _hard_mode_violation(guess: str, history: tuple[tuple[str, str], ...]) -> st
     return ""
 
 
-def _allowed(history: tuple[tuple[str, str], ...]) -> np.ndarray:
-    """A mask over the word list: the guesses hard mode allows after ``history`` (array form of the rule above)."""
-    letters, counts = _letter_arrays()
-    allowed = np.ones(len(letters), dtype=bool)
-    for earlier, answer in history:
-        shown: Counter[str] = Counter()
-        for i, (letter, mark) in enumerate(zip(earlier, answer)):
-            if mark == GREEN:
-                allowed &= letters[:, i] == ord(letter) - 97
-            if mark != GREY:
-                shown[letter] += 1
-        for letter, count in shown.items():
-            allowed &= counts[:, ord(letter) - 97] >= count
-    return allowed
-
-
-@functools.cache
-def _letter_arrays() -> tuple[np.ndarray, np.ndarray]:
-    """The word list as letter codes (words x 5) and letter counts (words x 26)."""
-    letters = np.array([[ord(c) - 97 for c in w] for w in word_list()], dtype=np.int8)
-    counts = np.zeros((len(letters), 26), dtype=np.int8)
-    for i in range(LENGTH):
-        np.add.at(counts, (np.arange(len(letters)), letters[:, i]), 1)
-    return letters, counts
-
-
 @functools.lru_cache(maxsize=50_000)
 def _greedy_guess(guesses: tuple[str, ...], hard: bool) -> str:
     """The allowed guess whose host answer leaves the fewest words (a word still in play on a tie)."""
@@ -191,7 +166,7 @@ def _greedy_guess(guesses: tuple[str, ...], hard: bool) -> str:
     left = _candidates(guesses)
     if len(left) == 1:
         return vocabulary[int(left[0])]
-    pool = np.flatnonzero(_allowed(_history(guesses))) if hard else np.arange(len(vocabulary))
+    pool = np.flatnonzero(hard_mode_allowed(_history(guesses))) if hard else np.arange(len(vocabulary))
     answers = mark_block(pool, left).astype(np.int64)
     keys = answers + 3**LENGTH * np.arange(len(pool))[:, None]
     worst = np.bincount(keys.ravel(), minlength=3**LENGTH * len(pool)).reshape(len(pool), -1).max(axis=1)

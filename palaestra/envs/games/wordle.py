@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
+from palaestra.envs.games.words import hard_mode_allowed, letter_arrays
 from palaestra.verifiers.normalize import read_with_tail
 
 WORD_LENGTH = 5
@@ -223,7 +224,7 @@ def _best_guess(history: tuple[tuple[str, str], ...], hard: bool) -> str:
     if len(candidates) <= 2:
         return vocabulary[int(candidates[0])] if len(candidates) else vocabulary[0]
     if hard:
-        pool = np.flatnonzero(_allowed([list(entry) for entry in history]))
+        pool = np.flatnonzero(hard_mode_allowed(history))
         outcomes = table[np.ix_(pool, candidates)]
     else:
         pool, outcomes = np.arange(len(vocabulary)), table[:, candidates]
@@ -251,32 +252,6 @@ def _fewest_left(outcomes: np.ndarray, candidates: np.ndarray, pool: np.ndarray)
     expected_left = (bucket_sizes.astype(np.int64) ** 2).sum(axis=1)
     expected_left[np.isin(pool, candidates)] -= 1
     return int(np.argmin(expected_left))
-
-
-def _allowed(history: list[list[str]]) -> np.ndarray:
-    """A mask over the word list: the words hard mode allows after ``history``."""
-    letters, counts = _letter_arrays()
-    allowed = np.ones(len(letters), dtype=bool)
-    for earlier, marks in history:
-        shown: Counter[str] = Counter()
-        for i, (letter, mark) in enumerate(zip(earlier, marks)):
-            if mark == GREEN:
-                allowed &= letters[:, i] == ord(letter) - 97
-            if mark != GREY:
-                shown[letter] += 1
-        for letter, count in shown.items():
-            allowed &= counts[:, ord(letter) - 97] >= count
-    return allowed
-
-
-@functools.cache
-def _letter_arrays() -> tuple[np.ndarray, np.ndarray]:
-    """The word list as letter codes (words x 5) and letter counts (words x 26)."""
-    letters = np.array([[ord(c) - 97 for c in w] for w in words()], dtype=np.int8)
-    counts = np.zeros((len(letters), 26), dtype=np.int8)
-    for i in range(WORD_LENGTH):
-        np.add.at(counts, (np.arange(len(letters)), letters[:, i]), 1)
-    return letters, counts
 
 
 @functools.cache
@@ -309,7 +284,7 @@ def _pattern_table() -> np.ndarray:
     its letter than the guess spends on copies that come first: earlier copies in the guess
     (whatever their mark) and later copies that are green.
     """
-    letters, counts = _letter_arrays()
+    letters, counts = letter_arrays()
     n = len(letters)
     copies_in_secret = np.ascontiguousarray(counts.T.astype(np.uint8))  # letter -> copies in each secret
     green = [letters[:, i, None] == letters[None, :, i] for i in range(WORD_LENGTH)]

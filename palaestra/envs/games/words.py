@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from importlib import resources
 
 import numpy as np
@@ -146,3 +147,30 @@ def read_word(move: str) -> str | None:
         return text.lower() if len(text) == LENGTH and text.isascii() and text.isalpha() else None
 
     return read_with_tail(move, word)
+
+
+@functools.cache
+def letter_arrays() -> tuple[np.ndarray, np.ndarray]:
+    """The word list as letter codes (words x 5) and letter counts (words x 26)."""
+    letters = np.array([[ord(c) - 97 for c in w] for w in words()], dtype=np.int8)
+    counts = np.zeros((len(letters), 26), dtype=np.int8)
+    for i in range(LENGTH):
+        np.add.at(counts, (np.arange(len(letters)), letters[:, i]), 1)
+    return letters, counts
+
+
+def hard_mode_allowed(history: Iterable[Sequence[str]]) -> np.ndarray:
+    """A mask over the word list: the guesses hard mode allows after ``history`` (pairs of guess and marks):
+    every green letter kept in place, every revealed letter used at least as often as it was shown."""
+    letters, counts = letter_arrays()
+    allowed = np.ones(len(letters), dtype=bool)
+    for earlier, answer in history:
+        shown: Counter[str] = Counter()
+        for i, (letter, mark) in enumerate(zip(earlier, answer)):
+            if mark == GREEN:
+                allowed &= letters[:, i] == ord(letter) - 97
+            if mark != GREY:
+                shown[letter] += 1
+        for letter, count in shown.items():
+            allowed &= counts[:, ord(letter) - 97] >= count
+    return allowed

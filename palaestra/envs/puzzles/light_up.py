@@ -26,15 +26,12 @@ from palaestra.core.retry import retry
 from palaestra.envs.puzzles.common import (
     CNF,
     NEIGHBOURS,
-    PROOF_BUDGET,
-    BudgetExhausted,
-    ProofSolver,
     grid_corruptions,
     grid_spellings,
-    prune_clues,
     read_cells,
     with_spaces,
 )
+from palaestra.solvers.clues import minimal_clues
 
 Cell = tuple[int, int]
 
@@ -194,15 +191,9 @@ def _unique_puzzle(rng: random.Random, n: int, black_share: float) -> tuple[list
                 cnf.add([-selector] + [-v if on else v for v, on in zip(around, values)])
     cnf.add([-bulb[cell] if cell in bulbs else bulb[cell] for cell in whites])  # another solution?
     clues = [[s] for s in selectors]
-    with ProofSolver(cnf, PROOF_BUDGET) as solver:
-        try:
-            if solver.satisfiable([s for s in selectors]):
-                return None
-        except BudgetExhausted:
-            return None
-        order = list(range(len(blacks)))
-        rng.shuffle(order)
-        kept = prune_clues(solver, clues, order)
+    kept = minimal_clues(cnf, clues, rng)
+    if kept is None:
+        return None
     for cell, keep in zip(blacks, kept):
         if keep:
             grid[cell[0]][cell[1]] = str(count[cell])

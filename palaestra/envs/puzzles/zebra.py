@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
-from palaestra.envs.puzzles.common import PROOF_BUDGET, BudgetExhausted, ProofSolver, prune_clues
+from palaestra.solvers.clues import minimal_clues
 from palaestra.solvers.sat import CNF
 from palaestra.verifiers.normalize import HEDGE_WORDS, is_benign_tail
 
@@ -237,15 +237,9 @@ def _minimal_clues(rng: random.Random, n: int, k: int, house: list[list[int]]) -
         for clause in _clue_literal(cnf, x, clue, n):
             cnf.add([-selector, *clause])
     cnf.add([-table[a][v][house[a][v]] for a in range(k) for v in range(n)])  # another solution?
-    with ProofSolver(cnf, PROOF_BUDGET) as solver:
-        try:
-            if solver.satisfiable([s for (s,) in selectors]):
-                return None
-        except BudgetExhausted:
-            return None
-        order = list(range(len(pool)))
-        rng.shuffle(order)
-        kept = prune_clues(solver, selectors, order)
+    kept = minimal_clues(cnf, selectors, rng)
+    if kept is None:
+        return None
     chosen = [clue for clue, keep in zip(pool, kept) if keep]
     rng.shuffle(chosen)
     return chosen
