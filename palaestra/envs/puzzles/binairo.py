@@ -23,6 +23,7 @@ from palaestra.envs.puzzles.common import (
     CNF,
     PROOF_BUDGET,
     ProofSolver,
+    changed_given,
     grid_corruptions,
     grid_spellings,
     lines,
@@ -90,10 +91,9 @@ class Binairo(Task):
         grid = read_cells(answer, n, n, "01")
         if isinstance(grid, str):
             return Verdict.unparsed(grid)
-        for r, row in enumerate(givens):
-            for c, given in enumerate(row):
-                if given != "." and grid[r][c] != given:
-                    return Verdict.wrong(f"the given digit in row {r + 1}, column {c + 1} was changed")
+        changed = changed_given(grid, givens)
+        if changed:
+            return Verdict.wrong(changed)
         row_texts = ["".join(row) for row in grid]
         col_texts = ["".join(grid[r][c] for r in range(n)) for c in range(n)]
         for kind, texts in (("row", row_texts), ("column", col_texts)):

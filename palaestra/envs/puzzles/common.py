@@ -297,3 +297,25 @@ def grid_corruptions(gold: str, wrong: str) -> list[str]:
 def with_spaces(text: str) -> str:
     """Each line's characters separated by spaces (``"12\\n34"`` -> ``"1 2\\n3 4"``): another spelling."""
     return "\n".join(" ".join(line) for line in text.splitlines())
+
+
+def changed_given(grid: Sequence[Sequence[object]], givens: Sequence[str], noun: str = "digit") -> str | None:
+    """Why ``grid`` breaks one of the ``givens`` (rows of one-character cells, ``.`` where nothing is given), or None."""
+    for r, row in enumerate(givens):
+        for c, given in enumerate(row):
+            if given != "." and str(grid[r][c]) != given:
+                return f"the given {noun} in row {r + 1}, column {c + 1} was changed"
+    return None
+
+
+def latin_corruptions(rows: list[list[str]], rng: random.Random) -> list[list[list[str]]]:
+    """Two near misses of a solved Latin-square grid: two cells of a row swapped, and two digits relabelled
+    everywhere (still a Latin square, so only the puzzle's other clues rule it out)."""
+    n = len(rows)
+    r = rng.randrange(n)
+    c1, c2 = rng.sample(range(n), 2)
+    swapped = [row[:] for row in rows]
+    swapped[r][c1], swapped[r][c2] = swapped[r][c2], swapped[r][c1]
+    a, b = rng.sample("123456789"[:n], 2)
+    relabelled = [[b if d == a else a if d == b else d for d in row] for row in rows]
+    return [swapped, relabelled]

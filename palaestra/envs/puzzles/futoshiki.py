@@ -22,7 +22,9 @@ from palaestra.envs.puzzles.common import (
     PROOF_BUDGET,
     ProofSolver,
     block,
+    changed_given,
     latin_cnf,
+    latin_corruptions,
     latin_problem,
     less_than,
     lines,
@@ -107,10 +109,9 @@ class Futoshiki(Task):
         grid = read_digits(answer, n, n)
         if isinstance(grid, str):
             return Verdict.unparsed(grid)
-        for r, row in enumerate(givens):
-            for c, given in enumerate(row):
-                if given != "." and grid[r][c] != int(given):
-                    return Verdict.wrong(f"the given digit in row {r + 1}, column {c + 1} was changed")
+        changed = changed_given(grid, givens)
+        if changed:
+            return Verdict.wrong(changed)
         broken = latin_problem(grid, n)
         if broken:
             return Verdict.wrong(broken)
@@ -135,13 +136,7 @@ class Futoshiki(Task):
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         # The solution is unique, so any other grid is wrong.
         rows = [list(row) for row in (problem.answer or "").splitlines()]
-        n = len(rows)
-        r = rng.randrange(n)
-        c1, c2 = rng.sample(range(n), 2)
-        swapped = [row[:] for row in rows]
-        swapped[r][c1], swapped[r][c2] = swapped[r][c2], swapped[r][c1]
-        a, b = rng.sample("123456789"[:n], 2)
-        relabelled = [[b if d == a else a if d == b else d for d in row] for row in rows]
+        swapped, relabelled = latin_corruptions(rows, rng)
         shifted = rows[1:] + rows[:1]  # still a Latin square
         return ["\n".join(map("".join, grid)) for grid in (swapped, relabelled, shifted, rows[:-1])]
 

@@ -26,9 +26,11 @@ from palaestra.envs.puzzles.common import (
     PROOF_BUDGET,
     BudgetExhausted,
     ProofSolver,
+    changed_given,
     grid_corruptions,
     grid_spellings,
     latin_cnf,
+    latin_corruptions,
     latin_problem,
     lines,
     prune_clues,
@@ -108,10 +110,9 @@ class KillerSudoku(Task):
         grid = read_digits(answer, n, n)
         if isinstance(grid, str):
             return Verdict.unparsed(grid)
-        for r, row in enumerate(problem.data["givens"]):
-            for c, given in enumerate(row):
-                if given != "." and grid[r][c] != int(given):
-                    return Verdict.wrong(f"the given digit in row {r + 1}, column {c + 1} was changed")
+        changed = changed_given(grid, problem.data["givens"])
+        if changed:
+            return Verdict.wrong(changed)
         broken = latin_problem(grid, n)
         if broken:
             return Verdict.wrong(broken)
@@ -134,13 +135,7 @@ class KillerSudoku(Task):
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         rows = [list(row) for row in (problem.answer or "").splitlines()]
-        n = len(rows)
-        r = rng.randrange(n)
-        c1, c2 = rng.sample(range(n), 2)
-        swapped = [row[:] for row in rows]
-        swapped[r][c1], swapped[r][c2] = swapped[r][c2], swapped[r][c1]
-        a, b = rng.sample("123456789"[:n], 2)
-        relabelled = [[b if d == a else a if d == b else d for d in row] for row in rows]
+        swapped, relabelled = latin_corruptions(rows, rng)
         wrong_grids = ["\n".join(map("".join, g)) for g in (swapped, relabelled, rows[:-1])]
         return [*wrong_grids, *grid_corruptions(problem.answer or "", wrong_grids[0])]
 

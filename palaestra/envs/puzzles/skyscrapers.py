@@ -21,6 +21,7 @@ from palaestra.core import Problem, Task, Verdict, register
 from palaestra.envs.puzzles.common import (
     PROOF_BUDGET,
     ProofSolver,
+    changed_given,
     digit_order_literals,
     grid_corruptions,
     grid_spellings,
@@ -119,10 +120,9 @@ class Skyscrapers(Task):
         grid = read_digits(answer, n, n)
         if isinstance(grid, str):
             return Verdict.unparsed(grid)
-        for r, row in enumerate(problem.data["givens"]):
-            for c, given in enumerate(row):
-                if given != "." and grid[r][c] != int(given):
-                    return Verdict.wrong(f"the given height in row {r + 1}, column {c + 1} was changed")
+        changed = changed_given(grid, problem.data["givens"], "height")
+        if changed:
+            return Verdict.wrong(changed)
         broken = latin_problem(grid, n)
         if broken:
             return Verdict.wrong(broken)
