@@ -101,6 +101,15 @@ _LEAD_INS = (
         r"^\**\s*(?:the\s+)?(?:final\s+)?(?:answers?|results?)\b\s*(?:(?:is|are)\b)?\s*\**\s*[:=]?\s*\**\s*(?=\S)",
         re.IGNORECASE,
     ),
+    # "The coefficient is 27/4.", "The minimum cost is 7", "The area of the triangle is 6": a named quantity, then
+    # "is"/"equals"; what follows must still be read by the env's own reader ("is not 5" stays unreadable).
+    re.compile(
+        r"^\**\s*the\s+(?:[a-z-]+\s+){0,3}?(?:value|probability|coefficient|area|volume|length|perimeter|determinant|"
+        r"limit|integral|derivative|sum|product|total|number|count|minimum|maximum|median|mean|average|variance|"
+        r"distance|cost|weight|time|speed|force|solution|remainder|quotient|ratio|determinant|rank|size|height|"
+        r"output|expression)\b(?:\s+(?:of|for)\s+[^\n=:]{1,40}?)?\s+(?:is|equals)\s+\**\s*(?=\S)",
+        re.IGNORECASE,
+    ),
 )
 _DELIMITERS = (("```", "```"), ("$$", "$$"), ("\\[", "\\]"), ("\\(", "\\)"), ("$", "$"), ("**", "**"), ("`", "`"))
 _QUOTES = (('"', '"'), ("'", "'"), ("“", "”"), ("‘", "’"))

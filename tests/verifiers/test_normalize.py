@@ -185,3 +185,16 @@ def test_a_move_label_is_a_lead_in(text):
 @pytest.mark.parametrize("text", ["moves: c4", "move c4", "Guess c4"])
 def test_other_move_wordings_are_left_to_the_env(text):
     assert strip_wrappers(text) == text
+
+
+@pytest.mark.parametrize("text, inner", [
+    ("The coefficient is 27/4.", "27/4."), ("The minimum cost is 7", "7"), ("The area of the triangle is 6", "6"),
+    ("the expected value equals 7/2", "7/2"), ("The number of ways to choose 5 is 10", "10"),
+])
+def test_a_named_quantity_is_a_lead_in(text, inner):
+    assert strip_wrappers(text) == inner
+
+
+@pytest.mark.parametrize("text", ["The Brit owns the zebra", "The culprit is Ann", "Ursula is Adam's father-in-law"])
+def test_sentences_that_are_answers_keep_their_subject(text):
+    assert strip_wrappers(text) == text
