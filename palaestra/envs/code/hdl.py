@@ -25,7 +25,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, ClassVar
 
+from palaestra.core import Problem
+from palaestra.envs.code.polyglot import PolyglotTask
 from palaestra.verifiers import polyglot
 from palaestra.verifiers.polyglot import Budget, Program, Report
 
@@ -121,3 +124,18 @@ def check_module(program: Program, bench: str, expected: Sequence[str]) -> Repor
 def line(values: Sequence[int]) -> str:
     """The expected display line of some output values."""
     return " ".join(str(v) for v in values)
+
+
+class VerilogModuleTask(PolyglotTask):
+    """A coding env whose answer is one Verilog module named by the problem (``params["module"]``), its reference
+    written by the problem's template; subclasses set ``templates`` and say how the testbench drives it (``judge``)."""
+
+    languages: ClassVar[tuple[str, ...]] = ("verilog",)
+    toolchains: ClassVar[tuple[str, ...]] = ("verilog",)
+    templates: ClassVar[Mapping[str, Any]] = {}
+
+    def sources(self, problem: Problem) -> dict[str, str]:
+        return {"verilog": self.templates[problem.data["template"]].reference(problem.data["params"])}
+
+    def required_name(self, problem: Problem) -> str | None:
+        return problem.data["params"]["module"]

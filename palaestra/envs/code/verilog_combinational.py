@@ -30,7 +30,7 @@ from palaestra.core import Problem, register
 from palaestra.core.retry import retry
 from palaestra.envs.code import hdl
 from palaestra.envs.code.hdl import Port
-from palaestra.envs.code.polyglot import PolyglotTask, convention
+from palaestra.envs.code.polyglot import convention
 from palaestra.verifiers.polyglot import Program, Report, fence
 
 NAMES = ("unit", "block", "core", "logic", "circuit", "stage", "cell", "node", "slice", "part", "box", "kit")
@@ -353,12 +353,11 @@ def vectors(rng: random.Random, ports: list[Port], count: int) -> list[dict[str,
 
 
 @register
-class VerilogCombinational(PolyglotTask):
+class VerilogCombinational(hdl.VerilogModuleTask):
     id = "code/verilog_combinational"
     description = "Write a combinational Verilog module (arithmetic, comparison, encoders, bit functions, ALU)."
     tags = ("code", "hardware", "verilog", "combinational")
-    languages = ("verilog",)
-    toolchains = languages
+    templates = TEMPLATES
 
     @dataclass(frozen=True)
     class Config:
@@ -401,12 +400,6 @@ class VerilogCombinational(PolyglotTask):
             return Problem(prompt=prompt, answer=fence(("verilog", template.reference(p))), data=data)
 
         return retry(draw, attempts=50, what="a combinational module with varied outputs")
-
-    def sources(self, problem: Problem) -> dict[str, str]:
-        return {"verilog": TEMPLATES[problem.data["template"]].reference(problem.data["params"])}
-
-    def required_name(self, problem: Problem) -> str | None:
-        return problem.data["params"]["module"]
 
     def judge(self, problem: Problem, program: Program) -> Report:
         data = problem.data

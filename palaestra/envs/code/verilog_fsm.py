@@ -26,7 +26,7 @@ from palaestra.core import Problem, register
 from palaestra.core.retry import retry
 from palaestra.envs.code import hdl
 from palaestra.envs.code.hdl import Port
-from palaestra.envs.code.polyglot import PolyglotTask, convention
+from palaestra.envs.code.polyglot import convention
 from palaestra.verifiers.polyglot import Program, Report, fence
 
 NAMES = ("ctrl", "fsm", "machine", "unit", "seq", "core", "engine", "logic", "block", "cell", "node", "tile")
@@ -392,12 +392,11 @@ TEMPLATES: dict[str, FsmTemplate] = {t.name: t for t in (SequenceDetector(), Sta
 
 
 @register
-class VerilogFsm(PolyglotTask):
+class VerilogFsm(hdl.VerilogModuleTask):
     id = "code/verilog_fsm"
     description = "Write a Verilog state machine from a generated specification (detectors, tables, arbiters, timers)."
     tags = ("code", "hardware", "verilog", "fsm")
-    languages = ("verilog",)
-    toolchains = languages
+    templates = TEMPLATES
 
     @dataclass(frozen=True)
     class Config:
@@ -446,12 +445,6 @@ class VerilogFsm(PolyglotTask):
             return Problem(prompt=prompt, answer=fence(("verilog", template.reference(p))), data=data)
 
         return retry(draw, attempts=100, what="a state machine with varied outputs")
-
-    def sources(self, problem: Problem) -> dict[str, str]:
-        return {"verilog": TEMPLATES[problem.data["template"]].reference(problem.data["params"])}
-
-    def required_name(self, problem: Problem) -> str | None:
-        return problem.data["params"]["module"]
 
     def judge(self, problem: Problem, program: Program) -> Report:
         data = problem.data

@@ -30,7 +30,7 @@ from palaestra.core import Problem, register
 from palaestra.core.retry import retry
 from palaestra.envs.code import hdl
 from palaestra.envs.code.hdl import Port
-from palaestra.envs.code.polyglot import PolyglotTask, convention
+from palaestra.envs.code.polyglot import convention
 from palaestra.verifiers.polyglot import Program, Report, fence
 
 NAMES = ("unit", "block", "core", "stage", "engine", "tile", "cell", "node", "slice", "part", "box", "kit")
@@ -442,12 +442,11 @@ TEMPLATES: dict[str, SeqTemplate] = {t.name: t for t in (Counter(), ShiftRegiste
 
 
 @register
-class VerilogSequential(PolyglotTask):
+class VerilogSequential(hdl.VerilogModuleTask):
     id = "code/verilog_sequential"
     description = "Write a clocked Verilog module (counters, shift registers, accumulators, edge detectors, LFSRs)."
     tags = ("code", "hardware", "verilog", "sequential")
-    languages = ("verilog",)
-    toolchains = languages
+    templates = TEMPLATES
 
     @dataclass(frozen=True)
     class Config:
@@ -496,12 +495,6 @@ class VerilogSequential(PolyglotTask):
             return Problem(prompt=prompt, answer=fence(("verilog", template.reference(p))), data=data)
 
         return retry(draw, attempts=50, what="a clocked module with varied outputs")
-
-    def sources(self, problem: Problem) -> dict[str, str]:
-        return {"verilog": TEMPLATES[problem.data["template"]].reference(problem.data["params"])}
-
-    def required_name(self, problem: Problem) -> str | None:
-        return problem.data["params"]["module"]
 
     def judge(self, problem: Problem, program: Program) -> Report:
         data = problem.data
