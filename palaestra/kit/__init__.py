@@ -26,7 +26,6 @@ import time
 import warnings
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 
 from palaestra.core.env import MultiTurnEnv, TextEnv
 from palaestra.core.multiturn import MultiTurnTask, snapshot
@@ -35,59 +34,7 @@ from palaestra.core.registry import make_source, registry
 from palaestra.core.scoring import score
 from palaestra.core.task import ProblemSource, Task
 from palaestra.factory import make
-
-
-@dataclass(frozen=True)
-class Settings:
-    """How hard the kit looks. ``Settings.full()`` for ``palaestra check --full``; ``Settings.ci()`` in the test suite."""
-
-    seeds: int = 12  # seeds per level for the reference-answer checks
-    fingerprint_seeds: int = 4
-    distinct_seeds: int = 1_000  # per level: at least 95% distinct problems
-    balance_seeds: int = 1_000  # per level, for classification-style envs
-    difficulty_seeds: int = 40  # per level, for the difficulty measure's means
-    hostile_levels: tuple[str, ...] = ("first", "last")
-    verify_seconds: float = 1.0  # bound on one verification of a hostile answer
-    generate_seconds: float = 2.0  # bound on one generation
-    generate_mean_seconds: float = 0.1
-    random_play_steps: int = 500
-    other_answer_tolerance: float = 0.05  # share of other problems' answers that may also be right
-    distinct_share: float = 0.95
-    balance_margin: float = 0.10  # the best answer or surface rule may beat chance by this much at most
-
-    @classmethod
-    def full(cls) -> Settings:
-        return cls()
-
-    @classmethod
-    def ci(cls) -> Settings:
-        """Cheaper settings for CI (hundreds of envs); the same checks, fewer samples."""
-        return cls(seeds=3, fingerprint_seeds=2, distinct_seeds=200, balance_seeds=300, difficulty_seeds=16,
-                   hostile_levels=("last",))
-
-    @classmethod
-    def from_environment(cls) -> Settings:
-        """``PALAESTRA_KIT=full`` or ``ci`` (the default when ``CI`` is set), else the full settings."""
-        mode = os.environ.get("PALAESTRA_KIT") or ("ci" if os.environ.get("CI") else "full")
-        return cls.ci() if mode == "ci" else cls.full()
-
-
-@dataclass(frozen=True)
-class CheckResult:
-    env_id: str
-    check: str
-    ok: bool
-    detail: str = ""
-    seconds: float = 0.0
-
-
-class ContractError(AssertionError):
-    pass
-
-
-def _require(condition: bool, message: str) -> None:
-    if not condition:
-        raise ContractError(message)
+from palaestra.kit.base import CheckResult, ContractError, Settings, _require, _verify, sample  # noqa: F401
 
 
 def hostile_answers() -> list[str]:
@@ -496,6 +443,12 @@ CHECKS: dict[str, Callable[[str, Settings], str]] = {
     "balance": check_balance,
 }
 
+# Round-3 reward-integrity checks, one module per class of defect (each module exports CHECKS).
+from palaestra.kit import examples, grammar, levels, play, policies, quality  # noqa: E402
+
+for _module in (examples, policies, grammar, play, quality, levels):
+    CHECKS.update(_module.CHECKS)
+
 
 def run_check(env_id: str, name: str, settings: Settings | None = None) -> CheckResult:
     t0 = time.perf_counter()
@@ -513,12 +466,6 @@ def run_checks(env_id: str, settings: Settings | None = None, checks: Iterable[s
 
 
 # --- helpers ----------------------------------------------------------------
-
-def _verify(task: Task, problem: Problem, answer: str) -> Verdict:
-    v = task.verify(problem, answer)
-    _require(isinstance(v, Verdict), f"verify returned {type(v).__name__}, not a Verdict")
-    return v
-
 
 def _fingerprint(source: ProblemSource, seeds: int) -> str:
     digest = hashlib.sha256()
