@@ -40,6 +40,11 @@ def cmd_list(args: argparse.Namespace) -> int:
     from palaestra.core.registry import registry
 
     specs = registry.specs(family=args.family, tag=args.tag, turns=args.turns)
+    if not specs:
+        families = sorted({s.family for s in registry.specs()})
+        hint = f"; the families are: {', '.join(families)}" if args.family and args.family not in families else ""
+        print(f"no environment matches{hint}", file=sys.stderr)
+        return 1
     rows = [(s.id, f"v{s.version}", s.family, s.turns, s.levels, ",".join(s.tags)) for s in specs]
     print(table(["id", "version", "family", "turns", "levels", "tags"], rows))
     print(f"\n{len(specs)} environments in {len({s.family for s in specs})} families")
@@ -88,6 +93,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     from palaestra import kit
 
     settings = kit.Settings.full() if args.full else kit.Settings.ci() if args.quick else None
+    unknown = [name for name in args.only or () if name not in kit.CHECKS]
+    if unknown:
+        raise ValueError(f"unknown check(s) {', '.join(unknown)}; the checks are: {', '.join(kit.CHECKS)}")
     return kit.main(args.envs, settings, args.only)
 
 
@@ -215,18 +223,18 @@ def _number(value: float) -> str:
 
 
 def _eval_model(args: argparse.Namespace) -> int:
-    from palaestra.baselines.evaluate import Suite, run_suite
+    from palaestra.baselines.evaluate import Suite, pass_cell, run_suite
     from palaestra.core.registry import registry
 
     model, answer_format = _load_model(args)
     suite = Suite(tuple(args.envs or registry.ids()), tuple(args.levels), tuple(range(args.seeds)))
     result = run_suite(model, suite, samples=args.samples, ks=args.k, answer_format=answer_format,
                        batch_size=args.batch_size, out_dir=args.out)
-    passes = [f"pass@{k}" for k in args.k]
+    passes = [f"pass@{k} (problems)" for k in args.k]
     for columns, rows in ((["env_id", "level"], result.level_rows()), (["env_id"], result.env_rows()),
                           (["family"], result.family_rows())):
         body = [(*(r[c] for c in columns), r["episodes"], r["errors"], _number(r["reward"]),
-                 *(_number(r[p]) for p in passes)) for r in rows]
+                 *(pass_cell(r, k) for k in args.k)) for r in rows]
         print(table([*columns, "episodes", "errors", "reward", *passes], body) + "\n")
     reasons = result.error_reasons()
     errors = sum(reasons.values())
@@ -244,10 +252,31 @@ def _eval_model(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run_dir(out: str | None, force: bool) -> Path:
+    """Where a training run writes: a fresh ``runs/train/<time>`` folder by default; an explicit folder that already
+    holds files only with ``--force`` (so a second run never silently overwrites the first one's results)."""
+    if out is None:
+        base = Path("runs/train") / time.strftime("%Y%m%d-%H%M%S")
+        for suffix in range(1000):  # two runs started in the same second get separate folders
+            folder = base if suffix == 0 else base.with_name(f"{base.name}-{suffix}")
+            if not folder.exists():
+                return folder
+        raise ValueError(f"{base}: too many runs started in the same second; pass --out")
+    folder = Path(out)
+    if folder.is_dir() and any(folder.iterdir()) and not force:
+        raise ValueError(f"--out {folder} already holds files (a previous run?): choose another folder or pass --force")
+    return folder
+
+
 def cmd_train(args: argparse.Namespace) -> int:
     import palaestra
     from palaestra.baselines.models import load_policy
     from palaestra.baselines.reinforce import TrainConfig, make_group, train
+
+    if len(args.level) != 1:
+        raise ValueError(f"train runs one level at a time, got --levels {' '.join(map(str, args.level))}")
+    args.level = args.level[0]
+    args.out = str(_run_dir(args.out, args.force))
 
     if args.model == "tiny":
         from palaestra.baselines.tiny import TinyPolicy
@@ -278,7 +307,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     envs = make_group(args.env, problems, args.group_size, **kwargs) if args.group_size > 1 \
         else palaestra.make_vec(args.env, args.batch_size, **kwargs)
     try:
-        result = train(policy, envs, config, out_dir=args.out, progress=not args.quiet)
+        result = train(policy, envs, config, out_dir=args.out, progress=not args.quiet and sys.stderr.isatty())
     finally:
         for e in envs if isinstance(envs, list) else [envs]:
             e.close()
@@ -379,9 +408,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_golden)
 
     p = sub.add_parser("show", help="show one problem and its reference answer")
-    p.add_argument("env")
-    p.add_argument("--level", type=int, default=0)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("env", help="env id (family/name, optionally -vN)")
+    p.add_argument("--level", "--levels", type=int, default=0, help="difficulty level (0 = easiest)")
+    p.add_argument("--seed", type=int, default=0, help="which problem of the level")
     p.add_argument("--json", action="store_true", help="print the Problem as JSON")
     p.set_defaults(func=cmd_show)
 
@@ -393,14 +422,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_check)
 
     p = sub.add_parser("play", help="play an environment in the terminal")
-    p.add_argument("env")
-    p.add_argument("--level", type=int, default=0)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("env", help="env id (family/name, optionally -vN)")
+    p.add_argument("--level", "--levels", type=int, default=0, help="difficulty level (0 = easiest)")
+    p.add_argument("--seed", type=int, default=0, help="which problem of the level")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("eval", help="evaluate a model (default: the oracle and random policies) on a suite")
-    p.add_argument("--envs", nargs="*", help="env ids (default: all)")
-    p.add_argument("--levels", type=int, nargs="+", default=[0, 2, 4])
+    p.add_argument("--envs", "--env", dest="envs", nargs="*", help="env ids (default: all)")
+    p.add_argument("--levels", "--level", dest="levels", type=int, nargs="+", default=[0, 2, 4],
+                   help="difficulty levels (default: 0 2 4)")
     p.add_argument("--seeds", type=int, default=10, help="seeds per level")
     p.add_argument("--model", help="oracle | random | tiny | PATH.pt (a tiny checkpoint) | hf:PATH | openai:URL#MODEL; "
                                    "without it: the oracle and random policies side by side")
@@ -409,7 +439,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="directory for transcripts.jsonl, summary.json and pass_at_k.png")
     p.add_argument("--answer-format", choices=["tag", "boxed", "last_line", "raw"],
                    help="answer format asked of the model (default: the checkpoint's, else each env's)")
-    p.add_argument("--temperature", type=float, default=1.0)
+    p.add_argument("--temperature", type=float, default=1.0, help="sampling temperature of the model (default 1)")
     p.add_argument("--max-new-tokens", type=int, help="tokens per reply (default: the checkpoint's, 1024 over HTTP)")
     p.add_argument("--batch-size", type=int, default=64, help="episodes played at once")
     p.add_argument("--concurrency", type=int, default=16, help="HTTP requests at once (openai:)")
@@ -424,11 +454,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_eval)
 
     p = sub.add_parser("train", help="train a policy with REINFORCE (default: the tiny model's CPU demonstration)")
-    p.add_argument("--env", nargs="+", default=["arithmetic/addition"], help="env ids, mixed in one batch")
+    p.add_argument("--envs", "--env", dest="env", nargs="+", default=["arithmetic/addition"],
+                   help="env ids, mixed in one batch")
     p.add_argument("--model", default="tiny", help="tiny | PATH.pt (continue a tiny checkpoint) | hf:PATH")
-    p.add_argument("--level", type=int, default=0)
-    p.add_argument("--steps", type=int, default=DEMO_STEPS)
-    p.add_argument("--out", default="runs/train", help="directory for metrics.jsonl, checkpoints, learning_curve.png")
+    p.add_argument("--levels", "--level", dest="level", type=int, nargs="+", default=[0],
+                   help="the difficulty level trained on (one level; default 0)")
+    p.add_argument("--steps", type=int, default=DEMO_STEPS, help=f"optimiser steps (default {DEMO_STEPS})")
+    p.add_argument("--out", help="directory for metrics.jsonl, checkpoints, learning_curve.png (default: a new "
+                                 "runs/train/<time> folder per run; an existing non-empty one needs --force)")
+    p.add_argument("--force", action="store_true", help="write into an --out folder that already holds files")
     p.add_argument("--batch-size", type=int, default=256, help="episodes per step")
     p.add_argument("--group-size", type=int, default=8, help="samples per problem (> 1: group-relative advantages)")
     p.add_argument("--advantage", choices=["batch", "group"], help="default: group if --group-size > 1, else batch")
@@ -439,19 +473,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-context", type=int, default=4096,
                    help="tokens per episode at most (prompt, replies, observations): the rollout engine's slot size")
     p.add_argument("--max-turns", type=int, default=16, help="responses per multi-turn episode at most")
-    p.add_argument("--temperature", type=float, default=1.0)
+    p.add_argument("--temperature", type=float, default=1.0, help="sampling temperature during training (default 1)")
     p.add_argument("--kl-coef", type=float, default=0.0, help="> 0: KL penalty to the initial policy")
     p.add_argument("--micro-batch-size", type=int, help="episodes per forward/backward at most (default: 128 tiny, "
                                                         "64 hf; long episodes are also split by token count)")
     p.add_argument("--answer-format", choices=["tag", "boxed", "last_line", "raw"],
                    help="default: raw for tiny, each env's own for hf")
     p.add_argument("--mode", choices=["sync", "async"], default="sync", help="vector env mode")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="seed of the model's initialisation and the problem stream")
     p.add_argument("--time-limit", type=float, help="stop after this many seconds")
-    p.add_argument("--checkpoint-every", type=int, default=100)
+    p.add_argument("--checkpoint-every", type=int, default=100, help="steps between checkpoints (default 100)")
     p.add_argument("--device", help="torch device (default: cuda if available)")
     p.add_argument("--threads", type=int, default=1, help="CPU threads for the tiny model (0: torch's default)")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--quiet", action="store_true", help="no progress bar (there is none either when stderr is not a "
+                                                        "terminal)")
     p.add_argument("--eval-seeds", type=int, default=200,
                    help="held-out problems per env and level evaluated before and after training (0: none)")
     p.add_argument("--eval-levels", type=int, nargs="+", help="levels of that evaluation (default: --level)")

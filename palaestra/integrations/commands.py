@@ -21,8 +21,9 @@ def add_commands(sub: Any) -> None:
     p = sub.add_parser("export", help="write env problems as a trainer's dataset (hf, verl, openrlhf)")
     p.add_argument("kind", choices=["hf", "verl", "openrlhf"], help="hf: Hugging Face rows (parquet/jsonl); verl: "
                                                                    "verl's RL parquet; openrlhf: OpenRLHF's JSONL")
-    p.add_argument("--envs", nargs="+", required=True, help="env ids")
-    p.add_argument("--levels", type=int, nargs="+", default=[0])
+    p.add_argument("--envs", "--env", dest="envs", nargs="+", required=True, help="env ids")
+    p.add_argument("--levels", "--level", dest="levels", type=int, nargs="+", default=[0],
+                   help="difficulty levels (default: 0)")
     p.add_argument("--seeds", type=int, default=100, help="problems 0..N-1 per env and level")
     p.add_argument("--first-seed", type=int, default=0, help="start the seeds here (e.g. held-out problems)")
     p.add_argument("--out", required=True, help="output file: .parquet, .jsonl or .json")
@@ -33,8 +34,8 @@ def add_commands(sub: Any) -> None:
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("serve", help="serve every env over HTTP in the OpenEnv protocol (needs openenv-core)")
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=int, default=8000, help="TCP port (default 8000)")
     p.add_argument("--envs", nargs="*", default=[], help="offer only these env ids (default: all)")
     p.add_argument("--default-env", help="the env a reset without env_id gets")
     p.add_argument("--tools", nargs="*", help="tools a client may ask for (default: all palaestra tools)")
@@ -46,10 +47,10 @@ def add_commands(sub: Any) -> None:
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("serve-reward", help="an HTTP reward server in OpenRLHF's /get_reward protocol")
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=5000)
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=int, default=5000, help="TCP port (default 5000)")
     p.add_argument("--max-batch", type=int, default=4096, help="samples per request at most")
-    p.add_argument("--max-body-bytes", type=int, default=64_000_000)
+    p.add_argument("--max-body-bytes", type=int, default=64_000_000, help="largest request body in bytes")
     p.add_argument("--max-concurrent", type=int, default=64, help="requests judged at once; more get 503")
     p.add_argument("--timeout", type=float, default=120.0, help="seconds an idle connection is kept")
     p.set_defaults(func=cmd_serve_reward)
