@@ -39,12 +39,27 @@ def _source(env_id: str, version: int) -> ProblemSource:
 
 
 def to_problem(problem: Problem | str | Mapping[str, Any]) -> Problem:
-    """A Problem from a Problem, its JSON text, its dict or its flat row."""
+    """A Problem from a Problem, its JSON text, its dict, its flat row, or a trainer's dataset row.
+
+    Dataset rows (``build_dataset``, ``palaestra export``) carry the serialised problem in a ``problem``
+    column (verl: ``extra_info["problem"]``; OpenRLHF: ``label``) next to columns of their own (``prompt`` as
+    chat messages):
+    the serialised problem is what is read then, never those columns.
+    """
     if isinstance(problem, Problem):
         return problem
     if isinstance(problem, str):
         return Problem.from_json(problem)
     if isinstance(problem, Mapping):
+        carried = problem.get("problem")
+        if carried is None and isinstance(problem.get("extra_info"), Mapping):
+            carried = problem["extra_info"].get("problem")
+        if carried is None and "data" not in problem:
+            carried = problem.get("label")
+        if isinstance(carried, (Problem, str, Mapping)):
+            return to_problem(carried)
+        if "data" not in problem:
+            raise ValueError("the row carries neither a problem column nor the problem's data")
         return Problem.from_row(dict(problem))
     raise TypeError(f"expected a Problem, its JSON or its row, got {type(problem).__name__}")
 
