@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from palaestra.core.extract import CLOSE_TAG, wrap
+from palaestra.core.optional import MissingExtra, require
 from palaestra.integrations.commands import add_commands, add_eval_arguments
 
 
@@ -269,6 +270,7 @@ def _run_dir(out: str | None, force: bool) -> Path:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
+    require("torch", "torch", "palaestra train")
     import palaestra
     from palaestra.baselines.models import load_policy
     from palaestra.baselines.reinforce import TrainConfig, make_group, train
@@ -505,7 +507,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     try:
         return int(args.func(args))
-    except (KeyError, ValueError) as exc:
+    except (KeyError, ValueError, MissingExtra) as exc:
         print(f"palaestra: {exc.args[0] if exc.args else exc}", file=sys.stderr)
         return 2
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from palaestra.core.optional import require
+
 
 def add_commands(sub: Any) -> None:
     """Add ``export``, ``serve`` and ``serve-reward`` to the ``palaestra`` command's subparsers."""
@@ -74,6 +76,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    require("openenv", "openenv", "palaestra serve")
     from palaestra.integrations.openenv_server import ServeConfig, serve
 
     tools = ServeConfig.tools if args.tools is None else tuple(args.tools)

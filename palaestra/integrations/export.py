@@ -34,6 +34,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from palaestra.core.optional import require
 from palaestra.core.problem import Problem
 from palaestra.core.registry import registry
 from palaestra.integrations.common import chat_prompt, data_source, is_multi_turn, problem_set
@@ -98,8 +99,8 @@ def write_rows(rows: Iterable[dict[str, Any]], path: str | Path) -> int:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     if path.suffix == ".parquet":
-        import pyarrow as pa
-        import pyarrow.parquet as pq
+        pa = require("pyarrow", "export", "writing parquet")
+        pq = require("pyarrow.parquet", "export", "writing parquet")
 
         table = pa.Table.from_pylist(list(rows))
         pq.write_table(table, path)
