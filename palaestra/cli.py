@@ -65,12 +65,26 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
+# The checkout this package was loaded from: golden snapshots and the catalogue page live there, whatever the
+# current directory (an installed wheel has neither: then --dir / --page must say where).
+CHECKOUT = Path(__file__).resolve().parents[1]
+
+
+def _in_checkout(given: str | None, default: Path, flag: str) -> Path:
+    if given is not None:
+        return Path(given)
+    if not (CHECKOUT / "pyproject.toml").is_file():
+        raise ValueError(f"palaestra is not running from a checkout ({CHECKOUT}): pass {flag}")
+    return CHECKOUT / default
+
+
 def cmd_index(args: argparse.Namespace) -> int:
     from palaestra.catalog import DEFAULT_PAGE, write_index
     from palaestra.core.registry import INDEX_PATH
 
-    specs = write_index(Path(args.page) if args.page else DEFAULT_PAGE)
-    print(f"{len(specs)} environments written to {INDEX_PATH} and {args.page or DEFAULT_PAGE}")
+    page = _in_checkout(args.page, DEFAULT_PAGE, "--page")
+    specs = write_index(page)
+    print(f"{len(specs)} environments written to {INDEX_PATH} and {page}")
     return 0
 
 
@@ -78,7 +92,9 @@ def cmd_golden(args: argparse.Namespace) -> int:
     from palaestra.catalog import golden_problem, write_golden
     from palaestra.core.registry import registry
 
-    root = Path(args.dir)
+    from palaestra.catalog import DEFAULT_GOLDEN_DIR
+
+    root = _in_checkout(args.dir, DEFAULT_GOLDEN_DIR, "--dir")
     failures = 0
     for env_id in args.envs or registry.ids():
         if args.update:
@@ -400,13 +416,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_list)
 
     p = sub.add_parser("index", help="regenerate the registry index and the catalogue page (after adding an env)")
-    p.add_argument("--page", help="where to write the catalogue page (default docs/envs.md)")
+    p.add_argument("--page", help="where to write the catalogue page (default: docs/envs.md of the checkout)")
     p.set_defaults(func=cmd_index)
 
     p = sub.add_parser("golden", help="check (or --update) the golden snapshots of what each (id, level, seed) produces")
     p.add_argument("envs", nargs="*", help="env ids (default: all)")
     p.add_argument("--update", action="store_true", help="write the snapshots (after bumping an env's version)")
-    p.add_argument("--dir", default="tests/golden", help="snapshot directory (default tests/golden)")
+    p.add_argument("--dir", help="snapshot directory (default: tests/golden of the checkout, from any folder)")
     p.set_defaults(func=cmd_golden)
 
     p = sub.add_parser("show", help="show one problem and its reference answer")

@@ -107,3 +107,13 @@ def test_every_argument_has_help() -> None:
     missing = [f"{name} {action.dest}" for name, sub in commands.items() for action in sub._actions
                if action.dest != "help" and not action.help]
     assert missing == []
+
+
+def test_golden_and_index_work_from_any_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)  # outside the checkout: the snapshots are still found in the checkout
+    assert main(["golden", "graphs/bridges"]) == 0
+    assert "ok   graphs/bridges" in capsys.readouterr().out
+    assert main(["golden", "--update", "graphs/bridges", "--dir", str(tmp_path / "snap")]) == 0
+    assert (tmp_path / "snap" / "graphs" / "bridges.json").is_file()
+    assert list(tmp_path.iterdir()) == [tmp_path / "snap"]  # nothing written to the current folder otherwise
