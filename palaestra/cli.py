@@ -89,10 +89,8 @@ def cmd_index(args: argparse.Namespace) -> int:
 
 
 def cmd_golden(args: argparse.Namespace) -> int:
-    from palaestra.catalog import golden_problem, write_golden
+    from palaestra.catalog import DEFAULT_GOLDEN_DIR, golden_problem, write_golden
     from palaestra.core.registry import registry
-
-    from palaestra.catalog import DEFAULT_GOLDEN_DIR
 
     root = _in_checkout(args.dir, DEFAULT_GOLDEN_DIR, "--dir")
     failures = 0

@@ -89,6 +89,9 @@ def build_dataset(env_ids: str | Sequence[str], levels: int | Sequence[int] = (0
     if curriculum is None and not streaming:
         return datasets.Dataset.from_list([row(p) for p in problem_set(ids, levels, seeds, answer_format)])
     level_list = [levels] if isinstance(levels, int) else list(levels)
+    if curriculum is not None:
+        for env_id in ids:  # every env of the mixture is logged from the first step, moved or not
+            curriculum.levels.setdefault(env_id, curriculum.level(env_id))
     share = list(weights) if weights is not None else [1.0] * len(ids)
     if len(share) != len(ids) or sum(share) <= 0:
         raise ValueError("weights must be one non-negative number per env id, not all zero")
@@ -115,7 +118,9 @@ class RewardFunction:
     scored. ``None`` marks a completion that could not be judged (``Verdict.error``).
     Metrics logged per env id, through TRL's ``log_metric``: ``palaestra/<env>/accuracy``,
     ``parse_rate``, ``error_rate``. With a ``curriculum``, every judged completion is
-    recorded for its env id.
+    recorded for its env id and ``palaestra/<env>/level`` is logged for every env the
+    curriculum knows (the mean level over the logging window), so levels reach the
+    trainer's ``log_history`` and every reporter (TensorBoard, W&B) like any other metric.
     """
 
     def __init__(self, curriculum: Curriculum | None = None, log_metrics: bool = True) -> None:
@@ -137,6 +142,9 @@ class RewardFunction:
         if self.log_metrics and log_metric is not None:
             for name, value in episode_metrics(env_ids, verdicts).items():
                 log_metric(name, value)
+            if self.curriculum is not None:
+                for name, value in curriculum_levels(self.curriculum).items():
+                    log_metric(name, value)
         return [None if v.error is not None else float(v.reward) for v in verdicts]
 
     @staticmethod
@@ -148,6 +156,11 @@ class RewardFunction:
             if environment.episode is not None and environment.episode.multi_turn:
                 return Verdict.unparsed("no move was submitted")
         return score(problem, completion_text(completion))
+
+
+def curriculum_levels(curriculum: Curriculum) -> dict[str, float]:
+    """``palaestra/<env>/level`` for every env id the curriculum knows, moved or not."""
+    return {f"palaestra/{env_id}/level": float(curriculum.level(env_id)) for env_id in sorted(curriculum.levels)}
 
 
 def episode_metrics(env_ids: Sequence[str], verdicts: Sequence[Verdict]) -> dict[str, float]:
@@ -338,9 +351,18 @@ class CurriculumCallback(TrainerCallback):
             restore_curriculum(self.curriculum, json.loads(saved.read_text()))
 
     def on_log(self, args: Any, state: Any, control: Any, logs: dict[str, Any] | None = None, **kwargs: Any) -> None:
-        if logs is not None:
-            for env_id, level in sorted(self.curriculum.levels.items()):
-                logs[f"palaestra/{env_id}/level"] = level
+        # GRPO trainers log the levels through the reward function's metrics; for any other trainer, fill them in
+        # here, in the logs and in the log_history record the trainer just appended (reporters that run before
+        # this callback cannot see them then: use the reward function's metrics for those).
+        if logs is None:
+            return
+        levels = curriculum_levels(self.curriculum)
+        for name, value in levels.items():
+            logs.setdefault(name, value)
+        last = state.log_history[-1] if state.log_history else None
+        if isinstance(last, dict) and last.get("step") == state.global_step:
+            for name, value in levels.items():
+                last.setdefault(name, value)
 
 
 def restore_curriculum(curriculum: Curriculum, state: Mapping[str, Any]) -> None:
