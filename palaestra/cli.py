@@ -1,4 +1,4 @@
-"""The ``palaestra`` command: list, show, check, play, eval, train, index and golden.
+"""The ``palaestra`` command: list, show, check, play, ui, eval, train, index and golden.
 
 Example::
 
@@ -6,6 +6,7 @@ Example::
     palaestra show graphs/shortest_path --level 2 --seed 7
     palaestra check arithmetic/expression
     palaestra play games/mastermind
+    palaestra ui                         # a web playground and catalogue at http://127.0.0.1:8765/
     palaestra eval --levels 0 2 4 --seeds 10
     palaestra eval --model openai:http://127.0.0.1:8000/v1#my-model --samples 5 --k 1 5 --out runs/eval
     palaestra train --env strings/copy --model tiny --steps 300 --out runs/copy
@@ -102,6 +103,13 @@ def cmd_golden(args: argparse.Namespace) -> int:
         failures += problem is not None
         print(f"{'FAIL' if problem else 'ok  '} {env_id}" + (f": {problem}" if problem else ""))
     return 1 if failures else 0
+
+
+def cmd_ui(args: argparse.Namespace) -> int:
+    from palaestra.ui import serve_ui
+
+    serve_ui(args.host, args.port)
+    return 0
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -436,6 +444,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quick", action="store_true", help="CI's smaller sample sizes")
     p.add_argument("--only", nargs="+", help="run only these checks")
     p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("ui", help="a local web playground and catalogue of every env (no external assets)")
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=int, default=8765, help="TCP port (default 8765; 0 picks a free one)")
+    p.set_defaults(func=cmd_ui)
 
     p = sub.add_parser("play", help="play an environment in the terminal")
     p.add_argument("env", help="env id (family/name, optionally -vN)")
