@@ -150,6 +150,7 @@ class RewardFunction:
     @staticmethod
     def judge(problem: str, completion: Any, environment: Any = None) -> Verdict:
         if isinstance(environment, PalaestraEnvironment):
+            environment._finish(completion_text(completion))
             verdict = environment.verdict
             if verdict is not None:
                 return verdict
@@ -188,6 +189,9 @@ def _env_id(problem: str) -> str:
 # --- environments and tools -----------------------------------------------------------------------------
 
 
+DEFAULT_TOOL_CALLS = 8  # tool calls per rollout when neither the caller nor the env sets a budget
+
+
 class PalaestraEnvironment:
     """One rollout's environment for TRL's ``environment_factory`` (build it with :func:`environment_factory`).
 
@@ -197,18 +201,21 @@ class PalaestraEnvironment:
     """
 
     tool_names: tuple[str, ...] = ()
-    max_tool_calls: int = 8
+    max_tool_calls: int | None = None  # None: the env's own budget (``problem.data["budget"]``), else 8
 
     def __init__(self) -> None:
         self.episode: Episode | None = None
         self._tools: dict[str, Tool] = {t.name: t for t in make_tools(self.tool_names)}
         self._calls = 0
+        self._budget = DEFAULT_TOOL_CALLS
 
     def reset(self, **row: Any) -> str | None:
         """Start the rollout of ``row`` (a dataset row with a ``problem`` column); the instruction TRL appends."""
         problem = Problem.from_json(row["problem"])
         self.episode = Episode(problem)
         self._calls = 0
+        own = problem.data.get("budget") if isinstance(problem.data.get("budget"), int) else None
+        self._budget = self.max_tool_calls if self.max_tool_calls is not None else own or DEFAULT_TOOL_CALLS
         for tool in self._tools.values():
             tool.close()
             tool.reset()
@@ -235,11 +242,21 @@ class PalaestraEnvironment:
         """The episode's verdict (None while nothing was submitted); a property, so TRL offers it as no tool."""
         return self.episode.verdict() if self.episode is not None else None
 
+    def _finish(self, final_text: str) -> None:  # private: TRL offers public methods as tools
+        """The rollout's last message, as the env's own protocol reads it: a move or the final answer.
+
+        A model that answers in text, as the env's prompt asks (``<answer>...</answer>``), has made
+        its move even without calling ``submit``; the episode judges it unless it is already over.
+        """
+        episode = self.episode
+        if episode is not None and not episode.done and final_text.strip():
+            episode.submit(final_text)
+
     def _call_tool(self, name: str, arguments: dict[str, Any]) -> str:
         if self.episode is None or self.episode.done:
             return "error: the episode is over"
-        if self._calls >= self.max_tool_calls:
-            return f"error: tool call limit reached ({self.max_tool_calls} per episode)"
+        if self._calls >= self._budget:
+            return f"error: tool call limit reached ({self._budget} per episode); give your final answer now"
         self._calls += 1
         tool = self._tools[name]
         output = tool.call(arguments)
@@ -248,8 +265,13 @@ class PalaestraEnvironment:
         return output
 
 
-def environment_factory(tools: Sequence[str] = (), max_tool_calls: int = 8) -> Callable[[], PalaestraEnvironment]:
+def environment_factory(tools: Sequence[str] = (), max_tool_calls: int | None = None
+                        ) -> Callable[[], PalaestraEnvironment]:
     """A TRL ``environment_factory``: rollouts play palaestra problems, with ``tools`` bound to each problem.
+
+    Tool calls per rollout: ``max_tool_calls`` when given, else the env's own budget (the ``tools/*`` envs
+    state theirs in the prompt), else 8. The rollout's final text message counts as a move or the final
+    answer, as the env's prompt says; ``submit`` is there for models that prefer a tool.
 
     >>> factory = environment_factory(tools=["calculator"])
     >>> env = factory()
