@@ -33,6 +33,7 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--system-prompt", help="a system message before every prompt")
     p.add_argument("--plain", action="store_true", help="plain-text prompts instead of chat messages (hf, openrlhf)")
     p.add_argument("--split", default="train", help="verl's extra_info split name")
+    p.add_argument("--workers", type=int, default=1, help="processes making rows (the file is the same for any count)")
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("serve", help="serve every env over HTTP in the OpenEnv protocol (needs openenv-core)")
@@ -70,7 +71,8 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     seeds = range(args.first_seed, args.first_seed + args.seeds)
     count = export(args.kind, args.envs, args.out, levels=args.levels, seeds=seeds, answer_format=args.answer_format,
-                   conversational=not args.plain, system_prompt=args.system_prompt, split=args.split)
+                   conversational=not args.plain, system_prompt=args.system_prompt, split=args.split,
+                   workers=args.workers)
     print(f"{count} rows written to {args.out}")
     return 0
 
