@@ -40,7 +40,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     from palaestra.core.registry import registry
 
     specs = registry.specs(family=args.family, tag=args.tag, turns=args.turns)
-    rows = [(s.id, f"v{s.version}", s.family, s.turns, s.levels, ",".join(s.tags)) for s in specs]
+    rows = [(s.id, f"v{s.version}", s.family, s.turns, s.shown_levels, ",".join(s.tags)) for s in specs]
     print(table(["id", "version", "family", "turns", "levels", "tags"], rows))
     print(f"\n{len(specs)} environments in {len({s.family for s in specs})} families")
     return 0
