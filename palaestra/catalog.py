@@ -3,7 +3,7 @@
 Three files are generated from the env modules and checked to be in sync by the tests:
 
 - ``palaestra/envs/index.json``: what ``palaestra.registry`` lists without importing env
-  modules (id, version, family, turns, levels, tags, description, module);
+  modules (id, version, family, turns, levels, unbounded, tags, description, module);
 - ``docs/envs.md``: the catalogue page (one row per env and an example prompt);
 - ``tests/golden/<family>/<name>.json``: hashes of the problems every level produces for a
   few seeds, pinned per env version.
@@ -86,10 +86,13 @@ def catalogue_page(specs: list[EnvSpec]) -> str:
         "",
         f"{len(specs)} environments in {len(families)} families ({multi} multi-turn).",
         "",
+        f"{sum(s.unbounded for s in specs)} are unbounded: their levels past the named presets (shown as `5+`) "
+        "are computed by a rule.",
+        "",
         "| id | version | family | turns | levels | description |",
         "|---|---|---|---|---|---|",
     ]
-    lines += [f"| `{s.id}` | v{s.version} | {s.family} | {s.turns} | {s.levels} | {s.description} |" for s in specs]
+    lines += [f"| `{s.id}` | v{s.version} | {s.family} | {s.turns} | {s.shown_levels} | {s.description} |" for s in specs]
     lines += ["", "## Example prompts (level 0, seed 0)", ""]
     for s in specs:
         prompt = s.cls().sample(0, 0).prompt

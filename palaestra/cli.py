@@ -47,7 +47,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         hint = f"; the families are: {', '.join(families)}" if args.family and args.family not in families else ""
         print(f"no environment matches{hint}", file=sys.stderr)
         return 1
-    rows = [(s.id, f"v{s.version}", s.family, s.turns, s.levels, ",".join(s.tags)) for s in specs]
+    rows = [(s.id, f"v{s.version}", s.family, s.turns, s.shown_levels, ",".join(s.tags)) for s in specs]
     print(table(["id", "version", "family", "turns", "levels", "tags"], rows))
     print(f"\n{len(specs)} environments in {len({s.family for s in specs})} families")
     return 0

@@ -77,11 +77,21 @@ class EnvSpec:
     class_name: str
     answer_format: str = "tag"
     multiline: bool = False
+    unbounded: bool = False  # every level >= 0 is valid (``levels`` counts the named presets)
     loaded: type[ProblemSource] | None = dataclasses.field(default=None, compare=False, repr=False)
 
     @property
     def versioned_id(self) -> str:
         return f"{self.id}-v{self.version}"
+
+    @property
+    def shown_levels(self) -> str:
+        """How listings show the levels: ``5`` (levels 0-4), or ``5+`` when any level past the presets is valid too."""
+        return f"{self.levels}+" if self.unbounded else str(self.levels)
+
+    def accepts_level(self, level: int) -> bool:
+        """Whether ``level`` is valid for this env: a named preset, or any level >= 0 for an unbounded env."""
+        return 0 <= level and (level < self.levels or self.unbounded)
 
     @property
     def cls(self) -> type[ProblemSource]:
@@ -125,7 +135,7 @@ def spec_of(cls: type) -> EnvSpec:
     return EnvSpec(
         id=env_id, version=cls.version, family=family, turns=cls.turns, levels=cls.num_levels,
         tags=tuple(cls.tags), description=cls.description, module=cls.__module__, class_name=cls.__qualname__,
-        answer_format=cls.answer_format, multiline=cls.multiline, loaded=cls,
+        answer_format=cls.answer_format, multiline=cls.multiline, unbounded=cls.unbounded, loaded=cls,
     )
 
 

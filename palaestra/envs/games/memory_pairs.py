@@ -37,6 +37,7 @@ class MemoryPairs(MultiTurnTask):
     family = "games"
     description = "Concentration: flip two cards a turn and find every matching pair from memory."
     tags = ("games", "multi-turn", "memory")
+    option_variants = ({"progress_rewards": True},)
 
     @dataclass(frozen=True)
     class Config:

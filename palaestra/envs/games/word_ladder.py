@@ -34,6 +34,7 @@ class WordLadder(MultiTurnTask):
     family = "games"
     description = "Change a start word into a target word one letter at a time, through real words only."
     tags = ("games", "multi-turn", "words", "search")
+    option_variants = ({"progress_rewards": True},)
 
     @dataclass(frozen=True)
     class Config:

@@ -13,6 +13,7 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.envs.graphs.common import edge_list, read_edges
 from palaestra.generators.graphs import random_connected
 
@@ -29,14 +30,14 @@ class Bridges(Task):
         nodes: int
         edges: int
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(nodes=7, edges=8),
-            self.Config(nodes=10, edges=12),
-            self.Config(nodes=14, edges=17),
-            self.Config(nodes=20, edges=25),
-            self.Config(nodes=28, edges=35),
-        ][level]
+    presets = (
+        Config(nodes=7, edges=8),
+        Config(nodes=10, edges=12),
+        Config(nodes=14, edges=17),
+        Config(nodes=20, edges=25),
+        Config(nodes=28, edges=35),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         import networkx as nx
