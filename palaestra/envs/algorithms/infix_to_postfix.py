@@ -60,8 +60,12 @@ class InfixToPostfix(Task):
         return Problem(prompt=prompt, answer=postfix, data={"infix": infix, "postfix": postfix})
 
     def difficulty(self, problem: Problem) -> float:
-        """Operators in the expression."""
-        return float(sum(problem.data["postfix"].count(op) for op in PRECEDENCE))
+        """Operators in the expression, plus the parentheses to resolve and the operators that change
+        precedence on the way (each one pops the stack)."""
+        postfix = problem.data["postfix"].split()
+        operators = [t for t in postfix if t in PRECEDENCE]
+        changes = sum(PRECEDENCE[a] != PRECEDENCE[b] for a, b in zip(operators, operators[1:]))
+        return float(len(operators)) + problem.data["infix"].count("(") / 2 + changes / 4
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         tokens = _read_tokens(answer, set(problem.data["infix"]) - set(PRECEDENCE) - set("() "))

@@ -60,8 +60,11 @@ class Bridges(Task):
                        data={"n": n, "edges": edges, "bridges": bridges})
 
     def difficulty(self, problem: Problem) -> float:
-        """Nodes plus edges."""
-        return float(problem.data["n"] + len(problem.data["edges"]))
+        """Nodes plus edges plus the diameter (how far a cut's effect reaches), plus the bridges."""
+        from palaestra.envs.graphs.measures import diameter
+
+        data = problem.data
+        return float(data["n"] + len(data["edges"]) + len(data["bridges"]) + diameter(data["n"], data["edges"]))
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         pairs = read_edges(answer, problem.data["n"], allow_empty=True)

@@ -72,8 +72,9 @@ class Collisions(Task):
         return Verdict.judge(value == read_radical(problem.data["value"]), "wrong value")
 
     def difficulty(self, problem: Problem) -> float:
-        """Equations to set up and solve: 1 for one momentum balance ... 5 for chained collisions."""
-        return float(problem.data["steps"])
+        """Equations to set up and solve: 1 for one momentum balance ... 5 for chained collisions; plus a
+        tenth of the exact answer's digits (the arithmetic)."""
+        return float(problem.data["steps"]) + sum(c.isdigit() for c in problem.data["value"]) / 10
 
     def spellings(self, problem: Problem) -> list[str]:
         value = read_radical(problem.data["value"])
