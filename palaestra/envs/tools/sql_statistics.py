@@ -93,8 +93,11 @@ class SqlStatistics(ToolTask):
         return Problem(prompt=prompt, answer=answer, data=data)
 
     def difficulty(self, problem: Problem) -> float:
+        """The statistic's weight plus the columns, a filter and a join, plus a tenth of the words of the
+        reference query."""
         d = problem.data
-        return STATISTICS[d["statistic"]][2] + len(d["columns"]) + (d["filter"] is not None) + (d["join"] is not None)
+        base = STATISTICS[d["statistic"]][2] + len(d["columns"]) + (d["filter"] is not None) + (d["join"] is not None)
+        return base + len(d["sql"].split()) / 10
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
         exact = Fraction(*problem.data["exact"])

@@ -79,7 +79,9 @@ class TextToSql(ToolTask):
         return Problem(prompt=prompt, answer=question.sql, data=data)
 
     def difficulty(self, problem: Problem) -> float:
-        return 2 * problem.data["tier"] + problem.data["database"]["params"]["tables"]
+        """Twice the query's tier plus the tables, plus a tenth of the words of the reference query."""
+        data = problem.data
+        return 2 * data["tier"] + data["database"]["params"]["tables"] + len(data["sql"].split()) / 10
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
         query = _query_text(answer)
