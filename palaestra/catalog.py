@@ -30,7 +30,7 @@ import pkgutil
 from pathlib import Path
 from typing import Any
 
-from palaestra.core.registry import ENV_PACKAGE, INDEX_PATH, EnvSpec, RegistryError, registry, spec_of
+from palaestra.core.registry import ENV_PACKAGE, INDEX_PATH, EnvSpec, RegistryError, aliases_of, registry, spec_of
 
 GOLDEN_SEEDS = (0, 1, 2)
 DEFAULT_GOLDEN_DIR = Path("tests") / "golden"
@@ -72,7 +72,12 @@ def scan_env_modules() -> list[EnvSpec]:
 
 
 def index_text(specs: list[EnvSpec]) -> str:
-    return json.dumps({"envs": [s.to_index() for s in specs]}, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+    aliases = {a.old: a.to_index() for s in specs for a in aliases_of(s.cls)}
+    clash = sorted(set(aliases) & {s.id for s in specs})
+    if clash:
+        raise RegistryError(f"{clash} are both env ids and aliases of other envs: retire one")
+    return json.dumps({"envs": [s.to_index() for s in specs], "aliases": dict(sorted(aliases.items()))}, indent=1,
+                      sort_keys=True, ensure_ascii=False) + "\n"
 
 
 def catalogue_page(specs: list[EnvSpec]) -> str:
