@@ -23,6 +23,7 @@ def _aliases() -> dict[str, str]:
 def test_the_merges_are_aliases() -> None:
     assert _aliases()["graphs/articulation_points"] == "graphs/bridges"
     assert _aliases()["puzzles/twenty_four"] == "combinatorial/countdown"
+    assert _aliases()["planning/missionaries_cannibals"] == "planning/river_crossing"
 
 
 @pytest.mark.parametrize("old", sorted(registry.aliases()))
