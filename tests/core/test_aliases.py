@@ -24,6 +24,7 @@ def test_the_merges_are_aliases() -> None:
     assert _aliases()["graphs/articulation_points"] == "graphs/bridges"
     assert _aliases()["puzzles/twenty_four"] == "combinatorial/countdown"
     assert _aliases()["planning/missionaries_cannibals"] == "planning/river_crossing"
+    assert _aliases()["symbolic/arc_1d"] == "symbolic/list_functions"
 
 
 @pytest.mark.parametrize("old", sorted(registry.aliases()))
