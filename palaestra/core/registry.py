@@ -48,6 +48,7 @@ ENTRY_POINT_GROUP = "palaestra.envs"
 ENV_PACKAGE = "palaestra.envs"
 INDEX_PATH = Path(__file__).resolve().parent.parent / "envs" / "index.json"
 FACTORY_MODULE = "palaestra.factory"
+DEMO_TAG = "demo"  # demonstration tasks (a tiny model's first steps): listed and runnable, not counted as envs
 
 
 class RegistryError(TypeError, ValueError):
@@ -269,6 +270,10 @@ class Registry:
             if (family is None or s.family == family) and (tag is None or tag in s.tags)
             and (turns is None or s.turns == turns)
         ]
+
+    def counted(self) -> list[EnvSpec]:
+        """The specs that count as environments: every one but the demonstration tasks (tag ``demo``)."""
+        return [s for s in self.specs() if DEMO_TAG not in s.tags]
 
     def families(self) -> list[str]:
         return sorted({s.family for s in self.specs()})

@@ -107,3 +107,13 @@ def test_bridges_target_option_asks_one_kind_of_cut() -> None:
         assert "bridges" in edges.reset(seed=seed)[0] and "articulation" not in edges.reset(seed=seed)[0]
     mixed = {("articulation" in palaestra.make("graphs/bridges").reset(seed=s)[0]) for s in range(20)}
     assert mixed == {True, False}
+
+
+def test_addition_is_a_demo_task_listed_but_not_counted() -> None:
+    from palaestra.catalog import catalogue_page
+
+    assert "demo" in registry["arithmetic/addition"].tags
+    counted = registry.counted()
+    assert "arithmetic/addition" not in {s.id for s in counted} and len(counted) == len(registry.ids()) - 1
+    page = catalogue_page([registry["arithmetic/addition"], registry["graphs/bridges"]])
+    assert "1 environments in 1 families" in page and "1 demonstration task" in page
