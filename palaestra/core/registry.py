@@ -126,6 +126,15 @@ class Alias:
                                   f"use {self.id!r}")
 
 
+def warn_deprecated(alias: Alias) -> None:
+    """Warn that a retired id was used, attributed to the caller's code (outside palaestra and Gymnasium), so
+    that Python's default filters show it there."""
+    frame, level = sys._getframe(1), 2  # stacklevel 2 is the frame that called this function
+    while frame is not None and frame.f_globals.get("__name__", "").partition(".")[0] in ("palaestra", "gymnasium"):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(alias.warning(), stacklevel=level)
+
+
 def aliases_of(cls: type) -> list[Alias]:
     """The aliases an env class declares (its class attribute ``aliases``), validated."""
     declared = cls.__dict__.get("aliases", {})
@@ -224,7 +233,7 @@ class Registry:
         alias = self._aliases.get(base)
         if alias is not None and base not in table:
             if warn:
-                warnings.warn(alias.warning(), stacklevel=3)
+                warn_deprecated(alias)
             spec = self._lookup(alias.id, warn)
             if version is not None and version not in (alias.version, spec.version):
                 raise KeyError(f"{env_id!r}: the retired id {base!r} resolves from version {alias.version} only "

@@ -20,14 +20,13 @@ Example::
 from __future__ import annotations
 
 import json
-import warnings
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
 from palaestra.core.multiturn import MultiTurnTask
 from palaestra.core.problem import Problem, Verdict
-from palaestra.core.registry import registry
+from palaestra.core.registry import registry, warn_deprecated
 from palaestra.core.task import ProblemSource, Task
 
 
@@ -63,7 +62,7 @@ def score(problem: Problem | str | Mapping[str, Any], completion: str | Sequence
         parsed = to_problem(problem)
         alias = registry.alias_of(parsed.env_id)
         if alias is not None:
-            warnings.warn(alias.warning(), stacklevel=2)
+            warn_deprecated(alias)
         source = _source(parsed.env_id, parsed.version)
     except (KeyError, LookupError, TypeError, ValueError, json.JSONDecodeError) as exc:
         return Verdict.failed(f"cannot score this problem: {exc}")

@@ -117,3 +117,12 @@ def test_addition_is_a_demo_task_listed_but_not_counted() -> None:
     assert "arithmetic/addition" not in {s.id for s in counted} and len(counted) == len(registry.ids()) - 1
     page = catalogue_page([registry["arithmetic/addition"], registry["graphs/bridges"]])
     assert "1 environments in 1 families" in page and "1 demonstration task" in page
+
+
+def test_the_warning_points_at_the_callers_code_so_default_filters_show_it() -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        palaestra.make("graphs/articulation_points")
+        gymnasium.make("symbolic/arc_1d-v1")
+    deprecations = [w for w in caught if issubclass(w.category, DeprecationWarning)]
+    assert [w.filename for w in deprecations] == [__file__, __file__]
