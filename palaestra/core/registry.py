@@ -37,6 +37,7 @@ import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 from palaestra.core.multiturn import MultiTurnTask
@@ -129,7 +130,8 @@ class Alias:
 def warn_deprecated(alias: Alias) -> None:
     """Warn that a retired id was used, attributed to the caller's code (outside palaestra and Gymnasium), so
     that Python's default filters show it there."""
-    frame, level = sys._getframe(1), 2  # stacklevel 2 is the frame that called this function
+    frame: FrameType | None = sys._getframe(1)
+    level = 2  # stacklevel 2 is the frame that called this function
     while frame is not None and frame.f_globals.get("__name__", "").partition(".")[0] in ("palaestra", "gymnasium"):
         frame, level = frame.f_back, level + 1
     warnings.warn(alias.warning(), stacklevel=level)
