@@ -39,7 +39,7 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    from palaestra.core.registry import registry
+    from palaestra.core.registry import DEMO_TAG, registry
 
     specs = registry.specs(family=args.family, tag=args.tag, turns=args.turns)
     if not specs:
@@ -49,7 +49,10 @@ def cmd_list(args: argparse.Namespace) -> int:
         return 1
     rows = [(s.id, f"v{s.version}", s.family, s.turns, s.shown_levels, ",".join(s.tags)) for s in specs]
     print(table(["id", "version", "family", "turns", "levels", "tags"], rows))
-    print(f"\n{len(specs)} environments in {len({s.family for s in specs})} families")
+    counted = [s for s in specs if DEMO_TAG not in s.tags]
+    demos = len(specs) - len(counted)
+    print(f"\n{len(counted)} environments in {len({s.family for s in counted})} families"
+          + (f" (and {demos} demonstration task{'s' if demos > 1 else ''})" if demos else ""))
     return 0
 
 

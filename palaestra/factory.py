@@ -42,7 +42,8 @@ def make(env_id: str, *, level: int = 0, render_mode: str | None = None, answer_
     ``mistral``, ``openai``: :mod:`palaestra.tools.formats`). Other keyword arguments go to the env's task
     (e.g. ``partial_credit=True``); unknown ones raise ``TypeError`` naming the accepted ones.
     """
-    spec = registry[env_id]
+    spec, implied = registry.resolve(env_id)  # a retired id warns and implies the old env's options
+    task_kwargs = {**implied, **task_kwargs}
     cls = spec.cls
     _check_task_kwargs(env_id, cls, task_kwargs)
     source = cls(answer_format=answer_format, **task_kwargs)

@@ -68,6 +68,8 @@ class MemoryPairs(MultiTurnTask):
     def max_turns(self, problem: Problem) -> int:
         return problem.data["turns"]
 
+    constant_difficulty = "a shuffled layout of the level's pairs: every card must be turned to be known, in any order"
+
     def difficulty(self, problem: Problem) -> float:
         pairs = len(problem.data["layout"]) // 2
         return pairs / (problem.data["turns"] - pairs)
