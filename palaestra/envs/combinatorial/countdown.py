@@ -80,6 +80,7 @@ class Countdown(Task):
     family = "combinatorial"
     description = "Write an expression over given numbers with + - * / that equals a target (Countdown, the 24 game)."
     tags = ("math", "arithmetic", "search", "combinatorial", "puzzle")
+    option_variants = tuple({"game": game} for game in GAMES)
     version = 2  # v2: merged with puzzles/twenty_four (v1), the make-target game; a fixed example
     aliases = {"puzzles/twenty_four": {"version": 1, "kwargs": {"game": "make_target"}}}
 

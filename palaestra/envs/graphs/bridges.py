@@ -33,6 +33,7 @@ class Bridges(Task):
     family = "graphs"
     description = "List every bridge (cut edge) or every articulation point (cut vertex) of a connected graph."
     tags = ("graphs", "connectivity")
+    option_variants = tuple({"target": target} for target in TARGETS)  # the kit checks score == step for each
     version = 2  # v2: merged with graphs/articulation_points (v1); each problem asks for one kind of cut
     aliases = {"graphs/articulation_points": {"version": 1, "kwargs": {"target": "articulation_points"}}}
 

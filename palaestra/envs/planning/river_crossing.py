@@ -54,6 +54,7 @@ class RiverCrossing(Task):
     family = "planning"
     description = "Ferry items across a river so that no forbidden pair is left alone, in the fewest crossings."
     tags = ("planning", "puzzle", "search")
+    option_variants = tuple({"puzzle": puzzle} for puzzle in PUZZLES)
     version = 2  # v2: merged with planning/missionaries_cannibals (v1) as the "people" puzzles; fixed examples
     aliases = {"planning/missionaries_cannibals": {"version": 1, "kwargs": {"puzzle": "people"}}}
 

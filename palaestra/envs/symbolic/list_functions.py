@@ -84,6 +84,7 @@ class ListFunctions(Task):
     family = "symbolic"
     description = "Infer a hidden list function from input/output examples and apply it to a new list."
     tags = ("symbolic", "induction", "program-synthesis", "arc")
+    option_variants = tuple({"domain": domain} for domain in DOMAINS)
     version = 2  # v2: merged with symbolic/arc_1d (v1) as the "rows" domain; a fixed example
     aliases = {"symbolic/arc_1d": {"version": 1, "kwargs": {"domain": "rows"}}}
 
