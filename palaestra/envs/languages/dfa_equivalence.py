@@ -1,7 +1,8 @@
 """DFA equivalence: do two DFAs accept the same language? If not, give a string that tells them apart.
 
-Whether the pair is equivalent is drawn first: a third of the pairs are (with half, always
-claiming equivalence would earn 0.5 for no work). Both DFAs are padded, renamed copies (redundant
+Whether the pair is equivalent is drawn first: a fifth of the pairs are. ``equivalent`` is the
+certificate-free side (no short proof is asked for), so it is kept rare: a constant ``equivalent``
+scores about 0.20. Both DFAs are padded, renamed copies (redundant
 states added, see :func:`palaestra.envs.languages.automata.inflate`) of one random minimal DFA; for
 a non-equivalent pair the second copy is made from the minimal DFA with one transition redirected
 or one state's acceptance flipped, kept only when the languages then differ on a non-empty string. Both labels pad the same way, so sizes say nothing about the answer.
@@ -23,8 +24,8 @@ from palaestra.verifiers.normalize import read_with_tail, strip_wrappers, unify
 
 MAX_STRING = 500
 EQUIVALENT = "equivalent"
-# A third of the pairs are equivalent: with half, always answering "equivalent" would earn 0.5 for no work
-EQUIVALENT_SHARE = 1 / 3
+# A fifth of the pairs are equivalent: the certificate-free side is rare, so answering it blindly pays little
+EQUIVALENT_SHARE = 0.2
 _CLAIMS = frozenset(["equivalent", "they are equivalent", "the dfas are equivalent", "equivalent dfas",
                      "both are equivalent", "yes, they are equivalent", "the two dfas are equivalent"])
 # "Not equivalent: abba" / "No, they are not equivalent, e.g. abba": the claim the witness already makes
@@ -43,6 +44,8 @@ class DfaEquivalence(Task):
     family = "languages"
     description = "Decide whether two DFAs are equivalent; if not, give a string that distinguishes them."
     tags = ("formal-languages", "automata", "counterexample")
+    certificate_free = ("equivalent",)
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
