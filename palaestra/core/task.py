@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from palaestra.core import extract as extraction
@@ -182,3 +183,14 @@ class Task(ProblemSource):
         if len(gold) > 1:
             wrong.append(gold[: len(gold) // 2])
         return [w for w in wrong if w.strip() != gold.strip()]
+
+    # --- cheap baseline policies (reward integrity, issue 21) -----------------------------------------------
+
+    def heuristics(self) -> dict[str, Callable[[Problem], str]]:
+        """Cheap textbook policies for this task (greedy rules, nearest neighbour, ...), by name.
+
+        Each maps a problem to a bare answer (what goes inside the answer block). The kit prints
+        each one's score per level and fails the env when one solves half the problems at the top
+        level: hard levels must hold instances on which the textbook rule is not enough.
+        """
+        return {}

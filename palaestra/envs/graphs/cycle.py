@@ -52,6 +52,7 @@ class Cycle(Task):
     description = "Find a cycle in a graph (any) or report that it is acyclic."
     tags = ("graphs", "cycles", "search")
     version = 2
+    bare_verdicts = ("acyclic",)
 
     @dataclass(frozen=True)
     class Config:

@@ -39,6 +39,7 @@ class DegreeSequence(Task):
     description = "Give a simple graph with the given node degrees, or say that none exists."
     tags = ("graphs", "construction", "proof")
     version = 2
+    bare_verdicts = ("impossible",)
 
     @dataclass(frozen=True)
     class Config:

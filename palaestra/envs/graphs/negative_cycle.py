@@ -52,6 +52,7 @@ class NegativeCycle(Task):
     description = "Find a negative-weight cycle in a directed graph, or report that none exists."
     tags = ("graphs", "shortest-paths", "cycles")
     version = 2
+    bare_verdicts = ("none",)
 
     @dataclass(frozen=True)
     class Config:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.envs.languages.automata import accepts, distinguishing, inflate, random_minimal_dfa, table
+from palaestra.verifiers.claims import mentions, tokens
 from palaestra.verifiers.normalize import read_with_tail, strip_wrappers, unify
 
 MAX_STRING = 500
@@ -98,6 +99,8 @@ class DfaEquivalence(Task):
             return Verdict.unparsed("expected 'equivalent' or a string of the alphabet's letters")
         first, second = problem.data["first"], problem.data["second"]
         if said == EQUIVALENT:
+            if _names_a_string(answer, letters):
+                return Verdict.unparsed("the answer gives both 'equivalent' and a string")
             witness = distinguishing(first, second)
             return Verdict.judge(witness is None, "the DFAs are not equivalent")
         if accepts(first, said) == accepts(second, said):
@@ -162,6 +165,14 @@ def _rename(dfa: dict, prefix: str) -> dict:
         "accepting": [names[s] for s in dfa["accepting"]],
         "delta": {names[s]: {a: names[t] for a, t in moves.items()} for s, moves in dfa["delta"].items()},
     }
+
+
+def _names_a_string(text: str, letters: set[str]) -> bool:
+    """Whether ``text`` also names a string of the alphabet (two letters or more, or the empty string):
+    ``equivalent (abba)`` gives both answers."""
+    words = tokens(text)
+    return any(len(w) > 1 and set(w) <= letters for w in words) or mentions(text, ("epsilon", "empty string")) \
+        or "ε" in text or '""' in text
 
 
 def read_claim(text: str, letters: set[str]) -> str | None:
