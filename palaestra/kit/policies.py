@@ -2,7 +2,7 @@
 
 - ``constant_policies``: answering the same thing to every problem pays no more than chance. The
   constants tried are the env's declared bare verdicts and certificate-free answers and the ten most
-  common reference answers over the sampled problems; each is judged on every level's problems
+  common reference answers (up to 200 characters) over the sampled problems; each is judged on every level's problems
   (multi-turn envs: the first reply alone, no tool call, the episode's reward after that one step).
   A constant may score at most chance + 0.10 at a level (chance: one over the number of distinct
   answers when there are at most ten, else 0), and a certificate-free one at most 0.25.
@@ -42,6 +42,8 @@ CONSTANT_MARGIN = 0.10  # a constant may beat chance by this much
 CERTIFICATE_FREE_BOUND = 0.25  # the most a certificate-free constant may score
 HEURISTIC_BOUND = 0.5  # a declared heuristic must solve less than this share at the top level
 TOP_CONSTANTS = 10
+MAX_CONSTANT_CHARS = 200  # longer reference answers (programs, grids) are not tried as constants: judging them
+# costs compiles and runs, and a policy does not stumble on them the way it stumbles on "none" or "5"
 HEDGE_SHARE = 0.10  # reference answers at least this common are the "other side" of hedges
 HEDGE_PROBLEMS = 24  # problems per constant on which hedges are tried
 HEURISTIC_TOP_SEEDS = 40  # at least this many problems at the top level for the heuristics' share
@@ -89,7 +91,7 @@ def _constants(env_id: str, seeds: int) -> tuple[tuple[str, ...], tuple[str, ...
     spelled: dict[str, str] = {}
     chances = []
     for level in range(source.levels()):
-        answers = [p.answer for p in _problems(env_id, level, seeds) if p.answer]
+        answers = [p.answer for p in _problems(env_id, level, seeds) if p.answer and len(p.answer) <= MAX_CONSTANT_CHARS]
         keys = Counter(_key(a) for a in answers)
         chances.append(1 / len(keys) if 0 < len(keys) <= 10 else 0.0)
         for a in answers:
