@@ -42,8 +42,9 @@ CONSTANT_MARGIN = 0.10  # a constant may beat chance by this much
 CERTIFICATE_FREE_BOUND = 0.25  # the most a certificate-free constant may score
 HEURISTIC_BOUND = 0.5  # a declared heuristic must solve less than this share at the top level
 TOP_CONSTANTS = 10
-MAX_CONSTANT_CHARS = 200  # longer reference answers (programs, grids) are not tried as constants: judging them
-# costs compiles and runs, and a policy does not stumble on them the way it stumbles on "none" or "5"
+MAX_CONSTANT_CHARS = 200  # longer reference answers (grids, proofs) are not tried as constants, nor are the
+# programs of envs that declare toolchains: judging them costs compiles and runs, and a policy does not
+# stumble on them the way it stumbles on "none" or "5"
 HEDGE_SHARE = 0.10  # reference answers at least this common are the "other side" of hedges
 HEDGE_PROBLEMS = 24  # problems per constant on which hedges are tried
 HEURISTIC_TOP_SEEDS = 40  # at least this many problems at the top level for the heuristics' share
@@ -90,6 +91,9 @@ def _constants(env_id: str, seeds: int) -> tuple[tuple[str, ...], tuple[str, ...
     counts: Counter[str] = Counter()
     spelled: dict[str, str] = {}
     chances = []
+    if getattr(source, "toolchains", ()):  # answers are programs: judging one compiles and runs it
+        return tuple(dict.fromkeys([*declared_free, *bare])), declared_free, tuple(dict.fromkeys([*declared_free, *bare])), \
+            tuple(0.0 for _ in range(source.levels()))
     for level in range(source.levels()):
         answers = [p.answer for p in _problems(env_id, level, seeds) if p.answer and len(p.answer) <= MAX_CONSTANT_CHARS]
         keys = Counter(_key(a) for a in answers)
