@@ -154,3 +154,13 @@ def test_the_declared_heuristic_is_not_optimal_from_level_2(env_id):
         assert solved <= 0.05, (name, level, solved)
     easy = [source.sample(0, 90_000 + seed) for seed in SEEDS]
     assert sum(source.verify(p, heuristic(p)).correct for p in easy) / len(easy) >= 0.5  # it is a real heuristic
+
+
+def test_no_guessed_string_separates_many_dfa_pairs():
+    source = make_source("languages/dfa_equivalence")
+    for level in range(1, source.levels()):
+        problems = [source.sample(level, 90_000 + seed) for seed in SEEDS]
+        letters = "abc" if "c" in problems[0].data["first"]["delta"][problems[0].data["first"]["start"]] else "ab"
+        guesses = [a + b + c for a in letters for b in letters for c in letters]
+        best = max(sum(source.verify(p, g).correct for p in problems) for g in guesses) / len(problems)
+        assert best <= 0.2, (level, best)
