@@ -8,7 +8,7 @@ written with exactly the same symbols (contrapositive / inverse, ``¬a ∨ b`` /
 ``a → b``, distributing over the wrong operand, a biconditional / its exclusive-or, ...). The
 label is drawn first; an equivalent pair takes the law there, a non-equivalent one
 the slip, and truth tables over all assignments confirm the label (a slip that happens to keep
-the meaning is drawn again, and so is one that changes more than an eighth of the rows, which
+the meaning is drawn again, and so is one that changes more than a sixteenth of the rows, which
 guessing an assignment would expose). So counting connectives or negations says nothing about the
 answer.
 
@@ -92,7 +92,7 @@ class Equivalence(Task):
                 if second is None:
                     return None
             differ = bin(_table(first, n) ^ _table(second, n)).count("1")
-            if (differ == 0) != equivalent or differ > (1 << n) // 8 or _render(second) == _render(first):
+            if (differ == 0) != equivalent or differ > (1 << n) // 16 or _render(second) == _render(first):
                 return None  # a slip that changes many rows would be found by trying any assignment
             return first, second
 
