@@ -96,7 +96,7 @@ class Equivalence(Task):
                 return None  # a slip that changes many rows would be found by trying any assignment
             return first, second
 
-        first, second = retry(draw, what="a pair of formulas with the drawn status")
+        first, second = retry(draw, attempts=6_000, what="a pair of formulas with the drawn status")
         names = ", ".join(_NAMES[:n])
         prompt = (
             f"Over the variables {names}, with ¬ meaning not, ∧ and, ∨ (inclusive) or, → implies and ↔ if and "
