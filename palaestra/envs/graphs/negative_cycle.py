@@ -24,7 +24,6 @@ import re
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
-from palaestra.envs.algorithms.common import read_ints
 from palaestra.envs.graphs.common import (
     closed_walk,
     cycle_error,
@@ -127,7 +126,7 @@ class NegativeCycle(Task):
         if head:
             if not text[head.end():].strip(" .!*"):
                 return Verdict.wrong("'none' needs its proof: one value per node that no edge undercuts")
-            values = read_ints(text[head.end():].strip().strip("[]()"))
+            values = _read_values(text[head.end():].strip().strip("[]()"))
             if values is None or len(values) != data["n"] or any(abs(v) > 10**9 for v in values):
                 return Verdict.unparsed(f"expected 'none:' followed by {data['n']} integers, one per node in order")
             for u, v, w in data["edges"]:
@@ -189,6 +188,17 @@ def _has_negative_cycle(n: int, edges: list[list[int]]) -> bool:
         if not changed:
             return False
     return True
+
+
+_VALUE = re.compile(r"[+-]?\d{1,10}")
+
+
+def _read_values(text: str) -> list[int] | None:
+    """Integers separated by commas or spaces (``0 -2 -1``, ``0, -2, -1``); None if anything else is there."""
+    parts = [p for p in re.split(r"[,;\s]+", text.strip().rstrip(".")) if p]
+    if not parts or not all(_VALUE.fullmatch(p) for p in parts):
+        return None
+    return [int(p) for p in parts]
 
 
 def _potentials(n: int, edges: list[list[int]]) -> list[int]:
