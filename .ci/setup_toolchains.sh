@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install the toolchains of the sandbox's languages besides Python and SQL: gcc and g++ (C, C++),
-# node (JavaScript), iverilog and vvp (Verilog), from the distribution's packages. Idempotent and
+# node (JavaScript), iverilog and vvp (Verilog), and the headless browser of the web playground's test
+# (chromium and chromedriver), from the distribution's packages. Idempotent and
 # quick when they are present (no apt-get at all then). Never fails the CI: a package that cannot
 # be installed is reported, and the tests of its language skip, naming the missing tool.
 #
@@ -10,12 +11,14 @@ set -u
 say() { echo "setup_toolchains: $*" >&2; }
 
 # tool -> Debian package
-declare -A PACKAGE=([gcc]=gcc [g++]=g++ [node]=nodejs [iverilog]=iverilog [vvp]=iverilog)
+declare -A PACKAGE=([gcc]=gcc [g++]=g++ [node]=nodejs [iverilog]=iverilog [vvp]=iverilog [chromium]=chromium
+                   [chromedriver]=chromium-driver)
 
 present() { [ -x "/usr/local/bin/$1" ] || [ -x "/usr/bin/$1" ] || [ -x "/bin/$1" ]; }
 
 missing=()
-for tool in gcc g++ node iverilog vvp; do
+TOOLS=(gcc g++ node iverilog vvp chromium chromedriver)
+for tool in "${TOOLS[@]}"; do
     present "$tool" || missing+=("${PACKAGE[$tool]}")
 done
 # gcc only recommends the C library's headers and start files: without them nothing links
@@ -42,7 +45,7 @@ if ! apt-get install -y -qq --no-install-recommends "${packages[@]}" >"$log" 2>&
             || say "could not install $package (see $log): its language's tests will skip"
     done
 fi
-for tool in gcc g++ node iverilog vvp; do
+for tool in "${TOOLS[@]}"; do
     present "$tool" || say "$tool is still missing"
 done
 exit 0

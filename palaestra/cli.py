@@ -1,4 +1,4 @@
-"""The ``palaestra`` command: list, show, check, play, eval, train, index and golden.
+"""The ``palaestra`` command: list, show, check, play, ui, eval, train, index and golden.
 
 Example::
 
@@ -6,6 +6,7 @@ Example::
     palaestra show graphs/shortest_path --level 2 --seed 7
     palaestra check arithmetic/expression
     palaestra play games/mastermind
+    palaestra ui                         # a web playground and catalogue at http://127.0.0.1:8765/
     palaestra eval --levels 0 2 4 --seeds 10
     palaestra eval --model openai:http://127.0.0.1:8000/v1#my-model --samples 5 --k 1 5 --out runs/eval
     palaestra train --env strings/copy --model tiny --steps 300 --out runs/copy
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from palaestra.core.extract import CLOSE_TAG, wrap
+from palaestra.core.optional import MissingExtra, require
 from palaestra.integrations.commands import add_commands, add_eval_arguments
 
 
@@ -37,12 +39,20 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    from palaestra.core.registry import registry
+    from palaestra.core.registry import DEMO_TAG, registry
 
     specs = registry.specs(family=args.family, tag=args.tag, turns=args.turns)
-    rows = [(s.id, f"v{s.version}", s.family, s.turns, s.levels, ",".join(s.tags)) for s in specs]
+    if not specs:
+        families = sorted({s.family for s in registry.specs()})
+        hint = f"; the families are: {', '.join(families)}" if args.family and args.family not in families else ""
+        print(f"no environment matches{hint}", file=sys.stderr)
+        return 1
+    rows = [(s.id, f"v{s.version}", s.family, s.turns, s.shown_levels, ",".join(s.tags)) for s in specs]
     print(table(["id", "version", "family", "turns", "levels", "tags"], rows))
-    print(f"\n{len(specs)} environments in {len({s.family for s in specs})} families")
+    counted = [s for s in specs if DEMO_TAG not in s.tags]
+    demos = len(specs) - len(counted)
+    print(f"\n{len(counted)} environments in {len({s.family for s in counted})} families"
+          + (f" (and {demos} demonstration task{'s' if demos > 1 else ''})" if demos else ""))
     return 0
 
 
@@ -59,20 +69,34 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
+# The checkout this package was loaded from: golden snapshots and the catalogue page live there, whatever the
+# current directory (an installed wheel has neither: then --dir / --page must say where).
+CHECKOUT = Path(__file__).resolve().parents[1]
+
+
+def _in_checkout(given: str | None, default: Path, flag: str) -> Path:
+    if given is not None:
+        return Path(given)
+    if not (CHECKOUT / "pyproject.toml").is_file():
+        raise ValueError(f"palaestra is not running from a checkout ({CHECKOUT}): pass {flag}")
+    return CHECKOUT / default
+
+
 def cmd_index(args: argparse.Namespace) -> int:
     from palaestra.catalog import DEFAULT_PAGE, write_index
     from palaestra.core.registry import INDEX_PATH
 
-    specs = write_index(Path(args.page) if args.page else DEFAULT_PAGE)
-    print(f"{len(specs)} environments written to {INDEX_PATH} and {args.page or DEFAULT_PAGE}")
+    page = _in_checkout(args.page, DEFAULT_PAGE, "--page")
+    specs = write_index(page)
+    print(f"{len(specs)} environments written to {INDEX_PATH} and {page}")
     return 0
 
 
 def cmd_golden(args: argparse.Namespace) -> int:
-    from palaestra.catalog import golden_problem, write_golden
+    from palaestra.catalog import DEFAULT_GOLDEN_DIR, golden_problem, write_golden
     from palaestra.core.registry import registry
 
-    root = Path(args.dir)
+    root = _in_checkout(args.dir, DEFAULT_GOLDEN_DIR, "--dir")
     failures = 0
     for env_id in args.envs or registry.ids():
         if args.update:
@@ -84,10 +108,20 @@ def cmd_golden(args: argparse.Namespace) -> int:
     return 1 if failures else 0
 
 
+def cmd_ui(args: argparse.Namespace) -> int:
+    from palaestra.ui import serve_ui
+
+    serve_ui(args.host, args.port)
+    return 0
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     from palaestra import kit
 
     settings = kit.Settings.full() if args.full else kit.Settings.ci() if args.quick else None
+    unknown = [name for name in args.only or () if name not in kit.CHECKS]
+    if unknown:
+        raise ValueError(f"unknown check(s) {', '.join(unknown)}; the checks are: {', '.join(kit.CHECKS)}")
     return kit.main(args.envs, settings, args.only)
 
 
@@ -215,18 +249,18 @@ def _number(value: float) -> str:
 
 
 def _eval_model(args: argparse.Namespace) -> int:
-    from palaestra.baselines.evaluate import Suite, run_suite
+    from palaestra.baselines.evaluate import Suite, pass_cell, run_suite
     from palaestra.core.registry import registry
 
     model, answer_format = _load_model(args)
     suite = Suite(tuple(args.envs or registry.ids()), tuple(args.levels), tuple(range(args.seeds)))
     result = run_suite(model, suite, samples=args.samples, ks=args.k, answer_format=answer_format,
                        batch_size=args.batch_size, out_dir=args.out)
-    passes = [f"pass@{k}" for k in args.k]
+    passes = [f"pass@{k} (problems)" for k in args.k]
     for columns, rows in ((["env_id", "level"], result.level_rows()), (["env_id"], result.env_rows()),
                           (["family"], result.family_rows())):
         body = [(*(r[c] for c in columns), r["episodes"], r["errors"], _number(r["reward"]),
-                 *(_number(r[p]) for p in passes)) for r in rows]
+                 *(pass_cell(r, k) for k in args.k)) for r in rows]
         print(table([*columns, "episodes", "errors", "reward", *passes], body) + "\n")
     reasons = result.error_reasons()
     errors = sum(reasons.values())
@@ -244,10 +278,32 @@ def _eval_model(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run_dir(out: str | None, force: bool) -> Path:
+    """Where a training run writes: a fresh ``runs/train/<time>`` folder by default; an explicit folder that already
+    holds files only with ``--force`` (so a second run never silently overwrites the first one's results)."""
+    if out is None:
+        base = Path("runs/train") / time.strftime("%Y%m%d-%H%M%S")
+        for suffix in range(1000):  # two runs started in the same second get separate folders
+            folder = base if suffix == 0 else base.with_name(f"{base.name}-{suffix}")
+            if not folder.exists():
+                return folder
+        raise ValueError(f"{base}: too many runs started in the same second; pass --out")
+    folder = Path(out)
+    if folder.is_dir() and any(folder.iterdir()) and not force:
+        raise ValueError(f"--out {folder} already holds files (a previous run?): choose another folder or pass --force")
+    return folder
+
+
 def cmd_train(args: argparse.Namespace) -> int:
+    require("torch", "torch", "palaestra train")
     import palaestra
     from palaestra.baselines.models import load_policy
     from palaestra.baselines.reinforce import TrainConfig, make_group, train
+
+    if len(args.level) != 1:
+        raise ValueError(f"train runs one level at a time, got --levels {' '.join(map(str, args.level))}")
+    args.level = args.level[0]
+    args.out = str(_run_dir(args.out, args.force))
 
     if args.model == "tiny":
         from palaestra.baselines.tiny import TinyPolicy
@@ -278,7 +334,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     envs = make_group(args.env, problems, args.group_size, **kwargs) if args.group_size > 1 \
         else palaestra.make_vec(args.env, args.batch_size, **kwargs)
     try:
-        result = train(policy, envs, config, out_dir=args.out, progress=not args.quiet)
+        result = train(policy, envs, config, out_dir=args.out, progress=not args.quiet and sys.stderr.isatty())
     finally:
         for e in envs if isinstance(envs, list) else [envs]:
             e.close()
@@ -369,19 +425,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_list)
 
     p = sub.add_parser("index", help="regenerate the registry index and the catalogue page (after adding an env)")
-    p.add_argument("--page", help="where to write the catalogue page (default docs/envs.md)")
+    p.add_argument("--page", help="where to write the catalogue page (default: docs/envs.md of the checkout)")
     p.set_defaults(func=cmd_index)
 
     p = sub.add_parser("golden", help="check (or --update) the golden snapshots of what each (id, level, seed) produces")
     p.add_argument("envs", nargs="*", help="env ids (default: all)")
     p.add_argument("--update", action="store_true", help="write the snapshots (after bumping an env's version)")
-    p.add_argument("--dir", default="tests/golden", help="snapshot directory (default tests/golden)")
+    p.add_argument("--dir", help="snapshot directory (default: tests/golden of the checkout, from any folder)")
     p.set_defaults(func=cmd_golden)
 
     p = sub.add_parser("show", help="show one problem and its reference answer")
-    p.add_argument("env")
-    p.add_argument("--level", type=int, default=0)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("env", help="env id (family/name, optionally -vN)")
+    p.add_argument("--level", "--levels", type=int, default=0, help="difficulty level (0 = easiest)")
+    p.add_argument("--seed", type=int, default=0, help="which problem of the level")
     p.add_argument("--json", action="store_true", help="print the Problem as JSON")
     p.set_defaults(func=cmd_show)
 
@@ -392,15 +448,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--only", nargs="+", help="run only these checks")
     p.set_defaults(func=cmd_check)
 
+    p = sub.add_parser("ui", help="a local web playground and catalogue of every env (no external assets)")
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=int, default=8765, help="TCP port (default 8765; 0 picks a free one)")
+    p.set_defaults(func=cmd_ui)
+
     p = sub.add_parser("play", help="play an environment in the terminal")
-    p.add_argument("env")
-    p.add_argument("--level", type=int, default=0)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("env", help="env id (family/name, optionally -vN)")
+    p.add_argument("--level", "--levels", type=int, default=0, help="difficulty level (0 = easiest)")
+    p.add_argument("--seed", type=int, default=0, help="which problem of the level")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("eval", help="evaluate a model (default: the oracle and random policies) on a suite")
-    p.add_argument("--envs", nargs="*", help="env ids (default: all)")
-    p.add_argument("--levels", type=int, nargs="+", default=[0, 2, 4])
+    p.add_argument("--envs", "--env", dest="envs", nargs="*", help="env ids (default: all)")
+    p.add_argument("--levels", "--level", dest="levels", type=int, nargs="+", default=[0, 2, 4],
+                   help="difficulty levels (default: 0 2 4)")
     p.add_argument("--seeds", type=int, default=10, help="seeds per level")
     p.add_argument("--model", help="oracle | random | tiny | PATH.pt (a tiny checkpoint) | hf:PATH | openai:URL#MODEL; "
                                    "without it: the oracle and random policies side by side")
@@ -409,7 +471,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="directory for transcripts.jsonl, summary.json and pass_at_k.png")
     p.add_argument("--answer-format", choices=["tag", "boxed", "last_line", "raw"],
                    help="answer format asked of the model (default: the checkpoint's, else each env's)")
-    p.add_argument("--temperature", type=float, default=1.0)
+    p.add_argument("--temperature", type=float, default=1.0, help="sampling temperature of the model (default 1)")
     p.add_argument("--max-new-tokens", type=int, help="tokens per reply (default: the checkpoint's, 1024 over HTTP)")
     p.add_argument("--batch-size", type=int, default=64, help="episodes played at once")
     p.add_argument("--concurrency", type=int, default=16, help="HTTP requests at once (openai:)")
@@ -424,11 +486,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_eval)
 
     p = sub.add_parser("train", help="train a policy with REINFORCE (default: the tiny model's CPU demonstration)")
-    p.add_argument("--env", nargs="+", default=["arithmetic/addition"], help="env ids, mixed in one batch")
+    p.add_argument("--envs", "--env", dest="env", nargs="+", default=["arithmetic/addition"],
+                   help="env ids, mixed in one batch")
     p.add_argument("--model", default="tiny", help="tiny | PATH.pt (continue a tiny checkpoint) | hf:PATH")
-    p.add_argument("--level", type=int, default=0)
-    p.add_argument("--steps", type=int, default=DEMO_STEPS)
-    p.add_argument("--out", default="runs/train", help="directory for metrics.jsonl, checkpoints, learning_curve.png")
+    p.add_argument("--levels", "--level", dest="level", type=int, nargs="+", default=[0],
+                   help="the difficulty level trained on (one level; default 0)")
+    p.add_argument("--steps", type=int, default=DEMO_STEPS, help=f"optimiser steps (default {DEMO_STEPS})")
+    p.add_argument("--out", help="directory for metrics.jsonl, checkpoints, learning_curve.png (default: a new "
+                                 "runs/train/<time> folder per run; an existing non-empty one needs --force)")
+    p.add_argument("--force", action="store_true", help="write into an --out folder that already holds files")
     p.add_argument("--batch-size", type=int, default=256, help="episodes per step")
     p.add_argument("--group-size", type=int, default=8, help="samples per problem (> 1: group-relative advantages)")
     p.add_argument("--advantage", choices=["batch", "group"], help="default: group if --group-size > 1, else batch")
@@ -439,19 +505,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-context", type=int, default=4096,
                    help="tokens per episode at most (prompt, replies, observations): the rollout engine's slot size")
     p.add_argument("--max-turns", type=int, default=16, help="responses per multi-turn episode at most")
-    p.add_argument("--temperature", type=float, default=1.0)
+    p.add_argument("--temperature", type=float, default=1.0, help="sampling temperature during training (default 1)")
     p.add_argument("--kl-coef", type=float, default=0.0, help="> 0: KL penalty to the initial policy")
     p.add_argument("--micro-batch-size", type=int, help="episodes per forward/backward at most (default: 128 tiny, "
                                                         "64 hf; long episodes are also split by token count)")
     p.add_argument("--answer-format", choices=["tag", "boxed", "last_line", "raw"],
                    help="default: raw for tiny, each env's own for hf")
     p.add_argument("--mode", choices=["sync", "async"], default="sync", help="vector env mode")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="seed of the model's initialisation and the problem stream")
     p.add_argument("--time-limit", type=float, help="stop after this many seconds")
-    p.add_argument("--checkpoint-every", type=int, default=100)
+    p.add_argument("--checkpoint-every", type=int, default=100, help="steps between checkpoints (default 100)")
     p.add_argument("--device", help="torch device (default: cuda if available)")
     p.add_argument("--threads", type=int, default=1, help="CPU threads for the tiny model (0: torch's default)")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--quiet", action="store_true", help="no progress bar (there is none either when stderr is not a "
+                                                        "terminal)")
     p.add_argument("--eval-seeds", type=int, default=200,
                    help="held-out problems per env and level evaluated before and after training (0: none)")
     p.add_argument("--eval-levels", type=int, nargs="+", help="levels of that evaluation (default: --level)")
@@ -470,7 +537,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     try:
         return int(args.func(args))
-    except (KeyError, ValueError) as exc:
+    except (KeyError, ValueError, MissingExtra) as exc:
         print(f"palaestra: {exc.args[0] if exc.args else exc}", file=sys.stderr)
         return 2
 

@@ -26,21 +26,24 @@ from palaestra.core.env import MultiTurnEnv, SingleTurnEnv, TextEnv
 from palaestra.core.multiturn import MultiTurnTask
 from palaestra.core.registry import FACTORY_MODULE, factory_name, register_with_gymnasium, registry
 
-ENV_KWARGS = ("level", "render_mode", "answer_format", "tools", "max_tool_calls")
+ENV_KWARGS = ("level", "render_mode", "answer_format", "tools", "max_tool_calls", "tool_format")
 
 
 def make(env_id: str, *, level: int = 0, render_mode: str | None = None, answer_format: str | None = None,
-         tools: Sequence[str] | None = None, max_tool_calls: int = 8, **task_kwargs: Any) -> Any:
+         tools: Sequence[str] | None = None, max_tool_calls: int = 8, tool_format: str | None = None,
+         **task_kwargs: Any) -> Any:
     """Create the environment ``env_id`` (``family/name`` or ``family/name-vN``), a ``gymnasium.Env[str, str]``.
 
     ``level`` is the starting difficulty (``reset(options={"level": L})`` changes it);
     ``answer_format`` overrides how the final answer is extracted (``tag``, ``boxed``,
     ``last_line``, ``raw``); ``tools`` (names such as ``"python"``, ``"calculator"``) wraps
     the env in :class:`palaestra.wrappers.tool_use.ToolUseEnv` with at most
-    ``max_tool_calls`` calls per episode. Other keyword arguments go to the env's task
+    ``max_tool_calls`` calls per episode, written in ``tool_format`` (``hermes`` by default, ``llama3``,
+    ``mistral``, ``openai``: :mod:`palaestra.tools.formats`). Other keyword arguments go to the env's task
     (e.g. ``partial_credit=True``); unknown ones raise ``TypeError`` naming the accepted ones.
     """
-    spec = registry[env_id]
+    spec, implied = registry.resolve(env_id)  # a retired id warns and implies the old env's options
+    task_kwargs = {**implied, **task_kwargs}
     cls = spec.cls
     _check_task_kwargs(env_id, cls, task_kwargs)
     source = cls(answer_format=answer_format, **task_kwargs)
@@ -53,13 +56,15 @@ def make(env_id: str, *, level: int = 0, render_mode: str | None = None, answer_
         kwargs["render_mode"] = render_mode
     if tools:
         kwargs.update(tools=list(tools), max_tool_calls=max_tool_calls)
+        if tool_format is not None:
+            kwargs["tool_format"] = tool_format
     env.spec = _gym_spec(spec.versioned_id, spec.id, kwargs)
     if not tools:
         return env
     from palaestra.tools import make_tools
     from palaestra.wrappers.tool_use import ToolUseEnv
 
-    return ToolUseEnv(env, tools=make_tools(tools), max_calls=max_tool_calls)
+    return ToolUseEnv(env, tools=make_tools(tools), max_calls=max_tool_calls, tool_format=tool_format)
 
 
 def accepted_kwargs(env_id: str) -> list[str]:

@@ -73,3 +73,47 @@ def test_eval_prints_oracle_and_random_columns(capsys: pytest.CaptureFixture[str
 def test_ci_runs_the_readme_test_command() -> None:
     command = [ln for ln in (ROOT / ".ci/run").read_text().splitlines() if ln.strip() and not ln.startswith(("#", "set ", "cd "))][-1]
     assert command in (ROOT / "README.md").read_text()
+
+
+def test_list_of_an_unknown_family_says_which_families_exist(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["list", "--family", "no_such_family"]) == 1
+    err = capsys.readouterr().err
+    assert "no environment matches" in err and "graphs" in err and "games" in err
+
+
+def test_check_names_an_unknown_check(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "games/guess_number", "--only", "no_such_check"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown check(s) no_such_check" in err and "reference_accepted" in err
+
+
+def test_every_command_spells_envs_and_levels_the_same_way() -> None:
+    from palaestra.cli import build_parser
+
+    parser = build_parser()
+    for argv, env_dest, level_dest in ((["eval"], "envs", "levels"), (["train"], "env", "level"),
+                                       (["export", "hf", "--out", "x.jsonl"], "envs", "levels")):
+        for env_flag in ("--envs", "--env"):
+            for level_flag in ("--levels", "--level"):
+                args = parser.parse_args([*argv, env_flag, "strings/copy", level_flag, "1"])
+                assert getattr(args, env_dest) == ["strings/copy"] and getattr(args, level_dest) == [1]
+
+
+def test_every_argument_has_help() -> None:
+    from palaestra.cli import build_parser
+
+    parser = build_parser()
+    commands = next(a for a in parser._actions if a.dest == "command").choices
+    missing = [f"{name} {action.dest}" for name, sub in commands.items() for action in sub._actions
+               if action.dest != "help" and not action.help]
+    assert missing == []
+
+
+def test_golden_and_index_work_from_any_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)  # outside the checkout: the snapshots are still found in the checkout
+    assert main(["golden", "graphs/bridges"]) == 0
+    assert "ok   graphs/bridges" in capsys.readouterr().out
+    assert main(["golden", "--update", "graphs/bridges", "--dir", str(tmp_path / "snap")]) == 0
+    assert (tmp_path / "snap" / "graphs" / "bridges.json").is_file()
+    assert list(tmp_path.iterdir()) == [tmp_path / "snap"]  # nothing written to the current folder otherwise

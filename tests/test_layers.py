@@ -24,7 +24,8 @@ ALLOWED: dict[str, set[str]] = {
     "kit": {"core", "factory"},
     "baselines": {*BELOW_ENVS, "wrappers", "factory", "vector", "kit"},
     "integrations": {*BELOW_ENVS, "wrappers", "factory", "vector", "baselines", "catalog"},
-    "cli": {*BELOW_ENVS, "wrappers", "factory", "vector", "kit", "catalog", "baselines", "integrations"},
+    "ui": {*BELOW_ENVS, "wrappers", "factory", "vector", "baselines"},
+    "cli": {*BELOW_ENVS, "wrappers", "factory", "vector", "kit", "catalog", "baselines", "integrations", "ui"},
 }
 
 

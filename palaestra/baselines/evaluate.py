@@ -214,8 +214,10 @@ class SuiteResult:
                 entry = counts[(r["env_id"], r["level"], r["seed"])]
                 entry[0] += 1
                 entry[1] += int(r["correct"])
+            problems = {(r["env_id"], r["level"], r["seed"]) for r in records}
             row: dict[str, Any] = {
                 **dict(zip(columns, values)), "episodes": len(records), "errors": len(records) - len(judged),
+                "problems": len(problems),
                 "reward": sum(r["reward"] for r in judged) / len(judged) if judged else float("nan"),
             }
             for k in self.ks:
@@ -434,3 +436,14 @@ def plot_pass_at_k(result: SuiteResult, path: Path) -> Path | None:
     fig.savefig(path, dpi=100)
     plt.close(fig)
     return path
+
+
+def pass_cell(row: dict[str, Any], k: int) -> str:
+    """``pass@k`` of a result row with its coverage: ``0.512 (74/600)`` says it rests on 74 of the 600 problems.
+
+    A problem counts towards pass@k only when at least k of its samples were judged (errors are not scored),
+    so the coverage is printed next to every pass@k, whatever k.
+    """
+    value = row[f"pass@{k}"]
+    shown = "-" if value != value else f"{value:.3f}"  # NaN: nothing judged
+    return f"{shown} ({row[f'problems@{k}']}/{row['problems']})"

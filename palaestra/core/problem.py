@@ -7,6 +7,9 @@ Example::
     True
     >>> Problem.from_row(p.to_row()) == p
     True
+    >>> graded = Problem(env_id="code/knapsack", prompt="...", options={"partial_credit": True})
+    >>> Problem.from_json(graded.to_json()).options
+    {'partial_credit': True}
     >>> Verdict.right().reward
     1.0
 """
@@ -29,7 +32,12 @@ class Problem:
     ``version`` is the env version that generated it and ``answer_format`` how
     its final answer is extracted from a full response (``tag``, ``boxed``,
     ``last_line``, ``raw``): both travel with the problem, so
-    ``palaestra.score`` judges it the same way in any process.
+    ``palaestra.score`` judges it the same way in any process. ``options`` are the
+    grading keyword arguments the env was built with when they differ from its
+    defaults (``palaestra.make("code/knapsack", partial_credit=True)`` gives
+    ``{"partial_credit": True}``): ``score`` rebuilds the env with them. Empty options
+    are left out of :meth:`to_dict` and :meth:`to_json`, so a problem made with the
+    defaults serialises (and hashes) exactly as before options existed.
     """
 
     env_id: str = ""
@@ -40,6 +48,7 @@ class Problem:
     data: dict[str, Any] = field(default_factory=dict)
     version: int = 1
     answer_format: str = "tag"
+    options: dict[str, Any] = field(default_factory=dict)
 
     @property
     def versioned_id(self) -> str:
@@ -47,20 +56,31 @@ class Problem:
         return f"{self.env_id}-v{self.version}"
 
     def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        """Every field; ``options`` only when there are any (the serialised form of a default problem never changes)."""
+        fields = dataclasses.asdict(self)
+        if not self.options:
+            del fields["options"]
+        return fields
 
     def to_row(self) -> dict[str, Any]:
-        """A flat row of scalar columns (``data`` as a JSON string) that Arrow/parquet can hold."""
-        row = self.to_dict()
+        """A flat row of scalar columns (``data`` and ``options`` as JSON strings) that Arrow/parquet can hold.
+
+        Every row has the same columns, so a table of problems has one schema.
+        """
+        row = dataclasses.asdict(self)
         row["data"] = json.dumps(self.data, sort_keys=True, ensure_ascii=False)
+        row["options"] = json.dumps(self.options, sort_keys=True, ensure_ascii=False)
         return row
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> Problem:
-        """Inverse of :meth:`to_row` (other columns of the row are ignored)."""
+        """Inverse of :meth:`to_row` (other columns of the row are ignored; rows written before ``options`` load too)."""
         fields = {f.name: row[f.name] for f in dataclasses.fields(cls) if f.name in row}
-        if isinstance(fields.get("data"), str):
-            fields["data"] = json.loads(fields["data"])
+        for name in ("data", "options"):
+            if isinstance(fields.get(name), str):
+                fields[name] = json.loads(fields[name])
+        if fields.get("options") is None:
+            fields.pop("options", None)
         return cls(**fields)
 
     def to_json(self) -> str:

@@ -33,9 +33,11 @@ import importlib.metadata
 import json
 import re
 import sys
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 from palaestra.core.multiturn import MultiTurnTask
@@ -47,6 +49,7 @@ ENTRY_POINT_GROUP = "palaestra.envs"
 ENV_PACKAGE = "palaestra.envs"
 INDEX_PATH = Path(__file__).resolve().parent.parent / "envs" / "index.json"
 FACTORY_MODULE = "palaestra.factory"
+DEMO_TAG = "demo"  # demonstration tasks (a tiny model's first steps): listed and runnable, not counted as envs
 
 
 class RegistryError(TypeError, ValueError):
@@ -77,11 +80,21 @@ class EnvSpec:
     class_name: str
     answer_format: str = "tag"
     multiline: bool = False
+    unbounded: bool = False  # every level >= 0 is valid (``levels`` counts the named presets)
     loaded: type[ProblemSource] | None = dataclasses.field(default=None, compare=False, repr=False)
 
     @property
     def versioned_id(self) -> str:
         return f"{self.id}-v{self.version}"
+
+    @property
+    def shown_levels(self) -> str:
+        """How listings show the levels: ``5`` (levels 0-4), or ``5+`` when any level past the presets is valid too."""
+        return f"{self.levels}+" if self.unbounded else str(self.levels)
+
+    def accepts_level(self, level: int) -> bool:
+        """Whether ``level`` is valid for this env: a named preset, or any level >= 0 for an unbounded env."""
+        return 0 <= level and (level < self.levels or self.unbounded)
 
     @property
     def cls(self) -> type[ProblemSource]:
@@ -97,6 +110,57 @@ class EnvSpec:
     @classmethod
     def from_index(cls, entry: dict[str, Any]) -> EnvSpec:
         return cls(**{**entry, "tags": tuple(entry["tags"])})
+
+
+@dataclass(frozen=True)
+class Alias:
+    """A retired env id that still resolves, Gymnasium-style, with a :class:`DeprecationWarning`.
+
+    When two envs turn out to train the same skill they are merged; the retired id keeps working:
+    ``make(old)``, ``gymnasium.make("old-vN")`` and ``score`` of a problem the old env generated all
+    resolve to ``id`` (built with ``kwargs``, which ask it for the old env's part of the skill), and a
+    problem of the retired id's last ``version`` still scores. Listing the registry does not show it.
+    An env class declares its aliases as ``aliases = {"family/old": {"version": N, "kwargs": {...}}}``.
+    """
+
+    old: str
+    id: str
+    version: int
+    kwargs: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+    def to_index(self) -> dict[str, Any]:
+        return {"id": self.id, "version": self.version, "kwargs": dict(self.kwargs)}
+
+    def warning(self) -> DeprecationWarning:
+        given = f" ({', '.join(f'{k}={v!r}' for k, v in self.kwargs.items())})" if self.kwargs else ""
+        return DeprecationWarning(f"env id {self.old!r} is deprecated: it was merged into {self.id!r}{given}; "
+                                  f"use {self.id!r}")
+
+
+def warn_deprecated(alias: Alias) -> None:
+    """Warn that a retired id was used, attributed to the caller's code (outside palaestra and Gymnasium), so
+    that Python's default filters show it there."""
+    frame: FrameType | None = sys._getframe(1)
+    level = 2  # stacklevel 2 is the frame that called this function
+    while frame is not None and frame.f_globals.get("__name__", "").partition(".")[0] in ("palaestra", "gymnasium"):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(alias.warning(), stacklevel=level)
+
+
+def aliases_of(cls: type) -> list[Alias]:
+    """The aliases an env class declares (its class attribute ``aliases``), validated."""
+    declared = cls.__dict__.get("aliases", {})
+    env_id = getattr(cls, "id", "?")
+    if not isinstance(declared, dict):
+        raise RegistryError(f"{env_id}: aliases must be a dict {{old id: {{'version': N, 'kwargs': {{...}}}}}}")
+    found = []
+    for old, entry in declared.items():
+        if not (isinstance(old, str) and ID_PATTERN.match(old) and isinstance(entry, dict)
+                and isinstance(entry.get("version"), int) and isinstance(entry.get("kwargs", {}), dict)):
+            raise RegistryError(f"{env_id}: alias {old!r} must map a 'family/name' id to "
+                                "{'version': its last version, 'kwargs': {...}}")
+        found.append(Alias(old, env_id, entry["version"], dict(entry.get("kwargs", {}))))
+    return found
 
 
 def spec_of(cls: type) -> EnvSpec:
@@ -125,7 +189,7 @@ def spec_of(cls: type) -> EnvSpec:
     return EnvSpec(
         id=env_id, version=cls.version, family=family, turns=cls.turns, levels=cls.num_levels,
         tags=tuple(cls.tags), description=cls.description, module=cls.__module__, class_name=cls.__qualname__,
-        answer_format=cls.answer_format, multiline=cls.multiline, loaded=cls,
+        answer_format=cls.answer_format, multiline=cls.multiline, unbounded=cls.unbounded, loaded=cls,
     )
 
 
@@ -136,6 +200,7 @@ class Registry:
         self._index_path = index_path
         self._package = package
         self._specs: dict[str, EnvSpec] | None = None
+        self._aliases: dict[str, Alias] = {}
         self._plugins_loaded = False
 
     # --- reading ---------------------------------------------------------------------------------
@@ -143,14 +208,49 @@ class Registry:
         if self._specs is None:
             self._specs = {}
             if self._index_path is not None and self._index_path.exists():
-                for entry in json.loads(self._index_path.read_text())["envs"]:
+                index = json.loads(self._index_path.read_text())
+                for entry in index["envs"]:
                     spec = EnvSpec.from_index(entry)
                     self._specs[spec.id] = spec
+                for old, entry in index.get("aliases", {}).items():
+                    self._aliases[old] = Alias(old, entry["id"], entry["version"], entry.get("kwargs", {}))
         return self._specs
 
+    def alias_of(self, env_id: str) -> Alias | None:
+        """The alias ``env_id`` (bare or versioned) names, or None when it is not a retired id. Warns nothing."""
+        self._table()
+        base = VERSIONED_ID.match(env_id)
+        return self._aliases.get(base.group("id")) if base else None
+
+    def aliases(self) -> dict[str, Alias]:
+        """Every retired id and what it resolves to."""
+        self._table()
+        return dict(self._aliases)
+
+    def resolve(self, env_id: str) -> tuple[EnvSpec, dict[str, Any]]:
+        """The spec ``env_id`` names and the task keyword arguments it implies (an alias's; else none).
+
+        A retired id warns with a :class:`DeprecationWarning` naming the env it was merged into.
+        """
+        alias = self.alias_of(env_id)
+        spec = self[env_id]
+        return spec, dict(alias.kwargs) if alias else {}
+
     def __getitem__(self, env_id: str) -> EnvSpec:
+        return self._lookup(env_id, warn=True)
+
+    def _lookup(self, env_id: str, warn: bool) -> EnvSpec:
         base, version = split_id(env_id)
         table = self._table()
+        alias = self._aliases.get(base)
+        if alias is not None and base not in table:
+            if warn:
+                warn_deprecated(alias)
+            spec = self._lookup(alias.id, warn)
+            if version is not None and version not in (alias.version, spec.version):
+                raise KeyError(f"{env_id!r}: the retired id {base!r} resolves from version {alias.version} only "
+                               f"(now {spec.versioned_id})")
+            return spec
         if base not in table:
             self._import_conventional(base)
         if base not in table:
@@ -167,7 +267,7 @@ class Registry:
 
     def __contains__(self, env_id: object) -> bool:
         try:
-            self[str(env_id)]
+            self._lookup(str(env_id), warn=False)
         except KeyError:
             return False
         return True
@@ -192,6 +292,10 @@ class Registry:
             and (turns is None or s.turns == turns)
         ]
 
+    def counted(self) -> list[EnvSpec]:
+        """The specs that count as environments: every one but the demonstration tasks (tag ``demo``)."""
+        return [s for s in self.specs() if DEMO_TAG not in s.tags]
+
     def families(self) -> list[str]:
         return sorted({s.family for s in self.specs()})
 
@@ -205,12 +309,17 @@ class Registry:
                 raise RegistryError(f"env id {spec.id!r} is registered twice: by {existing.module}.{existing.class_name} "
                                     f"and by {spec.module}.{spec.class_name}; give one of them another id")
         table[spec.id] = spec
+        for alias in aliases_of(cls):
+            self._aliases[alias.old] = alias
         if FACTORY_MODULE in sys.modules:  # Gymnasium knows the registry once the factory is loaded
             register_with_gymnasium([spec])
 
     def remove(self, env_id: str) -> None:
-        """Forget an env (for tests and interactive development of plug-ins)."""
-        self._table().pop(split_id(env_id)[0], None)
+        """Forget an env and its aliases (for tests and interactive development of plug-ins)."""
+        base = split_id(env_id)[0]
+        self._table().pop(base, None)
+        for old in [old for old, alias in self._aliases.items() if alias.id == base or old == base]:
+            del self._aliases[old]
 
     def _import_conventional(self, base_id: str) -> None:
         """A new env not in the index yet: its conventional module registers it on import."""
@@ -245,6 +354,11 @@ def register_with_gymnasium(specs: Any) -> None:
             continue
         gym_register(id=spec.versioned_id, entry_point=f"{FACTORY_MODULE}:{factory_name(spec.id)}",
                      order_enforce=False, disable_env_checker=True)
+    for alias in registry.aliases().values():  # a retired id builds the env it was merged into, with a warning
+        old = f"{alias.old}-v{alias.version}"
+        if old not in gym_registry:
+            gym_register(id=old, entry_point=f"{FACTORY_MODULE}:{factory_name(alias.old)}",
+                         order_enforce=False, disable_env_checker=True)
 
 
 def factory_name(env_id: str) -> str:
@@ -262,5 +376,7 @@ def register(cls: type[ProblemSource]) -> type[ProblemSource]:
 
 
 def make_source(env_id: str, **kwargs: Any) -> ProblemSource:
-    """The problem source behind an env id: a Task or MultiTurnTask instance."""
-    return registry[env_id].cls(**kwargs)
+    """The problem source behind an env id: a Task or MultiTurnTask instance (a retired id: the env it was
+    merged into, asked for the old env's part of the skill)."""
+    spec, implied = registry.resolve(env_id)
+    return spec.cls(**{**implied, **kwargs})

@@ -1,7 +1,8 @@
 """Procedural problem sources and single-turn tasks.
 
 A :class:`Task` is one procedural single-turn environment: a frozen ``Config``
-dataclass, a difficulty schedule ``config(level)``, a generator
+dataclass, a difficulty schedule (``presets``: one ``Config`` per named level, and
+optionally a ``growth`` rule for every level past them), a generator
 ``generate(rng, config)``, a verifier ``verify(problem, answer)`` and a declared
 difficulty measure ``difficulty(problem)``.
 
@@ -9,6 +10,7 @@ Example::
 
     from dataclasses import dataclass
     from palaestra.core import Problem, Task, Verdict, register
+    from palaestra.core.task import Growth
 
     @register
     class Add(Task):
@@ -20,8 +22,8 @@ Example::
         class Config:
             digits: int
 
-        def config(self, level):
-            return self.Config(digits=level + 1)
+        presets = (Config(digits=1), Config(digits=2), Config(digits=3), Config(digits=4), Config(digits=5))
+        growth = Growth()  # level 5 has 6 digits, level 6 has 7, ...: any level >= 0 is valid
 
         def generate(self, rng, config):
             a, b = (rng.randrange(10 ** config.digits) for _ in range(2))
@@ -36,9 +38,13 @@ Example::
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+import inspect
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from palaestra.core import extract as extraction
@@ -49,14 +55,113 @@ MAX_ANSWER_CHARS = 20_000
 _NUMBER = re.compile(r"-?\d+")
 
 
+@dataclass(frozen=True)
+class Growth:
+    """The rule that computes the config of every level past an env's presets (the env is then unbounded).
+
+    Level ``n + k`` (``n`` presets, ``k >= 0``) is the last preset with each growing field
+    moved ``k + 1`` steps further. ``steps`` names a step per field; without it, every int
+    field (and every tuple of ints, such as a ``(low, high)`` range, element by element)
+    that grew over the presets keeps growing by its last rise, or by its mean rise over the
+    presets when it did not rise at the last one; every other field (a shrinking hint count,
+    a probability, a string, a category) keeps its last value. ``limits`` caps fields that
+    cannot grow forever (a word list's length); some other field must keep growing, or the
+    difficulty stops growing (the kit checks levels 0-9).
+
+    Example: presets with ``nodes`` 7, 10, 14, 20, 28 and ``Growth()`` give level 5 36
+    nodes, level 6 44, ...; ``Growth(steps={"nodes": 10}, limits={"colours": 6})`` gives
+    38, 48, ... and never more than 6 colours.
+    """
+
+    steps: Mapping[str, int | float] | None = None
+    limits: Mapping[str, int | float] = field(default_factory=dict)
+
+    def beyond(self, presets: Sequence[Any], past: int) -> Any:
+        """The config ``past`` levels beyond the last of ``presets``."""
+        last = presets[-1]
+        names = {f.name for f in dataclasses.fields(last)}
+        unknown = (set(self.steps or {}) | set(self.limits)) - names
+        if unknown:
+            raise ValueError(f"Growth names fields the Config does not have: {sorted(unknown)}")
+        changes: dict[str, Any] = {}
+        for name in names:
+            history = [getattr(config, name) for config in presets]
+            value = history[-1]
+            if isinstance(value, tuple) and value and all(_is_int(v) for v in value) and self.steps is None:
+                if all(isinstance(h, tuple) and len(h) == len(value) for h in history):
+                    grown = tuple(self._grow(name, [h[i] for h in history], past) for i in range(len(value)))
+                    if grown != value:
+                        changes[name] = grown
+            elif _is_int(value) or (isinstance(value, float) and self.steps is not None):
+                grown_value = self._grow(name, history, past)
+                if grown_value != value:
+                    changes[name] = grown_value
+        return dataclasses.replace(last, **changes)
+
+    def _grow(self, name: str, history: list[Any], past: int) -> Any:
+        value = history[-1]
+        if self.steps is not None:
+            step = self.steps.get(name, 0)
+        elif not all(_is_int(h) for h in history) or value <= history[0]:
+            step = 0
+        elif value > history[-2]:
+            step = value - history[-2]
+        else:
+            step = -(-(value - history[0]) // (len(history) - 1))  # the mean rise, rounded up
+        grown = value + step * past
+        if _is_int(value):
+            grown = int(round(grown))
+        limit = self.limits.get(name)
+        if limit is not None:
+            grown = min(grown, limit) if step > 0 else max(grown, limit)
+        return grown
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@functools.cache
+def option_defaults(cls: type) -> dict[str, Any]:
+    """The keyword parameters of ``cls.__init__`` other than ``answer_format``, with their defaults."""
+    return {name: p.default for name, p in inspect.signature(cls.__init__).parameters.items()
+            if name not in ("self", "answer_format") and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)}
+
+
 class ProblemSource:
     """What every environment shares: identity, version, difficulty levels and a seeded generator.
 
     Class attributes an author sets: ``id`` (``family/name``), ``family``,
     ``description`` (one line), ``tags``, ``version`` (bump it whenever what any
-    ``(id, level, seed)`` produces changes), ``num_levels`` (at least 5),
-    ``answer_format`` (default extractor) and ``multiline`` (True when answers span
-    several lines, which rules out the ``last_line`` format).
+    ``(id, level, seed)`` produces changes), ``answer_format`` (default extractor) and
+    ``multiline`` (True when answers span several lines, which rules out the
+    ``last_line`` format).
+
+    Levels. ``presets`` is a tuple of ``Config`` values, one per named level (at least 5;
+    ``num_levels`` is set to their count). An env with a ``growth`` rule (a :class:`Growth`,
+    or its own ``extrapolate(level)`` method) is *unbounded*: every level ``>= 0`` is valid,
+    levels past the presets computed by the rule; ``levels()`` and ``num_levels`` still
+    count the named presets (what listings show and what every level-by-level check walks),
+    and ``unbounded`` is True. An env that cannot grow says why in ``bounded``. Example::
+
+        @dataclass(frozen=True)
+        class Config:
+            nodes: int
+            edges: int
+
+        presets = (Config(7, 8), Config(10, 12), Config(14, 17), Config(20, 25), Config(28, 35))
+        growth = Growth()  # level 5: Config(36, 45), level 6: Config(44, 55), ...
+
+    and a fixed board instead::
+
+        presets = (Config(distance=10), ...)
+        bounded = "the 3x3 board has at most 31 moves to solve"
+
+    Grading options. Keyword arguments of ``__init__`` other than ``answer_format`` (e.g.
+    ``partial_credit``) are kept as attributes of the same name; every problem records
+    those that differ from their defaults (``Problem.options``) so ``palaestra.score``
+    grades it as the env that made it did. ``option_variants`` lists keyword sets the kit
+    checks that equivalence under (``({"partial_credit": True},)``).
     """
 
     id: ClassVar[str]
@@ -65,10 +170,21 @@ class ProblemSource:
     tags: ClassVar[tuple[str, ...]] = ()
     version: ClassVar[int] = 1
     turns: ClassVar[str] = "single"
-    num_levels: ClassVar[int] = 5
+    num_levels: ClassVar[int] = 5  # named presets (set from ``presets``); unbounded envs take any level past them
+    presets: ClassVar[tuple[Any, ...]] = ()
+    growth: ClassVar[Growth | None] = None
+    unbounded: ClassVar[bool] = False  # derived: a ``growth`` rule or an ``extrapolate`` method is declared
+    bounded: ClassVar[str] = ""  # why an env stops at its presets
+    option_variants: ClassVar[tuple[dict[str, Any], ...]] = ()
     answer_format: ClassVar[str] = "tag"  # how answers are extracted; its instruction ends every prompt
     multiline: ClassVar[bool] = False
     Config: ClassVar[type]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "presets" in cls.__dict__ and "num_levels" not in cls.__dict__:
+            cls.num_levels = len(cls.presets)
+        cls.unbounded = cls.growth is not None or cls.extrapolate is not ProblemSource.extrapolate
 
     def __init__(self, answer_format: str | None = None) -> None:
         if answer_format is not None:
@@ -79,11 +195,40 @@ class ProblemSource:
         return f"{cls.id}-v{cls.version}"
 
     def config(self, level: int) -> Any:
-        """The generation parameters for difficulty ``level`` (0 = easiest)."""
-        raise NotImplementedError
+        """The generation parameters of the named level ``level`` (0 = easiest): its preset."""
+        if not self.presets:
+            raise NotImplementedError(f"{type(self).__name__} declares no `presets`")
+        return self.presets[level]
+
+    def extrapolate(self, level: int) -> Any:
+        """The config of a level past the presets: the ``growth`` rule applied to the last two presets.
+
+        Overriding it (a rule a :class:`Growth` cannot say) also makes the env unbounded.
+        """
+        if self.growth is None:
+            raise NotImplementedError(f"{type(self).__name__} is bounded: {self.bounded or 'no growth rule'}")
+        last = self.num_levels - 1
+        return self.growth.beyond([self.config(named) for named in range(self.num_levels)], level - last)
 
     def levels(self) -> int:
+        """The number of named presets (levels ``0 .. levels() - 1``); unbounded envs also take any level past them."""
         return self.num_levels
+
+    def options(self) -> dict[str, Any]:
+        """The grading keyword arguments this instance was built with that differ from their defaults.
+
+        Read from ``__init__``'s parameters (``answer_format`` aside: problems carry it on
+        their own); a parameter whose default is None stands for the class attribute of
+        the same name.
+        """
+        chosen = {}
+        for name, default in option_defaults(type(self)).items():
+            if default is None:
+                default = getattr(type(self), name, None)
+            value = getattr(self, name, default)
+            if value != default:
+                chosen[name] = value
+        return chosen
 
     def generate(self, rng: random.Random, config: Any) -> Problem:
         """Make one problem from a private RNG; identity fields are filled in by :meth:`sample`."""
@@ -112,12 +257,19 @@ class ProblemSource:
         return extraction.wrap(answer, self.answer_format)
 
     def level_config(self, level: int) -> Any:
-        """``config(level)`` after checking the level, computed once per level and instance."""
-        if not isinstance(level, int) or isinstance(level, bool) or not 0 <= level < self.levels():
-            raise ValueError(f"{self.id}: level must be an int in [0, {self.levels() - 1}], got {level!r}")
+        """The config of ``level`` after checking it (preset or rule), computed once per level and instance."""
+        if not isinstance(level, int) or isinstance(level, bool) or level < 0:
+            raise ValueError(f"{self.id}: level must be an int >= 0, got {level!r}")
+        if level >= self.levels() and not self.unbounded:
+            raise ValueError(f"{self.id}: level must be an int in [0, {self.levels() - 1}], got {level!r}"
+                             + (f" ({self.bounded})" if self.bounded else ""))
         cache = self.__dict__.setdefault("_configs", {})
         if level not in cache:
-            cache[level] = self.config(level)
+            config = self.config(level) if level < self.levels() else self.extrapolate(level)
+            if not isinstance(config, self.Config):
+                raise TypeError(f"{self.id}: the config of level {level} is a {type(config).__name__}, "
+                                f"not a {self.Config.__name__}")
+            cache[level] = config
         return cache[level]
 
     def sample(self, level: int = 0, seed: int = 0) -> Problem:
@@ -125,7 +277,8 @@ class ProblemSource:
         config = self.level_config(level)
         made = self.generate(problem_rng(self.id, level, seed), config)
         prompt = f"{made.prompt}\n\n{self.format_instruction()}"
-        return Problem(self.id, level, seed, prompt, made.answer, made.data, self.version, self.answer_format)
+        return Problem(self.id, level, seed, prompt, made.answer, made.data, self.version, self.answer_format,
+                       self.options())
 
 
 class Task(ProblemSource):

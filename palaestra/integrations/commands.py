@@ -15,14 +15,17 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from palaestra.core.optional import require
+
 
 def add_commands(sub: Any) -> None:
     """Add ``export``, ``serve`` and ``serve-reward`` to the ``palaestra`` command's subparsers."""
     p = sub.add_parser("export", help="write env problems as a trainer's dataset (hf, verl, openrlhf)")
     p.add_argument("kind", choices=["hf", "verl", "openrlhf"], help="hf: Hugging Face rows (parquet/jsonl); verl: "
                                                                    "verl's RL parquet; openrlhf: OpenRLHF's JSONL")
-    p.add_argument("--envs", nargs="+", required=True, help="env ids")
-    p.add_argument("--levels", type=int, nargs="+", default=[0])
+    p.add_argument("--envs", "--env", dest="envs", nargs="+", required=True, help="env ids")
+    p.add_argument("--levels", "--level", dest="levels", type=int, nargs="+", default=[0],
+                   help="difficulty levels (default: 0)")
     p.add_argument("--seeds", type=int, default=100, help="problems 0..N-1 per env and level")
     p.add_argument("--first-seed", type=int, default=0, help="start the seeds here (e.g. held-out problems)")
     p.add_argument("--out", required=True, help="output file: .parquet, .jsonl or .json")
@@ -30,11 +33,12 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--system-prompt", help="a system message before every prompt")
     p.add_argument("--plain", action="store_true", help="plain-text prompts instead of chat messages (hf, openrlhf)")
     p.add_argument("--split", default="train", help="verl's extra_info split name")
+    p.add_argument("--workers", type=int, default=1, help="processes making rows (the file is the same for any count)")
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("serve", help="serve every env over HTTP in the OpenEnv protocol (needs openenv-core)")
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=int, default=8000, help="TCP port (default 8000)")
     p.add_argument("--envs", nargs="*", default=[], help="offer only these env ids (default: all)")
     p.add_argument("--default-env", help="the env a reset without env_id gets")
     p.add_argument("--tools", nargs="*", help="tools a client may ask for (default: all palaestra tools)")
@@ -46,10 +50,10 @@ def add_commands(sub: Any) -> None:
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("serve-reward", help="an HTTP reward server in OpenRLHF's /get_reward protocol")
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=5000)
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=int, default=5000, help="TCP port (default 5000)")
     p.add_argument("--max-batch", type=int, default=4096, help="samples per request at most")
-    p.add_argument("--max-body-bytes", type=int, default=64_000_000)
+    p.add_argument("--max-body-bytes", type=int, default=64_000_000, help="largest request body in bytes")
     p.add_argument("--max-concurrent", type=int, default=64, help="requests judged at once; more get 503")
     p.add_argument("--timeout", type=float, default=120.0, help="seconds an idle connection is kept")
     p.set_defaults(func=cmd_serve_reward)
@@ -67,12 +71,14 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     seeds = range(args.first_seed, args.first_seed + args.seeds)
     count = export(args.kind, args.envs, args.out, levels=args.levels, seeds=seeds, answer_format=args.answer_format,
-                   conversational=not args.plain, system_prompt=args.system_prompt, split=args.split)
+                   conversational=not args.plain, system_prompt=args.system_prompt, split=args.split,
+                   workers=args.workers)
     print(f"{count} rows written to {args.out}")
     return 0
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    require("openenv", "openenv", "palaestra serve")
     from palaestra.integrations.openenv_server import ServeConfig, serve
 
     tools = ServeConfig.tools if args.tools is None else tuple(args.tools)

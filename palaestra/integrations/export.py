@@ -16,7 +16,10 @@ the exact problem in any process with ``Problem.from_json`` and judges it with
 - ``openrlhf``: ``prompt``, ``label`` (the problem JSON) and ``datasource``; train with
   ``--data.input_key prompt --data.label_key label``.
 
-Files: ``.parquet`` (pyarrow), ``.jsonl`` or ``.json`` (one object per line).
+Files: ``.parquet`` (pyarrow), ``.jsonl`` or ``.json`` (one object per line). Rows are streamed:
+written in batches as they are made (constant memory, parquet in row groups), optionally by
+several worker processes (``workers``), always in the same order, so the file is identical for
+any worker count.
 
 Example::
 
@@ -34,6 +37,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from palaestra.core.optional import require
 from palaestra.core.problem import Problem
 from palaestra.core.registry import registry
 from palaestra.integrations.common import chat_prompt, data_source, is_multi_turn, problem_set
@@ -80,11 +84,11 @@ def _plain(problem: Problem, system_prompt: str | None) -> str:
 
 
 def rows_for(kind: str, problems: Iterable[Problem], conversational: bool = True, system_prompt: str | None = None,
-             split: str = "train") -> Iterator[dict[str, Any]]:
-    """The rows of ``kind`` (``hf``, ``verl``, ``openrlhf``) for ``problems``."""
+             split: str = "train", start: int = 0) -> Iterator[dict[str, Any]]:
+    """The rows of ``kind`` (``hf``, ``verl``, ``openrlhf``) for ``problems`` (verl's index counts from ``start``)."""
     if kind not in KINDS:
         raise ValueError(f"unknown export kind {kind!r}; choose one of {list(KINDS)}")
-    for index, problem in enumerate(problems):
+    for index, problem in enumerate(problems, start):
         if kind == "hf":
             yield hf_row(problem, conversational, system_prompt)
         elif kind == "verl":
@@ -93,19 +97,21 @@ def rows_for(kind: str, problems: Iterable[Problem], conversational: bool = True
             yield openrlhf_row(problem, conversational, system_prompt)
 
 
+ROWS_PER_BATCH = 2_000  # rows per parquet row group and per worker task: bounded memory, cheap hand-offs
+
+
 def write_rows(rows: Iterable[dict[str, Any]], path: str | Path) -> int:
-    """Write rows to ``.parquet``, ``.jsonl`` or ``.json`` (JSON lines); returns how many were written."""
+    """Write rows to ``.parquet``, ``.jsonl`` or ``.json`` (JSON lines) as they come; returns how many were written.
+
+    Parquet is written in row groups of :data:`ROWS_PER_BATCH` rows with the schema of the first
+    group (a column that is null throughout it is typed as text), so memory stays bounded.
+    """
     path = Path(path)
+    if path.suffix not in (".parquet", ".jsonl", ".json"):
+        raise ValueError(f"write to a .parquet, .jsonl or .json file, not {path.name!r}")
     path.parent.mkdir(parents=True, exist_ok=True)
     if path.suffix == ".parquet":
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-
-        table = pa.Table.from_pylist(list(rows))
-        pq.write_table(table, path)
-        return table.num_rows
-    if path.suffix not in (".jsonl", ".json"):
-        raise ValueError(f"write to a .parquet, .jsonl or .json file, not {path.name!r}")
+        return _write_parquet(rows, path)
     count = 0
     with path.open("w", encoding="utf-8") as out:
         for row in rows:
@@ -114,10 +120,77 @@ def write_rows(rows: Iterable[dict[str, Any]], path: str | Path) -> int:
     return count
 
 
+def _write_parquet(rows: Iterable[dict[str, Any]], path: Path) -> int:
+    pa = require("pyarrow", "export", "writing parquet")
+    pq = require("pyarrow.parquet", "export", "writing parquet")
+    writer, count = None, 0
+    try:
+        for batch in _batches(rows, ROWS_PER_BATCH):
+            if writer is None:
+                schema = pa.Table.from_pylist(batch).schema
+                schema = pa.schema([f.with_type(pa.string()) if pa.types.is_null(f.type) else f for f in schema])
+                writer = pq.ParquetWriter(path, schema)
+            writer.write_table(pa.Table.from_pylist(batch, schema=writer.schema))
+            count += len(batch)
+        if writer is None:  # no rows: an empty file with no columns still reads back
+            pq.write_table(pa.table({}), path)
+    finally:
+        if writer is not None:
+            writer.close()
+    return count
+
+
+def _batches(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
+    batch: list[Any] = []
+    for item in items:
+        batch.append(item)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def _rows_of_chunk(job: tuple[Any, ...]) -> list[dict[str, Any]]:
+    """One worker task: the rows of one env, one level and a run of seeds (module level: it is pickled)."""
+    kind, env_id, level, seeds, start, answer_format, conversational, system_prompt, split = job
+    return list(rows_for(kind, problem_set([env_id], [level], seeds, answer_format), conversational, system_prompt,
+                         split, start))
+
+
 def export(kind: str, env_ids: str | Iterable[str], out: str | Path, levels: int | Iterable[int] = (0,),
            seeds: int | Iterable[int] = 100, answer_format: str | None = None, conversational: bool = True,
-           system_prompt: str | None = None, split: str = "train") -> int:
-    """Write the problem set env ids x levels x seeds as ``kind`` rows to ``out``; returns the row count."""
+           system_prompt: str | None = None, split: str = "train", workers: int = 1) -> int:
+    """Write the problem set env ids x levels x seeds as ``kind`` rows to ``out``; returns the row count.
+
+    ``workers > 1`` makes the rows in that many processes; the file is the same for any worker count.
+    """
+    if kind not in KINDS:
+        raise ValueError(f"unknown export kind {kind!r}; choose one of {list(KINDS)}")
+    if workers < 1:
+        raise ValueError(f"workers must be >= 1, got {workers}")
     ids = [env_ids] if isinstance(env_ids, str) else list(env_ids)
-    problems = problem_set(ids, levels, seeds, answer_format)
-    return write_rows(rows_for(kind, problems, conversational, system_prompt, split), out)
+    if workers == 1:
+        problems = problem_set(ids, levels, seeds, answer_format)
+        return write_rows(rows_for(kind, problems, conversational, system_prompt, split), out)
+    level_list = [levels] if isinstance(levels, int) else list(levels)
+    seed_list = list(range(seeds)) if isinstance(seeds, int) else list(seeds)
+    jobs, start = [], 0
+    for env_id in ids:
+        for level in level_list:
+            if not _has_level(env_id, level):
+                continue
+            for first in range(0, len(seed_list), ROWS_PER_BATCH):
+                chunk = seed_list[first:first + ROWS_PER_BATCH]
+                jobs.append((kind, env_id, level, chunk, start, answer_format, conversational, system_prompt, split))
+                start += len(chunk)
+    import multiprocessing
+
+    # forkserver: workers start from a small clean process, not from a copy of the caller's threads and memory
+    with multiprocessing.get_context("forkserver").Pool(workers) as pool:
+        return write_rows((row for rows in pool.imap(_rows_of_chunk, jobs) for row in rows), out)
+
+
+def _has_level(env_id: str, level: int) -> bool:
+    """Whether ``problem_set`` makes problems of ``level`` for ``env_id`` (the rule it skips levels by)."""
+    return any(True for _ in problem_set([env_id], [level], [0]))

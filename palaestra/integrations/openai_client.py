@@ -41,6 +41,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+from palaestra.tools.formats import from_openai_message
+
 RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
 MAX_BACKOFF = 30.0
 
@@ -359,11 +361,14 @@ def _parse(raw: bytes) -> tuple[str, str | None]:
     try:
         payload = json.loads(raw)
         choice = payload["choices"][0]
-        content = choice["message"].get("content")
+        message = choice["message"]
+        content = message.get("content")
     except (ValueError, KeyError, IndexError, TypeError, AttributeError):
         raise _Retryable(f"malformed response body: {_snippet(raw)!r}") from None
     if content is not None and not isinstance(content, str):
         raise _Retryable(f"malformed response body: content is {type(content).__name__}")
+    if message.get("tool_calls"):  # a server that parses tool calls itself: back into the text the env reads
+        return from_openai_message(message), choice.get("finish_reason")
     return content or "", choice.get("finish_reason")
 
 

@@ -1,12 +1,19 @@
 """OpenRLHF's agent function for palaestra's multi-turn envs: ``--train.agent_func_path <this file>``.
 
-Targets ``openrlhf.utils.agent`` as of OpenRLHF commit ``3c3be623`` (August 2026): the file
+Targets ``openrlhf.utils.agent`` of OpenRLHF 0.11.2 and commit ``3c3be623`` (August 2026): the file
 defines ``AgentExecutor`` (a ``MultiTurnAgentExecutor``) over ``AgentInstance``, whose
 async ``reset(states)`` and ``step(states)`` OpenRLHF awaits once per episode and per
 reply. The label of each prompt row is the serialised problem (``palaestra export
 openrlhf``). Each step judges the reply with the env's rules and answers with the env's
 observation wrapped as the next user turn of the model's own chat template (OpenRLHF
 appends that text's tokens to the context without training on them).
+
+Token-exact turns: OpenRLHF keeps a reply's generated token ids (ending with the end-of-turn
+token, e.g. ``<|im_end|>``, when the model stopped by itself) but hands the agent the reply's
+text, from which the inference engine drops that token. The executor therefore records the
+last generated token of each reply, and the feedback starts with the template's turn closing
+minus what the reply's tokens already hold, so the episode's tokens are exactly the chat
+template's rendering of the conversation (tested), never ``<|im_end|><|im_end|>``.
 
 The episode logic (:class:`GameAgent`) needs no OpenRLHF, so it is tested without it.
 
@@ -20,12 +27,16 @@ Example::
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from typing import Any
 
 from palaestra.core.problem import Problem, Verdict
 from palaestra.integrations.common import Episode
 
 _PLACEHOLDER = "\x00palaestra-reply\x00"
+# The token ids of the reply being judged, recorded by the executor's engine proxy for the episode's own task
+# (each OpenRLHF episode runs in its own asyncio task, so concurrent episodes never see each other's).
+LAST_REPLY_TOKENS: ContextVar[list[int] | None] = ContextVar("palaestra_last_reply_tokens", default=None)
 
 
 class GameAgent:
@@ -60,7 +71,7 @@ class GameAgent:
             verdict = self.episode.verdict() or Verdict.unparsed()
             step_reward = self.episode.reward - before if verdict.error is None else 0.0
             done = self.episode.done
-            feedback = "" if done else self.feedback(reply, observation)
+            feedback = "" if done else self.feedback(reply, observation, LAST_REPLY_TOKENS.get())
         judged = verdict.error is None
         return {
             "rewards": _scalar(step_reward), "scores": _scalar(verdict.reward if judged else 0.0),
@@ -69,8 +80,12 @@ class GameAgent:
                            "error": _scalar(float(not judged))},
         }
 
-    def feedback(self, reply: str, observation: str) -> str:
-        """The text that closes the model's turn and opens the next one with ``observation`` (chat template)."""
+    def feedback(self, reply: str, observation: str, reply_tokens: list[int] | None = None) -> str:
+        """The text that closes the model's turn and opens the next one with ``observation`` (chat template).
+
+        ``reply_tokens`` (the reply's generated ids, when known) tell whether the reply already ended with
+        the template's end-of-turn token, which the reply's text does not show: then it is not repeated.
+        """
         tokenizer = self.tokenizer
         if tokenizer is None or not getattr(tokenizer, "chat_template", None):
             return f"\n{observation}\n"
@@ -81,7 +96,11 @@ class GameAgent:
         closing = before[before.index(_PLACEHOLDER) + len(_PLACEHOLDER):]
         turn = after[len(before):] if after.startswith(before) else f"\n{observation}\n"
         if closing.strip() and reply.rstrip().endswith(closing.strip()):
-            closing = ""  # the reply already closed its turn
+            closing = ""  # the reply's text already closed its turn
+        elif reply_tokens:
+            last = tokenizer.decode(reply_tokens[-1:], skip_special_tokens=False)
+            if last and closing.startswith(last):
+                closing = closing[len(last):]  # the reply's tokens end with the closing's first token
         return closing + turn
 
 
@@ -116,4 +135,24 @@ if AgentInstanceBase is not None:
         async def execute(self, prompt: Any, label: Any, sampling_params: Any, max_length: int, hf_tokenizer: Any,
                           llm_engine: Any, images: Any = None) -> Any:
             AgentInstance.tokenizer = hf_tokenizer
-            return await super().execute(prompt, label, sampling_params, max_length, hf_tokenizer, llm_engine, images)
+            token = LAST_REPLY_TOKENS.set(None)
+            try:
+                return await super().execute(prompt, label, sampling_params, max_length, hf_tokenizer,
+                                             RecordingEngine(llm_engine), images)
+            finally:
+                LAST_REPLY_TOKENS.reset(token)
+
+
+class RecordingEngine:
+    """An inference engine that notes each reply's token ids in :data:`LAST_REPLY_TOKENS` for the agent's step."""
+
+    def __init__(self, engine: Any) -> None:
+        self.engine = engine
+
+    async def generate(self, *args: Any, **kwargs: Any) -> Any:
+        output = await self.engine.generate(*args, **kwargs)
+        LAST_REPLY_TOKENS.set(list(output.outputs[0].token_ids))
+        return output
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.engine, name)

@@ -89,6 +89,9 @@ def build_dataset(env_ids: str | Sequence[str], levels: int | Sequence[int] = (0
     if curriculum is None and not streaming:
         return datasets.Dataset.from_list([row(p) for p in problem_set(ids, levels, seeds, answer_format)])
     level_list = [levels] if isinstance(levels, int) else list(levels)
+    if curriculum is not None:
+        for env_id in ids:  # every env of the mixture is logged from the first step, moved or not
+            curriculum.levels.setdefault(env_id, curriculum.level(env_id))
     share = list(weights) if weights is not None else [1.0] * len(ids)
     if len(share) != len(ids) or sum(share) <= 0:
         raise ValueError("weights must be one non-negative number per env id, not all zero")
@@ -115,7 +118,9 @@ class RewardFunction:
     scored. ``None`` marks a completion that could not be judged (``Verdict.error``).
     Metrics logged per env id, through TRL's ``log_metric``: ``palaestra/<env>/accuracy``,
     ``parse_rate``, ``error_rate``. With a ``curriculum``, every judged completion is
-    recorded for its env id.
+    recorded for its env id and ``palaestra/<env>/level`` is logged for every env the
+    curriculum knows (the mean level over the logging window), so levels reach the
+    trainer's ``log_history`` and every reporter (TensorBoard, W&B) like any other metric.
     """
 
     def __init__(self, curriculum: Curriculum | None = None, log_metrics: bool = True) -> None:
@@ -137,17 +142,26 @@ class RewardFunction:
         if self.log_metrics and log_metric is not None:
             for name, value in episode_metrics(env_ids, verdicts).items():
                 log_metric(name, value)
+            if self.curriculum is not None:
+                for name, value in curriculum_levels(self.curriculum).items():
+                    log_metric(name, value)
         return [None if v.error is not None else float(v.reward) for v in verdicts]
 
     @staticmethod
     def judge(problem: str, completion: Any, environment: Any = None) -> Verdict:
         if isinstance(environment, PalaestraEnvironment):
+            environment._finish(completion_text(completion))
             verdict = environment.verdict
             if verdict is not None:
                 return verdict
             if environment.episode is not None and environment.episode.multi_turn:
                 return Verdict.unparsed("no move was submitted")
         return score(problem, completion_text(completion))
+
+
+def curriculum_levels(curriculum: Curriculum) -> dict[str, float]:
+    """``palaestra/<env>/level`` for every env id the curriculum knows, moved or not."""
+    return {f"palaestra/{env_id}/level": float(curriculum.level(env_id)) for env_id in sorted(curriculum.levels)}
 
 
 def episode_metrics(env_ids: Sequence[str], verdicts: Sequence[Verdict]) -> dict[str, float]:
@@ -175,6 +189,9 @@ def _env_id(problem: str) -> str:
 # --- environments and tools -----------------------------------------------------------------------------
 
 
+DEFAULT_TOOL_CALLS = 8  # tool calls per rollout when neither the caller nor the env sets a budget
+
+
 class PalaestraEnvironment:
     """One rollout's environment for TRL's ``environment_factory`` (build it with :func:`environment_factory`).
 
@@ -184,18 +201,21 @@ class PalaestraEnvironment:
     """
 
     tool_names: tuple[str, ...] = ()
-    max_tool_calls: int = 8
+    max_tool_calls: int | None = None  # None: the env's own budget (``problem.data["budget"]``), else 8
 
     def __init__(self) -> None:
         self.episode: Episode | None = None
         self._tools: dict[str, Tool] = {t.name: t for t in make_tools(self.tool_names)}
         self._calls = 0
+        self._budget = DEFAULT_TOOL_CALLS
 
     def reset(self, **row: Any) -> str | None:
         """Start the rollout of ``row`` (a dataset row with a ``problem`` column); the instruction TRL appends."""
         problem = Problem.from_json(row["problem"])
         self.episode = Episode(problem)
         self._calls = 0
+        own = problem.data.get("budget") if isinstance(problem.data.get("budget"), int) else None
+        self._budget = self.max_tool_calls if self.max_tool_calls is not None else own or DEFAULT_TOOL_CALLS
         for tool in self._tools.values():
             tool.close()
             tool.reset()
@@ -222,11 +242,21 @@ class PalaestraEnvironment:
         """The episode's verdict (None while nothing was submitted); a property, so TRL offers it as no tool."""
         return self.episode.verdict() if self.episode is not None else None
 
+    def _finish(self, final_text: str) -> None:  # private: TRL offers public methods as tools
+        """The rollout's last message, as the env's own protocol reads it: a move or the final answer.
+
+        A model that answers in text, as the env's prompt asks (``<answer>...</answer>``), has made
+        its move even without calling ``submit``; the episode judges it unless it is already over.
+        """
+        episode = self.episode
+        if episode is not None and not episode.done and final_text.strip():
+            episode.submit(final_text)
+
     def _call_tool(self, name: str, arguments: dict[str, Any]) -> str:
         if self.episode is None or self.episode.done:
             return "error: the episode is over"
-        if self._calls >= self.max_tool_calls:
-            return f"error: tool call limit reached ({self.max_tool_calls} per episode)"
+        if self._calls >= self._budget:
+            return f"error: tool call limit reached ({self._budget} per episode); give your final answer now"
         self._calls += 1
         tool = self._tools[name]
         output = tool.call(arguments)
@@ -235,8 +265,13 @@ class PalaestraEnvironment:
         return output
 
 
-def environment_factory(tools: Sequence[str] = (), max_tool_calls: int = 8) -> Callable[[], PalaestraEnvironment]:
+def environment_factory(tools: Sequence[str] = (), max_tool_calls: int | None = None
+                        ) -> Callable[[], PalaestraEnvironment]:
     """A TRL ``environment_factory``: rollouts play palaestra problems, with ``tools`` bound to each problem.
+
+    Tool calls per rollout: ``max_tool_calls`` when given, else the env's own budget (the ``tools/*`` envs
+    state theirs in the prompt), else 8. The rollout's final text message counts as a move or the final
+    answer, as the env's prompt says; ``submit`` is there for models that prefer a tool.
 
     >>> factory = environment_factory(tools=["calculator"])
     >>> env = factory()
@@ -338,9 +373,18 @@ class CurriculumCallback(TrainerCallback):
             restore_curriculum(self.curriculum, json.loads(saved.read_text()))
 
     def on_log(self, args: Any, state: Any, control: Any, logs: dict[str, Any] | None = None, **kwargs: Any) -> None:
-        if logs is not None:
-            for env_id, level in sorted(self.curriculum.levels.items()):
-                logs[f"palaestra/{env_id}/level"] = level
+        # GRPO trainers log the levels through the reward function's metrics; for any other trainer, fill them in
+        # here, in the logs and in the log_history record the trainer just appended (reporters that run before
+        # this callback cannot see them then: use the reward function's metrics for those).
+        if logs is None:
+            return
+        levels = curriculum_levels(self.curriculum)
+        for name, value in levels.items():
+            logs.setdefault(name, value)
+        last = state.log_history[-1] if state.log_history else None
+        if isinstance(last, dict) and last.get("step") == state.global_step:
+            for name, value in levels.items():
+                last.setdefault(name, value)
 
 
 def restore_curriculum(curriculum: Curriculum, state: Mapping[str, Any]) -> None:

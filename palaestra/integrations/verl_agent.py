@@ -1,7 +1,8 @@
 """verl's agent loop for palaestra's multi-turn envs (games, code with test feedback).
 
-Targets ``verl.experimental.agent_loop`` as of verl-project/verl commit ``1dda039b`` (August
-2026): an ``AgentLoopBase`` subclass registered as ``palaestra_agent``, which verl
+Targets ``verl.experimental.agent_loop`` of the released verl 0.9.1 (which merges observation
+messages with ``ct_merge_context_msg``) and of verl-project/verl commit ``1dda039b`` (August 2026,
+``ct_merge_non_assistant_msg``): an ``AgentLoopBase`` subclass registered as ``palaestra_agent``, which verl
 instantiates per trajectory and awaits ``run(sampling_params, **row)`` on. Register it with
 ``actor_rollout_ref.rollout.agent.agent_loop_config_path`` pointing at a file written by
 :func:`palaestra.integrations.verl.write_agent_loop_config`; rows exported by ``palaestra
@@ -144,9 +145,12 @@ if AgentLoopBase is not None:
                                                                              assistant_logprobs=reply_logprobs)
                 return merged.token_ids, mask, logprobs
 
+            # verl 0.9.1 renamed the observation merge; the pinned commit still has the old name
+            merge_context = getattr(self, "ct_merge_context_msg", None) or self.ct_merge_non_assistant_msg
+
             async def merge_messages(before: list[Message], after: list[Message], ids: list[int], mask: list[int],
                                      logprobs: list[float] | None) -> Merge:
-                merged, mask, logprobs = await self.ct_merge_non_assistant_msg(before, after, ids, mask, logprobs)
+                merged, mask, logprobs = await merge_context(before, after, ids, mask, logprobs)
                 return merged.token_ids, mask, logprobs
 
             def decode(ids: list[int]) -> str:

@@ -75,13 +75,17 @@ def check_levels(env_id: str, s: Settings) -> str:
         _require(isinstance(cfg, source.Config), f"config({level}) is not a {source.Config.__name__}")
     for level in range(1, n):
         _require(configs[level] != configs[level - 1], f"levels {level - 1} and {level} have the same config")
-    for bad in (-1, n):
+    if source.unbounded:  # past the presets, the rule's config: a new one at every level
+        beyond = source.level_config(n)
+        _require(isinstance(beyond, source.Config) and beyond != configs[-1],
+                 f"level {n} (past the presets) should have a new {source.Config.__name__}")
+    for bad in (-1, n, 1.5, True) if not source.unbounded else (-1, 1.5, True):
         try:
-            source.sample(bad, 0)
+            source.sample(bad, 0)  # type: ignore[arg-type]
         except ValueError:
             continue
-        raise ContractError(f"level {bad} should be rejected with ValueError")
-    return f"{n} levels"
+        raise ContractError(f"level {bad!r} should be rejected with ValueError")
+    return f"{n} named levels" + (", unbounded" if source.unbounded else "")
 
 
 def check_determinism(env_id: str, s: Settings) -> str:

@@ -1,9 +1,137 @@
-"""Kit checks: levels (round 3: declarative and unbounded levels). See :mod:`palaestra.kit.base` for the shapes a check takes."""
+"""Kit checks: levels past the presets (unbounded envs) and grading options (score equals step).
+
+- ``unbounded_levels``: an unbounded env (a ``growth`` rule or an ``extrapolate`` method) gives a
+  valid problem at every level 0-9 (the reference, or for a game the oracle, is accepted), its
+  difficulty measure's mean grows from each level to the next, and no problem at those levels takes
+  more than :data:`GENERATE_CPU_SECONDS` of CPU time to generate (``time.process_time``, so a busy
+  machine does not make it flake). A bounded env must say why in ``bounded``.
+- ``score_matches_step``: ``palaestra.score(problem, reply)`` gives the reward ``env.step`` gave, for
+  the env built with its defaults and with every keyword set in ``option_variants``: on the reference,
+  a corrupted answer, and (for a game) the oracle's episode and its first move alone. Every keyword
+  ``__init__`` takes must be readable back as an attribute and tried by some variant.
+"""
 
 from __future__ import annotations
 
+import random
+import time
 from collections.abc import Callable
+from typing import Any
 
-from palaestra.kit.base import Settings
+from palaestra.core.env import MultiTurnEnv
+from palaestra.core.registry import make_source
+from palaestra.core.scoring import score
+from palaestra.core.task import ProblemSource, Task, option_defaults
+from palaestra.factory import make
+from palaestra.kit.base import Settings, _require, _verify, sample
 
-CHECKS: dict[str, Callable[[str, Settings], str]] = {}
+CHECKED_LEVELS = 10  # levels 0-9: the presets and five levels computed by the rule
+GENERATE_CPU_SECONDS = 1.0  # CPU time one problem may take to generate, at any of those levels
+DIFFICULTY_SEED = 300_000  # the seeds check_difficulty uses, so levels 0-4 come from the shared cache
+
+
+def check_unbounded_levels(env_id: str, s: Settings) -> str:
+    source = make_source(env_id)
+    if not source.unbounded:
+        return f"bounded: {source.bounded or 'no reason declared'}"
+    configs = [source.level_config(level) for level in range(CHECKED_LEVELS)]
+    for level in range(1, CHECKED_LEVELS):
+        _require(isinstance(configs[level], source.Config), f"level {level}: the config is not a {source.Config.__name__}")
+        _require(configs[level] != configs[level - 1], f"levels {level - 1} and {level} have the same config")
+    means, slowest = [], 0.0
+    for level in range(CHECKED_LEVELS):
+        values = []
+        for seed in range(DIFFICULTY_SEED, DIFFICULTY_SEED + s.difficulty_seeds):
+            started = time.process_time()
+            problem = sample(env_id, level, seed)
+            slowest = max(slowest, time.process_time() - started)
+            _require(slowest <= GENERATE_CPU_SECONDS,
+                     f"level {level} seed {seed}: generation took {slowest:.2f} s of CPU (bound {GENERATE_CPU_SECONDS} s)")
+            values.append(float(source.difficulty(problem)))
+        means.append(sum(values) / len(values))
+        if level:
+            _require(means[level] > means[level - 1], f"difficulty mean does not grow from level {level - 1} to "
+                                                      f"{level}: {means[level - 1]:.3g} -> {means[level]:.3g}")
+    for level in range(source.levels(), CHECKED_LEVELS):
+        for seed in range(s.seeds):
+            _require_valid(env_id, source, level, seed)
+    return (f"levels 0-{CHECKED_LEVELS - 1}: difficulty means " + " < ".join(f"{m:.3g}" for m in means)
+            + f"; slowest generation {slowest * 1000:.0f} ms CPU")
+
+
+def _require_valid(env_id: str, source: ProblemSource, level: int, seed: int) -> None:
+    """The problem at ``(level, seed)`` is solvable: its reference is accepted, or the oracle wins the game."""
+    if isinstance(source, Task):
+        problem = sample(env_id, level, seed)
+        _require(problem.answer is not None, f"level {level} seed {seed}: no reference answer")
+        verdict = _verify(source, problem, problem.answer or "")
+        _require(verdict.correct and verdict.reward == 1.0, f"level {level} seed {seed}: reference rejected: {verdict}")
+        return
+    env = make(env_id, level=level)
+    assert isinstance(env, MultiTurnEnv)
+    total, reward, _ = _oracle_episode(env, level, seed, moves=None)
+    _require(reward > 0 and abs(total - 1.0) < 1e-9, f"level {level} seed {seed}: the oracle's episode earned {total}")
+
+
+def _oracle_episode(env: MultiTurnEnv, level: int, seed: int, moves: int | None) -> tuple[float, float, list[str]]:
+    """Play the oracle (all its moves, or the first ``moves``): total reward, last reward, the responses."""
+    env.reset(seed=seed, options={"level": level})
+    total, reward, done, responses = 0.0, 0.0, False, []
+    while not done and (moves is None or len(responses) < moves):
+        responses.append(env.oracle_action())
+        _, reward, terminated, truncated, _ = env.step(responses[-1])
+        total += reward
+        done = terminated or truncated
+    if moves is None:
+        _require(done, f"level {level} seed {seed}: the oracle did not finish the game")
+    return total, reward, responses
+
+
+def check_score_matches_step(env_id: str, s: Settings) -> str:
+    source = make_source(env_id)
+    declared = {name for variant in source.option_variants for name in variant}
+    for name in option_defaults(type(source)):
+        _require(name in declared, f"__init__ takes {name!r} but no entry of `option_variants` tries it")
+        _require(hasattr(source, name), f"__init__ takes {name!r} but the instance has no attribute {name!r}: "
+                                        "keep it under the same name so problems can record it")
+    variants: list[dict[str, Any]] = [{}, *source.option_variants]
+    last = source.levels() - 1
+    compared = 0
+    for variant in variants:
+        env = make(env_id, **variant)
+        for level in sorted({0, last}):
+            for seed in range(min(s.seeds, 2)):
+                compared += _compare(env_id, env, variant, level, seed)
+    return f"score equals step on {compared} replies under {len(variants)} option set(s)"
+
+
+def _compare(env_id: str, env: Any, variant: dict[str, Any], level: int, seed: int) -> int:
+    where = f"options {variant} level {level} seed {seed}"
+    if isinstance(env, MultiTurnEnv):
+        replies = [_oracle_episode(env, level, seed, moves=None), _oracle_episode(env, level, seed, moves=1)]
+        for total, _, responses in replies:
+            _require(env.problem is not None and env.problem.options == env.source.options(), f"{where}: the problem "
+                     f"records options {env.problem and env.problem.options}, the env has {env.source.options()}")
+            replayed = score(env.problem.to_json(), responses)
+            _require(abs(replayed.reward - min(1.0, total)) < 1e-9,
+                     f"{where}: step rewards add up to {total} over {len(responses)} move(s), score gives {replayed.reward}")
+        return len(replies)
+    task = env.source
+    assert isinstance(task, Task)
+    _, info = env.reset(seed=seed, options={"level": level})
+    problem = info["problem"]
+    answers = [problem.answer or "", *task.corruptions(problem, random.Random(seed))[:1]]
+    for answer in answers:
+        env.reset(seed=seed, options={"level": level})
+        response = task.format_answer(answer)
+        _, reward, *_ = env.step(response)
+        scored = score(problem.to_json(), response)
+        _require(abs(scored.reward - reward) < 1e-9,
+                 f"{where}: env.step gave {reward} and score gave {scored.reward} for {answer[:60]!r}")
+    return len(answers)
+
+
+CHECKS: dict[str, Callable[[str, Settings], str]] = {
+    "unbounded_levels": check_unbounded_levels,
+    "score_matches_step": check_score_matches_step,
+}

@@ -38,6 +38,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+from palaestra.core.optional import require
 from palaestra.tools.base import Tool
 
 MAX_QUERY_CHARS = 1_000
@@ -78,7 +79,7 @@ class SearchIndex:
     """A BM25 index of one corpus (titles count with the text)."""
 
     def __init__(self, corpus: _Corpus) -> None:
-        import bm25s  # the ``tools`` extra; imported only when an index is built
+        bm25s = require("bm25s", "tools", "the search tool")  # imported only when an index is built
 
         self.key = corpus.key
         self.documents = list(corpus.documents)

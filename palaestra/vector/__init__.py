@@ -69,6 +69,8 @@ def make_vec(
     ``wrappers`` (picklable callables ``env -> env``, e.g. a class or a
     ``functools.partial``) are applied to every sub-env inside its worker; other
     keyword arguments go to ``palaestra.make`` (e.g. ``tools=["python"]``).
+    ``level`` may pass the named presets (0-4) for unbounded envs (``palaestra list``
+    shows their levels as ``5+``); every env of the suite must accept it.
     """
     import importlib
 
@@ -80,7 +82,9 @@ def make_vec(
     if not ids:
         raise ValueError("make_vec needs at least one env id")
     for env_id in ids:
-        registry[env_id]  # unknown ids fail here, in the caller's process
+        spec = registry[env_id]  # unknown ids and levels an env does not take fail here, in the caller's process
+        if not spec.accepts_level(level):
+            raise ValueError(f"{env_id} takes levels 0 to {spec.levels - 1} (it is bounded), not level {level}")
     num_envs = num_envs if num_envs is not None else len(ids)
     if num_envs < 1:
         raise ValueError(f"num_envs must be >= 1, got {num_envs}")

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from palaestra.core.optional import require
 from palaestra.vector.runners import PooledRunner, Slots
 from palaestra.vector.shard import Shard
 
@@ -36,8 +37,7 @@ class RayRunner(PooledRunner):
     def __init__(self, slots: Slots, num_workers: int | None = None, timeout: float = 60.0,
                  modules: Sequence[str] = (), wrappers: Sequence[Any] = (), address: str | None = None,
                  cpus_per_worker: float = 1.0) -> None:
-        import ray
-
+        ray = require("ray", "ray", 'make_vec(mode="ray")')
         if not ray.is_initialized():
             ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
         self.ray = ray

@@ -3,7 +3,10 @@
 A :class:`Curriculum` keeps, per env id, the current level and the outcomes of recent episodes at
 that level. After ``window`` episodes at a level it raises the level when the accuracy reached
 ``raise_at`` and lowers it when the accuracy fell to ``lower_at`` (RLVE-style curricula only raise;
-lowering keeps a model that regressed from staring at problems it cannot solve). Episodes that hit
+lowering keeps a model that regressed from staring at problems it cannot solve). The top level is
+each env's own: its last named preset for a bounded env, none for an unbounded one (its levels past
+the presets are computed by a rule, so the curriculum keeps raising while the model keeps up);
+``max_level`` caps every env at once. Episodes that hit
 an infrastructure error are not counted. Its state is a small JSON-native dict, saved and restored
 with the trainer's checkpoint.
 
@@ -20,6 +23,8 @@ Example::
     1
     >>> Curriculum.from_state(curriculum.state()).level("arithmetic/expression")
     1
+    >>> Curriculum(max_level=6).top_level("graphs/bridges")  # without max_level: None when the env is unbounded
+    6
 """
 
 from __future__ import annotations
@@ -41,7 +46,7 @@ class Curriculum:
     raise_at: float = 0.8
     lower_at: float = 0.3
     min_level: int = 0
-    max_level: int = 4
+    max_level: int | None = None  # None: each env's own top level (none for an unbounded env)
     start_level: int = 0
     levels: dict[str, int] = field(default_factory=dict)
     outcomes: dict[str, list[bool]] = field(default_factory=dict)
@@ -51,11 +56,21 @@ class Curriculum:
     def __post_init__(self) -> None:
         if not 0.0 <= self.lower_at < self.raise_at <= 1.0:
             raise ValueError("need 0 <= lower_at < raise_at <= 1")
-        if self.window < 1 or not self.min_level <= self.start_level <= self.max_level:
+        if self.window < 1 or self.start_level < self.min_level or (
+                self.max_level is not None and self.start_level > self.max_level):
             raise ValueError("need window >= 1 and min_level <= start_level <= max_level")
 
     def level(self, env_id: str) -> int:
         return self.levels.get(env_id, self.start_level)
+
+    def top_level(self, env_id: str) -> int | None:
+        """The highest level ``env_id`` may reach: ``max_level`` if set, else the env's last preset (None: unbounded)."""
+        if self.max_level is not None:
+            return self.max_level
+        from palaestra.core.registry import registry
+
+        spec = registry[env_id]
+        return None if spec.unbounded else spec.levels - 1
 
     def record(self, env_id: str, correct: bool, error: bool = False) -> int:
         """Count one finished episode at the env's current level; returns the (possibly new) level."""
@@ -69,8 +84,9 @@ class Curriculum:
         accuracy = sum(recent) / len(recent)
         current = self.level(env_id)
         new = current
+        top = self.top_level(env_id)
         if accuracy >= self.raise_at:
-            new = min(current + 1, self.max_level)
+            new = current + 1 if top is None else min(current + 1, top)
         elif accuracy <= self.lower_at:
             new = max(current - 1, self.min_level)
         recent.clear()  # a fresh window at the (possibly same) level

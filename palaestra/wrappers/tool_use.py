@@ -57,18 +57,20 @@ from gymnasium.error import ResetNeeded
 
 from palaestra.core.problem import Verdict
 from palaestra.tools.base import Tool
-from palaestra.tools.calls import CLOSE_CALL, OPEN_CALL, ToolCall, parse_tool_calls
+from palaestra.tools.calls import ToolCall
+from palaestra.tools.formats import ToolCallFormat, get_format
 
 
-def tools_prompt(tools: Sequence[Tool], max_calls: int) -> str:
-    """The tool section appended to the prompt (Hermes / Qwen style)."""
+def tools_prompt(tools: Sequence[Tool], max_calls: int, tool_format: ToolCallFormat | None = None) -> str:
+    """The tool section appended to the prompt, in the model family's tool-call format (default Hermes / Qwen)."""
+    fmt = tool_format or get_format(None)
     lines = "\n".join(json.dumps(t.schema(), ensure_ascii=False) for t in tools)
     return (
         "You may call tools to help you. The available tools, as JSON schemas:\n"
         f"<tools>\n{lines}\n</tools>\n\n"
-        "To call a tool, write a JSON object with the tool's name and arguments inside tool-call tags:\n"
-        f'{OPEN_CALL}{{"name": "<tool name>", "arguments": {{...}}}}{CLOSE_CALL}\n'
-        "Each result comes back inside <tool_response></tool_response>. "
+        "To call a tool, write a JSON object with the tool's name and arguments like this:\n"
+        f"{fmt.example}\n"
+        f"{fmt.result_note} "
         f"You may make at most {max_calls} tool call{'s' if max_calls != 1 else ''} in total. "
         "When you are done, reply without a tool call and give your final answer as instructed above."
     )
@@ -85,8 +87,10 @@ class ToolUseEnv(gym.Wrapper[str, str, str, str]):
     ``palaestra.make(env_id, tools=["python", "calculator"])``.
     """
 
-    def __init__(self, env: gym.Env, tools: Iterable[Tool] = (), max_calls: int = 8) -> None:
+    def __init__(self, env: gym.Env, tools: Iterable[Tool] = (), max_calls: int = 8,
+                 tool_format: str | None = None) -> None:
         super().__init__(env)
+        self.format = get_format(tool_format)  # how calls are written and read back (palaestra.tools.formats)
         self.tool_list = list(tools)
         names = [t.name for t in self.tool_list]
         if len(set(names)) != len(names):
@@ -107,7 +111,9 @@ class ToolUseEnv(gym.Wrapper[str, str, str, str]):
         inner = self.env.spec
         if inner is None:
             return None
-        tools = {"tools": [t.name for t in self.tool_list], "max_tool_calls": self.max_calls}
+        tools: dict[str, Any] = {"tools": [t.name for t in self.tool_list], "max_tool_calls": self.max_calls}
+        if self.format.name != "hermes":
+            tools["tool_format"] = self.format.name
         return dataclasses.replace(inner, kwargs={**inner.kwargs, **tools})
 
     # --- the Gymnasium API -----------------------------------------------------
@@ -116,7 +122,7 @@ class ToolUseEnv(gym.Wrapper[str, str, str, str]):
         for tool in self.tool_list:
             tool.reset()
             tool.bind(info.get("problem"))
-        prompt = f"{obs}\n\n{tools_prompt(self.tool_list, self.max_calls)}" if self.tool_list else obs
+        prompt = f"{obs}\n\n{tools_prompt(self.tool_list, self.max_calls, self.format)}" if self.tool_list else obs
         self.calls_used = 0
         self.segments = [("user", prompt)]
         self._infra = []
@@ -130,7 +136,7 @@ class ToolUseEnv(gym.Wrapper[str, str, str, str]):
         if not self._active:
             raise ResetNeeded("call reset() before step(), and again after the episode ended")
         self.segments.append(("assistant", action))
-        calls = parse_tool_calls(action, limit=self.max_calls + 1) if OPEN_CALL in action else []
+        calls = self.format.parse(action, limit=self.max_calls + 1)
         if calls:
             return self._tool_step(calls)
         obs, reward, terminated, truncated, info = self.env.step(action)
@@ -155,7 +161,7 @@ class ToolUseEnv(gym.Wrapper[str, str, str, str]):
         exhausted = self.calls_used >= self.max_calls
         errors_before = len(self._infra)
         responses = [self._run(call) for call in calls]
-        obs = "\n".join(f"<tool_response>\n{r}\n</tool_response>" for r in responses)
+        obs = "\n".join(self.format.result(r) for r in responses)
         self.segments.append(("tool", obs))
         new_errors = self._infra[errors_before:]
         if new_errors:

@@ -13,7 +13,7 @@ torch = pytest.importorskip("torch", reason="the REINFORCE baseline needs torch 
 
 import palaestra  # noqa: E402
 from palaestra import sandbox  # noqa: E402
-from palaestra.baselines.evaluate import PolicyChat, Suite, run_suite  # noqa: E402
+from palaestra.baselines.evaluate import PolicyChat, Suite, pass_cell, run_suite  # noqa: E402
 from palaestra.baselines.reinforce import (  # noqa: E402
     TrainConfig,
     _loss_rows,
@@ -112,6 +112,9 @@ def test_eval_leaves_errors_out_of_pass_at_k_and_counts_their_reasons(down: Down
     assert rows[CODE_ENV]["pass@1"] != rows[CODE_ENV]["pass@1"]  # NaN: nothing was judged
     assert rows["strings/copy"]["errors"] == 0 and rows["strings/copy"]["pass@1"] == 0.0
     assert result.error_reasons() == {"sandbox down": 6}
+    # pass@k is printed with the problems it rests on: none of the code env's 3, all 3 of strings/copy
+    assert pass_cell(rows[CODE_ENV], 2) == "- (0/3)"
+    assert pass_cell(rows["strings/copy"], 2) == "0.000 (3/3)"
 
 
 def test_eval_cli_prints_error_reasons_and_fails_when_nothing_was_judged(

@@ -209,3 +209,21 @@ def test_cli_train_then_eval_the_checkpoint(tmp_path: Path, capsys: pytest.Captu
     records = [json.loads(line) for line in (tmp_path / "eval" / "transcripts.jsonl").read_text().splitlines()]
     assert len(records) == 6
     assert all(r["messages"][0]["content"].endswith("Reply with the answer only.") for r in records)
+    # a second run into the same folder is refused (nothing is overwritten) unless --force says so
+    again = ["train", "--steps", "1", "--batch-size", "8", "--out", str(tmp_path / "run"), "--quiet", "--eval-seeds", "0"]
+    before = (tmp_path / "run" / "checkpoint.pt").read_bytes()
+    assert main(again) == 2
+    assert "already holds files" in capsys.readouterr().err
+    assert (tmp_path / "run" / "checkpoint.pt").read_bytes() == before
+    assert main([*again, "--force"]) == 0
+
+
+def test_cli_train_writes_a_new_folder_per_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    run = ["train", "--envs", "strings/copy", "--levels", "0", "--steps", "1", "--batch-size", "8", "--eval-seeds", "0"]
+    assert main(run) == 0 and main(run) == 0
+    folders = sorted(p for p in (tmp_path / "runs" / "train").iterdir())
+    assert len(folders) == 2 and all((f / "checkpoint.pt").is_file() for f in folders)
+    assert main([*run[:-2], "--levels", "0", "1"]) == 2
+    assert "one level at a time" in capsys.readouterr().err

@@ -11,7 +11,8 @@ from gymnasium.utils.env_checker import check_env
 
 import palaestra
 from palaestra.tools import Calculator, PythonTool
-from palaestra.wrappers.tool_use import ToolUseEnv, parse_tool_calls
+from palaestra.tools.calls import parse_tool_calls
+from palaestra.wrappers.tool_use import ToolUseEnv
 
 
 def call(name: str, **arguments) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from palaestra.core.registry import make_source
-from palaestra.envs.planning.missionaries_cannibals import read_loads
+from palaestra.envs.planning.people_crossing import read_loads
 from palaestra.envs.planning.river_crossing import read_crossings
 from palaestra.envs.planning.strips import StripsRules, action_text, plan_text, read_plan
 from palaestra.solvers.simulate import shortest_plan
@@ -159,7 +159,7 @@ def test_sokoban_accepts_lurd_and_refuses_pushing_into_a_wall():
 
 
 def test_river_crossing_refuses_leaving_a_forbidden_pair():
-    task = make_source("planning/river_crossing")
+    task = make_source("planning/river_crossing", puzzle="items")
     problem = task.sample(0, 0)
     a, b = problem.data["conflicts"][0]
     names = problem.data["items"]

@@ -13,7 +13,7 @@ import string
 from collections import Counter
 
 from palaestra.core.registry import make_source
-from palaestra.envs.symbolic import arc_1d, list_functions
+from palaestra.envs.symbolic import list_functions, rows
 from palaestra.envs.symbolic.cipher import decrypt
 from palaestra.envs.symbolic.cube_rotation import rotate
 from palaestra.envs.symbolic.elementary_ca import step
@@ -65,8 +65,8 @@ def test_cipher_crib_fits_exactly_one_key_by_brute_force():
 
 
 def test_induction_tasks_are_unique_among_all_short_programs():
-    for module, env_id in ((list_functions, "symbolic/list_functions"), (arc_1d, "symbolic/arc_1d")):
-        task = make_source(env_id)
+    for module, domain in ((list_functions, "numbers"), (rows, "rows")):  # symbolic/arc_1d merged in as rows
+        task = make_source("symbolic/list_functions", domain=domain)
         library = module.library()
         for level in (0, 1, 2):
             for seed in range(3):
@@ -79,7 +79,7 @@ def test_induction_tasks_are_unique_among_all_short_programs():
                         if all(run(program, x) == y for x, y in examples):
                             outputs.add(run(program, query))
                 by_name = {p.name: p for p in library}
-                assert outputs == {run([by_name[n] for n in data["program"]], query)}, (env_id, level, seed)
+                assert outputs == {run([by_name[n] for n in data["program"]], query)}, (domain, level, seed)
 
 
 def test_self_reference_has_one_consistent_assignment():
@@ -159,8 +159,8 @@ def test_a_consistent_program_undefined_on_the_new_input_makes_the_answer_ambigu
 
 
 def test_induction_prompts_name_the_program_family_and_read_labelled_answers():
-    for env_id, level in (("symbolic/list_functions", 3), ("symbolic/arc_1d", 4)):
-        task = make_source(env_id)
+    for domain, level in (("numbers", 3), ("rows", 4)):
+        task = make_source("symbolic/list_functions", domain=domain)
         problem = task.sample(level, 0)
         assert "one to 3 steps applied in turn" in problem.prompt and "The examples determine the answer" in problem.prompt
         assert task.verify(problem, f"The output is {problem.answer}.").correct

@@ -97,6 +97,9 @@ def run_trl_snippets(tiny_model_dir: Path, tmp_path: Path, monkeypatch: pytest.M
         source = re.sub(r"max_steps=\d+", f"max_steps=1, **{extra!r}", source)
         exec(compile(source, "README.md (TRL)", "exec"), namespace)  # our own documentation, not model text
         assert namespace["trainer"].state.global_step == 1
+        if "Curriculum(" in block:  # levels reach the trainer's log history (and so every reporter), moved or not
+            logged = {k for h in namespace["trainer"].state.log_history for k in h}
+            assert {"palaestra/arithmetic/expression/level", "palaestra/logic/propositional/level"} <= logged
     assert any("rewards/palaestra/mean" in h for h in namespace["trainer"].state.log_history)
 
 

@@ -55,6 +55,16 @@ def test_eval_suite_writes_transcripts_summary_and_a_report(tmp_path: Path, caps
     assert "v99" in capsys.readouterr().err
 
 
+def test_eval_suite_without_a_model_plays_the_oracle_and_random(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    envs = {"arithmetic/expression": registry["arithmetic/expression"].version}
+    suite = write_suite(tmp_path / "tiny.json", envs)
+    assert main(["eval", "--suite", str(suite), "--out", str(tmp_path / "run")]) == 0
+    out = capsys.readouterr().out
+    assert "oracle on suite tiny v3: 12 episodes" in out and "random on suite tiny v3: 12 episodes" in out
+    oracle = json.loads((tmp_path / "run" / "oracle" / "summary.json").read_text())
+    assert oracle["episodes"] == 12 and (tmp_path / "run" / "random" / "report.md").exists()
+
+
 def test_reverify_rescores_transcripts_and_reports_what_changed(tmp_path: Path,
                                                                  capsys: pytest.CaptureFixture) -> None:
     envs = {"arithmetic/expression": registry["arithmetic/expression"].version,

@@ -176,6 +176,40 @@ def test_environment_tools_are_bound_per_rollout_and_infrastructure_errors_are_n
     assert reward([None], [final], problem=[problem.to_json()], environments=[env]) == [None]
 
 
+def test_a_text_answer_counts_as_the_envs_own_protocol_says() -> None:
+    """A model that answers a game or a tools/* question in text, as the env's prompt asks, is judged on it."""
+    reward = palaestra_trl.RewardFunction()
+    game = sample("games/guess_number", 0, 5)
+    env = palaestra_trl.environment_factory()()
+    env.reset(problem=game.to_json())
+    final = [{"role": "assistant", "content": f"It must be <answer>{game.answer}</answer>"}]
+    assert reward([None], [final], problem=[game.to_json()], environments=[env]) == [1.0]
+    env.reset(problem=game.to_json())
+    wrong = [{"role": "assistant", "content": "<answer>-1</answer>"}]
+    assert reward([None], [wrong], problem=[game.to_json()], environments=[env]) == [0.0]
+
+    question = sample("tools/word_problems", 0, 3)
+    env = palaestra_trl.environment_factory(tools=["calculator"])()
+    env.reset(problem=question.to_json())
+    answer = [{"role": "assistant", "content": f"<answer>{question.answer}</answer>"}]
+    assert reward([None], [answer], problem=[question.to_json()], environments=[env]) == [1.0]
+
+
+def test_tool_budget_is_the_envs_own_unless_the_caller_sets_one() -> None:
+    question = sample("tools/word_problems", 0, 3)
+    budget = question.data["budget"]
+    env = palaestra_trl.environment_factory(tools=["calculator"])()
+    env.reset(problem=question.to_json())
+    outputs = [env.calculator(expression="1+1") for _ in range(budget + 1)]
+    assert outputs[:budget] == ["2"] * budget and "limit reached" in outputs[-1] and f"({budget} per" in outputs[-1]
+    capped = palaestra_trl.environment_factory(tools=["calculator"], max_tool_calls=1)()
+    capped.reset(problem=question.to_json())
+    assert capped.calculator(expression="1+1") == "2" and "limit reached" in capped.calculator(expression="1+1")
+    plain = palaestra_trl.environment_factory(tools=["calculator"])()
+    plain.reset(problem=sample("arithmetic/addition", 0, 2).to_json())  # no budget of its own: 8
+    assert sum(plain.calculator(expression="1") == "1" for _ in range(9)) == 8
+
+
 def test_stateless_tools_as_trl_functions() -> None:
     [calculator] = palaestra_trl.tool_functions(["calculator"])
     assert calculator(expression="2**10") == "1024"

@@ -174,9 +174,11 @@ def test_agent_loop_episode_masks_observations_and_is_judged_by_replay(tokenizer
     assert len(cut.response_ids) <= 20 and cut.turns < len(moves)
 
 
-def test_agent_loop_class_against_verls_interface(tokenizer: Any, tmp_path: Path,
+@pytest.mark.parametrize("verl_version", ["0.9.1", "1dda039b"])
+def test_agent_loop_class_against_verls_interface(verl_version: str, tokenizer: Any, tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    """PalaestraAgentLoop.run with stand-ins for the verl pieces it touches (commit 1dda039b signatures)."""
+    """PalaestraAgentLoop.run with stand-ins for the verl pieces it touches, with the signatures of the released
+    verl 0.9.1 (``ct_merge_context_msg``) and of the pinned commit 1dda039b (``ct_merge_non_assistant_msg``)."""
     pydantic = pytest.importorskip("pydantic")
     registered: dict[str, dict[str, str]] = {}
 
@@ -213,13 +215,17 @@ def test_agent_loop_class_against_verls_interface(tokenizer: Any, tmp_path: Path
                                                           None, None)
             return types.SimpleNamespace(token_ids=ids), mask, None
 
-        async def ct_merge_non_assistant_msg(self, previous_messages: list[dict[str, Any]],
-                                             updated_messages: list[dict[str, Any]], runtime_token_ids: list[int],
-                                             response_mask: list[int], response_logprobs: Any = None,
-                                             tools: Any = None) -> Any:
+        async def merge_context(self, previous_messages: list[dict[str, Any]],
+                                updated_messages: list[dict[str, Any]], runtime_token_ids: list[int],
+                                response_mask: list[int], response_logprobs: Any = None, tools: Any = None) -> Any:
             ids, mask, _ = await self._tokens.merge_messages(previous_messages, updated_messages, runtime_token_ids,
                                                              response_mask, None)
             return types.SimpleNamespace(token_ids=ids), mask, None
+
+    # the observation merge's name is the one difference between the two verl versions the loop supports
+    setattr(AgentLoopBase, "ct_merge_context_msg" if verl_version == "0.9.1" else "ct_merge_non_assistant_msg",
+            AgentLoopBase.merge_context)
+    del AgentLoopBase.merge_context
 
     def register(name: str) -> Any:
         def decorate(cls: type) -> type:

@@ -81,10 +81,13 @@ class Inequalities(Task):
 
     def difficulty(self, problem: Problem) -> float:
         """Degree of the polynomials involved plus the critical points, plus 1-4 for repeated roots, poles,
-        irrational roots and absolute values."""
+        irrational roots and absolute values, plus the pieces of the solution set and a tenth of its digits."""
         extra = {"linear": 0, "quadratic": 0, "polynomial": 1, "square": 1, "rational": 2, "irrational": 4,
                  "absolute": 4}[problem.data["kind"]]
-        return float(problem.data["degree"] + problem.data["critical"] + extra)
+        solution = problem.data["solution"]
+        pieces = solution.count("∪") + 1
+        digits = sum(c.isdigit() for c in solution)
+        return float(problem.data["degree"] + problem.data["critical"] + extra) + pieces / 2 + digits / 10
 
     def spellings(self, problem: Problem) -> list[str]:
         solution = read_intervals(problem.data["solution"], allow_empty=True)

@@ -192,8 +192,9 @@ class RationalSimplification(Task):
 
     def difficulty(self, problem: Problem) -> float:
         """Total degree of the unreduced numerator and denominator, plus 2 for combining fractions and 4 for
-        a quotient of fractions."""
-        return float(problem.data["degree"] + {"cancel": 0, "sum": 2, "quotient": 4}[problem.data["kind"]])
+        a quotient of fractions, plus a tenth of the digits of the coefficients shown (the factoring work)."""
+        digits = sum(c.isdigit() for c in problem.data["shown"])
+        return float(problem.data["degree"] + {"cancel": 0, "sum": 2, "quotient": 4}[problem.data["kind"]]) + digits / 10
 
     def spellings(self, problem: Problem) -> list[str]:
         answer = problem.answer

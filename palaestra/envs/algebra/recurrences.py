@@ -88,8 +88,9 @@ class Recurrences(Task):
         return Verdict.right()
 
     def difficulty(self, problem: Problem) -> float:
-        """Steps of the rule (1 for a common difference ... 8 for a second-order closed form)."""
-        return float(problem.data["steps"])
+        """Steps of the rule (1 for a common difference ... 8 for a second-order closed form), plus a tenth of
+        the answer's digits (the arithmetic carried to the asked term, or the closed form's constants)."""
+        return float(problem.data["steps"]) + sum(c.isdigit() for c in problem.answer or "") / 10
 
     def spellings(self, problem: Problem) -> list[str]:
         if "value" in problem.data:

@@ -69,8 +69,9 @@ class BinPacking(Task):
                        data={"names": names, "sizes": sizes, "capacity": config.capacity, "bins": len(bins)})
 
     def difficulty(self, problem: Problem) -> float:
-        """Number of items."""
-        return float(len(problem.data["sizes"]))
+        """Number of items, plus the bins to fill and how tightly they are filled (total size / capacity)."""
+        data = problem.data
+        return float(len(data["sizes"])) + data["bins"] / 2 + sum(data["sizes"]) / (data["capacity"] * data["bins"])
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         names, sizes, capacity = problem.data["names"], problem.data["sizes"], problem.data["capacity"]

@@ -3,8 +3,8 @@
 Random expression trees over one-letter variables, with ``+ - * /`` (left-associative) and, from
 level 2 on, ``^`` (right-associative, binding tightest). The infix text uses the fewest
 parentheses the precedence rules need, plus (from level 3 on) a few redundant ones. The postfix
-form of a parse is unique, so the verifier compares tokens exactly, ignoring spaces and commas
-between them.
+form of a parse is unique, so the verifier compares tokens exactly: tokens separated by spaces or
+commas, or all run together (``ab+``); a mix of the two (``ab +``) is not read.
 """
 
 from __future__ import annotations
@@ -60,8 +60,12 @@ class InfixToPostfix(Task):
         return Problem(prompt=prompt, answer=postfix, data={"infix": infix, "postfix": postfix})
 
     def difficulty(self, problem: Problem) -> float:
-        """Operators in the expression."""
-        return float(sum(problem.data["postfix"].count(op) for op in PRECEDENCE))
+        """Operators in the expression, plus the parentheses to resolve and the operators that change
+        precedence on the way (each one pops the stack)."""
+        postfix = problem.data["postfix"].split()
+        operators = [t for t in postfix if t in PRECEDENCE]
+        changes = sum(PRECEDENCE[a] != PRECEDENCE[b] for a, b in zip(operators, operators[1:]))
+        return float(len(operators)) + problem.data["infix"].count("(") / 2 + changes / 4
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         tokens = _read_tokens(answer, set(problem.data["infix"]) - set(PRECEDENCE) - set("() "))
@@ -130,12 +134,20 @@ def _postfix(tree: Tree) -> list[str]:
 
 def _read_tokens(answer: str, variables: set[str]) -> str | None:
     """The answer's tokens run together (``"ab+"``), or None. Letters must be the problem's variables,
-    so the words of a trailing sentence are not read as tokens (the sentence is then cut as a tail)."""
+    so the words of a trailing sentence are not read as tokens (the sentence is then cut as a tail).
+
+    Two layouts are read: every token separated from the next (by spaces or commas: ``a b +``, ``a, b, +``),
+    or none separated (``ab+``, unambiguous with one-character tokens). A mix (``ab +``, ``rc v * -``) is not
+    postfix written token by token, so it is not read."""
     if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
         return None
 
     def core(text: str) -> str | None:
-        s = re.sub(r"[\s,]+", "", strip_wrappers(text).translate(_SPELLED).lower())
+        s = strip_wrappers(text).translate(_SPELLED).lower().strip()
+        pieces = [piece for piece in re.split(r"[\s,]+", s) if piece]
+        if len(pieces) > 1 and any(len(piece) != 1 for piece in pieces):
+            return None
+        s = "".join(pieces)
         return s if _TOKENS.match(s) and all(c in variables for c in s if c.isalpha()) else None
 
     return read_with_tail(unify(answer), core, clauses=False)

@@ -69,8 +69,8 @@ class IntervalScheduling(Task):
                        data={"names": names, "spans": spans, "best": len(chosen)})
 
     def difficulty(self, problem: Problem) -> float:
-        """Number of activities."""
-        return float(len(problem.data["spans"]))
+        """Number of activities plus the size of a largest compatible set."""
+        return float(len(problem.data["spans"]) + problem.data["best"] / 2)
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         names, spans = problem.data["names"], problem.data["spans"]

@@ -50,8 +50,8 @@ class LongestIncreasingSubsequence(Task):
                        data={"sequence": sequence, "length": len(best)})
 
     def difficulty(self, problem: Problem) -> float:
-        """Length of the sequence."""
-        return float(len(problem.data["sequence"]))
+        """Length of the sequence plus the length of a longest increasing subsequence."""
+        return float(len(problem.data["sequence"]) + problem.data["length"] / 2)
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         values = read_ints(answer)

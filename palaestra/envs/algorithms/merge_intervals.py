@@ -54,8 +54,9 @@ class MergeIntervals(Task):
                        data={"intervals": spans, "merged": merged})
 
     def difficulty(self, problem: Problem) -> float:
-        """Number of intervals to merge."""
-        return float(len(problem.data["intervals"]))
+        """Number of intervals to merge plus the merges they take (intervals in, minus intervals out)."""
+        data = problem.data
+        return float(len(data["intervals"]) + (len(data["intervals"]) - len(data["merged"])) / 2)
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         got = read_intervals(answer)

@@ -73,8 +73,13 @@ class MultiKeySort(Task):
                              "keys": keys})
 
     def difficulty(self, problem: Problem) -> float:
-        """Records times keys."""
-        return float(len(problem.data["records"]) * len(problem.data["keys"]))
+        """Records times keys, plus the records whose first key ties with another (the later keys decide)."""
+        records, keys = problem.data["records"], problem.data["keys"]
+        rows = [dict(zip(("name", "age", "city", "score"), r)) for r in records]
+        key = {**BASIC, **DERIVED}[keys[0][0]][1]
+        first = [str(key(r)) for r in rows]
+        tied = sum(first.count(v) > 1 for v in first)
+        return float(len(records) * len(keys) + tied / 2)
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         names = [r[0] for r in problem.data["records"]]

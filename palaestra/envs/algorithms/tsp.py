@@ -74,8 +74,10 @@ class TravellingSalesman(Task):
         return {"nearest neighbour + 2-opt": heuristic}
 
     def difficulty(self, problem: Problem) -> float:
-        """Number of cities."""
-        return float(len(problem.data["names"]))
+        """Number of cities, plus the optimal tour's length over the longest distance (long tours between
+        far cities are harder to rule out)."""
+        longest = max(max(row) for row in problem.data["distance"])
+        return float(len(problem.data["names"])) + problem.data["length"] / max(1, longest) / 2
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         names, distance = problem.data["names"], problem.data["distance"]

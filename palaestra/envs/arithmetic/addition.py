@@ -23,7 +23,7 @@ class Addition(Task):
     id = "arithmetic/addition"
     family = "arithmetic"
     description = "Add two or three whole numbers (two digits with a one-digit sum at level 0)."
-    tags = ("math", "arithmetic", "starter")
+    tags = ("math", "arithmetic", "starter", "demo")  # a demonstration task: not counted among the envs
 
     @dataclass(frozen=True)
     class Config:

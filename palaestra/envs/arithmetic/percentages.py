@@ -79,8 +79,9 @@ class Percentages(Task):
         return Verdict.judge(value == Fraction(problem.data["value"]), "wrong value")
 
     def difficulty(self, problem: Problem) -> float:
-        """Arithmetic steps the question needs (1 for a percent of a number ... 6 for chained steps)."""
-        return float(problem.data["steps"])
+        """Arithmetic steps the question needs (1 for a percent of a number ... 6 for chained steps), plus a
+        tenth of the digits of the exact value."""
+        return float(problem.data["steps"]) + sum(c.isdigit() for c in problem.data["value"]) / 10
 
     def spellings(self, problem: Problem) -> list[str]:
         value = Fraction(problem.data["value"])

@@ -249,9 +249,10 @@ class DefiniteIntegral(Task):
 
     def difficulty(self, problem: Problem) -> float:
         """The technique's weight (1 polynomial ... 6 partial fractions; 2 more for a sum) plus the
-        distinct constants (logarithms, roots, π, e) in the value."""
-        constants = sum(1 for part in ("ln", "sqrt", "pi", "e^") if part in problem.data["value"])
-        return float(problem.data["weight"] + constants)
+        distinct constants (logarithms, roots, π, e) in the value, plus a tenth of the value's digits."""
+        value = problem.data["value"]
+        constants = sum(1 for part in ("ln", "sqrt", "pi", "e^") if part in value)
+        return float(problem.data["weight"] + constants) + sum(c.isdigit() for c in value) / 10
 
     def spellings(self, problem: Problem) -> list[str]:
         answer = problem.answer

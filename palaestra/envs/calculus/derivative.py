@@ -10,7 +10,8 @@ Any equivalent formula is right, simplified or not (``2x*cos(x^2)``,
 ``\\cos(x^{2}) \\cdot 2x``, ``e^{2x}(2\\sin x + \\cos x)``): the answer is compared with the
 derivative of the function, computed independently of the reference by automatic
 differentiation at 40 digits, at several points of an interval where the function is
-defined; rounded coefficients (``0.333``) do not pass.
+defined and at points spread over (-5, 5), both signs, wherever the function is real
+there; rounded coefficients (``0.333``) do not pass.
 """
 
 from __future__ import annotations
@@ -38,6 +39,9 @@ from palaestra.verifiers.formulas import (
 
 POINTS = 6
 LOW, HIGH = Fraction(1, 2), Fraction(3, 2)  # every generated function is defined on this interval
+# ...and is checked wherever else it is real on (-5, 5), both signs: an answer right only for 1/2 < x < 3/2
+# (``... + x - abs(x)``) is caught.
+SPREAD = [*points_in(Fraction(-5), Fraction(0), 4), *points_in(Fraction(0), Fraction(5), 4)]
 _EXAMPLE = "6x^2 - 2sin(2x) + e^x/x"
 
 
@@ -140,9 +144,9 @@ class Derivative(Task):
             return Verdict.unparsed("not a formula in x")
         function = reference_tree(problem.data["function"], ("x",))
         checked = 0
-        for point in points_in(LOW, HIGH, POINTS):
+        for point in [*points_in(LOW, HIGH, POINTS), *SPREAD]:
             want = derivative_at(function, "x", point)
-            if want is None:
+            if want is None or any(getattr(v, "imag", 0) != 0 for v in want):  # f is not real there
                 continue
             if not agree(evaluate(tree, point), want[1]):
                 return Verdict.wrong("not the derivative")

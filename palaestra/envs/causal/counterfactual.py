@@ -141,9 +141,10 @@ class Counterfactual(Task):
         return Verdict.judge(value == Fraction(problem.data["value"]), "wrong value")
 
     def difficulty(self, problem: Problem) -> float:
-        """Variables (noise terms to reason about) plus the query's weight (evidence and outcomes involved)."""
+        """Variables (noise terms to reason about) plus the query's weight (evidence and outcomes involved),
+        plus a tenth of the digits of the exact probability (the arithmetic)."""
         weight = {"outcome": 0, "mediator": 2, "third_evidence": 2, "joint": 4}[problem.data["kind"]]
-        return float(problem.data["variables"] + weight)
+        return float(problem.data["variables"] + weight) + sum(c.isdigit() for c in problem.data["value"]) / 10
 
     def spellings(self, problem: Problem) -> list[str]:
         return [*super().spellings(problem), *other_spellings(Fraction(problem.data["value"])),

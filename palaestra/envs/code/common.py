@@ -119,6 +119,7 @@ class FunctionTask(Task):
     family = "code"
     multiline = True
     partial_credit: bool = False  # a class default; the constructor may override it per instance
+    option_variants = ({"partial_credit": True},)
 
     def __init__(self, answer_format: str | None = None, partial_credit: bool | None = None) -> None:
         super().__init__(answer_format)

@@ -72,9 +72,12 @@ class GridPaths(FunctionTask):
                                 reference_source=_source(spec), examples=2, extra={"spec": spec})
 
     def difficulty(self, problem: Problem) -> float:
-        """The dynamic programme's work on the largest test: move kinds times cells."""
-        cells = max(len(t["args"][0]) * len(t["args"][0][0]) for t in problem.data["tests"])
-        return len(problem.data["spec"]["moves"]) * cells
+        """The dynamic programme's work on the largest test (move kinds times cells), plus the walls on it and
+        the total weight of the moves (what the recurrence has to combine)."""
+        grid = max((t["args"][0] for t in problem.data["tests"]), key=lambda g: len(g) * len(g[0]))
+        walls = sum(row.count("#") for row in grid)
+        spec = problem.data["spec"]
+        return len(spec["moves"]) * len(grid) * len(grid[0]) + walls + sum(spec.get("ways", [])) / 2
 
 
 def _spec(rng: random.Random, config: GridPaths.Config) -> dict[str, Any]:

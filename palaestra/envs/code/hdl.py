@@ -116,6 +116,30 @@ def clocked_bench(module: str, ports: Sequence[Port], cycles: Sequence[Mapping[s
             "    clk = 0;\n" + "\n".join(steps) + "\n    $finish;\n  end\nendmodule\n")
 
 
+def plant_distinguishing_reset(rng: Any, model: Any, p: dict[str, Any], cycles: list[dict[str, int]],
+                               first: int = 4) -> bool:
+    """Make the hidden cycles tell a synchronous reset from an asynchronous one (``cycles`` is edited in place).
+
+    The two styles differ only in a cycle with ``rst = 1`` whose displayed outputs (read before the edge) differ
+    between the state reached and the reset state: an asynchronous reset shows the reset state at once, a
+    synchronous one only after the edge. If no reset cycle does, ``rst`` is set in a random cycle from ``first`` on
+    that does. ``model`` has ``reset_state``, ``output`` and ``step`` (a template). False when no cycle can.
+    """
+    reset = model.reset_state(p)
+    state, candidates = reset, []
+    for i, x in enumerate(cycles):
+        differs = model.output(p, state, x) != model.output(p, reset, x)
+        if differs and x["rst"]:
+            return True
+        if differs and i >= first:
+            candidates.append(i)
+        state = reset if x["rst"] else model.step(p, state, x)
+    if not candidates:
+        return False
+    cycles[rng.choice(candidates)]["rst"] = 1
+    return True
+
+
 def check_module(program: Program, bench: str, expected: Sequence[str]) -> Report:
     """Simulate the candidate's module under ``bench`` and compare the displayed lines."""
     return polyglot.check_program(program, "", expected, driver=bench, budget=Budget(cpu_seconds=2.0))

@@ -67,6 +67,7 @@ class PolyglotTask(Task):
     family = "code"
     multiline = True
     partial_credit: ClassVar[bool] = False
+    option_variants = ({"partial_credit": True},)
     toolchains: ClassVar[tuple[str, ...]] = STDIO_LANGUAGES  # sandbox languages the env's problems need
 
     def __init__(self, answer_format: str | None = None, partial_credit: bool | None = None) -> None:

@@ -51,7 +51,9 @@ class Schema:
     value: str
 
     def create(self) -> str:
-        return (f"CREATE TABLE {self.table} ({self.id} INTEGER PRIMARY KEY, {self.group} TEXT NOT NULL, "
+        # Not INTEGER PRIMARY KEY: that makes the id the rowid, and SQLite would then store and scan the rows in id
+        # order, so a window missing the stated tie-break by id would still read ties in id order.
+        return (f"CREATE TABLE {self.table} ({self.id} INTEGER NOT NULL UNIQUE, {self.group} TEXT NOT NULL, "
                 f"{self.time} INTEGER NOT NULL, {self.value} INTEGER NOT NULL)")
 
 
@@ -439,8 +441,13 @@ def draw_rows(rng: random.Random, s: Schema, count: int, groups: int, spread: in
 
 
 def script(s: Schema, rows: list[Row]) -> str:
-    """SQL that builds the table from nothing (run before the candidate's query)."""
-    values = ", ".join(f"({r[s.id]}, '{r[s.group]}', {r[s.time]}, {r[s.value]})" for r in rows)
+    """SQL that builds the table from nothing (run before the candidate's query).
+
+    The rows go in by decreasing id, so a scan reads them against the tie order every question states (by id,
+    increasing): a query that leaves ties to the storage order gets them reversed and fails.
+    """
+    by_decreasing_id = sorted(rows, key=lambda r: r[s.id], reverse=True)
+    values = ", ".join(f"({r[s.id]}, '{r[s.group]}', {r[s.time]}, {r[s.value]})" for r in by_decreasing_id)
     return f"DROP TABLE IF EXISTS {s.table};\n{s.create()};\nINSERT INTO {s.table} VALUES {values};"
 
 
@@ -455,6 +462,7 @@ class SqlWindow(PolyglotTask):
     id = "code/sql_window"
     description = "Write one SQL query with window functions (ranks, running totals, lags, top-N, streaks)."
     tags = ("code", "sql", "window-functions")
+    version = 2  # v2: the id is not the rowid, and hidden rows are stored against the stated tie order
     languages = ("sql",)
     toolchains = languages
 

@@ -69,5 +69,7 @@ class StringPipeline(FunctionTask):
                                 reference_source=source, examples=2, extra={"spec": pipeline})
 
     def difficulty(self, problem: Problem) -> float:
-        """The number of steps (the final reduction included): each one does real work."""
-        return len(problem.data["spec"])
+        """The number of steps (the final reduction included): each one does real work; plus a tenth of the
+        characters of their parameters (the sets, separators and counts each step uses)."""
+        spec = problem.data["spec"]
+        return len(spec) + sum(len(str(v)) for step in spec for k, v in step.items() if k != "op") / 10

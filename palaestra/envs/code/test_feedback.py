@@ -43,6 +43,7 @@ class TestFeedback(MultiTurnTask):
         tests: int
 
     multiline = True
+    option_variants = ({"partial_credit": True},)
 
     def __init__(self, answer_format: str | None = None, partial_credit: bool = False) -> None:
         super().__init__(answer_format=answer_format)

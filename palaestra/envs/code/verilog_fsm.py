@@ -396,6 +396,7 @@ class VerilogFsm(hdl.VerilogModuleTask):
     id = "code/verilog_fsm"
     description = "Write a Verilog state machine from a generated specification (detectors, tables, arbiters, timers)."
     tags = ("code", "hardware", "verilog", "fsm")
+    version = 2  # v2: every problem resets mid-run where an asynchronous reset would show (v1 often did not)
     templates = TEMPLATES
 
     @dataclass(frozen=True)
@@ -424,6 +425,8 @@ class VerilogFsm(hdl.VerilogModuleTask):
                 x = template.draw_inputs(rng, p)
                 x["rst"] = int(i > 3 and rng.random() < 0.04)
                 cycles.append(x)
+            if not hdl.plant_distinguishing_reset(rng, template, p, cycles):
+                return None
             expected = simulate(template, p, cycles)
             if len(set(expected)) < 2:
                 return None

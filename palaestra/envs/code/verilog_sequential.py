@@ -446,6 +446,7 @@ class VerilogSequential(hdl.VerilogModuleTask):
     id = "code/verilog_sequential"
     description = "Write a clocked Verilog module (counters, shift registers, accumulators, edge detectors, LFSRs)."
     tags = ("code", "hardware", "verilog", "sequential")
+    version = 2  # v2: every problem resets mid-run where the other reset style would show (v1 often did not)
     templates = TEMPLATES
 
     @dataclass(frozen=True)
@@ -473,6 +474,8 @@ class VerilogSequential(hdl.VerilogModuleTask):
                 x = template.draw_inputs(rng, p)
                 x["rst"] = int(i > 2 and rng.random() < 0.05)
                 cycles.append(x)
+            if not hdl.plant_distinguishing_reset(rng, template, p, cycles):
+                return None
             expected = simulate(template, p, cycles)
             if len(set(expected)) < 3:
                 return None

@@ -94,8 +94,36 @@ class SatSolve(Task):
                                                            "satisfiable": model is not None})
 
     def difficulty(self, problem: Problem) -> float:
-        """Variables times clauses."""
-        return float(problem.data["variables"] * len(problem.data["clauses"]))
+        """Variables times clauses, plus the decisions a plain DPLL search (unit propagation, first free
+        variable) takes on this formula."""
+        clauses = [list(c) for c in problem.data["clauses"]]
+        decisions = 0
+
+        def search(assigned: dict[int, bool]) -> bool:
+            nonlocal decisions
+            assigned = dict(assigned)
+            while True:  # unit propagation
+                unit = None
+                for clause in clauses:
+                    free = [lit for lit in clause if abs(lit) not in assigned]
+                    if any(assigned.get(abs(lit)) == (lit > 0) for lit in clause):
+                        continue
+                    if not free:
+                        return False
+                    if len(free) == 1:
+                        unit = free[0]
+                        break
+                if unit is None:
+                    break
+                assigned[abs(unit)] = unit > 0
+            free_vars = [v for v in range(1, problem.data["variables"] + 1) if v not in assigned]
+            if not free_vars or decisions > 10_000:
+                return True
+            decisions += 1
+            return search({**assigned, free_vars[0]: True}) or search({**assigned, free_vars[0]: False})
+
+        search({})
+        return float(problem.data["variables"] * len(clauses) + decisions)
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:

@@ -21,6 +21,7 @@ from math import factorial, log2
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
+from palaestra.core.task import Growth
 from palaestra.envs.deduction.common import PEOPLE
 from palaestra.solvers.clues import minimal_clues
 from palaestra.solvers.sat import CNF
@@ -42,8 +43,8 @@ class Seating(Task):
     class Config:
         people: int
 
-    def config(self, level: int) -> Config:
-        return [self.Config(people=n) for n in (4, 5, 6, 7, 8)][level]
+    presets = (Config(people=4), Config(people=5), Config(people=6), Config(people=7), Config(people=8))
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.people

@@ -73,8 +73,10 @@ class Syllogism(Task):
         return Problem(prompt=prompt, answer="valid" if valid else "invalid", data=data)
 
     def difficulty(self, problem: Problem) -> float:
-        """Venn regions to reason about: 2 ** terms."""
-        return float(2 ** len(problem.data["terms"]))
+        """Venn regions to reason about (2 ** terms) plus the premises to combine, plus half the kinds of
+        premise among them."""
+        premises = problem.data["premises"]
+        return float(2 ** len(problem.data["terms"]) + len(premises)) + len({p[0] for p in premises}) / 2
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         said = read_verdict(answer, yes=_YES, no=_NO)

@@ -76,8 +76,9 @@ class VennCounts(Task):
                        data={"groups": g, "facts": facts, "question": question, "value": value})
 
     def difficulty(self, problem: Problem) -> float:
-        """Regions of the diagram plus the facts to combine."""
-        return float(2 ** problem.data["groups"] + len(problem.data["facts"]))
+        """Regions of the diagram plus the facts to combine, plus a tenth of the answer's digits."""
+        data = problem.data
+        return float(2 ** data["groups"] + len(data["facts"])) + len(str(data["value"])) / 10
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         said = read_integer(answer, units={"people": 1, "persons": 1, "person": 1})

@@ -89,6 +89,8 @@ class Blackjack(MultiTurnTask):
     def max_turns(self, problem: Problem) -> int:
         return 6 * problem.data["hands"]
 
+    constant_difficulty = "every deal is a shuffled shoe played with the same rules and the same number of hands"
+
     def difficulty(self, problem: Problem) -> float:
         data = problem.data
         return data["hands"] * (3 if data["double"] else 2) + (1.0 if data["hit_soft_17"] else 0.0)

@@ -85,7 +85,8 @@ class ConnectFour(MultiTurnTask):
         return problem.data["moves"] + problem.data["spare"]
 
     def difficulty(self, problem: Problem) -> float:
-        return float(problem.data["moves"])
+        """Moves to the forced win, plus a tenth of the pieces already on the board."""
+        return float(problem.data["moves"]) + bin(problem.data["board"]).count("1") / 10
 
     def initial_state(self, problem: Problem) -> dict[str, Any]:
         return {"me": problem.data["me"], "board": problem.data["board"]}

@@ -103,7 +103,11 @@ class ContextualBandit(MultiTurnTask):
         return problem.data["visitors"]
 
     def difficulty(self, problem: Problem) -> float:
-        return float(len(problem.data["rates"]) * len(problem.data["labels"]))
+        """Arms times contexts, plus the contexts whose two best arms pay within 0.1 of each other (harder
+        to tell apart)."""
+        rates = problem.data["rates"]
+        close = sum(1 for row in rates if len(row) > 1 and sorted(row)[-1] - sorted(row)[-2] < 0.1)
+        return float(len(rates) * len(problem.data["labels"]) + close)
 
     def initial_state(self, problem: Problem) -> dict[str, Any]:
         return {"turn": 0}

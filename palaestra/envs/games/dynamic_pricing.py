@@ -77,8 +77,11 @@ class DynamicPricing(MultiTurnTask):
         return problem.data["days"]
 
     def difficulty(self, problem: Problem) -> float:
+        """Noise (100 / sqrt(shoppers)) plus 10 for a demand shift, plus a fiftieth of the width of the price
+        range to search."""
         data = problem.data
-        return 100 / math.sqrt(data["shoppers"]) + (10.0 if len(data["ranges"]) > 1 else 0.0)
+        width = max(high - low for low, high in data["ranges"])
+        return 100 / math.sqrt(data["shoppers"]) + (10.0 if len(data["ranges"]) > 1 else 0.0) + width / 50
 
     def initial_state(self, problem: Problem) -> dict[str, Any]:
         return {"day": 0}

@@ -43,9 +43,8 @@ class EightPuzzle(MultiTurnTask):
         super().__init__(answer_format)
         _by_distance()  # the tables (under a second, once per process) are built with the env, not in generate
 
-    def config(self, level: int) -> Config:
-        c = self.Config
-        return [c(10, 8), c(14, 8), c(18, 6), c(22, 6), c(26, 4)][level]
+    presets = (Config(10, 8), Config(14, 8), Config(18, 6), Config(22, 6), Config(26, 4))
+    bounded = "the 3x3 board: no position is more than 31 moves from the goal"
 
     def space_size(self, level: int) -> int | None:
         """Every board at the level's distance is one problem."""
@@ -67,7 +66,13 @@ class EightPuzzle(MultiTurnTask):
         return problem.data["turns"]
 
     def difficulty(self, problem: Problem) -> float:
-        return float(problem.data["distance"])
+        """Moves in a shortest solution, plus half the gap between it and the tiles' Manhattan distance (how
+        much the obvious estimate misleads)."""
+        board = problem.data["board"]
+        goal = "12345678_"
+        manhattan = sum(abs(i // 3 - goal.index(t) // 3) + abs(i % 3 - goal.index(t) % 3)
+                        for i, t in enumerate(board) if t != "_")
+        return float(problem.data["distance"]) + (problem.data["distance"] - manhattan) / 2
 
     def initial_state(self, problem: Problem) -> dict[str, Any]:
         return {"board": problem.data["board"]}

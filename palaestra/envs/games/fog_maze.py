@@ -73,9 +73,10 @@ class FogMaze(MultiTurnTask):
         return problem.data["turns"]
 
     def difficulty(self, problem: Problem) -> float:
+        """Cells over the spare turns times log2 of the cells, plus a tenth of the shortest path's length."""
         data = problem.data
         cells = data["rows"] * data["cols"]
-        return cells / (data["turns"] - data["shortest"]) * math.log2(cells)
+        return cells / (data["turns"] - data["shortest"]) * math.log2(cells) + data["shortest"] / 10
 
     def initial_state(self, problem: Problem) -> dict[str, Any]:
         return {"at": problem.data["start"]}

@@ -79,6 +79,8 @@ class Gops(MultiTurnTask):
     def max_turns(self, problem: Problem) -> int:
         return problem.data["cards"]
 
+    constant_difficulty = "a shuffled prize order against an opponent of the level's style: the same decisions every deal"
+
     def difficulty(self, problem: Problem) -> float:
         return problem.data["cards"] + RANK[problem.data["style"]]
 

@@ -68,6 +68,8 @@ class GuessNumber(MultiTurnTask):
     def max_turns(self, problem: Problem) -> int:
         return problem.data["turns"]
 
+    constant_difficulty = "bisection over a range of the level's size takes the same guesses wherever the secret lies"
+
     def difficulty(self, problem: Problem) -> float:
         # Guesses a perfect player may need: the bisection depth of the range.
         return float((problem.data["high"] - problem.data["low"] + 1).bit_length())

@@ -70,7 +70,9 @@ class HiddenFunction(MultiTurnTask):
         return problem.data["turns"]
 
     def difficulty(self, problem: Problem) -> float:
-        return float(len(problem.data["coefficients"]) - 1)
+        """The degree, plus a quarter of the negative coefficients (signs to pin down besides sizes)."""
+        coefficients = problem.data["coefficients"]
+        return float(len(coefficients) - 1) + sum(c < 0 for c in coefficients) / 4
 
     def initial_state(self, problem: Problem) -> dict[str, Any]:
         return {}

@@ -76,6 +76,8 @@ class KuhnPoker(MultiTurnTask):
     def max_turns(self, problem: Problem) -> int:
         return 4 * problem.data["hands"]
 
+    constant_difficulty = "the same game (deck and hands fixed by the level) against a drawn opponent of the same kind"
+
     def difficulty(self, problem: Problem) -> float:
         return float(problem.data["hands"] * problem.data["cards"])
 

@@ -74,8 +74,10 @@ class Mastermind(MultiTurnTask):
         return problem.data["turns"]
 
     def difficulty(self, problem: Problem) -> float:
-        # The number of possible codes: what the deduction has to narrow down.
-        return float(len(problem.data["alphabet"]) ** len(problem.data["secret"]))
+        """The number of possible codes (what the deduction has to narrow down), plus the secret's distinct
+        letters."""
+        secret = problem.data["secret"]
+        return float(len(problem.data["alphabet"]) ** len(secret) + len(set(secret)))
 
     def initial_state(self, problem: Problem) -> dict[str, Any]:
         opening = problem.data["opening"]

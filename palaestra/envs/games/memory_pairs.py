@@ -37,6 +37,7 @@ class MemoryPairs(MultiTurnTask):
     family = "games"
     description = "Concentration: flip two cards a turn and find every matching pair from memory."
     tags = ("games", "multi-turn", "memory")
+    option_variants = ({"progress_rewards": True},)
 
     @dataclass(frozen=True)
     class Config:
@@ -66,6 +67,8 @@ class MemoryPairs(MultiTurnTask):
 
     def max_turns(self, problem: Problem) -> int:
         return problem.data["turns"]
+
+    constant_difficulty = "a shuffled layout of the level's pairs: every card must be turned to be known, in any order"
 
     def difficulty(self, problem: Problem) -> float:
         pairs = len(problem.data["layout"]) // 2

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, event_rng, register, retry
+from palaestra.core.task import Growth
 from palaestra.envs.games.common import invalid
 from palaestra.envs.interactive.common import read_command
 
@@ -57,10 +58,14 @@ class Nim(MultiTurnTask):
         low: int  # heap sizes drawn from [low, high]
         high: int
 
-    def config(self, level: int) -> Config:
-        c = self.Config
-        return [c("nim", 3, 1, 7), c("nim", 4, 3, 15), c("subtraction", 4, 5, 25), c("kayles", 5, 4, 24),
-                c("grundy", 5, 5, 30)][level]
+    presets = (
+        Config("nim", 3, 1, 7),
+        Config("nim", 4, 3, 15),
+        Config("subtraction", 4, 5, 25),
+        Config("kayles", 5, 4, 24),
+        Config("grundy", 5, 5, 30),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         allowed: list[int] = []

@@ -73,7 +73,9 @@ class Nonogram(MultiTurnTask):
         return problem.data["turns"]
 
     def difficulty(self, problem: Problem) -> float:
-        return float(len(problem.data["rows"]) ** 2)
+        """Cells in the grid plus half the blocks of the clues (the runs to place)."""
+        data = problem.data
+        return float(len(data["rows"]) ** 2) + sum(len(clue) for clue in data["rows"] + data["cols"]) / 2
 
     def initial_state(self, problem: Problem) -> dict[str, Any]:
         return {"grid": [None] * len(problem.data["rows"])}

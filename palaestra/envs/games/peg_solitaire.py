@@ -67,7 +67,12 @@ class PegSolitaire(MultiTurnTask):
         return problem.data["turns"]
 
     def difficulty(self, problem: Problem) -> float:
-        return float(problem.data["pegs"])
+        """Pegs to clear, plus a tenth of the cells of the box around them (how spread out they are)."""
+        size, board = problem.data["size"], problem.data["board"]
+        cells = [i for i in range(size * size) if board >> i & 1]
+        rows, cols = [i // size for i in cells], [i % size for i in cells]
+        box = (max(rows) - min(rows) + 1) * (max(cols) - min(cols) + 1)
+        return float(problem.data["pegs"]) + box / 10
 
     def initial_state(self, problem: Problem) -> dict[str, Any]:
         return {"board": problem.data["board"]}

@@ -73,6 +73,8 @@ class SealedBidAuction(MultiTurnTask):
     def max_turns(self, problem: Problem) -> int:
         return len(problem.data["values"])
 
+    constant_difficulty = "auctions against the level's number of rivals: the same decisions whatever the drawn values"
+
     def difficulty(self, problem: Problem) -> float:
         return len(problem.data["caps"]) + (2.0 if problem.data["hidden"] else 0.0)
 

@@ -86,6 +86,8 @@ class TicTacToe(MultiTurnTask):
     def max_turns(self, problem: Problem) -> int:
         return problem.data["board"].count(EMPTY) // 2 + 1 + 3  # the model's moves, plus three spare turns
 
+    constant_difficulty = "the board is always empty at the start and the opponent's slip rate is the level's setting"
+
     def difficulty(self, problem: Problem) -> float:
         return (1.0 - problem.data["slip"]) + (0.0 if problem.data["model"] == "X" else 1.0)
 

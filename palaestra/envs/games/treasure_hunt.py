@@ -73,6 +73,8 @@ class TreasureHunt(MultiTurnTask):
     def max_turns(self, problem: Problem) -> int:
         return problem.data["turns"]
 
+    constant_difficulty = "bisection over a board of the level's size takes the same probes wherever the treasure lies"
+
     def difficulty(self, problem: Problem) -> float:
         data = problem.data
         return 2 * math.log2(data["size"]) + (4.0 if data["feedback"] == "compare" else 0.0)

@@ -108,7 +108,13 @@ class TwentyQuestions(MultiTurnTask):
         return problem.data["turns"]
 
     def difficulty(self, problem: Problem) -> float:
-        return math.log2(len(problem.data["table"]))
+        """log2 of the candidates, plus half the candidates that differ from the secret in one attribute only
+        (near-twins take extra questions) and a quarter of those sharing at least half its attributes."""
+        table, attributes = problem.data["table"], problem.data["attributes"]
+        secret = table[problem.data["secret"]]
+        differing = [sum(row[a] != secret[a] for a in attributes) for row in table]
+        alike = sum(1 for d in differing if 0 < d <= len(attributes) / 2)
+        return math.log2(len(table)) + differing.count(1) / 2 + alike / 4
 
     def initial_state(self, problem: Problem) -> dict[str, Any]:
         return {}

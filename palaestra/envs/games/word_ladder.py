@@ -34,6 +34,7 @@ class WordLadder(MultiTurnTask):
     family = "games"
     description = "Change a start word into a target word one letter at a time, through real words only."
     tags = ("games", "multi-turn", "words", "search")
+    option_variants = ({"progress_rewards": True},)
 
     @dataclass(frozen=True)
     class Config:
@@ -75,7 +76,9 @@ class WordLadder(MultiTurnTask):
         return problem.data["turns"]
 
     def difficulty(self, problem: Problem) -> float:
-        return float(problem.data["length"])
+        """Words in the ladder, plus a tenth of the letters the start and the target differ in."""
+        data = problem.data
+        return float(data["length"]) + sum(a != b for a, b in zip(data["start"], data["target"])) / 10
 
     def initial_state(self, problem: Problem) -> dict[str, Any]:
         if self.progress_rewards:  # also the closest the ladder has come (shortest remaining ladder)

@@ -281,8 +281,10 @@ class Circles(Task):
         return Verdict.right()
 
     def difficulty(self, problem: Problem) -> float:
-        """Steps from the data to the answer (1 reading a centre ... 6 for two circles or a segment)."""
-        return float(problem.data["steps"])
+        """Steps from the data to the answer (1 reading a centre ... 6 for two circles or a segment), plus a
+        tenth of the exact answer's digits and 1 for a root in it."""
+        answer = problem.data["answer"]
+        return float(problem.data["steps"]) + sum(c.isdigit() for c in answer) / 10 + ("sqrt" in answer)
 
     def spellings(self, problem: Problem) -> list[str]:
         answer = problem.answer

@@ -79,8 +79,11 @@ class BfsLayers(Task):
                        data={"n": n, "edges": rows, "directed": directed, "source": source, "layers": layers})
 
     def difficulty(self, problem: Problem) -> float:
-        """Nodes plus edges."""
-        return float(problem.data["n"] + len(problem.data["edges"]))
+        """Nodes plus edges plus the diameter (how many layers the search can need)."""
+        from palaestra.envs.graphs.measures import diameter
+
+        data = problem.data
+        return float(data["n"] + len(data["edges"]) + diameter(data["n"], data["edges"]))
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         groups = read_groups(answer, problem.data["n"])

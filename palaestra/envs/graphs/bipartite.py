@@ -94,8 +94,11 @@ class Bipartite(Task):
         return Problem(prompt=prompt, answer=answer, data={"n": n, "edges": edges, "bipartite": odd is None})
 
     def difficulty(self, problem: Problem) -> float:
-        """Nodes plus edges."""
-        return float(problem.data["n"] + len(problem.data["edges"]))
+        """Nodes plus edges plus the diameter (how far the two-colouring propagates)."""
+        from palaestra.envs.graphs.measures import diameter
+
+        data = problem.data
+        return float(data["n"] + len(data["edges"]) + diameter(data["n"], data["edges"]))
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         n, edges = problem.data["n"], problem.data["edges"]

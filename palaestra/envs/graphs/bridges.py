@@ -1,10 +1,17 @@
-"""List the bridges of a connected undirected graph: the edges whose removal disconnects it.
+"""List the cuts of a connected undirected graph: its bridges (cut edges) or its articulation points.
+
+One skill, two questions: each problem asks for the bridges (edges whose removal disconnects the
+graph) or for the articulation points (nodes whose removal does), drawn per problem; the task
+option ``target="bridges"`` or ``target="articulation_points"`` asks only one (the retired id
+``graphs/articulation_points`` resolves to this env with the second).
 
 Graphs are random connected graphs (:func:`palaestra.generators.graphs.random_connected`) sparse
-enough to keep several bridges, redrawn until they have at least one bridge and at least one
-cycle. The bridges (found by networkx at generation) are a unique set; the verifier compares
-sets of edges, in any order, either way round, in any pair spelling of
-:func:`palaestra.envs.graphs.common.read_edges` (``0-1, 2-3``, ``(0, 1), (2, 3)``).
+enough to keep several cuts, redrawn until they have at least one cut of the asked kind and at
+least one cycle (for articulation points: a node that is not a leaf yet is no cut vertex, so
+"every inner node" is wrong). The cuts (found by networkx at generation) are a unique set; the
+verifier compares sets of edges, in any order, either way round, in any pair spelling of
+:func:`palaestra.envs.graphs.common.read_edges` (``0-1, 2-3``, ``(0, 1), (2, 3)``), or sets of
+nodes in any order.
 """
 
 from __future__ import annotations
@@ -13,57 +20,59 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
-from palaestra.envs.graphs.common import edge_list, read_edges
+from palaestra.core.task import Growth
+from palaestra.envs.graphs.common import edge_list, read_edges, read_nodes
 from palaestra.generators.graphs import random_connected
+
+TARGETS = ("bridges", "articulation_points")
 
 
 @register
 class Bridges(Task):
     id = "graphs/bridges"
     family = "graphs"
-    description = "List every bridge (cut edge) of a connected undirected graph."
+    description = "List every bridge (cut edge) or every articulation point (cut vertex) of a connected graph."
     tags = ("graphs", "connectivity")
+    version = 2  # v2: merged with graphs/articulation_points (v1); each problem asks for one kind of cut
+    aliases = {"graphs/articulation_points": {"version": 1, "kwargs": {"target": "articulation_points"}}}
 
     @dataclass(frozen=True)
     class Config:
         nodes: int
         edges: int
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(nodes=7, edges=8),
-            self.Config(nodes=10, edges=12),
-            self.Config(nodes=14, edges=17),
-            self.Config(nodes=20, edges=25),
-            self.Config(nodes=28, edges=35),
-        ][level]
+    presets = (
+        Config(nodes=7, edges=8),
+        Config(nodes=10, edges=12),
+        Config(nodes=14, edges=17),
+        Config(nodes=20, edges=25),
+        Config(nodes=28, edges=35),
+    )
+    growth = Growth()
+
+    def __init__(self, answer_format: str | None = None, target: str | None = None) -> None:
+        super().__init__(answer_format)
+        if target is not None and target not in TARGETS:
+            raise ValueError(f"target must be one of {TARGETS}, got {target!r}")
+        self.target = target
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        import networkx as nx
-
-        n, m = config.nodes, config.edges
-
-        def draw() -> tuple[list[list[int]], list[list[int]]]:
-            graph = random_connected(rng, n, m)
-            edges = sorted([u, v] for u, v, _ in graph.edges)
-            return edges, sorted(sorted(e) for e in nx.bridges(graph.to_networkx()))
-
-        edges, bridges = retry(draw, lambda drawn: 0 < len(drawn[1]) < len(drawn[0]), what="a graph with bridges")
-        prompt = (
-            f"An undirected connected graph has nodes 0 to {n - 1} and these {len(edges)} edges:\n"
-            f"{edge_list(edges)}\n\n"
-            "List all of its bridges: the edges whose removal would disconnect the graph. Write each bridge as "
-            "its two nodes joined by a dash, bridges separated by commas, for example: 2-7, 4-5 (or none if "
-            "there is no bridge)."
-        )
-        return Problem(prompt=prompt, answer=", ".join(f"{u}-{v}" for u, v in bridges),
-                       data={"n": n, "edges": edges, "bridges": bridges})
+        target = self.target or rng.choice(TARGETS)
+        if target == "bridges":
+            return _bridges_problem(rng, config.nodes, config.edges)
+        return _cut_vertices_problem(rng, config.nodes, config.edges)
 
     def difficulty(self, problem: Problem) -> float:
-        """Nodes plus edges."""
-        return float(problem.data["n"] + len(problem.data["edges"]))
+        """Nodes plus edges plus the diameter (how far a cut's effect reaches), plus the cuts to find."""
+        from palaestra.envs.graphs.measures import diameter
+
+        data = problem.data
+        cuts = data["bridges"] if "bridges" in data else data["cuts"]
+        return float(data["n"] + len(data["edges"]) + len(cuts) + diameter(data["n"], data["edges"]))
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
+        if "cuts" in problem.data:  # articulation points (also graphs/articulation_points-v1 problems)
+            return _verify_cut_vertices(problem, answer)
         pairs = read_edges(answer, problem.data["n"], allow_empty=True)
         if pairs is None:
             return Verdict.unparsed("expected edges such as 2-7, 4-5")
@@ -83,11 +92,21 @@ class Bridges(Task):
         return Verdict.wrong(f"{len(truth) - len(written)} bridge(s) missing")
 
     def spellings(self, problem: Problem) -> list[str]:
+        if "cuts" in problem.data:
+            cuts = problem.data["cuts"]
+            return [*super().spellings(problem), "{" + ", ".join(map(str, reversed(cuts))) + "}",
+                    " and ".join(f"node {v}" for v in cuts)]
         bridges = problem.data["bridges"]
         return [*super().spellings(problem), ", ".join(f"({v}, {u})" for u, v in reversed(bridges)),
                 "\n".join(f"{u} - {v}" for u, v in bridges), "[" + ", ".join(f"[{u}, {v}]" for u, v in bridges) + "]"]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        if "cuts" in problem.data:
+            cuts = problem.data["cuts"]
+            others = [v for v in range(problem.data["n"]) if v not in cuts]
+            wrong = [" ".join(map(str, [*cuts, rng.choice(others)])), "none"]
+            wrong.append(" ".join(map(str, cuts[1:])) if len(cuts) > 1 else str(rng.choice(others)))
+            return wrong
         bridges = problem.data["bridges"]
         others = [e for e in problem.data["edges"] if e not in bridges]
         extra = rng.choice(others)
@@ -97,3 +116,57 @@ class Bridges(Task):
         else:
             wrong.append(f"{extra[0]}-{extra[1]}")
         return wrong
+
+
+def _bridges_problem(rng: random.Random, n: int, m: int) -> Problem:
+    import networkx as nx
+
+    def draw() -> tuple[list[list[int]], list[list[int]]]:
+        graph = random_connected(rng, n, m)
+        edges = sorted([u, v] for u, v, _ in graph.edges)
+        return edges, sorted(sorted(e) for e in nx.bridges(graph.to_networkx()))
+
+    edges, bridges = retry(draw, lambda drawn: 0 < len(drawn[1]) < len(drawn[0]), what="a graph with bridges")
+    prompt = (
+        f"An undirected connected graph has nodes 0 to {n - 1} and these {len(edges)} edges:\n"
+        f"{edge_list(edges)}\n\n"
+        "List all of its bridges: the edges whose removal would disconnect the graph. Write each bridge as "
+        "its two nodes joined by a dash, bridges separated by commas, for example: 2-7, 4-5 (or none if "
+        "there is no bridge)."
+    )
+    return Problem(prompt=prompt, answer=", ".join(f"{u}-{v}" for u, v in bridges),
+                   data={"n": n, "edges": edges, "bridges": bridges})
+
+
+def _cut_vertices_problem(rng: random.Random, n: int, m: int) -> Problem:
+    import networkx as nx
+
+    def draw() -> tuple[list[list[int]], list[int]] | None:
+        graph = random_connected(rng, n, m)
+        g = graph.to_networkx()
+        cuts = sorted(nx.articulation_points(g))
+        inner = [v for v in range(n) if g.degree(v) > 1 and v not in cuts]
+        return (sorted([u, v] for u, v, _ in graph.edges), cuts) if cuts and inner else None
+
+    edges, cuts = retry(draw, what="a graph with cut vertices")
+    prompt = (
+        f"An undirected connected graph has nodes 0 to {n - 1} and these {len(edges)} edges:\n"
+        f"{edge_list(edges)}\n\n"
+        "List all of its articulation points: the nodes whose removal (together with their edges) would "
+        "disconnect the remaining graph. Give the nodes separated by spaces, for example: 2 5 (or none if there "
+        "is no such node)."
+    )
+    return Problem(prompt=prompt, answer=" ".join(map(str, cuts)), data={"n": n, "edges": edges, "cuts": cuts})
+
+
+def _verify_cut_vertices(problem: Problem, answer: str) -> Verdict:
+    nodes = read_nodes(answer, problem.data["n"], allow_empty=True)
+    if nodes is None:
+        return Verdict.unparsed("expected nodes separated by spaces")
+    if len(set(nodes)) != len(nodes):
+        return Verdict.wrong("a node is listed twice")
+    truth = set(problem.data["cuts"])
+    extra = [v for v in nodes if v not in truth]
+    if extra:
+        return Verdict.wrong(f"removing node {extra[0]} does not disconnect the graph")
+    return Verdict.judge(set(nodes) == truth, f"{len(truth) - len(nodes)} articulation point(s) missing")

@@ -58,8 +58,11 @@ class Center(Task):
                        data={"n": n, "edges": rows, "center": center, "radius": radius})
 
     def difficulty(self, problem: Problem) -> float:
-        """Nodes plus edges."""
-        return float(problem.data["n"] + len(problem.data["edges"]))
+        """Nodes plus edges plus the diameter (the eccentricities to compare)."""
+        from palaestra.envs.graphs.measures import diameter
+
+        data = problem.data
+        return float(data["n"] + len(data["edges"]) + diameter(data["n"], data["edges"]))
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         nodes = read_nodes(answer, problem.data["n"])

@@ -72,8 +72,13 @@ class Coloring(Task):
         )
 
     def difficulty(self, problem: Problem) -> float:
-        """Edges times colours: the constraints to satisfy and the choices per vertex."""
-        return float(len(problem.data["edges"]) * problem.data["colors"])
+        """Edges times colours (the constraints and the choices per vertex), plus the diameter and the
+        largest degree."""
+        from palaestra.envs.graphs.measures import diameter
+
+        data = problem.data
+        degrees = [sum(v in e for e in data["edges"]) for v in range(data["nodes"])]
+        return float(len(data["edges"]) * data["colors"] + diameter(data["nodes"], data["edges"]) + max(degrees))
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         n, k = problem.data["nodes"], problem.data["colors"]

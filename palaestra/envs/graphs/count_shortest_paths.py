@@ -78,8 +78,11 @@ class CountShortestPaths(Task):
                        data={"n": n, "edges": rows, "source": source, "target": target, "count": count})
 
     def difficulty(self, problem: Problem) -> float:
-        """Nodes plus edges."""
-        return float(problem.data["n"] + len(problem.data["edges"]))
+        """Nodes plus edges plus the diameter (the layers the counts flow through)."""
+        from palaestra.envs.graphs.measures import diameter
+
+        data = problem.data
+        return float(data["n"] + len(data["edges"]) + diameter(data["n"], data["edges"]))
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         value = read_integer(answer, units=UNITS) if isinstance(answer, str) and len(answer) < 400 else None

@@ -52,8 +52,11 @@ class DagLongestPath(Task):
         return Problem(prompt=prompt, answer=" ".join(map(str, path)), data={"n": n, "edges": rows, "weight": weight})
 
     def difficulty(self, problem: Problem) -> float:
-        """Nodes plus edges."""
-        return float(problem.data["n"] + len(problem.data["edges"]))
+        """Nodes plus edges plus the diameter of the underlying graph."""
+        from palaestra.envs.graphs.measures import diameter
+
+        data = problem.data
+        return float(data["n"] + len(data["edges"]) + diameter(data["n"], data["edges"]))
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         path = read_nodes(answer, problem.data["n"])

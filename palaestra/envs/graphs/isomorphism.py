@@ -79,9 +79,11 @@ class Isomorphism(Task):
                        data={"first": first, "second": renamed, "isomorphic": isomorphic})
 
     def difficulty(self, problem: Problem) -> float:
-        """Nodes plus edges of one graph."""
+        """Nodes plus edges of one graph, plus the nodes that degrees alone do not tell apart."""
         nodes = {v for e in problem.data["first"] for v in e}
-        return float(len(nodes) + len(problem.data["first"]))
+        degrees = [sum(v in e for e in problem.data["first"]) for v in nodes]
+        alike = sum(degrees.count(d) > 1 for d in degrees)
+        return float(len(nodes) + len(problem.data["first"])) + alike / 2
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         said = read_yes_no(answer) if isinstance(answer, str) and len(answer) < 600 else None

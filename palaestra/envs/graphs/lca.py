@@ -68,8 +68,11 @@ class LowestCommonAncestor(Task):
                        data={"n": n, "edges": rows, "root": root, "queries": queries, "answers": answers})
 
     def difficulty(self, problem: Problem) -> float:
-        """Nodes times queries."""
-        return float(problem.data["n"] * len(problem.data["queries"]))
+        """Nodes times queries, plus the tree's diameter (how far up the ancestors can lie)."""
+        from palaestra.envs.graphs.measures import diameter
+
+        data = problem.data
+        return float(data["n"] * len(data["queries"]) + diameter(data["n"], data["edges"]))
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         nodes = read_nodes(answer, problem.data["n"])

@@ -82,8 +82,11 @@ class MinCut(Task):
                        data={"n": n, "edges": edges, "source": source, "sink": sink, "flow": value})
 
     def difficulty(self, problem: Problem) -> float:
-        """Nodes plus edges."""
-        return float(problem.data["n"] + len(problem.data["edges"]))
+        """Nodes plus edges plus the diameter (how long augmenting paths can get)."""
+        from palaestra.envs.graphs.measures import diameter
+
+        data = problem.data
+        return float(data["n"] + len(data["edges"]) + diameter(data["n"], data["edges"]))
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         data = problem.data

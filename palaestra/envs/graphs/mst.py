@@ -55,8 +55,14 @@ class MinimumSpanningTree(Task):
                        data={"n": n, "edges": edges, "weight": weight})
 
     def difficulty(self, problem: Problem) -> float:
-        """Nodes plus edges."""
-        return float(problem.data["n"] + len(problem.data["edges"]))
+        """Nodes plus edges plus the diameter of the graph, plus half the edges whose weight ties with another
+        (ties leave choices to get right)."""
+        from palaestra.envs.graphs.measures import diameter
+
+        data = problem.data
+        weights = [e[2] for e in data["edges"]]
+        ties = sum(weights.count(w) > 1 for w in weights)
+        return float(data["n"] + len(data["edges"]) + diameter(data["n"], data["edges"])) + ties / 2
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         n = problem.data["n"]

@@ -51,8 +51,11 @@ class TopologicalSort(Task):
                        data={"n": n, "edges": edges})
 
     def difficulty(self, problem: Problem) -> float:
-        """Nodes plus edges."""
-        return float(problem.data["n"] + len(problem.data["edges"]))
+        """Nodes plus edges plus the diameter of the underlying graph."""
+        from palaestra.envs.graphs.measures import diameter
+
+        data = problem.data
+        return float(data["n"] + len(data["edges"]) + diameter(data["n"], data["edges"]))
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         n = problem.data["n"]

@@ -51,8 +51,11 @@ class TreeCentroid(Task):
                        data={"n": n, "edges": rows, "centroid": center})
 
     def difficulty(self, problem: Problem) -> float:
-        """Nodes."""
-        return float(problem.data["n"])
+        """Nodes plus the tree's diameter."""
+        from palaestra.envs.graphs.measures import diameter
+
+        data = problem.data
+        return float(data["n"] + diameter(data["n"], data["edges"]))
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         nodes = read_nodes(answer, problem.data["n"])

@@ -56,8 +56,11 @@ class TreeDiameter(Task):
                        data={"n": n, "edges": rows, "weight": weight})
 
     def difficulty(self, problem: Problem) -> float:
-        """Nodes."""
-        return float(problem.data["n"])
+        """Nodes plus the tree's diameter in edges (the path to find)."""
+        from palaestra.envs.graphs.measures import diameter
+
+        data = problem.data
+        return float(data["n"] + diameter(data["n"], data["edges"]))
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         path = read_nodes(answer, problem.data["n"])

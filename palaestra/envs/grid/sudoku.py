@@ -79,8 +79,20 @@ class Sudoku(Task):
         )
 
     def difficulty(self, problem: Problem) -> float:
-        """Empty cells to fill."""
-        return float(sum(row.count(".") for row in problem.data["givens"]))
+        """Empty cells to fill, plus a tenth of the surplus candidates they start with (how far the givens are
+        from forcing each cell)."""
+        rows, box_rows, box_cols = problem.data["givens"], problem.data["box_rows"], problem.data["box_cols"]
+        size = len(rows)
+        surplus = 0
+        for r, row in enumerate(rows):
+            for c, cell in enumerate(row):
+                if cell != ".":
+                    continue
+                br, bc = r - r % box_rows, c - c % box_cols
+                seen = {rows[r][k] for k in range(size)} | {rows[k][c] for k in range(size)} | {
+                    rows[i][j] for i in range(br, br + box_rows) for j in range(bc, bc + box_cols)}
+                surplus += size - len(seen - {"."}) - 1
+        return float(sum(row.count(".") for row in rows)) + surplus / 10
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         box_rows, box_cols, givens = problem.data["box_rows"], problem.data["box_cols"], problem.data["givens"]

@@ -89,8 +89,13 @@ class CircuitDebug(MultiTurnTask):
         return problem.data["turns"]
 
     def difficulty(self, problem: Problem) -> float:
+        """Gates times fault kinds per turn, plus half the depth of the faulty gate (gates its effect passes
+        through from the inputs)."""
         data = problem.data
-        return len(data["gates"]) * len(data["faults"]) / data["turns"]
+        depth: dict[str, int] = {}
+        for i, (_, inputs) in enumerate(data["gates"], start=1):
+            depth[f"G{i}"] = 1 + max(depth.get(name, 0) for name in inputs)
+        return len(data["gates"]) * len(data["faults"]) / data["turns"] + depth[f"G{data['faulty'] + 1}"] / 2
 
     def initial_state(self, problem: Problem) -> dict[str, Any]:
         return {}

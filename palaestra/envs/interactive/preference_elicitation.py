@@ -110,8 +110,11 @@ class PreferenceElicitation(MultiTurnTask):
         return problem.data["turns"]
 
     def difficulty(self, problem: Problem) -> float:
+        """Rentals times attributes per turn, plus a tenth of the total weight of the preferences (how many
+        trade-offs the questions must pin down) and the needs that must hold."""
         data = problem.data
-        return len(data["rentals"]) * (len(data["numeric"]) + len(data["features"])) / data["turns"]
+        base = len(data["rentals"]) * (len(data["numeric"]) + len(data["features"])) / data["turns"]
+        return base + sum(data["weights"].values()) / 10 + sum(bool(v) for v in data["needs"].values()) / 2
 
     def initial_state(self, problem: Problem) -> dict[str, Any]:
         return {}

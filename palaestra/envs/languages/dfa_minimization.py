@@ -79,9 +79,10 @@ class DfaMinimization(Task):
         return Verdict.judge(value == minimal_size(problem.data["dfa"]))
 
     def difficulty(self, problem: Problem) -> float:
-        """States times letters: the transitions to compare."""
+        """States times letters (the transitions to compare), plus the states that merge away."""
         dfa = problem.data["dfa"]
-        return float(len(dfa["states"]) * len(dfa["delta"][dfa["start"]]))
+        merged = len(dfa["states"]) - int(problem.answer or 0)
+        return float(len(dfa["states"]) * len(dfa["delta"][dfa["start"]]) + merged)
 
     def surface_features(self, problem: Problem) -> dict[str, float]:
         dfa = problem.data["dfa"]

@@ -98,8 +98,8 @@ class StringRewriting(Task):
         return Verdict.right()
 
     def difficulty(self, problem: Problem) -> float:
-        """Steps in a shortest chain."""
-        return float(problem.data["shortest"])
+        """Steps in a shortest chain, plus a fifth of the target's length."""
+        return float(problem.data["shortest"]) + len(problem.data["target"]) / 5
 
     def spellings(self, problem: Problem) -> list[str]:
         chain = (problem.answer or "").split(" -> ")

@@ -74,10 +74,12 @@ class Eigenvalues(Task):
         return Verdict.judge(sorted(items) == sorted(Fraction(v) for v in want), "wrong eigenvalues")
 
     def difficulty(self, problem: Problem) -> float:
-        """Entries of the matrix, plus 2 for a repeated eigenvalue and 2 more for a Jordan block."""
+        """Entries of the matrix, plus 2 for a repeated eigenvalue and 2 more for a Jordan block, plus a tenth
+        of the digits of the entries (the arithmetic of the characteristic polynomial)."""
         values = problem.data["values"]
         n = len(values)
-        return float(n * n + 2 * (len(set(values)) < n) + 2 * problem.data["jordan"])
+        digits = sum(len(str(abs(v))) for row in problem.data["matrix"] for v in row)
+        return float(n * n + 2 * (len(set(values)) < n) + 2 * problem.data["jordan"]) + digits / 10
 
     def spellings(self, problem: Problem) -> list[str]:
         values = problem.data["values"]

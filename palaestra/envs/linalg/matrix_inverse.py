@@ -68,9 +68,10 @@ class MatrixInverse(Task):
         return Verdict.judge(multiply(matrix, candidate) == identity(n), "A times this matrix is not the identity")
 
     def difficulty(self, problem: Problem) -> float:
-        """Entries of the matrix plus the digits of its determinant, plus one when the inverse has fractions."""
+        """Entries of the matrix plus the digits of its determinant, plus one when the inverse has fractions,
+        plus a tenth of the digits of the inverse's entries."""
         size, det = len(problem.data["matrix"]), abs(problem.data["determinant"])
-        return float(size**2 + len(str(det)) + (det > 1))
+        return float(size**2 + len(str(det)) + (det > 1)) + sum(c.isdigit() for c in problem.answer or "") / 10
 
     def spellings(self, problem: Problem) -> list[str]:
         matrix = problem.data["matrix"]

@@ -79,9 +79,11 @@ class NullSpace(Task):
                              f"the null space has dimension {problem.data['dimension']}")
 
     def difficulty(self, problem: Problem) -> float:
-        """Entries of the matrix plus twice the dimension of the null space."""
+        """Entries of the matrix plus twice the dimension of the null space, plus a tenth of the digits of the
+        entries and of a basis (the elimination's arithmetic)."""
         matrix = problem.data["matrix"]
-        return float(len(matrix) * len(matrix[0]) + 2 * problem.data["dimension"])
+        digits = sum(c.isdigit() for c in problem.answer or "") + sum(len(str(abs(v))) for row in matrix for v in row)
+        return float(len(matrix) * len(matrix[0]) + 2 * problem.data["dimension"]) + digits / 10
 
     def spellings(self, problem: Problem) -> list[str]:
         basis = [[Fraction(x) for x in v.strip("()").split(",")] for v in problem.answer.split("), (")]

@@ -133,9 +133,12 @@ class UnderdeterminedSystem(Task):
         return Verdict.right()
 
     def difficulty(self, problem: Problem) -> float:
-        """Entries of the matrix plus twice the free parameters to find for a general solution."""
+        """Entries of the matrix plus twice the free parameters to find for a general solution, plus a tenth
+        of the digits of the right-hand side and the answer."""
         matrix = problem.data["matrix"]
-        return float(len(matrix) * len(matrix[0]) + (2 * problem.data["free"] if problem.data["general"] else 0))
+        digits = sum(len(str(abs(v))) for v in problem.data["rhs"]) + sum(c.isdigit() for c in problem.answer or "")
+        return float(len(matrix) * len(matrix[0]) + (2 * problem.data["free"] if problem.data["general"] else 0)) \
+            + digits / 10
 
     def spellings(self, problem: Problem) -> list[str]:
         answer = problem.answer

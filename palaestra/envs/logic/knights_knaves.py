@@ -89,8 +89,8 @@ class KnightsKnaves(Task):
         return Problem(prompt=prompt, answer=answer, data={"names": names, "claims": claims})
 
     def difficulty(self, problem: Problem) -> float:
-        """Assignments of kinds to rule out: 2 ** inhabitants."""
-        return float(2 ** len(problem.data["names"]))
+        """Assignments of kinds to rule out (2 ** inhabitants), plus the kinds of claim to reason about."""
+        return float(2 ** len(problem.data["names"])) + len({c[0] for c in problem.data["claims"]}) / 2
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         names, claims = problem.data["names"], problem.data["claims"]

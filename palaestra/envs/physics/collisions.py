@@ -39,6 +39,7 @@ class Collisions(Task):
     family = "physics"
     description = "Velocities and energies in collisions and explosions (momentum and energy conservation), exactly."
     tags = ("physics", "mechanics", "math")
+    version = 2  # v2: level 4's right-angle speed is exact (v1 divided in floats)
 
     @dataclass(frozen=True)
     class Config:
@@ -71,8 +72,9 @@ class Collisions(Task):
         return Verdict.judge(value == read_radical(problem.data["value"]), "wrong value")
 
     def difficulty(self, problem: Problem) -> float:
-        """Equations to set up and solve: 1 for one momentum balance ... 5 for chained collisions."""
-        return float(problem.data["steps"])
+        """Equations to set up and solve: 1 for one momentum balance ... 5 for chained collisions; plus a
+        tenth of the exact answer's digits (the arithmetic)."""
+        return float(problem.data["steps"]) + sum(c.isdigit() for c in problem.data["value"]) / 10
 
     def spellings(self, problem: Problem) -> list[str]:
         value = read_radical(problem.data["value"])
@@ -197,7 +199,7 @@ def _pendulum(rng: random.Random) -> Question:
 def _right_angle(rng: random.Random) -> Question:
     m1, m2, u1, u2 = rng.randint(1, 24), rng.randint(1, 24), _speed(rng), _speed(rng)  # whole kilograms keep the
     px, py = m1 * u1, m2 * u2  # root's argument small
-    value = Surd.sqrt(px * px + py * py) * (1 / (m1 + m2))
+    value = Surd.sqrt(px * px + py * py) * Fraction(1, m1 + m2)  # exact: a float here rounds the answer
     return (f"A {_v(m1)} kg puck sliding east at {_v(u1)} m/s collides on frictionless ice with a {_v(m2)} kg puck "
             f"sliding north at {_v(u2)} m/s, and they stick together. What is the speed of the combined puck just "
             "after the collision?"), value, "m/s", 6

@@ -1,4 +1,11 @@
-"""River crossing, generalised wolf-goat-cabbage: ferry everything across without leaving enemies alone.
+"""River crossing: ferry everything across safely in the fewest crossings (wolf-goat-cabbage, missionaries).
+
+One skill, two kinds of puzzle (task option ``puzzle``; by default each problem draws one):
+``"items"``, the generalised wolf-goat-cabbage below, and ``"people"``, missionaries and cannibals
+with parameters (counting constraints; :mod:`palaestra.envs.planning.people_crossing`). The retired
+id ``planning/missionaries_cannibals`` resolves to this env with ``puzzle="people"``.
+
+Items:
 
 A farmer must bring a set of animals and things across a river in a boat that holds the farmer
 and up to ``capacity`` of them. Some pairs must never be left together on a bank without the
@@ -19,6 +26,7 @@ import re
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.envs.planning.people_crossing import PeopleCrossing
 from palaestra.solvers.simulate import Rules, shortest_plan
 from palaestra.verifiers.normalize import read_with_tail, squeeze_spaces, strip_wrappers, unify
 
@@ -34,6 +42,8 @@ FILLER = frozenset(["take", "takes", "taking", "bring", "brings", "bringing", "c
 _CROSSING_SPLIT = re.compile(r"\s*(?:;|\n|->|→)\s*")
 _NUMBER = re.compile(r"^(?:(?:crossing|trip|step)\s*)?\d{1,3}\s*[.):]\s*", re.IGNORECASE)
 _WORD = re.compile(r"[a-z]+(?:-[a-z]+)*|[&+,-]")
+PUZZLES = ("items", "people")
+PEOPLE = PeopleCrossing()
 
 State = tuple[int, int]  # (farmer's bank: 0 start, 1 far; bitmask of the items on the far bank)
 
@@ -44,6 +54,8 @@ class RiverCrossing(Task):
     family = "planning"
     description = "Ferry items across a river so that no forbidden pair is left alone, in the fewest crossings."
     tags = ("planning", "puzzle", "search")
+    version = 2  # v2: merged with planning/missionaries_cannibals (v1) as the "people" puzzles; fixed examples
+    aliases = {"planning/missionaries_cannibals": {"version": 1, "kwargs": {"puzzle": "people"}}}
 
     @dataclass(frozen=True)
     class Config:
@@ -52,17 +64,29 @@ class RiverCrossing(Task):
         hubs: int  # items in conflict with others (the "predators" and the much-threatened)
         conflict_chance: float  # chance that a hub conflicts with each other item
         min_crossings: int
+        people: PeopleCrossing.Config  # the missionaries-and-cannibals puzzles at this level
+
+    def __init__(self, answer_format: str | None = None, puzzle: str | None = None) -> None:
+        super().__init__(answer_format)
+        if puzzle is not None and puzzle not in PUZZLES:
+            raise ValueError(f"puzzle must be one of {PUZZLES}, got {puzzle!r}")
+        self.puzzle = puzzle
 
     def config(self, level: int) -> Config:
         return [
-            self.Config(items=3, capacity=1, hubs=1, conflict_chance=0.7, min_crossings=5),
-            self.Config(items=4, capacity=1, hubs=1, conflict_chance=0.7, min_crossings=7),
-            self.Config(items=6, capacity=2, hubs=2, conflict_chance=0.6, min_crossings=9),
-            self.Config(items=8, capacity=3, hubs=3, conflict_chance=0.7, min_crossings=11),
-            self.Config(items=8, capacity=2, hubs=2, conflict_chance=0.7, min_crossings=13),
+            self.Config(items=3, capacity=1, hubs=1, conflict_chance=0.7, min_crossings=5, people=PEOPLE.config(0)),
+            self.Config(items=4, capacity=1, hubs=1, conflict_chance=0.7, min_crossings=7, people=PEOPLE.config(1)),
+            self.Config(items=6, capacity=2, hubs=2, conflict_chance=0.6, min_crossings=9, people=PEOPLE.config(2)),
+            self.Config(items=8, capacity=3, hubs=3, conflict_chance=0.7, min_crossings=11, people=PEOPLE.config(3)),
+            self.Config(items=8, capacity=2, hubs=2, conflict_chance=0.7, min_crossings=13, people=PEOPLE.config(4)),
         ][level]
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
+        if (self.puzzle or rng.choice(PUZZLES)) == "people":
+            return PEOPLE.generate(rng, config.people)
+        return self._items_problem(rng, config)
+
+    def _items_problem(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> tuple[list[str], list[tuple[int, int]], list[int]] | None:
             names = rng.sample(ITEMS, config.items)
             conflicts = _conflicts(rng, config.items, config.hubs, config.conflict_chance)
@@ -76,11 +100,9 @@ class RiverCrossing(Task):
         names, conflicts, plan = retry(draw, what="a solvable crossing puzzle needing enough crossings")
         answer = "; ".join(_crossing_text(load, names) for load in plan)
         rules = "\n".join(f"- the {names[a]} and the {names[b]}" for a, b in conflicts)
-        example = f"{names[1]}; nothing; {names[0]}"
-        if config.capacity > 1:
-            example = f"{names[0]} and {names[2]}; nothing; {names[1]}"
-        if example == answer:
-            example = f"{names[2]}; nothing; {names[1]}"
+        # The example's shape and names come from the drawn items, never from the answer.
+        example = f"{names[0]} and {names[2]}; nothing; {names[1]}" if config.capacity > 1 else \
+            f"{names[1]}; nothing; {names[0]}"
         things = ", ".join(_article(n) for n in names[:-1]) + f" and {_article(names[-1])}"
         prompt = (
             f"A farmer stands on the left bank of a river with {things}. The farmer's boat carries the farmer and "
@@ -97,6 +119,8 @@ class RiverCrossing(Task):
         })
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
+        if "missionaries" in problem.data:  # also planning/missionaries_cannibals-v1 problems
+            return PEOPLE.verify(problem, answer)
         names = problem.data["items"]
         loads = read_crossings(answer, names)
         if loads is None:
@@ -113,10 +137,15 @@ class RiverCrossing(Task):
         return Verdict.judge(len(loads) <= optimal, f"{len(loads)} crossings; it can be done in {optimal}")
 
     def difficulty(self, problem: Problem) -> float:
-        """Crossings in a shortest plan."""
-        return float(problem.data["optimal"])
+        """Crossings in a shortest plan, plus half the forbidden pairs (people puzzles: see
+        :meth:`PeopleCrossing.difficulty`)."""
+        if "missionaries" in problem.data:
+            return PEOPLE.difficulty(problem)
+        return float(problem.data["optimal"] + len(problem.data["conflicts"]) / 2)
 
     def spellings(self, problem: Problem) -> list[str]:
+        if "missionaries" in problem.data:
+            return [*super().spellings(problem), *PEOPLE.spellings(problem)]
         names = problem.data["items"]
         loads = read_crossings(problem.answer or "", names) or []
         crossings = (problem.answer or "").split("; ")
@@ -131,6 +160,8 @@ class RiverCrossing(Task):
         ]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        if "missionaries" in problem.data:
+            return PEOPLE.corruptions(problem, rng)
         names = problem.data["items"]
         crossings = (problem.answer or "").split("; ")
         first = crossings[0]

@@ -102,8 +102,13 @@ class SlidingPuzzle(Task):
         return Verdict.right()
 
     def difficulty(self, problem: Problem) -> float:
-        """Moves in the reference solution (a shortest one at levels 0-3) times the number of tiles."""
-        return float(problem.data["length"] * (problem.data["side"] ** 2 - 1))
+        """Moves in the reference solution (a shortest one at levels 0-3) times the number of tiles, plus the
+        tiles' total Manhattan distance from their goal cells."""
+        side, start, goal = problem.data["side"], problem.data["start"], problem.data["goal"]
+        where = {tile: i for i, tile in enumerate(goal)}
+        manhattan = sum(abs(i // side - where[t] // side) + abs(i % side - where[t] % side)
+                        for i, t in enumerate(start) if t)
+        return float(problem.data["length"] * (side ** 2 - 1) + manhattan)
 
     def spellings(self, problem: Problem) -> list[str]:
         tiles = (problem.answer or "").split(", ")

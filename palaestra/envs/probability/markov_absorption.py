@@ -158,8 +158,9 @@ class MarkovAbsorption(Task):
 
     def difficulty(self, problem: Problem) -> float:
         """Twice the unknowns of the first-step equations (1 for gambler's ruin, which has a closed form) plus
-        2 for expected steps and 3 for expected visits."""
-        return float(2 * problem.data["states"] + {"probability": 0, "steps": 2, "visits": 3}[problem.data["kind"]])
+        2 for expected steps and 3 for expected visits, plus a tenth of the exact answer's digits."""
+        base = 2 * problem.data["states"] + {"probability": 0, "steps": 2, "visits": 3}[problem.data["kind"]]
+        return float(base) + sum(c.isdigit() for c in problem.data["value"]) / 10
 
     def spellings(self, problem: Problem) -> list[str]:
         return [*super().spellings(problem), *exact_spellings(Fraction(problem.data["value"]))]

@@ -82,8 +82,15 @@ class Binairo(Task):
         return Problem(prompt=prompt, answer=lines(grid), data={"givens": puzzle})
 
     def difficulty(self, problem: Problem) -> float:
-        """Empty cells to fill."""
-        return float(sum(row.count(".") for row in problem.data["givens"]))
+        """Empty cells to fill, plus a tenth of the empty cells with no given orthogonal neighbour (where no
+        local rule applies at the start)."""
+        rows = problem.data["givens"]
+        size = len(rows)
+        isolated = sum(
+            all(rows[r + dr][c + dc] == "." for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))
+                if 0 <= r + dr < size and 0 <= c + dc < size)
+            for r in range(size) for c in range(size) if rows[r][c] == ".")
+        return float(sum(row.count(".") for row in rows)) + isolated / 10
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         givens = problem.data["givens"]

@@ -84,8 +84,9 @@ class Nonogram(Task):
         return Problem(prompt=prompt, answer=answer, data={"rows": row_clues, "cols": col_clues})
 
     def difficulty(self, problem: Problem) -> float:
-        """Cells in the grid."""
-        return float(len(problem.data["rows"]) * len(problem.data["cols"]))
+        """Cells in the grid plus half the blocks of the clues (the runs to place)."""
+        data = problem.data
+        return float(len(data["rows"]) * len(data["cols"])) + sum(len(clue) for clue in data["rows"] + data["cols"]) / 2
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         row_clues, col_clues = problem.data["rows"], problem.data["cols"]

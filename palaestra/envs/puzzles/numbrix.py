@@ -81,8 +81,12 @@ class Numbrix(Task):
         return Problem(prompt=prompt, answer=answer, data={"givens": grid})
 
     def difficulty(self, problem: Problem) -> float:
-        """Empty cells to fill."""
-        return float(sum(v == 0 for row in problem.data["givens"] for v in row))
+        """Empty cells to fill, plus the longest run of consecutive numbers none of which is given (the
+        stretch the path must be found for unaided)."""
+        givens = sorted(v for row in problem.data["givens"] for v in row if v)
+        cells = len(problem.data["givens"]) * len(problem.data["givens"][0])
+        gaps = [b - a - 1 for a, b in zip([0, *givens], [*givens, cells + 1])]
+        return float(sum(v == 0 for row in problem.data["givens"] for v in row) + max(gaps) / 2)
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         givens = problem.data["givens"]

@@ -88,8 +88,10 @@ class StarBattle(Task):
         return Problem(prompt=prompt, answer=answer, data={"regions": regions, "stars": k})
 
     def difficulty(self, problem: Problem) -> float:
-        """Cells times stars per line."""
-        return float(len(problem.data["regions"]) ** 2 * problem.data["stars"])
+        """Cells times stars per line, plus a tenth of the largest region's cells (the places a star may go)."""
+        regions = problem.data["regions"]
+        largest = max("".join(regions).count(letter) for letter in set("".join(regions)))
+        return float(len(regions) ** 2 * problem.data["stars"]) + largest / 10
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         regions, k = problem.data["regions"], problem.data["stars"]

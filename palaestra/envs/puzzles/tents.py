@@ -80,8 +80,8 @@ class Tents(Task):
         return Problem(prompt=prompt, answer=answer, data=data)
 
     def difficulty(self, problem: Problem) -> float:
-        """Cells in the grid."""
-        return float(problem.data["size"] ** 2)
+        """Cells in the grid plus the trees to pair with tents."""
+        return float(problem.data["size"] ** 2 + len(problem.data["trees"]))
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         n = problem.data["size"]

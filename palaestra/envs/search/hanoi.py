@@ -115,6 +115,12 @@ class Hanoi(Task):
         optimal = problem.data["optimal_moves"]
         return Verdict.judge(len(moves) == optimal, f"{len(moves)} moves is not the minimum")
 
+    distinct_from = {  # the near_duplicates kit check: why this is another skill than a similar env
+        "planning/hanoi_variants": ("the classic three-peg rules, solved by the recursive analysis; the variants "
+                    "(neighbouring or clockwise moves only, four pegs, a star) defeat that recursion "
+                    "and need search"),
+    }
+
     def difficulty(self, problem: Problem) -> float:
         """The optimal number of moves."""
         return float(problem.data["optimal_moves"])

@@ -82,6 +82,11 @@ class Maze(Task):
                   "length": 2 * distance[goal]},
         )
 
+    distinct_from = {  # the near_duplicates kit check: why this is another skill than a similar env
+        "planning/keys_doors": ("a route in a plain maze (state: the cell); keys and doors adds an inventory to "
+                    "the state, so the plan must order detours to fetch keys before their doors"),
+    }
+
     def difficulty(self, problem: Problem) -> float:
         """Moves in a shortest route times the open squares to search among."""
         open_squares = sum(len(row) - row.count("#") for row in problem.data["grid"])

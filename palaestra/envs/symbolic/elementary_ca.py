@@ -93,8 +93,10 @@ class ElementaryCa(Task):
         return Verdict.judge(row == truth)
 
     def difficulty(self, problem: Problem) -> float:
-        """Cells times steps."""
-        return float(len(problem.data["row"]) * problem.data["steps"])
+        """Cells times steps, plus the cells whose final state differs from their start (changes to track)."""
+        row, answer = problem.data["row"], (problem.answer or "").strip()
+        changed = sum(a != b for a, b in zip(row, answer))
+        return float(len(row) * problem.data["steps"] + changed / 2)
 
     def spellings(self, problem: Problem) -> list[str]:
         gold = problem.answer or ""

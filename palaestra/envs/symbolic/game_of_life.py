@@ -103,9 +103,9 @@ class GameOfLife(Task):
         return Verdict.judge(wrong == 0, f"{wrong} cells are wrong")
 
     def difficulty(self, problem: Problem) -> float:
-        """Cells times generations."""
+        """Cells times generations, plus the live cells at the start."""
         grid = problem.data["grid"]
-        return float(len(grid) * len(grid[0]) * problem.data["generations"])
+        return float(len(grid) * len(grid[0]) * problem.data["generations"] + sum(row.count("#") for row in grid))
 
     def spellings(self, problem: Problem) -> list[str]:
         rows = (problem.answer or "").split("\n")

@@ -1,4 +1,11 @@
-"""List functions: infer a hidden list transformation from examples and apply it to a new list.
+"""List functions and ARC-1D rows: infer a hidden transformation from examples and apply it to a new input.
+
+One skill on one induction engine (:func:`palaestra.envs.symbolic.programs.predictions`), two domains
+(task option ``domain``; by default each problem draws one): ``"numbers"``, lists of numbers (below),
+and ``"rows"``, one-dimensional coloured rows (ARC-1D, :mod:`palaestra.envs.symbolic.rows`). The
+retired id ``symbolic/arc_1d`` resolves to this env with ``domain="rows"``.
+
+Numbers:
 
 The hidden function is a composition of one to three primitives (add a constant, double, keep the
 even or odd numbers or those above a threshold, reverse, sort, take or drop the first items,
@@ -21,11 +28,16 @@ from functools import cache
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.envs.symbolic.programs import BudgetExceeded, Primitive, predictions, run
+from palaestra.envs.symbolic.rows import RowInduction
+from palaestra.envs.symbolic.rows import library as row_library
 from palaestra.verifiers.numeric import read_integer
 from palaestra.verifiers.sets import read_list
 
 Values = tuple[int, ...]
 _LABEL = re.compile(r"^\s*(?:the\s+)?output(?:\s+list)?\s*(?::|=|is\b)\s*", re.IGNORECASE)  # "Output: [1, 2]"
+DOMAINS = ("numbers", "rows")
+ROWS = RowInduction()
+_ROW_PRIMITIVES = frozenset(p.name for p in row_library())
 
 
 def _dedupe(xs: Values) -> Values:
@@ -71,7 +83,9 @@ class ListFunctions(Task):
     id = "symbolic/list_functions"
     family = "symbolic"
     description = "Infer a hidden list function from input/output examples and apply it to a new list."
-    tags = ("symbolic", "induction", "program-synthesis")
+    tags = ("symbolic", "induction", "program-synthesis", "arc")
+    version = 2  # v2: merged with symbolic/arc_1d (v1) as the "rows" domain; a fixed example
+    aliases = {"symbolic/arc_1d": {"version": 1, "kwargs": {"domain": "rows"}}}
 
     @dataclass(frozen=True)
     class Config:
@@ -79,17 +93,26 @@ class ListFunctions(Task):
         examples: int
         length: tuple[int, int]
         high: int  # values from 0 to high
+        rows: RowInduction.Config  # the ARC-1D rows at this level
+
+    def __init__(self, answer_format: str | None = None, domain: str | None = None) -> None:
+        super().__init__(answer_format)
+        if domain is not None and domain not in DOMAINS:
+            raise ValueError(f"domain must be one of {DOMAINS}, got {domain!r}")
+        self.domain = domain
 
     def config(self, level: int) -> Config:
         return [
-            self.Config(depth=1, examples=3, length=(4, 6), high=9),
-            self.Config(depth=2, examples=3, length=(4, 6), high=9),
-            self.Config(depth=2, examples=4, length=(5, 8), high=15),
-            self.Config(depth=3, examples=4, length=(5, 8), high=15),
-            self.Config(depth=3, examples=5, length=(6, 9), high=20),
+            self.Config(depth=1, examples=3, length=(4, 6), high=9, rows=ROWS.config(0)),
+            self.Config(depth=2, examples=3, length=(4, 6), high=9, rows=ROWS.config(1)),
+            self.Config(depth=2, examples=4, length=(5, 8), high=15, rows=ROWS.config(2)),
+            self.Config(depth=3, examples=4, length=(5, 8), high=15, rows=ROWS.config(3)),
+            self.Config(depth=3, examples=5, length=(6, 9), high=20, rows=ROWS.config(4)),
         ][level]
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
+        if (self.domain or rng.choice(DOMAINS)) == "rows":
+            return ROWS.generate(rng, config.rows)
         prims = library()
 
         def draw() -> tuple[list[str], list[tuple[Values, Values]], Values, Values] | None:
@@ -119,14 +142,15 @@ class ListFunctions(Task):
             f"A hidden function transforms lists of numbers. It is {_family(config.depth)} Here are some inputs "
             "and the outputs it gives:\n\n"
             f"{shown}\n\n"
-            f"What does it output for {_show(query)}? Give the list in brackets, for example: "
-            + ("[3, 1, 4]" if _show(output) != "[3, 1, 4]" else "[2, 7]")
+            f"What does it output for {_show(query)}? Give the list in brackets, for example: [3, 1, 4]"
         )
         return Problem(prompt=prompt, answer=_show(output), data={
             "program": program, "examples": [[list(x), list(y)] for x, y in examples], "query": list(query),
         })
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
+        if _is_row(problem):  # also symbolic/arc_1d-v1 problems
+            return ROWS.verify(problem, answer)
         if isinstance(answer, str):
             answer = _LABEL.sub("", answer, count=1)
         items = read_list(answer, read_integer, allow_empty=True, space_separated=True,
@@ -138,11 +162,15 @@ class ListFunctions(Task):
         return Verdict.judge(tuple(items) == truth)
 
     def difficulty(self, problem: Problem) -> float:
-        """Primitives in the hidden function times the longest list shown."""
+        """Primitives in the hidden function times the longest list shown (rows: times the row's width)."""
+        if _is_row(problem):
+            return ROWS.difficulty(problem)
         longest = max(len(x) for pair in problem.data["examples"] for x in pair)
         return float(len(problem.data["program"]) * longest)
 
     def spellings(self, problem: Problem) -> list[str]:
+        if _is_row(problem):
+            return [*super().spellings(problem), *ROWS.spellings(problem)]
         gold = problem.answer or "[]"
         inner = gold[1:-1]
         return [*super().spellings(problem), inner or "[]", inner.replace(",", "") or "[]", f"({inner})",
@@ -150,6 +178,8 @@ class ListFunctions(Task):
                 f"{gold}. That is the output."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        if _is_row(problem):
+            return ROWS.corruptions(problem, rng)
         gold = problem.answer or "[]"
         items = [int(x) for x in gold[1:-1].split(", ") if x]
         wrong = [_show(tuple(items[::-1])) if items[::-1] != items else _show((*items, 1)),
@@ -157,6 +187,11 @@ class ListFunctions(Task):
         if items:
             wrong.append(_show((items[0] + 1, *items[1:])))
         return wrong
+
+
+def _is_row(problem: Problem) -> bool:
+    """Whether the problem is an ARC-1D row: its hidden program is made of row primitives."""
+    return problem.data["program"][0] in _ROW_PRIMITIVES
 
 
 def _family(depth: int) -> str:

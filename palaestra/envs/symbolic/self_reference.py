@@ -87,8 +87,9 @@ class SelfReference(Task):
         return Verdict.judge(len(solutions) == 1 and said == solutions[0])
 
     def difficulty(self, problem: Problem) -> float:
-        """Statements (the assignments to weigh grow as two to that power)."""
-        return float(len(problem.data["statements"]))
+        """Statements (the assignments to weigh grow as two to that power), plus the kinds of statement."""
+        statements = problem.data["statements"]
+        return float(len(statements)) + len({s[0] for s in statements}) / 2
 
     def spellings(self, problem: Problem) -> list[str]:
         gold = problem.answer or ""

@@ -61,7 +61,9 @@ class AggregationQa(ToolTask):
         return Problem(prompt=prompt, answer=question.answer, data=data)
 
     def difficulty(self, problem: Problem) -> float:
-        return len(qa.question_of(problem).facts) + qa.world_size(problem) / 20
+        """Facts to gather plus a twentieth of the world, plus a tenth of the question's words."""
+        question = problem.data["question"]
+        return len(question["facts"]) + qa.world_size(problem) / 20 + len(question["text"].split()) / 10
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
         return qa.judge_named_answer(answer, qa.question_of(problem), qa.corpus_of(problem).world)

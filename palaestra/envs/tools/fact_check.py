@@ -86,7 +86,10 @@ class FactCheck(ToolTask):
         return Problem(prompt=prompt, answer="true" if truth else "false", data=data)
 
     def difficulty(self, problem: Problem) -> float:
-        return len(problem.data["facts"]) + int(problem.data["contested"]) + qa.world_size(problem) / 20
+        """Facts to check (one more when contested) plus a twentieth of the world, plus a tenth of the
+        claim's words."""
+        data = problem.data
+        return len(data["facts"]) + int(data["contested"]) + qa.world_size(problem) / 20 + len(data["claim"].split()) / 10
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
         said = read_yes_no(answer, yes=TRUE_WORDS, no=FALSE_WORDS)

@@ -58,7 +58,9 @@ class MultiHopQa(ToolTask):
         return Problem(prompt=prompt, answer=question.answer, data=data)
 
     def difficulty(self, problem: Problem) -> float:
-        return qa.question_of(problem).hops + qa.world_size(problem) / 100
+        """Hops plus a hundredth of the world, plus a fiftieth of the question's characters."""
+        question = problem.data["question"]
+        return question["hops"] + qa.world_size(problem) / 100 + len(question["text"]) / 50
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
         return qa.judge_named_answer(answer, qa.question_of(problem), qa.corpus_of(problem).world)

@@ -81,7 +81,10 @@ class RootFinding(ToolTask):
         return Problem(prompt=prompt, answer=answer, data=data)
 
     def difficulty(self, problem: Problem) -> float:
-        return problem.data["places"] + len(problem.data["terms"])
+        """Decimal places plus terms, plus a tenth of the digits of the constant (the arithmetic per
+        evaluation)."""
+        data = problem.data
+        return data["places"] + len(data["terms"]) + sum(c.isdigit() for c in data["constant"]) / 10
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
         tolerance = Tolerance.decimals(problem.data["places"])

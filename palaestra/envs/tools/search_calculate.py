@@ -81,7 +81,12 @@ class SearchCalculate(ToolTask):
         return Problem(prompt=prompt, answer=str(result), data=data)
 
     def difficulty(self, problem: Problem) -> float:
-        return len(problem.data["facts"]) + len(problem.data["values"]) - 1
+        """Facts to find plus values to combine, plus the formula's operators and a tenth of the values'
+        digits (the arithmetic)."""
+        data = problem.data
+        operators = sum(data["formula"].count(op) for op in "+-*/")
+        digits = sum(len(str(abs(v))) for v in data["values"])
+        return len(data["facts"]) + len(data["values"]) - 1 + operators / 2 + digits / 10
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
         verdict = grade_number(answer, int(problem.answer or 0))

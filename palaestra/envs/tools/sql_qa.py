@@ -79,7 +79,9 @@ class SqlQa(ToolTask):
         return Problem(prompt=prompt, answer=str(value), data=data)
 
     def difficulty(self, problem: Problem) -> float:
-        return 2 * problem.data["tier"] + problem.data["database"]["params"]["tables"]
+        """Twice the query's tier plus the tables, plus a fiftieth of the reference query's characters."""
+        data = problem.data
+        return 2 * data["tier"] + data["database"]["params"]["tables"] + len(data["sql"]) / 50
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
         if len(answer) > MAX_ANSWER_CHARS:

@@ -92,9 +92,18 @@ class SqlStatistics(ToolTask):
         data = {"database": dbgen.database_spec(seed, config.database), **task, "sql": _sql(task), "budget": 6}
         return Problem(prompt=prompt, answer=answer, data=data)
 
+    distinct_from = {  # the near_duplicates kit check: why this is another skill than a similar env
+        "tools/sql_qa": ("the statistic (median, standard deviation, correlation, slope) must be computed "
+                    "in Python from fetched rows, two tools in one episode; sql_qa's values come out "
+                    "of one SQL query"),
+    }
+
     def difficulty(self, problem: Problem) -> float:
+        """The statistic's weight plus the columns, a filter and a join, plus a tenth of the words of the
+        reference query."""
         d = problem.data
-        return STATISTICS[d["statistic"]][2] + len(d["columns"]) + (d["filter"] is not None) + (d["join"] is not None)
+        base = STATISTICS[d["statistic"]][2] + len(d["columns"]) + (d["filter"] is not None) + (d["join"] is not None)
+        return base + len(d["sql"].split()) / 10
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
         exact = Fraction(*problem.data["exact"])

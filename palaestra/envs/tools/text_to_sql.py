@@ -78,8 +78,18 @@ class TextToSql(ToolTask):
                 "ordered": question.ordered, "thin_salt": salt, "tier": config.tier, "budget": config.budget}
         return Problem(prompt=prompt, answer=question.sql, data=data)
 
+    distinct_from = {  # the near_duplicates kit check: why this is another skill than a similar env
+        "tools/sql_qa": ("the answer is the SQL query itself, judged by executing it on the database and a "
+                    "thinned twin; sql_qa's answer is the value a question asks for, found by "
+                    "querying"),
+        "tools/sql_statistics": ("the answer is the SQL query itself; sql_statistics fetches values with SQL and "
+                    "computes a statistic SQLite cannot (median, correlation) in Python"),
+    }
+
     def difficulty(self, problem: Problem) -> float:
-        return 2 * problem.data["tier"] + problem.data["database"]["params"]["tables"]
+        """Twice the query's tier plus the tables, plus a tenth of the words of the reference query."""
+        data = problem.data
+        return 2 * data["tier"] + data["database"]["params"]["tables"] + len(data["sql"].split()) / 10
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
         query = _query_text(answer)

@@ -66,7 +66,9 @@ class UnanswerableQa(ToolTask):
         return Problem(prompt=prompt, answer=question.answer or knowledge.NO_ANSWER, data=data)
 
     def difficulty(self, problem: Problem) -> float:
-        return qa.question_of(problem).hops + qa.world_size(problem) / 20
+        """Hops plus a twentieth of the world, plus a tenth of the question's words."""
+        question = problem.data["question"]
+        return question["hops"] + qa.world_size(problem) / 20 + len(question["text"].split()) / 10
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
         return qa.judge_named_answer(answer, qa.question_of(problem), qa.corpus_of(problem).world)

@@ -72,7 +72,8 @@ class WordProblems(ToolTask):
         return Problem(prompt=prompt, answer=answer, data=data)
 
     def difficulty(self, problem: Problem) -> float:
-        return problem.data["steps"]
+        """Arithmetic steps, plus a tenth of the digits of the exact answer."""
+        return problem.data["steps"] + sum(len(str(abs(v))) for v in problem.data["exact"]) / 10
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
         verdict = grade_number(answer, Fraction(*problem.data["exact"]), mixed=True)

@@ -96,9 +96,10 @@ class BitvectorInput(Task):
         return Problem(prompt=prompt, answer=answer, data={"program": program, "target": target})
 
     def difficulty(self, problem: Problem) -> float:
-        """Input bits times program steps."""
+        """Input bits times program steps, plus the conditional steps (branches to invert)."""
         program = problem.data["program"]
-        return float(program["width"] * len(program["inputs"]) * len(program["steps"]))
+        branches = sum(step[1][0] == "?" for step in program["steps"])
+        return float(program["width"] * len(program["inputs"]) * len(program["steps"]) + branches)
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:

@@ -90,9 +90,13 @@ class LoopInvariant(Task):
         return Problem(prompt=prompt, answer=program["invariant"], data=data)
 
     def difficulty(self, problem: Problem) -> float:
-        """Comparisons in the known invariant plus body statements, plus two when it is nonlinear."""
+        """Comparisons in the known invariant plus body statements, plus two when it is nonlinear, plus a
+        tenth of the digits of the constants in the loop and a twentieth of the postcondition's characters."""
         tree = parse_formula(problem.answer or "", set(problem.data["variables"]))
-        return float(_count_comparisons(tree) + _count_statements(problem.data["body"]) + 2 * _nonlinear(tree))
+        constants = sum(c.isdigit() for step in problem.data["body"] for c in str(step)) + sum(
+            c.isdigit() for step in problem.data["init"] for c in str(step))
+        return float(_count_comparisons(tree) + _count_statements(problem.data["body"]) + 2 * _nonlinear(tree)) \
+            + constants / 10 + len(problem.data["post"]) / 20
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:

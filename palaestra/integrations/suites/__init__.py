@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from palaestra.baselines.evaluate import Suite, SuiteResult, error_reason, plot_pass_at_k, run_suite
+from palaestra.baselines.evaluate import Suite, SuiteResult, error_reason, pass_cell, plot_pass_at_k, run_suite
 from palaestra.core.extract import EXTRACTORS
 from palaestra.core.problem import Problem
 from palaestra.core.registry import registry
@@ -237,9 +237,9 @@ def write_report(result: SuiteResult, out_dir: Path, title: str, note: str = "",
 
 
 def _markdown_table(columns: Sequence[str], rows: Sequence[dict[str, Any]], ks: Sequence[int]) -> list[str]:
-    headers = [*columns, "episodes", "errors", "reward", *(f"pass@{k}" for k in ks)]
+    headers = [*columns, "episodes", "errors", "reward", *(f"pass@{k} (problems)" for k in ks)]
     body = [[str(r[c]) for c in columns] + [str(r["episodes"]), str(r["errors"]), _number(r["reward"]),
-                                            *(_number(r[f"pass@{k}"]) for k in ks)] for r in rows]
+                                            *(pass_cell(r, k) for k in ks)] for r in rows]
     rule = "|" + "---|" * len(headers)
     return ["| " + " | ".join(headers) + " |", rule, *("| " + " | ".join(b) + " |" for b in body)]
 
@@ -256,17 +256,24 @@ def eval_command(args: Any, load_model: Callable[[Any], tuple[Any, str | None]])
     if args.reverify:
         return _reverify_command(args)
     spec = load_suite(args.suite)
-    if args.model is None:
-        args.model = "oracle"
-    model, answer_format = load_model(args)
-    result = run_named_suite(model, spec, out_dir=args.out, answer_format=answer_format, batch_size=args.batch_size)
-    print(_text_table(["family"], result.family_rows(), result.ks))
-    errors = sum(result.error_reasons().values())
-    print(f"\n{result.model} on suite {spec.label}: {len(result.records)} episodes in {result.seconds:.1f} s; "
-          f"{errors} infrastructure errors (not scored)")
-    if args.out:
-        print(f"report: {Path(args.out) / REPORT_FILE}")
-    return 1 if result.records and errors == len(result.records) else 0
+    # Without --model the suite is played by both reference policies, as the command's help says: the oracle
+    # (every problem solvable) and random play (the floor); each writes its report in its own folder.
+    names = [args.model] if args.model is not None else ["oracle", "random"]
+    status = 0
+    for name in names:
+        args.model = name
+        model, answer_format = load_model(args)
+        out_dir = args.out if args.out is None or len(names) == 1 else str(Path(args.out) / name)
+        result = run_named_suite(model, spec, out_dir=out_dir, answer_format=answer_format, batch_size=args.batch_size)
+        print(_text_table(["family"], result.family_rows(), result.ks))
+        errors = sum(result.error_reasons().values())
+        print(f"\n{result.model} on suite {spec.label}: {len(result.records)} episodes in {result.seconds:.1f} s; "
+              f"{errors} infrastructure errors (not scored)")
+        if out_dir:
+            print(f"report: {Path(out_dir) / REPORT_FILE}")
+        if result.records and errors == len(result.records):
+            status = 1
+    return status
 
 
 def _reverify_command(args: Any) -> int:
@@ -299,9 +306,9 @@ def _verdict_text(record: dict[str, Any]) -> str:
 
 
 def _text_table(columns: Sequence[str], rows: Sequence[dict[str, Any]], ks: Sequence[int]) -> str:
-    cells = [[*columns, "episodes", "errors", "reward", *(f"pass@{k}" for k in ks)]]
+    cells = [[*columns, "episodes", "errors", "reward", *(f"pass@{k} (problems)" for k in ks)]]
     cells += [[str(r[c]) for c in columns] + [str(r["episodes"]), str(r["errors"]), _number(r["reward"]),
-                                              *(_number(r[f"pass@{k}"]) for k in ks)] for r in rows]
+                                              *(pass_cell(r, k) for k in ks)] for r in rows]
     widths = [max(len(row[i]) for row in cells) for i in range(len(cells[0]))]
     lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in cells]
     lines.insert(1, "  ".join("-" * w for w in widths))

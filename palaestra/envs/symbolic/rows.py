@@ -1,5 +1,8 @@
 """ARC-1D: infer a transformation of one-dimensional coloured rows from examples, apply it to a new row.
 
+(This was the env ``symbolic/arc_1d``; it is now the ``domain="rows"`` part of ``symbolic/list_functions``,
+on the same induction engine, :mod:`palaestra.envs.symbolic.programs`. The retired id resolves there.)
+
 A row holds colours 1-9 on background 0: a few blocks of one colour, sometimes lone noise cells.
 The hidden transformation is a program of one to three primitives (shift everything left or
 right, mirror the row, recolour every block, push all blocks to one end, fill the gap between
@@ -18,7 +21,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.core import Problem, Verdict, retry
 from palaestra.envs.symbolic.programs import BudgetExceeded, Primitive, predictions, run
 from palaestra.verifiers.blocks import read_grid
 from palaestra.verifiers.normalize import read_with_tail
@@ -112,12 +115,8 @@ def library() -> tuple[Primitive, ...]:
     return tuple(prims)
 
 
-@register
-class Arc1d(Task):
-    id = "symbolic/arc_1d"
-    family = "symbolic"
-    description = "ARC-1D: infer a transformation of coloured rows from examples and apply it to a new row."
-    tags = ("symbolic", "induction", "arc", "program-synthesis")
+class RowInduction:
+    """Generation and judging of the ARC-1D row problems (``symbolic/list_functions`` delegates to it)."""
 
     @dataclass(frozen=True)
     class Config:
@@ -191,7 +190,7 @@ class Arc1d(Task):
     def spellings(self, problem: Problem) -> list[str]:
         gold = problem.answer or ""
         cells = gold.split()
-        return [*super().spellings(problem), "".join(cells), ", ".join(cells), f"[{', '.join(cells)}]",
+        return ["".join(cells), ", ".join(cells), f"[{', '.join(cells)}]",
                 f"output: {gold}", f"{gold}. That is the output row.", f"The output row is {gold}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:

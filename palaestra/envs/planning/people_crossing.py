@@ -1,4 +1,7 @@
-"""Missionaries and cannibals, with parameters: a counting-constraint river crossing in the fewest trips.
+"""Missionaries and cannibals, with parameters: the counting-constraint puzzles of ``planning/river_crossing``.
+
+(This was the env ``planning/missionaries_cannibals``, merged into ``planning/river_crossing`` as its
+``puzzle="people"`` problems; the retired id resolves there.)
 
 Missionaries and cannibals (not always as many of each) must cross a river in a boat that holds
 ``capacity`` people and needs at least one to row. On either bank, wherever there are
@@ -17,7 +20,7 @@ import random
 import re
 from dataclasses import dataclass
 
-from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.core import Problem, Verdict, retry
 from palaestra.solvers.simulate import Rules, shortest_plan
 from palaestra.verifiers.normalize import read_with_tail, squeeze_spaces, strip_wrappers, unify
 
@@ -35,12 +38,8 @@ State = tuple[int, int, int]  # missionaries and cannibals on the left bank, the
 Load = tuple[int, int]  # missionaries and cannibals in the boat
 
 
-@register
-class MissionariesCannibals(Task):
-    id = "planning/missionaries_cannibals"
-    family = "planning"
-    description = "Missionaries and cannibals with parameters: cross a river safely in the fewest trips."
-    tags = ("planning", "puzzle", "search")
+class PeopleCrossing:
+    """Generation and judging of the people-crossing problems (the merged env delegates to it)."""
 
     @dataclass(frozen=True)
     class Config:
@@ -97,7 +96,7 @@ class MissionariesCannibals(Task):
         aim = ("Bring everyone to the right bank" if setup["goal"] == [0, 0] else
                f"Reach a position with {_people(goal_m, goal_c)} on the left bank and {_people(m - goal_m, c - goal_c)} "
                "on the right bank (the boat may end on either side)")
-        example = "MC; M; CC" if answer != "MC; M; CC" else "CC; C; MM"
+        example = "MC; M; CC"  # a fixed placeholder of the answer's shape
         prompt = (
             f"{m} missionaries and {c} cannibals are crossing a river. {start}\n"
             f"The boat holds at most {cap} people and needs at least one person aboard to cross. Wherever there are "
@@ -123,15 +122,19 @@ class MissionariesCannibals(Task):
         return Verdict.judge(len(loads) <= optimal, f"{len(loads)} crossings; it can be done in {optimal}")
 
     def difficulty(self, problem: Problem) -> float:
-        """Crossings in a shortest plan."""
-        return float(problem.data["optimal"])
+        """Crossings in a shortest plan, plus a quarter of the people and the tightness of the rule (margin 0 is
+        tightest), plus one when it also holds in the boat."""
+        data = problem.data
+        people = data["missionaries"] + data["cannibals"]
+        return float(data["optimal"] + people / 4 + (2 - data["margin"]) / 2 + data["boat_rule"])
 
     def spellings(self, problem: Problem) -> list[str]:
+        """Other spellings of the reference (the env adds the generic ones)."""
         loads = read_loads(problem.answer or "") or []
         counts = [" ".join(f"{n}{k}" for n, k in ((m, "M"), (c, "C")) if n) for m, c in loads]
         words = [" and ".join(f"{n} {kind if n == 1 else kind + 's'}".replace("missionarys", "missionaries")
                               for n, kind in ((m, "missionary"), (c, "cannibal")) if n) for m, c in loads]
-        return [*super().spellings(problem), "; ".join(counts), "\n".join(f"{i}. {w}" for i, w in enumerate(words, 1)),
+        return ["; ".join(counts), "\n".join(f"{i}. {w}" for i, w in enumerate(words, 1)),
                 ", ".join(_load_text(load).lower() for load in loads), f"{problem.answer}. Everyone is across."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:

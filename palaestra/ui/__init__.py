@@ -1,0 +1,267 @@
+"""``palaestra ui``: a local web playground and catalogue of every environment.
+
+One page (``page.html``, no external assets, works offline) served by the standard library's HTTP
+server on 127.0.0.1. It lists every env with filters (family, tag, turns, tool use, text), shows an
+env's description, example problems per level with the reference answer on demand, the difficulty
+measure and the oracle's and random play's scores per level as charts, and plays episodes: type an
+answer or a move, see the verdict and the feedback, replay the episode through ``palaestra.score``.
+
+The JSON API the page uses (also handy from scripts)::
+
+    GET  /api/envs                         every env: id, version, family, turns, levels, tags, description
+    GET  /api/problem?id=ID&level=L&seed=S  a problem's prompt (no reference)
+    GET  /api/answer?id=ID&level=L&seed=S   its reference answer (multi-turn: none; use /api/hint)
+    GET  /api/stats?id=ID                   per level: mean difficulty, oracle and random scores (cached)
+    POST /api/reset  {"id", "level", "seed"}         a new episode: session, prompt
+    POST /api/step   {"session", "text"}             one answer or move: observation, reward, verdict
+    POST /api/hint   {"session"}                     the oracle's next move (it reads the secret: a hint)
+    POST /api/replay {"session"}                     the episode so far judged again by palaestra.score
+
+Example::
+
+    palaestra ui --port 8765      # then open http://127.0.0.1:8765/
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from importlib import resources
+from typing import Any
+from urllib.parse import parse_qs, urlparse
+
+from palaestra.core.extract import CLOSE_TAG, wrap
+from palaestra.core.problem import Verdict
+from palaestra.core.registry import make_source, registry
+from palaestra.core.scoring import score
+
+MAX_BODY_BYTES = 1_000_000
+MAX_SESSIONS = 256
+STATS_SEEDS = 6  # problems per level behind each chart point: enough to show the trend, quick to compute
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+@dataclass
+class Session:
+    """One episode being played in the page."""
+
+    env: Any
+    replies: list[str] = field(default_factory=list)
+    total: float = 0.0
+    done: bool = False
+
+
+class Playground:
+    """The page's state: open episodes (least recently used evicted past ``max_sessions``) and cached stats."""
+
+    def __init__(self, max_sessions: int = MAX_SESSIONS) -> None:
+        self.max_sessions = max_sessions
+        self.sessions: OrderedDict[str, Session] = OrderedDict()
+        self.stats: dict[str, list[dict[str, Any]]] = {}
+        self.lock = threading.Lock()
+        self.counter = 0
+
+    # --- catalogue ----------------------------------------------------------------
+    def envs(self) -> list[dict[str, Any]]:
+        return [{"id": s.id, "version": s.version, "family": s.family, "turns": s.turns, "levels": s.levels,
+                 "tags": list(s.tags), "description": s.description,
+                 "tools": s.family == "tools" or "tools" in s.tags or "tool-use" in s.tags}
+                for s in registry.specs()]
+
+    def problem(self, env_id: str, level: int, seed: int, reveal: bool = False) -> dict[str, Any]:
+        problem = make_source(env_id).sample(level, seed)
+        reply = {"id": problem.env_id, "version": problem.version, "level": level, "seed": seed,
+                 "prompt": problem.prompt, "answer_format": problem.answer_format}
+        if reveal:
+            reply["answer"] = problem.answer
+        return reply
+
+    def level_stats(self, env_id: str) -> list[dict[str, Any]]:
+        """Mean difficulty and the oracle's and random play's mean reward per preset level (computed once)."""
+        from palaestra.baselines.evaluate import run_episodes
+        from palaestra.baselines.policies import OraclePolicy, RandomPolicy
+
+        if env_id in self.stats:
+            return self.stats[env_id]
+        source = make_source(env_id)
+        levels = list(range(min(source.levels(), 5)))
+        by_level: dict[int, dict[str, Any]] = {level: {"level": level} for level in levels}
+        for level in levels:
+            for policy in (OraclePolicy(), RandomPolicy(seed=0)):
+                row = run_episodes(env_id, policy, [level], range(STATS_SEEDS))
+                by_level[level][row.policy] = round(row.mean_reward, 4)
+        for level in levels:
+            values = [float(source.difficulty(source.sample(level, seed))) for seed in range(STATS_SEEDS)]
+            by_level[level]["difficulty"] = round(sum(values) / len(values), 4)
+        self.stats[env_id] = [by_level[level] for level in levels]
+        return self.stats[env_id]
+
+    # --- episodes -----------------------------------------------------------------
+    def reset(self, env_id: str, level: int, seed: int) -> dict[str, Any]:
+        from palaestra.factory import make
+
+        env = make(env_id, level=level)
+        prompt, info = env.reset(seed=seed)
+        with self.lock:
+            self.counter += 1
+            key = f"s{self.counter}"
+            self.sessions[key] = Session(env)
+            while len(self.sessions) > self.max_sessions:
+                _, old = self.sessions.popitem(last=False)
+                old.env.close()
+        problem = info["problem"]
+        return {"session": key, "prompt": prompt, "turns": registry[env_id].turns,
+                "answer_format": problem.answer_format, "level": level, "seed": seed}
+
+    def _session(self, key: str) -> Session:
+        with self.lock:
+            if key not in self.sessions:
+                raise LookupError(f"no open episode {key!r} (it ended long ago or the server restarted): start a new one")
+            self.sessions.move_to_end(key)
+            return self.sessions[key]
+
+    def step(self, key: str, text: str) -> dict[str, Any]:
+        session = self._session(key)
+        if session.done:
+            raise LookupError("this episode has ended: start a new one")
+        env = session.env
+        fmt = env.unwrapped.problem.answer_format
+        action = text if CLOSE_TAG in text or fmt not in ("tag", "boxed") else wrap(text, fmt)
+        observation, reward, terminated, truncated, info = env.step(action)
+        session.replies.append(action)
+        session.total += float(reward)
+        session.done = bool(terminated or truncated)
+        verdict: Verdict = info["verdict"]
+        return {"observation": observation, "reward": float(reward), "total": session.total,
+                "terminated": bool(terminated), "truncated": bool(truncated), "done": session.done,
+                "verdict": {"correct": verdict.correct, "parsed": verdict.parsed, "feedback": verdict.feedback,
+                            "error": verdict.error},
+                "answer": env.unwrapped.problem.answer if session.done else None}
+
+    def hint(self, key: str) -> dict[str, Any]:
+        session = self._session(key)
+        env = session.env
+        if session.done:
+            raise LookupError("this episode has ended: start a new one")
+        if hasattr(env, "oracle_action"):
+            move = env.oracle_action()
+        else:
+            move = env.unwrapped.source.format_answer(env.unwrapped.problem.answer or "")
+        return {"text": move}
+
+    def replay(self, key: str) -> dict[str, Any]:
+        """The episode's replies judged again from the problem alone (``palaestra.score``): the same reward."""
+        session = self._session(key)
+        if not session.replies:
+            raise LookupError("nothing to replay yet")
+        problem = session.env.unwrapped.problem
+        multi = registry[problem.env_id].turns == "multi"
+        verdict = score(problem.to_json(), session.replies if multi else session.replies[-1])
+        return {"reward": verdict.reward, "correct": verdict.correct, "feedback": verdict.feedback,
+                "matches": abs(verdict.reward - session.total) < 1e-9, "replies": len(session.replies)}
+
+
+def _page() -> bytes:
+    return resources.files("palaestra.ui").joinpath("page.html").read_bytes()
+
+
+def make_handler(playground: Playground) -> type[BaseHTTPRequestHandler]:
+    page = _page()
+
+    class Handler(BaseHTTPRequestHandler):
+        server_version = "palaestra-ui"
+        timeout = 30  # a client that stalls mid-request is dropped
+
+        def log_message(self, format: str, *args: Any) -> None:  # quiet: the page polls nothing, errors go back as JSON
+            return
+
+        def _send(self, status: int, body: bytes, content_type: str) -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Cache-Control", "no-store")
+            self.send_header("Content-Security-Policy", "default-src 'self'; style-src 'self' 'unsafe-inline'; "
+                                                        "script-src 'self' 'unsafe-inline'; img-src 'self' data:")
+            self.end_headers()
+            self.wfile.write(body)
+
+        def _json(self, status: int, payload: Any) -> None:
+            self._send(status, json.dumps(payload, ensure_ascii=False).encode(), "application/json; charset=utf-8")
+
+        def _answer(self, work: Any) -> None:
+            try:
+                self._json(HTTPStatus.OK, work())
+            except (KeyError, ValueError, TypeError, LookupError) as exc:
+                message = exc.args[0] if exc.args else str(exc)
+                self._json(HTTPStatus.BAD_REQUEST, {"error": str(message)})
+
+        def do_GET(self) -> None:  # noqa: N802 (the standard library's name)
+            url = urlparse(self.path)
+            query = {k: v[0] for k, v in parse_qs(url.query).items()}
+            if url.path in ("/", "/index.html"):
+                return self._send(HTTPStatus.OK, page, "text/html; charset=utf-8")
+            if url.path == "/favicon.ico":
+                return self._send(HTTPStatus.NO_CONTENT, b"", "image/x-icon")
+            if url.path == "/api/envs":
+                return self._answer(playground.envs)
+            if url.path in ("/api/problem", "/api/answer"):
+                return self._answer(lambda: playground.problem(query["id"], int(query.get("level", 0)),
+                                                               int(query.get("seed", 0)), url.path == "/api/answer"))
+            if url.path == "/api/stats":
+                return self._answer(lambda: playground.level_stats(query["id"]))
+            self._json(HTTPStatus.NOT_FOUND, {"error": f"no such page: {url.path}"})
+
+        def do_POST(self) -> None:  # noqa: N802
+            length = int(self.headers.get("Content-Length") or 0)
+            if length > MAX_BODY_BYTES:
+                return self._json(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, {"error": "request too large"})
+            try:
+                body = json.loads(self.rfile.read(length) or b"{}")
+                if not isinstance(body, dict):
+                    raise ValueError("the request body must be a JSON object")
+            except (ValueError, RecursionError) as exc:
+                return self._json(HTTPStatus.BAD_REQUEST, {"error": f"bad JSON: {str(exc)[:200]}"})
+            routes = {
+                "/api/reset": lambda: playground.reset(str(body["id"]), int(body.get("level", 0)), int(body.get("seed", 0))),
+                "/api/step": lambda: playground.step(str(body["session"]), _text(body.get("text"))),
+                "/api/hint": lambda: playground.hint(str(body["session"])),
+                "/api/replay": lambda: playground.replay(str(body["session"])),
+            }
+            route = routes.get(urlparse(self.path).path)
+            if route is None:
+                return self._json(HTTPStatus.NOT_FOUND, {"error": f"no such endpoint: {self.path}"})
+            self._answer(route)
+
+    return Handler
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise TypeError("text must be a string")
+    return value
+
+
+def make_server(host: str = "127.0.0.1", port: int = 8765, playground: Playground | None = None) -> ThreadingHTTPServer:
+    """The playground's HTTP server (not started). Binds ``host`` (loopback by default)."""
+    server = ThreadingHTTPServer((host, port), make_handler(playground or Playground()))
+    server.daemon_threads = True
+    return server
+
+
+def serve_ui(host: str = "127.0.0.1", port: int = 8765) -> None:
+    """Serve the playground until interrupted; prints the address once it is ready to answer."""
+    server = make_server(host, port)
+    where = f"http://{host if ':' not in host else f'[{host}]'}:{server.server_address[1]}/"
+    if host not in LOOPBACK:
+        print(f"warning: the playground is reachable from other machines at {where}: it has no authentication")
+    print(f"palaestra ui ready at {where} (Ctrl-C stops it)", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
