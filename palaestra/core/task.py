@@ -43,7 +43,7 @@ import functools
 import inspect
 import random
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -336,3 +336,14 @@ class Task(ProblemSource):
         if len(gold) > 1:
             wrong.append(gold[: len(gold) // 2])
         return [w for w in wrong if w.strip() != gold.strip()]
+
+    # --- cheap baseline policies (reward integrity, issue 21) -----------------------------------------------
+
+    def heuristics(self) -> dict[str, Callable[[Problem], str]]:
+        """Cheap textbook policies for this task (greedy rules, nearest neighbour, ...), by name.
+
+        Each maps a problem to a bare answer (what goes inside the answer block). The kit prints
+        each one's score per level and fails the env when one solves half the problems at the top
+        level: hard levels must hold instances on which the textbook rule is not enough.
+        """
+        return {}

@@ -349,7 +349,7 @@ def check_difficulty(env_id: str, s: Settings) -> str:
     source = make_source(env_id)
     means = []
     for level in range(source.levels()):
-        values = [float(source.difficulty(source.sample(level, 300_000 + seed))) for seed in range(s.difficulty_seeds)]
+        values = [float(source.difficulty(sample(env_id, level, 300_000 + seed))) for seed in range(s.difficulty_seeds)]
         means.append(sum(values) / len(values))
     for level in range(1, len(means)):
         _require(means[level] > means[level - 1],

@@ -90,6 +90,20 @@ def canonical(pieces: list[Interval]) -> Set:
     return tuple(merged)
 
 
+def _overlapping(pieces: list[Interval]) -> bool:
+    """Whether two written pieces share a point: ``A or B`` with one inside the other is a hedge, not a union."""
+    live = sorted((p for p in pieces if not _empty(p)),
+                  key=lambda p: (float("-inf") if p.low is None else float(p.low), not p.low_closed))
+    reach: Interval | None = None  # the piece reaching furthest right so far
+    for piece in live:
+        if reach is not None and (reach.high is None or piece.low is None or _less(piece.low, reach.high, True, False)
+                                  or (piece.low == reach.high and piece.low_closed and reach.high_closed)):
+            return True
+        if reach is None or piece.high is None or (reach.high is not None and _less(reach.high, piece.high, False, False)):
+            reach = piece
+    return False
+
+
 def _empty(p: Interval) -> bool:
     if p.low is None or p.high is None:
         return False
@@ -292,7 +306,7 @@ def _read(text: str, variable: str, allow_empty: bool) -> Set | None:
         pieces = _inequalities(s, variable)
     else:
         pieces = _intervals(s)
-    if pieces is None:
+    if pieces is None or _overlapping(pieces):
         return None
     result = canonical(pieces)
     return result if result or allow_empty else None

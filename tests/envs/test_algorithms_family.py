@@ -262,12 +262,14 @@ def test_merge_intervals_touching_intervals_merge():
 
 
 @pytest.mark.parametrize("level", [0, 4])
-def test_partition_kinds_are_balanced_and_not_told_by_surface_features(level):
+def test_partition_kinds_are_skewed_to_the_certified_side_and_not_told_by_surface_features(level):
+    # "impossible" has no short proof: a fifth of the problems (a constant scores about 0.20)
     task = make_source("algorithms/partition")
     problems = [task.sample(level, 80_000 + seed) for seed in range(300)]
     kinds = [str(p.data["possible"]) for p in problems]
-    assert 0.4 <= kinds.count("True") / len(kinds) <= 0.6
-    assert best_threshold_rule([surface_features(p.prompt) for p in problems], kinds)[1] <= 0.7
+    share = kinds.count("True") / len(kinds)
+    assert 0.72 <= share <= 0.88
+    assert best_threshold_rule([surface_features(p.prompt) for p in problems], kinds)[1] <= share + 0.1
     assert all(sum(p.data["numbers"]) % 2 == 0 for p in problems)
     assert Counter(len(p.data["numbers"]) for p in problems).most_common(1)[0][1] == len(problems)
 

@@ -248,4 +248,4 @@ def test_dfa_equivalence_claiming_equivalence_always_earns_little():
     task = make_source("languages/dfa_equivalence")
     problems = [task.sample(level, seed) for level in (0, 4) for seed in range(150)]
     share = sum(task.verify(p, "equivalent").correct for p in problems) / len(problems)
-    assert 0.25 < share < 0.42
+    assert 0.12 < share < 0.25  # a fifth of the pairs: the certificate-free side is kept rare

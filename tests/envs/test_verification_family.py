@@ -207,12 +207,13 @@ def test_paired_rewrite_changes_the_meaning_only_at_the_pinned_value(cmp):
 
 
 @pytest.mark.parametrize("level", range(5))
-def test_equivalence_labels_are_balanced_and_no_surface_rule_predicts_them(level):
+def test_equivalence_labels_are_rare_and_no_surface_rule_predicts_them(level):
+    # "equivalent" is the certificate-free side: a fifth of the pairs, so a constant scores about 0.20
     source = make_source("verification/program_equivalence")
     problems = [source.sample(level, 70_000 + seed) for seed in range(300)]
     labels = ["equivalent" if p.data["equivalent"] else "different" for p in problems]
     share = labels.count("equivalent") / len(labels)
-    assert 0.4 <= share <= 0.6
+    assert 0.12 <= share <= 0.28  # 0.20 drawn; 300 samples
     rows = [{**surface_features(p.prompt), **{f"env {k}": v for k, v in source.surface_features(p).items()}}
             for p in problems]
     name, accuracy = best_threshold_rule(rows, labels)

@@ -107,10 +107,11 @@ class Inequalities(Task):
                                not first.high_closed if first.high is not None else False)
             wrong.append(format_intervals(canonical([flipped, *solution[1:]])))
             wrong.append(format_intervals(_complement(solution)))
+            wrong.append(f"{problem.answer} or {format_intervals((first,))}")  # a hedge: a piece inside the answer
         else:
             wrong.append("(-∞, ∞)")
         wrong.append(f"{problem.answer} or maybe ∅" if solution else "{0}")
-        return [w for w in wrong if read_intervals(w, allow_empty=True) != solution]
+        return [w for w in wrong if read_intervals(w, allow_empty=True) != solution or " or " in w]
 
 
 def _complement(solution: tuple[Interval, ...]) -> tuple[Interval, ...]:

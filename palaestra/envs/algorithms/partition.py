@@ -3,23 +3,30 @@
 Random positive integers (larger at higher levels, where more numbers would otherwise almost
 always split) whose total is always even and whose largest number is at most half the
 total (so neither parity nor one dominant number gives the answer away); draws are redrawn until a
-split exists or not, by a fair coin. The answer is one of the two groups (the other is the rest):
-the verifier accepts **any** sub-multiset of the numbers summing to half the total, and
-``impossible`` exactly when there is none (subset-sum dynamic programme at generation).
+split exists or not. The answer is one of the two groups (the other is the rest): the verifier
+accepts **any** sub-multiset of the numbers summing to half the total, and ``impossible`` exactly
+when there is none (subset-sum dynamic programme at generation).
+
+``impossible`` has no short proof (the problem is NP-hard), so it is the certificate-free side: only
+20% of problems have no split (``IMPOSSIBLE_SHARE``), and a constant ``impossible`` scores about
+0.20. It must be said alone: a group with ``impossible`` beside it is a hedge and is not read.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.envs.algorithms.common import read_ints
 from palaestra.envs.graphs.common import without_yes
 from palaestra.verifiers.choices import read_option
+from palaestra.verifiers.claims import has_digit, mentions
 
 IMPOSSIBLE = ("impossible", "not possible", "no", "none", "it is impossible", "cannot be done", "no such split")
+IMPOSSIBLE_SHARE = 0.2  # the certificate-free side is rare, so answering it blindly pays little
 
 
 @register
@@ -28,6 +35,8 @@ class Partition(Task):
     family = "algorithms"
     description = "Split numbers into two groups of equal sum, or say it is impossible."
     tags = ("algorithms", "dynamic-programming", "np-hard")
+    version = 2
+    certificate_free = ("impossible",)
 
     @dataclass(frozen=True)
     class Config:
@@ -44,7 +53,7 @@ class Partition(Task):
         ][level]
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        possible = rng.random() < 0.5
+        possible = rng.random() >= IMPOSSIBLE_SHARE
 
         def draw() -> list[int] | None:
             numbers = [rng.randint(1, config.largest) for _ in range(config.count)]
@@ -62,6 +71,9 @@ class Partition(Task):
         return Problem(prompt=prompt, answer="impossible" if group is None else ", ".join(map(str, group)),
                        data={"numbers": numbers, "possible": possible})
 
+    def heuristics(self) -> dict[str, Callable[[Problem], str]]:
+        return {"largest first into the lighter group": _greedy_split}
+
     def difficulty(self, problem: Problem) -> float:
         """How many numbers times half their total (the subset-sum table)."""
         numbers = problem.data["numbers"]
@@ -69,8 +81,11 @@ class Partition(Task):
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         numbers = problem.data["numbers"]
-        if isinstance(answer, str) and len(answer) < 600 and read_option(answer, {True: IMPOSSIBLE}):
+        if isinstance(answer, str) and len(answer) < 600 and not has_digit(answer) and read_option(
+                answer, {True: IMPOSSIBLE}):
             return Verdict.judge(not problem.data["possible"], "an equal split exists")
+        if mentions(answer, [w for w in IMPOSSIBLE if w != "no"]):
+            return Verdict.unparsed("the answer gives both a group and 'impossible'")
         group = read_ints(without_yes(answer))
         if group is None:
             return Verdict.unparsed("expected numbers separated by commas, or 'impossible'")
@@ -90,9 +105,19 @@ class Partition(Task):
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         numbers = problem.data["numbers"]
         if not problem.data["possible"]:
-            return [", ".join(map(str, numbers[: len(numbers) // 2])), str(numbers[0])]
+            return [", ".join(map(str, numbers[: len(numbers) // 2])), str(numbers[0]), f"impossible; {numbers[0]}"]
         group = (problem.answer or "").split(", ")
-        return ["impossible", ", ".join(group[:-1]) or "0", ", ".join([*group, group[0]])]
+        return ["impossible", ", ".join(group[:-1]) or "0", ", ".join([*group, group[0]]),
+                f"{problem.answer}. Impossible.", f"impossible ({problem.answer})"]
+
+
+def _greedy_split(problem: Problem) -> str:
+    """The textbook greedy: numbers from the largest down, each into the group with the smaller sum; the
+    first group if the sums end equal, else ``impossible`` (about 21% right at level 4)."""
+    groups: tuple[list[int], list[int]] = ([], [])
+    for x in sorted(problem.data["numbers"], reverse=True):
+        groups[sum(groups[0]) > sum(groups[1])].append(x)
+    return ", ".join(map(str, groups[0])) if sum(groups[0]) == sum(groups[1]) else "impossible"
 
 
 def half_subset(numbers: list[int]) -> list[int] | None:

@@ -6,15 +6,20 @@ Morgan, implication as a disjunction, contraposition, distribution, commuting, d
 negation, ...), and at one step, for both labels, a *paired* rewrite: a law and a classic slip
 written with exactly the same symbols (contrapositive / inverse, ``¬a ∨ b`` / ``a ∨ ¬b`` for
 ``a → b``, distributing over the wrong operand, a biconditional / its exclusive-or, ...). The
-label is a fair coin drawn first; an equivalent pair takes the law there, a non-equivalent one
+label is drawn first; an equivalent pair takes the law there, a non-equivalent one
 the slip, and truth tables over all assignments confirm the label (a slip that happens to keep
-the meaning is drawn again, and so is one that changes more than an eighth of the rows, which
+the meaning is drawn again, and so is one that changes more than a sixteenth of the rows, which
 guessing an assignment would expose). So counting connectives or negations says nothing about the
 answer.
 
 Every level has at least five variables, so the answers are many (``equivalent`` and every
 assignment) and the kit's answer-balance check does not apply; the equivalent/not split is
-still a fair coin and is balanced against connective counts as above.
+balanced against connective counts as above.
+
+``equivalent`` has no short proof (a truth table is exponential), so it is the certificate-free
+side: only 20% of pairs are equivalent (``EQUIVALENT_SHARE``), and a constant ``equivalent`` scores
+about 0.20. It must be said alone: an assignment with ``equivalent`` beside it (or the other way
+round) is a hedge and is not read.
 
 The answer is ``equivalent``, or an assignment on which the formulas differ (``p = true, q =
 false``, ``p=1 q=0`` or the literals ``p, ¬q``); **any** such assignment is accepted.
@@ -29,6 +34,7 @@ from dataclasses import dataclass
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.envs.deduction.common import read_truth_assignment
+from palaestra.verifiers.claims import has_digit, mentions
 from palaestra.verifiers.normalize import read_with_tail, strip_wrappers, unify
 
 _NAMES = "pqrstu"
@@ -37,6 +43,7 @@ _EQUIVALENT = frozenset({"equivalent", "they are equivalent", "the formulas are 
                          "equivalent formulas", "logically equivalent", "they are logically equivalent",
                          "f and g are equivalent", "f and g are logically equivalent", "yes", "yes, they are equivalent",
                          "f ≡ g", "f ⇔ g"})
+EQUIVALENT_SHARE = 0.2  # the certificate-free side is rare, so answering it blindly pays little
 # "Not equivalent: p = true, ..." states the verdict before the separating assignment.
 _NOT_EQUIVALENT = re.compile(r"^(?:no\s*[,.:;]?\s*)?(?:(?:f and g|they|the formulas)\s+are\s+)?not\s+(?:logically\s+)?"
                              r"equivalent\s*[,.:;—–-]*\s*", re.IGNORECASE)
@@ -49,6 +56,8 @@ class Equivalence(Task):
     family = "deduction"
     description = "Decide whether two propositional formulas are equivalent; if not, give a separating assignment."
     tags = ("logic", "propositional", "truth-tables")
+    version = 2
+    certificate_free = ("equivalent",)
 
     @dataclass(frozen=True)
     class Config:
@@ -67,7 +76,7 @@ class Equivalence(Task):
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.variables
-        equivalent = rng.random() < 0.5
+        equivalent = rng.random() < EQUIVALENT_SHARE
 
         def draw() -> tuple[list, list] | None:
             first = _formula(rng, n, config.depth)
@@ -83,11 +92,11 @@ class Equivalence(Task):
                 if second is None:
                     return None
             differ = bin(_table(first, n) ^ _table(second, n)).count("1")
-            if (differ == 0) != equivalent or differ > (1 << n) // 8 or _render(second) == _render(first):
+            if (differ == 0) != equivalent or differ > (1 << n) // 16 or _render(second) == _render(first):
                 return None  # a slip that changes many rows would be found by trying any assignment
             return first, second
 
-        first, second = retry(draw, what="a pair of formulas with the drawn status")
+        first, second = retry(draw, attempts=6_000, what="a pair of formulas with the drawn status")
         names = ", ".join(_NAMES[:n])
         prompt = (
             f"Over the variables {names}, with ¬ meaning not, ∧ and, ∨ (inclusive) or, → implies and ↔ if and "
@@ -112,11 +121,15 @@ class Equivalence(Task):
         if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
             return Verdict.unparsed("answer too long")
         data = problem.data
-        if read_with_tail(unify(answer), _read_equivalent, answer_words=("not", "inequivalent", "differ")):
+        bare = not has_digit(answer) and "=" not in answer and "¬" not in answer and not mentions(
+            answer, ("true", "false"))
+        if bare and read_with_tail(unify(answer), _read_equivalent, answer_words=("not", "inequivalent", "differ")):
             return Verdict.judge(data["equivalent"], "the formulas are not equivalent")
         n = data["variables"]
         names = list(_NAMES[:n])
         text = _NOT_EQUIVALENT.sub("", strip_wrappers(unify(answer)), count=1)
+        if mentions(text, ("equivalent", "yes", "≡", "⇔"), unless_after=("not",)):
+            return Verdict.unparsed("the answer gives both an assignment and 'equivalent'")
         values = read_with_tail(text, lambda s: read_truth_assignment(s, names), symbols=True, answer_words=names,
                                 clauses=False)
         if values is None:
@@ -145,7 +158,8 @@ class Equivalence(Task):
         first, second = _table(problem.data["first"], n), _table(problem.data["second"], n)
         agreeing = [a for a in range(1 << n) if (first >> a & 1) == (second >> a & 1)]
         flipped = "false" if (problem.answer or "").startswith(f"{_NAMES[0]} = true") else "true"
-        wrong = ["equivalent", f"{problem.answer}\n{_NAMES[0]} = {flipped}"]
+        wrong = ["equivalent", f"{problem.answer}\n{_NAMES[0]} = {flipped}", f"{problem.answer}. Equivalent.",
+                 f"equivalent ({problem.answer})"]
         if agreeing:
             wrong.append(_assignment(rng.choice(agreeing), n))
             wrong.append(f"Not equivalent: {_assignment(rng.choice(agreeing), n)}")

@@ -2,10 +2,15 @@
 
 Formulas are random 3-CNF (three distinct variables per clause, random signs, no clause twice) near the
 satisfiability threshold, where random formulas are hardest and satisfiable and unsatisfiable
-ones are equally likely. The status is a fair coin drawn first; formulas are drawn until one
-with that status comes up, and a SAT solver decides it (an unsatisfiable formula is proven so
-by the solver: an ``unsatisfiable`` answer is right exactly then). Both statuses share the
-clause count, so the formula's size says nothing about the answer.
+ones are equally likely. The status is drawn first; formulas are drawn until one with that status
+comes up, and a SAT solver decides it (an unsatisfiable formula is proven so by the solver: an
+``unsatisfiable`` answer is right exactly then). Both statuses share the clause count, so the
+formula's size says nothing about the answer.
+
+``unsatisfiable`` has no short proof (a refutation is long), so it is the certificate-free side:
+only 20% of formulas are unsatisfiable (``UNSAT_SHARE``), and a constant ``unsatisfiable`` scores
+about 0.20. It must be said alone: an assignment with ``unsatisfiable`` beside it is a hedge and is
+not read.
 
 The answer is an assignment (``x1 = true, x2 = false, ...``, ``x1=1 x2=0``, or the literals
 ``x1, ¬x2, ...``; variables left out may take either value) or ``unsatisfiable``. **Any**
@@ -15,12 +20,14 @@ assignment that makes every clause true is accepted.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.envs.deduction.common import read_truth_assignment
 from palaestra.solvers.sat import CNF, Budget, BudgetExhausted, SatSolver
+from palaestra.verifiers.claims import has_digit, mentions
 from palaestra.verifiers.normalize import read_with_tail, unify
 
 _BUDGET = Budget(conflicts=100_000)
@@ -29,6 +36,8 @@ _UNSAT_WORDS = frozenset({"unsatisfiable", "unsat", "not satisfiable", "no satis
                           "the formula is unsatisfiable", "no satisfying assignment exists", "no such assignment exists",
                           "the formula is not satisfiable", "no assignment exists", "there is none"})
 MAX_ANSWER_CHARS = 3_000
+UNSAT_SHARE = 0.2  # the certificate-free side is rare, so answering it blindly pays little
+_UNSAT_MENTIONS = ("unsatisfiable", "unsat", "not satisfiable", "no satisfying", "none", "no solution", "no assignment")
 
 
 @register
@@ -37,6 +46,8 @@ class SatSolve(Task):
     family = "deduction"
     description = "Find a satisfying assignment of a 3-CNF formula, or answer that it is unsatisfiable."
     tags = ("logic", "satisfiability", "search")
+    version = 2
+    certificate_free = ("unsatisfiable",)
 
     @dataclass(frozen=True)
     class Config:
@@ -49,7 +60,7 @@ class SatSolve(Task):
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.variables
-        want_sat = rng.random() < 0.5
+        want_sat = rng.random() >= UNSAT_SHARE
 
         def draw() -> tuple[list[list[int]], dict | None] | None:
             clauses: list[list[int]] = []
@@ -118,8 +129,10 @@ class SatSolve(Task):
         if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
             return Verdict.unparsed("answer too long")
         data = problem.data
-        if _says_unsatisfiable(answer):
+        if not has_digit(answer) and _says_unsatisfiable(answer):
             return Verdict.judge(not data["satisfiable"], "the formula is satisfiable")
+        if mentions(answer, _UNSAT_MENTIONS):
+            return Verdict.unparsed("the answer gives both an assignment and 'unsatisfiable'")
         n = data["variables"]
         values = read_truth_assignment(answer, [f"x{i}" for i in range(1, n + 1)], partial=True)
         if values is None:
@@ -152,7 +165,11 @@ class SatSolve(Task):
         gold = dict(pair.split(" = ") for pair in (problem.answer or "").split(", "))
         for lit in clause:  # make the clause false: every literal's variable gets the other value
             gold[f"x{abs(lit)}"] = "false" if lit > 0 else "true"
-        return [", ".join(f"{k} = {v}" for k, v in gold.items()), "unsatisfiable", "x1 = true, x1 = false"]
+        return [", ".join(f"{k} = {v}" for k, v in gold.items()), "unsatisfiable", "x1 = true, x1 = false",
+                f"{problem.answer}. Unsatisfiable.", f"unsatisfiable ({problem.answer})"]
+
+    def heuristics(self) -> dict[str, Callable[[Problem], str]]:
+        return {"majority sign, else unsatisfiable": _majority_sign}
 
     def surface_features(self, problem: Problem) -> dict[str, float]:
         """Counts a lazy policy might read: negations, the busiest variable, variables of one sign only."""
@@ -168,6 +185,19 @@ class SatSolve(Task):
             "busiest variable": float(max(uses.values())),
             "one-sign variables": float(sum(len(s) == 1 for s in signs.values())),
         }
+
+
+def _majority_sign(problem: Problem) -> str:
+    """Each variable takes the sign it has most often; that assignment if it satisfies the formula, else
+    ``unsatisfiable`` (about 19% right at level 4)."""
+    n, clauses = problem.data["variables"], problem.data["clauses"]
+    lean = [0] * (n + 1)
+    for clause in clauses:
+        for lit in clause:
+            lean[abs(lit)] += 1 if lit > 0 else -1
+    if all(any((lean[abs(lit)] >= 0) == (lit > 0) for lit in clause) for clause in clauses):
+        return ", ".join(f"x{i} = {'true' if lean[i] >= 0 else 'false'}" for i in range(1, n + 1))
+    return "unsatisfiable"
 
 
 def _literal(lit: int) -> str:

@@ -2,9 +2,11 @@
 
 Unlike ``graphs/coloring`` (which states how many colours to use and plants a clique that proves
 they are needed), the number of colours is not given: the answer must use the minimum, which the
-model has to find. Graphs are random (connected); from level 2 on they are redrawn until the
-chromatic number exceeds the largest clique, so no clique shows the minimum and a colouring with
-one colour fewer has to be ruled out by reasoning. The chromatic number comes from an exact
+model has to find. Graphs are random (connected) at levels 0-1. From level 2 on they are random
+graphs with a hidden 3- or 4-colouring (nodes dealt into classes, edges only between classes),
+redrawn until DSATUR (Brélaz's greedy, :func:`palaestra.envs.graphs.greedy.dsatur`, declared to the
+kit as a heuristic) uses more colours than the minimum: the textbook greedy colouring is not
+optimal on any of them (0% solved at levels 2-4, against 98-100% before). The chromatic number comes from an exact
 backtracking search at generation (DSATUR order, a node budget; a draw it cannot settle is
 redrawn). The verifier accepts **any** proper colouring that uses exactly that many colours.
 """
@@ -12,10 +14,12 @@ redrawn). The verifier accepts **any** proper colouring that uses exactly that m
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.envs.graphs.common import edge_list, read_node_values
+from palaestra.envs.graphs.greedy import dsatur
 from palaestra.generators.graphs import is_connected, random_connected
 
 SEARCH_BUDGET = 20_000  # search nodes per colour count tried
@@ -27,40 +31,40 @@ class ChromaticNumber(Task):
     family = "graphs"
     description = "Colour a graph properly with the fewest possible colours (chromatic number)."
     tags = ("graphs", "optimization", "np-hard", "constraint-satisfaction")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
         nodes: int
         edges: int
-        beyond_clique: bool  # the chromatic number must exceed the clique number
+        hidden: int  # 0: a random graph; else the colours of a hidden colouring, and DSATUR must need more
 
     def config(self, level: int) -> Config:
         return [
-            self.Config(nodes=7, edges=10, beyond_clique=False),
-            self.Config(nodes=9, edges=14, beyond_clique=False),
-            self.Config(nodes=11, edges=19, beyond_clique=True),
-            self.Config(nodes=13, edges=26, beyond_clique=True),
-            self.Config(nodes=15, edges=34, beyond_clique=True),
+            self.Config(nodes=7, edges=10, hidden=0),
+            self.Config(nodes=9, edges=14, hidden=0),
+            self.Config(nodes=13, edges=26, hidden=3),
+            self.Config(nodes=15, edges=30, hidden=3),
+            self.Config(nodes=18, edges=40, hidden=3),
         ][level]
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        import networkx as nx
-
         n = config.nodes
 
         def draw() -> tuple[list[list[int]], list[int]] | None:
-            graph = random_connected(rng, n, config.edges)
-            edges = sorted([u, v] for u, v, _ in graph.edges)
-            colours = minimum_colouring(n, edges)
-            if colours is None or not is_connected(graph):
-                return None
-            if config.beyond_clique:
-                clique = max(len(c) for c in nx.find_cliques(graph.to_networkx()))
-                if max(colours) <= clique:
+            if config.hidden:
+                edges = _hidden_colouring_graph(rng, n, config.edges, config.hidden)
+                if edges is None or max(dsatur(n, edges)) <= config.hidden:
+                    return None  # disconnected, or greed already finds a colouring this good
+            else:
+                graph = random_connected(rng, n, config.edges)
+                if not is_connected(graph):
                     return None
-            return edges, colours
+                edges = sorted([u, v] for u, v, _ in graph.edges)
+            colours = minimum_colouring(n, edges)
+            return None if colours is None else (edges, colours)
 
-        edges, colours = retry(draw, what="a graph whose chromatic number the search settles")
+        edges, colours = retry(draw, attempts=3_000, what="a graph whose chromatic number the search settles")
         prompt = (
             f"An undirected graph has nodes 0 to {n - 1} and these {len(edges)} edges:\n{edge_list(edges)}\n\n"
             "Colour every node so that the two ends of every edge get different colours, using as few colours as "
@@ -69,6 +73,12 @@ class ChromaticNumber(Task):
         )
         return Problem(prompt=prompt, answer=", ".join(f"{v}: {c}" for v, c in enumerate(colours)),
                        data={"n": n, "edges": edges, "chromatic": max(colours)})
+
+    def heuristics(self) -> dict[str, Callable[[Problem], str]]:
+        def greedy(problem: Problem) -> str:
+            return ", ".join(f"{v}: {c}" for v, c in enumerate(dsatur(problem.data["n"], problem.data["edges"])))
+
+        return {"DSATUR": greedy}
 
     def difficulty(self, problem: Problem) -> float:
         """Nodes plus edges plus the diameter of the graph."""
@@ -111,6 +121,22 @@ class ChromaticNumber(Task):
             wrong.append(spread)
         return [", ".join(f"{w}: {c}" for w, c in enumerate(m)) for m in wrong] + [
             ", ".join(f"{w}: {c}" for w, c in enumerate(colours[:-1]))]
+
+
+def _hidden_colouring_graph(rng: random.Random, n: int, m: int, k: int) -> list[list[int]] | None:
+    """``m`` random edges between ``k`` hidden classes of nodes (so ``k`` colours suffice); None if disconnected."""
+    classes = [i % k for i in range(n)]
+    rng.shuffle(classes)
+    pairs = [(u, v) for u in range(n) for v in range(u + 1, n) if classes[u] != classes[v]]
+    edges = sorted([u, v] for u, v in rng.sample(pairs, m))
+    reached, frontier = {0}, [0]
+    for u in frontier:  # the frontier grows while it is read: a breadth-first sweep
+        for a, b in edges:
+            for x, y in ((a, b), (b, a)):
+                if x == u and y not in reached:
+                    reached.add(y)
+                    frontier.append(y)
+    return edges if len(reached) == n else None
 
 
 def minimum_colouring(n: int, edges: list[list[int]]) -> list[int] | None:

@@ -1,17 +1,22 @@
 """Find a Hamiltonian path: a path that visits every node of a small graph exactly once.
 
 A path through all nodes in a random order is planted, then random extra edges hide it (and add
-dead ends for a careless search). The verifier accepts **any** Hamiltonian path: every node exactly
+dead ends for a careless search). From level 2 on, graphs are redrawn until Warnsdorff's rule
+(step to the unvisited neighbour with the fewest unvisited neighbours), tried from every start
+node and declared to the kit, finds no Hamiltonian path: it solves none of them (0% at levels
+2-4, against 98-100% before). The verifier accepts **any** Hamiltonian path: every node exactly
 once, each consecutive pair joined by an edge, in either direction.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.envs.graphs.common import edge_list, read_nodes
+from palaestra.envs.graphs.greedy import warnsdorff
 
 
 @register
@@ -20,35 +25,50 @@ class HamiltonianPath(Task):
     family = "graphs"
     description = "Give a path that visits every node of a small graph exactly once."
     tags = ("graphs", "paths", "search", "np-hard")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
         nodes: int
         extra_edges: int
+        beat_greedy: bool
 
     def config(self, level: int) -> Config:
         return [
-            self.Config(nodes=7, extra_edges=4),
-            self.Config(nodes=8, extra_edges=5),
-            self.Config(nodes=10, extra_edges=7),
-            self.Config(nodes=12, extra_edges=10),
-            self.Config(nodes=15, extra_edges=13),
+            self.Config(nodes=7, extra_edges=4, beat_greedy=False),
+            self.Config(nodes=8, extra_edges=5, beat_greedy=False),
+            self.Config(nodes=10, extra_edges=5, beat_greedy=True),
+            self.Config(nodes=12, extra_edges=7, beat_greedy=True),
+            self.Config(nodes=15, extra_edges=10, beat_greedy=True),
         ][level]
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.nodes
-        path = list(range(n))
-        rng.shuffle(path)
-        edges = {tuple(sorted(p)) for p in zip(path, path[1:])}
-        free = [(u, v) for u in range(n) for v in range(u + 1, n) if (u, v) not in edges]
-        edges.update(rng.sample(free, config.extra_edges))
-        rows = sorted([u, v] for u, v in edges)
+
+        def draw() -> tuple[list[int], list[list[int]]] | None:
+            path = list(range(n))
+            rng.shuffle(path)
+            edges = {tuple(sorted(p)) for p in zip(path, path[1:])}
+            free = [(u, v) for u in range(n) for v in range(u + 1, n) if (u, v) not in edges]
+            edges.update(rng.sample(free, config.extra_edges))
+            rows = sorted([u, v] for u, v in edges)
+            if config.beat_greedy and len(warnsdorff(n, rows)) == n:
+                return None
+            return path, rows
+
+        path, rows = retry(draw, attempts=5_000, what="a graph on which Warnsdorff's rule gets stuck")
         prompt = (
             f"An undirected graph has nodes 0 to {n - 1} and these {len(rows)} edges:\n{edge_list(rows)}\n\n"
             "Find a Hamiltonian path: a path that visits every node exactly once, moving only along edges. "
             "Give its nodes in order, separated by spaces, for example: 3 0 4 1 ..."
         )
         return Problem(prompt=prompt, answer=" ".join(map(str, path)), data={"n": n, "edges": rows})
+
+    def heuristics(self) -> dict[str, Callable[[Problem], str]]:
+        def greedy(problem: Problem) -> str:
+            return " ".join(map(str, warnsdorff(problem.data["n"], problem.data["edges"])))
+
+        return {"Warnsdorff from every start": greedy}
 
     def difficulty(self, problem: Problem) -> float:
         """Nodes plus edges plus the diameter of the graph."""

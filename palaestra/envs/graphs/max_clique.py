@@ -2,17 +2,22 @@
 
 A random graph of a given density gets a planted clique a little larger than the density makes
 likely, so the maximum is usually (not always) the planted one; the true maximum size comes from
-networkx's maximal-clique enumeration at generation. The verifier accepts **any** maximum clique:
+networkx's maximal-clique enumeration at generation. From level 2 on, graphs are redrawn until the
+textbook greedy clique (start at a node of highest degree, keep adding the candidate with the most
+neighbours among the candidates; declared to the kit) is smaller than the maximum: it solves none
+of them (0% at levels 2-4, against 87-100% before). The verifier accepts **any** maximum clique:
 distinct nodes, every pair joined by an edge, as many nodes as the maximum.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.envs.graphs.common import edge_list, read_nodes
+from palaestra.envs.graphs.greedy import greedy_clique
 
 
 @register
@@ -21,34 +26,43 @@ class MaxClique(Task):
     family = "graphs"
     description = "Give a largest clique of a graph."
     tags = ("graphs", "optimization", "np-hard")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
         nodes: int
         density: float
         planted: int
+        beat_greedy: bool
 
     def config(self, level: int) -> Config:
         return [
-            self.Config(nodes=8, density=0.3, planted=4),
-            self.Config(nodes=10, density=0.3, planted=4),
-            self.Config(nodes=13, density=0.35, planted=4),
-            self.Config(nodes=16, density=0.35, planted=5),
-            self.Config(nodes=20, density=0.35, planted=6),
+            self.Config(nodes=8, density=0.3, planted=4, beat_greedy=False),
+            self.Config(nodes=10, density=0.3, planted=4, beat_greedy=False),
+            self.Config(nodes=13, density=0.35, planted=4, beat_greedy=True),
+            self.Config(nodes=16, density=0.35, planted=5, beat_greedy=True),
+            self.Config(nodes=20, density=0.35, planted=6, beat_greedy=True),
         ][level]
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         import networkx as nx
 
         n = config.nodes
-        edges = {(u, v) for u in range(n) for v in range(u + 1, n) if rng.random() < config.density}
-        planted = sorted(rng.sample(range(n), config.planted))
-        edges.update((u, v) for i, u in enumerate(planted) for v in planted[i + 1 :])
-        rows = sorted([u, v] for u, v in edges)
-        graph = nx.Graph()
-        graph.add_nodes_from(range(n))
-        graph.add_edges_from(rows)
-        best = max((sorted(c) for c in nx.find_cliques(graph)), key=lambda c: (len(c), [-v for v in c]))
+
+        def draw() -> tuple[list[list[int]], list[int]] | None:
+            edges = {(u, v) for u in range(n) for v in range(u + 1, n) if rng.random() < config.density}
+            planted = sorted(rng.sample(range(n), config.planted))
+            edges.update((u, v) for i, u in enumerate(planted) for v in planted[i + 1 :])
+            rows = sorted([u, v] for u, v in edges)
+            if config.beat_greedy and len(greedy_clique(n, rows)) >= config.planted:
+                return None  # greed already finds a clique as large as the planted one: no need to search
+            graph = nx.Graph()
+            graph.add_nodes_from(range(n))
+            graph.add_edges_from(rows)
+            best = max((sorted(c) for c in nx.find_cliques(graph)), key=lambda c: (len(c), [-v for v in c]))
+            return rows, best
+
+        rows, best = retry(draw, attempts=3_000, what="a graph on which greed misses the maximum clique")
         prompt = (
             f"An undirected graph has nodes 0 to {n - 1} and these {len(rows)} edges:\n{edge_list(rows)}\n\n"
             "Find a maximum clique: as many nodes as possible such that every two of them are joined by an edge. "
@@ -56,6 +70,12 @@ class MaxClique(Task):
         )
         return Problem(prompt=prompt, answer=" ".join(map(str, best)),
                        data={"n": n, "edges": rows, "size": len(best)})
+
+    def heuristics(self) -> dict[str, Callable[[Problem], str]]:
+        def greedy(problem: Problem) -> str:
+            return " ".join(map(str, greedy_clique(problem.data["n"], problem.data["edges"])))
+
+        return {"greedy clique": greedy}
 
     def difficulty(self, problem: Problem) -> float:
         """Nodes plus edges."""

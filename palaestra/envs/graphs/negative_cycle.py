@@ -8,13 +8,19 @@ so the total weight and the weight range say nothing about the answer. Bellman-F
 (draws whose outcome differs from the coin are redrawn). Both kinds have the same numbers of
 nodes and edges.
 
-The verifier accepts **any** cycle that follows edges in their direction and has negative total
-weight, and ``none`` exactly when no negative cycle exists.
+Both sides carry a proof. A graph with a negative cycle is answered by **any** cycle that follows
+edges in their direction and has negative total weight. One without is answered by ``none:`` and
+one integer per node, in node order, with ``value(b) <= value(a) + w`` for every edge ``a -> b`` of
+weight ``w`` (a feasible potential, such as the shortest distances from a virtual source joined to
+every node by weight-0 edges, which the reference gives): around any cycle these inequalities add
+up to ``0 <= total weight``. A bare ``none`` is wrong, and a cycle followed by ``none`` is a hedge
+and not read.
 """
 
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
@@ -28,10 +34,14 @@ from palaestra.envs.graphs.common import (
     without_yes,
 )
 from palaestra.generators.graphs import random_connected
-from palaestra.verifiers.choices import read_option
+from palaestra.verifiers.claims import mentions
+from palaestra.verifiers.normalize import strip_wrappers
 
-NONE_SPELLINGS = ("none", "no negative cycle", "no", "there is no negative cycle", "no negative cycles",
-                  "there are no negative cycles")
+NONE_SPELLINGS = ("none", "no negative cycle", "no negative cycles")
+# "none:", "No negative cycle. Potentials:", "None; distances =" before the values that prove it
+_NONE_HEAD = re.compile(
+    r"^\W{0,8}(?:no\b[\s,.:;!-]*)?(?:there (?:is|are) )?(?:none|no negative cycles?)\b[\s,.:;=!]*"
+    r"(?:(?:the )?(?:potentials?|distances?|values?|labels?)\b\s*(?:are\b)?\s*[:=]?\s*)?", re.IGNORECASE)
 
 
 @register
@@ -40,6 +50,8 @@ class NegativeCycle(Task):
     family = "graphs"
     description = "Find a negative-weight cycle in a directed graph, or report that none exists."
     tags = ("graphs", "shortest-paths", "cycles")
+    version = 2
+    bare_verdicts = ("none",)
 
     @dataclass(frozen=True)
     class Config:
@@ -92,9 +104,13 @@ class NegativeCycle(Task):
             "Does the graph contain a negative cycle, a directed cycle whose edge weights add up to less than zero? "
             f"If it does, give one as its nodes in order, each once (for example: {a} {b} {c}, meaning "
             f"{a} -> {b} -> {c} -> {a}). "
-            "If it does not, answer: none"
+            "If it does not, prove it: answer 'none:' followed by one integer per node, for nodes 0 to "
+            f"{n - 1} in order, such that value(b) <= value(a) + w for every edge a -> b of weight w (for example "
+            "the shortest distances from an extra node joined to every node by weight-0 edges), for example: "
+            "none: 0 -2 -1 ..."
         )
-        return Problem(prompt=prompt, answer="none" if cycle is None else " ".join(map(str, cycle)),
+        answer = "none: " + " ".join(map(str, _potentials(n, rows))) if cycle is None else " ".join(map(str, cycle))
+        return Problem(prompt=prompt, answer=answer,
                        data={"n": n, "edges": rows, "negative": cycle is not None})
 
     def difficulty(self, problem: Problem) -> float:
@@ -106,11 +122,25 @@ class NegativeCycle(Task):
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         data = problem.data
-        if isinstance(answer, str) and len(answer) < 600 and read_option(answer, {True: NONE_SPELLINGS}):
-            return Verdict.judge(not data["negative"], "the graph has a negative cycle")
-        nodes = read_nodes(without_yes(answer), data["n"])
+        if not isinstance(answer, str) or len(answer) > 20_000:
+            return Verdict.unparsed("no readable answer")
+        text = strip_wrappers(answer).strip()
+        head = _NONE_HEAD.match(text[:200])
+        if head:
+            if not text[head.end():].strip(" .!*"):
+                return Verdict.wrong("'none' needs its proof: one value per node that no edge undercuts")
+            values = _read_values(text[head.end():].strip().strip("[]()"))
+            if values is None or len(values) != data["n"] or any(abs(v) > 10**9 for v in values):
+                return Verdict.unparsed(f"expected 'none:' followed by {data['n']} integers, one per node in order")
+            for u, v, w in data["edges"]:
+                if values[v] > values[u] + w:
+                    return Verdict.wrong(f"the edge {u} -> {v} of weight {w} breaks value({v}) <= value({u}) + {w}")
+            return Verdict.right()
+        if mentions(text, NONE_SPELLINGS):
+            return Verdict.unparsed("the answer gives both a cycle and 'none'")
+        nodes = read_nodes(without_yes(text), data["n"])
         if nodes is None:
-            return Verdict.unparsed("expected a cycle as nodes in order, or 'none'")
+            return Verdict.unparsed("expected a cycle as nodes in order, or 'none:' and one value per node")
         cycle = closed_walk(nodes)
         weights = {(u, v): w for u, v, w in data["edges"]}
         error = cycle_error(cycle, set(weights), directed=True)
@@ -121,7 +151,9 @@ class NegativeCycle(Task):
 
     def spellings(self, problem: Problem) -> list[str]:
         if not problem.data["negative"]:
-            return [*super().spellings(problem), "None.", "There is no negative cycle."]
+            values = (problem.answer or "").split(":")[1].split()
+            return [*super().spellings(problem), "None. Potentials: " + ", ".join(values),
+                    "There is no negative cycle: " + " ".join(values)]
         nodes = (problem.answer or "").split()
         return [*super().spellings(problem), " -> ".join([*nodes, nodes[0]]), ", ".join(nodes[1:] + nodes[:1])]
 
@@ -129,10 +161,16 @@ class NegativeCycle(Task):
         data = problem.data
         if data["negative"]:
             nodes = (problem.answer or "").split()
-            return ["none", " ".join(reversed(nodes)) if len(nodes) > 2 else "0 0", " ".join(nodes[:1])]
+            return ["none", " ".join(reversed(nodes)) if len(nodes) > 2 else "0 0", " ".join(nodes[:1]),
+                    f"{problem.answer}. None.", "none: " + " ".join(["0"] * data["n"])]
         weights = {(u, v): w for u, v, w in data["edges"]}
         cycle = find_cycle(data["n"], [[u, v] for u, v in weights], directed=True) or [0, 1]
-        return [" ".join(map(str, cycle)), "0 1 2"]
+        values = [int(v) for v in (problem.answer or "").split(":")[1].split()]
+        u, v, w = data["edges"][0]
+        broken = list(values)
+        broken[v] = values[u] + w + 1
+        return [" ".join(map(str, cycle)), "0 1 2", "none", "none: " + " ".join(map(str, broken)),
+                "none: " + " ".join(map(str, values[:-1])), f"{problem.answer} (or {' '.join(map(str, cycle))})"]
 
 
 def _spread(weights: dict[tuple[int, int], int], steps: list[tuple[int, int]], change: int) -> None:
@@ -153,3 +191,28 @@ def _has_negative_cycle(n: int, edges: list[list[int]]) -> bool:
         if not changed:
             return False
     return True
+
+
+_VALUE = re.compile(r"[+-]?\d{1,10}")
+
+
+def _read_values(text: str) -> list[int] | None:
+    """Integers separated by commas or spaces (``0 -2 -1``, ``0, -2, -1``); None if anything else is there."""
+    parts = [p for p in re.split(r"[,;\s]+", text.strip().rstrip(".")) if p]
+    if not parts or not all(_VALUE.fullmatch(p) for p in parts):
+        return None
+    return [int(p) for p in parts]
+
+
+def _potentials(n: int, edges: list[list[int]]) -> list[int]:
+    """Shortest distances from a virtual source joined to every node by weight 0 (no negative cycle)."""
+    distance = [0] * n
+    for _ in range(n):
+        changed = False
+        for u, v, w in edges:
+            if distance[u] + w < distance[v]:
+                distance[v] = distance[u] + w
+                changed = True
+        if not changed:
+            break
+    return distance

@@ -1,10 +1,14 @@
 """DFA equivalence: do two DFAs accept the same language? If not, give a string that tells them apart.
 
-Whether the pair is equivalent is drawn first: a third of the pairs are (with half, always
-claiming equivalence would earn 0.5 for no work). Both DFAs are padded, renamed copies (redundant
+Whether the pair is equivalent is drawn first: a fifth of the pairs are. ``equivalent`` is the
+certificate-free side (no short proof is asked for), so it is kept rare: a constant ``equivalent``
+scores about 0.20. Both DFAs are padded, renamed copies (redundant
 states added, see :func:`palaestra.envs.languages.automata.inflate`) of one random minimal DFA; for
 a non-equivalent pair the second copy is made from the minimal DFA with one transition redirected
-or one state's acceptance flipped, kept only when the languages then differ on a non-empty string. Both labels pad the same way, so sizes say nothing about the answer.
+or one state's acceptance flipped, kept only when the languages then differ on a non-empty string
+and on at most 8% of the strings up to five letters (so no guessed string separates many pairs: the
+best of all strings up to four letters scores 0.06-0.09 at levels 1-4 and 0.125 at level 0, against
+0.14-0.29 before). Both labels pad the same way, so sizes say nothing about the answer.
 
 The answer is ``equivalent``, or a distinguishing string: any string that exactly one of the two
 DFAs accepts scores (the verifier runs both; the reference is a shortest one, found by
@@ -19,12 +23,17 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.envs.languages.automata import accepts, distinguishing, inflate, random_minimal_dfa, table
+from palaestra.verifiers.claims import mentions, tokens
 from palaestra.verifiers.normalize import read_with_tail, strip_wrappers, unify
 
 MAX_STRING = 500
 EQUIVALENT = "equivalent"
-# A third of the pairs are equivalent: with half, always answering "equivalent" would earn 0.5 for no work
-EQUIVALENT_SHARE = 1 / 3
+# A fifth of the pairs are equivalent: the certificate-free side is rare, so answering it blindly pays little
+EQUIVALENT_SHARE = 0.2
+# At most this share of the strings up to DENSITY_LENGTH letters may tell a non-equivalent pair apart, so no
+# guessed string (a constant answer) separates many pairs
+MAX_DIFFERENCE_SHARE = 0.08
+DENSITY_LENGTH = 5
 _CLAIMS = frozenset(["equivalent", "they are equivalent", "the dfas are equivalent", "equivalent dfas",
                      "both are equivalent", "yes, they are equivalent", "the two dfas are equivalent"])
 # "Not equivalent: abba" / "No, they are not equivalent, e.g. abba": the claim the witness already makes
@@ -43,6 +52,8 @@ class DfaEquivalence(Task):
     family = "languages"
     description = "Decide whether two DFAs are equivalent; if not, give a string that distinguishes them."
     tags = ("formal-languages", "automata", "counterexample")
+    certificate_free = ("equivalent",)
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -75,6 +86,8 @@ class DfaEquivalence(Task):
             witness = distinguishing(first, second)
             if (witness is None) != same or (witness is not None and len(witness) < config.min_witness):
                 return None
+            if witness is not None and _difference_share(first, second, config.alphabet) > MAX_DIFFERENCE_SHARE:
+                return None  # so many strings tell them apart that guessing one would often do
             return first, _rename(second, "p"), witness
 
         first, second, witness = retry(draw, what="a pair of DFAs with the drawn label")
@@ -95,6 +108,8 @@ class DfaEquivalence(Task):
             return Verdict.unparsed("expected 'equivalent' or a string of the alphabet's letters")
         first, second = problem.data["first"], problem.data["second"]
         if said == EQUIVALENT:
+            if _names_a_string(answer, letters):
+                return Verdict.unparsed("the answer gives both 'equivalent' and a string")
             witness = distinguishing(first, second)
             return Verdict.judge(witness is None, "the DFAs are not equivalent")
         if accepts(first, said) == accepts(second, said):
@@ -159,6 +174,25 @@ def _rename(dfa: dict, prefix: str) -> dict:
         "accepting": [names[s] for s in dfa["accepting"]],
         "delta": {names[s]: {a: names[t] for a, t in moves.items()} for s, moves in dfa["delta"].items()},
     }
+
+
+def _difference_share(first: dict, second: dict, alphabet: str) -> float:
+    """The share of the non-empty strings of up to ``DENSITY_LENGTH`` letters that exactly one DFA accepts."""
+    words = [""]
+    differ = total = 0
+    for _ in range(DENSITY_LENGTH):
+        words = [w + letter for w in words for letter in alphabet]
+        total += len(words)
+        differ += sum(accepts(first, w) != accepts(second, w) for w in words)
+    return differ / total
+
+
+def _names_a_string(text: str, letters: set[str]) -> bool:
+    """Whether ``text`` also names a string of the alphabet (two letters or more, or the empty string):
+    ``equivalent (abba)`` gives both answers."""
+    words = tokens(text)
+    return any(len(w) > 1 and set(w) <= letters for w in words) or mentions(text, ("epsilon", "empty string")) \
+        or "ε" in text or '""' in text
 
 
 def read_claim(text: str, letters: set[str]) -> str | None:

@@ -1,7 +1,9 @@
 """Give a loop invariant that proves a small imperative program's assertion (Dafny-style).
 
 A program over mathematical integers: a precondition on its input ``n``, initial assignments, a
-``while`` loop with a counter running from 0 up to ``n`` (or from ``n`` down to 0) and a body
+``while`` loop with a counter running up from 1, 2 or 3 (``i := 2; while (i <= n + 1)``) or down
+from ``n + o`` to ``o`` (so the counter is never the number of passes, and the assertion with ``n``
+renamed to the counter is not an invariant) and a body
 of assignments (accumulators, an odd-number sum building a square, a triangular sum, an
 ``if``/``else`` that keeps two variables balanced), then an ``assert`` after the loop. The
 answer is an invariant; z3 checks the three verification conditions over the integers:
@@ -11,8 +13,9 @@ the assertion). The precondition is assumed throughout since the loop never chan
 **Any** invariant that passes scores.
 
 The generator builds the program from the invariant it knows (each template's invariant is an
-algebraic identity of the loop: ``v == start + step*passes``, ``2*s == scale*i*(i - 1) + 2*start``,
-``u == i*i``, ``x + y == step*i`` with ``x == y || x == y + step``), so every problem has an
+algebraic identity of the loop over the passes ``p`` (``i - o`` or ``n + o - i``): ``v == start +
+step*p``, ``2*s == scale*p*(p + 2o - 1) + 2*start``, ``u == p*p``, ``x + y == step*p`` with ``x == y ||
+x == y + step``), so every problem has an
 answer. Generation does not call z3 (a proof costs 5-20 ms, and the kit generates thousands of
 problems); the test suite proves the known invariant with the verifier's own limits for many
 seeds at every level, and the kit's reference check proves it again.
@@ -47,6 +50,7 @@ class LoopInvariant(Task):
     tags = ("verification", "invariants", "smt", "program-proofs")
     python_requires = ("z3",)
     multiline = True
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -180,11 +184,16 @@ def _draw_program(rng: random.Random, config: LoopInvariant.Config) -> dict[str,
     pool = list(_ACCUMULATORS)
     rng.shuffle(pool)
     down = config.count_down and rng.random() < 0.5
+    # The counter starts at an offset (up: 1 to 3, from 1 to n, 2 to n + 1, ...; down: from n + offset to
+    # offset), so it is never the number of passes: the assertion with the bound renamed to the counter
+    # is not an invariant.
+    offset = rng.randint(0, 2) if down else rng.randint(1, 3)
+    top = _linear(1, bound, offset)
     # the number of passes made so far, as an expression over the counter
-    passes = f"({bound} - {counter})" if down else counter
-    init: list[list[str]] = [[counter, bound if down else "0"]]
+    passes = f"({top} - {counter})" if down else f"({counter} - {offset})"
+    init: list[list[str]] = [[counter, top if down else str(offset)]]
     blocks: list[list[list[Any]]] = []  # statements that must stay in order; blocks are shuffled
-    invariant = [f"{counter} >= 0" if down else f"{counter} <= {bound}"]
+    invariant = [f"{counter} >= {offset}" if down else f"{counter} <= {top}"]
     post: list[str] = []
     variables = [bound, counter]
 
@@ -201,9 +210,11 @@ def _draw_program(rng: random.Random, config: LoopInvariant.Config) -> dict[str,
         v, scale, start = pool.pop(), rng.randint(1, 4), rng.randint(-9, 9)
         init.append([v, str(start)])
         blocks.append([["set", v, f"{v} + {'' if scale == 1 else f'{scale}*'}{counter}"]])
-        shift = "+" if after_increment else "-"
-        invariant.append(f"2*{v} == {_linear(scale, f'{counter}*({counter} {shift} 1)', 2 * start)}")
-        post.append(f"2*{v} == {_linear(scale, f'{bound}*({bound} {shift} 1)', 2 * start)}")
+        # the counter runs over offset, offset + 1, ... (or from offset + 1 when it moves first): the sum after
+        # p passes is scale*p*(p + 2*offset -+ 1)/2, over the counter (p = counter - offset) as below
+        lag = 2 * offset + (1 if after_increment else -1)
+        invariant.append(f"2*{v} == {_linear(scale, f'{passes}*({_linear(1, counter, lag - offset)})', 2 * start)}")
+        post.append(f"2*{v} == {_linear(scale, f'{bound}*({_linear(1, bound, lag)})', 2 * start)}")
         variables.append(v)
     if config.square:
         total, odd = pool.pop(), pool.pop()
@@ -231,7 +242,7 @@ def _draw_program(rng: random.Random, config: LoopInvariant.Config) -> dict[str,
         "variables": variables,
         "pre": f"{bound} >= 0",
         "init": init,
-        "condition": f"{counter} > 0" if down else f"{counter} < {bound}",
+        "condition": f"{counter} > {offset}" if down else f"{counter} <= {_linear(1, bound, offset - 1)}",
         "body": body,
         "post": " && ".join(post),
         "invariant": " && ".join(invariant),

@@ -1,25 +1,32 @@
 """Are two bit-vector functions equivalent? If not, give an input on which they differ.
 
-``f`` is a random expression over w-bit unsigned inputs (``+ - * & | ^ << >>`` with wrap-around,
-and at least one select ``a if p < c else b`` comparing with a constant). ``g`` comes from ``f``
-by rewrites at random places: identities that hold for every input (commuting, ``a + b`` as
-``(a ^ b) + ((a & b) << 1)``, ``a | b`` as ``(a ^ b) + (a & b)``, ``a ^ b`` as ``(a | b) - (a & b)``,
-a shift as a multiplication by a power of two, a select with its condition negated and branches
-swapped or its comparison mirrored, a subtraction of a constant as an addition of its
-complement), and, at one select, a *paired* rewrite: a correct boundary change or an off-by-one
-slip written with exactly the same symbols (``p < c`` as ``p <= c - 1`` or as ``p <= c``; as
-``p >= c`` with the branches swapped, or ``p >= c + 1``). The label is a fair coin drawn first;
-an equivalent pair takes the correct change, a non-equivalent one the slip. A slip changes the
-result only where ``p`` equals one value, so a random input almost never shows the difference,
-and lengths and operator counts have the same distribution for both labels.
+``f`` is a random expression over w-bit unsigned inputs (``+ - * & | ^ << >>`` with wrap-around)
+holding one select ``A if d(p) cmp c else A ⊕ T``: ``d(p) = p * m + a`` is an invertible function of
+an input ``p`` (``m`` odd), so exactly one value of ``p``, the *switching point*, has ``d(p) = c``,
+and the other branch is the same ``A`` nudged by ``T = (p ^ k) & bits`` (``⊕`` is ``+`` or ``^``).
+``g`` comes from ``f`` by moving that select's boundary by one, written with the same symbols
+(``d < c`` as ``d <= c``; as ``d >= c + 1`` with the branches swapped, ...), then by identities at
+random places that hold for every input (commuting, ``a + b`` as ``(a ^ b) + ((a & b) << 1)``,
+``a | b`` as ``(a ^ b) + (a & b)``, ``a ^ b`` as ``(a | b) - (a & b)``, a shift as a multiplication
+by a power of two, a select with its condition negated and branches swapped or its comparison
+mirrored, a subtraction of a constant as an addition of its complement).
 
-The label is proven at generation. The identity rewrites keep the meaning on every input (the
-test suite proves each identity with z3 at every width) and the paired rewrite can change it only
-where ``p`` equals its constant, so f and g are equivalent exactly when they agree on every input
-with ``p`` pinned to it: the inputs left free are run exhaustively when there are at most 2^16 of
-them, otherwise z3 decides (bit-vector logic, deterministic resource limit). A slip that happens
-to keep the meaning is drawn again. The answer is ``equivalent`` or an input on which the two differ (``x = 5, y = 17``;
-``not equivalent: x = 5`` reads too); **any** such input is accepted, checked by running both.
+So f and g can differ only at the switching point, and there they differ exactly when ``T`` is not
+zero there: the label is decided by ``k`` agreeing with the switching point on ``bits``, which
+needs the switching point (solving ``p * m + a = c`` modulo 2^w), not a comparison of the printed
+constants. Every pair moves a boundary by one, so comparing thresholds says nothing, and a guess at
+the printed threshold is almost never the switching point.
+
+``equivalent`` has no short proof, so it is the certificate-free side: only 20% of pairs are
+equivalent (``EQUIVALENT_SHARE``), and a constant ``equivalent`` scores about 0.20. It must be said
+alone: an input with ``equivalent`` beside it is a hedge and is not read.
+
+The label is proven at generation: f and g are equivalent exactly when they agree on every input
+with ``p`` pinned to the switching point; the inputs left free are run exhaustively when there are
+at most 2^16 of them, otherwise z3 decides (bit-vector logic, deterministic resource limit). A draw
+whose status differs from the one drawn is drawn again. The answer is ``equivalent`` or an input
+on which the two differ (``x = 5, y = 17``; ``not equivalent: x = 5`` reads too); **any** such input
+is accepted, checked by running both.
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.envs.verification.common import COMPARISONS, read_word, require_z3, semantics_note, z3_compare
 from palaestra.verifiers.assignments import read_assignment
+from palaestra.verifiers.claims import has_digit, mentions
 from palaestra.verifiers.normalize import read_with_tail, strip_wrappers, unify
 
 MAX_ANSWER_CHARS = 600
@@ -45,6 +53,8 @@ _EQUIVALENT = frozenset({"equivalent", "they are equivalent", "the functions are
 _NOT_EQUIVALENT = ("not equivalent", "they are not equivalent", "the functions are not equivalent",
                    "f and g are not equivalent", "no")
 _COMMUTATIVE = ("+", "*", "&", "|", "^")
+EQUIVALENT_SHARE = 0.2  # the certificate-free side is rare, so answering it blindly pays little
+_EQUIVALENT_MENTIONS = ("equivalent", "yes", "f = g", "f == g")
 _MIRROR = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
 _NEGATE = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
 
@@ -56,6 +66,8 @@ class ProgramEquivalence(Task):
     description = "Decide whether two bit-vector functions are equivalent; if not, give an input where they differ."
     tags = ("verification", "bit-vectors", "equivalence-checking", "smt")
     python_requires = ("z3",)
+    version = 2
+    certificate_free = ("equivalent",)
 
     @dataclass(frozen=True)
     class Config:
@@ -75,14 +87,14 @@ class ProgramEquivalence(Task):
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         names = ["x", "y"][: config.inputs]
-        equivalent = rng.random() < 0.5
+        equivalent = rng.random() < EQUIVALENT_SHARE
 
         def draw() -> tuple[list, list, dict[str, int] | None] | None:
-            first = _function(rng, config, names)
-            paired = _paired_rewrite(rng, first, config.width, slip=not equivalent)
+            first, pinned = _function(rng, config, names, equivalent)
+            paired = _paired_rewrite(rng, first, config.width, slip=True)
             if paired is None:
                 return None
-            second, pinned = paired
+            second = paired[0]
             for _ in range(config.rewrites):
                 second = _rewrite(rng, second, config.width)
             witness = _difference(rng, first, second, config.width, names, pinned)
@@ -126,10 +138,12 @@ class ProgramEquivalence(Task):
             return Verdict.unparsed("answer too long")
         data = problem.data
         bare = strip_wrappers(unify(answer)).strip().rstrip(".!").strip().lower()
-        if read_with_tail(unify(answer), _read_equivalent):
+        if not has_digit(answer) and read_with_tail(unify(answer), _read_equivalent):
             return Verdict.judge(data["equivalent"], "f and g are not equivalent")
         names = data["inputs"]
         text = _drop_verdict(strip_wrappers(unify(answer)))
+        if mentions(text, _EQUIVALENT_MENTIONS, unless_after=("not",)):
+            return Verdict.unparsed("the answer gives both an input and 'equivalent'")
         values = read_assignment(text, names, read_word, max_chars=MAX_ANSWER_CHARS)
         if values is None and len(names) == 1:
             single = read_with_tail(text, read_word)
@@ -165,7 +179,7 @@ class ProgramEquivalence(Task):
         top = (1 << width) - 1
         if data["equivalent"]:
             return ["not equivalent", ", ".join(f"{n} = {rng.randrange(top + 1)}" for n in names), "maybe"]
-        wrong = ["equivalent", "not equivalent"]
+        wrong = ["equivalent", "not equivalent", f"{problem.answer}. Equivalent.", f"equivalent ({problem.answer})"]
         for _ in range(30):  # an input where both agree, found by running them
             values = {n: rng.randrange(top + 1) for n in names}
             if evaluate(data["first"], values, width) == evaluate(data["second"], values, width):
@@ -217,17 +231,29 @@ def _expression(rng: random.Random, names: list[str], width: int, depth: int) ->
     return [op, left, right]
 
 
-def _function(rng: random.Random, config: ProgramEquivalence.Config, names: list[str]) -> list:
-    """A random expression holding a select ``then if p cmp c else other`` combined with another part."""
-    width = config.width
-    compared = ["var", rng.choice(names)]
-    select = ["?", rng.choice(COMPARISONS[:4]), compared, _constant(rng.randrange(2, (1 << width) - 2)),
-              _expression(rng, names, width, config.depth), _expression(rng, names, width, config.depth - 1)]
+def _function(
+    rng: random.Random, config: ProgramEquivalence.Config, names: list[str], equivalent: bool
+) -> tuple[list, dict[str, int]]:
+    """A random expression holding the select ``A if d(p) cmp c else A ⊕ T`` combined with another part, and
+    ``{p: switching point}``. ``T = (p ^ k) & bits`` vanishes at the switching point exactly when the pair is
+    to be equivalent, so moving the boundary by one changes the meaning exactly when it is not."""
+    width, top = config.width, (1 << config.width) - 1
+    p = rng.choice(names)
+    multiplier, offset, bound = rng.randrange(3, 64, 2), rng.randrange(1, top), rng.randrange(2, top - 1)
+    derived = ["+", ["*", ["var", p], _constant(multiplier)], _constant(offset)]
+    switch = (bound - offset) * pow(multiplier, -1, 1 << width) & top
+    bits = rng.randrange(1, top + 1) | 1 << rng.randrange(width)
+    key = (switch & bits) | (rng.randrange(top + 1) & ~bits & top)
+    if not equivalent:
+        key ^= 1 << rng.choice([i for i in range(width) if bits >> i & 1])
+    nudge = ["&", ["^", ["var", p], _constant(key)], _constant(bits)]
+    branch = _expression(rng, names, width, config.depth)
+    select = ["?", rng.choice(COMPARISONS[:4]), derived, _constant(bound), branch, [rng.choice(("+", "^")), branch, nudge]]
     if rng.random() < 0.5:
         select[4], select[5] = select[5], select[4]
     other = _expression(rng, names, width, config.depth)
     op = rng.choice(("+", "-", "^", "|", "&"))
-    return [op, select, other] if rng.random() < 0.5 else [op, other, select]
+    return ([op, select, other] if rng.random() < 0.5 else [op, other, select]), {p: switch}
 
 
 def render(e: list, top: bool = True) -> str:
@@ -384,9 +410,9 @@ def _paired_rewrite(rng: random.Random, e: list, width: int, slip: bool) -> tupl
     """``e`` with one select's comparison with a constant rewritten: correctly, or (``slip``) off by one.
 
     For ``p < c``: ``p <= c - 1`` / ``p <= c``, or ``p >= c`` / ``p >= c + 1`` with the branches
-    swapped (and the same for the other comparisons), so both labels use the same symbols. The
-    compared ``p`` is an input; with the rewritten expression comes ``{p: c}``, the only value of
-    ``p`` where the two can differ.
+    swapped (and the same for the other comparisons). With the rewritten expression comes ``{p: c}``
+    when the compared ``p`` is an input (the only value of ``p`` where the two can differ), else ``{}``
+    (the generator compares ``d(p)``, and knows the switching point itself).
     """
     top = (1 << width) - 1
     selects = [path for path in _places(e) if _at(e, path)[0] == "?" and _at(e, path)[3][0] == "const"]
@@ -405,7 +431,7 @@ def _paired_rewrite(rng: random.Random, e: list, width: int, slip: bool) -> tupl
         new = ["?", new_cmp, p, _constant(c - shift if slip else c), other, then]
     if not 0 <= new[3][1] <= top:
         return None
-    return _replace(e, path, new), {p[1]: c}
+    return _replace(e, path, new), ({p[1]: c} if p[0] == "var" else {})
 
 
 def _laws(e: list, width: int) -> list[list]:

@@ -1,0 +1,83 @@
+"""Textbook greedy heuristics for the graph optimisation envs.
+
+Generators use them to draw, from level 2 on, graphs on which the heuristic is not optimal (so a
+cheap rule does not solve the hard levels), and the envs declare them to the kit
+(:meth:`palaestra.core.task.Task.heuristics`), which measures what they still solve. Each takes a
+node count and an edge list and breaks ties towards the smaller node id, so it is deterministic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+def neighbour_sets(n: int, edges: Sequence[Sequence[int]]) -> list[set[int]]:
+    joined: list[set[int]] = [set() for _ in range(n)]
+    for u, v in edges:
+        joined[u].add(v)
+        joined[v].add(u)
+    return joined
+
+
+def greedy_clique(n: int, edges: Sequence[Sequence[int]]) -> list[int]:
+    """Start at a node of highest degree; repeatedly add the candidate (a node joined to every node taken)
+    with the most neighbours among the candidates."""
+    joined = neighbour_sets(n, edges)
+    start = max(range(n), key=lambda v: (len(joined[v]), -v))
+    clique, candidates = [start], set(joined[start])
+    while candidates:
+        nxt = max(sorted(candidates), key=lambda v: (len(joined[v] & candidates), -v))
+        clique.append(nxt)
+        candidates &= joined[nxt]
+    return sorted(clique)
+
+
+def dsatur(n: int, edges: Sequence[Sequence[int]]) -> list[int]:
+    """Brélaz's DSATUR: colour next the uncoloured node seeing the most distinct colours (then the highest
+    degree), with the smallest colour its neighbours do not use. Colours are 1, 2, ..."""
+    joined = neighbour_sets(n, edges)
+    colours = [0] * n
+    for _ in range(n):
+        node = max((v for v in range(n) if not colours[v]),
+                   key=lambda v: (len({colours[u] for u in joined[v]} - {0}), len(joined[v]), -v))
+        used = {colours[u] for u in joined[node]}
+        colours[node] = next(c for c in range(1, n + 2) if c not in used)
+    return colours
+
+
+def greedy_cover(n: int, edges: Sequence[Sequence[int]]) -> list[int]:
+    """Repeatedly take a node touching the most uncovered edges; the nodes in the order taken."""
+    left = [tuple(e) for e in edges]
+    cover = []
+    for _ in range(n):
+        if not left:
+            break
+        degree = [0] * n
+        for u, v in left:
+            degree[u] += 1
+            degree[v] += 1
+        top = max(range(n), key=lambda v: (degree[v], -v))
+        cover.append(top)
+        left = [e for e in left if top not in e]
+    return cover
+
+
+def warnsdorff(n: int, edges: Sequence[Sequence[int]]) -> list[int]:
+    """Warnsdorff's rule from every start node (fewest-degree starts first): step to the unvisited neighbour
+    with the fewest unvisited neighbours. The first walk that visits every node, else the longest one."""
+    joined = neighbour_sets(n, edges)
+    best: list[int] = []
+    for start in sorted(range(n), key=lambda v: (len(joined[v]), v)):
+        path, seen = [start], {start}
+        while True:
+            options = [v for v in joined[path[-1]] if v not in seen]
+            if not options:
+                break
+            nxt = min(options, key=lambda v: (len(joined[v] - seen), v))
+            path.append(nxt)
+            seen.add(nxt)
+        if len(path) == n:
+            return path
+        if len(path) > len(best):
+            best = path
+    return best

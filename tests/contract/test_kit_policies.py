@@ -1,0 +1,146 @@
+"""The policy checks of the kit (constant answers, hedges, declared heuristics) fail toy envs built with each defect."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import pytest
+
+from palaestra import kit
+from palaestra.core import Problem, Task, Verdict, register, registry
+from palaestra.kit import policies
+
+SETTINGS = kit.Settings.ci()
+
+
+@dataclass(frozen=True)
+class Cfg:
+    size: int
+
+
+class SplitOrImpossible(Task):
+    """Give a number below ``n`` that divides ``n`` and is neither 1 nor ``n``, or ``impossible`` when ``n`` is prime.
+
+    Primes are the certificate-free side here, drawn for a fifth of the problems; a composite has no
+    factor below 50, so no constant divisor pays."""
+
+    id = "kitpolicy/divisor"
+    family = "kitpolicy"
+    description = "Give a proper divisor, or say the number is prime."
+    certificate_free = ("impossible",)
+    prime_share = 0.2
+    Config = Cfg
+
+    def config(self, level: int) -> Cfg:
+        return Cfg(10 ** (level + 4))
+
+    def generate(self, rng: random.Random, config: Cfg) -> Problem:
+        prime = rng.random() < self.prime_share
+        while True:
+            n = rng.randrange(config.size // 10, config.size) | 1  # odd: "2" is never a divisor
+            if _smallest_factor(n) == n if prime else 50 < _smallest_factor(n) < n:
+                break
+        answer = "impossible" if prime else str(_smallest_factor(n))
+        return Problem(prompt=f"Give a proper divisor of {n}, or answer impossible.", answer=answer, data={"n": n})
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        n = problem.data["n"]
+        text = answer.strip().rstrip(".").lower()
+        if text == "impossible":
+            return Verdict.judge(_smallest_factor(n) == n)
+        if not text.isdigit() or len(text) > 12:
+            return Verdict.unparsed("expected a number or impossible")
+        return Verdict.judge(1 < int(text) < n and n % int(text) == 0)
+
+    def difficulty(self, problem: Problem) -> float:
+        return len(str(problem.data["n"]))
+
+
+def _smallest_factor(n: int) -> int:
+    return next((d for d in range(2, int(n**0.5) + 1) if n % d == 0), n)
+
+
+class HalfImpossible(SplitOrImpossible):
+    """The certificate-free side is half the problems: a constant ``impossible`` earns about 0.5."""
+
+    id = "kitpolicy/half_impossible"
+    prime_share = 0.5
+
+
+class AcceptsHedges(SplitOrImpossible):
+    """A number with ``impossible`` beside it is read as the number (the side that is right wins)."""
+
+    id = "kitpolicy/accepts_hedges"
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        words = answer.replace(".", " ").replace("(", " ").replace(")", " ").replace(";", " ").lower().split()
+        n = problem.data["n"]
+        if "impossible" in words and _smallest_factor(n) == n:
+            return Verdict.right()
+        numbers = [int(w) for w in words if w.isdigit() and len(w) < 12]
+        return Verdict.judge(any(1 < d < n and n % d == 0 for d in numbers))
+
+
+class GreedyWins(SplitOrImpossible):
+    """Declares trial division as a cheap heuristic: it solves every problem."""
+
+    id = "kitpolicy/greedy_wins"
+
+    def heuristics(self) -> dict[str, Callable[[Problem], str]]:
+        def trial_division(problem: Problem) -> str:
+            factor = _smallest_factor(problem.data["n"])
+            return "impossible" if factor == problem.data["n"] else str(factor)
+
+        return {"trial division": trial_division}
+
+
+class GreedyLoses(SplitOrImpossible):
+    """Declares a heuristic that only ever tries 2: it fails most problems (odd numbers)."""
+
+    id = "kitpolicy/greedy_loses"
+
+    def heuristics(self) -> dict[str, Callable[[Problem], str]]:
+        return {"try two": lambda problem: "2"}
+
+
+BROKEN = {HalfImpossible: "constant_policies", AcceptsHedges: "hedges", GreedyWins: "heuristic_baselines"}
+GOOD = [SplitOrImpossible, GreedyLoses]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def registered() -> Iterator[None]:
+    for cls in [*GOOD, *BROKEN]:
+        register(cls)
+    yield
+    for cls in [*GOOD, *BROKEN]:
+        registry.remove(cls.id)
+
+
+@pytest.mark.parametrize("cls", GOOD, ids=[c.id for c in GOOD])
+def test_a_sound_env_passes_the_policy_checks(cls: type[Task]) -> None:
+    results = kit.run_checks(cls.id, SETTINGS, checks=list(policies.CHECKS))
+    assert [r for r in results if not r.ok] == []
+
+
+def test_the_heuristic_scores_are_reported_per_level() -> None:
+    detail = kit.run_check(GreedyLoses.id, "heuristic_baselines", SETTINGS).detail
+    assert detail.startswith("try two: L0 ") and "L4" in detail
+
+
+@pytest.mark.parametrize("cls, check", list(BROKEN.items()), ids=[c.id for c in BROKEN])
+def test_a_broken_env_fails_its_policy_check(cls: type[Task], check: str) -> None:
+    result = kit.run_check(cls.id, check, SETTINGS)
+    assert not result.ok, result.detail
+
+
+def test_the_binomial_bound_tolerates_noise_but_not_an_excess() -> None:
+    assert not policies.above(6, 16, 0.25)  # 0.375 observed against a 0.25 bound: noise at this size
+    assert policies.above(40, 80, 0.25)  # half of 80 against 0.25: a real excess
+    assert policies.above(1, 50, 0.0) and not policies.above(0, 50, 0.0)
+
+
+def test_hedges_pair_each_side_with_the_other() -> None:
+    hedges = policies.hedges_for("0 1 2", "acyclic")
+    assert "0 1 2. Acyclic." in hedges and "acyclic (0 1 2)" in hedges and "0 1 2 or acyclic" in hedges
