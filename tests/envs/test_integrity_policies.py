@@ -164,3 +164,13 @@ def test_no_guessed_string_separates_many_dfa_pairs():
         guesses = [a + b + c for a in letters for b in letters for c in letters]
         best = max(sum(source.verify(p, g).correct for p in problems) for g in guesses) / len(problems)
         assert best <= 0.2, (level, best)
+
+
+def test_underdetermined_system_reads_no_hedge_of_a_vector_and_no_solution() -> None:
+    from palaestra.core.registry import make_source
+
+    task = make_source("linalg/underdetermined_system")
+    problem = next(p for p in (task.sample(2, seed) for seed in range(60)) if p.answer != "no solution")
+    assert task.verify(problem, problem.answer).correct
+    for hedge in (f"{problem.answer}. No solution.", f"{problem.answer} (or inconsistent)", f"none; {problem.answer}"):
+        assert not task.verify(problem, hedge).correct

@@ -27,12 +27,14 @@ from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.envs.linalg.common import cell, multiply, rank, reduced_row_echelon, unimodular
 from palaestra.verifiers.assignments import read_assignment
+from palaestra.verifiers.claims import mentions
 from palaestra.verifiers.formulas import linear_combination, read_formula
 from palaestra.verifiers.normalize import closing_bracket, enclosed, read_with_tail, split_top_level, strip_wrappers
 from palaestra.verifiers.polynomials import to_polynomial
 
 PARAMETERS = ("s", "t", "u", "r", "k", "p", "q")
 _NAMES = {3: "xyz", 4: "xyzw"}
+NO_SOLUTION_WORDS = ("no solution", "no solutions", "inconsistent", "none")
 _NONE = re.compile(r"^(?:no solutions?|none|inconsistent|the system (?:is inconsistent|has no solutions?)|∅|"
                    r"\\emptyset|no real solutions?|there (?:is|are) no solutions?)\.?$", re.IGNORECASE)
 _COMMA = re.compile(r"\s*,\s*")
@@ -114,6 +116,8 @@ class UnderdeterminedSystem(Task):
         n = len(matrix[0])
         if read_with_tail(answer, lambda s: True if _NONE.match(strip_wrappers(s).strip()) else None):
             return Verdict.judge(not problem.data["consistent"], "the system has solutions")
+        if mentions(answer, NO_SOLUTION_WORDS) or "∅" in answer:  # a vector and 'no solution': a hedge, not read
+            return Verdict.unparsed("give either one solution vector or 'no solution', not both")
         parametric = _read_parametric(answer, _names(n))
         if parametric is None:
             return Verdict.unparsed(f"not a vector of {n} entries (or 'no solution')")
