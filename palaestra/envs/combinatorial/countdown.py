@@ -49,14 +49,14 @@ class Countdown(Task):
         max_target: int
         exactly_once: bool  # every number must be used exactly once
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(4, 0, 10, 3, 3, "+-*", 100, False),
-            self.Config(4, 0, 12, 3, 4, "+-*/", 200, False),
-            self.Config(5, 1, 10, 3, 4, "+-*/", 500, False),
-            self.Config(6, 1, 10, 4, 5, "+-*/", 999, False),
-            self.Config(6, 2, 10, 6, 6, "+-*/", 999, True),
-        ][level]
+    presets = (
+        Config(4, 0, 10, 3, 3, "+-*", 100, False),
+        Config(4, 0, 12, 3, 4, "+-*/", 200, False),
+        Config(5, 1, 10, 3, 4, "+-*/", 500, False),
+        Config(6, 1, 10, 4, 5, "+-*/", 999, False),
+        Config(6, 2, 10, 6, 6, "+-*/", 999, True),
+    )
+    bounded = "growing its sizes past the presets exhausts a fixed pool the generator draws from (names, letters or tables)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> tuple[list[int], int, str]:

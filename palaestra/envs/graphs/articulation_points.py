@@ -12,6 +12,7 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.envs.graphs.common import edge_list, read_nodes
 from palaestra.generators.graphs import random_connected
 
@@ -28,14 +29,14 @@ class ArticulationPoints(Task):
         nodes: int
         edges: int
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(nodes=8, edges=9),
-            self.Config(nodes=11, edges=13),
-            self.Config(nodes=15, edges=18),
-            self.Config(nodes=20, edges=25),
-            self.Config(nodes=27, edges=34),
-        ][level]
+    presets = (
+        Config(nodes=8, edges=9),
+        Config(nodes=11, edges=13),
+        Config(nodes=15, edges=18),
+        Config(nodes=20, edges=25),
+        Config(nodes=27, edges=34),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         import networkx as nx

@@ -15,6 +15,7 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.envs.graphs.common import edge_list, read_node_values
 from palaestra.generators.graphs import is_connected, random_connected
 
@@ -34,14 +35,14 @@ class ChromaticNumber(Task):
         edges: int
         beyond_clique: bool  # the chromatic number must exceed the clique number
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(nodes=7, edges=10, beyond_clique=False),
-            self.Config(nodes=9, edges=14, beyond_clique=False),
-            self.Config(nodes=11, edges=19, beyond_clique=True),
-            self.Config(nodes=13, edges=26, beyond_clique=True),
-            self.Config(nodes=15, edges=34, beyond_clique=True),
-        ][level]
+    presets = (
+        Config(nodes=7, edges=10, beyond_clique=False),
+        Config(nodes=9, edges=14, beyond_clique=False),
+        Config(nodes=11, edges=19, beyond_clique=True),
+        Config(nodes=13, edges=26, beyond_clique=True),
+        Config(nodes=15, edges=34, beyond_clique=True),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         import networkx as nx

@@ -11,6 +11,7 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.task import Growth
 from palaestra.envs.graphs.common import edge_list, read_nodes
 
 
@@ -26,14 +27,14 @@ class HamiltonianPath(Task):
         nodes: int
         extra_edges: int
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(nodes=7, extra_edges=4),
-            self.Config(nodes=8, extra_edges=5),
-            self.Config(nodes=10, extra_edges=7),
-            self.Config(nodes=12, extra_edges=10),
-            self.Config(nodes=15, extra_edges=13),
-        ][level]
+    presets = (
+        Config(nodes=7, extra_edges=4),
+        Config(nodes=8, extra_edges=5),
+        Config(nodes=10, extra_edges=7),
+        Config(nodes=12, extra_edges=10),
+        Config(nodes=15, extra_edges=13),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.nodes

@@ -12,6 +12,7 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.task import Growth
 from palaestra.envs.graphs.common import edge_list, read_nodes
 
 
@@ -28,14 +29,14 @@ class MaxClique(Task):
         density: float
         planted: int
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(nodes=8, density=0.3, planted=4),
-            self.Config(nodes=10, density=0.3, planted=4),
-            self.Config(nodes=13, density=0.35, planted=4),
-            self.Config(nodes=16, density=0.35, planted=5),
-            self.Config(nodes=20, density=0.35, planted=6),
-        ][level]
+    presets = (
+        Config(nodes=8, density=0.3, planted=4),
+        Config(nodes=10, density=0.3, planted=4),
+        Config(nodes=13, density=0.35, planted=4),
+        Config(nodes=16, density=0.35, planted=5),
+        Config(nodes=20, density=0.35, planted=6),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         import networkx as nx

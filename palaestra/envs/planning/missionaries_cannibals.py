@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.solvers.simulate import Rules, shortest_plan
 from palaestra.verifiers.normalize import read_with_tail, squeeze_spaces, strip_wrappers, unify
 
@@ -51,18 +52,18 @@ class MissionariesCannibals(Task):
         min_crossings: int  # a shortest plan takes between min_crossings and max_crossings crossings
         max_crossings: int
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(people=(2, 6), capacities=(2, 3), margins=(0, 1, 2), boat_rule=(False, True), min_crossings=3, max_crossings=6),
-            self.Config(people=(3, 7), capacities=(2, 3), margins=(0, 1, 2), boat_rule=(False, True), min_crossings=7,
+    presets = (
+        Config(people=(2, 6), capacities=(2, 3), margins=(0, 1, 2), boat_rule=(False, True), min_crossings=3, max_crossings=6),
+        Config(people=(3, 7), capacities=(2, 3), margins=(0, 1, 2), boat_rule=(False, True), min_crossings=7,
                         max_crossings=10),
-            self.Config(people=(4, 9), capacities=(2, 3, 4), margins=(0, 1, 2), boat_rule=(False, True),
+        Config(people=(4, 9), capacities=(2, 3, 4), margins=(0, 1, 2), boat_rule=(False, True),
                         min_crossings=9, max_crossings=13),
-            self.Config(people=(5, 11), capacities=(3, 4), margins=(0, 1, 2), boat_rule=(False, True),
+        Config(people=(5, 11), capacities=(3, 4), margins=(0, 1, 2), boat_rule=(False, True),
                         min_crossings=13, max_crossings=17),
-            self.Config(people=(6, 14), capacities=(3, 4, 5), margins=(0, 1, 2), boat_rule=(False, True),
+        Config(people=(6, 14), capacities=(3, 4, 5), margins=(0, 1, 2), boat_rule=(False, True),
                         min_crossings=17, max_crossings=25),
-        ][level]
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> tuple[dict, list[Load]] | None:

@@ -54,14 +54,14 @@ class TwentyFour(Task):
         min_hits: int  # keep the numbers when between min_hits and max_hits evaluations reach the target
         max_hits: int
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(highest=9, targets=(24, 24), min_hits=16, max_hits=EVALUATIONS),
-            self.Config(highest=13, targets=(24, 24), min_hits=1, max_hits=EVALUATIONS),
-            self.Config(highest=13, targets=(10, 99), min_hits=1, max_hits=EVALUATIONS),
-            self.Config(highest=13, targets=(10, 99), min_hits=1, max_hits=16),
-            self.Config(highest=13, targets=(10, 99), min_hits=1, max_hits=4),
-        ][level]
+    presets = (
+        Config(highest=9, targets=(24, 24), min_hits=16, max_hits=EVALUATIONS),
+        Config(highest=13, targets=(24, 24), min_hits=1, max_hits=EVALUATIONS),
+        Config(highest=13, targets=(10, 99), min_hits=1, max_hits=EVALUATIONS),
+        Config(highest=13, targets=(10, 99), min_hits=1, max_hits=16),
+        Config(highest=13, targets=(10, 99), min_hits=1, max_hits=4),
+    )
+    bounded = "its difficulty measure stops growing with larger sizes past the presets (level 4 to 5)"
 
     def space_size(self, level: int) -> int | None:
         config = self.level_config(level)
