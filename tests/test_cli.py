@@ -43,7 +43,9 @@ def test_show_prints_prompt_and_reference(capsys: pytest.CaptureFixture[str]) ->
 
 
 def test_show_rejects_bad_level_and_id(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["show", "arithmetic/expression", "--level", "9"]) == 2
+    assert main(["show", "arithmetic/expression", "--level", "-1"]) == 2
+    assert main(["show", "arithmetic/expression", "--level", "9"]) == 0  # unbounded: any level >= 0
+    assert main(["show", "games/eight_puzzle", "--level", "9"]) == 2  # a fixed board: its presets only
     assert main(["show", "no/such_env"]) == 2
     assert "unknown env id" in capsys.readouterr().err
 

@@ -68,6 +68,9 @@ class Growth:
     cannot grow forever (a word list's length); some other field must keep growing, or the
     difficulty stops growing (the kit checks levels 0-9).
 
+    ``factors`` multiplies a magnitude per level instead (``{"max_value": 10}``: one more
+    digit per level).
+
     Example: presets with ``nodes`` 7, 10, 14, 20, 28 and ``Growth()`` give level 5 36
     nodes, level 6 44, ...; ``Growth(steps={"nodes": 10}, limits={"colours": 6})`` gives
     38, 48, ... and never more than 6 colours.
@@ -75,12 +78,13 @@ class Growth:
 
     steps: Mapping[str, int | float] | None = None
     limits: Mapping[str, int | float] = field(default_factory=dict)
+    factors: Mapping[str, int | float] = field(default_factory=dict)  # fields multiplied per level (magnitudes)
 
     def beyond(self, presets: Sequence[Any], past: int) -> Any:
         """The config ``past`` levels beyond the last of ``presets``."""
         last = presets[-1]
         names = {f.name for f in dataclasses.fields(last)}
-        unknown = (set(self.steps or {}) | set(self.limits)) - names
+        unknown = (set(self.steps or {}) | set(self.limits) | set(self.factors)) - names
         if unknown:
             raise ValueError(f"Growth names fields the Config does not have: {sorted(unknown)}")
         changes: dict[str, Any] = {}
@@ -92,6 +96,10 @@ class Growth:
                     grown = tuple(self._grow(name, [h[i] for h in history], past) for i in range(len(value)))
                     if grown != value:
                         changes[name] = grown
+            elif name in self.factors:
+                grown = value * self.factors[name] ** past
+                grown = int(round(grown)) if _is_int(value) else grown
+                changes[name] = min(grown, self.limits.get(name, grown))
             elif _is_int(value) or (isinstance(value, float) and self.steps is not None):
                 grown_value = self._grow(name, history, past)
                 if grown_value != value:

@@ -33,7 +33,9 @@ DIFFICULTY_SEED = 300_000  # the seeds check_difficulty uses, so levels 0-4 come
 def check_unbounded_levels(env_id: str, s: Settings) -> str:
     source = make_source(env_id)
     if not source.unbounded:
-        return f"bounded: {source.bounded or 'no reason declared'}"
+        _require(bool(source.bounded.strip()),
+                 "a bounded env says why it cannot go past its presets in `bounded` (or declares a `growth` rule)")
+        return f"bounded: {source.bounded}"
     configs = [source.level_config(level) for level in range(CHECKED_LEVELS)]
     for level in range(1, CHECKED_LEVELS):
         _require(isinstance(configs[level], source.Config), f"level {level}: the config is not a {source.Config.__name__}")

@@ -22,6 +22,7 @@ class Good(Task):
     family = "kitdemo"
     description = "Double a number."
     Config = Cfg
+    bounded = "a kit demo with five levels"
 
     def config(self, level: int) -> Cfg:
         return Cfg(10 ** (level + 5))

@@ -108,6 +108,7 @@ BROKEN = {
     FlatBeyond: "unbounded_levels",
     SlowBeyond: "unbounded_levels",
     WrongBeyond: "unbounded_levels",
+    BoundedSilently: "unbounded_levels",
     OptionNotRecorded: "score_matches_step",
     OptionUndeclared: "score_matches_step",
 }

@@ -199,8 +199,14 @@ class FunctionInverse(Task):
     class Config:
         kind: str
 
-    def config(self, level: int) -> Config:
-        return [self.Config(k) for k in ("value", "composition", "linear", "mobius", "transcendental")][level]
+    presets = (
+        Config(kind="value"),
+        Config(kind="composition"),
+        Config(kind="linear"),
+        Config(kind="mobius"),
+        Config(kind="transcendental"),
+    )
+    bounded = "its levels are kinds of problem (the `kind` field changes kind), not a size a rule can grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         f, g, answer, kind, low, high = retry(lambda: _KINDS[config.kind](rng), what="an invertible function")

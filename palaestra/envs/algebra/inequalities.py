@@ -49,14 +49,14 @@ class Inequalities(Task):
     class Config:
         kinds: tuple[str, ...]
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(("linear",)),
-            self.Config(("quadratic",)),
-            self.Config(("polynomial", "polynomial", "square")),
-            self.Config(("rational",)),
-            self.Config(("irrational", "absolute")),
-        ][level]
+    presets = (
+        Config(("linear",)),
+        Config(("quadratic",)),
+        Config(("polynomial", "polynomial", "square")),
+        Config(("rational",)),
+        Config(("irrational", "absolute")),
+    )
+    bounded = "its levels are kinds of problem (the `kinds` field changes kind), not a size a rule can grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         kind = rng.choice(config.kinds)

@@ -50,14 +50,14 @@ class LinearSystem(Task):
         max_denominator: int  # bound on the common denominator of the solution (1: integers)
         zero_share: float  # share of zero coefficients (unknowns missing from an equation)
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(unknowns=2, max_coefficient=6, max_value=10, max_denominator=1, zero_share=0.0),
-            self.Config(unknowns=3, max_coefficient=5, max_value=8, max_denominator=1, zero_share=0.2),
-            self.Config(unknowns=3, max_coefficient=7, max_value=9, max_denominator=4, zero_share=0.1),
-            self.Config(unknowns=4, max_coefficient=7, max_value=9, max_denominator=5, zero_share=0.15),
-            self.Config(unknowns=5, max_coefficient=9, max_value=12, max_denominator=6, zero_share=0.1),
-        ][level]
+    presets = (
+        Config(unknowns=2, max_coefficient=6, max_value=10, max_denominator=1, zero_share=0.0),
+        Config(unknowns=3, max_coefficient=5, max_value=8, max_denominator=1, zero_share=0.2),
+        Config(unknowns=3, max_coefficient=7, max_value=9, max_denominator=4, zero_share=0.1),
+        Config(unknowns=4, max_coefficient=7, max_value=9, max_denominator=5, zero_share=0.15),
+        Config(unknowns=5, max_coefficient=9, max_value=12, max_denominator=6, zero_share=0.1),
+    )
+    bounded = "growing its sizes past the presets exhausts a fixed pool the generator draws from (names, letters or tables)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         names = _NAMES[config.unknowns]

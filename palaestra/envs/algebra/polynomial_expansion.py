@@ -47,16 +47,16 @@ class PolynomialExpansion(Task):
         max_coefficient: int
         halves: bool  # coefficients may be halves
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(("x",), (((1, 1), (1, 1)),), 9, False),
-            self.Config(("x",), (((1, 1), (2, 1)), ((2, 1), (2, 1)), ((1, 1), (1, 1), (1, 1))), 9, False),
-            self.Config(("x",), (((1, 1), (1, 1), (2, 1)), ((1, 3), (1, 1)), ((0, 1), (1, 1), (2, 1)), ((1, 2), (2, 1))),
+    presets = (
+        Config(("x",), (((1, 1), (1, 1)),), 9, False),
+        Config(("x",), (((1, 1), (2, 1)), ((2, 1), (2, 1)), ((1, 1), (1, 1), (1, 1))), 9, False),
+        Config(("x",), (((1, 1), (1, 1), (2, 1)), ((1, 3), (1, 1)), ((0, 1), (1, 1), (2, 1)), ((1, 2), (2, 1))),
                         7, False),
-            self.Config(("x", "y"), (((1, 1), (1, 1), (1, 1)), ((1, 2), (1, 1)), ((1, 1), (2, 1))), 6, False),
-            self.Config(("x", "y"), (((2, 1), (2, 1), (1, 1)), ((2, 3),), ((1, 2), (1, 2)), ((1, 3), (1, 1))), 5,
+        Config(("x", "y"), (((1, 1), (1, 1), (1, 1)), ((1, 2), (1, 1)), ((1, 1), (2, 1))), 6, False),
+        Config(("x", "y"), (((2, 1), (2, 1), (1, 1)), ((2, 3),), ((1, 2), (1, 2)), ((1, 3), (1, 1))), 5,
                         True),
-        ][level]
+    )
+    bounded = "its levels are kinds of problem (the `variables` field changes kind), not a size a rule can grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         shape = rng.choice(config.shapes)

@@ -24,6 +24,7 @@ from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
+from palaestra.core.task import Growth
 from palaestra.verifiers.formulas import read_formula
 from palaestra.verifiers.polynomials import (
     Polynomial,
@@ -53,14 +54,14 @@ class PolynomialFactorization(Task):
         leading: int  # leading coefficients of linear factors up to this
         content: int  # the numeric factor up to this
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(("x",), linear=(2, 2), quadratic=(0, 0), repeat=0.0, leading=4, content=9),
-            self.Config(("x",), linear=(2, 3), quadratic=(0, 1), repeat=0.2, leading=3, content=6),
-            self.Config(("x",), linear=(2, 4), quadratic=(0, 1), repeat=0.3, leading=3, content=6),
-            self.Config(("x", "y"), linear=(2, 3), quadratic=(0, 1), repeat=0.3, leading=3, content=6),
-            self.Config(("x", "y"), linear=(3, 4), quadratic=(0, 1), repeat=0.3, leading=3, content=8),
-        ][level]
+    presets = (
+        Config(("x",), linear=(2, 2), quadratic=(0, 0), repeat=0.0, leading=4, content=9),
+        Config(("x",), linear=(2, 3), quadratic=(0, 1), repeat=0.2, leading=3, content=6),
+        Config(("x",), linear=(2, 4), quadratic=(0, 1), repeat=0.3, leading=3, content=6),
+        Config(("x", "y"), linear=(2, 3), quadratic=(0, 1), repeat=0.3, leading=3, content=6),
+        Config(("x", "y"), linear=(3, 4), quadratic=(0, 1), repeat=0.3, leading=3, content=8),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         factors, content = retry(lambda: _factors(rng, config), what="distinct irreducible factors")

@@ -145,14 +145,14 @@ class RationalSimplification(Task):
         lead: int
         numeric: bool
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config("cancel", (2, 1), 1, False),
-            self.Config("cancel", (2, 2), 1, False),
-            self.Config("cancel", (3, 2), 3, True),
-            self.Config("sum", (0, 0), 1, False),
-            self.Config("quotient", (0, 0), 1, False),
-        ][level]
+    presets = (
+        Config("cancel", (2, 1), 1, False),
+        Config("cancel", (2, 2), 1, False),
+        Config("cancel", (3, 2), 3, True),
+        Config("sum", (0, 0), 1, False),
+        Config("quotient", (0, 0), 1, False),
+    )
+    bounded = "no field of its config grows at the last presets"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> Drawn | None:

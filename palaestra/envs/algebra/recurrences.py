@@ -51,8 +51,14 @@ class Recurrences(Task):
     class Config:
         kind: str  # next | polynomial | value | affine | second_order
 
-    def config(self, level: int) -> Config:
-        return [self.Config(kind) for kind in ("next", "polynomial", "value", "affine", "second_order")][level]
+    presets = (
+        Config(kind="next"),
+        Config(kind="polynomial"),
+        Config(kind="value"),
+        Config(kind="affine"),
+        Config(kind="second_order"),
+    )
+    bounded = "its levels are kinds of problem (the `kind` field changes kind), not a size a rule can grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         kind = config.kind

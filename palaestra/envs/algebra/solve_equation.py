@@ -56,14 +56,14 @@ class SolveEquation(Task):
         surd_share: float  # share of quadratics with irrational roots
         no_root_share: float  # share of quadratics with no real root
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(form="linear", max_root=15, max_denominator=1, surd_share=0.0, no_root_share=0.0),
-            self.Config(form="brackets", max_root=12, max_denominator=6, surd_share=0.0, no_root_share=0.0),
-            self.Config(form="quadratic", max_root=9, max_denominator=3, surd_share=0.0, no_root_share=0.0),
-            self.Config(form="quadratic", max_root=8, max_denominator=4, surd_share=0.6, no_root_share=0.1),
-            self.Config(form="rational", max_root=6, max_denominator=3, surd_share=0.4, no_root_share=0.07),
-        ][level]
+    presets = (
+        Config(form="linear", max_root=15, max_denominator=1, surd_share=0.0, no_root_share=0.0),
+        Config(form="brackets", max_root=12, max_denominator=6, surd_share=0.0, no_root_share=0.0),
+        Config(form="quadratic", max_root=9, max_denominator=3, surd_share=0.0, no_root_share=0.0),
+        Config(form="quadratic", max_root=8, max_denominator=4, surd_share=0.6, no_root_share=0.1),
+        Config(form="rational", max_root=6, max_denominator=3, surd_share=0.4, no_root_share=0.07),
+    )
+    bounded = "its difficulty measure stops growing with larger sizes past the presets (level 5 to 6)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         equation, roots = _EQUATIONS[config.form](rng, config)

@@ -15,6 +15,7 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.envs.algorithms.common import read_label_groups, sample_letters
 
 SEARCH_BUDGET = 50_000  # search nodes per bin count tried
@@ -36,14 +37,14 @@ class BinPacking(Task):
         sizes: tuple[int, int]
         beat_ffd: bool
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(items=6, capacity=10, sizes=(2, 7), beat_ffd=False),
-            self.Config(items=8, capacity=12, sizes=(2, 8), beat_ffd=False),
-            self.Config(items=10, capacity=20, sizes=(3, 12), beat_ffd=True),
-            self.Config(items=12, capacity=25, sizes=(3, 15), beat_ffd=True),
-            self.Config(items=14, capacity=30, sizes=(4, 18), beat_ffd=True),
-        ][level]
+    presets = (
+        Config(items=6, capacity=10, sizes=(2, 7), beat_ffd=False),
+        Config(items=8, capacity=12, sizes=(2, 8), beat_ffd=False),
+        Config(items=10, capacity=20, sizes=(3, 12), beat_ffd=True),
+        Config(items=12, capacity=25, sizes=(3, 15), beat_ffd=True),
+        Config(items=14, capacity=30, sizes=(4, 18), beat_ffd=True),
+    )
+    growth = Growth(steps={"items": 1, "capacity": 2})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         names, spare = sample_letters(rng, config.items)

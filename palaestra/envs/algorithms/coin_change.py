@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.envs.algorithms.common import read_ints
 from palaestra.verifiers.numeric import read_integer
 
@@ -33,14 +34,14 @@ class CoinChange(Task):
         amount: tuple[int, int]
         beat_greedy: bool
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(coins=3, largest_coin=20, amount=(15, 50), beat_greedy=False),
-            self.Config(coins=3, largest_coin=25, amount=(30, 70), beat_greedy=True),
-            self.Config(coins=4, largest_coin=30, amount=(50, 100), beat_greedy=True),
-            self.Config(coins=5, largest_coin=40, amount=(80, 160), beat_greedy=True),
-            self.Config(coins=6, largest_coin=60, amount=(150, 300), beat_greedy=True),
-        ][level]
+    presets = (
+        Config(coins=3, largest_coin=20, amount=(15, 50), beat_greedy=False),
+        Config(coins=3, largest_coin=25, amount=(30, 70), beat_greedy=True),
+        Config(coins=4, largest_coin=30, amount=(50, 100), beat_greedy=True),
+        Config(coins=5, largest_coin=40, amount=(80, 160), beat_greedy=True),
+        Config(coins=6, largest_coin=60, amount=(150, 300), beat_greedy=True),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> tuple[list[int], int, list[int]] | None:

@@ -15,6 +15,7 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.task import Growth
 from palaestra.envs.algorithms.common import read_labels, sample_letters
 
 
@@ -31,14 +32,14 @@ class DeadlineScheduling(Task):
         longest: int
         max_profit: int
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(jobs=4, longest=4, max_profit=9),
-            self.Config(jobs=6, longest=5, max_profit=15),
-            self.Config(jobs=8, longest=6, max_profit=20),
-            self.Config(jobs=10, longest=7, max_profit=30),
-            self.Config(jobs=13, longest=8, max_profit=40),
-        ][level]
+    presets = (
+        Config(jobs=4, longest=4, max_profit=9),
+        Config(jobs=6, longest=5, max_profit=15),
+        Config(jobs=8, longest=6, max_profit=20),
+        Config(jobs=10, longest=7, max_profit=30),
+        Config(jobs=13, longest=8, max_profit=40),
+    )
+    growth = Growth(steps={"jobs": 1, "longest": 1, "max_profit": 5})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         names, spare = sample_letters(rng, config.jobs)

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.task import Growth
 from palaestra.verifiers.normalize import read_with_tail, unify
 
 MAX_ANSWER_CHARS = 2_000
@@ -34,14 +35,14 @@ class EditDistance(Task):
         edits: int
         alphabet: str
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(length=5, edits=2, alphabet="abcd"),
-            self.Config(length=7, edits=3, alphabet="abcd"),
-            self.Config(length=9, edits=4, alphabet="abcde"),
-            self.Config(length=12, edits=6, alphabet="abcdef"),
-            self.Config(length=16, edits=8, alphabet="abcdef"),
-        ][level]
+    presets = (
+        Config(length=5, edits=2, alphabet="abcd"),
+        Config(length=7, edits=3, alphabet="abcd"),
+        Config(length=9, edits=4, alphabet="abcde"),
+        Config(length=12, edits=6, alphabet="abcdef"),
+        Config(length=16, edits=8, alphabet="abcdef"),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         first = "".join(rng.choice(config.alphabet) for _ in range(config.length))

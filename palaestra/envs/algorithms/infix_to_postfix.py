@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.task import Growth
 from palaestra.verifiers.normalize import read_with_tail, strip_wrappers, unify
 
 MAX_ANSWER_CHARS = 1_000
@@ -37,14 +38,14 @@ class InfixToPostfix(Task):
         symbols: str
         redundant: float  # chance of redundant parentheses around a subexpression
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(operators=3, symbols="+-*", redundant=0.0),
-            self.Config(operators=4, symbols="+-*/", redundant=0.0),
-            self.Config(operators=6, symbols="+-*/^", redundant=0.0),
-            self.Config(operators=8, symbols="+-*/^", redundant=0.15),
-            self.Config(operators=11, symbols="+-*/^", redundant=0.2),
-        ][level]
+    presets = (
+        Config(operators=3, symbols="+-*", redundant=0.0),
+        Config(operators=4, symbols="+-*/", redundant=0.0),
+        Config(operators=6, symbols="+-*/^", redundant=0.0),
+        Config(operators=8, symbols="+-*/^", redundant=0.15),
+        Config(operators=11, symbols="+-*/^", redundant=0.2),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         variables = rng.sample("abcdefghijkmnpqrstuvwxyz", min(config.operators + 1, 12))

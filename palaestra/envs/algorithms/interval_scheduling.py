@@ -31,14 +31,14 @@ class IntervalScheduling(Task):
         longest: int
         beat_naive: int  # how many of the naive rules (shortest first, earliest start first) must fall short
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(activities=7, horizon=24, longest=8, beat_naive=0),
-            self.Config(activities=9, horizon=30, longest=10, beat_naive=1),
-            self.Config(activities=12, horizon=40, longest=12, beat_naive=1),
-            self.Config(activities=16, horizon=55, longest=15, beat_naive=2),
-            self.Config(activities=22, horizon=75, longest=18, beat_naive=2),
-        ][level]
+    presets = (
+        Config(activities=7, horizon=24, longest=8, beat_naive=0),
+        Config(activities=9, horizon=30, longest=10, beat_naive=1),
+        Config(activities=12, horizon=40, longest=12, beat_naive=1),
+        Config(activities=16, horizon=55, longest=15, beat_naive=2),
+        Config(activities=22, horizon=75, longest=18, beat_naive=2),
+    )
+    bounded = "growing its sizes past the presets exhausts a fixed pool the generator draws from (names, letters or tables)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         names, spare = sample_letters(rng, config.activities)

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.task import Growth
 from palaestra.verifiers.numeric import read_integer
 
 _BADGE = re.compile(r"^\W*(?:the )?(?:badge(?: number)?|person|#) ?(?:no\.? ?|number ?)?", re.IGNORECASE)
@@ -31,14 +32,14 @@ class Josephus(Task):
         people: tuple[int, int]
         step: tuple[int, int]
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(people=(5, 8), step=(2, 3)),
-            self.Config(people=(9, 14), step=(2, 4)),
-            self.Config(people=(15, 25), step=(3, 6)),
-            self.Config(people=(26, 45), step=(3, 8)),
-            self.Config(people=(46, 80), step=(4, 12)),
-        ][level]
+    presets = (
+        Config(people=(5, 8), step=(2, 3)),
+        Config(people=(9, 14), step=(2, 4)),
+        Config(people=(15, 25), step=(3, 6)),
+        Config(people=(26, 45), step=(3, 8)),
+        Config(people=(46, 80), step=(4, 12)),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = rng.randint(*config.people)

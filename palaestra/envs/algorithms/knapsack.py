@@ -13,6 +13,7 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.envs.algorithms.common import read_labels, sample_letters
 
 
@@ -30,14 +31,14 @@ class Knapsack(Task):
         max_value: int
         beat_greedy: bool
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(items=5, max_weight=10, max_value=20, beat_greedy=False),
-            self.Config(items=7, max_weight=15, max_value=30, beat_greedy=True),
-            self.Config(items=9, max_weight=20, max_value=40, beat_greedy=True),
-            self.Config(items=12, max_weight=30, max_value=60, beat_greedy=True),
-            self.Config(items=15, max_weight=40, max_value=90, beat_greedy=True),
-        ][level]
+    presets = (
+        Config(items=5, max_weight=10, max_value=20, beat_greedy=False),
+        Config(items=7, max_weight=15, max_value=30, beat_greedy=True),
+        Config(items=9, max_weight=20, max_value=40, beat_greedy=True),
+        Config(items=12, max_weight=30, max_value=60, beat_greedy=True),
+        Config(items=15, max_weight=40, max_value=90, beat_greedy=True),
+    )
+    growth = Growth(steps={"items": 1, "max_weight": 5, "max_value": 15})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         names, spare = sample_letters(rng, config.items)

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.task import Growth
 from palaestra.verifiers.normalize import read_with_tail, unify
 
 MAX_ANSWER_CHARS = 2_000
@@ -31,14 +32,14 @@ class LongestCommonSubsequence(Task):
         length: int
         alphabet: str
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(length=7, alphabet="ABCD"),
-            self.Config(length=9, alphabet="ABCD"),
-            self.Config(length=12, alphabet="ABCD"),
-            self.Config(length=16, alphabet="ABCDE"),
-            self.Config(length=22, alphabet="ABCDEF"),
-        ][level]
+    presets = (
+        Config(length=7, alphabet="ABCD"),
+        Config(length=9, alphabet="ABCD"),
+        Config(length=12, alphabet="ABCD"),
+        Config(length=16, alphabet="ABCDE"),
+        Config(length=22, alphabet="ABCDEF"),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         first = "".join(rng.choice(config.alphabet) for _ in range(config.length))

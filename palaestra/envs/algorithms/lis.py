@@ -13,6 +13,7 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.task import Growth
 from palaestra.envs.algorithms.common import read_ints
 
 
@@ -28,14 +29,14 @@ class LongestIncreasingSubsequence(Task):
         length: int
         largest: int
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(length=8, largest=20),
-            self.Config(length=12, largest=40),
-            self.Config(length=16, largest=60),
-            self.Config(length=22, largest=90),
-            self.Config(length=30, largest=99),
-        ][level]
+    presets = (
+        Config(length=8, largest=20),
+        Config(length=12, largest=40),
+        Config(length=16, largest=60),
+        Config(length=22, largest=90),
+        Config(length=30, largest=99),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         sequence = [rng.randint(0, config.largest) for _ in range(config.length)]

@@ -15,6 +15,7 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.task import Growth
 from palaestra.generators.graphs import letter_labels
 from palaestra.verifiers.normalize import read_with_tail, strip_wrappers, unify
 
@@ -36,14 +37,14 @@ class MatrixChain(Task):
         largest: int
         beat_naive: bool
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(matrices=3, largest=20, beat_naive=False),
-            self.Config(matrices=4, largest=25, beat_naive=False),
-            self.Config(matrices=5, largest=30, beat_naive=True),
-            self.Config(matrices=6, largest=40, beat_naive=True),
-            self.Config(matrices=8, largest=50, beat_naive=True),
-        ][level]
+    presets = (
+        Config(matrices=3, largest=20, beat_naive=False),
+        Config(matrices=4, largest=25, beat_naive=False),
+        Config(matrices=5, largest=30, beat_naive=True),
+        Config(matrices=6, largest=40, beat_naive=True),
+        Config(matrices=8, largest=50, beat_naive=True),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.matrices

@@ -12,6 +12,7 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.task import Growth
 from palaestra.envs.algorithms.common import read_intervals
 
 
@@ -28,14 +29,14 @@ class MergeIntervals(Task):
         horizon: int
         longest: int
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(intervals=5, horizon=30, longest=8),
-            self.Config(intervals=8, horizon=50, longest=10),
-            self.Config(intervals=12, horizon=80, longest=12),
-            self.Config(intervals=17, horizon=120, longest=15),
-            self.Config(intervals=24, horizon=180, longest=18),
-        ][level]
+    presets = (
+        Config(intervals=5, horizon=30, longest=8),
+        Config(intervals=8, horizon=50, longest=10),
+        Config(intervals=12, horizon=80, longest=12),
+        Config(intervals=17, horizon=120, longest=15),
+        Config(intervals=24, horizon=180, longest=18),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         spans = []

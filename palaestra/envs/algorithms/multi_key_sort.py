@@ -13,6 +13,7 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.task import Growth
 from palaestra.envs.algorithms.common import read_labels
 
 NAMES = ("Ada", "Bea", "Cy", "Dov", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kai", "Lev", "Mia", "Ned", "Oz",
@@ -45,14 +46,14 @@ class MultiKeySort(Task):
         keys: int
         derived: bool
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(records=5, keys=1, derived=False),
-            self.Config(records=7, keys=2, derived=False),
-            self.Config(records=9, keys=2, derived=False),
-            self.Config(records=12, keys=3, derived=True),
-            self.Config(records=16, keys=3, derived=True),
-        ][level]
+    presets = (
+        Config(records=5, keys=1, derived=False),
+        Config(records=7, keys=2, derived=False),
+        Config(records=9, keys=2, derived=False),
+        Config(records=12, keys=3, derived=True),
+        Config(records=16, keys=3, derived=True),
+    )
+    growth = Growth(steps={"records": 4})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.records

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.envs.algorithms.common import read_ints
 from palaestra.envs.graphs.common import without_yes
 from palaestra.verifiers.choices import read_option
@@ -43,14 +44,14 @@ class Partition(Task):
         count: int
         largest: int
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(count=5, largest=15),
-            self.Config(count=7, largest=40),
-            self.Config(count=9, largest=150),
-            self.Config(count=11, largest=600),
-            self.Config(count=13, largest=2500),
-        ][level]
+    presets = (
+        Config(count=5, largest=15),
+        Config(count=7, largest=40),
+        Config(count=9, largest=150),
+        Config(count=11, largest=600),
+        Config(count=13, largest=2500),
+    )
+    growth = Growth(steps={"largest": 1900})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         possible = rng.random() >= IMPOSSIBLE_SHARE

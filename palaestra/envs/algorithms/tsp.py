@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.task import Growth
 from palaestra.envs.algorithms.common import read_labels, sample_letters
 
 MAX_GREEDY_RETRIES = 2_000  # nearest neighbour + 2-opt misses the optimum on 13-19% of uniform draws
@@ -37,14 +38,14 @@ class TravellingSalesman(Task):
         grid: int
         beat_nearest: bool
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(cities=5, grid=20, beat_nearest=False),
-            self.Config(cities=6, grid=30, beat_nearest=False),
-            self.Config(cities=7, grid=40, beat_nearest=True),
-            self.Config(cities=8, grid=50, beat_nearest=True),
-            self.Config(cities=9, grid=60, beat_nearest=True),
-        ][level]
+    presets = (
+        Config(cities=5, grid=20, beat_nearest=False),
+        Config(cities=6, grid=30, beat_nearest=False),
+        Config(cities=7, grid=40, beat_nearest=True),
+        Config(cities=8, grid=50, beat_nearest=True),
+        Config(cities=9, grid=60, beat_nearest=True),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.cities

@@ -30,14 +30,14 @@ class Addition(Task):
         ranges: tuple[tuple[int, int], ...]  # each operand's [low, high]; never 0, so no operand is the sum
         single_digit_sum: bool = False  # level 0: the sum is drawn first (2..9, uniform), then split in two
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(ranges=((1, 8), (1, 8)), single_digit_sum=True),
-            self.Config(ranges=((10, 999), (10, 99))),
-            self.Config(ranges=((100, 9_999), (100, 9_999))),
-            self.Config(ranges=((10_000, 999_999), (10_000, 999_999))),
-            self.Config(ranges=((1_000, 999_999),) * 3),
-        ][level]
+    presets = (
+        Config(ranges=((1, 8), (1, 8)), single_digit_sum=True),
+        Config(ranges=((10, 999), (10, 99))),
+        Config(ranges=((100, 9_999), (100, 9_999))),
+        Config(ranges=((10_000, 999_999), (10_000, 999_999))),
+        Config(ranges=((1_000, 999_999),) * 3),
+    )
+    bounded = "its levels are kinds of problem (the `ranges` field changes kind), not a size a rule can grow"
 
     def space_size(self, level: int) -> int | None:
         return 36 if level == 0 else None  # the pairs of digits from 1 to 8 whose sum is at most 9

@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.task import Growth
 from palaestra.verifiers.normalize import read_with_tail, strip_wrappers
 
 DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -84,14 +85,14 @@ class BaseConversion(Task):
         bases: tuple[int, ...]  # drawn from these
         max_value: int
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(("to_base", "from_base"), bases=(2, 8, 16), max_value=4_095),
-            self.Config(("to_base", "from_base"), bases=tuple(range(3, 17)), max_value=50_000),
-            self.Config(("between",), bases=tuple(range(2, 17)), max_value=200_000),
-            self.Config(("add", "subtract"), bases=tuple(range(2, 17)), max_value=200_000),
-            self.Config(("multiply", "between"), bases=tuple(range(2, 37)), max_value=10**7),
-        ][level]
+    presets = (
+        Config(("to_base", "from_base"), bases=(2, 8, 16), max_value=4_095),
+        Config(("to_base", "from_base"), bases=tuple(range(3, 17)), max_value=50_000),
+        Config(("between",), bases=tuple(range(2, 17)), max_value=200_000),
+        Config(("add", "subtract"), bases=tuple(range(2, 17)), max_value=200_000),
+        Config(("multiply", "between"), bases=tuple(range(2, 37)), max_value=10**7),
+    )
+    growth = Growth(factors={"max_value": 10})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         kind = rng.choice(config.kinds)

@@ -150,14 +150,14 @@ class ContinuedFractions(Task):
         kind: str  # evaluate | expand | sqrt | pell
         size: int
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config("evaluate", 12),
-            self.Config("expand", 400),
-            self.Config("expand", 100_000),
-            self.Config("sqrt", 6_000),
-            self.Config("pell", 6_000),
-        ][level]
+    presets = (
+        Config("evaluate", 12),
+        Config("expand", 400),
+        Config("expand", 100_000),
+        Config("sqrt", 6_000),
+        Config("pell", 6_000),
+    )
+    bounded = "its difficulty measure stops growing with larger sizes past the presets (level 4 to 5)"
 
     def space_size(self, level: int) -> int | None:
         config = self.level_config(level)

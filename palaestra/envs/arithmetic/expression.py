@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.task import Growth
 from palaestra.verifiers.expressions import evaluate_exact, parse_expression
 from palaestra.verifiers.numeric import read_exact
 
@@ -36,14 +37,14 @@ class Expression(Task):
         operators: str
         allow_negative: bool
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(operations=2, max_operand=20, operators="+-", allow_negative=False),
-            self.Config(operations=3, max_operand=20, operators="+-*", allow_negative=False),
-            self.Config(operations=4, max_operand=50, operators="+-*/", allow_negative=True),
-            self.Config(operations=6, max_operand=100, operators="+-*/", allow_negative=True),
-            self.Config(operations=9, max_operand=500, operators="+-*/", allow_negative=True),
-        ][level]
+    presets = (
+        Config(operations=2, max_operand=20, operators="+-", allow_negative=False),
+        Config(operations=3, max_operand=20, operators="+-*", allow_negative=False),
+        Config(operations=4, max_operand=50, operators="+-*/", allow_negative=True),
+        Config(operations=6, max_operand=100, operators="+-*/", allow_negative=True),
+        Config(operations=9, max_operand=500, operators="+-*/", allow_negative=True),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         text, value = _expression(rng.random, config, config.operations)

@@ -21,6 +21,7 @@ from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
+from palaestra.core.task import Growth
 from palaestra.verifiers.rationals import format_fraction, other_spellings, read_lowest_terms
 
 _EXAMPLES = (Fraction(-7, 12), Fraction(11, 6))
@@ -43,14 +44,14 @@ class Fractions(Task):
         operators: str  # drawn from these
         brackets: bool  # random tree shapes with brackets, and negative operands
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(operands=1, max_denominator=0, operators="", brackets=False),
-            self.Config(operands=2, max_denominator=12, operators="+-", brackets=False),
-            self.Config(operands=3, max_denominator=12, operators="+-*/", brackets=False),
-            self.Config(operands=4, max_denominator=16, operators="+-*/", brackets=True),
-            self.Config(operands=6, max_denominator=24, operators="+-*/", brackets=True),
-        ][level]
+    presets = (
+        Config(operands=1, max_denominator=0, operators="", brackets=False),
+        Config(operands=2, max_denominator=12, operators="+-", brackets=False),
+        Config(operands=3, max_denominator=12, operators="+-*/", brackets=False),
+        Config(operands=4, max_denominator=16, operators="+-*/", brackets=True),
+        Config(operands=6, max_denominator=24, operators="+-*/", brackets=True),
+    )
+    growth = Growth(steps={"operands": 1, "max_denominator": 4})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         if config.operands == 1:

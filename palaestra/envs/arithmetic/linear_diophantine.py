@@ -23,6 +23,7 @@ from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
+from palaestra.core.task import Growth
 from palaestra.verifiers.assignments import read_assignment
 from palaestra.verifiers.formulas import read_formula
 from palaestra.verifiers.numeric import read_exact
@@ -45,14 +46,14 @@ class LinearDiophantine(Task):
         top: int  # |a|, |b| up to this
         negatives: bool
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(kind="any", top=15, negatives=False),
-            self.Config(kind="any", top=120, negatives=True),
-            self.Config(kind="positive", top=60, negatives=False),
-            self.Config(kind="general", top=80, negatives=True),
-            self.Config(kind="count", top=40, negatives=False),
-        ][level]
+    presets = (
+        Config(kind="any", top=15, negatives=False),
+        Config(kind="any", top=120, negatives=True),
+        Config(kind="positive", top=60, negatives=False),
+        Config(kind="general", top=80, negatives=True),
+        Config(kind="count", top=40, negatives=False),
+    )
+    growth = Growth(factors={"top": 3})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         a, b, c, x0, y0 = retry(lambda: _equation(rng, config), what="an equation")

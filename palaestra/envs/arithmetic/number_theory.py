@@ -21,6 +21,7 @@ from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
+from palaestra.core.task import Growth
 from palaestra.verifiers.numeric import read_exact
 
 _SMALL_PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31)
@@ -56,6 +57,7 @@ class NumberTheory(Task):
             self.Config(kinds=every, max_value=50_000, count=3, max_exponent=10**5, max_modulus=40),
             self.Config(kinds=every, max_value=10**7, count=4, max_exponent=10**12, max_modulus=120),
         ][level]
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         kind = rng.choice(config.kinds)

@@ -51,14 +51,14 @@ class Percentages(Task):
     class Config:
         templates: tuple[str, ...]
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(("percent_of", "proportion", "what_percent")),
-            self.Config(("percent_change", "ratio_share", "unit_rate")),
-            self.Config(("reverse_percent", "successive", "average_speed")),
-            self.Config(("compound", "work_together", "mixture")),
-            self.Config(("discount_tax_reverse", "ratio_transfer", "round_trip")),
-        ][level]
+    presets = (
+        Config(("percent_of", "proportion", "what_percent")),
+        Config(("percent_change", "ratio_share", "unit_rate")),
+        Config(("reverse_percent", "successive", "average_speed")),
+        Config(("compound", "work_together", "mixture")),
+        Config(("discount_tax_reverse", "ratio_transfer", "round_trip")),
+    )
+    bounded = "its levels are kinds of problem (the `templates` field changes kind), not a size a rule can grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         template = rng.choice(config.templates)

@@ -83,14 +83,14 @@ class PrimeFactorization(Task):
         large: tuple[int, int]  # at least large[0] of them at or above large[1]
         max_value: int
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(below=1_000, factors=(2, 9), pool=0, large=(0, 0), max_value=999),
-            self.Config(below=0, factors=(4, 6), pool=100, large=(0, 0), max_value=10**7),
-            self.Config(below=0, factors=(4, 6), pool=300, large=(1, 50), max_value=10**8),
-            self.Config(below=0, factors=(4, 7), pool=1_000, large=(1, 100), max_value=10**10),
-            self.Config(below=0, factors=(5, 8), pool=10_000, large=(2, 1_000), max_value=10**14),
-        ][level]
+    presets = (
+        Config(below=1_000, factors=(2, 9), pool=0, large=(0, 0), max_value=999),
+        Config(below=0, factors=(4, 6), pool=100, large=(0, 0), max_value=10**7),
+        Config(below=0, factors=(4, 6), pool=300, large=(1, 50), max_value=10**8),
+        Config(below=0, factors=(4, 7), pool=1_000, large=(1, 100), max_value=10**10),
+        Config(below=0, factors=(5, 8), pool=10_000, large=(2, 1_000), max_value=10**14),
+    )
+    bounded = "larger configs are infeasible for its generator (no valid problem in 1,000 draws past the presets)"
 
     def space_size(self, level: int) -> int | None:
         below = self.level_config(level).below

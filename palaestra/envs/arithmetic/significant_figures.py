@@ -168,9 +168,14 @@ class SignificantFigures(Task):
     class Config:
         kind: str  # round | scientific | round_scientific | measurement | scientific_product
 
-    def config(self, level: int) -> Config:
-        return [self.Config(k) for k in ("round", "scientific", "round_scientific", "measurement",
-                                         "scientific_product")][level]
+    presets = (
+        Config(kind="round"),
+        Config(kind="scientific"),
+        Config(kind="round_scientific"),
+        Config(kind="measurement"),
+        Config(kind="scientific_product"),
+    )
+    bounded = "its levels are kinds of problem (the `kind` field changes kind), not a size a rule can grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         question, value, rule, precision, scientific, steps = retry(lambda: _QUESTIONS[config.kind](rng),

@@ -60,14 +60,14 @@ class Totient(Task):
         kinds: tuple[str, ...]  # phi | reduced_fractions | coprime_count | coprime_range | coprime_sum
         limit: int
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(("phi",), 1_000),
-            self.Config(("phi",), 100_000),
-            self.Config(("reduced_fractions",), 10**9),
-            self.Config(("coprime_count",), 10**6),
-            self.Config(("coprime_range", "coprime_sum"), 10**7),
-        ][level]
+    presets = (
+        Config(("phi",), 1_000),
+        Config(("phi",), 100_000),
+        Config(("reduced_fractions",), 10**9),
+        Config(("coprime_count",), 10**6),
+        Config(("coprime_range", "coprime_sum"), 10**7),
+    )
+    bounded = "its difficulty measure stops growing with larger sizes past the presets (level 5 to 6)"
 
     def space_size(self, level: int) -> int | None:
         return self.level_config(0).limit - 2 if level == 0 else None

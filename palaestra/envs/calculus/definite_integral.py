@@ -217,14 +217,14 @@ class DefiniteIntegral(Task):
     class Config:
         families: tuple[str, ...]
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(("polynomial",)),
-            self.Config(("reciprocal", "exponential", "root")),
-            self.Config(("trig", "arctangent")),
-            self.Config(("by_parts", "substitution")),
-            self.Config(("partial_fractions", "absolute", "sum")),
-        ][level]
+    presets = (
+        Config(("polynomial",)),
+        Config(("reciprocal", "exponential", "root")),
+        Config(("trig", "arctangent")),
+        Config(("by_parts", "substitution")),
+        Config(("partial_fractions", "absolute", "sum")),
+    )
+    bounded = "its levels are kinds of problem (the `families` field changes kind), not a size a rule can grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         family = rng.choice(config.families)

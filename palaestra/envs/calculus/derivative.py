@@ -112,14 +112,14 @@ class Derivative(Task):
         pieces: tuple[str, ...]  # one piece of each kind, plus...
         extra: tuple[str, ...]  # ...one more drawn from these (sometimes none)
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(pieces=("power", "power"), extra=("power",)),
-            self.Config(pieces=("basic", "basic"), extra=("power", "basic")),
-            self.Config(pieces=("product",), extra=("power", "basic")),
-            self.Config(pieces=("quotient_or_chain",), extra=("power", "basic", "product")),
-            self.Config(pieces=("nested",), extra=("product", "quotient_or_chain")),
-        ][level]
+    presets = (
+        Config(pieces=("power", "power"), extra=("power",)),
+        Config(pieces=("basic", "basic"), extra=("power", "basic")),
+        Config(pieces=("product",), extra=("power", "basic")),
+        Config(pieces=("quotient_or_chain",), extra=("power", "basic", "product")),
+        Config(pieces=("nested",), extra=("product", "quotient_or_chain")),
+    )
+    bounded = "its levels are kinds of problem (the `pieces` field changes kind), not a size a rule can grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         kinds = list(config.pieces) + ([rng.choice(config.extra)] if rng.random() < 0.75 else [])

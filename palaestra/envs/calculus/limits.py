@@ -189,8 +189,14 @@ class Limits(Task):
     class Config:
         family: str
 
-    def config(self, level: int) -> Config:
-        return [self.Config(f) for f in ("removable", "infinity", "standard", "special", "series")][level]
+    presets = (
+        Config(family="removable"),
+        Config(family="infinity"),
+        Config(family="standard"),
+        Config(family="special"),
+        Config(family="series"),
+    )
+    bounded = "its levels are kinds of problem (the `family` field changes kind), not a size a rule can grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         text, answer, steps = _FAMILIES[config.family](rng)

@@ -153,8 +153,14 @@ class Ode(Task):
     class Config:
         family: str
 
-    def config(self, level: int) -> Config:
-        return [self.Config(f) for f in ("growth", "affine", "integrating_factor", "separable", "variable")][level]
+    presets = (
+        Config(family="growth"),
+        Config(family="affine"),
+        Config(family="integrating_factor"),
+        Config(family="separable"),
+        Config(family="variable"),
+    )
+    bounded = "its levels are kinds of problem (the `family` field changes kind), not a size a rule can grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         rhs, x0, y0, solution, low, high, steps = _FAMILIES[config.family](rng)

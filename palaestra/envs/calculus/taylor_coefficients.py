@@ -216,14 +216,14 @@ class TaylorCoefficients(Task):
         polynomial: bool  # ask for the whole Taylor polynomial
         max_power: int
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config("basic", False, 6),
-            self.Config("sum", False, 6),
-            self.Config("product", False, 7),
-            self.Config("composition", False, 8),
-            self.Config("product", True, 5),
-        ][level]
+    presets = (
+        Config("basic", False, 6),
+        Config("sum", False, 6),
+        Config("product", False, 7),
+        Config("composition", False, 8),
+        Config("product", True, 5),
+    )
+    bounded = "its levels are kinds of problem (the `family` field changes kind), not a size a rule can grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> tuple[str, Series] | None:

@@ -26,6 +26,7 @@ from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
+from palaestra.core.task import Growth
 from palaestra.verifiers.numeric import read_exact
 from palaestra.verifiers.rationals import format_fraction, other_spellings
 
@@ -109,14 +110,14 @@ class Counterfactual(Task):
         variables: int
         kinds: tuple[str, ...]  # outcome | third_evidence | mediator | joint
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(3, ("outcome",)),
-            self.Config(4, ("outcome", "mediator")),
-            self.Config(5, ("outcome", "third_evidence", "mediator")),
-            self.Config(6, ("third_evidence", "mediator")),
-            self.Config(7, ("third_evidence", "joint")),
-        ][level]
+    presets = (
+        Config(3, ("outcome",)),
+        Config(4, ("outcome", "mediator")),
+        Config(5, ("outcome", "third_evidence", "mediator")),
+        Config(6, ("third_evidence", "mediator")),
+        Config(7, ("third_evidence", "joint")),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         kind = rng.choice(config.kinds)

@@ -32,6 +32,7 @@ import networkx as nx
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
+from palaestra.core.task import Growth
 from palaestra.verifiers.choices import read_yes_no
 from palaestra.verifiers.sets import read_set, read_token
 
@@ -58,14 +59,14 @@ class GraphQuery(Task):
         max_conditioning: int  # largest conditioning set in d-separation questions
         backdoor_share: float  # probability of a backdoor question instead of a d-separation one
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(nodes=5, edge_probability=0.45, max_conditioning=1, backdoor_share=0.3),
-            self.Config(nodes=6, edge_probability=0.4, max_conditioning=2, backdoor_share=0.4),
-            self.Config(nodes=8, edge_probability=0.35, max_conditioning=2, backdoor_share=0.5),
-            self.Config(nodes=10, edge_probability=0.3, max_conditioning=3, backdoor_share=0.5),
-            self.Config(nodes=13, edge_probability=0.28, max_conditioning=4, backdoor_share=0.5),
-        ][level]
+    presets = (
+        Config(nodes=5, edge_probability=0.45, max_conditioning=1, backdoor_share=0.3),
+        Config(nodes=6, edge_probability=0.4, max_conditioning=2, backdoor_share=0.4),
+        Config(nodes=8, edge_probability=0.35, max_conditioning=2, backdoor_share=0.5),
+        Config(nodes=10, edge_probability=0.3, max_conditioning=3, backdoor_share=0.5),
+        Config(nodes=13, edge_probability=0.28, max_conditioning=4, backdoor_share=0.5),
+    )
+    growth = Growth(steps={"nodes": 1, "max_conditioning": 1})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         backdoor = rng.random() < config.backdoor_share

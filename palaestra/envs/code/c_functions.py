@@ -27,6 +27,7 @@ from typing import Any, ClassVar
 
 from palaestra.core import Problem, register
 from palaestra.core.retry import retry
+from palaestra.core.task import Growth
 from palaestra.envs.code.polyglot import PolyglotTask, convention, join_cases
 from palaestra.verifiers import polyglot
 from palaestra.verifiers.polyglot import Budget, Program, Report, fence
@@ -730,14 +731,14 @@ class CFunctions(PolyglotTask):
         max_size: int
         tests: int
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(("compact", "permute", "bits"), max_size=5, tests=5),
-            self.Config(("compact", "permute", "bits", "tokens"), max_size=8, tests=6),
-            self.Config(("permute", "bits", "tokens", "transform", "merge"), max_size=12, tests=8),
-            self.Config(("tokens", "transform", "merge", "matrix", "bits"), max_size=20, tests=10),
-            self.Config(("transform", "merge", "matrix"), max_size=30, tests=12),
-        ][level]
+    presets = (
+        Config(("compact", "permute", "bits"), max_size=5, tests=5),
+        Config(("compact", "permute", "bits", "tokens"), max_size=8, tests=6),
+        Config(("permute", "bits", "tokens", "transform", "merge"), max_size=12, tests=8),
+        Config(("tokens", "transform", "merge", "matrix", "bits"), max_size=20, tests=10),
+        Config(("transform", "merge", "matrix"), max_size=30, tests=12),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> Problem | None:

@@ -30,6 +30,7 @@ from typing import Any, ClassVar
 
 from palaestra.core import Problem, register
 from palaestra.core.retry import retry
+from palaestra.core.task import Growth
 from palaestra.envs.code.polyglot import PolyglotTask, convention, join_cases
 from palaestra.verifiers import polyglot
 from palaestra.verifiers.polyglot import Budget, Program, Report, fence
@@ -740,14 +741,14 @@ class CppClasses(PolyglotTask):
         ops: int
         tests: int
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(("extreme_stack", "ring_buffer", "word_counter"), ops=8, tests=4),
-            self.Config(("extreme_stack", "ring_buffer", "cache", "word_counter"), ops=12, tests=5),
-            self.Config(("ring_buffer", "cache", "word_counter", "running_median"), ops=18, tests=6),
-            self.Config(("cache", "word_counter", "running_median", "interval_cover"), ops=26, tests=7),
-            self.Config(("cache", "running_median", "interval_cover"), ops=36, tests=8),
-        ][level]
+    presets = (
+        Config(("extreme_stack", "ring_buffer", "word_counter"), ops=8, tests=4),
+        Config(("extreme_stack", "ring_buffer", "cache", "word_counter"), ops=12, tests=5),
+        Config(("ring_buffer", "cache", "word_counter", "running_median"), ops=18, tests=6),
+        Config(("cache", "word_counter", "running_median", "interval_cover"), ops=26, tests=7),
+        Config(("cache", "running_median", "interval_cover"), ops=36, tests=8),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> Problem | None:

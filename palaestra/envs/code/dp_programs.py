@@ -27,6 +27,7 @@ from typing import Any
 
 from palaestra.core import Problem, register
 from palaestra.core.retry import retry
+from palaestra.core.task import Growth
 from palaestra.envs.code.polyglot import (
     StdioPolyglotTask,
     StdioTemplate,
@@ -673,6 +674,7 @@ class DpPrograms(StdioPolyglotTask):
             self.Config(("alignment", "palindrome_cuts", "pile_merging", "decodings"), max_size=35, tests=7),
             self.Config(("alignment", "palindrome_cuts", "pile_merging"), max_size=60, tests=8),
         ][level]
+    growth = Growth(steps={"max_size": 50})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> Problem | None:

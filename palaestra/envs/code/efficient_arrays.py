@@ -795,14 +795,14 @@ class EfficientArrays(EfficiencyTask):
         templates: tuple[str, ...]
         large: tuple[int, ...]  # sizes of the hidden large tests
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(("subarray_sums", "longest_window", "pair_count"), large=(200_000,)),
-            self.Config(("subarray_sums", "longest_window", "pair_count", "histogram"), large=(250_000,)),
-            self.Config(("pair_count", "histogram", "window_extremes", "inversions"), large=(200_000, 200_000)),
-            self.Config(("histogram", "window_extremes", "inversions"), large=(250_000, 250_000)),
-            self.Config(("window_extremes", "inversions"), large=(300_000, 300_000)),
-        ][level]
+    presets = (
+        Config(("subarray_sums", "longest_window", "pair_count"), large=(200_000,)),
+        Config(("subarray_sums", "longest_window", "pair_count", "histogram"), large=(250_000,)),
+        Config(("pair_count", "histogram", "window_extremes", "inversions"), large=(200_000, 200_000)),
+        Config(("histogram", "window_extremes", "inversions"), large=(250_000, 250_000)),
+        Config(("window_extremes", "inversions"), large=(300_000, 300_000)),
+    )
+    bounded = "its levels are kinds of problem (the `templates` field changes kind), not a size a rule can grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> Problem | None:

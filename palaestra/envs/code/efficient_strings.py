@@ -527,14 +527,14 @@ class EfficientStrings(EfficiencyTask):
         templates: tuple[str, ...]
         large: tuple[int, ...]
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(("letter_balance", "prefix_matches"), large=(200_000,)),
-            self.Config(("letter_balance", "prefix_matches", "borders"), large=(250_000,)),
-            self.Config(("prefix_matches", "borders", "palindromes"), large=(200_000, 200_000)),
-            self.Config(("borders", "palindromes"), large=(250_000, 250_000)),
-            self.Config(("palindromes",), large=(300_000, 300_000)),
-        ][level]
+    presets = (
+        Config(("letter_balance", "prefix_matches"), large=(200_000,)),
+        Config(("letter_balance", "prefix_matches", "borders"), large=(250_000,)),
+        Config(("prefix_matches", "borders", "palindromes"), large=(200_000, 200_000)),
+        Config(("borders", "palindromes"), large=(250_000, 250_000)),
+        Config(("palindromes",), large=(300_000, 300_000)),
+    )
+    bounded = "its levels are kinds of problem (the `templates` field changes kind), not a size a rule can grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> Problem | None:

@@ -31,6 +31,7 @@ from typing import Any
 
 from palaestra.core import Problem, register
 from palaestra.core.retry import retry
+from palaestra.core.task import Growth
 from palaestra.envs.code.polyglot import (
     StdioPolyglotTask,
     StdioTemplate,
@@ -1040,6 +1041,7 @@ class GraphPrograms(StdioPolyglotTask):
             self.Config(("reachability", "shortest_paths", "spanning_tree", "dag_paths"), max_nodes=40, tests=7),
             self.Config(("shortest_paths", "spanning_tree", "dag_paths"), max_nodes=80, tests=8),
         ][level]
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> Problem | None:

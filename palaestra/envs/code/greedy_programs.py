@@ -704,6 +704,7 @@ class GreedyPrograms(StdioPolyglotTask):
             self.Config(("task_assignment", "digit_removal", "refuelling", "deadlines"), max_size=35, tests=7),
             self.Config(("digit_removal", "refuelling", "deadlines"), max_size=60, tests=8),
         ][level]
+    bounded = "its difficulty measure stops growing with larger sizes past the presets (level 4 to 5)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> Problem | None:

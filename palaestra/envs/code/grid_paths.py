@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import Problem, register, retry
+from palaestra.core.task import Growth
 from palaestra.envs.code.common import FunctionTask, dedupe_inputs, function_problem, function_tests, varied
 
 MOVES = [(a, b) for a in range(4) for b in range(4) if (a, b) != (0, 0)]  # (rows down, columns right)
@@ -50,15 +51,14 @@ class GridPaths(FunctionTask):
         wall_density: float
         tests: int
 
-    def config(self, level: int) -> Config:
-        c = self.Config
-        return [
-            c(moves=2, max_side=5, wall_density=0.15, tests=10),
-            c(moves=3, max_side=6, wall_density=0.2, tests=10),
-            c(moves=3, max_side=8, wall_density=0.2, tests=12),
-            c(moves=4, max_side=10, wall_density=0.25, tests=12),
-            c(moves=5, max_side=14, wall_density=0.25, tests=14),
-        ][level]
+    presets = (
+        Config(moves=2, max_side=5, wall_density=0.15, tests=10),
+        Config(moves=3, max_side=6, wall_density=0.2, tests=10),
+        Config(moves=3, max_side=8, wall_density=0.2, tests=12),
+        Config(moves=4, max_side=10, wall_density=0.25, tests=12),
+        Config(moves=5, max_side=14, wall_density=0.25, tests=14),
+    )
+    growth = Growth(steps={"max_side": 4})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> tuple[dict[str, Any], list[dict[str, Any]]] | None:

@@ -54,6 +54,7 @@ class IntegerSequence(FunctionTask):
             c(templates=every, order=3, conditions=3, max_n=16_000, tests=12),
             c(templates=every, order=3, conditions=4, max_n=30_000, tests=14),
         ][level]
+    bounded = "growing its sizes past the presets exhausts a fixed pool the generator draws from (names, letters or tables)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> tuple[Any, ...] | None:

@@ -34,6 +34,7 @@ from urllib.parse import quote
 
 from palaestra.core import Problem, register
 from palaestra.core.retry import retry
+from palaestra.core.task import Growth
 from palaestra.envs.code.polyglot import PolyglotTask, convention, join_cases
 from palaestra.verifiers import polyglot
 from palaestra.verifiers.polyglot import Budget, Program, Report, fence
@@ -671,14 +672,14 @@ class JsFunctions(PolyglotTask):
         max_size: int
         tests: int
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(("group_records", "array_ops", "key_case"), max_size=4, tests=5),
-            self.Config(("group_records", "array_ops", "key_case", "flatten"), max_size=6, tests=6),
-            self.Config(("group_records", "key_case", "flatten", "query_string"), max_size=9, tests=7),
-            self.Config(("key_case", "flatten", "query_string", "deep_merge"), max_size=12, tests=8),
-            self.Config(("flatten", "query_string", "deep_merge"), max_size=16, tests=10),
-        ][level]
+    presets = (
+        Config(("group_records", "array_ops", "key_case"), max_size=4, tests=5),
+        Config(("group_records", "array_ops", "key_case", "flatten"), max_size=6, tests=6),
+        Config(("group_records", "key_case", "flatten", "query_string"), max_size=9, tests=7),
+        Config(("key_case", "flatten", "query_string", "deep_merge"), max_size=12, tests=8),
+        Config(("flatten", "query_string", "deep_merge"), max_size=16, tests=10),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> Problem | None:

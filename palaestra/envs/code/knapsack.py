@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import Problem, register, retry
+from palaestra.core.task import Growth
 from palaestra.envs.code.common import FunctionTask, dedupe_inputs, function_problem, function_tests, varied
 
 # Primes below 2,000, so results wrap (each problem has a test whose count exceeds its modulus).
@@ -50,15 +51,14 @@ class Knapsack(FunctionTask):
         max_capacity: int
         tests: int
 
-    def config(self, level: int) -> Config:
-        c = self.Config
-        return [
-            c(max_items=5, max_weight=6, max_capacity=12, tests=10),
-            c(max_items=7, max_weight=8, max_capacity=20, tests=10),
-            c(max_items=9, max_weight=10, max_capacity=30, tests=12),
-            c(max_items=12, max_weight=15, max_capacity=45, tests=12),
-            c(max_items=16, max_weight=20, max_capacity=60, tests=14),
-        ][level]
+    presets = (
+        Config(max_items=5, max_weight=6, max_capacity=12, tests=10),
+        Config(max_items=7, max_weight=8, max_capacity=20, tests=10),
+        Config(max_items=9, max_weight=10, max_capacity=30, tests=12),
+        Config(max_items=12, max_weight=15, max_capacity=45, tests=12),
+        Config(max_items=16, max_weight=20, max_capacity=60, tests=14),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> tuple[dict[str, Any], list[dict[str, Any]]] | None:

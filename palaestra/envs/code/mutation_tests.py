@@ -30,6 +30,7 @@ from typing import Any
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
+from palaestra.core.task import Growth
 
 MAX_TESTS_TEXT = 20_000
 MAX_INT = 10_000
@@ -467,6 +468,7 @@ class MutationTests(Task):
             Config(("second_largest", "find_index", "triangle", "max_window_sum", "common_count", "longest_run",
                     "clamp_sum"), mutants=12, hardness=0.8, slack=1),
         ][level]
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> Problem | None:

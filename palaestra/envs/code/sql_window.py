@@ -24,6 +24,7 @@ from typing import Any, ClassVar
 
 from palaestra.core import Problem, register
 from palaestra.core.retry import retry
+from palaestra.core.task import Growth
 from palaestra.envs.code.polyglot import PolyglotTask, convention
 from palaestra.verifiers import polyglot
 from palaestra.verifiers.polyglot import Budget, Program, Report, fence
@@ -473,15 +474,15 @@ class SqlWindow(PolyglotTask):
         groups: int
         databases: int
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(("running", "ranking", "shift"), rows=(6, 9), groups=2, databases=2),
-            self.Config(("running", "ranking", "shift", "moving", "first_value"), rows=(8, 12), groups=2, databases=3),
-            self.Config(("ranking", "shift", "moving", "first_value", "top_n"), rows=(10, 16), groups=3, databases=3),
-            self.Config(("moving", "first_value", "top_n", "above_average", "streaks"), rows=(14, 22), groups=3,
+    presets = (
+        Config(("running", "ranking", "shift"), rows=(6, 9), groups=2, databases=2),
+        Config(("running", "ranking", "shift", "moving", "first_value"), rows=(8, 12), groups=2, databases=3),
+        Config(("ranking", "shift", "moving", "first_value", "top_n"), rows=(10, 16), groups=3, databases=3),
+        Config(("moving", "first_value", "top_n", "above_average", "streaks"), rows=(14, 22), groups=3,
                         databases=4),
-            self.Config(("top_n", "above_average", "streaks"), rows=(18, 30), groups=4, databases=4),
-        ][level]
+        Config(("top_n", "above_average", "streaks"), rows=(18, 30), groups=4, databases=4),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> Problem | None:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import Problem, register, retry
+from palaestra.core.task import Growth
 from palaestra.envs.code import pipelines as pl
 from palaestra.envs.code.common import StdioTask, random_ints, stdio_problem, varied
 
@@ -58,15 +59,14 @@ class StdioQueries(StdioTask):
         value: int
         tests: int
 
-    def config(self, level: int) -> Config:
-        c = self.Config
-        return [
-            c(kinds=2, steps=2, max_n=6, max_q=4, value=20, tests=6),
-            c(kinds=3, steps=2, max_n=10, max_q=8, value=50, tests=6),
-            c(kinds=3, steps=3, max_n=15, max_q=12, value=100, tests=7),
-            c(kinds=4, steps=3, max_n=25, max_q=20, value=500, tests=8),
-            c(kinds=5, steps=4, max_n=40, max_q=30, value=1000, tests=8),
-        ][level]
+    presets = (
+        Config(kinds=2, steps=2, max_n=6, max_q=4, value=20, tests=6),
+        Config(kinds=3, steps=2, max_n=10, max_q=8, value=50, tests=6),
+        Config(kinds=3, steps=3, max_n=15, max_q=12, value=100, tests=7),
+        Config(kinds=4, steps=3, max_n=25, max_q=20, value=500, tests=8),
+        Config(kinds=5, steps=4, max_n=40, max_q=30, value=1000, tests=8),
+    )
+    growth = Growth(steps={"max_q": 10})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> tuple[str, list[dict[str, str]], str, dict[str, Any]] | None:

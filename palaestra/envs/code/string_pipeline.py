@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import Problem, register, retry
+from palaestra.core.task import Growth
 from palaestra.envs.code import pipelines as pl
 from palaestra.envs.code.common import FunctionTask, function_problem, function_tests, varied
 
@@ -45,6 +46,7 @@ class StringPipeline(FunctionTask):
             c(steps=5, groups=basic + ("words",), reduce_chance=0.5, max_len=24, words=True, tests=14),
             c(steps=6, groups=basic + ("words",), reduce_chance=0.5, max_len=32, words=True, tests=16),
         ][level]
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         ops, reducers = pl.STRING_OPS, pl.STRING_REDUCERS

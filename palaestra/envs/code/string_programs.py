@@ -28,6 +28,7 @@ from typing import Any
 
 from palaestra.core import Problem, register
 from palaestra.core.retry import retry
+from palaestra.core.task import Growth
 from palaestra.envs.code.polyglot import (
     StdioPolyglotTask,
     StdioTemplate,
@@ -894,6 +895,7 @@ class StringPrograms(StdioPolyglotTask):
             self.Config(("pattern_search", "brackets", "palindromes", "rotations"), max_size=35, tests=7),
             self.Config(("brackets", "palindromes", "rotations"), max_size=60, tests=8),
         ][level]
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> Problem | None:

@@ -122,15 +122,14 @@ class Subsequence(FunctionTask):
         value: int
         tests: int
 
-    def config(self, level: int) -> Config:
-        c = self.Config
-        return [
-            c(extra_rules=2, sum_chance=0.5, max_len=9, value=15, tests=10),
-            c(extra_rules=2, sum_chance=0.5, max_len=14, value=20, tests=12),
-            c(extra_rules=3, sum_chance=0.5, max_len=20, value=20, tests=12),
-            c(extra_rules=3, sum_chance=0.5, max_len=30, value=30, tests=14),
-            c(extra_rules=4, sum_chance=0.5, max_len=45, value=40, tests=14),
-        ][level]
+    presets = (
+        Config(extra_rules=2, sum_chance=0.5, max_len=9, value=15, tests=10),
+        Config(extra_rules=2, sum_chance=0.5, max_len=14, value=20, tests=12),
+        Config(extra_rules=3, sum_chance=0.5, max_len=20, value=20, tests=12),
+        Config(extra_rules=3, sum_chance=0.5, max_len=30, value=30, tests=14),
+        Config(extra_rules=4, sum_chance=0.5, max_len=45, value=40, tests=14),
+    )
+    bounded = "past the presets generation gets too slow (over 1 s of CPU at level 7)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> tuple[str, list[str], list[Rule], str, list[dict[str, Any]]] | None:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.envs.code import pipelines as pl
 from palaestra.envs.code.common import examples_text, function_footer, function_tests, int_list_inputs, varied
 from palaestra.verifiers import code as code_verifier
@@ -49,15 +50,14 @@ class TestFeedback(MultiTurnTask):
         super().__init__(answer_format=answer_format)
         self.partial_credit = partial_credit
 
-    def config(self, level: int) -> Config:
-        c = self.Config
-        return [
-            c(steps=2, reduce_chance=0.4, max_len=8, attempts=5, shown=3, tests=10),
-            c(steps=3, reduce_chance=0.5, max_len=10, attempts=4, shown=3, tests=12),
-            c(steps=4, reduce_chance=0.5, max_len=14, attempts=4, shown=2, tests=12),
-            c(steps=5, reduce_chance=0.6, max_len=20, attempts=3, shown=2, tests=14),
-            c(steps=6, reduce_chance=0.7, max_len=24, attempts=3, shown=1, tests=16),
-        ][level]
+    presets = (
+        Config(steps=2, reduce_chance=0.4, max_len=8, attempts=5, shown=3, tests=10),
+        Config(steps=3, reduce_chance=0.5, max_len=10, attempts=4, shown=3, tests=12),
+        Config(steps=4, reduce_chance=0.5, max_len=14, attempts=4, shown=2, tests=12),
+        Config(steps=5, reduce_chance=0.6, max_len=20, attempts=3, shown=2, tests=14),
+        Config(steps=6, reduce_chance=0.7, max_len=24, attempts=3, shown=1, tests=16),
+    )
+    growth = Growth()
 
     def format_instruction(self) -> str:
         if self.answer_format == "tag":

@@ -23,6 +23,7 @@ from typing import Any
 
 from palaestra.core import Problem, register
 from palaestra.core.retry import retry
+from palaestra.core.task import Growth
 from palaestra.envs.code.polyglot import PolyglotTask, convention, join_cases
 from palaestra.verifiers import polyglot
 from palaestra.verifiers.polyglot import Budget, Program, Report, fence
@@ -380,14 +381,14 @@ class TranslateProgram(PolyglotTask):
         tests: int
         max_len: int
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(Shape(1, False, False, False, False), tests=8, max_len=5),
-            self.Config(Shape(2, True, False, False, False), tests=10, max_len=6),
-            self.Config(Shape(2, True, False, False, True), tests=12, max_len=8),
-            self.Config(Shape(3, True, True, True, True), tests=14, max_len=8),
-            self.Config(Shape(4, True, True, True, True), tests=16, max_len=10),
-        ][level]
+    presets = (
+        Config(Shape(1, False, False, False, False), tests=8, max_len=5),
+        Config(Shape(2, True, False, False, False), tests=10, max_len=6),
+        Config(Shape(2, True, False, False, True), tests=12, max_len=8),
+        Config(Shape(3, True, True, True, True), tests=14, max_len=8),
+        Config(Shape(4, True, True, True, True), tests=16, max_len=10),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> Problem | None:

@@ -28,6 +28,7 @@ from typing import Any, ClassVar
 
 from palaestra.core import Problem, register
 from palaestra.core.retry import retry
+from palaestra.core.task import Growth
 from palaestra.envs.code import hdl
 from palaestra.envs.code.hdl import Port
 from palaestra.envs.code.polyglot import convention
@@ -365,14 +366,14 @@ class VerilogCombinational(hdl.VerilogModuleTask):
         widths: tuple[int, int]
         random_vectors: int
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(("arith", "compare", "bit_function"), widths=(2, 3), random_vectors=16),
-            self.Config(("arith", "compare", "bit_function", "encoder"), widths=(3, 5), random_vectors=24),
-            self.Config(("arith", "compare", "bit_function", "encoder", "alu"), widths=(5, 8), random_vectors=32),
-            self.Config(("compare", "bit_function", "encoder", "alu"), widths=(8, 12), random_vectors=48),
-            self.Config(("bit_function", "encoder", "alu"), widths=(12, 16), random_vectors=64),
-        ][level]
+    presets = (
+        Config(("arith", "compare", "bit_function"), widths=(2, 3), random_vectors=16),
+        Config(("arith", "compare", "bit_function", "encoder"), widths=(3, 5), random_vectors=24),
+        Config(("arith", "compare", "bit_function", "encoder", "alu"), widths=(5, 8), random_vectors=32),
+        Config(("compare", "bit_function", "encoder", "alu"), widths=(8, 12), random_vectors=48),
+        Config(("bit_function", "encoder", "alu"), widths=(12, 16), random_vectors=64),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> Problem | None:

@@ -24,6 +24,7 @@ from typing import Any, ClassVar
 
 from palaestra.core import Problem, register
 from palaestra.core.retry import retry
+from palaestra.core.task import Growth
 from palaestra.envs.code import hdl
 from palaestra.envs.code.hdl import Port
 from palaestra.envs.code.polyglot import convention
@@ -405,14 +406,14 @@ class VerilogFsm(hdl.VerilogModuleTask):
         size: tuple[int, int]
         cycles: int
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(("sequence_detector", "state_table"), size=(3, 3), cycles=20),
-            self.Config(("sequence_detector", "state_table", "timed_phases"), size=(3, 4), cycles=28),
-            self.Config(("sequence_detector", "state_table", "round_robin", "timed_phases"), size=(4, 5), cycles=36),
-            self.Config(("sequence_detector", "state_table", "round_robin", "timed_phases"), size=(5, 7), cycles=48),
-            self.Config(("sequence_detector", "state_table", "round_robin"), size=(7, 9), cycles=64),
-        ][level]
+    presets = (
+        Config(("sequence_detector", "state_table"), size=(3, 3), cycles=20),
+        Config(("sequence_detector", "state_table", "timed_phases"), size=(3, 4), cycles=28),
+        Config(("sequence_detector", "state_table", "round_robin", "timed_phases"), size=(4, 5), cycles=36),
+        Config(("sequence_detector", "state_table", "round_robin", "timed_phases"), size=(5, 7), cycles=48),
+        Config(("sequence_detector", "state_table", "round_robin"), size=(7, 9), cycles=64),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> Problem | None:

@@ -28,6 +28,7 @@ from typing import Any, ClassVar
 
 from palaestra.core import Problem, register
 from palaestra.core.retry import retry
+from palaestra.core.task import Growth
 from palaestra.envs.code import hdl
 from palaestra.envs.code.hdl import Port
 from palaestra.envs.code.polyglot import convention
@@ -455,15 +456,15 @@ class VerilogSequential(hdl.VerilogModuleTask):
         widths: tuple[int, int]
         cycles: int
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(("counter", "shift_register", "edge_detector"), widths=(3, 4), cycles=16),
-            self.Config(("counter", "shift_register", "edge_detector", "accumulator"), widths=(4, 5), cycles=24),
-            self.Config(("counter", "shift_register", "edge_detector", "accumulator", "lfsr"), widths=(4, 6),
+    presets = (
+        Config(("counter", "shift_register", "edge_detector"), widths=(3, 4), cycles=16),
+        Config(("counter", "shift_register", "edge_detector", "accumulator"), widths=(4, 5), cycles=24),
+        Config(("counter", "shift_register", "edge_detector", "accumulator", "lfsr"), widths=(4, 6),
                         cycles=32),
-            self.Config(("counter", "accumulator", "edge_detector", "lfsr"), widths=(6, 10), cycles=48),
-            self.Config(("counter", "accumulator", "lfsr"), widths=(8, 16), cycles=64),
-        ][level]
+        Config(("counter", "accumulator", "edge_detector", "lfsr"), widths=(6, 10), cycles=48),
+        Config(("counter", "accumulator", "lfsr"), widths=(8, 16), cycles=64),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> Problem | None:

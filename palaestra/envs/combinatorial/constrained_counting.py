@@ -45,8 +45,8 @@ class ConstrainedCounting(Task):
         constraints: int  # how many constraints a question combines
         scale: int  # 0 (smallest sizes) .. 4
 
-    def config(self, level: int) -> Config:
-        return [self.Config(2, 1), self.Config(2, 2), self.Config(3, 2), self.Config(3, 3), self.Config(4, 4)][level]
+    presets = (Config(2, 1), Config(2, 2), Config(3, 2), Config(3, 3), Config(4, 4))
+    bounded = "larger configs are infeasible for its generator (no valid problem in 1,000 draws past the presets)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         setting = rng.choice(tuple(_SETTINGS))

@@ -103,15 +103,14 @@ class Countdown(Task):
             raise ValueError(f"game must be one of {GAMES}, got {game!r}")
         self.game = game
 
-    def config(self, level: int) -> Config:
-        both = ("countdown", "make_target")
-        return [
-            self.Config(4, 0, 10, 3, 3, "+-*", 100, False, MAKE_TARGET_LEVELS[0], ("countdown",)),
-            self.Config(4, 0, 12, 3, 4, "+-*/", 200, False, MAKE_TARGET_LEVELS[1], ("countdown",)),
-            self.Config(5, 1, 10, 3, 4, "+-*/", 500, False, MAKE_TARGET_LEVELS[2], both),
-            self.Config(6, 1, 10, 4, 5, "+-*/", 999, False, MAKE_TARGET_LEVELS[3], both),
-            self.Config(6, 2, 10, 6, 6, "+-*/", 999, True, MAKE_TARGET_LEVELS[4], both),
-        ][level]
+    presets = (
+        Config(4, 0, 10, 3, 3, "+-*", 100, False, MAKE_TARGET_LEVELS[0], ("countdown",)),
+        Config(4, 0, 12, 3, 4, "+-*/", 200, False, MAKE_TARGET_LEVELS[1], ("countdown",)),
+        Config(5, 1, 10, 3, 4, "+-*/", 500, False, MAKE_TARGET_LEVELS[2], ("countdown", "make_target")),
+        Config(6, 1, 10, 4, 5, "+-*/", 999, False, MAKE_TARGET_LEVELS[3], ("countdown", "make_target")),
+        Config(6, 2, 10, 6, 6, "+-*/", 999, True, MAKE_TARGET_LEVELS[4], ("countdown", "make_target")),
+    )
+    bounded = "growing its sizes past the presets exhausts a fixed pool the generator draws from (names, letters or tables)"
 
     def space_size(self, level: int) -> int | None:
         settings = self.level_config(level).make_target

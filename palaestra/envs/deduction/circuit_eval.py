@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
+from palaestra.core.task import Growth
 from palaestra.envs.deduction.common import read_truth_assignment
 
 _GATES = {
@@ -41,14 +42,14 @@ class CircuitEval(Task):
         outputs: int
         shuffled: bool  # list the gates out of evaluation order
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(inputs=3, gates=5, outputs=4, shuffled=False),
-            self.Config(inputs=4, gates=9, outputs=4, shuffled=False),
-            self.Config(inputs=4, gates=14, outputs=4, shuffled=True),
-            self.Config(inputs=5, gates=20, outputs=5, shuffled=True),
-            self.Config(inputs=6, gates=28, outputs=5, shuffled=True),
-        ][level]
+    presets = (
+        Config(inputs=3, gates=5, outputs=4, shuffled=False),
+        Config(inputs=4, gates=9, outputs=4, shuffled=False),
+        Config(inputs=4, gates=14, outputs=4, shuffled=True),
+        Config(inputs=5, gates=20, outputs=5, shuffled=True),
+        Config(inputs=6, gates=28, outputs=5, shuffled=True),
+    )
+    growth = Growth(steps={"gates": 8})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         gates, outputs = retry(lambda: _circuit(rng, config), what="a circuit whose outputs read every input")

@@ -65,14 +65,14 @@ class Equivalence(Task):
         depth: int
         rewrites: int
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(variables=5, depth=3, rewrites=1),
-            self.Config(variables=5, depth=3, rewrites=3),
-            self.Config(variables=5, depth=4, rewrites=3),
-            self.Config(variables=6, depth=3, rewrites=4),
-            self.Config(variables=6, depth=4, rewrites=7),
-        ][level]
+    presets = (
+        Config(variables=5, depth=3, rewrites=1),
+        Config(variables=5, depth=3, rewrites=3),
+        Config(variables=5, depth=4, rewrites=3),
+        Config(variables=6, depth=3, rewrites=4),
+        Config(variables=6, depth=4, rewrites=7),
+    )
+    bounded = "growing its sizes past the presets exhausts a fixed pool the generator draws from (names, letters or tables)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.variables

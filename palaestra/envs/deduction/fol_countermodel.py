@@ -37,6 +37,7 @@ from typing import Any
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
+from palaestra.core.task import Growth
 from palaestra.envs.deduction.first_order import (
     BINARY,
     UNARY,
@@ -89,15 +90,14 @@ class FolCountermodel(Task):
         unary: int  # predicates P, Q, R in the vocabulary
         binary: int  # relations L, M in the vocabulary
 
-    def config(self, level: int) -> Config:
-        c = self.Config
-        return [
-            c(max_domain=3, min_size=2, min_premises=2, max_premises=6, quantifiers=(1,), connectives=1, unary=3, binary=0),
-            c(max_domain=3, min_size=2, min_premises=2, max_premises=6, quantifiers=(1, 2), connectives=2, unary=3, binary=0),
-            c(max_domain=3, min_size=2, min_premises=2, max_premises=6, quantifiers=(2,), connectives=1, unary=2, binary=1),
-            c(max_domain=4, min_size=2, min_premises=3, max_premises=7, quantifiers=(2,), connectives=2, unary=2, binary=1),
-            c(max_domain=4, min_size=2, min_premises=3, max_premises=7, quantifiers=(2, 3), connectives=2, unary=3, binary=2),
-        ][level]
+    presets = (
+        Config(max_domain=3, min_size=2, min_premises=2, max_premises=6, quantifiers=(1,), connectives=1, unary=3, binary=0),
+        Config(max_domain=3, min_size=2, min_premises=2, max_premises=6, quantifiers=(1, 2), connectives=2, unary=3, binary=0),
+        Config(max_domain=3, min_size=2, min_premises=2, max_premises=6, quantifiers=(2,), connectives=1, unary=2, binary=1),
+        Config(max_domain=4, min_size=2, min_premises=3, max_premises=7, quantifiers=(2,), connectives=2, unary=2, binary=1),
+        Config(max_domain=4, min_size=2, min_premises=3, max_premises=7, quantifiers=(2, 3), connectives=2, unary=3, binary=2),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         unary, binary = UNARY[: config.unary], BINARY[: config.binary]

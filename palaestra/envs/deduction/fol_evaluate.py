@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
+from palaestra.core.task import Growth
 from palaestra.envs.deduction.common import read_verdict
 from palaestra.envs.deduction.first_order import (
     BINARY,
@@ -58,14 +59,14 @@ class FolEvaluate(Task):
         unary: int  # predicates P, Q, R available
         binary: int  # relations L, M available
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(domain=3, quantifiers=1, connectives=1, unary=2, binary=1),
-            self.Config(domain=3, quantifiers=2, connectives=1, unary=2, binary=1),
-            self.Config(domain=4, quantifiers=2, connectives=2, unary=2, binary=1),
-            self.Config(domain=4, quantifiers=3, connectives=2, unary=3, binary=2),
-            self.Config(domain=5, quantifiers=3, connectives=3, unary=3, binary=2),
-        ][level]
+    presets = (
+        Config(domain=3, quantifiers=1, connectives=1, unary=2, binary=1),
+        Config(domain=3, quantifiers=2, connectives=1, unary=2, binary=1),
+        Config(domain=4, quantifiers=2, connectives=2, unary=2, binary=1),
+        Config(domain=4, quantifiers=3, connectives=2, unary=3, binary=2),
+        Config(domain=5, quantifiers=3, connectives=3, unary=3, binary=2),
+    )
+    growth = Growth(steps={"domain": 1})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         unary, binary = UNARY[: config.unary], BINARY[: config.binary]

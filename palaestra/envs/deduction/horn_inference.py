@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
+from palaestra.core.task import Growth
 from palaestra.verifiers.sets import one_of, read_set
 
 # fmt: off
@@ -44,14 +45,14 @@ class HornInference(Task):
         max_body: int  # conditions per rule: 1..max_body
         min_depth: int  # the longest derivation chain is at least this long
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(atoms=6, facts=2, rules=5, max_body=2, min_depth=2),
-            self.Config(atoms=9, facts=3, rules=8, max_body=2, min_depth=3),
-            self.Config(atoms=12, facts=3, rules=12, max_body=3, min_depth=3),
-            self.Config(atoms=16, facts=4, rules=17, max_body=3, min_depth=4),
-            self.Config(atoms=20, facts=4, rules=24, max_body=3, min_depth=5),
-        ][level]
+    presets = (
+        Config(atoms=6, facts=2, rules=5, max_body=2, min_depth=2),
+        Config(atoms=9, facts=3, rules=8, max_body=2, min_depth=3),
+        Config(atoms=12, facts=3, rules=12, max_body=3, min_depth=3),
+        Config(atoms=16, facts=4, rules=17, max_body=3, min_depth=4),
+        Config(atoms=20, facts=4, rules=24, max_body=3, min_depth=5),
+    )
+    growth = Growth(steps={"rules": 7})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         atoms, facts, rules, derived, depth = retry(lambda: _draw(rng, config), what="rules with a deep enough chain")

@@ -57,14 +57,14 @@ class Kinship(Task):
         children: tuple[int, int]  # children per couple, drawn from this range
         relations: tuple[str, ...]
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(generations=3, children=(1, 2), relations=_CORE),
-            self.Config(generations=3, children=(2, 3), relations=_CORE + _EXTENDED),
-            self.Config(generations=3, children=(2, 3), relations=_EXTENDED + _IN_LAW),
-            self.Config(generations=4, children=(2, 3), relations=_EXTENDED + _IN_LAW + _GREAT),
-            self.Config(generations=4, children=(2, 4), relations=_IN_LAW + _GREAT + ("cousin", "uncle", "aunt")),
-        ][level]
+    presets = (
+        Config(generations=3, children=(1, 2), relations=_CORE),
+        Config(generations=3, children=(2, 3), relations=_CORE + _EXTENDED),
+        Config(generations=3, children=(2, 3), relations=_EXTENDED + _IN_LAW),
+        Config(generations=4, children=(2, 3), relations=_EXTENDED + _IN_LAW + _GREAT),
+        Config(generations=4, children=(2, 4), relations=_IN_LAW + _GREAT + ("cousin", "uncle", "aunt")),
+    )
+    bounded = "its difficulty measure stops growing with larger sizes past the presets (level 7 to 8)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         relation = rng.choice(config.relations)

@@ -21,6 +21,7 @@ from math import comb
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
+from palaestra.core.task import Growth
 from palaestra.envs.deduction.common import PEOPLE
 from palaestra.solvers.sat import CNF, count_solutions
 from palaestra.verifiers.normalize import is_benign_tail, strip_wrappers
@@ -46,14 +47,14 @@ class Liars(Task):
         suspects: int
         kinds: tuple[str, ...]
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(suspects=3, kinds=_BASIC),
-            self.Config(suspects=4, kinds=(*_BASIC, "either")),
-            self.Config(suspects=5, kinds=(*_BASIC, "either", *_HONESTY)),
-            self.Config(suspects=6, kinds=(*_BASIC, "either", *_HONESTY)),
-            self.Config(suspects=7, kinds=("did", "did_not", "either", *_HONESTY)),
-        ][level]
+    presets = (
+        Config(suspects=3, kinds=_BASIC),
+        Config(suspects=4, kinds=(*_BASIC, "either")),
+        Config(suspects=5, kinds=(*_BASIC, "either", *_HONESTY)),
+        Config(suspects=6, kinds=(*_BASIC, "either", *_HONESTY)),
+        Config(suspects=7, kinds=("did", "did_not", "either", *_HONESTY)),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.suspects

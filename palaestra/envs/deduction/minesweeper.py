@@ -48,14 +48,14 @@ class Minesweeper(Task):
         cols: int
         density: float  # share of cells holding a mine
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(rows=6, cols=6, density=0.18),
-            self.Config(rows=7, cols=7, density=0.18),
-            self.Config(rows=8, cols=8, density=0.18),
-            self.Config(rows=9, cols=9, density=0.2),
-            self.Config(rows=10, cols=12, density=0.2),
-        ][level]
+    presets = (
+        Config(rows=6, cols=6, density=0.18),
+        Config(rows=7, cols=7, density=0.18),
+        Config(rows=8, cols=8, density=0.18),
+        Config(rows=9, cols=9, density=0.2),
+        Config(rows=10, cols=12, density=0.2),
+    )
+    bounded = "growing its sizes past the presets exhausts a fixed pool the generator draws from (names, letters or tables)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         board, mines, safe, undecided = retry(lambda: _draw(rng, config), what="a board with decided cells")

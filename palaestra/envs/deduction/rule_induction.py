@@ -86,14 +86,14 @@ class RuleInduction(Task):
         compound: float  # chance a candidate joins two simple rules with and/or
         extra: int  # random examples shown besides those that rule candidates out
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(candidates=4, compound=0.0, extra=3),
-            self.Config(candidates=6, compound=0.0, extra=2),
-            self.Config(candidates=6, compound=0.5, extra=2),
-            self.Config(candidates=8, compound=0.7, extra=1),
-            self.Config(candidates=10, compound=1.0, extra=1),
-        ][level]
+    presets = (
+        Config(candidates=4, compound=0.0, extra=3),
+        Config(candidates=6, compound=0.0, extra=2),
+        Config(candidates=6, compound=0.5, extra=2),
+        Config(candidates=8, compound=0.7, extra=1),
+        Config(candidates=10, compound=1.0, extra=1),
+    )
+    bounded = "growing its sizes past the presets exhausts a fixed pool the generator draws from (names, letters or tables)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         rules, target, examples = retry(lambda: _draw(rng, config), what="candidate rules and telling examples")

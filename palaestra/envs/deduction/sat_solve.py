@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
+from palaestra.core.task import Growth
 from palaestra.envs.deduction.common import read_truth_assignment
 from palaestra.solvers.sat import CNF, Budget, BudgetExhausted, SatSolver
 from palaestra.verifiers.claims import has_digit, mentions
@@ -54,9 +55,15 @@ class SatSolve(Task):
         variables: int
         clauses: int
 
-    def config(self, level: int) -> Config:
-        # about 4.3 clauses per variable: the threshold, where both answers are common
-        return [self.Config(variables=v, clauses=c) for v, c in ((5, 21), (7, 30), (10, 43), (15, 64), (20, 86))][level]
+    # about 4.3 clauses per variable: the threshold, where both answers are common
+    presets = (
+        Config(variables=5, clauses=21),
+        Config(variables=7, clauses=30),
+        Config(variables=10, clauses=43),
+        Config(variables=15, clauses=64),
+        Config(variables=20, clauses=86),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.variables

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
+from palaestra.core.task import Growth
 from palaestra.envs.deduction.common import PEOPLE
 from palaestra.solvers.sat import CNF, Budget, BudgetExhausted, SatSolver
 from palaestra.verifiers.blocks import read_block
@@ -59,14 +60,14 @@ class Scheduling(Task):
         rules: int  # order and time rules drawn at random...
         max_schedules: int  # ...then rules that cut a remaining schedule are added until at most this many remain
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(meetings=3, people=3, slot=60, rules=2, max_schedules=32),
-            self.Config(meetings=4, people=4, slot=60, rules=3, max_schedules=24),
-            self.Config(meetings=5, people=4, slot=30, rules=4, max_schedules=24),
-            self.Config(meetings=6, people=5, slot=30, rules=5, max_schedules=16),
-            self.Config(meetings=7, people=6, slot=30, rules=6, max_schedules=16),
-        ][level]
+    presets = (
+        Config(meetings=3, people=3, slot=60, rules=2, max_schedules=32),
+        Config(meetings=4, people=4, slot=60, rules=3, max_schedules=24),
+        Config(meetings=5, people=4, slot=30, rules=4, max_schedules=24),
+        Config(meetings=6, people=5, slot=30, rules=5, max_schedules=16),
+        Config(meetings=7, people=6, slot=30, rules=6, max_schedules=16),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         instance = retry(lambda: _draw(rng, config), what="a schedule with few alternatives")

@@ -27,6 +27,7 @@ from functools import cache
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
+from palaestra.core.task import Growth
 from palaestra.envs.deduction.common import read_verdict
 
 # fmt: off
@@ -54,8 +55,8 @@ class Syllogism(Task):
     class Config:
         terms: int  # the premises form a tree over this many terms: terms - 1 premises
 
-    def config(self, level: int) -> Config:
-        return [self.Config(terms=t) for t in (3, 4, 5, 6, 7)][level]
+    presets = (Config(terms=3), Config(terms=4), Config(terms=5), Config(terms=6), Config(terms=7))
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         m = config.terms

@@ -56,6 +56,7 @@ class VennCounts(Task):
             self.Config(groups=3, kinds=basic + ("all",)),
             self.Config(groups=4, kinds=richer + ("all", "exactly_two")),
         ][level]
+    bounded = "growing its sizes past the presets exhausts a fixed pool the generator draws from (names, letters or tables)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         topic, verbs = rng.choice(_TOPICS)

@@ -54,9 +54,8 @@ class Absurdle(MultiTurnTask):
         turns: int
         hard: bool
 
-    def config(self, level: int) -> Config:
-        c = self.Config
-        return [c(7, False), c(5, False), c(4, False), c(5, True), c(4, True)][level]
+    presets = (Config(7, False), Config(5, False), Config(4, False), Config(5, True), Config(4, True))
+    bounded = "its levels are kinds of problem (the `hard` field changes kind), not a size a rule can grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         openers = _openers()

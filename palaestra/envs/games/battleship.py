@@ -46,15 +46,14 @@ class Battleship(MultiTurnTask):
         fleet: tuple[str, ...]  # ship names from SHIPS
         hunter: str  # random; target (hunt at random, then target); parity (hunt on a checkerboard); density
 
-    def config(self, level: int) -> Config:
-        c = self.Config
-        return [
-            c(6, ("cruiser", "destroyer", "patrol boat"), "random"),
-            c(7, ("battleship", "cruiser", "destroyer"), "target"),
-            c(7, ("battleship", "cruiser", "submarine", "destroyer"), "target"),
-            c(8, ("carrier", "battleship", "cruiser", "submarine", "destroyer"), "parity"),
-            c(8, ("carrier", "battleship", "cruiser", "submarine", "destroyer"), "density"),
-        ][level]
+    presets = (
+        Config(6, ("cruiser", "destroyer", "patrol boat"), "random"),
+        Config(7, ("battleship", "cruiser", "destroyer"), "target"),
+        Config(7, ("battleship", "cruiser", "submarine", "destroyer"), "target"),
+        Config(8, ("carrier", "battleship", "cruiser", "submarine", "destroyer"), "parity"),
+        Config(8, ("carrier", "battleship", "cruiser", "submarine", "destroyer"), "density"),
+    )
+    bounded = "its difficulty measure stops growing with larger sizes past the presets (level 5 to 6)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         lengths = dict(SHIPS)

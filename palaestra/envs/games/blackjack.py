@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.envs.games.common import MAX_MOVE_CHARS, tape_rng
 from palaestra.verifiers.normalize import read_with_tail, squeeze_spaces, unify
 
@@ -53,9 +54,14 @@ class Blackjack(MultiTurnTask):
         double: bool  # doubling down allowed on the first two cards
         hit_soft_17: bool  # the dealer hits a soft 17 (else stands on every 17)
 
-    def config(self, level: int) -> Config:
-        c = self.Config
-        return [c(1, False, False), c(3, False, False), c(3, True, False), c(5, True, False), c(8, True, True)][level]
+    presets = (
+        Config(1, False, False),
+        Config(3, False, False),
+        Config(3, True, False),
+        Config(5, True, False),
+        Config(8, True, True),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> int | None:

@@ -51,9 +51,8 @@ class ConnectFour(MultiTurnTask):
         moves: int  # length of the shortest continuous-threat win
         spare: int  # turns allowed beyond it
 
-    def config(self, level: int) -> Config:
-        c = self.Config
-        return [c(2, 2), c(3, 2), c(4, 1), c(5, 1), c(6, 1)][level]
+    presets = (Config(2, 2), Config(3, 2), Config(4, 1), Config(5, 1), Config(6, 1))
+    bounded = "larger configs are infeasible for its generator (no valid problem in 1,000 draws past the presets)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> tuple[int, int] | None:

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.envs.games.common import invalid, read_label, tape_rng
 
 FEATURES = {
@@ -51,15 +52,14 @@ class ContextualBandit(MultiTurnTask):
         ads: int
         visitors: int
 
-    def config(self, level: int) -> Config:
-        c = self.Config
-        return [
-            c((("device", 2),), ads=2, visitors=12),
-            c((("segment", 3),), ads=3, visitors=18),
-            c((("segment", 2), ("device", 2)), ads=3, visitors=24),
-            c((("segment", 3), ("device", 2)), ads=4, visitors=30),
-            c((("segment", 3), ("device", 2), ("time", 2)), ads=4, visitors=40),
-        ][level]
+    presets = (
+        Config((("device", 2),), ads=2, visitors=12),
+        Config((("segment", 3),), ads=3, visitors=18),
+        Config((("segment", 2), ("device", 2)), ads=3, visitors=24),
+        Config((("segment", 3), ("device", 2)), ads=4, visitors=30),
+        Config((("segment", 3), ("device", 2), ("time", 2)), ads=4, visitors=40),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         labels = string.ascii_uppercase[: config.ads]

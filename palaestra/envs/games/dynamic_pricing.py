@@ -47,9 +47,14 @@ class DynamicPricing(MultiTurnTask):
         shoppers: int
         shift: bool  # the willingness-to-pay range moves on a hidden day
 
-    def config(self, level: int) -> Config:
-        c = self.Config
-        return [c(8, 200, False), c(10, 100, False), c(12, 50, False), c(15, 25, False), c(20, 25, True)][level]
+    presets = (
+        Config(8, 200, False),
+        Config(10, 100, False),
+        Config(12, 50, False),
+        Config(15, 25, False),
+        Config(20, 25, True),
+    )
+    bounded = "its difficulty measure stops growing with larger sizes past the presets (level 4 to 5)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         cost = rng.randint(2, 20)

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
+from palaestra.core.task import Growth
 from palaestra.envs.games.common import MAX_MOVE_CHARS, invalid
 from palaestra.generators.grids import cell_distances, random_maze
 from palaestra.verifiers.moves import read_tokens
@@ -46,9 +47,8 @@ class FogMaze(MultiTurnTask):
         explore: float  # spare turns, as a share of the cells
         loops: float = 0.0
 
-    def config(self, level: int) -> Config:
-        c = self.Config
-        return [c(3, 4, 1.5), c(4, 5, 1.2), c(5, 6, 1.0), c(6, 6, 0.8, 0.1), c(7, 7, 0.6, 0.15)][level]
+    presets = (Config(3, 4, 1.5), Config(4, 5, 1.2), Config(5, 6, 1.0), Config(6, 6, 0.8, 0.1), Config(7, 7, 0.6, 0.15))
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         maze = random_maze(rng, config.rows, config.cols, config.loops)

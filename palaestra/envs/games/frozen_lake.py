@@ -51,9 +51,14 @@ class FrozenLake(MultiTurnTask):
         holes: float  # share of cells that are holes, off a guaranteed path
         slip: float  # probability that a step goes sideways
 
-    def config(self, level: int) -> Config:
-        c = self.Config
-        return [c(4, 0.15, 0.1), c(5, 0.2, 0.2), c(6, 0.25, 0.25), c(7, 0.28, 0.33), c(8, 0.3, 0.4)][level]
+    presets = (
+        Config(4, 0.15, 0.1),
+        Config(5, 0.2, 0.2),
+        Config(6, 0.25, 0.25),
+        Config(7, 0.28, 0.33),
+        Config(8, 0.3, 0.4),
+    )
+    bounded = "its difficulty measure stops growing with larger sizes past the presets (level 7 to 8)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.size

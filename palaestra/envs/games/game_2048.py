@@ -45,9 +45,8 @@ class Game2048(MultiTurnTask):
         size: int
         target: int
 
-    def config(self, level: int) -> Config:
-        c = self.Config
-        return [c(3, 32), c(3, 64), c(4, 128), c(4, 256), c(4, 512)][level]
+    presets = (Config(3, 32), Config(3, 64), Config(4, 128), Config(4, 256), Config(4, 512))
+    bounded = "its difficulty measure stops growing with larger sizes past the presets (level 7 to 8)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> dict[str, Any] | None:

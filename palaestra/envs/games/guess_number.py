@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
+from palaestra.core.task import Growth
 from palaestra.verifiers.numeric import read_integer
 
 MAX_MOVE_CHARS = 200
@@ -38,14 +39,14 @@ class GuessNumber(MultiTurnTask):
         size: int  # integers in the range
         slack: int  # guesses allowed beyond binary search's worst case
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(size=100, slack=3),
-            self.Config(size=1_000, slack=2),
-            self.Config(size=10_000, slack=2),
-            self.Config(size=100_000, slack=1),
-            self.Config(size=1_000_000, slack=0),
-        ][level]
+    presets = (
+        Config(size=100, slack=3),
+        Config(size=1_000, slack=2),
+        Config(size=10_000, slack=2),
+        Config(size=100_000, slack=1),
+        Config(size=1_000_000, slack=0),
+    )
+    growth = Growth(factors={"size": 10})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         low = rng.randint(1, 9 * config.size)

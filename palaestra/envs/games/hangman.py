@@ -22,6 +22,7 @@ from importlib import resources
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
+from palaestra.core.task import Growth
 from palaestra.envs.games.common import MAX_MOVE_CHARS, invalid
 from palaestra.verifiers.normalize import read_with_tail, squeeze_spaces, unify
 
@@ -42,10 +43,14 @@ class Hangman(MultiTurnTask):
         words: int  # five-letter words in the phrase
         lives: int  # wrong guesses allowed
 
-    def config(self, level: int) -> Config:
-        c = self.Config
-        return [c(words=1, lives=8), c(words=1, lives=5), c(words=2, lives=6), c(words=2, lives=4),
-                c(words=3, lives=4)][level]
+    presets = (
+        Config(words=1, lives=8),
+        Config(words=1, lives=5),
+        Config(words=2, lives=6),
+        Config(words=2, lives=4),
+        Config(words=3, lives=4),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         phrase = " ".join(rng.choice(words()) for _ in range(config.words))

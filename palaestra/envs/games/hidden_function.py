@@ -22,6 +22,7 @@ from fractions import Fraction
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
+from palaestra.core.task import Growth
 from palaestra.envs.games.common import MAX_MOVE_CHARS
 from palaestra.verifiers.expressions import Expr, parse_expression
 from palaestra.verifiers.normalize import read_with_tail, strip_wrappers
@@ -46,9 +47,8 @@ class HiddenFunction(MultiTurnTask):
         spare: int  # turns beyond degree + 1 queries and the answer
         largest: int = 9  # coefficients lie in -largest..largest
 
-    def config(self, level: int) -> Config:
-        c = self.Config
-        return [c(1, 2, largest=99), c(2, 1, largest=20), c(3, 1), c(4, 0), c(5, 0)][level]
+    presets = (Config(1, 2, largest=99), Config(2, 1, largest=20), Config(3, 1), Config(4, 0), Config(5, 0))
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         bound = config.largest

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
+from palaestra.core.task import Growth
 from palaestra.envs.games.common import MAX_MOVE_CHARS, tape_rng
 from palaestra.verifiers.normalize import read_with_tail
 
@@ -47,9 +48,8 @@ class KuhnPoker(MultiTurnTask):
         cards: int
         hands: int
 
-    def config(self, level: int) -> Config:
-        c = self.Config
-        return [c(3, 4), c(3, 8), c(4, 8), c(5, 10), c(6, 12)][level]
+    presets = (Config(3, 4), Config(3, 8), Config(4, 8), Config(5, 10), Config(6, 12))
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def tendency() -> list[float]:  # per card, low to high: stronger cards act more aggressively

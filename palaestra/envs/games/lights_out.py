@@ -40,9 +40,8 @@ class LightsOut(MultiTurnTask):
         size: int
         spare: int  # presses allowed beyond the fewest
 
-    def config(self, level: int) -> Config:
-        c = self.Config
-        return [c(4, 4), c(5, 3), c(6, 3), c(7, 2), c(8, 2)][level]
+    presets = (Config(4, 4), Config(5, 3), Config(6, 3), Config(7, 2), Config(8, 2))
+    bounded = "its difficulty measure stops growing with larger sizes past the presets (level 4 to 5)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.size

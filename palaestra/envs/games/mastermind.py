@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, derive_seed, register, retry
+from palaestra.core.task import Growth
 from palaestra.verifiers.moves import read_tokens
 
 MAX_MOVE_CHARS = 200
@@ -38,14 +39,14 @@ class Mastermind(MultiTurnTask):
         colours: int  # letters A.. usable in the code
         turns: int  # guesses allowed after the opening
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(length=4, colours=6, turns=10),
-            self.Config(length=4, colours=7, turns=10),
-            self.Config(length=5, colours=7, turns=11),
-            self.Config(length=5, colours=8, turns=12),
-            self.Config(length=6, colours=8, turns=12),
-        ][level]
+    presets = (
+        Config(length=4, colours=6, turns=10),
+        Config(length=4, colours=7, turns=10),
+        Config(length=5, colours=7, turns=11),
+        Config(length=5, colours=8, turns=12),
+        Config(length=6, colours=8, turns=12),
+    )
+    growth = Growth(steps={"colours": 1})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         alphabet = string.ascii_uppercase[: config.colours]

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
+from palaestra.core.task import Growth
 from palaestra.envs.games.common import MAX_MOVE_CHARS, invalid
 from palaestra.verifiers.normalize import read_with_tail, strip_wrappers
 
@@ -49,9 +50,8 @@ class MemoryPairs(MultiTurnTask):
         super().__init__(answer_format)
         self.progress_rewards = progress_rewards
 
-    def config(self, level: int) -> Config:
-        c = self.Config
-        return [c(4, 12), c(6, 14), c(8, 17), c(10, 20), c(12, 23)][level]
+    presets = (Config(4, 12), Config(6, 14), Config(8, 17), Config(10, 20), Config(12, 23))
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         pictures = rng.sample(PICTURES, config.pairs)

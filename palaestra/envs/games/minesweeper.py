@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.envs.games.common import cell_name, invalid, read_cell, render_board
 
 HIDDEN, OPEN, FLAG = "h", "o", "f"
@@ -46,9 +47,8 @@ class Minesweeper(MultiTurnTask):
         cols: int
         mines: int
 
-    def config(self, level: int) -> Config:
-        c = self.Config
-        return [c(5, 5, 3), c(6, 6, 6), c(8, 8, 10), c(9, 9, 14), c(10, 10, 20)][level]
+    presets = (Config(5, 5, 3), Config(6, 6, 6), Config(8, 8, 10), Config(9, 9, 14), Config(10, 10, 20))
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         rows, cols = config.rows, config.cols

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, event_rng, register
+from palaestra.core.task import Growth
 from palaestra.envs.games.common import invalid, read_label
 
 NOUNS = ("machine", "arm", "slot machine", "bandit", "lever")
@@ -49,15 +50,14 @@ class MultiArmedBandit(MultiTurnTask):
         gap: tuple[float, float]  # best minus second-best mean, in units of the payout noise
         noise: float = 1.0  # standard deviation of a Gaussian payout
 
-    def config(self, level: int) -> Config:
-        c = self.Config
-        return [
-            c(arms=2, horizon=10, gaussian=False, gap=(0.8, 1.4)),
-            c(arms=3, horizon=15, gaussian=False, gap=(0.5, 0.9)),
-            c(arms=4, horizon=20, gaussian=True, gap=(0.5, 0.9), noise=1.0),
-            c(arms=5, horizon=25, gaussian=False, gap=(0.3, 0.6)),
-            c(arms=6, horizon=30, gaussian=True, gap=(0.25, 0.5), noise=2.0),
-        ][level]
+    presets = (
+        Config(arms=2, horizon=10, gaussian=False, gap=(0.8, 1.4)),
+        Config(arms=3, horizon=15, gaussian=False, gap=(0.5, 0.9)),
+        Config(arms=4, horizon=20, gaussian=True, gap=(0.5, 0.9), noise=1.0),
+        Config(arms=5, horizon=25, gaussian=False, gap=(0.3, 0.6)),
+        Config(arms=6, horizon=30, gaussian=True, gap=(0.25, 0.5), noise=2.0),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         labels = string.ascii_uppercase[: config.arms]

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
+from palaestra.core.task import Growth
 from palaestra.envs.games.common import MAX_MOVE_CHARS, invalid
 from palaestra.verifiers.normalize import read_with_tail, strip_wrappers
 
@@ -45,9 +46,8 @@ class Nonogram(MultiTurnTask):
         size: int
         spare: int
 
-    def config(self, level: int) -> Config:
-        c = self.Config
-        return [c(5, 5), c(6, 4), c(8, 4), c(10, 3), c(12, 3)][level]
+    presets = (Config(5, 5), Config(6, 4), Config(8, 4), Config(10, 3), Config(12, 3))
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.size

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.envs.games.common import cell_name, invalid, read_cells, render_board
 
 Jump = tuple[int, int, int]  # (from, over, to) as cell indices r * n + c
@@ -44,9 +45,8 @@ class PegSolitaire(MultiTurnTask):
         pegs: int
         spare: int  # turns allowed beyond the pegs - 1 jumps a win takes
 
-    def config(self, level: int) -> Config:
-        c = self.Config
-        return [c(6, 5, 3), c(6, 7, 3), c(6, 9, 2), c(7, 11, 2), c(7, 14, 2)][level]
+    presets = (Config(6, 5, 3), Config(6, 7, 3), Config(6, 9, 2), Config(7, 11, 2), Config(7, 14, 2))
+    growth = Growth(steps={"pegs": 1})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.size

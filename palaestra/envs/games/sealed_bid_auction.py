@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
+from palaestra.core.task import Growth
 from palaestra.envs.games.common import MAX_MOVE_CHARS, invalid, tape_rng
 from palaestra.verifiers.numeric import read_integer
 
@@ -44,9 +45,8 @@ class SealedBidAuction(MultiTurnTask):
         rounds: int
         hidden: bool  # the rivals' caps are not stated
 
-    def config(self, level: int) -> Config:
-        c = self.Config
-        return [c(1, 3, False), c(2, 4, False), c(3, 5, False), c(2, 6, True), c(3, 8, True)][level]
+    presets = (Config(1, 3, False), Config(2, 4, False), Config(3, 5, False), Config(2, 6, True), Config(3, 8, True))
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         caps = [rng.randint(40, 160) for _ in range(config.rivals)]

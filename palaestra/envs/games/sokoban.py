@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.envs.games.common import MAX_MOVE_CHARS
 from palaestra.verifiers.moves import read_tokens
 
@@ -48,9 +49,8 @@ class Sokoban(MultiTurnTask):
         pulls: int  # random pulls made from the solved position
         walls: int  # extra wall cells inside the room
 
-    def config(self, level: int) -> Config:
-        c = self.Config
-        return [c(5, 1, 8, 2), c(5, 2, 12, 2), c(6, 2, 18, 3), c(6, 3, 24, 4), c(7, 3, 36, 6)][level]
+    presets = (Config(5, 1, 8, 2), Config(5, 2, 12, 2), Config(6, 2, 18, 3), Config(6, 3, 24, 4), Config(7, 3, 36, 6))
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> dict[str, Any] | None:

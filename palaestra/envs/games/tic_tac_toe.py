@@ -52,9 +52,8 @@ class TicTacToe(MultiTurnTask):
         model_first: bool  # the model plays X and moves first (else O, second)
         slip: float  # probability that the opponent plays a random cell instead of a best one
 
-    def config(self, level: int) -> Config:
-        c = self.Config
-        return [c(True, 0.6), c(True, 0.35), c(True, 0.2), c(False, 0.35), c(False, 0.2)][level]
+    presets = (Config(True, 0.6), Config(True, 0.35), Config(True, 0.2), Config(False, 0.35), Config(False, 0.2))
+    bounded = "its levels are kinds of problem (the `model_first` field changes kind), not a size a rule can grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         model, opponent = ("X", "O") if config.model_first else ("O", "X")

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
+from palaestra.core.task import Growth
 from palaestra.envs.games.common import MAX_MOVE_CHARS, invalid
 from palaestra.verifiers.normalize import read_with_tail, strip_wrappers
 
@@ -44,10 +45,14 @@ class TreasureHunt(MultiTurnTask):
         feedback: str  # distance or compare
         turns: int
 
-    def config(self, level: int) -> Config:
-        c = self.Config
-        return [c(32, "distance", 5), c(64, "distance", 4), c(32, "compare", 13), c(64, "compare", 15),
-                c(128, "compare", 17)][level]
+    presets = (
+        Config(32, "distance", 5),
+        Config(64, "distance", 4),
+        Config(32, "compare", 13),
+        Config(64, "compare", 15),
+        Config(128, "compare", 17),
+    )
+    growth = Growth()
 
     def space_size(self, level: int) -> int | None:
         """A problem is its treasure's cell."""

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.envs.games.common import MAX_MOVE_CHARS
 from palaestra.verifiers.normalize import read_with_tail, strip_wrappers
 
@@ -59,9 +60,8 @@ class TwentyQuestions(MultiTurnTask):
         attributes: int  # the first this many of ORDER
         spare: int  # turns beyond the greedy questioner's
 
-    def config(self, level: int) -> Config:
-        c = self.Config
-        return [c(8, 3, 3), c(14, 4, 2), c(24, 5, 1), c(36, 6, 1), c(50, 6, 0)][level]
+    presets = (Config(8, 3, 3), Config(14, 4, 2), Config(24, 5, 1), Config(36, 6, 1), Config(50, 6, 0))
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         attributes = ORDER[: config.attributes]

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.envs.games.words import LENGTH, read_word, word_index, words
 
 
@@ -47,9 +48,8 @@ class WordLadder(MultiTurnTask):
         super().__init__(answer_format)
         self.progress_rewards = progress_rewards
 
-    def config(self, level: int) -> Config:
-        c = self.Config
-        return [c(3, 4), c(4, 4), c(5, 3), c(6, 3), c(7, 2)][level]
+    presets = (Config(3, 4), Config(4, 4), Config(5, 3), Config(6, 3), Config(7, 2))
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         vocabulary = words()

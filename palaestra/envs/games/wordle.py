@@ -57,15 +57,14 @@ class Wordle(MultiTurnTask):
         opening: bool  # a random first guess is played for the model and shown in the prompt
         hard: bool  # every guess must use the hints revealed so far
 
-    def config(self, level: int) -> Config:
-        c = self.Config
-        return [
-            c(turns=8, opening=True, hard=False),
-            c(turns=5, opening=True, hard=False),
-            c(turns=5, opening=False, hard=False),
-            c(turns=5, opening=False, hard=True),
-            c(turns=4, opening=False, hard=True),
-        ][level]
+    presets = (
+        Config(turns=8, opening=True, hard=False),
+        Config(turns=5, opening=True, hard=False),
+        Config(turns=5, opening=False, hard=False),
+        Config(turns=5, opening=False, hard=True),
+        Config(turns=4, opening=False, hard=True),
+    )
+    bounded = "its levels are kinds of problem (the `opening` field changes kind), not a size a rule can grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> tuple[str, str | None, list[list[str]]] | None:

@@ -243,14 +243,14 @@ class Circles(Task):
     class Config:
         kinds: tuple[str, ...]
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(("radius", "center", "area")),
-            self.Config(("tangent", "chord")),
-            self.Config(("circumcircle", "sector")),
-            self.Config(("intersections",)),
-            self.Config(("common_chord", "segment")),
-        ][level]
+    presets = (
+        Config(("radius", "center", "area")),
+        Config(("tangent", "chord")),
+        Config(("circumcircle", "sector")),
+        Config(("intersections",)),
+        Config(("common_chord", "segment")),
+    )
+    bounded = "its levels are kinds of problem (the `kinds` field changes kind), not a size a rule can grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         kind = rng.choice(config.kinds)

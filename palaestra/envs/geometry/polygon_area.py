@@ -24,6 +24,7 @@ from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
+from palaestra.core.task import Growth
 from palaestra.verifiers.numeric import read_exact
 from palaestra.verifiers.rationals import format_fraction, other_spellings
 
@@ -44,14 +45,14 @@ class PolygonArea(Task):
         extent: int  # coordinates in [-extent, extent] (level 0: [0, extent])
         denominators: tuple[int, ...]  # coordinates are multiples of 1/d for d drawn from these
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(vertices=(3, 3), extent=12, denominators=(1,)),
-            self.Config(vertices=(4, 5), extent=10, denominators=(1,)),
-            self.Config(vertices=(5, 7), extent=15, denominators=(1,)),
-            self.Config(vertices=(7, 9), extent=25, denominators=(1,)),
-            self.Config(vertices=(9, 12), extent=20, denominators=(2, 3)),
-        ][level]
+    presets = (
+        Config(vertices=(3, 3), extent=12, denominators=(1,)),
+        Config(vertices=(4, 5), extent=10, denominators=(1,)),
+        Config(vertices=(5, 7), extent=15, denominators=(1,)),
+        Config(vertices=(7, 9), extent=25, denominators=(1,)),
+        Config(vertices=(9, 12), extent=20, denominators=(2, 3)),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         points = retry(lambda: _polygon(rng, config), lambda p: _area(p) > 0 and _no_flat_corner(p),

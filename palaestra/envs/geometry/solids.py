@@ -200,8 +200,8 @@ class Solids(Task):
     class Config:
         stage: int
 
-    def config(self, level: int) -> Config:
-        return self.Config(level)
+    presets = (Config(stage=0), Config(stage=1), Config(stage=2), Config(stage=3), Config(stage=4))
+    bounded = "growing its sizes past the presets exhausts a fixed pool the generator draws from (names, letters or tables)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         question, answer, steps = _LEVELS[config.stage](rng)

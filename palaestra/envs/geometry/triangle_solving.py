@@ -58,14 +58,14 @@ class TriangleSolving(Task):
     class Config:
         kinds: tuple[str, ...]
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(("hypotenuse", "leg", "right_area")),
-            self.Config(("cosine_rule_side", "cosine_of_angle")),
-            self.Config(("sine_rule_side", "sas_area")),
-            self.Config(("heron", "circumradius", "altitude")),
-            self.Config(("inradius", "sine_rule_far_side", "perimeter")),
-        ][level]
+    presets = (
+        Config(("hypotenuse", "leg", "right_area")),
+        Config(("cosine_rule_side", "cosine_of_angle")),
+        Config(("sine_rule_side", "sas_area")),
+        Config(("heron", "circumradius", "altitude")),
+        Config(("inradius", "sine_rule_far_side", "perimeter")),
+    )
+    bounded = "its levels are kinds of problem (the `kinds` field changes kind), not a size a rule can grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         kind = rng.choice(config.kinds)

@@ -15,6 +15,7 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.task import Growth
 from palaestra.envs.graphs.common import edge_list, hop_layers, read_groups
 from palaestra.generators.graphs import random_connected
 
@@ -33,14 +34,14 @@ class BfsLayers(Task):
         edges: int
         directed: bool
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(nodes=7, edges=8, directed=False),
-            self.Config(nodes=10, edges=13, directed=False),
-            self.Config(nodes=14, edges=19, directed=False),
-            self.Config(nodes=16, edges=26, directed=True),
-            self.Config(nodes=22, edges=36, directed=True),
-        ][level]
+    presets = (
+        Config(nodes=7, edges=8, directed=False),
+        Config(nodes=10, edges=13, directed=False),
+        Config(nodes=14, edges=19, directed=False),
+        Config(nodes=16, edges=26, directed=True),
+        Config(nodes=22, edges=36, directed=True),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n, directed = config.nodes, config.directed

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.task import Growth
 from palaestra.envs.graphs.common import (
     MAX_ANSWER_CHARS,
     check_partition,
@@ -55,14 +56,14 @@ class Bipartite(Task):
         edges: int
         far: int  # the added edge of a non-bipartite graph joins nodes at least this far apart
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(nodes=7, edges=8, far=2),
-            self.Config(nodes=10, edges=12, far=2),
-            self.Config(nodes=14, edges=18, far=4),
-            self.Config(nodes=19, edges=25, far=4),
-            self.Config(nodes=26, edges=34, far=6),
-        ][level]
+    presets = (
+        Config(nodes=7, edges=8, far=2),
+        Config(nodes=10, edges=12, far=2),
+        Config(nodes=14, edges=18, far=4),
+        Config(nodes=19, edges=25, far=4),
+        Config(nodes=26, edges=34, far=6),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n, m = config.nodes, config.edges

@@ -13,6 +13,7 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.envs.graphs.common import edge_list, read_edges
 from palaestra.generators.graphs import random_bipartite
 
@@ -31,14 +32,14 @@ class BipartiteMatching(Task):
         edges: int
         beat_greedy: bool
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(left=4, right=5, edges=7, beat_greedy=False),
-            self.Config(left=5, right=6, edges=10, beat_greedy=True),
-            self.Config(left=7, right=7, edges=14, beat_greedy=True),
-            self.Config(left=9, right=10, edges=20, beat_greedy=True),
-            self.Config(left=12, right=12, edges=28, beat_greedy=True),
-        ][level]
+    presets = (
+        Config(left=4, right=5, edges=7, beat_greedy=False),
+        Config(left=5, right=6, edges=10, beat_greedy=True),
+        Config(left=7, right=7, edges=14, beat_greedy=True),
+        Config(left=9, right=10, edges=20, beat_greedy=True),
+        Config(left=12, right=12, edges=28, beat_greedy=True),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         import networkx as nx

@@ -12,6 +12,7 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.envs.graphs.common import attempt, edge_list, read_nodes
 from palaestra.generators.graphs import bfs_distances, random_with_diameter
 
@@ -29,14 +30,14 @@ class Center(Task):
         edges: int
         diameter: tuple[int, int]
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(nodes=7, edges=8, diameter=(3, 4)),
-            self.Config(nodes=10, edges=12, diameter=(3, 5)),
-            self.Config(nodes=13, edges=16, diameter=(4, 6)),
-            self.Config(nodes=17, edges=21, diameter=(5, 7)),
-            self.Config(nodes=22, edges=28, diameter=(5, 8)),
-        ][level]
+    presets = (
+        Config(nodes=7, edges=8, diameter=(3, 4)),
+        Config(nodes=10, edges=12, diameter=(3, 5)),
+        Config(nodes=13, edges=16, diameter=(4, 6)),
+        Config(nodes=17, edges=21, diameter=(5, 7)),
+        Config(nodes=22, edges=28, diameter=(5, 8)),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.nodes

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.envs.graphs.common import edge_list, read_node_values
 from palaestra.envs.graphs.greedy import dsatur
 from palaestra.generators.graphs import is_connected, random_connected
@@ -39,14 +40,14 @@ class ChromaticNumber(Task):
         edges: int
         hidden: int  # 0: a random graph; else the colours of a hidden colouring, and DSATUR must need more
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(nodes=7, edges=10, hidden=0),
-            self.Config(nodes=9, edges=14, hidden=0),
-            self.Config(nodes=13, edges=26, hidden=3),
-            self.Config(nodes=15, edges=30, hidden=3),
-            self.Config(nodes=18, edges=40, hidden=3),
-        ][level]
+    presets = (
+        Config(nodes=7, edges=10, hidden=0),
+        Config(nodes=9, edges=14, hidden=0),
+        Config(nodes=13, edges=26, hidden=3),
+        Config(nodes=15, edges=30, hidden=3),
+        Config(nodes=18, edges=40, hidden=3),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.nodes

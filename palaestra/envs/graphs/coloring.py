@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.task import Growth
 from palaestra.generators.graphs import Graph, random_colorable
 
 MAX_GREEDY_RETRIES = 40
@@ -40,14 +41,14 @@ class Coloring(Task):
         average_degree: float
         beat_greedy: bool  # redraw graphs that in-order greedy colouring solves with k colours
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(nodes=10, colors=2, average_degree=2.5, beat_greedy=False),
-            self.Config(nodes=10, colors=3, average_degree=3.5, beat_greedy=False),
-            self.Config(nodes=13, colors=3, average_degree=4.0, beat_greedy=True),
-            self.Config(nodes=16, colors=4, average_degree=6.0, beat_greedy=True),
-            self.Config(nodes=22, colors=4, average_degree=7.0, beat_greedy=True),
-        ][level]
+    presets = (
+        Config(nodes=10, colors=2, average_degree=2.5, beat_greedy=False),
+        Config(nodes=10, colors=3, average_degree=3.5, beat_greedy=False),
+        Config(nodes=13, colors=3, average_degree=4.0, beat_greedy=True),
+        Config(nodes=16, colors=4, average_degree=6.0, beat_greedy=True),
+        Config(nodes=22, colors=4, average_degree=7.0, beat_greedy=True),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n, k = config.nodes, config.colors

@@ -16,6 +16,7 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.task import Growth
 from palaestra.envs.graphs.common import (
     braced_groups,
     check_partition,
@@ -41,14 +42,14 @@ class Components(Task):
         components: tuple[int, int]  # inclusive range of the number of components
         extra_edges: float  # extra edges per node, on top of each component's spanning tree
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(nodes=8, components=(2, 3), extra_edges=0.25),
-            self.Config(nodes=11, components=(3, 4), extra_edges=0.3),
-            self.Config(nodes=16, components=(3, 6), extra_edges=0.4),
-            self.Config(nodes=22, components=(4, 7), extra_edges=0.5),
-            self.Config(nodes=30, components=(5, 9), extra_edges=0.6),
-        ][level]
+    presets = (
+        Config(nodes=8, components=(2, 3), extra_edges=0.25),
+        Config(nodes=11, components=(3, 4), extra_edges=0.3),
+        Config(nodes=16, components=(3, 6), extra_edges=0.4),
+        Config(nodes=22, components=(4, 7), extra_edges=0.5),
+        Config(nodes=30, components=(5, 9), extra_edges=0.6),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.nodes

@@ -17,6 +17,7 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.envs.graphs.common import edge_list
 from palaestra.generators.graphs import Graph, bfs_distances
 from palaestra.verifiers.numeric import read_integer
@@ -40,14 +41,14 @@ class CountShortestPaths(Task):
         uniform: bool  # draw the answer uniformly from the range first (few possible answers: no favourite)
         min_hops: int
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(nodes=8, layers=4, edges=11, counts=(2, 5), uniform=True, min_hops=2),
-            self.Config(nodes=11, layers=5, edges=16, counts=(3, 8), uniform=True, min_hops=3),
-            self.Config(nodes=14, layers=6, edges=22, counts=(4, 20), uniform=False, min_hops=3),
-            self.Config(nodes=18, layers=7, edges=30, counts=(8, 40), uniform=False, min_hops=4),
-            self.Config(nodes=24, layers=8, edges=42, counts=(12, 80), uniform=False, min_hops=5),
-        ][level]
+    presets = (
+        Config(nodes=8, layers=4, edges=11, counts=(2, 5), uniform=True, min_hops=2),
+        Config(nodes=11, layers=5, edges=16, counts=(3, 8), uniform=True, min_hops=3),
+        Config(nodes=14, layers=6, edges=22, counts=(4, 20), uniform=False, min_hops=3),
+        Config(nodes=18, layers=7, edges=30, counts=(8, 40), uniform=False, min_hops=4),
+        Config(nodes=24, layers=8, edges=42, counts=(12, 80), uniform=False, min_hops=5),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.nodes

@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.envs.graphs.common import (
     attempt,
     closed_walk,
@@ -60,14 +61,14 @@ class Cycle(Task):
         edges: int
         directed: bool
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(nodes=8, edges=6, directed=False),
-            self.Config(nodes=11, edges=9, directed=False),
-            self.Config(nodes=9, edges=13, directed=True),
-            self.Config(nodes=12, edges=19, directed=True),
-            self.Config(nodes=16, edges=28, directed=True),
-        ][level]
+    presets = (
+        Config(nodes=8, edges=6, directed=False),
+        Config(nodes=11, edges=9, directed=False),
+        Config(nodes=9, edges=13, directed=True),
+        Config(nodes=12, edges=19, directed=True),
+        Config(nodes=16, edges=28, directed=True),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n, m, directed = config.nodes, config.edges, config.directed

@@ -12,6 +12,7 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.task import Growth
 from palaestra.envs.graphs.common import read_nodes, weighted_edge_lines
 from palaestra.generators.graphs import Graph, random_dag, topological_order
 
@@ -29,14 +30,14 @@ class DagLongestPath(Task):
         edges: int
         max_weight: int
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(nodes=6, edges=8, max_weight=9),
-            self.Config(nodes=8, edges=12, max_weight=9),
-            self.Config(nodes=11, edges=18, max_weight=15),
-            self.Config(nodes=14, edges=25, max_weight=20),
-            self.Config(nodes=18, edges=34, max_weight=30),
-        ][level]
+    presets = (
+        Config(nodes=6, edges=8, max_weight=9),
+        Config(nodes=8, edges=12, max_weight=9),
+        Config(nodes=11, edges=18, max_weight=15),
+        Config(nodes=14, edges=25, max_weight=20),
+        Config(nodes=18, edges=34, max_weight=30),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.nodes

@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.envs.graphs.common import read_edges, read_nodes, without_yes
 from palaestra.verifiers.claims import mentions
 from palaestra.verifiers.normalize import strip_wrappers
@@ -45,8 +46,8 @@ class DegreeSequence(Task):
     class Config:
         nodes: int
 
-    def config(self, level: int) -> Config:
-        return [self.Config(nodes=n) for n in (7, 9, 11, 14, 18)][level]
+    presets = (Config(nodes=7), Config(nodes=9), Config(nodes=11), Config(nodes=14), Config(nodes=18))
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         import networkx as nx

@@ -12,6 +12,7 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.task import Growth
 from palaestra.envs.graphs.common import edge_list, read_nodes
 
 
@@ -28,14 +29,14 @@ class EulerianPath(Task):
         cycles: int  # extra random cycles on top of the spanning cycle
         longest_cycle: int
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(nodes=7, cycles=1, longest_cycle=4),
-            self.Config(nodes=8, cycles=2, longest_cycle=4),
-            self.Config(nodes=9, cycles=3, longest_cycle=5),
-            self.Config(nodes=11, cycles=5, longest_cycle=5),
-            self.Config(nodes=13, cycles=7, longest_cycle=6),
-        ][level]
+    presets = (
+        Config(nodes=7, cycles=1, longest_cycle=4),
+        Config(nodes=8, cycles=2, longest_cycle=4),
+        Config(nodes=9, cycles=3, longest_cycle=5),
+        Config(nodes=11, cycles=5, longest_cycle=5),
+        Config(nodes=13, cycles=7, longest_cycle=6),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         import networkx as nx

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.envs.graphs.common import edge_list, read_nodes
 from palaestra.envs.graphs.greedy import warnsdorff
 
@@ -33,14 +34,14 @@ class HamiltonianPath(Task):
         extra_edges: int
         beat_greedy: bool
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(nodes=7, extra_edges=4, beat_greedy=False),
-            self.Config(nodes=8, extra_edges=5, beat_greedy=False),
-            self.Config(nodes=10, extra_edges=5, beat_greedy=True),
-            self.Config(nodes=12, extra_edges=7, beat_greedy=True),
-            self.Config(nodes=15, extra_edges=10, beat_greedy=True),
-        ][level]
+    presets = (
+        Config(nodes=7, extra_edges=4, beat_greedy=False),
+        Config(nodes=8, extra_edges=5, beat_greedy=False),
+        Config(nodes=10, extra_edges=5, beat_greedy=True),
+        Config(nodes=12, extra_edges=7, beat_greedy=True),
+        Config(nodes=15, extra_edges=10, beat_greedy=True),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.nodes

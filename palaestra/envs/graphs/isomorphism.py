@@ -14,6 +14,7 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.envs.graphs.common import edge_list
 from palaestra.generators.graphs import letter_labels, random_connected
 from palaestra.verifiers.choices import read_yes_no
@@ -32,14 +33,14 @@ class Isomorphism(Task):
         edges: int
         same_triangles: bool  # negatives also match in their number of triangles
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(nodes=6, edges=7, same_triangles=False),
-            self.Config(nodes=7, edges=10, same_triangles=False),
-            self.Config(nodes=8, edges=12, same_triangles=True),
-            self.Config(nodes=10, edges=15, same_triangles=True),
-            self.Config(nodes=12, edges=19, same_triangles=True),
-        ][level]
+    presets = (
+        Config(nodes=6, edges=7, same_triangles=False),
+        Config(nodes=7, edges=10, same_triangles=False),
+        Config(nodes=8, edges=12, same_triangles=True),
+        Config(nodes=10, edges=15, same_triangles=True),
+        Config(nodes=12, edges=19, same_triangles=True),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         import networkx as nx

@@ -13,6 +13,7 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.task import Growth
 from palaestra.envs.graphs.common import edge_list, read_nodes
 from palaestra.generators.graphs import random_tree
 
@@ -29,14 +30,14 @@ class LowestCommonAncestor(Task):
         nodes: int
         queries: int
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(nodes=8, queries=1),
-            self.Config(nodes=12, queries=2),
-            self.Config(nodes=16, queries=3),
-            self.Config(nodes=22, queries=4),
-            self.Config(nodes=30, queries=5),
-        ][level]
+    presets = (
+        Config(nodes=8, queries=1),
+        Config(nodes=12, queries=2),
+        Config(nodes=16, queries=3),
+        Config(nodes=22, queries=4),
+        Config(nodes=30, queries=5),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.nodes

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.envs.graphs.common import edge_list, read_nodes
 from palaestra.envs.graphs.greedy import greedy_clique
 
@@ -35,14 +36,14 @@ class MaxClique(Task):
         planted: int
         beat_greedy: bool
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(nodes=8, density=0.3, planted=4, beat_greedy=False),
-            self.Config(nodes=10, density=0.3, planted=4, beat_greedy=False),
-            self.Config(nodes=13, density=0.35, planted=4, beat_greedy=True),
-            self.Config(nodes=16, density=0.35, planted=5, beat_greedy=True),
-            self.Config(nodes=20, density=0.35, planted=6, beat_greedy=True),
-        ][level]
+    presets = (
+        Config(nodes=8, density=0.3, planted=4, beat_greedy=False),
+        Config(nodes=10, density=0.3, planted=4, beat_greedy=False),
+        Config(nodes=13, density=0.35, planted=4, beat_greedy=True),
+        Config(nodes=16, density=0.35, planted=5, beat_greedy=True),
+        Config(nodes=20, density=0.35, planted=6, beat_greedy=True),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         import networkx as nx

@@ -18,6 +18,7 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.envs.graphs.common import read_nodes, weighted_edge_lines
 from palaestra.generators.graphs import bfs_distances, random_connected
 
@@ -35,14 +36,14 @@ class MinCut(Task):
         edges: int
         max_capacity: int
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(nodes=5, edges=8, max_capacity=9),
-            self.Config(nodes=7, edges=12, max_capacity=9),
-            self.Config(nodes=9, edges=17, max_capacity=15),
-            self.Config(nodes=12, edges=24, max_capacity=20),
-            self.Config(nodes=15, edges=32, max_capacity=25),
-        ][level]
+    presets = (
+        Config(nodes=5, edges=8, max_capacity=9),
+        Config(nodes=7, edges=12, max_capacity=9),
+        Config(nodes=9, edges=17, max_capacity=15),
+        Config(nodes=12, edges=24, max_capacity=20),
+        Config(nodes=15, edges=32, max_capacity=25),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         import networkx as nx

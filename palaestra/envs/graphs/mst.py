@@ -12,6 +12,7 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.task import Growth
 from palaestra.envs.graphs.common import read_edges, weighted_edge_lines
 from palaestra.generators.graphs import random_connected
 
@@ -29,14 +30,14 @@ class MinimumSpanningTree(Task):
         edges: int
         max_weight: int
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(nodes=5, edges=7, max_weight=9),
-            self.Config(nodes=7, edges=11, max_weight=9),
-            self.Config(nodes=10, edges=17, max_weight=15),
-            self.Config(nodes=13, edges=24, max_weight=20),
-            self.Config(nodes=17, edges=34, max_weight=30),
-        ][level]
+    presets = (
+        Config(nodes=5, edges=7, max_weight=9),
+        Config(nodes=7, edges=11, max_weight=9),
+        Config(nodes=10, edges=17, max_weight=15),
+        Config(nodes=13, edges=24, max_weight=20),
+        Config(nodes=17, edges=34, max_weight=30),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.nodes

@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.envs.graphs.common import (
     closed_walk,
     cycle_error,
@@ -60,14 +61,14 @@ class NegativeCycle(Task):
         max_cost: int
         max_potential: int
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(nodes=6, edges=9, max_cost=6, max_potential=6),
-            self.Config(nodes=8, edges=13, max_cost=8, max_potential=8),
-            self.Config(nodes=10, edges=17, max_cost=10, max_potential=10),
-            self.Config(nodes=12, edges=22, max_cost=12, max_potential=12),
-            self.Config(nodes=15, edges=30, max_cost=15, max_potential=15),
-        ][level]
+    presets = (
+        Config(nodes=6, edges=9, max_cost=6, max_potential=6),
+        Config(nodes=8, edges=13, max_cost=8, max_potential=8),
+        Config(nodes=10, edges=17, max_cost=10, max_potential=10),
+        Config(nodes=12, edges=22, max_cost=12, max_potential=12),
+        Config(nodes=15, edges=30, max_cost=15, max_potential=15),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.nodes

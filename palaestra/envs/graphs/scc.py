@@ -16,6 +16,7 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.task import Growth
 from palaestra.envs.graphs.common import (
     braced_groups,
     check_partition,
@@ -41,14 +42,14 @@ class StronglyConnectedComponents(Task):
         chords: float  # extra edges inside components, per node
         between: float  # edges between components, per component
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(nodes=7, components=(2, 3), chords=0.2, between=1.0),
-            self.Config(nodes=10, components=(3, 4), chords=0.3, between=1.5),
-            self.Config(nodes=14, components=(3, 6), chords=0.4, between=1.5),
-            self.Config(nodes=20, components=(4, 8), chords=0.4, between=2.0),
-            self.Config(nodes=28, components=(5, 10), chords=0.5, between=2.0),
-        ][level]
+    presets = (
+        Config(nodes=7, components=(2, 3), chords=0.2, between=1.0),
+        Config(nodes=10, components=(3, 4), chords=0.3, between=1.5),
+        Config(nodes=14, components=(3, 6), chords=0.4, between=1.5),
+        Config(nodes=20, components=(4, 8), chords=0.4, between=2.0),
+        Config(nodes=28, components=(5, 10), chords=0.5, between=2.0),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.nodes

@@ -18,6 +18,7 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.generators.graphs import Graph, dijkstra, letter_labels, path_to, random_connected, render
 from palaestra.verifiers.structured import parse_tokens
 
@@ -41,14 +42,14 @@ class ShortestPath(Task):
         directed: bool
         min_hops: int  # the chosen target is at least this many edges from the source
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(nodes=6, extra_edges=3, max_weight=9, directed=False, min_hops=2),
-            self.Config(nodes=8, extra_edges=5, max_weight=9, directed=False, min_hops=2),
-            self.Config(nodes=11, extra_edges=9, max_weight=15, directed=False, min_hops=3),
-            self.Config(nodes=14, extra_edges=16, max_weight=20, directed=True, min_hops=3),
-            self.Config(nodes=18, extra_edges=26, max_weight=30, directed=True, min_hops=4),
-        ][level]
+    presets = (
+        Config(nodes=6, extra_edges=3, max_weight=9, directed=False, min_hops=2),
+        Config(nodes=8, extra_edges=5, max_weight=9, directed=False, min_hops=2),
+        Config(nodes=11, extra_edges=9, max_weight=15, directed=False, min_hops=3),
+        Config(nodes=14, extra_edges=16, max_weight=20, directed=True, min_hops=3),
+        Config(nodes=18, extra_edges=26, max_weight=30, directed=True, min_hops=4),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.nodes

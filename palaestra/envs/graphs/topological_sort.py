@@ -12,6 +12,7 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.task import Growth
 from palaestra.envs.graphs.common import edge_list, read_nodes
 from palaestra.generators.graphs import random_dag
 
@@ -28,14 +29,14 @@ class TopologicalSort(Task):
         nodes: int
         edges: int
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(nodes=7, edges=9),
-            self.Config(nodes=9, edges=12),
-            self.Config(nodes=13, edges=20),
-            self.Config(nodes=18, edges=30),
-            self.Config(nodes=25, edges=45),
-        ][level]
+    presets = (
+        Config(nodes=7, edges=9),
+        Config(nodes=9, edges=12),
+        Config(nodes=13, edges=20),
+        Config(nodes=18, edges=30),
+        Config(nodes=25, edges=45),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.nodes

@@ -12,6 +12,7 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.envs.graphs.common import edge_list, read_nodes
 from palaestra.generators.graphs import random_tree
 
@@ -27,8 +28,8 @@ class TreeCentroid(Task):
     class Config:
         nodes: int  # even, so that two centroids are possible
 
-    def config(self, level: int) -> Config:
-        return [self.Config(nodes=n) for n in (8, 12, 16, 22, 30)][level]
+    presets = (Config(nodes=8), Config(nodes=12), Config(nodes=16), Config(nodes=22), Config(nodes=30))
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.nodes

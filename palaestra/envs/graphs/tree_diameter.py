@@ -12,6 +12,7 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.task import Growth
 from palaestra.envs.graphs.common import read_nodes, weighted_edge_lines
 from palaestra.generators.graphs import random_tree
 
@@ -28,14 +29,14 @@ class TreeDiameter(Task):
         nodes: int
         max_weight: int
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(nodes=7, max_weight=9),
-            self.Config(nodes=10, max_weight=9),
-            self.Config(nodes=14, max_weight=15),
-            self.Config(nodes=19, max_weight=20),
-            self.Config(nodes=26, max_weight=30),
-        ][level]
+    presets = (
+        Config(nodes=7, max_weight=9),
+        Config(nodes=10, max_weight=9),
+        Config(nodes=14, max_weight=15),
+        Config(nodes=19, max_weight=20),
+        Config(nodes=26, max_weight=30),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.nodes

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.task import Growth
 from palaestra.envs.graphs.common import edge_list, read_nodes
 from palaestra.envs.graphs.greedy import greedy_cover, neighbour_sets
 from palaestra.generators.graphs import random_connected
@@ -37,14 +38,14 @@ class VertexCover(Task):
         edges: int
         beat_greedy: bool
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(nodes=9, edges=13, beat_greedy=False),
-            self.Config(nodes=11, edges=16, beat_greedy=False),
-            self.Config(nodes=12, edges=18, beat_greedy=True),
-            self.Config(nodes=15, edges=24, beat_greedy=True),
-            self.Config(nodes=19, edges=32, beat_greedy=True),
-        ][level]
+    presets = (
+        Config(nodes=9, edges=13, beat_greedy=False),
+        Config(nodes=11, edges=16, beat_greedy=False),
+        Config(nodes=12, edges=18, beat_greedy=True),
+        Config(nodes=15, edges=24, beat_greedy=True),
+        Config(nodes=19, edges=32, beat_greedy=True),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.nodes

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.task import Growth
 from palaestra.verifiers.structured import parse_tokens
 
 _SQUARE = re.compile(r"^([a-z])(\d{1,2})$")
@@ -48,14 +49,14 @@ class NQueens(Task):
         max_size: int
         missing: int  # queens to remove from the solution, as long as the completion stays unique
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(min_size=8, max_size=10, missing=3),
-            self.Config(min_size=9, max_size=11, missing=5),
-            self.Config(min_size=10, max_size=12, missing=7),
-            self.Config(min_size=12, max_size=14, missing=9),
-            self.Config(min_size=14, max_size=16, missing=12),
-        ][level]
+    presets = (
+        Config(min_size=8, max_size=10, missing=3),
+        Config(min_size=9, max_size=11, missing=5),
+        Config(min_size=10, max_size=12, missing=7),
+        Config(min_size=12, max_size=14, missing=9),
+        Config(min_size=14, max_size=16, missing=12),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = rng.randint(config.min_size, config.max_size)

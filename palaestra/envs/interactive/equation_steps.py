@@ -48,10 +48,14 @@ class EquationSteps(MultiTurnTask):
         turns: int
         largest: int = 9  # coefficients are drawn from -largest..largest (not 0 or +-1)
 
-    def config(self, level: int) -> Config:
-        c = self.Config
-        return [c("a*x + b = c", 5, largest=20), c("a*x + b = c*x + d", 6), c("a*(x + b) + c = d*(x + e)", 7),
-                c("(a*x + b)/c + d = (e*x + f)/g", 8), c("a*(b*(x + c) + d) - e = (f*x + g)/h - k*(x + m)", 9)][level]
+    presets = (
+        Config("a*x + b = c", 5, largest=20),
+        Config("a*x + b = c*x + d", 6),
+        Config("a*(x + b) + c = d*(x + e)", 7),
+        Config("(a*x + b)/c + d = (e*x + f)/g", 8),
+        Config("a*(b*(x + c) + d) - e = (f*x + g)/h - k*(x + m)", 9),
+    )
+    bounded = "its difficulty measure stops growing with larger sizes past the presets (level 5 to 6)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> tuple[str, Fraction] | None:

@@ -48,9 +48,8 @@ class MeetingScheduling(MultiTurnTask):
         common: int  # at most this many common free slots
         turns: int
 
-    def config(self, level: int) -> Config:
-        c = self.Config
-        return [c(1, 4, 8), c(2, 3, 8), c(2, 1, 8), c(3, 1, 7), c(4, 1, 6)][level]
+    presets = (Config(1, 4, 8), Config(2, 3, 8), Config(2, 1, 8), Config(3, 1, 7), Config(4, 1, 6))
+    bounded = "growing its sizes past the presets exhausts a fixed pool the generator draws from (names, letters or tables)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         mine = _busy_blocks(rng, 5)

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
+from palaestra.core.task import Growth
 from palaestra.envs.interactive.common import read_command
 
 
@@ -46,10 +47,14 @@ class Negotiation(MultiTurnTask):
         exponent: tuple[float, float]  # range of the hidden concession exponent k
         step: int  # the buyer's bids are rounded down to a multiple of this
 
-    def config(self, level: int) -> Config:
-        c = self.Config
-        return [c(6, (1.0, 1.0), 1), c(6, (0.5, 2.0), 1), c(5, (0.3, 3.0), 1), c(5, (0.3, 3.0), 5),
-                c(4, (0.25, 4.0), 10)][level]
+    presets = (
+        Config(6, (1.0, 1.0), 1),
+        Config(6, (0.5, 2.0), 1),
+        Config(5, (0.3, 3.0), 1),
+        Config(5, (0.3, 3.0), 5),
+        Config(4, (0.25, 4.0), 10),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         cost = rng.randint(20, 200)

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.envs.interactive.common import read_command
 
 NUMERIC = {  # attribute: (unit text, True when lower is better, low, high)
@@ -57,9 +58,8 @@ class PreferenceElicitation(MultiTurnTask):
         features: int  # the first this many of FEATURES
         turns: int
 
-    def config(self, level: int) -> Config:
-        c = self.Config
-        return [c(4, 2, 1, 5), c(6, 3, 1, 5), c(8, 3, 2, 5), c(10, 4, 2, 5), c(12, 4, 3, 5)][level]
+    presets = (Config(4, 2, 1, 5), Config(6, 3, 1, 5), Config(8, 3, 2, 5), Config(10, 4, 2, 5), Config(12, 4, 3, 5))
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         numeric = list(NUMERIC)[: config.numeric]

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
+from palaestra.core.task import Growth
 from palaestra.envs.interactive.common import read_command
 
 RESULTS = 5
@@ -67,9 +68,14 @@ class Shopping(MultiTurnTask):
         near_misses: int
         turns: int
 
-    def config(self, level: int) -> Config:
-        c = self.Config
-        return [c(2, 30, 6, 10), c(3, 60, 10, 12), c(4, 120, 14, 14), c(5, 200, 18, 16), c(6, 300, 24, 18)][level]
+    presets = (
+        Config(2, 30, 6, 10),
+        Config(3, 60, 10, 12),
+        Config(4, 120, 14, 14),
+        Config(5, 200, 18, 16),
+        Config(6, 300, 24, 18),
+    )
+    growth = Growth(steps={"products": 100})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         ids = [f"P{n}" for n in rng.sample(range(1000, 10000), config.products)]

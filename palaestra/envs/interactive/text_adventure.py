@@ -58,9 +58,8 @@ class TextAdventure(MultiTurnTask):
         locks: int  # locked doors
         distractors: int  # items that serve no purpose
 
-    def config(self, level: int) -> Config:
-        c = self.Config
-        return [c(2, 2, 1, 0), c(2, 3, 1, 2), c(3, 3, 2, 3), c(3, 4, 3, 4), c(4, 4, 4, 5)][level]
+    presets = (Config(2, 2, 1, 0), Config(2, 3, 1, 2), Config(3, 3, 2, 3), Config(3, 4, 3, 4), Config(4, 4, 4, 5))
+    bounded = "growing its sizes past the presets exhausts a fixed pool the generator draws from (names, letters or tables)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         count = config.rows * config.cols

@@ -15,6 +15,7 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.envs.languages.common import read_chain
 from palaestra.envs.languages.grammar import MAX_LENGTH, Grammar, random_grammar
 
@@ -37,14 +38,14 @@ class CfgDerivation(Task):
         max_body: int
         lengths: tuple[int, int]
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(nonterminals=2, terminals="ab", bodies=(2, 2), max_body=3, lengths=(3, 5)),
-            self.Config(nonterminals=3, terminals="ab", bodies=(2, 3), max_body=3, lengths=(5, 7)),
-            self.Config(nonterminals=3, terminals="abc", bodies=(2, 3), max_body=3, lengths=(7, 10)),
-            self.Config(nonterminals=4, terminals="abc", bodies=(2, 3), max_body=3, lengths=(9, 13)),
-            self.Config(nonterminals=5, terminals="abc", bodies=(2, 4), max_body=4, lengths=(12, 16)),
-        ][level]
+    presets = (
+        Config(nonterminals=2, terminals="ab", bodies=(2, 2), max_body=3, lengths=(3, 5)),
+        Config(nonterminals=3, terminals="ab", bodies=(2, 3), max_body=3, lengths=(5, 7)),
+        Config(nonterminals=3, terminals="abc", bodies=(2, 3), max_body=3, lengths=(7, 10)),
+        Config(nonterminals=4, terminals="abc", bodies=(2, 3), max_body=3, lengths=(9, 13)),
+        Config(nonterminals=5, terminals="abc", bodies=(2, 4), max_body=4, lengths=(12, 16)),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> tuple[Grammar, list[str]] | None:

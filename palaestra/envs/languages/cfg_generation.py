@@ -34,14 +34,14 @@ class CfgGeneration(Task):
         lengths: tuple[int, int]
         constraints: int  # besides the length
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(nonterminals=2, terminals="ab", bodies=(2, 2), max_body=3, lengths=(4, 6), constraints=1),
-            self.Config(nonterminals=3, terminals="ab", bodies=(2, 3), max_body=3, lengths=(6, 9), constraints=1),
-            self.Config(nonterminals=3, terminals="abc", bodies=(2, 3), max_body=3, lengths=(8, 11), constraints=2),
-            self.Config(nonterminals=4, terminals="abc", bodies=(2, 3), max_body=3, lengths=(10, 14), constraints=2),
-            self.Config(nonterminals=5, terminals="abc", bodies=(2, 4), max_body=4, lengths=(13, 18), constraints=3),
-        ][level]
+    presets = (
+        Config(nonterminals=2, terminals="ab", bodies=(2, 2), max_body=3, lengths=(4, 6), constraints=1),
+        Config(nonterminals=3, terminals="ab", bodies=(2, 3), max_body=3, lengths=(6, 9), constraints=1),
+        Config(nonterminals=3, terminals="abc", bodies=(2, 3), max_body=3, lengths=(8, 11), constraints=2),
+        Config(nonterminals=4, terminals="abc", bodies=(2, 3), max_body=3, lengths=(10, 14), constraints=2),
+        Config(nonterminals=5, terminals="abc", bodies=(2, 4), max_body=4, lengths=(13, 18), constraints=3),
+    )
+    bounded = "growing its sizes past the presets exhausts a fixed pool the generator draws from (names, letters or tables)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> tuple[Grammar, str] | None:

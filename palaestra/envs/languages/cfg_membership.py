@@ -15,6 +15,7 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.envs.languages.grammar import Grammar, random_grammar
 from palaestra.verifiers.choices import read_yes_no
 
@@ -34,14 +35,14 @@ class CfgMembership(Task):
         max_body: int
         lengths: tuple[int, int]  # the string's length range
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(nonterminals=2, terminals="ab", bodies=(2, 2), max_body=3, lengths=(3, 6)),
-            self.Config(nonterminals=3, terminals="ab", bodies=(2, 3), max_body=3, lengths=(5, 8)),
-            self.Config(nonterminals=3, terminals="abc", bodies=(2, 3), max_body=3, lengths=(7, 11)),
-            self.Config(nonterminals=4, terminals="abc", bodies=(2, 3), max_body=3, lengths=(9, 14)),
-            self.Config(nonterminals=5, terminals="abc", bodies=(2, 4), max_body=4, lengths=(12, 18)),
-        ][level]
+    presets = (
+        Config(nonterminals=2, terminals="ab", bodies=(2, 2), max_body=3, lengths=(3, 6)),
+        Config(nonterminals=3, terminals="ab", bodies=(2, 3), max_body=3, lengths=(5, 8)),
+        Config(nonterminals=3, terminals="abc", bodies=(2, 3), max_body=3, lengths=(7, 11)),
+        Config(nonterminals=4, terminals="abc", bodies=(2, 3), max_body=3, lengths=(9, 14)),
+        Config(nonterminals=5, terminals="abc", bodies=(2, 4), max_body=4, lengths=(12, 18)),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         member = rng.random() < 0.5

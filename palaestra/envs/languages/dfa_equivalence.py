@@ -62,14 +62,14 @@ class DfaEquivalence(Task):
         padding: tuple[int, int]  # redundant states added to each copy
         min_witness: int  # a shortest distinguishing string has at least this many letters
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(alphabet="ab", core=(3, 3), padding=(0, 2), min_witness=2),
-            self.Config(alphabet="ab", core=(3, 4), padding=(1, 2), min_witness=3),
-            self.Config(alphabet="ab", core=(4, 5), padding=(1, 3), min_witness=3),
-            self.Config(alphabet="abc", core=(4, 6), padding=(2, 3), min_witness=3),
-            self.Config(alphabet="abc", core=(6, 8), padding=(2, 4), min_witness=4),
-        ][level]
+    presets = (
+        Config(alphabet="ab", core=(3, 3), padding=(0, 2), min_witness=2),
+        Config(alphabet="ab", core=(3, 4), padding=(1, 2), min_witness=3),
+        Config(alphabet="ab", core=(4, 5), padding=(1, 3), min_witness=3),
+        Config(alphabet="abc", core=(4, 6), padding=(2, 3), min_witness=3),
+        Config(alphabet="abc", core=(6, 8), padding=(2, 4), min_witness=4),
+    )
+    bounded = "larger configs are infeasible for its generator (no valid problem in 1,000 draws past the presets)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         same = rng.random() < EQUIVALENT_SHARE

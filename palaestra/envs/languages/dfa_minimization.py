@@ -17,6 +17,7 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.envs.languages.automata import inflate, minimal_size, random_minimal_dfa, table
 from palaestra.verifiers.numeric import read_integer
 
@@ -39,14 +40,14 @@ class DfaMinimization(Task):
         shown: int  # states of the DFA shown
         minimal: tuple[int, int]  # range of the answer
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(alphabet="ab", shown=6, minimal=(2, 4)),
-            self.Config(alphabet="ab", shown=7, minimal=(2, 5)),
-            self.Config(alphabet="ab", shown=9, minimal=(3, 6)),
-            self.Config(alphabet="abc", shown=10, minimal=(3, 7)),
-            self.Config(alphabet="abc", shown=13, minimal=(4, 8)),
-        ][level]
+    presets = (
+        Config(alphabet="ab", shown=6, minimal=(2, 4)),
+        Config(alphabet="ab", shown=7, minimal=(2, 5)),
+        Config(alphabet="ab", shown=9, minimal=(3, 6)),
+        Config(alphabet="abc", shown=10, minimal=(3, 7)),
+        Config(alphabet="abc", shown=13, minimal=(4, 8)),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         k = rng.randint(*config.minimal)

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.envs.languages.automata import nfa_table, random_nfa, run_nfa
 from palaestra.verifiers.sets import read_set
 
@@ -35,14 +36,14 @@ class NfaRun(Task):
         epsilon: float  # chance of each epsilon move
         length: tuple[int, int]
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(states=3, alphabet="ab", density=0.3, epsilon=0.0, length=(3, 4)),
-            self.Config(states=4, alphabet="ab", density=0.28, epsilon=0.0, length=(4, 6)),
-            self.Config(states=5, alphabet="ab", density=0.22, epsilon=0.1, length=(5, 7)),
-            self.Config(states=6, alphabet="abc", density=0.2, epsilon=0.1, length=(6, 9)),
-            self.Config(states=8, alphabet="abc", density=0.15, epsilon=0.08, length=(8, 12)),
-        ][level]
+    presets = (
+        Config(states=3, alphabet="ab", density=0.3, epsilon=0.0, length=(3, 4)),
+        Config(states=4, alphabet="ab", density=0.28, epsilon=0.0, length=(4, 6)),
+        Config(states=5, alphabet="ab", density=0.22, epsilon=0.1, length=(5, 7)),
+        Config(states=6, alphabet="abc", density=0.2, epsilon=0.1, length=(6, 9)),
+        Config(states=8, alphabet="abc", density=0.15, epsilon=0.08, length=(8, 12)),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> tuple[dict, str, set[str]] | None:

@@ -36,14 +36,14 @@ class RegexMatch(Task):
         alphabet: str
         max_repeat: int
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(leaves=4, alphabet="abc", max_repeat=3),
-            self.Config(leaves=6, alphabet="abc", max_repeat=3),
-            self.Config(leaves=8, alphabet="abc", max_repeat=3),
-            self.Config(leaves=10, alphabet="abcd", max_repeat=3),
-            self.Config(leaves=13, alphabet="abcd", max_repeat=4),
-        ][level]
+    presets = (
+        Config(leaves=4, alphabet="abc", max_repeat=3),
+        Config(leaves=6, alphabet="abc", max_repeat=3),
+        Config(leaves=8, alphabet="abc", max_repeat=3),
+        Config(leaves=10, alphabet="abcd", max_repeat=3),
+        Config(leaves=13, alphabet="abcd", max_repeat=4),
+    )
+    bounded = "its difficulty measure stops growing with larger sizes past the presets (level 7 to 8)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         member = rng.random() < 0.5

@@ -19,6 +19,7 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.envs.languages.regex import compile_untrusted, matches, mutate, random_regex, render, sample
 from palaestra.verifiers.normalize import strip_wrappers, unify
 
@@ -40,14 +41,14 @@ class RegexSynthesis(Task):
         negatives: int
         slack: int  # characters allowed beyond the hidden expression's length
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(leaves=4, alphabet="ab", positives=6, negatives=6, slack=4),
-            self.Config(leaves=5, alphabet="ab", positives=7, negatives=7, slack=4),
-            self.Config(leaves=6, alphabet="abc", positives=8, negatives=8, slack=4),
-            self.Config(leaves=7, alphabet="abc", positives=9, negatives=9, slack=4),
-            self.Config(leaves=9, alphabet="abc", positives=10, negatives=10, slack=4),
-        ][level]
+    presets = (
+        Config(leaves=4, alphabet="ab", positives=6, negatives=6, slack=4),
+        Config(leaves=5, alphabet="ab", positives=7, negatives=7, slack=4),
+        Config(leaves=6, alphabet="abc", positives=8, negatives=8, slack=4),
+        Config(leaves=7, alphabet="abc", positives=9, negatives=9, slack=4),
+        Config(leaves=9, alphabet="abc", positives=10, negatives=10, slack=4),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> tuple[str, list[str], list[str]] | None:

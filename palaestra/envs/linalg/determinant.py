@@ -19,6 +19,7 @@ from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
+from palaestra.core.task import Growth
 from palaestra.envs.linalg.common import determinant, render
 from palaestra.verifiers.numeric import read_exact
 
@@ -40,14 +41,14 @@ class Determinant(Task):
         zeros: float  # share of entries set to zero
         mixed_blocks: bool  # block-triangular, then rows mixed
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(size=2, top=12, zeros=0.0, mixed_blocks=False),
-            self.Config(size=3, top=6, zeros=0.1, mixed_blocks=False),
-            self.Config(size=4, top=5, zeros=0.25, mixed_blocks=False),
-            self.Config(size=5, top=4, zeros=0.3, mixed_blocks=True),
-            self.Config(size=6, top=4, zeros=0.3, mixed_blocks=True),
-        ][level]
+    presets = (
+        Config(size=2, top=12, zeros=0.0, mixed_blocks=False),
+        Config(size=3, top=6, zeros=0.1, mixed_blocks=False),
+        Config(size=4, top=5, zeros=0.25, mixed_blocks=False),
+        Config(size=5, top=4, zeros=0.3, mixed_blocks=True),
+        Config(size=6, top=4, zeros=0.3, mixed_blocks=True),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         matrix = retry(lambda: _matrix(rng, config), lambda m: determinant(m) != 0 or rng.random() < 0.05,

@@ -37,14 +37,14 @@ class MatrixInverse(Task):
         top: int  # entries in [-top, top]
         max_determinant: int  # |det| at most this (1: unimodular, integer inverse)
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(size=2, top=9, max_determinant=12),
-            self.Config(size=3, top=3, max_determinant=1),
-            self.Config(size=3, top=4, max_determinant=6),
-            self.Config(size=3, top=7, max_determinant=12),
-            self.Config(size=4, top=4, max_determinant=6),
-        ][level]
+    presets = (
+        Config(size=2, top=9, max_determinant=12),
+        Config(size=3, top=3, max_determinant=1),
+        Config(size=3, top=4, max_determinant=6),
+        Config(size=3, top=7, max_determinant=12),
+        Config(size=4, top=4, max_determinant=6),
+    )
+    bounded = "larger configs are infeasible for its generator (no valid problem in 1,000 draws past the presets)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         matrix = retry(lambda: _matrix(rng, config), what="a matrix with a small non-zero determinant")

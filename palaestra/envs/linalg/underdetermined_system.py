@@ -25,6 +25,7 @@ from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
+from palaestra.core.task import Growth
 from palaestra.envs.linalg.common import cell, multiply, rank, reduced_row_echelon, unimodular
 from palaestra.verifiers.assignments import read_assignment
 from palaestra.verifiers.claims import mentions
@@ -71,14 +72,14 @@ class UnderdeterminedSystem(Task):
         general: bool  # ask for the general solution
         inconsistent: float  # share of systems with no solution
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(2, 3, 2, False, 0.0),
-            self.Config(3, 4, 2, False, 0.25),
-            self.Config(3, 4, 2, True, 0.0),
-            self.Config(4, 5, 3, True, 0.2),
-            self.Config(4, 6, 3, True, 0.2),
-        ][level]
+    presets = (
+        Config(2, 3, 2, False, 0.0),
+        Config(3, 4, 2, False, 0.25),
+        Config(3, 4, 2, True, 0.0),
+        Config(4, 5, 3, True, 0.2),
+        Config(4, 6, 3, True, 0.2),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         matrix = retry(lambda: _matrix(rng, config), what="a matrix of the planned rank")

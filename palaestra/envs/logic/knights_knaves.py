@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from palaestra.core import GenerationError, Problem, Task, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.solvers.sat import CNF, count_solutions
 from palaestra.verifiers.structured import parse_mapping
 
@@ -51,14 +52,14 @@ class KnightsKnaves(Task):
         max_people: int
         claims: tuple[str, ...]  # the kinds of statement that may be made
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(min_people=2, max_people=3, claims=_BASIC),
-            self.Config(min_people=3, max_people=3, claims=_BASIC + _PAIRS),
-            self.Config(min_people=4, max_people=4, claims=_BASIC + _PAIRS + ("if",)),
-            self.Config(min_people=5, max_people=5, claims=_BASIC + _PAIRS + ("if",) + _COUNTS),
-            self.Config(min_people=6, max_people=7, claims=_PAIRS + ("if", "same", "different") + _COUNTS),
-        ][level]
+    presets = (
+        Config(min_people=2, max_people=3, claims=_BASIC),
+        Config(min_people=3, max_people=3, claims=_BASIC + _PAIRS),
+        Config(min_people=4, max_people=4, claims=_BASIC + _PAIRS + ("if",)),
+        Config(min_people=5, max_people=5, claims=_BASIC + _PAIRS + ("if",) + _COUNTS),
+        Config(min_people=6, max_people=7, claims=_PAIRS + ("if", "same", "different") + _COUNTS),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = rng.randint(config.min_people, config.max_people)

@@ -58,14 +58,14 @@ class Propositional(Task):
         premises: int
         depth: int  # maximum nesting of connectives in one formula
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(variables=3, premises=2, depth=1),
-            self.Config(variables=3, premises=2, depth=2),
-            self.Config(variables=4, premises=3, depth=2),
-            self.Config(variables=5, premises=4, depth=3),
-            self.Config(variables=6, premises=5, depth=3),
-        ][level]
+    presets = (
+        Config(variables=3, premises=2, depth=1),
+        Config(variables=3, premises=2, depth=2),
+        Config(variables=4, premises=3, depth=2),
+        Config(variables=5, premises=4, depth=3),
+        Config(variables=6, premises=5, depth=3),
+    )
+    bounded = "growing its sizes past the presets exhausts a fixed pool the generator draws from (names, letters or tables)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         variables, everything = _variable_tables(config.variables)

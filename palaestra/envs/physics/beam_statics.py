@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.task import Growth
 from palaestra.verifiers.assignments import read_assignment
 from palaestra.verifiers.numeric import format_decimal, format_number, max_fraction_digits, read_number, unit_spellings
 
@@ -54,14 +55,14 @@ class BeamStatics(Task):
         distributed_load: bool
         point_moment: bool
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(min_loads=1, max_loads=1, grid=2, overhangs=False, distributed_load=False, point_moment=False),
-            self.Config(min_loads=2, max_loads=3, grid=2, overhangs=False, distributed_load=False, point_moment=False),
-            self.Config(min_loads=2, max_loads=3, grid=2, overhangs=True, distributed_load=False, point_moment=False),
-            self.Config(min_loads=2, max_loads=3, grid=2, overhangs=True, distributed_load=True, point_moment=False),
-            self.Config(min_loads=3, max_loads=4, grid=4, overhangs=True, distributed_load=True, point_moment=True),
-        ][level]
+    presets = (
+        Config(min_loads=1, max_loads=1, grid=2, overhangs=False, distributed_load=False, point_moment=False),
+        Config(min_loads=2, max_loads=3, grid=2, overhangs=False, distributed_load=False, point_moment=False),
+        Config(min_loads=2, max_loads=3, grid=2, overhangs=True, distributed_load=False, point_moment=False),
+        Config(min_loads=2, max_loads=3, grid=2, overhangs=True, distributed_load=True, point_moment=False),
+        Config(min_loads=3, max_loads=4, grid=4, overhangs=True, distributed_load=True, point_moment=True),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         length = rng.randint(4, 15)

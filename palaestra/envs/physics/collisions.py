@@ -45,14 +45,14 @@ class Collisions(Task):
     class Config:
         kinds: tuple[str, ...]
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(("stick", "explosion")),
-            self.Config(("energy_lost", "stick_moving")),
-            self.Config(("elastic",)),
-            self.Config(("restitution", "pendulum")),
-            self.Config(("right_angle", "two_collisions")),
-        ][level]
+    presets = (
+        Config(("stick", "explosion")),
+        Config(("energy_lost", "stick_moving")),
+        Config(("elastic",)),
+        Config(("restitution", "pendulum")),
+        Config(("right_angle", "two_collisions")),
+    )
+    bounded = "its levels are kinds of problem (the `kinds` field changes kind), not a size a rule can grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         kind = rng.choice(config.kinds)

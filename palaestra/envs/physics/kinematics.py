@@ -75,6 +75,7 @@ class Kinematics(Task):
             self.Config(harder, **common, max_speed=30, max_acceleration=8, max_time=15, step=2, km_per_hour=True),
             self.Config(every, **common, max_speed=40, max_acceleration=9, max_time=20, step=4, km_per_hour=True),
         ][level]
+    bounded = "its difficulty measure stops growing with larger sizes past the presets (level 5 to 6)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         kind = rng.choice(config.kinds)

@@ -45,14 +45,14 @@ class ResistorNetwork(Task):
         series_parallel: bool  # built by series/parallel replacements (else a general graph)
         current: bool  # ask for a branch current with a battery across A and B
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(resistors=(2, 3), series_parallel=True, current=False),
-            self.Config(resistors=(4, 5), series_parallel=True, current=False),
-            self.Config(resistors=(6, 8), series_parallel=True, current=False),
-            self.Config(resistors=(5, 7), series_parallel=False, current=False),
-            self.Config(resistors=(6, 9), series_parallel=False, current=True),
-        ][level]
+    presets = (
+        Config(resistors=(2, 3), series_parallel=True, current=False),
+        Config(resistors=(4, 5), series_parallel=True, current=False),
+        Config(resistors=(6, 8), series_parallel=True, current=False),
+        Config(resistors=(5, 7), series_parallel=False, current=False),
+        Config(resistors=(6, 9), series_parallel=False, current=True),
+    )
+    bounded = "larger configs are infeasible for its generator (no valid problem in 1,000 draws past the presets)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         count = rng.randint(*config.resistors)

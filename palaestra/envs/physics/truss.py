@@ -26,6 +26,7 @@ from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
+from palaestra.core.task import Growth
 from palaestra.verifiers.normalize import strip_wrappers
 from palaestra.verifiers.numeric import read_exact
 from palaestra.verifiers.rationals import format_fraction, other_spellings
@@ -175,14 +176,14 @@ class TrussForces(Task):
         loads: tuple[int, int]
         sideways: bool
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config("triangle", (1, 1), (1, 1), False),
-            self.Config("pratt", (2, 2), (1, 2), False),
-            self.Config("howe", (3, 3), (2, 3), False),
-            self.Config("warren", (3, 4), (2, 3), False),
-            self.Config("pratt", (4, 4), (3, 4), True),
-        ][level]
+    presets = (
+        Config("triangle", (1, 1), (1, 1), False),
+        Config("pratt", (2, 2), (1, 2), False),
+        Config("howe", (3, 3), (2, 3), False),
+        Config("warren", (3, 4), (2, 3), False),
+        Config("pratt", (4, 4), (3, 4), True),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> tuple[Truss, dict[tuple[str, str], Fraction]] | None:

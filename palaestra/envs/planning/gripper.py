@@ -65,14 +65,14 @@ class Gripper(PlanTask):
         grippers: int
         optimal: bool
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(rooms=3, balls=4, grippers=2, optimal=False),
-            self.Config(rooms=3, balls=5, grippers=2, optimal=False),
-            self.Config(rooms=4, balls=5, grippers=2, optimal=True),
-            self.Config(rooms=4, balls=6, grippers=2, optimal=True),
-            self.Config(rooms=5, balls=7, grippers=3, optimal=True),
-        ][level]
+    presets = (
+        Config(rooms=3, balls=4, grippers=2, optimal=False),
+        Config(rooms=3, balls=5, grippers=2, optimal=False),
+        Config(rooms=4, balls=5, grippers=2, optimal=True),
+        Config(rooms=4, balls=6, grippers=2, optimal=True),
+        Config(rooms=5, balls=7, grippers=3, optimal=True),
+    )
+    bounded = "growing its sizes past the presets exhausts a fixed pool the generator draws from (names, letters or tables)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         rooms = [f"room{chr(ord('a') + i)}" for i in range(config.rooms)]

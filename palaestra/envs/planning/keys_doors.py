@@ -44,14 +44,14 @@ class KeysDoors(Task):
         doors: int
         loops: float
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(cell_rows=4, cell_cols=4, doors=1, loops=0.0),
-            self.Config(cell_rows=5, cell_cols=5, doors=1, loops=0.05),
-            self.Config(cell_rows=5, cell_cols=6, doors=2, loops=0.05),
-            self.Config(cell_rows=7, cell_cols=7, doors=2, loops=0.1),
-            self.Config(cell_rows=7, cell_cols=8, doors=3, loops=0.1),
-        ][level]
+    presets = (
+        Config(cell_rows=4, cell_cols=4, doors=1, loops=0.0),
+        Config(cell_rows=5, cell_cols=5, doors=1, loops=0.05),
+        Config(cell_rows=5, cell_cols=6, doors=2, loops=0.05),
+        Config(cell_rows=7, cell_cols=7, doors=2, loops=0.1),
+        Config(cell_rows=7, cell_cols=8, doors=3, loops=0.1),
+    )
+    bounded = "growing its sizes past the presets exhausts a fixed pool the generator draws from (names, letters or tables)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         grid, start, goal, plan = retry(lambda: _draw(rng, config), what="a maze whose doors and keys all matter")

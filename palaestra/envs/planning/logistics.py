@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from palaestra.core import Problem, register, retry
+from palaestra.core.task import Growth
 from palaestra.envs.planning.strips import Action, Domain, Instance, PlanTask, Schema
 
 
@@ -66,14 +67,14 @@ class Logistics(PlanTask):
         airplanes: int
         packages: int
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(cities=2, locations=2, airplanes=1, packages=2),
-            self.Config(cities=2, locations=3, airplanes=1, packages=3),
-            self.Config(cities=3, locations=2, airplanes=1, packages=4),
-            self.Config(cities=3, locations=2, airplanes=2, packages=5),
-            self.Config(cities=4, locations=3, airplanes=2, packages=6),
-        ][level]
+    presets = (
+        Config(cities=2, locations=2, airplanes=1, packages=2),
+        Config(cities=2, locations=3, airplanes=1, packages=3),
+        Config(cities=3, locations=2, airplanes=1, packages=4),
+        Config(cities=3, locations=2, airplanes=2, packages=5),
+        Config(cities=4, locations=3, airplanes=2, packages=6),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         cities = [f"city{c + 1}" for c in range(config.cities)]

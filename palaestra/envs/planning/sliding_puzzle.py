@@ -15,6 +15,7 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.solvers.simulate import Rules, SearchBudgetExceeded, shortest_plan
 from palaestra.verifiers.moves import read_tokens
 
@@ -39,14 +40,14 @@ class SlidingPuzzle(Task):
         optimal: bool
         min_distance: int  # the start is at least this many moves from the goal
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(side=3, walk=10, optimal=True, min_distance=4),
-            self.Config(side=3, walk=18, optimal=True, min_distance=8),
-            self.Config(side=3, walk=28, optimal=True, min_distance=12),
-            self.Config(side=4, walk=20, optimal=True, min_distance=12),
-            self.Config(side=4, walk=100, optimal=False, min_distance=20),
-        ][level]
+    presets = (
+        Config(side=3, walk=10, optimal=True, min_distance=4),
+        Config(side=3, walk=18, optimal=True, min_distance=8),
+        Config(side=3, walk=28, optimal=True, min_distance=12),
+        Config(side=4, walk=20, optimal=True, min_distance=12),
+        Config(side=4, walk=100, optimal=False, min_distance=20),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.side

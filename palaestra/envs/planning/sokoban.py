@@ -50,14 +50,14 @@ class Sokoban(Task):
         pulls: int  # boxes pulled in the backward walk (each one to three squares)
         min_pushes: int  # squares pulled in all, at least
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(rows=4, cols=5, boxes=1, walls=0.1, pulls=3, min_pushes=3),
-            self.Config(rows=5, cols=5, boxes=2, walls=0.12, pulls=4, min_pushes=4),
-            self.Config(rows=5, cols=6, boxes=2, walls=0.12, pulls=6, min_pushes=6),
-            self.Config(rows=6, cols=6, boxes=3, walls=0.12, pulls=6, min_pushes=7),
-            self.Config(rows=6, cols=7, boxes=3, walls=0.12, pulls=9, min_pushes=9),
-        ][level]
+    presets = (
+        Config(rows=4, cols=5, boxes=1, walls=0.1, pulls=3, min_pushes=3),
+        Config(rows=5, cols=5, boxes=2, walls=0.12, pulls=4, min_pushes=4),
+        Config(rows=5, cols=6, boxes=2, walls=0.12, pulls=6, min_pushes=6),
+        Config(rows=6, cols=6, boxes=3, walls=0.12, pulls=6, min_pushes=7),
+        Config(rows=6, cols=7, boxes=3, walls=0.12, pulls=9, min_pushes=9),
+    )
+    bounded = "its difficulty measure stops growing with larger sizes past the presets (level 4 to 5)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         grid, keeper, boxes, goals, plan = retry(lambda: _draw(rng, config), what="a Sokoban puzzle settled by search")

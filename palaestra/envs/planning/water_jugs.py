@@ -50,14 +50,14 @@ class WaterJugs(Task):
         min_steps: int  # the shortest solution takes between min_steps and max_steps steps
         max_steps: int
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(jugs=3, max_capacity=12, tap=True, goal="any", min_steps=2, max_steps=4),
-            self.Config(jugs=3, max_capacity=12, tap=False, goal="one", min_steps=4, max_steps=6),
-            self.Config(jugs=3, max_capacity=16, tap=False, goal="one", min_steps=6, max_steps=8),
-            self.Config(jugs=3, max_capacity=16, tap=True, goal="two", min_steps=7, max_steps=10),
-            self.Config(jugs=4, max_capacity=16, tap=False, goal="two", min_steps=8, max_steps=12),
-        ][level]
+    presets = (
+        Config(jugs=3, max_capacity=12, tap=True, goal="any", min_steps=2, max_steps=4),
+        Config(jugs=3, max_capacity=12, tap=False, goal="one", min_steps=4, max_steps=6),
+        Config(jugs=3, max_capacity=16, tap=False, goal="one", min_steps=6, max_steps=8),
+        Config(jugs=3, max_capacity=16, tap=True, goal="two", min_steps=7, max_steps=10),
+        Config(jugs=4, max_capacity=16, tap=False, goal="two", min_steps=8, max_steps=12),
+    )
+    bounded = "growing its sizes past the presets exhausts a fixed pool the generator draws from (names, letters or tables)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         names = NAMES[: config.jugs]

@@ -142,8 +142,8 @@ class Bayes(Task):
     class Config:
         stage: int
 
-    def config(self, level: int) -> Config:
-        return self.Config(level)
+    presets = (Config(stage=0), Config(stage=1), Config(stage=2), Config(stage=3), Config(stage=4))
+    bounded = "growing its sizes past the presets exhausts a fixed pool the generator draws from (names, letters or tables)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         question, value, weight = _LEVELS[config.stage](rng)

@@ -67,6 +67,7 @@ class ExactProbability(Task):
             self.Config(every, dice=(4, 4), coins=(8, 12), biased=True, urn_colours=(4, 5), draws=(4, 6),
                         hard_events=True),
         ][level]
+    bounded = "its difficulty measure stops growing with larger sizes past the presets (level 4 to 5)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         setting = rng.choice(config.settings)

@@ -208,14 +208,14 @@ class ExpectedValue(Task):
     class Config:
         kinds: tuple[str, ...]
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(("table_mean", "dice_sum", "linear_table")),
-            self.Config(("extreme", "game", "red_count")),
-            self.Config(("distinct_faces", "first_red", "table_variance")),
-            self.Config(("until_success", "two_in_a_row", "coupons")),
-            self.Config(("max_three", "reroll", "total_before_one")),
-        ][level]
+    presets = (
+        Config(("table_mean", "dice_sum", "linear_table")),
+        Config(("extreme", "game", "red_count")),
+        Config(("distinct_faces", "first_red", "table_variance")),
+        Config(("until_success", "two_in_a_row", "coupons")),
+        Config(("max_three", "reroll", "total_before_one")),
+    )
+    bounded = "its levels are kinds of problem (the `kinds` field changes kind), not a size a rule can grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         kind = rng.choice(config.kinds)

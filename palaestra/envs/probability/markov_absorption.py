@@ -23,6 +23,7 @@ from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
+from palaestra.core.task import Growth
 from palaestra.envs.probability.common import exact_corruptions, exact_spellings, verdict_exact
 from palaestra.verifiers.rationals import format_fraction
 
@@ -129,14 +130,14 @@ class MarkovAbsorption(Task):
         absorbing: int
         kinds: tuple[str, ...]  # probability | steps | visits
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(0, 2, ("probability",)),
-            self.Config(2, 2, ("probability",)),
-            self.Config(3, 2, ("steps",)),
-            self.Config(4, 2, ("probability", "steps")),
-            self.Config(5, 3, ("visits", "probability")),
-        ][level]
+    presets = (
+        Config(0, 2, ("probability",)),
+        Config(2, 2, ("probability",)),
+        Config(3, 2, ("steps",)),
+        Config(4, 2, ("probability", "steps")),
+        Config(5, 3, ("visits", "probability")),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         kind = rng.choice(config.kinds)

@@ -66,20 +66,19 @@ class OutputPrediction(Task):
         max_lines: int  # printed lines allowed
         max_int: int  # magnitude bound on every integer value
 
-    def config(self, level: int) -> Config:
-        c = self.Config
-        return [
-            c(statements=4, max_depth=1, loops=False, strings=False, lists=False, whiles=False, functions=0,
+    presets = (
+        Config(statements=4, max_depth=1, loops=False, strings=False, lists=False, whiles=False, functions=0,
               min_steps=0, max_steps=20, max_lines=3, max_int=1_000),
-            c(statements=5, max_depth=1, loops=True, strings=True, lists=False, whiles=False, functions=0,
+        Config(statements=5, max_depth=1, loops=True, strings=True, lists=False, whiles=False, functions=0,
               min_steps=8, max_steps=60, max_lines=5, max_int=10_000),
-            c(statements=6, max_depth=2, loops=True, strings=True, lists=True, whiles=False, functions=0,
+        Config(statements=6, max_depth=2, loops=True, strings=True, lists=True, whiles=False, functions=0,
               min_steps=16, max_steps=120, max_lines=6, max_int=100_000),
-            c(statements=7, max_depth=2, loops=True, strings=True, lists=True, whiles=True, functions=1,
+        Config(statements=7, max_depth=2, loops=True, strings=True, lists=True, whiles=True, functions=1,
               min_steps=40, max_steps=200, max_lines=8, max_int=1_000_000),
-            c(statements=9, max_depth=3, loops=True, strings=True, lists=True, whiles=True, functions=2,
+        Config(statements=9, max_depth=3, loops=True, strings=True, lists=True, whiles=True, functions=2,
               min_steps=80, max_steps=350, max_lines=10, max_int=1_000_000),
-        ][level]
+    )
+    bounded = "past the presets its generator or oracle gets too slow (a few problems took over 40 s)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> tuple[list[Node], _Machine] | None:

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
+from palaestra.core.task import Growth
 from palaestra.envs.puzzles.common import CNF, PROOF_BUDGET, BudgetExhausted, ProofSolver, prune_clues, read_marks
 
 Cell = tuple[int, int]
@@ -46,14 +47,14 @@ class Battleships(Task):
         size: int
         fleet: tuple[int, ...]  # ship lengths, longest first
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(size=6, fleet=(3, 2, 1, 1)),
-            self.Config(size=7, fleet=(3, 2, 2, 1, 1)),
-            self.Config(size=8, fleet=(4, 3, 2, 1, 1, 1)),
-            self.Config(size=9, fleet=(4, 3, 2, 2, 1, 1, 1)),
-            self.Config(size=10, fleet=(4, 3, 2, 2, 1, 1, 1)),
-        ][level]
+    presets = (
+        Config(size=6, fleet=(3, 2, 1, 1)),
+        Config(size=7, fleet=(3, 2, 2, 1, 1)),
+        Config(size=8, fleet=(4, 3, 2, 1, 1, 1)),
+        Config(size=9, fleet=(4, 3, 2, 2, 1, 1, 1)),
+        Config(size=10, fleet=(4, 3, 2, 2, 1, 1, 1)),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.size

@@ -48,14 +48,14 @@ class Binairo(Task):
         size: int  # even grid side
         min_givens: float  # stop removing givens once this share of the cells remains
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(size=6, min_givens=0.4),
-            self.Config(size=8, min_givens=0.35),  # not 6x6 minimal: only 4,140 full 6x6 grids exist
-            self.Config(size=8, min_givens=0.0),
-            self.Config(size=10, min_givens=0.35),
-            self.Config(size=10, min_givens=0.0),
-        ][level]
+    presets = (
+        Config(size=6, min_givens=0.4),
+        Config(size=8, min_givens=0.35),  # not 6x6 minimal: only 4,140 full 6x6 grids exist
+        Config(size=8, min_givens=0.0),
+        Config(size=10, min_givens=0.35),
+        Config(size=10, min_givens=0.0),
+    )
+    bounded = "larger configs are infeasible for its generator (no valid problem in 1,000 draws past the presets)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.size

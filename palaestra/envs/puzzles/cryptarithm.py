@@ -22,6 +22,7 @@ import numpy as np
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
+from palaestra.core.task import Growth
 from palaestra.envs.puzzles.common import read_values
 from palaestra.solvers.sat import CNF, BudgetExhausted, count_solutions
 from palaestra.verifiers.numeric import read_integer
@@ -44,14 +45,14 @@ class Cryptarithm(Task):
         digits: tuple[int, int]  # digits per addend, drawn from this range
         max_hints: int  # letters whose digit may be given, at most
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(addends=2, digits=(2, 3), max_hints=3),
-            self.Config(addends=2, digits=(3, 4), max_hints=2),
-            self.Config(addends=2, digits=(4, 5), max_hints=1),
-            self.Config(addends=3, digits=(4, 5), max_hints=1),
-            self.Config(addends=2, digits=(6, 7), max_hints=0),
-        ][level]
+    presets = (
+        Config(addends=2, digits=(2, 3), max_hints=3),
+        Config(addends=2, digits=(3, 4), max_hints=2),
+        Config(addends=2, digits=(4, 5), max_hints=1),
+        Config(addends=3, digits=(4, 5), max_hints=1),
+        Config(addends=2, digits=(6, 7), max_hints=0),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         words, total, mapping, hints = retry(lambda: _draw(rng, config), what="an addition with one solution")

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
+from palaestra.core.task import Growth
 from palaestra.envs.puzzles.common import (
     CNF,
     NEIGHBOURS,
@@ -56,14 +57,14 @@ class Hitori(Task):
         size: int
         shade_share: float  # chance a cell that may be shaded is shaded when the shading is drawn
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(size=4, shade_share=0.35),
-            self.Config(size=5, shade_share=0.4),
-            self.Config(size=6, shade_share=0.45),
-            self.Config(size=7, shade_share=0.5),
-            self.Config(size=8, shade_share=0.5),
-        ][level]
+    presets = (
+        Config(size=4, shade_share=0.35),
+        Config(size=5, shade_share=0.4),
+        Config(size=6, shade_share=0.45),
+        Config(size=7, shade_share=0.5),
+        Config(size=8, shade_share=0.5),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.size

@@ -59,14 +59,14 @@ class KenKen(Task):
         cage_sizes: tuple[int, ...]  # drawn with these weights...
         weights: tuple[int, ...]
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(size=4, cage_sizes=(1, 2, 3), weights=(1, 4, 2)),
-            self.Config(size=5, cage_sizes=(1, 2, 3), weights=(1, 4, 3)),
-            self.Config(size=6, cage_sizes=(1, 2, 3, 4), weights=(1, 5, 4, 1)),
-            self.Config(size=7, cage_sizes=(1, 2, 3, 4), weights=(1, 6, 4, 1)),
-            self.Config(size=8, cage_sizes=(1, 2, 3, 4), weights=(1, 5, 4, 2)),
-        ][level]
+    presets = (
+        Config(size=4, cage_sizes=(1, 2, 3), weights=(1, 4, 2)),
+        Config(size=5, cage_sizes=(1, 2, 3), weights=(1, 4, 3)),
+        Config(size=6, cage_sizes=(1, 2, 3, 4), weights=(1, 5, 4, 1)),
+        Config(size=7, cage_sizes=(1, 2, 3, 4), weights=(1, 6, 4, 1)),
+        Config(size=8, cage_sizes=(1, 2, 3, 4), weights=(1, 5, 4, 2)),
+    )
+    bounded = "growing its sizes past the presets exhausts a fixed pool the generator draws from (names, letters or tables)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.size

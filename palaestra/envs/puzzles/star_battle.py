@@ -57,14 +57,14 @@ class StarBattle(Task):
         size: int
         stars: int  # per row, column and region
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(size=5, stars=1),
-            self.Config(size=6, stars=1),
-            self.Config(size=7, stars=1),
-            self.Config(size=8, stars=1),
-            self.Config(size=9, stars=2),
-        ][level]
+    presets = (
+        Config(size=5, stars=1),
+        Config(size=6, stars=1),
+        Config(size=7, stars=1),
+        Config(size=8, stars=1),
+        Config(size=9, stars=2),
+    )
+    bounded = "larger configs are infeasible for its generator (no valid problem in 1,000 draws past the presets)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n, k = config.size, config.stars

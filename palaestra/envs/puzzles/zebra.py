@@ -58,14 +58,14 @@ class Zebra(Task):
         houses: int
         attributes: int
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(houses=3, attributes=3),
-            self.Config(houses=4, attributes=3),
-            self.Config(houses=4, attributes=4),
-            self.Config(houses=5, attributes=5),
-            self.Config(houses=6, attributes=6),
-        ][level]
+    presets = (
+        Config(houses=3, attributes=3),
+        Config(houses=4, attributes=3),
+        Config(houses=4, attributes=4),
+        Config(houses=5, attributes=5),
+        Config(houses=6, attributes=6),
+    )
+    bounded = "growing its sizes past the presets exhausts a fixed pool the generator draws from (names, letters or tables)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n, k = config.houses, config.attributes

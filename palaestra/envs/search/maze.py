@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.task import Growth
 from palaestra.generators.grids import MOVES, cell_distances, random_maze
 from palaestra.solvers.simulate import Rules
 
@@ -46,14 +47,14 @@ class Maze(Task):
         cell_cols: int
         extra_openings: float  # fraction of the remaining inner walls knocked out, making loops
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(cell_rows=4, cell_cols=4, extra_openings=0.0),
-            self.Config(cell_rows=5, cell_cols=6, extra_openings=0.05),
-            self.Config(cell_rows=7, cell_cols=7, extra_openings=0.1),
-            self.Config(cell_rows=9, cell_cols=10, extra_openings=0.15),
-            self.Config(cell_rows=12, cell_cols=12, extra_openings=0.2),
-        ][level]
+    presets = (
+        Config(cell_rows=4, cell_cols=4, extra_openings=0.0),
+        Config(cell_rows=5, cell_cols=6, extra_openings=0.05),
+        Config(cell_rows=7, cell_cols=7, extra_openings=0.1),
+        Config(cell_rows=9, cell_cols=10, extra_openings=0.15),
+        Config(cell_rows=12, cell_cols=12, extra_openings=0.2),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         cols = config.cell_cols

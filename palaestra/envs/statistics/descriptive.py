@@ -21,6 +21,7 @@ from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
+from palaestra.core.task import Growth
 from palaestra.verifiers.expressions import Surd
 from palaestra.verifiers.radicals import format_radical, radical_spellings, read_radical
 
@@ -59,16 +60,16 @@ class Descriptive(Task):
         size: tuple[int, int]  # observations
         top: int  # values in [0, top]
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(kinds=("mean", "median", "range"), size=(5, 7), top=30),
-            self.Config(kinds=("mean", "median", "mode", "table_mean"), size=(6, 10), top=50),
-            self.Config(kinds=("population_variance", "sample_variance", "table_mean", "median"), size=(5, 9), top=30),
-            self.Config(kinds=("population_sd", "sample_sd", "mad", "population_variance", "target_mean"),
+    presets = (
+        Config(kinds=("mean", "median", "range"), size=(5, 7), top=30),
+        Config(kinds=("mean", "median", "mode", "table_mean"), size=(6, 10), top=50),
+        Config(kinds=("population_variance", "sample_variance", "table_mean", "median"), size=(5, 9), top=30),
+        Config(kinds=("population_sd", "sample_sd", "mad", "population_variance", "target_mean"),
                         size=(6, 10), top=40),
-            self.Config(kinds=("population_sd", "sample_sd", "table_variance", "z_score", "target_mean"),
+        Config(kinds=("population_sd", "sample_sd", "table_variance", "z_score", "target_mean"),
                         size=(8, 12), top=60),
-        ][level]
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         kind = rng.choice(config.kinds)

@@ -20,6 +20,7 @@ from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
+from palaestra.core.task import Growth
 from palaestra.verifiers.expressions import Surd
 from palaestra.verifiers.formulas import read_formula
 from palaestra.verifiers.polynomials import to_polynomial
@@ -44,14 +45,14 @@ class Regression(Task):
         points: tuple[int, int]
         top: int  # coordinates in [0, top]
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(("slope",), points=(4, 5), top=12),
-            self.Config(("line",), points=(4, 6), top=15),
-            self.Config(("predict", "r_squared"), points=(5, 6), top=20),
-            self.Config(("r", "residual"), points=(5, 7), top=20),
-            self.Config(("x_on_y", "through_origin", "r"), points=(7, 9), top=30),
-        ][level]
+    presets = (
+        Config(("slope",), points=(4, 5), top=12),
+        Config(("line",), points=(4, 6), top=15),
+        Config(("predict", "r_squared"), points=(5, 6), top=20),
+        Config(("r", "residual"), points=(5, 7), top=20),
+        Config(("x_on_y", "through_origin", "r"), points=(7, 9), top=30),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         kind = rng.choice(config.kinds)

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.verifiers.normalize import read_with_tail
 
 _VOWELS = frozenset("aeiouAEIOU")
@@ -43,14 +44,14 @@ class Compose(Task):
         max_output: int  # longest intermediate string allowed
         mixed_case: bool  # whether the input mixes upper- and lowercase letters
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(depth=1, min_length=5, max_length=7, max_output=16, mixed_case=False),
-            self.Config(depth=2, min_length=6, max_length=8, max_output=20, mixed_case=False),
-            self.Config(depth=3, min_length=7, max_length=10, max_output=24, mixed_case=False),
-            self.Config(depth=4, min_length=9, max_length=12, max_output=28, mixed_case=True),
-            self.Config(depth=6, min_length=10, max_length=14, max_output=32, mixed_case=True),
-        ][level]
+    presets = (
+        Config(depth=1, min_length=5, max_length=7, max_output=16, mixed_case=False),
+        Config(depth=2, min_length=6, max_length=8, max_output=20, mixed_case=False),
+        Config(depth=3, min_length=7, max_length=10, max_output=24, mixed_case=False),
+        Config(depth=4, min_length=9, max_length=12, max_output=28, mixed_case=True),
+        Config(depth=6, min_length=10, max_length=14, max_output=32, mixed_case=True),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> tuple[str, list[Call], str] | None:

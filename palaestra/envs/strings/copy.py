@@ -23,6 +23,7 @@ import string
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.verifiers.normalize import read_with_tail
 
 _FIRST = "abcdefgh"  # level 0 draws from few letters so that even guessing is sometimes right
@@ -75,14 +76,14 @@ class Copy(Task):
         alphabet: str
         operations: tuple[str, ...]
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(1, 1, _FIRST, ("copy",)),
-            self.Config(3, 4, _LOWER, ("copy",)),
-            self.Config(4, 6, _LOWER_DIGITS, ("copy", "reverse")),
-            self.Config(5, 8, _ANY, ("reverse", "upper", "swapcase", "double")),
-            self.Config(8, 12, _ANY, ("reverse", "swapcase", "double", "sort")),
-        ][level]
+    presets = (
+        Config(1, 1, _FIRST, ("copy",)),
+        Config(3, 4, _LOWER, ("copy",)),
+        Config(4, 6, _LOWER_DIGITS, ("copy", "reverse")),
+        Config(5, 8, _ANY, ("reverse", "upper", "swapcase", "double")),
+        Config(8, 12, _ANY, ("reverse", "swapcase", "double", "sort")),
+    )
+    growth = Growth()
 
     def space_size(self, level: int) -> int | None:
         """Level 0 copies one of its 8 letters: 8 problems (the CPU demo's smoke task)."""

@@ -54,14 +54,14 @@ class Cipher(Task):
         crib: str  # "first word", "some word", "first letters", "words"
         key_length: tuple[int, int]  # Vigenère only
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(cipher="caesar", words=(4, 5), crib="first word", key_length=(1, 1)),
-            self.Config(cipher="caesar", words=(6, 7), crib="some word", key_length=(1, 1)),
-            self.Config(cipher="affine", words=(6, 7), crib="first word", key_length=(1, 1)),
-            self.Config(cipher="vigenere", words=(8, 9), crib="first letters", key_length=(3, 6)),
-            self.Config(cipher="substitution", words=(7, 9), crib="words", key_length=(1, 1)),
-        ][level]
+    presets = (
+        Config(cipher="caesar", words=(4, 5), crib="first word", key_length=(1, 1)),
+        Config(cipher="caesar", words=(6, 7), crib="some word", key_length=(1, 1)),
+        Config(cipher="affine", words=(6, 7), crib="first word", key_length=(1, 1)),
+        Config(cipher="vigenere", words=(8, 9), crib="first letters", key_length=(3, 6)),
+        Config(cipher="substitution", words=(7, 9), crib="words", key_length=(1, 1)),
+    )
+    bounded = "its difficulty measure stops growing with larger sizes past the presets (level 5 to 6)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> dict | None:

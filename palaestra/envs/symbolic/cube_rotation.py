@@ -16,6 +16,7 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.verifiers.choices import read_option
 
 FACES = ("top", "bottom", "front", "back", "left", "right")
@@ -64,6 +65,7 @@ class CubeRotation(Task):
             self.Config(moves=(6, 7), kinds=every),
             self.Config(moves=(8, 10), kinds=every),
         ][level]
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> tuple[dict[str, str], list[str], dict[str, str], str] | None:

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.verifiers.blocks import read_grid
 from palaestra.verifiers.normalize import read_with_tail
 
@@ -37,14 +38,14 @@ class ElementaryCa(Task):
         wrap: bool  # the row wraps around (else cells beyond the ends are 0)
         table: bool  # the rule's table is spelled out
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(width=8, steps=1, wrap=False, table=True),
-            self.Config(width=10, steps=2, wrap=False, table=True),
-            self.Config(width=12, steps=3, wrap=True, table=False),
-            self.Config(width=14, steps=4, wrap=True, table=False),
-            self.Config(width=16, steps=6, wrap=True, table=False),
-        ][level]
+    presets = (
+        Config(width=8, steps=1, wrap=False, table=True),
+        Config(width=10, steps=2, wrap=False, table=True),
+        Config(width=12, steps=3, wrap=True, table=False),
+        Config(width=14, steps=4, wrap=True, table=False),
+        Config(width=16, steps=6, wrap=True, table=False),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> tuple[int, str, str] | None:

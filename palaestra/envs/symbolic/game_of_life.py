@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.verifiers.blocks import read_grid
 from palaestra.verifiers.normalize import read_with_tail
 
@@ -47,14 +48,14 @@ class GameOfLife(Task):
         rules: tuple[str, ...]
         wrap: bool
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(rows=5, cols=5, generations=1, rules=("B3/S23",), wrap=False),
-            self.Config(rows=6, cols=6, generations=2, rules=("B3/S23",), wrap=False),
-            self.Config(rows=7, cols=7, generations=2, rules=("B3/S23", "B36/S23", "B34/S34"), wrap=True),
-            self.Config(rows=8, cols=8, generations=3, rules=tuple(RULES), wrap=True),
-            self.Config(rows=10, cols=10, generations=4, rules=tuple(RULES), wrap=True),
-        ][level]
+    presets = (
+        Config(rows=5, cols=5, generations=1, rules=("B3/S23",), wrap=False),
+        Config(rows=6, cols=6, generations=2, rules=("B3/S23",), wrap=False),
+        Config(rows=7, cols=7, generations=2, rules=("B3/S23", "B36/S23", "B34/S34"), wrap=True),
+        Config(rows=8, cols=8, generations=3, rules=tuple(RULES), wrap=True),
+        Config(rows=10, cols=10, generations=4, rules=tuple(RULES), wrap=True),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> tuple[str, list[str], list[str]] | None:

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.verifiers.normalize import read_with_tail, strip_wrappers, unify
 
 MAX_TERM_CHARS = 2_000
@@ -40,14 +41,14 @@ class LambdaReduction(Task):
         steps: tuple[int, int]  # normal-order steps to the normal form
         max_normal: int  # nodes of the normal form, at most
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(size=8, steps=(1, 3), max_normal=7),
-            self.Config(size=10, steps=(2, 4), max_normal=9),
-            self.Config(size=12, steps=(3, 6), max_normal=12),
-            self.Config(size=15, steps=(5, 9), max_normal=14),
-            self.Config(size=19, steps=(7, 14), max_normal=16),
-        ][level]
+    presets = (
+        Config(size=8, steps=(1, 3), max_normal=7),
+        Config(size=10, steps=(2, 4), max_normal=9),
+        Config(size=12, steps=(3, 6), max_normal=12),
+        Config(size=15, steps=(5, 9), max_normal=14),
+        Config(size=19, steps=(7, 14), max_normal=16),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> tuple[Term, Term, int] | None:

@@ -102,14 +102,14 @@ class ListFunctions(Task):
             raise ValueError(f"domain must be one of {DOMAINS}, got {domain!r}")
         self.domain = domain
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(depth=1, examples=3, length=(4, 6), high=9, rows=ROWS.config(0)),
-            self.Config(depth=2, examples=3, length=(4, 6), high=9, rows=ROWS.config(1)),
-            self.Config(depth=2, examples=4, length=(5, 8), high=15, rows=ROWS.config(2)),
-            self.Config(depth=3, examples=4, length=(5, 8), high=15, rows=ROWS.config(3)),
-            self.Config(depth=3, examples=5, length=(6, 9), high=20, rows=ROWS.config(4)),
-        ][level]
+    presets = (
+        Config(depth=1, examples=3, length=(4, 6), high=9, rows=ROWS.config(0)),
+        Config(depth=2, examples=3, length=(4, 6), high=9, rows=ROWS.config(1)),
+        Config(depth=2, examples=4, length=(5, 8), high=15, rows=ROWS.config(2)),
+        Config(depth=3, examples=4, length=(5, 8), high=15, rows=ROWS.config(3)),
+        Config(depth=3, examples=5, length=(6, 9), high=20, rows=ROWS.config(4)),
+    )
+    bounded = "past the presets its generator or oracle gets too slow (a few problems took over 40 s)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         if (self.domain or rng.choice(DOMAINS)) == "rows":

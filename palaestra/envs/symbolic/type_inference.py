@@ -52,17 +52,17 @@ class TypeInference(Task):
         features: tuple[str, ...]  # constructs beyond fun and application
         polymorphic: bool  # the type must contain a type variable
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(size=(7, 9), features=("int", "bool", "add", "not", "if", "pair", "fst", "snd"),
+    presets = (
+        Config(size=(7, 9), features=("int", "bool", "add", "not", "if", "pair", "fst", "snd"),
                         polymorphic=False),
-            self.Config(size=(9, 11), features=("int", "bool", "add", "not", "if", "pair"), polymorphic=True),
-            self.Config(size=(11, 13), features=("int", "bool", "add", "if", "pair", "fst", "snd"), polymorphic=True),
-            self.Config(size=(13, 16), features=("int", "bool", "add", "not", "if", "pair", "fst", "snd", "let"),
+        Config(size=(9, 11), features=("int", "bool", "add", "not", "if", "pair"), polymorphic=True),
+        Config(size=(11, 13), features=("int", "bool", "add", "if", "pair", "fst", "snd"), polymorphic=True),
+        Config(size=(13, 16), features=("int", "bool", "add", "not", "if", "pair", "fst", "snd", "let"),
                         polymorphic=True),
-            self.Config(size=(16, 20), features=("int", "bool", "add", "not", "if", "pair", "fst", "snd", "let"),
+        Config(size=(16, 20), features=("int", "bool", "add", "not", "if", "pair", "fst", "snd", "let"),
                         polymorphic=True),
-        ][level]
+    )
+    bounded = "larger configs are infeasible for its generator (no valid problem in 1,000 draws past the presets)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> tuple[Expr, Type] | None:

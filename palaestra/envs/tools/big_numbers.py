@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import Problem, Verdict, register
+from palaestra.core.task import Growth
 from palaestra.envs.tools.common import ToolTask, example_not, tool_call
 from palaestra.verifiers.numeric import grade_number
 
@@ -37,9 +38,14 @@ class BigNumbers(ToolTask):
     class Config:
         digits: tuple[int, int]  # range of the digit count of the largest number involved
 
-    def config(self, level: int) -> Config:
-        return [self.Config((40, 120)), self.Config((150, 400)), self.Config((500, 1500)),
-                self.Config((2000, 4000)), self.Config((4500, 8000))][level]
+    presets = (
+        Config((40, 120)),
+        Config((150, 400)),
+        Config((500, 1500)),
+        Config((2000, 4000)),
+        Config((4500, 8000)),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         kind = rng.choice(KINDS)

@@ -15,6 +15,7 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Verdict, register
+from palaestra.core.task import Growth
 from palaestra.envs.tools import qa
 from palaestra.envs.tools.common import ToolTask
 from palaestra.generators import knowledge
@@ -35,14 +36,14 @@ class ComparisonQa(ToolTask):
         hops: int  # relations naming each compared entity (0: by name)
         corpus: CorpusParams
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(0, qa.corpus_params(people=16, noise=0.0)),
-            self.Config(0, qa.corpus_params(people=24, noise=0.4)),
-            self.Config(1, qa.corpus_params(people=32, noise=0.5)),
-            self.Config(1, qa.corpus_params(people=48, noise=0.8)),
-            self.Config(2, qa.corpus_params(people=56, noise=1.0, facts_per_document=2)),
-        ][level]
+    presets = (
+        Config(0, qa.corpus_params(people=16, noise=0.0)),
+        Config(0, qa.corpus_params(people=24, noise=0.4)),
+        Config(1, qa.corpus_params(people=32, noise=0.5)),
+        Config(1, qa.corpus_params(people=48, noise=0.8)),
+        Config(2, qa.corpus_params(people=56, noise=1.0, facts_per_document=2)),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         seed, world, question = qa.draw_question(

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import Problem, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.envs.tools.common import ToolTask, example_not, tool_call
 from palaestra.verifiers.numeric import grade_number
 
@@ -42,10 +43,14 @@ class CountByProgram(ToolTask):
         total: tuple[int, int]  # the number written as an ordered sum
         items: tuple[int, int]  # in the subset-sum list
 
-    def config(self, level: int) -> Config:
-        return [self.Config((3, 4), (6, 8), (10, 16), (10, 12)), self.Config((5, 6), (10, 14), (20, 30), (14, 18)),
-                self.Config((7, 8), (16, 22), (35, 50), (20, 24)), self.Config((10, 12), (25, 35), (60, 90), (26, 30)),
-                self.Config((14, 16), (40, 60), (100, 150), (32, 40))][level]
+    presets = (
+        Config((3, 4), (6, 8), (10, 16), (10, 12)),
+        Config((5, 6), (10, 14), (20, 30), (14, 18)),
+        Config((7, 8), (16, 22), (35, 50), (20, 24)),
+        Config((10, 12), (25, 35), (60, 90), (26, 30)),
+        Config((14, 16), (40, 60), (100, 150), (32, 40)),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         kind = rng.choice(KINDS)

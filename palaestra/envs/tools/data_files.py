@@ -58,14 +58,14 @@ class DataFiles(ToolTask):
         kinds: tuple[str, ...]
         dirty: bool
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config((150, 250), 40, ("count_region", "count_product_quantity"), False),
-            self.Config((400, 700), 80, ("count_product_quantity", "revenue_product_month"), False),
-            self.Config((900, 1400), 150, ("revenue_product_month", "customers_both"), False),
-            self.Config((1600, 2200), 200, ("top_customer", "quantity_region_quarter"), True),
-            self.Config((2500, 3000), 250, ("revenue_city_segment", "quantity_region_quarter"), True),
-        ][level]
+    presets = (
+        Config((150, 250), 40, ("count_region", "count_product_quantity"), False),
+        Config((400, 700), 80, ("count_product_quantity", "revenue_product_month"), False),
+        Config((900, 1400), 150, ("revenue_product_month", "customers_both"), False),
+        Config((1600, 2200), 200, ("top_customer", "quantity_region_quarter"), True),
+        Config((2500, 3000), 250, ("revenue_city_segment", "quantity_region_quarter"), True),
+    )
+    bounded = "its difficulty measure stops growing with larger sizes past the presets (level 6 to 7)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         kind = rng.choice(config.kinds)

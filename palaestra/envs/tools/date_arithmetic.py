@@ -46,14 +46,14 @@ class DateArithmetic(ToolTask):
         # (kind, size range): days spanned; years for friday13, business days for add_business_days
         kinds: tuple[tuple[str, tuple[int, int]], ...]
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config((("add_days", (10, 400)), ("days_between", (10, 400)))),
-            self.Config((("add_days", (1000, 30000)), ("nth_weekday", (0, 0)))),
-            self.Config((("weekdays_between", (60, 600)), ("friday13", (2, 8)))),
-            self.Config((("weekdays_holidays", (300, 1500)), ("friday13", (10, 30)))),
-            self.Config((("add_business_days", (200, 800)), ("weekdays_holidays", (2000, 8000)))),
-        ][level]
+    presets = (
+        Config((("add_days", (10, 400)), ("days_between", (10, 400)))),
+        Config((("add_days", (1000, 30000)), ("nth_weekday", (0, 0)))),
+        Config((("weekdays_between", (60, 600)), ("friday13", (2, 8)))),
+        Config((("weekdays_holidays", (300, 1500)), ("friday13", (10, 30)))),
+        Config((("add_business_days", (200, 800)), ("weekdays_holidays", (2000, 8000)))),
+    )
+    bounded = "its levels are kinds of problem (the `kinds` field changes kind), not a size a rule can grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         kind, size = rng.choice(config.kinds)

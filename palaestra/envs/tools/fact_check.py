@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import GenerationError, Problem, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.envs.tools import qa
 from palaestra.envs.tools.common import ToolTask
 from palaestra.generators import knowledge
@@ -41,14 +42,14 @@ class FactCheck(ToolTask):
         contested: bool  # the claim's fact is contradicted by an unverified document
         corpus: CorpusParams
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(1, False, qa.corpus_params(people=16, noise=0.0)),
-            self.Config(1, True, qa.corpus_params(people=24, noise=0.5)),
-            self.Config(2, True, qa.corpus_params(people=32, noise=0.6)),
-            self.Config(2, True, qa.corpus_params(people=40, noise=0.8, facts_per_document=2)),
-            self.Config(3, True, qa.corpus_params(people=48, noise=1.0, facts_per_document=2)),
-        ][level]
+    presets = (
+        Config(1, False, qa.corpus_params(people=16, noise=0.0)),
+        Config(1, True, qa.corpus_params(people=24, noise=0.5)),
+        Config(2, True, qa.corpus_params(people=32, noise=0.6)),
+        Config(2, True, qa.corpus_params(people=40, noise=0.8, facts_per_document=2)),
+        Config(3, True, qa.corpus_params(people=48, noise=1.0, facts_per_document=2)),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         truth = rng.random() < 0.5

@@ -35,14 +35,14 @@ class MultiHopQa(ToolTask):
         corpus: CorpusParams
         budget: int
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(1, qa.corpus_params(people=16, noise=0.0), 6),
-            self.Config(2, qa.corpus_params(people=24, noise=0.3), 8),
-            self.Config(3, qa.corpus_params(people=32, noise=0.5), 10),
-            self.Config(4, qa.corpus_params(people=40, noise=0.7), 12),
-            self.Config(4, qa.corpus_params(people=64, noise=1.0, facts_per_document=2), 12),
-        ][level]
+    presets = (
+        Config(1, qa.corpus_params(people=16, noise=0.0), 6),
+        Config(2, qa.corpus_params(people=24, noise=0.3), 8),
+        Config(3, qa.corpus_params(people=32, noise=0.5), 10),
+        Config(4, qa.corpus_params(people=40, noise=0.7), 12),
+        Config(4, qa.corpus_params(people=64, noise=1.0, facts_per_document=2), 12),
+    )
+    bounded = "past the presets its problems are not valid: ValueError"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         seed, world, question = qa.draw_question(

@@ -40,14 +40,14 @@ class RootFinding(ToolTask):
         kinds: tuple[str, ...]
         places: int
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(2, ("power",), 4),
-            self.Config(3, ("power",), 6),
-            self.Config(3, TERMS, 7),
-            self.Config(4, TERMS, 8),
-            self.Config(5, TERMS, 10),
-        ][level]
+    presets = (
+        Config(2, ("power",), 4),
+        Config(3, ("power",), 6),
+        Config(3, TERMS, 7),
+        Config(4, TERMS, 8),
+        Config(5, TERMS, 10),
+    )
+    bounded = "larger configs are infeasible for its generator (no valid problem in 1,000 draws past the presets)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> dict[str, Any] | None:

@@ -15,6 +15,7 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.envs.tools import qa
 from palaestra.envs.tools.common import ToolTask, example_not, tool_call
 from palaestra.generators import knowledge
@@ -39,14 +40,14 @@ class SearchCalculate(ToolTask):
         max_hops: int  # relations before the numeric attribute
         corpus: CorpusParams
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(2, 0, qa.corpus_params(people=16, noise=0.0)),
-            self.Config(3, 0, qa.corpus_params(people=24, noise=0.3)),
-            self.Config(3, 1, qa.corpus_params(people=32, noise=0.5)),
-            self.Config(4, 1, qa.corpus_params(people=40, noise=0.7)),
-            self.Config(5, 2, qa.corpus_params(people=48, noise=1.0)),
-        ][level]
+    presets = (
+        Config(2, 0, qa.corpus_params(people=16, noise=0.0)),
+        Config(3, 0, qa.corpus_params(people=24, noise=0.3)),
+        Config(3, 1, qa.corpus_params(people=32, noise=0.5)),
+        Config(4, 1, qa.corpus_params(people=40, noise=0.7)),
+        Config(5, 2, qa.corpus_params(people=48, noise=1.0)),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def ask(world: World) -> dict:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import Problem, Verdict, register
+from palaestra.core.task import Growth
 from palaestra.envs.tools.common import ToolTask, example_not, tool_call
 from palaestra.verifiers.numeric import grade_number
 
@@ -44,14 +45,14 @@ class Simulation(ToolTask):
         ca_steps: tuple[int, int]
         josephus: tuple[int, int]
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config((100, 400), 16, (8, 24), (40, 400)),
-            self.Config((500, 1500), 24, (30, 60), (500, 1500)),
-            self.Config((2000, 5000), 32, (60, 150), (2000, 5000)),
-            self.Config((5000, 10000), 48, (120, 200), (5000, 10000)),
-            self.Config((10000, 20000), 64, (160, 320), (10000, 30000)),
-        ][level]
+    presets = (
+        Config((100, 400), 16, (8, 24), (40, 400)),
+        Config((500, 1500), 24, (30, 60), (500, 1500)),
+        Config((2000, 5000), 32, (60, 150), (2000, 5000)),
+        Config((5000, 10000), 48, (120, 200), (5000, 10000)),
+        Config((10000, 20000), 64, (160, 320), (10000, 30000)),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         kind = rng.choice(("ant", "automaton", "josephus"))

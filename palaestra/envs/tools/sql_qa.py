@@ -44,14 +44,14 @@ class SqlQa(ToolTask):
         database: DatabaseParams
         budget: int
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(0, DatabaseParams(tables=2, rows=20), 4),
-            self.Config(1, DatabaseParams(tables=3, rows=30), 5),
-            self.Config(2, DatabaseParams(tables=4, rows=40), 6),
-            self.Config(3, DatabaseParams(tables=6, rows=50), 7),
-            self.Config(4, DatabaseParams(tables=8, rows=60), 8),
-        ][level]
+    presets = (
+        Config(0, DatabaseParams(tables=2, rows=20), 4),
+        Config(1, DatabaseParams(tables=3, rows=30), 5),
+        Config(2, DatabaseParams(tables=4, rows=40), 6),
+        Config(3, DatabaseParams(tables=6, rows=50), 7),
+        Config(4, DatabaseParams(tables=8, rows=60), 8),
+    )
+    bounded = "growing its sizes past the presets exhausts a fixed pool the generator draws from (names, letters or tables)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> tuple[int, dbgen.Database, dbgen.SqlQuestion] | None:

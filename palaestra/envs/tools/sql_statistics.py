@@ -53,14 +53,14 @@ class SqlStatistics(ToolTask):
         selection: str  # all | filter | parent_filter | pair | pair_filter
         database: DatabaseParams
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(("median",), "all", DatabaseParams(tables=3, rows=30)),
-            self.Config(("median", "stdev"), "filter", DatabaseParams(tables=4, rows=40)),
-            self.Config(("median", "stdev"), "parent_filter", DatabaseParams(tables=5, rows=50)),
-            self.Config(("correlation", "slope"), "pair", DatabaseParams(tables=6, rows=50)),
-            self.Config(("correlation", "slope"), "pair_filter", DatabaseParams(tables=8, rows=60)),
-        ][level]
+    presets = (
+        Config(("median",), "all", DatabaseParams(tables=3, rows=30)),
+        Config(("median", "stdev"), "filter", DatabaseParams(tables=4, rows=40)),
+        Config(("median", "stdev"), "parent_filter", DatabaseParams(tables=5, rows=50)),
+        Config(("correlation", "slope"), "pair", DatabaseParams(tables=6, rows=50)),
+        Config(("correlation", "slope"), "pair_filter", DatabaseParams(tables=8, rows=60)),
+    )
+    bounded = "its levels are kinds of problem (the `statistics` field changes kind), not a size a rule can grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> tuple[int, Database, dict[str, Any]] | None:

@@ -36,14 +36,14 @@ class UnanswerableQa(ToolTask):
         near_miss: bool  # a missing entity's name is one letter away from a real one
         corpus: CorpusParams
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(1, False, qa.corpus_params(people=16, noise=0.0)),
-            self.Config(2, False, qa.corpus_params(people=24, noise=0.3)),
-            self.Config(2, True, qa.corpus_params(people=32, noise=0.5)),
-            self.Config(3, True, qa.corpus_params(people=40, noise=0.7)),
-            self.Config(4, True, qa.corpus_params(people=48, noise=1.0)),
-        ][level]
+    presets = (
+        Config(1, False, qa.corpus_params(people=16, noise=0.0)),
+        Config(2, False, qa.corpus_params(people=24, noise=0.3)),
+        Config(2, True, qa.corpus_params(people=32, noise=0.5)),
+        Config(3, True, qa.corpus_params(people=40, noise=0.7)),
+        Config(4, True, qa.corpus_params(people=48, noise=1.0)),
+    )
+    bounded = "past the presets its problems are not valid: ValueError"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         answerable = rng.random() < 0.5

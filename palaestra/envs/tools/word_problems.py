@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from palaestra.core import Problem, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.envs.tools.common import ToolTask, example_not, tool_call
 from palaestra.verifiers.numeric import format_decimal, format_number, grade_number
 
@@ -40,9 +41,14 @@ class WordProblems(ToolTask):
         steps: int
         start: tuple[int, int]  # starting amount range, in dollars
 
-    def config(self, level: int) -> Config:
-        return [self.Config(2, (200, 2000)), self.Config(3, (500, 5000)), self.Config(4, (1000, 10000)),
-                self.Config(5, (2000, 20000)), self.Config(6, (5000, 50000))][level]
+    presets = (
+        Config(2, (200, 2000)),
+        Config(3, (500, 5000)),
+        Config(4, (1000, 10000)),
+        Config(5, (2000, 20000)),
+        Config(6, (5000, 50000)),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         name = rng.choice(PEOPLE)

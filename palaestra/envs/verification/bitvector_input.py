@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
+from palaestra.core.task import Growth
 from palaestra.envs.verification.common import (
     draw_program,
     read_word,
@@ -52,14 +53,14 @@ class BitvectorInput(Task):
         select_share: float  # share of steps that are selects (if/else)
         max_preimage: int  # 8-bit single-input programs: inputs that may reach the target
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(width=8, inputs=1, steps=3, select_share=0.0, max_preimage=2),
-            self.Config(width=8, inputs=1, steps=5, select_share=0.25, max_preimage=2),
-            self.Config(width=16, inputs=1, steps=6, select_share=0.25, max_preimage=2),
-            self.Config(width=16, inputs=2, steps=8, select_share=0.3, max_preimage=2),
-            self.Config(width=32, inputs=2, steps=10, select_share=0.3, max_preimage=2),
-        ][level]
+    presets = (
+        Config(width=8, inputs=1, steps=3, select_share=0.0, max_preimage=2),
+        Config(width=8, inputs=1, steps=5, select_share=0.25, max_preimage=2),
+        Config(width=16, inputs=1, steps=6, select_share=0.25, max_preimage=2),
+        Config(width=16, inputs=2, steps=8, select_share=0.3, max_preimage=2),
+        Config(width=32, inputs=2, steps=10, select_share=0.3, max_preimage=2),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         names = ["x", "y", "z"][: config.inputs]

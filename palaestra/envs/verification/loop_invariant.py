@@ -60,14 +60,14 @@ class LoopInvariant(Task):
         balanced: bool  # an if/else keeping two variables within one step of each other
         count_down: bool  # the counter may also run from n down to 0
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(linear=1, triangular=False, square=False, balanced=False, count_down=True),
-            self.Config(linear=2, triangular=False, square=False, balanced=False, count_down=True),
-            self.Config(linear=1, triangular=True, square=False, balanced=False, count_down=False),
-            self.Config(linear=1, triangular=False, square=False, balanced=True, count_down=True),
-            self.Config(linear=0, triangular=False, square=True, balanced=True, count_down=False),
-        ][level]
+    presets = (
+        Config(linear=1, triangular=False, square=False, balanced=False, count_down=True),
+        Config(linear=2, triangular=False, square=False, balanced=False, count_down=True),
+        Config(linear=1, triangular=True, square=False, balanced=False, count_down=False),
+        Config(linear=1, triangular=False, square=False, balanced=True, count_down=True),
+        Config(linear=0, triangular=False, square=True, balanced=True, count_down=False),
+    )
+    bounded = "its levels are kinds of problem (the `triangular` field changes kind), not a size a rule can grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         program = _draw_program(rng, config)

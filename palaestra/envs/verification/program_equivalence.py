@@ -39,6 +39,7 @@ import numpy as np
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
+from palaestra.core.task import Growth
 from palaestra.envs.verification.common import COMPARISONS, read_word, require_z3, semantics_note, z3_compare
 from palaestra.verifiers.assignments import read_assignment
 from palaestra.verifiers.claims import has_digit, mentions
@@ -76,14 +77,14 @@ class ProgramEquivalence(Task):
         depth: int  # of the random subexpressions around the select
         rewrites: int  # identity rewrites besides the paired one
 
-    def config(self, level: int) -> Config:
-        return [
-            self.Config(width=8, inputs=1, depth=1, rewrites=1),
-            self.Config(width=8, inputs=2, depth=1, rewrites=2),
-            self.Config(width=16, inputs=1, depth=2, rewrites=2),
-            self.Config(width=16, inputs=2, depth=2, rewrites=3),
-            self.Config(width=32, inputs=2, depth=2, rewrites=4),
-        ][level]
+    presets = (
+        Config(width=8, inputs=1, depth=1, rewrites=1),
+        Config(width=8, inputs=2, depth=1, rewrites=2),
+        Config(width=16, inputs=1, depth=2, rewrites=2),
+        Config(width=16, inputs=2, depth=2, rewrites=3),
+        Config(width=32, inputs=2, depth=2, rewrites=4),
+    )
+    growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         names = ["x", "y"][: config.inputs]
