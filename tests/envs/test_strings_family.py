@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 
 from palaestra.core.registry import make_source
+from palaestra.envs.strings.border_array import border_array, naive_comparisons
+from palaestra.envs.strings.common import burrows_wheeler
 from palaestra.envs.strings.longest_palindrome import palindromes_by_centre
 
 
@@ -20,3 +22,36 @@ def test_longest_palindrome_accepts_any_longest_and_explains_misses() -> None:
     assert "not a substring" in task.verify(problem, "bab").feedback
     assert "not a palindrome" in task.verify(problem, "abax").feedback
     assert not task.verify(problem, "aba or cdc").parsed
+
+
+def _with_data(env_id: str, **data: object) -> tuple[object, object]:
+    task = make_source(env_id)
+    problem = task.sample(1, 0)
+    return task, dataclasses.replace(problem, data={**problem.data, **data})
+
+
+def test_border_array_hand_checked_and_first_wrong_entry_named() -> None:
+    assert border_array("abacaba") == [0, 0, 1, 0, 1, 2, 3]
+    assert border_array("aabaaab") == [0, 1, 0, 1, 2, 2, 3]
+    assert naive_comparisons("ab") == 1  # one length-1 candidate, one mismatching comparison
+    task, problem = _with_data("strings/border_array", text="aabaaab", borders=[0, 1, 0, 1, 2, 2, 3])
+    for right in ("0, 1, 0, 1, 2, 2, 3", "[0 1 0 1 2 2 3]", "\\boxed{0,1,0,1,2,2,3}"):
+        assert task.verify(problem, right).correct, right
+    assert "entry 5" in task.verify(problem, "0, 1, 0, 1, 2, 3, 3").feedback
+    assert "7 entries" in task.verify(problem, "0, 1, 0, 1, 2, 2").feedback
+    assert not task.verify(problem, "0, 1, 0, 1, 2, 2, 3 or 0").parsed
+
+
+def test_bwt_forward_and_inverse_hand_checked() -> None:
+    assert burrows_wheeler("banana$") == "annb$aa"
+    assert burrows_wheeler("abab$") == "bb$aa"
+    task, problem = _with_data("strings/bwt", text="banana$", transform="annb$aa")
+    for right in ("annb$aa", "`annb$aa`", "ANNB$AA", "\\boxed{annb$aa}"):
+        assert task.verify(problem, right).correct, right
+    assert "rearrangement" in task.verify(problem, "annb$a").feedback
+    assert "character 3 is wrong" in task.verify(problem, "ananb$a").feedback
+    inverse, problem = _with_data("strings/inverse_bwt", transform="annb$aa", text="banana")
+    for right in ("banana", "banana$", "Answer: banana."):
+        assert inverse.verify(problem, right).correct, right
+    assert "right letters" in inverse.verify(problem, "ananab").feedback
+    assert "exactly once" in inverse.verify(problem, "banan").feedback
