@@ -7,9 +7,13 @@ import dataclasses
 from palaestra.core.registry import make_source
 from palaestra.envs.strings.border_array import border_array, naive_comparisons
 from palaestra.envs.strings.common import burrows_wheeler
+from palaestra.envs.strings.huffman_lengths import huffman_lengths
 from palaestra.envs.strings.longest_palindrome import palindromes_by_centre
 from palaestra.envs.strings.lz77 import lz77
+from palaestra.envs.strings.minimal_rotation import least_rotation
+from palaestra.envs.strings.period import smallest_period
 from palaestra.envs.strings.run_length import runs_of
+from palaestra.envs.strings.suffix_array import suffix_array
 
 
 def test_longest_palindrome_accepts_any_longest_and_explains_misses() -> None:
@@ -83,3 +87,44 @@ def test_lz77_greedy_rule_hand_checked() -> None:
     assert not not_greedy.correct and "longest copy there has length 4" in not_greedy.feedback
     assert "impossible offset" in task.verify(problem, "(0,0,a) (0,0,b) (5,4,c)").feedback
     assert "do not decode" in task.verify(problem, "(0,0,a) (0,0,b) (2,4,d)").feedback
+
+
+def test_minimal_rotation_hand_checked() -> None:
+    assert least_rotation("bcabca")[0] == "abcabc" and least_rotation("cba")[0] == "acb"
+    task, problem = _with_data("strings/minimal_rotation", text="babaab", rotation="aabbab")
+    for right in ("aabbab", "AABBAB", "`aabbab`", "\\boxed{aabbab}"):
+        assert task.verify(problem, right).correct, right
+    assert "earlier in alphabetical order" in task.verify(problem, "abaabb").feedback
+    assert "not a rotation" in task.verify(problem, "aaabbb").feedback
+
+
+def test_suffix_array_hand_checked() -> None:
+    assert suffix_array("banana") == [5, 3, 1, 0, 4, 2] and suffix_array("aba") == [2, 0, 1]
+    task, problem = _with_data("strings/suffix_array", text="banana", order=[5, 3, 1, 0, 4, 2])
+    for right in ("5, 3, 1, 0, 4, 2", "[5 3 1 0 4 2]", "Answer: 5,3,1,0,4,2."):
+        assert task.verify(problem, right).correct, right
+    assert "the suffix at 3 comes before the suffix at 1" in task.verify(problem, "5, 1, 3, 0, 4, 2").feedback
+    assert "exactly once" in task.verify(problem, "6, 5, 3, 1, 0, 4, 2").feedback
+
+
+def test_huffman_lengths_any_optimal_code_accepted() -> None:
+    # frequencies 1, 1, 2, 2: both the balanced code (2, 2, 2, 2) and the lopsided (3, 3, 2, 1) cost 12
+    assert sum(f * n for f, n in zip([1, 1, 2, 2], huffman_lengths([1, 1, 2, 2]), strict=True)) == 12
+    task, problem = _with_data("strings/huffman_lengths", names=["a", "b", "c", "d"], frequencies=[1, 1, 2, 2],
+                               lengths=[2, 2, 2, 2], optimum=12)
+    for right in ("a: 2, b: 2, c: 2, d: 2", "a = 3, b = 3, c = 2, d = 1", "a: 3\nb: 3\nc: 1\nd: 2"):
+        assert task.verify(problem, right).correct, right
+    assert "more than the least possible" in task.verify(problem, "a: 1, b: 2, c: 3, d: 3").feedback
+    assert "more than 1" in task.verify(problem, "a: 1, b: 2, c: 2, d: 2").feedback
+    assert "less than 1" in task.verify(problem, "a: 2, b: 2, c: 2, d: 3").feedback
+    assert not task.verify(problem, "a: 2, b: 2, c: 2").parsed
+
+
+def test_period_hand_checked() -> None:
+    assert smallest_period("abcabca")[0] == 3 and smallest_period("aaaa")[0] == 1
+    assert smallest_period("abaab")[0] == 3 and smallest_period("abcd")[0] == 4
+    task, problem = _with_data("strings/period", text="abaabaab", period=3)
+    for right in ("3", "\\boxed{3}", "p = 3", "Answer: 3."):
+        assert task.verify(problem, right).correct, right
+    assert "smaller one exists" in task.verify(problem, "6").feedback
+    assert "positions 0 and 4" in task.verify(problem, "4").feedback
