@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from palaestra.core.registry import make_source
+from palaestra.envs.strings.anagram_classes import read_classes
 from palaestra.envs.strings.border_array import border_array, naive_comparisons
 from palaestra.envs.strings.common import burrows_wheeler
 from palaestra.envs.strings.huffman_lengths import huffman_lengths
@@ -128,3 +129,17 @@ def test_period_hand_checked() -> None:
         assert task.verify(problem, right).correct, right
     assert "smaller one exists" in task.verify(problem, "6").feedback
     assert "positions 0 and 4" in task.verify(problem, "4").feedback
+
+
+def test_anagram_classes_any_order_and_mistakes_named() -> None:
+    words = ["abc", "cab", "abd", "bca", "dd"]
+    task, problem = _with_data("strings/anagram_classes", words=words,
+                               classes=[["abc", "cab", "bca"], ["abd"], ["dd"]])
+    for right in ("{abc, cab, bca}, {abd}, {dd}", "{dd}; {bca cab abc}; {abd}", "[['abd'], ['dd'], ['cab', 'abc', 'bca']]",
+                  "abc, cab, bca\nabd\ndd"):
+        assert task.verify(problem, right).correct, right
+    assert "are in one class but are not anagrams" in task.verify(problem, "{abc, cab, bca, abd}, {dd}").feedback
+    assert "different classes" in task.verify(problem, "{abc, cab}, {bca}, {abd}, {dd}").feedback
+    assert "in no class" in task.verify(problem, "{abc, cab, bca}, {abd}").feedback
+    assert "two classes" in task.verify(problem, "{abc, cab, bca}, {abd, dd}, {dd}").feedback
+    assert read_classes("{abc, cab} or {abc}, {cab}") is None
