@@ -7,7 +7,8 @@ import dataclasses
 from palaestra.core.registry import make_source
 from palaestra.envs.strings.anagram_classes import read_classes
 from palaestra.envs.strings.border_array import border_array, naive_comparisons
-from palaestra.envs.strings.common import burrows_wheeler
+from palaestra.envs.strings.common import apply_script, burrows_wheeler
+from palaestra.envs.strings.edit_script import edit_table, shortest_script
 from palaestra.envs.strings.huffman_lengths import huffman_lengths
 from palaestra.envs.strings.longest_palindrome import palindromes_by_centre
 from palaestra.envs.strings.lz77 import lz77
@@ -143,3 +144,28 @@ def test_anagram_classes_any_order_and_mistakes_named() -> None:
     assert "in no class" in task.verify(problem, "{abc, cab, bca}, {abd}").feedback
     assert "two classes" in task.verify(problem, "{abc, cab, bca}, {abd, dd}, {dd}").feedback
     assert read_classes("{abc, cab} or {abc}, {cab}") is None
+
+
+def test_edit_script_shortest_scripts_verified_by_applying() -> None:
+    assert edit_table("kitten", "sitting")[-1][-1] == 3
+    script = shortest_script("kitten", "sitting")
+    assert len(script) == 3 and apply_script("kitten", script)[0] == "sitting"
+    task, problem = _with_data("strings/edit_script", source="abc", target="bcd", distance=2)
+    for right in ("delete 0\ninsert 2 d", "insert 3 d, delete 0", "1. delete 0\n2. insert 2 d", "delete 0; insert 2 d"):
+        assert task.verify(problem, right).correct, right
+    longer = task.verify(problem, "replace 0 b\nreplace 1 c\nreplace 2 d")
+    assert not longer.correct and "shorter one exists" in longer.feedback
+    assert "not B" in task.verify(problem, "delete 0\ninsert 1 d").feedback
+    assert "out of range" in task.verify(problem, "delete 0\ninsert 5 d").feedback
+    assert not task.verify(problem, "delete 0 a\ninsert 2 d").parsed
+
+
+def test_apply_edit_script_positions_shift() -> None:
+    script = [("insert", 0, "x"), ("delete", 1, ""), ("replace", 2, "y")]
+    assert apply_script("abcd", script) == ("xbyd", "")
+    task, problem = _with_data("strings/apply_edit_script", text="abcd", script=[list(op) for op in script],
+                               result="xbyd")
+    for right in ("xbyd", "XBYD", "Answer: xbyd."):
+        assert task.verify(problem, right).correct, right
+    assert "position 2" in task.verify(problem, "xbcd").feedback  # the replace read at the old position
+    assert "4 letters" in task.verify(problem, "xabyd").feedback

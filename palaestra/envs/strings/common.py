@@ -100,3 +100,52 @@ def sorting_comparisons(text: str) -> int:
             common += 1
         total += common
     return total
+
+
+# Edit scripts: one operation per item, positions counted from 0 in the string as it is when the operation runs.
+EDIT_GRAMMAR = (
+    "insert P L: put the letter L before the letter at position P (P equal to the current length appends it); "
+    "delete P: remove the letter at position P; replace P L: change the letter at position P to L. Positions "
+    "count from 0 and refer to the string as it is when the operation is applied, after the operations before it"
+)
+MAX_OPERATIONS = 1_000
+_OPERATION = re.compile(r"(insert|delete|replace|substitute) ?(\d{1,6})(?: ?['\"]?([a-z])['\"]?)?")
+Operation = tuple[str, int, str]
+
+
+def read_operation(text: str) -> Operation | None:
+    """One operation of the edit-script grammar (``substitute`` is read as ``replace``), or ``None``."""
+    match = _OPERATION.fullmatch(text.strip().lower())
+    if match is None:
+        return None
+    kind, position, letter = match.group(1), int(match.group(2)), match.group(3) or ""
+    kind = "replace" if kind == "substitute" else kind
+    if (kind == "delete") != (letter == ""):
+        return None
+    return kind, position, letter
+
+
+def read_script(answer: str) -> list[Operation] | None:
+    """Operations separated by new lines, commas or semicolons (numbered or bulleted lines too)."""
+    return read_list(answer, read_operation, max_items=MAX_OPERATIONS)
+
+
+def apply_script(text: str, script: list[Operation]) -> tuple[str | None, str]:
+    """The string ``script`` turns ``text`` into, or ``None`` and why (the first operation out of range)."""
+    letters = list(text)
+    for number, (kind, position, letter) in enumerate(script, 1):
+        limit = len(letters) if kind == "insert" else len(letters) - 1
+        if position > limit:
+            return None, f"operation {number} ({kind} {position}) is out of range: the string then has " \
+                         f"{len(letters)} letters"
+        if kind == "insert":
+            letters.insert(position, letter)
+        elif kind == "delete":
+            del letters[position]
+        else:
+            letters[position] = letter
+    return "".join(letters), ""
+
+
+def written_script(script: list[Operation], separator: str = "\n") -> str:
+    return separator.join(f"{kind} {position}" + (f" {letter}" if letter else "") for kind, position, letter in script)
