@@ -1,0 +1,111 @@
+"""The border array (the KMP failure function, or prefix function) of a string, as a list of integers.
+
+Entry ``i`` (0-based) is the length of the longest proper prefix of ``s[0..i]`` that is also a suffix of it,
+so entry 0 is always 0. The array is a function of the string, so the answer is unique: the verifier reads
+a list of non-negative integers (commas or spaces, brackets or none) and compares it entry by entry with the
+array computed at generation, saying where the first wrong entry is.
+
+The strings are built from copies of their own earlier factors, so long borders are common (a uniform
+random string has almost none, and an all-zero answer would then be right).
+
+Difficulty: the character comparisons the naive algorithm makes (for every prefix, every candidate border
+length from the longest down, compared letter by letter until a mismatch) on the drawn string.
+"""
+
+from __future__ import annotations
+
+import random
+import string
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.retry import retry
+from palaestra.core.task import Growth
+from palaestra.envs.strings.common import (
+    integer_list_corruptions,
+    integer_list_spellings,
+    read_integer_list,
+    repetitive_text,
+)
+
+EXAMPLE = "0, 1, 0, 1, 2, 3"  # a fixed placeholder of the right shape: never derived from the answer
+
+
+def border_array(text: str) -> list[int]:
+    """The prefix function of ``text`` (Knuth–Morris–Pratt)."""
+    borders = [0] * len(text)
+    for i in range(1, len(text)):
+        k = borders[i - 1]
+        while k and text[i] != text[k]:
+            k = borders[k - 1]
+        borders[i] = k + (text[i] == text[k])
+    return borders
+
+
+def naive_comparisons(text: str) -> int:
+    """Letter comparisons of the naive algorithm: for each prefix, try border lengths from longest to shortest."""
+    comparisons = 0
+    for i in range(1, len(text)):
+        prefix = text[: i + 1]
+        for length in range(i, 0, -1):
+            matched = 0
+            while matched < length and prefix[matched] == prefix[i + 1 - length + matched]:
+                matched += 1
+            comparisons += min(matched + 1, length)
+            if matched == length:
+                break
+    return comparisons
+
+
+@register
+class BorderArray(Task):
+    id = "strings/border_array"
+    family = "strings"
+    description = "The border array (KMP failure function) of a string, as a list of integers."
+    tags = ("strings", "algorithmic")
+
+    @dataclass(frozen=True)
+    class Config:
+        length: int  # letters in the string
+        alphabet: int  # distinct letters it is drawn from
+
+    presets = (Config(12, 3), Config(16, 3), Config(21, 3), Config(27, 4), Config(34, 4))
+    growth = Growth(steps={"length": 7})
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        letters = string.ascii_lowercase[: config.alphabet]
+        text = retry(lambda: repetitive_text(rng, config.length, letters), lambda t: max(border_array(t)) >= 2,
+                     what="a string with a border of two letters or more")  # an all-zero array is too guessable
+        borders = border_array(text)
+        prompt = (
+            f"The border array (the failure function of the Knuth–Morris–Pratt algorithm) of a string s of length "
+            f"n is the list b[0], ..., b[n-1] where b[i] is the length of the longest proper prefix of s[0..i] "
+            f"(shorter than s[0..i] itself) that is also a suffix of s[0..i]; so b[0] = 0.\n\n"
+            f"Compute the border array of this string:\n\n{text}\n\n"
+            f"Answer with the {len(text)} integers in order, separated by commas, for example: {EXAMPLE}"
+        )
+        return Problem(prompt=prompt, answer=", ".join(map(str, borders)),
+                       data={"text": text, "borders": borders, "comparisons": naive_comparisons(text)})
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        written = read_integer_list(answer)
+        if written is None:
+            return Verdict.unparsed("expected a list of integers separated by commas, such as 0, 1, 0, 1")
+        borders = problem.data["borders"]
+        if len(written) != len(borders):
+            return Verdict.wrong(f"the string has {len(borders)} letters, so the array has {len(borders)} "
+                                 f"entries, not {len(written)}")
+        wrong = next((i for i, (w, b) in enumerate(zip(written, borders, strict=True)) if w != b), None)
+        if wrong is not None:
+            return Verdict.wrong(f"entry {wrong} (the prefix {problem.data['text'][: wrong + 1][:40]}) is wrong")
+        return Verdict.right()
+
+    def difficulty(self, problem: Problem) -> float:
+        """Letter comparisons of the naive border search on the drawn string."""
+        return float(problem.data["comparisons"])
+
+    def spellings(self, problem: Problem) -> list[str]:
+        return [*super().spellings(problem), *integer_list_spellings(problem.data["borders"])]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        return integer_list_corruptions(problem.data["borders"], rng)

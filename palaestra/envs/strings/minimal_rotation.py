@@ -1,0 +1,95 @@
+"""The lexicographically least rotation of a string.
+
+A rotation moves some letters from the front of the string to its back. The least rotation is a function
+of the string (several start positions may give it, when the string is a power of a shorter one, but the
+rotation itself is one string), so the answer is unique: the verifier reads one word, says when it is not a
+rotation of the string at all, and otherwise whether a smaller rotation exists.
+
+The strings are built from copies of their own earlier factors over a small alphabet, so many rotations
+start with the same letters and must be compared far in.
+
+Difficulty: the letter comparisons of the naive search (each rotation compared with the best so far, letter
+by letter until they differ) on the drawn string.
+"""
+
+from __future__ import annotations
+
+import random
+import string
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.task import Growth
+from palaestra.envs.strings.common import read_word, repetitive_text, word_spellings
+
+EXAMPLE = "pqqpqr"  # a fixed placeholder of the right shape: never derived from the answer
+
+
+def least_rotation(text: str) -> tuple[str, int]:
+    """The least rotation and the letter comparisons the naive search makes to find it."""
+    doubled, best, comparisons = text + text, 0, 0
+    for start in range(1, len(text)):
+        common = 0
+        while common < len(text) and doubled[start + common] == doubled[best + common]:
+            common += 1
+        comparisons += min(common + 1, len(text))
+        if common < len(text) and doubled[start + common] < doubled[best + common]:
+            best = start
+    return doubled[best: best + len(text)], comparisons
+
+
+@register
+class MinimalRotation(Task):
+    id = "strings/minimal_rotation"
+    family = "strings"
+    description = "The lexicographically least rotation of a string."
+    tags = ("strings", "algorithmic")
+
+    @dataclass(frozen=True)
+    class Config:
+        length: int  # letters in the string
+        alphabet: int  # distinct letters
+
+    presets = (Config(10, 3), Config(14, 3), Config(19, 3), Config(25, 3), Config(32, 3))
+    growth = Growth(steps={"length": 7})
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        text = repetitive_text(rng, config.length, string.ascii_lowercase[: config.alphabet])
+        rotation, comparisons = least_rotation(text)
+        prompt = (
+            f"A rotation of a string moves some of its first letters, in order, to its end (for example, the "
+            f"rotations of abc are abc, bca and cab). Find the rotation of this string that comes first in "
+            f"alphabetical (lexicographic) order:\n\n{text}\n\n"
+            f"Answer with the rotation itself, all {len(text)} letters, for example: {EXAMPLE}"
+        )
+        return Problem(prompt=prompt, answer=rotation,
+                       data={"text": text, "rotation": rotation, "comparisons": comparisons})
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        written = read_word(answer, string.ascii_lowercase)
+        if written is None:
+            return Verdict.unparsed("expected one string of letters, such as abcab")
+        written, text = written.lower(), problem.data["text"]
+        if len(written) != len(text) or written not in text + text:
+            return Verdict.wrong(f"{written[:40]} is not a rotation of the string")
+        if written != problem.data["rotation"]:
+            return Verdict.wrong(f"{written[:40]} is a rotation, but a rotation earlier in alphabetical order exists")
+        return Verdict.right()
+
+    def difficulty(self, problem: Problem) -> float:
+        """Letter comparisons of the naive least-rotation search on the drawn string."""
+        return float(problem.data["comparisons"])
+
+    def spellings(self, problem: Problem) -> list[str]:
+        rotation = problem.data["rotation"]
+        return [*super().spellings(problem), *word_spellings(rotation), rotation.upper()]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        text, rotation = problem.data["text"], problem.data["rotation"]
+        others = sorted({(text + text)[i: i + len(text)] for i in range(len(text))} - {rotation})
+        swaps = [i for i in range(len(rotation) - 1) if rotation[i] != rotation[i + 1]]
+        wrong = [*others[:2], "".join(sorted(text)), rotation[:-1], f"{rotation} or {text}"]
+        if swaps:
+            i = rng.choice(swaps)
+            wrong.append(rotation[:i] + rotation[i + 1] + rotation[i] + rotation[i + 2:])
+        return [w for w in wrong if w != rotation]

@@ -1,0 +1,105 @@
+"""The smallest period of a string.
+
+``p`` is a period of a string ``s`` of length ``n`` when ``s[i] = s[i + p]`` for every ``i`` with
+``i + p < n`` (the string is a prefix of a word repeated every ``p`` letters); the smallest one is unique.
+Every string is built by repeating a random word past its own length (a whole number of times and then a
+part), so it always has a period shorter than itself and its length is never the answer; the word is redrawn
+until its length is the smallest period of the string, so answers spread evenly from 4 to two thirds of the
+length.
+The verifier reads one integer and says whether it is not a period (naming a mismatching pair of
+positions) or a period that is not the smallest.
+
+Difficulty: the letter comparisons the naive search makes (each candidate period from 1 up, compared
+letter by letter until a mismatch) on the drawn string.
+"""
+
+from __future__ import annotations
+
+import random
+import string
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.retry import retry
+from palaestra.core.task import Growth
+from palaestra.verifiers.normalize import read_with_tail
+from palaestra.verifiers.numeric import read_integer
+
+EXAMPLE = 7  # a fixed placeholder of the right shape: never derived from the answer
+
+
+def smallest_period(text: str) -> tuple[int, int]:
+    """The smallest period of ``text`` and the letter comparisons of the naive search that finds it."""
+    comparisons = 0
+    for candidate in range(1, len(text) + 1):
+        matched = 0
+        while candidate + matched < len(text) and text[matched] == text[candidate + matched]:
+            matched += 1
+        comparisons += matched + (candidate + matched < len(text))
+        if candidate + matched == len(text):
+            return candidate, comparisons
+    return len(text), comparisons
+
+
+@register
+class Period(Task):
+    id = "strings/period"
+    family = "strings"
+    description = "The smallest period of a string."
+    tags = ("strings", "algorithmic")
+
+    @dataclass(frozen=True)
+    class Config:
+        length: int  # letters in the string
+        alphabet: int  # distinct letters
+
+    presets = (Config(20, 4), Config(26, 4), Config(33, 4), Config(41, 4), Config(50, 4))
+    growth = Growth(steps={"length": 9})
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        letters = string.ascii_lowercase[: config.alphabet]
+        planted = rng.randint(4, config.length * 2 // 3)
+
+        def draw() -> str:
+            word = "".join(rng.choice(letters) for _ in range(planted))
+            return (word * (config.length // planted + 1))[: config.length]
+
+        # the planted word must not itself be periodic, so the answers spread evenly over 4 .. 2n/3
+        text = retry(draw, lambda t: smallest_period(t)[0] == planted, what="a string of the drawn period")
+        period, comparisons = smallest_period(text)
+        prompt = (
+            f"A positive integer p is a period of a string s of length n when s[i] = s[i + p] for every position "
+            f"i with i + p < n (for example, abcabca has periods 3, 6 and 7). Find the smallest period of this "
+            f"string:\n\n{text}\n\nAnswer with one integer, for example: {EXAMPLE}"
+        )
+        return Problem(prompt=prompt, answer=str(period),
+                       data={"text": text, "period": period, "comparisons": comparisons})
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        value = read_with_tail(answer, read_integer)
+        if value is None:
+            return Verdict.unparsed("expected one integer, such as 5")
+        text, period = problem.data["text"], problem.data["period"]
+        if not 1 <= value <= len(text):
+            return Verdict.wrong(f"a period is between 1 and the string's length {len(text)}")
+        mismatch = next((i for i in range(len(text) - value) if text[i] != text[i + value]), None)
+        if mismatch is not None:
+            return Verdict.wrong(f"{value} is not a period: the letters at positions {mismatch} and "
+                                 f"{mismatch + value} (from 0) differ")
+        if value != period:
+            return Verdict.wrong(f"{value} is a period, but a smaller one exists")
+        return Verdict.right()
+
+    def difficulty(self, problem: Problem) -> float:
+        """Letter comparisons of the naive smallest-period search on the drawn string."""
+        return float(problem.data["comparisons"])
+
+    def spellings(self, problem: Problem) -> list[str]:
+        period = problem.data["period"]
+        return [*super().spellings(problem), f"\\boxed{{{period}}}", f"Answer: {period}", f"{period}.",
+                f"p = {period}"]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        period, length = problem.data["period"], len(problem.data["text"])
+        wrong = {period - 1, period + 1, 2 * period, length} - {period, 0}
+        return [*map(str, sorted(wrong)), f"{period} or {period + 1}"]
