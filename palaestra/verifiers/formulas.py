@@ -46,7 +46,7 @@ from typing import Any
 import mpmath
 
 from palaestra.verifiers.expressions import Expr, parse_expression
-from palaestra.verifiers.normalize import closing_bracket, read_with_tail, simplify_latex, unify
+from palaestra.verifiers.normalize import closing_bracket, read_answer, simplify_latex, unify
 from palaestra.verifiers.numeric import max_fraction_digits
 
 MAX_FORMULA_CHARS = 1_500
@@ -294,7 +294,7 @@ def read_formula(
     """
     if not isinstance(text, str) or len(text) > 4 * MAX_FORMULA_CHARS:
         return None
-    return read_with_tail(text, lambda s: _read_plain(s, variables, functions, constant))
+    return read_answer(text, lambda s: _read_plain(s, variables, functions, constant))
 
 
 # --- evaluation -------------------------------------------------------------

@@ -19,10 +19,10 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.generators.graphs import Graph, dijkstra, letter_labels, path_to, random_connected, render
-from palaestra.verifiers.structured import parse_tokens
+from palaestra.verifiers.moves import read_tokens
+from palaestra.verifiers.normalize import markup_spellings
 
 MAX_ANSWER_CHARS = 2_000
-_ARROWS = ("->", "→", "—", "–")
 
 
 @register
@@ -103,6 +103,9 @@ class ShortestPath(Task):
             total += weights[(u, v)]
         return Verdict.judge(total == data["distance"], f"the path weighs {total}, which is not the minimum")
 
+    def spellings(self, problem: Problem) -> list[str]:
+        return [*super().spellings(problem), *markup_spellings(problem.answer or "")]
+
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         data = problem.data
         labels = data["labels"]
@@ -139,16 +142,10 @@ def _draw(rng: random.Random, config: ShortestPath.Config) -> tuple[Graph, int, 
 
 
 def _read_path(answer: str, index: dict[str, int]) -> list[int] | None:
+    """The labels of a path (``A B C``, ``A -> B -> C``, ``A, B, C``) as node indices, by the shared token reader."""
     if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
         return None
-    text = answer
-    for arrow in _ARROWS:
-        text = text.replace(arrow, " ")
-    tokens = parse_tokens(text.replace("-", " "))
-    if tokens is None:
-        return None
-    path = [index.get(t.upper(), -1) for t in tokens]
-    return None if -1 in path else path
+    return read_tokens(answer, index, max_count=2 * len(index))
 
 
 def _edge_weights(edges: list[list[int]], directed: bool) -> dict[tuple[int, int], int]:

@@ -92,7 +92,9 @@ class NullSpace(Task):
         return [*super().spellings(problem), ", ".join(_vector(v) for v in scaled),
                 ", ".join(_vector(v) for v in combined), columns,
                 "\n".join(f"v{i + 1} = {_vector(v)}" for i, v in enumerate(reversed(basis))),
-                "{" + ", ".join("[" + ", ".join(cell(x) for x in v) + "]" for v in basis) + "}"]
+                "{" + ", ".join("[" + ", ".join(cell(x) for x in v) + "]" for v in basis) + "}",
+                problem.answer + ".", "span{" + problem.answer + "}", f"N(A) = \\operatorname{{span}}\\{{{problem.answer}\\}}",
+                f"A basis is {problem.answer}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         basis = [[Fraction(x) for x in v.strip("()").split(",")] for v in problem.answer.split("), (")]

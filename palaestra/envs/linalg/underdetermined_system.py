@@ -28,7 +28,7 @@ from palaestra.core.retry import retry
 from palaestra.envs.linalg.common import cell, multiply, rank, reduced_row_echelon, unimodular
 from palaestra.verifiers.assignments import read_assignment
 from palaestra.verifiers.formulas import linear_combination, read_formula
-from palaestra.verifiers.normalize import closing_bracket, enclosed, read_with_tail, split_top_level, strip_wrappers
+from palaestra.verifiers.normalize import closing_bracket, enclosed, read_answer, split_top_level, strip_wrappers
 from palaestra.verifiers.polynomials import to_polynomial
 
 PARAMETERS = ("s", "t", "u", "r", "k", "p", "q")
@@ -112,7 +112,7 @@ class UnderdeterminedSystem(Task):
     def verify(self, problem: Problem, answer: str) -> Verdict:
         matrix, rhs = problem.data["matrix"], problem.data["rhs"]
         n = len(matrix[0])
-        if read_with_tail(answer, lambda s: True if _NONE.match(strip_wrappers(s).strip()) else None):
+        if read_answer(answer, lambda s: True if _NONE.match(strip_wrappers(s).strip()) else None):
             return Verdict.judge(not problem.data["consistent"], "the system has solutions")
         parametric = _read_parametric(answer, _names(n))
         if parametric is None:
@@ -232,7 +232,7 @@ def _read_parametric(text: str, names: list[str]) -> tuple[list[Fraction], list[
     remark = _DOMAIN.search(text[-100:]) if isinstance(text, str) else None
     if remark is not None and remark.group().strip(" .") and len(remark.group()) < len(text):
         text = text[: len(text) - len(remark.group())]
-    entries = read_with_tail(text, entries_of, clauses=False)
+    entries = read_answer(text, entries_of)
     if entries is None:
         return None
     used = [p for p in PARAMETERS if p not in names]

@@ -32,7 +32,7 @@ from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.verifiers.arithmetic import number_leaves, read_claim, read_expression
 from palaestra.verifiers.expressions import evaluate_exact
-from palaestra.verifiers.normalize import read_with_tail
+from palaestra.verifiers.normalize import read_answer
 
 EVALUATIONS = 3_888  # complete evaluations of four numbers by pairwise combination
 MAX_ANSWER_CHARS = 1_000
@@ -97,7 +97,7 @@ class TwentyFour(Task):
     def verify(self, problem: Problem, answer: str) -> Verdict:
         if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
             return Verdict.unparsed("expected an arithmetic expression")
-        read = read_with_tail(answer, read_claim)
+        read = read_answer(answer, read_claim)
         if read is None:
             return Verdict.unparsed("expected an expression with the four numbers, + - * / and parentheses")
         tree, stated = read
@@ -125,7 +125,7 @@ class TwentyFour(Task):
             gold.replace("*", "×").replace("/", "÷"),
             gold.replace(" ", ""),
             f"${latex}$",
-            f"{gold}. Each number is used once.",
+            f"{gold}.",
         ]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
