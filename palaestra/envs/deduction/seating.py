@@ -24,7 +24,7 @@ from palaestra.core.retry import retry
 from palaestra.envs.deduction.common import PEOPLE
 from palaestra.solvers.clues import minimal_clues
 from palaestra.solvers.sat import CNF
-from palaestra.verifiers.normalize import squeeze_spaces
+from palaestra.verifiers.normalize import squeeze_spaces, unparsed_feedback
 from palaestra.verifiers.sets import one_of, read_list
 
 _KINDS = ("left", "right", "neighbours", "apart", "opposite", "not_neighbours", "not_left")
@@ -83,7 +83,7 @@ class Seating(Task):
         text = _ARROW.sub(", ", squeeze_spaces(answer))  # runs of spaces first: the arrow pattern is quadratic on them
         order = read_list(text, one_of(names)) or read_list(text, one_of(names), space_separated=True)
         if order is None:
-            return Verdict.unparsed("expected the names in clockwise order, separated by commas")
+            return Verdict.unparsed(unparsed_feedback(answer, "the names in clockwise order, separated by commas"))
         if sorted(order) != sorted(names):
             return Verdict.wrong("list every person exactly once")
         if order[0] != names[anchor]:

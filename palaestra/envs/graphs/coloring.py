@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.generators.graphs import Graph, random_colorable
-from palaestra.verifiers.normalize import markup_spellings, read_answer
+from palaestra.verifiers.normalize import markup_spellings, read_answer, unparsed_feedback
 
 MAX_GREEDY_RETRIES = 40
 _PAIR = re.compile(r"^\s*(?:vertex\s*)?(\d{1,4})\s*[:=]\s*(?:colou?r\s*)?(\d{1,4})\s*$", re.IGNORECASE)
@@ -80,7 +80,7 @@ class Coloring(Task):
         n, k = problem.data["nodes"], problem.data["colors"]
         pairs = _read_pairs(answer, n)
         if pairs is None:
-            return Verdict.unparsed("expected vertex: colour pairs separated by commas")
+            return Verdict.unparsed(unparsed_feedback(answer, "vertex: colour pairs separated by commas"))
         coloring: dict[int, int] = {}
         for vertex, color in pairs:
             if vertex >= n:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.generators.graphs import Graph, dijkstra, letter_labels, path_to, random_connected, render
 from palaestra.verifiers.moves import read_tokens
-from palaestra.verifiers.normalize import markup_spellings
+from palaestra.verifiers.normalize import markup_spellings, unparsed_feedback
 
 MAX_ANSWER_CHARS = 2_000
 
@@ -88,7 +88,7 @@ class ShortestPath(Task):
         labels = data["labels"]
         path = _read_path(answer, {label: i for i, label in enumerate(labels)})
         if path is None:
-            return Verdict.unparsed("expected node labels separated by spaces")
+            return Verdict.unparsed(unparsed_feedback(answer, "node labels separated by spaces"))
         if path[0] != data["source"]:
             return Verdict.wrong(f"the path must start at {labels[data['source']]}")
         if path[-1] != data["target"]:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from palaestra.core import Problem, Task, Verdict, register
-from palaestra.verifiers.normalize import markup_spellings
+from palaestra.verifiers.normalize import markup_spellings, unparsed_feedback
 from palaestra.verifiers.sets import read_list
 
 _SQUARE = re.compile(r"^([a-z])(\d{1,2})$")
@@ -93,7 +93,7 @@ class NQueens(Task):
             return Verdict.unparsed("answer too long for a list of squares")
         tokens = read_list(answer.lower(), _square_token, space_separated=True, max_items=4 * n)
         if tokens is None:
-            return Verdict.unparsed("expected a list of squares such as a1 c2, and nothing else")
+            return Verdict.unparsed(unparsed_feedback(answer, "a list of squares such as a1 c2"))
         queens = []
         for token in tokens:
             match = _SQUARE.match(token)

@@ -23,7 +23,7 @@ from functools import cache
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.solvers.sat import CNF, Budget, BudgetExhausted, SatSolver
 from palaestra.verifiers.blocks import read_grid
-from palaestra.verifiers.normalize import read_answer, unify
+from palaestra.verifiers.normalize import read_answer, unify, unparsed_feedback
 
 # Generous for a 9x9 grid (a proof takes a few dozen conflicts); an exhausted budget keeps the given.
 _PROOF_BUDGET = Budget(conflicts=20_000)
@@ -90,7 +90,7 @@ class Sudoku(Task):
         n = box_rows * box_cols
         grid = _read_digits(answer, n)
         if grid is None:
-            return Verdict.unparsed(f"expected {n} lines of {n} digits, and nothing else")
+            return Verdict.unparsed(unparsed_feedback(answer, f"{n} lines of {n} digits"))
         if len(grid) != n or any(len(row) != n for row in grid):
             return Verdict.wrong(f"expected {n} rows of {n} digits")
         for r, row in enumerate(givens):

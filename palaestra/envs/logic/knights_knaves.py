@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from palaestra.core import GenerationError, Problem, Task, Verdict, register, retry
 from palaestra.solvers.sat import CNF, count_solutions
 from palaestra.verifiers.assignments import read_roles
-from palaestra.verifiers.normalize import markup_spellings
+from palaestra.verifiers.normalize import markup_spellings, unparsed_feedback
 
 # fmt: off
 _NAMES = (
@@ -97,7 +97,7 @@ class KnightsKnaves(Task):
             return Verdict.unparsed("answer too long")
         roles = read_roles(answer, names, {"knight": ("knight", "truth-teller"), "knave": ("knave", "liar")})
         if roles is None:
-            return Verdict.unparsed("expected Name: knight or Name: knave for every inhabitant, and nothing else")
+            return Verdict.unparsed(unparsed_feedback(answer, "Name: knight or Name: knave for every inhabitant"))
         kinds = [int(roles[name] == "knight") for name in names]
         for speaker, claim in enumerate(claims):
             if _truth(claim, kinds, 1, len(names)) != kinds[speaker]:  # type: ignore[arg-type]
