@@ -128,3 +128,21 @@ def test_a_leading_star_is_part_of_the_answer_not_bold_markup() -> None:
     """Issue #21 item 12: ``Answer: *...`` lost its first ``*`` (a lamp or a star) as if it opened bold text."""
     assert strip_wrappers("Answer: *.\n.*") == strip_wrappers("**Answer:** *.\n.*") == "*.\n.*"
     assert strip_wrappers("Answer: **x**") == "x"
+
+
+@pytest.mark.parametrize("text, value", [
+    ("pi/15 ≈ 0.2094", "pi/15"), (r"\frac{\pi}{15} \approx 0.21.", "pi/15"), ("2*sqrt(23) ≈ 9.6...", "2*sqrt(23)"),
+    ("pi/15 ≈ 0.5", None), ("pi/15 ≈ 0.2094. Or maybe not.", None), ("pi ≈ 3.14 ≈ 3", None),
+])
+def test_an_exact_constant_with_its_decimal_value(text: str, value: str | None) -> None:
+    """Item 12: a fuller answer, the exact value and an agreeing approximation, is one answer; a disagreeing
+    approximation is a second answer."""
+    from palaestra.verifiers.formulas import agree, evaluate, read_formula
+
+    got = read_formula(text, [])
+    assert (got is None) if value is None else agree(evaluate(got, {}), evaluate(read_formula(value, []), {}))
+
+
+@pytest.mark.parametrize("text, value", [("φ = 178", 178), (r"\phi = 178", 178), ("φ = 178. I take it back.", None)])
+def test_a_greek_name_before_a_number(text: str, value: int | None) -> None:
+    assert read_exact(text) == value

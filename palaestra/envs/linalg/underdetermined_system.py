@@ -32,6 +32,7 @@ from palaestra.verifiers.normalize import closing_bracket, enclosed, read_answer
 from palaestra.verifiers.polynomials import to_polynomial
 
 PARAMETERS = ("s", "t", "u", "r", "k", "p", "q")
+MAX_ANSWER_CHARS = 20_000  # as the task's own cap: longer text is refused before any pattern runs
 _NAMES = {3: "xyz", 4: "xyzw"}
 _NONE = re.compile(r"^(?:no solutions?|none|inconsistent|the system (?:is inconsistent|has no solutions?)|∅|"
                    r"\\emptyset|no real solutions?|there (?:is|are) no solutions?)\.?$", re.IGNORECASE)
@@ -112,6 +113,8 @@ class UnderdeterminedSystem(Task):
     def verify(self, problem: Problem, answer: str) -> Verdict:
         matrix, rhs = problem.data["matrix"], problem.data["rhs"]
         n = len(matrix[0])
+        if len(answer) > MAX_ANSWER_CHARS:
+            return Verdict.unparsed(f"answer longer than {MAX_ANSWER_CHARS} characters")
         if read_answer(answer, lambda s: True if _NONE.match(strip_wrappers(s).strip()) else None):
             return Verdict.judge(not problem.data["consistent"], "the system has solutions")
         parametric = _read_parametric(answer, _names(n))
