@@ -131,3 +131,17 @@ def test_peg_solitaire_move_with_a_long_space_run_is_cheap() -> None:
         assert _cpu(lambda text=text: source.advance(problem, state, source.format_answer(text))) < GENEROUS_CPU_SECONDS
     outcome = source.advance(problem, state, source.format_answer(move + " " * 19_000 + move))
     assert not outcome.verdict.correct and outcome.state == state
+
+
+def test_collisions_reads_a_velocity_with_its_sense_in_words() -> None:
+    """Item 12: ``10/29 m/s to the right`` was rejected; the words carry the sign (negative to the left)."""
+    source = make_source("physics/collisions")
+    problem = next(p for p in (source.sample(0, seed) for seed in range(40))
+                   if p.data["unit"] == "m/s" and p.answer not in ("0", "-0"))
+    size = problem.answer.lstrip("-")
+    sense, other = ("left", "right") if problem.answer.startswith("-") else ("right", "left")
+    assert source.verify(problem, f"{size} m/s to the {sense}").correct
+    assert source.verify(problem, f"{size} m/s to the {sense}.").correct
+    assert not source.verify(problem, f"{size} m/s to the {other}").correct
+    assert not source.verify(problem, f"-{size} m/s to the left").correct  # a sign and a sense: ambiguous
+    assert not source.verify(problem, f"{size} m/s to the {sense}. I take it back.").correct
