@@ -12,13 +12,15 @@ values makes the answer unreadable: a hedged answer is no answer.
 :func:`read_roles` reads a role per name from sentences: ``Ada is a knight and Ben is a
 knave``, ``Ada and Cy are knights; Ben is a knave``, ``Ada: knight, Ben: knave``.
 
-Both read past a short trailing sentence by the rule in :mod:`palaestra.verifiers.normalize`.
+Both follow the answer grammar of :mod:`palaestra.verifiers.normalize`: a closing full stop, nothing after.
 
 Example::
 
     >>> read_assignment("(x, y) = (-6, 5)", ["x", "y"]) == {"x": -6, "y": 5}
     True
-    >>> read_assignment(r"x = \frac{1}{2}; y = 3. These satisfy both.", ["x", "y"]) == {"x": Fraction(1, 2), "y": 3}
+    >>> read_assignment(r"x = \frac{1}{2}; y = 3.", ["x", "y"]) == {"x": Fraction(1, 2), "y": 3}
+    True
+    >>> read_assignment("x = 1, y = 3. These satisfy both.", ["x", "y"]) is None
     True
     >>> read_assignment("x = 2, y = 3, z = 4", ["x", "y"]), read_assignment("x = 2 (or 3), y = 1", ["x", "y"])
     (None, None)
@@ -34,9 +36,8 @@ from fractions import Fraction  # noqa: F401  (used by the doctest examples)
 from typing import Any, TypeVar
 
 from palaestra.verifiers.normalize import (
-    NUMBER_WORDS,
     enclosed,
-    read_with_tail,
+    read_answer,
     simplify_latex,
     split_top_level,
     squeeze_spaces,
@@ -149,12 +150,7 @@ def read_assignment(
     if not isinstance(text, str) or len(text) > max_chars:
         return None
     index = _Names(names)
-    return read_with_tail(
-        text,
-        lambda s: _read_core(s, index, read_value, partial),
-        answer_words=index.words() | NUMBER_WORDS,
-        clauses=False,
-    )
+    return read_answer(text, lambda s: _read_core(s, index, read_value, partial))
 
 
 _ROLE_TOKEN = re.compile(r"[^\W\d_][\w'’-]*|->|[→:=,;.()\n–—-]|\S")
@@ -214,13 +210,7 @@ def read_roles(
             role_words[word.lower()] = role
             role_words.setdefault(word.lower() + "s", role)
     name_words = {name.lower(): name for name in names}
-    return read_with_tail(
-        text,
-        lambda s: _read_roles_core(s, name_words, role_words, partial, len(name_words)),
-        symbols=True,
-        answer_words=set(name_words) | set(role_words),
-        clauses=False,
-    )
+    return read_answer(text, lambda s: _read_roles_core(s, name_words, role_words, partial, len(name_words)))
 
 
 _ARROWS = ("->", "→", "=>", "⇒", "↦")

@@ -12,14 +12,15 @@ expected text go through the same policy:
 A code fence is stripped exactly: the content is every line between the opening
 ```` ``` ```` (or ``~~~``, with any info string such as ```` ```text ````) and the closing
 fence, kept verbatim, so an output line that starts with a space keeps it. Before the
-fence a short label line ending in ``:`` (``Output:``) may stand; after it, a short
-remark (the rule in :mod:`palaestra.verifiers.normalize`). Two fenced blocks are
+fence a short label line ending in ``:`` (``Output:``) may stand; after it, only closing
+punctuation (the answer grammar of :mod:`palaestra.verifiers.normalize`: a remark after the
+block, such as a retraction, leaves it unreadable). Two fenced blocks are
 ambiguous and unreadable. Without a fence the whole text is the block.
 
 Example::
 
-    >>> read_block("```text\n 8\n10  \n```\nThat is the output.")
-    [' 8', '10']
+    >>> read_block("```text\n 8\n10  \n```"), read_block("```\n8\n```\nJust kidding, I do not know.")
+    ([' 8', '10'], None)
     >>> same_block("```\n 8\n```", " 8"), same_block("8", " 8"), same_block("8", " 8", leading="strip")
     (True, False, True)
     >>> read_grid("1 2 | 3\n------\n4 5 | 6", "0123456789")
@@ -31,7 +32,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
-from palaestra.verifiers.normalize import is_benign_tail
+from palaestra.verifiers.normalize import is_closing
 
 MAX_BLOCK_CHARS = 200_000
 MAX_BLOCK_LINES = 10_000
@@ -72,7 +73,7 @@ def _fenced(lines: list[str]) -> list[str] | None:
         ) < len(marker):
             return None
         content, after = lines[first + 1 : fences[1]], lines[fences[1] + 1 :]
-    return content if is_benign_tail("\n".join(after)) else None
+    return content if is_closing("\n".join(after)) else None
 
 
 def _apply_policy(lines: list[str], leading: str, trailing: str, blank_edges: bool) -> list[str]:
@@ -201,8 +202,8 @@ def read_grid(
         if row is None:
             if not rows and _LABEL_LINE.match(line):
                 continue  # a lead-in such as "Solution:" above the grid
-            if number == len(lines) - 1 and rows and is_benign_tail(line):
-                break  # a closing remark after the grid
+            if number == len(lines) - 1 and rows and is_closing(line):
+                break  # closing punctuation on a line of its own
             return None
         rows.append(row)
         if sum(len(r) for r in rows) > max_cells:

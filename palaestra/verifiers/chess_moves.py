@@ -30,10 +30,10 @@ from collections.abc import Iterable
 
 import chess
 
-from palaestra.verifiers.normalize import read_with_tail, strip_wrappers, unify
+from palaestra.verifiers.normalize import read_answer, strip_wrappers, unify
 from palaestra.verifiers.sets import read_items
 
-MAX_MOVE_CHARS = 16  # one move as written; a trailing remark may add MAX_TAIL_CHARS
+MAX_MOVE_CHARS = 16  # one move as written, before wrappers and closing punctuation
 MAX_MOVE_TEXT = 160
 CHESS_EMPTY_WORDS = ("0", "0 moves", "zero", "no moves", "no legal moves", "none", "nothing", "-", "[]", "{}")
 
@@ -61,7 +61,7 @@ def looks_like_move(text: str) -> bool:
         ok = len(move_text) <= MAX_MOVE_CHARS and (_MOVE_SHAPE.match(move_text) or _SQUARE_TO_SQUARE.match(move_text))
         return True if ok else None
 
-    return bool(read_with_tail(text, shaped))
+    return bool(read_answer(text, shaped))
 
 
 def _spellings(move_text: str) -> list[str]:
@@ -122,7 +122,7 @@ def read_move(board: chess.Board, text: str) -> chess.Move | None:
     """The legal move of ``board`` written in ``text``, or ``None`` (see the module docstring). Never raises."""
     if not isinstance(text, str) or len(text) > MAX_MOVE_TEXT:
         return None
-    return read_with_tail(text, lambda s: _read_core(board, s))
+    return read_answer(text, lambda s: _read_core(board, s))
 
 
 def read_move_set(
@@ -178,4 +178,4 @@ def read_move_line(board: chess.Board, text: str, *, max_count: int = 50) -> lis
     """
     if not isinstance(text, str) or len(text) > max_count * 24 + 400:
         return None
-    return read_with_tail(text, lambda s: _line_core(board, s, max_count), clauses=False)
+    return read_answer(text, lambda s: _line_core(board, s, max_count))

@@ -1,18 +1,17 @@
 """Reading one answer out of a fixed set: yes/no, true/false, lettered options, named classes.
 
-The answer's head must be exactly one spelling of one option (any case, wrappers and
-``Answer:`` lead-ins looked through, ``(A)``, ``A)``, ``[A]``, ``option A`` for labels).
-A short trailing sentence is read past (the rule in
-:mod:`palaestra.verifiers.normalize`) only when it names no other option and hedges
-nothing: ``Yes, it is entailed.`` reads as yes; ``Yes, no wait, no``, ``yes or no``,
-``A or B`` are unreadable. After a *yes* a tail with a negation (``Yes, it is not
-entailed``) contradicts the head and is unreadable; after a *no* it agrees.
+The answer must be exactly one spelling of one option (any case, wrappers and
+``Answer:`` lead-ins looked through, ``(A)``, ``A)``, ``[A]``, ``option A`` for labels),
+under the answer grammar of :mod:`palaestra.verifiers.normalize`: a closing full stop
+is fine, any further text is not read past. ``Yes.`` reads as yes; ``Yes, it is
+entailed.``, ``yes. I take it back.``, ``Yes, no wait, no``, ``yes or no`` and
+``A or B`` are unreadable.
 
 Example::
 
-    >>> read_yes_no("Yes, it is entailed."), read_yes_no("No — the premises do not entail it"), read_yes_no("True")
+    >>> read_yes_no("**Yes**."), read_yes_no("Answer: no"), read_yes_no("True")
     (True, False, True)
-    >>> read_yes_no("Yes, no wait, no"), read_yes_no("yes or no"), read_yes_no("Yes, it is not entailed.")
+    >>> read_yes_no("Yes, no wait, no"), read_yes_no("yes or no"), read_yes_no("yes. I take it back.")
     (None, None, None)
     >>> read_yes_no("invalid", yes=("yes", "valid"), no=("no", "invalid"))
     False
@@ -23,14 +22,14 @@ Example::
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from typing import TypeVar
 
-from palaestra.verifiers.normalize import is_benign_tail, simplify_latex, strip_wrappers, tail_splits, unify
+from palaestra.verifiers.normalize import read_answer, simplify_latex, strip_wrappers, unify
 
 T = TypeVar("T")
 
-MAX_CHOICE_CHARS = 600  # a head and a short remark; longer text is not a choice
+MAX_CHOICE_CHARS = 600  # an option with its lead-in and markup; longer text is not a choice
 YES_WORDS = ("yes", "true")
 NO_WORDS = ("no", "false")
 NEGATIONS = frozenset(
@@ -81,14 +80,12 @@ def read_option(
     options: Mapping[T, Iterable[str]],
     *,
     texts: Mapping[T, str] | None = None,
-    contradicting: Mapping[T, Collection[str]] | None = None,
 ) -> T | None:
     """The option whose spelling ``text`` gives, or ``None``.
 
     ``options`` maps each option to its spellings (any case); ``texts`` optionally maps
     options to their content, so ``B) 42`` or ``42`` reads as the option whose text is
-    ``42``; ``contradicting`` maps an option to tail words that contradict it (after
-    *yes*: negations). Digits may appear in a trailing remark; other options may not.
+    ``42``. Nothing but a closing full stop may follow the option.
 
     >>> read_option("It is RED.", {"red": ["red", "it is red"], "blue": ["blue"]})
     'red'
@@ -97,23 +94,7 @@ def read_option(
         return None
     table = _spelling_table(options)
     content = {_normal(t): option for option, t in (texts or {}).items()}
-    spelled_by = {option: {_normal(s) for s in spellings} for option, spellings in options.items()}
-    whole = strip_wrappers(text)
-    option = _head(whole, table, content)
-    if option is not None:
-        return option
-    for answer, tail in tail_splits(whole):
-        option = _head(answer, table, content)
-        if option is None:
-            continue
-        others = {s for other, spellings in spelled_by.items() if other != option for s in spellings}
-        others |= {c for c, o in content.items() if o != option}
-        forbidden = {w for w in others if len(w) > 1} | set((contradicting or {}).get(option, ()))
-        letters = {w.upper() for w in others if len(w) == 1}  # "B" names option B; "a" is an article
-        if is_benign_tail(tail, symbols=True, answer_words=forbidden, labels=letters):
-            return option
-        return None
-    return None
+    return read_answer(text, lambda s: _head(s, table, content))
 
 
 def read_yes_no(text: str, *, yes: Iterable[str] = YES_WORDS, no: Iterable[str] = NO_WORDS) -> bool | None:
@@ -123,9 +104,9 @@ def read_yes_no(text: str, *, yes: Iterable[str] = YES_WORDS, no: Iterable[str] 
     pass synonyms the prompt invites, e.g. ``yes=("yes", "valid")``, ``no=("no", "invalid")``.
 
     >>> read_yes_no("**YES**"), read_yes_no("No."), read_yes_no("Yes, by premises 1 and 2."), read_yes_no("maybe")
-    (True, False, True, None)
+    (True, False, None, None)
     """
-    return read_option(text, {True: tuple(yes), False: tuple(no)}, contradicting={True: NEGATIONS})
+    return read_option(text, {True: tuple(yes), False: tuple(no)})
 
 
 def read_choice(

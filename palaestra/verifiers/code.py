@@ -75,6 +75,7 @@ from importlib import resources
 from typing import Any
 
 from palaestra.core.problem import Verdict
+from palaestra.verifiers.normalize import is_closing
 
 MAX_CODE_CHARS = 20_000  # longer answers are refused before anything runs
 DEFAULT_TEST_SECONDS = 1.0  # wall-clock limit per test
@@ -94,11 +95,15 @@ def extract_code(answer: str, function: str | None = None) -> str | None:
     The last fenced ``python`` block (or unlabelled one; the last fenced block of any language
     when none is), else the whole text. With ``function``, the last such block that defines it
     (so a usage example after the solution does not replace it). Common indentation is removed.
-    Reading is linear in the answer's length (no regular expression over it).
+    Reading is linear in the answer's length (no regular expression over it). Text after the last
+    fence other than closing punctuation (a remark, a retraction) leaves the answer unread, by the
+    answer grammar of :mod:`palaestra.verifiers.normalize`; prose before the first fence is a lead-in.
     """
     if not isinstance(answer, str):
         return None
     blocks = fenced_blocks(answer)
+    if blocks and not is_closing(text_after_fences(answer)):
+        return None
     if blocks:
         python = [code for lang, code in blocks if lang in ("python", "py", "python3", "")]
         candidates = python or [code for _, code in blocks]
@@ -129,6 +134,28 @@ def fenced_blocks(text: str) -> list[tuple[str, str]]:
         blocks.append((language.lower(), text[line_end + 1:] if end < 0 else text[line_end + 1:end]))
         pos = len(text) if end < 0 else end + 3
     return blocks
+
+
+def text_after_fences(text: str) -> str:
+    """The text after the last closing ```` ``` ```` of ``text`` (empty when the last block is unclosed).
+
+    >>> text_after_fences("```\nx = 1\n```\nDone."), text_after_fences("no fence")
+    ('\nDone.', '')
+    """
+    opened, pos, after = False, 0, ""
+    while True:
+        found = text.find("```", pos)
+        if found < 0:
+            return after if not opened else ""
+        if opened:
+            after = text[found + 3 :]
+            opened = False
+        else:
+            line_end = text.find("\n", found + 3)
+            if line_end < 0:
+                return ""
+            opened, found = True, line_end - 3
+        pos = found + 3
 
 
 def _defines(code: str, function: str) -> bool:
@@ -561,7 +588,10 @@ def report_for_answer(answer: str, data: Mapping[str, Any]) -> CodeReport:
         return CodeReport(kind, total=len(tests), failure=f"the answer is longer than {MAX_CODE_CHARS} characters")
     code = extract_code(answer, function if kind == "function" else None)
     if code is None:
-        return CodeReport(kind, total=len(tests), failure="no code found in the answer", parsed=False)
+        failure = "no code found in the answer"
+        if fenced_blocks(answer) and not is_closing(text_after_fences(answer)):
+            failure = "text after the code block: the answer must hold only the program (remarks go outside it)"
+        return CodeReport(kind, total=len(tests), failure=failure, parsed=False)
     budget = Budget(
         test_seconds=float(data.get("test_seconds", DEFAULT_TEST_SECONDS)),
         total_seconds=float(data.get("total_seconds", DEFAULT_TOTAL_SECONDS)),

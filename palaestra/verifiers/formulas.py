@@ -46,7 +46,7 @@ from typing import Any
 import mpmath
 
 from palaestra.verifiers.expressions import Expr, parse_expression
-from palaestra.verifiers.normalize import closing_bracket, read_with_tail, simplify_latex, unify
+from palaestra.verifiers.normalize import closing_bracket, read_answer, simplify_latex, unify
 from palaestra.verifiers.numeric import max_fraction_digits
 
 MAX_FORMULA_CHARS = 1_500
@@ -294,7 +294,36 @@ def read_formula(
     """
     if not isinstance(text, str) or len(text) > 4 * MAX_FORMULA_CHARS:
         return None
-    return read_with_tail(text, lambda s: _read_plain(s, variables, functions, constant))
+    if not variables:  # a constant may be followed by its decimal value: "pi/15 ≈ 0.2094"
+        return read_answer(text, lambda s: _with_approximation(s, functions))
+    return read_answer(text, lambda s: _read_plain(s, variables, functions, constant))
+
+
+_APPROX_MARKS = ("≈", "\\approx", "~=", "≃")
+_APPROX_VALUE = re.compile(r"\s*([+-]?\d{1,30}(?:\.\d{1,30})?)(?:\s*(?:\.\.\.|…))?\s*")
+
+
+def _with_approximation(text: str, functions: Sequence[str]) -> Expr | None:
+    """An exact constant, alone or followed by ``≈`` and a decimal that agrees with it to the digits written
+    (rounded or cut off): ``pi/15 ≈ 0.2094`` reads as ``pi/15``; ``pi/15 ≈ 0.5`` contradicts itself and is
+    unreadable, like any second answer."""
+    mark, start = max(((m, text.rfind(m)) for m in _APPROX_MARKS), key=lambda found: found[1])
+    if start < 0:
+        return _read_plain(text, [], functions, False)
+    match = _APPROX_VALUE.fullmatch(text, start + len(mark))  # anchored after the mark: linear on any text
+    if match is None:
+        return None
+    exact = _read_plain(text[:start], [], functions, False)
+    value = evaluate(exact, {})
+    if value is None:
+        return None
+    written = match.group(1)
+    places = len(written.split(".")[1]) if "." in written else 0
+    try:
+        gap = abs(float(value) - float(written))
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return exact if gap <= 10.0 ** -places else None
 
 
 # --- evaluation -------------------------------------------------------------

@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass
 
 from palaestra.verifiers.expressions import Surd
-from palaestra.verifiers.normalize import HEDGE_WORDS, read_with_tail, simplify_latex, strip_wrappers, unify
+from palaestra.verifiers.normalize import read_answer, simplify_latex, strip_wrappers, unify
 from palaestra.verifiers.radicals import format_radical, read_radical
 
 MAX_CHARS = 2_000
@@ -289,8 +289,6 @@ def _inequalities(s: str, variable: str) -> list[Interval] | None:
 
 def _read(text: str, variable: str, allow_empty: bool) -> Set | None:
     s = _LEAD_IN.sub("", strip_wrappers(_clean(text)), count=1).strip()
-    if re.search(r"[A-Za-z]+", s) and any(w in HEDGE_WORDS - {"or"} for w in re.findall(r"[A-Za-z]+", s.lower())):
-        return None
     builder = _SET_BUILDER.match(s)
     if builder:
         s = builder.group(1).strip()
@@ -325,7 +323,7 @@ def read_intervals(text: str, *, variable: str = "x", allow_empty: bool = False)
         except (RecursionError, ValueError, ZeroDivisionError, OverflowError):
             return None
 
-    return read_with_tail(text, read, clauses=False)
+    return read_answer(text, read)
 
 
 # --- writing ----------------------------------------------------------------------

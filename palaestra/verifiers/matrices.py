@@ -11,8 +11,10 @@ r"""Reading matrices and vectors of exact numbers written by a model.
   ``(1/2) * [[4, -2], [-3, 1]]``, which multiplies every entry.
 
 :func:`read_vectors` reads a list of vectors (a basis): ``(1, -2, 1), (0, 1, 3)``,
-``{[1, -2, 1], [0, 1, 3]}``, ``v1 = (1, -2, 1), v2 = (0, 1, 3)``, one per line, or the
-columns of a LaTeX matrix when the caller says so. Everything is bounded by
+``{[1, -2, 1], [0, 1, 3]}``, ``span{(1, -2, 1), (0, 1, 3)}``, ``N(A) = span{...}``,
+``v1 = (1, -2, 1), v2 = (0, 1, 3)``, one per line, or the columns of a LaTeX matrix, under
+the answer grammar of :mod:`palaestra.verifiers.normalize` (``(1, -3, 1).`` reads; a remark after
+it does not). Everything is bounded by
 :data:`MAX_CHARS` and :data:`MAX_ENTRIES`; nothing raises.
 
 Example::
@@ -32,9 +34,10 @@ from fractions import Fraction
 
 from palaestra.verifiers.normalize import (
     enclosed,
-    read_with_tail,
+    read_answer,
     simplify_latex,
     split_top_level,
+    squeeze_spaces,
     strip_wrappers,
     unify,
 )
@@ -52,6 +55,13 @@ _LEAD_IN = re.compile(
 _COMMA = re.compile(r"\s*,\s*")
 _SEMICOLON = re.compile(r"\s*;\s*")
 _CELL_SPLIT = re.compile(r"\s*[,&]\s*|\s+")
+# "A basis is", "Basis:", "N(A) =", "null(A) =", "ker(A) =", "The null space is spanned by", before the vectors.
+_BASIS_LEAD_IN = re.compile(
+    r"^(?:(?:a\s+)?basis(?:\s+(?:of|for)\s+the\s+null\s*space)?(?:\s+is)?\s*:?|(?:the\s+)?null\s*space(?:\s+of\s+A)?"
+    r"(?:\s+is)?(?:\s+spanned\s+by)?\s*:?|(?:N|null|Null|ker|Ker|nul|Nul)\s*\(\s*A\s*\)\s*=)\s*",
+    re.IGNORECASE,
+)
+_SPAN = re.compile(r"^(?:\\operatorname\{span\}|\\mathrm\{span\}|\\text\{span\}|span)\s*", re.IGNORECASE)
 _NAMED_VECTOR = re.compile(r"^[A-Za-z](?:_?\{?\w{1,3}\}?)?\s*=\s*")
 
 
@@ -149,7 +159,7 @@ def read_matrix(text: str, shape: tuple[int, int] | None = None) -> Matrix | Non
     that many rows and columns."""
     if not isinstance(text, str) or len(text) > MAX_CHARS:
         return None
-    matrix = read_with_tail(text, _read, clauses=False)
+    matrix = read_answer(text, _read)
     if matrix is None or (shape is not None and (len(matrix), len(matrix[0])) != shape):
         return None
     return matrix
@@ -164,8 +174,19 @@ def read_vectors(text: str, dimension: int) -> list[list[Fraction]] | None:
     """
     if not isinstance(text, str) or len(text) > MAX_CHARS:
         return None
-    s = strip_wrappers(simplify_latex(unify(text)).replace("$", "").strip())
-    s = re.sub(r"^(?:a\s+)?basis(?:\s+is)?\s*:?\s*", "", s, flags=re.IGNORECASE)
+    # Runs of spaces first: the separator pattern below is quadratic on them.
+    s = squeeze_spaces(simplify_latex(unify(text)).replace("$", "").strip())
+    return read_answer(s, lambda answer: _vectors_core(answer, dimension))
+
+
+def _vectors_core(text: str, dimension: int) -> list[list[Fraction]] | None:
+    s = _BASIS_LEAD_IN.sub("", strip_wrappers(text), count=1)
+    span = _SPAN.match(s)
+    if span:
+        s = s[span.end() :].strip()
+        if not enclosed(s, "{(["):
+            return None
+        s = s[1:-1].strip()
     if enclosed(s, "{") or (enclosed(s, "[(") and s[1:].lstrip()[:1] in "[("):
         s = s[1:-1].strip()
     vectors: list[list[Fraction]] = []

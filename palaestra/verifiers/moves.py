@@ -28,10 +28,9 @@ from collections.abc import Iterable, Mapping
 from typing import TypeVar
 
 from palaestra.verifiers.normalize import (
-    NUMBER_WORDS,
     enclosed,
-    is_benign_tail,
-    read_with_tail,
+    is_closing,
+    read_answer,
     squeeze_spaces,
     strip_wrappers,
     unify,
@@ -67,11 +66,14 @@ def _tokens_core(
     dash_in_spelling = any("-" in spelling for spelling in table)
     letters = {spelling for spelling in table if len(spelling) == 1}
     result: list[T] = []
-    for raw in (_TOKEN_SPLIT if dash_in_spelling else _TOKEN_SPLIT_DASH).split(s):
+    raws = (_TOKEN_SPLIT if dash_in_spelling else _TOKEN_SPLIT_DASH).split(s)
+    for position, raw in enumerate(raws):
         token = raw.strip("\"'`()[]{}")
         key = token if case_sensitive else token.lower()
-        if not key or key in _TOKEN_FILLERS or _NUMBERING.match(token):
+        if not key or key in _TOKEN_FILLERS:
             continue
+        if _NUMBERING.match(token) and position < len(raws) - 1:
+            continue  # "1." numbers the move after it; a last "3." is a move and a full stop
         if key in table:
             result.append(table[key])
         elif letters and all(char in letters for char in key):
@@ -106,13 +108,7 @@ def read_tokens(
     table = _spellings(alphabet, case_sensitive)
     if not isinstance(text, str) or len(text) > max_count * (max(map(len, table), default=1) + 12) + 400:
         return None
-    long_spellings = {spelling.lower() for spelling in table if len(spelling) > 1}
-    return read_with_tail(
-        text,
-        lambda s: _tokens_core(s, table, case_sensitive, max_count, allow_empty),
-        answer_words=long_spellings | NUMBER_WORDS,
-        clauses=False,
-    )
+    return read_answer(text, lambda s: _tokens_core(s, table, case_sensitive, max_count, allow_empty))
 
 
 def _move_pattern(places: list[str]) -> re.Pattern[str]:
@@ -150,7 +146,7 @@ def _place_core(
         return moves
     if rest.lstrip()[:1] in (",", ";", ":"):
         return None  # after a list separator comes one more (unreadable) move, not a remark
-    return moves if is_benign_tail(rest, answer_words=_long(canonical), labels=_short(canonical)) else None
+    return moves if is_closing(rest) else None
 
 
 def read_place_moves(
@@ -178,19 +174,4 @@ def read_place_moves(
         return None
     canonical = {name.lower(): name for name in names}
     pattern = _move_pattern(names)
-    return read_with_tail(
-        text,
-        lambda s: _place_core(s, pattern, canonical, max_count, pieces),
-        answer_words=_long(canonical),
-        labels=_short(canonical),
-        clauses=False,
-    )
-
-
-def _long(canonical: Mapping[str, str]) -> set[str]:
-    return {key for key in canonical if len(key) > 1}
-
-
-def _short(canonical: Mapping[str, str]) -> set[str]:
-    """One-character place names as spelled by the caller: ``A`` in a remark names a peg, ``a`` is an article."""
-    return {name for name in canonical.values() if len(name) == 1}
+    return read_answer(text, lambda s: _place_core(s, pattern, canonical, max_count, pieces))

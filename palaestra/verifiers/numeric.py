@@ -12,8 +12,8 @@ Spellings read as the same number (all exact, as rationals):
   says mixed numbers are allowed (``mixed=True``), since ``3\frac{1}{2}`` may mean a product;
 - scientific notation ``1.5e3``, ``1.5 \times 10^{3}``, ``1.5·10^3``, ``1.5 x 10³`` (``10e0`` is 10);
 - a repeating decimal ``0.\overline{3}`` (= 1/3);
-- wrappers and lead-ins (``(10)``, ``\boxed{10}``, ``$10$``, ``Answer: 10``, ``x = 10``) and a
-  short trailing sentence (the rule in :mod:`palaestra.verifiers.normalize`);
+- wrappers and lead-ins (``(10)``, ``\boxed{10}``, ``$10$``, ``Answer: 10``, ``x = 10``, ``φ = 178``), a
+  closing full stop, and nothing else (the answer grammar of :mod:`palaestra.verifiers.normalize`);
 - a trailing unit only when the caller passes the accepted unit spellings
   (``units=unit_spellings("m/s")``: ``7 m/s`` and ``7`` read, ``7 seconds`` does not);
 - ``≈ 7``, ``~7``, ``about 7``, ``3.14...`` only when the caller allows approximate
@@ -30,8 +30,8 @@ Example::
 
     >>> read_exact("-7/2"), read_exact("1,234"), read_exact(r"\frac{3}{4}"), read_exact("2+2")
     (Fraction(-7, 2), Fraction(1234, 1), Fraction(3, 4), None)
-    >>> read_exact(r"\boxed{1.5 \times 10^{3}}"), read_exact("(10). That is the total.")
-    (Fraction(1500, 1), Fraction(10, 1))
+    >>> read_exact(r"\boxed{1.5 \times 10^{3}}"), read_exact("(10). That is the total.") is None
+    (Fraction(1500, 1), True)
     >>> read_exact("7 seconds", units=unit_spellings("m/s")), read_exact("7 m/s", units=unit_spellings("m/s"))
     (None, Fraction(7, 1))
     >>> grade_number("≈ 26.00", "26.004", tolerance=Tolerance.decimals(2)), read_exact("≈ 26")
@@ -49,10 +49,8 @@ from fractions import Fraction
 from functools import lru_cache
 
 from palaestra.verifiers.normalize import (
-    NUMBER_WORDS,
-    UNIT_WORDS,
     enclosed,
-    read_with_tail,
+    read_answer,
     simplify_latex,
     strip_wrappers,
     unify,
@@ -64,7 +62,6 @@ MAX_NUMBER_CHARS = 80  # digits parse_number reads (its historical cap)
 
 Units = Mapping[str, Fraction | int] | Iterable[str]  # unit spellings, or spellings -> factor to the asked unit
 
-_TAIL_WORDS = NUMBER_WORDS | UNIT_WORDS
 _VULGAR = {"½": (1, 2), "⅓": (1, 3), "⅔": (2, 3), "¼": (1, 4), "¾": (3, 4), "⅕": (1, 5), "⅖": (2, 5), "⅗": (3, 5),
            "⅘": (4, 5), "⅙": (1, 6), "⅚": (5, 6), "⅛": (1, 8), "⅜": (3, 8), "⅝": (5, 8), "⅞": (7, 8)}
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
@@ -87,7 +84,7 @@ _PATTERNS = {
     "repeating": re.compile(r"([+-]?)(\d*)\.(\d*) ?\\overline ?\{ ?(\d{1,60}) ?\}"),
 }
 _FRAC_SHORTHAND = re.compile(r"\\frac ?(\d) ?(\d)")
-_NAME = r"(?:[A-Za-z]{1,3}|\\[A-Za-z]{2,12})(?:_\{?[A-Za-z0-9]{1,8}\}?)?"
+_NAME = r"(?:[A-Za-z]{1,3}|[\u0370-\u03ff]|\\[A-Za-z]{2,12})(?:_\{?[A-Za-z0-9]{1,8}\}?)?"  # x, φ, \theta, v_0
 _NAME_PREFIX = re.compile(rf"^{_NAME} ?(=|≈|≃|~) ?")
 _APPROX_PREFIX = re.compile(
     r"^(?:≈|≃|~=?|about\b|approximately\b|approx\b\.?|roughly\b|around\b|circa\b|ca\.|nearly\b|almost\b) ?",
@@ -272,7 +269,7 @@ def _read_core(
     return None
 
 
-# A bare integer or decimal: read directly, skipping the wrapper and tail machinery.
+# A bare integer or decimal: read directly, skipping the wrapper and grammar machinery.
 _DIGITS_ACROSS_LINES = re.compile(r"\d[ \t]*\n\s*\d")
 _PLAIN_NUMERAL = re.compile(r"\s*([+-]?\d+(?:\.\d+)?)\s*")
 _PLAIN_INTEGER = re.compile(r"\s*([+-]?[0-9]+)\s*")
@@ -310,11 +307,7 @@ def read_number(
     if plain and not unit_required and len(text) <= max_digits:  # the common case, on the trainer's hot path
         return Fraction(plain.group(1))
     factors = None if units is None else _unit_factors(units)
-    return read_with_tail(
-        text,
-        lambda s: _read_core(s, factors, unit_required, approximate, mixed, max_digits),
-        answer_words=_TAIL_WORDS,
-    )
+    return read_answer(text, lambda s: _read_core(s, factors, unit_required, approximate, mixed, max_digits))
 
 
 def read_exact(
@@ -478,7 +471,7 @@ def read_plain_decimal(text: str) -> tuple[Fraction, int] | None:
         value = read_exact(match.group())
         return None if value is None else (value, len(match.group(3)))
 
-    return read_with_tail(text, plain, answer_words=_TAIL_WORDS)
+    return read_answer(text, plain)
 
 
 def is_inexact_decimal(text: str, exact_values: Iterable[Fraction | int] = ()) -> bool:

@@ -66,6 +66,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core.problem import Verdict
+from palaestra.verifiers.normalize import is_closing
 
 MAX_CODE_CHARS = 20_000  # longer programs are refused before anything runs
 CACHE_SIZE = 256
@@ -120,6 +121,23 @@ def fenced_blocks(text: str) -> list[tuple[str, str]]:
     return blocks
 
 
+def _after_last_block(text: str) -> str:
+    """The lines after the last closed fence (empty when the last block is unclosed), as in :func:`fenced_blocks`."""
+    opener: str | None = None
+    after: list[str] = []
+    for line in text.split("\n"):
+        stripped = line.strip()
+        if opener is None:
+            if stripped.startswith(("```", "~~~")):
+                mark = stripped[0]
+                opener, after = mark * (len(stripped) - len(stripped.lstrip(mark))), []
+            else:
+                after.append(line)
+        elif stripped.startswith(opener) and not stripped.lstrip(opener[0]).strip():
+            opener = None
+    return "" if opener is not None else "\n".join(after)
+
+
 def labels_text(allowed: Sequence[str]) -> str:
     """How the prompt names the accepted labels: ```` ```python ````, ```` ```c ```` or ..."""
     marks = [f"```{lang}" for lang in allowed]
@@ -133,6 +151,8 @@ def read_program(answer: str, allowed: Sequence[str]) -> Program | str:
     if len(answer) > MAX_CODE_CHARS + 200:
         return f"the answer is longer than {MAX_CODE_CHARS} characters"
     blocks = fenced_blocks(answer)
+    if blocks and not is_closing(_after_last_block(answer)):
+        return "text after the last code block: the answer must hold only the program (remarks go outside it)"
     labelled = [(FENCE_LABELS.get(label), code) for label, code in blocks]
     chosen = [(lang, code) for lang, code in labelled if lang in allowed]
     if chosen:

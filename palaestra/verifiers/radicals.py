@@ -23,7 +23,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from palaestra.verifiers.expressions import Surd, evaluate_surd, leaves, parse_expression
-from palaestra.verifiers.normalize import read_with_tail
+from palaestra.verifiers.normalize import read_answer
 from palaestra.verifiers.numeric import read_exact
 
 MAX_CHARS = 300
@@ -49,7 +49,7 @@ def read_radical(text: str, *, max_numbers: int = 4) -> Surd | None:
     """
     if not isinstance(text, str) or len(text) > MAX_CHARS:
         return None
-    return read_with_tail(text, lambda s: _read(_drop_name(s), max_numbers))
+    return read_answer(text, lambda s: _read(_drop_name(s), max_numbers))
 
 
 def _drop_name(text: str) -> str:
@@ -116,5 +116,5 @@ def radical_spellings(value: Surd) -> list[str]:
             if inside.numerator * inside.denominator <= 10**8:  # within the reader's radicand bound
                 out.append(f"{sign}sqrt({_fraction_text(inside)})")
     text = format_radical(value)
-    out += [text.replace("sqrt(", "√(").replace("*", ""), text.replace("*", " * "), f"{text}. That is exact."]
+    out += [text.replace("sqrt(", "√(").replace("*", ""), text.replace("*", " * "), f"{text}."]
     return out

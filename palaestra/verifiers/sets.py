@@ -35,9 +35,8 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any, TypeVar
 
 from palaestra.verifiers.normalize import (
-    NUMBER_WORDS,
     enclosed,
-    read_with_tail,
+    read_answer,
     simplify_latex,
     split_top_level,
     squeeze_spaces,
@@ -220,12 +219,10 @@ def read_items(
     if duplicates not in ("keep", "merge", "reject"):
         raise ValueError("duplicates must be 'keep', 'merge' or 'reject'")
     empty = frozenset(w.lower() for w in (*EMPTY_WORDS, *empty_words))
-    items = read_with_tail(
+    items = read_answer(
         text,
         lambda s: _read_core(s, read_item, allow_empty, empty, allow_or, space_separated, parens, prefix, expand,
                              max_items),
-        answer_words=NUMBER_WORDS,
-        clauses=False,
     )
     if items is None or duplicates == "keep":
         return items

@@ -168,9 +168,10 @@ def test_liars_accepts_sentences_and_one_line_and_rejects_corrections():
     liars = ", ".join(names[i] for i in problem.data["liars"])
     other = next(n for n in names if n != culprit)
     for right in [f"The culprit is {culprit}.\nThe liars are {liars}.", f"Culprit: {culprit}, liars: {liars}",
-                  f"liars: {liars}\nculprit: {culprit}\nThis is the only consistent assignment."]:
+                  f"liars: {liars}\nculprit: {culprit}"]:
         assert source.verify(problem, right).correct, right
-    for wrong in [f"culprit: {culprit}\nliars: {liars}\nNo wait, the culprit is {other}.",
+    for wrong in [f"liars: {liars}\nculprit: {culprit}\nThis is the only consistent assignment.",  # a remark (#21)
+                  f"culprit: {culprit}\nliars: {liars}\nNo wait, the culprit is {other}.",
                   f"culprit: {culprit}\nliars: {liars}\nBut maybe not.",
                   f"culprit: {culprit} or {other}\nliars: {liars}", f"culprit: {culprit}"]:
         assert not source.verify(problem, wrong).correct, wrong
@@ -193,11 +194,11 @@ def test_sat_solve_accepts_any_satisfying_assignment_and_unsat_is_proven():
             answer = ", ".join(f"x{i + 1} = {'true' if b else 'false'}" for i, b in enumerate(bits))
             assert source.verify(problem, answer).correct
         if not models:
-            for right in ["Unsatisfiable.", "No satisfying assignment exists.",
-                          "Unsatisfiable. No assignment makes every clause true."]:
+            for right in ["Unsatisfiable.", "No satisfying assignment exists."]:
                 assert source.verify(problem, right).correct, right
             for wrong in ["unsatisfiable, or x1 = true", "unsatisfiable\nx1 = true",
-                          "Unsatisfiable. Actually it is satisfiable."]:
+                          "Unsatisfiable. Actually it is satisfiable.",
+                          "Unsatisfiable. No assignment makes every clause true."]:  # a remark: unparsed (#21)
                 assert not source.verify(problem, wrong).correct, wrong
 
 
@@ -252,7 +253,7 @@ def test_scheduling_accepts_every_valid_schedule_and_checks_stated_end_times():
     assert source.verify(problem, f"{first}: {_clock(begin)}-{_clock(begin + length)}\n{ranged}").correct
     assert not source.verify(problem, f"{first}: {_clock(begin)}-{_clock(begin + length + 30)}\n{ranged}").correct
     gold = problem.answer
-    assert source.verify(problem, gold + "\nThis schedule keeps every rule.").correct
+    assert not source.verify(problem, gold + "\nThis schedule keeps every rule.").correct  # a remark (#21)
     assert source.verify(problem, "```text\n" + gold + "\n```").correct
     assert not source.verify(problem, gold + f"\nNo wait, {first} starts later.").correct
 
@@ -326,10 +327,10 @@ def test_minesweeper_fenced_and_remark_answers_read_but_additions_rejected():
     source = make_source("deduction/minesweeper")
     problem = source.sample(1, 2)
     gold = problem.answer
-    for right in ["```text\n" + gold + "\n```", gold + "\nThe other covered cells are undecided.",
-                  "Answer:\n" + gold, gold.replace("\n", "; ").lower()]:
+    for right in ["```text\n" + gold + "\n```", "Answer:\n" + gold, gold.replace("\n", "; ").lower()]:
         assert source.verify(problem, right).correct, right
-    for wrong in [gold + "\nmines: A1", gold + "\nAlso A1 might be a mine."]:
+    for wrong in [gold + "\nmines: A1", gold + "\nAlso A1 might be a mine.",
+                  gold + "\nThe other covered cells are undecided."]:  # a remark after the answer (issue #21)
         assert not source.verify(problem, wrong).correct, wrong
     assert "for example:\n" + gold not in problem.prompt
 
@@ -378,16 +379,17 @@ def test_equivalence_reads_verdict_sentences_and_stated_separations():
     problems = [source.sample(1, s) for s in range(8)]
     same = next(p for p in problems if p.data["equivalent"])
     differ = next(p for p in problems if not p.data["equivalent"])
-    for right in ["F and G are equivalent.", "yes", "Equivalent. Every row agrees."]:
+    for right in ["F and G are equivalent.", "yes"]:
         assert source.verify(same, right).correct, right
-    for wrong in ["equivalent, or not", "Equivalent. Actually not.", "not equivalent"]:
+    for wrong in ["equivalent, or not", "Equivalent. Actually not.", "not equivalent",
+                  "Equivalent. Every row agrees."]:  # a remark after the verdict is unparsed (issue #21)
         assert not source.verify(same, wrong).correct, wrong
     gold = differ.answer
     flipped = "false" if gold.startswith("p = true") else "true"
-    for right in [f"Not equivalent: {gold}", f"No, they are not equivalent. {gold}",
-                  f"{gold}. Under it F is true and G is false."]:
+    for right in [f"Not equivalent: {gold}", f"No, they are not equivalent. {gold}", f"{gold}."]:
         assert source.verify(differ, right).correct, right
-    for wrong in [f"{gold}\np = {flipped}", f"{gold}. Or maybe p = {flipped}.", "equivalent"]:
+    for wrong in [f"{gold}\np = {flipped}", f"{gold}. Or maybe p = {flipped}.", "equivalent",
+                  f"{gold}. Under it F is true and G is false."]:  # a remark after the answer (issue #21)
         assert not source.verify(differ, wrong).correct, wrong
 
 
@@ -405,7 +407,8 @@ def test_horn_inference_closure_and_hedged_additions():
     assert sorted(known - facts) == derived
     spare = next(a for a in atoms if a not in known)
     gold = problem.answer
-    assert source.verify(problem, gold + ". These follow by chaining.").correct
+    assert not source.verify(problem, gold + ". These follow by chaining.").correct  # a remark (#21)
+    assert source.verify(problem, gold + ".").correct
     assert source.verify(problem, ", ".join([*facts, *derived])).correct  # restating facts is harmless
     for wrong in [f"{gold} (and maybe {spare})", f"{gold}\n{spare}", ", ".join(derived[:-1]) or "none"]:
         assert not source.verify(problem, wrong).correct, wrong

@@ -81,7 +81,7 @@ def test_mate_in_one_accepts_upper_case_uci() -> None:
 # --- logic/propositional -------------------------------------------------------
 
 
-@pytest.mark.parametrize("answer", ["True", "Yes, it is entailed.", "yes", "**Yes**", "Entailed", r"\boxed{yes}"])
+@pytest.mark.parametrize("answer", ["True", "yes", "**Yes**", "Entailed", r"\boxed{yes}", "Yes."])
 def test_propositional_reads_true_and_a_trailing_sentence(answer: str) -> None:
     """Issue #9: ``True`` and ``Yes, it is entailed.`` were refused."""
     task = make_source("logic/propositional")
@@ -199,7 +199,8 @@ def test_compose_reads_wrappers_but_takes_a_bare_lead_in_word_as_the_answer() ->
     p = Problem(answer="so", data={"result": "so", "input": "os", "expression": 'reverse("os")', "calls": []})
     assert task.verify(p, "so").correct and task.verify(p, " So ").feedback == "right letters, wrong letter case"
     q = Problem(answer="abQ", data={"result": "abQ", "input": "Qba", "expression": 'reverse("Qba")', "calls": []})
-    assert task.verify(q, "The result is abQ").correct and task.verify(q, "`abQ`. That is the string.").correct
+    assert task.verify(q, "The result is abQ").correct and task.verify(q, "`abQ`.").correct
+    assert not task.verify(q, "`abQ`. That is the string.").correct  # a remark after the answer (issue #21)
     assert not task.verify(q, "abQ or abq").correct and not task.verify(q, "ABQ").correct
 
 

@@ -41,8 +41,9 @@ LINEAR = Problem(prompt="", answer="x = -6, y = 5", data={"equations": ["x + y =
 def test_linear_system_reads_a_tuple_assignment():
     """Issue #9: ``(x, y) = (-6, 5)`` was rejected."""
     _right("algebra/linear_system", LINEAR, ["(x, y) = (-6, 5)", "(x,y)=(-6,5)", "x = -6 and y = 5", "y = 5; x = -6",
-                                             r"\begin{cases} x = -6 \\ y = 5 \end{cases}", "x=-6 y=5",
-                                             "x = -6, y = 5. Both equations hold."])
+                                             r"\begin{cases} x = -6 \\ y = 5 \end{cases}", "x=-6 y=5", "(-6, 5)",
+                                             "x = -6, y = 5."])
+    _not_right("algebra/linear_system", LINEAR, ["x = -6, y = 5. Both equations hold."])  # a remark (issue #21)
 
 
 def test_linear_system_rejects_near_misses_and_hedges():
@@ -121,8 +122,9 @@ TEN = Problem(prompt="", answer="10", data={"expression": "4 + 6", "value": "10"
 
 def test_expression_reads_wrapped_numerals():
     """Issue #9: ``(10)``, ``\\boxed{10}`` and ``10e0`` were rejected."""
-    _right("arithmetic/expression", TEN, ["(10)", r"\boxed{10}", "10e0", "1.0e1", "10.0", "$10$", "10. That is it.",
+    _right("arithmetic/expression", TEN, ["(10)", r"\boxed{10}", "10e0", "1.0e1", "10.0", "$10$", "10.",
                                           "4 + 6 = 10"])
+    _not_right("arithmetic/expression", TEN, ["10. That is it."])  # a remark after the answer (issue #21)
 
 
 def test_expression_rejects_near_misses():
@@ -152,7 +154,8 @@ def _backdoor_problem() -> Problem:
 def test_backdoor_reads_set_notations():
     """Issue #9: ``S = {A3, H3}`` and ``A3 and H3`` were scored wrong ("unknown variable '='")."""
     _right("causal/graph_query", _backdoor_problem(), ["S = {A3, H3}", "A3 and H3", "{H3, A3}", "['A3', 'H3']",
-                                                       r"\{a3, h3\}", "A3, H3. They block both backdoor paths."])
+                                                       r"\{a3, h3\}", "A3, H3."])
+    _not_right("causal/graph_query", _backdoor_problem(), ["A3, H3. They block both backdoor paths."])  # #21
 
 
 def test_backdoor_rejects_invalid_sets():
@@ -167,9 +170,10 @@ def test_dsep_reads_yes_and_no_with_remarks():
     task = make_source("causal/graph_query")
     problem = next(p for p in (task.sample(1, s) for s in range(40)) if p.data["kind"] == "dsep")
     truth = problem.data["separated"]
-    said = ["Yes, they are d-separated.", "d-separated", "TRUE"] if truth else [
-        "No, they are d-connected.", "Not d-separated.", "FALSE"]
+    said = ["Yes.", "d-separated", "TRUE"] if truth else ["No.", "Not d-separated.", "FALSE"]
     _right("causal/graph_query", problem, said)
+    # A justification after the verdict is unparsed (issue #21): it cannot be told from a retraction.
+    _not_right("causal/graph_query", problem, ["Yes, they are d-separated." if truth else "No, they are d-connected."])
     _not_right("causal/graph_query", problem, ["yes or no", "Yes, no wait", "No." if truth else "Yes."])
 
 

@@ -46,7 +46,7 @@ def test_readers_take_common_spellings_and_refuse_hedges_and_strangers():
     assert read_nodes("0 → 3 → 5", 6) == read_nodes("[0, 3, 5]", 6) == read_nodes("node 0, node 3 and node 5", 6)
     assert read_nodes("1. 4\n2. 0", 6) == [4, 0]
     assert read_nodes("0 3 or 5", 6) is None and read_nodes("0 3 6", 6) is None
-    assert read_nodes("0 1 2. That is the path.", 6) == [0, 1, 2]
+    assert read_nodes("0 1 2. That is the path.", 6) is None and read_nodes("0 1 2.", 6) == [0, 1, 2]
     assert read_edges("(0, 1), (1, 2)", 3) == read_edges("0-1\n1-2", 3) == read_edges("[[0, 1], [1, 2]]", 3)
     assert read_edges("0-1, 1", 3) is None and read_edges("0-1, 1-5", 3) is None
     assert read_groups("Layer 0: 4\nLayer 1: 0, 2", 5) == [(0, [4]), (1, [0, 2])]

@@ -30,7 +30,7 @@ def test_plan_reader_takes_pddl_and_function_spellings_and_refuses_hedges():
     want = [("pick-up", ("a",)), ("stack", ("a", "b"))]
     assert read_plan("(pick-up a)\n(stack a b)", 10, names) == want
     assert read_plan("1. pick-up(A)\n2. stack(A, B)", 10, names) == want
-    assert read_plan("pick-up a\nstack a b\n\nThis reaches the goal.", 10, names) == want
+    assert read_plan("pick-up a\nstack a b\n\nThis reaches the goal.", 10, names) is None  # a remark (#21)
     assert read_plan("0.000: (pick-up a) [1]\n1.000: (stack a b) [1]\n; cost = 2", 10, names) == want
     assert read_plan("```\n(pick-up a)\n(stack a b)\n```", 10, names) == want
     assert read_plan("(pick-up a) or (pick-up b)", 10, names) is None

@@ -97,7 +97,7 @@ def test_binairo_puzzles_have_exactly_one_solution(seed: int) -> None:
 def test_numbrix_reads_grids_like_the_other_puzzles_and_refuses_run_together_numbers() -> None:
     problem = numbrix.sample(0, 3)
     gold = problem.answer
-    assert accepted(numbrix, problem, gold + "\n\nThe path visits every cell once.")
+    assert not accepted(numbrix, problem, gold + "\n\nThe path visits every cell once.")  # a remark (#21)
     assert accepted(numbrix, problem, "; ".join(gold.splitlines()))
     assert accepted(numbrix, problem, "\\boxed{" + gold + "}")
     first = gold.splitlines()[0].split()
@@ -150,7 +150,7 @@ def make_24():
 
 @pytest.mark.parametrize("answer", [
     "6/(1-3/4)", "6 ÷ (1 − 3 ÷ 4)", "6 / [1 - 3 / 4]", "6/(1-3/4) = 24", "\\boxed{6/(1-3/4)}",
-    "\\frac{6}{1-\\frac{3}{4}}", "6/(1-3/4). Each number is used once.",
+    "\\frac{6}{1-\\frac{3}{4}}", "6/(1-3/4).",
 ])
 def test_24_accepts_every_spelling_of_a_valid_expression(make_24, answer: str) -> None:
     assert accepted(twenty_four, make_24, answer)
@@ -198,7 +198,9 @@ def test_zebra_rejects_a_table_changed_by_a_remark_after_it() -> None:
     problem = zebra.sample(2, 3)
     assert not accepted(zebra, problem, problem.answer + "\nActually, houses 1 and 2 swap their pets.")
     assert not accepted(zebra, problem, problem.answer + "\nHouse 1 might also be the other way round.")
-    assert accepted(zebra, problem, problem.answer + "\n\nThis arrangement satisfies every clue.")
+    # The answer grammar (issue #21): a remark after the table is unparsed too; it cannot be told from a retraction.
+    assert not accepted(zebra, problem, problem.answer + "\n\nThis arrangement satisfies every clue.")
+    assert not accepted(zebra, problem, problem.answer.replace(", tea", ", not tea", 1))
 
 
 def test_zebra_reads_houses_as_columns_plurals_articles_and_adjectives() -> None:

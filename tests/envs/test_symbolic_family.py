@@ -116,7 +116,7 @@ def test_lambda_terms_alpha_equivalence_normal_forms_and_bounds():
     assert normal == to_de_bruijn(parse_term("λa.λb.a (a (a b))"))
     assert to_de_bruijn(parse_term("λx y.x")) == to_de_bruijn(parse_term("\\u. \\v. u"))
     assert to_de_bruijn(parse_term("λx.λy.x")) != to_de_bruijn(parse_term("λx.λy.y"))
-    assert read_term("λx.x. That is it.") == ["lam", "x", ["var", "x"]]
+    assert read_term("λx.x. That is it.") is None  # a remark after the term (issue #21)
     assert parse_term("(" * 300 + "x" + ")" * 300) is None  # deeper than the parser allows
     assert parse_term("λx.") is None and parse_term("x y)") is None
     task = make_source("symbolic/lambda_reduction")

@@ -43,7 +43,7 @@ def test_bitvector_input_accepts_every_preimage_and_notation():
     preimages = [v for v in range(256) if run_program(program, {"x": v}) == target]
     assert preimages  # the generator's input at least
     for v in preimages:
-        for spelling in (f"x = {v}", f"x={hex(v)}", str(v), bin(v), f"x: {v}. That gives the target."):
+        for spelling in (f"x = {v}", f"x={hex(v)}", str(v), bin(v), f"x: {v}."):
             assert source.verify(problem, spelling).correct, spelling
     miss = next(v for v in range(256) if v not in preimages)
     assert not source.verify(problem, f"x = {miss}").correct
@@ -93,7 +93,7 @@ def test_loop_invariant_accepts_other_invariants_and_spellings():
     gold = problem.answer
     stronger = f"{gold} && {bound} >= 0"  # another valid invariant: the precondition is kept anyway
     for spelling in (stronger, gold.replace("&&", "∧").replace("==", "="), f"```\n{gold}\n```",
-                     "\n".join(f"invariant {c}" for c in gold.split(" && ")), f"Invariant: {gold}. This is inductive."):
+                     "\n".join(f"invariant {c}" for c in gold.split(" && ")), f"Invariant: {gold}"):
         assert source.verify(problem, spelling).correct, spelling
     assert counter in gold
 

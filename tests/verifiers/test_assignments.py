@@ -40,7 +40,6 @@ ASSIGNMENTS = [
     ("x = 1,234, y = 5", {"x": 1234, "y": 5}),
     ("x = 2, x = 2, y = 3", {"x": 2, "y": 3}),  # a repeat that agrees
     ("x = 2, y = 3.", {"x": 2, "y": 3}),
-    ("x = 2, y = 3. These satisfy both equations.", {"x": 2, "y": 3}),
     ("Answer: x = 2, y = 3", {"x": 2, "y": 3}),
     # unreadable
     ("x = 2", None),  # y is missing
@@ -93,8 +92,6 @@ ROLES = [
     ("**Ada**: knight\n**Ben**: knave\n**Cy**: knight", {"Ada": "knight", "Ben": "knave", "Cy": "knight"}),
     ("Ada (knight), Ben (knave), Cy (knight)", {"Ada": "knight", "Ben": "knave", "Cy": "knight"}),
     ("Ada - knight, Ben - knave, Cy - knight", {"Ada": "knight", "Ben": "knave", "Cy": "knight"}),
-    ("Ada is a knight. Ben is a knave. Cy is a knight. This is the only consistent assignment.",
-     {"Ada": "knight", "Ben": "knave", "Cy": "knight"}),
     ("Ada: knight, Ben: knave", None),  # Cy left out
     ("Ada is a knight or a knave, Ben is a knave, Cy is a knight", None),
     ("Ada is not a knight, Ben is a knave, Cy is a knight", None),

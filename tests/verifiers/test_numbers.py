@@ -90,12 +90,6 @@ EXACT_ACCEPTED = [
     ("Therefore, x = 10.", 10),
     ("10.", 10),
     ("10!", None),  # a factorial, not an exclamation
-    ("10. That is the total.", 10),
-    ("10\n\nThat is all of them.", 10),
-    ("10 (the total)", 10),
-    ("10 — that is the total", 10),
-    ("10; this is exact", 10),
-    (r"\boxed{10}. Done, that is it.", 10),
 ]
 
 EXACT_REJECTED = [
@@ -192,7 +186,6 @@ UNIT_CASES = [
     ("$7$ m/s", 7),
     ("7 meters per second", 7),
     ("7 Metres per second", 7),  # words match in any case
-    ("v = 7 m/s. That is fast.", 7),
     ("7", 7),
     ("7 seconds", None),  # kinematics: issue #9 (the wrong unit for a velocity)
     ("7 s", None),

@@ -35,7 +35,6 @@ SOLUTION_SETS = [
     "S = {2, 3}",
     "Solutions: 2, 3",
     "The solutions are 2 and 3.",
-    "2, 3. These are all the solutions.",
     "2, 3,",
     "'2', '3'",
     r"$2$, $3$",
@@ -108,7 +107,6 @@ CAUSAL = one_of(["A3", "H3", "B1", "Z"])
         ("A3 and H3", {"A3", "H3"}),  # causal backdoor: issue #9
         ("{a3, h3}", {"A3", "H3"}),
         ("A3, H3, and B1", {"A3", "H3", "B1"}),
-        ("A3 and H3. These block every backdoor path.", {"A3", "H3"}),
         ("A3 or H3", None),
         ("A3 and Q7", None),
         ("A3 H3", None),

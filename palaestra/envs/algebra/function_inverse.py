@@ -271,7 +271,7 @@ class FunctionInverse(Task):
         names = ["f(g(x))", "(f \\circ g)(x)", "h(x)"] if problem.data["kind"] == "composition" else [
             "f^{-1}(x)", "f⁻¹(x)", "y"]
         return [*super().spellings(problem), *(f"{name} = {answer}" for name in names), answer.replace("^", "**"),
-                f"\\boxed{{{answer}}}", f"{answer}. That is the formula."]
+                f"\\boxed{{{answer}}}", f"{answer}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         answer = problem.answer

@@ -95,7 +95,7 @@ class Inequalities(Task):
         ascii_form = problem.answer.replace("∞", "inf").replace(" ∪ ", " U ")
         latex = problem.answer.replace("∞", "\\infty").replace("∪", "\\cup")
         return [*super().spellings(problem), format_inequalities(solution), ascii_form, latex,
-                f"x ∈ {problem.answer}", f"{problem.answer}. That is the solution set."]
+                f"x ∈ {problem.answer}", f"{problem.answer}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         solution = read_intervals(problem.data["solution"], allow_empty=True)

@@ -24,7 +24,9 @@ from fractions import Fraction
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.verifiers.assignments import read_assignment
-from palaestra.verifiers.numeric import format_decimal, format_number
+from palaestra.verifiers.normalize import enclosed, read_answer
+from palaestra.verifiers.numeric import format_decimal, format_number, read_exact
+from palaestra.verifiers.sets import read_list
 
 MAX_ANSWER_CHARS = 2_000
 _NAMES = {2: "xy", 3: "xyz", 4: "wxyz", 5: "vwxyz"}
@@ -119,8 +121,9 @@ class LinearSystem(Task):
             "\\boxed{" + ", ".join(latex) + "}",
             "\\begin{cases} " + " \\\\ ".join(latex) + " \\end{cases}",
             ", ".join(f"${p}$" for p in latex),
-            ", ".join(plain) + ". These values satisfy every equation.",
+            ", ".join(plain) + ".",
             " ".join(p.replace(" ", "") for p in plain),
+            "(" + ", ".join(format_number(solution[n]) for n in sorted(solution)) + ")",
         ]
         if all(format_decimal(v) != format_number(v) or v.denominator == 1 for v in solution.values()):
             spellings.append(", ".join(f"{n} = {format_decimal(v)}" for n, v in solution.items()))
@@ -157,7 +160,17 @@ def _read_values(answer: str, names: list[str]) -> dict[str, Fraction] | None:
     values = read_assignment(answer, names, partial=True)
     if values is None:
         values = read_assignment(_SPACE_BEFORE_NAME.sub(", ", answer), names, partial=True)
+    if values is None:  # a bare tuple in the unknowns' alphabetical order, as the prompt lists them: (-6, 5)
+        values = read_answer(answer, lambda s: _tuple(s, names))
     return values
+
+
+def _tuple(text: str, names: list[str]) -> dict[str, Fraction] | None:
+    s = text.strip()
+    if not enclosed(s, "("):
+        return None
+    entries = read_list(s[1:-1], read_exact, max_items=len(names) + 1)
+    return None if entries is None or len(entries) != len(names) else dict(zip(names, entries))
 
 
 def _latex(value: Fraction) -> str:

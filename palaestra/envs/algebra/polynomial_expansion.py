@@ -105,7 +105,7 @@ class PolynomialExpansion(Task):
         for k in range(9, 1, -1):
             latex = latex.replace(f"^{k}", f"^{{{k}}}")
         return [*super().spellings(problem), ascending, starred, latex, f"${latex}$",
-                f"{problem.answer}. Like terms are combined."]
+                f"{problem.answer}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         variables = problem.data["variables"]

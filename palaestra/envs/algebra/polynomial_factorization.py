@@ -111,7 +111,7 @@ class PolynomialFactorization(Task):
     def spellings(self, problem: Problem) -> list[str]:
         answer = problem.answer
         starred = answer.replace(")(", ")*(").replace("^", "**")
-        return [*super().spellings(problem), starred, f"${answer}$", f"{answer}. It cannot be factored further.",
+        return [*super().spellings(problem), starred, f"${answer}$", f"{answer}.",
                 _expand_powers(answer)]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:

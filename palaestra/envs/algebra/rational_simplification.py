@@ -200,7 +200,7 @@ class RationalSimplification(Task):
         answer = problem.answer
         top = from_coefficients(Fraction(c) for c in problem.data["top"])
         bottom = from_coefficients(Fraction(c) for c in problem.data["bottom"])
-        out = [*super().spellings(problem), answer.replace("^", "**"), f"{answer}. It is in lowest terms."]
+        out = [*super().spellings(problem), answer.replace("^", "**"), f"{answer}."]
         if degree(bottom) > 0:
             negated = f"({_text({m: -c for m, c in top.items()})})/({_text({m: -c for m, c in bottom.items()})})"
             latex = f"\\frac{{{_text(top)}}}{{{_text(bottom)}}}"

@@ -104,7 +104,7 @@ class Recurrences(Task):
                     f"a = {problem.answer}"]
         answer = problem.answer
         return [*super().spellings(problem), f"a_n = {answer}", answer.replace("^", "**"),
-                answer.replace("*", " \\cdot "), f"{answer}. That is the closed form."]
+                answer.replace("*", " \\cdot "), f"{answer}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         if "value" in problem.data:

@@ -127,7 +127,7 @@ class SolveEquation(Task):
             r" \text{ or } ".join(latex),
             r"\boxed{" + ", ".join(latex) + "}",
             "; ".join(_spell(r, "unicode") for r in roots),
-            ", ".join(plain) + ". These are all the real solutions.",
+            ", ".join(plain) + ".",
             "; ".join(f"x_{i + 1} = {t}" for i, t in enumerate(plain)),
         ]
         if len(roots) == 2:

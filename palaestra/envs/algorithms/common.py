@@ -2,7 +2,7 @@
 
 Not an environment (nothing here is registered). The readers follow the shared grading rules
 (wrappers and a short trailing remark looked through by
-:func:`palaestra.verifiers.normalize.read_with_tail`, hedges unreadable), never raise, and bound
+:func:`palaestra.verifiers.normalize.read_answer`, hedges unreadable), never raise, and bound
 their work by the answer's length.
 
 Example::
@@ -23,7 +23,7 @@ import string
 from collections.abc import Sequence
 
 from palaestra.envs.graphs.common import strip_numbering
-from palaestra.verifiers.normalize import read_with_tail, simplify_latex, squeeze_spaces, unify
+from palaestra.verifiers.normalize import read_answer, simplify_latex, squeeze_spaces, unify
 from palaestra.verifiers.sets import read_list
 
 MAX_ANSWER_CHARS = 20_000
@@ -91,7 +91,7 @@ def read_intervals(text: str) -> list[tuple[int, int]] | None:
                 pairs.append((int(match.group(1)), int(match.group(2))))
         return pairs or None
 
-    return read_with_tail(text, core, clauses=False)
+    return read_answer(text, core)
 
 
 _GROUP_LABEL = re.compile(r"^(?:[A-Za-z][A-Za-z ]{0,16}?)? ?\d{1,4} ?[:=] ?")
@@ -135,7 +135,7 @@ def read_label_groups(text: str, labels: Sequence[str]) -> list[list[str]] | Non
             groups.append(group)
         return groups or None
 
-    return read_with_tail(text, core, clauses=False)
+    return read_answer(text, core)
 
 
 def sample_letters(rng: random.Random, count: int) -> tuple[list[str], list[str]]:

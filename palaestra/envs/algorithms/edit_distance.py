@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.task import Growth
-from palaestra.verifiers.normalize import read_with_tail, unify
+from palaestra.verifiers.normalize import read_answer, unify
 
 MAX_ANSWER_CHARS = 2_000
 _LABEL = re.compile(r"^[A-Za-z0-9 ]{0,12}: ?")
@@ -112,7 +112,7 @@ def _read_lines(answer: str) -> tuple[str, str] | None:
             return None
         return lines[0], lines[1]
 
-    return read_with_tail(unify(answer), core, clauses=False)
+    return read_answer(unify(answer), core)
 
 
 def align(first: str, second: str) -> tuple[int, str, str]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.task import Growth
-from palaestra.verifiers.normalize import read_with_tail, strip_wrappers, unify
+from palaestra.verifiers.normalize import read_answer, strip_wrappers, unify
 
 MAX_ANSWER_CHARS = 1_000
 PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2, "^": 3}
@@ -151,4 +151,4 @@ def _read_tokens(answer: str, variables: set[str]) -> str | None:
         s = "".join(pieces)
         return s if _TOKENS.match(s) and all(c in variables for c in s if c.isalpha()) else None
 
-    return read_with_tail(unify(answer), core, clauses=False)
+    return read_answer(unify(answer), core)

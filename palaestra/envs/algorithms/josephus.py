@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.task import Growth
+from palaestra.verifiers.normalize import read_answer
 from palaestra.verifiers.numeric import read_integer
 
 _BADGE = re.compile(r"^\W*(?:the )?(?:badge(?: number)?|person|#) ?(?:no\.? ?|number ?)?", re.IGNORECASE)
@@ -63,7 +64,8 @@ class Josephus(Task):
         return float(len(problem.data["badges"]) * problem.data["step"])
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        value = read_integer(_BADGE.sub("", answer)) if isinstance(answer, str) and len(answer) < 400 else None
+        readable = isinstance(answer, str) and len(answer) < 400
+        value = read_answer(answer, lambda s: read_integer(_BADGE.sub("", s))) if readable else None
         if value is None:
             return Verdict.unparsed("expected a single integer")
         badges = problem.data["badges"]
@@ -71,7 +73,8 @@ class Josephus(Task):
         return Verdict.judge(value == survivor, f"{value} is not the survivor")
 
     def spellings(self, problem: Problem) -> list[str]:
-        return [*super().spellings(problem), f"Badge {problem.answer}", f"{problem.answer}.", f"#{problem.answer}"]
+        return [*super().spellings(problem), f"Badge {problem.answer}", f"{problem.answer}.", f"#{problem.answer}",
+                f"The survivor is badge {problem.answer}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         others = [b for b in problem.data["badges"] if str(b) != problem.answer]

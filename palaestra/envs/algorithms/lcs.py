@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.task import Growth
-from palaestra.verifiers.normalize import read_with_tail, unify
+from palaestra.verifiers.normalize import read_answer, unify
 
 MAX_ANSWER_CHARS = 2_000
 _LETTERS = re.compile(r"^[A-Za-z](?:[ ,]*[A-Za-z])*$")
@@ -86,7 +86,7 @@ def _read_word(answer: str) -> str | None:
         s = s.strip().strip("\"'`")
         return re.sub(r"[ ,]", "", s).upper() if _LETTERS.match(s) else None
 
-    return read_with_tail(unify(answer), core, clauses=False)
+    return read_answer(unify(answer), core)
 
 
 def longest_common(first: str, second: str) -> str:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.task import Growth
 from palaestra.generators.graphs import letter_labels
-from palaestra.verifiers.normalize import read_with_tail, strip_wrappers, unify
+from palaestra.verifiers.normalize import read_answer, strip_wrappers, unify
 
 MAX_ANSWER_CHARS = 400
 MAX_NAIVE_RETRIES = 40
@@ -160,7 +160,7 @@ def _read_tree(answer: str, names: list[str]) -> Tree | None:
             return None
         return terms[0] if len(terms) == 1 else (terms[0], terms[1])
 
-    return read_with_tail(answer, core)
+    return read_answer(answer, core)
 
 
 def _terms(s: str, position: int, index: dict[str, int]) -> tuple[list[Tree] | None, int]:

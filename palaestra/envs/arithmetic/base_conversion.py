@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.task import Growth
-from palaestra.verifiers.normalize import read_with_tail, strip_wrappers
+from palaestra.verifiers.normalize import read_answer, strip_wrappers
 
 DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _PREFIX = {2: "0b", 8: "0o", 16: "0x"}
@@ -45,7 +45,7 @@ def read_in_base(text: str, base: int) -> int | None:
     """The integer that ``text`` writes in ``base``, or ``None`` (a foreign digit, a marker for another base)."""
     if not isinstance(text, str) or len(text) > 400:
         return None
-    return read_with_tail(text, lambda s: _read(s, base))
+    return read_answer(text, lambda s: _read(s, base))
 
 
 def _read(text: str, base: int) -> int | None:
@@ -136,7 +136,7 @@ class BaseConversion(Task):
         base, answer = problem.data["base"], problem.answer
         sign, digits = ("-", answer[1:]) if answer.startswith("-") else ("", answer)
         out = [*super().spellings(problem), f"{sign}{digits.lower()}", f"{answer}_{base}", f"({answer})_{{{base}}}",
-               f"{sign}0{digits}", f"{answer}. That is the result."]
+               f"{sign}0{digits}", f"{answer}."]
         if base in _PREFIX and not sign:
             out.append(f"{_PREFIX[base]}{digits}")
         if base == 2 and len(digits) > 4 and not sign:

@@ -25,7 +25,7 @@ from functools import cache
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.verifiers.assignments import read_assignment
-from palaestra.verifiers.normalize import read_with_tail, simplify_latex, strip_wrappers, unify
+from palaestra.verifiers.normalize import read_answer, simplify_latex, strip_wrappers, unify
 from palaestra.verifiers.rationals import format_fraction, other_spellings, read_lowest_terms
 from palaestra.verifiers.sets import read_list
 
@@ -135,7 +135,7 @@ def read_terms(text: str) -> tuple[list[int], list[int]] | None:
             return None
         return [int(p) for p in parts], [int(p) for p in block]
 
-    return read_with_tail(text, read, clauses=False)
+    return read_answer(text, read)
 
 
 @register
@@ -242,7 +242,7 @@ class ContinuedFractions(Task):
             return [*super().spellings(problem), f"({problem.data['x']}, {problem.data['y']})",
                     f"y = {problem.data['y']}, x = {problem.data['x']}"]
         flat = answer.replace(";", ",")
-        out = [*super().spellings(problem), flat, answer.strip("[]"), f"{answer}. That is the expansion."]
+        out = [*super().spellings(problem), flat, answer.strip("[]"), f"{answer}."]
         if kind == "sqrt":
             block = ", ".join(map(str, problem.data["block"]))
             out.append(f"[{problem.data['terms'][0]}; \\overline{{{block}}}]")

@@ -73,7 +73,7 @@ class Expression(Task):
     def spellings(self, problem: Problem) -> list[str]:
         value = int(problem.data["value"])
         spellings = [*super().spellings(problem), f"({value})", f"\\boxed{{{value}}}", f"{value}e0", f"{value}.0",
-                     f"${value}$", f"**{value}**", f"{value}. That is the result.", f"The result is {value}.",
+                     f"${value}$", f"**{value}**", f"{value}.", f"The result is {value}.",
                      f"{2 * value}/2", f"{problem.data['expression']} = {value}"]
         if abs(value) >= 1000:
             spellings.append(f"{value:,}")

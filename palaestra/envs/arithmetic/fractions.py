@@ -89,7 +89,7 @@ class Fractions(Task):
     def spellings(self, problem: Problem) -> list[str]:
         value = Fraction(problem.data["value"])
         return [*super().spellings(problem), *other_spellings(value), f"x = {problem.answer}",
-                f"{problem.answer}. That is the result."]
+                f"{problem.answer}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         value = Fraction(problem.data["value"])

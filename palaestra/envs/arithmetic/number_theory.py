@@ -83,7 +83,7 @@ class NumberTheory(Task):
     def spellings(self, problem: Problem) -> list[str]:
         value = int(problem.data["value"])
         spellings = [*super().spellings(problem), f"({value})", f"\\boxed{{{value}}}", f"{value}.0", f"${value}$",
-                     f"x = {value}", f"{value}. That is the answer.", f"The answer is {value}.", f"{3 * value}/3"]
+                     f"x = {value}", f"{value}.", f"The answer is {value}.", f"{3 * value}/3"]
         if value >= 1000:
             spellings.append(f"{value:,}")
         return spellings

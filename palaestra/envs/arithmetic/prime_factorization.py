@@ -22,7 +22,7 @@ from functools import cache
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
-from palaestra.verifiers.normalize import enclosed, read_with_tail, simplify_latex, split_top_level, unify
+from palaestra.verifiers.normalize import enclosed, read_answer, simplify_latex, split_top_level, unify
 
 MAX_FACTORS = 200
 MAX_EXPONENT = 200
@@ -114,7 +114,7 @@ class PrimeFactorization(Task):
                        data={"n": n, "factors": {str(p): k for p, k in exponents.items()}})
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        factors = read_with_tail(answer, _read_factors)
+        factors = read_answer(answer, _read_factors)
         if factors is None:
             return Verdict.unparsed("not a product of numbers (write it like 2^3 × 3 × 5)")
         product = 1
@@ -148,7 +148,7 @@ class PrimeFactorization(Task):
             f"${latex}$",
             "·".join(f"{p}{str(k).translate(str.maketrans('0123456789', '⁰¹²³⁴⁵⁶⁷⁸⁹'))}" if k > 1 else str(p)
                      for p, k in items),
-            f"{problem.answer}. Each base is prime.",
+            f"{problem.answer}.",
             f"({problem.answer})",
         ]
 

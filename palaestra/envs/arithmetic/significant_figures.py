@@ -26,7 +26,7 @@ from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
-from palaestra.verifiers.normalize import read_with_tail, strip_wrappers, unify
+from palaestra.verifiers.normalize import read_answer, strip_wrappers, unify
 
 _SUPERSCRIPTS = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
 _NUMBER = re.compile(
@@ -86,7 +86,7 @@ def read_written(text: str) -> Written | None:
         value = Fraction(digits.replace(",", "")) * (Fraction(10) ** exponent if exponent is not None else 1)
         return Written(-value if sign == "-" else value, digits, exponent)
 
-    return read_with_tail(text, read)
+    return read_answer(text, read)
 
 
 def round_figures(value: Fraction, figures: int) -> Fraction:
@@ -214,7 +214,7 @@ class SignificantFigures(Task):
 
     def spellings(self, problem: Problem) -> list[str]:
         answer = problem.answer
-        out = [*super().spellings(problem), f"{answer}. That keeps the right precision.", f"≈ {answer}"]
+        out = [*super().spellings(problem), f"{answer}.", f"≈ {answer}"]
         if problem.data["scientific"]:
             mantissa, exponent = answer.split(" × 10^")
             out += [f"{mantissa}e{exponent}", f"{mantissa} \\times 10^{{{exponent}}}", f"{mantissa}*10^({exponent})",

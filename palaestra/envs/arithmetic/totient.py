@@ -122,7 +122,7 @@ class Totient(Task):
 
     def spellings(self, problem: Problem) -> list[str]:
         v = problem.data["value"]
-        out = [*super().spellings(problem), f"\\boxed{{{v}}}", f"{v}.0", f"{v}. That is the count."]
+        out = [*super().spellings(problem), f"\\boxed{{{v}}}", f"{v}.0", f"{v}."]
         if problem.data["kind"] == "phi":
             out.append(f"φ({problem.data['n']}) = {v}")
         if v >= 1000:

@@ -104,7 +104,7 @@ class Antiderivative(Task):
         latex = f.replace("ln|", "\\ln|").replace("e^(", "e^{").replace("sin(", "\\sin(").replace("cos(", "\\cos(")
         latex = _close_braces(latex)
         return [*super().spellings(problem), f, f"F(x) = {f} + C", f"{f} + 7", f"{f} - 5/2",
-                f"{latex} + C", f"∫f(x) dx = {f} + C", f"{f} + C. That is one antiderivative."]
+                f"{latex} + C", f"∫f(x) dx = {f} + C", f"{f} + C."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         f = problem.data["antiderivative"]

@@ -258,7 +258,7 @@ class DefiniteIntegral(Task):
         answer = problem.answer
         latex = answer.replace("pi", "\\pi").replace("sqrt(", "\\sqrt(").replace("ln(", "\\ln(")
         return [*super().spellings(problem), latex, answer.replace("pi", "π"), f"({answer})",
-                f"{answer}. That is the exact value.", answer.replace("ln(", "log(")]
+                f"{answer}.", answer.replace("ln(", "log(")]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         answer = problem.answer

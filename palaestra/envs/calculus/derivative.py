@@ -163,7 +163,7 @@ class Derivative(Task):
         raw = format_expr(differentiate(function, "x"))  # the rules applied, nothing simplified
         answer = problem.answer
         return [*super().spellings(problem), raw, f"f'(x) = {answer}", f"\\frac{{d}}{{dx}} f(x) = {answer}",
-                f"{answer}. That is the derivative.", answer.replace("*", " \\cdot ")]
+                f"{answer}.", answer.replace("*", " \\cdot ")]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         answer = problem.answer

@@ -25,7 +25,7 @@ from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.verifiers.formulas import CALCULUS_FUNCTIONS, agree, evaluate, read_formula
-from palaestra.verifiers.normalize import read_with_tail, strip_wrappers
+from palaestra.verifiers.normalize import read_answer, strip_wrappers
 from palaestra.verifiers.polynomials import format_polynomial, from_coefficients, multiply
 
 Question = tuple[str, str, int]  # limit text, answer, steps
@@ -175,7 +175,7 @@ def _read(text: str) -> str | object | None:
 
     if not isinstance(text, str) or len(text) > 2_000:
         return None
-    return read_with_tail(text, read)
+    return read_answer(text, read)
 
 
 @register
@@ -228,7 +228,7 @@ class Limits(Task):
         if answer == "does not exist":
             return [*super().spellings(problem), "DNE", "The limit does not exist."]
         return [*super().spellings(problem), answer.replace("sqrt", "√"), f"L = {answer}", f"({answer})",
-                f"{answer}. That is the limit."]
+                f"{answer}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         answer = problem.answer

@@ -197,7 +197,7 @@ class Ode(Task):
     def spellings(self, problem: Problem) -> list[str]:
         solution = problem.data["solution"]
         return [*super().spellings(problem), solution, f"y(x) = {solution}", solution.replace("^", "**"),
-                f"y = {solution}. It satisfies the equation and the initial condition."]
+                f"y = {solution}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         solution = problem.data["solution"]

@@ -280,7 +280,7 @@ class TaylorCoefficients(Task):
         poly = from_coefficients(coefficients)
         ascending = format_polynomial(poly, ["x"], order=sorted(poly))
         return [*super().spellings(problem), ascending, problem.answer.replace("^", "**"),
-                f"P(x) = {problem.answer}", f"{problem.answer}. That is the Taylor polynomial.",
+                f"P(x) = {problem.answer}", f"{problem.answer}.",
                 f"f(x) \\approx {problem.answer} + O(x^{{{problem.data['power'] + 1}}})"]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:

@@ -108,15 +108,14 @@ class GraphQuery(Task):
         if problem.data["kind"] == "dsep":
             if problem.data["separated"]:
                 return [*super().spellings(problem), "Yes", "YES.", "true", r"\boxed{yes}", "**Yes**",
-                        "Yes, they are d-separated.", "d-separated", "Yes. Every path between them is blocked."]
+                        "Yes.", "d-separated"]
             return [*super().spellings(problem), "No", "NO.", "false", r"\boxed{no}", "**No**",
-                    "No, they are d-connected.", "No, they are not d-separated.", "d-connected",
-                    "No. An open path connects them."]
+                    "No.", "d-connected"]
         names = (problem.answer or "").split(", ")
         return [*super().spellings(problem), "S = {" + ", ".join(names) + "}", " and ".join(names),
                 "{" + ", ".join(reversed(names)) + "}", "[" + ", ".join(f"'{n}'" for n in names) + "]",
                 ", ".join(n.lower() for n in names), r"\{" + ", ".join(names) + r"\}",
-                ", ".join(names) + ". Adjusting for these blocks every backdoor path."]
+                ", ".join(names) + "."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         if problem.data["kind"] == "dsep":

@@ -86,7 +86,7 @@ class Intervention(Task):
     def spellings(self, problem: Problem) -> list[str]:
         value = Fraction(problem.data["value"])
         return [*super().spellings(problem), *other_spellings(value), f"P = {problem.answer}",
-                f"{problem.answer}. That is the interventional probability."]
+                f"{problem.answer}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         value = Fraction(problem.data["value"])

@@ -109,7 +109,7 @@ class LegalMoves(Task):
         if problem.data["kind"] == "count":
             count = problem.data["count"]
             return [*super().spellings(problem), f"{count} moves", f"\\boxed{{{count}}}",
-                    f"{count}. That is all of them.", f"{count} legal moves"]
+                    f"{count}.", f"{count} legal moves"]
         moves = problem.data["moves"]
         if not moves:
             return [*super().spellings(problem), "None", "0", "no legal moves", "[]", "None. The piece is stuck."]
@@ -122,7 +122,7 @@ class LegalMoves(Task):
             " ".join(m.upper() for m in moves),
             "{" + ", ".join(san[::-1]) + "}",
             ", ".join(san[:-1]) + (" and " if len(san) > 1 else "") + san[-1],
-            " ".join(moves) + ". Those are all of them.",
+            " ".join(moves) + ".",
         ]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:

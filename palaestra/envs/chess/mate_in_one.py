@@ -126,7 +126,7 @@ class MateInOne(Task):
         san, uci = board.san(mate), mate.uci()
         number = board.fullmove_number
         return [*super().spellings(problem), san, san.rstrip("#"), uci, uci.upper(), f"{number}. {san}",
-                f"\\boxed{{{san}}}", f"{san}. That is checkmate.", f"**{san}**", board.lan(mate).lower()]
+                f"\\boxed{{{san}}}", f"{san}.", f"**{san}**", board.lan(mate).lower()]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         board = chess.Board(problem.data["fen"])

@@ -138,7 +138,7 @@ class FunctionTask(Task):
         return [
             *super().spellings(problem),
             f"```python\n{ref}```",
-            f"Here is the function:\n\n```python\n{ref}```\n\nIt handles the edge cases too.",
+            f"Here is the function:\n\n```python\n{ref}```",
             f"```py\n{ref}```",
             f"```python\n{ref}\n\nif __name__ == \"__main__\":\n    print({demo})\n```",
             f"```python\n{ref}```\nFor example:\n```python\nprint({demo})\n```",
@@ -250,7 +250,7 @@ class StdioTask(FunctionTask):
         out = [
             *Task.spellings(self, problem),
             f"```python\n{ref}```",
-            f"Here is the program:\n\n```python\n{ref}```\n\nIt reads all input at once.",
+            f"Here is the program:\n\n```python\n{ref}```",
         ]
         call = "\n\nmain()\n"
         if ref.endswith(call):  # the program is run as __main__, so a main guard runs too

@@ -101,7 +101,7 @@ class PolyglotTask(Task):
         languages = problem.data["languages"]
         gold = problem.data["gold"]
         code = self.sources(problem)[gold]
-        out = [f"Here is my solution.\n\n{fence((gold, code), ALIASES[gold])}\n\nIt reads the input once."]
+        out = [f"Here is my solution.\n\n{fence((gold, code), ALIASES[gold])}"]
         if len(languages) > 1:
             other = languages[(languages.index(gold) + 1) % len(languages)]
             out.append(fence((other, self.sources(problem)[other])))

@@ -71,7 +71,7 @@ class ConstrainedCounting(Task):
 
     def spellings(self, problem: Problem) -> list[str]:
         n = problem.data["count"]
-        out = [*super().spellings(problem), f"\\boxed{{{n}}}", f"{n} ways", f"{n}. That is the count.", f"{n}.0"]
+        out = [*super().spellings(problem), f"\\boxed{{{n}}}", f"{n} ways", f"{n}.", f"{n}.0"]
         if n >= 1000:
             out.append(f"{n:,}")
         return out

@@ -43,7 +43,7 @@ from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.verifiers.arithmetic import number_leaves, read_claim, read_expression
 from palaestra.verifiers.expressions import evaluate_exact, leaves
-from palaestra.verifiers.normalize import read_with_tail
+from palaestra.verifiers.normalize import read_answer
 
 LARGE = (25, 50, 75, 100)
 MAX_ANSWER_CHARS = 2_000
@@ -155,7 +155,7 @@ class Countdown(Task):
     def verify(self, problem: Problem, answer: str) -> Verdict:
         if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
             return Verdict.unparsed("expected an arithmetic expression")
-        read = read_with_tail(answer, read_claim)
+        read = read_answer(answer, read_claim)
         if read is None:
             return Verdict.unparsed("expected an expression with numbers, + - * / and parentheses "
                                     "(optionally followed by = and the target)")
@@ -200,7 +200,7 @@ class Countdown(Task):
             gold.replace("*", "×").replace("/", "÷"),
             gold.replace("*", "x"),
             gold.replace(" ", ""),
-            f"{gold}. That uses only the given numbers.",
+            f"{gold}.",
         ]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:

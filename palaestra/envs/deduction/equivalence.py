@@ -35,7 +35,7 @@ from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.envs.deduction.common import read_truth_assignment
 from palaestra.verifiers.claims import has_digit, mentions
-from palaestra.verifiers.normalize import read_with_tail, strip_wrappers, unify
+from palaestra.verifiers.normalize import read_answer, strip_wrappers, unify
 
 _NAMES = "pqrstu"
 _SYMBOL = {"and": "∧", "or": "∨", "imp": "→", "iff": "↔"}
@@ -123,15 +123,14 @@ class Equivalence(Task):
         data = problem.data
         bare = not has_digit(answer) and "=" not in answer and "¬" not in answer and not mentions(
             answer, ("true", "false"))
-        if bare and read_with_tail(unify(answer), _read_equivalent, answer_words=("not", "inequivalent", "differ")):
+        if bare and read_answer(unify(answer), _read_equivalent):
             return Verdict.judge(data["equivalent"], "the formulas are not equivalent")
         n = data["variables"]
         names = list(_NAMES[:n])
         text = _NOT_EQUIVALENT.sub("", strip_wrappers(unify(answer)), count=1)
         if mentions(text, ("equivalent", "yes", "≡", "⇔"), unless_after=("not",)):
             return Verdict.unparsed("the answer gives both an assignment and 'equivalent'")
-        values = read_with_tail(text, lambda s: read_truth_assignment(s, names), symbols=True, answer_words=names,
-                                clauses=False)
+        values = read_answer(text, lambda s: read_truth_assignment(s, names))
         if values is None:
             return Verdict.unparsed("expected equivalent, or a truth value for every variable")
         assignment = sum(1 << i for i in range(n) if values[_NAMES[i]])
@@ -143,12 +142,12 @@ class Equivalence(Task):
         gold = problem.answer or ""
         if problem.data["equivalent"]:
             return [*super().spellings(problem), "Equivalent.", "EQUIVALENT", "They are equivalent.", "**equivalent**",
-                    "F and G are equivalent.", "Equivalent. Every row of the truth table agrees."]
+                    "F and G are equivalent.", "Equivalent."]
         pairs = [pair.split(" = ") for pair in gold.split(", ")]
         return [*super().spellings(problem), " ".join(f"{k}={1 if v == 'true' else 0}" for k, v in pairs),
                 ", ".join(k if v == "true" else f"¬{k}" for k, v in pairs),
                 "\n".join(f"{k}: {'T' if v == 'true' else 'F'}" for k, v in pairs), f"Not equivalent: {gold}",
-                f"{gold}. Under it one formula is true and the other false."]
+                f"{gold}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         n = problem.data["variables"]

@@ -53,7 +53,7 @@ from palaestra.envs.deduction.first_order import (
 )
 from palaestra.solvers.sat import CNF, Budget, solve
 from palaestra.verifiers.blocks import read_block
-from palaestra.verifiers.normalize import is_benign_tail, strip_wrappers, unify
+from palaestra.verifiers.normalize import is_closing, strip_wrappers, unify
 
 # The sentences ground to a few hundred gates: a proof takes a handful of conflicts.
 _PROOF_BUDGET = Budget(conflicts=20_000)
@@ -212,7 +212,7 @@ class FolCountermodel(Task):
             "\n".join([*reversed(lines[1:]), lines[0]]),
             "```\n" + gold + "\n```",
             "Countermodel:\n" + gold.replace("{}", "∅"),
-            gold + "\nAll the premises hold here and the conclusion fails.",
+            gold + ".",
             "\n".join("$" + line.replace("{", "\\{").replace("}", "\\}") + "$" for line in lines),
         ]
 
@@ -249,7 +249,7 @@ def read_structure(text: str, unary: list[str], binary: list[str]) -> dict[str, 
     statements = [s for s in statements if s]
     if statements and statements[0].endswith(":") and "=" not in statements[0] and len(statements[0]) <= 40:
         statements = statements[1:]  # a label line such as "Countermodel:"
-    if statements and not _STATEMENT.match(_clean(statements[-1])) and is_benign_tail("\n" + statements[-1]):
+    if statements and not _STATEMENT.match(_clean(statements[-1])) and is_closing("\n" + statements[-1]):
         statements = statements[:-1]  # a closing remark
     if not statements or len(statements) > _MAX_STATEMENTS:
         return "expected a domain line and one line per predicate"

@@ -113,7 +113,7 @@ class FolEvaluate(Task):
         word = problem.answer or ""
         yes = "yes" if problem.data["true"] else "no"
         return [*super().spellings(problem), word.upper(), word.capitalize() + ".", f"**{word}**", yes,
-                f"\\boxed{{{word}}}", f"{word.capitalize()}, it is {word} in this structure.",
+                f"\\boxed{{{word}}}", f"It is {word} in this structure.",
                 f"The sentence is {word}.", word[0].upper()]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:

@@ -24,7 +24,7 @@ from palaestra.core.retry import retry
 from palaestra.core.task import Growth
 from palaestra.envs.deduction.common import PEOPLE
 from palaestra.solvers.sat import CNF, count_solutions
-from palaestra.verifiers.normalize import is_benign_tail, strip_wrappers
+from palaestra.verifiers.normalize import is_closing, strip_wrappers
 from palaestra.verifiers.sets import one_of, read_set
 
 _BASIC = ("not_me", "did", "did_not")
@@ -84,7 +84,7 @@ class Liars(Task):
         names = problem.data["names"]
         parts: dict[str, str] = {}
         pieces = [piece for piece in _PARTS.split(strip_wrappers(answer)) if piece.strip()]
-        if len(pieces) > 2 and is_benign_tail("\n" + pieces[-1], labels=names):
+        if len(pieces) > 2 and is_closing("\n" + pieces[-1]):
             pieces = pieces[:-1]  # a closing remark such as "This is the only consistent assignment."
         for piece in pieces:
             match = _PART.match(piece.strip().strip("*"))
@@ -116,7 +116,7 @@ class Liars(Task):
                 f"**culprit:** {culprit}\n**liars:** {', '.join(liars)}",
                 f"The culprit is {culprit}.\nThe liars are {', '.join(liars)}.",
                 f"Culprit: {culprit}, liars: {', '.join(liars)}",
-                f"Answer:\nculprit: {culprit}\nliars: {', '.join(liars)}\nThis is the only consistent assignment."]
+                f"Answer:\nculprit: {culprit}\nliars: {', '.join(liars)}"]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         names = problem.data["names"]

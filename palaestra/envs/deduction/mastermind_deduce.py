@@ -23,7 +23,7 @@ import numpy as np
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
-from palaestra.verifiers.normalize import read_with_tail, strip_wrappers, unify
+from palaestra.verifiers.normalize import read_answer, strip_wrappers, unify
 
 _MAX_GUESSES = 14
 _SEPARATORS = re.compile(r"[\s,;\-]+")
@@ -77,7 +77,7 @@ class MastermindDeduce(Task):
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         data = problem.data
-        code = read_with_tail(answer, lambda s: _read_code(s, data["length"], data["digits"]))
+        code = read_answer(answer, lambda s: _read_code(s, data["length"], data["digits"]))
         if code is None:
             return Verdict.unparsed(f"expected {data['length']} digits from 1 to {data['digits']}")
         for guess, exact, partial in data["history"]:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.solvers.sat import CNF, Budget, BudgetExhausted, SatSolver
-from palaestra.verifiers.normalize import is_benign_tail, strip_wrappers
+from palaestra.verifiers.normalize import is_closing, strip_wrappers
 from palaestra.verifiers.sets import read_set
 
 _BUDGET = Budget(conflicts=50_000)
@@ -89,7 +89,7 @@ class Minesweeper(Task):
         pieces = [piece for piece in re.split(r"[\n;]+", strip_wrappers(answer)) if piece.strip()]
         if pieces and pieces[0].strip().rstrip(":").lower() in ("answer", "final answer", "text"):
             pieces = pieces[1:]  # a label line, or the info string of a code fence
-        if len(pieces) > 2 and is_benign_tail("\n" + pieces[-1]):
+        if len(pieces) > 2 and is_closing("\n" + pieces[-1]):
             pieces = pieces[:-1]  # a closing remark such as "The other covered cells are undecided."
         for piece in pieces:
             match = _PART.match(piece.strip().strip("*-• "))
@@ -124,7 +124,7 @@ class Minesweeper(Task):
                 f"mines: {{{', '.join(mines)}}}\nsafe: {{{', '.join(safe)}}}",
                 f"```text\n{problem.answer}\n```",
                 f"Certain mines: {_listing(mines)}\nCertainly safe: {_listing(safe)}",
-                f"{problem.answer}\nThe other covered cells are undecided."]
+                f"{problem.answer}"]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         mines, safe = problem.data["mines"], problem.data["safe"]

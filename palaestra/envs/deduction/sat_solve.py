@@ -29,7 +29,7 @@ from palaestra.core.task import Growth
 from palaestra.envs.deduction.common import read_truth_assignment
 from palaestra.solvers.sat import CNF, Budget, BudgetExhausted, SatSolver
 from palaestra.verifiers.claims import has_digit, mentions
-from palaestra.verifiers.normalize import read_with_tail, unify
+from palaestra.verifiers.normalize import read_answer, unify
 
 _BUDGET = Budget(conflicts=100_000)
 _UNSAT_WORDS = frozenset({"unsatisfiable", "unsat", "not satisfiable", "no satisfying assignment", "none",
@@ -155,7 +155,7 @@ class SatSolve(Task):
         if not problem.data["satisfiable"]:
             return [*super().spellings(problem), "Unsatisfiable.", "UNSAT", "**unsatisfiable**",
                     "There is no satisfying assignment.", "No satisfying assignment exists.",
-                    "Unsatisfiable. No assignment makes every clause true."]
+                    "Unsatisfiable."]
         pairs = [pair.split(" = ") for pair in gold.split(", ")]
         return [*super().spellings(problem),
                 "\n".join(f"{k}: {'T' if v == 'true' else 'F'}" for k, v in pairs),
@@ -231,4 +231,4 @@ def _says_unsatisfiable(answer: str) -> bool:
     def read(text: str) -> bool | None:
         return True if text.strip().rstrip(".!").strip().lower() in _UNSAT_WORDS else None
 
-    return read_with_tail(unify(answer), read, answer_words=("satisfiable",)) is True
+    return read_answer(unify(answer), read) is True

@@ -28,7 +28,7 @@ from palaestra.core.task import Growth
 from palaestra.envs.deduction.common import PEOPLE
 from palaestra.solvers.sat import CNF, Budget, BudgetExhausted, SatSolver
 from palaestra.verifiers.blocks import read_block
-from palaestra.verifiers.normalize import is_benign_tail
+from palaestra.verifiers.normalize import is_closing
 
 # fmt: off
 _MEETINGS = ("Budget", "Design", "Hiring", "Launch", "Review", "Standup", "Training", "Planning", "Retro", "Sales",
@@ -117,7 +117,7 @@ class Scheduling(Task):
         twelve = [f"{line.split(': ')[0]}: {_twelve(line.split(': ')[1])}" for line in gold]
         return [*super().spellings(problem), "\n".join(reversed(gold)), "\n".join(twelve),
                 "\n".join(f"- {line}" for line in gold), "\n".join(line.replace(": ", " at ") for line in gold),
-                "```text\n" + "\n".join(gold) + "\n```", "\n".join(gold) + "\nThis schedule keeps every rule.",
+                "```text\n" + "\n".join(gold) + "\n```", "\n".join(gold) + ".",
                 "\n".join(f"{line}-{_clock(_minutes(line.split(': ')[1]) + length)}"
                           for line, length in zip(gold, problem.data["lengths"]))]
 
@@ -173,7 +173,7 @@ def _read_schedule(answer: str, names: list[str]) -> tuple[dict[str, int], dict[
     if lines is None:
         return "empty or unreadable answer"
     lines = [line for line in lines if line.strip()]
-    if lines and not _LINE.match(lines[-1]) and is_benign_tail("\n" + lines[-1], labels=names):
+    if lines and not _LINE.match(lines[-1]) and is_closing("\n" + lines[-1]):
         lines = lines[:-1]  # a closing remark such as "This schedule keeps every rule."
     starts: dict[str, int] = {}
     ends: dict[str, int] = {}

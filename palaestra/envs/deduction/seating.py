@@ -25,10 +25,12 @@ from palaestra.core.task import Growth
 from palaestra.envs.deduction.common import PEOPLE
 from palaestra.solvers.clues import minimal_clues
 from palaestra.solvers.sat import CNF
+from palaestra.verifiers.normalize import squeeze_spaces, unparsed_feedback
 from palaestra.verifiers.sets import one_of, read_list
 
 _KINDS = ("left", "right", "neighbours", "apart", "opposite", "not_neighbours", "not_left")
 _POOL = 8  # clues drawn per person before pruning
+MAX_ANSWER_CHARS = 20_000
 _ARROW = re.compile(r"[ \t]*(?:→|->|⟶|[ \t][-–—][ \t])[ \t]*")  # "Ada → Ben" and "Ada - Ben" list the order too
 
 
@@ -77,10 +79,12 @@ class Seating(Task):
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         names, anchor = problem.data["names"], problem.data["anchor"]
-        text = _ARROW.sub(", ", answer)
+        if len(answer) > MAX_ANSWER_CHARS:
+            return Verdict.unparsed(f"answer longer than {MAX_ANSWER_CHARS} characters")
+        text = _ARROW.sub(", ", squeeze_spaces(answer))  # runs of spaces first: the arrow pattern is quadratic on them
         order = read_list(text, one_of(names)) or read_list(text, one_of(names), space_separated=True)
         if order is None:
-            return Verdict.unparsed("expected the names in clockwise order, separated by commas")
+            return Verdict.unparsed(unparsed_feedback(answer, "the names in clockwise order, separated by commas"))
         if sorted(order) != sorted(names):
             return Verdict.wrong("list every person exactly once")
         if order[0] != names[anchor]:

@@ -88,9 +88,9 @@ class Syllogism(Task):
     def spellings(self, problem: Problem) -> list[str]:
         if problem.data["valid"]:
             return [*super().spellings(problem), "Valid", "VALID.", "yes", "**valid**", "\\boxed{valid}",
-                    "Valid, the conclusion follows.", "The argument is valid."]
+                    "Valid.", "The argument is valid."]
         return [*super().spellings(problem), "Invalid", "INVALID.", "no", "not valid", "**invalid**",
-                "Invalid, the conclusion does not follow.", "The argument is not valid.", "It is invalid."]
+                "Invalid.", "The argument is not valid.", "It is invalid."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         other = "invalid" if problem.data["valid"] else "valid"

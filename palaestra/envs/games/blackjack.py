@@ -30,7 +30,7 @@ from typing import Any
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.games.common import MAX_MOVE_CHARS, tape_rng
-from palaestra.verifiers.normalize import read_with_tail, squeeze_spaces, unify
+from palaestra.verifiers.normalize import read_answer, squeeze_spaces, unify
 
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 POINTS = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10, "J": 10, "Q": 10, "K": 10, "A": 11}
@@ -182,7 +182,7 @@ def read_action(move: str) -> str | None:
     def read(text: str) -> str | None:
         return ACTIONS.get(squeeze_spaces(unify(text)).strip().lower().rstrip(".!").strip())
 
-    return read_with_tail(move, read)
+    return read_answer(move, read)
 
 
 def _card(env_id: str, tape: int, hand: int, index: int) -> str:

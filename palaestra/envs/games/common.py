@@ -30,7 +30,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from palaestra.core import Outcome, Verdict, derive_seed, event_rng
-from palaestra.verifiers.normalize import read_with_tail, squeeze_spaces, strip_wrappers, unify
+from palaestra.verifiers.normalize import read_answer, squeeze_spaces, strip_wrappers, unify
 
 MAX_MOVE_CHARS = 300
 _CELL = re.compile(r"^\(?\s*([a-z])\s*,?\s*(\d{1,2})\s*\)?$", re.IGNORECASE)
@@ -89,7 +89,7 @@ def read_label(move: str, labels: Iterable[str], nouns: Sequence[str] = (), verb
         match = pattern.match(squeeze_spaces(unify(text)).strip().lower())
         return canonical.get(match.group(1)) if match else None
 
-    return read_with_tail(move, read, labels=[label.upper() for label in canonical])
+    return read_answer(move, read)
 
 
 @functools.lru_cache(maxsize=64)
@@ -136,7 +136,7 @@ def read_cell(move: str, rows: int, cols: int, verbs: Sequence[str] = ()) -> tup
                 break
         return _cell_core(lowered, rows, cols)
 
-    return read_with_tail(move, read, clauses=False)
+    return read_answer(move, read)
 
 
 def read_cells(move: str, rows: int, cols: int, max_count: int) -> list[tuple[int, int]] | None:
@@ -154,7 +154,7 @@ def read_cells(move: str, rows: int, cols: int, max_count: int) -> list[tuple[in
         cells = [_cell_core(t.strip("\"'"), rows, cols) for t in tokens]
         return None if any(c is None for c in cells) else cells  # type: ignore[return-value]
 
-    return read_with_tail(move, read, clauses=False)
+    return read_answer(move, read)
 
 
 def render_board(rows: Sequence[Sequence[str]]) -> str:

@@ -27,7 +27,7 @@ from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, event_rng, register, retry
 from palaestra.envs.games.common import MAX_MOVE_CHARS, invalid
-from palaestra.verifiers.normalize import read_with_tail, strip_wrappers
+from palaestra.verifiers.normalize import read_answer, strip_wrappers
 
 _LINE = re.compile(r"^\s*\(?\s*([a-z])\s*(\d{1,2})\s*\)?\s*(?:-+|–|—|\s|to|,|and)+\s*\(?\s*([a-z])\s*(\d{1,2})\s*\)?\s*$",
                    re.IGNORECASE)
@@ -235,7 +235,7 @@ def _read_line(move: str, rows: int, cols: int) -> int | None:
         except ValueError:
             return None
 
-    return read_with_tail(move, read, clauses=False)
+    return read_answer(move, read)
 
 
 def _picture(data: dict[str, Any], drawn: int, owners: dict[str, str]) -> str:

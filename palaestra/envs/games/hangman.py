@@ -24,7 +24,7 @@ from typing import Any
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
 from palaestra.core.task import Growth
 from palaestra.envs.games.common import MAX_MOVE_CHARS, invalid
-from palaestra.verifiers.normalize import read_with_tail, squeeze_spaces, unify
+from palaestra.verifiers.normalize import read_answer, squeeze_spaces, unify
 
 BLANK = "_"
 LETTER_PREFIXES = ("guess the letter ", "guess letter ", "the letter ", "letter ", "guess ")
@@ -138,7 +138,7 @@ def read_guess(move: str, word_count: int) -> str | None:
             return s if s in string.ascii_lowercase else None
         return _phrase(s, word_count)
 
-    return read_with_tail(move, read)
+    return read_answer(move, read)
 
 
 def _phrase(text: str, word_count: int) -> str | None:

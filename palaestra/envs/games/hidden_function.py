@@ -25,7 +25,7 @@ from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
 from palaestra.core.task import Growth
 from palaestra.envs.games.common import MAX_MOVE_CHARS
 from palaestra.verifiers.expressions import Expr, parse_expression
-from palaestra.verifiers.normalize import read_with_tail, strip_wrappers
+from palaestra.verifiers.normalize import read_answer, strip_wrappers
 from palaestra.verifiers.numeric import read_integer
 
 MAX_DEGREE = 12  # an answer of higher degree is wrong anyway; the cap bounds the arithmetic
@@ -88,7 +88,7 @@ class HiddenFunction(MultiTurnTask):
                                f"x must be an integer from -{ARGUMENT_RANGE} to {ARGUMENT_RANGE}.")
             value = sum(c * argument**k for k, c in enumerate(coefficients))
             return Outcome(state, Verdict.wrong("queried"), f"f({argument}) = {value}")
-        answer = read_with_tail(move, _read_polynomial, clauses=False)
+        answer = read_answer(move, _read_polynomial)
         if answer is None:
             why = "ask f(INTEGER) or answer f(x) = POLYNOMIAL"
             return Outcome(state, Verdict.unparsed(why), f"Invalid move: {why}.")

@@ -30,7 +30,7 @@ from typing import Any
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
 from palaestra.core.task import Growth
 from palaestra.envs.games.common import MAX_MOVE_CHARS, tape_rng
-from palaestra.verifiers.normalize import read_with_tail
+from palaestra.verifiers.normalize import read_answer
 
 ACTIONS = {"check": "check", "bet": "bet", "call": "call", "fold": "fold", "raise": "bet", "pass": "check"}
 EPSILON = 1e-9
@@ -133,7 +133,7 @@ def read_action(move: str) -> str | None:
     """``check``, ``bet``, ``call`` or ``fold`` (also ``pass``, ``raise``; a trailing remark is fine), or None."""
     if len(move) > MAX_MOVE_CHARS:
         return None
-    return read_with_tail(move, lambda text: ACTIONS.get(text.strip().lower().rstrip(".!")))
+    return read_answer(move, lambda text: ACTIONS.get(text.strip().lower().rstrip(".!")))
 
 
 def _deal(data: dict[str, Any], hand: int) -> tuple[int, int]:

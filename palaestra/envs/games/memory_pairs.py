@@ -25,7 +25,7 @@ from typing import Any
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
 from palaestra.core.task import Growth
 from palaestra.envs.games.common import MAX_MOVE_CHARS, invalid
-from palaestra.verifiers.normalize import read_with_tail, strip_wrappers
+from palaestra.verifiers.normalize import read_answer, strip_wrappers
 
 PICTURES = ("apple", "boat", "cat", "drum", "eagle", "fern", "guitar", "hat", "igloo", "jar", "kite", "lamp",
             "moon", "nest", "owl", "pear", "queen", "rose", "sun", "tree", "umbrella", "violin", "whale", "yacht")
@@ -114,4 +114,4 @@ def _read_pair(move: str, cards: int) -> tuple[int, int] | None:
         a, b = int(match.group(1)) - 1, int(match.group(2)) - 1
         return (a, b) if a != b and 0 <= a < cards and 0 <= b < cards else None
 
-    return read_with_tail(move, read, clauses=False)
+    return read_answer(move, read)

@@ -26,7 +26,7 @@ from typing import Any
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
 from palaestra.core.task import Growth
 from palaestra.envs.games.common import MAX_MOVE_CHARS, invalid
-from palaestra.verifiers.normalize import read_with_tail, strip_wrappers
+from palaestra.verifiers.normalize import read_answer, strip_wrappers
 
 FILLED, EMPTY = "#", "."
 _ROW = re.compile(r"^\s*(?:row\s*)?(\d{1,2})\s*[:=)]?\s*([#.01■□_\- ]+?)\s*$", re.IGNORECASE)
@@ -120,7 +120,7 @@ def read_row(move: str, n: int) -> tuple[int, str] | None:
 
     # The whole text is read first, so a final "." counts as an empty cell whenever the row needs it; only a
     # row that does not read whole loses a trailing remark ("row 1: ##..#. Done.").
-    return read_with_tail(move, read, clauses=False)
+    return read_answer(move, read)
 
 
 def _runs(cells: str) -> tuple[int, ...]:

@@ -25,10 +25,12 @@ from typing import Any
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.games.common import cell_name, invalid, read_cells, render_board
+from palaestra.verifiers.normalize import squeeze_spaces
 
 Jump = tuple[int, int, int]  # (from, over, to) as cell indices r * n + c
 _SEPARATORS = re.compile(r"\s*(?:->|→|=>|\bto\b|\binto\b|-|–|—|:)\s*", re.IGNORECASE)
 _VERB = re.compile(r"^\s*(?:jump|move|peg)\s+(?:from\s+)?", re.IGNORECASE)
+MAX_MOVE_TEXT = 200  # one jump with its wording and markup; longer text is not one jump
 _SEARCH_LIMIT = 200_000  # boards the oracle may visit; generated boards need a few hundred at most
 
 
@@ -79,7 +81,10 @@ class PegSolitaire(MultiTurnTask):
 
     def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
         n, board = problem.data["size"], state["board"]
-        cells = read_cells(_VERB.sub("", _SEPARATORS.sub(" ", move.strip())), n, n, max_count=2)
+        text = squeeze_spaces(move.strip())  # runs of spaces first: the separator pattern is quadratic on them
+        if len(text) > MAX_MOVE_TEXT:
+            return invalid(state, "write one jump as two cells, the peg's and where it lands, e.g. a1 c1")
+        cells = read_cells(_VERB.sub("", _SEPARATORS.sub(" ", text)), n, n, max_count=2)
         if cells is None or len(cells) != 2:
             return invalid(state, "write one jump as two cells, the peg's and where it lands, e.g. a1 c1")
         (r0, c0), (r1, c1) = cells

@@ -27,7 +27,7 @@ from typing import Any
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
 from palaestra.core.task import Growth
 from palaestra.envs.games.common import MAX_MOVE_CHARS, invalid
-from palaestra.verifiers.normalize import read_with_tail, strip_wrappers
+from palaestra.verifiers.normalize import read_answer, strip_wrappers
 
 _CELL = re.compile(r"^(?:dig\s+(?:at\s+)?)?\(?\s*(\d{1,3})\s*[,;\s]\s*(\d{1,3})\s*\)?$", re.IGNORECASE)
 
@@ -122,4 +122,4 @@ def read_dig(move: str, size: int) -> tuple[int, int] | None:
         x, y = int(match.group(1)), int(match.group(2))
         return (x, y) if 1 <= x <= size and 1 <= y <= size else None
 
-    return read_with_tail(move, read, clauses=False)
+    return read_answer(move, read)

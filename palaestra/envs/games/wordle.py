@@ -36,7 +36,7 @@ import numpy as np
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
 from palaestra.envs.games.words import hard_mode_allowed, letter_arrays
-from palaestra.verifiers.normalize import read_with_tail
+from palaestra.verifiers.normalize import read_answer
 
 WORD_LENGTH = 5
 GREEN, YELLOW, GREY = "G", "Y", "X"
@@ -154,7 +154,7 @@ def read_word(move: str) -> str | None:
         return text.lower() if len(text) == WORD_LENGTH and text.isascii() and text.isalpha() else None
 
     text = move.strip()
-    return word(text) or read_with_tail(text, word)
+    return word(text) or read_answer(text, word)
 
 
 def hard_mode_violation(guess: str, history: list[list[str]]) -> str:

@@ -26,7 +26,7 @@ from importlib import resources
 
 import numpy as np
 
-from palaestra.verifiers.normalize import read_with_tail
+from palaestra.verifiers.normalize import read_answer
 
 LENGTH = 5
 MAX_MOVE_CHARS = 300
@@ -146,7 +146,7 @@ def read_word(move: str) -> str | None:
         text = text.strip().strip("\"'")
         return text.lower() if len(text) == LENGTH and text.isascii() and text.isalpha() else None
 
-    return read_with_tail(move, word)
+    return read_answer(move, word)
 
 
 @functools.cache

@@ -25,7 +25,7 @@ from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.verifiers.expressions import Surd
 from palaestra.verifiers.formulas import agree, evaluate, read_formula
-from palaestra.verifiers.normalize import enclosed, read_with_tail, split_top_level, strip_wrappers
+from palaestra.verifiers.normalize import enclosed, read_answer, split_top_level, strip_wrappers
 from palaestra.verifiers.radicals import format_radical
 
 Question = tuple[str, str, str, int]  # text, answer, form ("value" | "point" | "points"), steps
@@ -210,9 +210,12 @@ def _real(text: str):  # type: ignore[no-untyped-def]
     return evaluate(read_formula(text, []), {})
 
 
+_POINT_NAME = re.compile(r"^(?:\(\s*x\s*,\s*y\s*\)|[A-Z][A-Za-z0-9_]{0,2}|points?)\s*[=:]\s*", re.IGNORECASE)
+
+
 def _points(text: str) -> list[tuple[object, object]] | None:
     def read(s: str) -> list[tuple[object, object]] | None:
-        s = strip_wrappers(s)
+        s = _POINT_NAME.sub("", strip_wrappers(s), count=1)
         if s.startswith("{") and s.endswith("}"):
             s = s[1:-1].strip()
         out = []
@@ -229,7 +232,7 @@ def _points(text: str) -> list[tuple[object, object]] | None:
             out.append((x, y))
         return out or None
 
-    return read_with_tail(text, read, clauses=False)
+    return read_answer(text, read)
 
 
 @register
@@ -290,13 +293,14 @@ class Circles(Task):
         answer = problem.answer
         latex = answer.replace("pi", "\\pi").replace("sqrt(", "\\sqrt(").replace("*", " \\cdot ")
         out = [*super().spellings(problem), latex, answer.replace("pi", "π").replace("*", ""),
-               f"{answer}. That is exact."]
+               f"{answer}."]
         if problem.data["form"] == "points":
             first, second = answer.split("), (")
             out.append(f"({second}, ({first[1:]})")
             out.append("{" + answer + "}")
         if problem.data["form"] == "point":
             out.append(answer.replace(", ", "; ", 1).replace(";", ","))
+            out.append(f"(x, y) = {answer}")
         return out
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:

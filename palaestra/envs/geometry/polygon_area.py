@@ -87,7 +87,7 @@ class PolygonArea(Task):
     def spellings(self, problem: Problem) -> list[str]:
         area = Fraction(problem.data["area"])
         return [*super().spellings(problem), *other_spellings(area), f"A = {problem.answer}",
-                f"{problem.answer} square units", f"{problem.answer}. That is the area."]
+                f"{problem.answer} square units", f"{problem.answer}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         area = Fraction(problem.data["area"])

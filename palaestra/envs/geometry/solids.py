@@ -26,7 +26,7 @@ from fractions import Fraction
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.verifiers.expressions import Surd
 from palaestra.verifiers.formulas import agree, evaluate, read_formula
-from palaestra.verifiers.normalize import read_with_tail
+from palaestra.verifiers.normalize import read_answer
 from palaestra.verifiers.radicals import format_radical
 
 Question = tuple[str, str, int]
@@ -180,7 +180,7 @@ def _real(text: str, dimension: int | None = None):  # type: ignore[no-untyped-d
 
     if not isinstance(text, str) or len(text) > 2_000:
         return None
-    return read_with_tail(text, read)
+    return read_answer(text, read)
 
 
 def _dimension(question: str) -> int:
@@ -225,7 +225,7 @@ class Solids(Task):
         return [*super().spellings(problem), answer.replace("*pi", "π").replace("pi", "π"),
                 answer.replace("pi", "\\pi").replace("sqrt(", "\\sqrt(").replace("*", " \\cdot "),
                 f"{answer} {['cm', 'cm^2', 'cm³'][problem.data['dimension'] - 1]}", f"V = {answer}",
-                f"{answer}. That is exact."]
+                f"{answer}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         answer = problem.answer

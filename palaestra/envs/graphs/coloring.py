@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.task import Growth
 from palaestra.generators.graphs import Graph, random_colorable
+from palaestra.verifiers.normalize import markup_spellings, read_answer, unparsed_feedback
 
 MAX_GREEDY_RETRIES = 40
 _PAIR = re.compile(r"^\s*(?:vertex\s*)?(\d{1,4})\s*[:=]\s*(?:colou?r\s*)?(\d{1,4})\s*$", re.IGNORECASE)
@@ -85,7 +86,7 @@ class Coloring(Task):
         n, k = problem.data["nodes"], problem.data["colors"]
         pairs = _read_pairs(answer, n)
         if pairs is None:
-            return Verdict.unparsed("expected vertex: colour pairs separated by commas")
+            return Verdict.unparsed(unparsed_feedback(answer, "vertex: colour pairs separated by commas"))
         coloring: dict[int, int] = {}
         for vertex, color in pairs:
             if vertex >= n:
@@ -101,6 +102,9 @@ class Coloring(Task):
             if coloring[u] == coloring[v]:
                 return Verdict.wrong(f"vertices {u} and {v} are adjacent but both have colour {coloring[u]}")
         return Verdict.right()
+
+    def spellings(self, problem: Problem) -> list[str]:
+        return [*super().spellings(problem), *markup_spellings(problem.answer or "")]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         n, k = problem.data["nodes"], problem.data["colors"]
@@ -123,8 +127,13 @@ def _greedy_colors(graph: Graph) -> int:
 
 
 def _read_pairs(answer: str, nodes: int) -> list[tuple[int, int]] | None:
+    """``vertex: colour`` pairs, under the shared answer grammar (``\\boxed{}``, ``Answer:``, a full stop)."""
     if not isinstance(answer, str) or len(answer) > 40 * nodes + 200:
         return None
+    return read_answer(answer, lambda text: _pairs_core(text, nodes))
+
+
+def _pairs_core(answer: str, nodes: int) -> list[tuple[int, int]] | None:
     text = answer.replace('"', "").replace("'", "").strip().strip("{}[]()")
     parts = [p for p in _SEPARATORS.split(text) if p.strip()]
     if not parts or len(parts) > 4 * nodes:

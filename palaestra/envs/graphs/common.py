@@ -2,7 +2,7 @@
 
 Not an environment (nothing here is registered). Nodes are the integers ``0..n-1``. The readers
 follow the shared grading rules (wrappers and a short trailing remark looked through by
-:func:`palaestra.verifiers.normalize.read_with_tail`, hedges unreadable), never raise, and bound
+:func:`palaestra.verifiers.normalize.read_answer`, hedges unreadable), never raise, and bound
 their work by the answer's length.
 
 - :func:`read_nodes`: ``0 3 5``, ``0, 3, 5``, ``[0, 3, 5]``, ``0 -> 3 -> 5``, ``0 → 3 → 5``;
@@ -36,7 +36,7 @@ from typing import TypeVar
 from palaestra.core.retry import GenerationError, retry
 from palaestra.verifiers.normalize import (
     closing_bracket,
-    read_with_tail,
+    read_answer,
     simplify_latex,
     squeeze_spaces,
     unify,
@@ -104,7 +104,7 @@ def read_nodes(text: str, n: int, *, allow_empty: bool = False) -> list[int] | N
         s = _NODE_WORD.sub("", _ARROWS.sub(", ", strip_numbering(s)))
         return read_list(s, reader, space_separated=True, allow_empty=allow_empty)
 
-    return read_with_tail(text, core, clauses=False)
+    return read_answer(text, core)
 
 
 _LEADING_YES = re.compile(r"^\W{0,8}yes\b[\s,.:;!]*", re.IGNORECASE)
@@ -183,7 +183,7 @@ def read_groups(text: str, n: int, *, allow_empty_group: bool = False) -> list[t
             groups.append((label, read))
         return groups
 
-    return read_with_tail(text, core, clauses=False)
+    return read_answer(text, core)
 
 
 def _bracketed_groups(s: str, reader: Callable[[str], int | None], allow_empty: bool
@@ -254,7 +254,7 @@ def read_edges(text: str, n: int, *, allow_empty: bool = False) -> list[tuple[in
             return None
         return pairs
 
-    return read_with_tail(text, core, clauses=False)
+    return read_answer(text, core)
 
 
 def edge_list(edges: Iterable[Sequence[int]], directed: bool = False) -> str:
@@ -494,4 +494,4 @@ def read_node_values(text: str, n: int) -> dict[int, int] | None:
                 return None
         return values or None
 
-    return read_with_tail(text, core, clauses=False)
+    return read_answer(text, core)

@@ -92,7 +92,7 @@ class CountShortestPaths(Task):
         return Verdict.judge(value == problem.data["count"], f"{value} is not the number of shortest paths")
 
     def spellings(self, problem: Problem) -> list[str]:
-        return [*super().spellings(problem), f"{problem.answer} paths", f"{problem.answer}. That is the count."]
+        return [*super().spellings(problem), f"{problem.answer} paths", f"{problem.answer}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         count = problem.data["count"]

@@ -95,7 +95,7 @@ class Isomorphism(Task):
     def spellings(self, problem: Problem) -> list[str]:
         word = problem.answer or ""
         return [*super().spellings(problem), word.capitalize() + ".", f"**{word.upper()}**",
-                "Yes, they are isomorphic." if word == "yes" else "No, they are not isomorphic."]
+                "Yes." if word == "yes" else "No."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         return ["no" if problem.answer == "yes" else "yes", "yes or no", "maybe"]

@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.generators.graphs import Graph, dijkstra, letter_labels, path_to, random_connected, render
-from palaestra.verifiers.structured import parse_tokens
+from palaestra.verifiers.moves import read_tokens
+from palaestra.verifiers.normalize import markup_spellings, unparsed_feedback
 
 MAX_ANSWER_CHARS = 2_000
-_ARROWS = ("->", "→", "—", "–")
 
 
 @register
@@ -89,7 +89,7 @@ class ShortestPath(Task):
         labels = data["labels"]
         path = _read_path(answer, {label: i for i, label in enumerate(labels)})
         if path is None:
-            return Verdict.unparsed("expected node labels separated by spaces")
+            return Verdict.unparsed(unparsed_feedback(answer, "node labels separated by spaces"))
         if path[0] != data["source"]:
             return Verdict.wrong(f"the path must start at {labels[data['source']]}")
         if path[-1] != data["target"]:
@@ -103,6 +103,9 @@ class ShortestPath(Task):
                 return Verdict.wrong(f"{labels[u]} to {labels[v]} is not an edge of the graph")
             total += weights[(u, v)]
         return Verdict.judge(total == data["distance"], f"the path weighs {total}, which is not the minimum")
+
+    def spellings(self, problem: Problem) -> list[str]:
+        return [*super().spellings(problem), *markup_spellings(problem.answer or "")]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         data = problem.data
@@ -140,16 +143,10 @@ def _draw(rng: random.Random, config: ShortestPath.Config) -> tuple[Graph, int, 
 
 
 def _read_path(answer: str, index: dict[str, int]) -> list[int] | None:
+    """The labels of a path (``A B C``, ``A -> B -> C``, ``A, B, C``) as node indices, by the shared token reader."""
     if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
         return None
-    text = answer
-    for arrow in _ARROWS:
-        text = text.replace(arrow, " ")
-    tokens = parse_tokens(text.replace("-", " "))
-    if tokens is None:
-        return None
-    path = [index.get(t.upper(), -1) for t in tokens]
-    return None if -1 in path else path
+    return read_tokens(answer, index, max_count=2 * len(index))
 
 
 def _edge_weights(edges: list[list[int]], directed: bool) -> dict[tuple[int, int], int]:

@@ -28,7 +28,8 @@ from functools import cache
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.task import Growth
-from palaestra.verifiers.structured import parse_tokens
+from palaestra.verifiers.normalize import markup_spellings, unparsed_feedback
+from palaestra.verifiers.sets import read_list
 
 _SQUARE = re.compile(r"^([a-z])(\d{1,2})$")
 _FILES = "abcdefghijklmnopqrstuvwxyz"
@@ -91,14 +92,13 @@ class NQueens(Task):
         n, fixed = problem.data["size"], problem.data["fixed"]
         if len(answer) > 8 * n + 100:
             return Verdict.unparsed("answer too long for a list of squares")
-        tokens = parse_tokens(answer.lower(), max_items=4 * n)
+        tokens = read_list(answer.lower(), _square_token, space_separated=True, max_items=4 * n)
         if tokens is None:
-            return Verdict.unparsed("expected a list of squares such as a1 c2")
+            return Verdict.unparsed(unparsed_feedback(answer, "a list of squares such as a1 c2"))
         queens = []
         for token in tokens:
             match = _SQUARE.match(token)
-            if not match:
-                return Verdict.unparsed(f"{token[:10]!r} is not a square such as a1")
+            assert match is not None  # _square_token read it
             file, rank = _FILES.index(match.group(1)), int(match.group(2)) - 1
             if not (file < n and 0 <= rank < n):
                 return Verdict.wrong(f"{token} is off the {n}x{n} board")
@@ -116,6 +116,9 @@ class NQueens(Task):
                 if f1 == f2 or r1 == r2 or abs(f1 - f2) == abs(r1 - r2):
                     return Verdict.wrong(f"the queens on {_name((f1, r1))} and {_name((f2, r2))} attack each other")
         return Verdict.right()
+
+    def spellings(self, problem: Problem) -> list[str]:
+        return [*super().spellings(problem), *markup_spellings(problem.answer or "")]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         queens = [_square(name) for name in (problem.answer or "").split()]
@@ -281,3 +284,9 @@ def _board_parts(n: int) -> tuple[list[str], list[str]]:
     labels = [f"{rank + 1:>{width}} " for rank in range(n)] + [" " * (width + 1) + " ".join(_FILES[:n])]
     rows = [" ".join("Q" if f == file else "." for f in range(n)) for file in range(n + 1)]
     return labels, rows
+
+
+def _square_token(text: str) -> str | None:
+    """A square as written (``a1``), for the shared list reader; anything else is unreadable."""
+    token = text.strip()
+    return token if _SQUARE.match(token) else None

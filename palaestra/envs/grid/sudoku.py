@@ -16,12 +16,14 @@ digits (spaces, commas, ``|`` and separator lines such as ``------+------`` are 
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 from functools import cache
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.solvers.sat import CNF, Budget, BudgetExhausted, SatSolver
-from palaestra.verifiers.structured import parse_grid
+from palaestra.verifiers.blocks import read_grid
+from palaestra.verifiers.normalize import read_answer, unify, unparsed_feedback
 
 # Generous for a 9x9 grid (a proof takes a few dozen conflicts); an exhausted budget keeps the given.
 _PROOF_BUDGET = Budget(conflicts=20_000)
@@ -33,6 +35,7 @@ class Sudoku(Task):
     family = "grid"
     description = "Complete a Sudoku grid that has a unique solution."
     tags = ("puzzle", "grid", "constraint-satisfaction")
+    multiline = True  # the grid spans n lines, so the last_line format cannot carry it
 
     @dataclass(frozen=True)
     class Config:
@@ -97,9 +100,9 @@ class Sudoku(Task):
     def verify(self, problem: Problem, answer: str) -> Verdict:
         box_rows, box_cols, givens = problem.data["box_rows"], problem.data["box_cols"], problem.data["givens"]
         n = box_rows * box_cols
-        grid = parse_grid(answer, max_cells=4 * n * n)
+        grid = _read_digits(answer, n)
         if grid is None:
-            return Verdict.unparsed(f"expected {n} lines of {n} digits")
+            return Verdict.unparsed(unparsed_feedback(answer, f"{n} lines of {n} digits"))
         if len(grid) != n or any(len(row) != n for row in grid):
             return Verdict.wrong(f"expected {n} rows of {n} digits")
         for r, row in enumerate(givens):
@@ -120,6 +123,14 @@ class Sudoku(Task):
                     return Verdict.wrong(f"the box at row {top + 1}, column {left + 1} does not hold each digit once")
         return Verdict.right()
 
+    def spellings(self, problem: Problem) -> list[str]:
+        gold = problem.answer or ""
+        rows = gold.splitlines()
+        return [*super().spellings(problem), f"```\n{gold}\n```", f"```text\n{gold}\n```",
+                "\n".join(f"Row {r}: {row}" for r, row in enumerate(rows, 1)),
+                "\n".join(" ".join(row) for row in rows), "\n".join("| " + " | ".join(row) + " |" for row in rows),
+                f"Answer:\n{gold}", f"Solution:\n```\n{gold}\n```", f"\\boxed{{{gold}}}", f"{gold}."]
+
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         # A swap inside a row breaks two columns; a relabelling keeps a valid grid but moves a given.
         rows = [list(line) for line in (problem.answer or "").splitlines()]
@@ -134,6 +145,20 @@ class Sudoku(Task):
         b = rng.choice([d for d in "123456789"[:n] if d != a])
         relabelled = [[b if d == a else a if d == b else d for d in row] for row in rows]
         return ["\n".join(map("".join, grid)) for grid in (swapped, relabelled, rows[:-1])]
+
+
+_ROW_LABEL = re.compile(r"^[ \t]*(?:\*\*)?row[ \t]*\d{1,2}[ \t]*(?:\*\*)?[ \t]*[:.)][ \t]*", re.IGNORECASE | re.MULTILINE)
+
+
+def _read_digits(answer: str, n: int) -> list[list[int]] | None:
+    """The grid of digits by the shared grid reader (a code fence, an ``Answer:`` or ``Solution:`` line,
+    separators such as ``|`` or ``---+---``, ``Row 1:`` labels); a remark before or after it leaves it unread."""
+    if not isinstance(answer, str) or len(answer) > 40 * n * n + 400:
+        return None
+    digits = [str(d) for d in range(1, n + 1)]
+    text = _ROW_LABEL.sub("", unify(answer))
+    grid = read_answer(text, lambda s: read_grid(s, digits, rectangular=False, max_cells=4 * n * n))
+    return None if grid is None else [[int(cell) for cell in row] for row in grid]
 
 
 @dataclass(frozen=True)

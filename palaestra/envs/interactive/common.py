@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable
 from typing import TypeVar
 
-from palaestra.verifiers.normalize import read_with_tail, squeeze_spaces, unify
+from palaestra.verifiers.normalize import read_answer, squeeze_spaces, unify
 
 T = TypeVar("T")
 
@@ -40,4 +40,4 @@ def read_command(move: str, parse: Callable[[list[str]], T | None], articles: bo
     """``parse`` applied to the words of ``move`` (see :func:`command_words`), a benign trailing remark allowed."""
     if not isinstance(move, str) or len(move) > MAX_COMMAND_CHARS:
         return None
-    return read_with_tail(move, lambda text: parse(command_words(text, articles)))
+    return read_answer(move, lambda text: parse(command_words(text, articles)))

@@ -30,7 +30,7 @@ from typing import Any
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
 from palaestra.envs.interactive.common import MAX_COMMAND_CHARS
 from palaestra.verifiers.expressions import Expr, parse_expression
-from palaestra.verifiers.normalize import read_with_tail
+from palaestra.verifiers.normalize import read_answer
 
 Affine = tuple[Fraction, Fraction]  # (coefficient of x, constant)
 
@@ -160,7 +160,7 @@ def _read_equation(text: str) -> tuple[Expr, Expr] | None:
 def _read_line(move: str) -> tuple[Expr, Expr] | None:
     if len(move) > MAX_COMMAND_CHARS:
         return None
-    return read_with_tail(move, _read_equation, clauses=False)
+    return read_answer(move, _read_equation)
 
 
 def _affine(expr: Expr) -> Affine | None:

@@ -24,7 +24,7 @@ from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
 from palaestra.envs.games.common import MAX_MOVE_CHARS, invalid
-from palaestra.verifiers.normalize import read_with_tail, strip_wrappers
+from palaestra.verifiers.normalize import read_answer, strip_wrappers
 
 DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")
 HOURS = tuple(range(9, 17))  # meeting start times
@@ -194,4 +194,4 @@ def read_slot(move: str) -> tuple[int, int] | None:
                 return None
         return (days[0], hour) if len(days) == 1 and hour in HOURS else None
 
-    return read_with_tail(move, read, clauses=False)
+    return read_answer(move, read)

@@ -102,7 +102,7 @@ class CfgDerivation(Task):
             " ⇒ ".join(forms), "\n".join(forms), " -> ".join(" ".join(form) for form in forms),
             " => ".join(forms[1:]), " => ".join(rightmost),
             "\n".join(f"{i}. {form}" for i, form in enumerate(forms)),
-            f"{problem.answer}. That derives the string.",
+            f"{problem.answer}.",
         ]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.envs.languages.grammar import Grammar, random_grammar
-from palaestra.verifiers.normalize import read_with_tail, strip_wrappers, unify
+from palaestra.verifiers.normalize import read_answer, strip_wrappers, unify
 
 
 @register
@@ -86,7 +86,7 @@ class CfgGeneration(Task):
 
     def spellings(self, problem: Problem) -> list[str]:
         gold = problem.answer or ""
-        return [*super().spellings(problem), f'"{gold}"', " ".join(gold), f"`{gold}`", f"{gold}. It meets every condition."]
+        return [*super().spellings(problem), f'"{gold}"', " ".join(gold), f"`{gold}`", f"{gold}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         gold = problem.answer or ""
@@ -142,4 +142,4 @@ def read_string(text: str, length: int) -> str | None:
             return None
         return letters if letters.islower() else None
 
-    return read_with_tail(strip_wrappers(unify(text)), read)
+    return read_answer(strip_wrappers(unify(text)), read)

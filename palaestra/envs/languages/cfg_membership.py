@@ -90,8 +90,7 @@ class CfgMembership(Task):
 
     def spellings(self, problem: Problem) -> list[str]:
         gold = problem.answer or ""
-        word = "generated" if gold == "yes" else "not generated"
-        return [*super().spellings(problem), gold.upper(), f"**{gold.capitalize()}**", f"{gold.capitalize()}, it is {word}."]
+        return [*super().spellings(problem), gold.upper(), f"**{gold.capitalize()}**", f"{gold.capitalize()}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         other = "no" if problem.answer == "yes" else "yes"

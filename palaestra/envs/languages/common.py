@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from palaestra.verifiers.normalize import read_with_tail, strip_wrappers, unify
+from palaestra.verifiers.normalize import read_answer, strip_wrappers, unify
 
 _ARROW = re.compile(r"\s*(?:=+>|⇒|->|→|⟹|\n|,|;)\s*")
 _NUMBERING = re.compile(r"^(?:step\s*)?\d{1,3}\s*[.):]\s*", re.IGNORECASE)
@@ -44,5 +44,4 @@ def read_chain(text: str, *, max_items: int, max_length: int) -> list[str] | Non
     """The strings of a written chain, in order, or None (see the module docstring)."""
     if not isinstance(text, str) or len(text) > max_items * (2 * max_length + 12) + 400:
         return None
-    return read_with_tail(strip_wrappers(unify(text)), lambda s: _chain_core(s, max_items, max_length),
-                          clauses=False)
+    return read_answer(strip_wrappers(unify(text)), lambda s: _chain_core(s, max_items, max_length))

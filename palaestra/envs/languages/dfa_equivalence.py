@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.envs.languages.automata import accepts, distinguishing, inflate, random_minimal_dfa, table
 from palaestra.verifiers.claims import mentions, tokens
-from palaestra.verifiers.normalize import read_with_tail, strip_wrappers, unify
+from palaestra.verifiers.normalize import read_answer, strip_wrappers, unify
 
 MAX_STRING = 500
 EQUIVALENT = "equivalent"
@@ -126,7 +126,7 @@ class DfaEquivalence(Task):
         gold = problem.answer or ""
         if gold == EQUIVALENT:
             return [*super().spellings(problem), "Equivalent", "They are equivalent.", "**equivalent**"]
-        return [*super().spellings(problem), f'"{gold}"', " ".join(gold), f"{gold}. Only one of them accepts it.",
+        return [*super().spellings(problem), f'"{gold}"', " ".join(gold), f"{gold}.",
                 f"Not equivalent: {gold}", f"They are not equivalent, for example {gold}",
                 f"{gold} (exactly one of the DFAs accepts it)", gold.upper()]
 
@@ -212,4 +212,4 @@ def read_claim(text: str, letters: set[str]) -> str | None:
             return word
         return None
 
-    return read_with_tail(strip_wrappers(unify(text)), read, answer_words={"equivalent"})
+    return read_answer(strip_wrappers(unify(text)), read)

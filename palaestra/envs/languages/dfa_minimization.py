@@ -93,7 +93,7 @@ class DfaMinimization(Task):
 
     def spellings(self, problem: Problem) -> list[str]:
         gold = problem.answer or ""
-        return [*super().spellings(problem), f"{gold} states", f"**{gold}**", f"{gold}. The others merge."]
+        return [*super().spellings(problem), f"{gold} states", f"**{gold}**", f"{gold}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         k = int(problem.answer or "0")

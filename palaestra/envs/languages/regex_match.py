@@ -92,7 +92,7 @@ class RegexMatch(Task):
     def spellings(self, problem: Problem) -> list[str]:
         gold = problem.answer or ""
         return [*super().spellings(problem), gold.upper(), f"**{gold.capitalize()}**",
-                f"{gold.capitalize()}, it {'matches' if gold == 'yes' else 'does not match'}."]
+                f"{gold.capitalize()}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         other = "no" if problem.answer == "yes" else "yes"

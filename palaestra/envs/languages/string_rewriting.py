@@ -104,7 +104,7 @@ class StringRewriting(Task):
     def spellings(self, problem: Problem) -> list[str]:
         chain = (problem.answer or "").split(" -> ")
         return [*super().spellings(problem), "\n".join(chain), " → ".join(chain), " => ".join(chain[1:]),
-                "\n".join(f"{i}. {s}" for i, s in enumerate(chain)), f"{problem.answer}. Done."]
+                "\n".join(f"{i}. {s}" for i, s in enumerate(chain)), f"{problem.answer}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         chain = (problem.answer or "").split(" -> ")

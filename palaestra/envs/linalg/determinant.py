@@ -76,7 +76,7 @@ class Determinant(Task):
     def spellings(self, problem: Problem) -> list[str]:
         v = problem.data["value"]
         return [*super().spellings(problem), f"det(A) = {v}", f"\\boxed{{{v}}}", f"{v}.0", f"$\\det A = {v}$",
-                f"{v}. That is the determinant.", str(v).replace("-", "−")]
+                f"{v}.", str(v).replace("-", "−")]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         v = problem.data["value"]

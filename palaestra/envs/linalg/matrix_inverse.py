@@ -84,7 +84,7 @@ class MatrixInverse(Task):
         adjugate = [[v * det for v in row] for row in result]
         scaled = f"(1/{det}) * {nested(adjugate)}" if det != 1 else nested(adjugate)
         return [*super().spellings(problem), lines, latex, f"A^{{-1}} = {latex}", scaled,
-                f"{problem.answer}. That is the inverse."]
+                f"{problem.answer}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         matrix = problem.data["matrix"]

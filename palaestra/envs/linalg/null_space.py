@@ -24,6 +24,7 @@ from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.envs.linalg.common import cell, multiply, rank, reduced_row_echelon, render, unimodular
 from palaestra.verifiers.matrices import read_vectors
+from palaestra.verifiers.normalize import unparsed_feedback
 
 
 @register
@@ -68,7 +69,7 @@ class NullSpace(Task):
         n = len(matrix[0])
         vectors = read_vectors(answer, n)
         if vectors is None:
-            return Verdict.unparsed(f"not a list of vectors with {n} exact entries each")
+            return Verdict.unparsed(unparsed_feedback(answer, f"a list of vectors with {n} exact entries each"))
         if any(all(x == 0 for x in v) for v in vectors):
             return Verdict.wrong("the zero vector is in no basis")
         if any(any(x != 0 for x in row) for row in multiply(matrix, [list(col) for col in zip(*vectors)])):
@@ -94,7 +95,9 @@ class NullSpace(Task):
         return [*super().spellings(problem), ", ".join(_vector(v) for v in scaled),
                 ", ".join(_vector(v) for v in combined), columns,
                 "\n".join(f"v{i + 1} = {_vector(v)}" for i, v in enumerate(reversed(basis))),
-                "{" + ", ".join("[" + ", ".join(cell(x) for x in v) + "]" for v in basis) + "}"]
+                "{" + ", ".join("[" + ", ".join(cell(x) for x in v) + "]" for v in basis) + "}",
+                problem.answer + ".", "span{" + problem.answer + "}", f"N(A) = \\operatorname{{span}}\\{{{problem.answer}\\}}",
+                f"A basis is {problem.answer}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         basis = [[Fraction(x) for x in v.strip("()").split(",")] for v in problem.answer.split("), (")]

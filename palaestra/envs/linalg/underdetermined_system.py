@@ -30,10 +30,11 @@ from palaestra.envs.linalg.common import cell, multiply, rank, reduced_row_echel
 from palaestra.verifiers.assignments import read_assignment
 from palaestra.verifiers.claims import mentions
 from palaestra.verifiers.formulas import linear_combination, read_formula
-from palaestra.verifiers.normalize import closing_bracket, enclosed, read_with_tail, split_top_level, strip_wrappers
+from palaestra.verifiers.normalize import closing_bracket, enclosed, read_answer, split_top_level, strip_wrappers
 from palaestra.verifiers.polynomials import to_polynomial
 
 PARAMETERS = ("s", "t", "u", "r", "k", "p", "q")
+MAX_ANSWER_CHARS = 20_000  # as the task's own cap: longer text is refused before any pattern runs
 _NAMES = {3: "xyz", 4: "xyzw"}
 NO_SOLUTION_WORDS = ("no solution", "no solutions", "inconsistent", "none")
 _NONE = re.compile(r"^(?:no solutions?|none|inconsistent|the system (?:is inconsistent|has no solutions?)|∅|"
@@ -115,7 +116,9 @@ class UnderdeterminedSystem(Task):
     def verify(self, problem: Problem, answer: str) -> Verdict:
         matrix, rhs = problem.data["matrix"], problem.data["rhs"]
         n = len(matrix[0])
-        if read_with_tail(answer, lambda s: True if _NONE.match(strip_wrappers(s).strip()) else None):
+        if len(answer) > MAX_ANSWER_CHARS:
+            return Verdict.unparsed(f"answer longer than {MAX_ANSWER_CHARS} characters")
+        if read_answer(answer, lambda s: True if _NONE.match(strip_wrappers(s).strip()) else None):
             return Verdict.judge(not problem.data["consistent"], "the system has solutions")
         if mentions(answer, NO_SOLUTION_WORDS) or "∅" in answer:  # a vector and 'no solution': a hedge, not read
             return Verdict.unparsed("give either one solution vector or 'no solution', not both")
@@ -240,7 +243,7 @@ def _read_parametric(text: str, names: list[str]) -> tuple[list[Fraction], list[
     remark = _DOMAIN.search(text[-100:]) if isinstance(text, str) else None
     if remark is not None and remark.group().strip(" .") and len(remark.group()) < len(text):
         text = text[: len(text) - len(remark.group())]
-    entries = read_with_tail(text, entries_of, clauses=False)
+    entries = read_answer(text, entries_of)
     if entries is None:
         return None
     used = [p for p in PARAMETERS if p not in names]

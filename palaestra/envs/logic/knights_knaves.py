@@ -17,14 +17,14 @@ often across seeds); a difficulty measure was declared.
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from palaestra.core import GenerationError, Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.solvers.sat import CNF, count_solutions
-from palaestra.verifiers.structured import parse_mapping
+from palaestra.verifiers.assignments import read_roles
+from palaestra.verifiers.normalize import markup_spellings, unparsed_feedback
 
 # fmt: off
 _NAMES = (
@@ -35,7 +35,6 @@ _NAMES = (
 _BASIC = ("knight", "knave", "same", "different")
 _PAIRS = ("both_knights", "both_knaves", "some_knight", "some_knave")
 _COUNTS = ("exactly_knights", "at_least_knaves")
-_KIND_WORDS = re.compile(r"knight|knave")
 
 
 @register
@@ -97,27 +96,18 @@ class KnightsKnaves(Task):
         names, claims = problem.data["names"], problem.data["claims"]
         if len(answer) > 40 * len(names) + 200:
             return Verdict.unparsed("answer too long")
-        mapping = parse_mapping(answer, max_items=2 * len(names))
-        if mapping is None:
-            return Verdict.unparsed("expected Name: knight or Name: knave for every inhabitant")
-        if len(_KIND_WORDS.findall(answer.lower())) > len(names):
-            return Verdict.wrong("more verdicts than inhabitants")
-        index = {name.lower(): i for i, name in enumerate(names)}
-        kinds: list[int | None] = [None] * len(names)
-        for key, value in mapping.items():
-            name, kind = key.strip(" *'\"").lower(), re.sub(r"^(an?)\s+", "", value.strip(" .*'\"").lower())
-            if name not in index:
-                return Verdict.wrong(f"{key[:20]!r} is not one of the inhabitants")
-            if kind not in ("knight", "knave"):
-                return Verdict.unparsed(f"{value[:20]!r} is neither knight nor knave")
-            kinds[index[name]] = int(kind == "knight")
-        if None in kinds:
-            return Verdict.wrong(f"no verdict for {names[kinds.index(None)]}")
+        roles = read_roles(answer, names, {"knight": ("knight", "truth-teller"), "knave": ("knave", "liar")})
+        if roles is None:
+            return Verdict.unparsed(unparsed_feedback(answer, "Name: knight or Name: knave for every inhabitant"))
+        kinds = [int(roles[name] == "knight") for name in names]
         for speaker, claim in enumerate(claims):
             if _truth(claim, kinds, 1, len(names)) != kinds[speaker]:  # type: ignore[arg-type]
                 role = "a knight" if kinds[speaker] else "a knave"
                 return Verdict.wrong(f"{names[speaker]} cannot be {role} given what {names[speaker]} said")
         return Verdict.right()
+
+    def spellings(self, problem: Problem) -> list[str]:
+        return [*super().spellings(problem), *markup_spellings(problem.answer or "")]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         # The solution is unique, so flipping anyone's kind is certainly wrong.

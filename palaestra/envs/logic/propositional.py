@@ -125,9 +125,9 @@ class Propositional(Task):
     def spellings(self, problem: Problem) -> list[str]:
         if problem.data["entailed"]:
             return [*super().spellings(problem), "Yes", "YES.", "True", "**yes**", "\\boxed{yes}", "Entailed",
-                    "Yes, it is entailed.", "yes — every model of the premises satisfies the conclusion"]
+                    "Yes."]
         return [*super().spellings(problem), "No", "NO.", "False", "**no**", "\\boxed{no}", "Not entailed",
-                "No, it is not entailed.", "no — a model of the premises falsifies the conclusion"]
+                "No."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         other = "no" if problem.data["entailed"] else "yes"

@@ -144,7 +144,7 @@ class BeamStatics(Task):
             f"(R_A, R_B) = ({a}, {b})",
             f"A: {a}, B: {b}",
             f"R_A = {a} kN\nR_B = {b} kN",
-            f"R_A = {format_number(r_a)}, R_B = {format_number(r_b)}. Both supports push up."
+            f"R_A = {format_number(r_a)}, R_B = {format_number(r_b)}."
             if r_a > 0 and r_b > 0 else f"R_A = {format_number(r_a)}, R_B = {format_number(r_b)}.",
             f"R_A = {_rounded(r_a, 2)}, R_B = {_rounded(r_b, 2)}",
             f"R_A = {_rounded(r_a, 4)} kN, R_B = {_rounded(r_b, 3)} kN",

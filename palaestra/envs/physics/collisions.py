@@ -18,6 +18,7 @@ answer that does not terminate is wrong, and so is the wrong sign.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -65,10 +66,11 @@ class Collisions(Task):
                                                            "steps": steps})
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        text = _strip_unit(answer, problem.data["unit"])
-        value = read_radical(text, max_numbers=4)
-        if value is None:
+        text, sense = _direction(answer) if problem.data["unit"] == "m/s" else (answer, 1)
+        value = read_radical(_strip_unit(text, problem.data["unit"]), max_numbers=4)
+        if value is None or (sense < 0 and text.lstrip().startswith(("-", "−"))):
             return Verdict.unparsed(f"not an exact number in {problem.data['unit']}")
+        value = value if sense > 0 else -value
         return Verdict.judge(value == read_radical(problem.data["value"]), "wrong value")
 
     def difficulty(self, problem: Problem) -> float:
@@ -81,8 +83,12 @@ class Collisions(Task):
         assert value is not None
         unit = problem.data["unit"]
         word = {"m/s": "metres per second", "J": "joules"}[unit]
-        return [*super().spellings(problem), *radical_spellings(value), f"{problem.answer} {unit}",
-                f"{problem.answer} {word}", f"v = {problem.answer} {unit}"]
+        out = [*super().spellings(problem), *radical_spellings(value), f"{problem.answer} {unit}",
+               f"{problem.answer} {word}", f"v = {problem.answer} {unit}"]
+        if unit == "m/s" and value != Surd.rational(0):  # the sense in words, as the prompt's convention reads
+            size, sense = (format_radical(-value), "left") if problem.answer.startswith("-") else (problem.answer, "right")
+            out.append(f"{size} m/s to the {sense}")
+        return out
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         value = read_radical(problem.data["value"])
@@ -90,7 +96,23 @@ class Collisions(Task):
         wrong = [format_radical(-value) if value != Surd.rational(0) else "1", format_radical(value * 2),
                  format_radical(value + Surd.rational(Fraction(1, 2))), f"{float(value):.3f}",
                  f"{problem.answer} or {format_radical(value * 2)}", f"{problem.answer} km/h"]
+        if problem.data["unit"] == "m/s" and value != Surd.rational(0):
+            wrong.append(f"{format_radical(value)} m/s to the left")  # the sense in words contradicts the sign
         return [w for w in wrong if read_radical(_strip_unit(w, problem.data["unit"])) != value]
+
+
+_DIRECTION = re.compile(r"^(.*?)\s*,?\s*(?:to(?:wards)?\s+the\s+)(right|left)\s*\.?\s*$", re.IGNORECASE | re.DOTALL)
+
+
+def _direction(text: str) -> tuple[str, int]:
+    """A velocity with its sense in words: ``10/29 m/s to the right`` is +10/29, ``... to the left`` -10/29
+    (the prompt's convention: negative to the left). Returns the text without the words and the sign."""
+    if len(text) > 200:
+        return text, 1
+    match = _DIRECTION.match(text.strip())
+    if match is None:
+        return text, 1
+    return match.group(1), 1 if match.group(2).lower() == "right" else -1
 
 
 def _strip_unit(text: str, unit: str) -> str:

@@ -112,7 +112,7 @@ class Kinematics(Task):
         gold = problem.answer or ""
         spellings = [*super().spellings(problem), f"{gold} {unit}", f"{gold} {_UNIT_WORDS[unit]}", f"({gold})",
                      f"\\boxed{{{gold}}}", f"{float(value):.9g}", f"≈ {float(value):.8g} {unit}",
-                     f"{gold}. That is the answer."]
+                     f"{gold}."]
         if value.denominator != 1:
             spellings.append(f"\\frac{{{value.numerator}}}{{{value.denominator}}}\\ \\mathrm{{{unit}}}")
         return spellings

@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable, Collection
 from typing import TypeVar
 
-from palaestra.verifiers.normalize import read_with_tail, squeeze_spaces, unify
+from palaestra.verifiers.normalize import read_answer, squeeze_spaces, unify
 
 T = TypeVar("T")
 
@@ -57,9 +57,8 @@ def read_steps(text: str, step: re.Pattern[str], convert: Callable[[re.Match[str
     """The steps of ``text`` in order, or ``None`` (see the module docstring).
 
     ``answer_words`` / ``labels``: words and exact-case tokens that may not appear in a trailing
-    remark (they would name another step), as in :func:`palaestra.verifiers.normalize.is_benign_tail`.
+    remark (they would name another step), as in :func:`palaestra.verifiers.normalize.is_closing`.
     """
     if not isinstance(text, str) or len(text) > max_count * MAX_CHARS_PER_STEP + 400:
         return None
-    return read_with_tail(unify(text), lambda s: _steps_core(s, step, convert, max_count), clauses=False,
-                          answer_words=answer_words, labels=labels)
+    return read_answer(unify(text), lambda s: _steps_core(s, step, convert, max_count))

@@ -124,7 +124,7 @@ class HanoiVariants(Task):
         moves = [tuple(m.split("->")) for m in (problem.answer or "").split(", ")]
         return [*super().spellings(problem), "\n".join(f"{i}. {a}->{b}" for i, (a, b) in enumerate(moves, 1)),
                 "; ".join(f"{a} to {b}" for a, b in moves), " ".join(f"({a}, {b})" for a, b in moves),
-                ", ".join(f"{a.lower()} → {b.lower()}" for a, b in moves), f"{problem.answer}. Done."]
+                ", ".join(f"{a.lower()} → {b.lower()}" for a, b in moves), f"{problem.answer}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         data = problem.data

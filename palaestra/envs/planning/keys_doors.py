@@ -91,7 +91,7 @@ class KeysDoors(Task):
         gold = problem.answer or ""
         words = {v: k for k, v in STEPS.items() if len(k) > 1}
         return [*super().spellings(problem), " ".join(gold), ", ".join(gold), gold.lower(),
-                ", ".join(words[m] for m in gold), f"{gold}. That is the route."]
+                ", ".join(words[m] for m in gold), f"{gold}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         gold = problem.answer or ""

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Verdict, retry
 from palaestra.solvers.simulate import Rules, shortest_plan
-from palaestra.verifiers.normalize import read_with_tail, squeeze_spaces, strip_wrappers, unify
+from palaestra.verifiers.normalize import read_answer, squeeze_spaces, strip_wrappers, unify
 
 MAX_CROSSINGS = 300
 LEFT, RIGHT = 0, 1
@@ -135,7 +135,7 @@ class PeopleCrossing:
         words = [" and ".join(f"{n} {kind if n == 1 else kind + 's'}".replace("missionarys", "missionaries")
                               for n, kind in ((m, "missionary"), (c, "cannibal")) if n) for m, c in loads]
         return ["; ".join(counts), "\n".join(f"{i}. {w}" for i, w in enumerate(words, 1)),
-                ", ".join(_load_text(load).lower() for load in loads), f"{problem.answer}. Everyone is across."]
+                ", ".join(_load_text(load).lower() for load in loads), f"{problem.answer}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         crossings = (problem.answer or "").split("; ")
@@ -270,5 +270,4 @@ def read_loads(text: str) -> list[Load] | None:
     """
     if not isinstance(text, str) or len(text) > MAX_CROSSINGS * 60 + 400:
         return None
-    return read_with_tail(strip_wrappers(unify(text)), _loads_core, clauses=False,
-                          answer_words={"missionary", "missionaries", "cannibal", "cannibals"})
+    return read_answer(strip_wrappers(unify(text)), _loads_core)

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.envs.planning.people_crossing import PeopleCrossing
 from palaestra.solvers.simulate import Rules, shortest_plan
-from palaestra.verifiers.normalize import read_with_tail, squeeze_spaces, strip_wrappers, unify
+from palaestra.verifiers.normalize import read_answer, squeeze_spaces, strip_wrappers, unify
 
 MAX_CROSSINGS = 200
 ITEMS = ("wolf", "goat", "cabbage", "dog", "cat", "mouse", "cheese", "fox", "hen", "grain", "lion", "zebra", "hay",
@@ -157,7 +157,7 @@ class RiverCrossing(Task):
                       for c, load in zip(crossings, loads)),
             "; ".join(" + ".join(names[i] for i in _members(load)) or "farmer alone" for load in loads),
             " -> ".join(crossings).upper(),
-            f"{problem.answer}. Now everything is on the right bank.",
+            f"{problem.answer}.",
         ]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
@@ -277,5 +277,4 @@ def read_crossings(text: str, names: list[str]) -> list[int] | None:
     if not isinstance(text, str) or len(text) > MAX_CROSSINGS * 80 + 400:
         return None
     index = {name: i for i, name in enumerate(names)}
-    return read_with_tail(strip_wrappers(unify(text)), lambda s: _crossings_core(s, index), clauses=False,
-                          answer_words=set(names) | {"nothing"})
+    return read_answer(strip_wrappers(unify(text)), lambda s: _crossings_core(s, index))

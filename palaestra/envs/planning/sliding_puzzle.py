@@ -114,7 +114,7 @@ class SlidingPuzzle(Task):
     def spellings(self, problem: Problem) -> list[str]:
         tiles = (problem.answer or "").split(", ")
         return [*super().spellings(problem), " ".join(tiles), "\n".join(f"{i}. {t}" for i, t in enumerate(tiles, 1)),
-                f"[{', '.join(tiles)}]", " -> ".join(tiles), f"{problem.answer}. That solves the puzzle."]
+                f"[{', '.join(tiles)}]", " -> ".join(tiles), f"{problem.answer}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         tiles = (problem.answer or "").split(", ")

@@ -92,7 +92,7 @@ class Sokoban(Task):
     def spellings(self, problem: Problem) -> list[str]:
         gold = problem.answer or ""
         return [*super().spellings(problem), " ".join(gold), gold.lower(), ", ".join(gold),
-                _lurd(problem), f"{gold}. All boxes are on goals."]
+                _lurd(problem), f"{gold}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         gold = problem.answer or ""

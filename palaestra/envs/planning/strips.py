@@ -35,7 +35,7 @@ from typing import ClassVar
 
 from palaestra.core import Problem, Task, Verdict
 from palaestra.solvers.simulate import Rules
-from palaestra.verifiers.normalize import read_with_tail, squeeze_spaces, unify
+from palaestra.verifiers.normalize import read_answer, squeeze_spaces, unify
 
 Atom = tuple[str, ...]
 Action = tuple[str, tuple[str, ...]]  # ("stack", ("a", "b"))
@@ -253,7 +253,7 @@ def read_plan(text: str, max_actions: int, names: Iterable[str] = ()) -> list[Ac
     if not isinstance(text, str) or len(text) > max_actions * MAX_PLAN_CHARS_PER_ACTION + 400:
         return None
     known = frozenset(n.lower() for n in names)
-    return read_with_tail(unify(text), lambda s: _plan_core(s, max_actions, known), clauses=False)
+    return read_answer(unify(text), lambda s: _plan_core(s, max_actions, known))
 
 
 # --- the shared single-turn task ---------------------------------------------------------------------------------
@@ -338,7 +338,7 @@ class PlanTask(Task):
             (problem.answer or "").upper(),
             "\n".join(f"{i}.000: {action_text(a)} [1]" for i, a in enumerate(plan)),
             f"```\n{problem.answer}\n```",
-            f"Plan:\n{problem.answer}\n\nThis plan reaches the goal.",
+            f"Plan:\n{problem.answer}",
         ]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:

@@ -144,7 +144,7 @@ class WaterJugs(Task):
         into = [re.sub(r"^pour (\w) (\w)$", r"pour jug \1 into jug \2", s) for s in steps]
         return [*super().spellings(problem), "\n".join(f"{i}. {s}" for i, s in enumerate(steps, 1)),
                 ", ".join(arrows), "; ".join(into), (problem.answer or "").upper(),
-                f"{problem.answer}. That reaches the goal."]
+                f"{problem.answer}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         steps = (problem.answer or "").split(", ")

@@ -42,7 +42,7 @@ def verdict_exact(text: str, value: Fraction) -> Verdict:
 def exact_spellings(value: Fraction) -> list[str]:
     """Other exact spellings: LaTeX, an unreduced fraction, a decimal when it terminates, a lead-in."""
     text = format_fraction(value)
-    out = [*other_spellings(value), f"P = {text}", f"{text}. That is the probability."]
+    out = [*other_spellings(value), f"P = {text}", f"{text}."]
     if value.denominator != 1:
         out.append(f"{value.numerator * 3}/{value.denominator * 3}")
     return out

@@ -127,7 +127,7 @@ class OutputPrediction(Task):
             f"```\n{output}\n```",
             f"```text\n{output}\n```",
             f"Output:\n```\n{output}\n```",
-            f"```\n{output}\n```\nThat is the whole output.",
+            f"```\n{output}\n```",
             "\n".join(line + "  " for line in output.split("\n")),  # trailing spaces do not count
             f"\n{output}\n\n",
         ]

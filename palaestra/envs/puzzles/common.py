@@ -148,7 +148,7 @@ def read_cells(answer: str, rows: int, cols: int, alphabet: Iterable[str]) -> li
     Also read: the rows on one line, separated by ``;`` or ``/`` (``01;10``), or by spaces or commas
     when each row is written solid (``01 10``); rows labelled in order (``Row 1:``, ``R1``, ``1:``,
     ``A)``) under an optional header of column labels (``1 2 3`` or ``A B C``); the grid inside a
-    whole-answer wrapper (``\\boxed{...}``, ``Answer:``).
+    whole-answer wrapper (``\\boxed{...}``, ``Answer:``) and with a closing full stop.
 
     >>> read_cells("01;10", 2, 2, "01"), read_cells("  A B\\n1: 0 1\\n2: 1 0", 2, 2, "01")
     ([['0', '1'], ['1', '0']], [['0', '1'], ['1', '0']])
@@ -157,7 +157,11 @@ def read_cells(answer: str, rows: int, cols: int, alphabet: Iterable[str]) -> li
     grid = _read_shaped(answer, rows, cols, symbols)
     if grid is None and isinstance(answer, str) and len(answer) <= 64 * rows * cols + 1_000:
         unwrapped = strip_wrappers(answer)
-        variants = (unwrapped, _one_line_rows(unwrapped, rows, cols), *_without_labels(unwrapped, rows, cols, symbols))
+        # A closing full stop is cut only when the grid does not read with it: the shape decides, so a last
+        # row of dots keeps its own "." ("..*." is four cells in a 4-wide grid, three and a stop in a 3-wide one).
+        stopped = unwrapped[:-1] if unwrapped.endswith(".") else None
+        variants = (unwrapped, stopped, _one_line_rows(unwrapped, rows, cols),
+                    *_without_labels(unwrapped, rows, cols, symbols))
         for variant in variants:
             grid = None if variant is None else _read_shaped(variant, rows, cols, symbols)
             if grid is not None:

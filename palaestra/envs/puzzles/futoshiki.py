@@ -130,7 +130,7 @@ class Futoshiki(Task):
             "\n".join(", ".join(row) for row in rows),
             "[" + ", ".join("[" + ", ".join(row) + "]" for row in rows) + "]",
             f"```\n{gold}\n```",
-            f"{gold}\nThat completes the grid.",
+            f"{gold}",
         ]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:

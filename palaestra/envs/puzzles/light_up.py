@@ -114,7 +114,8 @@ class LightUp(Task):
     def spellings(self, problem: Problem) -> list[str]:
         gold = problem.answer or ""
         plain_black = "\n".join("".join("#" if ch.isdigit() else ch for ch in row) for row in gold.splitlines())
-        return [*super().spellings(problem), *grid_spellings(gold), with_spaces(gold), plain_black, f"```\n{gold}\n```"]
+        return [*super().spellings(problem), *grid_spellings(gold), with_spaces(gold), plain_black, f"```\n{gold}\n```",
+                f"Answer: {gold}", f"**Answer:** {gold}", f"{gold}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         rows = [list(row) for row in (problem.answer or "").splitlines()]

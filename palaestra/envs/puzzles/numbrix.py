@@ -121,7 +121,7 @@ class Numbrix(Task):
         return [*super().spellings(problem), aligned, "\n".join(", ".join(line.split()) for line in lines),
                 "\n".join("[" + ", ".join(line.split()) + "]," for line in lines).rstrip(","), f"```\n{gold}\n```",
                 "; ".join(lines), "\n".join(f"Row {r}: {line}" for r, line in enumerate(lines, 1)),
-                "\\boxed{" + gold + "}", gold + "\n\nThe path visits every cell once."]
+                "\\boxed{" + gold + "}", gold + ""]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         rows = [line.split() for line in (problem.answer or "").splitlines()]

@@ -115,7 +115,8 @@ class StarBattle(Task):
 
     def spellings(self, problem: Problem) -> list[str]:
         gold = problem.answer or ""
-        return [*super().spellings(problem), *grid_spellings(gold), with_spaces(gold), gold.replace("*", "X"), f"```\n{gold}\n```"]
+        return [*super().spellings(problem), *grid_spellings(gold), with_spaces(gold), gold.replace("*", "X"), f"```\n{gold}\n```",
+                f"Answer: {gold}", f"**Answer:** {gold}", f"{gold}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         rows = [list(row) for row in (problem.answer or "").splitlines()]

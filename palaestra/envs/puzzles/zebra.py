@@ -25,7 +25,6 @@ from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.solvers.clues import minimal_clues
 from palaestra.solvers.sat import CNF
-from palaestra.verifiers.normalize import HEDGE_WORDS, is_benign_tail
 
 # attribute: (values, how a value is named in a clue)
 _ATTRIBUTES: dict[str, tuple[tuple[str, ...], str]] = {
@@ -39,7 +38,9 @@ _ATTRIBUTES: dict[str, tuple[tuple[str, ...], str]] = {
 _KINDS = ("same", "not_same", "at", "not_at", "left", "next", "before", "gap")
 _POOL_FACTOR = 6  # clues drawn per (house x attribute) before pruning
 _WORD = re.compile(r"[A-Za-z]+")
-_HEDGES = frozenset({"not", "or", "maybe", "either", "possibly", "perhaps", "unless"})
+# Words a line of the table may hold besides values and attribute names (the answer grammar: any other word,
+# such as "not", "or" or a retraction, is text the reader cannot account for).
+_TABLE_WORDS = frozenset("house houses the a an and is lives in has owns keeps drinks eats plays".split())
 MAX_ANSWER_CHARS = 4_000
 
 Value = tuple[int, int]  # (attribute index, value index)
@@ -133,7 +134,6 @@ class Zebra(Task):
                              for h, row in enumerate(rows, 1))
         return [*super().spellings(problem), "\n".join(markdown), reversed_values, "\n".join(columns), articles,
                 "; ".join(gold.splitlines()),
-                gold + "\n\nThis arrangement satisfies every clue.",
                 "\n".join(f"{h}: {row}" for h, row in enumerate(rows, 1)), gold.lower(),
                 "\n".join(f"House {h}: {row}" for h, row in reversed(list(enumerate(rows, 1))))]
 
@@ -284,12 +284,15 @@ def _read_table(answer: str, values: list[list[str]]) -> list[list[Value]] | str
 
     One line per house (``House 2: ...``; lines without a number count in order), or one line per
     attribute with the houses left to right (a table with houses as columns). A line that names no
-    value may stand before the table (an intro, a header) or between its lines (a rule), but after
-    the first value only when it holds no words or, after the last line, is a remark that cannot
-    change the answer ("... house 1 and 2 swap pets" can).
+    value may stand before the table (an intro, a header) or between its lines (a rule, with no
+    words). A line of the table holds only values, attribute names and the few words of a
+    sentence naming them (``House 2 is red and the Dane lives in it`` reads); any other word,
+    and any text after the table, leaves the answer unreadable (the answer grammar of
+    :mod:`palaestra.verifiers.normalize`).
     """
     k, n = len(values), len(values[0])
     lookup = _value_words(values)
+    attributes = {name.lower() for name in _ATTRIBUTES}
     found_lines: list[tuple[str, list[Value]]] = []
     tail: list[str] = []
     for line in answer.replace("|", " , ").replace(";", "\n").splitlines():  # houses may be split by ;
@@ -301,11 +304,12 @@ def _read_table(answer: str, values: list[list[str]]) -> list[list[Value]] | str
             continue  # a header, a rule or a remark
         if tail:
             return "text between the lines of the table"
-        if _HEDGES.intersection(words) or HEDGE_WORDS.intersection(words):
-            return "a line hedges (not, or, maybe): give one value of each attribute per house"
+        unknown = [w for w in words if w not in lookup and w not in _TABLE_WORDS and w.rstrip("s") not in attributes]
+        if unknown:
+            return f"a line of the table holds words that are not values: {', '.join(unknown[:3])}"
         found_lines.append((line, found))
-    if tail and not is_benign_tail("\n" + "\n".join(tail)):
-        return "text after the table that may change it"
+    if tail:
+        return "text after the table: the answer must hold only the table"
     if len(found_lines) == k and all(len(found) == n and len({a for a, _ in found}) == 1 for _, found in found_lines):
         rows = [[found[h] for _, found in found_lines] for h in range(n)]  # houses as columns
     else:

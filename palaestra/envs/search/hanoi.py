@@ -139,7 +139,7 @@ class Hanoi(Task):
             ", ".join(f"{a.lower()} → {b.lower()}" for a, b in moves),
             " ".join(f"({a}, {b})" for a, b in moves),
             "\n".join(f"Move the top disk from peg {a} to peg {b}" for a, b in moves),
-            f"{problem.answer}. That is the shortest solution.",
+            f"{problem.answer}.",
             f"[{problem.answer}]",
         ]
 

@@ -86,7 +86,7 @@ class Regression(Task):
             slope, intercept = _line_parts(problem.data["value"])
             return [*super().spellings(problem), problem.answer.replace("y = ", ""),
                     f"y = {_number(intercept)} + ({_number(slope)})x", f"f(x) = {problem.answer[4:]}",
-                    f"{problem.answer}. That is the least-squares line."]
+                    f"{problem.answer}."]
         value = read_radical(problem.data["value"], max_numbers=6)
         assert value is not None
         return [*super().spellings(problem), *radical_spellings(value)]

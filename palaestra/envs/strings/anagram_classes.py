@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.task import Growth
-from palaestra.verifiers.normalize import read_with_tail, strip_wrappers
+from palaestra.verifiers.normalize import read_answer, strip_wrappers
 from palaestra.verifiers.sets import read_set
 
 EXAMPLE = "{pqr, rqp}, {xyz}"  # a fixed placeholder of the right shape: never derived from the answer
@@ -52,7 +52,7 @@ def read_classes(answer: str) -> frozenset[frozenset[str]] | None:
     """A set of classes, each a set of strings; ``None`` if unreadable."""
     if not isinstance(answer, str) or len(answer) > 20_000:
         return None
-    return read_set(answer, _class) or read_with_tail(answer, _by_lines)
+    return read_set(answer, _class) or read_answer(answer, _by_lines)
 
 
 def signature(word: str) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 import re
 
-from palaestra.verifiers.normalize import read_with_tail
+from palaestra.verifiers.normalize import read_answer
 from palaestra.verifiers.sets import read_list
 
 MAX_WORD_CHARS = 5_000
@@ -55,7 +55,7 @@ def read_word(answer: str, letters: str) -> str | None:
     def word(text: str) -> str | None:
         s = text.strip().strip("\"'`“”‘’")
         return s if s and len(s) <= MAX_WORD_CHARS and all(c in letters for c in s.lower()) else None
-    return read_with_tail(answer, word)
+    return read_answer(answer, word)
 
 
 def word_spellings(word: str) -> list[str]:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.verifiers.normalize import read_with_tail
+from palaestra.verifiers.normalize import read_answer
 
 _VOWELS = frozenset("aeiouAEIOU")
 _MAX_ANSWER = 1_000
@@ -104,7 +104,7 @@ class Compose(Task):
     def spellings(self, problem: Problem) -> list[str]:
         gold = problem.data["result"]
         return [*super().spellings(problem), f'"{gold}"', f"'{gold}'", f"`{gold}`", f"\\boxed{{{gold}}}", f"**{gold}**",
-                f"The result is {gold}", f"{gold}. That is the final string."]
+                f"The result is {gold}", f"{gold}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         gold = problem.data["result"]
@@ -279,4 +279,4 @@ def _read_letters(answer: str) -> str | None:
     lead-in word (``so``, ``Thus``) is never stripped away.
     """
     text = answer.strip()
-    return _letters(text) or read_with_tail(text, _letters)
+    return _letters(text) or read_answer(text, _letters)

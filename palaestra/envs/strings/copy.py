@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.verifiers.normalize import read_with_tail
+from palaestra.verifiers.normalize import read_answer
 
 _FIRST = "abcdefgh"  # level 0 draws from few letters so that even guessing is sometimes right
 _LOWER = string.ascii_lowercase
@@ -131,7 +131,7 @@ class Copy(Task):
     def spellings(self, problem: Problem) -> list[str]:
         gold: str = problem.data["result"]
         return [*super().spellings(problem), f'"{gold}"', f"`{gold}`", f"\\boxed{{{gold}}}", f"The answer is {gold}",
-                f"{gold}. That is the string."]
+                f"{gold}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         gold: str = problem.data["result"]
@@ -154,4 +154,4 @@ def _read_string(answer: str) -> str | None:
     (``so``) is never stripped away.
     """
     text = answer.strip()
-    return _token(text) or read_with_tail(text, _token)
+    return _token(text) or read_answer(text, _token)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.task import Growth
-from palaestra.verifiers.normalize import read_with_tail
+from palaestra.verifiers.normalize import read_answer
 from palaestra.verifiers.sets import read_token
 
 EXAMPLE = "xyzzyx"  # a fixed placeholder of the right shape: never derived from the answer
@@ -71,7 +71,7 @@ class LongestPalindrome(Task):
         return Problem(prompt=prompt, answer=answer, data={"text": word, "longest": longest, "steps": steps})
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        written = read_with_tail(answer, read_token)
+        written = read_answer(answer, read_token)
         if written is None or not written.isalpha():
             return Verdict.unparsed("expected one substring of letters, such as abcba")
         text, longest = problem.data["text"], problem.data["longest"]

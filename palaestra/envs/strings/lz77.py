@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.task import Growth
 from palaestra.envs.strings.common import repetitive_text
-from palaestra.verifiers.normalize import read_with_tail
+from palaestra.verifiers.normalize import read_answer
 
 EXAMPLE = "(0,0,x) (0,0,y) (2,2,x)"  # a fixed placeholder of the right shape: never derived from the answer
 MAX_TRIPLES = 2_000
@@ -106,7 +106,7 @@ class Lz77(Task):
                              "comparisons": comparisons})
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        triples = read_with_tail(answer, _read_triples)
+        triples = read_answer(answer, _read_triples)
         if triples is None:
             return Verdict.unparsed("expected triples (offset,length,letter) separated by spaces, such as "
                                     "(0,0,a) (1,2,b)")

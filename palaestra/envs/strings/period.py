@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
-from palaestra.verifiers.normalize import read_with_tail
+from palaestra.verifiers.normalize import read_answer
 from palaestra.verifiers.numeric import read_integer
 
 EXAMPLE = 7  # a fixed placeholder of the right shape: never derived from the answer
@@ -76,7 +76,7 @@ class Period(Task):
                        data={"text": text, "period": period, "comparisons": comparisons})
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        value = read_with_tail(answer, read_integer)
+        value = read_answer(answer, read_integer)
         if value is None:
             return Verdict.unparsed("expected one integer, such as 5")
         text, period = problem.data["text"], problem.data["period"]

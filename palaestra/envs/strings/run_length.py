@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.task import Growth
 from palaestra.envs.strings.common import word_spellings
-from palaestra.verifiers.normalize import read_with_tail
+from palaestra.verifiers.normalize import read_answer
 
 EXAMPLE = "2x1y4z"  # a fixed placeholder of the right shape: never derived from the answer
 _RUN = re.compile(r"(\d{1,6})([a-z])")
@@ -81,7 +81,7 @@ class RunLength(Task):
         return Problem(prompt=prompt, answer=answer, data={"text": text})
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        runs = read_with_tail(answer, _read_encoding)
+        runs = read_answer(answer, _read_encoding)
         if runs is None:
             return Verdict.unparsed("expected runs written as count then letter, such as 3a1b2c")
         text = problem.data["text"]

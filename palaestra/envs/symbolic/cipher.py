@@ -24,7 +24,7 @@ from functools import cache
 from pathlib import Path
 
 from palaestra.core import Problem, Task, Verdict, register, retry
-from palaestra.verifiers.normalize import is_benign_tail, strip_wrappers, tail_splits, unify
+from palaestra.verifiers.normalize import strip_wrappers, unify
 
 ALPHABET = string.ascii_uppercase
 MAX_ANSWER_CHARS = 2_000
@@ -134,7 +134,7 @@ class Cipher(Task):
     def spellings(self, problem: Problem) -> list[str]:
         gold = problem.answer or ""
         return [*super().spellings(problem), gold.lower(), gold.replace(" ", ""), gold.title(),
-                f'"{gold}"', f"{gold}. That is the decrypted message.", f"Plaintext: {gold}",
+                f'"{gold}"', f"{gold}.", f"Plaintext: {gold}",
                 f"The decrypted message is: {gold}", f"{gold} (key {problem.data['key'][0]})"]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
@@ -156,7 +156,7 @@ def _letters(text: str) -> str:
 
 def _readings(answer: str) -> list[str]:
     """The answer's letters, also without a leading label ("Plaintext:"), a key remark ("(key 3)",
-    "Key: LEMON" on its own line) or a benign trailing remark."""
+    "Key: LEMON" on its own line) nothing else: a trailing remark is read as letters of the message."""
     whole = strip_wrappers(unify(answer))
     texts = [whole]
     unlabelled = _KEY_REMARK.sub("", _LABEL.sub("", whole, count=1), count=1)
@@ -166,9 +166,6 @@ def _readings(answer: str) -> list[str]:
     for text in texts:
         if all(ch.isalpha() or ch in " \n'\",.!-" for ch in text):
             found.append(_letters(text))
-        for head, tail in tail_splits(text):
-            if is_benign_tail(tail):
-                found.append(_letters(head))
     return found
 
 

@@ -113,7 +113,7 @@ class CubeRotation(Task):
     def spellings(self, problem: Problem) -> list[str]:
         gold = problem.answer or ""
         return [*super().spellings(problem), gold.upper(), gold.capitalize(), f"**{gold}**",
-                f"{gold.capitalize()}. That face ends up there.", f"It is {gold}."]
+                f"{gold.capitalize()}.", f"It is {gold}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         gold = problem.answer or ""

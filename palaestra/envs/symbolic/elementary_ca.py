@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.verifiers.blocks import read_grid
-from palaestra.verifiers.normalize import read_with_tail
+from palaestra.verifiers.normalize import read_answer
 
 NEIGHBOURHOODS = ("111", "110", "101", "100", "011", "010", "001", "000")
 _LABEL = re.compile(r"^\s*(?:the\s+)?(?:final\s+)?row(?:\s+after[^:=]{0,30}?)?\s*(?::|=|is\b)\s*", re.IGNORECASE)
@@ -102,7 +102,7 @@ class ElementaryCa(Task):
     def spellings(self, problem: Problem) -> list[str]:
         gold = problem.answer or ""
         return [*super().spellings(problem), " ".join(gold), ", ".join(gold), f"[{', '.join(gold)}]",
-                f"```\n{gold}\n```", f"{gold}. That is the final row.", f"Row: {gold}",
+                f"```\n{gold}\n```", f"{gold}.", f"Row: {gold}",
                 f"The row after the steps is {gold}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
@@ -136,4 +136,4 @@ def read_row(text: str, max_cells: int) -> str | None:
         grid = read_grid(_LABEL.sub("", s, count=1), "01", max_cells=max_cells)
         return "".join(grid[0]) if grid is not None and len(grid) == 1 else None
 
-    return read_with_tail(text, read)
+    return read_answer(text, read)

@@ -18,7 +18,7 @@ from functools import cache
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.verifiers.blocks import read_grid
-from palaestra.verifiers.normalize import read_with_tail
+from palaestra.verifiers.normalize import read_answer
 
 RULES = {
     "B3/S23": "Conway's Game of Life",
@@ -176,4 +176,4 @@ def read_life_grid(text: str, max_cells: int) -> list[str] | None:
         grid = read_grid(s, frozenset(_CELLS), max_cells=max_cells)
         return None if grid is None else ["".join(_CELLS[cell] for cell in row) for row in grid]
 
-    return read_with_tail(text, read)
+    return read_answer(text, read)

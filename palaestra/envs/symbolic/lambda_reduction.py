@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.verifiers.normalize import read_with_tail, strip_wrappers, unify
+from palaestra.verifiers.normalize import read_answer, strip_wrappers, unify
 
 MAX_TERM_CHARS = 2_000
 MAX_DEPTH = 200
@@ -99,7 +99,7 @@ class LambdaReduction(Task):
         term = parse_term(gold)
         renamed = show(_rename(term, {}))
         return [*super().spellings(problem), gold.replace("λ", "\\"), renamed, _parenthesized(term),
-                show(term, multi=True), f"{gold}. It is in normal form."]
+                show(term, multi=True), f"{gold}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         gold = problem.answer or ""
@@ -341,7 +341,7 @@ def read_term(text: str) -> Named | None:
     whose letters are all bound one-letter names is their application (``λx.λy.xy`` is ``λx.λy.x y``)."""
     if not isinstance(text, str) or len(text) > MAX_TERM_CHARS:
         return None
-    term = read_with_tail(unify(text), parse_term)
+    term = read_answer(unify(text), parse_term)
     return None if term is None else _split_juxtaposed(term, ())
 
 

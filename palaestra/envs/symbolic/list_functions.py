@@ -176,7 +176,7 @@ class ListFunctions(Task):
         inner = gold[1:-1]
         return [*super().spellings(problem), inner or "[]", inner.replace(",", "") or "[]", f"({inner})",
                 f"Output: {gold}", f"The output is {gold}.",
-                f"{gold}. That is the output."]
+                f"{gold}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         if _is_row(problem):

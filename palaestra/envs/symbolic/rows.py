@@ -24,7 +24,7 @@ from functools import cache
 from palaestra.core import Problem, Verdict, retry
 from palaestra.envs.symbolic.programs import BudgetExceeded, Primitive, predictions, run
 from palaestra.verifiers.blocks import read_grid
-from palaestra.verifiers.normalize import read_with_tail
+from palaestra.verifiers.normalize import read_answer
 
 Row = tuple[int, ...]
 _LABEL = re.compile(r"^\s*(?:the\s+)?output(?:\s+row)?\s*(?::|=|is\b)\s*", re.IGNORECASE)  # "Output row: 0 3 3"
@@ -191,7 +191,7 @@ class RowInduction:
         gold = problem.answer or ""
         cells = gold.split()
         return ["".join(cells), ", ".join(cells), f"[{', '.join(cells)}]",
-                f"output: {gold}", f"{gold}. That is the output row.", f"The output row is {gold}."]
+                f"output: {gold}", f"{gold}.", f"The output row is {gold}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         cells = (problem.answer or "").split()
@@ -236,4 +236,4 @@ def read_cells(text: str, max_cells: int) -> Row | None:
         grid = read_grid(s, "0123456789", max_cells=max_cells)
         return tuple(int(c) for c in grid[0]) if grid is not None and len(grid) == 1 else None
 
-    return read_with_tail(text, read)
+    return read_answer(text, read)

@@ -97,7 +97,7 @@ class SelfReference(Task):
             return [*super().spellings(problem), "None", "no statement is true", "{}"]
         items = gold.split(", ")
         return [*super().spellings(problem), "{" + gold + "}", ", ".join(reversed(items)),
-                ", ".join(f"statement {i}" for i in items), f"{gold}. The others are false.",
+                ", ".join(f"statement {i}" for i in items), f"{gold}.",
                 f"Statements {gold} are true.", f"True: {gold}"]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:

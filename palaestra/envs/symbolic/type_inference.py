@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
-from palaestra.verifiers.normalize import read_with_tail, strip_wrappers, unify
+from palaestra.verifiers.normalize import read_answer, strip_wrappers, unify
 
 MAX_TYPE_CHARS = 1_000
 MAX_DEPTH = 100
@@ -107,7 +107,7 @@ class TypeInference(Task):
         gold = problem.answer or ""
         haskell = gold.replace("'", "")
         renamed = re.sub(r"'([a-z])", lambda m: "'t" + str(ord(m.group(1)) - 96), gold)
-        return [*super().spellings(problem), haskell, renamed, f"`{gold}`", f"{gold}. That is the principal type.",
+        return [*super().spellings(problem), haskell, renamed, f"`{gold}`", f"{gold}.",
                 haskell.replace("int", "Int").replace("bool", "Bool"), f"({gold})"]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
@@ -404,4 +404,4 @@ def read_type(text: str) -> Type | None:
     if not isinstance(text, str) or len(text) > MAX_TYPE_CHARS:
         return None
     text = strip_wrappers(unify(text))
-    return read_with_tail(text, _parse_type) or read_with_tail(_DECLARATION.sub("", text, count=2), _parse_type)
+    return read_answer(text, _parse_type) or read_answer(_DECLARATION.sub("", text, count=2), _parse_type)

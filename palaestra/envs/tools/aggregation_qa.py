@@ -74,7 +74,7 @@ class AggregationQa(ToolTask):
 
     def spellings(self, problem: Problem) -> list[str]:
         question = qa.question_of(problem)
-        return [*question.accepted(), f"{question.answer}. That is my final answer."]
+        return [*question.accepted(), f"{question.answer}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         question = qa.question_of(problem)

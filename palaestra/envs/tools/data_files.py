@@ -26,7 +26,7 @@ from typing import Any
 from palaestra.core import Problem, Verdict, register, retry
 from palaestra.envs.tools.common import ToolTask, tool_call
 from palaestra.generators.knowledge import NameForge
-from palaestra.verifiers.normalize import read_with_tail
+from palaestra.verifiers.normalize import read_answer
 from palaestra.verifiers.numeric import grade_number
 
 REGIONS = ("North", "South", "East", "West", "Central")
@@ -114,7 +114,7 @@ class DataFiles(ToolTask):
         kind = problem.data["question"]["type"]
         if kind == "customer":
             expected = (problem.answer or "").casefold()
-            ok = read_with_tail(answer, lambda s: True if s.strip().casefold() == expected else None)
+            ok = read_answer(answer, lambda s: True if s.strip().casefold() == expected else None)
             return Verdict.judge(bool(ok))
         verdict = grade_number(answer, Fraction(problem.answer or "0"))
         if verdict is None:

@@ -21,7 +21,7 @@ from typing import Any
 
 from palaestra.core import Problem, Verdict, register
 from palaestra.envs.tools.common import ToolTask, tool_call
-from palaestra.verifiers.normalize import read_with_tail
+from palaestra.verifiers.normalize import read_answer
 from palaestra.verifiers.numeric import grade_number
 
 RANK = {"add_days": 0, "days_between": 0, "nth_weekday": 1, "weekdays_between": 2, "friday13": 2,
@@ -76,7 +76,7 @@ class DateArithmetic(ToolTask):
             return Verdict.wrong("answer too long")
         if "-" in (problem.answer or "")[1:]:
             expected = date.fromisoformat(problem.answer or "")
-            said = read_with_tail(answer, read_date, answer_words={w.lower() for w in WEEKDAYS})
+            said = read_answer(answer, read_date)
             if said is None:
                 return Verdict.unparsed("not a date (write YYYY-MM-DD)")
             return Verdict.judge(said == expected)

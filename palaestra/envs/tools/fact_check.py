@@ -104,7 +104,7 @@ class FactCheck(ToolTask):
 
     def spellings(self, problem: Problem) -> list[str]:
         words = TRUE_WORDS if problem.data["truth"] else FALSE_WORDS
-        return [w.capitalize() for w in words] + [f"{words[0]}. The verified documents settle it."]
+        return [w.capitalize() for w in words] + [f"{words[0]}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         words = FALSE_WORDS if problem.data["truth"] else TRUE_WORDS

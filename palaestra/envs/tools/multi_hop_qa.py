@@ -71,7 +71,7 @@ class MultiHopQa(ToolTask):
 
     def spellings(self, problem: Problem) -> list[str]:
         question = qa.question_of(problem)
-        return [*question.accepted(), f"{question.answer.upper()}", f"{question.answer}. That is the answer."]
+        return [*question.accepted(), f"{question.answer.upper()}", f"{question.answer}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         question = qa.question_of(problem)

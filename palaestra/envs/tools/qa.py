@@ -26,7 +26,7 @@ from palaestra.core import GenerationError, Problem, Verdict, retry
 from palaestra.envs.tools.common import tool_call
 from palaestra.generators import knowledge
 from palaestra.generators.knowledge import Corpus, CorpusParams, Question, World
-from palaestra.verifiers.normalize import read_with_tail
+from palaestra.verifiers.normalize import read_answer
 
 MAX_ANSWER_CHARS = 400
 
@@ -128,16 +128,14 @@ def entity_words(world: World) -> frozenset[str]:
 
 
 def judge_named_answer(answer: str, question: Question, world: World) -> Verdict:
-    """An entity name (or alias), a number or ``not in the corpus``, with a benign trailing remark allowed."""
+    """An entity name (or alias), a number or ``not in the corpus``, read by the answer grammar."""
     if len(answer) > MAX_ANSWER_CHARS:
         return Verdict.wrong("answer too long")
-    own = {w for a in question.accepted() for w in knowledge.normalize(a).split()}
-    others = entity_words(world) - own
 
     def read(text: str) -> bool | None:
         return True if knowledge.answer_matches(text, question) else None
 
-    ok = read_with_tail(answer, read, answer_words=others | set(knowledge.NO_ANSWER_SPELLINGS))
+    ok = read_answer(answer, read)
     if ok:
         return Verdict.right()
     return Verdict.wrong("incorrect")

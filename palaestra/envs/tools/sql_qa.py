@@ -21,7 +21,7 @@ from palaestra.envs.tools.common import ToolTask, example_not, tool_call
 from palaestra.generators import database as dbgen
 from palaestra.generators.database import DatabaseParams
 from palaestra.generators.knowledge import normalize
-from palaestra.verifiers.normalize import read_with_tail
+from palaestra.verifiers.normalize import read_answer
 from palaestra.verifiers.numeric import Tolerance, grade_number
 
 # Question kinds with a one-value answer, by tier.
@@ -89,7 +89,7 @@ class SqlQa(ToolTask):
         kind, value = problem.data["kind"], problem.data["value"]
         if kind == "text":
             key = normalize(str(value))
-            ok = read_with_tail(answer, lambda s: True if normalize(s) == key else None)
+            ok = read_answer(answer, lambda s: True if normalize(s) == key else None)
             return Verdict.judge(bool(ok))
         tolerance = Tolerance.decimals(2) if kind == "number" else None
         verdict = grade_number(answer, value, tolerance=tolerance)

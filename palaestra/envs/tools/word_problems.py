@@ -92,7 +92,7 @@ class WordProblems(ToolTask):
 
     def spellings(self, problem: Problem) -> list[str]:
         value = Fraction(*problem.data["exact"])
-        spelled = [format_number(value), f"({problem.answer})", f"{problem.answer}. That is the final amount."]
+        spelled = [format_number(value), f"({problem.answer})", f"{problem.answer}."]
         if value.denominator != 1 and format_decimal(value) != format_number(value):
             spelled.append(f"\\frac{{{value.numerator}}}{{{value.denominator}}}")
         return spelled

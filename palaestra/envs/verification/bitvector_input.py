@@ -32,7 +32,7 @@ from palaestra.envs.verification.common import (
     semantics_note,
 )
 from palaestra.verifiers.assignments import read_assignment
-from palaestra.verifiers.normalize import read_with_tail, unify
+from palaestra.verifiers.normalize import read_answer, unify
 
 MAX_ANSWER_CHARS = 2_000
 _SAMPLE = 64  # random inputs tried to show a wide program does not crush its inputs
@@ -109,7 +109,7 @@ class BitvectorInput(Task):
         names = program["inputs"]
         values = read_assignment(answer, names, read_word, max_chars=MAX_ANSWER_CHARS)
         if values is None and len(names) == 1:
-            bare = read_with_tail(unify(answer), read_word)
+            bare = read_answer(unify(answer), read_word)
             values = None if bare is None else {names[0]: bare}
         if values is None:
             return Verdict.unparsed("expected a value for every argument, e.g. " + ", ".join(f"{n} = 5" for n in names))
@@ -126,7 +126,7 @@ class BitvectorInput(Task):
         out = [*super().spellings(problem),
                ", ".join(f"{n}={hex(v)}" for n, v in values.items()),
                "\n".join(f"{n}: {v}" for n, v in values.items()),
-               f"{problem.answer}. This gives the target."]
+               f"{problem.answer}."]
         if len(names) == 1:
             out += [str(values[names[0]]), bin(values[names[0]])]
         else:

@@ -34,7 +34,7 @@ from typing import Any
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.envs.verification.common import FormulaError, parse_formula, require_z3, z3_formula
-from palaestra.verifiers.normalize import read_with_tail, strip_wrappers, unify
+from palaestra.verifiers.normalize import read_answer, strip_wrappers, unify
 
 MAX_ANSWER_CHARS = 2_000
 TIMEOUT_MS = 200  # per solver call: at most four calls stay under a second
@@ -150,7 +150,7 @@ def _read_invariant(answer: str, names: set[str]) -> tuple[tuple | None, str]:
 
     tree = parse(text)
     if tree is None:
-        tree = read_with_tail(text, parse)
+        tree = read_answer(text, parse)
     return tree, first_error
 
 

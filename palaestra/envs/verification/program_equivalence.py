@@ -43,7 +43,7 @@ from palaestra.core.task import Growth
 from palaestra.envs.verification.common import COMPARISONS, read_word, require_z3, semantics_note, z3_compare
 from palaestra.verifiers.assignments import read_assignment
 from palaestra.verifiers.claims import has_digit, mentions
-from palaestra.verifiers.normalize import read_with_tail, strip_wrappers, unify
+from palaestra.verifiers.normalize import read_answer, strip_wrappers, unify
 
 MAX_ANSWER_CHARS = 600
 EXHAUSTIVE_BITS = 16  # input spaces up to 2^16 are checked by running every input; larger ones by z3
@@ -139,7 +139,7 @@ class ProgramEquivalence(Task):
             return Verdict.unparsed("answer too long")
         data = problem.data
         bare = strip_wrappers(unify(answer)).strip().rstrip(".!").strip().lower()
-        if not has_digit(answer) and read_with_tail(unify(answer), _read_equivalent):
+        if not has_digit(answer) and read_answer(unify(answer), _read_equivalent):
             return Verdict.judge(data["equivalent"], "f and g are not equivalent")
         names = data["inputs"]
         text = _drop_verdict(strip_wrappers(unify(answer)))
@@ -147,7 +147,7 @@ class ProgramEquivalence(Task):
             return Verdict.unparsed("the answer gives both an input and 'equivalent'")
         values = read_assignment(text, names, read_word, max_chars=MAX_ANSWER_CHARS)
         if values is None and len(names) == 1:
-            single = read_with_tail(text, read_word)
+            single = read_answer(text, read_word)
             values = None if single is None else {names[0]: single}
         if values is None:
             if bare.rstrip(":;,") in _NOT_EQUIVALENT:
@@ -165,11 +165,11 @@ class ProgramEquivalence(Task):
         gold = problem.answer or ""
         if problem.data["equivalent"]:
             return [*super().spellings(problem), "Equivalent.", "EQUIVALENT", "They are equivalent.", "**equivalent**",
-                    "Equivalent. Both compute the same value."]
+                    "Equivalent."]
         pairs = gold.split(", ")
         values = [int(p.split(" = ")[1]) for p in pairs]
         out = [*super().spellings(problem), f"Not equivalent: {gold}", "; ".join(p.replace(" ", "") for p in pairs),
-               ", ".join(f"{p.split(' = ')[0]} = {hex(v)}" for p, v in zip(pairs, values)), f"{gold}. They differ there."]
+               ", ".join(f"{p.split(' = ')[0]} = {hex(v)}" for p, v in zip(pairs, values)), f"{gold}."]
         if len(pairs) == 1:
             out.append(str(values[0]))
         return out

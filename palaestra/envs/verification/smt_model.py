@@ -110,7 +110,7 @@ class SmtModel(Task):
         values = [p.split(" = ")[1] for p in pairs]
         return [*super().spellings(problem), ", ".join(reversed(pairs)), "\n".join(p.replace(" = ", ": ") for p in pairs),
                 f"({', '.join(names)}) = ({', '.join(values)})", "; ".join(p.replace(" ", "") for p in pairs),
-                f"{gold}. All constraints hold."]
+                f"{gold}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         names, top = problem.data["variables"], problem.data["top"]
