@@ -346,11 +346,13 @@ def test_minesweeper_deduction_refuses_a_coin_flip():
     assert not safe and not found
 
 
-def test_sokoban_stored_solution_solves_and_blocked_moves_stop_the_sequence():
+def test_sokoban_stored_solution_solves_one_move_per_turn_and_blocked_moves_stay():
     source = make_source("games/sokoban")
     problem = source.sample(3, 1)
-    total, outcomes = play(source, problem, problem.data["solution"])
+    total, outcomes = play(source, problem, list("".join(problem.data["solution"])))
     assert total == 1.0 and outcomes[-1].done
+    assert not play(source, problem, problem.data["solution"][:1])[1][0].verdict.parsed or \
+        len(problem.data["solution"][0]) == 1
     walls = {tuple(w) for w in problem.data["walls"]}
     assert sokoban._step(walls, [(1, 2)], (1, 1), "R") == ([(1, 3)], (1, 2)) or (1, 3) in walls
     assert sokoban._step({(0, 1)}, [], (1, 1), "U") is None

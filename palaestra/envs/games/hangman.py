@@ -23,6 +23,7 @@ from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
 from palaestra.envs.games.common import MAX_MOVE_CHARS, invalid
+from palaestra.envs.games.words import public_list
 from palaestra.verifiers.normalize import read_with_tail, squeeze_spaces, unify
 
 BLANK = "_"
@@ -36,6 +37,7 @@ class Hangman(MultiTurnTask):
     family = "games"
     description = "Guess the letters of a hidden phrase of common words before the lives run out."
     tags = ("games", "multi-turn", "words", "deduction")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -49,8 +51,8 @@ class Hangman(MultiTurnTask):
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         phrase = " ".join(rng.choice(words()) for _ in range(config.words))
-        what = "a common five-letter English word" if config.words == 1 else (
-            f"a phrase of {config.words} common five-letter English words (not necessarily a meaningful phrase)")
+        what = f"a word of {public_list()}" if config.words == 1 else (
+            f"a phrase of {config.words} words of {public_list()} (not necessarily a meaningful phrase)")
         prompt = (
             f"Let's play hangman. I have chosen {what}. You have {config.lives} lives.\n"
             f"Secret: {_mask(phrase, '')}\n\n"

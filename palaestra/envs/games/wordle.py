@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
-from palaestra.envs.games.words import hard_mode_allowed, letter_arrays
+from palaestra.envs.games.words import hard_mode_allowed, letter_arrays, public_list
 from palaestra.verifiers.normalize import read_with_tail
 
 WORD_LENGTH = 5
@@ -49,7 +49,7 @@ class Wordle(MultiTurnTask):
     family = "games"
     description = "Find a hidden five-letter word from green/yellow/grey letter feedback."
     tags = ("games", "multi-turn", "words", "deduction")
-    version = 2
+    version = 3
 
     @dataclass(frozen=True)
     class Config:
@@ -89,11 +89,11 @@ class Wordle(MultiTurnTask):
         ) if config.hard else ""
         start = (f"The first guess has been played for you:\n{opening} -> {feedback(opening, secret)}\n\n"
                  if opening else "")
-        example = opening or ("crane" if secret != "crane" else "house")
+        example = opening or "crane"  # a fixed format example, whatever the secret
         prompt = (
             "Let's play Wordle. I have chosen a secret five-letter English word. After each guess I mark every "
-            f"letter of it: {rules} Every guess must be a common five-letter English word from my word list; an "
-            f"unknown word costs a turn.{hard}\n\n{start}"
+            f"letter of it: {rules} The secret and every guess are words of {public_list()}; a guess that "
+            f"is not on it costs a turn.{hard}\n\n{start}"
             f"You have {config.turns} {'more ' if opening else ''}guesses to find the word. Make one guess per "
             f"turn, written as the word alone, for example: {example}"
         )
