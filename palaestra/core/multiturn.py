@@ -20,7 +20,9 @@ Optional hooks the kit (:mod:`palaestra.kit.play`) checks:
   :class:`View` -- the prompt, the problem's ``public_keys`` of ``problem.data`` (facts the prompt
   states, e.g. the board size or the word list) and the ``(move, observation)`` pairs so far --
   never the secret. The kit plays it and requires a win within ``max_turns`` at every level, so the
-  turn budget is tested by a player who cannot peek.
+  turn budget is tested by a player who cannot peek. A game where even the best honest play can
+  lose to luck (a hangman letter can miss whatever the player knows) declares
+  ``honest_win_share``, the share of games its honest player must win per level.
 - ``score_based = True``: the reward measures how good the play was rather than win/lose; it is
   normalised to regret (see :func:`regret_reward`: uniformly random legal play scores about 0, the
   best play 1). Such a game implements ``legal_moves(problem, state)`` (the moves a uniformly random
@@ -139,6 +141,7 @@ class MultiTurnTask(ProblemSource):
     hidden_information: ClassVar[bool] = False
     score_based: ClassVar[bool] = False
     public_keys: ClassVar[tuple[str, ...]] = ()  # keys of problem.data an honest player may read
+    honest_win_share: ClassVar[float] = 1.0  # share of games the honest player must win per level
 
     def honest_move(self, view: View) -> str:
         """The move of a player who sees only ``view`` (hidden-information games; see the module docstring)."""

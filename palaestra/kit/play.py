@@ -4,8 +4,8 @@ For multi-turn games (hooks in :mod:`palaestra.core.multiturn`):
 
 - ``honest_player``: a hidden-information game's honest player, which sees only the prompt, the
   public facts and the observations, wins within the turn budget at every level (score-based
-  games: scores at least :data:`HONEST_SCORE` on average), so the budget is tested by a player
-  that cannot peek at the secret;
+  games: scores at least :data:`HONEST_SCORE` on average; games of luck: wins the declared
+  ``honest_win_share``), so the budget is tested by a player that cannot peek at the secret;
 - ``protocol``: a game that claims one move per turn refuses a reply holding several of the
   oracle's moves (a whole plan): the reply is unparsed and the state unchanged;
 - ``heuristic_baselines_multi``: every declared cheap rule policy scores below
@@ -83,21 +83,26 @@ def check_honest_player(env_id: str, s: Settings) -> str:
     if source is None or not source.hidden_information:
         return "n/a (no hidden information)"
     scores = []
-    seeds = POLICY_SEED_FACTOR * s.seeds if source.score_based else s.seeds  # a mean needs more episodes
+    every_game = not source.score_based and source.honest_win_share >= 1.0
+    seeds = s.seeds if every_game else POLICY_SEED_FACTOR * s.seeds  # a mean or a share needs more episodes
     for level in range(source.levels()):
-        level_total = 0.0
+        level_total, wins = 0.0, 0
         for seed in range(seeds):
             problem = sample(env_id, level, seed)
             total, won = play_episode(source, problem,
                                       lambda state, history, p=problem: source.honest_move(source.view(p, history)))
             level_total += min(1.0, total)
-            if not source.score_based:
-                _require(won, f"level {level} seed {seed}: the honest player did not win within "
-                              f"{source.max_turns(problem)} turns (reward {total:.2f})")
+            wins += won
+            _require(won or not every_game, f"level {level} seed {seed}: the honest player did not win within "
+                                            f"{source.max_turns(problem)} turns (reward {total:.2f})")
         scores.append(level_total / seeds)
         if source.score_based:
             _require(scores[-1] >= HONEST_SCORE,
                      f"level {level}: the honest player scored {scores[-1]:.2f} < {HONEST_SCORE} on average")
+        elif not every_game:
+            _require(wins >= source.honest_win_share * seeds,
+                     f"level {level}: the honest player won {wins} of {seeds} games, fewer than the declared "
+                     f"share {source.honest_win_share:.0%}")
     return "honest player per level: " + " ".join(f"{x:.2f}" for x in scores)
 
 

@@ -20,13 +20,14 @@ from __future__ import annotations
 
 import functools
 import random
+import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register, retry
 from palaestra.envs.games.words import (
     ALL_GREEN,
     GREEN,
@@ -50,6 +51,8 @@ class Absurdle(MultiTurnTask):
     description = "Adversarial Wordle: the host keeps the largest set of words consistent with its answers."
     tags = ("games", "multi-turn", "words", "adversarial", "deduction")
     version = 2
+    hidden_information = True  # no secret at all: the host's answers follow from the guesses alone
+    public_keys = ("openings", "hard")  # both stated in the prompt
 
     @dataclass(frozen=True)
     class Config:
@@ -117,6 +120,14 @@ class Absurdle(MultiTurnTask):
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         return _greedy_guess(tuple(state["guesses"]), problem.data["hard"])
+
+    def honest_move(self, view: View) -> str:
+        """The greedy guess after the openings and the guesses the observations answered."""
+        answered = [m.group(1) for m in (_ANSWERED.match(o) for o in view.observations) if m]
+        return _greedy_guess((*view.public["openings"], *answered), view.public["hard"])
+
+
+_ANSWERED = re.compile(r"([a-z]{5}) -> [GYX]{5}")
 
 
 @functools.cache

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import random
+import re
 from collections import Counter
 from dataclasses import dataclass
 from importlib import resources
@@ -34,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register, retry
 from palaestra.envs.games.words import hard_mode_allowed, letter_arrays, public_list
 from palaestra.verifiers.normalize import read_with_tail
 
@@ -50,6 +51,8 @@ class Wordle(MultiTurnTask):
     description = "Find a hidden five-letter word from green/yellow/grey letter feedback."
     tags = ("games", "multi-turn", "words", "deduction")
     version = 3
+    hidden_information = True
+    public_keys = ("hard",)  # the prompt states whether hard mode is on
 
     @dataclass(frozen=True)
     class Config:
@@ -144,6 +147,14 @@ class Wordle(MultiTurnTask):
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         return best_guess(state["history"], problem.data["hard"])
+
+    def honest_move(self, view: View) -> str:
+        """The oracle's guess for the marks read from the prompt (the opening) and the observations."""
+        history = [list(pair) for pair in _MARKED.findall("\n".join([view.prompt, *view.observations]))]
+        return best_guess(history, view.public["hard"])
+
+
+_MARKED = re.compile(r"\b([a-z]{5}) -> ([GYX]{5})\b")
 
 
 def read_word(move: str) -> str | None:
