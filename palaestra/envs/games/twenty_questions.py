@@ -210,18 +210,3 @@ def _greedy_depth(rows: list[dict[str, Any]], attributes: tuple[str, ...]) -> in
     yes = [r for r in rows if _holds(r, question)]
     no = [r for r in rows if not _holds(r, question)]
     return 1 + max(_greedy_depth(yes, attributes), _greedy_depth(no, attributes))
-
-
-def _greedy_path(table: list[dict[str, Any]], attributes: tuple[str, ...], secret: int) -> int:
-    """Questions a greedy questioner (the most even split each time) asks before one creature is left."""
-    left = list(range(len(table)))
-    asked = 0
-    for _ in range(len(table)):
-        if len(left) == 1:
-            return asked
-        rows = [table[i] for i in left]
-        question = min(_questions(rows, attributes), key=lambda q: abs(2 * sum(_holds(r, q) for r in rows) - len(rows)))
-        answer = _holds(table[secret], question)
-        left = [i for i in left if _holds(table[i], question) == answer]
-        asked += 1
-    return asked
