@@ -16,7 +16,7 @@ choice matters. The oracle plays perfectly too. Reward 1 for a win, 0 otherwise.
 Positions are also drawn so that the simple rules "take a box, else any line" and "take a box,
 else a line that gives none away, else any line" win rarely, and more rarely with the level:
 each rule's exact chance of winning (its random choices and the opponent's tie-breaks averaged)
-is at most 60%, 50%, 40%, 30%, 30% at levels 0-4 (level 4 has more lines left).
+is at most 60%, 50%, 40%, 30%, 30% at levels 0-4 (level 4 on a larger board).
 
 Levels grow the board and the number of lines left. The difficulty measure is the lines left
 to draw plus the boxes still open.
@@ -54,10 +54,11 @@ class DotsAndBoxes(MultiTurnTask):
         cols: int  # boxes across
         left: int  # lines still to draw
         rule_wins: float  # the most often a simple rule may win the position
+        safe_share: float = 0.9  # share of the opening lines drawn among those that give no box away
 
     def config(self, level: int) -> Config:
         c = self.Config
-        return [c(2, 3, 9, 0.6), c(3, 3, 10, 0.5), c(3, 3, 11, 0.4), c(3, 4, 11, 0.3), c(3, 4, 12, 0.3)][level]
+        return [c(2, 3, 9, 0.6, safe_share=0.6), c(3, 3, 10, 0.5), c(3, 3, 11, 0.4), c(3, 4, 11, 0.3), c(4, 4, 11, 0.3)][level]
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         lines = _lines(config.rows, config.cols)
@@ -68,7 +69,7 @@ class DotsAndBoxes(MultiTurnTask):
             for _ in range(len(lines) - config.left):
                 # Mostly lines that give no box away, as players do before the endgame: the position is close
                 # and its chains decide it (a purely random prefix hands one side most of the boxes).
-                rule = _safe_line if rng.random() < 0.9 else _any_line
+                rule = _safe_line if rng.random() < config.safe_share else _any_line
                 index = rng.choice(rule(config.rows, config.cols, drawn))
                 gained = _take(config.rows, config.cols, drawn, index, taker, mover)
                 drawn |= 1 << index
@@ -278,9 +279,28 @@ def _take(rows: int, cols: int, drawn: int, index: int, owners: dict[str, Any], 
 
 @functools.lru_cache(maxsize=400_000)
 def _margin(rows: int, cols: int, drawn: int) -> int:
-    """The best final box margin (own minus other's, from now on) for the player about to draw."""
-    values = _line_values(rows, cols, drawn)
-    return max(values.values()) if values else 0
+    """The best final box margin (own minus other's, from now on) for the player about to draw.
+
+    Negamax over the undrawn lines, written out (no per-state dict as in :func:`_line_values`): this
+    is the generator's hot loop.
+    """
+    masks = _touch_masks(rows, cols)
+    undrawn = _full(rows, cols) & ~drawn
+    if not undrawn:
+        return 0
+    best = -(rows * cols) - 1
+    while undrawn:
+        bit = undrawn & -undrawn
+        undrawn ^= bit
+        after = drawn | bit
+        gained = 0
+        for mask in masks[bit.bit_length() - 1]:
+            if after & mask == mask:
+                gained += 1
+        value = gained + _margin(rows, cols, after) if gained else -_margin(rows, cols, after)
+        if value > best:
+            best = value
+    return best
 
 
 def _line_values(rows: int, cols: int, drawn: int) -> dict[int, int]:
