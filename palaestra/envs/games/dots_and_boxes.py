@@ -46,6 +46,7 @@ class DotsAndBoxes(MultiTurnTask):
     family = "games"
     description = "Win a dots-and-boxes position against a perfect opponent (box chains, extra moves)."
     tags = ("games", "multi-turn", "two-player", "combinatorial-game-theory")
+    one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
     version = 2
 
     @dataclass(frozen=True)

@@ -42,6 +42,7 @@ class FogMaze(MultiTurnTask):
     family = "games"
     description = "Reach a known exit through a maze whose walls are revealed only from the cell you stand in."
     tags = ("games", "multi-turn", "exploration", "partial-observation", "grid")
+    one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
     hidden_information = True
     public_keys = ("rows", "cols", "start", "goal")  # the prompt states the size, the start and the exit
     version = 2

@@ -47,6 +47,7 @@ class Hangman(MultiTurnTask):
     family = "games"
     description = "Guess the letters of a hidden phrase of common words before the lives run out."
     tags = ("games", "multi-turn", "words", "deduction")
+    one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
     version = 2
     hidden_information = True
     honest_win_share = 0.7  # a letter can miss whatever the player knows: the honest player wins about 80-90%

@@ -32,6 +32,7 @@ class Mastermind(MultiTurnTask):
     family = "games"
     description = "Crack a hidden Mastermind code from black and white peg counts."
     tags = ("games", "multi-turn", "deduction")
+    one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
     hidden_information = True
     public_keys = ("alphabet", "opening")  # both stated in the prompt
 

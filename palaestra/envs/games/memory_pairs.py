@@ -39,6 +39,7 @@ class MemoryPairs(MultiTurnTask):
     family = "games"
     description = "Concentration: flip two cards a turn and find every matching pair from memory."
     tags = ("games", "multi-turn", "memory")
+    one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
     hidden_information = True
     version = 2
 

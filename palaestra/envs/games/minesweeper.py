@@ -40,6 +40,7 @@ class Minesweeper(MultiTurnTask):
     family = "games"
     description = "Open every safe cell of a no-guess minesweeper board from the neighbour counts."
     tags = ("games", "multi-turn", "deduction", "grid")
+    one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
     hidden_information = True
     public_keys = ("rows", "cols")  # the board drawn in the prompt shows its size
 

@@ -59,6 +59,7 @@ class Shopping(MultiTurnTask):
     family = "interactive"
     description = "Search a generated catalogue, inspect products and buy one meeting every requirement."
     tags = ("interactive", "multi-turn", "web-agent", "search")
+    one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
     hidden_information = True
 
     @dataclass(frozen=True)
