@@ -11,6 +11,28 @@ pure functions of the problem and a JSON-native state:
 - ``oracle(problem, state)``: the move a perfect player makes now (the kit checks it wins);
 - ``max_turns(problem)``: the turn budget (the episode is truncated after it).
 
+Optional hooks the kit (:mod:`palaestra.kit.play`) checks:
+
+- ``one_move_per_turn = True``: the game is played one move (step, line, push) per turn; a reply
+  holding several moves (a whole plan) must be refused (``verdict.parsed`` False, state unchanged).
+- ``hidden_information = True``: the game hides something the player must find out (a code, a
+  word, the mines). Such a game implements ``honest_move(view)``: a player that reads only a
+  :class:`View` -- the prompt, the problem's ``public_keys`` of ``problem.data`` (facts the prompt
+  states, e.g. the board size or the word list) and the ``(move, observation)`` pairs so far --
+  never the secret. The kit plays it and requires a win within ``max_turns`` at every level, so the
+  turn budget is tested by a player who cannot peek. A game where even the best honest play can
+  lose to luck (a hangman letter can miss whatever the player knows) declares
+  ``honest_win_share``, the share of games its honest player must win per level.
+- ``score_based = True``: the reward measures how good the play was rather than win/lose; it is
+  normalised to regret (see :func:`regret_reward`: uniformly random legal play scores about 0, the
+  best play 1). Such a game implements ``legal_moves(problem, state)`` (the moves a uniformly random
+  player picks from; the kit requires that player to score about 0).
+- ``heuristics()``: cheap rule policies (a textbook rule, greedy, "bid half") as
+  ``name -> policy(problem, state, history, rng) -> move`` (``history``: the ``(move, observation)``
+  pairs so far); the kit plays each at every level, prints the scores and fails when one scores 0.5
+  or more at the top level (the top level must need more than the rule). A policy may read the
+  visible game state in ``state`` but not a secret.
+
 Randomness during play (an opponent's move, a slippery floor) must come from
 :func:`palaestra.core.seeding.event_rng`, keyed by the problem and the state, so that a
 replay of the same moves gives the same episode. One generic env
@@ -31,6 +53,8 @@ Example::
 from __future__ import annotations
 
 import json
+import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
@@ -69,11 +93,71 @@ class Episode:
         return Verdict(min(1.0, self.reward), correct, parsed, last)
 
 
+History = tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class View:
+    """What an honest player sees: the prompt, public facts the prompt states, and the turns so far.
+
+    ``history`` holds ``(move, observation)`` pairs, oldest first; ``public`` the problem's
+    ``public_keys`` (never the secret).
+    """
+
+    prompt: str
+    public: dict[str, Any]
+    history: History = ()
+
+    @property
+    def observations(self) -> list[str]:
+        return [observation for _, observation in self.history]
+
+
+Policy = Callable[[Problem, Any, History, random.Random], str]
+
+
+def regret_reward(achieved: float, random_baseline: float, best: float) -> float:
+    """``clip((achieved - random) / (best - random), 0, 1)``: 0 for play no better than random, 1 for the best.
+
+    ``achieved``, ``random_baseline`` and ``best`` are expected values of the same game (summed over its
+    turns): what the moves made earn, what a uniformly random legal player earns on average, and what
+    the best player earns. Where the best play earns no more than random play, matching it scores 1.
+
+    >>> regret_reward(7.0, 5.0, 9.0), regret_reward(4.0, 5.0, 9.0), regret_reward(9.0, 5.0, 9.0)
+    (0.5, 0.0, 1.0)
+    """
+    span = best - random_baseline
+    if span <= 1e-12:
+        return 1.0 if achieved >= best - 1e-9 else 0.0
+    return min(1.0, max(0.0, (achieved - random_baseline) / span))
+
+
 class MultiTurnTask(ProblemSource):
     """A multi-turn environment as pure rules; see the module docstring."""
 
     turns: ClassVar[str] = "multi"
     max_move_chars: ClassVar[int] = MAX_ANSWER_CHARS
+    one_move_per_turn: ClassVar[bool] = False
+    hidden_information: ClassVar[bool] = False
+    score_based: ClassVar[bool] = False
+    public_keys: ClassVar[tuple[str, ...]] = ()  # keys of problem.data an honest player may read
+    honest_win_share: ClassVar[float] = 1.0  # share of games the honest player must win per level
+
+    def honest_move(self, view: View) -> str:
+        """The move of a player who sees only ``view`` (hidden-information games; see the module docstring)."""
+        raise NotImplementedError
+
+    def view(self, problem: Problem, history: tuple[tuple[str, str], ...] = ()) -> View:
+        """The :class:`View` of ``problem`` after ``history``: the prompt and the ``public_keys`` only."""
+        return View(problem.prompt, {key: problem.data[key] for key in self.public_keys}, history)
+
+    def legal_moves(self, problem: Problem, state: Any) -> list[str]:
+        """The moves a uniformly random legal player picks from (score-based games)."""
+        raise NotImplementedError
+
+    def heuristics(self) -> dict[str, Policy]:
+        """Cheap rule policies, ``name -> policy(problem, state, history, rng) -> move`` (none by default)."""
+        return {}
 
     def max_turns(self, problem: Problem) -> int:
         raise NotImplementedError

@@ -1,9 +1,169 @@
-"""Kit checks: play (round 3 reward integrity). See :mod:`palaestra.kit.base` for the shapes a check takes."""
+"""Kit checks: play (round 3 reward integrity). See :mod:`palaestra.kit.base` for the shapes a check takes.
+
+For multi-turn games (hooks in :mod:`palaestra.core.multiturn`):
+
+- ``honest_player``: a hidden-information game's honest player, which sees only the prompt, the
+  public facts and the observations, wins within the turn budget at every level (score-based
+  games: scores at least :data:`HONEST_SCORE` on average; games of luck: wins the declared
+  ``honest_win_share``), so the budget is tested by a player that cannot peek at the secret;
+- ``protocol``: a game that claims one move per turn refuses a reply holding several of the
+  oracle's moves (a whole plan): the reply is unparsed and the state unchanged;
+- ``heuristic_baselines_multi``: every declared cheap rule policy scores below
+  :data:`HEURISTIC_LIMIT` at the top level (scores per level are in the detail), and in a
+  score-based game uniformly random legal play scores at most :data:`RANDOM_LIMIT` at every level.
+"""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
+from typing import Any
 
-from palaestra.kit.base import Settings
+from palaestra.core.multiturn import MultiTurnTask, Policy, snapshot
+from palaestra.core.registry import make_source
+from palaestra.core.seeding import derive_seed
+from palaestra.kit.base import Settings, _require, sample
 
-CHECKS: dict[str, Callable[[str, Settings], str]] = {}
+HONEST_SCORE = 0.3  # a score-based game's honest player scores at least this much on average per level
+HEURISTIC_LIMIT = 0.5  # a cheap rule must score below this at the top level
+RANDOM_LIMIT = 0.15  # uniformly random legal play scores at most this per level in a score-based game
+POLICY_SEED_FACTOR = 4  # rule policies are cheap: play this many times the settings' seeds per level
+RANDOM_SEED_FACTOR = 8  # a mean near 0 needs more episodes still
+
+
+def _multi(env_id: str) -> MultiTurnTask | None:
+    source = make_source(env_id)
+    return source if isinstance(source, MultiTurnTask) else None
+
+
+def play_episode(source: MultiTurnTask, problem: Any, choose: Callable[[Any, tuple[tuple[str, str], ...]], str]
+                 ) -> tuple[float, bool]:
+    """Play one episode with ``choose(state, history) -> bare move``; return (total reward, won).
+
+    Moves go through ``advance`` as full responses, as a model's would; the episode ends when the
+    game does or the turn budget runs out.
+    """
+    state, history, total = source.initial_state(problem), (), 0.0
+    for _ in range(source.max_turns(problem)):
+        move = choose(state, history)
+        outcome = source.advance(problem, state, source.format_answer(move))
+        _require(outcome.verdict.error is None, f"play raised on {move!r}: {outcome.verdict.error}")
+        total += outcome.verdict.reward
+        state, history = outcome.state, (*history, (move, outcome.observation))
+        if outcome.done:
+            return total, bool(outcome.verdict.correct)
+    return total, False
+
+
+def _policy_chooser(problem: Any, policy: Policy, rng: random.Random) -> Callable[..., str]:
+    return lambda state, history: policy(problem, state, history, rng)
+
+
+def _random_legal(source: MultiTurnTask) -> Policy:
+    return lambda problem, state, history, rng: rng.choice(source.legal_moves(problem, state))
+
+
+def policy_scores(env_id: str, policy: Policy, seeds: int) -> list[float]:
+    """The mean episode reward of ``policy`` per level over ``seeds`` seeds (each episode its own seeded rng)."""
+    source = _multi(env_id)
+    assert source is not None
+    means = []
+    for level in range(source.levels()):
+        total = 0.0
+        for seed in range(seeds):
+            problem = sample(env_id, level, seed)
+            rng = random.Random(derive_seed("kit-policy", env_id, level, seed))
+            total += min(1.0, play_episode(source, problem, _policy_chooser(problem, policy, rng))[0])
+        means.append(total / seeds)
+    return means
+
+
+def check_honest_player(env_id: str, s: Settings) -> str:
+    source = _multi(env_id)
+    if source is None or not source.hidden_information:
+        return "n/a (no hidden information)"
+    scores = []
+    every_game = not source.score_based and source.honest_win_share >= 1.0
+    seeds = s.seeds if every_game else POLICY_SEED_FACTOR * s.seeds  # a mean or a share needs more episodes
+    for level in range(source.levels()):
+        level_total, wins = 0.0, 0
+        for seed in range(seeds):
+            problem = sample(env_id, level, seed)
+            total, won = play_episode(source, problem,
+                                      lambda state, history, p=problem: source.honest_move(source.view(p, history)))
+            level_total += min(1.0, total)
+            wins += won
+            _require(won or not every_game, f"level {level} seed {seed}: the honest player did not win within "
+                                            f"{source.max_turns(problem)} turns (reward {total:.2f})")
+        scores.append(level_total / seeds)
+        if source.score_based:
+            _require(scores[-1] >= HONEST_SCORE,
+                     f"level {level}: the honest player scored {scores[-1]:.2f} < {HONEST_SCORE} on average")
+        elif not every_game:
+            _require(wins >= source.honest_win_share * seeds,
+                     f"level {level}: the honest player won {wins} of {seeds} games, fewer than the declared "
+                     f"share {source.honest_win_share:.0%}")
+    return "honest player per level: " + " ".join(f"{x:.2f}" for x in scores)
+
+
+PLAN_JOINERS = (" ", ", ", "; ", "\n", " then ")
+
+
+def check_protocol(env_id: str, s: Settings) -> str:
+    source = _multi(env_id)
+    if source is None or not source.one_move_per_turn:
+        return "n/a (not one move per turn)"
+    tried = 0
+    for level in range(source.levels()):
+        for seed in range(s.seeds):
+            problem = sample(env_id, level, seed)
+            start = source.initial_state(problem)
+            state, plan = start, []
+            for _ in range(3):
+                move = source.oracle(problem, state)
+                outcome = source.advance(problem, state, source.format_answer(move))
+                plan.append(move)
+                state = outcome.state
+                if outcome.done:
+                    break
+            if len(plan) < 2:
+                continue
+            for joiner in PLAN_JOINERS:
+                reply = source.format_answer(joiner.join(plan))
+                outcome = source.advance(problem, start, reply)
+                _require(not outcome.verdict.parsed and snapshot(outcome.state) == snapshot(start),
+                         f"level {level} seed {seed}: the plan {joiner.join(plan)!r} in one reply was accepted")
+                tried += 1
+    _require(tried > 0, "no plan of two or more moves to try")
+    return f"{tried} whole-plan replies refused"
+
+
+def check_heuristic_baselines_multi(env_id: str, s: Settings) -> str:
+    source = _multi(env_id)
+    if source is None:
+        return "n/a (single-turn)"
+    seeds = POLICY_SEED_FACTOR * s.seeds
+    policies = dict(source.heuristics())
+    if source.score_based:
+        policies["uniformly random legal"] = _random_legal(source)
+    if not policies:
+        return "n/a (no heuristics declared)"
+    lines = []
+    for name, policy in policies.items():
+        scores = policy_scores(env_id, policy, RANDOM_SEED_FACTOR * s.seeds if name == "uniformly random legal" else seeds)
+        lines.append(f"{name}: " + " ".join(f"{x:.2f}" for x in scores))
+        if name == "uniformly random legal":
+            worst = max(scores)
+            _require(worst <= RANDOM_LIMIT, f"random legal play scores {worst:.2f} > {RANDOM_LIMIT} at level "
+                                            f"{scores.index(worst)} ({lines[-1]})")
+        else:
+            _require(scores[-1] < HEURISTIC_LIMIT,
+                     f"the rule {name!r} scores {scores[-1]:.2f} >= {HEURISTIC_LIMIT} at the top level ({lines[-1]})")
+    return "; ".join(lines)
+
+
+CHECKS: dict[str, Callable[[str, Settings], str]] = {
+    "honest_player": check_honest_player,
+    "protocol": check_protocol,
+    "heuristic_baselines_multi": check_heuristic_baselines_multi,
+}

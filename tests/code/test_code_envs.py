@@ -207,7 +207,8 @@ def test_test_feedback_multi_turn_episode() -> None:
     assert "4 attempts" in prompt
     obs, reward, terminated, truncated, info = env.step("<answer>def solve(x):\n    return None</answer>")
     assert (reward, terminated, truncated) == (0.0, False, False)
-    assert obs.startswith("Attempt 1 failed: 0/") and "returned None, expected" in obs and "(3 turns left)" in obs
+    assert obs.startswith("Attempt 1 failed: visible tests: 0/") and "returned None, expected" in obs and "(3 turns left)" in obs
+    assert "hidden tests: 0/" in obs
     obs, reward, terminated, truncated, info = env.step("no tags at all")
     assert obs.startswith("Invalid move: no <answer></answer> tags found") and "error" not in info
     obs, reward, terminated, truncated, info = env.step(f"<answer>{problem.answer}</answer>")

@@ -1,10 +1,12 @@
-"""Multi-turn coding: submit a function, see the failing tests, try again (up to N attempts).
+"""Multi-turn coding: submit a function, see which tests fail, try again (up to N attempts).
 
 The task is a generated list or string pipeline (as in ``code/array_pipeline`` and
-``code/string_pipeline``) with one example shown. Each turn the model submits a complete
-function; it runs on every hidden test in the sandbox. If all pass the episode ends with
-reward 1; otherwise the observation reports how many passed and up to ``shown`` failing tests
-(input, expected value, what the function returned or raised), and the model tries again.
+``code/string_pipeline``) with a few *visible* tests shown in the prompt; the other tests are
+*hidden*. Each turn the model submits a complete function; it runs on every test in the
+sandbox. If all pass the episode ends with reward 1; otherwise the observation reports up to
+``shown`` failing visible tests (input, expected value, what the function returned or raised)
+and, for the hidden tests, only how many passed: a hidden test's input or expected value is
+never shown, so a function that returns the values the feedback echoed cannot pass them.
 After ``attempts`` failed submissions the episode is truncated with reward 0. With
 ``partial_credit=True`` a submission that passes a larger fraction of the tests than every
 earlier one earns the improvement, so an episode's rewards add up to the best fraction reached
@@ -22,7 +24,14 @@ from typing import Any
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.code import pipelines as pl
-from palaestra.envs.code.common import examples_text, function_footer, function_tests, int_list_inputs, varied
+from palaestra.envs.code.common import (
+    examples_text,
+    function_footer,
+    function_tests,
+    int_list_inputs,
+    pick_examples,
+    varied,
+)
 from palaestra.verifiers import code as code_verifier
 
 
@@ -32,7 +41,7 @@ class TestFeedback(MultiTurnTask):
     family = "code"
     description = "Write a function against hidden tests, seeing the failing tests after each submission."
     tags = ("code", "programming", "multi-turn")
-    version = 2
+    version = 3
 
     @dataclass(frozen=True)
     class Config:
@@ -40,8 +49,9 @@ class TestFeedback(MultiTurnTask):
         reduce_chance: float
         max_len: int
         attempts: int
-        shown: int  # failing tests shown after a failed submission
+        shown: int  # failing visible tests shown in detail after a failed submission
         tests: int
+        visible: int = 3  # tests shown in the prompt (the rest are hidden)
 
     multiline = True
     option_variants = ({"partial_credit": True},)
@@ -54,8 +64,8 @@ class TestFeedback(MultiTurnTask):
         Config(steps=2, reduce_chance=0.4, max_len=8, attempts=5, shown=3, tests=10),
         Config(steps=3, reduce_chance=0.5, max_len=10, attempts=4, shown=3, tests=12),
         Config(steps=4, reduce_chance=0.5, max_len=14, attempts=4, shown=2, tests=12),
-        Config(steps=5, reduce_chance=0.6, max_len=20, attempts=3, shown=2, tests=14),
-        Config(steps=6, reduce_chance=0.7, max_len=24, attempts=3, shown=1, tests=16),
+        Config(steps=5, reduce_chance=0.6, max_len=20, attempts=3, shown=2, tests=14, visible=2),
+        Config(steps=6, reduce_chance=0.7, max_len=24, attempts=3, shown=1, tests=16, visible=2),
     )
     growth = Growth()
 
@@ -88,16 +98,22 @@ class TestFeedback(MultiTurnTask):
         pipeline, ops, reducers, var, kind, final, tests = retry(
             draw, what="a pipeline pinned down by its tests, with varied outputs")
         steps = pl.describe_pipeline(pipeline, ops, reducers, final)
+        chosen = pick_examples(tests, config.visible)
+        tests = [tests[i] for i in chosen] + [t for i, t in enumerate(tests) if i not in chosen]  # visible first
+        visible = len(chosen)
         prompt = (
             f"Write a Python function `solve({var})` that takes {kind} and applies these steps in order:\n"
-            f"{steps}\n\nExample:\n{examples_text('solve', tests, 1)}\n\n{function_footer('solve', var)}\n\n"
-            f"You have {config.attempts} attempts. After each submission that fails a test you will see how many "
-            f"tests passed and up to {config.shown} failing test{'s' if config.shown != 1 else ''}."
+            f"{steps}\n\nVisible tests:\n{examples_text('solve', tests[:visible], visible)}\n\n"
+            f"{function_footer('solve', var)}\n\n"
+            f"You have {config.attempts} attempts. Your function also runs on {len(tests) - visible} hidden tests. "
+            f"After each submission that fails a test you will see up to {config.shown} failing visible "
+            f"test{'s' if config.shown != 1 else ''} and how many hidden tests passed (never their inputs or "
+            "expected values)."
         )
         source = pl.render_pipeline(pipeline, ops, reducers, "solve", var)
         data = {
             "kind": "function", "function": "solve", "params": var, "tests": tests, "test_seconds": 1.0,
-            "attempts": config.attempts, "shown": config.shown, "spec": pipeline,
+            "attempts": config.attempts, "shown": config.shown, "visible": visible, "spec": pipeline,
         }
         return Problem(prompt=prompt, answer=source, data=data)
 
@@ -124,7 +140,21 @@ class TestFeedback(MultiTurnTask):
                            f"All {report.total} tests passed. Solved!", True)
         best = max(state["best"], report.fraction) if self.partial_credit else 0.0
         return Outcome({"submitted": submitted, "best": best}, Verdict.wrong(reward=best - state["best"]),
-                       f"Attempt {submitted} failed: {report.feedback(problem.data['shown'])}")
+                       f"Attempt {submitted} failed: {_feedback(report, problem.data)}")
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         return problem.answer or ""
+
+
+def _feedback(report: code_verifier.CodeReport, data: dict[str, Any]) -> str:
+    """Failing visible tests in detail (at most ``shown``), hidden tests as a count only."""
+    if report.failure is not None:  # the submission did not load (a syntax error, no `solve`): no test ran
+        return report.failure
+    visible, total = data["visible"], len(data["tests"])
+    failing = report.failing()
+    wrong_visible = [r for r in failing if r.index < visible]
+    wrong_hidden = sum(r.index >= visible for r in failing)
+    lines = [f"visible tests: {visible - len(wrong_visible)}/{visible} passed"]
+    lines += [report.describe(r) for r in wrong_visible[: data["shown"]]]
+    lines.append(f"hidden tests: {total - visible - wrong_hidden}/{total - visible} passed")
+    return "\n".join(lines)

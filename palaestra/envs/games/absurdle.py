@@ -20,13 +20,14 @@ from __future__ import annotations
 
 import functools
 import random
+import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register, retry
 from palaestra.envs.games.words import (
     ALL_GREEN,
     GREEN,
@@ -36,6 +37,7 @@ from palaestra.envs.games.words import (
     hard_mode_allowed,
     mark_block,
     marks_from_code,
+    public_list,
     read_word,
     word_index,
 )
@@ -48,6 +50,9 @@ class Absurdle(MultiTurnTask):
     family = "games"
     description = "Adversarial Wordle: the host keeps the largest set of words consistent with its answers."
     tags = ("games", "multi-turn", "words", "adversarial", "deduction")
+    version = 2
+    hidden_information = True  # no secret at all: the host's answers follow from the guesses alone
+    public_keys = ("openings", "hard")  # both stated in the prompt
 
     @dataclass(frozen=True)
     class Config:
@@ -72,12 +77,13 @@ class Absurdle(MultiTurnTask):
                 "letter marked G or Y appears in the guess, as many times as it was so marked in one guess); a guess "
                 "that breaks this costs a turn.") if config.hard else ""
         prompt = (
-            "Let's play Absurdle, an adversarial Wordle. I have not chosen a word: I keep every common five-letter "
-            "English word of my list that fits all my answers so far, and I answer each guess so that as many words "
+            "Let's play Absurdle, an adversarial Wordle. I have not chosen a word: I keep every word of "
+            f"{public_list()} that fits all my answers so far, and I answer each guess so that as many words "
             "as possible stay in play. The marks are Wordle's: G = right letter in the right place, Y = in the word "
             "but elsewhere, X = not in the word (or no more copies of it). You win when you guess the only word "
             f"left.{hard}\n\nTwo guesses have been played for you:\n{shown}\n\n"
-            f"You have {config.turns} more guesses. Each turn, write one word from the list, for example: {openings[0]}"
+            f"You have {config.turns} more guesses. Each turn, write one word from that list (another word costs a "
+            f"turn), for example: {openings[0]}"
         )
         data = {"openings": openings, "turns": config.turns, "hard": config.hard, "greedy": needed}
         return Problem(prompt=prompt, answer=None, data=data)
@@ -113,6 +119,14 @@ class Absurdle(MultiTurnTask):
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         return _greedy_guess(tuple(state["guesses"]), problem.data["hard"])
+
+    def honest_move(self, view: View) -> str:
+        """The greedy guess after the openings and the guesses the observations answered."""
+        answered = [m.group(1) for m in (_ANSWERED.match(o) for o in view.observations) if m]
+        return _greedy_guess((*view.public["openings"], *answered), view.public["hard"])
+
+
+_ANSWERED = re.compile(r"([a-z]{5}) -> [GYX]{5}")
 
 
 @functools.cache

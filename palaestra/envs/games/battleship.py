@@ -22,10 +22,11 @@ shots the opponent needs to sink the model's fleet.
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 from typing import Any
 
-from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register
 from palaestra.envs.games.common import cell_name, read_cell, render_board
 
 SHIPS = (("carrier", 5), ("battleship", 4), ("cruiser", 3), ("submarine", 3), ("destroyer", 2),
@@ -39,6 +40,9 @@ class Battleship(MultiTurnTask):
     family = "games"
     description = "Sink the opponent's hidden fleet before its seeded hunting opponent sinks yours."
     tags = ("games", "multi-turn", "two-player", "search")
+    hidden_information = True
+    public_keys = ("size", "fleet")  # the prompt states the grid and the fleet
+    honest_win_share = 0.5  # a race against a hunter as good as the honest player at the top level
 
     @dataclass(frozen=True)
     class Config:
@@ -115,6 +119,41 @@ class Battleship(MultiTurnTask):
         index = next(i for _, cells in problem.data["theirs"] for i in cells if i not in state["shots"])
         return cell_name(index // size, index % size)
 
+    def honest_move(self, view: View) -> str:
+        """Fire where the most placements of the ships still afloat fit what the shots so far showed,
+        placements through an unsunk hit counting far more (hunt, then target)."""
+        size, fleet = view.public["size"], view.public["fleet"]
+        lengths = dict((name, length) for name, length in fleet)
+        misses, hits, sunk_cells, sunk = set(), [], set(), set()
+        for _, observation in view.history:
+            match = _FIRED.match(observation)
+            if not match:
+                continue
+            index = (int(match.group(2)) - 1) * size + ord(match.group(1)) - 97
+            if match.group(3) == "miss":
+                misses.add(index)
+                continue
+            hits.append(index)
+            if match.group(4):
+                sunk.add(match.group(4))
+                sunk_cells |= _sunk_line(size, set(hits) - sunk_cells, index, lengths[match.group(4)])
+        open_hits = set(hits) - sunk_cells
+        blocked = misses | sunk_cells
+        shot = misses | set(hits)
+        score = [0.0] * (size * size)
+        for name, length in fleet:
+            if name in sunk:
+                continue
+            for cells in _placements(size, length):
+                if blocked.intersection(cells):
+                    continue
+                covered = len(open_hits.intersection(cells))
+                weight = 100.0 ** covered
+                for cell in cells:
+                    score[cell] += weight
+        best = max((i for i in range(size * size) if i not in shot), key=lambda i: (score[i], -i))
+        return cell_name(best // size, best % size)
+
 
 def _place(rng: random.Random, size: int, fleet: list[list[Any]]) -> list[list[Any]]:
     """Random non-overlapping placements: ``[name, [cell indices]]`` per ship (the longest placed first)."""
@@ -132,6 +171,27 @@ def _place(rng: random.Random, size: int, fleet: list[list[Any]]) -> list[list[A
         taken |= set(cells)
         placed.append([name, cells])
     return placed
+
+
+_FIRED = re.compile(r"You fire at ([a-z])(\d+): (miss|hit and sunk the ([a-z ]+)|hit)\.")
+
+
+def _placements(size: int, length: int) -> list[list[int]]:
+    out = []
+    for r in range(size):
+        for c in range(size):
+            for dr, dc in ((0, 1), (1, 0)):
+                if r + (length - 1) * dr < size and c + (length - 1) * dc < size:
+                    out.append([(r + k * dr) * size + c + k * dc for k in range(length)])
+    return out
+
+
+def _sunk_line(size: int, hits: set[int], last: int, length: int) -> set[int]:
+    """The cells of a ship of ``length`` just sunk at ``last``: a line of hits through it (the first found)."""
+    for cells in _placements(size, length):
+        if last in cells and hits.issuperset(cells):
+            return set(cells)
+    return {last}
 
 
 def _result(fleet: list[list[Any]], fired: list[int], index: int) -> str:

@@ -6,18 +6,24 @@ for blackjack (hands where either side has a natural are not dealt). Each turn t
 writes one decision: ``hit``, ``stand`` or, where the level allows it, ``double`` (on the
 first two cards only: one more card and the bet doubled). The dealer then plays by a fixed
 rule (stand on 17; at the hardest level hit a soft 17) and the hand is settled and shown.
-The cards come from a tape drawn with the problem (:func:`palaestra.envs.games.common.tape_rng`,
+The cards come from a tape per hand drawn with the problem (:func:`palaestra.envs.games.common.tape_uniform`,
 card ``i`` of hand ``h``), so a replay deals the same cards.
 
-The reward does not depend on luck: a decision is *right* when its expected value (exact,
-for an infinite deck and the dealer's rule, given the cards seen) is the highest of the
-decisions allowed, i.e. basic strategy. Each hand is worth ``1 / hands``, shared equally by
-the decisions made in it, and paid when the hand is settled; an unreadable move counts as a
-wrong decision and costs a turn. The oracle plays basic strategy, computed exactly, and so
-scores 1. The chips won or lost are reported for flavour only.
+The reward does not depend on luck and is normalised to regret
+(:func:`palaestra.core.multiturn.regret_reward`). Each decision has an exact expected value
+(infinite deck, the dealer's rule, the cards seen, best play afterwards); the episode pays, when
+the last hand is settled, ``clip((sum of the chosen decisions' values - sum of the mean value of
+the allowed decisions) / (sum of the best decisions' values - that mean))``: deciding at random
+scores about 0, basic strategy (computed exactly; the oracle plays it) exactly 1. An unreadable
+move counts as the worst allowed decision and costs a turn. The hands are drawn so
+that the simple rules "hit below 17" and "stand on 12 or more" earn at most a stated share of a
+hand's span (level 0: 70%, level 1: 60%, level 2: 50%, level 3: 45%, level 4: 40%); each makes a costly mistake
+in most hands, so the top level needs more than either rule. The chips won or lost are reported
+for flavour only.
 
-Levels add hands, then doubling, then the hit-soft-17 rule. The difficulty measure is the
-number of hands times the number of decisions allowed, plus one for the hit-soft-17 rule.
+Levels add hands, then doubling, then the hit-soft-17 rule, and choose hands where the simple
+rules fail more. The difficulty measure is the number of hands times the number of decisions
+allowed, plus one for the hit-soft-17 rule, plus ten times (1 - the share the rules may earn).
 """
 
 from __future__ import annotations
@@ -27,9 +33,9 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
+from palaestra.core import MultiTurnTask, Outcome, Policy, Problem, Verdict, register, regret_reward, retry
 from palaestra.core.task import Growth
-from palaestra.envs.games.common import MAX_MOVE_CHARS, tape_rng
+from palaestra.envs.games.common import MAX_MOVE_CHARS, tape_uniform
 from palaestra.verifiers.normalize import read_answer, squeeze_spaces, unify
 
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -47,33 +53,43 @@ class Blackjack(MultiTurnTask):
     family = "games"
     description = "Play blackjack hands against a dealer; each decision is scored by its exact expected value."
     tags = ("games", "multi-turn", "decision-making", "probability")
+    version = 2
+    score_based = True
 
     @dataclass(frozen=True)
     class Config:
         hands: int
         double: bool  # doubling down allowed on the first two cards
         hit_soft_17: bool  # the dealer hits a soft 17 (else stands on every 17)
+        rule_share: float  # a hand is kept only if each simple rule earns at most this share of its span
 
     presets = (
-        Config(1, False, False),
-        Config(3, False, False),
-        Config(3, True, False),
-        Config(5, True, False),
-        Config(8, True, True),
+        Config(30, False, False, 0.7),
+        Config(32, False, False, 0.6),
+        Config(24, True, False, 0.5),
+        Config(24, True, False, 0.45),
+        Config(24, True, True, 0.4),
     )
     growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        def draw() -> int | None:
+        rules = self.heuristics()
+
+        def draw(hand: int) -> int | None:
             tape = rng.getrandbits(48)
-            for hand in range(config.hands):
-                player, dealer = [_card(self.id, tape, hand, i) for i in (0, 2)], _card(self.id, tape, hand, 1)
-                hole = _card(self.id, tape, hand, 3)
-                if _total(player)[0] == 21 or POINTS[dealer] + POINTS[hole] == 21:
-                    return None  # a natural on either side: a hand with no decision
+            player, dealer = [_card(self.id, tape, hand, i) for i in (0, 2)], _card(self.id, tape, hand, 1)
+            hole = _card(self.id, tape, hand, 3)
+            if _total(player)[0] == 21 or POINTS[dealer] + POINTS[hole] == 21:
+                return None  # a natural on either side: a hand with no decision
+            if config.rule_share < 1.0:
+                data = {"tapes": [tape] * (hand + 1), "double": config.double, "hit_soft_17": config.hit_soft_17}
+                for rule in rules.values():
+                    if _hand_share(self.id, data, hand, rule) > config.rule_share:
+                        return None
             return tape
 
-        tape = retry(draw, what="hands without a natural")
+        tapes = [retry(functools.partial(draw, hand), what="a hand without a natural where simple rules go wrong")
+                 for hand in range(config.hands)]
         choices = "hit, stand or double" if config.double else "hit or stand"
         rule = "hits a soft 17 and stands on hard 17 or more" if config.hit_soft_17 else "stands on any 17 or more"
         double = (" Double (only on your first two cards) doubles your bet and gives you exactly one more card."
@@ -83,13 +99,14 @@ class Blackjack(MultiTurnTask):
             "come from an infinite deck: every draw is any of the 13 ranks with equal chance. Number cards count "
             "their number, J, Q and K count 10, an ace counts 11 or 1. Going over 21 loses. The dealer has already "
             f"checked for blackjack, and draws after you: the dealer {rule}.{double}\n\n"
-            "Your score rewards good decisions, not luck: a decision counts as right when no other allowed decision "
-            f"has a higher expected value. Each hand is worth 1/{config.hands} of the score, shared equally by your "
-            "decisions in it; an unreadable move counts as a wrong decision.\n\n"
-            f"{_situation(config.hands, 0, _deal(self.id, tape, 0))}\n\n"
+            "Your score rewards good decisions, not luck: each decision is valued by its exact expected winnings, "
+            "and the score compares your decisions with deciding at random: random decisions score 0 (or less, "
+            "counted as 0), decisions that always have the highest expected value score 1. The score is paid when "
+            "the last hand is settled; an unreadable move counts as the worst decision.\n\n"
+            f"{_situation(config.hands, 0, _deal(self.id, tapes[0], 0))}\n\n"
             f"Each turn, write one decision ({choices}), for example: stand"
         )
-        data = {"tape": tape, "hands": config.hands, "double": config.double, "hit_soft_17": config.hit_soft_17}
+        data = {"tapes": tapes, "rule_share": config.rule_share, "hands": config.hands, "double": config.double, "hit_soft_17": config.hit_soft_17}
         return Problem(prompt=prompt, answer=None, data=data)
 
     def max_turns(self, problem: Problem) -> int:
@@ -99,39 +116,45 @@ class Blackjack(MultiTurnTask):
 
     def difficulty(self, problem: Problem) -> float:
         data = problem.data
-        return data["hands"] * (3 if data["double"] else 2) + (1.0 if data["hit_soft_17"] else 0.0)
+        # Stricter hand choice (a smaller share the simple rules may earn) makes every decision count more.
+        return (data["hands"] * (3 if data["double"] else 2) + (1.0 if data["hit_soft_17"] else 0.0)
+                + 10 * (1 - data["rule_share"]))
 
     def initial_state(self, problem: Problem) -> dict[str, Any]:
-        return {"hand": 0, "cards": _deal(self.id, problem.data["tape"], 0)["player"], "made": 0, "right": 0}
+        deal = _deal(self.id, problem.data["tapes"][0], 0)
+        return {"hand": 0, "cards": deal["player"], "made": 0, "right": 0,
+                "values": _new_hand([0.0, 0.0, 0.0], problem.data, deal)}
 
     def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
         data = problem.data
         hand, cards = state["hand"], state["cards"]
-        up = _card(self.id, data["tape"], hand, 1)
+        up = _card(self.id, data["tapes"][hand], hand, 1)
         allowed = _allowed(data, cards)
+        values = _decision_values(data, cards, up)
         action = read_action(move)
         made = state["made"] + 1
         if action is None or action not in allowed:
             why = "unreadable" if action is None else f"{action} is not allowed now"
-            state = {**state, "made": made}
+            state = {**state, "made": made, "values": _add_loss(state["values"], values, min(values.values()))}
             return Outcome(state, Verdict.unparsed(why), f"Invalid move: {why}; write one of {', '.join(allowed)}.")
-        values = {a: _action_value(a, *_total(cards), POINTS[up], data["hit_soft_17"]) for a in allowed}
         right = state["right"] + (values[action] >= max(values.values()) - EPSILON)
+        totals = _add_loss(state["values"], values, values[action])
         if action == "hit":
-            cards = [*cards, _card(self.id, data["tape"], hand, 2 + len(cards))]
+            cards = [*cards, _card(self.id, data["tapes"][hand], hand, 2 + len(cards))]
             total, _ = _total(cards)
             if total < 21:
-                state = {**state, "cards": cards, "made": made, "right": right}
+                state = {**state, "cards": cards, "made": made, "right": right, "values": totals}
                 return Outcome(state, Verdict.wrong("hand goes on"),
                                f"You draw {cards[-1]}. {_hand_text(cards)} Dealer shows {up}.")
         elif action == "double":
-            cards = [*cards, _card(self.id, data["tape"], hand, 2 + len(cards))]
-        return self._settle(problem, hand, cards, action == "double", made, right)
+            cards = [*cards, _card(self.id, data["tapes"][hand], hand, 2 + len(cards))]
+        return self._settle(problem, hand, cards, action == "double", made, right, totals)
 
-    def _settle(self, problem: Problem, hand: int, cards: list[str], doubled: bool, made: int, right: int) -> Outcome:
+    def _settle(self, problem: Problem, hand: int, cards: list[str], doubled: bool, made: int, right: int,
+                totals: list[float]) -> Outcome:
         """Finish the hand: the dealer draws, the result is shown, the hand's share is paid, the next is dealt."""
         data = problem.data
-        deal = _deal(self.id, data["tape"], hand)
+        deal = _deal(self.id, data["tapes"][hand], hand)
         dealer = [deal["up"], deal["hole"]]
         total, _ = _total(cards)
         drawn = 2 + len(cards)
@@ -140,7 +163,7 @@ class Blackjack(MultiTurnTask):
                 dealer_total, soft = _total(dealer)
                 if dealer_total > 17 or (dealer_total == 17 and not (soft and data["hit_soft_17"])):
                     break
-                dealer.append(_card(self.id, data["tape"], hand, drawn))
+                dealer.append(_card(self.id, data["tapes"][hand], hand, drawn))
                 drawn += 1
         dealer_total, _ = _total(dealer)
         stake = 2 if doubled else 1
@@ -156,22 +179,85 @@ class Blackjack(MultiTurnTask):
             result = f"You double and draw {cards[-1]}. {result}"
         elif len(cards) > 2 and total >= 21:  # the hit that ended the hand
             result = f"You draw {cards[-1]}. {result}"
-        share = right / made / data["hands"]
         report = (f"{result} Chips this hand: {chips:+d}. Your decisions this hand: {right} of {made} "
                   f"right.")
-        verdict = Verdict(share, right == made, True, report)
         if hand + 1 == data["hands"]:
-            return Outcome({"hand": hand, "cards": cards, "made": made, "right": right}, verdict,
-                           f"{report} That was the last hand.", True)
-        following = _deal(self.id, data["tape"], hand + 1)
-        state = {"hand": hand + 1, "cards": following["player"], "made": 0, "right": 0}
+            reward = regret_reward(*totals)
+            verdict = Verdict(reward, reward >= 1.0 - EPSILON, True, report)
+            return Outcome({"hand": hand, "cards": cards, "made": made, "right": right, "values": totals}, verdict,
+                           f"{report} That was the last hand; your score is {reward:.2f}.", True)
+        verdict = Verdict(0.0, right == made, True, report)
+        following = _deal(self.id, data["tapes"][hand + 1], hand + 1)
+        state = {"hand": hand + 1, "cards": following["player"], "made": 0, "right": 0,
+                 "values": _new_hand(totals, data, following)}
         return Outcome(state, verdict, f"{report}\n\n{_situation(data['hands'], hand + 1, following)}")
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         data = problem.data
-        up = POINTS[_card(self.id, data["tape"], state["hand"], 1)]
+        up = POINTS[_card(self.id, data["tapes"][state["hand"]], state["hand"], 1)]
         allowed = _allowed(data, state["cards"])
         return max(allowed, key=lambda a: _action_value(a, *_total(state["cards"]), up, data["hit_soft_17"]))
+
+    def legal_moves(self, problem: Problem, state: dict[str, Any]) -> list[str]:
+        return _allowed(problem.data, state["cards"])
+
+    def heuristics(self) -> dict[str, Policy]:
+        return {"hit below 17": lambda problem, state, history, rng: "hit" if _total(state["cards"])[0] < 17 else "stand",
+                "stand on 12 or more":
+                    lambda problem, state, history, rng: "hit" if _total(state["cards"])[0] < 12 else "stand"}
+
+
+def _decision_values(data: dict[str, Any], cards: list[str], up: str) -> dict[str, float]:
+    """The exact expected chips of each allowed decision now (best play afterwards)."""
+    return {a: _action_value(a, *_total(cards), POINTS[up], data["hit_soft_17"]) for a in _allowed(data, cards)}
+
+
+def _new_hand(totals: list[float], data: dict[str, Any], deal: dict[str, Any]) -> list[float]:
+    """The running (achieved, random, best) expected chips after a new hand is dealt.
+
+    The hand adds its value under best play to the best and (until a decision loses some) to the
+    achieved sum, and its exact value under uniformly random decisions to the random sum.
+    """
+    total, soft = _total(deal["player"])
+    up = POINTS[deal["up"]]
+    best = max(_decision_values(data, deal["player"], deal["up"]).values())
+    random_value = _random_value(total, soft, up, data["hit_soft_17"], data["double"])
+    return [totals[0] + best, totals[1] + random_value, totals[2] + best]
+
+
+def _add_loss(totals: list[float], values: dict[str, float], chosen: float) -> list[float]:
+    """The running sums after one decision: the achieved sum loses what the decision gave up against the best."""
+    return [totals[0] - (max(values.values()) - chosen), totals[1], totals[2]]
+
+
+@functools.cache
+def _random_value(total: int, soft: bool, up: int, hit_soft_17: bool, can_double: bool) -> float:
+    """Exact expected chips of choosing uniformly at random among the allowed decisions, now and after."""
+    if total >= 21:  # 21 after a hit ends the hand (the game stands for the player)
+        return _stand_value(total, up, hit_soft_17)
+    hit = sum(p * _random_value(*_add(total, soft, v), up, hit_soft_17, False) for v, p in VALUE_ODDS.items())
+    options = [_stand_value(total, up, hit_soft_17), hit]
+    if can_double:
+        options.append(_action_value("double", total, soft, up, hit_soft_17))
+    return sum(options) / len(options)
+
+
+def _hand_share(env_id: str, data: dict[str, Any], hand: int, rule: Policy) -> float:
+    """The share of hand ``hand``'s span (best minus random mean) that ``rule`` earns, playing it on the tape."""
+    tape = data["tapes"][hand]
+    deal = _deal(env_id, tape, hand)
+    cards, up = deal["player"], deal["up"]
+    totals = _new_hand([0.0, 0.0, 0.0], data, deal)
+    for _ in range(12):
+        values = _decision_values(data, cards, up)
+        action = rule(None, {"cards": cards}, (), None)  # type: ignore[arg-type]
+        totals = _add_loss(totals, values, values[action])
+        if action != "hit":
+            break
+        cards = [*cards, _card(env_id, tape, hand, 2 + len(cards))]
+        if _total(cards)[0] >= 21:
+            break
+    return regret_reward(*totals)
 
 
 def read_action(move: str) -> str | None:
@@ -185,10 +271,11 @@ def read_action(move: str) -> str | None:
     return read_answer(move, read)
 
 
+@functools.lru_cache(maxsize=65_536)
 def _card(env_id: str, tape: int, hand: int, index: int) -> str:
     """Card ``index`` of hand ``hand``: 0 and 2 the player's first two, 1 the dealer's up card, 3 the hole card,
-    then every further card in the order drawn."""
-    return tape_rng(env_id, tape, hand, index).choice(RANKS)
+    then every further card in the order drawn. (Cached: the generator replays the simple rules on each hand.)"""
+    return RANKS[int(tape_uniform(env_id, tape, hand, index) * len(RANKS))]
 
 
 def _deal(env_id: str, tape: int, hand: int) -> dict[str, Any]:

@@ -6,7 +6,9 @@
 - :func:`column_letters`, :func:`render_board`, :func:`cell_name`: boards with lettered columns
   and numbered rows, as every board game here draws them;
 - :func:`invalid`: the outcome of a malformed move (the state unchanged, the move costs a turn);
-- :func:`tape_rng`, :func:`tape_uniform`: random events keyed by a tape drawn at generation (see its docstring).
+- :func:`tape_rng`, :func:`tape_uniform`: random events keyed by a tape drawn at generation (see its docstring);
+- :func:`ucb_choice`, :func:`explore_then_commit`: bandit players on observed payouts (an honest
+  player and a cheap rule for the bandit games).
 
 Example::
 
@@ -23,6 +25,7 @@ Example::
 from __future__ import annotations
 
 import functools
+import math
 import random
 import re
 import string
@@ -162,3 +165,25 @@ def render_board(rows: Sequence[Sequence[str]]) -> str:
     width = len(str(len(rows)))
     header = " " * width + " " + " ".join(column_letters(len(rows[0]) if rows else 0))
     return "\n".join([header] + [f"{r + 1:>{width}} " + " ".join(row) for r, row in enumerate(rows)])
+
+
+def ucb_choice(labels: Sequence[str], paid: dict[str, list[float]], scale: float = 1.0) -> str:
+    """UCB1 on observed payouts: an untried label first, else the highest mean plus ``scale * sqrt(2 ln n / pulls)``.
+
+    >>> ucb_choice("AB", {"A": [1.0]}), ucb_choice("AB", {"A": [1.0, 1.0], "B": [0.0, 0.0]})
+    ('B', 'A')
+    """
+    for label in labels:
+        if not paid.get(label):
+            return label
+    pulls = sum(len(v) for v in paid.values())
+    return max(labels, key=lambda label: sum(paid[label]) / len(paid[label])
+               + scale * math.sqrt(2 * math.log(pulls) / len(paid[label])))
+
+
+def explore_then_commit(labels: Sequence[str], paid: dict[str, list[float]]) -> str:
+    """The cheap rule: try each label once (in order), then always the one whose first payout was highest."""
+    for label in labels:
+        if not paid.get(label):
+            return label
+    return max(labels, key=lambda label: paid[label][0])

@@ -7,13 +7,16 @@ effect per ad and profile value, clipped), so what is learnt about one profile t
 about the others. Profiles and clicks come from a tape drawn with the problem
 (:func:`palaestra.envs.games.common.tape_rng`), so a replay sees the same visitors and clicks.
 
-Each turn the model names one ad (``C``, ``ad C``, ``show C``). The reward is per visitor and
-based on click probabilities, not on luck: showing ad ``a`` to a visitor with profile ``x``
-earns ``(p(a, x) - p_worst(x)) / (visitors * (p_best(x) - p_worst(x)))``, so showing every
-visitor their best ad earns exactly 1; a malformed move earns 0 and costs the visitor. A
-turn's verdict is correct when the best ad for that visitor was shown; the oracle always
-shows it. Every problem has at least two profiles whose best ads differ, and a clear gap
-between the best and second-best ad for every profile.
+Each turn the model names one ad (``C``, ``ad C``, ``show C``). The reward is based on click
+probabilities, not on luck, and normalised to regret
+(:func:`palaestra.core.multiturn.regret_reward`): on the last visitor the episode pays
+``clip((sum of p(shown ad, profile) - sum of the mean over ads of p(ad, profile)) / (sum of
+p_best(profile) - that mean))``, so showing ads at random scores about 0 and showing every visitor
+their best ad exactly 1; a malformed move counts as showing the worst ad. A turn's verdict is
+correct when the best ad for that visitor was shown; the oracle always shows it. Every problem
+has at least two profiles whose best ads differ, and a clear gap between the best and
+second-best ad for every profile. The honest player (:meth:`ContextualBandit.honest_move`)
+estimates each ad's click rate per feature value and plays UCB on their average.
 
 Levels add features, values and ads. The difficulty measure is the number of profiles times
 the number of ads.
@@ -22,14 +25,16 @@ the number of ads.
 from __future__ import annotations
 
 import itertools
+import math
 import random
+import re
 import string
 from dataclasses import dataclass
 from typing import Any
 
-from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
+from palaestra.core import MultiTurnTask, Outcome, Policy, Problem, Verdict, View, register, regret_reward, retry
 from palaestra.core.task import Growth
-from palaestra.envs.games.common import invalid, read_label, tape_rng
+from palaestra.envs.games.common import explore_then_commit, invalid, read_label, tape_rng
 
 FEATURES = {
     "segment": ["student", "professional", "retiree"],
@@ -45,6 +50,10 @@ class ContextualBandit(MultiTurnTask):
     family = "games"
     description = "Choose an ad for each visitor profile to maximise clicks; the best ad depends on the profile."
     tags = ("games", "multi-turn", "decision-making", "exploration")
+    version = 2
+    hidden_information = True
+    score_based = True
+    public_keys = ("labels", "features", "visitors")
 
     @dataclass(frozen=True)
     class Config:
@@ -53,11 +62,11 @@ class ContextualBandit(MultiTurnTask):
         visitors: int
 
     presets = (
-        Config((("device", 2),), ads=2, visitors=12),
-        Config((("segment", 3),), ads=3, visitors=18),
-        Config((("segment", 2), ("device", 2)), ads=3, visitors=24),
-        Config((("segment", 3), ("device", 2)), ads=4, visitors=30),
-        Config((("segment", 3), ("device", 2), ("time", 2)), ads=4, visitors=40),
+        Config((("device", 2),), ads=2, visitors=30),
+        Config((("segment", 3),), ads=3, visitors=45),
+        Config((("segment", 2), ("device", 2)), ads=3, visitors=60),
+        Config((("segment", 3), ("device", 2)), ads=4, visitors=75),
+        Config((("segment", 3), ("device", 2), ("time", 2)), ads=4, visitors=100),
     )
     growth = Growth()
 
@@ -91,9 +100,10 @@ class ContextualBandit(MultiTurnTask):
             f"visitor arrives and you see their profile ({listing}). You show them one ad; they click it with a "
             "hidden probability that depends on the ad and on their profile. The probabilities do not change over "
             f"time. {config.visitors} visitors will come.\n\n"
-            "Your score is based on the click probabilities of the ads you show, not on luck: showing each visitor "
-            "the best ad for their profile earns the most, the worst ad nothing, so always showing the best ad "
-            "would score 1. A malformed move counts as showing the worst ad.\n\n"
+            "Your score is based on the click probabilities of the ads you show, not on luck, and compares them "
+            "with showing ads at random: random ads score 0 (or less, counted as 0), showing each visitor the best "
+            "ad for their profile scores 1, and the score is paid after the last visitor. A malformed move counts "
+            "as showing the worst ad.\n\n"
             f"First visitor: {_profile_text(data, 0)}.\n\n"
             f"Each turn, name the one ad you show by its letter, for example: {labels[-1]}"
         )
@@ -110,7 +120,14 @@ class ContextualBandit(MultiTurnTask):
         return float(len(rates) * len(problem.data["labels"]) + close)
 
     def initial_state(self, problem: Problem) -> dict[str, Any]:
-        return {"turn": 0}
+        return {"turn": 0, "achieved": 0.0}
+
+    def _reward(self, problem: Problem, achieved: float, done: bool) -> float:
+        if not done:
+            return 0.0
+        data = problem.data
+        rows = [data["rates"][_profile_index(data, turn)] for turn in range(data["visitors"])]
+        return regret_reward(achieved, sum(sum(row) / len(row) for row in rows), sum(max(row) for row in rows))
 
     def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
         data = problem.data
@@ -118,22 +135,88 @@ class ContextualBandit(MultiTurnTask):
         done = turn + 1 >= data["visitors"]
         following = "" if done else f" Next visitor: {_profile_text(data, turn + 1)}."
         label = read_label(move, data["labels"], ("ad",), ("show", "choose", "display"))
-        if label is None:
-            bad = invalid({"turn": turn + 1}, f"name one ad by its letter ({', '.join(data['labels'])})")
-            return bad._replace(observation=bad.observation + following, done=done)
-        ad = data["labels"].index(label)
         row = data["rates"][_profile_index(data, turn)]
-        best, worst = max(row), min(row)
-        reward = (row[ad] - worst) / (data["visitors"] * (best - worst))
+        if label is None:
+            achieved = state["achieved"] + min(row)
+            bad = invalid({"turn": turn + 1, "achieved": achieved},
+                          f"name one ad by its letter ({', '.join(data['labels'])})")
+            reward = self._reward(problem, achieved, done)
+            verdict = bad.verdict._replace(reward=reward) if reward else bad.verdict
+            return bad._replace(observation=bad.observation + following, done=done, verdict=verdict)
+        ad = data["labels"].index(label)
+        achieved = state["achieved"] + row[ad]
+        reward = self._reward(problem, achieved, done)
         clicked = tape_rng(ContextualBandit.id, data["tape"], "click", turn, ad).random() < row[ad]
         said = f"Ad {label}: {'clicked' if clicked else 'not clicked'}."
-        ending = " That was the last visitor." if done else following
-        return Outcome({"turn": turn + 1}, Verdict(reward, row[ad] == best, True, said), said + ending, done)
+        ending = f" That was the last visitor; your score is {reward:.2f}." if done else following
+        return Outcome({"turn": turn + 1, "achieved": achieved}, Verdict(reward, row[ad] == max(row), True, said),
+                       said + ending, done)
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         data = problem.data
         row = data["rates"][_profile_index(data, state["turn"])]
         return data["labels"][row.index(max(row))]
+
+
+    def legal_moves(self, problem: Problem, state: dict[str, Any]) -> list[str]:
+        return list(problem.data["labels"])
+
+    def honest_move(self, view: View) -> str:
+        labels, features = view.public["labels"], view.public["features"]
+        shown = _shown(view)
+        profile = _current_profile(view)
+        for label in labels:  # every ad once
+            if not any(ad == label for ad, _, _ in shown):
+                return label
+        # Click rate of each ad per feature value, averaged over the visitor's values (the model is additive).
+        def estimate(label: str) -> float:
+            rates, pulls = [], []
+            for name in features:
+                seen = [clicked for ad, seen_profile, clicked in shown if ad == label
+                        and seen_profile.get(name) == profile.get(name)]
+                overall = [clicked for ad, _, clicked in shown if ad == label]
+                sample = seen or overall
+                rates.append(sum(sample) / len(sample))
+                pulls.append(len(sample))
+            n = min(pulls)
+            return sum(rates) / len(rates) + 0.3 * math.sqrt(2 * math.log(len(shown) + 1) / n)
+
+        return max(labels, key=estimate)
+
+    def heuristics(self) -> dict[str, Policy]:
+        def ignore_profile(problem: Problem, state: Any, history: Any, rng: random.Random) -> str:
+            shown = _shown(self.view(problem, history))
+            paid: dict[str, list[float]] = {}
+            for ad, _, clicked in shown:
+                paid.setdefault(ad, []).append(clicked)
+            return explore_then_commit(problem.data["labels"], paid)
+
+        return {"each ad once, then the first click (profile ignored)": ignore_profile}
+
+
+_SHOWN = re.compile(r"Ad ([A-Z]): (clicked|not clicked)\.")
+_PROFILE = re.compile(r"(?:First|Next) visitor: ([^.]*)\.")
+
+
+def _read_profile(text: str) -> dict[str, str]:
+    return dict(pair.split("=", 1) for pair in text.split(", ") if "=" in pair)
+
+
+def _current_profile(view: View) -> dict[str, str]:
+    texts = [view.prompt] + view.observations
+    found = _PROFILE.findall(texts[-1])
+    return _read_profile(found[-1]) if found else {}
+
+
+def _shown(view: View) -> list[tuple[str, dict[str, str], float]]:
+    """Per past visitor: the ad shown, the visitor's profile, 1.0 if clicked (read from the observations)."""
+    texts = [view.prompt] + view.observations
+    out = []
+    for before, observation in zip(texts, view.observations):
+        match, profile = _SHOWN.match(observation), _PROFILE.findall(before)
+        if match and profile:
+            out.append((match.group(1), _read_profile(profile[-1]), 1.0 if match.group(2) == "clicked" else 0.0))
+    return out
 
 
 def _profile_index(data: dict[str, Any], turn: int) -> int:

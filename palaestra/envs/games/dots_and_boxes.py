@@ -4,13 +4,19 @@ Dots stand on a grid (columns a, b, ..., rows 1, 2, ...); a move draws one line 
 neighbouring dots, written as the two dots (``a1-b1``, ``b2 b3``, ``a1 to a2``; either order).
 Drawing the fourth side of a box wins that box, and the player who did so must draw again.
 When every line is drawn, the player with more boxes wins. The model is X and moves next in a
-position reached by random play (the boxes taken so far are marked X or O). An unreadable,
-non-adjacent or already drawn line costs a turn.
+position reached by random play, mostly of lines that give no box away (the boxes taken so far
+are marked X or O). An unreadable, non-adjacent or already
+drawn line costs a turn.
 
 The opponent plays perfectly: every line it draws maximises its final margin (exact search
 over the remaining lines, memoised), ties broken by ``event_rng`` keyed by the position. Every
 position is a win for the model with perfect play, and has at least one losing line, so the
 choice matters. The oracle plays perfectly too. Reward 1 for a win, 0 otherwise.
+
+Positions are also drawn so that the simple rules "take a box, else any line" and "take a box,
+else a line that gives none away, else any line" win rarely, and more rarely with the level:
+each rule's exact chance of winning (its random choices and the opponent's tie-breaks averaged)
+is at most 60%, 50%, 40%, 30%, 30% at levels 0-4 (level 4 on a larger board).
 
 Levels grow the board and the number of lines left. The difficulty measure is the lines left
 to draw plus the boxes still open.
@@ -22,10 +28,11 @@ import functools
 import random
 import re
 import string
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, event_rng, register, retry
+from palaestra.core import MultiTurnTask, Outcome, Policy, Problem, Verdict, event_rng, register, retry
 from palaestra.envs.games.common import MAX_MOVE_CHARS, invalid
 from palaestra.verifiers.normalize import read_answer, strip_wrappers
 
@@ -39,14 +46,24 @@ class DotsAndBoxes(MultiTurnTask):
     family = "games"
     description = "Win a dots-and-boxes position against a perfect opponent (box chains, extra moves)."
     tags = ("games", "multi-turn", "two-player", "combinatorial-game-theory")
+    one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
         rows: int  # boxes down
         cols: int  # boxes across
         left: int  # lines still to draw
+        rule_wins: float  # the most often a simple rule may win the position
+        safe_share: float = 0.9  # share of the opening lines drawn among those that give no box away
 
-    presets = (Config(2, 3, 9), Config(3, 3, 10), Config(3, 3, 11), Config(3, 4, 11), Config(3, 4, 12))
+    presets = (
+        Config(2, 3, 9, 0.6, safe_share=0.6),
+        Config(3, 3, 10, 0.5),
+        Config(3, 3, 11, 0.4),
+        Config(3, 4, 11, 0.3),
+        Config(4, 4, 11, 0.3),
+    )
     bounded = "past the presets generation gets too slow (over 1 s of CPU at level 9)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
@@ -55,7 +72,11 @@ class DotsAndBoxes(MultiTurnTask):
         def draw() -> dict[str, Any] | None:
             drawn, scores, mover = 0, [0, 0], 0
             taker: dict[str, int] = {}
-            for index in rng.sample(range(len(lines)), len(lines) - config.left):
+            for _ in range(len(lines) - config.left):
+                # Mostly lines that give no box away, as players do before the endgame: the position is close
+                # and its chains decide it (a purely random prefix hands one side most of the boxes).
+                rule = _safe_line if rng.random() < config.safe_share else _any_line
+                index = rng.choice(rule(config.rows, config.cols, drawn))
                 gained = _take(config.rows, config.cols, drawn, index, taker, mover)
                 drawn |= 1 << index
                 scores[mover] += gained
@@ -64,10 +85,13 @@ class DotsAndBoxes(MultiTurnTask):
             outcomes = [mine - theirs + value for value in _line_values(config.rows, config.cols, drawn).values()]
             if max(outcomes) <= 0 or min(outcomes) > 0:
                 return None  # not a win, or a win whatever the model draws
+            for rule in (_safe_line, _any_line):  # the stronger rule first: it rejects more
+                if _rule_win_chance(config.rows, config.cols, rule, drawn, mine - theirs) > config.rule_wins:
+                    return None
             owners = {box: "X" if who == mover else "O" for box, who in sorted(taker.items())}
             return {"drawn": drawn, "mine": mine, "theirs": theirs, "owners": owners}
 
-        start = retry(draw, what="a won position with a losing line")
+        start = retry(draw, what="a won position with a losing line where simple rules mostly lose", attempts=5000)
         data = {"rows": config.rows, "cols": config.cols, **start}
         prompt = (
             f"Let's play dots and boxes on a grid of {config.rows}x{config.cols} boxes. A move draws one line between "
@@ -143,6 +167,66 @@ class DotsAndBoxes(MultiTurnTask):
         index = max(sorted(values), key=lambda i: values[i])
         return _line_name(data["rows"], data["cols"], index)
 
+    def heuristics(self) -> dict[str, Policy]:
+        return {"take a box, else any line": _rule_move(_any_line),
+                "take a box, else a line giving none away": _rule_move(_safe_line)}
+
+
+def _any_line(rows: int, cols: int, drawn: int) -> list[int]:
+    """The rule "take a box, else any line": the lines it picks from (uniformly)."""
+    undrawn = [i for i in range(len(_lines(rows, cols))) if not drawn >> i & 1]
+    taking = [i for i in undrawn if _gained(rows, cols, drawn, i)]
+    return taking or undrawn
+
+
+def _safe_line(rows: int, cols: int, drawn: int) -> list[int]:
+    """The rule "take a box, else a line that draws no third side of a box, else any line"."""
+    undrawn = [i for i in range(len(_lines(rows, cols))) if not drawn >> i & 1]
+    taking = [i for i in undrawn if _gained(rows, cols, drawn, i)]
+    if taking:
+        return taking
+    boxes, touching = _boxes(rows, cols), _touching(rows, cols)
+    safe = [i for i in undrawn
+            if all(bin((drawn | 1 << i) & boxes[b]).count("1") < 3 for b in touching[i])]
+    return safe or undrawn
+
+
+def _rule_win_chance(rows: int, cols: int, rule: Callable[[int, int, int], list[int]], drawn: int,
+                     margin: int) -> float:
+    """The exact chance that ``rule`` (choosing uniformly among its lines) wins from ``drawn`` with the model
+    to move ``margin`` boxes ahead, against the perfect opponent with its ties taken uniformly."""
+    full = _full(rows, cols)
+
+    @functools.cache
+    def model(drawn: int, margin: int) -> float:
+        lines = rule(rows, cols, drawn)
+        return sum(after(drawn, margin, i, True) for i in lines) / len(lines)
+
+    @functools.cache
+    def opponent(drawn: int, margin: int) -> float:
+        values = _line_values(rows, cols, drawn)
+        best = max(values.values())
+        lines = [i for i, v in values.items() if v == best]
+        return sum(after(drawn, margin, i, False) for i in lines) / len(lines)
+
+    def after(drawn: int, margin: int, line: int, by_model: bool) -> float:
+        gained = _gained(rows, cols, drawn, line)
+        drawn |= 1 << line
+        margin += gained if by_model else -gained
+        if drawn == full:
+            return 1.0 if margin > 0 else 0.0
+        return (model if by_model == bool(gained) else opponent)(drawn, margin)
+
+    return model(drawn, margin)
+
+
+def _rule_move(rule: Callable[[int, int, int], list[int]]) -> Policy:
+    def policy(problem: Problem, state: dict[str, Any], history: Any, rng: random.Random) -> str:
+        rows, cols = problem.data["rows"], problem.data["cols"]
+        return _line_name(rows, cols, rng.choice(rule(rows, cols, state["drawn"])))
+
+    return policy
+
 
 @functools.cache
 def _lines(rows: int, cols: int) -> tuple[tuple[int, int, int, int], ...]:
@@ -173,10 +257,20 @@ def _full(rows: int, cols: int) -> int:
     return (1 << len(_lines(rows, cols))) - 1
 
 
+@functools.cache
+def _touch_masks(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
+    """Per line, the bit masks of the boxes it is a side of."""
+    boxes = _boxes(rows, cols)
+    return tuple(tuple(boxes[b] for b in touching) for touching in _touching(rows, cols))
+
+
 def _gained(rows: int, cols: int, drawn: int, index: int) -> int:
     after = drawn | 1 << index
-    boxes = _boxes(rows, cols)
-    return sum(after & boxes[b] == boxes[b] for b in _touching(rows, cols)[index])
+    gained = 0
+    for mask in _touch_masks(rows, cols)[index]:
+        if after & mask == mask:
+            gained += 1
+    return gained
 
 
 def _take(rows: int, cols: int, drawn: int, index: int, owners: dict[str, Any], who: Any) -> int:
@@ -191,21 +285,44 @@ def _take(rows: int, cols: int, drawn: int, index: int, owners: dict[str, Any], 
 
 @functools.lru_cache(maxsize=400_000)
 def _margin(rows: int, cols: int, drawn: int) -> int:
-    """The best final box margin (own minus other's, from now on) for the player about to draw."""
-    values = _line_values(rows, cols, drawn)
-    return max(values.values()) if values else 0
+    """The best final box margin (own minus other's, from now on) for the player about to draw.
+
+    Negamax over the undrawn lines, written out (no per-state dict as in :func:`_line_values`): this
+    is the generator's hot loop.
+    """
+    masks = _touch_masks(rows, cols)
+    undrawn = _full(rows, cols) & ~drawn
+    if not undrawn:
+        return 0
+    best = -(rows * cols) - 1
+    while undrawn:
+        bit = undrawn & -undrawn
+        undrawn ^= bit
+        after = drawn | bit
+        gained = 0
+        for mask in masks[bit.bit_length() - 1]:
+            if after & mask == mask:
+                gained += 1
+        value = gained + _margin(rows, cols, after) if gained else -_margin(rows, cols, after)
+        if value > best:
+            best = value
+    return best
 
 
 def _line_values(rows: int, cols: int, drawn: int) -> dict[int, int]:
     """Per undrawn line, the mover's best final margin from now on if it draws that line."""
     values = {}
+    masks = _touch_masks(rows, cols)
     undrawn = _full(rows, cols) & ~drawn
     while undrawn:
         bit = undrawn & -undrawn
         undrawn ^= bit
         index = bit.bit_length() - 1
         after = drawn | bit
-        gained = _gained(rows, cols, drawn, index)
+        gained = 0
+        for mask in masks[index]:  # inlined _gained: this loop is the search's hot spot
+            if after & mask == mask:
+                gained += 1
         values[index] = gained + _margin(rows, cols, after) if gained else -_margin(rows, cols, after)
     return values
 

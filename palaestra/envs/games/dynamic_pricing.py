@@ -7,12 +7,15 @@ stated. Each turn the model sets that day's price (a whole number of dollars, ``
 :func:`palaestra.envs.games.common.tape_rng`) and the day's profit. At the hardest level the
 range shifts on a hidden day, so the model must notice and re-learn.
 
-The reward is per day and based on expected profit, not on luck: a day priced at ``p`` earns
-``max(0, profit(p)) / (days * profit(best price))``, where ``profit(p) = (p - cost) *
-shoppers * P(willing to pay p)`` and the best price is the whole-dollar price maximising it
-(for that day's range). Pricing every day at the best price earns exactly 1; the oracle does.
-A malformed price earns 0 and costs the day. A turn's verdict is correct when the price was
-the best one.
+The reward is based on expected profit, not on luck, and normalised to regret
+(:func:`palaestra.core.multiturn.regret_reward`): on the last day the episode pays ``clip((sum
+of profit(price) - sum of the mean profit of a uniformly random price from the unit cost to the
+day's highest willingness to pay) / (sum of
+profit(best price) - that mean))``, where ``profit(p) = (p - cost) * shoppers * P(willing to pay
+p)`` and the best price is the whole-dollar price maximising it (for that day's range). Random
+prices score about 0, the best price every day exactly 1 (the oracle does); a malformed price
+counts as a day with no sales. A turn's verdict is correct when the price was the best one. The
+honest player (:meth:`DynamicPricing.honest_move`) fits the linear demand to the sales it saw.
 
 Levels lengthen the season but thin the shoppers (noisier sales), and add the shift. The
 difficulty measure is the relative noise of a day's sales, ``100 / sqrt(shoppers)``, plus 10
@@ -23,14 +26,15 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from dataclasses import dataclass
 from typing import Any
 
-from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
+from palaestra.core import MultiTurnTask, Outcome, Policy, Problem, Verdict, View, register, regret_reward
 from palaestra.envs.games.common import MAX_MOVE_CHARS, invalid, tape_rng
 from palaestra.verifiers.numeric import read_integer
 
-MAX_PRICE = 500
+MAX_PRICE = 2000
 PREFIXES = ("set the price to", "set price to", "price:", "price", "set", "$")
 
 
@@ -40,6 +44,10 @@ class DynamicPricing(MultiTurnTask):
     family = "games"
     description = "Set a daily price against hidden demand; scored by expected profit against the best price."
     tags = ("games", "multi-turn", "decision-making", "economics")
+    version = 2
+    hidden_information = True
+    score_based = True
+    public_keys = ("cost", "shoppers", "days")
 
     @dataclass(frozen=True)
     class Config:
@@ -52,7 +60,7 @@ class DynamicPricing(MultiTurnTask):
         Config(10, 100, False),
         Config(12, 50, False),
         Config(15, 25, False),
-        Config(20, 25, True),
+        Config(30, 25, True),
     )
     bounded = "its difficulty measure stops growing with larger sizes past the presets (level 4 to 5)"
 
@@ -69,10 +77,12 @@ class DynamicPricing(MultiTurnTask):
             "shoppers visit; each buys one unit if your price is at most what they are willing to pay. Willingness "
             "to pay differs from shopper to shopper, spread evenly over a range you do not know"
             f"{' (and the range may change once during the season)' if config.shift else ''}.\n\n"
-            "Each turn, set the price for one day, as a whole number of dollars, for example: 25. You then see how "
-            "many units sold and the day's profit. Your score is based on the expected profit of your prices, not on "
-            "luck: every day priced at the most profitable price earns the most, a price that loses money (or a "
-            "malformed move, which costs the day) earns nothing."
+            f"Each turn, set the price for one day, as a whole number of dollars from 1 to {MAX_PRICE}, for example: "
+            "25. You then see how many units sold and the day's profit. Your score is based on the expected profit "
+            "of your prices, not on luck, and compares it with prices picked at random between the unit cost and the "
+            "most anyone is willing to pay: such random prices score 0 (or less, counted as 0), the most profitable "
+            "price every day scores 1, and the score is paid after the last day. A malformed move counts as a day "
+            "without sales."
         )
         data = {"cost": cost, "ranges": ranges, "shift_day": shift_day, "shoppers": config.shoppers,
                 "days": config.days, "tape": tape}
@@ -89,7 +99,16 @@ class DynamicPricing(MultiTurnTask):
         return 100 / math.sqrt(data["shoppers"]) + (10.0 if len(data["ranges"]) > 1 else 0.0) + width / 50
 
     def initial_state(self, problem: Problem) -> dict[str, Any]:
-        return {"day": 0}
+        return {"day": 0, "achieved": 0.0}
+
+    def _reward(self, problem: Problem, achieved: float, done: bool) -> float:
+        if not done:
+            return 0.0
+        data = problem.data
+        days = [_today(data, day) for day in range(data["days"])]
+        best = sum(_profit(_best_price(data["cost"], *r), data["cost"], data["shoppers"], *r) for r in days)
+        random_mean = sum(_random_profit(data["cost"], data["shoppers"], *r) for r in days)
+        return regret_reward(achieved, random_mean, best)
 
     def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
         data = problem.data
@@ -97,21 +116,89 @@ class DynamicPricing(MultiTurnTask):
         done = day + 1 >= data["days"]
         price = read_price(move)
         if price is None:
-            return invalid({"day": day + 1}, f"write one whole-dollar price from 1 to {MAX_PRICE}")._replace(done=done)
+            bad = invalid({"day": day + 1, "achieved": state["achieved"]},
+                          f"write one whole-dollar price from 1 to {MAX_PRICE}")
+            reward = self._reward(problem, state["achieved"], done)
+            return bad._replace(done=done, verdict=bad.verdict._replace(reward=reward) if reward else bad.verdict)
         low, high = _today(data, day)
         best = _best_price(data["cost"], low, high)
-        expected = _profit(price, data["cost"], data["shoppers"], low, high)
-        reward = max(0.0, expected) / (data["days"] * _profit(best, data["cost"], data["shoppers"], low, high))
+        achieved = state["achieved"] + _profit(price, data["cost"], data["shoppers"], low, high)
+        reward = self._reward(problem, achieved, done)
         chance = _share(price, low, high)
         rng = tape_rng(DynamicPricing.id, data["tape"], "day", day, price)
         sold = sum(rng.random() < chance for _ in range(data["shoppers"]))
         said = f"Day {day + 1}: at ${price} you sold {sold} units, profit ${(price - data['cost']) * sold}."
-        ending = " That was the last day." if done else ""
-        return Outcome({"day": day + 1}, Verdict(min(1.0, reward), price == best, True, said), said + ending, done)
+        ending = f" That was the last day; your score is {reward:.2f}." if done else ""
+        return Outcome({"day": day + 1, "achieved": achieved}, Verdict(reward, price == best, True, said),
+                       said + ending, done)
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         data = problem.data
         return str(_best_price(data["cost"], *_today(data, state["day"])))
+
+
+    def legal_moves(self, problem: Problem, state: dict[str, Any]) -> list[str]:
+        """The random baseline's prices: from the unit cost to the highest willingness to pay that day."""
+        low, high = _today(problem.data, state["day"])
+        return [str(p) for p in range(problem.data["cost"], high + 1)]
+
+    def honest_move(self, view: View) -> str:
+        return str(_fitted_price(view.public["cost"], view.public["shoppers"], _sales(view.history)))
+
+    def heuristics(self) -> dict[str, Policy]:
+        return {"twice the cost": lambda problem, state, history, rng: str(2 * problem.data["cost"]),
+                "cost plus $30": lambda problem, state, history, rng: str(problem.data["cost"] + 30),
+                "cost plus $100": lambda problem, state, history, rng: str(problem.data["cost"] + 100)}
+
+
+_SOLD = re.compile(r"Day \d+: at \$(\d+) you sold (\d+) units")
+
+
+def _sales(history: tuple[tuple[str, str], ...]) -> list[tuple[int, int]]:
+    """(price, units sold) per past day, read from the observations."""
+    out = []
+    for _, observation in history:
+        match = _SOLD.match(observation)
+        if match:
+            out.append((int(match.group(1)), int(match.group(2))))
+    return out
+
+
+def _fitted_price(cost: int, shoppers: int, sales: list[tuple[int, int]]) -> int:
+    """The honest player's price: bracket the demand range by probing, then the best price for a straight
+    demand line fitted to the recent days where some but not all shoppers bought.
+
+    Only the last three days count, so a shift in demand is followed.
+    """
+    if not sales:
+        return cost + 30
+    recent = sales[-3:]
+    inside = sorted({p: sold / shoppers for p, sold in recent if 0 < sold < shoppers}.items())
+    if len(inside) >= 2:
+        (p1, s1), (p2, s2) = inside[0], inside[-1]
+        slope = (s2 - s1) / (p2 - p1)
+        if slope < 0:
+            high = p1 - s1 / slope  # where the share reaches 0
+            return _clamp(round((high + cost) / 2), cost)
+    all_bought = [p for p, sold in recent if sold == shoppers]
+    none_bought = [p for p, sold in recent if sold == 0]
+    if inside:
+        price, share = inside[-1]
+        return _clamp(round(cost + (price - cost) * (1.4 if share > 0.5 else 0.75)), cost)
+    if all_bought and none_bought and min(none_bought) > max(all_bought):
+        return _clamp((min(none_bought) + max(all_bought)) // 2, cost)
+    if none_bought and not all_bought:
+        return _clamp(cost + (min(none_bought) - cost) // 2, cost)
+    return _clamp(cost + 2 * (max(all_bought) - cost), cost)
+
+
+def _clamp(price: int, cost: int) -> int:
+    return max(cost + 1, min(MAX_PRICE, price))
+
+
+def _random_profit(cost: int, shoppers: int, low: int, high: int) -> float:
+    """The expected profit of a price drawn uniformly from the unit cost to the highest willingness to pay."""
+    return sum(_profit(p, cost, shoppers, low, high) for p in range(cost, high + 1)) / (high - cost + 1)
 
 
 def read_price(move: str) -> int | None:
@@ -128,8 +215,10 @@ def read_price(move: str) -> int | None:
 
 
 def _range(rng: random.Random, cost: int) -> list[int]:
-    low = rng.randint(cost + 1, cost + 40)
-    return [low, low + rng.randint(20, 120)]
+    """A willingness-to-pay range; its scale varies eightfold, so no fixed markup is right for most problems."""
+    scale = rng.choice((1, 2, 4, 8))
+    low = cost + scale * rng.randint(1, 40)
+    return [low, low + scale * rng.randint(20, 120)]
 
 
 def _shifted_range(rng: random.Random, cost: int, before: list[int]) -> list[int]:

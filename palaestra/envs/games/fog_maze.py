@@ -10,7 +10,9 @@ unreadable move. Reward 1 for reaching the exit within the turn budget.
 Mazes come from the shared maze generator (a random spanning tree; loops are knocked in from
 level 3), the start and exit far apart. The budget is the shortest route plus a share of the
 maze's cells for exploring, a share that shrinks with the level; the oracle, which knows the
-maze, walks the shortest route. The difficulty measure is the cells per spare turn (how much
+maze, walks the shortest route; the honest player (:meth:`FogMaze.honest_move`), which knows only
+the walls it has seen, walks the shortest route through them assuming unseen walls open, and wins
+nearly always (version 2 gives level 3 more spare turns for it). The difficulty measure is the cells per spare turn (how much
 maze each exploring step must cover) times the base-2 logarithm of the cells.
 """
 
@@ -18,10 +20,12 @@ from __future__ import annotations
 
 import math
 import random
+import re
+from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
-from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register
 from palaestra.core.task import Growth
 from palaestra.envs.games.common import MAX_MOVE_CHARS, invalid
 from palaestra.generators.grids import cell_distances, random_maze
@@ -39,6 +43,11 @@ class FogMaze(MultiTurnTask):
     family = "games"
     description = "Reach a known exit through a maze whose walls are revealed only from the cell you stand in."
     tags = ("games", "multi-turn", "exploration", "partial-observation", "grid")
+    one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
+    hidden_information = True
+    public_keys = ("rows", "cols", "start", "goal")  # the prompt states the size, the start and the exit
+    version = 2
+    honest_win_share = 0.9  # optimistic route planning (the honest player) runs out of turns in ~1 maze of 60
 
     @dataclass(frozen=True)
     class Config:
@@ -47,7 +56,13 @@ class FogMaze(MultiTurnTask):
         explore: float  # spare turns, as a share of the cells
         loops: float = 0.0
 
-    presets = (Config(3, 4, 1.5), Config(4, 5, 1.2), Config(5, 6, 1.0), Config(6, 6, 0.8, 0.1), Config(7, 7, 0.6, 0.15))
+    presets = (
+        Config(3, 4, 1.5),
+        Config(4, 5, 1.2),
+        Config(5, 6, 1.0),
+        Config(6, 6, 1.0, 0.1),
+        Config(7, 7, 0.6, 0.15),
+    )
     growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
@@ -101,6 +116,43 @@ class FogMaze(MultiTurnTask):
         here = state["at"]
         nxt = min(data["links"][here], key=lambda cell: (distance[cell], cell))
         return next(direction for direction in ORDER if _neighbour(data, here, direction) == nxt)
+
+
+    def honest_move(self, view: View) -> str:
+        """Walk the shortest route to the exit through the walls seen so far, cells not yet visited assumed open."""
+        data = view.public
+        rows, cols = data["rows"], data["cols"]
+        known: dict[int, set[str]] = {}
+        here = data["start"]
+        for text in [view.prompt, *view.observations]:
+            found = _POSITION.findall(text)
+            if found:
+                row, col = found[-1]
+                here = (int(row) - 1) * cols + int(col) - 1
+            ways = _WAYS.search(text)
+            if ways:
+                known[here] = set(ways.group(1).split(", "))
+        # Breadth-first search back from the exit: a visited cell's open ways only, unvisited cells every way.
+        distance = {data["goal"]: 0}
+        queue = deque([data["goal"]])
+        while queue:
+            cell = queue.popleft()
+            for direction in ORDER:
+                other = _neighbour(data, cell, direction)
+                if other is None or other in distance:
+                    continue
+                back = {"north": "south", "south": "north", "east": "west", "west": "east"}[direction]
+                if (cell in known and direction not in known[cell]) or (other in known and back not in known[other]):
+                    continue
+                distance[other] = distance[cell] + 1
+                queue.append(other)
+        options = [d for d in ORDER if _neighbour(data, here, d) is not None
+                   and (here not in known or d in known[here])]
+        return min(options, key=lambda d: distance.get(_neighbour(data, here, d), rows * cols + 1))
+
+
+_POSITION = re.compile(r"(?:You are at|You reach the exit at) row (\d+), column (\d+)")
+_WAYS = re.compile(r"Open ways from here: ([a-z, ]+)\.")
 
 
 def _name(data: dict[str, Any], cell: int) -> str:

@@ -11,7 +11,8 @@ prompt describes: random cards; the card nearest the prize; the card nearest the
 random offset of up to two. So its whole sequence of bids is fixed by the problem, and the
 generator keeps only problems where the best reply to that sequence (an exact search over
 which card goes to which round, maximising the final margin) wins; the oracle plays that best
-reply. Each turn the model writes
+reply; the honest player (:meth:`Gops.honest_move`), which does not know the prize order or the
+opponent's draws, wins about half the games or more at every level. Each turn the model writes
 one card number (``5``, ``bid 5``); a card it does not hold, or an unreadable bid, costs the
 round (it bids nothing and loses the prize unless the opponent bids nothing too, which never
 happens).
@@ -28,7 +29,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register, retry
 from palaestra.envs.games.common import MAX_MOVE_CHARS, tape_rng
 from palaestra.verifiers.numeric import read_integer
 
@@ -36,6 +37,11 @@ STYLES = {"random": "bids a random card from its hand",
           "nearest": "bids the card in its hand nearest to the prize (the lower one on a tie)",
           "noisy": "bids the card in its hand nearest to the prize plus a random offset from -2 to 2"}
 RANK = {"random": 0, "nearest": 1, "noisy": 2}
+_CARDS = re.compile(r"We both hold the cards 1 to (\d+)")
+_PRIZE = re.compile(r"the prize is (\d+)")
+_HAND = re.compile(r"Your cards: ([\d, ]+)\.")
+_THEIR_BID = re.compile(r"The opponent bid (\d+)")
+_PRIZE_DONE = re.compile(r"for prize (\d+)")
 _LEAD = re.compile(r"^\s*(?:i\s+)?(?:bid|play)\s+(?:card\s+)?", re.IGNORECASE)
 
 
@@ -45,6 +51,8 @@ class Gops(MultiTurnTask):
     family = "games"
     description = "Goofspiel: bid cards for prizes in sealed simultaneous bids against a scripted bidder."
     tags = ("games", "multi-turn", "two-player", "simultaneous-moves")
+    hidden_information = True  # the prize order and the opponent's draws
+    honest_win_share = 0.4  # the honest player (reads the style, plays rank-matched cards) wins 54-87% per level
 
     @dataclass(frozen=True)
     class Config:
@@ -79,6 +87,27 @@ class Gops(MultiTurnTask):
         return problem.data["cards"]
 
     constant_difficulty = "a shuffled prize order against an opponent of the level's style: the same decisions every deal"
+
+    def honest_move(self, view: View) -> str:
+        """Predict the opponent's bid from its stated style and the cards it has left; take the prize with the
+        cheapest card beating the prediction when that card is no dearer than the card matching the prize's rank
+        among the prizes left (one more against the noisy style), else throw the lowest card."""
+        n = int(_CARDS.search(view.prompt).group(1))  # type: ignore[union-attr]
+        texts = [view.prompt, *view.observations]
+        prize = int(_PRIZE.findall(texts[-1])[-1])
+        hand = [int(c) for c in _HAND.findall(texts[-1])[-1].replace(",", " ").split()]
+        theirs = [c for c in range(1, n + 1) if c not in {int(b) for b in _THEIR_BID.findall(" ".join(texts))}]
+        won_prizes = {int(p) for p in _PRIZE_DONE.findall(" ".join(texts))}
+        left = [p for p in range(1, n + 1) if p not in won_prizes]
+        style = next(name for name, text in STYLES.items() if text in view.prompt)
+        nearest = min(theirs, key=lambda c: (abs(c - prize), c))
+        predicted = nearest if style == "nearest" else max(theirs) if style == "random" else nearest
+        beating = [c for c in hand if c > predicted]
+        rank = sorted(left).index(prize)  # the prize's rank among those left, matched by the card of that rank
+        matching = sorted(hand)[rank]
+        if beating and min(beating) <= matching + (1 if style == "noisy" else 0):
+            return str(min(beating))
+        return str(min(hand))
 
     def difficulty(self, problem: Problem) -> float:
         return problem.data["cards"] + RANK[problem.data["style"]]

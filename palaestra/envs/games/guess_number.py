@@ -10,15 +10,18 @@ that shrinks with the level, so the hardest level demands exact bisection.
 Reward 1 on the turn the number is found, 0 otherwise.
 
 Version 2: the prompt shows an example guess; guesses read with the shared reader.
+Version 3: the example guess is fixed (it no longer depends on the secret); an honest player
+(:meth:`GuessNumber.honest_move`, bisection on the answers) wins within the budget.
 """
 
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 from typing import Any
 
-from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register
 from palaestra.core.task import Growth
 from palaestra.verifiers.numeric import read_integer
 
@@ -32,7 +35,9 @@ class GuessNumber(MultiTurnTask):
     family = "games"
     description = "Find a secret integer in a range from higher/lower feedback."
     tags = ("games", "multi-turn", "search")
-    version = 2
+    version = 3
+    hidden_information = True
+    public_keys = ("low", "high")  # the prompt states the range
 
     @dataclass(frozen=True)
     class Config:
@@ -54,7 +59,7 @@ class GuessNumber(MultiTurnTask):
         secret = rng.randint(low, high)
         # Binary search over n integers needs at most n.bit_length() guesses.
         turns = config.size.bit_length() + config.slack
-        example = 42 if secret != 42 else 43
+        example = 42  # a fixed format example, whatever the secret
         prompt = (
             f"I am thinking of a secret integer between {low} and {high} (inclusive). "
             f"You have {turns} guesses to find it. Make one guess per turn, written as an integer in digits "
@@ -96,6 +101,18 @@ class GuessNumber(MultiTurnTask):
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         return str((state["low"] + state["high"]) // 2)
+
+    def honest_move(self, view: View) -> str:
+        low, high = view.public["low"], view.public["high"]
+        for observation in view.observations:
+            match = _ANSWER.match(observation)
+            if match:
+                guess = int(match.group(2))
+                low, high = (max(low, guess + 1), high) if match.group(1) == "higher" else (low, min(high, guess - 1))
+        return str((low + high) // 2)
+
+
+_ANSWER = re.compile(r"The secret number is (higher|lower) than (-?\d+)\.")
 
 
 def _read_integer(move: str) -> int | None:

@@ -8,22 +8,33 @@ costs a life. A letter already guessed, or anything unreadable (two letters, dig
 of the wrong shape) costs a turn but no life. Reward 1 when the whole phrase is revealed or
 solved, 0 when the lives run out.
 
-The oracle guesses the phrase's letters, so it never loses a life. Levels add words and take
-lives away. The difficulty measure is the number of distinct letters to find per life.
+The secret is named in the prompt as words of the public list, so a player can reason about
+which words fit. The oracle guesses the phrase's letters, so it never loses a life; the honest
+player (:meth:`Hangman.honest_move`) reads only the masks: it guesses the letter most of the
+fitting words hold and solves once each word has one candidate, and wins about 80-90% of games
+at every level (version 2 gives more lives at levels 1-4 so that it does). Levels add words and
+trade lives against letters. The difficulty measure is the number of distinct letters to find
+per life.
 """
 
 from __future__ import annotations
 
 import functools
 import random
+import re
 import string
+from collections import Counter
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
+import numpy as np
+
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register
 from palaestra.core.task import Growth
 from palaestra.envs.games.common import MAX_MOVE_CHARS, invalid
+from palaestra.envs.games.words import letter_arrays, public_list
+from palaestra.envs.games.words import words as listed_words
 from palaestra.verifiers.normalize import read_answer, squeeze_spaces, unify
 
 BLANK = "_"
@@ -37,6 +48,10 @@ class Hangman(MultiTurnTask):
     family = "games"
     description = "Guess the letters of a hidden phrase of common words before the lives run out."
     tags = ("games", "multi-turn", "words", "deduction")
+    one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
+    version = 2
+    hidden_information = True
+    honest_win_share = 0.7  # a letter can miss whatever the player knows: the honest player wins about 80-90%
 
     @dataclass(frozen=True)
     class Config:
@@ -45,17 +60,17 @@ class Hangman(MultiTurnTask):
 
     presets = (
         Config(words=1, lives=8),
-        Config(words=1, lives=5),
+        Config(words=1, lives=6),
+        Config(words=2, lives=7),
         Config(words=2, lives=6),
-        Config(words=2, lives=4),
-        Config(words=3, lives=4),
+        Config(words=3, lives=6),
     )
     growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         phrase = " ".join(rng.choice(words()) for _ in range(config.words))
-        what = "a common five-letter English word" if config.words == 1 else (
-            f"a phrase of {config.words} common five-letter English words (not necessarily a meaningful phrase)")
+        what = f"a word of {public_list()}" if config.words == 1 else (
+            f"a phrase of {config.words} words of {public_list()} (not necessarily a meaningful phrase)")
         prompt = (
             f"Let's play hangman. I have chosen {what}. You have {config.lives} lives.\n"
             f"Secret: {_mask(phrase, '')}\n\n"
@@ -118,6 +133,38 @@ class Hangman(MultiTurnTask):
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         missing = sorted(set(problem.data["phrase"]) - set(state["guessed"]) - {" "})
         return missing[0] if missing else problem.data["phrase"]
+
+
+    def honest_move(self, view: View) -> str:
+        """Solve once each word has one candidate in the public list; else the letter most candidates hold."""
+        masks = _SECRET.findall("\n".join([view.prompt, *view.observations]))[-1].split("   ")
+        guessed = {move.strip().lower() for move, _ in view.history if len(move.strip()) == 1}
+        missed = {letter for letter in guessed if letter.upper() not in "".join(masks)}
+        options = [_fitting(mask.replace(" ", ""), missed) for mask in masks]
+        if all(len(found) == 1 for found in options) and not _SOLVED.search(" ".join(o for _, o in view.history)):
+            return "solve " + " ".join(found[0] for found in options)
+        counts: Counter[str] = Counter()
+        for found in options:
+            for word in found:
+                counts.update(set(word) - guessed)
+        return max(sorted(counts), key=lambda letter: counts[letter]) if counts else "solve " + " ".join(
+            found[0] if found else "crane" for found in options)
+
+
+_SECRET = re.compile(r"Secret: ([A-Z_][A-Z_ ]*[A-Z_])")
+_SOLVED = re.compile(r"No, the secret is not")
+
+
+def _fitting(mask: str, missed: set[str]) -> list[str]:
+    """The list's words that fit a mask such as ``_R__E`` (revealed letters only where shown, no missed letter)."""
+    letters, _ = letter_arrays()
+    shown = {ch.lower() for ch in mask if ch != BLANK}
+    banned = np.array([ord(ch) - 97 for ch in shown | missed], dtype=letters.dtype)
+    fits = np.ones(len(letters), dtype=bool)
+    for i, m in enumerate(mask):
+        column = letters[:, i]
+        fits &= (column == ord(m.lower()) - 97) if m != BLANK else ~np.isin(column, banned)
+    return [listed_words()[i] for i in np.flatnonzero(fits)]
 
 
 def read_guess(move: str, word_count: int) -> str | None:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register
 from palaestra.core.task import Growth
 from palaestra.envs.games.common import MAX_MOVE_CHARS
 from palaestra.verifiers.expressions import Expr, parse_expression
@@ -40,6 +40,7 @@ class HiddenFunction(MultiTurnTask):
     family = "games"
     description = "Identify a hidden integer polynomial by querying its values with a limited budget."
     tags = ("games", "multi-turn", "math", "active-learning")
+    hidden_information = True
 
     @dataclass(frozen=True)
     class Config:
@@ -98,8 +99,33 @@ class HiddenFunction(MultiTurnTask):
         return Outcome(state, Verdict.wrong("wrong polynomial"), f"Wrong: my polynomial was "
                                                                  f"f(x) = {_polynomial_text(coefficients)}.", True)
 
+    def honest_move(self, view: View) -> str:
+        """Query f at 0, 1, -1, 2, -2, ... until degree + 1 values are known, then interpolate exactly."""
+        degree = int(_DEGREE.search(view.prompt).group(1))  # type: ignore[union-attr]
+        values = {int(x): int(y) for x, y in _VALUE.findall("\n".join(view.observations))}
+        if len(values) <= degree:
+            return f"f({next(x for x in (0, 1, -1, 2, -2, 3, -3, 4, -4, 5, -5, 6, -6) if x not in values)})"
+        points = sorted(values.items())[: degree + 1]
+        coefficients = [Fraction(0)] * (degree + 1)
+        for i, (xi, yi) in enumerate(points):  # Lagrange: yi times the basis polynomial of xi
+            basis, scale = [Fraction(1)], Fraction(1)
+            for j, (xj, _) in enumerate(points):
+                if j != i:
+                    basis = [Fraction(0)] + basis  # times x
+                    for k in range(len(basis) - 1):
+                        basis[k] -= xj * basis[k + 1]
+                    scale *= xi - xj
+            for k, c in enumerate(basis):
+                coefficients[k] += yi * c / scale
+        terms = [f"({c})*x^{k}" for k, c in enumerate(coefficients) if c]
+        return "f(x) = " + (" + ".join(terms) or "0")
+
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         return problem.answer or ""
+
+
+_DEGREE = re.compile(r"of degree (\d+)")
+_VALUE = re.compile(r"f\((-?\d+)\) = (-?\d+)")
 
 
 def _read_query(move: str) -> int | None:

@@ -8,14 +8,21 @@ The model moves first in odd hands and second in even ones. Cards and the oppone
 are drawn from a tape stored with the problem (:func:`palaestra.envs.games.common.tape_rng`).
 
 The opponent follows a fixed mixed strategy (per card: how often it bets first, bets after a
-check, calls a bet), drawn at generation and hidden; stronger cards bet and call more often.
-The reward does not depend on luck: a decision is *right* when no other decision has a higher
-expected value against that strategy, given the model's card and what it has seen this hand
-(exact, over the opponent's possible cards; later decisions assumed right). Each hand is
-worth ``1 / hands``, shared by the decisions in it and paid when the hand ends; an unreadable
-move counts as a wrong decision and costs a turn. The oracle plays the best response and
-scores 1; the chips won are reported for flavour. Showdowns reveal the opponent's card, which
-is how its tendencies can be learnt.
+check, calls a bet), drawn at generation and hidden; stronger cards call more often, but any card
+may bet (bluff). From level 1 the strategy is drawn so that the simple rules "bet and call with
+the top half of the deck" and "always check or call" score at most 70%, 60%, 50%, 40% (levels 1-4).
+The reward does not depend on luck and is normalised to regret
+(:func:`palaestra.core.multiturn.regret_reward`): each decision has an exact expected value
+against that strategy, given the model's card and what it has seen this hand (over the
+opponent's possible cards; later decisions at their best). The episode pays, when the last hand
+ends, ``clip((achieved - random) / (best - random))`` where ``best`` sums each hand's value under
+the best response, ``achieved`` is ``best`` less what each decision gave up against the best
+decision then, and ``random`` sums each hand's exact value under uniformly random decisions: random
+play scores about 0, the best response (the oracle) exactly 1. An unreadable move counts as the
+worst decision and costs a turn. The chips won are reported for flavour. Showdowns reveal the
+opponent's card, which is how its tendencies can be learnt; the honest player
+(:meth:`KuhnPoker.honest_move`) does so, starting from the belief that stronger cards bet and call
+more.
 
 Levels grow the deck and the number of hands. The difficulty measure is the number of hands
 times the deck size.
@@ -23,11 +30,13 @@ times the deck size.
 
 from __future__ import annotations
 
+import functools
 import random
+import re
 from dataclasses import dataclass
 from typing import Any
 
-from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
+from palaestra.core import MultiTurnTask, Outcome, Policy, Problem, Verdict, View, register, regret_reward, retry
 from palaestra.core.task import Growth
 from palaestra.envs.games.common import MAX_MOVE_CHARS, tape_rng
 from palaestra.verifiers.normalize import read_answer
@@ -42,22 +51,42 @@ class KuhnPoker(MultiTurnTask):
     family = "games"
     description = "Play (generalised) Kuhn poker hands against a fixed exploitable strategy; EV-scored decisions."
     tags = ("games", "multi-turn", "two-player", "imperfect-information", "probability")
+    version = 2
+    hidden_information = True
+    score_based = True
+    public_keys = ("cards", "hands")
 
     @dataclass(frozen=True)
     class Config:
         cards: int
         hands: int
+        rule_share: float  # a problem is kept only if each simple rule scores at most this
 
-    presets = (Config(3, 4), Config(3, 8), Config(4, 8), Config(5, 10), Config(6, 12))
+    presets = (
+        Config(3, 30, 1.0),
+        Config(3, 36, 0.7),
+        Config(4, 36, 0.6),
+        Config(5, 40, 0.5),
+        Config(6, 40, 0.4),
+    )
     growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        def tendency() -> list[float]:  # per card, low to high: stronger cards act more aggressively
-            return sorted(round(rng.random(), 2) for _ in range(config.cards))
+        def tendency(ordered: bool) -> list[float]:  # per card, low to high
+            rates = [round(rng.random(), 2) for _ in range(config.cards)]
+            return sorted(rates) if ordered else rates
 
-        strategy = {"open": tendency(), "after_check": tendency(), "call": tendency()}
-        strategy["call"][-1] = 1.0  # nobody folds the best card
-        data = {"cards": config.cards, "hands": config.hands, "strategy": strategy, "tape": rng.getrandbits(48)}
+        def draw() -> dict[str, Any] | None:
+            # Calling follows card strength; betting need not (an opponent may bluff with weak cards).
+            strategy = {"open": tendency(False), "after_check": tendency(False), "call": tendency(True)}
+            strategy["call"][-1] = 1.0  # nobody folds the best card
+            data = {"cards": config.cards, "hands": config.hands, "strategy": strategy, "tape": rng.getrandbits(48)}
+            if config.rule_share < 1.0 and any(_rule_score(self, data, rule) > config.rule_share
+                                               for rule in self.heuristics().values()):
+                return None
+            return data
+
+        data = retry(draw, what="an opponent against whom the simple rules do poorly")
         prompt = (
             f"Let's play {config.hands} hands of poker with a deck of cards 1 to {config.cards} (higher is better). "
             "Each hand we both put in one chip and get one card. The first player checks or bets one chip. Facing a "
@@ -65,9 +94,10 @@ class KuhnPoker(MultiTurnTask):
             "checks (the higher card wins the pot) or bets, and the first player then calls or folds. You act first "
             "in odd-numbered hands and second in even-numbered ones. The opponent plays a fixed strategy that you "
             "do not know; a showdown shows you its card.\n\n"
-            "Your score rewards good decisions, not luck: a decision counts as right when no other decision has a "
-            "higher expected value against the opponent's strategy. Each hand is worth "
-            f"1/{config.hands} of the score, shared by your decisions in it; an unreadable move counts as wrong.\n\n"
+            "Your score rewards good decisions, not luck: each decision is valued by its expected chips against the "
+            "opponent's strategy, and the score compares your decisions with deciding at random: random decisions "
+            "score 0 (or less, counted as 0), always taking the decision of highest expected value scores 1. The "
+            "score is paid when the last hand ends; an unreadable move counts as the worst decision.\n\n"
             f"{self._situation(data, 0, [])}\n\n"
             "Each turn, write one action (check, bet, call or fold, as allowed), for example: check"
         )
@@ -82,7 +112,8 @@ class KuhnPoker(MultiTurnTask):
         return float(problem.data["hands"] * problem.data["cards"])
 
     def initial_state(self, problem: Problem) -> dict[str, Any]:
-        return {"hand": 0, "history": _opening(problem.data, 0), "made": 0, "right": 0, "chips": 0}
+        return {"hand": 0, "history": _opening(problem.data, 0), "made": 0, "right": 0, "chips": 0,
+                "values": _new_hand([0.0, 0.0, 0.0], problem.data, 0)}
 
     def _situation(self, data: dict[str, Any], hand: int, history: list[str]) -> str:
         mine, _ = _deal(data, hand)
@@ -98,12 +129,14 @@ class KuhnPoker(MultiTurnTask):
         allowed = _allowed(history)
         action = read_action(move)
         made = state["made"] + 1
+        values = {a: _value(data, hand, history, a) for a in allowed}
         if action is None or action not in allowed:
             why = "unreadable" if action is None else f"{action} is not allowed now"
-            return Outcome({**state, "made": made}, Verdict.unparsed(why),
+            totals = _add_loss(state["values"], values, min(values.values()))
+            return Outcome({**state, "made": made, "values": totals}, Verdict.unparsed(why),
                            f"Invalid move: {why}; write one of {', '.join(allowed)}.")
-        values = {a: _value(data, hand, history, a) for a in allowed}
         right = state["right"] + (values[action] >= max(values.values()) - EPSILON)
+        totals = _add_loss(state["values"], values, values[action])
         history = [*history, action]
         said = [f"You {action}."]
         reply = _opponent_reply(data, hand, history)
@@ -111,22 +144,133 @@ class KuhnPoker(MultiTurnTask):
             history.append(reply)
             said.append(f"The opponent {reply}s.")
         if _allowed(history):  # the model acts again this hand (after check, bet: call or fold)
-            state = {**state, "history": history, "made": made, "right": right}
+            state = {**state, "history": history, "made": made, "right": right, "values": totals}
             return Outcome(state, Verdict.wrong("hand goes on"), " ".join(said))
         chips, result = _settle(data, hand, history)
-        share = right / made / data["hands"]
         report = f"{' '.join(said)} {result} Your decisions this hand: {right} of {made} right."
-        verdict = Verdict(share, right == made, True, report)
         total = state["chips"] + chips
         if hand + 1 == data["hands"]:
-            return Outcome({**state, "history": history, "made": made, "right": right, "chips": total}, verdict,
-                           f"{report} That was the last hand; your chips: {total:+d}.", True)
-        state = {"hand": hand + 1, "history": _opening(data, hand + 1), "made": 0, "right": 0, "chips": total}
+            reward = regret_reward(*totals)
+            verdict = Verdict(reward, reward >= 1.0 - EPSILON, True, report)
+            state = {**state, "history": history, "made": made, "right": right, "chips": total, "values": totals}
+            return Outcome(state, verdict,
+                           f"{report} That was the last hand; your chips: {total:+d}; your score is {reward:.2f}.", True)
+        verdict = Verdict(0.0, right == made, True, report)
+        state = {"hand": hand + 1, "history": _opening(data, hand + 1), "made": 0, "right": 0, "chips": total,
+                 "values": _new_hand(totals, data, hand + 1)}
         return Outcome(state, verdict, f"{report}\n\n{self._situation(data, hand + 1, state['history'])}")
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         allowed = _allowed(state["history"])
         return max(allowed, key=lambda a: _value(problem.data, state["hand"], state["history"], a))
+
+
+    def legal_moves(self, problem: Problem, state: dict[str, Any]) -> list[str]:
+        return _allowed(state["history"])
+
+    def honest_move(self, view: View) -> str:
+        """The best response to the strategy estimated from the hands so far (see :func:`_estimate`)."""
+        n = view.public["cards"]
+        hands = _read_hands([view.prompt, *view.observations])
+        current = hands[-1]
+        strategy = _estimate(n, hands[:-1])
+        data = {"cards": n, "strategy": strategy}
+        allowed = _allowed(current["history"])
+        return max(allowed, key=lambda a: _value(data, current["hand"], current["history"], a, mine=current["mine"]))
+
+    def heuristics(self) -> dict[str, Policy]:
+        def by_strength(problem: Problem, state: dict[str, Any], history: Any, rng: random.Random) -> str:
+            mine, _ = _deal(problem.data, state["hand"])
+            strong = mine > problem.data["cards"] / 2
+            allowed = _allowed(state["history"])
+            return ("bet" if strong else "check") if "bet" in allowed else ("call" if strong else "fold")
+
+        return {"bet and call with the top half of the deck": by_strength,
+                "always check or call": lambda problem, state, history, rng:
+                    "check" if "check" in _allowed(state["history"]) else "call"}
+
+
+_EVENT = re.compile(r"Hand (\d+) of \d+\. You act (first|second)\. Your card: (\d+)\.(?: The opponent (bet|check)s\.)?"
+                    r"|You (check|bet|call|fold)\.|The opponent (check|bet|call|fold)s\.|Showdown: the opponent has (\d+)")
+
+
+def _read_hands(texts: list[str]) -> list[dict[str, Any]]:
+    """The hands so far, read from the prompt and observations: hand index, own card, actions, opponent's card."""
+    hands: list[dict[str, Any]] = []
+    for text in texts:
+        for m in _EVENT.finditer(text):
+            if m.group(1):
+                hands.append({"hand": int(m.group(1)) - 1, "mine": int(m.group(3)),
+                              "history": [m.group(4)] if m.group(4) else [], "theirs": None})
+            elif hands and (m.group(5) or m.group(6)):
+                hands[-1]["history"].append(m.group(5) or m.group(6))
+            elif hands and m.group(7):
+                hands[-1]["theirs"] = int(m.group(7))
+    return hands
+
+
+def _estimate(n: int, hands: list[dict[str, Any]]) -> dict[str, list[float]]:
+    """The opponent's tendencies estimated from finished hands, per card, starting from a weak prior.
+
+    Prior: betting half the time, calling more with stronger cards (two pseudo-observations each).
+    A decision whose card stayed hidden (a fold, no showdown) counts for each possible card in
+    proportion to how likely that card was to make it under the current estimate.
+    """
+    counts = {kind: [[2 * (c / n if kind == "call" else 0.5), 2.0] for c in range(1, n + 1)]
+              for kind in ("open", "after_check", "call")}
+
+    def rate(kind: str, card: int) -> float:
+        yes, total = counts[kind][card - 1]
+        return yes / total
+
+    for record in hands:
+        history, first = record["history"], record["hand"] % 2 == 0
+        decisions = []  # (kind, did it: bet or call)
+        if not first and history:
+            decisions.append(("open", history[0] == "bet"))
+            if history[:2] == ["check", "bet"] and len(history) > 2:
+                decisions.append(("call", history[2] == "call"))
+        elif first and len(history) > 1:
+            decisions.append(("after_check" if history[0] == "check" else "call", history[1] in ("bet", "call")))
+        possible = [c for c in range(1, n + 1) if c != record["mine"]]
+        for kind, did in decisions:
+            if record["theirs"] is not None:
+                weights = {record["theirs"]: 1.0}
+            else:
+                likely = {c: rate(kind, c) if did else 1 - rate(kind, c) for c in possible}
+                total = sum(likely.values()) or 1.0
+                weights = {c: w / total for c, w in likely.items()}
+            for card, w in weights.items():
+                counts[kind][card - 1][0] += w * did
+                counts[kind][card - 1][1] += w
+    return {kind: [rate(kind, c) for c in range(1, n + 1)] for kind in counts}
+
+
+def _rule_score(task: KuhnPoker, data: dict[str, Any], rule: Policy) -> float:
+    """The score of the deterministic ``rule`` on the problem ``data`` describes (its episode played out)."""
+    problem = Problem(env_id=task.id, data=data)
+    state = task.initial_state(problem)
+    for _ in range(task.max_turns(problem)):
+        outcome = task.play(problem, state, rule(problem, state, (), None))  # type: ignore[arg-type]
+        state = outcome.state
+        if outcome.done:
+            return outcome.verdict.reward
+    return 0.0
+
+
+def _new_hand(totals: list[float], data: dict[str, Any], hand: int) -> list[float]:
+    """The running (achieved, random, best) expected chips after hand ``hand`` is dealt: its best-response
+    value joins the best and achieved sums, its value under uniformly random decisions the random sum."""
+    history = _opening(data, hand)
+    allowed = _allowed(history)
+    best = max(_value(data, hand, history, a) for a in allowed)
+    random_value = sum(_value(data, hand, history, a, later="random") for a in allowed) / len(allowed)
+    return [totals[0] + best, totals[1] + random_value, totals[2] + best]
+
+
+def _add_loss(totals: list[float], values: dict[str, float], chosen: float) -> list[float]:
+    """The running sums after one decision: the achieved sum loses what the decision gave up against the best."""
+    return [totals[0] - (max(values.values()) - chosen), totals[1], totals[2]]
 
 
 def read_action(move: str) -> str | None:
@@ -138,8 +282,20 @@ def read_action(move: str) -> str | None:
 
 def _deal(data: dict[str, Any], hand: int) -> tuple[int, int]:
     """(the model's card, the opponent's card)."""
-    mine, theirs = tape_rng(KuhnPoker.id, data["tape"], "deal", hand).sample(range(1, data["cards"] + 1), 2)
+    return _dealt(data["tape"], data["cards"], hand)
+
+
+@functools.lru_cache(maxsize=65_536)
+def _dealt(tape: int, cards: int, hand: int) -> tuple[int, int]:
+    # Cached: the generator plays the simple rules through every hand of each candidate problem.
+    mine, theirs = tape_rng(KuhnPoker.id, tape, "deal", hand).sample(range(1, cards + 1), 2)
     return mine, theirs
+
+
+@functools.lru_cache(maxsize=65_536)
+def _act_draw(tape: int, hand: int, index: int) -> float:
+    """The uniform draw deciding the opponent's action number ``index`` of hand ``hand``."""
+    return tape_rng(KuhnPoker.id, tape, "act", hand, index).random()
 
 
 def _opening(data: dict[str, Any], hand: int) -> list[str]:
@@ -147,14 +303,14 @@ def _opening(data: dict[str, Any], hand: int) -> list[str]:
     if hand % 2 == 0:
         return []
     _, theirs = _deal(data, hand)
-    bets = tape_rng(KuhnPoker.id, data["tape"], "act", hand, 0).random() < data["strategy"]["open"][theirs - 1]
+    bets = _act_draw(data["tape"], hand, 0) < data["strategy"]["open"][theirs - 1]
     return ["bet" if bets else "check"]
 
 
 def _opponent_reply(data: dict[str, Any], hand: int, history: list[str]) -> str | None:
     """The opponent's action after ``history`` if it is the opponent's turn, else None."""
     _, theirs = _deal(data, hand)
-    draw = tape_rng(KuhnPoker.id, data["tape"], "act", hand, len(history)).random()
+    draw = _act_draw(data["tape"], hand, len(history))
     strategy = data["strategy"]
     first = hand % 2 == 0  # the model is first
     if first and history == ["check"]:
@@ -186,10 +342,13 @@ def _settle(data: dict[str, Any], hand: int, history: list[str]) -> tuple[int, s
     return won, f"Showdown: the opponent has {theirs}; you {'win' if won > 0 else 'lose'} {stake} chip{'s' * (stake > 1)}."
 
 
-def _value(data: dict[str, Any], hand: int, history: list[str], action: str) -> float:
-    """Expected chips of ``action`` now against the opponent's strategy, over its possible cards given what was
-    seen, with the model's later decision (if any) taken at its best."""
-    mine, _ = _deal(data, hand)
+def _value(data: dict[str, Any], hand: int, history: list[str], action: str, later: str = "best",
+           mine: int | None = None) -> float:
+    """Expected chips of ``action`` now against ``data["strategy"]``, over the opponent's possible cards given
+    what was seen, with the model's later decision (if any) at its best (``later="random"``: chosen at random).
+    ``mine``: the model's card (default: the one dealt)."""
+    if mine is None:
+        mine, _ = _deal(data, hand)
     n, strategy = data["cards"], data["strategy"]
     first = hand % 2 == 0
     others = [card for card in range(1, n + 1) if card != mine]
@@ -221,4 +380,4 @@ def _value(data: dict[str, Any], hand: int, history: list[str], action: str) -> 
     call = sum(weight[o] * bets[o] * showdown(o, 2) for o in others)
     fold = -sum(weight[o] * bets[o] for o in others)
     checked = sum(weight[o] * (1 - bets[o]) * showdown(o, 1) for o in others)
-    return (checked + max(call, fold)) / total
+    return (checked + (max(call, fold) if later == "best" else (call + fold) / 2)) / total

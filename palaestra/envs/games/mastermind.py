@@ -14,12 +14,13 @@ the turn the code is found, 0 otherwise; the episode is truncated after
 from __future__ import annotations
 
 import random
+import re
 import string
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, derive_seed, register, retry
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, derive_seed, register, retry
 from palaestra.core.task import Growth
 from palaestra.verifiers.moves import read_tokens
 
@@ -32,6 +33,9 @@ class Mastermind(MultiTurnTask):
     family = "games"
     description = "Crack a hidden Mastermind code from black and white peg counts."
     tags = ("games", "multi-turn", "deduction")
+    one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
+    hidden_information = True
+    public_keys = ("alphabet", "opening")  # both stated in the prompt
 
     @dataclass(frozen=True)
     class Config:
@@ -103,6 +107,17 @@ class Mastermind(MultiTurnTask):
         rng = random.Random(derive_seed(self.id, problem.level, problem.seed, *(g for g, _, _ in history)))
         code = consistent_code(history, problem.data["alphabet"], len(problem.data["secret"]), rng)
         return code or problem.data["opening"]  # unreachable: the secret is always consistent
+
+
+    def honest_move(self, view: View) -> str:
+        """A random code consistent with the answers read from the prompt and the observations."""
+        history = [[g, int(b), int(w)] for g, b, w in _ANSWER.findall("\n".join([view.prompt, *view.observations]))]
+        rng = random.Random(derive_seed(self.id, "honest", *(g for g, _, _ in history)))
+        alphabet, length = view.public["alphabet"], len(view.public["opening"])
+        return consistent_code(history, alphabet, length, rng) or view.public["opening"]
+
+
+_ANSWER = re.compile(r"^([A-Z]+): (\d+) black, (\d+) white", re.MULTILINE)
 
 
 def pegs(guess: str, secret: str) -> tuple[int, int]:

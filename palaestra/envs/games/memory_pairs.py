@@ -8,7 +8,9 @@ flipping a card already matched, the same card twice, a number off the table or 
 move costs a turn.
 
 The budget leaves a player with a perfect memory some spare turns for unlucky flips, fewer at
-higher levels; the oracle knows the layout and flips the pairs one by one. Levels add pairs and
+higher levels; the oracle knows the layout and flips the pairs one by one. The honest player
+(:meth:`MemoryPairs.honest_move`: match a pair it has seen, else flip two unseen cards) wins
+within the budget at every level (version 2 gave levels 3 and 4 one more turn each for it). Levels add pairs and
 cut the spare turns. The difficulty measure is the number of pairs per spare turn.
 
 ``make("games/memory_pairs", progress_rewards=True)`` pays ``1 / pairs`` per pair found instead
@@ -22,7 +24,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register
 from palaestra.core.task import Growth
 from palaestra.envs.games.common import MAX_MOVE_CHARS, invalid
 from palaestra.verifiers.normalize import read_answer, strip_wrappers
@@ -39,6 +41,9 @@ class MemoryPairs(MultiTurnTask):
     description = "Concentration: flip two cards a turn and find every matching pair from memory."
     tags = ("games", "multi-turn", "memory")
     option_variants = ({"progress_rewards": True},)
+    one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
+    hidden_information = True
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -50,7 +55,13 @@ class MemoryPairs(MultiTurnTask):
         super().__init__(answer_format)
         self.progress_rewards = progress_rewards
 
-    presets = (Config(4, 12), Config(6, 14), Config(8, 17), Config(10, 20), Config(12, 23))
+    presets = (
+        Config(4, 12),
+        Config(6, 14),
+        Config(8, 17),
+        Config(10, 21),
+        Config(12, 24),
+    )
     growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
@@ -96,11 +107,38 @@ class MemoryPairs(MultiTurnTask):
         shown = ", ".join(str(i + 1) for i in found)
         return Outcome({"found": found}, Verdict(share, False, True, "match"), f"{said} A match! Face up now: {shown}.")
 
+    def honest_move(self, view: View) -> str:
+        """Match a pair seen on two cards; else flip two cards never seen (a known one, if only one is left)."""
+        cards = int(_CARDS.search(view.prompt).group(1))  # type: ignore[union-attr]
+        seen: dict[int, str] = {}
+        found: set[int] = set()
+        for _, observation in view.history:
+            flipped = [(int(n) - 1, picture) for n, picture in _FLIP.findall(observation)]
+            seen.update(flipped)
+            if "A match!" in observation:
+                found.update(card for card, _ in flipped)
+        by_picture: dict[str, list[int]] = {}
+        for card, picture in sorted(seen.items()):
+            if card not in found:
+                by_picture.setdefault(picture, []).append(card)
+        pair = next((cards_ for cards_ in by_picture.values() if len(cards_) == 2), None)
+        if pair:
+            return f"{pair[0] + 1} {pair[1] + 1}"
+        unseen = [c for c in range(cards) if c not in seen and c not in found]
+        if len(unseen) >= 2:
+            return f"{unseen[0] + 1} {unseen[1] + 1}"
+        known = [c for c in range(cards) if c in seen and c not in found]
+        return f"{unseen[0] + 1} {known[0] + 1}"
+
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         layout = problem.data["layout"]
         first = next(i for i in range(len(layout)) if i not in state["found"])
         second = next(j for j in range(first + 1, len(layout)) if layout[j] == layout[first])
         return f"{first + 1} {second + 1}"
+
+
+_CARDS = re.compile(r"(\d+) cards lie face down")
+_FLIP = re.compile(r"Card (\d+): ([^.]+)\.")
 
 
 def _read_pair(move: str, cards: int) -> tuple[int, int] | None:

@@ -24,10 +24,11 @@ from __future__ import annotations
 
 import functools
 import random
+import re
 from dataclasses import dataclass
 from typing import Any
 
-from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.games.common import cell_name, invalid, read_cell, render_board
 
@@ -40,6 +41,9 @@ class Minesweeper(MultiTurnTask):
     family = "games"
     description = "Open every safe cell of a no-guess minesweeper board from the neighbour counts."
     tags = ("games", "multi-turn", "deduction", "grid")
+    one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
+    hidden_information = True
+    public_keys = ("rows", "cols")  # the board drawn in the prompt shows its size
 
     @dataclass(frozen=True)
     class Config:
@@ -123,6 +127,34 @@ class Minesweeper(MultiTurnTask):
         if mask[index] == FLAG:
             return f"flag {cell_name(index // cols, index % cols)}"
         return f"reveal {cell_name(index // cols, index % cols)}"
+
+
+    def honest_move(self, view: View) -> str:
+        """Reveal a cell that the numbers on the latest board prove safe (deduced as the generator does)."""
+        rows, cols = view.public["rows"], view.public["cols"]
+        board = _read_board([view.prompt, *view.observations], rows)
+        mask = "".join(OPEN if ch not in "#F" else HIDDEN for ch in board)
+        counts = [int(ch) if ch.isdigit() else 0 for ch in board]
+        known_mines: set[int] = set()
+        for _ in range(rows * cols):
+            safe, found = _deduce(mask, counts, known_mines, rows, cols)
+            if safe:
+                index = min(safe)
+                return f"reveal {cell_name(index // cols, index % cols)}"
+            if not found:
+                break
+            known_mines |= found
+        index = min(i for i, m in enumerate(mask) if m != OPEN and i not in known_mines)  # no proof: a guess
+        return f"reveal {cell_name(index // cols, index % cols)}"
+
+
+def _read_board(texts: list[str], rows: int) -> str:
+    """The cells of the last board drawn in ``texts`` (row by row: ``#``, ``F``, ``.`` or a digit)."""
+    for text in reversed(texts):
+        lines = [line.split()[1:] for line in text.splitlines() if re.match(r"^\s*\d+ [#F.\d*]( |$)", line)]
+        if len(lines) >= rows:
+            return "".join("".join(line) for line in lines[-rows:])
+    raise ValueError("no board in the view")
 
 
 def _around(index: int, rows: int, cols: int) -> tuple[int, ...]:

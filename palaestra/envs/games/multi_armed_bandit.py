@@ -7,12 +7,13 @@ decimal). Every payout is drawn from ``event_rng`` keyed by the turn and the mac
 of the same pulls sees the same payouts.
 
 Each turn the model names one machine (``C``, ``machine C``, ``pull C``; a trailing remark is
-fine, ``C or D`` is not). The reward is per pull and based on expected payouts, not on luck:
-pulling machine ``a`` earns ``(mean_a - mean_worst) / (horizon * (mean_best - mean_worst))``,
-so always pulling the best machine earns exactly 1 and a pull of the worst machine (or a
-malformed move, which costs a pull) earns 0; the total is one minus the normalised
-pseudo-regret. A turn's verdict is correct when it pulled the best machine; the oracle (which
-knows the means) always does.
+fine, ``C or D`` is not). The reward is based on expected payouts, not on luck, and normalised
+to regret (:func:`palaestra.core.multiturn.regret_reward`): the episode pays, on its last pull,
+``clip((sum of the pulled machines' means - horizon * mean of all means) / (horizon * (best mean
+- mean of all means)))``, so picking machines at random scores about 0 and always pulling the
+best machine exactly 1; a malformed move counts as a pull of the worst machine. A turn's verdict
+is correct when it pulled the best machine; the oracle (which knows the means) always does. The
+honest player (:meth:`MultiArmedBandit.honest_move`) plays UCB1 on the payouts it has seen.
 
 Levels add machines, shrink the gap between the best and the second-best machine, and switch
 to Gaussian payouts. The difficulty measure is the classical hardness of best-arm
@@ -23,13 +24,15 @@ from __future__ import annotations
 
 import math
 import random
+import re
 import string
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, event_rng, register
+from palaestra.core import MultiTurnTask, Outcome, Policy, Problem, Verdict, View, event_rng, register, regret_reward
 from palaestra.core.task import Growth
-from palaestra.envs.games.common import invalid, read_label
+from palaestra.envs.games.common import explore_then_commit, invalid, read_label, ucb_choice
 
 NOUNS = ("machine", "arm", "slot machine", "bandit", "lever")
 VERBS = ("pull", "play", "choose", "try")
@@ -41,6 +44,10 @@ class MultiArmedBandit(MultiTurnTask):
     family = "games"
     description = "Pull slot machines with hidden payout rates; scored by regret against always pulling the best."
     tags = ("games", "multi-turn", "decision-making", "exploration")
+    version = 2
+    hidden_information = True
+    score_based = True
+    public_keys = ("labels", "horizon", "gaussian", "noise")  # the prompt states the payout kind and noise
 
     @dataclass(frozen=True)
     class Config:
@@ -51,11 +58,11 @@ class MultiArmedBandit(MultiTurnTask):
         noise: float = 1.0  # standard deviation of a Gaussian payout
 
     presets = (
-        Config(arms=2, horizon=10, gaussian=False, gap=(0.8, 1.4)),
-        Config(arms=3, horizon=15, gaussian=False, gap=(0.5, 0.9)),
-        Config(arms=4, horizon=20, gaussian=True, gap=(0.5, 0.9), noise=1.0),
-        Config(arms=5, horizon=25, gaussian=False, gap=(0.3, 0.6)),
-        Config(arms=6, horizon=30, gaussian=True, gap=(0.25, 0.5), noise=2.0),
+        Config(arms=2, horizon=16, gaussian=False, gap=(0.8, 1.4)),
+        Config(arms=3, horizon=24, gaussian=False, gap=(0.5, 0.9)),
+        Config(arms=4, horizon=30, gaussian=True, gap=(0.5, 0.9), noise=1.0),
+        Config(arms=5, horizon=40, gaussian=False, gap=(0.3, 0.6)),
+        Config(arms=6, horizon=60, gaussian=True, gap=(0.25, 0.5), noise=2.0),
     )
     growth = Growth()
 
@@ -72,9 +79,10 @@ class MultiArmedBandit(MultiTurnTask):
         prompt = (
             f"There are {config.arms} slot machines labelled {', '.join(labels)}. Each pull of a machine {payout}. "
             f"The machines differ and do not change over time. You have {config.horizon} pulls.\n\n"
-            "Your score is based on the expected payout of the machines you pull, not on luck: every pull of the "
-            "best machine earns the most, every pull of the worst machine earns nothing, so always pulling the best "
-            "machine would score 1. A malformed move counts as a pull of the worst machine.\n\n"
+            "Your score is based on the expected payout of the machines you pull, not on luck, and compares it with "
+            "picking machines at random: pulling machines at random scores 0 (or less, counted as 0), always "
+            "pulling the best machine scores 1, and the score is paid after your last pull. A malformed move counts "
+            "as a pull of the worst machine.\n\n"
             f"Each turn, name the one machine you pull by its letter, for example: {example}"
         )
         data = {"labels": labels, "means": means, "gaussian": config.gaussian, "noise": config.noise,
@@ -95,7 +103,11 @@ class MultiArmedBandit(MultiTurnTask):
         return len(means) + math.log2(1 + sum((noise / (best - m)) ** 2 for m in means if m != best))
 
     def initial_state(self, problem: Problem) -> dict[str, Any]:
-        return {"turn": 0}
+        return {"turn": 0, "achieved": 0.0}
+
+    def _reward(self, problem: Problem, achieved: float, done: bool) -> float:
+        means, horizon = problem.data["means"], problem.data["horizon"]
+        return regret_reward(achieved, horizon * sum(means) / len(means), horizon * max(means)) if done else 0.0
 
     def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
         data = problem.data
@@ -104,22 +116,49 @@ class MultiArmedBandit(MultiTurnTask):
         done = turn >= data["horizon"]
         label = read_label(move, labels, NOUNS, VERBS)
         if label is None:
-            bad = invalid({"turn": turn}, f"name one machine by its letter ({', '.join(labels)})")
-            return bad._replace(done=done)
+            achieved = state["achieved"] + min(means)
+            bad = invalid({"turn": turn, "achieved": achieved}, f"name one machine by its letter ({', '.join(labels)})")
+            reward = self._reward(problem, achieved, done)
+            return bad._replace(done=done, verdict=bad.verdict._replace(reward=reward) if reward else bad.verdict)
         arm = labels.index(label)
-        best, worst = max(means), min(means)
-        reward = (means[arm] - worst) / (data["horizon"] * (best - worst))
+        achieved = state["achieved"] + means[arm]
+        reward = self._reward(problem, achieved, done)
         rng = event_rng((problem.env_id, problem.level, problem.seed), "pull", turn, arm)
         if data["gaussian"]:
             paid = f"{round(rng.gauss(means[arm], data['noise']), 1):g}"
         else:
             paid = "1" if rng.random() < means[arm] else "0"
-        verdict = Verdict(reward, means[arm] == best, True, f"pulled {label}")
-        ending = " That was your last pull." if done else ""
-        return Outcome({"turn": turn}, verdict, f"Machine {label} paid {paid}.{ending}", done)
+        verdict = Verdict(reward, means[arm] == max(means), True, f"pulled {label}")
+        ending = f" That was your last pull; your score is {reward:.2f}." if done else ""
+        return Outcome({"turn": turn, "achieved": achieved}, verdict, f"Machine {label} paid {paid}.{ending}", done)
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         return problem.answer or ""
+
+    def legal_moves(self, problem: Problem, state: dict[str, Any]) -> list[str]:
+        return list(problem.data["labels"])
+
+    def honest_move(self, view: View) -> str:
+        # UCB1 with its bonus scaled to the payout noise (half of it: short horizons reward exploiting sooner).
+        return ucb_choice(view.public["labels"], _payouts(view.history), 0.5 * _noise(view.public))
+
+    def heuristics(self) -> dict[str, Policy]:
+        return {"always A": lambda problem, state, history, rng: problem.data["labels"][0],
+                "pull each once, then the best seen":
+                    lambda problem, state, history, rng: explore_then_commit(problem.data["labels"], _payouts(history))}
+
+
+_PAID = re.compile(r"Machine ([A-Z]) paid (-?\d+(?:\.\d+)?)\.")
+
+
+def _payouts(history: Sequence[tuple[str, str]]) -> dict[str, list[float]]:
+    """What each machine paid so far, read from the observations."""
+    paid: dict[str, list[float]] = {}
+    for _, observation in history:
+        match = _PAID.match(observation)
+        if match:
+            paid.setdefault(match.group(1), []).append(float(match.group(2)))
+    return paid
 
 
 def _noise(data: dict[str, Any]) -> float:
@@ -137,6 +176,6 @@ def _bernoulli_means(rng: random.Random, config: MultiArmedBandit.Config) -> lis
 def _gaussian_means(rng: random.Random, config: MultiArmedBandit.Config) -> list[float]:
     gap = round(rng.uniform(*config.gap) * config.noise, 1)
     best = round(rng.uniform(4.0, 9.0), 1)
-    spread = 2.0 * config.noise
+    spread = config.noise
     others = [round(rng.uniform(best - gap - spread, best - gap), 1) for _ in range(config.arms - 2)]
     return [best, round(best - gap, 1), *others]

@@ -1,24 +1,27 @@
-"""Sokoban: push every box onto a goal, one row of moves per turn, with the board shown after each.
+"""Sokoban: push every box onto a goal, one move per turn, with the board shown after each.
 
 The warehouse is drawn with ``#`` walls, ``-`` floor, ``.`` goals, ``$`` boxes, ``*`` a box on a
 goal, ``@`` the player and ``+`` the player on a goal. The player moves up, down, left or right
 (``U D L R``); walking into a box pushes it one cell if the cell beyond is floor or a goal
-(never into a wall or another box, and boxes cannot be pulled). Each turn the model writes a
-sequence of moves (``UURDL``, ``U U R``, ``up, up, right``; at most 100); they are made in
-order until one is blocked, which ends the sequence there. ``restart`` puts everything back
-where it started (and costs a turn). Reward 1 when every box is on a goal.
+(never into a wall or another box, and boxes cannot be pulled). Each turn the model writes ONE
+move (``U``, ``up``, ``move left``); a reply holding several moves (a whole plan) is refused with
+an observation saying so and costs the turn, so the game is played one move at a time against
+the board shown after each (as a plan written at once, it would be ``planning/sokoban``). A
+blocked move leaves everything where it was. ``restart`` puts everything back where it started
+(and costs a turn). Reward 1 when every box is on a goal.
 
 Levels come from reverse play: boxes start on the goals and a player pulls them around at
 random; reversing the pulls (walking the shortest way between them) gives a solution, stored
-with the problem, so every level is solvable and the oracle replays that solution, one push
-per turn. The turn budget is the solution's pushes plus a margin (two pushes per turn is
-plenty for a player who plans). Levels grow the room, the boxes and the pulls. The
-difficulty measure is the number of pushes in that solution.
+with the problem, so every level is solvable and the oracle replays that solution, one move
+per turn. The turn budget is the solution's moves plus half as many again and ten (room for
+detours and a restart). Levels grow the room, the boxes and the pulls. The difficulty measure
+is the number of pushes in that solution.
 """
 
 from __future__ import annotations
 
 import random
+import re
 from collections import deque
 from dataclasses import dataclass
 from typing import Any
@@ -41,6 +44,8 @@ class Sokoban(MultiTurnTask):
     family = "games"
     description = "Push every box onto a goal in a generated Sokoban warehouse, with the board shown after each turn."
     tags = ("games", "multi-turn", "planning", "grid")
+    version = 2
+    one_move_per_turn = True
 
     @dataclass(frozen=True)
     class Config:
@@ -76,25 +81,24 @@ class Sokoban(MultiTurnTask):
             "player": list(made["player"]),
             "solution": made["solution"],
         }
-        pushes = len(data["solution"])
         prompt = (
             "Let's play Sokoban. Push every box onto a goal. Legend: '#' wall, '-' floor, '.' goal, '$' box, "
             "'*' box on a goal, '@' you, '+' you on a goal.\n\n"
             f"{_picture(data, data['boxes'], data['player'])}\n\n"
             "You move up (U), down (D), left (L) or right (R). Walking into a box pushes it one cell, if the cell "
-            "beyond it is free floor or a goal; boxes cannot be pulled. Each turn, write a sequence of moves, for "
-            "example: UURDL (at most 100 moves). They are made in order until one is blocked, which ends the "
-            "sequence there; the board is shown after every turn. Write restart to put everything back as it was "
-            f"at the start. You have {self._budget(pushes)} turns."
+            "beyond it is free floor or a goal; boxes cannot be pulled. Each turn, write exactly one move, for "
+            "example: U (a reply with several moves is refused and costs the turn); the board is shown after every "
+            "move. Write restart to put everything back as it was at the start. You have "
+            f"{self._budget(_steps(data['solution']))} turns."
         )
         return Problem(prompt=prompt, answer=None, data=data)
 
     @staticmethod
-    def _budget(pushes: int) -> int:
-        return pushes + 6
+    def _budget(moves: int) -> int:
+        return moves + moves // 2 + 10
 
     def max_turns(self, problem: Problem) -> int:
-        return self._budget(len(problem.data["solution"]))
+        return self._budget(_steps(problem.data["solution"]))
 
     def difficulty(self, problem: Problem) -> float:
         return float(len(problem.data["solution"]))
@@ -107,23 +111,23 @@ class Sokoban(MultiTurnTask):
         if move.strip().lower().rstrip(".") in ("restart", "reset"):
             state = self.initial_state(problem)
             return Outcome(state, Verdict.wrong("restarted"), f"Restarted.\n{_picture(data, state['boxes'], state['player'])}")
-        steps = read_tokens(move, SPELLINGS, max_count=MAX_STEPS) if len(move) <= MAX_MOVE_CHARS * 4 else None
+        steps = read_tokens(_MOVE_VERB.sub("", move, count=1), SPELLINGS, max_count=MAX_STEPS) \
+            if len(move) <= MAX_MOVE_CHARS else None
         if not steps:
-            why = "write moves as letters U, D, L, R (e.g. UURDL), or restart"
+            why = "write one move as a letter U, D, L or R (or up, down, left, right), or restart"
+            return Outcome(state, Verdict.unparsed(why), f"Invalid move: {why}.")
+        if len(steps) > 1:
+            why = f"one move per turn, and the reply holds {len(steps)} moves; nothing was moved"
             return Outcome(state, Verdict.unparsed(why), f"Invalid move: {why}.")
         walls = {tuple(cell) for cell in data["walls"]}
         boxes = [tuple(box) for box in state["boxes"]]
         player = tuple(state["player"])
-        made = 0
-        for step in steps:
-            moved = _step(walls, boxes, player, step)
-            if moved is None:
-                break
+        moved = _step(walls, boxes, player, steps[0])
+        if moved is not None:
             boxes, player = moved
-            made += 1
         state = {"boxes": sorted([list(b) for b in boxes]), "player": list(player)}
         picture = _picture(data, state["boxes"], state["player"])
-        said = f"Made {made} of {len(steps)} moves" + (f" (move {made + 1} was blocked)." if made < len(steps) else ".")
+        said = f"Moved {_NAMES[steps[0]]}." if moved is not None else f"Blocked: nothing moved {_NAMES[steps[0]]}."
         if all(list(box) in data["goals"] for box in boxes):
             return Outcome(state, Verdict.right(), f"{said} Every box is on a goal: solved!\n{picture}", True)
         return Outcome(state, Verdict.wrong("not solved"), f"{said}\n{picture}")
@@ -135,13 +139,21 @@ class Sokoban(MultiTurnTask):
         player = tuple(data["player"])
         here = (sorted(tuple(b) for b in state["boxes"]), tuple(state["player"]))
         move = "restart"  # off the solution (only after other moves): start again
-        for segment in data["solution"]:  # play on from the last point of the stored solution the state is at
+        for step in "".join(data["solution"]):  # play on from the last point of the stored solution the state is at
             if (boxes, player) == here:
-                move = segment
-            for step in segment:
-                boxes, player = _step(walls, boxes, player, step) or (boxes, player)
+                move = step
+            boxes, player = _step(walls, boxes, player, step) or (boxes, player)
             boxes = sorted(boxes)
         return move
+
+
+_MOVE_VERB = re.compile(r"^\s*(?:move|go|push|step)\s+", re.IGNORECASE)
+_NAMES = {"U": "up", "D": "down", "L": "left", "R": "right"}
+
+
+def _steps(solution: list[str]) -> int:
+    """The number of single moves in the stored solution (its walks and pushes)."""
+    return sum(len(segment) for segment in solution)
 
 
 def _room(rng: random.Random, config: Sokoban.Config) -> set[tuple[int, int]] | None:

@@ -24,7 +24,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
+import numpy as np
+
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register
 from palaestra.core.task import Growth
 from palaestra.envs.games.common import MAX_MOVE_CHARS, invalid
 from palaestra.verifiers.normalize import read_answer, strip_wrappers
@@ -38,6 +40,8 @@ class TreasureHunt(MultiTurnTask):
     family = "games"
     description = "Find a buried treasure on a grid from distance or warmer/colder feedback after each dig."
     tags = ("games", "multi-turn", "search", "deduction")
+    hidden_information = True
+    public_keys = ("size", "feedback")  # the prompt states the field and the kind of feedback
 
     @dataclass(frozen=True)
     class Config:
@@ -108,6 +112,64 @@ class TreasureHunt(MultiTurnTask):
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         return problem.answer or ""
+
+    def honest_move(self, view: View) -> str:
+        """Keep the cells every answer so far allows; dig the one cell left, else the dig whose worst answer
+        leaves the fewest cells (among a grid of digs, the candidates themselves and their mirror images)."""
+        size = view.public["size"]
+        xs, ys = np.meshgrid(np.arange(1, size + 1), np.arange(1, size + 1))
+        cells = np.stack([xs.ravel(), ys.ravel()], axis=1)
+        digs: list[tuple[int, int]] = []
+        for move, observation in view.history:
+            match = _NOTHING.match(observation)
+            if not match:
+                continue
+            dig = np.array([int(match.group(1)), int(match.group(2))])
+            cells = cells[(cells != dig).any(axis=1)]
+            answer = observation[match.end():].strip()
+            if answer.startswith("Distance"):
+                cells = cells[np.abs(cells - dig).sum(axis=1) == int(answer.split(":")[1].strip(" ."))]
+            elif digs and answer in ("Warmer.", "Colder.", "Same."):
+                sign = np.sign(((cells - dig) ** 2).sum(axis=1) - ((cells - np.array(digs[-1])) ** 2).sum(axis=1))
+                cells = cells[sign == {"Warmer.": -1, "Colder.": 1, "Same.": 0}[answer]]
+            digs.append((int(dig[0]), int(dig[1])))
+        if len(cells) == 1:
+            return f"{cells[0][0]},{cells[0][1]}"
+        step = max(1, size // 16)
+        grid = [(x, y) for x in range(1, size + 1, step) for y in range(1, size + 1, step)]
+        options = np.array(grid + [tuple(c) for c in cells[:64]]
+                           + _mirrors(digs[-1] if digs else None, cells, size))
+        sample = cells[:: max(1, len(cells) // 4096)]  # early on, a spread sample is enough to compare splits
+        if not digs or view.public["feedback"] == "distance":
+            def worst(q: np.ndarray) -> int:
+                _, counts = np.unique(np.abs(sample - q).sum(axis=1), return_counts=True)
+                return int(counts.max())
+        else:
+            last = np.array(digs[-1])
+
+            def worst(q: np.ndarray) -> int:
+                signs = np.sign(((sample - q) ** 2).sum(axis=1) - ((sample - last) ** 2).sum(axis=1))
+                return int(max((signs == k).sum() for k in (-1, 0, 1)))
+        candidates = {tuple(c) for c in cells[:64]}
+        best = min(options.tolist(), key=lambda q: (worst(np.array(q)), tuple(q) not in candidates))
+        return f"{best[0]},{best[1]}"
+
+
+_NOTHING = re.compile(r"Nothing at (\d+),(\d+)\.")
+
+
+def _mirrors(last: tuple[int, int] | None, cells: np.ndarray, size: int) -> list[tuple[int, int]]:
+    """Digs whose bisector with ``last`` splits the candidates at their median column or row."""
+    if last is None:
+        return []
+    out = []
+    for axis in (0, 1):
+        middle = int(np.median(cells[:, axis]))
+        for m in (middle - 1, middle, middle + 1):
+            mirrored = 2 * m + 1 - last[axis]
+            if 1 <= mirrored <= size:
+                out.append((mirrored, last[1]) if axis == 0 else (last[0], mirrored))
+    return out
 
 
 def read_dig(move: str, size: int) -> tuple[int, int] | None:

@@ -12,8 +12,10 @@ grammar and hears yes or no, or makes its guess:
 An unreadable question, or one naming an unknown attribute or value, costs a turn. Every
 creature differs from every other in some attribute, so the table can always be narrowed down
 to one. The question budget is what a greedy questioner (always the question that splits the
-remaining creatures most evenly) needs for this creature, plus the guess, plus the level's
-spare turns. The oracle knows the creature and guesses it.
+remaining creatures most evenly) needs in the worst case over the table (version 2: no longer
+for the hidden creature, which let the budget hint at it), plus the guess, plus the level's
+spare turns. The oracle knows the creature and guesses it; the honest player
+(:meth:`TwentyQuestions.honest_move`) asks the greedy questions and guesses the one creature left.
 
 Levels grow the table and its attributes and remove the spare turns. The difficulty measure
 is the base-2 logarithm of the number of creatures.
@@ -27,7 +29,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.games.common import MAX_MOVE_CHARS
 from palaestra.verifiers.normalize import read_answer, strip_wrappers
@@ -53,6 +55,9 @@ class TwentyQuestions(MultiTurnTask):
     family = "games"
     description = "Find a hidden creature in a generated attribute table with yes/no questions in a stated grammar."
     tags = ("games", "multi-turn", "deduction", "information-gain")
+    version = 2
+    hidden_information = True
+    public_keys = ("table", "attributes")  # the prompt lists the table
 
     @dataclass(frozen=True)
     class Config:
@@ -85,7 +90,8 @@ class TwentyQuestions(MultiTurnTask):
 
         table = retry(draw, what="creatures that all differ")
         secret = rng.randrange(config.creatures)
-        questions = _greedy_path(table, attributes, secret)
+        # The budget is the greedy questioner's worst case over the whole table, so it says nothing of the secret.
+        questions = _greedy_depth(table, attributes)
         turns = questions + 1 + config.spare
         header = " | ".join(["name", *(f"{a} (kg)" if a == "weight" else a for a in attributes)])
         lines = [" | ".join([row["name"], *(str(row[a]) for a in attributes)]) for row in table]
@@ -134,6 +140,20 @@ class TwentyQuestions(MultiTurnTask):
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         return f"guess {problem.answer}"
+
+    def honest_move(self, view: View) -> str:
+        table, attributes = view.public["table"], tuple(view.public["attributes"])
+        names = [row["name"] for row in table]
+        rows = list(table)
+        for move, observation in view.history:
+            asked = read_question(move, list(attributes), names)
+            if asked and asked[0] != "guess" and observation in ("Yes.", "No."):
+                rows = [r for r in rows if _holds(r, asked) == (observation == "Yes.")]
+        if len(rows) == 1:
+            return f"guess {rows[0]['name']}"
+        attribute, op, value = min(_questions(rows, attributes),
+                                   key=lambda q: abs(2 * sum(_holds(r, q) for r in rows) - len(rows)))
+        return f"{attribute} {op} {value}?"
 
 
 Question = tuple[str, ...]
@@ -187,16 +207,12 @@ def _questions(table: list[dict[str, Any]], attributes: tuple[str, ...]) -> list
     return out
 
 
-def _greedy_path(table: list[dict[str, Any]], attributes: tuple[str, ...], secret: int) -> int:
-    """Questions a greedy questioner (the most even split each time) asks before one creature is left."""
-    left = list(range(len(table)))
-    asked = 0
-    for _ in range(len(table)):
-        if len(left) == 1:
-            return asked
-        rows = [table[i] for i in left]
-        question = min(_questions(rows, attributes), key=lambda q: abs(2 * sum(_holds(r, q) for r in rows) - len(rows)))
-        answer = _holds(table[secret], question)
-        left = [i for i in left if _holds(table[i], question) == answer]
-        asked += 1
-    return asked
+def _greedy_depth(rows: list[dict[str, Any]], attributes: tuple[str, ...]) -> int:
+    """The most questions the greedy questioner asks before one creature is left, over every hidden creature
+    (the depth of its question tree: the same as the longest of its paths, built once)."""
+    if len(rows) <= 1:
+        return 0
+    question = min(_questions(rows, attributes), key=lambda q: abs(2 * sum(_holds(r, q) for r in rows) - len(rows)))
+    yes = [r for r in rows if _holds(r, question)]
+    no = [r for r in rows if not _holds(r, question)]
+    return 1 + max(_greedy_depth(yes, attributes), _greedy_depth(no, attributes))

@@ -1,9 +1,12 @@
 """Word ladder: turn a start word into a target word by changing one letter at a time, every step a real word.
 
-Both words come from the shipped list of five-letter words (``words.txt``). Each turn the model
-writes the next word of its ladder: it must be on the list and differ from the current word in
-exactly one position (``crane`` -> ``crate``). A word that breaks the rule (or is unknown, or
-unreadable) is rejected with the reason and costs a turn; the ladder stays where it was. Reward
+Both words come from the shipped list of five-letter words (``words.txt``). The prompt lists
+the puzzle's allowed words: every word on a ladder at most two steps longer than the shortest,
+plus words one letter from those (dead ends; two letters where the region is sparse), drawn at
+random up to 80 words in all, so the model never needs a list it cannot see. Each turn the model
+writes the next word of its ladder: it must be on the puzzle's list and differ from the current
+word in exactly one position (``crane`` -> ``crate``). A word that breaks the rule (or is not
+allowed, or unreadable) is rejected with the reason and costs a turn; the ladder stays where it was. Reward
 1 on reaching the target within the turn budget: the shortest ladder plus the level's spare
 steps.
 
@@ -26,7 +29,7 @@ from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.games.words import LENGTH, read_word, word_index, words
+from palaestra.envs.games.words import LENGTH, read_word, words
 
 
 @register
@@ -36,6 +39,7 @@ class WordLadder(MultiTurnTask):
     description = "Change a start word into a target word one letter at a time, through real words only."
     tags = ("games", "multi-turn", "words", "search")
     option_variants = ({"progress_rewards": True},)
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -57,19 +61,23 @@ class WordLadder(MultiTurnTask):
         def draw() -> tuple[str, str] | None:
             start = rng.choice(vocabulary)
             distance = _distances_from(start)
+            if len(distance) < 100:  # a small island of words: its allowed list would be little more than the ladder
+                return None
             targets = sorted(w for w, d in distance.items() if d == config.length)
             return (start, rng.choice(targets)) if targets else None
 
         start, target = retry(draw, what=f"two words {config.length} steps apart")
+        allowed = _puzzle_words(rng, start, target, config.length)
         turns = config.length + config.spare
         prompt = (
             f"Make a word ladder from {start.upper()} to {target.upper()}: change one letter at a time (keeping the "
-            "others in place), and every step must be a common five-letter English word from my list. Each turn, "
-            f"write the next word of your ladder, for example: {_example(start, target)}. A word that is not on the "
-            "list or changes more or less than one letter is rejected and costs a turn. You have "
-            f"{turns} turns; the shortest ladder takes {config.length} steps."
+            "others in place), and every step must be one of these allowed words:\n\n"
+            f"{' '.join(allowed)}\n\n"
+            "Each turn, write the next word of your ladder, for example: crate. A word that is not allowed or "
+            f"changes more or less than one letter is rejected and costs a turn. You have {turns} turns; the "
+            f"shortest ladder takes {config.length} steps."
         )
-        data = {"start": start, "target": target, "length": config.length, "turns": turns}
+        data = {"start": start, "target": target, "length": config.length, "turns": turns, "allowed": allowed}
         return Problem(prompt=prompt, answer=None, data=data)
 
     def max_turns(self, problem: Problem) -> int:
@@ -90,8 +98,9 @@ class WordLadder(MultiTurnTask):
         current = state["word"]
         if word is None:
             return Outcome(state, Verdict.unparsed("not a five-letter word"), "Invalid step: write one five-letter word.")
-        if word not in word_index():
-            return Outcome(state, Verdict.wrong("unknown word"), f"{word} is not on the list. You are still at {current}.")
+        if word not in problem.data["allowed"]:
+            return Outcome(state, Verdict.wrong("unknown word"),
+                           f"{word} is not an allowed word. You are still at {current}.")
         changed = sum(a != b for a, b in zip(word, current))
         if changed != 1:
             return Outcome(state, Verdict.wrong("not one letter"),
@@ -145,8 +154,16 @@ def _distances_from(source: str) -> dict[str, int]:
     return distance
 
 
-def _example(start: str, target: str) -> str:
-    """A listed word one letter from the start that does not shorten the way to the target (format only)."""
-    distance = _distances_from(target)
-    near = _neighbours()[start]
-    return next((w for w in near if distance.get(w, 99) >= distance[start]), near[0])
+MAX_ALLOWED = 80
+
+
+def _puzzle_words(rng: random.Random, start: str, target: str, length: int) -> list[str]:
+    """The words the puzzle allows: those on ladders at most two steps longer than the shortest, then
+    random one-letter neighbours of them (dead ends and detours), up to ``MAX_ALLOWED``; sorted."""
+    from_start, to_target = _distances_from(start), _distances_from(target)
+    near_path = {w for w, d in from_start.items() if d + to_target.get(w, 99) <= length + 2}
+    ring = {n for w in near_path for n in _neighbours()[w]} - near_path
+    second = {n for w in ring for n in _neighbours()[w]} - near_path - ring
+    extra = sorted(ring) if len(ring) >= 20 else sorted(ring | second)
+    room = max(0, MAX_ALLOWED - len(near_path))
+    return sorted(near_path | set(rng.sample(extra, min(room, len(extra)))))

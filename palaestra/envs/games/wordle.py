@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import random
+import re
 from collections import Counter
 from dataclasses import dataclass
 from importlib import resources
@@ -34,8 +35,8 @@ from typing import Any
 
 import numpy as np
 
-from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
-from palaestra.envs.games.words import hard_mode_allowed, letter_arrays
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register, retry
+from palaestra.envs.games.words import hard_mode_allowed, letter_arrays, public_list
 from palaestra.verifiers.normalize import read_answer
 
 WORD_LENGTH = 5
@@ -49,7 +50,9 @@ class Wordle(MultiTurnTask):
     family = "games"
     description = "Find a hidden five-letter word from green/yellow/grey letter feedback."
     tags = ("games", "multi-turn", "words", "deduction")
-    version = 2
+    version = 3
+    hidden_information = True
+    public_keys = ("hard",)  # the prompt states whether hard mode is on
 
     @dataclass(frozen=True)
     class Config:
@@ -88,11 +91,11 @@ class Wordle(MultiTurnTask):
         ) if config.hard else ""
         start = (f"The first guess has been played for you:\n{opening} -> {feedback(opening, secret)}\n\n"
                  if opening else "")
-        example = opening or ("crane" if secret != "crane" else "house")
+        example = opening or "crane"  # a fixed format example, whatever the secret
         prompt = (
             "Let's play Wordle. I have chosen a secret five-letter English word. After each guess I mark every "
-            f"letter of it: {rules} Every guess must be a common five-letter English word from my word list; an "
-            f"unknown word costs a turn.{hard}\n\n{start}"
+            f"letter of it: {rules} The secret and every guess are words of {public_list()}; a guess that "
+            f"is not on it costs a turn.{hard}\n\n{start}"
             f"You have {config.turns} {'more ' if opening else ''}guesses to find the word. Make one guess per "
             f"turn, written as the word alone, for example: {example}"
         )
@@ -143,6 +146,14 @@ class Wordle(MultiTurnTask):
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         return best_guess(state["history"], problem.data["hard"])
+
+    def honest_move(self, view: View) -> str:
+        """The oracle's guess for the marks read from the prompt (the opening) and the observations."""
+        history = [list(pair) for pair in _MARKED.findall("\n".join([view.prompt, *view.observations]))]
+        return best_guess(history, view.public["hard"])
+
+
+_MARKED = re.compile(r"\b([a-z]{5}) -> ([GYX]{5})\b")
 
 
 def read_word(move: str) -> str | None:

@@ -5,7 +5,9 @@
   to right, as many as the secret has unmatched copies);
 - :func:`mark_block`: some guesses against some words as base-3 codes (numpy, a table filled on demand);
 - :func:`code` / :func:`marks_from_code`: between ``"GYXXG"`` and its code;
-- :func:`read_word`: a guessed word out of a move.
+- :func:`read_word`: a guessed word out of a move;
+- :func:`public_list`: how a prompt names the list (public: shipped with the package, so a
+  model can know it; the word games accept exactly the words of it).
 
 ``games/wordle`` keeps its own copy of these rules; it could move onto this module.
 
@@ -39,6 +41,12 @@ def words() -> tuple[str, ...]:
     """The shipped list of common five-letter words, sorted."""
     text = resources.files(__package__).joinpath("words.txt").read_text(encoding="utf-8")
     return tuple(sorted({w.strip() for w in text.split() if len(w.strip()) == LENGTH}))
+
+
+def public_list() -> str:
+    """The list as prompts name it: where it is published and how many words it holds."""
+    return (f"the public palaestra word list (palaestra/envs/games/words.txt in the palaestra package: {len(words()):,} "
+            "common five-letter English words)")
 
 
 @functools.cache

@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.interactive.common import read_command
 
@@ -42,6 +42,8 @@ class CircuitDebug(MultiTurnTask):
     family = "interactive"
     description = "Find the one faulty gate of a logic circuit by testing outputs and probing wires."
     tags = ("interactive", "multi-turn", "debugging", "logic")
+    hidden_information = True
+    public_keys = ("inputs", "gates", "outputs", "faults")  # the prompt gives the netlist and the fault kinds
 
     @dataclass(frozen=True)
     class Config:
@@ -122,6 +124,44 @@ class CircuitDebug(MultiTurnTask):
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         return f"answer G{problem.data['faulty'] + 1}"
+
+    def honest_move(self, view: View) -> str:
+        """Keep the (gate, fault) hypotheses every reading so far allows; name the gate once one is left, else
+        take the test or probe whose worst reading leaves the fewest gates in play (then hypotheses)."""
+        data = {key: view.public[key] for key in ("inputs", "gates", "outputs", "faults")}
+        outputs = [int(name[1:]) - 1 for name in data["outputs"]]
+        hypotheses = [(g, f) for g in range(len(data["gates"])) for f in data["faults"]]
+        table = {h: {bits: _evaluate({**data, "faulty": h[0], "fault": h[1]}, bits, True)
+                     for bits in itertools.product((0, 1), repeat=data["inputs"])} for h in hypotheses}
+        for _, observation in view.history:
+            match = _READING.match(observation)
+            if not match:
+                continue
+            bits = tuple(int(b) for b in match.group(1))
+            readings = dict((int(name) - 1, int(value)) for name, value in _WIRE.findall(match.group(2)))
+            hypotheses = [h for h in hypotheses if all(table[h][bits][k] == v for k, v in readings.items())]
+        if len({g for g, _ in hypotheses}) <= 1:
+            return f"answer G{hypotheses[0][0] + 1}" if hypotheses else "answer G1"
+        queries = [(None, bits) for bits in itertools.product((0, 1), repeat=data["inputs"])]
+        queries += [(g, bits) for g in range(len(data["gates"])) for bits in itertools.product((0, 1), repeat=data["inputs"])]
+
+        def worst(query: tuple[int | None, tuple[int, ...]]) -> tuple[int, int]:
+            gate, bits = query
+            groups: dict[tuple[int, ...], list[tuple[int, str]]] = {}
+            for h in hypotheses:
+                values = table[h][bits]
+                key = (values[gate],) if gate is not None else tuple(values[k] for k in outputs)
+                groups.setdefault(key, []).append(h)
+            return (max(len({g for g, _ in group}) for group in groups.values()),
+                    max(len(group) for group in groups.values()))
+
+        gate, bits = min(queries, key=worst)
+        shown = "".join(map(str, bits))
+        return f"test {shown}" if gate is None else f"probe G{gate + 1} {shown}"
+
+
+_READING = re.compile(r"With inputs ([01]+): (.*)\.$")
+_WIRE = re.compile(r"G(\d+)=? ?=? ?([01])")
 
 
 def _random_gates(rng: random.Random, inputs: int, count: int) -> list[tuple[str, list[str]]]:

@@ -9,6 +9,14 @@ equivalent and ``2x - 1 = 4`` is not. A line that is not equivalent (or not line
 unreadable) is rejected: the equation stays as it was, the turn is lost and a mistake is
 counted (an unreadable line only loses the turn).
 
+One step per turn: an equivalent line must also come from the current one by a single
+transformation (:func:`single_step`): rewrite either side or both into an equal expression
+(expand, collect, swap the sides), add or subtract the same expression on both sides, or multiply
+or divide both sides by the same non-zero number. Jumping several steps at once (``x = 2``
+straight from ``3x + 5 = 11``) is rejected as a mistake, and the starting equation never has a
+net coefficient of ``x`` of 1 or -1, so no equation is solved in one step. Several equations in
+one reply are unreadable.
+
 Process reward: half of the episode's reward is paid along the way, for progress: each
 accepted line that is shorter (fewer nodes in its expression trees) than every earlier line
 earns its share of ``0.5 * (start size - solved size)``; on reaching ``x = NUMBER`` the rest of
@@ -41,6 +49,8 @@ class EquationSteps(MultiTurnTask):
     family = "interactive"
     description = "Solve a linear equation one rewrite per turn; each rewrite is checked for equivalence."
     tags = ("interactive", "multi-turn", "math", "process-reward")
+    version = 2
+    one_move_per_turn = True
 
     @dataclass(frozen=True)
     class Config:
@@ -66,6 +76,9 @@ class EquationSteps(MultiTurnTask):
             solution = _solution(*sides)
             if solution is None or solution.denominator > 12 or abs(solution) > 60:
                 return None
+            (a, _), (c, _) = _affine(sides[0]), _affine(sides[1])  # type: ignore[misc]
+            if abs(a - c) == 1:  # subtracting one side's terms would leave x = NUMBER in one step
+                return None
             return text, solution
 
         text, solution = retry(draw, what="an equation with one small rational solution")
@@ -73,8 +86,10 @@ class EquationSteps(MultiTurnTask):
             f"Solve this equation for x, one step per turn:\n\n    {text}\n\n"
             "Each turn, write the equation rewritten one step further (for example: 3x + 5 = 11 - x), until it "
             "reads x = NUMBER (a whole number or a fraction like -7/3). Every line must be a linear equation in x "
-            "with exactly the same solution as the original; a line that is not is rejected and counts as a "
-            "mistake. Half of your score is paid as your equation gets simpler, the other half when you reach "
+            "with exactly the same solution as the original, reached from the current equation by ONE step: "
+            "simplify or rearrange the sides, add or subtract the same expression on both sides, or multiply or "
+            "divide both sides by the same non-zero number. A line that is not is rejected and counts as a "
+            "mistake; write one equation per turn. Half of your score is paid as your equation gets simpler, the other half when you reach "
             "x = NUMBER, less for every mistake."
         )
         data = {"equation": text, "solution": [solution.numerator, solution.denominator],
@@ -105,6 +120,12 @@ class EquationSteps(MultiTurnTask):
         if root != solution:
             said = "it has no single solution" if root is None else "its solution differs from the original's"
             return self._mistake(state, f"not equivalent: {said}")
+        current = _read_line(state["equation"])
+        assert current is not None  # the state only ever holds accepted equations
+        if not single_step((_affine(current[0]), _affine(current[1])), affine):  # type: ignore[arg-type]
+            return self._mistake(state, "more than one step at once: write one transformation per turn (simplify "
+                                        "the sides, add or subtract the same expression on both sides, or multiply "
+                                        "or divide both sides by the same number)")
         size = _tree_size(left) + _tree_size(right)
         span = data["size"] - _size(f"x = {_number_text(solution)}")
         earned = min(0.5 - state["paid"], 0.5 * max(0, state["best"] - size) / max(span, 1))
@@ -132,6 +153,35 @@ class EquationSteps(MultiTurnTask):
         if _size(collected) < _size(state["equation"]) and not (a != 0 and c != 0 and b == 0 and d == 0):
             return collected
         return f"{_affine_text(a - c, Fraction(0))} = {_number_text(d - b)}"
+
+
+def single_step(before: tuple[Affine, Affine], after: tuple[Affine, Affine]) -> bool:
+    """Whether the equation ``after`` comes from ``before`` by one transformation (sides as ``a*x + b``).
+
+    Either orientation of ``after`` (sides swapped) may match: the same expression added to both
+    sides (which includes rewriting the sides into equal expressions: adding 0), or both sides
+    multiplied by the same non-zero number.
+
+    >>> F = Fraction
+    >>> start = ((F(3), F(5)), (F(0), F(11)))       # 3x + 5 = 11
+    >>> single_step(start, ((F(3), F(0)), (F(0), F(6))))   # 3x = 6: subtract 5
+    True
+    >>> single_step(start, ((F(1), F(0)), (F(0), F(2))))   # x = 2: two steps at once
+    False
+    >>> single_step(((F(3), F(0)), (F(0), F(6))), ((F(1), F(0)), (F(0), F(2))))  # divide by 3
+    True
+    """
+    (a, b), (c, d) = before
+    for (p, q), (r, t) in (after, after[::-1]):
+        if (p - a, q - b) == (r - c, t - d):
+            return True
+        for old, new in (((a, b), (p, q)), ((c, d), (r, t))):
+            for o, n in zip(old, new):
+                if o != 0:
+                    k = n / o
+                    if k != 0 and (a * k, b * k, c * k, d * k) == (p, q, r, t):
+                        return True
+    return False
 
 
 def _instantiate(rng: random.Random, template: str, largest: int) -> str:

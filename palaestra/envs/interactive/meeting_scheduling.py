@@ -9,8 +9,12 @@ who declines gives its reason, naming the whole busy block or the rule it hit, w
 model learns from. A slot where the model itself is busy, or an unreadable one, costs a turn.
 
 Calendars are drawn around one slot kept free for everyone, then busy blocks are added to the
-colleagues until the common free slots are few (at most the level's bound). The oracle proposes a common free slot. Levels add colleagues, shrink the number of
-common free slots and cut the turns. The difficulty measure is the number of colleagues plus
+colleagues until the common free slots are few (at most the level's bound). The oracle proposes a
+common free slot. The honest player (:meth:`MeetingScheduling.honest_move`) proposes the first
+slot that neither its calendar nor any reason heard so far rules out; version 2 sets the turn
+budgets so that it wins nearly every game (the version 1 budgets of 6-8 turns were
+untested, and an honest player needs up to 17). Levels add colleagues and shrink the number of
+common free slots. The difficulty measure is the number of colleagues plus
 ``log2`` of the open slots of the model's week per common free slot.
 """
 
@@ -22,7 +26,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register
 from palaestra.envs.games.common import MAX_MOVE_CHARS, invalid
 from palaestra.verifiers.normalize import read_answer, strip_wrappers
 
@@ -41,6 +45,9 @@ class MeetingScheduling(MultiTurnTask):
     family = "interactive"
     description = "Find a meeting hour that suits colleagues with hidden calendars, learning from their refusals."
     tags = ("interactive", "multi-turn", "scheduling", "dialogue")
+    hidden_information = True
+    honest_win_share = 0.9  # the honest player (first slot no reason rules out) needs up to ~17 proposals
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -48,7 +55,13 @@ class MeetingScheduling(MultiTurnTask):
         common: int  # at most this many common free slots
         turns: int
 
-    presets = (Config(1, 4, 8), Config(2, 3, 8), Config(2, 1, 8), Config(3, 1, 7), Config(4, 1, 6))
+    presets = (
+        Config(1, 4, 12),
+        Config(2, 3, 14),
+        Config(2, 1, 17),
+        Config(3, 1, 17),
+        Config(4, 1, 16),
+    )
     bounded = "growing its sizes past the presets exhausts a fixed pool the generator draws from (names, letters or tables)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
@@ -116,6 +129,31 @@ class MeetingScheduling(MultiTurnTask):
         data = problem.data
         day, hour = _common(data)[0]
         return f"{DAYS[day]} {hour}:00"
+
+    def honest_move(self, view: View) -> str:
+        """Propose the first slot of the week free in the own calendar that no reason heard so far rules out."""
+        mine = [(DAYS.index(d), int(a), int(b)) for d, a, b in _MINE.findall(view.prompt)]
+        ruled: set[tuple[int, int]] = set()
+        for _, observation in view.history:
+            for hour in _BEFORE.findall(observation):
+                ruled |= {(d, h) for d in range(len(DAYS)) for h in HOURS if h < int(hour)}
+            for day in _DAY_OFF.findall(observation):
+                ruled |= {(DAYS.index(day), h) for h in HOURS}
+            for day, start, end in _BUSY.findall(observation):
+                ruled |= {(DAYS.index(day), h) for h in range(int(start), int(end))}
+            tried = _TRIED.match(observation)
+            if tried:
+                ruled.add((DAYS.index(tried.group(1)), int(tried.group(2))))
+        options = [s for s in _slots() if _free([list(b) for b in mine], s) and s not in ruled]
+        day, hour = options[0] if options else _slots()[0]
+        return f"{DAYS[day]} {hour}:00"
+
+
+_MINE = re.compile(r"^- (\w+day) (\d+):00-(\d+):00$", re.MULTILINE)
+_BEFORE = re.compile(r"I never have meetings before (\d+):00")
+_DAY_OFF = re.compile(r"I do not take meetings on (\w+day)s")
+_BUSY = re.compile(r"I am busy on (\w+day) from (\d+):00 to (\d+):00")
+_TRIED = re.compile(r"(\w+day) (\d+):00 does not work")
 
 
 def _common(data: dict[str, Any]) -> list[tuple[int, int]]:

@@ -16,7 +16,9 @@ the model must find out. Each turn the model writes one command:
 An unreadable command costs a turn. The favourite is unique with a clear margin, never the
 best on every attribute alone, and the turn budget is below the number of attributes plus one
 at the harder levels, so the model must choose its questions. The oracle knows the user and
-recommends the favourite at once.
+recommends the favourite at once. The honest player (:meth:`PreferenceElicitation.honest_move`)
+keeps every user the answers allow and asks the question whose worst answer leaves the fewest
+possible favourites; version 2 gives levels 3 and 4 one and two more turns, which it needs.
 
 Levels add rentals and attributes and cut the budget. The difficulty measure is the number of
 rentals times attributes, per turn of the budget.
@@ -24,12 +26,15 @@ rentals times attributes, per turn of the budget.
 
 from __future__ import annotations
 
+import itertools
 import random
 import string
 from dataclasses import dataclass
 from typing import Any
 
-from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
+import numpy as np
+
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.interactive.common import read_command
 
@@ -50,6 +55,9 @@ class PreferenceElicitation(MultiTurnTask):
     family = "interactive"
     description = "Find a simulated user's favourite rental by asking about its hidden weights and must-haves."
     tags = ("interactive", "multi-turn", "dialogue", "user-simulation")
+    hidden_information = True
+    version = 2
+    public_keys = ("labels", "numeric", "features", "rentals")  # the prompt's table
 
     @dataclass(frozen=True)
     class Config:
@@ -58,7 +66,13 @@ class PreferenceElicitation(MultiTurnTask):
         features: int  # the first this many of FEATURES
         turns: int
 
-    presets = (Config(4, 2, 1, 5), Config(6, 3, 1, 5), Config(8, 3, 2, 5), Config(10, 4, 2, 5), Config(12, 4, 3, 5))
+    presets = (
+        Config(4, 2, 1, 5),
+        Config(6, 3, 1, 5),
+        Config(8, 3, 2, 5),
+        Config(10, 4, 2, 6),
+        Config(12, 4, 3, 7),
+    )
     growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
@@ -133,21 +147,81 @@ class PreferenceElicitation(MultiTurnTask):
                 return Outcome(state, Verdict.right(), f"The user loves {command[1]}: it is their favourite!", True)
             return Outcome(state, Verdict.wrong("not the favourite"),
                            f"The user is not happy: it preferred {labels[data['favourite']]}.", True)
-        if verb == "ask":
-            attribute = command[1]
-            if attribute in data["features"]:
-                need = data["needs"][attribute]
-                said = f"I must have {_feature_text(attribute)}." if need else f"{_feature_text(attribute).capitalize()} does not matter to me."
-            else:
-                weight = data["weights"][attribute]
-                said = f"I care about {attribute} {WEIGHT_WORDS[weight]} (weight {weight})."
-            return Outcome(state, Verdict.wrong("asked"), f'The user says: "{said}"')
-        first, second = labels.index(command[1]), labels.index(command[2])
-        better = max((first, second), key=lambda i: (_acceptable(data, i), _score(data, i), -i))
-        return Outcome(state, Verdict.wrong("compared"), f'The user says: "I prefer {labels[better]}."')
+        return Outcome(state, Verdict.wrong("asked" if verb == "ask" else "compared"), _reply(data, command))
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         return f"recommend {problem.answer}"
+
+    def honest_move(self, view: View) -> str:
+        """Keep the users (weights and must-haves) every answer so far allows; recommend once they all share a
+        favourite, else ask the question whose worst answer leaves the fewest possible favourites."""
+        base = {key: view.public[key] for key in ("labels", "numeric", "features", "rentals")}
+        labels, numeric, features, rentals = base["labels"], base["numeric"], base["features"], base["rentals"]
+        positions = np.array([[_position(base, i, a) for a in numeric] for i in range(len(rentals))])
+        has = np.array([[rentals[i][f] for f in features] for i in range(len(rentals))], dtype=bool)
+        weights = np.array([w for w in itertools.product(range(4), repeat=len(numeric)) if any(w)])
+        needs = np.array(list(itertools.product((False, True), repeat=len(features))), dtype=bool).reshape(
+            -1, len(features))
+        w = np.repeat(weights, len(needs), axis=0)  # every (weights, needs) pair: one user per row
+        n = np.tile(needs, (len(weights), 1))
+        scores = w @ positions.T  # users x rentals
+        acceptable = ~(n[:, None, :] & ~has[None, :, :]).any(axis=2)  # users x rentals
+        # Rank as play does: acceptable first, then score, then the earlier label.
+        rank = acceptable * 1000.0 + scores - np.arange(len(rentals))[None, :] * 1e-6
+        favourite = rank.argmax(axis=1)
+        alive = acceptable.any(axis=1)
+
+        def reply(question: tuple[str, ...]) -> np.ndarray:
+            if question[0] == "ask":
+                attribute = question[1]
+                if attribute in features:
+                    return n[:, features.index(attribute)].astype(int)
+                return w[:, numeric.index(attribute)]
+            a, b = labels.index(question[1]), labels.index(question[2])
+            return (rank[:, b] > rank[:, a]).astype(int)
+
+        for move, observation in view.history:
+            question = read_command(move, lambda words: _parse(words, base), articles=True)
+            if not question or question[0] == "recommend" or not observation.startswith("The user says"):
+                continue
+            if question[0] == "ask" and question[1] in features:
+                heard = int(observation.startswith('The user says: "I must'))
+            elif question[0] == "ask":
+                heard = int(observation.split("(weight ")[1][0])
+            else:
+                heard = int(observation.endswith(f'I prefer {question[2]}."'))
+            alive &= reply(question) == heard
+        left = set(favourite[alive].tolist())
+        if len(left) <= 1:
+            return f"recommend {labels[left.pop() if left else 0]}"
+        questions = [("ask", a) for a in (*numeric, *features)]
+        questions += [("compare", x, y) for x, y in itertools.combinations(labels, 2)]
+
+        def worst(question: tuple[str, ...]) -> tuple[int, int]:
+            answers = reply(question)[alive]
+            favourites = favourite[alive]
+            groups = [answers == value for value in set(answers.tolist())]
+            return max(len(set(favourites[g].tolist())) for g in groups), max(int(g.sum()) for g in groups)
+
+        return " ".join(min(questions, key=worst))
+
+
+def _reply(data: dict[str, Any], question: tuple[str, ...]) -> str:
+    """What a user with ``data``'s weights and must-haves says to an ask or compare question (as ``play`` does)."""
+    if question[0] == "ask":
+        attribute = question[1]
+        if attribute in data["features"]:
+            need = data["needs"][attribute]
+            said = (f"I must have {_feature_text(attribute)}." if need
+                    else f"{_feature_text(attribute).capitalize()} does not matter to me.")
+        else:
+            weight = data["weights"][attribute]
+            said = f"I care about {attribute} {WEIGHT_WORDS[weight]} (weight {weight})."
+        return f'The user says: "{said}"'
+    labels = data["labels"]
+    first, second = labels.index(question[1]), labels.index(question[2])
+    better = max((first, second), key=lambda i: (_acceptable(data, i), _score(data, i), -i))
+    return f'The user says: "I prefer {labels[better]}."'
 
 
 def _value_text(attribute: str, value: int) -> str:

@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register
 from palaestra.core.task import Growth
 from palaestra.envs.interactive.common import read_command
 
@@ -60,6 +60,8 @@ class Shopping(MultiTurnTask):
     family = "interactive"
     description = "Search a generated catalogue, inspect products and buy one meeting every requirement."
     tags = ("interactive", "multi-turn", "web-agent", "search")
+    one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
+    hidden_information = True
 
     @dataclass(frozen=True)
     class Config:
@@ -108,6 +110,34 @@ class Shopping(MultiTurnTask):
 
     def max_turns(self, problem: Problem) -> int:
         return problem.data["turns"]
+
+    def honest_move(self, view: View) -> str:
+        """Search with every word the requirements name, view the results in order, buy the first that
+        meets every requirement (reading the details shown), paging on with more when a page is used up."""
+        wants = _honest_wants(view.prompt)
+        checked: dict[str, bool] = {}
+        listed: list[str] = []
+        for move, observation in view.history:
+            details = _DETAILS.match(observation)
+            if details:
+                pid, category, colour, material, size, features, price, rating = details.groups()
+                product = {"category": category, "colour": colour, "material": material, "size": size,
+                           "features": [] if features == "none" else features.split(", "),
+                           "price": float(price), "rating": float(rating)}
+                checked[pid] = category == wants.get("category") and all(
+                    _meets(product, name, value) for name, value in wants.items() if name != "category")
+            elif observation.startswith("Results"):
+                listed += [pid for pid in _RESULT.findall(observation) if pid not in listed]
+        good = [pid for pid, ok in checked.items() if ok]
+        if good:
+            return f"buy {good[0]}"
+        unseen = [pid for pid in listed if pid not in checked]
+        if unseen:
+            return f"view {unseen[0]}"
+        if listed:
+            return "more"
+        words = [wants[name] for name in ("colour", "material", "size", "feature") if name in wants]
+        return "search " + " ".join([*words, wants.get("category", "")]).strip()
 
     def difficulty(self, problem: Problem) -> float:
         wants = problem.data["wants"]
@@ -211,6 +241,27 @@ def _requirement_text(name: str, value: Any) -> str:
     if name == "rating":
         return f"rating at least {value:g} stars"
     return f"{name}: {value}"
+
+
+_WANT = re.compile(r"^- (category|colour|material|size): (.+)$|^- has the feature: (.+)$|^- price at most \$(\d+(?:\.\d+)?)$"
+                   r"|^- rating at least (\d+(?:\.\d+)?) stars$", re.MULTILINE)
+_DETAILS = re.compile(r"^(P\d+): .*\ncategory: (.+); colour: (.+); material: (.+); size: (.+); features: (.+); "
+                      r"price: \$(\d+\.\d+); rating: (\d+\.\d) stars$")
+_RESULT = re.compile(r"^(P\d+): ", re.MULTILINE)
+
+
+def _honest_wants(prompt: str) -> dict[str, Any]:
+    wants: dict[str, Any] = {}
+    for m in _WANT.finditer(prompt):
+        if m.group(1):
+            wants[m.group(1)] = m.group(2).strip()
+        elif m.group(3):
+            wants["feature"] = m.group(3).strip()
+        elif m.group(4):
+            wants["price"] = float(m.group(4))
+        else:
+            wants["rating"] = float(m.group(5))
+    return wants
 
 
 def _requirements_text(category: str, wants: dict[str, Any]) -> str:

@@ -15,7 +15,9 @@ costs a turn and says why. Reward 1 when the treasure is dropped in the target r
 
 The oracle plans from the current state: carry the treasure to the target if it holds it;
 else fetch it if it is reachable; else unlock a reachable locked door whose key it holds;
-else fetch a reachable key. Levels grow the map, the number of locked doors and the
+else fetch a reachable key. The honest player (:meth:`TextAdventure.honest_move`), which knows only
+what the text said, explores exits not yet tried, takes keys and the treasure, unlocks doors it
+holds the key to and delivers the treasure; it finishes within the budget. Levels grow the map, the number of locked doors and the
 distractors. The turn budget is the oracle's plan plus a margin for exploring; the
 difficulty measure is the length of the oracle's plan.
 """
@@ -23,11 +25,12 @@ difficulty measure is the length of the oracle's plan.
 from __future__ import annotations
 
 import random
+import re
 from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
-from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register
 from palaestra.envs.interactive.common import read_command
 from palaestra.generators.grids import random_maze
 
@@ -50,6 +53,7 @@ class TextAdventure(MultiTurnTask):
     family = "interactive"
     description = "Explore rooms, collect keys, unlock doors and deliver a treasure, by text commands."
     tags = ("interactive", "multi-turn", "text-world", "planning")
+    hidden_information = True
 
     @dataclass(frozen=True)
     class Config:
@@ -117,6 +121,70 @@ class TextAdventure(MultiTurnTask):
 
     def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
         return _act(problem.data, state, move)
+
+    def honest_move(self, view: View) -> str:
+        """Explore from what the text said: take every key and the treasure, unlock doors whose key is held,
+        walk to the nearest room with an exit not yet tried, and deliver the treasure once it is held."""
+        task = _TASK.search(view.prompt)
+        treasure, target = task.group(1), task.group(2)  # type: ignore[union-attr]
+        room = ""
+        edges: dict[str, dict[str, str]] = {}  # room -> direction -> room, for passages walked
+        exits: dict[str, dict[str, str]] = {}  # room -> direction -> "" (open) or the colour of its locked door
+        items: dict[str, list[str]] = {}
+        held: set[str] = set()
+        for move, text in [("", view.prompt), *view.history]:
+            here = _ROOM.search(text)
+            if here:
+                came = room
+                room = here.group(1)
+                exits[room] = {m.group(1): m.group(3) or "" for m in _EXIT.finditer(here.group(2))}
+                seen = _SEEN.search(text)
+                items[room] = seen.group(1).split(", ") if seen else []
+                step = move.split()[-1] if move else ""
+                if came and came != room and step in _BACK:
+                    edges.setdefault(came, {})[step] = room
+                    edges.setdefault(room, {})[_BACK[step]] = came
+            taken = _TAKEN.match(text)
+            if taken:
+                held.add(taken.group(1))
+                items[room] = [i for i in items.get(room, []) if i != taken.group(1)]
+            unlocked = _UNLOCKED.match(text)
+            if unlocked:
+                exits[room][unlocked.group(2)] = ""
+        if treasure in held and room == target:
+            return f"drop {treasure}"
+        for item in items.get(room, []):
+            if item == treasure or item.endswith(" key"):
+                return f"take {item}"
+        for direction, colour in exits.get(room, {}).items():
+            if colour and f"{colour} key" in held:
+                return f"unlock {direction} with {colour} key"
+
+        untried = [d for d, colour in exits.get(room, {}).items() if not colour and d not in edges.get(room, {})]
+        known_target = target in exits
+        if untried and not (treasure in held and known_target):
+            return f"go {untried[0]}"
+
+        def wanted(place: str) -> bool:
+            if treasure in held and known_target:
+                return place == target
+            if treasure in items.get(place, []) or any(i.endswith(" key") for i in items.get(place, [])):
+                return True
+            return any(not colour and d not in edges.get(place, {}) or colour and f"{colour} key" in held
+                       for d, colour in exits.get(place, {}).items())
+
+        # Breadth-first over walked passages to the nearest room worth going to.
+        first: dict[str, str] = {room: ""}
+        queue = deque([room])
+        while queue:
+            place = queue.popleft()
+            if wanted(place) and place != room:
+                return f"go {first[place]}"
+            for direction, other in edges.get(place, {}).items():
+                if other not in first and not exits.get(place, {}).get(direction):
+                    first[other] = first[place] or direction
+                    queue.append(other)
+        return f"go {untried[0]}" if untried else "look"
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         return _next_command(problem.data, state)
@@ -186,6 +254,15 @@ def _exits(data: dict[str, Any], room: int) -> dict[str, tuple[int, int]]:
 
 def _locked(data: dict[str, Any], state: dict[str, Any], door: int) -> bool:
     return data["doors"][door][2] is not None and door not in state["unlocked"]
+
+
+_TASK = re.compile(r"Find the (.+?) and drop it in the (.+?)\.\n")
+_ROOM = re.compile(r"You are in the (.+?)\. Exits: (.*?)\.(?: You see| There is nothing)")
+_EXIT = re.compile(r"(north|south|east|west)( \(a locked (\w+) door\))?")
+_SEEN = re.compile(r"You see: (.+?)\.$", re.MULTILINE)
+_TAKEN = re.compile(r"You take the (.+)\.$")
+_UNLOCKED = re.compile(r"You unlock the (\w+) door to the (north|south|east|west)\.")
+_BACK = {"north": "south", "south": "north", "east": "west", "west": "east"}
 
 
 def _describe(data: dict[str, Any], state: dict[str, Any]) -> str:
