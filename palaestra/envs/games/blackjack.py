@@ -34,7 +34,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Policy, Problem, Verdict, register, regret_reward, retry
-from palaestra.core.task import Growth
 from palaestra.envs.games.common import MAX_MOVE_CHARS, tape_uniform
 from palaestra.verifiers.normalize import read_answer, squeeze_spaces, unify
 
@@ -70,7 +69,7 @@ class Blackjack(MultiTurnTask):
         Config(24, True, False, 0.45),
         Config(24, True, True, 0.4),
     )
-    growth = Growth()
+    bounded = "levels are rule variants (dealer rules, doubling, splitting) with a falling share for simple rules: no size to grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         rules = self.heuristics()
