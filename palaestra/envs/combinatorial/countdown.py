@@ -26,7 +26,7 @@ from palaestra.verifiers.normalize import read_with_tail
 
 LARGE = (25, 50, 75, 100)
 MAX_ANSWER_CHARS = 2_000
-EXAMPLES = ("(25 - 3) * 8 + 7", "(9 + 1) * 6 - 4")  # the prompt's example, never the answer
+EXAMPLE = "(25 - 3) * 8 + 7"  # the prompt's example, whatever the answer
 _PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2}
 _LEAF = 3
 
@@ -34,6 +34,7 @@ _LEAF = 3
 @register
 class Countdown(Task):
     id = "combinatorial/countdown"
+    version = 2
     family = "combinatorial"
     description = "Write an expression over given numbers with + - * / that equals a target."
     tags = ("math", "arithmetic", "search", "combinatorial")
@@ -69,7 +70,7 @@ class Countdown(Task):
         numbers, target, text = retry(
             draw, lambda d: 10 <= d[1] <= config.max_target and d[1] not in d[0], what="a target in range")
         numbers.sort()
-        example = EXAMPLES[0] if text != EXAMPLES[0] else EXAMPLES[1]
+        example = EXAMPLE
         rule = (
             "Use every number exactly once."
             if config.exactly_once

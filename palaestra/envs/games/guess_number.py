@@ -31,7 +31,7 @@ class GuessNumber(MultiTurnTask):
     family = "games"
     description = "Find a secret integer in a range from higher/lower feedback."
     tags = ("games", "multi-turn", "search")
-    version = 2
+    version = 3
 
     @dataclass(frozen=True)
     class Config:
@@ -53,7 +53,7 @@ class GuessNumber(MultiTurnTask):
         secret = rng.randint(low, high)
         # Binary search over n integers needs at most n.bit_length() guesses.
         turns = config.size.bit_length() + config.slack
-        example = 42 if secret != 42 else 43
+        example = 42  # a fixed placeholder: independent of the secret
         prompt = (
             f"I am thinking of a secret integer between {low} and {high} (inclusive). "
             f"You have {turns} guesses to find it. Make one guess per turn, written as an integer in digits "

@@ -49,7 +49,7 @@ class Wordle(MultiTurnTask):
     family = "games"
     description = "Find a hidden five-letter word from green/yellow/grey letter feedback."
     tags = ("games", "multi-turn", "words", "deduction")
-    version = 2
+    version = 3
 
     @dataclass(frozen=True)
     class Config:
@@ -89,7 +89,7 @@ class Wordle(MultiTurnTask):
         ) if config.hard else ""
         start = (f"The first guess has been played for you:\n{opening} -> {feedback(opening, secret)}\n\n"
                  if opening else "")
-        example = opening or ("crane" if secret != "crane" else "house")
+        example = opening or "crane"  # independent of the secret
         prompt = (
             "Let's play Wordle. I have chosen a secret five-letter English word. After each guess I mark every "
             f"letter of it: {rules} Every guess must be a common five-letter English word from my word list; an "

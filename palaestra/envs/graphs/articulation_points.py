@@ -19,6 +19,7 @@ from palaestra.generators.graphs import random_connected
 @register
 class ArticulationPoints(Task):
     id = "graphs/articulation_points"
+    version = 2
     family = "graphs"
     description = "List every articulation point (cut vertex) of a connected undirected graph."
     tags = ("graphs", "connectivity")
@@ -50,7 +51,7 @@ class ArticulationPoints(Task):
             return (sorted([u, v] for u, v, _ in graph.edges), cuts) if cuts and inner else None
 
         edges, cuts = retry(draw, what="a graph with cut vertices")
-        example = sorted(rng.sample([v for v in range(n) if v not in cuts], 2))  # never the answer
+        example = sorted(rng.sample(range(n), 2))  # drawn independently of the answer
         prompt = (
             f"An undirected connected graph has nodes 0 to {n - 1} and these {len(edges)} edges:\n"
             f"{edge_list(edges)}\n\n"

@@ -38,6 +38,7 @@ Load = tuple[int, int]  # missionaries and cannibals in the boat
 @register
 class MissionariesCannibals(Task):
     id = "planning/missionaries_cannibals"
+    version = 2
     family = "planning"
     description = "Missionaries and cannibals with parameters: cross a river safely in the fewest trips."
     tags = ("planning", "puzzle", "search")
@@ -97,7 +98,7 @@ class MissionariesCannibals(Task):
         aim = ("Bring everyone to the right bank" if setup["goal"] == [0, 0] else
                f"Reach a position with {_people(goal_m, goal_c)} on the left bank and {_people(m - goal_m, c - goal_c)} "
                "on the right bank (the boat may end on either side)")
-        example = "MC; M; CC" if answer != "MC; M; CC" else "CC; C; MM"
+        example = "MC; M; CC"  # a fixed placeholder: independent of the answer
         prompt = (
             f"{m} missionaries and {c} cannibals are crossing a river. {start}\n"
             f"The boat holds at most {cap} people and needs at least one person aboard to cross. Wherever there are "

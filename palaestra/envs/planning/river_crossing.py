@@ -41,6 +41,7 @@ State = tuple[int, int]  # (farmer's bank: 0 start, 1 far; bitmask of the items 
 @register
 class RiverCrossing(Task):
     id = "planning/river_crossing"
+    version = 2
     family = "planning"
     description = "Ferry items across a river so that no forbidden pair is left alone, in the fewest crossings."
     tags = ("planning", "puzzle", "search")
@@ -79,8 +80,6 @@ class RiverCrossing(Task):
         example = f"{names[1]}; nothing; {names[0]}"
         if config.capacity > 1:
             example = f"{names[0]} and {names[2]}; nothing; {names[1]}"
-        if example == answer:
-            example = f"{names[2]}; nothing; {names[1]}"
         things = ", ".join(_article(n) for n in names[:-1]) + f" and {_article(names[-1])}"
         prompt = (
             f"A farmer stands on the left bank of a river with {things}. The farmer's boat carries the farmer and "

@@ -37,12 +37,13 @@ from palaestra.verifiers.normalize import read_with_tail
 EVALUATIONS = 3_888  # complete evaluations of four numbers by pairwise combination
 MAX_ANSWER_CHARS = 1_000
 _TOLERANCE = 1e-9
-_EXAMPLES = ("(7 - 3) * (2 + 4)", "(9 - 1) * 3 + 0 * 5")
+_EXAMPLE = "(7 - 3) * (2 + 4)"
 
 
 @register
 class TwentyFour(Task):
     id = "puzzles/twenty_four"
+    version = 2
     family = "puzzles"
     description = "Make the target (24 in the classic game) from four numbers, each used once, with + - * /."
     tags = ("puzzle", "math", "arithmetic", "search")
@@ -79,7 +80,7 @@ class TwentyFour(Task):
         answer = _expression(numbers, target)
         if answer is None or evaluate_exact(read_expression(answer)) != target:
             raise AssertionError(f"the search's expression for {numbers} -> {target} is not exact")  # a bug
-        example = _EXAMPLES[0] if answer != _EXAMPLES[0] else _EXAMPLES[1]
+        example = _EXAMPLE  # a fixed placeholder: independent of the answer
         prompt = (
             f"Numbers: {', '.join(map(str, numbers))}\nTarget: {target}\n\n"
             f"Write an arithmetic expression that equals {target} using each of the four numbers exactly once. "

@@ -69,6 +69,7 @@ def library() -> tuple[Primitive, ...]:
 @register
 class ListFunctions(Task):
     id = "symbolic/list_functions"
+    version = 2
     family = "symbolic"
     description = "Infer a hidden list function from input/output examples and apply it to a new list."
     tags = ("symbolic", "induction", "program-synthesis")
@@ -120,7 +121,7 @@ class ListFunctions(Task):
             "and the outputs it gives:\n\n"
             f"{shown}\n\n"
             f"What does it output for {_show(query)}? Give the list in brackets, for example: "
-            + ("[3, 1, 4]" if _show(output) != "[3, 1, 4]" else "[2, 7]")
+            + "[3, 1, 4]"  # a fixed placeholder: independent of the answer
         )
         return Problem(prompt=prompt, answer=_show(output), data={
             "program": program, "examples": [[list(x), list(y)] for x, y in examples], "query": list(query),
