@@ -31,6 +31,7 @@ from palaestra.envs.games.words import LENGTH, read_word, word_index, words
 @register
 class WordLadder(MultiTurnTask):
     id = "games/word_ladder"
+    version = 2
     family = "games"
     description = "Change a start word into a target word one letter at a time, through real words only."
     tags = ("games", "multi-turn", "words", "search")
@@ -64,7 +65,7 @@ class WordLadder(MultiTurnTask):
         prompt = (
             f"Make a word ladder from {start.upper()} to {target.upper()}: change one letter at a time (keeping the "
             "others in place), and every step must be a common five-letter English word from my list. Each turn, "
-            f"write the next word of your ladder, for example: {_example(start, target)}. A word that is not on the "
+            f"write the next word of your ladder, for example: {_example(start)}. A word that is not on the "
             "list or changes more or less than one letter is rejected and costs a turn. You have "
             f"{turns} turns; the shortest ladder takes {config.length} steps."
         )
@@ -142,8 +143,7 @@ def _distances_from(source: str) -> dict[str, int]:
     return distance
 
 
-def _example(start: str, target: str) -> str:
-    """A listed word one letter from the start that does not shorten the way to the target (format only)."""
-    distance = _distances_from(target)
-    near = _neighbours()[start]
-    return next((w for w in near if distance.get(w, 99) >= distance[start]), near[0])
+def _example(start: str) -> str:
+    """The first listed word one letter from the start (format only): chosen without looking at the target,
+    so it tells nothing about the way there (it used to be a word that does not shorten the way)."""
+    return _neighbours()[start][0]
