@@ -201,28 +201,36 @@ def check_example_independence(env_id: str, s: Settings) -> str:
     """The prompt's example does not depend on the answer (see the module's docstring)."""
     source = make_source(env_id)
     notes = []
+    first_look = max(FIRST_LOOK, s.balance_seeds // 5)
     for level in range(source.levels()):
-        first = _level_problems(env_id, level, FIRST_LOOK)
+        first = _level_problems(env_id, level, first_look)
         if all(p.answer is None for p in first):
             continue
         shown = [_shown(source, p) for p in first]
         if not any(x.key for x in shown):
             continue  # no example in these prompts
+        if len({x.key for x in shown}) == 1:
+            # The same text in every prompt so far. An example swapped when it is the answer would have
+            # shown its other text already unless that answer is rare (then it tells little).
+            notes.append(f"L{level} one fixed example")
+            continue
         answers = [_answer_key(p) or "" for p in first]
         few = len(set(answers)) <= FEW_ANSWERS
-        _, is_rate = _pair_rate(shown, answers, _is)
-        _, mention_rate = _pair_rate(shown, answers, _mentions)
-        # Worth the full sample: answers are few, or examples relate to answers often enough to measure.
-        if not few and max(is_rate, mention_rate) * s.balance_seeds < MIN_EXPECTED:
-            notes.append(f"L{level} examples and answers unrelated")
-            continue
-        problems = first + [sample(env_id, level, SEED_BASE + seed) for seed in range(FIRST_LOOK, s.balance_seeds)]
-        shown += [_shown(source, p) for p in problems[FIRST_LOOK:]]
+        target = s.balance_seeds
+        if not few:
+            _, is_rate = _pair_rate(shown, answers, _is)
+            _, mention_rate = _pair_rate(shown, answers, _mentions)
+            testable = [rate for rate in (is_rate, mention_rate) if rate * s.balance_seeds >= MIN_EXPECTED]
+            if not testable:
+                notes.append(f"L{level} examples and answers unrelated")
+                continue
+            # Enough problems for about 5 * MIN_EXPECTED related pairs of each testable kind: an example that
+            # avoids the answer then fails near certainly, at a fraction of the cost where most pairs relate.
+            target = min(s.balance_seeds, max(first_look, *(math.ceil(5 * MIN_EXPECTED / r) for r in testable)))
+        problems = first + [sample(env_id, level, SEED_BASE + seed) for seed in range(first_look, target)]
+        shown += [_shown(source, p) for p in problems[first_look:]]
         answers = [_answer_key(p) or "" for p in problems]
         n = len(problems)
-        if len({x.key for x in shown}) == 1:
-            notes.append(f"L{level} one fixed example")  # the same text whatever the answer
-            continue
         for name, related in (("is", _is), ("mentions a word of", _mentions)):
             own, rate = _pair_rate(shown, answers, related)
             expected = rate * n
