@@ -7,8 +7,11 @@ was born first?``, ``How many of the people who work for X were born in Y?``. Th
 (thousands separators allowed) or a name (any alias counts). Counting questions need every
 employee's document, found with several searches, and unverified documents may claim false
 employments. Levels move from two facts to sets of up to eight people in larger, noisier
-collections. The difficulty is the number of facts to collect plus the world's size in units of
-20 people.
+collections. A count's answer is drawn uniformly from the level's range before the question (3-8
+employees, 1-3 born in a city), so no count is much more common than another, and the tool budget
+is a level constant sized for the level's largest question (a budget sized to the question told the
+count: it was 2 * (count + 1)). The difficulty is the number of facts to collect plus the world's
+size in units of 20 people.
 """
 
 from __future__ import annotations

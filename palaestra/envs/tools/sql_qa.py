@@ -6,8 +6,9 @@ through the read-only ``sql`` tool. Questions have one-value answers: filtered c
 the row with the highest value, counts through one or two joins, anti-joins, comparisons with an
 average. The answer is the value: an exact integer for counts, a number rounded to 2 decimal
 places for aggregates (answers within half a cent of the rounded reference are accepted), or the
-text of a name or title (case, spacing and punctuation ignored). Levels grow the database and the
-query (tier 0-4). The difficulty is twice the query tier plus the number of tables.
+text of a name or title (case, spacing and punctuation ignored). Counts below 2 are redrawn and
+small counts thinned, so no template answers mostly 0 or 1 and no count is a good constant guess.
+Levels grow the database and the query (tier 0-4). The difficulty is twice the query tier plus the number of tables.
 """
 
 from __future__ import annotations
