@@ -42,7 +42,9 @@ from palaestra.core.registry import make_source
 from palaestra.kit.base import Settings, _require, sample
 
 SEED_BASE = 50_000  # the balance check's seeds, so problems come from the shared cache
-FIRST_LOOK = 40  # problems looked at before deciding a level needs the full sample
+GLANCE = 5  # problems looked at first: is there an answer and an example at all?
+FIRST_LOOK = 40  # problems looked at before deciding a level needs the full sample (at least)
+BUDGET_LOOK = 20  # problems whose printed numbers must vary before the budget check samples more
 TAIL_P = 1e-4  # how improbable an avoidance (or a give-away) must be to fail: hundreds of env-levels are tested
 MIN_EXPECTED = 8.0  # expected matches under independence below which avoidance cannot be told from chance
 FEW_ANSWERS = 10
@@ -203,12 +205,11 @@ def check_example_independence(env_id: str, s: Settings) -> str:
     notes = []
     first_look = max(FIRST_LOOK, s.balance_seeds // 5)
     for level in range(source.levels()):
+        glance = _level_problems(env_id, level, GLANCE)
+        if all(p.answer is None for p in glance) or not any(_shown(source, p).key for p in glance):
+            continue  # no answer to depend on, or no example in the prompts
         first = _level_problems(env_id, level, first_look)
-        if all(p.answer is None for p in first):
-            continue
         shown = [_shown(source, p) for p in first]
-        if not any(x.key for x in shown):
-            continue  # no example in these prompts
         if len({x.key for x in shown}) == 1:
             # The same text in every prompt so far. An example swapped when it is the answer would have
             # shown its other text already unless that answer is rare (then it tells little).
@@ -300,15 +301,15 @@ def check_budget_leaks(env_id: str, s: Settings) -> str:
         return "n/a (single-turn: the balance check reads its surface)"
     notes = []
     for level in range(source.levels()):
-        first = _level_problems(env_id, level, FIRST_LOOK)
-        if all(p.answer is None for p in first):
+        if all(p.answer is None for p in _level_problems(env_id, level, GLANCE)):
             continue
+        first = _level_problems(env_id, level, BUDGET_LOOK)
         rows = [printed_numbers(p.prompt) for p in first]
         varying = {k for k in set().union(*rows) if len({r.get(k, -1.0) for r in rows}) > 1}
         if not varying:
             notes.append(f"L{level} printed numbers constant")
             continue
-        problems = first + [sample(env_id, level, SEED_BASE + seed) for seed in range(FIRST_LOOK, s.balance_seeds)]
+        problems = first + [sample(env_id, level, SEED_BASE + seed) for seed in range(BUDGET_LOOK, s.balance_seeds)]
         answers = [_answer_key(p) or "" for p in problems]
         rows = [printed_numbers(p.prompt) for p in problems]
         keys = sorted({k for k in set().union(*rows) if len({r.get(k, -1.0) for r in rows}) > 1})
