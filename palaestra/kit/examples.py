@@ -97,7 +97,8 @@ def example_readings(segment: str) -> set[str]:
 
 @lru_cache(maxsize=4096)
 def words(text: str) -> frozenset[str]:
-    """The words and numbers of ``text``, case kept (``A`` the item is not ``a`` the article)."""
+    """The words and numbers of an answer, case kept (``A`` the item is not ``a`` the article); cached, as
+    the same answers are compared with every example."""
     return frozenset(_WORD.findall(text))
 
 
@@ -114,7 +115,7 @@ class _Shown:
         rest = prompt
         for segment in segments:
             rest = rest.replace(segment, " ")
-        self.words = words(" ".join(segments)) & words(rest)
+        self.words = frozenset(_WORD.findall(" ".join(segments))) & frozenset(_WORD.findall(rest))  # uncached: one-off texts
 
 
 def _shown(source: object, problem: Problem) -> _Shown:
