@@ -215,14 +215,14 @@ def test_regex_match_no_strings_give_nothing_away():
     assert best_threshold_rule(stars, answers)[1] <= share + 0.05
 
 
-def test_nfa_run_example_is_never_the_answer_and_a_label_is_read_past():
+def test_nfa_run_example_is_fixed_and_a_label_is_read_past():
     """Regression: the prompt's fixed example "q1, q3" was the answer for 57 of 1,000 level-1 seeds."""
     task = make_source("languages/nfa_run")
     seen_answer = False
     for seed in range(300):
         problem = task.sample(1, seed)
         example = problem.prompt.split("for example: ")[1].split("\n")[0]
-        assert example != problem.answer
+        assert example == "q1, q3"  # the same whatever the answer (round 3: it was changed when it was the answer)
         seen_answer = seen_answer or problem.answer == "q1, q3"
     assert seen_answer
     problem = task.sample(2, 0)

@@ -36,6 +36,7 @@ _EXAMPLES = ("4x^3 - 2x^2 + 7x - 5", "-3x^2 + x + 8")
 @register
 class PolynomialExpansion(Task):
     id = "algebra/polynomial_expansion"
+    version = 2
     family = "algebra"
     description = "Expand a product of polynomials and combine like terms."
     tags = ("math", "algebra", "polynomials")
@@ -66,7 +67,7 @@ class PolynomialExpansion(Task):
             product = multiply(product, power(factor, exponent))
         written = "".join(_written_factor(f, k, config.variables) for f, k in factors)
         answer = format_polynomial(product, config.variables)
-        example = next(e for e in _EXAMPLES if e != answer)
+        example = _EXAMPLES[0]  # a fixed placeholder: independent of the answer
         prompt = (
             f"Expand and simplify {written}.\n\n"
             f"Give the result in expanded form, a sum of terms with like terms combined, e.g. {example}."

@@ -41,6 +41,7 @@ _EXAMPLES = ("3(x - 4)(2x + 1)^2", "-2(x + 5)(x^2 + 3)")
 @register
 class PolynomialFactorization(Task):
     id = "algebra/polynomial_factorization"
+    version = 2
     family = "algebra"
     description = "Factor a polynomial completely over the integers (checked by unique factorisation)."
     tags = ("math", "algebra", "polynomials")
@@ -70,7 +71,7 @@ class PolynomialFactorization(Task):
         for factor, multiplicity in factors:
             product = multiply(product, power(factor, multiplicity))
         answer = _factored_text(content, factors, config.variables)
-        example = next(e for e in _EXAMPLES if e != answer)
+        example = _EXAMPLES[0]  # a fixed placeholder: independent of the answer
         prompt = (
             f"Factor completely over the integers: {format_polynomial(product, config.variables)}\n\n"
             "Write it as a whole number times factors with integer coefficients that cannot be factored further "

@@ -134,6 +134,7 @@ def _quotient(rng: random.Random) -> Drawn | None:
 @register
 class RationalSimplification(Task):
     id = "algebra/rational_simplification"
+    version = 2
     family = "algebra"
     description = "Simplify a rational expression in x to one fraction in lowest terms (checked, any arrangement)."
     tags = ("math", "algebra")
@@ -163,7 +164,7 @@ class RationalSimplification(Task):
         shown, top, bottom = retry(draw, lambda d: _reduce(d[1], d[2])[1] != d[2], what="an expression that reduces")
         reduced_top, reduced_bottom = _reduce(top, bottom)
         answer = _answer_text(reduced_top, reduced_bottom)
-        example = next(e for e in _EXAMPLES if e != answer)
+        example = _EXAMPLES[0]  # a fixed placeholder: independent of the answer
         prompt = (
             f"Simplify {shown}\n\nWrite the result as a single fraction in lowest terms (or a polynomial if the "
             f"denominator cancels completely), valid wherever the original is defined, e.g. {example}."

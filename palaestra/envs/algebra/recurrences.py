@@ -43,6 +43,7 @@ def _power(base: int, name: str = "n") -> str:
 @register
 class Recurrences(Task):
     id = "algebra/recurrences"
+    version = 2
     family = "algebra"
     description = "Next terms, polynomial rules, linear recurrences and closed forms of sequences."
     tags = ("math", "algebra", "sequences")
@@ -74,7 +75,7 @@ class Recurrences(Task):
             prompt = f"{question}\n\nGive a closed-form formula for a_n in terms of n, e.g. 2*5^n + (-1)^n."
             return Problem(prompt=prompt, answer=formula, data={
                 "kind": kind, "terms": [str(t) for t in terms], "steps": steps})
-        example = "-13" if value != -13 else "21"
+        example = "-13"  # a fixed placeholder: independent of the answer
         prompt = f"{question}\n\nGive the exact value, e.g. {example}."
         return Problem(prompt=prompt, answer=format_fraction(value), data={
             "kind": kind, "value": format_fraction(value), "steps": steps})

@@ -34,8 +34,8 @@ MAX_VALUES = 8
 _SQUAREFREE = (2, 3, 5, 6, 7, 10, 11, 13, 14, 15, 17, 19, 21)
 _PLUS_MINUS = re.compile(r"±|∓|\\mp|\+/-|\+-")
 _TERM = re.compile(r"\d*x(?:\^\d)?|\d+")  # a term of the equation as printed: 3x^2, x, 12
-# Example solutions for the prompt; 23 is never a radicand here, and the rational pairs are swapped
-# for the other pair when one of their values is a root, so the example is never the answer.
+# Example solutions for the prompt, the same whatever the answer (an example chosen to avoid the answer
+# would tell something about it); 23 is never a radicand here.
 _EXAMPLES = (("4", "-2/3"), ("-7", "5/2"))
 _SURD_EXAMPLE = "x = (3 + sqrt(23))/2, x = (3 - sqrt(23))/2"
 
@@ -46,7 +46,7 @@ class SolveEquation(Task):
     family = "algebra"
     description = "Find every real solution of a linear, quadratic or rational equation in x."
     tags = ("math", "algebra", "equations")
-    version = 2
+    version = 3
 
     @dataclass(frozen=True)
     class Config:
@@ -69,9 +69,7 @@ class SolveEquation(Task):
         equation, roots = _EQUATIONS[config.form](rng, config)
         roots = sorted(set(roots), key=lambda r: r.value)
         answer = ", ".join(r.text for r in roots) or "none"
-        exact = [r.surd for r in roots]
-        rational_example = next(
-            (pair for pair in _EXAMPLES if not any(_surd_of(v) in exact for v in pair)), _EXAMPLES[-1])
+        rational_example = _EXAMPLES[0]  # a fixed placeholder: independent of the answer
         prompt = (
             f"Solve the equation for the real number x:\n\n{equation}\n\n"
             "Give every real solution exactly once, separated by commas, as exact values (integers, fractions "

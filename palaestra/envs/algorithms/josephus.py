@@ -24,6 +24,7 @@ _BADGE = re.compile(r"^\W*(?:the )?(?:badge(?: number)?|person|#) ?(?:no\.? ?|nu
 @register
 class Josephus(Task):
     id = "algorithms/josephus"
+    version = 2
     family = "algorithms"
     description = "Find the survivor when every k-th person around a circle leaves (Josephus problem)."
     tags = ("algorithms", "simulation", "recurrences")
@@ -48,7 +49,7 @@ class Josephus(Task):
         badges = rng.sample(range(1, 10 * n), n)
         start = rng.randrange(n)
         survivor = badges[(start + josephus(n, k)) % n]
-        example = rng.choice([x for x in (17, 23, 41, 58) if x != survivor])  # never the answer
+        example = rng.choice((17, 23, 41, 58))  # drawn independently of the answer
         prompt = (
             f"{n} people sit around a circle. Going clockwise, their badge numbers are:\n"
             f"{', '.join(map(str, badges))}\n(and after the last one comes the first again).\n\n"

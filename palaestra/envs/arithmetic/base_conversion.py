@@ -75,6 +75,7 @@ def _read(text: str, base: int) -> int | None:
 @register
 class BaseConversion(Task):
     id = "arithmetic/base_conversion"
+    version = 2
     family = "arithmetic"
     description = "Convert numbers between bases 2-36 and add, subtract or multiply in another base."
     tags = ("math", "arithmetic", "number-systems")
@@ -115,7 +116,7 @@ class BaseConversion(Task):
             question = (f"In base {base}, compute {to_base(a, base)} {symbol} {to_base(b, base)}. Give the result "
                         f"in base {base}" + (" (with a minus sign if it is negative)." if kind == "subtract" else "."))
             target = base
-        example = to_base(5_000 if value != 5_000 else 6_000, target) if target != 10 else "5000"
+        example = to_base(5_000, target) if target != 10 else "5000"  # whatever the answer
         note = "" if target <= 10 else " (letters A, B, C, ... stand for the digits 10, 11, 12, ...)"
         prompt = f"{question}\n\nGive just the number in base {target}{note}, e.g. {example}."
         return Problem(prompt=prompt, answer=to_base(value, target),

@@ -28,7 +28,7 @@ class Expression(Task):
     family = "arithmetic"
     description = "Evaluate a multi-step integer arithmetic expression."
     tags = ("math", "arithmetic")
-    version = 2
+    version = 3
 
     @dataclass(frozen=True)
     class Config:
@@ -49,7 +49,7 @@ class Expression(Task):
     def generate(self, rng: random.Random, config: Config) -> Problem:
         text, value = _expression(rng.random, config, config.operations)
         answer = str(value)
-        example = -17 if value != -17 else 23  # never the answer
+        example = -17  # a fixed placeholder: independent of the answer
         return Problem(
             prompt=f"Evaluate the expression and give the result as an integer in digits, e.g. {example}:\n\n{text}",
             answer=answer,

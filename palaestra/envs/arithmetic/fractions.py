@@ -24,7 +24,7 @@ from palaestra.core.retry import retry
 from palaestra.core.task import Growth
 from palaestra.verifiers.rationals import format_fraction, other_spellings, read_lowest_terms
 
-_EXAMPLES = (Fraction(-7, 12), Fraction(11, 6))
+_EXAMPLE = Fraction(-7, 12)
 _SYMBOL = {"+": "+", "-": "−", "*": "×", "/": "÷"}
 _PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2}
 MAX_DENOMINATOR = 10**6  # answers stay readable
@@ -33,6 +33,7 @@ MAX_DENOMINATOR = 10**6  # answers stay readable
 @register
 class Fractions(Task):
     id = "arithmetic/fractions"
+    version = 2
     family = "arithmetic"
     description = "Reduce a fraction, or evaluate an expression of fractions, exactly and in lowest terms."
     tags = ("math", "arithmetic", "fractions")
@@ -61,7 +62,7 @@ class Fractions(Task):
             question = f"Compute {_render(tree)}."
             value = _value(tree)
             denominators = [leaf.denominator for leaf in _leaves(tree)]
-        example = next(e for e in _EXAMPLES if e != value)
+        example = _EXAMPLE  # a fixed placeholder: independent of the answer
         prompt = (
             f"{question}\n\nGive the exact result as a fraction in lowest terms (an integer if it is whole), "
             f"e.g. {format_fraction(example)}."

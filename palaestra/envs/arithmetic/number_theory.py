@@ -36,7 +36,7 @@ class NumberTheory(Task):
     family = "arithmetic"
     description = "Modular powers and inverses, gcd/lcm, divisor counts and sums, congruence systems."
     tags = ("math", "arithmetic", "number-theory")
-    version = 2
+    version = 3
 
     @dataclass(frozen=True)
     class Config:
@@ -62,7 +62,7 @@ class NumberTheory(Task):
     def generate(self, rng: random.Random, config: Config) -> Problem:
         kind = rng.choice(config.kinds)
         question, value, numbers, modulus = _QUESTIONS[kind](rng, config)
-        example = 12 if value != 12 else 7  # never the answer
+        example = 12  # a fixed placeholder: independent of the answer
         return Problem(
             prompt=f"{question}\n\nGive the answer as a single integer in digits, e.g. {example}.",
             answer=str(value),

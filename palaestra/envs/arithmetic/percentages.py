@@ -43,6 +43,7 @@ Question = tuple[str, Fraction, str, int]  # text, exact answer, unit key, steps
 @register
 class Percentages(Task):
     id = "arithmetic/percentages"
+    version = 2
     family = "arithmetic"
     description = "Percentages, ratios and rates as word problems with exact answers."
     tags = ("math", "arithmetic", "word-problems")
@@ -64,7 +65,7 @@ class Percentages(Task):
         template = rng.choice(config.templates)
         question, value, unit, steps = _TEMPLATES[template](rng)
         unit_note = f" in {unit}" if unit else ""
-        example = "12.5" if value != Fraction(25, 2) else "7.25"
+        example = "12.5"  # a fixed placeholder: independent of the answer
         prompt = (f"{question}\n\nGive the exact answer{unit_note} as a number (a fraction if it does not "
                   f"terminate), e.g. {example}.")
         return Problem(prompt=prompt, answer=format_decimal(value), data={

@@ -32,7 +32,7 @@ _POWER = re.compile(r"(\d{1,40})\s*(?:\^|\*\*)\s*(?:\{\s*(\d{1,4})\s*\}|\(\s*(\d
 _SUPERSCRIPT_POWER = re.compile("(\\d{1,40})([⁰¹²³⁴⁵⁶⁷⁸⁹]{1,4})")
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
 _LEAD_IN = re.compile(r"^(?:\d{1,40}|n|N)\s*=\s*")
-_EXAMPLES = (("2^2 × 3 × 7", 84), ("2 × 3^3 × 5", 270))
+_EXAMPLE = "2^2 × 3 × 7"
 
 
 @cache
@@ -71,6 +71,7 @@ def _primes_below(limit: int) -> tuple[int, ...]:
 @register
 class PrimeFactorization(Task):
     id = "arithmetic/prime_factorization"
+    version = 2
     family = "arithmetic"
     description = "Write a whole number as a product of prime powers."
     tags = ("math", "arithmetic", "number-theory")
@@ -105,7 +106,7 @@ class PrimeFactorization(Task):
                            what="primes with a small enough product")
             n = math.prod(primes)
         exponents = {p: primes.count(p) for p in sorted(set(primes))}
-        example = next(text for text, value in _EXAMPLES if value != n)
+        example = _EXAMPLE  # a fixed placeholder: independent of the answer
         prompt = (
             f"Write the prime factorization of {n}.\n\n"
             f"Give it as a product of primes, using powers for repeated primes, e.g. {example}."

@@ -51,6 +51,7 @@ def totient(n: int) -> int:
 @register
 class Totient(Task):
     id = "arithmetic/totient"
+    version = 2
     family = "arithmetic"
     description = "Euler's totient, and counting or summing the integers coprime to n."
     tags = ("math", "number-theory")
@@ -101,7 +102,7 @@ class Totient(Task):
             question = f"What is the sum of all integers k with 1 <= k <= {n} that have no common factor with {n} " \
                        "other than 1?"
             value = n * totient(n) // 2
-        example = 24 if value != 24 else 40
+        example = 24  # a fixed placeholder: independent of the answer
         prompt = f"{question}\n\nGive the count as a whole number, e.g. {example}."
         size = max(int(t) for t in re.findall(r"\d+", question))
         return Problem(prompt=prompt, answer=str(value), data={"kind": kind, "value": value, "n": n, "size": size})

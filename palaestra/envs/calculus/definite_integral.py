@@ -209,6 +209,7 @@ _FAMILIES: dict[str, Callable[[random.Random], Family]] = {
 @register
 class DefiniteIntegral(Task):
     id = "calculus/definite_integral"
+    version = 2
     family = "calculus"
     description = "Exact value of a definite integral (fractions, logarithms, π, e, square roots)."
     tags = ("math", "calculus", "integration")
@@ -230,7 +231,7 @@ class DefiniteIntegral(Task):
         family = rng.choice(config.families)
         integrand, low, high, value, weight = _FAMILIES[family](rng)
         answer = _combine(value)
-        example = "3/2 + ln(2)" if answer != "3/2 + ln(2)" else "7/3 - ln(5)"
+        example = "3/2 + ln(2)"  # a fixed placeholder: independent of the answer
         shown_low, shown_high = low.replace("pi", "π"), high.replace("pi", "π")
         prompt = (
             f"Compute the exact value of the definite integral of f(x) = {integrand} from x = {shown_low} to "

@@ -181,6 +181,7 @@ def _read(text: str) -> str | object | None:
 @register
 class Limits(Task):
     id = "calculus/limits"
+    version = 2
     family = "calculus"
     description = "Evaluate limits exactly (removable points, infinity, standard limits, Taylor series)."
     tags = ("math", "calculus", "limits")
@@ -201,7 +202,7 @@ class Limits(Task):
     def generate(self, rng: random.Random, config: Config) -> Problem:
         text, answer, steps = _FAMILIES[config.family](rng)
         shown = text.replace("sqrt", "√")
-        example = "-3/4" if answer != "-3/4" else "e^2"
+        example = "-3/4"  # a fixed placeholder: independent of the answer
         prompt = (f"Find the limit of {shown}.\n\nGive the exact value (e.g. {example}), ∞ or -∞ if it grows without "
                   "bound, or 'does not exist'.")
         return Problem(prompt=prompt, answer=answer, data={"family": config.family, "answer": answer, "steps": steps,

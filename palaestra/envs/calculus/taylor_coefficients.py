@@ -206,6 +206,7 @@ _LEVELS: dict[str, Callable[[random.Random], tuple[str, Series]]] = {
 @register
 class TaylorCoefficients(Task):
     id = "calculus/taylor_coefficients"
+    version = 2
     family = "calculus"
     description = "A coefficient, or the Taylor polynomial, of a Maclaurin series, exactly."
     tags = ("math", "calculus", "series")
@@ -245,7 +246,7 @@ class TaylorCoefficients(Task):
                 "family": config.family, "beyond": [str(c) for c in series[n + 1 :]]})
         k = rng.choice([k for k in range(2, config.max_power + 1) if series[k] != 0])  # never a trivial 0
         value = series[k]
-        example = "-1/6" if value != Fraction(-1, 6) else "1/120"
+        example = "-1/6"  # a fixed placeholder: independent of the answer
         prompt = (f"What is the coefficient of x^{k} in the Maclaurin series (Taylor series about x = 0) of "
                   f"f(x) = {function}?\n\nGive it as an exact fraction (or a terminating decimal, if it equals one), "
                   f"e.g. {example}.")

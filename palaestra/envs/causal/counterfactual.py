@@ -101,6 +101,7 @@ def counterfactual(
 @register
 class Counterfactual(Task):
     id = "causal/counterfactual"
+    version = 2
     family = "causal"
     description = "Counterfactual probabilities in a structural causal model with binary variables and noise."
     tags = ("causal", "probability", "math")
@@ -124,7 +125,7 @@ class Counterfactual(Task):
         model, question, value = retry(lambda: _draw(rng, config, kind), what="a counterfactual with a proper answer")
         listing = "\n".join(f"  {node.name} = {node.text()}, where P(U_{node.name} = 1) = "
                             f"{format_fraction(node.noise)}" for node in model)
-        example = format_fraction(Fraction(7, 16) if value != Fraction(7, 16) else Fraction(3, 8))
+        example = format_fraction(Fraction(7, 16))  # a fixed placeholder: independent of the answer
         prompt = (
             "A structural causal model over binary variables (0 or 1). Each variable is computed, in the order "
             "listed, from its causes and its own independent noise term U:\n"

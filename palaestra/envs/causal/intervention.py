@@ -29,12 +29,13 @@ from palaestra.verifiers.numeric import read_exact
 from palaestra.verifiers.rationals import other_spellings
 
 _LETTERS = "ABCDEFGHJKLMNPQRSTUVW"
-_EXAMPLES = (Fraction(21, 50), Fraction(-3, 40))
+_EXAMPLE = Fraction(21, 50)
 
 
 @register
 class Intervention(Task):
     id = "causal/intervention"
+    version = 2
     family = "causal"
     description = "Observational and interventional probabilities P(Y | do(X)) in a discrete causal model."
     tags = ("causal", "probability", "math")
@@ -59,7 +60,7 @@ class Intervention(Task):
         kind = rng.choice(config.kinds)
         model, question, value, observational = retry(lambda: _draw(rng, config, kind), lambda d: d is not None,
                                                       what="a query whose intervention differs from observation")
-        example = fraction_text(next(e for e in _EXAMPLES if e != value))
+        example = fraction_text(_EXAMPLE)  # a fixed placeholder: independent of the answer
         prompt = (
             "A causal model over discrete variables. Each variable lists its direct causes and its probabilities "
             "given them; variables without causes are drawn first, then each one given its causes:\n"

@@ -39,7 +39,7 @@ class LegalMoves(Task):
     family = "chess"
     description = "Count all legal moves of a chess position, or list the legal moves of one piece."
     tags = ("chess", "games", "rules")
-    version = 2
+    version = 3
 
     @dataclass(frozen=True)
     class Config:
@@ -69,13 +69,13 @@ class LegalMoves(Task):
         if rng.random() < config.count_share:
             count = board.legal_moves.count()
             prompt = header + (f"How many legal moves does {side} have in this position? "
-                               f"Give the number as an integer, for example: {31 if count != 31 else 29}")
+                               "Give the number as an integer, for example: 31")
             return Problem(prompt=prompt, answer=str(count), data={"fen": fen, "kind": "count", "count": count})
         square = _pick_square(rng, board, stuck=rng.random() < config.stuck_share)
         moves = sorted(m.uci() for m in board.generate_legal_moves(from_mask=chess.BB_SQUARES[square]))
         piece = chess.piece_name(board.piece_type_at(square))
         name = chess.square_name(square)
-        example = "g1f3 g1h3" if name != "g1" else "b1a3 b1c3"  # moves of another square: never the answer
+        example = "g1f3 g1h3"  # a fixed placeholder: independent of the answer
         prompt = header + (
             f"List every legal move of the {side} {piece} on {name}. Write the moves in UCI notation "
             "(e.g. g1f3; a promotion adds the piece letter, e.g. e7e8q) or in SAN, "

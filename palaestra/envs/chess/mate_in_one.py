@@ -38,8 +38,7 @@ _PAWN_SQUARES = frozenset(s for s in chess.SQUARES if chess.square_rank(s) not i
 # Positions whose king has more free flight squares almost never hold a mate; skipping them
 # before the (costly) move search keeps generation fast.
 _MAX_FLIGHTS = 2
-# Target squares for the prompt's example move, in order of preference; the first that no mate uses is shown.
-_EXAMPLE_TARGETS = [chess.H7, chess.D8, *reversed(chess.SQUARES)]
+_EXAMPLE_TARGET = chess.H7  # the target square of the prompt's example move
 _PIECE_LETTERS = {"Q": chess.QUEEN, "R": chess.ROOK, "B": chess.BISHOP, "N": chess.KNIGHT, "P": chess.PAWN}
 
 
@@ -49,7 +48,7 @@ class MateInOne(Task):
     family = "chess"
     description = "Find a checkmating move in a chess position (mate in one)."
     tags = ("chess", "games", "search")
-    version = 2
+    version = 3
 
     @dataclass(frozen=True)
     class Config:
@@ -189,9 +188,9 @@ def _flight_squares(board: chess.Board) -> int:
 
 
 def _example(mates: list[chess.Move]) -> tuple[str, str, str]:
-    """An example queen move (SAN, long SAN, UCI) to a square no mating move goes to, so it is never an answer."""
-    targets = {m.to_square for m in mates}
-    to = next(square for square in _EXAMPLE_TARGETS if square not in targets)
+    """An example queen move (SAN, long SAN, UCI), the same whatever the mates are (an example avoiding the
+    mating squares would tell which squares they are not)."""
+    to = _EXAMPLE_TARGET
     rank = chess.square_rank(to)
     source = chess.square(chess.square_file(to), rank - 2 if rank >= 2 else rank + 2)
     to_name, source_name = chess.square_name(to), chess.square_name(source)

@@ -36,6 +36,7 @@ Question = tuple[str, int, int, int]  # text, count, candidates enumerated, cons
 @register
 class ConstrainedCounting(Task):
     id = "combinatorial/constrained_counting"
+    version = 2
     family = "combinatorial"
     description = "Count strings, orderings, arrangements, solutions, subsets or committees under constraints."
     tags = ("math", "combinatorics", "counting")
@@ -52,7 +53,7 @@ class ConstrainedCounting(Task):
         setting = rng.choice(tuple(_SETTINGS))
         question, count, candidates, constraints = retry(lambda: _SETTINGS[setting](rng, config),
                                                          lambda q: q[1] > 0, what="a question with a non-zero count")
-        example = 96 if count != 96 else 120
+        example = 96  # a fixed placeholder: independent of the answer
         prompt = f"{question}\n\nGive the count as a whole number, e.g. {example}."
         return Problem(prompt=prompt, answer=str(count), data={
             "setting": setting, "count": count, "candidates": candidates, "constraints": constraints,

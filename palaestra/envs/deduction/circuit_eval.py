@@ -31,6 +31,7 @@ _INPUTS = "abcdefgh"
 @register
 class CircuitEval(Task):
     id = "deduction/circuit_eval"
+    version = 2
     family = "deduction"
     description = "Simulate a boolean circuit of logic gates on given inputs and report its outputs."
     tags = ("logic", "boolean-circuits", "simulation")
@@ -59,9 +60,7 @@ class CircuitEval(Task):
         if config.shuffled:
             rng.shuffle(shown)
         listing = "\n".join(f"{name} = {op}({', '.join(args)})" for name, op, args in shown)
-        example = [i % 2 for i in range(len(outputs))]
-        if example == [values[o] for o in outputs]:  # the example shows the format, never the answer
-            example = [1 - bit for bit in example]
+        example = [i % 2 for i in range(len(outputs))]  # the format, whatever the answer
         prompt = (
             "A boolean circuit: each line defines a wire as a logic gate applied to other wires (NOT inverts; "
             "AND, OR, XOR, NAND, NOR and XNOR have their usual meanings).\n\n"

@@ -47,6 +47,7 @@ _SENTENCES = (
 @register
 class Kinship(Task):
     id = "deduction/kinship"
+    version = 2
     family = "deduction"
     description = "Name how two people in a described family are related (aunt, cousin, father-in-law, ...)."
     tags = ("logic", "deduction", "kinship", "reasoning")
@@ -79,7 +80,7 @@ class Kinship(Task):
             "___\" with one word from this list: " + ", ".join(vocabulary)
             + ". Aunts and uncles include the spouses of a parent's siblings; in-laws are related through a "
             "spouse; cousins are children of a parent's siblings. Answer with the word only, for example: "
-            + ("nephew" if relation != "nephew" else "niece")
+            + "nephew"  # a fixed placeholder: independent of the answer
         )
         data = {"people": people, "x": x, "y": y, "relation": relation}
         return Problem(prompt=prompt, answer=relation, data=data)

@@ -33,6 +33,7 @@ _LEAD_IN = re.compile(r"^(?:the\s+)?(?:secret\s+)?code\s*(?:is\b|:|=)\s*", re.IG
 @register
 class MastermindDeduce(Task):
     id = "deduction/mastermind_deduce"
+    version = 2
     family = "deduction"
     description = "Deduce the secret Mastermind code from a given history of guesses and scores (one code fits)."
     tags = ("logic", "deduction", "code-breaking")
@@ -55,9 +56,7 @@ class MastermindDeduce(Task):
         secret, history = retry(lambda: _draw(rng, config), what="a history that pins the code down")
         lines = [f"Guess {i}: {''.join(map(str, g))} -> {e} exact, {p} partial" for i, (g, e, p) in
                  enumerate(history, 1)]
-        example = "".join(str((i % config.digits) + 1) for i in range(config.length))
-        if example == "".join(map(str, secret)):
-            example = example[::-1]
+        example = "".join(str((i % config.digits) + 1) for i in range(config.length))  # whatever the answer
         prompt = (
             f"A secret code has {config.length} digits, each from 1 to {config.digits} (digits may repeat). Each "
             "guess below was scored: exact counts digits that are right and in the right place; partial counts "

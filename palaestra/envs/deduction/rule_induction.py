@@ -76,6 +76,7 @@ def _rule(rng: random.Random, compound: float) -> tuple[str, frozenset[int]]:
 @register
 class RuleInduction(Task):
     id = "deduction/rule_induction"
+    version = 2
     family = "deduction"
     description = "Pick the one listed rule that fits all the labelled example numbers."
     tags = ("induction", "deduction", "hypothesis-elimination", "classification")
@@ -104,7 +105,7 @@ class RuleInduction(Task):
             "A hidden rule labels each whole number from 1 to 99 yes or no. It is one of these candidate rules:\n"
             f"{listing}\n\nLabelled examples:\n{shown}\n\n"
             "Exactly one candidate agrees with every example. Which one? Answer with its letter, for example: "
-            + ("B" if target != 1 else "A")
+            + "B"  # a fixed placeholder: independent of the answer
         )
         data = {"rules": [text for text, _ in rules], "target": target, "examples": [[n, lb] for n, lb in examples]}
         return Problem(prompt=prompt, answer=_LETTERS[target], data=data)

@@ -37,6 +37,7 @@ _ARROW = re.compile(r"[ \t]*(?:→|->|⟶|[ \t][-–—][ \t])[ \t]*")  # "Ada �
 @register
 class Seating(Task):
     id = "deduction/seating"
+    version = 2
     family = "deduction"
     description = "Deduce who sits where around a round table from left/right/opposite clues (one solution)."
     tags = ("logic", "deduction", "puzzle", "ordering")
@@ -57,9 +58,7 @@ class Seating(Task):
         clues = retry(lambda: _minimal_clues(rng, n, seat, anchor), attempts=20, what="clues that force the seating")
         order = sorted(range(n), key=seat.__getitem__)
         answer = ", ".join(names[p] for p in order)
-        example = ", ".join(sorted(names))
-        if example == answer:  # the example shows the format, never the answer
-            example = ", ".join(sorted(names, reverse=True))
+        example = ", ".join(sorted(names))  # the format, whatever the answer
         prompt = (
             f"{n} people, {', '.join(sorted(names))}, sit around a round table, evenly spaced and facing the "
             "centre. \"X sits directly left of Y\" means X is in the next seat clockwise from Y; \"directly right "

@@ -35,6 +35,7 @@ _LETTERS = "ABCD"
 @register
 class VennCounts(Task):
     id = "deduction/venn_counts"
+    version = 2
     family = "deduction"
     description = "Work out a count in an overlapping-groups survey from totals, overlaps and exclusions."
     tags = ("logic", "sets", "counting", "math")
@@ -71,7 +72,7 @@ class VennCounts(Task):
             + ".\n\nKnown numbers of people:\n"
             + "\n".join(lines)
             + f"\n\nHow many people {_describe(question, verbs, asking=True)}? These facts determine it. "
-            f"Answer with a single whole number, for example: {17 if value != 17 else 18}"
+            "Answer with a single whole number, for example: 17"
         )
         return Problem(prompt=prompt, answer=str(value),
                        data={"groups": g, "facts": facts, "question": question, "value": value})

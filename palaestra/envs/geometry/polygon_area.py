@@ -28,13 +28,14 @@ from palaestra.core.task import Growth
 from palaestra.verifiers.numeric import read_exact
 from palaestra.verifiers.rationals import format_fraction, other_spellings
 
-_EXAMPLES = (Fraction(45, 2), Fraction(31))
+_EXAMPLE = Fraction(45, 2)
 _AREA_UNITS = ("square units", "sq units", "sq. units", "units^2", "unit^2", "u^2")
 
 
 @register
 class PolygonArea(Task):
     id = "geometry/polygon_area"
+    version = 2
     family = "geometry"
     description = "Area of a simple polygon from its vertex coordinates (shoelace formula), exactly."
     tags = ("math", "geometry", "coordinates")
@@ -63,7 +64,7 @@ class PolygonArea(Task):
         points = points[start:] + points[:start]
         area = _area(points)
         listing = ", ".join(f"({_coordinate(x)}, {_coordinate(y)})" for x, y in points)
-        example = format_fraction(next(e for e in _EXAMPLES if e != area))
+        example = format_fraction(_EXAMPLE)  # a fixed placeholder: independent of the answer
         prompt = (
             f"A simple polygon has these {len(points)} vertices, listed in order around its boundary:\n"
             f"{listing}\n\nWhat is its area? Give the exact value, e.g. {example}."

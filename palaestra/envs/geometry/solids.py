@@ -192,6 +192,7 @@ def _dimension(question: str) -> int:
 @register
 class Solids(Task):
     id = "geometry/solids"
+    version = 2
     family = "geometry"
     description = "Exact volumes, surface areas and lengths of boxes, cylinders, cones, spheres, frusta and pyramids."
     tags = ("math", "geometry", "3d")
@@ -205,7 +206,7 @@ class Solids(Task):
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         question, answer, steps = _LEVELS[config.stage](rng)
-        example = "96*pi or 4*sqrt(10)" if answer not in ("96*pi", "4*sqrt(10)") else "12*pi"
+        example = "96*pi or 4*sqrt(10)"  # a fixed placeholder: independent of the answer
         prompt = f"{question}\n\nGive the exact value (π and square roots allowed, no rounding), e.g. {example}."
         return Problem(prompt=prompt, answer=answer, data={"answer": answer, "steps": steps,
                                                            "dimension": _dimension(question)})

@@ -50,6 +50,7 @@ Question = tuple[str, Surd, int]  # text, exact answer, steps
 @register
 class TriangleSolving(Task):
     id = "geometry/triangle_solving"
+    version = 2
     family = "geometry"
     description = "Sides, angles' cosines, areas and radii of triangles as exact surds."
     tags = ("math", "geometry", "trigonometry")
@@ -72,7 +73,7 @@ class TriangleSolving(Task):
         question, value, steps = retry(lambda: _KINDS[kind](rng), lambda q: q is not None and _readable(q[1]),
                                        what="a triangle with a readable exact answer")
         answer = format_radical(value)
-        example = "3*sqrt(2)/2" if answer != "3*sqrt(2)/2" else "5*sqrt(3)"
+        example = "3*sqrt(2)/2"  # a fixed placeholder: independent of the answer
         prompt = f"{question}\n\nGive the exact value (square roots allowed, no decimals), e.g. {example}."
         return Problem(prompt=prompt, answer=answer, data={"kind": kind, "value": answer, "steps": steps})
 

@@ -23,6 +23,7 @@ from palaestra.generators.graphs import random_connected
 @register
 class BfsLayers(Task):
     id = "graphs/bfs_layers"
+    version = 2
     family = "graphs"
     description = "List the nodes of a graph layer by layer by distance from a source (BFS layers)."
     tags = ("graphs", "distances", "search")
@@ -62,12 +63,9 @@ class BfsLayers(Task):
         kind = "directed" if directed else "undirected"
         arrows = " (a->b goes from a to b)" if directed else ""
         unreachable = " Leave out nodes that cannot be reached from the source." if directed else ""
-        # example lines of other nodes, the second holding a node not at distance 1 (when there is one),
-        # so the example is never the answer's start
+        # example lines of other nodes, drawn independently of their distances (of the answer)
         others = rng.sample([v for v in range(n) if v != source], 5)
-        far = [v for v in others if distance[v] != 1]
-        second = sorted([far[0], next(v for v in others if v != far[0])]) if far else sorted(others[:2])
-        third = sorted(v for v in others if v not in second)[:3]
+        second, third = sorted(others[:2]), sorted(others[2:])
         prompt = (
             f"{'A' if directed else 'An'} {kind} graph has nodes 0 to {n - 1} and these {len(rows)} edges{arrows}:\n"
             f"{edge_list(rows, directed)}\n\n"

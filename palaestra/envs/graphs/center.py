@@ -20,6 +20,7 @@ from palaestra.generators.graphs import bfs_distances, random_with_diameter
 @register
 class Center(Task):
     id = "graphs/center"
+    version = 2
     family = "graphs"
     description = "List the centre of a connected graph (the nodes of minimum eccentricity)."
     tags = ("graphs", "distances")
@@ -47,7 +48,7 @@ class Center(Task):
         radius = min(eccentricity)
         center = [v for v in range(n) if eccentricity[v] == radius]
         rows = sorted([u, v] for u, v, _ in graph.edges)
-        example = sorted(rng.sample([v for v in range(n) if v not in center], 2))  # never the answer
+        example = sorted(rng.sample(range(n), 2))  # drawn independently of the answer
         prompt = (
             f"An undirected connected graph has nodes 0 to {n - 1} and these {len(rows)} edges:\n"
             f"{edge_list(rows)}\n\n"

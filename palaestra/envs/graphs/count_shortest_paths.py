@@ -28,6 +28,7 @@ UNITS = ("paths", "shortest paths", "ways")
 @register
 class CountShortestPaths(Task):
     id = "graphs/count_shortest_paths"
+    version = 2
     family = "graphs"
     description = "Count the distinct shortest paths between two nodes of a graph."
     tags = ("graphs", "counting", "dynamic-programming")
@@ -68,7 +69,7 @@ class CountShortestPaths(Task):
 
         graph, source, target, count = retry(draw, what=f"a node reached by {low} to {high} shortest paths")
         rows = sorted([u, v] for u, v, _ in graph.edges)
-        example = rng.choice([x for x in (7, 9, 12, 15) if x != count])  # never the answer
+        example = 12  # a fixed placeholder: independent of the answer
         prompt = (
             f"An undirected graph has nodes 0 to {n - 1} and these {len(rows)} edges:\n{edge_list(rows)}\n\n"
             f"How many different shortest paths (paths with the fewest edges) lead from node {source} to node "

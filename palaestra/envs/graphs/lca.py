@@ -21,6 +21,7 @@ from palaestra.generators.graphs import random_tree
 @register
 class LowestCommonAncestor(Task):
     id = "graphs/lca"
+    version = 2
     family = "graphs"
     description = "Answer lowest-common-ancestor queries on a rooted tree."
     tags = ("graphs", "trees")
@@ -55,8 +56,7 @@ class LowestCommonAncestor(Task):
             u, v = best
             queries.append([u, v])
             answers.append(_lca(parent, depth, u, v))
-        # each example node differs from the true answer in its place, so the example is never the answer
-        example = [(a + rng.randrange(1, n)) % n for a in answers]
+        example = [rng.randrange(n) for _ in answers]  # drawn independently of the answer
         listing = "\n".join(f"{i}. {u} and {v}" for i, (u, v) in enumerate(queries, 1))
         prompt = (
             f"A tree has nodes 0 to {n - 1} and these edges:\n{edge_list(rows)}\n\nIt is rooted at node {root}. "

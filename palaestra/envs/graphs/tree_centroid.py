@@ -20,6 +20,7 @@ from palaestra.generators.graphs import random_tree
 @register
 class TreeCentroid(Task):
     id = "graphs/tree_centroid"
+    version = 2
     family = "graphs"
     description = "List the centroid node(s) of a tree."
     tags = ("graphs", "trees")
@@ -40,8 +41,7 @@ class TreeCentroid(Task):
             return rows, centroids(n, rows)
 
         rows, center = retry(draw, lambda drawn: (len(drawn[1]) == 2) == pair, what="a tree of the drawn kind")
-        # the example names nodes that are not the centroid, so it can never be the answer
-        single, *two = rng.sample([v for v in range(n) if v not in center], 3)
+        single, *two = rng.sample(range(n), 3)  # drawn independently of the answer
         prompt = (
             f"A tree has nodes 0 to {n - 1} and these edges:\n{edge_list(rows)}\n\n"
             "Removing a node splits the tree into pieces. Find the centroid: the node (or the two nodes, if two "

@@ -23,13 +23,14 @@ from palaestra.core.task import Growth
 from palaestra.envs.linalg.common import determinant, render
 from palaestra.verifiers.numeric import read_exact
 
-_EXAMPLES = (-42, 17)
+_EXAMPLE = -42
 _DET_LEAD_IN = re.compile(r"^(?:\\?det\s*\(?\s*[A-Za-z]?\s*\)?|\|\s*[A-Za-z]\s*\|)\s*=\s*")
 
 
 @register
 class Determinant(Task):
     id = "linalg/determinant"
+    version = 2
     family = "linalg"
     description = "Compute the determinant of an integer matrix."
     tags = ("math", "linear-algebra")
@@ -54,7 +55,7 @@ class Determinant(Task):
         matrix = retry(lambda: _matrix(rng, config), lambda m: determinant(m) != 0 or rng.random() < 0.05,
                        what="a (usually) non-singular matrix")
         value = int(determinant(matrix))
-        example = next(e for e in _EXAMPLES if e != value)
+        example = _EXAMPLE  # a fixed placeholder: independent of the answer
         prompt = (
             f"Compute the determinant of the {config.size}x{config.size} matrix\n\n{render(matrix)}\n\n"
             f"Give the determinant as a single integer, e.g. {example}."

@@ -30,6 +30,7 @@ _NAMES = re.compile(r"(?:λ|\\lambda)\s*(?:_\s*\{?\s*\d+\s*\}?)?\s*=\s*")
 @register
 class Eigenvalues(Task):
     id = "linalg/eigenvalues"
+    version = 2
     family = "linalg"
     description = "List the eigenvalues of an integer matrix with algebraic multiplicity."
     tags = ("math", "linear-algebra")
@@ -54,7 +55,7 @@ class Eigenvalues(Task):
     def generate(self, rng: random.Random, config: Config) -> Problem:
         matrix, values = retry(lambda: _matrix(rng, config), what="a small integer matrix")
         n = config.size
-        example = "-1, 2, 2" if sorted(values) != [-1, 2, 2] else "0, 3, 3"
+        example = "-1, 2, 2"  # a fixed placeholder: independent of the answer
         prompt = (
             f"Find all eigenvalues of the {n}x{n} matrix\n\n{render(matrix)}\n\n"
             f"List each eigenvalue as many times as its algebraic multiplicity (n values in all), in any order, "

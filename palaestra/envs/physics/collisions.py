@@ -37,6 +37,7 @@ Question = tuple[str, Surd, str, int]  # text, exact answer, unit, steps
 @register
 class Collisions(Task):
     id = "physics/collisions"
+    version = 2
     family = "physics"
     description = "Velocities and energies in collisions and explosions (momentum and energy conservation), exactly."
     tags = ("physics", "mechanics", "math")
@@ -60,7 +61,7 @@ class Collisions(Task):
         question, value, unit, steps = _KINDS[kind](rng)
         answer = format_radical(value)
         sign_note = " (negative if to the left)" if unit == "m/s" and kind not in ("right_angle", "pendulum") else ""
-        example = "-7/4" if answer != "-7/4" else "5/2"
+        example = "-7/4"  # a fixed placeholder: independent of the answer
         prompt = f"{question}\n\nGive the exact value in {unit}{sign_note}, e.g. {example}."
         return Problem(prompt=prompt, answer=answer, data={"kind": kind, "value": answer, "unit": unit,
                                                            "steps": steps})

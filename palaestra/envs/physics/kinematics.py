@@ -50,7 +50,7 @@ class Kinematics(Task):
     family = "physics"
     description = "Constant-acceleration motion in one dimension: find a time, distance, velocity or acceleration."
     tags = ("physics", "kinematics", "math")
-    version = 2
+    version = 3
 
     @dataclass(frozen=True)
     class Config:
@@ -84,7 +84,7 @@ class Kinematics(Task):
             steps = 4.0  # two phases, a formula for each, and joining them
         else:
             statement, value, unit, steps = _single_phase(rng, config, first_time=kind == "first_time")
-        example = "25/3" if value != Fraction(25, 3) else "17/3"  # never the answer
+        example = "25/3"  # a fixed placeholder: independent of the answer
         prompt = (
             f"{statement}\n\nGive the answer in {unit} as a number, either exact (an integer, a terminating "
             f"decimal or a fraction such as {example}) or a decimal {TOLERANCE.describe()} "

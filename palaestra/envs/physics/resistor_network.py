@@ -27,7 +27,7 @@ from palaestra.verifiers.rationals import format_fraction, other_spellings
 
 OHMS = {"Ω": 1, "ohm": 1, "ohms": 1, "\\Omega": 1, "kΩ": 1000, "kohm": 1000}
 AMPERES = {"A": 1, "amp": 1, "amps": 1, "ampere": 1, "amperes": 1, "mA": Fraction(1, 1000)}
-_EXAMPLES = (Fraction(36, 7), Fraction(21, 4))
+_EXAMPLE = Fraction(36, 7)
 
 Edge = tuple[str, str, int]  # node, node, resistance in ohms
 
@@ -35,6 +35,7 @@ Edge = tuple[str, str, int]  # node, node, resistance in ohms
 @register
 class ResistorNetwork(Task):
     id = "physics/resistor_network"
+    version = 2
     family = "physics"
     description = "Equivalent resistance of a resistor network, or the current through one resistor, exactly."
     tags = ("physics", "circuits", "math")
@@ -75,7 +76,7 @@ class ResistorNetwork(Task):
             value = 1 / total_current
             question = "What is the equivalent resistance between A and B, in ohms?"
             unit, kind = "Ω", "resistance"
-        example = format_fraction(next(e for e in _EXAMPLES if e != value))
+        example = format_fraction(_EXAMPLE)  # a fixed placeholder: independent of the answer
         prompt = (f"A network of resistors joins nodes A, B and possibly others:\n{listing}\n\n{question} "
                   f"Give the exact value (a fraction if needed), e.g. {example} {unit}.")
         return Problem(prompt=prompt, answer=format_fraction(value), data={

@@ -57,6 +57,7 @@ def blocksworld_domain() -> Domain:
 @register
 class Blocksworld(PlanTask):
     id = "planning/blocksworld"
+    version = 2
     family = "planning"
     description = "Find a (shortest) plan for a Blocksworld problem given in PDDL."
     tags = ("planning", "pddl", "strips")

@@ -52,6 +52,7 @@ def gripper_domain() -> Domain:
 @register
 class Gripper(PlanTask):
     id = "planning/gripper"
+    version = 2
     family = "planning"
     description = "Find a (shortest) plan for a generalised Gripper problem given in PDDL."
     tags = ("planning", "pddl", "strips")

@@ -43,6 +43,7 @@ Move = tuple[str, str]
 @register
 class HanoiVariants(Task):
     id = "planning/hanoi_variants"
+    version = 2
     family = "planning"
     description = "Tower of Hanoi with restricted moves or four pegs, between two positions, in the fewest moves."
     tags = ("planning", "puzzle", "search")
@@ -74,9 +75,7 @@ class HanoiVariants(Task):
         start, goal, moves = retry(draw, what="two different positions")
         answer = ", ".join(f"{a}->{b}" for a, b in moves)
         allowed = VARIANTS[variant][1]
-        example = ", ".join(f"{a}->{b}" for a, b in allowed[:2])
-        if example == answer:
-            example = ", ".join(f"{a}->{b}" for a, b in allowed[1:3])
+        example = ", ".join(f"{a}->{b}" for a, b in allowed[:2])  # the notation, whatever the answer
         prompt = (
             f"A Tower of Hanoi variant with pegs {', '.join(pegs)} and {n} disks numbered 1 (smallest) to {n} "
             f"(largest). {RULES[variant]} As usual, a move takes the top disk of one peg and puts it on another peg, "

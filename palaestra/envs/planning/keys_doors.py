@@ -33,6 +33,7 @@ State = tuple[int, int, int]  # row, column, bitmask of keys held
 @register
 class KeysDoors(Task):
     id = "planning/keys_doors"
+    version = 2
     family = "planning"
     description = "Walk a maze from S to G in the fewest moves, fetching the keys that open its doors."
     tags = ("planning", "grid", "search")
@@ -56,7 +57,7 @@ class KeysDoors(Task):
     def generate(self, rng: random.Random, config: Config) -> Problem:
         grid, start, goal, plan = retry(lambda: _draw(rng, config), what="a maze whose doors and keys all matter")
         answer = "".join(plan)
-        example = "RRDDLU" if answer != "RRDDLU" else "DDRRUL"
+        example = "RRDDLU"  # a fixed placeholder: independent of the answer
         pairs = ", ".join(f"{KEYS[i]} opens {DOORS[i]}" for i in range(config.doors))
         prompt = (
             "Here is a maze. '#' is a wall, '.' is open floor, S is the start and G is the goal. Lowercase letters "

@@ -54,6 +54,7 @@ def logistics_domain() -> Domain:
 @register
 class Logistics(PlanTask):
     id = "planning/logistics"
+    version = 2
     family = "planning"
     description = "Find a plan for a Logistics problem (trucks, airplanes, packages) given in PDDL."
     tags = ("planning", "pddl", "strips")

@@ -54,6 +54,7 @@ def miconic_domain() -> Domain:
 @register
 class Miconic(PlanTask):
     id = "planning/miconic"
+    version = 2
     family = "planning"
     description = "Find a (shortest) plan for an elevator (Miconic) problem given in PDDL."
     tags = ("planning", "pddl", "strips")

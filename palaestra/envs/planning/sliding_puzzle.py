@@ -29,6 +29,7 @@ Board = tuple[int, ...]  # row-major cells, GAP for the gap
 @register
 class SlidingPuzzle(Task):
     id = "planning/sliding_puzzle"
+    version = 2
     family = "planning"
     description = "Solve an 8- or 15-puzzle: list the tiles to slide, in a shortest sequence where asked."
     tags = ("planning", "puzzle", "search")
@@ -70,7 +71,7 @@ class SlidingPuzzle(Task):
 
         start, goal, plan = retry(draw, what="a scrambled puzzle solved within the search budget")
         answer = ", ".join(map(str, plan))
-        example = "3, 6, 8" if answer != "3, 6, 8" else "8, 6, 3"
+        example = "3, 6, 8"  # a fixed placeholder: independent of the answer
         rule = ("Use as few moves as possible: only a shortest solution is accepted." if config.optimal
                 else "Any sequence that reaches the goal is accepted.")
         prompt = (

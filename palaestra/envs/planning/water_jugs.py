@@ -37,6 +37,7 @@ _STEP = re.compile(
 @register
 class WaterJugs(Task):
     id = "planning/water_jugs"
+    version = 2
     family = "planning"
     description = "Measure an exact amount of water with unmarked jugs in the fewest fill/empty/pour steps."
     tags = ("planning", "puzzle", "search")
@@ -106,9 +107,7 @@ class WaterJugs(Task):
                          for n, c, s in zip(names, capacities, start))
         steps = ("- fill X: fill jug X to the brim from the tap;\n- empty X: pour all of jug X down the drain;\n"
                  if config.tap else "There is no tap and no drain: water can only be poured between jugs.\n")
-        example = "fill A, pour A B, empty B" if config.tap else "pour A B, pour B C"
-        if example == answer:
-            example = "pour B A, pour C B"
+        example = "fill A, pour A B, empty B" if config.tap else "pour A B, pour B C"  # whatever the answer
         prompt = (
             f"You have {config.jugs} unmarked water jugs:\n{jugs}\n\nThe allowed steps are:\n{steps}"
             "- pour X Y: pour from jug X into jug Y until X is empty or Y is full.\n\n"

@@ -134,6 +134,7 @@ _LEVELS: list[Callable[[random.Random], Question]] = [_test, _two_urns, _machine
 @register
 class Bayes(Task):
     id = "probability/bayes"
+    version = 2
     family = "probability"
     description = "Conditional probabilities by Bayes' rule: tests, urns, machines, repeated evidence, exactly."
     tags = ("math", "probability", "bayes")

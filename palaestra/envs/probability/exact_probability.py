@@ -39,6 +39,7 @@ Scenario = tuple[str, Fraction, int, int]  # question, probability, outcomes con
 @register
 class ExactProbability(Task):
     id = "probability/exact_probability"
+    version = 2
     family = "probability"
     description = "Exact probability of an event with dice, coins, urns or cards."
     tags = ("math", "probability", "combinatorics")

@@ -200,6 +200,7 @@ _QUESTIONS: dict[str, Callable[[random.Random], Question]] = {
 @register
 class ExpectedValue(Task):
     id = "probability/expected_value"
+    version = 2
     family = "probability"
     description = "Exact expected values: dice, games, draws without replacement, waiting times."
     tags = ("math", "probability")
@@ -220,7 +221,7 @@ class ExpectedValue(Task):
     def generate(self, rng: random.Random, config: Config) -> Problem:
         kind = rng.choice(config.kinds)
         question, value, steps = _QUESTIONS[kind](rng)
-        example = "161/36" if value != Fraction(161, 36) else "7/2"
+        example = "161/36"  # a fixed placeholder: independent of the answer
         prompt = f"{question}\n\nGive the exact value as a fraction (or a whole number), e.g. {example}."
         return Problem(prompt=prompt, answer=format_fraction(value), data={
             "kind": kind, "value": format_fraction(value), "steps": steps,

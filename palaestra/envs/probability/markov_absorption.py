@@ -120,6 +120,7 @@ def _describe(chain: Chain, ends: list[str]) -> str:
 @register
 class MarkovAbsorption(Task):
     id = "probability/markov_absorption"
+    version = 2
     family = "probability"
     description = "Absorption probabilities, expected steps and visits in absorbing Markov chains, exactly."
     tags = ("math", "probability", "markov-chains")
@@ -147,7 +148,7 @@ class MarkovAbsorption(Task):
             # 0 and 1 (an unreachable target, a state never revisited) would be guessable without solving anything
             question, value = retry(lambda: _chain_question(rng, config, kind), what="a question with a non-trivial value")
             states = config.transient
-        example = "7/12" if value != Fraction(7, 12) else "5/3"
+        example = "7/12"  # a fixed placeholder: independent of the answer
         prompt = (f"{question}\n\nGive the exact value as a fraction (an equal terminating decimal is fine too), "
                   f"e.g. {example}.")
         return Problem(prompt=prompt, answer=format_fraction(value), data={

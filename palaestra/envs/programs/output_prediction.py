@@ -29,7 +29,7 @@ from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.verifiers.blocks import read_block
 
 _MAX_ANSWER = 10_000
-_EXAMPLES = (("3", "[1, 2]"), ("7", "[4, 5]"))  # example outputs; the second where the first is the answer
+_EXAMPLE = ("3", "[1, 2]")  # the prompt's example output, whatever the answer
 _WORDS = ("cat", "data", "loop", "tree", "node", "sun", "code", "graph", "moon", "star", "pixel", "queue")
 _NAMES = {
     "int": ("a", "b", "c", "n", "x", "y", "z", "total", "count", "acc", "k", "m"),
@@ -49,7 +49,7 @@ class OutputPrediction(Task):
     family = "programs"
     description = "Predict the exact printed output of a small generated Python program."
     tags = ("code", "programs", "execution")
-    version = 2
+    version = 3
     multiline = True
 
     @dataclass(frozen=True)
@@ -91,7 +91,7 @@ class OutputPrediction(Task):
         program, machine = retry(draw, what="a program that prints non-blank lines after enough steps")
         source = "\n".join(_render_block(program, 0))
         text = "\n".join(machine.output)
-        first, second = next(pair for pair in _EXAMPLES if "\n".join(pair) != text)
+        first, second = _EXAMPLE  # a fixed placeholder: independent of the answer
         prompt = (
             "What does the following Python 3 program print?\n\n"
             f"```python\n{source}\n```\n\n"

@@ -32,7 +32,6 @@ from palaestra.verifiers.moves import read_place_moves
 PEGS = "ABC"
 MAX_MOVES = 2_000  # far beyond any optimal solution here (at most 2**8 - 1 moves)
 _EXAMPLE = "A->C, A->B, C->B"
-_OTHER_EXAMPLE = "B->A, B->C, A->C"
 
 Move = tuple[str, str]
 
@@ -43,7 +42,7 @@ class Hanoi(Task):
     family = "search"
     description = "Move a Tower of Hanoi from one position to another in the minimum number of moves."
     tags = ("search", "planning", "puzzle")
-    version = 2
+    version = 3
 
     @dataclass(frozen=True)
     class Config:
@@ -80,7 +79,7 @@ class Hanoi(Task):
         start, goal = retry(draw, acceptable, what="two different positions")  # position[d - 1]: peg of disk d
         moves = solve(start, goal)
         answer = ", ".join(f"{a}->{b}" for a, b in moves)
-        example = _EXAMPLE if answer != _EXAMPLE else _OTHER_EXAMPLE
+        example = _EXAMPLE  # a fixed placeholder: independent of the answer
         prompt = (
             f"Tower of Hanoi with pegs A, B, C and {n} disks numbered 1 (smallest) to {n} (largest). "
             "Each peg is listed from bottom to top.\n\n"

@@ -25,7 +25,7 @@ from palaestra.verifiers.normalize import read_answer
 
 _VOWELS = frozenset("aeiouAEIOU")
 _MAX_ANSWER = 1_000
-_EXAMPLES = ("xYzab", "qRstu")  # example spellings in the prompt; the second when the first is the answer
+_EXAMPLE = "xYzab"  # the prompt's example spelling, whatever the answer
 
 
 @register
@@ -34,7 +34,7 @@ class Compose(Task):
     family = "strings"
     description = "Apply a nested composition of well-defined string functions to a string."
     tags = ("strings", "composition", "algorithmic")
-    version = 2
+    version = 3
 
     @dataclass(frozen=True)
     class Config:
@@ -71,7 +71,7 @@ class Compose(Task):
             f"{definitions}\n\n"
             f"Compute the value of:\n\n{expression}\n\n"
             "Give the resulting string exactly (letter case matters), without quotes, for example: "
-            + (_EXAMPLES[0] if result != _EXAMPLES[0] else _EXAMPLES[1])
+            + _EXAMPLE
         )
         return Problem(prompt=prompt, answer=result, data={
             "input": source, "expression": expression, "result": result,

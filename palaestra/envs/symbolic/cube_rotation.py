@@ -46,6 +46,7 @@ INVERSE = {"turn left": "turn right", "turn right": "turn left", "tip forward": 
 @register
 class CubeRotation(Task):
     id = "symbolic/cube_rotation"
+    version = 2
     family = "symbolic"
     description = "Track the faces of a coloured cube through a sequence of whole-cube rotations."
     tags = ("symbolic", "spatial", "rotation")
@@ -94,7 +95,7 @@ class CubeRotation(Task):
             f"The whole cube is rotated, step by step (sides are named as seen by you, who do not move):\n{legend}\n\n"
             f"The rotations, in order:\n{steps}\n\n"
             f"After all of them, what colour is the {face} face? Answer with one colour name, for example: "
-            f"{'purple' if end[face] != 'purple' else 'green'}"
+            "purple"  # a fixed placeholder: independent of the answer
         )
         return Problem(prompt=prompt, answer=end[face], data={"start": start, "moves": moves, "face": face})
 

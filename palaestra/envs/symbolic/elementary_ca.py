@@ -27,6 +27,7 @@ _LABEL = re.compile(r"^\s*(?:the\s+)?(?:final\s+)?row(?:\s+after[^:=]{0,30}?)?\s
 @register
 class ElementaryCa(Task):
     id = "symbolic/elementary_ca"
+    version = 2
     family = "symbolic"
     description = "Run an elementary cellular automaton (a Wolfram rule number) for a few steps."
     tags = ("symbolic", "cellular-automata", "simulation")
@@ -66,9 +67,7 @@ class ElementaryCa(Task):
         if config.table:
             table = "\nFor this rule: " + ", ".join(f"{n} -> {o}" for n, o in zip(NEIGHBOURHOODS, _outcomes(rule)))
         plural = "step" if config.steps == 1 else "steps"
-        example = "0" * (config.width - 3) + "101"
-        if example == final:  # the notation, never the answer itself
-            example = "0" * (config.width - 3) + "110"
+        example = "0" * (config.width - 3) + "101"  # the notation, whatever the answer
         prompt = (
             f"An elementary cellular automaton follows rule {rule}. At each step every cell looks at its left "
             "neighbour, itself and its right neighbour (a pattern such as 110) and takes a new value; all cells "

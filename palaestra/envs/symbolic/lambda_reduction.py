@@ -31,6 +31,7 @@ Term = tuple
 @register
 class LambdaReduction(Task):
     id = "symbolic/lambda_reduction"
+    version = 2
     family = "symbolic"
     description = "Reduce a closed lambda-calculus term to beta-normal form."
     tags = ("symbolic", "lambda-calculus", "rewriting")
@@ -64,7 +65,7 @@ class LambdaReduction(Task):
         term, normal, steps = retry(draw, what="a term reaching a small normal form in the wanted number of steps")
         answer = show(to_named(normal))
         shown = show(to_named(term))
-        example = "λa.λb.b a" if answer != "λa.λb.b a" else "λa.a"
+        example = "λa.λb.b a"  # a fixed placeholder: independent of the answer
         prompt = (
             "Reduce this lambda-calculus term to its beta-normal form:\n\n"
             f"{shown}\n\n"

@@ -35,6 +35,7 @@ Statement = list  # ["at least", k], ["exactly false", k], ["is true", j], ["eit
 @register
 class SelfReference(Task):
     id = "symbolic/self_reference"
+    version = 2
     family = "symbolic"
     description = "Find the one consistent truth assignment of a list of statements about the list itself."
     tags = ("symbolic", "logic", "self-reference")
@@ -74,7 +75,7 @@ class SelfReference(Task):
             "Each statement is either true or false, and it is true exactly when what it says holds. Exactly one "
             "assignment of true and false makes all of that consistent. Which statements are true? Give their "
             "numbers separated by commas (or none if no statement is true), for example: "
-            + ("2, 3" if answer != "2, 3" else "1, 4")
+            + "2, 3"  # a fixed placeholder: independent of the answer
         )
         return Problem(prompt=prompt, answer=answer, data={"statements": statements})
 

@@ -42,6 +42,7 @@ class _TypeError(Exception):
 @register
 class TypeInference(Task):
     id = "symbolic/type_inference"
+    version = 2
     family = "symbolic"
     description = "Give the most general (Hindley-Milner) type of a small ML expression."
     tags = ("symbolic", "types", "inference")
@@ -80,7 +81,7 @@ class TypeInference(Task):
 
         expr, kind = retry(draw, what="a well-typed expression")
         answer = show_type(kind)
-        example = "(int -> 'a) -> 'a * bool" if answer != "(int -> 'a) -> 'a * bool" else "'a -> int"
+        example = "(int -> 'a) -> 'a * bool"  # a fixed placeholder: independent of the answer
         prompt = (
             "In a small ML language (like OCaml), what is the most general type of this expression?\n\n"
             f"{show(expr)}\n\n"

@@ -7,8 +7,11 @@ was born first?``, ``How many of the people who work for X were born in Y?``. Th
 (thousands separators allowed) or a name (any alias counts). Counting questions need every
 employee's document, found with several searches, and unverified documents may claim false
 employments. Levels move from two facts to sets of up to eight people in larger, noisier
-collections. The difficulty is the number of facts to collect plus the world's size in units of
-20 people.
+collections. A count's answer is drawn uniformly from the level's range before the question (3-8
+employees, 1-3 born in a city), so no count is much more common than another, and the tool budget
+is a level constant sized for the level's largest question (a budget sized to the question told the
+count: it was 2 * (count + 1)). The difficulty is the number of facts to collect plus the world's
+size in units of 20 people.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from palaestra.core import Problem, Verdict, register, retry
 from palaestra.envs.tools import qa
 from palaestra.envs.tools.common import ToolTask
 from palaestra.generators import knowledge
-from palaestra.generators.knowledge import CorpusParams
+from palaestra.generators.knowledge import CorpusParams, Question
 
 
 @register
@@ -30,29 +33,40 @@ class AggregationQa(ToolTask):
     description = "Count, sum or compare a set of facts collected by searching a generated document collection."
     tags = ("tools", "multi-turn", "search", "retrieval", "aggregation")
     tool_names = ("search", "open")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
         kinds: tuple[str, ...]
-        max_count: int
-        min_facts: int
+        max_count: int  # most employees of an organisation asked about
+        min_facts: int  # for the questions whose answer is not a drawn count
+        counts: tuple[tuple[str, int, int], ...]  # (kind, low, high): that kind's answer is drawn uniformly first
+        budget: int  # tool calls: enough for the largest question of the level, the same for every problem
         corpus: CorpusParams
 
     presets = (
-        Config(("combined_population", "years_apart"), 8, 2, qa.corpus_params(people=16, noise=0.0)),
-        Config(("founder_age",), 8, 3, qa.corpus_params(people=24, noise=0.3)),
-        Config(("count_employees",), 5, 3, qa.corpus_params(people=32, noise=0.5)),
-        Config(("earliest_employee", "count_employees"), 6, 5, qa.corpus_params(people=40, noise=0.7)),
-        Config(("count_employees_born_in", "earliest_employee"), 8, 8, qa.corpus_params(people=48, noise=1.0)),
+        Config(("combined_population", "years_apart"), 8, 2, (), 6, qa.corpus_params(people=16, noise=0.0)),
+        Config(("founder_age",), 8, 3, (), 8, qa.corpus_params(people=24, noise=0.3)),
+        Config(("count_employees",), 8, 2, (("count_employees", 3, 8),), 18, qa.corpus_params(people=32, noise=0.5)),
+        Config(("earliest_employee", "count_employees"), 9, 5, (("count_employees", 3, 8),), 38, qa.corpus_params(people=40, noise=0.7)),
+        Config(("count_employees_born_in", "earliest_employee", "count_employees"), 9, 8, (("count_employees_born_in", 1, 3), ("count_employees", 3, 8)), 38, qa.corpus_params(people=48, noise=1.0)),
     )
     bounded = "larger configs are infeasible for its generator (no valid problem in 1,000 draws past the presets)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         kind = rng.choice(config.kinds)
+        # A count's answer is drawn before the question, uniformly, so no answer is much more common than
+        # another; then the questions of that kind are drawn until one has that answer.
+        span = next(((low, high) for k, low, high in config.counts if k == kind), None)
+        target = None if span is None else str(rng.randint(*span))
+
+        def fits(q: Question) -> bool:
+            return q.answer == target if target is not None else len(q.facts) >= config.min_facts
+
         seed, world, question = qa.draw_question(rng, config.corpus, lambda world: retry(
             lambda: knowledge.aggregation_question(world, rng, kind, config.max_count),
-            lambda q: len(q.facts) >= config.min_facts, what=f"a {kind} question", attempts=20))
-        budget = 2 * len(question.facts) + 2
+            fits, what=f"a {kind} question", attempts=40))
+        budget = config.budget  # a level constant: a budget sized to the question would tell its answer
         form = ("Answer with a number, e.g. <answer>" if question.answer_type == "number"
                 else "Answer with the name (an alias also counts), e.g. <answer>")
         prompt = (f"{qa.INTRO}\n\nQuestion: {question.text}\n\n{form}{qa.example_answer(question)}</answer>.\n\n"

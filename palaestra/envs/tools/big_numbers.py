@@ -18,7 +18,7 @@ from typing import Any
 
 from palaestra.core import Problem, Verdict, register
 from palaestra.core.task import Growth
-from palaestra.envs.tools.common import ToolTask, example_not, tool_call
+from palaestra.envs.tools.common import ToolTask, tool_call
 from palaestra.verifiers.numeric import grade_number
 
 KINDS = ("product_digit_sum", "fibonacci_digit_sum", "binomial_digit_sum", "power_digit_count",
@@ -33,6 +33,7 @@ class BigNumbers(ToolTask):
     description = "Compute exact facts about huge integers (digit sums, digit counts, last digits) with Python."
     tags = ("tools", "multi-turn", "python", "arithmetic", "big-integers")
     tool_names = ("python",)
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -52,7 +53,7 @@ class BigNumbers(ToolTask):
         target = rng.randint(*config.digits)
         params, text = _draw(kind, target, rng)
         answer, size = _solve(kind, params)
-        example = example_not({str(answer)}, ("4096", "123456"))
+        example = "4096"  # a fixed placeholder: independent of the answer
         prompt = (
             f"{text}\n\nThe numbers are far too large to handle by hand: use the python tool (Python integers are "
             f"exact and unbounded). Answer with the exact integer, e.g. <answer>{example}</answer>.\n\n"

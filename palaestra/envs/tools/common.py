@@ -347,12 +347,3 @@ class ToolTask(MultiTurnTask):
 
             return Calculator()
         raise ValueError(f"unknown tool {name!r}")
-
-
-def example_not(answer_keys: set[str], candidates: tuple[str, ...], key: Any = str.casefold) -> str:
-    """The first candidate example spelling whose key is not one of ``answer_keys`` (prompts show an
-    example answer that is never the answer)."""
-    for candidate in candidates:
-        if key(candidate) not in answer_keys:
-            return candidate
-    raise ValueError("every example candidate is an answer")

@@ -22,7 +22,7 @@ from typing import Any
 
 from palaestra.core import Problem, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.tools.common import ToolTask, example_not, tool_call
+from palaestra.envs.tools.common import ToolTask, tool_call
 from palaestra.verifiers.numeric import grade_number
 
 KINDS = ("digit_sum", "avoid_pattern", "compositions", "subset_sum")
@@ -35,6 +35,7 @@ class CountByProgram(ToolTask):
     description = "Count objects with a property exactly by writing a program (brute force, then dynamic programming)."
     tags = ("tools", "multi-turn", "python", "combinatorics", "dynamic-programming")
     tool_names = ("python",)
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -55,7 +56,7 @@ class CountByProgram(ToolTask):
     def generate(self, rng: random.Random, config: Config) -> Problem:
         kind = rng.choice(KINDS)
         params, text, answer, space = retry(lambda: _draw(kind, config, rng), what=f"a {kind} question")
-        example = example_not({str(answer)}, ("2718", "31415"))
+        example = "2718"  # a fixed placeholder: independent of the answer
         prompt = (
             f"{text}\n\nCount with the python tool (a program, not by hand); each call may run for at most 5 "
             f"seconds. Answer with the exact integer, e.g. <answer>{example}</answer>.\n\n{self.tools_prompt(5)}"

@@ -35,6 +35,7 @@ class FactCheck(ToolTask):
     description = "Decide whether a claim about a generated world is true, weighing verified and unverified sources."
     tags = ("tools", "multi-turn", "search", "fact-checking", "source-reliability")
     tool_names = ("search", "open")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -78,10 +79,9 @@ class FactCheck(ToolTask):
 
         claim = retry(draw, what="a claim", attempts=20)
         budget = 2 * config.hops + 4
-        example = "false" if truth else "true"
         prompt = (
             f"{qa.INTRO}\n\nIs this claim true or false?\nClaim: {claim['claim']}\n\n"
-            f"Answer true or false, e.g. <answer>{example}</answer>.\n\n{self.tools_prompt(budget)}"
+            f"Answer true or false, e.g. <answer>true</answer>.\n\n{self.tools_prompt(budget)}"
         )
         data = {"corpus": knowledge.corpus_spec(claim.pop("seed"), config.corpus), **claim, "budget": budget}
         return Problem(prompt=prompt, answer="true" if truth else "false", data=data)

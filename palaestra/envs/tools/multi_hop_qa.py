@@ -28,6 +28,7 @@ class MultiHopQa(ToolTask):
     description = "Answer a 1-4 hop question by searching and reading a generated document collection."
     tags = ("tools", "multi-turn", "search", "retrieval", "multi-hop")
     tool_names = ("search", "open")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:

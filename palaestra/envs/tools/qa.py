@@ -42,7 +42,8 @@ INTRO = (
     "marked (unverified) may state false facts; documents marked (verified) never do. Names can differ by a "
     "single letter: check that a document is about the entity you want. An entity may be mentioned by an alias."
 )
-ENTITY_EXAMPLES = ("Mira Tolvek", "Osk Prandell", "Ula Venmarsh")
+ENTITY_EXAMPLE = "Mira Tolvek"  # the prompt's example name (no generated world has it)
+NUMBER_EXAMPLE = "1,250"
 
 
 def corpus_params(people: int, noise: float = 0.0, facts_per_document: int = 3, redundancy: int = 1,
@@ -142,10 +143,6 @@ def judge_named_answer(answer: str, question: Question, world: World) -> Verdict
 
 
 def example_answer(question: Question) -> str:
-    """An example answer spelling for the prompt that is not this question's answer."""
-    taken = {knowledge.normalize(a) for a in question.accepted()}
-    if question.answer_type in ("number", "year"):
-        candidates = ("1,250", "1834", "77")
-    else:
-        candidates = ENTITY_EXAMPLES
-    return next(c for c in candidates if knowledge.normalize(c) not in taken)
+    """An example answer spelling for the prompt: a fixed placeholder of the answer's kind, never chosen by
+    looking at the answer (an example that avoids the answer tells the answer away)."""
+    return NUMBER_EXAMPLE if question.answer_type in ("number", "year") else ENTITY_EXAMPLE

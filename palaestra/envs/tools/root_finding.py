@@ -19,7 +19,7 @@ from fractions import Fraction
 from typing import Any
 
 from palaestra.core import Problem, Verdict, register, retry
-from palaestra.envs.tools.common import ToolTask, example_not, tool_call
+from palaestra.envs.tools.common import ToolTask, tool_call
 from palaestra.verifiers.numeric import Tolerance, format_decimal, grade_number
 
 TERMS = ("power", "exp", "ln", "sqrt", "neg_exp", "neg_reciprocal")
@@ -33,6 +33,7 @@ class RootFinding(ToolTask):
     description = "Find the unique root of an increasing non-polynomial function to many decimals with Python."
     tags = ("tools", "multi-turn", "python", "numerical-methods")
     tool_names = ("python",)
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -70,7 +71,7 @@ class RootFinding(ToolTask):
         root = _root(task["terms"], Fraction(task["constant"]), *task["interval"])
         answer = _rounded(root, config.places)
         low, high = task["interval"]
-        example = example_not({answer}, ("1." + "2345678901"[: config.places], "2." + "5" * config.places))
+        example = "1." + "2345678901"[: config.places]  # the shape only, whatever the answer
         prompt = (
             f"Let f(x) = {_formula(task['terms'], task['constant'])}, where exp is the exponential function and ln "
             f"the natural logarithm. On the interval [{low}, {high}] f is increasing and changes sign, so it has "

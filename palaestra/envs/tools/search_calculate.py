@@ -17,13 +17,13 @@ from dataclasses import dataclass
 from palaestra.core import Problem, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.tools import qa
-from palaestra.envs.tools.common import ToolTask, example_not, tool_call
+from palaestra.envs.tools.common import ToolTask, tool_call
 from palaestra.generators import knowledge
 from palaestra.generators.knowledge import CorpusParams, World
 from palaestra.verifiers.numeric import grade_number
 
 LETTERS = "ABCDE"
-EXAMPLES = ("1,234,567,890", "987,654,321")
+EXAMPLE = "1,234,567,890"  # the prompt's example answer
 
 
 @register
@@ -33,6 +33,7 @@ class SearchCalculate(ToolTask):
     description = "Find numbers in a generated document collection, then evaluate a formula over them exactly."
     tags = ("tools", "multi-turn", "search", "calculator", "multi-tool", "arithmetic")
     tool_names = ("search", "open", "calculator")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -72,7 +73,7 @@ class SearchCalculate(ToolTask):
         result = _evaluate(task["formula"], task["values"])
         budget = 2 * len(task["facts"]) + 3
         names = "\n".join(f"{letter} = {phrase}" for letter, phrase in zip(LETTERS, task["phrases"]))
-        example = example_not({str(result)}, EXAMPLES, _digits)
+        example = EXAMPLE  # a fixed placeholder: independent of the answer
         prompt = (
             f"{qa.INTRO}\n\nLet\n{names}\n\nCompute {task['formula']} exactly (years and populations as plain "
             f"integers). Answer with the integer, e.g. <answer>{example}</answer>.\n\n"
@@ -110,10 +111,6 @@ class SearchCalculate(ToolTask):
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         value = int(problem.answer or 0)
         return [str(value + 1), str(value - rng.randint(2, 9)), f"{value:.3e}", f"{value} or {value + 10}"]
-
-
-def _digits(text: str) -> str:
-    return text.replace(",", "")
 
 
 def _formula(rng: random.Random, letters: str) -> str:

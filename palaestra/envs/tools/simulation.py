@@ -21,7 +21,7 @@ from typing import Any
 
 from palaestra.core import Problem, Verdict, register
 from palaestra.core.task import Growth
-from palaestra.envs.tools.common import ToolTask, example_not, tool_call
+from palaestra.envs.tools.common import ToolTask, tool_call
 from palaestra.verifiers.numeric import grade_number
 
 ANT_RULES = ("RL", "LR", "RLR", "LLRR", "RRL", "LRRL", "RLLR", "RRLL", "LRL", "RLRR")
@@ -37,6 +37,7 @@ class Simulation(ToolTask):
     description = "Simulate a Langton's ant, a cellular automaton or a Josephus elimination for thousands of steps."
     tags = ("tools", "multi-turn", "python", "simulation")
     tool_names = ("python",)
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -68,7 +69,7 @@ class Simulation(ToolTask):
         else:
             params = {"n": rng.randint(*config.josephus), "k": rng.randint(2, 40)}
             answer, work = _josephus(params), params["n"]
-        example = example_not({str(answer)}, ("318", "47"))
+        example = "318"  # a fixed placeholder: independent of the answer
         prompt = (
             f"{_describe(kind, params)}\n\nSimulate it with the python tool. Answer with the exact integer, e.g. "
             f"<answer>{example}</answer>.\n\n{self.tools_prompt(4)}"

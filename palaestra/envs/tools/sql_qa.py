@@ -6,8 +6,9 @@ through the read-only ``sql`` tool. Questions have one-value answers: filtered c
 the row with the highest value, counts through one or two joins, anti-joins, comparisons with an
 average. The answer is the value: an exact integer for counts, a number rounded to 2 decimal
 places for aggregates (answers within half a cent of the rounded reference are accepted), or the
-text of a name or title (case, spacing and punctuation ignored). Levels grow the database and the
-query (tier 0-4). The difficulty is twice the query tier plus the number of tables.
+text of a name or title (case, spacing and punctuation ignored). Counts below 2 are redrawn and
+small counts thinned, so no template answers mostly 0 or 1 and no count is a good constant guess.
+Levels grow the database and the query (tier 0-4). The difficulty is twice the query tier plus the number of tables.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 
 from palaestra.core import GenerationError, Problem, Verdict, register, retry
 from palaestra.envs.tools import sqldata
-from palaestra.envs.tools.common import ToolTask, example_not, tool_call
+from palaestra.envs.tools.common import ToolTask, tool_call
 from palaestra.generators import database as dbgen
 from palaestra.generators.database import DatabaseParams
 from palaestra.generators.knowledge import normalize
@@ -28,6 +29,9 @@ from palaestra.verifiers.numeric import Tolerance, grade_number
 SINGLE_VALUE_KINDS = {0: ("count_where",), 1: ("aggregate", "argmax"), 2: ("count_join", "count_without"),
                       3: ("above_average",), 4: ("count_join2",)}
 MAX_ANSWER_CHARS = 400
+MIN_COUNT = 2  # counts below it are redrawn
+COUNT_SCALE = 5  # counts below it are thinned (see generate)
+EXAMPLES = {"integer": "17", "number": "412.5", "text": "Vela Dorn"}  # the prompt's example, whatever the answer
 
 
 @register
@@ -37,6 +41,7 @@ class SqlQa(ToolTask):
     description = "Answer a question about a generated SQLite database by querying it with a read-only sql tool."
     tags = ("tools", "multi-turn", "sql", "databases")
     tool_names = ("sql",)
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -58,15 +63,22 @@ class SqlQa(ToolTask):
             seed, db = sqldata.draw_database(rng, config.database)
             try:  # a kind the drawn tables cannot support fails: draw another database
                 kind = rng.choice(SINGLE_VALUE_KINDS[config.tier])
-                return seed, db, dbgen.sql_question(db, rng, config.tier, kind=kind)
+                question = dbgen.sql_question(db, rng, config.tier, kind=kind)
             except (GenerationError, ValueError, IndexError):
                 return None
+            # Some templates count at most one row (a unique column, every parent referenced), and small
+            # tables give small counts: a constant 0, 1 or 2 would earn reward. Counts below 2 are asked
+            # again, counts below COUNT_SCALE kept with probability count / COUNT_SCALE.
+            value = question.rows[0][0]
+            if question.sql.startswith("SELECT COUNT") and isinstance(value, int) and value < COUNT_SCALE:
+                if value < MIN_COUNT or rng.random() >= value / COUNT_SCALE:
+                    return None
+            return seed, db, question
 
-        seed, db, question = retry(draw, what="a database with a one-value question", attempts=30)
+        seed, db, question = retry(draw, what="a database with a one-value question", attempts=60)
         value = question.rows[0][0]
         kind = "integer" if isinstance(value, int) else "number" if isinstance(value, float) else "text"
-        examples = {"integer": ("17", "230"), "number": ("412.5", "88.25"), "text": ("Vela Dorn", "Osk Prand")}[kind]
-        example = example_not({normalize(str(value))}, examples, key=normalize)
+        example = EXAMPLES[kind]
         form = {"integer": "an integer", "number": "a number rounded to 2 decimal places",
                 "text": "the text value exactly as stored"}[kind]
         prompt = (

@@ -21,7 +21,7 @@ from typing import Any
 
 from palaestra.core import Problem, Verdict, register, retry
 from palaestra.envs.tools import sqldata
-from palaestra.envs.tools.common import ToolTask, example_not, tool_call
+from palaestra.envs.tools.common import ToolTask, tool_call
 from palaestra.generators import database as dbgen
 from palaestra.generators.database import Database, DatabaseParams, Table
 from palaestra.verifiers.numeric import Tolerance, format_decimal, grade_number
@@ -44,6 +44,7 @@ class SqlStatistics(ToolTask):
     description = "Fetch values from a generated database with SQL and compute a statistic with Python."
     tags = ("tools", "multi-turn", "sql", "python", "statistics", "multi-tool")
     tool_names = ("sql", "python")
+    version = 2
     sql_rows = 200
     sql_chars = 12_000
 
@@ -86,7 +87,7 @@ class SqlStatistics(ToolTask):
             f"stored (NULLs excluded) and round it to {PLACES} decimal places.\n\n"
             "Fetch the values with the sql tool (SQLite has no median, standard deviation or correlation function) "
             "and compute the statistic with the python tool. "
-            f"Answer with the number only, e.g. <answer>{example_not({answer}, ('12.3457', '0.5'))}</answer>.\n\n"
+            f"Answer with the number only, e.g. <answer>12.3457</answer>.\n\n"
             f"{self.tools_prompt(6)}"
         )
         data = {"database": dbgen.database_spec(seed, config.database), **task, "sql": _sql(task), "budget": 6}

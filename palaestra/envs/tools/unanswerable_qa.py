@@ -1,13 +1,17 @@
-"""Answer from the documents, or say the documents hold no answer (abstention) — half the questions.
+"""Answer from the documents, or say the documents hold no answer (abstention) — a fifth of the questions.
 
-Half the questions are ordinary 1-4 hop questions over the generated collection; the other half
-look the same but cannot be answered from it: the named entity does not exist (at higher levels
-its name is one letter away from a real entity's) or a fact on the path is missing (an unmarried
-person's spouse, an unemployed person's employer). The model must answer ``not in the corpus``
-exactly when the collection holds no answer (``no answer``, ``unknown``, ``not found``... also
-count) and the right name or number otherwise. Prompts and tool budgets do not depend on which
-half a question is in. The difficulty is the number of hops plus the world's size in units of 20
-people.
+Most questions are ordinary 1-4 hop questions over the generated collection; a fifth
+(``UNANSWERABLE_SHARE``) look the same but cannot be answered from it: the named entity does not
+exist (at higher levels its name is one letter away from a real entity's) or a fact on the path is
+missing (an unmarried person's spouse, an unemployed person's employer). The model must answer
+``not in the corpus`` exactly when the collection holds no answer (``no answer``, ``unknown``,
+``not found``... also count) and the right name or number otherwise.
+
+"Not in the corpus" has no short certificate, so that class is kept at 20% of the problems at every
+level **and for every question template** (relation path): an unanswerable question asks along the
+path of an answerable question drawn first, so a constant abstention scores about 0.2 (at most 0.25)
+however the question reads. Prompts and tool budgets do not depend on which class a question is in.
+The difficulty is the number of hops plus the world's size in units of 20 people.
 """
 
 from __future__ import annotations
@@ -15,11 +19,14 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from palaestra.core import Problem, Verdict, register
+from palaestra.core import Problem, Verdict, register, retry
 from palaestra.envs.tools import qa
 from palaestra.envs.tools.common import ToolTask, tool_call
 from palaestra.generators import knowledge
-from palaestra.generators.knowledge import CorpusParams
+from palaestra.generators.knowledge import CorpusParams, Question
+
+UNANSWERABLE_SHARE = 0.2  # the certificate-free class: a constant "not in the corpus" scores about this
+GAPS = ("married_to", "works_for")  # relations a person may lack
 
 
 @register
@@ -29,6 +36,7 @@ class UnanswerableQa(ToolTask):
     description = "Answer a question from a generated document collection, or report that it holds no answer."
     tags = ("tools", "multi-turn", "search", "retrieval", "abstention")
     tool_names = ("search", "open")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -46,12 +54,13 @@ class UnanswerableQa(ToolTask):
     bounded = "past the presets its problems are not valid: ValueError"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        answerable = rng.random() < 0.5
+        answerable = rng.random() >= UNANSWERABLE_SHARE
 
         def ask(world: knowledge.World) -> knowledge.Question:
             if answerable:
                 return knowledge.multi_hop_question(world, rng, hops=config.hops)
-            return knowledge.no_answer_question(world, rng, hops=config.hops, near_miss=config.near_miss)
+            start, relations = knowledge.walk(world, rng, config.hops)  # the path an answerable question takes
+            return unanswerable_along(world, rng, start, relations, config.near_miss)
 
         seed, _, question = qa.draw_question(rng, config.corpus, ask)
         budget = 2 * config.hops + 4
@@ -92,3 +101,49 @@ class UnanswerableQa(ToolTask):
         if not question.answerable:
             return [rng.choice(world.names()), "0", "yes"]
         return ["not in the corpus", "unknown", f"{question.answer} or not in the corpus"]
+
+
+def unanswerable_along(world: knowledge.World, rng: random.Random, start: str, relations: list[str],
+                       near_miss: bool) -> Question:
+    """A question along ``relations`` that the collection cannot answer: from a person lacking one of the
+    path's spouse or employer facts (when the path has one, half the time), else from an invented entity
+    of the start's kind. Asking along an answerable question's path keeps every template's share of
+    unanswerable questions at the class's share."""
+    gaps = [i for i, relation in enumerate(relations) if relation in GAPS]
+    if gaps and rng.random() < 0.5:
+        kind = world.entities[start].kind
+        lacking = [e.id for e in world.of_kind(kind) if _gap_on_path(world, e.id, relations)]
+        if lacking:
+            other = rng.choice(lacking)
+            _, used = knowledge.follow(world, other, relations)
+            return Question("no_answer", knowledge.path_question_text(world, other, relations), None, (), "none",
+                            len(relations), tuple(used))
+    fake = retry(lambda: _invented_name(world, rng, start, near_miss), what="an invented name", attempts=200)
+    return Question("no_answer", knowledge.path_question_text(world, None, relations, start_name=fake), None, (),
+                    "none", len(relations), ())
+
+
+def _gap_on_path(world: knowledge.World, start: str, relations: list[str]) -> bool:
+    """Whether following ``relations`` from ``start`` stops at a missing spouse or employer fact."""
+    value, used = knowledge.follow(world, start, relations)
+    return value is None and relations[len(used)] in GAPS
+
+
+def _invented_name(world: knowledge.World, rng: random.Random, start: str, near_miss: bool) -> str | None:
+    """A name of the start entity's kind that no entity has (one letter from its name when ``near_miss``)."""
+    real = world.entities[start]
+    if near_miss:
+        parts = real.name.split(" ")
+        index = rng.randrange(len(parts)) if real.kind != "organisation" else 0
+        parts[index] = knowledge.near_duplicate(parts[index], rng)
+        fake = " ".join(parts)
+    else:
+        forge = knowledge.NameForge(rng)
+        if real.kind == "organisation":
+            fake = f"{forge.syllables(2)} {rng.choice(knowledge.ORG_SUFFIXES)}"
+        elif real.kind in ("city", "country"):
+            fake = forge.syllables(2)
+        else:
+            fake = f"{forge.syllables(2)} {forge.syllables(2)}"
+    taken = {knowledge.normalize(n) for e in world.entities.values() for n in (e.name, *e.aliases)}
+    return None if knowledge.normalize(fake) in taken else fake

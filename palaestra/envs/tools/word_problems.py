@@ -16,7 +16,7 @@ from fractions import Fraction
 
 from palaestra.core import Problem, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.tools.common import ToolTask, example_not, tool_call
+from palaestra.envs.tools.common import ToolTask, tool_call
 from palaestra.verifiers.numeric import format_decimal, format_number, grade_number
 
 PEOPLE = ("Amara", "Bastian", "Chiara", "Dmitri", "Elif", "Farid", "Greta", "Hiro", "Ines", "Joon", "Kalani",
@@ -35,6 +35,7 @@ class WordProblems(ToolTask):
     description = "Solve a multi-step money word problem exactly with a calculator tool."
     tags = ("tools", "multi-turn", "calculator", "arithmetic", "word-problems")
     tool_names = ("calculator",)
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -65,7 +66,7 @@ class WordProblems(ToolTask):
 
         sentences, expression, value = retry(draw, what="a story keeping the money positive", attempts=100)
         answer = format_decimal(value)
-        example = example_not({answer}, ("1234.5", "877/8"))
+        example = "1234.5"  # a fixed placeholder: independent of the answer
         prompt = (
             f"{name} has ${_literal(start)}. " + " ".join(sentences) + f"\n\nHow many dollars does {name} have at the "
             "end? Each percentage applies to the money at that moment. Use the calculator tool. Give the exact "
