@@ -138,6 +138,8 @@ def test_growth_rules() -> None:
     assert Growth().beyond(presets, 1).digits == 4
     assert Growth(steps={"digits": 5}, limits={"digits": 12}).beyond(presets, 3).digits == 12
     assert Growth(steps={"hint": 0.1}).beyond(presets, 2).hint == pytest.approx(0.7)
+    assert Growth(factors={"digits": 10}, limits={"digits": 1000}).beyond(presets, 2).digits == 300
+    assert Growth(factors={"digits": 10}, limits={"digits": 1000}).beyond(presets, 3).digits == 1000
     with pytest.raises(ValueError, match="does not have"):
         Growth(steps={"size": 1}).beyond(presets, 1)
 

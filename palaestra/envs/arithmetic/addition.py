@@ -37,7 +37,7 @@ class Addition(Task):
         Config(ranges=((10_000, 999_999), (10_000, 999_999))),
         Config(ranges=((1_000, 999_999),) * 3),
     )
-    bounded = "its levels are kinds of problem (the `ranges` field changes kind), not a size a rule can grow"
+    bounded = "its levels are kinds of problem (the `ranges` field), not a size a rule can grow"
 
     def space_size(self, level: int) -> int | None:
         return 36 if level == 0 else None  # the pairs of digits from 1 to 8 whose sum is at most 9
