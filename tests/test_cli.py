@@ -43,7 +43,8 @@ def test_show_prints_prompt_and_reference(capsys: pytest.CaptureFixture[str]) ->
 
 
 def test_show_rejects_bad_level_and_id(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["show", "arithmetic/expression", "--level", "9"]) == 2
+    assert main(["show", "games/eight_puzzle", "--level", "9"]) == 2  # bounded: levels 0-4
+    assert main(["show", "arithmetic/expression", "--level", "9"]) == 0  # unbounded: level 9 by its growth rule
     assert main(["show", "no/such_env"]) == 2
     assert "unknown env id" in capsys.readouterr().err
 
