@@ -190,3 +190,11 @@ def test_make_vec_at_level_7() -> None:
         envs.close()
     with pytest.raises(ValueError, match="bounded"):
         make_vec(["graphs/bridges", "games/eight_puzzle"], 2, level=7)
+
+
+def test_problem_sets_take_levels_past_the_presets_from_unbounded_envs_only() -> None:
+    from palaestra.integrations.common import problem_set
+
+    problems = list(problem_set(["graphs/bridges", "games/eight_puzzle"], levels=[4, 7], seeds=2))
+    assert [(p.env_id, p.level) for p in problems] == [("graphs/bridges", 4)] * 2 + [("graphs/bridges", 7)] * 2 + [
+        ("games/eight_puzzle", 4)] * 2
