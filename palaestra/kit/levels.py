@@ -82,7 +82,8 @@ def _require_valid(env_id: str, source: ProblemSource, level: int, seed: int) ->
 def _oracle_episode(env: MultiTurnEnv, level: int, seed: int, moves: int | None) -> tuple[float, float, list[str]]:
     """Play the oracle (all its moves, or the first ``moves``): total reward, last reward, the responses."""
     env.reset(seed=seed, options={"level": level})
-    total, reward, done, responses = 0.0, 0.0, False, []
+    total, reward, done = 0.0, 0.0, False
+    responses: list[str] = []
     while not done and (moves is None or len(responses) < moves):
         responses.append(env.oracle_action())
         _, reward, terminated, truncated, _ = env.step(responses[-1])
@@ -114,14 +115,16 @@ def check_score_matches_step(env_id: str, s: Settings) -> str:
 def _compare(env_id: str, env: Any, variant: dict[str, Any], level: int, seed: int) -> int:
     where = f"options {variant} level {level} seed {seed}"
     if isinstance(env, MultiTurnEnv):
-        replies = [_oracle_episode(env, level, seed, moves=None), _oracle_episode(env, level, seed, moves=1)]
-        for total, _, responses in replies:
-            _require(env.problem is not None and env.problem.options == env.source.options(), f"{where}: the problem "
-                     f"records options {env.problem and env.problem.options}, the env has {env.source.options()}")
-            replayed = score(env.problem.to_json(), responses)
+        for moves in (None, 1):  # the whole episode, and its first move alone (a partial reward)
+            total, _, responses = _oracle_episode(env, level, seed, moves)
+            problem = env.problem
+            assert problem is not None
+            _require(problem.options == env.source.options(),
+                     f"{where}: the problem records options {problem.options}, the env has {env.source.options()}")
+            replayed = score(problem.to_json(), responses)
             _require(abs(replayed.reward - min(1.0, total)) < 1e-9,
                      f"{where}: step rewards add up to {total} over {len(responses)} move(s), score gives {replayed.reward}")
-        return len(replies)
+        return 2
     task = env.source
     assert isinstance(task, Task)
     _, info = env.reset(seed=seed, options={"level": level})
