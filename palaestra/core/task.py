@@ -209,7 +209,11 @@ class ProblemSource:
         return f"{cls.id}-v{cls.version}"
 
     def config(self, level: int) -> Any:
-        """The generation parameters of the named level ``level`` (0 = easiest): its preset."""
+        """The generation parameters of the named level ``level`` (0 = easiest): its preset.
+
+        An env whose named levels read better as code (built from module tables) overrides this
+        for levels below ``num_levels``; levels past them always come from :meth:`extrapolate`.
+        """
         if not self.presets:
             raise NotImplementedError(f"{type(self).__name__} declares no `presets`")
         return self.presets[level]
