@@ -400,7 +400,8 @@ def _print_example(env_id: str, level: int) -> None:
     from palaestra.core.registry import registry
     from palaestra.factory import make
 
-    env = make(env_id, level=min(level, registry[env_id].levels - 1))
+    spec = registry[env_id]
+    env = make(env_id, level=level if spec.accepts_level(level) else spec.levels - 1)
     obs, info = env.reset(seed=0)
     response = OraclePolicy()(env, obs, info)
     feedback, reward, *_ = env.step(response)

@@ -189,7 +189,8 @@ class TinyPolicy(LMPolicy):
         for env_id in env_ids:
             source = make_source(env_id)
             for problem_seed in range(samples):
-                answer = source.sample(min(level, source.levels() - 1), problem_seed).answer or ""
+                usable = level if source.unbounded else min(level, source.levels() - 1)
+                answer = source.sample(usable, problem_seed).answer or ""
                 chars.update(answer)
                 longest = max(longest, len(answer))
         policy = cls(TinyConfig(output_chars="".join(sorted(chars)), **config), seed=seed, device=device)

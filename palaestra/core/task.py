@@ -39,7 +39,6 @@ Example::
 from __future__ import annotations
 
 import dataclasses
-import functools
 import inspect
 import random
 import re
@@ -93,13 +92,13 @@ class Growth:
             value = history[-1]
             if isinstance(value, tuple) and value and all(_is_int(v) for v in value) and self.steps is None:
                 if all(isinstance(h, tuple) and len(h) == len(value) for h in history):
-                    grown = tuple(self._grow(name, [h[i] for h in history], past) for i in range(len(value)))
-                    if grown != value:
-                        changes[name] = grown
+                    grown_range = tuple(self._grow(name, [h[i] for h in history], past) for i in range(len(value)))
+                    if grown_range != value:
+                        changes[name] = grown_range
             elif name in self.factors:
-                grown = value * self.factors[name] ** past
-                grown = int(round(grown)) if _is_int(value) else grown
-                changes[name] = min(grown, self.limits.get(name, grown))
+                scaled = value * self.factors[name] ** past
+                scaled = int(round(scaled)) if _is_int(value) else scaled
+                changes[name] = min(scaled, self.limits.get(name, scaled))
             elif _is_int(value) or (isinstance(value, float) and self.steps is not None):
                 grown_value = self._grow(name, history, past)
                 if grown_value != value:
@@ -129,11 +128,18 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-@functools.cache
+_OPTION_DEFAULTS: dict[type, dict[str, Any]] = {}
+
+
 def option_defaults(cls: type) -> dict[str, Any]:
-    """The keyword parameters of ``cls.__init__`` other than ``answer_format``, with their defaults."""
-    return {name: p.default for name, p in inspect.signature(cls.__init__).parameters.items()
+    """The keyword parameters of ``cls.__init__`` other than ``answer_format``, with their defaults (once per class)."""
+    found = _OPTION_DEFAULTS.get(cls)
+    if found is None:
+        parameters = inspect.signature(cls.__init__).parameters.items()  # type: ignore[misc]
+        found = _OPTION_DEFAULTS[cls] = {
+            name: p.default for name, p in parameters
             if name not in ("self", "answer_format") and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)}
+    return found
 
 
 class ProblemSource:
@@ -203,7 +209,11 @@ class ProblemSource:
         return f"{cls.id}-v{cls.version}"
 
     def config(self, level: int) -> Any:
-        """The generation parameters of the named level ``level`` (0 = easiest): its preset."""
+        """The generation parameters of the named level ``level`` (0 = easiest): its preset.
+
+        An env whose named levels read better as code (built from module tables) overrides this
+        for levels below ``num_levels``; levels past them always come from :meth:`extrapolate`.
+        """
         if not self.presets:
             raise NotImplementedError(f"{type(self).__name__} declares no `presets`")
         return self.presets[level]

@@ -59,7 +59,8 @@ def problem_set(env_ids: str | Sequence[str], levels: int | Iterable[int] = (0,)
                 answer_format: str | None = None) -> Iterator[Problem]:
     """Every problem of env ids x levels x seeds, in that order; ``seeds=N`` means ``range(N)``.
 
-    Levels an env does not have are skipped (a suite can ask levels 0-9 of a mix of envs).
+    Levels an env does not have are skipped (a suite can ask levels 0-9 of a mix of envs: an unbounded
+    env has them all, a bounded one its presets).
     """
     ids = [env_ids] if isinstance(env_ids, str) else list(env_ids)
     level_list = [levels] if isinstance(levels, int) else list(levels)
@@ -67,7 +68,7 @@ def problem_set(env_ids: str | Sequence[str], levels: int | Iterable[int] = (0,)
     for env_id in ids:
         source = _generator(env_id, answer_format)
         for level in level_list:
-            if level < source.levels():
+            if level < source.levels() or source.unbounded:
                 for seed in seed_list:
                     yield source.sample(level, seed)
 

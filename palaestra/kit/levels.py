@@ -1,10 +1,12 @@
 """Kit checks: levels past the presets (unbounded envs) and grading options (score equals step).
 
 - ``unbounded_levels``: an unbounded env (a ``growth`` rule or an ``extrapolate`` method) gives a
-  valid problem at every level 0-9 (the reference, or for a game the oracle, is accepted), its
-  difficulty measure's mean grows from each level to the next, and no problem at those levels takes
-  more than :data:`GENERATE_CPU_SECONDS` of CPU time to generate (``time.process_time``, so a busy
-  machine does not make it flake). A bounded env must say why in ``bounded``.
+  valid problem at every level 0-9 (configs distinct; past the presets the reference, or for a game
+  the oracle, is accepted), its difficulty measure's mean grows from each level to the next (levels
+  0-4 are the ``difficulty`` check's, with the same seeds; this one goes on from level 4 to 9), and no
+  problem at levels 4-9 takes more than :data:`GENERATE_CPU_SECONDS` of CPU time to generate
+  (``time.process_time``, so a busy machine does not make it flake). A bounded env must say why in
+  ``bounded``.
 - ``score_matches_step``: ``palaestra.score(problem, reply)`` gives the reward ``env.step`` gave, for
   the env built with its defaults and with every keyword set in ``option_variants``: on the reference,
   a corrupted answer, and (for a game) the oracle's episode and its first move alone. Every keyword
@@ -40,8 +42,10 @@ def check_unbounded_levels(env_id: str, s: Settings) -> str:
     for level in range(1, CHECKED_LEVELS):
         _require(isinstance(configs[level], source.Config), f"level {level}: the config is not a {source.Config.__name__}")
         _require(configs[level] != configs[level - 1], f"levels {level - 1} and {level} have the same config")
-    means, slowest = [], 0.0
-    for level in range(CHECKED_LEVELS):
+    # Levels 0-4 are the difficulty check's (with the same seeds); this one goes on from the last preset.
+    first = source.levels() - 1
+    means, slowest = {}, 0.0
+    for level in range(first, CHECKED_LEVELS):
         values = []
         for seed in range(DIFFICULTY_SEED, DIFFICULTY_SEED + s.difficulty_seeds):
             started = time.process_time()
@@ -50,14 +54,14 @@ def check_unbounded_levels(env_id: str, s: Settings) -> str:
             _require(slowest <= GENERATE_CPU_SECONDS,
                      f"level {level} seed {seed}: generation took {slowest:.2f} s of CPU (bound {GENERATE_CPU_SECONDS} s)")
             values.append(float(source.difficulty(problem)))
-        means.append(sum(values) / len(values))
-        if level:
+        means[level] = sum(values) / len(values)
+        if level > first:
             _require(means[level] > means[level - 1], f"difficulty mean does not grow from level {level - 1} to "
                                                       f"{level}: {means[level - 1]:.3g} -> {means[level]:.3g}")
     for level in range(source.levels(), CHECKED_LEVELS):
         for seed in range(s.seeds):
             _require_valid(env_id, source, level, seed)
-    return (f"levels 0-{CHECKED_LEVELS - 1}: difficulty means " + " < ".join(f"{m:.3g}" for m in means)
+    return (f"levels 0-{CHECKED_LEVELS - 1}: difficulty means from level {first} " + " < ".join(f"{m:.3g}" for m in means.values())
             + f"; slowest generation {slowest * 1000:.0f} ms CPU")
 
 
@@ -78,7 +82,8 @@ def _require_valid(env_id: str, source: ProblemSource, level: int, seed: int) ->
 def _oracle_episode(env: MultiTurnEnv, level: int, seed: int, moves: int | None) -> tuple[float, float, list[str]]:
     """Play the oracle (all its moves, or the first ``moves``): total reward, last reward, the responses."""
     env.reset(seed=seed, options={"level": level})
-    total, reward, done, responses = 0.0, 0.0, False, []
+    total, reward, done = 0.0, 0.0, False
+    responses: list[str] = []
     while not done and (moves is None or len(responses) < moves):
         responses.append(env.oracle_action())
         _, reward, terminated, truncated, _ = env.step(responses[-1])
@@ -110,14 +115,16 @@ def check_score_matches_step(env_id: str, s: Settings) -> str:
 def _compare(env_id: str, env: Any, variant: dict[str, Any], level: int, seed: int) -> int:
     where = f"options {variant} level {level} seed {seed}"
     if isinstance(env, MultiTurnEnv):
-        replies = [_oracle_episode(env, level, seed, moves=None), _oracle_episode(env, level, seed, moves=1)]
-        for total, _, responses in replies:
-            _require(env.problem is not None and env.problem.options == env.source.options(), f"{where}: the problem "
-                     f"records options {env.problem and env.problem.options}, the env has {env.source.options()}")
-            replayed = score(env.problem.to_json(), responses)
+        for moves in (None, 1):  # the whole episode, and its first move alone (a partial reward)
+            total, _, responses = _oracle_episode(env, level, seed, moves)
+            problem = env.problem
+            assert problem is not None
+            _require(problem.options == env.source.options(),
+                     f"{where}: the problem records options {problem.options}, the env has {env.source.options()}")
+            replayed = score(problem.to_json(), responses)
             _require(abs(replayed.reward - min(1.0, total)) < 1e-9,
                      f"{where}: step rewards add up to {total} over {len(responses)} move(s), score gives {replayed.reward}")
-        return len(replies)
+        return 2
     task = env.source
     assert isinstance(task, Task)
     _, info = env.reset(seed=seed, options={"level": level})

@@ -138,6 +138,8 @@ def test_growth_rules() -> None:
     assert Growth().beyond(presets, 1).digits == 4
     assert Growth(steps={"digits": 5}, limits={"digits": 12}).beyond(presets, 3).digits == 12
     assert Growth(steps={"hint": 0.1}).beyond(presets, 2).hint == pytest.approx(0.7)
+    assert Growth(factors={"digits": 10}, limits={"digits": 1000}).beyond(presets, 2).digits == 300
+    assert Growth(factors={"digits": 10}, limits={"digits": 1000}).beyond(presets, 3).digits == 1000
     with pytest.raises(ValueError, match="does not have"):
         Growth(steps={"size": 1}).beyond(presets, 1)
 
@@ -188,3 +190,11 @@ def test_make_vec_at_level_7() -> None:
         envs.close()
     with pytest.raises(ValueError, match="bounded"):
         make_vec(["graphs/bridges", "games/eight_puzzle"], 2, level=7)
+
+
+def test_problem_sets_take_levels_past_the_presets_from_unbounded_envs_only() -> None:
+    from palaestra.integrations.common import problem_set
+
+    problems = list(problem_set(["graphs/bridges", "games/eight_puzzle"], levels=[4, 7], seeds=2))
+    assert [(p.env_id, p.level) for p in problems] == [("graphs/bridges", 4)] * 2 + [("graphs/bridges", 7)] * 2 + [
+        ("games/eight_puzzle", 4)] * 2

@@ -206,7 +206,7 @@ class FunctionInverse(Task):
         Config(kind="mobius"),
         Config(kind="transcendental"),
     )
-    bounded = "its levels are kinds of problem (the `kind` field changes kind), not a size a rule can grow"
+    bounded = "its levels are kinds of problem (the `kind` field), not a size a rule can grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         f, g, answer, kind, low, high = retry(lambda: _KINDS[config.kind](rng), what="an invertible function")

@@ -57,7 +57,7 @@ class Inequalities(Task):
         Config(("rational",)),
         Config(("irrational", "absolute")),
     )
-    bounded = "its levels are kinds of problem (the `kinds` field changes kind), not a size a rule can grow"
+    bounded = "its levels are kinds of problem (the `kinds` field), not a size a rule can grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         kind = rng.choice(config.kinds)

@@ -57,7 +57,7 @@ class PolynomialExpansion(Task):
         Config(("x", "y"), (((2, 1), (2, 1), (1, 1)), ((2, 3),), ((1, 2), (1, 2)), ((1, 3), (1, 1))), 5,
                         True),
     )
-    bounded = "its levels are kinds of problem (the `variables` field changes kind), not a size a rule can grow"
+    bounded = "its levels are kinds of problem (the `variables` field), not a size a rule can grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         shape = rng.choice(config.shapes)

@@ -153,7 +153,7 @@ class RationalSimplification(Task):
         Config("sum", (0, 0), 1, False),
         Config("quotient", (0, 0), 1, False),
     )
-    bounded = "no field of its config grows at the last presets"
+    bounded = "its levels are kinds of rational expression (cancel, sum, quotient...), not a size a rule can grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> Drawn | None:

@@ -59,7 +59,7 @@ class Recurrences(Task):
         Config(kind="affine"),
         Config(kind="second_order"),
     )
-    bounded = "its levels are kinds of problem (the `kind` field changes kind), not a size a rule can grow"
+    bounded = "its levels are kinds of problem (the `kind` field), not a size a rule can grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         kind = config.kind

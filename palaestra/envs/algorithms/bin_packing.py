@@ -44,7 +44,7 @@ class BinPacking(Task):
         Config(items=12, capacity=25, sizes=(3, 15), beat_ffd=True),
         Config(items=14, capacity=30, sizes=(4, 18), beat_ffd=True),
     )
-    growth = Growth(steps={"items": 1, "capacity": 2})
+    growth = Growth(steps={"items": 1, "capacity": 2}, limits={"items": 23})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         names, spare = sample_letters(rng, config.items)

@@ -39,7 +39,7 @@ class DeadlineScheduling(Task):
         Config(jobs=10, longest=7, max_profit=30),
         Config(jobs=13, longest=8, max_profit=40),
     )
-    growth = Growth(steps={"jobs": 1, "longest": 1, "max_profit": 5})
+    growth = Growth(steps={"jobs": 1, "longest": 1, "max_profit": 5}, limits={"jobs": 23})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         names, spare = sample_letters(rng, config.jobs)

@@ -38,7 +38,7 @@ class Knapsack(Task):
         Config(items=12, max_weight=30, max_value=60, beat_greedy=True),
         Config(items=15, max_weight=40, max_value=90, beat_greedy=True),
     )
-    growth = Growth(steps={"items": 1, "max_weight": 5, "max_value": 15})
+    growth = Growth(steps={"items": 1, "max_weight": 5, "max_value": 15}, limits={"items": 23})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         names, spare = sample_letters(rng, config.items)

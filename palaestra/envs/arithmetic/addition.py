@@ -37,7 +37,11 @@ class Addition(Task):
         Config(ranges=((10_000, 999_999), (10_000, 999_999))),
         Config(ranges=((1_000, 999_999),) * 3),
     )
-    bounded = "its levels are kinds of problem (the `ranges` field changes kind), not a size a rule can grow"
+
+    def extrapolate(self, level: int) -> Config:
+        """Past the presets, three operands of up to ``level + 2`` digits (level 4 has up to 6)."""
+        digits = level + 2
+        return self.Config(ranges=((10 ** (digits - 3), 10**digits - 1),) * 3)
 
     def space_size(self, level: int) -> int | None:
         return 36 if level == 0 else None  # the pairs of digits from 1 to 8 whose sum is at most 9

@@ -59,7 +59,7 @@ class Percentages(Task):
         Config(("compound", "work_together", "mixture")),
         Config(("discount_tax_reverse", "ratio_transfer", "round_trip")),
     )
-    bounded = "its levels are kinds of problem (the `templates` field changes kind), not a size a rule can grow"
+    bounded = "its levels are kinds of problem (the `templates` field), not a size a rule can grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         template = rng.choice(config.templates)

@@ -175,7 +175,7 @@ class SignificantFigures(Task):
         Config(kind="measurement"),
         Config(kind="scientific_product"),
     )
-    bounded = "its levels are kinds of problem (the `kind` field changes kind), not a size a rule can grow"
+    bounded = "its levels are kinds of problem (the `kind` field), not a size a rule can grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         question, value, rule, precision, scientific, steps = retry(lambda: _QUESTIONS[config.kind](rng),

@@ -60,7 +60,7 @@ class Antiderivative(Task):
             self.Config(groups=(PARTS,), extra=1.0, top=6),
             self.Config(groups=(HARD,), extra=1.0, top=6),
         ][level]
-    bounded = "its levels are kinds of problem (the `groups` field changes kind), not a size a rule can grow"
+    bounded = "its levels are kinds of problem (the `groups` field), not a size a rule can grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         pieces = retry(lambda: _draw(rng, config), _compatible, what="pieces with a common interval")

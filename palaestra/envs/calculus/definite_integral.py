@@ -225,7 +225,7 @@ class DefiniteIntegral(Task):
         Config(("by_parts", "substitution")),
         Config(("partial_fractions", "absolute", "sum")),
     )
-    bounded = "its levels are kinds of problem (the `families` field changes kind), not a size a rule can grow"
+    bounded = "its levels are kinds of problem (the `families` field), not a size a rule can grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         family = rng.choice(config.families)

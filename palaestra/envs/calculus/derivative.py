@@ -119,7 +119,7 @@ class Derivative(Task):
         Config(pieces=("quotient_or_chain",), extra=("power", "basic", "product")),
         Config(pieces=("nested",), extra=("product", "quotient_or_chain")),
     )
-    bounded = "its levels are kinds of problem (the `pieces` field changes kind), not a size a rule can grow"
+    bounded = "its levels are kinds of problem (the `pieces` field), not a size a rule can grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         kinds = list(config.pieces) + ([rng.choice(config.extra)] if rng.random() < 0.75 else [])

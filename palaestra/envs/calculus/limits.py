@@ -197,7 +197,7 @@ class Limits(Task):
         Config(family="special"),
         Config(family="series"),
     )
-    bounded = "its levels are kinds of problem (the `family` field changes kind), not a size a rule can grow"
+    bounded = "its levels are kinds of problem (the `family` field), not a size a rule can grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         text, answer, steps = _FAMILIES[config.family](rng)

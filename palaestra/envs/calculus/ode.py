@@ -160,7 +160,7 @@ class Ode(Task):
         Config(family="separable"),
         Config(family="variable"),
     )
-    bounded = "its levels are kinds of problem (the `family` field changes kind), not a size a rule can grow"
+    bounded = "its levels are kinds of problem (the `family` field), not a size a rule can grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         rhs, x0, y0, solution, low, high, steps = _FAMILIES[config.family](rng)

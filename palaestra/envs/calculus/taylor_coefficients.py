@@ -224,7 +224,7 @@ class TaylorCoefficients(Task):
         Config("composition", False, 8),
         Config("product", True, 5),
     )
-    bounded = "its levels are kinds of problem (the `family` field changes kind), not a size a rule can grow"
+    bounded = "its levels are kinds of problem (the `family` field), not a size a rule can grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> tuple[str, Series] | None:

@@ -802,7 +802,7 @@ class EfficientArrays(EfficiencyTask):
         Config(("histogram", "window_extremes", "inversions"), large=(250_000, 250_000)),
         Config(("window_extremes", "inversions"), large=(300_000, 300_000)),
     )
-    bounded = "its levels are kinds of problem (the `templates` field changes kind), not a size a rule can grow"
+    bounded = "its levels are kinds of problem (the `templates` field), not a size a rule can grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> Problem | None:

@@ -534,7 +534,7 @@ class EfficientStrings(EfficiencyTask):
         Config(("borders", "palindromes"), large=(250_000, 250_000)),
         Config(("palindromes",), large=(300_000, 300_000)),
     )
-    bounded = "its levels are kinds of problem (the `templates` field changes kind), not a size a rule can grow"
+    bounded = "its levels are kinds of problem (the `templates` field), not a size a rule can grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> Problem | None:

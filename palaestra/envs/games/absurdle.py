@@ -60,7 +60,7 @@ class Absurdle(MultiTurnTask):
         hard: bool
 
     presets = (Config(7, False), Config(5, False), Config(4, False), Config(5, True), Config(4, True))
-    bounded = "its levels are kinds of problem (the `hard` field changes kind), not a size a rule can grow"
+    bounded = "its levels are kinds of problem (the `hard` field), not a size a rule can grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         openers = _openers()

@@ -44,7 +44,7 @@ class EightPuzzle(MultiTurnTask):
         _by_distance()  # the tables (under a second, once per process) are built with the env, not in generate
 
     presets = (Config(10, 8), Config(14, 8), Config(18, 6), Config(22, 6), Config(26, 4))
-    bounded = "growing its sizes past the presets exhausts a fixed pool the generator draws from (names, letters or tables)"
+    bounded = "the 3x3 board: no position is more than 31 moves from the goal"
 
     def space_size(self, level: int) -> int | None:
         """Every board at the level's distance is one problem."""

@@ -53,7 +53,7 @@ class TicTacToe(MultiTurnTask):
         slip: float  # probability that the opponent plays a random cell instead of a best one
 
     presets = (Config(True, 0.6), Config(True, 0.35), Config(True, 0.2), Config(False, 0.35), Config(False, 0.2))
-    bounded = "its levels are kinds of problem (the `model_first` field changes kind), not a size a rule can grow"
+    bounded = "its levels are kinds of problem (the `model_first` field), not a size a rule can grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         model, opponent = ("X", "O") if config.model_first else ("O", "X")

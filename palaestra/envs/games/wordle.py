@@ -67,7 +67,7 @@ class Wordle(MultiTurnTask):
         Config(turns=5, opening=False, hard=True),
         Config(turns=4, opening=False, hard=True),
     )
-    bounded = "its levels are kinds of problem (the `opening` field changes kind), not a size a rule can grow"
+    bounded = "its levels are kinds of problem (the `opening` field), not a size a rule can grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> tuple[str, str | None, list[list[str]]] | None:

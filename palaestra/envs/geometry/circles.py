@@ -253,7 +253,7 @@ class Circles(Task):
         Config(("intersections",)),
         Config(("common_chord", "segment")),
     )
-    bounded = "its levels are kinds of problem (the `kinds` field changes kind), not a size a rule can grow"
+    bounded = "its levels are kinds of problem (the `kinds` field), not a size a rule can grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         kind = rng.choice(config.kinds)

@@ -66,7 +66,7 @@ class TriangleSolving(Task):
         Config(("heron", "circumradius", "altitude")),
         Config(("inradius", "sine_rule_far_side", "perimeter")),
     )
-    bounded = "its levels are kinds of problem (the `kinds` field changes kind), not a size a rule can grow"
+    bounded = "its levels are kinds of problem (the `kinds` field), not a size a rule can grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         kind = rng.choice(config.kinds)

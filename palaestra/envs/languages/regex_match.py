@@ -16,6 +16,7 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.envs.languages.regex import matches, mutate, random_regex, render, sample
 from palaestra.verifiers.choices import read_yes_no
 
@@ -43,7 +44,7 @@ class RegexMatch(Task):
         Config(leaves=10, alphabet="abcd", max_repeat=3),
         Config(leaves=13, alphabet="abcd", max_repeat=4),
     )
-    bounded = "its difficulty measure stops growing with larger sizes past the presets (level 7 to 8)"
+    growth = Growth(steps={"leaves": 1, "max_repeat": 1})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         member = rng.random() < 0.5

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.envs.languages.common import read_chain
 
 MAX_STEPS = 200
@@ -49,7 +50,7 @@ class StringRewriting(Task):
         Config(alphabet="abcd", rules=4, source=(5, 7), walk=10, min_steps=7),
         Config(alphabet="abcd", rules=4, source=(6, 8), walk=12, min_steps=9),
     )
-    bounded = "past the presets its generator or oracle gets too slow (a few problems took over 40 s)"
+    growth = Growth(steps={"walk": 2})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> tuple[list[Rule], str, str, list[str]] | None:

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.verifiers.choices import NEGATIONS, read_yes_no
 from palaestra.verifiers.normalize import strip_wrappers, unify, words
 
@@ -65,7 +66,7 @@ class Propositional(Task):
         Config(variables=5, premises=4, depth=3),
         Config(variables=6, premises=5, depth=3),
     )
-    bounded = "growing its sizes past the presets exhausts a fixed pool the generator draws from (names, letters or tables)"
+    growth = Growth(steps={"depth": 1})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         variables, everything = _variable_tables(config.variables)

@@ -54,7 +54,7 @@ class Collisions(Task):
         Config(("restitution", "pendulum")),
         Config(("right_angle", "two_collisions")),
     )
-    bounded = "its levels are kinds of problem (the `kinds` field changes kind), not a size a rule can grow"
+    bounded = "its levels are kinds of problem (the `kinds` field), not a size a rule can grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         kind = rng.choice(config.kinds)

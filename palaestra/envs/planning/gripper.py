@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from palaestra.core import Problem, register, retry
+from palaestra.core.task import Growth
 from palaestra.envs.planning.strips import Action, Domain, Instance, PlanTask, Schema
 from palaestra.solvers.simulate import Rules, SearchBudgetExceeded, shortest_plan
 
@@ -73,7 +74,7 @@ class Gripper(PlanTask):
         Config(rooms=4, balls=6, grippers=2, optimal=True),
         Config(rooms=5, balls=7, grippers=3, optimal=True),
     )
-    bounded = "growing its sizes past the presets exhausts a fixed pool the generator draws from (names, letters or tables)"
+    growth = Growth(steps={"rooms": 2})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         rooms = [f"room{chr(ord('a') + i)}" for i in range(config.rooms)]

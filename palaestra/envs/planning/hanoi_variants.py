@@ -59,7 +59,7 @@ class HanoiVariants(Task):
         Config(disks=(("linear", 5, True), ("cyclic", 6, False), ("four", 6, False), ("star", 6, False))),
         Config(disks=(("linear", 6, False), ("cyclic", 6, True), ("four", 6, True), ("star", 6, True))),
     )
-    bounded = "its levels are kinds of problem (the `disks` field changes kind), not a size a rule can grow"
+    bounded = "its levels are kinds of problem (the `disks` field), not a size a rule can grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         variant, n, largest_moves = rng.choice(config.disks)

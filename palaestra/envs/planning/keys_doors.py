@@ -16,6 +16,7 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.generators.grids import MOVES, random_maze
 from palaestra.solvers.simulate import Rules, SearchBudgetExceeded, shortest_plan
 from palaestra.verifiers.moves import read_tokens
@@ -52,7 +53,7 @@ class KeysDoors(Task):
         Config(cell_rows=7, cell_cols=7, doors=2, loops=0.1),
         Config(cell_rows=7, cell_cols=8, doors=3, loops=0.1),
     )
-    bounded = "growing its sizes past the presets exhausts a fixed pool the generator draws from (names, letters or tables)"
+    growth = Growth(steps={"cell_rows": 1})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         grid, start, goal, plan = retry(lambda: _draw(rng, config), what="a maze whose doors and keys all matter")

@@ -216,7 +216,7 @@ class ExpectedValue(Task):
         Config(("until_success", "two_in_a_row", "coupons")),
         Config(("max_three", "reroll", "total_before_one")),
     )
-    bounded = "its levels are kinds of problem (the `kinds` field changes kind), not a size a rule can grow"
+    bounded = "its levels are kinds of problem (the `kinds` field), not a size a rule can grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         kind = rng.choice(config.kinds)

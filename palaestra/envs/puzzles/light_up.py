@@ -56,7 +56,7 @@ class LightUp(Task):
         Config(size=8, black_share=0.2),
         Config(size=10, black_share=0.2),
     )
-    bounded = "past the presets its generator or oracle gets too slow (a few problems took over 40 s)"
+    bounded = "past the presets its generator or oracle gets too slow (the levels 5-9 check did not finish in 40 s on a busy machine)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.size

@@ -19,6 +19,7 @@ from functools import cache
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
+from palaestra.core.task import Growth
 from palaestra.envs.puzzles.common import (
     CNF,
     PROOF_BUDGET,
@@ -54,7 +55,7 @@ class Nonogram(Task):
         Config(rows=10, cols=10, density=0.6),
         Config(rows=12, cols=12, density=0.6),
     )
-    bounded = "past the presets its generator or oracle gets too slow (a few problems took over 40 s)"
+    growth = Growth(steps={"rows": 1, "cols": 1})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         rows, cols = config.rows, config.cols

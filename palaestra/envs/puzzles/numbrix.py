@@ -50,7 +50,7 @@ class Numbrix(Task):
         Config(size=6, min_givens=0.0),
         Config(size=7, min_givens=0.0),
     )
-    bounded = "past the presets its generator or oracle gets too slow (a few problems took over 40 s)"
+    bounded = "past the presets its generator or oracle gets too slow (the levels 5-9 check did not finish in 40 s on a busy machine)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.size

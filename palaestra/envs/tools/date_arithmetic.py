@@ -53,7 +53,7 @@ class DateArithmetic(ToolTask):
         Config((("weekdays_holidays", (300, 1500)), ("friday13", (10, 30)))),
         Config((("add_business_days", (200, 800)), ("weekdays_holidays", (2000, 8000)))),
     )
-    bounded = "its levels are kinds of problem (the `kinds` field changes kind), not a size a rule can grow"
+    bounded = "its levels are kinds of problem (the `kinds` field), not a size a rule can grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         kind, size = rng.choice(config.kinds)

@@ -19,6 +19,7 @@ from fractions import Fraction
 from typing import Any
 
 from palaestra.core import Problem, Verdict, register, retry
+from palaestra.core.task import Growth
 from palaestra.envs.tools.common import ToolTask, tool_call
 from palaestra.verifiers.numeric import Tolerance, format_decimal, grade_number
 
@@ -48,7 +49,7 @@ class RootFinding(ToolTask):
         Config(4, TERMS, 8),
         Config(5, TERMS, 10),
     )
-    bounded = "larger configs are infeasible for its generator (no valid problem in 1,000 draws past the presets)"
+    growth = Growth(steps={"places": 2})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> dict[str, Any] | None:

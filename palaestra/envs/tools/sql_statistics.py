@@ -61,7 +61,7 @@ class SqlStatistics(ToolTask):
         Config(("correlation", "slope"), "pair", DatabaseParams(tables=6, rows=50)),
         Config(("correlation", "slope"), "pair_filter", DatabaseParams(tables=8, rows=60)),
     )
-    bounded = "its levels are kinds of problem (the `statistics` field changes kind), not a size a rule can grow"
+    bounded = "its levels are kinds of problem (the `statistics` field), not a size a rule can grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> tuple[int, Database, dict[str, Any]] | None:

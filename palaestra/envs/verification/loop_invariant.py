@@ -67,7 +67,7 @@ class LoopInvariant(Task):
         Config(linear=1, triangular=False, square=False, balanced=True, count_down=True),
         Config(linear=0, triangular=False, square=True, balanced=True, count_down=False),
     )
-    bounded = "its levels are kinds of problem (the `triangular` field changes kind), not a size a rule can grow"
+    bounded = "its levels are kinds of problem (the `triangular` field), not a size a rule can grow"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         program = _draw_program(rng, config)
