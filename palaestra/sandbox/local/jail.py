@@ -1,4 +1,4 @@
-"""Confinement of one job, in the process the server forks for it.
+"""Confinement of one job, in the process the server's zygote forks for it.
 
 That process starts as root (when the server is): it keeps only the fds the job needs, joins
 the slot's cgroups, enters new mount, IPC and UTS namespaces and the empty network namespace,
@@ -12,9 +12,9 @@ reaps orphans, reports the program's status and output files on the status pipe,
 exiting makes the kernel kill whatever is left of the job. Without, that process becomes the
 program, and the server (a child subreaper) finds and kills anything the job left behind::
 
-    server ─fork─> monitor (PID 1 of the job's pid ns; uid 60000+n; rlimits, Landlock, seccomp)
+    zygote ─fork─> monitor (PID 1 of the job's pid ns; uid 60000+n; rlimits, Landlock, seccomp)
                      └─fork─> program (+ a nested Landlock scope) ─> its children
-    server ─fork─> program (uid 60000+n; rlimits, Landlock, seccomp) ─> its children
+    zygote ─fork─> program (uid 60000+n; rlimits, Landlock, seccomp) ─> its children
 
 The program process runs Python code (``runner``), SQL (``sql``), or, for languages that exec
 host tools, the stage driver (``stages``): it forks the compiler, then narrows its own limits,
@@ -229,7 +229,7 @@ def read_outputs(scratch: str, names: list[str], limit: int) -> dict[str, bytes]
 
 
 def start(host: Host, slot: Slot, spec: Mapping[str, Any], pipes: Pipes) -> NoReturn:
-    """Run the job in the server's freshly forked child. Never returns.
+    """Run the job in the zygote's freshly forked child. Never returns.
 
     It isolates the job (cgroups, namespaces, scratch) as root, then confines itself (uid,
     files, rlimits, Landlock, seccomp). With a PID namespace it is the namespace's PID 1 and

@@ -1,4 +1,7 @@
-"""The sandbox server: a lean pre-loaded interpreter that forks one jailed monitor per job.
+"""The sandbox server: a lean pre-loaded interpreter that runs one jailed monitor per job.
+
+Jobs are forked from the server's *zygote* (:mod:`.zygote`), a copy of the server made at
+start-up before any request was read, so that no job inherits another job's data.
 
 Started by :class:`~palaestra.sandbox.local.backend.LocalBackend` as ``python -I -S`` with an
 empty environment (see :data:`BOOT`); it imports nothing outside the standard library and
@@ -27,6 +30,7 @@ import signal
 import stat
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,6 +39,7 @@ from .cgroups import SlotCgroup, v1_roots
 from .protocol import Decoder, encode
 from .stages import COMPILE_TASKS
 from .tiers import TIERS, best_tier
+from .zygote import Zygote, kill_as
 
 BOOT = """\
 import os, sys, types
@@ -82,6 +87,7 @@ class Job:
     error: str | None = None
     exited_at: float | None = None
     cpu: float = 0.0  # of the first process and everything it reaped
+    pidfd: int | None = None  # signals the first process safely even after the zygote reaped it
     # compiled languages only
     control_fd: int | None = None  # the job waits on it for its go after the compile
     compile: dict[str, Any] | None = None  # the compile stage's report
@@ -147,36 +153,18 @@ def _uids_present(uids: range | set[int], *, zombies: bool) -> set[int]:
     return found
 
 
-def _kill_as(uid: int) -> None:
-    """SIGKILL every process of ``uid``, from a child that has become ``uid``.
-
-    kill(-1) signals all of them under the kernel's task-list lock, so a process forking at
-    that moment cannot slip a child through (a /proc scan could: the parent can fork and exit
-    between the listing and the read of its status)."""
-    pid = os.fork()
-    if pid == 0:
-        try:
-            os.setgroups([])
-            os.setresgid(uid, uid, uid)
-            os.setresuid(uid, uid, uid)
-            if os.getuid() == uid != 0:  # never kill(-1) as root
-                os.kill(-1, signal.SIGKILL)
-        finally:
-            os._exit(0)
-    os.waitpid(pid, 0)
-
-
-def kill_uids(uids: range | set[int], within: float = 2.0) -> None:
+def kill_uids(uids: range | set[int], within: float = 2.0, kill_as: Callable[[int], None] = kill_as) -> None:
     """Kill every process of ``uids`` and wait until none is left alive (zombies aside).
 
     A uid with any process, even a zombie (which may have just forked the last survivor), is
-    killed as a whole; after that its processes are doomed and can fork no more."""
+    killed as a whole; after that its processes are doomed and can fork no more. Once jobs
+    have run, ``kill_as`` is the zygote's: a helper forked from the server would carry its heap."""
     give_up = _now() + within
     for uid in _uids_present(uids, zombies=True):
-        _kill_as(uid)
+        kill_as(uid)
     while (live := _uids_present(uids, zombies=False)) and _now() < give_up:
         for uid in live:
-            _kill_as(uid)
+            kill_as(uid)
         time.sleep(0.001)
 
 
@@ -289,6 +277,26 @@ class Server:
             vsz, rss = (int(x) * page for x in f.read().split()[:2])
         self.host.baseline_vsz = vsz
         self.baseline_rss = rss
+        # Every job is forked from the zygote, made now, before any request was read.
+        self.zygote = Zygote.start(
+            self.host,
+            new_pidns="namespaces" in self.layers,
+            own_pidns=getattr(self, "own_pidns", None),
+            keep=self._zygote_keeps,
+        )
+
+    def _kill_as(self, uid: int) -> None:
+        try:
+            self.zygote.kill_uid(uid)
+        except (OSError, EOFError):  # the zygote is gone (the server is stopping): do it here
+            kill_as(uid)
+
+    def _zygote_keeps(self) -> None:
+        """In the zygote: close what only the server may hold, and forget the server object
+        (the zygote's own frames still reach it, and every job inherits those frames)."""
+        for fd in (self.requests, self.replies, self.lock_fd):
+            os.close(fd)
+        self.__dict__.clear()
 
     def _host(self) -> jail.Host:
         """sys.path as jobs will see it, and the fds the jail needs, opened once."""
@@ -406,17 +414,8 @@ class Server:
             control_r, job.control_fd = os.pipe2(os.O_CLOEXEC)
         pipes = jail.Pipes(out_w, err_w, status_w, cells_r, control_r)
         theirs = [out_w, err_w, status_w, *(fd for fd in (cells_r, control_r) if fd is not None)]
-        new_pidns = "namespaces" in self.layers
         try:
-            if new_pidns:
-                syscalls.unshare(syscalls.CLONE_NEWPID)  # only the next child enters it: no extra fork
-            try:
-                pid = os.fork()
-                if pid == 0:
-                    jail.start(self.host, job.slot, job.spec, pipes)
-            finally:
-                if new_pidns:
-                    syscalls.setns(self.own_pidns, syscalls.CLONE_NEWPID)
+            pid, job.pidfd = self.zygote.spawn(job.slot, job.spec, pipes)
         except OSError:
             for fd in (
                 *theirs,
@@ -446,11 +445,17 @@ class Server:
         """SIGKILL the job's first process: PID 1 of its namespace takes every process of the
         job with it; without a namespace, the rest are found when it is reaped."""
         job.stopping = True
-        for kill in (os.killpg, os.kill):  # it may not have made its own process group yet
+        if job.exited_at is not None:
+            return  # reaped: its pid may be anyone's now
+        if job.pidfd is not None:
             try:
-                kill(job.pid, signal.SIGKILL)
+                signal.pidfd_send_signal(job.pidfd, signal.SIGKILL)
             except ProcessLookupError:
                 pass
+        try:  # its group too: without a PID namespace, its children (it may not have made the group yet)
+            os.killpg(job.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
 
     def _read(self, fd: int) -> int:
         """Read once from one of a job's pipes; the number of bytes read (0: EOF or none ready)."""
@@ -526,14 +531,14 @@ class Server:
         job.run_start = _now()
         job.deadline = job.run_start + float(limits["wall_seconds"])
 
-    def _exited(self, job: Job, wait_status: int, usage: Any) -> None:
+    def _exited(self, job: Job, wait_status: int, cpu: float) -> None:
         job.exited_at = _now()
-        job.cpu = usage.ru_utime + usage.ru_stime
+        job.cpu = cpu
         if "namespaces" in self.layers:
             return  # its monitor reports; the kernel killed the rest of the PID namespace
         job.report = {"wait_status": wait_status, "cpu": job.cpu}
         if job.slot.uid is not None and self._left_behind(job.slot.uid):
-            kill_uids({job.slot.uid})
+            kill_uids({job.slot.uid}, kill_as=self._kill_as)
         if job.rid is not None and job.spec["output_files"]:
             limit = int(job.limits["file_bytes"])
             job.report["files"] = jail.read_outputs(job.slot.scratch, list(job.spec["output_files"]), limit)
@@ -555,10 +560,10 @@ class Server:
                 pass
             if fd in job.fds:
                 self._close(fd)
-        for fd in (job.cells_fd, job.control_fd):
+        for fd in (job.cells_fd, job.control_fd, job.pidfd):
             if fd is not None:
                 os.close(fd)
-        job.cells_fd = job.control_fd = None
+        job.cells_fd = job.control_fd = job.pidfd = None
         del self.jobs[job.pid]
         if job.rid is None:
             self._end_session(job)
@@ -758,16 +763,22 @@ class Server:
     # -- loop ------------------------------------------------------------------------------
 
     def _reap(self) -> None:
+        """Take the zygote's reports of its jobs' exits, and reap the orphans of jobs that were
+        reparented to this subreaper (and the zygote, once it is gone)."""
+        for pid, wait_status, cpu in self.zygote.exits():
+            job = self.jobs.get(pid)
+            if job is not None:
+                self._exited(job, wait_status, cpu)
+        self._reap_orphans()
+
+    def _reap_orphans(self) -> None:
         while True:
             try:
-                pid, wait_status, usage = os.wait4(-1, os.WNOHANG)
+                pid, _, _ = os.wait4(-1, os.WNOHANG)
             except ChildProcessError:
                 return
             if pid == 0:
                 return
-            job = self.jobs.get(pid)
-            if job is not None:  # else an orphan of some job, reparented to this subreaper
-                self._exited(job, wait_status, usage)
 
     def _timers(self) -> float | None:
         """Act on due deadlines; the seconds until the next one."""
@@ -796,6 +807,7 @@ class Server:
         signal.signal(signal.SIGTERM, lambda *_: self._shutdown())
         self.sel.register(wake_r, selectors.EVENT_READ)
         self.sel.register(self.requests, selectors.EVENT_READ)
+        self.sel.register(self.zygote.events, selectors.EVENT_READ)
         while True:
             timeout = self._timers()  # may finish the last job
             if self.stopping and not self.jobs:
@@ -815,7 +827,10 @@ class Server:
                         self._request(message)
                 elif key.fd in self.fds:
                     self._read(key.fd)
-            self._reap()
+            try:
+                self._reap()
+            except EOFError:  # the zygote died, and every job with it: start afresh
+                break
             self._start_pending()
         self._cleanup()
 
@@ -830,8 +845,13 @@ class Server:
 
     def _cleanup(self) -> None:
         if self.uids:
-            kill_uids(self.uids)
-        self._reap()  # the killed orphans are this subreaper's children: leave no zombie to init
+            kill_uids(self.uids, kill_as=self._kill_as)
+        self.zygote.close()  # it exits on the EOF
+        try:
+            os.waitpid(self.zygote.pid, 0)
+        except ChildProcessError:
+            pass
+        self._reap_orphans()  # the killed orphans are this subreaper's children: leave no zombie to init
         for slot in self.slots.values():
             if slot.cgroup is not None:
                 slot.cgroup.remove()
