@@ -187,3 +187,167 @@ print(holders)
 """
     r = jail.run(source, limits=Limits(wall_seconds=5))
     assert r.ok and r.stdout == "[]\n", r
+
+
+# -- what must not outlive a job: System V IPC, memory outside the job's limit, scratch ---------
+
+
+def _ipc_of(uids: tuple[int, int] | None) -> list[str]:
+    """Rows of the host's System V IPC tables owned or created by a sandbox uid."""
+    if uids is None:
+        return []
+    rows = []
+    for kind, uid_col, cuid_col in (("shm", 7, 9), ("msg", 7, 9), ("sem", 4, 6)):
+        for row in Path(f"/proc/sysvipc/{kind}").read_text().splitlines()[1:]:
+            cols = row.split()
+            if any(uids[0] <= int(cols[c]) <= uids[1] for c in (uid_col, cuid_col)):
+                rows.append(f"{kind}: {row}")
+    return rows
+
+
+IPC = """
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+IPC_CREAT = 0o1000
+made = []
+for name, args in (("shmget", (0, 64 << 20, IPC_CREAT | 0o666)), ("msgget", (0, IPC_CREAT | 0o666)),
+                   ("semget", (0, 4, IPC_CREAT | 0o666))):
+    ident = getattr(libc, name)(*args)
+    made.append(f"{name}={'denied' if ident < 0 else 'made'}")
+if "shmget=made" in made:  # touch its pages: 64 MB the job's limits must account for
+    shm = libc.shmget(0, 64 << 20, IPC_CREAT | 0o666)
+    libc.shmat.restype = ctypes.c_void_p
+    addr = libc.shmat(shm, None, 0)
+    if addr not in (None, ctypes.c_void_p(-1).value):
+        ctypes.memset(addr, 7, 64 << 20)
+print(" ".join(made))
+"""
+
+
+@pytest.mark.parametrize("tier", ["strict", "standard", "minimal"])
+def test_sysv_ipc_objects_die_with_the_job(tier: str, report: object) -> None:
+    from sandbox_support import backend_for, require
+
+    from palaestra.sandbox.local.tiers import TIERS
+
+    require(report, *sorted(TIERS[tier]))  # type: ignore[arg-type]
+    backend = backend_for(tier)
+    uids = backend.probe().uids
+    r = backend.run(IPC, limits=Limits(wall_seconds=10, memory_bytes=256 << 20))
+    assert r.error is None and r.stdout.strip(), r
+    if "seccomp" in TIERS[tier]:
+        assert r.stdout.split() == ["shmget=denied", "msgget=denied", "semget=denied"], r
+    assert _ipc_of(uids) == []
+
+
+MEMFD = """
+import os
+total, fds = 0, []
+try:
+    for _ in range(64):
+        fd = os.memfd_create("x")
+        fds.append(fd)
+        for _ in range(4):
+            os.write(fd, b"x" * (4 << 20))
+            total += 4 << 20
+except OSError as exc:
+    print("stopped:", type(exc).__name__, flush=True)
+print(total >> 20, flush=True)
+"""
+
+
+def test_memfd_memory_is_bounded_by_the_job_limit(jail: LocalBackend) -> None:
+    """640 MB of memfd pages against a 256 MB limit: refused, or counted against the limit."""
+    r = jail.run(MEMFD, limits=Limits(wall_seconds=10, memory_bytes=256 << 20))
+    assert r.error is None, r
+    written = int(r.stdout.split()[-1]) if r.stdout.strip() and r.stdout.split()[-1].isdigit() else None
+    assert r.memory_exceeded or r.signal is not None or (written is not None and written <= 256 + 16), r
+
+
+SCRATCH_FILES = """
+import os
+n = 0
+try:
+    for n in range(1, 5001):
+        with open(f"f{n}", "w") as f:
+            f.write("x")
+except OSError as exc:
+    print("stopped:", type(exc).__name__)
+print(n, flush=True)
+"""
+
+
+def test_scratch_file_count_is_bounded(jail: LocalBackend) -> None:
+    r = jail.run(SCRATCH_FILES, limits=Limits(wall_seconds=10, files=64))
+    assert r.error is None, r
+    last = r.stdout.split()[-1] if r.stdout.strip() else ""
+    assert r.memory_exceeded or (last.isdigit() and int(last) < 5000 and "stopped" in r.stdout), r
+
+
+SCRATCH_BYTES = """
+n = 0
+with open("big", "wb") as f:
+    pass
+try:
+    for n in range(1, 200):
+        with open(f"part{n}", "wb") as f:
+            f.write(b"x" * (8 << 20))
+except OSError as exc:
+    print("stopped:", type(exc).__name__)
+print(n * 8, flush=True)
+"""
+
+
+def test_scratch_disk_is_bounded(jail: LocalBackend) -> None:
+    """1.6 GB in 8 MB files (each under the file-size limit) against a 128 MB job."""
+    r = jail.run(SCRATCH_BYTES, limits=Limits(wall_seconds=20, memory_bytes=128 << 20, files=500))
+    assert r.error is None, r
+    last = r.stdout.split()[-1] if r.stdout.strip() else ""
+    assert r.memory_exceeded or (last.isdigit() and int(last) <= 128 + 8), r
+
+
+# -- metadata writes and information the other layers do not cover -----------------------------
+
+METADATA = """
+import ctypes, json, os, sys
+target = json.loads(sys.stdin.read())
+out = {}
+def attempt(name, fn):
+    try:
+        fn()
+        out[name] = "done"
+    except OSError as exc:
+        out[name] = exc.errno
+attempt("utime", lambda: os.utime(target, (1, 1)))
+attempt("setxattr", lambda: os.setxattr(target, "user.palaestra", b"1"))
+attempt("removexattr", lambda: os.removexattr(target, "user.palaestra"))
+libc = ctypes.CDLL(None, use_errno=True)
+def raw(name, nr, *args):
+    ctypes.set_errno(0)
+    out[name] = "done" if libc.syscall(nr, *args) >= 0 else ctypes.get_errno()
+raw("inotify_init1", {"x86_64": 294, "aarch64": 26}[os.uname().machine], 0)
+raw("listmount", 458, 0, 0, 0, 0)
+raw("statmount", 457, 0, 0, 0, 0)
+with open("mine", "w") as f:
+    os.utime(f.fileno(), (1, 1))  # its own file, by fd: allowed
+out["own"] = os.stat("mine").st_mtime
+print(json.dumps(out))
+"""
+
+
+def test_no_metadata_writes_or_host_watch(jail: LocalBackend, victim: object) -> None:
+    import errno
+    import json
+
+    target = str(victim.writable)  # type: ignore[attr-defined]
+    before = os.stat(target)
+    r = jail.run(METADATA, stdin=json.dumps(target), limits=Limits(wall_seconds=5))
+    assert r.ok, r
+    out = json.loads(r.stdout)
+    for name in ("utime", "setxattr", "removexattr", "inotify_init1"):
+        assert out[name] == errno.EPERM, (name, out)
+    for name in ("listmount", "statmount"):
+        assert out[name] in (errno.EPERM, errno.ENOSYS), (name, out)
+    assert out["own"] == 1.0
+    after = os.stat(target)
+    assert (after.st_mtime_ns, after.st_atime_ns) == (before.st_mtime_ns, before.st_atime_ns)

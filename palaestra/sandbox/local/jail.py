@@ -299,6 +299,11 @@ def _isolate(host: Host, slot: Slot, spec: Mapping[str, Any]) -> None:
         slot.cgroup.join()
     if "namespaces" in layers:
         syscalls.unshare(syscalls.CLONE_NEWNS | syscalls.CLONE_NEWIPC | syscalls.CLONE_NEWUTS)
+    elif uid is not None:
+        try:  # System V IPC objects die with the job's own IPC namespace, at any tier that can have one
+            syscalls.unshare(syscalls.CLONE_NEWIPC)
+        except OSError:
+            pass  # seccomp denies them where it is in use; the server removes the uid's anyway
     if host.netns_fd is not None:
         syscalls.setns(host.netns_fd, syscalls.CLONE_NEWNET)
     if "tmpfs" in layers:

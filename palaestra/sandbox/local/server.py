@@ -37,7 +37,7 @@ from typing import Any
 from . import jail, landlock, languages, probe, seccomp, syscalls
 from .cgroups import SlotCgroup, v1_roots
 from .protocol import Decoder, encode
-from .stages import COMPILE_TASKS
+from .stages import COMPILE_INODES, COMPILE_TASKS
 from .tiers import TIERS, best_tier
 from .zygote import Zygote, kill_as
 
@@ -59,6 +59,7 @@ BLOCK = 128  # uids (and so concurrent jobs plus sessions) per server
 MAX_BLOCKS = 40
 PIPE_GRACE = 0.5  # seconds to wait for EOF on output pipes once the monitor is gone
 READ_CHUNK = 1 << 16
+SCRATCH_CHECK = 0.05  # seconds between measurements of a scratch dir on the host's disk
 COMPILE_SLACK = 1.0  # seconds the server gives a job beyond its compile limit before stopping it
 
 
@@ -98,6 +99,8 @@ class Job:
     cell: dict[str, Any] | None = None  # the cell in flight
     waiting: collections.deque[dict[str, Any]] = field(default_factory=collections.deque)
     after_loss: bool = False  # replaces a session that died between cells
+    scratch_checked: float = 0.0  # without a tmpfs, when its scratch dir was last measured
+    scratch_exceeded: bool = False
 
     @property
     def limits(self) -> dict[str, Any]:
@@ -336,6 +339,8 @@ class Server:
             return [os.open(p, os.O_PATH | os.O_CLOEXEC) for p in paths if os.path.exists(p)]
 
         landlocked = "landlock" in self.layers
+        secure = "seccomp" in self.layers
+        charged = "cgroups" in self.layers  # a memfd's pages count against the job's memory only there
         return jail.Host(
             layers=self.layers,
             server_pid=os.getpid(),
@@ -353,8 +358,8 @@ class Server:
             read_fds=opened(jail.SYSTEM_READ) if landlocked else [],
             device_fds=opened(jail.DEVICES) if landlocked else [],
             netns_fd=self.netns,
-            seccomp_program=seccomp.build(exec_allowed=False) if "seccomp" in self.layers else b"",
-            seccomp_exec_program=seccomp.build() if "seccomp" in self.layers else b"",
+            seccomp_program=seccomp.build(exec_allowed=False, memfd_allowed=charged) if secure else b"",
+            seccomp_exec_program=seccomp.build(memfd_allowed=charged) if secure else b"",
             landlock_abi=landlock.abi_version() if landlocked else 0,
         )
 
@@ -392,6 +397,8 @@ class Server:
     def _release(self, slot: jail.Slot) -> None:
         if "tmpfs" not in self.layers:  # every process of the uid is dead by now: nothing races this
             shutil.rmtree(slot.scratch, ignore_errors=True)
+        if slot.uid is not None:  # System V IPC objects it left in the host's namespace, if it could
+            syscalls.remove_ipc_of(slot.uid)
         self.free.append(slot.index)
 
     # -- jobs ------------------------------------------------------------------------------
@@ -543,6 +550,33 @@ class Server:
             limit = int(job.limits["file_bytes"])
             job.report["files"] = jail.read_outputs(job.slot.scratch, list(job.spec["output_files"]), limit)
 
+    def _scratch_within(self, job: Job) -> bool:
+        """Without a tmpfs of its own, a job's scratch dir is on the host's disk: measure it
+        (bytes and entries) against what its tmpfs would allow."""
+        limits = job.limits
+        most_bytes = int(limits["memory_bytes"])
+        most_entries = int(limits["files"]) + len(job.spec["files"]) + 2
+        if job.language.compiled:
+            most_entries += COMPILE_INODES
+        used, entries = 0, 0
+        stack = [job.slot.scratch]
+        while stack:
+            try:
+                with os.scandir(stack.pop()) as listing:
+                    for entry in listing:
+                        entries += 1
+                        if entries > most_entries:
+                            return False
+                        st = entry.stat(follow_symlinks=False)
+                        used += st.st_blocks * 512
+                        if used > most_bytes:
+                            return False
+                        if entry.is_dir(follow_symlinks=False):
+                            stack.append(entry.path)
+            except OSError:
+                continue
+        return True
+
     def _left_behind(self, uid: int) -> bool:
         """Whether a job left processes behind. All of them descend from its first process, so
         once that is reaped, any survivor's ancestry ends at a child of this subreaper."""
@@ -608,6 +642,7 @@ class Server:
             "signal": sig,
             "timed_out": job.timed_out or over_cpu or bool(compiled.get("timed_out")),
             "memory_exceeded": oom
+            or job.scratch_exceeded
             or bool(compiled.get("memory") or compiled.get("memory_after"))
             or self._out_of_memory(job, sig),
             "output_truncated": job.truncated or bool(compiled.get("truncated")),
@@ -796,6 +831,13 @@ class Server:
                 self._stop(job)
             elif job.deadline is not None and not job.stopping:
                 due.append(job.deadline)
+            if "tmpfs" not in self.layers and not job.stopping:
+                if now >= job.scratch_checked + SCRATCH_CHECK:
+                    job.scratch_checked = now
+                    if not self._scratch_within(job):
+                        job.scratch_exceeded = True
+                        self._stop(job)
+                due.append(job.scratch_checked + SCRATCH_CHECK)
         return max(0.0, min(due) - _now()) if due else None
 
     def serve(self) -> None:
