@@ -13,6 +13,7 @@ Example::
 from __future__ import annotations
 
 import argparse
+import os
 from typing import Any
 
 
@@ -52,6 +53,13 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--max-body-bytes", type=int, default=64_000_000)
     p.add_argument("--max-concurrent", type=int, default=64, help="requests judged at once; more get 503")
     p.add_argument("--timeout", type=float, default=120.0, help="seconds an idle connection is kept")
+    p.add_argument("--body-timeout", type=float, default=30.0, help="seconds a request's body may take to arrive")
+    p.add_argument("--max-connections", type=int, default=512, help="open connections; more are refused with 503")
+    p.add_argument("--job-seconds", type=float, default=10.0,
+                   help="wall and CPU seconds of any sandbox job judged here (a request cannot raise it)")
+    p.add_argument("--token", default=os.environ.get("PALAESTRA_SERVER_TOKEN"),
+                   help="required for a --host other than 127.0.0.1: clients send 'Authorization: Bearer TOKEN' "
+                        "(default: $PALAESTRA_SERVER_TOKEN)")
     p.set_defaults(func=cmd_serve_reward)
 
 
@@ -89,5 +97,6 @@ def cmd_serve_reward(args: argparse.Namespace) -> int:
     from palaestra.integrations.openrlhf import serve_reward
 
     serve_reward(args.host, args.port, max_batch=args.max_batch, max_body_bytes=args.max_body_bytes,
-                 max_concurrent=args.max_concurrent, timeout=args.timeout)
+                 max_concurrent=args.max_concurrent, timeout=args.timeout, body_timeout=args.body_timeout,
+                 max_connections=args.max_connections, token=args.token, job_seconds=args.job_seconds)
     return 0

@@ -180,6 +180,7 @@ the calling process stop it and every job it runs.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import threading
 from collections.abc import Mapping, Sequence
@@ -204,11 +205,35 @@ __all__ = [
     "run",
     "session",
     "set_backend",
+    "set_ceiling",
 ]
 
 BACKEND_ENV = "PALAESTRA_SANDBOX_BACKEND"
 _lock = threading.Lock()
 _backend: Backend | None = None
+_ceiling: Limits | None = None
+
+
+def set_ceiling(ceiling: Limits | None) -> Limits | None:
+    """Cap every limit of every run and session of :func:`run` and :func:`session` at
+    ``ceiling``'s (None: no cap); return the previous ceiling.
+
+    A server judging requests sets it from its own configuration, so that no request (a
+    problem's data, a label) can give a job more time or memory than the server allows.
+    """
+    global _ceiling
+    previous, _ceiling = _ceiling, ceiling
+    return previous
+
+
+def capped(limits: Limits | None) -> Limits | None:
+    """``limits`` (the defaults when None) capped at the ceiling, if one is set."""
+    ceiling = _ceiling
+    if ceiling is None:
+        return limits
+    asked = limits or Limits()
+    values = {f.name: min(getattr(asked, f.name), getattr(ceiling, f.name)) for f in dataclasses.fields(Limits)}
+    return Limits(**values)
 
 
 def _after_fork_in_child() -> None:
@@ -258,13 +283,13 @@ def run(
 ) -> ExecResult:
     """Run ``source`` once in the sandbox (see the module docstring)."""
     return get_backend().run(
-        source, language=language, stdin=stdin, files=files, output_files=output_files, limits=limits
+        source, language=language, stdin=stdin, files=files, output_files=output_files, limits=capped(limits)
     )
 
 
 def session(limits: Limits | None = None) -> Session:
     """A persistent sandboxed interpreter; ``limits.wall_seconds`` bounds each cell."""
-    return get_backend().session(limits)
+    return get_backend().session(capped(limits))
 
 
 def probe() -> ProbeReport:
