@@ -52,6 +52,7 @@ from .protocol import encode
 SYSTEM_READ = stages.SYSTEM_READ
 DEVICES = stages.DEVICES
 NOFILE = 256
+SESSION_CPU_CELLS = 20  # a session's lifetime CPU budget, in cells' worth of cpu_seconds
 STATUS_ERROR = stages.STATUS_ERROR  # exit status of a job whose jail could not be set up
 
 
@@ -159,8 +160,9 @@ def _set_rlimits(
     cap(resource.RLIMIT_CORE, 0)
     cap(resource.RLIMIT_MEMLOCK, 0)
     cap(resource.RLIMIT_MSGQUEUE, 0)
-    if not session:  # a session's cells are bounded by their wall-clock limit
-        cap(resource.RLIMIT_CPU, cpu, cpu + 1)  # SIGXCPU at the limit, SIGKILL a second later
+    if session:  # each cell is bounded by its wall clock; the whole session by this many cells' CPU
+        cpu *= SESSION_CPU_CELLS
+    cap(resource.RLIMIT_CPU, cpu, cpu + 1)  # SIGXCPU at the limit, SIGKILL a second later
     if tasks is not None:  # RLIMIT_NPROC counts every process of the uid: only a dedicated uid's
         cap(resource.RLIMIT_NPROC, tasks)
 

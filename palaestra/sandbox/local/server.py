@@ -60,7 +60,10 @@ MAX_BLOCKS = 40
 PIPE_GRACE = 0.5  # seconds to wait for EOF on output pipes once the monitor is gone
 READ_CHUNK = 1 << 16
 SCRATCH_CHECK = 0.05  # seconds between measurements of a scratch dir on the host's disk
-COMPILE_SLACK = 1.0  # seconds the server gives a job beyond its compile limit before stopping it
+COMPILE_SLACK = 1.0
+INTERPRETER_NSPID = 2  # a session's interpreter: the first process its monitor (PID 1) forks
+EVICTED_NOTE = (b"[sandbox] this session was idle and was closed to make room for others "
+                b"(least recently used first): its variables are gone\n")  # seconds the server gives a job beyond its compile limit before stopping it
 
 
 def _now() -> float:
@@ -95,6 +98,8 @@ class Job:
     run_start: float | None = None  # when the compiled program got its go
     # sessions only
     sid: str | None = None
+    last_used: float = 0.0  # when its last cell ended (eviction order)
+    note: bytes = b""  # told to the owner before its next cell's stderr
     cells_fd: int | None = None
     cell: dict[str, Any] | None = None  # the cell in flight
     waiting: collections.deque[dict[str, Any]] = field(default_factory=collections.deque)
@@ -145,6 +150,23 @@ def _owner(pid: str) -> tuple[int | None, bool]:
     return uid, zombie
 
 
+def _pids_of(uid: int) -> list[int]:
+    """The live (not zombie) processes of ``uid``."""
+    return [int(name) for name in os.listdir("/proc") if name.isdigit() and _owner(name) == (uid, False)]
+
+
+def _ns_pid(pid: int) -> int | None:
+    """The pid of a process in its own (innermost) PID namespace."""
+    try:
+        with open(f"/proc/{pid}/status", "rb") as f:
+            for line in f:
+                if line.startswith(b"NSpid:"):
+                    return int(line.split()[-1])
+    except OSError:
+        pass
+    return None
+
+
 def _uids_present(uids: range | set[int], *, zombies: bool) -> set[int]:
     """Which of ``uids`` own a process (counting zombies or not)."""
     found = set()
@@ -187,6 +209,8 @@ class Server:
         self.fds: dict[int, Job] = {}
         self.sessions: dict[str, Job] = {}
         self.lost: set[str] = set()  # sessions that died between cells
+        self.evicted: set[str] = set()  # idle sessions stopped to make room (their owners are told)
+        self.cell_backlog: collections.deque[tuple[int, dict[str, Any]]] = collections.deque()
         self.pending: collections.deque[tuple[int, dict[str, Any]]] = collections.deque()
         self.running = 0
         self.stopping = False
@@ -268,7 +292,8 @@ class Server:
             syscalls.mount("none", "/", None, syscalls.MS_REC | syscalls.MS_PRIVATE)
         self.cgroup_roots = v1_roots() if "cgroups" in self.layers else None
         self.slots: dict[int, jail.Slot] = {}
-        self.free = list(range(BLOCK - 1, -1, -1))
+        slots = min(BLOCK, int(config.get("slots") or BLOCK))  # concurrent runs plus open sessions
+        self.free = list(range(slots - 1, -1, -1))
         self.views: list[str] = []
         for name in PRELOAD:
             __import__(name)
@@ -679,11 +704,17 @@ class Server:
         if job is None:
             slot = self._slot()
             if slot is None:
-                self._reply(rid, error=f"no free sandbox slot for a session (all {BLOCK} in use)")
+                if self._evict_idle_session():  # its slot is free once it is reaped: try again then
+                    self.cell_backlog.append((rid, message))
+                else:
+                    self._reply(rid, error="no free sandbox slot for a session (all busy running)")
                 return
             spec = {"kind": "session", "limits": message["session_limits"], "files": {}, "output_files": ()}
-            job = Job(rid=None, spec=spec, slot=slot, sid=sid, after_loss=sid in self.lost)
+            job = Job(rid=None, spec=spec, slot=slot, sid=sid, after_loss=sid in self.lost or sid in self.evicted)
+            if sid in self.evicted:
+                job.note = EVICTED_NOTE
             self.lost.discard(sid)
+            self.evicted.discard(sid)
             try:
                 self._spawn(job)
             except OSError as exc:
@@ -709,11 +740,54 @@ class Server:
         except BrokenPipeError:
             pass  # the session is dying; its exit answers the cell
 
+    def _evict_idle_session(self) -> bool:
+        """Stop the least recently used session with no cell running or queued; whether there was one.
+        Its owner's next cell starts a fresh interpreter and is told why."""
+        if any(job.sid is not None and job.stopping for job in self.jobs.values()):
+            return True  # a slot is being freed already: wait for it
+        idle = [job for job in self.sessions.values() if job.cell is None and not job.waiting and not job.stopping]
+        if not idle:
+            return False
+        victim = min(idle, key=lambda job: job.last_used)
+        assert victim.sid is not None
+        del self.sessions[victim.sid]
+        self.evicted.add(victim.sid)
+        self._stop(victim)
+        return True
+
+    def _kill_leftovers(self, job: Job) -> None:
+        """Kill what a session's cell left running (forked processes), sparing the interpreter
+        and its monitor: between cells a session holds no CPU."""
+        uid = job.slot.uid
+        if uid is None:
+            return  # no uid of its own to find them by
+        spare = {job.pid}
+        for _ in range(100):  # each round kills what was there; a forking survivor is found next round
+            leftovers = []
+            for pid in _pids_of(uid):
+                if pid in spare:
+                    continue
+                if "namespaces" in self.layers and _ns_pid(pid) == INTERPRETER_NSPID:
+                    spare.add(pid)
+                    continue
+                leftovers.append(pid)
+            if not leftovers:
+                return
+            for pid in leftovers:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+
     def _finish_cell(self, job: Job, message: dict[str, Any]) -> None:
         cell, job.cell, job.deadline = job.cell, None, None
         if cell is None:
             return
+        self._kill_leftovers(job)
+        job.last_used = _now()
         result = self._result(job)
+        if job.note:
+            result["stderr"], job.note = job.note + result["stderr"], b""
         result.update(
             exit_code=message["exit_code"],
             signal=None,
@@ -781,9 +855,14 @@ class Server:
         return self.toolchains[language]
 
     def _start_pending(self) -> None:
+        while self.cell_backlog and self.free:
+            rid, message = self.cell_backlog.popleft()
+            self._cell(rid, message)
         while self.pending and self.running < self.max_jobs:
             slot = self._slot()
             if slot is None:
+                if not self.cell_backlog:
+                    self._evict_idle_session()  # a run never waits behind idle sessions
                 return
             rid, spec = self.pending.popleft()
             job = Job(rid=rid, spec=spec, slot=slot)
@@ -851,7 +930,9 @@ class Server:
         self.sel.register(self.requests, selectors.EVENT_READ)
         self.sel.register(self.zygote.events, selectors.EVENT_READ)
         while True:
-            timeout = self._timers()  # may finish the last job
+            self._timers()  # may finish jobs, and so free slots
+            self._start_pending()
+            timeout = self._timers()  # and the deadlines of what just started
             if self.stopping and not self.jobs:
                 break
             for key, _ in self.sel.select(timeout):
