@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import jail, landlock, languages, probe, seccomp, syscalls
-from .cgroups import SlotCgroup, v1_roots
+from .cgroups import BACKGROUND_SHARES, SlotCgroup, v1_roots
 from .protocol import Decoder, encode
 from .stages import COMPILE_INODES, COMPILE_TASKS
 from .tiers import TIERS, best_tier
@@ -61,6 +61,16 @@ PIPE_GRACE = 0.5  # seconds to wait for EOF on output pipes once the monitor is 
 READ_CHUNK = 1 << 16
 SCRATCH_CHECK = 0.05  # seconds between measurements of a scratch dir on the host's disk
 COMPILE_SLACK = 1.0
+# Fairness: a run that has used DEMOTE_AFTER CPU seconds drops to the lowest CPU weight (its
+# cgroup's cpu.shares, else nice 19 for its uid), and a run that is demoted or has run for
+# ADMIT_WINDOW seconds stops counting against max_jobs, so short jobs neither queue behind long
+# ones nor share the CPU evenly with them. Beyond max_jobs, runs start only while the memory
+# limits of all running jobs fit in MEMORY_SHARE of the host's memory.
+DEMOTE_AFTER = 0.25
+ADMIT_WINDOW = 0.3
+DEMOTE_CHECK = 0.05  # seconds between two looks at a run's CPU time
+MEMORY_SHARE = 0.5
+_TICKS = os.sysconf("SC_CLK_TCK")
 INTERPRETER_NSPID = 2  # a session's interpreter: the first process its monitor (PID 1) forks
 EVICTED_NOTE = (b"[sandbox] this session was idle and was closed to make room for others "
                 b"(least recently used first): its variables are gone\n")  # seconds the server gives a job beyond its compile limit before stopping it
@@ -104,6 +114,8 @@ class Job:
     cell: dict[str, Any] | None = None  # the cell in flight
     waiting: collections.deque[dict[str, Any]] = field(default_factory=collections.deque)
     after_loss: bool = False  # replaces a session that died between cells
+    demoted: bool = False  # used DEMOTE_AFTER CPU seconds: now at the lowest CPU weight
+    cpu_checked: float = 0.0
     scratch_checked: float = 0.0  # without a tmpfs, when its scratch dir was last measured
     scratch_exceeded: bool = False
 
@@ -213,6 +225,9 @@ class Server:
         self.cell_backlog: collections.deque[tuple[int, dict[str, Any]]] = collections.deque()
         self.pending: collections.deque[tuple[int, dict[str, Any]]] = collections.deque()
         self.running = 0
+        self.demoted = 0  # runs among them moved to the background (see _demote)
+        self.committed = 0  # the memory limits of the running runs, summed
+        self.memory_budget = int(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") * MEMORY_SHARE)
         self.stopping = False
         self.decoder = Decoder()
         self.toolchains: dict[str, dict[str, Any]] = {}  # discovered on first use
@@ -575,6 +590,51 @@ class Server:
             limit = int(job.limits["file_bytes"])
             job.report["files"] = jail.read_outputs(job.slot.scratch, list(job.spec["output_files"]), limit)
 
+    def _cpu_so_far(self, job: Job) -> float:
+        """CPU seconds a running job has used: its cgroup's, else its first process's and its
+        reaped children's (what a survivor still running has used is not counted yet)."""
+        if job.slot.cgroup is not None:
+            try:
+                return job.slot.cgroup.cpu_seconds()
+            except OSError:
+                return 0.0
+        try:
+            with open(f"/proc/{job.pid}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            return 0.0
+        return sum(int(x) for x in fields[11:15]) / _TICKS  # utime, stime, cutime, cstime
+
+    def _fresh_runs(self) -> int:
+        """Runs that count against max_jobs: neither demoted nor older than ADMIT_WINDOW."""
+        now = _now()
+        return sum(
+            1
+            for job in self.jobs.values()
+            if job.rid is not None and not job.demoted and job.exited_at is None and now < job.start + ADMIT_WINDOW
+        )
+
+    @staticmethod
+    def _memory_of(spec: dict[str, Any]) -> int:
+        limits = spec["limits"]
+        compiled = languages.LANGUAGES[spec.get("language", "python")].compiled
+        return max(int(limits["memory_bytes"]), int(limits["compile_memory_bytes"]) if compiled else 0)
+
+    def _demote(self, job: Job) -> None:
+        """Move a long run to the background: the lowest CPU weight, and out of max_jobs."""
+        job.demoted = True
+        self.demoted += 1
+        cgroup = job.slot.cgroup
+        try:
+            if cgroup is not None and cgroup.set_shares(BACKGROUND_SHARES):
+                return
+            if job.slot.uid is not None:
+                os.setpriority(os.PRIO_USER, job.slot.uid, 19)
+            else:
+                os.setpriority(os.PRIO_PGRP, job.pid, 19)
+        except OSError:
+            pass  # it may be gone already
+
     def _scratch_within(self, job: Job) -> bool:
         """Without a tmpfs of its own, a job's scratch dir is on the host's disk: measure it
         (bytes and entries) against what its tmpfs would allow."""
@@ -630,6 +690,8 @@ class Server:
         result = self._result(job)  # before the slot (and its cgroup counters) is reused
         self._release(job.slot)
         self.running -= 1
+        self.demoted -= job.demoted
+        self.committed -= self._memory_of(job.spec)
         self._reply(job.rid, result)
 
     def _result(self, job: Job) -> dict[str, Any]:
@@ -858,7 +920,11 @@ class Server:
         while self.cell_backlog and self.free:
             rid, message = self.cell_backlog.popleft()
             self._cell(rid, message)
-        while self.pending and self.running < self.max_jobs:
+        while (
+            self.pending
+            and self._fresh_runs() < self.max_jobs
+            and (self.running < self.max_jobs or self.committed + self._memory_of(self.pending[0][1]) <= self.memory_budget)
+        ):
             slot = self._slot()
             if slot is None:
                 if not self.cell_backlog:
@@ -867,10 +933,12 @@ class Server:
             rid, spec = self.pending.popleft()
             job = Job(rid=rid, spec=spec, slot=slot)
             self.running += 1
+            self.committed += self._memory_of(spec)
             try:
                 self._spawn(job)
             except OSError as exc:
                 self.running -= 1
+                self.committed -= self._memory_of(spec)
                 self._release(slot)
                 self._reply(rid, error=f"sandbox could not start the job: {exc}")
 
@@ -910,6 +978,15 @@ class Server:
                 self._stop(job)
             elif job.deadline is not None and not job.stopping:
                 due.append(job.deadline)
+            if job.rid is not None and not job.demoted and not job.stopping:
+                if now >= job.cpu_checked + DEMOTE_CHECK:
+                    job.cpu_checked = now
+                    if self._cpu_so_far(job) >= DEMOTE_AFTER:
+                        self._demote(job)
+                if not job.demoted:
+                    due.append(job.cpu_checked + DEMOTE_CHECK)
+                if self.pending and now < job.start + ADMIT_WINDOW:
+                    due.append(job.start + ADMIT_WINDOW)  # it then makes room for a pending run
             if "tmpfs" not in self.layers and not job.stopping:
                 if now >= job.scratch_checked + SCRATCH_CHECK:
                     job.scratch_checked = now
