@@ -37,7 +37,11 @@ def _post(url: str, payload: Any, headers: dict[str, str] | None = None, timeout
         with urllib.request.urlopen(request, timeout=timeout) as reply:
             return reply.status, json.loads(reply.read())
     except urllib.error.HTTPError as exc:
-        return exc.code, json.loads(exc.read() or b"{}")
+        text = exc.read()
+        try:
+            return exc.code, json.loads(text or b"{}")
+        except ValueError:
+            return exc.code, text.decode(errors="replace")
 
 
 def _sample() -> dict[str, list[str]]:
@@ -116,3 +120,66 @@ def test_a_token_is_required_beyond_loopback_and_checked() -> None:
         server.shutdown()
         server.server_close()
         sandbox.set_ceiling(None)
+
+
+# -- palaestra serve -----------------------------------------------------------------------------
+
+from palaestra.integrations.openenv_server import BackgroundServer, ServeConfig, create_app  # noqa: E402
+
+
+def _serve(config: ServeConfig) -> BackgroundServer:
+    return BackgroundServer(create_app(config), config=config)
+
+
+def test_serve_closes_connections_that_send_no_request() -> None:
+    config = ServeConfig(header_timeout=0.5)
+    with _serve(config) as running:
+        silent = socket.create_connection((running.host, running.port))
+        partial = socket.create_connection((running.host, running.port))
+        partial.sendall(b"POST /reset HTTP/1.1\r\nHost: x\r\n")  # headers never finished
+        for s in (silent, partial):
+            s.settimeout(5)
+            assert s.recv(100) == b"", "closed by the server at its header deadline"
+            s.close()
+
+
+def test_serve_answers_a_withheld_body_with_408() -> None:
+    config = ServeConfig(body_timeout=0.5)
+    with _serve(config) as running:
+        s = socket.create_connection((running.host, running.port))
+        s.sendall(b"POST /reset HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{")
+        s.settimeout(5)
+        assert s.recv(100).startswith(b"HTTP/1.1 408"), "a body that never comes is answered 408"
+        s.close()
+
+
+def test_serve_refuses_connections_beyond_its_cap_clearly() -> None:
+    config = ServeConfig(max_connections=2, header_timeout=5)
+    with _serve(config) as running:
+        held = [socket.create_connection((running.host, running.port)) for _ in range(2)]
+        try:
+            time.sleep(0.3)
+            status, _ = _post(f"{running.url}/reset", {"env_id": "arithmetic/addition"}, timeout=5)
+            assert status == 503
+        finally:
+            for s in held:
+                s.close()
+
+
+def test_serve_answers_an_unknown_env_id_with_400_and_a_hint() -> None:
+    with _serve(ServeConfig()) as running:
+        status, reply = _post(f"{running.url}/reset", {"env_id": "arithmetic/additon"})
+        assert status == 400, reply
+        assert "unknown env id" in reply["detail"] and "arithmetic/addition" in reply["detail"], reply
+
+
+def test_serve_checks_its_token() -> None:
+    from palaestra.integrations.openenv_server import check_binding
+
+    with pytest.raises(SystemExit, match="without a token"):
+        check_binding("0.0.0.0", None)
+    with _serve(ServeConfig(token="s3cret")) as running:
+        assert _post(f"{running.url}/reset", {"env_id": "arithmetic/addition"})[0] == 401
+        status, reply = _post(f"{running.url}/reset", {"env_id": "arithmetic/addition"},
+                              {"Authorization": "Bearer s3cret"})
+        assert status == 200, reply
