@@ -351,3 +351,23 @@ def test_no_metadata_writes_or_host_watch(jail: LocalBackend, victim: object) ->
     assert out["own"] == 1.0
     after = os.stat(target)
     assert (after.st_mtime_ns, after.st_atime_ns) == (before.st_mtime_ns, before.st_atime_ns)
+
+
+VERILOG_HOG = """module main;
+  reg [63:0] mem [0:200000000];
+  integer i;
+  initial begin
+    for (i = 0; i < 200000000; i = i + 1) mem[i] = i;
+    $display("done");
+  end
+endmodule
+"""
+
+
+def test_a_verilog_program_out_of_memory_is_reported_as_such(jail: LocalBackend) -> None:
+    from sandbox_support import require_language
+
+    require_language(jail, "verilog")
+    r = jail.run(VERILOG_HOG, language="verilog", limits=Limits(wall_seconds=10, memory_bytes=256 << 20))
+    assert r.error is None and not r.compile_failed, r
+    assert r.memory_exceeded and r.exit_code is None and "done" not in r.stdout, r

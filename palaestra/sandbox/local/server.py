@@ -754,7 +754,7 @@ class Server:
         if name == "javascript":  # V8's fatal error comes first, then a native stack trace
             head = bytes(job.err[:4096])
             return b"JavaScript heap out of memory" in head or b"Fatal process out of memory" in head
-        if name == "cpp":
+        if name in ("cpp", "verilog"):  # vvp, Icarus Verilog's runtime, is C++ too
             return sig == signal.SIGABRT and b"std::bad_alloc" in tail
         return False
 
