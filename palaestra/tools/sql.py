@@ -63,6 +63,7 @@ MAX_PATTERN_CHARS = 200
 PROGRESS_STEPS = 200  # virtual-machine instructions between two clock checks
 WORKER_SLACK = 0.5  # seconds past a query's time limit before its worker process is killed
 MAX_WORKERS = 2 * (os.cpu_count() or 1)  # concurrent isolated queries; more wait for a worker
+WORKER_START_TIMEOUT = 60.0
 WORKER_MEMORY = 1 << 30  # address space of a worker (the database is mapped read-only)
 
 READ_PRAGMAS = frozenset({"table_info", "table_xinfo", "table_list", "foreign_key_list", "index_list",
@@ -215,6 +216,7 @@ def _worker_main() -> None:
 
     resource.setrlimit(resource.RLIMIT_AS, (WORKER_MEMORY, WORKER_MEMORY))
     connections: dict[str, sqlite3.Connection] = {}
+    _write_frame(1, "ready")
     while (request := _read_frame(0)) is not None:
         path, query, max_rows, timeout = request
         used = sum(os.times()[:2])
@@ -237,6 +239,11 @@ class _Worker:
             [sys.executable, "-I", "-c", _WORKER_BOOT, _PACKAGE_ROOT],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env={}, close_fds=True,
         )
+        assert self.proc.stdout is not None
+        # Its start-up (an interpreter and this module) is not the first query's time.
+        if _read_frame(self.proc.stdout.fileno(), time.monotonic() + WORKER_START_TIMEOUT) != "ready":
+            self.kill()
+            raise OSError("the query worker did not start")
 
     def query(self, path: str, query: str, max_rows: int, timeout: float) -> QueryResult | None:
         """The worker's result, or None when it did not answer in time (it is then killed)."""

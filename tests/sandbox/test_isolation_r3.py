@@ -371,3 +371,21 @@ def test_a_verilog_program_out_of_memory_is_reported_as_such(jail: LocalBackend)
     r = jail.run(VERILOG_HOG, language="verilog", limits=Limits(wall_seconds=10, memory_bytes=256 << 20))
     assert r.error is None and not r.compile_failed, r
     assert r.memory_exceeded and r.exit_code is None and "done" not in r.stdout, r
+
+
+def test_the_hosts_temporary_file_names_are_hidden_where_the_job_has_a_mount_namespace(
+    jail: LocalBackend, report: object
+) -> None:
+    """A private, empty /tmp and /dev/shm (the job's scratch dir carried over): not even the name
+    of a host temporary file can be stat'ed. Without a mount namespace (standard) Landlock only
+    keeps their contents from being read."""
+    name = f"/tmp/palaestra-host-{uuid.uuid4().hex}"
+    Path(name).write_text("host")
+    try:
+        probe = f"import os\nprint(os.path.exists({name!r}), os.path.isdir('/tmp'), os.getcwd().startswith('/tmp'))"
+        r = jail.run(probe, limits=Limits(wall_seconds=5))
+        assert r.ok, r
+        private = "tmpfs" in jail.probe().layers
+        assert r.stdout.split() == [str(not private), "True", "True"], r
+    finally:
+        os.unlink(name)

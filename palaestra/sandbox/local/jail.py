@@ -75,6 +75,7 @@ class Host:
     seccomp_exec_program: bytes = b""  # for jobs that exec their toolchain
     landlock_abi: int = 0
     baseline_vsz: int = 0  # address space of the pre-loaded server: added to RLIMIT_AS
+    views: list[str] = field(default_factory=list)  # the server's read-only views of sys.path roots
 
 
 @dataclass
@@ -320,10 +321,40 @@ def _isolate(host: Host, slot: Slot, spec: Mapping[str, Any]) -> None:
         # only that one file to be executed, and only the compiler may write it before).
         flags = syscalls.MS_NOSUID | syscalls.MS_NODEV | (0 if lang.native else syscalls.MS_NOEXEC)
         syscalls.mount("tmpfs", slot.scratch, "tmpfs", flags, options)
+        _private_tmp([slot.scratch, *host.views])
     else:
         os.mkdir(slot.scratch, 0o700)
         if uid is not None:
             os.chown(slot.scratch, uid, uid)
+
+
+PRIVATE = ("/tmp", "/dev/shm")  # host directories whose file names a job could stat, replaced in its mount namespace
+
+
+def _private_tmp(carried: list[str]) -> None:
+    """Give the job an empty, read-only ``/tmp`` and ``/dev/shm`` of its own (its mount namespace
+    only), carrying over the mounts it needs that lie under them (its scratch dir, the server's
+    views), so that it cannot even stat the names of the host's temporary files."""
+    for top in PRIVATE:
+        if not os.path.isdir(top):
+            continue
+        inside = [p for p in carried if p.startswith(top + "/")]
+        held = [(p, os.open(p, os.O_PATH | os.O_CLOEXEC)) for p in inside]
+        try:
+            flags = syscalls.MS_NOSUID | syscalls.MS_NODEV | syscalls.MS_NOEXEC
+            syscalls.mount("tmpfs", top, "tmpfs", flags, "size=1m,nr_inodes=256,mode=755")
+            for path, fd in held:
+                if stat.S_ISDIR(os.fstat(fd).st_mode):
+                    os.makedirs(path, 0o755, exist_ok=True)
+                else:
+                    os.makedirs(os.path.dirname(path), 0o755, exist_ok=True)
+                    open(path, "x").close()
+                syscalls.mount(f"/proc/self/fd/{fd}", path, None, syscalls.MS_BIND | syscalls.MS_REC)
+            remount = syscalls.MS_REMOUNT | syscalls.MS_RDONLY | flags
+            syscalls.mount("none", top, None, remount)  # the mounts carried over keep their own flags
+        finally:
+            for _, fd in held:
+                os.close(fd)
 
 
 def _drop_to(uid: int) -> None:

@@ -401,6 +401,7 @@ class Server:
             seccomp_program=seccomp.build(exec_allowed=False, memfd_allowed=charged) if secure else b"",
             seccomp_exec_program=seccomp.build(memfd_allowed=charged) if secure else b"",
             landlock_abi=landlock.abi_version() if landlocked else 0,
+            views=list(self.views),
         )
 
     def hello(self) -> dict[str, Any]:
