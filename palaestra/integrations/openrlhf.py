@@ -126,7 +126,7 @@ class RewardServer(ThreadingHTTPServer):
         from palaestra import sandbox
 
         self.max_body_bytes, self.max_batch, self.timeout = max_body_bytes, max_batch, timeout
-        self.body_timeout, self.token = body_timeout, token
+        self.body_timeout, self.token, self.idle_timeout = body_timeout, token, timeout
         self.slots = threading.BoundedSemaphore(max_concurrent)
         self.connections = threading.BoundedSemaphore(max_connections)
         # Every sandbox job judged here runs within the server's budget, whatever a label says.
@@ -215,7 +215,7 @@ class _RewardHandler(BaseHTTPRequestHandler):
                 left = deadline - time.monotonic()
                 if left <= 0:
                     return None
-                self.connection.settimeout(min(left, self.server.timeout))
+                self.connection.settimeout(min(left, self.server.idle_timeout))
                 chunk = self.rfile.read1(min(length - got, 1 << 20))
                 if not chunk:
                     return None
@@ -224,7 +224,7 @@ class _RewardHandler(BaseHTTPRequestHandler):
         except OSError:  # a timeout included
             return None
         finally:
-            self.connection.settimeout(self.server.timeout)
+            self.connection.settimeout(self.server.idle_timeout)
         return b"".join(chunks)
 
     def _answer(self, body: bytes) -> tuple[int, dict[str, Any]]:
