@@ -26,7 +26,7 @@ Errors come back as text (``error: ...``), never as exceptions.
 
 The progress handler counts virtual-machine steps, and one step can run for seconds (a built-in
 function over a large value), so the tool runs its queries in worker processes
-(:func:`run_query_isolated`): a worker that has not answered ``WORKER_SLACK`` seconds after the
+(:func:`run_query_isolated`): a worker that has burnt ``WORKER_SLACK`` seconds of CPU past the
 query's time limit is killed (and its CPU time is capped by ``RLIMIT_CPU`` besides), and the
 caller gets "stopped" instead of a thread that burns CPU after its client left.
 
@@ -64,6 +64,10 @@ PROGRESS_STEPS = 200  # virtual-machine instructions between two clock checks
 WORKER_SLACK = 0.5  # seconds past a query's time limit before its worker process is killed
 MAX_WORKERS = 2 * (os.cpu_count() or 1)  # concurrent isolated queries; more wait for a worker
 WORKER_START_TIMEOUT = 60.0
+WORKER_POLL = 0.05  # seconds between two looks at a running query's CPU time
+WORKER_WALL_FACTOR = 10  # a starved worker's wall-clock allowance, in CPU allowances
+STARVED = 0.1  # a worker that used less than this share of its allowance in CPU was starved, not busy
+_TICKS = os.sysconf("SC_CLK_TCK")
 WORKER_MEMORY = 1 << 30  # address space of a worker (the database is mapped read-only)
 
 READ_PRAGMAS = frozenset({"table_info", "table_xinfo", "table_list", "foreign_key_list", "index_list",
@@ -248,16 +252,35 @@ class _Worker:
     def query(self, path: str, query: str, max_rows: int, timeout: float) -> QueryResult | None:
         """The worker's result, or None when it did not answer in time (it is then killed)."""
         assert self.proc.stdin is not None and self.proc.stdout is not None
+        fd = self.proc.stdout.fileno()
         try:
+            before = self.cpu_seconds()
             _write_frame(self.proc.stdin.fileno(), (path, query, max_rows, timeout))
-            reply = _read_frame(self.proc.stdout.fileno(), time.monotonic() + timeout + WORKER_SLACK)
-        except (OSError, ValueError, EOFError):
+            start = time.monotonic()
+            # Killed timeout + WORKER_SLACK seconds after the query was sent, unless by then it has
+            # hardly used the CPU (STARVED: a busy machine, not a hostile query); such a worker is
+            # killed once it has burnt that much CPU, or at WORKER_WALL_FACTOR times it in wall time.
+            allowance = timeout + WORKER_SLACK
+            while not select.select([fd], [], [], WORKER_POLL)[0]:
+                burnt, waited = self.cpu_seconds() - before, time.monotonic() - start
+                if waited >= allowance and burnt >= STARVED * allowance:
+                    raise TimeoutError
+                if waited >= WORKER_WALL_FACTOR * allowance:
+                    raise TimeoutError
+            reply = _read_frame(fd, time.monotonic() + WORKER_START_TIMEOUT)
+        except (OSError, ValueError, EOFError):  # TimeoutError included
             reply = None
         if reply is None:
             self.kill()
             return None
         columns, rows, truncated, error, seconds = reply
         return QueryResult(tuple(columns), tuple(rows), truncated, error, seconds)
+
+    def cpu_seconds(self) -> float:
+        """The worker's CPU time so far (user and system)."""
+        with open(f"/proc/{self.proc.pid}/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / _TICKS
 
     def kill(self) -> None:
         self.proc.kill()
