@@ -52,4 +52,6 @@ def test_slow_clients_do_not_hold_up_a_benign_one(database: str) -> None:
         waited = time.monotonic() - start
         assert all(f.result(timeout=30).startswith("error: the query ran longer") for f in hostile)
     assert benign == "count(*)\n2\n(1 row)"
-    assert waited < 0.5 + WORKER_SLACK + 2.0, waited
+    # Before, the six ran one after another in-process, several seconds each, and the benign query
+    # waited behind all of them (over 30 s); now it waits at most for a worker to be freed.
+    assert waited < 8.0, waited

@@ -495,11 +495,13 @@ class Server:
         job.stopping = True
         if job.exited_at is not None:
             return  # reaped: its pid may be anyone's now
-        if job.pidfd is not None:
-            try:
+        try:
+            if job.pidfd is not None:
                 signal.pidfd_send_signal(job.pidfd, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+            else:
+                os.kill(job.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
         try:  # its group too: without a PID namespace, its children (it may not have made the group yet)
             os.killpg(job.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):

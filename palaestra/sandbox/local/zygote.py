@@ -109,8 +109,9 @@ class Zygote:
         ev_server.setblocking(False)
         return cls(pid, req_server, ev_server)
 
-    def spawn(self, slot: jail.Slot, spec: dict[str, Any], pipes: jail.Pipes) -> tuple[int, int]:
-        """Start one job; (its pid, a pidfd for it). Raises OSError if the fork failed."""
+    def spawn(self, slot: jail.Slot, spec: dict[str, Any], pipes: jail.Pipes) -> tuple[int, int | None]:
+        """Start one job; (its pid, a pidfd for it if the kernel gives one). Raises OSError if the
+        fork failed."""
         spec_fd = spec_memfd(spec)
         fds = [pipes.stdout, pipes.stderr, pipes.status, spec_fd]
         optional = [fd for fd in (pipes.cells, pipes.control) if fd is not None]
@@ -129,7 +130,7 @@ class Zygote:
             for fd in got:
                 os.close(fd)
             raise OSError(reply["errno"], reply["error"])
-        return int(reply["pid"]), got[0]
+        return int(reply["pid"]), got[0] if got else None
 
     def kill_uid(self, uid: int) -> None:
         """SIGKILL every process of ``uid`` (from a child of the zygote that becomes ``uid``)."""
@@ -272,7 +273,11 @@ def _spawn(
         for fd in fds:
             os.close(fd)
     children.add(pid)
-    pidfd = os.pidfd_open(pid)
+    try:
+        pidfd = os.pidfd_open(pid)
+    except OSError:  # an old kernel, or a container engine's seccomp profile: signal by pid then
+        _send(requests, {"pid": pid})
+        return
     try:
         _send(requests, {"pid": pid}, [pidfd])
     finally:
