@@ -120,7 +120,7 @@ tmpfs          the scratch dir is a private tmpfs capped in bytes and inodes
                scratch dir every 50 ms and stops a job past the same caps.
 cgroups        (v1) memory of the whole job (all its processes, its tmpfs and memfd pages),
                its number of tasks, its exact CPU time, and its CPU weight (a run that has
-               used 0.25 s of CPU drops to the lowest, so short jobs keep their latency).
+               used 0.1 s of CPU drops to the lowest, so short jobs keep their latency).
 =============  ==========================================================================
 
 What each layer does for programs in other languages (which exec host tools, so that the

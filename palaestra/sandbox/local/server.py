@@ -66,8 +66,8 @@ COMPILE_SLACK = 1.0
 # ADMIT_WINDOW seconds stops counting against max_jobs, so short jobs neither queue behind long
 # ones nor share the CPU evenly with them. Beyond max_jobs, runs start only while the memory
 # limits of all running jobs fit in MEMORY_SHARE of the host's memory.
-DEMOTE_AFTER = 0.25
-ADMIT_WINDOW = 0.3
+DEMOTE_AFTER = 0.1
+ADMIT_WINDOW = 0.2
 DEMOTE_CHECK = 0.05  # seconds between two looks at a run's CPU time
 MEMORY_SHARE = 0.5
 _TICKS = os.sysconf("SC_CLK_TCK")
