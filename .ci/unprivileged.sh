@@ -13,6 +13,10 @@ if [ "$(id -u)" != 0 ]; then
     exit 0
 fi
 USER_ID=${PALAESTRA_UNPRIVILEGED_UID:-65534}
+if ! command -v setpriv >/dev/null 2>&1; then
+    echo "unprivileged: SKIPPED, no setpriv (util-linux) to drop privileges with"
+    exit 0
+fi
 work=$(mktemp -d /tmp/palaestra-unprivileged.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 chmod 755 "$work"
