@@ -336,12 +336,18 @@ def run_query_isolated(path: str, query: str, max_rows: int = 50, timeout: float
             _pool = _WorkerPool()
         pool = _pool
     start = time.monotonic()
-    try:
-        worker = pool.take()
-    except OSError as exc:
-        return QueryResult(error=f"the query could not start ({exc})")
-    result = worker.query(path, query, max_rows, timeout)
-    pool.give_back(worker if result is not None else None)
+    for _ in range(2):  # an idle worker found dead (killed from outside) is replaced once
+        try:
+            worker = pool.take()
+        except OSError as exc:
+            return QueryResult(error=f"the query could not start ({exc})")
+        alive = worker.proc.poll() is None
+        if not alive:
+            worker.kill()  # reaps it and closes its pipes
+        result = worker.query(path, query, max_rows, timeout) if alive else None
+        pool.give_back(worker if result is not None else None)
+        if alive:
+            break
     if result is None:
         return QueryResult(error=f"the query ran longer than {timeout:g} s and was stopped",
                            seconds=time.monotonic() - start)
