@@ -13,6 +13,7 @@ Example::
 from __future__ import annotations
 
 import argparse
+import os
 from typing import Any
 
 from palaestra.core.optional import require
@@ -47,6 +48,12 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--step-timeout", type=float, default=60.0, help="seconds a reset or step may take")
     p.add_argument("--max-message-bytes", type=int, default=1_000_000, help="largest request or WebSocket message")
     p.add_argument("--workers", type=int, default=1, help="server processes sharing the port")
+    p.add_argument("--header-timeout", type=float, default=10.0, help="seconds a connection may take to send headers")
+    p.add_argument("--body-timeout", type=float, default=30.0, help="seconds a request body may take to arrive")
+    p.add_argument("--max-connections", type=int, default=512, help="connections at once; more get 503")
+    p.add_argument("--token", default=os.environ.get("PALAESTRA_SERVER_TOKEN"),
+                   help="required for a --host other than 127.0.0.1: clients send 'Authorization: Bearer TOKEN' "
+                        "(default: $PALAESTRA_SERVER_TOKEN)")
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("serve-reward", help="an HTTP reward server in OpenRLHF's /get_reward protocol")
@@ -56,6 +63,13 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--max-body-bytes", type=int, default=64_000_000, help="largest request body in bytes")
     p.add_argument("--max-concurrent", type=int, default=64, help="requests judged at once; more get 503")
     p.add_argument("--timeout", type=float, default=120.0, help="seconds an idle connection is kept")
+    p.add_argument("--body-timeout", type=float, default=30.0, help="seconds a request's body may take to arrive")
+    p.add_argument("--max-connections", type=int, default=512, help="open connections; more are refused with 503")
+    p.add_argument("--job-seconds", type=float, default=10.0,
+                   help="wall and CPU seconds of any sandbox job judged here (a request cannot raise it)")
+    p.add_argument("--token", default=os.environ.get("PALAESTRA_SERVER_TOKEN"),
+                   help="required for a --host other than 127.0.0.1: clients send 'Authorization: Bearer TOKEN' "
+                        "(default: $PALAESTRA_SERVER_TOKEN)")
     p.set_defaults(func=cmd_serve_reward)
 
 
@@ -84,7 +98,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     tools = ServeConfig.tools if args.tools is None else tuple(args.tools)
     config = ServeConfig(env_ids=tuple(args.envs), default_env_id=args.default_env, tools=tools,
                          max_sessions=args.max_sessions, session_timeout=args.session_timeout,
-                         step_timeout=args.step_timeout, max_message_bytes=args.max_message_bytes)
+                         step_timeout=args.step_timeout, max_message_bytes=args.max_message_bytes,
+                         header_timeout=args.header_timeout, body_timeout=args.body_timeout,
+                         max_connections=args.max_connections, token=args.token)
     print(f"palaestra OpenEnv server on ws://{args.host}:{args.port}/ws ({args.workers} worker(s), "
           f"{args.max_sessions} sessions each)", flush=True)
     serve(args.host, args.port, config, workers=args.workers)
@@ -95,5 +111,6 @@ def cmd_serve_reward(args: argparse.Namespace) -> int:
     from palaestra.integrations.openrlhf import serve_reward
 
     serve_reward(args.host, args.port, max_batch=args.max_batch, max_body_bytes=args.max_body_bytes,
-                 max_concurrent=args.max_concurrent, timeout=args.timeout)
+                 max_concurrent=args.max_concurrent, timeout=args.timeout, body_timeout=args.body_timeout,
+                 max_connections=args.max_connections, token=args.token, job_seconds=args.job_seconds)
     return 0

@@ -39,6 +39,8 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import difflib
+import hmac
 import json
 import os
 import socket
@@ -76,6 +78,10 @@ class ServeConfig:
     step_timeout: float = 60.0
     max_action_chars: int = MAX_ACTION_CHARS
     max_message_bytes: int = 1_000_000
+    header_timeout: float = 10.0  # a new connection must send its request's headers within this
+    body_timeout: float = 30.0  # and its body within this once the headers are in
+    max_connections: int = 512  # connections (and tasks) at once; more get 503
+    token: str | None = None  # when set, every request needs 'Authorization: Bearer TOKEN'
 
     def to_json(self) -> str:
         return json.dumps(dataclasses.asdict(self))
@@ -210,19 +216,21 @@ class PalaestraEnvironment(Environment[PalaestraAction, PalaestraObservation, Pa
     def _allowed_env(self, env_id: str | None) -> str:
         env_id = env_id or self.config.default_env_id
         if not env_id:
-            raise ValueError("reset needs an env_id (this server has no default env)")
+            raise RequestError("reset needs an env_id (this server has no default env)")
         if env_id not in registry:
-            raise ValueError(f"unknown env id {env_id!r}")
+            close = difflib.get_close_matches(env_id, list(registry.ids()), n=3)
+            hint = f"did you mean {', '.join(close)}? " if close else ""
+            raise RequestError(f"unknown env id {env_id!r}: {hint}`palaestra list` shows every env id")
         allowed = self.config.env_ids
         if allowed and registry[env_id].id not in {registry[e].id for e in allowed}:
-            raise ValueError(f"this server does not offer {env_id!r}; it offers {list(allowed)}")
+            raise RequestError(f"this server does not offer {env_id!r}; it offers {list(allowed)}")
         return env_id
 
     def _allowed_tools(self, tools: Sequence[str] | None) -> list[str]:
         names = [tools] if isinstance(tools, str) else list(tools or [])
         refused = [t for t in names if t not in self.config.tools]
         if refused:
-            raise ValueError(f"this server does not offer the tools {refused}; it offers {list(self.config.tools)}")
+            raise RequestError(f"this server does not offer the tools {refused}; it offers {list(self.config.tools)}")
         return names
 
     def _check_open(self) -> None:
@@ -235,6 +243,10 @@ class PalaestraEnvironment(Environment[PalaestraAction, PalaestraObservation, Pa
             env.close()
 
 
+class RequestError(ValueError):
+    """A client's request the server cannot serve (unknown env id, a tool it does not offer): a 400."""
+
+
 def create_app(config: ServeConfig | None = None) -> Any:
     """The FastAPI app serving palaestra in the OpenEnv protocol (HTTP bodies bounded by ``max_message_bytes``)."""
     config = config or ServeConfig()
@@ -243,9 +255,40 @@ def create_app(config: ServeConfig | None = None) -> Any:
     app = create_fastapi_app(partial(PalaestraEnvironment, config), PalaestraAction, PalaestraObservation,
                              concurrency_config=ConcurrencyConfig(max_concurrent_envs=config.max_sessions,
                                                                   session_timeout=config.session_timeout))
-    app.add_middleware(_BodyLimit, limit=config.max_message_bytes)
+    app.add_middleware(_BodyLimit, limit=config.max_message_bytes, timeout=config.body_timeout)
     app.add_middleware(_QuietDisconnect)
+    if config.token:
+        app.add_middleware(_TokenCheck, token=config.token)
+
+    async def refused(request: Any, exc: Exception) -> Any:
+        from fastapi.responses import JSONResponse
+
+        return JSONResponse({"detail": str(exc)}, status_code=400)
+
+    app.add_exception_handler(RequestError, refused)
     return app
+
+
+class _TokenCheck:
+    """ASGI middleware: every HTTP request and WebSocket needs 'Authorization: Bearer TOKEN'."""
+
+    def __init__(self, app: Any, token: str) -> None:
+        self.app = app
+        self.token = token.encode()
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] in ("http", "websocket"):
+            given = dict(scope.get("headers") or []).get(b"authorization", b"").removeprefix(b"Bearer ").strip()
+            if not hmac.compare_digest(given, self.token):
+                if scope["type"] == "websocket":
+                    await send({"type": "websocket.close", "code": 1008})
+                    return
+                body = b'{"detail": "a valid \'Authorization: Bearer TOKEN\' header is required"}'
+                await send({"type": "http.response.start", "status": 401, "headers": [
+                    (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+                await send({"type": "http.response.body", "body": body})
+                return
+        await self.app(scope, receive, send)
 
 
 def app_from_environment() -> Any:
@@ -257,9 +300,10 @@ def app_from_environment() -> Any:
 class _BodyLimit:
     """ASGI middleware: HTTP requests whose declared or actual body exceeds ``limit`` bytes get 413."""
 
-    def __init__(self, app: Any, limit: int) -> None:
+    def __init__(self, app: Any, limit: int, timeout: float = 30.0) -> None:
         self.app = app
         self.limit = limit
+        self.timeout = timeout
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -271,9 +315,15 @@ class _BodyLimit:
             return
         seen = 0
 
+        deadline = asyncio.get_running_loop().time() + self.timeout
+
         async def bounded_receive() -> dict[str, Any]:
             nonlocal seen
-            message = await receive()
+            left = deadline - asyncio.get_running_loop().time()
+            try:
+                message = await asyncio.wait_for(receive(), max(left, 0.001))
+            except asyncio.TimeoutError:
+                raise _BodyTimeout() from None
             seen += len(message.get("body", b""))
             if seen > self.limit:
                 raise _TooLarge()
@@ -283,10 +333,20 @@ class _BodyLimit:
             await self.app(scope, bounded_receive, send)
         except _TooLarge:
             await _too_large(send)
+        except _BodyTimeout:
+            body = b'{"detail": "the request body did not arrive in time"}'
+            await send({"type": "http.response.start", "status": 408, "headers": [
+                (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                (b"connection", b"close")]})
+            await send({"type": "http.response.body", "body": body})
 
 
 class _TooLarge(Exception):
     pass
+
+
+class _BodyTimeout(BaseException):
+    """Not an Exception: FastAPI would turn one raised while it reads the body into a vague 400."""
 
 
 class _QuietDisconnect:
@@ -313,9 +373,39 @@ async def _too_large(send: Any) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
+def _guarded_h11(header_timeout: float) -> type:
+    """uvicorn's h11 protocol, closing a connection that has not sent a request's headers within
+    ``header_timeout`` seconds (uvicorn closes idle connections only after a first response)."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class GuardedH11Protocol(H11Protocol):
+        def connection_made(self, transport: Any) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._headers_due = self.loop.call_later(header_timeout, self._headers_late)
+
+        def _headers_late(self) -> None:
+            if self.cycle is None and not self.transport.is_closing():
+                self.transport.close()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._headers_due.cancel()
+            super().connection_lost(exc)
+
+    return GuardedH11Protocol
+
+
 def uvicorn_options(config: ServeConfig) -> dict[str, Any]:
-    """uvicorn settings matching ``config``'s bounds (WebSocket message size, keep-alive)."""
-    return {"ws_max_size": config.max_message_bytes, "timeout_keep_alive": 30, "log_level": "warning"}
+    """uvicorn settings matching ``config``'s bounds (WebSocket message size, keep-alive, header deadline,
+    connection cap)."""
+    return {"ws_max_size": config.max_message_bytes, "timeout_keep_alive": 30, "log_level": "warning",
+            "http": _guarded_h11(config.header_timeout), "limit_concurrency": config.max_connections}
+
+
+def check_binding(host: str, token: str | None) -> None:
+    """Refuse to listen beyond this machine without a token (``--token`` or $PALAESTRA_SERVER_TOKEN)."""
+    if host not in ("127.0.0.1", "::1", "localhost") and not token:
+        raise SystemExit(f"refusing to listen on {host!r} without a token: anyone who can reach it could run code in "
+                         "the sandbox. Give --token (or $PALAESTRA_SERVER_TOKEN) and send 'Authorization: Bearer TOKEN'.")
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, config: ServeConfig | None = None, workers: int = 1) -> None:
@@ -323,6 +413,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, config: ServeConfig | None 
     import uvicorn
 
     config = config or ServeConfig()
+    check_binding(host, config.token)
     if workers > 1:  # each worker builds its own app from the config in the environment
         os.environ[CONFIG_ENV_VAR] = config.to_json()
         uvicorn.run(f"{__name__}:app_from_environment", factory=True, host=host, port=port, workers=workers,
@@ -340,15 +431,16 @@ class BackgroundServer:
     """
 
     def __init__(self, app: Any, host: str = "127.0.0.1", port: int = 0, ws_max_size: int = 1_000_000,
-                 start_timeout: float = 30.0) -> None:
+                 start_timeout: float = 30.0, config: ServeConfig | None = None) -> None:
         import uvicorn
 
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((host, port))
         self.host, self.port = host, sock.getsockname()[1]
-        self.server = uvicorn.Server(uvicorn.Config(app, ws_max_size=ws_max_size, log_level="warning",
-                                                    lifespan="on"))
+        options = uvicorn_options(config) if config is not None else {"ws_max_size": ws_max_size,
+                                                                      "log_level": "warning"}
+        self.server = uvicorn.Server(uvicorn.Config(app, lifespan="on", **options))
         self._thread = threading.Thread(target=self.server.run, kwargs={"sockets": [sock]}, daemon=True)
         self._thread.start()
         deadline = time.monotonic() + start_timeout

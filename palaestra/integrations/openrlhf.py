@@ -31,9 +31,11 @@ Example::
 
 from __future__ import annotations
 
+import hmac
 import json
 import re
 import threading
+import time
 from collections.abc import Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -44,6 +46,8 @@ from palaestra.core.scoring import score
 MAX_BATCH = 4096  # samples in one /get_reward request at most
 MAX_BODY_BYTES = 64_000_000
 MAX_TEXT_CHARS = 200_000  # per query: longer ones are cut before judging
+TOKEN_ENV = "PALAESTRA_SERVER_TOKEN"
+LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
 # Chat-template markers a decoded query may end with after the answer (the end of the assistant's turn).
 _TRAILING_MARKERS = re.compile(r"(?:\s*(?:<\|[a-z_]+\|>|</s>|<eos>|<end_of_turn>|\[/INST\]))+\s*$")
 
@@ -86,21 +90,69 @@ def reward_func(queries: Sequence[str], prompts: Sequence[str], labels: Sequence
     return {"rewards": torch.tensor(payload["rewards"]), "scores": torch.tensor(payload["scores"]), "extra_logs": logs}
 
 
-class RewardServer(ThreadingHTTPServer):
-    """``POST /get_reward`` in OpenRLHF's protocol; ``GET /health``. Bounded: body size, batch size, concurrency.
+def check_binding(host: str, token: str | None) -> None:
+    """Refuse to listen beyond this machine without a token (``--token`` or $PALAESTRA_SERVER_TOKEN)."""
+    if host not in LOOPBACK and not token:
+        raise SystemExit(f"refusing to listen on {host!r} without a token: anyone who can reach it could run code in "
+                         f"the sandbox. Give --token (or ${TOKEN_ENV}) and send it as 'Authorization: Bearer TOKEN'.")
 
-    Requests beyond ``max_concurrent`` at once get 503 (OpenRLHF's client retries); a
-    connection idle for ``timeout`` seconds is closed.
+
+def token_matches(token: str | None, authorization: str | None) -> bool:
+    """Whether an ``Authorization: Bearer ...`` header carries ``token`` (constant-time); True without a token."""
+    if not token:
+        return True
+    given = (authorization or "").removeprefix("Bearer ").strip()
+    return hmac.compare_digest(given.encode(), token.encode())
+
+
+class RewardServer(ThreadingHTTPServer):
+    """``POST /get_reward`` in OpenRLHF's protocol; ``GET /health``. Bounded: body size, batch size, concurrency,
+    connections, and time.
+
+    A request's body is read (within ``body_timeout`` seconds) before it takes one of the
+    ``max_concurrent`` judging slots, so clients withholding their bodies hold no slot; requests
+    beyond the slots get 503 (OpenRLHF's client retries); connections beyond
+    ``max_connections`` are refused with 503; a connection idle for ``timeout`` seconds is closed.
+    With a ``token``, every request must carry ``Authorization: Bearer TOKEN``. The sandbox
+    limits of code envs come from ``job_limits`` (the server's), never from a request's labels.
     """
 
     daemon_threads = True
     request_queue_size = 256
 
     def __init__(self, address: tuple[str, int], max_body_bytes: int = MAX_BODY_BYTES, max_batch: int = MAX_BATCH,
-                 max_concurrent: int = 64, timeout: float = 120.0) -> None:
+                 max_concurrent: int = 64, timeout: float = 120.0, body_timeout: float = 30.0,
+                 max_connections: int = 512, token: str | None = None, job_seconds: float = 10.0) -> None:
+        from palaestra import sandbox
+
         self.max_body_bytes, self.max_batch, self.timeout = max_body_bytes, max_batch, timeout
+        self.body_timeout, self.token, self.idle_timeout = body_timeout, token, timeout
         self.slots = threading.BoundedSemaphore(max_concurrent)
+        self.connections = threading.BoundedSemaphore(max_connections)
+        # Every sandbox job judged here runs within the server's budget, whatever a label says.
+        sandbox.set_ceiling(sandbox.Limits(wall_seconds=job_seconds, cpu_seconds=job_seconds,
+                                           compile_seconds=max(job_seconds, 10.0)))
         super().__init__(address, _RewardHandler)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        if not self.connections.acquire(blocking=False):
+            body = b'{"detail": "too many connections: retry"}'
+            head = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nConnection: close\r\n"
+                    b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n")
+            try:
+                request.settimeout(1.0)
+                request.sendall(head + body)
+            except OSError:
+                pass
+            self.shutdown_request(request)
+            return
+        super().process_request(request, client_address)
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.connections.release()
 
     @property
     def url(self) -> str:
@@ -129,6 +181,10 @@ class _RewardHandler(BaseHTTPRequestHandler):
         if self.path.rstrip("/") != "/get_reward":
             self._send(404, {"detail": "POST /get_reward"})
             return
+        if not token_matches(self.server.token, self.headers.get("Authorization")):
+            self.close_connection = True
+            self._send(401, {"detail": "a valid 'Authorization: Bearer TOKEN' header is required"})
+            return
         length = self.headers.get("Content-Length", "")
         if not length.isdigit():
             self._send(411, {"detail": "a Content-Length is required"})
@@ -137,20 +193,45 @@ class _RewardHandler(BaseHTTPRequestHandler):
             self.close_connection = True
             self._send(413, {"detail": f"body larger than {self.server.max_body_bytes} bytes"})
             return
+        body = self._read_body(int(length))
+        if body is None:
+            self.close_connection = True
+            self._send(408, {"detail": f"the body did not arrive within {self.server.body_timeout:g} s"})
+            return
         if not self.server.slots.acquire(blocking=False):
-            self.rfile.read(int(length))
             self._send(503, {"detail": "busy: retry"})
             return
         try:
-            self._send(*self._answer(self.rfile.read(int(length))))
+            self._send(*self._answer(body))
         finally:
             self.server.slots.release()
+
+    def _read_body(self, length: int) -> bytes | None:
+        """The body, or None if it did not all arrive within ``body_timeout`` seconds."""
+        deadline = time.monotonic() + self.server.body_timeout
+        chunks, got = [], 0
+        try:
+            while got < length:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return None
+                self.connection.settimeout(min(left, self.server.idle_timeout))
+                chunk = self.rfile.read1(min(length - got, 1 << 20))
+                if not chunk:
+                    return None
+                chunks.append(chunk)
+                got += len(chunk)
+        except OSError:  # a timeout included
+            return None
+        finally:
+            self.connection.settimeout(self.server.idle_timeout)
+        return b"".join(chunks)
 
     def _answer(self, body: bytes) -> tuple[int, dict[str, Any]]:
         try:
             data = json.loads(body)
             queries, prompts, labels = data["query"], data.get("prompts"), data.get("labels")
-        except (ValueError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError, RecursionError):
             return 400, {"detail": 'expected JSON {"query": [...], "prompts": [...], "labels": [...]}'}
         if not isinstance(queries, list) or not isinstance(prompts, list) or not isinstance(labels, list):
             return 400, {"detail": "query, prompts and labels must be lists (labels: the problems' JSON)"}
@@ -171,6 +252,7 @@ class _RewardHandler(BaseHTTPRequestHandler):
 
 def serve_reward(host: str = "127.0.0.1", port: int = 5000, **bounds: Any) -> None:
     """Run the reward server in the foreground (``palaestra serve-reward``)."""
+    check_binding(host, bounds.get("token"))
     with RewardServer((host, port), **bounds) as server:
         print(f"palaestra reward server on {server.url}", flush=True)
         server.serve_forever()

@@ -75,9 +75,10 @@ times out (``Limits.wall_seconds`` applies per cell) or kills the interpreter co
 
 Local backend (the default; Linux, no Docker)
 ---------------------------------------------
-A pre-forked server process (``python -I -S``, empty environment, common modules such as
-``unittest``, ``json``, ``re``, ``collections`` pre-imported) forks each job from itself, so a
-run costs a few milliseconds of CPU instead of an interpreter start-up: on 2 cores, about 6 ms
+A pre-loaded server process (``python -I -S``, empty environment, common modules such as
+``unittest``, ``json``, ``re``, ``collections`` pre-imported) has each job forked from its
+zygote, a copy of itself made before it read any request (so no job inherits another job's
+source, stdin, files or output, in live objects or freed memory), so a run costs a few milliseconds of CPU instead of an interpreter start-up: on 2 cores, about 6 ms
 (standard tier) or 9 ms (strict) per trivial run, against 30 ms for ``subprocess.run([python,
 "-c", ...])`` (``bench/sandbox.py``). At start-up it probes which isolation layers the host
 allows and applies every one of them:
@@ -105,14 +106,21 @@ landlock       a file-system allow-list: read the standard library and system li
 seccomp        a BPF filter: no socket at all (UDP, raw and netlink included, and no UNIX
                socket that could reach the host's D-Bus, X11 or syslog), only stream socket
                pairs; no new namespaces, mounts, ptrace, ``process_vm_*``, bpf, perf,
-               io_uring, keyrings, userfaultfd, kexec, modules...; ``no_new_privs``.
+               io_uring, keyrings, userfaultfd, kexec, modules...; no System V IPC; no
+               path-based ``setxattr``/``utime`` (Landlock does not govern metadata), no
+               ``listmount``/``statmount``, inotify or fanotify; no ``memfd_create`` unless
+               cgroups charge its pages to the job; ``no_new_privs``.
 namespaces     PID (the job cannot see the host's processes, and when it ends the kernel
-               kills every process left in it), IPC, UTS and mount namespaces.
+               kills every process left in it), IPC, UTS and mount namespaces. (A root
+               server gives each job an IPC namespace at every tier where the kernel lets
+               it, and removes a slot uid's System V IPC objects when its job ends.)
 netns          an empty network namespace: no interface but a downed loopback.
 tmpfs          the scratch dir is a private tmpfs capped in bytes and inodes
-               (``Limits.files``), gone with the job.
-cgroups        (v1) memory of the whole job (all its processes and its tmpfs), its number of
-               tasks, and its exact CPU time.
+               (``Limits.files``), gone with the job. Without it, the server measures the
+               scratch dir every 50 ms and stops a job past the same caps.
+cgroups        (v1) memory of the whole job (all its processes, its tmpfs and memfd pages),
+               its number of tasks, its exact CPU time, and its CPU weight (a run that has
+               used 0.1 s of CPU drops to the lowest, so short jobs keep their latency).
 =============  ==========================================================================
 
 What each layer does for programs in other languages (which exec host tools, so that the
@@ -180,6 +188,7 @@ the calling process stop it and every job it runs.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import threading
 from collections.abc import Mapping, Sequence
@@ -204,11 +213,35 @@ __all__ = [
     "run",
     "session",
     "set_backend",
+    "set_ceiling",
 ]
 
 BACKEND_ENV = "PALAESTRA_SANDBOX_BACKEND"
 _lock = threading.Lock()
 _backend: Backend | None = None
+_ceiling: Limits | None = None
+
+
+def set_ceiling(ceiling: Limits | None) -> Limits | None:
+    """Cap every limit of every run and session of :func:`run` and :func:`session` at
+    ``ceiling``'s (None: no cap); return the previous ceiling.
+
+    A server judging requests sets it from its own configuration, so that no request (a
+    problem's data, a label) can give a job more time or memory than the server allows.
+    """
+    global _ceiling
+    previous, _ceiling = _ceiling, ceiling
+    return previous
+
+
+def capped(limits: Limits | None) -> Limits | None:
+    """``limits`` (the defaults when None) capped at the ceiling, if one is set."""
+    ceiling = _ceiling
+    if ceiling is None:
+        return limits
+    asked = limits or Limits()
+    values = {f.name: min(getattr(asked, f.name), getattr(ceiling, f.name)) for f in dataclasses.fields(Limits)}
+    return Limits(**values)
 
 
 def _after_fork_in_child() -> None:
@@ -258,13 +291,13 @@ def run(
 ) -> ExecResult:
     """Run ``source`` once in the sandbox (see the module docstring)."""
     return get_backend().run(
-        source, language=language, stdin=stdin, files=files, output_files=output_files, limits=limits
+        source, language=language, stdin=stdin, files=files, output_files=output_files, limits=capped(limits)
     )
 
 
 def session(limits: Limits | None = None) -> Session:
     """A persistent sandboxed interpreter; ``limits.wall_seconds`` bounds each cell."""
-    return get_backend().session(limits)
+    return get_backend().session(capped(limits))
 
 
 def probe() -> ProbeReport:

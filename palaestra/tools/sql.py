@@ -24,6 +24,12 @@ Model-written SQL runs in this process, so every layer is a hard limit, not a co
 
 Errors come back as text (``error: ...``), never as exceptions.
 
+The progress handler counts virtual-machine steps, and one step can run for seconds (a built-in
+function over a large value), so the tool runs its queries in worker processes
+(:func:`run_query_isolated`): a worker that has burnt ``WORKER_SLACK`` seconds of CPU past the
+query's time limit is killed (and its CPU time is capped by ``RLIMIT_CPU`` besides), and the
+caller gets "stopped" instead of a thread that burns CPU after its client left.
+
 Example::
 
     tool = SqlTool("/path/to/db.sqlite")          # or SqlTool(database) for any object with .path
@@ -35,8 +41,14 @@ Example::
 
 from __future__ import annotations
 
+import marshal
 import math
+import os
+import select
 import sqlite3
+import struct
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -49,6 +61,14 @@ MAX_QUERY_CHARS = 10_000
 MAX_VALUE_BYTES = 100_000
 MAX_PATTERN_CHARS = 200
 PROGRESS_STEPS = 200  # virtual-machine instructions between two clock checks
+WORKER_SLACK = 0.5  # seconds past a query's time limit before its worker process is killed
+MAX_WORKERS = 2 * (os.cpu_count() or 1)  # concurrent isolated queries; more wait for a worker
+WORKER_START_TIMEOUT = 60.0
+WORKER_POLL = 0.05  # seconds between two looks at a running query's CPU time
+WORKER_WALL_FACTOR = 10  # a starved worker's wall-clock allowance, in CPU allowances
+STARVED = 0.1  # a worker that used less than this share of its allowance in CPU was starved, not busy
+_TICKS = os.sysconf("SC_CLK_TCK")
+WORKER_MEMORY = 1 << 30  # address space of a worker (the database is mapped read-only)
 
 READ_PRAGMAS = frozenset({"table_info", "table_xinfo", "table_list", "foreign_key_list", "index_list",
                           "index_info", "index_xinfo"})
@@ -149,6 +169,189 @@ def run_query(conn: sqlite3.Connection, query: str, max_rows: int = 50, timeout:
 
 
 STATEMENT_KEYWORDS = frozenset({"select", "with", "values", "pragma", "explain"})
+
+
+# --- queries in worker processes ------------------------------------------------------------
+
+_FRAME = struct.Struct("<I")
+_PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+_WORKER_BOOT = """
+import sys
+sys.path.insert(0, sys.argv[1])
+from palaestra.tools.sql import _worker_main
+_worker_main()
+"""
+
+
+def _write_frame(fd: int, message: Any) -> None:
+    data = marshal.dumps(message)
+    view = memoryview(_FRAME.pack(len(data)) + data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _read_exactly(fd: int, size: int, deadline: float | None) -> bytes | None:
+    """``size`` bytes from ``fd``, or None at EOF or once ``deadline`` (monotonic) has passed."""
+    chunks, got = [], 0
+    while got < size:
+        if deadline is not None:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([fd], [], [], left)[0]:
+                return None
+        chunk = os.read(fd, size - got)
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        got += len(chunk)
+    return b"".join(chunks)
+
+
+def _read_frame(fd: int, deadline: float | None = None) -> Any:
+    header = _read_exactly(fd, _FRAME.size, deadline)
+    if header is None:
+        return None
+    body = _read_exactly(fd, _FRAME.unpack(header)[0], deadline)
+    return None if body is None else marshal.loads(body)
+
+
+def _worker_main() -> None:
+    """A query worker: read (path, query, max rows, timeout) frames on stdin, answer on stdout."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (WORKER_MEMORY, WORKER_MEMORY))
+    connections: dict[str, sqlite3.Connection] = {}
+    _write_frame(1, "ready")
+    while (request := _read_frame(0)) is not None:
+        path, query, max_rows, timeout = request
+        used = sum(os.times()[:2])
+        budget = math.ceil(used + timeout + WORKER_SLACK) + 1  # a backstop for the caller's kill
+        resource.setrlimit(resource.RLIMIT_CPU, (budget, budget + 1))
+        try:
+            if path not in connections:
+                if len(connections) >= 8:
+                    connections.pop(next(iter(connections))).close()
+                connections[path] = connect_readonly(path)
+            result = run_query(connections[path], query, max_rows, timeout)
+        except sqlite3.Error as exc:
+            result = QueryResult(error=f"the database is unavailable ({str(exc)[:200]})")
+        _write_frame(1, (result.columns, result.rows, result.truncated, result.error, result.seconds))
+
+
+class _Worker:
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-I", "-c", _WORKER_BOOT, _PACKAGE_ROOT],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env={}, close_fds=True,
+        )
+        assert self.proc.stdout is not None
+        # Its start-up (an interpreter and this module) is not the first query's time.
+        if _read_frame(self.proc.stdout.fileno(), time.monotonic() + WORKER_START_TIMEOUT) != "ready":
+            self.kill()
+            raise OSError("the query worker did not start")
+
+    def query(self, path: str, query: str, max_rows: int, timeout: float) -> QueryResult | None:
+        """The worker's result, or None when it did not answer in time (it is then killed)."""
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        fd = self.proc.stdout.fileno()
+        try:
+            before = self.cpu_seconds()
+            _write_frame(self.proc.stdin.fileno(), (path, query, max_rows, timeout))
+            start = time.monotonic()
+            # Killed timeout + WORKER_SLACK seconds after the query was sent, unless by then it has
+            # hardly used the CPU (STARVED: a busy machine, not a hostile query); such a worker is
+            # killed once it has burnt that much CPU, or at WORKER_WALL_FACTOR times it in wall time.
+            allowance = timeout + WORKER_SLACK
+            while not select.select([fd], [], [], WORKER_POLL)[0]:
+                burnt, waited = self.cpu_seconds() - before, time.monotonic() - start
+                if waited >= allowance and burnt >= STARVED * allowance:
+                    raise TimeoutError
+                if waited >= WORKER_WALL_FACTOR * allowance:
+                    raise TimeoutError
+            reply = _read_frame(fd, time.monotonic() + WORKER_START_TIMEOUT)
+        except (OSError, ValueError, EOFError):  # TimeoutError included
+            reply = None
+        if reply is None:
+            self.kill()
+            return None
+        columns, rows, truncated, error, seconds = reply
+        return QueryResult(tuple(columns), tuple(rows), truncated, error, seconds)
+
+    def cpu_seconds(self) -> float:
+        """The worker's CPU time so far (user and system)."""
+        with open(f"/proc/{self.proc.pid}/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / _TICKS
+
+    def kill(self) -> None:
+        self.proc.kill()
+        self.proc.wait()
+        for stream in (self.proc.stdin, self.proc.stdout):
+            if stream is not None:
+                stream.close()
+
+
+class _WorkerPool:
+    """Idle workers shared by every tool of this process (a forked child makes its own)."""
+
+    def __init__(self) -> None:
+        self.owner = os.getpid()
+        self.idle: list[_Worker] = []
+        self.count = 0
+        self.cond = threading.Condition()
+
+    def take(self) -> _Worker:
+        with self.cond:
+            while not self.idle and self.count >= MAX_WORKERS:
+                self.cond.wait()
+            if self.idle:
+                return self.idle.pop()
+            self.count += 1
+        try:
+            return _Worker()
+        except OSError:
+            with self.cond:
+                self.count -= 1
+                self.cond.notify()
+            raise
+
+    def give_back(self, worker: _Worker | None) -> None:
+        with self.cond:
+            if worker is None:
+                self.count -= 1
+            else:
+                self.idle.append(worker)
+            self.cond.notify()
+
+
+_pool: _WorkerPool | None = None
+_pool_lock = threading.Lock()
+
+
+def run_query_isolated(path: str, query: str, max_rows: int = 50, timeout: float = 0.5) -> QueryResult:
+    """:func:`run_query` on the database file at ``path``, in a worker process that is killed if
+    it overruns ``timeout`` by ``WORKER_SLACK`` seconds (CPU included); never raises."""
+    global _pool
+    with _pool_lock:
+        if _pool is None or _pool.owner != os.getpid():
+            _pool = _WorkerPool()
+        pool = _pool
+    start = time.monotonic()
+    for _ in range(2):  # an idle worker found dead (killed from outside) is replaced once
+        try:
+            worker = pool.take()
+        except OSError as exc:
+            return QueryResult(error=f"the query could not start ({exc})")
+        alive = worker.proc.poll() is None
+        if not alive:
+            worker.kill()  # reaps it and closes its pipes
+        result = worker.query(path, query, max_rows, timeout) if alive else None
+        pool.give_back(worker if result is not None else None)
+        if alive:
+            break
+    if result is None:
+        return QueryResult(error=f"the query ran longer than {timeout:g} s and was stopped",
+                           seconds=time.monotonic() - start)
+    return result
 
 
 def _first_keyword(query: str) -> str:
@@ -253,7 +456,6 @@ class SqlTool(Tool):
         self.timeout, self.max_rows, self.max_chars = timeout, max_rows, max_chars
         self.fixed = database
         self._path: str | None = None
-        self._conn: sqlite3.Connection | None = None
         self._lock = threading.Lock()
         self.set_database(database)
 
@@ -266,32 +468,25 @@ class SqlTool(Tool):
         """Query ``database`` (a path, an object with ``.path``, or None) until the next :meth:`bind`."""
         path = None if database is None else database if isinstance(database, str) else database.path
         with self._lock:
-            if path != self._path:
-                self._close_locked()
-                self._path = path
+            self._path = path
 
     def run(self, arguments: dict[str, Any]) -> str:
         with self._lock:
-            if self._path is None:
-                self.infrastructure_error = "sql: no database bound to the tool"
-                return "error: the sql tool has no database"
-            if self._conn is None:
-                try:
-                    self._conn = connect_readonly(self._path)
-                except sqlite3.Error as exc:
-                    self.infrastructure_error = f"sql: cannot open the database ({exc})"
-                    return "error: the database is unavailable"
-            result = run_query(self._conn, arguments["query"], self.max_rows, self.timeout)
+            path = self._path
+        if path is None:
+            self.infrastructure_error = "sql: no database bound to the tool"
+            return "error: the sql tool has no database"
+        if not os.path.isfile(path):
+            self.infrastructure_error = f"sql: cannot open the database ({path} is not a file)"
+            return "error: the database is unavailable"
+        result = run_query_isolated(path, arguments["query"], self.max_rows, self.timeout)
+        if result.error is not None and result.error.startswith("the database is unavailable"):
+            self.infrastructure_error = f"sql: {result.error}"
+            return "error: the database is unavailable"
         return format_table(result, max_chars=self.max_chars)
 
     def close(self) -> None:
-        with self._lock:
-            self._close_locked()
-
-    def _close_locked(self) -> None:
-        conn, self._conn = self._conn, None
-        if conn is not None:
-            conn.close()
+        """Nothing to release: the query workers are shared by every tool of the process."""
 
 
 # --- comparing results (text-to-SQL judging) ---------------------------------------------------

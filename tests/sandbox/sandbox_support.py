@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -79,3 +81,19 @@ def require_language(backend: LocalBackend, language: str) -> None:
     chain = backend.languages()[language]
     if not chain.available:
         pytest.skip(f"{chain.reason} (install it with .ci/setup_toolchains.sh)")
+
+
+def readable_package_copy() -> Path:
+    """A copy of the ``palaestra.sandbox`` package (and the package's ``__init__``) in a fresh
+    world-readable folder, for a test that runs it as another user: the checkout itself may lie
+    under a folder that user cannot enter (a clone under /root). The caller removes it."""
+    source = Path(__file__).resolve().parents[2] / "palaestra"
+    root = Path(tempfile.mkdtemp(prefix="palaestra-copy-"))
+    root.chmod(0o755)
+    ignore = shutil.ignore_patterns("__pycache__")
+    (root / "palaestra").mkdir(mode=0o755)
+    shutil.copy2(source / "__init__.py", root / "palaestra" / "__init__.py")
+    shutil.copytree(source / "sandbox", root / "palaestra" / "sandbox", ignore=ignore)
+    for path in root.rglob("*"):
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    return root

@@ -4,6 +4,7 @@ clean shut-down."""
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -13,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from sandbox_support import assert_no_sandbox_processes, require, sandbox_processes
+from sandbox_support import assert_no_sandbox_processes, readable_package_copy, require, sandbox_processes
 
 from palaestra.sandbox import Limits, LocalBackend, ProbeReport, SandboxUnavailable
 from palaestra.sandbox.local.tiers import LAYERS, TIERS, best_tier
@@ -58,10 +59,12 @@ def test_a_tier_below_the_minimum_is_refused(monkeypatch: pytest.MonkeyPatch) ->
 )
 def test_fails_closed_on_a_weaker_host(tmp_path: Path) -> None:
     """A server started as an unprivileged user can have no per-job uid: below the default
-    minimum tier, the backend must refuse to run anything, and say why."""
+    minimum tier, the backend must refuse to run anything, and say why. (That user runs a copy of
+    the package: it may not be able to enter the folder the checkout lies in.)"""
+    copy = readable_package_copy()
     script = textwrap.dedent(f"""
         import sys
-        sys.path.insert(0, {str(REPO)!r})
+        sys.path.insert(0, {str(copy)!r})
         from palaestra.sandbox import LocalBackend, SandboxUnavailable
         backend = LocalBackend()
         try:
@@ -72,15 +75,18 @@ def test_fails_closed_on_a_weaker_host(tmp_path: Path) -> None:
     """)
     tmp_path.chmod(0o777)
     env = {"PATH": "/usr/bin:/bin", "TMPDIR": str(tmp_path)}
-    out = subprocess.run(
-        ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", script],
-        check=False,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-        cwd="/",
-    )
+    try:
+        out = subprocess.run(
+            ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", script],
+            check=False,
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=60,
+            cwd="/",
+        )
+    finally:
+        shutil.rmtree(copy)
     assert out.returncode == 0, out.stderr
     refused, ran = out.stdout.splitlines()
     assert refused.startswith("refused: the host allows only sandbox tier 'none'"), refused

@@ -294,6 +294,8 @@ class LocalBackend:
     tier: run with exactly this tier's layers (default: every layer the host allows).
     min_tier: refuse to run below it (default: $PALAESTRA_SANDBOX_MIN_TIER or "standard").
     max_jobs: concurrent runs (default 4 per CPU); more wait in a queue.
+    slots: runs plus open sessions at once (default and at most 128); when all are taken, the
+    least recently used idle session is closed to make room (its next cell is told so).
     tool_dirs: where to look for the languages' tools (gcc, g++, node, iverilog, vvp), in order;
     default /usr/local/bin, /usr/bin, /bin (never $PATH).
     """
@@ -306,6 +308,7 @@ class LocalBackend:
         tier: str | None = None,
         min_tier: str | None = None,
         max_jobs: int | None = None,
+        slots: int | None = None,
         base_dir: str | None = None,
         uid_base: int = UID_BASE,
         python: str = sys.executable,
@@ -319,6 +322,7 @@ class LocalBackend:
         self.config = {
             "tier": self.tier,
             "max_jobs": max_jobs or 4 * (os.cpu_count() or 1),
+            "slots": slots,
             "base_dir": base_dir or os.path.join(tempfile.gettempdir(), f"palaestra-sandbox-{os.geteuid()}"),
             "uid_base": uid_base,
             "tool_dirs": list(tool_dirs) if tool_dirs is not None else None,

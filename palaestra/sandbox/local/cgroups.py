@@ -22,6 +22,9 @@ from __future__ import annotations
 import os
 
 CONTROLLERS = ("memory", "pids", "cpuacct")
+OPTIONAL = ("cpu",)  # CPU weights (cpu.shares), for fairness between jobs, where mounted
+FULL_SHARES = 1024  # the kernel's default weight
+BACKGROUND_SHARES = 2  # the smallest: what a demoted job gets against a fresh one
 
 
 def _write(path: str, value: str) -> None:
@@ -44,7 +47,7 @@ def v1_roots() -> dict[str, str] | None:
         _, where, fstype, options, *_ = line.split()
         if fstype == "cgroup":
             for opt in options.split(","):
-                if opt in CONTROLLERS:
+                if opt in CONTROLLERS + OPTIONAL:
                     mounts[opt] = where
     own: dict[str, str] = {}
     for line in _read("/proc/self/cgroup").splitlines():
@@ -53,7 +56,11 @@ def v1_roots() -> dict[str, str] | None:
             own[name] = path
     if not all(c in mounts and c in own for c in CONTROLLERS):
         return None
-    return {c: os.path.join(mounts[c], own[c].lstrip("/")) for c in CONTROLLERS}
+    roots = {c: os.path.join(mounts[c], own[c].lstrip("/")) for c in CONTROLLERS}
+    for c in OPTIONAL:
+        if c in mounts and c in own and os.access(os.path.join(mounts[c], own[c].lstrip("/")), os.W_OK):
+            roots[c] = os.path.join(mounts[c], own[c].lstrip("/"))
+    return roots
 
 
 class SlotCgroup:
@@ -74,6 +81,7 @@ class SlotCgroup:
     def configure(self, *, memory_bytes: int, tasks: int) -> None:
         """Set the limits for the next job and zero the counters."""
         self.set_limits(memory_bytes=memory_bytes, tasks=tasks)
+        self.set_shares(FULL_SHARES)
         _write(os.path.join(self.dirs["cpuacct"], "cpuacct.usage"), "0")
         self._oom_base = self._oom_count()
 
@@ -95,6 +103,13 @@ class SlotCgroup:
             _write(mem, str(memory_bytes))
         _write(os.path.join(self.dirs["pids"], "pids.max"), str(tasks))
         self._configured = (memory_bytes, tasks)
+
+    def set_shares(self, shares: int) -> bool:
+        """The group's CPU weight against the other slots'; False without the cpu controller."""
+        if "cpu" not in self.dirs:
+            return False
+        _write(os.path.join(self.dirs["cpu"], "cpu.shares"), str(shares))
+        return True
 
     def join(self) -> None:
         """Move the calling process into every controller's directory."""

@@ -1,4 +1,4 @@
-"""Confinement of one job, in the process the server forks for it.
+"""Confinement of one job, in the process the server's zygote forks for it.
 
 That process starts as root (when the server is): it keeps only the fds the job needs, joins
 the slot's cgroups, enters new mount, IPC and UTS namespaces and the empty network namespace,
@@ -12,9 +12,9 @@ reaps orphans, reports the program's status and output files on the status pipe,
 exiting makes the kernel kill whatever is left of the job. Without, that process becomes the
 program, and the server (a child subreaper) finds and kills anything the job left behind::
 
-    server ─fork─> monitor (PID 1 of the job's pid ns; uid 60000+n; rlimits, Landlock, seccomp)
+    zygote ─fork─> monitor (PID 1 of the job's pid ns; uid 60000+n; rlimits, Landlock, seccomp)
                      └─fork─> program (+ a nested Landlock scope) ─> its children
-    server ─fork─> program (uid 60000+n; rlimits, Landlock, seccomp) ─> its children
+    zygote ─fork─> program (uid 60000+n; rlimits, Landlock, seccomp) ─> its children
 
 The program process runs Python code (``runner``), SQL (``sql``), or, for languages that exec
 host tools, the stage driver (``stages``): it forks the compiler, then narrows its own limits,
@@ -52,6 +52,7 @@ from .protocol import encode
 SYSTEM_READ = stages.SYSTEM_READ
 DEVICES = stages.DEVICES
 NOFILE = 256
+SESSION_CPU_CELLS = 20  # a session's lifetime CPU budget, in cells' worth of cpu_seconds
 STATUS_ERROR = stages.STATUS_ERROR  # exit status of a job whose jail could not be set up
 
 
@@ -74,6 +75,7 @@ class Host:
     seccomp_exec_program: bytes = b""  # for jobs that exec their toolchain
     landlock_abi: int = 0
     baseline_vsz: int = 0  # address space of the pre-loaded server: added to RLIMIT_AS
+    views: list[str] = field(default_factory=list)  # the server's read-only views of sys.path roots
 
 
 @dataclass
@@ -159,8 +161,9 @@ def _set_rlimits(
     cap(resource.RLIMIT_CORE, 0)
     cap(resource.RLIMIT_MEMLOCK, 0)
     cap(resource.RLIMIT_MSGQUEUE, 0)
-    if not session:  # a session's cells are bounded by their wall-clock limit
-        cap(resource.RLIMIT_CPU, cpu, cpu + 1)  # SIGXCPU at the limit, SIGKILL a second later
+    if session:  # each cell is bounded by its wall clock; the whole session by this many cells' CPU
+        cpu *= SESSION_CPU_CELLS
+    cap(resource.RLIMIT_CPU, cpu, cpu + 1)  # SIGXCPU at the limit, SIGKILL a second later
     if tasks is not None:  # RLIMIT_NPROC counts every process of the uid: only a dedicated uid's
         cap(resource.RLIMIT_NPROC, tasks)
 
@@ -229,7 +232,7 @@ def read_outputs(scratch: str, names: list[str], limit: int) -> dict[str, bytes]
 
 
 def start(host: Host, slot: Slot, spec: Mapping[str, Any], pipes: Pipes) -> NoReturn:
-    """Run the job in the server's freshly forked child. Never returns.
+    """Run the job in the zygote's freshly forked child. Never returns.
 
     It isolates the job (cgroups, namespaces, scratch) as root, then confines itself (uid,
     files, rlimits, Landlock, seccomp). With a PID namespace it is the namespace's PID 1 and
@@ -299,6 +302,11 @@ def _isolate(host: Host, slot: Slot, spec: Mapping[str, Any]) -> None:
         slot.cgroup.join()
     if "namespaces" in layers:
         syscalls.unshare(syscalls.CLONE_NEWNS | syscalls.CLONE_NEWIPC | syscalls.CLONE_NEWUTS)
+    elif uid is not None:
+        try:  # System V IPC objects die with the job's own IPC namespace, at any tier that can have one
+            syscalls.unshare(syscalls.CLONE_NEWIPC)
+        except OSError:
+            pass  # seccomp denies them where it is in use; the server removes the uid's anyway
     if host.netns_fd is not None:
         syscalls.setns(host.netns_fd, syscalls.CLONE_NEWNET)
     if "tmpfs" in layers:
@@ -313,10 +321,40 @@ def _isolate(host: Host, slot: Slot, spec: Mapping[str, Any]) -> None:
         # only that one file to be executed, and only the compiler may write it before).
         flags = syscalls.MS_NOSUID | syscalls.MS_NODEV | (0 if lang.native else syscalls.MS_NOEXEC)
         syscalls.mount("tmpfs", slot.scratch, "tmpfs", flags, options)
+        _private_tmp([slot.scratch, *host.views])
     else:
         os.mkdir(slot.scratch, 0o700)
         if uid is not None:
             os.chown(slot.scratch, uid, uid)
+
+
+PRIVATE = ("/tmp", "/dev/shm")  # host directories whose file names a job could stat, replaced in its mount namespace
+
+
+def _private_tmp(carried: list[str]) -> None:
+    """Give the job an empty, read-only ``/tmp`` and ``/dev/shm`` of its own (its mount namespace
+    only), carrying over the mounts it needs that lie under them (its scratch dir, the server's
+    views), so that it cannot even stat the names of the host's temporary files."""
+    for top in PRIVATE:
+        if not os.path.isdir(top):
+            continue
+        inside = [p for p in carried if p.startswith(top + "/")]
+        held = [(p, os.open(p, os.O_PATH | os.O_CLOEXEC)) for p in inside]
+        try:
+            flags = syscalls.MS_NOSUID | syscalls.MS_NODEV | syscalls.MS_NOEXEC
+            syscalls.mount("tmpfs", top, "tmpfs", flags, "size=1m,nr_inodes=256,mode=755")
+            for path, fd in held:
+                if stat.S_ISDIR(os.fstat(fd).st_mode):
+                    os.makedirs(path, 0o755, exist_ok=True)
+                else:
+                    os.makedirs(os.path.dirname(path), 0o755, exist_ok=True)
+                    open(path, "x").close()
+                syscalls.mount(f"/proc/self/fd/{fd}", path, None, syscalls.MS_BIND | syscalls.MS_REC)
+            remount = syscalls.MS_REMOUNT | syscalls.MS_RDONLY | flags
+            syscalls.mount("none", top, None, remount)  # the mounts carried over keep their own flags
+        finally:
+            for _, fd in held:
+                os.close(fd)
 
 
 def _drop_to(uid: int) -> None:

@@ -14,6 +14,16 @@ Denied with ``EPERM`` (so the program sees an ordinary ``PermissionError``):
 - ``bpf``, ``perf_event_open``, ``userfaultfd``, ``io_uring_*``, ``keyctl``/``add_key``/
   ``request_key``, module loading, ``kexec``, ``reboot``, ``swapon``, clocks, ``personality``,
   ``acct``, ``quotactl``, handle-based opens and the like: rarely needed, often exploited.
+- System V shared memory, message queues and semaphores: objects that outlive the job (a job
+  with an IPC namespace of its own loses them with it; this closes the class at every tier);
+- metadata writes by path (``setxattr``, ``lsetxattr``, ``removexattr`` and their ``*at`` forms,
+  ``utime``, ``utimes``, ``futimesat``, and ``utimensat`` with a path): Landlock does not govern
+  them, so a job could mark any file it can name. The fd forms stay: a job can only get a
+  writable fd for its own files;
+- ``listmount``/``statmount``, ``inotify_*`` and ``fanotify_mark``: the host's mount table and
+  the names of files appearing in host directories;
+- ``memfd_create`` where no cgroup charges its pages to the job (:func:`build` with
+  ``memfd_allowed=False``): its memory would count against no limit.
 
 - ``execve``/``execveat``, in jobs that never need them (Python and SQL): :func:`build` with
   ``exec_allowed=False``. Jobs of other languages must exec their toolchain; Landlock decides
@@ -54,6 +64,11 @@ DENIED = (
     "open_by_handle_at", "fanotify_init", "settimeofday", "clock_settime", "clock_adjtime",
     "adjtimex", "sethostname", "setdomainname", "migrate_pages", "move_pages", "memfd_secret",
     "uselib", "_sysctl", "nfsservctl", "modify_ldt", "iopl", "ioperm",
+    "shmget", "shmat", "shmctl", "shmdt", "msgget", "msgsnd", "msgrcv", "msgctl",
+    "semget", "semop", "semtimedop", "semctl",
+    "setxattr", "lsetxattr", "removexattr", "lremovexattr", "setxattrat", "removexattrat",
+    "utime", "utimes", "futimesat",
+    "listmount", "statmount", "inotify_init", "inotify_init1", "inotify_add_watch", "fanotify_mark",
 )  # fmt: skip
 
 # Classic BPF opcodes and seccomp return values (linux/filter.h, linux/seccomp.h).
@@ -112,9 +127,10 @@ class _Assembler:
         return bytes(out)
 
 
-def build(*, exec_allowed: bool = True) -> bytes:
+def build(*, exec_allowed: bool = True, memfd_allowed: bool = True) -> bytes:
     """The filter as packed ``struct sock_filter`` entries, for the running architecture;
-    ``exec_allowed=False`` also denies ``execve`` and ``execveat``."""
+    ``exec_allowed=False`` also denies ``execve`` and ``execveat``, ``memfd_allowed=False``
+    ``memfd_create``."""
     if syscalls.ARCH is None:
         raise OSError(errno.ENOSYS, "seccomp filter: unsupported architecture")
     asm = _Assembler()
@@ -129,7 +145,9 @@ def build(*, exec_allowed: bool = True) -> bytes:
     op(_JEQ, syscalls.NR["socket"], "eperm", None)
     op(_JEQ, syscalls.NR["socketpair"], "socketpair", None)
     op(_JEQ, syscalls.NR["clone"], "clone", None)
-    for name in (*DENIED, *(() if exec_allowed else ("execve", "execveat"))):
+    op(_JEQ, syscalls.NR["utimensat"], "utimensat", None)
+    extra = (() if exec_allowed else ("execve", "execveat")) + (() if memfd_allowed else ("memfd_create",))
+    for name in (*DENIED, *extra):
         if name in syscalls.NR:  # some exist on one architecture only (iopl, modify_ldt, ...)
             op(_JEQ, syscalls.NR[name], "eperm", None)
     op(_RET, _ALLOW)
@@ -140,6 +158,11 @@ def build(*, exec_allowed: bool = True) -> bytes:
     asm.label("clone")
     op(_LD_W_ABS, _arg_low(0))
     op(_JSET, syscalls.NAMESPACE_FLAGS, "eperm", "allow")
+    asm.label("utimensat")  # futimens() is utimensat(fd, NULL, ...): only that form
+    op(_LD_W_ABS, _arg_low(1))
+    op(_JEQ, 0, None, "eperm")
+    op(_LD_W_ABS, _arg_low(1) + 4)
+    op(_JEQ, 0, "allow", "eperm")
     asm.returns()
     return asm.assemble()
 

@@ -1,4 +1,7 @@
-"""The sandbox server: a lean pre-loaded interpreter that forks one jailed monitor per job.
+"""The sandbox server: a lean pre-loaded interpreter that runs one jailed monitor per job.
+
+Jobs are forked from the server's *zygote* (:mod:`.zygote`), a copy of the server made at
+start-up before any request was read, so that no job inherits another job's data.
 
 Started by :class:`~palaestra.sandbox.local.backend.LocalBackend` as ``python -I -S`` with an
 empty environment (see :data:`BOOT`); it imports nothing outside the standard library and
@@ -27,14 +30,16 @@ import signal
 import stat
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from . import jail, landlock, languages, probe, seccomp, syscalls
-from .cgroups import SlotCgroup, v1_roots
+from .cgroups import BACKGROUND_SHARES, SlotCgroup, v1_roots
 from .protocol import Decoder, encode
-from .stages import COMPILE_TASKS
+from .stages import COMPILE_INODES, COMPILE_TASKS
 from .tiers import TIERS, best_tier
+from .zygote import Zygote, kill_as
 
 BOOT = """\
 import os, sys, types
@@ -54,7 +59,21 @@ BLOCK = 128  # uids (and so concurrent jobs plus sessions) per server
 MAX_BLOCKS = 40
 PIPE_GRACE = 0.5  # seconds to wait for EOF on output pipes once the monitor is gone
 READ_CHUNK = 1 << 16
-COMPILE_SLACK = 1.0  # seconds the server gives a job beyond its compile limit before stopping it
+SCRATCH_CHECK = 0.05  # seconds between measurements of a scratch dir on the host's disk
+COMPILE_SLACK = 1.0
+# Fairness: a run that has used DEMOTE_AFTER CPU seconds drops to the lowest CPU weight (its
+# cgroup's cpu.shares, else nice 19 for its uid), and a run that is demoted or has run for
+# ADMIT_WINDOW seconds stops counting against max_jobs, so short jobs neither queue behind long
+# ones nor share the CPU evenly with them. Beyond max_jobs, runs start only while the memory
+# limits of all running jobs fit in MEMORY_SHARE of the host's memory.
+DEMOTE_AFTER = 0.1
+ADMIT_WINDOW = 0.2
+DEMOTE_CHECK = 0.05  # seconds between two looks at a run's CPU time
+MEMORY_SHARE = 0.5
+_TICKS = os.sysconf("SC_CLK_TCK")
+INTERPRETER_NSPID = 2  # a session's interpreter: the first process its monitor (PID 1) forks
+EVICTED_NOTE = (b"[sandbox] this session was idle and was closed to make room for others "
+                b"(least recently used first): its variables are gone\n")  # seconds the server gives a job beyond its compile limit before stopping it
 
 
 def _now() -> float:
@@ -82,16 +101,23 @@ class Job:
     error: str | None = None
     exited_at: float | None = None
     cpu: float = 0.0  # of the first process and everything it reaped
+    pidfd: int | None = None  # signals the first process safely even after the zygote reaped it
     # compiled languages only
     control_fd: int | None = None  # the job waits on it for its go after the compile
     compile: dict[str, Any] | None = None  # the compile stage's report
     run_start: float | None = None  # when the compiled program got its go
     # sessions only
     sid: str | None = None
+    last_used: float = 0.0  # when its last cell ended (eviction order)
+    note: bytes = b""  # told to the owner before its next cell's stderr
     cells_fd: int | None = None
     cell: dict[str, Any] | None = None  # the cell in flight
     waiting: collections.deque[dict[str, Any]] = field(default_factory=collections.deque)
     after_loss: bool = False  # replaces a session that died between cells
+    demoted: bool = False  # used DEMOTE_AFTER CPU seconds: now at the lowest CPU weight
+    cpu_checked: float = 0.0
+    scratch_checked: float = 0.0  # without a tmpfs, when its scratch dir was last measured
+    scratch_exceeded: bool = False
 
     @property
     def limits(self) -> dict[str, Any]:
@@ -136,6 +162,23 @@ def _owner(pid: str) -> tuple[int | None, bool]:
     return uid, zombie
 
 
+def _pids_of(uid: int) -> list[int]:
+    """The live (not zombie) processes of ``uid``."""
+    return [int(name) for name in os.listdir("/proc") if name.isdigit() and _owner(name) == (uid, False)]
+
+
+def _ns_pid(pid: int) -> int | None:
+    """The pid of a process in its own (innermost) PID namespace."""
+    try:
+        with open(f"/proc/{pid}/status", "rb") as f:
+            for line in f:
+                if line.startswith(b"NSpid:"):
+                    return int(line.split()[-1])
+    except OSError:
+        pass
+    return None
+
+
 def _uids_present(uids: range | set[int], *, zombies: bool) -> set[int]:
     """Which of ``uids`` own a process (counting zombies or not)."""
     found = set()
@@ -147,36 +190,18 @@ def _uids_present(uids: range | set[int], *, zombies: bool) -> set[int]:
     return found
 
 
-def _kill_as(uid: int) -> None:
-    """SIGKILL every process of ``uid``, from a child that has become ``uid``.
-
-    kill(-1) signals all of them under the kernel's task-list lock, so a process forking at
-    that moment cannot slip a child through (a /proc scan could: the parent can fork and exit
-    between the listing and the read of its status)."""
-    pid = os.fork()
-    if pid == 0:
-        try:
-            os.setgroups([])
-            os.setresgid(uid, uid, uid)
-            os.setresuid(uid, uid, uid)
-            if os.getuid() == uid != 0:  # never kill(-1) as root
-                os.kill(-1, signal.SIGKILL)
-        finally:
-            os._exit(0)
-    os.waitpid(pid, 0)
-
-
-def kill_uids(uids: range | set[int], within: float = 2.0) -> None:
+def kill_uids(uids: range | set[int], within: float = 2.0, kill_as: Callable[[int], None] = kill_as) -> None:
     """Kill every process of ``uids`` and wait until none is left alive (zombies aside).
 
     A uid with any process, even a zombie (which may have just forked the last survivor), is
-    killed as a whole; after that its processes are doomed and can fork no more."""
+    killed as a whole; after that its processes are doomed and can fork no more. Once jobs
+    have run, ``kill_as`` is the zygote's: a helper forked from the server would carry its heap."""
     give_up = _now() + within
     for uid in _uids_present(uids, zombies=True):
-        _kill_as(uid)
+        kill_as(uid)
     while (live := _uids_present(uids, zombies=False)) and _now() < give_up:
         for uid in live:
-            _kill_as(uid)
+            kill_as(uid)
         time.sleep(0.001)
 
 
@@ -196,8 +221,13 @@ class Server:
         self.fds: dict[int, Job] = {}
         self.sessions: dict[str, Job] = {}
         self.lost: set[str] = set()  # sessions that died between cells
+        self.evicted: set[str] = set()  # idle sessions stopped to make room (their owners are told)
+        self.cell_backlog: collections.deque[tuple[int, dict[str, Any]]] = collections.deque()
         self.pending: collections.deque[tuple[int, dict[str, Any]]] = collections.deque()
         self.running = 0
+        self.demoted = 0  # runs among them moved to the background (see _demote)
+        self.committed = 0  # the memory limits of the running runs, summed
+        self.memory_budget = int(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") * MEMORY_SHARE)
         self.stopping = False
         self.decoder = Decoder()
         self.toolchains: dict[str, dict[str, Any]] = {}  # discovered on first use
@@ -277,7 +307,8 @@ class Server:
             syscalls.mount("none", "/", None, syscalls.MS_REC | syscalls.MS_PRIVATE)
         self.cgroup_roots = v1_roots() if "cgroups" in self.layers else None
         self.slots: dict[int, jail.Slot] = {}
-        self.free = list(range(BLOCK - 1, -1, -1))
+        slots = min(BLOCK, int(config.get("slots") or BLOCK))  # concurrent runs plus open sessions
+        self.free = list(range(slots - 1, -1, -1))
         self.views: list[str] = []
         for name in PRELOAD:
             __import__(name)
@@ -289,6 +320,26 @@ class Server:
             vsz, rss = (int(x) * page for x in f.read().split()[:2])
         self.host.baseline_vsz = vsz
         self.baseline_rss = rss
+        # Every job is forked from the zygote, made now, before any request was read.
+        self.zygote = Zygote.start(
+            self.host,
+            new_pidns="namespaces" in self.layers,
+            own_pidns=getattr(self, "own_pidns", None),
+            keep=self._zygote_keeps,
+        )
+
+    def _kill_as(self, uid: int) -> None:
+        try:
+            self.zygote.kill_uid(uid)
+        except (OSError, EOFError):  # the zygote is gone (the server is stopping): do it here
+            kill_as(uid)
+
+    def _zygote_keeps(self) -> None:
+        """In the zygote: close what only the server may hold, and forget the server object
+        (the zygote's own frames still reach it, and every job inherits those frames)."""
+        for fd in (self.requests, self.replies, self.lock_fd):
+            os.close(fd)
+        self.__dict__.clear()
 
     def _host(self) -> jail.Host:
         """sys.path as jobs will see it, and the fds the jail needs, opened once."""
@@ -328,6 +379,8 @@ class Server:
             return [os.open(p, os.O_PATH | os.O_CLOEXEC) for p in paths if os.path.exists(p)]
 
         landlocked = "landlock" in self.layers
+        secure = "seccomp" in self.layers
+        charged = "cgroups" in self.layers  # a memfd's pages count against the job's memory only there
         return jail.Host(
             layers=self.layers,
             server_pid=os.getpid(),
@@ -345,9 +398,10 @@ class Server:
             read_fds=opened(jail.SYSTEM_READ) if landlocked else [],
             device_fds=opened(jail.DEVICES) if landlocked else [],
             netns_fd=self.netns,
-            seccomp_program=seccomp.build(exec_allowed=False) if "seccomp" in self.layers else b"",
-            seccomp_exec_program=seccomp.build() if "seccomp" in self.layers else b"",
+            seccomp_program=seccomp.build(exec_allowed=False, memfd_allowed=charged) if secure else b"",
+            seccomp_exec_program=seccomp.build(memfd_allowed=charged) if secure else b"",
             landlock_abi=landlock.abi_version() if landlocked else 0,
+            views=list(self.views),
         )
 
     def hello(self) -> dict[str, Any]:
@@ -384,6 +438,8 @@ class Server:
     def _release(self, slot: jail.Slot) -> None:
         if "tmpfs" not in self.layers:  # every process of the uid is dead by now: nothing races this
             shutil.rmtree(slot.scratch, ignore_errors=True)
+        if slot.uid is not None:  # System V IPC objects it left in the host's namespace, if it could
+            syscalls.remove_ipc_of(slot.uid)
         self.free.append(slot.index)
 
     # -- jobs ------------------------------------------------------------------------------
@@ -406,17 +462,8 @@ class Server:
             control_r, job.control_fd = os.pipe2(os.O_CLOEXEC)
         pipes = jail.Pipes(out_w, err_w, status_w, cells_r, control_r)
         theirs = [out_w, err_w, status_w, *(fd for fd in (cells_r, control_r) if fd is not None)]
-        new_pidns = "namespaces" in self.layers
         try:
-            if new_pidns:
-                syscalls.unshare(syscalls.CLONE_NEWPID)  # only the next child enters it: no extra fork
-            try:
-                pid = os.fork()
-                if pid == 0:
-                    jail.start(self.host, job.slot, job.spec, pipes)
-            finally:
-                if new_pidns:
-                    syscalls.setns(self.own_pidns, syscalls.CLONE_NEWPID)
+            pid, job.pidfd = self.zygote.spawn(job.slot, job.spec, pipes)
         except OSError:
             for fd in (
                 *theirs,
@@ -446,11 +493,19 @@ class Server:
         """SIGKILL the job's first process: PID 1 of its namespace takes every process of the
         job with it; without a namespace, the rest are found when it is reaped."""
         job.stopping = True
-        for kill in (os.killpg, os.kill):  # it may not have made its own process group yet
-            try:
-                kill(job.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+        if job.exited_at is not None:
+            return  # reaped: its pid may be anyone's now
+        try:
+            if job.pidfd is not None:
+                signal.pidfd_send_signal(job.pidfd, signal.SIGKILL)
+            else:
+                os.kill(job.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        try:  # its group too: without a PID namespace, its children (it may not have made the group yet)
+            os.killpg(job.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
 
     def _read(self, fd: int) -> int:
         """Read once from one of a job's pipes; the number of bytes read (0: EOF or none ready)."""
@@ -526,17 +581,89 @@ class Server:
         job.run_start = _now()
         job.deadline = job.run_start + float(limits["wall_seconds"])
 
-    def _exited(self, job: Job, wait_status: int, usage: Any) -> None:
+    def _exited(self, job: Job, wait_status: int, cpu: float) -> None:
         job.exited_at = _now()
-        job.cpu = usage.ru_utime + usage.ru_stime
+        job.cpu = cpu
         if "namespaces" in self.layers:
             return  # its monitor reports; the kernel killed the rest of the PID namespace
         job.report = {"wait_status": wait_status, "cpu": job.cpu}
         if job.slot.uid is not None and self._left_behind(job.slot.uid):
-            kill_uids({job.slot.uid})
+            kill_uids({job.slot.uid}, kill_as=self._kill_as)
         if job.rid is not None and job.spec["output_files"]:
             limit = int(job.limits["file_bytes"])
             job.report["files"] = jail.read_outputs(job.slot.scratch, list(job.spec["output_files"]), limit)
+
+    def _cpu_so_far(self, job: Job) -> float:
+        """CPU seconds a running job has used: its cgroup's, else its first process's and its
+        reaped children's (what a survivor still running has used is not counted yet)."""
+        if job.slot.cgroup is not None:
+            try:
+                return job.slot.cgroup.cpu_seconds()
+            except OSError:
+                return 0.0
+        try:
+            with open(f"/proc/{job.pid}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            return 0.0
+        return sum(int(x) for x in fields[11:15]) / _TICKS  # utime, stime, cutime, cstime
+
+    def _fresh_runs(self) -> int:
+        """Runs that count against max_jobs: neither demoted nor older than ADMIT_WINDOW."""
+        now = _now()
+        return sum(
+            1
+            for job in self.jobs.values()
+            if job.rid is not None and not job.demoted and job.exited_at is None and now < job.start + ADMIT_WINDOW
+        )
+
+    @staticmethod
+    def _memory_of(spec: dict[str, Any]) -> int:
+        limits = spec["limits"]
+        compiled = languages.LANGUAGES[spec.get("language", "python")].compiled
+        return max(int(limits["memory_bytes"]), int(limits["compile_memory_bytes"]) if compiled else 0)
+
+    def _demote(self, job: Job) -> None:
+        """Move a long run to the background: the lowest CPU weight, and out of max_jobs."""
+        job.demoted = True
+        self.demoted += 1
+        cgroup = job.slot.cgroup
+        try:
+            if cgroup is not None and cgroup.set_shares(BACKGROUND_SHARES):
+                return
+            if job.slot.uid is not None:
+                os.setpriority(os.PRIO_USER, job.slot.uid, 19)
+            else:
+                os.setpriority(os.PRIO_PGRP, job.pid, 19)
+        except OSError:
+            pass  # it may be gone already
+
+    def _scratch_within(self, job: Job) -> bool:
+        """Without a tmpfs of its own, a job's scratch dir is on the host's disk: measure it
+        (bytes and entries) against what its tmpfs would allow."""
+        limits = job.limits
+        most_bytes = int(limits["memory_bytes"])
+        most_entries = int(limits["files"]) + len(job.spec["files"]) + 2
+        if job.language.compiled:
+            most_entries += COMPILE_INODES
+        used, entries = 0, 0
+        stack = [job.slot.scratch]
+        while stack:
+            try:
+                with os.scandir(stack.pop()) as listing:
+                    for entry in listing:
+                        entries += 1
+                        if entries > most_entries:
+                            return False
+                        st = entry.stat(follow_symlinks=False)
+                        used += st.st_blocks * 512
+                        if used > most_bytes:
+                            return False
+                        if entry.is_dir(follow_symlinks=False):
+                            stack.append(entry.path)
+            except OSError:
+                continue
+        return True
 
     def _left_behind(self, uid: int) -> bool:
         """Whether a job left processes behind. All of them descend from its first process, so
@@ -555,10 +682,10 @@ class Server:
                 pass
             if fd in job.fds:
                 self._close(fd)
-        for fd in (job.cells_fd, job.control_fd):
+        for fd in (job.cells_fd, job.control_fd, job.pidfd):
             if fd is not None:
                 os.close(fd)
-        job.cells_fd = job.control_fd = None
+        job.cells_fd = job.control_fd = job.pidfd = None
         del self.jobs[job.pid]
         if job.rid is None:
             self._end_session(job)
@@ -566,6 +693,8 @@ class Server:
         result = self._result(job)  # before the slot (and its cgroup counters) is reused
         self._release(job.slot)
         self.running -= 1
+        self.demoted -= job.demoted
+        self.committed -= self._memory_of(job.spec)
         self._reply(job.rid, result)
 
     def _result(self, job: Job) -> dict[str, Any]:
@@ -603,6 +732,7 @@ class Server:
             "signal": sig,
             "timed_out": job.timed_out or over_cpu or bool(compiled.get("timed_out")),
             "memory_exceeded": oom
+            or job.scratch_exceeded
             or bool(compiled.get("memory") or compiled.get("memory_after"))
             or self._out_of_memory(job, sig),
             "output_truncated": job.truncated or bool(compiled.get("truncated")),
@@ -627,7 +757,7 @@ class Server:
         if name == "javascript":  # V8's fatal error comes first, then a native stack trace
             head = bytes(job.err[:4096])
             return b"JavaScript heap out of memory" in head or b"Fatal process out of memory" in head
-        if name == "cpp":
+        if name in ("cpp", "verilog"):  # vvp, Icarus Verilog's runtime, is C++ too
             return sig == signal.SIGABRT and b"std::bad_alloc" in tail
         return False
 
@@ -639,11 +769,17 @@ class Server:
         if job is None:
             slot = self._slot()
             if slot is None:
-                self._reply(rid, error=f"no free sandbox slot for a session (all {BLOCK} in use)")
+                if self._evict_idle_session():  # its slot is free once it is reaped: try again then
+                    self.cell_backlog.append((rid, message))
+                else:
+                    self._reply(rid, error="no free sandbox slot for a session (all busy running)")
                 return
             spec = {"kind": "session", "limits": message["session_limits"], "files": {}, "output_files": ()}
-            job = Job(rid=None, spec=spec, slot=slot, sid=sid, after_loss=sid in self.lost)
+            job = Job(rid=None, spec=spec, slot=slot, sid=sid, after_loss=sid in self.lost or sid in self.evicted)
+            if sid in self.evicted:
+                job.note = EVICTED_NOTE
             self.lost.discard(sid)
+            self.evicted.discard(sid)
             try:
                 self._spawn(job)
             except OSError as exc:
@@ -669,11 +805,54 @@ class Server:
         except BrokenPipeError:
             pass  # the session is dying; its exit answers the cell
 
+    def _evict_idle_session(self) -> bool:
+        """Stop the least recently used session with no cell running or queued; whether there was one.
+        Its owner's next cell starts a fresh interpreter and is told why."""
+        if any(job.sid is not None and job.stopping for job in self.jobs.values()):
+            return True  # a slot is being freed already: wait for it
+        idle = [job for job in self.sessions.values() if job.cell is None and not job.waiting and not job.stopping]
+        if not idle:
+            return False
+        victim = min(idle, key=lambda job: job.last_used)
+        assert victim.sid is not None
+        del self.sessions[victim.sid]
+        self.evicted.add(victim.sid)
+        self._stop(victim)
+        return True
+
+    def _kill_leftovers(self, job: Job) -> None:
+        """Kill what a session's cell left running (forked processes), sparing the interpreter
+        and its monitor: between cells a session holds no CPU."""
+        uid = job.slot.uid
+        if uid is None:
+            return  # no uid of its own to find them by
+        spare = {job.pid}
+        for _ in range(100):  # each round kills what was there; a forking survivor is found next round
+            leftovers = []
+            for pid in _pids_of(uid):
+                if pid in spare:
+                    continue
+                if "namespaces" in self.layers and _ns_pid(pid) == INTERPRETER_NSPID:
+                    spare.add(pid)
+                    continue
+                leftovers.append(pid)
+            if not leftovers:
+                return
+            for pid in leftovers:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+
     def _finish_cell(self, job: Job, message: dict[str, Any]) -> None:
         cell, job.cell, job.deadline = job.cell, None, None
         if cell is None:
             return
+        self._kill_leftovers(job)
+        job.last_used = _now()
         result = self._result(job)
+        if job.note:
+            result["stderr"], job.note = job.note + result["stderr"], b""
         result.update(
             exit_code=message["exit_code"],
             signal=None,
@@ -741,33 +920,50 @@ class Server:
         return self.toolchains[language]
 
     def _start_pending(self) -> None:
-        while self.pending and self.running < self.max_jobs:
+        while self.cell_backlog and self.free:
+            rid, message = self.cell_backlog.popleft()
+            self._cell(rid, message)
+        while (
+            self.pending
+            and self._fresh_runs() < self.max_jobs
+            and (self.running < self.max_jobs or self.committed + self._memory_of(self.pending[0][1]) <= self.memory_budget)
+        ):
             slot = self._slot()
             if slot is None:
+                if not self.cell_backlog:
+                    self._evict_idle_session()  # a run never waits behind idle sessions
                 return
             rid, spec = self.pending.popleft()
             job = Job(rid=rid, spec=spec, slot=slot)
             self.running += 1
+            self.committed += self._memory_of(spec)
             try:
                 self._spawn(job)
             except OSError as exc:
                 self.running -= 1
+                self.committed -= self._memory_of(spec)
                 self._release(slot)
                 self._reply(rid, error=f"sandbox could not start the job: {exc}")
 
     # -- loop ------------------------------------------------------------------------------
 
     def _reap(self) -> None:
+        """Take the zygote's reports of its jobs' exits, and reap the orphans of jobs that were
+        reparented to this subreaper (and the zygote, once it is gone)."""
+        for pid, wait_status, cpu in self.zygote.exits():
+            job = self.jobs.get(pid)
+            if job is not None:
+                self._exited(job, wait_status, cpu)
+        self._reap_orphans()
+
+    def _reap_orphans(self) -> None:
         while True:
             try:
-                pid, wait_status, usage = os.wait4(-1, os.WNOHANG)
+                pid, _, _ = os.wait4(-1, os.WNOHANG)
             except ChildProcessError:
                 return
             if pid == 0:
                 return
-            job = self.jobs.get(pid)
-            if job is not None:  # else an orphan of some job, reparented to this subreaper
-                self._exited(job, wait_status, usage)
 
     def _timers(self) -> float | None:
         """Act on due deadlines; the seconds until the next one."""
@@ -785,6 +981,22 @@ class Server:
                 self._stop(job)
             elif job.deadline is not None and not job.stopping:
                 due.append(job.deadline)
+            if job.rid is not None and not job.demoted and not job.stopping:
+                if now >= job.cpu_checked + DEMOTE_CHECK:
+                    job.cpu_checked = now
+                    if self._cpu_so_far(job) >= DEMOTE_AFTER:
+                        self._demote(job)
+                if not job.demoted:
+                    due.append(job.cpu_checked + DEMOTE_CHECK)
+                if self.pending and now < job.start + ADMIT_WINDOW:
+                    due.append(job.start + ADMIT_WINDOW)  # it then makes room for a pending run
+            if "tmpfs" not in self.layers and not job.stopping:
+                if now >= job.scratch_checked + SCRATCH_CHECK:
+                    job.scratch_checked = now
+                    if not self._scratch_within(job):
+                        job.scratch_exceeded = True
+                        self._stop(job)
+                due.append(job.scratch_checked + SCRATCH_CHECK)
         return max(0.0, min(due) - _now()) if due else None
 
     def serve(self) -> None:
@@ -796,8 +1008,11 @@ class Server:
         signal.signal(signal.SIGTERM, lambda *_: self._shutdown())
         self.sel.register(wake_r, selectors.EVENT_READ)
         self.sel.register(self.requests, selectors.EVENT_READ)
+        self.sel.register(self.zygote.events, selectors.EVENT_READ)
         while True:
-            timeout = self._timers()  # may finish the last job
+            self._timers()  # may finish jobs, and so free slots
+            self._start_pending()
+            timeout = self._timers()  # and the deadlines of what just started
             if self.stopping and not self.jobs:
                 break
             for key, _ in self.sel.select(timeout):
@@ -815,7 +1030,10 @@ class Server:
                         self._request(message)
                 elif key.fd in self.fds:
                     self._read(key.fd)
-            self._reap()
+            try:
+                self._reap()
+            except EOFError:  # the zygote died, and every job with it: start afresh
+                break
             self._start_pending()
         self._cleanup()
 
@@ -830,8 +1048,13 @@ class Server:
 
     def _cleanup(self) -> None:
         if self.uids:
-            kill_uids(self.uids)
-        self._reap()  # the killed orphans are this subreaper's children: leave no zombie to init
+            kill_uids(self.uids, kill_as=self._kill_as)
+        self.zygote.close()  # it exits on the EOF
+        try:
+            os.waitpid(self.zygote.pid, 0)
+        except ChildProcessError:
+            pass
+        self._reap_orphans()  # the killed orphans are this subreaper's children: leave no zombie to init
         for slot in self.slots.values():
             if slot.cgroup is not None:
                 slot.cgroup.remove()

@@ -34,6 +34,11 @@ _X86_64 = {
     "open_by_handle_at": 304, "clock_adjtime": 305, "setns": 308, "process_vm_readv": 310,
     "process_vm_writev": 311, "kcmp": 312, "finit_module": 313, "kexec_file_load": 320,
     "bpf": 321, "userfaultfd": 323,
+    "shmget": 29, "shmat": 30, "shmctl": 31, "semget": 64, "semop": 65, "semctl": 66, "shmdt": 67,
+    "msgget": 68, "msgsnd": 69, "msgrcv": 70, "msgctl": 71, "semtimedop": 220, "memfd_create": 319,
+    "setxattr": 188, "lsetxattr": 189, "fsetxattr": 190, "removexattr": 197, "lremovexattr": 198,
+    "fremovexattr": 199, "utime": 132, "utimes": 235, "futimesat": 261, "utimensat": 280,
+    "inotify_init": 253, "inotify_add_watch": 254, "inotify_init1": 294, "fanotify_mark": 301,
 }  # fmt: skip
 _AARCH64 = {
     "execve": 221, "execveat": 281, "lookup_dcookie": 18, "umount2": 39, "mount": 40, "pivot_root": 41,
@@ -47,6 +52,11 @@ _AARCH64 = {
     "open_by_handle_at": 265, "clock_adjtime": 266, "setns": 268, "process_vm_readv": 270,
     "process_vm_writev": 271, "kcmp": 272, "finit_module": 273, "bpf": 280, "userfaultfd": 282,
     "kexec_file_load": 294,
+    "msgget": 186, "msgctl": 187, "msgrcv": 188, "msgsnd": 189, "semget": 190, "semctl": 191,
+    "semtimedop": 192, "semop": 193, "shmget": 194, "shmctl": 195, "shmat": 196, "shmdt": 197,
+    "memfd_create": 279, "setxattr": 5, "lsetxattr": 6, "fsetxattr": 7, "removexattr": 14,
+    "lremovexattr": 15, "fremovexattr": 16, "utimensat": 88, "inotify_init1": 26,
+    "inotify_add_watch": 27, "fanotify_mark": 263,
 }  # fmt: skip
 # Numbers from 403 up are shared by every architecture.
 _COMMON = {
@@ -54,7 +64,8 @@ _COMMON = {
     "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432, "fspick": 433,
     "clone3": 435, "pidfd_getfd": 438, "process_madvise": 440, "mount_setattr": 442,
     "quotactl_fd": 443, "landlock_create_ruleset": 444, "landlock_add_rule": 445,
-    "landlock_restrict_self": 446, "memfd_secret": 447,
+    "landlock_restrict_self": 446, "memfd_secret": 447, "statmount": 457, "listmount": 458,
+    "setxattrat": 463, "removexattrat": 466,
 }  # fmt: skip
 # AUDIT_ARCH_* values seccomp reports in seccomp_data.arch.
 _ARCHES = {"x86_64": (0xC000003E, _X86_64), "aarch64": (0xC00000B7, _AARCH64)}
@@ -148,3 +159,25 @@ def malloc_single_arena() -> None:
     mallopt = getattr(_libc, "mallopt", None)
     if mallopt is not None:
         mallopt(-8, 1)  # M_ARENA_MAX = 1
+
+
+IPC_RMID = 0
+_SYSV_IPC = (("shm", "shmctl", 7, 9), ("msg", "msgctl", 7, 9), ("sem", "semctl", 4, 6))  # (kind, call, uid, cuid columns)
+
+
+def remove_ipc_of(uid: int) -> int:
+    """Remove every System V shared memory segment, message queue and semaphore set of the
+    current IPC namespace that ``uid`` owns or created; how many were removed."""
+    removed = 0
+    for kind, call, uid_col, cuid_col in _SYSV_IPC:
+        try:
+            with open(f"/proc/sysvipc/{kind}") as f:
+                rows = f.read().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            cols = row.split()
+            if len(cols) > cuid_col and uid in (int(cols[uid_col]), int(cols[cuid_col])):
+                if getattr(_libc, call)(int(cols[1]), IPC_RMID, None) == 0:
+                    removed += 1
+    return removed
