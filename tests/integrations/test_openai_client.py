@@ -177,11 +177,20 @@ def test_client_reports_attempts_and_never_raises(server: ScriptedServer) -> Non
 
 
 def test_requests_run_concurrently_and_replies_keep_their_order(server: ScriptedServer) -> None:
-    server.script = lambda body, count: (200, reply(body["messages"][0]["content"].upper()), 0.2)
-    client = OpenAIChatClient(server.url, "m", concurrency=16)
-    t0 = time.perf_counter()
+    # Every request waits at a barrier until all 16 are in the server at once: requests sent one after
+    # another would break it (after 30 s) and get a 500 each, so the test does not depend on the clock.
+    everyone_in = threading.Barrier(16, timeout=30)
+
+    def upper_when_all_arrived(body: dict[str, Any], count: int) -> tuple[int, bytes, float]:
+        try:
+            everyone_in.wait()
+        except threading.BrokenBarrierError:
+            return 500, b"not concurrent", 0.0
+        return 200, reply(body["messages"][0]["content"].upper()), 0.0
+
+    server.script = upper_when_all_arrived
+    client = OpenAIChatClient(server.url, "m", concurrency=16, max_retries=0)
     replies = client.complete([[{"role": "user", "content": f"q{i}"}] for i in range(16)])
-    assert time.perf_counter() - t0 < 2.0  # one after another would take 3.2 s
     assert [r.text for r in replies] == [f"Q{i}" for i in range(16)]
 
 
