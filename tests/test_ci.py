@@ -111,3 +111,26 @@ def test_an_old_per_level_snapshot_says_to_regenerate(tmp_path: Path) -> None:
                                 "hashes": {"0": "0" * 32}}))
     problem = golden_problem(env_id, tmp_path)
     assert problem is not None and "old per-level format" in problem and "golden --update" in problem
+
+
+def _mypy_baseline_script():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("mypy_baseline", REPO / ".ci" / "mypy_baseline.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_mypy_baseline_fails_on_new_errors_only() -> None:
+    script = _mypy_baseline_script()
+    output = ("palaestra/a.py:10: error: Item \"None\" of \"str | None\" has no attribute \"split\"  [union-attr]\n"
+              "palaestra/a.py:12: note: see line 3\n"
+              "palaestra/a.py:30: error: Name \"x\" already defined on line 4  [no-redef]\n")
+    moved = output.replace(":10:", ":11:").replace("line 4", "line 5")  # an edit above shifts every line
+    assert script.errors(moved) == script.errors(output) and sum(script.errors(output).values()) == 2
+    baseline = script.errors(output)
+    new, fixed = script.compare(script.errors(output + output.splitlines()[0] + "\n"), baseline)
+    assert sum(new.values()) == 1 and not fixed  # the same error once more in that file is new
+    new, fixed = script.compare(script.errors(output.splitlines()[0]), baseline)
+    assert not new and sum(fixed.values()) == 1  # a fixed error passes (and asks for a smaller baseline)

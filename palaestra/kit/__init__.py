@@ -26,6 +26,7 @@ import time
 import warnings
 from collections import Counter
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from palaestra.core.env import MultiTurnEnv, TextEnv
 from palaestra.core.multiturn import MultiTurnTask, snapshot
@@ -130,7 +131,8 @@ def check_reference_accepted(env_id: str, s: Settings) -> str:
     for level in range(source.levels()):
         for seed in range(s.seeds):
             p = sample(env_id, level, seed)
-            _require(p.answer is not None and p.answer.strip() != "", f"level {level} seed {seed}: no reference answer")
+            if p.answer is None or p.answer.strip() == "":
+                raise ContractError(f"level {level} seed {seed}: no reference answer")
             v = _verify(source, p, p.answer)
             _require(v.correct and v.reward == 1.0, f"level {level} seed {seed}: reference rejected: {v}")
             env.reset(seed=seed, options={"level": level})
@@ -151,7 +153,8 @@ def _check_oracle_wins(env_id: str, source: MultiTurnTask, s: Settings) -> str:
     for level in range(source.levels()):
         for seed in range(s.seeds):
             env.reset(seed=seed, options={"level": level})
-            total, terminated, truncated, reward, info = 0.0, False, False, 0.0, {}
+            total, terminated, truncated, reward = 0.0, False, False, 0.0
+            info: dict[str, Any] = {}
             responses = []
             while not (terminated or truncated):
                 before = snapshot(env.state)
@@ -162,8 +165,10 @@ def _check_oracle_wins(env_id: str, source: MultiTurnTask, s: Settings) -> str:
                 _require(isinstance(info.get("verdict"), Verdict), "step info has no Verdict under 'verdict'")
                 total += reward
             _require(terminated and not truncated, f"level {level} seed {seed}: the oracle did not finish the game")
-            _require(reward > 0 and info.get("correct"), f"level {level} seed {seed}: the oracle's last move scored {reward}")
+            _require(reward > 0 and bool(info.get("correct")), f"level {level} seed {seed}: the oracle's last move scored {reward}")
             _require(abs(total - 1.0) < 1e-9, f"level {level} seed {seed}: the oracle's episode reward is {total}, not 1")
+            if env.problem is None:
+                raise ContractError(f"level {level} seed {seed}: the env holds no problem after its episode")
             replayed = score(env.problem.to_json(), responses)
             _require(replayed.correct and abs(replayed.reward - total) < 1e-9,
                      f"level {level} seed {seed}: replaying the oracle's moves gave {replayed}")
@@ -381,7 +386,7 @@ def check_balance(env_id: str, s: Settings) -> str:
         return "n/a (multi-turn)"
     notes = []
     for level in range(source.levels()):
-        problems, answers, counts = [], [], Counter()
+        problems, answers, counts = [], [], Counter[str]()
         for seed in statistics_seeds(s.balance_seeds):
             problems.append(sample(env_id, level, seed))
             answers.append((problems[-1].answer or "").strip().lower())
@@ -430,7 +435,7 @@ def best_threshold_rule(rows: list[dict[str, float]], answers: list[str]) -> tup
         values = sorted({rows[i][name] for i in train})
         thresholds = values[:: max(1, len(values) // 16)]
         for threshold in thresholds:
-            side = {True: Counter(), False: Counter()}
+            side: dict[bool, Counter[str]] = {True: Counter(), False: Counter()}
             for i in train:
                 side[rows[i][name] <= threshold][answers[i]] += 1
             guess = {k: (c.most_common(1)[0][0] if c else None) for k, c in side.items()}
