@@ -4,15 +4,18 @@ collection without env imports, and a registry listing that stays light."""
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from palaestra import kit
 from palaestra.catalog import golden_path, golden_problem, write_golden
+from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.registry import registry
 from palaestra.kit import base
 
@@ -134,3 +137,63 @@ def test_the_mypy_baseline_fails_on_new_errors_only() -> None:
     assert sum(new.values()) == 1 and not fixed  # the same error once more in that file is new
     new, fixed = script.compare(script.errors(output.splitlines()[0]), baseline)
     assert not new and sum(fixed.values()) == 1  # a fixed error passes (and asks for a smaller baseline)
+
+
+@dataclass(frozen=True)
+class _Size:
+    size: int
+
+
+class _Doubling(Task):
+    id = "cidemo/doubling"
+    family = "cidemo"
+    description = "Double a number."
+    Config = _Size
+    pause = 0.0
+
+    def config(self, level: int) -> _Size:
+        return _Size(10 ** (level + 3))
+
+    def generate(self, rng: random.Random, config: _Size) -> Problem:
+        self.wait(self.pause)
+        n = rng.randrange(config.size)
+        return Problem(prompt=f"Double {n}.", answer=str(2 * n), data={"n": n})
+
+    @staticmethod
+    def wait(seconds: float) -> None:
+        time.sleep(seconds)
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        return Verdict.judge(answer.strip() == str(2 * problem.data["n"]))
+
+
+class _SleepsWhileGenerating(_Doubling):
+    """What a busy machine looks like to a check: the wall clock runs, this process's CPU does not."""
+
+    id = "cidemo/sleeps"
+    pause = 0.02
+
+
+class _BurnsCpuWhileGenerating(_Doubling):
+    id = "cidemo/burns_cpu"
+    pause = 0.02
+
+    @staticmethod
+    def wait(seconds: float) -> None:
+        start = time.process_time()
+        while time.process_time() - start < seconds:
+            pass
+
+
+def test_the_generation_bound_is_on_cpu_time() -> None:
+    settings = kit.Settings(generate_timed_seeds=2, generate_mean_seconds=0.01)
+    for cls in (_SleepsWhileGenerating, _BurnsCpuWhileGenerating):
+        register(cls)
+    try:
+        [sleeps] = kit.run_checks(_SleepsWhileGenerating.id, settings, checks=["generation_time"])
+        [burns] = kit.run_checks(_BurnsCpuWhileGenerating.id, settings, checks=["generation_time"])
+    finally:
+        for cls in (_SleepsWhileGenerating, _BurnsCpuWhileGenerating):
+            registry.remove(cls.id)
+    assert sleeps.ok, sleeps.detail
+    assert not burns.ok and "of CPU" in burns.detail
