@@ -24,8 +24,8 @@ from palaestra.core.problem import Problem, Verdict
 from palaestra.core.registry import make_source
 from palaestra.core.task import Task
 
-# env id -> (level, seed) -> (problem, CPU seconds its generation took). The test suite runs all of an env's
-# checks in one worker, one env after another, so a few envs are enough to keep (memory stays bounded).
+# env id -> (level, seed) -> (problem, CPU seconds its generation took). The test suite runs an env's checks
+# one after another (collection order), so a few envs are enough to keep (memory stays bounded).
 _PROBLEMS: OrderedDict[str, dict[tuple[int, int], tuple[Problem, float]]] = OrderedDict()
 _ENVS_KEPT = 4
 STATISTICS_SEED = 50_000

@@ -4,9 +4,8 @@ The suite runs the kit with CI's sample sizes (``Settings.ci()``); ``PALAESTRA_K
 full sizes (as ``palaestra check --full`` does).
 
 Collecting this file imports no env module: ids, optional packages and toolchains come from the
-registry's index. All the tests of one env carry its ``xdist_group``, so under ``pytest -n`` they
-run in one worker (``tests/conftest.py`` switches xdist to ``loadgroup``) and the problems the
-checks share (:func:`palaestra.kit.sample`) are generated once.
+registry's index. The checks share the problems they look at (:func:`palaestra.kit.sample`: each
+generated once per worker process).
 """
 
 from __future__ import annotations
@@ -35,10 +34,6 @@ def _missing_packages(env_id: str) -> list[str]:
 RUNNABLE_IDS = [env_id for env_id in ENV_IDS if not _missing_packages(env_id)]
 
 
-def _per_env(env_ids: list[str]) -> list:
-    return [pytest.param(env_id, marks=pytest.mark.xdist_group(env_id)) for env_id in env_ids]
-
-
 def _skip_without_toolchains(env_id: str) -> None:
     """Coding envs name the languages they compile or run (``toolchains``), envs on an optional package the
     module (``python_requires``); without one, skip with the reason."""
@@ -56,7 +51,7 @@ def _skip_without_toolchains(env_id: str) -> None:
 
 
 @pytest.mark.parametrize("check", IN_PROCESS_CHECKS)
-@pytest.mark.parametrize("env_id", _per_env(ENV_IDS))
+@pytest.mark.parametrize("env_id", ENV_IDS)
 def test_contract(env_id: str, check: str) -> None:
     _skip_without_toolchains(env_id)
     result = kit.run_check(env_id, check, SETTINGS)
@@ -69,7 +64,7 @@ def fresh_process_fingerprints() -> dict[str, str]:
     return kit.fingerprints_in_fresh_process(RUNNABLE_IDS, SETTINGS.fingerprint_seeds)
 
 
-@pytest.mark.parametrize("env_id", _per_env(ENV_IDS))
+@pytest.mark.parametrize("env_id", ENV_IDS)
 def test_determinism_across_processes(env_id: str, fresh_process_fingerprints: dict[str, str]) -> None:
     _skip_without_toolchains(env_id)
     assert fresh_process_fingerprints[env_id] == kit.shared_fingerprint(env_id, SETTINGS.fingerprint_seeds)
@@ -78,7 +73,7 @@ def test_determinism_across_processes(env_id: str, fresh_process_fingerprints: d
 BUILT_IN_IDS = [env_id for env_id in ENV_IDS if registry[env_id].module.startswith("palaestra.envs.")]
 
 
-@pytest.mark.parametrize("env_id", _per_env(BUILT_IN_IDS))
+@pytest.mark.parametrize("env_id", BUILT_IN_IDS)
 def test_golden_snapshot(env_id: str) -> None:
     """What each (level, seed) produces is pinned per version; a failure names the levels and seeds that changed."""
     problem = golden_problem(env_id, GOLDEN_DIR, sample=kit.sample)
