@@ -517,7 +517,7 @@ def fingerprints_in_fresh_process(env_ids: list[str], seeds: int) -> dict[str, s
     env = {**os.environ, "PYTHONHASHSEED": str(random.Random().randrange(1, 2**31))}
     out = subprocess.run(
         [sys.executable, "-c", code, json.dumps(env_ids), str(seeds)],
-        capture_output=True, text=True, env=env, timeout=600, check=True,
+        capture_output=True, text=True, env=env, timeout=3600, check=True,  # a hang guard: a busy machine is slow
     )
     return json.loads(out.stdout)
 

@@ -142,7 +142,7 @@ def test_infrastructure_errors_are_errors_not_wrong_answers(server: ScriptedServ
         if seed == 1 and count == 0:
             return 500, b'{"error": "overloaded"}', 0.0  # then fine: the retry succeeds
         if seed == 2:
-            return 200, reply(f"<answer>{answer}</answer>"), 1.0  # always later than the client waits
+            return 200, reply(f"<answer>{answer}</answer>"), 3.0  # always later than the client waits
         if seed == 3:
             return 200, b'{"choices": [{"message": ', 0.0  # truncated JSON
         if seed == 4:
@@ -150,7 +150,8 @@ def test_infrastructure_errors_are_errors_not_wrong_answers(server: ScriptedServ
         return 200, reply(f"<answer>{answer}</answer>"), 0.0
 
     server.script = script
-    client = OpenAIChatClient(server.url, "scripted", max_retries=2, timeout=0.3, backoff=0.01, concurrency=8)
+    # 1.5 s: an immediate reply must never time out, however busy the machine; seed 2's never comes in time.
+    client = OpenAIChatClient(server.url, "scripted", max_retries=2, timeout=1.5, backoff=0.01, concurrency=8)
     result = run_suite(client, Suite(("strings/copy",), levels=(2,), seeds=tuple(range(5))), samples=1, ks=(1,))
     by_seed = {r["seed"]: r for r in result.records}
     assert by_seed[0]["correct"] and by_seed[1]["correct"] and by_seed[0]["error"] is None is by_seed[1]["error"]
