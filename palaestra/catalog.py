@@ -5,8 +5,8 @@ Three files are generated from the env modules and checked to be in sync by the 
 - ``palaestra/envs/index.json``: what ``palaestra.registry`` lists without importing env
   modules (id, version, family, turns, levels, unbounded, tags, description, module);
 - ``docs/envs.md``: the catalogue page (one row per env and an example prompt);
-- ``tests/golden/<family>/<name>.json``: hashes of the problems every level produces for a
-  few seeds, pinned per env version.
+- ``tests/golden/<family>/<name>.json``: a hash of the problem every level produces for each of
+  a few seeds, pinned per env version (a failure names the level and seed that changed).
 
 Regenerate them with ``palaestra index`` (index and page) and ``palaestra golden --update
 [ID ...]`` (snapshots). The version rule for authors: if what any ``(id, level, seed)``
@@ -27,9 +27,11 @@ import hashlib
 import importlib
 import json
 import pkgutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from palaestra.core.problem import Problem
 from palaestra.core.registry import (
     DEMO_TAG,
     ENV_PACKAGE,
@@ -128,16 +130,23 @@ def write_index(page: Path = DEFAULT_PAGE) -> list[EnvSpec]:
 
 # --- golden snapshots -------------------------------------------------------------------------------
 
-def problem_hashes(env_id: str, seeds: tuple[int, ...] = GOLDEN_SEEDS) -> dict[str, str]:
-    """Per level, a hash of the problems ``seeds`` produce (prompt, answer, data, format)."""
-    source = registry[env_id].cls()
-    hashes = {}
-    for level in range(source.levels()):
-        digest = hashlib.sha256()
-        for seed in seeds:
-            digest.update(source.sample(level, seed).to_json().encode())
-        hashes[str(level)] = digest.hexdigest()[:32]
-    return hashes
+Sampler = Callable[[str, int, int], Problem]
+
+
+def _fresh_sample(env_id: str, level: int, seed: int) -> Problem:
+    return registry[env_id].cls().sample(level, seed)
+
+
+def problem_hashes(env_id: str, seeds: tuple[int, ...] = GOLDEN_SEEDS,
+                   sample: Sampler = _fresh_sample) -> dict[str, dict[str, str]]:
+    """Per level and seed, a hash of the problem it produces (prompt, answer, data, format).
+
+    ``sample(env_id, level, seed)`` generates the problems: the contract kit passes its shared cache.
+    """
+    levels = registry[env_id].cls().levels()
+    return {str(level): {str(seed): hashlib.sha256(sample(env_id, level, seed).to_json().encode()).hexdigest()[:32]
+                         for seed in seeds}
+            for level in range(levels)}
 
 
 def golden_path(env_id: str, root: Path = DEFAULT_GOLDEN_DIR) -> Path:
@@ -145,9 +154,10 @@ def golden_path(env_id: str, root: Path = DEFAULT_GOLDEN_DIR) -> Path:
     return root / family / f"{name}.json"
 
 
-def snapshot(env_id: str) -> dict[str, Any]:
+def snapshot(env_id: str, sample: Sampler = _fresh_sample) -> dict[str, Any]:
     spec = registry[env_id]
-    return {"id": spec.id, "version": spec.version, "seeds": list(GOLDEN_SEEDS), "hashes": problem_hashes(env_id)}
+    return {"id": spec.id, "version": spec.version, "seeds": list(GOLDEN_SEEDS),
+            "hashes": problem_hashes(env_id, sample=sample)}
 
 
 def write_golden(env_id: str, root: Path = DEFAULT_GOLDEN_DIR) -> Path:
@@ -157,18 +167,25 @@ def write_golden(env_id: str, root: Path = DEFAULT_GOLDEN_DIR) -> Path:
     return path
 
 
-def golden_problem(env_id: str, root: Path = DEFAULT_GOLDEN_DIR) -> str | None:
-    """What is wrong with ``env_id``'s golden snapshot, or None when it matches."""
+def golden_problem(env_id: str, root: Path = DEFAULT_GOLDEN_DIR, sample: Sampler = _fresh_sample) -> str | None:
+    """What is wrong with ``env_id``'s golden snapshot (naming each level and seed that changed), or None."""
     path = golden_path(env_id, root)
     fix = f"`palaestra golden --update {env_id}`"
     if not path.exists():
         return f"no golden snapshot: run {fix} and commit {path}"
     pinned = json.loads(path.read_text())
-    current = snapshot(env_id)
-    if pinned["version"] != current["version"]:
-        return f"the snapshot pins v{pinned['version']} but the env is v{current['version']}: run {fix}"
-    changed = [level for level, h in current["hashes"].items() if pinned["hashes"].get(level) != h]
-    if changed or set(pinned["hashes"]) != set(current["hashes"]):
-        return (f"v{current['version']} now produces different problems at level(s) {changed or 'set'}: if the change "
-                f"is intended, bump the env's `version` and run {fix}; otherwise restore the generator")
+    version = registry[env_id].version
+    if pinned["version"] != version:
+        return f"the snapshot pins v{pinned['version']} but the env is v{version}: run {fix}"
+    pinned_hashes, seeds = pinned["hashes"], tuple(pinned.get("seeds", GOLDEN_SEEDS))
+    if not all(isinstance(by_seed, dict) for by_seed in pinned_hashes.values()):
+        return f"{path} is in the old per-level format (no per-seed hashes): run {fix} at an unchanged generator"
+    current = problem_hashes(env_id, seeds, sample)
+    changed = [f"level {level} seed {seed}" for level, by_seed in current.items() for seed, digest in by_seed.items()
+               if pinned_hashes.get(level, {}).get(seed) != digest]
+    changed += [f"level {level} (no longer generated)" for level in pinned_hashes if level not in current]
+    if changed:
+        shown = ", ".join(changed[:6]) + (f" and {len(changed) - 6} more" if len(changed) > 6 else "")
+        return (f"v{version} now produces different problems at {shown}: if the change is intended, bump the "
+                f"env's `version` and run {fix}; otherwise restore the generator")
     return None

@@ -42,15 +42,51 @@ def _module_name(path: Path) -> str:
     return ".".join(parts)
 
 
-def _imports(path: Path) -> list[str]:
+def _face() -> dict[str, str]:
+    """The package face: ``palaestra.<name>`` -> the module that defines it (``_LAZY`` in ``palaestra/__init__.py``)."""
+    tree = ast.parse((PACKAGE / "__init__.py").read_text())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "_LAZY" for t in node.targets):
+            return ast.literal_eval(node.value)
+    raise AssertionError("palaestra/__init__.py has no _LAZY table")
+
+
+FACE = _face()
+
+
+def _through_the_face(name: str) -> str:
+    """``palaestra.make`` (a name of the package face) -> ``palaestra.factory``; other names unchanged."""
+    parts = name.split(".")
+    return FACE.get(parts[1], name) if len(parts) == 2 and parts[0] == "palaestra" else name
+
+
+def _absolute(module: str, path: Path, node: ast.ImportFrom) -> str | None:
+    """The absolute module an ImportFrom names, relative ones (``from .api import x``) resolved."""
+    if node.level == 0:
+        return node.module
+    package = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
+    base = package[: len(package) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def _imports(path: Path, module: str | None = None) -> list[str]:
+    """The palaestra modules (and names) ``path`` (the module ``module``) imports, wherever the import statement
+    stands (in a function, under ``if TYPE_CHECKING:``): relative imports resolved, names of the package face
+    (``from palaestra import make``, ``palaestra.make(...)`` after ``import palaestra``) mapped to their module."""
+    module = module or _module_name(path)
     tree = ast.parse(path.read_text(), filename=str(path))
     found = []
     for node in ast.walk(tree):
+        if not isinstance(node, (ast.Import, ast.ImportFrom)):
+            continue
         if isinstance(node, ast.Import):
             found += [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found += [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
-    return [name for name in found if name.startswith("palaestra.")]
+        elif (target := _absolute(module, path, node)) is not None:
+            found += [target] + [f"{target}.{alias.name}" for alias in node.names]
+    if "palaestra" in found:  # `import palaestra`: the names it reaches through the face
+        found += [f"palaestra.{node.attr}" for node in ast.walk(tree) if isinstance(node, ast.Attribute)
+                  and isinstance(node.value, ast.Name) and node.value.id == "palaestra"]
+    return [_through_the_face(name) for name in found if name.startswith("palaestra.")]
 
 
 def _registers_an_env(module: str) -> bool:
@@ -108,21 +144,11 @@ def test_every_layer_is_known() -> None:
     assert layers <= set(ALLOWED), f"new top-level modules need a place in ALLOWED: {layers - set(ALLOWED)}"
 
 
-def _top_level_imports(path: Path) -> list[str]:
-    """Imports executed when the module loads (not those deferred inside functions)."""
-    tree = ast.parse(path.read_text(), filename=str(path))
-    found = []
-    for node in tree.body:
-        if isinstance(node, ast.Import):
-            found += [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found.append(node.module)
-    return [name for name in found if name.startswith("palaestra.")]
-
-
 def test_no_import_cycles_between_modules() -> None:
+    """No cycle, counting every import: those deferred into functions or under TYPE_CHECKING too (deferring an
+    import hides a cycle from the interpreter, not from the design)."""
     modules = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
-    graph = {m: [t for t in _top_level_imports(p) if t in modules and t != m] for m, p in modules.items()}
+    graph = {m: sorted({t for t in _imports(p) if t in modules and t != m}) for m, p in modules.items()}
     # A package's __init__ importing its own submodules is how packages work, not a cycle.
     graph = {m: [t for t in targets if not t.startswith(m + ".")] for m, targets in graph.items()}
     cycles, state = [], {}
@@ -140,3 +166,25 @@ def test_no_import_cycles_between_modules() -> None:
         if module not in state:
             visit(module, [module])
     assert cycles == []
+
+
+def test_imports_are_seen_through_the_face_relative_and_deferred(tmp_path: Path) -> None:
+    """The holes the arrows once had: the package face, relative imports, deferred and TYPE_CHECKING imports."""
+    source = tmp_path / "example.py"
+    source.write_text(
+        "from typing import TYPE_CHECKING\n"
+        "from palaestra import make\n"
+        "from .api import Limits\n"
+        "from ..core import problem\n"
+        "if TYPE_CHECKING:\n"
+        "    from palaestra.kit import base\n"
+        "def later():\n"
+        "    import palaestra\n"
+        "    return palaestra.make_vec\n"
+    )
+    found = set(_imports(source, module="palaestra.sandbox.example"))
+    assert {"palaestra.factory", "palaestra.vector", "palaestra.sandbox.api", "palaestra.core.problem",
+            "palaestra.kit.base"} <= found
+    package_init = tmp_path / "__init__.py"
+    package_init.write_text("from .api import Limits\n")
+    assert "palaestra.sandbox.api" in _imports(package_init, module="palaestra.sandbox")

@@ -35,13 +35,27 @@ from __future__ import annotations
 
 import abc
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import torch
 import torch.nn.functional as F
 
 MASKED_LOGIT = -1e9  # what a blocked token's logit becomes (the policies' own scoring uses the same)
+
+
+def left_pad(rows: Sequence[Sequence[int]], pad_id: int,
+             device: torch.device) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Left-padded ``ids``, ``attention_mask`` and ``position_ids`` (positions count real tokens only)."""
+    width = max(len(r) for r in rows)
+    ids = torch.full((len(rows), width), pad_id, dtype=torch.long)
+    mask = torch.zeros((len(rows), width), dtype=torch.long)
+    for i, row in enumerate(rows):
+        if row:
+            ids[i, width - len(row):] = torch.tensor(row, dtype=torch.long)
+            mask[i, width - len(row):] = 1
+    positions = (mask.cumsum(1) - 1).clamp(min=0)
+    return ids.to(device), mask.to(device), positions.to(device)
 
 
 class Decoder(abc.ABC):
@@ -297,8 +311,6 @@ class RecomputeDecoder(Decoder):
 
     def forward(self, tokens: torch.Tensor, positions: torch.Tensor, slots: torch.Tensor | None,
                 last: torch.Tensor | None, keys: int) -> torch.Tensor:
-        from palaestra.baselines.policy import left_pad
-
         rows = list(range(tokens.shape[0])) if slots is None else slots.tolist()
         sequences = []
         for row, (slot, ids, places) in enumerate(zip(rows, tokens.tolist(), positions.tolist())):

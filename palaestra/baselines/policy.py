@@ -4,7 +4,8 @@ Two implementations ship: the tiny character-level transformer
 (:mod:`palaestra.baselines.tiny`) and a Hugging Face causal LM from a local path
 (:mod:`palaestra.baselines.hf`); :func:`palaestra.baselines.models.load_policy`
 builds either from a spec. This module imports neither: the layers are
-``policy`` <- ``decoder`` <- ``tiny``, ``hf`` <- ``models`` <- ``engine``, ``reinforce``, ``evaluate``.
+``decoder`` <- ``policy`` <- ``tiny``, ``hf`` <- ``models`` <- ``engine``, ``reinforce``, ``evaluate``
+(``left_pad``, which the decoders need too, lives in :mod:`palaestra.baselines.decoder` and is re-exported here).
 
 Example::
 
@@ -20,12 +21,11 @@ import abc
 import copy
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import torch
 
-if TYPE_CHECKING:
-    from palaestra.baselines.decoder import Decoder
+from palaestra.baselines.decoder import Decoder, left_pad  # noqa: F401  (left_pad: re-exported for callers)
 
 Message = dict[str, str]  # {"role": "user" | "assistant", "content": text}
 
@@ -111,20 +111,6 @@ class LMPolicy(abc.ABC):
             else:
                 ids += self.encode_user(messages[: k + 1], closed=True)
         return ids
-
-
-def left_pad(rows: Sequence[Sequence[int]], pad_id: int,
-             device: torch.device) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """Left-padded ``ids``, ``attention_mask`` and ``position_ids`` (positions count real tokens only)."""
-    width = max(len(r) for r in rows)
-    ids = torch.full((len(rows), width), pad_id, dtype=torch.long)
-    mask = torch.zeros((len(rows), width), dtype=torch.long)
-    for i, row in enumerate(rows):
-        if row:
-            ids[i, width - len(row):] = torch.tensor(row, dtype=torch.long)
-            mask[i, width - len(row):] = 1
-    positions = (mask.cumsum(1) - 1).clamp(min=0)
-    return ids.to(device), mask.to(device), positions.to(device)
 
 
 def default_device() -> torch.device:

@@ -3,31 +3,70 @@
 Checks live in the modules of this package, each exporting ``CHECKS`` (name -> check function taking
 ``(env_id, settings)`` and returning a one-line detail, raising :class:`ContractError` on failure).
 A check asks :func:`sample` for ``(env_id, level, seed)`` instead of calling ``sample`` itself, so
-each problem is generated once per process however many checks look at it.
+each problem is generated once per process however many checks look at it. Checks draw their seeds
+from the front of one of two ranges, so they look at the same problems: the checks of single answers
+(reference, corruptions, spellings, round trips, golden hashes) from seed 0 on, the statistics over
+many problems (distinctness, balance, generation time) from :func:`statistics_seeds`.
+
+Time bounds are on CPU seconds (:func:`cpu_seconds`), never on the wall clock: a busy machine must
+not fail a check that an idle one passes.
 """
 
 from __future__ import annotations
 
 import os
+import resource
+import time
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from palaestra.core.problem import Problem, Verdict
 from palaestra.core.registry import make_source
 from palaestra.core.task import Task
 
-_PROBLEMS: dict[tuple[str, int, int], Problem] = {}
-_CACHE_LIMIT = 200_000
+# env id -> (level, seed) -> (problem, CPU seconds its generation took). The test suite runs an env's checks
+# one after another (collection order), so a few envs are enough to keep (memory stays bounded).
+_PROBLEMS: OrderedDict[str, dict[tuple[int, int], tuple[Problem, float]]] = OrderedDict()
+_ENVS_KEPT = 4
+STATISTICS_SEED = 50_000
+
+
+def cpu_seconds() -> float:
+    """CPU seconds used so far by this process and its finished children (a sandboxed compiler, say)."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
+def _generated(env_id: str, level: int, seed: int) -> tuple[Problem, float]:
+    problems = _PROBLEMS.get(env_id)
+    if problems is None:
+        problems = _PROBLEMS[env_id] = {}
+        while len(_PROBLEMS) > _ENVS_KEPT:
+            _PROBLEMS.popitem(last=False)
+    else:
+        _PROBLEMS.move_to_end(env_id)
+    found = problems.get((level, seed))
+    if found is None:
+        source = make_source(env_id)
+        start = cpu_seconds()
+        problem = source.sample(level, seed)
+        found = problems[(level, seed)] = (problem, cpu_seconds() - start)
+    return found
+
+
+def statistics_seeds(count: int) -> range:
+    """The first ``count`` seeds of the range the statistics checks share (the balance check's since round 1)."""
+    return range(STATISTICS_SEED, STATISTICS_SEED + count)
 
 
 def sample(env_id: str, level: int, seed: int) -> Problem:
     """The problem ``(env_id, level, seed)`` in its default answer format, generated once per process."""
-    key = (env_id, level, seed)
-    found = _PROBLEMS.get(key)
-    if found is None:
-        if len(_PROBLEMS) >= _CACHE_LIMIT:
-            _PROBLEMS.clear()
-        found = _PROBLEMS[key] = make_source(env_id).sample(level, seed)
-    return found
+    return _generated(env_id, level, seed)[0]
+
+
+def generation_seconds(env_id: str, level: int, seed: int) -> float:
+    """The CPU seconds :func:`sample` spent generating ``(env_id, level, seed)`` (generating it now if needed)."""
+    return _generated(env_id, level, seed)[1]
 
 
 @dataclass(frozen=True)
@@ -40,9 +79,10 @@ class Settings:
     balance_seeds: int = 1_000  # per level, for classification-style envs
     difficulty_seeds: int = 40  # per level, for the difficulty measure's means
     hostile_levels: tuple[str, ...] = ("first", "last")
-    verify_seconds: float = 1.0  # bound on one verification of a hostile answer
-    generate_seconds: float = 2.0  # bound on one generation
-    generate_mean_seconds: float = 0.1
+    verify_seconds: float = 1.0  # bound on one verification of a hostile answer, in CPU seconds
+    generate_seconds: float = 2.0  # bound on one generation, in CPU seconds
+    generate_mean_seconds: float = 0.1  # bound on a level's mean generation, in CPU seconds
+    generate_timed_seeds: int = 10  # per level, for the generation-time bounds
     random_play_steps: int = 500
     other_answer_tolerance: float = 0.05  # share of other problems' answers that may also be right
     distinct_share: float = 0.95

@@ -2,27 +2,33 @@
 
 The suite runs the kit with CI's sample sizes (``Settings.ci()``); ``PALAESTRA_KIT=full`` runs the
 full sizes (as ``palaestra check --full`` does).
+
+Collecting this file imports no env module: ids, optional packages and toolchains come from the
+registry's index. The checks share the problems they look at (:func:`palaestra.kit.sample`: each
+generated once per worker process).
 """
 
 from __future__ import annotations
 
 import importlib.util
 import os
+from pathlib import Path
 
 import pytest
 
 from palaestra import kit
-from palaestra.core.registry import make_source, registry
+from palaestra.catalog import golden_problem
+from palaestra.core.registry import registry
 
 ENV_IDS = registry.ids()
 SETTINGS = kit.Settings.full() if os.environ.get("PALAESTRA_KIT") == "full" else kit.Settings.ci()
 IN_PROCESS_CHECKS = [name for name in kit.CHECKS if name != "determinism_across_processes"]
+GOLDEN_DIR = Path(__file__).resolve().parents[1] / "golden"
 
 
 def _missing_packages(env_id: str) -> list[str]:
     """Envs built on an optional package (an extra) name its module in ``python_requires``."""
-    needed = getattr(registry[env_id].cls, "python_requires", ())
-    return [module for module in needed if importlib.util.find_spec(module) is None]
+    return [module for module in registry[env_id].python_requires if importlib.util.find_spec(module) is None]
 
 
 RUNNABLE_IDS = [env_id for env_id in ENV_IDS if not _missing_packages(env_id)]
@@ -33,7 +39,7 @@ def _skip_without_toolchains(env_id: str) -> None:
     module (``python_requires``); without one, skip with the reason."""
     if packages := _missing_packages(env_id):
         pytest.skip(f"{env_id}: optional package missing: {packages}")
-    needed = getattr(registry[env_id].cls, "toolchains", ())
+    needed = registry[env_id].toolchains
     if not needed:
         return
     from palaestra import sandbox
@@ -61,8 +67,17 @@ def fresh_process_fingerprints() -> dict[str, str]:
 @pytest.mark.parametrize("env_id", ENV_IDS)
 def test_determinism_across_processes(env_id: str, fresh_process_fingerprints: dict[str, str]) -> None:
     _skip_without_toolchains(env_id)
-    ours = kit._fingerprint(make_source(env_id), SETTINGS.fingerprint_seeds)
-    assert fresh_process_fingerprints[env_id] == ours
+    assert fresh_process_fingerprints[env_id] == kit.shared_fingerprint(env_id, SETTINGS.fingerprint_seeds)
+
+
+BUILT_IN_IDS = [env_id for env_id in ENV_IDS if registry[env_id].module.startswith("palaestra.envs.")]
+
+
+@pytest.mark.parametrize("env_id", BUILT_IN_IDS)
+def test_golden_snapshot(env_id: str) -> None:
+    """What each (level, seed) produces is pinned per version; a failure names the levels and seeds that changed."""
+    problem = golden_problem(env_id, GOLDEN_DIR, sample=kit.sample)
+    assert problem is None, f"{env_id}: {problem}"
 
 
 def test_registry_scale() -> None:

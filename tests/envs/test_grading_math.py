@@ -101,9 +101,9 @@ def test_exact_surds_compare_exactly():
     assert value("sqrt(3 + 2*sqrt(2))") == value("1 + sqrt(2)")  # a denested radical
     assert value("1.4142135624") != value("sqrt(2)") and value("2.000000001") != value("2")
     for hostile in ("sqrt(-1)", "pi", "sqrt(2)^(1/3)", "9**9**9**9", "sqrt(" * 300 + "2" + ")" * 300):
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         assert value(hostile) is None
-        assert time.perf_counter() - t0 < 0.5
+        assert time.process_time() - t0 < 0.5
 
 
 def test_symbolic_equivalence_is_exact_where_it_can_be():

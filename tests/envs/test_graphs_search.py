@@ -223,16 +223,16 @@ def test_countdown_rejects_reuse_strangers_minus_and_powers():
 
 def test_countdown_rejects_tower_of_powers_fast():
     task = _task("combinatorial/countdown")
-    start = time.perf_counter()
+    start = time.process_time()
     verdict = task.verify(_countdown(), "9**9**9**9")
-    assert not verdict.correct and time.perf_counter() - start < 0.05
+    assert not verdict.correct and time.process_time() - start < 0.05
 
 
 @pytest.mark.parametrize("level", range(5))
 def test_countdown_generates_at_least_2000_problems_per_second(level):
     # The Countdown game alone: the make-target game (merged in from puzzles/twenty_four) searches its numbers.
     task = make_source("combinatorial/countdown", game="countdown")
-    start = time.perf_counter()
+    start = time.process_time()
     for seed in range(500):
         task.sample(level, seed)
-    assert 500 / (time.perf_counter() - start) >= 2000
+    assert 500 / (time.process_time() - start) >= 2000

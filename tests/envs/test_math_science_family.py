@@ -327,9 +327,9 @@ def test_hostile_formula_answers_are_refused_quickly(env_id):
     problem = task.sample(4, 0)
     for answer in ("x" * 5000 + "(", "sqrt(" * 300 + "2" + ")" * 300, "9^9^9^9", "e^(e^(e^(e^x)))", "1/0",
                    "[[1, 2], [3]]", "\\frac{" * 200, "|x" * 100):
-        start = time.perf_counter()
+        start = time.process_time()
         verdict = task.verify(problem, answer)
-        assert time.perf_counter() - start < 1.0
+        assert time.process_time() - start < 1.0
         assert not verdict.correct
 
 

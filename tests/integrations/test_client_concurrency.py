@@ -94,15 +94,15 @@ def slow_server() -> Any:
 def test_a_thousand_requests_in_flight_on_loopback(slow_server: str) -> None:
     client = OpenAIChatClient(f"{slow_server}/v1", "m", concurrency=IN_FLIGHT, timeout=60.0, max_retries=1)
     conversations = [[{"role": "user", "content": str(i)}] for i in range(REQUESTS)]
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     replies = client.complete(conversations)
-    seconds = time.perf_counter() - start
+    seconds, cpu_seconds = time.perf_counter() - start, time.process_time() - cpu_start
     assert [r.text for r in replies] == [f"echo {i}" for i in range(REQUESTS)]  # every reply, in order
     stats = json.loads(urllib.request.urlopen(f"{slow_server}/stats", timeout=10).read())
     assert stats["served"] == REQUESTS and stats["peak"] == IN_FLIGHT
     # The server holds each request DELAY seconds, so 1,000 in flight allow 2,000 requests/s at most;
-    # the client's own overhead (one thread, 2 loaded cores) must leave a fair share of that.
-    rate = REQUESTS / seconds
-    print(f"\n{REQUESTS} requests, {stats['peak']} in flight, {DELAY} s server delay: {rate:.0f} requests/s "
-          f"({seconds:.2f} s)")
-    assert rate > 0.2 * IN_FLIGHT / DELAY
+    # the client's own CPU cost per request (in this process, whatever else the machine runs) must leave a
+    # fair share of that. The wall-clock rate is printed, not asserted: a busy machine lowers it.
+    print(f"\n{REQUESTS} requests, {stats['peak']} in flight, {DELAY} s server delay: {REQUESTS / seconds:.0f} "
+          f"requests/s ({seconds:.2f} s, {cpu_seconds:.2f} s of client CPU)")
+    assert REQUESTS / cpu_seconds > 0.2 * IN_FLIGHT / DELAY

@@ -142,7 +142,7 @@ def test_infrastructure_errors_are_errors_not_wrong_answers(server: ScriptedServ
         if seed == 1 and count == 0:
             return 500, b'{"error": "overloaded"}', 0.0  # then fine: the retry succeeds
         if seed == 2:
-            return 200, reply(f"<answer>{answer}</answer>"), 1.0  # always later than the client waits
+            return 200, reply(f"<answer>{answer}</answer>"), 3.0  # always later than the client waits
         if seed == 3:
             return 200, b'{"choices": [{"message": ', 0.0  # truncated JSON
         if seed == 4:
@@ -150,7 +150,8 @@ def test_infrastructure_errors_are_errors_not_wrong_answers(server: ScriptedServ
         return 200, reply(f"<answer>{answer}</answer>"), 0.0
 
     server.script = script
-    client = OpenAIChatClient(server.url, "scripted", max_retries=2, timeout=0.3, backoff=0.01, concurrency=8)
+    # 1.5 s: an immediate reply must never time out, however busy the machine; seed 2's never comes in time.
+    client = OpenAIChatClient(server.url, "scripted", max_retries=2, timeout=1.5, backoff=0.01, concurrency=8)
     result = run_suite(client, Suite(("strings/copy",), levels=(2,), seeds=tuple(range(5))), samples=1, ks=(1,))
     by_seed = {r["seed"]: r for r in result.records}
     assert by_seed[0]["correct"] and by_seed[1]["correct"] and by_seed[0]["error"] is None is by_seed[1]["error"]
@@ -177,11 +178,20 @@ def test_client_reports_attempts_and_never_raises(server: ScriptedServer) -> Non
 
 
 def test_requests_run_concurrently_and_replies_keep_their_order(server: ScriptedServer) -> None:
-    server.script = lambda body, count: (200, reply(body["messages"][0]["content"].upper()), 0.2)
-    client = OpenAIChatClient(server.url, "m", concurrency=16)
-    t0 = time.perf_counter()
+    # Every request waits at a barrier until all 16 are in the server at once: requests sent one after
+    # another would break it (after 30 s) and get a 500 each, so the test does not depend on the clock.
+    everyone_in = threading.Barrier(16, timeout=30)
+
+    def upper_when_all_arrived(body: dict[str, Any], count: int) -> tuple[int, bytes, float]:
+        try:
+            everyone_in.wait()
+        except threading.BrokenBarrierError:
+            return 500, b"not concurrent", 0.0
+        return 200, reply(body["messages"][0]["content"].upper()), 0.0
+
+    server.script = upper_when_all_arrived
+    client = OpenAIChatClient(server.url, "m", concurrency=16, max_retries=0)
     replies = client.complete([[{"role": "user", "content": f"q{i}"}] for i in range(16)])
-    assert time.perf_counter() - t0 < 2.0  # one after another would take 3.2 s
     assert [r.text for r in replies] == [f"Q{i}" for i in range(16)]
 
 

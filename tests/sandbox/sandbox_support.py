@@ -54,7 +54,7 @@ def sandbox_processes(uids: tuple[int, int] | None) -> list[tuple[int, int, str]
     return found
 
 
-def assert_no_sandbox_processes(backend: LocalBackend, within: float = 1.0) -> None:
+def assert_no_sandbox_processes(backend: LocalBackend, within: float = 20.0) -> None:
     deadline = time.monotonic() + within
     uids = backend.probe().uids
     while (left := sandbox_processes(uids)) and time.monotonic() < deadline:

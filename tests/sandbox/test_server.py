@@ -164,7 +164,7 @@ def test_the_callers_end_stops_the_server(how: str) -> None:
         caller.kill()
     assert caller.wait(timeout=60) in (0, -signal.SIGKILL)
     assert _gone(server)
-    deadline = time.monotonic() + 2
+    deadline = time.monotonic() + 20  # polls: returns as soon as they are gone
     while (left := [pid for pid in jobs if Path(f"/proc/{pid}").exists()]) and time.monotonic() < deadline:
         time.sleep(0.02)
     assert not left
@@ -203,8 +203,9 @@ def test_many_concurrent_hung_jobs_are_all_killed_on_time(backend: LocalBackend)
     start = time.monotonic()
     with ThreadPoolExecutor(8) as pool:
         results = list(pool.map(lambda _: backend.run("import time\ntime.sleep(30)", limits=limits), range(8)))
-    assert all(r.timed_out and r.wall_seconds < 0.5 for r in results), results
-    assert time.monotonic() - start < 1.5
+    # Killed at the limit, not after their 30 s sleep; the margins absorb a busy machine.
+    assert all(r.timed_out and r.wall_seconds < 10 for r in results), results
+    assert time.monotonic() - start < 20
     assert_no_sandbox_processes(backend)
 
 

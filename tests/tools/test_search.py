@@ -192,9 +192,9 @@ def test_hostile_queries_are_bounded_and_harmless() -> None:
     name = corpus.world.entities["p3"].name
     before = tool.call({"query": name})
     for query in HOSTILE_QUERIES:
-        start = time.perf_counter()
+        start = time.process_time()
         out = tool.call({"query": query})
-        assert time.perf_counter() - start < 0.5, query[:40]
+        assert time.process_time() - start < 0.5, query[:40]
         assert isinstance(out, str) and len(out) < 10 * tool.snippet_chars + 500
         assert tool.infrastructure_error is None
     assert tool.call({"query": "x" * 1_000_000}) == f"error: query longer than {MAX_QUERY_CHARS} characters"

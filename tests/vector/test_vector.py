@@ -151,8 +151,8 @@ def test_failing_worker_truncates_only_its_episode(trigger: str, timeout: float)
         assert rewards[0] == 0.0 and not truncated[1] and infos["turn"][1] == 2  # the game went on
         assert rewards[2] == 1.0 and terminated[2]  # the other worker's result is kept
         assert envs.runner.restarts >= 1
-        if trigger == "hang":
-            assert elapsed < 4 * timeout + 5
+        if trigger == "hang":  # cut by the timeout (a hang would never return); the margin absorbs a busy machine
+            assert elapsed < 4 * timeout + 60
         _, infos = envs.reset(seed=1)
         _, rewards, *_ = envs.step({0: gold(infos, 0), 2: gold(infos, 2)})
         assert rewards[0] == rewards[2] == 1.0  # the pool keeps serving

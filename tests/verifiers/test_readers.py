@@ -39,10 +39,10 @@ def test_wrap_inverts_extract() -> None:
 
 def test_extract_is_linear_on_huge_input() -> None:
     text = "<answer>" * 200_000 + "\\boxed{" * 200_000
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     for fmt in ("tag", "boxed", "last_line"):
         extract(text, fmt)
-    assert time.perf_counter() - t0 < 1.0
+    assert time.process_time() - t0 < 1.0
 
 
 @pytest.mark.parametrize("text, value", [("42", 42), ("-7/2", Fraction(-7, 2)), ("1,234", 1234), ("3.25", Fraction(13, 4)),
@@ -59,11 +59,11 @@ def test_parse_number_rejects_non_numerals(text: str) -> None:
 
 @pytest.mark.parametrize("text", HOSTILE)
 def test_expression_reader_refuses_hostile_text_quickly(text: str) -> None:
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     e = parse_expression(text, variables={"x"})
     assert evaluate_exact(e) is None
     assert evaluate_float(e, {"x": 1.0}) is None
-    assert time.perf_counter() - t0 < 0.5
+    assert time.process_time() - t0 < 0.5
 
 
 def test_expression_values_and_leaves() -> None:
@@ -91,10 +91,10 @@ def test_symbolic_equivalence_and_bounds() -> None:
     assert equivalent_to("x^2 - 1", (x - 1) * (x + 1), ["x"])
     assert not equivalent_to("x^2 + 1", (x - 1) * (x + 1), ["x"])
     assert not equivalent_to("__import__('os')", x, ["x"])
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     assert parse_symbolic("9**9**9**9") is None
     assert parse_symbolic("2**(10**6)") is None
-    assert time.perf_counter() - t0 < 0.1
+    assert time.process_time() - t0 < 0.1
     assert parse_symbolic("x**(1/2)", ["x"]) is not None
 
 
