@@ -235,3 +235,22 @@ def test_word_ladder_shows_its_allowed_words_and_refuses_others():
     assert refused.state == start and not refused.verdict.correct and "not an allowed word" in refused.observation
     total, _ = play(source, problem, lambda state: source.oracle(problem, state))
     assert total == 1.0 and kuhn_poker.KuhnPoker.version >= 2
+
+
+@pytest.mark.parametrize("env_id", ["games/multi_armed_bandit", "games/contextual_bandit", "games/dynamic_pricing",
+                                    "games/sealed_bid_auction"])
+def test_an_unreadable_last_move_ends_a_score_game_judged_not_errored(env_id: str) -> None:
+    """The final turn's regret-normalised reward is paid even when that turn's move is unreadable."""
+    import palaestra
+
+    env = palaestra.make(env_id, level=1)
+    env.reset(seed=3)
+    for _ in range(500):
+        obs, reward, terminated, truncated, info = env.step(env.oracle_action())
+        if terminated or truncated:
+            break
+        if env.turn + 1 >= env.source.max_turns(env.problem):  # the last turn: an unreadable move
+            obs, reward, terminated, truncated, info = env.step("<answer>???</answer>")
+            break
+    assert "error" not in info, info.get("error")
+    assert terminated or truncated

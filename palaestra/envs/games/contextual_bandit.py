@@ -24,6 +24,7 @@ the number of ads.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import random
@@ -141,7 +142,7 @@ class ContextualBandit(MultiTurnTask):
             bad = invalid({"turn": turn + 1, "achieved": achieved},
                           f"name one ad by its letter ({', '.join(data['labels'])})")
             reward = self._reward(problem, achieved, done)
-            verdict = bad.verdict._replace(reward=reward) if reward else bad.verdict
+            verdict = dataclasses.replace(bad.verdict, reward=reward) if reward else bad.verdict
             return bad._replace(observation=bad.observation + following, done=done, verdict=verdict)
         ad = data["labels"].index(label)
         achieved = state["achieved"] + row[ad]

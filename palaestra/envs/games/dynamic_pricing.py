@@ -24,6 +24,7 @@ when the range shifts.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import re
@@ -119,7 +120,7 @@ class DynamicPricing(MultiTurnTask):
             bad = invalid({"day": day + 1, "achieved": state["achieved"]},
                           f"write one whole-dollar price from 1 to {MAX_PRICE}")
             reward = self._reward(problem, state["achieved"], done)
-            return bad._replace(done=done, verdict=bad.verdict._replace(reward=reward) if reward else bad.verdict)
+            return bad._replace(done=done, verdict=dataclasses.replace(bad.verdict, reward=reward) if reward else bad.verdict)
         low, high = _today(data, day)
         best = _best_price(data["cost"], low, high)
         achieved = state["achieved"] + _profit(price, data["cost"], data["shoppers"], low, high)

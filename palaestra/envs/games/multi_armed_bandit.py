@@ -22,6 +22,7 @@ identification, ``sum over the other arms of (noise / gap)^2``.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import re
@@ -119,7 +120,7 @@ class MultiArmedBandit(MultiTurnTask):
             achieved = state["achieved"] + min(means)
             bad = invalid({"turn": turn, "achieved": achieved}, f"name one machine by its letter ({', '.join(labels)})")
             reward = self._reward(problem, achieved, done)
-            return bad._replace(done=done, verdict=bad.verdict._replace(reward=reward) if reward else bad.verdict)
+            return bad._replace(done=done, verdict=dataclasses.replace(bad.verdict, reward=reward) if reward else bad.verdict)
         arm = labels.index(label)
         achieved = state["achieved"] + means[arm]
         reward = self._reward(problem, achieved, done)

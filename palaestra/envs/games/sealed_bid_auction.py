@@ -23,6 +23,7 @@ The difficulty measure is the number of rivals, plus two when their ranges are h
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 from collections.abc import Sequence
@@ -121,7 +122,7 @@ class SealedBidAuction(MultiTurnTask):
         if bid is None or not 0 <= bid <= MAX_BID:
             bad = invalid({"round": t + 1, "achieved": state["achieved"]}, "write one bid as a whole number of dollars")
             reward = self._reward(problem, state["achieved"], done)
-            verdict = bad.verdict._replace(reward=reward) if reward else bad.verdict
+            verdict = dataclasses.replace(bad.verdict, reward=reward) if reward else bad.verdict
             return bad._replace(observation=bad.observation + following, done=done, verdict=verdict)
         value, caps = data["values"][t], data["caps"]
         best = _best_bid(value, caps)
