@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
+import random
 
 from palaestra.core.registry import make_source
+from palaestra.envs.spatial.common import orientations
+from palaestra.envs.spatial.polyomino_tiling import partition
 from palaestra.envs.spatial.shape_transform import effective_steps, symmetry_images, transformed
 
 
@@ -36,3 +39,24 @@ def test_shape_transform_grades_the_grid_in_other_spellings() -> None:
     assert "1 cell(s) differ" in task.verify(problem, "##\n##\n..").feedback
     assert "3 rows and 2 columns" in task.verify(problem, "##.\n#..").feedback
     assert not task.verify(problem, "##\n.#\n..\nor\n..\n#.\n##").correct
+
+
+def test_polyomino_tiling_accepts_any_tiling_and_names_the_fault() -> None:
+    assert len(orientations(frozenset({(0, 0), (0, 1), (1, 0), (1, 1)}))) == 1  # the square
+    assert len(orientations(frozenset({(0, 0), (1, 0), (2, 0), (2, 1)}))) == 8  # the L tetromino
+    # a 2 x 4 region and two L tetrominoes: the reference and a second tiling are both right
+    region = [[r, c] for r in range(2) for c in range(4)]
+    ell = [[0, 0], [1, 0], [2, 0], [2, 1]]
+    task, problem = _with_data("spatial/polyomino_tiling", rows=2, cols=4, region=region, pieces=[ell, ell])
+    problem = dataclasses.replace(problem, answer="AAAB\nABBB")
+    for right in ("AAAB\nABBB", "BBBA\nBAAA", "A A A B\nA B B B", "```\nAAAB\nABBB\n```"):
+        assert task.verify(problem, right).correct, right
+    assert "not the shape of piece A" in task.verify(problem, "AABB\nAABB").feedback
+    assert "left uncovered" in task.verify(problem, "AAA.\nABBB").feedback
+    assert "2 rows and 4 columns" in task.verify(problem, "AAAB").feedback
+    assert not task.verify(problem, "aaab\nabbb").correct  # labels are case-sensitive; a and b name no piece here
+    drawn = [found for seed in range(20) if (found := partition(random.Random(seed), 3, 4, 3, 4))]
+    assert drawn, "some seed partitions a 3 x 4 rectangle"
+    for pieces in drawn:
+        assert sorted(cell for piece in pieces for cell in piece) == [(r, c) for r in range(3) for c in range(4)]
+        assert all(3 <= len(piece) <= 4 for piece in pieces)
