@@ -9,6 +9,7 @@ from palaestra.core.registry import make_source
 from palaestra.envs.spatial.common import orientations
 from palaestra.envs.spatial.polyomino_tiling import partition
 from palaestra.envs.spatial.shape_transform import effective_steps, symmetry_images, transformed
+from palaestra.envs.spatial.turtle_pose import read_pose, run, written
 
 
 def _with_data(env_id: str, **data: object) -> tuple[object, object]:
@@ -60,3 +61,18 @@ def test_polyomino_tiling_accepts_any_tiling_and_names_the_fault() -> None:
     for pieces in drawn:
         assert sorted(cell for piece in pieces for cell in piece) == [(r, c) for r in range(3) for c in range(4)]
         assert all(3 <= len(piece) <= 4 for piece in pieces)
+
+
+def test_turtle_pose_hand_checked_program_and_answer_spellings() -> None:
+    program = [["forward", 3], ["right"], ["repeat", 2, [["forward", 2], ["left"]]], ["back", 1]]
+    # north 3 to (0, 3); face east; (2, 3) face north; (2, 5) face west; back 1 to (3, 5)
+    assert run(program) == ((3, 5, 3), 7, 3)
+    assert written(program) == "forward 3, right, repeat 2 [forward 2, left], back 1"
+    task, problem = _with_data("spatial/turtle_pose", program=program, x=3, y=5, heading="west")
+    for right in ("(3, 5) west", "(3,5) W", "x = 3, y = 5, facing west", "\\boxed{(3, 5) west}",
+                  "Answer: (3, 5), facing West."):
+        assert task.verify(problem, right).correct, right
+    assert "heading is right" in task.verify(problem, "(5, 3) west").feedback
+    assert "position is right" in task.verify(problem, "(3, 5) east").feedback
+    assert not task.verify(problem, "(3, 5) west or (3, 5) east").correct
+    assert read_pose("(−2, 4) N") == (-2, 4, "north")
