@@ -6,8 +6,9 @@ import dataclasses
 from fractions import Fraction
 
 from palaestra.core.registry import make_source
+from palaestra.envs.temporal.calendar_arithmetic import month_ends_crossed
 from palaestra.envs.temporal.clock_angle import hands_angle
-from palaestra.envs.temporal.common import clock_time
+from palaestra.envs.temporal.common import civil_date, clock_time, day_number, is_leap, read_dated, weekday
 
 
 def _with_data(env_id: str, **data: object) -> tuple[object, object]:
@@ -36,3 +37,26 @@ def test_clock_angle_grades_spellings_and_names_the_mistake() -> None:
     assert "not the angle" in task.verify(problem, "143").feedback
     assert not task.verify(problem, "143.5 or 216.5").correct
     assert not task.verify(problem, "143.49").correct
+
+
+def test_calendar_hand_checked_dates_and_weekdays() -> None:
+    assert [is_leap(y) for y in (1900, 2000, 2024, 2100, 2023)] == [False, True, True, False, False]
+    assert day_number(1970, 1, 1) == 0 and day_number(2000, 3, 1) - day_number(2000, 2, 28) == 2
+    assert day_number(1900, 3, 1) - day_number(1900, 2, 28) == 1  # 1900 is no leap year
+    assert civil_date(day_number(2024, 2, 29) + 366) == (2025, 3, 1)
+    assert weekday(day_number(2000, 1, 1)) == "Saturday" and weekday(day_number(1969, 7, 20)) == "Sunday"
+    assert month_ends_crossed(day_number(2023, 12, 31), day_number(2024, 2, 1)) == 2
+
+
+def test_calendar_grades_dates_in_several_spellings_and_the_weekday() -> None:
+    start = day_number(2024, 2, 20)
+    end = start + 10  # 2024-03-01, a Friday: the leap day is counted
+    assert civil_date(end) == (2024, 3, 1) and weekday(end) == "Friday"
+    task, problem = _with_data("temporal/calendar_arithmetic", start=start, steps=[10], end=end, weekday=True)
+    for right in ("2024-03-01, Friday", "Friday, 1 March 2024", "March 1, 2024 (Fri)", "2024-03-01 which is a Friday."):
+        assert task.verify(problem, right).correct, right
+    assert "1 day(s) late" in task.verify(problem, "2024-03-02, Saturday").feedback
+    assert "not a Thursday" in task.verify(problem, "2024-03-01, Thursday").feedback
+    assert not task.verify(problem, "2024-03-01").parsed  # the weekday was asked
+    assert not task.verify(problem, "2024-03-01 or 2024-03-02, Friday").correct
+    assert read_dated("2023-02-29") is None  # no such day
