@@ -9,6 +9,7 @@ from palaestra.core.registry import make_source
 from palaestra.envs.temporal.calendar_arithmetic import month_ends_crossed
 from palaestra.envs.temporal.clock_angle import hands_angle
 from palaestra.envs.temporal.common import civil_date, clock_time, day_number, is_leap, read_dated, weekday
+from palaestra.envs.temporal.duration_sum import clock, column_carries, read_duration
 
 
 def _with_data(env_id: str, **data: object) -> tuple[object, object]:
@@ -60,3 +61,23 @@ def test_calendar_grades_dates_in_several_spellings_and_the_weekday() -> None:
     assert not task.verify(problem, "2024-03-01").parsed  # the weekday was asked
     assert not task.verify(problem, "2024-03-01 or 2024-03-02, Friday").correct
     assert read_dated("2023-02-29") is None  # no such day
+
+
+def test_duration_sum_carries_and_readings() -> None:
+    hms = lambda h, m, s: h * 3600 + m * 60 + s  # noqa: E731
+    assert column_carries([hms(1, 30, 45), hms(0, 40, 20)]) == 2  # 65 s and then 71 min both carry
+    assert column_carries([hms(2, 0, 0), -hms(0, 0, 1)]) == 2  # a borrow from minutes, then from hours
+    assert column_carries([hms(1, 10, 10), hms(2, 20, 20)]) == 0
+    assert clock(hms(27, 4, 9)) == "27:04:09" and clock(59) == "0:00:59"
+    assert read_duration("2 hours, 11 minutes and 5 seconds") == hms(2, 11, 5)
+    assert read_duration("1:75:00") is None  # not the normal form asked
+
+
+def test_duration_sum_grades_the_total() -> None:
+    total = 2 * 3600 + 11 * 60 + 5
+    task, problem = _with_data("temporal/duration_sum", terms=[5465, 2400], total=total, carries=2)
+    for right in ("2:11:05", "2 h 11 min 5 s", "\\boxed{2:11:05}", "Answer: 2:11:05."):
+        assert task.verify(problem, right).correct, right
+    assert "0:01:00 too long" in task.verify(problem, "2:12:05").feedback
+    assert "too short" in task.verify(problem, "1:11:05").feedback
+    assert not task.verify(problem, "2:11:05 or 2:11:06").correct
