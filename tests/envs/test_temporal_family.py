@@ -8,7 +8,17 @@ from fractions import Fraction
 from palaestra.core.registry import make_source
 from palaestra.envs.temporal.calendar_arithmetic import month_ends_crossed
 from palaestra.envs.temporal.clock_angle import hands_angle
-from palaestra.envs.temporal.common import civil_date, clock_time, day_number, is_leap, read_dated, weekday
+from palaestra.envs.temporal.common import (
+    civil_date,
+    clock_time,
+    day_number,
+    is_leap,
+    offset_text,
+    read_dated,
+    read_week_time,
+    week_time,
+    weekday,
+)
 from palaestra.envs.temporal.duration_sum import clock, column_carries, read_duration
 
 
@@ -81,3 +91,18 @@ def test_duration_sum_grades_the_total() -> None:
     assert "0:01:00 too long" in task.verify(problem, "2:12:05").feedback
     assert "too short" in task.verify(problem, "1:11:05").feedback
     assert not task.verify(problem, "2:11:05 or 2:11:06").correct
+
+
+def test_time_zones_hand_checked_trip() -> None:
+    # Saturday 20:37 at UTC-09:15 is Sunday 05:52 UTC; +9:35 flight, +4:05 layover, +3:15 flight: 22:47 UTC,
+    # which is 16:02 at UTC-06:45
+    assert offset_text(-555) == "UTC−09:15" and week_time(5 * 1440 + 20 * 60 + 37) == "Saturday 20:37"
+    arrival = 6 * 1440 + 16 * 60 + 2
+    task, problem = _with_data("temporal/time_zones", offsets=[-555, -255, -405], start=5 * 1440 + 20 * 60 + 37,
+                               legs=[[575, 245], [195, 145]], arrival=arrival)
+    for right in ("Sunday 16:02", "16:02 on Sunday", "Sun, 16:02", "Answer: Sunday at 16:02 local time."):
+        assert task.verify(problem, right).correct, right
+    assert "1 h 00 min too late" in task.verify(problem, "Sunday 17:02").feedback
+    assert "wrong way" in task.verify(problem, "Sunday 11:02").feedback  # both offsets flipped: 2 x 150 min early
+    assert not task.verify(problem, "Sunday 16:02 or Sunday 17:02").correct
+    assert read_week_time("Monday 24:00") is None

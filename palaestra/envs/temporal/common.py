@@ -136,3 +136,39 @@ def read_dated(text: str) -> tuple[int, str | None] | None:
 def long_date(number: int) -> str:
     year, month, day = civil_date(number)
     return f"{day} {MONTHS[month - 1]} {year}"
+
+
+def offset_text(minutes: int) -> str:
+    """A fixed UTC offset such as ``UTC+05:30`` or ``UTC−03:00`` (the sign is a real minus)."""
+    sign = "+" if minutes >= 0 else "−"
+    return f"UTC{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
+
+
+def week_time(minute: int) -> str:
+    """A minute of the week (0 is Monday 00:00) as ``Monday 07:45``."""
+    minute %= 7 * 1440
+    return f"{WEEKDAYS[minute // 1440]} {minute % 1440 // 60:02d}:{minute % 60:02d}"
+
+
+_CLOCK = re.compile(r"(\d{1,2}):(\d{2})(?:\s*h)?")
+_TIME_FILLER = _FILLER | {"at", "local", "time", "hrs"}
+
+
+def read_week_time(text: str) -> int | None:
+    """A minute of the week from one weekday and one 24-hour time (``Wednesday 07:45``, ``07:45 on Wed``)."""
+
+    def read(s: str) -> int | None:
+        if len(s) > 80:
+            return None
+        named = list(_WEEKDAY.finditer(s))
+        if len(named) != 1:
+            return None
+        day = WEEKDAYS.index(_WEEKDAY_NAMES[named[0].group(1).lower()])
+        rest = (s[: named[0].start()] + " " + s[named[0].end():]).replace(",", " ").split()
+        rest = [word for word in rest if word.lower() not in _TIME_FILLER]
+        match = _CLOCK.fullmatch(" ".join(rest))
+        if not match or int(match.group(1)) > 23 or int(match.group(2)) > 59:
+            return None
+        return day * 1440 + int(match.group(1)) * 60 + int(match.group(2))
+
+    return read_with_tail(text, read)
