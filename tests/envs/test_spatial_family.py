@@ -7,6 +7,7 @@ import random
 
 from palaestra.core.registry import make_source
 from palaestra.envs.spatial.common import orientations
+from palaestra.envs.spatial.hex_distance import free_distance, shortest
 from palaestra.envs.spatial.polyomino_tiling import partition
 from palaestra.envs.spatial.shape_transform import effective_steps, symmetry_images, transformed
 from palaestra.envs.spatial.turtle_pose import read_pose, run, written
@@ -76,3 +77,18 @@ def test_turtle_pose_hand_checked_program_and_answer_spellings() -> None:
     assert "position is right" in task.verify(problem, "(3, 5) east").feedback
     assert not task.verify(problem, "(3, 5) west or (3, 5) east").correct
     assert read_pose("(−2, 4) N") == (-2, 4, "north")
+
+
+def test_hex_distance_detour_and_any_shortest_walk() -> None:
+    assert free_distance((0, 0), (2, -1)) == 2 and free_distance((-1, 2), (1, -2)) == 4
+    # radius 1: seven cells; with the centre blocked, opposite corners are 3 steps apart instead of 2
+    assert shortest((-1, 1), (1, -1), 1, set())[0] == 2
+    assert shortest((-1, 1), (1, -1), 1, {(0, 0)})[0] == 3
+    data = {"radius": 1, "start": [-1, 1], "goal": [1, -1], "blocked": [[0, 0]], "steps": 3}
+    task, problem = _with_data("spatial/hex_distance", **data)
+    for right in ("NW, NE, E", "E, NE, NW", "north-west, north-east, east", "nw ne e"):  # both ways round
+        assert task.verify(problem, right).correct, right
+    assert "blocked cell (0, 0)" in task.verify(problem, "NE, NE").feedback
+    assert "leaves the board" in task.verify(problem, "SW").feedback
+    assert "a shorter one exists" in task.verify(problem, "E, W, NW, NE, E").feedback
+    assert "not at the goal" in task.verify(problem, "NW, NE").feedback
