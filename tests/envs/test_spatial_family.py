@@ -7,6 +7,7 @@ import random
 
 from palaestra.core.registry import make_source
 from palaestra.envs.spatial.common import orientations
+from palaestra.envs.spatial.cube_net_folding import fold, glued_sides
 from palaestra.envs.spatial.hex_distance import free_distance, shortest
 from palaestra.envs.spatial.polyomino_tiling import partition
 from palaestra.envs.spatial.shape_transform import effective_steps, symmetry_images, transformed
@@ -92,3 +93,34 @@ def test_hex_distance_detour_and_any_shortest_walk() -> None:
     assert "leaves the board" in task.verify(problem, "SW").feedback
     assert "a shorter one exists" in task.verify(problem, "E, W, NW, NE, E").feedback
     assert "not at the goal" in task.verify(problem, "NW, NE").feedback
+
+
+def test_cube_net_folding_hand_checked_cross() -> None:
+    # .A.
+    # BCD   with C on the table: A, B, D, E stand up around it and F folds over as the lid
+    # .E.
+    # .F.
+    cells = [(0, 1), (1, 0), (1, 1), (1, 2), (2, 1), (3, 1)]
+    name = dict(zip(sorted(cells), "ABCDEF", strict=True))
+    frames = fold(cells)
+    assert frames is not None
+    opposite = {name[a]: name[b] for a in cells for b in cells if frames[a][0] == tuple(-x for x in frames[b][0])}
+    assert opposite == {"A": "E", "E": "A", "B": "D", "D": "B", "C": "F", "F": "C"}
+    glued = {(name[a], s, name[b], t) for a, s, b, t in glued_sides(cells, frames, 0)}
+    assert ("A", "left", "B", "top") in glued and ("E", "left", "B", "bottom") in glued
+    assert ("F", "left", "B", "left") in glued and ("F", "bottom", "A", "top") in glued
+    assert len(glued) == 14  # seven cube edges are cut open, each seen from both sides
+    assert fold([(0, 0), (0, 1), (0, 2), (0, 3), (0, 4), (0, 5)]) is None  # a strip of six does not fold to a cube
+
+
+def test_cube_net_folding_grades_sides_and_pairs() -> None:
+    labels = list("ABCDEF")
+    task, problem = _with_data("spatial/cube_net_folding", kind="glue", labels=labels, answer="B top")
+    for right in ("B top", "the top side of B", "B, top", "Answer: B top."):
+        assert task.verify(problem, right).correct, right
+    assert "side is not" in task.verify(problem, "B left").feedback
+    assert not task.verify(problem, "B top or B left").correct
+    task, problem = _with_data("spatial/cube_net_folding", kind="pairs", labels=labels, answer="A-E, B-D, C-F")
+    for right in ("F-C, D-B, E-A", "A/E; B/D; C/F", "(A - E) and (B - D) and (C - F)"):
+        assert task.verify(problem, right).correct, right
+    assert "2 of the pairs" in task.verify(problem, "A-B, E-D, C-F").feedback
