@@ -20,6 +20,7 @@ from palaestra.envs.temporal.common import (
     weekday,
 )
 from palaestra.envs.temporal.duration_sum import clock, column_carries, read_duration
+from palaestra.envs.temporal.schedule_overlap import free_intervals
 
 
 def _with_data(env_id: str, **data: object) -> tuple[object, object]:
@@ -106,3 +107,19 @@ def test_time_zones_hand_checked_trip() -> None:
     assert "wrong way" in task.verify(problem, "Sunday 11:02").feedback  # both offsets flipped: 2 x 150 min early
     assert not task.verify(problem, "Sunday 16:02 or Sunday 17:02").correct
     assert read_week_time("Monday 24:00") is None
+
+
+def test_schedule_overlap_hand_checked_sweep_and_verdicts() -> None:
+    at = lambda h, m=0: h * 60 + m  # noqa: E731
+    busy = [[at(8), at(9, 30)], [at(10), at(11)], [at(10, 30), at(12)], [at(12), at(13)], [at(16), at(18)]]
+    # 12:00 is freed by one meeting and taken by the next at once; the half-open rule leaves no gap there
+    assert free_intervals(busy) == [(at(9, 30), at(10)), (at(13), at(16))]
+    schedules = [[busy[0], busy[1], busy[3]], [busy[2], busy[4]]]
+    free = [[at(9, 30), at(10)], [at(13), at(16)]]
+    task, problem = _with_data("temporal/schedule_overlap", names=["Ana", "Bo"], schedules=schedules, free=free)
+    for right in ("09:30-10:00, 13:00-16:00", "13:00-16:00; 9:30-10:00", "[09:30 to 10:00, 13:00 to 16:00]"):
+        assert task.verify(problem, right).correct, right
+    assert "leaves out" in task.verify(problem, "09:30-10:00, 13:00-15:55").feedback
+    assert "Bo is busy" in task.verify(problem, "09:30-10:00, 13:00-16:05").feedback
+    assert "overlap or touch" in task.verify(problem, "09:30-10:00, 13:00-14:00, 14:00-16:00").feedback
+    assert not task.verify(problem, "09:30-10:00, 13:00-16:00 or 09:00-17:00").correct
