@@ -9,6 +9,7 @@ from palaestra.core.registry import make_source
 from palaestra.envs.spatial.common import orientations
 from palaestra.envs.spatial.cube_net_folding import fold, glued_sides
 from palaestra.envs.spatial.hex_distance import free_distance, shortest
+from palaestra.envs.spatial.line_of_sight import crosses
 from palaestra.envs.spatial.polyomino_tiling import partition
 from palaestra.envs.spatial.shape_transform import effective_steps, symmetry_images, transformed
 from palaestra.envs.spatial.turtle_pose import read_pose, run, written
@@ -124,3 +125,20 @@ def test_cube_net_folding_grades_sides_and_pairs() -> None:
     for right in ("F-C, D-B, E-A", "A/E; B/D; C/F", "(A - E) and (B - D) and (C - F)"):
         assert task.verify(problem, right).correct, right
     assert "2 of the pairs" in task.verify(problem, "A-B, E-D, C-F").feedback
+
+
+def test_line_of_sight_exact_geometry_and_reasons() -> None:
+    assert crosses((0, 0), (0, 4), (0, 2)) and not crosses((0, 0), (0, 4), (1, 2))
+    # the diagonal from (0, 0) to (2, 2) passes exactly through the corner shared by walls (0, 1) and (1, 0)
+    assert not crosses((0, 0), (2, 2), (0, 1)) and not crosses((0, 0), (2, 2), (1, 0))
+    assert crosses((0, 0), (2, 2), (1, 1))
+    # a knight-like slope 1/2 from (0, 0) to (1, 2) crosses (0, 1) and (1, 1) but not (1, 0)
+    assert crosses((0, 0), (1, 2), (0, 1)) and crosses((0, 0), (1, 2), (1, 1)) and not crosses((0, 0), (1, 2), (1, 0))
+    data = {"viewer": [0, 0], "targets": {"A": [0, 4], "B": [2, 2], "C": [4, 0]}, "walls": [[0, 2], [0, 1]],
+            "seen": ["B", "C"]}
+    task, problem = _with_data("spatial/line_of_sight", **data)
+    for right in ("B, C", "C B", "{B, C}", "Answer: C, B."):
+        assert task.verify(problem, right).correct, right
+    assert "A is hidden" in task.verify(problem, "A, B, C").feedback
+    assert "row 1, column 2" in task.verify(problem, "A, B, C").feedback  # the nearer of the two walls
+    assert "C is seen" in task.verify(problem, "B").feedback
