@@ -10,6 +10,7 @@ from palaestra.envs.spatial.common import orientations
 from palaestra.envs.spatial.cube_net_folding import fold, glued_sides
 from palaestra.envs.spatial.hex_distance import free_distance, shortest
 from palaestra.envs.spatial.line_of_sight import crosses
+from palaestra.envs.spatial.map_colouring_ascii import colouring, greedy_fits, neighbours
 from palaestra.envs.spatial.polyomino_tiling import partition
 from palaestra.envs.spatial.shape_transform import effective_steps, symmetry_images, transformed
 from palaestra.envs.spatial.turtle_pose import read_pose, run, written
@@ -142,3 +143,21 @@ def test_line_of_sight_exact_geometry_and_reasons() -> None:
     assert "A is hidden" in task.verify(problem, "A, B, C").feedback
     assert "row 1, column 2" in task.verify(problem, "A, B, C").feedback  # the nearer of the two walls
     assert "C is seen" in task.verify(problem, "B").feedback
+
+
+def test_map_colouring_regions_greedy_and_any_proper_colouring() -> None:
+    owner = [[0, 0, 1], [2, 3, 1], [2, 2, 1]]  # 0 and 2 touch; 3 touches all three; 0-1 and 1-2 touch
+    edges = neighbours(owner)
+    assert edges == {(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)}  # a complete graph on four regions
+    assert colouring(4, edges, 3) is None and colouring(4, edges, 4) is not None
+    # a 5-cycle needs 3 colours, and greedy in index order finds them (1, 2, 1, 2, 3)
+    cycle = {(0, 1), (1, 2), (2, 3), (3, 4), (0, 4)}
+    assert colouring(5, cycle, 2) is None and colouring(5, cycle, 3) is not None
+    assert greedy_fits(5, cycle, 3)
+    data = {"letters": "ABCDE", "colours": 3, "edges": sorted(map(list, cycle))}
+    task, problem = _with_data("spatial/map_colouring_ascii", **data)
+    for right in ("A = 1, B = 2, C = 1, D = 2, E = 3", "A=2, B=3, C=2, D=3, E=1", "a: 1; b: 2; c: 3; d: 1; e: 2"):
+        assert task.verify(problem, right).correct, right
+    assert "neighbours A and E both have colour 1" in task.verify(problem, "A = 1, B = 2, C = 1, D = 2, E = 1").feedback
+    assert "colours are 1 to 3" in task.verify(problem, "A = 1, B = 2, C = 1, D = 2, E = 4").feedback
+    assert not task.verify(problem, "A = 1, B = 2, C = 1, D = 2").parsed  # E left out
