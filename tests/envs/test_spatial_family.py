@@ -12,6 +12,7 @@ from palaestra.envs.spatial.hex_distance import free_distance, shortest
 from palaestra.envs.spatial.line_of_sight import crosses
 from palaestra.envs.spatial.map_colouring_ascii import colouring, greedy_fits, neighbours
 from palaestra.envs.spatial.polyomino_tiling import partition
+from palaestra.envs.spatial.relative_positions import count_layouts, holds
 from palaestra.envs.spatial.shape_transform import effective_steps, symmetry_images, transformed
 from palaestra.envs.spatial.turtle_pose import read_pose, run, written
 
@@ -161,3 +162,18 @@ def test_map_colouring_regions_greedy_and_any_proper_colouring() -> None:
     assert "neighbours A and E both have colour 1" in task.verify(problem, "A = 1, B = 2, C = 1, D = 2, E = 1").feedback
     assert "colours are 1 to 3" in task.verify(problem, "A = 1, B = 2, C = 1, D = 2, E = 4").feedback
     assert not task.verify(problem, "A = 1, B = 2, C = 1, D = 2").parsed  # E left out
+
+
+def test_relative_positions_uniqueness_search_and_broken_clue() -> None:
+    # A, B, C in one row: "A is immediately left of B" leaves ABC and CAB; "C is left of A" keeps only CAB
+    assert count_layouts([("left", 0, 1)], 3, 1, 3)[0] == 2
+    assert count_layouts([("left", 0, 1), ("west", 2, 0)], 3, 1, 3)[0] == 1
+    assert holds(("between", 0, 1, 2), {0: (0, 1), 1: (0, 2), 2: (0, 0)})
+    assert not holds(("between", 0, 1, 2), {0: (1, 1), 1: (0, 2), 2: (0, 0)})  # not in the same row
+    assert holds(("above", 0, 1), {0: (0, 2), 1: (1, 2)}) and not holds(("north", 0, 1), {0: (1, 0), 1: (1, 2)})
+    data = {"names": "ABC", "rows": 1, "cols": 3, "clues": [["left", 0, 1], ["west", 2, 0]], "layout": "CAB"}
+    task, problem = _with_data("spatial/relative_positions", **data)
+    for right in ("CAB", "C A B", "```\nCAB\n```", "C | A | B"):
+        assert task.verify(problem, right).correct, right
+    assert "'C is in a column somewhere left of A's' does not hold" in task.verify(problem, "ABC").feedback
+    assert "exactly once" in task.verify(problem, "CAA").feedback
