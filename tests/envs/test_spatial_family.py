@@ -127,6 +127,12 @@ def test_cube_net_folding_grades_sides_and_pairs() -> None:
     for right in ("F-C, D-B, E-A", "A/E; B/D; C/F", "(A - E) and (B - D) and (C - F)"):
         assert task.verify(problem, right).correct, right
     assert "2 of the pairs" in task.verify(problem, "A-B, E-D, C-F").feedback
+    task, problem = _with_data("spatial/cube_net_folding", kind="corner", labels=labels, answer="B, E")
+    for right in ("E, B", "faces B and E", "B and E"):
+        assert task.verify(problem, right).correct, right
+    assert "1 of the two faces" in task.verify(problem, "B, D").feedback
+    task, problem = _with_data("spatial/cube_net_folding", kind="opposite", labels=labels, answer="F")
+    assert task.verify(problem, "Face F").correct and not task.verify(problem, "Face F or E").correct
 
 
 def test_line_of_sight_exact_geometry_and_reasons() -> None:

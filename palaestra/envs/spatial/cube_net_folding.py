@@ -33,6 +33,7 @@ CORNERS = {"top-left": ("top", "left"), "top-right": ("top", "right"), "bottom-l
 EXAMPLES = {"opposite": "Q", "corner": "Q, W", "pairs": "Q-W, R-T, U-V", "glue": "Q left"}  # fixed placeholders
 _PAIR = re.compile(r"\(?\s*([A-Z])\s*(?:-|–|/|&|opposite)\s*([A-Z])\s*\)?")
 _PAIR_BREAK = re.compile(r"\s*(?:[,;\n]|\band\b)\s*")
+_FACE_WORD = re.compile(r"\b(?:faces?|squares?)\b", re.IGNORECASE)  # "face D", "faces B and E"
 _FILLER = {"side", "edge", "of", "the", "square", "face", "its", "is", "glued", "to", "onto", "meets"}
 
 Vector = tuple[int, int, int]
@@ -205,6 +206,8 @@ class CubeNetFolding(Task):
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         kind, labels, gold = problem.data["kind"], set(problem.data["labels"]), problem.data["answer"]
+        if kind in ("opposite", "corner") and len(answer) <= 200:
+            answer = _FACE_WORD.sub(" ", answer)
         if kind == "opposite":
             given = read_set(answer, one_of(sorted(labels), case_sensitive=True))
             if not given or len(given) != 1:
@@ -241,10 +244,10 @@ class CubeNetFolding(Task):
     def spellings(self, problem: Problem) -> list[str]:
         kind, gold = problem.data["kind"], problem.data["answer"]
         if kind == "opposite":
-            return [*super().spellings(problem), f"Answer: {gold}", f"\\boxed{{{gold}}}", f"{gold}."]
+            return [*super().spellings(problem), f"Answer: {gold}", f"\\boxed{{{gold}}}", f"{gold}.", f"Face {gold}"]
         if kind == "corner":
             a, b = gold.split(", ")
-            return [*super().spellings(problem), f"{b}, {a}", f"{a} and {b}", f"{{{a}, {b}}}"]
+            return [*super().spellings(problem), f"{b}, {a}", f"{a} and {b}", f"{{{a}, {b}}}", f"faces {b} and {a}"]
         if kind == "pairs":
             pairs = gold.split(", ")
             flipped = [f"{p[2]}-{p[0]}" for p in reversed(pairs)]
