@@ -20,6 +20,7 @@ from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
 from palaestra.verifiers.assignments import read_assignment
+from palaestra.verifiers.numeric import read_integer
 
 EXAMPLE = "A = 2, B = 1, C = 3, ..."  # a fixed placeholder of the right shape: never derived from the answer
 
@@ -149,7 +150,7 @@ class MapColouringAscii(Task):
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         letters, colours = problem.data["letters"], problem.data["colours"]
-        given = read_assignment(answer, list(letters))
+        given: dict[str, int] | None = read_assignment(answer, list(letters), read_integer)
         if given is None:
             return Verdict.unparsed(f"expected a colour for each of {letters[0]} to {letters[-1]}, such as A = 2")
         for letter, value in given.items():
