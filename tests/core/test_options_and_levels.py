@@ -48,7 +48,9 @@ def _partial_reply(env: object, seed: int) -> tuple[Problem, str, float]:
     for wrong in task.corruptions(problem, random.Random(0)):
         env.reset(seed=seed)  # type: ignore[attr-defined]
         response = task.format_answer(wrong)
-        reward = env.step(response)[1]  # type: ignore[attr-defined]
+        _, reward, _, _, info = env.step(response)  # type: ignore[attr-defined]
+        if "error" in info:  # the sandbox cannot run the tests here (e.g. an unprivileged host): not a grading fact
+            pytest.skip(f"code/knapsack cannot be judged on this host: {info['error']}")
         if 0.0 < reward < 1.0:
             return problem, response, reward
     raise AssertionError("no partially right corruption at this seed")

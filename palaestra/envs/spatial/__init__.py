@@ -1,0 +1,1 @@
+"""Spatial reasoning: shapes transformed, placed and folded on grids."""

@@ -1,0 +1,154 @@
+"""Tile a region of the grid exactly with a given set of polyomino pieces (any valid tiling is right).
+
+The region is a rectangle, sometimes with one edge piece cut away, partitioned at generation into random
+pieces of three to five cells (each grown cell by cell from the first uncovered cell), so a tiling exists. The
+pieces are shown in a random rotation or reflection and in shuffled order, lettered A, B, C, ...; each must be
+used exactly once and may be rotated and reflected. Many regions have several tilings: the verifier accepts
+any. It reads the region's grid with a piece letter in each cell and checks that outside cells stay ``.``, that
+every region cell carries a piece letter, and that the cells of each letter are exactly one placement of that
+piece (its shape under some rotation or reflection); areas add up to the region's, so this is a tiling.
+
+Difficulty: the placements a solver branches over, the sum over pieces of their distinct orientations, plus
+the region's cells, on the drawn problem.
+"""
+
+from __future__ import annotations
+
+import random
+import string
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.retry import retry
+from palaestra.core.task import Growth
+from palaestra.envs.spatial.common import EMPTY, Cell, connected, drawing, normalized, orientations
+from palaestra.verifiers.blocks import read_grid
+from palaestra.verifiers.normalize import read_with_tail
+
+REGION = "o"
+LABELS = string.ascii_uppercase + string.ascii_lowercase  # piece names, case-sensitive past Z
+EXAMPLE = "AAB\nACB\nCCB"  # a fixed placeholder of the right shape (3 x 3 with three pieces; regions are larger)
+
+
+def partition(rng: random.Random, rows: int, cols: int, smallest: int, largest: int) -> list[frozenset[Cell]] | None:
+    """A random partition of the rectangle into connected pieces of ``smallest``..``largest`` cells, or None."""
+    free = {(r, c) for r in range(rows) for c in range(cols)}
+    pieces = []
+    while free:
+        seed = min(free)
+        piece, target = {seed}, rng.randint(smallest, largest)
+        free.discard(seed)
+        while len(piece) < target:
+            border = sorted({(r + dr, c + dc) for r, c in piece for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))}
+                            & free)
+            if not border:
+                break
+            grown = rng.choice(border)
+            piece.add(grown)
+            free.discard(grown)
+        if len(piece) < smallest:
+            return None
+        pieces.append(frozenset(piece))
+    return pieces
+
+
+@register
+class PolyominoTiling(Task):
+    id = "spatial/polyomino_tiling"
+    family = "spatial"
+    description = "Tile a grid region exactly with given polyomino pieces, rotations and reflections allowed."
+    tags = ("spatial", "tiling", "grids", "constraint-satisfaction")
+    multiline = True
+
+    @dataclass(frozen=True)
+    class Config:
+        rows: int
+        cols: int
+        largest: int  # the most cells in one piece (pieces have at least 3)
+
+    presets = (Config(3, 4, 4), Config(4, 4, 4), Config(4, 5, 5), Config(5, 6, 5), Config(6, 7, 5))
+    # at least three cells a piece: 12 x 13 cells need at most 52 labels, A-Z then a-z
+    growth = Growth(steps={"rows": 1, "cols": 1}, limits={"rows": 12, "cols": 13})
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        pieces = retry(lambda: partition(rng, config.rows, config.cols, 3, config.largest),
+                       what="a partition of the rectangle into pieces")
+        region = {cell for piece in pieces for cell in piece}
+        if len(pieces) >= 4 and rng.random() < 0.5:
+            edge = [p for p in pieces if any(r in (0, config.rows - 1) or c in (0, config.cols - 1) for r, c in p)
+                    and connected(region - p)]
+            if edge:
+                cut = rng.choice(edge)
+                pieces.remove(cut)
+                region -= cut
+        rng.shuffle(pieces)
+        shown = [rng.choice(orientations(piece)) for piece in pieces]
+        letters = LABELS[: len(pieces)]
+        tiling = {cell: letter for letter, piece in zip(letters, pieces, strict=True) for cell in piece}
+        answer = "\n".join("".join(tiling.get((r, c), EMPTY) for c in range(config.cols)) for r in range(config.rows))
+        picture = "\n".join("".join(REGION if (r, c) in region else EMPTY for c in range(config.cols))
+                            for r in range(config.rows))
+        listing = "\n\n".join(f"Piece {letter}:\n{drawing(shape)}" for letter, shape in zip(letters, shown, strict=True))
+        prompt = (
+            f"Cover every {REGION} cell of this region exactly once with the pieces below, using each piece exactly "
+            f"once (letters are case-sensitive); a piece may be rotated and reflected. Cells marked . are outside "
+            f"the region.\n\n{picture}\n\n"
+            f"The pieces (# is a cell of the piece):\n\n{listing}\n\nAnswer with the region's grid, writing in each "
+            f"{REGION} cell the letter of the piece that covers it and keeping . for the outside cells, one row per "
+            f"line with no spaces. Any valid tiling is accepted. For example (another region, tiled by three "
+            f"pieces):\n{EXAMPLE}"
+        )
+        return Problem(prompt=prompt, answer=answer, data={
+            "rows": config.rows, "cols": config.cols, "region": sorted(map(list, region)),
+            "pieces": [sorted(map(list, shape)) for shape in shown]})
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        data = problem.data
+        letters = LABELS[: len(data["pieces"])]
+        readings = {EMPTY: EMPTY, **{letter: letter for letter in letters}}
+        grid = read_with_tail(answer, lambda s: read_grid(s, frozenset(readings), max_cells=2_500))
+        if grid is None:
+            return Verdict.unparsed(f"expected a grid of the letters {letters[0]}..{letters[-1]} and ., one row per line")
+        if len(grid) != data["rows"] or len(grid[0]) != data["cols"]:
+            return Verdict.wrong(f"the grid must have {data['rows']} rows and {data['cols']} columns")
+        region = {tuple(cell) for cell in data["region"]}
+        placed: dict[str, set[Cell]] = {letter: set() for letter in letters}
+        for r, row in enumerate(grid):
+            for c, mark in enumerate(row):
+                mark = readings[mark]
+                if (mark == EMPTY) == ((r, c) in region):
+                    what = "is outside the region" if mark != EMPTY else "is in the region but left uncovered"
+                    return Verdict.wrong(f"the cell in row {r + 1}, column {c + 1} {what}")
+                if mark != EMPTY:
+                    placed[mark].add((r, c))
+        for letter, shape in zip(letters, data["pieces"], strict=True):
+            cells = placed[letter]
+            if not cells:
+                return Verdict.wrong(f"piece {letter} is not used")
+            if normalized(cells) not in orientations(frozenset(map(tuple, shape))):
+                return Verdict.wrong(f"the cells marked {letter} are not the shape of piece {letter}")
+        return Verdict.right()
+
+    def difficulty(self, problem: Problem) -> float:
+        """Orientations summed over the pieces plus the region's cells."""
+        shapes = [frozenset(map(tuple, shape)) for shape in problem.data["pieces"]]
+        return float(sum(len(orientations(shape)) for shape in shapes) + len(problem.data["region"]))
+
+    def spellings(self, problem: Problem) -> list[str]:
+        rows = (problem.answer or "").split("\n")
+        return [*super().spellings(problem), "\n".join(" ".join(row) for row in rows),
+                f"```\n{problem.answer}\n```", f"Tiling:\n{problem.answer}"]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        rows = [list(row) for row in (problem.answer or "").split("\n")]
+        filled = [(r, c) for r, row in enumerate(rows) for c, mark in enumerate(row) if mark != EMPTY]
+        candidates = []
+        for _ in range(4):
+            (r1, c1), (r2, c2) = rng.sample(filled, 2)
+            swapped = [row[:] for row in rows]
+            swapped[r1][c1], swapped[r2][c2] = swapped[r2][c2], swapped[r1][c1]
+            candidates.append("\n".join(map("".join, swapped)))
+        blanked = [row[:] for row in rows]
+        blanked[filled[0][0]][filled[0][1]] = EMPTY
+        candidates += ["\n".join(map("".join, blanked)), "\n".join(map("".join, rows[:-1]))]
+        return [c for c in candidates if not self.verify(problem, c).correct]

@@ -1,0 +1,156 @@
+"""Rotate and mirror an ASCII shape: the grid after a sequence of quarter turns, half turns and reflections.
+
+A rectangle of ``#`` (filled) and ``.`` (empty) cells goes through a short list of operations, each applied to
+the whole rectangle in turn: a quarter turn clockwise or counterclockwise, a half turn, a mirror left-right, a
+mirror top-bottom, or a transpose (mirror across the diagonal from the top-left corner to the bottom-right).
+The answer is the resulting grid, which is a function of the input, so it is unique. The shape is redrawn until
+its eight images under the rectangle's symmetries are all different and the operations do not compose to the
+identity, so neither the input grid nor any image the list does not produce is right; the verifier compares
+cell by cell and says how many cells differ (or that the dimensions are wrong).
+
+Difficulty: the filled cells moved times the operations that do not cancel with their neighbour (a mirror
+applied twice running, or a turn undone by the opposite turn), on the drawn problem.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.retry import retry
+from palaestra.core.task import Growth
+from palaestra.envs.spatial.common import (
+    FILLED,
+    Grid,
+    grid_spellings,
+    mirror_left_right,
+    mirror_top_bottom,
+    random_grid,
+    read_cells,
+    rotate_clockwise,
+    transpose,
+)
+
+EXAMPLE = "#.#\n.##"  # a fixed placeholder of the right shape (2 x 3; drawn grids are at least 3 x 4)
+
+
+def _apply(name: str, grid: Grid) -> Grid:
+    if name == "cw":
+        return rotate_clockwise(grid)
+    if name == "ccw":
+        return rotate_clockwise(rotate_clockwise(rotate_clockwise(grid)))
+    if name == "half":
+        return rotate_clockwise(rotate_clockwise(grid))
+    if name == "lr":
+        return mirror_left_right(grid)
+    if name == "tb":
+        return mirror_top_bottom(grid)
+    return transpose(grid)
+
+
+OPERATIONS = {
+    "cw": "rotate 90 degrees clockwise",
+    "ccw": "rotate 90 degrees counterclockwise",
+    "half": "rotate 180 degrees",
+    "lr": "mirror left-right (each row reversed)",
+    "tb": "mirror top-bottom (the order of the rows reversed)",
+    "tr": "transpose (mirror across the diagonal from the top-left corner to the bottom-right corner)",
+}
+_CANCELS = {("cw", "ccw"), ("ccw", "cw"), ("half", "half"), ("lr", "lr"), ("tb", "tb"), ("tr", "tr")}
+
+
+def transformed(grid: Grid, operations: list[str]) -> Grid:
+    for name in operations:
+        grid = _apply(name, grid)
+    return grid
+
+
+def symmetry_images(grid: Grid) -> list[Grid]:
+    """The grid's images under the eight symmetries of the square (rotations, and rotations of the mirror)."""
+    images, turned = [], grid
+    for _ in range(4):
+        images += [turned, mirror_left_right(turned)]
+        turned = rotate_clockwise(turned)
+    return images
+
+
+def effective_steps(operations: list[str]) -> int:
+    """Operations that survive cancelling adjacent inverse pairs (a stack walk, like reducing a word)."""
+    stack: list[str] = []
+    for name in operations:
+        if stack and (stack[-1], name) in _CANCELS:
+            stack.pop()
+        else:
+            stack.append(name)
+    return len(stack)
+
+
+@register
+class ShapeTransform(Task):
+    id = "spatial/shape_transform"
+    family = "spatial"
+    description = "The ASCII grid after a sequence of rotations and reflections."
+    tags = ("spatial", "rotation", "grids")
+    multiline = True
+
+    @dataclass(frozen=True)
+    class Config:
+        rows: int  # rows of the input rectangle
+        cols: int  # columns of the input rectangle
+        operations: int  # the most operations in the list (at least half of it is drawn)
+
+    presets = (Config(3, 4, 1), Config(4, 4, 2), Config(4, 5, 3), Config(5, 6, 4), Config(6, 7, 5))
+    growth = Growth(steps={"rows": 1, "cols": 1, "operations": 1})
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        def draw() -> tuple[Grid, list[str]]:
+            count = rng.randint(max(1, (config.operations + 1) // 2), config.operations)
+            return random_grid(rng, config.rows, config.cols), [rng.choice(list(OPERATIONS)) for _ in range(count)]
+
+        def asymmetric(drawn: tuple[Grid, list[str]]) -> bool:
+            grid, operations = drawn
+            return len(set(symmetry_images(grid))) == 8 and transformed(grid, operations) != grid
+
+        grid, operations = retry(draw, asymmetric, what="an asymmetric shape and a non-identity transform")
+        result = transformed(grid, operations)
+        steps = "\n".join(f"{i}. {OPERATIONS[name]}" for i, name in enumerate(operations, 1))
+        prompt = (
+            f"Here is a grid of {config.rows} rows and {config.cols} columns, # for a filled cell and . for an "
+            f"empty one:\n\n" + "\n".join(grid) + "\n\nApply these operations to the whole grid, in order, each "
+            f"to the result of the one before:\n{steps}\n\nAnswer with the resulting grid, one row per line, "
+            f"using # and . with no spaces. For example (a grid of 2 rows and 3 columns):\n{EXAMPLE}"
+        )
+        return Problem(prompt=prompt, answer="\n".join(result),
+                       data={"grid": list(grid), "operations": operations, "result": list(result)})
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        given = read_cells(answer)
+        if given is None:
+            return Verdict.unparsed("expected a grid of # and . cells, one row per line")
+        result = problem.data["result"]
+        if len(given) != len(result) or len(given[0]) != len(result[0]):
+            return Verdict.wrong(f"the grid is {len(given)} x {len(given[0])}; the result has "
+                                 f"{len(result)} rows and {len(result[0])} columns")
+        differing = sum(a != b for row, want in zip(given, result, strict=True) for a, b in zip(row, want, strict=True))
+        if differing:
+            return Verdict.wrong(f"{differing} cell(s) differ from the transformed grid")
+        return Verdict.right()
+
+    def difficulty(self, problem: Problem) -> float:
+        """Filled cells times the operations that do not cancel with a neighbour."""
+        filled = sum(row.count(FILLED) for row in problem.data["grid"])
+        return float(filled * max(1, effective_steps(problem.data["operations"])))
+
+    def spellings(self, problem: Problem) -> list[str]:
+        return [*super().spellings(problem), *grid_spellings(problem.answer or "")]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        grid, operations, result = tuple(problem.data["grid"]), problem.data["operations"], problem.data["result"]
+        near = [grid, transformed(grid, operations[:-1]), transformed(grid, operations[::-1]),
+                mirror_left_right(tuple(result)), transpose(tuple(result))]
+        row, col = rng.randrange(len(result)), rng.randrange(len(result[0]))
+        flipped = [list(line) for line in result]
+        flipped[row][col] = "." if flipped[row][col] == FILLED else FILLED
+        near.append(tuple(map("".join, flipped)))
+        return ["\n".join(candidate) for candidate in near if list(candidate) != result]

@@ -1,0 +1,161 @@
+"""Where a turtle ends and which way it faces after a program of moves, turns and repeated blocks.
+
+The turtle starts at (0, 0) facing north on a square grid (x grows to the east, y to the north). The program
+is a list of commands: ``forward n`` and ``back n`` (move n cells along the heading or against it, without
+turning), ``left`` and ``right`` (a quarter turn on the spot), ``turn around`` (a half turn), and, at upper
+levels, ``repeat k [ ... ]`` blocks that run their commands k times. The final pose is a
+function of the program, so the answer is unique; the program is redrawn until the turtle does not end where
+it started facing north, so the start is never right. The verifier reads a position and a heading, such as
+``(3, -2) east``, and says which of the two is wrong.
+
+Difficulty: the commands executed (blocks unrolled) plus the turns among them, on the drawn program.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.retry import retry
+from palaestra.core.task import Growth
+from palaestra.verifiers.normalize import read_with_tail
+
+EXAMPLE = "(4, -1) west"  # a fixed placeholder of the right shape: never derived from the answer
+HEADINGS = ("north", "east", "south", "west")
+STEPS = {"north": (0, 1), "east": (1, 0), "south": (0, -1), "west": (-1, 0)}
+_POSE = re.compile(
+    r"\(?\s*x?\s*=?\s*([-+−]?\d{1,9})\s*[,;]\s*y?\s*=?\s*([-+−]?\d{1,9})\s*\)?\s*[,;]?\s*"
+    r"(?:(?:and\s+)?(?:facing|heading)\s*:?\s*)?(north|east|south|west|[NESW])",
+    re.IGNORECASE,
+)
+_SHORT = {"n": "north", "e": "east", "s": "south", "w": "west"}
+
+Program = list  # commands: ["forward", n], ["back", n], ["left"], ["right"], ["around"], ["repeat", k, Program]
+
+
+def run(program: Program, pose: tuple[int, int, int] = (0, 0, 0)) -> tuple[tuple[int, int, int], int, int]:
+    """The pose ``(x, y, heading index)`` after ``program``, the commands executed and the turns among them."""
+    x, y, heading = pose
+    executed = turned = 0
+    for command in program:
+        if command[0] == "repeat":
+            for _ in range(command[1]):
+                (x, y, heading), inner, inner_turns = run(command[2], (x, y, heading))
+                executed, turned = executed + inner, turned + inner_turns
+            continue
+        executed += 1
+        if command[0] in ("forward", "back"):
+            dx, dy = STEPS[HEADINGS[heading]]
+            sign = 1 if command[0] == "forward" else -1
+            x, y = x + sign * command[1] * dx, y + sign * command[1] * dy
+        else:
+            heading = (heading + {"left": 3, "right": 1, "around": 2}[command[0]]) % 4
+            turned += 1
+    return (x, y, heading), executed, turned
+
+
+def written(program: Program) -> str:
+    """The program in the prompt's notation: commands separated by commas, blocks in brackets."""
+    parts = []
+    for command in program:
+        if command[0] == "repeat":
+            parts.append(f"repeat {command[1]} [{written(command[2])}]")
+        elif command[0] in ("forward", "back"):
+            parts.append(f"{command[0]} {command[1]}")
+        else:
+            parts.append("turn around" if command[0] == "around" else command[0])
+    return ", ".join(parts)
+
+
+def read_pose(text: str) -> tuple[int, int, str] | None:
+    """``(x, y, heading)`` from ``(3, -2) east``, ``x = 3, y = -2, facing east``, ``3, -2, E``; else None."""
+
+    def read(s: str) -> tuple[int, int, str] | None:
+        if len(s) > 200:
+            return None
+        match = _POSE.fullmatch(s.strip().rstrip("."))
+        if not match:
+            return None
+        heading = match.group(3).lower()
+        x, y = (int(match.group(i).replace("−", "-")) for i in (1, 2))
+        return x, y, _SHORT.get(heading, heading)
+
+    return read_with_tail(text, read)
+
+
+@register
+class TurtlePose(Task):
+    id = "spatial/turtle_pose"
+    family = "spatial"
+    description = "The final position and heading of a turtle after moves, turns and repeated blocks."
+    tags = ("spatial", "navigation", "simulation")
+
+    @dataclass(frozen=True)
+    class Config:
+        commands: int  # top-level commands
+        blocks: int  # repeat blocks among the top-level commands (each holds 2-4 commands)
+        longest: int  # the longest single move
+
+    presets = (Config(4, 0, 5), Config(7, 0, 9), Config(10, 0, 9), Config(8, 1, 9), Config(10, 2, 12))
+    growth = Growth(steps={"commands": 2, "blocks": 1, "longest": 3})
+
+    def _command(self, rng: random.Random, config: Config, turns: list[str]) -> list:
+        if rng.random() < 0.55:
+            return ["forward" if rng.random() < 0.75 else "back", rng.randint(1, config.longest)]
+        return [rng.choice(turns)]
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        turns = ["left", "right"] + (["around"] if config.commands >= 7 else [])
+
+        def draw() -> Program:
+            program = [self._command(rng, config, turns) for _ in range(config.commands)]
+            for _ in range(config.blocks):
+                body = [self._command(rng, config, turns) for _ in range(rng.randint(2, 4))]
+                program.insert(rng.randint(0, len(program)), ["repeat", rng.randint(2, 4), body])
+            return program
+
+        program = retry(draw, lambda p: run(p)[0] != (0, 0, 0), what="a program that leaves the start")
+        (x, y, heading), executed, turned = run(program)
+        prompt = (
+            "A turtle starts at (0, 0) on a square grid, facing north; x grows to the east and y to the north. "
+            "Commands: 'forward n' and 'back n' move n cells along the heading or against it without turning; "
+            "'left' and 'right' turn a quarter turn on the spot; 'turn around' turns half a turn; 'repeat k "
+            "[...]' runs the commands in brackets k times. It runs:\n\n"
+            f"{written(program)}\n\nWhere does it end and which way does it face? Answer with the position and "
+            f"the heading (north, east, south or west), for example: {EXAMPLE}"
+        )
+        return Problem(prompt=prompt, answer=f"({x}, {y}) {HEADINGS[heading]}", data={
+            "program": program, "x": x, "y": y, "heading": HEADINGS[heading], "executed": executed, "turned": turned})
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        pose = read_pose(answer)
+        if pose is None:
+            return Verdict.unparsed("expected a position and a heading, such as (4, -1) west")
+        data = problem.data
+        right_place, right_heading = pose[:2] == (data["x"], data["y"]), pose[2] == data["heading"]
+        if right_place and right_heading:
+            return Verdict.right()
+        if right_place:
+            return Verdict.wrong("the position is right but the heading is not")
+        if right_heading:
+            return Verdict.wrong("the heading is right but the position is not")
+        return Verdict.wrong("both the position and the heading are wrong")
+
+    def difficulty(self, problem: Problem) -> float:
+        """Commands executed, with repeat blocks unrolled, plus the turns among them."""
+        return float(problem.data["executed"] + problem.data["turned"])
+
+    def spellings(self, problem: Problem) -> list[str]:
+        x, y, heading = problem.data["x"], problem.data["y"], problem.data["heading"]
+        return [*super().spellings(problem), f"({x}, {y}), facing {heading}", f"x = {x}, y = {y}, heading {heading}",
+                f"({x},{y}) {heading[0].upper()}", f"\\boxed{{({x}, {y}) {heading}}}",
+                f"Answer: ({x}, {y}) facing {heading.capitalize()}."]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        x, y, heading = problem.data["x"], problem.data["y"], problem.data["heading"]
+        turned = HEADINGS[(HEADINGS.index(heading) + 2) % 4]
+        near = [f"({x}, {y}) {turned}", f"({y}, {x + 1}) {heading}", f"({-x}, {y - 1}) {heading}",
+                "(0, 0) north", f"({x}, {y}) {heading} or ({x}, {y}) {turned}"]
+        return [candidate for candidate in near if not self.verify(problem, candidate).correct]

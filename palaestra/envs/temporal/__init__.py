@@ -1,0 +1,1 @@
+"""Temporal reasoning: clocks, calendars and durations."""

@@ -1,0 +1,119 @@
+"""Convert times across fixed UTC offsets, and follow a trip of flights and layovers to its local arrival time.
+
+Places are fictional and each has a fixed offset from UTC stated in the prompt (no daylight saving, no real
+time-zone data): whole hours at level 0, quarter hours from level 1, from UTC−12:00 to UTC+14:00. Level 0 and 1
+convert one weekday-and-time from one place to another; from level 2 a trip leaves the first place at a local
+time and takes one or more flights (durations given) with layovers between them, and the local arrival time at
+the last place is asked. The answer is a weekday and a 24-hour time, unique because every step is a fixed
+addition; the places' offsets always differ, so ignoring them is wrong. The verifier reads one weekday and one
+time and says by how much a wrong answer is off (an offset applied with the wrong sign shows as such).
+
+Difficulty: the additions the answer needs (each flight and layover, each conversion between offsets), plus
+the offsets that are not whole hours and the days between the local start and the local arrival, on the drawn
+problem.
+"""
+
+from __future__ import annotations
+
+import random
+import string
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.retry import retry
+from palaestra.core.task import Growth
+from palaestra.envs.temporal.common import offset_text, read_week_time, week_time
+
+EXAMPLE = "Thursday 06:40"  # a fixed placeholder of the right shape: never derived from the answer
+WEEK = 7 * 1440
+
+
+def span(minutes: int) -> str:
+    return f"{minutes // 60} h {minutes % 60:02d} min"
+
+
+@register
+class TimeZones(Task):
+    id = "temporal/time_zones"
+    family = "temporal"
+    description = "Local times across stated fixed UTC offsets: a conversion, or a trip's local arrival time."
+    tags = ("temporal", "time-zones", "arithmetic")
+
+    @dataclass(frozen=True)
+    class Config:
+        flights: int  # 0: a plain conversion between two places
+        quarter_hours: bool  # offsets in quarter hours (else whole hours)
+
+    presets = (Config(0, False), Config(0, True), Config(1, True), Config(2, True), Config(3, True))
+    growth = Growth(steps={"flights": 1})
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        unit = 15 if config.quarter_hours else 60
+        places = config.flights + 1 if config.flights else 2
+        names = [f"Port {letter}" for letter in rng.sample(string.ascii_uppercase, places)]
+
+        def draw() -> list[int]:
+            return [rng.randrange(-12 * 60, 14 * 60 + 1, unit) for _ in range(places)]
+
+        offsets = retry(draw, lambda o: o[0] != o[-1] and all(a != b for a, b in zip(o, o[1:], strict=False)),
+                        what="offsets that differ place to place")
+        start = rng.randrange(WEEK)  # local minute of the week at the first place
+        legs = [(rng.randint(40, 14 * 60) // 5 * 5, rng.randint(45, 6 * 60) // 5 * 5) for _ in range(config.flights)]
+        moment = start - offsets[0]  # in UTC
+        steps = 1 if not config.flights else 0
+        for index, (flight, layover) in enumerate(legs):
+            moment += flight
+            steps += 2  # the flight's duration, and the conversion at its end
+            if index < len(legs) - 1:
+                moment += layover
+                steps += 1
+        arrival = moment + offsets[-1]
+        lines = "\n".join(f"{name}: {offset_text(offset)}" for name, offset in zip(names, offsets, strict=True))
+        if config.flights:
+            trip = [f"A traveller leaves {names[0]} on {week_time(start)} local time."]
+            for i, (flight, layover) in enumerate(legs):
+                trip.append(f"The flight to {names[i + 1]} takes {span(flight)}.")
+                if i < len(legs) - 1:
+                    trip.append(f"After a layover of {span(layover)} there, the next flight leaves.")
+            question = " ".join(trip) + f" What is the local time at {names[-1]} on arrival?"
+        else:
+            question = (f"A call starts on {week_time(start)} local time at {names[0]}. What is the local time at "
+                        f"{names[1]} when it starts?")
+        quarter = sum(offset % 60 != 0 for offset in offsets)
+        crossed = (arrival // 1440) - (start // 1440)
+        prompt = (
+            "Each place keeps a fixed offset from UTC all year (local time = UTC + offset):\n"
+            f"{lines}\n\n{question} Answer with the weekday and the 24-hour time, for example: {EXAMPLE}"
+        )
+        return Problem(prompt=prompt, answer=week_time(arrival), data={
+            "offsets": offsets, "start": start, "legs": [list(leg) for leg in legs], "arrival": arrival % WEEK,
+            "work": steps + quarter + abs(crossed)})
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        given = read_week_time(answer)
+        if given is None:
+            return Verdict.unparsed("expected one weekday and a 24-hour time, such as Thursday 06:40")
+        off = (given - problem.data["arrival"]) % WEEK
+        if off == 0:
+            return Verdict.right()
+        off = off - WEEK if off > WEEK // 2 else off
+        offsets = problem.data["offsets"]
+        if abs(off) == 2 * abs(offsets[-1] - offsets[0]):
+            return Verdict.wrong("the answer is off by twice the offset difference: an offset applied the wrong way")
+        return Verdict.wrong(f"the answer is {span(abs(off))} too {'late' if off > 0 else 'early'}")
+
+    def difficulty(self, problem: Problem) -> float:
+        """Additions and conversions, offsets off the whole hour, and midnights crossed."""
+        return float(problem.data["work"])
+
+    def spellings(self, problem: Problem) -> list[str]:
+        day, time = week_time(problem.data["arrival"]).split()
+        return [*super().spellings(problem), f"{time} on {day}", f"{day[:3]}, {time}", f"\\boxed{{{day} {time}}}",
+                f"Answer: {day} at {time} local time."]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        arrival, offsets = problem.data["arrival"], problem.data["offsets"]
+        near = {arrival + 60, arrival - 15, arrival + 1440, arrival - (offsets[-1] - offsets[0]),
+                arrival - 2 * (offsets[-1] - offsets[0])}
+        wrong = [week_time(m) for m in sorted(near) if (m - arrival) % WEEK]
+        return [*wrong, f"{week_time(arrival)} or {week_time(arrival + 60)}"]
