@@ -1,0 +1,52 @@
+"""Hand-checked instances of the economics family: known equilibria, wrong answers refused, other spellings read."""
+
+from __future__ import annotations
+
+from palaestra.core import Problem
+from palaestra.core.registry import make_source
+from palaestra.envs.economics.common import pure_equilibria
+
+# Prisoner's dilemma: A/1 cooperate, B/2 defect. Payoffs (row, column).
+PD_ROW = [[3, 0], [5, 1]]
+PD_COLUMN = [[3, 5], [0, 1]]
+# Matching pennies shifted to non-negative payoffs: the row player wants to match, the column player not to.
+PENNIES_ROW = [[2, 0], [0, 2]]
+PENNIES_COLUMN = [[0, 2], [2, 0]]
+
+
+def nash_pure_problem(row: list[list[int]], column: list[list[int]]) -> Problem:
+    names = [f"{'ABCDEF'[i]}{j + 1}" for i, j in pure_equilibria(row, column)]
+    return Problem("economics/nash_pure", 0, 0, "", ", ".join(names) or "none",
+                   {"row_payoffs": row, "column_payoffs": column, "equilibria": names}, 1)
+
+
+def test_prisoners_dilemma_has_the_unique_pure_equilibrium_defect_defect() -> None:
+    assert pure_equilibria(PD_ROW, PD_COLUMN) == [(1, 1)]
+    task, problem = make_source("economics/nash_pure"), nash_pure_problem(PD_ROW, PD_COLUMN)
+    assert task.verify(problem, "B2").correct
+    assert task.verify(problem, "\\boxed{b2}").correct
+    cooperate = task.verify(problem, "A1")
+    assert not cooperate.correct and "row B" in cooperate.feedback
+    assert not task.verify(problem, "none").correct
+    assert not task.verify(problem, "B2, A1").correct
+
+
+def test_matching_pennies_has_no_pure_equilibrium() -> None:
+    assert pure_equilibria(PENNIES_ROW, PENNIES_COLUMN) == []
+    task, problem = make_source("economics/nash_pure"), nash_pure_problem(PENNIES_ROW, PENNIES_COLUMN)
+    assert task.verify(problem, "none").correct
+    assert not task.verify(problem, "A1").correct
+
+
+def test_coordination_game_needs_both_equilibria() -> None:
+    row = [[2, 0], [0, 1]]
+    task, problem = make_source("economics/nash_pure"), nash_pure_problem(row, row)
+    assert task.verify(problem, "B2 and A1").correct
+    missing = task.verify(problem, "A1")
+    assert not missing.correct and "missing" in missing.feedback
+
+
+def test_nash_pure_none_is_rare() -> None:
+    task = make_source("economics/nash_pure")
+    nones = sum(task.sample(2, seed).answer == "none" for seed in range(300))
+    assert 5 <= nones <= 60
