@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from palaestra.core import Problem
 from palaestra.core.registry import make_source
 from palaestra.envs.economics.common import pure_equilibria
+from palaestra.envs.economics.nash_mixed import an_equilibrium
 
 # Prisoner's dilemma: A/1 cooperate, B/2 defect. Payoffs (row, column).
 PD_ROW = [[3, 0], [5, 1]]
@@ -50,3 +53,31 @@ def test_nash_pure_none_is_rare() -> None:
     task = make_source("economics/nash_pure")
     nones = sum(task.sample(2, seed).answer == "none" for seed in range(300))
     assert 5 <= nones <= 60
+
+
+def nash_mixed_problem(row: list[list[int]], column: list[list[int]]) -> Problem:
+    names = ["T", "B", *"LCR"[: len(row[0])]]
+    return Problem("economics/nash_mixed", 0, 0, "", "", {"row_payoffs": row, "column_payoffs": column,
+                                                          "names": names, "mix": []}, 1)
+
+
+def test_matching_pennies_mixes_half_and_half() -> None:
+    assert an_equilibrium(PENNIES_ROW, PENNIES_COLUMN) == ([Fraction(1, 2)] * 2, [Fraction(1, 2)] * 2)
+    task, problem = make_source("economics/nash_mixed"), nash_mixed_problem(PENNIES_ROW, PENNIES_COLUMN)
+    assert task.verify(problem, "T: 1/2, B: 1/2, L: 1/2, C: 1/2").correct
+    assert task.verify(problem, "\\boxed{T = 0.5, B = 0.5, L = \\frac{1}{2}, C = 0.5}").correct
+    lopsided = task.verify(problem, "T: 2/3, B: 1/3, L: 1/2, C: 1/2")
+    assert not lopsided.correct and "column player" in lopsided.feedback
+    assert not task.verify(problem, "T: 1, B: 0, L: 1, C: 0").correct
+
+
+def test_any_equilibrium_of_a_two_by_three_game_is_accepted() -> None:
+    # Column R copies C for the column player, so every split of the column mix between C and R (with L at 0)
+    # is an equilibrium when the row player mixes (1/2, 1/2).
+    row = [[2, 0, 0], [0, 2, 2]]
+    column = [[0, 2, 2], [2, 0, 0]]
+    task, problem = make_source("economics/nash_mixed"), nash_mixed_problem(row, column)
+    assert task.verify(problem, "T: 1/2, B: 1/2, L: 1/2, C: 1/2, R: 0").correct
+    assert task.verify(problem, "T: 1/2, B: 1/2, L: 1/2, C: 1/4, R: 1/4").correct
+    assert task.verify(problem, "T: 1/2, B: 1/2, L: 1/2, C: 0, R: 1/2").correct
+    assert not task.verify(problem, "T: 1/2, B: 1/2, L: 1/3, C: 1/3, R: 1/3").correct
