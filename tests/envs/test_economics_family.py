@@ -7,6 +7,7 @@ from fractions import Fraction
 from palaestra.core import Problem
 from palaestra.core.registry import make_source
 from palaestra.envs.economics.common import pure_equilibria
+from palaestra.envs.economics.dominance import eliminate
 from palaestra.envs.economics.nash_mixed import an_equilibrium
 
 # Prisoner's dilemma: A/1 cooperate, B/2 defect. Payoffs (row, column).
@@ -81,3 +82,23 @@ def test_any_equilibrium_of_a_two_by_three_game_is_accepted() -> None:
     assert task.verify(problem, "T: 1/2, B: 1/2, L: 1/2, C: 1/4, R: 1/4").correct
     assert task.verify(problem, "T: 1/2, B: 1/2, L: 1/2, C: 0, R: 1/2").correct
     assert not task.verify(problem, "T: 1/2, B: 1/2, L: 1/3, C: 1/3, R: 1/3").correct
+
+
+def test_dominance_textbook_game_takes_three_rounds() -> None:
+    # Gibbons's example: R is dominated by C (column player), then B by T, then L by C: (A, 2) survives.
+    row = [[1, 1, 0], [0, 0, 2]]
+    column = [[0, 2, 1], [3, 1, 0]]
+    assert eliminate(row, column) == ([0], [1])
+    assert eliminate(row, column, rounds=1) == ([0, 1], [0, 1])
+    task = make_source("economics/dominance")
+    problem = Problem("economics/dominance", 0, 0, "", "A, 2",
+                      {"row_payoffs": row, "column_payoffs": column, "survivors": ["A", "2"]}, 1)
+    assert task.verify(problem, "2 and A").correct
+    assert task.verify(problem, "\\boxed{A, 2}").correct
+    first_round = task.verify(problem, "A, B, 1, 2")
+    assert not first_round.correct and "row B is eliminated" in first_round.feedback
+    assert not task.verify(problem, "A").correct
+
+
+def test_prisoners_dilemma_dominance_leaves_defect_defect() -> None:
+    assert eliminate(PD_ROW, PD_COLUMN) == ([1], [1])
