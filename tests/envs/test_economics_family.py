@@ -9,6 +9,7 @@ from palaestra.core.registry import make_source
 from palaestra.envs.economics.common import pure_equilibria
 from palaestra.envs.economics.dominance import eliminate
 from palaestra.envs.economics.nash_mixed import an_equilibrium
+from palaestra.envs.economics.shapley_value import shapley
 
 # Prisoner's dilemma: A/1 cooperate, B/2 defect. Payoffs (row, column).
 PD_ROW = [[3, 0], [5, 1]]
@@ -102,3 +103,18 @@ def test_dominance_textbook_game_takes_three_rounds() -> None:
 
 def test_prisoners_dilemma_dominance_leaves_defect_defect() -> None:
     assert eliminate(PD_ROW, PD_COLUMN) == ([1], [1])
+
+
+def test_glove_game_shapley_values() -> None:
+    # A holds a left glove, B and C right gloves; a pair is worth 1. Equivalently weights 2, 1, 1 and quota 3.
+    worth = [Fraction(int(mask & 1 == 1 and mask & 6 != 0)) for mask in range(8)]
+    assert shapley(worth, 3) == [Fraction(2, 3), Fraction(1, 6), Fraction(1, 6)]
+    task = make_source("economics/shapley_value")
+    problem = Problem("economics/shapley_value", 2, 0, "", "A: 2/3, B: 1/6, C: 1/6",
+                      {"names": ["A", "B", "C"], "values": ["2/3", "1/6", "1/6"], "grand": "1",
+                       "weights": [2, 1, 1], "voting": True}, 1)
+    assert task.verify(problem, "A = \\frac{2}{3}, B = 1/6, C = 1/6").correct
+    equal = task.verify(problem, "A: 1/3, B: 1/3, C: 1/3")
+    assert not equal.correct and "player A" in equal.feedback
+    inefficient = task.verify(problem, "A: 1/2, B: 1/6, C: 1/6")
+    assert not inefficient.correct and "sum" in inefficient.feedback
