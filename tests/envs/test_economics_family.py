@@ -10,6 +10,7 @@ from palaestra.envs.economics.common import pure_equilibria
 from palaestra.envs.economics.dominance import eliminate
 from palaestra.envs.economics.nash_mixed import an_equilibrium
 from palaestra.envs.economics.shapley_value import shapley
+from palaestra.envs.economics.voting_rules import borda, plurality, runoff, schulze
 
 # Prisoner's dilemma: A/1 cooperate, B/2 defect. Payoffs (row, column).
 PD_ROW = [[3, 0], [5, 1]]
@@ -118,3 +119,21 @@ def test_glove_game_shapley_values() -> None:
     assert not equal.correct and "player A" in equal.feedback
     inefficient = task.verify(problem, "A: 1/2, B: 1/6, C: 1/6")
     assert not inefficient.correct and "sum" in inefficient.feedback
+
+
+def test_three_rules_three_winners() -> None:
+    # 8: Ada > Cleo > Ben, 6: Ben > Cleo > Ada, 5: Cleo > Ben > Ada (19 voters).
+    ballots = [(8, [0, 2, 1]), (6, [1, 2, 0]), (5, [2, 1, 0])]
+    assert plurality(ballots, 3) == 0  # Ada: 8 first choices
+    assert runoff(ballots, 3) == (1, 2)  # Cleo out first, her 5 go to Ben: 11 of 19
+    assert borda(ballots, 3) == 2  # Ada 16, Ben 17, Cleo 24
+    assert schulze(ballots, 3) == 2  # Cleo beats both head to head (11-8, 13-6)
+    task = make_source("economics/voting_rules")
+    problem = Problem("economics/voting_rules", 1, 0, "", "Ben",
+                      {"names": ["Ada", "Ben", "Cleo"], "rule": "runoff", "groups": 3, "rounds": 2,
+                       "plurality": "Ada"}, 1)
+    assert task.verify(problem, "The winner is Ben.").correct
+    assert task.verify(problem, "\\boxed{Ben}").correct
+    shortcut = task.verify(problem, "Ada")
+    assert not shortcut.correct and "not plurality" in shortcut.feedback
+    assert not task.verify(problem, "Ben or Cleo").correct
