@@ -9,6 +9,7 @@ from palaestra.core.registry import make_source
 from palaestra.envs.economics.common import pure_equilibria
 from palaestra.envs.economics.dominance import eliminate
 from palaestra.envs.economics.nash_mixed import an_equilibrium
+from palaestra.envs.economics.npv_irr import npv, payback, to_cents
 from palaestra.envs.economics.shapley_value import shapley
 from palaestra.envs.economics.voting_rules import borda, plurality, runoff, schulze
 
@@ -137,3 +138,35 @@ def test_three_rules_three_winners() -> None:
     shortcut = task.verify(problem, "Ada")
     assert not shortcut.correct and "not plurality" in shortcut.feedback
     assert not task.verify(problem, "Ben or Cleo").correct
+
+
+def npv_problem(mode: str, flows: list[int], rate: str, value: str, answer: str) -> Problem:
+    return Problem("economics/npv_irr", 1, 0, "", answer, {"mode": mode, "flows": flows, "rate": rate,
+                                                           "value": value}, 1)
+
+
+def test_npv_at_ten_percent() -> None:
+    # -1000 + 1100/1.1 + 1210/1.21 = 1000 exactly; at 10% a 605 inflow in year 2 is worth 500.
+    assert npv([-1000, 1100, 1210], Fraction(1, 10)) == 1000
+    assert npv([-1000, 0, 605], Fraction(1, 10)) == -500
+    value = npv([-1000, 500, 700], Fraction(1, 10))  # -1000 + 454.5454... + 578.5123... = 33.0578...
+    assert value == Fraction(4000, 121) and to_cents(value) == Fraction(3306, 100)
+    task = make_source("economics/npv_irr")
+    problem = npv_problem("npv", [-1000, 500, 700], "1/10", "4000/121", "33.06")
+    assert task.verify(problem, "$33.06").correct
+    assert task.verify(problem, "4000/121").correct
+    assert not task.verify(problem, "33.05").correct
+    undiscounted = task.verify(problem, "200")
+    assert not undiscounted.correct and "undiscounted" in undiscounted.feedback
+
+
+def test_payback_and_irr() -> None:
+    assert payback([-1000, 400, 400, 400]) == Fraction(5, 2)
+    assert payback([-1000, 100, 100]) is None
+    task = make_source("economics/npv_irr")
+    problem = npv_problem("payback", [-1000, 400, 400, 400], "1/10", "5/2", "5/2")
+    assert task.verify(problem, "2 1/2 years").correct and task.verify(problem, "2.5").correct
+    assert not task.verify(problem, "3").correct
+    irr = npv_problem("irr", [-1000, 1100], "1/10", "1/10", "10%")  # 1100 / 1.1 = 1000
+    assert task.verify(irr, "10%").correct and task.verify(irr, "0.1").correct and task.verify(irr, "10").correct
+    assert not task.verify(irr, "11%").correct
