@@ -6,6 +6,8 @@ from fractions import Fraction
 
 from palaestra.core import Problem
 from palaestra.core.registry import make_source
+from palaestra.envs.economics.amortisation import balance_after, level_payment
+from palaestra.envs.economics.amortisation import to_cents as amortisation_cents
 from palaestra.envs.economics.common import pure_equilibria
 from palaestra.envs.economics.dominance import eliminate
 from palaestra.envs.economics.nash_mixed import an_equilibrium
@@ -170,3 +172,19 @@ def test_payback_and_irr() -> None:
     irr = npv_problem("irr", [-1000, 1100], "1/10", "1/10", "10%")  # 1100 / 1.1 = 1000
     assert task.verify(irr, "10%").correct and task.verify(irr, "0.1").correct and task.verify(irr, "10").correct
     assert not task.verify(irr, "11%").correct
+
+
+def test_amortisation_two_yearly_payments() -> None:
+    # $1000 at 10% repaid in 2 yearly payments: 1000 · 0.1 · 1.21 / 0.21 = 576.190476... -> $576.19.
+    exact = level_payment(1000, Fraction(1, 10), 2)
+    assert exact == Fraction(12100, 21) and amortisation_cents(exact) == Fraction(57619, 100)
+    # after the first payment: 1100 - 576.19 = 523.81 still owed
+    assert balance_after(1000, Fraction(1, 10), Fraction(57619, 100), 1) == Fraction(52381, 100)
+    task = make_source("economics/amortisation")
+    problem = Problem("economics/amortisation", 0, 0, "", "576.19",
+                      {"mode": "payment", "principal": 1000, "rate": "1/10", "periods": 2, "paid": 1,
+                       "exact": "12100/21"}, 1)
+    assert task.verify(problem, "$576.19").correct and task.verify(problem, "12100/21").correct
+    assert not task.verify(problem, "576.20").correct
+    naive = task.verify(problem, "$500")
+    assert not naive.correct and "ignoring the interest" in naive.feedback
