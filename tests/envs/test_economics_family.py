@@ -10,6 +10,7 @@ from palaestra.envs.economics.amortisation import balance_after, level_payment
 from palaestra.envs.economics.amortisation import to_cents as amortisation_cents
 from palaestra.envs.economics.common import pure_equilibria
 from palaestra.envs.economics.dominance import eliminate
+from palaestra.envs.economics.market_equilibrium import equilibrium
 from palaestra.envs.economics.nash_mixed import an_equilibrium
 from palaestra.envs.economics.npv_irr import npv, payback, to_cents
 from palaestra.envs.economics.shapley_value import shapley
@@ -188,3 +189,28 @@ def test_amortisation_two_yearly_payments() -> None:
     assert not task.verify(problem, "576.20").correct
     naive = task.verify(problem, "$500")
     assert not naive.correct and "ignoring the interest" in naive.feedback
+
+
+def market_problem(mode: str, names: list[str], values: list[str]) -> Problem:
+    # Qd = 100 - 2P, Qs = 10 + P: equilibrium P = 30, Q = 40.
+    return Problem("economics/market_equilibrium", 2, 0, "", "", {
+        "mode": mode, "names": names, "values": values, "curve": ["100", "2", "10", "1"], "untaxed": ["30", "40"]}, 1)
+
+
+def test_market_equilibrium_tax_floor_and_elasticity() -> None:
+    a, b, c, d = Fraction(100), Fraction(2), Fraction(10), Fraction(1)
+    assert equilibrium(a, b, c, d) == (30, 40)
+    assert equilibrium(a, b, c, d, Fraction(3)) == (31, 38)  # sellers keep 28
+    task = make_source("economics/market_equilibrium")
+    assert task.verify(market_problem("equilibrium", ["P", "Q"], ["30", "40"]), "Q = 40, P = 30").correct
+    assert not task.verify(market_problem("equilibrium", ["P", "Q"], ["30", "40"]), "P = 40, Q = 30").correct
+    taxed = market_problem("tax", ["Pb", "Ps", "Q"], ["31", "28", "38"])
+    assert task.verify(taxed, "Pb = 31, Ps = 28, Q = 38").correct
+    untaxed = task.verify(taxed, "Pb = 30, Ps = 30, Q = 40")
+    assert not untaxed.correct and "without the tax" in untaxed.feedback
+    floor = market_problem("floor", ["Q", "X"], ["30", "15"])  # at P = 35: Qd = 30, Qs = 45
+    assert task.verify(floor, "Q: 30, X: 15").correct
+    elastic = market_problem("elasticity", ["E"], ["-3/2"])  # -2 · 30 / 40
+    assert task.verify(elastic, "-1.5").correct and task.verify(elastic, "E = -3/2").correct
+    unsigned = task.verify(elastic, "3/2")
+    assert not unsigned.correct and "signed" in unsigned.feedback
