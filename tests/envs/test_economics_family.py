@@ -10,6 +10,7 @@ from palaestra.envs.economics.amortisation import balance_after, level_payment
 from palaestra.envs.economics.amortisation import to_cents as amortisation_cents
 from palaestra.envs.economics.common import pure_equilibria
 from palaestra.envs.economics.dominance import eliminate
+from palaestra.envs.economics.fair_division import greedy_owners, round_robin_owners, shortfall
 from palaestra.envs.economics.market_equilibrium import equilibrium
 from palaestra.envs.economics.nash_mixed import an_equilibrium
 from palaestra.envs.economics.npv_irr import npv, payback, to_cents
@@ -214,3 +215,20 @@ def test_market_equilibrium_tax_floor_and_elasticity() -> None:
     assert task.verify(elastic, "-1.5").correct and task.verify(elastic, "E = -3/2").correct
     unsigned = task.verify(elastic, "3/2")
     assert not unsigned.correct and "signed" in unsigned.feedback
+
+
+def test_fair_division_checks_the_criterion_not_one_answer() -> None:
+    values = [[6, 1, 1], [3, 3, 3]]  # Ann, Bob over items A, B, C
+    assert shortfall(values, [0, 1, 1], "envy-free") is None
+    assert "Bob envies Ann" in (shortfall(values, [0, 0, 1], "envy-free") or "")
+    assert shortfall(values, [0, 0, 1], "proportional") is not None  # Bob: 3 < 9/2
+    assert greedy_owners(values) == [0, 1, 1]
+    assert round_robin_owners(values) == [0, 1, 0]  # Ann takes A, Bob B, Ann C: Bob envies Ann (6 > 3)
+    assert shortfall(values, round_robin_owners(values), "envy-free") is not None
+    task = make_source("economics/fair_division")
+    problem = Problem("economics/fair_division", 0, 0, "", "A: Ann, B: Bob, C: Bob",
+                      {"values": [[5, 1, 4, 2], [2, 6, 1, 3]], "criterion": "envy-free", "owners": [0, 1, 0, 1]}, 1)
+    assert task.verify(problem, "A: Ann, B: Bob, C: Ann, D: Bob").correct
+    assert task.verify(problem, "A = Ann, B = Bob, C = Ann, D = Ann").correct  # another envy-free division
+    envy = task.verify(problem, "A: Bob, B: Ann, C: Ann, D: Bob")
+    assert not envy.correct and "envies" in envy.feedback
