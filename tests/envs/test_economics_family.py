@@ -8,6 +8,7 @@ from palaestra.core import Problem
 from palaestra.core.registry import make_source
 from palaestra.envs.economics.amortisation import balance_after, level_payment
 from palaestra.envs.economics.amortisation import to_cents as amortisation_cents
+from palaestra.envs.economics.auction_outcomes import dutch, english
 from palaestra.envs.economics.common import pure_equilibria
 from palaestra.envs.economics.dominance import eliminate
 from palaestra.envs.economics.fair_division import greedy_owners, round_robin_owners, shortfall
@@ -232,3 +233,20 @@ def test_fair_division_checks_the_criterion_not_one_answer() -> None:
     assert task.verify(problem, "A = Ann, B = Bob, C = Ann, D = Ann").correct  # another envy-free division
     envy = task.verify(problem, "A: Bob, B: Ann, C: Ann, D: Bob")
     assert not envy.correct and "envies" in envy.feedback
+
+
+def test_auction_clocks_and_answers() -> None:
+    # English clock from $5 by $2 with values 150, 154, 44: Indy (150) drops at 151, Jordan wins at 151.
+    assert english([150, 154, 44], 5, 2) == (1, 151, 73)
+    assert english([150, 150], 4, 2) is None  # both leave at 152: no winner, so never drawn
+    # Dutch clock from $219 by $5, thresholds 4/5 of 191 and 193: 154 reaches only 154.4
+    assert dutch([Fraction(4, 5) * 191, Fraction(4, 5) * 193], 219, 5) == (1, 154, 13)
+    task = make_source("economics/auction_outcomes")
+    problem = Problem("economics/auction_outcomes", 0, 0, "", "winner: Drew, price: 148",
+                      {"format": "second-price", "names": ["Drew", "Avery", "Casey"], "values": [163, 148, 135],
+                       "winner": "Drew", "price": "148", "steps": 0}, 1)
+    assert task.verify(problem, "winner = Drew, price = $148").correct
+    assert task.verify(problem, "Price: 148\nWinner: Drew").correct
+    first_price = task.verify(problem, "winner: Drew, price: 163")
+    assert not first_price.correct and "does not pay" in first_price.feedback
+    assert not task.verify(problem, "winner: Avery, price: 148").correct
