@@ -81,9 +81,9 @@ class NpvIrr(Task):
             years = rng.randint(2, max(2, min(4, config.years - 2)))
             rate = Fraction(rng.choice(RATES), 100)
             inflows = [rng.randint(1, 20) for _ in range(years)]
-            outlay = sum(Fraction(c) / (1 + rate) ** (t + 1) for t, c in enumerate(inflows))
-            scale = outlay.denominator * rng.randint(1, 3)
-            flows = [-int(outlay * scale)] + [c * scale for c in inflows]
+            present = sum((Fraction(c) / (1 + rate) ** (t + 1) for t, c in enumerate(inflows)), Fraction(0))
+            scale = present.denominator * rng.randint(1, 3)  # every flow a whole number of dollars
+            flows = [-int(present * scale)] + [c * scale for c in inflows]
             common = math.gcd(*flows)
             flows = [f // common * 100 if abs(f // common) < 10 ** 4 else f // common for f in flows]
         else:
