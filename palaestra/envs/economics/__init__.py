@@ -1,0 +1,1 @@
+"""Economics and game theory: equilibria, dominance, cooperative games, voting and finance, graded exactly."""

@@ -1,0 +1,146 @@
+"""The strategies that survive iterated elimination of strictly dominated strategies in a two-player game.
+
+A strategy is strictly dominated when another pure strategy of the same player pays strictly more against
+every remaining strategy of the opponent. Removing such strategies one at a time until none is left gives the
+same survivors in whatever order they are removed (for strict dominance the result is unique), so the answer
+is compared as a set: the surviving rows (letters) and columns (numbers) together. A listed strategy that is
+eliminated, or a missing survivor, is named in the feedback.
+
+Games are built with a chain of planted dominations (each raising the dominating strategy's payoffs, which
+keeps every earlier domination valid), so elimination runs several rounds; the survivors are then computed
+from scratch. Stopping after the first round gives a wrong answer whenever a second round removes more.
+
+Difficulty: the cells of the drawn game plus four per strategy eliminated.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.task import Growth
+from palaestra.envs.economics.common import column_names, game_table, random_matrix, row_names
+from palaestra.verifiers.sets import one_of, read_set
+
+EXAMPLE = "X, Y, 7"  # a fixed placeholder of the right shape: never derived from the answer
+
+
+def dominated_row(a: list[list[int]], rows: list[int], columns: list[int]) -> int | None:
+    for r in rows:
+        if any(all(a[t][c] > a[r][c] for c in columns) for t in rows if t != r):
+            return r
+    return None
+
+
+def eliminate(a: list[list[int]], b: list[list[int]], rounds: int | None = None) -> tuple[list[int], list[int]]:
+    """The surviving rows and columns (all dominated strategies are removed each round; ``rounds`` caps them)."""
+    rows, columns = list(range(len(a))), list(range(len(a[0])))
+    transposed = [list(line) for line in zip(*b, strict=True)]
+    done = 0
+    while rounds is None or done < rounds:
+        dead_rows = {r for r in rows if any(all(a[t][c] > a[r][c] for c in columns) for t in rows if t != r)}
+        dead_columns = {c for c in columns
+                        if any(all(transposed[t][r] > transposed[c][r] for r in rows) for t in columns if t != c)}
+        if not dead_rows and not dead_columns:
+            break
+        rows = [r for r in rows if r not in dead_rows]
+        columns = [c for c in columns if c not in dead_columns]
+        done += 1
+    return rows, columns
+
+
+def plant(rng: random.Random, a: list[list[int]], b: list[list[int]], eliminations: int) -> None:
+    """Make ``eliminations`` strategies strictly dominated in turn, raising each dominator's payoffs."""
+    rows, columns = list(range(len(a))), list(range(len(a[0])))
+    for _ in range(eliminations):
+        if len(rows) > 1 and (len(columns) == 1 or rng.random() < 0.5):
+            loser, winner = rng.sample(rows, 2)
+            for c in columns:
+                a[winner][c] = max(a[winner][c], a[loser][c] + rng.randint(1, 2))
+            rows.remove(loser)
+        elif len(columns) > 1:
+            loser, winner = rng.sample(columns, 2)
+            for r in rows:
+                b[r][winner] = max(b[r][winner], b[r][loser] + rng.randint(1, 2))
+            columns.remove(loser)
+
+
+@register
+class Dominance(Task):
+    id = "economics/dominance"
+    family = "economics"
+    description = "The strategies surviving iterated elimination of strictly dominated strategies."
+    tags = ("economics", "game-theory", "math")
+
+    @dataclass(frozen=True)
+    class Config:
+        rows: int  # row strategies (the drawn game has this many or one fewer)
+        columns: int  # column strategies
+        high: int  # payoffs are drawn from 0 to this (planted dominators may go a little higher)
+
+    presets = (Config(3, 3, 6), Config(4, 4, 8), Config(5, 5, 9), Config(6, 6, 9), Config(7, 7, 9))
+    growth = Growth(steps={"rows": 1, "columns": 1}, limits={"rows": 26})
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        rows = rng.randint(max(2, config.rows - 1), config.rows)
+        columns = rng.randint(max(2, config.columns - 1), config.columns)
+        a = random_matrix(rng, rows, columns, config.high)
+        b = random_matrix(rng, rows, columns, config.high)
+        plant(rng, a, b, rng.randint(2, rows + columns - 2))
+        alive_rows, alive_columns = eliminate(a, b)
+        survivors = [row_names(rows)[r] for r in alive_rows] + [column_names(columns)[c] for c in alive_columns]
+        prompt = (
+            "Two players choose at the same time: the row player picks a row (a letter), the column player picks a "
+            "column (a number). Each cell shows (row player's payoff, column player's payoff):\n\n"
+            f"{game_table(a, b)}\n\n"
+            "A strategy is strictly dominated if another single strategy of the same player gives that player a "
+            "strictly higher payoff against every remaining strategy of the opponent. Repeatedly remove strictly "
+            "dominated strategies (of either player) until none is left. Which strategies survive? List the "
+            f"surviving rows and columns together, separated by commas, for example: {EXAMPLE}"
+        )
+        return Problem(prompt=prompt, answer=", ".join(survivors),
+                       data={"row_payoffs": a, "column_payoffs": b, "survivors": survivors})
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        a = problem.data["row_payoffs"]
+        strategies = row_names(len(a)) + column_names(len(a[0]))
+        written = read_set(answer, one_of(strategies))
+        if written is None:
+            return Verdict.unparsed("expected surviving strategies such as A, C, 2 separated by commas")
+        survivors = problem.data["survivors"]
+        for name in strategies:
+            kind = "row" if name.isalpha() else "column"
+            if name in written and name not in survivors:
+                return Verdict.wrong(f"{kind} {name} is eliminated: it is strictly dominated once other "
+                                     f"strategies are removed")
+            if name in survivors and name not in written:
+                return Verdict.wrong(f"{kind} {name} survives the elimination but is missing")
+        return Verdict.right()
+
+    def difficulty(self, problem: Problem) -> float:
+        """Cells of the drawn game plus four per eliminated strategy."""
+        a = problem.data["row_payoffs"]
+        eliminated = len(a) + len(a[0]) - len(problem.data["survivors"])
+        return float(len(a) * len(a[0]) + 4 * eliminated)
+
+    def spellings(self, problem: Problem) -> list[str]:
+        survivors = problem.data["survivors"]
+        listed = ", ".join(survivors)
+        return [*super().spellings(problem), ", ".join(reversed(survivors)), f"{{{listed}}}", f"\\boxed{{{listed}}}",
+                f"Answer: {listed}.", " and ".join(survivors), listed.lower()]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        a, b = problem.data["row_payoffs"], problem.data["column_payoffs"]
+        survivors = problem.data["survivors"]
+        strategies = row_names(len(a)) + column_names(len(a[0]))
+        eliminated = [s for s in strategies if s not in survivors]
+        wrong = [", ".join([*survivors, rng.choice(eliminated)])]
+        if len(survivors) > 2:
+            wrong.append(", ".join(survivors[1:]))
+        first_rows, first_columns = eliminate(a, b, rounds=1)
+        first = [row_names(len(a))[r] for r in first_rows] + [column_names(len(a[0]))[c] for c in first_columns]
+        if set(first) != set(survivors):  # stopping after the first round
+            wrong.append(", ".join(first))
+        wrong.append(f"{survivors[0]} or {eliminated[0]}")
+        return wrong

@@ -1,0 +1,110 @@
+"""All pure-strategy Nash equilibria of a two-player game given by its payoff table.
+
+A cell is an equilibrium when neither player gains by changing only their own strategy (a tie is not a gain,
+so weak equilibria count). The answer is the set of all such cells, checked exhaustively at generation; the
+verifier reads a set of cell names in any order and, for a wrong answer, names a listed cell's profitable
+deviation or says that an equilibrium is missing.
+
+"None" (no pure equilibrium) has no short certificate (it would take a profitable deviation for every cell),
+so it is kept rare: about one problem in ten is drawn to have no pure equilibrium, the rest to have at least
+one, so answering "none" always earns about 10%.
+
+Difficulty: the cells of the drawn game plus three per equilibrium (each one must be found and checked both ways).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.retry import retry
+from palaestra.core.task import Growth
+from palaestra.envs.economics.common import cell_name, deviation, game_table, pure_equilibria, random_matrix
+from palaestra.verifiers.sets import one_of, read_set
+
+EXAMPLE = "X7, Y8"  # a fixed placeholder of the right shape: never derived from the answer
+NONE_SHARE = 0.1  # the share of problems drawn without a pure equilibrium
+
+
+@register
+class NashPure(Task):
+    id = "economics/nash_pure"
+    family = "economics"
+    description = "List every pure-strategy Nash equilibrium of a two-player payoff table."
+    tags = ("economics", "game-theory", "math")
+
+    @dataclass(frozen=True)
+    class Config:
+        rows: int  # most row strategies (the drawn game has this many or one fewer)
+        columns: int  # most column strategies
+        high: int  # payoffs are drawn from 0 to this
+
+    presets = (Config(2, 2, 5), Config(3, 3, 6), Config(4, 4, 8), Config(5, 5, 9), Config(6, 6, 9))
+    growth = Growth(steps={"rows": 1, "columns": 1}, limits={"rows": 26})
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        rows = rng.randint(max(2, config.rows - 1), config.rows)
+        columns = rng.randint(max(2, config.columns - 1), config.columns)
+        want_none = rng.random() < NONE_SHARE
+
+        def draw() -> tuple[list[list[int]], list[list[int]], list[tuple[int, int]]]:
+            a = random_matrix(rng, rows, columns, config.high)
+            b = random_matrix(rng, rows, columns, config.high)
+            return a, b, pure_equilibria(a, b)
+
+        row_payoffs, column_payoffs, equilibria = retry(draw, accept=lambda g: (not g[2]) == want_none,
+                                                        what="a game with the drawn kind of equilibria")
+        names = [cell_name(i, j) for i, j in equilibria]
+        prompt = (
+            "Two players choose at the same time: the row player picks a row (a letter), the column player picks a "
+            "column (a number). Each cell shows (row player's payoff, column player's payoff):\n\n"
+            f"{game_table(row_payoffs, column_payoffs)}\n\n"
+            "A pure-strategy Nash equilibrium is a cell where neither player can get a strictly higher payoff by "
+            "changing only their own choice. Find all pure-strategy Nash equilibria. Name each cell by its row "
+            "letter followed by its column number, and list them separated by commas, for example: "
+            f"{EXAMPLE}. If there is no pure-strategy Nash equilibrium, answer: none"
+        )
+        return Problem(prompt=prompt, answer=", ".join(names) if names else "none",
+                       data={"row_payoffs": row_payoffs, "column_payoffs": column_payoffs, "equilibria": names})
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        a, b = problem.data["row_payoffs"], problem.data["column_payoffs"]
+        cells = [cell_name(i, j) for i in range(len(a)) for j in range(len(a[0]))]
+        written = read_set(answer, one_of(cells), allow_empty=True)
+        if written is None:
+            return Verdict.unparsed("expected cell names such as A1, B2 separated by commas, or none")
+        for name in sorted(written):
+            problem_found = deviation(a, b, ord(name[0]) - ord("A"), int(name[1:]) - 1)
+            if problem_found:
+                return Verdict.wrong(problem_found)
+        if len(written) < len(problem.data["equilibria"]):
+            return Verdict.wrong("every listed cell is an equilibrium, but at least one equilibrium is missing"
+                                 if written else "there is a pure-strategy equilibrium")
+        return Verdict.right()
+
+    def difficulty(self, problem: Problem) -> float:
+        """Cells of the drawn game plus three per equilibrium."""
+        a = problem.data["row_payoffs"]
+        return float(len(a) * len(a[0]) + 3 * len(problem.data["equilibria"]))
+
+    def spellings(self, problem: Problem) -> list[str]:
+        names = problem.data["equilibria"]
+        if not names:
+            return [*super().spellings(problem), "None", "none.",
+                    "\\boxed{\\text{none}}", "Answer: none", "∅"]
+        listed = ", ".join(names)
+        return [*super().spellings(problem), ", ".join(reversed(names)), f"{{{listed}}}", f"\\boxed{{{listed}}}",
+                f"Answer: {listed}.", listed.lower(), " and ".join(names)]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        a = problem.data["row_payoffs"]
+        names = problem.data["equilibria"]
+        others = [cell_name(i, j) for i in range(len(a)) for j in range(len(a[0])) if cell_name(i, j) not in names]
+        wrong = [", ".join([*names, rng.choice(others)])]
+        if names:
+            wrong.append(", ".join(names[1:]) or "none")
+            wrong.append(f"{names[0]} or {rng.choice(others)}")
+        else:
+            wrong.append(rng.choice(others))
+        return wrong

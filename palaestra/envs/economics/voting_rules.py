@@ -1,0 +1,191 @@
+"""The winner of an election from ranked ballots under a stated rule: plurality, Borda count, instant runoff,
+or the Schulze (beatpath) method.
+
+Each problem states one rule (the levels mix them, adding instant runoff and then Schulze), the ballots
+as groups of voters with the same full ranking, and a tie-breaking rule. Elections are redrawn until the rule
+picks its winner without any tie (no tied top score, no tied last place at any runoff round, one Schulze
+winner), so the answer is unique whatever tie-break a solver assumes; the stated tie-break is there so the
+question is well posed. Under a rule other than plurality, three elections in four are drawn so that the
+plurality winner loses, so counting first choices whatever the rule earns little. Candidate names are drawn afresh from a list of ten for every election, so no
+constant name wins often.
+
+The verifier reads one candidate's name (in a sentence, ``\\boxed{}``, after ``Answer:``) and compares it
+with the winner; the feedback names the rule's winner only as "not this one" and says when the answer is the
+plurality winner under a different rule.
+
+Difficulty: the ballot groups times the candidates, times 1 (plurality), 2 (Borda), 3 (instant runoff,
+its rounds) or 4 (Schulze) for the drawn rule.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.retry import retry
+from palaestra.core.task import Growth
+from palaestra.verifiers.normalize import read_answer
+from palaestra.verifiers.sets import one_of
+
+NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jun", "Kai", "Lena", "Milo", "Nia")
+RULE_TEXT = {
+    "plurality": "Plurality: the candidate ranked first on the most ballots wins.",
+    "borda": "Borda count: on each ballot a candidate gets one point for every candidate ranked below them; the "
+             "candidate with the most points wins.",
+    "runoff": "Instant runoff: count the first choices among the remaining candidates; if one candidate has more "
+              "than half of them, that candidate wins; otherwise eliminate the candidate with the fewest first "
+              "choices (each ballot then counts for its highest-ranked remaining candidate) and repeat.",
+    "schulze": "Schulze method: for each pair X, Y let d(X, Y) be the number of voters ranking X above Y. A path "
+               "from X to Y is a chain of candidates X = C1, C2, ..., Cn = Y where each d(Ci, Ci+1) > d(Ci+1, "
+               "Ci); its strength is the smallest d(Ci, Ci+1) along it, and p(X, Y) is the strength of the "
+               "strongest path (0 if none). The winner is the candidate X with p(X, Y) >= p(Y, X) for every "
+               "other candidate Y.",
+}
+DIFFER_SHARE = 0.75  # elections under a rule other than plurality drawn so that the plurality winner loses
+RULE_WEIGHT = {"plurality": 1, "borda": 2, "runoff": 3, "schulze": 4}
+
+Ballots = list[tuple[int, list[int]]]  # (voters, ranking of candidate indices, best first)
+
+
+def unique_best(scores: list[int]) -> int | None:
+    best = max(scores)
+    return scores.index(best) if scores.count(best) == 1 else None
+
+
+def plurality(ballots: Ballots, candidates: int) -> int | None:
+    scores = [0] * candidates
+    for voters, ranking in ballots:
+        scores[ranking[0]] += voters
+    return unique_best(scores)
+
+
+def borda(ballots: Ballots, candidates: int) -> int | None:
+    scores = [0] * candidates
+    for voters, ranking in ballots:
+        for place, candidate in enumerate(ranking):
+            scores[candidate] += voters * (candidates - 1 - place)
+    return unique_best(scores)
+
+
+def runoff(ballots: Ballots, candidates: int) -> tuple[int | None, int]:
+    """The instant-runoff winner (``None`` on a tie for last place or first) and the rounds counted."""
+    remaining = set(range(candidates))
+    total = sum(voters for voters, _ in ballots)
+    for rounds in range(1, candidates + 1):
+        counts = dict.fromkeys(remaining, 0)
+        for voters, ranking in ballots:
+            counts[next(c for c in ranking if c in remaining)] += voters
+        leader = max(counts, key=counts.__getitem__)
+        if 2 * counts[leader] > total:
+            return leader, rounds
+        fewest = min(counts.values())
+        last = [c for c in remaining if counts[c] == fewest]
+        if len(last) > 1:
+            return None, rounds
+        remaining.discard(last[0])
+    return None, candidates
+
+
+def schulze(ballots: Ballots, candidates: int) -> int | None:
+    d = [[0] * candidates for _ in range(candidates)]
+    for voters, ranking in ballots:
+        for i, better in enumerate(ranking):
+            for worse in ranking[i + 1:]:
+                d[better][worse] += voters
+    p = [[d[x][y] if d[x][y] > d[y][x] else 0 for y in range(candidates)] for x in range(candidates)]
+    for via in range(candidates):
+        for x in range(candidates):
+            for y in range(candidates):
+                if len({x, y, via}) == 3:
+                    p[x][y] = max(p[x][y], min(p[x][via], p[via][y]))
+    winners = [x for x in range(candidates) if all(p[x][y] >= p[y][x] for y in range(candidates) if y != x)]
+    return winners[0] if len(winners) == 1 else None
+
+
+def winner(rule: str, ballots: Ballots, candidates: int) -> int | None:
+    if rule == "plurality":
+        return plurality(ballots, candidates)
+    if rule == "borda":
+        return borda(ballots, candidates)
+    if rule == "runoff":
+        return runoff(ballots, candidates)[0]
+    return schulze(ballots, candidates)
+
+
+@register
+class VotingRules(Task):
+    id = "economics/voting_rules"
+    family = "economics"
+    description = "The winner of a ranked-ballot election under plurality, Borda, instant runoff or Schulze."
+    tags = ("economics", "social-choice", "voting")
+
+    @dataclass(frozen=True)
+    class Config:
+        candidates: int
+        groups: int  # groups of voters sharing a ranking
+        rules: tuple[str, ...]  # the rules a problem of this level may state
+
+    presets = (
+        Config(3, 4, ("plurality", "borda")),
+        Config(4, 5, ("plurality", "borda", "runoff")),
+        Config(4, 6, ("borda", "runoff", "schulze")),
+        Config(5, 7, ("borda", "runoff", "schulze")),
+        Config(6, 8, ("runoff", "schulze")),
+    )
+    growth = Growth(steps={"candidates": 1, "groups": 2}, limits={"candidates": len(NAMES)})
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        rule = rng.choice(config.rules)
+        names = sorted(rng.sample(NAMES, config.candidates))
+        k = config.candidates
+        # most elections under another rule are drawn so that the plurality winner loses under it
+        differ = rule != "plurality" and rng.random() < DIFFER_SHARE
+
+        def draw() -> tuple[Ballots, int] | None:
+            ballots = [(rng.randint(1, 12), rng.sample(range(k), k)) for _ in range(config.groups)]
+            chosen = winner(rule, ballots, k)
+            if chosen is None or (differ and plurality(ballots, k) == chosen):
+                return None
+            return ballots, chosen
+
+        ballots, chosen = retry(draw, what="an election the rule decides without a tie")
+        lines = "\n".join(f"{voters} voter{'s' if voters > 1 else ''}: {' > '.join(names[c] for c in ranking)}"
+                          for voters, ranking in ballots)
+        prompt = (
+            f"Candidates: {', '.join(names)}. Each line gives a number of voters and their ranking, best first:\n\n"
+            f"{lines}\n\nThe election uses this rule. {RULE_TEXT[rule]} Any tie is broken in favour of the "
+            "candidate whose name comes first alphabetically (for an elimination: the one whose name comes last "
+            "is eliminated).\n\nWho wins? Answer with the winner's name, for example: Zed"
+        )
+        rounds = runoff(ballots, k)[1] if rule == "runoff" else 1
+        first = plurality(ballots, k)
+        return Problem(prompt=prompt, answer=names[chosen],
+                       data={"names": names, "rule": rule, "groups": len(ballots), "rounds": rounds,
+                             "plurality": None if first is None else names[first]})
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        names = problem.data["names"]
+        written = read_answer(answer, one_of(names))
+        if written is None:
+            return Verdict.unparsed(f"expected one candidate's name: one of {', '.join(names)}")
+        if written == problem.answer:
+            return Verdict.right()
+        if written == problem.data["plurality"] and problem.data["rule"] != "plurality":
+            return Verdict.wrong(f"{written} has the most first choices, but the rule here is not plurality")
+        return Verdict.wrong(f"{written} does not win under this rule")
+
+    def difficulty(self, problem: Problem) -> float:
+        """Ballot groups times candidates times the rule's weight (instant runoff: plus its rounds)."""
+        weight = RULE_WEIGHT[problem.data["rule"]] + (problem.data["rounds"] - 1) / 2
+        return float(problem.data["groups"] * len(problem.data["names"]) * weight)
+
+    def spellings(self, problem: Problem) -> list[str]:
+        gold = problem.answer or ""
+        return [*super().spellings(problem), f"\\boxed{{{gold}}}", f"Answer: {gold}", f"{gold}.", gold.upper(),
+                f"**{gold}**"]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        gold, names = problem.answer or "", problem.data["names"]
+        others = [n for n in names if n != gold]
+        return [rng.choice(others), f"{gold} or {others[0]}", f"{others[-1]}"]
