@@ -1,0 +1,52 @@
+"""Biology envs: hand-checked instances beyond the contract kit."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from palaestra.core.registry import make_source
+from palaestra.envs.biology.common import CODONS, reverse_complement, translate
+
+
+def _with_data(env_id: str, **data: object) -> tuple[object, object]:
+    task = make_source(env_id)
+    problem = task.sample(1, 0)
+    return task, dataclasses.replace(problem, data={**problem.data, **data})
+
+
+def test_codon_table_is_the_standard_code() -> None:
+    assert len(CODONS) == 64 and sorted(c for c, a in CODONS.items() if a == "*") == ["TAA", "TAG", "TGA"]
+    assert CODONS["ATG"] == "M" and CODONS["TGG"] == "W" and CODONS["AGA"] == "R" and CODONS["GGG"] == "G"
+    assert sum(a == "L" for a in CODONS.values()) == 6 and sum(a == "S" for a in CODONS.values()) == 6
+
+
+def test_translation_hand_checked_and_first_wrong_letter_named() -> None:
+    assert translate("ATG") == "M"  # AUG → Met
+    assert translate("ATGTTTGGCTAAGGG") == "MFG"  # AUG UUU GGC UAA: stops before the trailer
+    task, problem = _with_data("biology/translation", protein="MFG")
+    for right in ("MFG", "mfg", "M-F-G", "MFG*", "\\boxed{MFG}", "The protein is MFG."):
+        assert task.verify(problem, right).correct, right
+    assert "letter 2" in task.verify(problem, "MLG").feedback
+    assert not task.verify(problem, "MFG or MF").correct
+    assert not task.verify(problem, "FG").correct
+
+
+def test_translation_template_strand_needs_the_reverse_complement() -> None:
+    task = make_source("biology/translation")
+    problem = task.sample(4, 3)  # level 4: the template strand
+    assert problem.data["mode"] == "template_scan"
+    coding = reverse_complement(problem.data["sequence"])
+    start = coding.index("ATG")
+    assert translate(coding[start:]) == problem.answer
+    assert task.verify(problem, problem.answer).correct
+
+
+def test_reverse_complement_hand_checked_and_slips_named() -> None:
+    assert reverse_complement("ATGC") == "GCAT"
+    assert reverse_complement("AAGR") == "YCTT" and reverse_complement("BDHVN") == "NBDHV"
+    task, problem = _with_data("biology/reverse_complement", strand="ATGCC")
+    for right in ("GGCAT", "ggcat", "5'-GGCAT-3'", "GGC AT", "The reverse complement is GGCAT."):
+        assert task.verify(problem, right).correct, right
+    assert "reverse it" in task.verify(problem, "TACGG").feedback
+    assert "not complemented" in task.verify(problem, "CCGTA").feedback
+    assert "letter 3" in task.verify(problem, "GGAAT").feedback
