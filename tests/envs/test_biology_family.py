@@ -50,3 +50,19 @@ def test_reverse_complement_hand_checked_and_slips_named() -> None:
     assert "reverse it" in task.verify(problem, "TACGG").feedback
     assert "not complemented" in task.verify(problem, "CCGTA").feedback
     assert "letter 3" in task.verify(problem, "GGAAT").feedback
+
+
+def test_open_reading_frames_on_both_strands_hand_checked() -> None:
+    from palaestra.envs.biology.open_reading_frames import open_reading_frames
+
+    dna = "ATGTGA" + reverse_complement("ATGCCCTTTTAA")  # a 2-codon ORF forward, a 4-codon one on the other strand
+    orfs, _ = open_reading_frames(dna)
+    assert sorted(orfs, key=len) == ["ATGTGA", "ATGCCCTTTTAA"]
+    task, problem = _with_data("biology/open_reading_frames", dna=dna, longest=12)
+    for right in ("ATGCCCTTTTAA", "atg ccc ttt taa", "5'-ATGCCCTTTTAA-3'", "The longest ORF is ATGCCCTTTTAA."):
+        assert task.verify(problem, right).correct, right
+    assert "longer one exists" in task.verify(problem, "ATGTGA").feedback
+    assert "either strand" in task.verify(problem, "ATGCCCTTGTAA").feedback
+    assert "stop codon" in task.verify(problem, "ATGCCCTTT").feedback
+    assert "first one" in task.verify(problem, "ATGTGACCCTAA").feedback
+    assert not task.verify(problem, "ATGCCCTTTTAA or ATGTGA").correct
