@@ -66,3 +66,32 @@ def test_open_reading_frames_on_both_strands_hand_checked() -> None:
     assert "stop codon" in task.verify(problem, "ATGCCCTTT").feedback
     assert "first one" in task.verify(problem, "ATGTGACCCTAA").feedback
     assert not task.verify(problem, "ATGCCCTTTTAA or ATGTGA").correct
+
+
+def test_global_alignment_known_needleman_wunsch_score() -> None:
+    from palaestra.envs.biology.common import alignment_table, best_alignment
+
+    # the textbook example: GATTACA against GCATGCU, match +1, mismatch -1, gap -1, optimum 0
+    assert alignment_table("GATTACA", "GCATGCU", (1, -1, -1), local=False)[-1][-1] == 0
+    assert best_alignment("ACGT", "ACGT", (2, -1, -2), local=False) == (8, "ACGT", "ACGT")
+    task, problem = _with_data("biology/global_alignment", a="ACGT", b="AGT", scoring=[1, -1, -1], score=2)
+    for right in ("ACGT\nA-GT", "A: ACGT\nB: A-GT", "```\nACGT\nA-GT\n```", "acgt\na-gt"):
+        assert task.verify(problem, right).correct, right
+    assert "scores -2" in task.verify(problem, "ACGT\nAGT-").feedback  # +1 -1 -1 -1: valid but worse
+    assert "does not give B" in task.verify(problem, "ACGT\nA-GA").feedback
+    assert "equally long" in task.verify(problem, "ACGT\nAGT").feedback
+    assert "gap in both" in task.verify(problem, "ACGT-\nA-GT-").feedback
+    assert not task.verify(problem, "ACGT\nA-GT\nor\nACGT\nAG-T").parsed
+
+
+def test_local_alignment_hand_checked() -> None:
+    from palaestra.envs.biology.common import best_alignment
+
+    # the shared stretch CGTA scores 4 x 2 = 8 with match +2; the flanks are unrelated
+    assert best_alignment("TTCGTATT", "GGCGTAGG", (2, -1, -2), local=True)[0] == 8
+    task, problem = _with_data("biology/local_alignment", a="TTCGTATT", b="GGCGTAGG", scoring=[2, -1, -2], score=8)
+    for right in ("CGTA\nCGTA", "A: CGTA\nB: CGTA", "cgta\ncgta"):
+        assert task.verify(problem, right).correct, right
+    assert "scores 6" in task.verify(problem, "CGT\nCGT").feedback
+    assert "stretch of A" in task.verify(problem, "CGTT\nCGTA").feedback
+    assert "stretch of B" in task.verify(problem, "TTCGTA\nCGCGTA").feedback
