@@ -95,3 +95,21 @@ def test_local_alignment_hand_checked() -> None:
     assert "scores 6" in task.verify(problem, "CGT\nCGT").feedback
     assert "stretch of A" in task.verify(problem, "CGTT\nCGTA").feedback
     assert "stretch of B" in task.verify(problem, "TTCGTA\nCGCGTA").feedback
+
+
+def test_mendelian_dihybrid_cross_nine_three_three_one() -> None:
+    from fractions import Fraction
+
+    from palaestra.envs.biology.mendelian_cross import canonical_genotype, gene_offspring
+
+    assert gene_offspring("Tt", "Tt") == {"TT": Fraction(1, 4), "Tt": Fraction(1, 2), "tt": Fraction(1, 4)}
+    assert canonical_genotype("pPtT", "PT") == "PpTt" and canonical_genotype("PPT", "PT") is None
+    distribution = {"purple tall": "9/16", "purple short": "3/16", "white tall": "3/16", "white short": "1/16"}
+    task, problem = _with_data("biology/mendelian_cross", genotypes=False, letters="PT", distribution=distribution)
+    right = "tall purple: 9/16\npurple short: 3/16\nwhite tall: 0.1875\nwhite short: 1/16"
+    assert task.verify(problem, right).correct
+    assert task.verify(problem, "purple tall: 9/16; purple short: 3/16; white tall: 3/16; white short: 1/16").correct
+    assert "white short occurs" in task.verify(problem, right.rsplit("\n", 1)[0]).feedback
+    assert "fraction for purple tall" in task.verify(problem, right.replace("9/16", "3/4")).feedback
+    wrong_extra = right + "\npurple medium: 0"
+    assert not task.verify(problem, wrong_extra).correct
