@@ -113,3 +113,20 @@ def test_mendelian_dihybrid_cross_nine_three_three_one() -> None:
     assert "fraction for purple tall" in task.verify(problem, right.replace("9/16", "3/4")).feedback
     wrong_extra = right + "\npurple medium: 0"
     assert not task.verify(problem, wrong_extra).correct
+
+
+def test_hardy_weinberg_hand_checked_values() -> None:
+    import random as random_module
+
+    task = make_source("biology/hardy_weinberg")
+    # q² = 1/16: q = 1/4, carriers 2pq = 3/8, and among dominant-trait individuals 2q/(1+q) = 2/5
+    _, carriers = _with_data("biology/hardy_weinberg", kind="carriers", value="3/8")
+    for right in ("3/8", "0.375", "\\boxed{3/8}", "Answer: 6/16."):
+        assert task.verify(carriers, right).correct, right
+    assert not task.verify(carriers, "0.38").correct  # rounded
+    assert not task.verify(carriers, "3/8 or 5/8").correct
+    # the generator's own arithmetic on a drawn sample of counts: q = (2·aa + Aa) / (2N)
+    problem = task.generate(random_module.Random(5), task.Config(("allele",), 40))
+    line = next(x for x in problem.prompt.split("\n") if x.startswith("A sample"))
+    counts = [int(word.strip(",.")) for word in line.split(": ")[1].split() if word.strip(",.").isdigit()]
+    assert str(problem.answer) == str(__import__("fractions").Fraction(2 * counts[2] + counts[1], 2 * sum(counts)))
