@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
+from fractions import Fraction
 
 from palaestra.core.registry import make_source
 from palaestra.envs.biology.common import CODONS, reverse_complement, translate
+from palaestra.verifiers.numeric import format_number
 
 
 def _with_data(env_id: str, **data: object) -> tuple[object, object]:
@@ -98,7 +100,6 @@ def test_local_alignment_hand_checked() -> None:
 
 
 def test_mendelian_dihybrid_cross_nine_three_three_one() -> None:
-    from fractions import Fraction
 
     from palaestra.envs.biology.mendelian_cross import canonical_genotype, gene_offspring
 
@@ -129,4 +130,25 @@ def test_hardy_weinberg_hand_checked_values() -> None:
     problem = task.generate(random_module.Random(5), task.Config(("allele",), 40))
     line = next(x for x in problem.prompt.split("\n") if x.startswith("A sample"))
     counts = [int(word.strip(",.")) for word in line.split(": ")[1].split() if word.strip(",.").isdigit()]
-    assert str(problem.answer) == str(__import__("fractions").Fraction(2 * counts[2] + counts[1], 2 * sum(counts)))
+    assert problem.answer == format_number(Fraction(2 * counts[2] + counts[1], 2 * sum(counts)))
+
+
+def test_fitch_parsimony_hand_checked_and_assignments_optimal() -> None:
+    from palaestra.envs.biology.fitch_parsimony import assignment_cost, most_parsimonious, parse_newick
+
+    # ((t1,t2)n1,(t3,t4)n2)n3 with A, A, C, C at one site: one change (on the edge into either cherry)
+    tree = parse_newick("((t1,t2)n1,(t3,t4)n2)n3")
+    leaves = {"t1": "AG", "t2": "AG", "t3": "CG", "t4": "CT"}
+    changes, assignment = most_parsimonious(tree, leaves)
+    assert changes == 2 and assignment_cost(tree, leaves, assignment) == 2
+    task, problem = _with_data("biology/fitch_parsimony", tree="((t1,t2)n1,(t3,t4)n2)n3", sequences=leaves, changes=2)
+    for right in ("n1: AG\nn2: CG\nn3: AG", "n3: CG; n2: CG; n1: AG", "n1: ag\nn2: cg\nn3: cg"):
+        assert task.verify(problem, right).correct, right
+    assert "costs 3" in task.verify(problem, "n1: AG\nn2: CG\nn3: TG").feedback
+    assert not task.verify(problem, "n1: AG\nn2: CG").parsed  # n3 missing
+    assert not task.verify(problem, "n1: AG\nn2: CGA\nn3: AG").parsed  # wrong length
+    source = make_source("biology/fitch_parsimony")
+    for seed in range(30):  # the generator's reference reaches the Fitch minimum on drawn trees
+        drawn = source.sample(3, seed)
+        written = dict(line.split(": ") for line in drawn.answer.split("\n"))
+        assert assignment_cost(parse_newick(drawn.data["tree"]), drawn.data["sequences"], written) == drawn.data["changes"]
