@@ -152,3 +152,22 @@ def test_fitch_parsimony_hand_checked_and_assignments_optimal() -> None:
         drawn = source.sample(3, seed)
         written = dict(line.split(": ") for line in drawn.answer.split("\n"))
         assert assignment_cost(parse_newick(drawn.data["tree"]), drawn.data["sequences"], written) == drawn.data["changes"]
+
+
+def test_population_growth_hand_checked_steps() -> None:
+    from palaestra.envs.biology.population_growth import predator_prey
+
+    # H = 100, P = 10, a = 1/2, b = 1/100, c = 1/2, d = 1/5: H1 = 100 + 50 - 10 = 140, P1 = 10 + 5 - 2 = 13
+    # H2 = 140 + 70 - 18.2 = 191.8 -> 191, P2 = 13 + 9.1 - 2.6 = 19.5 -> 19
+    rates = (Fraction(1, 2), Fraction(1, 100), Fraction(1, 2), Fraction(1, 5))
+    assert predator_prey((100, 10), rates, 2) == [(100, 10), (140, 13), (191, 19)]
+    task, problem = _with_data("biology/population_growth", kind="predator_prey", steps=2, value=19)
+    for right in ("19", "\\boxed{19}", "Answer: 19.", "19 predators"):
+        assert task.verify(problem, right).correct, right
+    assert not task.verify(problem, "19.5").correct  # not rounded down
+    assert not task.verify(problem, "19 or 20").correct
+    level_zero = make_source("biology/population_growth").sample(0, 3)  # exponential: floor(R·N) twice
+    line = level_zero.prompt.split("\n")[0]
+    growth = Fraction(line.split("R = ")[1].split(",")[0])
+    start = int(line.split("N(0) = ")[1].rstrip("."))
+    assert level_zero.answer == str(int(growth * int(growth * start)))
