@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import dataclasses
 from fractions import Fraction
+from typing import Any
 
 from palaestra.core.registry import make_source
 from palaestra.envs.biology.common import CODONS, reverse_complement, translate
 from palaestra.verifiers.numeric import format_number
 
 
-def _with_data(env_id: str, **data: object) -> tuple[object, object]:
+def _with_data(env_id: str, **data: object) -> tuple[Any, Any]:
     task = make_source(env_id)
     problem = task.sample(1, 0)
     return task, dataclasses.replace(problem, data={**problem.data, **data})

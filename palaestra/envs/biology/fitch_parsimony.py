@@ -102,7 +102,8 @@ def most_parsimonious(tree: Tree, sequences: dict[str, str], pick=min) -> tuple[
     """The minimum total changes and one assignment achieving it (Fitch's top-down pass: keep the parent's
     state where the child's set allows it, else ``pick`` from the child's set)."""
     sites = len(next(iter(sequences.values())))
-    total, columns = 0, {}
+    total = 0
+    columns: dict[str, list[str]] = {}
     for site in range(sites):
         sets: dict[str, set[str]] = {}
         total += fitch_sets(tree, {leaf: seq[site] for leaf, seq in sequences.items()}, sets)
