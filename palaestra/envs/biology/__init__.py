@@ -1,0 +1,1 @@
+"""Biology: sequence translation, alignment, ORFs, genetics and population models, each program-verified."""

@@ -1,0 +1,216 @@
+"""A most-parsimonious assignment of sequences to the internal nodes of a given rooted binary tree (Fitch).
+
+The tree is drawn by joining random pairs of subtrees and written in Newick notation with named internal
+nodes; each leaf carries a short DNA sequence (sites are independent characters), evolved down the tree from
+a random root with random substitutions, so the leaves share structure. The answer gives every internal node
+a sequence; its cost is the number of substitutions summed over edges (sites whose state differs across an
+edge). Many assignments can be optimal, so the verifier does not compare with one: it reads a sequence of the
+right length for every internal node and checks the cost equals the minimum, which Fitch's bottom-up pass
+computes exactly at generation (no assignment can cost less, so "at most the minimum" is "optimal").
+
+Difficulty: the set operations of Fitch's pass on the drawn tree (internal nodes × sites) plus the changes.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.task import Growth
+from palaestra.verifiers.normalize import read_answer
+
+Tree = str | tuple  # a leaf name, or (left, right) / once labelled (left, right, internal name)
+EXAMPLE = "n1: ACGT\nn2: TTGA"  # a fixed placeholder of the right shape: never derived from the answer
+
+
+def random_tree(rng: random.Random, leaves: list[str]) -> Tree:
+    """A rooted binary tree over ``leaves`` made by joining random pairs until one remains."""
+    forest: list[Tree] = list(leaves)
+    while len(forest) > 1:
+        left = forest.pop(rng.randrange(len(forest)))
+        right = forest.pop(rng.randrange(len(forest)))
+        forest.append((left, right))
+    return forest[0]
+
+
+def labelled(tree: Tree, names: list[str]) -> Tree:
+    """The tree with every internal node given the next name of ``names`` (children first), as
+    ``(left, right, name)``."""
+    if isinstance(tree, str):
+        return tree
+    left, right = labelled(tree[0], names), labelled(tree[1], names)
+    return (left, right, names.pop(0))
+
+
+def parse_newick(text: str) -> Tree:
+    """The labelled tree of :func:`newick`'s text (our own generated text only, never a model's)."""
+    position = 0
+
+    def node() -> Tree:
+        nonlocal position
+        if text[position] == "(":
+            position += 1
+            left = node()
+            position += 1  # the comma
+            right = node()
+            position += 1  # the closing parenthesis
+        start = position
+        while position < len(text) and text[position] not in ",)":
+            position += 1
+        name = text[start:position]
+        return (left, right, name) if text[start - 1] == ")" else name
+
+    return node()
+
+
+def newick(tree: Tree) -> str:
+    """Newick text with internal labels: ``((t1,t2)n1,t3)n2``."""
+    return tree if isinstance(tree, str) else f"({newick(tree[0])},{newick(tree[1])}){tree[2]}"
+
+
+def edges(tree: Tree) -> list[tuple[str, str]]:
+    """(parent, child) name pairs of every edge."""
+    if isinstance(tree, str):
+        return []
+    name = tree[2]
+    return [(name, child if isinstance(child, str) else child[2]) for child in tree[:2]] + edges(tree[0]) + edges(tree[1])
+
+
+def evolve(rng: random.Random, tree: Tree, sequence: str, rate: float, out: dict[str, str]) -> None:
+    """Leaf sequences: ``sequence`` at the root, each site substituted with chance ``rate`` on every edge."""
+    if isinstance(tree, str):
+        out[tree] = sequence
+        return
+    for child in tree[:2]:
+        mutated = "".join(rng.choice([b for b in "ACGT" if b != s]) if rng.random() < rate else s for s in sequence)
+        evolve(rng, child, mutated, rate, out)
+
+
+def fitch_sets(tree: Tree, states: dict[str, str], sets: dict[str, set[str]]) -> int:
+    """Fitch's bottom-up pass for one site: fills each node's candidate set, returns the minimum changes."""
+    if isinstance(tree, str):
+        sets[tree] = {states[tree]}
+        return 0
+    cost = fitch_sets(tree[0], states, sets) + fitch_sets(tree[1], states, sets)
+    left, right = (sets[c if isinstance(c, str) else c[2]] for c in tree[:2])
+    sets[tree[2]] = (left & right) or (left | right)
+    return cost + (not left & right)
+
+
+def most_parsimonious(tree: Tree, sequences: dict[str, str], pick=min) -> tuple[int, dict[str, str]]:  # type: ignore[no-untyped-def]
+    """The minimum total changes and one assignment achieving it (Fitch's top-down pass: keep the parent's
+    state where the child's set allows it, else ``pick`` from the child's set)."""
+    sites = len(next(iter(sequences.values())))
+    total = 0
+    columns: dict[str, list[str]] = {}
+    for site in range(sites):
+        sets: dict[str, set[str]] = {}
+        total += fitch_sets(tree, {leaf: seq[site] for leaf, seq in sequences.items()}, sets)
+        chosen = {tree[2]: pick(sets[tree[2]])}
+        for parent, child in edges(tree):
+            if child not in sequences:
+                chosen[child] = chosen[parent] if chosen[parent] in sets[child] else pick(sets[child])
+        for name, state in chosen.items():
+            columns.setdefault(name, []).append(state)
+    return total, {name: "".join(states) for name, states in columns.items()}
+
+
+def assignment_cost(tree: Tree, sequences: dict[str, str], assignment: dict[str, str]) -> int:
+    both = {**sequences, **assignment}
+    return sum(sum(x != y for x, y in zip(both[parent], both[child])) for parent, child in edges(tree))
+
+
+def read_assignment(answer: str, names: list[str], sites: int) -> dict[str, str] | None:
+    """``name: SEQUENCE`` entries (lines, or separated by ``;`` or ``,``) for exactly ``names``, or ``None``."""
+
+    def read(text: str) -> dict[str, str] | None:
+        if len(text) > 20_000:
+            return None
+        entries = [e.strip() for e in text.replace(";", "\n").replace(",", "\n").split("\n") if e.strip()]
+        result: dict[str, str] = {}
+        for entry in entries:
+            name, colon, sequence = entry.partition(":")
+            if not colon:
+                name, colon, sequence = entry.partition("=")
+            name, sequence = name.strip().strip("*`").lower(), sequence.strip().upper()
+            if name not in names or name in result or len(sequence) != sites or set(sequence) - set("ACGT"):
+                return None
+            result[name] = sequence
+        return result if len(result) == len(names) else None
+
+    return read_answer(answer, read)
+
+
+@register
+class FitchParsimony(Task):
+    id = "biology/fitch_parsimony"
+    family = "biology"
+    description = "Assign internal-node sequences on a rooted binary tree with the fewest substitutions (Fitch)."
+    tags = ("biology", "phylogenetics", "algorithmic")
+
+    @dataclass(frozen=True)
+    class Config:
+        leaves: int  # leaves of the tree
+        sites: int  # sites (independent characters) per sequence
+        rate: float  # chance a site changes along an edge
+
+    presets = (Config(4, 3, 0.25), Config(5, 4, 0.25), Config(6, 5, 0.3), Config(8, 6, 0.3), Config(10, 8, 0.3))
+    growth = Growth(steps={"leaves": 2, "sites": 2})
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        leaves = [f"t{i}" for i in range(1, config.leaves + 1)]
+        tree = labelled(random_tree(rng, leaves), [f"n{i}" for i in range(1, config.leaves)])
+        sequences: dict[str, str] = {}
+        evolve(rng, tree, "".join(rng.choice("ACGT") for _ in range(config.sites)), config.rate, sequences)
+        changes, assignment = most_parsimonious(tree, sequences)
+        table = "\n".join(f"{name}: {sequences[name]}" for name in leaves)
+        prompt = (
+            f"A rooted binary tree in Newick notation; leaves t1 to t{config.leaves}, internal nodes n1 to "
+            f"n{config.leaves - 1} (each internal node's name follows its closing parenthesis):\n\n{newick(tree)};\n\n"
+            f"Each leaf has this DNA sequence ({config.sites} aligned sites):\n{table}\n\n"
+            f"Assign a sequence of the same length to every internal node so that the total number of "
+            f"substitutions is as small as possible, where an edge costs the number of sites at which its two ends "
+            f"differ (a most-parsimonious assignment; if several exist, give any one). Answer with one line per "
+            f"internal node, its name, a colon and its sequence, for example:\n{EXAMPLE}"
+        )
+        answer = "\n".join(f"{name}: {assignment[name]}" for name in sorted(assignment, key=lambda n: int(n[1:])))
+        return Problem(prompt=prompt, answer=answer,
+                       data={"tree": newick(tree), "sequences": sequences, "changes": changes})
+
+    def _tree(self, problem: Problem) -> Tree:
+        return parse_newick(problem.data["tree"])
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        sequences = problem.data["sequences"]
+        names = [f"n{i}" for i in range(1, len(sequences))]
+        sites = len(next(iter(sequences.values())))
+        written = read_assignment(answer, names, sites)
+        if written is None:
+            return Verdict.unparsed(f"expected one line per internal node n1 to n{len(names)}, such as n1: ACGT, "
+                                    f"each sequence {sites} letters long")
+        cost = assignment_cost(self._tree(problem), sequences, written)
+        if cost > problem.data["changes"]:
+            return Verdict.wrong(f"that assignment costs {cost} substitutions; a cheaper one exists")
+        return Verdict.right()
+
+    def difficulty(self, problem: Problem) -> float:
+        """Fitch's set operations (internal nodes × sites) plus the changes counted."""
+        sequences = problem.data["sequences"]
+        sites = len(next(iter(sequences.values())))
+        return float((len(sequences) - 1) * sites + problem.data["changes"])
+
+    def spellings(self, problem: Problem) -> list[str]:
+        gold = problem.answer or ""
+        lines = gold.split("\n")
+        _, other = most_parsimonious(self._tree(problem), problem.data["sequences"], pick=max)
+        return [*super().spellings(problem), "\n".join(reversed(lines)), "; ".join(lines), gold.lower(),
+                f"Answer:\n{gold}", "\n".join(f"{name}: {seq}" for name, seq in sorted(other.items()))]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        gold = problem.answer or ""
+        lines = gold.split("\n")
+        name, _, sequence = lines[0].partition(": ")
+        flipped = "".join(next(b for b in "ACGT" if b != s) for s in sequence)  # every site of one node changed
+        wrong = ["\n".join(lines[1:]), "\n".join([f"{name}: {flipped}", *lines[1:]]), f"{gold}\nor\n{lines[0]}"]
+        return [w for w in wrong if w.strip() and not self.verify(problem, w).correct]

@@ -1,0 +1,111 @@
+"""Give an optimal local alignment (Smith–Waterman) of two DNA sequences under a stated linear scoring.
+
+A and B share a related stretch (B's copy carries a few random substitutions, insertions and deletions)
+inside unrelated random flanks. The answer aligns a stretch of A with a stretch of B (two rows, ``-`` for
+gaps); the best local alignment may be shorter or longer than the planted stretch, and several may tie, so
+the verifier does not compare with one: it checks the rows are equally long, no column is gap against gap,
+removing the gaps gives a stretch (consecutive letters) of A and of B, and the score equals the optimum
+computed by the dynamic programme (floored at zero) at generation.
+
+Difficulty: the table cells the dynamic programme fills, (|A| + 1)(|B| + 1), plus the edits in the shared
+stretch.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.task import Growth
+from palaestra.envs.biology.common import (
+    GAP,
+    SCORINGS,
+    best_alignment,
+    column_score,
+    mutate,
+    read_alignment,
+    scoring_text,
+    why_not_alignment,
+)
+
+EXAMPLE = "GCA-TC\nGCAGTC"  # a fixed placeholder of the right shape: never derived from the answer
+
+
+def random_dna(rng: random.Random, low: int, high: int) -> str:
+    return "".join(rng.choice("ACGT") for _ in range(rng.randint(low, high)))
+
+
+@register
+class LocalAlignment(Task):
+    id = "biology/local_alignment"
+    family = "biology"
+    description = "Give an optimal local (Smith–Waterman) alignment of two DNA sequences under a stated scoring."
+    tags = ("biology", "sequences", "algorithmic", "dynamic-programming")
+    distinct_from = {
+        "biology/global_alignment": ("a local alignment picks the best-scoring stretches of both sequences (the "
+                                     "table floored at zero, the best cell anywhere); the other aligns them end to end"),
+    }
+
+    @dataclass(frozen=True)
+    class Config:
+        shared: int  # most bases in the related stretch
+        flank: int  # most unrelated bases on each side of it
+        edits: int  # most random edits in B's copy of the stretch
+
+    presets = (Config(5, 2, 1), Config(7, 3, 2), Config(9, 4, 3), Config(11, 6, 3), Config(14, 7, 4))
+    growth = Growth(steps={"shared": 3, "flank": 2, "edits": 1})
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        core = random_dna(rng, max(4, config.shared * 2 // 3), config.shared)
+        edits = rng.randint(0, config.edits)
+        a = random_dna(rng, 1, config.flank) + core + random_dna(rng, 1, config.flank)
+        b = random_dna(rng, 1, config.flank) + mutate(rng, core, edits) + random_dna(rng, 1, config.flank)
+        scoring = rng.choice(SCORINGS)
+        score, row_a, row_b = best_alignment(a, b, scoring, local=True)
+        prompt = (
+            f"Find the best local alignment of two DNA sequences: choose a stretch of consecutive bases of A and a "
+            f"stretch of B and align them, ignoring the rest of both.\n\nA = {a}\nB = {b}\n\n"
+            f"Scoring: {scoring_text(scoring)}. No column may have a gap in both rows. The score is the sum of the "
+            f"aligned stretches' columns; the bases left outside them cost nothing.\n\n"
+            f"Give a local alignment with the highest possible score (if several have it, any one): two rows of "
+            f"equal length, first the stretch of A then the stretch of B, with {GAP} for gaps, for example:\n"
+            f"{EXAMPLE}"
+        )
+        return Problem(prompt=prompt, answer=f"{row_a}\n{row_b}",
+                       data={"a": a, "b": b, "scoring": list(scoring), "score": score, "edits": edits})
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        rows = read_alignment(answer, "ACGT")
+        if rows is None:
+            return Verdict.unparsed("expected two rows of bases and - gaps, one per line, such as GCA-TC / GCAGTC")
+        data = problem.data
+        why = why_not_alignment(rows, data["a"], data["b"], local=True)
+        if why is not None:
+            return Verdict.wrong(why)
+        scoring = tuple(data["scoring"])
+        score = sum(column_score(x, y, scoring) for x, y in zip(*rows))  # type: ignore[arg-type]
+        if score < data["score"]:
+            return Verdict.wrong(f"that alignment scores {score}; a higher-scoring local alignment exists")
+        return Verdict.right()
+
+    def difficulty(self, problem: Problem) -> float:
+        """Cells of the dynamic-programming table for the drawn pair, plus the edits in the shared stretch."""
+        data = problem.data
+        return float((len(data["a"]) + 1) * (len(data["b"]) + 1) + data["edits"])
+
+    def spellings(self, problem: Problem) -> list[str]:
+        data = problem.data
+        row_a, row_b = (problem.answer or "").split("\n")
+        _, other_a, other_b = best_alignment(data["a"], data["b"], tuple(data["scoring"]), local=True,  # type: ignore[arg-type]
+                                             prefer_gaps=True)
+        return [*super().spellings(problem), f"A: {row_a}\nB: {row_b}", f"```\n{row_a}\n{row_b}\n```",
+                f"{row_a.lower()}\n{row_b.lower()}", f"{other_a}\n{other_b}", f"Answer:\n{row_a}\n{row_b}"]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        data = problem.data
+        row_a, row_b = (problem.answer or "").split("\n")
+        _, whole_a, whole_b = best_alignment(data["a"], data["b"], tuple(data["scoring"]), local=False)  # type: ignore[arg-type]
+        wrong = [f"{row_a[1:]}\n{row_b[1:]}", f"{row_a}\n{row_b[:-1]}", f"{whole_a}\n{whole_b}",
+                 f"{row_b}\n{row_a}", f"{row_a}\n{row_b}\nor\n{row_a[1:]}\n{row_b[1:]}"]
+        return [w for w in wrong if not self.verify(problem, w).correct]

@@ -1,0 +1,125 @@
+"""Step a discrete population model forward exactly: exponential, logistic, or Lotka–Volterra.
+
+- ``exponential``: N(t+1) = R·N(t).
+- ``logistic``: N(t+1) = N(t) + r·N(t)·(1 − N(t)/K).
+- ``predator_prey`` (a discrete Lotka–Volterra step): H(t+1) = H + a·H − b·H·P and P(t+1) = P + c·b·H·P − d·P;
+  the question asks the predators after the stated steps (which needs the prey along the way).
+
+The model, its rates and the starting sizes are stated, and so is the rounding rule: after every step each
+population is rounded down to a whole number of individuals (the floor) before the next step, so the values
+stay whole and short however many steps are asked, and the arithmetic within a step is exact (Fraction). The
+answer is one whole number, unique, compared exactly; predator-prey draws where a population would die out are
+redrawn.
+
+Difficulty: the multiplications the drawn steps take, plus the digits of the answer.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.retry import retry
+from palaestra.core.task import Growth
+from palaestra.verifiers.numeric import grade_number
+
+EXAMPLE = "1234"  # a fixed placeholder of the right shape: never derived from the answer
+MULTIPLICATIONS = {"exponential": 1, "logistic": 3, "predator_prey": 6}
+RATES = tuple(Fraction(n, d) for d in (2, 4, 5, 10, 20) for n in range(1, d) if Fraction(n, d).denominator == d)
+ROUNDING = ("After every step, round each population down to a whole number of individuals (drop any fraction) "
+            "before computing the next step.")
+
+
+def decimal(value: Fraction) -> str:
+    """The exact terminating decimal of ``value`` (its denominator has only the prime factors 2 and 5)."""
+    places = next(k for k in range(40) if (value * 10**k).denominator == 1)
+    if not places:
+        return str(value.numerator)
+    sign, digits = ("-" if value < 0 else ""), str(abs(value * 10**places).numerator).rjust(places + 1, "0")
+    return f"{sign}{digits[:-places]}.{digits[-places:]}"
+
+
+def predator_prey(start: tuple[int, int], rates: tuple[Fraction, ...], steps: int) -> list[tuple[int, int]]:
+    """The rounded-down (prey, predators) trajectory of the discrete Lotka–Volterra model (the generator redraws
+    any that reach zero or below, so truncation and the floor agree on every trajectory kept)."""
+    growth, attack, efficiency, death = rates
+    trajectory = [start]
+    for _ in range(steps):
+        prey, predators = trajectory[-1]
+        trajectory.append((int(prey + growth * prey - attack * prey * predators),  # int() truncates: the floor
+                           int(predators + efficiency * attack * prey * predators - death * predators)))
+    return trajectory
+
+
+@register
+class PopulationGrowth(Task):
+    id = "biology/population_growth"
+    family = "biology"
+    description = "Step an exponential, logistic or Lotka–Volterra population model forward exactly."
+    tags = ("biology", "ecology", "arithmetic")
+
+    @dataclass(frozen=True)
+    class Config:
+        kinds: tuple[str, ...]  # models drawn from (MULTIPLICATIONS)
+        steps: int  # time steps to take
+
+    presets = (Config(("exponential",), 2), Config(("exponential", "logistic"), 2), Config(("logistic",), 2),
+               Config(("logistic", "predator_prey"), 2), Config(("predator_prey",), 3))
+    growth = Growth(steps={"steps": 1})
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        kind = rng.choice(config.kinds)
+        steps = config.steps
+        if kind == "exponential":
+            rate, value = 1 + rng.choice(RATES), rng.randint(10, 999)
+            model = f"N(t+1) = R·N(t) with R = {decimal(rate)}, starting from N(0) = {value}."
+            for _ in range(steps):
+                value = int(rate * value)
+            question = f"What is N({steps})?"
+        elif kind == "logistic":
+            rate, capacity = rng.choice(RATES), rng.choice((100, 200, 400, 500, 1000, 2000))
+            value = rng.randint(capacity // 20, capacity - 1)
+            model = (f"N(t+1) = N(t) + r·N(t)·(1 − N(t)/K) with growth rate r = {decimal(rate)} and carrying capacity "
+                     f"K = {capacity}, starting from N(0) = {value}.")
+            for _ in range(steps):
+                value = int(value + rate * value * (1 - Fraction(value, capacity)))
+            question = f"What is N({steps})?"
+        else:
+            def draw() -> tuple[tuple[Fraction, ...], list[tuple[int, int]]]:
+                rates = (rng.choice(RATES[:8]), Fraction(1, rng.choice((100, 200, 500, 1000))), rng.choice(RATES),
+                         rng.choice(RATES[:8]))
+                return rates, predator_prey((rng.randint(50, 500), rng.randint(5, 60)), rates, steps)
+
+            rates, trajectory = retry(draw, lambda drawn: min(min(pair) for pair in drawn[1]) > 0,
+                                      what="a trajectory where both populations survive")
+            value = trajectory[-1][1]
+            growth, attack, efficiency, death = (decimal(r) for r in rates)
+            model = (f"prey H and predators P change each step by\nH(t+1) = H(t) + a·H(t) − b·H(t)·P(t)\n"
+                     f"P(t+1) = P(t) + c·b·H(t)·P(t) − d·P(t)\nwith a = {growth}, b = {attack}, c = {efficiency}, "
+                     f"d = {death}, starting from H(0) = {trajectory[0][0]} and P(0) = {trajectory[0][1]}.")
+            question = f"What is P({steps}), the number of predators after {steps} steps?"
+        prompt = (f"A discrete-time population model: {model}\n\n{ROUNDING}\n\n{question} Answer with one whole "
+                  f"number, for example: {EXAMPLE}")
+        return Problem(prompt=prompt, answer=str(value), data={"kind": kind, "steps": steps, "value": value})
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        verdict = grade_number(answer, problem.data["value"], units=["individuals", "predators"])
+        if verdict is None:
+            return Verdict.unparsed("expected one whole number, such as 1234")
+        return Verdict.right() if verdict else Verdict.wrong("that is not the population after the stated steps")
+
+    def difficulty(self, problem: Problem) -> float:
+        """Multiplications of the drawn steps, plus the digits of the exact answer."""
+        data = problem.data
+        return float(MULTIPLICATIONS[data["kind"]] * data["steps"] + len((problem.answer or "").replace(".", "")))
+
+    def spellings(self, problem: Problem) -> list[str]:
+        gold = problem.answer or ""
+        return [*super().spellings(problem), f"\\boxed{{{gold}}}", f"Answer: {gold}.", f"{gold} individuals",
+                f"{gold}.0"]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        value = problem.data["value"]
+        return [str(value + 1), str(value * 2 + 1), f"{value}.5", f"{value} or {value + 1}"]
