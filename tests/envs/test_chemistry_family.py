@@ -1,0 +1,64 @@
+"""Chemistry envs: hand-checked instances beyond the contract kit."""
+
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+
+from palaestra.core import Problem
+from palaestra.core.registry import make_source
+from palaestra.envs.chemistry.common import ANIONS, CATIONS, balance, elements, ionic_formula, molar_mass, parse_formula
+
+
+def _with_data(env_id: str, **data: object) -> tuple[object, Problem]:
+    task = make_source(env_id)
+    problem = task.sample(0, 0)
+    return task, dataclasses.replace(problem, data={**problem.data, **data})
+
+
+def test_periodic_table_and_formula_reader() -> None:
+    table = elements()
+    assert table["O"].weight == Fraction("15.999") and table["Fe"].number == 26 and table["Cl"].name == "Chlorine"
+    assert molar_mass(parse_formula("H2O") or {}) == Fraction("18.015")
+    assert parse_formula("Ca3(PO4)2") == {"Ca": 3, "P": 2, "O": 8}
+    assert parse_formula("CuSO4·5H2O") == parse_formula("CuSO4.5H2O") == {"Cu": 1, "S": 1, "O": 9, "H": 10}
+    assert parse_formula("\\mathrm{H_{2}SO_4}") == parse_formula("H₂SO₄") == {"H": 2, "S": 1, "O": 4}
+    for bad in ("", "h2o", "H0", "H2O)", "((((((H))))))", "Q2", "2+2", "H" * 200, "H99999"):
+        assert parse_formula(bad) is None, bad
+    calcium = next(c for c in CATIONS if c.formula == "Ca")
+    phosphate = next(a for a in ANIONS if a.formula == "PO4")
+    assert ionic_formula(calcium, phosphate) == "Ca3(PO4)2"
+
+
+def test_balance_finds_minimal_coefficients() -> None:
+    methane = [parse_formula(f) or {} for f in ("CH4", "O2")], [parse_formula(f) or {} for f in ("CO2", "H2O")]
+    assert balance(*methane) == [1, 2, 1, 2]
+    octane = [parse_formula(f) or {} for f in ("C8H18", "O2")], [parse_formula(f) or {} for f in ("CO2", "H2O")]
+    assert balance(*octane) == [2, 25, 16, 18]
+    # two independent reactions in one equation: the balancing is not unique, so it is refused
+    mixed = [parse_formula(f) or {} for f in ("CH4", "C2H6", "O2")], [parse_formula(f) or {} for f in ("CO2", "H2O")]
+    assert balance(*mixed) is None
+
+
+def test_balance_equation_judges_any_correct_spelling_and_explains_misses() -> None:
+    task, problem = _with_data("chemistry/balance_equation", reactants=["CH4", "O2"], products=["CO2", "H2O"],
+                               coefficients=[1, 2, 1, 2])
+    for right in ("1, 2, 1, 2", "1 2 1 2", "CH4 + 2 O2 -> CO2 + 2 H2O", "2O2 + CH4 → 2H2O + CO2",
+                  "Answer: 1, 2, 1, 2."):
+        assert task.verify(problem, right).correct, right
+    assert "divide every coefficient by 2" in task.verify(problem, "2, 4, 2, 4").feedback
+    assert "not balanced" in task.verify(problem, "1, 1, 1, 2").feedback
+    assert "positive" in task.verify(problem, "0, 0, 0, 0").feedback
+    assert not task.verify(problem, "1, 2, 1").parsed
+    assert not task.verify(problem, "CH4 + 2 O2 -> CO + 2 H2O").parsed  # CO is not a species of this reaction
+    assert not task.verify(problem, "1, 2, 1, 2 or 2, 4, 2, 4").correct
+
+
+def test_balance_equation_prompt_states_the_form_and_the_reference_is_minimal() -> None:
+    task = make_source("chemistry/balance_equation")
+    for level in range(5):
+        problem = task.sample(level, 3)
+        assert "smallest positive whole-number coefficients" in problem.prompt
+        assert task.verify(problem, problem.answer or "").correct
+        coefficients = problem.data["coefficients"]
+        assert task.verify(problem, ", ".join(str(3 * c) for c in coefficients)).correct is False
