@@ -62,3 +62,28 @@ def test_balance_equation_prompt_states_the_form_and_the_reference_is_minimal() 
         assert task.verify(problem, problem.answer or "").correct
         coefficients = problem.data["coefficients"]
         assert task.verify(problem, ", ".join(str(3 * c) for c in coefficients)).correct is False
+
+
+def test_molar_mass_applies_the_stated_tolerance_exactly() -> None:
+    task, problem = _with_data("chemistry/molar_mass", formula="H2O", mass="18.015")
+    for right in ("18.015", "18.02 g/mol", "18.01", "\\boxed{18.02}", "M = 18.02 g mol^-1", "≈ 18.02",
+                  "18.025 g/mol"):
+        assert task.verify(problem, right).correct, right
+    for wrong in ("18.03", "18.00", "36.03", "17.007"):
+        verdict = task.verify(problem, wrong)
+        assert verdict.parsed and not verdict.correct and "not within 0.01" in verdict.feedback, wrong
+    assert not task.verify(problem, "18.02 kg/mol").parsed
+    assert not task.verify(problem, "18.02 or 36.03").correct
+    hydrate = parse_formula("CuSO4·5H2O") or {}
+    assert molar_mass(hydrate) == Fraction("249.682")  # 63.546 + 32.065 + 9 * 15.999 + 10 * 1.008
+
+
+def test_molar_mass_prompt_lists_the_weights_of_its_formula() -> None:
+    task = make_source("chemistry/molar_mass")
+    for level in range(5):
+        problem = task.sample(level, 7)
+        composition = parse_formula(problem.data["formula"]) or {}
+        for symbol in composition:
+            assert f"{symbol} {elements()[symbol].weight_text}" in problem.prompt
+        assert molar_mass(composition) == Fraction(problem.data["mass"])
+        assert "within 0.01 g/mol" in problem.prompt
