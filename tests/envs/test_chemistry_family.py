@@ -87,3 +87,32 @@ def test_molar_mass_prompt_lists_the_weights_of_its_formula() -> None:
             assert f"{symbol} {elements()[symbol].weight_text}" in problem.prompt
         assert molar_mass(composition) == Fraction(problem.data["mass"])
         assert "within 0.01 g/mol" in problem.prompt
+
+
+def test_empirical_formula_from_glucose_percentages() -> None:
+    from palaestra.envs.chemistry.empirical_formula import consistent_formulas, percentages
+
+    glucose = parse_formula("C6H12O6") or {}
+    printed = {s: Fraction(round(p * 100), 100) for s, p in percentages(glucose).items()}
+    assert printed == {"C": Fraction("40.00"), "H": Fraction("6.71"), "O": Fraction("53.28")}
+    assert consistent_formulas(printed) == {"CH2O"}
+    task, problem = _with_data("chemistry/empirical_formula", empirical="CH2O",
+                               percentages={s: str(p) for s, p in printed.items()})
+    for right in ("CH2O", "H2CO", "OCH2", "\\mathrm{CH_2O}", "CH₂O", "Answer: CH2O."):
+        assert task.verify(problem, right).correct, right
+    assert "divide the counts by 6" in task.verify(problem, "C6H12O6").feedback
+    assert "exactly the elements" in task.verify(problem, "CH4").feedback
+    assert "does not have the mass percentages" in task.verify(problem, "CHO").feedback
+    assert not task.verify(problem, "CH2O or C2H4O2").correct
+    assert not task.verify(problem, "carbohydrate").parsed
+
+
+def test_empirical_formula_percentages_fix_one_answer() -> None:
+    from palaestra.envs.chemistry.empirical_formula import consistent_formulas
+
+    task = make_source("chemistry/empirical_formula")
+    for level in range(5):
+        problem = task.sample(level, 11)
+        printed = {s: Fraction(p) for s, p in problem.data["percentages"].items()}
+        assert sum(printed.values()) > 99 and consistent_formulas(printed) == {problem.answer}
+        assert "rounded to 2 decimal places" in problem.prompt

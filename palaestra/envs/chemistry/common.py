@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import math
+import random
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
@@ -248,3 +249,24 @@ def conserves(reactants: list[Composition], products: list[Composition], coeffic
         for symbol, atoms in composition.items():
             side[symbol] += atoms * coefficients[j]
     return sorted(s for s in set(left) | set(right) if left[s] != right[s])
+
+
+HETEROATOMS = ("N", "O", "S", "Cl", "F", "Br", "P", "I")
+
+
+def organic_formula(rng: random.Random, carbons: int, heteroatoms: int) -> str:
+    """A valid molecular formula in Hill order (C, H, then heteroatoms alphabetically): the hydrogens follow
+    from a drawn number of rings and double bonds, counting N and P trivalent, halogens monovalent."""
+    x = rng.randint(max(1, carbons // 2), carbons)
+    others = {symbol: rng.randint(1, 4) for symbol in rng.sample(HETEROATOMS, rng.randint(1, heteroatoms))}
+    trivalent = others.get("N", 0) + others.get("P", 0)
+    halogens = sum(others.get(symbol, 0) for symbol in ("F", "Cl", "Br", "I"))
+    saturated = 2 * x + 2 + trivalent - halogens
+    y = saturated - 2 * rng.randint(0, max(0, min(x, saturated // 2 - 1)))
+    parts = [("C", x), ("H", max(y, 0)), *sorted(others.items())]
+    return "".join(symbol + (str(count) if count > 1 else "") for symbol, count in parts if count)
+
+
+def salt_formula(rng: random.Random) -> str:
+    """A neutral salt of two ions drawn from the tables."""
+    return ionic_formula(rng.choice(CATIONS), rng.choice(ANIONS))

@@ -20,32 +20,19 @@ from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.task import Growth
-from palaestra.envs.chemistry.common import ANIONS, CATIONS, elements, ionic_formula, molar_mass, parse_formula
+from palaestra.envs.chemistry.common import (
+    HETEROATOMS,
+    elements,
+    molar_mass,
+    organic_formula,
+    parse_formula,
+    salt_formula,
+)
 from palaestra.verifiers.numeric import Tolerance, format_decimal, read_approx
 
 EXAMPLE = "123.45 g/mol"  # a fixed placeholder of the right shape: never derived from the answer
 TOLERANCE = Tolerance(absolute="0.01")
 UNITS = ("g/mol", "g mol^-1", "g·mol^-1", "g/mole", "grams per mole", "gram per mole", "grams/mol", "g per mol")
-HETEROATOMS = ("N", "O", "S", "Cl", "F", "Br", "P", "I")
-
-
-def _organic(rng: random.Random, carbons: int, heteroatoms: int) -> str:
-    """A valid molecular formula in Hill order (C, H, then heteroatoms alphabetically): the hydrogens follow
-    from a drawn number of rings and double bonds, counting N and P trivalent, halogens monovalent."""
-    x = rng.randint(max(1, carbons // 2), carbons)
-    others = {symbol: rng.randint(1, 4) for symbol in rng.sample(HETEROATOMS, rng.randint(1, heteroatoms))}
-    trivalent = others.get("N", 0) + others.get("P", 0)
-    halogens = sum(others.get(symbol, 0) for symbol in ("F", "Cl", "Br", "I"))
-    saturated = 2 * x + 2 + trivalent - halogens
-    y = saturated - 2 * rng.randint(0, max(0, min(x, saturated // 2 - 1)))
-    parts = [("C", x), ("H", max(y, 0)), *sorted(others.items())]
-    return "".join(symbol + (str(count) if count > 1 else "") for symbol, count in parts if count)
-
-
-def _salt(rng: random.Random) -> str:
-    return ionic_formula(rng.choice(CATIONS), rng.choice(ANIONS))
-
-
 @register
 class MolarMass(Task):
     id = "chemistry/molar_mass"
@@ -70,11 +57,11 @@ class MolarMass(Task):
         kinds = ["organic"] * 6 + ["salt"] * config.salts + (["hydrate"] * config.salts if config.water else [])
         kind = rng.choice(kinds)
         if kind == "organic":
-            formula = _organic(rng, config.carbons, config.heteroatoms)
+            formula = organic_formula(rng, config.carbons, config.heteroatoms)
         elif kind == "salt":
-            formula = _salt(rng)
+            formula = salt_formula(rng)
         else:
-            formula = f"{_salt(rng)}·{rng.randint(1, config.water)}H2O"
+            formula = f"{salt_formula(rng)}·{rng.randint(1, config.water)}H2O"
         composition = parse_formula(formula)
         assert composition is not None, formula
         table = elements()
