@@ -116,3 +116,31 @@ def test_empirical_formula_percentages_fix_one_answer() -> None:
         printed = {s: Fraction(p) for s, p in problem.data["percentages"].items()}
         assert sum(printed.values()) > 99 and consistent_formulas(printed) == {problem.answer}
         assert "rounded to 2 decimal places" in problem.prompt
+
+
+def test_stoichiometry_methane_to_water() -> None:
+    # 16.043 g CH4 is one mole: CH4 + 2 O2 -> CO2 + 2 H2O gives two moles of water, 36.030 g
+    exact = Fraction("16.043") / Fraction("16.043") * 2 * Fraction("18.015")
+    task, problem = _with_data("chemistry/stoichiometry", reactants=["CH4", "O2"], products=["CO2", "H2O"],
+                               coefficients=[1, 2, 1, 2], given=0, wanted=1, mass="16.043",
+                               exact=[exact.numerator, exact.denominator])
+    for right in ("36.03", "36.03 g", "36.0 grams", "0.03603 kg", "\\boxed{36.1}", "≈ 36 g"):
+        assert task.verify(problem, right).correct, right
+    for wrong in ("18.02", "72.06", "35.8", "36.03 mg"):
+        verdict = task.verify(problem, wrong)
+        assert not verdict.correct, wrong
+    assert "within 0.5%" in task.verify(problem, "18.02").feedback
+    assert not task.verify(problem, "36.03 or 72.06").correct
+
+
+def test_stoichiometry_reference_matches_the_printed_equation() -> None:
+    task = make_source("chemistry/stoichiometry")
+    for level in range(5):
+        problem = task.sample(level, 5)
+        data = problem.data
+        n = len(data["reactants"])
+        mass_in = molar_mass(parse_formula(data["reactants"][data["given"]]) or {})
+        mass_out = molar_mass(parse_formula(data["products"][data["wanted"]]) or {})
+        ratio = Fraction(data["coefficients"][n + data["wanted"]], data["coefficients"][data["given"]])
+        assert Fraction(*data["exact"]) == Fraction(data["mass"]) / mass_in * ratio * mass_out
+        assert f"{data['mass']} g of {data['reactants'][data['given']]}" in problem.prompt

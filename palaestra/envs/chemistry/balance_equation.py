@@ -24,17 +24,8 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
-from palaestra.core.retry import retry
 from palaestra.core.task import Growth
-from palaestra.envs.chemistry.common import (
-    ANIONS,
-    CATIONS,
-    Composition,
-    balance,
-    conserves,
-    ionic_formula,
-    parse_formula,
-)
+from palaestra.envs.chemistry.common import Composition, conserves, draw_reaction, parse_formula
 from palaestra.verifiers.normalize import read_with_tail, strip_wrappers
 from palaestra.verifiers.numeric import read_integer
 from palaestra.verifiers.sets import read_list
@@ -42,72 +33,6 @@ from palaestra.verifiers.sets import read_list
 EXAMPLE = "4, 1, 3, 2"  # a fixed placeholder of the right shape: never derived from the answer
 ARROWS = ("\\longrightarrow", "\\rightarrow", "\\to", "-->", "->", "→", "⟶", "=>", "=")
 MAX_ANSWER_CHARS = 600
-
-NONMETALS = {"O": "O2", "S": "S", "N": "N2", "P": "P4", "F": "F2", "Cl": "Cl2", "Br": "Br2", "I": "I2"}
-ACID_ANIONS = [a for a in ANIONS if a.formula not in ("O", "N", "P", "OH", "S")]
-# Oxidising acids: (acid, the reduced product, the salt's anion).
-OXIDISING = (("HNO3", "NO", "NO3"), ("HNO3", "NO2", "NO3"), ("H2SO4", "SO2", "SO4"))
-
-
-def _acid(anion_formula: str, charge: int) -> str:
-    """The acid of an anion: Cl -> HCl, SO4 -> H2SO4, HCO3 -> H2CO3 (the tables' H-anions hold one H)."""
-    hydrogens = -charge
-    if anion_formula.startswith("H"):
-        return f"H{hydrogens + 1}{anion_formula[1:]}"
-    return ("H" if hydrogens == 1 else f"H{hydrogens}") + anion_formula
-
-
-def _fuel(rng: random.Random, carbons: int) -> str:
-    """A valid molecular formula CxHyNwOz (hydrogens plus nitrogens even, at most 2x + 2 + w hydrogens)."""
-    x = rng.randint(max(1, 2 * carbons // 3), carbons)
-    w = rng.choice([0, 0, 1, 2, 3]) if x >= 3 else 0
-    y = 2 * rng.randint((x + 1) // 2, x + 1 + w // 2) - w % 2
-    z = rng.choice([0, 0, 1, 2, 3, 4][: 2 + min(4, x)])
-
-    def part(symbol: str, count: int) -> str:
-        return "" if count == 0 else symbol + (str(count) if count > 1 else "")
-
-    return part("C", x) + part("H", y) + part("N", w) + part("O", z)
-
-
-def _draw(rng: random.Random, config: BalanceEquation.Config) -> tuple[list[str], list[str], str]:
-    cations = [c for c in CATIONS if c.charge <= config.charge]
-    anions = [a for a in ANIONS if -a.charge <= config.charge]
-    # Weights roughly follow each kind's number of distinct reactions, so problems rarely repeat. Salts do not
-    # grow, so their share shrinks level by level while the fuels grow.
-    kinds = ["displacement"] * config.salts + ["neutralisation"] * (config.salts // 4)
-    kinds += ["combustion"] * (config.carbons // 3) + ["synthesis"] * (config.salts // 8)
-    if config.redox:
-        kinds += ["redox"] * 3
-    kind = rng.choice(kinds)
-    if kind == "displacement":
-        pool = [c for c in cations if config.polyatomic or not c.polyatomic]
-        c1 = rng.choice(pool)
-        c2 = rng.choice([c for c in pool if c.formula != c1.formula])
-        a1, a2 = rng.sample([a for a in anions if a.formula not in ("O", "N", "P")
-                             and (config.polyatomic or not a.polyatomic)], 2)
-        left, right = [ionic_formula(c1, a1), ionic_formula(c2, a2)], [ionic_formula(c1, a2), ionic_formula(c2, a1)]
-    elif kind == "neutralisation":
-        cation = rng.choice([c for c in cations if c.formula != "NH4"])
-        anion = rng.choice([a for a in ACID_ANIONS if -a.charge <= config.charge])
-        left = [_acid(anion.formula, anion.charge), ionic_formula(cation, ANIONS[4])]
-        right = [ionic_formula(cation, anion), "H2O"]
-    elif kind == "combustion":
-        fuel = _fuel(rng, config.carbons)
-        left, right = [fuel, "O2"], ["CO2", "H2O", *(["N2"] if "N" in fuel else [])]
-    elif kind == "synthesis":
-        cation = rng.choice([c for c in cations if not c.polyatomic])
-        anion = rng.choice([a for a in anions if a.formula in NONMETALS])
-        left, right = [cation.formula, NONMETALS[anion.formula]], [ionic_formula(cation, anion)]
-    else:
-        acid, reduced, anion_formula = rng.choice(OXIDISING)
-        anion = next(a for a in ANIONS if a.formula == anion_formula)
-        metal = rng.choice([c for c in cations if not c.polyatomic and c.formula not in ("Li", "Na", "K", "Rb", "Cs")])
-        left, right = [metal.formula, acid], [ionic_formula(metal, anion), reduced, "H2O"]
-    rng.shuffle(left)
-    rng.shuffle(right)
-    return left, right, kind
-
 
 @register
 class BalanceEquation(Task):
@@ -129,15 +54,7 @@ class BalanceEquation(Task):
     growth = Growth(steps={"carbons": 8, "salts": -2}, limits={"salts": 0})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        def draw() -> tuple[list[str], list[str], str, list[int] | None]:
-            left, right, kind = _draw(rng, config)
-            coefficients = balance([parse_formula(f) or {} for f in left], [parse_formula(f) or {} for f in right])
-            return left, right, kind, coefficients
-
-        left, right, kind, coefficients = retry(
-            draw, lambda d: d[3] is not None and set(d[3]) != {1} and len(set(d[0] + d[1])) == len(d[0] + d[1]),
-            attempts=200, what="a reaction with a unique non-trivial balancing")
-        assert coefficients is not None
+        left, right, kind, coefficients = draw_reaction(rng, config)
         equation = " + ".join(left) + " -> " + " + ".join(right)
         prompt = (
             f"Balance this chemical equation with the smallest positive whole-number coefficients:\n\n"
