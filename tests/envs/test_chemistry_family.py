@@ -144,3 +144,20 @@ def test_stoichiometry_reference_matches_the_printed_equation() -> None:
         ratio = Fraction(data["coefficients"][n + data["wanted"]], data["coefficients"][data["given"]])
         assert Fraction(*data["exact"]) == Fraction(data["mass"]) / mass_in * ratio * mass_out
         assert f"{data['mass']} g of {data['reactants'][data['given']]}" in problem.prompt
+
+
+def test_limiting_reagent_names_the_reactant_and_the_mass() -> None:
+    # 2 H2 + O2 -> 2 H2O with 4.032 g H2 (2 mol, extent 1) and 48.0 g O2 (1.5 mol): hydrogen limits, 36.03 g water
+    exact = 2 * Fraction("18.015")
+    excess = Fraction("48.0") / Fraction("31.998") * 2 * Fraction("18.015")
+    task, problem = _with_data("chemistry/limiting_reagent", reactants=["H2", "O2"], products=["H2O"],
+                               coefficients=[2, 1, 2], masses=["4.032", "48"], limiting=0, wanted=0,
+                               exact=[exact.numerator, exact.denominator],
+                               excess_mass=[excess.numerator, excess.denominator])
+    for right in ("H2; 36.03 g", "36.0 g; H2", "H2, 36.03 grams", "H2 is the limiting reagent; 36 g",
+                  "limiting: H2\n36.03 g", "\\boxed{H_2; 36.03 g}"):
+        assert task.verify(problem, right).correct, right
+    assert "in excess" in task.verify(problem, f"O2; {float(excess):.4g} g").feedback
+    assert "mass is not within" in task.verify(problem, "H2; 54.05 g").feedback
+    assert not task.verify(problem, "H2").parsed
+    assert not task.verify(problem, "H2 or O2; 36.03 g").correct
