@@ -161,3 +161,24 @@ def test_limiting_reagent_names_the_reactant_and_the_mass() -> None:
     assert "mass is not within" in task.verify(problem, "H2; 54.05 g").feedback
     assert not task.verify(problem, "H2").parsed
     assert not task.verify(problem, "H2 or O2; 36.03 g").correct
+
+
+def test_gas_laws_one_mole_at_stp_and_units() -> None:
+    # 1 mol at 273.15 K and 101.325 kPa: V = 8.314 * 273.15 / 101.325 = 22.41 L
+    exact = Fraction("8.314") * Fraction("273.15") / Fraction("101.325")
+    task, problem = _with_data("chemistry/gas_laws", unit="L", exact=[exact.numerator, exact.denominator])
+    for right in ("22.41", "22.4 L", "22.41 liters", "\\boxed{22.41}", "≈ 22.4"):
+        assert task.verify(problem, right).correct, right
+    assert "not within 0.5%" in task.verify(problem, "22.0").feedback
+    assert not task.verify(problem, "22.41 mL").parsed
+    celsius = Fraction("-3.5")
+    task, problem = _with_data("chemistry/gas_laws", unit="°C", exact=[celsius.numerator, celsius.denominator])
+    assert task.verify(problem, "-4 °C").correct and not task.verify(problem, "-5 °C").correct
+
+
+def test_gas_laws_asks_the_quantity_the_last_step_determines() -> None:
+    task = make_source("chemistry/gas_laws")
+    for level in range(1, 5):
+        problem = task.sample(level, 9)
+        assert f"{problem.data['exact'][0] / problem.data['exact'][1]:.6g}" == problem.answer
+        assert "R = 8.314" in problem.prompt and problem.data["changes"] == level - 1
