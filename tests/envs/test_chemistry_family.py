@@ -182,3 +182,16 @@ def test_gas_laws_asks_the_quantity_the_last_step_determines() -> None:
         problem = task.sample(level, 9)
         assert f"{problem.data['exact'][0] / problem.data['exact'][1]:.6g}" == problem.answer
         assert "R = 8.314" in problem.prompt and problem.data["changes"] == level - 1
+
+
+def test_dilution_c1v1_equals_c2v2() -> None:
+    # 250 mL of 0.5 mol/L from a 2 mol/L stock needs 62.5 mL of stock
+    task, problem = _with_data("chemistry/dilution", unit="mL", exact=[125, 2])
+    for right in ("62.5", "62.5 mL", "62.4 ml", "\\boxed{62.5}"):
+        assert task.verify(problem, right).correct, right
+    assert "not within 0.5%" in task.verify(problem, "250").feedback
+    assert not task.verify(problem, "62.5 L").parsed
+    task = make_source("chemistry/dilution")
+    for level in range(1, 5):
+        problem = task.sample(level, 2)
+        assert problem.data["operations"] == level and "Volumes add" in problem.prompt
