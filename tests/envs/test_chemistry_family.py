@@ -195,3 +195,18 @@ def test_dilution_c1v1_equals_c2v2() -> None:
     for level in range(1, 5):
         problem = task.sample(level, 2)
         assert problem.data["operations"] == level and "Volumes add" in problem.prompt
+
+
+def test_ph_strong_weak_and_judged_within_a_hundredth() -> None:
+    from palaestra.envs.chemistry.ph import _log10
+
+    assert abs(float(-_log10(Fraction(1, 100))) - 2.0) < 1e-12  # 0.01 M HCl has pH 2
+    task, problem = _with_data("chemistry/ph", ph="2.000000000000000000000000000000")
+    for right in ("2", "2.00", "pH = 2.01", "\\boxed{1.99}", "The pH is 2.00."):
+        assert task.verify(problem, right).correct, right
+    assert "within 0.01" in task.verify(problem, "2.02").feedback
+    assert not task.verify(problem, "2 or 12").correct
+    weak = make_source("chemistry/ph")
+    problems = [weak.sample(1, seed) for seed in range(40)]
+    quadratic = [p for p in problems if p.data["kind"] == "weak"]
+    assert quadratic and all("without assuming x is small" in p.prompt for p in quadratic)
