@@ -1,0 +1,1 @@
+"""Chemistry: equations, amounts and structure of generated compounds, graded exactly."""

@@ -1,0 +1,170 @@
+"""Limiting reagent and the mass of product it allows, from given masses of both reactants.
+
+The reaction is generated as in ``chemistry/balance_equation`` and shown balanced; the prompt gives masses of
+both reactants and the atomic weights of every element involved. The answer names the limiting reactant and
+the grams of one product formed when it is used up: ``<formula>; <mass> g`` (either order). The limiting side
+is drawn first (each reactant limits half the time) and the masses are set so the two reactants' extents
+(moles over coefficient) differ by a factor of 1.25 to 3, so the verdict is never a near tie. The mass is
+right within the relative tolerance the prompt states (0.5%), applied exactly; naming the excess reactant, or
+the mass the excess reactant would give, is wrong.
+
+Difficulty: the atoms of the equation's species, the binary digits of the coefficients, and the significant
+digits of the two given masses.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.task import Growth
+from palaestra.envs.chemistry.common import draw_reaction, elements, molar_mass, parse_formula
+from palaestra.verifiers.normalize import read_with_tail, strip_wrappers
+from palaestra.verifiers.numeric import Tolerance, format_decimal, read_approx
+
+EXAMPLE = "Xe; 12.3 g"  # a fixed placeholder of the right shape: never derived from the answer
+TOLERANCE = Tolerance(relative="0.005")
+UNITS = {"g": 1, "gram": 1, "grams": 1, "kg": 1000, "mg": Fraction(1, 1000)}
+SEPARATOR = re.compile(r"\s*(?:;|,|\n|\band\b)\s*")
+LIMITING_WORDS = ("is the limiting reagent", "is the limiting reactant", "is limiting", "(limiting)", "limits")
+
+
+def _equation(reactants: list[str], products: list[str], coefficients: list[int]) -> str:
+    terms = [(f"{c} " if c > 1 else "") + f for c, f in zip(coefficients, [*reactants, *products], strict=True)]
+    return " + ".join(terms[: len(reactants)]) + " -> " + " + ".join(terms[len(reactants):])
+
+
+def _read_reagent(text: str) -> dict[str, int] | None:
+    s = strip_wrappers(text).strip()
+    lowered = s.lower()
+    for prefix in ("limiting reagent:", "limiting reactant:", "limiting:"):
+        if lowered.startswith(prefix):
+            s = s[len(prefix):].strip()
+    for words in LIMITING_WORDS:
+        if s.lower().endswith(words):
+            s = s[: -len(words)].strip()
+    return parse_formula(s)
+
+
+@register
+class LimitingReagent(Task):
+    id = "chemistry/limiting_reagent"
+    family = "chemistry"
+    description = "Which reactant limits a reaction and the grams of product formed (0.5% tolerance)."
+    tags = ("chemistry", "science", "math")
+
+    @dataclass(frozen=True)
+    class Config:
+        charge: int  # the largest ion charge drawn
+        carbons: int  # the largest fuel's carbon count
+        redox: bool  # whether metal + oxidising acid reactions are drawn
+        salts: int  # the weight of salt reactions against fuels
+        polyatomic: bool = True  # whether salts exchange polyatomic ions
+        digits: int = 3  # significant digits of the given masses
+
+    presets = (Config(3, 4, False, 12, False, 2), Config(3, 8, False, 12, True, 3), Config(3, 16, True, 6, True, 3),
+               Config(4, 26, True, 3, True, 4), Config(4, 34, True, 2, True, 4))
+    growth = Growth(steps={"carbons": 8, "salts": -2, "digits": 1}, limits={"salts": 0, "digits": 8})
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        reactants, products, kind, coefficients = draw_reaction(rng, config)
+        limiting = rng.randrange(2)
+        wanted = rng.randrange(len(products))
+        masses_per_mole = [molar_mass(parse_formula(f) or {}) for f in reactants]
+        scale = 10 ** (config.digits - 1)
+        mass_limiting = Fraction(rng.randint(scale, 10 * scale - 1), scale) * 10 ** rng.randint(0, 1)
+        extent = mass_limiting / masses_per_mole[limiting] / coefficients[limiting]
+        factor = Fraction(rng.randint(125, 300), 100)
+        excess = 1 - limiting
+        raw = extent * factor * coefficients[excess] * masses_per_mole[excess]
+        mass_excess = _significant(raw, config.digits)
+        masses = [mass_limiting, mass_excess] if limiting == 0 else [mass_excess, mass_limiting]
+        extents = [masses[i] / masses_per_mole[i] / coefficients[i] for i in range(2)]
+        assert extents[excess] > extents[limiting] * Fraction(6, 5)
+        product_mass = molar_mass(parse_formula(products[wanted]) or {})
+        exact = extents[limiting] * coefficients[2 + wanted] * product_mass
+        wrong_side = extents[excess] * coefficients[2 + wanted] * product_mass
+        table = elements()
+        symbols = {s for f in (*reactants, products[wanted]) for s in (parse_formula(f) or {})}
+        weights = ", ".join(f"{s} {table[s].weight_text}" for s in sorted(symbols, key=lambda s: table[s].number))
+        prompt = (
+            f"For the balanced reaction\n\n{_equation(reactants, products, coefficients)}\n\n"
+            f"a vessel holds {format_decimal(masses[0])} g of {reactants[0]} and {format_decimal(masses[1])} g of "
+            f"{reactants[1]}. Which reactant is limiting, and how many grams of {products[wanted]} form when it "
+            f"is used up?\n\nUse these atomic weights (g/mol): {weights}.\n\n"
+            f"The mass is accepted within 0.5% of the exact value from these weights. Answer with the limiting "
+            f"reactant's formula and the mass, separated by a semicolon, for example: {EXAMPLE}"
+        )
+        return Problem(prompt=prompt, answer=f"{reactants[limiting]}; {float(exact):.6g} g",
+                       data={"reactants": reactants, "products": products, "coefficients": coefficients,
+                             "masses": [format_decimal(m) for m in masses], "limiting": limiting, "wanted": wanted,
+                             "exact": [exact.numerator, exact.denominator],
+                             "excess_mass": [wrong_side.numerator, wrong_side.denominator], "kind": kind})
+
+    def _read(self, answer: str) -> tuple[dict[str, int], Fraction] | None:
+        if not isinstance(answer, str) or len(answer) > 300:
+            return None
+
+        def read(text: str) -> tuple[dict[str, int], Fraction] | None:
+            parts = [p for p in SEPARATOR.split(text.strip()) if p]
+            if len(parts) != 2:
+                return None
+            for first, second in (parts, parts[::-1]):
+                reagent, mass = _read_reagent(first), read_approx(second, units=UNITS)
+                if reagent is not None and mass is not None:
+                    return reagent, mass
+            return None
+
+        return read_with_tail(answer, read)
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        written = self._read(answer)
+        if written is None:
+            return Verdict.unparsed(f"expected the limiting reactant and a mass in grams, such as {EXAMPLE}")
+        reagent, mass = written
+        data = problem.data
+        reactants = [parse_formula(f) for f in data["reactants"]]
+        if reagent not in reactants:
+            return Verdict.wrong("the first part must be one of the two reactants")
+        if reactants.index(reagent) != data["limiting"]:
+            return Verdict.wrong(f"{data['reactants'][1 - data['limiting']]} is in excess, not limiting")
+        if not TOLERANCE.accepts(mass, Fraction(*data["exact"])):
+            return Verdict.wrong("the limiting reactant is right, but the mass is not within 0.5% of the mass formed")
+        return Verdict.right()
+
+    def difficulty(self, problem: Problem) -> float:
+        """Atoms of the equation's species, binary digits of the coefficients, digits of the two masses."""
+        data = problem.data
+        atoms = sum(sum((parse_formula(f) or {}).values()) for f in [*data["reactants"], *data["products"]])
+        bits = sum(c.bit_length() for c in data["coefficients"])
+        return float(atoms + bits + sum(ch.isdigit() for m in data["masses"] for ch in m.lstrip("0.")))
+
+    def spellings(self, problem: Problem) -> list[str]:
+        data = problem.data
+        formula = data["reactants"][data["limiting"]]
+        three = f"{float(Fraction(*data['exact'])):.3g}"
+        return [*super().spellings(problem), f"{three} g; {formula}", f"{formula}, {three} grams",
+                f"{formula} is the limiting reagent; {three} g", f"\\boxed{{{formula}; {three} g}}",
+                f"Answer: {formula}; {three} g.", f"limiting: {formula}\n{three} g"]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        data = problem.data
+        formula, other = data["reactants"][data["limiting"]], data["reactants"][1 - data["limiting"]]
+        exact, excess = Fraction(*data["exact"]), Fraction(*data["excess_mass"])
+        return [f"{other}; {float(excess):.6g} g", f"{other}; {float(exact):.6g} g",
+                f"{formula}; {float(excess):.6g} g", f"{formula}; {float(exact * 2):.6g} g", formula,
+                f"{formula} or {other}; {float(exact):.6g} g"]
+
+
+def _significant(value: Fraction, digits: int) -> Fraction:
+    """``value`` rounded to ``digits`` significant digits (value > 0)."""
+    exponent = len(str(int(value))) - digits if value >= 1 else -digits
+    for _ in range(40):  # masses here are above 1e-6 g: a few steps at most
+        if value >= Fraction(10) ** (exponent + digits - 1):
+            break
+        exponent -= 1
+    unit = Fraction(10) ** exponent
+    return round(value / unit) * unit
