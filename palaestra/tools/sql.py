@@ -336,7 +336,7 @@ def run_query_isolated(path: str, query: str, max_rows: int = 50, timeout: float
             _pool = _WorkerPool()
         pool = _pool
     start = time.monotonic()
-    for _ in range(2):  # an idle worker found dead (killed from outside) is replaced once
+    for _ in range(2):  # an idle worker found dead, or dying as the query reaches it, is replaced once
         try:
             worker = pool.take()
         except OSError as exc:
@@ -344,9 +344,12 @@ def run_query_isolated(path: str, query: str, max_rows: int = 50, timeout: float
         alive = worker.proc.poll() is None
         if not alive:
             worker.kill()  # reaps it and closes its pipes
+        sent = time.monotonic()
         result = worker.query(path, query, max_rows, timeout) if alive else None
         pool.give_back(worker if result is not None else None)
-        if alive:
+        # A worker may exit just after answering the query before (e.g. freeing a huge sort past its memory
+        # limit): then this query fails at once, long before its time limit, and deserves a fresh worker.
+        if alive and (result is not None or time.monotonic() - sent >= timeout):
             break
     if result is None:
         return QueryResult(error=f"the query ran longer than {timeout:g} s and was stopped",

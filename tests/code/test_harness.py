@@ -197,8 +197,9 @@ def test_a_program_without_results_is_wrong_not_an_error(monkeypatch: pytest.Mon
 
 
 def test_extract_code_and_verify_answer() -> None:
-    fenced = "Here it is:\n```python\ndef total(xs):\n    return sum(xs)\n```\nDone."
+    fenced = "Here it is:\n```python\ndef total(xs):\n    return sum(xs)\n```"
     assert extract_code(fenced) == "def total(xs):\n    return sum(xs)"
+    assert extract_code(fenced + "\nDone.") is None  # the answer grammar: nothing after the program
     two = "```text\nnot code\n```\n```py\nx = 1\n```"
     assert extract_code(two) == "x = 1"
     assert extract_code("```\nprint(1)\n") == "print(1)"  # an unterminated fence
@@ -213,7 +214,7 @@ def test_extract_code_and_verify_answer() -> None:
 @pytest.mark.no_sandbox
 def test_extract_code_takes_the_block_that_defines_the_function() -> None:
     solution = "```python\ndef total(xs):\n    return sum(xs)\n```"
-    usage = "\nUsage:\n```python\nprint(total([1, 2]))\n```\nIt prints 3."
+    usage = "\nUsage:\n```python\nprint(total([1, 2]))\n```"
     assert extract_code(solution + usage, "total") == "def total(xs):\n    return sum(xs)"
     assert extract_code(solution + usage) == "print(total([1, 2]))"  # a program: the last block
     # a second, corrected version replaces the first

@@ -42,8 +42,10 @@ def need(*languages: str) -> None:
 @pytest.mark.no_sandbox
 def test_reading_labelled_programs() -> None:
     both = ("c", "python", "javascript", "cpp")
-    text = "I will use C.\n```C\nint main(void) { return 0; }\n```\nand in C++:\n```c++\nint main() {}\n```\nDone."
+    text = "I will use C.\n```C\nint main(void) { return 0; }\n```\nand in C++:\n```c++\nint main() {}\n```"
     assert pg.read_program(text, both) == Program("cpp", "int main() {}")  # the last allowed block
+    # the answer grammar: nothing after the program (a remark there could retract it)
+    assert "text after the last code block" in pg.read_program(text + "\nDone.", both)
     assert pg.read_program("```js\nconsole.log(1)\n```", both) == Program("javascript", "console.log(1)")
     assert "label the code block" in pg.read_program("print(1)", both)
     assert "label the code block" in pg.read_program("```\nprint(1)\n```", both)

@@ -58,7 +58,7 @@ class DotsAndBoxes(MultiTurnTask):
         safe_share: float = 0.9  # share of the opening lines drawn among those that give no box away
 
     presets = (
-        Config(2, 3, 9, 0.6, safe_share=0.6),
+        Config(2, 4, 10, 0.6, safe_share=0.6),
         Config(3, 3, 10, 0.5),
         Config(3, 3, 11, 0.4),
         Config(3, 4, 11, 0.3),

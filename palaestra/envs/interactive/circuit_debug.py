@@ -28,7 +28,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register, retry
-from palaestra.core.task import Growth
 from palaestra.envs.interactive.common import read_command
 
 KINDS = ("AND", "OR", "XOR", "NAND", "NOR", "NOT")
@@ -57,7 +56,7 @@ class CircuitDebug(MultiTurnTask):
         stuck = ("stuck0", "stuck1")
         return [c(2, 4, stuck, 5), c(3, 6, stuck, 6), c(3, 8, (*stuck, "inverted"), 6),
                 c(4, 11, (*stuck, "inverted"), 6), c(4, 15, (*stuck, "inverted"), 6)][level]
-    growth = Growth()
+    bounded = "its levels after the honest-player redesign grow the budget and the circuit together: the difficulty measure stops growing past the presets"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> dict[str, Any] | None:

@@ -35,7 +35,6 @@ from typing import Any
 import numpy as np
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register, retry
-from palaestra.core.task import Growth
 from palaestra.envs.interactive.common import read_command
 
 NUMERIC = {  # attribute: (unit text, True when lower is better, low, high)
@@ -73,7 +72,7 @@ class PreferenceElicitation(MultiTurnTask):
         Config(10, 4, 2, 6),
         Config(12, 4, 3, 7),
     )
-    growth = Growth()
+    bounded = "its levels after the honest-player redesign trade options for budget: the difficulty measure stops growing past the presets"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         numeric = list(NUMERIC)[: config.numeric]
