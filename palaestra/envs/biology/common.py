@@ -11,7 +11,9 @@ import json
 import random
 from collections.abc import Callable
 from importlib import resources
+from typing import ClassVar
 
+from palaestra.core import Problem, Task, Verdict
 from palaestra.verifiers.normalize import read_answer
 
 CODONS: dict[str, str] = json.loads(resources.files(__package__).joinpath("codons.json").read_text("utf-8"))
@@ -220,3 +222,43 @@ def scoring_text(scoring: tuple[int, int, int]) -> str:
     match, mismatch, gap = scoring
     return (f"a column of two equal bases scores {match:+d}, a column of two different bases {mismatch:+d}, and a "
             f"column with a gap ({GAP}) against a base {gap:+d}")
+
+
+class AlignmentTask(Task):
+    """What the global and the local alignment envs share: any optimal alignment is right.
+
+    Subclasses set ``local`` and write ``generate`` (its problem data: ``a``, ``b``, ``scoring``, the optimal
+    ``score`` and the ``edits`` that made the pair) and ``corruptions``. The verifier reads two gapped rows,
+    checks they are an alignment of the pair (of stretches of it when local) and that their score is optimal.
+    """
+
+    local: ClassVar[bool] = False
+    example_rows: ClassVar[str] = "ACG-TTA / ACGGT-A"
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        rows = read_alignment(answer, "ACGT")
+        if rows is None:
+            return Verdict.unparsed(f"expected two rows of bases and - gaps, one per line, such as {self.example_rows}")
+        data = problem.data
+        why = why_not_alignment(rows, data["a"], data["b"], local=self.local)
+        if why is not None:
+            return Verdict.wrong(why)
+        scoring = tuple(data["scoring"])
+        score = sum(column_score(x, y, scoring) for x, y in zip(*rows))  # type: ignore[arg-type]
+        if score < data["score"]:
+            kind = "local alignment" if self.local else "one"
+            return Verdict.wrong(f"that alignment scores {score}; a higher-scoring {kind} exists")
+        return Verdict.right()
+
+    def difficulty(self, problem: Problem) -> float:
+        """Cells of the dynamic-programming table for the drawn pair, plus the edits that made B."""
+        data = problem.data
+        return float((len(data["a"]) + 1) * (len(data["b"]) + 1) + data["edits"])
+
+    def spellings(self, problem: Problem) -> list[str]:
+        data = problem.data
+        row_a, row_b = (problem.answer or "").split("\n")
+        _, other_a, other_b = best_alignment(data["a"], data["b"], tuple(data["scoring"]), local=self.local,  # type: ignore[arg-type]
+                                             prefer_gaps=True)
+        return [*super().spellings(problem), f"A: {row_a}\nB: {row_b}", f"```\n{row_a}\n{row_b}\n```",
+                f"{row_a.lower()}\n{row_b.lower()}", f"{other_a}\n{other_b}", f"Answer:\n{row_a}\n{row_b}"]

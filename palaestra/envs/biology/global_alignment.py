@@ -14,24 +14,24 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core import Problem, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
 from palaestra.envs.biology.common import (
     GAP,
     SCORINGS,
+    AlignmentTask,
     best_alignment,
-    column_score,
     mutate,
-    read_alignment,
     scoring_text,
-    why_not_alignment,
 )
 
 EXAMPLE = "ACG-TTA\nACGGT-A"  # a fixed placeholder of the right shape: never derived from the answer
 @register
-class GlobalAlignment(Task):
+class GlobalAlignment(AlignmentTask):
     id = "biology/global_alignment"
+    local = False
+    example_rows = "ACG-TTA / ACGGT-A"
     family = "biology"
     description = "Give an optimal global (Needleman–Wunsch) alignment of two DNA sequences under a stated scoring."
     tags = ("biology", "sequences", "algorithmic", "dynamic-programming")
@@ -59,33 +59,6 @@ class GlobalAlignment(Task):
         )
         return Problem(prompt=prompt, answer=f"{row_a}\n{row_b}",
                        data={"a": a, "b": b, "scoring": list(scoring), "score": score, "edits": edits})
-
-    def verify(self, problem: Problem, answer: str) -> Verdict:
-        rows = read_alignment(answer, "ACGT")
-        if rows is None:
-            return Verdict.unparsed("expected two rows of bases and - gaps, one per line, such as ACG-TTA / ACGGT-A")
-        data = problem.data
-        why = why_not_alignment(rows, data["a"], data["b"], local=False)
-        if why is not None:
-            return Verdict.wrong(why)
-        scoring = tuple(data["scoring"])
-        score = sum(column_score(x, y, scoring) for x, y in zip(*rows))  # type: ignore[arg-type]
-        if score < data["score"]:
-            return Verdict.wrong(f"that alignment scores {score}; a higher-scoring one exists")
-        return Verdict.right()
-
-    def difficulty(self, problem: Problem) -> float:
-        """Cells of the dynamic-programming table for the drawn pair, plus the edits that made B."""
-        data = problem.data
-        return float((len(data["a"]) + 1) * (len(data["b"]) + 1) + data["edits"])
-
-    def spellings(self, problem: Problem) -> list[str]:
-        data = problem.data
-        row_a, row_b = (problem.answer or "").split("\n")
-        _, other_a, other_b = best_alignment(data["a"], data["b"], tuple(data["scoring"]), local=False,  # type: ignore[arg-type]
-                                             prefer_gaps=True)
-        return [*super().spellings(problem), f"A: {row_a}\nB: {row_b}", f"```\n{row_a}\n{row_b}\n```",
-                f"{row_a.lower()}\n{row_b.lower()}", f"{other_a}\n{other_b}", f"Answer:\n{row_a}\n{row_b}"]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         data = problem.data
