@@ -21,11 +21,10 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.task import Growth
-from palaestra.envs.chemistry.common import Composition, conserves, draw_reaction, parse_formula
+from palaestra.envs.chemistry.common import Composition, ReactionConfig, conserves, draw_reaction, parse_formula
 from palaestra.verifiers.normalize import read_with_tail, strip_wrappers
 from palaestra.verifiers.numeric import read_integer
 from palaestra.verifiers.sets import read_list
@@ -41,19 +40,13 @@ class BalanceEquation(Task):
     description = "Balance a chemical equation with the smallest whole-number coefficients (any order judged)."
     tags = ("chemistry", "science", "math")
 
-    @dataclass(frozen=True)
-    class Config:
-        charge: int  # the largest ion charge drawn
-        carbons: int  # the largest fuel's carbon count
-        redox: bool  # whether metal + oxidising acid reactions are drawn
-        salts: int  # the weight of salt reactions (displacement, neutralisation, synthesis) against fuels
-        polyatomic: bool = True  # whether salts exchange polyatomic ions (else only monatomic ones)
+    Config = ReactionConfig
 
     presets = (Config(3, 4, False, 12, False), Config(3, 8, False, 12), Config(3, 16, True, 6),
                Config(4, 22, True, 4), Config(4, 30, True, 2))
     growth = Growth(steps={"carbons": 8, "salts": -2}, limits={"salts": 0})
 
-    def generate(self, rng: random.Random, config: Config) -> Problem:
+    def generate(self, rng: random.Random, config: ReactionConfig) -> Problem:
         left, right, kind, coefficients = draw_reaction(rng, config)
         equation = " + ".join(left) + " -> " + " + ".join(right)
         prompt = (

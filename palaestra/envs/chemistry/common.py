@@ -356,3 +356,21 @@ def draw_reaction(rng: random.Random, config: Any) -> tuple[list[str], list[str]
         attempts=200, what="a reaction with a unique non-trivial balancing")
     assert coefficients is not None
     return left, right, kind, coefficients
+
+
+@dataclass(frozen=True)
+class ReactionConfig:
+    """Generation parameters of the envs built on :func:`draw_reaction` (balancing, stoichiometry, limiting reagent)."""
+
+    charge: int  # the largest ion charge drawn
+    carbons: int  # the largest fuel's carbon count
+    redox: bool  # whether metal + oxidising acid reactions are drawn
+    salts: int  # the weight of salt reactions (displacement, neutralisation, synthesis) against fuels
+    polyatomic: bool = True  # whether salts exchange polyatomic ions (else only monatomic ones)
+    digits: int = 3  # significant digits of the masses given (the envs that give masses)
+
+
+def equation_text(reactants: list[str], products: list[str], coefficients: list[int]) -> str:
+    """A balanced equation as written in the prompts: ``2 H2 + O2 -> 2 H2O`` (a coefficient of 1 is not written)."""
+    terms = [(f"{c} " if c > 1 else "") + f for c, f in zip(coefficients, [*reactants, *products], strict=True)]
+    return " + ".join(terms[: len(reactants)]) + " -> " + " + ".join(terms[len(reactants):])

@@ -16,12 +16,18 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass
 from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.task import Growth
-from palaestra.envs.chemistry.common import draw_reaction, elements, molar_mass, parse_formula
+from palaestra.envs.chemistry.common import (
+    ReactionConfig,
+    draw_reaction,
+    elements,
+    equation_text,
+    molar_mass,
+    parse_formula,
+)
 from palaestra.verifiers.normalize import read_with_tail, strip_wrappers
 from palaestra.verifiers.numeric import Tolerance, format_decimal, read_approx
 
@@ -31,10 +37,6 @@ UNITS = {"g": 1, "gram": 1, "grams": 1, "kg": 1000, "mg": Fraction(1, 1000)}
 SEPARATOR = re.compile(r"\s*(?:;|,|\n|\band\b)\s*")
 LIMITING_WORDS = ("is the limiting reagent", "is the limiting reactant", "is limiting", "(limiting)", "limits")
 
-
-def _equation(reactants: list[str], products: list[str], coefficients: list[int]) -> str:
-    terms = [(f"{c} " if c > 1 else "") + f for c, f in zip(coefficients, [*reactants, *products], strict=True)]
-    return " + ".join(terms[: len(reactants)]) + " -> " + " + ".join(terms[len(reactants):])
 
 
 def _read_reagent(text: str) -> dict[str, int] | None:
@@ -56,20 +58,13 @@ class LimitingReagent(Task):
     description = "Which reactant limits a reaction and the grams of product formed (0.5% tolerance)."
     tags = ("chemistry", "science", "math")
 
-    @dataclass(frozen=True)
-    class Config:
-        charge: int  # the largest ion charge drawn
-        carbons: int  # the largest fuel's carbon count
-        redox: bool  # whether metal + oxidising acid reactions are drawn
-        salts: int  # the weight of salt reactions against fuels
-        polyatomic: bool = True  # whether salts exchange polyatomic ions
-        digits: int = 3  # significant digits of the given masses
+    Config = ReactionConfig
 
     presets = (Config(3, 4, False, 12, False, 2), Config(3, 8, False, 12, True, 3), Config(3, 16, True, 6, True, 3),
                Config(4, 26, True, 3, True, 4), Config(4, 34, True, 2, True, 4))
     growth = Growth(steps={"carbons": 8, "salts": -2, "digits": 1}, limits={"salts": 0, "digits": 8})
 
-    def generate(self, rng: random.Random, config: Config) -> Problem:
+    def generate(self, rng: random.Random, config: ReactionConfig) -> Problem:
         reactants, products, kind, coefficients = draw_reaction(rng, config)
         limiting = rng.randrange(2)
         wanted = rng.randrange(len(products))
@@ -91,7 +86,7 @@ class LimitingReagent(Task):
         symbols = {s for f in (*reactants, products[wanted]) for s in (parse_formula(f) or {})}
         weights = ", ".join(f"{s} {table[s].weight_text}" for s in sorted(symbols, key=lambda s: table[s].number))
         prompt = (
-            f"For the balanced reaction\n\n{_equation(reactants, products, coefficients)}\n\n"
+            f"For the balanced reaction\n\n{equation_text(reactants, products, coefficients)}\n\n"
             f"a vessel holds {format_decimal(masses[0])} g of {reactants[0]} and {format_decimal(masses[1])} g of "
             f"{reactants[1]}. Which reactant is limiting, and how many grams of {products[wanted]} form when it "
             f"is used up?\n\nUse these atomic weights (g/mol): {weights}.\n\n"

@@ -14,22 +14,24 @@ coefficients used, and the significant digits of the given mass.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.task import Growth
-from palaestra.envs.chemistry.common import draw_reaction, elements, molar_mass, parse_formula
+from palaestra.envs.chemistry.common import (
+    ReactionConfig,
+    draw_reaction,
+    elements,
+    equation_text,
+    molar_mass,
+    parse_formula,
+)
 from palaestra.verifiers.numeric import Tolerance, format_decimal, read_approx
 
 EXAMPLE = "12.3 g"  # a fixed placeholder of the right shape: never derived from the answer
 TOLERANCE = Tolerance(relative="0.005")
 UNITS = {"g": 1, "gram": 1, "grams": 1, "kg": 1000, "mg": Fraction(1, 1000)}
 
-
-def _equation(reactants: list[str], products: list[str], coefficients: list[int]) -> str:
-    terms = [(f"{c} " if c > 1 else "") + f for c, f in zip(coefficients, [*reactants, *products], strict=True)]
-    return " + ".join(terms[: len(reactants)]) + " -> " + " + ".join(terms[len(reactants):])
 
 
 @register
@@ -39,20 +41,13 @@ class Stoichiometry(Task):
     description = "Grams of a product from grams of one reactant through a balanced equation (0.5% tolerance)."
     tags = ("chemistry", "science", "math")
 
-    @dataclass(frozen=True)
-    class Config:
-        charge: int  # the largest ion charge drawn
-        carbons: int  # the largest fuel's carbon count
-        redox: bool  # whether metal + oxidising acid reactions are drawn
-        salts: int  # the weight of salt reactions against fuels
-        polyatomic: bool = True  # whether salts exchange polyatomic ions
-        digits: int = 3  # significant digits of the given mass
+    Config = ReactionConfig
 
     presets = (Config(3, 4, False, 12, False, 2), Config(3, 8, False, 12, True, 3), Config(3, 16, True, 6, True, 3),
                Config(4, 26, True, 3, True, 4), Config(4, 34, True, 2, True, 4))
     growth = Growth(steps={"carbons": 8, "salts": -2, "digits": 1}, limits={"salts": 0, "digits": 8})
 
-    def generate(self, rng: random.Random, config: Config) -> Problem:
+    def generate(self, rng: random.Random, config: ReactionConfig) -> Problem:
         reactants, products, kind, coefficients = draw_reaction(rng, config)
         given = rng.randrange(len(reactants))
         wanted = rng.randrange(len(products))
@@ -65,7 +60,7 @@ class Stoichiometry(Task):
         m_wanted = molar_mass(parse_formula(products[wanted]) or {})
         exact = mass / m_given * Fraction(coefficients[len(reactants) + wanted], coefficients[given]) * m_wanted
         prompt = (
-            f"For the balanced reaction\n\n{_equation(reactants, products, coefficients)}\n\n"
+            f"For the balanced reaction\n\n{equation_text(reactants, products, coefficients)}\n\n"
             f"{format_decimal(mass)} g of {reactants[given]} reacts completely (everything else in excess). "
             f"How many grams of {products[wanted]} form?\n\nUse these atomic weights (g/mol): {weights}.\n\n"
             f"An answer within 0.5% of the exact value from these weights is accepted. Answer with the mass in "
