@@ -300,21 +300,6 @@ def unparsed_feedback(text: str, what: str) -> str:
             "answers are not read past")
 
 
-def read_with_tail(text: str, read: Callable[[str], T | None], **_retired: object) -> T | None:
-    """The former name of :func:`read_answer`, kept so branches written before the answer grammar still import.
-
-    The grammar no longer reads past remarks, so the old tail options (``symbols``,
-    ``answer_words``, ``labels``, ``clauses``) have nothing left to tune and are ignored.
-    New code calls :func:`read_answer`.
-    """
-    return read_answer(text, read)
-
-
-def is_benign_tail(tail: str, **_retired: object) -> bool:
-    """The former name of :func:`is_closing` (see :func:`read_with_tail`); new code calls :func:`is_closing`."""
-    return is_closing(tail)
-
-
 def squeeze_spaces(text: str) -> str:
     r"""Runs of spaces made one space and blank lines dropped, so later patterns meet no long runs.
 

@@ -13,7 +13,7 @@ from palaestra.verifiers.chess_moves import looks_like_move, read_move, read_mov
 from palaestra.verifiers.choices import read_yes_no
 from palaestra.verifiers.expressions import parse_expression
 from palaestra.verifiers.moves import read_place_moves
-from palaestra.verifiers.normalize import read_with_tail
+from palaestra.verifiers.normalize import read_answer
 from palaestra.verifiers.numeric import (
     Tolerance,
     grade_number,
@@ -59,7 +59,7 @@ def test_wrong_answers_that_were_accepted() -> None:
     def countdown(text: str):
         return parse_expression(text, operators=("+", "-", "*", "/"), functions=(), constants=False)
 
-    assert read_with_tail("(8 + 4) * 7 = 85", countdown) is None  # countdown: "= 85" is not ignored
+    assert read_answer("(8 + 4) * 7 = 85", countdown) is None  # countdown: "= 85" is not ignored
     assert read_exact("(8 + 4) * 7 = 85") is None
 
 

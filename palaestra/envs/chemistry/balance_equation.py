@@ -25,7 +25,7 @@ import random
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.task import Growth
 from palaestra.envs.chemistry.common import Composition, ReactionConfig, conserves, draw_reaction, parse_formula
-from palaestra.verifiers.normalize import read_with_tail, strip_wrappers
+from palaestra.verifiers.normalize import read_answer, strip_wrappers
 from palaestra.verifiers.numeric import read_integer
 from palaestra.verifiers.sets import read_list
 
@@ -68,7 +68,7 @@ class BalanceEquation(Task):
         listed = read_list(answer, read_integer, space_separated=True)
         if listed is not None:
             return listed if len(listed) == count else None
-        return read_with_tail(answer, lambda s: self._read_equation(problem, s))
+        return read_answer(answer, lambda s: self._read_equation(problem, s))
 
     def _read_equation(self, problem: Problem, text: str) -> list[int] | None:
         arrow = next((a for a in ARROWS if text.count(a) == 1), None)

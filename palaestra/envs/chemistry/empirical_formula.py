@@ -39,7 +39,7 @@ from palaestra.envs.chemistry.common import (
     parse_formula,
     salt_formula,
 )
-from palaestra.verifiers.normalize import read_with_tail
+from palaestra.verifiers.normalize import read_answer
 
 EXAMPLE = "Y2Se3"  # a fixed placeholder of the right shape: never derived from the answer
 SEARCH_LIMIT = 60  # at least; twice the level's largest carbon count where that is more
@@ -147,7 +147,7 @@ class EmpiricalFormula(Task):
                              "empirical": empirical})
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        written = read_with_tail(answer, parse_formula) if isinstance(answer, str) and len(answer) <= 300 else None
+        written = read_answer(answer, parse_formula) if isinstance(answer, str) and len(answer) <= 300 else None
         if written is None:
             return Verdict.unparsed(f"expected one chemical formula, such as {EXAMPLE}")
         expected = parse_formula(problem.data["empirical"])

@@ -28,7 +28,7 @@ from palaestra.envs.chemistry.common import (
     molar_mass,
     parse_formula,
 )
-from palaestra.verifiers.normalize import read_with_tail, strip_wrappers
+from palaestra.verifiers.normalize import read_answer, strip_wrappers
 from palaestra.verifiers.numeric import Tolerance, format_decimal, read_approx
 
 EXAMPLE = "Xe; 12.3 g"  # a fixed placeholder of the right shape: never derived from the answer
@@ -113,7 +113,7 @@ class LimitingReagent(Task):
                     return reagent, mass
             return None
 
-        return read_with_tail(answer, read)
+        return read_answer(answer, read)
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         written = self._read(answer)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from palaestra.verifiers.blocks import read_grid
-from palaestra.verifiers.normalize import read_with_tail
+from palaestra.verifiers.normalize import read_answer
 
 FILLED, EMPTY = "#", "."
 # cell spellings a careful grader reads as filled / empty
@@ -43,7 +43,7 @@ def read_cells(text: str) -> Grid | None:
         grid = read_grid(s, frozenset(CELL_READINGS), max_cells=2_500)
         return None if grid is None else tuple("".join(CELL_READINGS[cell] for cell in row) for row in grid)
 
-    return read_with_tail(text, read)
+    return read_answer(text, read)
 
 
 def grid_spellings(answer: str) -> list[str]:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
-from palaestra.verifiers.normalize import read_with_tail
+from palaestra.verifiers.normalize import read_answer
 from palaestra.verifiers.sets import one_of, read_set
 
 SIDES = {"top": (-1, 0), "bottom": (1, 0), "left": (0, -1), "right": (0, 1)}
@@ -109,7 +109,7 @@ def read_pairs(text: str, labels: set[str]) -> set[frozenset[str]] | None:
             pairs.add(frozenset(match.groups()))
         return pairs
 
-    return read_with_tail(text, read)
+    return read_answer(text, read)
 
 
 def read_side(text: str, labels: set[str]) -> tuple[str, str] | None:
@@ -125,7 +125,7 @@ def read_side(text: str, labels: set[str]) -> tuple[str, str] | None:
             return None
         return letters[0], sides[0]
 
-    return read_with_tail(text, read)
+    return read_answer(text, read)
 
 
 @register

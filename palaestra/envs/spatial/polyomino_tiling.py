@@ -23,7 +23,7 @@ from palaestra.core.retry import retry
 from palaestra.core.task import Growth
 from palaestra.envs.spatial.common import EMPTY, Cell, connected, drawing, normalized, orientations
 from palaestra.verifiers.blocks import read_grid
-from palaestra.verifiers.normalize import read_with_tail
+from palaestra.verifiers.normalize import read_answer
 
 REGION = "o"
 LABELS = string.ascii_uppercase + string.ascii_lowercase  # piece names, case-sensitive past Z
@@ -106,7 +106,7 @@ class PolyominoTiling(Task):
         data = problem.data
         letters = LABELS[: len(data["pieces"])]
         readings = {EMPTY: EMPTY, **{letter: letter for letter in letters}}
-        grid = read_with_tail(answer, lambda s: read_grid(s, frozenset(readings), max_cells=2_500))
+        grid = read_answer(answer, lambda s: read_grid(s, frozenset(readings), max_cells=2_500))
         if grid is None:
             return Verdict.unparsed(f"expected a grid of the letters {letters[0]}..{letters[-1]} and ., one row per line")
         if len(grid) != data["rows"] or len(grid[0]) != data["cols"]:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.verifiers.blocks import read_grid
-from palaestra.verifiers.normalize import read_with_tail
+from palaestra.verifiers.normalize import read_answer
 
 EXAMPLE = "QR\nST"  # a fixed placeholder of the right shape (letters not used by any problem)
 LETTERS = string.ascii_uppercase[:16]
@@ -156,7 +156,7 @@ class RelativePositions(Task):
     def verify(self, problem: Problem, answer: str) -> Verdict:
         data = problem.data
         names = data["names"]
-        grid = read_with_tail(answer, lambda s: read_grid(s, frozenset(names)))
+        grid = read_answer(answer, lambda s: read_grid(s, frozenset(names)))
         if grid is None:
             return Verdict.unparsed(f"expected a grid of the letters {names}, one row per line")
         if len(grid) != data["rows"] or len(grid[0]) != data["cols"]:

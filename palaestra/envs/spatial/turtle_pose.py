@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
-from palaestra.verifiers.normalize import read_with_tail
+from palaestra.verifiers.normalize import read_answer
 
 EXAMPLE = "(4, -1) west"  # a fixed placeholder of the right shape: never derived from the answer
 HEADINGS = ("north", "east", "south", "west")
@@ -82,7 +82,7 @@ def read_pose(text: str) -> tuple[int, int, str] | None:
         x, y = (int(match.group(i).replace("−", "-")) for i in (1, 2))
         return x, y, _SHORT.get(heading, heading)
 
-    return read_with_tail(text, read)
+    return read_answer(text, read)
 
 
 @register

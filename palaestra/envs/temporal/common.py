@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-from palaestra.verifiers.normalize import read_with_tail
+from palaestra.verifiers.normalize import read_answer
 from palaestra.verifiers.numeric import format_number
 
 DEGREES = {"°": 1, "degrees": 1, "degree": 1, "deg": 1, "^\\circ": 1, "^{\\circ}": 1}
@@ -130,7 +130,7 @@ def read_dated(text: str) -> tuple[int, str | None] | None:
         date = read_date(" ".join(tokens).strip(" ,;:"))
         return None if date is None else (date, day_name)
 
-    return read_with_tail(text, read)
+    return read_answer(text, read)
 
 
 def long_date(number: int) -> str:
@@ -171,4 +171,4 @@ def read_week_time(text: str) -> int | None:
             return None
         return day * 1440 + int(match.group(1)) * 60 + int(match.group(2))
 
-    return read_with_tail(text, read)
+    return read_answer(text, read)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
-from palaestra.verifiers.normalize import read_with_tail
+from palaestra.verifiers.normalize import read_answer
 
 EXAMPLE = "27:04:09"  # a fixed placeholder of the right shape: never derived from the answer
 _COLON = re.compile(r"(\d{1,9}):(\d{2}):(\d{2})")
@@ -51,7 +51,7 @@ def read_duration(text: str) -> int | None:
             return None
         return hours * 3600 + minutes * 60 + seconds
 
-    return read_with_tail(text, read)
+    return read_answer(text, read)
 
 
 def column_carries(terms: list[int]) -> int:
