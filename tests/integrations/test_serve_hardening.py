@@ -57,10 +57,9 @@ def test_clients_withholding_their_bodies_hold_no_slot(reward_server: openrlhf.R
         s.sendall(b"POST /get_reward HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{")
         stalled.append(s)
     try:
-        start = time.monotonic()
+        # Served, not refused: before the fix the stalled bodies held every judging slot and this got 503.
         status, reply = _post(reward_server.url, _sample())
         assert status == 200 and reply["rewards"] == [1.0], reply
-        assert time.monotonic() - start < 5
         stalled[0].settimeout(5)
         assert stalled[0].recv(100).startswith(b"HTTP/1.1 408"), "a withheld body is answered 408 at its deadline"
     finally:
