@@ -197,3 +197,30 @@ def test_the_generation_bound_is_on_cpu_time() -> None:
             registry.remove(cls.id)
     assert sleeps.ok, sleeps.detail
     assert not burns.ok and "of CPU" in burns.detail
+
+
+class _ReapsAStrangerWhileGenerating(_Doubling):
+    """The first generation of each problem reaps a child that burnt CPU before it (as a worker reaps a finished
+    server started by an earlier test): ``RUSAGE_CHILDREN`` charges that CPU to the generation being timed."""
+
+    id = "cidemo/reaps_a_stranger"
+    reaped: set[int] = set()
+
+    def generate(self, rng: random.Random, config: _Size) -> Problem:
+        problem = super().generate(rng, config)
+        if problem.data["n"] not in self.reaped:
+            self.reaped.add(problem.data["n"])
+            burner = subprocess.Popen([sys.executable, "-c", "import time\nt = time.process_time()\n"
+                                       "while time.process_time() - t < 0.05: pass"])
+            burner.wait()
+        return problem
+
+
+def test_cpu_that_is_not_the_generations_does_not_fail_the_bound() -> None:
+    settings = kit.Settings(generate_timed_seeds=2, generate_mean_seconds=0.03)
+    register(_ReapsAStrangerWhileGenerating)
+    try:
+        [result] = kit.run_checks(_ReapsAStrangerWhileGenerating.id, settings, checks=["generation_time"])
+    finally:
+        registry.remove(_ReapsAStrangerWhileGenerating.id)
+    assert result.ok, result.detail

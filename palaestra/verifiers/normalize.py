@@ -217,8 +217,6 @@ def mentions(text: str, labels: Collection[str]) -> bool:
     return any(re.search(rf"(?<![^\W_]){re.escape(label)}(?![^\W_])", text) for label in labels if label)
 
 
-# One full stop, or "!" (a run for emphasis), not after a digit ("10!" is a factorial); "3.14..." trails off.
-_CLOSING = re.compile(r"(?<![.!])(?:\.|(?<![\d!])!+)\s*$")
 _MARKUP_ONLY = re.compile(r"[\s*_`$]*")
 
 
@@ -240,8 +238,15 @@ def without_closing(text: str) -> str:
     >>> without_closing("**7**."), without_closing("10!"), without_closing("3.14..."), without_closing("7")
     ('7', '10!', '3.14...', '7')
     """
-    match = _CLOSING.search(text)
-    return strip_wrappers(text[: match.start()]) if match else text
+    # One full stop, or "!" (a run for emphasis), not after a digit ("10!" is a factorial); "3.14..." trails off.
+    # Read from the end only: the answer block may be a megabyte long.
+    body = text.rstrip()
+    if body.endswith("!"):
+        head = body.rstrip("!")
+        return text if head[-1:].isdigit() or head.endswith(".") else strip_wrappers(head)
+    if body.endswith(".") and not body[:-1].endswith((".", "!")):
+        return strip_wrappers(body[:-1])
+    return text
 
 
 def _without_unit(text: str, units: Sequence[str]) -> Iterator[str]:
