@@ -3,7 +3,7 @@ comparison with reasoning-gym on the overlapping tasks.
 
     python bench/generation.py                              # everything (installs reasoning-gym into bench/.venv-rg)
     python bench/generation.py --no-peer                    # palaestra only
-    python bench/generation.py --envs grid/sudoku combinatorial/countdown
+    python bench/generation.py --envs puzzles/sudoku arithmetic/countdown
     python bench/generation.py --overlap-only --envs graphs  # one family's overlap rows only (about 10 s a row)
 
 ``--envs`` takes env ids and family names. Each rate is the median of repeated timed runs on
@@ -51,8 +51,8 @@ OVERLAP = [
     ("tools/date_arithmetic", "calendar_arithmetic", 1),  # day counts, weekdays, nth weekday of a month; both
     # (no peer: basic statistics and decimal arithmetic have no palaestra/reasoning-gym counterpart)
     # logic (issue #11)
-    ("logic/knights_knaves", "knights_knaves", 0),  # 2–3 inhabitants vs 2
-    ("logic/propositional", "propositional_logic", 1),  # 3 variables, 2 premises of depth 2 vs 2-4 of each
+    ("deduction/knights_knaves", "knights_knaves", 0),  # 2–3 inhabitants vs 2
+    ("deduction/propositional", "propositional_logic", 1),  # 3 variables, 2 premises of depth 2 vs 2-4 of each
     ("puzzles/zebra", "zebra_puzzles", 2),  # 4 houses x 4 attributes, both
     ("puzzles/futoshiki", "futoshiki", 2),  # 6x6 vs 4x4 to 9x9
     ("puzzles/twenty_four", "puzzle24", 0),  # 4 numbers 1-9, target 24 vs 4 numbers 1-10, target 24
@@ -61,14 +61,14 @@ OVERLAP = [
     ("deduction/kinship", "family_relationships", 0),  # 3 generations, 1-2 children each vs 4-8 people
     ("deduction/circuit_eval", "circuit_logic", 0),  # 3 inputs, 5 gates vs 2-4 inputs, 3-5 terms
     ("symbolic/self_reference", "self_reference", 3),  # 7 statements about themselves, both
-    ("grid/sudoku", "sudoku", 2),  # 9x9 with ~47 blanks vs 30-50 blanks
-    ("grid/sudoku", "mini_sudoku", 0),  # 4x4, both
-    ("grid/n_queens", "n_queens", 0),  # 8-10 board, 3 queens missing vs 8x8, 1-7 missing
-    ("combinatorial/countdown", "countdown", 2),  # 5 numbers vs 4-6
+    ("puzzles/sudoku", "sudoku", 2),  # 9x9 with ~47 blanks vs 30-50 blanks
+    ("puzzles/sudoku", "mini_sudoku", 0),  # 4x4, both
+    ("puzzles/n_queens", "n_queens", 0),  # 8-10 board, 3 queens missing vs 8x8, 1-7 missing
+    ("arithmetic/countdown", "countdown", 2),  # 5 numbers vs 4-6
     # (no peer: reasoning-gym has no kakuro (kakurasu is another puzzle) and no binairo (its binary_matrix
     # is nearest-zero distances, measured against graphs/bfs_layers below))
     # graphs (issue #12): the same question on a graph instead of a grid, or a close cousin
-    ("search/maze", "maze", 0),  # 9x9 squares, ~31 open, route ~11 moves vs 5x5 to 10x10, ~70% open, 5-10 moves
+    ("planning/maze", "maze", 0),  # 9x9 squares, ~31 open, route ~11 moves vs 5x5 to 10x10, ~70% open, 5-10 moves
     # 11 weighted nodes and 19 edges (Dijkstra) vs 5x5 to 8x8 grids, ~60% open: ~25 unweighted cells (BFS)
     ("graphs/shortest_path", "shortest_path", 2),
     ("graphs/cycle", "course_schedule", 2),  # directed cycle check = "can every course be finished"
@@ -88,13 +88,13 @@ OVERLAP = [
     ("strings/compose", "string_manipulation", 2),  # 3 string rules applied to 7-10 letters vs 3-8 rules, 5-20
     ("planning/sokoban", "sokoban", 4),  # 6x7, 3 boxes (largest level) vs 6x6 to 10x10, 4+ boxes
     ("games/sokoban", "sokoban", 4),  # the same puzzle played move by move
-    ("search/hanoi", "tower_of_hanoi", 1),  # 5 disks, any start and goal vs 3-7 disks, one tower to another
+    ("planning/hanoi", "tower_of_hanoi", 1),  # 5 disks, any start and goal vs 3-7 disks, one tower to another
     ("planning/hanoi_variants", "tower_of_hanoi", 1),  # 4-5 disks, 3-4 pegs with move rules vs 3-7 disks, 3-4 pegs
     ("planning/water_jugs", "jugs", 3),  # 3 jugs with a tap, 7-10 steps vs 3 jugs, about 10 steps
     ("games/word_ladder", "word_ladder", 1),  # 5-letter words, played turn by turn vs 4-letter words
     # (no peer: reasoning-gym's rubiks_cube has no palaestra counterpart)
 ]
-TARGETS = {("grid/sudoku", "sudoku"): 30.0, ("combinatorial/countdown", "countdown"): 30.0}  # others: 3x
+TARGETS = {("puzzles/sudoku", "sudoku"): 30.0, ("arithmetic/countdown", "countdown"): 30.0}  # others: 3x
 
 
 def rate(step, seconds: float = SECONDS) -> float:

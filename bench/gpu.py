@@ -9,7 +9,7 @@ Needs CUDA and transformers; without CUDA it says so and exits 0. Prints, for a 
     "static"``, and the rollout engine (bfloat16 sampling weights, static per-slot cache, CUDA
     graphs); the ratios against the targets (engine >= 8x default cache, >= 1.1x static cache).
     Every row decodes exactly 128 tokens (no early stop), so all three do the same work.
-(b) one REINFORCE training step of 64 episodes mixing arithmetic/expression, logic/knights_knaves and
+(b) one REINFORCE training step of 64 episodes mixing arithmetic/expression, deduction/knights_knaves and
     games/guess_number (multi-turn) at 128 new tokens per turn: rollout, update, total (target <= 10 s),
     and the sampling/training log-probability mismatch (bfloat16 sampling vs float32 master weights).
 (c) evaluation episodes per second at 64 new tokens on the same three envs (target >= 50).
@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 BATCH, NEW_TOKENS, EVAL_TOKENS = 64, 128, 64
-ENVS = ("arithmetic/expression", "logic/knights_knaves", "games/guess_number")
+ENVS = ("arithmetic/expression", "deduction/knights_knaves", "games/guess_number")
 CHAT_TEMPLATE = (
     "{% for m in messages %}<|im_start|>{{ m['role'] }}\n{{ m['content'] }}<|im_end|>\n{% endfor %}"
     "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"

@@ -13,7 +13,7 @@
     legal move (palaestra's is read from the observation text, the peers' from the env's
     state). Steps per episode are printed too: they show how often a side pays for a reset.
 (d) Expensive env-steps: under SAME_STEP autoreset every step of a single-turn env verifies an
-    answer and generates the next problem; at the top level of grid/sudoku and chess/mate_in_one
+    answer and generates the next problem; at the top level of puzzles/sudoku and chess/mate_in_one
     that costs milliseconds. Reported: async (2 workers) speed-up over sync.
 
 Only the time inside ``step`` is counted (the players' moves are drawn outside it), in CPU
@@ -272,7 +272,7 @@ def main() -> None:
     print("    -: no offline counterpart (GEM and TextArena Hangman/Wordle download NLTK corpora at run time)")
 
     print("\n(d) expensive env-steps (verify + generate the next problem), 16 envs, env-steps/s")
-    for env_id, level in (("grid/sudoku", 4), ("chess/mate_in_one", 4)):
+    for env_id, level in (("puzzles/sudoku", 4), ("chess/mate_in_one", 4)):
         sync = expensive_rate(env_id, level, "sync", 16)
         pooled = expensive_rate(env_id, level, "async", 16)
         print(f"    {env_id:20} level {level}: sync {sync:8,.1f}  async {pooled:8,.1f}  "

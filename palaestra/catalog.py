@@ -17,7 +17,7 @@ Example::
 
     >>> from palaestra.catalog import scan_env_modules
     >>> specs = scan_env_modules()          # imports every env module: for tools and tests only
-    >>> "grid/sudoku" in {s.id for s in specs}
+    >>> "puzzles/sudoku" in {s.id for s in specs}
     True
 """
 

@@ -11,7 +11,7 @@ Example::
     palaestra eval --model openai:http://127.0.0.1:8000/v1#my-model --samples 5 --k 1 5 --out runs/eval
     palaestra train --env strings/copy --model tiny --steps 300 --out runs/copy
     palaestra index                      # regenerate the registry index and docs/envs.md
-    palaestra golden --update grid/sudoku  # regenerate one env's golden snapshot
+    palaestra golden --update puzzles/sudoku  # regenerate one env's golden snapshot
 """
 
 from __future__ import annotations

@@ -130,6 +130,8 @@ class Alias:
     resolve to ``id`` (built with ``kwargs``, which ask it for the old env's part of the skill), and a
     problem of the retired id's last ``version`` still scores. Listing the registry does not show it.
     An env class declares its aliases as ``aliases = {"family/old": {"version": N, "kwargs": {...}}}``.
+    An env that only moved to another family declares its old id without kwargs, and ``seed_id = old``
+    so that it keeps producing the old id's problems.
     """
 
     old: str
@@ -141,8 +143,10 @@ class Alias:
         return {"id": self.id, "version": self.version, "kwargs": dict(self.kwargs)}
 
     def warning(self) -> DeprecationWarning:
-        given = f" ({', '.join(f'{k}={v!r}' for k, v in self.kwargs.items())})" if self.kwargs else ""
-        return DeprecationWarning(f"env id {self.old!r} is deprecated: it was merged into {self.id!r}{given}; "
+        if not self.kwargs:
+            return DeprecationWarning(f"env id {self.old!r} is deprecated: the env moved to {self.id!r}; use {self.id!r}")
+        given = ", ".join(f"{k}={v!r}" for k, v in self.kwargs.items())
+        return DeprecationWarning(f"env id {self.old!r} is deprecated: it was merged into {self.id!r} ({given}); "
                                   f"use {self.id!r}")
 
 

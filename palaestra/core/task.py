@@ -183,6 +183,8 @@ class ProblemSource:
     description: ClassVar[str] = ""
     tags: ClassVar[tuple[str, ...]] = ()
     version: ClassVar[int] = 1
+    # An env that moved to another family derives its problems from its old id, so they stay the same ones.
+    seed_id: ClassVar[str] = ""
     turns: ClassVar[str] = "single"
     num_levels: ClassVar[int] = 5  # named presets (set from ``presets``); unbounded envs take any level past them
     presets: ClassVar[tuple[Any, ...]] = ()
@@ -293,7 +295,7 @@ class ProblemSource:
     def sample(self, level: int = 0, seed: int = 0) -> Problem:
         """The problem identified by ``(self.id, level, seed)``; the same in every process."""
         config = self.level_config(level)
-        made = self.generate(problem_rng(self.id, level, seed), config)
+        made = self.generate(problem_rng(self.seed_id or self.id, level, seed), config)
         prompt = f"{made.prompt}\n\n{self.format_instruction()}"
         return Problem(self.id, level, seed, prompt, made.answer, made.data, self.version, self.answer_format,
                        self.options())

@@ -23,7 +23,7 @@ Example::
     from trl import GRPOConfig, GRPOTrainer
     from palaestra.integrations import trl as palaestra_trl
 
-    dataset = palaestra_trl.build_dataset(["arithmetic/expression", "logic/propositional"], levels=[0, 1], seeds=500)
+    dataset = palaestra_trl.build_dataset(["arithmetic/expression", "deduction/propositional"], levels=[0, 1], seeds=500)
     trainer = GRPOTrainer(model="Qwen/Qwen2.5-0.5B-Instruct", reward_funcs=palaestra_trl.RewardFunction(),
                           train_dataset=dataset, args=GRPOConfig(output_dir="runs/grpo"))
     trainer.train()
@@ -72,7 +72,7 @@ def build_dataset(env_ids: str | Sequence[str], levels: int | Sequence[int] = (0
     ``environment`` adds TRL's ``environment`` column (one name, or a name per env id) for
     a dict ``environment_factory``.
 
-    >>> dataset = build_dataset(["arithmetic/addition", "logic/propositional"], levels=[0], seeds=3)
+    >>> dataset = build_dataset(["arithmetic/addition", "deduction/propositional"], levels=[0], seeds=3)
     >>> len(dataset), dataset[0]["env_id"], dataset[0]["prompt"][0]["role"]
     (6, 'arithmetic/addition', 'user')
     """

@@ -362,7 +362,7 @@ def _expected_distinct(size: int, draws: int) -> float:
 
 
 # The difficulty means keep the seeds they were calibrated on: some envs' neighbouring level means differ by less
-# than the noise of CI's 16 problems (combinatorial/constrained_counting, deduction/equivalence and
+# than the noise of CI's 16 problems (probability/constrained_counting, deduction/equivalence and
 # deduction/minesweeper fail on the statistics seeds), so other seeds would flip their verdicts.
 DIFFICULTY_SEED = 300_000
 

@@ -10,7 +10,7 @@ every other env's result is kept.
 
 Example::
 
-    >>> runner = SyncRunner({0: ("arithmetic/expression", {}), 1: ("search/maze", {})})
+    >>> runner = SyncRunner({0: ("arithmetic/expression", {}), 1: ("planning/maze", {})})
     >>> sorted(runner.execute({0: ("reset", 1, None), 1: ("reset", 2, None)}))
     [0, 1]
 """

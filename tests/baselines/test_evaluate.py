@@ -93,7 +93,7 @@ def test_k_larger_than_samples_is_refused() -> None:
 
 
 def test_cli_eval_with_a_model_prints_pass_at_k_tables(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["eval", "--model", "random", "--envs", "strings/copy", "logic/propositional", "--levels", "0", "2",
+    assert main(["eval", "--model", "random", "--envs", "strings/copy", "deduction/propositional", "--levels", "0", "2",
                  "--seeds", "5", "--samples", "3", "--k", "1", "3", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert re.search(r"^env_id\s+level\s+episodes\s+errors\s+reward\s+pass@1 \(problems\)\s+pass@3 \(problems\)$",

@@ -22,7 +22,7 @@ def _aliases() -> dict[str, str]:
 
 def test_the_merges_are_aliases() -> None:
     assert _aliases()["graphs/articulation_points"] == "graphs/bridges"
-    assert _aliases()["puzzles/twenty_four"] == "combinatorial/countdown"
+    assert _aliases()["puzzles/twenty_four"] == "arithmetic/countdown"
     assert _aliases()["planning/missionaries_cannibals"] == "planning/river_crossing"
     assert _aliases()["symbolic/arc_1d"] == "symbolic/list_functions"
 
@@ -126,3 +126,32 @@ def test_the_warning_points_at_the_callers_code_so_default_filters_show_it() -> 
         gymnasium.make("symbolic/arc_1d-v1")
     deprecations = [w for w in caught if issubclass(w.category, DeprecationWarning)]
     assert [w.filename for w in deprecations] == [__file__, __file__]
+
+
+MOVED = json.loads((Path(__file__).parent / "data" / "moved_problems.json").read_text())
+"""One problem each env generated under its old id (level 1, seed 11), before it moved to another family."""
+
+
+def test_small_families_were_folded_into_the_ones_they_overlap() -> None:
+    assert {old: _aliases()[old] for old in MOVED} == {
+        "grid/sudoku": "puzzles/sudoku", "grid/n_queens": "puzzles/n_queens",
+        "logic/knights_knaves": "deduction/knights_knaves", "logic/propositional": "deduction/propositional",
+        "search/hanoi": "planning/hanoi", "search/maze": "planning/maze",
+        "statistics/descriptive": "probability/descriptive_statistics",
+        "statistics/regression": "probability/regression", "programs/output_prediction": "code/output_prediction",
+        "combinatorial/constrained_counting": "probability/constrained_counting",
+        "combinatorial/countdown": "arithmetic/countdown"}
+    families = {spec.family for spec in registry.specs()}
+    assert not families & {"grid", "logic", "search", "statistics", "programs", "combinatorial"}
+
+
+@pytest.mark.parametrize("old", sorted(MOVED))
+def test_a_moved_env_keeps_its_problems_and_scores_the_old_ones(old: str) -> None:
+    before = MOVED[old]
+    alias = registry.aliases()[old]
+    assert alias.kwargs == {} and before["version"] == alias.version == registry[alias.id].version
+    after = json.loads(palaestra.make_source(alias.id).sample(1, 11).to_json())
+    assert after == {**before, "env_id": alias.id}
+    with pytest.warns(DeprecationWarning, match=f"moved to '{alias.id}'"):
+        verdict = palaestra.score(json.dumps(before), f"<answer>{before['answer']}</answer>")
+    assert verdict.correct, verdict

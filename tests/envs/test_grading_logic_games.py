@@ -17,7 +17,7 @@ from palaestra.core import Problem
 from palaestra.core.registry import make_source
 from palaestra.envs.chess.common import read_chess_move
 from palaestra.envs.games import wordle
-from palaestra.envs.search.hanoi import PEGS, HanoiRules, solve
+from palaestra.envs.planning.hanoi import PEGS, HanoiRules, solve
 from palaestra.envs.strings.compose import PRIMITIVES
 from palaestra.kit import best_threshold_rule
 
@@ -78,13 +78,13 @@ def test_mate_in_one_accepts_upper_case_uci() -> None:
     assert not task.verify(p, "A1A7").correct
 
 
-# --- logic/propositional -------------------------------------------------------
+# --- deduction/propositional -------------------------------------------------------
 
 
 @pytest.mark.parametrize("answer", ["True", "yes", "**Yes**", "Entailed", r"\boxed{yes}", "Yes."])
 def test_propositional_reads_true_and_a_trailing_sentence(answer: str) -> None:
     """Issue #9: ``True`` and ``Yes, it is entailed.`` were refused."""
-    task = make_source("logic/propositional")
+    task = make_source("deduction/propositional")
     p = next(task.sample(1, seed) for seed in range(50) if task.sample(1, seed).answer == "yes")
     assert task.verify(p, answer).correct
 
@@ -92,7 +92,7 @@ def test_propositional_reads_true_and_a_trailing_sentence(answer: str) -> None:
 @pytest.mark.parametrize("answer", ["Yes, it is not entailed.", "yes or no", "No, entailed", "not entailed, yes",
                                     "Yes, no wait, no"])
 def test_propositional_refuses_contradictions_and_hedges(answer: str) -> None:
-    task = make_source("logic/propositional")
+    task = make_source("deduction/propositional")
     for label in ("yes", "no"):
         p = next(task.sample(2, seed) for seed in range(50) if task.sample(2, seed).answer == label)
         assert not task.verify(p, answer).correct
@@ -101,7 +101,7 @@ def test_propositional_refuses_contradictions_and_hedges(answer: str) -> None:
 @pytest.mark.parametrize("level", [2, 4])
 def test_propositional_connective_counts_do_not_predict_the_label(level: int) -> None:
     """Issue #9: "yes iff the premises hold more ∨/→ than ∧" scored 62-64% (chance 50%)."""
-    task = make_source("logic/propositional")
+    task = make_source("deduction/propositional")
     problems = [task.sample(level, 70_000 + seed) for seed in range(600)]
     answers = [p.answer for p in problems]
     rows = [task.surface_features(p) for p in problems]
@@ -111,12 +111,12 @@ def test_propositional_connective_counts_do_not_predict_the_label(level: int) ->
     assert accuracy < 0.6
 
 
-# --- search/hanoi --------------------------------------------------------------
+# --- planning/hanoi --------------------------------------------------------------
 
 
 def test_hanoi_reads_a_numbered_list() -> None:
     """Issue #9: a numbered list ``1. A->C`` was refused."""
-    task = make_source("search/hanoi")
+    task = make_source("planning/hanoi")
     p = Problem(data={"disks": 2, "start": "AA", "goal": "CC", "optimal_moves": 3})
     for answer in ("1. A->B\n2. A->C\n3. B->C", "1) A -> B, 2) A -> C, 3) B -> C", "A to B; A to C; B to C",
                    "Step 1: A->B\nStep 2: A->C\nStep 3: B->C", "AB AC BC", "a->b, a->c, b->c"):
@@ -153,7 +153,7 @@ def test_hanoi_solver_is_optimal_between_any_two_positions(disks: int) -> None:
 
 def test_hanoi_problem_spaces_are_large() -> None:
     """Issue #9: 240 distinct problems at level 0 and 726 at level 1."""
-    task = make_source("search/hanoi")
+    task = make_source("planning/hanoi")
     assert task.space_size(0) == 81 * 80 and all(task.space_size(level) is None for level in range(1, 5))
     for level in range(5):
         problems = {task.sample(level, seed).prompt for seed in range(400)}
@@ -204,7 +204,7 @@ def test_compose_reads_wrappers_but_takes_a_bare_lead_in_word_as_the_answer() ->
     assert not task.verify(q, "abQ or abq").correct and not task.verify(q, "ABQ").correct
 
 
-# --- programs/output_prediction ------------------------------------------------------
+# --- code/output_prediction ------------------------------------------------------
 
 
 def _output(text: str) -> Problem:
@@ -213,7 +213,7 @@ def _output(text: str) -> Problem:
 
 def test_fenced_output_keeps_a_leading_space() -> None:
     """Issue #9: the exact output in a code fence was refused when it starts with a space."""
-    task = make_source("programs/output_prediction")
+    task = make_source("code/output_prediction")
     p = _output("3\n 8")
     assert task.verify(p, "```\n3\n 8\n```").correct
     assert task.verify(p, "Output:\n```text\n3\n 8\n```").correct
@@ -222,19 +222,19 @@ def test_fenced_output_keeps_a_leading_space() -> None:
 
 def test_leading_spaces_are_significant() -> None:
     """Issue #9: ``8`` was accepted for `` 8``."""
-    task = make_source("programs/output_prediction")
+    task = make_source("code/output_prediction")
     verdict = task.verify(_output("3\n 8"), "3\n8")
     assert not verdict.correct and "leading spaces" in verdict.feedback
     assert not task.verify(_output("8"), "```\n 8\n```").correct
     assert task.verify(_output("8"), "8   ").correct  # trailing spaces do not count
-    prompt = make_source("programs/output_prediction").sample(0, 0).prompt
+    prompt = make_source("code/output_prediction").sample(0, 0).prompt
     assert "Spaces at the start of a line count" in prompt
 
 
 @pytest.mark.parametrize("level", range(5))
 def test_every_program_prints_a_writable_output(level: int) -> None:
     """Issue #9: level 1 seed 231 printed an empty string, so no answer could score."""
-    task = make_source("programs/output_prediction")
+    task = make_source("code/output_prediction")
     for seed in [231, *range(200)]:
         p = task.sample(level, seed)
         lines = p.answer.split("\n")
@@ -308,13 +308,13 @@ def test_game_prompts_show_an_example_move() -> None:
 _EXAMPLES = (
     re.compile(r"(?:e\.g\.|for example:?|or) ([^()\n]+?)(?=\)|\.\s|\.$|\n| or |;|$)"),
     re.compile(r"you would write (\w+)\)"),  # strings/copy
-    re.compile(r"has the output:\n(.+\n.+)"),  # programs/output_prediction
+    re.compile(r"has the output:\n(.+\n.+)"),  # code/output_prediction
 )
 
 
 # Envs whose example has a shape no answer can have. Since round 3 a prompt's example never depends on the
 # answer, so fixed placeholders (chess, output_prediction, hanoi, compose) may equal the answer by chance.
-@pytest.mark.parametrize("env_id", ["strings/copy", "logic/propositional"])
+@pytest.mark.parametrize("env_id", ["strings/copy", "deduction/propositional"])
 def test_no_example_in_a_prompt_is_a_right_answer(env_id: str) -> None:
     """Every prompt shows the answer's form with an example that is not the answer (or shows none that could be)."""
     task = make_source(env_id)
@@ -323,4 +323,4 @@ def test_no_example_in_a_prompt_is_a_right_answer(env_id: str) -> None:
             p = task.sample(level, seed)
             for example in (found for pattern in _EXAMPLES for found in pattern.findall(p.prompt)):
                 assert not task.verify(p, example.strip()).correct, (level, seed, example)
-    assert "for example: no" not in make_source("logic/propositional").sample(0, 0).prompt  # the label itself
+    assert "for example: no" not in make_source("deduction/propositional").sample(0, 0).prompt  # the label itself

@@ -256,7 +256,7 @@ def test_beam_statics_applies_exactly_the_stated_rounding():
                                           "(R_A, R_B) = (26, 22/3)"])
 
 
-# --- combinatorial/countdown -----------------------------------------------------------------
+# --- arithmetic/countdown -----------------------------------------------------------------
 
 COUNTDOWN = Problem(prompt="", answer="(8 + 4) * 7", data={"numbers": [1, 4, 7, 8], "target": 84,
                                                            "exactly_once": False})
@@ -264,15 +264,15 @@ COUNTDOWN = Problem(prompt="", answer="(8 + 4) * 7", data={"numbers": [1, 4, 7, 
 
 def test_countdown_checks_a_stated_result():
     """Issue #9: everything after ``=`` was ignored, so ``(8 + 4) * 7 = 85`` scored for target 84."""
-    _not_right("combinatorial/countdown", COUNTDOWN, ["(8 + 4) * 7 = 85", "85 = (8 + 4) * 7", "(8 + 4) * 7 = 84 = 85",
+    _not_right("arithmetic/countdown", COUNTDOWN, ["(8 + 4) * 7 = 85", "85 = (8 + 4) * 7", "(8 + 4) * 7 = 84 = 85",
                                                       "(8 + 4) * 7 + 1 = 84", "84"])
-    _right("combinatorial/countdown", COUNTDOWN, ["(8 + 4) * 7 = 84", "84 = (8 + 4) * 7", "(8+4)×7", "7(8 + 4)",
+    _right("arithmetic/countdown", COUNTDOWN, ["(8 + 4) * 7 = 84", "84 = (8 + 4) * 7", "(8+4)×7", "7(8 + 4)",
                                                   r"(8 + 4) \times 7 = 84", "(8 + 4) x 7"])
 
 
 def test_countdown_problems_are_valid_whatever_the_draws():
     """Red-teaming: after 200 failed draws the old generator kept an out-of-range target."""
-    task = make_source("combinatorial/countdown")
+    task = make_source("arithmetic/countdown")
     for level in range(5):
         for seed in range(40):
             problem = task.sample(level, seed)

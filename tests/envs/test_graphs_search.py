@@ -1,4 +1,4 @@
-"""Env-specific behaviour of graphs/*, search/* and combinatorial/countdown beyond the contract kit."""
+"""Env-specific behaviour of graphs/*, search/* and arithmetic/countdown beyond the contract kit."""
 
 from __future__ import annotations
 
@@ -111,7 +111,7 @@ def test_coloring_rejects_clashes_gaps_and_bad_colours():
     assert not task.verify(problem, "1 2 1").parsed
 
 
-# --- search/maze --------------------------------------------------------------
+# --- planning/maze --------------------------------------------------------------
 
 def _open_room() -> Problem:
     grid = ["#####", "#S..#", "#...#", "#..G#", "#####"]
@@ -119,13 +119,13 @@ def _open_room() -> Problem:
 
 
 def test_maze_accepts_every_shortest_route():
-    task = _task("search/maze")
+    task = _task("planning/maze")
     for answer in ("RRDD", "DDRR", "r d r d", "D, R, D, R"):
         assert task.verify(_open_room(), answer).correct, answer
 
 
 def test_maze_rejects_walls_detours_and_wrong_endings():
-    task = _task("search/maze")
+    task = _task("planning/maze")
     assert "wall" in task.verify(_open_room(), "URRDDD").feedback
     assert "shorter" in task.verify(_open_room(), "RLRRDD").feedback
     assert "does not end" in task.verify(_open_room(), "RRD").feedback
@@ -133,7 +133,7 @@ def test_maze_rejects_walls_detours_and_wrong_endings():
 
 
 def test_maze_reference_matches_bfs_length_at_every_level():
-    task = _task("search/maze")
+    task = _task("planning/maze")
     for level in range(5):
         problem = task.sample(level, 11)
         assert len(problem.answer) == problem.data["length"]
@@ -141,10 +141,10 @@ def test_maze_reference_matches_bfs_length_at_every_level():
 
 
 def test_maze_optimum_from_generic_search_on_the_maze_rules():
-    from palaestra.envs.search.maze import MazeRules
+    from palaestra.envs.planning.maze import MazeRules
     from palaestra.solvers.simulate import shortest_plan
 
-    task = _task("search/maze")
+    task = _task("planning/maze")
     for level in range(5):
         for seed in range(6):
             data = task.sample(level, seed).data
@@ -156,7 +156,7 @@ def test_maze_optimum_from_generic_search_on_the_maze_rules():
 def test_maze_level_zero_has_one_route_and_loops_give_alternatives_that_are_accepted():
     from palaestra.generators.grids import count_shortest_paths
 
-    task = _task("search/maze")
+    task = _task("planning/maze")
     for seed in range(20):
         data = task.sample(0, seed).data
         assert count_shortest_paths(data["grid"], tuple(data["start"]), tuple(data["goal"])) == 1
@@ -189,21 +189,21 @@ def _another_shortest_route(data: dict, avoid: str) -> str:
     return route
 
 
-@pytest.mark.parametrize("env_id", ["graphs/shortest_path", "graphs/coloring", "search/maze"])
+@pytest.mark.parametrize("env_id", ["graphs/shortest_path", "graphs/coloring", "planning/maze"])
 def test_difficulty_measure_grows_with_level(env_id):
     task = _task(env_id)
     means = [sum(task.difficulty(task.sample(level, seed)) for seed in range(30)) / 30 for level in range(5)]
     assert means == sorted(means) and len(set(means)) == 5, means
 
 
-# --- search/hanoi -------------------------------------------------------------
+# --- planning/hanoi -------------------------------------------------------------
 
 def _countdown(target: int = 17, exactly_once: bool = False) -> Problem:
     return Problem(data={"numbers": [2, 3, 5, 7], "target": target, "exactly_once": exactly_once})
 
 
 def test_countdown_accepts_alternative_expressions():
-    task = _task("combinatorial/countdown")
+    task = _task("arithmetic/countdown")
     for answer in ("2 * 5 + 7", "7 + 5 * 2", "(3 * 5) + 2", "7 × 2 + 3", "2 * 5 + 7 = 17", "7 / (2 / 5) - 1 / 2"):
         assert task.verify(_countdown(), answer).correct is (answer != "7 / (2 / 5) - 1 / 2"), answer
     for answer in ("2 * 3 + 5 + 7", "3 * 7 - 5 + 2"):
@@ -211,7 +211,7 @@ def test_countdown_accepts_alternative_expressions():
 
 
 def test_countdown_rejects_reuse_strangers_minus_and_powers():
-    task = _task("combinatorial/countdown")
+    task = _task("arithmetic/countdown")
     assert "more often" in task.verify(_countdown(), "7 + 7 + 3").feedback
     assert "more often" in task.verify(_countdown(), "2 * 5 + 1 + 6").feedback
     assert "negative" in task.verify(_countdown(), "-3 + 20").feedback
@@ -222,7 +222,7 @@ def test_countdown_rejects_reuse_strangers_minus_and_powers():
 
 
 def test_countdown_rejects_tower_of_powers_fast():
-    task = _task("combinatorial/countdown")
+    task = _task("arithmetic/countdown")
     start = time.process_time()
     verdict = task.verify(_countdown(), "9**9**9**9")
     assert not verdict.correct and time.process_time() - start < 0.05
@@ -231,7 +231,7 @@ def test_countdown_rejects_tower_of_powers_fast():
 @pytest.mark.parametrize("level", range(5))
 def test_countdown_generates_at_least_2000_problems_per_second(level):
     # The Countdown game alone: the make-target game (merged in from puzzles/twenty_four) searches its numbers.
-    task = make_source("combinatorial/countdown", game="countdown")
+    task = make_source("arithmetic/countdown", game="countdown")
     start = time.process_time()
     for seed in range(500):
         task.sample(level, seed)

@@ -27,8 +27,8 @@ def _problem(env_id: str, level: int = 1, seed: int = 0):
 MARKUP = [r"\boxed{{{}}}", "{}.", "**{}**", "`{}`", "Answer: {}"]
 
 
-@pytest.mark.parametrize("env_id", ["graphs/coloring", "graphs/shortest_path", "grid/n_queens", "logic/knights_knaves",
-                                    "grid/sudoku"])
+@pytest.mark.parametrize("env_id", ["graphs/coloring", "graphs/shortest_path", "puzzles/n_queens", "deduction/knights_knaves",
+                                    "puzzles/sudoku"])
 @pytest.mark.parametrize("markup", MARKUP)
 def test_old_readers_take_markup_around_a_right_answer(env_id: str, markup: str) -> None:
     """Item 12: ``\\boxed{}``, a full stop, bold, backticks and ``Answer:`` were rejected by these readers."""
@@ -36,8 +36,8 @@ def test_old_readers_take_markup_around_a_right_answer(env_id: str, markup: str)
     assert source.check(problem, source.format_answer(markup.format(problem.answer))).correct
 
 
-@pytest.mark.parametrize("env_id", ["graphs/coloring", "graphs/shortest_path", "grid/n_queens", "logic/knights_knaves",
-                                    "grid/sudoku", "linalg/null_space", "algebra/linear_system", "geometry/circles",
+@pytest.mark.parametrize("env_id", ["graphs/coloring", "graphs/shortest_path", "puzzles/n_queens", "deduction/knights_knaves",
+                                    "puzzles/sudoku", "linalg/null_space", "algebra/linear_system", "geometry/circles",
                                     "puzzles/light_up", "puzzles/star_battle", "deduction/seating"])
 @pytest.mark.parametrize("retraction", RETRACTIONS)
 def test_a_retraction_after_a_right_answer_is_not_accepted(env_id: str, retraction: str) -> None:
@@ -47,7 +47,7 @@ def test_a_retraction_after_a_right_answer_is_not_accepted(env_id: str, retracti
 
 
 def test_sudoku_reads_a_fenced_grid_and_row_labels_and_is_multiline() -> None:
-    source, problem = _problem("grid/sudoku", level=2)
+    source, problem = _problem("puzzles/sudoku", level=2)
     gold = problem.answer
     rows = gold.splitlines()
     for text in (f"```\n{gold}\n```", "\n".join(f"Row {r}: {row}" for r, row in enumerate(rows, 1)),

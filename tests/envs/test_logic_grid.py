@@ -8,10 +8,10 @@ import pytest
 
 from palaestra.core.registry import make_source
 
-sudoku = make_source("grid/sudoku")
-queens = make_source("grid/n_queens")
-knights = make_source("logic/knights_knaves")
-propositional = make_source("logic/propositional")
+sudoku = make_source("puzzles/sudoku")
+queens = make_source("puzzles/n_queens")
+knights = make_source("deduction/knights_knaves")
+propositional = make_source("deduction/propositional")
 
 
 # --- sudoku -------------------------------------------------------------------
@@ -286,7 +286,7 @@ def test_difficulty_measure_grows_with_level(task):
 
 
 def test_knights_knaves_uniqueness_proof_matches_brute_force():
-    from palaestra.envs.logic.knights_knaves import _solutions
+    from palaestra.envs.deduction.knights_knaves import _solutions
 
     for level in range(5):
         p = knights.sample(level, 7)

@@ -213,7 +213,7 @@ def test_exact_probability_of_dice_sums_by_independent_enumeration():
 
 
 def test_constrained_counting_answers_are_integers_and_near_misses_fail():
-    task = make_source("combinatorial/constrained_counting")
+    task = make_source("probability/constrained_counting")
     problem = task.sample(2, 5)
     n = problem.data["count"]
     assert task.verify(problem, f"{n} ways").correct
@@ -222,7 +222,7 @@ def test_constrained_counting_answers_are_integers_and_near_misses_fail():
 
 
 def test_descriptive_statistics_match_the_statistics_module():
-    task = make_source("statistics/descriptive")
+    task = make_source("probability/descriptive_statistics")
     seen = set()
     for seed in range(200):
         problem = task.sample(2, seed)
@@ -239,7 +239,7 @@ def test_descriptive_statistics_match_the_statistics_module():
 
 
 def test_standard_deviation_needs_an_exact_root():
-    task = make_source("statistics/descriptive")
+    task = make_source("probability/descriptive_statistics")
     problem = next(p for p in (task.sample(3, s) for s in range(100)) if p.data["kind"] == "population_sd"
                    and "sqrt" in p.answer)
     value = sympy.sympify(problem.answer)
@@ -317,7 +317,7 @@ def test_intervention_differs_from_conditioning_and_matches_adjustment():
     "arithmetic/fractions", "arithmetic/prime_factorization", "arithmetic/percentages",
     "arithmetic/linear_diophantine", "algebra/polynomial_expansion", "algebra/polynomial_factorization",
     "calculus/antiderivative", "calculus/derivative", "linalg/determinant", "linalg/matrix_inverse",
-    "probability/exact_probability", "combinatorial/constrained_counting", "statistics/descriptive",
+    "probability/exact_probability", "probability/constrained_counting", "probability/descriptive_statistics",
     "geometry/polygon_area", "geometry/triangle_solving", "physics/resistor_network", "causal/intervention",
 ])
 def test_hostile_formula_answers_are_refused_quickly(env_id):
@@ -690,7 +690,7 @@ def test_underdetermined_general_solution_from_sympy():
 def test_regression_slope_matches_numpy():
     import numpy as np
 
-    task = make_source("statistics/regression")
+    task = make_source("probability/regression")
     problem = task.sample(0, 6)
     points = [tuple(int(v) for v in line.strip().strip("()").split(", ")) for line in problem.prompt.split("\n")[1:]
               if line.strip().startswith("(")]

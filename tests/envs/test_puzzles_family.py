@@ -12,7 +12,7 @@ import pytest
 from palaestra.core.registry import make_source
 from palaestra.envs.puzzles.common import read_cells
 
-twenty_four = make_source("combinatorial/countdown", game="make_target")  # puzzles/twenty_four merged in
+twenty_four = make_source("arithmetic/countdown", game="make_target")  # puzzles/twenty_four merged in
 zebra = make_source("puzzles/zebra")
 cryptarithm = make_source("puzzles/cryptarithm")
 binairo = make_source("puzzles/binairo")

@@ -1,4 +1,4 @@
-"""Env-specific behaviour of strings/compose, chess/*, causal/graph_query and programs/output_prediction."""
+"""Env-specific behaviour of strings/compose, chess/*, causal/graph_query and code/output_prediction."""
 
 from __future__ import annotations
 
@@ -173,12 +173,12 @@ def test_backdoor_accepts_any_valid_set_and_rejects_invalid_ones() -> None:
         assert not task.verify(p, f"{x}, {', '.join(parents)}").correct
 
 
-# --- programs/output_prediction -------------------------------------------------------
+# --- code/output_prediction -------------------------------------------------------
 
 @pytest.mark.parametrize("level", range(5))
 def test_interpreter_output_matches_python(level: int) -> None:
     """Runs our own generated programs (never model text) with Python to check the interpreter."""
-    task = make_source("programs/output_prediction")
+    task = make_source("code/output_prediction")
     for seed in range(60):
         p = task.sample(level, seed)
         buffer = io.StringIO()
@@ -188,7 +188,7 @@ def test_interpreter_output_matches_python(level: int) -> None:
 
 
 def test_output_comparison_ignores_layout_but_not_content() -> None:
-    task = make_source("programs/output_prediction")
+    task = make_source("code/output_prediction")
     p = Problem(answer="3\n[1, 2]", data={"program": "", "output": "3\n[1, 2]"})
     assert task.verify(p, "\n3   \n[1, 2]\n\n").correct
     assert task.verify(p, "```\n3\n[1, 2]\n```").correct
@@ -197,6 +197,6 @@ def test_output_comparison_ignores_layout_but_not_content() -> None:
 
 
 def test_programs_grow_with_level() -> None:
-    task = make_source("programs/output_prediction")
+    task = make_source("code/output_prediction")
     sizes = [sum(len(task.sample(level, s).data["program"].splitlines()) for s in range(20)) for level in range(5)]
     assert sizes == sorted(sizes)

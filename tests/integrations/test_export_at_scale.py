@@ -12,7 +12,7 @@ from palaestra.cli import main
 from palaestra.integrations import export as export_module
 from palaestra.integrations.export import export
 
-MIX = ["arithmetic/expression", "games/guess_number", "graphs/bridges", "logic/propositional"]
+MIX = ["arithmetic/expression", "games/guess_number", "graphs/bridges", "deduction/propositional"]
 
 
 def _digest(path: Path) -> str:

@@ -45,7 +45,7 @@ def rendered(tokenizer: Any, problem: Problem) -> str:
 
 def test_exported_jsonl_reads_back_as_openrlhfs_prompt_dataset(tmp_path: Path, tokenizer: Any) -> None:
     path = tmp_path / "train.jsonl"
-    assert export("openrlhf", ["logic/propositional", "games/mastermind"], path, levels=[1], seeds=4) == 8
+    assert export("openrlhf", ["deduction/propositional", "games/mastermind"], path, levels=[1], seeds=4) == 8
     for line in path.read_text().splitlines():
         data = json.loads(line)  # preprocess_data(data, input_key="prompt", label_key="label", apply_chat_template)
         prompt = tokenizer.apply_chat_template(data["prompt"], tokenize=False, add_generation_prompt=True)
@@ -95,7 +95,7 @@ def post(url: str, payload: Any, raw: bytes | None = None) -> tuple[int, dict[st
 
 
 def test_reward_server_speaks_openrlhfs_protocol_with_bounds(reward_server: Any, tokenizer: Any) -> None:
-    problems = [sample("search/maze", 0, seed) for seed in range(3)]
+    problems = [sample("planning/maze", 0, seed) for seed in range(3)]
     prompts = [rendered(tokenizer, p) for p in problems]
     queries = [prompts[0] + wrap(problems[0].answer), prompts[1] + wrap("U"), prompts[2] + "hmm"]
     status, body = post(reward_server.url, {"query": queries, "prompts": prompts,
@@ -145,7 +145,7 @@ def test_serve_reward_command_on_loopback() -> None:
                                stdout=subprocess.PIPE, text=True)
     try:
         assert f"127.0.0.1:{port}/get_reward" in process.stdout.readline()
-        problem = sample("logic/propositional", 0, 0)
+        problem = sample("deduction/propositional", 0, 0)
         status, body = post(f"http://127.0.0.1:{port}/get_reward",
                             {"query": [wrap(problem.answer)], "prompts": [""], "labels": [problem.to_json()]})
         assert (status, body["rewards"]) == (200, [1.0])

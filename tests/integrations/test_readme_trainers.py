@@ -60,7 +60,7 @@ def tiny_model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
     folder = tmp_path_factory.mktemp("tiny-model")
     staging = build_tokenizer(["staging"], vocab_size=300)  # renders the chat template for the real one's corpus
-    ids = ["arithmetic/expression", "logic/propositional", "games/wordle", "games/guess_number"]
+    ids = ["arithmetic/expression", "deduction/propositional", "games/wordle", "games/guess_number"]
     texts = [staging.apply_chat_template([{"role": "user", "content": p.prompt}], add_generation_prompt=True,
                                          tokenize=False) + "<answer>1</answer><|im_end|>"
              for p in problem_set(ids, levels=[0, 1, 2], seeds=8)]
@@ -99,7 +99,7 @@ def run_trl_snippets(tiny_model_dir: Path, tmp_path: Path, monkeypatch: pytest.M
         assert namespace["trainer"].state.global_step == 1
         if "Curriculum(" in block:  # levels reach the trainer's log history (and so every reporter), moved or not
             logged = {k for h in namespace["trainer"].state.log_history for k in h}
-            assert {"palaestra/arithmetic/expression/level", "palaestra/logic/propositional/level"} <= logged
+            assert {"palaestra/arithmetic/expression/level", "palaestra/deduction/propositional/level"} <= logged
     assert any("rewards/palaestra/mean" in h for h in namespace["trainer"].state.log_history)
 
 

@@ -34,7 +34,7 @@ def write_suite(path: Path, envs: dict[str, int], samples: int = 2) -> Path:
 
 def test_eval_suite_writes_transcripts_summary_and_a_report(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     envs = {"arithmetic/expression": registry["arithmetic/expression"].version,
-            "logic/propositional": registry["logic/propositional"].version,
+            "deduction/propositional": registry["deduction/propositional"].version,
             "games/guess_number": registry["games/guess_number"].version}
     suite = write_suite(tmp_path / "tiny.json", envs)
     out = tmp_path / "run"

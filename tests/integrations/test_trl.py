@@ -24,7 +24,7 @@ from palaestra.integrations import trl as palaestra_trl  # noqa: E402
 from palaestra.integrations.common import sample  # noqa: E402
 from palaestra.wrappers.curriculum import Curriculum  # noqa: E402
 
-SINGLE_TURN_MIX = ["arithmetic/addition", "logic/propositional"]
+SINGLE_TURN_MIX = ["arithmetic/addition", "deduction/propositional"]
 
 
 # --- a plug-in game a near-random player wins sometimes (palaestra's own games are far too hard for it) ---
@@ -112,7 +112,7 @@ def test_streaming_dataset_follows_the_curriculum_up_and_down() -> None:
 
 def test_reward_function_scores_logs_per_env_and_returns_none_for_errors() -> None:
     right = sample("arithmetic/addition", 0, 1)
-    other = sample("logic/propositional", 0, 1)
+    other = sample("deduction/propositional", 0, 1)
     stale = Problem.from_dict({**right.to_dict(), "version": 99})  # no verdict can be reached for it
     problems = [right.to_json(), right.to_json(), right.to_json(), other.to_json(), stale.to_json()]
     completions = [
@@ -128,7 +128,7 @@ def test_reward_function_scores_logs_per_env_and_returns_none_for_errors() -> No
     assert logged["palaestra/arithmetic/addition/accuracy"] == pytest.approx(1 / 3)
     assert logged["palaestra/arithmetic/addition/parse_rate"] == pytest.approx(2 / 3)
     assert logged["palaestra/arithmetic/addition/error_rate"] == pytest.approx(1 / 4)
-    assert logged["palaestra/logic/propositional/accuracy"] == 1.0
+    assert logged["palaestra/deduction/propositional/accuracy"] == 1.0
 
 
 def test_environment_plays_a_real_game_through_submit() -> None:

@@ -48,7 +48,7 @@ def tokenizer() -> Any:
 
 def test_exported_parquet_reads_back_as_verls_loader_reads_it(tmp_path: Path, tokenizer: Any) -> None:
     path = tmp_path / "train.parquet"
-    ids = ["arithmetic/expression", "games/wordle", "grid/sudoku", "code/knapsack"]
+    ids = ["arithmetic/expression", "games/wordle", "puzzles/sudoku", "code/knapsack"]
     assert export("verl", ids, path, levels=[0, 3], seeds=3) == 24
     frame = datasets.load_dataset("parquet", data_files=str(path), cache_dir=str(tmp_path / "cache"))["train"]
     assert len(frame) == 24

@@ -27,7 +27,7 @@ def local_ray() -> Iterator[None]:
 
 
 def test_ray_mode_matches_sync_mode(local_ray: None) -> None:
-    ids = ["arithmetic/expression", "games/mastermind", "search/maze"]
+    ids = ["arithmetic/expression", "games/mastermind", "planning/maze"]
     seen = {}
     for mode in ("sync", "ray"):
         envs = palaestra.make_vec(ids, num_envs=6, mode=mode, num_workers=2)

@@ -14,7 +14,7 @@ from palaestra.vector import assign_slots
 sys.path.insert(0, str(Path(__file__).parent))
 import faulty_envs  # noqa: E402,F401  (registers faulty/echo here; workers import it by name)
 
-MIXED = ["arithmetic/expression", "games/mastermind", "graphs/shortest_path", "logic/knights_knaves"]
+MIXED = ["arithmetic/expression", "games/mastermind", "graphs/shortest_path", "deduction/knights_knaves"]
 
 
 def gold(infos: dict, i: int) -> str:
@@ -67,8 +67,8 @@ def test_reset_seed_gives_each_env_seed_plus_index() -> None:
 
 def test_mixed_suite_weights() -> None:
     assert assign_slots(["a", "b", "c"], 6, weights=[4, 1, 1]).count("a") == 4
-    envs = palaestra.make_vec(["arithmetic/expression", "search/maze"], num_envs=4, weights=[3, 1])
-    assert sorted(envs.env_ids) == ["arithmetic/expression"] * 3 + ["search/maze"]
+    envs = palaestra.make_vec(["arithmetic/expression", "planning/maze"], num_envs=4, weights=[3, 1])
+    assert sorted(envs.env_ids) == ["arithmetic/expression"] * 3 + ["planning/maze"]
     with pytest.raises(ValueError):
         palaestra.make_vec(["arithmetic/expression"], num_envs=2, weights=[0])
     with pytest.raises(KeyError):

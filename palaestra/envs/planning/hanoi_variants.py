@@ -1,6 +1,6 @@
 """Tower of Hanoi variants: restricted moves and more pegs, between random positions, in the fewest moves.
 
-Four variants (``search/hanoi`` is the classic three-peg puzzle): *linear* (pegs A, B, C in a
+Four variants (``planning/hanoi`` is the classic three-peg puzzle): *linear* (pegs A, B, C in a
 row; a disk may only move to a neighbouring peg), *cyclic* (moves only clockwise: A to B, B to
 C, C to A), *four* (four pegs, any move: Reve's puzzle) and *star* (four pegs; every move goes
 to or from the centre peg A). The start and the goal are random positions (every disk on some

@@ -39,9 +39,11 @@ _COUNTS = ("exactly_knights", "at_least_knaves")
 
 @register
 class KnightsKnaves(Task):
-    id = "logic/knights_knaves"
+    id = "deduction/knights_knaves"
     version = 2
-    family = "logic"
+    family = "deduction"
+    seed_id = "logic/knights_knaves"  # moved from logic/ in round 3; same problems
+    aliases = {"logic/knights_knaves": {"version": 2}}
     description = "Work out which islanders are knights (truth-tellers) and which are knaves (liars)."
     tags = ("logic", "deduction", "puzzle")
 

@@ -38,9 +38,11 @@ _LISTED_MAX = 10  # the largest board whose solutions are all kept (724 on 10x10
 
 @register
 class NQueens(Task):
-    id = "grid/n_queens"
+    id = "puzzles/n_queens"
     version = 3
-    family = "grid"
+    family = "puzzles"
+    seed_id = "grid/n_queens"  # moved from grid/ in round 3; same problems
+    aliases = {"grid/n_queens": {"version": 3}}
     description = "Complete an n-queens placement around pre-placed queens (exactly one completion exists)."
     tags = ("puzzle", "grid", "constraint-satisfaction", "chess")
 

@@ -34,8 +34,10 @@ _STEPS = {"slope": 1, "line": 2, "predict": 3, "r_squared": 3, "r": 4, "residual
 
 @register
 class Regression(Task):
-    id = "statistics/regression"
-    family = "statistics"
+    id = "probability/regression"
+    family = "probability"
+    seed_id = "statistics/regression"  # moved from statistics/ in round 3; same problems
+    aliases = {"statistics/regression": {"version": 1}}
     description = "Least-squares slope, intercept, predictions, residuals and correlation of data, exactly."
     tags = ("math", "statistics", "regression")
 

@@ -35,9 +35,11 @@ Question = tuple[str, int, int, int]  # text, count, candidates enumerated, cons
 
 @register
 class ConstrainedCounting(Task):
-    id = "combinatorial/constrained_counting"
+    id = "probability/constrained_counting"
     version = 2
-    family = "combinatorial"
+    family = "probability"
+    seed_id = "combinatorial/constrained_counting"  # moved from combinatorial/ in round 3; same problems
+    aliases = {"combinatorial/constrained_counting": {"version": 2}}
     description = "Count strings, orderings, arrangements, solutions, subsets or committees under constraints."
     tags = ("math", "combinatorics", "counting")
 

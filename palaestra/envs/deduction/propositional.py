@@ -47,8 +47,10 @@ _VERDICTS = {"entailed": True, "not entailed": False}
 
 @register
 class Propositional(Task):
-    id = "logic/propositional"
-    family = "logic"
+    id = "deduction/propositional"
+    family = "deduction"
+    seed_id = "logic/propositional"  # moved from logic/ in round 3; same problems
+    aliases = {"logic/propositional": {"version": 3}}
     description = "Decide whether propositional-logic premises entail a conclusion."
     tags = ("logic", "deduction", "classification")
     version = 3

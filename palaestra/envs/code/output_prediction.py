@@ -45,8 +45,10 @@ Node = tuple  # a syntax tree node: (tag, *fields)
 
 @register
 class OutputPrediction(Task):
-    id = "programs/output_prediction"
-    family = "programs"
+    id = "code/output_prediction"
+    family = "code"
+    seed_id = "programs/output_prediction"  # moved from programs/ in round 3; same problems
+    aliases = {"programs/output_prediction": {"version": 3}}
     description = "Predict the exact printed output of a small generated Python program."
     tags = ("code", "programs", "execution")
     version = 3

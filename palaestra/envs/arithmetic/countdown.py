@@ -76,13 +76,14 @@ MAKE_TARGET_LEVELS = (
 
 @register
 class Countdown(Task):
-    id = "combinatorial/countdown"
-    family = "combinatorial"
+    id = "arithmetic/countdown"
+    family = "arithmetic"
+    seed_id = "combinatorial/countdown"  # moved from combinatorial/ in round 3; same problems
     description = "Write an expression over given numbers with + - * / that equals a target (Countdown, the 24 game)."
     tags = ("math", "arithmetic", "search", "combinatorial", "puzzle")
     option_variants = tuple({"game": game} for game in GAMES)
     version = 2  # v2: merged with puzzles/twenty_four (v1), the make-target game; a fixed example
-    aliases = {"puzzles/twenty_four": {"version": 1, "kwargs": {"game": "make_target"}}}
+    aliases = {"combinatorial/countdown": {"version": 2}, "puzzles/twenty_four": {"version": 1, "kwargs": {"game": "make_target"}}}
 
     @dataclass(frozen=True)
     class Config:

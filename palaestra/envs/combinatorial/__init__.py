@@ -1,1 +1,0 @@
-"""Combinatorial puzzles: reaching a target by combining given pieces."""

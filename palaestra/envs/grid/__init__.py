@@ -1,1 +1,0 @@
-"""Grid puzzles: Sudoku, N-queens."""

@@ -1,1 +1,0 @@
-"""Logic: knights and knaves, propositional entailment."""

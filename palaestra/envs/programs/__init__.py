@@ -1,1 +1,0 @@
-"""Programs: reasoning about the behaviour of generated code."""

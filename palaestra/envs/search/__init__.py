@@ -1,1 +1,0 @@
-"""Search and planning: mazes, puzzles whose answers are optimal move sequences."""

@@ -1,1 +1,0 @@
-"""Statistics: descriptive statistics and regression of generated data, exactly."""
