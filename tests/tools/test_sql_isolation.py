@@ -55,3 +55,18 @@ def test_slow_clients_do_not_hold_up_a_benign_one(database: str) -> None:
     # Before, the six ran one after another in-process, several seconds each, and the benign query
     # waited behind all of them (over 30 s); now it waits at most for a worker to be freed.
     assert waited < 8.0, waited
+
+
+def test_text_to_sql_judges_the_model_query_in_a_killable_worker() -> None:
+    """The judge runs the reference in-process (trusted) and the model's query in the tool's worker: the
+    slow query's CPU is the worker's, and it is stopped at the judge's limit."""
+    from palaestra import make_source
+
+    task = make_source("tools/text_to_sql")
+    problem = task.sample(0, 0)
+    task.judge(problem, problem.data["sql"])  # warm: the database file and a worker exist
+    start = time.process_time()
+    verdict = task.judge(problem, SLOW)
+    spent = time.process_time() - start
+    assert not verdict.correct and "was stopped" in verdict.feedback, verdict
+    assert spent < 0.4, f"{spent:.2f} s of this process's CPU: the query ran in-process"

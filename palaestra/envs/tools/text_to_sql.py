@@ -99,7 +99,7 @@ class TextToSql(ToolTask):
                 expected = sqldata.execute(instance, problem.data["sql"])
                 if expected.error is not None:
                     return Verdict.failed(f"the reference query failed: {expected.error}")
-                got = sqldata.execute(instance, query)
+                got = sqldata.execute_untrusted(instance, query)
                 if got.error is not None:
                     return Verdict.wrong(f"the query failed: {got.error[:200]}")
                 if got.truncated or not results_match(expected.rows, got.rows, problem.data["ordered"]):
