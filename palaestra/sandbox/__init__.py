@@ -34,8 +34,8 @@ it never sees), or read them from ``output_files`` rather than stdout.
 
 Languages
 ---------
-``language=`` is one of ``python`` (default), ``c``, ``cpp``, ``javascript``, ``verilog`` and
-``sql`` (aliases: ``c++``, ``js``, ``node``, ``sqlite``). ``probe().languages`` says which
+``language=`` is one of ``python`` (default), ``c``, ``cpp``, ``javascript``, ``verilog``, ``sql``
+and ``bash`` (aliases: ``c++``, ``js``, ``node``, ``sqlite``, ``sh``, ``shell``). ``probe().languages`` says which
 toolchains this host has and their versions; asking for a missing one raises
 ``LanguageUnavailable`` (a ``SandboxUnavailable``) naming the missing tool. Tools are looked
 up in ``/usr/local/bin``, ``/usr/bin``, ``/bin`` (``LocalBackend(tool_dirs=...)``), never
@@ -56,6 +56,11 @@ verilog     main.v       ``iverilog -g2012 -s TOP main.v *.v *.sv -o main.vvp``,
                          main.vvp``; TOP is the first module ``main.v`` declares: put the
                          testbench in ``source`` and the candidate's modules in ``files``,
                          and modules the candidate adds are never simulated unless instantiated
+bash        main.sh      ``bash --norc --noprofile main.sh``, ``PATH`` the tool directories: the
+                         script may execute bash and the allow-listed text, file and archive
+                         tools (``languages.SHELL_TOOLS``: coreutils, grep, sed, awk, find,
+                         tar...) and nothing else (Landlock's exec rules; no single-exec
+                         filter); ``files`` may hold a whole tree (``dir/name`` paths)
 ==========  ===========  ==================================================================
 
 The compile stage has its own limits (``Limits.compile_seconds`` of wall clock and CPU,

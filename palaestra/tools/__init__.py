@@ -5,6 +5,7 @@
 - ``search`` and ``open`` (:mod:`palaestra.tools.search`): BM25 (bm25s) retrieval over the episode's
   generated corpus, and reading one of its documents;
 - ``sql`` (:mod:`palaestra.tools.sql`): read-only SQL over the episode's generated SQLite database.
+- ``shell`` (:mod:`palaestra.tools.shell`): bash and an allow-list of tools in the episode's private file tree.
 
 Write a new tool by subclassing :class:`Tool` (``name``, ``description``, ``parameters`` JSON
 schema, ``run(arguments) -> str``).
@@ -26,6 +27,7 @@ TOOLS: dict[str, str] = {
     "search": "palaestra.tools.search:SearchTool",
     "open": "palaestra.tools.search:OpenTool",
     "sql": "palaestra.tools.sql:SqlTool",
+    "shell": "palaestra.tools.shell:ShellTool",
 }
 
 

@@ -51,6 +51,9 @@ class Language:
     tools: tuple[str, ...] = ()  # what must be installed (for messages)
     native: bool = False  # the product is machine code, executed from the scratch directory
     address_space: int = 0  # extra RLIMIT_AS for runtimes that reserve address space up front
+    # The program executes other programs (a shell running coreutils): no single-exec seccomp filter; the
+    # run stage's Landlock exec rules are then the allow-list of what it may execute.
+    multi_exec: bool = False
 
     @property
     def compiled(self) -> bool:
@@ -77,9 +80,23 @@ LANGUAGES: dict[str, Language] = {
         # (the JS heap itself is capped with --max-old-space-size, the whole job by its cgroup).
         Language("javascript", "main.js", tools=("node",), address_space=1 << 30),
         Language("verilog", "main.v", (".v", ".sv"), product="main.vvp", tools=("iverilog", "vvp")),
+        Language("bash", "main.sh", tools=("bash",), multi_exec=True),
     )
 }
-ALIASES = {"py": "python", "c++": "cpp", "js": "javascript", "node": "javascript", "sqlite": "sql", "v": "verilog"}
+ALIASES = {"py": "python", "c++": "cpp", "js": "javascript", "node": "javascript", "sqlite": "sql", "v": "verilog",
+           "sh": "bash", "shell": "bash"}
+
+# What a bash job may execute besides bash: text, file and archive tools. No interpreter of another language
+# (python, perl), nothing that reaches the network or changes the system (those are not installed in the
+# jail's view: Landlock refuses to execute anything not listed). Tools missing on a host are left out.
+SHELL_TOOLS = (
+    "awk", "base64", "basename", "bzip2", "cat", "chmod", "cksum", "cmp", "comm", "cp", "csplit", "cut", "date",
+    "diff", "dirname", "du", "egrep", "env", "expand", "expr", "factor", "false", "fgrep", "file", "find", "fmt",
+    "fold", "grep", "gunzip", "gzip", "head", "id", "join", "ln", "ls", "md5sum", "mkdir", "mktemp", "mv", "nl",
+    "numfmt", "od", "paste", "patch", "printf", "readlink", "realpath", "rev", "rm", "rmdir", "sed", "seq",
+    "sha1sum", "sha256sum", "shuf", "sleep", "sort", "split", "stat", "tac", "tail", "tar", "tee", "test", "touch",
+    "tr", "true", "truncate", "tsort", "uname", "unexpand", "uniq", "wc", "xargs", "xxd", "xz", "yes", "zcat",
+)
 
 
 def canonical(name: str) -> str:
@@ -264,6 +281,27 @@ def _node() -> dict[str, Any]:
     }
 
 
+def _bash() -> dict[str, Any]:
+    bash = _require("bash")
+    version = _run([bash, "--version"]).splitlines()[0]
+    found = {tool: path for tool in SHELL_TOOLS if (path := which(tool))}
+    directories = sorted({os.path.dirname(p) for p in found.values()} | {os.path.dirname(bash)})
+    return {
+        "language": "bash",
+        "available": True,
+        "reason": None,
+        "version": "bash " + version.split("version", 1)[-1].split()[0] if "version" in version else version,
+        "tools": {"bash": bash, **found},
+        "compile": None,
+        "run": {
+            "argv": [bash, "--norc", "--noprofile", "main.sh"],
+            "env": {"PATH": ":".join(d for d in SEARCH if d in directories) or "/usr/bin:/bin", "LC_ALL": "C"},
+            "exec": _executables([bash, *found.values()]),
+            "read": [],
+        },
+    }
+
+
 def _ivl_dir(iverilog: str) -> str:
     prefix = os.path.dirname(os.path.dirname(os.path.realpath(iverilog)))
     for pattern in ("lib/*/ivl", "lib/ivl", "lib64/ivl", "local/lib/ivl"):
@@ -340,6 +378,8 @@ def discover(name: str) -> dict[str, Any]:
             chain = _gcc("cpp", "g++", "cc1plus", "-std=gnu++17", [])
         elif name == "javascript":
             chain = _node()
+        elif name == "bash":
+            chain = _bash()
         else:
             chain = _verilog()
         _check_usable(chain)

@@ -221,9 +221,10 @@ def _exec(job: Job, argv: list[str], runnable: list[str]) -> NoReturn:
     path = ctypes.create_string_buffer(argv[0].encode())
     c_argv = (ctypes.c_char_p * (len(argv) + 1))(*[a.encode() for a in argv], None)
     env = [f"{k}={job.scratch}".encode() for k in ("HOME", "TMPDIR")]
+    env += [f"{k}={v}".encode() for k, v in job.chain["run"].get("env", {}).items()]
     c_env = (ctypes.c_char_p * (len(env) + 1))(*env, None)
     libc = ctypes.CDLL(None, use_errno=True)
-    single_exec = seccomp.single_exec(ctypes.addressof(path)) if "seccomp" in job.layers else b""
+    single_exec = seccomp.single_exec(ctypes.addressof(path)) if "seccomp" in job.layers and not lang.multi_exec else b""
     os.set_inheritable(job.status_fd, False)
     if job.control_fd is not None:
         os.close(job.control_fd)
