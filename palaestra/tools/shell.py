@@ -139,6 +139,18 @@ class ShellTool(Tool):
             parts.append(f"[exit status {result.exit_code}]")
         return "\n".join(p for p in parts if p)
 
+    def snapshot(self) -> tuple[bytes | None, str]:
+        """The tree (its archive, or None while it is still the initial files) and the working directory: what
+        :meth:`restore` takes to continue an episode elsewhere (a replay, another process)."""
+        with self._lock:
+            return self._state, self.cwd()
+
+    def restore(self, archive: bytes | None, cwd: str = "") -> None:
+        """Continue from a :meth:`snapshot` (``None``: the initial files, at the root)."""
+        with self._lock:
+            self._state = archive
+            self._cwd = ("/" + cwd.strip("/")).encode() if cwd.strip("/") else b""
+
     def files(self) -> dict[str, bytes]:
         """The tree now: each regular file's path (relative, ``/``-separated) and contents. Never raises."""
         with self._lock:

@@ -81,3 +81,15 @@ def test_unpack_reads_regular_files_only_and_survives_garbage() -> None:
     assert unpack(buffer.getvalue()) == {"a.txt": b"A", "d/b.txt": b"B"}
     assert unpack(b"not a tar archive" * 100) == {}
     assert unpack(buffer.getvalue()[:700]) in ({}, {"a.txt": b"A"})
+
+
+def test_a_snapshot_restored_in_another_tool_continues_the_episode() -> None:
+    first = ShellTool(files={"a.txt": "1\n"})
+    first.call({"command": "mkdir d && echo 2 > d/b.txt && cd d"})
+    archive, cwd = first.snapshot()
+    assert archive is not None and cwd == "d"
+    second = ShellTool(files={"a.txt": "1\n"})
+    second.restore(archive, cwd)
+    assert second.call({"command": "cat b.txt ../a.txt"}) == "2\n1\n[exit status 0]"
+    second.restore(None)
+    assert second.files() == {"a.txt": b"1\n"} and second.cwd() == ""

@@ -15,8 +15,10 @@ Tools are pure functions of the problem's data and the call (the search index, t
 the data files are rebuilt from specs in ``problem.data`` and cached), except Python: the state keeps
 the code of every earlier Python call, and each call re-runs them silently in a fresh sandboxed
 interpreter before the new code, so variables persist between calls and a replay
-(``palaestra.score(problem, [replies...])``) gives the same episode. The state is JSON-native:
-``{"turn", "calls", "cells"}``. A tool's infrastructure failure (the sandbox is down, the search
+(``palaestra.score(problem, [replies...])``) gives the same episode; and the shell: the state keeps
+the episode's file tree (a compressed tar, base64) and working directory, which each call restores
+into a fresh sandboxed bash and reads back. The state is JSON-native: ``{"turn", "calls", "cells"}``,
+plus ``"tree"`` and ``"cwd"`` for a task carrying the shell. A tool's infrastructure failure (the sandbox is down, the search
 index cannot be built) ends the episode with ``Verdict.failed`` (not judged), never a wrong answer.
 
 The tool-call parser below mirrors :func:`palaestra.wrappers.tool_use.parse_tool_calls`, which an env
@@ -33,7 +35,10 @@ Example::
 
 from __future__ import annotations
 
+import base64
 import json
+import zlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
@@ -41,6 +46,7 @@ from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict
 from palaestra.core import extract as extraction
 from palaestra.tools.base import Tool
 from palaestra.tools.calls import CLOSE_CALL, OPEN_CALL, ToolCall, parse_tool_calls, tool_call  # noqa: F401
+from palaestra.tools.shell import ShellTool, unpack
 
 MAX_REPLY_CHARS = 40_000
 TOOL_OUTPUT_CHARS = 4_000
@@ -168,7 +174,7 @@ class ReplayedPython(Tool):
 
 # --- the tools a task can carry -----------------------------------------------------------------
 
-TOOL_NAMES = ("search", "open", "sql", "python", "calculator")
+TOOL_NAMES = ("search", "open", "sql", "python", "calculator", "shell")
 
 
 def _schema(name: str) -> dict[str, Any]:
@@ -182,6 +188,8 @@ def _schema(name: str) -> dict[str, Any]:
         from palaestra.tools.sql import SqlTool
 
         return SqlTool().schema()
+    if name == "shell":
+        return ShellTool().schema()
     from palaestra.tools.calculator import Calculator
 
     return Calculator().schema()
@@ -204,6 +212,16 @@ class ToolResult:
     text: str
     error: str | None  # an infrastructure failure: the episode ends unjudged
     cells: list[str]
+    shell: Mapping[str, Any] | None = None  # the shell's tree and working directory after the call
+
+
+def pack_tree(archive: bytes | None) -> str | None:
+    """The shell's tree archive as state text (compressed: a tar is mostly padding), or None for the initial tree."""
+    return None if archive is None else base64.b64encode(zlib.compress(archive, 6)).decode()
+
+
+def unpack_tree(text: str | None) -> bytes | None:
+    return None if text is None else zlib.decompress(base64.b64decode(text))
 
 
 class ToolTask(MultiTurnTask):
@@ -218,6 +236,7 @@ class ToolTask(MultiTurnTask):
     multiline = True
     tool_names: ClassVar[tuple[str, ...]] = ()
     python_seconds: ClassVar[float] = 5.0
+    shell_seconds: ClassVar[float] = 5.0
     sql_rows: ClassVar[int] = 30
     sql_chars: ClassVar[int] = 4_000
     max_move_chars: ClassVar[int] = MAX_REPLY_CHARS
@@ -235,6 +254,22 @@ class ToolTask(MultiTurnTask):
         """Files in the Python tool's working directory."""
         return {}
 
+    def shell_files(self, problem: Problem) -> dict[str, str]:
+        """The shell's initial file tree (path -> text): ``problem.data["files"]`` unless a task says otherwise."""
+        return dict(problem.data.get("files", {}))
+
+    def judge_episode(self, problem: Problem, state: Mapping[str, Any], answer: str) -> Verdict:
+        """Judge the final answer at the end of the episode; a task that judges what the episode did (the shell's
+        final tree: :meth:`final_files`) overrides this. Never raises; bounded time."""
+        return self.judge(problem, answer)
+
+    def final_files(self, problem: Problem, state: Mapping[str, Any]) -> dict[str, bytes]:
+        """The shell's file tree as ``state`` left it (regular files only)."""
+        archive = unpack_tree(state.get("tree"))
+        if archive is None:
+            return {path: body.encode() for path, body in self.shell_files(problem).items()}
+        return unpack(archive)
+
     def tools_prompt(self, budget: int, note: str = "") -> str:
         return tools_section(self.tool_names, budget, note)
 
@@ -243,7 +278,10 @@ class ToolTask(MultiTurnTask):
         return int(problem.data["budget"]) + 2
 
     def initial_state(self, problem: Problem) -> dict[str, Any]:
-        return {"turn": 0, "calls": 0, "cells": []}
+        state: dict[str, Any] = {"turn": 0, "calls": 0, "cells": []}
+        if "shell" in self.tool_names:
+            state.update(tree=None, cwd="")
+        return state
 
     def format_instruction(self) -> str:
         return (f"{extraction.INSTRUCTIONS[self.answer_format]} A reply that calls a tool is not an answer: "
@@ -273,7 +311,7 @@ class ToolTask(MultiTurnTask):
             missing = extraction.MISSING[problem.answer_format]
             return Outcome(turn, Verdict.unparsed(missing),
                            f"No tool call and no final answer ({missing}). Call a tool or give your final answer.")
-        verdict = self.judge(problem, answer)
+        verdict = self.judge_episode(problem, turn, answer)
         if verdict.error is not None:
             return Outcome(turn, verdict, f"The answer could not be judged ({verdict.error}).", True)
         message = "Correct." if verdict.correct else f"Final answer judged: {verdict.feedback}."
@@ -288,6 +326,7 @@ class ToolTask(MultiTurnTask):
         budget = int(problem.data["budget"])
         used = state["calls"]
         cells = list(state["cells"])
+        shell = {key: state[key] for key in ("tree", "cwd") if key in state}
         responses = []
         for call in parse_tool_calls(move, limit=max(budget - used, 0) + 1):
             if used >= budget:
@@ -301,23 +340,27 @@ class ToolTask(MultiTurnTask):
                 responses.append(f"error: unknown tool {str(call.name)[:100]!r} "
                                  f"(available: {', '.join(self.tool_names)})")
                 continue
-            result = self.run_tool(problem, call.name, call.arguments, cells)
+            result = self.run_tool(problem, call.name, call.arguments, cells, shell)
             if result.error is not None:
-                after = {**state, "calls": used, "cells": cells}
+                after = {**state, "calls": used, "cells": cells, **shell}
                 return Outcome(after, Verdict.failed(result.error),
                                f"The {call.name} tool failed (infrastructure error: {result.error}).", True)
             cells = result.cells
+            shell = dict(result.shell) if result.shell is not None else shell
             responses.append(result.text if result.text.strip() else "(no output)")
         observation = "\n".join(f"<tool_response>\n{r}\n</tool_response>" for r in responses)
-        after = {**state, "calls": used, "cells": cells}
+        after = {**state, "calls": used, "cells": cells, **shell}
         count = len(responses)
         return Outcome(after, Verdict(0.0, False, True, f"{count} tool call{'s' if count != 1 else ''}"),
                        observation)
 
-    def run_tool(self, problem: Problem, name: str, arguments: Any, cells: list[str]) -> ToolResult:
-        """Run one call of a tool this task carries on the problem's data."""
+    def run_tool(self, problem: Problem, name: str, arguments: Any, cells: list[str],
+                 shell: Mapping[str, Any] | None = None) -> ToolResult:
+        """Run one call of a tool this task carries on the problem's data (and the shell's tree so far)."""
         try:
             tool = self._tool(problem, name, cells)
+            if isinstance(tool, ShellTool):
+                tool.restore(unpack_tree((shell or {}).get("tree")), (shell or {}).get("cwd", ""))
         except Exception as exc:  # the corpus, index or database could not be built
             return ToolResult("", f"{name}: {type(exc).__name__}: {str(exc)[:200]}", cells)
         try:
@@ -325,6 +368,9 @@ class ToolTask(MultiTurnTask):
         finally:
             tool.close()
         after = tool.cells_after if isinstance(tool, ReplayedPython) else cells
+        if isinstance(tool, ShellTool):
+            archive, cwd = tool.snapshot()
+            return ToolResult(text, tool.infrastructure_error, after, {"tree": pack_tree(archive), "cwd": cwd})
         return ToolResult(text, tool.infrastructure_error, after)
 
     def _tool(self, problem: Problem, name: str, cells: list[str]) -> Tool:
@@ -346,4 +392,6 @@ class ToolTask(MultiTurnTask):
             from palaestra.tools.calculator import Calculator
 
             return Calculator()
+        if name == "shell":
+            return ShellTool(timeout=self.shell_seconds, files=self.shell_files(problem))
         raise ValueError(f"unknown tool {name!r}")

@@ -1,0 +1,89 @@
+"""What the terminal envs share: a shell task, judging a file tree, and generated names and files.
+
+A :class:`ShellTask` is a :class:`~palaestra.envs.tools.common.ToolTask` carrying only the ``shell`` tool
+(bash and the allow-listed tools in the sandbox, in the episode's private file tree, which persists between
+calls; see :mod:`palaestra.tools.shell`). Its problem holds the initial tree (``data["files"]``: path ->
+text). Two kinds of task:
+
+- *answer* tasks judge the final answer (a count, a name, a list of paths) like any tool task;
+- *end-state* tasks (``end_state = True``) ask for a change to the tree and a final ``<answer>done</answer>``;
+  the judge compares the final tree with the expected one (:meth:`ShellTask.expected_tree`), path by path
+  and byte by byte, so a task is solved however the commands did it, and only then.
+
+Example::
+
+    >>> tree_difference({"a.txt": b"1"}, {"a.txt": b"1", "b.txt": b"2"})
+    'missing: b.txt'
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from palaestra.core import Problem, Verdict
+from palaestra.envs.tools.common import ToolTask, tool_call
+from palaestra.generators.knowledge import NameForge
+from palaestra.verifiers.normalize import read_answer
+
+DONE = "done"
+SHOWN_PATHS = 4  # paths named in a wrong tree's feedback, per kind of difference
+
+
+class ShellTask(ToolTask):
+    """A task solved with the shell tool in a generated tree (see the module docstring)."""
+
+    tool_names: ClassVar[tuple[str, ...]] = ("shell",)
+    end_state: ClassVar[bool] = False
+
+    def expected_tree(self, problem: Problem) -> dict[str, bytes]:
+        """End-state tasks: the tree as it must be at the end (regular files: path -> contents)."""
+        raise NotImplementedError
+
+    def judge_episode(self, problem: Problem, state: Mapping[str, Any], answer: str) -> Verdict:
+        if not self.end_state:
+            return self.judge(problem, answer)
+        if not read_answer(answer, lambda s: True if s.strip().lower() == DONE else None):
+            return Verdict.unparsed(f"the final answer of this task is the word {DONE!r}, once the tree is as asked")
+        difference = tree_difference(self.final_files(problem, state), self.expected_tree(problem))
+        return Verdict.judge(difference is None, difference or "")
+
+    def judge(self, problem: Problem, answer: str) -> Verdict:
+        """End-state tasks judge the tree (:meth:`judge_episode`); a bare ``done`` without an episode is the initial
+        tree's verdict."""
+        return self.judge_episode(problem, self.initial_state(problem), answer)
+
+    def shell_command_limit(self) -> str:
+        return "Each shell call may run for at most 5 seconds."
+
+    def done_instruction(self) -> str:
+        return (f"Change the files with the shell tool; when the tree is as asked, reply without a tool call: "
+                f"<answer>{DONE}</answer>. Only the files at the end are judged.")
+
+
+def tree_difference(got: Mapping[str, bytes], expected: Mapping[str, bytes]) -> str | None:
+    """Why tree ``got`` is not ``expected`` (missing, unexpected and changed paths, a few of each), or None."""
+    missing = sorted(set(expected) - set(got))
+    extra = sorted(set(got) - set(expected))
+    changed = sorted(path for path in set(got) & set(expected) if got[path] != expected[path])
+    parts = [f"{label}: {', '.join(paths[:SHOWN_PATHS])}{' and more' if len(paths) > SHOWN_PATHS else ''}"
+             for label, paths in (("missing", missing), ("unexpected", extra), ("different contents", changed))
+             if paths]
+    return "; ".join(parts) or None
+
+
+def shell_plan(commands: list[str], answer: str) -> list[str]:
+    """An oracle's replies: one shell call per command, then the final answer."""
+    return [tool_call("shell", command=command) for command in commands] + [answer]
+
+
+def quote(path: str) -> str:
+    """``path`` quoted for bash (single quotes; generated names hold no quote, but be safe)."""
+    return "'" + path.replace("'", "'\\''") + "'"
+
+
+def words(rng: random.Random, count: int, syllables: int = 2) -> list[str]:
+    """``count`` distinct invented lower-case words (file and directory names)."""
+    forge = NameForge(rng)
+    return [forge.word(syllables).lower() for _ in range(count)]

@@ -1,0 +1,230 @@
+"""Answer a question about generated web-service logs by searching them with a sandboxed shell.
+
+The tree holds ``logs/<service>/<YYYY-MM-DD>.log`` for two to five services over several days; from level
+2 older days are rotated (``<date>.log.1``) and from level 3 files carry ``#`` comment lines (headers,
+restarts) that are not requests. A request line reads ``<time> <ip> <user> <method> <path> <status>
+<ms>``, e.g. ``2024-05-03T12:01:55Z 10.0.3.7 alice GET /api/orders 503 123``. The prompt shows the line
+format and one made-up line, never the files: the answer needs ``grep``/``awk``/``sort``/``uniq`` over
+them. Questions, harder by level: requests with a given status in one service; server errors (5xx) on a
+path prefix across services; distinct client addresses that got a client error (4xx) from a service; the
+user with the most failed (status >= 400) requests; the busiest hour for a path prefix in a service. The
+user and hour questions are drawn so the maximum is unique. Answers are an integer, a user name or a
+two-digit hour, judged exactly. The difficulty is log2 of the request lines plus twice the question's
+rank.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import Any
+
+from palaestra.core import Problem, Verdict, register, retry
+from palaestra.core.task import Growth
+from palaestra.envs.terminal.common import ShellTask, shell_plan, words
+from palaestra.verifiers.normalize import read_answer
+from palaestra.verifiers.numeric import grade_number
+
+QUESTIONS = ("status_count", "errors_on_prefix", "client_error_ips", "top_failing_user", "busiest_hour")
+METHODS = ("GET", "GET", "GET", "POST", "PUT", "DELETE")
+STATUSES = (200,) * 12 + (201, 204, 301, 304, 400, 401, 403, 404, 404, 409, 429, 500, 502, 503, 503, 504)
+EXAMPLE_LINE = "2021-01-01T00:00:00Z 192.0.2.1 someone GET /api/example 200 15"
+FORMAT = "<time> <ip> <user> <method> <path> <status> <ms>"
+START = date(2024, 3, 1)
+MIN_COUNT = 4  # a status asked about has at least this many requests: no small constant is a good guess
+SPREAD = 12  # counts below it are kept with probability count / SPREAD
+COUNT_UNITS = ("requests", "addresses", "ips", "ip addresses", "clients")
+ANSWER_FORMS = {"count": "an integer, e.g. <answer>42</answer>", "user": "the user name, e.g. <answer>someone</answer>",
+                "hour": "the two-digit hour, e.g. <answer>07</answer>"}
+
+
+@register
+class LogForensics(ShellTask):
+    id = "terminal/log_forensics"
+    family = "terminal"
+    description = "Answer a question about generated web-service logs by searching them with a sandboxed shell."
+    tags = ("terminal", "multi-turn", "shell", "logs", "agentic")
+
+    @dataclass(frozen=True)
+    class Config:
+        services: int
+        days: int
+        lines: tuple[int, int]  # request lines per file
+        questions: tuple[str, ...]
+        rotated: bool
+        comments: bool
+        budget: int
+
+    presets = (
+        Config(2, 2, (40, 80), ("status_count",), False, False, 5),
+        Config(3, 3, (50, 90), ("status_count", "errors_on_prefix"), False, False, 6),
+        Config(3, 4, (60, 110), ("errors_on_prefix", "client_error_ips"), True, False, 7),
+        Config(4, 5, (70, 120), ("client_error_ips", "top_failing_user"), True, True, 8),
+        Config(5, 5, (90, 150), ("top_failing_user", "busiest_hour"), True, True, 9),
+    )
+    growth = Growth(limits={"services": 8, "days": 10, "lines": 600, "budget": 16})
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        names = words(rng, config.services + 2 * config.services + 12 + config.services * 2, 2)
+        services = [names.pop() for _ in range(config.services)]
+        users = [names.pop() for _ in range(6 + 2 * config.services)]
+        prefixes = {s: [f"/{names.pop()}" for _ in range(2)] for s in services}
+        kind = rng.choice(config.questions)
+
+        def draw() -> tuple[dict[str, str], dict[str, Any], str] | None:
+            files, requests = _logs(rng, config, services, users, prefixes)
+            found = _question(rng, kind, requests, services, prefixes)
+            return None if found is None else (files, *found)
+
+        files, question, answer = retry(draw, what=f"logs with a {kind} question", attempts=30)
+        rotated = " Older days are rotated: their files end in .log.1." if config.rotated else ""
+        comments = " Lines starting with # are comments, not requests." if config.comments else ""
+        prompt = (
+            f"Your working directory holds web-service logs: logs/<service>/<date>.log, one directory per "
+            f"service.{rotated} Each request is one line: {FORMAT}, for example:\n{EXAMPLE_LINE}\n"
+            f"(times are UTC; the example is made up).{comments}\n\nQuestion: {question['text']}\n\n"
+            f"Search the logs with the shell tool. Answer with {ANSWER_FORMS[question['form']]}.\n\n"
+            f"{self.tools_prompt(config.budget)}"
+        )
+        data = {"files": files, "question": question, "kind": kind, "requests": _request_count(files),
+                "budget": config.budget}
+        return Problem(prompt=prompt, answer=answer, data=data)
+
+    def difficulty(self, problem: Problem) -> float:
+        return math.log2(problem.data["requests"]) + 2 * QUESTIONS.index(problem.data["kind"])
+
+    def judge(self, problem: Problem, answer: str) -> Verdict:
+        form, expected = problem.data["question"]["form"], problem.answer or ""
+        if form == "count":
+            verdict = grade_number(answer, int(expected), units=COUNT_UNITS)
+            return Verdict.unparsed("not an integer") if verdict is None else Verdict.judge(verdict)
+        if form == "hour":
+            hour = read_answer(answer, _hour)
+            return Verdict.unparsed("not an hour 00-23") if hour is None else Verdict.judge(hour == int(expected))
+        name = read_answer(answer, lambda s: s.strip().lower() if s.strip().isalpha() else None)
+        return Verdict.unparsed("not a user name") if name is None else Verdict.judge(name == expected)
+
+    def plan(self, problem: Problem) -> list[str]:
+        return shell_plan([problem.data["question"]["command"]], problem.answer or "")
+
+    def spellings(self, problem: Problem) -> list[str]:
+        form, answer = problem.data["question"]["form"], problem.answer or ""
+        if form == "count":
+            return [f"{answer}.", f"**{answer}**", f"{answer} requests"]
+        if form == "hour":
+            return [str(int(answer)), f"{answer}:00", f"{answer}h"]
+        return [answer.capitalize(), f"The user is {answer}.", f"`{answer}`"]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        form, answer = problem.data["question"]["form"], problem.answer or ""
+        if form == "count":
+            value = int(answer)
+            return [str(value + 1), str(max(0, value - 1)), f"{value} or {value + 1}"]
+        if form == "hour":
+            return [f"{(int(answer) + 1) % 24:02d}", f"{answer} or {(int(answer) + 1) % 24:02d}"]
+        return [answer[:-1], f"{answer} or someone"]
+
+
+def _hour(text: str) -> int | None:
+    text = text.strip().lower().removesuffix("h").removesuffix(":00").strip()
+    return int(text) if text.isdigit() and len(text) <= 2 and int(text) < 24 else None
+
+
+def _logs(rng: random.Random, config: LogForensics.Config, services: list[str], users: list[str],
+          prefixes: dict[str, list[str]]) -> tuple[dict[str, str], list[dict[str, Any]]]:
+    """The log files and every request in them (as records)."""
+    files: dict[str, str] = {}
+    requests: list[dict[str, Any]] = []
+    ips = [f"10.{rng.randint(0, 3)}.{rng.randint(0, 9)}.{rng.randint(1, 254)}" for _ in range(4 + 3 * len(users))]
+    user_weights = [rng.random() ** 2 + 0.05 for _ in users]
+    for service in services:
+        paths = [f"{prefix}/{leaf}" for prefix in prefixes[service] for leaf in ("list", "item", "search")]
+        for day in range(config.days):
+            when = START + timedelta(days=day)
+            rotated = config.rotated and day < config.days - 1
+            name = f"logs/{service}/{when.isoformat()}.log" + (".1" if rotated else "")
+            lines = [f"# {service} log {when.isoformat()}"] if config.comments else []
+            count = rng.randint(*config.lines)
+            seconds = sorted(rng.randrange(86_400) for _ in range(count))
+            # Drawn column by column (one call each): a line at a time costs several times more.
+            who = rng.choices(users, user_weights, k=count)
+            columns = zip(seconds, rng.choices(ips, k=count), who, rng.choices(METHODS, k=count),
+                          rng.choices(paths, k=count), rng.choices(STATUSES, k=count),
+                          rng.choices(range(2, 901), k=count))
+            stamp = when.isoformat()
+            for second, ip, user, method, path, status, millis in columns:
+                requests.append({"service": service, "hour": second // 3600, "ip": ip, "user": user, "path": path,
+                                 "status": status})
+                lines.append(f"{stamp}T{second // 3600:02d}:{second // 60 % 60:02d}:{second % 60:02d}Z "
+                             f"{ip} {user} {method} {path} {status} {millis}")
+            if config.comments:  # restarts, between requests
+                for _ in range(rng.randint(0, 3)):
+                    lines.insert(rng.randint(1, len(lines)), f"# {service} restarted, status 200 expected")
+            files[name] = "\n".join(lines) + "\n"
+    return files, requests
+
+
+def _request_count(files: dict[str, str]) -> int:
+    return sum(1 for body in files.values() for line in body.splitlines() if line and not line.startswith("#"))
+
+
+# Every command reads all logs of the question's scope; `grep -hv '^#'` drops comment lines.
+_ALL = "cat logs/*/*.log* | grep -v '^#'"
+
+
+def _question(rng: random.Random, kind: str, requests: list[dict[str, Any]], services: list[str],
+              prefixes: dict[str, list[str]]) -> tuple[dict[str, Any], str] | None:
+    service = rng.choice(services)
+    mine = [r for r in requests if r["service"] == service]
+    scope = f"cat logs/{service}/*.log* | grep -v '^#'"
+    if kind == "status_count":
+        counts = Counter(r["status"] for r in mine if r["status"] != 200)
+        common = sorted(status for status, count in counts.items() if count >= MIN_COUNT)
+        if not common:
+            return None
+        if rng.random() < 0.5:  # a status class: larger counts, spread wider
+            low = rng.choice((400, 500))
+            count = sum(low <= r["status"] <= low + 99 for r in mine)
+            text = f"How many requests to the {service} service got a status from {low} to {low + 99}?"
+            command = f"{scope} | awk '$6 >= {low} && $6 <= {low + 99}' | wc -l"
+        else:
+            status = rng.choice(common)
+            count = counts[status]
+            text = f"How many requests to the {service} service got status {status}?"
+            command = f"{scope} | awk '$6 == {status}' | wc -l"
+        if count < SPREAD and rng.random() >= count / SPREAD:  # small counts thinned: no small constant pays
+            return None
+        return {"text": text, "form": "count", "command": command}, str(count)
+    if kind == "errors_on_prefix":
+        prefix = rng.choice(prefixes[service])
+        count = sum(r["path"].startswith(prefix + "/") and r["status"] >= 500 for r in requests)
+        text = (f"How many requests, in all services, to paths under {prefix}/ got a server error "
+                "(a status from 500 to 599)?")
+        command = f"{_ALL} | awk 'index($5, \"{prefix}/\") == 1 && $6 >= 500 && $6 <= 599' | wc -l"
+        return {"text": text, "form": "count", "command": command}, str(count)
+    if kind == "client_error_ips":
+        count = len({r["ip"] for r in mine if 400 <= r["status"] <= 499})
+        text = (f"How many distinct client addresses (ips) got at least one client error (a status from 400 to "
+                f"499) from the {service} service?")
+        command = f"{scope} | awk '$6 >= 400 && $6 <= 499 {{print $2}}' | sort -u | wc -l"
+        return {"text": text, "form": "count", "command": command}, str(count)
+    if kind == "top_failing_user":
+        failures = Counter(r["user"] for r in requests if r["status"] >= 400)
+        ranked = failures.most_common(2)
+        if len(ranked) < 2 or ranked[0][1] == ranked[1][1]:
+            return None
+        text = "Which user made the most failed requests (status 400 or higher) across all services?"
+        command = f"{_ALL} | awk '$6 >= 400 {{print $3}}' | sort | uniq -c | sort -rn | head -3"
+        return {"text": text, "form": "user", "command": command}, ranked[0][0]
+    prefix = rng.choice(prefixes[service])
+    hours = Counter(r["hour"] for r in mine if r["path"].startswith(prefix + "/"))
+    ranked = hours.most_common(2)
+    if len(ranked) < 2 or ranked[0][1] == ranked[1][1]:
+        return None
+    text = (f"In the {service} service, in which hour of the day (UTC, summed over all days) were the most "
+            f"requests made to paths under {prefix}/?")
+    command = f"{scope} | awk 'index($5, \"{prefix}/\") == 1 {{print substr($1, 12, 2)}}' | sort | uniq -c | sort -rn | head -3"
+    return {"text": text, "form": "hour", "command": command}, f"{ranked[0][0]:02d}"
