@@ -35,7 +35,9 @@ class ShellTask(ToolTask):
     """A task solved with the shell tool in a generated tree (see the module docstring)."""
 
     tool_names: ClassVar[tuple[str, ...]] = ("shell",)
+    toolchains: ClassVar[tuple[str, ...]] = ("bash",)  # the sandbox language the shell tool runs
     end_state: ClassVar[bool] = False
+    new_files_allowed: ClassVar[bool] = False  # end-state tasks: files not in the expected tree (scratch files) pass
 
     def expected_tree(self, problem: Problem) -> dict[str, bytes]:
         """End-state tasks: the tree as it must be at the end (regular files: path -> contents)."""
@@ -46,7 +48,8 @@ class ShellTask(ToolTask):
             return self.judge(problem, answer)
         if not read_answer(answer, lambda s: True if s.strip().lower() == DONE else None):
             return Verdict.unparsed(f"the final answer of this task is the word {DONE!r}, once the tree is as asked")
-        difference = tree_difference(self.final_files(problem, state), self.expected_tree(problem))
+        difference = tree_difference(self.final_files(problem, state), self.expected_tree(problem),
+                                     allow_new=self.new_files_allowed)
         return Verdict.judge(difference is None, difference or "")
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
@@ -62,10 +65,11 @@ class ShellTask(ToolTask):
                 f"<answer>{DONE}</answer>. Only the files at the end are judged.")
 
 
-def tree_difference(got: Mapping[str, bytes], expected: Mapping[str, bytes]) -> str | None:
-    """Why tree ``got`` is not ``expected`` (missing, unexpected and changed paths, a few of each), or None."""
+def tree_difference(got: Mapping[str, bytes], expected: Mapping[str, bytes], allow_new: bool = False) -> str | None:
+    """Why tree ``got`` is not ``expected`` (missing, unexpected and changed paths, a few of each), or None;
+    with ``allow_new``, files that ``expected`` does not name are not differences."""
     missing = sorted(set(expected) - set(got))
-    extra = sorted(set(got) - set(expected))
+    extra = [] if allow_new else sorted(set(got) - set(expected))
     changed = sorted(path for path in set(got) & set(expected) if got[path] != expected[path])
     parts = [f"{label}: {', '.join(paths[:SHOWN_PATHS])}{' and more' if len(paths) > SHOWN_PATHS else ''}"
              for label, paths in (("missing", missing), ("unexpected", extra), ("different contents", changed))
