@@ -9,7 +9,8 @@ from palaestra.core.registry import make_source
 from palaestra.envs.terminal.common import shell_plan, tree_difference
 from palaestra.tools.calls import tool_call
 
-TERMINAL = ["terminal/sort_files", "terminal/log_forensics", "terminal/csv_report", "terminal/find_files"]
+TERMINAL = ["terminal/sort_files", "terminal/log_forensics", "terminal/csv_report", "terminal/find_files",
+            "terminal/dedupe_files"]
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -129,3 +130,15 @@ def test_a_replay_scores_like_the_episode(env_id: str) -> None:
     replies = [source.format_answer(r) for r in source.plan(problem)]
     verdict = palaestra.score(problem, replies)
     assert verdict.correct, verdict
+
+
+def test_dedupe_files_keeps_the_first_path_of_each_content() -> None:
+    general = "md5sum $(find . -type f | sed 's#^./##' | LC_ALL=C sort) | awk 'seen[$1]++ {print $2}' | xargs -r rm --"
+    _, verdict = play("terminal/dedupe_files", 3, 2, shell_plan([general], "done"))
+    assert verdict.correct, verdict
+    by_name = "ls -R >/dev/null; find . -type f | awk -F/ 'seen[$NF]++' | xargs -r rm --"  # same name != same content
+    _, verdict = play("terminal/dedupe_files", 3, 2, shell_plan([by_name], "done"))
+    assert not verdict.correct
+    last_copy = "md5sum $(find . -type f | sed 's#^./##' | LC_ALL=C sort -r) | awk 'seen[$1]++ {print $2}' | xargs -r rm --"
+    _, verdict = play("terminal/dedupe_files", 3, 2, shell_plan([last_copy], "done"))
+    assert not verdict.correct and "missing" in verdict.feedback

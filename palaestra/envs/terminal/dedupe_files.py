@@ -1,0 +1,124 @@
+"""Delete duplicate files from a generated tree, keeping one copy of each content, with a sandboxed shell.
+
+The tree holds ``photos/``, ``backup/`` and ``misc/`` folders (nested from level 2) whose files come in
+groups of byte-identical copies under different names, among unique files. The task: delete files so that
+every content is left exactly once, keeping in each group of identical files the one whose path sorts
+first (byte order, as ``LC_ALL=C sort`` orders them); nothing else changes. Near misses make a careless
+comparison fail: files that differ only in a trailing newline, in one character, or in case (not
+duplicates), same-named files with different contents, and from level 3 empty files (all copies of each
+other). ``md5sum``/``cmp``/``sort``/``uniq`` do it. The episode is judged by the final tree (the rule fixes
+which files remain); the final answer is ``done``. The difficulty is the number of files plus the
+number of duplicate groups.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from dataclasses import dataclass
+
+from palaestra.core import Problem, register
+from palaestra.core.task import Growth
+from palaestra.envs.terminal.common import DONE, ShellTask, quote, shell_plan, words
+
+TOP = ("photos", "backup", "misc")
+EXTENSIONS = ("txt", "dat", "log", "csv")
+
+
+@register
+class DedupeFiles(ShellTask):
+    id = "terminal/dedupe_files"
+    family = "terminal"
+    description = "Delete duplicate files from a generated tree, keeping the first copy of each content, with a shell."
+    tags = ("terminal", "multi-turn", "shell", "files", "agentic")
+    end_state = True
+
+    @dataclass(frozen=True)
+    class Config:
+        groups: tuple[int, int]  # groups of identical files
+        copies: tuple[int, int]  # files per group
+        uniques: tuple[int, int]  # files with a content of their own (some near misses)
+        depth: int
+        empty_files: bool
+        budget: int
+
+    presets = (
+        Config((2, 3), (2, 2), (3, 5), 0, False, 5),
+        Config((3, 4), (2, 3), (4, 7), 1, False, 6),
+        Config((4, 6), (2, 3), (6, 10), 2, False, 7),
+        Config((5, 8), (2, 4), (8, 12), 2, True, 8),
+        Config((7, 10), (2, 4), (10, 16), 3, True, 9),
+    )
+    growth = Growth(limits={"groups": 60, "uniques": 80, "depth": 5, "budget": 16})
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        names = words(rng, 400, 2)
+        folders = [[top] for top in TOP]
+        for _ in range(config.depth * 2):
+            folders.append([*rng.choice(folders), names.pop()])
+        contents: list[str] = []
+        for _ in range(rng.randint(*config.groups)):
+            base = _text(rng)
+            contents += [base] * rng.randint(*config.copies)
+            contents.append(_near_miss(rng, base))  # never a copy of the group's content
+        contents += [_text(rng) for _ in range(rng.randint(*config.uniques))]
+        if config.empty_files:
+            contents += [""] * rng.randint(2, 3)
+        files: dict[str, str] = {}
+        reused = names.pop()
+        for index, body in enumerate(contents):
+            stem = reused if index % 5 == 0 else names.pop()  # a shared name with different contents
+            path = "/".join([*rng.choice(folders), f"{stem}.{rng.choice(EXTENSIONS)}"])
+            while path in files:
+                path = "/".join([*rng.choice(folders), f"{names.pop()}.{rng.choice(EXTENSIONS)}"])
+            files[path] = body
+        groups: dict[str, list[str]] = defaultdict(list)
+        for path in sorted(files, key=lambda p: p.encode()):
+            groups[files[path]].append(path)
+        kept = sorted(paths[0] for paths in groups.values())
+        prompt = (
+            f"Your working directory holds the folders {', '.join(t + '/' for t in TOP)} (with subfolders). Many "
+            "files are byte-for-byte copies of others. Delete files so that every content is left exactly once: "
+            "in each group of identical files keep only the one whose path (relative to the working directory, "
+            "like photos/a/b.txt) sorts first in byte order (the order of LC_ALL=C sort), and delete the others. "
+            "Files whose contents differ in any byte are not copies. Change nothing else.\n\n"
+            f"{self.done_instruction()}\n\n{self.tools_prompt(config.budget)}"
+        )
+        data = {"files": files, "kept": kept, "groups": sum(len(p) > 1 for p in groups.values()),
+                "depth": config.depth, "budget": config.budget}
+        return Problem(prompt=prompt, answer=DONE, data=data)
+
+    def expected_tree(self, problem: Problem) -> dict[str, bytes]:
+        files = problem.data["files"]
+        return {path: files[path].encode() for path in problem.data["kept"]}
+
+    def difficulty(self, problem: Problem) -> float:
+        return len(problem.data["files"]) + problem.data["groups"] + problem.data["depth"]
+
+    def plan(self, problem: Problem) -> list[str]:
+        doomed = sorted(set(problem.data["files"]) - set(problem.data["kept"]))
+        return shell_plan([f"rm -- {' '.join(quote(p) for p in doomed)}"], DONE)
+
+    def spellings(self, problem: Problem) -> list[str]:
+        return ["Done.", "**Done**"]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        return ["not done", "deleted"]
+
+
+def _text(rng: random.Random) -> str:
+    return "\n".join(f"{rng.choice(('id', 'value', 'note', 'entry'))} {rng.randint(0, 10**6)}"
+                     for _ in range(rng.randint(1, 6))) + "\n"
+
+
+def _near_miss(rng: random.Random, base: str) -> str:
+    """A content one careless comparison takes for ``base``: without its final newline, one digit changed, or a
+    letter in upper case."""
+    kind = rng.randrange(3)
+    if kind == 0:
+        return base.rstrip("\n")
+    if kind == 1:
+        digits = [i for i, c in enumerate(base) if c.isdigit()]
+        i = rng.choice(digits)
+        return base[:i] + str((int(base[i]) + rng.randint(1, 9)) % 10) + base[i + 1:]
+    return base[0].upper() + base[1:]
