@@ -212,7 +212,7 @@ class ToolResult:
     text: str
     error: str | None  # an infrastructure failure: the episode ends unjudged
     cells: list[str]
-    shell: Mapping[str, Any] | None = None  # the shell's tree and working directory after the call
+    world: Mapping[str, Any] | None = None  # the state the tools change, after the call (the shell's tree)
 
 
 def pack_tree(archive: bytes | None) -> str | None:
@@ -326,7 +326,7 @@ class ToolTask(MultiTurnTask):
         budget = int(problem.data["budget"])
         used = state["calls"]
         cells = list(state["cells"])
-        shell = {key: state[key] for key in ("tree", "cwd") if key in state}
+        world = {key: value for key, value in state.items() if key not in ("turn", "calls", "cells")}
         responses = []
         for call in parse_tool_calls(move, limit=max(budget - used, 0) + 1):
             if used >= budget:
@@ -340,27 +340,28 @@ class ToolTask(MultiTurnTask):
                 responses.append(f"error: unknown tool {str(call.name)[:100]!r} "
                                  f"(available: {', '.join(self.tool_names)})")
                 continue
-            result = self.run_tool(problem, call.name, call.arguments, cells, shell)
+            result = self.run_tool(problem, call.name, call.arguments, cells, world)
             if result.error is not None:
-                after = {**state, "calls": used, "cells": cells, **shell}
+                after = {**state, "calls": used, "cells": cells, **world}
                 return Outcome(after, Verdict.failed(result.error),
                                f"The {call.name} tool failed (infrastructure error: {result.error}).", True)
             cells = result.cells
-            shell = dict(result.shell) if result.shell is not None else shell
+            world = dict(result.world) if result.world is not None else world
             responses.append(result.text if result.text.strip() else "(no output)")
         observation = "\n".join(f"<tool_response>\n{r}\n</tool_response>" for r in responses)
-        after = {**state, "calls": used, "cells": cells, **shell}
+        after = {**state, "calls": used, "cells": cells, **world}
         count = len(responses)
         return Outcome(after, Verdict(0.0, False, True, f"{count} tool call{'s' if count != 1 else ''}"),
                        observation)
 
     def run_tool(self, problem: Problem, name: str, arguments: Any, cells: list[str],
-                 shell: Mapping[str, Any] | None = None) -> ToolResult:
-        """Run one call of a tool this task carries on the problem's data (and the shell's tree so far)."""
+                 world: Mapping[str, Any] | None = None) -> ToolResult:
+        """Run one call of a tool this task carries on the problem's data and ``world``: the state the tools
+        change (the shell's tree and working directory; a task's own records), which the result gives back."""
         try:
             tool = self._tool(problem, name, cells)
             if isinstance(tool, ShellTool):
-                tool.restore(unpack_tree((shell or {}).get("tree")), (shell or {}).get("cwd", ""))
+                tool.restore(unpack_tree((world or {}).get("tree")), (world or {}).get("cwd", ""))
         except Exception as exc:  # the corpus, index or database could not be built
             return ToolResult("", f"{name}: {type(exc).__name__}: {str(exc)[:200]}", cells)
         try:
@@ -370,7 +371,8 @@ class ToolTask(MultiTurnTask):
         after = tool.cells_after if isinstance(tool, ReplayedPython) else cells
         if isinstance(tool, ShellTool):
             archive, cwd = tool.snapshot()
-            return ToolResult(text, tool.infrastructure_error, after, {"tree": pack_tree(archive), "cwd": cwd})
+            return ToolResult(text, tool.infrastructure_error, after, {**(world or {}), "tree": pack_tree(archive),
+                                                                       "cwd": cwd})
         return ToolResult(text, tool.infrastructure_error, after)
 
     def _tool(self, problem: Problem, name: str, cells: list[str]) -> Tool:

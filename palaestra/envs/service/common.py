@@ -1,0 +1,105 @@
+"""What the service envs share: an agent task whose tools are domain functions over the episode's records.
+
+A :class:`ServiceTask` is a :class:`~palaestra.envs.tools.common.ToolTask` whose tools are the env's own
+:class:`Function` s (look up a customer, read an order, issue a refund...) over records generated for the
+problem (``data["records"]``, JSON). The records live in the episode's state and the functions that change
+them do so there, so a replay gives the same episode. The functions carry out what they are asked within
+what is physically possible (an item is returned once), never the business policy: following the policy
+the prompt states is the agent's job, and the judge checks it at the end by comparing the final records
+with the ones the policy determines (:meth:`ServiceTask.expected_records`), as well as the final answer
+to the customer. So neither a call that breaks the policy nor a missing one goes unnoticed, and trying
+everything earns nothing.
+
+Example::
+
+    >>> lookup = Function("Look up a number.", {"n": "integer"}, lambda records, args: (str(args["n"] * 2), None))
+    >>> lookup.schema("double")["function"]["parameters"]["required"]
+    ['n']
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from palaestra.core import Problem, Verdict
+from palaestra.envs.tools.common import CLOSE_CALL, OPEN_CALL, ToolResult, ToolTask, tool_call
+from palaestra.tools.base import validate_arguments
+
+Records = dict[str, Any]
+# A function's work: the records and the call's arguments in; the reply and the changed records (or None) out.
+Run = Callable[[Records, dict[str, Any]], tuple[str, "Records | None"]]
+
+
+@dataclass(frozen=True)
+class Function:
+    """One domain function the agent may call: what it does, its arguments (name -> JSON type), and its work."""
+
+    description: str
+    arguments: Mapping[str, str]
+    run: Run
+    item_type: str = ""  # for an "array" argument: the type of its items
+
+    def schema(self, name: str) -> dict[str, Any]:
+        properties = {key: ({"type": kind, "items": {"type": self.item_type}} if kind == "array" else {"type": kind})
+                      for key, kind in self.arguments.items()}
+        return {"type": "function", "function": {"name": name, "description": self.description, "parameters": {
+            "type": "object", "properties": properties, "required": list(self.arguments),
+            "additionalProperties": False}}}
+
+
+class ServiceTask(ToolTask):
+    """An agent serving one request with the env's functions (see the module docstring).
+
+    Subclasses define :meth:`functions` (and ``tool_names`` listing them), :meth:`expected_records`,
+    :meth:`judge` (the final answer to the customer) and :meth:`plan`.
+    """
+
+    policy_name: ClassVar[str] = "policy"
+
+    def functions(self) -> dict[str, Function]:
+        raise NotImplementedError
+
+    def expected_records(self, problem: Problem) -> Records:
+        """The records as they must be at the end, when the request is served by the policy."""
+        raise NotImplementedError
+
+    def initial_state(self, problem: Problem) -> dict[str, Any]:
+        return {**super().initial_state(problem), "records": copy.deepcopy(problem.data["records"])}
+
+    def tools_prompt(self, budget: int, note: str = "") -> str:
+        lines = "\n".join(json.dumps(function.schema(name)) for name, function in self.functions().items())
+        return (
+            f"You have these tools (JSON schemas):\n<tools>\n{lines}\n</tools>\n{note}"
+            f"To call a tool, write {OPEN_CALL}{{\"name\": \"<tool name>\", \"arguments\": {{...}}}}{CLOSE_CALL} "
+            "(several calls per reply are allowed); each result comes back inside <tool_response></tool_response>. "
+            f"You may make at most {budget} tool calls in all. When you are done, reply to the customer without a "
+            "tool call and give your final answer."
+        )
+
+    def run_tool(self, problem: Problem, name: str, arguments: Any, cells: list[str],
+                 world: Mapping[str, Any] | None = None) -> ToolResult:
+        function = self.functions()[name]
+        records = (world or {}).get("records", problem.data["records"])
+        schema = function.schema(name)["function"]["parameters"]
+        problem_text = validate_arguments(arguments, schema)
+        if problem_text is not None:
+            return ToolResult(f"error: {problem_text}", None, cells)
+        reply, changed = function.run(copy.deepcopy(records), arguments)
+        return ToolResult(reply, None, cells, None if changed is None else {**(world or {}), "records": changed})
+
+    def judge_episode(self, problem: Problem, state: Mapping[str, Any], answer: str) -> Verdict:
+        verdict = self.judge(problem, answer)
+        if not verdict.correct:
+            return verdict
+        if state.get("records", problem.data["records"]) != self.expected_records(problem):
+            return Verdict.wrong("the final answer is right, but the records are not as the policy requires")
+        return verdict
+
+
+def call(name: str, **arguments: Any) -> str:
+    """An oracle's reply calling function ``name``."""
+    return tool_call(name, **arguments)
