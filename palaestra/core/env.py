@@ -146,7 +146,8 @@ class MultiTurnEnv(TextEnv):
         problem = self._next_problem(seed, options)
         self.state = self.source.initial_state(problem)
         self.turn = 0
-        return problem.prompt, {**self._identity, "problem": problem, "turn": 0}
+        tools = self.source.tool_schemas()
+        return problem.prompt, {**self._identity, "problem": problem, "turn": 0, **({"tools": tools} if tools else {})}
 
     def step(self, action: str) -> tuple[str, float, bool, bool, dict[str, Any]]:
         problem = self._start_step(action)

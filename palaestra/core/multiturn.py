@@ -162,6 +162,11 @@ class MultiTurnTask(ProblemSource):
     def max_turns(self, problem: Problem) -> int:
         raise NotImplementedError
 
+    def tool_schemas(self) -> list[dict[str, Any]]:
+        """The tools this env carries, as OpenAI-style function schemas (for a chat template's ``tools=``;
+        ``reset``'s info holds them as ``"tools"``); none for an env whose moves are plain text."""
+        return []
+
     def initial_state(self, problem: Problem) -> Any:
         """The state before the first move (JSON-native: dicts, lists, numbers, strings)."""
         return {}

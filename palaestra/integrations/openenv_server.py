@@ -15,6 +15,14 @@ many sessions. A session plays one episode after another:
   ``error`` is set when the reply could not be judged (sandbox down, a step past its time
   limit): not a wrong answer, leave it out of training.
 
+Over plain HTTP (``POST /reset``, ``POST /step``) OpenEnv keeps no session between requests:
+a ``/step`` carries the episode itself, ``{"action": {"text": reply, "problem": <reset's
+problem>, "history": [earlier replies]}}``, and the server replays the episode
+from the problem's ``(env_id, level, seed)`` (so a client cannot alter the problem) before
+judging the reply. A ``/step`` without them gets a 400 saying so; WebSocket sessions need
+neither. ``tools`` in reset's observation lists the schemas of the tools the episode offers
+(those a client asked for, or the ones a tool-use env carries).
+
 Bounds: replies longer than ``max_action_chars`` are refused by validation, WebSocket
 messages above ``max_message_bytes`` close the connection and HTTP bodies above it get
 413, a reset or step that runs past ``step_timeout`` seconds ends the episode with an
@@ -62,6 +70,8 @@ from palaestra.core.registry import registry
 from palaestra.factory import make
 
 MAX_ACTION_CHARS = 100_000
+MAX_PROBLEM_CHARS = 2_000_000
+MAX_HISTORY = 200  # earlier replies a stateless HTTP step may replay
 CONFIG_ENV_VAR = "PALAESTRA_SERVE_CONFIG"  # how `palaestra serve --workers N` hands the config to its workers
 
 
@@ -93,9 +103,13 @@ class ServeConfig:
 
 
 class PalaestraAction(Action):
-    """The model's full reply (a final answer, a game move, or tool calls)."""
+    """The model's full reply (a final answer, a game move, or tool calls); over stateless HTTP, the episode too."""
 
     text: str = Field(..., max_length=MAX_ACTION_CHARS, description="The model's full reply")
+    problem: str | None = Field(default=None, max_length=MAX_PROBLEM_CHARS,
+                                description="Stateless HTTP /step only: reset's observation.problem (JSON)")
+    history: list[str] = Field(default_factory=list, max_length=MAX_HISTORY,
+                               description="Stateless HTTP /step only: the episode's earlier replies, in order")
 
 
 class PalaestraObservation(Observation):
@@ -111,6 +125,8 @@ class PalaestraObservation(Observation):
                                                                       "feedback, error")
     error: str | None = Field(default=None, description="Set when the step could not be judged (infrastructure)")
     tools: list[dict[str, Any]] = Field(default_factory=list, description="Tool schemas offered (after reset)")
+    problem: str = Field(default="", description="After reset: the problem as JSON (a stateless HTTP /step sends it "
+                                                 "back as action.problem; palaestra.score judges replies to it)")
 
 
 class PalaestraState(State):
@@ -154,14 +170,38 @@ class PalaestraEnvironment(Environment[PalaestraAction, PalaestraObservation, Pa
                                      level=info["level"], seed=info["seed"], done=False)
         return PalaestraObservation(text=prompt, env_id=info["env_id"], level=info["level"], seed=info["seed"],
                                     tools=list(info.get("tools", [])), reward=None, done=False,
-                                    metadata={"problem": info["problem"].to_json()})
+                                    problem=info["problem"].to_json(), metadata={"problem": info["problem"].to_json()})
 
     def step(self, action: PalaestraAction, timeout_s: float | None = None, **unused: Any) -> PalaestraObservation:
         self._check_open()
+        if self._env is None and action.problem is not None:
+            self._replay(action.problem, action.history)
         if self._env is None or self._state.done:
-            raise RuntimeError("reset before stepping, and again after the episode ended")
+            raise RequestError("reset before stepping, and again after the episode ended (over plain HTTP, where "
+                               "no session is kept, send the episode with the step: action.problem = reset's "
+                               "observation.problem and action.history = the earlier replies)")
         text, reward, terminated, truncated, info = self._env.step(action.text)
         return self._observe(text, float(reward), terminated, truncated, info["verdict"])
+
+    def _replay(self, problem_json: str, history: Sequence[str]) -> None:
+        """Rebuild a stateless HTTP step's episode: the problem from its identity, then the earlier replies."""
+        from palaestra.core.scoring import to_problem
+
+        try:
+            problem = to_problem(problem_json)
+        except (KeyError, LookupError, TypeError, ValueError) as exc:
+            raise RequestError(f"action.problem is not a palaestra problem: {exc}") from None
+        self.reset(env_id=problem.env_id, level=problem.level, seed=problem.seed,
+                   answer_format=problem.answer_format)
+        if self._env.unwrapped.problem.to_json() != problem.to_json():
+            self._release()
+            raise RequestError("action.problem is not the problem its (env_id, level, seed) generates here "
+                               "(another version of the env, or an edited problem)")
+        for reply in history:
+            if self._state.done:
+                raise RequestError("action.history holds replies past the end of the episode")
+            text, reward, terminated, truncated, info = self._env.step(reply)
+            self._observe(text, float(reward), terminated, truncated, info["verdict"])
 
     async def reset_async(self, seed: int | None = None, episode_id: str | None = None,
                           **kwargs: Any) -> PalaestraObservation:

@@ -70,8 +70,11 @@ class ServiceTask(ToolTask):
     def initial_state(self, problem: Problem) -> dict[str, Any]:
         return {**super().initial_state(problem), "records": copy.deepcopy(problem.data["records"])}
 
+    def tool_schemas(self) -> list[dict[str, Any]]:
+        return [function.schema(name) for name, function in self.functions().items()]
+
     def tools_prompt(self, budget: int, note: str = "") -> str:
-        lines = "\n".join(json.dumps(function.schema(name)) for name, function in self.functions().items())
+        lines = "\n".join(json.dumps(schema) for schema in self.tool_schemas())
         return (
             f"You have these tools (JSON schemas):\n<tools>\n{lines}\n</tools>\n{note}"
             f"To call a tool, write {OPEN_CALL}{{\"name\": \"<tool name>\", \"arguments\": {{...}}}}{CLOSE_CALL} "

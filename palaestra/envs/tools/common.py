@@ -273,6 +273,9 @@ class ToolTask(MultiTurnTask):
     def tools_prompt(self, budget: int, note: str = "") -> str:
         return tools_section(self.tool_names, budget, note)
 
+    def tool_schemas(self) -> list[dict[str, Any]]:
+        return [_schema(name) for name in self.tool_names]
+
     # --- the game --------------------------------------------------------------------------
     def max_turns(self, problem: Problem) -> int:
         return int(problem.data["budget"]) + 2

@@ -1,0 +1,1 @@
+"""The server of the palaestra OpenEnv package."""
