@@ -101,9 +101,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
                          step_timeout=args.step_timeout, max_message_bytes=args.max_message_bytes,
                          header_timeout=args.header_timeout, body_timeout=args.body_timeout,
                          max_connections=args.max_connections, token=args.token)
-    print(f"palaestra OpenEnv server on ws://{args.host}:{args.port}/ws ({args.workers} worker(s), "
-          f"{args.max_sessions} sessions each)", flush=True)
-    serve(args.host, args.port, config, workers=args.workers)
+    ready = (f"palaestra OpenEnv server ready on ws://{args.host}:{args.port}/ws ({args.workers} worker(s), "
+             f"{args.max_sessions} sessions each)")
+    serve(args.host, args.port, config, workers=args.workers, ready=ready)
     return 0
 
 

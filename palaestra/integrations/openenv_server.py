@@ -52,6 +52,7 @@ import hmac
 import json
 import os
 import socket
+import sys
 import threading
 import time
 from collections.abc import Sequence
@@ -59,20 +60,44 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from openenv.core.client_types import StepResult
-from openenv.core.env_client import EnvClient
-from openenv.core.env_server import Action, ConcurrencyConfig, Environment, Observation, State, create_fastapi_app
-from openenv.core.env_server.types import EnvironmentMetadata
-from pydantic import Field
 
-from palaestra.core.problem import Verdict
-from palaestra.core.registry import registry
-from palaestra.factory import make
+def _import_openenv_without_its_web_ui() -> None:
+    """Import openenv-core's server package without its Gradio web UI, which palaestra does not serve.
+
+    The package imports the UI (gradio: ~4 s of CPU, most of the server's start-up) unless gradio is missing,
+    so gradio is made to look missing while the package loads, then restored for anyone who wants it. Should
+    a later openenv-core need gradio unconditionally, the import is simply done again, with it.
+    """
+    if "openenv.core.env_server" in sys.modules or "gradio" in sys.modules:
+        return
+    sys.modules["gradio"] = None  # type: ignore[assignment]  # an import of gradio now fails as if not installed
+    try:
+        import openenv.core.env_server  # noqa: F401
+    except ImportError:
+        for name in [m for m in sys.modules if m.startswith("openenv")]:
+            del sys.modules[name]
+    finally:
+        if "gradio" in sys.modules and sys.modules["gradio"] is None:
+            del sys.modules["gradio"]
+
+
+_import_openenv_without_its_web_ui()
+
+from openenv.core.client_types import StepResult  # noqa: E402
+from openenv.core.env_client import EnvClient  # noqa: E402
+from openenv.core.env_server import Action, ConcurrencyConfig, Environment, Observation, State, create_fastapi_app  # noqa: E402
+from openenv.core.env_server.types import EnvironmentMetadata  # noqa: E402
+from pydantic import Field  # noqa: E402
+
+from palaestra.core.problem import Verdict  # noqa: E402
+from palaestra.core.registry import registry  # noqa: E402
+from palaestra.factory import make  # noqa: E402
 
 MAX_ACTION_CHARS = 100_000
 MAX_PROBLEM_CHARS = 2_000_000
 MAX_HISTORY = 200  # earlier replies a stateless HTTP step may replay
 CONFIG_ENV_VAR = "PALAESTRA_SERVE_CONFIG"  # how `palaestra serve --workers N` hands the config to its workers
+READY_ENV_VAR = "PALAESTRA_SERVE_READY"  # and the line each worker prints once it is up
 
 
 @dataclass(frozen=True)
@@ -332,9 +357,14 @@ class _TokenCheck:
 
 
 def app_from_environment() -> Any:
-    """The app for the config in ``$PALAESTRA_SERVE_CONFIG``: uvicorn's factory for ``--workers N``."""
+    """The app for the config in ``$PALAESTRA_SERVE_CONFIG``: uvicorn's factory for ``--workers N`` (each worker
+    prints ``$PALAESTRA_SERVE_READY`` with its process id once its app is up)."""
     text = os.environ.get(CONFIG_ENV_VAR)
-    return create_app(ServeConfig.from_json(text) if text else None)
+    app = create_app(ServeConfig.from_json(text) if text else None)
+    ready = os.environ.get(READY_ENV_VAR)
+    if ready:
+        app.add_event_handler("startup", lambda: print(f"{ready} (worker {os.getpid()})", flush=True))
+    return app
 
 
 class _BodyLimit:
@@ -448,18 +478,47 @@ def check_binding(host: str, token: str | None) -> None:
                          "the sandbox. Give --token (or $PALAESTRA_SERVER_TOKEN) and send 'Authorization: Bearer TOKEN'.")
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, config: ServeConfig | None = None, workers: int = 1) -> None:
-    """Run the server in the foreground (``palaestra serve``); ``workers > 1`` runs that many processes."""
+def serve(host: str = "127.0.0.1", port: int = 8000, config: ServeConfig | None = None, workers: int = 1,
+          ready: str | None = None) -> None:
+    """Run the server in the foreground (``palaestra serve``); ``workers > 1`` runs that many processes.
+
+    ``ready`` is printed once the server listens (with several workers, once per worker: ``ready`` then names
+    the worker's process), never before it can answer.
+    """
     import uvicorn
 
     config = config or ServeConfig()
     check_binding(host, config.token)
     if workers > 1:  # each worker builds its own app from the config in the environment
         os.environ[CONFIG_ENV_VAR] = config.to_json()
+        if ready:
+            os.environ[READY_ENV_VAR] = ready
         uvicorn.run(f"{__name__}:app_from_environment", factory=True, host=host, port=port, workers=workers,
                     **uvicorn_options(config))
-    else:
-        uvicorn.run(create_app(config), host=host, port=port, **uvicorn_options(config))
+        return
+    server = _AnnouncingServer(uvicorn.Config(create_app(config), host=host, port=port, **uvicorn_options(config)))
+    server.ready = ready
+    server.run()
+
+
+def _announcing_server_class() -> type:
+    import uvicorn
+
+    class AnnouncingServer(uvicorn.Server):
+        """A uvicorn server that prints ``ready`` once its sockets listen."""
+
+        ready: str | None = None
+
+        async def startup(self, sockets: Any = None) -> None:
+            await super().startup(sockets=sockets)
+            if self.ready and self.started:
+                print(self.ready, flush=True)
+
+    return AnnouncingServer
+
+
+def _AnnouncingServer(config: Any) -> Any:  # noqa: N802 - a class, built on first use (uvicorn is imported late)
+    return _announcing_server_class()(config)
 
 
 class BackgroundServer:
