@@ -23,6 +23,7 @@ from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
+from palaestra.solvers.linalg import determinant
 from palaestra.verifiers.assignments import read_assignment
 from palaestra.verifiers.normalize import enclosed, read_answer
 from palaestra.verifiers.numeric import format_decimal, format_number, read_exact
@@ -184,7 +185,7 @@ def _invertible_matrix(rng: random.Random, config: LinearSystem.Config) -> list[
     size = config.unknowns
     # random integer matrices are almost always invertible
     return retry(lambda: [[_coefficient(rng, config) for _ in range(size)] for _ in range(size)],
-                 lambda matrix: all(any(row) for row in matrix) and _determinant(matrix) != 0,
+                 lambda matrix: all(any(row) for row in matrix) and determinant(matrix) != 0,
                  what="an invertible coefficient matrix")
 
 
@@ -192,24 +193,6 @@ def _coefficient(rng: random.Random, config: LinearSystem.Config) -> int:
     if rng.random() < config.zero_share:
         return 0
     return rng.choice([-1, 1]) * rng.randint(1, config.max_coefficient)
-
-
-def _determinant(matrix: list[list[int]]) -> Fraction:
-    """Exact determinant by Gaussian elimination over the rationals."""
-    rows = [[Fraction(v) for v in row] for row in matrix]
-    determinant = Fraction(1)
-    for col in range(len(rows)):
-        pivot = next((r for r in range(col, len(rows)) if rows[r][col] != 0), None)
-        if pivot is None:
-            return Fraction(0)
-        if pivot != col:
-            rows[col], rows[pivot] = rows[pivot], rows[col]
-            determinant = -determinant
-        determinant *= rows[col][col]
-        for r in range(col + 1, len(rows)):
-            factor = rows[r][col] / rows[col][col]
-            rows[r] = [a - factor * b for a, b in zip(rows[r], rows[col])]
-    return determinant
 
 
 def _equation_text(row: list[int], solution: list[Fraction], names: str) -> str:

@@ -26,7 +26,8 @@ from fractions import Fraction
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
-from palaestra.envs.linalg.common import cell, multiply, rank, reduced_row_echelon, unimodular
+from palaestra.envs.linalg.common import cell, multiply, unimodular
+from palaestra.solvers.linalg import rank, rref
 from palaestra.verifiers.assignments import read_assignment
 from palaestra.verifiers.claims import mentions
 from palaestra.verifiers.formulas import linear_combination, read_formula
@@ -196,7 +197,7 @@ def _matrix(rng: random.Random, config: UnderdeterminedSystem.Config) -> list[li
 
 def _general(matrix: list[list[int]], x0: list[int], names: list[str]) -> str:
     """x0 plus the null space basis (one vector per free column) with parameters s, t, u, ..."""
-    reduced, pivots = reduced_row_echelon(matrix)
+    reduced, pivots = rref(matrix)
     n = len(matrix[0])
     free = [c for c in range(n) if c not in pivots]
     entries = []

@@ -27,6 +27,7 @@ from fractions import Fraction
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
+from palaestra.solvers.linalg import solve
 from palaestra.verifiers.normalize import squeeze_spaces, strip_wrappers
 from palaestra.verifiers.numeric import read_exact
 from palaestra.verifiers.rationals import format_fraction, other_spellings
@@ -56,10 +57,11 @@ def solve_truss(truss: Truss) -> dict[tuple[str, str], Fraction]:
     names = list(truss.joints)
     unknowns = len(truss.members) + 3
     rows: list[list[Fraction]] = []
+    right: list[Fraction] = []
     for joint in names:
         x0, y0 = truss.joints[joint]
-        fx = [Fraction(0)] * (unknowns + 1)
-        fy = [Fraction(0)] * (unknowns + 1)
+        fx = [Fraction(0)] * unknowns
+        fy = [Fraction(0)] * unknowns
         for k, (a, b) in enumerate(truss.members):
             if joint not in (a, b):
                 continue
@@ -75,9 +77,11 @@ def solve_truss(truss: Truss) -> dict[tuple[str, str], Fraction]:
         if joint == truss.roller:
             fy[m + 2] += 1
         load = truss.loads.get(joint, (Fraction(0), Fraction(0)))
-        fx[unknowns], fy[unknowns] = -load[0], -load[1]
         rows += [fx, fy]
-    solution = _gauss(rows, unknowns)
+        right += [-load[0], -load[1]]
+    solution = solve(rows, right)
+    if solution is None:
+        raise ValueError("the truss is not statically determinate")
     return {member: solution[k] for k, member in enumerate(truss.members)}
 
 
@@ -87,30 +91,6 @@ def _length(dx: Fraction, dy: Fraction) -> Fraction:
     if root * root != square:
         raise ValueError("member length is not rational")
     return root
-
-
-def _gauss(rows: list[list[Fraction]], unknowns: int) -> list[Fraction]:
-    rows = [row[:] for row in rows]
-    pivot_row = 0
-    pivots = []
-    for col in range(unknowns):
-        pivot = next((r for r in range(pivot_row, len(rows)) if rows[r][col] != 0), None)
-        if pivot is None:
-            raise ValueError("the truss is not statically determinate")
-        rows[pivot_row], rows[pivot] = rows[pivot], rows[pivot_row]
-        lead = rows[pivot_row][col]
-        rows[pivot_row] = [v / lead if v else v for v in rows[pivot_row]]
-        used = [j for j, v in enumerate(rows[pivot_row]) if v]  # a joint's equations are sparse: only these change
-        for r in range(len(rows)):
-            if r != pivot_row and rows[r][col] != 0:
-                factor, row = rows[r][col], rows[r]
-                for j in used:
-                    row[j] -= factor * rows[pivot_row][j]
-        pivots.append(col)
-        pivot_row += 1
-    if any(row[unknowns] != 0 for row in rows[pivot_row:]):
-        raise ValueError("inconsistent equilibrium equations")
-    return [rows[i][unknowns] for i in range(unknowns)]
 
 
 def _triangle(rng: random.Random) -> Truss:
