@@ -10,7 +10,8 @@ import pytest
 import palaestra
 from palaestra.core.registry import make_source
 from palaestra.envs.games import wordle
-from palaestra.envs.games.mastermind import consistent_code, pegs
+from palaestra.envs.games.mastermind import consistent_code
+from palaestra.generators.mastermind import score as pegs
 
 GAMES = ["games/mastermind", "games/wordle", "games/guess_number"]
 
