@@ -123,7 +123,7 @@ def test_an_env_never_imports_another_env() -> None:
 # Family helpers shared by sibling families of one issue; anything more widely useful belongs in verifiers/,
 # solvers/ or generators/ (as puzzles' clue pruning and value reader moved to solvers/clues.py and
 # verifiers/assignments.py). A new pair here needs a reason.
-SIBLING_FAMILIES = {("algorithms", "graphs"), ("games", "interactive"), ("interactive", "games")}
+SIBLING_FAMILIES = {("algorithms", "graphs")}
 
 
 def test_a_family_reads_another_familys_helpers_only_as_a_declared_sibling() -> None:

@@ -214,7 +214,7 @@ def test_nim_grundy_values_match_known_sequences():
                                                                           "into 2 and 4", (0, [1, 2, 4])),
                                             ("B 3 or C 2", None), ("take 3 from heap Z", None)])
 def test_nim_move_reader(text, expected):
-    from palaestra.envs.interactive.common import read_command
+    from palaestra.verifiers.moves import read_command
     assert read_command(text, lambda words: nim._parse(words, 3), articles=True) == expected
 
 
@@ -416,7 +416,7 @@ def test_twenty_questions_grammar(text, parsed):
                                            ("unlock east with red key", ("unlock", "east", "red key")),
                                            ("unlock east door", ("unlock", "east", "")), ("dance", None)])
 def test_text_adventure_commands(text, command):
-    from palaestra.envs.interactive.common import read_command
+    from palaestra.verifiers.moves import read_command
     assert read_command(text, text_adventure._parse) == command
 
 

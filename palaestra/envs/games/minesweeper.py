@@ -29,7 +29,7 @@ from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.games.common import cell_name, invalid, read_cell, render_board
+from palaestra.envs.games.common import cell_name, read_cell, render_board
 from palaestra.generators.minesweeper import counts, flood, neighbours
 
 HIDDEN, OPEN, FLAG = "h", "o", "f"
@@ -97,7 +97,7 @@ class Minesweeper(MultiTurnTask):
         flagging = move.strip().lower().startswith("flag")
         cell = read_cell(move, rows, cols, ("flag", "unflag") if flagging else ("reveal", "open", "click"))
         if cell is None:
-            return invalid(state, "write reveal or flag and one cell on the board, e.g. reveal a1")
+            return Outcome.invalid(state, "write reveal or flag and one cell on the board, e.g. reveal a1")
         index = cell[0] * cols + cell[1]
         name = cell_name(*cell)
         if mask[index] == OPEN:
@@ -116,7 +116,7 @@ class Minesweeper(MultiTurnTask):
         if mask.count(HIDDEN) + mask.count(FLAG) == len(data["mines"]):
             return Outcome({"mask": mask}, Verdict.right(), f"Every safe cell is open: you win!\n"
                                                             f"{_picture(data, mask)}", True)
-        return Outcome({"mask": mask}, Verdict.wrong("game goes on"), _picture(data, mask))
+        return Outcome.goes_on({"mask": mask}, _picture(data, mask))
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         data = problem.data

@@ -24,7 +24,7 @@ from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
 from palaestra.core.task import Growth
-from palaestra.envs.games.common import MAX_MOVE_CHARS, invalid
+from palaestra.envs.games.common import MAX_MOVE_CHARS
 from palaestra.generators.nonogram import clue_text, feasible, runs
 from palaestra.verifiers.normalize import read_answer, strip_wrappers
 
@@ -85,7 +85,7 @@ class Nonogram(MultiTurnTask):
         n = len(data["rows"])
         written = read_row(move, n)
         if written is None:
-            return invalid(state, f"write one row as 'row NUMBER: CELLS' with {n} cells of # and .")
+            return Outcome.invalid(state, f"write one row as 'row NUMBER: CELLS' with {n} cells of # and .")
         index, cells = written
         grid = list(state["grid"])
         grid[index] = cells

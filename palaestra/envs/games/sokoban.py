@@ -116,10 +116,10 @@ class Sokoban(MultiTurnTask):
             if len(move) <= MAX_MOVE_CHARS else None
         if not steps:
             why = "write one move as a letter U, D, L or R (or up, down, left, right), or restart"
-            return Outcome(state, Verdict.unparsed(why), f"Invalid move: {why}.")
+            return Outcome.invalid(state, why)
         if len(steps) > 1:
             why = f"one move per turn, and the reply holds {len(steps)} moves; nothing was moved"
-            return Outcome(state, Verdict.unparsed(why), f"Invalid move: {why}.")
+            return Outcome.invalid(state, why)
         walls = {tuple(cell) for cell in data["walls"]}
         boxes: Sequence[Square] = [tuple(box) for box in state["boxes"]]
         player: Square = tuple(state["player"])
