@@ -82,3 +82,40 @@ def test_battleship_placements_count() -> None:
         found = battleship.placements(n, length)
         assert len(found) == expected == len({tuple(cells) for cells in found})
         assert all(0 <= r < n and 0 <= c < n for cells in found for r, c in cells)
+
+
+@pytest.mark.parametrize("box_rows, box_cols", [(2, 2), (2, 3), (3, 3), (3, 2)])
+def test_sudoku_grid_is_valid(box_rows: int, box_cols: int) -> None:
+    from palaestra.generators.latin import sudoku_grid
+
+    n, digits = box_rows * box_cols, list(range(1, box_rows * box_cols + 1))
+    for seed in range(10):
+        grid = sudoku_grid(random.Random(seed), box_rows, box_cols)
+        assert all(sorted(row) == digits for row in grid) and all(sorted(col) == digits for col in zip(*grid))
+        for top in range(0, n, box_rows):
+            for left in range(0, n, box_cols):
+                box = [grid[r][c] for r in range(top, top + box_rows) for c in range(left, left + box_cols)]
+                assert sorted(box) == digits
+
+
+def test_random_latin_squares_vary_and_are_latin() -> None:
+    from palaestra.generators.latin import random_latin_square
+
+    squares = {tuple(map(tuple, random_latin_square(random.Random(seed), 5))) for seed in range(20)}
+    assert len(squares) > 15
+    for square in squares:
+        assert all(sorted(row) == [1, 2, 3, 4, 5] for row in square)
+        assert all(sorted(col) == [1, 2, 3, 4, 5] for col in zip(*square))
+
+
+def test_union_find_matches_components() -> None:
+    from palaestra.generators.graphs import UnionFind, components, random_forest
+
+    for seed in range(10):
+        forest = random_forest(random.Random(seed), 12, 7)
+        sets = UnionFind(12)
+        assert all(sets.union(u, v) for u, v, _ in forest.edges)  # a forest never closes a cycle
+        by_root: dict[int, list[int]] = {}
+        for v in range(12):
+            by_root.setdefault(sets.find(v), []).append(v)
+        assert sorted(by_root.values()) == components(forest)
