@@ -29,7 +29,6 @@ from palaestra.verifiers.normalize import enclosed, read_answer
 from palaestra.verifiers.numeric import format_decimal, format_number, read_exact
 from palaestra.verifiers.sets import read_list
 
-MAX_ANSWER_CHARS = 2_000
 _NAMES = {2: "xy", 3: "xyz", 4: "wxyz", 5: "vwxyz"}
 _EXAMPLE_VALUES = ("3", "-1/2", "4", "2/5", "-7")
 # "x=1 y=2": pairs separated by spaces only (the shared reader wants , ; "and" or new lines)
@@ -43,6 +42,7 @@ class LinearSystem(Task):
     family = "algebra"
     description = "Solve a square system of linear equations with a unique rational solution."
     tags = ("math", "algebra", "linear-algebra")
+    max_answer_chars = 2_000
     version = 2
 
     @dataclass(frozen=True)
@@ -156,7 +156,7 @@ class LinearSystem(Task):
 
 def _read_values(answer: str, names: list[str]) -> dict[str, Fraction] | None:
     """The values given, or None when unreadable (an unknown name, a name with two values)."""
-    if len(answer) > MAX_ANSWER_CHARS:
+    if len(answer) > LinearSystem.max_answer_chars:
         return None
     values = read_assignment(answer, names, partial=True)
     if values is None:

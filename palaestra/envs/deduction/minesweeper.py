@@ -31,7 +31,6 @@ _BUDGET = Budget(conflicts=50_000)
 _COLUMNS = "ABCDEFGHIJKLMNOP"
 _PART = re.compile(r"^\s*(?:the\s+)?(?:certain(?:ly)?\s+)?(mines?|safe)\s*(?:cells?)?\s*(?::|=|-|are|is)?\s*(.*)$",
                    re.IGNORECASE | re.DOTALL)
-MAX_ANSWER_CHARS = 2_000
 
 Cell = tuple[int, int]
 
@@ -43,6 +42,7 @@ class Minesweeper(Task):
     family = "deduction"
     description = "Deduce which covered Minesweeper cells are certainly mines and which are certainly safe."
     tags = ("logic", "deduction", "minesweeper", "constraint-satisfaction")
+    max_answer_chars = 2_000
 
     @dataclass(frozen=True)
     class Config:
@@ -85,7 +85,7 @@ class Minesweeper(Task):
         return float(len(data["mines"]) + len(data["safe"]) + data["undecided"])
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
+        if not isinstance(answer, str) or len(answer) > self.max_answer_chars:
             return Verdict.unparsed("answer too long")
         parts: dict[str, str] = {}
         pieces = [piece for piece in re.split(r"[\n;]+", strip_wrappers(answer)) if piece.strip()]

@@ -35,7 +35,6 @@ from palaestra.verifiers.normalize import closing_bracket, enclosed, read_answer
 from palaestra.verifiers.polynomials import to_polynomial
 
 PARAMETERS = ("s", "t", "u", "r", "k", "p", "q")
-MAX_ANSWER_CHARS = 20_000  # as the task's own cap: longer text is refused before any pattern runs
 _NAMES = {3: "xyz", 4: "xyzw"}
 NO_SOLUTION_WORDS = ("no solution", "no solutions", "inconsistent", "none")
 _NONE = re.compile(r"^(?:no solutions?|none|inconsistent|the system (?:is inconsistent|has no solutions?)|∅|"
@@ -117,8 +116,8 @@ class UnderdeterminedSystem(Task):
     def verify(self, problem: Problem, answer: str) -> Verdict:
         matrix, rhs = problem.data["matrix"], problem.data["rhs"]
         n = len(matrix[0])
-        if len(answer) > MAX_ANSWER_CHARS:
-            return Verdict.unparsed(f"answer longer than {MAX_ANSWER_CHARS} characters")
+        if len(answer) > self.max_answer_chars:
+            return Verdict.unparsed(f"answer longer than {self.max_answer_chars} characters")
         if read_answer(answer, lambda s: True if _NONE.match(strip_wrappers(s).strip()) else None):
             return Verdict.judge(not problem.data["consistent"], "the system has solutions")
         if mentions(answer, NO_SOLUTION_WORDS) or "∅" in answer:  # a vector and 'no solution': a hedge, not read

@@ -34,7 +34,6 @@ from palaestra.verifiers.rationals import format_fraction, other_spellings
 
 # heights with two or more Pythagorean legs: height -> horizontal legs giving whole-number members
 _LEGS = {4: (3,), 8: (6, 15), 12: (5, 9, 16, 35), 24: (7, 10, 18, 32, 45), 6: (8,), 3: (4,), 5: (12,)}
-MAX_ANSWER_CHARS = 300  # a force with its label, unit and sense; longer text is not one force
 _KIND = re.compile(r"[\s,.]*(?:\(\s*)?(?:(?:the\s+member\s+is\s+)?in\s+)?(tension|compression|tensile|compressive|T|C)"
                    r"(?:\s*\))?\.?\s*$", re.IGNORECASE)
 _LABEL = re.compile(r"\s*\$?\s*([A-Za-z0-9_{}\\ ]{1,24}?)\s*=")
@@ -149,6 +148,7 @@ class TrussForces(Task):
     family = "physics"
     description = "Force in a member of a plane truss by the method of joints (tension +, compression -), exactly."
     tags = ("physics", "statics", "engineering", "math")
+    max_answer_chars = 300  # a force with its label, unit and sense; longer text is not one force
 
     @dataclass(frozen=True)
     class Config:
@@ -201,8 +201,8 @@ class TrussForces(Task):
         })
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
-            return Verdict.unparsed(f"not a force in kN: longer than {MAX_ANSWER_CHARS} characters")
+        if not isinstance(answer, str) or len(answer) > self.max_answer_chars:
+            return Verdict.unparsed(f"not a force in kN: longer than {self.max_answer_chars} characters")
         # Runs of spaces first: the label pattern has three space quantifiers in a row (cubic on a long run).
         answer = strip_wrappers(squeeze_spaces(answer))
         label = _LABEL.match(answer) if isinstance(answer, str) else None

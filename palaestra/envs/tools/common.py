@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict
 from palaestra.core import extract as extraction
@@ -96,12 +96,6 @@ run(CELLS[-1])
 '''
 
 MAX_CODE_CHARS = 20_000
-
-
-class PythonCall(NamedTuple):
-    text: str
-    cells: list[str]
-    error: str | None = None
 
 
 class ReplayedPython(Tool):
@@ -167,8 +161,6 @@ class ReplayedPython(Tool):
 
 
 # --- the tools a task can carry -----------------------------------------------------------------
-
-TOOL_NAMES = ("search", "open", "sql", "python", "calculator")
 
 
 def _schema(name: str) -> dict[str, Any]:
