@@ -249,5 +249,6 @@ def _push(walls: set[tuple[int, int]], boxes: list[tuple[int, int]], player: tup
 
 
 def _picture(data: dict[str, Any], boxes: list[list[int]], player: list[int]) -> str:
-    return picture({tuple(cell) for cell in data["walls"]}, data["size"], data["size"],
-                   {tuple(cell) for cell in data["goals"]}, {tuple(b) for b in boxes}, (player[0], player[1]))
+    walls = {(r, c) for r, c in data["walls"]}
+    goals = {(r, c) for r, c in data["goals"]}
+    return picture(walls, data["size"], data["size"], goals, {(r, c) for r, c in boxes}, (player[0], player[1]))

@@ -31,10 +31,10 @@ from importlib import resources
 
 import numpy as np
 
+from palaestra.core.multiturn import MAX_MOVE_CHARS
 from palaestra.verifiers.normalize import read_answer
 
 LENGTH = 5
-MAX_MOVE_CHARS = 300
 GREEN, YELLOW, GREY = "G", "Y", "X"
 ALL_GREEN = 3**LENGTH - 1
 
