@@ -62,14 +62,37 @@ from palaestra.core import extract as extraction
 from palaestra.core.problem import Problem, Verdict
 from palaestra.core.task import MAX_ANSWER_CHARS, ProblemSource
 
+# What a move reader of a board game or a dialogue reads at most (a cell, a word, a command, a time slot): a longer
+# reply is refused before any parsing, which keeps every reader's cost bounded on hostile text.
+MAX_MOVE_CHARS = 300
+
 
 class Outcome(NamedTuple):
-    """What one move did: the next state, its verdict (this turn's reward), the observation, and whether the game ended."""
+    """What one move did: the next state, its verdict (this turn's reward), the observation, and whether the game ended.
+
+    Two outcomes every game has are named here, so games say them one way:
+
+    >>> Outcome.invalid({"n": 1}, "write one cell, e.g. b3")
+    Outcome(state={'n': 1}, verdict=Verdict(reward=0.0, correct=False, parsed=False, feedback='write one cell, e.g. b3', error=None), observation='Invalid move: write one cell, e.g. b3.', done=False)
+    >>> Outcome.goes_on({"n": 2}, "You moved. Your turn.").verdict.feedback
+    'game goes on'
+    """
 
     state: Any
     verdict: Verdict
     observation: str
     done: bool = False
+
+    @classmethod
+    def invalid(cls, state: Any, why: str, what: str = "move") -> Outcome:
+        """A move that could not be read or is not allowed: the state unchanged, an unparsed verdict
+        (the turn is spent), and ``Invalid <what>: <why>.`` as the observation."""
+        return cls(state, Verdict.unparsed(why), f"Invalid {what}: {why}.")
+
+    @classmethod
+    def goes_on(cls, state: Any, observation: str, note: str = "game goes on") -> Outcome:
+        """A legal move after which the game continues: no reward yet, not done (:meth:`Verdict.ongoing`)."""
+        return cls(state, Verdict.ongoing(note), observation)
 
 
 @dataclass(frozen=True)
@@ -190,8 +213,7 @@ class MultiTurnTask(ProblemSource):
         """
         move = extraction.extract(response, problem.answer_format)
         if move is None:
-            return Outcome(state, Verdict.unparsed(extraction.MISSING[problem.answer_format]),
-                           f"Invalid move: {extraction.MISSING[problem.answer_format]}.")
+            return Outcome.invalid(state, extraction.MISSING[problem.answer_format])
         if len(move) > self.max_move_chars:
             return Outcome(state, Verdict.unparsed("move too long"),
                            f"Invalid move: longer than {self.max_move_chars} characters.")

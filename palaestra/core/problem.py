@@ -129,6 +129,12 @@ class Verdict:
         return _WRONG if feedback == "incorrect" and reward == 0.0 else cls(reward, False, True, feedback)
 
     @classmethod
+    def ongoing(cls, feedback: str = "game goes on") -> Verdict:
+        """A legal multi-turn move that neither wins nor ends the game: read (``parsed``), no reward yet, not
+        correct. Not a wrong answer: the episode goes on and later moves may still win."""
+        return cls(0.0, False, True, feedback)
+
+    @classmethod
     def unparsed(cls, feedback: str = "could not read an answer") -> Verdict:
         return cls(0.0, False, False, feedback)
 

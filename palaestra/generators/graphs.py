@@ -8,7 +8,8 @@ and back, and into canonical prompt text with :func:`render`. Weights are intege
 uniformly from an inclusive ``weights=(low, high)`` range; unweighted graphs have weight 1.
 
 The algorithms the generators need to guarantee properties (Dijkstra, BFS, connectivity, cycles,
-topological order, diameter) are here too, on plain adjacency lists.
+topological order, diameter) are here too, on plain adjacency lists, and a :class:`UnionFind` for
+Kruskal-style merging.
 
 Example::
 
@@ -536,6 +537,34 @@ def components(graph: Graph) -> list[list[int]]:
                 seen[u] = True
             found.append(members)
     return found
+
+
+class UnionFind:
+    """Disjoint sets of the nodes ``0..n-1``, merged one pair at a time (path halving keeps finds short).
+
+    >>> sets = UnionFind(4)
+    >>> sets.union(0, 1), sets.union(1, 0), sets.find(0) == sets.find(1), sets.find(2) == sets.find(3)
+    (True, False, True, False)
+    """
+
+    def __init__(self, n: int) -> None:
+        self.parent = list(range(n))
+
+    def find(self, x: int) -> int:
+        """The representative of ``x``'s set."""
+        parent = self.parent
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    def union(self, a: int, b: int) -> bool:
+        """Merge the sets of ``a`` and ``b``; False when they were one set already (the pair closes a cycle)."""
+        root_a, root_b = self.find(a), self.find(b)
+        if root_a == root_b:
+            return False
+        self.parent[root_a] = root_b
+        return True
 
 
 def is_connected(graph: Graph) -> bool:

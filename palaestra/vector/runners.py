@@ -29,10 +29,6 @@ from palaestra.vector.shard import Command, Outcome, Shard, reset_options
 Slots = dict[int, tuple[str, dict[str, Any]]]
 
 
-class WorkerFailed(Exception):
-    """A worker died or ran past its time budget."""
-
-
 class Runner:
     """Executes a batch of commands, one per sub-env, and returns one outcome per command.
 

@@ -470,24 +470,6 @@ def agree(a: Any | None, b: Any | None) -> bool:
     return bool(abs(a - b) <= _TOLERANCE * scale)
 
 
-def same_function(
-    expr: Expr | None, reference: Expr, points: Iterable[Mapping[str, Fraction | int | float]], *, minimum: int = 3
-) -> bool:
-    """Whether ``expr`` and ``reference`` agree at every point where ``reference`` is defined
-    (at least ``minimum`` such points; ``expr`` must be defined wherever ``reference`` is)."""
-    if expr is None:
-        return False
-    compared = 0
-    for point in points:
-        want = evaluate(reference, point)
-        if want is None:
-            continue
-        if not agree(evaluate(expr, point), want):
-            return False
-        compared += 1
-    return compared >= minimum
-
-
 @lru_cache(maxsize=2048)
 def reference_tree(text: str, variables: tuple[str, ...], functions: tuple[str, ...] = CALCULUS_FUNCTIONS) -> Expr:
     """A tree for a formula the generator wrote (cached: verifiers parse the same references often).

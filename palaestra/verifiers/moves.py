@@ -10,6 +10,10 @@ separated by commas, semicolons, ``then``, spaces or new lines. Both refuse more
 :mod:`palaestra.verifiers.normalize`. Chess moves are read in
 :mod:`palaestra.verifiers.chess_moves`.
 
+:func:`read_command` reads one command of a task's own grammar (``take the red key``, ``drop 2``):
+it lower-cases the move, drops articles, quotes and a trailing full stop, and hands the words to
+the task's parser; a short trailing remark is read past (``go north. The hall looks empty.``).
+
 Example::
 
     >>> steps = {"U": "U", "D": "D", "L": "L", "R": "R", "up": "U", "down": "D", "left": "L", "right": "R"}
@@ -19,14 +23,19 @@ Example::
     [('A', 'C'), ('A', 'B'), ('C', 'B')]
     >>> read_place_moves("move disk 1 from A to C", "ABC", max_count=10, pieces=True)
     [('A', 'C', 1)]
+    >>> read_command("Take the red key.", lambda words: words)
+    ['take', 'red', 'key']
+    >>> read_command("go north, or maybe south", lambda words: words if len(words) == 2 else None) is None
+    True
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TypeVar
 
+from palaestra.core.multiturn import MAX_MOVE_CHARS
 from palaestra.verifiers.normalize import (
     enclosed,
     is_closing,
@@ -175,3 +184,24 @@ def read_place_moves(
     canonical = {name.lower(): name for name in names}
     pattern = _move_pattern(names)
     return read_answer(text, lambda s: _place_core(s, pattern, canonical, max_count, pieces))
+
+
+ARTICLES = frozenset(["the", "a", "an"])
+_COMMAND_SPLIT = re.compile(r"[\s,;:]+")
+
+
+def command_words(text: str, articles: bool = False) -> list[str]:
+    """The lower-case words of a command, without quotes, a final full stop or (unless ``articles``) articles.
+
+    Keep the articles where a one-letter label ``A`` could be taken for one.
+    """
+    s = squeeze_spaces(unify(text)).strip().lower().rstrip(".!").strip().strip("\"'`").strip()
+    return [w for w in _COMMAND_SPLIT.split(s) if w and (articles or w not in ARTICLES)]
+
+
+def read_command(move: str, parse: Callable[[list[str]], T | None], articles: bool = False) -> T | None:
+    """``parse`` applied to the words of ``move`` (see :func:`command_words`), a benign trailing remark allowed;
+    None for a move longer than :data:`palaestra.core.multiturn.MAX_MOVE_CHARS`."""
+    if not isinstance(move, str) or len(move) > MAX_MOVE_CHARS:
+        return None
+    return read_answer(move, lambda text: parse(command_words(text, articles)))

@@ -526,9 +526,3 @@ def format_decimal(value: Fraction) -> str:
             whole, fraction = digits[: len(digits) - places], digits[len(digits) - places :]
             return ("-" if value < 0 else "") + whole + (f".{fraction}" if fraction else "")
     return format_number(value)
-
-
-def same_number(text: str, expected: Fraction | int) -> bool:
-    """Whether ``text`` is exactly the number ``expected`` (unreadable counts as no)."""
-    value = parse_number(text)
-    return value is not None and value == Fraction(expected)

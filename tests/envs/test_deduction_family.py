@@ -341,14 +341,14 @@ def test_minesweeper_fenced_and_remark_answers_read_but_additions_rejected():
 def test_mastermind_deduce_unique_by_brute_force_and_lead_ins_read():
     from itertools import product
 
-    from palaestra.envs.deduction.mastermind_deduce import _score
+    from palaestra.generators.mastermind import score
 
     source = make_source("deduction/mastermind_deduce")
     for seed in range(5):
         problem = source.sample(1, seed)
         data = problem.data
         fits = [code for code in product(range(1, data["digits"] + 1), repeat=data["length"])
-                if all(_score(list(code), g) == (e, p) for g, e, p in data["history"])]
+                if all(score(g, list(code)) == (e, p) for g, e, p in data["history"])]
         assert fits == [tuple(data["secret"])]
     gold = problem.answer
     assert source.verify(problem, f"The code is {gold}.").correct

@@ -10,7 +10,8 @@ import pytest
 import palaestra
 from palaestra.core.registry import make_source
 from palaestra.envs.games import wordle
-from palaestra.envs.games.mastermind import consistent_code, pegs
+from palaestra.envs.games.mastermind import consistent_code
+from palaestra.generators.mastermind import score as pegs
 
 GAMES = ["games/mastermind", "games/wordle", "games/guess_number"]
 
@@ -40,14 +41,14 @@ def play_oracle(env, level: int, seed: int) -> tuple[int, float, float, bool]:
     ],
 )
 def test_wordle_feedback_with_repeated_letters(guess: str, secret: str, marks: str) -> None:
-    assert wordle.feedback(guess, secret) == marks
+    assert wordle.marks(guess, secret) == marks
 
 
 def test_wordle_oracle_table_matches_feedback() -> None:
-    words, table, rng = wordle.words(), wordle._pattern_table(), random.Random(3)
+    words, table, rng = wordle.words(), wordle.mark_table(), random.Random(3)
     for _ in range(3000):
         g, s = rng.randrange(len(words)), rng.randrange(len(words))
-        assert table[g, s] == wordle._pattern_code(wordle.feedback(words[g], words[s]))
+        assert table[g, s] == wordle.code(wordle.marks(words[g], words[s]))
 
 
 def test_word_list_is_clean() -> None:
@@ -146,12 +147,12 @@ def test_wordle_oracle_game_is_checked_at_generation() -> None:
         for seed in range(15):
             p = task.sample(level, seed)
             data = p.data
-            history = [[data["opening"], wordle.feedback(data["opening"], data["secret"])]] if data["opening"] else []
+            history = [[data["opening"], wordle.marks(data["opening"], data["secret"])]] if data["opening"] else []
             game = wordle.oracle_game(data["secret"], history, data["hard"], data["turns"])
             assert game is not None and game[-1] == p.answer and len(game) == data["oracle_guesses"] <= data["turns"]
             if data["hard"]:
                 for i in range(1, len(game)):  # the oracle obeys hard mode itself
-                    earlier = history + [[g, wordle.feedback(g, data["secret"])] for g in game[:i]]
+                    earlier = history + [[g, wordle.marks(g, data["secret"])] for g in game[:i]]
                     assert wordle.hard_mode_violation(game[i], earlier) == ""
 
 
@@ -161,7 +162,7 @@ def test_wordle_accepts_any_case_and_reports_marks() -> None:
     secret = env.problem.data["secret"]
     guess = "house" if secret != "house" else "crane"
     obs, *_ = env.step(f"<answer> {guess.upper()} </answer>")
-    assert obs.startswith(f"{guess} -> {wordle.feedback(guess, secret)}")
+    assert obs.startswith(f"{guess} -> {wordle.marks(guess, secret)}")
     _, reward, terminated, _, info = env.step(f"<answer>{secret}</answer>")
     assert reward == 1.0 and terminated and info["correct"]
 

@@ -6,7 +6,7 @@ import random
 from collections import defaultdict
 
 from palaestra.core.registry import make_source
-from palaestra.envs.planning.hanoi_variants import VARIANTS, VariantRules, _shortest_plan
+from palaestra.envs.planning.hanoi_variants import VARIANTS, _shortest_plan, variant_rules
 from palaestra.solvers.simulate import shortest_plan
 
 
@@ -17,7 +17,7 @@ def test_two_ended_search_gives_legal_shortest_plans():
             disks = rng.randint(2, 5)
             start = "".join(rng.choice(pegs) for _ in range(disks))
             goal = "".join(rng.choice(pegs) for _ in range(disks))
-            rules = VariantRules(variant, start, goal)
+            rules = variant_rules(variant, start, goal)
             plan = _shortest_plan(allowed, start, goal)
             assert len(plan) == len(shortest_plan(rules, max_nodes=100_000))
             position = start

@@ -35,13 +35,14 @@ from palaestra.envs.games import (
     nonogram,
     othello,
     sealed_bid_auction,
-    sokoban,
     tic_tac_toe,
     treasure_hunt,
     twenty_questions,
     words,
 )
 from palaestra.envs.interactive import equation_steps, meeting_scheduling, text_adventure
+from palaestra.generators.nonogram import feasible
+from palaestra.generators.sokoban import push
 
 FAMILY = [
     "games/multi_armed_bandit", "games/contextual_bandit", "games/blackjack", "games/dynamic_pricing",
@@ -213,7 +214,7 @@ def test_nim_grundy_values_match_known_sequences():
                                                                           "into 2 and 4", (0, [1, 2, 4])),
                                             ("B 3 or C 2", None), ("take 3 from heap Z", None)])
 def test_nim_move_reader(text, expected):
-    from palaestra.envs.interactive.common import read_command
+    from palaestra.verifiers.moves import read_command
     assert read_command(text, lambda words: nim._parse(words, 3), articles=True) == expected
 
 
@@ -354,8 +355,8 @@ def test_sokoban_stored_solution_solves_one_move_per_turn_and_blocked_moves_stay
     assert not play(source, problem, problem.data["solution"][:1])[1][0].verdict.parsed or \
         len(problem.data["solution"][0]) == 1
     walls = {tuple(w) for w in problem.data["walls"]}
-    assert sokoban._step(walls, [(1, 2)], (1, 1), "R") == ([(1, 3)], (1, 2)) or (1, 3) in walls
-    assert sokoban._step({(0, 1)}, [], (1, 1), "U") is None
+    assert push(lambda square: square not in walls, (1, 1), [(1, 2)], "R") == ((1, 2), ((1, 3),)) or (1, 3) in walls
+    assert push(lambda square: square != (0, 1), (1, 1), [], "U") == "walks into a wall"
 
 
 def test_frozen_lake_chance_without_slips_is_one_and_the_tape_replays():
@@ -415,7 +416,7 @@ def test_twenty_questions_grammar(text, parsed):
                                            ("unlock east with red key", ("unlock", "east", "red key")),
                                            ("unlock east door", ("unlock", "east", "")), ("dance", None)])
 def test_text_adventure_commands(text, command):
-    from palaestra.envs.interactive.common import read_command
+    from palaestra.verifiers.moves import read_command
     assert read_command(text, text_adventure._parse) == command
 
 
@@ -614,7 +615,7 @@ def test_absurdle_hard_mode_and_unknown_words_cost_a_turn():
                    if any(set(answer) != {"X"} for _, answer in absurdle._history(tuple(p.data["openings"]))))
     state = source.initial_state(problem)
     history = absurdle._history(tuple(state["guesses"]))
-    breaking = next(w for w in words.words() if absurdle._hard_mode_violation(w, history))
+    breaking = next(w for w in words.words() if absurdle.hard_mode_violation(w, history))
     outcome = source.play(problem, state, breaking)
     assert outcome.state == state and "hard mode" in outcome.observation
     outcome = source.play(problem, state, "zzzzq")
@@ -807,7 +808,7 @@ def test_nonogram_conflict_feedback_names_the_broken_columns():
     flipped = "".join("." if ch == "#" else "#" for ch in problem.data["picture"][0])
     outcome = source.play(problem, source.initial_state(problem), f"row 1: {flipped}")
     broken = [common.column_letters(n)[c] for c in range(n)
-              if not nonogram._feasible(tuple(problem.data["cols"][c]), (flipped[c],) + ("?",) * (n - 1))]
+              if not feasible(tuple(problem.data["cols"][c]), (flipped[c] == "#",) + (None,) * (n - 1))]
     assert broken and f"Columns in conflict: {', '.join(broken)}." in outcome.observation
 
 

@@ -110,7 +110,7 @@ def test_sliding_puzzle_optimum_matches_breadth_first_search():
 
 
 def test_water_jugs_and_hanoi_variants_optima_match_generic_search():
-    from palaestra.envs.planning.hanoi_variants import VariantRules
+    from palaestra.envs.planning.hanoi_variants import variant_rules
     from palaestra.envs.planning.water_jugs import _rules
 
     for seed in range(4):
@@ -118,7 +118,7 @@ def test_water_jugs_and_hanoi_variants_optima_match_generic_search():
         assert len(shortest_plan(_rules(problem))) == problem.data["optimal"]
         _, problem = _sample("planning/hanoi_variants", 1, seed)
         data = problem.data
-        assert len(shortest_plan(VariantRules(data["variant"], data["start"], data["goal"]))) == data["optimal"]
+        assert len(shortest_plan(variant_rules(data["variant"], data["start"], data["goal"]))) == data["optimal"]
 
 
 # --- verifiers: rules that matter --------------------------------------------------------------------------

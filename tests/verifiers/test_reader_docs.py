@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["normalize", "numeric", "choices", "sets", "assignments", "blocks", "moves", "chess_moves", "structured"]
+MODULES = ["normalize", "numeric", "choices", "sets", "assignments", "blocks", "moves", "chess_moves"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -8,8 +8,6 @@ import pytest
 from palaestra.core.extract import extract, wrap
 from palaestra.verifiers.expressions import evaluate_exact, evaluate_float, leaves, parse_expression
 from palaestra.verifiers.numeric import parse_number
-from palaestra.verifiers.structured import parse_grid, parse_int_list, parse_mapping
-from palaestra.verifiers.symbolic import TimeLimitExceeded, equivalent_to, parse_symbolic, time_limit
 
 HOSTILE = ["9**9**9**9", "__import__('os').system('echo hi')", "().__class__", "lambda: 1", "x.y", "[1][0]",
            "(" * 10000 + "1" + ")" * 10000, "1" * 5000, "f'{1}'", "open('/etc/passwd')", "2**99999", "10**-9999"]
@@ -72,34 +70,3 @@ def test_expression_values_and_leaves() -> None:
     assert [leaf[1] for leaf in leaves(parse_expression("(75 - 25) * 3"))] == [75, 25, 3]
     assert parse_expression("1 + 2", operators=("*",)) is None
     assert evaluate_exact(parse_expression("1e3")) == 1000
-
-
-def test_structured_readers() -> None:
-    assert parse_int_list("1, -2; 3") == [1, -2, 3]
-    assert parse_int_list("1, two") is None
-    assert parse_grid("1 2 | 3\n------\n4 5 | 6") == [[1, 2, 3], [4, 5, 6]]
-    assert parse_grid("12\n3a") is None
-    assert parse_mapping("x = 1\ny: 2") == {"x": "1", "y": "2"}
-    assert parse_mapping("nonsense") is None
-
-
-def test_symbolic_equivalence_and_bounds() -> None:
-    import sympy
-
-    x = sympy.Symbol("x")
-    assert equivalent_to("sqrt(2)/2", 1 / sympy.sqrt(2))
-    assert equivalent_to("x^2 - 1", (x - 1) * (x + 1), ["x"])
-    assert not equivalent_to("x^2 + 1", (x - 1) * (x + 1), ["x"])
-    assert not equivalent_to("__import__('os')", x, ["x"])
-    t0 = time.process_time()
-    assert parse_symbolic("9**9**9**9") is None
-    assert parse_symbolic("2**(10**6)") is None
-    assert time.process_time() - t0 < 0.1
-    assert parse_symbolic("x**(1/2)", ["x"]) is not None
-
-
-def test_time_limit_interrupts_python_code() -> None:
-    with pytest.raises(TimeLimitExceeded):
-        with time_limit(0.05):
-            while True:
-                pass

@@ -23,12 +23,12 @@ from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
+from palaestra.solvers.linalg import determinant
 from palaestra.verifiers.assignments import read_assignment
 from palaestra.verifiers.normalize import enclosed, read_answer
 from palaestra.verifiers.numeric import format_decimal, format_number, read_exact
 from palaestra.verifiers.sets import read_list
 
-MAX_ANSWER_CHARS = 2_000
 _NAMES = {2: "xy", 3: "xyz", 4: "wxyz", 5: "vwxyz"}
 _EXAMPLE_VALUES = ("3", "-1/2", "4", "2/5", "-7")
 # "x=1 y=2": pairs separated by spaces only (the shared reader wants , ; "and" or new lines)
@@ -42,6 +42,7 @@ class LinearSystem(Task):
     family = "algebra"
     description = "Solve a square system of linear equations with a unique rational solution."
     tags = ("math", "algebra", "linear-algebra")
+    max_answer_chars = 2_000
     version = 2
 
     @dataclass(frozen=True)
@@ -155,7 +156,7 @@ class LinearSystem(Task):
 
 def _read_values(answer: str, names: list[str]) -> dict[str, Fraction] | None:
     """The values given, or None when unreadable (an unknown name, a name with two values)."""
-    if len(answer) > MAX_ANSWER_CHARS:
+    if len(answer) > LinearSystem.max_answer_chars:
         return None
     values = read_assignment(answer, names, partial=True)
     if values is None:
@@ -184,7 +185,7 @@ def _invertible_matrix(rng: random.Random, config: LinearSystem.Config) -> list[
     size = config.unknowns
     # random integer matrices are almost always invertible
     return retry(lambda: [[_coefficient(rng, config) for _ in range(size)] for _ in range(size)],
-                 lambda matrix: all(any(row) for row in matrix) and _determinant(matrix) != 0,
+                 lambda matrix: all(any(row) for row in matrix) and determinant(matrix) != 0,
                  what="an invertible coefficient matrix")
 
 
@@ -192,24 +193,6 @@ def _coefficient(rng: random.Random, config: LinearSystem.Config) -> int:
     if rng.random() < config.zero_share:
         return 0
     return rng.choice([-1, 1]) * rng.randint(1, config.max_coefficient)
-
-
-def _determinant(matrix: list[list[int]]) -> Fraction:
-    """Exact determinant by Gaussian elimination over the rationals."""
-    rows = [[Fraction(v) for v in row] for row in matrix]
-    determinant = Fraction(1)
-    for col in range(len(rows)):
-        pivot = next((r for r in range(col, len(rows)) if rows[r][col] != 0), None)
-        if pivot is None:
-            return Fraction(0)
-        if pivot != col:
-            rows[col], rows[pivot] = rows[pivot], rows[col]
-            determinant = -determinant
-        determinant *= rows[col][col]
-        for r in range(col + 1, len(rows)):
-            factor = rows[r][col] / rows[col][col]
-            rows[r] = [a - factor * b for a, b in zip(rows[r], rows[col])]
-    return determinant
 
 
 def _equation_text(row: list[int], solution: list[Fraction], names: str) -> str:

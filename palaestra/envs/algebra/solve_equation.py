@@ -29,7 +29,6 @@ from palaestra.verifiers.expressions import Surd, evaluate_surd, parse_expressio
 from palaestra.verifiers.numeric import format_decimal, format_number
 from palaestra.verifiers.sets import read_items
 
-MAX_ANSWER_CHARS = 2_000
 MAX_VALUES = 8
 _SQUAREFREE = (2, 3, 5, 6, 7, 10, 11, 13, 14, 15, 17, 19, 21)
 _PLUS_MINUS = re.compile(r"±|∓|\\mp|\+/-|\+-")
@@ -46,6 +45,7 @@ class SolveEquation(Task):
     family = "algebra"
     description = "Find every real solution of a linear, quadratic or rational equation in x."
     tags = ("math", "algebra", "equations")
+    max_answer_chars = 2_000
     version = 3
 
     @dataclass(frozen=True)
@@ -207,7 +207,7 @@ def _expand_plus_minus(item: str) -> list[str] | None:
 
 def _read_solutions(answer: str) -> list[Surd] | None:
     """The exact real values listed in ``answer`` (empty for "none"), or ``None`` if any part is unreadable."""
-    if len(answer) > MAX_ANSWER_CHARS:
+    if len(answer) > SolveEquation.max_answer_chars:
         return None
     return read_items(answer, _read_value, allow_empty=True, allow_or=True, expand=_expand_plus_minus,
                       max_items=MAX_VALUES)

@@ -17,7 +17,6 @@ from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.task import Growth
 from palaestra.verifiers.normalize import read_answer, unify
 
-MAX_ANSWER_CHARS = 2_000
 _LABEL = re.compile(r"^[A-Za-z0-9 ]{0,12}: ?")
 
 
@@ -27,6 +26,7 @@ class EditDistance(Task):
     family = "algorithms"
     description = "Give an optimal alignment of two strings under unit-cost edits (edit distance)."
     tags = ("algorithms", "dynamic-programming", "strings")
+    max_answer_chars = 2_000
     multiline = True
 
     @dataclass(frozen=True)
@@ -102,7 +102,7 @@ class EditDistance(Task):
 
 
 def _read_lines(answer: str) -> tuple[str, str] | None:
-    if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
+    if not isinstance(answer, str) or len(answer) > EditDistance.max_answer_chars:
         return None
 
     def core(text: str) -> tuple[str, str] | None:

@@ -17,7 +17,6 @@ from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.task import Growth
 from palaestra.verifiers.normalize import read_answer, strip_wrappers, unify
 
-MAX_ANSWER_CHARS = 1_000
 PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2, "^": 3}
 _TOKENS = re.compile(r"^[a-z+\-*/^]+$")
 _SPELLED = str.maketrans({"×": "*", "÷": "/", "−": "-", "·": "*"})
@@ -31,6 +30,7 @@ class InfixToPostfix(Task):
     family = "algorithms"
     description = "Convert an infix expression to postfix (reverse Polish) notation."
     tags = ("algorithms", "parsing", "stacks")
+    max_answer_chars = 1_000
 
     @dataclass(frozen=True)
     class Config:
@@ -140,7 +140,7 @@ def _read_tokens(answer: str, variables: set[str]) -> str | None:
     Two layouts are read: every token separated from the next (by spaces or commas: ``a b +``, ``a, b, +``),
     or none separated (``ab+``, unambiguous with one-character tokens). A mix (``ab +``, ``rc v * -``) is not
     postfix written token by token, so it is not read."""
-    if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
+    if not isinstance(answer, str) or len(answer) > InfixToPostfix.max_answer_chars:
         return None
 
     def core(text: str) -> str | None:

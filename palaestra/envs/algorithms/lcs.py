@@ -16,7 +16,6 @@ from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.task import Growth
 from palaestra.verifiers.normalize import read_answer, unify
 
-MAX_ANSWER_CHARS = 2_000
 _LETTERS = re.compile(r"^[A-Za-z](?:[ ,]*[A-Za-z])*$")
 
 
@@ -26,6 +25,7 @@ class LongestCommonSubsequence(Task):
     family = "algorithms"
     description = "Give a longest common subsequence of two strings."
     tags = ("algorithms", "dynamic-programming", "strings")
+    max_answer_chars = 2_000
 
     @dataclass(frozen=True)
     class Config:
@@ -79,7 +79,7 @@ class LongestCommonSubsequence(Task):
 
 
 def _read_word(answer: str) -> str | None:
-    if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
+    if not isinstance(answer, str) or len(answer) > LongestCommonSubsequence.max_answer_chars:
         return None
 
     def core(s: str) -> str | None:

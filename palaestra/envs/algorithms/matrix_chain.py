@@ -19,7 +19,6 @@ from palaestra.core.task import Growth
 from palaestra.generators.graphs import letter_labels
 from palaestra.verifiers.normalize import read_answer, strip_wrappers, unify
 
-MAX_ANSWER_CHARS = 400
 MAX_NAIVE_RETRIES = 40
 _IGNORED = str.maketrans("", "", " *×·⋅")
 
@@ -30,6 +29,7 @@ class MatrixChain(Task):
     family = "algorithms"
     description = "Parenthesise a chain of matrix products to minimise scalar multiplications."
     tags = ("algorithms", "dynamic-programming", "optimization")
+    max_answer_chars = 400
 
     @dataclass(frozen=True)
     class Config:
@@ -147,7 +147,7 @@ def _spell(tree: Tree, names: list[str], outer: bool, times: str = "") -> str:
 
 
 def _read_tree(answer: str, names: list[str]) -> Tree | None:
-    if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
+    if not isinstance(answer, str) or len(answer) > MatrixChain.max_answer_chars:
         return None
     index = {name: i for i, name in enumerate(names)}
 

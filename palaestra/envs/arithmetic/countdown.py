@@ -46,7 +46,6 @@ from palaestra.verifiers.expressions import evaluate_exact, leaves
 from palaestra.verifiers.normalize import read_answer
 
 LARGE = (25, 50, 75, 100)
-MAX_ANSWER_CHARS = 2_000
 EXAMPLE = "(25 - 3) * 8 + 7"  # the prompt's example: a fixed placeholder of the answer's shape
 GAMES = ("countdown", "make_target")
 EVALUATIONS = 3_888  # complete evaluations of four numbers by pairwise combination
@@ -81,6 +80,7 @@ class Countdown(Task):
     seed_id = "combinatorial/countdown"  # moved from combinatorial/ in round 3; same problems
     description = "Write an expression over given numbers with + - * / that equals a target (Countdown, the 24 game)."
     tags = ("math", "arithmetic", "search", "combinatorial", "puzzle")
+    max_answer_chars = 2_000
     option_variants = tuple({"game": game} for game in GAMES)
     version = 2  # v2: merged with puzzles/twenty_four (v1), the make-target game; a fixed example
     aliases = {"combinatorial/countdown": {"version": 2}, "puzzles/twenty_four": {"version": 1, "kwargs": {"game": "make_target"}}}
@@ -154,7 +154,7 @@ class Countdown(Task):
         )
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
+        if not isinstance(answer, str) or len(answer) > self.max_answer_chars:
             return Verdict.unparsed("expected an arithmetic expression")
         read = read_answer(answer, read_claim)
         if read is None:

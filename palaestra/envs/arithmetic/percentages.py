@@ -103,10 +103,6 @@ class Percentages(Task):
         return [w for w in wrong if read_exact(w) != value]
 
 
-def _pct(value: Fraction | int) -> str:
-    return format_decimal(Fraction(value)) + "%"
-
-
 def _money(value: Fraction | int) -> str:
     """Dollars, exactly (the generators keep amounts in whole cents)."""
     v = Fraction(value)

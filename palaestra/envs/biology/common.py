@@ -93,7 +93,6 @@ def first_difference(written: str, expected: str) -> str:
 # ---- pairwise alignment (global: Needleman–Wunsch; local: Smith–Waterman), linear gap scores ----
 
 GAP = "-"
-MAX_ALIGNMENT_LINES = 8  # an alignment is two rows; anything much longer is not one
 
 
 def column_score(x: str, y: str, scoring: tuple[int, int, int]) -> int:

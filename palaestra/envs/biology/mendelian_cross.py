@@ -26,9 +26,7 @@ from palaestra.verifiers.numeric import format_number, read_exact
 GENES = (("T", "tall", "short", "medium"), ("P", "purple", "white", "lavender"), ("R", "round", "wrinkled", "dimpled"),
          ("Y", "yellow", "green", "lime"), ("B", "black", "brown", "dun"), ("H", "hairy", "bald", "downy"),
          ("S", "smooth", "rough", "ridged"), ("W", "winged", "wingless", "stubby"))
-BY_LETTER = {gene[0]: gene for gene in GENES}
 TRAITS = {trait: gene for gene, *traits in GENES for trait in traits}
-GENOTYPES = ("XX", "Xx", "xx")
 MAX_ENTRIES = 100
 
 

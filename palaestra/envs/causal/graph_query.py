@@ -35,7 +35,6 @@ from palaestra.core.retry import retry
 from palaestra.verifiers.choices import read_yes_no
 from palaestra.verifiers.sets import read_set, read_token
 
-_MAX_ANSWER = 2_000
 MAX_PAIRS = 8  # pairs (X, Y) tried per graph
 MAX_CANDIDATES = 200  # conditioning sets examined per pair (all of them when there are fewer)
 COARSE_FEATURES = 2  # profile features compared in bins of two (see _matched_set)
@@ -49,6 +48,7 @@ class GraphQuery(Task):
     family = "causal"
     description = "Decide d-separation or find a backdoor adjustment set in a causal DAG."
     tags = ("causal", "graphs", "logic")
+    max_answer_chars = 2_000
     version = 2
 
     @dataclass(frozen=True)
@@ -90,7 +90,7 @@ class GraphQuery(Task):
         return Problem(prompt=description + text, answer=answer, data={"nodes": nodes, "edges": edges, **question})
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        if len(answer) > _MAX_ANSWER:
+        if len(answer) > self.max_answer_chars:
             return Verdict.unparsed("answer too long")
         if problem.data["kind"] == "dsep":
             said = read_yes_no(answer, yes=_YES, no=_NO)

@@ -31,7 +31,6 @@ from palaestra.verifiers.sets import read_list
 
 EXAMPLE = "4, 1, 3, 2"  # a fixed placeholder of the right shape: never derived from the answer
 ARROWS = ("\\longrightarrow", "\\rightarrow", "\\to", "-->", "->", "→", "⟶", "=>", "=")
-MAX_ANSWER_CHARS = 600
 
 @register
 class BalanceEquation(Task):
@@ -39,6 +38,7 @@ class BalanceEquation(Task):
     family = "chemistry"
     description = "Balance a chemical equation with the smallest whole-number coefficients (any order judged)."
     tags = ("chemistry", "science", "math")
+    max_answer_chars = 600
 
     Config = ReactionConfig
 
@@ -62,7 +62,7 @@ class BalanceEquation(Task):
 
     def _read(self, problem: Problem, answer: str) -> list[int] | None:
         """Coefficients in the written order, from a list or from a full equation."""
-        if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
+        if not isinstance(answer, str) or len(answer) > self.max_answer_chars:
             return None
         count = len(problem.data["reactants"]) + len(problem.data["products"])
         listed = read_list(answer, read_integer, space_separated=True)

@@ -24,6 +24,7 @@ from importlib import resources
 from typing import Any
 
 from palaestra.core.retry import retry
+from palaestra.solvers.linalg import nullspace
 
 MAX_FORMULA_CHARS = 120
 MAX_DEPTH = 4
@@ -190,34 +191,6 @@ def ionic_formula(cation: Ion, anion: Ion) -> str:
     return part(cation, lcm // cation.charge) + part(anion, lcm // -anion.charge)
 
 
-def _nullspace_vector(matrix: list[list[Fraction]], columns: int) -> list[Fraction] | None:
-    """The one vector spanning the null space of ``matrix`` (``None`` unless it is one-dimensional)."""
-    rows = [row[:] for row in matrix]
-    pivots: list[int] = []
-    r = 0
-    for c in range(columns):
-        pivot = next((i for i in range(r, len(rows)) if rows[i][c] != 0), None)
-        if pivot is None:
-            continue
-        rows[r], rows[pivot] = rows[pivot], rows[r]
-        lead = rows[r][c]
-        rows[r] = [x / lead for x in rows[r]]
-        for i in range(len(rows)):
-            if i != r and rows[i][c] != 0:
-                factor = rows[i][c]
-                rows[i] = [a - factor * b for a, b in zip(rows[i], rows[r], strict=True)]
-        pivots.append(c)
-        r += 1
-    free = [c for c in range(columns) if c not in pivots]
-    if len(free) != 1:
-        return None
-    vector = [Fraction(0)] * columns
-    vector[free[0]] = Fraction(1)
-    for i, c in enumerate(pivots):
-        vector[c] = -rows[i][free[0]]
-    return vector
-
-
 def balance(reactants: list[Composition], products: list[Composition],
             charges: tuple[list[int], list[int]] | None = None) -> list[int] | None:
     """The minimal positive integer coefficients that conserve every element (and charge, when given),
@@ -229,9 +202,10 @@ def balance(reactants: list[Composition], products: list[Composition],
     if charges is not None:
         all_charges = [*charges[0], *charges[1]]
         matrix.append([Fraction(sign[j] * all_charges[j]) for j in range(len(species))])
-    vector = _nullspace_vector(matrix, len(species))
-    if vector is None:
-        return None
+    basis = nullspace(matrix, columns=len(species))
+    if len(basis) != 1:
+        return None  # not unique up to a multiple
+    vector = basis[0]
     if all(v < 0 for v in vector):
         vector = [-v for v in vector]
     if not all(v > 0 for v in vector):

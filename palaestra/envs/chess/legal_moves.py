@@ -28,7 +28,6 @@ from palaestra.verifiers.chess_moves import CHESS_EMPTY_WORDS, looks_like_move
 from palaestra.verifiers.numeric import read_integer
 from palaestra.verifiers.sets import read_items
 
-_MAX_ANSWER = 2_000
 _MAX_MOVES = 300  # more moves than any position has
 _COUNT_UNITS = ("moves", "legal moves", "move")
 
@@ -39,6 +38,7 @@ class LegalMoves(Task):
     family = "chess"
     description = "Count all legal moves of a chess position, or list the legal moves of one piece."
     tags = ("chess", "games", "rules")
+    max_answer_chars = 2_000
     version = 3
 
     @dataclass(frozen=True)
@@ -85,7 +85,7 @@ class LegalMoves(Task):
         return Problem(prompt=prompt, answer=answer, data={"fen": fen, "kind": "list", "square": name, "moves": moves})
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        if len(answer) > _MAX_ANSWER:
+        if len(answer) > self.max_answer_chars:
             return Verdict.unparsed("answer too long")
         if problem.data["kind"] == "count":
             value = read_integer(answer, units=_COUNT_UNITS)
@@ -152,7 +152,7 @@ def _verify_list(problem: Problem, answer: str) -> Verdict:
     written = None
     for spaces in (False, True):
         written = read_items(answer, _move_shaped, allow_empty=True, empty_words=CHESS_EMPTY_WORDS,
-                             space_separated=spaces, max_items=_MAX_MOVES, max_chars=_MAX_ANSWER)
+                             space_separated=spaces, max_items=_MAX_MOVES, max_chars=LegalMoves.max_answer_chars)
         if written is not None:
             break
     if written is None:

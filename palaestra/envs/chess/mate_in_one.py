@@ -23,7 +23,6 @@ from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.envs.chess.common import diagram, read_chess_move
 from palaestra.verifiers.chess_moves import looks_like_move
 
-_MAX_ANSWER = 64
 _EDGE = [s for s in chess.SQUARES if chess.square_rank(s) in (0, 7) or chess.square_file(s) in (0, 7)]
 _DISTANCE = [[chess.square_distance(a, b) for b in chess.SQUARES] for a in chess.SQUARES]
 # _WITHIN[king][(near, far)]: the squares at distance near..far from a king square
@@ -48,6 +47,7 @@ class MateInOne(Task):
     family = "chess"
     description = "Find a checkmating move in a chess position (mate in one)."
     tags = ("chess", "games", "search")
+    max_answer_chars = 64
     version = 3
 
     @dataclass(frozen=True)
@@ -97,7 +97,7 @@ class MateInOne(Task):
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         text = answer.strip()
-        if len(text) > _MAX_ANSWER or not looks_like_move(text):
+        if len(text) > self.max_answer_chars or not looks_like_move(text):
             return Verdict.unparsed("expected one move in SAN or UCI notation")
         board = chess.Board(problem.data["fen"])
         move = read_chess_move(board, text)

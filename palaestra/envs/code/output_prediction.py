@@ -28,7 +28,6 @@ from typing import Any
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.verifiers.blocks import read_block
 
-_MAX_ANSWER = 10_000
 _EXAMPLE = ("3", "[1, 2]")  # the prompt's example output, whatever the answer
 _WORDS = ("cat", "data", "loop", "tree", "node", "sun", "code", "graph", "moon", "star", "pixel", "queue")
 _NAMES = {
@@ -51,6 +50,7 @@ class OutputPrediction(Task):
     aliases = {"programs/output_prediction": {"version": 3}}
     description = "Predict the exact printed output of a small generated Python program."
     tags = ("code", "programs", "execution")
+    max_answer_chars = 10_000
     version = 3
     multiline = True
 
@@ -104,7 +104,7 @@ class OutputPrediction(Task):
         return Problem(prompt=prompt, answer=text, data={"program": source, "output": text, "steps": machine.steps})
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        if len(answer) > _MAX_ANSWER:
+        if len(answer) > self.max_answer_chars:
             return Verdict.wrong("the output is far longer than the program's")
         given = _lines(answer)
         if given is None:
@@ -154,7 +154,7 @@ def _writable(line: str) -> bool:
 
 def _lines(text: str) -> list[str] | None:
     """The answer's lines: leading spaces kept, trailing ones and blank edge lines dropped, a fence stripped."""
-    return read_block(text, leading="keep", trailing="strip", blank_edges=True, max_chars=_MAX_ANSWER)
+    return read_block(text, leading="keep", trailing="strip", blank_edges=True, max_chars=OutputPrediction.max_answer_chars)
 
 
 # --- generation: random typed syntax trees ------------------------------------

@@ -47,7 +47,6 @@ EQUIVALENT_SHARE = 0.2  # the certificate-free side is rare, so answering it bli
 # "Not equivalent: p = true, ..." states the verdict before the separating assignment.
 _NOT_EQUIVALENT = re.compile(r"^(?:no\s*[,.:;]?\s*)?(?:(?:f and g|they|the formulas)\s+are\s+)?not\s+(?:logically\s+)?"
                              r"equivalent\s*[,.:;—–-]*\s*", re.IGNORECASE)
-MAX_ANSWER_CHARS = 600
 
 
 @register
@@ -56,6 +55,7 @@ class Equivalence(Task):
     family = "deduction"
     description = "Decide whether two propositional formulas are equivalent; if not, give a separating assignment."
     tags = ("logic", "propositional", "truth-tables")
+    max_answer_chars = 600
     version = 2
     certificate_free = ("equivalent",)
 
@@ -118,7 +118,7 @@ class Equivalence(Task):
         return float(2 ** problem.data["variables"] * connectives)
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
+        if not isinstance(answer, str) or len(answer) > self.max_answer_chars:
             return Verdict.unparsed("answer too long")
         data = problem.data
         bare = not has_digit(answer) and "=" not in answer and "¬" not in answer and not mentions(

@@ -32,7 +32,6 @@ _HONESTY = ("lying", "truthful")
 _PART = re.compile(r"^\s*(?:the\s+)?(culprit|liars?)\s*(?:is|are|was|were|=|:)?\s*(.*)$", re.IGNORECASE | re.DOTALL)
 # Parts are split at new lines, semicolons, and a comma that starts the other part ("culprit: A, liars: B").
 _PARTS = re.compile(r"[\n;]+|,\s*(?=(?:the\s+)?(?:culprit|liars?)\s*(?:is|are|was|were|=|:))", re.IGNORECASE)
-MAX_ANSWER_CHARS = 600
 
 
 @register
@@ -41,6 +40,7 @@ class Liars(Task):
     family = "deduction"
     description = "Find the culprit and the liars among suspects, knowing how many of them lie."
     tags = ("logic", "deduction", "puzzle", "liars")
+    max_answer_chars = 600
 
     @dataclass(frozen=True)
     class Config:
@@ -79,7 +79,7 @@ class Liars(Task):
         return float(n * comb(n, len(problem.data["liars"])))
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
+        if not isinstance(answer, str) or len(answer) > self.max_answer_chars:
             return Verdict.unparsed("answer too long")
         names = problem.data["names"]
         parts: dict[str, str] = {}

@@ -23,6 +23,7 @@ import numpy as np
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
+from palaestra.generators.mastermind import score
 from palaestra.verifiers.normalize import read_answer, strip_wrappers, unify
 
 _MAX_GUESSES = 14
@@ -80,7 +81,7 @@ class MastermindDeduce(Task):
         if code is None:
             return Verdict.unparsed(f"expected {data['length']} digits from 1 to {data['digits']}")
         for guess, exact, partial in data["history"]:
-            if _score(code, guess) != (exact, partial):
+            if score(guess, code) != (exact, partial):
                 return Verdict.wrong(f"the guess {''.join(map(str, guess))} would not score {exact} exact, {partial} partial")
         return Verdict.right()
 
@@ -109,12 +110,6 @@ def _read_code(text: str, length: int, digits: int) -> list[int] | None:
         return None
     code = [int(ch) for ch in compact]
     return code if all(1 <= d <= digits for d in code) else None
-
-
-def _score(code: list[int] | tuple[int, ...], guess: list[int] | tuple[int, ...]) -> tuple[int, int]:
-    exact = sum(a == b for a, b in zip(code, guess))
-    common = sum(min(code.count(d), list(guess).count(d)) for d in set(guess))
-    return exact, common - exact
 
 
 @cache
@@ -150,7 +145,7 @@ def _draw(rng: random.Random, config: MastermindDeduce.Config) -> tuple[tuple[in
             guess = tuple(rng.randint(1, digits) for _ in range(length))
         if guess == secret:
             continue
-        exact, partial = _score(secret, guess)
+        exact, partial = score(guess, secret)
         got_exact, got_partial = _scores(codes, counts, guess, digits)
         keep = alive & (got_exact == exact) & (got_partial == partial)
         if keep.sum() == alive.sum():

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
+from palaestra.generators.minesweeper import counts, flood, neighbours
 from palaestra.solvers.sat import CNF, Budget, BudgetExhausted, SatSolver
 from palaestra.verifiers.normalize import is_closing, strip_wrappers
 from palaestra.verifiers.sets import read_set
@@ -30,7 +31,6 @@ _BUDGET = Budget(conflicts=50_000)
 _COLUMNS = "ABCDEFGHIJKLMNOP"
 _PART = re.compile(r"^\s*(?:the\s+)?(?:certain(?:ly)?\s+)?(mines?|safe)\s*(?:cells?)?\s*(?::|=|-|are|is)?\s*(.*)$",
                    re.IGNORECASE | re.DOTALL)
-MAX_ANSWER_CHARS = 2_000
 
 Cell = tuple[int, int]
 
@@ -42,6 +42,7 @@ class Minesweeper(Task):
     family = "deduction"
     description = "Deduce which covered Minesweeper cells are certainly mines and which are certainly safe."
     tags = ("logic", "deduction", "minesweeper", "constraint-satisfaction")
+    max_answer_chars = 2_000
 
     @dataclass(frozen=True)
     class Config:
@@ -84,7 +85,7 @@ class Minesweeper(Task):
         return float(len(data["mines"]) + len(data["safe"]) + data["undecided"])
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
+        if not isinstance(answer, str) or len(answer) > self.max_answer_chars:
             return Verdict.unparsed("answer too long")
         parts: dict[str, str] = {}
         pieces = [piece for piece in re.split(r"[\n;]+", strip_wrappers(answer)) if piece.strip()]
@@ -148,39 +149,26 @@ def _listing(names: list) -> str:
     return ", ".join(n if isinstance(n, str) else _name(n) for n in names) or "none"
 
 
-def _neighbours(cell: Cell, rows: int, cols: int) -> list[Cell]:
-    r, c = cell
-    return [(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
-            if (dr, dc) != (0, 0) and 0 <= r + dr < rows and 0 <= c + dc < cols]
-
-
 def _draw(rng: random.Random, config: Minesweeper.Config) -> tuple | None:
     rows, cols = config.rows, config.cols
-    cells = [(r, c) for r in range(rows) for c in range(cols)]
+    around = neighbours(rows, cols)
+    cells = list(range(rows * cols))
     mines = set(rng.sample(cells, round(config.density * rows * cols)))
-    count = {cell: sum(n in mines for n in _neighbours(cell, rows, cols)) for cell in cells}
+    count = counts(mines, rows, cols)
     zeros = [cell for cell in cells if cell not in mines and count[cell] == 0]
     if not zeros:
         return None
-    opened = {rng.choice(zeros)}
-    queue = list(opened)
-    for cell in queue:  # flood the zero region, as a click does
-        if count[cell] == 0:
-            for n in _neighbours(cell, rows, cols):
-                if n not in opened and n not in mines:
-                    opened.add(n)
-                    queue.append(n)
+    opened = flood(rng.choice(zeros), count, rows, cols)  # the zero region a click opens
     extra = [cell for cell in cells if cell not in mines and cell not in opened]
     opened.update(rng.sample(extra, min(len(extra), rng.randint(0, 3))))
     covered = [cell for cell in cells if cell not in opened]
-    frontier = sorted({n for cell in opened for n in _neighbours(cell, rows, cols) if n not in opened})
+    frontier = sorted({n for cell in opened for n in around[cell] if n not in opened})
     if len(covered) < 3 or not frontier:
         return None
     cnf = CNF()
     mine = {cell: cnf.var(cell) for cell in covered}
     for cell in opened:
-        around = [mine[n] for n in _neighbours(cell, rows, cols) if n in mine]
-        cnf.exactly(around, count[cell])
+        cnf.exactly([mine[n] for n in around[cell] if n in mine], count[cell])
     certain_mines, certain_safe, undecided = [], [], []
     try:
         with SatSolver(cnf, _BUDGET) as solver:
@@ -195,5 +183,5 @@ def _draw(rng: random.Random, config: Minesweeper.Config) -> tuple | None:
         return None
     if not (certain_mines or certain_safe) or not undecided:
         return None
-    board = [["#" if (r, c) not in opened else str(count[(r, c)]) for c in range(cols)] for r in range(rows)]
-    return board, certain_mines, certain_safe, undecided
+    board = [["#" if r * cols + c not in opened else str(count[r * cols + c]) for c in range(cols)] for r in range(rows)]
+    return board, [divmod(cell, cols) for cell in certain_mines], [divmod(cell, cols) for cell in certain_safe], undecided

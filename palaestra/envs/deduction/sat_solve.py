@@ -36,7 +36,6 @@ _UNSAT_WORDS = frozenset({"unsatisfiable", "unsat", "not satisfiable", "no satis
                           "no solution", "there is no satisfying assignment", "it is unsatisfiable",
                           "the formula is unsatisfiable", "no satisfying assignment exists", "no such assignment exists",
                           "the formula is not satisfiable", "no assignment exists", "there is none"})
-MAX_ANSWER_CHARS = 3_000
 UNSAT_SHARE = 0.2  # the certificate-free side is rare, so answering it blindly pays little
 _UNSAT_MENTIONS = ("unsatisfiable", "unsat", "not satisfiable", "no satisfying", "none", "no solution", "no assignment")
 
@@ -47,6 +46,7 @@ class SatSolve(Task):
     family = "deduction"
     description = "Find a satisfying assignment of a 3-CNF formula, or answer that it is unsatisfiable."
     tags = ("logic", "satisfiability", "search")
+    max_answer_chars = 3_000
     version = 2
     certificate_free = ("unsatisfiable",)
 
@@ -133,7 +133,7 @@ class SatSolve(Task):
         return float(problem.data["variables"] * len(clauses) + decisions)
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
+        if not isinstance(answer, str) or len(answer) > self.max_answer_chars:
             return Verdict.unparsed("answer too long")
         data = problem.data
         if not has_digit(answer) and _says_unsatisfiable(answer):

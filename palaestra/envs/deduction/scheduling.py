@@ -41,7 +41,6 @@ _BUDGET = Budget(conflicts=50_000)
 _TIME = re.compile(r"^(\d{1,2})(?::(\d{2}))?\s*([ap]\.?m\.?)?$", re.IGNORECASE)
 _RANGE = re.compile(r"\s*(?:-|–|—|to|until)\s*")
 _LINE = re.compile(r"^\s*[-*•]?\s*\**([A-Za-z]+)\**\s*(?::|=|-|–|at|starts at)\s*(.+?)\s*$", re.IGNORECASE)
-MAX_ANSWER_CHARS = 2_000
 
 
 @register
@@ -50,6 +49,7 @@ class Scheduling(Task):
     family = "deduction"
     description = "Schedule meetings around people's busy times, order rules and time limits (any valid schedule)."
     tags = ("planning", "scheduling", "constraint-satisfaction")
+    max_answer_chars = 2_000
     multiline = True
 
     @dataclass(frozen=True)
@@ -97,7 +97,7 @@ class Scheduling(Task):
         return len(problem.data["names"]) * math.log2(slots) - math.log2(problem.data["schedules"])
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
+        if not isinstance(answer, str) or len(answer) > self.max_answer_chars:
             return Verdict.unparsed("answer too long")
         data = problem.data
         names = data["names"]

@@ -30,7 +30,6 @@ from palaestra.verifiers.sets import one_of, read_list
 
 _KINDS = ("left", "right", "neighbours", "apart", "opposite", "not_neighbours", "not_left")
 _POOL = 8  # clues drawn per person before pruning
-MAX_ANSWER_CHARS = 20_000
 _ARROW = re.compile(r"[ \t]*(?:→|->|⟶|[ \t][-–—][ \t])[ \t]*")  # "Ada → Ben" and "Ada - Ben" list the order too
 
 
@@ -78,8 +77,8 @@ class Seating(Task):
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         names, anchor = problem.data["names"], problem.data["anchor"]
-        if len(answer) > MAX_ANSWER_CHARS:
-            return Verdict.unparsed(f"answer longer than {MAX_ANSWER_CHARS} characters")
+        if len(answer) > self.max_answer_chars:
+            return Verdict.unparsed(f"answer longer than {self.max_answer_chars} characters")
         text = _ARROW.sub(", ", squeeze_spaces(answer))  # runs of spaces first: the arrow pattern is quadratic on them
         order = read_list(text, one_of(names)) or read_list(text, one_of(names), space_separated=True)
         if order is None:

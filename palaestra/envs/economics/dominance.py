@@ -26,13 +26,6 @@ from palaestra.verifiers.sets import one_of, read_set
 EXAMPLE = "X, Y, 7"  # a fixed placeholder of the right shape: never derived from the answer
 
 
-def dominated_row(a: list[list[int]], rows: list[int], columns: list[int]) -> int | None:
-    for r in rows:
-        if any(all(a[t][c] > a[r][c] for c in columns) for t in rows if t != r):
-            return r
-    return None
-
-
 def eliminate(a: list[list[int]], b: list[list[int]], rounds: int | None = None) -> tuple[list[int], list[int]]:
     """The surviving rows and columns (all dominated strategies are removed each round; ``rounds`` caps them)."""
     rows, columns = list(range(len(a))), list(range(len(a[0])))

@@ -21,7 +21,6 @@ from __future__ import annotations
 import functools
 import random
 import re
-from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,10 +30,10 @@ from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, regis
 from palaestra.envs.games.words import (
     ALL_GREEN,
     GREEN,
-    GREY,
     LENGTH,
     code,
     hard_mode_allowed,
+    hard_mode_violation,
     mark_block,
     marks_from_code,
     public_list,
@@ -106,7 +105,7 @@ class Absurdle(MultiTurnTask):
             return Outcome(state, Verdict.wrong("unknown word"), f"{guess} is not in the word list.")
         history = _history(tuple(state["guesses"]))
         if problem.data["hard"]:
-            broken = _hard_mode_violation(guess, history)
+            broken = hard_mode_violation(guess, history)
             if broken:
                 return Outcome(state, Verdict.wrong("hard mode"), f"{guess} breaks hard mode: {broken}.")
         guesses = [*state["guesses"], guess]
@@ -158,18 +157,6 @@ def _history(guesses: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
         answers = mark_block(np.array([word_index()[guess]]), _candidates(guesses[:k]))[0]
         out.append((guess, marks_from_code(_host_answer(answers))))
     return tuple(out)
-
-
-def _hard_mode_violation(guess: str, history: tuple[tuple[str, str], ...]) -> str:
-    for earlier, answer in history:
-        for i, (letter, mark) in enumerate(zip(earlier, answer)):
-            if mark == GREEN and guess[i] != letter:
-                return f"letter {i + 1} must be {letter.upper()}"
-        shown = Counter(letter for letter, mark in zip(earlier, answer) if mark != GREY)
-        for letter, count in sorted(shown.items()):
-            if guess.count(letter) < count:
-                return f"the guess must contain {letter.upper()}" + (f" {count} times" if count > 1 else "")
-    return ""
 
 
 @functools.lru_cache(maxsize=50_000)

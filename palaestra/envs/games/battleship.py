@@ -28,6 +28,7 @@ from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register
 from palaestra.envs.games.common import cell_name, read_cell, render_board
+from palaestra.generators.battleship import placements
 
 SHIPS = (("carrier", 5), ("battleship", 4), ("cruiser", 3), ("submarine", 3), ("destroyer", 2),
          ("patrol boat", 2))
@@ -160,13 +161,7 @@ def _place(rng: random.Random, size: int, fleet: list[list[Any]]) -> list[list[A
     taken: set[int] = set()
     placed = []
     for name, length in fleet:
-        options = []
-        for r in range(size):
-            for c in range(size):
-                for dr, dc in ((0, 1), (1, 0)):
-                    cells = [(r + k * dr) * size + c + k * dc for k in range(length)]
-                    if r + (length - 1) * dr < size and c + (length - 1) * dc < size and not taken & set(cells):
-                        options.append(cells)
+        options = [cells for cells in _placements(size, length) if not taken.intersection(cells)]
         cells = rng.choice(options)  # a fleet always fits: at most 17 cells on 36 or more
         taken |= set(cells)
         placed.append([name, cells])
@@ -177,13 +172,8 @@ _FIRED = re.compile(r"You fire at ([a-z])(\d+): (miss|hit and sunk the ([a-z ]+)
 
 
 def _placements(size: int, length: int) -> list[list[int]]:
-    out = []
-    for r in range(size):
-        for c in range(size):
-            for dr, dc in ((0, 1), (1, 0)):
-                if r + (length - 1) * dr < size and c + (length - 1) * dc < size:
-                    out.append([(r + k * dr) * size + c + k * dc for k in range(length)])
-    return out
+    """Every position of a ship of ``length``, as cell indices."""
+    return [[r * size + c for r, c in cells] for cells in placements(size, length)]
 
 
 def _sunk_line(size: int, hits: set[int], last: int, length: int) -> set[int]:
@@ -255,15 +245,10 @@ def _densest(size: int, lengths: list[int], misses: set[int], pool: list[int]) -
     """The cells of ``pool`` covered by the most placements of ships of ``lengths`` that avoid ``misses``."""
     cover = [0] * (size * size)
     for length in lengths:
-        for r in range(size):
-            for c in range(size):
-                for dr, dc in ((0, 1), (1, 0)):
-                    if r + (length - 1) * dr >= size or c + (length - 1) * dc >= size:
-                        continue
-                    cells = [(r + k * dr) * size + c + k * dc for k in range(length)]
-                    if not misses.intersection(cells):
-                        for cell in cells:
-                            cover[cell] += 1
+        for cells in _placements(size, length):
+            if not misses.intersection(cells):
+                for cell in cells:
+                    cover[cell] += 1
     best = max((cover[c] for c in pool), default=0)
     return [c for c in pool if cover[c] == best] if best else []
 

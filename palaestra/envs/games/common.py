@@ -5,7 +5,6 @@
 - :func:`read_cells`: several cells (``a1 b2``, ``a1, b2``);
 - :func:`column_letters`, :func:`render_board`, :func:`cell_name`: boards with lettered columns
   and numbered rows, as every board game here draws them;
-- :func:`invalid`: the outcome of a malformed move (the state unchanged, the move costs a turn);
 - :func:`tape_rng`, :func:`tape_uniform`: random events keyed by a tape drawn at generation (see its docstring);
 - :func:`ucb_choice`, :func:`explore_then_commit`: bandit players on observed payouts (an honest
   player and a cheap rule for the bandit games).
@@ -30,12 +29,11 @@ import random
 import re
 import string
 from collections.abc import Iterable, Sequence
-from typing import Any
 
-from palaestra.core import Outcome, Verdict, derive_seed, event_rng
+from palaestra.core import derive_seed, event_rng
+from palaestra.core.multiturn import MAX_MOVE_CHARS
 from palaestra.verifiers.normalize import read_answer, squeeze_spaces, strip_wrappers, unify
 
-MAX_MOVE_CHARS = 300
 _CELL = re.compile(r"^\(?\s*([a-z])\s*,?\s*(\d{1,2})\s*\)?$", re.IGNORECASE)
 _CELL_SPLIT = re.compile(r"[\s,;]+")
 
@@ -66,11 +64,6 @@ def tape_uniform(env_id: str, tape: int, *keys: object) -> float:
     True
     """
     return derive_seed("event", env_id, "tape", tape, *keys) / 2**64
-
-
-def invalid(state: Any, why: str) -> Outcome:
-    """A malformed move: the state unchanged, an unparsed verdict, and ``Invalid move: why.`` as feedback."""
-    return Outcome(state, Verdict.unparsed(why), f"Invalid move: {why}.")
 
 
 def read_label(move: str, labels: Iterable[str], nouns: Sequence[str] = (), verbs: Sequence[str] = ()) -> str | None:

@@ -27,8 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, event_rng, register, retry
-from palaestra.envs.games.common import invalid
-from palaestra.envs.interactive.common import read_command
+from palaestra.verifiers.moves import read_command
 
 WIDTH, HEIGHT = 7, 6
 STRIDE = HEIGHT + 1  # one spare bit above every column keeps the line shifts from wrapping
@@ -94,7 +93,7 @@ class ConnectFour(MultiTurnTask):
         me, board = state["me"], state["board"]
         column = read_command(move, _parse_column)
         if column is None:
-            return invalid(state, f"write one column number from 1 to {WIDTH}")
+            return Outcome.invalid(state, f"write one column number from 1 to {WIDTH}")
         if not _open(board, column):
             return Outcome(state, Verdict.wrong("full column"), f"Column {column + 1} is full.")
         drop = _drop(board, column)
@@ -117,7 +116,7 @@ class ConnectFour(MultiTurnTask):
         if not _columns(board):
             return Outcome({"me": me, "board": board}, Verdict.wrong("draw"), f"{said} The board is full: a draw.",
                            True)
-        return Outcome({"me": me, "board": board}, Verdict.wrong("game goes on"), f"{said}\n{picture}")
+        return Outcome.goes_on({"me": me, "board": board}, f"{said}\n{picture}")
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         me, board = state["me"], state["board"]

@@ -35,7 +35,7 @@ from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Policy, Problem, Verdict, View, register, regret_reward, retry
 from palaestra.core.task import Growth
-from palaestra.envs.games.common import explore_then_commit, invalid, read_label, tape_rng
+from palaestra.envs.games.common import explore_then_commit, read_label, tape_rng
 
 FEATURES = {
     "segment": ["student", "professional", "retiree"],
@@ -139,7 +139,7 @@ class ContextualBandit(MultiTurnTask):
         row = data["rates"][_profile_index(data, turn)]
         if label is None:
             achieved = state["achieved"] + min(row)
-            bad = invalid({"turn": turn + 1, "achieved": achieved},
+            bad = Outcome.invalid({"turn": turn + 1, "achieved": achieved},
                           f"name one ad by its letter ({', '.join(data['labels'])})")
             reward = self._reward(problem, achieved, done)
             verdict = dataclasses.replace(bad.verdict, reward=reward) if reward else bad.verdict

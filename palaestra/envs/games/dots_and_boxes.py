@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Policy, Problem, Verdict, event_rng, register, retry
-from palaestra.envs.games.common import MAX_MOVE_CHARS, invalid
+from palaestra.envs.games.common import MAX_MOVE_CHARS
 from palaestra.verifiers.normalize import read_answer, strip_wrappers
 
 _LINE = re.compile(r"^\s*\(?\s*([a-z])\s*(\d{1,2})\s*\)?\s*(?:-+|–|—|\s|to|,|and)+\s*\(?\s*([a-z])\s*(\d{1,2})\s*\)?\s*$",
@@ -121,7 +121,7 @@ class DotsAndBoxes(MultiTurnTask):
         rows, cols = data["rows"], data["cols"]
         index = _read_line(move, rows, cols)
         if index is None:
-            return invalid(state, "write one line as two neighbouring dots, e.g. a1-b1")
+            return Outcome.invalid(state, "write one line as two neighbouring dots, e.g. a1-b1")
         drawn = state["drawn"]
         if drawn >> index & 1:
             return Outcome(state, Verdict.wrong("drawn"), "That line is already drawn.")
@@ -159,7 +159,7 @@ class DotsAndBoxes(MultiTurnTask):
             result = "you win!" if won else "you lose." if mine < theirs else "a draw."
             return Outcome(state, Verdict.right() if won else Verdict.wrong("not won"),
                            f"{said} Every line is drawn. {score} {result.capitalize()}", True)
-        return Outcome(state, Verdict.wrong("game goes on"), f"{said}\n{_picture(data, drawn, owners)}\n{score}")
+        return Outcome.goes_on(state, f"{said}\n{_picture(data, drawn, owners)}\n{score}")
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         data = problem.data

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Policy, Problem, Verdict, View, register, regret_reward
-from palaestra.envs.games.common import MAX_MOVE_CHARS, invalid, tape_rng
+from palaestra.envs.games.common import MAX_MOVE_CHARS, tape_rng
 from palaestra.verifiers.numeric import read_integer
 
 MAX_PRICE = 2000
@@ -117,7 +117,7 @@ class DynamicPricing(MultiTurnTask):
         done = day + 1 >= data["days"]
         price = read_price(move)
         if price is None:
-            bad = invalid({"day": day + 1, "achieved": state["achieved"]},
+            bad = Outcome.invalid({"day": day + 1, "achieved": state["achieved"]},
                           f"write one whole-dollar price from 1 to {MAX_PRICE}")
             reward = self._reward(problem, state["achieved"], done)
             return bad._replace(done=done, verdict=dataclasses.replace(bad.verdict, reward=reward) if reward else bad.verdict)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
-from palaestra.envs.games.common import MAX_MOVE_CHARS, invalid
+from palaestra.envs.games.common import MAX_MOVE_CHARS
 from palaestra.verifiers.moves import read_tokens
 
 GOAL = "12345678_"
@@ -80,7 +80,7 @@ class EightPuzzle(MultiTurnTask):
     def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
         steps = read_tokens(move, SPELLINGS, max_count=1) if len(move) <= MAX_MOVE_CHARS else None
         if not steps:
-            return invalid(state, "write one move: U, D, L or R")
+            return Outcome.invalid(state, "write one move: U, D, L or R")
         board = _slide(state["board"], steps[0])
         if board is None:
             return Outcome(state, Verdict.wrong("off the board"), "The gap cannot move that way.")

@@ -27,7 +27,7 @@ from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register
 from palaestra.core.task import Growth
-from palaestra.envs.games.common import MAX_MOVE_CHARS, invalid
+from palaestra.envs.games.common import MAX_MOVE_CHARS
 from palaestra.generators.grids import cell_distances, random_maze
 from palaestra.verifiers.moves import read_tokens
 
@@ -100,7 +100,7 @@ class FogMaze(MultiTurnTask):
         data = problem.data
         steps = read_tokens(move, SPELLINGS, max_count=1) if len(move) <= MAX_MOVE_CHARS else None
         if not steps:
-            return invalid(state, "write one move: north, south, east or west")
+            return Outcome.invalid(state, "write one move: north, south, east or west")
         here = state["at"]
         target = _neighbour(data, here, steps[0])
         if target is None or target not in data["links"][here]:

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
-from palaestra.envs.games.common import MAX_MOVE_CHARS, cell_name, invalid, render_board, tape_uniform
+from palaestra.envs.games.common import MAX_MOVE_CHARS, cell_name, render_board, tape_uniform
 from palaestra.generators.grids import random_obstacles, shortest_distance
 from palaestra.verifiers.moves import read_tokens
 
@@ -104,7 +104,7 @@ class FrozenLake(MultiTurnTask):
         steps = read_tokens(move, SPELLINGS, max_count=1) if len(move) <= MAX_MOVE_CHARS else None
         turn = state["turn"] + 1
         if not steps:
-            return invalid({**state, "turn": turn}, "write one move: U, D, L or R")
+            return Outcome.invalid({**state, "turn": turn}, "write one move: U, D, L or R")
         intended = steps[0]
         r, c, actual = _slide(_key(data), state["at"][0], state["at"][1], state["turn"], intended)
         state = {"at": [r, c], "turn": turn}

@@ -84,7 +84,7 @@ class Game2048(MultiTurnTask):
         steps = read_tokens(move, SPELLINGS, max_count=MAX_MOVES) if len(move) <= MAX_MOVE_CHARS else None
         if not steps:
             why = f"write 1 to {MAX_MOVES} moves as letters U, D, L, R"
-            return Outcome(state, Verdict.unparsed(why), f"Invalid move: {why}.")
+            return Outcome.invalid(state, why)
         board, count = state["board"], state["count"]
         skipped = 0
         for step in steps:

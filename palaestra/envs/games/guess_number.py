@@ -22,10 +22,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register
+from palaestra.core.multiturn import MAX_MOVE_CHARS
 from palaestra.core.task import Growth
 from palaestra.verifiers.numeric import read_integer
 
-MAX_MOVE_CHARS = 200
 MAX_DIGITS = 30  # far more than any range here; longer numerals are refused unread
 
 

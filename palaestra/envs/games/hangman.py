@@ -32,7 +32,7 @@ import numpy as np
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register
 from palaestra.core.task import Growth
-from palaestra.envs.games.common import MAX_MOVE_CHARS, invalid
+from palaestra.envs.games.common import MAX_MOVE_CHARS
 from palaestra.envs.games.words import letter_arrays, public_list
 from palaestra.envs.games.words import words as listed_words
 from palaestra.verifiers.normalize import read_answer, squeeze_spaces, unify
@@ -101,7 +101,7 @@ class Hangman(MultiTurnTask):
         phrase = problem.data["phrase"]
         guess = read_guess(move, len(phrase.split()))
         if guess is None:
-            return invalid(state, "write one letter, or 'solve' followed by the whole secret")
+            return Outcome.invalid(state, "write one letter, or 'solve' followed by the whole secret")
         guessed, lives = state["guessed"], state["lives"]
         if len(guess) > 1:
             if guess == phrase:

@@ -81,7 +81,7 @@ class HiddenFunction(MultiTurnTask):
     def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
         coefficients = problem.data["coefficients"]
         if len(move) > MAX_MOVE_CHARS:
-            return Outcome(state, Verdict.unparsed("too long"), "Invalid move: too long.")
+            return Outcome.invalid(state, "too long")
         argument = _read_query(move)
         if argument is not None:
             if abs(argument) > ARGUMENT_RANGE:
@@ -92,7 +92,7 @@ class HiddenFunction(MultiTurnTask):
         answer = read_answer(move, _read_polynomial)
         if answer is None:
             why = "ask f(INTEGER) or answer f(x) = POLYNOMIAL"
-            return Outcome(state, Verdict.unparsed(why), f"Invalid move: {why}.")
+            return Outcome.invalid(state, why)
         wanted = [Fraction(c) for c in coefficients]
         if _trim(answer) == _trim(wanted):
             return Outcome(state, Verdict.right(), "Correct, that is my polynomial!", True)

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, event_rng, register, retry
-from palaestra.envs.games.common import invalid, read_label
+from palaestra.envs.games.common import read_label
 
 
 @register
@@ -100,7 +100,7 @@ class Kalah(MultiTurnTask):
         labels = string.ascii_lowercase[:n]
         pit = read_label(move, labels, ("pit",), ("sow", "play", "move"))
         if pit is None:
-            return invalid(state, f"write one pit letter from a to {labels[-1]}")
+            return Outcome.invalid(state, f"write one pit letter from a to {labels[-1]}")
         index = labels.index(pit)
         if not board[index]:
             return Outcome(state, Verdict.wrong("empty pit"), f"Pit {pit} is empty.")
@@ -129,7 +129,7 @@ class Kalah(MultiTurnTask):
             result = f"Game over: your store {mine}, the opponent's {other}. " + ("You win!" if won else "You do not win.")
             return Outcome(state, Verdict.right() if won else Verdict.wrong("not won"), f"{' '.join(said)} {result}",
                            True)
-        return Outcome(state, Verdict.wrong("game goes on"), f"{' '.join(said)}\n{_picture(board)}")
+        return Outcome.goes_on(state, f"{' '.join(said)}\n{_picture(board)}")
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         board, n = state["board"], problem.data["pits"]

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
-from palaestra.envs.games.common import cell_name, invalid, read_cell, render_board
+from palaestra.envs.games.common import cell_name, read_cell, render_board
 
 VERBS = ("press", "toggle", "click", "push", "flip")
 
@@ -85,7 +85,7 @@ class LightsOut(MultiTurnTask):
         n = problem.data["size"]
         cell = read_cell(move, n, n, VERBS)
         if cell is None:
-            return invalid(state, "write one light as column letter and row number, e.g. b2")
+            return Outcome.invalid(state, "write one light as column letter and row number, e.g. b2")
         lights = state["lights"] ^ _press_mask(n, cell[0] * n + cell[1])
         if lights == 0:
             return Outcome({"lights": 0}, Verdict.right(), f"You press {cell_name(*cell)}: every light is off!", True)

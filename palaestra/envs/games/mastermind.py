@@ -21,10 +21,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, derive_seed, register, retry
+from palaestra.core.multiturn import MAX_MOVE_CHARS
 from palaestra.core.task import Growth
+from palaestra.generators.mastermind import score
 from palaestra.verifiers.moves import read_tokens
-
-MAX_MOVE_CHARS = 200
 
 
 @register
@@ -58,7 +58,7 @@ class Mastermind(MultiTurnTask):
         # The free opening must not win the game.
         opening = retry(lambda: _random_code(rng, alphabet, config.length), lambda code: code != secret,
                         what="an opening guess other than the secret")
-        black, white = pegs(opening, secret)
+        black, white = score(opening, secret)
         prompt = (
             f"Let's play Mastermind. I have chosen a secret code of {config.length} pegs; each peg is one of the "
             f"{config.colours} colours {', '.join(alphabet)}, and colours may repeat.\n"
@@ -86,7 +86,7 @@ class Mastermind(MultiTurnTask):
 
     def initial_state(self, problem: Problem) -> dict[str, Any]:
         opening = problem.data["opening"]
-        return {"history": [[opening, *pegs(opening, problem.data["secret"])]]}
+        return {"history": [[opening, *score(opening, problem.data["secret"])]]}
 
     def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
         secret, alphabet = problem.data["secret"], problem.data["alphabet"]
@@ -94,7 +94,7 @@ class Mastermind(MultiTurnTask):
         if guess is None:
             rule = f"write exactly {len(secret)} letters from {alphabet[0]} to {alphabet[-1]}"
             return Outcome(state, Verdict.unparsed(f"invalid guess: {rule}"), f"Invalid guess: {rule}.")
-        black, white = pegs(guess, secret)
+        black, white = score(guess, secret)
         state = {"history": [*state["history"], [guess, black, white]]}
         if black == len(secret):
             return Outcome(state, Verdict.right(), f"{guess}: {black} black, 0 white. You cracked the code!", True)
@@ -118,13 +118,6 @@ class Mastermind(MultiTurnTask):
 
 
 _ANSWER = re.compile(r"^([A-Z]+): (\d+) black, (\d+) white", re.MULTILINE)
-
-
-def pegs(guess: str, secret: str) -> tuple[int, int]:
-    """(black, white) peg counts of ``guess`` against ``secret``."""
-    black = sum(g == s for g, s in zip(guess, secret))
-    common = sum((Counter(guess) & Counter(secret)).values())
-    return black, common - black
 
 
 def consistent_code(history: list[list[Any]], alphabet: str, length: int, rng: random.Random) -> str | None:
@@ -182,6 +175,6 @@ def _random_code(rng: random.Random, alphabet: str, length: int) -> str:
 def _read_code(move: str, alphabet: str, length: int) -> str | None:
     if len(move) > MAX_MOVE_CHARS:
         return None
-    pegs = read_tokens(move, alphabet, max_count=length)
-    return "".join(pegs) if pegs is not None and len(pegs) == length else None
+    letters: list[str] | None = read_tokens(move, alphabet, max_count=length)
+    return "".join(letters) if letters is not None and len(letters) == length else None
 

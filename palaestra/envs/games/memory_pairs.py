@@ -26,7 +26,7 @@ from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register
 from palaestra.core.task import Growth
-from palaestra.envs.games.common import MAX_MOVE_CHARS, invalid
+from palaestra.envs.games.common import MAX_MOVE_CHARS
 from palaestra.verifiers.normalize import read_answer, strip_wrappers
 
 PICTURES = ("apple", "boat", "cat", "drum", "eagle", "fern", "guitar", "hat", "igloo", "jar", "kite", "lamp",
@@ -92,7 +92,7 @@ class MemoryPairs(MultiTurnTask):
         layout = problem.data["layout"]
         pair = _read_pair(move, len(layout))
         if pair is None:
-            return invalid(state, f"write two different card numbers from 1 to {len(layout)}, e.g. 1 2")
+            return Outcome.invalid(state, f"write two different card numbers from 1 to {len(layout)}, e.g. 1 2")
         a, b = pair
         if a in state["found"] or b in state["found"]:
             return Outcome(state, Verdict.wrong("already matched"), "One of those cards is already face up.")

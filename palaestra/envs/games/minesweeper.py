@@ -22,7 +22,6 @@ half times that plus eight, room for opening numbered cells one by one.
 
 from __future__ import annotations
 
-import functools
 import random
 import re
 from dataclasses import dataclass
@@ -30,7 +29,8 @@ from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.games.common import cell_name, invalid, read_cell, render_board
+from palaestra.envs.games.common import cell_name, read_cell, render_board
+from palaestra.generators.minesweeper import counts, flood, neighbours
 
 HIDDEN, OPEN, FLAG = "h", "o", "f"
 
@@ -97,7 +97,7 @@ class Minesweeper(MultiTurnTask):
         flagging = move.strip().lower().startswith("flag")
         cell = read_cell(move, rows, cols, ("flag", "unflag") if flagging else ("reveal", "open", "click"))
         if cell is None:
-            return invalid(state, "write reveal or flag and one cell on the board, e.g. reveal a1")
+            return Outcome.invalid(state, "write reveal or flag and one cell on the board, e.g. reveal a1")
         index = cell[0] * cols + cell[1]
         name = cell_name(*cell)
         if mask[index] == OPEN:
@@ -116,7 +116,7 @@ class Minesweeper(MultiTurnTask):
         if mask.count(HIDDEN) + mask.count(FLAG) == len(data["mines"]):
             return Outcome({"mask": mask}, Verdict.right(), f"Every safe cell is open: you win!\n"
                                                             f"{_picture(data, mask)}", True)
-        return Outcome({"mask": mask}, Verdict.wrong("game goes on"), _picture(data, mask))
+        return Outcome.goes_on({"mask": mask}, _picture(data, mask))
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         data = problem.data
@@ -158,39 +158,19 @@ def _read_board(texts: list[str], rows: int) -> str:
 
 
 def _around(index: int, rows: int, cols: int) -> tuple[int, ...]:
-    return _neighbours(rows, cols)[index]
-
-
-@functools.cache
-def _neighbours(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
-    """Per cell, the cells among its eight neighbours that lie on the board."""
-    out = []
-    for index in range(rows * cols):
-        r, c = divmod(index, cols)
-        out.append(tuple((r + dr) * cols + c + dc for dr in (-1, 0, 1) for dc in (-1, 0, 1)
-                         if (dr or dc) and 0 <= r + dr < rows and 0 <= c + dc < cols))
-    return tuple(out)
+    return neighbours(rows, cols)[index]
 
 
 def _counts(data: dict[str, Any]) -> list[int]:
-    rows, cols, mines = data["rows"], data["cols"], set(data["mines"])
-    return [sum(j in mines for j in _around(i, rows, cols)) for i in range(rows * cols)]
+    return counts(set(data["mines"]), data["rows"], data["cols"])
 
 
 def _open(data: dict[str, Any], mask: str, index: int, counts: list[int] | None = None) -> str:
     """``mask`` with ``index`` opened, flooding through cells with no mine around (flags stay)."""
-    rows, cols = data["rows"], data["cols"]
-    counts = counts or _counts(data)
-    cells = list(mask)
-    stack = [index]
-    while stack:
-        i = stack.pop()
-        if cells[i] == OPEN:
-            continue
-        cells[i] = OPEN
-        if counts[i] == 0:
-            stack.extend(j for j in _around(i, rows, cols) if cells[j] == HIDDEN)
-    return "".join(cells)
+    if mask[index] == OPEN:
+        return mask
+    opened = flood(index, counts or _counts(data), data["rows"], data["cols"], lambda j: mask[j] == HIDDEN)
+    return "".join(OPEN if i in opened else mark for i, mark in enumerate(mask))
 
 
 def _picture(data: dict[str, Any], mask: str, show_mines: bool = False) -> str:

@@ -33,7 +33,7 @@ from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Policy, Problem, Verdict, View, event_rng, register, regret_reward
 from palaestra.core.task import Growth
-from palaestra.envs.games.common import explore_then_commit, invalid, read_label, ucb_choice
+from palaestra.envs.games.common import explore_then_commit, read_label, ucb_choice
 
 NOUNS = ("machine", "arm", "slot machine", "bandit", "lever")
 VERBS = ("pull", "play", "choose", "try")
@@ -118,7 +118,7 @@ class MultiArmedBandit(MultiTurnTask):
         label = read_label(move, labels, NOUNS, VERBS)
         if label is None:
             achieved = state["achieved"] + min(means)
-            bad = invalid({"turn": turn, "achieved": achieved}, f"name one machine by its letter ({', '.join(labels)})")
+            bad = Outcome.invalid({"turn": turn, "achieved": achieved}, f"name one machine by its letter ({', '.join(labels)})")
             reward = self._reward(problem, achieved, done)
             return bad._replace(done=done, verdict=dataclasses.replace(bad.verdict, reward=reward) if reward else bad.verdict)
         arm = labels.index(label)

@@ -34,8 +34,7 @@ from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, event_rng, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.games.common import invalid
-from palaestra.envs.interactive.common import read_command
+from palaestra.verifiers.moves import read_command
 
 FILLERS = frozenset("take takes remove from heap pile and split splitting the rest remainder into leaving leave "
                     "counters counter of then".split())
@@ -111,7 +110,7 @@ class Nim(MultiTurnTask):
         heaps = state["heaps"]
         chosen = read_command(move, lambda words: _parse(words, len(heaps)), articles=True)
         if chosen is None:
-            return invalid(state, "write the heap's letter and the numbers, as in the example")
+            return Outcome.invalid(state, "write the heap's letter and the numbers, as in the example")
         index, numbers = chosen
         legal = _move_from_numbers(rules, allowed, heaps[index], numbers)
         if legal is None:
@@ -126,7 +125,7 @@ class Nim(MultiTurnTask):
         heaps = _apply(heaps, reply)
         if not _moves(rules, allowed, heaps):
             return Outcome({"heaps": heaps}, Verdict.wrong("lost"), f"{said} No moves are left: I win.", True)
-        return Outcome({"heaps": heaps}, Verdict.wrong("game goes on"), f"{said} Heaps: {_heaps_text(heaps)}")
+        return Outcome.goes_on({"heaps": heaps}, f"{said} Heaps: {_heaps_text(heaps)}")
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         rules, allowed = problem.data["rules"], tuple(problem.data["allowed"])

@@ -16,7 +16,6 @@ the spare turns. The difficulty measure is the number of cells.
 
 from __future__ import annotations
 
-import functools
 import random
 import re
 import string
@@ -25,7 +24,8 @@ from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
 from palaestra.core.task import Growth
-from palaestra.envs.games.common import MAX_MOVE_CHARS, invalid
+from palaestra.envs.games.common import MAX_MOVE_CHARS
+from palaestra.generators.nonogram import clue_text, feasible, runs
 from palaestra.verifiers.normalize import read_answer, strip_wrappers
 
 FILLED, EMPTY = "#", "."
@@ -55,8 +55,8 @@ class Nonogram(MultiTurnTask):
         rows = [list(_runs(row)) for row in picture]
         cols = [list(_runs("".join(row[c] for row in picture))) for c in range(n)]
         turns = n + config.spare
-        row_text = "\n".join(f"row {r + 1}: {_clue_text(clue)}" for r, clue in enumerate(rows))
-        col_text = "\n".join(f"column {string.ascii_lowercase[c]}: {_clue_text(clue)}" for c, clue in enumerate(cols))
+        row_text = "\n".join(f"row {r + 1}: {clue_text(clue)}" for r, clue in enumerate(rows))
+        col_text = "\n".join(f"column {string.ascii_lowercase[c]}: {clue_text(clue)}" for c, clue in enumerate(cols))
         prompt = (
             f"Solve this {n}x{n} nonogram. Each clue lists, in order, the lengths of the runs of filled cells in "
             "that row (left to right) or column (top to bottom), separated by at least one empty cell; 0 means none."
@@ -85,13 +85,13 @@ class Nonogram(MultiTurnTask):
         n = len(data["rows"])
         written = read_row(move, n)
         if written is None:
-            return invalid(state, f"write one row as 'row NUMBER: CELLS' with {n} cells of # and .")
+            return Outcome.invalid(state, f"write one row as 'row NUMBER: CELLS' with {n} cells of # and .")
         index, cells = written
         grid = list(state["grid"])
         grid[index] = cells
         fits = tuple(_runs(cells)) == tuple(data["rows"][index])
         conflicts = [string.ascii_lowercase[c] for c in range(n)
-                     if not _feasible(tuple(data["cols"][c]), tuple(row[c] if row else "?" for row in grid))]
+                     if not feasible(tuple(data["cols"][c]), tuple(row[c] == FILLED if row else None for row in grid))]
         if all(row is not None for row in grid) and not conflicts and all(
                 tuple(_runs(row)) == tuple(clue) for row, clue in zip(grid, data["rows"])):
             return Outcome({"grid": grid}, Verdict.right(), "Every row and column fits its clue: solved!", True)
@@ -124,33 +124,5 @@ def read_row(move: str, n: int) -> tuple[int, str] | None:
 
 
 def _runs(cells: str) -> tuple[int, ...]:
-    runs = tuple(len(run) for run in cells.split(EMPTY) if run)
-    return runs or (0,)
-
-
-def _clue_text(clue: list[int]) -> str:
-    return " ".join(map(str, clue))
-
-
-@functools.lru_cache(maxsize=200_000)
-def _feasible(clue: tuple[int, ...], cells: tuple[str, ...]) -> bool:
-    """Whether a line with known cells (``#``, ``.``) and unknown ones (``?``) can be completed to fit ``clue``."""
-    runs = () if clue == (0,) else clue
-    n = len(cells)
-
-    @functools.lru_cache(maxsize=None)
-    def fit(i: int, k: int) -> bool:  # cells[i:] can hold runs[k:]
-        if k == len(runs):
-            return all(c != FILLED for c in cells[i:])
-        if i >= n:
-            return False
-        if cells[i] != FILLED and fit(i + 1, k):  # leave cell i empty
-            return True
-        end = i + runs[k]
-        if end > n or any(c == EMPTY for c in cells[i:end]):
-            return False
-        if end < n and cells[end] == FILLED:
-            return False
-        return fit(end + 1, k + 1) if end < n else k + 1 == len(runs)
-
-    return fit(0, 0)
+    """A row or column's clue, ``(0,)`` when no cell is filled (as the problem data stores clues)."""
+    return tuple(runs(cell == FILLED for cell in cells)) or (0,)

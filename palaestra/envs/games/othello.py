@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, event_rng, register, retry
-from palaestra.envs.games.common import cell_name, invalid, read_cell, render_board
+from palaestra.envs.games.common import cell_name, read_cell, render_board
 
 DIRECTIONS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 
@@ -101,7 +101,7 @@ class Othello(MultiTurnTask):
         me, them = state["me"], state["them"]
         cell = read_cell(move, n, n, ("play", "place"))
         if cell is None:
-            return invalid(state, "write one cell as column letter and row number, e.g. c4")
+            return Outcome.invalid(state, "write one cell as column letter and row number, e.g. c4")
         index = cell[0] * n + cell[1]
         flips = dict(_moves(n, me, them)).get(index)
         if not flips:
@@ -134,7 +134,7 @@ class Othello(MultiTurnTask):
             result = f"Game over: you {mine}, opponent {theirs}. " + ("You win!" if won else "You do not win.")
             return Outcome(state, Verdict.right() if won else Verdict.wrong("not won"),
                            f"{' '.join(said)} {result}\n{picture}", True)
-        return Outcome(state, Verdict.wrong("game goes on"), f"{' '.join(said)}\n{picture}\n{_options(n, me, them)}")
+        return Outcome.goes_on(state, f"{' '.join(said)}\n{picture}\n{_options(n, me, them)}")
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         n = problem.data["size"]

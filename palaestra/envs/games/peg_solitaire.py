@@ -24,7 +24,7 @@ from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.games.common import cell_name, invalid, read_cells, render_board
+from palaestra.envs.games.common import cell_name, read_cells, render_board
 from palaestra.verifiers.normalize import squeeze_spaces
 
 Jump = tuple[int, int, int]  # (from, over, to) as cell indices r * n + c
@@ -83,10 +83,10 @@ class PegSolitaire(MultiTurnTask):
         n, board = problem.data["size"], state["board"]
         text = squeeze_spaces(move.strip())  # runs of spaces first: the separator pattern is quadratic on them
         if len(text) > MAX_MOVE_TEXT:
-            return invalid(state, "write one jump as two cells, the peg's and where it lands, e.g. a1 c1")
+            return Outcome.invalid(state, "write one jump as two cells, the peg's and where it lands, e.g. a1 c1")
         cells = read_cells(_VERB.sub("", _SEPARATORS.sub(" ", text)), n, n, max_count=2)
         if cells is None or len(cells) != 2:
-            return invalid(state, "write one jump as two cells, the peg's and where it lands, e.g. a1 c1")
+            return Outcome.invalid(state, "write one jump as two cells, the peg's and where it lands, e.g. a1 c1")
         (r0, c0), (r1, c1) = cells
         source, target = r0 * n + c0, r1 * n + c1
         jump = next((j for j in _jumps(n, board) if j[0] == source and j[2] == target), None)

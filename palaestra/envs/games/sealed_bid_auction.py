@@ -32,7 +32,7 @@ from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Policy, Problem, Verdict, View, register, regret_reward, retry
 from palaestra.core.task import Growth
-from palaestra.envs.games.common import MAX_MOVE_CHARS, invalid, tape_rng
+from palaestra.envs.games.common import MAX_MOVE_CHARS, tape_rng
 from palaestra.verifiers.numeric import read_integer
 
 _LEAD = re.compile(r"^\s*(?:i\s+)?(?:bid|offer)\s*:?\s*\$?|^\s*\$", re.IGNORECASE)
@@ -120,7 +120,7 @@ class SealedBidAuction(MultiTurnTask):
         following = "" if done else f" Round {t + 2}: your value for the item is ${data['values'][t + 1]}."
         bid = read_integer(_LEAD.sub("", move, count=1), max_digits=6) if len(move) <= MAX_MOVE_CHARS else None
         if bid is None or not 0 <= bid <= MAX_BID:
-            bad = invalid({"round": t + 1, "achieved": state["achieved"]}, "write one bid as a whole number of dollars")
+            bad = Outcome.invalid({"round": t + 1, "achieved": state["achieved"]}, "write one bid as a whole number of dollars")
             reward = self._reward(problem, state["achieved"], done)
             verdict = dataclasses.replace(bad.verdict, reward=reward) if reward else bad.verdict
             return bad._replace(observation=bad.observation + following, done=done, verdict=verdict)

@@ -23,19 +23,20 @@ from __future__ import annotations
 import random
 import re
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.games.common import MAX_MOVE_CHARS
+from palaestra.generators.grids import MOVES
+from palaestra.generators.sokoban import Square, picture, push, solved
 from palaestra.verifiers.moves import read_tokens
 
-STEPS = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
 OPPOSITE = {"U": "D", "D": "U", "L": "R", "R": "L"}
-SPELLINGS = {**{k: k for k in STEPS}, "up": "U", "down": "D", "left": "L", "right": "R"}
+SPELLINGS = {**{k: k for k in MOVES}, "up": "U", "down": "D", "left": "L", "right": "R"}
 MAX_STEPS = 100
-WALL = "#"
 
 
 @register
@@ -115,20 +116,20 @@ class Sokoban(MultiTurnTask):
             if len(move) <= MAX_MOVE_CHARS else None
         if not steps:
             why = "write one move as a letter U, D, L or R (or up, down, left, right), or restart"
-            return Outcome(state, Verdict.unparsed(why), f"Invalid move: {why}.")
+            return Outcome.invalid(state, why)
         if len(steps) > 1:
             why = f"one move per turn, and the reply holds {len(steps)} moves; nothing was moved"
-            return Outcome(state, Verdict.unparsed(why), f"Invalid move: {why}.")
+            return Outcome.invalid(state, why)
         walls = {tuple(cell) for cell in data["walls"]}
-        boxes = [tuple(box) for box in state["boxes"]]
-        player = tuple(state["player"])
-        moved = _step(walls, boxes, player, steps[0])
-        if moved is not None:
-            boxes, player = moved
+        boxes: Sequence[Square] = [tuple(box) for box in state["boxes"]]
+        player: Square = tuple(state["player"])
+        moved = push(lambda square: square not in walls, player, boxes, steps[0])
+        if not isinstance(moved, str):
+            player, boxes = moved
         state = {"boxes": sorted([list(b) for b in boxes]), "player": list(player)}
         picture = _picture(data, state["boxes"], state["player"])
-        said = f"Moved {_NAMES[steps[0]]}." if moved is not None else f"Blocked: nothing moved {_NAMES[steps[0]]}."
-        if all(list(box) in data["goals"] for box in boxes):
+        said = f"Blocked: nothing moved {_NAMES[steps[0]]}." if isinstance(moved, str) else f"Moved {_NAMES[steps[0]]}."
+        if solved(boxes, {tuple(goal) for goal in data["goals"]}):
             return Outcome(state, Verdict.right(), f"{said} Every box is on a goal: solved!\n{picture}", True)
         return Outcome(state, Verdict.wrong("not solved"), f"{said}\n{picture}")
 
@@ -142,8 +143,9 @@ class Sokoban(MultiTurnTask):
         for step in "".join(data["solution"]):  # play on from the last point of the stored solution the state is at
             if (boxes, player) == here:
                 move = step
-            boxes, player = _step(walls, boxes, player, step) or (boxes, player)
-            boxes = sorted(boxes)
+            after = push(lambda square: square not in walls, player, boxes, step)
+            if not isinstance(after, str):
+                player, boxes = after[0], list(after[1])
         return move
 
 
@@ -172,7 +174,7 @@ def _reach(walls: set[tuple[int, int]], boxes: set[tuple[int, int]], start: tupl
     queue = deque([start])
     while queue:
         cell = queue.popleft()
-        for letter, (dr, dc) in STEPS.items():
+        for letter, (dr, dc) in MOVES.items():
             nxt = (cell[0] + dr, cell[1] + dc)
             if nxt not in routes and nxt not in walls and nxt not in boxes:
                 routes[nxt] = routes[cell] + letter
@@ -190,7 +192,7 @@ def _scramble(rng: random.Random, walls: set[tuple[int, int]], boxes: list[tuple
         reach = _reach(walls, set(boxes), player)
         options = []
         for index, (r, c) in enumerate(boxes):
-            for letter, (dr, dc) in STEPS.items():
+            for letter, (dr, dc) in MOVES.items():
                 stand, back = (r + dr, c + dc), (r + 2 * dr, c + 2 * dc)  # the player pulls by stepping away
                 if stand in reach and back not in walls and back not in boxes:
                     options.append((index, stand, back, letter))
@@ -202,21 +204,6 @@ def _scramble(rng: random.Random, walls: set[tuple[int, int]], boxes: list[tuple
         # Undoing this pull is a push from `back` towards the box: the opposite of `letter`.
         done.append((index, OPPOSITE[letter]))
     return boxes, player, done
-
-
-def _step(walls: set[tuple[int, int]], boxes: list[tuple[int, int]], player: tuple[int, int],
-          letter: str) -> tuple[list[tuple[int, int]], tuple[int, int]] | None:
-    """(boxes, player) after one move, or None when it is blocked."""
-    dr, dc = STEPS[letter]
-    nxt = (player[0] + dr, player[1] + dc)
-    if nxt in walls:
-        return None
-    if nxt in boxes:
-        beyond = (nxt[0] + dr, nxt[1] + dc)
-        if beyond in walls or beyond in boxes:
-            return None
-        boxes = [beyond if box == nxt else box for box in boxes]
-    return boxes, nxt
 
 
 def _solution(walls: set[tuple[int, int]], boxes: list[tuple[int, int]], player: tuple[int, int],
@@ -241,8 +228,8 @@ def _solution(walls: set[tuple[int, int]], boxes: list[tuple[int, int]], player:
             break
         pushes = pushes[: cut[0]] + pushes[cut[1]:]
     segments = []
-    for index, push in pushes:
-        route, boxes, player = _push(walls, boxes, player, index, push, _reach(walls, set(boxes), player))
+    for index, direction in pushes:
+        route, boxes, player = _push(walls, boxes, player, index, direction, _reach(walls, set(boxes), player))
         segments.append(route)
     return segments
 
@@ -250,7 +237,7 @@ def _solution(walls: set[tuple[int, int]], boxes: list[tuple[int, int]], player:
 def _push(walls: set[tuple[int, int]], boxes: list[tuple[int, int]], player: tuple[int, int], index: int, push: str,
           routes: dict[tuple[int, int], str]) -> tuple[str, list[tuple[int, int]], tuple[int, int]]:
     """Walk to box ``index`` and push it once: (the moves, boxes, player)."""
-    dr, dc = STEPS[push]
+    dr, dc = MOVES[push]
     box = boxes[index]
     stand = (box[0] - dr, box[1] - dc)
     if stand not in routes:
@@ -262,21 +249,6 @@ def _push(walls: set[tuple[int, int]], boxes: list[tuple[int, int]], player: tup
 
 
 def _picture(data: dict[str, Any], boxes: list[list[int]], player: list[int]) -> str:
-    walls = {tuple(cell) for cell in data["walls"]}
-    goals = {tuple(cell) for cell in data["goals"]}
-    box_cells = {tuple(b) for b in boxes}
-    rows = []
-    for r in range(data["size"]):
-        row = []
-        for c in range(data["size"]):
-            cell = (r, c)
-            if cell in walls:
-                row.append(WALL)
-            elif cell == tuple(player):
-                row.append("+" if cell in goals else "@")
-            elif cell in box_cells:
-                row.append("*" if cell in goals else "$")
-            else:
-                row.append("." if cell in goals else "-")
-        rows.append("".join(row))
-    return "\n".join(rows)
+    walls = {(r, c) for r, c in data["walls"]}
+    goals = {(r, c) for r, c in data["goals"]}
+    return picture(walls, data["size"], data["size"], goals, {(r, c) for r, c in boxes}, (player[0], player[1]))

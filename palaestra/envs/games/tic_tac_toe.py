@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
-from palaestra.envs.games.common import cell_name, invalid, read_cell, render_board, tape_rng
+from palaestra.envs.games.common import cell_name, read_cell, render_board, tape_rng
 
 SIZE = 3
 EMPTY = "."
@@ -99,7 +99,7 @@ class TicTacToe(MultiTurnTask):
         opponent = "O" if model == "X" else "X"
         cell = read_cell(move, SIZE, SIZE, VERBS)
         if cell is None:
-            return invalid(state, "write one cell as column letter and row number, e.g. b2")
+            return Outcome.invalid(state, "write one cell as column letter and row number, e.g. b2")
         index = cell[0] * SIZE + cell[1]
         if board[index] != EMPTY:
             return Outcome(state, Verdict.wrong("occupied"), f"{cell_name(*cell)} is already taken; choose an empty "
@@ -120,7 +120,7 @@ class TicTacToe(MultiTurnTask):
             return Outcome({"board": board}, Verdict.wrong("lost"), f"{said} Three in a row: you lose.\n{picture}", True)
         if EMPTY not in board:
             return Outcome({"board": board}, Verdict.wrong("draw"), f"{said} The board is full: a draw.\n{picture}", True)
-        return Outcome({"board": board}, Verdict.wrong("game goes on"), f"{said}\n{picture}")
+        return Outcome.goes_on({"board": board}, f"{said}\n{picture}")
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         data, board = problem.data, state["board"]

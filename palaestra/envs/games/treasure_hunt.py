@@ -28,7 +28,7 @@ import numpy as np
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register
 from palaestra.core.task import Growth
-from palaestra.envs.games.common import MAX_MOVE_CHARS, invalid
+from palaestra.envs.games.common import MAX_MOVE_CHARS
 from palaestra.verifiers.normalize import read_answer, strip_wrappers
 
 _CELL = re.compile(r"^(?:dig\s+(?:at\s+)?)?\(?\s*(\d{1,3})\s*[,;\s]\s*(\d{1,3})\s*\)?$", re.IGNORECASE)
@@ -95,7 +95,7 @@ class TreasureHunt(MultiTurnTask):
         data = problem.data
         cell = read_dig(move, data["size"])
         if cell is None:
-            return invalid(state, f"write one cell as column,row with numbers from 1 to {data['size']}, e.g. 1,1")
+            return Outcome.invalid(state, f"write one cell as column,row with numbers from 1 to {data['size']}, e.g. 1,1")
         tx, ty = data["treasure"]
         x, y = cell
         if [x, y] == data["treasure"]:

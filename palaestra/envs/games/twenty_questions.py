@@ -131,7 +131,7 @@ class TwentyQuestions(MultiTurnTask):
         asked = read_question(move, data["attributes"], [row["name"] for row in table])
         if asked is None:
             why = "ask ATTRIBUTE = VALUE?, ATTRIBUTE > N?, ATTRIBUTE < N?, or write guess NAME"
-            return Outcome(state, Verdict.unparsed(why), f"Invalid question: {why}.")
+            return Outcome.invalid(state, why, "question")
         if asked[0] == "guess":
             if asked[1] == secret["name"]:
                 return Outcome(state, Verdict.right(), f"Yes, it is {secret['name']}!", True)

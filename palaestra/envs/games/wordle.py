@@ -28,20 +28,27 @@ from __future__ import annotations
 import functools
 import random
 import re
-from collections import Counter
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
 import numpy as np
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register, retry
-from palaestra.envs.games.words import hard_mode_allowed, letter_arrays, public_list
-from palaestra.verifiers.normalize import read_answer
-
-WORD_LENGTH = 5
-GREEN, YELLOW, GREY = "G", "Y", "X"
-MAX_MOVE_CHARS = 200
+from palaestra.envs.games.words import (
+    GREEN,
+    GREY,
+    LENGTH,
+    YELLOW,
+    code,
+    hard_mode_allowed,
+    hard_mode_violation,
+    mark_table,
+    marks,
+    public_list,
+    read_word,
+    word_index,
+    words,
+)
 
 
 @register
@@ -75,7 +82,7 @@ class Wordle(MultiTurnTask):
             opening = rng.choice(openings()) if config.opening else None
             if opening == secret:
                 return None  # the free opening must not win the game
-            history = [[opening, feedback(opening, secret)]] if opening else []
+            history = [[opening, marks(opening, secret)]] if opening else []
             game = oracle_game(secret, history, config.hard, config.turns)
             return None if game is None else (secret, opening, game)
 
@@ -89,7 +96,7 @@ class Wordle(MultiTurnTask):
             "place, and every letter marked G or Y must appear in the guess (at least as many times as it was "
             "marked G or Y in one guess); a guess that breaks this costs a turn."
         ) if config.hard else ""
-        start = (f"The first guess has been played for you:\n{opening} -> {feedback(opening, secret)}\n\n"
+        start = (f"The first guess has been played for you:\n{opening} -> {marks(opening, secret)}\n\n"
                  if opening else "")
         example = opening or "crane"  # a fixed format example, whatever the secret
         prompt = (
@@ -123,7 +130,7 @@ class Wordle(MultiTurnTask):
 
     def initial_state(self, problem: Problem) -> dict[str, Any]:
         opening = problem.data["opening"]
-        return {"history": [[opening, feedback(opening, problem.data["secret"])]] if opening else []}
+        return {"history": [[opening, marks(opening, problem.data["secret"])]] if opening else []}
 
     def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
         secret = problem.data["secret"]
@@ -138,11 +145,11 @@ class Wordle(MultiTurnTask):
             broken = hard_mode_violation(guess, state["history"])
             if broken:
                 return Outcome(state, Verdict.wrong(f"hard mode: {broken}"), f"{guess} breaks hard mode: {broken}.")
-        marks = feedback(guess, secret)
-        state = {"history": [*state["history"], [guess, marks]]}
+        answer = marks(guess, secret)
+        state = {"history": [*state["history"], [guess, answer]]}
         if guess == secret:
-            return Outcome(state, Verdict.right(), f"{guess} -> {marks}. You found the word!", True)
-        return Outcome(state, Verdict.wrong(), f"{guess} -> {marks}.")
+            return Outcome(state, Verdict.right(), f"{guess} -> {answer}. You found the word!", True)
+        return Outcome(state, Verdict.wrong(), f"{guess} -> {answer}.")
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         return best_guess(state["history"], problem.data["hard"])
@@ -156,32 +163,6 @@ class Wordle(MultiTurnTask):
 _MARKED = re.compile(r"\b([a-z]{5}) -> ([GYX]{5})\b")
 
 
-def read_word(move: str) -> str | None:
-    """The guessed word in lower case: five ASCII letters, possibly quoted or followed by a short remark."""
-    if len(move) > MAX_MOVE_CHARS:
-        return None
-
-    def word(text: str) -> str | None:
-        return text.lower() if len(text) == WORD_LENGTH and text.isascii() and text.isalpha() else None
-
-    text = move.strip()
-    return word(text) or read_answer(text, word)
-
-
-def hard_mode_violation(guess: str, history: list[list[str]]) -> str:
-    """Why ``guess`` ignores a hint of ``history`` under hard mode ('' when it uses them all)."""
-    for earlier, marks in history:
-        for i, (letter, mark) in enumerate(zip(earlier, marks)):
-            if mark == GREEN and guess[i] != letter:
-                return f"letter {i + 1} must be {letter.upper()}"
-        shown = Counter(letter for letter, mark in zip(earlier, marks) if mark != GREY)
-        for letter, count in sorted(shown.items()):
-            if guess.count(letter) < count:
-                times = "" if count == 1 else f" {count} times"
-                return f"the guess must contain {letter.upper()}{times}"
-    return ""
-
-
 def oracle_game(secret: str, history: list[list[str]], hard: bool, turns: int) -> list[str] | None:
     """The oracle's guesses from ``history`` until it finds ``secret``, or None if it needs more than ``turns``."""
     history = list(history)
@@ -191,24 +172,8 @@ def oracle_game(secret: str, history: list[list[str]], hard: bool, turns: int) -
         guesses.append(guess)
         if guess == secret:
             return guesses
-        history.append([guess, feedback(guess, secret)])
+        history.append([guess, marks(guess, secret)])
     return None
-
-
-def feedback(guess: str, secret: str) -> str:
-    """The G/Y/X marks of ``guess`` against ``secret`` (greens first, then yellows left to right)."""
-    marks = [GREY] * len(guess)
-    unmatched: Counter[str] = Counter()
-    for i, (g, s) in enumerate(zip(guess, secret)):
-        if g == s:
-            marks[i] = GREEN
-        else:
-            unmatched[s] += 1
-    for i, g in enumerate(guess):
-        if marks[i] == GREY and unmatched[g] > 0:
-            marks[i] = YELLOW
-            unmatched[g] -= 1
-    return "".join(marks)
 
 
 def best_guess(history: list[list[str]], hard: bool = False) -> str:
@@ -218,7 +183,7 @@ def best_guess(history: list[list[str]], hard: bool = False) -> str:
     Candidates are the words consistent with every ``[guess, marks]`` so far; a
     guess that is itself a candidate counts its winning outcome as zero left.
     """
-    return _best_guess(tuple((guess, marks) for guess, marks in history), hard)
+    return _best_guess(tuple((guess, answer) for guess, answer in history), hard)
 
 
 @functools.lru_cache(maxsize=50_000)
@@ -226,11 +191,11 @@ def _best_guess(history: tuple[tuple[str, str], ...], hard: bool) -> str:
     """:func:`best_guess` on a hashable history, remembered: many games share their first hints."""
     if not history:
         return _best_opening()
-    table, vocabulary, index = _pattern_table(), words(), word_index()
+    table, vocabulary, index = mark_table(), words(), word_index()
     candidates = np.arange(len(vocabulary))
-    for guess, marks in history:
+    for guess, answer in history:
         if guess in index:
-            candidates = candidates[table[index[guess], candidates] == _pattern_code(marks)]
+            candidates = candidates[table[index[guess], candidates] == code(answer)]
     if len(candidates) <= 2:
         return vocabulary[int(candidates[0])] if len(candidates) else vocabulary[0]
     if hard:
@@ -252,7 +217,7 @@ def solvable_secrets(turns: int, hard: bool) -> int:
 def _best_opening() -> str:
     """The best first guess with no hint yet (the same in hard mode): computed once per process."""
     everything = np.arange(len(words()))
-    return words()[int(_fewest_left(_pattern_table(), everything, everything))]
+    return words()[int(_fewest_left(mark_table(), everything, everything))]
 
 
 def _fewest_left(outcomes: np.ndarray, candidates: np.ndarray, pool: np.ndarray) -> int:
@@ -265,47 +230,6 @@ def _fewest_left(outcomes: np.ndarray, candidates: np.ndarray, pool: np.ndarray)
 
 
 @functools.cache
-def words() -> tuple[str, ...]:
-    """The shipped word list, read once per process."""
-    text = resources.files(__package__).joinpath("words.txt").read_text(encoding="utf-8")
-    return tuple(sorted({w.strip() for w in text.split() if len(w.strip()) == WORD_LENGTH}))
-
-
-@functools.cache
-def word_index() -> dict[str, int]:
-    return {w: i for i, w in enumerate(words())}
-
-
-@functools.cache
 def openings() -> tuple[str, ...]:
     """Words with five distinct letters: openings that always tell something."""
-    return tuple(w for w in words() if len(set(w)) == WORD_LENGTH)
-
-
-def _pattern_code(marks: str) -> int:
-    return sum({GREY: 0, YELLOW: 1, GREEN: 2}[m] * 3**i for i, m in enumerate(marks))
-
-
-@functools.cache
-def _pattern_table() -> np.ndarray:
-    """``table[g, s]`` = the base-3 code of ``feedback(words[g], words[s])``; built once, for the oracle.
-
-    Position i of a guess is yellow when it is not green and the secret holds more copies of
-    its letter than the guess spends on copies that come first: earlier copies in the guess
-    (whatever their mark) and later copies that are green.
-    """
-    letters, counts = letter_arrays()
-    n = len(letters)
-    copies_in_secret = np.ascontiguousarray(counts.T.astype(np.uint8))  # letter -> copies in each secret
-    green = [letters[:, i, None] == letters[None, :, i] for i in range(WORD_LENGTH)]
-    table = np.zeros((n, n), dtype=np.uint8)
-    for i in range(WORD_LENGTH):
-        earlier = (letters[:, :i] == letters[:, i, None]).sum(axis=1).astype(np.uint8)
-        spent = np.repeat(earlier[:, None], n, axis=1)
-        for k in range(i + 1, WORD_LENGTH):
-            same = letters[:, k] == letters[:, i]
-            if same.any():
-                spent += green[k] & same[:, None]
-        yellow = ~green[i] & (spent < copies_in_secret[letters[:, i]])
-        table += np.uint8(3**i) * (2 * green[i].astype(np.uint8) + yellow)
-    return table
+    return tuple(w for w in words() if len(set(w)) == LENGTH)

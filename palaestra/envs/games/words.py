@@ -3,13 +3,16 @@
 - :func:`words`: the list (``words.txt``), read once per process;
 - :func:`marks`: the G/Y/X marks of a guess against a secret (greens first, then yellows left
   to right, as many as the secret has unmatched copies);
-- :func:`mark_block`: some guesses against some words as base-3 codes (numpy, a table filled on demand);
+- :func:`mark_block`: some guesses against some words as base-3 codes (numpy, a table filled on demand),
+  :func:`mark_table` the whole table;
 - :func:`code` / :func:`marks_from_code`: between ``"GYXXG"`` and its code;
 - :func:`read_word`: a guessed word out of a move;
+- :func:`hard_mode_allowed` / :func:`hard_mode_violation`: hard mode's rule, over the list or for one guess;
 - :func:`public_list`: how a prompt names the list (public: shipped with the package, so a
   model can know it; the word games accept exactly the words of it).
 
-``games/wordle`` keeps its own copy of these rules; it could move onto this module.
+These are the rules of ``games/wordle`` and ``games/absurdle`` (and the list of ``games/hangman`` and
+``games/word_ladder``): one copy, so the games cannot drift apart.
 
 Example::
 
@@ -28,10 +31,10 @@ from importlib import resources
 
 import numpy as np
 
+from palaestra.core.multiturn import MAX_MOVE_CHARS
 from palaestra.verifiers.normalize import read_answer
 
 LENGTH = 5
-MAX_MOVE_CHARS = 300
 GREEN, YELLOW, GREY = "G", "Y", "X"
 ALL_GREEN = 3**LENGTH - 1
 
@@ -82,16 +85,6 @@ def marks_from_code(value: int) -> str:
     return "".join(out)
 
 
-@functools.cache
-def _letter_codes() -> tuple[np.ndarray, np.ndarray]:
-    """The list as letter codes (words x 5) and per-word letter counts (words x 26), built once."""
-    letters = np.array([[ord(c) - 97 for c in w] for w in words()], dtype=np.int8)
-    copies = np.zeros((len(letters), 26), dtype=np.int8)
-    for i in range(LENGTH):
-        np.add.at(copies, (np.arange(len(letters)), letters[:, i]), 1)
-    return letters, copies
-
-
 def mark_block(guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
     """``block[a, b]`` = the code of ``marks(words[guesses[a]], words[secrets[b]])``.
 
@@ -112,6 +105,17 @@ def mark_block(guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
     return table[np.ix_(np.asarray(guesses), secrets)]
 
 
+def mark_table() -> np.ndarray:
+    """``table[g, s]`` = the code of ``marks(words[g], words[s])`` for every pair (filled now where it is not yet).
+
+    Read only: the array is the cache :func:`mark_block` reads too.
+    """
+    table, filled = _table()
+    if not filled.all():
+        mark_block(np.arange(0), np.flatnonzero(~filled))
+    return table
+
+
 @functools.cache
 def _table() -> tuple[np.ndarray, np.ndarray]:
     """The table of marks being filled by :func:`mark_block`, and which of its columns are filled."""
@@ -125,7 +129,7 @@ def _compute_block(guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
     A letter is yellow when it is not green and the secret has more copies of it than the guess
     spends before it (earlier copies in the guess, and later copies that are green).
     """
-    letters, copies = _letter_codes()
+    letters, copies = letter_arrays()
     guess, secret = letters[np.asarray(guesses)], letters[np.asarray(secrets)]
     secret_copies = copies[np.asarray(secrets)].T  # letter -> copies in each secret
     green = [guess[:, i, None] == secret[None, :, i] for i in range(LENGTH)]
@@ -144,7 +148,7 @@ def _compute_block(guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
 def read_word(move: str) -> str | None:
     """The word of a move in lower case (five ASCII letters, maybe quoted or followed by a short remark), or None.
 
-    >>> read_word('"Crane". A good start.'), read_word("crane or crate")
+    >>> read_word('"Crane"'), read_word("crane or crate")
     ('crane', None)
     """
     if len(move) > MAX_MOVE_CHARS:
@@ -182,3 +186,20 @@ def hard_mode_allowed(history: Iterable[Sequence[str]]) -> np.ndarray:
         for letter, count in shown.items():
             allowed &= counts[:, ord(letter) - 97] >= count
     return allowed
+
+
+def hard_mode_violation(guess: str, history: Iterable[Sequence[str]]) -> str:
+    """Why ``guess`` ignores a hint of ``history`` (pairs of guess and marks) in hard mode ('' when it uses them all).
+
+    >>> hard_mode_violation("crane", [("carts", "GXXGY")]), hard_mode_violation("coats", [("carts", "GXXGY")])
+    ('letter 4 must be T', '')
+    """
+    for earlier, answer in history:
+        for i, (letter, mark) in enumerate(zip(earlier, answer)):
+            if mark == GREEN and guess[i] != letter:
+                return f"letter {i + 1} must be {letter.upper()}"
+        shown = Counter(letter for letter, mark in zip(earlier, answer) if mark != GREY)
+        for letter, count in sorted(shown.items()):
+            if guess.count(letter) < count:
+                return f"the guess must contain {letter.upper()}" + (f" {count} times" if count > 1 else "")
+    return ""

@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.task import Growth
 from palaestra.envs.graphs.common import (
-    MAX_ANSWER_CHARS,
     check_partition,
     closed_walk,
     cycle_error,
@@ -103,7 +102,7 @@ class Bipartite(Task):
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         n, edges = problem.data["n"], problem.data["edges"]
-        if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
+        if not isinstance(answer, str) or len(answer) > self.max_answer_chars:
             return Verdict.unparsed("no readable answer")
         # wrappers first, so a boxed or "Final answer:"-prefixed cycle is not read as a one-line bipartition
         text = strip_wrappers(answer).strip()

@@ -35,7 +35,7 @@ from palaestra.envs.graphs.common import (
     read_nodes,
     without_yes,
 )
-from palaestra.generators.graphs import random_cyclic, random_dag, random_tree
+from palaestra.generators.graphs import UnionFind, random_cyclic, random_dag, random_tree
 from palaestra.verifiers.claims import mentions
 from palaestra.verifiers.normalize import strip_wrappers
 
@@ -177,19 +177,12 @@ def _undirected(rng: random.Random, n: int, m: int, cyclic: bool) -> list[list[i
 
 
 def _largest_part(n: int, pairs: list[tuple[int, int]]) -> list[int]:
-    root = list(range(n))
-
-    def find(x: int) -> int:
-        while root[x] != x:
-            root[x] = root[root[x]]
-            x = root[x]
-        return x
-
+    sets = UnionFind(n)
     for u, v in pairs:
-        root[find(u)] = find(v)
+        sets.union(u, v)
     parts: dict[int, list[int]] = {}
     for v in range(n):
-        parts.setdefault(find(v), []).append(v)
+        parts.setdefault(sets.find(v), []).append(v)
     return max(parts.values(), key=len)
 
 

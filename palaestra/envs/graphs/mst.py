@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.task import Growth
 from palaestra.envs.graphs.common import read_edges, weighted_edge_lines
-from palaestra.generators.graphs import random_connected
+from palaestra.generators.graphs import UnionFind, random_connected
 
 
 @register
@@ -79,19 +79,10 @@ class MinimumSpanningTree(Task):
                 return Verdict.wrong(f"{u}-{v} is not an edge of the graph")
         if len(chosen) != n - 1:
             return Verdict.wrong(f"a spanning tree of {n} nodes has {n - 1} edges, not {len(chosen)}")
-        root = list(range(n))
-
-        def find(x: int) -> int:
-            while root[x] != x:
-                root[x] = root[root[x]]
-                x = root[x]
-            return x
-
+        sets = UnionFind(n)
         for u, v in chosen:
-            a, b = find(u), find(v)
-            if a == b:
+            if not sets.union(u, v):
                 return Verdict.wrong(f"the edge {u}-{v} closes a cycle")
-            root[a] = b
         total = sum(weights[e] for e in chosen)
         return Verdict.judge(total == problem.data["weight"],
                              f"the tree weighs {total}, more than the minimum")
@@ -119,19 +110,10 @@ class MinimumSpanningTree(Task):
 
 
 def _kruskal(n: int, edges: list[list[int]]) -> list[list[int]]:
-    root = list(range(n))
-
-    def find(x: int) -> int:
-        while root[x] != x:
-            root[x] = root[root[x]]
-            x = root[x]
-        return x
-
+    sets = UnionFind(n)
     tree = []
     for u, v, w in sorted(edges, key=lambda e: (e[2], e[0], e[1])):
-        a, b = find(u), find(v)
-        if a != b:
-            root[a] = b
+        if sets.union(u, v):
             tree.append([u, v, w])
     return sorted(tree)
 

@@ -23,8 +23,6 @@ from palaestra.generators.graphs import Graph, dijkstra, letter_labels, path_to,
 from palaestra.verifiers.moves import read_tokens
 from palaestra.verifiers.normalize import markup_spellings, unparsed_feedback
 
-MAX_ANSWER_CHARS = 2_000
-
 
 @register
 class ShortestPath(Task):
@@ -33,6 +31,7 @@ class ShortestPath(Task):
     family = "graphs"
     description = "Give a minimum-weight path between two nodes of a weighted graph."
     tags = ("graphs", "search", "optimization")
+    max_answer_chars = 2_000
 
     @dataclass(frozen=True)
     class Config:
@@ -144,7 +143,7 @@ def _draw(rng: random.Random, config: ShortestPath.Config) -> tuple[Graph, int, 
 
 def _read_path(answer: str, index: dict[str, int]) -> list[int] | None:
     """The labels of a path (``A B C``, ``A -> B -> C``, ``A, B, C``) as node indices, by the shared token reader."""
-    if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
+    if not isinstance(answer, str) or len(answer) > ShortestPath.max_answer_chars:
         return None
     return read_tokens(answer, index, max_count=2 * len(index))
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register, retry
-from palaestra.envs.interactive.common import read_command
+from palaestra.verifiers.moves import read_command
 
 KINDS = ("AND", "OR", "XOR", "NAND", "NOR", "NOT")
 _BITS = re.compile(r"^[01]+$")
@@ -108,7 +108,7 @@ class CircuitDebug(MultiTurnTask):
         command = read_command(move, lambda words: _parse(words, data["inputs"], len(data["gates"])))
         if command is None:
             why = f"write test BITS, probe GATE BITS or answer GATE, with {data['inputs']} bits (I1 first)"
-            return Outcome(state, Verdict.unparsed(why), f"Invalid command: {why}.")
+            return Outcome.invalid(state, why, "command")
         verb, gate, bits = command
         if verb == "answer":
             if gate == data["faulty"]:

@@ -36,7 +36,7 @@ from fractions import Fraction
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
-from palaestra.envs.interactive.common import MAX_COMMAND_CHARS
+from palaestra.core.multiturn import MAX_MOVE_CHARS
 from palaestra.verifiers.expressions import Expr, parse_expression
 from palaestra.verifiers.normalize import read_answer
 
@@ -208,7 +208,7 @@ def _read_equation(text: str) -> tuple[Expr, Expr] | None:
 
 
 def _read_line(move: str) -> tuple[Expr, Expr] | None:
-    if len(move) > MAX_COMMAND_CHARS:
+    if len(move) > MAX_MOVE_CHARS:
         return None
     return read_answer(move, _read_equation)
 

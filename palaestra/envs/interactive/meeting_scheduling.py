@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register
-from palaestra.envs.games.common import MAX_MOVE_CHARS, invalid
+from palaestra.core.multiturn import MAX_MOVE_CHARS
 from palaestra.verifiers.normalize import read_answer, strip_wrappers
 
 DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")
@@ -116,7 +116,7 @@ class MeetingScheduling(MultiTurnTask):
         data = problem.data
         slot = read_slot(move)
         if slot is None:
-            return invalid(state, "write a weekday and a start hour from 9 to 16, e.g. Tuesday 14:00")
+            return Outcome.invalid(state, "write a weekday and a start hour from 9 to 16, e.g. Tuesday 14:00")
         name = f"{DAYS[slot[0]]} {slot[1]}:00"
         if not _free(data["mine"], slot):
             return Outcome(state, Verdict.wrong("own calendar"), f"You are busy yourself on {name}.")

@@ -31,7 +31,7 @@ from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
 from palaestra.core.task import Growth
-from palaestra.envs.interactive.common import read_command
+from palaestra.verifiers.moves import read_command
 
 
 @register

@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register, retry
-from palaestra.envs.interactive.common import read_command
+from palaestra.verifiers.moves import read_command
 
 NUMERIC = {  # attribute: (unit text, True when lower is better, low, high)
     "price": ("$ per night", True, 60, 400),
@@ -137,7 +137,7 @@ class PreferenceElicitation(MultiTurnTask):
         command = read_command(move, lambda words: _parse(words, data), articles=True)  # "A" is a rental here
         if command is None:
             why = "write ask ATTRIBUTE, compare X Y or recommend X"
-            return Outcome(state, Verdict.unparsed(why), f"Invalid command: {why}.")
+            return Outcome.invalid(state, why, "command")
         verb = command[0]
         labels = data["labels"]
         if verb == "recommend":

@@ -27,7 +27,7 @@ from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register
 from palaestra.core.task import Growth
-from palaestra.envs.interactive.common import read_command
+from palaestra.verifiers.moves import read_command
 
 RESULTS = 5
 CATEGORIES = {
@@ -152,7 +152,7 @@ class Shopping(MultiTurnTask):
         command = read_command(move, _parse)
         if command is None:
             why = "write search WORDS, view ID or buy ID"
-            return Outcome(state, Verdict.unparsed(why), f"Invalid command: {why}.")
+            return Outcome.invalid(state, why, "command")
         verb, argument = command
         if verb == "search":
             return Outcome({**state, "query": argument, "shown": RESULTS}, Verdict.wrong("searched"),

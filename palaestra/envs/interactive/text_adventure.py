@@ -31,8 +31,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register
-from palaestra.envs.interactive.common import read_command
 from palaestra.generators.grids import random_maze
+from palaestra.verifiers.moves import read_command
 
 ROOMS = ("kitchen", "library", "cellar", "hall", "study", "pantry", "garden", "attic", "chapel", "armoury", "gallery",
          "workshop", "bedroom", "vault", "observatory", "conservatory", "ballroom", "laundry", "nursery", "greenhouse",

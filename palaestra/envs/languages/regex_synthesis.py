@@ -23,8 +23,6 @@ from palaestra.core.task import Growth
 from palaestra.envs.languages.regex import compile_untrusted, matches, mutate, random_regex, render, sample
 from palaestra.verifiers.normalize import strip_wrappers, unify
 
-MAX_ANSWER_CHARS = 2_000
-
 
 @register
 class RegexSynthesis(Task):
@@ -32,6 +30,7 @@ class RegexSynthesis(Task):
     family = "languages"
     description = "Write a short regular expression accepting given positive strings and rejecting negative ones."
     tags = ("formal-languages", "regex", "synthesis", "induction")
+    max_answer_chars = 2_000
 
     @dataclass(frozen=True)
     class Config:
@@ -153,7 +152,7 @@ def _example(positives: list[str], negatives: list[str]) -> str:
 def read_pattern(text: str) -> str | None:
     """The expression written in ``text``: wrappers (code fences, backticks, quotes, ``/.../``, ``r"..."``)
     removed, no trailing remark allowed (``.`` and most symbols mean something in a pattern)."""
-    if not isinstance(text, str) or len(text) > MAX_ANSWER_CHARS:
+    if not isinstance(text, str) or len(text) > RegexSynthesis.max_answer_chars:
         return None
     s = strip_wrappers(unify(text))
     if len(s) >= 3 and s[0] == "r" and s[1] in "\"'" and s[-1] == s[1]:

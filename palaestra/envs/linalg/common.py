@@ -1,12 +1,12 @@
-"""Exact matrix helpers shared by the linear-algebra envs (fractions throughout, no floating point).
+"""Matrix drawing and printing shared by the linear-algebra envs (fractions throughout, no floating point).
+
+Elimination (determinant, rank, inverse, null space) lives in :mod:`palaestra.solvers.linalg`.
 
 Example::
 
     >>> from fractions import Fraction
-    >>> determinant([[2, 1], [4, 3]]), rank([[1, 2], [2, 4]])
-    (Fraction(2, 1), 1)
-    >>> inverse([[2, 1], [4, 3]])
-    [[Fraction(3, 2), Fraction(-1, 2)], [Fraction(-2, 1), Fraction(1, 1)]]
+    >>> multiply([[1, 2]], [[3], [4]])
+    [[Fraction(11, 1)]]
     >>> render([[1, -2], [30, 4]])
     '[  1 -2 ]\\n[ 30  4 ]'
 """
@@ -18,67 +18,6 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 Matrix = list[list[Fraction]]
-
-
-def as_fractions(rows: Sequence[Sequence[Fraction | int | str]]) -> Matrix:
-    return [[Fraction(v) for v in row] for row in rows]
-
-
-def determinant(rows: Sequence[Sequence[Fraction | int]]) -> Fraction:
-    """Exact determinant by Gaussian elimination over the rationals."""
-    m = as_fractions(rows)
-    n = len(m)
-    result = Fraction(1)
-    for col in range(n):
-        pivot = next((r for r in range(col, n) if m[r][col] != 0), None)
-        if pivot is None:
-            return Fraction(0)
-        if pivot != col:
-            m[col], m[pivot] = m[pivot], m[col]
-            result = -result
-        result *= m[col][col]
-        for r in range(col + 1, n):
-            factor = m[r][col] / m[col][col]
-            if factor:
-                m[r] = [a - factor * b for a, b in zip(m[r], m[col])]
-    return result
-
-
-def reduced_row_echelon(rows: Sequence[Sequence[Fraction | int]]) -> tuple[Matrix, list[int]]:
-    """The reduced row echelon form and its pivot columns."""
-    m = as_fractions(rows)
-    pivots: list[int] = []
-    r = 0
-    for col in range(len(m[0]) if m else 0):
-        pivot = next((i for i in range(r, len(m)) if m[i][col] != 0), None)
-        if pivot is None:
-            continue
-        m[r], m[pivot] = m[pivot], m[r]
-        lead = m[r][col]
-        m[r] = [v / lead for v in m[r]]
-        for i in range(len(m)):
-            if i != r and m[i][col] != 0:
-                factor = m[i][col]
-                m[i] = [a - factor * b for a, b in zip(m[i], m[r])]
-        pivots.append(col)
-        r += 1
-        if r == len(m):
-            break
-    return m, pivots
-
-
-def rank(rows: Sequence[Sequence[Fraction | int]]) -> int:
-    return len(reduced_row_echelon(rows)[1])
-
-
-def inverse(rows: Sequence[Sequence[Fraction | int]]) -> Matrix | None:
-    """The exact inverse, or None when singular."""
-    n = len(rows)
-    augmented = [[*row, *(Fraction(int(i == j)) for j in range(n))] for i, row in enumerate(as_fractions(rows))]
-    reduced, pivots = reduced_row_echelon(augmented)
-    if pivots[:n] != list(range(n)):
-        return None
-    return [row[n:] for row in reduced]
 
 
 def multiply(a: Sequence[Sequence[Fraction | int]], b: Sequence[Sequence[Fraction | int]]) -> Matrix:

@@ -20,7 +20,8 @@ from fractions import Fraction
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
-from palaestra.envs.linalg.common import determinant, render
+from palaestra.envs.linalg.common import render
+from palaestra.solvers.linalg import determinant
 from palaestra.verifiers.numeric import read_exact
 
 _EXAMPLE = -42

@@ -20,7 +20,8 @@ from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
-from palaestra.envs.linalg.common import inverse, multiply, render, unimodular
+from palaestra.envs.linalg.common import multiply, render, unimodular
+from palaestra.solvers.linalg import inverse
 from palaestra.verifiers.numeric import read_exact
 from palaestra.verifiers.sets import read_list
 

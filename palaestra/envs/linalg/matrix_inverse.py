@@ -19,7 +19,8 @@ from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
-from palaestra.envs.linalg.common import cell, determinant, identity, inverse, multiply, nested, render, unimodular
+from palaestra.envs.linalg.common import cell, identity, multiply, nested, render, unimodular
+from palaestra.solvers.linalg import determinant, inverse
 from palaestra.verifiers.matrices import read_matrix
 
 

@@ -23,7 +23,8 @@ from fractions import Fraction
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
-from palaestra.envs.linalg.common import cell, multiply, rank, reduced_row_echelon, render, unimodular
+from palaestra.envs.linalg.common import cell, multiply, render, unimodular
+from palaestra.solvers.linalg import nullspace, rank
 from palaestra.verifiers.matrices import read_vectors
 from palaestra.verifiers.normalize import unparsed_feedback
 
@@ -120,17 +121,7 @@ def _vector(v: list[Fraction]) -> str:
 def null_basis(matrix: list[list[int]]) -> list[list[Fraction]]:
     """One basis of the null space from the reduced row echelon form (one vector per free column),
     scaled to coprime integers."""
-    reduced, pivots = reduced_row_echelon(matrix)
-    n = len(matrix[0])
-    basis = []
-    for free in (c for c in range(n) if c not in pivots):
-        v = [Fraction(0)] * n
-        v[free] = Fraction(1)
-        for row, pivot in enumerate(pivots):
-            v[pivot] = -reduced[row][free]
-        scale = math.lcm(*(x.denominator for x in v))
-        basis.append([x * scale for x in v])
-    return basis
+    return [[x * math.lcm(*(y.denominator for y in v)) for x in v] for v in nullspace(matrix)]
 
 
 def _matrix(rng: random.Random, config: NullSpace.Config) -> list[list[int]] | None:

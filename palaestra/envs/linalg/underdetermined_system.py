@@ -26,7 +26,8 @@ from fractions import Fraction
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
-from palaestra.envs.linalg.common import cell, multiply, rank, reduced_row_echelon, unimodular
+from palaestra.envs.linalg.common import cell, multiply, unimodular
+from palaestra.solvers.linalg import rank, rref
 from palaestra.verifiers.assignments import read_assignment
 from palaestra.verifiers.claims import mentions
 from palaestra.verifiers.formulas import linear_combination, read_formula
@@ -34,7 +35,6 @@ from palaestra.verifiers.normalize import closing_bracket, enclosed, read_answer
 from palaestra.verifiers.polynomials import to_polynomial
 
 PARAMETERS = ("s", "t", "u", "r", "k", "p", "q")
-MAX_ANSWER_CHARS = 20_000  # as the task's own cap: longer text is refused before any pattern runs
 _NAMES = {3: "xyz", 4: "xyzw"}
 NO_SOLUTION_WORDS = ("no solution", "no solutions", "inconsistent", "none")
 _NONE = re.compile(r"^(?:no solutions?|none|inconsistent|the system (?:is inconsistent|has no solutions?)|∅|"
@@ -116,8 +116,8 @@ class UnderdeterminedSystem(Task):
     def verify(self, problem: Problem, answer: str) -> Verdict:
         matrix, rhs = problem.data["matrix"], problem.data["rhs"]
         n = len(matrix[0])
-        if len(answer) > MAX_ANSWER_CHARS:
-            return Verdict.unparsed(f"answer longer than {MAX_ANSWER_CHARS} characters")
+        if len(answer) > self.max_answer_chars:
+            return Verdict.unparsed(f"answer longer than {self.max_answer_chars} characters")
         if read_answer(answer, lambda s: True if _NONE.match(strip_wrappers(s).strip()) else None):
             return Verdict.judge(not problem.data["consistent"], "the system has solutions")
         if mentions(answer, NO_SOLUTION_WORDS) or "∅" in answer:  # a vector and 'no solution': a hedge, not read
@@ -196,7 +196,7 @@ def _matrix(rng: random.Random, config: UnderdeterminedSystem.Config) -> list[li
 
 def _general(matrix: list[list[int]], x0: list[int], names: list[str]) -> str:
     """x0 plus the null space basis (one vector per free column) with parameters s, t, u, ..."""
-    reduced, pivots = reduced_row_echelon(matrix)
+    reduced, pivots = rref(matrix)
     n = len(matrix[0])
     free = [c for c in range(n) if c not in pivots]
     entries = []

@@ -27,7 +27,6 @@ from palaestra.core.task import Growth
 from palaestra.verifiers.assignments import read_assignment
 from palaestra.verifiers.numeric import format_decimal, format_number, max_fraction_digits, read_number, unit_spellings
 
-MAX_ANSWER_CHARS = 500
 MIN_PLACES = 2  # a rounded value shows at least this many decimal places
 _NAMES = ("R_A", "R_B")
 _ALIASES = {"A": "R_A", "B": "R_B"}  # "A: 12, B: 7"
@@ -44,6 +43,7 @@ class BeamStatics(Task):
     family = "physics"
     description = "Find the two vertical support reactions of a loaded beam from static equilibrium."
     tags = ("physics", "statics", "math")
+    max_answer_chars = 500
     version = 2
 
     @dataclass(frozen=True)
@@ -195,7 +195,7 @@ def _read_reaction(text: str) -> tuple[Fraction, int] | None:
 def _read_reactions(answer: str) -> dict[str, tuple[Fraction, int]] | None:
     """``{"R_A": (value, places), "R_B": ...}`` (either may be missing), or None when unreadable
     (another name, or one reaction given two different values)."""
-    if len(answer) > MAX_ANSWER_CHARS:
+    if len(answer) > BeamStatics.max_answer_chars:
         return None
     names = [*_NAMES, *_ALIASES]
     answer = _APPROX_AFTER_NAME.sub(r"\1 = ≈ ", answer)

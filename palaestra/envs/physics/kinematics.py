@@ -25,7 +25,6 @@ from palaestra.core import Problem, Task, Verdict, register
 from palaestra.verifiers.numeric import Tolerance, format_decimal, grade_number, unit_spellings
 
 TOLERANCE = Tolerance(relative="0.000001")
-MAX_ANSWER_CHARS = 300
 _UNIT_WORDS = {"m": "metres", "s": "seconds", "m/s": "metres per second", "m/s^2": "metres per second squared"}
 _OBJECTS = ("A car", "A cyclist", "A train", "A cart", "A sled", "A runner", "A boat", "A skateboarder")
 _QUANTITIES = {  # symbol: (description, SI unit)
@@ -50,6 +49,7 @@ class Kinematics(Task):
     family = "physics"
     description = "Constant-acceleration motion in one dimension: find a time, distance, velocity or acceleration."
     tags = ("physics", "kinematics", "math")
+    max_answer_chars = 300
     version = 3
 
     @dataclass(frozen=True)
@@ -94,7 +94,7 @@ class Kinematics(Task):
         return Problem(prompt=prompt, answer=answer, data={"kind": kind, "value": answer, "unit": unit, "steps": steps})
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        if len(answer) > MAX_ANSWER_CHARS:
+        if len(answer) > self.max_answer_chars:
             return Verdict.unparsed("the answer is too long for a number")
         unit = problem.data["unit"]
         ok = grade_number(answer, Fraction(problem.data["value"]), tolerance=TOLERANCE, units=unit_spellings(unit))

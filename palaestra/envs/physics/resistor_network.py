@@ -22,6 +22,7 @@ from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
+from palaestra.solvers.linalg import solve
 from palaestra.verifiers.numeric import read_exact
 from palaestra.verifiers.rationals import format_fraction, other_spellings
 
@@ -200,7 +201,8 @@ def _potentials(edges: list[Edge], volts: Fraction) -> dict[str, Fraction]:
     inner = sorted({n for a, b, _ in edges for n in (a, b)} - {"A", "B"})
     index = {n: i for i, n in enumerate(inner)}
     size = len(inner)
-    matrix = [[Fraction(0)] * (size + 1) for _ in range(size)]
+    matrix = [[Fraction(0)] * size for _ in range(size)]
+    right = [Fraction(0)] * size
     fixed = {"A": volts, "B": Fraction(0)}
     for a, b, r in edges:
         g = Fraction(1, r)
@@ -210,14 +212,8 @@ def _potentials(edges: list[Edge], volts: Fraction) -> dict[str, Fraction]:
                 if y in index:
                     matrix[index[x]][index[y]] -= g
                 else:
-                    matrix[index[x]][size] += g * fixed[y]
-    for col in range(size):  # Gauss-Jordan; the conductance matrix of a connected network is non-singular
-        pivot = next(r for r in range(col, size) if matrix[r][col] != 0)
-        matrix[col], matrix[pivot] = matrix[pivot], matrix[col]
-        lead = matrix[col][col]
-        matrix[col] = [v / lead for v in matrix[col]]
-        for r in range(size):
-            if r != col and matrix[r][col] != 0:
-                factor = matrix[r][col]
-                matrix[r] = [v - factor * w for v, w in zip(matrix[r], matrix[col])]
-    return {**fixed, **{n: matrix[index[n]][size] for n in inner}}
+                    right[index[x]] += g * fixed[y]
+    solution = solve(matrix, right)
+    if solution is None:  # the conductance matrix of a connected network is non-singular
+        raise ValueError("the network is not connected")
+    return {**fixed, **dict(zip(inner, solution))}

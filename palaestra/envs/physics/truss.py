@@ -27,13 +27,13 @@ from fractions import Fraction
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
+from palaestra.solvers.linalg import solve
 from palaestra.verifiers.normalize import squeeze_spaces, strip_wrappers
 from palaestra.verifiers.numeric import read_exact
 from palaestra.verifiers.rationals import format_fraction, other_spellings
 
 # heights with two or more Pythagorean legs: height -> horizontal legs giving whole-number members
 _LEGS = {4: (3,), 8: (6, 15), 12: (5, 9, 16, 35), 24: (7, 10, 18, 32, 45), 6: (8,), 3: (4,), 5: (12,)}
-MAX_ANSWER_CHARS = 300  # a force with its label, unit and sense; longer text is not one force
 _KIND = re.compile(r"[\s,.]*(?:\(\s*)?(?:(?:the\s+member\s+is\s+)?in\s+)?(tension|compression|tensile|compressive|T|C)"
                    r"(?:\s*\))?\.?\s*$", re.IGNORECASE)
 _LABEL = re.compile(r"\s*\$?\s*([A-Za-z0-9_{}\\ ]{1,24}?)\s*=")
@@ -56,10 +56,11 @@ def solve_truss(truss: Truss) -> dict[tuple[str, str], Fraction]:
     names = list(truss.joints)
     unknowns = len(truss.members) + 3
     rows: list[list[Fraction]] = []
+    right: list[Fraction] = []
     for joint in names:
         x0, y0 = truss.joints[joint]
-        fx = [Fraction(0)] * (unknowns + 1)
-        fy = [Fraction(0)] * (unknowns + 1)
+        fx = [Fraction(0)] * unknowns
+        fy = [Fraction(0)] * unknowns
         for k, (a, b) in enumerate(truss.members):
             if joint not in (a, b):
                 continue
@@ -75,9 +76,11 @@ def solve_truss(truss: Truss) -> dict[tuple[str, str], Fraction]:
         if joint == truss.roller:
             fy[m + 2] += 1
         load = truss.loads.get(joint, (Fraction(0), Fraction(0)))
-        fx[unknowns], fy[unknowns] = -load[0], -load[1]
         rows += [fx, fy]
-    solution = _gauss(rows, unknowns)
+        right += [-load[0], -load[1]]
+    solution = solve(rows, right)
+    if solution is None:
+        raise ValueError("the truss is not statically determinate")
     return {member: solution[k] for k, member in enumerate(truss.members)}
 
 
@@ -87,30 +90,6 @@ def _length(dx: Fraction, dy: Fraction) -> Fraction:
     if root * root != square:
         raise ValueError("member length is not rational")
     return root
-
-
-def _gauss(rows: list[list[Fraction]], unknowns: int) -> list[Fraction]:
-    rows = [row[:] for row in rows]
-    pivot_row = 0
-    pivots = []
-    for col in range(unknowns):
-        pivot = next((r for r in range(pivot_row, len(rows)) if rows[r][col] != 0), None)
-        if pivot is None:
-            raise ValueError("the truss is not statically determinate")
-        rows[pivot_row], rows[pivot] = rows[pivot], rows[pivot_row]
-        lead = rows[pivot_row][col]
-        rows[pivot_row] = [v / lead if v else v for v in rows[pivot_row]]
-        used = [j for j, v in enumerate(rows[pivot_row]) if v]  # a joint's equations are sparse: only these change
-        for r in range(len(rows)):
-            if r != pivot_row and rows[r][col] != 0:
-                factor, row = rows[r][col], rows[r]
-                for j in used:
-                    row[j] -= factor * rows[pivot_row][j]
-        pivots.append(col)
-        pivot_row += 1
-    if any(row[unknowns] != 0 for row in rows[pivot_row:]):
-        raise ValueError("inconsistent equilibrium equations")
-    return [rows[i][unknowns] for i in range(unknowns)]
 
 
 def _triangle(rng: random.Random) -> Truss:
@@ -169,6 +148,7 @@ class TrussForces(Task):
     family = "physics"
     description = "Force in a member of a plane truss by the method of joints (tension +, compression -), exactly."
     tags = ("physics", "statics", "engineering", "math")
+    max_answer_chars = 300  # a force with its label, unit and sense; longer text is not one force
 
     @dataclass(frozen=True)
     class Config:
@@ -221,8 +201,8 @@ class TrussForces(Task):
         })
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
-            return Verdict.unparsed(f"not a force in kN: longer than {MAX_ANSWER_CHARS} characters")
+        if not isinstance(answer, str) or len(answer) > self.max_answer_chars:
+            return Verdict.unparsed(f"not a force in kN: longer than {self.max_answer_chars} characters")
         # Runs of spaces first: the label pattern has three space quantifiers in a row (cubic on a long run).
         answer = strip_wrappers(squeeze_spaces(answer))
         label = _LABEL.match(answer) if isinstance(answer, str) else None

@@ -26,14 +26,13 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
-from palaestra.solvers.simulate import Rules
+from palaestra.generators.hanoi import HanoiRules, Move, moved, show
 from palaestra.verifiers.moves import read_place_moves
 
 PEGS = "ABC"
 MAX_MOVES = 2_000  # far beyond any optimal solution here (at most 2**8 - 1 moves)
 _EXAMPLE = "A->C, A->B, C->B"
 
-Move = tuple[str, str]
 
 
 @register
@@ -85,7 +84,7 @@ class Hanoi(Task):
         prompt = (
             f"Tower of Hanoi with pegs A, B, C and {n} disks numbered 1 (smallest) to {n} (largest). "
             "Each peg is listed from bottom to top.\n\n"
-            f"Start position:\n{_show(start)}\n\nGoal position:\n{_show(goal)}\n\n"
+            f"Start position:\n{show(start, PEGS)}\n\nGoal position:\n{show(goal, PEGS)}\n\n"
             "A move takes the top disk of one peg and puts it on another peg; a disk may never be "
             "put on a smaller disk.\n"
             "Reach the goal position from the start position using the minimum possible number of moves.\n"
@@ -131,7 +130,7 @@ class Hanoi(Task):
         disks, state = [], problem.data["start"]
         for source, dest in moves:
             disks.append(state.find(source) + 1)
-            state = HanoiRules(state, "").apply(state, (source, dest))
+            state = moved(state, (source, dest))
         return [
             ", ".join(f"move disk {d} from {a} to {b}" for d, (a, b) in zip(disks, moves)),
             *super().spellings(problem),
@@ -159,38 +158,6 @@ class Hanoi(Task):
             f"{gold} or {moves[-1]}",
             f"move disk {problem.data['disks'] + 1} from {gold[0]} to {gold[3]}" + gold[4:],  # no such disk on top
         ]
-
-
-class HanoiRules(Rules[str, Move]):
-    """The puzzle between two positions; a state is the peg of each disk, smallest first (``"AAC"``)."""
-
-    def __init__(self, start: str, goal: str) -> None:
-        self.start, self.goal_position = start, goal
-
-    def initial(self) -> str:
-        return self.start
-
-    def moves(self, state: str) -> list[Move]:
-        return [(a, b) for a in PEGS for b in PEGS if a != b]
-
-    def check(self, state: str, move: Move) -> str | None:
-        source, dest = move
-        if source == dest:
-            return "a disk must move to a different peg"
-        top = state.find(source)  # index of the smallest disk on the source peg
-        if top < 0:
-            return f"peg {source} is empty"
-        below = state.find(dest)
-        if 0 <= below < top:
-            return f"disk {top + 1} cannot go on the smaller disk {below + 1}"
-        return None
-
-    def apply(self, state: str, move: Move) -> str:
-        top = state.find(move[0])
-        return state[:top] + move[1] + state[top + 1 :]
-
-    def goal(self, state: str) -> bool:
-        return state == self.goal_position
 
 
 def solve(start: str, goal: str) -> list[Move]:
@@ -234,7 +201,3 @@ def _spread(position: str, disks: int, peg: str) -> list[Move]:
 def _third(a: str, b: str) -> str:
     return next(p for p in PEGS if p not in (a, b))
 
-
-def _show(position: str) -> str:
-    stacks = {peg: [d for d in range(len(position), 0, -1) if position[d - 1] == peg] for peg in PEGS}
-    return "\n".join(f"{peg}: {' '.join(map(str, stacks[peg])) or '(empty)'}" for peg in PEGS)

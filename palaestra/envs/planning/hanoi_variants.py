@@ -18,7 +18,7 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
-from palaestra.solvers.simulate import Rules
+from palaestra.generators.hanoi import HanoiRules, Move, illegal, moved, show
 from palaestra.verifiers.moves import read_place_moves
 
 MAX_MOVES = 2_000
@@ -37,7 +37,6 @@ RULES = {
             "to A (never directly between B, C and D).",
 }
 
-Move = tuple[str, str]
 
 
 @register
@@ -80,7 +79,7 @@ class HanoiVariants(Task):
             f"A Tower of Hanoi variant with pegs {', '.join(pegs)} and {n} disks numbered 1 (smallest) to {n} "
             f"(largest). {RULES[variant]} As usual, a move takes the top disk of one peg and puts it on another peg, "
             "and a disk may never be put on a smaller disk. Each peg is listed from bottom to top.\n\n"
-            f"Start position:\n{_show(start, pegs)}\n\nGoal position:\n{_show(goal, pegs)}\n\n"
+            f"Start position:\n{show(start, pegs)}\n\nGoal position:\n{show(goal, pegs)}\n\n"
             "Reach the goal position from the start position using the minimum possible number of moves.\n"
             f"Give the moves in order, separated by commas, each written as FROM->TO with peg letters, for example: "
             f"{example}"
@@ -96,7 +95,7 @@ class HanoiVariants(Task):
         moves = read_place_moves(answer, pegs, max_count=MAX_MOVES, pieces=True)
         if moves is None:
             return Verdict.unparsed("expected moves like A->B separated by commas")
-        rules = VariantRules(data["variant"], data["start"], data["goal"])
+        rules = variant_rules(data["variant"], data["start"], data["goal"])
         state = rules.initial()
         for number, (source, target, disk) in enumerate(moves, start=1):
             reason = rules.check(state, (source, target))
@@ -128,7 +127,7 @@ class HanoiVariants(Task):
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         data = problem.data
         pegs, allowed = VARIANTS[data["variant"]]
-        rules = VariantRules(data["variant"], data["start"], data["goal"])
+        rules = variant_rules(data["variant"], data["start"], data["goal"])
         moves = (problem.answer or "").split(", ")
         wrong = [f"{problem.answer} or {moves[-1]}"]
         if len(moves) > 1:
@@ -150,37 +149,10 @@ class HanoiVariants(Task):
         return wrong
 
 
-class VariantRules(Rules[str, Move]):
-    """One variant between two positions; a state is the peg of each disk, smallest first (``"ABD"``)."""
-
-    def __init__(self, variant: str, start: str, goal: str) -> None:
-        self.pegs, self.allowed = VARIANTS[variant]
-        self.start, self.target = start, goal
-
-    def initial(self) -> str:
-        return self.start
-
-    def moves(self, state: str) -> tuple[Move, ...]:
-        return self.allowed
-
-    def check(self, state: str, move: Move) -> str | None:
-        source, target = move
-        if move not in self.allowed:
-            return f"this variant does not allow a move from {source} to {target}"
-        top = state.find(source)
-        if top < 0:
-            return f"peg {source} is empty"
-        below = state.find(target)
-        if 0 <= below < top:
-            return f"disk {top + 1} cannot go on the smaller disk {below + 1}"
-        return None
-
-    def apply(self, state: str, move: Move) -> str:
-        top = state.find(move[0])
-        return state[:top] + move[1] + state[top + 1 :]
-
-    def goal(self, state: str) -> bool:
-        return state == self.target
+def variant_rules(variant: str, start: str, goal: str) -> HanoiRules:
+    """The puzzle of ``variant`` from ``start`` to ``goal``."""
+    pegs, allowed = VARIANTS[variant]
+    return HanoiRules(start, goal, pegs, allowed)
 
 
 def _shortest_plan(allowed: tuple[Move, ...], start: str, goal: str) -> list[Move]:
@@ -197,13 +169,9 @@ def _shortest_plan(allowed: tuple[Move, ...], start: str, goal: str) -> list[Mov
         layer, meets = [], []
         for position in layers[side]:
             for source, target in (allowed if side == 0 else reverse):
-                top = position.find(source)
-                if top < 0:
+                if illegal(position, (source, target)) is not None:
                     continue
-                below = position.find(target)
-                if 0 <= below < top:
-                    continue
-                nxt = position[:top] + target + position[top + 1 :]
+                nxt = moved(position, (source, target))
                 if nxt not in own:
                     own[nxt] = (position, (source, target) if side == 0 else (target, source))
                     layer.append(nxt)
@@ -246,7 +214,3 @@ def _join(seen: tuple[dict, dict], meet: str) -> list[Move]:
         tail.append(move)
     return head[::-1] + tail
 
-
-def _show(position: str, pegs: str) -> str:
-    stacks = {peg: [d for d in range(len(position), 0, -1) if position[d - 1] == peg] for peg in pegs}
-    return "\n".join(f"{peg}: {' '.join(map(str, stacks[peg])) or '(empty)'}" for peg in pegs)

@@ -23,7 +23,6 @@ from palaestra.generators.grids import MOVES, cell_distances, random_maze
 from palaestra.solvers.simulate import Rules
 
 OPPOSITE = {"U": "D", "D": "U", "L": "R", "R": "L"}
-MAX_ANSWER_CHARS = 20_000
 _INTRO = "Here is a maze. '#' is a wall, '.' is open floor, S is the start and G is the goal:\n\n"
 _QUESTION = (
     "\n\nFind a shortest route from S to G. Each move goes one cell up (U), down (D), left (L) "
@@ -121,7 +120,7 @@ class Maze(Task):
 
 
 def _read_moves(answer: str) -> str | None:
-    if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
+    if not isinstance(answer, str) or len(answer) > Maze.max_answer_chars:
         return None
     moves = _FILLER.sub("", answer).upper()
     return moves if moves and all(m in MOVES for m in moves) else None

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.generators.grids import MOVES
+from palaestra.generators.sokoban import LEGEND, Square, picture, push, solved
 from palaestra.solvers.simulate import Rules
 from palaestra.verifiers.moves import read_tokens
 
@@ -28,9 +29,7 @@ MAX_MOVES = 2_000
 SEARCH_BUDGET = 12_000
 STEPS = {"U": "U", "D": "D", "L": "L", "R": "R", "up": "U", "down": "D", "left": "L", "right": "R"}
 OPPOSITE = {"U": "D", "D": "U", "L": "R", "R": "L"}
-LEGEND = "# wall, - floor, @ keeper, $ box, . goal, * box on a goal, + keeper on a goal"
 
-Square = tuple[int, int]
 State = tuple[Square, tuple[Square, ...]]  # keeper, sorted boxes
 
 
@@ -118,34 +117,19 @@ class SokobanRules(Rules[State, str]):
     def moves(self, state: State) -> str:
         return "UDLR"
 
-    def _open(self, square: Square) -> bool:
-        r, c = square
-        return 0 <= r < len(self.grid) and 0 <= c < len(self.grid[r]) and self.grid[r][c] != "#"
-
     def check(self, state: State, move: str) -> str | None:
-        (r, c), boxes = state
-        dr, dc = MOVES[move]
-        ahead = (r + dr, c + dc)
-        if not self._open(ahead):
-            return "walks into a wall"
-        if ahead in boxes:
-            beyond = (r + 2 * dr, c + 2 * dc)
-            if not self._open(beyond):
-                return "pushes a box into a wall"
-            if beyond in boxes:
-                return "pushes a box into another box"
-        return None
+        after = push(self._open, *state, move)
+        return after if isinstance(after, str) else None
 
     def apply(self, state: State, move: str) -> State:
-        (r, c), boxes = state
-        dr, dc = MOVES[move]
-        ahead = (r + dr, c + dc)
-        if ahead in boxes:
-            boxes = tuple(sorted((r + 2 * dr, c + 2 * dc) if b == ahead else b for b in boxes))
-        return ahead, boxes
+        after = push(self._open, *state, move)
+        return state if isinstance(after, str) else after
+
+    def _open(self, square: Square) -> bool:
+        return _is_floor(self.grid, square)
 
     def goal(self, state: State) -> bool:
-        return all(b in self.goals for b in state[1])
+        return solved(state[1], self.goals)
 
     def heuristic(self, state: State) -> int:
         return sum(min(abs(b[0] - g[0]) + abs(b[1] - g[1]) for g in self.goals) for b in state[1])
@@ -307,13 +291,8 @@ def _shortest_plan(grid: list[str], keeper: Square, boxes: tuple[Square, ...], g
 
 
 def _render(grid: list[str], keeper: Square, boxes: tuple[Square, ...], goals: tuple[Square, ...]) -> str:
-    rows = [list(row) for row in grid]
-    for r, c in goals:
-        rows[r][c] = "."
-    for r, c in boxes:
-        rows[r][c] = "*" if (r, c) in goals else "$"
-    rows[keeper[0]][keeper[1]] = "+" if keeper in goals else "@"
-    return "\n".join("".join(row) for row in rows)
+    walls = {(r, c) for r, row in enumerate(grid) for c, ch in enumerate(row) if ch == "#"}
+    return picture(walls, len(grid), len(grid[0]), goals, boxes, keeper)
 
 
 def _lurd(problem: Problem) -> str:

@@ -25,27 +25,18 @@ from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
 from palaestra.envs.probability.common import exact_corruptions, exact_spellings, verdict_exact
+from palaestra.solvers.linalg import solve
 from palaestra.verifiers.rationals import format_fraction
 
 Chain = dict[str, list[tuple[str, Fraction]]]  # transient state -> [(next state, probability)]
 
 
-def solve(matrix: list[list[Fraction]], right: list[Fraction]) -> list[Fraction]:
-    """Exact solution of a non-singular linear system by Gauss-Jordan elimination."""
-    n = len(matrix)
-    rows = [[*matrix[i], right[i]] for i in range(n)]
-    for col in range(n):
-        pivot = next(r for r in range(col, n) if rows[r][col] != 0)
-        rows[col], rows[pivot] = rows[pivot], rows[col]
-        lead = rows[col][col]
-        rows[col] = [v / lead if v else v for v in rows[col]]
-        used = [j for j, v in enumerate(rows[col]) if v]  # chains are sparse: only these columns change
-        for r in range(n):
-            if r != col and rows[r][col] != 0:
-                factor, row = rows[r][col], rows[r]
-                for j in used:
-                    row[j] -= factor * rows[col][j]
-    return [rows[i][n] for i in range(n)]
+def _solved(matrix: list[list[Fraction]], right: list[Fraction]) -> list[Fraction]:
+    """The first-step equations' solution (non-singular: every transient state reaches an absorbing one)."""
+    solution = solve(matrix, right)
+    if solution is None:
+        raise ValueError("singular first-step equations: a transient state never gets absorbed")
+    return solution
 
 
 def _system(chain: Chain, weight: dict[str, Fraction], constant: Fraction) -> dict[str, Fraction]:
@@ -60,7 +51,7 @@ def _system(chain: Chain, weight: dict[str, Fraction], constant: Fraction) -> di
                 matrix[index[s]][index[t]] -= p
             else:
                 right[index[s]] += p * weight.get(t, Fraction(0))
-    return dict(zip(states, solve(matrix, right)))
+    return dict(zip(states, _solved(matrix, right)))
 
 
 def absorption(chain: Chain, target: str) -> dict[str, Fraction]:
@@ -81,7 +72,7 @@ def expected_visits(chain: Chain, start: str, state: str) -> Fraction:
         for t, p in moves:
             if t in index:
                 matrix[index[s]][index[t]] -= p
-    column = solve(matrix, [Fraction(int(i == index[state])) for i in range(len(states))])
+    column = _solved(matrix, [Fraction(int(i == index[state])) for i in range(len(states))])
     return column[index[start]]
 
 

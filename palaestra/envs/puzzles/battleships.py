@@ -26,6 +26,7 @@ from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
 from palaestra.envs.puzzles.common import CNF, PROOF_BUDGET, BudgetExhausted, ProofSolver, prune_clues, read_marks
+from palaestra.generators.battleship import placements
 
 Cell = tuple[int, int]
 SHIP, WATER, UNKNOWN = "#", ".", "?"
@@ -156,11 +157,8 @@ def _ship_lengths(ships: set[Cell]) -> list[int]:
 
 
 def _placements(n: int, length: int) -> list[list[Cell]]:
-    """Every horizontal and vertical position of a ship of ``length`` cells (one position for a submarine)."""
-    out = [[(r, c + i) for i in range(length)] for r in range(n) for c in range(n - length + 1)]
-    if length > 1:
-        out += [[(r + i, c) for i in range(length)] for r in range(n - length + 1) for c in range(n)]
-    return out
+    """Every position of a ship of ``length`` cells, the horizontal ones first."""
+    return sorted(placements(n, length), key=lambda cells: cells[0][0] != cells[-1][0])  # stable: row by row
 
 
 def _place_fleet(rng: random.Random, n: int, fleet: tuple[int, ...]) -> set[Cell] | None:

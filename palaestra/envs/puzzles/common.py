@@ -1,5 +1,6 @@
-"""Shared blocks of the grid and number puzzles: Latin squares, clue pruning under a uniqueness
-proof, grid answers and drawings. No environment is registered here.
+"""Shared blocks of the grid and number puzzles: Latin-square rules, clue pruning under a uniqueness
+proof, grid answers and drawings. No environment is registered here (random Latin squares are drawn by
+:mod:`palaestra.generators.latin`).
 
 The uniqueness machinery works on any puzzle encoded as CNF over *decision variables* (a cell's
 digit, a shaded square): the known solution is excluded by one blocking clause, so "the clues
@@ -9,10 +10,6 @@ removal only when that proof still goes through; every puzzle it returns is prov
 
 Example::
 
-    >>> import random
-    >>> square = random_latin_square(random.Random(3), 4)
-    >>> all(sorted(row) == [1, 2, 3, 4] for row in square), all(sorted(col) == [1, 2, 3, 4] for col in zip(*square))
-    (True, True)
     >>> cnf, cell = latin_cnf(3)
     >>> count_solutions(cnf, limit=20)
     12
@@ -46,44 +43,6 @@ NEIGHBOURS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 
 
 # --- Latin squares -----------------------------------------------------------------------
-
-
-def random_latin_square(rng: random.Random, n: int) -> list[list[int]]:
-    """A random ``n x n`` Latin square over 1..n, built row by row.
-
-    Each row is a random perfect matching of columns to the symbols their column has not used
-    yet (augmenting paths over shuffled candidates). A Latin rectangle always extends to a
-    Latin square (Hall's theorem), so the construction never backtracks.
-    """
-    col_used: list[set[int]] = [set() for _ in range(n)]
-    square = []
-    for _ in range(n):
-        options = [[v for v in range(1, n + 1) if v not in col_used[c]] for c in range(n)]
-        for choices in options:
-            rng.shuffle(choices)
-        owner: dict[int, int] = {}  # symbol -> column holding it in this row
-        columns = list(range(n))
-        rng.shuffle(columns)
-        for c in columns:
-            _augment(c, options, owner, set())
-        row = [0] * n
-        for v, c in owner.items():
-            row[c] = v
-            col_used[c].add(v)
-        square.append(row)
-    return square
-
-
-def _augment(c: int, options: list[list[int]], owner: dict[int, int], seen: set[int]) -> bool:
-    """Kuhn's augmenting path: give column ``c`` a symbol, moving other columns' symbols if need be."""
-    for v in options[c]:
-        if v in seen:
-            continue
-        seen.add(v)
-        if v not in owner or _augment(owner[v], options, owner, seen):
-            owner[v] = c
-            return True
-    return False
 
 
 @cache

@@ -29,10 +29,10 @@ from palaestra.envs.puzzles.common import (
     less_than,
     lines,
     prune_clues,
-    random_latin_square,
     read_digits,
     with_spaces,
 )
+from palaestra.generators.latin import random_latin_square
 
 
 @register

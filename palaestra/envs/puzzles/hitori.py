@@ -33,10 +33,10 @@ from palaestra.envs.puzzles.common import (
     connected,
     grid_corruptions,
     grid_spellings,
-    random_latin_square,
     read_cells,
     with_spaces,
 )
+from palaestra.generators.latin import random_latin_square
 
 _REPAIRS = 30  # digit changes tried before a new shading is drawn
 _CUTS = 200  # connectivity cuts one search may add

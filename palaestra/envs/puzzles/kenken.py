@@ -31,11 +31,11 @@ from palaestra.envs.puzzles.common import (
     latin_cnf,
     latin_problem,
     lines,
-    random_latin_square,
     read_digits,
     with_spaces,
 )
 from palaestra.generators.grids import random_regions
+from palaestra.generators.latin import random_latin_square
 
 _LABELS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 # Products and quotients pin digits down more than sums and differences: favouring them makes

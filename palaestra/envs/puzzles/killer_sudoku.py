@@ -37,6 +37,7 @@ from palaestra.envs.puzzles.common import (
     read_digits,
     with_spaces,
 )
+from palaestra.generators.latin import sudoku_grid
 
 _LABELS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -70,7 +71,7 @@ class KillerSudoku(Task):
     def generate(self, rng: random.Random, config: Config) -> Problem:
         br, bc = config.box_rows, config.box_cols
         n = br * bc
-        solution = _solved_grid(rng, br, bc)
+        solution = sudoku_grid(rng, br, bc)
         cage_list = _grow_cages(rng, solution, config)
         region = [[0] * n for _ in range(n)]
         for k, cells in enumerate(cage_list):
@@ -170,19 +171,6 @@ def _grow_cages(rng: random.Random, solution: list[list[int]], config: KillerSud
             digits.add(solution[r][c])
         cages.append(sorted(cage))
     return sorted(cages)
-
-
-def _solved_grid(rng: random.Random, br: int, bc: int) -> list[list[int]]:
-    """A valid Sudoku grid: a pattern grid with its digits, bands, stacks, rows and columns shuffled."""
-    n = br * bc
-    digits = list(range(1, n + 1))
-    rng.shuffle(digits)
-    bands, stacks = list(range(n // br)), list(range(n // bc))
-    rng.shuffle(bands)
-    rng.shuffle(stacks)
-    rows = [band * br + i for band in bands for i in rng.sample(range(br), br)]
-    cols = [stack * bc + j for stack in stacks for j in rng.sample(range(bc), bc)]
-    return [[digits[(bc * (r % br) + r // br + c) % n] for c in cols] for r in rows]
 
 
 @cache

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from functools import cache
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
@@ -30,6 +29,7 @@ from palaestra.envs.puzzles.common import (
     read_marks,
     with_spaces,
 )
+from palaestra.generators.nonogram import clue_text, placements, runs
 
 _SHADED, _EMPTY = "#X1■", ".0"
 
@@ -64,20 +64,17 @@ class Nonogram(Task):
             return [[rng.random() < config.density for _ in range(cols)] for _ in range(rows)]
 
         picture = retry(draw, accept=_unique, what="a picture no other picture shares clues with")
-        row_clues = [_runs(row) for row in picture]
-        col_clues = [_runs([picture[r][c] for r in range(rows)]) for c in range(cols)]
-
-        def show(clue: list[int]) -> str:
-            return " ".join(map(str, clue)) or "0"
+        row_clues = [runs(row) for row in picture]
+        col_clues = [runs([picture[r][c] for r in range(rows)]) for c in range(cols)]
 
         prompt = (
             f"Solve this {rows}x{cols} nonogram. Shade cells so that each row and each column shows exactly the "
             "runs of consecutive shaded cells its clue lists, in order (rows left to right, columns top to "
             "bottom), with at least one empty cell between runs; a clue of 0 means no shaded cell. The puzzle "
             "has exactly one solution.\n\n"
-            "Row clues (top to bottom):\n" + "\n".join(f"row {r + 1}: {show(c)}" for r, c in enumerate(row_clues))
+            "Row clues (top to bottom):\n" + "\n".join(f"row {r + 1}: {clue_text(c)}" for r, c in enumerate(row_clues))
             + "\n\nColumn clues (left to right):\n"
-            + "\n".join(f"column {c + 1}: {show(k)}" for c, k in enumerate(col_clues))
+            + "\n".join(f"column {c + 1}: {clue_text(k)}" for c, k in enumerate(col_clues))
             + f"\n\nGive the shaded grid as {rows} lines of {cols} characters, # for a shaded cell and . for an "
             "empty one. For example, a 2x3 grid with a shaded top row would be written:\n###\n..."
         )
@@ -96,10 +93,10 @@ class Nonogram(Task):
         if isinstance(grid, str):
             return Verdict.unparsed(grid)
         for r in range(rows):
-            if _runs(grid[r]) != row_clues[r]:
+            if runs(grid[r]) != row_clues[r]:
                 return Verdict.wrong(f"row {r + 1} does not match its clue")
         for c in range(cols):
-            if _runs([grid[r][c] for r in range(rows)]) != col_clues[c]:
+            if runs([grid[r][c] for r in range(rows)]) != col_clues[c]:
                 return Verdict.wrong(f"column {c + 1} does not match its clue")
         return Verdict.right()
 
@@ -119,37 +116,6 @@ class Nonogram(Task):
         return [*wrong_grids, *grid_corruptions(problem.answer or "", wrong_grids[0])]
 
 
-def _runs(line: list[bool]) -> list[int]:
-    runs, length = [], 0
-    for shaded in line:
-        if shaded:
-            length += 1
-        elif length:
-            runs.append(length)
-            length = 0
-    if length:
-        runs.append(length)
-    return runs
-
-
-@cache
-def _placements(n: int, clue: tuple[int, ...]) -> tuple[tuple[bool, ...], ...]:
-    """Every line of ``n`` cells whose runs are ``clue``."""
-    found: list[tuple[bool, ...]] = []
-
-    def place(prefix: tuple[bool, ...], i: int) -> None:
-        if i == len(clue):
-            found.append(prefix + (False,) * (n - len(prefix)))
-            return
-        room = sum(clue[i + 1:]) + len(clue) - i - 1  # cells the later runs need
-        for start in range(len(prefix), n - room - clue[i] + 1):
-            line = prefix + (False,) * (start - len(prefix)) + (True,) * clue[i]
-            place(line + (False,) if i + 1 < len(clue) else line, i + 1)
-
-    place((), 0)
-    return tuple(found)
-
-
 def _unique(picture: list[list[bool]]) -> bool:
     """Whether no other picture has the same row and column clues (a budget-exhausted proof is a no)."""
     rows, cols = len(picture), len(picture[0])
@@ -158,7 +124,7 @@ def _unique(picture: list[list[bool]]) -> bool:
     lines = [(cell[r], picture[r]) for r in range(rows)]
     lines += [([cell[r][c] for r in range(rows)], [picture[r][c] for r in range(rows)]) for c in range(cols)]
     for variables, values in lines:
-        options = _placements(len(values), tuple(_runs(values)))
+        options = placements(len(values), tuple(runs(values)))
         chosen = [cnf.auxiliary() for _ in options] if len(options) > 1 else [cnf.true]
         cnf.add(chosen)
         for choice, option in zip(chosen, options):

@@ -25,7 +25,6 @@ from palaestra.solvers.sat import CNF
 
 _BACKBITES = 12  # random backbite moves per cell
 _NUMBER = re.compile(r"\d+")
-MAX_ANSWER_CHARS = 2_000
 
 Cell = tuple[int, int]
 
@@ -36,6 +35,7 @@ class Numbrix(Task):
     family = "puzzles"
     description = "Fill a grid with 1..n² so that consecutive numbers are orthogonal neighbours (one solution)."
     tags = ("puzzle", "grid", "constraint-satisfaction", "path")
+    max_answer_chars = 2_000
     multiline = True
 
     @dataclass(frozen=True)
@@ -91,7 +91,7 @@ class Numbrix(Task):
     def verify(self, problem: Problem, answer: str) -> Verdict:
         givens = problem.data["givens"]
         n = len(givens)
-        if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
+        if not isinstance(answer, str) or len(answer) > self.max_answer_chars:
             return Verdict.unparsed("answer too long")
         if any(int(run) > n * n for run in _NUMBER.findall(answer)):
             return Verdict.unparsed(f"expected the numbers 1 to {n * n}, separated")  # also "1234" for 1 2 3 4

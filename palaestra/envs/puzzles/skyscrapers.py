@@ -30,10 +30,10 @@ from palaestra.envs.puzzles.common import (
     latin_problem,
     lines,
     prune_clues,
-    random_latin_square,
     read_digits,
     with_spaces,
 )
+from palaestra.generators.latin import random_latin_square
 
 _SIDES = ("top", "bottom", "left", "right")
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from palaestra.core import Problem, Task, Verdict, register
+from palaestra.generators.latin import sudoku_grid
 from palaestra.solvers.sat import CNF, Budget, BudgetExhausted, SatSolver
 from palaestra.verifiers.blocks import read_grid
 from palaestra.verifiers.normalize import read_answer, unify, unparsed_feedback
@@ -224,17 +225,10 @@ def _layout(box_rows: int, box_cols: int) -> _Layout:
 
 
 def _solved_grid(rng: random.Random, layout: _Layout) -> list[int]:
-    """A random valid grid (digits 1..n, row-major) from transforms of a pattern grid."""
-    n, box_rows, box_cols = layout.n, layout.box_rows, layout.box_cols
-    digits = list(range(1, n + 1))
-    rng.shuffle(digits)
-    bands, stacks = list(range(n // box_rows)), list(range(n // box_cols))
-    rng.shuffle(bands)
-    rng.shuffle(stacks)
-    rows = [band * box_rows + i for band in bands for i in rng.sample(range(box_rows), box_rows)]
-    cols = [stack * box_cols + j for stack in stacks for j in rng.sample(range(box_cols), box_cols)]
-    grid = [digits[(box_cols * (r % box_rows) + r // box_rows + c) % n] for r in rows for c in cols]
-    if box_rows == box_cols and rng.random() < 0.5:
+    """A random valid grid (digits 1..n, row-major), transposed half the time when the boxes are square."""
+    n = layout.n
+    grid = [digit for row in sudoku_grid(rng, layout.box_rows, layout.box_cols) for digit in row]
+    if layout.box_rows == layout.box_cols and rng.random() < 0.5:
         grid = [grid[c * n + r] for r in range(n) for c in range(n)]  # transpose (needs square boxes)
     return grid
 

@@ -41,7 +41,6 @@ _WORD = re.compile(r"[A-Za-z]+")
 # Words a line of the table may hold besides values and attribute names (the answer grammar: any other word,
 # such as "not", "or" or a retraction, is text the reader cannot account for).
 _TABLE_WORDS = frozenset("house houses the a an and is lives in has owns keeps drinks eats plays".split())
-MAX_ANSWER_CHARS = 4_000
 
 Value = tuple[int, int]  # (attribute index, value index)
 
@@ -52,6 +51,7 @@ class Zebra(Task):
     family = "puzzles"
     description = "Solve a zebra (Einstein) puzzle: place every attribute value in its house (one solution)."
     tags = ("puzzle", "logic", "deduction", "constraint-satisfaction")
+    max_answer_chars = 4_000
     multiline = True
 
     @dataclass(frozen=True)
@@ -106,7 +106,7 @@ class Zebra(Task):
     def verify(self, problem: Problem, answer: str) -> Verdict:
         values = problem.data["values"]
         k, n = len(values), len(values[0])
-        if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
+        if not isinstance(answer, str) or len(answer) > self.max_answer_chars:
             return Verdict.unparsed("answer too long")
         table = _read_table(answer, values)
         if isinstance(table, str):

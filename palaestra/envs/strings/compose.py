@@ -24,7 +24,6 @@ from palaestra.core.task import Growth
 from palaestra.verifiers.normalize import read_answer
 
 _VOWELS = frozenset("aeiouAEIOU")
-_MAX_ANSWER = 1_000
 _EXAMPLE = "xYzab"  # the prompt's example spelling, whatever the answer
 
 
@@ -34,6 +33,7 @@ class Compose(Task):
     family = "strings"
     description = "Apply a nested composition of well-defined string functions to a string."
     tags = ("strings", "composition", "algorithmic")
+    max_answer_chars = 1_000
     version = 3
 
     @dataclass(frozen=True)
@@ -79,7 +79,7 @@ class Compose(Task):
         })
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        if len(answer) > _MAX_ANSWER:
+        if len(answer) > self.max_answer_chars:
             return Verdict.wrong("the answer is far longer than the result")
         text = _read_letters(answer)
         if text is None:

@@ -27,7 +27,6 @@ from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.verifiers.normalize import strip_wrappers, unify
 
 ALPHABET = string.ascii_uppercase
-MAX_ANSWER_CHARS = 2_000
 AFFINE_MULTIPLIERS = [a for a in range(1, 26) if math.gcd(a, 26) == 1]
 _LABEL = re.compile(r"^\s*(?:the\s+)?(?:decrypted\s+|decoded\s+)?(?:plaintext|plain\s+text|message|decryption)"
                     r"(?:\s+is)?\s*:\s*", re.IGNORECASE)
@@ -46,6 +45,7 @@ class Cipher(Task):
     family = "symbolic"
     description = "Decrypt a Caesar, affine or Vigenère ciphertext using a crib."
     tags = ("symbolic", "cipher", "cryptography")
+    max_answer_chars = 2_000
 
     @dataclass(frozen=True)
     class Config:
@@ -114,7 +114,7 @@ class Cipher(Task):
         return Problem(prompt=prompt, answer=setup["plain"], data=setup)
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
+        if not isinstance(answer, str) or len(answer) > self.max_answer_chars:
             return Verdict.unparsed("answer too long")
         want = _letters(problem.data["plain"])
         candidates = _readings(answer)

@@ -40,7 +40,7 @@ import json
 import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict
 from palaestra.core import extract as extraction
@@ -102,12 +102,6 @@ run(CELLS[-1])
 '''
 
 MAX_CODE_CHARS = 20_000
-
-
-class PythonCall(NamedTuple):
-    text: str
-    cells: list[str]
-    error: str | None = None
 
 
 class ReplayedPython(Tool):
@@ -173,8 +167,6 @@ class ReplayedPython(Tool):
 
 
 # --- the tools a task can carry -----------------------------------------------------------------
-
-TOOL_NAMES = ("search", "open", "sql", "python", "calculator", "shell")
 
 
 def _schema(name: str) -> dict[str, Any]:

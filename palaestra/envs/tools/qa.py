@@ -119,15 +119,6 @@ def lookup_moves(corpus: Corpus, facts: list[tuple[str, str, Any]] | tuple,
     return moves
 
 
-def entity_words(world: World) -> frozenset[str]:
-    """Every lower-case word of every name and alias (English function words aside, which syllable names
-    can spell): a trailing remark naming an entity changes the answer."""
-    from palaestra.tools.search import STOPWORDS
-
-    return frozenset(w for e in world.entities.values() for n in (e.name, *e.aliases)
-                     for w in knowledge.normalize(n).split() if w not in STOPWORDS)
-
-
 def judge_named_answer(answer: str, question: Question, world: World) -> Verdict:
     """An entity name (or alias), a number or ``not in the corpus``, read by the answer grammar."""
     if len(answer) > MAX_ANSWER_CHARS:

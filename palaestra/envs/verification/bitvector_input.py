@@ -34,7 +34,6 @@ from palaestra.envs.verification.common import (
 from palaestra.verifiers.assignments import read_assignment
 from palaestra.verifiers.normalize import read_answer, unify
 
-MAX_ANSWER_CHARS = 2_000
 _SAMPLE = 64  # random inputs tried to show a wide program does not crush its inputs
 
 
@@ -44,6 +43,7 @@ class BitvectorInput(Task):
     family = "verification"
     description = "Find an input on which a straight-line bit-vector function returns a given value."
     tags = ("verification", "bit-vectors", "program-inversion")
+    max_answer_chars = 2_000
 
     @dataclass(frozen=True)
     class Config:
@@ -103,11 +103,11 @@ class BitvectorInput(Task):
         return float(program["width"] * len(program["inputs"]) * len(program["steps"]) + branches)
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
+        if not isinstance(answer, str) or len(answer) > self.max_answer_chars:
             return Verdict.unparsed("answer too long")
         program = problem.data["program"]
         names = program["inputs"]
-        values = read_assignment(answer, names, read_word, max_chars=MAX_ANSWER_CHARS)
+        values = read_assignment(answer, names, read_word, max_chars=self.max_answer_chars)
         if values is None and len(names) == 1:
             bare = read_answer(unify(answer), read_word)
             values = None if bare is None else {names[0]: bare}

@@ -36,7 +36,6 @@ from palaestra.core import Problem, Task, Verdict, register
 from palaestra.envs.verification.common import FormulaError, parse_formula, require_z3, z3_formula
 from palaestra.verifiers.normalize import read_answer, strip_wrappers, unify
 
-MAX_ANSWER_CHARS = 2_000
 TIMEOUT_MS = 200  # per solver call: at most four calls stay under a second
 RLIMIT = 3_000_000  # z3 resource units per solver call; deterministic, unlike the timeout
 _ACCUMULATORS = "stuvwxyzabpq"
@@ -48,6 +47,7 @@ class LoopInvariant(Task):
     family = "verification"
     description = "Write a loop invariant that lets an SMT solver prove a program's assertion."
     tags = ("verification", "invariants", "smt", "program-proofs")
+    max_answer_chars = 2_000
     python_requires = ("z3",)
     multiline = True
     version = 2
@@ -99,7 +99,7 @@ class LoopInvariant(Task):
             + constants / 10 + len(problem.data["post"]) / 20
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
+        if not isinstance(answer, str) or len(answer) > self.max_answer_chars:
             return Verdict.unparsed("answer too long")
         names = set(problem.data["variables"])
         tree, error = _read_invariant(answer, names)

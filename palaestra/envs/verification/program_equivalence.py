@@ -45,7 +45,6 @@ from palaestra.verifiers.assignments import read_assignment
 from palaestra.verifiers.claims import has_digit, mentions
 from palaestra.verifiers.normalize import read_answer, strip_wrappers, unify
 
-MAX_ANSWER_CHARS = 600
 EXHAUSTIVE_BITS = 16  # input spaces up to 2^16 are checked by running every input; larger ones by z3
 _SAMPLES = 32  # random inputs tried for a separating one before z3 is asked
 RLIMIT = 400_000  # z3 resource units for one equivalence proof (deterministic); more means a redraw
@@ -66,6 +65,7 @@ class ProgramEquivalence(Task):
     family = "verification"
     description = "Decide whether two bit-vector functions are equivalent; if not, give an input where they differ."
     tags = ("verification", "bit-vectors", "equivalence-checking", "smt")
+    max_answer_chars = 600
     python_requires = ("z3",)
     version = 2
     certificate_free = ("equivalent",)
@@ -135,7 +135,7 @@ class ProgramEquivalence(Task):
         }
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
+        if not isinstance(answer, str) or len(answer) > self.max_answer_chars:
             return Verdict.unparsed("answer too long")
         data = problem.data
         bare = strip_wrappers(unify(answer)).strip().rstrip(".!").strip().lower()
@@ -145,7 +145,7 @@ class ProgramEquivalence(Task):
         text = _drop_verdict(strip_wrappers(unify(answer)))
         if mentions(text, _EQUIVALENT_MENTIONS, unless_after=("not",)):
             return Verdict.unparsed("the answer gives both an input and 'equivalent'")
-        values = read_assignment(text, names, read_word, max_chars=MAX_ANSWER_CHARS)
+        values = read_assignment(text, names, read_word, max_chars=self.max_answer_chars)
         if values is None and len(names) == 1:
             single = read_answer(text, read_word)
             values = None if single is None else {names[0]: single}

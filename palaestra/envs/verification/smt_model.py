@@ -31,7 +31,6 @@ from palaestra.core.task import Growth
 from palaestra.envs.verification.common import read_signed
 from palaestra.verifiers.assignments import read_assignment
 
-MAX_ANSWER_CHARS = 2_000
 _NAMES = "abcdefgh"
 _KINDS = ("linear", "distinct", "mod", "distance", "product", "bitwise", "order")
 
@@ -42,6 +41,7 @@ class SmtModel(Task):
     family = "verification"
     description = "Find an assignment satisfying a set of SMT-style integer constraints."
     tags = ("verification", "smt", "constraint-satisfaction")
+    max_answer_chars = 2_000
 
     @dataclass(frozen=True)
     class Config:
@@ -90,10 +90,10 @@ class SmtModel(Task):
         return float(len(problem.data["constraints"]) * len(problem.data["variables"]) * bits)
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
+        if not isinstance(answer, str) or len(answer) > self.max_answer_chars:
             return Verdict.unparsed("answer too long")
         names, top = problem.data["variables"], problem.data["top"]
-        values = read_assignment(answer, names, read_signed, max_chars=MAX_ANSWER_CHARS)
+        values = read_assignment(answer, names, read_signed, max_chars=self.max_answer_chars)
         if values is None:
             return Verdict.unparsed("expected an integer for every variable, e.g. " + ", ".join(f"{n} = 1" for n in names))
         for name in names:

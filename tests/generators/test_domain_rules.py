@@ -1,0 +1,121 @@
+"""The shared domain rules (one module per game, used by its single-turn and multi-turn twins)."""
+
+from __future__ import annotations
+
+import doctest
+import itertools
+import random
+
+import pytest
+
+from palaestra.generators import battleship, hanoi, mastermind, minesweeper, nonogram, sokoban
+
+MODULES = (battleship, hanoi, mastermind, minesweeper, nonogram, sokoban)
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__.rsplit(".", 1)[1])
+def test_doctests_pass(module) -> None:
+    result = doctest.testmod(module)
+    assert result.attempted >= 1 and result.failed == 0
+
+
+def test_mastermind_score_counts_each_symbol_once() -> None:
+    rng = random.Random(1)
+    for _ in range(300):
+        guess = [rng.randint(1, 4) for _ in range(4)]
+        secret = [rng.randint(1, 4) for _ in range(4)]
+        exact, misplaced = mastermind.score(guess, secret)
+        # misplaced by elimination: strike exact pairs, then match the rest one by one
+        rest_secret = [s for g, s in zip(guess, secret) if g != s]
+        matched = 0
+        for g, s in zip(guess, secret):
+            if g != s and g in rest_secret:
+                rest_secret.remove(g)
+                matched += 1
+        assert (exact, misplaced) == (sum(g == s for g, s in zip(guess, secret)), matched)
+        assert mastermind.score(guess, secret) == mastermind.score(secret, guess)
+
+
+def test_hanoi_rules_refuse_what_each_variant_forbids() -> None:
+    rules = hanoi.HanoiRules("AA", "CC", "ABC", (("A", "B"), ("B", "C"), ("C", "A")))
+    assert rules.check("AA", ("A", "C")) == "this variant does not allow a move from A to C"
+    assert rules.check("AA", ("A", "A")) == "a disk must move to a different peg"
+    assert rules.check("AA", ("B", "C")) == "peg B is empty"
+    assert rules.run([("A", "B"), ("B", "C"), ("A", "B"), ("C", "A"), ("B", "C"), ("A", "B"), ("B", "C")]).solved
+
+
+def test_sokoban_push_reasons() -> None:
+    walls = {(0, c) for c in range(6)} | {(2, c) for c in range(6)} | {(1, 0), (1, 5)}
+    is_open = lambda square: square not in walls  # noqa: E731
+    assert sokoban.push(is_open, (1, 1), [(1, 2), (1, 3)], "R") == "pushes a box into another box"
+    assert sokoban.push(is_open, (1, 1), [], "U") == "walks into a wall"
+    assert sokoban.push(is_open, (1, 2), [(1, 1)], "R") == ((1, 3), ((1, 1),))  # boxes are never pulled
+    assert sokoban.solved([(1, 3)], {(1, 3)}) and not sokoban.solved([(1, 2)], {(1, 3)})
+
+
+def test_minesweeper_flood_stops_at_numbers_and_shut_cells() -> None:
+    rows, cols, mines = 4, 4, {15}
+    counts = minesweeper.counts(mines, rows, cols)
+    assert minesweeper.flood(0, counts, rows, cols) == set(range(16)) - mines
+    assert minesweeper.flood(10, counts, rows, cols) == {10}  # a numbered cell opens alone
+    shut = minesweeper.flood(0, counts, rows, cols, lambda cell: cell != 1)
+    assert 1 not in shut and 2 in shut  # the flood goes round a flagged cell
+
+
+@pytest.mark.parametrize("n", [1, 4, 6])
+def test_nonogram_placements_and_feasible_agree_with_brute_force(n: int) -> None:
+    lines = list(itertools.product((False, True), repeat=n))
+    for clue in {tuple(nonogram.runs(line)) for line in lines}:
+        assert set(nonogram.placements(n, clue)) == {line for line in lines if tuple(nonogram.runs(line)) == clue}
+    rng = random.Random(n)
+    for _ in range(60):
+        known = tuple(rng.choice((True, False, None)) for _ in range(n))
+        clue = tuple(nonogram.runs(rng.choice(lines)))
+        brute = any(all(k is None or k == v for k, v in zip(known, line)) for line in nonogram.placements(n, clue))
+        assert nonogram.feasible(clue, known) == brute
+        assert nonogram.feasible(clue or (0,), known) == brute  # the game stores an empty clue as (0,)
+
+
+def test_battleship_placements_count() -> None:
+    for n, length in [(6, 2), (8, 5), (5, 1)]:
+        expected = n * n if length == 1 else 2 * n * (n - length + 1)
+        found = battleship.placements(n, length)
+        assert len(found) == expected == len({tuple(cells) for cells in found})
+        assert all(0 <= r < n and 0 <= c < n for cells in found for r, c in cells)
+
+
+@pytest.mark.parametrize("box_rows, box_cols", [(2, 2), (2, 3), (3, 3), (3, 2)])
+def test_sudoku_grid_is_valid(box_rows: int, box_cols: int) -> None:
+    from palaestra.generators.latin import sudoku_grid
+
+    n, digits = box_rows * box_cols, list(range(1, box_rows * box_cols + 1))
+    for seed in range(10):
+        grid = sudoku_grid(random.Random(seed), box_rows, box_cols)
+        assert all(sorted(row) == digits for row in grid) and all(sorted(col) == digits for col in zip(*grid))
+        for top in range(0, n, box_rows):
+            for left in range(0, n, box_cols):
+                box = [grid[r][c] for r in range(top, top + box_rows) for c in range(left, left + box_cols)]
+                assert sorted(box) == digits
+
+
+def test_random_latin_squares_vary_and_are_latin() -> None:
+    from palaestra.generators.latin import random_latin_square
+
+    squares = {tuple(map(tuple, random_latin_square(random.Random(seed), 5))) for seed in range(20)}
+    assert len(squares) > 15
+    for square in squares:
+        assert all(sorted(row) == [1, 2, 3, 4, 5] for row in square)
+        assert all(sorted(col) == [1, 2, 3, 4, 5] for col in zip(*square))
+
+
+def test_union_find_matches_components() -> None:
+    from palaestra.generators.graphs import UnionFind, components, random_forest
+
+    for seed in range(10):
+        forest = random_forest(random.Random(seed), 12, 7)
+        sets = UnionFind(12)
+        assert all(sets.union(u, v) for u, v, _ in forest.edges)  # a forest never closes a cycle
+        by_root: dict[int, list[int]] = {}
+        for v in range(12):
+            by_root.setdefault(sets.find(v), []).append(v)
+        assert sorted(by_root.values()) == components(forest)
