@@ -283,7 +283,7 @@ class Registry:
     def __contains__(self, env_id: object) -> bool:
         try:
             self._lookup(str(env_id), warn=False)
-        except KeyError:
+        except (KeyError, ImportError):  # ImportError: an on-demand family whose optional package is missing
             return False
         return True
 
@@ -337,11 +337,22 @@ class Registry:
             del self._aliases[old]
 
     def _import_conventional(self, base_id: str) -> None:
-        """A new env not in the index yet: its conventional module registers it on import."""
+        """A new env not in the index yet: its conventional module registers it on import. Failing that, a family
+        whose envs are made on demand (another library's datasets: ``reasoning_gym/<name>``) registers it: its
+        package's ``provide(env_id)`` does (and may raise saying what to install)."""
+        family, _, name = base_id.partition("/")
         try:
-            importlib.import_module(f"{self._package}.{base_id.replace('/', '.')}")
+            importlib.import_module(f"{self._package}.{family}.{name}")
+            return
         except ModuleNotFoundError:
             pass
+        try:
+            package = importlib.import_module(f"{self._package}.{family}")
+        except ModuleNotFoundError:
+            return
+        provide = getattr(package, "provide", None)
+        if callable(provide):
+            provide(base_id)
 
     def _load_plugins(self) -> None:
         if self._plugins_loaded:
