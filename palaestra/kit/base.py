@@ -106,7 +106,7 @@ class Settings:
     @classmethod
     def ci(cls) -> Settings:
         """Cheaper settings for CI (hundreds of envs); the same checks, fewer samples."""
-        return cls(seeds=3, fingerprint_seeds=2, distinct_seeds=200, balance_seeds=300, difficulty_seeds=16,
+        return cls(seeds=3, fingerprint_seeds=2, distinct_seeds=100, balance_seeds=300, difficulty_seeds=16,
                    hostile_levels=("last",))
 
     @classmethod
