@@ -36,6 +36,7 @@ from palaestra.core.registry import (
     DEMO_TAG,
     ENV_PACKAGE,
     INDEX_PATH,
+    STATS_PATH,
     EnvSpec,
     RegistryError,
     aliases_of,
@@ -112,11 +113,33 @@ def catalogue_page(specs: list[EnvSpec]) -> str:
         "|---|---|---|---|---|---|",
     ]
     lines += [f"| `{s.id}` | v{s.version} | {s.family} | {s.turns} | {s.shown_levels} | {s.description} |" for s in specs]
-    lines += ["", "## Example prompts (level 0, seed 0)", ""]
+    stats = json.loads(STATS_PATH.read_text()) if STATS_PATH.exists() else {}
+    shown = sum(1 for s in specs if stats.get(s.id, {}).get("version") == s.version)
+    lines += ["", "## Example prompts (level 0, seed 0) and expected scores", "",
+              f"Expected scores ({shown} envs, measured by `palaestra stats` over a sample of seeds per level): the "
+              "difficulty measure's mean, CPU milliseconds per generated problem, the share of distinct problems, the "
+              "reference answer's (or the oracle's) mean reward, and the best mean reward of a cheap policy (the best "
+              "constant answer for single-turn envs; the env's heuristics or random legal moves for multi-turn ones).",
+              ""]
     for s in specs:
         prompt = s.cls().sample(0, 0).prompt
         lines += [f"### `{s.id}`", "", "```text", prompt.replace("```", "'''"), "```", ""]
+        entry = stats.get(s.id)
+        if entry and entry.get("version") == s.version:
+            lines += _stats_table(entry)
     return "\n".join(lines)
+
+
+def _stats_table(entry: dict[str, Any]) -> list[str]:
+    """An env's expected scores per level (see :mod:`palaestra.kit.stats`) as a Markdown table."""
+    rows = ["| level | difficulty | generation ms | distinct | reference | best cheap policy |",
+            "|---|---|---|---|---|---|"]
+    for level, figures in enumerate(entry["levels"]):
+        baseline = ("-" if figures["baseline"] is None
+                    else f"{figures['baseline']:.2f} ({str(figures['baseline_name']).replace('|', '/')})")
+        rows.append(f"| {level} | {figures['difficulty']:g} | {figures['generation_ms']:.2f} "
+                    f"| {figures['distinct']:.0%} | {figures['reference']:.2f} | {baseline} |")
+    return [*rows, "", f"({entry['seeds']} seeds per level)", ""]
 
 
 def write_index(page: Path = DEFAULT_PAGE) -> list[EnvSpec]:

@@ -108,6 +108,20 @@ def cmd_golden(args: argparse.Namespace) -> int:
     return 1 if failures else 0
 
 
+def cmd_stats(args: argparse.Namespace) -> int:
+    from palaestra.core.registry import registry
+    from palaestra.kit.stats import STATS_PATH, update
+
+    unknown = [env_id for env_id in args.envs if env_id not in registry]
+    if unknown:
+        raise ValueError(f"unknown env id(s) {', '.join(unknown)}: `palaestra list` shows every env id")
+    env_ids = [registry[e].id for e in args.envs] or [s.id for s in registry.counted()]
+    path = _in_checkout(args.out, STATS_PATH, "--out")
+    update(env_ids, seeds=args.seeds, path=path, progress=lambda env_id: print(env_id, flush=True))
+    print(f"expected scores of {len(env_ids)} environments written to {path}; `palaestra index` shows them")
+    return 0
+
+
 def cmd_ui(args: argparse.Namespace) -> int:
     from palaestra.ui import serve_ui
 
@@ -434,6 +448,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--update", action="store_true", help="write the snapshots (after bumping an env's version)")
     p.add_argument("--dir", help="snapshot directory (default: tests/golden of the checkout, from any folder)")
     p.set_defaults(func=cmd_golden)
+
+    p = sub.add_parser("stats", help="measure expected scores per env and level (reference, best cheap policy, "
+                                     "difficulty, generation time) for the catalogue")
+    p.add_argument("envs", nargs="*", help="env ids (default: all)")
+    p.add_argument("--seeds", type=int, default=10, help="problems per level (default 10)")
+    p.add_argument("--out", help="the stats file (default: palaestra/envs/stats.json of the checkout)")
+    p.set_defaults(func=cmd_stats)
 
     p = sub.add_parser("show", help="show one problem and its reference answer")
     p.add_argument("env", help="env id (family/name, optionally -vN)")

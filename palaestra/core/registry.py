@@ -51,6 +51,7 @@ VERSIONED_ID = re.compile(r"^(?P<id>[a-z][a-z0-9_]*/[a-z][a-z0-9_]*)(?:-v(?P<ver
 ENTRY_POINT_GROUP = "palaestra.envs"
 ENV_PACKAGE = "palaestra.envs"
 INDEX_PATH = Path(__file__).resolve().parent.parent / "envs" / "index.json"
+STATS_PATH = INDEX_PATH.with_name("stats.json")  # expected scores per env and level (`palaestra stats`)
 FACTORY_MODULE = "palaestra.factory"
 DEMO_TAG = "demo"  # demonstration tasks (a tiny model's first steps): listed and runnable, not counted as envs
 

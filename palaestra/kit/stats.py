@@ -1,0 +1,105 @@
+"""Expected scores per env and level, for the catalogue: what a level is like and what cheap play earns there.
+
+For each level of an env, over a sample of seeds (``palaestra stats``; the kit's shared problem cache):
+
+- ``difficulty``: the mean of the env's difficulty measure of the drawn problems;
+- ``generation_ms``: the mean CPU milliseconds to generate one problem;
+- ``distinct``: the share of distinct problems in the sample;
+- ``reference``: the mean reward of the reference answer (single-turn) or of the oracle's episode (multi-turn);
+- ``baseline`` and ``baseline_name``: the best mean reward of a cheap policy: for a single-turn env the best
+  constant answer (each reference answer of the sample tried on every problem), for a multi-turn env the
+  best of its declared heuristics and, where it lists its legal moves, uniformly random legal play.
+
+They are written to ``palaestra/envs/stats.json`` keyed by env id and version (a stale entry, made for another
+version, is not shown), and ``palaestra index`` renders them in ``docs/envs.md``.
+
+Example::
+
+    from palaestra.kit.stats import level_stats
+    level_stats("graphs/bridges", seeds=5)[0]["reference"]    # 1.0
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from palaestra.core import MultiTurnTask, Task, derive_seed
+from palaestra.core.registry import STATS_PATH, make_source, registry
+from palaestra.kit.base import generation_seconds, sample
+from palaestra.kit.play import _policy_chooser, play_episode
+
+DEFAULT_SEEDS = 10
+STATS_SEED = 70_000  # a seed range of its own, so the figures are not the kit's checks' problems
+
+
+def level_stats(env_id: str, seeds: int = DEFAULT_SEEDS) -> list[dict[str, Any]]:
+    """The figures of the module docstring for each named level of ``env_id``."""
+    source = make_source(env_id)
+    figures = []
+    for level in range(source.levels()):
+        seed_range = range(STATS_SEED, STATS_SEED + seeds)
+        problems = [sample(env_id, level, seed) for seed in seed_range]
+        reference, baseline = (_multi_turn(env_id, source, level, problems) if isinstance(source, MultiTurnTask)
+                               else _single_turn(source, problems))
+        figures.append({
+            "difficulty": round(sum(float(source.difficulty(p)) for p in problems) / seeds, 3),
+            "generation_ms": round(1000 * sum(generation_seconds(env_id, level, s) for s in seed_range) / seeds, 3),
+            "distinct": round(len({_content(p) for p in problems}) / seeds, 3),
+            "reference": round(reference, 3),
+            "baseline": None if baseline is None else round(baseline[0], 3),
+            "baseline_name": None if baseline is None else baseline[1],
+        })
+    return figures
+
+
+def _content(problem: Any) -> str:
+    """What makes two problems the same problem: prompt, answer and data (an agentic env's prompt may not show
+    its files)."""
+    return json.dumps([problem.prompt, problem.answer, problem.data], sort_keys=True)
+
+
+def _single_turn(task: Any, problems: list[Any]) -> tuple[float, tuple[float, str] | None]:
+    assert isinstance(task, Task)
+    reference = sum(task.verify(p, p.answer or "").reward for p in problems) / len(problems)
+    constants = sorted({p.answer or "" for p in problems if len(p.answer or "") <= 200})
+    best = max(((sum(task.verify(p, c).reward for p in problems) / len(problems), c) for c in constants),
+               default=None)
+    return reference, None if best is None else (best[0], f"constant {best[1]!r}"[:60])
+
+
+def _multi_turn(env_id: str, game: MultiTurnTask, level: int, problems: list[Any]
+                ) -> tuple[float, tuple[float, str] | None]:
+    reference = sum(min(1.0, play_episode(game, p, lambda state, history, p=p: game.oracle(p, state))[0])
+                    for p in problems) / len(problems)
+    policies: dict[str, Callable[..., str]] = dict(game.heuristics())
+    try:
+        game.legal_moves(problems[0], game.initial_state(problems[0]))
+        policies["random legal moves"] = lambda problem, state, history, rng: rng.choice(
+            game.legal_moves(problem, state))
+    except NotImplementedError:
+        pass
+    best: tuple[float, str] | None = None
+    for name, policy in policies.items():
+        total = 0.0
+        for index, problem in enumerate(problems):
+            rng = random.Random(derive_seed("stats-policy", env_id, level, index))
+            total += min(1.0, play_episode(game, problem, _policy_chooser(problem, policy, rng))[0])
+        mean = total / len(problems)
+        if best is None or mean > best[0]:
+            best = (mean, name)
+    return reference, best
+
+
+def update(env_ids: list[str], seeds: int = DEFAULT_SEEDS, path: Path = STATS_PATH,
+           progress: Callable[[str], None] = lambda env_id: None) -> dict[str, Any]:
+    """Compute the figures of ``env_ids`` and merge them into the stats file (other envs' entries are kept)."""
+    table = json.loads(path.read_text()) if path.exists() else {}
+    for env_id in env_ids:
+        progress(env_id)
+        table[env_id] = {"version": registry[env_id].version, "seeds": seeds, "levels": level_stats(env_id, seeds)}
+    path.write_text(json.dumps(dict(sorted(table.items())), indent=1) + "\n")
+    return table

@@ -1,0 +1,44 @@
+"""Expected scores per env and level (`palaestra stats`) and their table in the catalogue page."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from palaestra.catalog import catalogue_page
+from palaestra.core.registry import registry
+from palaestra.kit import stats
+
+
+def test_figures_per_level_for_a_single_and_a_multi_turn_env(tmp_path: Path) -> None:
+    path = tmp_path / "stats.json"
+    table = stats.update(["graphs/bridges", "games/nim"], seeds=3, path=path)
+    assert json.loads(path.read_text()) == table
+    for env_id in ("graphs/bridges", "games/nim"):
+        entry = table[env_id]
+        assert entry["version"] == registry[env_id].version and entry["seeds"] == 3
+        levels = entry["levels"]
+        assert len(levels) == registry[env_id].cls().levels()
+        for figures in levels:
+            assert figures["reference"] == 1.0 and 0 < figures["distinct"] <= 1 and figures["generation_ms"] >= 0
+            assert figures["baseline"] is None or 0 <= figures["baseline"] <= 1
+        assert levels[-1]["difficulty"] > levels[0]["difficulty"]
+    assert table["graphs/bridges"]["levels"][0]["baseline_name"].startswith("constant")
+    stats.update(["graphs/cycle"], seeds=2, path=path)  # merged into the file, the others kept
+    assert set(json.loads(path.read_text())) == {"graphs/bridges", "games/nim", "graphs/cycle"}
+
+
+def test_the_catalogue_shows_current_figures_and_skips_stale_ones(tmp_path: Path, monkeypatch) -> None:
+    path = tmp_path / "stats.json"
+    table = stats.update(["graphs/bridges", "graphs/cycle"], seeds=2, path=path)
+    table["graphs/cycle"]["version"] = registry["graphs/cycle"].version + 1  # made by another version
+    path.write_text(json.dumps(table))
+    import palaestra.catalog as catalog
+
+    monkeypatch.setattr(catalog, "STATS_PATH", path)
+    page = catalogue_page([registry["graphs/bridges"], registry["graphs/cycle"]])
+    bridges = page.split("### `graphs/bridges`")[1].split("### `")[0]
+    cycle = page.split("### `graphs/cycle`")[1]
+    assert "| level | difficulty | generation ms | distinct | reference | best cheap policy |" in bridges
+    assert "| 0 |" in bridges and "(2 seeds per level)" in bridges
+    assert "| level |" not in cycle
