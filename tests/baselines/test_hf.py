@@ -181,3 +181,56 @@ def test_eval_cli_runs_a_local_hf_model(model_dir: Path, tmp_path: Path, capsys:
                  "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "hf:tiny-qwen2" in out and "4 episodes" in out and "0 infrastructure errors" in out
+
+
+class _ScriptedEngine:
+    """An engine whose 'samples' are scripted guesses: the ids a model would emit (end-of-turn token included when
+    it stops by itself; the last reply of each episode is cut, as by max_new_tokens). Everything else is the
+    trainer's own rollout, so what is checked is the trainer's token arithmetic, not the model's."""
+
+    capacity = 1024
+
+    def __init__(self, policy: HFPolicy, guesses: list[str]) -> None:
+        self.policy, self.guesses, self.sampled = policy, guesses, {}
+
+    def play(self, source, respond, max_new_tokens, temperature=1.0, seed=0):  # type: ignore[no-untyped-def]
+        pending = [key for key, _ in source]
+        turn = dict.fromkeys(pending, 0)
+        while pending:
+            replies = []
+            for key in pending:
+                text = self.guesses[turn[key] % len(self.guesses)]
+                closed = turn[key] < len(self.guesses) - 1
+                ids = self.policy.tokenizer(text, add_special_tokens=False)["input_ids"]
+                ids = [*ids, self.policy.tokenizer.eos_token_id] if closed else ids
+                self.sampled.setdefault(key, []).append(ids)
+                replies.append(Reply(key, ids, [0.0] * len(ids), closed))
+                turn[key] += 1
+            follows = respond(replies)
+            pending = [reply.key for reply, follow in zip(replies, follows) if follow is not None]
+
+
+def test_a_multi_turn_rollout_trains_on_exactly_the_sampled_tokens_in_the_chat_template(model_dir: Path) -> None:
+    """Token-exact multi-turn (#28 item 3): a rollout's ids are the chat template's rendering of the conversation
+    (each env observation tokenised once and appended, no re-tokenisation of the replies), and the trained mask
+    covers exactly the tokens the policy sampled, end-of-turn tokens included when it stopped by itself."""
+    policy = HFPolicy(model_dir, device="cpu")
+    policy.answer_format = "raw"
+    engine = _ScriptedEngine(policy, ["150", "hmm 170", "185"])
+    config = TrainConfig(max_new_tokens=8, max_turns=3, max_context=1024)
+    envs = palaestra.make_vec(["games/guess_number"], 3, answer_format="raw")
+    try:
+        batch = rollout(policy, [envs], seed=5, config=config, engine=engine)  # type: ignore[arg-type]
+    finally:
+        envs.close()
+    assert any(len(t.rewards) > 1 for t in batch)
+    for key, t in enumerate(batch):
+        replies = engine.sampled[key]
+        assert [[tok for tok, of in zip(t.ids, t.turn_of) if of == turn] for turn in range(len(replies))] == replies
+        assert t.response_tokens == sum(map(len, replies)) == len(t.sampled_logprobs)
+        rendered = policy.tokenizer.apply_chat_template(t.messages, tokenize=False, add_generation_prompt=False)
+        decoded = policy.tokenizer.decode(t.ids)
+        closed_last = replies[-1][-1:] == [policy.tokenizer.eos_token_id]
+        assert rendered == decoded + ("\n" if closed_last else "<|im_end|>\n"), (decoded, rendered)
+        observations = [m["content"] for m in t.messages[1:] if m["role"] == "user"]
+        assert all(o in decoded for o in observations) and len(observations) == len(replies) - 1
