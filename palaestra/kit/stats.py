@@ -71,10 +71,17 @@ def _single_turn(task: Any, problems: list[Any]) -> tuple[float, tuple[float, st
     return reference, None if best is None else (best[0], f"constant {best[1]!r}"[:60])
 
 
+def _oracle_chooser(game: MultiTurnTask, problem: Any) -> Callable[[Any, Any], str]:
+    def choose(state: Any, history: Any) -> str:
+        return game.oracle(problem, state)
+
+    return choose
+
+
 def _multi_turn(env_id: str, game: MultiTurnTask, level: int, problems: list[Any]
                 ) -> tuple[float, tuple[float, str] | None]:
-    reference = sum(min(1.0, play_episode(game, p, lambda state, history, p=p: game.oracle(p, state))[0])
-                    for p in problems) / len(problems)
+    reference = sum(min(1.0, play_episode(game, problem, _oracle_chooser(game, problem))[0])
+                    for problem in problems) / len(problems)
     policies: dict[str, Callable[..., str]] = dict(game.heuristics())
     try:
         game.legal_moves(problems[0], game.initial_state(problems[0]))

@@ -84,7 +84,7 @@ class CsvReport(ShellTask):
                 lines = [",".join(columns)]
                 for _ in range(rng.randint(*config.rows)):
                     category = rng.choice(categories)
-                    sale = {"date": f"2024-{month:02d}-{rng.randint(1, 28):02d}", "item": rng.choice(items[category]),
+                    sale: dict[str, Any] = {"date": f"2024-{month:02d}-{rng.randint(1, 28):02d}", "item": rng.choice(items[category]),
                             "category": category, "qty": rng.randint(1, 9), "unit_cents": rng.randint(99, 9_999),
                             "status": "refunded" if rng.random() < 0.15 else "paid"}
                     sales.append(sale)
