@@ -37,8 +37,11 @@ from palaestra.envs.code.polyglot import (
     js_program,
     python_program,
 )
+from palaestra.envs.code.templates import ProgramTexts
 
 MAX_N = 300_000
+
+CODE = ProgramTexts("efficient_strings")
 
 
 def periodic_string(n: int, seed: int, rarity: int, g: dict[str, Any]) -> str:
@@ -212,39 +215,7 @@ class LetterBalance(GeneratedString):
         return str(count)
 
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
-        return self.programs(p, """    seen, balance, count = {0: 1}, 0, 0
-    for ch in t:
-        balance += (ch == "a") - (ch == "b")
-        count += seen.get(balance - k, 0)
-        seen[balance] = seen.get(balance, 0) + 1
-    return count""", f"""static long long seen[{2 * MAX_N + 3}];
-
-static void solve(void) {{
-    /*GENERATE*/
-    const int offset = {MAX_N + 1};
-    long long balance = 0, count = 0;
-    seen[offset] = 1;
-    for (int i = 0; i < n; i++) {{
-        balance += (t[i] == 'a') - (t[i] == 'b');
-        long long want = balance - k + offset;
-        if (want >= 0 && want <= 2 * offset) count += seen[want];
-        seen[balance + offset]++;
-    }}
-    balance = 0;
-    seen[offset] = 0;
-    for (int i = 0; i < n; i++) {{
-        balance += (t[i] == 'a') - (t[i] == 'b');
-        seen[balance + offset] = 0;
-    }}
-    printf("%lld\\n", count);
-}}""", """    const seen = new Map([[0, 1]]);
-    let balance = 0, count = 0;
-    for (let i = 0; i < n; i++) {
-        balance += (t[i] === "a" ? 1 : 0) - (t[i] === "b" ? 1 : 0);
-        count += seen.get(balance - k) || 0;
-        seen.set(balance, (seen.get(balance) || 0) + 1);
-    }
-    return count;""")
+        return self.programs(p, CODE("LetterBalance.python"), CODE("LetterBalance.c", n2_max_n_3=2 * MAX_N + 3, max_n_1=MAX_N + 1), CODE("LetterBalance.javascript"))
 
 
 # --- prefix matches (Z-function) --------------------------------------------------------------
@@ -279,46 +250,7 @@ class PrefixMatches(GeneratedString):
         py_result = "sum(1 for value in z if value >= k)" if occurrences else "sum(z)"
         c_add = "answer += z[i] >= k;" if occurrences else "answer += z[i];"
         js_result = "z.filter((value) => value >= k).length" if occurrences else "z.reduce((x, y) => x + y, 0)"
-        return self.programs(p, f"""    z = [0] * n
-    z[0] = n
-    left = right = 0
-    for i in range(1, n):
-        if i < right:
-            z[i] = min(right - i, z[i - left])
-        while i + z[i] < n and t[z[i]] == t[i + z[i]]:
-            z[i] += 1
-        if i + z[i] > right:
-            left, right = i, i + z[i]
-    return {py_result}""", f"""static int z[{MAX_N + 5}];
-
-static void solve(void) {{
-    /*GENERATE*/
-    int left = 0, right = 0;
-    long long answer = 0;
-    z[0] = n;
-    for (int i = 1; i < n; i++) {{
-        z[i] = 0;
-        if (i < right) z[i] = right - i < z[i - left] ? right - i : z[i - left];
-        while (i + z[i] < n && t[z[i]] == t[i + z[i]]) z[i]++;
-        if (i + z[i] > right) {{
-            left = i;
-            right = i + z[i];
-        }}
-    }}
-    for (int i = 0; i < n; i++) {c_add}
-    printf("%lld\\n", answer);
-}}""", f"""    const z = new Int32Array(n);
-    z[0] = n;
-    let left = 0, right = 0;
-    for (let i = 1; i < n; i++) {{
-        if (i < right) z[i] = Math.min(right - i, z[i - left]);
-        while (i + z[i] < n && t[z[i]] === t[i + z[i]]) z[i]++;
-        if (i + z[i] > right) {{
-            left = i;
-            right = i + z[i];
-        }}
-    }}
-    return {js_result};""")
+        return self.programs(p, CODE("PrefixMatches.python", py_result=py_result), CODE("PrefixMatches.c", max_n_5=MAX_N + 5, c_add=c_add), CODE("PrefixMatches.javascript", js_result=js_result))
 
 
 # --- borders (prefix function) ----------------------------------------------------------------
@@ -357,43 +289,9 @@ class Borders(GeneratedString):
                      "count": "count_borders(pi, n)"}[measure]
         c_result = {"longest": "pi[n - 1]", "period": "n - pi[n - 1]", "count": "count"}[measure]
         js_result = {"longest": "pi[n - 1]", "period": "n - pi[n - 1]", "count": "count"}[measure]
-        programs = self.programs(p, f"""    pi = [0] * n
-    for i in range(1, n):
-        j = pi[i - 1]
-        while j and t[i] != t[j]:
-            j = pi[j - 1]
-        pi[i] = j + (t[i] == t[j])
-    return {py_result}""", f"""static int pi[{MAX_N + 5}];
-
-static void solve(void) {{
-    /*GENERATE*/
-    pi[0] = 0;
-    for (int i = 1; i < n; i++) {{
-        int j = pi[i - 1];
-        while (j > 0 && t[i] != t[j]) j = pi[j - 1];
-        pi[i] = j + (t[i] == t[j]);
-    }}
-    int count = 0;
-    for (int j = pi[n - 1]; j > 0; j = pi[j - 1]) count++;
-    printf("%d\\n", {c_result});
-}}""", f"""    const pi = new Int32Array(n);
-    for (let i = 1; i < n; i++) {{
-        let j = pi[i - 1];
-        while (j > 0 && t[i] !== t[j]) j = pi[j - 1];
-        pi[i] = j + (t[i] === t[j] ? 1 : 0);
-    }}
-    let count = 0;
-    for (let j = pi[n - 1]; j > 0; j = pi[j - 1]) count++;
-    return {js_result};""")
+        programs = self.programs(p, CODE("Borders.python", py_result=py_result), CODE("Borders.c", max_n_5=MAX_N + 5, c_result=c_result), CODE("Borders.javascript", js_result=js_result))
         if measure == "count":
-            programs["python"] = programs["python"].replace("def solve():", """def count_borders(pi, n):
-    count, j = 0, pi[n - 1]
-    while j:
-        count, j = count + 1, pi[j - 1]
-    return count
-
-
-def solve():""", 1)
+            programs["python"] = programs["python"].replace("def solve():", CODE("Borders.python.helper"), 1)
         return programs
 
 
@@ -432,80 +330,7 @@ class Palindromes(GeneratedString):
                   "if (2 * even[i] > answer) answer = 2 * even[i];")
         js_fold = ("answer += odd[i] + even[i];" if count else
                    "answer = Math.max(answer, 2 * odd[i] - 1, 2 * even[i]);")
-        return self.programs(p, f"""    odd, even = [0] * n, [0] * n
-    left, right = 0, -1
-    for i in range(n):
-        r = 1 if i > right else min(odd[left + right - i], right - i + 1)
-        while i - r >= 0 and i + r < n and t[i - r] == t[i + r]:
-            r += 1
-        odd[i] = r
-        if i + r - 1 > right:
-            left, right = i - r + 1, i + r - 1
-    left, right = 0, -1
-    for i in range(n):
-        r = 0 if i > right else min(even[left + right - i + 1], right - i + 1)
-        while i - r - 1 >= 0 and i + r < n and t[i - r - 1] == t[i + r]:
-            r += 1
-        even[i] = r
-        if i + r - 1 > right:
-            left, right = i - r, i + r - 1
-    return {py_result}""", f"""static int odd[{MAX_N + 5}], even[{MAX_N + 5}];
-
-static void solve(void) {{
-    /*GENERATE*/
-    int left = 0, right = -1;
-    for (int i = 0; i < n; i++) {{
-        int r = 1;
-        if (i <= right) r = odd[left + right - i] < right - i + 1 ? odd[left + right - i] : right - i + 1;
-        while (i - r >= 0 && i + r < n && t[i - r] == t[i + r]) r++;
-        odd[i] = r;
-        if (i + r - 1 > right) {{
-            left = i - r + 1;
-            right = i + r - 1;
-        }}
-    }}
-    left = 0;
-    right = -1;
-    for (int i = 0; i < n; i++) {{
-        int r = 0;
-        if (i <= right) r = even[left + right - i + 1] < right - i + 1 ? even[left + right - i + 1] : right - i + 1;
-        while (i - r - 1 >= 0 && i + r < n && t[i - r - 1] == t[i + r]) r++;
-        even[i] = r;
-        if (i + r - 1 > right) {{
-            left = i - r;
-            right = i + r - 1;
-        }}
-    }}
-    long long answer = 0;
-    for (int i = 0; i < n; i++) {{
-        {c_fold}
-    }}
-    printf("%lld\\n", answer);
-}}""", f"""    const odd = new Int32Array(n), even = new Int32Array(n);
-    let left = 0, right = -1;
-    for (let i = 0; i < n; i++) {{
-        let r = i > right ? 1 : Math.min(odd[left + right - i], right - i + 1);
-        while (i - r >= 0 && i + r < n && t[i - r] === t[i + r]) r++;
-        odd[i] = r;
-        if (i + r - 1 > right) {{
-            left = i - r + 1;
-            right = i + r - 1;
-        }}
-    }}
-    left = 0;
-    right = -1;
-    for (let i = 0; i < n; i++) {{
-        let r = i > right ? 0 : Math.min(even[left + right - i + 1], right - i + 1);
-        while (i - r - 1 >= 0 && i + r < n && t[i - r - 1] === t[i + r]) r++;
-        even[i] = r;
-        if (i + r - 1 > right) {{
-            left = i - r;
-            right = i + r - 1;
-        }}
-    }}
-    let answer = 0;
-    for (let i = 0; i < n; i++) {js_fold}
-    return answer;""")
+        return self.programs(p, CODE("Palindromes.python", py_result=py_result), CODE("Palindromes.c", max_n_5=MAX_N + 5, c_fold=c_fold), CODE("Palindromes.javascript", js_fold=js_fold))
 
 
 TEMPLATES = {t.name: t for t in (LetterBalance(), PrefixMatches(), Borders(), Palindromes())}
