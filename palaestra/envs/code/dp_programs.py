@@ -16,7 +16,7 @@ Templates (parameters vary the rule, the costs and the modulus):
   merging two adjacent piles costs their total plus a fee.
 
 Multi-test (T cases in one input, one answer line each). Levels add templates and grow the
-inputs. Expected answers come from trusted Python references in this module.
+inputs. Expected answers come from the Python reference program, run in-process (templates/dp_programs.txt).
 """
 
 from __future__ import annotations
@@ -67,15 +67,6 @@ class RunLimited(StdioTemplate):
     def case_input(self, case: Any, p: dict[str, Any]) -> str:
         return f"{case}\n"
 
-    def answer(self, case: Any, p: dict[str, Any]) -> str:
-        a, k, mod = p["letters"], p["k"], p["mod"]
-        ending = [0] * k  # ending[j]: strings whose last run has length j
-        ending[1] = a
-        for _ in range(case - 1):
-            total = sum(ending) % mod
-            ending = [0, total * (a - 1) % mod, *ending[1:k - 1]]
-        return str(sum(ending) % mod)
-
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         a, k, mod = p["letters"], p["k"], p["mod"]
         python = python_program(CODE("RunLimited.python", k=k, a=a, mod=mod, a_1=a - 1), p)
@@ -104,16 +95,6 @@ class SpacedPick(StdioTemplate):
 
     def case_input(self, case: Any, p: dict[str, Any]) -> str:
         return f"{len(case)}\n{' '.join(map(str, case))}\n"
-
-    def answer(self, case: Any, p: dict[str, Any]) -> str:
-        n, gap = len(case), p["gap"]
-        cap = p["cap"] or n
-        best = [[0] * (cap + 1) for _ in range(n + 1)]  # best[i][c]: first i elements, at most c chosen
-        for i in range(1, n + 1):
-            for c in range(1, cap + 1):
-                take = case[i - 1] + best[max(0, i - gap)][c - 1]
-                best[i][c] = max(best[i - 1][c], take)
-        return str(best[n][cap])
 
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         gap, cap = p["gap"], p["cap"]
@@ -145,15 +126,6 @@ class Decodings(StdioTemplate):
 
     def case_input(self, case: Any, p: dict[str, Any]) -> str:
         return f"{case}\n"
-
-    def answer(self, case: Any, p: dict[str, Any]) -> str:
-        ways = [1] + [0] * len(case)
-        for i in range(1, len(case) + 1):
-            for length in (1, 2, 3):
-                piece = case[max(0, i - length):i]
-                if len(piece) == length and piece[0] != "0" and int(piece) <= p["largest"]:
-                    ways[i] = (ways[i] + ways[i - length]) % p["mod"]
-        return str(ways[-1])
 
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         largest, mod = p["largest"], p["mod"]
@@ -192,32 +164,6 @@ class Alignment(StdioTemplate):
 
     def case_input(self, case: Any, p: dict[str, Any]) -> str:
         return f"{case[0]} {case[1]}\n"
-
-    def answer(self, case: Any, p: dict[str, Any]) -> str:
-        a, b = case
-        insert, delete, replace = p["costs"]
-        if p["measure"] == "substring":
-            best, run = 0, [0] * (len(b) + 1)
-            for i in range(1, len(a) + 1):
-                run = [0] + [run[j - 1] + 1 if a[i - 1] == b[j - 1] else 0 for j in range(1, len(b) + 1)]
-                best = max(best, max(run))
-            return str(best)
-        if p["measure"] == "edit":
-            row = [j * insert for j in range(len(b) + 1)]
-            for i in range(1, len(a) + 1):
-                new = [i * delete] + [0] * len(b)
-                for j in range(1, len(b) + 1):
-                    same = row[j - 1] + (0 if a[i - 1] == b[j - 1] else replace)
-                    new[j] = min(same, row[j] + delete, new[j - 1] + insert)
-                row = new
-            return str(row[-1])
-        row = [0] * (len(b) + 1)
-        for i in range(1, len(a) + 1):
-            new = [0] * (len(b) + 1)
-            for j in range(1, len(b) + 1):
-                new[j] = row[j - 1] + 1 if a[i - 1] == b[j - 1] else max(row[j], new[j - 1])
-            row = new
-        return str(row[-1] if p["measure"] == "lcs" else len(a) + len(b) - row[-1])
 
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         insert, delete, replace = p["costs"]
@@ -282,20 +228,6 @@ class PalindromeCuts(StdioTemplate):
     def case_input(self, case: Any, p: dict[str, Any]) -> str:
         return f"{case}\n"
 
-    def answer(self, case: Any, p: dict[str, Any]) -> str:
-        s, n = case, len(case)
-        longest = p["longest"] or n
-        best = [0] + [n * 10] * n  # best[i]: fewest pieces for s[:i] (or ways, for counting)
-        ways = [1] + [0] * n
-        for i in range(1, n + 1):
-            for j in range(i):
-                piece = s[j:i]
-                if piece == piece[::-1]:
-                    ways[i] = (ways[i] + ways[j]) % (p["mod"] or 1)
-                    if i - j <= longest:
-                        best[i] = min(best[i], best[j] + 1)
-        return str(ways[n] if p["measure"] == "count" else best[n] - 1)
-
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         longest, mod, measure = p["longest"], p["mod"], p["measure"]
         bound_py = f"i - j <= {longest} and " if longest else ""
@@ -336,20 +268,6 @@ class PileMerging(StdioTemplate):
 
     def case_input(self, case: Any, p: dict[str, Any]) -> str:
         return f"{len(case)}\n{' '.join(map(str, case))}\n"
-
-    def answer(self, case: Any, p: dict[str, Any]) -> str:
-        n = len(case)
-        prefix = [0]
-        for x in case:
-            prefix.append(prefix[-1] + x)
-        pick = min if p["goal"] == "min" else max
-        cost = [[0] * n for _ in range(n)]
-        for length in range(2, n + 1):
-            for i in range(n - length + 1):
-                j = i + length - 1
-                merges = pick(cost[i][k] + cost[k + 1][j] for k in range(i, j))
-                cost[i][j] = merges + prefix[j + 1] - prefix[i] + p["fee"]
-        return str(cost[0][n - 1])
 
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         fee, goal = p["fee"], p["goal"]

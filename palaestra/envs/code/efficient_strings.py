@@ -17,7 +17,7 @@ Templates (parameters vary what is asked; the word and generator are drawn per p
   shortest period;
 - **palindromes** (Manacher): the longest palindromic block, or the number of palindromic blocks.
 
-Expected answers come from trusted linear-time Python references in this module.
+Expected answers come from the Python reference program, run in-process (templates/efficient_strings.txt).
 """
 
 from __future__ import annotations
@@ -52,56 +52,6 @@ def periodic_string(n: int, seed: int, rarity: int, g: dict[str, Any]) -> str:
         out.append("z" if a % rarity == 0 else word[i % len(word)])
         a = (a * mul + add) % mod
     return "".join(out)
-
-
-def z_function(s: str) -> list[int]:
-    n = len(s)
-    z = [0] * n
-    if n:
-        z[0] = n
-    left = right = 0
-    for i in range(1, n):
-        if i < right:
-            z[i] = min(right - i, z[i - left])
-        while i + z[i] < n and s[z[i]] == s[i + z[i]]:
-            z[i] += 1
-        if i + z[i] > right:
-            left, right = i, i + z[i]
-    return z
-
-
-def prefix_function(s: str) -> list[int]:
-    pi = [0] * len(s)
-    for i in range(1, len(s)):
-        k = pi[i - 1]
-        while k and s[i] != s[k]:
-            k = pi[k - 1]
-        pi[i] = k + (s[i] == s[k])
-    return pi
-
-
-def manacher(s: str) -> tuple[list[int], list[int]]:
-    """``odd[i]``: palindromes of odd length centred at i; ``even[i]``: of even length centred
-    between i - 1 and i (their counts, i.e. their largest radius)."""
-    n = len(s)
-    odd, even = [0] * n, [0] * n
-    left, right = 0, -1
-    for i in range(n):
-        k = 1 if i > right else min(odd[left + right - i], right - i + 1)
-        while i - k >= 0 and i + k < n and s[i - k] == s[i + k]:
-            k += 1
-        odd[i] = k
-        if i + k - 1 > right:
-            left, right = i - k + 1, i + k - 1
-    left, right = 0, -1
-    for i in range(n):
-        k = 0 if i > right else min(even[left + right - i + 1], right - i + 1)
-        while i - k - 1 >= 0 and i + k < n and s[i - k - 1] == s[i + k]:
-            k += 1
-        even[i] = k
-        if i + k - 1 > right:
-            left, right = i - k, i + k - 1
-    return odd, even
 
 
 class GeneratedString(StdioTemplate):
@@ -206,14 +156,6 @@ class LetterBalance(GeneratedString):
         return (f"{self.intro(p)} For each test print the number of blocks t_i ... t_j (1 <= i <= j <= n) in which "
                 f"{asked}.")
 
-    def answer(self, case: Any, p: dict[str, Any]) -> str:
-        seen, balance, count = {0: 1}, 0, 0
-        for ch in self.text(case, p):
-            balance += (ch == "a") - (ch == "b")
-            count += seen.get(balance - case["k"], 0)
-            seen[balance] = seen.get(balance, 0) + 1
-        return str(count)
-
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         return self.programs(p, CODE("LetterBalance.python"), CODE("LetterBalance.c", n2_max_n_3=2 * MAX_N + 3, max_n_1=MAX_N + 1), CODE("LetterBalance.javascript"))
 
@@ -238,12 +180,6 @@ class PrefixMatches(GeneratedString):
             asked = ("the sum over i = 1..n of the length of the longest common prefix of t and the suffix "
                      "t_i ... t_n (k is 0 and unused)")
         return f"{self.intro(p)} For each test print {asked}."
-
-    def answer(self, case: Any, p: dict[str, Any]) -> str:
-        z = z_function(self.text(case, p))
-        if p["measure"] == "z_sum":
-            return str(sum(z))
-        return str(sum(1 for value in z if value >= case["k"]))
 
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         occurrences = p["measure"] == "occurrences"
@@ -270,18 +206,6 @@ class Borders(GeneratedString):
         }[p["measure"]]
         return (f"{self.intro(p)} A border of t is a non-empty string shorter than t that is both a prefix and a "
                 f"suffix of t. For each test print {asked} (k is 0 and unused).")
-
-    def answer(self, case: Any, p: dict[str, Any]) -> str:
-        pi = prefix_function(self.text(case, p))
-        longest = pi[-1]
-        if p["measure"] == "longest":
-            return str(longest)
-        if p["measure"] == "period":
-            return str(len(pi) - longest)
-        count, k = 0, longest
-        while k:
-            count, k = count + 1, pi[k - 1]
-        return str(count)
 
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         measure = p["measure"]
@@ -315,12 +239,6 @@ class Palindromes(GeneratedString):
         return (f"{self.intro(p)} A palindrome reads the same forwards and backwards. For each test print {asked} "
                 "(k is "
                 "0 and unused).")
-
-    def answer(self, case: Any, p: dict[str, Any]) -> str:
-        odd, even = manacher(self.text(case, p))
-        if p["measure"] == "count":
-            return str(sum(odd) + sum(even))
-        return str(max(max(2 * k - 1 for k in odd), max(2 * k for k in even)))
 
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         count = p["measure"] == "count"

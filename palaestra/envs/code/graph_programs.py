@@ -17,15 +17,14 @@ Templates (parameters vary the measure asked, the node numbering and the edge co
   number of paths from the first to the last node modulo M.
 
 Each problem is multi-test (T graphs in one input, one answer line each). Levels add templates,
-grow the graphs and the number of tests. Expected answers come from trusted Python references
-in this module; the reference programs (every language) are rendered from the same parameters.
+grow the graphs and the number of tests. The reference programs (every language) are rendered
+from the same parameters (templates/graph_programs.txt); expected answers come from the Python one,
+run in-process.
 """
 
 from __future__ import annotations
 
-import heapq
 import random
-from collections import Counter, deque
 from dataclasses import dataclass
 from typing import Any
 
@@ -104,22 +103,6 @@ class Components(StdioTemplate):
     def case_input(self, case: Any, p: dict[str, Any]) -> str:
         return _graph_lines(case["n"], case["edges"], p["base"])
 
-    def answer(self, case: Any, p: dict[str, Any]) -> str:
-        parent = list(range(case["n"]))
-
-        def find(x: int) -> int:
-            while parent[x] != x:
-                parent[x] = parent[parent[x]]
-                x = parent[x]
-            return x
-
-        for u, v in case["edges"]:
-            parent[find(u)] = find(v)
-        sizes = list(Counter(find(x) for x in range(case["n"])).values())
-        k = p["k"]
-        return str({"count": len(sizes), "largest": max(sizes), "smallest": min(sizes),
-                    "at_least": sum(s >= k for s in sizes), "exactly": sum(s == k for s in sizes)}[p["measure"]])
-
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         base, k, measure = p["base"], p["k"], p["measure"]
         py_fold = {"count": "ans += 1", "largest": "ans = max(ans, s)", "smallest": "ans = min(ans, s)",
@@ -167,28 +150,6 @@ class Reachability(StdioTemplate):
     def case_input(self, case: Any, p: dict[str, Any]) -> str:
         head = [case["s"] + p["base"]] + ([case["t"] + p["base"]] if p["measure"] == "distance" else [])
         return _graph_lines(case["n"], case["edges"], p["base"], head)
-
-    def answer(self, case: Any, p: dict[str, Any]) -> str:
-        n = case["n"]
-        adjacency: list[list[int]] = [[] for _ in range(n)]
-        for u, v in case["edges"]:
-            adjacency[u].append(v)
-            if not p["directed"]:
-                adjacency[v].append(u)
-        dist = [-1] * n
-        dist[case["s"]] = 0
-        queue = deque([case["s"]])
-        while queue:
-            x = queue.popleft()
-            for y in adjacency[x]:
-                if dist[y] < 0:
-                    dist[y] = dist[x] + 1
-                    queue.append(y)
-        if p["measure"] == "distance":
-            return str(dist[case["t"]])
-        if p["measure"] == "within":
-            return str(sum(0 <= d <= p["d"] for d in dist))
-        return str(max(dist))
 
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         base, d, measure = p["base"], p["d"], p["measure"]
@@ -246,28 +207,6 @@ class Bipartite(StdioTemplate):
     def case_input(self, case: Any, p: dict[str, Any]) -> str:
         return _graph_lines(case["n"], case["edges"], p["base"])
 
-    def answer(self, case: Any, p: dict[str, Any]) -> str:
-        n = case["n"]
-        adjacency: list[list[int]] = [[] for _ in range(n)]
-        for u, v in case["edges"]:
-            adjacency[u].append(v)
-            adjacency[v].append(u)
-        colour = [-1] * n
-        for start in range(n):
-            if colour[start] >= 0:
-                continue
-            colour[start] = 0
-            stack = [start]
-            while stack:
-                x = stack.pop()
-                for y in adjacency[x]:
-                    if colour[y] < 0:
-                        colour[y] = 1 - colour[x]
-                        stack.append(y)
-                    elif colour[y] == colour[x]:
-                        return p["no"]
-        return p["yes"]
-
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         base, yes, no = p["base"], p["yes"], p["no"]
         python = python_program(CODE("Bipartite.python", base=base, yes=yes, no=no), p)
@@ -309,27 +248,6 @@ class ShortestPaths(StdioTemplate):
 
     def case_input(self, case: Any, p: dict[str, Any]) -> str:
         return _graph_lines(case["n"], case["edges"], p["base"], [case["limit"]] if p["measure"] == "budget" else [])
-
-    def answer(self, case: Any, p: dict[str, Any]) -> str:
-        n = case["n"]
-        adjacency: list[list[tuple[int, int]]] = [[] for _ in range(n)]
-        for u, v, w in case["edges"]:
-            adjacency[u].append((v, w + p["toll"]))
-        dist = [-1] * n
-        heap = [(0, 0)]
-        while heap:
-            d, x = heapq.heappop(heap)
-            if dist[x] >= 0:
-                continue
-            dist[x] = d
-            for y, w in adjacency[x]:
-                if dist[y] < 0:
-                    heapq.heappush(heap, (d + w, y))
-        if p["measure"] == "distance":
-            return str(dist[n - 1])
-        if p["measure"] == "total":
-            return str(sum(d for d in dist if d > 0))
-        return str(sum(0 <= d <= case["limit"] for d in dist))
 
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         base, toll, measure = p["base"], p["toll"], p["measure"]
@@ -389,27 +307,6 @@ class SpanningTree(StdioTemplate):
     def case_input(self, case: Any, p: dict[str, Any]) -> str:
         return _graph_lines(case["n"], case["edges"], p["base"])
 
-    def answer(self, case: Any, p: dict[str, Any]) -> str:
-        parent = list(range(case["n"]))
-
-        def find(x: int) -> int:
-            while parent[x] != x:
-                parent[x] = parent[parent[x]]
-                x = parent[x]
-            return x
-
-        descending = p["measure"] == "maximum"
-        chosen = []
-        for u, v, w in sorted(case["edges"], key=lambda e: e[2], reverse=descending):
-            if find(u) != find(v):
-                parent[find(u)] = find(v)
-                chosen.append(w + p["extra"])
-        if p["measure"] == "bottleneck":
-            return str(max(chosen))
-        if p["measure"] == "heaviest":
-            return str(sum(sorted(chosen, reverse=True)[: p["k"]]))
-        return str(sum(chosen))
-
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         base, k, measure, extra = p["base"], p["k"], p["measure"], p["extra"]
         descending = measure == "maximum"
@@ -468,36 +365,6 @@ class DagPaths(StdioTemplate):
 
     def case_input(self, case: Any, p: dict[str, Any]) -> str:
         return _graph_lines(case["n"], case["edges"], p["base"])
-
-    def answer(self, case: Any, p: dict[str, Any]) -> str:
-        n = case["n"]
-        adjacency: list[list[int]] = [[] for _ in range(n)]
-        indegree = [0] * n
-        for u, v in case["edges"]:
-            adjacency[u].append(v)
-            indegree[v] += 1
-        order = [x for x in range(n) if indegree[x] == 0]
-        for x in order:
-            for y in adjacency[x]:
-                indegree[y] -= 1
-                if indegree[y] == 0:
-                    order.append(y)
-        if p["measure"] == "count":
-            ways = [0] * n
-            ways[0] = 1
-            for x in order:
-                for y in adjacency[x]:
-                    ways[y] = (ways[y] + ways[x]) % p["mod"]
-            return str(ways[n - 1])
-        start_only = p["measure"] == "longest_from_first"
-        best = [-1] * n if start_only else [0] * n
-        best[0] = 0
-        for x in order:
-            if best[x] < 0:
-                continue
-            for y in adjacency[x]:
-                best[y] = max(best[y], best[x] + 1)
-        return str(max(best) + (p["measure"] == "longest_nodes"))
 
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         base, mod, measure = p["base"], p["mod"], p["measure"]

@@ -27,7 +27,14 @@ from typing import Any
 
 from palaestra.core import Problem, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.code.common import FunctionTask, dedupe_inputs, function_problem, function_tests, varied
+from palaestra.envs.code.common import (
+    FunctionTask,
+    compiled_function,
+    dedupe_inputs,
+    function_problem,
+    function_tests,
+    varied,
+)
 
 MOVES = [(a, b) for a in range(4) for b in range(4) if (a, b) != (0, 0)]  # (rows down, columns right)
 SHORT_MOVES = [(a, b) for a, b in MOVES if max(a, b) <= 2]  # for counting: long jumps leave few paths to count
@@ -116,33 +123,8 @@ def pinned_down(spec: dict[str, Any], tests: list[dict[str, Any]]) -> bool:
 
 
 def solve(grid: list[str], spec: dict[str, Any]) -> Any:
-    """The trusted reference."""
-    variant, moves = spec["variant"], [tuple(m) for m in spec["moves"]]
-    rows, cols = len(grid), len(grid[0])
-    table: list[list[Any]] = [[0 if variant == "count" else None] * cols for _ in range(rows)]
-    for r in range(rows):
-        for c in range(cols):
-            cell = grid[r][c]
-            if cell == "#":
-                continue
-            here = {"count": 0, "min_cost": int(cell) if cell.isdigit() else 0,
-                    "max_score": spec.get("coin", 0) if cell == "o" else 0}[variant]
-            if r == 0 and c == 0:
-                table[r][c] = 1 if variant == "count" else here
-                continue
-            if variant == "count":
-                table[r][c] = sum(table[r - a][c - b] * w for (a, b), w in zip(moves, spec["ways"])
-                                  if r >= a and c >= b) % spec["modulus"]
-                continue
-            sign = 1 if variant == "min_cost" else -1  # tolls add to a cost, subtract from a score
-            reached = [table[r - a][c - b] + sign * toll for (a, b), toll in zip(moves, spec["tolls"])
-                       if r >= a and c >= b and table[r - a][c - b] is not None]
-            if reached:
-                table[r][c] = (min(reached) if variant == "min_cost" else max(reached)) + here
-    end = table[rows - 1][cols - 1]
-    if variant == "min_cost" and end is None:
-        return -1
-    return end
+    """The trusted reference: the reference source (our own code, the gold answer), run in-process."""
+    return compiled_function(_source(spec))(grid)
 
 
 def _move_list(spec: dict[str, Any], extra: str | None) -> str:

@@ -16,8 +16,8 @@ Variants (the constraint constants are generated and baked into the specificatio
   order ignored with at most ``L`` coins of each value), modulo ``M``.
 
 Levels grow the number of items, weights and capacities; the difficulty measure is the dynamic
-programme's table size on the largest test. Expected outputs come from trusted in-process dynamic
-programmes (``tests/code`` also checks them against brute force).
+programme's table size on the largest test. Expected outputs come from the reference source (the
+gold answer) run in-process (``tests/code`` also checks it against brute force).
 """
 
 from __future__ import annotations
@@ -30,7 +30,14 @@ from typing import Any
 
 from palaestra.core import Problem, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.code.common import FunctionTask, dedupe_inputs, function_problem, function_tests, varied
+from palaestra.envs.code.common import (
+    FunctionTask,
+    compiled_function,
+    dedupe_inputs,
+    function_problem,
+    function_tests,
+    varied,
+)
 
 # Primes below 2,000, so results wrap (each problem has a test whose count exceeds its modulus).
 MODULI = tuple(p for p in range(97, 2000) if all(p % d for d in range(2, int(p ** 0.5) + 1)))
@@ -130,86 +137,10 @@ class Variant:
     source: Any
 
 
-def reference(spec: dict[str, Any], *args: Any) -> int:
-    """The trusted reference of every variant."""
-    kind = spec["variant"]
-    if kind == "zero_one":
-        weights, values, capacity = args
-        n, k = len(weights), spec["k"]
-        best: list[list[Any]] = [[None] * (capacity + 1) for _ in range(k + 1)]  # [items][weight]
-        best[0][0] = 0
-        for wt, val in zip(weights, values):
-            worth = val - spec["fee"] - spec["per_weight"] * wt
-            for c in range(k - 1, -1, -1):
-                for w in range(capacity - wt, -1, -1):
-                    here, there = best[c][w], best[c + 1][w + wt]
-                    if here is not None and (there is None or here + worth > there):
-                        best[c + 1][w + wt] = here + worth
-        ws = [capacity] if spec["exact"] else range(capacity + 1)
-        options = [best[c][w] for c in range(spec["least"], min(n, k) + 1) for w in ws if best[c][w] is not None]
-        return max(options) if options else None
-    if kind == "bounded":
-        weights, values, capacity = args
-        table = [0] * (capacity + 1)
-        for wt, val in zip(weights, values):
-            worth = val - spec["fee"] - spec["per_weight"] * wt
-            for w in range(capacity, -1, -1):
-                for copies in range(1, spec["l"] + 1):
-                    if copies * wt <= w:
-                        table[w] = max(table[w], table[w - copies * wt] + copies * worth + spec["bonus"])
-        return table[capacity]
-    if kind == "count_subsets":
-        weights, target = args
-        k, m = spec["k"], spec["m"]
-        ways = [[0] * (target + 1) for _ in range(k + 1)]
-        ways[0][0] = 1
-        for x in weights:
-            for c in range(k - 1, -1, -1):
-                for t in range(target, x - 1, -1):
-                    ways[c + 1][t] = (ways[c + 1][t] + ways[c][t - x]) % m
-        return sum(ways[k]) % m if spec["at_most"] else ways[k][target]
-    if kind == "min_coins":
-        coins, (target,) = spec["coins"], args
-        top = target + 1
-        table = [0] + [top] * target
-        for c in coins:  # each coin value at most l times: a bounded knapsack over counts
-            for t in range(target, 0, -1):
-                for copies in range(1, spec["l"] + 1):
-                    if copies * c <= t and table[t - copies * c] + copies < table[t]:
-                        table[t] = table[t - copies * c] + copies
-        return table[target] if table[target] < top else -1
-    if kind == "count_change":
-        coins, (target,) = spec["coins"], args
-        m = spec["m"]
-        ways = [1] + [0] * target
-        if spec["ordered"]:
-            for t in range(1, target + 1):
-                ways[t] = sum(ways[t - c] for c in coins if c <= t) % m
-        else:  # each value at most l times
-            for c in coins:
-                for t in range(target, 0, -1):
-                    for copies in range(1, spec["l"] + 1):
-                        if copies * c <= t:
-                            ways[t] = (ways[t] + ways[t - copies * c]) % m
-        return ways[target]
-    if kind == "max_coins":
-        coins, (target,) = spec["coins"], args
-        table: list[Any] = [0] + [None] * target
-        for c in coins:
-            for t in range(target, 0, -1):
-                for copies in range(1, spec["l"] + 1):
-                    before = table[t - copies * c] if copies * c <= t else None
-                    if before is not None and (table[t] is None or before + copies > table[t]):
-                        table[t] = before + copies
-        return -1 if table[target] is None else table[target]
-    if kind == "divisible_subsets":
-        (weights,) = args
-        d, m = spec["d"], spec["m"]
-        ways = [1] + [0] * (d - 1)  # by remainder; the empty choice has remainder 0
-        for x in weights:
-            ways = [(ways[r] + ways[(r - x) % d]) % m for r in range(d)]
-        return (ways[0] - 1) % m
-    raise ValueError(kind)
+def reference(spec: dict[str, Any], *args: Any) -> Any:
+    """The trusted reference of every variant: the variant's reference source (our own code, the gold
+    answer), run in-process, so each dynamic programme is written once."""
+    return compiled_function(VARIANTS[spec["variant"]].source(spec))(*args)
 
 
 # --- each variant: parameters, test inputs, statement, reference source ---------------------

@@ -2,9 +2,11 @@
 
 Every env here renders a **reference program in each language it accepts** (the gold answer is
 one of them, in a language drawn per problem; the others are its alternative spellings) and
-computes expected outputs with **trusted in-process Python references** (never by running a
-reference program). ``tests/code/test_polyglot_envs.py`` checks that every reference program
-agrees with the trusted outputs through the sandbox. Verification goes through
+computes expected outputs **in-process** from trusted Python: a stdin/stdout template's own Python
+program (:func:`run_reference`, so each algorithm is written once in Python) or, in the other
+envs, a Python reference of the env. The programs' text lives in ``templates/`` (data files, see
+:mod:`palaestra.envs.code.templates`). ``tests/code/test_polyglot_envs.py`` checks that every
+reference program agrees with the trusted outputs through the sandbox. Verification goes through
 :mod:`palaestra.verifiers.polyglot` (the answer convention, one sandbox job per candidate).
 
 stdin/stdout problems (:class:`StdioTemplate`, :func:`stdio_problem`) are multi-test: the input
@@ -15,9 +17,13 @@ in the common subset of both languages): one source, two compilers.
 
 from __future__ import annotations
 
+import builtins
 import functools
+import io
+import json
 import math
 import random
+import types
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -126,7 +132,8 @@ class PolyglotTask(Task):
 
 class StdioTemplate:
     """One kind of stdin/stdout problem. ``params`` (JSON-native) vary the statement; a test case
-    is JSON-native data; ``answer`` is the trusted reference (one output line)."""
+    is JSON-native data; ``answer`` is the trusted reference (one output line): by default the
+    template's own Python program run in-process, so each algorithm is written once in Python."""
 
     name: ClassVar[str]
     tier: ClassVar[int] = 1  # algorithmic difficulty, part of the difficulty measure
@@ -144,11 +151,39 @@ class StdioTemplate:
         raise NotImplementedError
 
     def answer(self, case: Any, params: dict[str, Any]) -> str:
-        raise NotImplementedError
+        """One test's expected line: what the Python reference prints on that test alone."""
+        return run_reference(_reference_program(self, json.dumps(params, sort_keys=True)),
+                             join_cases([self.case_input(case, params)]))
 
     def sources(self, params: dict[str, Any]) -> dict[str, str]:
         """``python``, ``c`` (also compiled as C++) and ``javascript`` reference programs."""
         raise NotImplementedError
+
+
+@functools.lru_cache(maxsize=64)
+def _reference_program(template: StdioTemplate, params_json: str) -> types.CodeType:
+    """The template's Python program for ``params`` (unlabelled lines), compiled once."""
+    source = template.sources({**json.loads(params_json), "labelled": False})["python"]
+    return compile(source, f"{template.name}.py", "exec")
+
+
+def run_reference(program: types.CodeType, stdin: str) -> str:
+    """What one of **our own** Python reference programs prints on ``stdin``, run in this process
+    (never a candidate's code: that only runs in the sandbox). The program sees ``stdin`` as
+    ``sys.stdin`` and its ``print`` output is collected; nothing else of the process changes."""
+    printed: list[str] = []
+    own_sys = types.SimpleNamespace(stdin=io.StringIO(stdin))
+
+    def import_module(name: str, *args: Any, **kwargs: Any) -> Any:
+        return own_sys if name == "sys" else __import__(name, *args, **kwargs)
+
+    def collect(*values: Any, sep: str = " ", end: str = "\n") -> None:
+        printed.append(sep.join(map(str, values)) + end)
+
+    namespace = {"__name__": "__main__",
+                 "__builtins__": {**vars(builtins), "__import__": import_module, "print": collect}}
+    exec(program, namespace)  # noqa: S102 - our reference program, not model text
+    return "".join(printed).rstrip("\n")
 
 
 def join_cases(inputs: Sequence[str]) -> str:
@@ -381,8 +416,6 @@ def generator_code(language: str, g: dict[str, int], name: str = "x") -> str:
 
 @functools.lru_cache(maxsize=256)
 def _answer(template: StdioTemplate, params_json: str, case_json: str) -> str:
-    import json
-
     return template.answer(json.loads(case_json), json.loads(params_json))
 
 
@@ -449,8 +482,6 @@ class EfficiencyTask(StdioPolyglotTask):
     def expected(self, problem: Problem) -> list[str]:
         """Every test's expected line: stored ones, and the hidden large ones from the trusted
         reference (cached per template, parameters and test)."""
-        import json
-
         data = problem.data
         template = self.template(problem)
         params_json = json.dumps(data["params"], sort_keys=True)
