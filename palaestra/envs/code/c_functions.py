@@ -34,32 +34,9 @@ from palaestra.verifiers import polyglot
 from palaestra.verifiers.polyglot import Budget, Program, Report, fence
 
 MASK = 0xFFFFFFFF
-DRIVER_HEAD = """#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <stdint.h>
-
-static int read_ints(int *a, int n) {
-    for (int i = 0; i < n; i++)
-        if (scanf("%d", &a[i]) != 1) return 0;
-    return 1;
-}
-
-static void print_ints(const int *a, int n) {
-    for (int i = 0; i < n; i++) printf(i ? " %d" : "%d", a[i]);
-}
-
-static int read_line(char *buffer, int size) {
-    if (!fgets(buffer, size, stdin)) return 0;
-    buffer[strcspn(buffer, "\\n")] = '\\0';
-    return 1;
-}
-
-static int A[100000], B[100000], OUT[200000];
-static char LINE[8192];
-"""
-
 CODE = ProgramTexts("c_functions")
+DRIVER_HEAD = CODE("driver.head")
+
 
 
 class CTemplate:
@@ -462,11 +439,11 @@ class Transform(CTemplate):
     def reference(self, p: dict[str, Any]) -> str:
         kind = p["kind"]
         body = {
-            "capitalize": CODE("Transform.reference"),
-            "swapcase": CODE("Transform.reference.2"),
-            "squeeze": CODE("Transform.reference.3"),
-            "devowel": CODE("Transform.reference.4"),
-            "shift": CODE("Transform.reference.5", p=p),
+            "capitalize": CODE("Transform.capitalize"),
+            "swapcase": CODE("Transform.swapcase"),
+            "squeeze": CODE("Transform.squeeze"),
+            "devowel": CODE("Transform.devowel"),
+            "shift": CODE("Transform.shift", p=p),
         }[kind]
         return f"#include <ctype.h>\n#include <string.h>\n\n{self.prototype(p)} {{\n{body}\n}}\n"
 
@@ -600,12 +577,12 @@ class Matrix(CTemplate):
     def reference(self, p: dict[str, Any]) -> str:
         kind = p["kind"]
         body = {
-            "zigzag": CODE("Matrix.reference"),
-            "columns": CODE("Matrix.reference.2"),
-            "rotate_cw": CODE("Matrix.reference.3"),
-            "rotate_ccw": CODE("Matrix.reference.4"),
-            "spiral_cw": CODE("Matrix.reference.5"),
-            "spiral_ccw": CODE("Matrix.reference.6"),
+            "zigzag": CODE("Matrix.zigzag"),
+            "columns": CODE("Matrix.columns"),
+            "rotate_cw": CODE("Matrix.rotate_cw"),
+            "rotate_ccw": CODE("Matrix.rotate_ccw"),
+            "spiral_cw": CODE("Matrix.spiral_cw"),
+            "spiral_ccw": CODE("Matrix.spiral_ccw"),
         }[kind]
         return f"{self.prototype(p)} {{\n{body}\n}}\n"
 

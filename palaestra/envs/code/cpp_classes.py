@@ -165,11 +165,7 @@ class ExtremeStack(ClassTemplate):
         count = (f"            else if (op == \"{p['query']}Count\")\n"
                  f"                emit(&first, std::to_string(obj.{p['query']}Count()));\n"
                  if p["count"] else "")
-        return (f"            if (op == \"push\") {{ {_arg_int('x')} obj.push((int)x); }}\n"
-                "            else if (op == \"pop\") obj.pop();\n"
-                "            else if (op == \"top\") emit(&first, std::to_string(obj.top()));\n"
-                f"            else if (op == \"{p['query']}\") emit(&first, std::to_string(obj.{p['query']}()));\n"
-                f"{count}            else return 1;")
+        return CODE("ExtremeStack.dispatch", arg_int_x=_arg_int('x'), p=p, count=count)
 
 
 # --- ring buffer ------------------------------------------------------------------------------
@@ -240,12 +236,7 @@ class RingBuffer(ClassTemplate):
         return CODE("RingBuffer.reference", p=p, full=full)
 
     def dispatch(self, p: dict[str, Any]) -> str:
-        return (f"            if (op == \"push\") {{ {_arg_int('x')}\n"
-                "                emit(&first, obj.push((int)x) ? \"true\" : \"false\"); }\n"
-                "            else if (op == \"pop\") emit(&first, std::to_string(obj.pop()));\n"
-                "            else if (op == \"size\") emit(&first, std::to_string(obj.size()));\n"
-                "            else if (op == \"sum\") emit(&first, std::to_string(obj.sum()));\n"
-                "            else return 1;")
+        return CODE("RingBuffer.dispatch", arg_int_x=_arg_int('x'))
 
 
 # --- cache ------------------------------------------------------------------------------------
@@ -311,10 +302,7 @@ class Cache(ClassTemplate):
         return CODE("Cache.reference", p=p, touch=touch)
 
     def dispatch(self, p: dict[str, Any]) -> str:
-        return (f"            if (op == \"get\") {{ {_arg_int('key')}\n"
-                "                emit(&first, std::to_string(obj.get((int)key))); }\n"
-                f"            else if (op == \"put\") {{ {_arg_int('key')} {_arg_int('value')} "
-                "obj.put((int)key, (int)value); }\n            else return 1;")
+        return CODE("Cache.dispatch", arg_int_key=_arg_int('key'), arg_int_value=_arg_int('value'))
 
 
 # --- word counter -----------------------------------------------------------------------------
@@ -375,11 +363,7 @@ class WordCounter(ClassTemplate):
 
     def dispatch(self, p: dict[str, Any]) -> str:
         read = "if (std::scanf(\"%63s\", WORD) != 1) return 1;"
-        return (f"            if (op == \"add\") {{ {read} obj.add(WORD); }}\n"
-                f"            else if (op == \"remove\") {{ {read} obj.remove(WORD); }}\n"
-                f"            else if (op == \"count\") {{ {read} emit(&first, std::to_string(obj.count(WORD))); }}\n"
-                f"            else if (op == \"{p['top']}\") emit(&first, obj.{p['top']}());\n"
-                "            else return 1;")
+        return CODE("WordCounter.dispatch", read=read, p=p)
 
 
 # --- running median ---------------------------------------------------------------------------
@@ -442,9 +426,7 @@ class RunningMedian(ClassTemplate):
         return CODE("RunningMedian.reference", p=p, rank=rank)
 
     def dispatch(self, p: dict[str, Any]) -> str:
-        return (f"            if (op == \"add\") {{ {_arg_int('x')} obj.add((int)x); }}\n"
-                "            else if (op == \"query\") emit(&first, std::to_string(obj.query()));\n"
-                "            else return 1;")
+        return CODE("RunningMedian.dispatch", arg_int_x=_arg_int('x'))
 
 
 # --- interval cover ---------------------------------------------------------------------------
@@ -499,12 +481,7 @@ class IntervalCover(ClassTemplate):
         return CODE("IntervalCover.reference", p=p, end=end)
 
     def dispatch(self, p: dict[str, Any]) -> str:
-        return (f"            if (op == \"add\") {{ {_arg_int('left')} {_arg_int('right')}\n"
-                "                obj.add((int)left, (int)right); }\n"
-                f"            else if (op == \"{p['total']}\") emit(&first, std::to_string(obj.{p['total']}()));\n"
-                f"            else if (op == \"contains\") {{ {_arg_int('x')}\n"
-                "                emit(&first, obj.contains((int)x) ? \"true\" : \"false\"); }\n"
-                "            else return 1;")
+        return CODE("IntervalCover.dispatch", arg_int_left=_arg_int('left'), arg_int_right=_arg_int('right'), p=p, arg_int_x=_arg_int('x'))
 
 
 TEMPLATES: dict[str, ClassTemplate] = {t.name: t for t in (ExtremeStack(), RingBuffer(), Cache(), WordCounter(),

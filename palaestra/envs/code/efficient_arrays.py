@@ -86,26 +86,9 @@ class GeneratedArray(StdioTemplate):
     def programs(self, p: dict[str, Any], python: str, c: str, javascript: str, imports: str = "") -> dict[str, str]:
         """The three reference programs: each body runs after the array ``x`` of the test is built."""
         g = p["generator"]
-        py = python_program(f"""
-def solve():
-    n, s, k = next_int(), next_int(), next_int()
-    {generator_code("python", g)}
-{python}
-""", p, imports=imports)
-        cc = c_program(f"""
-static long long x[{MAX_N + 5}];
-
-{c}
-""".replace("/*GENERATE*/", f"""int n = (int)next_int();
-    long long s = next_int(), k = next_int();
-    {generator_code("c", g)}"""), p)
-        js = js_program(f"""
-function solve() {{
-    const n = nextInt(), s = nextInt(), k = nextInt();
-    {generator_code("javascript", g)}
-{javascript}
-}}
-""", p)
+        py = python_program(CODE("GeneratedArray.python", generate=generator_code("python", g), python=python), p, imports=imports)
+        cc = c_program(CODE("GeneratedArray.c", size=MAX_N + 5, c=c).replace("/*GENERATE*/", CODE("GeneratedArray.c.generate", generate=generator_code("c", g))), p)
+        js = js_program(CODE("GeneratedArray.javascript", generate=generator_code("javascript", g), javascript=javascript), p)
         return {"python": py, "c": cc, "javascript": js}
 
 
@@ -236,7 +219,7 @@ class Histogram(GeneratedArray):
         value_py = "min(top, width)" if square else "top * width"
         value_c = "(top < width ? top : width)" if square else "top * width"
         value_js = "Math.min(top, width)" if square else "top * width"
-        return self.programs(p, CODE("Histogram.python", value_py=value_py), CODE("Histogram.c", max_n_5=MAX_N + 5, value_c=value_c), CODE("Histogram.javascript", value_js=value_js))
+        return self.programs(p, CODE("Histogram.python", value_py=value_py), CODE("Histogram.c", size=MAX_N + 5, value_c=value_c), CODE("Histogram.javascript", value_js=value_js))
 
 
 # --- window extremes --------------------------------------------------------------------------
@@ -268,7 +251,7 @@ class WindowExtremes(GeneratedArray):
                    "spread": "window_sum(n, k, 1) - window_sum(n, k, 0)"}[measure]
         js_total = {"max": "windowSum(x, k, true)", "min": "windowSum(x, k, false)",
                     "spread": "windowSum(x, k, true) - windowSum(x, k, false)"}[measure]
-        programs = self.programs(p, f"""    return {py_total}""", CODE("WindowExtremes.c", max_n_5=MAX_N + 5, c_total=c_total), f"""    return {js_total};""")
+        programs = self.programs(p, f"""    return {py_total}""", CODE("WindowExtremes.c", size=MAX_N + 5, c_total=c_total), f"""    return {js_total};""")
         programs["python"] = programs["python"].replace("def solve():", CODE("WindowExtremes.python.helper"), 1).replace("import sys\n", "import sys\nfrom collections import deque\n", 1)
         js_helper = CODE("WindowExtremes.js_helper")
         programs["javascript"] = programs["javascript"].replace("function solve() {", js_helper, 1)

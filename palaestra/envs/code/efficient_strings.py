@@ -94,42 +94,9 @@ class GeneratedString(StdioTemplate):
         """The reference programs: each body runs after the string ``t`` (0-based) is built."""
         g = p["generator"]
         a, b, m, word = g["a"], g["b"], g["m"], g["word"]
-        py = python_program(f"""
-def solve():
-    n, s, v, k = next_int(), next_int(), next_int(), next_int()
-    word, letters, a = {word!r}, [], s
-    for i in range(n):
-        letters.append("z" if a % v == 0 else word[i % {len(word)}])
-        a = (a * {a} + {b}) % {m}
-    t = "".join(letters)
-{python}
-""", p)
-        cc = c_program(f"""
-static char t[{MAX_N + 5}];
-
-{c}
-""".replace("/*GENERATE*/", f"""int n = (int)next_int();
-    long long s = next_int(), v = next_int(), k = next_int();
-    const char *word = "{word}";
-    long long a = s;
-    for (int i = 0; i < n; i++) {{
-        t[i] = a % v == 0 ? 'z' : word[i % {len(word)}];
-        a = (a * {a} + {b}) % {m};
-    }}
-    t[n] = '\\0';"""), p)
-        js = js_program(f"""
-function solve() {{
-    const n = nextInt(), s = nextInt(), v = nextInt(), k = nextInt();
-    const word = "{word}", letters = new Array(n);
-    let a = s;
-    for (let i = 0; i < n; i++) {{
-        letters[i] = a % v === 0 ? "z" : word[i % {len(word)}];
-        a = (a * {a} + {b}) % {m};
-    }}
-    const t = letters.join("");
-{javascript}
-}}
-""", p)
+        py = python_program(CODE("GeneratedString.python", word=word, len_word=len(word), a=a, b=b, m=m, python=python), p)
+        cc = c_program(CODE("GeneratedString.c", size=MAX_N + 5, c=c).replace("/*GENERATE*/", CODE("GeneratedString.c.generate", word=word, len_word=len(word), a=a, b=b, m=m)), p)
+        js = js_program(CODE("GeneratedString.javascript", word=word, len_word=len(word), a=a, b=b, m=m, javascript=javascript), p)
         return {"python": py, "c": cc, "javascript": js}
 
 
@@ -186,7 +153,7 @@ class PrefixMatches(GeneratedString):
         py_result = "sum(1 for value in z if value >= k)" if occurrences else "sum(z)"
         c_add = "answer += z[i] >= k;" if occurrences else "answer += z[i];"
         js_result = "z.filter((value) => value >= k).length" if occurrences else "z.reduce((x, y) => x + y, 0)"
-        return self.programs(p, CODE("PrefixMatches.python", py_result=py_result), CODE("PrefixMatches.c", max_n_5=MAX_N + 5, c_add=c_add), CODE("PrefixMatches.javascript", js_result=js_result))
+        return self.programs(p, CODE("PrefixMatches.python", py_result=py_result), CODE("PrefixMatches.c", size=MAX_N + 5, c_add=c_add), CODE("PrefixMatches.javascript", js_result=js_result))
 
 
 # --- borders (prefix function) ----------------------------------------------------------------
@@ -213,7 +180,7 @@ class Borders(GeneratedString):
                      "count": "count_borders(pi, n)"}[measure]
         c_result = {"longest": "pi[n - 1]", "period": "n - pi[n - 1]", "count": "count"}[measure]
         js_result = {"longest": "pi[n - 1]", "period": "n - pi[n - 1]", "count": "count"}[measure]
-        programs = self.programs(p, CODE("Borders.python", py_result=py_result), CODE("Borders.c", max_n_5=MAX_N + 5, c_result=c_result), CODE("Borders.javascript", js_result=js_result))
+        programs = self.programs(p, CODE("Borders.python", py_result=py_result), CODE("Borders.c", size=MAX_N + 5, c_result=c_result), CODE("Borders.javascript", js_result=js_result))
         if measure == "count":
             programs["python"] = programs["python"].replace("def solve():", CODE("Borders.python.helper"), 1)
         return programs
@@ -248,7 +215,7 @@ class Palindromes(GeneratedString):
                   "if (2 * even[i] > answer) answer = 2 * even[i];")
         js_fold = ("answer += odd[i] + even[i];" if count else
                    "answer = Math.max(answer, 2 * odd[i] - 1, 2 * even[i]);")
-        return self.programs(p, CODE("Palindromes.python", py_result=py_result), CODE("Palindromes.c", max_n_5=MAX_N + 5, c_fold=c_fold), CODE("Palindromes.javascript", js_fold=js_fold))
+        return self.programs(p, CODE("Palindromes.python", py_result=py_result), CODE("Palindromes.c", size=MAX_N + 5, c_fold=c_fold), CODE("Palindromes.javascript", js_fold=js_fold))
 
 
 TEMPLATES = {t.name: t for t in (LetterBalance(), PrefixMatches(), Borders(), Palindromes())}

@@ -35,6 +35,7 @@ from palaestra.envs.code.common import (
     function_tests,
     varied,
 )
+from palaestra.envs.code.templates import ProgramTexts
 
 MOVES = [(a, b) for a in range(4) for b in range(4) if (a, b) != (0, 0)]  # (rows down, columns right)
 SHORT_MOVES = [(a, b) for a, b in MOVES if max(a, b) <= 2]  # for counting: long jumps leave few paths to count
@@ -42,6 +43,8 @@ SHORT_MOVES = [(a, b) for a, b in MOVES if max(a, b) <= 2]  # for counting: long
 MODULI = tuple(p for p in range(1_009, 20_000, 2) if all(p % d for d in range(3, int(p ** 0.5) + 1, 2)))
 BIG = 10 ** 40  # a modulus no count reaches: "the modulus ignored"
 VARIANTS = ("count", "min_cost", "max_score")
+
+CODE = ProgramTexts("grid_paths")
 
 
 @register
@@ -170,52 +173,14 @@ def _text(spec: dict[str, Any]) -> str:
 def _source(spec: dict[str, Any]) -> str:
     variant = spec["variant"]
     if variant == "count":
-        kinds = [[*m, w] for m, w in zip(spec["moves"], spec["ways"])]
-        return (
-            "def solve(grid):\n"
-            "    rows, cols = len(grid), len(grid[0])\n"
-            f"    moves = {kinds}  # (down, right, ways)\n"
-            "    paths = [[0] * cols for _ in range(rows)]\n"
-            "    for r in range(rows):\n"
-            "        for c in range(cols):\n"
-            "            if grid[r][c] == '#':\n"
-            "                continue\n"
-            "            if r == 0 and c == 0:\n"
-            "                paths[r][c] = 1\n"
-            "                continue\n"
-            "            total = 0\n"
-            "            for a, b, ways in moves:\n"
-            "                if r >= a and c >= b:\n"
-            "                    total += paths[r - a][c - b] * ways\n"
-            f"            paths[r][c] = total % {spec['modulus']}\n"
-            "    return paths[rows - 1][cols - 1]\n"
-        )
+        return CODE("count", kinds=[[*m, w] for m, w in zip(spec["moves"], spec["ways"])], spec=spec)
     kinds = [[*m, t] for m, t in zip(spec["moves"], spec["tolls"])]
     if variant == "min_cost":
         pick, here, step, missing = "min", "int(grid[r][c])", "best[r - a][c - b] + toll", "-1"
     else:
         pick, here, step, missing = "max", f"{spec['coin']} if grid[r][c] == 'o' else 0", "best[r - a][c - b] - toll", \
             "None"
-    return (
-        "def solve(grid):\n"
-        "    rows, cols = len(grid), len(grid[0])\n"
-        f"    moves = {kinds}  # (down, right, toll)\n"
-        "    best = [[None] * cols for _ in range(rows)]\n"
-        "    for r in range(rows):\n"
-        "        for c in range(cols):\n"
-        "            if grid[r][c] == '#':\n"
-        "                continue\n"
-        f"            here = {here}\n"
-        "            if r == 0 and c == 0:\n"
-        "                best[r][c] = here\n"
-        "                continue\n"
-        f"            reached = [{step} for a, b, toll in moves\n"
-        "                       if r >= a and c >= b and best[r - a][c - b] is not None]\n"
-        "            if reached:\n"
-        f"                best[r][c] = {pick}(reached) + here\n"
-        "    end = best[rows - 1][cols - 1]\n"
-        f"    return {missing} if end is None else end\n"
-    )
+    return CODE("best", kinds=kinds, here=here, step=step, pick=pick, missing=missing)
 
 
 def _grid(rng: random.Random, rows: int, cols: int, density: float, variant: str) -> list[str]:

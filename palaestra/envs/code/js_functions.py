@@ -45,41 +45,9 @@ WORDS = ("alpha", "bravo", "cedar", "delta", "ember", "fjord", "glade", "harbor"
 FIELDS = ("team", "city", "group", "kind", "color", "region", "unit", "tier")
 NUMBERS = ("score", "points", "amount", "weight", "hours", "cost", "size", "level")
 
-DRIVER = """// What the driver needs is captured before the candidate's code runs (it may define globals
-// such as process or JSON of its own).
-const { readFileSync } = require("fs");
-const vm = require("vm");
-const stdout = process.stdout, stderr = process.stderr, exit = process.exit.bind(process);
-const parse = JSON.parse, stringify = JSON.stringify;
-globalThis.module = { exports: {} };
-globalThis.exports = globalThis.module.exports;
-globalThis.require = require;
-vm.runInThisContext(readFileSync("solution.js", "utf8"), { filename: "solution.js" });
-let fn = vm.runInThisContext("typeof NAME === 'function' ? NAME : undefined");
-const exported = globalThis.module.exports;
-if (typeof fn !== "function") fn = typeof exported === "function" ? exported : exported && exported.NAME;
-if (typeof fn !== "function") {
-    stderr.write("no function named NAME is defined\\n");
-    exit(1);
-}
-const lines = readFileSync(0, "utf8").split("\\n");
-const count = Number(lines[0]);
-const out = [];
-for (let i = 1; i <= count; i++) {
-    const args = parse(lines[i]);
-    let result;
-    try {
-        result = fn(...args);
-    } catch (error) {
-        result = { thrown: String(error) };
-    }
-    const text = stringify(result === undefined ? null : result);
-    out.push(text === undefined ? "null" : text);
-}
-stdout.write(out.join("\\n") + "\\n");
-"""
-
 CODE = ProgramTexts("js_functions")
+DRIVER = CODE("driver")
+
 
 
 class JsTemplate:
@@ -222,11 +190,11 @@ class ArrayOps(JsTemplate):
 
     def reference(self, p: dict[str, Any]) -> str:
         body = {
-            "chunk": CODE("ArrayOps.reference"),
-            "window_sums": CODE("ArrayOps.reference.2"),
-            "running": CODE("ArrayOps.reference.3"),
-            "interleave": CODE("ArrayOps.reference.4"),
-            "differences": CODE("ArrayOps.reference.5"),
+            "chunk": CODE("ArrayOps.chunk"),
+            "window_sums": CODE("ArrayOps.window_sums"),
+            "running": CODE("ArrayOps.running"),
+            "interleave": CODE("ArrayOps.interleave"),
+            "differences": CODE("ArrayOps.differences"),
         }[p["kind"]]
         return f"function {p['function']}(xs, k) {{\n{body}\n}}\n"
 

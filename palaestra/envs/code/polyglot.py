@@ -28,10 +28,12 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from palaestra.core import Problem, Task, Verdict
+from palaestra.envs.code.templates import ProgramTexts
 from palaestra.verifiers import polyglot
 from palaestra.verifiers.polyglot import Budget, Program, Report, fence, read_program
 
 STDIO_LANGUAGES = ("python", "c", "cpp", "javascript")
+CODE = ProgramTexts("polyglot")  # the multi-test main loop around a template's solve, per language
 LABELLED = "Case #i: followed by its answer, where i numbers the tests from 1"
 ALIASES = {"python": "py", "c": "C", "cpp": "c++", "javascript": "js", "verilog": "systemverilog", "sql": "sqlite"}
 
@@ -280,71 +282,6 @@ class StdioPolyglotTask(PolyglotTask):
 
 # --- program wrappers: the multi-test main loop around a template's solve -----------------------
 
-_PY_MAIN = '''import sys
-{imports}
-data = sys.stdin.read().split()
-pos = 0
-
-
-def next_int():
-    global pos
-    pos += 1
-    return int(data[pos - 1])
-
-
-def next_word():
-    global pos
-    pos += 1
-    return data[pos - 1]
-
-
-{body}
-
-
-{main}
-'''
-
-_C_MAIN = '''#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-static long long next_int(void) {{
-    long long x;
-    if (scanf("%lld", &x) != 1) exit(1);
-    return x;
-}}
-
-static char WORD[{word_bytes}];
-
-static const char *next_word(void) {{
-    if (scanf("%{word_width}s", WORD) != 1) exit(1);
-    return WORD;
-}}
-
-{body}
-
-int main(void) {{
-    int t = (int)next_int();
-    for (int i = 1; i <= t; i++) {{
-        {label}solve();
-    }}
-    return 0;
-}}
-'''
-
-_JS_MAIN = '''const data = require("fs").readFileSync(0, "utf8").split(/\\s+/).filter(Boolean);
-let pos = 0;
-const nextInt = () => Number(data[pos++]);
-const nextWord = () => data[pos++];
-
-{body}
-
-const out = [];
-for (let i = 1, t = nextInt(); i <= t; i++) out.push({line});
-console.log(out.join("\\n"));
-'''
-
-
 def python_program(body: str, params: dict[str, Any], imports: str = "") -> str:
     """A Python program: ``next_int()``/``next_word()`` readers, ``body`` defining ``solve()`` (which
     returns one test's answer), and the loop printing ``solve()`` for each of the T tests (after
@@ -353,20 +290,20 @@ def python_program(body: str, params: dict[str, Any], imports: str = "") -> str:
         main = 'print("\\n".join(f"Case #{i}: {solve()}" for i in range(1, next_int() + 1)))'
     else:
         main = 'print("\\n".join(str(solve()) for _ in range(next_int())))'
-    return _PY_MAIN.format(imports=imports, body=body.strip("\n"), main=main)
+    return CODE("main.python", imports=imports, body=body.strip("\n"), main=main)
 
 
 def c_program(body: str, params: dict[str, Any], word_bytes: int = 1 << 12) -> str:
     """A C program (also valid C++): ``next_int()``/``next_word()`` readers and ``body`` defining
     ``static void solve(void)``, which prints one test's answer line."""
     label = 'printf("Case #%d: ", i);\n        ' if params.get("labelled") else ""
-    return _C_MAIN.format(body=body.strip("\n"), word_bytes=word_bytes, word_width=word_bytes - 1, label=label)
+    return CODE("main.c", body=body.strip("\n"), word_bytes=word_bytes, word_width=word_bytes - 1, label=label)
 
 
 def js_program(body: str, params: dict[str, Any]) -> str:
     """A JavaScript program: ``nextInt()``/``nextWord()`` readers and ``body`` defining ``solve()``."""
     line = "`Case #${i}: ${solve()}`" if params.get("labelled") else "String(solve())"
-    return _JS_MAIN.format(body=body.strip("\n"), line=line)
+    return CODE("main.javascript", body=body.strip("\n"), line=line)
 
 
 # --- efficiency: generated inputs, hidden large tests, per-language time budgets ----------------
