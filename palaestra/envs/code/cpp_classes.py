@@ -481,7 +481,8 @@ class IntervalCover(ClassTemplate):
         return CODE("IntervalCover.reference", p=p, end=end)
 
     def dispatch(self, p: dict[str, Any]) -> str:
-        return CODE("IntervalCover.dispatch", arg_int_left=_arg_int('left'), arg_int_right=_arg_int('right'), p=p, arg_int_x=_arg_int('x'))
+        return CODE("IntervalCover.dispatch", arg_int_left=_arg_int('left'), arg_int_right=_arg_int('right'), p=p,
+                    arg_int_x=_arg_int('x'))
 
 
 TEMPLATES: dict[str, ClassTemplate] = {t.name: t for t in (ExtremeStack(), RingBuffer(), Cache(), WordCounter(),

@@ -31,10 +31,8 @@ from palaestra.core.task import Growth
 from palaestra.envs.code.polyglot import (
     StdioPolyglotTask,
     StdioTemplate,
-    c_program,
-    js_program,
-    python_program,
     stdio_problem,
+    stdio_sources,
 )
 from palaestra.envs.code.templates import ProgramTexts
 
@@ -69,10 +67,7 @@ class RunLimited(StdioTemplate):
 
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         a, k, mod = p["letters"], p["k"], p["mod"]
-        python = python_program(CODE("RunLimited.python", k=k, a=a, mod=mod, a_1=a - 1), p)
-        c = c_program(CODE("RunLimited.c", k=k, a=a, mod=mod, a_1=a - 1), p)
-        javascript = js_program(CODE("RunLimited.javascript", k=k, a=a, mod=mod, a_1=a - 1), p)
-        return {"python": python, "c": c, "javascript": javascript}
+        return stdio_sources(CODE, "RunLimited", p, k=k, a=a, mod=mod, a_1=a - 1)
 
 
 # --- spaced picks -----------------------------------------------------------------------------
@@ -99,10 +94,7 @@ class SpacedPick(StdioTemplate):
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         gap, cap = p["gap"], p["cap"]
         cap_py, cap_c = (str(cap), str(cap)) if cap else ("n", "n")
-        python = python_program(CODE("SpacedPick.python", cap_py=cap_py, gap=gap), p)
-        c = c_program(CODE("SpacedPick.c", cap_c=cap_c, gap=gap), p)
-        javascript = js_program(CODE("SpacedPick.javascript", cap_c=cap_c, gap=gap), p)
-        return {"python": python, "c": c, "javascript": javascript}
+        return stdio_sources(CODE, "SpacedPick", p, cap_py=cap_py, gap=gap, cap_c=cap_c)
 
 
 # --- decodings --------------------------------------------------------------------------------
@@ -129,10 +121,7 @@ class Decodings(StdioTemplate):
 
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         largest, mod = p["largest"], p["mod"]
-        python = python_program(CODE("Decodings.python", largest=largest, mod=mod), p)
-        c = c_program(CODE("Decodings.c", largest=largest, mod=mod), p)
-        javascript = js_program(CODE("Decodings.javascript", largest=largest, mod=mod), p)
-        return {"python": python, "c": c, "javascript": javascript}
+        return stdio_sources(CODE, "Decodings", p, largest=largest, mod=mod)
 
 
 # --- alignment --------------------------------------------------------------------------------
@@ -197,10 +186,9 @@ class Alignment(StdioTemplate):
             js_init, js_first = "0", "0"
             js_cell = "next[j] = a[i - 1] === b[j - 1] ? row[j - 1] + 1 : Math.max(row[j], next[j - 1]);"
             js_answer = "row[b.length]" if measure == "lcs" else "a.length + b.length - row[b.length]"
-        python = python_program(CODE("Alignment.python", py_core=py_core), p)
-        c = c_program(CODE("Alignment.c", c_init=c_init, c_first=c_first, c_cell=c_cell, c_answer=c_answer), p)
-        javascript = js_program(CODE("Alignment.javascript", js_init=js_init, js_first=js_first, js_cell=js_cell, js_answer=js_answer), p)
-        return {"python": python, "c": c, "javascript": javascript}
+        return stdio_sources(CODE, "Alignment", p,
+                             py_core=py_core, c_init=c_init, c_first=c_first, c_cell=c_cell, c_answer=c_answer,
+                             js_init=js_init, js_first=js_first, js_cell=js_cell, js_answer=js_answer)
 
 
 # --- palindrome partitions --------------------------------------------------------------------
@@ -240,10 +228,7 @@ class PalindromeCuts(StdioTemplate):
             py_body = CODE("PalindromeCuts.py_body.2", bound_py=bound_py)
             c_body = CODE("PalindromeCuts.c_body.2", bound_c=bound_c)
             js_body = CODE("PalindromeCuts.js_body.2", bound_c=bound_c)
-        python = python_program(CODE("PalindromeCuts.python", py_body=py_body), p)
-        c = c_program(CODE("PalindromeCuts.c", c_body=c_body), p)
-        javascript = js_program(CODE("PalindromeCuts.javascript", js_body=js_body), p)
-        return {"python": python, "c": c, "javascript": javascript}
+        return stdio_sources(CODE, "PalindromeCuts", p, py_body=py_body, c_body=c_body, js_body=js_body)
 
 
 # --- pile merging -----------------------------------------------------------------------------
@@ -272,10 +257,7 @@ class PileMerging(StdioTemplate):
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         fee, goal = p["fee"], p["goal"]
         better = "<" if goal == "min" else ">"
-        python = python_program(CODE("PileMerging.python", goal=goal, fee=fee), p)
-        c = c_program(CODE("PileMerging.c", better=better, fee=fee), p)
-        javascript = js_program(CODE("PileMerging.javascript", better=better, fee=fee), p)
-        return {"python": python, "c": c, "javascript": javascript}
+        return stdio_sources(CODE, "PileMerging", p, goal=goal, fee=fee, better=better)
 
 
 TEMPLATES = {t.name: t for t in (RunLimited(), SpacedPick(), Decodings(), Alignment(), PalindromeCuts(), PileMerging())}

@@ -86,9 +86,13 @@ class GeneratedArray(StdioTemplate):
     def programs(self, p: dict[str, Any], python: str, c: str, javascript: str, imports: str = "") -> dict[str, str]:
         """The three reference programs: each body runs after the array ``x`` of the test is built."""
         g = p["generator"]
-        py = python_program(CODE("GeneratedArray.python", generate=generator_code("python", g), python=python), p, imports=imports)
-        cc = c_program(CODE("GeneratedArray.c", size=MAX_N + 5, c=c).replace("/*GENERATE*/", CODE("GeneratedArray.c.generate", generate=generator_code("c", g))), p)
-        js = js_program(CODE("GeneratedArray.javascript", generate=generator_code("javascript", g), javascript=javascript), p)
+        py = python_program(CODE("GeneratedArray.python", generate=generator_code("python", g), python=python), p,
+                            imports=imports)
+        cc = c_program(CODE("GeneratedArray.c", size=MAX_N + 5, c=c).replace("/*GENERATE*/",
+                                                                             CODE("GeneratedArray.c.generate",
+                                                                                  generate=generator_code("c", g))), p)
+        js = js_program(CODE("GeneratedArray.javascript", generate=generator_code("javascript", g),
+                             javascript=javascript), p)
         return {"python": py, "c": cc, "javascript": js}
 
 
@@ -123,12 +127,16 @@ class SubarraySums(GeneratedArray):
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         measure = p["measure"]
         if measure == "at_most":
-            return self.programs(p, CODE("SubarraySums.python.2"), CODE("SubarraySums.c.2"), CODE("SubarraySums.javascript.2"))
+            return self.programs(p, CODE("SubarraySums.python.2"), CODE("SubarraySums.c.2"),
+                                 CODE("SubarraySums.javascript.2"))
         if measure == "divisible":
-            return self.programs(p, CODE("SubarraySums.python.3"), CODE("SubarraySums.c.3"), CODE("SubarraySums.javascript.3"))
+            return self.programs(p, CODE("SubarraySums.python.3"), CODE("SubarraySums.c.3"),
+                                 CODE("SubarraySums.javascript.3"))
         spread = -p["generator"]["low"]
         offset = MAX_N * spread + 1
-        return self.programs(p, CODE("SubarraySums.python"), CODE("SubarraySums.c", n2_offset_1=2 * offset + 1, offset=offset, n2_offset=2 * offset), CODE("SubarraySums.javascript"))
+        return self.programs(p, CODE("SubarraySums.python"), CODE("SubarraySums.c", n2_offset_1=2 * offset + 1,
+                                                                  offset=offset, n2_offset=2 * offset),
+                             CODE("SubarraySums.javascript"))
 
 
 # --- longest window ---------------------------------------------------------------------------
@@ -155,7 +163,8 @@ class LongestWindow(GeneratedArray):
 
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         if p["measure"] == "distinct":
-            return self.programs(p, CODE("LongestWindow.python.2"), CODE("LongestWindow.c.2"), CODE("LongestWindow.javascript.2"))
+            return self.programs(p, CODE("LongestWindow.python.2"), CODE("LongestWindow.c.2"),
+                                 CODE("LongestWindow.javascript.2"))
         return self.programs(p, CODE("LongestWindow.python"), CODE("LongestWindow.c"), CODE("LongestWindow.javascript"))
 
 
@@ -188,7 +197,8 @@ class PairCount(GeneratedArray):
         if measure == "sum_equal":
             return self.programs(p, CODE("PairCount.python.2"), CODE("PairCount.c.2"), CODE("PairCount.javascript.2"))
         if measure == "close":
-            return self.programs(p, CODE("PairCount.python.3"), c_sort + CODE("PairCount.c.3"), CODE("PairCount.javascript.3"))
+            return self.programs(p, CODE("PairCount.python.3"), c_sort + CODE("PairCount.c.3"),
+                                 CODE("PairCount.javascript.3"))
         return self.programs(p, CODE("PairCount.python"), c_sort + CODE("PairCount.c"), CODE("PairCount.javascript"))
 
 
@@ -219,7 +229,9 @@ class Histogram(GeneratedArray):
         value_py = "min(top, width)" if square else "top * width"
         value_c = "(top < width ? top : width)" if square else "top * width"
         value_js = "Math.min(top, width)" if square else "top * width"
-        return self.programs(p, CODE("Histogram.python", value_py=value_py), CODE("Histogram.c", size=MAX_N + 5, value_c=value_c), CODE("Histogram.javascript", value_js=value_js))
+        return self.programs(p, CODE("Histogram.python", value_py=value_py), CODE("Histogram.c", size=MAX_N + 5,
+                                                                                  value_c=value_c),
+                             CODE("Histogram.javascript", value_js=value_js))
 
 
 # --- window extremes --------------------------------------------------------------------------
@@ -251,8 +263,11 @@ class WindowExtremes(GeneratedArray):
                    "spread": "window_sum(n, k, 1) - window_sum(n, k, 0)"}[measure]
         js_total = {"max": "windowSum(x, k, true)", "min": "windowSum(x, k, false)",
                     "spread": "windowSum(x, k, true) - windowSum(x, k, false)"}[measure]
-        programs = self.programs(p, f"""    return {py_total}""", CODE("WindowExtremes.c", size=MAX_N + 5, c_total=c_total), f"""    return {js_total};""")
-        programs["python"] = programs["python"].replace("def solve():", CODE("WindowExtremes.python.helper"), 1).replace("import sys\n", "import sys\nfrom collections import deque\n", 1)
+        programs = self.programs(p, f"""    return {py_total}""", CODE("WindowExtremes.c", size=MAX_N + 5,
+                                                                       c_total=c_total), f"""    return {js_total};""")
+        programs["python"] = programs["python"].replace("def solve():", CODE("WindowExtremes.python.helper"),
+                                                        1).replace("import sys\n",
+                                                                   "import sys\nfrom collections import deque\n", 1)
         js_helper = CODE("WindowExtremes.js_helper")
         programs["javascript"] = programs["javascript"].replace("function solve() {", js_helper, 1)
         return programs
@@ -292,7 +307,9 @@ class Inversions(GeneratedArray):
         measure = p["measure"]
         top = 2 * p["generator"]["v"] + 20  # values (and doubled values) stay below this
         query = {"greater": "v", "greater_equal": "v - 1", "double": "2 * v"}[measure]
-        return self.programs(p, CODE("Inversions.python", top=top, query=query), CODE("Inversions.c", top_1=top + 1, top=top, query=query), CODE("Inversions.javascript", top=top, query=query))
+        return self.programs(p, CODE("Inversions.python", top=top, query=query), CODE("Inversions.c", top_1=top + 1,
+                                                                                      top=top, query=query),
+                             CODE("Inversions.javascript", top=top, query=query))
 
 
 def _count_pairs(y: Any, measure: str) -> int:

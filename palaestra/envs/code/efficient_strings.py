@@ -94,9 +94,14 @@ class GeneratedString(StdioTemplate):
         """The reference programs: each body runs after the string ``t`` (0-based) is built."""
         g = p["generator"]
         a, b, m, word = g["a"], g["b"], g["m"], g["word"]
-        py = python_program(CODE("GeneratedString.python", word=word, len_word=len(word), a=a, b=b, m=m, python=python), p)
-        cc = c_program(CODE("GeneratedString.c", size=MAX_N + 5, c=c).replace("/*GENERATE*/", CODE("GeneratedString.c.generate", word=word, len_word=len(word), a=a, b=b, m=m)), p)
-        js = js_program(CODE("GeneratedString.javascript", word=word, len_word=len(word), a=a, b=b, m=m, javascript=javascript), p)
+        py = python_program(CODE("GeneratedString.python", word=word, len_word=len(word), a=a, b=b, m=m, python=python),
+                            p)
+        cc = c_program(CODE("GeneratedString.c", size=MAX_N + 5, c=c).replace("/*GENERATE*/",
+                                                                              CODE("GeneratedString.c.generate",
+                                                                                   word=word, len_word=len(word), a=a,
+                                                                                   b=b, m=m)), p)
+        js = js_program(CODE("GeneratedString.javascript", word=word, len_word=len(word), a=a, b=b, m=m,
+                             javascript=javascript), p)
         return {"python": py, "c": cc, "javascript": js}
 
 
@@ -124,7 +129,8 @@ class LetterBalance(GeneratedString):
                 f"{asked}.")
 
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
-        return self.programs(p, CODE("LetterBalance.python"), CODE("LetterBalance.c", n2_max_n_3=2 * MAX_N + 3, max_n_1=MAX_N + 1), CODE("LetterBalance.javascript"))
+        return self.programs(p, CODE("LetterBalance.python"), CODE("LetterBalance.c", n2_max_n_3=2 * MAX_N + 3,
+                                                                   max_n_1=MAX_N + 1), CODE("LetterBalance.javascript"))
 
 
 # --- prefix matches (Z-function) --------------------------------------------------------------
@@ -153,7 +159,9 @@ class PrefixMatches(GeneratedString):
         py_result = "sum(1 for value in z if value >= k)" if occurrences else "sum(z)"
         c_add = "answer += z[i] >= k;" if occurrences else "answer += z[i];"
         js_result = "z.filter((value) => value >= k).length" if occurrences else "z.reduce((x, y) => x + y, 0)"
-        return self.programs(p, CODE("PrefixMatches.python", py_result=py_result), CODE("PrefixMatches.c", size=MAX_N + 5, c_add=c_add), CODE("PrefixMatches.javascript", js_result=js_result))
+        return self.programs(p, CODE("PrefixMatches.python", py_result=py_result), CODE("PrefixMatches.c",
+                                                                                        size=MAX_N + 5, c_add=c_add),
+                             CODE("PrefixMatches.javascript", js_result=js_result))
 
 
 # --- borders (prefix function) ----------------------------------------------------------------
@@ -180,7 +188,9 @@ class Borders(GeneratedString):
                      "count": "count_borders(pi, n)"}[measure]
         c_result = {"longest": "pi[n - 1]", "period": "n - pi[n - 1]", "count": "count"}[measure]
         js_result = {"longest": "pi[n - 1]", "period": "n - pi[n - 1]", "count": "count"}[measure]
-        programs = self.programs(p, CODE("Borders.python", py_result=py_result), CODE("Borders.c", size=MAX_N + 5, c_result=c_result), CODE("Borders.javascript", js_result=js_result))
+        programs = self.programs(p, CODE("Borders.python", py_result=py_result), CODE("Borders.c", size=MAX_N + 5,
+                                                                                      c_result=c_result),
+                                 CODE("Borders.javascript", js_result=js_result))
         if measure == "count":
             programs["python"] = programs["python"].replace("def solve():", CODE("Borders.python.helper"), 1)
         return programs
@@ -215,7 +225,9 @@ class Palindromes(GeneratedString):
                   "if (2 * even[i] > answer) answer = 2 * even[i];")
         js_fold = ("answer += odd[i] + even[i];" if count else
                    "answer = Math.max(answer, 2 * odd[i] - 1, 2 * even[i]);")
-        return self.programs(p, CODE("Palindromes.python", py_result=py_result), CODE("Palindromes.c", size=MAX_N + 5, c_fold=c_fold), CODE("Palindromes.javascript", js_fold=js_fold))
+        return self.programs(p, CODE("Palindromes.python", py_result=py_result), CODE("Palindromes.c", size=MAX_N + 5,
+                                                                                      c_fold=c_fold),
+                             CODE("Palindromes.javascript", js_fold=js_fold))
 
 
 TEMPLATES = {t.name: t for t in (LetterBalance(), PrefixMatches(), Borders(), Palindromes())}

@@ -38,6 +38,7 @@ from palaestra.envs.code.polyglot import (
     js_program,
     python_program,
     stdio_problem,
+    stdio_sources,
 )
 from palaestra.envs.code.templates import ProgramTexts
 
@@ -112,10 +113,8 @@ class Components(StdioTemplate):
         js_fold = {"count": "ans += 1;", "largest": "ans = Math.max(ans, s);", "smallest": "ans = Math.min(ans, s);",
                    "at_least": f"ans += s >= {k} ? 1 : 0;", "exactly": f"ans += s === {k} ? 1 : 0;"}[measure]
         init = "n + 1" if measure == "smallest" else "0"
-        python = python_program(CODE("Components.python", base=base, init=init, py_fold=py_fold), p)
-        c = c_program(CODE("Components.c", base=base, init=init, c_fold=c_fold), p)
-        javascript = js_program(CODE("Components.javascript", base=base, init=init, js_fold=js_fold), p)
-        return {"python": python, "c": c, "javascript": javascript}
+        return stdio_sources(CODE, "Components", p,
+                             base=base, init=init, py_fold=py_fold, c_fold=c_fold, js_fold=js_fold)
 
 
 # --- reachability (BFS) -----------------------------------------------------------------------
@@ -167,10 +166,9 @@ class Reachability(StdioTemplate):
                  "farthest": "for (int x = 0; x < n; x++) if (dist[x] > ans) ans = dist[x];"}[measure]
         js_ans = {"distance": "dist[t]", "within": f"dist.filter((x) => x >= 0 && x <= {d}).length",
                   "farthest": "Math.max(...dist)"}[measure]
-        python = python_program(CODE("Reachability.python", base=base, read_t=read_t['python'], reverse_py=reverse_py, py_ans=py_ans), p, imports="from collections import deque")
-        c = c_program(CODE("Reachability.c", base=base, read_t=read_t['c'], reverse_c=reverse_c, c_ans=c_ans), p)
-        javascript = js_program(CODE("Reachability.javascript", base=base, read_t=read_t['javascript'], reverse_js=reverse_js, js_ans=js_ans), p)
-        return {"python": python, "c": c, "javascript": javascript}
+        return stdio_sources(CODE, "Reachability", p, imports="from collections import deque",
+                             base=base, read_t=read_t, reverse_py=reverse_py, py_ans=py_ans, reverse_c=reverse_c,
+                             c_ans=c_ans, reverse_js=reverse_js, js_ans=js_ans)
 
 
 # --- bipartite --------------------------------------------------------------------------------
@@ -209,10 +207,7 @@ class Bipartite(StdioTemplate):
 
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         base, yes, no = p["base"], p["yes"], p["no"]
-        python = python_program(CODE("Bipartite.python", base=base, yes=yes, no=no), p)
-        c = c_program(CODE("Bipartite.c", base=base, yes=yes, no=no), p)
-        javascript = js_program(CODE("Bipartite.javascript", base=base, yes=yes, no=no), p)
-        return {"python": python, "c": c, "javascript": javascript}
+        return stdio_sources(CODE, "Bipartite", p, base=base, yes=yes, no=no)
 
 
 # --- shortest paths (Dijkstra) ----------------------------------------------------------------
@@ -262,10 +257,8 @@ class ShortestPaths(StdioTemplate):
                  "budget": "for (int x = 0; x < n; x++) ans += dist[x] >= 0 && dist[x] <= limit;"}[measure]
         js_ans = {"distance": "dist[n - 1]", "total": "dist.filter((d) => d > 0).reduce((a, b) => a + b, 0)",
                   "budget": "dist.filter((d) => d >= 0 && d <= limit).length"}[measure]
-        python = python_program(CODE("ShortestPaths.python", read_limit=read_limit, base=base, toll=toll, py_ans=py_ans), p, imports="import heapq")
-        c = c_program(CODE("ShortestPaths.c", read_limit=read_limit, base=base, toll=toll, c_ans=c_ans), p)
-        javascript = js_program(CODE("ShortestPaths.javascript", read_limit=read_limit, base=base, toll=toll, js_ans=js_ans), p)
-        return {"python": python, "c": c, "javascript": javascript}
+        return stdio_sources(CODE, "ShortestPaths", p, imports="import heapq",
+                             read_limit=read_limit, base=base, toll=toll, py_ans=py_ans, c_ans=c_ans, js_ans=js_ans)
 
 
 # --- spanning trees (Kruskal) -----------------------------------------------------------------
@@ -319,12 +312,11 @@ class SpanningTree(StdioTemplate):
         js_ans = {"minimum": "chosen.reduce((a, b) => a + b, 0)", "maximum": "chosen.reduce((a, b) => a + b, 0)",
                   "bottleneck": "Math.max(...chosen)",
                   "heaviest": f"chosen.slice().sort((a, b) => b - a).slice(0, {k}).reduce((a, b) => a + b, 0)"}[measure]
-        python = python_program(CODE("SpanningTree.python", base=base, extra=extra, descending=descending, py_ans=py_ans), p)
         order = "b->w - a->w" if descending else "a->w - b->w"
-        c = c_program(CODE("SpanningTree.c", order=order, base=base, extra=extra, c_ans=c_ans), p)
         js_order = "b[0] - a[0]" if descending else "a[0] - b[0]"
-        javascript = js_program(CODE("SpanningTree.javascript", base=base, extra=extra, js_order=js_order, js_ans=js_ans), p)
-        return {"python": python, "c": c, "javascript": javascript}
+        return stdio_sources(CODE, "SpanningTree", p,
+                             base=base, extra=extra, descending=descending, py_ans=py_ans, order=order, c_ans=c_ans,
+                             js_order=js_order, js_ans=js_ans)
 
 
 # --- DAG paths --------------------------------------------------------------------------------
@@ -370,7 +362,8 @@ class DagPaths(StdioTemplate):
         base, mod, measure = p["base"], p["mod"], p["measure"]
         plus = " + 1" if measure == "longest_nodes" else ""
         init = "-1" if measure == "longest_from_first" else "0"
-        dp = {lang: CODE(f"DagPaths.{lang}.{'count' if measure == 'count' else 'longest'}", mod=mod, init=init, plus=plus)
+        dp = {lang: CODE(f"DagPaths.{lang}.{'count' if measure == 'count' else 'longest'}", mod=mod, init=init,
+                         plus=plus)
               for lang in ("python", "c", "javascript")}
         return {"python": python_program(CODE("DagPaths.python", base=base, python_dp=dp["python"]), p),
                 "c": c_program(CODE("DagPaths.c", base=base, c_dp=dp["c"]), p),

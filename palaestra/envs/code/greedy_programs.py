@@ -25,10 +25,8 @@ from palaestra.core.retry import retry
 from palaestra.envs.code.polyglot import (
     StdioPolyglotTask,
     StdioTemplate,
-    c_program,
-    js_program,
-    python_program,
     stdio_problem,
+    stdio_sources,
 )
 from palaestra.envs.code.templates import ProgramTexts
 
@@ -74,10 +72,7 @@ class IntervalSelection(StdioTemplate):
         end = "s + e" if p["lengths"] else "e"
         gap = p["gap"]
         result_py = "kept" if p["measure"] == "keep" else "n - kept"
-        python = python_program(CODE("IntervalSelection.python", end=end, gap=gap, result_py=result_py), p)
-        c = c_program(CODE("IntervalSelection.c", end=end, gap=gap, result_py=result_py), p)
-        javascript = js_program(CODE("IntervalSelection.javascript", end=end, gap=gap, result_py=result_py), p)
-        return {"python": python, "c": c, "javascript": javascript}
+        return stdio_sources(CODE, "IntervalSelection", p, end=end, gap=gap, result_py=result_py)
 
 
 # --- meeting rooms ----------------------------------------------------------------------------
@@ -111,10 +106,7 @@ class MeetingRooms(StdioTemplate):
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         end = "s + e" if p["durations"] else "e"
         gap = p["gap"]
-        python = python_program(CODE("MeetingRooms.python", end=end, gap=gap), p)
-        c = c_program(CODE("MeetingRooms.c", end=end, gap=gap), p)
-        javascript = js_program(CODE("MeetingRooms.javascript", end=end, gap=gap), p)
-        return {"python": python, "c": c, "javascript": javascript}
+        return stdio_sources(CODE, "MeetingRooms", p, end=end, gap=gap)
 
 
 # --- task assignment --------------------------------------------------------------------------
@@ -147,10 +139,7 @@ class TaskAssignment(StdioTemplate):
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         slack, capacity = p["slack"], p["capacity"]
         result = "done" if p["measure"] == "done" else "m - done"
-        python = python_program(CODE("TaskAssignment.python", capacity=capacity, slack=slack, result=result), p)
-        c = c_program(CODE("TaskAssignment.c", capacity=capacity, slack=slack, result=result), p)
-        javascript = js_program(CODE("TaskAssignment.javascript", capacity=capacity, slack=slack, result=result), p)
-        return {"python": python, "c": c, "javascript": javascript}
+        return stdio_sources(CODE, "TaskAssignment", p, capacity=capacity, slack=slack, result=result)
 
 
 # --- digit removal ----------------------------------------------------------------------------
@@ -198,10 +187,9 @@ class DigitRemoval(StdioTemplate):
             read_py = "digits, k = next_word(), next_int()"
             read_c = "strcpy(digits, next_word());\n    int k = (int)next_int();"
             read_js = "const digits = nextWord(), k = nextInt();"
-        python = python_program(CODE("DigitRemoval.python", read_py=read_py, remove_py=remove_py, worse=worse, py_out=py_out), p)
-        c = c_program(CODE("DigitRemoval.c", read_c=read_c, remove_c=remove_c, worse=worse, c_out=c_out), p)
-        javascript = js_program(CODE("DigitRemoval.javascript", read_js=read_js, remove_js=remove_js, worse=worse, js_out=js_out), p)
-        return {"python": python, "c": c, "javascript": javascript}
+        return stdio_sources(CODE, "DigitRemoval", p,
+                             read_py=read_py, remove_py=remove_py, worse=worse, py_out=py_out, read_c=read_c,
+                             remove_c=remove_c, c_out=c_out, read_js=read_js, remove_js=remove_js, js_out=js_out)
 
 
 # --- refuelling -------------------------------------------------------------------------------
@@ -239,10 +227,8 @@ class Refuelling(StdioTemplate):
         limit_py, limit_c = (str(limit), str(limit)) if limit else ("n", "n")
         py_out = "min(reach, target)" if limit else "stops if reach >= target else -1"
         c_out = ("reach < target ? reach : target" if limit else "reach >= target ? stops : -1")
-        python = python_program(CODE("Refuelling.python", reserve=reserve, limit_py=limit_py, py_out=py_out), p, imports="import heapq")
-        c = c_program(CODE("Refuelling.c", reserve=reserve, limit_c=limit_c, c_out=c_out), p)
-        javascript = js_program(CODE("Refuelling.javascript", reserve=reserve, limit_c=limit_c, c_out=c_out), p)
-        return {"python": python, "c": c, "javascript": javascript}
+        return stdio_sources(CODE, "Refuelling", p, imports="import heapq",
+                             reserve=reserve, limit_py=limit_py, py_out=py_out, limit_c=limit_c, c_out=c_out)
 
 
 # --- deadlines --------------------------------------------------------------------------------
@@ -276,10 +262,7 @@ class Deadlines(StdioTemplate):
         length, start = p["length"], p["start"]
         gain_py = "1" if p["measure"] == "count" else "profit"
         gain_c = "1" if p["measure"] == "count" else "jobs[i].profit"
-        python = python_program(CODE("Deadlines.python", start=start, length=length, gain_py=gain_py), p)
-        c = c_program(CODE("Deadlines.c", start=start, length=length, gain_c=gain_c), p)
-        javascript = js_program(CODE("Deadlines.javascript", start=start, length=length, gain_py=gain_py), p)
-        return {"python": python, "c": c, "javascript": javascript}
+        return stdio_sources(CODE, "Deadlines", p, start=start, length=length, gain_py=gain_py, gain_c=gain_c)
 
 
 TEMPLATES = {t.name: t for t in (IntervalSelection(), MeetingRooms(), TaskAssignment(), DigitRemoval(), Refuelling(),

@@ -306,6 +306,23 @@ def js_program(body: str, params: dict[str, Any]) -> str:
     return CODE("main.javascript", body=body.strip("\n"), line=line)
 
 
+def stdio_sources(code: ProgramTexts, name: str, params: dict[str, Any], imports: str = "", **fields: Any) -> dict[str,
+                                                                                                                   str]:
+    """A template's three programs: the sections ``name.python``, ``name.c`` and ``name.javascript`` of
+    ``code`` (each takes the fields it names; a field given as a dict with one entry per language
+    takes its language's entry) wrapped in their language's multi-test main."""
+    def filled(lang: str) -> dict[str, Any]:
+        return {key: value[lang] if isinstance(value, dict) and value.keys() == _PER_LANGUAGE else value
+                for key, value in fields.items()}
+
+    return {"python": python_program(code(f"{name}.python", **filled("python")), params, imports=imports),
+            "c": c_program(code(f"{name}.c", **filled("c")), params),
+            "javascript": js_program(code(f"{name}.javascript", **filled("javascript")), params)}
+
+
+_PER_LANGUAGE = {"python", "c", "javascript"}
+
+
 # --- efficiency: generated inputs, hidden large tests, per-language time budgets ----------------
 
 LCG_PRIMES = (604759, 662401, 694651, 703033, 708559, 714839, 738313, 773987, 784349, 786013, 789367, 837409)

@@ -35,6 +35,7 @@ from palaestra.envs.code.polyglot import (
     js_program,
     python_program,
     stdio_problem,
+    stdio_sources,
 )
 from palaestra.envs.code.templates import ProgramTexts
 
@@ -111,10 +112,7 @@ class RunLength(StdioTemplate):
             python_body = CODE("RunLength.python_body.2")
             c_body = CODE("RunLength.c_body.2")
             js_body = CODE("RunLength.js_body.2")
-        python = python_program(CODE("RunLength.python", python_body=python_body), p)
-        c = c_program(CODE("RunLength.c", c_body=c_body), p)
-        javascript = js_program(CODE("RunLength.javascript", js_body=js_body), p)
-        return {"python": python, "c": c, "javascript": javascript}
+        return stdio_sources(CODE, "RunLength", p, python_body=python_body, c_body=c_body, js_body=js_body)
 
 
 # --- pattern search ---------------------------------------------------------------------------
@@ -159,15 +157,13 @@ class PatternSearch(StdioTemplate):
                      "first": "hits[0] + 1 if hits else -1",
                      "last": "hits[-1] + 1 if hits else -1"}[measure]
         disjoint_py = CODE("PatternSearch.python.disjoint") if measure == "disjoint" else ""
-        python = python_program(CODE("PatternSearch.python", disjoint_py=disjoint_py, e=e, py_result=py_result), p)
         c_update = {"count": "answer++;",
                     "disjoint": "if (i >= free) { answer++; free = i + m; }",
                     "first": "if (answer < 0) answer = i + 1;",
                     "last": "answer = i + 1;"}[measure]
         c_init = "0" if measure in ("count", "disjoint") else "-1"
-        c = c_program(CODE("PatternSearch.c", c_init=c_init, e=e, c_update=c_update), p)
-        javascript = js_program(CODE("PatternSearch.javascript", c_init=c_init, e=e, c_update=c_update), p)
-        return {"python": python, "c": c, "javascript": javascript}
+        return stdio_sources(CODE, "PatternSearch", p,
+                             disjoint_py=disjoint_py, e=e, py_result=py_result, c_init=c_init, c_update=c_update)
 
 
 # --- anagram groups ---------------------------------------------------------------------------
@@ -210,17 +206,16 @@ class AnagramGroups(StdioTemplate):
         key_py = '"".join(sorted(set(w)))' if sets else '"".join(sorted(w))'
         py_result = {"groups": "len(sizes)", "largest": "max(sizes)", "alone": "sum(1 for s in sizes if s == 1)",
                      "pairs": "sum(s * (s - 1) // 2 for s in sizes)"}[measure]
-        python = python_program(CODE("AnagramGroups.python", key_py=key_py, py_result=py_result), p)
         c_fold = {"groups": "answer++;", "largest": "if (size > answer) answer = size;",
                   "alone": "answer += size == 1;", "pairs": "answer += size * (size - 1) / 2;"}[measure]
         dedupe = CODE("AnagramGroups.c.dedupe") if sets else ""
-        c = c_program(CODE("AnagramGroups.c", dedupe=dedupe, c_fold=c_fold), p)
         key_js = "[...new Set(w)].sort().join(\"\")" if sets else "[...w].sort().join(\"\")"
         js_result = {"groups": "sizes.length", "largest": "Math.max(...sizes)",
                      "alone": "sizes.filter((s) => s === 1).length",
                      "pairs": "sizes.reduce((a, s) => a + (s * (s - 1)) / 2, 0)"}[measure]
-        javascript = js_program(CODE("AnagramGroups.javascript", key_js=key_js, js_result=js_result), p)
-        return {"python": python, "c": c, "javascript": javascript}
+        return stdio_sources(CODE, "AnagramGroups", p,
+                             key_py=key_py, py_result=py_result, dedupe=dedupe, c_fold=c_fold, key_js=key_js,
+                             js_result=js_result)
 
 
 # --- brackets ---------------------------------------------------------------------------------
@@ -274,10 +269,7 @@ class Brackets(StdioTemplate):
             py_body = CODE("Brackets.py_body.2", closers=closers, openers=openers)
             c_body = CODE("Brackets.c_body.2", closers=closers, openers=openers)
             js_body = CODE("Brackets.js_body.2", closers=closers, openers=openers)
-        python = python_program(CODE("Brackets.python", py_body=py_body), p)
-        c = c_program(CODE("Brackets.c", c_body=c_body), p)
-        javascript = js_program(CODE("Brackets.javascript", js_body=js_body), p)
-        return {"python": python, "c": c, "javascript": javascript}
+        return stdio_sources(CODE, "Brackets", p, py_body=py_body, c_body=c_body, js_body=js_body)
 
 
 # --- palindromes ------------------------------------------------------------------------------
@@ -322,17 +314,15 @@ class Palindromes(StdioTemplate):
         keep_c = {"any": "1", "odd": "(j - i) % 2 == 1", "even": "(j - i) % 2 == 0"}[parity]
         py_result = {"longest": "max((len(b) for b in blocks), default=0)", "count": "len(blocks)",
                      "distinct": "len(set(blocks))"}[measure]
-        python = python_program(CODE("Palindromes.python", keep_py=keep_py, py_result=py_result), p)
         c_take = {
             "longest": "if (j - i > answer) answer = j - i;",
             "count": "answer++;",
             "distinct": CODE("Palindromes.c.distinct"),
         }[measure]
-        c = c_program(CODE("Palindromes.c", keep_c=keep_c, c_take=c_take), p)
         js_result = {"longest": "blocks.reduce((a, b) => Math.max(a, b.length), 0)", "count": "blocks.length",
                      "distinct": "new Set(blocks).size"}[measure]
-        javascript = js_program(CODE("Palindromes.javascript", keep_c=keep_c, js_result=js_result), p)
-        return {"python": python, "c": c, "javascript": javascript}
+        return stdio_sources(CODE, "Palindromes", p,
+                             keep_py=keep_py, py_result=py_result, keep_c=keep_c, c_take=c_take, js_result=js_result)
 
 
 # --- rotations --------------------------------------------------------------------------------
@@ -372,7 +362,6 @@ class Rotations(StdioTemplate):
         flips_py = "\n    r = s[::-1]\n    pool += [r[k:] + r[:k] for k in range(len(r))]" if flips else ""
         py_result = {"smallest": "min(pool)", "largest": "max(pool)", "distinct": "len(set(pool))",
                      "smallest_at": "pool.index(min(pool))", "largest_at": "pool.index(max(pool))"}[measure]
-        python = python_program(CODE("Rotations.python", flips_py=flips_py, py_result=py_result), p)
         count = "2 * n" if flips else "n"
         c_pick = {"smallest": "strcmp(pool[k], pool[best]) < 0", "largest": "strcmp(pool[k], pool[best]) > 0",
                   "smallest_at": "strcmp(pool[k], pool[best]) < 0", "largest_at": "strcmp(pool[k], pool[best]) > 0",
@@ -380,14 +369,14 @@ class Rotations(StdioTemplate):
         c_out = {"smallest": "puts(pool[best]);", "largest": "puts(pool[best]);",
                  "smallest_at": "printf(\"%d\\n\", best);", "largest_at": "printf(\"%d\\n\", best);",
                  "distinct": CODE("Rotations.c.distinct")}[measure]
-        c = c_program(CODE("Rotations.c", count=count, c_pick=c_pick, c_out=c_out), p)
         flips_js = ('\n    const r = [...s].reverse().join("");'
                     "\n    for (let k = 0; k < r.length; k++) pool.push(r.slice(k) + r.slice(0, k));") if flips else ""
         js_result = {"smallest": "[...pool].sort()[0]", "largest": "[...pool].sort()[pool.length - 1]",
                      "distinct": "new Set(pool).size", "smallest_at": "pool.indexOf([...pool].sort()[0])",
                      "largest_at": "pool.indexOf([...pool].sort()[pool.length - 1])"}[measure]
-        javascript = js_program(CODE("Rotations.javascript", flips_js=flips_js, js_result=js_result), p)
-        return {"python": python, "c": c, "javascript": javascript}
+        return stdio_sources(CODE, "Rotations", p,
+                             flips_py=flips_py, py_result=py_result, count=count, c_pick=c_pick, c_out=c_out,
+                             flips_js=flips_js, js_result=js_result)
 
 
 TEMPLATES = {t.name: t for t in (RunLength(), PatternSearch(), AnagramGroups(), Brackets(), Palindromes(), Rotations())}

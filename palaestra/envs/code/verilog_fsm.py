@@ -146,7 +146,8 @@ class SequenceDetector(FsmTemplate):
         cases = []
         for matched in range(n):
             nxt = [self._advance(p, matched, b) for b in (0, 1)]
-            cases.append(CODE("SequenceDetector.reference.2", bits=bits, matched=matched, nxt_1_0=nxt[1][0], nxt_0_0=nxt[0][0], int_nxt_1_1=int(nxt[1][1]), int_nxt_0_1=int(nxt[0][1])))
+            cases.append(CODE("SequenceDetector.reference.2", bits=bits, matched=matched, nxt_1_0=nxt[1][0],
+                              nxt_0_0=nxt[0][0], int_nxt_1_1=int(nxt[1][1]), int_nxt_0_1=int(nxt[0][1])))
         out = "  always @(posedge clk)\n    if (rst) hit <= 0;\n    else hit <= found;" if p["moore"] \
             else "  assign hit = found;"
         registered = ("hit",) if p["moore"] else ()
@@ -286,7 +287,8 @@ class RoundRobin(FsmTemplate):
     def reference(self, p: dict[str, Any]) -> str:
         n = p["n"]
         bits = max(1, (n - 1).bit_length())
-        return CODE("RoundRobin.reference", header=hdl.header(p['module'], self.ports(p), ('grant',)), bits_1=bits - 1, n=n, reset_state=self.reset_state(p))
+        return CODE("RoundRobin.reference", header=hdl.header(p['module'], self.ports(p), ('grant',)), bits_1=bits - 1,
+                    n=n, reset_state=self.reset_state(p))
 
 
 # --- timed phases -----------------------------------------------------------------------------
@@ -338,7 +340,8 @@ class TimedPhases(FsmTemplate):
         cases = "\n".join(f"      3'd{i}: begin phase = 3'd{c}; last = spent == {d - 1}; end"
                           for i, (c, d) in enumerate(zip(p["codes"], p["durations"])))
         frozen = " || hold" if p["hold"] else ""
-        return CODE("TimedPhases.reference", header=hdl.header(p['module'], self.ports(p), ('phase',)), cases=cases, frozen=frozen, count_1=count - 1)
+        return CODE("TimedPhases.reference", header=hdl.header(p['module'], self.ports(p), ('phase',)), cases=cases,
+                    frozen=frozen, count_1=count - 1)
 
 
 TEMPLATES: dict[str, FsmTemplate] = {t.name: t for t in (SequenceDetector(), StateTable(), RoundRobin(), TimedPhases())}

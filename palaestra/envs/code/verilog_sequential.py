@@ -303,7 +303,8 @@ class Accumulator(SeqTemplate):
     def reference(self, p: dict[str, Any]) -> str:
         w = p["w"]
         store = f"acc <= sum[{w}] ? {w}'d{_mask(w)} : sum[{w - 1}:0];" if p["saturate"] else f"acc <= sum[{w - 1}:0];"
-        return CODE("Accumulator.reference", header=hdl.header(p['module'], self.ports(p), ('acc', 'ovf')), w=w, trigger=self.trigger(p), store=store)
+        return CODE("Accumulator.reference", header=hdl.header(p['module'], self.ports(p), ('acc', 'ovf')), w=w,
+                    trigger=self.trigger(p), store=store)
 
 
 # --- edge detectors ---------------------------------------------------------------------------
@@ -422,7 +423,8 @@ class Lfsr(SeqTemplate):
     def reference(self, p: dict[str, Any]) -> str:
         w = p["w"]
         taps = " ^ ".join(f"q[{t}]" for t in p["taps"])
-        return CODE("Lfsr.reference", header=hdl.header(p['module'], self.ports(p), ('q',)), taps=taps, trigger=self.trigger(p), w=w, p=p, w_2=w - 2)
+        return CODE("Lfsr.reference", header=hdl.header(p['module'], self.ports(p), ('q',)), taps=taps,
+                    trigger=self.trigger(p), w=w, p=p, w_2=w - 2)
 
 
 TEMPLATES: dict[str, SeqTemplate] = {t.name: t for t in (Counter(), ShiftRegister(), Accumulator(), EdgeDetector(),
