@@ -207,13 +207,24 @@ def stdio_problem(
     """A multi-test stdin/stdout problem from ``template`` with one test per size, or None when
     the tests' answers are too uniform (fewer than ``min_distinct`` distinct lines)."""
     params = {**template.params(rng), "labelled": rng.random() < 0.5}
-    cases = [template.case(rng, params, size) for size in sizes]
+    return _multi_test_problem(rng, template, params, sizes, [], languages, limits_text, min_distinct,
+                               {"cpu_seconds": cpu_seconds, **(extra or {})})
+
+
+def _multi_test_problem(
+    rng: random.Random, template: StdioTemplate, params: dict[str, Any], sizes: Sequence[int],
+    large: Sequence[int], languages: Sequence[str], limits_text: str, min_distinct: int, extra: dict[str, Any],
+) -> Problem | None:
+    """The problem of :func:`stdio_problem` and :func:`efficiency_problem`: tests of the ``sizes``
+    answered now (the example is drawn from them), those of the ``large`` sizes hidden and answered
+    when a candidate is judged (their expected lines are None)."""
+    cases = [template.case(rng, params, size) for size in [*sizes, *large]]
     inputs = [template.case_input(case, params) for case in cases]
-    answers = [template.answer(case, params) for case in cases]
+    answers = [template.answer(case, params) for case in cases[: len(sizes)]]
     if len(set(answers)) < min(min_distinct, len(answers)):
         return None
     expected = [f"Case #{i}: {a}" if params["labelled"] else a for i, a in enumerate(answers, 1)]
-    shown = _example_indices(inputs, expected)
+    shown = _example_indices(inputs[: len(sizes)], expected, count=3 if large else 2)
     example_in = join_cases([inputs[i] for i in shown]).rstrip()
     example_out = "\n".join(relabel(expected[i], k) for k, i in enumerate(shown, 1))
     gold = rng.choice(list(languages))
@@ -223,20 +234,15 @@ def stdio_problem(
         f"above. Print one line per test: {LABELLED if params['labelled'] else 'its answer'}.\n"
         + (f"{limits_text}\n" if limits_text else "")
         + f"\nExample input:\n```\n{example_in}\n```\nExample output:\n```\n{example_out}\n```\n\n"
-        "Your program is run once on hidden tests and its output is compared line by line. "
+        f"Your program is run once on {'the ' if large else ''}hidden tests and its output is compared line by "
+        "line. "
         + convention(languages, gold)
     )
     sources = template.sources(params)
-    data = {
-        "template": template.name,
-        "params": params,
-        "inputs": inputs,
-        "expected": expected,
-        "languages": list(languages),
-        "gold": gold,
-        "cpu_seconds": cpu_seconds,
-        **(extra or {}),
-    }
+    data = {"template": template.name, "params": params, "inputs": inputs, "languages": list(languages),
+            "expected": [*expected, *[None] * len(large)], "gold": gold, **extra}
+    if large:  # the hidden tests are answered from their cases when a candidate is judged
+        data["cases"] = cases
     return Problem(prompt=prompt, answer=fence((gold, sources["c" if gold == "cpp" else gold])), data=data)
 
 
@@ -390,44 +396,13 @@ def efficiency_problem(
     params = {**template.params(rng), "labelled": rng.random() < 0.5}
     if params.get("generator") is None:
         return None
-    cases = [template.case(rng, params, size) for size in [*small, *large]]
-    inputs = [template.case_input(case, params) for case in cases]
-    answers = [template.answer(case, params) for case in cases[: len(small)]]
-    if len(set(answers)) < min(3, len(answers)):
-        return None
-    expected: list[str | None] = [f"Case #{i}: {a}" if params["labelled"] else a for i, a in enumerate(answers, 1)]
-    expected += [None] * len(large)
-    shown = _example_indices(inputs[: len(small)], expected[: len(small)], count=3)
-    example_in = join_cases([inputs[i] for i in shown]).rstrip()
-    example_out = "\n".join(relabel(str(expected[i]), k) for k, i in enumerate(shown, 1))
     names = {"python": "Python", "javascript": "JavaScript", "c": "C", "cpp": "C++"}
     limits = ", ".join(f"{budgets[lang]:g} s in {names[lang]}" for lang in languages)
-    gold = rng.choice(list(languages))
-    labelled = LABELLED if params["labelled"] else "its answer"
-    prompt = (
-        f"{template.statement(params)}\n\n"
-        "The input starts with a line holding T, the number of tests; the T tests follow, each in the format "
-        f"above. Print one line per test: {labelled}.\n"
-        + (f"{limits_text}\n" if limits_text else "")
-        + f"Time limit for the whole run (all tests together), in CPU time: {limits}. The hidden tests include "
-        f"large ones (n up to {max(large)}): a correct but slow algorithm exceeds the limit.\n"
-        f"\nExample input:\n```\n{example_in}\n```\nExample output:\n```\n{example_out}\n```\n\n"
-        "Your program is run once on the hidden tests and its output is compared line by line. "
-        + convention(languages, gold)
-    )
-    sources = template.sources(params)
-    data = {
-        "template": template.name,
-        "params": params,
-        "cases": cases,
-        "inputs": inputs,
-        "expected": expected,
-        "languages": list(languages),
-        "gold": gold,
-        "budgets": dict(budgets),
-        "cpu_seconds": max(budgets.values()),
-    }
-    return Problem(prompt=prompt, answer=fence((gold, sources["c" if gold == "cpp" else gold])), data=data)
+    timing = (f"Time limit for the whole run (all tests together), in CPU time: {limits}. The hidden tests include "
+              f"large ones (n up to {max(large)}): a correct but slow algorithm exceeds the limit.")
+    return _multi_test_problem(rng, template, params, small, large, languages,
+                               (f"{limits_text}\n" if limits_text else "") + timing, 3,
+                               {"budgets": dict(budgets), "cpu_seconds": max(budgets.values())})
 
 
 class EfficiencyTask(StdioPolyglotTask):
