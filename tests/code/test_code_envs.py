@@ -152,7 +152,7 @@ def test_knapsack_references_agree_with_brute_force() -> None:
             assert knapsack.reference(spec, *args) == _brute(spec, args), (spec, args)
 
 
-def test_buggy_sources_agree_with_the_trusted_buggy_runners() -> None:
+def test_buggy_sources_run_alike_in_the_sandbox_and_in_process() -> None:
     rng = random.Random(1)
     functions = []
     for template in bug_repair.TEMPLATES:

@@ -3,9 +3,9 @@
 Each template is a small function with generated constants (a range, a window size, a base, a
 threshold ...) written with *slots*; a fault replaces one slot's text by a plausible wrong one
 (off-by-one, wrong operator, wrong comparison, swapped arguments, wrong initial value). The
-trusted runner of each template implements every slot variant, so the expected and the buggy
-outputs are both computed in-process; a problem is kept only if the faults change the output
-of some hidden test, and one such test is shown. Any program passing every hidden test is
+original and the buggy sources (our own code) are compiled and run in-process: the expected and
+the buggy outputs come from the one text of each. A problem is kept only if the faults change
+the output of some hidden test, and one such test is shown. Any program passing every hidden test is
 accepted (the fix need not be textually the original). Levels widen the template pool, drop
 the hint naming the kind of bug, and inject two faults at the top levels.
 """
@@ -22,6 +22,7 @@ from palaestra.core import Problem, register, retry
 from palaestra.envs.code.common import (
     FunctionTask,
     call_text,
+    compiled_function,
     dedupe_inputs,
     function_problem,
     function_tests,
@@ -49,13 +50,16 @@ class Template:
     slots: dict[str, dict[str, str]]  # slot -> variant -> text (may use {constants})
     kinds: dict[str, str]  # bug variant -> kind of fault
     draw: Callable[[random.Random], dict[str, Any]]
-    run: Callable[[dict[str, Any], Slots, Any], Any]  # (constants, slots, *args)
     inputs: Callable[[random.Random, int, int], list[list[Any]]]  # (rng, count, size)
     notes: dict[str, Any] = field(default_factory=dict)
 
     def source(self, c: dict[str, Any], chosen: Slots) -> str:
         texts = {slot: self.slots[slot][chosen.get(slot, "ok")].format(**c) for slot in self.slots}
         return self.code.format(**c, **texts)
+
+    def run(self, c: dict[str, Any], chosen: Slots, *args: Any) -> Any:
+        """The trusted runner: the source with these slots (our own code) run in-process."""
+        return compiled_function(self.source(c, chosen), self.name)(*args)
 
     def bugs(self) -> list[tuple[str, str]]:
         """(slot, bug variant) pairs."""
@@ -83,114 +87,6 @@ def _lists(lo: int, hi: int) -> Callable[[random.Random, int, int], list[list[An
         return out
 
     return make
-
-
-# --- the runners (trusted: every slot variant implemented) ---------------------------------
-
-def _count_in_range(c: dict[str, Any], v: Slots, xs: list[int]) -> int:
-    count = 1 if v["init"] == "init" else 0
-    for x in xs:
-        ok = {"ok": c["lo"] <= x <= c["hi"], "cmp_lo": c["lo"] < x <= c["hi"], "cmp_hi": c["lo"] <= x < c["hi"]}
-        if ok[v["cond"]]:
-            count += 1
-    return count
-
-
-def _max_window_sum(c: dict[str, Any], v: Slots, xs: list[int]) -> int:
-    k, low, cap = c["k"], c["low"], c["cap"]
-    if len(xs) < k:
-        return 0
-    capped = [min(max(x, low), cap) if v["clip"] == "ok" else max(min(x, low), cap) for x in xs]
-    best = sum(capped[:k]) if v["init"] == "ok" else 0
-    stop = len(xs) - k + 1 if v["stop"] == "ok" else len(xs) - k
-    for i in range(1, stop):
-        total = sum(capped[i:i + k])
-        if (total > best) if v["cmp"] == "ok" else (total < best):
-            best = total
-    return best
-
-
-def _lowest_balance(c: dict[str, Any], v: Slots, changes: list[int]) -> int:
-    balance = c["start"]
-    lowest = c["start"] if v["init"] == "ok" else 0
-    for change in changes:
-        step = change - c["fee"]
-        balance = balance + step if v["op"] == "ok" else balance - step
-        if (balance < lowest) if v["cmp"] == "ok" else (balance > lowest):
-            lowest = balance
-    return lowest
-
-
-def _count_pairs(c: dict[str, Any], v: Slots, xs: list[int]) -> int:
-    count = 0
-    for i in range(len(xs)):
-        for j in range(i + 1 if v["inner"] == "ok" else i, len(xs)):
-            value = xs[i] + c["k"] * xs[j] if v["op"] == "ok" else xs[i] - c["k"] * xs[j]
-            if (value == c["t"]) if v["eq"] == "ok" else (value <= c["t"]):
-                count += 1
-    return count
-
-
-def _digit_sum(c: dict[str, Any], v: Slots, n: int) -> int:
-    b = c["b"]
-    total = 0 if v["init"] == "ok" else 1
-    while (n > 0) if v["loop"] == "ok" else (n > 1):
-        total += c["w"] * (n % b if v["op"] == "ok" else n // b) + c["c"]
-        n //= b
-    return total
-
-
-def _longest_run(c: dict[str, Any], v: Slots, xs: list[int]) -> int:
-    best = current = 0
-    for x in xs:
-        inside = (c["lo"] <= x <= c["hi"]) if v["cmp"] == "ok" else (c["lo"] < x <= c["hi"])
-        if inside:
-            current += 1
-            best = max(best, current) if v["update"] == "ok" else min(best, current)
-        else:
-            current = 0 if v["reset"] == "ok" else 1
-    return best
-
-
-def _rotate_left(c: dict[str, Any], v: Slots, xs: list[int]) -> list[int]:
-    if not xs:
-        return xs
-    k = (c["k"] if v["kexpr"] == "ok" else c["k"] + 1) % len(xs)
-    turned = xs[k:] + xs[:k] if v["order"] == "ok" else xs[:k] + xs[k:]
-    return [c["mul"] * x + c["add"] if v["shift"] == "ok" else c["mul"] * x - c["add"] for x in turned]
-
-
-def _power_sum(c: dict[str, Any], v: Slots, xs: list[int]) -> int:
-    total = 0 if v["init"] == "ok" else 1
-    for x in xs:
-        base = x + c["a"] if v["shift"] == "ok" else x - c["a"]
-        term = pow(base, c["p"], c["m"]) if v["args"] == "ok" else pow(c["p"], base, c["m"])
-        total = (total + term) % c["m"]
-    return total
-
-
-def _count_jumps(c: dict[str, Any], v: Slots, xs: list[int]) -> int:
-    s = c["s"]
-    count = 0
-    for i in range(s if v["start"] == "ok" else s + 1, len(xs)):
-        diff = xs[i] - xs[i - s] if v["diff"] == "ok" else xs[i - s] - xs[i]
-        if ((c["lo"] <= diff) if v["cmp"] == "ok" else (c["lo"] < diff)) and diff <= c["hi"]:
-            count += 1
-    return count
-
-
-def _first_index(c: dict[str, Any], v: Slots, xs: list[int], target: int) -> int:
-    lo = 0 if v["lo"] == "ok" else 1
-    hi = len(xs) if v["hi"] == "ok" else len(xs) - 1
-    strict = c["strict"] if v["cmp"] == "ok" else not c["strict"]
-    while lo < hi:
-        mid = (lo + hi) // 2
-        key = c["a"] * xs[mid] + c["b"]
-        if (key <= target) if strict else (key < target):
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
 
 
 def _sorted_queries(rng: random.Random, count: int, size: int) -> list[list[Any]]:
@@ -256,8 +152,7 @@ TEMPLATES: list[Template] = [
         {"init": {"ok": "0", "init": "1"},
          "cond": {"ok": "{lo} <= x <= {hi}", "cmp_lo": "{lo} < x <= {hi}", "cmp_hi": "{lo} <= x < {hi}"}},
         {"init": "wrong initial value", "cmp_lo": "wrong comparison", "cmp_hi": "wrong comparison"},
-        lambda r: _range(r.randint(-30, 30), r.randint(1, 30)),
-        _count_in_range, _lists(-40, 60)),
+        lambda r: _range(r.randint(-30, 30), r.randint(1, 30)), _lists(-40, 60)),
     Template(
         "lowest_balance", "changes", 0,
         "start from a balance of {start}, apply each change in the list changes in order ({how}), and "
@@ -267,8 +162,7 @@ TEMPLATES: list[Template] = [
         "    return lowest\n",
         {"init": {"ok": "{start}", "init": "0"}, "op": {"ok": "+=", "op": "-="}, "cmp": {"ok": "<", "cmp": ">"}},
         {"init": "wrong initial value", "op": "wrong operator", "cmp": "wrong comparison"},
-        _balance_constants,
-        _lowest_balance, _lists(-25, 25)),
+        _balance_constants, _lists(-25, 25)),
     Template(
         "count_pairs", "xs", 0,
         "return the number of pairs of positions i < j with xs[i] + {term} == {t}",
@@ -276,8 +170,7 @@ TEMPLATES: list[Template] = [
         "            if xs[i] {op} {term} {eq} {t}:\n                count += 1\n    return count\n",
         {"inner": {"ok": "i + 1", "inner": "i"}, "op": {"ok": "+", "op": "-"}, "eq": {"ok": "==", "eq": "<="}},
         {"inner": "off-by-one", "op": "wrong operator", "eq": "wrong comparison"},
-        _pairs_constants,
-        _count_pairs, _lists(-10, 20)),
+        _pairs_constants, _lists(-10, 20)),
     Template(
         "digit_sum", "n", 0,
         "return the sum of {what} over the digits d of the integer n >= 0 written in base {b} (0 for n = 0)",
@@ -286,8 +179,7 @@ TEMPLATES: list[Template] = [
         {"init": {"ok": "0", "init": "1"}, "loop": {"ok": "n > 0", "loop": "n > 1"},
          "op": {"ok": "(n % {b})", "op": "(n // {b})"}},
         {"init": "wrong initial value", "loop": "off-by-one", "op": "wrong operator"},
-        _digit_constants,
-        _digit_sum, _naturals),
+        _digit_constants, _naturals),
     Template(
         "longest_run", "xs", 0,
         "return the length of the longest run of consecutive elements x of the list xs that all satisfy "
@@ -298,8 +190,7 @@ TEMPLATES: list[Template] = [
         {"cmp": {"ok": "{lo} <= x <= {hi}", "cmp": "{lo} < x <= {hi}"}, "update": {"ok": "max", "update": "min"},
          "reset": {"ok": "0", "reset": "1"}},
         {"cmp": "wrong comparison", "update": "wrong function (min/max)", "reset": "wrong initial value"},
-        lambda r: _range(r.randint(-15, 15), r.randint(2, 25)),
-        _longest_run, _lists(-20, 30)),
+        lambda r: _range(r.randint(-15, 15), r.randint(2, 25)), _lists(-20, 30)),
     Template(
         "count_jumps", "xs", 1,
         "return how many positions i >= {s} of the list xs satisfy {lo} <= xs[i] - xs[i - {s}] <= {hi}",
@@ -308,8 +199,7 @@ TEMPLATES: list[Template] = [
         {"start": {"ok": "{s}", "start": "{s} + 1"},
          "diff": {"ok": "xs[i] - xs[i - {s}]", "diff": "xs[i - {s}] - xs[i]"}, "cmp": {"ok": "<=", "cmp": "<"}},
         {"start": "off-by-one", "diff": "swapped arguments", "cmp": "wrong comparison"},
-        lambda r: {**_range(r.randint(-10, 20), r.randint(3, 30)), "s": r.randint(1, 4)},
-        _count_jumps, _lists(-20, 30)),
+        lambda r: {**_range(r.randint(-10, 20), r.randint(3, 30)), "s": r.randint(1, 4)}, _lists(-20, 30)),
     Template(
         "max_window_sum", "xs", 1,
         "return the largest sum of {k} consecutive elements of the list xs, where every element is first clamped "
@@ -324,8 +214,7 @@ TEMPLATES: list[Template] = [
          "stop": {"ok": "len(xs) - {k} + 1", "stop": "len(xs) - {k}"}, "cmp": {"ok": ">", "cmp": "<"}},
         {"clip": "wrong function (min/max)", "init": "wrong initial value", "stop": "off-by-one",
          "cmp": "wrong comparison"},
-        lambda r: {"k": r.randint(2, 8), "low": r.randint(-20, 0), "cap": r.randint(0, 40)},
-        _max_window_sum, _lists(-20, 25)),
+        lambda r: {"k": r.randint(2, 8), "low": r.randint(-20, 0), "cap": r.randint(0, 40)}, _lists(-20, 25)),
     Template(
         "rotate_left", "xs", 1,
         "return the list xs rotated left by {k} positions (the first {k} elements, taking {k} modulo the length, "
@@ -335,8 +224,7 @@ TEMPLATES: list[Template] = [
         {"kexpr": {"ok": "{k}", "kexpr": "({k} + 1)"}, "order": {"ok": "xs[k:] + xs[:k]", "order": "xs[:k] + xs[k:]"},
          "shift": {"ok": "+", "shift": "-"}},
         {"kexpr": "off-by-one", "order": "swapped arguments", "shift": "wrong operator"},
-        _rotate_constants,
-        _rotate_left, _lists(0, 99)),
+        _rotate_constants, _lists(0, 99)),
     Template(
         "power_sum", "xs", 1,
         "return the sum of (x + {a}) ** {p} over the elements x of the list xs (non-negative integers), modulo {m}",
@@ -345,8 +233,7 @@ TEMPLATES: list[Template] = [
         {"init": {"ok": "0", "init": "1"}, "shift": {"ok": "+", "shift": "-"},
          "args": {"ok": "base, {p}, {m}", "args": "{p}, base, {m}"}},
         {"init": "wrong initial value", "shift": "wrong operator", "args": "swapped arguments"},
-        lambda r: {"p": r.randint(2, 9), "m": r.choice(POWER_MODULI), "a": r.randint(1, 9)},
-        _power_sum, _lists(0, 60)),
+        lambda r: {"p": r.randint(2, 9), "m": r.choice(POWER_MODULI), "a": r.randint(1, 9)}, _lists(0, 60)),
     Template(
         "first_index", "xs, target", 2,
         "take a list xs sorted in increasing order and return the smallest index i such that {doc_key} {rel} "
@@ -357,8 +244,7 @@ TEMPLATES: list[Template] = [
         {"lo": {"ok": "0", "lo": "1"}, "hi": {"ok": "len(xs)", "hi": "len(xs) - 1"},
          "cmp": {"ok": "{cmp_ok}", "cmp": "{cmp_bad}"}},
         {"lo": "wrong initial value", "hi": "off-by-one", "cmp": "wrong comparison"},
-        _first_index_constants,
-        _first_index, _sorted_queries),
+        _first_index_constants, _sorted_queries),
 ]
 POWER_MODULI = (97, 101, 103, 107, 109, 113, 127, 131, 137, 139, 149, 151, 157, 163, 167, 173, 179, 181, 191, 193,
                 197, 199, 211, 223, 227, 229, 233, 239, 241, 251, 997, 1009, 10007)
@@ -453,5 +339,5 @@ def _outcome(template: Template, constants: dict[str, Any], slots: Slots, args: 
     """What the (possibly buggy) program returns, or ("raises", exception name)."""
     try:
         return template.run(constants, slots, *[list(a) if isinstance(a, list) else a for a in args])
-    except Exception as exc:  # a fault may make the program raise (our trusted runner raises alike)
+    except Exception as exc:  # a fault may make the program raise
         return ("raises", type(exc).__name__)

@@ -29,34 +29,14 @@ from palaestra.core import Problem, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
 from palaestra.envs.code.polyglot import PolyglotTask, convention, join_cases
+from palaestra.envs.code.templates import ProgramTexts
 from palaestra.verifiers import polyglot
 from palaestra.verifiers.polyglot import Budget, Program, Report, fence
 
 MASK = 0xFFFFFFFF
-DRIVER_HEAD = """#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <stdint.h>
+CODE = ProgramTexts("c_functions")
+DRIVER_HEAD = CODE("driver.head")
 
-static int read_ints(int *a, int n) {
-    for (int i = 0; i < n; i++)
-        if (scanf("%d", &a[i]) != 1) return 0;
-    return 1;
-}
-
-static void print_ints(const int *a, int n) {
-    for (int i = 0; i < n; i++) printf(i ? " %d" : "%d", a[i]);
-}
-
-static int read_line(char *buffer, int size) {
-    if (!fgets(buffer, size, stdin)) return 0;
-    buffer[strcspn(buffer, "\\n")] = '\\0';
-    return 1;
-}
-
-static int A[100000], B[100000], OUT[200000];
-static char LINE[8192];
-"""
 
 
 class CTemplate:
@@ -95,9 +75,7 @@ class CTemplate:
         raise NotImplementedError
 
     def driver(self, p: dict[str, Any]) -> str:
-        return (f"{DRIVER_HEAD}\n{self.prototype(p)};\n\nint main(void) {{\n    int t;\n"
-                f"    if (scanf(\"%d\", &t) != 1) return 1;\n    getchar();\n    while (t-- > 0) {{\n"
-                f"{self.driver_loop(p)}\n    }}\n    return 0;\n}}\n")
+        return CODE("CTemplate.driver", DRIVER_HEAD=DRIVER_HEAD, prototype=self.prototype(p), loop=self.driver_loop(p))
 
 
 def _ints(values: list[int]) -> str:
@@ -163,22 +141,10 @@ class Compact(CTemplate):
 
     def reference(self, p: dict[str, Any]) -> str:
         test = self.RULES[p["rule"]][1].format(d=p["d"])
-        return f"""{self.prototype(p)} {{
-    int kept = 0, previous = 0;
-    for (int i = 0; i < n; i++) {{
-        int current = a[i];
-        int drop = {test};
-        previous = current;
-        if (!drop) a[kept++] = current;
-    }}
-    return kept;
-}}
-"""
+        return CODE("Compact.reference", prototype=self.prototype(p), test=test)
 
     def driver_loop(self, p: dict[str, Any]) -> str:
-        return (f"        int n;\n        if (scanf(\"%d\", &n) != 1 || !read_ints(A, n)) return 1;\n"
-                f"        int kept = {p['function']}(A, n);\n        printf(\"%d:\", kept);\n"
-                "        for (int i = 0; i < kept && i < n; i++) printf(\" %d\", A[i]);\n        printf(\"\\n\");")
+        return CODE("Compact.driver_loop", p=p)
 
 
 # --- permute ----------------------------------------------------------------------------------
@@ -251,10 +217,7 @@ class Permute(CTemplate):
                     "        if (h + i < n) copy[j++] = a[h + i];\n    }\n")
         else:
             full = "1" if kind == "reverse_blocks" else "start + k <= n"
-            body = ("    for (int start = 0; start < n; start += k) {\n"
-                    "        int end = start + k < n ? start + k : n;\n"
-                    f"        for (int i = start; i < end; i++) copy[i] = ({full}) ? a[start + end - 1 - i] : a[i];\n"
-                    "    }\n")
+            body = CODE("Permute.body", full=full)
         return head + body + "    memcpy(a, copy, sizeof(int) * n);\n    free(copy);\n}\n"
 
     def driver_loop(self, p: dict[str, Any]) -> str:
@@ -399,12 +362,7 @@ class Tokens(CTemplate):
 
     def reference(self, p: dict[str, Any]) -> str:
         separators = p["separators"].replace("\\", "\\\\")
-        return (f"#include <string.h>\n\n{self.prototype(p)} {{\n    int count = 0, run = 0;\n"
-                "    for (const char *c = s;; c++) {\n"
-                f"        if (*c == '\\0' || strchr(\"{separators}\", *c)) {{\n"
-                f"            if (run >= {p['least']}) count++;\n            run = 0;\n"
-                "            if (*c == '\\0') break;\n        } else {\n            run++;\n        }\n    }\n"
-                "    return count;\n}\n")
+        return CODE("Tokens.reference", prototype=self.prototype(p), separators=separators, p=p)
 
     def driver_loop(self, p: dict[str, Any]) -> str:
         return (f"        if (!read_line(LINE, sizeof LINE)) return 1;\n"
@@ -481,30 +439,11 @@ class Transform(CTemplate):
     def reference(self, p: dict[str, Any]) -> str:
         kind = p["kind"]
         body = {
-            "capitalize": """    int start = 1;
-    for (char *c = s; *c; c++) {
-        *c = start ? (char)toupper((unsigned char)*c) : (char)tolower((unsigned char)*c);
-        start = *c == ' ';
-    }""",
-            "swapcase": """    for (char *c = s; *c; c++) {
-        if (islower((unsigned char)*c)) *c = (char)toupper((unsigned char)*c);
-        else if (isupper((unsigned char)*c)) *c = (char)tolower((unsigned char)*c);
-    }""",
-            "squeeze": """    char *out = s;
-    for (char *c = s; *c; c++) {
-        if (*c == ' ' && (out == s || out[-1] == ' ')) continue;
-        *out++ = *c;
-    }
-    if (out > s && out[-1] == ' ') out--;
-    *out = '\\0';""",
-            "devowel": """    char *out = s;
-    for (char *c = s; *c; c++)
-        if (!strchr("aeiouAEIOU", *c)) *out++ = *c;
-    *out = '\\0';""",
-            "shift": f"""    for (char *c = s; *c; c++) {{
-        if (*c >= 'a' && *c <= 'z') *c = (char)('a' + (*c - 'a' + {p['k']}) % 26);
-        else if (*c >= 'A' && *c <= 'Z') *c = (char)('A' + (*c - 'A' + {p['k']}) % 26);
-    }}""",
+            "capitalize": CODE("Transform.capitalize"),
+            "swapcase": CODE("Transform.swapcase"),
+            "squeeze": CODE("Transform.squeeze"),
+            "devowel": CODE("Transform.devowel"),
+            "shift": CODE("Transform.shift", p=p),
         }[kind]
         return f"#include <ctype.h>\n#include <string.h>\n\n{self.prototype(p)} {{\n{body}\n}}\n"
 
@@ -567,33 +506,10 @@ class Merge(CTemplate):
         keep = {"union": "in_a || in_b", "intersection": "in_a && in_b", "difference": "in_a && !in_b",
                 "symmetric": "in_a != in_b"}[p["kind"]]
         before = ">" if p["descending"] else "<"
-        return f"""{self.prototype(p)} {{
-    int i = 0, j = 0, count = 0;
-    while (i < n || j < m) {{
-        int value;
-        if (j >= m || (i < n && a[i] {before} b[j])) value = a[i];
-        else value = b[j];
-        int in_a = 0, in_b = 0;
-        while (i < n && a[i] == value) {{
-            in_a = 1;
-            i++;
-        }}
-        while (j < m && b[j] == value) {{
-            in_b = 1;
-            j++;
-        }}
-        if ({keep}) out[count++] = value;
-    }}
-    return count;
-}}
-"""
+        return CODE("Merge.reference", prototype=self.prototype(p), before=before, keep=keep)
 
     def driver_loop(self, p: dict[str, Any]) -> str:
-        return ("        int n, m;\n"
-                "        if (scanf(\"%d %d\", &n, &m) != 2 || !read_ints(A, n) || !read_ints(B, m)) "
-                f"return 1;\n        int count = {p['function']}(A, n, B, m, OUT);\n        printf(\"%d:\", count);\n"
-                "        for (int i = 0; i < count && i < n + m; i++) printf(\" %d\", OUT[i]);\n"
-                "        printf(\"\\n\");")
+        return CODE("Merge.driver_loop", p=p)
 
 
 # --- matrix -----------------------------------------------------------------------------------
@@ -661,56 +577,17 @@ class Matrix(CTemplate):
     def reference(self, p: dict[str, Any]) -> str:
         kind = p["kind"]
         body = {
-            "zigzag": """    int k = 0;
-    for (int r = 0; r < rows; r++)
-        for (int i = 0; i < cols; i++) out[k++] = m[r * cols + (r % 2 == 0 ? i : cols - 1 - i)];""",
-            "columns": """    int k = 0;
-    for (int c = 0; c < cols; c++)
-        for (int r = 0; r < rows; r++) out[k++] = m[r * cols + c];""",
-            "rotate_cw": """    int k = 0;
-    for (int c = 0; c < cols; c++)
-        for (int r = rows - 1; r >= 0; r--) out[k++] = m[r * cols + c];""",
-            "rotate_ccw": """    int k = 0;
-    for (int c = cols - 1; c >= 0; c--)
-        for (int r = 0; r < rows; r++) out[k++] = m[r * cols + c];""",
-            "spiral_cw": """    int top = 0, bottom = rows - 1, left = 0, right = cols - 1, k = 0;
-    while (top <= bottom && left <= right) {
-        for (int c = left; c <= right; c++) out[k++] = m[top * cols + c];
-        top++;
-        for (int r = top; r <= bottom; r++) out[k++] = m[r * cols + right];
-        right--;
-        if (top <= bottom) {
-            for (int c = right; c >= left; c--) out[k++] = m[bottom * cols + c];
-            bottom--;
-        }
-        if (left <= right) {
-            for (int r = bottom; r >= top; r--) out[k++] = m[r * cols + left];
-            left++;
-        }
-    }""",
-            "spiral_ccw": """    int top = 0, bottom = rows - 1, left = 0, right = cols - 1, k = 0;
-    while (top <= bottom && left <= right) {
-        for (int r = top; r <= bottom; r++) out[k++] = m[r * cols + left];
-        left++;
-        for (int c = left; c <= right; c++) out[k++] = m[bottom * cols + c];
-        bottom--;
-        if (left <= right) {
-            for (int r = bottom; r >= top; r--) out[k++] = m[r * cols + right];
-            right--;
-        }
-        if (top <= bottom) {
-            for (int c = right; c >= left; c--) out[k++] = m[top * cols + c];
-            top++;
-        }
-    }""",
+            "zigzag": CODE("Matrix.zigzag"),
+            "columns": CODE("Matrix.columns"),
+            "rotate_cw": CODE("Matrix.rotate_cw"),
+            "rotate_ccw": CODE("Matrix.rotate_ccw"),
+            "spiral_cw": CODE("Matrix.spiral_cw"),
+            "spiral_ccw": CODE("Matrix.spiral_ccw"),
         }[kind]
         return f"{self.prototype(p)} {{\n{body}\n}}\n"
 
     def driver_loop(self, p: dict[str, Any]) -> str:
-        return ("        int rows, cols;\n"
-                "        if (scanf(\"%d %d\", &rows, &cols) != 2 || !read_ints(A, rows * cols)) "
-                f"return 1;\n        {p['function']}(A, rows, cols, OUT);\n        print_ints(OUT, rows * cols);\n"
-                "        printf(\"\\n\");")
+        return CODE("Matrix.driver_loop", p=p)
 
 
 TEMPLATES: dict[str, CTemplate] = {t.name: t for t in (Compact(), Permute(), Bits(), Tokens(), Transform(), Merge(),

@@ -9,6 +9,7 @@ Verification is :func:`palaestra.verifiers.code.verify_answer` on ``Problem.data
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import re
@@ -101,6 +102,16 @@ def dedupe_inputs(inputs: Sequence[Sequence[Any]]) -> list[list[Any]]:
             seen.add(key)
             out.append(list(args))
     return out
+
+
+@functools.lru_cache(maxsize=512)
+def compiled_function(source: str, name: str = "solve") -> Callable[..., Any]:
+    """The function ``name`` that one of **our own** reference sources defines, compiled in-process once
+    per source (never a candidate's code: that only runs in the sandbox). An env whose gold answer is a
+    Python function uses it as its trusted reference, so each algorithm is written once."""
+    namespace: dict[str, Any] = {}
+    exec(compile(source, f"{name}.py", "exec"), namespace)  # noqa: S102 - our reference source, not model text
+    return namespace[name]
 
 
 def stub_returning(function: str, params: str, value: Any) -> str:

@@ -32,10 +32,13 @@ from palaestra.core import Problem, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
 from palaestra.envs.code.polyglot import PolyglotTask, convention, join_cases
+from palaestra.envs.code.templates import ProgramTexts
 from palaestra.verifiers import polyglot
 from palaestra.verifiers.polyglot import Budget, Program, Report, fence
 
 WORDS = ("ash", "birch", "cedar", "elm", "fir", "hazel", "larch", "maple", "oak", "pine", "rowan", "yew")
+
+CODE = ProgramTexts("cpp_classes")
 
 
 class ClassTemplate:
@@ -79,36 +82,7 @@ class ClassTemplate:
     def driver(self, p: dict[str, Any]) -> str:
         reads = "".join(f"        long long init{i};\n        if (scanf(\"%lld\", &init{i}) != 1) return 1;\n"
                         for i in range(self.init_count()))
-        return f"""#include <cstdio>
-#include <cstring>
-#include <string>
-#include "solution.hpp"
-
-static char OP[64], WORD[64];
-
-static void emit(bool *first, const std::string &text) {{
-    std::printf(*first ? "%s" : " %s", text.c_str());
-    *first = false;
-}}
-
-int main() {{
-    int t;
-    if (std::scanf("%d", &t) != 1) return 1;
-    while (t-- > 0) {{
-{reads}        {self.construct(p)}
-        int count;
-        if (std::scanf("%d", &count) != 1) return 1;
-        bool first = true;
-        for (int i = 0; i < count; i++) {{
-            if (std::scanf("%63s", OP) != 1) return 1;
-            std::string op = OP;
-{self.dispatch(p)}
-        }}
-        std::printf(first ? "-\\n" : "\\n");
-    }}
-    return 0;
-}}
-"""
+        return CODE("ClassTemplate.driver", reads=reads, construct=self.construct(p), dispatch=self.dispatch(p))
 
     def test_input(self, test: dict[str, Any]) -> str:
         head = "".join(f"{x}\n" for x in test["init"])
@@ -185,43 +159,13 @@ class ExtremeStack(ClassTemplate):
     def reference(self, p: dict[str, Any]) -> str:
         better = "<" if p["extreme"] == "min" else ">"
         count = (f"\n    int {p['query']}Count() {{ return extremes.back().second; }}" if p["count"] else "")
-        return f"""#include <utility>
-#include <vector>
-
-class {p['class']} {{
-public:
-    {p['class']}() {{}}
-
-    void push(int x) {{
-        values.push_back(x);
-        if (extremes.empty() || x {better} extremes.back().first) extremes.push_back({{x, 1}});
-        else if (x == extremes.back().first) extremes.push_back({{x, extremes.back().second + 1}});
-        else extremes.push_back(extremes.back());
-    }}
-
-    void pop() {{
-        values.pop_back();
-        extremes.pop_back();
-    }}
-
-    int top() {{ return values.back(); }}
-    int {p['query']}() {{ return extremes.back().first; }}{count}
-
-private:
-    std::vector<int> values;
-    std::vector<std::pair<int, int>> extremes;  // (extreme, how many times) after each push
-}};
-"""
+        return CODE("ExtremeStack.reference", p=p, better=better, count=count)
 
     def dispatch(self, p: dict[str, Any]) -> str:
         count = (f"            else if (op == \"{p['query']}Count\")\n"
                  f"                emit(&first, std::to_string(obj.{p['query']}Count()));\n"
                  if p["count"] else "")
-        return (f"            if (op == \"push\") {{ {_arg_int('x')} obj.push((int)x); }}\n"
-                "            else if (op == \"pop\") obj.pop();\n"
-                "            else if (op == \"top\") emit(&first, std::to_string(obj.top()));\n"
-                f"            else if (op == \"{p['query']}\") emit(&first, std::to_string(obj.{p['query']}()));\n"
-                f"{count}            else return 1;")
+        return CODE("ExtremeStack.dispatch", arg_int_x=_arg_int('x'), p=p, count=count)
 
 
 # --- ring buffer ------------------------------------------------------------------------------
@@ -289,46 +233,10 @@ class RingBuffer(ClassTemplate):
         full = ("if (count == (int)slots.size()) {\n            total -= slots[head];\n            "
                 "head = (head + 1) % slots.size();\n            count--;\n            added = false;\n        }"
                 if p["policy"] == "overwrite" else "if (count == (int)slots.size()) return false;")
-        return f"""#include <vector>
-
-class {p['class']} {{
-public:
-    explicit {p['class']}(int capacity) : slots(capacity) {{}}
-
-    bool push(int x) {{
-        bool added = true;
-        {full}
-        slots[(head + count) % slots.size()] = x;
-        count++;
-        total += x;
-        return added;
-    }}
-
-    int pop() {{
-        int x = slots[head];
-        head = (head + 1) % slots.size();
-        count--;
-        total -= x;
-        return x;
-    }}
-
-    int size() {{ return count; }}
-    long long sum() {{ return total; }}
-
-private:
-    std::vector<int> slots;
-    int head = 0, count = 0;
-    long long total = 0;
-}};
-"""
+        return CODE("RingBuffer.reference", p=p, full=full)
 
     def dispatch(self, p: dict[str, Any]) -> str:
-        return (f"            if (op == \"push\") {{ {_arg_int('x')}\n"
-                "                emit(&first, obj.push((int)x) ? \"true\" : \"false\"); }\n"
-                "            else if (op == \"pop\") emit(&first, std::to_string(obj.pop()));\n"
-                "            else if (op == \"size\") emit(&first, std::to_string(obj.size()));\n"
-                "            else if (op == \"sum\") emit(&first, std::to_string(obj.sum()));\n"
-                "            else return 1;")
+        return CODE("RingBuffer.dispatch", arg_int_x=_arg_int('x'))
 
 
 # --- cache ------------------------------------------------------------------------------------
@@ -391,48 +299,10 @@ class Cache(ClassTemplate):
 
     def reference(self, p: dict[str, Any]) -> str:
         touch = "order.splice(order.begin(), order, found->second.second);" if p["policy"] == "lru" else ""
-        return f"""#include <list>
-#include <unordered_map>
-#include <utility>
-
-class {p['class']} {{
-public:
-    explicit {p['class']}(int capacity) : capacity(capacity) {{}}
-
-    int get(int key) {{
-        auto found = entries.find(key);
-        if (found == entries.end()) return {p['missing']};
-        {touch}
-        return found->second.first;
-    }}
-
-    void put(int key, int value) {{
-        auto found = entries.find(key);
-        if (found != entries.end()) {{
-            found->second.first = value;
-            {touch}
-            return;
-        }}
-        if ((int)entries.size() == capacity) {{
-            entries.erase(order.back());
-            order.pop_back();
-        }}
-        order.push_front(key);
-        entries[key] = {{value, order.begin()}};
-    }}
-
-private:
-    int capacity;
-    std::list<int> order;  // most recent (or newest) first
-    std::unordered_map<int, std::pair<int, std::list<int>::iterator>> entries;
-}};
-"""
+        return CODE("Cache.reference", p=p, touch=touch)
 
     def dispatch(self, p: dict[str, Any]) -> str:
-        return (f"            if (op == \"get\") {{ {_arg_int('key')}\n"
-                "                emit(&first, std::to_string(obj.get((int)key))); }\n"
-                f"            else if (op == \"put\") {{ {_arg_int('key')} {_arg_int('value')} "
-                "obj.put((int)key, (int)value); }\n            else return 1;")
+        return CODE("Cache.dispatch", arg_int_key=_arg_int('key'), arg_int_value=_arg_int('value'))
 
 
 # --- word counter -----------------------------------------------------------------------------
@@ -489,49 +359,11 @@ class WordCounter(ClassTemplate):
 
     def reference(self, p: dict[str, Any]) -> str:
         better = "<" if p["tie"] == "smallest" else ">"
-        return f"""#include <map>
-#include <string>
-
-class {p['class']} {{
-public:
-    {p['class']}() {{}}
-
-    void add(const std::string &word) {{ counts[word]++; }}
-
-    void remove(const std::string &word) {{
-        auto found = counts.find(word);
-        if (found != counts.end() && found->second > 0) found->second--;
-    }}
-
-    int count(const std::string &word) {{
-        auto found = counts.find(word);
-        return found == counts.end() ? 0 : found->second;
-    }}
-
-    std::string {p['top']}() {{
-        std::string best = "none";
-        int most = 0;
-        for (const auto &entry : counts) {{
-            if (entry.second > most || (entry.second == most && most > 0 && entry.first {better} best)) {{
-                most = entry.second;
-                best = entry.first;
-            }}
-        }}
-        return best;
-    }}
-
-private:
-    std::map<std::string, int> counts;
-}};
-"""
+        return CODE("WordCounter.reference", p=p, better=better)
 
     def dispatch(self, p: dict[str, Any]) -> str:
         read = "if (std::scanf(\"%63s\", WORD) != 1) return 1;"
-        return (f"            if (op == \"add\") {{ {read} obj.add(WORD); }}\n"
-                f"            else if (op == \"remove\") {{ {read} obj.remove(WORD); }}\n"
-                f"            else if (op == \"count\") {{ {read} emit(&first, std::to_string(obj.count(WORD))); }}\n"
-                f"            else if (op == \"{p['top']}\") emit(&first, obj.{p['top']}());\n"
-                "            else return 1;")
+        return CODE("WordCounter.dispatch", read=read, p=p)
 
 
 # --- running median ---------------------------------------------------------------------------
@@ -591,44 +423,10 @@ class RunningMedian(ClassTemplate):
 
     def reference(self, p: dict[str, Any]) -> str:
         rank = {"lower": "(n + 1) / 2", "upper": "n / 2 + 1", "kth": "k"}[p["which"]]
-        return f"""#include <functional>
-#include <queue>
-#include <vector>
-
-class {p['class']} {{
-public:
-    explicit {p['class']}(int k) : k(k) {{}}
-
-    void add(int x) {{
-        if (!low.empty() && x <= low.top()) low.push(x);
-        else high.push(x);
-    }}
-
-    int query() {{
-        int n = (int)(low.size() + high.size());
-        size_t want = (size_t)({rank});
-        while (low.size() > want) {{
-            high.push(low.top());
-            low.pop();
-        }}
-        while (low.size() < want) {{
-            low.push(high.top());
-            high.pop();
-        }}
-        return low.top();
-    }}
-
-private:
-    int k;
-    std::priority_queue<int> low;  // the smallest values, largest on top
-    std::priority_queue<int, std::vector<int>, std::greater<int>> high;
-}};
-"""
+        return CODE("RunningMedian.reference", p=p, rank=rank)
 
     def dispatch(self, p: dict[str, Any]) -> str:
-        return (f"            if (op == \"add\") {{ {_arg_int('x')} obj.add((int)x); }}\n"
-                "            else if (op == \"query\") emit(&first, std::to_string(obj.query()));\n"
-                "            else return 1;")
+        return CODE("RunningMedian.dispatch", arg_int_x=_arg_int('x'))
 
 
 # --- interval cover ---------------------------------------------------------------------------
@@ -680,47 +478,11 @@ class IntervalCover(ClassTemplate):
 
     def reference(self, p: dict[str, Any]) -> str:
         end = "(long long)right + 1" if p["closed"] else "(long long)right"
-        return f"""#include <iterator>
-#include <map>
-
-class {p['class']} {{
-public:
-    {p['class']}() {{}}
-
-    void add(int left, int right) {{
-        long long lo = left, hi = {end};  // stored half-open: [lo, hi)
-        auto it = spans.upper_bound(lo);
-        if (it != spans.begin() && std::prev(it)->second >= lo) --it;
-        while (it != spans.end() && it->first <= hi) {{
-            if (it->first < lo) lo = it->first;
-            if (it->second > hi) hi = it->second;
-            size -= it->second - it->first;
-            it = spans.erase(it);
-        }}
-        spans[lo] = hi;
-        size += hi - lo;
-    }}
-
-    long long {p['total']}() {{ return size; }}
-
-    bool contains(int x) {{
-        auto it = spans.upper_bound(x);
-        return it != spans.begin() && std::prev(it)->second > x;
-    }}
-
-private:
-    std::map<long long, long long> spans;
-    long long size = 0;
-}};
-"""
+        return CODE("IntervalCover.reference", p=p, end=end)
 
     def dispatch(self, p: dict[str, Any]) -> str:
-        return (f"            if (op == \"add\") {{ {_arg_int('left')} {_arg_int('right')}\n"
-                "                obj.add((int)left, (int)right); }\n"
-                f"            else if (op == \"{p['total']}\") emit(&first, std::to_string(obj.{p['total']}()));\n"
-                f"            else if (op == \"contains\") {{ {_arg_int('x')}\n"
-                "                emit(&first, obj.contains((int)x) ? \"true\" : \"false\"); }\n"
-                "            else return 1;")
+        return CODE("IntervalCover.dispatch", arg_int_left=_arg_int('left'), arg_int_right=_arg_int('right'), p=p,
+                    arg_int_x=_arg_int('x'))
 
 
 TEMPLATES: dict[str, ClassTemplate] = {t.name: t for t in (ExtremeStack(), RingBuffer(), Cache(), WordCounter(),

@@ -16,7 +16,7 @@ Templates (parameters vary the rule, the costs and the modulus):
   merging two adjacent piles costs their total plus a fee.
 
 Multi-test (T cases in one input, one answer line each). Levels add templates and grow the
-inputs. Expected answers come from trusted Python references in this module.
+inputs. Expected answers come from the Python reference program, run in-process (templates/dp_programs.txt).
 """
 
 from __future__ import annotations
@@ -31,13 +31,14 @@ from palaestra.core.task import Growth
 from palaestra.envs.code.polyglot import (
     StdioPolyglotTask,
     StdioTemplate,
-    c_program,
-    js_program,
-    python_program,
     stdio_problem,
+    stdio_sources,
 )
+from palaestra.envs.code.templates import ProgramTexts
 
 PRIMES = (10007, 65537, 999983, 1000003, 998244353, 1000000007)
+
+CODE = ProgramTexts("dp_programs")
 
 
 def _word(rng: random.Random, length: int, letters: str) -> str:
@@ -64,59 +65,9 @@ class RunLimited(StdioTemplate):
     def case_input(self, case: Any, p: dict[str, Any]) -> str:
         return f"{case}\n"
 
-    def answer(self, case: Any, p: dict[str, Any]) -> str:
-        a, k, mod = p["letters"], p["k"], p["mod"]
-        ending = [0] * k  # ending[j]: strings whose last run has length j
-        ending[1] = a
-        for _ in range(case - 1):
-            total = sum(ending) % mod
-            ending = [0, total * (a - 1) % mod, *ending[1:k - 1]]
-        return str(sum(ending) % mod)
-
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         a, k, mod = p["letters"], p["k"], p["mod"]
-        python = python_program(f"""
-def solve():
-    n = next_int()
-    run = [0] * {k}
-    run[1] = {a}
-    for _ in range(n - 1):
-        total = sum(run) % {mod}
-        for j in range({k} - 1, 1, -1):
-            run[j] = run[j - 1]
-        run[1] = total * {a - 1} % {mod}
-    return sum(run) % {mod}
-""", p)
-        c = c_program(f"""
-static void solve(void) {{
-    long long n = next_int(), run[{k}] = {{0}}, total;
-    run[1] = {a};
-    for (long long i = 1; i < n; i++) {{
-        total = 0;
-        for (int j = 1; j < {k}; j++) total = (total + run[j]) % {mod};
-        for (int j = {k} - 1; j > 1; j--) run[j] = run[j - 1];
-        run[1] = total * {a - 1} % {mod};
-    }}
-    total = 0;
-    for (int j = 1; j < {k}; j++) total = (total + run[j]) % {mod};
-    printf("%lld\\n", total);
-}}
-""", p)
-        javascript = js_program(f"""
-function solve() {{
-    const n = nextInt();
-    const run = new Array({k}).fill(0);
-    run[1] = {a};
-    const sum = () => run.reduce((x, y) => (x + y) % {mod}, 0);
-    for (let i = 1; i < n; i++) {{
-        const total = sum();
-        for (let j = {k} - 1; j > 1; j--) run[j] = run[j - 1];
-        run[1] = (total * {a - 1}) % {mod};
-    }}
-    return sum();
-}}
-""", p)
-        return {"python": python, "c": c, "javascript": javascript}
+        return stdio_sources(CODE, "RunLimited", p, k=k, a=a, mod=mod, a_1=a - 1)
 
 
 # --- spaced picks -----------------------------------------------------------------------------
@@ -140,63 +91,10 @@ class SpacedPick(StdioTemplate):
     def case_input(self, case: Any, p: dict[str, Any]) -> str:
         return f"{len(case)}\n{' '.join(map(str, case))}\n"
 
-    def answer(self, case: Any, p: dict[str, Any]) -> str:
-        n, gap = len(case), p["gap"]
-        cap = p["cap"] or n
-        best = [[0] * (cap + 1) for _ in range(n + 1)]  # best[i][c]: first i elements, at most c chosen
-        for i in range(1, n + 1):
-            for c in range(1, cap + 1):
-                take = case[i - 1] + best[max(0, i - gap)][c - 1]
-                best[i][c] = max(best[i - 1][c], take)
-        return str(best[n][cap])
-
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         gap, cap = p["gap"], p["cap"]
         cap_py, cap_c = (str(cap), str(cap)) if cap else ("n", "n")
-        python = python_program(f"""
-def solve():
-    n = next_int()
-    a = [next_int() for _ in range(n)]
-    cap = {cap_py}
-    best = [[0] * (cap + 1) for _ in range(n + 1)]
-    for i in range(1, n + 1):
-        for c in range(1, cap + 1):
-            best[i][c] = max(best[i - 1][c], a[i - 1] + best[max(0, i - {gap})][c - 1])
-    return best[n][cap]
-""", p)
-        c = c_program(f"""
-static long long a[1000], best[1001][1001];
-
-static void solve(void) {{
-    int n = (int)next_int();
-    for (int i = 0; i < n; i++) a[i] = next_int();
-    int cap = {cap_c};
-    for (int c = 0; c <= cap; c++) best[0][c] = 0;
-    for (int i = 1; i <= n; i++) {{
-        best[i][0] = 0;
-        for (int c = 1; c <= cap; c++) {{
-            int back = i - {gap} < 0 ? 0 : i - {gap};
-            long long take = a[i - 1] + best[back][c - 1];
-            best[i][c] = best[i - 1][c] > take ? best[i - 1][c] : take;
-        }}
-    }}
-    printf("%lld\\n", best[n][cap]);
-}}
-""", p)
-        javascript = js_program(f"""
-function solve() {{
-    const n = nextInt();
-    const a = [];
-    for (let i = 0; i < n; i++) a.push(nextInt());
-    const cap = {cap_c};
-    const best = Array.from({{ length: n + 1 }}, () => new Array(cap + 1).fill(0));
-    for (let i = 1; i <= n; i++)
-        for (let c = 1; c <= cap; c++)
-            best[i][c] = Math.max(best[i - 1][c], a[i - 1] + best[Math.max(0, i - {gap})][c - 1]);
-    return best[n][cap];
-}}
-""", p)
-        return {"python": python, "c": c, "javascript": javascript}
+        return stdio_sources(CODE, "SpacedPick", p, cap_py=cap_py, gap=gap, cap_c=cap_c)
 
 
 # --- decodings --------------------------------------------------------------------------------
@@ -221,59 +119,9 @@ class Decodings(StdioTemplate):
     def case_input(self, case: Any, p: dict[str, Any]) -> str:
         return f"{case}\n"
 
-    def answer(self, case: Any, p: dict[str, Any]) -> str:
-        ways = [1] + [0] * len(case)
-        for i in range(1, len(case) + 1):
-            for length in (1, 2, 3):
-                piece = case[max(0, i - length):i]
-                if len(piece) == length and piece[0] != "0" and int(piece) <= p["largest"]:
-                    ways[i] = (ways[i] + ways[i - length]) % p["mod"]
-        return str(ways[-1])
-
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         largest, mod = p["largest"], p["mod"]
-        python = python_program(f"""
-def solve():
-    s = next_word()
-    ways = [1] + [0] * len(s)
-    for i in range(1, len(s) + 1):
-        for length in (1, 2, 3):
-            if length <= i and s[i - length] != "0" and int(s[i - length:i]) <= {largest}:
-                ways[i] = (ways[i] + ways[i - length]) % {mod}
-    return ways[len(s)]
-""", p)
-        c = c_program(f"""
-static long long ways[5000];
-
-static void solve(void) {{
-    const char *s = next_word();
-    int n = (int)strlen(s);
-    ways[0] = 1;
-    for (int i = 1; i <= n; i++) {{
-        ways[i] = 0;
-        for (int length = 1; length <= 3 && length <= i; length++) {{
-            if (s[i - length] == '0') continue;
-            int value = 0;
-            for (int j = i - length; j < i; j++) value = value * 10 + (s[j] - '0');
-            if (value <= {largest}) ways[i] = (ways[i] + ways[i - length]) % {mod};
-        }}
-    }}
-    printf("%lld\\n", ways[n]);
-}}
-""", p)
-        javascript = js_program(f"""
-function solve() {{
-    const s = nextWord();
-    const ways = new Array(s.length + 1).fill(0);
-    ways[0] = 1;
-    for (let i = 1; i <= s.length; i++)
-        for (let length = 1; length <= 3 && length <= i; length++)
-            if (s[i - length] !== "0" && Number(s.slice(i - length, i)) <= {largest})
-                ways[i] = (ways[i] + ways[i - length]) % {mod};
-    return ways[s.length];
-}}
-""", p)
-        return {"python": python, "c": c, "javascript": javascript}
+        return stdio_sources(CODE, "Decodings", p, largest=largest, mod=mod)
 
 
 # --- alignment --------------------------------------------------------------------------------
@@ -306,65 +154,20 @@ class Alignment(StdioTemplate):
     def case_input(self, case: Any, p: dict[str, Any]) -> str:
         return f"{case[0]} {case[1]}\n"
 
-    def answer(self, case: Any, p: dict[str, Any]) -> str:
-        a, b = case
-        insert, delete, replace = p["costs"]
-        if p["measure"] == "substring":
-            best, run = 0, [0] * (len(b) + 1)
-            for i in range(1, len(a) + 1):
-                run = [0] + [run[j - 1] + 1 if a[i - 1] == b[j - 1] else 0 for j in range(1, len(b) + 1)]
-                best = max(best, max(run))
-            return str(best)
-        if p["measure"] == "edit":
-            row = [j * insert for j in range(len(b) + 1)]
-            for i in range(1, len(a) + 1):
-                new = [i * delete] + [0] * len(b)
-                for j in range(1, len(b) + 1):
-                    same = row[j - 1] + (0 if a[i - 1] == b[j - 1] else replace)
-                    new[j] = min(same, row[j] + delete, new[j - 1] + insert)
-                row = new
-            return str(row[-1])
-        row = [0] * (len(b) + 1)
-        for i in range(1, len(a) + 1):
-            new = [0] * (len(b) + 1)
-            for j in range(1, len(b) + 1):
-                new[j] = row[j - 1] + 1 if a[i - 1] == b[j - 1] else max(row[j], new[j - 1])
-            row = new
-        return str(row[-1] if p["measure"] == "lcs" else len(a) + len(b) - row[-1])
-
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         insert, delete, replace = p["costs"]
         measure = p["measure"]
         if measure == "edit":
-            py_core = f"""    row = [j * {insert} for j in range(len(b) + 1)]
-    for i in range(1, len(a) + 1):
-        new = [i * {delete}] + [0] * len(b)
-        for j in range(1, len(b) + 1):
-            same = row[j - 1] + (0 if a[i - 1] == b[j - 1] else {replace})
-            new[j] = min(same, row[j] + {delete}, new[j - 1] + {insert})
-        row = new
-    return row[len(b)]"""
+            py_core = CODE("Alignment.py_core", insert=insert, delete=delete, replace=replace)
             c_init, c_first = f"row[j] = j * {insert};", f"next[0] = i * {delete};"
-            c_cell = f"""long long same = row[j - 1] + (a[i - 1] == b[j - 1] ? 0 : {replace});
-            long long best = same;
-            if (row[j] + {delete} < best) best = row[j] + {delete};
-            if (next[j - 1] + {insert} < best) best = next[j - 1] + {insert};
-            next[j] = best;"""
+            c_cell = CODE("Alignment.c_cell", replace=replace, delete=delete, insert=insert)
             c_answer = "row[lb]"
             js_init, js_first = f"j * {insert}", f"i * {delete}"
             js_cell = (f"next[j] = Math.min(row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : {replace}), "
                        f"row[j] + {delete}, next[j - 1] + {insert});")
             js_answer = "row[b.length]"
         elif measure == "substring":
-            py_core = """    best, row = 0, [0] * (len(b) + 1)
-    for i in range(1, len(a) + 1):
-        new = [0] * (len(b) + 1)
-        for j in range(1, len(b) + 1):
-            if a[i - 1] == b[j - 1]:
-                new[j] = row[j - 1] + 1
-                best = max(best, new[j])
-        row = new
-    return best"""
+            py_core = CODE("Alignment.py_core.2")
             c_init, c_first = "row[j] = 0;", "next[0] = 0;"
             c_cell = """next[j] = a[i - 1] == b[j - 1] ? row[j - 1] + 1 : 0;
             if (next[j] > answer) answer = next[j];"""
@@ -375,13 +178,7 @@ class Alignment(StdioTemplate):
             js_answer = "answer"
         else:
             final_py = "row[len(b)]" if measure == "lcs" else "len(a) + len(b) - row[len(b)]"
-            py_core = f"""    row = [0] * (len(b) + 1)
-    for i in range(1, len(a) + 1):
-        new = [0] * (len(b) + 1)
-        for j in range(1, len(b) + 1):
-            new[j] = row[j - 1] + 1 if a[i - 1] == b[j - 1] else max(row[j], new[j - 1])
-        row = new
-    return {final_py}"""
+            py_core = CODE("Alignment.py_core.3", final_py=final_py)
             c_init, c_first = "row[j] = 0;", "next[0] = 0;"
             c_cell = """if (a[i - 1] == b[j - 1]) next[j] = row[j - 1] + 1;
             else next[j] = row[j] > next[j - 1] ? row[j] : next[j - 1];"""
@@ -389,48 +186,9 @@ class Alignment(StdioTemplate):
             js_init, js_first = "0", "0"
             js_cell = "next[j] = a[i - 1] === b[j - 1] ? row[j - 1] + 1 : Math.max(row[j], next[j - 1]);"
             js_answer = "row[b.length]" if measure == "lcs" else "a.length + b.length - row[b.length]"
-        python = python_program(f"""
-def solve():
-    a, b = next_word(), next_word()
-{py_core}
-""", p)
-        c = c_program(f"""
-static char a[4096], b[4096];
-static long long row[4096], next[4096];
-
-static void solve(void) {{
-    strcpy(a, next_word());
-    strcpy(b, next_word());
-    int la = (int)strlen(a), lb = (int)strlen(b);
-    long long answer = 0;
-    for (int j = 0; j <= lb; j++) {c_init}
-    for (int i = 1; i <= la; i++) {{
-        {c_first}
-        for (int j = 1; j <= lb; j++) {{
-            {c_cell}
-        }}
-        for (int j = 0; j <= lb; j++) row[j] = next[j];
-    }}
-    printf("%lld\\n", (long long)({c_answer}));
-}}
-""", p)
-        javascript = js_program(f"""
-function solve() {{
-    const a = nextWord(), b = nextWord();
-    let answer = 0;
-    let row = Array.from({{ length: b.length + 1 }}, (_, j) => {js_init});
-    for (let i = 1; i <= a.length; i++) {{
-        const next = new Array(b.length + 1).fill(0);
-        next[0] = {js_first};
-        for (let j = 1; j <= b.length; j++) {{
-            {js_cell}
-        }}
-        row = next;
-    }}
-    return {js_answer};
-}}
-""", p)
-        return {"python": python, "c": c, "javascript": javascript}
+        return stdio_sources(CODE, "Alignment", p,
+                             py_core=py_core, c_init=c_init, c_first=c_first, c_cell=c_cell, c_answer=c_answer,
+                             js_init=js_init, js_first=js_first, js_cell=js_cell, js_answer=js_answer)
 
 
 # --- palindrome partitions --------------------------------------------------------------------
@@ -458,99 +216,19 @@ class PalindromeCuts(StdioTemplate):
     def case_input(self, case: Any, p: dict[str, Any]) -> str:
         return f"{case}\n"
 
-    def answer(self, case: Any, p: dict[str, Any]) -> str:
-        s, n = case, len(case)
-        longest = p["longest"] or n
-        best = [0] + [n * 10] * n  # best[i]: fewest pieces for s[:i] (or ways, for counting)
-        ways = [1] + [0] * n
-        for i in range(1, n + 1):
-            for j in range(i):
-                piece = s[j:i]
-                if piece == piece[::-1]:
-                    ways[i] = (ways[i] + ways[j]) % (p["mod"] or 1)
-                    if i - j <= longest:
-                        best[i] = min(best[i], best[j] + 1)
-        return str(ways[n] if p["measure"] == "count" else best[n] - 1)
-
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         longest, mod, measure = p["longest"], p["mod"], p["measure"]
         bound_py = f"i - j <= {longest} and " if longest else ""
         bound_c = f"i - j <= {longest} && " if longest else ""
         if measure == "count":
-            py_body = f"""    ways = [1] + [0] * n
-    for i in range(1, n + 1):
-        for j in range(i):
-            if pal[j][i - 1]:
-                ways[i] = (ways[i] + ways[j]) % {mod}
-    return ways[n]"""
-            c_body = f"""    value[0] = 1;
-    for (int i = 1; i <= n; i++) {{
-        value[i] = 0;
-        for (int j = 0; j < i; j++)
-            if (pal[j][i - 1]) value[i] = (value[i] + value[j]) % {mod};
-    }}
-    printf("%lld\\n", value[n]);"""
-            js_body = f"""    const ways = new Array(n + 1).fill(0);
-    ways[0] = 1;
-    for (let i = 1; i <= n; i++)
-        for (let j = 0; j < i; j++)
-            if (pal[j][i - 1]) ways[i] = (ways[i] + ways[j]) % {mod};
-    return ways[n];"""
+            py_body = CODE("PalindromeCuts.py_body", mod=mod)
+            c_body = CODE("PalindromeCuts.c_body", mod=mod)
+            js_body = CODE("PalindromeCuts.js_body", mod=mod)
         else:
-            py_body = f"""    pieces = [0] + [10 * n] * n
-    for i in range(1, n + 1):
-        for j in range(i):
-            if {bound_py}pal[j][i - 1]:
-                pieces[i] = min(pieces[i], pieces[j] + 1)
-    return pieces[n] - 1"""
-            c_body = f"""    value[0] = 0;
-    for (int i = 1; i <= n; i++) {{
-        value[i] = 10LL * n;
-        for (int j = 0; j < i; j++)
-            if ({bound_c}pal[j][i - 1] && value[j] + 1 < value[i]) value[i] = value[j] + 1;
-    }}
-    printf("%lld\\n", value[n] - 1);"""
-            js_body = f"""    const pieces = new Array(n + 1).fill(10 * n);
-    pieces[0] = 0;
-    for (let i = 1; i <= n; i++)
-        for (let j = 0; j < i; j++)
-            if ({bound_c}pal[j][i - 1]) pieces[i] = Math.min(pieces[i], pieces[j] + 1);
-    return pieces[n] - 1;"""
-        python = python_program(f"""
-def solve():
-    s = next_word()
-    n = len(s)
-    pal = [[False] * n for _ in range(n)]
-    for i in range(n - 1, -1, -1):
-        for j in range(i, n):
-            pal[i][j] = s[i] == s[j] and (j - i < 2 or pal[i + 1][j - 1])
-{py_body}
-""", p)
-        c = c_program(f"""
-static char pal[1000][1000];
-static long long value[1001];
-
-static void solve(void) {{
-    const char *s = next_word();
-    int n = (int)strlen(s);
-    for (int i = n - 1; i >= 0; i--)
-        for (int j = i; j < n; j++)
-            pal[i][j] = s[i] == s[j] && (j - i < 2 || pal[i + 1][j - 1]);
-{c_body}
-}}
-""", p)
-        javascript = js_program(f"""
-function solve() {{
-    const s = nextWord();
-    const n = s.length;
-    const pal = Array.from({{ length: n }}, () => new Array(n).fill(false));
-    for (let i = n - 1; i >= 0; i--)
-        for (let j = i; j < n; j++)
-            pal[i][j] = s[i] === s[j] && (j - i < 2 || pal[i + 1][j - 1]);
-{js_body}
-}}
-""", p)
-        return {"python": python, "c": c, "javascript": javascript}
+            py_body = CODE("PalindromeCuts.py_body.2", bound_py=bound_py)
+            c_body = CODE("PalindromeCuts.c_body.2", bound_c=bound_c)
+            js_body = CODE("PalindromeCuts.js_body.2", bound_c=bound_c)
+        return stdio_sources(CODE, "PalindromeCuts", p, py_body=py_body, c_body=c_body, js_body=js_body)
 
 
 # --- pile merging -----------------------------------------------------------------------------
@@ -576,76 +254,10 @@ class PileMerging(StdioTemplate):
     def case_input(self, case: Any, p: dict[str, Any]) -> str:
         return f"{len(case)}\n{' '.join(map(str, case))}\n"
 
-    def answer(self, case: Any, p: dict[str, Any]) -> str:
-        n = len(case)
-        prefix = [0]
-        for x in case:
-            prefix.append(prefix[-1] + x)
-        pick = min if p["goal"] == "min" else max
-        cost = [[0] * n for _ in range(n)]
-        for length in range(2, n + 1):
-            for i in range(n - length + 1):
-                j = i + length - 1
-                merges = pick(cost[i][k] + cost[k + 1][j] for k in range(i, j))
-                cost[i][j] = merges + prefix[j + 1] - prefix[i] + p["fee"]
-        return str(cost[0][n - 1])
-
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         fee, goal = p["fee"], p["goal"]
         better = "<" if goal == "min" else ">"
-        python = python_program(f"""
-def solve():
-    n = next_int()
-    piles = [next_int() for _ in range(n)]
-    prefix = [0]
-    for x in piles:
-        prefix.append(prefix[-1] + x)
-    cost = [[0] * n for _ in range(n)]
-    for length in range(2, n + 1):
-        for i in range(n - length + 1):
-            j = i + length - 1
-            cost[i][j] = {goal}(cost[i][k] + cost[k + 1][j] for k in range(i, j)) + prefix[j + 1] - prefix[i] + {fee}
-    return cost[0][n - 1]
-""", p)
-        c = c_program(f"""
-static long long prefix[1001], cost[1000][1000];
-
-static void solve(void) {{
-    int n = (int)next_int();
-    prefix[0] = 0;
-    for (int i = 0; i < n; i++) prefix[i + 1] = prefix[i] + next_int();
-    for (int i = 0; i < n; i++) cost[i][i] = 0;
-    for (int length = 2; length <= n; length++) {{
-        for (int i = 0; i + length - 1 < n; i++) {{
-            int j = i + length - 1;
-            long long best = cost[i][i] + cost[i + 1][j];
-            for (int k = i + 1; k < j; k++)
-                if (cost[i][k] + cost[k + 1][j] {better} best) best = cost[i][k] + cost[k + 1][j];
-            cost[i][j] = best + prefix[j + 1] - prefix[i] + {fee};
-        }}
-    }}
-    printf("%lld\\n", cost[0][n - 1]);
-}}
-""", p)
-        javascript = js_program(f"""
-function solve() {{
-    const n = nextInt();
-    const prefix = [0];
-    for (let i = 0; i < n; i++) prefix.push(prefix[i] + nextInt());
-    const cost = Array.from({{ length: n }}, () => new Array(n).fill(0));
-    for (let length = 2; length <= n; length++) {{
-        for (let i = 0; i + length - 1 < n; i++) {{
-            const j = i + length - 1;
-            let best = cost[i][i] + cost[i + 1][j];
-            for (let k = i + 1; k < j; k++)
-                if (cost[i][k] + cost[k + 1][j] {better} best) best = cost[i][k] + cost[k + 1][j];
-            cost[i][j] = best + prefix[j + 1] - prefix[i] + {fee};
-        }}
-    }}
-    return cost[0][n - 1];
-}}
-""", p)
-        return {"python": python, "c": c, "javascript": javascript}
+        return stdio_sources(CODE, "PileMerging", p, goal=goal, fee=fee, better=better)
 
 
 TEMPLATES = {t.name: t for t in (RunLimited(), SpacedPick(), Decodings(), Alignment(), PalindromeCuts(), PileMerging())}

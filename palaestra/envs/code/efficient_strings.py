@@ -17,7 +17,7 @@ Templates (parameters vary what is asked; the word and generator are drawn per p
   shortest period;
 - **palindromes** (Manacher): the longest palindromic block, or the number of palindromic blocks.
 
-Expected answers come from trusted linear-time Python references in this module.
+Expected answers come from the Python reference program, run in-process (templates/efficient_strings.txt).
 """
 
 from __future__ import annotations
@@ -37,8 +37,11 @@ from palaestra.envs.code.polyglot import (
     js_program,
     python_program,
 )
+from palaestra.envs.code.templates import ProgramTexts
 
 MAX_N = 300_000
+
+CODE = ProgramTexts("efficient_strings")
 
 
 def periodic_string(n: int, seed: int, rarity: int, g: dict[str, Any]) -> str:
@@ -49,56 +52,6 @@ def periodic_string(n: int, seed: int, rarity: int, g: dict[str, Any]) -> str:
         out.append("z" if a % rarity == 0 else word[i % len(word)])
         a = (a * mul + add) % mod
     return "".join(out)
-
-
-def z_function(s: str) -> list[int]:
-    n = len(s)
-    z = [0] * n
-    if n:
-        z[0] = n
-    left = right = 0
-    for i in range(1, n):
-        if i < right:
-            z[i] = min(right - i, z[i - left])
-        while i + z[i] < n and s[z[i]] == s[i + z[i]]:
-            z[i] += 1
-        if i + z[i] > right:
-            left, right = i, i + z[i]
-    return z
-
-
-def prefix_function(s: str) -> list[int]:
-    pi = [0] * len(s)
-    for i in range(1, len(s)):
-        k = pi[i - 1]
-        while k and s[i] != s[k]:
-            k = pi[k - 1]
-        pi[i] = k + (s[i] == s[k])
-    return pi
-
-
-def manacher(s: str) -> tuple[list[int], list[int]]:
-    """``odd[i]``: palindromes of odd length centred at i; ``even[i]``: of even length centred
-    between i - 1 and i (their counts, i.e. their largest radius)."""
-    n = len(s)
-    odd, even = [0] * n, [0] * n
-    left, right = 0, -1
-    for i in range(n):
-        k = 1 if i > right else min(odd[left + right - i], right - i + 1)
-        while i - k >= 0 and i + k < n and s[i - k] == s[i + k]:
-            k += 1
-        odd[i] = k
-        if i + k - 1 > right:
-            left, right = i - k + 1, i + k - 1
-    left, right = 0, -1
-    for i in range(n):
-        k = 0 if i > right else min(even[left + right - i + 1], right - i + 1)
-        while i - k - 1 >= 0 and i + k < n and s[i - k - 1] == s[i + k]:
-            k += 1
-        even[i] = k
-        if i + k - 1 > right:
-            left, right = i - k, i + k - 1
-    return odd, even
 
 
 class GeneratedString(StdioTemplate):
@@ -141,42 +94,14 @@ class GeneratedString(StdioTemplate):
         """The reference programs: each body runs after the string ``t`` (0-based) is built."""
         g = p["generator"]
         a, b, m, word = g["a"], g["b"], g["m"], g["word"]
-        py = python_program(f"""
-def solve():
-    n, s, v, k = next_int(), next_int(), next_int(), next_int()
-    word, letters, a = {word!r}, [], s
-    for i in range(n):
-        letters.append("z" if a % v == 0 else word[i % {len(word)}])
-        a = (a * {a} + {b}) % {m}
-    t = "".join(letters)
-{python}
-""", p)
-        cc = c_program(f"""
-static char t[{MAX_N + 5}];
-
-{c}
-""".replace("/*GENERATE*/", f"""int n = (int)next_int();
-    long long s = next_int(), v = next_int(), k = next_int();
-    const char *word = "{word}";
-    long long a = s;
-    for (int i = 0; i < n; i++) {{
-        t[i] = a % v == 0 ? 'z' : word[i % {len(word)}];
-        a = (a * {a} + {b}) % {m};
-    }}
-    t[n] = '\\0';"""), p)
-        js = js_program(f"""
-function solve() {{
-    const n = nextInt(), s = nextInt(), v = nextInt(), k = nextInt();
-    const word = "{word}", letters = new Array(n);
-    let a = s;
-    for (let i = 0; i < n; i++) {{
-        letters[i] = a % v === 0 ? "z" : word[i % {len(word)}];
-        a = (a * {a} + {b}) % {m};
-    }}
-    const t = letters.join("");
-{javascript}
-}}
-""", p)
+        py = python_program(CODE("GeneratedString.python", word=word, len_word=len(word), a=a, b=b, m=m, python=python),
+                            p)
+        cc = c_program(CODE("GeneratedString.c", size=MAX_N + 5, c=c).replace("/*GENERATE*/",
+                                                                              CODE("GeneratedString.c.generate",
+                                                                                   word=word, len_word=len(word), a=a,
+                                                                                   b=b, m=m)), p)
+        js = js_program(CODE("GeneratedString.javascript", word=word, len_word=len(word), a=a, b=b, m=m,
+                             javascript=javascript), p)
         return {"python": py, "c": cc, "javascript": js}
 
 
@@ -203,48 +128,9 @@ class LetterBalance(GeneratedString):
         return (f"{self.intro(p)} For each test print the number of blocks t_i ... t_j (1 <= i <= j <= n) in which "
                 f"{asked}.")
 
-    def answer(self, case: Any, p: dict[str, Any]) -> str:
-        seen, balance, count = {0: 1}, 0, 0
-        for ch in self.text(case, p):
-            balance += (ch == "a") - (ch == "b")
-            count += seen.get(balance - case["k"], 0)
-            seen[balance] = seen.get(balance, 0) + 1
-        return str(count)
-
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
-        return self.programs(p, """    seen, balance, count = {0: 1}, 0, 0
-    for ch in t:
-        balance += (ch == "a") - (ch == "b")
-        count += seen.get(balance - k, 0)
-        seen[balance] = seen.get(balance, 0) + 1
-    return count""", f"""static long long seen[{2 * MAX_N + 3}];
-
-static void solve(void) {{
-    /*GENERATE*/
-    const int offset = {MAX_N + 1};
-    long long balance = 0, count = 0;
-    seen[offset] = 1;
-    for (int i = 0; i < n; i++) {{
-        balance += (t[i] == 'a') - (t[i] == 'b');
-        long long want = balance - k + offset;
-        if (want >= 0 && want <= 2 * offset) count += seen[want];
-        seen[balance + offset]++;
-    }}
-    balance = 0;
-    seen[offset] = 0;
-    for (int i = 0; i < n; i++) {{
-        balance += (t[i] == 'a') - (t[i] == 'b');
-        seen[balance + offset] = 0;
-    }}
-    printf("%lld\\n", count);
-}}""", """    const seen = new Map([[0, 1]]);
-    let balance = 0, count = 0;
-    for (let i = 0; i < n; i++) {
-        balance += (t[i] === "a" ? 1 : 0) - (t[i] === "b" ? 1 : 0);
-        count += seen.get(balance - k) || 0;
-        seen.set(balance, (seen.get(balance) || 0) + 1);
-    }
-    return count;""")
+        return self.programs(p, CODE("LetterBalance.python"), CODE("LetterBalance.c", n2_max_n_3=2 * MAX_N + 3,
+                                                                   max_n_1=MAX_N + 1), CODE("LetterBalance.javascript"))
 
 
 # --- prefix matches (Z-function) --------------------------------------------------------------
@@ -268,57 +154,14 @@ class PrefixMatches(GeneratedString):
                      "t_i ... t_n (k is 0 and unused)")
         return f"{self.intro(p)} For each test print {asked}."
 
-    def answer(self, case: Any, p: dict[str, Any]) -> str:
-        z = z_function(self.text(case, p))
-        if p["measure"] == "z_sum":
-            return str(sum(z))
-        return str(sum(1 for value in z if value >= case["k"]))
-
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         occurrences = p["measure"] == "occurrences"
         py_result = "sum(1 for value in z if value >= k)" if occurrences else "sum(z)"
         c_add = "answer += z[i] >= k;" if occurrences else "answer += z[i];"
         js_result = "z.filter((value) => value >= k).length" if occurrences else "z.reduce((x, y) => x + y, 0)"
-        return self.programs(p, f"""    z = [0] * n
-    z[0] = n
-    left = right = 0
-    for i in range(1, n):
-        if i < right:
-            z[i] = min(right - i, z[i - left])
-        while i + z[i] < n and t[z[i]] == t[i + z[i]]:
-            z[i] += 1
-        if i + z[i] > right:
-            left, right = i, i + z[i]
-    return {py_result}""", f"""static int z[{MAX_N + 5}];
-
-static void solve(void) {{
-    /*GENERATE*/
-    int left = 0, right = 0;
-    long long answer = 0;
-    z[0] = n;
-    for (int i = 1; i < n; i++) {{
-        z[i] = 0;
-        if (i < right) z[i] = right - i < z[i - left] ? right - i : z[i - left];
-        while (i + z[i] < n && t[z[i]] == t[i + z[i]]) z[i]++;
-        if (i + z[i] > right) {{
-            left = i;
-            right = i + z[i];
-        }}
-    }}
-    for (int i = 0; i < n; i++) {c_add}
-    printf("%lld\\n", answer);
-}}""", f"""    const z = new Int32Array(n);
-    z[0] = n;
-    let left = 0, right = 0;
-    for (let i = 1; i < n; i++) {{
-        if (i < right) z[i] = Math.min(right - i, z[i - left]);
-        while (i + z[i] < n && t[z[i]] === t[i + z[i]]) z[i]++;
-        if (i + z[i] > right) {{
-            left = i;
-            right = i + z[i];
-        }}
-    }}
-    return {js_result};""")
+        return self.programs(p, CODE("PrefixMatches.python", py_result=py_result), CODE("PrefixMatches.c",
+                                                                                        size=MAX_N + 5, c_add=c_add),
+                             CODE("PrefixMatches.javascript", js_result=js_result))
 
 
 # --- borders (prefix function) ----------------------------------------------------------------
@@ -339,61 +182,17 @@ class Borders(GeneratedString):
         return (f"{self.intro(p)} A border of t is a non-empty string shorter than t that is both a prefix and a "
                 f"suffix of t. For each test print {asked} (k is 0 and unused).")
 
-    def answer(self, case: Any, p: dict[str, Any]) -> str:
-        pi = prefix_function(self.text(case, p))
-        longest = pi[-1]
-        if p["measure"] == "longest":
-            return str(longest)
-        if p["measure"] == "period":
-            return str(len(pi) - longest)
-        count, k = 0, longest
-        while k:
-            count, k = count + 1, pi[k - 1]
-        return str(count)
-
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         measure = p["measure"]
         py_result = {"longest": "pi[n - 1]", "period": "n - pi[n - 1]",
                      "count": "count_borders(pi, n)"}[measure]
         c_result = {"longest": "pi[n - 1]", "period": "n - pi[n - 1]", "count": "count"}[measure]
         js_result = {"longest": "pi[n - 1]", "period": "n - pi[n - 1]", "count": "count"}[measure]
-        programs = self.programs(p, f"""    pi = [0] * n
-    for i in range(1, n):
-        j = pi[i - 1]
-        while j and t[i] != t[j]:
-            j = pi[j - 1]
-        pi[i] = j + (t[i] == t[j])
-    return {py_result}""", f"""static int pi[{MAX_N + 5}];
-
-static void solve(void) {{
-    /*GENERATE*/
-    pi[0] = 0;
-    for (int i = 1; i < n; i++) {{
-        int j = pi[i - 1];
-        while (j > 0 && t[i] != t[j]) j = pi[j - 1];
-        pi[i] = j + (t[i] == t[j]);
-    }}
-    int count = 0;
-    for (int j = pi[n - 1]; j > 0; j = pi[j - 1]) count++;
-    printf("%d\\n", {c_result});
-}}""", f"""    const pi = new Int32Array(n);
-    for (let i = 1; i < n; i++) {{
-        let j = pi[i - 1];
-        while (j > 0 && t[i] !== t[j]) j = pi[j - 1];
-        pi[i] = j + (t[i] === t[j] ? 1 : 0);
-    }}
-    let count = 0;
-    for (let j = pi[n - 1]; j > 0; j = pi[j - 1]) count++;
-    return {js_result};""")
+        programs = self.programs(p, CODE("Borders.python", py_result=py_result), CODE("Borders.c", size=MAX_N + 5,
+                                                                                      c_result=c_result),
+                                 CODE("Borders.javascript", js_result=js_result))
         if measure == "count":
-            programs["python"] = programs["python"].replace("def solve():", """def count_borders(pi, n):
-    count, j = 0, pi[n - 1]
-    while j:
-        count, j = count + 1, pi[j - 1]
-    return count
-
-
-def solve():""", 1)
+            programs["python"] = programs["python"].replace("def solve():", CODE("Borders.python.helper"), 1)
         return programs
 
 
@@ -418,12 +217,6 @@ class Palindromes(GeneratedString):
                 "(k is "
                 "0 and unused).")
 
-    def answer(self, case: Any, p: dict[str, Any]) -> str:
-        odd, even = manacher(self.text(case, p))
-        if p["measure"] == "count":
-            return str(sum(odd) + sum(even))
-        return str(max(max(2 * k - 1 for k in odd), max(2 * k for k in even)))
-
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         count = p["measure"] == "count"
         py_result = "sum(odd) + sum(even)" if count else "max(max(2 * r - 1 for r in odd), max(2 * r for r in even))"
@@ -432,80 +225,9 @@ class Palindromes(GeneratedString):
                   "if (2 * even[i] > answer) answer = 2 * even[i];")
         js_fold = ("answer += odd[i] + even[i];" if count else
                    "answer = Math.max(answer, 2 * odd[i] - 1, 2 * even[i]);")
-        return self.programs(p, f"""    odd, even = [0] * n, [0] * n
-    left, right = 0, -1
-    for i in range(n):
-        r = 1 if i > right else min(odd[left + right - i], right - i + 1)
-        while i - r >= 0 and i + r < n and t[i - r] == t[i + r]:
-            r += 1
-        odd[i] = r
-        if i + r - 1 > right:
-            left, right = i - r + 1, i + r - 1
-    left, right = 0, -1
-    for i in range(n):
-        r = 0 if i > right else min(even[left + right - i + 1], right - i + 1)
-        while i - r - 1 >= 0 and i + r < n and t[i - r - 1] == t[i + r]:
-            r += 1
-        even[i] = r
-        if i + r - 1 > right:
-            left, right = i - r, i + r - 1
-    return {py_result}""", f"""static int odd[{MAX_N + 5}], even[{MAX_N + 5}];
-
-static void solve(void) {{
-    /*GENERATE*/
-    int left = 0, right = -1;
-    for (int i = 0; i < n; i++) {{
-        int r = 1;
-        if (i <= right) r = odd[left + right - i] < right - i + 1 ? odd[left + right - i] : right - i + 1;
-        while (i - r >= 0 && i + r < n && t[i - r] == t[i + r]) r++;
-        odd[i] = r;
-        if (i + r - 1 > right) {{
-            left = i - r + 1;
-            right = i + r - 1;
-        }}
-    }}
-    left = 0;
-    right = -1;
-    for (int i = 0; i < n; i++) {{
-        int r = 0;
-        if (i <= right) r = even[left + right - i + 1] < right - i + 1 ? even[left + right - i + 1] : right - i + 1;
-        while (i - r - 1 >= 0 && i + r < n && t[i - r - 1] == t[i + r]) r++;
-        even[i] = r;
-        if (i + r - 1 > right) {{
-            left = i - r;
-            right = i + r - 1;
-        }}
-    }}
-    long long answer = 0;
-    for (int i = 0; i < n; i++) {{
-        {c_fold}
-    }}
-    printf("%lld\\n", answer);
-}}""", f"""    const odd = new Int32Array(n), even = new Int32Array(n);
-    let left = 0, right = -1;
-    for (let i = 0; i < n; i++) {{
-        let r = i > right ? 1 : Math.min(odd[left + right - i], right - i + 1);
-        while (i - r >= 0 && i + r < n && t[i - r] === t[i + r]) r++;
-        odd[i] = r;
-        if (i + r - 1 > right) {{
-            left = i - r + 1;
-            right = i + r - 1;
-        }}
-    }}
-    left = 0;
-    right = -1;
-    for (let i = 0; i < n; i++) {{
-        let r = i > right ? 0 : Math.min(even[left + right - i + 1], right - i + 1);
-        while (i - r - 1 >= 0 && i + r < n && t[i - r - 1] === t[i + r]) r++;
-        even[i] = r;
-        if (i + r - 1 > right) {{
-            left = i - r;
-            right = i + r - 1;
-        }}
-    }}
-    let answer = 0;
-    for (let i = 0; i < n; i++) {js_fold}
-    return answer;""")
+        return self.programs(p, CODE("Palindromes.python", py_result=py_result), CODE("Palindromes.c", size=MAX_N + 5,
+                                                                                      c_fold=c_fold),
+                             CODE("Palindromes.javascript", js_fold=js_fold))
 
 
 TEMPLATES = {t.name: t for t in (LetterBalance(), PrefixMatches(), Borders(), Palindromes())}

@@ -17,15 +17,14 @@ Templates (parameters vary the measure asked, the node numbering and the edge co
   number of paths from the first to the last node modulo M.
 
 Each problem is multi-test (T graphs in one input, one answer line each). Levels add templates,
-grow the graphs and the number of tests. Expected answers come from trusted Python references
-in this module; the reference programs (every language) are rendered from the same parameters.
+grow the graphs and the number of tests. The reference programs (every language) are rendered
+from the same parameters (templates/graph_programs.txt); expected answers come from the Python one,
+run in-process.
 """
 
 from __future__ import annotations
 
-import heapq
 import random
-from collections import Counter, deque
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,9 +38,13 @@ from palaestra.envs.code.polyglot import (
     js_program,
     python_program,
     stdio_problem,
+    stdio_sources,
 )
+from palaestra.envs.code.templates import ProgramTexts
 
 PRIMES = (10007, 65537, 999983, 1000003, 998244353, 1000000007)
+
+CODE = ProgramTexts("graph_programs")
 
 
 def _numbering(base: int) -> str:
@@ -101,22 +104,6 @@ class Components(StdioTemplate):
     def case_input(self, case: Any, p: dict[str, Any]) -> str:
         return _graph_lines(case["n"], case["edges"], p["base"])
 
-    def answer(self, case: Any, p: dict[str, Any]) -> str:
-        parent = list(range(case["n"]))
-
-        def find(x: int) -> int:
-            while parent[x] != x:
-                parent[x] = parent[parent[x]]
-                x = parent[x]
-            return x
-
-        for u, v in case["edges"]:
-            parent[find(u)] = find(v)
-        sizes = list(Counter(find(x) for x in range(case["n"])).values())
-        k = p["k"]
-        return str({"count": len(sizes), "largest": max(sizes), "smallest": min(sizes),
-                    "at_least": sum(s >= k for s in sizes), "exactly": sum(s == k for s in sizes)}[p["measure"]])
-
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         base, k, measure = p["base"], p["k"], p["measure"]
         py_fold = {"count": "ans += 1", "largest": "ans = max(ans, s)", "smallest": "ans = min(ans, s)",
@@ -126,82 +113,8 @@ class Components(StdioTemplate):
         js_fold = {"count": "ans += 1;", "largest": "ans = Math.max(ans, s);", "smallest": "ans = Math.min(ans, s);",
                    "at_least": f"ans += s >= {k} ? 1 : 0;", "exactly": f"ans += s === {k} ? 1 : 0;"}[measure]
         init = "n + 1" if measure == "smallest" else "0"
-        python = python_program(f"""
-def solve():
-    n, m = next_int(), next_int()
-    parent = list(range(n))
-
-    def find(x):
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for _ in range(m):
-        u, v = next_int() - {base}, next_int() - {base}
-        parent[find(u)] = find(v)
-    size = [0] * n
-    for x in range(n):
-        size[find(x)] += 1
-    ans = {init}
-    for s in size:
-        if s > 0:
-            {py_fold}
-    return ans
-""", p)
-        c = c_program(f"""
-static int parent[100000], size[100000];
-
-static int find(int x) {{
-    while (parent[x] != x) {{
-        parent[x] = parent[parent[x]];
-        x = parent[x];
-    }}
-    return x;
-}}
-
-static void solve(void) {{
-    int n = (int)next_int(), m = (int)next_int();
-    for (int i = 0; i < n; i++) {{
-        parent[i] = i;
-        size[i] = 0;
-    }}
-    for (int i = 0; i < m; i++) {{
-        int u = (int)next_int() - {base}, v = (int)next_int() - {base};
-        parent[find(u)] = find(v);
-    }}
-    for (int x = 0; x < n; x++) size[find(x)]++;
-    long long ans = {init};
-    for (int x = 0; x < n; x++) {{
-        long long s = size[x];
-        if (s > 0) {{ {c_fold} }}
-    }}
-    printf("%lld\\n", ans);
-}}
-""", p)
-        javascript = js_program(f"""
-function solve() {{
-    const n = nextInt(), m = nextInt();
-    const parent = Array.from({{ length: n }}, (_, i) => i);
-    const find = (x) => {{
-        while (parent[x] !== x) {{
-            parent[x] = parent[parent[x]];
-            x = parent[x];
-        }}
-        return x;
-    }};
-    for (let i = 0; i < m; i++) {{
-        const u = nextInt() - {base}, v = nextInt() - {base};
-        parent[find(u)] = find(v);
-    }}
-    const size = new Array(n).fill(0);
-    for (let x = 0; x < n; x++) size[find(x)]++;
-    let ans = {init};
-    for (const s of size) if (s > 0) {{ {js_fold} }}
-    return ans;
-}}
-""", p)
-        return {"python": python, "c": c, "javascript": javascript}
+        return stdio_sources(CODE, "Components", p,
+                             base=base, init=init, py_fold=py_fold, c_fold=c_fold, js_fold=js_fold)
 
 
 # --- reachability (BFS) -----------------------------------------------------------------------
@@ -237,35 +150,13 @@ class Reachability(StdioTemplate):
         head = [case["s"] + p["base"]] + ([case["t"] + p["base"]] if p["measure"] == "distance" else [])
         return _graph_lines(case["n"], case["edges"], p["base"], head)
 
-    def answer(self, case: Any, p: dict[str, Any]) -> str:
-        n = case["n"]
-        adjacency: list[list[int]] = [[] for _ in range(n)]
-        for u, v in case["edges"]:
-            adjacency[u].append(v)
-            if not p["directed"]:
-                adjacency[v].append(u)
-        dist = [-1] * n
-        dist[case["s"]] = 0
-        queue = deque([case["s"]])
-        while queue:
-            x = queue.popleft()
-            for y in adjacency[x]:
-                if dist[y] < 0:
-                    dist[y] = dist[x] + 1
-                    queue.append(y)
-        if p["measure"] == "distance":
-            return str(dist[case["t"]])
-        if p["measure"] == "within":
-            return str(sum(0 <= d <= p["d"] for d in dist))
-        return str(max(dist))
-
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         base, d, measure = p["base"], p["d"], p["measure"]
         reverse_py = "" if p["directed"] else "\n        adjacency[v].append(u)"
         reverse_c = "" if p["directed"] else " add_edge(v, u);"
         reverse_js = "" if p["directed"] else " adjacency[v].push(u);"
-        read_t = {"python": "t = next_int() - {b}", "c": "int t = (int)next_int() - {b};",
-                  "javascript": "const t = nextInt() - {b};"}
+        read_t = {"python": f"t = next_int() - {base}", "c": f"int t = (int)next_int() - {base};",
+                  "javascript": f"const t = nextInt() - {base};"}
         if measure != "distance":
             read_t = {k: "" for k in read_t}
         py_ans = {"distance": "dist[t]", "within": f"sum(1 for x in dist if 0 <= x <= {d})",
@@ -275,89 +166,9 @@ class Reachability(StdioTemplate):
                  "farthest": "for (int x = 0; x < n; x++) if (dist[x] > ans) ans = dist[x];"}[measure]
         js_ans = {"distance": "dist[t]", "within": f"dist.filter((x) => x >= 0 && x <= {d}).length",
                   "farthest": "Math.max(...dist)"}[measure]
-        python = python_program(f"""
-def solve():
-    n, m, s = next_int(), next_int(), next_int() - {base}
-    {read_t['python'].format(b=base)}
-    adjacency = [[] for _ in range(n)]
-    for _ in range(m):
-        u, v = next_int() - {base}, next_int() - {base}
-        adjacency[u].append(v){reverse_py}
-    dist = [-1] * n
-    dist[s] = 0
-    queue = deque([s])
-    while queue:
-        x = queue.popleft()
-        for y in adjacency[x]:
-            if dist[y] < 0:
-                dist[y] = dist[x] + 1
-                queue.append(y)
-    return {py_ans}
-""", p, imports="from collections import deque")
-        c = c_program(f"""
-static int head[100000], next_edge[400000], target[400000], dist[100000], queue_[100000], edges_used;
-
-static void add_edge(int u, int v) {{
-    target[edges_used] = v;
-    next_edge[edges_used] = head[u];
-    head[u] = edges_used++;
-}}
-
-static void solve(void) {{
-    int n = (int)next_int(), m = (int)next_int(), s = (int)next_int() - {base};
-    {read_t['c'].format(b=base)}
-    edges_used = 0;
-    for (int x = 0; x < n; x++) {{
-        head[x] = -1;
-        dist[x] = -1;
-    }}
-    for (int i = 0; i < m; i++) {{
-        int u = (int)next_int() - {base}, v = (int)next_int() - {base};
-        add_edge(u, v);{reverse_c}
-    }}
-    int front = 0, back = 0;
-    dist[s] = 0;
-    queue_[back++] = s;
-    while (front < back) {{
-        int x = queue_[front++];
-        for (int e = head[x]; e >= 0; e = next_edge[e]) {{
-            int y = target[e];
-            if (dist[y] < 0) {{
-                dist[y] = dist[x] + 1;
-                queue_[back++] = y;
-            }}
-        }}
-    }}
-    long long ans = 0;
-    {c_ans}
-    printf("%lld\\n", ans);
-}}
-""", p)
-        javascript = js_program(f"""
-function solve() {{
-    const n = nextInt(), m = nextInt(), s = nextInt() - {base};
-    {read_t['javascript'].format(b=base)}
-    const adjacency = Array.from({{ length: n }}, () => []);
-    for (let i = 0; i < m; i++) {{
-        const u = nextInt() - {base}, v = nextInt() - {base};
-        adjacency[u].push(v);{reverse_js}
-    }}
-    const dist = new Array(n).fill(-1);
-    dist[s] = 0;
-    const queue = [s];
-    for (let front = 0; front < queue.length; front++) {{
-        const x = queue[front];
-        for (const y of adjacency[x]) {{
-            if (dist[y] < 0) {{
-                dist[y] = dist[x] + 1;
-                queue.push(y);
-            }}
-        }}
-    }}
-    return {js_ans};
-}}
-""", p)
-        return {"python": python, "c": c, "javascript": javascript}
+        return stdio_sources(CODE, "Reachability", p, imports="from collections import deque",
+                             base=base, read_t=read_t, reverse_py=reverse_py, py_ans=py_ans, reverse_c=reverse_c,
+                             c_ans=c_ans, reverse_js=reverse_js, js_ans=js_ans)
 
 
 # --- bipartite --------------------------------------------------------------------------------
@@ -394,128 +205,9 @@ class Bipartite(StdioTemplate):
     def case_input(self, case: Any, p: dict[str, Any]) -> str:
         return _graph_lines(case["n"], case["edges"], p["base"])
 
-    def answer(self, case: Any, p: dict[str, Any]) -> str:
-        n = case["n"]
-        adjacency: list[list[int]] = [[] for _ in range(n)]
-        for u, v in case["edges"]:
-            adjacency[u].append(v)
-            adjacency[v].append(u)
-        colour = [-1] * n
-        for start in range(n):
-            if colour[start] >= 0:
-                continue
-            colour[start] = 0
-            stack = [start]
-            while stack:
-                x = stack.pop()
-                for y in adjacency[x]:
-                    if colour[y] < 0:
-                        colour[y] = 1 - colour[x]
-                        stack.append(y)
-                    elif colour[y] == colour[x]:
-                        return p["no"]
-        return p["yes"]
-
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         base, yes, no = p["base"], p["yes"], p["no"]
-        python = python_program(f"""
-def solve():
-    n, m = next_int(), next_int()
-    adjacency = [[] for _ in range(n)]
-    for _ in range(m):
-        u, v = next_int() - {base}, next_int() - {base}
-        adjacency[u].append(v)
-        adjacency[v].append(u)
-    colour = [-1] * n
-    ok = True
-    for start in range(n):
-        if colour[start] >= 0:
-            continue
-        colour[start] = 0
-        stack = [start]
-        while stack:
-            x = stack.pop()
-            for y in adjacency[x]:
-                if colour[y] < 0:
-                    colour[y] = 1 - colour[x]
-                    stack.append(y)
-                elif colour[y] == colour[x]:
-                    ok = False
-    return {yes!r} if ok else {no!r}
-""", p)
-        c = c_program(f"""
-static int head[100000], next_edge[400000], target[400000], colour[100000], stack_[400000], edges_used;
-
-static void add_edge(int u, int v) {{
-    target[edges_used] = v;
-    next_edge[edges_used] = head[u];
-    head[u] = edges_used++;
-}}
-
-static void solve(void) {{
-    int n = (int)next_int(), m = (int)next_int(), ok = 1;
-    edges_used = 0;
-    for (int x = 0; x < n; x++) {{
-        head[x] = -1;
-        colour[x] = -1;
-    }}
-    for (int i = 0; i < m; i++) {{
-        int u = (int)next_int() - {base}, v = (int)next_int() - {base};
-        add_edge(u, v);
-        add_edge(v, u);
-    }}
-    for (int start = 0; start < n; start++) {{
-        if (colour[start] >= 0) continue;
-        int top = 0;
-        colour[start] = 0;
-        stack_[top++] = start;
-        while (top > 0) {{
-            int x = stack_[--top];
-            for (int e = head[x]; e >= 0; e = next_edge[e]) {{
-                int y = target[e];
-                if (colour[y] < 0) {{
-                    colour[y] = 1 - colour[x];
-                    stack_[top++] = y;
-                }} else if (colour[y] == colour[x]) {{
-                    ok = 0;
-                }}
-            }}
-        }}
-    }}
-    puts(ok ? "{yes}" : "{no}");
-}}
-""", p)
-        javascript = js_program(f"""
-function solve() {{
-    const n = nextInt(), m = nextInt();
-    const adjacency = Array.from({{ length: n }}, () => []);
-    for (let i = 0; i < m; i++) {{
-        const u = nextInt() - {base}, v = nextInt() - {base};
-        adjacency[u].push(v);
-        adjacency[v].push(u);
-    }}
-    const colour = new Array(n).fill(-1);
-    let ok = true;
-    for (let start = 0; start < n; start++) {{
-        if (colour[start] >= 0) continue;
-        colour[start] = 0;
-        const stack = [start];
-        while (stack.length > 0) {{
-            const x = stack.pop();
-            for (const y of adjacency[x]) {{
-                if (colour[y] < 0) {{
-                    colour[y] = 1 - colour[x];
-                    stack.push(y);
-                }} else if (colour[y] === colour[x]) {{
-                    ok = false;
-                }}
-            }}
-        }}
-    }}
-    return ok ? "{yes}" : "{no}";
-}}
-""", p)
-        return {"python": python, "c": c, "javascript": javascript}
+        return stdio_sources(CODE, "Bipartite", p, base=base, yes=yes, no=no)
 
 
 # --- shortest paths (Dijkstra) ----------------------------------------------------------------
@@ -552,27 +244,6 @@ class ShortestPaths(StdioTemplate):
     def case_input(self, case: Any, p: dict[str, Any]) -> str:
         return _graph_lines(case["n"], case["edges"], p["base"], [case["limit"]] if p["measure"] == "budget" else [])
 
-    def answer(self, case: Any, p: dict[str, Any]) -> str:
-        n = case["n"]
-        adjacency: list[list[tuple[int, int]]] = [[] for _ in range(n)]
-        for u, v, w in case["edges"]:
-            adjacency[u].append((v, w + p["toll"]))
-        dist = [-1] * n
-        heap = [(0, 0)]
-        while heap:
-            d, x = heapq.heappop(heap)
-            if dist[x] >= 0:
-                continue
-            dist[x] = d
-            for y, w in adjacency[x]:
-                if dist[y] < 0:
-                    heapq.heappush(heap, (d + w, y))
-        if p["measure"] == "distance":
-            return str(dist[n - 1])
-        if p["measure"] == "total":
-            return str(sum(d for d in dist if d > 0))
-        return str(sum(0 <= d <= case["limit"] for d in dist))
-
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         base, toll, measure = p["base"], p["toll"], p["measure"]
         read_limit = {"python": "limit = next_int()", "c": "long long limit = next_int();",
@@ -586,87 +257,8 @@ class ShortestPaths(StdioTemplate):
                  "budget": "for (int x = 0; x < n; x++) ans += dist[x] >= 0 && dist[x] <= limit;"}[measure]
         js_ans = {"distance": "dist[n - 1]", "total": "dist.filter((d) => d > 0).reduce((a, b) => a + b, 0)",
                   "budget": "dist.filter((d) => d >= 0 && d <= limit).length"}[measure]
-        python = python_program(f"""
-def solve():
-    n, m = next_int(), next_int()
-    {read_limit['python']}
-    adjacency = [[] for _ in range(n)]
-    for _ in range(m):
-        u, v, w = next_int() - {base}, next_int() - {base}, next_int()
-        adjacency[u].append((v, w + {toll}))
-    dist = [-1] * n
-    heap = [(0, 0)]
-    while heap:
-        d, x = heapq.heappop(heap)
-        if dist[x] >= 0:
-            continue
-        dist[x] = d
-        for y, w in adjacency[x]:
-            if dist[y] < 0:
-                heapq.heappush(heap, (d + w, y))
-    return {py_ans}
-""", p, imports="import heapq")
-        c = c_program(f"""
-static int from_[400000], to_[400000], n_edges;
-static long long weight[400000], dist[100000];
-static int done[100000];
-
-static void solve(void) {{
-    int n = (int)next_int(), m = (int)next_int();
-    {read_limit['c']}
-    n_edges = m;
-    for (int i = 0; i < m; i++) {{
-        from_[i] = (int)next_int() - {base};
-        to_[i] = (int)next_int() - {base};
-        weight[i] = next_int() + {toll};
-    }}
-    for (int x = 0; x < n; x++) {{
-        dist[x] = -1;
-        done[x] = 0;
-    }}
-    dist[0] = 0;
-    for (int round = 0; round < n; round++) {{
-        int best = -1;
-        for (int x = 0; x < n; x++)
-            if (!done[x] && dist[x] >= 0 && (best < 0 || dist[x] < dist[best])) best = x;
-        if (best < 0) break;
-        done[best] = 1;
-        for (int e = 0; e < n_edges; e++) {{
-            if (from_[e] != best) continue;
-            long long d = dist[best] + weight[e];
-            if (dist[to_[e]] < 0 || d < dist[to_[e]]) dist[to_[e]] = d;
-        }}
-    }}
-    long long ans = 0;
-    {c_ans}
-    printf("%lld\\n", ans);
-}}
-""", p)
-        javascript = js_program(f"""
-function solve() {{
-    const n = nextInt(), m = nextInt();
-    {read_limit['javascript']}
-    const adjacency = Array.from({{ length: n }}, () => []);
-    for (let i = 0; i < m; i++) {{
-        const u = nextInt() - {base}, v = nextInt() - {base}, w = nextInt();
-        adjacency[u].push([v, w + {toll}]);
-    }}
-    const dist = new Array(n).fill(-1);
-    const done = new Array(n).fill(false);
-    dist[0] = 0;
-    for (let round = 0; round < n; round++) {{
-        let best = -1;
-        for (let x = 0; x < n; x++)
-            if (!done[x] && dist[x] >= 0 && (best < 0 || dist[x] < dist[best])) best = x;
-        if (best < 0) break;
-        done[best] = true;
-        for (const [y, w] of adjacency[best])
-            if (dist[y] < 0 || dist[best] + w < dist[y]) dist[y] = dist[best] + w;
-    }}
-    return {js_ans};
-}}
-""", p)
-        return {"python": python, "c": c, "javascript": javascript}
+        return stdio_sources(CODE, "ShortestPaths", p, imports="import heapq",
+                             read_limit=read_limit, base=base, toll=toll, py_ans=py_ans, c_ans=c_ans, js_ans=js_ans)
 
 
 # --- spanning trees (Kruskal) -----------------------------------------------------------------
@@ -708,27 +300,6 @@ class SpanningTree(StdioTemplate):
     def case_input(self, case: Any, p: dict[str, Any]) -> str:
         return _graph_lines(case["n"], case["edges"], p["base"])
 
-    def answer(self, case: Any, p: dict[str, Any]) -> str:
-        parent = list(range(case["n"]))
-
-        def find(x: int) -> int:
-            while parent[x] != x:
-                parent[x] = parent[parent[x]]
-                x = parent[x]
-            return x
-
-        descending = p["measure"] == "maximum"
-        chosen = []
-        for u, v, w in sorted(case["edges"], key=lambda e: e[2], reverse=descending):
-            if find(u) != find(v):
-                parent[find(u)] = find(v)
-                chosen.append(w + p["extra"])
-        if p["measure"] == "bottleneck":
-            return str(max(chosen))
-        if p["measure"] == "heaviest":
-            return str(sum(sorted(chosen, reverse=True)[: p["k"]]))
-        return str(sum(chosen))
-
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         base, k, measure, extra = p["base"], p["k"], p["measure"], p["extra"]
         descending = measure == "maximum"
@@ -741,101 +312,11 @@ class SpanningTree(StdioTemplate):
         js_ans = {"minimum": "chosen.reduce((a, b) => a + b, 0)", "maximum": "chosen.reduce((a, b) => a + b, 0)",
                   "bottleneck": "Math.max(...chosen)",
                   "heaviest": f"chosen.slice().sort((a, b) => b - a).slice(0, {k}).reduce((a, b) => a + b, 0)"}[measure]
-        python = python_program(f"""
-def solve():
-    n, m = next_int(), next_int()
-    edges = []
-    for _ in range(m):
-        u, v, w = next_int() - {base}, next_int() - {base}, next_int() + {extra}
-        edges.append((w, u, v))
-    edges.sort(reverse={descending})
-    parent = list(range(n))
-
-    def find(x):
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    chosen = []
-    for w, u, v in edges:
-        if find(u) != find(v):
-            parent[find(u)] = find(v)
-            chosen.append(w)
-    return {py_ans}
-""", p)
         order = "b->w - a->w" if descending else "a->w - b->w"
-        c = c_program(f"""
-typedef struct {{ int u, v; long long w; }} Edge;
-
-static Edge edges[400000];
-static int parent[100000];
-static long long chosen[100000];
-
-static int by_weight(const void *x, const void *y) {{
-    const Edge *a = (const Edge *)x, *b = (const Edge *)y;
-    long long d = {order};
-    return d < 0 ? -1 : d > 0 ? 1 : 0;
-}}
-
-static int find(int x) {{
-    while (parent[x] != x) {{
-        parent[x] = parent[parent[x]];
-        x = parent[x];
-    }}
-    return x;
-}}
-
-static void solve(void) {{
-    int n = (int)next_int(), m = (int)next_int(), used = 0;
-    for (int i = 0; i < m; i++) {{
-        edges[i].u = (int)next_int() - {base};
-        edges[i].v = (int)next_int() - {base};
-        edges[i].w = next_int() + {extra};
-    }}
-    qsort(edges, m, sizeof(Edge), by_weight);
-    for (int x = 0; x < n; x++) parent[x] = x;
-    for (int i = 0; i < m; i++) {{
-        int a = find(edges[i].u), b = find(edges[i].v);
-        if (a != b) {{
-            parent[a] = b;
-            chosen[used++] = edges[i].w;
-        }}
-    }}
-    long long ans = 0;
-    {c_ans}
-    printf("%lld\\n", ans);
-}}
-""", p)
         js_order = "b[0] - a[0]" if descending else "a[0] - b[0]"
-        javascript = js_program(f"""
-function solve() {{
-    const n = nextInt(), m = nextInt();
-    const edges = [];
-    for (let i = 0; i < m; i++) {{
-        const u = nextInt() - {base}, v = nextInt() - {base}, w = nextInt() + {extra};
-        edges.push([w, u, v]);
-    }}
-    edges.sort((a, b) => {js_order});
-    const parent = Array.from({{ length: n }}, (_, i) => i);
-    const find = (x) => {{
-        while (parent[x] !== x) {{
-            parent[x] = parent[parent[x]];
-            x = parent[x];
-        }}
-        return x;
-    }};
-    const chosen = [];
-    for (const [w, u, v] of edges) {{
-        if (find(u) !== find(v)) {{
-            parent[find(u)] = find(v);
-            chosen.push(w);
-        }}
-    }}
-    return {js_ans};
-}}
-""", p)
-        return {"python": python, "c": c, "javascript": javascript}
+        return stdio_sources(CODE, "SpanningTree", p,
+                             base=base, extra=extra, descending=descending, py_ans=py_ans, order=order, c_ans=c_ans,
+                             js_order=js_order, js_ans=js_ans)
 
 
 # --- DAG paths --------------------------------------------------------------------------------
@@ -877,142 +358,16 @@ class DagPaths(StdioTemplate):
     def case_input(self, case: Any, p: dict[str, Any]) -> str:
         return _graph_lines(case["n"], case["edges"], p["base"])
 
-    def answer(self, case: Any, p: dict[str, Any]) -> str:
-        n = case["n"]
-        adjacency: list[list[int]] = [[] for _ in range(n)]
-        indegree = [0] * n
-        for u, v in case["edges"]:
-            adjacency[u].append(v)
-            indegree[v] += 1
-        order = [x for x in range(n) if indegree[x] == 0]
-        for x in order:
-            for y in adjacency[x]:
-                indegree[y] -= 1
-                if indegree[y] == 0:
-                    order.append(y)
-        if p["measure"] == "count":
-            ways = [0] * n
-            ways[0] = 1
-            for x in order:
-                for y in adjacency[x]:
-                    ways[y] = (ways[y] + ways[x]) % p["mod"]
-            return str(ways[n - 1])
-        start_only = p["measure"] == "longest_from_first"
-        best = [-1] * n if start_only else [0] * n
-        best[0] = 0
-        for x in order:
-            if best[x] < 0:
-                continue
-            for y in adjacency[x]:
-                best[y] = max(best[y], best[x] + 1)
-        return str(max(best) + (p["measure"] == "longest_nodes"))
-
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         base, mod, measure = p["base"], p["mod"], p["measure"]
         plus = " + 1" if measure == "longest_nodes" else ""
         init = "-1" if measure == "longest_from_first" else "0"
-        python_dp = (f"""    ways = [0] * n
-    ways[0] = 1
-    for x in order:
-        for y in adjacency[x]:
-            ways[y] = (ways[y] + ways[x]) % {mod}
-    return ways[n - 1]""" if measure == "count" else f"""    best = [{init}] * n
-    best[0] = 0
-    for x in order:
-        if best[x] < 0:
-            continue
-        for y in adjacency[x]:
-            best[y] = max(best[y], best[x] + 1)
-    return max(best){plus}""")
-        c_dp = (f"""    for (int x = 0; x < n; x++) value[x] = 0;
-    value[0] = 1;
-    for (int i = 0; i < count; i++) {{
-        int x = order[i];
-        for (int e = head[x]; e >= 0; e = next_edge[e])
-            value[target[e]] = (value[target[e]] + value[x]) % {mod};
-    }}
-    printf("%lld\\n", value[n - 1]);""" if measure == "count" else f"""\
-    for (int x = 0; x < n; x++) value[x] = {init};
-    value[0] = 0;
-    long long ans = 0;
-    for (int i = 0; i < count; i++) {{
-        int x = order[i];
-        if (value[x] < 0) continue;
-        if (value[x] > ans) ans = value[x];
-        for (int e = head[x]; e >= 0; e = next_edge[e])
-            if (value[x] + 1 > value[target[e]]) value[target[e]] = value[x] + 1;
-    }}
-    printf("%lld\\n", ans{plus});""")
-        js_dp = (f"""    const ways = new Array(n).fill(0);
-    ways[0] = 1;
-    for (const x of order) for (const y of adjacency[x]) ways[y] = (ways[y] + ways[x]) % {mod};
-    return ways[n - 1];""" if measure == "count" else f"""    const best = new Array(n).fill({init});
-    best[0] = 0;
-    for (const x of order) {{
-        if (best[x] < 0) continue;
-        for (const y of adjacency[x]) best[y] = Math.max(best[y], best[x] + 1);
-    }}
-    return Math.max(...best){plus};""")
-        python = python_program(f"""
-def solve():
-    n, m = next_int(), next_int()
-    adjacency = [[] for _ in range(n)]
-    indegree = [0] * n
-    for _ in range(m):
-        u, v = next_int() - {base}, next_int() - {base}
-        adjacency[u].append(v)
-        indegree[v] += 1
-    order = [x for x in range(n) if indegree[x] == 0]
-    for x in order:
-        for y in adjacency[x]:
-            indegree[y] -= 1
-            if indegree[y] == 0:
-                order.append(y)
-{python_dp}
-""", p)
-        c = c_program(f"""
-static int head[100000], next_edge[400000], target[400000], indegree[100000], order[100000], edges_used;
-static long long value[100000];
-
-static void solve(void) {{
-    int n = (int)next_int(), m = (int)next_int(), count = 0;
-    edges_used = 0;
-    for (int x = 0; x < n; x++) {{
-        head[x] = -1;
-        indegree[x] = 0;
-    }}
-    for (int i = 0; i < m; i++) {{
-        int u = (int)next_int() - {base}, v = (int)next_int() - {base};
-        target[edges_used] = v;
-        next_edge[edges_used] = head[u];
-        head[u] = edges_used++;
-        indegree[v]++;
-    }}
-    for (int x = 0; x < n; x++) if (indegree[x] == 0) order[count++] = x;
-    for (int i = 0; i < count; i++)
-        for (int e = head[order[i]]; e >= 0; e = next_edge[e])
-            if (--indegree[target[e]] == 0) order[count++] = target[e];
-{c_dp}
-}}
-""", p)
-        javascript = js_program(f"""
-function solve() {{
-    const n = nextInt(), m = nextInt();
-    const adjacency = Array.from({{ length: n }}, () => []);
-    const indegree = new Array(n).fill(0);
-    for (let i = 0; i < m; i++) {{
-        const u = nextInt() - {base}, v = nextInt() - {base};
-        adjacency[u].push(v);
-        indegree[v]++;
-    }}
-    const order = [];
-    for (let x = 0; x < n; x++) if (indegree[x] === 0) order.push(x);
-    for (let i = 0; i < order.length; i++)
-        for (const y of adjacency[order[i]]) if (--indegree[y] === 0) order.push(y);
-{js_dp}
-}}
-""", p)
-        return {"python": python, "c": c, "javascript": javascript}
+        dp = {lang: CODE(f"DagPaths.{lang}.{'count' if measure == 'count' else 'longest'}", mod=mod, init=init,
+                         plus=plus)
+              for lang in ("python", "c", "javascript")}
+        return {"python": python_program(CODE("DagPaths.python", base=base, python_dp=dp["python"]), p),
+                "c": c_program(CODE("DagPaths.c", base=base, c_dp=dp["c"]), p),
+                "javascript": js_program(CODE("DagPaths.javascript", base=base, js_dp=dp["javascript"]), p)}
 
 
 TEMPLATES = {t.name: t for t in (Components(), Reachability(), Bipartite(), ShortestPaths(), SpanningTree(),

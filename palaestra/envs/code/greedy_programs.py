@@ -11,12 +11,11 @@ Templates (parameters vary the rules, the input format and what is asked):
 - **deadlines**: the best profit (or most jobs) when jobs of length L must finish by deadlines.
 
 Multi-test (T cases in one input, one answer line each). Levels add templates and grow the
-inputs. Expected answers come from trusted Python references in this module.
+inputs. Expected answers come from the Python reference program, run in-process (templates/greedy_programs.txt).
 """
 
 from __future__ import annotations
 
-import heapq
 import random
 from dataclasses import dataclass
 from typing import Any
@@ -26,11 +25,12 @@ from palaestra.core.retry import retry
 from palaestra.envs.code.polyglot import (
     StdioPolyglotTask,
     StdioTemplate,
-    c_program,
-    js_program,
-    python_program,
     stdio_problem,
+    stdio_sources,
 )
+from palaestra.envs.code.templates import ProgramTexts
+
+CODE = ProgramTexts("greedy_programs")
 
 
 def _pairs_input(pairs: list[list[int]]) -> str:
@@ -68,80 +68,11 @@ class IntervalSelection(StdioTemplate):
     def case_input(self, case: Any, p: dict[str, Any]) -> str:
         return _pairs_input([[s, e - s] if p["lengths"] else [s, e] for s, e in case])
 
-    def answer(self, case: Any, p: dict[str, Any]) -> str:
-        kept, last = 0, None
-        for s, e in sorted(case, key=lambda iv: iv[1]):  # the earliest end first leaves the most room
-            if last is None or s >= last + p["gap"]:
-                kept, last = kept + 1, e
-        return str(kept if p["measure"] == "keep" else len(case) - kept)
-
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         end = "s + e" if p["lengths"] else "e"
         gap = p["gap"]
         result_py = "kept" if p["measure"] == "keep" else "n - kept"
-        python = python_program(f"""
-def solve():
-    n = next_int()
-    intervals = []
-    for _ in range(n):
-        s, e = next_int(), next_int()
-        intervals.append((s, {end}))
-    intervals.sort(key=lambda iv: iv[1])
-    kept, last = 0, None
-    for s, e in intervals:
-        if last is None or s >= last + {gap}:
-            kept, last = kept + 1, e
-    return {result_py}
-""", p)
-        c = c_program(f"""
-typedef struct {{ long long s, e; }} Interval;
-
-static Interval items[100000];
-
-static int by_end(const void *x, const void *y) {{
-    const Interval *a = (const Interval *)x, *b = (const Interval *)y;
-    return a->e < b->e ? -1 : a->e > b->e ? 1 : 0;
-}}
-
-static void solve(void) {{
-    int n = (int)next_int(), kept = 0, any = 0;
-    for (int i = 0; i < n; i++) {{
-        long long s = next_int(), e = next_int();
-        items[i].s = s;
-        items[i].e = {end};
-    }}
-    qsort(items, n, sizeof(Interval), by_end);
-    long long last = 0;
-    for (int i = 0; i < n; i++) {{
-        if (!any || items[i].s >= last + {gap}) {{
-            kept++;
-            any = 1;
-            last = items[i].e;
-        }}
-    }}
-    printf("%d\\n", {result_py});
-}}
-""", p)
-        javascript = js_program(f"""
-function solve() {{
-    const n = nextInt();
-    const intervals = [];
-    for (let i = 0; i < n; i++) {{
-        const s = nextInt(), e = nextInt();
-        intervals.push([s, {end}]);
-    }}
-    intervals.sort((a, b) => a[1] - b[1]);
-    let kept = 0, last = null;
-    for (const [s, e] of intervals) {{
-        if (last === null || s >= last + {gap}) {{
-            kept++;
-            last = e;
-        }}
-    }}
-    return {result_py};
-}}
-""", p)
-        return {"python": python, "c": c, "javascript": javascript}
+        return stdio_sources(CODE, "IntervalSelection", p, end=end, gap=gap, result_py=result_py)
 
 
 # --- meeting rooms ----------------------------------------------------------------------------
@@ -172,85 +103,10 @@ class MeetingRooms(StdioTemplate):
     def case_input(self, case: Any, p: dict[str, Any]) -> str:
         return _pairs_input([[s, e - s] if p["durations"] else [s, e] for s, e in case])
 
-    def answer(self, case: Any, p: dict[str, Any]) -> str:
-        events = sorted([(e + p["gap"], -1) for _, e in case] + [(s, 1) for s, _ in case])
-        rooms = best = 0
-        for _, change in events:  # at equal times a room is freed (-1) before it is taken (+1)
-            rooms += change
-            best = max(best, rooms)
-        return str(best)
-
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         end = "s + e" if p["durations"] else "e"
         gap = p["gap"]
-        python = python_program(f"""
-def solve():
-    n = next_int()
-    events = []
-    for _ in range(n):
-        s, e = next_int(), next_int()
-        events.append((s, 1))
-        events.append(({end} + {gap}, -1))
-    events.sort()
-    rooms = best = 0
-    for _, change in events:
-        rooms += change
-        best = max(best, rooms)
-    return best
-""", p)
-        c = c_program(f"""
-static long long starts[100000], ends[100000];
-
-static int ascending(const void *x, const void *y) {{
-    long long a = *(const long long *)x, b = *(const long long *)y;
-    return a < b ? -1 : a > b ? 1 : 0;
-}}
-
-static void solve(void) {{
-    int n = (int)next_int();
-    for (int i = 0; i < n; i++) {{
-        long long s = next_int(), e = next_int();
-        starts[i] = s;
-        ends[i] = {end} + {gap};
-    }}
-    qsort(starts, n, sizeof(long long), ascending);
-    qsort(ends, n, sizeof(long long), ascending);
-    int rooms = 0, best = 0, j = 0;
-    for (int i = 0; i < n; i++) {{
-        while (j < n && ends[j] <= starts[i]) {{
-            j++;
-            rooms--;
-        }}
-        rooms++;
-        if (rooms > best) best = rooms;
-    }}
-    printf("%d\\n", best);
-}}
-""", p)
-        javascript = js_program(f"""
-function solve() {{
-    const n = nextInt();
-    const starts = [], ends = [];
-    for (let i = 0; i < n; i++) {{
-        const s = nextInt(), e = nextInt();
-        starts.push(s);
-        ends.push({end} + {gap});
-    }}
-    starts.sort((a, b) => a - b);
-    ends.sort((a, b) => a - b);
-    let rooms = 0, best = 0, j = 0;
-    for (const s of starts) {{
-        while (j < n && ends[j] <= s) {{
-            j++;
-            rooms--;
-        }}
-        rooms++;
-        best = Math.max(best, rooms);
-    }}
-    return best;
-}}
-""", p)
-        return {"python": python, "c": c, "javascript": javascript}
+        return stdio_sources(CODE, "MeetingRooms", p, end=end, gap=gap)
 
 
 # --- task assignment --------------------------------------------------------------------------
@@ -280,65 +136,10 @@ class TaskAssignment(StdioTemplate):
         workers, tasks = case
         return f"{len(workers)} {len(tasks)}\n{' '.join(map(str, workers))}\n{' '.join(map(str, tasks))}\n"
 
-    def answer(self, case: Any, p: dict[str, Any]) -> str:
-        workers, tasks = sorted(case[0]), sorted(case[1])
-        done = 0
-        for skill in workers:  # the weakest worker takes the easiest tasks left, as many as able
-            for _ in range(p["capacity"]):
-                if done < len(tasks) and tasks[done] <= skill + p["slack"]:
-                    done += 1
-        return str(done if p["measure"] == "done" else len(tasks) - done)
-
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         slack, capacity = p["slack"], p["capacity"]
         result = "done" if p["measure"] == "done" else "m - done"
-        python = python_program(f"""
-def solve():
-    n, m = next_int(), next_int()
-    workers = sorted(next_int() for _ in range(n))
-    tasks = sorted(next_int() for _ in range(m))
-    done = 0
-    for skill in workers:
-        for _ in range({capacity}):
-            if done < m and tasks[done] <= skill + {slack}:
-                done += 1
-    return {result}
-""", p)
-        c = c_program(f"""
-static long long workers[100000], tasks[100000];
-
-static int ascending(const void *x, const void *y) {{
-    long long a = *(const long long *)x, b = *(const long long *)y;
-    return a < b ? -1 : a > b ? 1 : 0;
-}}
-
-static void solve(void) {{
-    int n = (int)next_int(), m = (int)next_int(), done = 0;
-    for (int i = 0; i < n; i++) workers[i] = next_int();
-    for (int i = 0; i < m; i++) tasks[i] = next_int();
-    qsort(workers, n, sizeof(long long), ascending);
-    qsort(tasks, m, sizeof(long long), ascending);
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < {capacity}; j++)
-            if (done < m && tasks[done] <= workers[i] + {slack}) done++;
-    printf("%d\\n", {result});
-}}
-""", p)
-        javascript = js_program(f"""
-function solve() {{
-    const n = nextInt(), m = nextInt();
-    const workers = [], tasks = [];
-    for (let i = 0; i < n; i++) workers.push(nextInt());
-    for (let i = 0; i < m; i++) tasks.push(nextInt());
-    workers.sort((a, b) => a - b);
-    tasks.sort((a, b) => a - b);
-    let done = 0;
-    for (const skill of workers)
-        for (let j = 0; j < {capacity}; j++) if (done < m && tasks[done] <= skill + {slack}) done++;
-    return {result};
-}}
-""", p)
-        return {"python": python, "c": c, "javascript": javascript}
+        return stdio_sources(CODE, "TaskAssignment", p, capacity=capacity, slack=slack, result=result)
 
 
 # --- digit removal ----------------------------------------------------------------------------
@@ -368,18 +169,6 @@ class DigitRemoval(StdioTemplate):
     def case_input(self, case: Any, p: dict[str, Any]) -> str:
         return f"{case[1]} {case[0]}\n" if p["k_first"] else f"{case[0]} {case[1]}\n"
 
-    def answer(self, case: Any, p: dict[str, Any]) -> str:
-        digits, k = case
-        remove = k if p["given"] == "remove" else len(digits) - k
-        stack: list[str] = []
-        for d in digits:
-            while remove and stack and (stack[-1] > d if p["goal"] == "smallest" else stack[-1] < d):
-                stack.pop()
-                remove -= 1
-            stack.append(d)
-        result = "".join(stack[: len(stack) - remove])
-        return (result.lstrip("0") or "0") if p["zeros"] == "strip" else result
-
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         remove_py = "k" if p["given"] == "remove" else "len(digits) - k"
         remove_c = "k" if p["given"] == "remove" else "n - k"
@@ -398,55 +187,9 @@ class DigitRemoval(StdioTemplate):
             read_py = "digits, k = next_word(), next_int()"
             read_c = "strcpy(digits, next_word());\n    int k = (int)next_int();"
             read_js = "const digits = nextWord(), k = nextInt();"
-        python = python_program(f"""
-def solve():
-    {read_py}
-    remove = {remove_py}
-    stack = []
-    for d in digits:
-        while remove and stack and stack[-1] {worse} d:
-            stack.pop()
-            remove -= 1
-        stack.append(d)
-    result = "".join(stack[:len(stack) - remove])
-    return {py_out}
-""", p)
-        c = c_program(f"""
-static char digits[4096], stack_[4096];
-
-static void solve(void) {{
-    {read_c}
-    int n = (int)strlen(digits), top = 0;
-    int remove = {remove_c};
-    for (int i = 0; i < n; i++) {{
-        while (remove > 0 && top > 0 && stack_[top - 1] {worse} digits[i]) {{
-            top--;
-            remove--;
-        }}
-        stack_[top++] = digits[i];
-    }}
-    top -= remove;
-    stack_[top] = '\\0';
-{c_out}
-}}
-""", p)
-        javascript = js_program(f"""
-function solve() {{
-    {read_js}
-    let remove = {remove_js};
-    const stack = [];
-    for (const d of digits) {{
-        while (remove > 0 && stack.length > 0 && stack[stack.length - 1] {worse} d) {{
-            stack.pop();
-            remove--;
-        }}
-        stack.push(d);
-    }}
-    const result = stack.slice(0, stack.length - remove).join("");
-    return {js_out};
-}}
-""", p)
-        return {"python": python, "c": c, "javascript": javascript}
+        return stdio_sources(CODE, "DigitRemoval", p,
+                             read_py=read_py, remove_py=remove_py, worse=worse, py_out=py_out, read_c=read_c,
+                             remove_c=remove_c, c_out=c_out, read_js=read_js, remove_js=remove_js, js_out=js_out)
 
 
 # --- refuelling -------------------------------------------------------------------------------
@@ -479,89 +222,13 @@ class Refuelling(StdioTemplate):
         stations = case["stations"]
         return f"{case['target']} {case['fuel']} {len(stations)}\n" + "".join(f"{x} {g}\n" for x, g in stations)
 
-    def answer(self, case: Any, p: dict[str, Any]) -> str:
-        target, reach, stations = case["target"], case["fuel"] - p["reserve"], case["stations"]
-        passed: list[int] = []  # fuels of stations within reach, as a max-heap
-        i = stops = 0
-        limit = p["stops"] or len(stations)
-        while reach < target:
-            while i < len(stations) and stations[i][0] <= reach:
-                heapq.heappush(passed, -stations[i][1])
-                i += 1
-            if not passed or stops == limit:
-                break
-            reach -= heapq.heappop(passed)
-            stops += 1
-        if p["stops"]:
-            return str(min(reach, target))
-        return str(stops if reach >= target else -1)
-
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         limit, reserve = p["stops"], p["reserve"]
         limit_py, limit_c = (str(limit), str(limit)) if limit else ("n", "n")
         py_out = "min(reach, target)" if limit else "stops if reach >= target else -1"
         c_out = ("reach < target ? reach : target" if limit else "reach >= target ? stops : -1")
-        python = python_program(f"""
-def solve():
-    target, reach, n = next_int(), next_int() - {reserve}, next_int()
-    stations = [(next_int(), next_int()) for _ in range(n)]
-    passed = []
-    i = stops = 0
-    while reach < target:
-        while i < n and stations[i][0] <= reach:
-            heapq.heappush(passed, -stations[i][1])
-            i += 1
-        if not passed or stops == {limit_py}:
-            break
-        reach -= heapq.heappop(passed)
-        stops += 1
-    return {py_out}
-""", p, imports="import heapq")
-        c = c_program(f"""
-static long long position[100000], fuel[100000];
-static int used[100000];
-
-static void solve(void) {{
-    long long target = next_int(), reach = next_int() - {reserve};
-    int n = (int)next_int(), stops = 0;
-    for (int i = 0; i < n; i++) {{
-        position[i] = next_int();
-        fuel[i] = next_int();
-        used[i] = 0;
-    }}
-    while (reach < target && stops < {limit_c}) {{
-        int best = -1;
-        for (int i = 0; i < n && position[i] <= reach; i++)
-            if (!used[i] && (best < 0 || fuel[i] > fuel[best])) best = i;
-        if (best < 0) break;
-        used[best] = 1;
-        reach += fuel[best];
-        stops++;
-    }}
-    printf("%lld\\n", (long long)({c_out}));
-}}
-""", p)
-        javascript = js_program(f"""
-function solve() {{
-    const target = nextInt();
-    let reach = nextInt() - {reserve};
-    const n = nextInt();
-    const stations = [];
-    for (let i = 0; i < n; i++) stations.push([nextInt(), nextInt(), false]);
-    let stops = 0;
-    while (reach < target && stops < {limit_c}) {{
-        let best = -1;
-        for (let i = 0; i < n && stations[i][0] <= reach; i++)
-            if (!stations[i][2] && (best < 0 || stations[i][1] > stations[best][1])) best = i;
-        if (best < 0) break;
-        stations[best][2] = true;
-        reach += stations[best][1];
-        stops++;
-    }}
-    return {c_out};
-}}
-""", p)
-        return {"python": python, "c": c, "javascript": javascript}
+        return stdio_sources(CODE, "Refuelling", p, imports="import heapq",
+                             reserve=reserve, limit_py=limit_py, py_out=py_out, limit_c=limit_c, c_out=c_out)
 
 
 # --- deadlines --------------------------------------------------------------------------------
@@ -591,91 +258,11 @@ class Deadlines(StdioTemplate):
     def case_input(self, case: Any, p: dict[str, Any]) -> str:
         return _pairs_input(case)
 
-    def answer(self, case: Any, p: dict[str, Any]) -> str:
-        count = p["measure"] == "count"
-        taken = [False] * (len(case) + 1)  # slot t: the job running from (t - 1) * length to t * length
-        total = 0
-        for deadline, profit in sorted(case, key=lambda job: -job[1]):
-            slot = min(max(0, deadline - p["start"]) // p["length"], len(case))
-            while slot > 0 and taken[slot]:
-                slot -= 1
-            if slot > 0:
-                taken[slot] = True
-                total += 1 if count else profit
-        return str(total)
-
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         length, start = p["length"], p["start"]
         gain_py = "1" if p["measure"] == "count" else "profit"
         gain_c = "1" if p["measure"] == "count" else "jobs[i].profit"
-        python = python_program(f"""
-def solve():
-    n = next_int()
-    jobs = [(next_int(), next_int()) for _ in range(n)]
-    jobs.sort(key=lambda job: -job[1])
-    taken = [False] * (n + 1)
-    total = 0
-    for deadline, profit in jobs:
-        slot = min(max(0, deadline - {start}) // {length}, n)
-        while slot > 0 and taken[slot]:
-            slot -= 1
-        if slot > 0:
-            taken[slot] = True
-            total += {gain_py}
-    return total
-""", p)
-        c = c_program(f"""
-typedef struct {{ long long deadline, profit; }} Job;
-
-static Job jobs[100000];
-static int taken[100001];
-
-static int by_profit(const void *x, const void *y) {{
-    const Job *a = (const Job *)x, *b = (const Job *)y;
-    return a->profit > b->profit ? -1 : a->profit < b->profit ? 1 : 0;
-}}
-
-static void solve(void) {{
-    int n = (int)next_int();
-    for (int i = 0; i < n; i++) {{
-        jobs[i].deadline = next_int();
-        jobs[i].profit = next_int();
-    }}
-    qsort(jobs, n, sizeof(Job), by_profit);
-    for (int t = 0; t <= n; t++) taken[t] = 0;
-    long long total = 0;
-    for (int i = 0; i < n; i++) {{
-        long long slot = jobs[i].deadline < {start} ? 0 : (jobs[i].deadline - {start}) / {length};
-        if (slot > n) slot = n;
-        while (slot > 0 && taken[slot]) slot--;
-        if (slot > 0) {{
-            taken[slot] = 1;
-            total += {gain_c};
-        }}
-    }}
-    printf("%lld\\n", total);
-}}
-""", p)
-        javascript = js_program(f"""
-function solve() {{
-    const n = nextInt();
-    const jobs = [];
-    for (let i = 0; i < n; i++) jobs.push([nextInt(), nextInt()]);
-    jobs.sort((a, b) => b[1] - a[1]);
-    const taken = new Array(n + 1).fill(false);
-    let total = 0;
-    for (const [deadline, profit] of jobs) {{
-        let slot = Math.min(Math.floor(Math.max(0, deadline - {start}) / {length}), n);
-        while (slot > 0 && taken[slot]) slot--;
-        if (slot > 0) {{
-            taken[slot] = true;
-            total += {gain_py};
-        }}
-    }}
-    return total;
-}}
-""", p)
-        return {"python": python, "c": c, "javascript": javascript}
+        return stdio_sources(CODE, "Deadlines", p, start=start, length=length, gain_py=gain_py, gain_c=gain_c)
 
 
 TEMPLATES = {t.name: t for t in (IntervalSelection(), MeetingRooms(), TaskAssignment(), DigitRemoval(), Refuelling(),

@@ -27,7 +27,15 @@ from typing import Any
 
 from palaestra.core import Problem, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.code.common import FunctionTask, dedupe_inputs, function_problem, function_tests, varied
+from palaestra.envs.code.common import (
+    FunctionTask,
+    compiled_function,
+    dedupe_inputs,
+    function_problem,
+    function_tests,
+    varied,
+)
+from palaestra.envs.code.templates import ProgramTexts
 
 MOVES = [(a, b) for a in range(4) for b in range(4) if (a, b) != (0, 0)]  # (rows down, columns right)
 SHORT_MOVES = [(a, b) for a, b in MOVES if max(a, b) <= 2]  # for counting: long jumps leave few paths to count
@@ -35,6 +43,8 @@ SHORT_MOVES = [(a, b) for a, b in MOVES if max(a, b) <= 2]  # for counting: long
 MODULI = tuple(p for p in range(1_009, 20_000, 2) if all(p % d for d in range(3, int(p ** 0.5) + 1, 2)))
 BIG = 10 ** 40  # a modulus no count reaches: "the modulus ignored"
 VARIANTS = ("count", "min_cost", "max_score")
+
+CODE = ProgramTexts("grid_paths")
 
 
 @register
@@ -116,33 +126,8 @@ def pinned_down(spec: dict[str, Any], tests: list[dict[str, Any]]) -> bool:
 
 
 def solve(grid: list[str], spec: dict[str, Any]) -> Any:
-    """The trusted reference."""
-    variant, moves = spec["variant"], [tuple(m) for m in spec["moves"]]
-    rows, cols = len(grid), len(grid[0])
-    table: list[list[Any]] = [[0 if variant == "count" else None] * cols for _ in range(rows)]
-    for r in range(rows):
-        for c in range(cols):
-            cell = grid[r][c]
-            if cell == "#":
-                continue
-            here = {"count": 0, "min_cost": int(cell) if cell.isdigit() else 0,
-                    "max_score": spec.get("coin", 0) if cell == "o" else 0}[variant]
-            if r == 0 and c == 0:
-                table[r][c] = 1 if variant == "count" else here
-                continue
-            if variant == "count":
-                table[r][c] = sum(table[r - a][c - b] * w for (a, b), w in zip(moves, spec["ways"])
-                                  if r >= a and c >= b) % spec["modulus"]
-                continue
-            sign = 1 if variant == "min_cost" else -1  # tolls add to a cost, subtract from a score
-            reached = [table[r - a][c - b] + sign * toll for (a, b), toll in zip(moves, spec["tolls"])
-                       if r >= a and c >= b and table[r - a][c - b] is not None]
-            if reached:
-                table[r][c] = (min(reached) if variant == "min_cost" else max(reached)) + here
-    end = table[rows - 1][cols - 1]
-    if variant == "min_cost" and end is None:
-        return -1
-    return end
+    """The trusted reference: the reference source (our own code, the gold answer), run in-process."""
+    return compiled_function(_source(spec))(grid)
 
 
 def _move_list(spec: dict[str, Any], extra: str | None) -> str:
@@ -188,52 +173,14 @@ def _text(spec: dict[str, Any]) -> str:
 def _source(spec: dict[str, Any]) -> str:
     variant = spec["variant"]
     if variant == "count":
-        kinds = [[*m, w] for m, w in zip(spec["moves"], spec["ways"])]
-        return (
-            "def solve(grid):\n"
-            "    rows, cols = len(grid), len(grid[0])\n"
-            f"    moves = {kinds}  # (down, right, ways)\n"
-            "    paths = [[0] * cols for _ in range(rows)]\n"
-            "    for r in range(rows):\n"
-            "        for c in range(cols):\n"
-            "            if grid[r][c] == '#':\n"
-            "                continue\n"
-            "            if r == 0 and c == 0:\n"
-            "                paths[r][c] = 1\n"
-            "                continue\n"
-            "            total = 0\n"
-            "            for a, b, ways in moves:\n"
-            "                if r >= a and c >= b:\n"
-            "                    total += paths[r - a][c - b] * ways\n"
-            f"            paths[r][c] = total % {spec['modulus']}\n"
-            "    return paths[rows - 1][cols - 1]\n"
-        )
+        return CODE("count", kinds=[[*m, w] for m, w in zip(spec["moves"], spec["ways"])], spec=spec)
     kinds = [[*m, t] for m, t in zip(spec["moves"], spec["tolls"])]
     if variant == "min_cost":
         pick, here, step, missing = "min", "int(grid[r][c])", "best[r - a][c - b] + toll", "-1"
     else:
         pick, here, step, missing = "max", f"{spec['coin']} if grid[r][c] == 'o' else 0", "best[r - a][c - b] - toll", \
             "None"
-    return (
-        "def solve(grid):\n"
-        "    rows, cols = len(grid), len(grid[0])\n"
-        f"    moves = {kinds}  # (down, right, toll)\n"
-        "    best = [[None] * cols for _ in range(rows)]\n"
-        "    for r in range(rows):\n"
-        "        for c in range(cols):\n"
-        "            if grid[r][c] == '#':\n"
-        "                continue\n"
-        f"            here = {here}\n"
-        "            if r == 0 and c == 0:\n"
-        "                best[r][c] = here\n"
-        "                continue\n"
-        f"            reached = [{step} for a, b, toll in moves\n"
-        "                       if r >= a and c >= b and best[r - a][c - b] is not None]\n"
-        "            if reached:\n"
-        f"                best[r][c] = {pick}(reached) + here\n"
-        "    end = best[rows - 1][cols - 1]\n"
-        f"    return {missing} if end is None else end\n"
-    )
+    return CODE("best", kinds=kinds, here=here, step=step, pick=pick, missing=missing)
 
 
 def _grid(rng: random.Random, rows: int, cols: int, density: float, variant: str) -> list[str]:

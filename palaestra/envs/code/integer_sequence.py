@@ -17,7 +17,6 @@ measure is the number of clauses of the specification plus the base-10 logarithm
 
 from __future__ import annotations
 
-import functools
 import math
 import operator
 import random
@@ -26,7 +25,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import Problem, register, retry
-from palaestra.envs.code.common import FunctionTask, dedupe_inputs, function_problem, function_tests, varied
+from palaestra.envs.code.common import (
+    FunctionTask,
+    compiled_function,
+    dedupe_inputs,
+    function_problem,
+    function_tests,
+    varied,
+)
 
 
 @register
@@ -127,8 +133,9 @@ def _digit_map(rng: random.Random, config: IntegerSequence.Config) -> tuple[Any,
     m = rng.choice([1, 1, 2, 3, 4])
     c = rng.randint(0, 30)
 
-    reference = functools.partial(_apply_digit_map, base, power, m, c)
-    mutants = [functools.partial(_apply_digit_map, *near) for near in _off_by_one((base, power, m, c))]
+    source = _digit_map_source(base, power, m, c)
+    reference = compiled_function(source)  # the reference source, run in-process: the map is written once
+    mutants = [compiled_function(_digit_map_source(*near)) for near in _off_by_one((base, power, m, c))]
 
     what = "digits" if power == 1 else ("squares of the digits" if power == 2 else "cubes of the digits")
     times = f"{m} times " if m != 1 else ""
@@ -137,17 +144,6 @@ def _digit_map(rng: random.Random, config: IntegerSequence.Config) -> tuple[Any,
         f"Let f(x) be {times}the sum of the {what} of x written in base {base}{plus} (f(0) = {c}).\n"
         "Write a Python function `solve(n, k)` that returns the result of applying f to n exactly k times "
         "(solve(n, 0) == n), for integers n >= 0 and k >= 0."
-    )
-    scaled = f"{m} * total" if m != 1 else "total"
-    source = (
-        "def solve(n, k):\n"
-        "    for _ in range(k):\n"
-        "        total = 0\n"
-        "        while n > 0:\n"
-        f"            total += (n % {base}) ** {power}\n"
-        f"            n //= {base}\n"
-        f"        n = {scaled} + {c}\n"
-        "    return n\n"
     )
     top = config.max_n * 100
     inputs = [[0, 1], [rng.randint(1, 9), 0], [base ** 3 - 1, 1]]
@@ -164,8 +160,9 @@ def _walk(rng: random.Random, config: IntegerSequence.Config) -> tuple[Any, ...]
     t = rng.randint(1, 9)
     cap = rng.randint(8, 40)  # low enough that some walks run into it
 
-    reference = functools.partial(_walk_steps, q, a, b, t, cap)
-    mutants = [functools.partial(_walk_steps, *near) for near in _off_by_one((q, a, b, t, cap))]
+    source = _walk_source(q, a, b, t, cap)
+    reference = compiled_function(source)  # the reference source, run in-process: the walk is written once
+    mutants = [compiled_function(_walk_source(*near)) for near in _off_by_one((q, a, b, t, cap))]
 
     step = f"{a}*x + {b}" if a != 1 else f"x + {b}"
     text = (
@@ -174,40 +171,27 @@ def _walk(rng: random.Random, config: IntegerSequence.Config) -> tuple[Any, ...]
         "Write a Python function `solve(n)` that returns the number of steps taken (0 if n is already "
         f"<= {t})."
     )
-    source = (
-        "def solve(n):\n"
-        "    steps = 0\n"
-        f"    while n > {t} and steps < {cap}:\n"
-        f"        n = n // {q} if n % {q} == 0 else {a} * n + {b}\n"
-        "        steps += 1\n"
-        "    return steps\n"
-    )
     inputs = [[1], [t], [t + 1]] + [[rng.randint(1, config.max_n * 10)] for _ in range(config.tests)]
     spec = {"template": "walk", "q": q, "a": a, "b": b, "t": t, "cap": cap}
     return text, "n", source, reference, inputs[: config.tests] + [[_capped_start(q, a, b, t, cap)]], spec, mutants
 
 
-def _walk_steps(q: int, a: int, b: int, t: int, cap: int, n: int) -> int:
-    steps = 0
-    while n > t and steps < cap:
-        n = n // q if n % q == 0 else a * n + b
-        steps += 1
-    return steps
+def _walk_source(q: int, a: int, b: int, t: int, cap: int) -> str:
+    return (f"def solve(n):\n    steps = 0\n    while n > {t} and steps < {cap}:\n"
+            f"        n = n // {q} if n % {q} == 0 else {a} * n + {b}\n        steps += 1\n    return steps\n")
 
 
 def _capped_start(q: int, a: int, b: int, t: int, cap: int) -> int:
     """The smallest start from 1 to 300 whose walk runs into the cap (1 if none does)."""
-    return next((n for n in range(1, 301) if _walk_steps(q, a, b, t, cap, n) == cap), 1)
+    walk = compiled_function(_walk_source(q, a, b, t, cap))
+    return next((n for n in range(1, 301) if walk(n) == cap), 1)
 
 
-def _apply_digit_map(base: int, power: int, m: int, c: int, n: int, k: int) -> int:
-    for _ in range(k):
-        total = 0
-        while n > 0:
-            total += (n % base) ** power
-            n //= base
-        n = m * total + c
-    return n
+def _digit_map_source(base: int, power: int, m: int, c: int) -> str:
+    scaled = f"{m} * total" if m != 1 else "total"
+    return (f"def solve(n, k):\n    for _ in range(k):\n        total = 0\n        while n > 0:\n"
+            f"            total += (n % {base}) ** {power}\n            n //= {base}\n        n = {scaled} + {c}\n"
+            "    return n\n")
 
 
 def _off_by_one(constants: tuple[int, ...]) -> list[tuple[int, ...]]:

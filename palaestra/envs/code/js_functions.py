@@ -36,6 +36,7 @@ from palaestra.core import Problem, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
 from palaestra.envs.code.polyglot import PolyglotTask, convention, join_cases
+from palaestra.envs.code.templates import ProgramTexts
 from palaestra.verifiers import polyglot
 from palaestra.verifiers.polyglot import Budget, Program, Report, fence
 
@@ -44,39 +45,9 @@ WORDS = ("alpha", "bravo", "cedar", "delta", "ember", "fjord", "glade", "harbor"
 FIELDS = ("team", "city", "group", "kind", "color", "region", "unit", "tier")
 NUMBERS = ("score", "points", "amount", "weight", "hours", "cost", "size", "level")
 
-DRIVER = """// What the driver needs is captured before the candidate's code runs (it may define globals
-// such as process or JSON of its own).
-const { readFileSync } = require("fs");
-const vm = require("vm");
-const stdout = process.stdout, stderr = process.stderr, exit = process.exit.bind(process);
-const parse = JSON.parse, stringify = JSON.stringify;
-globalThis.module = { exports: {} };
-globalThis.exports = globalThis.module.exports;
-globalThis.require = require;
-vm.runInThisContext(readFileSync("solution.js", "utf8"), { filename: "solution.js" });
-let fn = vm.runInThisContext("typeof NAME === 'function' ? NAME : undefined");
-const exported = globalThis.module.exports;
-if (typeof fn !== "function") fn = typeof exported === "function" ? exported : exported && exported.NAME;
-if (typeof fn !== "function") {
-    stderr.write("no function named NAME is defined\\n");
-    exit(1);
-}
-const lines = readFileSync(0, "utf8").split("\\n");
-const count = Number(lines[0]);
-const out = [];
-for (let i = 1; i <= count; i++) {
-    const args = parse(lines[i]);
-    let result;
-    try {
-        result = fn(...args);
-    } catch (error) {
-        result = { thrown: String(error) };
-    }
-    const text = stringify(result === undefined ? null : result);
-    out.push(text === undefined ? "null" : text);
-}
-stdout.write(out.join("\\n") + "\\n");
-"""
+CODE = ProgramTexts("js_functions")
+DRIVER = CODE("driver")
+
 
 
 class JsTemplate:
@@ -164,17 +135,7 @@ class GroupRecords(JsTemplate):
             "names": "members.map((m) => m.name).sort()",
             "mean": f"Math.floor(members.reduce((total, m) => total + m[{value}], 0) / members.length)",
         }[p["aggregate"]]
-        return f"""function {p['function']}(records) {{
-    const groups = new Map();
-    for (const record of records) {{
-        if (!groups.has(record[{key}])) groups.set(record[{key}], []);
-        groups.get(record[{key}]).push(record);
-    }}
-    const out = {{}};
-    for (const [group, members] of groups) out[group] = {fold};
-    return out;
-}}
-"""
+        return CODE("GroupRecords.reference", p=p, key=key, fold=fold)
 
 
 # --- array operations -------------------------------------------------------------------------
@@ -229,29 +190,11 @@ class ArrayOps(JsTemplate):
 
     def reference(self, p: dict[str, Any]) -> str:
         body = {
-            "chunk": """    const out = [];
-    for (let i = 0; i < xs.length; i += k) out.push(xs.slice(i, i + k));
-    return out;""",
-            "window_sums": """    const out = [];
-    for (let i = 0; i + k <= xs.length; i++) out.push(xs.slice(i, i + k).reduce((a, b) => a + b, 0));
-    return out;""",
-            "running": """    const out = [];
-    let total = 0;
-    xs.forEach((x, i) => {
-        if (i % k === 0) total = 0;
-        total += x;
-        out.push(total);
-    });
-    return out;""",
-            "interleave": """    const out = [];
-    for (let lo = 0, hi = xs.length - 1; lo <= hi; lo++, hi--) {
-        out.push(xs[lo]);
-        if (lo !== hi) out.push(xs[hi]);
-    }
-    return out;""",
-            "differences": """    const out = [];
-    for (let i = 0; i + k < xs.length; i++) out.push(xs[i + k] - xs[i]);
-    return out;""",
+            "chunk": CODE("ArrayOps.chunk"),
+            "window_sums": CODE("ArrayOps.window_sums"),
+            "running": CODE("ArrayOps.running"),
+            "interleave": CODE("ArrayOps.interleave"),
+            "differences": CODE("ArrayOps.differences"),
         }[p["kind"]]
         return f"function {p['function']}(xs, k) {{\n{body}\n}}\n"
 
@@ -321,18 +264,7 @@ class KeyCase(JsTemplate):
                  "snake": 'key.split("_")', "kebab": 'key.split("-")'}[p["source"]]
         join = {"camel": 'words[0] + words.slice(1).map((w) => w[0].toUpperCase() + w.slice(1)).join("")',
                 "snake": 'words.join("_")', "kebab": 'words.join("-")'}[p["target"]]
-        return f"""function {p['function']}(value) {{
-    const rename = (key) => {{
-        const words = {split};
-        return {join};
-    }};
-    if (Array.isArray(value)) return value.map((item) => {p['function']}(item));
-    if (value === null || typeof value !== "object") return value;
-    const out = {{}};
-    for (const [key, item] of Object.entries(value)) out[rename(key)] = {p['function']}(item);
-    return out;
-}}
-"""
+        return CODE("KeyCase.reference", p=p, split=split, join=join)
 
 
 # --- flatten ----------------------------------------------------------------------------------
@@ -419,37 +351,12 @@ class Flatten(JsTemplate):
     def reference(self, p: dict[str, Any]) -> str:
         sep = json.dumps(p["separator"])
         if p["direction"] == "unflatten":
-            return f"""function {p['function']}(value) {{
-    const out = {{}};
-    for (const [path, leaf] of Object.entries(value)) {{
-        const keys = path.split({sep});
-        let node = out;
-        for (const key of keys.slice(0, -1)) {{
-            if (!(key in node)) node[key] = {{}};
-            node = node[key];
-        }}
-        node[keys[keys.length - 1]] = leaf;
-    }}
-    return out;
-}}
-"""
+            return CODE("Flatten.reference.2", p=p, sep=sep)
         indexed = p["arrays"] == "indexed"
         test = ('(Array.isArray(item) ? item.length > 0 : item !== null && typeof item === "object" && '
                 'Object.keys(item).length > 0)') if indexed else \
             '(item !== null && typeof item === "object" && !Array.isArray(item) && Object.keys(item).length > 0)'
-        return f"""function {p['function']}(value) {{
-    const out = {{}};
-    const walk = (prefix, item) => {{
-        if ({test}) {{
-            for (const [key, child] of Object.entries(item)) walk(prefix === null ? key : prefix + {sep} + key, child);
-        }} else {{
-            out[prefix] = item;
-        }}
-    }};
-    for (const [key, child] of Object.entries(value)) walk(key, child);
-    return out;
-}}
-"""
+        return CODE("Flatten.reference", p=p, test=test, sep=sep)
 
 
 # --- query strings ----------------------------------------------------------------------------
@@ -528,31 +435,10 @@ class QueryString(JsTemplate):
 
     def reference(self, p: dict[str, Any]) -> str:
         if p["direction"] == "build":
-            return f"""function {p['function']}(params) {{
-    const pairs = [];
-    for (const key of Object.keys(params).sort()) {{
-        const values = Array.isArray(params[key]) ? params[key] : [params[key]];
-        for (const value of values) pairs.push(encodeURIComponent(key) + "=" + encodeURIComponent(value));
-    }}
-    return pairs.join("&");
-}}
-"""
+            return CODE("QueryString.reference.2", p=p)
         repeat = {"last": "out[key] = value;", "first": "",
                   "list": "out[key] = (Array.isArray(out[key]) ? out[key] : [out[key]]).concat([value]);"}[p["repeats"]]
-        return f"""function {p['function']}(text) {{
-    const out = {{}};
-    const decode = (s) => decodeURIComponent(s.replace(/\\+/g, " "));
-    for (const piece of text.split("&")) {{
-        if (piece === "") continue;
-        const at = piece.indexOf("=");
-        const key = decode(at < 0 ? piece : piece.slice(0, at));
-        const value = at < 0 ? "" : decode(piece.slice(at + 1));
-        if (!Object.prototype.hasOwnProperty.call(out, key)) out[key] = value;
-        else {{ {repeat} }}
-    }}
-    return out;
-}}
-"""
+        return CODE("QueryString.reference", p=p, repeat=repeat)
 
 
 def _uri(text: str) -> str:
@@ -633,25 +519,7 @@ class DeepMerge(JsTemplate):
         policy = {"second": "out[key] = value;", "first": "out[key] = old;",
                   "sum": 'out[key] = typeof old === "number" && typeof value === "number" ? old + value : value;'}[
             p["policy"]]
-        return f"""function {p['function']}(a, b) {{
-    const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
-    const out = {{ ...a }};
-    for (const [key, value] of Object.entries(b)) {{
-        if (!(key in out)) {{
-            out[key] = value;
-            continue;
-        }}
-        const old = out[key];
-        if (isObject(old) && isObject(value)) {{
-            out[key] = {p['function']}(old, value);
-            continue;
-        }}
-        {arrays}
-        {policy}
-    }}
-    return out;
-}}
-"""
+        return CODE("DeepMerge.reference", p=p, arrays=arrays, policy=policy)
 
 
 TEMPLATES: dict[str, JsTemplate] = {t.name: t for t in (GroupRecords(), ArrayOps(), KeyCase(), Flatten(), QueryString(),

@@ -16,8 +16,8 @@ Variants (the constraint constants are generated and baked into the specificatio
   order ignored with at most ``L`` coins of each value), modulo ``M``.
 
 Levels grow the number of items, weights and capacities; the difficulty measure is the dynamic
-programme's table size on the largest test. Expected outputs come from trusted in-process dynamic
-programmes (``tests/code`` also checks them against brute force).
+programme's table size on the largest test. Expected outputs come from the reference source (the
+gold answer) run in-process (``tests/code`` also checks it against brute force).
 """
 
 from __future__ import annotations
@@ -30,11 +30,21 @@ from typing import Any
 
 from palaestra.core import Problem, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.code.common import FunctionTask, dedupe_inputs, function_problem, function_tests, varied
+from palaestra.envs.code.common import (
+    FunctionTask,
+    compiled_function,
+    dedupe_inputs,
+    function_problem,
+    function_tests,
+    varied,
+)
+from palaestra.envs.code.templates import ProgramTexts
 
 # Primes below 2,000, so results wrap (each problem has a test whose count exceeds its modulus).
 MODULI = tuple(p for p in range(97, 2000) if all(p % d for d in range(2, int(p ** 0.5) + 1)))
 MAX_COIN = 12
+
+CODE = ProgramTexts("knapsack")
 
 
 @register
@@ -71,7 +81,7 @@ class Knapsack(FunctionTask):
         spec, tests = retry(draw, what="a knapsack variant with varied results")
         v = VARIANTS[spec["variant"]]
         return function_problem(function="solve", params=v.params, task_text=v.text(spec), tests=tests,
-                                reference_source=v.source(spec), examples=2, extra={"spec": spec})
+                                reference_source=_source(spec), examples=2, extra={"spec": spec})
 
     def difficulty(self, problem: Problem) -> float:
         """The dynamic programme's table size on the largest test (items or coins times capacity or target)."""
@@ -127,89 +137,12 @@ class Variant:
     draw: Any
     inputs: Any
     text: Any
-    source: Any
 
 
-def reference(spec: dict[str, Any], *args: Any) -> int:
-    """The trusted reference of every variant."""
-    kind = spec["variant"]
-    if kind == "zero_one":
-        weights, values, capacity = args
-        n, k = len(weights), spec["k"]
-        best: list[list[Any]] = [[None] * (capacity + 1) for _ in range(k + 1)]  # [items][weight]
-        best[0][0] = 0
-        for wt, val in zip(weights, values):
-            worth = val - spec["fee"] - spec["per_weight"] * wt
-            for c in range(k - 1, -1, -1):
-                for w in range(capacity - wt, -1, -1):
-                    here, there = best[c][w], best[c + 1][w + wt]
-                    if here is not None and (there is None or here + worth > there):
-                        best[c + 1][w + wt] = here + worth
-        ws = [capacity] if spec["exact"] else range(capacity + 1)
-        options = [best[c][w] for c in range(spec["least"], min(n, k) + 1) for w in ws if best[c][w] is not None]
-        return max(options) if options else None
-    if kind == "bounded":
-        weights, values, capacity = args
-        table = [0] * (capacity + 1)
-        for wt, val in zip(weights, values):
-            worth = val - spec["fee"] - spec["per_weight"] * wt
-            for w in range(capacity, -1, -1):
-                for copies in range(1, spec["l"] + 1):
-                    if copies * wt <= w:
-                        table[w] = max(table[w], table[w - copies * wt] + copies * worth + spec["bonus"])
-        return table[capacity]
-    if kind == "count_subsets":
-        weights, target = args
-        k, m = spec["k"], spec["m"]
-        ways = [[0] * (target + 1) for _ in range(k + 1)]
-        ways[0][0] = 1
-        for x in weights:
-            for c in range(k - 1, -1, -1):
-                for t in range(target, x - 1, -1):
-                    ways[c + 1][t] = (ways[c + 1][t] + ways[c][t - x]) % m
-        return sum(ways[k]) % m if spec["at_most"] else ways[k][target]
-    if kind == "min_coins":
-        coins, (target,) = spec["coins"], args
-        top = target + 1
-        table = [0] + [top] * target
-        for c in coins:  # each coin value at most l times: a bounded knapsack over counts
-            for t in range(target, 0, -1):
-                for copies in range(1, spec["l"] + 1):
-                    if copies * c <= t and table[t - copies * c] + copies < table[t]:
-                        table[t] = table[t - copies * c] + copies
-        return table[target] if table[target] < top else -1
-    if kind == "count_change":
-        coins, (target,) = spec["coins"], args
-        m = spec["m"]
-        ways = [1] + [0] * target
-        if spec["ordered"]:
-            for t in range(1, target + 1):
-                ways[t] = sum(ways[t - c] for c in coins if c <= t) % m
-        else:  # each value at most l times
-            for c in coins:
-                for t in range(target, 0, -1):
-                    for copies in range(1, spec["l"] + 1):
-                        if copies * c <= t:
-                            ways[t] = (ways[t] + ways[t - copies * c]) % m
-        return ways[target]
-    if kind == "max_coins":
-        coins, (target,) = spec["coins"], args
-        table: list[Any] = [0] + [None] * target
-        for c in coins:
-            for t in range(target, 0, -1):
-                for copies in range(1, spec["l"] + 1):
-                    before = table[t - copies * c] if copies * c <= t else None
-                    if before is not None and (table[t] is None or before + copies > table[t]):
-                        table[t] = before + copies
-        return -1 if table[target] is None else table[target]
-    if kind == "divisible_subsets":
-        (weights,) = args
-        d, m = spec["d"], spec["m"]
-        ways = [1] + [0] * (d - 1)  # by remainder; the empty choice has remainder 0
-        for x in weights:
-            ways = [(ways[r] + ways[(r - x) % d]) % m for r in range(d)]
-        return (ways[0] - 1) % m
-    raise ValueError(kind)
+def reference(spec: dict[str, Any], *args: Any) -> Any:
+    """The trusted reference of every variant: the variant's reference source (our own code, the gold
+    answer), run in-process, so each dynamic programme is written once."""
+    return compiled_function(_source(spec))(*args)
 
 
 # --- each variant: parameters, test inputs, statement, reference source ---------------------
@@ -253,28 +186,6 @@ def _zero_one_text(s: dict[str, Any]) -> str:
     )
 
 
-def _zero_one_source(s: dict[str, Any]) -> str:
-    _, worth = _fees(s, "item")
-    ws = "[capacity]" if s["exact"] else "range(capacity + 1)"
-    return (
-        "def solve(weights, values, capacity):\n"
-        f"    k = {s['k']}\n"
-        "    # best[c][w]: the most worth of c items weighing exactly w (None: impossible)\n"
-        "    best = [[None] * (capacity + 1) for _ in range(k + 1)]\n"
-        "    best[0][0] = 0\n"
-        "    for wt, val in zip(weights, values):\n"
-        f"        worth = {worth}\n"
-        "        for c in range(k - 1, -1, -1):\n"
-        "            for w in range(capacity - wt, -1, -1):\n"
-        "                if best[c][w] is not None:\n"
-        "                    if best[c + 1][w + wt] is None or best[c][w] + worth > best[c + 1][w + wt]:\n"
-        "                        best[c + 1][w + wt] = best[c][w] + worth\n"
-        f"    options = [best[c][w] for c in range({s['least']}, min(len(weights), k) + 1) for w in {ws}\n"
-        "               if best[c][w] is not None]\n"
-        "    return max(options) if options else None\n"
-    )
-
-
 def _bounded_text(s: dict[str, Any]) -> str:
     worth, _ = _fees(s, "copy")
     bonus = (f" Moreover, every item type of which at least one copy is taken earns a bonus of {s['bonus']} (once "
@@ -287,43 +198,12 @@ def _bounded_text(s: dict[str, Any]) -> str:
     )
 
 
-def _bounded_source(s: dict[str, Any]) -> str:
-    _, worth = _fees(s, "copy")
-    bonus = f" + {s['bonus']}" if s["bonus"] else ""
-    return (
-        "def solve(weights, values, capacity):\n"
-        "    table = [0] * (capacity + 1)  # table[w]: the most worth within weight w\n"
-        "    for wt, val in zip(weights, values):\n"
-        f"        worth = {worth}\n"
-        "        for w in range(capacity, -1, -1):\n"
-        f"            for copies in range(1, {s['l']} + 1):\n"
-        "                if copies * wt <= w:\n"
-        f"                    table[w] = max(table[w], table[w - copies * wt] + copies * worth{bonus})\n"
-        "    return table[capacity]\n"
-    )
-
-
 def _count_subsets_text(s: dict[str, Any]) -> str:
     return (
         "Write a Python function `solve(weights, target)` that returns the number of ways to choose exactly "
         f"{s['k']} of the positions of `weights` (a list of positive integers; equal values at different "
         "positions count as different items) so that the chosen weights sum to "
         f"{'at most' if s['at_most'] else 'exactly'} `target`, modulo {s['m']}."
-    )
-
-
-def _count_subsets_source(s: dict[str, Any]) -> str:
-    return (
-        "def solve(weights, target):\n"
-        f"    k, m = {s['k']}, {s['m']}\n"
-        "    # ways[c][t]: choices of c items summing to t\n"
-        "    ways = [[0] * (target + 1) for _ in range(k + 1)]\n"
-        "    ways[0][0] = 1\n"
-        "    for x in weights:\n"
-        "        for c in range(k - 1, -1, -1):\n"
-        "            for t in range(target, x - 1, -1):\n"
-        "                ways[c + 1][t] = (ways[c + 1][t] + ways[c][t - x]) % m\n"
-        + ("    return sum(ways[k]) % m\n" if s["at_most"] else "    return ways[k][target]\n")
     )
 
 
@@ -336,21 +216,6 @@ def _min_coins_text(s: dict[str, Any]) -> str:
         f"Coins have the values {_coins(s)}, and at most {s['l']} coin{'s' if s['l'] != 1 else ''} of each value "
         "may be used. Write a Python function `solve(target)` that returns the smallest number of coins whose "
         "values sum to exactly `target` (0 for target 0), or -1 if it cannot be done."
-    )
-
-
-def _min_coins_source(s: dict[str, Any]) -> str:
-    return (
-        "def solve(target):\n"
-        f"    coins = {s['coins']}\n"
-        "    top = target + 1\n"
-        "    table = [0] + [top] * target\n"
-        "    for c in coins:\n"
-        "        for t in range(target, 0, -1):\n"
-        f"            for copies in range(1, {s['l']} + 1):\n"
-        "                if copies * c <= t and table[t - copies * c] + copies < table[t]:\n"
-        "                    table[t] = table[t - copies * c] + copies\n"
-        "    return table[target] if table[target] < top else -1\n"
     )
 
 
@@ -368,44 +233,11 @@ def _count_change_text(s: dict[str, Any]) -> str:
     )
 
 
-def _count_change_source(s: dict[str, Any]) -> str:
-    if s["ordered"]:
-        loop = (
-            "    for t in range(1, target + 1):\n"
-            f"        ways[t] = sum(ways[t - c] for c in coins if c <= t) % {s['m']}\n"
-        )
-    else:
-        loop = (
-            "    for c in coins:\n"
-            "        for t in range(target, 0, -1):\n"
-            f"            for copies in range(1, {s['l']} + 1):\n"
-            "                if copies * c <= t:\n"
-            f"                    ways[t] = (ways[t] + ways[t - copies * c]) % {s['m']}\n"
-        )
-    return (f"def solve(target):\n    coins = {s['coins']}\n    ways = [1] + [0] * target\n" + loop
-            + "    return ways[target]\n")
-
-
 def _max_coins_text(s: dict[str, Any]) -> str:
     return (
         f"Coins have the values {_coins(s)}, and at most {s['l']} coin{'s' if s['l'] != 1 else ''} of each value "
         "may be used. Write a Python function `solve(target)` that returns the largest number of coins whose "
         "values sum to exactly `target` (0 for target 0), or -1 if it cannot be done."
-    )
-
-
-def _max_coins_source(s: dict[str, Any]) -> str:
-    return (
-        "def solve(target):\n"
-        f"    coins = {s['coins']}\n"
-        "    table = [0] + [None] * target\n"
-        "    for c in coins:\n"
-        "        for t in range(target, 0, -1):\n"
-        f"            for copies in range(1, {s['l']} + 1):\n"
-        "                if copies * c <= t and table[t - copies * c] is not None:\n"
-        "                    if table[t] is None or table[t - copies * c] + copies > table[t]:\n"
-        "                        table[t] = table[t - copies * c] + copies\n"
-        "    return -1 if table[target] is None else table[target]\n"
     )
 
 
@@ -417,15 +249,14 @@ def _divisible_text(s: dict[str, Any]) -> str:
     )
 
 
-def _divisible_source(s: dict[str, Any]) -> str:
-    return (
-        "def solve(weights):\n"
-        f"    d, m = {s['d']}, {s['m']}\n"
-        "    ways = [1] + [0] * (d - 1)  # choices by remainder of the sum; the empty one has remainder 0\n"
-        "    for x in weights:\n"
-        "        ways = [(ways[r] + ways[(r - x) % d]) % m for r in range(d)]\n"
-        "    return (ways[0] - 1) % m\n"
-    )
+def _source(s: dict[str, Any]) -> str:
+    """The reference source of a variant: its section of templates/knapsack.txt with the pieces the
+    specification decides filled in."""
+    key = f"count_change.{'ordered' if s['ordered'] else 'limited'}" if s["variant"] == "count_change" else s["variant"]
+    return CODE(key, s=s, worth=_fees(s, "item")[1] if "fee" in s else "",
+                ws="[capacity]" if s.get("exact") else "range(capacity + 1)",
+                bonus=f" + {s['bonus']}" if s.get("bonus") else "",
+                final="sum(ways[k]) % m" if s.get("at_most") else "ways[k][target]")
 
 
 def _zero_one_spec(rng: random.Random) -> dict[str, Any]:
@@ -478,31 +309,31 @@ VARIANTS: dict[str, Variant] = {
     "zero_one": Variant(
         "weights, values, capacity",
         lambda r, c: _zero_one_spec(r),
-        lambda r, c, s: _items(r, c), _zero_one_text, _zero_one_source),
+        lambda r, c, s: _items(r, c), _zero_one_text),
     "bounded": Variant(
         "weights, values, capacity",
         lambda r, c: {"variant": "bounded", "l": r.randint(2, 6), "fee": r.randint(0, 12),
                       "per_weight": r.randint(0, 4), "bonus": r.randint(0, 8)},
-        lambda r, c, s: _items(r, c), _bounded_text, _bounded_source),
+        lambda r, c, s: _items(r, c), _bounded_text),
     "count_subsets": Variant(
         "weights, target",
         lambda r, c: {"variant": "count_subsets", "k": r.randint(1, 6), "m": r.choice(MODULI),
                       "at_most": r.random() < 0.5},
-        _subset_targets, _count_subsets_text, _count_subsets_source),
+        _subset_targets, _count_subsets_text),
     "divisible_subsets": Variant(
         "weights",
         lambda r, c: {"variant": "divisible_subsets", "d": r.randint(3, 30), "m": r.choice(MODULI)},
-        _weight_lists, _divisible_text, _divisible_source),
+        _weight_lists, _divisible_text),
     "min_coins": Variant(
         "target",
         lambda r, c: {"variant": "min_coins", "coins": _coin_set(r, c), "l": r.randint(1, 4)},
-        _targets, _min_coins_text, _min_coins_source),
+        _targets, _min_coins_text),
     "max_coins": Variant(
         "target",
         lambda r, c: {"variant": "max_coins", "coins": _coin_set(r, c), "l": r.randint(1, 4)},
-        _targets, _max_coins_text, _max_coins_source),
+        _targets, _max_coins_text),
     "count_change": Variant(
         "target",
         _count_change_spec,
-        _targets, _count_change_text, _count_change_source),
+        _targets, _count_change_text),
 }

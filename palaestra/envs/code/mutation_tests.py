@@ -31,166 +31,31 @@ from typing import Any
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
+from palaestra.envs.code.templates import ProgramTexts
 
 MAX_TESTS_TEXT = 20_000
 MAX_INT = 10_000
 MAX_ITEMS = 30
 MAX_TEXT = 40
 
-# name: (parameter kinds, source with {A}, {B} constants, constant ranges)
+# name: (parameter kinds, constant ranges); the source, with {A}, {B} for its constants, is the section
+# of that name in templates/mutation_tests.txt
 # kinds: "int", "ints" (list of ints), "sorted" (sorted list of ints), "text" (lowercase string)
-CATALOGUE: dict[str, tuple[tuple[str, ...], str, tuple[tuple[int, int], ...]]] = {
-    "count_between": (("ints", "int", "int"), '''
-def count_between(xs, lo, hi):
-    count = 0
-    for x in xs:
-        if lo <= x and x < hi and x % {A} != 0:
-            count += 1
-    return count
-''', ((2, 6),)),
-    "second_largest": (("ints",), '''
-def second_largest(xs):
-    best = None
-    second = None
-    for x in xs:
-        if x > {A}:
-            continue
-        if best is None or x > best:
-            second = best
-            best = x
-        elif x != best and (second is None or x > second):
-            second = x
-    return second
-''', ((5, 60),)),
-    "longest_run": (("ints",), '''
-def longest_run(xs):
-    if len(xs) == 0:
-        return 0
-    best = 1
-    run = 1
-    for i in range(1, len(xs)):
-        if abs(xs[i] - xs[i - 1]) <= {A}:
-            run += 1
-        else:
-            run = 1
-        if run > best:
-            best = run
-    return best
-''', ((0, 4),)),
-    "find_index": (("sorted", "int"), '''
-def find_index(xs, target):
-    lo = 0
-    hi = len(xs) - 1
-    for _ in range(64):
-        if lo > hi:
-            break
-        mid = (lo + hi) // 2
-        if xs[mid] == target:
-            return mid
-        if xs[mid] < target:
-            lo = mid + 1
-        else:
-            hi = mid - 1
-    return -{A}
-''', ((1, 9),)),
-    "grade": (("int",), '''
-def grade(score):
-    if score < 0 or score > 100:
-        return "invalid"
-    if score >= {A}:
-        return "A"
-    if score >= {B}:
-        return "B"
-    if score >= 50:
-        return "C"
-    return "F"
-''', ((80, 95), (60, 79))),
-    "leap_year": (("int",), '''
-def leap_year(year):
-    if year % {B} == 0:
-        return True
-    if year % 100 == 0:
-        return False
-    return year % {A} == 0
-''', ((3, 7), (200, 500))),
-    "triangle": (("int", "int", "int"), '''
-def triangle(a, b, c):
-    if a < {A} or b < {A} or c < {A}:
-        return "invalid"
-    if a + b <= c or a + c <= b or b + c <= a:
-        return "invalid"
-    if a == b and b == c:
-        return "equilateral"
-    if a == b or b == c or a == c:
-        return "isosceles"
-    return "scalene"
-''', ((1, 3),)),
-    "max_window_sum": (("ints", "int"), '''
-def max_window_sum(xs, k):
-    if k <= 0 or k > len(xs):
-        return -{A}
-    total = 0
-    for i in range(k):
-        total += xs[i]
-    best = total
-    for i in range(k, len(xs)):
-        total += xs[i] - xs[i - k]
-        if total > best:
-            best = total
-    return best
-''', ((1, 9),)),
-    "shift_letters": (("text", "int"), '''
-def shift_letters(text, k):
-    out = ""
-    for ch in text:
-        if "a" <= ch and ch <= "z":
-            out += chr((ord(ch) - 97 + k * {A}) % 26 + 97)
-        else:
-            out += ch
-    return out
-''', ((1, 5),)),
-    "clamp_sum": (("ints",), '''
-def clamp_sum(xs):
-    total = 0
-    for x in xs:
-        if x > {A}:
-            total += {A}
-        elif x < -{B}:
-            total -= {B}
-        else:
-            total += x
-    return total
-''', ((3, 20), (3, 20))),
-    "digit_sum": (("int",), '''
-def digit_sum(n):
-    n = abs(n)
-    total = 0
-    for _ in range(16):
-        if n == 0:
-            break
-        total += n % {A}
-        n = n // {A}
-    return total
-''', ((2, 10),)),
-    "common_count": (("sorted", "sorted"), '''
-def common_count(a, b):
-    i = 0
-    j = 0
-    count = 0
-    for _ in range(len(a) + len(b)):
-        if i >= len(a) or j >= len(b):
-            break
-        if a[i] == b[j]:
-            count += {A}
-            i += 1
-            j += 1
-        elif a[i] < b[j]:
-            i += 1
-        else:
-            j += 1
-    return count
-''', ((1, 4),)),
+CATALOGUE: dict[str, tuple[tuple[str, ...], tuple[tuple[int, int], ...]]] = {
+    "count_between": (("ints", "int", "int"), ((2, 6),)),
+    "second_largest": (("ints",), ((5, 60),)),
+    "longest_run": (("ints",), ((0, 4),)),
+    "find_index": (("sorted", "int"), ((1, 9),)),
+    "grade": (("int",), ((80, 95), (60, 79))),
+    "leap_year": (("int",), ((3, 7), (200, 500))),
+    "triangle": (("int", "int", "int"), ((1, 3),)),
+    "max_window_sum": (("ints", "int"), ((1, 9),)),
+    "shift_letters": (("text", "int"), ((1, 5),)),
+    "clamp_sum": (("ints",), ((3, 20), (3, 20))),
+    "digit_sum": (("int",), ((2, 10),)),
+    "common_count": (("sorted", "sorted"), ((1, 4),)),
 }
+CODE = ProgramTexts("mutation_tests")
 
 Kills = frozenset[int]  # the pool inputs on which a mutant's result differs from the original's
 SAFE_BUILTINS = {"len": len, "range": range, "abs": abs, "chr": chr, "ord": ord, "min": min, "max": max}
@@ -199,8 +64,7 @@ ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)
 
 
 def source_of(name: str, constants: list[int]) -> str:
-    kinds, template, _ = CATALOGUE[name]
-    return template.format(**dict(zip("AB", constants))).strip() + "\n"
+    return CODE(name, **dict(zip("AB", constants))).strip() + "\n"
 
 
 def mutations(source: str) -> list[str]:
@@ -473,7 +337,7 @@ class MutationTests(Task):
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> Problem | None:
             name = rng.choice(config.names)
-            constants = [rng.randint(lo, hi) for lo, hi in CATALOGUE[name][2]]
+            constants = [rng.randint(lo, hi) for lo, hi in CATALOGUE[name][1]]
             pool, wanted, analysed = analysis(name, tuple(constants))
             if len(analysed) < config.mutants:
                 return None

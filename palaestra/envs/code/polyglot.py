@@ -2,9 +2,11 @@
 
 Every env here renders a **reference program in each language it accepts** (the gold answer is
 one of them, in a language drawn per problem; the others are its alternative spellings) and
-computes expected outputs with **trusted in-process Python references** (never by running a
-reference program). ``tests/code/test_polyglot_envs.py`` checks that every reference program
-agrees with the trusted outputs through the sandbox. Verification goes through
+computes expected outputs **in-process** from trusted Python: a stdin/stdout template's own Python
+program (:func:`run_reference`, so each algorithm is written once in Python) or, in the other
+envs, a Python reference of the env. The programs' text lives in ``templates/`` (data files, see
+:mod:`palaestra.envs.code.templates`). ``tests/code/test_polyglot_envs.py`` checks that every
+reference program agrees with the trusted outputs through the sandbox. Verification goes through
 :mod:`palaestra.verifiers.polyglot` (the answer convention, one sandbox job per candidate).
 
 stdin/stdout problems (:class:`StdioTemplate`, :func:`stdio_problem`) are multi-test: the input
@@ -15,17 +17,23 @@ in the common subset of both languages): one source, two compilers.
 
 from __future__ import annotations
 
+import builtins
 import functools
+import io
+import json
 import math
 import random
+import types
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from palaestra.core import Problem, Task, Verdict
+from palaestra.envs.code.templates import ProgramTexts
 from palaestra.verifiers import polyglot
 from palaestra.verifiers.polyglot import Budget, Program, Report, fence, read_program
 
 STDIO_LANGUAGES = ("python", "c", "cpp", "javascript")
+CODE = ProgramTexts("polyglot")  # the multi-test main loop around a template's solve, per language
 LABELLED = "Case #i: followed by its answer, where i numbers the tests from 1"
 ALIASES = {"python": "py", "c": "C", "cpp": "c++", "javascript": "js", "verilog": "systemverilog", "sql": "sqlite"}
 
@@ -126,7 +134,8 @@ class PolyglotTask(Task):
 
 class StdioTemplate:
     """One kind of stdin/stdout problem. ``params`` (JSON-native) vary the statement; a test case
-    is JSON-native data; ``answer`` is the trusted reference (one output line)."""
+    is JSON-native data; ``answer`` is the trusted reference (one output line): by default the
+    template's own Python program run in-process, so each algorithm is written once in Python."""
 
     name: ClassVar[str]
     tier: ClassVar[int] = 1  # algorithmic difficulty, part of the difficulty measure
@@ -144,11 +153,39 @@ class StdioTemplate:
         raise NotImplementedError
 
     def answer(self, case: Any, params: dict[str, Any]) -> str:
-        raise NotImplementedError
+        """One test's expected line: what the Python reference prints on that test alone."""
+        return run_reference(_reference_program(self, json.dumps(params, sort_keys=True)),
+                             join_cases([self.case_input(case, params)]))
 
     def sources(self, params: dict[str, Any]) -> dict[str, str]:
         """``python``, ``c`` (also compiled as C++) and ``javascript`` reference programs."""
         raise NotImplementedError
+
+
+@functools.lru_cache(maxsize=64)
+def _reference_program(template: StdioTemplate, params_json: str) -> types.CodeType:
+    """The template's Python program for ``params`` (unlabelled lines), compiled once."""
+    source = template.sources({**json.loads(params_json), "labelled": False})["python"]
+    return compile(source, f"{template.name}.py", "exec")
+
+
+def run_reference(program: types.CodeType, stdin: str) -> str:
+    """What one of **our own** Python reference programs prints on ``stdin``, run in this process
+    (never a candidate's code: that only runs in the sandbox). The program sees ``stdin`` as
+    ``sys.stdin`` and its ``print`` output is collected; nothing else of the process changes."""
+    printed: list[str] = []
+    own_sys = types.SimpleNamespace(stdin=io.StringIO(stdin))
+
+    def import_module(name: str, *args: Any, **kwargs: Any) -> Any:
+        return own_sys if name == "sys" else __import__(name, *args, **kwargs)
+
+    def collect(*values: Any, sep: str = " ", end: str = "\n") -> None:
+        printed.append(sep.join(map(str, values)) + end)
+
+    namespace = {"__name__": "__main__",
+                 "__builtins__": {**vars(builtins), "__import__": import_module, "print": collect}}
+    exec(program, namespace)  # noqa: S102 - our reference program, not model text
+    return "".join(printed).rstrip("\n")
 
 
 def join_cases(inputs: Sequence[str]) -> str:
@@ -170,13 +207,24 @@ def stdio_problem(
     """A multi-test stdin/stdout problem from ``template`` with one test per size, or None when
     the tests' answers are too uniform (fewer than ``min_distinct`` distinct lines)."""
     params = {**template.params(rng), "labelled": rng.random() < 0.5}
-    cases = [template.case(rng, params, size) for size in sizes]
+    return _multi_test_problem(rng, template, params, sizes, [], languages, limits_text, min_distinct,
+                               {"cpu_seconds": cpu_seconds, **(extra or {})})
+
+
+def _multi_test_problem(
+    rng: random.Random, template: StdioTemplate, params: dict[str, Any], sizes: Sequence[int],
+    large: Sequence[int], languages: Sequence[str], limits_text: str, min_distinct: int, extra: dict[str, Any],
+) -> Problem | None:
+    """The problem of :func:`stdio_problem` and :func:`efficiency_problem`: tests of the ``sizes``
+    answered now (the example is drawn from them), those of the ``large`` sizes hidden and answered
+    when a candidate is judged (their expected lines are None)."""
+    cases = [template.case(rng, params, size) for size in [*sizes, *large]]
     inputs = [template.case_input(case, params) for case in cases]
-    answers = [template.answer(case, params) for case in cases]
+    answers = [template.answer(case, params) for case in cases[: len(sizes)]]
     if len(set(answers)) < min(min_distinct, len(answers)):
         return None
     expected = [f"Case #{i}: {a}" if params["labelled"] else a for i, a in enumerate(answers, 1)]
-    shown = _example_indices(inputs, expected)
+    shown = _example_indices(inputs[: len(sizes)], expected, count=3 if large else 2)
     example_in = join_cases([inputs[i] for i in shown]).rstrip()
     example_out = "\n".join(relabel(expected[i], k) for k, i in enumerate(shown, 1))
     gold = rng.choice(list(languages))
@@ -186,20 +234,15 @@ def stdio_problem(
         f"above. Print one line per test: {LABELLED if params['labelled'] else 'its answer'}.\n"
         + (f"{limits_text}\n" if limits_text else "")
         + f"\nExample input:\n```\n{example_in}\n```\nExample output:\n```\n{example_out}\n```\n\n"
-        "Your program is run once on hidden tests and its output is compared line by line. "
+        f"Your program is run once on {'the ' if large else ''}hidden tests and its output is compared line by "
+        "line. "
         + convention(languages, gold)
     )
     sources = template.sources(params)
-    data = {
-        "template": template.name,
-        "params": params,
-        "inputs": inputs,
-        "expected": expected,
-        "languages": list(languages),
-        "gold": gold,
-        "cpu_seconds": cpu_seconds,
-        **(extra or {}),
-    }
+    data = {"template": template.name, "params": params, "inputs": inputs, "languages": list(languages),
+            "expected": [*expected, *[None] * len(large)], "gold": gold, **extra}
+    if large:  # the hidden tests are answered from their cases when a candidate is judged
+        data["cases"] = cases
     return Problem(prompt=prompt, answer=fence((gold, sources["c" if gold == "cpp" else gold])), data=data)
 
 
@@ -245,71 +288,6 @@ class StdioPolyglotTask(PolyglotTask):
 
 # --- program wrappers: the multi-test main loop around a template's solve -----------------------
 
-_PY_MAIN = '''import sys
-{imports}
-data = sys.stdin.read().split()
-pos = 0
-
-
-def next_int():
-    global pos
-    pos += 1
-    return int(data[pos - 1])
-
-
-def next_word():
-    global pos
-    pos += 1
-    return data[pos - 1]
-
-
-{body}
-
-
-{main}
-'''
-
-_C_MAIN = '''#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-static long long next_int(void) {{
-    long long x;
-    if (scanf("%lld", &x) != 1) exit(1);
-    return x;
-}}
-
-static char WORD[{word_bytes}];
-
-static const char *next_word(void) {{
-    if (scanf("%{word_width}s", WORD) != 1) exit(1);
-    return WORD;
-}}
-
-{body}
-
-int main(void) {{
-    int t = (int)next_int();
-    for (int i = 1; i <= t; i++) {{
-        {label}solve();
-    }}
-    return 0;
-}}
-'''
-
-_JS_MAIN = '''const data = require("fs").readFileSync(0, "utf8").split(/\\s+/).filter(Boolean);
-let pos = 0;
-const nextInt = () => Number(data[pos++]);
-const nextWord = () => data[pos++];
-
-{body}
-
-const out = [];
-for (let i = 1, t = nextInt(); i <= t; i++) out.push({line});
-console.log(out.join("\\n"));
-'''
-
-
 def python_program(body: str, params: dict[str, Any], imports: str = "") -> str:
     """A Python program: ``next_int()``/``next_word()`` readers, ``body`` defining ``solve()`` (which
     returns one test's answer), and the loop printing ``solve()`` for each of the T tests (after
@@ -318,20 +296,37 @@ def python_program(body: str, params: dict[str, Any], imports: str = "") -> str:
         main = 'print("\\n".join(f"Case #{i}: {solve()}" for i in range(1, next_int() + 1)))'
     else:
         main = 'print("\\n".join(str(solve()) for _ in range(next_int())))'
-    return _PY_MAIN.format(imports=imports, body=body.strip("\n"), main=main)
+    return CODE("main.python", imports=imports, body=body.strip("\n"), main=main)
 
 
 def c_program(body: str, params: dict[str, Any], word_bytes: int = 1 << 12) -> str:
     """A C program (also valid C++): ``next_int()``/``next_word()`` readers and ``body`` defining
     ``static void solve(void)``, which prints one test's answer line."""
     label = 'printf("Case #%d: ", i);\n        ' if params.get("labelled") else ""
-    return _C_MAIN.format(body=body.strip("\n"), word_bytes=word_bytes, word_width=word_bytes - 1, label=label)
+    return CODE("main.c", body=body.strip("\n"), word_bytes=word_bytes, word_width=word_bytes - 1, label=label)
 
 
 def js_program(body: str, params: dict[str, Any]) -> str:
     """A JavaScript program: ``nextInt()``/``nextWord()`` readers and ``body`` defining ``solve()``."""
     line = "`Case #${i}: ${solve()}`" if params.get("labelled") else "String(solve())"
-    return _JS_MAIN.format(body=body.strip("\n"), line=line)
+    return CODE("main.javascript", body=body.strip("\n"), line=line)
+
+
+def stdio_sources(code: ProgramTexts, name: str, params: dict[str, Any], imports: str = "", **fields: Any) -> dict[str,
+                                                                                                                   str]:
+    """A template's three programs: the sections ``name.python``, ``name.c`` and ``name.javascript`` of
+    ``code`` (each takes the fields it names; a field given as a dict with one entry per language
+    takes its language's entry) wrapped in their language's multi-test main."""
+    def filled(lang: str) -> dict[str, Any]:
+        return {key: value[lang] if isinstance(value, dict) and value.keys() == _PER_LANGUAGE else value
+                for key, value in fields.items()}
+
+    return {"python": python_program(code(f"{name}.python", **filled("python")), params, imports=imports),
+            "c": c_program(code(f"{name}.c", **filled("c")), params),
+            "javascript": js_program(code(f"{name}.javascript", **filled("javascript")), params)}
+
+
+_PER_LANGUAGE = {"python", "c", "javascript"}
 
 
 # --- efficiency: generated inputs, hidden large tests, per-language time budgets ----------------
@@ -381,8 +376,6 @@ def generator_code(language: str, g: dict[str, int], name: str = "x") -> str:
 
 @functools.lru_cache(maxsize=256)
 def _answer(template: StdioTemplate, params_json: str, case_json: str) -> str:
-    import json
-
     return template.answer(json.loads(case_json), json.loads(params_json))
 
 
@@ -403,44 +396,13 @@ def efficiency_problem(
     params = {**template.params(rng), "labelled": rng.random() < 0.5}
     if params.get("generator") is None:
         return None
-    cases = [template.case(rng, params, size) for size in [*small, *large]]
-    inputs = [template.case_input(case, params) for case in cases]
-    answers = [template.answer(case, params) for case in cases[: len(small)]]
-    if len(set(answers)) < min(3, len(answers)):
-        return None
-    expected: list[str | None] = [f"Case #{i}: {a}" if params["labelled"] else a for i, a in enumerate(answers, 1)]
-    expected += [None] * len(large)
-    shown = _example_indices(inputs[: len(small)], expected[: len(small)], count=3)
-    example_in = join_cases([inputs[i] for i in shown]).rstrip()
-    example_out = "\n".join(relabel(str(expected[i]), k) for k, i in enumerate(shown, 1))
     names = {"python": "Python", "javascript": "JavaScript", "c": "C", "cpp": "C++"}
     limits = ", ".join(f"{budgets[lang]:g} s in {names[lang]}" for lang in languages)
-    gold = rng.choice(list(languages))
-    labelled = LABELLED if params["labelled"] else "its answer"
-    prompt = (
-        f"{template.statement(params)}\n\n"
-        "The input starts with a line holding T, the number of tests; the T tests follow, each in the format "
-        f"above. Print one line per test: {labelled}.\n"
-        + (f"{limits_text}\n" if limits_text else "")
-        + f"Time limit for the whole run (all tests together), in CPU time: {limits}. The hidden tests include "
-        f"large ones (n up to {max(large)}): a correct but slow algorithm exceeds the limit.\n"
-        f"\nExample input:\n```\n{example_in}\n```\nExample output:\n```\n{example_out}\n```\n\n"
-        "Your program is run once on the hidden tests and its output is compared line by line. "
-        + convention(languages, gold)
-    )
-    sources = template.sources(params)
-    data = {
-        "template": template.name,
-        "params": params,
-        "cases": cases,
-        "inputs": inputs,
-        "expected": expected,
-        "languages": list(languages),
-        "gold": gold,
-        "budgets": dict(budgets),
-        "cpu_seconds": max(budgets.values()),
-    }
-    return Problem(prompt=prompt, answer=fence((gold, sources["c" if gold == "cpp" else gold])), data=data)
+    timing = (f"Time limit for the whole run (all tests together), in CPU time: {limits}. The hidden tests include "
+              f"large ones (n up to {max(large)}): a correct but slow algorithm exceeds the limit.")
+    return _multi_test_problem(rng, template, params, small, large, languages,
+                               (f"{limits_text}\n" if limits_text else "") + timing, 3,
+                               {"budgets": dict(budgets), "cpu_seconds": max(budgets.values())})
 
 
 class EfficiencyTask(StdioPolyglotTask):
@@ -449,8 +411,6 @@ class EfficiencyTask(StdioPolyglotTask):
     def expected(self, problem: Problem) -> list[str]:
         """Every test's expected line: stored ones, and the hidden large ones from the trusted
         reference (cached per template, parameters and test)."""
-        import json
-
         data = problem.data
         template = self.template(problem)
         params_json = json.dumps(data["params"], sort_keys=True)

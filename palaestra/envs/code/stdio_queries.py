@@ -25,6 +25,7 @@ from palaestra.core import Problem, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.code import pipelines as pl
 from palaestra.envs.code.common import StdioTask, random_ints, stdio_problem, varied
+from palaestra.envs.code.templates import ProgramTexts
 
 WORDS = ("ALPHA", "BRAVO", "CRANE", "DELTA", "EMBER", "FJORD", "GLYPH", "HAVEN", "IVORY", "JOULE", "KNOT",
          "LUMEN", "MAPLE", "NOVA", "ORBIT", "PIVOT", "QUILL", "RIDGE", "SPARK", "TIDAL", "UMBRA", "VIVID")
@@ -41,6 +42,8 @@ KINDS: dict[str, tuple[tuple[str, ...], bool, str]] = {
     "swap": (("i", "j"), False, "`{w} i j`: swap a[i] and a[j]"),
 }
 PRINTING = ("sum", "max", "min", "count")
+
+CODE = ProgramTexts("stdio_queries")
 
 
 @register
@@ -186,24 +189,10 @@ def _queries_source(kinds: list[str], words: dict[str, str]) -> str:
             "reverse": "a[l - 1:r] = a[l - 1:r][::-1]",
             "swap": "a[i - 1], a[j - 1] = a[j - 1], a[i - 1]",
         }[kind]
-        branches.append(
-            f"        {keyword} word == {words[kind]!r}:\n"
-            f"            values = [int(v) for v in data[pos + 1:pos + {len(args) + 1}]]\n"
-            f"            {unpack}\n"
-            f"            pos += {len(args) + 1}\n"
-            f"            {action}\n"
-        )
+        branches.append(CODE("branch", keyword=keyword, word=words[kind], fields=len(args) + 1, unpack=unpack,
+                             action=action))
     return (
-        "import sys\n\n\n"
-        "def main():\n"
-        "    data = sys.stdin.read().split()\n"
-        "    n, q = int(data[0]), int(data[1])\n"
-        "    a = [int(v) for v in data[2:2 + n]]\n"
-        "    pos = 2 + n\n"
-        "    out = []\n"
-        "    for _ in range(q):\n"
-        "        word = data[pos]\n"
-        + "".join(branches)
+        CODE("head") + "".join(branches)
         + "    print('\\n'.join(out))\n\n\n"
         "main()\n"
     )

@@ -25,6 +25,7 @@ from palaestra.core import Problem, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
 from palaestra.envs.code.polyglot import PolyglotTask, convention, join_cases
+from palaestra.envs.code.templates import ProgramTexts
 from palaestra.verifiers import polyglot
 from palaestra.verifiers.polyglot import Budget, Program, Report, fence
 
@@ -221,26 +222,10 @@ def _braced(body: list[Stmt], depth: int, lang: str, naive: bool = False) -> lis
     return out
 
 
-C_HELPERS = """static long long py_div(long long a, long long b) {
-    long long q = a / b;
-    if (a % b != 0 && ((a < 0) != (b < 0))) q--;
-    return q;
-}
+CODE = ProgramTexts("translate_program")
+C_HELPERS = CODE("c.helpers")
 
-static long long py_mod(long long a, long long b) {
-    long long r = a % b;
-    if (r != 0 && ((r < 0) != (b < 0))) r += b;
-    return r;
-}
-
-static long long py_abs(long long a) { return a < 0 ? -a : a; }
-static long long py_max(long long a, long long b) { return a > b ? a : b; }
-static long long py_min(long long a, long long b) { return a < b ? a : b; }
-"""
-
-JS_HELPERS = """const pyMod = (a, b) => ((a % b) + b) % b;
-const pyDiv = (a, b) => (a - pyMod(a, b)) / b;
-"""
+JS_HELPERS = CODE("js.helpers")
 
 LOCALS = ("acc", "other", "x", "i", "j", "t", "d")
 
@@ -464,32 +449,4 @@ class TranslateProgram(PolyglotTask):
         return math.log2(size(problem.data["program"]["body"])) + len(problem.data["tests"]) / 8
 
 
-JS_DRIVER = """const { readFileSync } = require("fs");
-const vm = require("vm");
-const stdout = process.stdout, stderr = process.stderr, exit = process.exit.bind(process);
-const parse = JSON.parse;
-globalThis.module = { exports: {} };
-globalThis.exports = globalThis.module.exports;
-globalThis.require = require;
-vm.runInThisContext(readFileSync("solution.js", "utf8"), { filename: "solution.js" });
-let fn = vm.runInThisContext("typeof NAME === 'function' ? NAME : undefined");
-const exported = globalThis.module.exports;
-if (typeof fn !== "function") fn = typeof exported === "function" ? exported : exported && exported.NAME;
-if (typeof fn !== "function") {
-    stderr.write("no function named NAME is defined\\n");
-    exit(1);
-}
-const lines = readFileSync(0, "utf8").split("\\n");
-const out = [];
-for (let i = 1; i <= Number(lines[0]); i++) {
-    const [n, xs] = parse(lines[i]);
-    let result;
-    try {
-        result = String(fn(n, xs));
-    } catch (error) {
-        result = "error: " + String(error);
-    }
-    out.push(result);
-}
-stdout.write(out.join("\\n") + "\\n");
-"""
+JS_DRIVER = CODE("js.driver")

@@ -28,11 +28,14 @@ from palaestra.core.task import Growth
 from palaestra.envs.code import hdl
 from palaestra.envs.code.hdl import Port
 from palaestra.envs.code.polyglot import convention
+from palaestra.envs.code.templates import ProgramTexts
 from palaestra.verifiers.polyglot import Program, Report, fence
 
 NAMES = ("ctrl", "fsm", "machine", "unit", "seq", "core", "engine", "logic", "block", "cell", "node", "tile")
 RESET_TEXT = ("rst is a synchronous, active-high reset: at a rising edge of clk with rst = 1 the machine returns to "
               "its reset state, whatever the other inputs.")
+
+CODE = ProgramTexts("verilog_fsm")
 
 
 class FsmTemplate:
@@ -143,17 +146,14 @@ class SequenceDetector(FsmTemplate):
         cases = []
         for matched in range(n):
             nxt = [self._advance(p, matched, b) for b in (0, 1)]
-            cases.append(f"      {bits}'d{matched}: begin "
-                         f"next_matched = din ? {bits}'d{nxt[1][0]} : {bits}'d{nxt[0][0]}; "
-                         f"found = din ? 1'b{int(nxt[1][1])} : 1'b{int(nxt[0][1])}; end")
+            cases.append(CODE("SequenceDetector.reference.2", bits=bits, matched=matched, nxt_1_0=nxt[1][0],
+                              nxt_0_0=nxt[0][0], int_nxt_1_1=int(nxt[1][1]), int_nxt_0_1=int(nxt[0][1])))
         out = "  always @(posedge clk)\n    if (rst) hit <= 0;\n    else hit <= found;" if p["moore"] \
             else "  assign hit = found;"
         registered = ("hit",) if p["moore"] else ()
         return (f"{hdl.header(p['module'], self.ports(p), registered)}\n  reg [{bits - 1}:0] matched, next_matched;\n"
                 f"  reg found;\n  always @* begin\n    next_matched = 0;\n    found = 0;\n    case (matched)\n"
-                + "\n".join(cases) + "\n      default: begin next_matched = 0; found = 0; end\n    endcase\n  end\n"
-                "  always @(posedge clk)\n    if (rst) matched <= 0;\n    else matched <= next_matched;\n"
-                f"{out}\nendmodule\n")
+                + "\n".join(cases) + CODE("SequenceDetector.reference", out=out))
 
 
 # --- state tables -----------------------------------------------------------------------------
@@ -287,29 +287,8 @@ class RoundRobin(FsmTemplate):
     def reference(self, p: dict[str, Any]) -> str:
         n = p["n"]
         bits = max(1, (n - 1).bit_length())
-        return f"""{hdl.header(p['module'], self.ports(p), ('grant',))}
-  reg [{bits - 1}:0] pointer;
-  reg [{bits - 1}:0] winner;
-  reg found;
-  integer k, i;
-  always @* begin
-    grant = 0;
-    found = 0;
-    winner = 0;
-    for (k = 0; k < {n}; k = k + 1) begin
-      i = (pointer + k) % {n};
-      if (!found && req[i]) begin
-        found = 1;
-        winner = i;
-        grant = 1 << i;
-      end
-    end
-  end
-  always @(posedge clk)
-    if (rst) pointer <= {self.reset_state(p)};
-    else if (found) pointer <= (winner + 1) % {n};
-endmodule
-"""
+        return CODE("RoundRobin.reference", header=hdl.header(p['module'], self.ports(p), ('grant',)), bits_1=bits - 1,
+                    n=n, reset_state=self.reset_state(p))
 
 
 # --- timed phases -----------------------------------------------------------------------------
@@ -361,32 +340,8 @@ class TimedPhases(FsmTemplate):
         cases = "\n".join(f"      3'd{i}: begin phase = 3'd{c}; last = spent == {d - 1}; end"
                           for i, (c, d) in enumerate(zip(p["codes"], p["durations"])))
         frozen = " || hold" if p["hold"] else ""
-        return f"""{hdl.header(p['module'], self.ports(p), ('phase',))}
-  reg [2:0] index;
-  reg [2:0] spent;
-  reg last;
-  always @* begin
-    phase = 0;
-    last = 1;
-    case (index)
-{cases}
-      default: begin phase = 0; last = 1; end
-    endcase
-  end
-  always @(posedge clk)
-    if (rst) begin
-      index <= 0;
-      spent <= 0;
-    end else if (!(0{frozen})) begin
-      if (last) begin
-        index <= (index == {count - 1}) ? 0 : index + 1;
-        spent <= 0;
-      end else begin
-        spent <= spent + 1;
-      end
-    end
-endmodule
-"""
+        return CODE("TimedPhases.reference", header=hdl.header(p['module'], self.ports(p), ('phase',)), cases=cases,
+                    frozen=frozen, count_1=count - 1)
 
 
 TEMPLATES: dict[str, FsmTemplate] = {t.name: t for t in (SequenceDetector(), StateTable(), RoundRobin(), TimedPhases())}

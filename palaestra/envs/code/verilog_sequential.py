@@ -32,9 +32,12 @@ from palaestra.core.task import Growth
 from palaestra.envs.code import hdl
 from palaestra.envs.code.hdl import Port
 from palaestra.envs.code.polyglot import convention
+from palaestra.envs.code.templates import ProgramTexts
 from palaestra.verifiers.polyglot import Program, Report, fence
 
 NAMES = ("unit", "block", "core", "stage", "engine", "tile", "cell", "node", "slice", "part", "box", "kit")
+
+CODE = ProgramTexts("verilog_sequential")
 
 
 def _mask(width: int) -> int:
@@ -300,21 +303,8 @@ class Accumulator(SeqTemplate):
     def reference(self, p: dict[str, Any]) -> str:
         w = p["w"]
         store = f"acc <= sum[{w}] ? {w}'d{_mask(w)} : sum[{w - 1}:0];" if p["saturate"] else f"acc <= sum[{w - 1}:0];"
-        return f"""{hdl.header(p['module'], self.ports(p), ('acc', 'ovf'))}
-  wire [{w}:0] sum = acc + x;
-  always @({self.trigger(p)})
-    if (rst) begin
-      acc <= 0;
-      ovf <= 0;
-    end else if (clear) begin
-      acc <= 0;
-      ovf <= 0;
-    end else if (en) begin
-      {store}
-      if (sum[{w}]) ovf <= 1;
-    end
-endmodule
-"""
+        return CODE("Accumulator.reference", header=hdl.header(p['module'], self.ports(p), ('acc', 'ovf')), w=w,
+                    trigger=self.trigger(p), store=store)
 
 
 # --- edge detectors ---------------------------------------------------------------------------
@@ -433,9 +423,8 @@ class Lfsr(SeqTemplate):
     def reference(self, p: dict[str, Any]) -> str:
         w = p["w"]
         taps = " ^ ".join(f"q[{t}]" for t in p["taps"])
-        return (f"{hdl.header(p['module'], self.ports(p), ('q',))}\n  wire feedback = {taps};\n"
-                f"  always @({self.trigger(p)})\n    if (rst) q <= {w}'d{p['seed']};\n"
-                f"    else if (en) q <= {{q[{w - 2}:0], feedback}};\nendmodule\n")
+        return CODE("Lfsr.reference", header=hdl.header(p['module'], self.ports(p), ('q',)), taps=taps,
+                    trigger=self.trigger(p), w=w, p=p, w_2=w - 2)
 
 
 TEMPLATES: dict[str, SeqTemplate] = {t.name: t for t in (Counter(), ShiftRegister(), Accumulator(), EdgeDetector(),
