@@ -1,0 +1,43 @@
+"""Chemistry round 3 (oxidation states, electron configurations, equilibrium, redox): hand-checked instances."""
+
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+
+from palaestra.core import Problem
+from palaestra.core.registry import make_source
+
+
+def _with_data(env_id: str, **data: object) -> tuple[object, Problem]:
+    task = make_source(env_id)
+    problem = task.sample(0, 0)
+    return task, dataclasses.replace(problem, data={**problem.data, **data})
+
+
+def test_oxidation_state_rules_and_exceptions() -> None:
+    from palaestra.envs.chemistry.oxidation_states import rule_states
+
+    assert rule_states({"K": 2, "Cr": 2, "O": 7}, 0) == {"K": 1, "Cr": 6, "O": -2}
+    assert rule_states({"Na": 1, "H": 1}, 0)["H"] == -1  # metal hydride: H is left over
+    assert rule_states({"O": 1, "F": 2}, 0)["O"] == 2  # F outranks O
+    assert rule_states({"K": 1, "O": 2}, 0)["O"] == Fraction(-1, 2)  # superoxide
+    assert rule_states({"S": 4, "O": 6}, -2)["S"] == Fraction(5, 2)  # tetrathionate: an average
+    assert rule_states({"Cl": 1, "F": 3}, 0)["Cl"] == 3  # interhalogen: Cl is lowest in the order
+
+
+def test_oxidation_states_judged_per_element() -> None:
+    species = [
+        {"formula": "K2Cr2O7", "charge": 0, "composition": {"K": 2, "Cr": 2, "O": 7}, "kind": "oxo",
+         "states": {"K": "+1", "Cr": "+6", "O": "-2"}},
+        {"formula": "NaH", "charge": 0, "composition": {"Na": 1, "H": 1}, "kind": "metal_hydride",
+         "states": {"Na": "+1", "H": "-1"}},
+    ]
+    task, problem = _with_data("chemistry/oxidation_states", species=species)
+    for right in ("(a) K: +1, Cr: +6, O: -2\n(b) Na: +1, H: -1", "K2Cr2O7: O = -2, Cr = 6, K = 1\nNaH: Na: 1+, H: 1-",
+                  "Answer:\na) K: +1, Cr: +6, O: -2\nb) Na: +1, H: -1."):
+        assert task.verify(problem, right).correct, right
+    verdict = task.verify(problem, "(a) K: +1, Cr: +6, O: -2\n(b) Na: +1, H: +1")  # the usual H rule: wrong here
+    assert not verdict.correct and "H in NaH" in verdict.feedback
+    assert not task.verify(problem, "(a) K: +1, Cr: +6, O: -2").parsed  # a species left out
+    assert not task.verify(problem, "(a) K: +1, Cr: +6 or +3, O: -2\n(b) Na: +1, H: -1").correct
