@@ -41,3 +41,31 @@ def test_oxidation_states_judged_per_element() -> None:
     assert not verdict.correct and "H in NaH" in verdict.feedback
     assert not task.verify(problem, "(a) K: +1, Cr: +6, O: -2").parsed  # a species left out
     assert not task.verify(problem, "(a) K: +1, Cr: +6 or +3, O: -2\n(b) Na: +1, H: -1").correct
+
+
+def test_electron_configurations_with_exceptions_and_ions() -> None:
+    from palaestra.envs.chemistry.electron_configuration import atom_configuration, ion_configuration, shorthand
+
+    assert shorthand(atom_configuration("Fe")) == "[Ar] 4s2 3d6"
+    assert shorthand(atom_configuration("Cr")) == "[Ar] 4s1 3d5"  # the exception table, not 4s2 3d4
+    assert shorthand(atom_configuration("Cu")) == "[Ar] 4s1 3d10"
+    assert shorthand(atom_configuration("Pd")) == "[Kr] 4d10"
+    assert shorthand(ion_configuration("Fe", 2)) == "[Ar] 3d6"  # 4s leaves first
+    assert shorthand(ion_configuration("Sn", 2), by_shell=True) == "[Kr] 4d10 5s2"  # 5p before 5s
+    assert ion_configuration("Cl", -1) == atom_configuration("Ar")
+
+
+def test_electron_configuration_accepts_orders_and_forms() -> None:
+    from palaestra.envs.chemistry.electron_configuration import atom_configuration, ion_configuration
+
+    species = [["Cr", 0], ["Fe", 3]]
+    task, problem = _with_data("chemistry/electron_configuration", species=species,
+                               configurations=[atom_configuration("Cr"), ion_configuration("Fe", 3)])
+    for right in ("(a) [Ar] 3d5 4s1\n(b) [Ar] 3d5", "1s2 2s2 2p6 3s2 3p6 4s1 3d5\n[Ne] 3s2 3p6 3d5",
+                  "Cr: [Ar] 4s^1 3d^{5}\nFe3+: [Ar] 3d⁵", "Answer:\na) [Ar]3d5 4s1\nb) [Ar]3d5."):
+        assert task.verify(problem, right).correct, right
+    verdict = task.verify(problem, "(a) [Ar] 4s2 3d4\n(b) [Ar] 3d5")  # the plain Aufbau filling: wrong for Cr
+    assert not verdict.correct and "Cr" in verdict.feedback and "Fe3+" not in verdict.feedback
+    assert not task.verify(problem, "(a) [Ar] 3d5 4s1 3d5\n(b) [Ar] 3d5").parsed  # a subshell twice
+    assert not task.verify(problem, "(a) [Ar] 3d11\n(b) [Ar] 3d5").parsed  # over capacity
+    assert not task.verify(problem, "(a) [Ar] 3d5 4s1\n(b) [Ar] 3d5\n(c) [Ar] 3d3").parsed  # a hedge line
