@@ -69,3 +69,31 @@ def test_electron_configuration_accepts_orders_and_forms() -> None:
     assert not task.verify(problem, "(a) [Ar] 3d5 4s1 3d5\n(b) [Ar] 3d5").parsed  # a subshell twice
     assert not task.verify(problem, "(a) [Ar] 3d11\n(b) [Ar] 3d5").parsed  # over capacity
     assert not task.verify(problem, "(a) [Ar] 3d5 4s1\n(b) [Ar] 3d5\n(c) [Ar] 3d3").parsed  # a hedge line
+
+
+def test_redox_balance_checks_atoms_and_charge() -> None:
+    from palaestra.envs.chemistry.redox_balance import Reaction, solve
+
+    acid = Reaction((("MnO4", -1), ("H2C2O4", 0)), (("Mn", 2), ("CO2", 0)), "acidic")
+    terms = solve(acid)
+    assert terms == [(2, ("MnO4", -1)), (5, ("H2C2O4", 0)), (-2, ("Mn", 2)), (-10, ("CO2", 0)), (6, ("H", 1)),
+                     (-8, ("H2O", 0))]
+    base = Reaction((("Cl2", 0),), (("Cl", -1), ("ClO3", -1)), "basic")  # disproportionation
+    assert solve(base) == [(3, ("Cl2", 0)), (-5, ("Cl", -1)), (-1, ("ClO3", -1)), (6, ("OH", -1)), (-3, ("H2O", 0))]
+    reactions = [{"reactants": [["MnO4", -1], ["H2C2O4", 0]], "products": [["Mn", 2], ["CO2", 0]], "medium": "acidic",
+                  "terms": [[c, list(p)] for c, p in terms]},
+                 {"reactants": [["Cl2", 0]], "products": [["Cl", -1], ["ClO3", -1]], "medium": "basic",
+                  "terms": [[c, list(p)] for c, p in solve(base)]}]
+    task, problem = _with_data("chemistry/redox_balance", reactions=reactions)
+    right = ["(a) 2 MnO4^- + 5 H2C2O4 + 6 H^+ -> 2 Mn^2+ + 10 CO2 + 8 H2O\n(b) 3 Cl2 + 6 OH^- -> 5 Cl^- + ClO3^- + 3 H2O",
+             "6 H+ + 2 MnO4- + 5 H2C2O4 → 8 H2O + 10 CO2 + 2 Mn2+\n3Cl2 + 6OH⁻ → 5Cl⁻ + ClO₃⁻ + 3H₂O",
+             "a) 2 MnO4^{-} + 5 H2C2O4 + 6 H^{+} -> 2 Mn^{2+} + 10 CO2 + 8 H2O\n"
+             "b) 3 Cl2 + 6 OH^{-} -> 5 Cl^{-} + ClO3^{-} + 3 H2O."]
+    for answer in right:
+        assert task.verify(problem, answer).correct, answer
+    doubled = "(a) 4 MnO4^- + 10 H2C2O4 + 12 H^+ -> 4 Mn^2+ + 20 CO2 + 16 H2O\n" + right[0].split("\n")[1]
+    assert "divide by 2" in task.verify(problem, doubled).feedback
+    no_water = "(a) 2 MnO4^- + 5 H2C2O4 + 6 H^+ -> 2 Mn^2+ + 10 CO2\n" + right[0].split("\n")[1]
+    assert "not balanced: H, O" in task.verify(problem, no_water).feedback
+    # OH- belongs to basic solution only: an acidic equation may not use it
+    assert not task.verify(problem, right[0].replace("6 H^+ ->", "6 H^+ + OH^- ->")).parsed
