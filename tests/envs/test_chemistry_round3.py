@@ -97,3 +97,35 @@ def test_redox_balance_checks_atoms_and_charge() -> None:
     assert "not balanced: H, O" in task.verify(problem, no_water).feedback
     # OH- belongs to basic solution only: an acidic equation may not use it
     assert not task.verify(problem, right[0].replace("6 H^+ ->", "6 H^+ + OH^- ->")).parsed
+
+
+def test_equilibrium_ice_exact_k_and_concentrations() -> None:
+    base = {"reactants": [[1, "H2"], [1, "I2"]], "products": [[2, "HI"]], "decimals": 2,
+            "initial": {"H2": "1/2", "I2": "2/5", "HI": "0"}, "x": "1/10",
+            "final": {"H2": "2/5", "I2": "3/10", "HI": "1/5"}}
+    # K = 0.2^2 / (0.4 * 0.3) = 1/3
+    task, problem = _with_data("chemistry/equilibrium_ice", kind="find_k", measured="HI", k="1/3", **base)
+    for right in ("1/3", "Kc = 1/3", "\\frac{1}{3}", "K = 1/3."):
+        assert task.verify(problem, right).correct, right
+    for wrong in ("0.333", "0.3333333", "3", "1/3 or 3"):
+        assert not task.verify(problem, wrong).correct, wrong
+    task, problem = _with_data("chemistry/equilibrium_ice", kind="find_concentrations", k="1/3", **base)
+    for right in ("[H2] = 0.4, [I2] = 0.3, [HI] = 0.2", "HI = 1/5, I2 = 3/10, H2 = 2/5",
+                  "[H2] = 0.40 M\n[I2] = 0.30 M\n[HI] = 0.20 M"):
+        assert task.verify(problem, right).correct, right
+    verdict = task.verify(problem, "[H2] = 0.4, [I2] = 0.3, [HI] = 0.1")  # x taken for HI's change
+    assert not verdict.correct and "HI" in verdict.feedback
+
+
+def test_equilibrium_ice_root_is_the_drawn_change() -> None:
+    from palaestra.envs.chemistry.equilibrium_ice import _q
+
+    task = make_source("chemistry/equilibrium_ice")
+    for seed in range(5):
+        problem = task.sample(4, seed)
+        data = problem.data
+        final = {f: Fraction(v) for f, v in data["final"].items()}
+        reactants = tuple(tuple(r) for r in data["reactants"])
+        products = tuple(tuple(p) for p in data["products"])
+        assert _q(final, reactants, products) == Fraction(data["k"])
+        assert all(v > 0 for v in final.values())
