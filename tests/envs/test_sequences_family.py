@@ -1,0 +1,38 @@
+"""Sequences and number puzzles: hand-checked instances beyond the contract kit."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from palaestra.core import Problem
+from palaestra.core.registry import make_source
+
+
+def _with_data(env_id: str, level: int = 0, **data: object) -> tuple[object, Problem]:
+    task = make_source(env_id)
+    problem = task.sample(level, 0)
+    return task, dataclasses.replace(problem, data={**problem.data, **data})
+
+
+def test_hidden_rule_uniqueness_by_enumeration() -> None:
+    from palaestra.envs.sequences.hidden_rule import consistent, family, predictions
+
+    ops = family(20, 3, False, False)
+    terms = [3, 9, 12, 36, 39, 117]  # x3, +3 repeated
+    candidates = consistent(terms, 2, ops)
+    assert ("multiply", 3, 0) in candidates[0] and ("add", 3, 0) in candidates[1]
+    assert predictions(terms, 2, candidates, 2) == {(120, 360)}
+    # 3 -> 9 alone is ambiguous: +6 or x3 predict different continuations of 9
+    short = consistent([3, 9], 1, ops)
+    assert len(predictions([3, 9], 1, short, 1)) == 2
+
+
+def test_hidden_rule_judges_the_next_terms() -> None:
+    task, problem = _with_data("sequences/hidden_rule", terms=[3, 9, 12, 36, 39, 117], next=[120, 360],
+                               rule=[["multiply", 3, 0], ["add", 3, 0]], cycle=2)
+    for right in ("120, 360", "120 and 360", "\\boxed{120, 360}", "a_7 = 120, a_8 = 360"):
+        assert task.verify(problem, right).correct, right
+    verdict = task.verify(problem, "120, 123")  # the adding step repeated
+    assert not verdict.correct and "term 2" in verdict.feedback
+    assert not task.verify(problem, "120").parsed
+    assert not task.verify(problem, "120, 360 or 120, 361").correct
