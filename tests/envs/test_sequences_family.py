@@ -36,3 +36,19 @@ def test_hidden_rule_judges_the_next_terms() -> None:
     assert not verdict.correct and "term 2" in verdict.feedback
     assert not task.verify(problem, "120").parsed
     assert not task.verify(problem, "120, 360 or 120, 361").correct
+
+
+def test_roman_numerals_canonical_form_is_judged() -> None:
+    from palaestra.envs.sequences.roman_numerals import additive, to_roman, value_of
+
+    assert to_roman(1994) == "MCMXCIV" and to_roman(3999) == "MMMCMXCIX" and to_roman(4) == "IV"
+    assert additive(1994) == "MDCCCCLXXXXIIII" and value_of("IC") == 99 and value_of("MCMXCIV") == 1994
+    task, problem = _with_data("sequences/roman_numerals", kind="to_roman", value=99, operands=[99])
+    for right in ("XCIX", "xcix", "\\boxed{XCIX}", "Answer: XCIX."):
+        assert task.verify(problem, right).correct, right
+    verdict = task.verify(problem, "IC")  # the right value, not the standard form
+    assert not verdict.correct and "not the standard form" in verdict.feedback
+    assert not task.verify(problem, "LXXXXVIIII").correct
+    assert not task.verify(problem, "XCIX or IC").correct
+    task, problem = _with_data("sequences/roman_numerals", kind="from_roman", value=1994, operands=[1994])
+    assert task.verify(problem, "1994").correct and not task.verify(problem, "1996").correct
