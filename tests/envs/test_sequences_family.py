@@ -52,3 +52,19 @@ def test_roman_numerals_canonical_form_is_judged() -> None:
     assert not task.verify(problem, "XCIX or IC").correct
     task, problem = _with_data("sequences/roman_numerals", kind="from_roman", value=1994, operands=[1994])
     assert task.verify(problem, "1994").correct and not task.verify(problem, "1996").correct
+
+
+def test_bit_manipulation_steps_and_properties() -> None:
+    from palaestra.envs.sequences.bit_manipulation import apply, gray_decode, next_same_popcount
+
+    assert apply(["rotl", 3], 0b1011_0001, 8) == 0b1000_1101
+    assert apply(["shl", 2], 0xC3, 8) == 0x0C and apply(["xorshift", 1], 0b1100, 8) == 0b1010
+    assert apply(["isolate_lowest", 0], 0b1011_0100, 8) == 0b100 and apply(["reverse", 0], 0b0000_0011, 8) == 0xC0
+    assert next_same_popcount(0b0111) == 0b1011 and next_same_popcount(6) == 9
+    assert all(gray_decode(n ^ (n >> 1)) == n for n in range(300))
+    task, problem = _with_data("sequences/bit_manipulation", kind="chain", width=8, value=42, operands=[7],
+                               steps=[["xor", 45]])
+    for right in ("42", "0x2A", "0x2a", "0b101010", "0b0010_1010", "x = 42", "\\boxed{42}"):
+        assert task.verify(problem, right).correct, right
+    assert not task.verify(problem, "101010").correct  # no prefix: read as decimal
+    assert not task.verify(problem, "0x2B").correct and not task.verify(problem, "42 or 43").correct
