@@ -68,3 +68,31 @@ def test_bit_manipulation_steps_and_properties() -> None:
         assert task.verify(problem, right).correct, right
     assert not task.verify(problem, "101010").correct  # no prefix: read as decimal
     assert not task.verify(problem, "0x2B").correct and not task.verify(problem, "42 or 43").correct
+
+
+def test_digit_puzzle_clues_single_out_the_number() -> None:
+    from palaestra.envs.sequences.digit_puzzle import CLUE_WEIGHT
+
+    task = make_source("sequences/digit_puzzle")
+    problem = task.sample(2, 4)
+    target = problem.data["target"]
+    assert "Exactly one 4-digit number" in problem.prompt and 1000 <= target <= 9999
+    assert all(kind in CLUE_WEIGHT for kind, _ in problem.data["clues"])
+    for right in (str(target), f"\\boxed{{{target}}}", f"The number is {target}."):
+        assert task.verify(problem, right).correct, right
+    verdict = task.verify(problem, str(target + 1))
+    assert not verdict.correct and "clue" in verdict.feedback
+    assert not task.verify(problem, f"{target} or {target + 1}").correct
+
+
+def test_digit_puzzle_clue_masks_are_the_stated_facts() -> None:
+    import random
+
+    from palaestra.envs.sequences.digit_puzzle import _clue, _table
+
+    numbers = _table(3).numbers
+    kind, text, mask = _clue("sum", 382, 3, random.Random(0))
+    assert text == "Its digits add up to 13." and set(numbers[mask]) >= {382, 139, 940} and 381 not in set(numbers[mask])
+    kind, text, mask = _clue("reverse", 382, 3, random.Random(0))
+    assert "smaller" in text and mask[382 - 100] and not mask[283 - 100]
+    assert _clue("increasing", 382, 3, random.Random(0)) is None and _clue("increasing", 258, 3, random.Random(0))
