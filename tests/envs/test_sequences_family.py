@@ -96,3 +96,48 @@ def test_digit_puzzle_clue_masks_are_the_stated_facts() -> None:
     kind, text, mask = _clue("reverse", 382, 3, random.Random(0))
     assert "smaller" in text and mask[382 - 100] and not mask[283 - 100]
     assert _clue("increasing", 382, 3, random.Random(0)) is None and _clue("increasing", 258, 3, random.Random(0))
+
+
+def test_magic_square_completion_is_unique_and_checked() -> None:
+    from palaestra.envs.sequences.magic_square import normal_4x4
+
+    squares = normal_4x4()
+    assert squares.shape == (7040, 16) and all(sum(row[:4]) == 34 for row in squares[:50])
+    task = make_source("sequences/magic_square")
+    problem = task.sample(4, 1)
+    cells, given = problem.data["cells"], problem.data["given"]
+    kept = [i for i, g in enumerate(given) if g]
+    matches = [row for row in squares if all(row[i] == cells[i] for i in kept)]
+    assert len(matches) == 1  # the givens leave one completion
+    rows = (problem.answer or "").split("\n")
+    assert task.verify(problem, "\n".join(r.replace(" ", ", ") for r in rows)).correct
+    transposed = "\n".join(" ".join(str(cells[r * 4 + c]) for r in range(4)) for c in range(4))
+    verdict = task.verify(problem, transposed)  # also magic, but it moves the givens
+    assert not verdict.correct and "given" in verdict.feedback
+
+
+def test_magic_square_3x3_rank_and_sums() -> None:
+    task, problem = _with_data("sequences/magic_square", order=3, cells=[8, 1, 6, 3, 5, 7, 4, 9, 2],
+                               given=[True, False, False, False, True, False, False, False, True])
+    assert task.verify(problem, "8 1 6\n3 5 7\n4 9 2").correct
+    assert task.verify(problem, "| 8 | 1 | 6 |\n| 3 | 5 | 7 |\n| 4 | 9 | 2 |").correct
+    verdict = task.verify(problem, "8 2 5\n3 5 7\n4 9 2")
+    assert not verdict.correct and "same sum" in verdict.feedback
+    assert not task.verify(problem, "8 1 6\n3 5 7").parsed
+
+
+def test_numeral_systems_canonical_forms() -> None:
+    from palaestra.envs.sequences.numeral_systems import decode, encode
+
+    assert encode("bijective26", 703) == "AAA" and encode("factoradic", 463) == "3:4:1:0:1:0"
+    assert encode("negabinary", -3) == "1101" and encode("balanced_ternary", -5) == "T11"
+    assert encode("zeckendorf", 100) == "1000010100" and decode("zeckendorf", "0111") == 6 == decode("zeckendorf", "1001")
+    task, problem = _with_data("sequences/numeral_systems", system="zeckendorf", direction="to", value=6,
+                               representation="1001")
+    assert task.verify(problem, "1001").correct and task.verify(problem, "\\boxed{1001}").correct
+    verdict = task.verify(problem, "111")  # 3 + 2 + 1: the right value, adjacent 1s
+    assert not verdict.correct and "canonical" in verdict.feedback
+    assert not task.verify(problem, "1010").correct
+    task, problem = _with_data("sequences/numeral_systems", system="balanced_ternary", direction="from", value=-5,
+                               representation="T11")
+    assert task.verify(problem, "-5").correct and not task.verify(problem, "5").correct
