@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 
 from palaestra.core import Problem
 from palaestra.core.registry import make_source
@@ -141,3 +142,28 @@ def test_numeral_systems_canonical_forms() -> None:
     task, problem = _with_data("sequences/numeral_systems", system="balanced_ternary", direction="from", value=-5,
                                representation="T11")
     assert task.verify(problem, "-5").correct and not task.verify(problem, "5").correct
+
+
+def test_modular_puzzle_smallest_count() -> None:
+    # x = 23: 23 mod 4 = 3, 23 mod 6 = 5 (shared factor 2: effective lcm 12), 3x = 69 = 5 mod 8 -> x = 7 mod 8
+    # lcm(4, 6, 8) = 24, so the counts are 23, 47, 71, ...; above 30 the smallest is 47
+    task, problem = _with_data("sequences/modular_puzzle", conditions=[[1, 4, 4, 3], [1, 6, 6, 5], [3, 8, 8, 5]],
+                               lcm=24,
+                               floor=30, answer=47)
+    for right in ("47", "\\boxed{47}", "x = 47", "Answer: 47."):
+        assert task.verify(problem, right).correct, right
+    assert "smaller one" in task.verify(problem, "71").feedback
+    assert "not above" in task.verify(problem, "23").feedback
+    assert not task.verify(problem, "48").correct and not task.verify(problem, "47 or 71").correct
+
+
+def test_modular_puzzle_conditions_hold_for_the_answer() -> None:
+    task = make_source("sequences/modular_puzzle")
+    for seed in range(5):
+        problem = task.sample(4, seed)
+        data = problem.data
+        x = data["answer"]
+        assert x > data["floor"] and x - data["lcm"] <= data["floor"]
+        for a, m, effective, b in data["conditions"]:
+            assert a * x % m == b and effective == m // math.gcd(a, m)
+            assert a * (x - 1) % m != b or m // math.gcd(a, m) == 1
