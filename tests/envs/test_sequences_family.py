@@ -167,3 +167,19 @@ def test_modular_puzzle_conditions_hold_for_the_answer() -> None:
         for a, m, effective, b in data["conditions"]:
             assert a * x % m == b and effective == m // math.gcd(a, m)
             assert a * (x - 1) % m != b or m // math.gcd(a, m) == 1
+
+
+def test_number_pyramid_base_from_givens() -> None:
+    from palaestra.envs.sequences.number_pyramid import bricks
+
+    assert bricks([1, 2, 3]) == [[1, 2, 3], [3, 5], [8]]
+    # base 2, ?, 4 with the top 20 given: 2 + 2x + 4 = 20, so the middle brick is 7
+    task, problem = _with_data("sequences/number_pyramid", base=[2, 7, 4], given=[[0, 0], [0, 2], [2, 0]])
+    for right in ("2, 7, 4", "2 7 4", "[2, 7, 4]", "\\boxed{2, 7, 4}"):
+        assert task.verify(problem, right).correct, right
+    verdict = task.verify(problem, "2, 8, 4")
+    assert not verdict.correct and "shows 20" in verdict.feedback
+    assert not task.verify(problem, "2, 7").parsed and not task.verify(problem, "2, 7, 4 or 2, 8, 4").correct
+    level4 = make_source("sequences/number_pyramid").sample(4, 0)
+    hidden = [i for i in range(7) if [0, i] not in level4.data["given"]]
+    assert len(hidden) >= 2 and len(level4.data["given"]) == 7
