@@ -183,3 +183,24 @@ def test_number_pyramid_base_from_givens() -> None:
     level4 = make_source("sequences/number_pyramid").sample(4, 0)
     hidden = [i for i in range(7) if [0, i] not in level4.data["given"]]
     assert len(hidden) >= 2 and len(level4.data["given"]) == 7
+
+
+def test_digit_counting_matches_writing_it_out() -> None:
+    from palaestra.envs.sequences.digit_counting import digits_used, nth_digit, tally
+
+    assert all(digits_used(p) == sum(len(str(i)) for i in range(1, p + 1)) for p in range(0, 1200, 7))
+    assert all(tally(n, d) == sum(str(i).count(str(d)) for i in range(1, n + 1)) for n in (9, 10, 99, 100, 1234)
+               for d in range(10))
+    for step in (1, 7):
+        written = "".join(str(i * step) for i in range(1, 2000))
+        assert all(nth_digit(p, step) == int(written[p - 1]) for p in range(1, 3000, 13))
+    task, problem = _with_data("sequences/digit_counting", kind="pages", size=digits_used(345), n=345, step=1,
+                               answer=345)
+    assert digits_used(345) == 9 + 180 + 738
+    assert task.verify(problem, "345").correct and task.verify(problem, "\\boxed{345}").correct
+    assert not task.verify(problem, "344").correct and not task.verify(problem, "345 or 346").correct
+    # positions 10-12 of 123456789101112... are 1, 0, 1
+    task, problem = _with_data("sequences/digit_counting", kind="nth_digit", size=10, n=10, step=1, answer="101")
+    for right in ("101", "1, 0, 1", "\\boxed{101}", "1 0 1."):
+        assert task.verify(problem, right).correct, right
+    assert not task.verify(problem, "1").parsed and not task.verify(problem, "110").correct
