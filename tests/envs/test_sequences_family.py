@@ -204,3 +204,21 @@ def test_digit_counting_matches_writing_it_out() -> None:
     for right in ("101", "1, 0, 1", "\\boxed{101}", "1 0 1."):
         assert task.verify(problem, right).correct, right
     assert not task.verify(problem, "1").parsed and not task.verify(problem, "110").correct
+
+
+def test_rational_trees_terms_positions_paths() -> None:
+    from fractions import Fraction
+
+    from palaestra.envs.sequences.rational_trees import path, position, term
+
+    assert [term(n) for n in range(1, 9)] == [Fraction(*p) for p in ((1, 1), (1, 2), (2, 1), (1, 3), (3, 2), (2, 3),
+                                                                        (3, 1), (1, 4))]
+    assert position(Fraction(3, 5)) == 10 and all(position(term(n)) == n for n in range(1, 500))
+    assert path(Fraction(3, 5)) == "LRL" and path(Fraction(5, 2)) == "RRL"
+    task, problem = _with_data("sequences/rational_trees", kind="term", n=10, fraction="3/5", answer="3/5")
+    for right in ("3/5", "\\frac{3}{5}", "0.6", "\\boxed{3/5}"):
+        assert task.verify(problem, right).correct, right
+    assert not task.verify(problem, "5/3").correct and not task.verify(problem, "3/5 or 5/2").correct
+    task, problem = _with_data("sequences/rational_trees", kind="path", n=10, fraction="3/5", answer="LRL")
+    assert task.verify(problem, "L R L").correct and task.verify(problem, "lrl").correct
+    assert not task.verify(problem, "RLR").correct
