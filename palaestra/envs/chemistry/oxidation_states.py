@@ -254,7 +254,8 @@ class OxidationStates(Task):
                           "states": {s: format_state(v) for s, v in states.items()}})
         listing = "\n".join(f"({LABELS[i]}) {_species_text(x)}" for i, x in enumerate(drawn))
         prompt = (
-            f"Give the oxidation state of every element in each of these species:\n\n{listing}\n\n"
+            "Give the oxidation state of every element in each of these species (generated formulas: not every "
+            f"one is a known compound):\n\n{listing}\n\n"
             "Use these rules in order of priority: F is -1; Li, Na, K, Rb and Cs are +1; Be, Mg, Ca, Sr and Ba "
             "are +2; Al is +3; H is +1; O is -2; Cl, Br and I are -1. In each species every element but one "
             "follows its rule; the element no rule covers (or, if the rules cover every element, the one lowest "
