@@ -188,8 +188,11 @@ class ElectronConfiguration(Task):
         for _ in range(config.species):
             # one pick in four from the exceptions (when the level has any), so they are not rare
             source = exceptions if exceptions and rng.random() < 0.25 else pool
-            drawn.append(retry(lambda source=source: rng.choice(source), lambda p: p not in drawn, attempts=100,
-                               what="a species not yet listed"))
+
+            def pick(source: list[tuple[str, int]] = source) -> tuple[str, int]:
+                return rng.choice(source)
+
+            drawn.append(retry(pick, lambda p: p not in drawn, attempts=100, what="a species not yet listed"))
         listing = "\n".join(f"({LABELS[i]}) {_species_name(*p)}" for i, p in enumerate(drawn))
         configurations = [ion_configuration(*p) if p[1] else atom_configuration(p[0]) for p in drawn]
         prompt = (

@@ -173,12 +173,14 @@ class BitManipulation(Task):
                 return [kind, rng.randint(1, mask)]
             return [kind, 0]
 
-        def draw() -> tuple[int, list[list], int] | None:
+        def draw() -> tuple[int, list[list], int]:
             start = rng.randint(1, mask)
             x, steps = start, []
             for _ in range(config.steps):
-                step = retry(step_draw, lambda s, x=x: apply(s, x, width) not in (x, 0), attempts=50,
-                             what="a step that changes x")
+                def changes(step: list, x: int = x) -> bool:
+                    return apply(step, x, width) not in (x, 0)
+
+                step = retry(step_draw, changes, attempts=50, what="a step that changes x")
                 steps.append(step)
                 x = apply(step, x, width)
             return start, steps, x

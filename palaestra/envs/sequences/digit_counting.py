@@ -104,13 +104,13 @@ class DigitCounting(Task):
             size = digits_used(n)
             question = (f"The pages of a book are numbered 1, 2, 3, ... and printing all the page numbers used "
                         f"{size} digits in total. How many pages does the book have?")
-            answer = n
+            count = n
         elif kind == "tally":
             d = rng.randrange(10)
             size = n
             question = (f"All the whole numbers from 1 to {n} are written out in ordinary decimal digits (no leading "
                         f"zeros). How many times is the digit {d} written in total?")
-            answer = tally(n, d)
+            count = tally(n, d)
         else:
             size = n
             if kind == "nth_digit_multiples":
@@ -121,13 +121,13 @@ class DigitCounting(Task):
             question = (f"Write {what} one after another without separators, making one long string of digits. "
                         f"Counting from 1 at the left, which three digits stand at positions {n}, {n + 1} and "
                         f"{n + 2}?")
-            answer = "".join(str(nth_digit(n + i, step)) for i in range(3))
+            digits = "".join(str(nth_digit(n + i, step)) for i in range(3))
             prompt = f"{question}\n\nGive the three digits in order, for example: {EXAMPLE_DIGITS}"
-            return Problem(prompt=prompt, answer=answer,
-                           data={"kind": kind, "size": size, "n": n, "step": step, "answer": answer})
+            return Problem(prompt=prompt, answer=digits,
+                           data={"kind": kind, "size": size, "n": n, "step": step, "answer": digits})
         prompt = f"{question}\n\nGive a whole number, for example: {EXAMPLE}"
-        return Problem(prompt=prompt, answer=str(answer),
-                       data={"kind": kind, "size": size, "n": n, "step": step, "answer": answer})
+        return Problem(prompt=prompt, answer=str(count),
+                       data={"kind": kind, "size": size, "n": n, "step": step, "answer": count})
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         if not isinstance(answer, str) or len(answer) > 200:

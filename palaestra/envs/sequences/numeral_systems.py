@@ -76,26 +76,26 @@ def encode(system: str, n: int) -> str:
     if system == "negabinary":
         if n == 0:
             return "0"
-        digits = []
+        bits: list[str] = []
         while n != 0:  # bounded: |n| roughly halves
             n, r = divmod(n, -2)
             if r < 0:
                 n, r = n + 1, r + 2
-            digits.append(str(r))
-        return "".join(reversed(digits))
+            bits.append(str(r))
+        return "".join(reversed(bits))
     if system == "balanced_ternary":
         if n == 0:
             return "0"
-        digits = []
+        trits: list[str] = []
         while n != 0:  # bounded: |n| shrinks threefold
             r = n % 3
             if r == 2:
-                digits.append("T")
+                trits.append("T")
                 n = (n + 1) // 3
             else:
-                digits.append(str(r))
+                trits.append(str(r))
                 n //= 3
-        return "".join(reversed(digits))
+        return "".join(reversed(trits))
     places = _fibonacci_places(n)
     bits = []
     for place in reversed(places):
