@@ -222,3 +222,22 @@ def test_rational_trees_terms_positions_paths() -> None:
     task, problem = _with_data("sequences/rational_trees", kind="path", n=10, fraction="3/5", answer="LRL")
     assert task.verify(problem, "L R L").correct and task.verify(problem, "lrl").correct
     assert not task.verify(problem, "RLR").correct
+
+
+def test_permutation_rank_matches_listing_everything() -> None:
+    from itertools import combinations, permutations
+
+    from palaestra.envs.sequences.permutation_rank import kth_arrangement, kth_subset, position_of
+
+    for letters in ("ABCD", "AABC", "ABBBC"):
+        listed = sorted({"".join(p) for p in permutations(letters)})
+        assert [kth_arrangement(letters, i + 1) for i in range(len(listed))] == listed
+        assert [position_of(w) for w in listed] == list(range(1, len(listed) + 1))
+    subsets = [list(c) for c in combinations(range(1, 8), 3)]
+    assert [kth_subset(7, 3, i + 1) for i in range(len(subsets))] == subsets
+    task, problem = _with_data("sequences/permutation_rank", kind="kth_arrangement", letters="AABC", k=5, total=12,
+                               answer="ACAB")
+    for right in ("ACAB", "acab", "\\boxed{ACAB}", "Answer: ACAB."):
+        assert task.verify(problem, right).correct, right
+    assert "letters" in task.verify(problem, "ACBD").feedback
+    assert not task.verify(problem, "ACBA").correct and not task.verify(problem, "ACAB or ACBA").correct
