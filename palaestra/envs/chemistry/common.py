@@ -348,3 +348,99 @@ def equation_text(reactants: list[str], products: list[str], coefficients: list[
     """A balanced equation as written in the prompts: ``2 H2 + O2 -> 2 H2O`` (a coefficient of 1 is not written)."""
     terms = [(f"{c} " if c > 1 else "") + f for c, f in zip(coefficients, [*reactants, *products], strict=True)]
     return " + ".join(terms[: len(reactants)]) + " -> " + " + ".join(terms[len(reactants):])
+
+
+Species = tuple[Composition, int]  # a formula's element counts and its charge
+
+_SUPERSCRIPT_CHARGE = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻", "0123456789+-")
+
+
+def _charge_value(text: str) -> int | None:
+    """``2-``, ``-2``, ``+``, ``3+`` -> the signed charge; None for anything else."""
+    s = text.strip().replace("−", "-")
+    if not s or len(s) > 3:
+        return None
+    if s[0] in "+-" and (len(s) == 1 or s[1:].isdigit()):
+        magnitude, sign = (int(s[1:]) if len(s) > 1 else 1), s[0]
+    elif s[-1] in "+-" and (len(s) == 1 or s[:-1].isdigit()):
+        magnitude, sign = (int(s[:-1]) if len(s) > 1 else 1), s[-1]
+    else:
+        return None
+    return magnitude * (1 if sign == "+" else -1) if magnitude else None
+
+
+def species_readings(text: str) -> list[Species]:
+    """The ways a written species can be read: ``MnO4^-``, ``Cr2O7^{2-}``, ``Fe³⁺``, ``Fe(3+)`` have one reading;
+    a bare trailing charge (``Fe3+``, ``NO3-``) is ambiguous between subscript and charge digits, so each split is
+    returned and the caller keeps the one that names a species it knows. Never raises."""
+    s = text.strip().translate(_SUPERSCRIPT_CHARGE).replace("−", "-").replace("$", "")
+    if not s or len(s) > MAX_FORMULA_CHARS:
+        return []
+    readings: list[Species] = []
+    if "^" in s:
+        base, _, charge_text = s.partition("^")
+        charge = _charge_value(charge_text.strip().strip("{}"))
+        if charge is not None and (composition := parse_formula(base)) is not None:
+            readings.append((composition, charge))
+        return readings
+    if s.endswith(")") and "(" in s:
+        base, _, charge_text = s[:-1].rpartition("(")
+        charge = _charge_value(charge_text)
+        if charge is not None and (composition := parse_formula(base)) is not None:
+            return [(composition, charge)]
+    if s[-1] in "+-":
+        digits = len(s[:-1]) - len(s[:-1].rstrip("0123456789"))
+        for take in range(min(digits, 1) + 1):  # charge digits: none, or the last one
+            base, magnitude = s[: len(s) - 1 - take], s[len(s) - 1 - take: -1]
+            charge = _charge_value(magnitude + s[-1])
+            if charge is not None and (composition := parse_formula(base)) is not None:
+                readings.append((composition, charge))
+        return readings
+    composition = parse_formula(s)
+    return [(composition, 0)] if composition is not None else []
+
+
+def species_text(formula: str, charge: int) -> str:
+    """A species as the prompts write it: ``MnO4^-``, ``Fe^3+``, ``H2O``."""
+    if charge == 0:
+        return formula
+    return f"{formula}^{abs(charge) if abs(charge) > 1 else ''}{'+' if charge > 0 else '-'}"
+
+
+def balance_in_solution(reactants: list[Species], products: list[Species],
+                        helpers: list[Species]) -> tuple[list[int], list[int]] | None:
+    """Balance a skeleton equation, adding the ``helpers`` (H+ and H2O, or OH- and H2O) on whichever side needs
+    them: the minimal positive coefficients of the skeleton species and the signed coefficient of each helper
+    (positive: a reactant; negative: a product; zero: not needed), conserving every element and the charge.
+    None unless the balancing is unique up to a multiple and the skeleton coefficients are all positive."""
+    species = [*reactants, *products, *helpers]
+    sign = [1] * len(reactants) + [-1] * len(products) + [1] * len(helpers)
+    symbols = sorted({s for composition, _ in species for s in composition})
+    matrix = [[Fraction(sign[j] * species[j][0].get(s, 0)) for j in range(len(species))] for s in symbols]
+    matrix.append([Fraction(sign[j] * species[j][1]) for j in range(len(species))])
+    basis = nullspace(matrix, columns=len(species))
+    if len(basis) != 1:
+        return None  # not unique up to a multiple
+    vector = basis[0]
+    skeleton = len(reactants) + len(products)
+    if all(v < 0 for v in vector[:skeleton]):
+        vector = [-v for v in vector]
+    if not all(v > 0 for v in vector[:skeleton]):
+        return None
+    scale = math.lcm(*(v.denominator for v in vector))
+    integers = [int(v * scale) for v in vector]
+    divisor = math.gcd(*integers)
+    integers = [v // divisor for v in integers]
+    return integers[:skeleton], integers[skeleton:]
+
+
+def unbalanced(terms: list[tuple[int, Species]]) -> list[str]:
+    """What a written equation does not conserve: the elements, and ``charge``; ``terms`` are (signed coefficient,
+    species), reactants positive and products negative. Empty when balanced."""
+    atoms: Counter[str] = Counter()
+    charge = 0
+    for coefficient, (composition, species_charge) in terms:
+        for symbol, count in composition.items():
+            atoms[symbol] += coefficient * count
+        charge += coefficient * species_charge
+    return sorted(s for s, v in atoms.items() if v) + (["charge"] if charge else [])

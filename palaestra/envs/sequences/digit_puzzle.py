@@ -1,0 +1,239 @@
+"""Find the number from clues about its digits (digit sums, divisibility, comparisons, parity, order).
+
+A target n-digit number is drawn; clues true of it are drawn from a grammar (its digit sum; its remainder on
+division by k; one digit compared with another, or twice another; a digit's parity or primality; how many of
+its digits are odd; all digits different or some repeated; the product of its digits; digits in increasing or
+decreasing order; the number read backwards larger or smaller; a range it lies in) and added while each one
+rules out more numbers, until the clues leave exactly one n-digit number. Uniqueness is proved by enumeration:
+every n-digit number (leading digit non-zero) is checked against the clues with numpy. Then the clues are
+pruned to a minimal set: each clue is dropped when the others still leave one number.
+
+The answer is that number. Levels grow the digits (3 to 5) and switch the clue grammar (the richer one needs
+fewer clues); every n-digit number is
+enumerated, so 5 digits (90,000 numbers) is the top. Difficulty: four per digit, plus the clues kept plus, for
+each clue, how much it relates different digits (a comparison or a remainder counts more than a parity fact).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.retry import retry
+from palaestra.verifiers.numeric import read_integer
+
+EXAMPLE = "4821"  # a fixed placeholder of the right shape: never derived from the answer
+PLACE_NAMES = ("units", "tens", "hundreds", "thousands", "ten-thousands")
+PRIMES = (2, 3, 5, 7)
+CLUE_WEIGHT = {"sum": 2, "mod": 3, "compare": 2, "twice": 2, "parity": 1, "prime": 1, "odd_count": 2, "distinct": 1,
+               "repeated": 1, "product": 3, "increasing": 2, "decreasing": 2, "reverse": 3, "range": 1}
+BASIC = ("sum", "mod", "compare", "parity", "odd_count", "distinct", "range")
+MORE = ("twice", "prime", "repeated", "product", "increasing", "decreasing", "reverse")
+
+Clue = tuple[str, str, np.ndarray]  # (kind, text, mask over every n-digit number)
+
+
+@dataclass(frozen=True)
+class _Table:
+    """Every n-digit number with the digit facts the clues test, computed once per n."""
+
+    numbers: np.ndarray
+    digits: np.ndarray  # column 0 is the units digit
+    digit_sum: np.ndarray
+    digit_product: np.ndarray
+    odd_count: np.ndarray
+    all_distinct: np.ndarray
+    reversed_numbers: np.ndarray
+
+
+@lru_cache(maxsize=4)
+def _table(n: int) -> _Table:
+    numbers = np.arange(10 ** (n - 1), 10**n, dtype=np.int64)
+    digits = np.stack([(numbers // 10**i) % 10 for i in range(n)], axis=1)
+    distinct = np.ones(len(numbers), dtype=bool)
+    for i in range(n):
+        for j in range(i + 1, n):
+            distinct &= digits[:, i] != digits[:, j]
+    return _Table(numbers, digits, digits.sum(axis=1), digits.prod(axis=1), (digits % 2).sum(axis=1), distinct,
+                  (digits * (10 ** np.arange(n - 1, -1, -1))).sum(axis=1))
+
+
+def _place(i: int, n: int) -> str:
+    if i == n - 1:
+        return "the first (leading) digit"
+    if i == 0:
+        return "the last (units) digit"
+    return f"the {PLACE_NAMES[i]} digit"
+
+
+def _clue(kind: str, target: int, n: int, rng: random.Random) -> Clue | None:
+    """A clue of ``kind`` true of ``target``, with its mask over every n-digit number; None if none fits."""
+    table = _table(n)
+    numbers, digits = table.numbers, table.digits
+    t = [target // 10**i % 10 for i in range(n)]
+    if kind == "sum":
+        s = sum(t)
+        return kind, f"Its digits add up to {s}.", table.digit_sum == s
+    if kind == "mod":
+        k = rng.randint(3, 13)
+        r = target % k
+        text = f"It is divisible by {k}." if r == 0 else f"Divided by {k}, it leaves remainder {r}."
+        return kind, text, numbers % k == r
+    if kind in ("compare", "twice"):
+        i, j = rng.sample(range(n), 2)
+        if kind == "twice":
+            if t[i] != 2 * t[j] or t[j] == 0:
+                return None
+            return kind, f"{_place(i, n).capitalize()} is twice {_place(j, n)}.", digits[:, i] == 2 * digits[:, j]
+        if t[i] == t[j]:
+            return kind, f"{_place(i, n).capitalize()} equals {_place(j, n)}.", digits[:, i] == digits[:, j]
+        if t[i] < t[j]:
+            i, j = j, i
+        return kind, f"{_place(i, n).capitalize()} is greater than {_place(j, n)}.", digits[:, i] > digits[:, j]
+    if kind == "parity":
+        i = rng.randrange(n)
+        word = "even" if t[i] % 2 == 0 else "odd"
+        return kind, f"{_place(i, n).capitalize()} is {word}.", digits[:, i] % 2 == t[i] % 2
+    if kind == "prime":
+        i = rng.randrange(n)
+        is_prime = t[i] in PRIMES
+        mask = np.isin(digits[:, i], PRIMES)
+        return kind, f"{_place(i, n).capitalize()} is {'a' if is_prime else 'not a'} prime number.", \
+            mask if is_prime else ~mask
+    if kind == "odd_count":
+        c = sum(d % 2 for d in t)
+        return kind, f"Exactly {c} of its digits {'is' if c == 1 else 'are'} odd.", table.odd_count == c
+    if kind in ("distinct", "repeated"):
+        distinct_mask = table.all_distinct
+        if (len(set(t)) == n) != (kind == "distinct"):
+            return None
+        return (kind, "Its digits are all different.", distinct_mask) if kind == "distinct" else \
+            (kind, "At least two of its digits are equal.", ~distinct_mask)
+    if kind == "product":
+        p = 1
+        for d in t:
+            p *= d
+        text = "The product of its digits is 0 (it has a zero digit)." if p == 0 else \
+            f"The product of its digits is {p}."
+        return kind, text, table.digit_product == p
+    if kind in ("increasing", "decreasing"):
+        reading = t[::-1]  # from the leading digit
+        pairs = list(zip(reading, reading[1:], strict=False))
+        if kind == "increasing" and all(a < b for a, b in pairs):
+            mask = np.all(digits[:, :-1] > digits[:, 1:], axis=1)
+            return kind, "Read from left to right, its digits strictly increase.", mask
+        if kind == "decreasing" and all(a > b for a, b in pairs):
+            mask = np.all(digits[:, :-1] < digits[:, 1:], axis=1)
+            return kind, "Read from left to right, its digits strictly decrease.", mask
+        return None
+    if kind == "reverse":
+        reversed_numbers = table.reversed_numbers
+        backwards = int(str(target)[::-1])
+        if backwards == target:
+            return kind, "It reads the same backwards (a palindrome).", reversed_numbers == numbers
+        bigger = backwards > target
+        text = f"Its digits read backwards make a {'larger' if bigger else 'smaller'} number."
+        return kind, text, reversed_numbers > numbers if bigger else reversed_numbers < numbers
+    # range
+    low_end, high_end = 10 ** (n - 1), 10**n - 1
+    width = rng.randint((high_end - low_end) // 5, (high_end - low_end) // 2)
+    low = rng.randint(max(low_end, target - width), target)
+    high = min(high_end, low + width)
+    return kind, f"It lies between {low} and {high} (inclusive).", (numbers >= low) & (numbers <= high)
+
+
+@register
+class DigitPuzzle(Task):
+    id = "sequences/digit_puzzle"
+    family = "sequences"
+    description = "Find the unique n-digit number that satisfies generated clues about its digits."
+    tags = ("math", "logic", "puzzle")
+    bounded = "uniqueness is proved by enumerating every n-digit number; 5 digits (90,000) is the largest kept fast"
+
+    @dataclass(frozen=True)
+    class Config:
+        digits: int
+        kinds: tuple[str, ...]
+
+    # The richer grammar singles a number out with fewer clues, so each digit count comes first with it and then
+    # with the basic clues alone (more clues to combine).
+    presets = (Config(3, BASIC), Config(4, BASIC + MORE), Config(4, BASIC), Config(5, BASIC + MORE), Config(5, BASIC))
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        n = config.digits
+        numbers = _table(n).numbers
+
+        def draw() -> tuple[int, list[Clue]] | None:
+            target = rng.randint(10 ** (n - 1), 10**n - 1)
+            alive = np.ones(len(numbers), dtype=bool)
+            clues: list[Clue] = []
+            for _ in range(60):
+                clue = _clue(rng.choice(config.kinds), target, n, rng)
+                if clue is None:
+                    continue
+                narrowed = alive & clue[2]
+                if narrowed.sum() < alive.sum():
+                    clues.append(clue)
+                    alive = narrowed
+                    if alive.sum() == 1:
+                        return target, _pruned(clues, rng)
+            return None
+
+        target, clues = retry(draw, lambda d: d is not None, attempts=50, what="clues that single out one number")
+        listing = "\n".join(f"{i + 1}. {text}" for i, (_, text, _) in enumerate(clues))
+        prompt = (f"Find the {n}-digit whole number (its first digit is not 0) that satisfies every one of these "
+                  f"clues:\n\n{listing}\n\nExactly one {n}-digit number does. Give it in digits, for example: "
+                  f"{EXAMPLE}")
+        return Problem(prompt=prompt, answer=str(target),
+                       data={"digits": n, "target": target, "clues": [[kind, text] for kind, text, _ in clues]})
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        if not isinstance(answer, str) or len(answer) > 200:
+            return Verdict.unparsed("expected one whole number")
+        found = read_integer(answer)
+        if found is None:
+            return Verdict.unparsed(f"expected one whole number in digits, such as {EXAMPLE}")
+        if found != problem.data["target"]:
+            return Verdict.wrong("that number breaks at least one clue" if 10 ** (problem.data["digits"] - 1) <= found
+                                 < 10 ** problem.data["digits"] else f"not a {problem.data['digits']}-digit number")
+        return Verdict.right()
+
+    def difficulty(self, problem: Problem) -> float:
+        """Four per digit (the space searched grows tenfold), the clues, and each clue's weight (how many digits
+        it ties together)."""
+        clues = problem.data["clues"]
+        return float(4 * problem.data["digits"] + len(clues) + sum(CLUE_WEIGHT[kind] for kind, _ in clues))
+
+    def spellings(self, problem: Problem) -> list[str]:
+        gold = problem.answer or ""
+        return [*super().spellings(problem), f"\\boxed{{{gold}}}", f"{gold}.", f"Answer: {gold}",
+                f"The number is {gold}."]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        target = problem.data["target"]
+        return [str(target + 1), str(target - 1), str(target)[::-1] if str(target)[::-1] != str(target) else
+                str(target + 10), f"{target} or {target + 1}"]
+
+
+def _pruned(clues: list[Clue], rng: random.Random) -> list[Clue]:
+    """A minimal subset of the clues that still leaves one number (each clue dropped when the rest suffice)."""
+    kept = list(clues)
+    order = list(range(len(kept)))
+    rng.shuffle(order)
+    for index in order:
+        candidate = [c for c in kept if c is not clues[index]]
+        if candidate and _count(candidate) == 1:
+            kept = candidate
+    return kept
+
+
+def _count(clues: list[Clue]) -> int:
+    mask = clues[0][2].copy()
+    for _, _, other in clues[1:]:
+        mask &= other
+    return int(mask.sum())
+

@@ -1,0 +1,199 @@
+"""Continue a sequence made by a hidden cycle of steps drawn from a stated grammar of operations.
+
+The prompt states the rule family exactly: a repeating cycle of exactly k steps (step 1 turns the first term
+into the second, step 2 the second into the third, ..., and step k + 1 is step 1 again), each step one
+operation from a stated list: add or subtract a whole number up to a bound, multiply by a small number, and from
+level 2 digit operations (add the term's digit sum, reverse its digits) and from level 3 "multiply by c, then
+add d". Terms stay positive.
+
+Uniqueness is proved by enumeration within the family: the steps at different positions of the cycle are
+independent, so for each position the generator lists every operation of the family that maps each term at
+that position to the next one; the answer is kept only when every combination of the surviving operations
+gives the same next terms. (The rule itself may not be unique: add 6 and multiply by 3 both turn 3 into 9; the
+asked terms are.) This is not ``algebra/recurrences``: there the rule is one arithmetic, polynomial or linear
+recurrence; here it is a hidden cycle of mixed operations, found position by position.
+
+The answer is the next terms, in order. Difficulty: the cycle length, the kinds of operation in the rule, the
+digits of the last term shown and the terms asked.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.retry import retry
+from palaestra.core.task import Growth
+from palaestra.verifiers.numeric import read_integer
+from palaestra.verifiers.sets import read_list
+
+EXAMPLES = {1: "14", 2: "14, 29", 3: "14, 29, 33"}  # fixed placeholders of the right shape: not the answer
+MAX_TERM = 10**7
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+
+Operation = tuple[str, int, int]  # (kind, c, d)
+
+
+def apply(operation: Operation, n: int) -> int:
+    kind, c, d = operation
+    if kind == "add":
+        return n + c
+    if kind == "subtract":
+        return n - c
+    if kind == "multiply":
+        return n * c
+    if kind == "affine":
+        return n * c + d
+    if kind == "digit_sum":
+        return n + sum(int(ch) for ch in str(n))
+    return int(str(n)[::-1])  # reverse
+
+
+def describe(operation: Operation) -> str:
+    kind, c, d = operation
+    return {"add": f"add {c}", "subtract": f"subtract {c}", "multiply": f"multiply by {c}",
+            "affine": f"multiply by {c}, then add {d}", "digit_sum": "add the sum of its digits",
+            "reverse": "reverse its digits"}[kind]
+
+
+def family(max_add: int, max_factor: int, digit_ops: bool, affine: bool) -> list[Operation]:
+    """Every operation of the stated family."""
+    ops: list[Operation] = [("add", c, 0) for c in range(1, max_add + 1)]
+    ops += [("subtract", c, 0) for c in range(1, max_add + 1)]
+    ops += [("multiply", c, 0) for c in range(2, max_factor + 1)]
+    if digit_ops:
+        ops += [("digit_sum", 0, 0), ("reverse", 0, 0)]
+    if affine:
+        ops += [("affine", c, d) for c in range(2, max_factor + 1) for d in range(1, 10)]
+    return ops
+
+
+def consistent(terms: list[int], length: int, ops: list[Operation]) -> list[list[Operation]]:
+    """Per cycle position, the operations of the family that map every term at that position to the next."""
+    return [[op for op in ops if all(apply(op, terms[i]) == terms[i + 1] for i in range(j, len(terms) - 1, length))]
+            for j in range(length)]
+
+
+def predictions(terms: list[int], length: int, candidates: list[list[Operation]], asked: int) -> set[tuple[int, ...]]:
+    """The next ``asked`` terms under every combination of the candidate operations."""
+    positions = [(len(terms) - 1 + step) % length for step in range(asked)]
+    used = sorted(set(positions))
+    out = set()
+    for choice in itertools.product(*(candidates[p] for p in used)):
+        chosen = dict(zip(used, choice, strict=True))
+        value, produced = terms[-1], []
+        for p in positions:
+            value = apply(chosen[p], value)
+            produced.append(value)
+        out.add(tuple(produced))
+    return out
+
+
+def _family_text(config: HiddenRule.Config) -> str:
+    parts = [f"add a whole number from 1 to {config.max_add}", f"subtract a whole number from 1 to {config.max_add}",
+             "multiply by " + ", ".join(str(c) for c in range(2, config.max_factor)) + f" or {config.max_factor}"
+             if config.max_factor > 2 else "multiply by 2"]
+    if config.digit_ops:
+        parts += ["add the sum of the term's digits", "reverse the order of the term's digits (dropping leading zeros)"]
+    if config.affine:
+        parts.append(f"multiply by a number from 2 to {config.max_factor}, then add a whole number from 1 to 9")
+    return "; ".join(parts)
+
+
+@register
+class HiddenRule(Task):
+    id = "sequences/hidden_rule"
+    family = "sequences"
+    description = "Continue a sequence made by a hidden repeating cycle of operations from a stated family."
+    tags = ("math", "sequences", "induction")
+
+    @dataclass(frozen=True)
+    class Config:
+        cycle: int  # steps in the cycle (k)
+        max_add: int  # the largest number added or subtracted
+        max_factor: int  # the largest multiplier
+        digit_ops: bool  # whether digit-sum and digit-reversal steps are in the family
+        affine: bool  # whether "multiply by c, then add d" steps are in the family
+        asked: int  # next terms asked
+
+    presets = (Config(2, 20, 3, False, False, 1), Config(2, 20, 3, True, False, 2),
+               Config(3, 20, 4, True, False, 2), Config(3, 30, 4, True, True, 3), Config(4, 30, 5, True, True, 3))
+    growth = Growth(steps={"cycle": 1}, limits={"asked": 3})
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        ops = family(config.max_add, config.max_factor, config.digit_ops, config.affine)
+        k = config.cycle
+        shown = 2 * k + 2 if k > 1 else 4
+
+        def draw() -> tuple[list[Operation], list[int], list[int]] | None:
+            # operations drawn by kind first, so the few multiplying and digit steps are not drowned out
+            kinds = sorted({op[0] for op in ops})
+            rule = [rng.choice([op for op in ops if op[0] == rng.choice(kinds)]) for _ in range(k)]
+            terms = [rng.randint(2, 30 if k < 4 else 60)]
+            for i in range(shown + config.asked - 1):
+                terms.append(apply(rule[i % k], terms[-1]))
+                if not 0 < terms[-1] < MAX_TERM:
+                    return None
+            return rule, terms[:shown], terms[shown:]
+
+        def unique(d: tuple | None) -> bool:
+            if d is None or len(set(d[0])) < min(k, 2) or len(set(d[1])) < len(d[1]) - 1:
+                return False
+            candidates = consistent(d[1], k, ops)
+            return len(predictions(d[1], k, candidates, config.asked)) == 1
+
+        rule, terms, following = retry(draw, unique, attempts=400,
+                                       what="a sequence whose next terms the family determines")
+        cycle_text = ("one step, repeated: each term is made from the one before by the same operation" if k == 1
+                      else f"a repeating cycle of exactly {k} steps: step 1 turns the first term into the second, "
+                           f"step 2 the second into the third, and so on, and after step {k} the cycle starts again "
+                           "with step 1")
+        asked_text = "the next term" if config.asked == 1 else f"the next {config.asked} terms, in order"
+        prompt = (
+            f"A sequence of positive whole numbers follows a hidden rule: {cycle_text}. Each step is one of these "
+            f"operations on the current term: {_family_text(config)}.\n\n"
+            f"Terms: {', '.join(map(str, terms))}\n\n"
+            f"Give {asked_text}, separated by commas, for example: {EXAMPLES[config.asked]}"
+        )
+        return Problem(prompt=prompt, answer=", ".join(map(str, following)),
+                       data={"terms": terms, "next": following, "rule": [list(op) for op in rule], "cycle": k})
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        wanted = problem.data["next"]
+        if not isinstance(answer, str) or len(answer) > 400:
+            return Verdict.unparsed("expected the next terms as whole numbers")
+        found = read_list(answer, read_integer)
+        if found is None or len(found) != len(wanted):
+            return Verdict.unparsed(f"expected {len(wanted)} whole number(s) separated by commas, such as {EXAMPLES[len(wanted)]}")
+        if found != wanted:
+            first = next(i for i, (a, b) in enumerate(zip(found, wanted, strict=True)) if a != b)
+            return Verdict.wrong(f"term {first + 1} of the answer does not follow the rule")
+        return Verdict.right()
+
+    def difficulty(self, problem: Problem) -> float:
+        """Cycle length, kinds of operation in the rule, digits of the last term shown, and terms asked."""
+        data = problem.data
+        kinds = {op[0] for op in data["rule"]}
+        return float(2 * data["cycle"] + len(kinds) + len(str(data["terms"][-1])) + len(data["next"]))
+
+    def spellings(self, problem: Problem) -> list[str]:
+        gold = problem.answer or ""
+        return [*super().spellings(problem), f"\\boxed{{{gold}}}", f"{gold}.", f"Answer: {gold}",
+                gold.replace(", ", " and ") if gold.count(",") == 1 else gold.replace(", ", "; ")]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        wanted = problem.data["next"]
+        terms = problem.data["terms"]
+        nudged = list(wanted)
+        nudged[-1] += rng.choice([-1, 1])
+        wrong = [", ".join(map(str, nudged)), ", ".join(map(str, wanted[:-1])) if len(wanted) > 1 else str(terms[-1]),
+                 f"{', '.join(map(str, wanted))} or {', '.join(map(str, nudged))}"]
+        repeat = [apply(tuple(problem.data["rule"][-1]), terms[-1])]  # the last step repeated
+        while len(repeat) < len(wanted):
+            repeat.append(apply(tuple(problem.data["rule"][-1]), repeat[-1]))
+        if repeat != wanted:
+            wrong.append(", ".join(map(str, repeat)))
+        return wrong
+
