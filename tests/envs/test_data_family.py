@@ -1,0 +1,43 @@
+"""The data family: hand-checked small instances, near misses rejected with useful feedback, other spellings."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from palaestra.core import Problem
+from palaestra.core.registry import make_source
+
+
+def _problem(env_id: str, level: int = 1, seed: int = 3) -> tuple[object, Problem]:
+    source = make_source(env_id)
+    return source, source.sample(level, seed)
+
+
+# group_aggregate ------------------------------------------------------------------------------------------
+
+def test_group_aggregate_hand_checked() -> None:
+    from palaestra.envs.data.group_aggregate import aggregate
+
+    rows = [
+        {"region": "North", "category": "Books", "status": "paid", "quantity": 2, "price": 1000},
+        {"region": "North", "category": "Toys", "status": "paid", "quantity": 3, "price": 250},
+        {"region": "South", "category": "Books", "status": "refunded", "quantity": 9, "price": 100},
+        {"region": "South", "category": "Toys", "status": "paid", "quantity": 1, "price": 333},
+    ]
+    paid = [["status_in", ["paid"]]]
+    assert aggregate(rows, paid, "region", "sum", "revenue") == {"North": Fraction(2750, 100),
+                                                                 "South": Fraction(333, 100)}
+    assert aggregate(rows, paid, "region", "average", "quantity") == {"North": Fraction(5, 2), "South": 1}
+    assert aggregate(rows, [["quantity_at_least", 3]], "category", "count", "quantity") == {"Toys": 1, "Books": 1}
+
+
+def test_group_aggregate_grading() -> None:
+    source, problem = _problem("data/group_aggregate", level=2)
+    result = problem.data["result"]
+    first = next(iter(result))
+    wrong = dict(result)
+    wrong[first] = str(Fraction(wrong[first]) + 1)
+    verdict = source.verify(problem, ", ".join(f"{k} = {v}" for k, v in wrong.items()))
+    assert not verdict.correct and first in verdict.feedback
+    reordered = "\n".join(f"{k}: {v}" for k, v in reversed(list(result.items())))
+    assert source.verify(problem, reordered).correct
