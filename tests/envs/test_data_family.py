@@ -41,3 +41,27 @@ def test_group_aggregate_grading() -> None:
     assert not verdict.correct and first in verdict.feedback
     reordered = "\n".join(f"{k}: {v}" for k, v in reversed(list(result.items())))
     assert source.verify(problem, reordered).correct
+
+
+# spreadsheet ----------------------------------------------------------------------------------------------
+
+def test_spreadsheet_hand_checked() -> None:
+    from palaestra.envs.data.spreadsheet import evaluate, render
+
+    values = {"A1": Fraction(4), "A2": Fraction(7), "B1": Fraction(-2)}  # A3 blank
+    average = ["fn", "AVERAGE", ["A1", "A2", "A3"], "A1:A3"]
+    assert evaluate(average, values) == Fraction(11, 2)  # the blank A3 is skipped, not counted as 0
+    formula = ["mul", ["sub", ["ref", "A2"], ["ref", "B1"]], ["num", 3]]
+    assert render(formula) == "(A2 - B1) * 3" and evaluate(formula, values) == 27
+    branch = ["if", [">", ["ref", "B1"], ["ref", "A3"]], ["ref", "A1"], ["sub", ["ref", "A2"], ["num", 1]]]
+    assert evaluate(branch, values) == 6  # -2 > 0 (blank) fails: A2 - 1
+
+
+def test_spreadsheet_grading() -> None:
+    source, problem = _problem("data/spreadsheet", level=3)
+    result = problem.data["result"]
+    cell = next(iter(result))
+    wrong = {k: (str(Fraction(v) + 1) if k == cell else v) for k, v in result.items()}
+    verdict = source.verify(problem, ", ".join(f"{k} = {v}" for k, v in wrong.items()))
+    assert not verdict.correct and cell in verdict.feedback
+    assert source.verify(problem, "; ".join(f"{k.lower()}: {v}" for k, v in reversed(list(result.items())))).correct
