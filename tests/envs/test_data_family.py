@@ -65,3 +65,29 @@ def test_spreadsheet_grading() -> None:
     verdict = source.verify(problem, ", ".join(f"{k} = {v}" for k, v in wrong.items()))
     assert not verdict.correct and cell in verdict.feedback
     assert source.verify(problem, "; ".join(f"{k.lower()}: {v}" for k, v in reversed(list(result.items())))).correct
+
+
+# json_path ------------------------------------------------------------------------------------------------
+
+def test_json_path_hand_checked() -> None:
+    from palaestra.envs.data.json_path import path_text, select
+
+    document = {"featured": {"sku": "F-1", "price": 500},
+                "departments": [{"floor": 1, "items": [{"sku": "A-1", "price": 1250, "stock": 0},
+                                                       {"sku": "A-2", "price": 300, "stock": 4}]},
+                                {"floor": 2, "items": [{"sku": "B-1", "price": 999, "stock": 7}]}]}
+    cheap = [["key", "departments"], ["wild"], ["key", "items"],
+             ["filter", [["price", "<", 1000], ["stock", ">", 5]], "&&"], ["key", "sku"]]
+    assert path_text(cheap) == "$.departments[*].items[?(@.price < 10 && @.stock > 5)].sku"
+    assert select(document, cheap) == ["B-1"]
+    assert select(document, [["descend", "sku"]]) == ["F-1", "A-1", "A-2", "B-1"]  # document order
+    last = [["key", "departments"], ["index", -1], ["key", "items"], ["slice", 0, 2], ["key", "stock"]]
+    assert select(document, last) == [7]
+
+
+def test_json_path_grading() -> None:
+    source, problem = _problem("data/json_path", level=3)
+    values = problem.data["values"]
+    verdict = source.verify(problem, ", ".join(values[1:]))
+    assert not verdict.correct and verdict.feedback
+    assert source.verify(problem, "[" + ", ".join(f"'{v}'" for v in values) + "]").correct
