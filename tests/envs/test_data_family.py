@@ -91,3 +91,34 @@ def test_json_path_grading() -> None:
     verdict = source.verify(problem, ", ".join(values[1:]))
     assert not verdict.correct and verdict.feedback
     assert source.verify(problem, "[" + ", ".join(f"'{v}'" for v in values) + "]").correct
+
+
+# apply_patch ----------------------------------------------------------------------------------------------
+
+def test_apply_patch_reference_is_the_diffed_file() -> None:
+    source, problem = _problem("data/apply_patch", level=2)
+    diff = problem.prompt.split("```diff\n")[1].split("\n```")[0].split("\n")
+    old = problem.data["original"].split("\n")
+    # replay the diff by hand: the hunks' removed lines must be where the headers say, the result the reference
+    result, cursor, index = [], 0, 2
+    while index < len(diff):
+        start = int(diff[index].split()[1].split(",")[0].lstrip("-")) - 1
+        result.extend(old[cursor:start])
+        cursor, index = start, index + 1
+        while index < len(diff) and not diff[index].startswith("@@"):
+            mark, text = diff[index][:1], diff[index][1:]
+            if mark in " -":
+                assert old[cursor] == text
+                cursor += 1
+            if mark in " +":
+                result.append(text)
+            index += 1
+    result.extend(old[cursor:])
+    assert "\n".join(result) == problem.data["patched"]
+    assert source.verify(problem, "Patched file:\n```ini\n" + problem.data["patched"] + "\n```").correct
+
+
+def test_apply_patch_unpatched_file_rejected() -> None:
+    source, problem = _problem("data/apply_patch", level=1)
+    verdict = source.verify(problem, "```\n" + problem.data["original"] + "\n```")
+    assert not verdict.correct and "line" in verdict.feedback
