@@ -122,3 +122,38 @@ def test_apply_patch_unpatched_file_rejected() -> None:
     source, problem = _problem("data/apply_patch", level=1)
     verdict = source.verify(problem, "```\n" + problem.data["original"] + "\n```")
     assert not verdict.correct and "line" in verdict.feedback
+
+
+# log_windows ----------------------------------------------------------------------------------------------
+
+def test_log_windows_recounted_from_the_prompt() -> None:
+    import re
+    from datetime import datetime, timedelta
+
+    source, problem = _problem("data/log_windows", level=3, seed=7)
+    log = problem.prompt.split("```\n")[1].strip().split("\n")
+    span = re.search(r"from (\S+ \S+) to (\S+ \S+) UTC into consecutive (\d+)-minute", problem.prompt)
+    assert span
+    start = datetime.fromisoformat(span.group(1) + "+00:00")
+    width = timedelta(minutes=int(span.group(3)))
+    asked = re.search(r"Count the (.+?) in each window", problem.prompt)
+    assert asked
+    what = asked.group(1)
+    counts = [0] * len(problem.data["counts"])
+    for line in log:
+        stamp, level, service = line.split()[:3]
+        moment = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+        if what == "lines of level WARN or ERROR":
+            hit = level in ("WARN", "ERROR")
+        elif what.startswith("lines of level"):
+            hit = level == what.split()[-1]
+        else:
+            hit = level == "ERROR" and service == f"[{what.split()[3]}]"
+        index = (moment - start) // width
+        if hit and 0 <= index < len(counts):
+            counts[index] += 1
+    assert counts == problem.data["counts"]
+    assert source.verify(problem, "[" + " ".join(map(str, counts)) + "]").correct
+    counts[0] += 1
+    verdict = source.verify(problem, ", ".join(map(str, counts)))
+    assert not verdict.correct and "window 1" in verdict.feedback
