@@ -157,3 +157,23 @@ def test_log_windows_recounted_from_the_prompt() -> None:
     counts[0] += 1
     verdict = source.verify(problem, ", ".join(map(str, counts)))
     assert not verdict.correct and "window 1" in verdict.feedback
+
+
+# reconcile ------------------------------------------------------------------------------------------------
+
+def test_reconcile_recomputed_from_the_prompt() -> None:
+    from datetime import datetime
+
+    source, problem = _problem("data/reconcile", level=3, seed=11)
+    ledger_text = problem.prompt.split("payments:\n\n")[1].split("\n\n")[0].split("\n")[1:]
+    bank_text = problem.prompt.split("export lists:\n\n")[1].split("\n\n")[0].split("\n")[1:]
+    ledger = {ref: (day, payee.lower(), Fraction(amount))
+              for ref, day, payee, amount in (line.split(",") for line in ledger_text)}
+    bank = {ref: (datetime.strptime(day, "%d/%m/%Y").date().isoformat(), payee.lower(), Fraction(amount))
+            for ref, day, payee, amount in (line.split(",") for line in bank_text)}
+    differing = {ref for ref in set(ledger) | set(bank) if ledger.get(ref) != bank.get(ref)}
+    assert differing == set(problem.data["mismatched"])
+    assert source.verify(problem, "\n".join(sorted(differing, reverse=True))).correct
+    matching = sorted(set(ledger) - differing)
+    verdict = source.verify(problem, ", ".join(sorted(differing | {matching[0]})))
+    assert not verdict.correct and matching[0] in verdict.feedback
