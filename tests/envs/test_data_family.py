@@ -177,3 +177,24 @@ def test_reconcile_recomputed_from_the_prompt() -> None:
     matching = sorted(set(ledger) - differing)
     verdict = source.verify(problem, ", ".join(sorted(differing | {matching[0]})))
     assert not verdict.correct and matching[0] in verdict.feedback
+
+
+# top_k ----------------------------------------------------------------------------------------------------
+
+def test_top_k_tie_rules_hand_checked() -> None:
+    from palaestra.envs.data.top_k import ranking
+
+    rows = [["G1", "Cato", 5], ["G2", "Ada", 3], ["G3", "Ada", 2], ["G4", "Bea", 4], ["G5", "Bea", 1], ["G6", "Dora", 9]]
+    # totals: Dora 9, Cato 5, Ada 5, Bea 5
+    assert ranking(rows, "name")[0] == ["Dora", "Ada", "Bea", "Cato"]
+    assert ranking(rows, "games")[0] == ["Dora", "Cato", "Ada", "Bea"]  # Cato played once
+    assert ranking(rows, "best")[0] == ["Dora", "Cato", "Bea", "Ada"]  # best games 5, 4, 3
+
+
+def test_top_k_grading() -> None:
+    source, problem = _problem("data/top_k", level=3)
+    top = problem.data["top"]
+    swapped = [top[1], top[0], *top[2:]]
+    verdict = source.verify(problem, ", ".join(swapped))
+    assert not verdict.correct and "place 1" in verdict.feedback
+    assert source.verify(problem, "\n".join(f"{i}. {name.lower()}" for i, name in enumerate(top, 1))).correct
