@@ -198,3 +198,27 @@ def test_top_k_grading() -> None:
     verdict = source.verify(problem, ", ".join(swapped))
     assert not verdict.correct and "place 1" in verdict.feedback
     assert source.verify(problem, "\n".join(f"{i}. {name.lower()}" for i, name in enumerate(top, 1))).correct
+
+
+# join -----------------------------------------------------------------------------------------------------
+
+def test_join_hand_checked() -> None:
+    from palaestra.envs.data.join import answer_ids
+
+    data = {"customers": [{"id": "C1", "city": "Lyon", "limit": 10000}, {"id": "C2", "city": "Oslo", "limit": 500},
+                          {"id": "C3", "city": "Lyon", "limit": 900}],
+            "orders": [{"id": "O-1", "customer": "C1", "cents": 20000}, {"id": "O-2", "customer": "C2", "cents": 600},
+                       {"id": "O-3", "customer": "C9", "cents": 99000}, {"id": "O-4", "customer": "C1", "cents": 5000}],
+            "countries": {"Lyon": "France", "Oslo": "Norway"}, "place": "Lyon", "threshold": 10000}
+    assert answer_ids({**data, "kind": "city"}) == ["O-1"]  # O-3's customer C9 is unknown: dropped by the join
+    assert answer_ids({**data, "kind": "over_limit"}) == ["O-1", "O-2"]
+    assert answer_ids({**data, "kind": "no_orders"}) == ["C3"]
+    assert answer_ids({**data, "kind": "country", "place": "Norway", "threshold": 100}) == ["O-2"]
+
+
+def test_join_grading() -> None:
+    source, problem = _problem("data/join", level=3)
+    ids = problem.data["answer"]
+    assert source.verify(problem, "{" + ", ".join(i.lower() for i in reversed(ids)) + "}").correct
+    verdict = source.verify(problem, ", ".join(ids[:-1]) if len(ids) > 1 else "O-0")
+    assert not verdict.correct and verdict.parsed
