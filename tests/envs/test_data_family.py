@@ -222,3 +222,28 @@ def test_join_grading() -> None:
     assert source.verify(problem, "{" + ", ".join(i.lower() for i in reversed(ids)) + "}").correct
     verdict = source.verify(problem, ", ".join(ids[:-1]) if len(ids) > 1 else "O-0")
     assert not verdict.correct and verdict.parsed
+
+
+# clean_dates ----------------------------------------------------------------------------------------------
+
+def test_clean_dates_conventions_hand_checked() -> None:
+    from datetime import date
+
+    from palaestra.envs.data.clean_dates import read_iso, written
+
+    day = date(1998, 3, 4)
+    assert written(day, "billing") == "04/03/1998" and written(day, "crm") == "03/04/1998"
+    assert written(day, "warehouse") == "04.03.1998" and written(day, "export") == "19980304"
+    assert written(day, "webshop") == "4 March 1998" and written(day, "support") == "March 4, 1998"
+    assert written(day, "legacy") == "04-Mar-98"
+    assert read_iso("1998-03-04") == day and read_iso("1998-02-30") is None and read_iso("04/03/1998") is None
+
+
+def test_clean_dates_grading() -> None:
+    source, problem = _problem("data/clean_dates", level=2)
+    result = problem.data["result"]
+    first = next(iter(result))
+    wrong = {**result, first: "1900-01-01"}
+    verdict = source.verify(problem, ", ".join(f"{k} = {v}" for k, v in wrong.items()))
+    assert not verdict.correct and first in verdict.feedback
+    assert source.verify(problem, "\n".join(f"{k}: {v}" for k, v in reversed(list(result.items())))).correct
