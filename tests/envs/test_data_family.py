@@ -247,3 +247,27 @@ def test_clean_dates_grading() -> None:
     verdict = source.verify(problem, ", ".join(f"{k} = {v}" for k, v in wrong.items()))
     assert not verdict.correct and first in verdict.feedback
     assert source.verify(problem, "\n".join(f"{k}: {v}" for k, v in reversed(list(result.items())))).correct
+
+
+# schema_infer ---------------------------------------------------------------------------------------------
+
+def test_schema_infer_rules_hand_checked() -> None:
+    from palaestra.envs.data.schema_infer import column_type
+
+    assert column_type(["TRUE", "false", ""]) == "boolean"
+    assert column_type(["+7", "007", "-3"]) == "integer"
+    assert column_type(["12", "0.75", ""]) == "decimal"  # an integer fits decimal too
+    assert column_type(["1e3", "12"]) == "text" and column_type([".5", "1.5"]) == "text"
+    assert column_type(["2024-02-29", "2023-12-31"]) == "date"
+    assert column_type(["2023-02-29", "2023-12-31"]) == "text"  # 2023 is no leap year
+    assert column_type(["true", "1"]) == "text"
+
+
+def test_schema_infer_grading() -> None:
+    source, problem = _problem("data/schema_infer", level=2)
+    result = problem.data["result"]
+    column = next(iter(result))
+    other = "text" if result[column] != "text" else "integer"
+    verdict = source.verify(problem, ", ".join(f"{k} = {other if k == column else v}" for k, v in result.items()))
+    assert not verdict.correct and column in verdict.feedback
+    assert source.verify(problem, "\n".join(f"{k}: {v.capitalize()}" for k, v in result.items())).correct
