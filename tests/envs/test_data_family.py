@@ -271,3 +271,25 @@ def test_schema_infer_grading() -> None:
     verdict = source.verify(problem, ", ".join(f"{k} = {other if k == column else v}" for k, v in result.items()))
     assert not verdict.correct and column in verdict.feedback
     assert source.verify(problem, "\n".join(f"{k}: {v.capitalize()}" for k, v in result.items())).correct
+
+
+# pivot ----------------------------------------------------------------------------------------------------
+
+def test_pivot_hand_checked() -> None:
+    from palaestra.envs.data.pivot import pivot
+
+    rows = [["Plaza", "Mon", "morning", 5], ["Plaza", "Mon", "evening", 7], ["Market", "Tue", "evening", 3],
+            ["Plaza", "Tue", "evening", 1]]
+    assert pivot(rows, ["Market", "Plaza"], ["Mon", "Tue"], None) == {"Market": [0, 3], "Plaza": [12, 1]}
+    assert pivot(rows, ["Market", "Plaza"], ["Mon", "Tue"], "evening") == {"Market": [0, 3], "Plaza": [7, 1]}
+
+
+def test_pivot_grading() -> None:
+    source, problem = _problem("data/pivot", level=3)
+    result = problem.data["result"]
+    store = next(iter(result))
+    swapped = {s: list(reversed(c)) if s == store else c for s, c in result.items()}
+    if swapped != result:
+        verdict = source.verify(problem, "\n".join(f"{s}: {', '.join(map(str, c))}" for s, c in swapped.items()))
+        assert not verdict.correct and store in verdict.feedback
+    assert source.verify(problem, "\n".join(f"{s} = {' '.join(map(str, c))}" for s, c in result.items())).correct
