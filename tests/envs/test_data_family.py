@@ -293,3 +293,36 @@ def test_pivot_grading() -> None:
         verdict = source.verify(problem, "\n".join(f"{s}: {', '.join(map(str, c))}" for s, c in swapped.items()))
         assert not verdict.correct and store in verdict.feedback
     assert source.verify(problem, "\n".join(f"{s} = {' '.join(map(str, c))}" for s, c in result.items())).correct
+
+
+# clean_phones ---------------------------------------------------------------------------------------------
+
+def test_clean_phones_styles_normalise_to_the_reference() -> None:
+    import random
+    import re
+
+    from palaestra.envs.data.clean_phones import COUNTRIES, written
+
+    rng = random.Random(5)
+    for country, (code, trunk, _) in COUNTRIES.items():
+        number = ("0" if country == "Italy" else "7") + "123456789"[: COUNTRIES[country][2] - 1]
+        for international in (False, True):
+            for _ in range(10):
+                typed = written(rng, country, number, international, "United States")
+                digits = re.sub(r"\D", "", typed.replace("(0)", ""))
+                if typed.startswith("+"):
+                    assert digits == code + number
+                elif typed.startswith(("00 ", "011 ")):
+                    assert digits.split(code, 1)[1] == number and typed.split()[1] == code
+                else:  # national: the trunk prefix, then the number
+                    assert digits == trunk + number or (country == "United States" and digits == number)
+
+
+def test_clean_phones_grading() -> None:
+    source, problem = _problem("data/clean_phones", level=2)
+    result = problem.data["result"]
+    first = next(iter(result))
+    wrong = {**result, first: result[first][:3] + "0" + result[first][3:]}
+    verdict = source.verify(problem, ", ".join(f"{k} = {v}" for k, v in wrong.items()))
+    assert not verdict.correct and first in verdict.feedback
+    assert source.verify(problem, "\n".join(f"{k}: {v}" for k, v in reversed(list(result.items())))).correct
