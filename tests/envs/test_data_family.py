@@ -327,3 +327,21 @@ def test_clean_phones_grading() -> None:
     verdict = source.verify(problem, ", ".join(f"{k} = {v}" for k, v in wrong.items()))
     assert not verdict.correct and first in verdict.feedback
     assert source.verify(problem, "\n".join(f"{k}: {v}" for k, v in reversed(list(result.items())))).correct
+
+
+# csv_fields -----------------------------------------------------------------------------------------------
+
+def test_csv_fields_reference_matches_a_real_csv_parser() -> None:
+    import csv
+    import io
+
+    source, problem = _problem("data/csv_fields", level=4, seed=2)
+    text = problem.prompt.split("```\n")[1].split("\n```")[0]
+    rows = list(csv.reader(io.StringIO(text)))
+    column = rows[0].index(problem.data["asked"])
+    assert [row[column] for row in rows[1:]] == problem.data["values"]
+    naive = [(line.split(",") + [""] * 9)[column] for line in text.split("\n")[1:]]
+    assert naive != problem.data["values"]  # splitting lines at commas does not work
+    assert source.verify(problem, "\n".join(problem.data["values"])).correct
+    verdict = source.verify(problem, ", ".join(v for v in naive if v))
+    assert not verdict.correct
