@@ -345,3 +345,21 @@ def test_csv_fields_reference_matches_a_real_csv_parser() -> None:
     assert source.verify(problem, "\n".join(problem.data["values"])).correct
     verdict = source.verify(problem, ", ".join(v for v in naive if v))
     assert not verdict.correct
+
+
+# json_diff ------------------------------------------------------------------------------------------------
+
+def test_json_diff_hand_checked() -> None:
+    from palaestra.envs.data.json_diff import differences
+
+    old = {"server": {"port": 8080, "tls": {"on": True}}, "log": "info", "gone": 1}
+    new = {"log": "info", "server": {"tls": {"on": True, "cert": "x"}, "port": "8080"}}  # keys reordered
+    assert differences(old, new) == {"~server.port", "+server.tls.cert", "-gone"}
+
+
+def test_json_diff_grading() -> None:
+    source, problem = _problem("data/json_diff", level=3)
+    found = problem.data["differences"]
+    assert source.verify(problem, "\n".join(f"`{e}`" for e in reversed(found))).correct
+    verdict = source.verify(problem, ", ".join(found[1:]))
+    assert not verdict.correct and found[0][1:] in verdict.feedback
