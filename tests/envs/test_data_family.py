@@ -363,3 +363,24 @@ def test_json_diff_grading() -> None:
     assert source.verify(problem, "\n".join(f"`{e}`" for e in reversed(found))).correct
     verdict = source.verify(problem, ", ".join(found[1:]))
     assert not verdict.correct and found[0][1:] in verdict.feedback
+
+
+# unit_normalize -------------------------------------------------------------------------------------------
+
+def test_unit_normalize_hand_checked() -> None:
+    from palaestra.envs.data.unit_normalize import GRAMS, rounded
+
+    assert 2 * GRAMS["lb"] + 4 * GRAMS["oz"] == Fraction("1020.58283250")  # 2 lb 4 oz = 36 oz
+    assert rounded(2 * GRAMS["lb"] + 4 * GRAMS["oz"]) == "1020.58"
+    assert rounded(Fraction("0.125")) == "0.13" and rounded(Fraction(1500)) == "1500"
+
+
+def test_unit_normalize_tolerance_is_the_stated_one() -> None:
+    source, problem = _problem("data/unit_normalize", level=3)
+    parcels = problem.data["parcels"]
+    exact = {p["id"]: Fraction(p["grams"]) for p in parcels}
+    inside = ", ".join(f"{k} = {float(v + Fraction(4, 1000)):.4f}" for k, v in exact.items())
+    outside = ", ".join(f"{k} = {float(v + Fraction(6, 1000)):.4f}" for k, v in exact.items())
+    assert source.verify(problem, inside).correct
+    verdict = source.verify(problem, outside)
+    assert not verdict.correct and "0.005" in verdict.feedback
