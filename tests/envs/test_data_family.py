@@ -384,3 +384,26 @@ def test_unit_normalize_tolerance_is_the_stated_one() -> None:
     assert source.verify(problem, inside).correct
     verdict = source.verify(problem, outside)
     assert not verdict.correct and "0.005" in verdict.feedback
+
+
+# dedupe ---------------------------------------------------------------------------------------------------
+
+def test_dedupe_transitive_groups_hand_checked() -> None:
+    from palaestra.envs.data.dedupe import groups
+
+    records = [
+        {"id": "R3", "email": "a@x.test", "phone": "111-222-3333"},
+        {"id": "R7", "email": " A@X.TEST", "phone": "999 8887777"},  # same email as R3
+        {"id": "R9", "email": "b@x.test", "phone": "(999) 888 7777"},  # same phone as R7: joins R3 through R7
+        {"id": "R12", "email": "c@x.test", "phone": "5556667777"},  # alone (a shared name would not matter)
+    ]
+    assert groups(records) == {"R3": "R3", "R7": "R3", "R9": "R3", "R12": "R12"}
+
+
+def test_dedupe_grading() -> None:
+    source, problem = _problem("data/dedupe", level=3)
+    result = problem.data["result"]
+    assert source.verify(problem, "\n".join(f"{k.lower()}: {v}" for k, v in result.items())).correct
+    alone = {k: k for k in result}
+    verdict = source.verify(problem, ", ".join(f"{k} = {v}" for k, v in alone.items()))
+    assert not verdict.correct and "record" in verdict.feedback
