@@ -407,3 +407,22 @@ def test_dedupe_grading() -> None:
     alone = {k: k for k in result}
     verdict = source.verify(problem, ", ".join(f"{k} = {v}" for k, v in alone.items()))
     assert not verdict.correct and "record" in verdict.feedback
+
+
+# sessionize -----------------------------------------------------------------------------------------------
+
+def test_sessionize_hand_checked() -> None:
+    from palaestra.envs.data.sessionize import sessions
+
+    events = [[600, "Ada", "/a"], [0, "Ada", "/b"], [1200, "Ada", "/c"], [1201 + 600, "Ada", "/d"], [50, "Bo", "/e"]]
+    # gaps of Ada (10-minute rule): 600 (exactly: same session), 600, 601 (new session)
+    assert sessions(events, 10) == {"Ada": (2, 1200), "Bo": (1, 0)}
+
+
+def test_sessionize_grading() -> None:
+    source, problem = _problem("data/sessionize", level=3)
+    result = problem.data["result"]
+    user = next(iter(result))
+    wrong = {u: (c, s + 1 if u == user else s) for u, (c, s) in result.items()}
+    verdict = source.verify(problem, "\n".join(f"{u}: {c}, {s}" for u, (c, s) in wrong.items()))
+    assert not verdict.correct and user in verdict.feedback
