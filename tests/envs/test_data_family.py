@@ -426,3 +426,24 @@ def test_sessionize_grading() -> None:
     wrong = {u: (c, s + 1 if u == user else s) for u, (c, s) in result.items()}
     verdict = source.verify(problem, "\n".join(f"{u}: {c}, {s}" for u, (c, s) in wrong.items()))
     assert not verdict.correct and user in verdict.feedback
+
+
+# resample -------------------------------------------------------------------------------------------------
+
+def test_resample_hand_checked() -> None:
+    from palaestra.envs.data.resample import resample
+
+    readings = [[600, 10], [607, None], [614, 24], [630, 0]]  # 10:00 10, 10:07 NA (ignored), 10:14 24, 10:30 0
+    grid = [600, 610, 620, 630]
+    assert resample(readings, grid, "linear") == [10, 20, 15, 0]  # 10 + 14 * 10/14; 24 - 24 * 6/16
+    assert resample(readings, grid, "previous") == [10, 10, 24, 0]
+    assert resample([[0, 1], [7, 2]], [3], "linear") == [Fraction(10, 7)]
+
+
+def test_resample_grading() -> None:
+    source, problem = _problem("data/resample", level=2)
+    values = problem.data["values"]
+    assert source.verify(problem, "[" + ", ".join(values) + "]").correct
+    wrong = [str(Fraction(values[0]) + Fraction(1, 2)), *values[1:]]
+    verdict = source.verify(problem, ", ".join(wrong))
+    assert not verdict.correct and "wrong" in verdict.feedback
