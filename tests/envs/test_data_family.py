@@ -447,3 +447,28 @@ def test_resample_grading() -> None:
     wrong = [str(Fraction(values[0]) + Fraction(1, 2)), *values[1:]]
     verdict = source.verify(problem, ", ".join(wrong))
     assert not verdict.correct and "wrong" in verdict.feedback
+
+
+# validate -------------------------------------------------------------------------------------------------
+
+def test_validate_first_rule_hand_checked() -> None:
+    from palaestra.envs.data.validate import first_broken
+
+    good = {"email": "a.b@corp.example", "age": "30", "department": "sales", "start": "2020-01-01", "manager": ""}
+    rows = [
+        {**good, "label": "r1", "id": "E1"},
+        {**good, "label": "r2", "id": "E1", "age": "17"},  # repeats E1 (rule 1) and is too young (rule 3)
+        {**good, "label": "r3", "id": "E3", "email": "a.b@corp", "manager": "E9"},  # rules 2 and 6
+        {**good, "label": "r4", "id": "E4", "start": "2023-02-29", "manager": "E3"},  # no such day: rule 5
+        {**good, "label": "r5", "id": "E5", "department": "Sales"},  # case matters: rule 4
+    ]
+    assert first_broken(rows) == {"r2": 1, "r3": 2, "r4": 5, "r5": 4}
+
+
+def test_validate_grading() -> None:
+    source, problem = _problem("data/validate", level=3)
+    result = problem.data["result"]
+    row = next(iter(result))
+    verdict = source.verify(problem, ", ".join(f"{k} = {v % 6 + 1 if k == row else v}" for k, v in result.items()))
+    assert not verdict.correct and row in verdict.feedback
+    assert source.verify(problem, "\n".join(f"{k.upper()}: {v}" for k, v in result.items())).correct
