@@ -472,3 +472,27 @@ def test_validate_grading() -> None:
     verdict = source.verify(problem, ", ".join(f"{k} = {v % 6 + 1 if k == row else v}" for k, v in result.items()))
     assert not verdict.correct and row in verdict.feedback
     assert source.verify(problem, "\n".join(f"{k.upper()}: {v}" for k, v in result.items())).correct
+
+
+# sort_rows ------------------------------------------------------------------------------------------------
+
+def test_sort_rows_hand_checked() -> None:
+    from palaestra.envs.data.sort_rows import sort_rows
+
+    rows = [{"sku": "A", "category": "toys", "price": 950, "rating": None, "stock": 1},
+            {"sku": "B", "category": "Books", "price": 1000, "rating": 5, "stock": 2},
+            {"sku": "C", "category": "TOYS", "price": 1000, "rating": 4, "stock": 3},
+            {"sku": "D", "category": "books", "price": 950, "rating": 4, "stock": 4}]
+    # price as a number: 9.50 before 10.00; then category descending ignoring case (toys before books)
+    assert sort_rows(rows, [["price", "asc"], ["category", "desc"]], "last") == ["A", "D", "C", "B"]
+    # rating descending with the blank last, and with the blank first
+    assert sort_rows(rows, [["rating", "desc"]], "last") == ["B", "C", "D", "A"]
+    assert sort_rows(rows, [["rating", "desc"]], "first") == ["A", "B", "C", "D"]
+
+
+def test_sort_rows_grading() -> None:
+    source, problem = _problem("data/sort_rows", level=2)
+    order = problem.data["order"]
+    assert source.verify(problem, "\n".join(s.lower() for s in order)).correct
+    verdict = source.verify(problem, ", ".join([order[1], order[0], *order[2:]]))
+    assert not verdict.correct and "position 1" in verdict.feedback
