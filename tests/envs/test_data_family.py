@@ -335,11 +335,14 @@ def test_csv_fields_reference_matches_a_real_csv_parser() -> None:
     import csv
     import io
 
-    source, problem = _problem("data/csv_fields", level=4, seed=2)
-    text = problem.prompt.split("```\n")[1].split("\n```")[0]
-    rows = list(csv.reader(io.StringIO(text)))
-    column = rows[0].index(problem.data["asked"])
-    assert [row[column] for row in rows[1:]] == problem.data["values"]
+    source = make_source("data/csv_fields")
+    for seed in range(20):  # regression: quoting a simple field once rewrote a line that ended in a tag
+        problem = source.sample(4, seed)
+        text = problem.prompt.split("```\n")[1].split("\n```")[0]
+        rows = list(csv.reader(io.StringIO(text)))
+        assert all(len(row) == len(rows[0]) for row in rows)
+        column = rows[0].index(problem.data["asked"])
+        assert [row[column] for row in rows[1:]] == problem.data["values"]
     naive = [(line.split(",") + [""] * 9)[column] for line in text.split("\n")[1:]]
     assert naive != problem.data["values"]  # splitting lines at commas does not work
     assert source.verify(problem, "\n".join(problem.data["values"])).correct

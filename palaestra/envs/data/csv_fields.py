@@ -3,8 +3,9 @@
 The file follows RFC 4180, stated in the prompt: fields are separated by commas; a field may be enclosed
 in double quotes, and then may contain commas, line breaks and doubled quotes ("" stands for one "); the
 enclosing quotes are not part of the value. Names (``"Berg, Ada"``), notes with quotes and commas and,
-from level 2, notes broken over several lines come before the asked column, so splitting lines at commas
-or counting lines as records gives the wrong values; simple fields are sometimes quoted too (``"42"``).
+from level 2, notes broken over several lines, and tag lists (``"eco, gift"``) stand on both sides of the
+asked column, so splitting lines at commas (from either end) or counting lines as records gives wrong
+values; simple fields are sometimes quoted too (``"K-042"``).
 The answer is the list of the asked column's values for every record in file order; the verifier reads
 a list (quotes optional) with the shared reader and names the first wrong record. The reference is the
 data the file was written from, so it is unique.
@@ -27,8 +28,9 @@ from palaestra.verifiers.normalize import markup_spellings
 from palaestra.verifiers.sets import read_list, read_token
 
 EXAMPLE = "K-000, K-999"  # a fixed placeholder: never derived from the answer
-HEADER = ("id", "customer", "note", "qty", "city", "code")
-ASKED = ("qty", "city", "code")
+HEADER = ("id", "customer", "qty", "note", "city", "tags", "code")
+ASKED = ("qty", "city")  # both have a quoted field with commas on each side: no split from either end works
+TAGS = ("eco", "gift", "bulk", "fragile", "new")
 NOTES = ("leave at the door", "call first", "fragile", "gift wrap", "no plastic", "ring twice", "back entrance")
 
 
@@ -80,12 +82,15 @@ class CsvFields(Task):
             traps += "," in customer
             note, note_traps = _note(rng, config.newlines)
             traps += note_traps
-            records.append([str(100 + 7 * index + rng.randrange(7)), customer, note, str(rng.randint(1, 40)),
-                            rng.choice(WORDS["cities"]), f"K-{rng.randrange(100, 1000)}"])
+            tags = ", ".join(rng.sample(TAGS, rng.choice((1, 2, 2, 3))))
+            traps += "," in tags
+            records.append([str(100 + 7 * index + rng.randrange(7)), customer, str(rng.randint(1, 40)), note,
+                            rng.choice(WORDS["cities"]), tags, f"K-{rng.randrange(100, 1000)}"])
         text = _file(records)
         # quote a few simple fields too: quotes around a plain value do not change it
         lines = text.split("\n")
-        simple = [i for i, line in enumerate(lines[1:], start=1) if line.endswith(tuple(r[5] for r in records))]
+        codes = tuple("," + record[-1] for record in records)  # a record's last line ends with its code
+        simple = [i for i, line in enumerate(lines[1:], start=1) if line.endswith(codes)]
         for i in rng.sample(simple, min(len(simple), rng.randint(0, 2))):
             head, _, code = lines[i].rpartition(",")
             lines[i] = f'{head},"{code}"'
