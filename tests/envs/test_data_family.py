@@ -263,6 +263,22 @@ def test_schema_infer_rules_hand_checked() -> None:
     assert column_type(["true", "1"]) == "text"
 
 
+def test_schema_infer_types_recomputed_from_the_printed_table() -> None:
+    import csv
+    import io
+
+    from palaestra.envs.data.schema_infer import column_type
+
+    source = make_source("data/schema_infer")
+    for seed in range(20):  # regression: a spoiler "1,200" once split its CSV row into one cell too many
+        problem = source.sample(4, seed)
+        text = problem.prompt.split("CSV table:\n\n")[1].split("\n\n")[0]
+        rows = list(csv.reader(io.StringIO(text)))
+        assert all(len(row) == len(rows[0]) for row in rows)
+        types = {name: column_type([row[i] for row in rows[1:]]) for i, name in enumerate(rows[0])}
+        assert types == problem.data["result"]
+
+
 def test_schema_infer_grading() -> None:
     source, problem = _problem("data/schema_infer", level=2)
     result = problem.data["result"]

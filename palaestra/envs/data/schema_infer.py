@@ -79,8 +79,8 @@ def _base_value(rng: random.Random, kind: str) -> str:
 
 SPOILERS = {  # base type -> values that change the column's type, and the type they give
     "boolean": (("yes", "text"), ("1", "text"), ("no", "text")),
-    "integer": (("12.5", "decimal"), ("0.75", "decimal"), ("1e3", "text"), ("1,200", "text"), ("N/A", "text")),
-    "decimal": ((".5", "text"), ("3.", "text"), ("2.5e2", "text"), ("12,50", "text")),
+    "integer": (("12.5", "decimal"), ("0.75", "decimal"), ("1e3", "text"), ("1 200", "text"), ("N/A", "text")),
+    "decimal": ((".5", "text"), ("3.", "text"), ("2.5e2", "text"), ("12.5%", "text")),
     "date": (("2023-02-29", "text"), ("2021/05/04", "text"), ("2022-13-01", "text"), ("2020-1-5", "text")),
     "text": (),
 }
