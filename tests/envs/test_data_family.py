@@ -515,3 +515,105 @@ def test_sort_rows_grading() -> None:
     assert source.verify(problem, "\n".join(s.lower() for s in order)).correct
     verdict = source.verify(problem, ", ".join([order[1], order[0], *order[2:]]))
     assert not verdict.correct and "position 1" in verdict.feedback
+
+
+# every reference recomputed from the printed prompt (a rendering bug would break the link) ------------------
+
+def _csv_after(prompt: str, marker: str) -> list[list[str]]:
+    import csv
+    import io
+
+    text = prompt.split(marker)[1].lstrip("\n").split("\n\n")[0]
+    return list(csv.reader(io.StringIO(text)))
+
+
+def _samples(env_id: str) -> list[Problem]:
+    source = make_source(env_id)
+    return [source.sample(level, seed) for level in (1, 4) for seed in range(4)]
+
+
+def test_printed_tables_give_the_references() -> None:
+    import re
+
+    from palaestra.envs.data.group_aggregate import aggregate
+    from palaestra.envs.data.join import answer_ids
+    from palaestra.envs.data.pivot import pivot
+    from palaestra.envs.data.sort_rows import sort_rows
+    from palaestra.envs.data.top_k import ranking
+    from palaestra.envs.data.validate import first_broken
+
+    for p in _samples("data/group_aggregate"):
+        rows = [{"order_id": int(r[0]), "region": r[1], "category": r[2], "status": r[3], "quantity": int(r[4]),
+                 "price": int(Fraction(r[5]) * 100)} for r in _csv_after(p.prompt, "in CSV:\n\n")[1:]]
+        result = aggregate(rows, p.data["conditions"], p.data["group_by"], p.data["aggregate"], p.data["measure"])
+        assert result == {k: Fraction(v) for k, v in p.data["result"].items()}
+    for p in _samples("data/join"):
+        data = dict(p.data)
+        data["customers"] = [{"id": r[0], "city": r[2], "limit": int(Fraction(r[3]) * 100)}
+                             for r in _csv_after(p.prompt, "customers.csv:")[1:]]
+        data["orders"] = [{"id": r[0], "customer": r[1], "cents": int(Fraction(r[2]) * 100)}
+                          for r in _csv_after(p.prompt, "orders.csv:")[1:]]
+        if "cities.csv:" in p.prompt:
+            data["countries"] = {r[0]: r[1] for r in _csv_after(p.prompt, "cities.csv:")[1:]}
+        assert answer_ids(data) == p.data["answer"]
+    for p in _samples("data/pivot"):
+        shift = re.search(r"total visitors of the (\w+) shift", p.prompt)
+        rows = [[a, b, c, int(d)] for a, b, c, d in _csv_after(p.prompt, "store visits:\n\n")[1:]]
+        assert pivot(rows, p.data["stores"], p.data["days"], shift.group(1) if shift else None) == p.data["result"]
+    for p in _samples("data/validate"):
+        rows = [{"label": r[0], "id": r[1], "email": r[2], "age": r[3], "department": r[4], "start": r[5],
+                 "manager": r[6]} for r in _csv_after(p.prompt, "employee table:\n\n")[1:]]
+        assert first_broken(rows) == p.data["result"]
+    for p in _samples("data/sort_rows"):
+        rows = [{"sku": r[0], "category": r[1], "price": int(Fraction(r[2]) * 100), "rating": int(r[3]) if r[3] else None,
+                 "stock": int(r[4])} for r in _csv_after(p.prompt, "product table:\n\n")[1:]]
+        keys = re.search(r"Sort the rows by (.+?), then by sku ascending", p.prompt)
+        assert keys
+        spec = [[k.split()[0], "asc" if k.split()[1] == "ascending" else "desc"] for k in keys.group(1).split(", then ")]
+        blanks = "first" if "blank rating goes first" in p.prompt else "last"
+        assert sort_rows(rows, spec, blanks) == p.data["order"]
+    for p in _samples("data/top_k"):
+        rows = [[a, b, int(c)] for a, b, c in _csv_after(p.prompt, "per game:\n\n")[1:]]
+        assert ranking(rows, p.data["rule"])[0][: len(p.data["top"])] == p.data["top"]
+
+
+def test_printed_documents_and_logs_give_the_references() -> None:
+    import json
+    import re
+
+    from palaestra.envs.data.dedupe import groups
+    from palaestra.envs.data.json_path import select
+    from palaestra.envs.data.resample import resample
+    from palaestra.envs.data.sessionize import sessions
+
+    def cents(node: object) -> object:
+        if isinstance(node, dict):
+            return {k: (int(v * 100) if k == "price" else cents(v)) for k, v in node.items()}
+        return [cents(v) for v in node] if isinstance(node, list) else node
+
+    for p in _samples("data/json_path"):
+        text = p.prompt.split("JSON document:\n\n")[1].split("\n\nEvaluate")[0]
+        values = select(cents(json.loads(text, parse_float=Fraction)), p.data["path"])
+        shown = [Fraction(v, 100) if p.data["field"] == "price" else v for v in values]
+        assert shown == [Fraction(v) if p.data["numeric"] else v for v in p.data["values"]]
+    for p in _samples("data/dedupe"):
+        lines = p.prompt.split("(id | name | email | phone):\n\n")[1].split("\n\n")[0].split("\n")
+        records = [dict(zip(("id", "name", "email", "phone"), line.split(" | "), strict=True)) for line in lines]
+        assert groups(records) == p.data["result"]
+    for p in _samples("data/resample"):
+        lines = p.prompt.split("(time,value):\n\n")[1].split("\n\n")[0].split("\n")
+        readings: list[list] = []
+        for line in lines:
+            clock, value = line.split(",")
+            readings.append([int(clock[:2]) * 60 + int(clock[3:]), None if value == "NA" else int(value)])
+        method = "linear" if "linear interpolation" in p.prompt else "previous"
+        assert resample(readings, p.data["grid"], method) == [Fraction(v) for v in p.data["values"]]
+    for p in _samples("data/sessionize"):
+        events = []
+        for line in p.prompt.split("```\n")[1].strip().split("\n"):
+            clock, user, page = line.split()
+            hours, minutes, seconds = map(int, clock.split(":"))
+            events.append([hours * 3600 + minutes * 60 + seconds, user, page])
+        gap = re.search(r"at most (\d+) minutes apart", p.prompt)
+        assert gap
+        assert {u: list(v) for u, v in sessions(events, int(gap.group(1))).items()} == p.data["result"]
