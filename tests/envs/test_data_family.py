@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 from palaestra.core import Problem
 from palaestra.core.registry import make_source
 
 
-def _problem(env_id: str, level: int = 1, seed: int = 3) -> tuple[object, Problem]:
+def _problem(env_id: str, level: int = 1, seed: int = 3) -> tuple[Any, Problem]:
     source = make_source(env_id)
     return source, source.sample(level, seed)
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
@@ -91,7 +92,7 @@ class Dedupe(Task):
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> list[dict]:
-            people = []
+            people: list[dict[str, Any]] = []
             for _ in range(config.people):
                 first, last = rng.choice(WORDS["first_names"]), rng.choice(WORDS["surnames"])
                 emails = [f"{first.lower()}.{last.lower()}{rng.randint(1, 99)}@{rng.choice(DOMAINS)}"]

@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
@@ -85,9 +87,10 @@ def aggregate(rows: list[dict], conditions: list, group_by: str, aggregate_name:
     for row in rows:
         if all(_holds(row, c) for c in conditions):
             groups[row[group_by]].append(_measure(row, measure))
-    reduce = {"sum": sum, "count": len, "minimum": min, "maximum": max,
-              "average": lambda values: Fraction(sum(values), len(values))}[aggregate_name]
-    return {group: Fraction(reduce(values)) for group, values in groups.items()}
+    reducers: dict[str, Callable[[list[Fraction]], Fraction | int]] = {
+        "sum": sum, "count": len, "minimum": min, "maximum": max,
+        "average": lambda values: Fraction(sum(values), len(values))}
+    return {group: Fraction(reducers[aggregate_name](values)) for group, values in groups.items()}
 
 
 @register
@@ -124,7 +127,7 @@ class GroupAggregate(Task):
             kinds = ["status_in", rng.choice(("quantity_at_least", "quantity_at_most")),
                      rng.choice(("price_above", "price_below")), f"{other}_not"]
             chosen = rng.sample(kinds, config.conditions)
-            conditions = []
+            conditions: list[list[Any]] = []
             for kind in chosen:
                 if kind == "status_in":
                     conditions.append([kind, sorted(rng.sample(STATUSES, rng.choice((1, 2, 2, 3))))])
@@ -191,5 +194,5 @@ class GroupAggregate(Task):
         wrong = [keyed_text({g: exact_text(v) for g, v in bumped.items()}),
                  keyed_text({g: exact_text(result[g]) for g in groups[1:]})]
         if absent:
-            wrong.append(problem.answer + f", {absent[0]} = 0")
+            wrong.append(f"{problem.answer}, {absent[0]} = 0")
         return wrong

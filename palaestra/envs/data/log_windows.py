@@ -18,6 +18,7 @@ import random
 import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
+from typing import Any
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
@@ -85,7 +86,7 @@ class LogWindows(Task):
             return line["level"] == "ERROR" and line["service"] == service
 
         def draw() -> tuple[list[dict], list[int]]:
-            lines = []
+            lines: list[dict[str, Any]] = []
             margin = 120 if config.shuffled else 0  # lines before and after the span
             for _ in range(config.lines):
                 second = rng.randrange(-margin, span + margin)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from datetime import date, timedelta
+from typing import Any
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.task import Growth
@@ -56,7 +57,7 @@ class Reconcile(Task):
     def generate(self, rng: random.Random, config: Config) -> Problem:
         start = date(2024, rng.randint(1, 12), 1)
         refs = [f"TX-{n}" for n in sorted(rng.sample(range(1000, 10000), config.rows))]
-        ledger = []
+        ledger: list[dict[str, Any]] = []
         for ref in refs:
             day = start + timedelta(days=rng.randrange(28))
             ledger.append({"ref": ref, "date": day, "payee": rng.choice(WORDS["payees"]),

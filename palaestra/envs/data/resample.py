@@ -106,9 +106,10 @@ class Resample(Task):
             f"example: {EXAMPLE}"
         )
         between = sum(1 for t in grid if method == "linear" and all(m != t for m, v in readings if v is not None))
-        data = {"values": [exact_text(v) for v in values], "readings": len(readings), "grid": grid,
+        texts = [exact_text(v) for v in values]
+        data = {"values": texts, "readings": len(readings), "grid": grid,
                 "missing": sum(1 for _, v in readings if v is None), "between": between, "shuffled": config.shuffled}
-        return Problem(prompt=prompt, answer=", ".join(data["values"]), data=data)
+        return Problem(prompt=prompt, answer=", ".join(texts), data=data)
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         given = read_list(answer, read_exact, max_items=500)

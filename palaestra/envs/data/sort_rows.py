@@ -17,6 +17,7 @@ import random
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cmp_to_key
+from typing import Any
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.task import Growth
@@ -76,7 +77,7 @@ class SortRows(Task):
     def generate(self, rng: random.Random, config: Config) -> Problem:
         categories = rng.sample(WORDS["categories"], 3)
         skus = rng.sample(range(100, 1000), config.rows)
-        rows = []
+        rows: list[dict[str, Any]] = []
         for number in skus:
             category = rng.choice(categories)
             written = rng.choice((category, category.lower(), category.upper()))

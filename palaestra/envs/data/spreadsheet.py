@@ -203,7 +203,7 @@ def _formula(rng: random.Random, ready: list[str], known: set[str], config: Any,
             if 2 <= len(cells) <= 8 and name not in cells and all(c in known for c in cells) \
                     and any(c in ready for c in cells):
                 text = f"{cell_name(min(c1, c2), min(r1, r2))}:{cell_name(max(c1, c2), max(r1, r2))}"
-                node = ["fn", rng.choice(FUNCTIONS), cells, text]
+                node: list[Any] = ["fn", rng.choice(FUNCTIONS), cells, text]
                 if rng.random() < 0.4:
                     node = [rng.choice(("add", "mul")), node, ["num", rng.randint(2, 4)]]
                 return node

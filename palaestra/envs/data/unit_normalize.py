@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.task import Growth
@@ -64,7 +65,7 @@ class UnitNormalize(Task):
     def generate(self, rng: random.Random, config: Config) -> Problem:
         units = UNITS_BY_LEVEL[config.units]
         numbers = rng.sample(range(1, max(100, 4 * config.parcels)), config.parcels)
-        parcels = []
+        parcels: list[dict[str, Any]] = []
         for number in numbers:
             unit = rng.choice(units)
             compound = config.messy and unit == "lb" and rng.random() < 0.5
