@@ -618,3 +618,27 @@ def test_printed_documents_and_logs_give_the_references() -> None:
         gap = re.search(r"at most (\d+) minutes apart", p.prompt)
         assert gap
         assert {u: list(v) for u, v in sessions(events, int(gap.group(1))).items()} == p.data["result"]
+
+
+# asof_join ------------------------------------------------------------------------------------------------
+
+def test_asof_join_rate_in_force_hand_checked() -> None:
+    from palaestra.envs.data.asof_join import rate_on
+
+    rates = [["USD", "2024-03-10", 9000], ["USD", "2024-03-01", 9200], ["GBP", "2024-03-01", 11700]]
+    assert rate_on(rates, "USD", "2024-03-09") == Fraction("0.92")  # before the second rate: the first
+    assert rate_on(rates, "USD", "2024-03-10") == Fraction("0.9")  # on its effective date: the new rate
+    assert rate_on(rates, "USD", "2024-04-30") == Fraction("0.9") and rate_on(rates, "EUR", "2024-01-01") == 1
+
+
+def test_asof_join_recomputed_from_the_prompt_and_graded() -> None:
+    source, problem = _problem("data/asof_join", level=3)
+    from palaestra.envs.data.asof_join import rate_on
+
+    rates = [[c, d, int(Fraction(v) * 10000)] for c, d, v in _csv_after(problem.prompt, "currency):\n\n")[1:]]
+    for tid, day, currency, amount in _csv_after(problem.prompt, "Transactions:\n\n")[1:]:
+        assert Fraction(amount) * rate_on(rates, currency, day) == Fraction(problem.data["result"][tid])
+    result = problem.data["result"]
+    first = next(iter(result))
+    verdict = source.verify(problem, ", ".join(f"{k} = {Fraction(v) + 1 if k == first else v}" for k, v in result.items()))
+    assert not verdict.correct and first in verdict.feedback
