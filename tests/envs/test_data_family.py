@@ -642,3 +642,26 @@ def test_asof_join_recomputed_from_the_prompt_and_graded() -> None:
     first = next(iter(result))
     verdict = source.verify(problem, ", ".join(f"{k} = {Fraction(v) + 1 if k == first else v}" for k, v in result.items()))
     assert not verdict.correct and first in verdict.feedback
+
+
+# stock_ledger ---------------------------------------------------------------------------------------------
+
+def test_stock_ledger_replay_hand_checked() -> None:
+    from palaestra.envs.data.stock_ledger import replay
+
+    opening = {"lamp_W1": 5, "lamp_W2": 0}
+    movements = [["transfer", "lamp", 4, "W1", "W2"],  # W1 1, W2 4
+                 ["ship", "lamp", 3, "W1", ""],  # only 1 at W1: rejected
+                 ["count", "lamp", 9, "", "W1"],  # W1 set to 9
+                 ["ship", "lamp", 3, "W1", ""],  # now it fits: W1 6
+                 ["receive", "lamp", 2, "", "W2"]]  # W2 6
+    assert replay(opening, movements) == ({"lamp_W1": 6, "lamp_W2": 6}, [2])
+
+
+def test_stock_ledger_grading() -> None:
+    source, problem = _problem("data/stock_ledger", level=3)
+    result = problem.data["result"]
+    key = next(iter(result))
+    verdict = source.verify(problem, ", ".join(f"{k} = {v + 1 if k == key else v}" for k, v in result.items()))
+    assert not verdict.correct and key in verdict.feedback
+    assert source.verify(problem, "\n".join(f"{k}: {v}" for k, v in reversed(list(result.items())))).correct
