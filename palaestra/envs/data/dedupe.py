@@ -4,8 +4,8 @@ Customer records (id, name, email, phone) come from several sign-ups. Two record
 when their emails are equal ignoring letter case and surrounding spaces, or their phone numbers have the
 same digits (spaces, dots, dashes and brackets ignored); sameness is transitive, so a record can join a
 group through a third record (one sharing its email, that one sharing a phone with another). Names are
-not compared: people change how they write their names, and two customers may share one. The answer
-gives, for every record, the smallest id of its group (``R7 = R2``; a record alone names itself); the
+not compared: people change how they write their names, and in half the problems two customers share
+one. The answer gives, for every record, the smallest id of its group (``R7 = R2``; a record alone names itself); the
 verifier reads the pairs with the shared assignment reader and names the first wrong record. The
 reference comes from a union-find over the rule, so it is unique.
 
@@ -99,6 +99,8 @@ class Dedupe(Task):
                 emails.append(f"{first[0].lower()}{last.lower()}{rng.randint(1, 99)}@{rng.choice(DOMAINS)}")
                 phones = [str(rng.randint(200, 999)) + str(rng.randrange(10**6, 10**7)) for _ in range(2)]
                 people.append({"first": first, "last": last, "emails": emails, "phones": phones})
+            if rng.random() < 0.5:  # two customers with one name: names must not decide
+                people[1]["first"], people[1]["last"] = people[0]["first"], people[0]["last"]
             ids = sorted(rng.sample(range(1, max(100, 5 * config.records)), config.records))
             records = []
             for number in ids:
