@@ -5,9 +5,9 @@ when their emails are equal ignoring letter case and surrounding spaces, or thei
 same digits (spaces, dots, dashes and brackets ignored); sameness is transitive, so a record can join a
 group through a third record (one sharing its email, that one sharing a phone with another). Names are
 not compared: people change how they write their names, and in half the problems two customers share
-one. The answer gives, for every record, the smallest id of its group (``R7 = R2``; a record alone names itself); the
-verifier reads the pairs with the shared assignment reader and names the first wrong record. The
-reference comes from a union-find over the rule, so it is unique.
+one. The answer gives, for every record, the smallest id of its group (``R7 = R2``; a record alone
+names itself); the verifier reads the pairs with the shared assignment reader and names the first wrong
+record. The reference comes from a union-find over the rule, so it is unique.
 
 Difficulty: the records plus the records in groups of two or more plus the records joined only through
 another record.
