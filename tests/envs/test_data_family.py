@@ -665,3 +665,26 @@ def test_stock_ledger_grading() -> None:
     verdict = source.verify(problem, ", ".join(f"{k} = {v + 1 if k == key else v}" for k, v in result.items()))
     assert not verdict.correct and key in verdict.feedback
     assert source.verify(problem, "\n".join(f"{k}: {v}" for k, v in reversed(list(result.items())))).correct
+
+
+# funnel ---------------------------------------------------------------------------------------------------
+
+def test_funnel_depth_hand_checked() -> None:
+    from palaestra.envs.data.funnel import depth, funnel_counts
+
+    steps = ["view", "cart", "pay"]
+    out_of_order = [(0, "cart"), (60, "view"), (120, "pay")]  # the cart came before the view: step 1 only
+    assert depth(out_of_order, steps, None) == 1
+    late_start = [(0, "view"), (100, "cart"), (2000, "view"), (2100, "cart"), (2200, "pay")]
+    assert depth(late_start, steps, 10) == 3  # the first view's cart is too early for a pay within 10 minutes
+    assert depth([(0, "view"), (100, "cart"), (700, "pay")], steps, 10) == 2  # the pay is 11:40 after the view
+    events = [[0, "Ada", "view"], [5, "Ada", "cart"], [9, "Bo", "view"], [1, "Cy", "pay"]]
+    assert funnel_counts(events, steps, None) == [2, 1, 0]
+
+
+def test_funnel_grading() -> None:
+    source, problem = _problem("data/funnel", level=3)
+    counts = problem.data["counts"]
+    assert source.verify(problem, "[" + " ".join(map(str, counts)) + "]").correct
+    verdict = source.verify(problem, ", ".join(str(c + 1) for c in counts))
+    assert not verdict.correct and "step 1" in verdict.feedback
