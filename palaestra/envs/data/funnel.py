@@ -93,8 +93,8 @@ class Funnel(Task):
             events: list[list[Any]] = []
             for user in users:
                 second = rng.randrange(9 * 3600, 11 * 3600)
-                planned = rng.randint(1, len(steps))  # how far the user means to go, before the noise
-                sequence = steps[:planned]
+                planned = rng.randint(0, len(steps))  # how far the user means to go (0: browsing only)
+                sequence = steps[:planned] or [rng.choice(NOISE)]
                 if rng.random() < 0.35:  # an event out of sequence
                     sequence.insert(rng.randrange(len(sequence) + 1), rng.choice(steps[1:]))
                 for _ in range(rng.randint(0, config.noise)):
