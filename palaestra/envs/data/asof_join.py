@@ -67,7 +67,7 @@ class AsofJoin(Task):
             effective[currency] = [(start + timedelta(days=d)).isoformat() for d in days]
             rates.extend([currency, day, rng.randint(low, high)] for day in effective[currency])
         rng.shuffle(rates)
-        transactions = []
+        transactions: list[dict[str, Any]] = []
         on_boundary = 0
         for number in rng.sample(range(1, max(100, 4 * config.transactions)), config.transactions):
             currency = rng.choice([*currencies, "EUR"] if rng.random() < 0.15 else currencies)
