@@ -1,0 +1,157 @@
+"""Count how many users reach each step of an ordered conversion funnel in an event log.
+
+An event log (time, user, event; from level 2 out of time order) and a funnel of three or four event names
+are given. A user reaches step k when some event of step 1 is followed, strictly later in time, by an event
+of step 2, then of step 3, and so on up to step k; from level 3 all of them must also fall within W minutes
+of that step-1 event. Events out of sequence (a cart before any view) and noise events (search, help) do
+not count. The answer is the number of users reaching each step, in funnel order; the verifier reads a
+list of integers with the shared reader and names the first wrong step. For each user the reference
+tries every step-1 event and follows the earliest next events after it (the earliest choice is optimal
+for a fixed start), so it is exact.
+
+Difficulty: the events plus the users plus the funnel's steps plus 5 for a time limit plus 5 when the log
+is out of order.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.core.task import Growth
+from palaestra.envs.data.common import WORDS
+from palaestra.verifiers.normalize import markup_spellings
+from palaestra.verifiers.sets import read_list
+
+EXAMPLE = "9, 5, 2"  # a fixed placeholder: never derived from the answer
+STEPS = ("view", "cart", "checkout", "pay")
+NOISE = ("search", "help", "wishlist")
+_COUNT = re.compile(r"\d{1,6}")
+
+
+def depth(stamps: list[tuple[int, str]], steps: list[str], window: int | None) -> int:
+    """How many funnel steps a user's ``(second, event)`` stamps reach (0 when no step-1 event)."""
+    ordered = sorted(stamps)
+    best = 0
+    for index, (start, event) in enumerate(ordered):
+        if event != steps[0]:
+            continue
+        reached, last = 1, start
+        for second, name in ordered[index + 1 :]:
+            if reached == len(steps) or (window is not None and second - start > window * 60):
+                break
+            if name == steps[reached] and second > last:
+                reached, last = reached + 1, second
+        best = max(best, reached)
+    return best
+
+
+def funnel_counts(events: list[list[Any]], steps: list[str], window: int | None) -> list[int]:
+    per_user: dict[str, list[tuple[int, str]]] = {}
+    for second, user, name in events:
+        per_user.setdefault(user, []).append((second, name))
+    depths = [depth(stamps, steps, window) for stamps in per_user.values()]
+    return [sum(1 for d in depths if d > k) for k in range(len(steps))]
+
+
+def _read_count(text: str) -> int | None:
+    return int(text) if _COUNT.fullmatch(text) else None
+
+
+def clock(second: int) -> str:
+    return f"{second // 3600:02d}:{second // 60 % 60:02d}:{second % 60:02d}"
+
+
+@register
+class Funnel(Task):
+    id = "data/funnel"
+    family = "data"
+    description = "Count the users reaching each step of an ordered conversion funnel (optionally within a time limit)."
+    tags = ("data", "logs", "sequences")
+
+    @dataclass(frozen=True)
+    class Config:
+        users: int
+        steps: int
+        shuffled: bool
+        windowed: bool
+        noise: int  # the most noise events per user
+
+    presets = (Config(6, 3, False, False, 2), Config(8, 3, False, False, 2), Config(10, 4, True, False, 2),
+               Config(12, 4, True, True, 3), Config(16, 4, True, True, 3))
+    growth = Growth(steps={"users": 4, "noise": 1}, limits={"users": 30})
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        steps = list(STEPS[: config.steps])
+        window = rng.choice((10, 15, 20)) if config.windowed else None
+        users = rng.sample(WORDS["first_names"], config.users)
+
+        def draw() -> list[list[Any]]:
+            events: list[list[Any]] = []
+            for user in users:
+                second = rng.randrange(9 * 3600, 11 * 3600)
+                planned = rng.randint(0, len(steps))  # how far the user means to go (0: browsing only)
+                sequence = steps[:planned] or [rng.choice(NOISE)]
+                if rng.random() < 0.35:  # an event out of sequence
+                    sequence.insert(rng.randrange(len(sequence) + 1), rng.choice(steps[1:]))
+                for _ in range(rng.randint(0, config.noise)):
+                    sequence.insert(rng.randrange(len(sequence) + 1), rng.choice(NOISE))
+                for name in sequence:
+                    events.append([second, user, name])
+                    second += rng.randint(30, (4 if window else 9) * 60)
+            return events
+
+        def varied(events: list[list[Any]]) -> bool:
+            counts = funnel_counts(events, steps, window)
+            return counts[0] > counts[-1] and len(set(counts)) >= min(3, len(steps))
+
+        events = retry(draw, varied, attempts=300, what="a funnel whose counts fall step by step")
+        counts = funnel_counts(events, steps, window)
+        if config.shuffled:
+            rng.shuffle(events)
+        else:
+            events.sort()
+        log = "\n".join(f"{clock(s)} {user} {name}" for s, user, name in events)
+        limit = (f", all within {window} minutes after that {steps[0]} event (inclusive)" if window else "")
+        order = "The log is not in time order. " if config.shuffled else ""
+        prompt = (
+            f"Here is an event log (time, user, event) from one day:\n\n```\n{log}\n```\n\n{order}The funnel is "
+            f"{' -> '.join(steps)}. A user reaches step k when some {steps[0]} event of theirs is followed, each "
+            f"strictly later than the one before, by their events of steps 2 to k in funnel order{limit}. Other "
+            "events do not matter.\n\nHow many users reach each step? Answer with the counts in funnel order, "
+            f"separated by commas, for example: {EXAMPLE}"
+        )
+        data = {"counts": counts, "events": len(events), "users": len(users), "steps": steps, "window": window,
+                "shuffled": config.shuffled}
+        return Problem(prompt=prompt, answer=", ".join(map(str, counts)), data=data)
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        given = read_list(answer, _read_count, space_separated=True, max_items=100)
+        if given is None:
+            return Verdict.unparsed(f"expected counts separated by commas, such as {EXAMPLE}")
+        truth = problem.data["counts"]
+        if len(given) != len(truth):
+            return Verdict.wrong(f"the funnel has {len(truth)} steps, the answer {len(given)} counts")
+        wrong = [i for i, (a, b) in enumerate(zip(given, truth, strict=True)) if a != b]
+        step = problem.data["steps"][wrong[0]] if wrong else ""
+        return Verdict.judge(not wrong, f"the count for step {wrong[0] + 1 if wrong else 0} ({step}) is wrong")
+
+    def difficulty(self, problem: Problem) -> float:
+        """Events + users + steps + 5 for a time limit + 5 when out of order."""
+        data = problem.data
+        return float(data["events"] + data["users"] + len(data["steps"]) + 5 * (data["window"] is not None)
+                     + 5 * data["shuffled"])
+
+    def spellings(self, problem: Problem) -> list[str]:
+        counts = problem.data["counts"]
+        return [*markup_spellings(problem.answer or ""), "[" + ", ".join(map(str, counts)) + "]",
+                " ".join(map(str, counts)), "\n".join(map(str, counts))]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        counts = problem.data["counts"]
+        index = rng.randrange(len(counts))
+        return [", ".join(str(c + (i == index)) for i, c in enumerate(counts)), ", ".join(map(str, counts[:-1])),
+                ", ".join(str(counts[0]) for _ in counts)]

@@ -1,0 +1,198 @@
+"""Filter a CSV table of orders, group the rows that remain, and aggregate one measure per group.
+
+A generated table of orders (region, category, status, quantity, unit price) is followed by a question:
+keep the rows that satisfy one to three stated conditions (a status in a set, a quantity or price
+threshold, a category excluded), group them by region or by category, and report per group the sum,
+count, average, minimum or maximum of the quantity, the unit price or the revenue (quantity times unit
+price). Groups with no remaining rows are left out of the answer, so which groups appear is part of the
+answer. Values are exact (averages as terminating decimals or fractions); the verifier reads
+``group = value`` pairs in any order and spelling of the shared assignment reader and names the first
+group that is missing, extra or wrong. Problems are redrawn until the filter keeps between a quarter and
+nine tenths of the rows and at least two groups.
+
+Difficulty: rows scanned, plus rows kept, plus conditions, plus groups reported.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.core.task import Growth
+from palaestra.envs.data.common import (
+    EXACT_NUMBER_RULE,
+    WORDS,
+    csv_text,
+    exact_text,
+    keyed_text,
+    keyed_verdict,
+    money,
+    number_spellings,
+)
+from palaestra.verifiers.normalize import markup_spellings
+
+EXAMPLE = "Alpha = 12, Beta = 7.5"  # a fixed placeholder: never derived from the answer
+STATUSES = ("paid", "shipped", "pending", "refunded")
+AGGREGATES = ("sum", "count", "average", "minimum", "maximum")
+MEASURES = ("quantity", "unit_price", "revenue")
+
+
+def _measure(row: dict, measure: str) -> Fraction:
+    if measure == "quantity":
+        return Fraction(row["quantity"])
+    if measure == "unit_price":
+        return Fraction(row["price"], 100)
+    return Fraction(row["quantity"] * row["price"], 100)
+
+
+def _holds(row: dict, condition: list) -> bool:
+    kind, value = condition
+    if kind == "status_in":
+        return bool(row["status"] in value)
+    if kind == "category_not":
+        return bool(row["category"] != value)
+    if kind == "region_not":
+        return bool(row["region"] != value)
+    if kind == "quantity_at_least":
+        return bool(row["quantity"] >= value)
+    if kind == "quantity_at_most":
+        return bool(row["quantity"] <= value)
+    if kind == "price_above":
+        return bool(row["price"] > value)
+    return bool(row["price"] < value)  # price_below
+
+
+def _condition_text(condition: list) -> str:
+    kind, value = condition
+    return {
+        "status_in": lambda: "the status is " + " or ".join(value),
+        "category_not": lambda: f"the category is not {value}",
+        "region_not": lambda: f"the region is not {value}",
+        "quantity_at_least": lambda: f"the quantity is at least {value}",
+        "quantity_at_most": lambda: f"the quantity is at most {value}",
+        "price_above": lambda: f"the unit_price is greater than {money(value)}",
+        "price_below": lambda: f"the unit_price is less than {money(value)}",
+    }[kind]()
+
+
+def aggregate(rows: list[dict], conditions: list, group_by: str, aggregate_name: str,
+              measure: str) -> dict[str, Fraction]:
+    """The reference: per group (in first-appearance order) the aggregate over the rows meeting every condition."""
+    groups: dict[str, list[Fraction]] = defaultdict(list)
+    for row in rows:
+        if all(_holds(row, c) for c in conditions):
+            groups[row[group_by]].append(_measure(row, measure))
+    reducers: dict[str, Callable[[list[Fraction]], Fraction | int]] = {
+        "sum": sum, "count": len, "minimum": min, "maximum": max,
+        "average": lambda values: Fraction(sum(values), len(values))}
+    return {group: Fraction(reducers[aggregate_name](values)) for group, values in groups.items()}
+
+
+@register
+class GroupAggregate(Task):
+    id = "data/group_aggregate"
+    family = "data"
+    description = "Filter a CSV table of orders, group the remaining rows and aggregate a measure per group."
+    tags = ("data", "tables", "aggregation")
+
+    @dataclass(frozen=True)
+    class Config:
+        rows: int
+        groups: int  # distinct values of the grouping column
+        conditions: int
+
+    presets = (Config(8, 3, 1), Config(12, 3, 2), Config(18, 4, 2), Config(26, 5, 3), Config(36, 6, 3))
+    growth = Growth(steps={"rows": 10, "groups": 1}, limits={"groups": 10})
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        group_by = rng.choice(("region", "category"))
+        other = "category" if group_by == "region" else "region"
+        pools = {"region": WORDS["regions"], "category": WORDS["categories"]}
+        values = {group_by: rng.sample(pools[group_by], config.groups), other: rng.sample(pools[other], 4)}
+        aggregate_name, measure = rng.choice(AGGREGATES), rng.choice(MEASURES)
+        if aggregate_name == "count":
+            measure = "quantity"
+
+        def draw() -> tuple[list[dict], list]:
+            rows = [{"order_id": 1000 + 7 * i + rng.randrange(7), "region": "", "category": "",
+                     "status": rng.choice(STATUSES), "quantity": rng.randint(1, 12),
+                     "price": rng.randrange(200, 6000, rng.choice((5, 25, 100)))} for i in range(config.rows)]
+            for row in rows:
+                row[group_by], row[other] = rng.choice(values[group_by]), rng.choice(values[other])
+            kinds = ["status_in", rng.choice(("quantity_at_least", "quantity_at_most")),
+                     rng.choice(("price_above", "price_below")), f"{other}_not"]
+            chosen = rng.sample(kinds, config.conditions)
+            conditions: list[list[Any]] = []
+            for kind in chosen:
+                if kind == "status_in":
+                    conditions.append([kind, sorted(rng.sample(STATUSES, rng.choice((1, 2, 2, 3))))])
+                elif kind.endswith("_not"):
+                    conditions.append([kind, rng.choice(values[other])])
+                elif kind.startswith("quantity"):
+                    conditions.append([kind, rng.randint(3, 10)])
+                else:
+                    conditions.append([kind, rng.randrange(1000, 5000, 50)])
+            return rows, conditions
+
+        def acceptable(drawn: tuple[list[dict], list]) -> bool:
+            rows, conditions = drawn
+            kept = sum(all(_holds(r, c) for c in conditions) for r in rows)
+            result = aggregate(rows, conditions, group_by, aggregate_name, measure)
+            return len(rows) / 4 <= kept <= len(rows) * 9 / 10 and len(result) >= 2
+
+        rows, conditions = retry(draw, acceptable, attempts=200, what="a filter keeping some rows of two groups")
+        result = aggregate(rows, conditions, group_by, aggregate_name, measure)
+        header = ["order_id", "region", "category", "status", "quantity", "unit_price"]
+        table = csv_text(header, [[r["order_id"], r["region"], r["category"], r["status"], r["quantity"],
+                                   money(r["price"])] for r in rows])
+        what = "number of rows" if aggregate_name == "count" else f"{aggregate_name} of {measure}"
+        measure_note = " (revenue is quantity times unit_price)" if measure == "revenue" else ""
+        prompt = (
+            f"Here is a table of orders in CSV:\n\n{table}\n\n"
+            f"Keep only the rows where {' and '.join(_condition_text(c) for c in conditions)}. Group the kept "
+            f"rows by {group_by} and compute, for each {group_by}, the {what}{measure_note}. Leave out any "
+            f"{group_by} with no kept rows. Give {EXACT_NUMBER_RULE}.\n\n"
+            f"Answer with one {group_by} = value pair per group, separated by commas, in any order. "
+            f"For example: {EXAMPLE}"
+        )
+        answer = keyed_text({group: exact_text(value) for group, value in result.items()})
+        data = {"rows": rows, "conditions": conditions, "group_by": group_by, "aggregate": aggregate_name,
+                "measure": measure, "groups": values[group_by],
+                "result": {group: exact_text(value) for group, value in result.items()}}
+        return Problem(prompt=prompt, answer=answer, data=data)
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        truth = {group: Fraction(value) for group, value in problem.data["result"].items()}
+        return keyed_verdict(answer, truth, problem.data["groups"], what=problem.data["group_by"],
+                             example=EXAMPLE, describe=exact_text)
+
+    def difficulty(self, problem: Problem) -> float:
+        """Rows scanned + rows kept + conditions + groups reported."""
+        data = problem.data
+        kept = sum(all(_holds(r, c) for c in data["conditions"]) for r in data["rows"])
+        return float(len(data["rows"]) + kept + len(data["conditions"]) + len(data["result"]))
+
+    def spellings(self, problem: Problem) -> list[str]:
+        result = problem.data["result"]
+        reordered = dict(reversed(list(result.items())))
+        other = {group: number_spellings(Fraction(value))[-1] for group, value in result.items()}
+        return [*markup_spellings(problem.answer or ""), keyed_text(reordered, "\n"),
+                ", ".join(f"{g}: {v}" for g, v in other.items())]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        result = {g: Fraction(v) for g, v in problem.data["result"].items()}
+        groups = list(result)
+        bumped = dict(result)
+        victim = rng.choice(groups)
+        bumped[victim] += 1
+        absent = [g for g in problem.data["groups"] if g not in result]
+        wrong = [keyed_text({g: exact_text(v) for g, v in bumped.items()}),
+                 keyed_text({g: exact_text(result[g]) for g in groups[1:]})]
+        if absent:
+            wrong.append(f"{problem.answer}, {absent[0]} = 0")
+        return wrong

@@ -1,0 +1,142 @@
+"""Resample irregular sensor readings onto a regular time grid by linear interpolation or forward fill.
+
+Readings (time, value) come at irregular minutes; some are marked NA (ignored) from level 2, and from
+level 3 they are out of time order. The question asks for the value at every grid time from a start to
+an end in steps of 10, 15 or 30 minutes, by one stated method: linear interpolation between the nearest
+valid readings before and after (a reading exactly at the grid time gives its value), or the previous
+valid reading at or before the grid time (forward fill). The grid lies within the valid readings' span.
+Values are exact rationals (interpolation gives fractions); the answer is the list of values in grid
+order, read with the shared list reader and compared exactly; the first wrong grid time is named.
+
+Difficulty: the readings plus the grid times plus the NA readings, plus the grid times between readings
+for interpolation (each needs a division), plus 5 when out of order.
+"""
+
+from __future__ import annotations
+
+import bisect
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+
+from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.core.task import Growth
+from palaestra.envs.data.common import EXACT_NUMBER_RULE, exact_text, number_spellings
+from palaestra.verifiers.normalize import markup_spellings
+from palaestra.verifiers.numeric import read_exact
+from palaestra.verifiers.sets import read_list
+
+EXAMPLE = "12, 13.5, 41/3"  # a fixed placeholder: never derived from the answer
+
+
+def hhmm(minute: int) -> str:
+    return f"{minute // 60:02d}:{minute % 60:02d}"
+
+
+def resample(readings: list[list], grid: list[int], method: str) -> list[Fraction]:
+    """Values at ``grid`` minutes from ``[minute, value or None]`` readings (None: NA, ignored)."""
+    valid = sorted((minute, Fraction(value)) for minute, value in readings if value is not None)
+    minutes = [m for m, _ in valid]
+    out = []
+    for t in grid:
+        at = bisect.bisect_right(minutes, t) - 1  # the last reading at or before t
+        before_minute, before_value = valid[at]
+        if method == "previous" or before_minute == t:
+            out.append(before_value)
+            continue
+        after_minute, after_value = valid[at + 1]
+        out.append(before_value + (after_value - before_value) * Fraction(t - before_minute,
+                                                                           after_minute - before_minute))
+    return out
+
+
+@register
+class Resample(Task):
+    id = "data/resample"
+    family = "data"
+    description = "Resample irregular sensor readings to a regular grid by linear interpolation or forward fill."
+    tags = ("data", "time-series", "interpolation")
+
+    @dataclass(frozen=True)
+    class Config:
+        readings: int
+        grid: int  # grid times
+        missing: bool  # NA readings
+        shuffled: bool
+
+    presets = (Config(5, 3, False, False), Config(7, 4, False, False), Config(9, 5, True, False),
+               Config(12, 6, True, True), Config(16, 8, True, True))
+    growth = Growth(steps={"readings": 4, "grid": 2})
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        method = rng.choice(("linear", "previous"))
+        step = rng.choice((10, 15, 30))
+        start = rng.randrange(6 * 60, 12 * 60, step)
+        grid = [start + i * step for i in range(config.grid)]
+
+        def draw() -> list[list]:
+            span_low, span_high = grid[0] - rng.randint(0, step), grid[-1] + rng.randint(1, step)
+            inner = rng.sample(range(span_low + 1, span_high), min(span_high - span_low - 1, config.readings - 2))
+            minutes = sorted({span_low, span_high, *inner})
+            readings: list[list] = [[m, rng.randint(-5, 60)] for m in minutes]
+            if config.missing:
+                for index in rng.sample(range(1, len(readings) - 1), min(len(readings) - 2, rng.randint(1, 2))):
+                    readings[index][1] = None
+            return readings
+
+        def well_posed(readings: list[list]) -> bool:
+            valid = [m for m, v in readings if v is not None]
+            return bool(valid) and valid[0] <= grid[0] and grid[-1] <= valid[-1]
+
+        readings = retry(draw, well_posed, attempts=100, what="readings around the grid")
+        values = resample(readings, grid, method)
+        shown = list(readings)
+        if config.shuffled:
+            rng.shuffle(shown)
+        table = "\n".join(f"{hhmm(m)},{'NA' if v is None else v}" for m, v in shown)
+        rule = ("by linear interpolation between the nearest valid readings before and after it (a reading exactly "
+                "at that time gives its own value)" if method == "linear" else
+                "as the value of the last valid reading at or before that time (forward fill)")
+        notes = " Readings marked NA are missing and ignored." if config.missing else ""
+        notes += " The readings are not in time order." if config.shuffled else ""
+        prompt = (
+            f"A sensor logged these readings (time,value):\n\n{table}\n\n{notes.strip()}{' ' if notes else ''}"
+            f"Give the sensor's value at every {step} minutes from {hhmm(grid[0])} to {hhmm(grid[-1])}, each {rule}. "
+            f"Give {EXACT_NUMBER_RULE}.\n\nAnswer with the values in time order, separated by commas, for "
+            f"example: {EXAMPLE}"
+        )
+        between = sum(1 for t in grid if method == "linear" and all(m != t for m, v in readings if v is not None))
+        texts = [exact_text(v) for v in values]
+        data = {"values": texts, "readings": len(readings), "grid": grid,
+                "missing": sum(1 for _, v in readings if v is None), "between": between, "shuffled": config.shuffled}
+        return Problem(prompt=prompt, answer=", ".join(texts), data=data)
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        given = read_list(answer, read_exact, max_items=500)
+        if given is None:
+            return Verdict.unparsed(f"expected numbers separated by commas, such as {EXAMPLE}")
+        truth = [Fraction(v) for v in problem.data["values"]]
+        if len(given) != len(truth):
+            return Verdict.wrong(f"the grid has {len(truth)} times, the answer {len(given)} values")
+        for t, mine, theirs in zip(problem.data["grid"], given, truth, strict=True):
+            if mine != theirs:
+                return Verdict.wrong(f"the value at {hhmm(t)} is wrong")
+        return Verdict.right()
+
+    def difficulty(self, problem: Problem) -> float:
+        """Readings + grid times + NA readings + interpolated grid times + 5 when out of order."""
+        data = problem.data
+        return float(data["readings"] + len(data["grid"]) + data["missing"] + data["between"] + 5 * data["shuffled"])
+
+    def spellings(self, problem: Problem) -> list[str]:
+        values = problem.data["values"]
+        return [*markup_spellings(problem.answer or ""), "[" + ", ".join(values) + "]", "\n".join(values),
+                ", ".join(number_spellings(Fraction(v))[-1] for v in values)]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        values = [Fraction(v) for v in problem.data["values"]]
+        index = rng.randrange(len(values))
+        nudged = [v + (1 if i == index else 0) for i, v in enumerate(values)]
+        return [", ".join(exact_text(v) for v in nudged), ", ".join(problem.data["values"][:-1]),
+                ", ".join(exact_text(v.__floor__()) for v in values) if any(v.denominator > 1 for v in values)
+                else ", ".join(exact_text(v + 1) for v in values)]

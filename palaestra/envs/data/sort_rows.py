@@ -1,0 +1,134 @@
+"""Sort a table by several keys with mixed directions, case-insensitive text and stated placement of blanks.
+
+A product table (sku, category, price, rating, stock) is given with an ORDER BY-style specification of two
+to four keys, each ascending or descending: text compares ignoring letter case (categories are written in
+mixed case), numbers compare as numbers (9.5 before 10), blank ratings go first or last as stated whatever
+the direction, and the sku (unique) breaks any remaining tie. Categories and ratings are drawn from few
+values so that the later keys decide. The answer is the list of skus in sorted order; the verifier reads
+it with the shared list reader and names the first wrong position.
+
+Difficulty: the rows plus the keys plus the adjacent pairs of the sorted table that the first key leaves
+tied (the later keys' work).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cmp_to_key
+from typing import Any
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.task import Growth
+from palaestra.envs.data.common import WORDS, csv_text, money
+from palaestra.verifiers.normalize import markup_spellings
+from palaestra.verifiers.sets import read_list, read_token
+
+EXAMPLE = "ZZ-100, ZZ-200, ZZ-300"  # a fixed placeholder: never derived from the answer
+KEYS = ("category", "price", "rating", "stock")
+
+
+def _value(row: dict, key: str) -> object:
+    if key == "category":
+        return row["category"].lower()
+    if key == "price":
+        return Fraction(row["price"], 100)
+    return row[key]
+
+
+def sort_rows(rows: list[dict], spec: list[list], blanks: str) -> list[str]:
+    """The skus in order under ``spec`` (``[key, "asc"|"desc"]`` pairs), blank ratings ``first`` or ``last``."""
+    def compare(a: dict, b: dict) -> int:
+        for key, direction in spec:
+            x, y = _value(a, key), _value(b, key)
+            if x == y:
+                continue
+            if x is None or y is None:  # a blank rating: placed as stated, whatever the direction
+                blank_first = blanks == "first"
+                return (-1 if blank_first else 1) if x is None else (1 if blank_first else -1)
+            less = x < y  # type: ignore[operator]
+            return (-1 if less else 1) * (1 if direction == "asc" else -1)
+        return -1 if a["sku"] < b["sku"] else 1 if a["sku"] > b["sku"] else 0
+
+    return [row["sku"] for row in sorted(rows, key=cmp_to_key(compare))]
+
+
+def _read_sku(text: str) -> str | None:
+    token = read_token(text)
+    return token.upper() if token else None
+
+
+@register
+class SortRows(Task):
+    id = "data/sort_rows"
+    family = "data"
+    description = "Sort table rows by several keys (mixed directions, case-insensitive text, blanks placed as stated)."
+    tags = ("data", "tables", "sorting")
+
+    @dataclass(frozen=True)
+    class Config:
+        rows: int
+        keys: int
+
+    presets = (Config(6, 2), Config(8, 2), Config(11, 3), Config(15, 3), Config(20, 4))
+    growth = Growth(steps={"rows": 5})
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        categories = rng.sample(WORDS["categories"], 3)
+        skus = rng.sample(range(100, 1000), config.rows)
+        rows: list[dict[str, Any]] = []
+        for number in skus:
+            category = rng.choice(categories)
+            written = rng.choice((category, category.lower(), category.upper()))
+            rows.append({"sku": f"SK-{number}", "category": written, "price": rng.choice((950, 1000, 1250, 199, 2000,
+                                                                                          rng.randrange(100, 5000, 50))),
+                         "rating": rng.choice((None, 3, 4, 4, 5, 5)), "stock": rng.randint(0, 30)})
+        spec = [[key, rng.choice(("asc", "desc"))] for key in rng.sample(KEYS, config.keys)]
+        blanks = rng.choice(("first", "last"))
+        order = sort_rows(rows, spec, blanks)
+        table = csv_text(["sku", "category", "price", "rating", "stock"],
+                         [[r["sku"], r["category"], money(r["price"]), "" if r["rating"] is None else r["rating"],
+                           r["stock"]] for r in rows])
+        words = {"asc": "ascending", "desc": "descending"}
+        keys_text = ", then ".join(f"{key} {words[direction]}" for key, direction in spec)
+        prompt = (
+            f"Here is a product table:\n\n{table}\n\nSort the rows by {keys_text}, then by sku ascending. Text "
+            "compares ignoring letter case; price, rating and stock compare as numbers; a blank rating goes "
+            f"{blanks}, whichever the direction.\n\nList the skus in sorted order, separated by commas, for example: "
+            f"{EXAMPLE}"
+        )
+        by_sku = {r["sku"]: r for r in rows}
+        first_key = spec[0][0]
+        tied = sum(1 for a, b in zip(order, order[1:], strict=False)
+                   if _value(by_sku[a], first_key) == _value(by_sku[b], first_key))
+        data = {"order": order, "keys": len(spec), "tied": tied}
+        return Problem(prompt=prompt, answer=", ".join(order), data=data)
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        given = read_list(answer, _read_sku, max_items=500)
+        if given is None:
+            return Verdict.unparsed(f"expected skus separated by commas, such as {EXAMPLE}")
+        order = problem.data["order"]
+        if sorted(given) != sorted(order):
+            return Verdict.wrong("the list must hold every sku of the table exactly once")
+        wrong = next(i for i, (a, b) in enumerate(zip(given, order, strict=True), start=1) if a != b) \
+            if given != order else 0
+        return Verdict.judge(not wrong, f"position {wrong} is wrong")
+
+    def difficulty(self, problem: Problem) -> float:
+        """Rows + keys + adjacent sorted pairs the first key leaves tied."""
+        data = problem.data
+        return float(len(data["order"]) + data["keys"] + data["tied"])
+
+    def spellings(self, problem: Problem) -> list[str]:
+        order = problem.data["order"]
+        return [*markup_spellings(problem.answer or ""), "\n".join(order), "[" + ", ".join(order) + "]",
+                ", ".join(s.lower() for s in order)]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        order = problem.data["order"]
+        i = rng.randrange(len(order) - 1)
+        swapped = [*order[:i], order[i + 1], order[i], *order[i + 2 :]]
+        return [", ".join(swapped), ", ".join(sorted(order)) if sorted(order) != order else ", ".join(reversed(order)),
+                ", ".join(order[:-1])]
