@@ -132,13 +132,16 @@ def catalogue_page(specs: list[EnvSpec]) -> str:
 
 def _stats_table(entry: dict[str, Any]) -> list[str]:
     """An env's expected scores per level (see :mod:`palaestra.kit.stats`) as a Markdown table."""
-    rows = ["| level | difficulty | generation ms | distinct | reference | best cheap policy |",
-            "|---|---|---|---|---|---|"]
+    models = entry.get("models", {})
+    rows = ["| level | difficulty | generation ms | distinct | reference | best cheap policy |"
+            + "".join(f" {name.replace('|', '/')} |" for name in models),
+            "|---|---|---|---|---|---|" + "---|" * len(models)]
     for level, figures in enumerate(entry["levels"]):
         baseline = ("-" if figures["baseline"] is None
                     else f"{figures['baseline']:.2f} ({str(figures['baseline_name']).replace('|', '/')})")
+        scores = "".join(" - |" if rewards[level] is None else f" {rewards[level]:.2f} |" for rewards in models.values())
         rows.append(f"| {level} | {figures['difficulty']:g} | {figures['generation_ms']:.2f} "
-                    f"| {figures['distinct']:.0%} | {figures['reference']:.2f} | {baseline} |")
+                    f"| {figures['distinct']:.0%} | {figures['reference']:.2f} | {baseline} |{scores}")
     return [*rows, "", f"({entry['seeds']} seeds per level)", ""]
 
 

@@ -110,14 +110,14 @@ def cmd_golden(args: argparse.Namespace) -> int:
 
 def cmd_stats(args: argparse.Namespace) -> int:
     from palaestra.core.registry import registry
-    from palaestra.kit.stats import STATS_PATH, update
+    from palaestra.kit import stats
 
     unknown = [env_id for env_id in args.envs if env_id not in registry]
     if unknown:
         raise ValueError(f"unknown env id(s) {', '.join(unknown)}: `palaestra list` shows every env id")
     env_ids = [registry[e].id for e in args.envs] or [s.id for s in registry.counted()]
-    path = _in_checkout(args.out, STATS_PATH, "--out")
-    update(env_ids, seeds=args.seeds, path=path, progress=lambda env_id: print(env_id, flush=True))
+    path = _in_checkout(args.out, stats.STATS_PATH, "--out")
+    stats.update(env_ids, seeds=args.seeds, path=path, progress=lambda env_id: print(env_id, flush=True))
     print(f"expected scores of {len(env_ids)} environments written to {path}; `palaestra index` shows them")
     return 0
 
@@ -267,6 +267,8 @@ def _eval_model(args: argparse.Namespace) -> int:
     from palaestra.core.registry import registry
 
     model, answer_format = _load_model(args)
+    if args.catalogue:
+        return _eval_catalogue(args, model, answer_format)
     suite = Suite(tuple(args.envs or registry.ids()), tuple(args.levels), tuple(range(args.seeds)))
     result = run_suite(model, suite, samples=args.samples, ks=args.k, answer_format=answer_format,
                        batch_size=args.batch_size, out_dir=args.out)
@@ -289,6 +291,33 @@ def _eval_model(args: argparse.Namespace) -> int:
     if result.records and errors == len(result.records):
         print("palaestra: every episode failed with an infrastructure error: nothing was scored", file=sys.stderr)
         return 1
+    return 0
+
+
+def _eval_catalogue(args: argparse.Namespace, model: Any, answer_format: str | None) -> int:
+    """A model's mean reward per env and level on the catalogue's own problems, added to its expected scores."""
+    from palaestra.baselines.evaluate import Suite, run_suite
+    from palaestra.core.registry import registry
+    from palaestra.kit import stats
+
+    env_ids = [registry[e].id for e in args.envs] if args.envs else [s.id for s in registry.counted()]
+    records: list[dict[str, Any]] = []
+    name = ""
+    for env_id in env_ids:  # each env on the seeds its figures were measured on, every level
+        suite = Suite((env_id,), tuple(range(registry[env_id].levels)), tuple(stats.stats_seeds(env_id)))
+        result = run_suite(model, suite, answer_format=answer_format, batch_size=args.batch_size, plot=False)
+        records += result.records
+        name = result.model
+    sums: dict[tuple[str, int], list[float]] = {}
+    for record in records:
+        if record["error"] is None:
+            sums.setdefault((record["env_id"], record["level"]), []).append(float(record["reward"]))
+    rewards = {key: sum(values) / len(values) for key, values in sums.items()}
+    missing = stats.record_model(name, rewards)
+    print(f"{name}: mean reward per level of {len(env_ids) - len(missing)} envs added to {stats.STATS_PATH}; "
+          "`palaestra index` shows them in docs/envs.md")
+    if missing:
+        print(f"no expected scores yet for {', '.join(missing)}: run `palaestra stats` for them first", file=sys.stderr)
     return 0
 
 
@@ -502,6 +531,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--device", help="torch device for local models (default: cuda if available)")
     p.add_argument("--max-context", type=int, default=4096,
                    help="tokens per episode at most for local models (prompt, replies, observations)")
+    p.add_argument("--catalogue", action="store_true",
+                   help="with --model: play every level of the envs on the catalogue's problems and add the model's "
+                        "mean reward per level to the expected scores (palaestra/envs/stats.json)")
     p.add_argument("--engine", choices=["palaestra", "vllm"], default="palaestra",
                    help="how a local model (hf:PATH) samples: the built-in rollout engine, or vLLM if installed")
     add_eval_arguments(p)

@@ -11,7 +11,9 @@ For each level of an env, over a sample of seeds (``palaestra stats``; the kit's
   best of its declared heuristics and, where it lists its legal moves, uniformly random legal play.
 
 They are written to ``palaestra/envs/stats.json`` keyed by env id and version (a stale entry, made for another
-version, is not shown), and ``palaestra index`` renders them in ``docs/envs.md``.
+version, is not shown), and ``palaestra index`` renders them in ``docs/envs.md``. ``palaestra eval --model M
+--catalogue`` plays a model on the same problems and adds its mean reward per level as a column
+(:func:`record_model`).
 
 Example::
 
@@ -101,12 +103,37 @@ def _multi_turn(env_id: str, game: MultiTurnTask, level: int, problems: list[Any
     return reference, best
 
 
-def update(env_ids: list[str], seeds: int = DEFAULT_SEEDS, path: Path = STATS_PATH,
+def update(env_ids: list[str], seeds: int = DEFAULT_SEEDS, path: Path | None = None,
            progress: Callable[[str], None] = lambda env_id: None) -> dict[str, Any]:
     """Compute the figures of ``env_ids`` and merge them into the stats file (other envs' entries are kept)."""
+    path = path or STATS_PATH
     table = json.loads(path.read_text()) if path.exists() else {}
     for env_id in env_ids:
         progress(env_id)
         table[env_id] = {"version": registry[env_id].version, "seeds": seeds, "levels": level_stats(env_id, seeds)}
     path.write_text(json.dumps(dict(sorted(table.items())), indent=1) + "\n")
     return table
+
+
+def stats_seeds(env_id: str, path: Path | None = None) -> range:
+    """The seeds the figures of ``env_id`` were measured on (a model's column is measured on the same problems)."""
+    path = path or STATS_PATH
+    table = json.loads(path.read_text()) if path.exists() else {}
+    return range(STATS_SEED, STATS_SEED + int(table.get(env_id, {}).get("seeds", DEFAULT_SEEDS)))
+
+
+def record_model(model: str, rewards: dict[tuple[str, int], float], path: Path | None = None) -> list[str]:
+    """Add ``model``'s mean reward per ``(env id, level)`` to the envs' figures of the current version; the ids of
+    the envs that have none (run ``palaestra stats`` for them first) are returned, and skipped."""
+    path = path or STATS_PATH
+    table = json.loads(path.read_text()) if path.exists() else {}
+    missing = []
+    for env_id in sorted({env_id for env_id, _ in rewards}):
+        entry = table.get(env_id)
+        if entry is None or entry.get("version") != registry[env_id].version:
+            missing.append(env_id)
+            continue
+        levels = len(entry["levels"])
+        entry.setdefault("models", {})[model] = [rewards.get((env_id, level)) for level in range(levels)]
+    path.write_text(json.dumps(dict(sorted(table.items())), indent=1) + "\n")
+    return missing

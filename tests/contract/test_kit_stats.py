@@ -42,3 +42,19 @@ def test_the_catalogue_shows_current_figures_and_skips_stale_ones(tmp_path: Path
     assert "| level | difficulty | generation ms | distinct | reference | best cheap policy |" in bridges
     assert "| 0 |" in bridges and "(2 seeds per level)" in bridges
     assert "| level |" not in cycle
+
+
+def test_eval_catalogue_adds_a_models_column_on_the_same_problems(tmp_path: Path, monkeypatch) -> None:
+    import palaestra.catalog as catalog
+    from palaestra.cli import main
+
+    path = tmp_path / "stats.json"
+    stats.update(["graphs/bridges", "games/nim"], seeds=2, path=path)
+    monkeypatch.setattr(stats, "STATS_PATH", path)
+    assert main(["eval", "--model", "oracle", "--catalogue", "--envs", "graphs/bridges", "games/nim"]) == 0
+    table = json.loads(path.read_text())
+    for env_id in ("graphs/bridges", "games/nim"):
+        assert table[env_id]["models"]["oracle"] == [1.0] * len(table[env_id]["levels"])
+    monkeypatch.setattr(catalog, "STATS_PATH", path)
+    page = catalogue_page([registry["graphs/bridges"]])
+    assert "| best cheap policy | oracle |" in page and page.count(" 1.00 |") >= 2 * len(table["graphs/bridges"]["levels"])
