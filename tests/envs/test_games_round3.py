@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from palaestra.core import Problem
 from palaestra.core.registry import make_source
+from palaestra.envs.games import bulls_and_cows
 from palaestra.envs.games import hex as hex_game
+from palaestra.kit.play import play_episode
 
 
 def oracle_episode(env_id: str, level: int, seed: int) -> tuple[float, bool, int]:
@@ -111,3 +114,59 @@ def test_hex_random_play_loses_at_the_top_level() -> None:
                 wins += outcome.verdict.correct
                 break
     assert wins <= 1
+
+
+# --- Bulls and Cows ----------------------------------------------------------
+
+@pytest.mark.parametrize("guess, secret, expected", [
+    ("crane", "nacre", (1, 4)),  # e in place; c, r, a, n elsewhere
+    ("llama", "plane", (2, 0)),  # l and a in place; the second l and a count nothing more
+    ("tough", "crane", (0, 0)),
+    ("stare", "rates", (0, 5)),
+])
+def test_bulls_and_cows_score(guess: str, secret: str, expected: tuple[int, int]) -> None:
+    assert bulls_and_cows.score(guess, secret) == expected
+
+
+def test_bulls_and_cows_reply_table_matches_score() -> None:
+    index, rng = bulls_and_cows.word_index(), random.Random(5)
+    guesses = rng.sample(bulls_and_cows.words(), 40)
+    secrets = rng.sample(bulls_and_cows.isograms(), 40)
+    table = bulls_and_cows._reply_codes(np.array([index[g] for g in guesses]), np.array([index[s] for s in secrets]))
+    for i, g in enumerate(guesses):
+        for j, s in enumerate(secrets):
+            bulls, cows = bulls_and_cows.score(g, s)
+            assert table[i, j] == bulls * 6 + cows
+
+
+def test_bulls_and_cows_refuses_bad_moves_and_plans() -> None:
+    source = make_source("games/bulls_and_cows")
+    problem = source.sample(1, 2)
+    state = source.initial_state(problem)
+    outcome = source.advance(problem, state, source.format_answer("zzzzq"))
+    assert outcome.verdict.parsed and not outcome.verdict.correct and "not in the word list" in outcome.observation
+    for bad in ("crane stare", "crane, stare", "cranes", "crane then stare"):
+        outcome = source.advance(problem, state, source.format_answer(bad))
+        assert not outcome.verdict.parsed and outcome.state == state and "five-letter word" in outcome.observation
+
+
+def test_bulls_and_cows_feedback_leaks_only_counts() -> None:
+    source = make_source("games/bulls_and_cows")
+    problem = source.sample(0, 1)
+    secret = problem.data["secret"]
+    guess = next(w for w in bulls_and_cows.words() if w != secret and set(w) & set(secret))
+    outcome = source.play(problem, source.initial_state(problem), guess)
+    bulls, cows = bulls_and_cows.score(guess, secret)
+    assert outcome.observation.startswith(f"{guess.upper()}: {bulls} bull")
+    assert secret not in outcome.observation.lower()
+
+
+@pytest.mark.parametrize("level", [0, 4])
+def test_bulls_and_cows_honest_player_and_oracle_win(level: int) -> None:
+    source = make_source("games/bulls_and_cows")
+    for seed in range(3):
+        problem = source.sample(level, seed)
+        won = play_episode(source, problem, lambda state, history, p=problem: source.honest_move(source.view(p, history)))[1]
+        assert won
+        total, won, _ = oracle_episode("games/bulls_and_cows", level, seed)
+        assert won and total == 1.0
