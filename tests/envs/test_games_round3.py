@@ -9,7 +9,7 @@ import pytest
 
 from palaestra.core import Problem
 from palaestra.core.registry import make_source
-from palaestra.envs.games import bulls_and_cows
+from palaestra.envs.games import bulls_and_cows, rush_hour
 from palaestra.envs.games import hex as hex_game
 from palaestra.kit.play import play_episode
 
@@ -170,3 +170,62 @@ def test_bulls_and_cows_honest_player_and_oracle_win(level: int) -> None:
         assert won
         total, won, _ = oracle_episode("games/bulls_and_cows", level, seed)
         assert won and total == 1.0
+
+
+# --- Rush Hour ---------------------------------------------------------------
+
+RUSH_BOARD = (  # car A needs B (vertical, column 5) out of row 3: B down 1 frees it, then A right 3
+    "......"
+    "....B."
+    "AA..B."
+    "......"
+    "CC...."
+    "......"
+)
+
+
+def rush_problem(board: str = RUSH_BOARD) -> Problem:
+    return Problem(env_id="games/rush_hour", level=0, seed=0, data={"board": board, "distance": 2, "turns": 5})
+
+
+def test_rush_hour_hand_checked_solution() -> None:
+    source = make_source("games/rush_hour")
+    problem = rush_problem()
+    layout, start = rush_hour._parse(RUSH_BOARD)
+    assert rush_hour._solution_distances(layout, start)[start] == 2  # B out of the way, then A out
+    state = source.initial_state(problem)
+    outcome = source.play(problem, state, "A right 3")  # B is in the way
+    assert outcome.state == state and "run into another car" in outcome.observation
+    outcome = source.play(problem, state, "B left 1")
+    assert outcome.state == state and "vertical and cannot move left" in outcome.observation
+    outcome = source.play(problem, state, "b down 1")
+    assert outcome.verdict.parsed and not outcome.done
+    outcome = source.play(problem, outcome.state, "move car A right 4")
+    assert outcome.done and outcome.verdict.correct
+
+
+def test_rush_hour_refuses_unreadable_moves_and_plans() -> None:
+    source = make_source("games/rush_hour")
+    problem = rush_problem()
+    state = source.initial_state(problem)
+    for bad in ("B down 1, A right 4", "B down 1 then A right 4", "B sideways", "down 2", "B down 9"):
+        outcome = source.advance(problem, state, source.format_answer(bad))
+        assert not outcome.verdict.parsed and outcome.state == state and "B down 2" in outcome.observation
+    outcome = source.play(problem, state, "Z up 1")
+    assert outcome.state == state and "no car Z" in outcome.observation
+
+
+def test_rush_hour_catalogue_records_its_longest_solutions() -> None:
+    for board, farthest in rush_hour.catalogue()[:12]:
+        assert max(rush_hour._solution_distances(*rush_hour._parse(board)).values()) == farthest >= 12
+    built = rush_hour.build_catalogue(random.Random(0), 2, 3, max_positions=200)
+    for board, farthest in built:
+        assert farthest >= 3 and rush_hour._reachable_count(board, 200) <= 200
+
+
+@pytest.mark.parametrize("level", [0, 4])
+def test_rush_hour_oracle_solves_in_the_shortest_number_of_slides(level: int) -> None:
+    source = make_source("games/rush_hour")
+    for seed in range(3):
+        total, won, turns = oracle_episode("games/rush_hour", level, seed)
+        assert won and total == 1.0 and turns == source.sample(level, seed).data["distance"]
