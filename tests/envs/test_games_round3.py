@@ -174,7 +174,7 @@ def test_bulls_and_cows_honest_player_and_oracle_win(level: int) -> None:
 
 # --- Rush Hour ---------------------------------------------------------------
 
-RUSH_BOARD = (  # car A needs B (vertical, column 5) out of row 3: B down 1 frees it, then A right 3
+RUSH_BOARD = (  # car A needs B (vertical, column 5) out of row 3: B down 2 frees it, then A right 4
     "......"
     "....B."
     "AA..B."
@@ -198,7 +198,7 @@ def test_rush_hour_hand_checked_solution() -> None:
     assert outcome.state == state and "run into another car" in outcome.observation
     outcome = source.play(problem, state, "B left 1")
     assert outcome.state == state and "vertical and cannot move left" in outcome.observation
-    outcome = source.play(problem, state, "b down 1")
+    outcome = source.play(problem, state, "b down 2")
     assert outcome.verdict.parsed and not outcome.done
     outcome = source.play(problem, outcome.state, "move car A right 4")
     assert outcome.done and outcome.verdict.correct
