@@ -9,7 +9,7 @@ import pytest
 
 from palaestra.core import Problem
 from palaestra.core.registry import make_source
-from palaestra.envs.games import bulls_and_cows, rush_hour
+from palaestra.envs.games import bulls_and_cows, leduc_holdem, rush_hour
 from palaestra.envs.games import hex as hex_game
 from palaestra.kit.play import play_episode
 
@@ -229,3 +229,70 @@ def test_rush_hour_oracle_solves_in_the_shortest_number_of_slides(level: int) ->
     for seed in range(3):
         total, won, turns = oracle_episode("games/rush_hour", level, seed)
         assert won and total == 1.0 and turns == source.sample(level, seed).data["distance"]
+
+
+# --- Leduc hold'em -----------------------------------------------------------
+
+def leduc_data(open_rate: float, raise_rate: float, call_rate: float, ranks: int = 3) -> dict:
+    """A problem's data with one fixed rate per tendency (every round, every hand strength)."""
+    rates = {"open": open_rate, "raise": raise_rate, "call": call_rate}
+    return {"ranks": ranks, "hands": 2, "tape": 7,
+            "strategy": {kind: [[rate] * (ranks + 1) for _ in range(2)] for kind, rate in rates.items()}}
+
+
+def test_leduc_contributions_and_payoff_hand_checked() -> None:
+    # Round 1: bet 2, raise to 5, call; round 2: check, bet 4 (second player at 9), the first player folds.
+    history = [["bet", "raise", "call"], ["check", "bet", "fold"]]
+    assert leduc_holdem._contributions(history) == (5, 9)
+    assert leduc_holdem._payoff(history, True, 3, 1, 2) == -5  # the model was first and folded
+    assert leduc_holdem._payoff(history, False, 3, 1, 2) == 5
+    showdown = [["check", "check"], ["bet", "call"]]
+    assert leduc_holdem._payoff(showdown, True, 1, 3, 1) == 5  # a pair with the public card beats a higher rank
+    assert leduc_holdem._payoff(showdown, True, 2, 3, 1) == -5
+    assert leduc_holdem._payoff(showdown, True, 3, 3, 1) == 0  # equal ranks split
+
+
+def test_leduc_values_against_simple_opponents() -> None:
+    folder = leduc_data(open_rate=0.0, raise_rate=0.0, call_rate=0.0)  # never bets, folds to any bet
+    for action in ("bet", "check"):  # betting now or in the second round takes the antes either way
+        assert leduc_holdem._decision_value(folder, 0, [[]], action, mine=1) == pytest.approx(1.0)
+    caller = leduc_data(open_rate=0.0, raise_rate=0.0, call_rate=1.0)  # never bets, calls everything
+    # The model's 1 against a caller: the opponent holds 1 (1/5: a split), 2 or 3 (2/5 each). Against a 2 the
+    # public card pairs the model a quarter of the time (then it bets 4 and is called: +5, or +7 after betting now),
+    # else the model checks down and loses its stake (1, or 3 after betting now). Check: 2 * 2/5 * (5 - 3) / 4.
+    assert leduc_holdem._decision_value(caller, 0, [[]], "check", mine=1) == pytest.approx(0.4)
+    assert leduc_holdem._decision_value(caller, 0, [[]], "bet", mine=1) == pytest.approx(2 * 0.4 * (7 - 9) / 4)
+
+
+def test_leduc_refuses_plans_and_charges_disallowed_actions() -> None:
+    source = make_source("games/leduc_holdem")
+    problem = source.sample(0, 0)
+    state = source.initial_state(problem)
+    for plan in ("check call", "check, call", "bet then raise"):
+        outcome = source.advance(problem, state, source.format_answer(plan))
+        assert not outcome.verdict.parsed and outcome.state == state and "write one action" in outcome.observation
+    disallowed = "call" if "call" not in source.legal_moves(problem, state) else "check"
+    outcome = source.advance(problem, state, source.format_answer(disallowed))
+    assert f"{disallowed} is not allowed now" in outcome.observation and outcome.state["made"] == 1
+    assert outcome.state["values"][0] <= state["values"][0]
+
+
+def test_leduc_oracle_scores_one_and_random_play_near_zero() -> None:
+    source = make_source("games/leduc_holdem")
+    for seed in range(2):
+        total, won, _ = oracle_episode("games/leduc_holdem", 1, seed)
+        assert won and total == pytest.approx(1.0)
+    scores = []
+    for seed in range(6):
+        problem, rng = source.sample(1, seed), random.Random(seed)
+        scores.append(play_episode(source, problem, lambda state, history, p=problem: rng.choice(
+            source.legal_moves(p, state)))[0])
+    assert sum(scores) / len(scores) < 0.25
+
+
+def test_leduc_honest_player_reads_only_the_view() -> None:
+    source = make_source("games/leduc_holdem")
+    problem = source.sample(0, 3)
+    score = play_episode(source, problem, lambda state, history: source.honest_move(source.view(problem, history)))[0]
+    assert score >= 0.5
+    assert set(source.view(problem).public) == {"ranks", "hands"}
