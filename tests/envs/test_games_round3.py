@@ -9,7 +9,7 @@ import pytest
 
 from palaestra.core import Problem
 from palaestra.core.registry import make_source
-from palaestra.envs.games import bulls_and_cows, leduc_holdem, rush_hour
+from palaestra.envs.games import bulls_and_cows, leduc_holdem, rush_hour, trick_taking
 from palaestra.envs.games import hex as hex_game
 from palaestra.kit.play import play_episode
 
@@ -296,3 +296,91 @@ def test_leduc_honest_player_reads_only_the_view() -> None:
     score = play_episode(source, problem, lambda state, history: source.honest_move(source.view(problem, history)))[0]
     assert score >= 0.5
     assert set(source.view(problem).public) == {"ranks", "hands"}
+
+
+# --- two-handed trick taking -------------------------------------------------
+
+def brute_tricks(mine: tuple, theirs: tuple, model_leads: bool, trump: int) -> int:
+    """Best-play tricks for the model by plain minimax over the real cards (no reduction)."""
+    if not mine:
+        return 0
+    leader, other = (mine, theirs) if model_leads else (theirs, mine)
+    results = []
+    for lead in leader:
+        replies = [c for c in other if c // 13 == lead // 13] or list(other)
+        outcomes = []
+        for reply in replies:
+            second_wins = trick_taking._beats(reply, lead, trump)
+            model_won = second_wins != model_leads
+            model_card, their_card = (lead, reply) if model_leads else (reply, lead)
+            rest = brute_tricks(tuple(c for c in mine if c != model_card), tuple(c for c in theirs if c != their_card),
+                                model_won, trump)
+            outcomes.append(model_won + rest)
+        results.append(min(outcomes) if model_leads else max(outcomes))
+    return max(results) if model_leads else min(results)
+
+
+def test_trick_taking_reduced_search_matches_plain_minimax() -> None:
+    rng = random.Random(11)
+    for _ in range(40):
+        cards = rng.randint(2, 4)
+        deck = rng.sample(range(52), 2 * cards)
+        mine, theirs = tuple(sorted(deck[:cards])), tuple(sorted(deck[cards:]))
+        trump, model_leads = rng.choice([-1, 0, 1, 2, 3]), rng.random() < 0.5
+        assert trick_taking._best(mine, theirs, model_leads, trump) == brute_tricks(mine, theirs, model_leads, trump)
+
+
+def test_trick_taking_hand_checked_deal() -> None:
+    # You: A and 2 of spades; opponent: K of spades and 3 of hearts; no trumps; you lead.
+    # Leading the ace wins a trick and then the 2 loses to nothing (the opponent must discard the 3 of hearts):
+    # both tricks. Leading the 2 loses to the king, then the opponent leads hearts and wins again: none.
+    mine, theirs = (trick_taking.read_card("AS"), trick_taking.read_card("2S")), (trick_taking.read_card("KS"),
+                                                                                 trick_taking.read_card("3H"))
+    assert trick_taking._best(tuple(sorted(mine)), tuple(sorted(theirs)), True, -1) == 2
+    problem = Problem(env_id="games/trick_taking", level=0, seed=0,
+                      data={"mine": sorted(mine), "theirs": sorted(theirs), "trump": -1, "model_leads": True,
+                            "contract": 2, "noise": 0.0, "random_chance": 0.5})
+    source = make_source("games/trick_taking")
+    state = source.initial_state(problem)
+    assert source.oracle(problem, state) == "AS"
+    outcome = source.play(problem, state, "2S")
+    assert outcome.done and not outcome.verdict.correct and "contract lost" in outcome.observation
+
+
+@pytest.mark.parametrize("text, card", [("QS", 49), ("q s", 49), ("10h", 34), ("Th", 34), ("ten of hearts", 34),
+                                        ("Q♠", 49), ("play the ace of clubs.", 12), ("2d", 13)])
+def test_trick_taking_reads_card_spellings(text: str, card: int) -> None:
+    assert trick_taking.read_card(text) == card
+
+
+def test_trick_taking_refuses_bad_cards_and_plans() -> None:
+    source = make_source("games/trick_taking")
+    problem = source.sample(2, 1)
+    state = source.initial_state(problem)
+    missing = next(c for c in range(52) if c not in state["mine"] and c not in problem.data["theirs"])
+    outcome = source.play(problem, state, trick_taking.card_name(missing))
+    assert outcome.state == state and "You do not hold" in outcome.observation
+    for plan in ("AS KS", "AS, KS", "AS then KS", "QX"):
+        outcome = source.advance(problem, state, source.format_answer(plan))
+        assert not outcome.verdict.parsed and outcome.state == state and "rank then suit" in outcome.observation
+    # Facing a lead, a card of another suit is refused while the model holds the led suit.
+    for seed in range(40):
+        problem = source.sample(3, seed)
+        state = source.initial_state(problem)
+        led = state["led"]
+        if led is None:
+            continue
+        same = [c for c in state["mine"] if c // 13 == led // 13]
+        other = [c for c in state["mine"] if c // 13 != led // 13]
+        if same and other:
+            outcome = source.play(problem, state, trick_taking.card_name(other[0]))
+            assert outcome.state == state and "must follow suit" in outcome.observation
+            return
+    raise AssertionError("no deal with a follow-suit choice among 40 seeds")
+
+
+@pytest.mark.parametrize("level", [0, 4])
+def test_trick_taking_oracle_makes_the_contract(level: int) -> None:
+    for seed in range(4):
+        total, won, _ = oracle_episode("games/trick_taking", level, seed)
+        assert won and total == 1.0
