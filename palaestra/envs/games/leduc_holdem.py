@@ -281,16 +281,26 @@ def _contributions(history: list[list[str]]) -> tuple[int, int]:
 
 def _payoff(history: list[list[str]], model_first: bool, mine: int, theirs: int, public: int) -> int:
     """The model's chips won (negative: lost) at the end of a hand."""
+    return _payoffs(history, model_first, mine, public, (theirs,))[0]
+
+
+def _payoffs(history: list[list[str]], model_first: bool, mine: int, public: int,
+             cards: tuple[int, ...]) -> list[int]:
+    """The model's chips at the end of a hand for each possible opponent card in ``cards`` (the pot counted once)."""
     first, second = _contributions(history)
     model_paid, their_paid = (first, second) if model_first else (second, first)
     last = history[-1]
     if last and last[-1] == "fold":
         folder_first = (len(last) - 1) % 2 == 0
-        return -model_paid if folder_first == model_first else their_paid
-    if mine == theirs:
-        return 0
-    model_wins = mine == public or (theirs != public and mine > theirs)
-    return their_paid if model_wins else -model_paid
+        return [-model_paid if folder_first == model_first else their_paid] * len(cards)
+    results = []
+    for theirs in cards:
+        if mine == theirs:
+            results.append(0)
+        else:
+            model_wins = mine == public or (theirs != public and mine > theirs)
+            results.append(their_paid if model_wins else -model_paid)
+    return results
 
 
 def _settle(data: dict[str, Any], hand: int, history: list[list[str]]) -> tuple[int, str]:
@@ -349,28 +359,32 @@ def _frozen_with(history: tuple[tuple[str, ...], ...], action: str) -> tuple[tup
     return (*history[:-1], (*history[-1], action))
 
 
+@functools.lru_cache(maxsize=400_000)
 def _weights(key: Any, ranks: int, model_first: bool, mine: int, public: int | None,
-             history: tuple[tuple[str, ...], ...]) -> dict[int, float]:
-    """Per opponent card: the probability of it, of the public card (if shown) and of the opponent's actions so far."""
+             history: tuple[tuple[str, ...], ...]) -> tuple[float, ...]:
+    """Per opponent card (ranks 1..n): the probability of it, of the public card (if shown) and of the opponent's
+    actions so far. Built from the parent position's weights (one action or the public card fewer)."""
+    if history == ((),):
+        return tuple((2 - (theirs == mine)) / (2 * ranks - 1) for theirs in range(1, ranks + 1))
+    if not history[-1]:  # the public card was just turned
+        parent = _weights(key, ranks, model_first, mine, None, history[:-1])
+        return tuple(w * (2 - (public == mine) - (public == theirs)) / (2 * ranks - 2)
+                     for theirs, w in enumerate(parent, start=1))
+    actions = history[-1]
+    parent = _weights(key, ranks, model_first, mine, public, (*history[:-1], actions[:-1]))
+    if ((len(actions) - 1) % 2 == 0) == model_first:  # the model's action tells nothing about the opponent's card
+        return parent
+    round_ = len(history) - 1
     strategy = dict(zip(KINDS, key))
-    weights = {}
-    for theirs in range(1, ranks + 1):
-        weight = (2 - (theirs == mine)) / (2 * ranks - 1)
-        if public is not None:
-            weight *= (2 - (public == mine) - (public == theirs)) / (2 * ranks - 2)
-        for round_, actions in enumerate(history):
-            bucket = _bucket(theirs, public if round_ else None, ranks)
-            for index, action in enumerate(actions):
-                if (index % 2 == 0) != model_first:  # the opponent's action
-                    weight *= _action_odds(strategy, round_, bucket, list(actions[:index])).get(action, 0.0)
-        weights[theirs] = weight
-    return weights
+    return tuple(w * _action_odds(strategy, round_, _bucket(theirs, public if round_ else None, ranks),
+                                  list(actions[:-1])).get(actions[-1], 0.0)
+                 for theirs, w in enumerate(parent, start=1))
 
 
 @functools.lru_cache(maxsize=200_000)
 def _reach(key: Any, ranks: int, model_first: bool, mine: int, public: int | None,
            history: tuple[tuple[str, ...], ...]) -> float:
-    return sum(_weights(key, ranks, model_first, mine, public, history).values())
+    return sum(_weights(key, ranks, model_first, mine, public, history))
 
 
 @functools.lru_cache(maxsize=400_000)
@@ -381,9 +395,8 @@ def _node(key: Any, ranks: int, model_first: bool, mine: int, public: int | None
     listed = [list(actions) for actions in history]
     if _over(listed):
         weights = _weights(key, ranks, model_first, mine, public, history)
-        assert public is not None or listed[-1][-1] == "fold"
-        return sum(w * _payoff(listed, model_first, mine, theirs, public if public is not None else 0)
-                   for theirs, w in weights.items() if w > 0)
+        chips = _payoffs(listed, model_first, mine, public if public is not None else 0, tuple(range(1, ranks + 1)))
+        return sum(w * c for w, c in zip(weights, chips))
     if len(history) == 1 and _round_over(listed[0]):
         return sum(_node(key, ranks, model_first, mine, card, (*history, ()), later) for card in range(1, ranks + 1))
     actions = listed[-1]
