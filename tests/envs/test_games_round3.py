@@ -384,3 +384,15 @@ def test_trick_taking_oracle_makes_the_contract(level: int) -> None:
     for seed in range(4):
         total, won, _ = oracle_episode("games/trick_taking", level, seed)
         assert won and total == 1.0
+
+
+def test_trick_taking_random_chance_matches_simulated_random_play() -> None:
+    """The exact chance of random cards making the contract (a generation filter) agrees with simulation (roughly:
+    the opponent's random draws are fixed per position, so simulation samples one realisation of them)."""
+    source = make_source("games/trick_taking")
+    problem = source.sample(0, 5)
+    rng, wins, episodes = random.Random(3), 0, 600
+    for _ in range(episodes):
+        wins += play_episode(source, problem, lambda state, history: trick_taking.card_name(
+            rng.choice(trick_taking._legal(tuple(state["mine"]), state["led"]))))[1]
+    assert abs(wins / episodes - problem.data["random_chance"]) < 0.06
