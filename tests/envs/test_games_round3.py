@@ -9,7 +9,7 @@ import pytest
 
 from palaestra.core import Problem
 from palaestra.core.registry import make_source
-from palaestra.envs.games import bulls_and_cows, leduc_holdem, rush_hour, trick_taking
+from palaestra.envs.games import bulls_and_cows, gomoku, leduc_holdem, rush_hour, trick_taking
 from palaestra.envs.games import hex as hex_game
 from palaestra.kit.play import play_episode
 
@@ -396,3 +396,53 @@ def test_trick_taking_random_chance_matches_simulated_random_play() -> None:
         wins += play_episode(source, problem, lambda state, history: trick_taking.card_name(
             rng.choice(trick_taking._legal(tuple(state["mine"]), state["led"]))))[1]
     assert abs(wins / episodes - problem.data["random_chance"]) < 0.06
+
+
+# --- Gomoku ------------------------------------------------------------------
+
+def gomoku_cells(*names: str, size: int = 11) -> frozenset:
+    cells = [hex_game.read_cell(name, size, size) for name in names]
+    return frozenset(r * size + c for r, c in cells)
+
+
+def test_gomoku_hand_checked_fours() -> None:
+    # X on b2, d2, f2 (row 2: X . X . X) and d4, d6 (column d: d2 . d4 . d6). d3 makes four in d2-d6 (open d5).
+    mine = gomoku_cells("b2", "d2", "f2", "d4", "d6")
+    theirs = gomoku_cells("k11")
+    assert gomoku._completions(11, mine | gomoku_cells("d3"), theirs) == set(gomoku_cells("d5"))
+    assert gomoku._shortest(11, mine, theirs, 4) == 0  # each four is blocked with no follow-up four
+    # Row 2 b2 c2 . . f2 and column d d1 . d3 . d5 share the empty d2: d2 makes two fours at once (open e2, d4).
+    mine = gomoku_cells("b2", "f2", "c2", "d1", "d3", "d5")
+    assert gomoku._shortest(11, mine, theirs, 4) == 2
+    assert gomoku._winning_move(11, mine, theirs, 4) == next(iter(gomoku_cells("d2")))
+
+
+def test_gomoku_refuses_bad_moves_and_plans() -> None:
+    source = make_source("games/gomoku")
+    problem = source.sample(1, 0)
+    state = source.initial_state(problem)
+    taken = problem.data["mine"][0]
+    outcome = source.play(problem, state, hex_game.cell_name(taken // 11, taken % 11))
+    assert outcome.state == state and "is taken" in outcome.observation
+    for bad in ("e5 f6", "e5, f6", "e5 then f6", "z3", "e12"):
+        outcome = source.advance(problem, state, source.format_answer(bad))
+        assert not outcome.verdict.parsed and outcome.state == state and "such as e5" in outcome.observation
+
+
+def test_gomoku_defender_blocks_an_open_four() -> None:
+    source = make_source("games/gomoku")
+    problem = source.sample(2, 4)
+    state = source.initial_state(problem)
+    move = source.oracle(problem, state)
+    outcome = source.play(problem, state, move)
+    mine, theirs = frozenset(outcome.state["mine"]), frozenset(outcome.state["theirs"])
+    if not outcome.done:  # the forcing move's single open cell is now the defender's
+        assert not gomoku._completions(13, mine, theirs)
+
+
+@pytest.mark.parametrize("level", [0, 4])
+def test_gomoku_oracle_wins_in_the_stated_moves(level: int) -> None:
+    source = make_source("games/gomoku")
+    for seed in range(3):
+        total, won, turns = oracle_episode("games/gomoku", level, seed)
+        assert won and total == 1.0 and turns == source.sample(level, seed).data["moves"]
