@@ -157,7 +157,7 @@ def _lines(size: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...
 
 def _completions(size: int, me: frozenset[int] | set[int], them: frozenset[int] | set[int]) -> set[int]:
     """The empty cells that would give ``me`` five in a row."""
-    found = set()
+    found: set[int] = set()
     lines = _lines(size)[0]
     for index in _lines_of(size, me):
         empty = [c for c in lines[index] if c not in me]
@@ -174,7 +174,7 @@ def _lines_of(size: int, stones: frozenset[int] | set[int]) -> set[int]:
 
 def _four_moves(size: int, me: frozenset[int], them: frozenset[int]) -> list[int]:
     """The empty cells where a stone of ``me`` makes a four (a line with four of its stones and one empty cell)."""
-    found = set()
+    found: set[int] = set()
     lines = _lines(size)[0]
     for index in _lines_of(size, me):
         line = lines[index]
@@ -282,10 +282,10 @@ def _build(rng: random.Random, size: int, moves: int) -> tuple[set[int], set[int
     mine: set[int] = set()
     reserved = {final}
     for direction in rng.sample(range(4), 2):
-        options = _lines_through(size, final, direction)
-        if not options:
+        fits = _lines_through(size, final, direction)
+        if not fits:
             return None
-        line = rng.choice(options)
+        line = rng.choice(fits)
         others = [c for c in line if c != final]
         if any(c in reserved for c in others):
             return None

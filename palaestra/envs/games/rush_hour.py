@@ -273,7 +273,7 @@ def _picture(board: str) -> str:
 @functools.cache
 def _starts(low: int, high: int) -> tuple[tuple[str, int], ...]:
     """Every (position, shortest solution length) of the catalogue's lots with a length from ``low`` to ``high``."""
-    found = []
+    found: list[tuple[str, int]] = []
     for lot, _ in catalogue():
         layout, positions = _parse(lot)
         distances = _solution_distances(layout, positions)
