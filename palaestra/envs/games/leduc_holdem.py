@@ -1,0 +1,486 @@
+"""Leduc hold'em heads-up against a fixed, exploitable opponent; each decision scored by its expected value.
+
+Leduc hold'em with a deck of two suits of the ranks 1..n (n = 3 is the classic six-card deck).
+Each hand both players ante one chip and get one private card. A first betting round (bets and
+raises of 2 chips) is followed by one public card and a second round (bets and raises of 4
+chips); each round allows a bet and one raise. Without a bet to face a player checks or bets;
+facing one it folds, calls or (if the raise is still open) raises; a round ends when both check
+or a bet is called. At the showdown a private card pairing the public card wins, else the higher
+rank; equal ranks split the pot. The model acts first in both rounds of odd-numbered hands and
+second in even ones. Cards and the opponent's choices come from a tape stored with the problem
+(:func:`palaestra.envs.games.common.tape_rng`), so a replay replays the same hands.
+
+The opponent follows a fixed mixed strategy drawn at generation and hidden: per round and per
+strength of its hand (its rank; in the second round a pair is strongest) how often it bets,
+raises a bet, and calls one; stronger hands call more often, but any hand may bet or raise
+(bluff). The reward does not depend on luck and is normalised to regret
+(:func:`palaestra.core.multiturn.regret_reward`): each decision has an exact expected value against
+that strategy, given what the model has seen (averaged over the opponent's possible cards and the
+public card to come, weighted by how likely the opponent's actions made each card; the model's
+later decisions at their best). The episode pays, when the last hand ends,
+``clip((achieved - random) / (best - random))``: ``best`` sums each hand's value under the best
+response from the model's first decision, ``achieved`` is ``best`` less what each decision gave up
+against the best decision then, and ``random`` sums each hand's value under uniformly random
+decisions. Random play scores about 0, the best response (the oracle) exactly 1; a disallowed
+action counts as the worst decision, and an unreadable move (several actions, say) costs a turn
+(the budget is four turns a hand; the score is paid only if the last hand ends within it).
+Showdowns reveal the opponent's card; the honest player (:meth:`LeducHoldem.honest_move`) learns
+the opponent's tendencies from them, starting from the belief that stronger hands bet and call more.
+
+Levels grow the deck and the number of hands. The difficulty measure is the number of hands
+times the number of ranks.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register, regret_reward
+from palaestra.core.task import Growth
+from palaestra.envs.games.common import MAX_MOVE_CHARS, invalid, tape_rng
+from palaestra.verifiers.normalize import read_answer
+
+ACTIONS = {"check": "check", "bet": "bet", "call": "call", "fold": "fold", "raise": "raise", "pass": "check"}
+BET_SIZES = (2, 4)  # per round
+MAX_RAISES = 2  # a bet and one raise per round
+EPSILON = 1e-9
+KINDS = ("open", "raise", "call")  # the opponent's tendencies: bet when free, raise a bet, call a bet
+
+
+@register
+class LeducHoldem(MultiTurnTask):
+    id = "games/leduc_holdem"
+    family = "games"
+    description = "Play Leduc hold'em hands against a fixed exploitable strategy; EV-scored decisions."
+    tags = ("games", "multi-turn", "two-player", "imperfect-information", "probability", "cards")
+    hidden_information = True
+    score_based = True
+    one_move_per_turn = True
+    public_keys = ("ranks", "hands")
+    distinct_from = {  # the near_duplicates kit check: why this is another skill than a similar env
+        "games/kuhn_poker": "two betting rounds with raises and a public card: hand strength changes mid-hand "
+                            "(pairs), so the model reasons over future cards and the opponent's raising, not one bet",
+    }
+
+    @dataclass(frozen=True)
+    class Config:
+        ranks: int  # the deck holds two cards of each rank 1..ranks
+        hands: int
+
+    presets = (Config(3, 30), Config(3, 36), Config(4, 36), Config(5, 40), Config(6, 40))
+    growth = Growth(limits={"ranks": 6})  # past the presets, more hands
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        buckets = config.ranks + 1  # ranks 1..n, then a pair with the public card
+
+        def tendency(ordered: bool, pair_sure: bool) -> list[float]:
+            rates = [round(rng.random(), 2) for _ in range(buckets)]
+            if ordered:
+                rates = sorted(rates)
+            if pair_sure:
+                rates[-1] = 1.0
+            return rates
+
+        strategy = {kind: [tendency(kind == "call", kind == "call" and r == 1) for r in range(2)] for kind in KINDS}
+        for kind in KINDS:
+            strategy[kind][0][-1] = 0.0  # no pair exists before the public card: the entry is never used
+        data = {"ranks": config.ranks, "hands": config.hands, "strategy": strategy, "tape": rng.getrandbits(48)}
+        prompt = (
+            f"Let's play {config.hands} hands of Leduc hold'em. The deck has two cards of each rank 1 to "
+            f"{config.ranks} (higher is better). Each hand we both put in one chip and get one private card. A first "
+            "betting round is followed by one public card and a second betting round. In a round, a player with no "
+            "bet to face checks or bets; facing a bet, a player folds (gives up the pot), calls (matches it) or "
+            "raises (matches it and bets again). Each round allows one bet and one raise; bets and raises are 2 chips "
+            "in the first round and 4 in the second. A round ends when both check or a bet is called. At the "
+            "showdown a private card of the same rank as the public card wins; otherwise the higher rank wins, and "
+            "equal ranks split the pot. You act first in both rounds of odd-numbered hands and second in even-numbered "
+            "ones. The opponent plays a fixed strategy that you do not know; a showdown shows you its card.\n\n"
+            "Your score rewards good decisions, not luck: each decision is valued by its expected chips against the "
+            "opponent's strategy, and the score compares your decisions with deciding at random: random decisions "
+            "score 0 (or less, counted as 0), always taking the decision of highest expected value scores 1. The "
+            "score is paid when the last hand ends (you have four turns a hand); a disallowed action counts as the worst "
+            "decision.\n\n"
+            f"{_situation(data, 0)}\n\n"
+            "Each turn, write one action (check, bet, call, raise or fold, as allowed), for example: check"
+        )
+        return Problem(prompt=prompt, answer=None, data=data)
+
+    def max_turns(self, problem: Problem) -> int:
+        return 4 * problem.data["hands"]
+
+    constant_difficulty = "the same game (deck and hands fixed by the level) against a drawn opponent of the same kind"
+
+    def difficulty(self, problem: Problem) -> float:
+        return float(problem.data["hands"] * problem.data["ranks"])
+
+    def initial_state(self, problem: Problem) -> dict[str, Any]:
+        data = problem.data
+        return {"hand": 0, "history": _opponent_moves(data, 0, [[]]), "chips": 0, "made": 0, "right": 0,
+                "values": _new_hand([0.0, 0.0, 0.0], data, 0)}
+
+    def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
+        data, hand, history = problem.data, state["hand"], state["history"]
+        allowed = _allowed(history)
+        values = {a: _decision_value(data, hand, history, a) for a in allowed}
+        best = max(values.values())
+        action = read_action(move)
+        made = state["made"] + 1
+        if action is None:  # costs a turn only (the budget is four turns a hand); a whole plan lands here too
+            return invalid(state, f"write one action: {', '.join(allowed)}")
+        if action not in allowed:
+            why = f"{action} is not allowed now"
+            totals = _add_loss(state["values"], best, min(values.values()))
+            return Outcome({**state, "made": made, "values": totals}, Verdict.unparsed(why),
+                           f"Invalid move: {why}; write one of {', '.join(allowed)}.")
+        right = state["right"] + (values[action] >= best - EPSILON)
+        totals = _add_loss(state["values"], best, values[action])
+        moved = _with(history, action)
+        history = _opponent_moves(data, hand, moved)
+        said = [f"You {action}.", *_narrate(data, hand, history, moved)]
+        if not _over(history):
+            state = {**state, "history": history, "made": made, "right": right, "values": totals}
+            return Outcome(state, Verdict.wrong("hand goes on"), " ".join(said))
+        chips, result = _settle(data, hand, history)
+        report = f"{' '.join(said)} {result} Your decisions this hand: {right} of {made} right."
+        total = state["chips"] + chips
+        if hand + 1 == data["hands"]:
+            reward = regret_reward(*totals)
+            verdict = Verdict(reward, reward >= 1.0 - EPSILON, True, report)
+            state = {**state, "history": history, "made": made, "right": right, "chips": total, "values": totals}
+            return Outcome(state, verdict,
+                           f"{report} That was the last hand; your chips: {total:+d}; your score is {reward:.2f}.", True)
+        following = _opponent_moves(data, hand + 1, [[]])
+        state = {"hand": hand + 1, "history": following, "chips": total, "made": 0, "right": 0,
+                 "values": _new_hand(totals, data, hand + 1)}
+        return Outcome(state, Verdict(0.0, right == made, True, report), f"{report}\n\n{_situation(data, hand + 1)}")
+
+    def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
+        history = state["history"]
+        return max(_allowed(history), key=lambda a: _decision_value(problem.data, state["hand"], history, a))
+
+    def legal_moves(self, problem: Problem, state: dict[str, Any]) -> list[str]:
+        return _allowed(state["history"])
+
+    def honest_move(self, view: View) -> str:
+        """The best response to the strategy estimated from the showdowns so far (see :func:`_estimate`)."""
+        n = view.public["ranks"]
+        hands = _read_hands([view.prompt, *view.observations])
+        current = hands[-1]
+        strategy = _estimate(n, hands[:-1])
+        data = {"ranks": n, "strategy": strategy}
+        history = current["history"]
+        return max(_allowed(history), key=lambda a: _decision_value(
+            data, current["hand"], history, a, mine=current["mine"], public=current["public"]))
+
+
+# --- the rules -----------------------------------------------------------------
+
+def _with(history: list[list[str]], action: str) -> list[list[str]]:
+    return [*history[:-1], [*history[-1], action]]
+
+
+def _round_over(actions: list[str]) -> bool:
+    return actions[-2:] == ["check", "check"] or (bool(actions) and actions[-1] in ("call", "fold"))
+
+
+def _over(history: list[list[str]]) -> bool:
+    return (bool(history[-1]) and history[-1][-1] == "fold") or (len(history) == 2 and _round_over(history[1]))
+
+
+def _options(actions: list[str]) -> list[str]:
+    """What the player to act may do after ``actions`` of this round."""
+    if actions and actions[-1] in ("bet", "raise"):
+        raised = sum(a in ("bet", "raise") for a in actions)
+        return ["call", "fold"] + (["raise"] if raised < MAX_RAISES else [])
+    return ["check", "bet"]
+
+
+def _model_first(hand: int) -> bool:
+    return hand % 2 == 0
+
+
+def _model_to_act(hand: int, actions: list[str]) -> bool:
+    return (len(actions) % 2 == 0) == _model_first(hand)
+
+
+def _allowed(history: list[list[str]]) -> list[str]:
+    """The model's options now ([] once the hand is over)."""
+    return [] if _over(history) else _options(history[-1])
+
+
+def _deal(data: dict[str, Any], hand: int) -> tuple[int, int, int]:
+    """(the model's card, the opponent's card, the public card), as ranks."""
+    return _dealt(data["tape"], data["ranks"], hand)
+
+
+@functools.lru_cache(maxsize=65_536)
+def _dealt(tape: int, ranks: int, hand: int) -> tuple[int, int, int]:
+    deck = [rank for rank in range(1, ranks + 1) for _ in range(2)]
+    mine, theirs, public = tape_rng(LeducHoldem.id, tape, "deal", hand).sample(deck, 3)
+    return mine, theirs, public
+
+
+def _bucket(card: int, public: int | None, ranks: int) -> int:
+    """The opponent's hand strength: its rank (0-based), or ``ranks`` for a pair with the public card."""
+    return ranks if public is not None and card == public else card - 1
+
+
+def _action_odds(strategy: dict[str, Any], round_: int, bucket: int, actions: list[str]) -> dict[str, float]:
+    """The opponent's probability of each action after ``actions`` of this round, for a hand in ``bucket``."""
+    if not actions or actions[-1] == "check":
+        bet = strategy["open"][round_][bucket]
+        return {"bet": bet, "check": 1 - bet}
+    raise_rate = strategy["raise"][round_][bucket] if "raise" in _options(actions) else 0.0
+    call = strategy["call"][round_][bucket]
+    return {"raise": raise_rate, "call": (1 - raise_rate) * call, "fold": (1 - raise_rate) * (1 - call)}
+
+
+def _opponent_moves(data: dict[str, Any], hand: int, history: list[list[str]]) -> list[list[str]]:
+    """``history`` with the opponent's moves (and the public card's new round) played until the model acts or
+    the hand ends; the opponent's choices come from the tape."""
+    _, theirs, public = _deal(data, hand)
+    history = [list(actions) for actions in history]
+    while not _over(history):
+        if len(history) == 1 and _round_over(history[0]):
+            history.append([])
+            continue
+        actions = history[-1]
+        if _model_to_act(hand, actions):
+            break
+        round_ = len(history) - 1
+        odds = _action_odds(data["strategy"], round_, _bucket(theirs, public if round_ else None, data["ranks"]),
+                            actions)
+        draw = tape_rng(LeducHoldem.id, data["tape"], "act", hand, round_, len(actions)).random()
+        for action, chance in odds.items():
+            if draw < chance or action == list(odds)[-1]:
+                actions.append(action)
+                break
+            draw -= chance
+    return history
+
+
+def _contributions(history: list[list[str]]) -> tuple[int, int]:
+    """Chips put in by (the first player, the second player), antes included."""
+    paid = [1, 1]
+    for round_, actions in enumerate(history):
+        size = BET_SIZES[round_]
+        for index, action in enumerate(actions):
+            me, other = index % 2, 1 - index % 2
+            if action == "bet":
+                paid[me] += size
+            elif action == "call":
+                paid[me] = paid[other]
+            elif action == "raise":
+                paid[me] = paid[other] + size
+    return paid[0], paid[1]
+
+
+def _payoff(history: list[list[str]], model_first: bool, mine: int, theirs: int, public: int) -> int:
+    """The model's chips won (negative: lost) at the end of a hand."""
+    return _payoffs(history, model_first, mine, public, (theirs,))[0]
+
+
+def _payoffs(history: list[list[str]], model_first: bool, mine: int, public: int,
+             cards: tuple[int, ...]) -> list[int]:
+    """The model's chips at the end of a hand for each possible opponent card in ``cards`` (the pot counted once)."""
+    first, second = _contributions(history)
+    model_paid, their_paid = (first, second) if model_first else (second, first)
+    last = history[-1]
+    if last and last[-1] == "fold":
+        folder_first = (len(last) - 1) % 2 == 0
+        return [-model_paid if folder_first == model_first else their_paid] * len(cards)
+    results = []
+    for theirs in cards:
+        if mine == theirs:
+            results.append(0)
+        else:
+            model_wins = mine == public or (theirs != public and mine > theirs)
+            results.append(their_paid if model_wins else -model_paid)
+    return results
+
+
+def _settle(data: dict[str, Any], hand: int, history: list[list[str]]) -> tuple[int, str]:
+    mine, theirs, public = _deal(data, hand)
+    chips = _payoff(history, _model_first(hand), mine, theirs, public)
+    if history[-1][-1] == "fold":
+        return chips, f"You {'win' if chips > 0 else 'lose'} {abs(chips)} chip{'s' * (abs(chips) != 1)}."
+    outcome = "split the pot" if chips == 0 else f"{'win' if chips > 0 else 'lose'} {abs(chips)} chips"
+    return chips, f"Showdown: the opponent has {theirs}; you {outcome}."
+
+
+def _situation(data: dict[str, Any], hand: int) -> str:
+    mine, _, _ = _deal(data, hand)
+    history = _opponent_moves(data, hand, [[]])
+    seat = "You act first." if _model_first(hand) else "You act second."
+    seen = f" The opponent {history[0][0]}s." if history[0] else ""
+    return f"Hand {hand + 1} of {data['hands']}. {seat} Your card: {mine}.{seen}"
+
+
+def _narrate(data: dict[str, Any], hand: int, history: list[list[str]], before: list[list[str]]) -> list[str]:
+    """What happened after the model's move: the public card if it was turned, and the opponent's moves
+    (``before``: the history just after the model's move; ``history``: after the opponent's)."""
+    said = []
+    for round_ in range(len(before) - 1, len(history)):
+        if round_ == 1 and len(before) == 1:
+            said.append(f"Public card: {_deal(data, hand)[2]}.")
+        seen = len(before[round_]) if round_ < len(before) else 0
+        said.extend(f"The opponent {action}s." for action in history[round_][seen:])
+    return said
+
+
+# --- expected values -------------------------------------------------------------
+
+def _strategy_key(strategy: dict[str, Any]) -> tuple[tuple[tuple[float, ...], ...], ...]:
+    return tuple(tuple(tuple(rates) for rates in strategy[kind]) for kind in KINDS)
+
+
+def _decision_value(data: dict[str, Any], hand: int, history: list[list[str]], action: str, later: str = "best",
+                    mine: int | None = None, public: int | None = None) -> float:
+    """Expected chips of ``action`` now against ``data["strategy"]``, given the model's card, the public card
+    (if shown) and the actions so far; the model's later decisions at their best (``later="random"``: at random).
+    ``mine``/``public``: the cards as the model sees them (default: those dealt)."""
+    if mine is None:
+        mine, _, dealt_public = _deal(data, hand)
+        public = dealt_public if len(history) == 2 else None
+    key = _strategy_key(data["strategy"])
+    frozen = tuple(tuple(actions) for actions in history)
+    after = _frozen_with(frozen, action)
+    total = _reach(key, data["ranks"], _model_first(hand), mine, public, frozen)
+    if total <= 0:
+        return 0.0
+    return _node(key, data["ranks"], _model_first(hand), mine, public, after, later) / total
+
+
+def _frozen_with(history: tuple[tuple[str, ...], ...], action: str) -> tuple[tuple[str, ...], ...]:
+    return (*history[:-1], (*history[-1], action))
+
+
+@functools.lru_cache(maxsize=400_000)
+def _weights(key: Any, ranks: int, model_first: bool, mine: int, public: int | None,
+             history: tuple[tuple[str, ...], ...]) -> tuple[float, ...]:
+    """Per opponent card (ranks 1..n): the probability of it, of the public card (if shown) and of the opponent's
+    actions so far. Built from the parent position's weights (one action or the public card fewer)."""
+    if history == ((),):
+        return tuple((2 - (theirs == mine)) / (2 * ranks - 1) for theirs in range(1, ranks + 1))
+    if not history[-1]:  # the public card was just turned
+        parent = _weights(key, ranks, model_first, mine, None, history[:-1])
+        return tuple(w * (2 - (public == mine) - (public == theirs)) / (2 * ranks - 2)
+                     for theirs, w in enumerate(parent, start=1))
+    actions = history[-1]
+    parent = _weights(key, ranks, model_first, mine, public, (*history[:-1], actions[:-1]))
+    if ((len(actions) - 1) % 2 == 0) == model_first:  # the model's action tells nothing about the opponent's card
+        return parent
+    round_ = len(history) - 1
+    strategy = dict(zip(KINDS, key))
+    return tuple(w * _action_odds(strategy, round_, _bucket(theirs, public if round_ else None, ranks),
+                                  list(actions[:-1])).get(actions[-1], 0.0)
+                 for theirs, w in enumerate(parent, start=1))
+
+
+@functools.lru_cache(maxsize=200_000)
+def _reach(key: Any, ranks: int, model_first: bool, mine: int, public: int | None,
+           history: tuple[tuple[str, ...], ...]) -> float:
+    return sum(_weights(key, ranks, model_first, mine, public, history))
+
+
+@functools.lru_cache(maxsize=400_000)
+def _node(key: Any, ranks: int, model_first: bool, mine: int, public: int | None,
+          history: tuple[tuple[str, ...], ...], later: str) -> float:
+    """The model's expected chips from this point, unnormalised (summed over the opponent's cards, each weighted by
+    the probability of the cards and actions leading here); the model's moves at their best or at random."""
+    listed = [list(actions) for actions in history]
+    if _over(listed):
+        weights = _weights(key, ranks, model_first, mine, public, history)
+        chips = _payoffs(listed, model_first, mine, public if public is not None else 0, tuple(range(1, ranks + 1)))
+        return sum(w * c for w, c in zip(weights, chips))
+    if len(history) == 1 and _round_over(listed[0]):
+        return sum(_node(key, ranks, model_first, mine, card, (*history, ()), later) for card in range(1, ranks + 1))
+    actions = listed[-1]
+    options = _options(actions)
+    values = [_node(key, ranks, model_first, mine, public, _frozen_with(history, a), later) for a in options]
+    if (len(actions) % 2 == 0) == model_first:  # the model acts
+        return max(values) if later == "best" else sum(values) / len(values)
+    return sum(values)  # the opponent acts: each branch is already weighted by the action's probability
+
+
+def _new_hand(totals: list[float], data: dict[str, Any], hand: int) -> list[float]:
+    """The running (achieved, random, best) sums after hand ``hand`` is dealt: its best-response value (from the
+    model's first decision) joins the best and achieved sums, its value under random decisions the random sum."""
+    history = _opponent_moves(data, hand, [[]])
+    allowed = _allowed(history)
+    best = max(_decision_value(data, hand, history, a) for a in allowed)
+    random_value = sum(_decision_value(data, hand, history, a, later="random") for a in allowed) / len(allowed)
+    return [totals[0] + best, totals[1] + random_value, totals[2] + best]
+
+
+def _add_loss(totals: list[float], best: float, chosen: float) -> list[float]:
+    """The running sums after one decision: the achieved sum loses what the decision gave up against the best."""
+    return [totals[0] - (best - chosen), totals[1], totals[2]]
+
+
+def read_action(move: str) -> str | None:
+    """``check``, ``bet``, ``call``, ``raise`` or ``fold`` (also ``pass``; a trailing remark is fine), or None."""
+    if len(move) > MAX_MOVE_CHARS:
+        return None
+    return read_answer(move, lambda text: ACTIONS.get(text.strip().lower().rstrip(".!")))
+
+
+# --- the honest player -------------------------------------------------------------
+
+_EVENT = re.compile(r"Hand (\d+) of \d+\. You act (first|second)\. Your card: (\d+)\.(?: The opponent (bet|check)s\.)?"
+                    r"|You (check|bet|call|raise|fold)\.|The opponent (check|bet|call|raise|fold)s\."
+                    r"|Public card: (\d+)\.|Showdown: the opponent has (\d+)")
+
+
+def _read_hands(texts: list[str]) -> list[dict[str, Any]]:
+    """The hands so far, read from the prompt and observations: hand index, own card, actions, public and
+    opponent's cards."""
+    hands: list[dict[str, Any]] = []
+    for text in texts:
+        for m in _EVENT.finditer(text):
+            if m.group(1):
+                hands.append({"hand": int(m.group(1)) - 1, "mine": int(m.group(3)), "public": None, "theirs": None,
+                              "history": [[m.group(4)] if m.group(4) else []]})
+            elif not hands:
+                continue
+            elif m.group(5) or m.group(6):
+                hands[-1]["history"][-1].append(m.group(5) or m.group(6))
+            elif m.group(7):
+                hands[-1]["public"] = int(m.group(7))
+                hands[-1]["history"].append([])
+            elif m.group(8):
+                hands[-1]["theirs"] = int(m.group(8))
+    return hands
+
+
+def _estimate(ranks: int, hands: list[dict[str, Any]]) -> dict[str, list[list[float]]]:
+    """The opponent's tendencies estimated from the hands that reached a showdown, starting from a weak prior
+    (two pseudo-observations each) that stronger hands bet, raise and call more."""
+    buckets = ranks + 1
+    counts = {kind: [[[2 * (b + 1) / buckets, 2.0] for b in range(buckets)] for _ in range(2)] for kind in KINDS}
+    for record in hands:
+        if record["theirs"] is None:
+            continue
+        model_first = _model_first(record["hand"])
+        for round_, actions in enumerate(record["history"]):
+            bucket = _bucket(record["theirs"], record["public"] if round_ else None, ranks)
+            for index, action in enumerate(actions):
+                if (index % 2 == 0) == model_first:
+                    continue
+                before = actions[:index]
+                if not before or before[-1] == "check":
+                    observed = [("open", action == "bet")]
+                elif "raise" in _options(before) and action == "raise":
+                    observed = [("raise", True)]
+                else:
+                    observed = [("raise", False)] if "raise" in _options(before) else []
+                    observed.append(("call", action == "call"))
+                for kind, did in observed:
+                    cell = counts[kind][round_][bucket]
+                    cell[0] += did
+                    cell[1] += 1
+    return {kind: [[yes / total for yes, total in per_round] for per_round in counts[kind]] for kind in KINDS}
