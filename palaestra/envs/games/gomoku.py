@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, event_rng, register, retry
-from palaestra.envs.games.common import cell_name, invalid, read_cell, render_board
+from palaestra.envs.games.common import cell_name, read_cell, render_board
 
 FIVE = 5
 DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
@@ -107,7 +107,7 @@ class Gomoku(MultiTurnTask):
         size = problem.data["size"]
         cell = read_cell(move, size, size, verbs=("play", "place", "put"))
         if cell is None:
-            return invalid(state, f"write one cell, a column letter then a row number from 1 to {size}, such as e5")
+            return Outcome.invalid(state, f"write one cell, a column letter then a row number from 1 to {size}, such as e5")
         index = cell[0] * size + cell[1]
         mine, theirs = set(state["mine"]), set(state["theirs"])
         if index in mine or index in theirs:
@@ -127,7 +127,7 @@ class Gomoku(MultiTurnTask):
         picture = render_board(_board(size, after["mine"], after["theirs"]))
         if _five(size, theirs, reply):
             return Outcome(after, Verdict.wrong("lost"), f"{said} Five in a row: you lose.\n{picture}", True)
-        return Outcome(after, Verdict.wrong("game goes on"), f"{said}\n{picture}")
+        return Outcome.goes_on(after, f"{said}\n{picture}")
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         size = problem.data["size"]

@@ -38,7 +38,7 @@ from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, event_rng, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.games.common import cell_name, column_letters, invalid, read_cell
+from palaestra.envs.games.common import cell_name, column_letters, read_cell
 
 SPARE_TURNS = 2
 EMPTY, MODEL, OPPONENT = ".", "X", "O"
@@ -117,7 +117,7 @@ class Hex(MultiTurnTask):
         rows, board = problem.data["rows"], state["board"]
         cell = read_cell(move, rows, rows + 1, verbs=("play", "place", "put", "place at", "play at"))
         if cell is None:
-            return invalid(state, f"write one cell, a column letter then a row number from 1 to {rows}, such as c2")
+            return Outcome.invalid(state, f"write one cell, a column letter then a row number from 1 to {rows}, such as c2")
         index = cell[0] * (rows + 1) + cell[1]
         name = cell_name(*cell)
         if board[index] != EMPTY:
@@ -135,7 +135,7 @@ class Hex(MultiTurnTask):
             return Outcome(after, Verdict.wrong("lost"),
                            f"{said} Its chain joins the left column to the right: you lose.\n{_picture(board, rows)}",
                            True)
-        return Outcome(after, Verdict.wrong("game goes on"), f"{said}\n{_picture(board, rows)}")
+        return Outcome.goes_on(after, f"{said}\n{_picture(board, rows)}")
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         rows, board = problem.data["rows"], state["board"]

@@ -41,7 +41,7 @@ from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register, regret_reward
 from palaestra.core.task import Growth
-from palaestra.envs.games.common import MAX_MOVE_CHARS, invalid, tape_rng
+from palaestra.envs.games.common import MAX_MOVE_CHARS, tape_rng
 from palaestra.verifiers.normalize import read_answer
 
 ACTIONS = {"check": "check", "bet": "bet", "call": "call", "fold": "fold", "raise": "raise", "pass": "check"}
@@ -130,7 +130,7 @@ class LeducHoldem(MultiTurnTask):
         action = read_action(move)
         made = state["made"] + 1
         if action is None:  # costs a turn only (the budget is four turns a hand); a whole plan lands here too
-            return invalid(state, f"write one action: {', '.join(allowed)}")
+            return Outcome.invalid(state, f"write one action: {', '.join(allowed)}")
         if action not in allowed:
             why = f"{action} is not allowed now"
             totals = _add_loss(state["values"], best, min(values.values()))
@@ -143,7 +143,7 @@ class LeducHoldem(MultiTurnTask):
         said = [f"You {action}.", *_narrate(data, hand, history, moved)]
         if not _over(history):
             state = {**state, "history": history, "made": made, "right": right, "values": totals}
-            return Outcome(state, Verdict.wrong("hand goes on"), " ".join(said))
+            return Outcome.goes_on(state, " ".join(said), "hand goes on")
         chips, result = _settle(data, hand, history)
         report = f"{' '.join(said)} {result} Your decisions this hand: {right} of {made} right."
         total = state["chips"] + chips

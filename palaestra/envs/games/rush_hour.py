@@ -29,8 +29,7 @@ from importlib import resources
 from typing import Any, NamedTuple
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
-from palaestra.envs.games.common import invalid
-from palaestra.envs.interactive.common import read_command
+from palaestra.verifiers.moves import read_command
 
 SIZE = 6
 EXIT_ROW = 2
@@ -100,7 +99,7 @@ class RushHour(MultiTurnTask):
         board = state["board"]
         slide = read_command(move, _parse_slide, articles=True)  # keep "a": it names car A
         if slide is None:
-            return invalid(state, "write one slide: a car letter, a direction (left, right, up, down) and a number of "
+            return Outcome.invalid(state, "write one slide: a car letter, a direction (left, right, up, down) and a number of "
                                   "cells, such as B down 2")
         car, direction, cells = slide
         result = _slide(board, car, direction, cells)
@@ -110,7 +109,7 @@ class RushHour(MultiTurnTask):
         said = f"You slide {car} {direction} {cells}."
         if _solved(board):
             return Outcome({"board": board}, Verdict.right(), f"{said} Car A drives out: solved!", True)
-        return Outcome({"board": board}, Verdict.wrong("unsolved"), f"{said}\n{_picture(board)}")
+        return Outcome.goes_on({"board": board}, f"{said}\n{_picture(board)}", "unsolved")
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         layout, start = _parse(problem.data["board"])

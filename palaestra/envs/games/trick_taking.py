@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Policy, Problem, Verdict, event_rng, register, retry
-from palaestra.envs.games.common import MAX_MOVE_CHARS, invalid
+from palaestra.envs.games.common import MAX_MOVE_CHARS
 from palaestra.verifiers.normalize import read_answer
 
 SUITS = "CDHS"
@@ -121,7 +121,7 @@ class TrickTaking(MultiTurnTask):
     def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
         card = read_card(move)
         if card is None:
-            return invalid(state, "write one card as rank then suit letter, such as QS or 10H")
+            return Outcome.invalid(state, "write one card as rank then suit letter, such as QS or 10H")
         if card not in state["mine"]:
             return Outcome(state, Verdict.wrong("not held"), f"You do not hold {card_name(card)}.")
         led = state["led"]
@@ -155,7 +155,7 @@ class TrickTaking(MultiTurnTask):
             after = {**after, "theirs": [c for c in theirs if c != lead], "led": lead}
             said.append(f"The opponent leads {card_name(lead)}.")
         said.append(f"Tricks: you {taken}, the opponent {lost}. Your hand: {_hand_text(mine)}")
-        return Outcome(after, Verdict.wrong("hand goes on"), " ".join(said))
+        return Outcome.goes_on(after, " ".join(said), "hand goes on")
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         return card_name(_model_choice(problem.data["trump"], state))
