@@ -1,0 +1,101 @@
+"""The proofs family: hand-checked proofs accepted, bad steps rejected with the step named, other spellings read."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from palaestra.core import Problem
+from palaestra.core.registry import make_source
+from palaestra.envs.proofs import fitch
+from palaestra.envs.proofs.logic import parse_formula, show
+
+PQR = "pqr"
+
+
+def _sequent_problem(premises: list[str], goal: str) -> Problem:
+    problem = make_source("proofs/natural_deduction").sample(0, 0)
+    return dataclasses.replace(problem, data={"atoms": list(PQR), "premises": premises, "goal": goal})
+
+
+SYLLOGISM = """1. p → q    premise
+2. q → r    premise
+3. | p    assumption
+4. | q    →E 1, 3
+5. | r    →E 2, 4
+6. p → r    →I 3-5"""
+
+
+def test_parser_precedence_and_spellings() -> None:
+    assert show(parse_formula("~p -> q & r | p", PQR)) == "¬p → ((q ∧ r) ∨ p)"
+    assert parse_formula("p -> q -> r", PQR) == parse_formula("p → (q → r)", PQR)
+    assert parse_formula("p /\\ ~(q \\/ r)", PQR) == parse_formula("p ∧ ¬(q ∨ r)", PQR)
+    assert parse_formula("p ∧", PQR) is None and parse_formula("(" * 5000 + "p", PQR) is None
+
+
+def test_hand_checked_syllogism_accepted_in_several_spellings() -> None:
+    env = make_source("proofs/natural_deduction")
+    problem = _sequent_problem(["p → q", "q → r"], "p → r")
+    assert env.verify(problem, SYLLOGISM).correct
+    ascii_proof = """Proof:
+1) p -> q   [premise]
+2) q -> r   [premise]
+3) | p      [hyp]
+4) | q      [MP 1,3]
+5) | r      [imp-elim 3, 2... ]""".replace("3, 2... ", "2, 4")
+    ascii_proof += "\n6) p -> r   [->intro 3-5]"
+    assert env.verify(problem, ascii_proof).correct
+
+
+def test_bad_steps_rejected_naming_the_step() -> None:
+    env = make_source("proofs/natural_deduction")
+    problem = _sequent_problem(["p → q", "q → r"], "p → r")
+    wrong_cite = SYLLOGISM.replace("→E 2, 4", "→E 1, 4")
+    verdict = env.verify(problem, wrong_cite)
+    assert not verdict.correct and "line 5" in verdict.feedback
+    # r used outside the subproof that derived it
+    escaped = SYLLOGISM.replace("6. p → r    →I 3-5", "6. r    R 5\n7. p → r    →I 3-5")
+    verdict = env.verify(problem, escaped)
+    assert not verdict.correct and "closed" in verdict.feedback
+    # a premise that was not given
+    verdict = env.verify(problem, SYLLOGISM.replace("2. q → r", "2. q ∧ r").replace("→E 2, 4", "∧E 2"))
+    assert not verdict.correct and "not one of the premises" in verdict.feedback
+    # a retraction after the proof is not a proof line
+    assert not env.verify(problem, SYLLOGISM + "\nJust kidding, I do not know.").correct
+
+
+def test_classical_rules_and_intuitionistic_mode() -> None:
+    atoms = list(PQR)
+    proof = fitch.read_proof("""1. ¬¬p    premise
+2. | ¬p    assumption
+3. | ⊥    ¬E 2, 1
+4. p    RAA 2-3""", atoms)
+    assert not isinstance(proof, str)
+    premises = [parse_formula("¬¬p", atoms)]
+    goal = parse_formula("p", atoms)
+    assert fitch.check(proof, premises, goal) is None
+    assert "classical" in (fitch.check(proof, premises, goal, classical=False) or "")
+
+
+def test_or_elimination_and_sibling_subproofs() -> None:
+    atoms = list(PQR)
+    text = """1. p ∨ q    premise
+2. | p    assumption
+3. | q ∨ p    ∨I 2
+4. | q    assumption
+5. | q ∨ p    ∨I 4
+6. q ∨ p    ∨E 1, 2-3, 4-5"""
+    proof = fitch.read_proof(text, atoms)
+    assert not isinstance(proof, str)
+    assert fitch.check(proof, [parse_formula("p ∨ q", atoms)], parse_formula("q ∨ p", atoms)) is None
+    # the cases swapped to the wrong disjunct are refused
+    bad = fitch.read_proof(text.replace("∨E 1, 2-3, 4-5", "∨E 1, 2-3, 2-3"), atoms)
+    assert not isinstance(bad, str)
+    assert fitch.check(bad, [parse_formula("p ∨ q", atoms)], parse_formula("q ∨ p", atoms)) is not None
+
+
+def test_generated_references_check() -> None:
+    env = make_source("proofs/natural_deduction")
+    for level in (0, 4):
+        problem = env.sample(level, 7)
+        assert env.verify(problem, problem.answer).correct
+        assert problem.data["goal"] not in problem.data["premises"]
