@@ -99,3 +99,23 @@ def test_generated_references_check() -> None:
         problem = env.sample(level, 7)
         assert env.verify(problem, problem.answer).correct
         assert problem.data["goal"] not in problem.data["premises"]
+
+
+def test_resolution_hand_checked_refutation() -> None:
+    from palaestra.envs.proofs.resolution import is_resolvent, read_steps
+
+    env = make_source("proofs/resolution")
+    problem = dataclasses.replace(env.sample(0, 0), data={
+        "variables": 2, "clauses": [[1, 2], [-1, 2], [1, -2], [-1, -2]], "steps": 3})
+    proof = "5. x2   (1, 2)\n6. ¬x2   (3, 4)\n7. ⊥   (5, 6)"
+    assert env.verify(problem, proof).correct
+    # other spellings: ASCII negation, braces, the given clauses restated first, the empty clause as {}
+    restated = "1. x1 ∨ x2\n2. ¬x1 ∨ x2\n3. x1 ∨ ¬x2\n4. ¬x1 ∨ ¬x2\n"
+    assert env.verify(problem, restated + "5. {x2} (1, 2)\n6. {~x2} [from 3, 4]\n7. {} (5, 6)").correct
+    # a clause that is not the resolvent (a literal dropped that the parents keep)
+    verdict = env.verify(problem, "5. x2   (1, 2)\n6. ⊥   (5, 3)")
+    assert not verdict.correct and "line 6" in verdict.feedback
+    # resolving on two pairs at once is not one resolution step
+    assert not is_resolvent(frozenset(), frozenset({1, 2}), frozenset({-1, -2}))
+    assert isinstance(read_steps("5. x3 (1, 2)", 2), str)  # x3 is not a variable of the problem
+    assert not env.verify(problem, proof + "\nOr maybe not.").correct
