@@ -119,3 +119,30 @@ def test_resolution_hand_checked_refutation() -> None:
     assert not is_resolvent(frozenset(), frozenset({1, 2}), frozenset({-1, -2}))
     assert isinstance(read_steps("5. x3 (1, 2)", 2), str)  # x3 is not a variable of the problem
     assert not env.verify(problem, proof + "\nOr maybe not.").correct
+
+
+def test_equational_hand_checked_chain() -> None:
+    from palaestra.envs.proofs.equational import one_step, parse_term, reference_chain
+
+    env = make_source("proofs/equational")
+    problem = dataclasses.replace(env.sample(0, 0), data={
+        "letters": "ab", "left": "(a * b) * b⁻¹", "right": "a", "steps": 4})
+    chain = "(a * b) * b⁻¹\n= a * (b * b⁻¹)\n= a * e\n= a"
+    assert env.verify(problem, chain).correct
+    assert env.verify(problem, "(a*b)*b' = a*(b*b') = a*e = a").correct
+    assert env.verify(problem, "(a * b) * b^-1 = a * (b * inv(b)) = a * 1 = a.").correct
+    # two axioms in one step: not accepted, and the step is named
+    verdict = env.verify(problem, "(a * b) * b⁻¹\n= a * e\n= a")
+    assert not verdict.correct and "step 1" in verdict.feedback
+    # a * b * c is ambiguous (the product is not assumed associative)
+    assert not env.verify(problem, "(a * b) * b⁻¹ = a * b * b⁻¹ = a * e = a").parsed
+    # an axiom instance read right to left, and an inverse cancelled inside a bigger term
+    a, b = parse_term("a", "ab"), parse_term("b", "ab")
+    assert a is not None and b is not None
+    assert one_step(parse_term("a", "ab"), parse_term("e * a", "ab"))  # G2 backwards
+    assert one_step(parse_term("b * (a⁻¹ * a)", "ab"), parse_term("b * e", "ab"))  # G4 inside
+    assert not one_step(parse_term("a * b", "ab"), parse_term("b * a", "ab"))  # no commutativity
+    left, right = parse_term("(a⁻¹ * a) * (b * e)", "ab"), parse_term("b * (a * a⁻¹)", "ab")
+    assert left is not None and right is not None
+    proof = reference_chain(left, right)
+    assert proof[0] == left and proof[-1] == right and all(one_step(s, t) for s, t in zip(proof, proof[1:]))

@@ -49,9 +49,9 @@ def tokenize(text: str, limit: int = 400) -> list[Token] | None:
         if ch.isspace():
             i += 1
             continue
-        if ch.isdigit():
+        if "0" <= ch <= "9":  # ASCII digits only: str.isdigit() also takes superscripts such as ¹
             j = i
-            while j < n and j - i < 9 and text[j].isdigit():
+            while j < n and j - i < 9 and "0" <= text[j] <= "9":
                 j += 1
             tokens.append(("num", text[i:j]))
             i = j
