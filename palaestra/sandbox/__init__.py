@@ -34,8 +34,8 @@ it never sees), or read them from ``output_files`` rather than stdout.
 
 Languages
 ---------
-``language=`` is one of ``python`` (default), ``c``, ``cpp``, ``javascript``, ``verilog`` and
-``sql`` (aliases: ``c++``, ``js``, ``node``, ``sqlite``). ``probe().languages`` says which
+``language=`` is one of ``python`` (default), ``c``, ``cpp``, ``javascript``, ``verilog``, ``coq`` and
+``sql`` (aliases: ``c++``, ``js``, ``node``, ``sqlite``, ``coqc``). ``probe().languages`` says which
 toolchains this host has and their versions; asking for a missing one raises
 ``LanguageUnavailable`` (a ``SandboxUnavailable``) naming the missing tool. Tools are looked
 up in ``/usr/local/bin``, ``/usr/bin``, ``/bin`` (``LocalBackend(tool_dirs=...)``), never
@@ -56,6 +56,9 @@ verilog     main.v       ``iverilog -g2012 -s TOP main.v *.v *.sv -o main.vvp``,
                          main.vvp``; TOP is the first module ``main.v`` declares: put the
                          testbench in ``source`` and the candidate's modules in ``files``,
                          and modules the candidate adds are never simulated unless instantiated
+coq         main.v       ``coqc -q main.v`` (one stage: the check is the run; the standard
+                         library is readable, nothing else outside the scratch dir, and only
+                         ``coqc`` may be executed, so ``native_compute`` fails)
 ==========  ===========  ==================================================================
 
 The compile stage has its own limits (``Limits.compile_seconds`` of wall clock and CPU,

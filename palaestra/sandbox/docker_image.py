@@ -152,6 +152,12 @@ def toolchain_files(names: list[str] | tuple[str, ...]) -> tuple[list[str], list
             if name == "verilog":
                 ivl = os.path.dirname(chain["tools"]["ivl"])
                 files += sorted(os.path.join(root, f) for root, _, fs in os.walk(ivl) for f in fs)
+            elif name == "coq":  # the standard library's compiled theories and plugins (~60 MB)
+                for root in chain["run"]["read"]:
+                    if os.path.isfile(root):
+                        files.append(root)
+                    for directory, _, names_here in os.walk(root):
+                        files += sorted(os.path.join(directory, f) for f in names_here)
             elif name in ("c", "cpp"):
                 driver = chain["tools"]["gcc" if name == "c" else "g++"]
                 files += _headers(driver, name, C_HEADERS if name == "c" else CPP_HEADERS, workdir)

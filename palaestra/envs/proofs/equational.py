@@ -137,7 +137,8 @@ class GroupEquational(Task):
             letters = problem.data["letters"]
             terms = [parse_term(r, letters) for r in rows]
             for i in range(len(terms) - 2):
-                if terms[i] is not None and terms[i + 2] is not None and not one_step(terms[i], terms[i + 2]):
+                first, third = terms[i], terms[i + 2]
+                if first is not None and third is not None and not one_step(first, third):
                     wrong.append("\n= ".join(rows[: i + 1] + rows[i + 2 :]))
                     break
         return wrong

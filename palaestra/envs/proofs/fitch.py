@@ -363,7 +363,8 @@ class TreeBuilder:
             return Node(rule, goal, [self.build(("imp", antecedent, goal), hyps, split),
                                      self.build(antecedent, hyps, rest - split)])
         if rule == "∨E":
-            left, right = self._pick(hyps), ("atom", rng.choice(self.names))
+            left: Formula = self._pick(hyps)
+            right: Formula = ("atom", rng.choice(self.names))
             if left == right:
                 right = ("not", left)
             first = rng.randint(0, rest - 2)  # each case gets at least one step: a case proved by a premise
