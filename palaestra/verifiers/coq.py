@@ -29,6 +29,7 @@ from __future__ import annotations
 import secrets
 import threading
 from collections import OrderedDict
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from palaestra.core import Verdict
@@ -133,8 +134,9 @@ def _first_tactic(sentence: str) -> str | None:
     return words[0]
 
 
-def read_script(answer: str, statement: str = "") -> str:
-    """The tactic script of an answer, or why it is refused, prefixed by ``refused:``."""
+def read_script(answer: str, statement: str = "", forbidden: Collection[str] = ()) -> str:
+    """The tactic script of an answer, or why it is refused, prefixed by ``refused:``. ``forbidden`` adds
+    words (tactics such as ``tauto`` that would do the env's whole task) to :data:`FORBIDDEN`."""
     if not isinstance(answer, str) or len(answer) > MAX_SCRIPT_CHARS:
         return "refused: the proof is missing or too long"
     block = read_block(answer, leading="strip")
@@ -163,9 +165,9 @@ def read_script(answer: str, statement: str = "") -> str:
     if len(sentences) > MAX_SENTENCES:
         return "refused: too many sentences"
     for sentence in sentences:
-        forbidden = next((w for w in _words(sentence) if w in FORBIDDEN), None)
-        if forbidden:
-            return f"refused: {forbidden} is not allowed in the proof"
+        banned = next((w for w in _words(sentence) if w in FORBIDDEN or w in forbidden), None)
+        if banned:
+            return f"refused: {banned} is not allowed in the proof"
         first = _first_tactic(sentence)
         if first is None or (first and first not in TACTICS):
             return f"refused: {sentence[:60]!r} does not start with a tactic"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from palaestra.core import Problem
 from palaestra.core.registry import make_source
 from palaestra.envs.proofs import fitch
@@ -146,3 +148,28 @@ def test_equational_hand_checked_chain() -> None:
     assert left is not None and right is not None
     proof = reference_chain(left, right)
     assert proof[0] == left and proof[-1] == right and all(one_step(s, t) for s, t in zip(proof, proof[1:]))
+
+
+def _require_coq() -> None:
+    from palaestra import sandbox
+
+    chain = sandbox.probe().languages.get("coq")
+    if chain is None or not chain.available:
+        pytest.skip(f"coq toolchain missing: {getattr(chain, 'reason', 'not probed')} (.ci/setup_toolchains.sh)")
+
+
+def test_coq_tautology_hand_checked() -> None:
+    from palaestra.envs.proofs.coq_tautology import coq_formula
+
+    assert coq_formula(parse_formula("~(p & q) -> (q -> ~p)", PQR)) == "~ (P /\\\\ Q) -> (Q -> ~ P)".replace(
+        "\\\\", "\\")
+    _require_coq()
+    env = make_source("proofs/coq_tautology")
+    statement = "forall P Q R : Prop, (P -> Q) -> (Q -> R) -> (P -> R)"
+    problem = dataclasses.replace(env.sample(0, 0), data={"statement": statement, "steps": 6, "goal_size": 3})
+    assert env.verify(problem, "intros P Q R H1 H2 HP.\napply H2.\napply H1.\nexact HP.").correct
+    assert env.verify(problem, "Proof.\n  intros P Q R f g p. exact (g (f p)).\nQed.").correct
+    wrong = env.verify(problem, "intros P Q R H1 H2 HP.\napply H1.")
+    assert not wrong.correct and wrong.parsed and "line 2" in wrong.feedback
+    for cheat in ("tauto.", "intros; auto.", "intuition.", "intros. admit.", "exact ltac:(firstorder)."):
+        assert not env.verify(problem, cheat).correct, cheat

@@ -460,14 +460,16 @@ class Sequent:
     premises: tuple[Formula, ...]
     goal: Formula
     proof: tuple[Line, ...]
+    tree: Node
 
 
 def draw_sequent(rng: random.Random, names: Sequence[str], goal_depth: int, budget: int, classical: bool,
-                 min_lines: int, max_premises: int) -> Sequent | None:
+                 min_lines: int, max_premises: int, all_needed: bool = False) -> Sequent | None:
     """A random valid sequent with a reference proof, or None when the draw is unsuitable: premises
     jointly unsatisfiable (⊥E would prove anything), premises none of which is needed, a premise that
     follows from the others, a part joining a formula with itself (``p → p``), the goal among the
-    premises, or a proof shorter than ``min_lines`` steps."""
+    premises, or a proof shorter than ``min_lines`` steps; with ``all_needed``, also when an antecedent
+    of the goal (``A`` in ``A → (B → C)``) could be dropped."""
     goal = random_formula(rng, names, goal_depth)
     for _ in range(20):  # cheap redraws of the goal alone
         if goal[0] != "atom" and len(atoms_of(goal)) >= 2:
@@ -488,10 +490,18 @@ def draw_sequent(rng: random.Random, names: Sequence[str], goal_depth: int, budg
         return None  # a premise follows from the others
     if any(_doubled(f) for f in (goal, *premises)):
         return None
+    if all_needed:  # every antecedent of the goal's chain of implications is used
+        hypotheses, conclusion = list(premises), goal
+        while conclusion[0] == "imp":
+            hypotheses.append(conclusion[1])
+            conclusion = conclusion[2]
+        if any(entails(hypotheses[:i] + hypotheses[i + 1 :], conclusion, used)
+               for i in range(len(premises), len(hypotheses))):
+            return None
     lines = linearize(tree, premises)
     if len(lines) - len(premises) < min_lines or check(lines, premises, goal, classical) is not None:
         return None
-    return Sequent(tuple(premises), goal, tuple(lines))
+    return Sequent(tuple(premises), goal, tuple(lines), tree)
 
 
 MAX_PROOF_CHARS = 40_000
