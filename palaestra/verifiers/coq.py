@@ -227,15 +227,16 @@ def _run(source: str, first_line: int, script_lines: int) -> CoqReport:
 
 
 def _first_error(stderr: str, first_line: int, script_lines: int) -> str:
-    """coqc's first error, its line counted within the script."""
+    """coqc's first error (warnings skipped), its line counted within the script."""
     lines = stderr.splitlines()
-    for i, line in enumerate(lines):
-        if line.startswith('File "./main.v", line ') and i + 1 < len(lines):
-            number = line.split("line ", 1)[1].split(",", 1)[0]
-            body = " ".join(part.strip() for part in lines[i + 1 : i + 16] if not part.startswith("File "))
-            if "Error" not in body:
-                continue
-            where = int(number) - first_line + 1 if number.isdigit() else 0
-            place = f"line {where} of the proof" if 1 <= where <= script_lines else "at Qed (goals left)"
-            return f"{place}: {body[:400]}"
+    headers = [i for i, line in enumerate(lines) if line.startswith('File "./main.v", line ')]
+    for k, i in enumerate(headers):
+        end = headers[k + 1] if k + 1 < len(headers) else len(lines)
+        body = " ".join(part.strip() for part in lines[i + 1 : end] if part.strip())
+        if not body.startswith("Error"):
+            continue  # a warning
+        number = lines[i].split("line ", 1)[1].split(",", 1)[0]
+        where = int(number) - first_line + 1 if number.isdigit() else 0
+        place = f"line {where} of the proof" if 1 <= where <= script_lines else "at Qed (goals left)"
+        return f"{place}: {body[:400]}"
     return "coqc failed: " + " ".join(stderr.split())[:300]

@@ -173,3 +173,37 @@ def test_coq_tautology_hand_checked() -> None:
     assert not wrong.correct and wrong.parsed and "line 2" in wrong.feedback
     for cheat in ("tauto.", "intros; auto.", "intuition.", "intros. admit.", "exact ltac:(firstorder)."):
         assert not env.verify(problem, cheat).correct, cheat
+
+
+def test_coq_closed_form_reader_and_numeric_precheck() -> None:
+    from palaestra.envs.proofs.coq_closed_form import evaluate_polynomial_text, f_value, read_theorem
+
+    assert evaluate_polynomial_text("n * (n + 1)")[:4] == [0, 2, 6, 12]
+    assert evaluate_polynomial_text("n ^ 2 + 3")[:3] == [3, 4, 7]
+    for bad in ("f n", "n - 1", "n / 2", "(" * 50 + "n" + ")" * 50, "n ^ 99", "2 ** n"):
+        assert evaluate_polynomial_text(bad) is None, bad
+    assert f_value(5, [4, 7, 2, 3], 2) == 5 + (4 + 7 + 2 + 3) + (4 + 14 + 8 + 24)
+    read = read_theorem("Lemma closed_form : forall n, 2 * f n = n * n + n.\nProof. auto. Qed.", 2)
+    assert read == ("n * n + n", "\nProof. auto. Qed.")
+    assert isinstance(read_theorem("Theorem closed_form : forall n, 3 * f n = n.", 2), str)  # the wrong scale
+    # a wrong closed form is refused before any coqc run, naming where it differs
+    env = make_source("proofs/coq_closed_form")
+    problem = dataclasses.replace(env.sample(0, 0), data={
+        "start": 0, "step": [0, 1], "scale": 2, "closed": [0, 1, 1],
+        "fixpoint": "Fixpoint f (n : nat) : nat :=\n  match n with\n  | 0 => 0\n  | S m => f m + (n)\n  end."})
+    verdict = env.verify(problem, "Theorem closed_form : forall n : nat, 2 * f n = n * n.\nProof.\nQed.")
+    assert not verdict.correct and "at n = 1" in verdict.feedback
+
+
+def test_coq_closed_form_proof_checked() -> None:
+    _require_coq()
+    env = make_source("proofs/coq_closed_form")
+    problem = dataclasses.replace(env.sample(0, 0), data={
+        "start": 0, "step": [0, 1], "scale": 2, "closed": [0, 1, 1],
+        "fixpoint": "Fixpoint f (n : nat) : nat :=\n  match n with\n  | 0 => 0\n  | S m => f m + (n)\n  end."})
+    proof = ("Theorem closed_form : forall n : nat, 2 * f n = n * (n + 1).\nProof.\n"
+             "induction n as [|m IH]; [reflexivity|].\ncbn [f]. rewrite Nat.mul_add_distr_l, IH. ring.\nQed.")
+    assert env.verify(problem, proof).correct
+    assert env.verify(problem, proof.replace("n * (n + 1)", "n ^ 2 + n").replace("ring.", "simpl. ring.")).correct
+    broken = env.verify(problem, proof.replace("ring.", "reflexivity."))
+    assert not broken.correct and broken.parsed and "line" in broken.feedback
