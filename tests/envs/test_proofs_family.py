@@ -207,3 +207,19 @@ def test_coq_closed_form_proof_checked() -> None:
     assert env.verify(problem, proof.replace("n * (n + 1)", "n ^ 2 + n").replace("ring.", "simpl. ring.")).correct
     broken = env.verify(problem, proof.replace("ring.", "reflexivity."))
     assert not broken.correct and broken.parsed and "line" in broken.feedback
+
+
+def test_fitch_repair_keeps_good_lines_and_reports_the_first_bad_step() -> None:
+    env = make_source("proofs/fitch_repair")
+    problem = dataclasses.replace(env.sample(0, 0), answer=SYLLOGISM, data={
+        "atoms": list(PQR), "premises": ["p → q", "q → r"], "goal": "p → r", "turns": 8})
+    state = env.initial_state(problem)
+    assert state["lines"] == SYLLOGISM.splitlines()[:2]
+    # a bad second line: nothing of the turn is kept, the error names the step
+    outcome = env.play(problem, state, "3. | p    assumption\n4. | r    →E 2, 3")
+    assert not outcome.verdict.correct and "line 4" in outcome.observation and outcome.state["lines"] == state["lines"]
+    state = outcome.state
+    outcome = env.play(problem, state, "3. | p    assumption\n4. | q    →E 1, 3")
+    assert outcome.verdict.reward == 0 and not outcome.done and len(outcome.state["lines"]) == 4
+    outcome = env.play(problem, outcome.state, "5. | r    →E 2, 4\n6. p → r    →I 3-5")
+    assert outcome.done and outcome.verdict.reward == 0.5  # one rejected turn halves the reward

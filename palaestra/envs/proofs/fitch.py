@@ -171,8 +171,10 @@ class _Subproof:
     last: int = 0  # its last line at its own level
 
 
-def check(lines: Sequence[Line], premises: Sequence[Formula], goal: Formula, classical: bool = True) -> str | None:
-    """None when ``lines`` prove ``goal`` from ``premises``; otherwise the first error, naming its line."""
+def check(lines: Sequence[Line], premises: Sequence[Formula], goal: Formula, classical: bool = True,
+          complete: bool = True) -> str | None:
+    """None when ``lines`` prove ``goal`` from ``premises``; otherwise the first error, naming its line. With
+    ``complete=False`` only the steps are checked (a proof under way need not have reached the goal)."""
     if not lines:
         return "the proof is empty"
     if len(lines) > MAX_LINES:
@@ -230,6 +232,8 @@ def check(lines: Sequence[Line], premises: Sequence[Formula], goal: Formula, cla
         problem = _step(line, [formulas[c] for c in line.lines], subproofs, classical)
         if problem:
             return f"{where}: {problem}"
+    if not complete:
+        return None
     final = lines[-1]
     if final.depth:
         return "the last line must stand outside every subproof"
@@ -276,7 +280,7 @@ def _step(line: Line, cited: list[Formula], subs: list[tuple[Formula, Formula]],
         ok = subs[0] == (("not", f), BOT)
     elif rule == "¬¬E":
         ok = cited[0] == ("not", ("not", f))
-    return None if ok else f"{show(f)} does not follow by {rule} from what it cites"
+    return None if ok else f"{show(f)} does not follow by {'R' if rule == 'reit' else rule} from what it cites"
 
 
 # --- reference proofs: a random natural-deduction tree, then its Fitch lines -------------------------------
