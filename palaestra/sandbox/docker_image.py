@@ -10,7 +10,7 @@ went into it, so it is built once per interpreter, sandbox version and set of la
 
 SQL comes with the standard library. The other languages come from the host's own toolchains,
 where installed (:func:`toolchain_files`): their executables and helpers with the libraries
-``ldd`` lists, Icarus Verilog's module directory, ``node``; for C and C++ not the whole of
+``ldd`` lists, Icarus Verilog's module directory, Coq's standard library, ``node``; for C and C++ not the whole of
 ``/usr/include`` but the headers the standard library pulls in (every C11 header and the
 common POSIX ones; ``<bits/stdc++.h>``, i.e. all of C++'s) and the files the linker reads, found
 by compiling and linking probe programs on the host. A program including another header
