@@ -223,3 +223,25 @@ def test_fitch_repair_keeps_good_lines_and_reports_the_first_bad_step() -> None:
     assert outcome.verdict.reward == 0 and not outcome.done and len(outcome.state["lines"]) == 4
     outcome = env.play(problem, outcome.state, "5. | r    →E 2, 4\n6. p → r    →I 3-5")
     assert outcome.done and outcome.verdict.reward == 0.5  # one rejected turn halves the reward
+
+
+def test_coq_list_sum_formula_precheck_and_proof() -> None:
+    from palaestra.envs.proofs.coq_list_sum import _evaluate
+
+    assert _evaluate("3 * sum l + 2 * length l + 1", 10, 4) == 39
+    assert _evaluate("(sum l + length l) * 2", 10, 4) == 28
+    for bad in ("sum (g l)", "sum l - 1", "length t", "2 ^ sum l"):
+        assert _evaluate(bad, 1, 1) is None, bad
+    env = make_source("proofs/coq_list_sum")
+    problem = dataclasses.replace(env.sample(0, 0), data={
+        "emitted": [[2, 1]], "tail": [5],
+        "fixpoint": "Fixpoint g (l : list nat) : list nat :=\n  match l with\n  | [] => [5]\n"
+                    "  | x :: t => (2 * x + 1) :: g t\n  end."})
+    wrong = env.verify(problem, "Theorem g_sum : forall l : list nat, sum (g l) = 2 * sum l + 5.\nProof.\nQed.")
+    assert not wrong.correct and "for l = [3]" in wrong.feedback  # refused before any coqc run
+    _require_coq()
+    proof = ("Lemma g_sum : forall l, sum (g l) = 2 * sum l + length l + 5.\nProof.\n"
+             "induction l as [|x t IH].\n- reflexivity.\n- simpl. rewrite IH. lia.\nQed.")
+    assert env.verify(problem, proof).correct
+    broken = env.verify(problem, proof.replace("rewrite IH. lia.", "reflexivity."))
+    assert not broken.correct and broken.parsed
