@@ -34,8 +34,8 @@ it never sees), or read them from ``output_files`` rather than stdout.
 
 Languages
 ---------
-``language=`` is one of ``python`` (default), ``c``, ``cpp``, ``javascript``, ``verilog``, ``sql``
-and ``bash`` (aliases: ``c++``, ``js``, ``node``, ``sqlite``, ``sh``, ``shell``). ``probe().languages`` says which
+``language=`` is one of ``python`` (default), ``c``, ``cpp``, ``javascript``, ``verilog``, ``sql``, ``bash``
+and ``coq`` (aliases: ``c++``, ``js``, ``node``, ``sqlite``, ``sh``, ``shell``, ``coqc``). ``probe().languages`` says which
 toolchains this host has and their versions; asking for a missing one raises
 ``LanguageUnavailable`` (a ``SandboxUnavailable``) naming the missing tool. Tools are looked
 up in ``/usr/local/bin``, ``/usr/bin``, ``/bin`` (``LocalBackend(tool_dirs=...)``), never
@@ -61,6 +61,9 @@ bash        main.sh      ``bash --norc --noprofile main.sh``, ``PATH`` the tool 
                          tools (``languages.SHELL_TOOLS``: coreutils, grep, sed, awk, find,
                          tar...) and nothing else (Landlock's exec rules; no single-exec
                          filter); ``files`` may hold a whole tree (``dir/name`` paths)
+coq         main.v       ``coqc -q main.v`` (one stage: the check is the run; the standard
+                         library is readable, nothing else outside the scratch dir, and only
+                         ``coqc`` may be executed, so ``native_compute`` fails)
 ==========  ===========  ==================================================================
 
 The compile stage has its own limits (``Limits.compile_seconds`` of wall clock and CPU,

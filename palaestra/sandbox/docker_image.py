@@ -10,7 +10,7 @@ went into it, so it is built once per interpreter, sandbox version and set of la
 
 SQL comes with the standard library. The other languages come from the host's own toolchains,
 where installed (:func:`toolchain_files`): their executables and helpers with the libraries
-``ldd`` lists, Icarus Verilog's module directory, ``node``; for C and C++ not the whole of
+``ldd`` lists, Icarus Verilog's module directory, Coq's standard library, ``node``; for C and C++ not the whole of
 ``/usr/include`` but the headers the standard library pulls in (every C11 header and the
 common POSIX ones; ``<bits/stdc++.h>``, i.e. all of C++'s) and the files the linker reads, found
 by compiling and linking probe programs on the host. A program including another header
@@ -152,6 +152,12 @@ def toolchain_files(names: list[str] | tuple[str, ...]) -> tuple[list[str], list
             if name == "verilog":
                 ivl = os.path.dirname(chain["tools"]["ivl"])
                 files += sorted(os.path.join(root, f) for root, _, fs in os.walk(ivl) for f in fs)
+            elif name == "coq":  # the standard library's compiled theories and plugins (~60 MB)
+                for root in chain["run"]["read"]:
+                    if os.path.isfile(root):
+                        files.append(root)
+                    for directory, _, names_here in os.walk(root):
+                        files += sorted(os.path.join(directory, f) for f in names_here)
             elif name in ("c", "cpp"):
                 driver = chain["tools"]["gcc" if name == "c" else "g++"]
                 files += _headers(driver, name, C_HEADERS if name == "c" else CPP_HEADERS, workdir)

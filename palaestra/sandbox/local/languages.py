@@ -2,7 +2,7 @@
 
 A language is a source file name, an optional *compile* stage and a *run* stage. Python runs
 in the forked interpreter itself and SQL in SQLite inside it (no exec); C, C++, JavaScript and
-Verilog exec host tools. For those, :func:`discover` finds the tools (in fixed directories, never
+Verilog exec host tools, and so does Coq (``coqc`` checks ``main.v``). For those, :func:`discover` finds the tools (in fixed directories, never
 through ``$PATH``) and computes exactly what each stage may touch:
 
 - ``exec``: the files a stage may execute (the tools, the helpers they exec, the ELF
@@ -81,10 +81,12 @@ LANGUAGES: dict[str, Language] = {
         Language("javascript", "main.js", tools=("node",), address_space=1 << 30),
         Language("verilog", "main.v", (".v", ".sv"), product="main.vvp", tools=("iverilog", "vvp")),
         Language("bash", "main.sh", tools=("bash",), multi_exec=True),
+        # Coq checks main.v in one run of coqc (no product kept): the run stage is the proof check.
+        Language("coq", "main.v", tools=("coqc",)),
     )
 }
 ALIASES = {"py": "python", "c++": "cpp", "js": "javascript", "node": "javascript", "sqlite": "sql", "v": "verilog",
-           "sh": "bash", "shell": "bash"}
+           "sh": "bash", "shell": "bash", "coqc": "coq", "rocq": "coq"}
 
 # What a bash job may execute besides bash: text, file and archive tools. No interpreter of another language
 # (python, perl), nothing that reaches the network or changes the system (those are not installed in the
@@ -334,6 +336,28 @@ def _verilog() -> dict[str, Any]:
     }
 
 
+def _coq() -> dict[str, Any]:
+    coqc = _require("coqc")
+    version = _run([coqc, "--version"]).split("version", 1)[-1].split()[0]
+    config = dict(line.split("=", 1) for line in _run([coqc, "-config"]).splitlines() if "=" in line)
+    libraries = [config.get("COQLIB", ""), config.get("COQCORELIB", "")]
+    if not libraries[0] or not os.path.isdir(os.path.join(libraries[0], "theories")):
+        raise LookupError(f"cannot find Coq's standard library (COQLIB={libraries[0]!r})")
+    # findlib's configuration tells coqc where its plugins are; the libraries lie under /usr/lib, which every
+    # stage reads anyway, but a local build may keep them elsewhere
+    read = _roots([*libraries, "/etc/ocamlfind.conf", "/usr/share/coq"])
+    return {
+        "language": "coq",
+        "available": True,
+        "reason": None,
+        "version": f"coqc {version}",
+        "tools": {"coqc": coqc},
+        "compile": None,
+        # -q: no resource file (~/.coqrc) is read; native_compute would exec ocamlfind, which is not allowed
+        "run": {"argv": [coqc, "-q", "main.v"], "exec": _executables([coqc]), "read": read},
+    }
+
+
 def _sql() -> dict[str, Any]:
     import importlib.util
 
@@ -380,6 +404,8 @@ def discover(name: str) -> dict[str, Any]:
             chain = _node()
         elif name == "bash":
             chain = _bash()
+        elif name == "coq":
+            chain = _coq()
         else:
             chain = _verilog()
         _check_usable(chain)

@@ -1,0 +1,1 @@
+"""Formal proofs: natural deduction, equational reasoning from axioms and resolution, each step checked."""

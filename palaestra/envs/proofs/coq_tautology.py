@@ -1,0 +1,179 @@
+"""Prove an intuitionistic propositional tautology in Coq, by hand: automation that decides it is refused.
+
+The theorem ``forall P Q R : Prop, H1 -> H2 -> ... -> G`` comes from a random natural-deduction
+proof tree built backwards without the classical rules (:class:`palaestra.envs.proofs.fitch.TreeBuilder`
+with ``classical=False``), so it holds intuitionistically and needs no axiom; draws are refused when
+the hypotheses are contradictory, none is needed, an antecedent of the goal could be dropped (no
+vacuous ``A -> ...``), one follows from the others, or the proof is short
+(:func:`palaestra.envs.proofs.fitch.draw_sequent`). The reference is the tree read as an explicit proof
+term (``intros ... . exact (...).``).
+
+The answer is the proof script (the tactics between ``Proof.`` and ``Qed.``). It is read by
+:func:`palaestra.verifiers.coq.read_script` (tactics only: no vernacular, ``admit``, axioms or strings)
+with the deciding tactics refused as well (:data:`AUTOMATION`: ``tauto``, ``intuition``,
+``firstorder``, ``auto``, ``lia``... each of which proves every such theorem, so a constant script
+would pay), then checked by ``coqc`` in the sandbox, and it counts only when ``Print Assumptions`` says
+the theorem is closed under the global context. Any proof is accepted. Difficulty: the lines of the
+reference natural-deduction proof plus a quarter of the goal's size. Needs the ``coq`` toolchain.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.core.task import Growth
+from palaestra.envs.proofs.fitch import Node, draw_sequent
+from palaestra.envs.proofs.logic import ATOMS, Formula, size
+from palaestra.verifiers import coq
+
+AUTOMATION = frozenset({"tauto", "intuition", "firstorder", "dtauto", "rtauto", "itauto", "auto", "eauto", "easy",
+                        "now", "trivial", "congruence", "lia", "nia", "lra", "psatz", "btauto", "decide", "solve",
+                        "zify"})
+THEOREM = "taut"
+
+
+def coq_formula(formula: Formula) -> str:
+    """The formula in Coq's syntax, every binary part below the top in brackets."""
+
+    def inner(f: Formula, top: bool) -> str:
+        kind = f[0]
+        if kind == "atom":
+            return str(f[1]).upper()
+        if kind == "bot":
+            return "False"
+        if kind == "not":
+            return "~ " + inner(f[1], False)
+        symbol = {"and": "/\\", "or": "\\/", "imp": "->"}[kind]
+        text = f"{inner(f[1], False)} {symbol} {inner(f[2], False)}"
+        return text if top else f"({text})"
+
+    return inner(formula, True)
+
+
+def proof_term(tree: Node, premises: list[Formula]) -> str:
+    """The natural-deduction tree as a Coq proof term, every implicit argument given (``@conj A B a b``), with
+    the premises named ``H1``, ``H2``, ... and discharged assumptions ``h1``, ``h2``, ... ."""
+    counter = [0]
+
+    def fresh() -> str:
+        counter[0] += 1
+        return f"h{counter[0]}"
+
+    def typ(f: Formula) -> str:
+        return f"({coq_formula(f)})"
+
+    def term(node: Node, scope: list[tuple[Formula, str]]) -> str:
+        f, rule, kids = node.formula, node.rule, node.children
+        if rule == "premise":
+            return f"H{premises.index(f) + 1}"
+        if rule == "hyp":
+            return next(name for formula, name in reversed(scope) if formula == f)
+        if rule in ("→I", "¬I"):
+            name = fresh()
+            return f"(fun {name} : {typ(f[1])} => {term(kids[0], [*scope, (f[1], name)])})"
+        if rule == "∧I":
+            return f"(@conj {typ(f[1])} {typ(f[2])} {term(kids[0], scope)} {term(kids[1], scope)})"
+        if rule == "∧E":
+            pair = kids[0].formula
+            which = "proj1" if pair[1] == f else "proj2"
+            return f"(@{which} {typ(pair[1])} {typ(pair[2])} {term(kids[0], scope)})"
+        if rule == "∨I":
+            which = "or_introl" if kids[0].formula == f[1] else "or_intror"
+            return f"(@{which} {typ(f[1])} {typ(f[2])} {term(kids[0], scope)})"
+        if rule == "∨E":
+            either = kids[0].formula
+            left, right = fresh(), fresh()
+            return (f"(@or_ind {typ(either[1])} {typ(either[2])} {typ(f)} "
+                    f"(fun {left} : {typ(either[1])} => {term(kids[1], [*scope, (either[1], left)])}) "
+                    f"(fun {right} : {typ(either[2])} => {term(kids[2], [*scope, (either[2], right)])}) "
+                    f"{term(kids[0], scope)})")
+        if rule == "→E":
+            return f"({term(kids[0], scope)} {term(kids[1], scope)})"
+        if rule == "¬E":
+            first, second = kids
+            if second.formula == ("not", first.formula):
+                return f"({term(second, scope)} {term(first, scope)})"
+            return f"({term(first, scope)} {term(second, scope)})"
+        if rule == "⊥E":
+            return f"(@False_ind {typ(f)} {term(kids[0], scope)})"
+        raise ValueError(f"rule {rule} has no intuitionistic proof term")
+
+    return term(tree, [])
+
+
+@register
+class CoqTautology(Task):
+    id = "proofs/coq_tautology"
+    family = "proofs"
+    description = "Prove an intuitionistic propositional tautology in Coq by hand (no deciding tactics)."
+    tags = ("logic", "proofs", "coq", "intuitionistic")
+    version = 1
+    multiline = True
+    toolchains = ("coq",)
+
+    @dataclass(frozen=True)
+    class Config:
+        atoms: int
+        goal_depth: int
+        budget: int
+        min_lines: int
+        max_premises: int
+
+    presets = (
+        Config(atoms=3, goal_depth=2, budget=3, min_lines=3, max_premises=2),
+        Config(atoms=3, goal_depth=2, budget=5, min_lines=5, max_premises=3),
+        Config(atoms=3, goal_depth=3, budget=6, min_lines=6, max_premises=4),
+        Config(atoms=4, goal_depth=3, budget=8, min_lines=8, max_premises=5),
+        Config(atoms=4, goal_depth=3, budget=10, min_lines=10, max_premises=5),
+    )
+    growth = Growth(steps={"budget": 2, "min_lines": 2, "atoms": 1, "goal_depth": 1, "max_premises": 1},
+                    limits={"atoms": 6, "goal_depth": 4, "max_premises": 7})
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        names = ATOMS[: config.atoms]
+        sequent = retry(lambda: draw_sequent(rng, names, config.goal_depth, config.budget, False, config.min_lines,
+                                             config.max_premises, all_needed=True),
+                         attempts=20_000, what="an intuitionistic tautology")
+        premises = list(sequent.premises)
+        variables = " ".join(n.upper() for n in names)
+        statement = f"forall {variables} : Prop, " + "".join(f"({coq_formula(p)}) -> " for p in premises) \
+            + f"({coq_formula(sequent.goal)})"
+        hypotheses = " ".join(f"H{i}" for i in range(1, len(premises) + 1))
+        script = f"intros {variables} {hypotheses}".rstrip() + f".\nexact {proof_term(sequent.tree, premises)}."
+        forbidden = ", ".join(sorted(AUTOMATION))
+        prompt = (
+            f"Prove this theorem in Coq 8.16 (the standard library's prelude, no Require):\n\n"
+            f"Theorem {THEOREM} : {statement}.\n\n"
+            "Write only the proof script: the tactics that go between Proof. and Qed. Prove it by hand: the "
+            f"tactics that decide such goals are not allowed ({forbidden}), nor are admit, axioms, commands or "
+            "strings. intros, apply, exact, split, destruct, left, right, exfalso, contradiction, assumption and "
+            "the like are fine. The proof is checked by coqc and must be closed (Print Assumptions). The shape, "
+            "for example:\nintros A B HA.\nsplit.\n- exact HA.\n- apply B."
+        )
+        return Problem(prompt=prompt, answer=script, data={
+            "statement": statement, "steps": len(sequent.proof), "goal_size": size(sequent.goal),
+        })
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        statement = problem.data["statement"]
+        script = coq.read_script(answer, statement, AUTOMATION)
+        if script.startswith("refused:"):
+            return Verdict.unparsed(script.removeprefix("refused: "))
+        return coq.check("", THEOREM, statement, script).verdict()
+
+    def difficulty(self, problem: Problem) -> float:
+        """Lines of the reference natural-deduction proof plus a quarter of the goal's size."""
+        return problem.data["steps"] + problem.data["goal_size"] / 4
+
+    def spellings(self, problem: Problem) -> list[str]:
+        gold = problem.answer or ""
+        statement = problem.data["statement"]
+        return [*super().spellings(problem), f"Proof.\n{gold}\nQed.", f"```coq\n{gold}\n```",
+                f"Theorem {THEOREM} : {statement}.\nProof.\n{gold}\nQed.", f"(* by the proof term *)\n{gold}"]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        gold = problem.answer or ""
+        intros = gold.split("\n", 1)[0]
+        return [f"{intros}\nexact I.", intros, "tauto.", "intros. admit.", f"{intros}\nfirstorder."]
