@@ -1,0 +1,71 @@
+"""New terminal envs (round 3b): general scripts pass, careless ones fail, replays score like episodes."""
+
+from __future__ import annotations
+
+import pytest
+
+import palaestra
+from palaestra.core.registry import make_source
+from palaestra.envs.terminal import ini_edit
+from palaestra.envs.terminal.common import shell_plan
+
+NEW_TERMINAL = ["terminal/ini_edit"]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _needs_bash() -> None:
+    from palaestra.sandbox import probe
+
+    if "bash" not in probe().languages:
+        pytest.skip("the sandbox cannot run bash here")
+
+
+def play(env_id: str, level: int, seed: int, replies: list[str]):
+    source = make_source(env_id)
+    problem = source.sample(level, seed)
+    state = source.initial_state(problem)
+    verdict = None
+    for reply in replies:
+        outcome = source.advance(problem, state, source.format_answer(reply))
+        state, verdict = outcome.state, outcome.verdict
+        if outcome.done:
+            break
+    return verdict
+
+
+@pytest.mark.parametrize("env_id", NEW_TERMINAL)
+def test_a_replay_scores_like_the_episode(env_id: str) -> None:
+    source = make_source(env_id)
+    problem = source.sample(2, 5)
+    assert palaestra.score(problem, [source.format_answer(r) for r in source.plan(problem)]).correct
+
+
+def test_ini_edit_hand_checked_file() -> None:
+    body = ("[database]\nport=5432\nport_old = 1\n; port = 2\n\n[database_replica]\nport = 5432\n"
+            "[server]\nport  =  80\n")
+    edits = [["database", "port", "6000"], ["server", "port", "81"]]
+    assert ini_edit._apply(body, edits) == ("[database]\nport = 6000\nport_old = 1\n; port = 2\n\n"
+                                            "[database_replica]\nport = 5432\n[server]\nport = 81\n")
+    assert ini_edit._near_misses(body, edits) == 3  # port_old, the comment, the replica's port
+
+
+def test_ini_edit_a_general_awk_script_passes_and_careless_seds_fail() -> None:
+    source = make_source("terminal/ini_edit")
+    problem = source.sample(4, 3)
+    section, key, value = problem.data["edits"][0]
+    others = problem.data["edits"][1:]
+    rest = " ".join(f"-e '/^\\[{s}\\]$/,/^\\[/s|^{k} *=.*|{k} = {v}|'" for s, k, v in others)
+    awk = (f"for f in $(find etc -type f -name '*.ini'); do awk -v s='{section}' -v k='{key}' -v v='{value}' "
+           "'/^\\[/ { cur = substr($0, 2, length($0) - 2) } cur == s && $0 ~ \"^\" k \" *=\" { $0 = k \" = \" v } "
+           "{ print }' \"$f\" > \"$f.tmp\" && mv \"$f.tmp\" \"$f\"; done"
+           + (f" && find etc -type f -name '*.ini' -exec sed -i {rest} {{}} +" if others else ""))
+    assert play("terminal/ini_edit", 4, 3, shell_plan([awk], "done")).correct
+    everywhere = f"find etc -name '*.ini' -exec sed -i 's|^{key} *=.*|{key} = {value}|' {{}} +"  # any section
+    assert not play("terminal/ini_edit", 4, 3, shell_plan([everywhere], "done")).correct
+    prefix = ("find etc -name '*.ini' -exec sed -i "  # [section_replica] too, and key_old too
+              + " ".join(f"-e '/^\\[{s}/,/^\\[/s|^{k}.*=.*|{k} = {v}|'" for s, k, v in problem.data["edits"])
+              + " {} +")
+    verdict = play("terminal/ini_edit", 4, 3, shell_plan([prefix], "done"))
+    assert not verdict.correct and "different contents" in verdict.feedback
+    all_files = source.plan(problem)[0].replace("-name '*.ini' ", "")  # .bak and .cfg files changed too
+    assert not play("terminal/ini_edit", 4, 3, [all_files, "done"]).correct
