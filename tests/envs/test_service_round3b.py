@@ -1,0 +1,99 @@
+"""New service envs (round 3b): oracles serve by the policy; serving everything or nothing rarely pays."""
+
+from __future__ import annotations
+
+import palaestra
+from palaestra.core.registry import make_source
+from palaestra.envs.service import bank_transfers as bt
+from palaestra.envs.service.common import call
+
+BANK = make_source("service/bank_transfers")
+
+
+def play(source, problem, replies: list[str]):
+    state = source.initial_state(problem)
+    outcome = None
+    for reply in replies:
+        outcome = source.advance(problem, state, source.format_answer(reply))
+        state = outcome.state
+        if outcome.done:
+            break
+    return outcome
+
+
+def test_bank_oracle_serves_by_the_policy_at_every_level_and_replays() -> None:
+    for level in range(6):
+        problem = BANK.sample(level, 11)
+        assert play(BANK, problem, BANK.plan(problem)).verdict.correct, level
+        assert palaestra.score(problem, [BANK.format_answer(r) for r in BANK.plan(problem)]).correct
+
+
+def _bank_everything(problem) -> list[str]:
+    requests = problem.data["requests"]
+    replies = [call("transfer", from_account=r["from"], to_account=r["to"], amount_cents=r["amount_cents"],
+                    credited_cents=r["credited_cents"]) for r in requests]
+    return [*replies, ", ".join(str(n) for n in range(1, len(requests) + 1))]
+
+
+def test_bank_serving_everything_or_nothing_rarely_pays() -> None:
+    everything = nothing = 0
+    for seed in range(40):
+        problem = BANK.sample(3, seed)
+        everything += play(BANK, problem, _bank_everything(problem)).verdict.correct
+        nothing += play(BANK, problem, ["none"]).verdict.correct
+    assert everything <= 8 and nothing <= 8, (everything, nothing)
+
+
+def test_bank_a_conversion_rounded_up_is_wrong_even_with_the_right_answer() -> None:
+    for seed in range(80):
+        problem = BANK.sample(2, seed)
+        records = problem.data["records"]
+        converted = [r for r in problem.data["requests"]
+                     if records["accounts"][r["from"]]["currency"] != records["accounts"][r["to"]]["currency"]]
+        if converted and problem.answer != "none" and converted[0]["credited_cents"] in [
+                problem.data["requests"][int(n) - 1]["credited_cents"] for n in problem.answer.split(", ")]:
+            break
+    plan = BANK.plan(problem)
+    request = converted[0]
+    honest = call("transfer", from_account=request["from"], to_account=request["to"],
+                  amount_cents=request["amount_cents"], credited_cents=request["credited_cents"])
+    rounded_up = honest.replace(f'"credited_cents": {request["credited_cents"]}',
+                                f'"credited_cents": {request["credited_cents"] + 1}')
+    outcome = play(BANK, problem, [rounded_up if reply == honest else reply for reply in plan])
+    assert not outcome.verdict.correct and "records" in outcome.verdict.feedback
+
+
+def test_bank_hand_checked_rules() -> None:
+    assert bt._credited(10_000, "USD", "EUR") == 9_150
+    assert bt._credited(333, "EUR", "GBP") == 285  # 285.048 rounded down
+    records = {"accounts": {"A": {"owner": "K", "currency": "USD", "status": "open", "balance_cents": 50_000,
+                                  "holds": [10_000]},
+                            "B": {"owner": "X", "currency": "USD", "status": "open", "balance_cents": 0, "holds": []}},
+               "transfers": [{"date": bt.TODAY, "from": "A", "to": "B", "amount_cents": 150_000},
+                             {"date": bt.YESTERDAY, "from": "A", "to": "B", "amount_cents": 190_000}]}
+    rules = {"limit": True, "frozen": True}
+    request = {"from": "A", "to": "B", "amount_cents": 40_000, "credited_cents": 40_000}
+    assert bt._allowed(records, request, rules)  # equal to the available balance; within the day's limit
+    assert not bt._allowed(records, {**request, "amount_cents": 40_001}, rules)  # over what the hold leaves
+    records["transfers"][0]["amount_cents"] = 170_000  # today's 1,700.00 + 400.00 > 2,000.00
+    assert not bt._allowed(records, request, rules)
+
+
+def test_bank_functions_do_not_enforce_the_policy() -> None:
+    problem = BANK.sample(1, 3)
+    own = [a for a, acc in problem.data["records"]["accounts"].items() if acc["name"] != "external"]
+    overdraft = call("transfer", from_account=own[0], to_account=own[1], amount_cents=10**9, credited_cents=10**9)
+    outcome = play(BANK, problem, [overdraft])
+    assert outcome.observation.count("transferred") == 1  # an overdraft is policy, not physics
+    outcome = play(BANK, problem, [call("transfer", from_account=own[0], to_account=own[0], amount_cents=5,
+                                        credited_cents=5)])
+    assert "same account" in outcome.observation
+
+
+def test_bank_answers_in_other_spellings() -> None:
+    for seed in range(6):
+        problem = BANK.sample(3, seed)
+        for spelled in BANK.spellings(problem):
+            assert BANK.judge(problem, spelled).correct, spelled
+        for wrong in BANK.corruptions(problem, None):
+            assert not BANK.judge(problem, wrong).correct, wrong
