@@ -9,7 +9,7 @@ from palaestra.core.registry import make_source
 from palaestra.envs.terminal import ini_edit
 from palaestra.envs.terminal.common import shell_plan
 
-NEW_TERMINAL = ["terminal/ini_edit"]
+NEW_TERMINAL = ["terminal/ini_edit", "terminal/tree_diff"]
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -69,3 +69,41 @@ def test_ini_edit_a_general_awk_script_passes_and_careless_seds_fail() -> None:
     assert not verdict.correct and "different contents" in verdict.feedback
     all_files = source.plan(problem)[0].replace("-name '*.ini' ", "")  # .bak and .cfg files changed too
     assert not play("terminal/ini_edit", 4, 3, [all_files, "done"]).correct
+
+
+def _answer_of(env_id: str, level: int, seed: int, command: str) -> tuple[object, str]:
+    """Run ``command`` in the problem's tree and answer with its output."""
+    source = make_source(env_id)
+    problem = source.sample(level, seed)
+    state = source.initial_state(problem)
+    outcome = source.advance(problem, state, source.format_answer(shell_plan([command], "")[0]))
+    output = outcome.observation.split("<tool_response>\n", 1)[1].rsplit("[exit status", 1)[0]
+    return problem, output.strip()
+
+
+def test_tree_diff_a_general_diff_script_answers_and_a_careless_one_does_not() -> None:
+    source = make_source("terminal/tree_diff")
+    seed = next(s for s in range(40) if source.sample(4, s).data["question"] == "any")
+    problem = source.sample(4, seed)
+    general = ("diff -rq before after | grep -v '\\.tmp' | sed -E 's#^Only in (before|after)/?([^:]*): (.*)$#\\2/\\3#; "
+               "s#^Files before/(.*) and after/.* differ$#\\1#; s#^/##'")
+    _, output = _answer_of("terminal/tree_diff", 4, seed, general)
+    assert source.judge(problem, output).correct, output
+    careless = general.replace(" | grep -v '\\.tmp'", "")  # the .tmp files are to be ignored
+    _, output = _answer_of("terminal/tree_diff", 4, seed, careless)
+    assert not source.judge(problem, output).correct
+
+
+def test_tree_diff_hand_checked_kinds() -> None:
+    source = make_source("terminal/tree_diff")
+    problem = source.sample(2, 0)
+    data = problem.data
+    before = {p[len("before/"):]: b for p, b in data["files"].items() if p.startswith("before/")}
+    after = {p[len("after/"):]: b for p, b in data["files"].items() if p.startswith("after/")}
+    kinds = {"added": set(after) - set(before), "deleted": set(before) - set(after),
+             "edited": {p for p in set(before) & set(after) if before[p] != after[p]}}
+    kinds["any"] = kinds["added"] | kinds["deleted"] | kinds["edited"]
+    assert set(data["matching"]) == kinds[data["question"]]
+    assert source.judge(problem, "\n".join(f"./{p}" for p in reversed(data["matching"]))).correct
+    verdict = source.judge(problem, "\n".join(f"before/{p}" for p in data["matching"]))
+    assert not verdict.correct and "missing" in verdict.feedback
