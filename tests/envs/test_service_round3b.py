@@ -5,6 +5,7 @@ from __future__ import annotations
 import palaestra
 from palaestra.core.registry import make_source
 from palaestra.envs.service import bank_transfers as bt
+from palaestra.envs.service import library_loans as ll
 from palaestra.envs.service.common import call
 
 BANK = make_source("service/bank_transfers")
@@ -97,3 +98,63 @@ def test_bank_answers_in_other_spellings() -> None:
             assert BANK.judge(problem, spelled).correct, spelled
         for wrong in BANK.corruptions(problem, None):
             assert not BANK.judge(problem, wrong).correct, wrong
+
+
+LIBRARY = make_source("service/library_loans")
+
+
+def test_library_oracle_serves_by_the_policy_at_every_level_and_replays() -> None:
+    for level in range(6):
+        problem = LIBRARY.sample(level, 5)
+        assert play(LIBRARY, problem, LIBRARY.plan(problem)).verdict.correct, level
+        assert palaestra.score(problem, [LIBRARY.format_answer(r) for r in LIBRARY.plan(problem)]).correct
+
+
+def _library_everything(problem) -> list[str]:
+    """Renew and lend everything asked, with the right dates, charging no fines and ignoring the policy."""
+    data = problem.data
+    records = data["records"]
+    patron_id = next(iter(records["patrons"]))
+    replies = []
+    for request in data["requests"]:
+        if request["kind"] == "renew":
+            kind = records["items"][records["loans"][request["loan"]]["item"]]["type"]
+            due = (ll.TODAY + ll.timedelta(days=ll.LOAN_DAYS[kind])).isoformat()
+            replies.append(call("renew_loan", loan_id=request["loan"], due_date=due))
+        else:
+            due = (ll.TODAY + ll.timedelta(days=ll.LOAN_DAYS[records["items"][request["item"]]["type"]])).isoformat()
+            replies.append(call("checkout", patron_id=patron_id, item_id=request["item"], due_date=due))
+    return [*replies, ", ".join(str(n) for n in range(1, len(data["requests"]) + 1))]
+
+
+def test_library_serving_everything_or_nothing_rarely_pays() -> None:
+    everything = nothing = 0
+    for seed in range(40):
+        problem = LIBRARY.sample(2, seed)
+        everything += play(LIBRARY, problem, _library_everything(problem)).verdict.correct
+        nothing += play(LIBRARY, problem, ["none"]).verdict.correct
+    assert everything <= 8 and nothing <= 8, (everything, nothing)
+
+
+def test_library_an_overdue_renewal_without_its_fine_is_wrong() -> None:
+    problem = next(p for p in (LIBRARY.sample(3, s) for s in range(80))
+                   if any(c.startswith('<tool_call>{"name": "charge_fine"') for c in LIBRARY.plan(p)))
+    plan = [reply for reply in LIBRARY.plan(problem) if '"charge_fine"' not in reply]
+    outcome = play(LIBRARY, problem, plan)
+    assert not outcome.verdict.correct and "records" in outcome.verdict.feedback
+
+
+def test_library_hand_checked_fines_and_holds() -> None:
+    records = {"today": "2024-10-15", "patrons": {"P1": {"fines_cents": 500}},
+               "items": {"I1": {"type": "dvd", "holds": []}, "I2": {"type": "book", "holds": ["P1", "P2"]},
+                         "I3": {"type": "book", "holds": ["P2", "P1"]}},
+               "loans": {"L001": {"patron": "P1", "item": "I1", "due": "2024-10-01", "renewals": 1}}}
+    assert ll._fine(records, records["loans"]["L001"]) == 1_000  # 14 days * $1.00, capped at $10.00
+    records["loans"]["L001"]["due"] = "2024-10-12"
+    assert ll._fine(records, records["loans"]["L001"]) == 300
+    rules = {"fines": True, "limits": True}
+    assert ll._allowed(records, "P1", {"kind": "renew", "loan": "L001"}, rules)
+    assert ll._allowed(records, "P1", {"kind": "borrow", "item": "I2"}, rules)  # first in line; fines of exactly $5
+    assert not ll._allowed(records, "P1", {"kind": "borrow", "item": "I3"}, rules)  # second in line
+    records["patrons"]["P1"]["fines_cents"] = 501
+    assert not ll._allowed(records, "P1", {"kind": "borrow", "item": "I2"}, rules)
