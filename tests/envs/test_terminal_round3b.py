@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import palaestra
 from palaestra.core.registry import make_source
-from palaestra.envs.terminal import ini_edit
+from palaestra.envs.terminal import bulk_rename, ini_edit
 from palaestra.envs.terminal.common import shell_plan
 
-NEW_TERMINAL = ["terminal/ini_edit", "terminal/tree_diff"]
+NEW_TERMINAL = ["terminal/ini_edit", "terminal/tree_diff", "terminal/bulk_rename"]
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -107,3 +109,30 @@ def test_tree_diff_hand_checked_kinds() -> None:
     assert source.judge(problem, "\n".join(f"./{p}" for p in reversed(data["matching"]))).correct
     verdict = source.judge(problem, "\n".join(f"before/{p}" for p in data["matching"]))
     assert not verdict.correct and "missing" in verdict.feedback
+
+
+def test_bulk_rename_hand_checked_names() -> None:
+    assert bulk_rename.target_name("IMG_7.JPG") == "img_0007.jpg"
+    assert bulk_rename.target_name("scan_00012.Jpeg") == "scan_0012.jpeg"
+    assert bulk_rename.target_name("DSC_08.png") == "dsc_0008.png"
+    assert bulk_rename.target_name("clip_123456.MOV") == "clip_123456.mov"
+    for lookalike in ("IMG_7_edit.jpg", "IMG-7.jpg", "IMG_7", "IMG_7.tar.gz", "img2_7.png", "_7.jpg", "IMG_7a.jpg"):
+        assert bulk_rename.target_name(lookalike) == lookalike
+
+
+def test_bulk_rename_a_general_loop_passes_and_an_octal_printf_fails() -> None:
+    general = ("find media -type f -print0 | while IFS= read -r -d '' f; do d=${f%/*}; b=${f##*/}; "
+               "if [[ $b =~ ^([A-Za-z]+)_([0-9]+)\\.([A-Za-z]+)$ ]]; then p=${BASH_REMATCH[1],,}; "
+               "n=$((10#${BASH_REMATCH[2]})); e=${BASH_REMATCH[3],,}; t=$(printf '%s_%04d.%s' \"$p\" \"$n\" \"$e\"); "
+               "[ \"$b\" != \"$t\" ] && mv -- \"$f\" \"$d/$t\"; fi; done; true")
+    source = make_source("terminal/bulk_rename")
+    seed = next(s for s in range(40) if any(name.rsplit("/", 1)[1].split("_")[-1][:2] in ("08", "09")
+                                            for name in source.sample(3, s).data["files"]))
+    assert play("terminal/bulk_rename", 3, seed, shell_plan([general], "done")).correct
+    octal = general.replace("$((10#${BASH_REMATCH[2]}))", "${BASH_REMATCH[2]}")  # printf reads 08 as octal
+    verdict = play("terminal/bulk_rename", 3, seed, shell_plan([octal], "done"))
+    assert not verdict.correct and "missing" in verdict.feedback
+    loose = general.replace("^([A-Za-z]+)_", "^([A-Za-z0-9]*)_")  # img2_7.png and _7.jpg too
+    seed = next(s for s in range(40) if any(re.fullmatch(r"[A-Za-z]+2_[0-9]{1,3}\.[A-Za-z]+", name.rsplit("/", 1)[1])
+                                            for name in source.sample(4, s).data["files"]))
+    assert not play("terminal/bulk_rename", 4, seed, shell_plan([loose], "done")).correct
