@@ -6,6 +6,7 @@ import palaestra
 from palaestra.core.registry import make_source
 from palaestra.envs.service import bank_transfers as bt
 from palaestra.envs.service import library_loans as ll
+from palaestra.envs.service import subscription_changes as sc
 from palaestra.envs.service.common import call
 
 BANK = make_source("service/bank_transfers")
@@ -158,3 +159,49 @@ def test_library_hand_checked_fines_and_holds() -> None:
     assert not ll._allowed(records, "P1", {"kind": "borrow", "item": "I3"}, rules)  # second in line
     records["patrons"]["P1"]["fines_cents"] = 501
     assert not ll._allowed(records, "P1", {"kind": "borrow", "item": "I2"}, rules)
+
+
+SUBSCRIPTIONS = make_source("service/subscription_changes")
+
+
+def test_subscription_oracle_serves_by_the_policy_at_every_level_and_replays() -> None:
+    for level in range(6):
+        problem = SUBSCRIPTIONS.sample(level, 2)
+        assert play(SUBSCRIPTIONS, problem, SUBSCRIPTIONS.plan(problem)).verdict.correct, level
+        assert palaestra.score(problem, [SUBSCRIPTIONS.format_answer(r) for r in SUBSCRIPTIONS.plan(problem)]).correct
+
+
+def test_subscription_serving_everything_or_nothing_rarely_pays() -> None:
+    """Everything: every request served with the right prorated amounts, whatever the trial/annual/past-due rules."""
+    everything = nothing = 0
+    for seed in range(40):
+        problem = SUBSCRIPTIONS.sample(4, seed)
+        records = sc.copy.deepcopy(problem.data["records"])
+        replies = [call(name, **arguments) for request in problem.data["requests"]
+                   for name, arguments in sc._serve(records, request, problem.data["rules"])]
+        everything += play(SUBSCRIPTIONS, problem, [*replies, sc._dollars(sc._net(records["ledger"]))]).verdict.correct
+        nothing += play(SUBSCRIPTIONS, problem, ["$0.00"]).verdict.correct
+    assert everything <= 8 and nothing <= 8, (everything, nothing)
+
+
+def test_subscription_hand_checked_proration() -> None:
+    monthly = {"end": "2024-11-27", "billing": "monthly"}  # 7 days left of 30
+    assert sc._prorated(monthly, 800, 1, sc.TODAY) == 187  # 186.67 rounds up
+    assert sc._prorated(monthly, 1_500 - 800, 3, sc.TODAY) == 490
+    annual = {"end": "2025-02-28", "billing": "annual"}  # 100 days left of 365; 10 months' price a year
+    assert sc._prorated(annual, 4_200, 2, sc.TODAY) == 23_014  # 23013.70
+    assert sc._dollars(-1_234) == "-$12.34" and sc._cents("-$12.34") == -1_234
+
+
+def test_subscription_a_charge_rounded_down_is_wrong_even_with_the_right_total() -> None:
+    problem = next(p for p in (SUBSCRIPTIONS.sample(2, s) for s in range(60))
+                   if sum('"charge"' in r for r in SUBSCRIPTIONS.plan(p)) >= 1)
+    plan = SUBSCRIPTIONS.plan(problem)
+    index = next(i for i, r in enumerate(plan) if '"charge"' in r)
+    amount = int(plan[index].split('"amount_cents": ')[1].split("}")[0])
+    plan[index] = plan[index].replace(f'"amount_cents": {amount}', f'"amount_cents": {amount - 1}')  # rounded down
+    outcome = play(SUBSCRIPTIONS, problem, plan)
+    assert not outcome.verdict.correct
+    assert SUBSCRIPTIONS.judge(problem, problem.answer).correct
+    assert SUBSCRIPTIONS.judge(problem, problem.answer.replace("$", "") + " dollars").correct
+    assert not SUBSCRIPTIONS.judge(problem, f"{problem.answer} or $0.00").correct
