@@ -11,7 +11,8 @@ from palaestra.core.registry import make_source
 from palaestra.envs.terminal import bulk_rename, ini_edit
 from palaestra.envs.terminal.common import shell_plan
 
-NEW_TERMINAL = ["terminal/ini_edit", "terminal/tree_diff", "terminal/bulk_rename"]
+NEW_TERMINAL = ["terminal/ini_edit", "terminal/tree_diff", "terminal/bulk_rename",
+                "terminal/manifest"]
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -136,3 +137,29 @@ def test_bulk_rename_a_general_loop_passes_and_an_octal_printf_fails() -> None:
     seed = next(s for s in range(40) if any(re.fullmatch(r"[A-Za-z]+2_[0-9]{1,3}\.[A-Za-z]+", name.rsplit("/", 1)[1])
                                             for name in source.sample(4, s).data["files"]))
     assert not play("terminal/bulk_rename", 4, seed, shell_plan([loose], "done")).correct
+
+
+def test_manifest_a_general_script_passes_and_careless_counts_or_filters_fail() -> None:
+    source = make_source("terminal/manifest")
+    seed = next(s for s in range(40) if any("/tmp/" in p for p in source.sample(3, s).data["files"]))
+    general = ("cd data; find . -type f -print | sed 's#^\\./##' | grep -v -e '^\\.' -e '/\\.[^/]*$' "
+               "-e '^tmp/' -e '/tmp/' | LC_ALL=C sort | while IFS= read -r f; do echo \"$(wc -l < \"$f\") $f\"; "
+               "done > ../MANIFEST")
+    assert play("terminal/manifest", 3, seed, shell_plan([general], "done")).correct
+    grep_count = general.replace("wc -l <", "grep -c '' <")  # counts a last line without its newline
+    assert grep_count != general
+    assert not play("terminal/manifest", 3, seed, shell_plan([grep_count], "done")).correct
+    keeps_tmp = general.replace(" -e '^tmp/' -e '/tmp/'", "")
+    verdict = play("terminal/manifest", 3, seed, shell_plan([keeps_tmp], "done"))
+    assert not verdict.correct and "MANIFEST" in verdict.feedback
+
+
+def test_manifest_hand_checked_rules() -> None:
+    from palaestra.envs.terminal import manifest
+
+    assert manifest._counted("data/a/tmpl/x.txt") and manifest._counted("data/tmp.txt")
+    assert not manifest._counted("data/a/tmp/x.txt") and not manifest._counted("data/a/.env")
+    problem = make_source("terminal/manifest").sample(0, 1)
+    for line in problem.data["manifest"].splitlines():
+        count, path = line.split(" ", 1)
+        assert problem.data["files"]["data/" + path].count("\n") == int(count)
