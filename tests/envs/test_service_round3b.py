@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import palaestra
 from palaestra.core.registry import make_source
+from palaestra.envs.service import airline_changes as ac
 from palaestra.envs.service import bank_transfers as bt
 from palaestra.envs.service import library_loans as ll
 from palaestra.envs.service import subscription_changes as sc
@@ -205,3 +206,52 @@ def test_subscription_a_charge_rounded_down_is_wrong_even_with_the_right_total()
     assert SUBSCRIPTIONS.judge(problem, problem.answer).correct
     assert SUBSCRIPTIONS.judge(problem, problem.answer.replace("$", "") + " dollars").correct
     assert not SUBSCRIPTIONS.judge(problem, f"{problem.answer} or $0.00").correct
+
+
+AIRLINE = make_source("service/airline_changes")
+
+
+def test_airline_oracle_serves_by_the_rules_at_every_level_and_replays() -> None:
+    for level in range(6):
+        problem = AIRLINE.sample(level, 4)
+        assert play(AIRLINE, problem, AIRLINE.plan(problem)).verdict.correct, level
+        assert palaestra.score(problem, [AIRLINE.format_answer(r) for r in AIRLINE.plan(problem)]).correct
+
+
+def test_airline_serving_everything_or_nothing_rarely_pays() -> None:
+    """Everything: every request served with the right amounts, whatever the basic-fare and cutoff rules say."""
+    everything = nothing = 0
+    for seed in range(40):
+        problem = AIRLINE.sample(4, seed)
+        records = ac.copy.deepcopy(problem.data["records"])
+        replies = [call(name, **arguments) for request in problem.data["requests"]
+                   for name, arguments in ac._serve(records, request, problem.data["rules"])]
+        everything += play(AIRLINE, problem, [*replies, ac._dollars(ac._net(records["ledger"]))]).verdict.correct
+        nothing += play(AIRLINE, problem, ["$0.00"]).verdict.correct
+    assert everything <= 8 and nothing <= 8, (everything, nothing)
+
+
+def test_airline_hand_checked_fees() -> None:
+    records = {"now": "2024-05-02T09:00", "flights": {
+        "A1": {"origin": "LIS", "destination": "OSL", "departure": "2024-05-03T10:00", "economy_cents": 20_000,
+               "business_cents": 50_000},
+        "A2": {"origin": "LIS", "destination": "OSL", "departure": "2024-05-03T18:00", "economy_cents": 25_000,
+               "business_cents": 60_000},
+        "A3": {"origin": "LIS", "destination": "OSL", "departure": "2024-05-04T08:00", "economy_cents": 15_000,
+               "business_cents": 40_000}},
+        "bookings": {"R": {"flight": "A1", "cabin": "economy", "fare": "standard", "paid_cents": 20_000,
+                           "booked_at": "2024-04-01T10:00", "status": "confirmed"}}, "ledger": []}
+    rules = {"upgrades": True, "same_day": True, "cancels": True, "cutoff": True}
+    same_day = ac.copy.deepcopy(records)
+    ac._serve(same_day, {"kind": "change", "booking": "R", "flight": "A2"}, rules)
+    assert same_day["ledger"] == [{"booking": "R", "kind": "charge", "amount_cents": 5_000}]  # no fee; +$50.00
+    later = ac.copy.deepcopy(records)
+    ac._serve(later, {"kind": "change", "booking": "R", "flight": "A3"}, rules)
+    assert later["ledger"] == [{"booking": "R", "kind": "charge", "amount_cents": 7_500}]  # fee; no refund of $50
+    records["bookings"]["R"]["fare"] = "flex"
+    ac._serve(records, {"kind": "change", "booking": "R", "flight": "A3"}, rules)
+    assert records["ledger"] == [{"booking": "R", "kind": "refund", "amount_cents": 5_000}]
+    records["flights"]["A3"]["departure"] = "2024-05-02T10:59"  # 1 h 59 min away: too late to change
+    assert not ac._allowed(records, {"kind": "upgrade", "booking": "R"}, rules)
+    records["flights"]["A3"]["departure"] = "2024-05-02T11:00"  # exactly 2 h: allowed
+    assert ac._allowed(records, {"kind": "upgrade", "booking": "R"}, rules)
