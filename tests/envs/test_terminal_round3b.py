@@ -12,7 +12,8 @@ from palaestra.envs.terminal import bulk_rename, ini_edit
 from palaestra.envs.terminal.common import shell_plan
 
 NEW_TERMINAL = ["terminal/ini_edit", "terminal/tree_diff", "terminal/bulk_rename",
-                "terminal/manifest"]
+                "terminal/manifest",
+                "terminal/split_csv"]
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -163,3 +164,25 @@ def test_manifest_hand_checked_rules() -> None:
     for line in problem.data["manifest"].splitlines():
         count, path = line.split(" ", 1)
         assert problem.data["files"]["data/" + path].count("\n") == int(count)
+
+
+def test_split_csv_careless_splits_fail() -> None:
+    source = make_source("terminal/split_csv")
+    problem = source.sample(2, 1)
+    assert play("terminal/split_csv", 2, 1, source.plan(problem)).correct
+    key = problem.data["key"]
+    one_header = source.plan(problem)[0].replace("FNR == 1", "NR == 1")  # later parts' headers become records
+    assert not play("terminal/split_csv", 2, 1, [one_header, "done"]).correct
+    values = [p.split("/")[1][: -len(".csv")] for p in problem.data["expected"] if not p.endswith("/none.csv")]
+    grep = "mkdir -p split; " + "; ".join(f"{{ head -1 exports/part-01.csv; cat exports/*.csv | grep ',{v},\\|,{v}$'; }}"
+                                          f" > split/{v}.csv" for v in values)  # the word in any column
+    verdict = play("terminal/split_csv", 2, 1, shell_plan([grep], "done"))
+    assert not verdict.correct and key
+
+
+def test_split_csv_accepts_crlf_output() -> None:
+    source = make_source("terminal/split_csv")
+    problem = source.sample(0, 3)
+    crlf = source.plan(problem)[0].replace("print > f", "printf \\\"%s\\\\r\\\\n\\\", $0 > f")
+    assert crlf != source.plan(problem)[0]
+    assert play("terminal/split_csv", 0, 3, [crlf, "done"]).correct
