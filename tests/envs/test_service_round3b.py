@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import palaestra
 from palaestra.core.registry import make_source
+from palaestra.envs.service import access_requests as ar
 from palaestra.envs.service import airline_changes as ac
 from palaestra.envs.service import bank_transfers as bt
 from palaestra.envs.service import library_loans as ll
@@ -255,3 +256,45 @@ def test_airline_hand_checked_fees() -> None:
     assert not ac._allowed(records, {"kind": "upgrade", "booking": "R"}, rules)
     records["flights"]["A3"]["departure"] = "2024-05-02T11:00"  # exactly 2 h: allowed
     assert ac._allowed(records, {"kind": "upgrade", "booking": "R"}, rules)
+
+
+ACCESS = make_source("service/access_requests")
+
+
+def test_access_oracle_serves_by_the_policy_at_every_level_and_replays() -> None:
+    for level in range(6):
+        problem = ACCESS.sample(level, 8)
+        assert play(ACCESS, problem, ACCESS.plan(problem)).verdict.correct, level
+        assert palaestra.score(problem, [ACCESS.format_answer(r) for r in ACCESS.plan(problem)]).correct
+
+
+def test_access_granting_everything_or_nothing_rarely_pays() -> None:
+    everything = nothing = 0
+    for seed in range(40):
+        problem = ACCESS.sample(3, seed)
+        records = ar.copy.deepcopy(problem.data["records"])
+        replies = [call("grant_role", person_id=r["person"], role=r["role"],
+                        expires=ar._grant(records, r, problem.data["rules"])) for r in problem.data["requests"]]
+        count = len(problem.data["requests"])
+        everything += play(ACCESS, problem, [*replies, ", ".join(str(n) for n in range(1, count + 1))]).verdict.correct
+        nothing += play(ACCESS, problem, ["none"]).verdict.correct
+    assert everything <= 8 and nothing <= 8, (everything, nothing)
+
+
+def test_access_hand_checked_rules() -> None:
+    records = {"today": "2024-08-05", "people": {
+        "E1": {"type": "employee", "status": "active", "manager": "E9", "roles": {"payments-create": None}},
+        "E2": {"type": "contractor", "status": "active", "manager": "E9", "roles": {}},
+        "E3": {"type": "employee", "status": "on leave", "manager": "E9", "roles": {}}},
+        "approvals": [{"person": "E1", "role": "db-admin", "approver": "E8"},
+                      {"person": "E1", "role": "prod-admin", "approver": "E9"},
+                      {"person": "E2", "role": "prod-admin", "approver": "E9"}]}
+    rules = {"approvals": True, "contractors": True, "duties": True}
+    assert ar._allowed(records, {"person": "E1", "role": "prod-admin"}, rules)
+    assert not ar._allowed(records, {"person": "E1", "role": "db-admin"}, rules)  # approved by someone else
+    assert not ar._allowed(records, {"person": "E2", "role": "prod-admin"}, rules)  # a contractor
+    assert not ar._allowed(records, {"person": "E3", "role": "wiki-edit"}, rules)  # on leave
+    assert not ar._allowed(records, {"person": "E1", "role": "payments-approve"}, rules)  # separation of duties
+    assert ar._grant(records, {"person": "E2", "role": "wiki-edit"}, rules) == "2024-09-04"
+    assert ar._grant(records, {"person": "E1", "role": "prod-admin"}, rules) == "2024-11-03"
+    assert ar._grant(records, {"person": "E1", "role": "analytics"}, rules) == "never"
