@@ -117,7 +117,7 @@ class AccessRequests(ServiceTask):
                     approver = person["manager"] if rng.random() < 0.65 else rng.choice(
                         [m for m in managers if m != person["manager"]])
                     approvals.append({"person": person_id, "role": role, "approver": approver})
-        records = {"today": TODAY.isoformat(), "people": people, "approvals": approvals}
+        records: Records = {"today": TODAY.isoformat(), "people": people, "approvals": approvals}
         count = rng.randint(*config.requests)
         sides = [kind == "all allowed"] * count
         if kind == "mixed":
@@ -125,12 +125,12 @@ class AccessRequests(ServiceTask):
             sides[rng.randrange(count)], sides[rng.randrange(count)] = True, False
             if all(sides) or not any(sides):
                 return None
-        roles = ORDINARY + (PRIVILEGED if config.approvals else ("payments-approve",) if config.duties else ())
+        askable = ORDINARY + (PRIVILEGED if config.approvals else ("payments-approve",) if config.duties else ())
         world = copy.deepcopy(records)
         requests: list[dict[str, str]] = []
         for allowed in sides:
             options = [{"person": p, "role": r} for p, person in world["people"].items() if person["manager"]
-                       for r in roles if r not in person["roles"]]
+                       for r in askable if r not in person["roles"]]
             options = [o for o in options if o not in requests and _allowed(world, o, rules) == allowed]
             sensitive = [o for o in options if o["role"] in PRIVILEGED + EXCLUSIVE]
             if sensitive and rng.random() < 0.5:  # the clauses in play get asked about

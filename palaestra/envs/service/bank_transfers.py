@@ -129,7 +129,7 @@ class BankTransfers(ServiceTask):
             payees.append(payee_id)
         if len(set(accounts)) < len(own) + len(payees):
             return None
-        log = []
+        log: list[dict[str, Any]] = []
         for account_id in own:  # earlier transfers to other people: today's count toward the limit, yesterday's not
             for day in (TODAY, YESTERDAY):
                 if config.limit and rng.random() < 0.5:
@@ -138,7 +138,7 @@ class BankTransfers(ServiceTask):
         for entry in log:  # what those payees received (at today's rates; the log only has to be consistent)
             entry["credited_cents"] = _credited(entry["amount_cents"], accounts[entry["from"]]["currency"],
                                                 accounts[entry["to"]]["currency"])
-        records = {"today": TODAY, "customers": {customer["id"]: customer}, "accounts": accounts, "transfers": log}
+        records: Records = {"today": TODAY, "customers": {customer["id"]: customer}, "accounts": accounts, "transfers": log}
         rules = {"limit": config.limit, "frozen": config.frozen}
         count = rng.randint(*config.requests)
         sides = [kind == "all allowed"] * count

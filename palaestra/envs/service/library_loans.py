@@ -104,7 +104,7 @@ class LibraryLoans(ServiceTask):
     def _draw(self, rng: random.Random, config: Config, kind: str) -> Problem | None:
         forge = NameForge(rng)
         first, last = forge.word(2), forge.word(2)
-        patron = {"id": f"P{rng.randint(100, 999)}", "name": f"{first} {last}",
+        patron: dict[str, Any] = {"id": f"P{rng.randint(100, 999)}", "name": f"{first} {last}",
                   "email": f"{first.lower()}.{last.lower()}@example.net",
                   "fines_cents": rng.choice((0, 0, 250, 475, 500, 525, 650)) if config.limits else 0}
         if kind == "all allowed":
@@ -138,7 +138,7 @@ class LibraryLoans(ServiceTask):
                 loans[f"L{len(loans) + 1:03d}"] = {"patron": rng.choice(others), "item": item_id,
                                                    "due": (TODAY + timedelta(days=rng.randint(1, 20))).isoformat(),
                                                    "renewals": 0}
-        records = {"today": TODAY.isoformat(), "patrons": {patron["id"]: patron}, "items": items, "loans": loans}
+        records: Records = {"today": TODAY.isoformat(), "patrons": {patron["id"]: patron}, "items": items, "loans": loans}
         rules = {"fines": config.fines, "limits": config.limits}
         count = rng.randint(*config.requests)
         sides = [kind == "all allowed"] * count

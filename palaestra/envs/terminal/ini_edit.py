@@ -174,8 +174,8 @@ def _ini(rng: random.Random, edits: list[list[str]]) -> str:
 
 
 def _apply(body: str, edits: list[list[str]]) -> str:
-    wanted = {(section, key): value for section, key, value in edits}
-    section = None
+    wanted: dict[tuple[str | None, str], str] = {(section, key): value for section, key, value in edits}
+    section: str | None = None
     out = []
     for line in body.split("\n"):
         if line.startswith("["):
