@@ -13,7 +13,7 @@ from palaestra.envs.terminal.common import shell_plan
 
 NEW_TERMINAL = ["terminal/ini_edit", "terminal/tree_diff", "terminal/bulk_rename",
                 "terminal/manifest",
-                "terminal/split_csv"]
+                "terminal/split_csv", "terminal/count_matches"]
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -186,3 +186,26 @@ def test_split_csv_accepts_crlf_output() -> None:
     crlf = source.plan(problem)[0].replace("print > f", "printf \\\"%s\\\\r\\\\n\\\", $0 > f")
     assert crlf != source.plan(problem)[0]
     assert play("terminal/split_csv", 0, 3, [crlf, "done"]).correct
+
+
+def test_count_matches_a_general_search_answers_and_careless_ones_do_not() -> None:
+    source = make_source("terminal/count_matches")
+    seed = next(s for s in range(40) if source.sample(3, s).data["measure"] == "lines")
+    problem = source.sample(3, seed)
+    target, extension = problem.data["target"], problem.data["extension"]
+    general = f"grep -rwh --include='*.{extension}' --exclude-dir=vendor --exclude-dir='.?*' {target} . | wc -l"
+    _, output = _answer_of("terminal/count_matches", 3, seed, general)
+    assert source.judge(problem, output).correct, (output, problem.answer)
+    for careless in (general.replace(" --exclude-dir='.?*'", ""),  # counts .git/ and .cache/ too
+                     general.replace("-rwh", "-rh"),  # substrings: total_x, xs
+                     general.replace("-rwh", "-rwih")):  # other cases
+        _, output = _answer_of("terminal/count_matches", 3, seed, careless)
+        assert not source.judge(problem, output).correct, careless
+
+
+def test_count_matches_hand_checked_uses() -> None:
+    from palaestra.envs.terminal import count_matches
+
+    assert count_matches._uses("key = key * 2", "key") == 2
+    assert count_matches._uses("value.key = self.key", "key") == 2
+    assert count_matches._uses("total_key = keys + KEY + mykey", "key") == 0
