@@ -7,6 +7,7 @@ from palaestra.core.registry import make_source
 from palaestra.envs.service import access_requests as ar
 from palaestra.envs.service import airline_changes as ac
 from palaestra.envs.service import bank_transfers as bt
+from palaestra.envs.service import clinic_appointments as ca
 from palaestra.envs.service import library_loans as ll
 from palaestra.envs.service import subscription_changes as sc
 from palaestra.envs.service.common import call
@@ -298,3 +299,52 @@ def test_access_hand_checked_rules() -> None:
     assert ar._grant(records, {"person": "E2", "role": "wiki-edit"}, rules) == "2024-09-04"
     assert ar._grant(records, {"person": "E1", "role": "prod-admin"}, rules) == "2024-11-03"
     assert ar._grant(records, {"person": "E1", "role": "analytics"}, rules) == "never"
+
+
+CLINIC = make_source("service/clinic_appointments")
+
+
+def test_clinic_oracle_serves_by_the_policy_at_every_level_and_replays() -> None:
+    for level in range(6):
+        problem = CLINIC.sample(level, 6)
+        assert play(CLINIC, problem, CLINIC.plan(problem)).verdict.correct, level
+        assert palaestra.score(problem, [CLINIC.format_answer(r) for r in CLINIC.plan(problem)]).correct
+
+
+def test_clinic_booking_everything_or_nothing_rarely_pays() -> None:
+    """Everything: each booking in the earliest fitting free slot and each cancellation done, whatever the policy."""
+    everything = nothing = 0
+    for seed in range(40):
+        problem = CLINIC.sample(3, seed)
+        records = ca.copy.deepcopy(problem.data["records"])
+        patient_id = next(iter(records["patients"]))
+        replies = []
+        for request in problem.data["requests"]:
+            if request["kind"] == "cancel" or ca._candidates(records, request):
+                replies += [call(n, **a) for n, a in ca._serve(records, patient_id, request, problem.data["rules"])]
+        count = len(problem.data["requests"])
+        everything += play(CLINIC, problem, [*replies, ", ".join(str(n) for n in range(1, count + 1))]).verdict.correct
+        nothing += play(CLINIC, problem, ["none"]).verdict.correct
+    assert everything <= 8 and nothing <= 8, (everything, nothing)
+
+
+def test_clinic_hand_checked_rules() -> None:
+    records = {"now": "2024-06-10T09:00", "patients": {"N1": {"referrals": [], "fees_cents": 0}},
+               "doctors": {"D1": {"specialty": "general practice"}, "D2": {"specialty": "dermatology"}},
+               "slots": {"a": {"doctor": "D1", "start": "2024-06-11T12:00", "patient": None},
+                         "b": {"doctor": "D1", "start": "2024-06-11T11:30", "patient": "N9"},
+                         "c": {"doctor": "D1", "start": "2024-06-11T14:00", "patient": None},
+                         "d": {"doctor": "D2", "start": "2024-06-11T09:00", "patient": "N1"},
+                         "e": {"doctor": "D2", "start": "2024-06-11T10:00", "patient": None}}}
+    rules = {"referrals": True, "cancels": True, "late_fee": True}
+    morning = {"kind": "book", "specialty": "general practice", "date": "2024-06-11", "half": "morning"}
+    afternoon = {**morning, "half": "afternoon"}
+    assert not ca._allowed(records, "N1", morning, rules)  # 11:30 is taken; 12:00 is afternoon
+    assert ca._candidates(records, afternoon) == ["a", "c"]
+    skin = {"kind": "book", "specialty": "dermatology", "date": "2024-06-11", "half": "morning"}
+    assert not ca._allowed(records, "N1", skin, rules)  # no referral (and one held)
+    assert not ca._late(records, "d")  # exactly 24 hours away: no fee
+    records["slots"]["d"]["start"] = "2024-06-11T08:59"
+    assert ca._late(records, "d")
+    assert ca._serve(records, "N1", {"kind": "cancel", "slot": "d"}, rules)[1] == (
+        "charge_fee", {"patient_id": "N1", "amount_cents": 4_000})
