@@ -1,0 +1,391 @@
+"""Carry out a customer's money transfers under a stated bank policy, with account functions.
+
+The episode's records are a bank customer's accounts (a name such as ``checking``, a currency, a balance
+in cents; from level 1 card holds on some; from level 4 a frozen one), a few other people's accounts the
+customer pays, and the log of transfers (today's and yesterday's). The customer asks for several
+transfers in order ("send 250.00 EUR from my euro account to account A-12345"). The functions read an
+account, list its transfers and make a transfer of a given amount crediting a given amount; they refuse
+only the impossible (an unknown account, a non-positive amount), never what the policy forbids:
+
+1. the amount may not exceed the source's available balance (its balance minus its holds), as it stands
+   after the transfers made before in this conversation;
+2. from level 2, a destination in another currency is credited ``amount * rate`` at the stated rate,
+   rounded down to the whole cent (the agent computes the credited amount);
+3. from level 3, at most 2,000.00 (in the account's currency) may leave one account for other people's
+   accounts per day, today's earlier transfers included (transfers between the customer's own accounts
+   do not count);
+4. from level 4, a frozen account can neither send nor receive.
+
+Requests are handled in the order given; a refused one does not stop the next. The answer is the set of
+request numbers carried out (``none`` if none). The episode is judged on the answer and on the final
+records (balances and the transfer log) against those the policy determines, so a forbidden transfer,
+a missing one or a wrongly converted amount fails. Requests are built on both sides of the policy
+(about a fifth of problems all allowed or all refused), with near misses: an amount equal to the
+available balance (allowed), one between the available balance and the balance, a limit reached by
+yesterday's transfers (allowed). The difficulty is the requests plus the accounts plus twice the clauses
+in play plus the currency conversions plus the refused requests.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from palaestra.core import Problem, Verdict, register, retry
+from palaestra.core.task import Growth
+from palaestra.envs.service.common import Function, Records, ServiceTask, call
+from palaestra.generators.knowledge import NameForge
+from palaestra.verifiers.sets import read_set
+
+TODAY, YESTERDAY = "2024-09-12", "2024-09-11"
+DAILY_LIMIT = 200_000  # cents of the account's currency, to other people's accounts per day
+RATES = {("USD", "EUR"): "0.9150", ("EUR", "USD"): "1.0920", ("USD", "GBP"): "0.7850",
+         ("GBP", "USD"): "1.2710", ("EUR", "GBP"): "0.8560", ("GBP", "EUR"): "1.1660"}
+OWN_NAMES = {"USD": ("checking", "savings", "travel"), "EUR": ("euro",), "GBP": ("sterling",)}
+SAME_SIDE = 0.2  # the share of problems whose requests are all allowed or all refused
+EXAMPLE = "<answer>2, 5</answer>"  # fixed placeholder
+
+
+@register
+class BankTransfers(ServiceTask):
+    id = "service/bank_transfers"
+    family = "service"
+    description = "Carry out a customer's money transfers under a stated bank policy (balances, holds, limits, rates)."
+    tags = ("service", "multi-turn", "tools", "policy", "finance", "agentic")
+    tool_names = ("find_customer", "get_account", "get_transfers", "transfer")
+
+    @dataclass(frozen=True)
+    class Config:
+        accounts: int  # the customer's own
+        requests: tuple[int, int]
+        holds: bool
+        currencies: bool
+        limit: bool
+        frozen: bool
+        budget: int
+
+    presets = (
+        Config(2, (2, 2), False, False, False, False, 8),
+        Config(2, (2, 3), True, False, False, False, 10),
+        Config(3, (3, 4), True, True, False, False, 14),
+        Config(3, (3, 5), True, True, True, False, 18),
+        Config(4, (4, 6), True, True, True, True, 22),
+    )
+    growth = Growth(limits={"accounts": 5, "requests": 16, "budget": 40})
+
+    def functions(self) -> dict[str, Function]:
+        return {
+            "find_customer": Function("Find a customer by e-mail address: their id, name and account ids.",
+                                      {"email": "string"}, _find_customer),
+            "get_account": Function("Read an account: owner, name, currency, status; for the customer's own accounts "
+                                    "also the balance and the holds (amounts in the account's currency).",
+                                    {"account_id": "string"}, _get_account),
+            "get_transfers": Function("List the transfers out of an account (date, destination, amount).",
+                                      {"account_id": "string"}, _get_transfers),
+            "transfer": Function("Move money: debit amount_cents from from_account and credit credited_cents to "
+                                 "to_account (each in its account's currency, in cents), logged with today's date.",
+                                 {"from_account": "string", "to_account": "string", "amount_cents": "integer",
+                                  "credited_cents": "integer"}, _transfer),
+        }
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        # Both sides of the policy in most problems; the kind is drawn once, so redraws do not skew the shares.
+        draw = rng.random()
+        kind = "all allowed" if draw < SAME_SIDE / 2 else "all refused" if draw < SAME_SIDE else "mixed"
+        return retry(lambda: self._draw(rng, config, kind), what="transfers on the asked sides of the policy",
+                     attempts=200)
+
+    def _draw(self, rng: random.Random, config: Config, kind: str) -> Problem | None:
+        forge = NameForge(rng)
+        first, last = forge.word(2), forge.word(2)
+        customer = {"id": f"K{rng.randint(1000, 9999)}", "name": f"{first} {last}",
+                    "email": f"{first.lower()}.{last.lower()}@example.org"}
+        currencies = ["USD"] * config.accounts
+        if config.currencies:
+            currencies[1:] = [rng.choice(("USD", "EUR", "GBP")) for _ in currencies[1:]]
+        accounts: dict[str, dict[str, Any]] = {}
+        taken: dict[str, int] = {}
+        for currency in currencies:
+            pool = OWN_NAMES[currency]
+            name = pool[taken.get(currency, 0) % len(pool)] + ("" if taken.get(currency, 0) < len(pool) else "2")
+            taken[currency] = taken.get(currency, 0) + 1
+            holds = [rng.randint(20, 400) * 100 + rng.randint(0, 99) for _ in range(rng.randint(0, 2))] \
+                if config.holds else []
+            accounts[f"A-{rng.randint(10_000, 99_999)}"] = {
+                "owner": customer["id"], "name": name, "currency": currency, "status": "open",
+                "balance_cents": rng.randint(300, 6_000) * 100 + rng.randint(0, 99), "holds": holds}
+        own = list(accounts)
+        if config.frozen and rng.random() < 0.7:
+            accounts[rng.choice(own)]["status"] = "frozen"
+        payees = []
+        for _ in range(rng.randint(1, 3)):
+            payee_id = f"A-{rng.randint(10_000, 99_999)}"
+            accounts[payee_id] = {"owner": f"{forge.word(2)} {forge.word(2)}", "name": "external",
+                                  "currency": rng.choice(("USD", "EUR", "GBP")) if config.currencies else "USD",
+                                  "status": "open", "balance_cents": rng.randint(0, 9_000) * 100, "holds": []}
+            payees.append(payee_id)
+        if len(set(accounts)) < len(own) + len(payees):
+            return None
+        log: list[dict[str, Any]] = []
+        for account_id in own:  # earlier transfers to other people: today's count toward the limit, yesterday's not
+            for day in (TODAY, YESTERDAY):
+                if config.limit and rng.random() < 0.5:
+                    log.append({"date": day, "from": account_id, "to": rng.choice(payees),
+                                "amount_cents": rng.randint(300, 1_700) * 100, "credited_cents": 0})
+        for entry in log:  # what those payees received (at today's rates; the log only has to be consistent)
+            entry["credited_cents"] = _credited(entry["amount_cents"], accounts[entry["from"]]["currency"],
+                                                accounts[entry["to"]]["currency"])
+        records: Records = {"today": TODAY, "customers": {customer["id"]: customer}, "accounts": accounts, "transfers": log}
+        rules = {"limit": config.limit, "frozen": config.frozen}
+        count = rng.randint(*config.requests)
+        sides = [kind == "all allowed"] * count
+        if kind == "mixed":
+            sides = [rng.random() < 0.5 for _ in range(count)]
+            sides[rng.randrange(count)], sides[rng.randrange(count)] = True, False
+            if all(sides) or not any(sides):
+                return None
+        world = copy.deepcopy(records)
+        requests = []
+        for allowed in sides:
+            request = _request(rng, world, own, payees, rules, allowed)
+            if request is None:
+                return None
+            if allowed:
+                _execute(world, request)
+            requests.append(request)
+        texts = [f"{n}. Send {_money(r['amount_cents'])} {accounts[r['from']]['currency']} from my "
+                 f"{accounts[r['from']]['name']} account to "
+                 + (f"my {accounts[r['to']]['name']} account." if r["to"] in own else f"account {r['to']}.")
+                 for n, r in enumerate(requests, 1)]
+        prompt = (
+            f"You are an agent of a bank. Today is {TODAY}. Bank policy:\n{_policy(config)}\n\n"
+            "Handle the customer's requests below in the order given, each as far as the policy allows (a refused "
+            "request does not stop the next ones), using the tools; do nothing the policy forbids and nothing the "
+            "customer did not ask for. Then reply to the customer with the numbers of the requests you carried "
+            f"out, e.g. {EXAMPLE} (<answer>none</answer> if none).\n\n"
+            f"Customer: Hello, this is {customer['name']} ({customer['email']}). Please:\n" + "\n".join(texts)
+            + f"\n\n{self.tools_prompt(config.budget)}"
+        )
+        data = {"records": records, "requests": requests, "rules": rules, "currencies": config.currencies,
+                "holds": config.holds, "budget": config.budget}
+        done = [n for n, allowed in enumerate(sides, 1) if allowed]
+        return Problem(prompt=prompt, answer=", ".join(map(str, done)) or "none", data=data)
+
+    def expected_records(self, problem: Problem) -> Records:
+        records: Records = copy.deepcopy(problem.data["records"])
+        for request in problem.data["requests"]:
+            if _allowed(records, request, problem.data["rules"]):
+                _execute(records, request)
+        return records
+
+    def difficulty(self, problem: Problem) -> float:
+        data = problem.data
+        accounts = data["records"]["accounts"]
+        own = sum(a["name"] != "external" for a in accounts.values())
+        clauses = data["holds"] + data["currencies"] + data["rules"]["limit"] + data["rules"]["frozen"]
+        conversions = sum(accounts[r["from"]]["currency"] != accounts[r["to"]]["currency"] for r in data["requests"])
+        refused = sum(not _allowed(_before(data, index), request, data["rules"])
+                      for index, request in enumerate(data["requests"]))
+        return len(data["requests"]) + own + 2 * clauses + conversions + refused
+
+    def judge(self, problem: Problem, answer: str) -> Verdict:
+        got = read_set(answer, _request_number, allow_empty=True)
+        if got is None:
+            return Verdict.unparsed("not a list of request numbers (or none)")
+        expected = set() if problem.answer in (None, "none") else {int(n) for n in problem.answer.split(", ")}
+        if got == expected:
+            return Verdict.right()
+        return Verdict.wrong(f"{len(expected - got)} carried-out request(s) missing, {len(got - expected)} listed "
+                             "that the policy refuses")
+
+    def plan(self, problem: Problem) -> list[str]:
+        data = problem.data
+        records = copy.deepcopy(data["records"])
+        customer = next(iter(records["customers"].values()))
+        involved = list(dict.fromkeys(a for r in data["requests"] for a in (r["from"], r["to"])))
+        replies = [call("find_customer", email=customer["email"])]
+        replies += [call("get_account", account_id=a) for a in involved]
+        if data["rules"]["limit"]:
+            replies += [call("get_transfers", account_id=a) for a in dict.fromkeys(r["from"] for r in data["requests"])]
+        for request in data["requests"]:
+            if _allowed(records, request, data["rules"]):
+                _execute(records, request)
+                replies.append(call("transfer", from_account=request["from"], to_account=request["to"],
+                                    amount_cents=request["amount_cents"], credited_cents=request["credited_cents"]))
+        return [*replies, problem.answer or "none"]
+
+    def spellings(self, problem: Problem) -> list[str]:
+        answer = problem.answer or "none"
+        if answer == "none":
+            return ["None.", "NONE", "{}"]
+        numbers = answer.split(", ")
+        return [" and ".join(reversed(numbers)), "{" + answer + "}", f"{answer}.", answer.replace(", ", ","),
+                ", ".join(f"#{n}" for n in numbers)]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        count = len(problem.data["requests"])
+        everything = ", ".join(str(n) for n in range(1, count + 1))
+        answer = problem.answer or "none"
+        wrong = [everything, "none", f"{answer} or none"]
+        return [w for w in wrong if w != answer]
+
+
+def _before(data: dict[str, Any], index: int) -> Records:
+    """The records as the policy leaves them just before request ``index``."""
+    records: Records = copy.deepcopy(data["records"])
+    for request in data["requests"][:index]:
+        if _allowed(records, request, data["rules"]):
+            _execute(records, request)
+    return records
+
+
+def _request_number(text: str) -> int | None:
+    text = text.strip().lstrip("#")
+    for lead in ("request ", "Request ", "no. "):
+        text = text.removeprefix(lead)
+    return int(text) if text.isdigit() and len(text) <= 3 else None
+
+
+def _policy(config: BankTransfers.Config) -> str:
+    rules = ["A transfer may not exceed the available balance of the account it comes from: its balance "
+             + ("minus its holds, " if config.holds else "")
+             + "as it stands after the transfers made before it. An amount equal to the available balance is fine."]
+    if config.currencies:
+        rates = "; ".join(f"1 {a} = {rate} {b}" for (a, b), rate in RATES.items())
+        rules.append("Amounts are sent in the currency of the account they come from. A destination in another "
+                     f"currency is credited the amount times the rate ({rates}), rounded down to the whole cent.")
+    if config.limit:
+        rules.append(f"At most {_money(DAILY_LIMIT)} (in the account's currency) may be sent from one account to "
+                     "other people's accounts per calendar day, today's earlier transfers included; transfers between "
+                     "the customer's own accounts do not count.")
+    if config.frozen:
+        rules.append("A frozen account can neither send nor receive money.")
+    return "\n".join(f"{n}. {rule}" for n, rule in enumerate(rules, 1))
+
+
+def _money(cents: int) -> str:
+    return f"{cents // 100:,}.{cents % 100:02d}"
+
+
+def _credited(amount: int, source: str, target: str) -> int:
+    if source == target:
+        return amount
+    return int(amount * Fraction(RATES[source, target]))  # floor: both are positive
+
+
+def _available(records: Records, account_id: str) -> int:
+    account = records["accounts"][account_id]
+    return int(account["balance_cents"] - sum(account["holds"]))
+
+
+def _sent_today(records: Records, account_id: str) -> int:
+    own = records["accounts"][account_id]["owner"]
+    return sum(t["amount_cents"] for t in records["transfers"] if t["from"] == account_id and t["date"] == TODAY
+               and records["accounts"][t["to"]]["owner"] != own)
+
+
+def _allowed(records: Records, request: dict[str, Any], rules: dict[str, bool]) -> bool:
+    accounts = records["accounts"]
+    source, target = accounts[request["from"]], accounts[request["to"]]
+    if rules["frozen"] and "frozen" in (source["status"], target["status"]):
+        return False
+    if request["amount_cents"] > _available(records, request["from"]):
+        return False
+    external = target["owner"] != source["owner"]
+    return not (rules["limit"] and external
+                and _sent_today(records, request["from"]) + request["amount_cents"] > DAILY_LIMIT)
+
+
+def _execute(records: Records, request: dict[str, Any]) -> None:
+    accounts = records["accounts"]
+    accounts[request["from"]]["balance_cents"] -= request["amount_cents"]
+    accounts[request["to"]]["balance_cents"] += request["credited_cents"]
+    records["transfers"].append({"date": TODAY, "from": request["from"], "to": request["to"],
+                                 "amount_cents": request["amount_cents"], "credited_cents": request["credited_cents"]})
+
+
+def _request(rng: random.Random, records: Records, own: list[str], payees: list[str], rules: dict[str, bool],
+             allowed: bool) -> dict[str, Any] | None:
+    """A transfer on the asked side of the policy as ``records`` stand, often right at an edge."""
+    accounts = records["accounts"]
+    source = rng.choice(own)
+    target = rng.choice([a for a in own if a != source] + payees * 2)
+    external = target in payees
+    available = _available(records, source)
+    limited = rules["limit"] and external
+    room = min(available, DAILY_LIMIT - _sent_today(records, source)) if limited else available
+    blocked = rules["frozen"] and "frozen" in (accounts[source]["status"], accounts[target]["status"])
+    if allowed:
+        if blocked or room < 1_000:
+            return None
+        amount = room if rng.random() < 0.2 else rng.randint(500, room)
+    elif blocked and rng.random() < 0.8:
+        amount = rng.randint(500, max(500, min(room, 150_000)))
+    elif limited and room < available and rng.random() < 0.6:  # over the day's limit, within the balance
+        amount = rng.randint(room + 1, min(available, room + 50_000))
+    else:
+        balance = accounts[source]["balance_cents"]
+        if available < balance and rng.random() < 0.6:  # within the balance, over what the holds leave
+            amount = rng.randint(max(available + 1, 1), balance)
+        else:
+            amount = max(available, 0) + rng.randint(1, 30_000)
+    if amount <= 0:
+        return None
+    credited = _credited(amount, accounts[source]["currency"], accounts[target]["currency"])
+    request = {"from": source, "to": target, "amount_cents": amount, "credited_cents": credited}
+    return request if _allowed(records, request, rules) == allowed else None
+
+
+# --- the functions (they do what they are asked; the policy is the agent's) -----------------------------------
+
+
+def _find_customer(records: Records, args: dict[str, Any]) -> tuple[str, Records | None]:
+    email = str(args["email"]).strip().lower()
+    for customer in records["customers"].values():
+        if customer["email"] == email:
+            own = [a for a, account in records["accounts"].items() if account["owner"] == customer["id"]]
+            return f"customer {customer['id']}: {customer['name']}, accounts: {', '.join(own)}", None
+    return f"error: no customer with e-mail {email[:100]!r}", None
+
+
+def _get_account(records: Records, args: dict[str, Any]) -> tuple[str, Records | None]:
+    account = records["accounts"].get(str(args["account_id"]))
+    if account is None:
+        return f"error: no account {str(args['account_id'])[:40]!r}", None
+    if account["name"] == "external":
+        return (f"account {args['account_id']}: owner {account['owner']} (another bank customer), currency "
+                f"{account['currency']}, status {account['status']}"), None
+    holds = ", ".join(_money(h) for h in account["holds"]) or "none"
+    return (f"account {args['account_id']}: {account['name']}, owner {account['owner']}, currency "
+            f"{account['currency']}, status {account['status']}, balance {_money(account['balance_cents'])}, "
+            f"holds: {holds}"), None
+
+
+def _get_transfers(records: Records, args: dict[str, Any]) -> tuple[str, Records | None]:
+    account_id = str(args["account_id"])
+    if account_id not in records["accounts"]:
+        return f"error: no account {account_id[:40]!r}", None
+    lines = [f"- {t['date']}: to {t['to']}, {_money(t['amount_cents'])} {records['accounts'][account_id]['currency']}"
+             for t in records["transfers"] if t["from"] == account_id]
+    return "\n".join([f"transfers out of {account_id}:", *lines]) if lines else f"no transfers out of {account_id}", None
+
+
+def _transfer(records: Records, args: dict[str, Any]) -> tuple[str, Records | None]:
+    accounts = records["accounts"]
+    source, target = str(args["from_account"]), str(args["to_account"])
+    for account_id in (source, target):
+        if account_id not in accounts:
+            return f"error: no account {account_id[:40]!r}", None
+    if source == target:
+        return "error: the source and destination are the same account", None
+    amount, credited = args["amount_cents"], args["credited_cents"]
+    if not isinstance(amount, int) or not isinstance(credited, int) or amount <= 0 or credited <= 0:
+        return "error: amounts must be positive whole numbers of cents", None
+    if amount > 10**12 or credited > 10**12:
+        return "error: amount out of range", None
+    _execute(records, {"from": source, "to": target, "amount_cents": amount, "credited_cents": credited})
+    return (f"transferred {_money(amount)} {accounts[source]['currency']} from {source}; credited "
+            f"{_money(credited)} {accounts[target]['currency']} to {target}"), records

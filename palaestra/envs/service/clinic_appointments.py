@@ -1,0 +1,371 @@
+"""Book and cancel a patient's clinic appointments under a stated scheduling policy, with calendar functions.
+
+The episode's records are a clinic's doctors (each of one specialty), their appointment slots over the next
+days (free or taken), and one patient (their referrals, fees owed, and the slots they hold). The patient
+asks, in order, for appointments ("a dermatology appointment on 2024-06-12 in the afternoon") and, from
+level 2, to cancel some they hold. The functions read the patient, list a specialty's free slots on a
+date, book a slot, cancel a slot and charge a fee; they refuse only the impossible (a slot already taken,
+an unknown id), never what the policy forbids:
+
+1. a booking takes the earliest free slot of any doctor of the asked specialty in the asked half-day
+   (morning: before 12:00; afternoon: from 12:00); when there is none, the request is refused;
+2. a patient may hold at most one upcoming appointment per specialty (those booked in this conversation
+   included, those cancelled in it not);
+3. from level 1, specialties other than general practice need a referral on file;
+4. from level 2, a cancellation frees the slot; from level 3, one less than 24 hours before the
+   appointment starts is charged a $40.00 late-cancellation fee.
+
+The answer is the set of request numbers carried out (``none`` if none). The episode is judged on the
+answer and on the final records (slots, fees) against those the policy determines. Requests are built on
+both sides of the policy (about a fifth of problems all allowed or all refused), with near misses: a free
+slot at exactly 12:00 (afternoon), a slot taken by someone else earlier in the half-day, an appointment
+exactly 24 hours away (no fee). The difficulty is twice the requests plus the doctors and specialties plus
+twice the clauses in play plus the late cancellations plus the refused requests.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from palaestra.core import Problem, Verdict, register, retry
+from palaestra.core.task import Growth
+from palaestra.envs.service.common import Function, Records, ServiceTask, call
+from palaestra.generators.knowledge import NameForge
+from palaestra.verifiers.sets import read_set
+
+NOW = datetime(2024, 6, 10, 9, 0)
+GENERAL = "general practice"
+SPECIALTIES = (GENERAL, "dermatology", "cardiology", "neurology", "orthopedics", "ophthalmology")
+LATE_FEE = 4_000
+NOON = 12
+SAME_SIDE = 0.2
+EXAMPLE = "<answer>2, 3</answer>"  # fixed placeholder
+
+
+@register
+class ClinicAppointments(ServiceTask):
+    id = "service/clinic_appointments"
+    family = "service"
+    description = "Book and cancel a patient's clinic appointments under a stated scheduling policy."
+    tags = ("service", "multi-turn", "tools", "policy", "scheduling", "agentic")
+    tool_names = ("find_patient", "get_patient", "free_slots", "book_slot", "cancel_slot", "charge_fee")
+
+    @dataclass(frozen=True)
+    class Config:
+        specialties: int
+        doctors: int  # per specialty
+        requests: tuple[int, int]
+        referrals: bool
+        cancels: bool
+        late_fee: bool
+        budget: int
+
+    presets = (
+        Config(2, 1, (2, 3), False, False, False, 10),
+        Config(3, 1, (2, 3), True, False, False, 12),
+        Config(3, 2, (3, 4), True, True, False, 16),
+        Config(4, 2, (3, 5), True, True, True, 20),
+        Config(5, 3, (4, 6), True, True, True, 24),
+    )
+    growth = Growth(limits={"specialties": 6, "doctors": 8, "requests": 6, "budget": 48})
+
+    def functions(self) -> dict[str, Function]:
+        return {
+            "find_patient": Function("Find a patient by e-mail address: their id and name.", {"email": "string"},
+                                     _find_patient),
+            "get_patient": Function("Read a patient: referrals on file, fees owed, and the slots they hold.",
+                                    {"patient_id": "string"}, _get_patient),
+            "free_slots": Function("List the free slots of a specialty's doctors on a date (YYYY-MM-DD).",
+                                   {"specialty": "string", "date": "string"}, _free_slots),
+            "book_slot": Function("Book a free slot for a patient.", {"slot_id": "string", "patient_id": "string"},
+                                  _book_slot),
+            "cancel_slot": Function("Cancel the appointment in a slot (the slot becomes free).", {"slot_id": "string"},
+                                    _cancel_slot),
+            "charge_fee": Function("Add a fee in cents to what a patient owes.",
+                                   {"patient_id": "string", "amount_cents": "integer"}, _charge_fee),
+        }
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        draw = rng.random()
+        kind = "all allowed" if draw < SAME_SIDE / 2 else "all refused" if draw < SAME_SIDE else "mixed"
+        return retry(lambda: self._draw(rng, config, kind), what="requests on the asked sides of the policy",
+                     attempts=200)
+
+    def _draw(self, rng: random.Random, config: Config, kind: str) -> Problem | None:
+        forge = NameForge(rng)
+        first, last = forge.word(2), forge.word(2)
+        patient: dict[str, Any] = {
+            "id": f"N{rng.randint(1000, 9999)}", "name": f"{first} {last}",
+            "email": f"{first.lower()}.{last.lower()}@example.org", "fees_cents": rng.choice((0, 0, 2_500)),
+            "referrals": []}
+        specialties = [GENERAL, *rng.sample(SPECIALTIES[1:], config.specialties - 1)]
+        if config.referrals:  # all of them where every request is to be allowed
+            patient["referrals"] = [s for s in specialties[1:] if kind == "all allowed" or rng.random() < 0.5]
+        doctors: dict[str, dict[str, str]] = {}
+        for specialty in specialties:
+            for _ in range(config.doctors):
+                doctors[f"D{rng.randint(100, 999)}"] = {"name": f"Dr {forge.word(2)}", "specialty": specialty}
+        if len(doctors) < len(specialties) * config.doctors:
+            return None
+        others = [f"N{rng.randint(1000, 9999)}" for _ in range(3)]
+        slots: dict[str, dict[str, Any]] = {}
+        for doctor_id in doctors:
+            for day in range(4):
+                date = NOW.date() + timedelta(days=day)
+                for hour in rng.sample((8, 9, 10, 11, 12, 13, 14, 15, 16), rng.randint(2, 4)):
+                    start = datetime.combine(date, datetime.min.time()) + timedelta(hours=hour,
+                                                                                    minutes=rng.choice((0, 30)))
+                    if start <= NOW:
+                        continue
+                    holder = rng.choice(others) if rng.random() < 0.35 else None
+                    slots[f"{doctor_id}-{start.strftime('%m%d%H%M')}"] = {
+                        "doctor": doctor_id, "start": start.isoformat(timespec="minutes"), "patient": holder}
+        records: Records = {"now": NOW.isoformat(timespec="minutes"), "patients": {patient["id"]: patient},
+                            "doctors": doctors, "slots": slots}
+        if config.cancels:  # appointments the patient holds already (some soon: a late cancellation)
+            free = [s for s, slot in slots.items() if slot["patient"] is None]
+            for slot_id in rng.sample(free, min(len(free), rng.randint(1, 2))):
+                slots[slot_id]["patient"] = patient["id"]
+                if config.late_fee and rng.random() < 0.5:  # soon: inside 24 hours, or exactly 24 hours away
+                    start = NOW + timedelta(hours=rng.choice((3, 20, 23, 24, 26)))
+                    moved = f"{slots[slot_id]['doctor']}-{start.strftime('%m%d%H%M')}"
+                    if moved in slots:
+                        return None
+                    slots[moved] = {**slots.pop(slot_id), "start": start.isoformat(timespec="minutes")}
+        rules = {"referrals": config.referrals, "cancels": config.cancels, "late_fee": config.late_fee}
+        count = rng.randint(*config.requests)
+        sides = [kind == "all allowed"] * count
+        if kind == "mixed":
+            sides = [rng.random() < 0.5 for _ in range(count)]
+            sides[rng.randrange(count)], sides[rng.randrange(count)] = True, False
+            if all(sides) or not any(sides):
+                return None
+        world = copy.deepcopy(records)
+        requests: list[dict[str, str]] = []
+        for allowed in sides:
+            options: list[dict[str, str]] = [
+                {"kind": "book", "specialty": s, "date": (NOW.date() + timedelta(days=d)).isoformat(), "half": h}
+                for s in specialties for d in range(4) for h in ("morning", "afternoon")]
+            if config.cancels:
+                options += [{"kind": "cancel", "slot": s} for s, slot in world["slots"].items()
+                            if slot["patient"] == patient["id"] and s in records["slots"]
+                            and records["slots"][s]["patient"] == patient["id"]]
+            rng.shuffle(options)  # the first that is on the asked side (checking them all is slow)
+            request = next((o for o in options if o not in requests
+                            and _allowed(world, patient["id"], o, rules) == allowed), None)
+            if request is None:
+                return None
+            if allowed:
+                _serve(world, patient["id"], request, rules)
+            requests.append(request)
+        texts = [f"{n}. {_describe(records, r)}" for n, r in enumerate(requests, 1)]
+        prompt = (
+            f"You are a clinic's scheduling assistant. It is now {NOW.isoformat(sep=' ', timespec='minutes')}. "
+            f"Scheduling policy:\n{_policy(config)}\n\n"
+            "Handle the patient's requests below in the order given, each as far as the policy allows (a refused "
+            "request does not stop the next ones), using the tools; do nothing the policy forbids and nothing the "
+            f"patient did not ask for. Then reply with the numbers of the requests you carried out, e.g. {EXAMPLE} "
+            "(<answer>none</answer> if none).\n\n"
+            f"Patient: Hello, this is {patient['name']} ({patient['email']}). Please:\n" + "\n".join(texts)
+            + f"\n\n{self.tools_prompt(config.budget)}"
+        )
+        data = {"records": records, "requests": requests, "rules": rules, "budget": config.budget}
+        done = [n for n, allowed in enumerate(sides, 1) if allowed]
+        return Problem(prompt=prompt, answer=", ".join(map(str, done)) or "none", data=data)
+
+    def expected_records(self, problem: Problem) -> Records:
+        records: Records = copy.deepcopy(problem.data["records"])
+        patient_id = next(iter(records["patients"]))
+        for request in problem.data["requests"]:
+            if _allowed(records, patient_id, request, problem.data["rules"]):
+                _serve(records, patient_id, request, problem.data["rules"])
+        return records
+
+    def difficulty(self, problem: Problem) -> float:
+        data = problem.data
+        records = data["records"]
+        specialties = {d["specialty"] for d in records["doctors"].values()}
+        late = sum(r["kind"] == "cancel" and _late(records, r["slot"]) for r in data["requests"])
+        refused = len(data["requests"]) - (0 if problem.answer in (None, "none") else len(problem.answer.split(", ")))
+        return (2 * len(data["requests"]) + len(records["doctors"]) + len(specialties)
+                + 2 * (2 + sum(data["rules"].values())) + late + refused)
+
+    def judge(self, problem: Problem, answer: str) -> Verdict:
+        got = read_set(answer, _request_number, allow_empty=True)
+        if got is None:
+            return Verdict.unparsed("not a list of request numbers (or none)")
+        expected = set() if problem.answer in (None, "none") else {int(n) for n in problem.answer.split(", ")}
+        if got == expected:
+            return Verdict.right()
+        return Verdict.wrong(f"{len(expected - got)} carried-out request(s) missing, {len(got - expected)} listed "
+                             "that the policy refuses")
+
+    def plan(self, problem: Problem) -> list[str]:
+        data = problem.data
+        records = copy.deepcopy(data["records"])
+        patient = next(iter(records["patients"].values()))
+        replies = [call("find_patient", email=patient["email"]), call("get_patient", patient_id=patient["id"])]
+        replies += [call("free_slots", specialty=specialty, date=date) for specialty, date in dict.fromkeys(
+            (r["specialty"], r["date"]) for r in data["requests"] if r["kind"] == "book")]
+        for request in data["requests"]:
+            if _allowed(records, patient["id"], request, data["rules"]):
+                replies += [call(name, **arguments) for name, arguments in
+                            _serve(records, patient["id"], request, data["rules"])]
+        return [*replies, problem.answer or "none"]
+
+    def spellings(self, problem: Problem) -> list[str]:
+        answer = problem.answer or "none"
+        if answer == "none":
+            return ["None.", "NONE", "{}"]
+        numbers = answer.split(", ")
+        return [" and ".join(reversed(numbers)), "{" + answer + "}", f"{answer}.", ", ".join(f"#{n}" for n in numbers)]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        everything = ", ".join(str(n) for n in range(1, len(problem.data["requests"]) + 1))
+        answer = problem.answer or "none"
+        return [w for w in (everything, "none", f"{answer} or none") if w != answer]
+
+
+def _policy(config: ClinicAppointments.Config) -> str:
+    rules = ["A booking takes the earliest free slot of any doctor of the asked specialty in the asked half-day "
+             f"(morning: before {NOON}:00; afternoon: from {NOON}:00 on); when there is none, refuse the request.",
+             "A patient may hold at most one upcoming appointment per specialty (appointments booked today "
+             "included, cancelled ones not)."]
+    if config.referrals:
+        rules.append(f"Specialties other than {GENERAL} need a referral on file for that specialty.")
+    if config.cancels:
+        rules.append("A patient may cancel an appointment they hold; the slot becomes free.")
+    if config.late_fee:
+        rules.append(f"A cancellation less than 24 hours before the appointment starts is charged a "
+                     f"${LATE_FEE // 100}.00 late-cancellation fee.")
+    return "\n".join(f"{n}. {rule}" for n, rule in enumerate(rules, 1))
+
+
+def _describe(records: Records, request: dict[str, str]) -> str:
+    if request["kind"] == "book":
+        article = "an" if request["specialty"][0] in "aeiou" else "a"
+        return f"Book {article} {request['specialty']} appointment on {request['date']} in the {request['half']}."
+    slot = records["slots"][request["slot"]]
+    specialty = records["doctors"][slot["doctor"]]["specialty"]
+    return f"Cancel my {specialty} appointment of {slot['start'].replace('T', ' at ')}."
+
+
+def _candidates(records: Records, request: dict[str, str]) -> list[str]:
+    """The free slots that fit a booking request, earliest first (ties by slot id)."""
+    fits = []
+    for slot_id, slot in records["slots"].items():
+        start = datetime.fromisoformat(slot["start"])
+        if (slot["patient"] is None and records["doctors"][slot["doctor"]]["specialty"] == request["specialty"]
+                and slot["start"][:10] == request["date"] and (start.hour < NOON) == (request["half"] == "morning")
+                and start > datetime.fromisoformat(records["now"])):
+            fits.append((slot["start"], slot_id))
+    return [slot_id for _, slot_id in sorted(fits)]
+
+
+def _late(records: Records, slot_id: str) -> bool:
+    start = datetime.fromisoformat(records["slots"][slot_id]["start"])
+    return start - datetime.fromisoformat(records["now"]) < timedelta(hours=24)
+
+
+def _allowed(records: Records, patient_id: str, request: dict[str, str], rules: dict[str, bool]) -> bool:
+    if request["kind"] == "cancel":
+        return records["slots"][request["slot"]]["patient"] == patient_id
+    patient = records["patients"][patient_id]
+    if rules["referrals"] and request["specialty"] != GENERAL and request["specialty"] not in patient["referrals"]:
+        return False
+    held = any(slot["patient"] == patient_id and records["doctors"][slot["doctor"]]["specialty"] == request["specialty"]
+               for slot in records["slots"].values())
+    return not held and bool(_candidates(records, request))
+
+
+def _serve(records: Records, patient_id: str, request: dict[str, str],
+           rules: dict[str, bool]) -> list[tuple[str, dict[str, Any]]]:
+    """Carry out an allowed request on ``records``; the function calls that do it."""
+    if request["kind"] == "book":
+        slot_id = _candidates(records, request)[0]
+        records["slots"][slot_id]["patient"] = patient_id
+        return [("book_slot", {"slot_id": slot_id, "patient_id": patient_id})]
+    calls: list[tuple[str, dict[str, Any]]] = [("cancel_slot", {"slot_id": request["slot"]})]
+    if rules["late_fee"] and _late(records, request["slot"]):
+        records["patients"][patient_id]["fees_cents"] += LATE_FEE
+        calls.append(("charge_fee", {"patient_id": patient_id, "amount_cents": LATE_FEE}))
+    records["slots"][request["slot"]]["patient"] = None
+    return calls
+
+
+def _request_number(text: str) -> int | None:
+    text = text.strip().lstrip("#")
+    for lead in ("request ", "Request ", "no. "):
+        text = text.removeprefix(lead)
+    return int(text) if text.isdigit() and len(text) <= 3 else None
+
+
+# --- the functions (they do what they are asked; the policy is the agent's) -----------------------------------
+
+
+def _find_patient(records: Records, args: dict[str, Any]) -> tuple[str, Records | None]:
+    email = str(args["email"]).strip().lower()
+    for patient in records["patients"].values():
+        if patient["email"] == email:
+            return f"patient {patient['id']}: {patient['name']}", None
+    return f"error: no patient with e-mail {email[:100]!r}", None
+
+
+def _get_patient(records: Records, args: dict[str, Any]) -> tuple[str, Records | None]:
+    patient = records["patients"].get(str(args["patient_id"]).strip().upper())
+    if patient is None:
+        return f"error: no patient {str(args['patient_id'])[:40]!r}", None
+    held = [f"{s} ({records['doctors'][slot['doctor']]['specialty']}, {slot['start'].replace('T', ' ')})"
+            for s, slot in sorted(records["slots"].items()) if slot["patient"] == patient["id"]]
+    fees = patient["fees_cents"]
+    return (f"patient {patient['id']}: {patient['name']}, referrals: {', '.join(patient['referrals']) or 'none'}, "
+            f"fees owed ${fees // 100}.{fees % 100:02d}, appointments: {'; '.join(held) or 'none'}"), None
+
+
+def _free_slots(records: Records, args: dict[str, Any]) -> tuple[str, Records | None]:
+    specialty, day = str(args["specialty"]).strip().lower(), str(args["date"]).strip()[:10]
+    if specialty not in SPECIALTIES:
+        return f"error: no specialty {specialty[:40]!r} (specialties: {', '.join(SPECIALTIES)})", None
+    lines = [f"- {s}: {records['doctors'][slot['doctor']]['name']}, {slot['start'].replace('T', ' ')}"
+             for s, slot in sorted(records["slots"].items(), key=lambda item: (item[1]["start"], item[0]))
+             if slot["patient"] is None and slot["start"][:10] == day
+             and records["doctors"][slot["doctor"]]["specialty"] == specialty]
+    return ("\n".join(lines) if lines else "no free slots"), None
+
+
+def _book_slot(records: Records, args: dict[str, Any]) -> tuple[str, Records | None]:
+    slot = records["slots"].get(str(args["slot_id"]).strip())
+    patient_id = str(args["patient_id"]).strip().upper()
+    if slot is None:
+        return f"error: no slot {str(args['slot_id'])[:40]!r}", None
+    if patient_id not in records["patients"]:
+        return f"error: no patient {patient_id[:40]!r}", None
+    if slot["patient"] is not None:
+        return f"error: slot {args['slot_id']} is taken", None
+    slot["patient"] = patient_id
+    return f"slot {args['slot_id']} booked for {patient_id}", records
+
+
+def _cancel_slot(records: Records, args: dict[str, Any]) -> tuple[str, Records | None]:
+    slot = records["slots"].get(str(args["slot_id"]).strip())
+    if slot is None:
+        return f"error: no slot {str(args['slot_id'])[:40]!r}", None
+    if slot["patient"] is None:
+        return f"error: slot {args['slot_id']} is free", None
+    slot["patient"] = None
+    return f"slot {args['slot_id']} cancelled", records
+
+
+def _charge_fee(records: Records, args: dict[str, Any]) -> tuple[str, Records | None]:
+    patient = records["patients"].get(str(args["patient_id"]).strip().upper())
+    amount = args["amount_cents"]
+    if patient is None:
+        return f"error: no patient {str(args['patient_id'])[:40]!r}", None
+    if not isinstance(amount, int) or not 0 < amount <= 10**7:
+        return "error: amount_cents must be a positive whole number", None
+    patient["fees_cents"] += amount
+    return f"fee charged; {patient['id']} owes ${patient['fees_cents'] // 100}.{patient['fees_cents'] % 100:02d}", records

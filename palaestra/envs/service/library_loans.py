@@ -1,0 +1,396 @@
+"""Serve a library patron's renewals and loans under a stated lending policy, with catalogue functions.
+
+The episode's records are a library's catalogue (books and DVDs, each on the shelf or on loan, some with a
+queue of holds), its loans, and one patron (their fines owed and their loans: due dates, renewals so far).
+The patron asks, in order, to renew some of their loans and, from level 1, to borrow some items (named by
+title). The functions find the patron, read a loan, search the catalogue, renew a loan to a given due
+date, charge a fine and check an item out with a given due date; they refuse only the impossible (an item
+already on loan, an unknown id), never what the policy forbids:
+
+1. a loan may be renewed at most twice in all; a renewal sets the due date to 21 days after today for a
+   book, 7 days for a DVD (the agent computes the date);
+2. a loan cannot be renewed while another patron has a hold on its item;
+3. from level 1, a borrowed item is due 21 days (book) or 7 days (DVD) after today; an item with holds may
+   be borrowed only by the first patron in its queue;
+4. from level 2, renewing an overdue loan first charges its late fine: 25 cents a day for a book, 100 cents
+   a day for a DVD (days late = today minus the due date), at most $10.00 per loan;
+5. from level 3, a patron may have at most 10 items on loan, and may not borrow while owing more than $5.00
+   in fines (fines charged in this conversation included).
+
+A refused request does not stop the next. The answer is the set of request numbers carried out (``none``
+if none); the episode is judged on the answer and on the final records (due dates, renewal counts, fines,
+loans) against those the policy determines, so a forbidden renewal, a wrong date or a missing fine fails.
+Requests are built on both sides of the policy (about a fifth of problems all allowed or all refused), with
+near misses: a hold by the patron themself (no obstacle), a loan renewed once (may be renewed again),
+fines of exactly $5.00 (may borrow). The difficulty is the requests plus the loans plus twice the clauses
+in play plus the overdue renewals.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import Any
+
+from palaestra.core import Problem, Verdict, register, retry
+from palaestra.core.task import Growth
+from palaestra.envs.service.common import Function, Records, ServiceTask, call
+from palaestra.generators.knowledge import NameForge
+from palaestra.verifiers.sets import read_set
+
+TODAY = date(2024, 10, 15)
+LOAN_DAYS = {"book": 21, "dvd": 7}
+FINE_PER_DAY = {"book": 25, "dvd": 100}
+FINE_CAP = 1_000
+MAX_RENEWALS, MAX_LOANS, MAX_FINES = 2, 10, 500
+SAME_SIDE = 0.2
+NOUNS = ("harbor", "garden", "winter", "mirror", "lantern", "river", "orchard", "signal", "tower", "valley")
+ADJECTIVES = ("silent", "hidden", "last", "broken", "golden", "northern", "quiet", "distant", "burning", "paper")
+EXAMPLE = "<answer>1, 4</answer>"  # fixed placeholder
+
+
+@register
+class LibraryLoans(ServiceTask):
+    id = "service/library_loans"
+    family = "service"
+    description = "Serve a library patron's renewals and loans under a stated lending policy (holds, fines, limits)."
+    tags = ("service", "multi-turn", "tools", "policy", "dates", "agentic")
+    tool_names = ("find_patron", "get_loan", "search_catalog", "renew_loan", "charge_fine", "checkout")
+
+    @dataclass(frozen=True)
+    class Config:
+        loans: tuple[int, int]  # the patron's loans
+        requests: tuple[int, int]
+        borrowing: bool
+        fines: bool
+        limits: bool
+        budget: int
+
+    presets = (
+        Config((2, 3), (2, 2), False, False, False, 8),
+        Config((2, 3), (2, 3), True, False, False, 10),
+        Config((3, 4), (3, 4), True, True, False, 14),
+        Config((3, 4), (3, 5), True, True, True, 18),
+        Config((3, 5), (4, 6), True, True, True, 22),
+    )
+    growth = Growth(limits={"loans": 8, "requests": 9, "budget": 44})
+
+    def functions(self) -> dict[str, Function]:
+        return {
+            "find_patron": Function("Find a patron by e-mail address: id, name, fines owed and loan ids.",
+                                    {"email": "string"}, _find_patron),
+            "get_loan": Function("Read a loan: its item (id, title, type), due date, renewals so far, and the hold "
+                                 "queue of the item (patron ids, first in line first).", {"loan_id": "string"},
+                                 _get_loan),
+            "search_catalog": Function("Search the catalogue by title words: each match's id, title, type, whether it "
+                                       "is on the shelf or on loan, and its hold queue.", {"query": "string"},
+                                       _search_catalog),
+            "renew_loan": Function("Renew a loan: set its due date (YYYY-MM-DD) and count one more renewal.",
+                                   {"loan_id": "string", "due_date": "string"}, _renew_loan),
+            "charge_fine": Function("Add an amount (in cents) to the fines a patron owes.",
+                                    {"patron_id": "string", "amount_cents": "integer"}, _charge_fine),
+            "checkout": Function("Lend an item on the shelf to a patron, due on the given date (YYYY-MM-DD).",
+                                 {"patron_id": "string", "item_id": "string", "due_date": "string"}, _checkout),
+        }
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        draw = rng.random()
+        kind = "all allowed" if draw < SAME_SIDE / 2 else "all refused" if draw < SAME_SIDE else "mixed"
+        return retry(lambda: self._draw(rng, config, kind), what="requests on the asked sides of the policy",
+                     attempts=200)
+
+    def _draw(self, rng: random.Random, config: Config, kind: str) -> Problem | None:
+        forge = NameForge(rng)
+        first, last = forge.word(2), forge.word(2)
+        patron: dict[str, Any] = {"id": f"P{rng.randint(100, 999)}", "name": f"{first} {last}",
+                  "email": f"{first.lower()}.{last.lower()}@example.net",
+                  "fines_cents": rng.choice((0, 0, 250, 475, 500, 525, 650)) if config.limits else 0}
+        if kind == "all allowed":
+            patron["fines_cents"] = min(patron["fines_cents"], 500)
+        others = [f"P{rng.randint(100, 999)}" for _ in range(4)]
+        if patron["id"] in others:
+            return None
+        favourable = kind == "all allowed"  # a world where every request can be allowed
+        titles = rng.sample([f"The {a.title()} {n.title()}" for a in ADJECTIVES for n in NOUNS],
+                            config.loans[1] + config.requests[1] + 10)
+        items: dict[str, dict[str, Any]] = {}
+        for title in titles:
+            queue = rng.sample(others, rng.choice((0, 0, 1, 2))) if rng.random() < (0.2 if favourable else 0.6) else []
+            if rng.random() < 0.2:  # the patron's own hold: first in line (no obstacle), or behind another's
+                queue.insert(0 if favourable or rng.random() < 0.7 else len(queue), patron["id"])
+            items[f"I{rng.randint(10_000, 99_999)}"] = {"title": title, "type": rng.choice(("book", "book", "dvd")),
+                                                         "holds": queue}
+        if len(items) < len(titles):
+            return None
+        item_ids = list(items)
+        loans: dict[str, dict[str, Any]] = {}
+        mine = item_ids[: rng.randint(*config.loans)]
+        for index, item_id in enumerate(mine):
+            late = config.fines and rng.random() < 0.4
+            due = TODAY - timedelta(days=rng.randint(1, 50)) if late else TODAY + timedelta(days=rng.randint(0, 15))
+            items[item_id]["holds"] = [h for h in items[item_id]["holds"] if h != patron["id"]]
+            loans[f"L{index + 1:03d}"] = {"patron": patron["id"], "item": item_id, "due": due.isoformat(),
+                                          "renewals": rng.choice((0, 0, 1) if favourable else (0, 0, 1, 2))}
+        for item_id in item_ids[len(mine):]:  # some of the rest are out with other patrons
+            if rng.random() < 0.25:
+                loans[f"L{len(loans) + 1:03d}"] = {"patron": rng.choice(others), "item": item_id,
+                                                   "due": (TODAY + timedelta(days=rng.randint(1, 20))).isoformat(),
+                                                   "renewals": 0}
+        records: Records = {"today": TODAY.isoformat(), "patrons": {patron["id"]: patron}, "items": items, "loans": loans}
+        rules = {"fines": config.fines, "limits": config.limits}
+        count = rng.randint(*config.requests)
+        sides = [kind == "all allowed"] * count
+        if kind == "mixed":
+            sides = [rng.random() < 0.5 for _ in range(count)]
+            sides[rng.randrange(count)], sides[rng.randrange(count)] = True, False
+            if all(sides) or not any(sides):
+                return None
+        world = copy.deepcopy(records)
+        requests: list[dict[str, str]] = []
+        for allowed in sides:
+            options = [{"kind": "renew", "loan": loan_id} for loan_id, loan in world["loans"].items()
+                       if loan["patron"] == patron["id"] and loan_id in loans]
+            if config.borrowing:
+                options += [{"kind": "borrow", "item": item_id} for item_id in item_ids
+                            if item_id not in mine and not _on_loan(world, item_id)]
+            options = [o for o in options if o not in requests and _allowed(world, patron["id"], o, rules) == allowed]
+            if not options:
+                return None
+            request = rng.choice(options)
+            if allowed:
+                _serve(world, patron["id"], request, rules)
+            requests.append(request)
+        texts = []
+        for number, request in enumerate(requests, 1):
+            if request["kind"] == "renew":
+                title = items[loans[request["loan"]]["item"]]["title"]
+                texts.append(f"{number}. Renew my loan of \"{title}\".")
+            else:
+                title = items[request["item"]]["title"]
+                texts.append(f"{number}. Borrow \"{title}\" ({items[request['item']]['type'].upper()}).")
+        prompt = (
+            f"You are a librarian's assistant. Today is {TODAY.isoformat()}. Lending policy:\n{_policy(config)}\n\n"
+            "Handle the patron's requests below in the order given, each as far as the policy allows (a refused "
+            "request does not stop the next ones), using the tools; do nothing the policy forbids and nothing the "
+            "patron did not ask for. Then reply to the patron with the numbers of the requests you carried out, "
+            f"e.g. {EXAMPLE} (<answer>none</answer> if none).\n\n"
+            f"Patron: Hi, this is {patron['name']} ({patron['email']}). Please:\n" + "\n".join(texts)
+            + f"\n\n{self.tools_prompt(config.budget)}"
+        )
+        data = {"records": records, "requests": requests, "rules": rules, "borrowing": config.borrowing,
+                "budget": config.budget}
+        done = [n for n, allowed in enumerate(sides, 1) if allowed]
+        return Problem(prompt=prompt, answer=", ".join(map(str, done)) or "none", data=data)
+
+    def expected_records(self, problem: Problem) -> Records:
+        records: Records = copy.deepcopy(problem.data["records"])
+        patron_id = next(iter(records["patrons"]))
+        for request in problem.data["requests"]:
+            if _allowed(records, patron_id, request, problem.data["rules"]):
+                _serve(records, patron_id, request, problem.data["rules"])
+        return records
+
+    def difficulty(self, problem: Problem) -> float:
+        data = problem.data
+        records = data["records"]
+        patron_id = next(iter(records["patrons"]))
+        loans = sum(loan["patron"] == patron_id for loan in records["loans"].values())
+        clauses = 2 + data["borrowing"] + data["rules"]["fines"] + data["rules"]["limits"]
+        overdue = sum(r["kind"] == "renew" and records["loans"][r["loan"]]["due"] < records["today"]
+                      for r in data["requests"])
+        return len(data["requests"]) + loans + 2 * clauses + overdue
+
+    def judge(self, problem: Problem, answer: str) -> Verdict:
+        got = read_set(answer, _request_number, allow_empty=True)
+        if got is None:
+            return Verdict.unparsed("not a list of request numbers (or none)")
+        expected = set() if problem.answer in (None, "none") else {int(n) for n in problem.answer.split(", ")}
+        if got == expected:
+            return Verdict.right()
+        return Verdict.wrong(f"{len(expected - got)} carried-out request(s) missing, {len(got - expected)} listed "
+                             "that the policy refuses")
+
+    def plan(self, problem: Problem) -> list[str]:
+        data = problem.data
+        records = copy.deepcopy(data["records"])
+        patron = next(iter(records["patrons"].values()))
+        replies = [call("find_patron", email=patron["email"])]
+        replies += [call("get_loan", loan_id=r["loan"]) for r in data["requests"] if r["kind"] == "renew"]
+        for request in data["requests"]:
+            if request["kind"] == "borrow":
+                replies.append(call("search_catalog", query=records["items"][request["item"]]["title"]))
+        for request in data["requests"]:
+            if not _allowed(records, patron["id"], request, data["rules"]):
+                continue
+            for name, arguments in _serve(records, patron["id"], request, data["rules"]):
+                replies.append(call(name, **arguments))
+        return [*replies, problem.answer or "none"]
+
+    def spellings(self, problem: Problem) -> list[str]:
+        answer = problem.answer or "none"
+        if answer == "none":
+            return ["None.", "NONE", "{}"]
+        numbers = answer.split(", ")
+        return [" and ".join(reversed(numbers)), "{" + answer + "}", f"{answer}.", ", ".join(f"#{n}" for n in numbers)]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        everything = ", ".join(str(n) for n in range(1, len(problem.data["requests"]) + 1))
+        answer = problem.answer or "none"
+        return [w for w in (everything, "none", f"{answer} or none") if w != answer]
+
+
+def _policy(config: LibraryLoans.Config) -> str:
+    rules = [f"A loan may be renewed at most {MAX_RENEWALS} times in all. A renewal sets the due date to "
+             f"{LOAN_DAYS['book']} days after today for a book, {LOAN_DAYS['dvd']} days after today for a DVD.",
+             "A loan cannot be renewed while another patron has a hold on its item."]
+    if config.borrowing:
+        rules.append(f"A borrowed item is due {LOAN_DAYS['book']} days after today (a book) or {LOAN_DAYS['dvd']} "
+                     "days after today (a DVD). An item with holds may be borrowed only by the first patron in its "
+                     "hold queue.")
+    if config.fines:
+        rules.append(f"Renewing an overdue loan (due before today) first charges its late fine to the patron: "
+                     f"{FINE_PER_DAY['book']} cents per day late for a book, {FINE_PER_DAY['dvd']} cents per day for "
+                     f"a DVD (days late = today minus the due date), at most ${FINE_CAP // 100}.00 per loan.")
+    if config.limits:
+        rules.append(f"A patron may have at most {MAX_LOANS} items on loan at once, and may not borrow while owing "
+                     f"more than ${MAX_FINES // 100}.00 in fines (fines charged today included).")
+    return "\n".join(f"{n}. {rule}" for n, rule in enumerate(rules, 1))
+
+
+def _on_loan(records: Records, item_id: str) -> bool:
+    return any(loan["item"] == item_id for loan in records["loans"].values())
+
+
+def _allowed(records: Records, patron_id: str, request: dict[str, str], rules: dict[str, bool]) -> bool:
+    items, loans = records["items"], records["loans"]
+    if request["kind"] == "renew":
+        loan = loans[request["loan"]]
+        held = any(h != patron_id for h in items[loan["item"]]["holds"])
+        return loan["renewals"] < MAX_RENEWALS and not held
+    item = items[request["item"]]
+    if _on_loan(records, request["item"]) or (item["holds"] and item["holds"][0] != patron_id):
+        return False
+    if rules["limits"]:
+        count = sum(loan["patron"] == patron_id for loan in loans.values())
+        return count < MAX_LOANS and records["patrons"][patron_id]["fines_cents"] <= MAX_FINES
+    return True
+
+
+def _fine(records: Records, loan: dict[str, Any]) -> int:
+    late = (date.fromisoformat(records["today"]) - date.fromisoformat(loan["due"])).days
+    kind = records["items"][loan["item"]]["type"]
+    return min(FINE_CAP, late * FINE_PER_DAY[kind]) if late > 0 else 0
+
+
+def _serve(records: Records, patron_id: str, request: dict[str, str],
+           rules: dict[str, bool]) -> list[tuple[str, dict[str, Any]]]:
+    """Carry out an allowed request on ``records``; the function calls that do it."""
+    today = date.fromisoformat(records["today"])
+    calls: list[tuple[str, dict[str, Any]]] = []
+    if request["kind"] == "renew":
+        loan = records["loans"][request["loan"]]
+        fine = _fine(records, loan) if rules["fines"] else 0
+        if fine:
+            records["patrons"][patron_id]["fines_cents"] += fine
+            calls.append(("charge_fine", {"patron_id": patron_id, "amount_cents": fine}))
+        due = (today + timedelta(days=LOAN_DAYS[records["items"][loan["item"]]["type"]])).isoformat()
+        loan["due"], loan["renewals"] = due, loan["renewals"] + 1
+        return [*calls, ("renew_loan", {"loan_id": request["loan"], "due_date": due})]
+    item = records["items"][request["item"]]
+    due = (today + timedelta(days=LOAN_DAYS[item["type"]])).isoformat()
+    _lend(records, patron_id, request["item"], due)
+    return [("checkout", {"patron_id": patron_id, "item_id": request["item"], "due_date": due})]
+
+
+def _lend(records: Records, patron_id: str, item_id: str, due: str) -> None:
+    loan_id = f"L{len(records['loans']) + 1:03d}"
+    records["loans"][loan_id] = {"patron": patron_id, "item": item_id, "due": due, "renewals": 0}
+    item = records["items"][item_id]
+    item["holds"] = [h for h in item["holds"] if h != patron_id]  # the patron's own hold is filled
+
+
+def _request_number(text: str) -> int | None:
+    text = text.strip().lstrip("#")
+    for lead in ("request ", "Request ", "no. "):
+        text = text.removeprefix(lead)
+    return int(text) if text.isdigit() and len(text) <= 3 else None
+
+
+def _date(text: Any) -> str | None:
+    try:
+        return date.fromisoformat(str(text).strip()[:10]).isoformat() if len(str(text).strip()) == 10 else None
+    except ValueError:
+        return None
+
+
+# --- the functions (they do what they are asked; the policy is the agent's) -----------------------------------
+
+
+def _find_patron(records: Records, args: dict[str, Any]) -> tuple[str, Records | None]:
+    email = str(args["email"]).strip().lower()
+    for patron in records["patrons"].values():
+        if patron["email"] == email:
+            loans = [loan_id for loan_id, loan in records["loans"].items() if loan["patron"] == patron["id"]]
+            fines = patron["fines_cents"]
+            return (f"patron {patron['id']}: {patron['name']}, fines owed ${fines // 100}.{fines % 100:02d}, "
+                    f"loans: {', '.join(loans) or 'none'}"), None
+    return f"error: no patron with e-mail {email[:100]!r}", None
+
+
+def _get_loan(records: Records, args: dict[str, Any]) -> tuple[str, Records | None]:
+    loan = records["loans"].get(str(args["loan_id"]))
+    if loan is None:
+        return f"error: no loan {str(args['loan_id'])[:40]!r}", None
+    item = records["items"][loan["item"]]
+    return (f"loan {args['loan_id']}: patron {loan['patron']}, item {loan['item']} \"{item['title']}\" ({item['type']}), "
+            f"due {loan['due']}, renewals so far {loan['renewals']}, hold queue: {', '.join(item['holds']) or 'none'}"), None
+
+
+def _search_catalog(records: Records, args: dict[str, Any]) -> tuple[str, Records | None]:
+    words = [w for w in str(args["query"]).lower().replace('"', " ").split() if w not in ("the", "a")][:8]
+    lines = []
+    for item_id, item in records["items"].items():
+        if words and all(w in item["title"].lower() for w in words):
+            where = "on loan" if _on_loan(records, item_id) else "on the shelf"
+            lines.append(f"- {item_id}: \"{item['title']}\" ({item['type']}), {where}, hold queue: "
+                         f"{', '.join(item['holds']) or 'none'}")
+    return ("\n".join(lines) if lines else "no matches"), None
+
+
+def _renew_loan(records: Records, args: dict[str, Any]) -> tuple[str, Records | None]:
+    loan = records["loans"].get(str(args["loan_id"]))
+    due = _date(args["due_date"])
+    if loan is None:
+        return f"error: no loan {str(args['loan_id'])[:40]!r}", None
+    if due is None:
+        return "error: due_date must be a date YYYY-MM-DD", None
+    loan["due"], loan["renewals"] = due, loan["renewals"] + 1
+    return f"loan {args['loan_id']} renewed: due {due}, renewals so far {loan['renewals']}", records
+
+
+def _charge_fine(records: Records, args: dict[str, Any]) -> tuple[str, Records | None]:
+    patron = records["patrons"].get(str(args["patron_id"]))
+    amount = args["amount_cents"]
+    if patron is None:
+        return f"error: no patron {str(args['patron_id'])[:40]!r}", None
+    if not isinstance(amount, int) or amount <= 0 or amount > 10**7:
+        return "error: amount_cents must be a positive whole number", None
+    patron["fines_cents"] += amount
+    fines = patron["fines_cents"]
+    return f"charged; {patron['id']} now owes ${fines // 100}.{fines % 100:02d}", records
+
+
+def _checkout(records: Records, args: dict[str, Any]) -> tuple[str, Records | None]:
+    patron_id, item_id, due = str(args["patron_id"]), str(args["item_id"]), _date(args["due_date"])
+    if patron_id not in records["patrons"]:
+        return f"error: no patron {patron_id[:40]!r}", None
+    if item_id not in records["items"]:
+        return f"error: no item {item_id[:40]!r}", None
+    if due is None:
+        return "error: due_date must be a date YYYY-MM-DD", None
+    if _on_loan(records, item_id):
+        return f"error: item {item_id} is on loan", None
+    _lend(records, patron_id, item_id, due)
+    return f"item {item_id} lent to {patron_id}, due {due}", records
