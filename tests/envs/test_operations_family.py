@@ -1,0 +1,50 @@
+"""Hand-checked instances of the operations-research family: known optima, wrong plans refused, other spellings read."""
+
+from __future__ import annotations
+
+from palaestra.core import Problem
+from palaestra.core.registry import make_source
+from palaestra.envs.operations.linear_program import greedy_point
+from palaestra.solvers.lp import maximise
+
+
+def lp_problem(c: list[int], a: list[list[int]], b: list[int]) -> Problem:
+    solution = maximise(c, a, b)
+    assert solution is not None
+    return Problem("operations/linear_program", 0, 0, "", "", {
+        "c": c, "a": a, "b": b, "optimum": str(solution.value), "pivots": solution.pivots,
+        "point": [str(v) for v in solution.point]}, 1)
+
+
+def test_simplex_finds_the_textbook_optimum_with_a_dual_certificate() -> None:
+    c, a, b = [3, 5], [[1, 0], [0, 2], [3, 2]], [4, 12, 18]
+    solution = maximise(c, a, b)
+    assert solution is not None and solution.value == 36 and solution.point == [2, 6]
+    # the duals certify optimality: y >= 0, y A >= c, y b = 36
+    assert all(y >= 0 for y in solution.duals)
+    assert all(sum(y * row[j] for y, row in zip(solution.duals, a)) >= c[j] for j in range(2))
+    assert sum(y * v for y, v in zip(solution.duals, b)) == 36
+
+
+def test_greedy_point_is_feasible_but_not_optimal_and_is_refused() -> None:
+    # max 2x1 + 3x2, x1 + 3x2 <= 9, x1 + x2 <= 5, x1 <= 5: greedy raises x2 to 3 and stops at P = 9; the optimum
+    # is the corner x1 = 3, x2 = 2 with P = 12
+    c, a, b = [2, 3], [[1, 3], [1, 1], [1, 0]], [9, 5, 5]
+    assert greedy_point(c, a, b) == [0, 3]
+    task, problem = make_source("operations/linear_program"), lp_problem(c, a, b)
+    assert task.verify(problem, "x1 = 3, x2 = 2, P = 12").correct
+    assert task.verify(problem, "P = 12; x2 = 2; x1 = 3.").correct
+    greedy = task.verify(problem, "x1 = 0, x2 = 3, P = 9")
+    assert not greedy.correct and "not optimal" in greedy.feedback
+    infeasible = task.verify(problem, "x1 = 4, x2 = 2, P = 14")
+    assert not infeasible.correct and "constraint 1" in infeasible.feedback
+    wrong_p = task.verify(problem, "x1 = 3, x2 = 2, P = 13")
+    assert not wrong_p.correct and "P at this point is 12" in wrong_p.feedback
+
+
+def test_any_optimal_point_is_accepted() -> None:
+    # max x1 + x2 with x1 + x2 <= 4: the whole edge is optimal
+    task, problem = make_source("operations/linear_program"), lp_problem([1, 1], [[1, 1], [1, 0]], [4, 3])
+    assert task.verify(problem, "x1 = 3, x2 = 1, P = 4").correct
+    assert task.verify(problem, r"x1 = \frac{3}{2}, x2 = \frac{5}{2}, P = 4").correct
+    assert not task.verify(problem, "x1 = 3/2, x2 = 5/2").correct  # P is asked for
