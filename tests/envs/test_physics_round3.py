@@ -6,6 +6,7 @@ from fractions import Fraction
 
 from palaestra.core import Problem
 from palaestra.core.registry import make_source
+from palaestra.envs.physics.calorimetry import equilibrium
 from palaestra.envs.physics.thin_lens import _trace
 
 
@@ -43,3 +44,38 @@ def test_image_at_infinity_is_never_drawn() -> None:
     task = make_source("physics/thin_lens")
     for seed in range(20):
         assert task.verify(task.sample(3, seed), task.sample(3, seed).answer).correct
+
+
+def calorimetry_problem(bodies: list[tuple[str, int, int]], ice: bool) -> Problem:
+    outcome = equilibrium(bodies)
+    assert outcome is not None
+    return Problem("physics/calorimetry", 0, 0, "", "", {"bodies": [list(b) for b in bodies], "T": str(outcome[0]),
+                                                          "ice": str(outcome[1]) if ice else None}, 1)
+
+
+def test_equal_masses_of_water_meet_halfway() -> None:
+    assert equilibrium([("water", 100, 80), ("water", 100, 20)]) == (50, 0)
+    task, problem = make_source("physics/calorimetry"), calorimetry_problem([("water", 100, 80), ("water", 100, 20)], False)
+    assert task.verify(problem, "50 °C").correct and task.verify(problem, "T = 50").correct
+    assert not task.verify(problem, "323 K").correct
+    assert not task.verify(problem, "50 or 51").correct
+
+
+def test_ice_melts_fully_or_partly() -> None:
+    # 500 g water at 20 °C give 42,000 J down to 0 °C; 100 g of ice at 0 °C need 33,600 J to melt, and the 8,400 J
+    # left warm 600 g of water by 8400 / (0.6 * 4200) = 10/3 K
+    assert equilibrium([("ice", 100, 0), ("water", 500, 20)]) == (Fraction(10, 3), 0)
+    # 200 g water at 30 °C give 25,200 J; warming 100 g of ice from -10 °C takes 2,100 J; the 23,100 J left melt
+    # 23100 / 336 = 68.75 g, so 31.25 g of ice stay, at 0 °C
+    assert equilibrium([("ice", 100, -10), ("water", 200, 30)]) == (0, Fraction(125, 4))
+    task = make_source("physics/calorimetry")
+    problem = calorimetry_problem([("ice", 100, -10), ("water", 200, 30)], True)
+    assert task.verify(problem, "T = 0 °C, ice = 31.25 g").correct
+    assert task.verify(problem, "ice = 0.03125 kg, T = 0").correct
+    assert not task.verify(problem, "T = 0 °C").correct
+    left = task.verify(problem, "T = 0 °C, ice = 0 g")
+    assert not left.correct and "ice left" in left.feedback
+
+
+def test_water_that_would_freeze_is_redrawn() -> None:
+    assert equilibrium([("ice", 500, -30), ("water", 50, 1)]) is None
