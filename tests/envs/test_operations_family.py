@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
+import random
+
 from palaestra.core import Problem
 from palaestra.core.registry import make_source
+from palaestra.envs.operations.flow_shop import cds_order, makespan, optimal_order
 from palaestra.envs.operations.linear_program import greedy_point
 from palaestra.solvers.lp import maximise
 
@@ -48,3 +52,23 @@ def test_any_optimal_point_is_accepted() -> None:
     assert task.verify(problem, "x1 = 3, x2 = 1, P = 4").correct
     assert task.verify(problem, r"x1 = \frac{3}{2}, x2 = \frac{5}{2}, P = 4").correct
     assert not task.verify(problem, "x1 = 3/2, x2 = 5/2").correct  # P is asked for
+
+
+FLOW = [[1, 3, 1], [6, 3, 4], [1, 5, 4], [3, 4, 5]]  # CDS gives J1 J3 J4 J2 (22); J3 J2 J4 J1 takes 20
+
+
+def test_flow_shop_search_matches_brute_force_and_beats_cds() -> None:
+    assert makespan(FLOW, [0, 2, 3, 1]) == 22 and cds_order(FLOW) == [0, 2, 3, 1]
+    assert optimal_order(FLOW)[1] == 20 == makespan(FLOW, [2, 1, 3, 0])
+    rng = random.Random(1)
+    for _ in range(30):
+        times = [[rng.randint(1, 9) for _ in range(3)] for _ in range(5)]
+        assert optimal_order(times)[1] == min(makespan(times, p) for p in itertools.permutations(range(5)))
+    task = make_source("operations/flow_shop")
+    problem = Problem("operations/flow_shop", 0, 0, "", "J3, J2, J4, J1", {"times": FLOW, "makespan": 20, "nodes": 1}, 1)
+    assert task.verify(problem, "J3 -> J2 -> J4 -> J1").correct
+    assert task.verify(problem, "j3 j2 j4 j1.").correct
+    cds = task.verify(problem, "J1, J3, J4, J2")
+    assert not cds.correct and "finishes at 22" in cds.feedback
+    assert not task.verify(problem, "J3, J2, J4").correct
+    assert not task.verify(problem, "J3, J2, J4, J1, J3").correct

@@ -19,6 +19,7 @@ from fractions import Fraction
 
 from palaestra.verifiers.assignments import read_values
 from palaestra.verifiers.numeric import read_exact
+from palaestra.verifiers.sets import one_of, read_list
 
 
 def linear_text(coefficients: Sequence[int | Fraction], names: Sequence[str]) -> str:
@@ -39,3 +40,16 @@ def linear_text(coefficients: Sequence[int | Fraction], names: Sequence[str]) ->
 def read_named_numbers(text: str, names: Sequence[str]) -> dict[str, Fraction] | None:
     """``{name: exact value}`` for every name, else None (unreadable, a name missing or given twice)."""
     return read_values(text, names, lambda s: read_exact(s, mixed=True, max_digits=60))
+
+
+_ARROWS = ("->", "→", "⇒", "=>", "—>")
+
+
+def read_sequence(text: str, labels: Sequence[str]) -> list[str] | None:
+    """The labels in written order (``J3, J1, J2``, ``J3 J1 J2``, ``J3 -> J1 -> J2``), in the labels' own case,
+    else None (an unknown label, a hedge)."""
+    if not isinstance(text, str) or len(text) > 20 * len(labels) + 400:
+        return None
+    for arrow in _ARROWS:
+        text = text.replace(arrow, ",")
+    return read_list(text, one_of(labels), space_separated=True)
