@@ -6,6 +6,7 @@ from fractions import Fraction
 
 from palaestra.core import Problem
 from palaestra.core.registry import make_source
+from palaestra.envs.physics.ac_impedance import equivalent
 from palaestra.envs.physics.calorimetry import equilibrium
 from palaestra.envs.physics.thin_lens import _trace
 
@@ -79,3 +80,29 @@ def test_ice_melts_fully_or_partly() -> None:
 
 def test_water_that_would_freeze_is_redrawn() -> None:
     assert equilibrium([("ice", 500, -30), ("water", 50, 1)]) is None
+
+
+def ac_problem(parts: list[tuple[str, str, str, int]], omega: int) -> Problem:
+    z = equivalent(parts, omega)
+    assert z is not None
+    return Problem("physics/ac_impedance", 0, 0, "", "", {"omega": omega, "parts": [list(p) for p in parts],
+                                                           "R": str(z[0]), "X": str(z[1])}, 1)
+
+
+def test_series_and_parallel_impedances() -> None:
+    # 3 Ω in series with 4 mH at 1000 rad/s: Z = 3 + 4j
+    assert equivalent([("A", "C", "R", 3), ("B", "C", "L", 4)], 1000) == (3, 4)
+    # 4 Ω in parallel with 250 μF (-4j Ω): Z = 4(-4j)/(4 - 4j) = 2 - 2j
+    parallel = [("A", "B", "R", 4), ("A", "B", "C", 250)]
+    assert equivalent(parallel, 1000) == (2, -2)
+    task, problem = make_source("physics/ac_impedance"), ac_problem(parallel, 1000)
+    assert task.verify(problem, "R = 2 Ω, X = -2 Ω").correct
+    assert task.verify(problem, "Z = 2 - 2j").correct and task.verify(problem, "2 - 2i ohms").correct
+    conjugate = task.verify(problem, "Z = 2 + 2j")
+    assert not conjugate.correct and "reactance" in conjugate.feedback
+    assert not task.verify(problem, "R = 2, X = -2 or 2").correct
+
+
+def test_resonant_parallel_pair_has_no_finite_impedance() -> None:
+    # 4 mH and 250 μF at 1000 rad/s: +4j and -4j in parallel
+    assert equivalent([("A", "B", "L", 4), ("A", "B", "C", 250)], 1000) is None

@@ -15,10 +15,12 @@ Example::
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from fractions import Fraction
 
 from palaestra.verifiers.assignments import read_values
+from palaestra.verifiers.normalize import read_answer, strip_wrappers, unify
 from palaestra.verifiers.numeric import read_exact
 from palaestra.verifiers.rationals import format_fraction
 
@@ -66,3 +68,45 @@ def decimal_text(value: Fraction) -> str | None:
         text = text.rjust(places + 1, "0")
         text = f"{text[:-places]}.{text[-places:]}"
     return ("-" if value < 0 else "") + text
+
+
+_NUM = r"(?:\d+(?:\.\d+)?(?:/\d+(?:\.\d+)?)?)"
+_COMPLEX_FORMS = (
+    re.compile(rf"(?P<re>[+-]?{_NUM})?(?P<sign>[+-])(?P<im>{_NUM})?\*?[ij]"),  # 3 - 4j, 3 - j, -4j
+    re.compile(rf"(?P<re>[+-]?{_NUM})?(?P<sign>[+-])[ij]\*?(?P<im>{_NUM})"),  # 3 - j4
+    re.compile(rf"(?P<re>[+-]?{_NUM})"),  # purely real
+)
+_UNIT_TAIL = ("ohms", "ohm", "Ω", "\\Omega")
+
+
+def read_complex(text: str) -> tuple[Fraction, Fraction] | None:
+    """``(real part, imaginary part)`` of an exact complex number written ``a + bj`` (or ``i``, ``jb``), optionally
+    named (``Z = ...``) and followed by ohms; else None. Input is bounded before the fixed pattern runs."""
+    return read_answer(text, _complex_core) if isinstance(text, str) and len(text) <= 300 else None
+
+
+def _complex_core(text: str) -> tuple[Fraction, Fraction] | None:
+    s = strip_wrappers(unify(text)).strip()
+    for name in ("Z =", "Z=", "I =", "I="):
+        if s.startswith(name):
+            s = s[len(name):]
+    s = s.replace(" ", "").replace("·", "").replace("\\cdot", "")
+    for unit in _UNIT_TAIL:
+        if s.endswith(unit):
+            s = s[: -len(unit)]
+            break
+    if s.startswith(("j", "i")) or (s[:1] in "+-" and s[1:2] in ("j", "i")):
+        s = "0" + ("+" if s[0] in "ji" else "") + s
+    elif s.endswith(("j", "i")) and not any(c in s[1:] for c in "+-"):
+        s = "0+" + s if not s.startswith("-") else "0" + s
+    for form in _COMPLEX_FORMS:
+        match = form.fullmatch(s)
+        if match is None:
+            continue
+        groups = match.groupdict()
+        real = Fraction(groups["re"]) if groups.get("re") else Fraction(0)
+        if "sign" not in groups:
+            return real, Fraction(0)
+        size = Fraction(groups["im"]) if groups.get("im") else Fraction(1)
+        return real, size if groups["sign"] == "+" else -size
+    return None
