@@ -9,6 +9,7 @@ from palaestra.core import Problem
 from palaestra.core.registry import make_source
 from palaestra.envs.operations.flow_shop import cds_order, makespan, optimal_order
 from palaestra.envs.operations.linear_program import greedy_point
+from palaestra.envs.operations.set_cover import greedy_cover, optimal_cover
 from palaestra.solvers.lp import maximise
 
 
@@ -72,3 +73,22 @@ def test_flow_shop_search_matches_brute_force_and_beats_cds() -> None:
     assert not cds.correct and "finishes at 22" in cds.feedback
     assert not task.verify(problem, "J3, J2, J4").correct
     assert not task.verify(problem, "J3, J2, J4, J1, J3").correct
+
+
+# Greedy takes S3 (cost 6 for 4 new elements, 1.5 each), then needs S1 and S2 for the rest: 6 + 5 + 5 = 16;
+# S1 and S2 alone (5 + 5 = 10) already cover everything.
+COVER_SETS = [[1, 2, 3], [4, 5, 6], [2, 3, 4, 5]]
+COVER_COSTS = [5, 5, 6]
+
+
+def test_set_cover_optimum_beats_greedy_and_is_verified() -> None:
+    assert greedy_cover(COVER_SETS, COVER_COSTS, 6) == [2, 0, 1]
+    assert optimal_cover(COVER_SETS, COVER_COSTS, 6)[:2] == ([0, 1], 10)
+    task = make_source("operations/set_cover")
+    problem = Problem("operations/set_cover", 0, 0, "", "S1, S2",
+                      {"n": 6, "sets": COVER_SETS, "costs": COVER_COSTS, "optimum": 10, "nodes": 1}, 1)
+    assert task.verify(problem, "S2 S1").correct and task.verify(problem, "{s1, s2}.").correct
+    greedy = task.verify(problem, "S3, S1, S2")
+    assert not greedy.correct and "16" in greedy.feedback
+    uncovered = task.verify(problem, "S1, S3")
+    assert not uncovered.correct and "element 6" in uncovered.feedback
