@@ -8,6 +8,7 @@ from palaestra.core import Problem
 from palaestra.core.registry import make_source
 from palaestra.envs.physics.ac_impedance import equivalent
 from palaestra.envs.physics.calorimetry import equilibrium
+from palaestra.envs.physics.relativity import _compose
 from palaestra.envs.physics.thin_lens import _trace
 
 
@@ -106,3 +107,26 @@ def test_series_and_parallel_impedances() -> None:
 def test_resonant_parallel_pair_has_no_finite_impedance() -> None:
     # 4 mH and 250 μF at 1000 rad/s: +4j and -4j in parallel
     assert equivalent([("A", "B", "L", 4), ("A", "B", "C", 250)], 1000) is None
+
+
+def relativity_problem(value: Fraction, unit: str) -> Problem:
+    return Problem("physics/relativity", 0, 0, "", f"{value} {unit}", {"value": str(value), "unit": unit, "steps": 1}, 1)
+
+
+def test_velocities_add_relativistically_not_galilean() -> None:
+    assert _compose(Fraction(1, 2), Fraction(1, 2)) == Fraction(4, 5)
+    assert _compose(Fraction(9, 10), Fraction(-9, 10)) == 0
+    task, problem = make_source("physics/relativity"), relativity_problem(Fraction(4, 5), "c")
+    assert task.verify(problem, "4/5 c").correct and task.verify(problem, "v = 0.8c").correct
+    assert task.verify(problem, "4/5").correct
+    galilean = task.verify(problem, "1 c")
+    assert not galilean.correct and "wrong value" in galilean.feedback
+    assert not task.verify(problem, "4/5 c or 1 c").correct
+
+
+def test_three_five_four_ship_dilates_by_five_quarters() -> None:
+    # beta = 3/5: gamma = 1/sqrt(1 - 9/25) = 5/4, so 8 crew years are 10 Earth years
+    task, problem = make_source("physics/relativity"), relativity_problem(Fraction(10), "years")
+    assert task.verify(problem, "10 years").correct
+    assert not task.verify(problem, "32/5 years").correct  # divided by gamma instead of multiplied
+    assert not task.verify(problem, "10 m").correct
