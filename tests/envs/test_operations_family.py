@@ -7,6 +7,7 @@ import random
 
 from palaestra.core import Problem
 from palaestra.core.registry import make_source
+from palaestra.envs.operations.facility_location import greedy_open, optimal_open, total_cost
 from palaestra.envs.operations.flow_shop import cds_order, makespan, optimal_order
 from palaestra.envs.operations.linear_program import greedy_point
 from palaestra.envs.operations.set_cover import greedy_cover, optimal_cover
@@ -92,3 +93,22 @@ def test_set_cover_optimum_beats_greedy_and_is_verified() -> None:
     assert not greedy.correct and "16" in greedy.feedback
     uncovered = task.verify(problem, "S1, S3")
     assert not uncovered.correct and "element 6" in uncovered.feedback
+
+
+# W1 and W2 tie as single warehouses (8 + 11 = 6 + 13 = 19); greedy keeps W1 and adds W2 (14 + 4 = 18), while
+# W2 with W3 costs 8 + (2 + 2 + 1) = 13.
+OPENING = [8, 6, 2]
+SERVING = [[1, 9, 1], [2, 2, 9], [9, 9, 1]]
+
+
+def test_facility_location_optimum_beats_greedy_add() -> None:
+    assert greedy_open(OPENING, SERVING) == [0, 1] and total_cost(OPENING, SERVING, [0, 1]) == 18
+    assert optimal_open(OPENING, SERVING) == ([1, 2], 13)
+    task = make_source("operations/facility_location")
+    problem = Problem("operations/facility_location", 0, 0, "", "W2, W3",
+                      {"opening": OPENING, "serving": SERVING, "optimum": 13}, 1)
+    assert task.verify(problem, "W3 and W2.").correct
+    greedy = task.verify(problem, "W1, W2")
+    assert not greedy.correct and "18" in greedy.feedback
+    assert not task.verify(problem, "").correct
+    assert not task.verify(problem, "W2, W3 or W1").correct
