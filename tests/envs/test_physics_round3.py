@@ -8,6 +8,7 @@ from palaestra.core import Problem
 from palaestra.core.registry import make_source
 from palaestra.envs.physics.ac_impedance import equivalent
 from palaestra.envs.physics.calorimetry import equilibrium
+from palaestra.envs.physics.dimensional_analysis import _solve
 from palaestra.envs.physics.relativity import _compose
 from palaestra.envs.physics.thin_lens import _trace
 
@@ -130,3 +131,19 @@ def test_three_five_four_ship_dilates_by_five_quarters() -> None:
     assert task.verify(problem, "10 years").correct
     assert not task.verify(problem, "32/5 years").correct  # divided by gamma instead of multiplied
     assert not task.verify(problem, "10 m").correct
+
+
+def test_pendulum_period_and_planck_length_exponents() -> None:
+    # T = l^a g^b m^c: L: a + b = 0, T: -2b = 1, M: c = 0
+    assert _solve([(0, 1, 0), (0, 1, -2), (1, 0, 0)], (0, 0, 1)) == [Fraction(1, 2), Fraction(-1, 2), 0]
+    # Planck length sqrt(h G / c^3): h [M L^2 T^-1], G [M^-1 L^3 T^-2], c [L T^-1]
+    assert _solve([(1, 2, -1), (-1, 3, -2), (0, 1, -1)], (0, 1, 0)) == [Fraction(1, 2), Fraction(1, 2), Fraction(-3, 2)]
+    assert _solve([(0, 1, -1), (0, 2, -2)], (0, 1, -1)) is None  # dependent: no unique answer
+    task = make_source("physics/dimensional_analysis")
+    problem = Problem("physics/dimensional_analysis", 0, 0, "", "a = 1/2, b = -1/2, c = 0",
+                      {"given": ["l", "g", "m"], "target": [0, 0, 1], "exponents": ["1/2", "-1/2", "0"]}, 1)
+    assert task.verify(problem, "c = 0; b = -0.5; a = 0.5").correct
+    assert task.verify(problem, r"a = \frac{1}{2}, b = -\frac{1}{2}, c = 0").correct
+    swapped = task.verify(problem, "a = -1/2, b = 1/2, c = 0")
+    assert not swapped.correct and "a does not" in swapped.feedback
+    assert not task.verify(problem, "a = 1/2, b = -1/2").correct
