@@ -11,6 +11,7 @@ from palaestra.envs.operations.facility_location import greedy_open, optimal_ope
 from palaestra.envs.operations.flow_shop import cds_order, makespan, optimal_order
 from palaestra.envs.operations.linear_program import greedy_point
 from palaestra.envs.operations.set_cover import greedy_cover, optimal_cover
+from palaestra.envs.operations.transportation import least_cost_plan, optimal_plan, plan_cost
 from palaestra.solvers.lp import maximise
 
 
@@ -112,3 +113,26 @@ def test_facility_location_optimum_beats_greedy_add() -> None:
     assert not greedy.correct and "18" in greedy.feedback
     assert not task.verify(problem, "").correct
     assert not task.verify(problem, "W2, W3 or W1").correct
+
+
+def test_transportation_optimum_beats_least_cost_cell() -> None:
+    # the cheapest route (P1 -> M1 at 1) forces P2 onto the 100 route: 10 + 1000; crossing costs 20 + 30 = 50
+    supply, demand, cost = [10, 10], [10, 10], [[1, 2], [3, 100]]
+    assert least_cost_plan(supply, demand, cost) == [[10, 0], [0, 10]]
+    assert optimal_plan(supply, demand, cost) == [[0, 10], [10, 0]]
+    rng = random.Random(4)
+    for _ in range(20):  # against brute force on 2 x 2 plans
+        supply, cost = [rng.randint(1, 9), rng.randint(1, 9)], [[rng.randint(1, 9) for _ in range(2)] for _ in range(2)]
+        demand = [rng.randint(0, sum(supply))]
+        demand.append(sum(supply) - demand[0])
+        brute = min(plan_cost(cost, [[x, supply[0] - x], [demand[0] - x, supply[1] - demand[0] + x]])
+                    for x in range(supply[0] + 1) if 0 <= demand[0] - x <= supply[1] and supply[0] - x <= demand[1])
+        assert plan_cost(cost, optimal_plan(supply, demand, cost)) == brute
+    task = make_source("operations/transportation")
+    problem = Problem("operations/transportation", 0, 0, "", "0 10\n10 0",
+                      {"supply": [10, 10], "demand": [10, 10], "cost": [[1, 2], [3, 100]], "optimum": 50}, 1)
+    assert task.verify(problem, "P1: 0, 10\nP2: 10, 0").correct
+    greedy = task.verify(problem, "10 0\n0 10")
+    assert not greedy.correct and "1010" in greedy.feedback
+    short = task.verify(problem, "0 10\n5 0")
+    assert not short.correct and "P2 ships 5" in short.feedback
