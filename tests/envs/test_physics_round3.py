@@ -10,6 +10,7 @@ from palaestra.envs.physics.ac_impedance import equivalent
 from palaestra.envs.physics.calorimetry import equilibrium
 from palaestra.envs.physics.dimensional_analysis import _solve
 from palaestra.envs.physics.relativity import _compose
+from palaestra.envs.physics.rotation import _part
 from palaestra.envs.physics.thin_lens import _trace
 
 
@@ -147,3 +148,32 @@ def test_pendulum_period_and_planck_length_exponents() -> None:
     swapped = task.verify(problem, "a = -1/2, b = 1/2, c = 0")
     assert not swapped.correct and "a does not" in swapped.feedback
     assert not task.verify(problem, "a = 1/2, b = -1/2").correct
+
+
+class ScriptedRng:
+    """Hands out the given integers and picks the given kind: a part drawn on purpose."""
+
+    def __init__(self, kind: str, integers: list[int]) -> None:
+        self.kind, self.integers = kind, list(integers)
+
+    def randint(self, low: int, high: int) -> int:
+        return self.integers.pop(0)
+
+    def choice(self, options: list[str]) -> str:
+        assert self.kind in options
+        return self.kind
+
+
+def test_parts_use_the_standard_moments_and_the_parallel_axis_theorem() -> None:
+    # mass 6/2 = 3 kg, size 10/10 = 1 m, offset 10/10 = 1 m
+    assert _part(ScriptedRng("rod_end", [6, 10, 10]), True)[1] == 1  # m L^2 / 3
+    assert _part(ScriptedRng("rod_centre", [6, 10, 10]), True)[1] == Fraction(1, 4)  # m L^2 / 12
+    assert _part(ScriptedRng("disc_off", [4, 10, 10]), True)[1] == 3  # 2 kg: m R^2 / 2 + m d^2 = 1 + 2
+    assert _part(ScriptedRng("sphere", [10, 10, 10]), False)[1] == 2  # 5 kg: 2/5 m R^2
+    task = make_source("physics/rotation")
+    # a disc of I = 2 kg m^2 at 10 rad/s catches 1 kg of clay at 1 m: 2 * 10 / (2 + 1) = 20/3 rad/s
+    problem = Problem("physics/rotation", 0, 0, "", "20/3 rad/s",
+                      {"value": "20/3", "unit": "rad/s", "steps": 4, "kind": "clay"}, 1)
+    assert task.verify(problem, "20/3 rad/s").correct and task.verify(problem, "ω = 20/3").correct
+    assert not task.verify(problem, "10 rad/s").correct  # clay ignored
+    assert not task.verify(problem, "20/3 J").correct
