@@ -9,6 +9,7 @@ from palaestra.core import Problem
 from palaestra.core.registry import make_source
 from palaestra.envs.operations.facility_location import greedy_open, optimal_open, total_cost
 from palaestra.envs.operations.flow_shop import cds_order, makespan, optimal_order
+from palaestra.envs.operations.integer_program import optimal_integer, rounded_lp_point
 from palaestra.envs.operations.linear_program import greedy_point
 from palaestra.envs.operations.set_cover import greedy_cover, optimal_cover
 from palaestra.envs.operations.transportation import least_cost_plan, optimal_plan, plan_cost
@@ -136,3 +137,19 @@ def test_transportation_optimum_beats_least_cost_cell() -> None:
     assert not greedy.correct and "1010" in greedy.feedback
     short = task.verify(problem, "0 10\n5 0")
     assert not short.correct and "P2 ships 5" in short.feedback
+
+
+def test_integer_optimum_is_not_the_rounded_lp_optimum() -> None:
+    # max 5x1 + 4x2, 6x1 + 4x2 <= 24, x1 + 2x2 <= 6: the LP optimum (3, 3/2)
+    # rounds down to (3, 1) with P = 19; the integer optimum is (4, 0) with P = 20
+    c, a, b = [5, 4], [[6, 4], [1, 2]], [24, 6]
+    assert rounded_lp_point(c, a, b) == [3, 1]
+    assert optimal_integer(c, a, b)[:2] == ([4, 0], 20)
+    task = make_source("operations/integer_program")
+    problem = Problem("operations/integer_program", 0, 0, "", "x1 = 4, x2 = 0, P = 20",
+                      {"c": c, "a": a, "b": b, "optimum": 20, "nodes": 1}, 1)
+    assert task.verify(problem, "P = 20, x1 = 4, x2 = 0").correct
+    rounded = task.verify(problem, "x1 = 3, x2 = 1, P = 19")
+    assert not rounded.correct and "not optimal" in rounded.feedback
+    fractional = task.verify(problem, "x1 = 3, x2 = 3/2, P = 21")
+    assert not fractional.correct and "whole number" in fractional.feedback
