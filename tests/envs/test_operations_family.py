@@ -13,6 +13,7 @@ from palaestra.envs.operations.integer_program import optimal_integer, rounded_l
 from palaestra.envs.operations.linear_program import greedy_point
 from palaestra.envs.operations.set_cover import greedy_cover, optimal_cover
 from palaestra.envs.operations.transportation import least_cost_plan, optimal_plan, plan_cost
+from palaestra.envs.operations.vehicle_routing import _distances, optimal_routes, savings_routes, total_distance
 from palaestra.solvers.lp import maximise
 
 
@@ -153,3 +154,25 @@ def test_integer_optimum_is_not_the_rounded_lp_optimum() -> None:
     assert not rounded.correct and "not optimal" in rounded.feedback
     fractional = task.verify(problem, "x1 = 3, x2 = 3/2, P = 21")
     assert not fractional.correct and "whole number" in fractional.feedback
+
+
+# depot (2, 2); C1 (0, 3) needs 2, C2 (0, 1) needs 2, C3 (2, 1) needs 1, C4 (1, 3) needs 1; vans carry 4.
+# Savings pairs C1 with C2 (saving 4) and leaves C3 and C4 alone: 8 + 2 + 4 = 14; C3 C2 and C4 C1 cost 12.
+ROUTING_POINTS = [(2, 2), (0, 3), (0, 1), (2, 1), (1, 3)]
+ROUTING_DEMAND = [2, 2, 1, 1]
+
+
+def test_vehicle_routing_optimum_beats_savings() -> None:
+    distance = _distances(ROUTING_POINTS)
+    savings = savings_routes(distance, ROUTING_DEMAND, 4)
+    assert sorted(savings) == [[1, 2], [3], [4]] and total_distance(distance, savings) == 14
+    assert optimal_routes(distance, ROUTING_DEMAND, 4) == ([[3, 2], [4, 1]], 12)
+    task = make_source("operations/vehicle_routing")
+    problem = Problem("operations/vehicle_routing", 0, 0, "", "C3 C2\nC4 C1", {
+        "points": [list(p) for p in ROUTING_POINTS], "demand": ROUTING_DEMAND, "capacity": 4, "optimum": 12}, 1)
+    assert task.verify(problem, "Route 1: depot -> C1 -> C4 -> depot\nRoute 2: depot -> C2 -> C3 -> depot").correct
+    greedy = task.verify(problem, "C1 C2\nC3\nC4")
+    assert not greedy.correct and "14" in greedy.feedback
+    overloaded = task.verify(problem, "C1 C2 C3\nC4")
+    assert not overloaded.correct and "5 crates" in overloaded.feedback
+    assert not task.verify(problem, "C3 C2\nC4").correct
