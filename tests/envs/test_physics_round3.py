@@ -9,6 +9,7 @@ from palaestra.core.registry import make_source
 from palaestra.envs.physics.ac_impedance import equivalent
 from palaestra.envs.physics.calorimetry import equilibrium
 from palaestra.envs.physics.dimensional_analysis import _solve
+from palaestra.envs.physics.fluids import _bernoulli_height, _continuity
 from palaestra.envs.physics.relativity import _compose
 from palaestra.envs.physics.rotation import _part
 from palaestra.envs.physics.thin_lens import _trace
@@ -177,3 +178,30 @@ def test_parts_use_the_standard_moments_and_the_parallel_axis_theorem() -> None:
     assert task.verify(problem, "20/3 rad/s").correct and task.verify(problem, "ω = 20/3").correct
     assert not task.verify(problem, "10 rad/s").correct  # clay ignored
     assert not task.verify(problem, "20/3 J").correct
+
+
+class PipeRng:
+    """Draws the pipe 10 cm -> 5 cm at 2 m/s, 200 kPa, rising 1 m (the order the fluids helpers ask in)."""
+
+    def __init__(self) -> None:
+        self.integers = [20, 200, 10]
+
+    def sample(self, population: range, k: int) -> list[int]:
+        return [10, 5]
+
+    def randint(self, low: int, high: int) -> int:
+        return self.integers.pop(0)
+
+
+def test_continuity_and_bernoulli_by_hand() -> None:
+    # a quarter of the area: four times the speed
+    assert _continuity(PipeRng())[1:3] == (8, "m/s")  # type: ignore[arg-type]
+    # p2 = 200000 + 500 (2^2 - 8^2) - 1000 * 9.8 * 1 = 170000 - 9800
+    text, value, unit, _ = _bernoulli_height(PipeRng())  # type: ignore[arg-type]
+    assert (value, unit) == (160200, "Pa") and "1 m higher" in text
+    task = make_source("physics/fluids")
+    problem = Problem("physics/fluids", 0, 0, "", "160200 Pa",
+                      {"kind": "bernoulli_height", "value": "160200", "unit": "Pa", "steps": 3}, 1)
+    assert task.verify(problem, "160.2 kPa").correct and task.verify(problem, "p = 160200 Pa").correct
+    assert not task.verify(problem, "170000 Pa").correct  # the rise ignored
+    assert not task.verify(problem, "160200 kPa").correct
