@@ -9,6 +9,7 @@ from palaestra.core.registry import make_source
 from palaestra.envs.physics.ac_impedance import equivalent
 from palaestra.envs.physics.calorimetry import equilibrium
 from palaestra.envs.physics.dimensional_analysis import _solve
+from palaestra.envs.physics.doppler import _beats, _echo
 from palaestra.envs.physics.fluids import _bernoulli_height, _continuity
 from palaestra.envs.physics.relativity import _compose
 from palaestra.envs.physics.rotation import _part
@@ -205,3 +206,24 @@ def test_continuity_and_bernoulli_by_hand() -> None:
     assert task.verify(problem, "160.2 kPa").correct and task.verify(problem, "p = 160200 Pa").correct
     assert not task.verify(problem, "170000 Pa").correct  # the rise ignored
     assert not task.verify(problem, "160200 kPa").correct
+
+
+class DopplerRng:
+    def __init__(self, frequency: int, speed: int) -> None:
+        self.integers = [frequency, speed]
+
+    def randint(self, low: int, high: int) -> int:
+        return self.integers.pop(0)
+
+
+def test_echo_and_beats_by_hand() -> None:
+    # the echo of a 300 Hz horn approaching a wall at 20 m/s: 300 * 360 / 320
+    assert _echo(DopplerRng(300, 20))[1] == Fraction(675, 2)  # type: ignore[arg-type]
+    # beats: 340 * 340 / 320 - 340 * 340 / 360 = 1445/4 - 2890/9
+    assert _beats(DopplerRng(340, 20))[1] == Fraction(1445, 36)  # type: ignore[arg-type]
+    task = make_source("physics/doppler")
+    problem = Problem("physics/doppler", 0, 0, "", "675/2 Hz", {"kind": "echo", "value": "675/2", "steps": 4}, 1)
+    assert task.verify(problem, "337.5 Hz").correct and task.verify(problem, "0.3375 kHz").correct
+    one_shift = task.verify(problem, "1275/4 Hz")  # only the wall hears a shift: 300 * 340 / 320
+    assert not one_shift.correct and "wrong frequency" in one_shift.feedback
+    assert not task.verify(problem, "337.5 kHz").correct
