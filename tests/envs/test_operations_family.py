@@ -11,6 +11,9 @@ from palaestra.envs.operations.facility_location import greedy_open, optimal_ope
 from palaestra.envs.operations.flow_shop import cds_order, makespan, optimal_order
 from palaestra.envs.operations.integer_program import optimal_integer, rounded_lp_point
 from palaestra.envs.operations.linear_program import greedy_point
+from palaestra.envs.operations.lot_sizing import optimal_plan as lot_plan
+from palaestra.envs.operations.lot_sizing import plan_cost as lot_cost
+from palaestra.envs.operations.lot_sizing import silver_meal
 from palaestra.envs.operations.set_cover import greedy_cover, optimal_cover
 from palaestra.envs.operations.transportation import least_cost_plan, optimal_plan, plan_cost
 from palaestra.envs.operations.vehicle_routing import _distances, optimal_routes, savings_routes, total_distance
@@ -176,3 +179,19 @@ def test_vehicle_routing_optimum_beats_savings() -> None:
     overloaded = task.verify(problem, "C1 C2 C3\nC4")
     assert not overloaded.correct and "5 crates" in overloaded.feedback
     assert not task.verify(problem, "C3 C2\nC4").correct
+
+
+def test_wagner_whitin_beats_silver_meal() -> None:
+    # Silver-Meal stops its first batch after period 2 (the average rises from 30 to 33.3), then makes 60 in
+    # period 3: 50 + 10 + 50 + 40 = 150. Making 50 at once and 40 in period 4: 80 setup + 50 holding = 130.
+    demand, setup = [20, 10, 20, 40], [50, 30, 50, 30]
+    assert silver_meal(demand, setup, 1) == [30, 0, 60, 0] and lot_cost(demand, setup, 1, [30, 0, 60, 0]) == 150
+    assert lot_plan(demand, setup, 1) == ([50, 0, 0, 40], 130)
+    task = make_source("operations/lot_sizing")
+    problem = Problem("operations/lot_sizing", 0, 0, "", "50 0 0 40",
+                      {"demand": demand, "setup": setup, "holding": 1, "optimum": 130}, 1)
+    assert task.verify(problem, "[50, 0, 0, 40]").correct
+    heuristic = task.verify(problem, "30 0 60 0")
+    assert not heuristic.correct and "150" in heuristic.feedback
+    late = task.verify(problem, "40 0 0 50")
+    assert not late.correct and "period 3" in late.feedback
