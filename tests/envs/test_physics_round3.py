@@ -8,6 +8,7 @@ from palaestra.core import Problem
 from palaestra.core.registry import make_source
 from palaestra.envs.physics.ac_impedance import equivalent
 from palaestra.envs.physics.calorimetry import equilibrium
+from palaestra.envs.physics.capacitors import _potentials
 from palaestra.envs.physics.dimensional_analysis import _solve
 from palaestra.envs.physics.doppler import _beats, _echo
 from palaestra.envs.physics.fluids import _bernoulli_height, _continuity
@@ -227,3 +228,16 @@ def test_echo_and_beats_by_hand() -> None:
     one_shift = task.verify(problem, "1275/4 Hz")  # only the wall hears a shift: 300 * 340 / 320
     assert not one_shift.correct and "wrong frequency" in one_shift.feedback
     assert not task.verify(problem, "337.5 kHz").correct
+
+
+def test_capacitors_in_series_share_charge() -> None:
+    # 3 uF and 6 uF in series across 12 V: C = 2 uF, Q = 24 uC on each; the 3 uF takes 8 V, storing 96 uJ
+    links = [("A", "C", 3), ("B", "C", 6)]
+    assert _potentials(links)["C"] == Fraction(1, 3)
+    task = make_source("physics/capacitors")
+    problem = Problem("physics/capacitors", 0, 0, "", "24 μC",
+                      {"links": [list(x) for x in links], "kind": "charge", "value": "24", "unit": "μC"}, 1)
+    assert task.verify(problem, "24 μC").correct and task.verify(problem, "24 µC").correct
+    assert task.verify(problem, "0.024 mC").correct and task.verify(problem, "Q = 24 uC").correct
+    assert not task.verify(problem, "36 μC").correct  # 3 uF times the full 12 V
+    assert not task.verify(problem, "24 mC").correct
