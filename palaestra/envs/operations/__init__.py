@@ -1,0 +1,1 @@
+"""Operations research: linear and integer programs, scheduling, covering, location and routing, solved optimally."""

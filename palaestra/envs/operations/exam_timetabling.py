@@ -1,0 +1,197 @@
+"""Exam timetabling: give every exam a time slot and a room so no student sits two exams at once.
+
+Exams have enrolments; rooms have seat capacities; pairs of exams that share students conflict. A
+timetable puts each exam in one slot and one room with enough seats, at most one exam per room per
+slot, and conflicting exams in different slots. Problems are built around a hidden timetable (the reference answer), so
+one always exists; the verifier accepts **any** valid timetable. From level 2 on, problems are redrawn
+until the textbook first-fit rule (exams by most conflicts, then largest enrolment; each into the
+first slot without a conflict and the smallest free room that fits) gets stuck, so scheduling needs
+search, not a single greedy pass.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.retry import retry
+from palaestra.core.task import Growth
+from palaestra.verifiers.normalize import read_answer
+
+MAX_CHARS = 6_000
+_TOKEN = re.compile(r"\b([ESR])(\d{1,3})\b", re.IGNORECASE)
+_LEFTOVER = re.compile(r"[A-Za-z0-9]")
+_FILLER = re.compile(r"\b(?:exam|slot|room|in|at|time|is)\b", re.IGNORECASE)
+
+Placement = tuple[int, int]  # slot, room (0-based)
+
+
+@register
+class ExamTimetabling(Task):
+    id = "operations/exam_timetabling"
+    family = "operations"
+    description = "Give every exam a slot and a big-enough room so that no two conflicting exams share a slot."
+    tags = ("operations-research", "scheduling", "constraint-satisfaction")
+    multiline = True
+    version = 1
+
+    @dataclass(frozen=True)
+    class Config:
+        exams: int
+        slots: int
+        rooms: int
+        beat_first_fit: bool
+
+    presets = (
+        Config(exams=5, slots=3, rooms=2, beat_first_fit=False),
+        Config(exams=7, slots=3, rooms=3, beat_first_fit=False),
+        Config(exams=9, slots=4, rooms=3, beat_first_fit=True),
+        Config(exams=11, slots=4, rooms=3, beat_first_fit=True),
+        Config(exams=13, slots=5, rooms=3, beat_first_fit=True),
+    )
+    growth = Growth(steps={"exams": 3, "slots": 1})
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        n, k, r = config.exams, config.slots, config.rooms
+
+        def draw() -> tuple[list[int], list[int], list[list[int]], list[Placement]]:
+            capacity = sorted(rng.sample(range(20, 201, 10), r))
+            cells = rng.sample([(s, q) for s in range(k) for q in range(r)], n)  # the hidden timetable
+            size = [rng.randint(max(5, capacity[q] // 2), capacity[q]) for _, q in cells]
+            conflicts = [[a, b] for a in range(n) for b in range(a + 1, n)
+                         if cells[a][0] != cells[b][0] and rng.random() < 0.45]
+            return capacity, size, conflicts, cells
+
+        def acceptable(instance: tuple[list[int], list[int], list[list[int]], list[Placement]]) -> bool:
+            capacity, size, conflicts, _ = instance
+            return not config.beat_first_fit or first_fit(capacity, size, conflicts, k) is None
+
+        capacity, size, conflicts, plan = retry(draw, acceptable, attempts=5_000,
+                                                what="a timetable first-fit cannot complete")
+        exams = "\n".join(f"  E{i + 1}: {s} students" for i, s in enumerate(size))
+        rooms = ", ".join(f"R{q + 1} ({c} seats)" for q, c in enumerate(capacity))
+        clashes = ", ".join(f"E{a + 1}-E{b + 1}" for a, b in conflicts) or "none"
+        prompt = (
+            f"Exams and their enrolments:\n{exams}\nRooms: {rooms}. Time slots: S1 to S{k}.\n"
+            f"Pairs of exams that share students (they must be in different slots): {clashes}.\n\n"
+            "Give every exam one time slot and one room with at least as many seats as its enrolment; a room holds at "
+            "most one exam per slot. Write one line per exam, for example:\nE1: S2 R1\nE2: S1 R3\n..."
+        )
+        answer = "\n".join(f"E{i + 1}: S{s + 1} R{q + 1}" for i, (s, q) in enumerate(plan))
+        return Problem(prompt=prompt, answer=answer, data={
+            "capacity": capacity, "size": size, "conflicts": conflicts, "slots": k})
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        data = problem.data
+        capacity, size, conflicts, k = data["capacity"], data["size"], data["conflicts"], data["slots"]
+        plan = read_timetable(answer, len(size), k, len(capacity))
+        if plan is None:
+            return Verdict.unparsed("expected one line per exam: E1: S2 R1, every exam once")
+        used: dict[Placement, int] = {}
+        for exam, (slot, room) in enumerate(plan):
+            if size[exam] > capacity[room]:
+                return Verdict.wrong(f"E{exam + 1} has {size[exam]} students; R{room + 1} seats {capacity[room]}")
+            if (slot, room) in used:
+                return Verdict.wrong(f"E{used[slot, room] + 1} and E{exam + 1} share R{room + 1} in S{slot + 1}")
+            used[slot, room] = exam
+        for a, b in conflicts:
+            if plan[a][0] == plan[b][0]:
+                return Verdict.wrong(f"E{a + 1} and E{b + 1} share students but are both in S{plan[a][0] + 1}")
+        return Verdict.right()
+
+    def heuristics(self) -> dict[str, Callable[[Problem], str]]:
+        def greedy(problem: Problem) -> str:
+            data = problem.data
+            plan = first_fit(data["capacity"], data["size"], data["conflicts"], data["slots"])
+            if plan is None:
+                return "stuck"
+            return "\n".join(f"E{i + 1}: S{s + 1} R{q + 1}" for i, (s, q) in enumerate(plan))
+
+        return {"first fit (most conflicts first)": greedy}
+
+    def difficulty(self, problem: Problem) -> float:
+        """Exams plus half the conflicts, plus how full the slot-room grid is (exams over places) times 4."""
+        data = problem.data
+        places = data["slots"] * len(data["capacity"])
+        return len(data["size"]) + len(data["conflicts"]) / 2 + 4 * len(data["size"]) / places
+
+    def spellings(self, problem: Problem) -> list[str]:
+        lines = problem.answer.splitlines()
+        return [*super().spellings(problem), "\n".join(reversed(lines)),
+                "\n".join(line.replace(": ", " -> ").replace(" R", ", R") for line in lines),
+                "\n".join(f"- {line.split(':')[0]}: slot {line.split()[1]}, room {line.split()[2]}" for line in lines)]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        lines = problem.answer.splitlines()
+        data = problem.data
+        wrong = ["\n".join(lines[:-1]), "\n".join([*lines, lines[0]])]
+        if data["conflicts"]:
+            a, b = data["conflicts"][0]
+            slot_a = lines[a].split()[1]
+            moved = lines[:]
+            moved[b] = f"E{b + 1}: {slot_a} R{len(data['capacity']) + 1}"  # the clash, and a room that is not there
+            wrong.append("\n".join(moved))
+        smallest = min(range(len(data["capacity"])), key=lambda q: data["capacity"][q])
+        biggest = max(range(len(data["size"])), key=lambda e: data["size"][e])
+        if data["size"][biggest] > data["capacity"][smallest]:
+            squeezed = lines[:]
+            squeezed[biggest] = f"E{biggest + 1}: {lines[biggest].split()[1]} R{smallest + 1}"
+            wrong.append("\n".join(squeezed))
+        return wrong
+
+
+def read_timetable(text: str, exams: int, slots: int, rooms: int) -> list[Placement] | None:
+    """Each exam's (slot, room), 0-based, from lines naming an exam, a slot and a room; None when an exam is missing
+    or given twice, a name is out of range, or a line holds anything else."""
+    if not isinstance(text, str) or len(text) > MAX_CHARS:
+        return None
+    return read_answer(text, lambda s: _timetable_core(s, exams, slots, rooms))
+
+
+def _timetable_core(text: str, exams: int, slots: int, rooms: int) -> list[Placement] | None:
+    found: dict[int, Placement] = {}
+    for line in text.strip().strip("`").splitlines():
+        if not line.strip():
+            continue
+        tokens = _TOKEN.findall(line)
+        kinds = "".join(t[0].upper() for t in tokens)
+        rest = _LEFTOVER.search(_FILLER.sub("", _TOKEN.sub("", line)))
+        if kinds != "ESR" or rest is not None:
+            return None
+        exam, slot, room = (int(t[1]) - 1 for t in tokens)
+        if not (0 <= exam < exams and 0 <= slot < slots and 0 <= room < rooms) or exam in found:
+            return None
+        found[exam] = (slot, room)
+    if len(found) != exams:
+        return None
+    return [found[e] for e in range(exams)]
+
+
+def _order(size: Sequence[int], conflicts: Sequence[Sequence[int]]) -> list[int]:
+    degree = [0] * len(size)
+    for a, b in conflicts:
+        degree[a] += 1
+        degree[b] += 1
+    return sorted(range(len(size)), key=lambda e: (-degree[e], -size[e], e))
+
+
+def first_fit(capacity: Sequence[int], size: Sequence[int], conflicts: Sequence[Sequence[int]],
+              slots: int) -> list[Placement] | None:
+    """First fit, exams by most conflicts then largest: the first slot with no clash and a free room that fits (the
+    smallest such room); None when some exam finds no place."""
+    clash = {e: set() for e in range(len(size))}
+    for a, b in conflicts:
+        clash[a].add(b)
+        clash[b].add(a)
+    plan: dict[int, Placement] = {}
+    for exam in _order(size, conflicts):
+        spot = next(((s, q) for s in range(slots) if all(plan.get(o, (-1,))[0] != s for o in clash[exam])
+                     for q in sorted(range(len(capacity)), key=lambda q: capacity[q])
+                     if capacity[q] >= size[exam] and (s, q) not in plan.values()), None)
+        if spot is None:
+            return None
+        plan[exam] = spot
+    return [plan[e] for e in range(len(size))]

@@ -1,0 +1,155 @@
+"""Uncapacitated facility location: which warehouses to open so opening plus serving costs are smallest.
+
+Warehouses have opening costs; each store is served by the open warehouse that serves it most
+cheaply (the serving costs are a table: distance on a city grid times the store's weekly deliveries).
+The answer names the warehouses to open. The optimum comes from every subset of warehouses at
+generation (a subset's serving costs built from the subset without its lowest warehouse, so the
+whole sweep is linear in the number of subsets). From level 2 on, instances are redrawn until the
+textbook greedy (start with the single best warehouse, then keep opening the one that lowers the
+total most while any does) is not optimal. The verifier accepts **any** set of warehouses whose
+total cost equals the optimum.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.retry import retry
+from palaestra.core.task import Growth
+from palaestra.envs.operations.common import read_sequence
+
+
+@register
+class FacilityLocation(Task):
+    id = "operations/facility_location"
+    family = "operations"
+    description = "Choose warehouses to open so opening plus serving costs are smallest (uncapacitated, any optimum)."
+    tags = ("operations-research", "optimization", "np-hard")
+    version = 1
+
+    @dataclass(frozen=True)
+    class Config:
+        warehouses: int
+        stores: int
+        beat_greedy: bool
+
+    presets = (
+        Config(warehouses=5, stores=6, beat_greedy=False),
+        Config(warehouses=6, stores=7, beat_greedy=False),
+        Config(warehouses=6, stores=8, beat_greedy=True),
+        Config(warehouses=7, stores=9, beat_greedy=True),
+        Config(warehouses=8, stores=10, beat_greedy=True),
+    )
+    growth = Growth(steps={"warehouses": 1, "stores": 2}, limits={"warehouses": 11})
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        k, n = config.warehouses, config.stores
+
+        def draw() -> tuple[list[int], list[list[int]]]:
+            sites = [(rng.randint(0, 20), rng.randint(0, 20)) for _ in range(k)]
+            stores = [(rng.randint(0, 20), rng.randint(0, 20), rng.randint(1, 4)) for _ in range(n)]
+            serving = [[(abs(x - sx) + abs(y - sy)) * load for sx, sy, load in stores] for x, y in sites]
+            opening = [rng.randint(5, 40) for _ in range(k)]
+            return opening, serving
+
+        def acceptable(instance: tuple[list[int], list[list[int]]]) -> bool:
+            opening, serving = instance
+            return not config.beat_greedy or total_cost(opening, serving, greedy_open(opening, serving)) > \
+                optimal_open(opening, serving)[1]
+
+        opening, serving = retry(draw, acceptable, what="a facility location the greedy rule does not solve")
+        chosen, best = optimal_open(opening, serving)
+        names = [f"W{i + 1}" for i in range(k)]
+        header = "          " + " ".join(f"{f'S{j + 1}':>4}" for j in range(n))
+        rows = "\n".join(f"{name:<4} {opening[i]:>4} " + " ".join(f"{c:>4}" for c in serving[i])
+                         for i, name in enumerate(names))
+        example = ", ".join(sorted(rng.sample(names, 2), key=lambda s: int(s[1:])))  # independent of the answer
+        prompt = (
+            f"A company may open warehouses {names[0]} to {names[-1]} to serve stores S1 to S{n}. Each row gives a "
+            "warehouse's opening cost, then its cost of serving each store:\n"
+            f"     open{header[9:]}\n{rows}\n\nEvery store is served by the open warehouse that serves it most cheaply. "
+            "Open at least one warehouse, choosing them so that the total of the opening costs and the serving costs "
+            f"is as small as possible. Give the names of the warehouses to open, e.g. {example}."
+        )
+        return Problem(prompt=prompt, answer=", ".join(names[i] for i in chosen),
+                       data={"opening": opening, "serving": serving, "optimum": best})
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        opening, serving = problem.data["opening"], problem.data["serving"]
+        names = [f"W{i + 1}" for i in range(len(opening))]
+        chosen = read_sequence(answer, names)
+        if chosen is None or not chosen:
+            return Verdict.unparsed("expected the names of the warehouses to open, e.g. W1, W3")
+        if len(set(chosen)) != len(chosen):
+            return Verdict.wrong("a warehouse is named twice")
+        total = total_cost(opening, serving, [names.index(c) for c in chosen])
+        return Verdict.judge(total == problem.data["optimum"], f"total cost {total} is not the smallest")
+
+    def heuristics(self) -> dict[str, Callable[[Problem], str]]:
+        def greedy(problem: Problem) -> str:
+            return ", ".join(f"W{i + 1}" for i in sorted(greedy_open(problem.data["opening"], problem.data["serving"])))
+
+        return {"greedy add": greedy}
+
+    def difficulty(self, problem: Problem) -> float:
+        """Warehouses times stores over 4 (the table to weigh), plus the warehouses the optimum opens."""
+        data = problem.data
+        return len(data["opening"]) * len(data["serving"][0]) / 4 + problem.answer.count("W")
+
+    def spellings(self, problem: Problem) -> list[str]:
+        chosen = problem.answer.split(", ")
+        return [*super().spellings(problem), " ".join(reversed(chosen)), "{" + ", ".join(chosen) + "}",
+                " and ".join(chosen) + "."]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        chosen = problem.answer.split(", ")
+        names = [f"W{i + 1}" for i in range(len(problem.data["opening"]))]
+        opening, serving = problem.data["opening"], problem.data["serving"]
+        wrong = [", ".join([*chosen, chosen[0]]), ", ".join(chosen) + " or " + ", ".join(names)]
+        for candidate in ([n for n in names if n not in chosen], names, [*chosen[1:]]):
+            indices = [names.index(c) for c in candidate]
+            if indices and total_cost(opening, serving, indices) > problem.data["optimum"]:
+                wrong.append(", ".join(candidate))
+        return wrong
+
+
+def total_cost(opening: Sequence[int], serving: Sequence[Sequence[int]], chosen: Sequence[int]) -> int:
+    """Opening costs of ``chosen`` plus every store's cheapest serving cost among them."""
+    return sum(opening[i] for i in chosen) + sum(min(serving[i][j] for i in chosen) for j in range(len(serving[0])))
+
+
+def greedy_open(opening: Sequence[int], serving: Sequence[Sequence[int]]) -> list[int]:
+    """Greedy add: the best single warehouse, then the one lowering the total most, while any lowers it."""
+    warehouses = range(len(opening))
+    chosen = [min(warehouses, key=lambda i: (total_cost(opening, serving, [i]), i))]
+    current = total_cost(opening, serving, chosen)
+    while len(chosen) < len(opening):  # bounded: one more warehouse per pass
+        best = min((i for i in warehouses if i not in chosen),
+                   key=lambda i: (total_cost(opening, serving, [*chosen, i]), i))
+        cost = total_cost(opening, serving, [*chosen, best])
+        if cost >= current:
+            break
+        chosen.append(best)
+        current = cost
+    return chosen
+
+
+def optimal_open(opening: Sequence[int], serving: Sequence[Sequence[int]]) -> tuple[list[int], int]:
+    """(a cheapest non-empty set of warehouses, sorted, and its cost), over every subset."""
+    k, n = len(opening), len(serving[0])
+    big = 1 << 60
+    nearest: list[list[int]] = [[big] * n]  # per subset mask: each store's cheapest serving cost
+    fixed = [0]
+    best, best_mask = big, 0
+    for mask in range(1, 1 << k):
+        low = (mask & -mask).bit_length() - 1
+        rest = mask & (mask - 1)
+        nearest.append([min(a, b) for a, b in zip(nearest[rest], serving[low])])
+        fixed.append(fixed[rest] + opening[low])
+        cost = fixed[mask] + sum(nearest[mask])
+        if cost < best:
+            best, best_mask = cost, mask
+    return [i for i in range(k) if best_mask >> i & 1], best

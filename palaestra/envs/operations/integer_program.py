@@ -1,0 +1,178 @@
+"""Integer programming: the best whole-number solution of a small linear program with integer variables.
+
+Maximise P = c·x subject to sum_j a_ij x_j <= b_i with small non-negative integer coefficients and x
+whole numbers >= 0. The optimum comes from a depth-first branch and bound at generation (each
+variable from its largest feasible value down; the bound on what the remaining variables can add is
+the smaller of the best value-per-unit of every constraint they all use and their own upper bounds;
+the last variable is set to its largest feasible value directly). From level 2 on, programs are
+redrawn until rounding the linear-programming optimum down (the textbook shortcut, computed exactly
+with :mod:`palaestra.solvers.lp`) is not optimal. The verifier accepts **any** optimal integer point:
+every variable a whole number >= 0, every constraint met, the stated P equal to c·x and to the optimum.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.retry import retry
+from palaestra.core.task import Growth
+from palaestra.envs.operations.common import linear_text, read_named_numbers
+from palaestra.solvers.lp import maximise
+
+_EXAMPLE_VALUES = ("3", "0", "5", "1")  # a fixed placeholder shape, independent of the answer
+
+
+@register
+class IntegerProgram(Task):
+    id = "operations/integer_program"
+    family = "operations"
+    description = "The best whole-number point of a small integer program, where rounding the LP optimum fails."
+    tags = ("operations-research", "optimization", "math", "np-hard")
+    version = 1
+    distinct_from = {"operations/linear_program": "integrality makes it a search (branch and bound), not a vertex "
+                                                  "of the polytope: the LP optimum rounded down is drawn to fail"}
+
+    @dataclass(frozen=True)
+    class Config:
+        variables: int
+        constraints: int
+        beat_rounding: bool
+
+    presets = (
+        Config(variables=2, constraints=2, beat_rounding=False),
+        Config(variables=2, constraints=3, beat_rounding=False),
+        Config(variables=3, constraints=3, beat_rounding=True),
+        Config(variables=3, constraints=4, beat_rounding=True),
+        Config(variables=4, constraints=4, beat_rounding=True),
+    )
+    growth = Growth(steps={"variables": 1, "constraints": 1}, limits={"variables": 7})
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        n, m = config.variables, config.constraints
+
+        def draw() -> tuple[list[int], list[list[int]], list[int]]:
+            a = [[rng.randint(1, 9) if rng.random() < 0.8 else 0 for _ in range(n)] for _ in range(m)]
+            b = [rng.randint(10, 12 * n) for _ in range(m)]
+            c = [rng.randint(1, 15) for _ in range(n)]
+            return c, a, b
+
+        def acceptable(program: tuple[list[int], list[list[int]], list[int]]) -> bool:
+            c, a, b = program
+            if any(all(row[j] == 0 for row in a) for j in range(n)) or any(not any(row) for row in a):
+                return False
+            return not config.beat_rounding or _value(c, rounded_lp_point(c, a, b)) < optimal_integer(c, a, b)[1]
+
+        c, a, b = retry(draw, acceptable, what="an integer program that LP rounding does not solve")
+        point, best, nodes = optimal_integer(c, a, b)
+        names = [f"x{j + 1}" for j in range(n)]
+        rows = "\n".join(f"  {linear_text(row, names)} <= {bound}" for row, bound in zip(a, b))
+        example = ", ".join(f"{name} = {_EXAMPLE_VALUES[j % 4]}" for j, name in enumerate(names)) + ", P = 40"
+        prompt = (
+            f"Maximise P = {linear_text(c, names)}\nsubject to\n{rows}\n  {', '.join(names)} whole numbers >= 0.\n\n"
+            f"Give an optimal solution in whole numbers and the maximum: the value of every variable and of P, "
+            f"e.g. {example}."
+        )
+        answer = ", ".join(f"{name} = {v}" for name, v in zip(names, point)) + f", P = {best}"
+        return Problem(prompt=prompt, answer=answer, data={"c": c, "a": a, "b": b, "optimum": best, "nodes": nodes})
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        c, a, b = problem.data["c"], problem.data["a"], problem.data["b"]
+        names = [f"x{j + 1}" for j in range(len(c))]
+        values = read_named_numbers(answer, [*names, "P"])
+        if values is None:
+            return Verdict.unparsed(f"expected {', '.join(names)} and P, each as name = whole number")
+        point = [values[name] for name in names]
+        for name, v in zip(names, point):
+            if v < 0 or v.denominator != 1:
+                return Verdict.wrong(f"{name} is not a whole number >= 0")
+        for i, (row, bound) in enumerate(zip(a, b), 1):
+            lhs = sum(coef * v for coef, v in zip(row, point))
+            if lhs > bound:
+                return Verdict.wrong(f"constraint {i} is violated: {lhs} > {bound}")
+        objective = sum(coef * v for coef, v in zip(c, point))
+        if values["P"] != objective:
+            return Verdict.wrong(f"P at this point is {objective}, not {values['P']}")
+        return Verdict.judge(objective == problem.data["optimum"], "feasible but not optimal")
+
+    def heuristics(self) -> dict[str, Callable[[Problem], str]]:
+        def rounding(problem: Problem) -> str:
+            c, a, b = problem.data["c"], problem.data["a"], problem.data["b"]
+            point = rounded_lp_point(c, a, b)
+            return ", ".join(f"x{j + 1} = {v}" for j, v in enumerate(point)) + f", P = {_value(c, point)}"
+
+        return {"LP optimum rounded down": rounding}
+
+    def difficulty(self, problem: Problem) -> float:
+        """Variables plus constraints, plus the log of the branch-and-bound nodes the optimum took."""
+        data = problem.data
+        return len(data["c"]) + len(data["a"]) + math.log2(data["nodes"] + 1) / 2
+
+    def spellings(self, problem: Problem) -> list[str]:
+        pairs = problem.answer.split(", ")
+        return [*super().spellings(problem), ", ".join([pairs[-1], *pairs[:-1]]), "\n".join(pairs),
+                "; ".join(pairs) + "."]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        pairs = problem.answer.split(", ")
+        names = [p.split(" = ")[0] for p in pairs[:-1]]
+        point = [int(p.split(" = ")[1]) for p in pairs[:-1]]
+        best = problem.data["optimum"]
+
+        def spelled(xs: Sequence[int | Fraction], value: int | Fraction) -> str:
+            return ", ".join(f"{n} = {v}" for n, v in zip(names, xs)) + f", P = {value}"
+
+        return [spelled(point, best + 1), spelled([point[0] + 1, *point[1:]], best), spelled([0] * len(names), 0),
+                spelled([Fraction(1, 2), *point[1:]], best), ", ".join(pairs[:-1])]
+
+
+def _value(c: Sequence[int], point: Sequence[int]) -> int:
+    return sum(coef * v for coef, v in zip(c, point))
+
+
+def rounded_lp_point(c: Sequence[int], a: Sequence[Sequence[int]], b: Sequence[int]) -> list[int]:
+    """The linear-programming optimum with every coordinate rounded down (always feasible here: a >= 0)."""
+    solution = maximise(list(c), [list(row) for row in a], list(b))
+    assert solution is not None
+    return [math.floor(v) for v in solution.point]
+
+
+def optimal_integer(c: Sequence[int], a: Sequence[Sequence[int]], b: Sequence[int]) -> tuple[list[int], int, int]:
+    """(an optimal integer point, its value, search nodes) by depth-first branch and bound."""
+    n, m = len(c), len(a)
+    best_point = rounded_lp_point(c, a, b)
+    best = [_value(c, best_point)]
+    nodes = [0]
+    point = [0] * n
+
+    def largest(j: int, residual: list[int]) -> int:
+        return min(residual[i] // a[i][j] for i in range(m) if a[i][j] > 0)
+
+    def bound(j: int, residual: list[int]) -> Fraction:
+        own = sum(c[k] * largest(k, residual) for k in range(j, n))
+        shared = [Fraction(residual[i]) * max(Fraction(c[k], a[i][k]) for k in range(j, n))
+                  for i in range(m) if all(a[i][k] > 0 for k in range(j, n))]
+        return min([Fraction(own), *shared])
+
+    def search(j: int, residual: list[int], value: int) -> None:
+        nodes[0] += 1
+        if j == n - 1:
+            last = largest(j, residual)
+            if value + c[j] * last > best[0]:
+                point[j] = last
+                best[0] = value + c[j] * last
+                best_point[:] = point
+            return
+        if value + bound(j, residual) <= best[0]:
+            return
+        for x in range(largest(j, residual), -1, -1):
+            point[j] = x
+            search(j + 1, [r - a[i][j] * x for i, r in enumerate(residual)], value + c[j] * x)
+        point[j] = 0
+
+    search(0, list(b), 0)
+    return list(best_point), best[0], nodes[0]

@@ -1,0 +1,154 @@
+"""Linear programming: an optimal point and the maximum of a small linear program, exactly.
+
+Maximise P = c·x subject to constraints sum_j a_ij x_j <= b_i with small non-negative integer
+coefficients (every variable appears in some constraint, so the program is bounded) and x >= 0,
+x real. The optimum comes from an exact simplex method (:mod:`palaestra.solvers.lp`, fractions,
+Bland's rule). The verifier accepts **any** optimal point: every variable given, none negative,
+every constraint met, the stated P equal to c·x at that point and equal to the optimum. From level
+2 on, programs are redrawn until the textbook greedy (raise the variable with the largest objective
+coefficient as far as the constraints allow, then the next, ...) is not optimal.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+
+from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.retry import retry
+from palaestra.core.task import Growth
+from palaestra.envs.operations.common import linear_text, read_named_numbers
+from palaestra.solvers.lp import maximise
+from palaestra.verifiers.rationals import format_fraction
+
+_EXAMPLE_VALUES = ("5/2", "0", "7", "1/3")  # a fixed placeholder shape, independent of the answer
+
+
+@register
+class LinearProgram(Task):
+    id = "operations/linear_program"
+    family = "operations"
+    description = "An optimal point and the maximum of a small linear program (any optimal point), exactly."
+    tags = ("operations-research", "optimization", "math")
+    version = 1
+
+    @dataclass(frozen=True)
+    class Config:
+        variables: int
+        constraints: int
+        beat_greedy: bool
+
+    presets = (
+        Config(variables=2, constraints=3, beat_greedy=False),
+        Config(variables=2, constraints=4, beat_greedy=False),
+        Config(variables=3, constraints=4, beat_greedy=True),
+        Config(variables=3, constraints=5, beat_greedy=True),
+        Config(variables=4, constraints=6, beat_greedy=True),
+    )
+    growth = Growth(steps={"variables": 1, "constraints": 1})
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        n, m = config.variables, config.constraints
+
+        def draw() -> tuple[list[int], list[list[int]], list[int]]:
+            a = [[rng.randint(1, 9) if rng.random() < 0.7 else 0 for _ in range(n)] for _ in range(m)]
+            b = [rng.randint(10, 15 * n) for _ in range(m)]
+            c = [rng.randint(1, 12) for _ in range(n)]
+            return c, a, b
+
+        def acceptable(program: tuple[list[int], list[list[int]], list[int]]) -> bool:
+            c, a, b = program
+            if any(all(row[j] == 0 for row in a) for j in range(n)) or any(not any(row) for row in a):
+                return False
+            solution = maximise(c, a, b)
+            assert solution is not None  # bounded: every variable sits in a constraint with positive coefficients
+            return not config.beat_greedy or greedy_value(c, a, b) < solution.value
+
+        c, a, b = retry(draw, acceptable, what="a linear program the greedy rule does not solve")
+        solution = maximise(c, a, b)
+        assert solution is not None
+        names = [f"x{j + 1}" for j in range(n)]
+        rows = "\n".join(f"  {linear_text(row, names)} <= {bound}" for row, bound in zip(a, b))
+        example = ", ".join(f"{name} = {_EXAMPLE_VALUES[j % 4]}" for j, name in enumerate(names)) + ", P = 40"
+        prompt = (
+            f"Maximise P = {linear_text(c, names)}\nsubject to\n{rows}\n  {', '.join(names)} >= 0 (real numbers, "
+            "not necessarily integers).\n\nGive an optimal solution and the maximum: the value of every variable "
+            f"and of P, exact (fractions where needed), e.g. {example}."
+        )
+        answer = ", ".join(f"{name} = {format_fraction(v)}" for name, v in zip(names, solution.point))
+        answer += f", P = {format_fraction(solution.value)}"
+        return Problem(prompt=prompt, answer=answer, data={
+            "c": c, "a": a, "b": b, "optimum": format_fraction(solution.value), "pivots": solution.pivots,
+            "point": [format_fraction(v) for v in solution.point],
+        })
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        c, a, b = problem.data["c"], problem.data["a"], problem.data["b"]
+        names = [f"x{j + 1}" for j in range(len(c))]
+        values = read_named_numbers(answer, [*names, "P"])
+        if values is None:
+            return Verdict.unparsed(f"expected {', '.join(names)} and P, each as name = exact value")
+        point = [values[name] for name in names]
+        for name, v in zip(names, point):
+            if v < 0:
+                return Verdict.wrong(f"{name} is negative")
+        for i, (row, bound) in enumerate(zip(a, b), 1):
+            lhs = sum((coef * v for coef, v in zip(row, point)), Fraction(0))
+            if lhs > bound:
+                return Verdict.wrong(f"constraint {i} is violated: {format_fraction(lhs)} > {bound}")
+        objective = sum((coef * v for coef, v in zip(c, point)), Fraction(0))
+        if values["P"] != objective:
+            return Verdict.wrong(f"P at this point is {format_fraction(objective)}, not {format_fraction(values['P'])}")
+        return Verdict.judge(objective == Fraction(problem.data["optimum"]), "feasible but not optimal")
+
+    def heuristics(self) -> dict[str, Callable[[Problem], str]]:
+        def greedy(problem: Problem) -> str:
+            c, a, b = problem.data["c"], problem.data["a"], problem.data["b"]
+            point = greedy_point(c, a, b)
+            value = sum((coef * v for coef, v in zip(c, point)), Fraction(0))
+            return ", ".join(f"x{j + 1} = {format_fraction(v)}" for j, v in enumerate(point)) + \
+                f", P = {format_fraction(value)}"
+
+        return {"largest objective coefficient first": greedy}
+
+    def difficulty(self, problem: Problem) -> float:
+        """Variables plus constraints, plus the simplex pivots the optimum took and the optimal point's non-zero
+        coordinates."""
+        data = problem.data
+        return (len(data["c"]) + len(data["a"]) + data["pivots"]
+                + sum(v != "0" for v in data["point"]) / 2)
+
+    def spellings(self, problem: Problem) -> list[str]:
+        pairs = problem.answer.split(", ")
+        return [*super().spellings(problem), ", ".join([pairs[-1], *pairs[:-1]]), "\n".join(pairs),
+                "; ".join(pairs) + ".", "\\boxed{" + ", ".join(pairs) + "}"]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        names = [f"x{j + 1}" for j in range(len(problem.data["c"]))]
+        point = [Fraction(v) for v in problem.data["point"]]
+        optimum = Fraction(problem.data["optimum"])
+
+        def spelled(xs: list[Fraction], value: Fraction) -> str:
+            return ", ".join(f"{n} = {format_fraction(v)}" for n, v in zip(names, xs)) + f", P = {format_fraction(value)}"
+
+        nudged = [point[0] + 1, *point[1:]]
+        return [spelled(point, optimum + 1), spelled(nudged, optimum), spelled([Fraction(0)] * len(names), Fraction(0)),
+                spelled(point, optimum) + f" or P = {format_fraction(optimum + 1)}",
+                ", ".join(f"{n} = {format_fraction(v)}" for n, v in zip(names, point))]
+
+
+def greedy_point(c: list[int], a: list[list[int]], b: list[int]) -> list[Fraction]:
+    """Raise the variables one at a time, largest objective coefficient first, each as far as the slack allows."""
+    slack = [Fraction(v) for v in b]
+    point = [Fraction(0)] * len(c)
+    for j in sorted(range(len(c)), key=lambda j: (-c[j], j)):
+        limits = [slack[i] / a[i][j] for i in range(len(a)) if a[i][j] > 0]
+        point[j] = min(limits)
+        slack = [s - a[i][j] * point[j] for i, s in enumerate(slack)]
+    return point
+
+
+def greedy_value(c: list[int], a: list[list[int]], b: list[int]) -> Fraction:
+    return sum((coef * v for coef, v in zip(c, greedy_point(c, a, b))), Fraction(0))
