@@ -119,7 +119,7 @@ class Growth:
         if _is_int(value):
             grown = int(round(grown))
         limit = self.limits.get(name)
-        if limit is not None:
+        if limit is not None and step:  # a value that does not move (the low end of a range) stays as it is
             grown = min(grown, limit) if step > 0 else max(grown, limit)
         return grown
 

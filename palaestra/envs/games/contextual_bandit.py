@@ -51,6 +51,7 @@ class ContextualBandit(MultiTurnTask):
     family = "games"
     description = "Choose an ad for each visitor profile to maximise clicks; the best ad depends on the profile."
     tags = ("games", "multi-turn", "decision-making", "exploration")
+    one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
     version = 2
     hidden_information = True
     score_based = True

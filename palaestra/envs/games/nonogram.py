@@ -40,6 +40,7 @@ class Nonogram(MultiTurnTask):
     family = "games"
     description = "Fill a nonogram row by row from run-length clues, with column-conflict feedback after each row."
     tags = ("games", "multi-turn", "puzzle", "constraint-satisfaction", "grid")
+    one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
 
     @dataclass(frozen=True)
     class Config:

@@ -45,6 +45,7 @@ class SealedBidAuction(MultiTurnTask):
     family = "games"
     description = "Bid in first-price sealed-bid auctions against rival bidders; scored by expected surplus."
     tags = ("games", "multi-turn", "decision-making", "economics", "auctions")
+    one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
     version = 2
     hidden_information = True
     score_based = True

@@ -38,6 +38,7 @@ class WordLadder(MultiTurnTask):
     family = "games"
     description = "Change a start word into a target word one letter at a time, through real words only."
     tags = ("games", "multi-turn", "words", "search")
+    one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
     option_variants = ({"progress_rewards": True},)
     version = 2
 
