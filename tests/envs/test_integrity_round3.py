@@ -9,15 +9,19 @@ envs generate at levels 20 and 40; an inverse function may come with its (right)
 from __future__ import annotations
 
 import random
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
 from fractions import Fraction
 
 import pytest
 
-from palaestra.core import MultiTurnTask, make_source
+from palaestra.core import MultiTurnTask, Problem, Task, Verdict, make_source, register, registry
 from palaestra.core.multiturn import ONE_MOVE_PER_TURN, plan_pieces, snapshot
+from palaestra.core.task import Growth
 from palaestra.envs.algebra.function_inverse import inverse_domain
 from palaestra.envs.interactive import negotiation
-from palaestra.kit import Settings, play, run_checks
+from palaestra.kit import Settings, levels, play, run_check, run_checks
 
 ONE_MOVE_GAMES = [
     # read the first move of a plan, or one number of it, before round 3
@@ -181,12 +185,86 @@ def test_negotiation_limit_sells_for_one_and_the_honest_offer_is_always_accepted
 
 # --- far levels of unbounded envs ---------------------------------------------------------------------
 
-@pytest.mark.parametrize("env_id", ["algebra/polynomial_factorization", "algorithms/multi_key_sort"])
+@dataclass(frozen=True)
+class Sizes:
+    count: int
+    spread: tuple[int, int]
+    fixed: tuple[int, int]
+
+
+def test_growth_limits_cap_growing_values_only_and_ranges_end_by_end() -> None:
+    presets = (Sizes(2, (1, 4), (0, 1)), Sizes(3, (2, 6), (0, 2)))
+    rule = Growth(limits={"count": 5, "spread": (4, 9), "fixed": 3})  # fixed: the low end 0 does not grow
+    assert [rule.beyond(presets, past) for past in (1, 4)] == [Sizes(4, (3, 8), (0, 3)), Sizes(5, (4, 9), (0, 3))]
+
+
+class Triple(Task):
+    id = "integrity3/triple"
+    family = "integrity3"
+    description = "Triple a number."
+    Config = Sizes
+    presets = tuple(Sizes(d, (d, d), (0, d)) for d in (1, 2, 3, 4, 5))
+    growth = Growth()
+
+    def generate(self, rng: random.Random, config: Sizes) -> Problem:
+        n = rng.randrange(10 ** (config.count - 1), 10 ** config.count)
+        return Problem(prompt=f"Triple {n}.", answer=str(3 * n), data={"n": n})
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        return Verdict.judge(answer.strip() == str(3 * problem.data["n"]))
+
+    def difficulty(self, problem: Problem) -> float:
+        return len(str(problem.data["n"]))
+
+
+class RaisesFar(Triple):
+    id = "integrity3/raises_far"
+
+    def generate(self, rng: random.Random, config: Sizes) -> Problem:
+        names = ["n"] * 12  # a pool that runs out past level 10
+        rng.sample(names, config.count)
+        return super().generate(rng, config)
+
+
+class StallsFar(Triple):
+    id = "integrity3/stalls_far"
+
+    def generate(self, rng: random.Random, config: Sizes) -> Problem:
+        if config.count > 15:
+            deadline = time.process_time() + 10 * STALL_BOUND  # CPU burnt far past the (lowered) bound
+            while time.process_time() < deadline:
+                pass
+        return super().generate(rng, config)
+
+
+STALL_BOUND = 0.05
+
+
+@pytest.fixture()
+def toy_envs(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setattr(levels, "GENERATE_CPU_SECONDS", STALL_BOUND)
+    for cls in (Triple, RaisesFar, StallsFar):
+        register(cls)
+    yield
+    for cls in (Triple, RaisesFar, StallsFar):
+        registry.remove(cls.id)
+
+
+def test_far_levels_check_fails_an_env_that_raises_or_stalls_far_out(toy_envs: None) -> None:
+    assert run_check(Triple.id, "far_levels", Settings.ci()).ok
+    raised = run_check(RaisesFar.id, "far_levels", Settings.ci())
+    assert not raised.ok and "ValueError" in raised.detail
+    started = time.process_time()
+    stalled = run_check(StallsFar.id, "far_levels", Settings.ci())
+    assert not stalled.ok and "CPU" in stalled.detail
+    assert time.process_time() - started < 5 * STALL_BOUND  # stopped by the timer, not run to its end
+
+
+@pytest.mark.parametrize("env_id", ["algebra/polynomial_factorization", "algorithms/multi_key_sort", "algorithms/tsp",
+                                    "games/contextual_bandit", "graphs/count_shortest_paths", "economics/fair_division"])
 def test_far_levels_generate(env_id: str) -> None:
-    source = make_source(env_id)
-    for level in (20, 40):
-        problem = source.sample(level, 0)
-        assert problem.answer is not None
+    result = run_check(env_id, "far_levels", Settings.ci())
+    assert result.ok, result.detail
 
 
 # --- function inverse: a domain statement ----------------------------------------------------------------

@@ -48,7 +48,8 @@ class Nonogram(MultiTurnTask):
         spare: int
 
     presets = (Config(5, 5), Config(6, 4), Config(8, 4), Config(10, 3), Config(12, 3))
-    growth = Growth()
+    # Capped at level 11's values: past them generation raises or passes its CPU bound (difficulty saturates).
+    growth = Growth(limits={"size": 26})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.size

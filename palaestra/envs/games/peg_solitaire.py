@@ -49,7 +49,8 @@ class PegSolitaire(MultiTurnTask):
         spare: int  # turns allowed beyond the pegs - 1 jumps a win takes
 
     presets = (Config(6, 5, 3), Config(6, 7, 3), Config(6, 9, 2), Config(7, 11, 2), Config(7, 14, 2))
-    growth = Growth(steps={"pegs": 1})
+    # Capped at level 32's values: past them generation raises or passes its CPU bound (difficulty saturates).
+    growth = Growth(steps={"pegs": 1}, limits={"pegs": 42})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.size

@@ -54,7 +54,8 @@ class WordLadder(MultiTurnTask):
         self.progress_rewards = progress_rewards
 
     presets = (Config(3, 4), Config(4, 4), Config(5, 3), Config(6, 3), Config(7, 2))
-    growth = Growth()
+    # Capped at level 28's values: past them generation raises or passes its CPU bound (difficulty saturates).
+    growth = Growth(limits={"length": 31})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         vocabulary = words()
