@@ -20,6 +20,7 @@ from palaestra.core import MultiTurnTask, Problem, Task, Verdict, make_source, r
 from palaestra.core.multiturn import ONE_MOVE_PER_TURN, plan_pieces, snapshot
 from palaestra.core.task import Growth
 from palaestra.envs.algebra.function_inverse import inverse_domain
+from palaestra.envs.games import sealed_bid_auction
 from palaestra.envs.interactive import negotiation
 from palaestra.kit import Settings, levels, play, run_check, run_checks
 
@@ -300,3 +301,22 @@ def test_function_inverse_reads_a_stated_domain(level: int, want: str, right: li
     # a domain clause does not make a wrong formula right, nor read past a retraction
     assert not source.verify(problem, f"({problem.answer}) + 1 for all x").correct
     assert not source.verify(problem, f"{problem.answer} for x > {bound}. Just kidding").correct
+
+
+# --- item 5: the full-size kit on the multi-turn envs ----------------------------------------------------
+
+def test_auction_random_bids_score_about_zero_at_every_level() -> None:
+    """The zero point is the random bids' mean plus one standard deviation: the clip at 0 no longer pays them."""
+    source = make_source("games/sealed_bid_auction")
+    for level in (0, 1):  # the levels where the mean alone paid random bids most
+        total = 0.0
+        for seed in range(80):
+            problem = source.sample(level, seed)
+            caps, values = problem.data["caps"], problem.data["values"]
+            rng = random.Random(seed)
+            achieved = sum(sealed_bid_auction._surplus(rng.randint(0, value), value, caps) for value in values)
+            total += source._reward(problem, achieved, True)
+        assert total / 80 < 0.13, level  # 0.03-0.08 over 300 seeds (0.16-0.18 before)
+    problem = source.sample(0, 0)
+    best = [str(sealed_bid_auction._best_bid(value, problem.data["caps"])) for value in problem.data["values"]]
+    assert play.play_episode(source, problem, lambda s, h: best[s["round"]])[0] == pytest.approx(1.0)
