@@ -14,7 +14,11 @@ pure functions of the problem and a JSON-native state:
 Optional hooks the kit (:mod:`palaestra.kit.play`) checks:
 
 - ``one_move_per_turn = True``: the game is played one move (step, line, push) per turn; a reply
-  holding several moves (a whole plan) must be refused (``verdict.parsed`` False, state unchanged).
+  holding several moves (a whole plan: ``e2e4, then d2d4``, ``L R U``, ``1. b4 2. c4``) must be
+  refused like an unreadable move (``verdict.parsed`` False; the state as an unreadable move leaves
+  it: unchanged, or a turn spent where time passes). ``play`` refuses it by reading exactly one move;
+  :meth:`MultiTurnTask.advance` then recognises the plan (its first two pieces are each a move
+  ``play`` reads) and says in the feedback that the game takes one move per turn.
 - ``hidden_information = True``: the game hides something the player must find out (a code, a
   word, the mines). Such a game implements ``honest_move(view)``: a player that reads only a
   :class:`View` -- the prompt, the problem's ``public_keys`` of ``problem.data`` (facts the prompt
@@ -52,8 +56,10 @@ Example::
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
@@ -218,10 +224,33 @@ class MultiTurnTask(ProblemSource):
             return Outcome(state, Verdict.unparsed("move too long"),
                            f"Invalid move: longer than {self.max_move_chars} characters.")
         try:
-            return self.play(problem, state, move)
+            outcome = self.play(problem, state, move)
         except Exception as exc:  # a rules bug must not crash a training run, nor count as a wrong move
             error = f"play raised {type(exc).__name__}: {str(exc)[:200]}"
             return Outcome(state, Verdict.failed(error), f"The move could not be judged ({error}).", True)
+        if self.one_move_per_turn and not outcome.verdict.parsed and outcome.verdict.error is None \
+                and ONE_MOVE_PER_TURN not in outcome.observation and self._is_plan(problem, state, move):
+            note = f"{ONE_MOVE_PER_TURN[0].upper()}{ONE_MOVE_PER_TURN[1:]}: the reply holds several moves (a plan)"
+            outcome = outcome._replace(verdict=dataclasses.replace(outcome.verdict, feedback=f"{ONE_MOVE_PER_TURN}, "
+                                       "and the reply holds several moves"),
+                                       observation=f"{note}; write only the next move. {outcome.observation}")
+        return outcome
+
+    def _is_plan(self, problem: Problem, state: Any, move: str) -> bool:
+        """Whether a refused ``move`` is a plan: its first two pieces (:func:`plan_pieces`) are each a move ``play`` reads."""
+        pieces = plan_pieces(move)
+        if len(pieces) < 2:
+            return False
+
+        def is_move(piece: str) -> bool:
+            unnumbered = _NUMBERING.sub("", piece, count=1)  # "1. b4"
+            return self.play(problem, state, piece).verdict.parsed or (
+                unnumbered != piece and self.play(problem, state, unnumbered).verdict.parsed)
+
+        try:
+            return all(is_move(piece) for piece in pieces)
+        except Exception:  # a piece the rules cannot judge is no move
+            return False
 
     def replay(self, problem: Problem, responses: list[str]) -> Episode:
         """Judge a finished episode from its list of full responses (deterministic replay)."""
@@ -239,6 +268,34 @@ class MultiTurnTask(ProblemSource):
             if turn >= limit:
                 return Episode(total, tuple(verdicts), False, True)
         return Episode(total, tuple(verdicts), False, False)
+
+
+ONE_MOVE_PER_TURN = "one move per turn"
+MAX_PLAN_CHARS = 2_000  # longer refused replies are not split into moves (the feedback stays the game's own)
+_THEN = r"(?:(?:and )?then )?"
+# Where a plan is cut, strongest first: the first that cuts a reply gives its pieces.
+_PLAN_CUTS = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
+    rf" ?\n ?{_THEN}", rf" ?; ?{_THEN}", rf" ?(?:,|->|→|=>) ?{_THEN}", r" (?:and )?then ", r" and ", r" "))
+_NUMBERING = re.compile(r"^(?:(?:step|move) ?)?\d{1,3} ?[.):] ?", re.IGNORECASE)
+
+
+def plan_pieces(move: str) -> list[str]:
+    r"""The first two pieces of ``move`` read as a plan, or none when it cannot be cut.
+
+    A reply is cut at new lines, else at ``;``, else at commas or arrows, else at ``then``, else
+    at ``and``, else at spaces (``L R U``); runs of spaces are squeezed first, so the cutting is linear.
+
+    >>> plan_pieces("e2e4, then d2d4"), plan_pieces("1. b4\n2. c4\n3. d4"), plan_pieces("L R U"), plan_pieces("B")
+    (['e2e4', 'd2d4'], ['1. b4', '2. c4'], ['L', 'R'], [])
+    """
+    if len(move) > MAX_PLAN_CHARS:
+        return []
+    text = "\n".join(" ".join(line.split()) for line in move.strip().splitlines() if line.strip())
+    for cut in _PLAN_CUTS:
+        pieces = cut.split(text, maxsplit=2)
+        if len(pieces) > 1:
+            return pieces[:2] if all(pieces[:2]) else []
+    return []
 
 
 def snapshot(state: Any) -> str:

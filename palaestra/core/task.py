@@ -64,8 +64,9 @@ class Growth:
     that grew over the presets keeps growing by its last rise, or by its mean rise over the
     presets when it did not rise at the last one; every other field (a shrinking hint count,
     a probability, a string, a category) keeps its last value. ``limits`` caps fields that
-    cannot grow forever (a word list's length); some other field must keep growing, or the
-    difficulty stops growing (the kit checks levels 0-9).
+    cannot grow forever (a word list's length; a ``(low, high)`` range takes a limit per end);
+    some other field must keep growing, or the difficulty stops growing (the kit checks levels
+    0-9). A value that does not grow (the low end of a range) is never moved by a limit.
 
     ``factors`` multiplies a magnitude per level instead (``{"max_value": 10}``: one more
     digit per level).
@@ -76,7 +77,7 @@ class Growth:
     """
 
     steps: Mapping[str, int | float] | None = None
-    limits: Mapping[str, int | float] = field(default_factory=dict)
+    limits: Mapping[str, int | float | tuple[int, ...]] = field(default_factory=dict)  # a range: a limit per end
     factors: Mapping[str, int | float] = field(default_factory=dict)  # fields multiplied per level (magnitudes)
 
     def beyond(self, presets: Sequence[Any], past: int) -> Any:
@@ -92,20 +93,22 @@ class Growth:
             value = history[-1]
             if isinstance(value, tuple) and value and all(_is_int(v) for v in value) and self.steps is None:
                 if all(isinstance(h, tuple) and len(h) == len(value) for h in history):
-                    grown_range = tuple(self._grow(name, [h[i] for h in history], past) for i in range(len(value)))
+                    grown_range = tuple(self._grow(name, [h[i] for h in history], past, i) for i in range(len(value)))
                     if grown_range != value:
                         changes[name] = grown_range
             elif name in self.factors:
                 scaled = value * self.factors[name] ** past
                 scaled = int(round(scaled)) if _is_int(value) else scaled
-                changes[name] = min(scaled, self.limits.get(name, scaled))
+                limit = self.limits.get(name)
+                changes[name] = scaled if limit is None or isinstance(limit, tuple) else min(scaled, limit)
             elif _is_int(value) or (isinstance(value, float) and self.steps is not None):
                 grown_value = self._grow(name, history, past)
                 if grown_value != value:
                     changes[name] = grown_value
         return dataclasses.replace(last, **changes)
 
-    def _grow(self, name: str, history: list[Any], past: int) -> Any:
+    def _grow(self, name: str, history: list[Any], past: int, element: int | None = None) -> Any:
+        """``history``'s last value moved ``past + 1`` steps, within its limit (element ``element`` of a range)."""
         value = history[-1]
         if self.steps is not None:
             step = self.steps.get(name, 0)
@@ -119,7 +122,9 @@ class Growth:
         if _is_int(value):
             grown = int(round(grown))
         limit = self.limits.get(name)
-        if limit is not None:
+        if isinstance(limit, tuple):  # a range capped end by end: {"lengths": (42, 46)}
+            limit = limit[element] if element is not None and element < len(limit) else None
+        if limit is not None and step:  # a value that does not move (the low end of a range) stays as it is
             grown = min(grown, limit) if step > 0 else max(grown, limit)
         return grown
 

@@ -7,6 +7,11 @@
   problem at levels 4-9 takes more than :data:`GENERATE_CPU_SECONDS` of CPU time to generate
   (``time.process_time``, so a busy machine does not make it flake). A bounded env must say why in
   ``bounded``.
+- ``far_levels``: an unbounded env generates one problem at level 20 and one at level 40, each within
+  :data:`GENERATE_CPU_SECONDS` of CPU (a profiling timer stops one that stalls), with a reference a
+  single-turn env accepts: levels never end, so a parameter that cannot grow further (a word list's
+  length, a grid the search cannot handle) must be capped by the rule's ``limits`` and the difficulty
+  saturate, instead of generation raising or stalling. One problem per level keeps it cheap.
 - ``score_matches_step``: ``palaestra.score(problem, reply)`` gives the reward ``env.step`` gave, for
   the env built with its defaults and with every keyword set in ``option_variants``: on the reference,
   a corrupted answer, and (for a game) the oracle's episode and its first move alone. Every keyword
@@ -16,8 +21,11 @@
 from __future__ import annotations
 
 import random
+import signal
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from palaestra.core.env import MultiTurnEnv
@@ -25,11 +33,12 @@ from palaestra.core.registry import make_source
 from palaestra.core.scoring import score
 from palaestra.core.task import ProblemSource, Task, option_defaults
 from palaestra.factory import make
-from palaestra.kit.base import Settings, _require, _verify, sample
+from palaestra.kit.base import ContractError, Settings, _require, _verify, generation_seconds, sample
 
 CHECKED_LEVELS = 10  # levels 0-9: the presets and five levels computed by the rule
 GENERATE_CPU_SECONDS = 2.0  # CPU time one problem may take to generate at levels 4-9 (headroom for a busy CI host)
 DIFFICULTY_SEED = 300_000  # the seeds check_difficulty uses, so levels 0-4 come from the shared cache
+FAR_LEVELS = (20, 40)  # levels far past every preset: one problem each
 
 
 def check_unbounded_levels(env_id: str, s: Settings) -> str:
@@ -140,7 +149,56 @@ def _compare(env_id: str, env: Any, variant: dict[str, Any], level: int, seed: i
     return len(answers)
 
 
+@contextmanager
+def _cpu_bound(seconds: float, what: str) -> Iterator[None]:
+    """Raise :class:`ContractError` once ``seconds`` of CPU pass inside the block (main thread only: elsewhere the
+    time is measured after the block by the caller)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: Any) -> None:
+        raise ContractError(f"{what} took more than {seconds} s of CPU")
+
+    previous = signal.signal(signal.SIGPROF, stop)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
+
+
+def check_far_levels(env_id: str, s: Settings) -> str:
+    source = make_source(env_id)
+    if not source.unbounded:
+        return "n/a (bounded)"
+    times = []
+    for level in FAR_LEVELS:
+        where = f"level {level} seed 0"
+        try:
+            with _cpu_bound(2 * GENERATE_CPU_SECONDS, f"{where}: generation"):  # the retimed bound is checked below
+                problem = sample(env_id, level, 0)
+        except ContractError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - any failure to generate is the finding
+            raise ContractError(f"{where}: generation raised {type(exc).__name__}: {str(exc)[:200]} (cap the "
+                                "parameter that cannot grow with the growth rule's limits)") from exc
+        spent = generation_seconds(env_id, level, 0)
+        if spent > GENERATE_CPU_SECONDS:
+            spent = generation_seconds(env_id, level, 0, retime=True)
+        _require(spent <= GENERATE_CPU_SECONDS, f"{where}: generation took {spent:.2f} s of CPU "
+                                                f"(bound {GENERATE_CPU_SECONDS} s)")
+        times.append(spent)
+        if isinstance(source, Task):
+            _require(problem.answer is not None, f"{where}: no reference answer")
+            verdict = _verify(source, problem, problem.answer or "")
+            _require(verdict.correct, f"{where}: reference rejected: {verdict}")
+    return "levels " + ", ".join(f"{level}: {t * 1000:.0f} ms" for level, t in zip(FAR_LEVELS, times)) + " of CPU"
+
+
 CHECKS: dict[str, Callable[[str, Settings], str]] = {
     "unbounded_levels": check_unbounded_levels,
+    "far_levels": check_far_levels,
     "score_matches_step": check_score_matches_step,
 }

@@ -7,7 +7,9 @@ For multi-turn games (hooks in :mod:`palaestra.core.multiturn`):
   games: scores at least :data:`HONEST_SCORE` on average; games of luck: wins the declared
   ``honest_win_share``), so the budget is tested by a player that cannot peek at the secret;
 - ``protocol``: a game that claims one move per turn refuses a reply holding several of the
-  oracle's moves (a whole plan): the reply is unparsed and the state unchanged;
+  oracle's moves (a whole plan, joined by spaces, commas, ``then``, arrows or as a numbered list):
+  the reply is unparsed, the state is what an unreadable reply leaves (unchanged, or a turn spent
+  where time passes), and the feedback says the game takes one move per turn;
 - ``heuristic_baselines_multi``: every declared cheap rule policy scores below
   :data:`HEURISTIC_LIMIT` at the top level (scores per level are in the detail), and in a
   score-based game uniformly random legal play scores at most :data:`RANDOM_LIMIT` at every level.
@@ -19,7 +21,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from palaestra.core.multiturn import MultiTurnTask, Policy, snapshot
+from palaestra.core.multiturn import ONE_MOVE_PER_TURN, MultiTurnTask, Policy, snapshot
 from palaestra.core.registry import make_source
 from palaestra.core.seeding import derive_seed
 from palaestra.kit.base import Settings, _require, sample
@@ -106,7 +108,21 @@ def check_honest_player(env_id: str, s: Settings) -> str:
     return "honest player per level: " + " ".join(f"{x:.2f}" for x in scores)
 
 
-PLAN_JOINERS = (" ", ", ", "; ", "\n", " then ")
+PLAN_JOINERS = (" ", ", ", "; ", "\n", " then ", ", then ", " and ", " -> ", "numbered")
+UNREADABLE_REPLY = "??"  # what a refused plan must be treated like
+
+
+def plan_text(plan: list[str], joiner: str) -> str:
+    """The moves of ``plan`` in one reply: joined by ``joiner``, or as a numbered list (``1. b4`` a line)."""
+    if joiner == "numbered":
+        return "\n".join(f"{number}. {move}" for number, move in enumerate(plan, start=1))
+    return joiner.join(plan)
+
+
+def clean_cut(plan: list[str], joiner: str) -> bool:
+    """Whether no move of ``plan`` holds the joiner itself (``take 1 and split`` joined by `` and `` does not cut cleanly)."""
+    cut = joiner.strip() or " "
+    return joiner == "numbered" or not any(cut in move for move in plan)
 
 
 def check_protocol(env_id: str, s: Settings) -> str:
@@ -128,11 +144,21 @@ def check_protocol(env_id: str, s: Settings) -> str:
                     break
             if len(plan) < 2:
                 continue
+            readable_now = [source.advance(problem, start, source.format_answer(move)).verdict.parsed for move in plan]
+            unreadable = snapshot(source.advance(problem, start, source.format_answer(UNREADABLE_REPLY)).state)
             for joiner in PLAN_JOINERS:
-                reply = source.format_answer(joiner.join(plan))
-                outcome = source.advance(problem, start, reply)
-                _require(not outcome.verdict.parsed and snapshot(outcome.state) == snapshot(start),
-                         f"level {level} seed {seed}: the plan {joiner.join(plan)!r} in one reply was accepted")
+                text = plan_text(plan, joiner)
+                outcome = source.advance(problem, start, source.format_answer(text))
+                _require(not outcome.verdict.parsed, f"level {level} seed {seed}: the plan {text!r} in one reply was "
+                                                     f"read ({outcome.observation[:80]!r})")
+                _require(snapshot(outcome.state) in (snapshot(start), unreadable),
+                         f"level {level} seed {seed}: the refused plan {text!r} changed the state unlike an unreadable "
+                         "reply")
+                # The feedback names the rule when the plan cuts cleanly into moves readable now.
+                if clean_cut(plan, joiner) and all(readable_now):
+                    _require(ONE_MOVE_PER_TURN in outcome.observation.lower(),
+                             f"level {level} seed {seed}: the feedback on the plan {text!r} does not say "
+                             f"{ONE_MOVE_PER_TURN!r}: {outcome.observation[:100]!r}")
                 tried += 1
     _require(tried > 0, "no plan of two or more moves to try")
     return f"{tried} whole-plan replies refused"

@@ -14,6 +14,12 @@ significant digits. Any equivalent way of writing it is right (``(x - 3)/2``,
 ``x/2 - 3/2``, ``\\frac{x-3}{2}``, ``ln((x - 1)/4)/2``, ``(x + 5)^(1/3)``). A name left of
 ``=`` must name what is asked (``f^{-1}(x) =``, ``(f∘g)(x) =``, ``y =`` or a fresh ``h(x) =``):
 ``g(f(x)) = ...`` or ``f(x) = ...`` claims something else and is wrong.
+
+An inverse may come with its domain stated after the formula (``(x - 3)/2 for all x``,
+``ln(x - 2) for x > 2``, ``..., x ≥ 3``, ``... (x ≥ 3)``, ``... on [3, ∞)``, ``..., x ≠ 2/3``,
+LaTeX ``\\geq``/``\\infty`` too): the statement must be the inverse's whole domain, the range of f
+on its natural domain (all x; x > c for a e^(bx) + c; x ≥ c for sqrt(ax + b) + c; every x but
+the pole for a fractional linear f). A wrong domain (``x > 3`` where it is ``x ≥ 3``) is wrong.
 """
 
 from __future__ import annotations
@@ -26,7 +32,7 @@ from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
-from palaestra.verifiers.expressions import evaluate_exact
+from palaestra.verifiers.expressions import Expr, evaluate_exact
 from palaestra.verifiers.formulas import (
     CALCULUS_FUNCTIONS,
     agree,
@@ -182,6 +188,79 @@ def _names_the_question(label: str, kind: str, at: str) -> bool:
     return label in _ASKED_NAMES[kind] or (fresh is not None and fresh.group(1) not in taken)
 
 
+# A domain: ("all",) every real x, ("gt", c) x > c, ("ge", c) x >= c, ("ne", c) every x but c.
+Domain = tuple
+MAX_DOMAIN_ANSWER = 300  # longer answers are not searched for a domain clause
+_CLAUSE_START = re.compile(r",|;|\((?= ?x\b)|\s(?=(?:for|where|when|if|on|with|defined)\b)", re.IGNORECASE)
+_CLAUSE_WORD = re.compile(r"(?:for|where|when|if|on|with|defined|the|domain|is|:)(?:\b|(?<=:)) ?", re.IGNORECASE)
+_TEXT_COMMAND = re.compile(r"\\(?:text|mathrm|textrm|mbox)\{([^{}]{0,40})\}")
+_LATEX_SYMBOLS = (("\\left", ""), ("\\right", ""), ("\\geq", "≥"), ("\\geqslant", "≥"), ("\\ge", "≥"),
+                  ("\\neq", "≠"), ("\\ne", "≠"), ("\\infty", "∞"), ("\\in", "∈"), ("\\mathbb{R}", "ℝ"),
+                  ("\\mathbb R", "ℝ"), ("\\qquad", " "), ("\\quad", " "), ("\\,", " "), ("\\;", " "),
+                  ("\\ ", " "), (">=", "≥"), ("!=", "≠"), ("=/=", "≠"), ("\\gt", ">"), ("+∞", "∞"),
+                  ("inf", "∞"), ("∞inity", "∞"), ("\\{", "{"), ("\\}", "}"))
+_ALL_REALS = frozenset(["all x", "all real x", "all real numbers x", "all real numbers", "all reals", "every x",
+                        "every real x", "any x", "any real x", "x ∈ ℝ", "all x ∈ ℝ", "ℝ", "r", "x ∈ r", "all x ∈ r",
+                        "(-∞, ∞)", "x ∈ (-∞, ∞)", "all x ∈ (-∞, ∞)", "x real", "real x", "all real values of x"])
+_BOUND = re.compile(r"x ?(>|≥|≠) ?([^<>≥≤≠ ]{1,30})")
+_BOUND_LEFT = re.compile(r"([^<>≥≤≠ ]{1,30}) ?(<|≤) ?x")
+_RAY = re.compile(r"(?:x ?∈ ?)?([\[(]) ?([^,]{1,30}?) ?, ?∞ ?\)")
+
+
+def _read_domain(clause: str) -> Domain | None:
+    """The domain a clause after the formula states (``for x > 2``, ``, x ≥ 3``, ``(x ≠ 1)``, ``on [3, ∞)``), or None."""
+    s = _TEXT_COMMAND.sub(r" \1 ", clause)
+    for spelling, plain in _LATEX_SYMBOLS:
+        s = s.replace(spelling, plain)
+    s = " ".join(s.split()).strip().lower().lstrip(",;").strip().removesuffix(".").strip().replace(" in ", " ∈ ")
+    if s.startswith("(x") and s.endswith(")") and s.count("(") == 1:  # "(x > 3)", not the ray "(3, ∞)"
+        s = s[1:-1].strip()
+    for _ in range(6):  # "for", "where", "on", "with domain", "defined for", "domain:"
+        word = _CLAUSE_WORD.match(s)
+        if not word or not word.group(0).strip():
+            break
+        s = s[word.end():].strip()
+    if s in _ALL_REALS:
+        return ("all",)
+    bound, left, ray = _BOUND.fullmatch(s), _BOUND_LEFT.fullmatch(s), _RAY.fullmatch(s)
+    if bound:
+        relation, number = {">": "gt", "≥": "ge", "≠": "ne"}[bound.group(1)], bound.group(2)
+    elif left:
+        relation, number = {"<": "gt", "≤": "ge"}[left.group(2)], left.group(1)
+    elif ray:
+        relation, number = {"(": "gt", "[": "ge"}[ray.group(1)], ray.group(2)
+    else:
+        return None
+    value = read_exact(number, max_digits=30)
+    return None if value is None else (relation, value)
+
+
+def _formula_with_domain(answer: str) -> tuple[Expr | None, Domain | None]:
+    """The formula and the domain stated after it (``(x - 3)/2 for x > 3``), or ``(None, None)``."""
+    text = strip_wrappers(answer)
+    if len(text) > MAX_DOMAIN_ANSWER:
+        return None, None
+    for start in list(_CLAUSE_START.finditer(text))[:8]:
+        domain = _read_domain(text[start.start():])
+        if domain is not None:
+            tree = read_formula(text[:start.start()].strip(), ["x"], functions=CALCULUS_FUNCTIONS)
+            if tree is not None:
+                return tree, domain
+    return None, None
+
+
+def inverse_domain(data: dict) -> Domain:
+    """The inverse's domain: the range of f on its natural domain (see the kinds' generators)."""
+    low, f = Fraction(data["low"]), data["f"]
+    if data["level_kind"] == "mobius":
+        return ("ne", low - Fraction(1, 3))  # every x but the pole a/c
+    if data["level_kind"] == "transcendental" and "e^(" in f:
+        return ("gt", low - Fraction(1, 2))  # a e^(bx) + c takes every value above c
+    if data["level_kind"] == "transcendental" and f.startswith("sqrt("):
+        return ("ge", low - Fraction(1, 2))  # sqrt(ax + c) + s takes every value from s up
+    return ("all",)  # linear, logarithmic and cubic f take every real value
+
+
 _KINDS: dict[str, Callable[[random.Random], Drawn | None]] = {
     "value": _value, "composition": _composition, "linear": _linear_inverse, "mobius": _mobius_inverse,
     "transcendental": _transcendental_inverse,
@@ -235,6 +314,9 @@ class FunctionInverse(Task):
                 return Verdict.unparsed("not an exact number")
             return Verdict.judge(value == Fraction(problem.data["answer"]), "wrong value")
         tree = read_formula(answer, ["x"], functions=CALCULUS_FUNCTIONS)
+        stated: Domain | None = None
+        if tree is None and kind == "inverse":
+            tree, stated = _formula_with_domain(answer)
         if tree is None:
             return Verdict.unparsed("not a formula in x")
         points = points_in(Fraction(problem.data["low"]), Fraction(problem.data["high"]), POINTS)
@@ -247,6 +329,8 @@ class FunctionInverse(Task):
                     return Verdict.wrong("not equal to f(g(x))")
             return Verdict.right()
         f = reference_tree(problem.data["f"], ("x",))
+        if stated is not None and stated != inverse_domain(problem.data):
+            return Verdict.wrong("the stated domain is not the inverse's domain (the range of f)")
         if problem.data["level_kind"] == "mobius":  # the inverse is defined on both sides of its pole low - 1/3
             pole = Fraction(problem.data["low"]) - Fraction(1, 3)
             points += points_in(2 * pole - Fraction(problem.data["high"]), 2 * pole - Fraction(problem.data["low"]), POINTS)

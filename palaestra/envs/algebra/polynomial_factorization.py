@@ -62,7 +62,9 @@ class PolynomialFactorization(Task):
         Config(("x", "y"), linear=(2, 3), quadratic=(0, 1), repeat=0.3, leading=3, content=6),
         Config(("x", "y"), linear=(3, 4), quadratic=(0, 1), repeat=0.3, leading=3, content=8),
     )
-    growth = Growth()
+    # Distinct irreducible factors with small coefficients run out past ~17 linear factors: the counts stop at
+    # level 15's and the difficulty saturates there.
+    growth = Growth(limits={"linear": 15, "quadratic": 12})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         factors, content = retry(lambda: _factors(rng, config), what="distinct irreducible factors")

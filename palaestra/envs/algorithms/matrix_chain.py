@@ -44,7 +44,8 @@ class MatrixChain(Task):
         Config(matrices=6, largest=40, beat_naive=True),
         Config(matrices=8, largest=50, beat_naive=True),
     )
-    growth = Growth()
+    # Capped at level 13's values: the matrices are named A-Z (difficulty saturates at 26 matrices).
+    growth = Growth(limits={"matrices": 26, "largest": 140})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.matrices

@@ -53,7 +53,7 @@ class MultiKeySort(Task):
         Config(records=12, keys=3, derived=True),
         Config(records=16, keys=3, derived=True),
     )
-    growth = Growth(steps={"records": 4})
+    growth = Growth(steps={"records": 4}, limits={"records": len(NAMES)})  # one distinct name per record
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.records

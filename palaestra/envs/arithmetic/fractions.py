@@ -52,7 +52,8 @@ class Fractions(Task):
         Config(operands=4, max_denominator=16, operators="+-*/", brackets=True),
         Config(operands=6, max_denominator=24, operators="+-*/", brackets=True),
     )
-    growth = Growth(steps={"operands": 1, "max_denominator": 4})
+    # Past 14 operands the values outgrow the readable size and every draw is refused: the size stops at level 12's.
+    growth = Growth(steps={"operands": 1, "max_denominator": 4}, limits={"operands": 14, "max_denominator": 56})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         if config.operands == 1:

@@ -67,7 +67,7 @@ class PopulationGrowth(Task):
 
     presets = (Config(("exponential",), 2), Config(("exponential", "logistic"), 2), Config(("logistic",), 2),
                Config(("logistic", "predator_prey"), 2), Config(("predator_prey",), 3))
-    growth = Growth(steps={"steps": 1})
+    growth = Growth(steps={"steps": 1}, limits={"steps": 19})  # exact populations grow past the bounds beyond ~20 steps
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         kind = rng.choice(config.kinds)

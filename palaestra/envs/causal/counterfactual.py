@@ -118,7 +118,8 @@ class Counterfactual(Task):
         Config(6, ("third_evidence", "mediator")),
         Config(7, ("third_evidence", "joint")),
     )
-    growth = Growth()
+    # Capped at level 10's values: past them generation raises or passes its CPU bound (difficulty saturates).
+    growth = Growth(limits={"variables": 13})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         kind = rng.choice(config.kinds)

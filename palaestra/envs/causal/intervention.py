@@ -54,7 +54,8 @@ class Intervention(Task):
         Config(variables=6, max_parents=3, ternary=0.2, kinds=("conditional", "joint_do", "effect")),
         Config(variables=7, max_parents=3, ternary=0.3, kinds=("conditional", "joint_do")),
     )
-    growth = Growth()
+    # Capped at level 9's values: past them generation raises or passes its CPU bound (difficulty saturates).
+    growth = Growth(limits={"variables": 12, "max_parents": 8})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         kind = rng.choice(config.kinds)

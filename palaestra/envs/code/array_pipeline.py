@@ -47,7 +47,8 @@ class ArrayPipeline(FunctionTask):
             c(steps=5, groups=basic + ("order", "window"), reduce_chance=0.7, max_len=20, value=30, tests=14),
             c(steps=6, groups=basic + ("order", "window"), reduce_chance=0.8, max_len=30, value=50, tests=16),
         ][level]
-    growth = Growth()
+    # Capped at level 11's values: past them generation raises or passes its CPU bound (difficulty saturates).
+    growth = Growth(limits={"steps": 13, "max_len": 100, "value": 190, "tests": 30})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         ops, reducers = pl.ARRAY_OPS, pl.ARRAY_REDUCERS

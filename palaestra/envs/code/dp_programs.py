@@ -286,7 +286,9 @@ class DpPrograms(StdioPolyglotTask):
             self.Config(("alignment", "palindrome_cuts", "pile_merging", "decodings"), max_size=35, tests=7),
             self.Config(("alignment", "palindrome_cuts", "pile_merging"), max_size=60, tests=8),
         ][level]
-    growth = Growth(steps={"max_size": 50})
+    # Capped at level 9's size: generation takes up to 2-3 s of CPU from size 410 (level 11) on, and at size 1860
+    # the reference program overflows the sandbox's stack (difficulty saturates).
+    growth = Growth(steps={"max_size": 50}, limits={"max_size": 310})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> Problem | None:

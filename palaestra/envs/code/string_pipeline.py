@@ -46,7 +46,8 @@ class StringPipeline(FunctionTask):
             c(steps=5, groups=basic + ("words",), reduce_chance=0.5, max_len=24, words=True, tests=14),
             c(steps=6, groups=basic + ("words",), reduce_chance=0.5, max_len=32, words=True, tests=16),
         ][level]
-    growth = Growth()
+    # Capped at level 13's values: past them generation raises or passes its CPU bound (difficulty saturates).
+    growth = Growth(limits={"steps": 15, "max_len": 104, "tests": 34})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         ops, reducers = pl.STRING_OPS, pl.STRING_REDUCERS

@@ -67,7 +67,8 @@ class TestFeedback(MultiTurnTask):
         Config(steps=5, reduce_chance=0.6, max_len=20, attempts=3, shown=2, tests=14, visible=2),
         Config(steps=6, reduce_chance=0.7, max_len=24, attempts=3, shown=1, tests=16, visible=2),
     )
-    growth = Growth()
+    # Capped at level 10's values: past them generation raises or passes its CPU bound (difficulty saturates).
+    growth = Growth(limits={"steps": 12, "max_len": 48, "tests": 28})
 
     def format_instruction(self) -> str:
         if self.answer_format == "tag":

@@ -97,7 +97,8 @@ class FolCountermodel(Task):
         Config(max_domain=4, min_size=2, min_premises=3, max_premises=7, quantifiers=(2,), connectives=2, unary=2, binary=1),
         Config(max_domain=4, min_size=2, min_premises=3, max_premises=7, quantifiers=(2, 3), connectives=2, unary=3, binary=2),
     )
-    growth = Growth()
+    # Capped at level 13's values: past them generation raises or passes its CPU bound (difficulty saturates).
+    growth = Growth(limits={"max_domain": 13, "min_premises": 12, "max_premises": 16, "connectives": 11, "binary": 11})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         unary, binary = UNARY[: config.unary], BINARY[: config.binary]

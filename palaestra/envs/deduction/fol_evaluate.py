@@ -66,7 +66,8 @@ class FolEvaluate(Task):
         Config(domain=4, quantifiers=3, connectives=2, unary=3, binary=2),
         Config(domain=5, quantifiers=3, connectives=3, unary=3, binary=2),
     )
-    growth = Growth(steps={"domain": 1})
+    # Capped at level 11's values: past them generation raises or passes its CPU bound (difficulty saturates).
+    growth = Growth(steps={"domain": 1}, limits={"domain": 12})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         unary, binary = UNARY[: config.unary], BINARY[: config.binary]

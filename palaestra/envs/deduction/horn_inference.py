@@ -52,7 +52,8 @@ class HornInference(Task):
         Config(atoms=16, facts=4, rules=17, max_body=3, min_depth=4),
         Config(atoms=20, facts=4, rules=24, max_body=3, min_depth=5),
     )
-    growth = Growth(steps={"rules": 7})
+    # Capped at level 9's values: past them generation raises or passes its CPU bound (difficulty saturates).
+    growth = Growth(steps={"rules": 7}, limits={"rules": 59})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         atoms, facts, rules, derived, depth = retry(lambda: _draw(rng, config), what="rules with a deep enough chain")

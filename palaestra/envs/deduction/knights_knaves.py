@@ -60,7 +60,8 @@ class KnightsKnaves(Task):
         Config(min_people=5, max_people=5, claims=_BASIC + _PAIRS + ("if",) + _COUNTS),
         Config(min_people=6, max_people=7, claims=_PAIRS + ("if", "same", "different") + _COUNTS),
     )
-    growth = Growth()
+    # Capped at level 13's values: past them generation raises or passes its CPU bound (difficulty saturates).
+    growth = Growth(limits={"min_people": 15, "max_people": 25})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = rng.randint(config.min_people, config.max_people)

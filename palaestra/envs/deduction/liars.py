@@ -54,7 +54,8 @@ class Liars(Task):
         Config(suspects=6, kinds=(*_BASIC, "either", *_HONESTY)),
         Config(suspects=7, kinds=("did", "did_not", "either", *_HONESTY)),
     )
-    growth = Growth()
+    # Capped at level 24's values: past them generation raises or passes its CPU bound (difficulty saturates).
+    growth = Growth(limits={"suspects": 27})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.suspects

@@ -68,7 +68,8 @@ class Propositional(Task):
         Config(variables=5, premises=4, depth=3),
         Config(variables=6, premises=5, depth=3),
     )
-    growth = Growth(steps={"depth": 1})
+    # Capped at level 16's values: past them generation raises or passes its CPU bound (difficulty saturates).
+    growth = Growth(steps={"depth": 1}, limits={"depth": 15})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         variables, everything = _variable_tables(config.variables)

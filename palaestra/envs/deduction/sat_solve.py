@@ -63,7 +63,8 @@ class SatSolve(Task):
         Config(variables=15, clauses=64),
         Config(variables=20, clauses=86),
     )
-    growth = Growth()
+    # Capped at level 32's values: past them generation raises or passes its CPU bound (difficulty saturates).
+    growth = Growth(limits={"variables": 160, "clauses": 702})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.variables

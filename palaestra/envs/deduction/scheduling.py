@@ -67,7 +67,8 @@ class Scheduling(Task):
         Config(meetings=6, people=5, slot=30, rules=5, max_schedules=16),
         Config(meetings=7, people=6, slot=30, rules=6, max_schedules=16),
     )
-    growth = Growth()
+    # Capped at level 9's values: past them generation raises or passes its CPU bound (difficulty saturates).
+    growth = Growth(limits={"meetings": 12, "people": 11, "rules": 11})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         instance = retry(lambda: _draw(rng, config), what="a schedule with few alternatives")

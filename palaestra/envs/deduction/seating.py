@@ -46,7 +46,8 @@ class Seating(Task):
         people: int
 
     presets = (Config(people=4), Config(people=5), Config(people=6), Config(people=7), Config(people=8))
-    growth = Growth()
+    # Capped at level 24's values: past them generation raises or passes its CPU bound (difficulty saturates).
+    growth = Growth(limits={"people": 28})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.people

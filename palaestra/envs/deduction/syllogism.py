@@ -56,7 +56,8 @@ class Syllogism(Task):
         terms: int  # the premises form a tree over this many terms: terms - 1 premises
 
     presets = (Config(terms=3), Config(terms=4), Config(terms=5), Config(terms=6), Config(terms=7))
-    growth = Growth()
+    # Capped at level 12's values: past them generation raises or passes its CPU bound (difficulty saturates).
+    growth = Growth(limits={"terms": 15})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         m = config.terms

@@ -80,7 +80,8 @@ class FairDivision(Task):
 
     presets = (Config(3, 5, "proportional"), Config(3, 6, "envy-free"), Config(4, 8, "proportional"),
                Config(4, 9, "envy-free"), Config(5, 11, "envy-free"))
-    growth = Growth(steps={"items": 2}, limits={"agents": len(AGENTS)})
+    # Capped: one name per agent; past 25 items the allocation search raises (difficulty saturates at level 11).
+    growth = Growth(steps={"items": 2, "agents": 1}, limits={"agents": len(AGENTS), "items": 25})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n, m = config.agents, rng.randint(config.items - 1, config.items)

@@ -49,6 +49,7 @@ class Absurdle(MultiTurnTask):
     family = "games"
     description = "Adversarial Wordle: the host keeps the largest set of words consistent with its answers."
     tags = ("games", "multi-turn", "words", "adversarial", "deduction")
+    one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
     version = 2
     hidden_information = True  # no secret at all: the host's answers follow from the guesses alone
     public_keys = ("openings", "hard")  # both stated in the prompt

@@ -41,6 +41,7 @@ class Battleship(MultiTurnTask):
     family = "games"
     description = "Sink the opponent's hidden fleet before its seeded hunting opponent sinks yours."
     tags = ("games", "multi-turn", "two-player", "search")
+    one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
     hidden_information = True
     public_keys = ("size", "fleet")  # the prompt states the grid and the fleet
     honest_win_share = 0.5  # a race against a hunter as good as the honest player at the top level

@@ -52,6 +52,7 @@ class Blackjack(MultiTurnTask):
     family = "games"
     description = "Play blackjack hands against a dealer; each decision is scored by its exact expected value."
     tags = ("games", "multi-turn", "decision-making", "probability")
+    one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
     version = 2
     score_based = True
 

@@ -44,6 +44,7 @@ class ConnectFour(MultiTurnTask):
     family = "games"
     description = "Win a Connect Four position by a forced sequence of threats against a blocking defender."
     tags = ("games", "multi-turn", "two-player", "adversarial")
+    one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
 
     @dataclass(frozen=True)
     class Config:

@@ -51,6 +51,7 @@ class ContextualBandit(MultiTurnTask):
     family = "games"
     description = "Choose an ad for each visitor profile to maximise clicks; the best ad depends on the profile."
     tags = ("games", "multi-turn", "decision-making", "exploration")
+    one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
     version = 2
     hidden_information = True
     score_based = True
@@ -69,7 +70,8 @@ class ContextualBandit(MultiTurnTask):
         Config((("segment", 3), ("device", 2)), ads=4, visitors=75),
         Config((("segment", 3), ("device", 2), ("time", 2)), ads=4, visitors=100),
     )
-    growth = Growth()
+    # Capped at level 9's values: past them generation raises or passes its CPU bound (difficulty saturates).
+    growth = Growth(limits={"ads": 9, "visitors": 225})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         labels = string.ascii_uppercase[: config.ads]
@@ -91,7 +93,8 @@ class ContextualBandit(MultiTurnTask):
                 return None
             return {"rates": table}
 
-        model = retry(draw, what="click rates whose best ad depends on the profile")
+        # Up to 1,000 draws at 9 ads (40 seeds): 5,000 leave room; seeds that succeeded within 1,000 are unchanged.
+        model = retry(draw, attempts=5_000, what="click rates whose best ad depends on the profile")
         tape = rng.getrandbits(48)
         data = {"labels": labels, "features": {k: list(v) for k, v in values.items()}, "rates": model["rates"],
                 "tape": tape, "visitors": config.visitors}

@@ -45,6 +45,7 @@ class DynamicPricing(MultiTurnTask):
     family = "games"
     description = "Set a daily price against hidden demand; scored by expected profit against the best price."
     tags = ("games", "multi-turn", "decision-making", "economics")
+    one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
     version = 2
     hidden_information = True
     score_based = True

@@ -33,6 +33,7 @@ class EightPuzzle(MultiTurnTask):
     family = "games"
     description = "Solve the 3x3 sliding-tile puzzle one move per turn within a budget near the optimum."
     tags = ("games", "multi-turn", "planning", "puzzle")
+    one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
 
     @dataclass(frozen=True)
     class Config:

@@ -44,6 +44,7 @@ class FrozenLake(MultiTurnTask):
     family = "games"
     description = "Cross a slippery frozen lake to the goal, avoiding holes; slips come from a seeded tape."
     tags = ("games", "multi-turn", "decision-making", "stochastic", "grid")
+    one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
 
     @dataclass(frozen=True)
     class Config:

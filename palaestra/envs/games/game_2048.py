@@ -6,9 +6,11 @@ merges at most once per move, the ones nearest the wall first). After every move
 the board, a new tile appears on an empty cell: a 2, or a 4 one time in ten. Where it appears
 is drawn from a tape stored with the problem
 (:func:`palaestra.envs.games.common.tape_uniform`), keyed by the move count and the board, so
-the same moves always bring the same tiles. Each turn the model writes up to ten moves
-(``LLDR``, ``L, L, D``); a move that changes nothing is skipped. Reaching the target tile wins
-(reward 1); a full board with no merge left loses; running out of turns scores 0.
+the same moves always bring the same tiles. Each turn the model writes ONE move (``L``, ``left``);
+a reply holding several moves (a plan) is refused like an unreadable move and costs the turn, so
+the game is played against the tiles as they come. A move that changes nothing is reported and
+costs the turn. Reaching the target tile wins (reward 1); a full board with no merge left loses;
+running out of turns scores 0.
 
 The generator plays a greedy player that sees the next tile (it keeps the largest tile in a
 corner and the board open) and keeps only tapes on which it reaches the target; the oracle is
@@ -29,7 +31,6 @@ from palaestra.envs.games.common import MAX_MOVE_CHARS, tape_uniform
 from palaestra.verifiers.moves import read_tokens
 
 SPELLINGS = {"U": "U", "D": "D", "L": "L", "R": "R", "up": "U", "down": "D", "left": "L", "right": "R"}
-MAX_MOVES = 10
 PREFERENCE = "DLRU"  # the greedy player's order among equally good moves: keeps the big tile bottom left
 
 
@@ -39,6 +40,8 @@ class Game2048(MultiTurnTask):
     family = "games"
     description = "Slide and merge tiles of 2048 until a target tile appears; new tiles come from a seeded tape."
     tags = ("games", "multi-turn", "planning", "stochastic", "grid")
+    version = 2  # v2: one move per turn (v1 read up to ten moves per reply)
+    one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
 
     @dataclass(frozen=True)
     class Config:
@@ -65,7 +68,7 @@ class Game2048(MultiTurnTask):
             "tiles that meet merge into their sum (each tile merges once per move, those nearest the wall first). "
             "After every move that changes the board a new tile appears on an empty cell: a 2, or sometimes a 4. "
             f"Reach a {config.target} tile to win; a full board with no possible merge loses.\n"
-            f"You have {data['turns']} turns. Each turn, write up to {MAX_MOVES} moves, for example: LLD"
+            f"You have {data['turns']} turns. Each turn, write one move (one letter), for example: L"
         )
         return Problem(prompt=prompt, answer=None, data=data)
 
@@ -81,28 +84,21 @@ class Game2048(MultiTurnTask):
     def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
         data = problem.data
         size, target = data["size"], data["target"]
-        steps = read_tokens(move, SPELLINGS, max_count=MAX_MOVES) if len(move) <= MAX_MOVE_CHARS else None
+        steps = read_tokens(move, SPELLINGS, max_count=1) if len(move) <= MAX_MOVE_CHARS else None
         if not steps:
-            why = f"write 1 to {MAX_MOVES} moves as letters U, D, L, R"
+            why = "write one move as a letter U, D, L or R (or up, down, left, right)"
             return Outcome.invalid(state, why)
-        board, count = state["board"], state["count"]
-        skipped = 0
-        for step in steps:
-            slid = _slide(board, size, step)
-            if slid == board:
-                skipped += 1
-                continue
-            board = _spawn(data["tape"], count, slid)
-            count += 1
-            if max(board) >= target:
-                return Outcome({"board": board, "count": count}, Verdict.right(),
-                               f"You made {target}: you win!\n{_picture(size, board)}", True)
-            if _stuck(board, size):
-                return Outcome({"board": board, "count": count}, Verdict.wrong("stuck"),
-                               f"No move is left: you lose.\n{_picture(size, board)}", True)
-        note = f" ({skipped} move{'s' * (skipped > 1)} changed nothing and {'were' if skipped > 1 else 'was'} skipped)" \
-            if skipped else ""
-        return Outcome({"board": board, "count": count}, Verdict.wrong("playing"), f"Board{note}:\n{_picture(size, board)}")
+        board, count, step = state["board"], state["count"], steps[0]
+        slid = _slide(board, size, step)
+        if slid == board:
+            return Outcome(state, Verdict.wrong("no change"), f"That move changed nothing:\n{_picture(size, board)}")
+        board = _spawn(data["tape"], count, slid)
+        state = {"board": board, "count": count + 1}
+        if max(board) >= target:
+            return Outcome(state, Verdict.right(), f"You made {target}: you win!\n{_picture(size, board)}", True)
+        if _stuck(board, size):
+            return Outcome(state, Verdict.wrong("stuck"), f"No move is left: you lose.\n{_picture(size, board)}", True)
+        return Outcome.goes_on(state, f"Board:\n{_picture(size, board)}", "playing")
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         data = problem.data

@@ -51,6 +51,7 @@ class Gops(MultiTurnTask):
     family = "games"
     description = "Goofspiel: bid cards for prizes in sealed simultaneous bids against a scripted bidder."
     tags = ("games", "multi-turn", "two-player", "simultaneous-moves")
+    one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
     hidden_information = True  # the prize order and the opponent's draws
     honest_win_share = 0.4  # the honest player (reads the style, plays rank-matched cards) wins 54-87% per level
 

@@ -2,8 +2,10 @@
 
 The range holds ``size`` consecutive integers starting at a random lower bound
 (stated in the prompt). Each turn the model writes one integer (read by the shared
-number reader: an optional sign, thousands separators, ``481.0``, ``\\boxed{481}``
-and a short trailing remark are fine; ``2.5`` or ``480 or 481`` are not); the reply
+number reader: an optional sign, comma thousands separators, ``481.0``, ``\\boxed{481}``
+are fine; ``2.5``, ``480 or 481`` and several guesses in one reply, ``353, 328`` or
+``353 328``, are not: digits set apart by spaces are read as guesses, never as one
+number); the reply
 says whether the secret is higher or lower. A missing, unreadable or out-of-range guess
 costs a turn. The turn limit is the worst case of binary search plus a slack
 that shrinks with the level, so the hardest level demands exact bisection.
@@ -36,6 +38,7 @@ class GuessNumber(MultiTurnTask):
     description = "Find a secret integer in a range from higher/lower feedback."
     tags = ("games", "multi-turn", "search")
     version = 3
+    one_move_per_turn = True  # a reply holding several guesses is refused (checked by the kit)
     hidden_information = True
     public_keys = ("low", "high")  # the prompt states the range
 
@@ -115,8 +118,11 @@ class GuessNumber(MultiTurnTask):
 _ANSWER = re.compile(r"The secret number is (higher|lower) than (-?\d+)\.")
 
 
+_SPACED_DIGITS = re.compile(r"\d\s+\d")  # "353 328": two guesses (a plan), not a number grouped by spaces
+
+
 def _read_integer(move: str) -> int | None:
-    if len(move) > MAX_MOVE_CHARS:
+    if len(move) > MAX_MOVE_CHARS or _SPACED_DIGITS.search(move):
         return None
     return read_integer(move, max_digits=MAX_DIGITS)
 

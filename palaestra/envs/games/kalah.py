@@ -39,6 +39,7 @@ class Kalah(MultiTurnTask):
     family = "games"
     description = "Win a Kalah (mancala) endgame with extra moves and captures against a perfect opponent."
     tags = ("games", "multi-turn", "two-player", "adversarial")
+    one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
 
     @dataclass(frozen=True)
     class Config:

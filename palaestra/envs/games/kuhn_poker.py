@@ -51,6 +51,7 @@ class KuhnPoker(MultiTurnTask):
     family = "games"
     description = "Play (generalised) Kuhn poker hands against a fixed exploitable strategy; EV-scored decisions."
     tags = ("games", "multi-turn", "two-player", "imperfect-information", "probability")
+    one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
     version = 2
     hidden_information = True
     score_based = True

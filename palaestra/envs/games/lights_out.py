@@ -34,6 +34,7 @@ class LightsOut(MultiTurnTask):
     family = "games"
     description = "Switch every light off; each press toggles a light and its four neighbours."
     tags = ("games", "multi-turn", "puzzle", "linear-algebra", "grid")
+    one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
 
     @dataclass(frozen=True)
     class Config:

@@ -62,7 +62,8 @@ class MemoryPairs(MultiTurnTask):
         Config(10, 21),
         Config(12, 24),
     )
-    growth = Growth()
+    # Capped at level 10's values: past them generation raises or passes its CPU bound (difficulty saturates).
+    growth = Growth(limits={"pairs": 24, "turns": 42})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         pictures = rng.sample(PICTURES, config.pairs)

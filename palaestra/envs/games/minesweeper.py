@@ -52,7 +52,8 @@ class Minesweeper(MultiTurnTask):
         mines: int
 
     presets = (Config(5, 5, 3), Config(6, 6, 6), Config(8, 8, 10), Config(9, 9, 14), Config(10, 10, 20))
-    growth = Growth()
+    # Capped at level 20's values: past them generation raises or passes its CPU bound (difficulty saturates).
+    growth = Growth(limits={"rows": 26, "cols": 26, "mines": 116})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         rows, cols = config.rows, config.cols

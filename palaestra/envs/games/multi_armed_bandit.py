@@ -45,6 +45,7 @@ class MultiArmedBandit(MultiTurnTask):
     family = "games"
     description = "Pull slot machines with hidden payout rates; scored by regret against always pulling the best."
     tags = ("games", "multi-turn", "decision-making", "exploration")
+    one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
     version = 2
     hidden_information = True
     score_based = True

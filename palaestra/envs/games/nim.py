@@ -49,6 +49,7 @@ class Nim(MultiTurnTask):
     family = "games"
     description = "Win impartial heap games (Nim, subtraction, Kayles, Grundy's game) by Sprague-Grundy play."
     tags = ("games", "multi-turn", "two-player", "combinatorial-game-theory")
+    one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
 
     @dataclass(frozen=True)
     class Config:

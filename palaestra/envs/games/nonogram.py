@@ -40,6 +40,7 @@ class Nonogram(MultiTurnTask):
     family = "games"
     description = "Fill a nonogram row by row from run-length clues, with column-conflict feedback after each row."
     tags = ("games", "multi-turn", "puzzle", "constraint-satisfaction", "grid")
+    one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
 
     @dataclass(frozen=True)
     class Config:
@@ -47,7 +48,8 @@ class Nonogram(MultiTurnTask):
         spare: int
 
     presets = (Config(5, 5), Config(6, 4), Config(8, 4), Config(10, 3), Config(12, 3))
-    growth = Growth()
+    # Capped at level 11's values: past them generation raises or passes its CPU bound (difficulty saturates).
+    growth = Growth(limits={"size": 26})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.size

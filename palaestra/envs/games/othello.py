@@ -38,6 +38,7 @@ class Othello(MultiTurnTask):
     family = "games"
     description = "Win a small-board Othello endgame against a perfect opponent."
     tags = ("games", "multi-turn", "two-player", "adversarial")
+    one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
 
     @dataclass(frozen=True)
     class Config:

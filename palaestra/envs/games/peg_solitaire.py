@@ -25,7 +25,7 @@ from typing import Any
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.games.common import cell_name, read_cells, render_board
-from palaestra.verifiers.normalize import squeeze_spaces
+from palaestra.verifiers.normalize import squeeze_spaces, strip_wrappers
 
 Jump = tuple[int, int, int]  # (from, over, to) as cell indices r * n + c
 _SEPARATORS = re.compile(r"\s*(?:->|→|=>|\bto\b|\binto\b|-|–|—|:)\s*", re.IGNORECASE)
@@ -40,6 +40,7 @@ class PegSolitaire(MultiTurnTask):
     family = "games"
     description = "Jump pegs over each other, removing the jumped peg, until one peg is left."
     tags = ("games", "multi-turn", "puzzle", "grid", "planning")
+    one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
 
     @dataclass(frozen=True)
     class Config:
@@ -48,7 +49,8 @@ class PegSolitaire(MultiTurnTask):
         spare: int  # turns allowed beyond the pegs - 1 jumps a win takes
 
     presets = (Config(6, 5, 3), Config(6, 7, 3), Config(6, 9, 2), Config(7, 11, 2), Config(7, 14, 2))
-    growth = Growth(steps={"pegs": 1})
+    # Capped at level 32's values: past them generation raises or passes its CPU bound (difficulty saturates).
+    growth = Growth(steps={"pegs": 1}, limits={"pegs": 42})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.size
@@ -84,6 +86,7 @@ class PegSolitaire(MultiTurnTask):
         text = squeeze_spaces(move.strip())  # runs of spaces first: the separator pattern is quadratic on them
         if len(text) > MAX_MOVE_TEXT:
             return Outcome.invalid(state, "write one jump as two cells, the peg's and where it lands, e.g. a1 c1")
+        text = strip_wrappers(text)  # a lead-in ("My move: f3 f5") before its colon becomes a separator
         cells = read_cells(_VERB.sub("", _SEPARATORS.sub(" ", text)), n, n, max_count=2)
         if cells is None or len(cells) != 2:
             return Outcome.invalid(state, "write one jump as two cells, the peg's and where it lands, e.g. a1 c1")

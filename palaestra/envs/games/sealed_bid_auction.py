@@ -11,10 +11,11 @@ stored with the problem (:func:`palaestra.envs.games.common.tape_rng`).
 The reward does not depend on luck and is normalised to regret
 (:func:`palaestra.core.multiturn.regret_reward`): a bid ``b`` for an item worth ``v`` has
 expected surplus ``(v - b) * P(every rival bids below b)``; on the last round the episode pays
-``clip((sum of the bids' expected surplus - sum of the mean expected surplus of a uniformly
-random whole-dollar bid from 0 to v) / (sum of the best whole-dollar bids' expected surplus -
-that mean))``, so random bids score about 0 and the best bid every round exactly 1 (the oracle
-does). A malformed bid counts as no bid (surplus 0) and costs the round. A round's verdict is
+``clip((sum of the bids' expected surplus - Z) / (sum of the best whole-dollar bids' expected
+surplus - Z))``, where ``Z`` (:func:`random_zero_point`) is the mean of that sum for uniformly random
+whole-dollar bids from 0 to v plus one standard deviation of it: with the mean alone, the clip at 0
+paid random bids about 0.4 standard deviations (0.16-0.18 at the first levels), so random bids score
+about 0 (0.03-0.08) and the best bid every round exactly 1 (the oracle does). A malformed bid counts as no bid (surplus 0) and costs the round. A round's verdict is
 correct when the bid was a best one. The honest player (:meth:`SealedBidAuction.honest_move`)
 estimates a hidden range from the smallest and largest bid each rival has made.
 
@@ -24,6 +25,7 @@ The difficulty measure is the number of rivals, plus two when their ranges are h
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
 import re
 from collections.abc import Sequence
@@ -45,6 +47,7 @@ class SealedBidAuction(MultiTurnTask):
     family = "games"
     description = "Bid in first-price sealed-bid auctions against rival bidders; scored by expected surplus."
     tags = ("games", "multi-turn", "decision-making", "economics", "auctions")
+    one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
     version = 2
     hidden_information = True
     score_based = True
@@ -109,8 +112,7 @@ class SealedBidAuction(MultiTurnTask):
             return 0.0
         values, caps = problem.data["values"], problem.data["caps"]
         best = sum(_surplus(_best_bid(v, caps), v, caps) for v in values)
-        random_mean = sum(sum(_surplus(b, v, caps) for b in range(v + 1)) / (v + 1) for v in values)
-        return regret_reward(achieved, random_mean, best)
+        return regret_reward(achieved, random_zero_point(values, caps), best)
 
     def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
         data = problem.data
@@ -215,6 +217,18 @@ def _win_chance(bid: float, caps: Sequence[Sequence[float]]) -> float:
     for low, high in caps:
         chance *= min(1.0, max(0.0, (bid - low) / (high - low)))
     return chance
+
+
+def random_zero_point(values: Sequence[int], caps: Sequence[Sequence[int]]) -> float:
+    """The summed expected surplus of uniformly random whole-dollar bids (0 to each value), its mean plus one
+    standard deviation (the rounds' bids are independent, so their variances add)."""
+    mean = variance = 0.0
+    for value in values:
+        surpluses = [_surplus(bid, value, caps) for bid in range(value + 1)]
+        round_mean = sum(surpluses) / len(surpluses)
+        mean += round_mean
+        variance += sum((x - round_mean) ** 2 for x in surpluses) / len(surpluses)
+    return mean + math.sqrt(variance)
 
 
 def _surplus(bid: int, value: int, caps: Sequence[Sequence[float]]) -> float:

@@ -56,7 +56,8 @@ class Sokoban(MultiTurnTask):
         walls: int  # extra wall cells inside the room
 
     presets = (Config(5, 1, 8, 2), Config(5, 2, 12, 2), Config(6, 2, 18, 3), Config(6, 3, 24, 4), Config(7, 3, 36, 6))
-    growth = Growth()
+    # Capped at level 14's values: past them generation raises or passes its CPU bound (difficulty saturates).
+    growth = Growth(limits={"size": 17, "boxes": 13, "pulls": 156, "walls": 26})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> dict[str, Any] | None:

@@ -46,6 +46,7 @@ class TicTacToe(MultiTurnTask):
     family = "games"
     description = "Beat a minimax tic-tac-toe opponent that occasionally slips; only a win scores."
     tags = ("games", "multi-turn", "two-player", "adversarial")
+    one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
 
     @dataclass(frozen=True)
     class Config:

@@ -38,6 +38,7 @@ class WordLadder(MultiTurnTask):
     family = "games"
     description = "Change a start word into a target word one letter at a time, through real words only."
     tags = ("games", "multi-turn", "words", "search")
+    one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
     option_variants = ({"progress_rewards": True},)
     version = 2
 
@@ -53,7 +54,8 @@ class WordLadder(MultiTurnTask):
         self.progress_rewards = progress_rewards
 
     presets = (Config(3, 4), Config(4, 4), Config(5, 3), Config(6, 3), Config(7, 2))
-    growth = Growth()
+    # Capped at level 28's values: past them generation raises or passes its CPU bound (difficulty saturates).
+    growth = Growth(limits={"length": 31})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         vocabulary = words()

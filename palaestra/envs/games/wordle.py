@@ -57,6 +57,7 @@ class Wordle(MultiTurnTask):
     family = "games"
     description = "Find a hidden five-letter word from green/yellow/grey letter feedback."
     tags = ("games", "multi-turn", "words", "deduction")
+    one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
     version = 3
     hidden_information = True
     public_keys = ("hard",)  # the prompt states whether hard mode is on

@@ -49,7 +49,8 @@ class Coloring(Task):
         Config(nodes=16, colors=4, average_degree=6.0, beat_greedy=True),
         Config(nodes=22, colors=4, average_degree=7.0, beat_greedy=True),
     )
-    growth = Growth()
+    # Capped at level 32's values: past them generation raises or passes its CPU bound (difficulty saturates).
+    growth = Growth(limits={"nodes": 190, "colors": 32})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n, k = config.nodes, config.colors

@@ -43,7 +43,8 @@ class MaxClique(Task):
         Config(nodes=16, density=0.35, planted=5, beat_greedy=True),
         Config(nodes=20, density=0.35, planted=6, beat_greedy=True),
     )
-    growth = Growth()
+    # Capped at level 12's values: past them generation raises or passes its CPU bound (difficulty saturates).
+    growth = Growth(limits={"nodes": 52, "planted": 14})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         import networkx as nx

@@ -45,7 +45,8 @@ class VertexCover(Task):
         Config(nodes=15, edges=24, beat_greedy=True),
         Config(nodes=19, edges=32, beat_greedy=True),
     )
-    growth = Growth()
+    # Capped at level 18's values: past them generation raises or passes its CPU bound (difficulty saturates).
+    growth = Growth(limits={"nodes": 75, "edges": 144})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.nodes

@@ -11,11 +11,23 @@ rounding and shorten the negotiation (fewer bids to learn from). The prompt stat
 limit and ``k``.
 
 Each turn the model either offers a price (``offer 120``, ``$120``, ``120``) or accepts the
-buyer's last bid (``accept``). An accepted offer or an acceptance ends the episode with reward
-``max(0, price - cost) / (limit - cost)``: selling at the buyer's limit earns 1, at cost or
-below nothing. An offer the buyer rejects in the last round ends it with no deal (0). An
-unreadable move costs the round. The oracle asks the limit every round, so only the last
-round's offer is accepted, at exactly the limit.
+buyer's last bid (``accept``); one move per turn (a reply holding several is refused). An
+accepted offer or an acceptance ends the episode with a deal; an offer the buyer rejects in the
+last round ends it with no deal. An unreadable move costs the round. The deal's share
+``max(0, price - cost) / (limit - cost)`` (selling at the limit: 1, at cost or below: 0) is
+normalised to regret (:func:`palaestra.core.multiturn.regret_reward`): the reward is
+``clip((share - random) / (1 - random), 0, 1)``, where ``random`` is the expected share of a
+player that picks uniformly among accepting and offering one of 16 prices spread evenly up to
+three times the cost, which is above every limit (:meth:`Negotiation.legal_moves`), computed exactly by
+backward induction over the rounds; no deal pays 0. So random play scores about 0 and selling at
+the limit 1. The oracle asks the limit every round, so only the last round's offer is accepted,
+at exactly the limit. The honest player (:meth:`Negotiation.honest_move`), which sees only the
+prompt and the bids, asks three times the cost until the last round, then offers the smallest
+limit consistent with every bid it saw (for some exponent in the stated range, up to the
+rounding), which the buyer always accepts.
+
+Version 2: reward normalised to regret (was the raw share, which random play earned ~0.5 of);
+one move per turn; an honest player.
 
 The difficulty measure is how uncertain the limit still is when the last round comes: the
 width of the range of limits consistent with every bid seen (for some exponent in the stated
@@ -26,10 +38,11 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from dataclasses import dataclass
 from typing import Any
 
-from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register, regret_reward
 from palaestra.core.task import Growth
 from palaestra.verifiers.moves import read_command
 
@@ -40,6 +53,11 @@ class Negotiation(MultiTurnTask):
     family = "interactive"
     description = "Sell an item to a scripted buyer with a hidden limit and concession curve; scored by surplus."
     tags = ("interactive", "multi-turn", "negotiation", "economics")
+    version = 2  # v2: regret-normalised reward, one move per turn, an honest player
+    one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
+    hidden_information = True  # the limit and the exponent
+    score_based = True
+    public_keys = ("cost", "rounds", "step")  # all stated in the prompt
 
     @dataclass(frozen=True)
     class Config:
@@ -74,8 +92,9 @@ class Negotiation(MultiTurnTask):
             "accepts any offer at or below its current threshold, which rises over the rounds and reaches its limit "
             f"exactly in the last round; the threshold in round t follows {curve}. After rejecting an offer, the "
             f"buyer bids its current threshold{rounding}. If the last round passes without a deal, there is none.\n\n"
-            f"Your score is (price - ${cost}) / (the buyer's limit - ${cost}), at least 0: selling at the limit "
-            "scores 1.\n\n"
+            f"Your share is (price - ${cost}) / (the buyer's limit - ${cost}), at least 0 (no deal: 0). Your score "
+            "compares it with random play: 0 for a share no better than offering random prices, 1 for selling at "
+            "the limit.\n\n"
             f"The buyer opens with a bid of ${_bid(data, 0)}. Round 1 of {config.rounds - 1}: write offer PRICE "
             "(a whole number of dollars) or accept, for example: offer 150"
         )
@@ -117,12 +136,29 @@ class Negotiation(MultiTurnTask):
                        f"{said} The buyer bids ${_bid(data, t)}. Round {t + 1} of {data['rounds'] - 1}.")
 
     def _deal(self, data: dict[str, Any], price: int, said: str) -> Outcome:
-        share = max(0.0, (price - data["cost"]) / (data["limit"] - data["cost"]))
-        verdict = Verdict(min(1.0, share), price >= data["limit"], True, f"deal at {price}")
+        reward = regret_reward(_share(data, price), _random_share(data), 1.0)
+        verdict = Verdict(reward, price >= data["limit"], True, f"deal at {price}")
         return Outcome({"round": -1}, verdict, f"{said}: deal at ${price}.", True)
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         return f"offer {problem.data['limit']}"
+
+    def legal_moves(self, problem: Problem, state: dict[str, Any]) -> list[str]:
+        """The random player's moves: accept, or offer one of 16 prices spread evenly up to three times the cost."""
+        return ["accept", *(f"offer {price}" for price in _offer_grid(problem.data["cost"]))]
+
+    def honest_move(self, view: View) -> str:
+        """Ask three times the cost (above any limit) until the last round, then the smallest limit consistent
+        with the bids seen, for some exponent in the stated range."""
+        cost, rounds, step = view.public["cost"], view.public["rounds"], view.public["step"]
+        bids = [int(bid) for bid in _BID.findall("\n".join([view.prompt, *view.observations]))]
+        if len(bids) < rounds - 1:
+            return f"offer {3 * cost}"
+        exponents = _EXPONENTS.search(view.prompt)
+        span = (float(exponents.group(1)), float(exponents.group(2))) if exponents else (1.0, 1.0)
+        found = _consistent_limits(bids[: rounds - 1], step, rounds - 1, span)
+        low = found[0] if found else bids[-1]  # the last bid is below the limit
+        return f"offer {max(1, math.floor(low + 1e-6))}"
 
 
 def _threshold(data: dict[str, Any], t: int) -> float:
@@ -135,24 +171,61 @@ def _bid(data: dict[str, Any], t: int) -> int:
     return int(math.floor(_threshold(data, t) / step) * step)
 
 
+_BID = re.compile(r"(?:opens with a bid of|The buyer bids) \$(\d+)")
+_EXPONENTS = re.compile(r"hidden k between ([\d.]+) and ([\d.]+)")
+OFFERS = 16  # prices the random baseline picks from, besides accepting
+
+
+def _share(data: dict[str, Any], price: int) -> float:
+    return max(0.0, (price - data["cost"]) / (data["limit"] - data["cost"]))
+
+
+def _offer_grid(cost: int) -> list[int]:
+    return sorted({round(3 * cost * i / OFFERS) for i in range(1, OFFERS + 1)})
+
+
+def _random_share(data: dict[str, Any]) -> float:
+    """The expected share of the uniformly random player of :meth:`Negotiation.legal_moves`, by backward
+    induction: in each round every move is equally likely; a rejected offer leads to the next round."""
+    last = data["rounds"] - 1
+    grid = _offer_grid(data["cost"])
+    later = 0.0  # the expected share from the round after this one
+    for t in range(last, 0, -1):
+        outcomes = [_share(data, _bid(data, t - 1))]  # accept the buyer's last bid
+        outcomes += [_share(data, price) if price <= _threshold(data, t) else (0.0 if t == last else later)
+                     for price in grid]
+        later = sum(outcomes) / len(outcomes)
+    return later
+
+
 def _limit_range(data: dict[str, Any], exponents: tuple[float, float]) -> tuple[float, float]:
-    """The smallest and largest limits consistent with every bid before the last round, for some exponent in
-    ``exponents`` (scanned on a fine grid; the opening is the first bid, up to the rounding step)."""
-    step, last = data["step"], data["rounds"] - 1
-    bids = [_bid(data, t) for t in range(last)]
+    """The smallest and largest limits consistent with every bid before the last round (see :func:`_consistent_limits`)."""
+    last = data["rounds"] - 1
+    found = _consistent_limits([_bid(data, t) for t in range(last)], data["step"], last, exponents)
+    return found if found else (float(data["limit"]), float(data["limit"]))
+
+
+def _consistent_limits(bids: list[int], step: int, last: int, exponents: tuple[float, float]
+                       ) -> tuple[float, float] | None:
+    """The smallest and largest limits consistent with ``bids`` (rounds ``0 .. last - 1``), for some exponent in
+    ``exponents`` (scanned on a fine grid), or None.
+
+    For an exponent ``k`` and an unrounded opening ``o`` (the first bid up to the rounding step), bid ``t`` says
+    ``bids[t] <= o + (limit - o) * f <= bids[t] + step`` with ``f = (t / last) ** k``: an interval of limits per
+    bid, whose intersection is the limits that bid sequence allows. The ends of the range come from the ends of
+    the opening's interval (each bound is monotone in ``o``).
+    """
     found: list[float] = []
     grid = 400 if exponents[0] < exponents[1] else 1
     for i in range(grid):
         k = exponents[0] * (exponents[1] / exponents[0]) ** (i / max(grid - 1, 1))
-        for opening in (bids[0], bids[0] + step - 1e-9):
-            for edge in (0.0, step - 1e-9):
-                fraction = ((last - 1) / last) ** k
-                limit = opening + (bids[-1] + edge - opening) / fraction
-                consistent = all(bids[t] <= opening + (limit - opening) * (t / last) ** k < bids[t] + step + 1e-9
-                                 for t in range(1, last))
-                if consistent:
-                    found.append(limit)
-    return (min(found), max(found)) if found else (float(data["limit"]), float(data["limit"]))
+        fractions = [(t / last) ** k for t in range(1, last)]
+        for opening in (bids[0], bids[0] + step):
+            low = max((bid - opening) / f + opening for bid, f in zip(bids[1:], fractions))
+            high = min((bid + step - opening) / f + opening for bid, f in zip(bids[1:], fractions))
+            if low <= high:
+                found += [low, high]
+    return (min(found), max(found)) if found else None
 
 
 def _parse(words: list[str]) -> int | str | None:

@@ -9,8 +9,9 @@ locked door, and the items on the floor) and the result of each command.
 
 Commands (stated in the prompt): ``go north`` (or ``north``, ``n``; also south, east, west),
 ``take ITEM``, ``drop ITEM``, ``unlock DIRECTION with ITEM``, ``look``, ``inventory``.
-Articles and a trailing remark are ignored. A command that cannot be read costs a turn; one
-that cannot be done (no exit that way, a locked door, no such item here, the wrong key)
+Articles are ignored. One command per turn: a reply holding several (``take red key, go
+south``) is refused, and an item name no world holds is unreadable. A command that cannot be
+read costs a turn; one that cannot be done (no exit that way, a locked door, no such item here, the wrong key)
 costs a turn and says why. Reward 1 when the treasure is dropped in the target room.
 
 The oracle plans from the current state: carry the treasure to the target if it holds it;
@@ -45,6 +46,9 @@ DISTRACTORS = ("old boot", "candle", "rope", "lantern", "dusty book", "umbrella"
 DIRECTIONS = {"north": "north", "n": "north", "south": "south", "s": "south", "east": "east", "e": "east",
               "west": "west", "w": "west"}
 HELD = -1  # an item's location while the player carries it
+# Every item a world can hold: a command naming anything else is unreadable, so "take red key, go south" (a plan)
+# is not read as taking an item called "red key go south".
+ITEM_NAMES = frozenset([*(f"{colour} key" for colour in COLOURS), *TREASURES, *DISTRACTORS])
 
 
 @register
@@ -53,6 +57,7 @@ class TextAdventure(MultiTurnTask):
     family = "interactive"
     description = "Explore rooms, collect keys, unlock doors and deliver a treasure, by text commands."
     tags = ("interactive", "multi-turn", "text-world", "planning")
+    one_move_per_turn = True  # a reply holding several commands is refused (checked by the kit)
     hidden_information = True
 
     @dataclass(frozen=True)
@@ -290,21 +295,27 @@ def _parse(words: list[str]) -> tuple[str, ...] | None:
     if len(words) == 2 and words[0] in ("go", "walk", "move", "head") and words[1] in DIRECTIONS:
         return ("go", DIRECTIONS[words[1]])
     if words[0] in ("take", "get", "grab") and len(words) > 1:
-        return ("take", " ".join(words[1:]))
+        return _item_command("take", words[1:])
     if words[:2] == ["pick", "up"] and len(words) > 2:
-        return ("take", " ".join(words[2:]))
+        return _item_command("take", words[2:])
     if words[0] == "drop" and len(words) > 1:
-        return ("drop", " ".join(words[1:]))
+        return _item_command("drop", words[1:])
     if words[:2] == ["put", "down"] and len(words) > 2:
-        return ("drop", " ".join(words[2:]))
+        return _item_command("drop", words[2:])
     if words[0] in ("unlock", "open"):
         rest = [w for w in words[1:] if w != "door"]
         if rest and rest[0] in DIRECTIONS:
             key = rest[2:] if len(rest) > 2 and rest[1] in ("with", "using") else None
-            if key is None and len(rest) != 1:
+            if key is None and len(rest) != 1 or key is not None and " ".join(key) not in ITEM_NAMES:
                 return None
             return ("unlock", DIRECTIONS[rest[0]], " ".join(key) if key else "")
     return None
+
+
+def _item_command(verb: str, words: list[str]) -> tuple[str, str] | None:
+    """``(verb, item)`` when ``words`` name an item some world holds, else None (not one command)."""
+    name = " ".join(words)
+    return (verb, name) if name in ITEM_NAMES else None
 
 
 def _act(data: dict[str, Any], state: dict[str, Any], move: str) -> Outcome:

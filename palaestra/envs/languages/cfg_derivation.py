@@ -45,7 +45,8 @@ class CfgDerivation(Task):
         Config(nonterminals=4, terminals="abc", bodies=(2, 3), max_body=3, lengths=(9, 13)),
         Config(nonterminals=5, terminals="abc", bodies=(2, 4), max_body=4, lengths=(12, 16)),
     )
-    growth = Growth()
+    # Capped at level 11's values: past them generation raises or passes its CPU bound (difficulty saturates).
+    growth = Growth(limits={"nonterminals": 12, "bodies": (2, 11), "max_body": 11, "lengths": (33, 37)})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> tuple[Grammar, list[str]] | None:

@@ -42,7 +42,8 @@ class CfgMembership(Task):
         Config(nonterminals=4, terminals="abc", bodies=(2, 3), max_body=3, lengths=(9, 14)),
         Config(nonterminals=5, terminals="abc", bodies=(2, 4), max_body=4, lengths=(12, 18)),
     )
-    growth = Growth()
+    # Capped at level 10's values: past them generation raises or passes its CPU bound (difficulty saturates).
+    growth = Growth(limits={"nonterminals": 11, "bodies": (2, 10), "max_body": 10, "lengths": (30, 42)})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         member = rng.random() < 0.5

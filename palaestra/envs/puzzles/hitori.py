@@ -64,7 +64,8 @@ class Hitori(Task):
         Config(size=7, shade_share=0.5),
         Config(size=8, shade_share=0.5),
     )
-    growth = Growth()
+    # Capped at level 14's values: past them generation raises or passes its CPU bound (difficulty saturates).
+    growth = Growth(limits={"size": 18})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.size

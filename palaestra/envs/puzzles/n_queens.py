@@ -59,7 +59,8 @@ class NQueens(Task):
         Config(min_size=12, max_size=14, missing=9),
         Config(min_size=14, max_size=16, missing=12),
     )
-    growth = Growth()
+    # Capped at level 9's values: past them generation raises or passes its CPU bound (difficulty saturates).
+    growth = Growth(limits={"min_size": 24, "max_size": 26, "missing": 27})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = rng.randint(config.min_size, config.max_size)

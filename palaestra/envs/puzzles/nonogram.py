@@ -55,7 +55,8 @@ class Nonogram(Task):
         Config(rows=10, cols=10, density=0.6),
         Config(rows=12, cols=12, density=0.6),
     )
-    growth = Growth(steps={"rows": 1, "cols": 1})
+    # Capped at level 10's values: past them generation raises or passes its CPU bound (difficulty saturates).
+    growth = Growth(steps={"rows": 1, "cols": 1}, limits={"rows": 18, "cols": 18})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         rows, cols = config.rows, config.cols

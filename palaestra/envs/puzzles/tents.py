@@ -56,7 +56,8 @@ class Tents(Task):
         Config(size=10, density=0.5),
         Config(size=12, density=0.5),
     )
-    growth = Growth(steps={"size": 1})
+    # Capped at level 11's values: past them generation raises or passes its CPU bound (difficulty saturates).
+    growth = Growth(steps={"size": 1}, limits={"size": 19})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.size

@@ -49,7 +49,8 @@ class LambdaReduction(Task):
         Config(size=15, steps=(5, 9), max_normal=14),
         Config(size=19, steps=(7, 14), max_normal=16),
     )
-    growth = Growth()
+    # Capped at level 11's values: past them generation raises or passes its CPU bound (difficulty saturates).
+    growth = Growth(limits={"size": 47, "steps": (21, 49), "max_normal": 30})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> tuple[Term, Term, int] | None:

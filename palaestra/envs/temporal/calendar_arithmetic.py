@@ -55,7 +55,8 @@ class CalendarArithmetic(Task):
 
     presets = (Config(60, 1, False), Config(400, 1, False), Config(1_500, 2, True), Config(15_000, 2, True),
                Config(150_000, 3, True))
-    growth = Growth(steps={"steps": 1}, factors={"span": 10}, limits={"span": 1_500_000})
+    # steps capped at level 28's: past them no chain of steps stays within years 1-9999 (difficulty saturates).
+    growth = Growth(steps={"steps": 1}, factors={"span": 10}, limits={"span": 1_500_000, "steps": 27})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> tuple[int, list[int]] | None:

@@ -69,7 +69,8 @@ class ScheduleOverlap(Task):
         grain: int  # meeting times are multiples of this many minutes
 
     presets = (Config(2, 2, 30), Config(3, 3, 15), Config(3, 4, 5), Config(4, 5, 5), Config(5, 6, 5))
-    growth = Growth(steps={"people": 1, "meetings": 1})
+    # Capped at level 10's values: past them generation raises or passes its CPU bound (difficulty saturates).
+    growth = Growth(steps={"people": 1, "meetings": 1}, limits={"people": 11, "meetings": 12})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> list[list[list[int]]]:

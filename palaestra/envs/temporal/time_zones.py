@@ -45,7 +45,8 @@ class TimeZones(Task):
         quarter_hours: bool  # offsets in quarter hours (else whole hours)
 
     presets = (Config(0, False), Config(0, True), Config(1, True), Config(2, True), Config(3, True))
-    growth = Growth(steps={"flights": 1})
+    # Capped at level 24's values: past them generation raises or passes its CPU bound (difficulty saturates).
+    growth = Growth(steps={"flights": 1}, limits={"flights": 23})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         unit = 15 if config.quarter_hours else 60

@@ -48,7 +48,8 @@ class SearchCalculate(ToolTask):
         Config(4, 1, qa.corpus_params(people=40, noise=0.7)),
         Config(5, 2, qa.corpus_params(people=48, noise=1.0)),
     )
-    growth = Growth()
+    # Capped at level 12's values: past them generation raises or passes its CPU bound (difficulty saturates).
+    growth = Growth(limits={"quantities": 13, "max_hops": 10})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def ask(world: World) -> dict:

@@ -37,6 +37,7 @@ class UnanswerableQa(ToolTask):
     tags = ("tools", "multi-turn", "search", "retrieval", "abstention")
     tool_names = ("search", "open")
     version = 2
+    certificate_free = ("not in the corpus",)  # no short proof: the class is kept at 20% (the kit's bound 0.25)
 
     @dataclass(frozen=True)
     class Config:

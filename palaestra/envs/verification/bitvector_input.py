@@ -60,7 +60,8 @@ class BitvectorInput(Task):
         Config(width=16, inputs=2, steps=8, select_share=0.3, max_preimage=2),
         Config(width=32, inputs=2, steps=10, select_share=0.3, max_preimage=2),
     )
-    growth = Growth()
+    # Capped at level 9's values: past them generation raises or passes its CPU bound (difficulty saturates).
+    growth = Growth(limits={"width": 112, "inputs": 7, "steps": 20})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         names = ["x", "y", "z"][: config.inputs]

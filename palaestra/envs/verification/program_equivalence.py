@@ -84,7 +84,8 @@ class ProgramEquivalence(Task):
         Config(width=16, inputs=2, depth=2, rewrites=3),
         Config(width=32, inputs=2, depth=2, rewrites=4),
     )
-    growth = Growth()
+    # Capped at level 12's values: past them generation raises or passes its CPU bound (difficulty saturates).
+    growth = Growth(limits={"width": 160, "inputs": 10, "depth": 10, "rewrites": 12})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         names = ["x", "y"][: config.inputs]

@@ -60,7 +60,8 @@ class SmtModel(Task):
             self.Config(variables=5, bits=5, constraints=7, max_models=2, kinds=_KINDS),
             self.Config(variables=6, bits=5, constraints=9, max_models=1, kinds=_KINDS),
         ][level]
-    growth = Growth(steps={"bits": 1})
+    # Capped at level 9's values: past them generation raises or passes its CPU bound (difficulty saturates).
+    growth = Growth(steps={"bits": 1}, limits={"bits": 10})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         names = list(_NAMES[: config.variables])
@@ -71,7 +72,8 @@ class SmtModel(Task):
             constraints = [_constraint(rng, rng.choice(config.kinds), hidden, top) for _ in range(config.constraints)]
             return _narrow(rng, config, hidden, [c for c in constraints if c is not None])
 
-        hidden, constraints = retry(draw, attempts=20, what="constraints with few models")
+        # Up to ~90 draws at 10 bits (level 9, 40 seeds); seeds that succeeded within 20 draws are unchanged.
+        hidden, constraints = retry(draw, attempts=150, what="constraints with few models")
         listing = "\n".join(f"{i + 1}. {render(c)}" for i, c in enumerate(constraints))
         example = ", ".join(f"{n} = {(3 * i + 1) % (top + 1)}" for i, n in enumerate(names))
         prompt = (
