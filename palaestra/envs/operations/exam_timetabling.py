@@ -119,13 +119,13 @@ class ExamTimetabling(Task):
         return len(data["size"]) + len(data["conflicts"]) / 2 + 4 * len(data["size"]) / places
 
     def spellings(self, problem: Problem) -> list[str]:
-        lines = problem.answer.splitlines()
+        lines = (problem.answer or "").splitlines()
         return [*super().spellings(problem), "\n".join(reversed(lines)),
                 "\n".join(line.replace(": ", " -> ").replace(" R", ", R") for line in lines),
                 "\n".join(f"- {line.split(':')[0]}: slot {line.split()[1]}, room {line.split()[2]}" for line in lines)]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
-        lines = problem.answer.splitlines()
+        lines = (problem.answer or "").splitlines()
         data = problem.data
         wrong = ["\n".join(lines[:-1]), "\n".join([*lines, lines[0]])]
         if data["conflicts"]:
@@ -182,7 +182,7 @@ def first_fit(capacity: Sequence[int], size: Sequence[int], conflicts: Sequence[
               slots: int) -> list[Placement] | None:
     """First fit, exams by most conflicts then largest: the first slot with no clash and a free room that fits (the
     smallest such room); None when some exam finds no place."""
-    clash = {e: set() for e in range(len(size))}
+    clash: dict[int, set[int]] = {e: set() for e in range(len(size))}
     for a, b in conflicts:
         clash[a].add(b)
         clash[b].add(a)

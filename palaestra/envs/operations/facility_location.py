@@ -97,15 +97,15 @@ class FacilityLocation(Task):
     def difficulty(self, problem: Problem) -> float:
         """Warehouses times stores over 4 (the table to weigh), plus the warehouses the optimum opens."""
         data = problem.data
-        return len(data["opening"]) * len(data["serving"][0]) / 4 + problem.answer.count("W")
+        return len(data["opening"]) * len(data["serving"][0]) / 4 + (problem.answer or "").count("W")
 
     def spellings(self, problem: Problem) -> list[str]:
-        chosen = problem.answer.split(", ")
+        chosen = (problem.answer or "").split(", ")
         return [*super().spellings(problem), " ".join(reversed(chosen)), "{" + ", ".join(chosen) + "}",
                 " and ".join(chosen) + "."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
-        chosen = problem.answer.split(", ")
+        chosen = (problem.answer or "").split(", ")
         names = [f"W{i + 1}" for i in range(len(problem.data["opening"]))]
         opening, serving = problem.data["opening"], problem.data["serving"]
         wrong = [", ".join([*chosen, chosen[0]]), ", ".join(chosen) + " or " + ", ".join(names)]

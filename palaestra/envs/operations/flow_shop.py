@@ -95,12 +95,12 @@ class FlowShop(Task):
         return len(times) + len(times[0]) + math.log2(problem.data["nodes"] + 1) / 2
 
     def spellings(self, problem: Problem) -> list[str]:
-        order = problem.answer.split(", ")
+        order = (problem.answer or "").split(", ")
         return [*super().spellings(problem), " ".join(order), " -> ".join(order), f"[{', '.join(order)}]",
                 ", ".join(o.lower() for o in order) + "."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
-        order = problem.answer.split(", ")
+        order = (problem.answer or "").split(", ")
         times = problem.data["times"]
         names = [f"J{i + 1}" for i in range(len(times))]
         wrong = [", ".join(order[:-1]), ", ".join([*order, order[0]]), ", ".join(order) + " or " + ", ".join(order[::-1])]

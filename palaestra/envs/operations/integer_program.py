@@ -113,12 +113,12 @@ class IntegerProgram(Task):
         return len(data["c"]) + len(data["a"]) + math.log2(data["nodes"] + 1) / 2
 
     def spellings(self, problem: Problem) -> list[str]:
-        pairs = problem.answer.split(", ")
+        pairs = (problem.answer or "").split(", ")
         return [*super().spellings(problem), ", ".join([pairs[-1], *pairs[:-1]]), "\n".join(pairs),
                 "; ".join(pairs) + "."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
-        pairs = problem.answer.split(", ")
+        pairs = (problem.answer or "").split(", ")
         names = [p.split(" = ")[0] for p in pairs[:-1]]
         point = [int(p.split(" = ")[1]) for p in pairs[:-1]]
         best = problem.data["optimum"]

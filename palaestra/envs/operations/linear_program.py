@@ -121,7 +121,7 @@ class LinearProgram(Task):
                 + sum(v != "0" for v in data["point"]) / 2)
 
     def spellings(self, problem: Problem) -> list[str]:
-        pairs = problem.answer.split(", ")
+        pairs = (problem.answer or "").split(", ")
         return [*super().spellings(problem), ", ".join([pairs[-1], *pairs[:-1]]), "\n".join(pairs),
                 "; ".join(pairs) + ".", "\\boxed{" + ", ".join(pairs) + "}"]
 

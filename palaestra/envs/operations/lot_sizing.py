@@ -105,15 +105,15 @@ class LotSizing(Task):
 
     def difficulty(self, problem: Problem) -> float:
         """Periods, plus the batches the optimum makes (each a choice of how far to cover)."""
-        return len(problem.data["demand"]) + sum(q != "0" for q in problem.answer.split())
+        return len(problem.data["demand"]) + sum(q != "0" for q in (problem.answer or "").split())
 
     def spellings(self, problem: Problem) -> list[str]:
-        quantities = problem.answer.split()
+        quantities = (problem.answer or "").split()
         return [*super().spellings(problem), ", ".join(quantities), f"[{', '.join(quantities)}]",
                 "\n".join(quantities)]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
-        quantities = [int(q) for q in problem.answer.split()]
+        quantities = [int(q) for q in (problem.answer or "").split()]
         late = quantities[:]
         late[0] -= 5  # the first demand is never met
         extra = quantities[:]

@@ -103,12 +103,12 @@ class SetCover(Task):
         return data["n"] + len(data["sets"]) + math.log2(data["nodes"] + 1)
 
     def spellings(self, problem: Problem) -> list[str]:
-        chosen = problem.answer.split(", ")
+        chosen = (problem.answer or "").split(", ")
         return [*super().spellings(problem), " ".join(reversed(chosen)), "{" + ", ".join(chosen) + "}",
                 ", ".join(c.lower() for c in chosen) + "."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
-        chosen = problem.answer.split(", ")
+        chosen = (problem.answer or "").split(", ")
         names = [f"S{i + 1}" for i in range(len(problem.data["sets"]))]
         unused = [n for n in names if n not in chosen]
         wrong = [", ".join(chosen[1:]) if len(chosen) > 1 else unused[0], ", ".join([*chosen, chosen[0]]),

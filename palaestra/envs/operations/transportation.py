@@ -109,20 +109,20 @@ class Transportation(Task):
     def difficulty(self, problem: Problem) -> float:
         """Routes (plants times markets), plus the routes the optimal plan uses."""
         data = problem.data
-        used = sum(cell != "0" for cell in problem.answer.split())
+        used = sum(cell != "0" for cell in (problem.answer or "").split())
         return len(data["supply"]) * len(data["demand"]) + used / 2
 
     def spellings(self, problem: Problem) -> list[str]:
-        rows = problem.answer.splitlines()
+        rows = (problem.answer or "").splitlines()
         return [*super().spellings(problem), "\n".join(", ".join(r.split()) for r in rows),
-                "\n".join(f"P{i + 1}: {r}" for i, r in enumerate(rows)), "```\n" + problem.answer + "\n```"]
+                "\n".join(f"P{i + 1}: {r}" for i, r in enumerate(rows)), "```\n" + (problem.answer or "") + "\n```"]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
-        plan = [[int(c) for c in r.split()] for r in problem.answer.splitlines()]
+        plan = [[int(c) for c in r.split()] for r in (problem.answer or "").splitlines()]
         moved = [row[:] for row in plan]
         moved[0][0] += 5  # supply and demand broken
         swapped = [row[::-1] for row in plan]
-        wrong = ["\n".join(" ".join(map(str, r)) for r in moved), "\n".join(problem.answer.splitlines()[:-1])]
+        wrong = ["\n".join(" ".join(map(str, r)) for r in moved), "\n".join((problem.answer or "").splitlines()[:-1])]
         if plan_cost(problem.data["cost"], swapped) != problem.data["optimum"] or \
                 any(sum(r) != s for r, s in zip(swapped, problem.data["supply"])):
             wrong.append("\n".join(" ".join(map(str, r)) for r in swapped))
@@ -188,14 +188,14 @@ def optimal_plan(supply: Sequence[int], demand: Sequence[int], cost: Sequence[Se
         arc(m + j, sink, demand[j], 0)
     arcs = list(capacity)
     for _ in range(unlimited):  # each augmentation moves at least one unit
-        distance = [None] * size
+        distance: list[int | None] = [None] * size
         parent: list[int | None] = [None] * size
         distance[source] = 0
         for _ in range(size - 1):  # Bellman-Ford: residual costs may be negative
             changed = False
             for a, b in arcs:
-                da = distance[a]
-                if capacity[a, b] > 0 and da is not None and (distance[b] is None or da + weight[a, b] < distance[b]):
+                da, db = distance[a], distance[b]
+                if capacity[a, b] > 0 and da is not None and (db is None or da + weight[a, b] < db):
                     distance[b], parent[b] = da + weight[a, b], a
                     changed = True
             if not changed:

@@ -121,16 +121,16 @@ class VehicleRouting(Task):
         """Customers, plus the routes the optimum uses, plus a tenth of its total distance (longer streets, more
         combinations close in length)."""
         data = problem.data
-        return len(data["demand"]) + len(problem.answer.splitlines()) + data["optimum"] / 10
+        return len(data["demand"]) + len((problem.answer or "").splitlines()) + data["optimum"] / 10
 
     def spellings(self, problem: Problem) -> list[str]:
-        routes = [line.split() for line in problem.answer.splitlines()]
+        routes = [line.split() for line in (problem.answer or "").splitlines()]
         return [*super().spellings(problem), "\n".join(" ".join(reversed(r)) for r in reversed(routes)),
                 "\n".join(f"Route {i}: depot -> {' -> '.join(r)} -> depot" for i, r in enumerate(routes, 1)),
                 "\n".join(", ".join(r) for r in routes)]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
-        routes = [line.split() for line in problem.answer.splitlines()]
+        routes = [line.split() for line in (problem.answer or "").splitlines()]
         wrong = ["\n".join(" ".join(r) for r in routes[:-1]) if len(routes) > 1 else " ".join(routes[0][:-1]),
                  "\n".join([*(" ".join(r) for r in routes), routes[0][0]])]
         merged = [r for route in routes for r in route]

@@ -19,10 +19,10 @@ from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.task import Growth
-from palaestra.envs.physics.common import decimal_text, fraction_text, read_quantity
+from palaestra.envs.physics.common import Units, decimal_text, fraction_text, read_quantity
 
 # the micro prefix is read as "u" (the shared number reader's unit scan does not take the Greek letter)
-UNITS = {
+UNITS: dict[str, Units] = {
     "μF": {"uF": 1, "microfarads": 1, "nF": Fraction(1, 1000), "pF": Fraction(1, 10**6), "mF": 1000},
     "μC": {"uC": 1, "microcoulombs": 1, "nC": Fraction(1, 1000), "mC": 1000},
     "μJ": {"uJ": 1, "microjoules": 1, "mJ": 1000, "nJ": Fraction(1, 1000)},

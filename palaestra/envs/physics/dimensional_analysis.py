@@ -74,7 +74,7 @@ class DimensionalAnalysis(Task):
         pool = [q for q in QUANTITIES if not any(q[2][config.bases:])]
 
         def draw() -> tuple[list[tuple[str, str, Vector]], Vector, list[Fraction]] | None:
-            given = rng.sample(pool, config.quantities)
+            given: list[tuple[str, str, Vector]] = rng.sample(pool, config.quantities)
             if config.bases >= 4 and not any(q[2][3] for q in given) or config.bases == 5 and not any(
                     q[2][4] for q in given):
                 return None  # the new base dimension must take part
@@ -127,7 +127,7 @@ class DimensionalAnalysis(Task):
         return len(exponents) * bases / 2 + sum(e.denominator != 1 for e in exponents) + sum(e < 0 for e in exponents) / 2
 
     def spellings(self, problem: Problem) -> list[str]:
-        pairs = problem.answer.split(", ")
+        pairs = (problem.answer or "").split(", ")
         return [*super().spellings(problem), ", ".join(reversed(pairs)), "\n".join(pairs), "; ".join(pairs) + ".",
                 " ".join(p.replace(" = ", "=") for p in pairs)]
 
@@ -139,8 +139,8 @@ class DimensionalAnalysis(Task):
             return ", ".join(f"{n} = {format_fraction(v)}" for n, v in zip(names, xs))
 
         return [spelled([-v for v in values]), spelled([values[0] + 1, *values[1:]]), spelled(values[::-1])
-                if values != values[::-1] else spelled([v * 2 for v in values]), ", ".join(problem.answer.split(", ")[1:]),
-                problem.answer + f" or {names[0]} = {format_fraction(values[0] + 1)}"]
+                if values != values[::-1] else spelled([v * 2 for v in values]), ", ".join((problem.answer or "").split(", ")[1:]),
+                (problem.answer or "") + f" or {names[0]} = {format_fraction(values[0] + 1)}"]
 
 
 def _dimension(vector: Vector) -> str:

@@ -22,11 +22,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
-from palaestra.envs.physics.common import decimal_text, fraction_text, read_quantity
+from palaestra.envs.physics.common import Units, decimal_text, fraction_text, read_quantity
 
 G = Fraction(49, 5)
 WATER = 1000
-UNITS = {
+UNITS: dict[str, Units] = {
     "m/s": {"m/s": 1, "m s^-1": 1, "metres per second": 1, "meters per second": 1, "cm/s": Fraction(1, 100)},
     "Pa": {"Pa": 1, "pascal": 1, "pascals": 1, "N/m^2": 1, "N/m²": 1, "kPa": 1000},
     "kg": {"kg": 1, "kilograms": 1, "g": Fraction(1, 1000)},

@@ -127,8 +127,8 @@ def _one_ship(rng: random.Random, solve_speed: bool) -> tuple[str, Fraction, str
         return (f"A rod moving along its length at {speed} relative to a laboratory measures {length} m there. "
                 "How long is it in its own rest frame, in metres?"), length * gamma, "m", 1
     tau = rng.randint(1, 60)
-    earth = tau * gamma
-    return (f"A spaceship's crew clock records {tau} years for a trip that takes {fraction_text(earth)} years as "
+    earth_years = tau * gamma
+    return (f"A spaceship's crew clock records {tau} years for a trip that takes {fraction_text(earth_years)} years as "
             "measured on Earth. How fast does the ship travel relative to Earth, as a fraction of the speed of light "
             "c?"), beta, "c", 2
 

@@ -21,10 +21,10 @@ from fractions import Fraction
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
-from palaestra.envs.physics.common import decimal_text, fraction_text, read_quantities
+from palaestra.envs.physics.common import Units, decimal_text, fraction_text, read_quantities
 
-LENGTH_UNITS = {"cm": 1, "centimetres": 1, "centimeters": 1, "mm": Fraction(1, 10), "m": 100}
-UNITS = {"d": LENGTH_UNITS, "m": {}}
+LENGTH_UNITS: Units = {"cm": 1, "centimetres": 1, "centimeters": 1, "mm": Fraction(1, 10), "m": 100}
+UNITS: dict[str, Units] = {"d": LENGTH_UNITS, "m": {}}
 
 Lens = tuple[int, int]  # (gap from the previous lens or the object, in cm; focal length in cm)
 
