@@ -35,7 +35,8 @@ from palaestra.verifiers.polyglot import Budget, Program, Report, fence, read_pr
 STDIO_LANGUAGES = ("python", "c", "cpp", "javascript")
 CODE = ProgramTexts("polyglot")  # the multi-test main loop around a template's solve, per language
 LABELLED = "Case #i: followed by its answer, where i numbers the tests from 1"
-ALIASES = {"python": "py", "c": "C", "cpp": "c++", "javascript": "js", "verilog": "systemverilog", "sql": "sqlite"}
+ALIASES = {"python": "py", "c": "C", "cpp": "c++", "javascript": "js", "verilog": "systemverilog", "sql": "sqlite",
+           "bash": "sh", "lua": "Lua", "go": "golang", "prolog": "swipl"}
 
 SKELETONS = {
     "python": "import sys\n\ndata = sys.stdin.read().split()\nt = int(data[0])\n# read each test, print its answer",
@@ -113,7 +114,7 @@ class PolyglotTask(Task):
         if len(languages) > 1:
             other = languages[(languages.index(gold) + 1) % len(languages)]
             out.append(fence((other, self.sources(problem)[other])))
-        else:
+        elif gold not in polyglot.FENCE_REQUIRED:
             out.append(code)  # a single-language problem also takes bare code
         return out
 
