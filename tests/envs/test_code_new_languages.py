@@ -130,3 +130,65 @@ def test_bash_a_retraction_after_the_script_is_not_an_answer() -> None:
     code = env.sources(problem)["bash"]
     assert not env.verify(problem, f"{code}\nJust kidding, I do not know.").correct
     assert not env.verify(problem, f"```bash\n{code}\n``` (no, that is wrong)").correct
+
+
+# -- lua_functions ---------------------------------------------------------------------------------
+
+def test_lua_canonical_text_and_literals_of_hand_checked_values() -> None:
+    from palaestra.envs.code.lua_functions import encode, lua_literal
+
+    assert encode({"b": [1, 2], "a": {}}) == '{"a":[],"b":[1,2]}'
+    assert encode([]) == encode({}) == "[]"
+    assert lua_literal({"x": [1, "y"]}) == '{["x"] = {1, "y"}}'
+
+
+def test_lua_references_of_hand_checked_calls() -> None:
+    from palaestra.envs.code.lua_functions import TEMPLATES
+
+    assert TEMPLATES["run_length"].result(["aaabcc"], {"direction": "encode", "style": "count_char"}) == "3a1b2c"
+    assert TEMPLATES["run_length"].result(["a3b1c12"], {"direction": "decode", "style": "char_count"}) == \
+        "aaab" + "c" * 12
+    assert TEMPLATES["merge_intervals"].result([[[4, 5], [1, 3], [7, 8]]], {"gap": 1}) == [[1, 5], [7, 8]]
+    assert TEMPLATES["merge_intervals"].result([[[4, 5], [1, 3]]], {"gap": 0}) == [[1, 3], [4, 5]]
+    assert TEMPLATES["grid"].result([[[1, 2, 3], [4, 5, 6]]], {"how": "clockwise"}) == [[4, 1], [5, 2], [6, 3]]
+    assert TEMPLATES["rpn"].result([["-7", "2", "/", "-7", "2", "%", "+"]], {"rounding": "truncate"}) == -4
+    assert TEMPLATES["rpn"].result([["-7", "2", "/", "-7", "2", "%", "+"]], {"rounding": "floor"}) == -3
+    assert TEMPLATES["word_counts"].result(["Sun sun, a MOON3"], {"min_length": 2}) == {"sun": 2, "moon": 1}
+
+
+def test_lua_gold_another_program_and_a_plausible_mistake() -> None:
+    _need("lua")
+    from palaestra.envs.code.lua_functions import LuaFunctions
+
+    env = LuaFunctions()
+    problem = None
+    for seed in range(300):
+        candidate = env.sample(level=3, seed=seed)
+        if candidate.data["template"] == "rpn" and candidate.data["params"]["rounding"] == "truncate":
+            problem = candidate
+            break
+    assert problem is not None
+    assert env.verify(problem, problem.answer).correct
+    name = problem.data["function"]
+    body = """    local s = {}
+    for _, t in ipairs(tokens) do
+        if t:match("^%-?%d+$") then table.insert(s, math.tointeger(tonumber(t)))
+        else
+            local b, a = table.remove(s), table.remove(s)
+            local r
+            if t == "+" then r = a + b elseif t == "-" then r = a - b elseif t == "*" then r = a * b
+            else
+                local q = math.abs(a) // math.abs(b)
+                if (a < 0) ~= (b < 0) then q = -q end
+                r = t == "/" and q or a - q * b
+            end
+            table.insert(s, r)
+        end
+    end
+    return s[1]"""
+    verdict = env.verify(problem, f"```lua\nfunction {name}(tokens)\n{body}\nend\n```")
+    assert verdict.correct, verdict.feedback
+    floor = body.replace("local q = math.abs(a) // math.abs(b)\n                if (a < 0) ~= (b < 0) then q = -q end",
+                         "local q = a // b")
+    verdict = env.verify(problem, f"```lua\nfunction {name}(tokens)\n{floor}\nend\n```")
+    assert not verdict.correct and "returned" not in verdict.feedback and "expected" in verdict.feedback, verdict
