@@ -192,3 +192,44 @@ def test_lua_gold_another_program_and_a_plausible_mistake() -> None:
                          "local q = a // b")
     verdict = env.verify(problem, f"```lua\nfunction {name}(tokens)\n{floor}\nend\n```")
     assert not verdict.correct and "returned" not in verdict.feedback and "expected" in verdict.feedback, verdict
+
+
+# -- go_programs -----------------------------------------------------------------------------------
+
+def test_go_templates_python_references_on_hand_checked_tests() -> None:
+    from palaestra.envs.code.go_programs import TEMPLATES
+
+    brackets = {"right": "ok", "wrong": "bad", "labelled": False}
+    assert TEMPLATES["brackets"].answer("([]{()})", brackets) == "ok 3"
+    assert TEMPLATES["brackets"].answer("([)]", brackets) == "bad 3"
+    assert TEMPLATES["brackets"].answer("(()", brackets) == "bad 4"
+    assert TEMPLATES["spiral"].answer([[1, 2, 3], [4, 5, 6], [7, 8, 9]], {"step": 1, "skip": 0}) == "1 2 3 6 9 8 7 4 5"
+    assert TEMPLATES["spiral"].answer([[1, 2, 3], [4, 5, 6]], {"step": 2, "skip": 1}) == "2 6 4"
+    keys = {"capacity": 2, "keys": [1, 2, 1, 3, 2, 1]}
+    assert TEMPLATES["cache"].answer(keys, {"policy": "lru"}) == "5"  # 1 2 hit(1) 3:evict 2, 2:evict 1, 1:evict 3
+    assert TEMPLATES["cache"].answer(keys, {"policy": "fifo"}) == "4"  # 1 2 hit 3:evict 1, 2 hit, 1:evict 2
+    primes = {"modulus": 4, "residue": 3, "extreme": "smallest"}
+    assert TEMPLATES["primes"].answer([2, 20], primes) == "4 3"  # 3 7 11 19
+    assert TEMPLATES["primes"].answer([24, 28], primes) == "0"
+
+
+def test_go_gold_accepted_and_the_other_eviction_policy_rejected() -> None:
+    _need("go")
+    from palaestra.envs.code.go_programs import TEMPLATES, GoPrograms
+
+    env = GoPrograms()
+    problem = None
+    for seed in range(300):
+        candidate = env.sample(level=2, seed=seed)
+        if candidate.data["template"] == "cache":
+            fifo = {**candidate.data["params"], "policy": "fifo" if candidate.data["params"]["policy"] == "lru"
+                    else "lru"}
+            other = TEMPLATES["cache"].sources(fifo)["go"]
+            if env.verify(candidate, f"```go\n{other}\n```").correct:
+                continue  # both policies agree on these tests
+            problem = candidate
+            break
+    assert problem is not None
+    assert env.verify(problem, f"The program:\n```golang\n{problem.answer.split(chr(10), 1)[1]}").correct
+    verdict = env.verify(problem, f"```go\n{other}\n```")
+    assert not verdict.correct and "expected" in verdict.feedback, verdict

@@ -46,6 +46,8 @@ SKELETONS = {
            "    while (t--) { /* read one test, print its answer */ }\n}",
     "javascript": "const data = require(\"fs\").readFileSync(0, \"utf8\").split(/\\s+/).filter(Boolean);\n"
                   "let pos = 0;\nconst t = Number(data[pos++]);\n// read each test, print its answer",
+    "go": "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tvar t int\n\tfmt.Scan(&t)\n"
+          "\tfor i := 0; i < t; i++ {\n\t\t// read one test, print its answer\n\t}\n}",
 }
 
 
