@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Install the toolchains of the sandbox's languages besides Python and SQL: gcc and g++ (C, C++),
-# node (JavaScript), iverilog and vvp (Verilog), coqc (Coq, the proofs family), and the headless browser of the web playground's test
+# node (JavaScript), iverilog and vvp (Verilog), lua5.4 (Lua), go (Go 1.19: the last release that ships its
+# standard library compiled, which the sandbox's compile stage links against), swipl (Prolog), coqc (Coq, the proofs
+# family), and the headless browser of the web playground's test
 # (chromium and chromedriver), from the distribution's packages. Idempotent and
 # quick when they are present (no apt-get at all then). Never fails the CI: a package that cannot
 # be installed is reported, and the tests of its language skip, naming the missing tool.
@@ -12,12 +14,12 @@ say() { echo "setup_toolchains: $*" >&2; }
 
 # tool -> Debian package
 declare -A PACKAGE=([gcc]=gcc [g++]=g++ [node]=nodejs [iverilog]=iverilog [vvp]=iverilog [chromium]=chromium
-                   [chromedriver]=chromium-driver [coqc]=coq)
+                   [chromedriver]=chromium-driver [lua5.4]=lua5.4 [go]=golang-go [swipl]=swi-prolog-nox [coqc]=coq)
 
 present() { [ -x "/usr/local/bin/$1" ] || [ -x "/usr/bin/$1" ] || [ -x "/bin/$1" ]; }
 
 missing=()
-TOOLS=(gcc g++ node iverilog vvp chromium chromedriver coqc)
+TOOLS=(gcc g++ node iverilog vvp chromium chromedriver lua5.4 go swipl coqc)
 for tool in "${TOOLS[@]}"; do
     present "$tool" || missing+=("${PACKAGE[$tool]}")
 done

@@ -34,8 +34,9 @@ it never sees), or read them from ``output_files`` rather than stdout.
 
 Languages
 ---------
-``language=`` is one of ``python`` (default), ``c``, ``cpp``, ``javascript``, ``verilog``, ``sql``, ``bash``
-and ``coq`` (aliases: ``c++``, ``js``, ``node``, ``sqlite``, ``sh``, ``shell``, ``coqc``). ``probe().languages`` says which
+``language=`` is one of ``python`` (default), ``c``, ``cpp``, ``javascript``, ``verilog``, ``sql``,
+``bash``, ``lua``, ``go``, ``prolog`` and ``coq`` (aliases: ``c++``, ``js``, ``node``, ``sqlite``, ``sh``,
+``shell``, ``lua5.4``, ``golang``, ``swipl``, ``swi-prolog``, ``pl``, ``coqc``). ``probe().languages`` says which
 toolchains this host has and their versions; asking for a missing one raises
 ``LanguageUnavailable`` (a ``SandboxUnavailable``) naming the missing tool. Tools are looked
 up in ``/usr/local/bin``, ``/usr/bin``, ``/bin`` (``LocalBackend(tool_dirs=...)``), never
@@ -61,6 +62,17 @@ bash        main.sh      ``bash --norc --noprofile main.sh``, ``PATH`` the tool 
                          tools (``languages.SHELL_TOOLS``: coreutils, grep, sed, awk, find,
                          tar...) and nothing else (Landlock's exec rules; no single-exec
                          filter); ``files`` may hold a whole tree (``dir/name`` paths)
+lua         main.lua     ``lua5.4 -E main.lua`` (``io.popen``/``os.execute`` cannot execute
+                         anything: the shell is not in the exec allow-list)
+go          main.go      ``compile -p main -complete main.go *.go`` then ``link -o main``
+                         (the toolchain's own compiler and linker, run by a fixed ``sh``
+                         line; Go 1.19's precompiled standard library, no module cache, no
+                         cgo), then ``./main``; ``GOMAXPROCS=1`` in both stages; RLIMIT_AS
+                         leaves 768 MiB for the ~700 MiB every Go runtime reserves (so
+                         without cgroups a Go program may use ~100 MiB over its memory)
+prolog      main.pl      ``swipl -f none -F none --no-packs -q --stack-limit=MEMORY -t halt
+                         main.pl``: put ``:- initialization(main, main).`` in the program
+                         (SWI-Prolog; stacks capped at ``Limits.memory_bytes``)
 coq         main.v       ``coqc -q main.v`` (one stage: the check is the run; the standard
                          library is readable, nothing else outside the scratch dir, and only
                          ``coqc`` may be executed, so ``native_compute`` fails)

@@ -158,6 +158,12 @@ def toolchain_files(names: list[str] | tuple[str, ...]) -> tuple[list[str], list
                         files.append(root)
                     for directory, _, names_here in os.walk(root):
                         files += sorted(os.path.join(directory, f) for f in names_here)
+            elif name in ("go", "prolog"):  # Go's compiled standard library (not the toolchain's own cmd/
+                # packages, 140 MiB no program can import); SWI-Prolog's home (boot file, library)
+                for directory in [*(chain.get("compile") or {}).get("read", []), *chain["run"]["read"]]:
+                    for root, dirs, names in os.walk(directory):
+                        dirs[:] = sorted(d for d in dirs if not (name == "go" and root == directory and d == "cmd"))
+                        files += sorted(os.path.join(root, f) for f in names)
             elif name in ("c", "cpp"):
                 driver = chain["tools"]["gcc" if name == "c" else "g++"]
                 files += _headers(driver, name, C_HEADERS if name == "c" else CPP_HEADERS, workdir)

@@ -11,10 +11,11 @@ A program answer is a fenced code block whose info string names its language::
 
 Labels (case-insensitive): ``python``/``py``/``python3``, ``c``, ``cpp``/``c++``/``cxx``/``cc``,
 ``javascript``/``js``/``node``/``nodejs``, ``verilog``/``v``/``systemverilog``/``sv``,
-``sql``/``sqlite``. :func:`read_program` takes the **last** block labelled with a language the
+``sql``/``sqlite``, ``bash``/``sh``/``shell``, ``lua``, ``go``/``golang``, ``prolog``/``swipl``.
+:func:`read_program` takes the **last** block labelled with a language the
 problem allows (text around the blocks, a sentence before or after, is ignored). Where a
 problem allows exactly one language, an unlabelled block, or bare code without any fence, is
-read as that language; where it allows several, the label is required (an unlabelled program
+read as that language (Bash and Prolog need the fence: :data:`FENCE_REQUIRED`); where it allows several, the label is required (an unlabelled program
 is refused, unparsed, naming the labels). A block labelled with a language the problem does
 not allow is refused too.
 
@@ -74,7 +75,8 @@ DIAGNOSTIC_CHARS = 600  # of compiler output shown in feedback
 SHOWN_CHARS = 160  # of a wrong line shown in feedback
 
 LANGUAGE_NAMES = {"python": "Python", "c": "C", "cpp": "C++", "javascript": "JavaScript",
-                  "verilog": "Verilog", "sql": "SQL"}  # fmt: skip
+                  "verilog": "Verilog", "sql": "SQL", "bash": "Bash", "lua": "Lua", "go": "Go",
+                  "prolog": "Prolog"}  # fmt: skip
 FENCE_LABELS = {
     "python": "python", "py": "python", "python3": "python",
     "c": "c",
@@ -82,8 +84,17 @@ FENCE_LABELS = {
     "javascript": "javascript", "js": "javascript", "node": "javascript", "nodejs": "javascript",
     "verilog": "verilog", "v": "verilog", "systemverilog": "verilog", "sv": "verilog",
     "sql": "sql", "sqlite": "sql",
+    "bash": "bash", "sh": "bash", "shell": "bash",
+    "lua": "lua",
+    "go": "go", "golang": "go",
+    "prolog": "prolog", "swipl": "prolog",
 }  # fmt: skip
-CANDIDATE_FILES = {"c": "solution.c", "cpp": "solution.hpp", "javascript": "solution.js", "verilog": "solution.v"}
+# Languages whose interpreter runs a program past a line it cannot parse (a shell runs the next command; Prolog
+# skips the clause): a retraction written after bare code ("Just kidding...") would not fail the program, so
+# their code must be in a fenced block, and text after the block is then refused like any other.
+FENCE_REQUIRED = frozenset({"bash", "prolog"})
+CANDIDATE_FILES = {"c": "solution.c", "cpp": "solution.hpp", "javascript": "solution.js", "verilog": "solution.v",
+                   "bash": "solution.sh", "lua": "solution.lua", "go": "solution.go", "prolog": "solution.pl"}
 
 
 # --- reading the answer -----------------------------------------------------------------------
@@ -164,11 +175,15 @@ def read_program(answer: str, allowed: Sequence[str]) -> Program | str:
         return f"label the code block with its language: {labels_text(allowed)}"
     elif blocks:
         language, code = allowed[0], blocks[-1][1]
+    elif allowed[0] in FENCE_REQUIRED:
+        return f"put the program in a fenced code block ({labels_text(allowed)})"
     else:
         language, code = allowed[0], answer
     code = code.strip("\n")
     if not code.strip():
         return "the code block is empty"
+    if code.rstrip().rsplit("\n", 1)[-1].lstrip().startswith(("```", "~~~")):  # a closing fence with text after it
+        return "text after the last code block: the answer must hold only the program (remarks go outside it)"
     if len(code) > MAX_CODE_CHARS:
         return f"the program is longer than {MAX_CODE_CHARS} characters"
     return Program(language, code)

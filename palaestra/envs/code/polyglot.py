@@ -35,7 +35,8 @@ from palaestra.verifiers.polyglot import Budget, Program, Report, fence, read_pr
 STDIO_LANGUAGES = ("python", "c", "cpp", "javascript")
 CODE = ProgramTexts("polyglot")  # the multi-test main loop around a template's solve, per language
 LABELLED = "Case #i: followed by its answer, where i numbers the tests from 1"
-ALIASES = {"python": "py", "c": "C", "cpp": "c++", "javascript": "js", "verilog": "systemverilog", "sql": "sqlite"}
+ALIASES = {"python": "py", "c": "C", "cpp": "c++", "javascript": "js", "verilog": "systemverilog", "sql": "sqlite",
+           "bash": "sh", "lua": "Lua", "go": "golang", "prolog": "swipl"}
 
 SKELETONS = {
     "python": "import sys\n\ndata = sys.stdin.read().split()\nt = int(data[0])\n# read each test, print its answer",
@@ -45,6 +46,8 @@ SKELETONS = {
            "    while (t--) { /* read one test, print its answer */ }\n}",
     "javascript": "const data = require(\"fs\").readFileSync(0, \"utf8\").split(/\\s+/).filter(Boolean);\n"
                   "let pos = 0;\nconst t = Number(data[pos++]);\n// read each test, print its answer",
+    "go": "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tvar t int\n\tfmt.Scan(&t)\n"
+          "\tfor i := 0; i < t; i++ {\n\t\t// read one test, print its answer\n\t}\n}",
 }
 
 
@@ -113,7 +116,7 @@ class PolyglotTask(Task):
         if len(languages) > 1:
             other = languages[(languages.index(gold) + 1) % len(languages)]
             out.append(fence((other, self.sources(problem)[other])))
-        else:
+        elif gold not in polyglot.FENCE_REQUIRED:
             out.append(code)  # a single-language problem also takes bare code
         return out
 

@@ -152,7 +152,7 @@ def _set_rlimits(
     if lang.execs:
         memory = max(memory, int(limits["memory_bytes"]) + lang.address_space)
     if lang.compiled:
-        memory = max(memory, int(limits["compile_memory_bytes"]))
+        memory = max(memory, int(limits["compile_memory_bytes"]) + lang.address_space)
         cpu = max(cpu, math.ceil(limits["compile_seconds"]))
         tasks = None if tasks is None else max(tasks, stages.COMPILE_TASKS)
     cap(resource.RLIMIT_AS, memory)

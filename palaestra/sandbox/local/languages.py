@@ -1,9 +1,10 @@
 """The languages the sandbox runs, and where each one's toolchain lives on this host.
 
 A language is a source file name, an optional *compile* stage and a *run* stage. Python runs
-in the forked interpreter itself and SQL in SQLite inside it (no exec); C, C++, JavaScript and
-Verilog exec host tools, and so does Coq (``coqc`` checks ``main.v``). For those, :func:`discover` finds the tools (in fixed directories, never
-through ``$PATH``) and computes exactly what each stage may touch:
+in the forked interpreter itself and SQL in SQLite inside it (no exec); C, C++, JavaScript,
+Verilog, Bash, Lua, Go and Prolog exec host tools, and so does Coq (``coqc`` checks ``main.v``). For those,
+:func:`discover` finds the tools (in fixed directories, never through ``$PATH``) and computes exactly what
+each stage may touch:
 
 - ``exec``: the files a stage may execute (the tools, the helpers they exec, the ELF
   interpreter, i.e. the dynamic loader, each of them names), by real path;
@@ -50,7 +51,7 @@ class Language:
     product: str | None = None  # what the compile stage writes (and the run stage uses)
     tools: tuple[str, ...] = ()  # what must be installed (for messages)
     native: bool = False  # the product is machine code, executed from the scratch directory
-    address_space: int = 0  # extra RLIMIT_AS for runtimes that reserve address space up front
+    address_space: int = 0  # extra RLIMIT_AS for runtimes that reserve address space up front (both stages)
     # The program executes other programs (a shell running coreutils): no single-exec seccomp filter; the
     # run stage's Landlock exec rules are then the allow-list of what it may execute.
     multi_exec: bool = False
@@ -81,12 +82,20 @@ LANGUAGES: dict[str, Language] = {
         Language("javascript", "main.js", tools=("node",), address_space=1 << 30),
         Language("verilog", "main.v", (".v", ".sv"), product="main.vvp", tools=("iverilog", "vvp")),
         Language("bash", "main.sh", tools=("bash",), multi_exec=True),
+        Language("lua", "main.lua", tools=("lua5.4",)),
+        # Go's compiler and linker run as one compile stage (a fixed shell line: compile, then link); the
+        # program is a static executable. Every Go runtime (compiler, linker, program) reserves ~700 MiB of
+        # address space at start-up that it never touches: RLIMIT_AS leaves room for it in both stages (the
+        # cgroup, where there is one, bounds what the program really uses).
+        Language("go", "main.go", (".go",), product="main", tools=("go",), native=True, address_space=768 << 20),
+        Language("prolog", "main.pl", tools=("swipl",)),
         # Coq checks main.v in one run of coqc (no product kept): the run stage is the proof check.
         Language("coq", "main.v", tools=("coqc",)),
     )
 }
 ALIASES = {"py": "python", "c++": "cpp", "js": "javascript", "node": "javascript", "sqlite": "sql", "v": "verilog",
-           "sh": "bash", "shell": "bash", "coqc": "coq", "rocq": "coq"}
+           "sh": "bash", "shell": "bash", "lua5.4": "lua", "golang": "go", "swipl": "prolog",
+           "swi-prolog": "prolog", "pl": "prolog", "coqc": "coq", "rocq": "coq"}
 
 # What a bash job may execute besides bash: text, file and archive tools. No interpreter of another language
 # (python, perl), nothing that reaches the network or changes the system (those are not installed in the
@@ -304,6 +313,80 @@ def _bash() -> dict[str, Any]:
     }
 
 
+def _lua() -> dict[str, Any]:
+    lua = which("lua5.4") or _require("lua")
+    version = _run([lua, "-v"]).split("Copyright")[0].strip()
+    return {
+        "language": "lua",
+        "available": True,
+        "reason": None,
+        "version": version,
+        "tools": {"lua": lua},
+        "compile": None,
+        # -E: ignore LUA_INIT and LUA_PATH (the environment is empty anyway); modules only from the scratch dir
+        "run": {"argv": [lua, "-E", "main.lua"], "exec": _executables([lua]), "read": []},
+    }
+
+
+# The compile stage of Go: compile every source into one package, then link it into a static program. The
+# shell gets the tools as $0/$1 and the sources as its arguments, so no file name is ever parsed as shell text.
+GO_BUILD = 'compile="$0"; link="$1"; shift; "$compile" -p main -complete -o main.o "$@" && "$link" -o main main.o'
+
+
+def _go() -> dict[str, Any]:
+    go = _require("go")
+    root = _run([go, "env", "GOROOT"]).strip()
+    version = _run([go, "version"]).split()[2].removeprefix("go")
+    arch = _run([go, "env", "GOOS"]).strip() + "_" + _run([go, "env", "GOARCH"]).strip()
+    tools = os.path.join(root, "pkg", "tool", arch)
+    compiler, linker = os.path.join(tools, "compile"), os.path.join(tools, "link")
+    library = os.path.join(root, "pkg", arch)  # the standard library, compiled (Go <= 1.19 ships it)
+    for path in (compiler, linker, os.path.join(library, "fmt.a")):
+        if not os.path.isfile(path):
+            raise LookupError(f"go {version} lacks {path} (a Go 1.20+ toolchain builds its standard library on demand)")
+    shell = "/bin/sh"
+    if not os.path.exists(shell):
+        raise LookupError("the Go compile stage needs /bin/sh, which is missing")
+    # One thread per runtime is enough for a contest program and keeps the task count small on many-core hosts.
+    env = {"GOROOT": root, "GOMAXPROCS": "1"}
+    return {
+        "language": "go",
+        "available": True,
+        "reason": None,
+        "version": f"go {version}",
+        "tools": {"go": go, "compile": compiler, "link": linker, "sh": shell},
+        "compile": {
+            "argv": [shell, "-c", GO_BUILD, compiler, linker, "{sources}"],
+            "env": env,
+            "exec": _executables([shell, compiler, linker]),
+            "read": _roots([library]),
+        },
+        "run": {"argv": ["{product}"], "env": {"GOMAXPROCS": "1"}, "exec": [], "read": []},
+    }
+
+
+def _prolog() -> dict[str, Any]:
+    swipl = _require("swipl")
+    version = _run([swipl, "--version"]).split("version", 1)[-1].split()[0]
+    home = _run([swipl, "--dump-runtime-variables"]).split("PLBASE=", 1)[1].split(";", 1)[0].strip().strip('"')
+    return {
+        "language": "prolog",
+        "available": True,
+        "reason": None,
+        "version": f"swipl {version}",
+        "tools": {"swipl": swipl},
+        "compile": None,
+        "run": {
+            # Load main.pl (its initialization(main, main) directive runs the program), then halt instead of
+            # the interactive top level; no user or site init file, no packs; the stacks capped at the budget.
+            "argv": [swipl, "-f", "none", "-F", "none", "--no-packs", "--no-signals", "-q",
+                     "--stack-limit={memory_mib}m", "-t", "halt", "main.pl"],
+            "exec": _executables([swipl]),
+            "read": _roots([home]),
+        },
+    }
+
+
 def _ivl_dir(iverilog: str) -> str:
     prefix = os.path.dirname(os.path.dirname(os.path.realpath(iverilog)))
     for pattern in ("lib/*/ivl", "lib/ivl", "lib64/ivl", "local/lib/ivl"):
@@ -406,6 +489,12 @@ def discover(name: str) -> dict[str, Any]:
             chain = _bash()
         elif name == "coq":
             chain = _coq()
+        elif name == "lua":
+            chain = _lua()
+        elif name == "go":
+            chain = _go()
+        elif name == "prolog":
+            chain = _prolog()
         else:
             chain = _verilog()
         _check_usable(chain)

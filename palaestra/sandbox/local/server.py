@@ -759,6 +759,14 @@ class Server:
             return b"JavaScript heap out of memory" in head or b"Fatal process out of memory" in head
         if name in ("cpp", "verilog"):  # vvp, Icarus Verilog's runtime, is C++ too
             return sig == signal.SIGABRT and b"std::bad_alloc" in tail
+        if name == "lua":
+            return last_line.endswith(b"not enough memory")
+        if name == "go":  # the runtime's fatal error comes first, then every goroutine's stack
+            head = bytes(job.err[:4096])
+            return b"fatal error: runtime: out of memory" in head or b"runtime: out of memory: cannot allocate" in head
+        if name == "prolog":  # the stack limit (set to the memory budget) or a failed allocation
+            head = bytes(job.err[:4096])
+            return b"Stack limit (" in head or b"resource_error(memory)" in head or b"Could not allocate" in head
         return False
 
     # -- sessions --------------------------------------------------------------------------

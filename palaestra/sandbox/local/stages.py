@@ -126,7 +126,7 @@ def _compile(job: Job, argv: list[str]) -> dict[str, Any]:
             os.closerange(4, 1 << 16)
             cpu = max(1, math.ceil(seconds))
             resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-            _limit(resource.RLIMIT_AS, int(limits["compile_memory_bytes"]))
+            _limit(resource.RLIMIT_AS, int(limits["compile_memory_bytes"]) + LANGUAGES[job.language].address_space)
             os.execve(argv[0], argv, env)
         except BaseException as exc:  # noqa: BLE001 - reported to the parent, which decides
             os.write(3, f"{type(exc).__name__}: {exc}".encode()[:500])
