@@ -24,6 +24,7 @@ import math
 import random
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -113,7 +114,8 @@ class GroupSum(Transform):
         for line in text.splitlines():
             name, amount = line.split(",")
             amounts.setdefault(name, []).append(int(amount))
-        fold = {"sum": sum, "count": len, "max": max, "min": min}[p["aggregate"]]
+        folds: dict[str, Callable[[list[int]], int]] = {"sum": sum, "count": len, "max": max, "min": min}
+        fold = folds[p["aggregate"]]
         return [f"{name}{p['join']}{fold(amounts[name])}" for name in sorted(amounts)]
 
     def reference(self, p: dict[str, Any]) -> str:

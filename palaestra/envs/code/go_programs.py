@@ -80,7 +80,8 @@ class Brackets(GoTemplate):
 
     def case(self, rng: random.Random, params: dict[str, Any], size: int) -> Any:
         opens, closes = "([{", ")]}"
-        out, stack = [], []
+        out: list[str] = []
+        stack: list[int] = []
         for _ in range(rng.randint(2, 2 * size + 2)):
             if stack and rng.random() < 0.5:
                 kind = stack.pop()
