@@ -10,7 +10,7 @@ from palaestra.envs.service import bank_transfers as bt
 from palaestra.envs.service import clinic_appointments as ca
 from palaestra.envs.service import library_loans as ll
 from palaestra.envs.service import subscription_changes as sc
-from palaestra.envs.service.common import call
+from palaestra.envs.service.common import call, cents_of, dollars
 
 BANK = make_source("service/bank_transfers")
 
@@ -182,7 +182,7 @@ def test_subscription_serving_everything_or_nothing_rarely_pays() -> None:
         records = sc.copy.deepcopy(problem.data["records"])
         replies = [call(name, **arguments) for request in problem.data["requests"]
                    for name, arguments in sc._serve(records, request, problem.data["rules"])]
-        everything += play(SUBSCRIPTIONS, problem, [*replies, sc._dollars(sc._net(records["ledger"]))]).verdict.correct
+        everything += play(SUBSCRIPTIONS, problem, [*replies, dollars(sc._net(records["ledger"]))]).verdict.correct
         nothing += play(SUBSCRIPTIONS, problem, ["$0.00"]).verdict.correct
     assert everything <= 8 and nothing <= 8, (everything, nothing)
 
@@ -193,7 +193,7 @@ def test_subscription_hand_checked_proration() -> None:
     assert sc._prorated(monthly, 1_500 - 800, 3, sc.TODAY) == 490
     annual = {"end": "2025-02-28", "billing": "annual"}  # 100 days left of 365; 10 months' price a year
     assert sc._prorated(annual, 4_200, 2, sc.TODAY) == 23_014  # 23013.70
-    assert sc._dollars(-1_234) == "-$12.34" and sc._cents("-$12.34") == -1_234
+    assert dollars(-1_234) == "-$12.34" and cents_of("-$12.34") == -1_234
 
 
 def test_subscription_a_charge_rounded_down_is_wrong_even_with_the_right_total() -> None:
@@ -228,7 +228,7 @@ def test_airline_serving_everything_or_nothing_rarely_pays() -> None:
         records = ac.copy.deepcopy(problem.data["records"])
         replies = [call(name, **arguments) for request in problem.data["requests"]
                    for name, arguments in ac._serve(records, request, problem.data["rules"])]
-        everything += play(AIRLINE, problem, [*replies, ac._dollars(ac._net(records["ledger"]))]).verdict.correct
+        everything += play(AIRLINE, problem, [*replies, dollars(ac._net(records["ledger"]))]).verdict.correct
         nothing += play(AIRLINE, problem, ["$0.00"]).verdict.correct
     assert everything <= 8 and nothing <= 8, (everything, nothing)
 

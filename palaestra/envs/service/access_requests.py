@@ -31,11 +31,10 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
-from palaestra.core import Problem, Verdict, register, retry
+from palaestra.core import Problem, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.service.common import Function, Records, ServiceTask, call
+from palaestra.envs.service.common import Function, Records, RequestsServed, call
 from palaestra.generators.knowledge import NameForge
-from palaestra.verifiers.sets import read_set
 
 TODAY = date(2024, 8, 5)
 PRIVILEGED = ("prod-admin", "db-admin", "payments-approve")
@@ -47,7 +46,7 @@ EXAMPLE = "<answer>1, 3</answer>"  # fixed placeholder
 
 
 @register
-class AccessRequests(ServiceTask):
+class AccessRequests(RequestsServed):
     id = "service/access_requests"
     family = "service"
     description = "Grant colleagues access roles under a stated access policy (approvals, contractors, duties)."
@@ -167,16 +166,6 @@ class AccessRequests(ServiceTask):
         refused = len(data["requests"]) - (0 if problem.answer in (None, "none") else len(problem.answer.split(", ")))
         return 2 * len(data["requests"]) + 2 * (2 + sum(data["rules"].values())) + privileged + refused
 
-    def judge(self, problem: Problem, answer: str) -> Verdict:
-        got = read_set(answer, _request_number, allow_empty=True)
-        if got is None:
-            return Verdict.unparsed("not a list of request numbers (or none)")
-        expected = set() if problem.answer in (None, "none") else {int(n) for n in problem.answer.split(", ")}
-        if got == expected:
-            return Verdict.right()
-        return Verdict.wrong(f"{len(expected - got)} carried-out request(s) missing, {len(got - expected)} listed "
-                             "that the policy refuses")
-
     def plan(self, problem: Problem) -> list[str]:
         data = problem.data
         records = copy.deepcopy(data["records"])
@@ -192,17 +181,6 @@ class AccessRequests(ServiceTask):
                 replies.append(call("grant_role", person_id=request["person"], role=request["role"], expires=expires))
         return [*replies, problem.answer or "none"]
 
-    def spellings(self, problem: Problem) -> list[str]:
-        answer = problem.answer or "none"
-        if answer == "none":
-            return ["None.", "NONE", "{}"]
-        numbers = answer.split(", ")
-        return [" and ".join(reversed(numbers)), "{" + answer + "}", f"{answer}.", ", ".join(f"#{n}" for n in numbers)]
-
-    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
-        everything = ", ".join(str(n) for n in range(1, len(problem.data["requests"]) + 1))
-        answer = problem.answer or "none"
-        return [w for w in (everything, "none", f"{answer} or none") if w != answer]
 
 
 def _policy(config: AccessRequests.Config) -> str:
@@ -250,13 +228,6 @@ def _grant(records: Records, request: dict[str, str], rules: dict[str, bool]) ->
         expires = "never"
     person["roles"][request["role"]] = None if expires == "never" else expires
     return expires
-
-
-def _request_number(text: str) -> int | None:
-    text = text.strip().lstrip("#")
-    for lead in ("request ", "Request ", "no. "):
-        text = text.removeprefix(lead)
-    return int(text) if text.isdigit() and len(text) <= 3 else None
 
 
 # --- the functions (they do what they are asked; the policy is the agent's) -----------------------------------

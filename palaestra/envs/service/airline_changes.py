@@ -36,7 +36,7 @@ from typing import Any
 
 from palaestra.core import Problem, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.service.common import Function, Records, ServiceTask, call
+from palaestra.envs.service.common import Function, Records, ServiceTask, call, cents_of, dollars
 from palaestra.generators.knowledge import NameForge
 from palaestra.verifiers.numeric import grade_number
 
@@ -178,7 +178,7 @@ class AirlineChanges(ServiceTask):
             + f"\n\n{self.tools_prompt(config.budget)}"
         )
         data = {"records": records, "requests": requests, "rules": rules, "budget": config.budget}
-        return Problem(prompt=prompt, answer=_dollars(_net(_expected(data)["ledger"])), data=data)
+        return Problem(prompt=prompt, answer=dollars(_net(_expected(data)["ledger"])), data=data)
 
     def expected_records(self, problem: Problem) -> Records:
         return _expected(problem.data)
@@ -191,7 +191,7 @@ class AirlineChanges(ServiceTask):
         text = answer.strip()
         negative = text.startswith("-")
         text = text.lstrip("-").strip().replace("$", "", 1)
-        expected = Fraction(_cents(problem.answer or "$0.00"), 100)
+        expected = Fraction(cents_of(problem.answer or "$0.00"), 100)
         verdict = grade_number(("-" if negative else "") + text, expected, units=("dollars", "USD"))
         return Verdict.unparsed("not an amount in dollars") if verdict is None else Verdict.judge(verdict)
 
@@ -217,8 +217,8 @@ class AirlineChanges(ServiceTask):
         return [bare, f"{bare} dollars", f"{answer}.", f"{bare} USD"]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
-        cents = _cents(problem.answer or "$0.00")
-        return [_dollars(cents + 1), _dollars(cents - CHANGE_FEE), f"{problem.answer} or $0.00"]
+        cents = cents_of(problem.answer or "$0.00")
+        return [dollars(cents + 1), dollars(cents - CHANGE_FEE), f"{problem.answer} or $0.00"]
 
 
 def _policy(config: AirlineChanges.Config) -> str:
@@ -313,17 +313,6 @@ def _expected(data: dict[str, Any]) -> Records:
 
 def _net(ledger: list[dict[str, Any]]) -> int:
     return sum(e["amount_cents"] if e["kind"] == "charge" else -e["amount_cents"] for e in ledger)
-
-
-def _dollars(cents: int) -> str:
-    sign = "-" if cents < 0 else ""
-    return f"{sign}${abs(cents) // 100}.{abs(cents) % 100:02d}"
-
-
-def _cents(amount: str) -> int:
-    sign = -1 if amount.startswith("-") else 1
-    dollars, cents = amount.lstrip("-").lstrip("$").split(".")
-    return sign * (int(dollars) * 100 + int(cents))
 
 
 # --- the functions (they do what they are asked; the rules are the agent's) -----------------------------------

@@ -34,11 +34,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from palaestra.core import Problem, Verdict, register, retry
+from palaestra.core import Problem, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.service.common import Function, Records, ServiceTask, call
+from palaestra.envs.service.common import Function, Records, RequestsServed, call
 from palaestra.generators.knowledge import NameForge
-from palaestra.verifiers.sets import read_set
 
 TODAY, YESTERDAY = "2024-09-12", "2024-09-11"
 DAILY_LIMIT = 200_000  # cents of the account's currency, to other people's accounts per day
@@ -50,7 +49,7 @@ EXAMPLE = "<answer>2, 5</answer>"  # fixed placeholder
 
 
 @register
-class BankTransfers(ServiceTask):
+class BankTransfers(RequestsServed):
     id = "service/bank_transfers"
     family = "service"
     description = "Carry out a customer's money transfers under a stated bank policy (balances, holds, limits, rates)."
@@ -191,16 +190,6 @@ class BankTransfers(ServiceTask):
                       for index, request in enumerate(data["requests"]))
         return len(data["requests"]) + own + 2 * clauses + conversions + refused
 
-    def judge(self, problem: Problem, answer: str) -> Verdict:
-        got = read_set(answer, _request_number, allow_empty=True)
-        if got is None:
-            return Verdict.unparsed("not a list of request numbers (or none)")
-        expected = set() if problem.answer in (None, "none") else {int(n) for n in problem.answer.split(", ")}
-        if got == expected:
-            return Verdict.right()
-        return Verdict.wrong(f"{len(expected - got)} carried-out request(s) missing, {len(got - expected)} listed "
-                             "that the policy refuses")
-
     def plan(self, problem: Problem) -> list[str]:
         data = problem.data
         records = copy.deepcopy(data["records"])
@@ -217,20 +206,6 @@ class BankTransfers(ServiceTask):
                                     amount_cents=request["amount_cents"], credited_cents=request["credited_cents"]))
         return [*replies, problem.answer or "none"]
 
-    def spellings(self, problem: Problem) -> list[str]:
-        answer = problem.answer or "none"
-        if answer == "none":
-            return ["None.", "NONE", "{}"]
-        numbers = answer.split(", ")
-        return [" and ".join(reversed(numbers)), "{" + answer + "}", f"{answer}.", answer.replace(", ", ","),
-                ", ".join(f"#{n}" for n in numbers)]
-
-    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
-        count = len(problem.data["requests"])
-        everything = ", ".join(str(n) for n in range(1, count + 1))
-        answer = problem.answer or "none"
-        wrong = [everything, "none", f"{answer} or none"]
-        return [w for w in wrong if w != answer]
 
 
 def _before(data: dict[str, Any], index: int) -> Records:
@@ -240,13 +215,6 @@ def _before(data: dict[str, Any], index: int) -> Records:
         if _allowed(records, request, data["rules"]):
             _execute(records, request)
     return records
-
-
-def _request_number(text: str) -> int | None:
-    text = text.strip().lstrip("#")
-    for lead in ("request ", "Request ", "no. "):
-        text = text.removeprefix(lead)
-    return int(text) if text.isdigit() and len(text) <= 3 else None
 
 
 def _policy(config: BankTransfers.Config) -> str:

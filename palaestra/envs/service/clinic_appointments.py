@@ -31,11 +31,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from palaestra.core import Problem, Verdict, register, retry
+from palaestra.core import Problem, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.service.common import Function, Records, ServiceTask, call
+from palaestra.envs.service.common import Function, Records, RequestsServed, call
 from palaestra.generators.knowledge import NameForge
-from palaestra.verifiers.sets import read_set
 
 NOW = datetime(2024, 6, 10, 9, 0)
 GENERAL = "general practice"
@@ -47,7 +46,7 @@ EXAMPLE = "<answer>2, 3</answer>"  # fixed placeholder
 
 
 @register
-class ClinicAppointments(ServiceTask):
+class ClinicAppointments(RequestsServed):
     id = "service/clinic_appointments"
     family = "service"
     description = "Book and cancel a patient's clinic appointments under a stated scheduling policy."
@@ -194,16 +193,6 @@ class ClinicAppointments(ServiceTask):
         return (2 * len(data["requests"]) + len(records["doctors"]) + len(specialties)
                 + 2 * (2 + sum(data["rules"].values())) + late + refused)
 
-    def judge(self, problem: Problem, answer: str) -> Verdict:
-        got = read_set(answer, _request_number, allow_empty=True)
-        if got is None:
-            return Verdict.unparsed("not a list of request numbers (or none)")
-        expected = set() if problem.answer in (None, "none") else {int(n) for n in problem.answer.split(", ")}
-        if got == expected:
-            return Verdict.right()
-        return Verdict.wrong(f"{len(expected - got)} carried-out request(s) missing, {len(got - expected)} listed "
-                             "that the policy refuses")
-
     def plan(self, problem: Problem) -> list[str]:
         data = problem.data
         records = copy.deepcopy(data["records"])
@@ -217,17 +206,6 @@ class ClinicAppointments(ServiceTask):
                             _serve(records, patient["id"], request, data["rules"])]
         return [*replies, problem.answer or "none"]
 
-    def spellings(self, problem: Problem) -> list[str]:
-        answer = problem.answer or "none"
-        if answer == "none":
-            return ["None.", "NONE", "{}"]
-        numbers = answer.split(", ")
-        return [" and ".join(reversed(numbers)), "{" + answer + "}", f"{answer}.", ", ".join(f"#{n}" for n in numbers)]
-
-    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
-        everything = ", ".join(str(n) for n in range(1, len(problem.data["requests"]) + 1))
-        answer = problem.answer or "none"
-        return [w for w in (everything, "none", f"{answer} or none") if w != answer]
 
 
 def _policy(config: ClinicAppointments.Config) -> str:
@@ -295,13 +273,6 @@ def _serve(records: Records, patient_id: str, request: dict[str, str],
         calls.append(("charge_fee", {"patient_id": patient_id, "amount_cents": LATE_FEE}))
     records["slots"][request["slot"]]["patient"] = None
     return calls
-
-
-def _request_number(text: str) -> int | None:
-    text = text.strip().lstrip("#")
-    for lead in ("request ", "Request ", "no. "):
-        text = text.removeprefix(lead)
-    return int(text) if text.isdigit() and len(text) <= 3 else None
 
 
 # --- the functions (they do what they are asked; the policy is the agent's) -----------------------------------

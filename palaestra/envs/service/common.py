@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -28,6 +29,7 @@ from typing import Any, ClassVar
 from palaestra.core import Problem, Verdict
 from palaestra.envs.tools.common import CLOSE_CALL, OPEN_CALL, ToolResult, ToolTask, tool_call
 from palaestra.tools.base import validate_arguments
+from palaestra.verifiers.sets import read_set
 
 Records = dict[str, Any]
 # A function's work: the records and the call's arguments in; the reply and the changed records (or None) out.
@@ -101,6 +103,55 @@ class ServiceTask(ToolTask):
         if state.get("records", problem.data["records"]) != self.expected_records(problem):
             return Verdict.wrong("the final answer is right, but the records are not as the policy requires")
         return verdict
+
+
+class RequestsServed(ServiceTask):
+    """A service task whose final answer lists the numbers of the customer's requests that were carried out
+    (``1, 3``; ``none`` when the policy refused them all), judged as a set."""
+
+    def judge(self, problem: Problem, answer: str) -> Verdict:
+        got = read_set(answer, read_request_number, allow_empty=True)
+        if got is None:
+            return Verdict.unparsed("not a list of request numbers (or none)")
+        expected = set() if problem.answer in (None, "none") else {int(n) for n in (problem.answer or "").split(", ")}
+        if got == expected:
+            return Verdict.right()
+        return Verdict.wrong(f"{len(expected - got)} carried-out request(s) missing, {len(got - expected)} listed "
+                             "that the policy refuses")
+
+    def spellings(self, problem: Problem) -> list[str]:
+        answer = problem.answer or "none"
+        if answer == "none":
+            return ["None.", "NONE", "{}"]
+        numbers = answer.split(", ")
+        return [" and ".join(reversed(numbers)), "{" + answer + "}", f"{answer}.", answer.replace(", ", ","),
+                ", ".join(f"#{n}" for n in numbers)]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        everything = ", ".join(str(n) for n in range(1, len(problem.data["requests"]) + 1))
+        answer = problem.answer or "none"
+        return [wrong for wrong in (everything, "none", f"{answer} or none") if wrong != answer]
+
+
+def read_request_number(text: str) -> int | None:
+    """A request's number as a customer or agent writes it: ``2``, ``#2``, ``request 2``, ``no. 2``."""
+    text = text.strip().lstrip("#")
+    for lead in ("request ", "Request ", "no. "):
+        text = text.removeprefix(lead)
+    return int(text) if text.isdigit() and len(text) <= 3 else None
+
+
+def dollars(cents: int) -> str:
+    """``-$12.05`` for -1205 cents."""
+    sign = "-" if cents < 0 else ""
+    return f"{sign}${abs(cents) // 100}.{abs(cents) % 100:02d}"
+
+
+def cents_of(amount: str) -> int:
+    """The cents of an amount :func:`dollars` wrote (``-$12.05`` -> -1205)."""
+    sign = -1 if amount.startswith("-") else 1
+    whole, part = amount.lstrip("-").lstrip("$").split(".")
+    return sign * (int(whole) * 100 + int(part))
 
 
 def call(name: str, **arguments: Any) -> str:

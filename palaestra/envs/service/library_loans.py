@@ -34,11 +34,10 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
-from palaestra.core import Problem, Verdict, register, retry
+from palaestra.core import Problem, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.service.common import Function, Records, ServiceTask, call
+from palaestra.envs.service.common import Function, Records, RequestsServed, call
 from palaestra.generators.knowledge import NameForge
-from palaestra.verifiers.sets import read_set
 
 TODAY = date(2024, 10, 15)
 LOAN_DAYS = {"book": 21, "dvd": 7}
@@ -52,7 +51,7 @@ EXAMPLE = "<answer>1, 4</answer>"  # fixed placeholder
 
 
 @register
-class LibraryLoans(ServiceTask):
+class LibraryLoans(RequestsServed):
     id = "service/library_loans"
     family = "service"
     description = "Serve a library patron's renewals and loans under a stated lending policy (holds, fines, limits)."
@@ -202,16 +201,6 @@ class LibraryLoans(ServiceTask):
                       for r in data["requests"])
         return len(data["requests"]) + loans + 2 * clauses + overdue
 
-    def judge(self, problem: Problem, answer: str) -> Verdict:
-        got = read_set(answer, _request_number, allow_empty=True)
-        if got is None:
-            return Verdict.unparsed("not a list of request numbers (or none)")
-        expected = set() if problem.answer in (None, "none") else {int(n) for n in problem.answer.split(", ")}
-        if got == expected:
-            return Verdict.right()
-        return Verdict.wrong(f"{len(expected - got)} carried-out request(s) missing, {len(got - expected)} listed "
-                             "that the policy refuses")
-
     def plan(self, problem: Problem) -> list[str]:
         data = problem.data
         records = copy.deepcopy(data["records"])
@@ -228,17 +217,6 @@ class LibraryLoans(ServiceTask):
                 replies.append(call(name, **arguments))
         return [*replies, problem.answer or "none"]
 
-    def spellings(self, problem: Problem) -> list[str]:
-        answer = problem.answer or "none"
-        if answer == "none":
-            return ["None.", "NONE", "{}"]
-        numbers = answer.split(", ")
-        return [" and ".join(reversed(numbers)), "{" + answer + "}", f"{answer}.", ", ".join(f"#{n}" for n in numbers)]
-
-    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
-        everything = ", ".join(str(n) for n in range(1, len(problem.data["requests"]) + 1))
-        answer = problem.answer or "none"
-        return [w for w in (everything, "none", f"{answer} or none") if w != answer]
 
 
 def _policy(config: LibraryLoans.Config) -> str:
@@ -309,13 +287,6 @@ def _lend(records: Records, patron_id: str, item_id: str, due: str) -> None:
     records["loans"][loan_id] = {"patron": patron_id, "item": item_id, "due": due, "renewals": 0}
     item = records["items"][item_id]
     item["holds"] = [h for h in item["holds"] if h != patron_id]  # the patron's own hold is filled
-
-
-def _request_number(text: str) -> int | None:
-    text = text.strip().lstrip("#")
-    for lead in ("request ", "Request ", "no. "):
-        text = text.removeprefix(lead)
-    return int(text) if text.isdigit() and len(text) <= 3 else None
 
 
 def _date(text: Any) -> str | None:

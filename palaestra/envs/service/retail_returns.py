@@ -32,7 +32,7 @@ from typing import Any
 
 from palaestra.core import Problem, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.service.common import Function, Records, ServiceTask, call
+from palaestra.envs.service.common import Function, Records, ServiceTask, call, cents_of
 from palaestra.generators.knowledge import NameForge
 from palaestra.verifiers.numeric import grade_number
 
@@ -157,7 +157,7 @@ class RetailReturns(ServiceTask):
                 + 2 * data["electronics_rule"])
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
-        verdict = grade_number(answer.replace("$", "", 1), Fraction(_cents(problem.answer or "$0.00"), 100),
+        verdict = grade_number(answer.replace("$", "", 1), Fraction(cents_of(problem.answer or "$0.00"), 100),
                                units=("dollars", "USD"))
         return Verdict.unparsed("not an amount in dollars") if verdict is None else Verdict.judge(verdict)
 
@@ -181,7 +181,7 @@ class RetailReturns(ServiceTask):
         return [answer[1:], f"{answer[1:]} dollars", f"The total is {answer}.", f"{answer}.", f"{answer[1:]} USD"]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
-        cents = _cents(problem.answer or "$0.00")
+        cents = cents_of(problem.answer or "$0.00")
         return [f"${(cents + 100) // 100}.{cents % 100:02d}", f"${cents // 100}.{(cents + 1) % 100:02d}",
                 f"{problem.answer} or $0.00"]
 
@@ -219,11 +219,6 @@ def _refund_cents(data: dict[str, Any]) -> int:
 
 def _item(records: Records, order_id: str, item_id: str) -> dict[str, Any]:
     return next(item for item in records["orders"][order_id]["items"] if item["id"] == item_id)
-
-
-def _cents(amount: str) -> int:
-    dollars, cents = amount.lstrip("$").split(".")
-    return int(dollars) * 100 + int(cents)
 
 
 def _join(parts: list[str]) -> str:

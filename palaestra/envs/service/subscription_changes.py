@@ -37,7 +37,7 @@ from typing import Any
 
 from palaestra.core import Problem, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.service.common import Function, Records, ServiceTask, call
+from palaestra.envs.service.common import Function, Records, ServiceTask, call, cents_of, dollars
 from palaestra.generators.knowledge import NameForge
 from palaestra.verifiers.numeric import grade_number
 
@@ -159,7 +159,7 @@ class SubscriptionChanges(ServiceTask):
         )
         data = {"records": records, "requests": requests, "rules": rules, "budget": config.budget}
         net = _net(_expected(data)["ledger"])
-        return Problem(prompt=prompt, answer=_dollars(net), data=data)
+        return Problem(prompt=prompt, answer=dollars(net), data=data)
 
     def expected_records(self, problem: Problem) -> Records:
         return _expected(problem.data)
@@ -174,7 +174,7 @@ class SubscriptionChanges(ServiceTask):
         text = answer.strip()
         negative = text.startswith("-")
         text = text.lstrip("-").strip().replace("$", "", 1)
-        expected = Fraction(_cents(problem.answer or "$0.00"), 100)
+        expected = Fraction(cents_of(problem.answer or "$0.00"), 100)
         verdict = grade_number(("-" if negative else "") + text, expected, units=("dollars", "USD"))
         return Verdict.unparsed("not an amount in dollars") if verdict is None else Verdict.judge(verdict)
 
@@ -195,8 +195,8 @@ class SubscriptionChanges(ServiceTask):
         return [bare, f"{bare} dollars", f"{answer}.", f"{bare} USD"]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
-        cents = _cents(problem.answer or "$0.00")
-        return [_dollars(cents + 1), _dollars(cents - 100), f"{problem.answer} or $0.00"]
+        cents = cents_of(problem.answer or "$0.00")
+        return [dollars(cents + 1), dollars(cents - 100), f"{problem.answer} or $0.00"]
 
 
 def _policy(config: SubscriptionChanges.Config) -> str:
@@ -332,17 +332,6 @@ def _expected(data: dict[str, Any]) -> Records:
 
 def _net(ledger: list[dict[str, Any]]) -> int:
     return sum(e["amount_cents"] if e["kind"] == "charge" else -e["amount_cents"] for e in ledger)
-
-
-def _dollars(cents: int) -> str:
-    sign = "-" if cents < 0 else ""
-    return f"{sign}${abs(cents) // 100}.{abs(cents) % 100:02d}"
-
-
-def _cents(amount: str) -> int:
-    sign = -1 if amount.startswith("-") else 1
-    dollars, cents = amount.lstrip("-").lstrip("$").split(".")
-    return sign * (int(dollars) * 100 + int(cents))
 
 
 # --- the functions (they do what they are asked; the policy is the agent's) -----------------------------------
