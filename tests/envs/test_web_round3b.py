@@ -1,0 +1,166 @@
+"""The web family: navigation envs over generated offline sites, judged on the final answer and records.
+
+Each env gets an honest policy that reads only the prompt and the pages the tools return (it must win),
+and shortcuts that must not: answering from the start page, guessing URLs, careless navigation.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import palaestra
+from palaestra.core.registry import make_source
+from palaestra.envs.service.common import call
+from palaestra.envs.web.common import _path_of, judge_code, render
+
+STAFF = make_source("web/staff_directory")
+
+
+def play(source, problem, replies: list[str]):
+    state = source.initial_state(problem)
+    outcome = None
+    for reply in replies:
+        outcome = source.advance(problem, state, source.format_answer(reply))
+        state = outcome.state
+        if outcome.done:
+            break
+    return outcome
+
+
+class Browser:
+    """Drives an env's tools one call at a time, keeping only what a policy sees: the observations."""
+
+    def __init__(self, source, problem) -> None:
+        self.source, self.problem = source, problem
+        self.state = source.initial_state(problem)
+        self.page = ""
+
+    def do(self, name: str, **arguments) -> str:
+        outcome = self.source.advance(self.problem, self.state, call(name, **arguments))
+        assert not outcome.done, outcome.observation
+        self.state = outcome.state
+        text = outcome.observation.split("<tool_response>\n", 1)[1].rsplit("\n</tool_response>", 1)[0]
+        if not text.startswith("error"):
+            self.page = text
+        return text
+
+    def links(self) -> list[tuple[int, str]]:
+        return [(int(m.group(1)), m.group(2)) for m in re.finditer(r"^\[(\d+)\] (.*)$", self.page, re.M)]
+
+    def follow_anchor(self, anchor: str) -> str:
+        number = next(n for n, text in self.links() if text == anchor)
+        return self.do("follow", link=number)
+
+    def answer(self, text: str):
+        return self.source.advance(self.problem, self.state, self.source.format_answer(text)).verdict
+
+
+# --- the common browser tools -----------------------------------------------------------------------------
+
+
+def test_paths_are_read_as_typed_and_pages_render_with_numbered_links() -> None:
+    assert _path_of("https://example.com/u/abc/?q=1#top") == "/u/abc"
+    assert _path_of("u/abc") == "/u/abc" and _path_of("") == "/"
+    text = render("/x", {"title": "T", "text": ["body"], "links": [["A", "/a"], ["B", "/b"]],
+                         "table": [["name", "price"], ["kite", "$3.00"]], "forms": {"buy": ["quantity"]}})
+    assert text.splitlines() == ["T (/x)", "body", "| name | price |", "| kite | $3.00 |",
+                                 "form 'buy': fields quantity", "Links:", "[1] A", "[2] B"]
+
+
+def test_codes_are_read_after_a_label_and_a_second_code_is_refused() -> None:
+    assert judge_code("Extension 4821.", "4821", "extension").correct
+    assert judge_code("The SKU is k7q2x", "K7Q2X", "SKU").correct
+    assert not judge_code("4821 or 4822", "4821", "extension").correct
+    wrong = judge_code("4822", "4821", "extension")
+    assert not wrong.correct and "4821" not in wrong.feedback
+
+
+def test_the_browser_refuses_what_a_site_would() -> None:
+    problem = STAFF.sample(1, 3)
+    browser = Browser(STAFF, problem)
+    assert browser.do("follow", link=1).startswith("error: no page is open")
+    assert browser.do("open", url="/u/aaaaaa").startswith("error: 404")
+    browser.do("open", url="/")
+    count = len(browser.links())
+    assert browser.do("follow", link=count + 1) == f"error: the open page has links 1 to {count}"
+
+
+# --- web/staff_directory ----------------------------------------------------------------------------------
+
+
+def _staff_goal(prompt: str) -> tuple[str, list[str]]:
+    match = re.search(r"extension of (.+?), who works in (.+?)\. Use the tools", prompt)
+    assert match
+    return match.group(1), [part.removeprefix("the ") for part in match.group(2).split(", ")][::-1]
+
+
+def _honest_staff(problem) -> object:
+    """Open the start page and follow the links the prompt's units name, top down; read the extension."""
+    person, units = _staff_goal(problem.prompt)
+    browser = Browser(STAFF, problem)
+    browser.do("open", url="/")
+    for name in [*units, person]:
+        browser.follow_anchor(name)
+    extension = re.search(r"Phone extension: (\d+)", browser.page)
+    return browser.answer(extension.group(1) if extension else "none")
+
+
+def _careless_staff(problem) -> object:
+    """The first page titled with the person's name that a breadth-first walk of the site's links reaches
+    (whatever units it lies under), read as the answer."""
+    person, _ = _staff_goal(problem.prompt)
+    pages = problem.data["records"]["site"]["pages"]
+    queue, seen = ["/"], {"/"}
+    while queue:
+        record = pages[queue.pop(0)]
+        if record["title"] == person:
+            return STAFF.judge(problem, next(line for line in record["text"] if line.startswith("Phone")).split()[-1])
+        for _, target in record["links"]:
+            if target not in seen:
+                seen.add(target)
+                queue.append(target)
+    raise AssertionError("the person's page is unreachable")
+
+
+def test_staff_directory_oracle_and_replay() -> None:
+    for level in range(5):
+        problem = STAFF.sample(level, 11)
+        assert play(STAFF, problem, STAFF.plan(problem)).verdict.correct
+        assert palaestra.score(problem, [STAFF.format_answer(r) for r in STAFF.plan(problem)]).correct
+
+
+def test_staff_directory_honest_navigation_wins_and_careless_navigation_often_loses() -> None:
+    honest = careless = 0
+    for seed in range(20):
+        problem = STAFF.sample(3, seed)
+        honest += _honest_staff(problem).correct
+        careless += _careless_staff(problem).correct
+    assert honest == 20
+    assert careless <= 14, careless  # the decoy branch ends at a namesake about as often as the real one
+
+
+def test_staff_directory_shortcuts_fail() -> None:
+    for seed in range(10):
+        problem = STAFF.sample(2, seed)
+        browser = Browser(STAFF, problem)
+        start = browser.do("open", url="/")
+        assert problem.answer not in start and problem.answer not in problem.prompt
+        assert not any(problem.answer in path for path in problem.data["records"]["site"]["pages"])
+        assert browser.do("open", url="/p/" + problem.answer).startswith("error: 404")
+        assert not browser.answer("1234").correct
+
+
+def test_staff_directory_hand_checked_instance() -> None:
+    problem = STAFF.sample(0, 5)
+    pages = problem.data["records"]["site"]["pages"]
+    person_page = pages[problem.data["route"][-1]]
+    assert f"Phone extension: {problem.answer}" in person_page["text"]
+    namesakes = [record for record in pages.values() if record["title"] == person_page["title"]]
+    assert len(namesakes) == 2  # the decoy branch's namesake, with another extension
+    assert STAFF.judge(problem, f"ext. {problem.answer}").correct
+    other = next(line for record in namesakes if record is not person_page for line in record["text"]
+                 if line.startswith("Phone"))
+    verdict = STAFF.judge(problem, other.rsplit(" ", 1)[1])
+    assert not verdict.correct and verdict.feedback == "that is not the right extension"
+    assert json.dumps(problem.data)  # JSON-native
