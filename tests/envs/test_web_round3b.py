@@ -164,3 +164,79 @@ def test_staff_directory_hand_checked_instance() -> None:
     verdict = STAFF.judge(problem, other.rsplit(" ", 1)[1])
     assert not verdict.correct and verdict.feedback == "that is not the right extension"
     assert json.dumps(problem.data)  # JSON-native
+
+
+# --- web/cheapest_product ---------------------------------------------------------------------------------
+
+SHOP = make_source("web/cheapest_product")
+
+
+def _shop_goal(prompt: str) -> tuple[str, str, float]:
+    match = re.search(r"in the (\w+) category that is (\w+), in stock, and rated at least ([\d.]+) stars", prompt)
+    assert match
+    return match.group(1), match.group(2), float(match.group(3))
+
+
+def _read_listing(problem) -> tuple[Browser, list[tuple[int, str, str, int]], str]:
+    """Open the category from the start page and read every listing page: (price, name, page path, link)."""
+    category, colour, _ = _shop_goal(problem.prompt)
+    browser = Browser(SHOP, problem)
+    browser.do("open", url="/")
+    browser.follow_anchor(category)
+    rows = []
+    while True:
+        path = re.search(r"\((/[^)]*)\)$", browser.page.splitlines()[0]).group(1)
+        links = dict((text, number) for number, text in browser.links())
+        for name, price, shade in re.findall(r"^\| (.+?) \| \$([\d.]+) \| (\w+) \|$", browser.page, re.M):
+            if shade == colour:
+                rows.append((round(float(price) * 100), name, path, links[name]))
+        if "Next page" not in links:
+            return browser, sorted(rows), colour
+        browser.follow_anchor("Next page")
+
+
+def _honest_shop(problem):
+    """Every listing page read; the candidates of the colour opened in price order until one qualifies."""
+    _, _, threshold = _shop_goal(problem.prompt)
+    browser, rows, _ = _read_listing(problem)
+    for _, _, path, link in rows:
+        browser.do("open", url=path)
+        text = browser.do("follow", link=link)
+        rating = float(re.search(r"Rating: ([\d.]+)", text).group(1))
+        if "in stock" in text.split("Availability: ")[1] and rating >= threshold:
+            return browser.answer(re.search(r"SKU: (\w+)", text).group(1))
+    return browser.answer("none")
+
+
+def _cheapest_listed_of_the_colour(problem):
+    """Careless: the cheapest listed product of the colour, its stock and rating unchecked."""
+    browser, rows, _ = _read_listing(problem)
+    _, _, path, link = rows[0]
+    browser.do("open", url=path)
+    return browser.answer(re.search(r"SKU: (\w+)", browser.do("follow", link=link)).group(1))
+
+
+def test_cheapest_product_honest_shopper_wins_and_careless_ones_lose() -> None:
+    for level in (0, 2, 4):
+        for seed in range(8):
+            problem = SHOP.sample(level, seed)
+            assert _honest_shop(problem).correct, (level, seed)
+            assert not _cheapest_listed_of_the_colour(problem).correct, (level, seed)
+            assert play(SHOP, problem, SHOP.plan(problem)).verdict.correct
+
+
+def test_cheapest_product_decoy_in_another_category_and_no_leaks() -> None:
+    problem = SHOP.sample(3, 2)
+    _, colour, threshold = _shop_goal(problem.prompt)
+    pages = problem.data["records"]["site"]["pages"]
+    listed = {row[0] for path in problem.data["listing"] for row in pages[path]["table"][1:]}
+    answer_page = next(r for r in pages.values() if r["text"][:1] == [f"SKU: {problem.answer}"])
+    price = float(answer_page["text"][1].split("$")[1])
+    cheaper_elsewhere = [r for r in pages.values() if r["text"][:1] and r["text"][0].startswith("SKU:")
+                         and r["title"] not in listed and f"Colour: {colour}" in r["text"]
+                         and "Availability: in stock" in r["text"] and float(r["text"][1].split("$")[1]) < price
+                         and float(r["text"][3].split()[1]) >= threshold]
+    assert cheaper_elsewhere  # the decoy: it qualifies but is not of the asked category
+    assert problem.answer not in problem.prompt and not any(problem.answer.lower() in p for p in pages)
+    assert not SHOP.judge(problem, cheaper_elsewhere[0]["text"][0].split()[1]).correct
+    assert SHOP.judge(problem, f"SKU {problem.answer.lower()}.").correct
