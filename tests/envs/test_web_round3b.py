@@ -331,3 +331,97 @@ def test_checkout_a_wrong_quantity_fails_on_the_records() -> None:
     assert over.do("fill_and_submit", form_id="add_to_cart", fields={"quantity": "99"}).startswith(
         "error: quantity: only")
     assert over.do("fill_and_submit", form_id="checkout", fields={}).startswith("error: the open page has no form")
+
+
+# --- web/room_booking -------------------------------------------------------------------------------------
+
+ROOMS = make_source("web/room_booking")
+
+
+def _booking_goal(prompt: str):
+    match = re.search(r"for (.+?) on a website.*?cheapest room in (\w+) in a hotel with at least (\d) stars that is "
+                      r"free every night from ([\d-]+) for (\d+) nights?, .*?at most \$(\d+);", prompt, re.S)
+    assert match
+    guest, city, stars, check_in, nights, budget = match.groups()
+    return guest, city, int(stars), check_in, int(nights), int(budget) * 100
+
+
+def _honest_booking(problem, *, mind_budget: bool = True, mind_policy: bool = True):
+    """Read the city's hotels and their room tables; open candidates in price order; book the first allowed."""
+    guest, city, min_stars, check_in, nights, budget = _booking_goal(problem.prompt)
+    stay = set(_stay_nights(check_in, nights))
+    browser = Browser(ROOMS, problem)
+    browser.do("open", url="/")
+    browser.follow_anchor(city)
+    city_page = browser.page
+    city_path = re.search(r"\((/[^)]*)\)$", city_page.splitlines()[0]).group(1)
+    candidates = []
+    for _, anchor in [link for link in browser.links()]:
+        stars = int(re.search(r"\((\d) stars\)", anchor).group(1))
+        if mind_policy and stars < min_stars:
+            continue
+        browser.do("open", url=city_path)
+        hotel = browser.follow_anchor(anchor)
+        hotel_path = re.search(r"\((/[^)]*)\)$", hotel.splitlines()[0]).group(1)
+        numbers = dict((text, number) for number, text in browser.links())
+        for kind, price in re.findall(r"^\| ([\w ]+) \| \$([\d.]+) \|$", hotel, re.M):
+            candidates.append((round(float(price) * 100), hotel_path, numbers[kind]))
+    for price, hotel_path, number in sorted(candidates):
+        browser.do("open", url=hotel_path)
+        room = browser.do("follow", link=number)
+        free = set(re.search(r"Free nights: (.*)", room).group(1).split(", "))
+        if mind_policy and not stay <= free:
+            continue
+        if mind_budget and price * nights > budget:
+            return browser.answer("none")
+        reply = browser.do("fill_and_submit", form_id="book",
+                           fields={"guest": guest, "check_in": check_in, "nights": str(nights)})
+        code = re.search(r"confirmation code (\w+)", reply)
+        return browser.answer(code.group(1) if code else "none")
+    return browser.answer("none")
+
+
+def _stay_nights(check_in: str, nights: int) -> list[str]:
+    from datetime import date, timedelta
+
+    return [(date.fromisoformat(check_in) + timedelta(days=n)).isoformat() for n in range(nights)]
+
+
+def test_room_booking_honest_agent_wins_on_both_sides() -> None:
+    sides = set()
+    for level in (0, 2, 4):
+        for seed in range(10):
+            problem = ROOMS.sample(level, seed)
+            sides.add(problem.answer == "none")
+            assert _honest_booking(problem).correct, (level, seed)
+            assert play(ROOMS, problem, ROOMS.plan(problem)).verdict.correct
+    assert sides == {True, False}
+
+
+def test_room_booking_ignoring_the_policy_or_the_budget_fails() -> None:
+    careless = over_budget = nothing = 0
+    for seed in range(30):
+        problem = ROOMS.sample(3, seed)
+        careless += _honest_booking(problem, mind_policy=False).correct  # the cheapest room, stars and nights unread
+        over_budget += _honest_booking(problem, mind_budget=False).correct
+        nothing += play(ROOMS, problem, ["none"]).verdict.correct
+        assert problem.data["records"]["next_code"] not in problem.prompt
+    assert careless <= nothing  # the site refuses a taken night, so only "none" problems are won that way
+    assert over_budget == 30 - nothing and nothing <= 10, (over_budget, nothing)
+
+
+def test_room_booking_a_booking_on_the_none_side_fails_on_the_records() -> None:
+    problem = next(p for p in (ROOMS.sample(1, seed) for seed in range(40)) if p.answer == "none")
+    replies = [*route_moves_to_answer_room(problem), "none"]
+    verdict = play(ROOMS, problem, replies).verdict
+    assert not verdict.correct and "records" in verdict.feedback
+    assert ROOMS.judge(problem, "No room.").correct and not ROOMS.judge(problem, "none or BK10000").correct
+
+
+def route_moves_to_answer_room(problem) -> list[str]:
+    from palaestra.envs.web.common import route_moves
+
+    data = problem.data
+    fields = {"guest": data["guest"], "check_in": data["check_in"], "nights": str(data["nights"])}
+    return [*route_moves(data["records"]["site"]["pages"], data["route"]),
+            call("fill_and_submit", form_id="book", fields=fields)]
