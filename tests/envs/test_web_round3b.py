@@ -46,7 +46,7 @@ class Browser:
         return text
 
     def links(self) -> list[tuple[int, str]]:
-        return [(int(m.group(1)), m.group(2)) for m in re.finditer(r"^\[(\d+)\] (.*)$", self.page, re.M)]
+        return [(int(m.group(1)), m.group(2)) for m in re.finditer(r"^\[(\d+)\] (.*) -> /\S*$", self.page, re.M)]
 
     def follow_anchor(self, anchor: str) -> str:
         number = next(n for n, text in self.links() if text == anchor)
@@ -65,7 +65,7 @@ def test_paths_are_read_as_typed_and_pages_render_with_numbered_links() -> None:
     text = render("/x", {"title": "T", "text": ["body"], "links": [["A", "/a"], ["B", "/b"]],
                          "table": [["name", "price"], ["kite", "$3.00"]], "forms": {"buy": ["quantity"]}})
     assert text.splitlines() == ["T (/x)", "body", "| name | price |", "| kite | $3.00 |",
-                                 "form 'buy': fields quantity", "Links:", "[1] A", "[2] B"]
+                                 "form 'buy': fields quantity", "Links:", "[1] A -> /a", "[2] B -> /b"]
 
 
 def test_codes_are_read_after_a_label_and_a_second_code_is_refused() -> None:

@@ -54,7 +54,7 @@ def page(title: str, text: list[str] | None = None, links: list[list[str]] | Non
 
 
 def render(path: str, record: Mapping[str, Any]) -> str:
-    """A page as the browser shows it: title and path, text, table, forms, numbered links."""
+    """A page as the browser shows it: title and path, text, table, forms, numbered links with their targets."""
     lines = [f"{record['title']} ({path})", *record["text"]]
     if record["table"]:
         lines += ["| " + " | ".join(row) + " |" for row in record["table"]]
@@ -62,7 +62,7 @@ def render(path: str, record: Mapping[str, Any]) -> str:
         lines.append(f"form {form_id!r}: fields {', '.join(fields)}")
     if record["links"]:
         lines.append("Links:")
-        lines += [f"[{number}] {anchor}" for number, (anchor, _) in enumerate(record["links"], 1)]
+        lines += [f"[{number}] {anchor} -> {target}" for number, (anchor, target) in enumerate(record["links"], 1)]
     text = "\n".join(lines)
     return text if len(text) <= TOOL_OUTPUT_CHARS else text[:TOOL_OUTPUT_CHARS] + "\n[page truncated]"
 
