@@ -425,3 +425,50 @@ def route_moves_to_answer_room(problem) -> list[str]:
     fields = {"guest": data["guest"], "check_in": data["check_in"], "nights": str(data["nights"])}
     return [*route_moves(data["records"]["site"]["pages"], data["route"]),
             call("fill_and_submit", form_id="book", fields=fields)]
+
+
+# --- web/backlinks ----------------------------------------------------------------------------------------
+
+WIKI = make_source("web/backlinks")
+
+
+def _crawl_for_backlink(problem):
+    """Breadth-first over the paths the pages show, one open per page, until a page links to the article."""
+    article = re.search(r'links to the article titled "(.+?)"', problem.prompt).group(1)
+    browser = Browser(WIKI, problem)
+    queue, seen = ["/"], {"/"}
+    while queue:
+        text = browser.do("open", url=queue.pop(0))
+        if any(anchor == article for _, anchor in browser.links()):
+            return browser.answer(text.splitlines()[0].rsplit(" (", 1)[0])
+        for target in re.findall(r"^\[\d+\] .* -> (/\S*)$", text, re.M):
+            if target not in seen:
+                seen.add(target)
+                queue.append(target)
+    return browser.answer("Main Page")
+
+
+def test_backlinks_a_crawl_wins_and_the_near_misses_lose() -> None:
+    for level in (0, 2, 4):
+        for seed in range(8):
+            problem = WIKI.sample(level, seed)
+            assert _crawl_for_backlink(problem).correct, (level, seed)
+            pages = problem.data["records"]["site"]["pages"]
+            mention = next(r["title"] for r in pages.values() if len(r["text"]) > 1)
+            assert not WIKI.judge(problem, mention).correct  # names the article without linking to it
+            assert not WIKI.judge(problem, "Main Page").correct  # an answer from the start page
+            article = pages[problem.data["target"]]["title"]
+            sibling_linkers = [r["title"] for r in pages.values() for anchor, _ in r["links"]
+                               if anchor != article and anchor.split()[0] == article.split()[0]
+                               and r["title"] != problem.answer]  # the answer may link to both
+            assert sibling_linkers and not any(WIKI.judge(problem, t).correct for t in sibling_linkers)
+
+
+def test_backlinks_answers_and_paths() -> None:
+    problem = WIKI.sample(1, 3)
+    assert WIKI.judge(problem, f"The page {problem.answer.lower()}.").correct
+    assert not WIKI.judge(problem, f"{problem.answer} or Main Page").correct
+    assert WIKI.judge(problem, "Somewhere Else").feedback.startswith("could not read a page title")
+    linkers = [path for path, r in problem.data["records"]["site"]["pages"].items()
+               if any(target == problem.data["target"] for _, target in r["links"])]
+    assert linkers == [problem.data["linker"]] and problem.data["linker"] != "/"
