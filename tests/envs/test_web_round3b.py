@@ -472,3 +472,21 @@ def test_backlinks_answers_and_paths() -> None:
     linkers = [path for path, r in problem.data["records"]["site"]["pages"].items()
                if any(target == problem.data["target"] for _, target in r["links"])]
     assert linkers == [problem.data["linker"]] and problem.data["linker"] != "/"
+
+
+def test_room_booking_form_refuses_hostile_nights_quickly() -> None:
+    """Regression: a huge night count once walked the dates one by one before failing."""
+    import time
+
+    problem = ROOMS.sample(0, 1)
+    browser = Browser(ROOMS, problem)
+    browser.do("open", url=problem.data["route"][-1])
+    started = time.process_time()
+    for nights in ("999999999", "0", "-3", "1e9", "x" * 200):
+        reply = browser.do("fill_and_submit", form_id="book", fields={"guest": "A B", "check_in": "2024-07-01",
+                                                                       "nights": nights})
+        assert reply == "error: nights must be a whole number from 1 to 31"
+    assert time.process_time() - started < 0.05
+    assert browser.do("fill_and_submit", form_id="book", fields={"guest": "A B", "check_in": "July 1",
+                                                                  "nights": "2"}) == (
+        "error: check_in must be a date YYYY-MM-DD")

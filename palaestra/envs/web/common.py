@@ -26,13 +26,14 @@ Example::
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from palaestra.core import Problem, Verdict
 from palaestra.envs.service.common import Function, Records, ServiceTask, call
-from palaestra.envs.tools.common import TOOL_OUTPUT_CHARS
+from palaestra.envs.tools.common import CLOSE_CALL, OPEN_CALL, TOOL_OUTPUT_CHARS
 from palaestra.verifiers.normalize import read_answer
 
 TOKEN_LETTERS = "abcdefghjkmnpqrstuvwxyz23456789"
@@ -134,6 +135,16 @@ class WebTask(ServiceTask):
                                         {"form_id": "string", "fields": "object"}, self._submit_form),
         }
         return {name: every[name] for name in self.tool_names}
+
+    def tools_prompt(self, budget: int, note: str = "") -> str:
+        lines = "\n".join(json.dumps(schema) for schema in self.tool_schemas())
+        return (
+            f"You have these tools (JSON schemas):\n<tools>\n{lines}\n</tools>\n{note}"
+            f"To call a tool, write {OPEN_CALL}{{\"name\": \"<tool name>\", \"arguments\": {{...}}}}{CLOSE_CALL} "
+            "(several calls per reply are allowed); each result comes back inside <tool_response></tool_response>. "
+            f"You may make at most {budget} tool calls in all. When you are done, reply without a tool call and "
+            "give your final answer."
+        )
 
     def submit(self, records: Records, form_id: str, fields: dict[str, str]) -> tuple[str, Records | None]:
         """The site's handling of a submitted form of the open page: a reply, and the changed records or None."""

@@ -167,12 +167,13 @@ class RoomBooking(WebTask):
         missing = [f for f in ("guest", "check_in", "nights") if not fields.get(f, "").strip()]
         if missing:
             return f"error: required: {', '.join(missing)}", None
+        nights = fields["nights"].strip()
+        if not nights.isdigit() or not 1 <= int(nights) <= DAYS:
+            return f"error: nights must be a whole number from 1 to {DAYS}", None
         try:
-            stay = _stay(fields["check_in"].strip(), int(fields["nights"].strip()))
+            stay = _stay(fields["check_in"].strip(), int(nights))
         except (ValueError, OverflowError):
-            return "error: check_in must be a date YYYY-MM-DD and nights a whole number", None
-        if not 1 <= len(stay) <= DAYS:
-            return "error: nights must be from 1 to 31", None
+            return "error: check_in must be a date YYYY-MM-DD", None
         taken = [night for night in stay if night not in room["free"]]
         if taken:
             return f"error: not free on {', '.join(taken[:5])}", None
