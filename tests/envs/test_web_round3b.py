@@ -490,3 +490,60 @@ def test_room_booking_form_refuses_hostile_nights_quickly() -> None:
     assert browser.do("fill_and_submit", form_id="book", fields={"guest": "A B", "check_in": "July 1",
                                                                   "nights": "2"}) == (
         "error: check_in must be a date YYYY-MM-DD")
+
+
+# --- web/shortest_route -----------------------------------------------------------------------------------
+
+ROUTE = make_source("web/shortest_route")
+
+
+def _crawl_route(problem, *, breadth_first: bool = True):
+    """Crawl from the start page (one open per page, via the paths the pages show), keeping each page's parent
+    in the crawl; breadth-first gives a shortest route, depth-first just a route."""
+    article = re.search(r'to the article titled "(.+?)"', problem.prompt).group(1)
+    browser = Browser(ROUTE, problem)
+    frontier, parent, titles = ["/"], {"/": None}, {}
+    while frontier:
+        path = frontier.pop(0) if breadth_first else frontier.pop()
+        text = browser.do("open", url=path)
+        titles[path] = text.splitlines()[0].rsplit(" (", 1)[0]
+        if titles[path] == article:
+            route = []
+            while path is not None:
+                route.append(titles[path])
+                path = parent[path]
+            return browser.answer(" > ".join(reversed(route)))
+        for target in re.findall(r"^\[\d+\] .* -> (/\S*)$", text, re.M):
+            if target not in parent:
+                parent[target] = path
+                frontier.append(target)
+    return browser.answer("none")
+
+
+def test_shortest_route_breadth_first_wins_and_depth_first_often_loses() -> None:
+    depth_first = 0
+    for level in (0, 2, 4):
+        for seed in range(10):
+            problem = ROUTE.sample(level, seed)
+            assert _crawl_route(problem).correct, (level, seed)
+            depth_first += _crawl_route(problem, breadth_first=False).correct
+            assert play(ROUTE, problem, ROUTE.plan(problem)).verdict.correct
+    assert depth_first <= 20, depth_first
+
+
+def test_shortest_route_is_verified_not_compared() -> None:
+    problem = ROUTE.sample(2, 5)
+    titles = problem.answer.split(" > ")
+    assert ROUTE.judge(problem, " -> ".join(t.upper() for t in titles)).correct
+    skipped = ROUTE.judge(problem, " > ".join([titles[0], *titles[2:]]))
+    assert not skipped.correct and "has no link" in skipped.feedback
+    assert ROUTE.judge(problem, " > ".join(titles[:-1])).feedback == "the route must run from the start page to the article"
+    # another shortest route, where one exists, is as good as the reference
+    pages = problem.data["records"]["site"]["pages"]
+    path_of = {r["title"]: p for p, r in pages.items()}
+    routes = [["/"]]
+    for _ in range(problem.data["distance"]):
+        routes = [r + [t] for r in routes for _, t in pages[r[-1]]["links"]]
+    shortest = [r for r in routes if r[-1] == problem.data["target"]]
+    assert shortest and all(ROUTE.judge(problem, " > ".join(pages[p]["title"] for p in r)).correct for r in shortest)
+    assert path_of[titles[-1]] == problem.data["target"]
