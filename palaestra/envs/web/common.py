@@ -31,7 +31,7 @@ import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from palaestra.core import Problem, Verdict
+from palaestra.core import Problem, Verdict, retry
 from palaestra.envs.service.common import Function, Records, ServiceTask, call
 from palaestra.envs.tools.common import CLOSE_CALL, OPEN_CALL, TOOL_OUTPUT_CHARS
 from palaestra.verifiers.normalize import read_answer
@@ -42,10 +42,11 @@ SEARCH_RESULTS = 8
 
 def new_path(rng: random.Random, section: str, taken: Mapping[str, Any] | set[str]) -> str:
     """A fresh opaque path ``/<section>/<token>`` (the token says nothing about the page)."""
-    while True:  # bounded in practice: 31^6 tokens, a few hundred pages
+    def draw() -> str | None:
         path = f"/{section}/{''.join(rng.choice(TOKEN_LETTERS) for _ in range(6))}"
-        if path not in taken:
-            return path
+        return None if path in taken else path
+
+    return retry(draw, what="a fresh page path", attempts=100)  # 31^6 tokens, a few hundred pages
 
 
 def page(title: str, text: list[str] | None = None, links: list[list[str]] | None = None,

@@ -21,7 +21,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from palaestra.core import Problem, Verdict, register
+from palaestra.core import Problem, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.web.common import WebTask, judge_code, new_path, page, route_moves, site_records
 from palaestra.generators.knowledge import NameForge
@@ -60,11 +60,10 @@ class StaffDirectory(WebTask):
         used = {int(EXAMPLE)}
 
         def fresh_extension() -> int:
-            while True:  # bounded in practice: 8,000 numbers, at most a few hundred staff
-                number = rng.randrange(2000, 10_000)
-                if number not in used:
-                    used.add(number)
-                    return number
+            number = retry(lambda: (n if (n := rng.randrange(2000, 10_000)) not in used else None),
+                           what="a fresh extension", attempts=200)  # 8,000 numbers, a few hundred staff
+            used.add(number)
+            return number
 
         org = forge.word(3)
         chain = [f"{forge.word(2)} {KINDS[level]}" for level in range(config.depth - 1)]
