@@ -1,0 +1,244 @@
+"""Buy items in a generated shop through its forms: cart quantities, then a checkout the site validates.
+
+The site (:mod:`palaestra.envs.web.common`) is a shop: the start page links to categories, a category page
+to its products; a product page shows its price and stock and has an ``add_to_cart`` form (field
+``quantity``: the cart line is set to it, 0 removes it); the cart page (linked from every page) lists the
+lines and links to the checkout page, whose ``checkout`` form takes the customer's name, street, city,
+postcode, phone and a shipping option from the page's table (code, price, days). The site validates like
+a real one and names the field at fault (a phone must be 10 digits, a postcode 5 digits, a quantity at
+most the stock, a shipping code one of the table's); an order placed empties the cart and gets a number
+the site says once, which the agent reports.
+
+The prompt gives the items (by name: products of similar names exist), the customer's details in
+human writing (a phone with brackets and a dash), and asks for the cheapest shipping that arrives within
+some days (the cheapest option overall is too slow; faster ones cost more). The episode is judged on the
+answer (the order number) and on the final records: exactly one order, with the asked items, quantities,
+details and shipping, and an empty cart (an order placed twice or with a wrong line fails). The
+difficulty is the items to buy plus the categories and shipping options to read.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from palaestra.core import Problem, Verdict, register
+from palaestra.core.task import Growth
+from palaestra.envs.service.common import Records, call
+from palaestra.envs.web.common import WebTask, judge_code, new_path, page, route_moves, site_records
+from palaestra.generators.knowledge import NameForge
+
+GOODS = ("lamp", "kettle", "backpack", "chair", "mug", "jacket", "tent", "scarf", "clock", "vase")
+SPEEDS = ("economy", "standard", "priority", "express", "overnight", "courier")
+EXAMPLE = "10000"
+FIELDS = ("name", "street", "city", "postcode", "phone", "shipping")
+
+
+def _money(cents: int) -> str:
+    return f"${cents // 100}.{cents % 100:02d}"
+
+
+def _clean(value: str) -> str:
+    return " ".join(value.split()).casefold()
+
+
+@register
+class Checkout(WebTask):
+    id = "web/checkout"
+    family = "web"
+    description = "Buy the asked items through a shop's cart and validated checkout form; report the order number."
+    tags = ("web", "navigation", "forms", "multi-turn", "tools", "agentic")
+    tool_names = ("open", "follow", "fill_and_submit")
+
+    @dataclass(frozen=True)
+    class Config:
+        items: tuple[int, int]  # distinct products to buy
+        categories: int
+        per_category: int
+        shipping: int  # shipping options
+        slack: int
+
+    presets = (
+        Config((1, 1), 1, 3, 3, 6),
+        Config((1, 2), 2, 3, 3, 7),
+        Config((2, 2), 2, 4, 4, 8),
+        Config((2, 3), 3, 4, 4, 9),
+        Config((3, 4), 4, 4, 5, 10),
+    )
+    growth = Growth(limits={"categories": 10, "per_category": 8, "shipping": 6, "slack": 20})
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        forge = NameForge(rng)
+        pages: dict[str, dict[str, Any]] = {"/": page("Shop home", ["Welcome! Browse a category."])}
+        cart_path, checkout_path = new_path(rng, "s", pages), ""
+        pages[cart_path] = page("Your cart")
+        checkout_path = new_path(rng, "s", pages)
+        catalog: dict[str, dict[str, Any]] = {}
+        routes: dict[str, list[str]] = {}
+        for _ in range(config.categories):
+            noun = rng.choice(GOODS)
+            category = new_path(rng, "c", pages)
+            name = f"{forge.word(2)} {noun}s"
+            pages[category] = page(name.capitalize())
+            pages["/"]["links"].append([name.capitalize(), category])
+            stem = forge.word(2)
+            for index in range(config.per_category):
+                # products of one category share a stem, so the asked one is told apart by its full name
+                title = f"{stem} {noun}" + ("" if index == 0 else f" {rng.choice(('mini', 'XL', 'pro', 'II'))}")
+                if any(p["title"] == title for p in catalog.values()):
+                    title = f"{forge.word(2)} {noun}"
+                path = new_path(rng, "p", pages)
+                product: dict[str, Any] = {"title": title, "sku": f"{forge.word(1).upper()}-{rng.randint(100, 999)}",
+                           "price": rng.randint(500, 20_000), "stock": rng.randint(2, 9)}
+                catalog[path] = product
+                pages[path] = page(title, [f"SKU: {product['sku']}", f"Price: {_money(product['price'])}",
+                                           f"In stock: {product['stock']}"],
+                                   [[f"Back to {pages[category]['title']}", category], ["Cart", cart_path],
+                                    ["Home", "/"]], forms={"add_to_cart": ["quantity"]})
+                pages[category]["links"].append([title, path])
+                routes[path] = ["/", category, path]
+            rng.shuffle(pages[category]["links"])
+            pages[category]["links"] += [["Cart", cart_path], ["Home", "/"]]
+        pages["/"]["links"].append(["Cart", cart_path])
+        speeds = sorted(rng.sample(SPEEDS, config.shipping), key=SPEEDS.index)
+        days = sorted(rng.sample(range(1, 12), config.shipping), reverse=True)
+        prices = sorted(rng.sample(range(300, 4000, 25), config.shipping))
+        options = {code: {"days": d, "price": p} for code, d, p in zip(speeds, days, prices)}
+        # the answer is option k: the cheaper ones are too slow, the faster ones dearer
+        k = rng.randint(1, max(1, config.shipping - 2))
+        within = rng.randint(days[k], days[k - 1] - 1)
+        shipping = speeds[k]
+        pages[checkout_path] = page(
+            "Checkout", ["Shipping options (use the code in the shipping field):"],
+            [["Cart", cart_path], ["Home", "/"]],
+            [["code", "price", "delivery days"], *[[c, _money(o["price"]), str(o["days"])] for c, o in options.items()]],
+            {"checkout": list(FIELDS)})
+        pages[cart_path]["links"] = [["Checkout", checkout_path], ["Home", "/"]]
+        pages[cart_path]["text"] = ["Your cart is empty."]
+        wanted = rng.sample(sorted(catalog), rng.randint(*config.items))
+        quantities = {path: rng.randint(1, min(3, catalog[path]["stock"])) for path in wanted}
+        first, last = forge.word(2), forge.word(2)
+        street = f"{rng.randint(2, 250)} {forge.word(2)} {rng.choice(('Street', 'Road', 'Lane', 'Avenue'))}"
+        city, postcode = forge.word(3), f"{rng.randint(0, 99_999):05d}"
+        digits = f"{rng.randint(200, 999)}{rng.randint(200, 999)}{rng.randint(0, 9999):04d}"
+        customer = {"name": f"{first} {last}", "street": street, "city": city, "postcode": postcode,
+                    "phone": digits}
+        records = site_records(pages, catalog=catalog, cart={}, orders=[], shipping=options, cart_page=cart_path,
+                               next_order=rng.randint(10_001, 99_999))
+        lines = ", ".join(f"{quantities[p]} x {catalog[p]['title']}" for p in wanted)
+        budget = 3 * len(wanted) + 2 * config.categories + 6 + config.slack  # room to read every category once
+        prompt = (
+            f"You are shopping for a customer on a website whose start page is /. Buy exactly these items: {lines}. "
+            f"Ship them to {first} {last}, {street}, {postcode} {city}; phone ({digits[:3]}) {digits[3:6]}-"
+            f"{digits[6:]}. Choose the cheapest shipping option that delivers within {within} days. Place one "
+            "order with the site's forms (fill_and_submit fills a form of the page open now), then answer with "
+            f"the order number the site gives, e.g. <answer>{EXAMPLE}</answer>.\n\n{self.tools_prompt(budget)}"
+        )
+        data = {"records": records, "wanted": [[p, quantities[p]] for p in wanted], "routes": routes,
+                "customer": customer, "shipping": shipping, "checkout": checkout_path, "budget": budget}
+        return Problem(prompt=prompt, answer=str(records["next_order"]), data=data)
+
+    # --- the site's forms (they validate input; what to buy is the agent's business) -----------------------
+    def submit(self, records: Records, form_id: str, fields: dict[str, str]) -> tuple[str, Records | None]:
+        if form_id == "add_to_cart":
+            return _add_to_cart(records, fields)
+        return _checkout(records, fields)
+
+    def _submissions(self, problem: Problem) -> list[tuple[str | None, dict[str, str]]]:
+        """The oracle's form submissions: the page open and the form's fields."""
+        data = problem.data
+        steps: list[tuple[str | None, dict[str, str]]] = [(path, {"quantity": str(q)}) for path, q in data["wanted"]]
+        return [*steps, (None, {**data["customer"], "shipping": data["shipping"]})]
+
+    def expected_records(self, problem: Problem) -> Records:
+        records: Records = copy.deepcopy(problem.data["records"])
+        for path, fields in self._submissions(problem):
+            records["browser"] = {"at": path or problem.data["checkout"]}
+            changed = self.submit(records, "checkout" if path is None else "add_to_cart", fields)[1]
+            assert changed is not None, "the oracle's submission was refused"
+            records = changed
+        return records
+
+    def difficulty(self, problem: Problem) -> float:
+        data = problem.data
+        return (2 * len(data["wanted"]) + sum(q for _, q in data["wanted"]) / 2 + len(data["routes"]) / 4
+                + len(data["records"]["shipping"]) / 2)
+
+    def judge(self, problem: Problem, answer: str) -> Verdict:
+        return judge_code(answer, problem.answer or "", "order number")
+
+    def plan(self, problem: Problem) -> list[str]:
+        data = problem.data
+        pages = data["records"]["site"]["pages"]
+        moves: list[str] = []
+        for path, fields in self._submissions(problem):
+            if path is None:
+                moves.append(call("open", url=data["checkout"]))
+                moves.append(call("fill_and_submit", form_id="checkout", fields=fields))
+            else:
+                moves += route_moves(pages, data["routes"][path])
+                moves.append(call("fill_and_submit", form_id="add_to_cart", fields=fields))
+        return [*moves, problem.answer or ""]
+
+    def spellings(self, problem: Problem) -> list[str]:
+        answer = problem.answer or ""
+        return [f"Order {answer}", f"order number {answer}.", f"The order number is {answer}."]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        number = int(problem.answer or EXAMPLE)
+        return [str(number + 1), str(number - 1), f"{number} or {number + 1}", EXAMPLE]
+
+
+def _cart_text(records: Records) -> list[str]:
+    catalog = records["catalog"]
+    lines = [f"{catalog[path]['title']} ({catalog[path]['sku']}): {quantity} x {_money(catalog[path]['price'])}"
+             for path, quantity in records["cart"].items()]
+    total = sum(catalog[path]["price"] * quantity for path, quantity in records["cart"].items())
+    return [*lines, f"Total: {_money(total)}"] if lines else ["Your cart is empty."]
+
+
+def _add_to_cart(records: Records, fields: dict[str, str]) -> tuple[str, Records | None]:
+    path = records["browser"]["at"]
+    product = records["catalog"][path]
+    quantity = fields.get("quantity", "").strip()
+    if not quantity.isdigit() or len(quantity) > 3:
+        return "error: quantity: a whole number is required", None
+    if int(quantity) > product["stock"]:
+        return f"error: quantity: only {product['stock']} in stock", None
+    if int(quantity) == 0:
+        records["cart"].pop(path, None)
+    else:
+        records["cart"][path] = int(quantity)
+    records["site"]["pages"][records["cart_page"]]["text"] = _cart_text(records)
+    return f"cart updated: {product['title']} x {quantity}", records
+
+
+def _checkout(records: Records, fields: dict[str, str]) -> tuple[str, Records | None]:
+    problems = [f"{field}: required" for field in FIELDS if not fields.get(field, "").strip()]
+    phone, postcode = fields.get("phone", "").strip(), fields.get("postcode", "").strip()
+    if phone and not (phone.isdigit() and len(phone) == 10):
+        problems.append("phone: 10 digits, without spaces or signs")
+    if postcode and not (postcode.isdigit() and len(postcode) == 5):
+        problems.append("postcode: 5 digits")
+    code = _clean(fields.get("shipping", ""))
+    if code and code not in records["shipping"]:
+        problems.append(f"shipping: one of {', '.join(records['shipping'])}")
+    unknown = sorted(set(fields) - set(FIELDS))
+    if unknown:
+        problems.append(f"unknown fields: {', '.join(unknown)[:100]}")
+    if not records["cart"]:
+        problems.append("the cart is empty")
+    if problems:
+        return "error: the order was not placed: " + "; ".join(problems), None
+    number = records["next_order"]
+    total = sum(records["catalog"][p]["price"] * q for p, q in records["cart"].items())
+    total += records["shipping"][code]["price"]
+    records["orders"].append({"number": number, "items": {records["catalog"][p]["sku"]: q
+                                                          for p, q in records["cart"].items()},
+                              **{field: _clean(fields[field]) for field in FIELDS}, "total": total})
+    records["cart"], records["next_order"] = {}, number + 1
+    records["site"]["pages"][records["cart_page"]]["text"] = _cart_text(records)
+    return f"Thank you! Your order number is {number} (total {_money(total)}).", records
+

@@ -1,0 +1,230 @@
+"""Book the cheapest hotel room that a travel policy allows on a generated booking site, or book nothing.
+
+The site (:mod:`palaestra.envs.web.common`) lists cities on its start page, hotels on a city's page (with
+their star rating), room types on a hotel's page (a table of nightly prices), and on a room's page its
+free nights and a ``book`` form (guest, check_in, nights). The site books any free nights it is asked to
+(it refuses only nights already taken) and answers with a confirmation code; the travel policy in the
+prompt is the agent's to follow: the hotel must have at least some stars, the room must be free every
+night of the stay, the cheapest such room in the city is the one to book, and only if the stay's total
+is within the budget; otherwise the agent books nothing and answers ``none``.
+
+Judged on the answer (the confirmation code the site gave, or ``none``) and the final records (the one
+booking the policy requires, or none at all). Near misses in every draw: cheaper rooms of the city taken
+on one night of the stay, or in hotels with too few stars; rooms of other cities besides. The budget
+is short of the cheapest allowed stay in about a fifth of the problems (``none`` is certificate-free, so
+it is kept at most a quarter). The difficulty is the city's rooms, the stay's nights and the cheaper near
+misses.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import Any
+
+from palaestra.core import Problem, Verdict, register
+from palaestra.core.task import Growth
+from palaestra.envs.service.common import Records, call
+from palaestra.envs.web.common import WebTask, judge_code, new_path, page, route_moves, site_records
+from palaestra.generators.knowledge import NameForge
+from palaestra.verifiers.normalize import read_answer
+
+MONTH_START = date(2024, 7, 1)
+DAYS = 31
+NONE_SHARE = 0.2
+NONE_WORDS = frozenset({"none", "no room", "no booking", "nothing", "no room booked", "nothing booked"})
+ROOMS = ("single", "double", "twin", "suite", "studio", "family room")
+EXAMPLE = "BK00000"
+
+
+def _money(cents: int) -> str:
+    return f"${cents // 100}.{cents % 100:02d}"
+
+
+def _stay(check_in: str, nights: int) -> list[str]:
+    start = date.fromisoformat(check_in)
+    return [(start + timedelta(days=n)).isoformat() for n in range(nights)]
+
+
+@register
+class RoomBooking(WebTask):
+    id = "web/room_booking"
+    family = "web"
+    description = "Book the cheapest room a travel policy allows (stars, free nights, budget) on a booking site, or none."
+    tags = ("web", "navigation", "forms", "policy", "multi-turn", "tools", "agentic")
+    tool_names = ("open", "follow", "fill_and_submit")
+    certificate_free = ("none",)
+
+    @dataclass(frozen=True)
+    class Config:
+        cities: int
+        hotels: tuple[int, int]  # per city
+        rooms: tuple[int, int]  # per hotel
+        nights: tuple[int, int]
+        slack: int
+
+    presets = (
+        Config(2, (2, 2), (1, 2), (1, 2), 4),
+        Config(2, (2, 3), (2, 2), (2, 3), 5),
+        Config(3, (2, 3), (2, 3), (2, 4), 6),
+        Config(3, (3, 4), (2, 3), (3, 5), 7),
+        Config(4, (3, 5), (3, 4), (3, 6), 8),
+    )
+    growth = Growth(limits={"cities": 8, "rooms": len(ROOMS), "nights": 14, "slack": 20})
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        forge = NameForge(rng)
+        pages: dict[str, dict[str, Any]] = {"/": page("Hotel booking", ["Find a hotel: choose a city."])}
+        nights = rng.randint(*config.nights)
+        check_in = (MONTH_START + timedelta(days=rng.randrange(DAYS - nights))).isoformat()
+        stay = _stay(check_in, nights)
+        min_stars = rng.choice((3, 4))
+        rooms: dict[str, dict[str, Any]] = {}  # room page path -> room record
+        routes: dict[str, list[str]] = {}
+        city_rooms: list[str] = []
+        asked_city = ""
+        for index in range(config.cities):
+            city = forge.word(3)
+            city_path = new_path(rng, "c", pages)
+            pages[city_path] = page(f"Hotels in {city}")
+            pages["/"]["links"].append([city, city_path])
+            for _ in range(rng.randint(*config.hotels)):
+                hotel, stars = f"Hotel {forge.word(2)}", rng.randint(2, 5)
+                hotel_path = new_path(rng, "h", pages)
+                pages[city_path]["links"].append([f"{hotel} ({stars} stars)", hotel_path])
+                table = [["room", "per night"]]
+                links = []
+                for kind in rng.sample(ROOMS, rng.randint(*config.rooms)):
+                    path = new_path(rng, "r", pages)
+                    free = sorted((MONTH_START + timedelta(days=d)).isoformat() for d in range(DAYS)
+                                  if rng.random() < 0.85)
+                    rooms[path] = {"hotel": hotel, "stars": stars, "kind": kind, "price": rng.randint(40, 400) * 100
+                                   + rng.choice((0, 50, 99)), "free": free, "hotel_path": hotel_path}
+                    routes[path] = ["/", city_path, hotel_path, path]
+                    links.append([kind, path])
+                    if index == 0:
+                        city_rooms.append(path)
+                pages[hotel_path] = page(f"{hotel} ({stars} stars)", [f"{hotel} in {city}."], links, table)
+            if index == 0:
+                asked_city = city
+        # The answer: a room of the asked city at rank >= 1 by price; every cheaper one fails the policy.
+        prices = rng.sample(range(4000, 40_000, 50), len(city_rooms))
+        for path, price in zip(city_rooms, prices):
+            rooms[path]["price"] = price
+        ranked = sorted(city_rooms, key=lambda p: rooms[p]["price"])
+        best = ranked[rng.randint(1, min(3, len(ranked) - 1))]
+        stars = max(rooms[best]["stars"], min_stars)
+        for room in rooms.values():
+            if room["hotel_path"] == rooms[best]["hotel_path"]:
+                room["stars"] = stars
+        rooms[best]["free"] = sorted(set(rooms[best]["free"]) | set(stay))
+        for path in ranked[:ranked.index(best)]:
+            if rooms[path]["stars"] >= min_stars and set(stay) <= set(rooms[path]["free"]):
+                taken = rng.choice(stay)
+                rooms[path]["free"] = [night for night in rooms[path]["free"] if night != taken]
+        for path, room in rooms.items():  # the pages, now the rooms are final
+            hotel_page = pages[room["hotel_path"]]
+            hotel_page["title"] = f"{room['hotel']} ({room['stars']} stars)"
+            hotel_page["table"].append([room["kind"], _money(room["price"])])
+            pages[path] = page(f"{room['hotel']}: {room['kind']}", [
+                f"Price per night: {_money(room['price'])}", f"Free nights: {', '.join(room['free'])}"],
+                [[f"Back to {room['hotel']}", room["hotel_path"]], ["Home", "/"]], forms={"book": ["guest", "check_in",
+                                                                                                 "nights"]})
+        for city_page in pages.values():
+            for link in city_page["links"]:
+                if link[1] in pages and pages[link[1]]["title"].startswith("Hotel ") and link[0].startswith("Hotel "):
+                    link[0] = pages[link[1]]["title"]
+        rng.shuffle(pages["/"]["links"])
+        for hotel_page in {room["hotel_path"] for room in rooms.values()}:
+            pages[hotel_page]["links"] += [["Home", "/"]]
+        total = rooms[best]["price"] * nights
+        affordable = rng.random() >= NONE_SHARE
+        budget_cents = (total + rng.randint(0, 80) * 100 if affordable else total - rng.randint(1, 60) * 100)
+        budget_dollars = -(-budget_cents // 100) if affordable else budget_cents // 100
+        guest = f"{forge.word(2)} {forge.word(2)}"
+        code = f"BK{rng.randint(10_000, 99_999)}"
+        records = site_records(pages, rooms=rooms, bookings=[], next_code=code)
+        hotels_here = len(pages[routes[best][1]]["links"])
+        calls = 3 + 2 * hotels_here + 2 * len(ranked) + config.slack  # room to read every hotel and room once
+        prompt = (
+            f"You book hotels for {guest} on a website whose start page is /. Travel policy: book the cheapest room "
+            f"in {asked_city} in a hotel with at least {min_stars} stars that is free every night from {check_in} "
+            f"for {nights} night{'s' if nights > 1 else ''}, but only if the stay's total (nights times the price "
+            f"per night) is at most ${budget_dollars}; otherwise book nothing. Book with the site's forms "
+            "(fill_and_submit fills a form of the page open now; check_in as YYYY-MM-DD), then answer with the "
+            f"confirmation code the site gives, e.g. <answer>{EXAMPLE}</answer>, or <answer>none</answer> if the "
+            f"policy allows no booking.\n\n{self.tools_prompt(calls)}"
+        )
+        data = {"records": records, "room": best if affordable else None, "route": routes[best], "guest": guest,
+                "check_in": check_in, "nights": nights, "city_rooms": city_rooms, "budget": calls}
+        return Problem(prompt=prompt, answer=code if affordable else "none", data=data)
+
+    def submit(self, records: Records, form_id: str, fields: dict[str, str]) -> tuple[str, Records | None]:
+        path = records["browser"]["at"]
+        room = records["rooms"][path]
+        missing = [f for f in ("guest", "check_in", "nights") if not fields.get(f, "").strip()]
+        if missing:
+            return f"error: required: {', '.join(missing)}", None
+        nights = fields["nights"].strip()
+        if not nights.isdigit() or not 1 <= int(nights) <= DAYS:
+            return f"error: nights must be a whole number from 1 to {DAYS}", None
+        try:
+            stay = _stay(fields["check_in"].strip(), int(nights))
+        except (ValueError, OverflowError):
+            return "error: check_in must be a date YYYY-MM-DD", None
+        taken = [night for night in stay if night not in room["free"]]
+        if taken:
+            return f"error: not free on {', '.join(taken[:5])}", None
+        room["free"] = [night for night in room["free"] if night not in stay]
+        records["site"]["pages"][path]["text"][1] = f"Free nights: {', '.join(room['free'])}"
+        code = records["next_code"]
+        records["bookings"].append({"code": code, "room": path, "guest": " ".join(fields["guest"].split()).casefold(),
+                                    "nights": stay})
+        records["next_code"] = f"BK{int(code[2:]) + 1}"
+        return f"Booked {room['hotel']} {room['kind']} for {len(stay)} nights: confirmation code {code}.", records
+
+    def expected_records(self, problem: Problem) -> Records:
+        records: Records = copy.deepcopy(problem.data["records"])
+        if problem.data["room"] is None:
+            return records
+        records["browser"] = {"at": problem.data["room"]}
+        booked = self.submit(records, "book", {"guest": problem.data["guest"], "check_in": problem.data["check_in"],
+                                               "nights": str(problem.data["nights"])})[1]
+        return booked if booked is not None else records
+
+    def difficulty(self, problem: Problem) -> float:
+        data = problem.data
+        rooms = data["records"]["rooms"]
+        best = data["route"][-1]
+        cheaper = sum(rooms[p]["price"] < rooms[best]["price"] for p in data["city_rooms"])
+        return len(data["city_rooms"]) / 2 + data["nights"] / 2 + cheaper
+
+    def judge(self, problem: Problem, answer: str) -> Verdict:
+        said_none = read_answer(answer, lambda s: True if " ".join(s.casefold().split()) in NONE_WORDS else None)
+        if problem.answer == "none":
+            return Verdict.right() if said_none else Verdict.wrong("the policy allows no booking")
+        if said_none:
+            return Verdict.wrong("a booking the policy allows was not made")
+        return judge_code(answer, problem.answer or "", "confirmation code")
+
+    def plan(self, problem: Problem) -> list[str]:
+        data = problem.data
+        if data["room"] is None:
+            return [problem.answer or "none"]
+        moves = route_moves(data["records"]["site"]["pages"], data["route"])
+        fields = {"guest": data["guest"], "check_in": data["check_in"], "nights": str(data["nights"])}
+        return [*moves, call("fill_and_submit", form_id="book", fields=fields), problem.answer or ""]
+
+    def spellings(self, problem: Problem) -> list[str]:
+        answer = problem.answer or ""
+        if answer == "none":
+            return ["None", "none.", "No room", "Answer: none"]
+        return [answer.lower(), f"Confirmation code {answer}", f"{answer}."]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        answer = problem.answer or ""
+        if answer == "none":
+            return [problem.data["records"]["next_code"], "BK10000", "none or BK10000"]
+        return ["none", f"BK{int(answer[2:]) + 1}", f"{answer} or none"]
