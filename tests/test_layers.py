@@ -4,6 +4,7 @@ and an env never imports another env (only non-registered helper modules of its 
 from __future__ import annotations
 
 import ast
+import json
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "palaestra"
@@ -191,3 +192,17 @@ def test_imports_are_seen_through_the_face_relative_and_deferred(tmp_path: Path)
     package_init = tmp_path / "__init__.py"
     package_init.write_text("from .api import Limits\n")
     assert "palaestra.sandbox.api" in _imports(package_init, module="palaestra.sandbox")
+
+
+def test_helper_modules_cannot_be_mistaken_for_envs() -> None:
+    """A module of a family folder is an env (``<family>/<module>`` in the index) or a helper named ``common`` or
+    ``_<name>``: ``languages/grammar`` would read as an env id (and the registry would import it as one)."""
+    index = json.loads((PACKAGE / "envs" / "index.json").read_text())
+    env_modules = {entry["module"] for entry in index["envs"]}
+    misleading = []
+    for path in sorted((PACKAGE / "envs").glob("*/*.py")):
+        module = _module_name(path)
+        if path.stem in ("__init__", "common") or path.stem.startswith("_") or module in env_modules:
+            continue
+        misleading.append(module)
+    assert misleading == []

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from palaestra.envs.code import graph_programs, templates
+from palaestra.envs.code._polyglot import run_reference
 from palaestra.envs.code.common import compiled_function
-from palaestra.envs.code.polyglot import run_reference
 from palaestra.envs.code.templates import ProgramTexts
 
 TEMPLATE_DIR = Path(templates.__file__).parent

@@ -14,9 +14,10 @@ import pytest
 
 from palaestra import sandbox
 from palaestra.core.registry import make_source
-from palaestra.envs.code import efficient_arrays, efficient_strings, mutation_tests, polyglot
+from palaestra.envs.code import _polyglot as polyglot
+from palaestra.envs.code import efficient_arrays, efficient_strings, mutation_tests
 from palaestra.envs.code import translate_program as tp
-from palaestra.envs.code.polyglot import StdioPolyglotTask, c_program, generator_code, join_cases, stdio_problem
+from palaestra.envs.code._polyglot import StdioPolyglotTask, c_program, generator_code, join_cases, stdio_problem
 from palaestra.verifiers import polyglot as pg
 from palaestra.verifiers.polyglot import Budget, Program
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from palaestra.core.registry import make_source
-from palaestra.envs.deduction.first_order import TruthBatch, holds
+from palaestra.envs.deduction._first_order import TruthBatch, holds
 from palaestra.envs.deduction.fol_countermodel import read_structure
 
 
@@ -439,7 +439,7 @@ def test_fol_evaluate_reads_sentence_verdicts():
 
 
 def test_fol_evaluate_sentences_have_no_absorbed_repeats():
-    from palaestra.envs.deduction.first_order import degenerate
+    from palaestra.envs.deduction._first_order import degenerate
 
     assert degenerate(["and", ["P", "x"], ["or", ["P", "x"], ["Q", "x"]]])  # P ∧ (P ∨ Q)
     assert degenerate(["imp", ["Q", "x"], ["and", ["Q", "x"], ["P", "x"]]])  # Q → (Q ∧ P)

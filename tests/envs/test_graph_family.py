@@ -15,8 +15,8 @@ import pytest
 
 from palaestra.core import Problem
 from palaestra.core.registry import make_source
+from palaestra.envs.graphs._greedy import dsatur
 from palaestra.envs.graphs.common import read_edges, read_groups, read_nodes
-from palaestra.envs.graphs.greedy import dsatur
 from palaestra.kit import best_threshold_rule, surface_features
 
 SEEDS = range(6)

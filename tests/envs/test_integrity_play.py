@@ -15,7 +15,7 @@ import pytest
 from palaestra.core import MultiTurnTask, make_source
 from palaestra.envs.code import test_feedback
 from palaestra.envs.games import blackjack, dots_and_boxes, kuhn_poker, multi_armed_bandit, sealed_bid_auction
-from palaestra.envs.games.words import words
+from palaestra.envs.games._words import words
 from palaestra.envs.interactive import equation_steps
 
 

@@ -58,7 +58,7 @@ def test_verilog_rejects_the_other_reset_style(env_id: str) -> None:
 
 @pytest.mark.parametrize("env_id", ["code/verilog_fsm", "code/verilog_sequential"])
 def test_verilog_cycles_always_hold_a_telling_reset(env_id: str) -> None:
-    from palaestra.envs.code import hdl
+    from palaestra.envs.code import _hdl as hdl
 
     source = make_source(env_id)
     templates = type(source).templates

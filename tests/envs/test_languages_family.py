@@ -15,9 +15,9 @@ import pytest
 
 from palaestra.core import Problem
 from palaestra.core.registry import make_source
-from palaestra.envs.languages.automata import accepts, distinguishing, inflate, minimal_size, random_minimal_dfa
-from palaestra.envs.languages.grammar import Grammar, random_grammar
-from palaestra.envs.languages.regex import compile_untrusted
+from palaestra.envs.languages._automata import accepts, distinguishing, inflate, minimal_size, random_minimal_dfa
+from palaestra.envs.languages._grammar import Grammar, random_grammar
+from palaestra.envs.languages._regex import compile_untrusted
 from palaestra.envs.languages.regex_synthesis import read_pattern
 from palaestra.envs.languages.string_rewriting import _neighbours, _random_rules, one_step, shortest_chain
 from palaestra.kit import best_threshold_rule

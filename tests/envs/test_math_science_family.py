@@ -301,7 +301,7 @@ def test_resistor_network_matches_a_floating_point_nodal_solution():
 def test_intervention_differs_from_conditioning_and_matches_adjustment():
     import random
 
-    from palaestra.envs.causal.scm_common import probability, random_model
+    from palaestra.envs.causal._scm_common import probability, random_model
 
     model = random_model(random.Random(5), ["Z", "X", "Y"], max_parents=2, ternary=0.0,
                          edges={("Z", "X"), ("Z", "Y"), ("X", "Y")})
@@ -703,7 +703,7 @@ def test_regression_slope_matches_numpy():
     "palaestra.verifiers.formulas", "palaestra.verifiers.polynomials", "palaestra.verifiers.rationals",
     "palaestra.verifiers.radicals", "palaestra.verifiers.intervals", "palaestra.verifiers.matrices",
     "palaestra.envs.calculus.common", "palaestra.envs.linalg.common", "palaestra.envs.probability.common",
-    "palaestra.envs.causal.scm_common",
+    "palaestra.envs.causal._scm_common",
 ])
 def test_shared_module_docstring_examples(module):
     import doctest

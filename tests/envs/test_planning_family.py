@@ -11,9 +11,9 @@ from __future__ import annotations
 import pytest
 
 from palaestra.core.registry import make_source
-from palaestra.envs.planning.people_crossing import read_loads
+from palaestra.envs.planning._people_crossing import read_loads
+from palaestra.envs.planning._strips import StripsRules, action_text, plan_text, read_plan
 from palaestra.envs.planning.river_crossing import read_crossings
-from palaestra.envs.planning.strips import StripsRules, action_text, plan_text, read_plan
 from palaestra.solvers.simulate import shortest_plan
 
 

@@ -8,8 +8,8 @@ import pytest
 
 from palaestra.core import Problem
 from palaestra.core.registry import make_source
-from palaestra.envs.proofs import fitch
-from palaestra.envs.proofs.logic import parse_formula, show
+from palaestra.envs.proofs import _fitch as fitch
+from palaestra.envs.proofs._logic import parse_formula, show
 
 PQR = "pqr"
 

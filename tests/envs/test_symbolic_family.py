@@ -13,13 +13,14 @@ import string
 from collections import Counter
 
 from palaestra.core.registry import make_source
-from palaestra.envs.symbolic import list_functions, rows
+from palaestra.envs.symbolic import _rows as rows
+from palaestra.envs.symbolic import list_functions
+from palaestra.envs.symbolic._programs import run
 from palaestra.envs.symbolic.cipher import decrypt
 from palaestra.envs.symbolic.cube_rotation import rotate
 from palaestra.envs.symbolic.elementary_ca import step
 from palaestra.envs.symbolic.game_of_life import evolve
 from palaestra.envs.symbolic.lambda_reduction import normalize, parse_term, read_term, to_de_bruijn
-from palaestra.envs.symbolic.programs import run
 from palaestra.envs.symbolic.type_inference import canonical, infer, read_type
 
 
@@ -149,7 +150,7 @@ def test_principal_types():
 def test_a_consistent_program_undefined_on_the_new_input_makes_the_answer_ambiguous():
     """Regression: programs that fit the examples but did not apply to the new input were ignored, so a
     solver reading the step naturally ("take the first two" of a two-item list) could reach another answer."""
-    from palaestra.envs.symbolic.programs import UNDEFINED, Primitive, predictions
+    from palaestra.envs.symbolic._programs import UNDEFINED, Primitive, predictions
 
     library = [Primitive("first two", lambda xs: xs[:2] if len(xs) > 2 else None),
                Primitive("drop last", lambda xs: xs[:-1])]

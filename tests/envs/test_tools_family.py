@@ -13,7 +13,8 @@ pytest.importorskip("bm25s")
 
 import palaestra
 from palaestra.core.registry import make_source
-from palaestra.envs.tools import common, sqldata
+from palaestra.envs.tools import _sqldata as sqldata
+from palaestra.envs.tools import common
 from palaestra.envs.tools.common import parse_tool_calls, tool_call
 from palaestra.generators import database as dbgen
 

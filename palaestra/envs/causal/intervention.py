@@ -1,7 +1,7 @@
 """Observational and interventional probabilities in a generated causal Bayesian network.
 
 The model is a random DAG over 3 to 7 discrete variables, each with a conditional
-probability table of small fractions (:mod:`palaestra.envs.causal.scm_common`); the
+probability table of small fractions (:mod:`palaestra.envs.causal._scm_common`); the
 treatment X always causes the outcome Y directly and shares a common cause with it, so
 conditioning and intervening differ. Questions follow the association / intervention
 ladder: level 0 mixes P(Y=y | X=x) with P(Y=y | do(X=x)); level 1 asks interventional
@@ -24,7 +24,7 @@ from fractions import Fraction
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
-from palaestra.envs.causal.scm_common import Model, descendants, describe, fraction_text, probability, random_model
+from palaestra.envs.causal._scm_common import Model, descendants, describe, fraction_text, probability, random_model
 from palaestra.verifiers.numeric import read_exact
 from palaestra.verifiers.rationals import other_spellings
 

@@ -32,7 +32,7 @@ from typing import Any
 
 from palaestra.core import Problem, register
 from palaestra.core.retry import retry
-from palaestra.envs.code.polyglot import (
+from palaestra.envs.code._polyglot import (
     EfficiencyTask,
     StdioTemplate,
     c_program,

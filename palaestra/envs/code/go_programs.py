@@ -13,7 +13,7 @@ Templates (parameters vary the output words, the traversal's stride, the evictio
 The answer is a whole Go program (package main) compiled by the sandbox's Go toolchain (Go 1.19, standard
 library only) and run once on every hidden test: the input starts with the number of tests T, and the
 program prints one line per test. The expected lines come from each template's Python program run in-process
-(:func:`palaestra.envs.code.polyglot.run_reference`); the Go reference is the gold answer. Lines are compared
+(:func:`palaestra.envs.code._polyglot.run_reference`); the Go reference is the gold answer. Lines are compared
 exactly up to trailing whitespace.
 """
 
@@ -27,7 +27,7 @@ from typing import Any, ClassVar
 from palaestra.core import Problem, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
-from palaestra.envs.code.polyglot import StdioPolyglotTask, StdioTemplate, python_program, stdio_problem
+from palaestra.envs.code._polyglot import StdioPolyglotTask, StdioTemplate, python_program, stdio_problem
 from palaestra.envs.code.templates import ProgramTexts
 
 CODE = ProgramTexts("go_programs")

@@ -23,7 +23,7 @@ from typing import Any
 
 from palaestra.core import Problem, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.code import pipelines as pl
+from palaestra.envs.code import _pipelines as pl
 from palaestra.envs.code.common import StdioTask, random_ints, stdio_problem, varied
 from palaestra.envs.code.templates import ProgramTexts
 

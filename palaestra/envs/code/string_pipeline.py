@@ -16,7 +16,7 @@ from typing import Any
 
 from palaestra.core import Problem, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.code import pipelines as pl
+from palaestra.envs.code import _pipelines as pl
 from palaestra.envs.code.common import FunctionTask, function_problem, function_tests, varied
 
 

@@ -28,7 +28,7 @@ from typing import Any
 from palaestra.core import Problem, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
-from palaestra.envs.code.polyglot import (
+from palaestra.envs.code._polyglot import (
     StdioPolyglotTask,
     StdioTemplate,
     c_program,

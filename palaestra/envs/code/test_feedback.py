@@ -23,7 +23,7 @@ from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.code import pipelines as pl
+from palaestra.envs.code import _pipelines as pl
 from palaestra.envs.code.common import (
     examples_text,
     function_footer,

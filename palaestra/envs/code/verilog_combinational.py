@@ -4,7 +4,7 @@ The answer is Verilog (or SystemVerilog, ``iverilog -g2012``) defining the modul
 the ports given. A generated testbench drives hidden input vectors (every combination when
 the inputs have at most 8 bits, else corner cases and random vectors) and displays the outputs;
 the trusted parent compares them with a Python model of the specification
-(:mod:`palaestra.envs.code.hdl`).
+(:mod:`palaestra.envs.code._hdl`).
 
 Templates (parameters vary the widths, the operation, signedness and the module's name):
 
@@ -29,9 +29,9 @@ from typing import Any, ClassVar
 from palaestra.core import Problem, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
-from palaestra.envs.code import hdl
-from palaestra.envs.code.hdl import Port
-from palaestra.envs.code.polyglot import convention
+from palaestra.envs.code import _hdl as hdl
+from palaestra.envs.code._hdl import Port
+from palaestra.envs.code._polyglot import convention
 from palaestra.verifiers.polyglot import Program, Report, fence
 
 NAMES = ("unit", "block", "core", "logic", "circuit", "stage", "cell", "node", "slice", "part", "box", "kit")

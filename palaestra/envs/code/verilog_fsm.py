@@ -3,7 +3,7 @@
 The answer is Verilog (``iverilog -g2012``) defining the module with exactly the ports given
 (``clk`` and the active-high synchronous reset ``rst`` among them). A generated testbench runs
 hidden input sequences and displays the outputs every cycle before the rising edge (timing in
-:mod:`palaestra.envs.code.hdl`); the trusted parent compares them with a Python model.
+:mod:`palaestra.envs.code._hdl`); the trusted parent compares them with a Python model.
 
 Templates (parameters vary the pattern, the table, the timing and the module's name):
 
@@ -25,9 +25,9 @@ from typing import Any, ClassVar
 from palaestra.core import Problem, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
-from palaestra.envs.code import hdl
-from palaestra.envs.code.hdl import Port
-from palaestra.envs.code.polyglot import convention
+from palaestra.envs.code import _hdl as hdl
+from palaestra.envs.code._hdl import Port
+from palaestra.envs.code._polyglot import convention
 from palaestra.envs.code.templates import ProgramTexts
 from palaestra.verifiers.polyglot import Program, Report, fence
 

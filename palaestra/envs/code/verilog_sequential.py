@@ -3,7 +3,7 @@
 The answer is Verilog (``iverilog -g2012``) defining the module with exactly the ports given
 (``clk`` and the active-high reset ``rst`` among them). A generated testbench runs hidden input
 sequences cycle by cycle and displays the outputs every cycle before the rising edge (timing
-in :mod:`palaestra.envs.code.hdl`); the trusted parent compares them with a cycle-accurate
+in :mod:`palaestra.envs.code._hdl`); the trusted parent compares them with a cycle-accurate
 Python model. The reset is synchronous (taken at a rising edge) or asynchronous (immediate),
 as the problem states; the hidden sequences assert it again now and then.
 
@@ -29,9 +29,9 @@ from typing import Any, ClassVar
 from palaestra.core import Problem, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
-from palaestra.envs.code import hdl
-from palaestra.envs.code.hdl import Port
-from palaestra.envs.code.polyglot import convention
+from palaestra.envs.code import _hdl as hdl
+from palaestra.envs.code._hdl import Port
+from palaestra.envs.code._polyglot import convention
 from palaestra.envs.code.templates import ProgramTexts
 from palaestra.verifiers.polyglot import Program, Report, fence
 

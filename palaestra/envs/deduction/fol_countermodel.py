@@ -38,7 +38,7 @@ from typing import Any
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
-from palaestra.envs.deduction.first_order import (
+from palaestra.envs.deduction._first_order import (
     BINARY,
     UNARY,
     TruthBatch,

@@ -22,8 +22,7 @@ from dataclasses import dataclass
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
-from palaestra.envs.deduction.common import read_verdict
-from palaestra.envs.deduction.first_order import (
+from palaestra.envs.deduction._first_order import (
     BINARY,
     UNARY,
     degenerate,
@@ -36,6 +35,7 @@ from palaestra.envs.deduction.first_order import (
     render,
     size,
 )
+from palaestra.envs.deduction.common import read_verdict
 
 _YES = ("true", "yes", "it is true", "t", "⊤", "the sentence is true", "it is true in this structure",
         "the sentence is true in this structure", "it holds", "the sentence holds")

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register, retry
-from palaestra.envs.games.words import (
+from palaestra.envs.games._words import (
     ALL_GREEN,
     GREEN,
     LENGTH,
@@ -40,7 +40,7 @@ from palaestra.envs.games.words import (
     read_word,
     word_index,
 )
-from palaestra.envs.games.words import words as word_list
+from palaestra.envs.games._words import words as word_list
 
 
 @register

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register
-from palaestra.envs.games.words import letter_arrays, public_list, read_word, word_index, words
+from palaestra.envs.games._words import letter_arrays, public_list, read_word, word_index, words
 
 FULL = 0  # Config.candidates value meaning every word with no repeated letter
 ROW_BLOCK = 256  # guesses scored at once (bounds the memory of the reply table)

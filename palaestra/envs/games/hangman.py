@@ -32,9 +32,9 @@ import numpy as np
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register
 from palaestra.core.task import Growth
+from palaestra.envs.games._words import letter_arrays, public_list
+from palaestra.envs.games._words import words as listed_words
 from palaestra.envs.games.common import MAX_MOVE_CHARS
-from palaestra.envs.games.words import letter_arrays, public_list
-from palaestra.envs.games.words import words as listed_words
 from palaestra.verifiers.normalize import read_answer, squeeze_spaces, unify
 
 BLANK = "_"

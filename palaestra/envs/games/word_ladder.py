@@ -29,7 +29,7 @@ from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.games.words import LENGTH, read_word, words
+from palaestra.envs.games._words import LENGTH, read_word, words
 
 
 @register

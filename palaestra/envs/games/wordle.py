@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register, retry
-from palaestra.envs.games.words import (
+from palaestra.envs.games._words import (
     GREEN,
     GREY,
     LENGTH,

@@ -65,7 +65,7 @@ class Bridges(Task):
 
     def difficulty(self, problem: Problem) -> float:
         """Nodes plus edges plus the diameter (how far a cut's effect reaches), plus the cuts to find."""
-        from palaestra.envs.graphs.measures import diameter
+        from palaestra.envs.graphs._measures import diameter
 
         data = problem.data
         cuts = data["bridges"] if "bridges" in data else data["cuts"]

@@ -61,7 +61,7 @@ class Center(Task):
 
     def difficulty(self, problem: Problem) -> float:
         """Nodes plus edges plus the diameter (the eccentricities to compare)."""
-        from palaestra.envs.graphs.measures import diameter
+        from palaestra.envs.graphs._measures import diameter
 
         data = problem.data
         return float(data["n"] + len(data["edges"]) + diameter(data["n"], data["edges"]))

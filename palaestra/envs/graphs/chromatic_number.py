@@ -4,7 +4,7 @@ Unlike ``graphs/coloring`` (which states how many colours to use and plants a cl
 they are needed), the number of colours is not given: the answer must use the minimum, which the
 model has to find. Graphs are random (connected) at levels 0-1. From level 2 on they are random
 graphs with a hidden 3- or 4-colouring (nodes dealt into classes, edges only between classes),
-redrawn until DSATUR (Brélaz's greedy, :func:`palaestra.envs.graphs.greedy.dsatur`, declared to the
+redrawn until DSATUR (Brélaz's greedy, :func:`palaestra.envs.graphs._greedy.dsatur`, declared to the
 kit as a heuristic) uses more colours than the minimum: the textbook greedy colouring is not
 optimal on any of them (0% solved at levels 2-4, against 98-100% before). The chromatic number comes from an exact
 backtracking search at generation (DSATUR order, a node budget; a draw it cannot settle is
@@ -18,8 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
+from palaestra.envs.graphs._greedy import dsatur
 from palaestra.envs.graphs.common import edge_list, read_node_values
-from palaestra.envs.graphs.greedy import dsatur
 from palaestra.generators.graphs import is_connected, random_connected
 
 SEARCH_BUDGET = 20_000  # search nodes per colour count tried
@@ -82,7 +82,7 @@ class ChromaticNumber(Task):
 
     def difficulty(self, problem: Problem) -> float:
         """Nodes plus edges plus the diameter of the graph."""
-        from palaestra.envs.graphs.measures import diameter
+        from palaestra.envs.graphs._measures import diameter
 
         data = problem.data
         return float(data["n"] + len(data["edges"]) + diameter(data["n"], data["edges"]))

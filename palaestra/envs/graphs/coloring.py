@@ -77,7 +77,7 @@ class Coloring(Task):
     def difficulty(self, problem: Problem) -> float:
         """Edges times colours (the constraints and the choices per vertex), plus the diameter and the
         largest degree."""
-        from palaestra.envs.graphs.measures import diameter
+        from palaestra.envs.graphs._measures import diameter
 
         data = problem.data
         degrees = [sum(v in e for e in data["edges"]) for v in range(data["nodes"])]

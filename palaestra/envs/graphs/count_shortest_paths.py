@@ -82,7 +82,7 @@ class CountShortestPaths(Task):
 
     def difficulty(self, problem: Problem) -> float:
         """Nodes plus edges plus the diameter (the layers the counts flow through)."""
-        from palaestra.envs.graphs.measures import diameter
+        from palaestra.envs.graphs._measures import diameter
 
         data = problem.data
         return float(data["n"] + len(data["edges"]) + diameter(data["n"], data["edges"]))

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
+from palaestra.envs.graphs._greedy import warnsdorff
 from palaestra.envs.graphs.common import edge_list, read_nodes
-from palaestra.envs.graphs.greedy import warnsdorff
 
 
 @register
@@ -73,7 +73,7 @@ class HamiltonianPath(Task):
 
     def difficulty(self, problem: Problem) -> float:
         """Nodes plus edges plus the diameter of the graph."""
-        from palaestra.envs.graphs.measures import diameter
+        from palaestra.envs.graphs._measures import diameter
 
         data = problem.data
         return float(data["n"] + len(data["edges"]) + diameter(data["n"], data["edges"]))

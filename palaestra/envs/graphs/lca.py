@@ -70,7 +70,7 @@ class LowestCommonAncestor(Task):
 
     def difficulty(self, problem: Problem) -> float:
         """Nodes times queries, plus the tree's diameter (how far up the ancestors can lie)."""
-        from palaestra.envs.graphs.measures import diameter
+        from palaestra.envs.graphs._measures import diameter
 
         data = problem.data
         return float(data["n"] * len(data["queries"]) + diameter(data["n"], data["edges"]))

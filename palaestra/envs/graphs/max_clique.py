@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
+from palaestra.envs.graphs._greedy import greedy_clique
 from palaestra.envs.graphs.common import edge_list, read_nodes
-from palaestra.envs.graphs.greedy import greedy_clique
 
 
 @register

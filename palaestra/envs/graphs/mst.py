@@ -58,7 +58,7 @@ class MinimumSpanningTree(Task):
     def difficulty(self, problem: Problem) -> float:
         """Nodes plus edges plus the diameter of the graph, plus half the edges whose weight ties with another
         (ties leave choices to get right)."""
-        from palaestra.envs.graphs.measures import diameter
+        from palaestra.envs.graphs._measures import diameter
 
         data = problem.data
         weights = [e[2] for e in data["edges"]]

@@ -116,7 +116,7 @@ class NegativeCycle(Task):
 
     def difficulty(self, problem: Problem) -> float:
         """Nodes plus edges plus the diameter (the relaxation rounds a path needs)."""
-        from palaestra.envs.graphs.measures import diameter
+        from palaestra.envs.graphs._measures import diameter
 
         data = problem.data
         return float(data["n"] + len(data["edges"]) + diameter(data["n"], data["edges"]))

@@ -53,7 +53,7 @@ class TreeCentroid(Task):
 
     def difficulty(self, problem: Problem) -> float:
         """Nodes plus the tree's diameter."""
-        from palaestra.envs.graphs.measures import diameter
+        from palaestra.envs.graphs._measures import diameter
 
         data = problem.data
         return float(data["n"] + diameter(data["n"], data["edges"]))

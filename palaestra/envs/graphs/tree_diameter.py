@@ -58,7 +58,7 @@ class TreeDiameter(Task):
 
     def difficulty(self, problem: Problem) -> float:
         """Nodes plus the tree's diameter in edges (the path to find)."""
-        from palaestra.envs.graphs.measures import diameter
+        from palaestra.envs.graphs._measures import diameter
 
         data = problem.data
         return float(data["n"] + diameter(data["n"], data["edges"]))

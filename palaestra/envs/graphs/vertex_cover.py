@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.task import Growth
+from palaestra.envs.graphs._greedy import greedy_cover, neighbour_sets
 from palaestra.envs.graphs.common import edge_list, read_nodes
-from palaestra.envs.graphs.greedy import greedy_cover, neighbour_sets
 from palaestra.generators.graphs import random_connected
 
 MAX_GREEDY_RETRIES = 2_000
@@ -71,7 +71,7 @@ class VertexCover(Task):
 
     def difficulty(self, problem: Problem) -> float:
         """Nodes plus edges plus the diameter of the graph."""
-        from palaestra.envs.graphs.measures import diameter
+        from palaestra.envs.graphs._measures import diameter
 
         data = problem.data
         return float(data["n"] + len(data["edges"]) + diameter(data["n"], data["edges"]))

@@ -1,6 +1,6 @@
 """Context-free derivations: derive a given string from a grammar's start symbol, step by step.
 
-A random grammar (see :mod:`palaestra.envs.languages.grammar`) and a string it generates (drawn
+A random grammar (see :mod:`palaestra.envs.languages._grammar`) and a string it generates (drawn
 at a random length, each derivation tree as likely). The answer is a derivation: the sentential
 forms from ``S`` to the string, such as ``S => aSb => aaSbb => aabb``. The verifier checks every
 step against the grammar: one nonterminal occurrence (any one, not necessarily the leftmost) is
@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
+from palaestra.envs.languages._grammar import MAX_LENGTH, Grammar, random_grammar
 from palaestra.envs.languages.common import read_chain
-from palaestra.envs.languages.grammar import MAX_LENGTH, Grammar, random_grammar
 
 MAX_STEPS = 4 * MAX_LENGTH
 

@@ -1,6 +1,6 @@
 """Generate a string of a context-free grammar that meets given constraints.
 
-A random grammar (see :mod:`palaestra.envs.languages.grammar`) and constraints read off a string
+A random grammar (see :mod:`palaestra.envs.languages._grammar`) and constraints read off a string
 it generates (so some answer exists): an exact length, plus one to three of "starts with",
 "ends with", "contains the substring", "contains exactly k copies of a letter". Any string that
 the grammar generates and that meets every constraint scores: the verifier checks the
@@ -14,7 +14,7 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
-from palaestra.envs.languages.grammar import Grammar, random_grammar
+from palaestra.envs.languages._grammar import Grammar, random_grammar
 from palaestra.verifiers.normalize import read_answer, strip_wrappers, unify
 
 

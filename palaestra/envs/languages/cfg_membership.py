@@ -1,6 +1,6 @@
 """Context-free grammar membership: does this grammar generate this string? (yes/no, balanced)
 
-A random grammar (no empty and no unit productions, see :mod:`palaestra.envs.languages.grammar`)
+A random grammar (no empty and no unit productions, see :mod:`palaestra.envs.languages._grammar`)
 and a string. The label is a fair coin drawn first. A *yes* string is drawn from the grammar at a
 random length (each derivation tree of that length as likely); a *no* string is such a drawn
 string with one letter changed or two neighbours swapped, kept only when the grammar does not
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.languages.grammar import Grammar, random_grammar
+from palaestra.envs.languages._grammar import Grammar, random_grammar
 from palaestra.verifiers.choices import read_yes_no
 
 

@@ -3,7 +3,7 @@
 Whether the pair is equivalent is drawn first: a fifth of the pairs are. ``equivalent`` is the
 certificate-free side (no short proof is asked for), so it is kept rare: a constant ``equivalent``
 scores about 0.20. Both DFAs are padded, renamed copies (redundant
-states added, see :func:`palaestra.envs.languages.automata.inflate`) of one random minimal DFA; for
+states added, see :func:`palaestra.envs.languages._automata.inflate`) of one random minimal DFA; for
 a non-equivalent pair the second copy is made from the minimal DFA with one transition redirected
 or one state's acceptance flipped, kept only when the languages then differ on a non-empty string
 and on at most 8% of the strings up to five letters (so no guessed string separates many pairs: the
@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
-from palaestra.envs.languages.automata import accepts, distinguishing, inflate, random_minimal_dfa, table
+from palaestra.envs.languages._automata import accepts, distinguishing, inflate, random_minimal_dfa, table
 from palaestra.verifiers.claims import mentions, tokens
 from palaestra.verifiers.normalize import read_answer, strip_wrappers, unify
 

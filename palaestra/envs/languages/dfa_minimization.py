@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.languages.automata import inflate, minimal_size, random_minimal_dfa, table
+from palaestra.envs.languages._automata import inflate, minimal_size, random_minimal_dfa, table
 from palaestra.verifiers.numeric import read_integer
 
 

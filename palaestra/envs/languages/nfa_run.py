@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.languages.automata import nfa_table, random_nfa, run_nfa
+from palaestra.envs.languages._automata import nfa_table, random_nfa, run_nfa
 from palaestra.verifiers.sets import read_set
 
 _LABEL = re.compile(r"^\s*(?:the\s+)?(?:final\s+)?states?\s*(?::|=|are\b|is\b)\s*", re.IGNORECASE)  # "States: q1, q2"

@@ -1,7 +1,7 @@
 """Regular-expression matching: does this expression match the whole string? (yes/no, balanced)
 
 A random expression (literals, classes such as ``[ab]``, concatenation, ``|``, ``*``, ``+``,
-``?``; see :mod:`palaestra.envs.languages.regex`) and a string. The label is a fair coin drawn
+``?``; see :mod:`palaestra.envs.languages._regex`) and a string. The label is a fair coin drawn
 first: a *yes* string is drawn from the expression, a *no* string is such a string with one
 letter changed, inserted, deleted, or two neighbours swapped (new letters only from those the
 expression uses) that the expression does not match, so both labels share lengths and letters.
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.languages.regex import matches, mutate, random_regex, render, sample
+from palaestra.envs.languages._regex import matches, mutate, random_regex, render, sample
 from palaestra.verifiers.choices import read_yes_no
 
 SYNTAX = ("| separates alternatives, * means zero or more of the preceding item, + one or more, ? zero or one, "

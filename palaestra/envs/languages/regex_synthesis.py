@@ -1,13 +1,13 @@
 """Write a regular expression that matches the given positive strings and none of the negative ones.
 
-A hidden random expression (see :mod:`palaestra.envs.languages.regex`) supplies the positive
+A hidden random expression (see :mod:`palaestra.envs.languages._regex`) supplies the positive
 strings; the negatives are mostly near misses of them (one letter changed, inserted, deleted or
 two swapped) that the hidden expression rejects, plus a few random strings. The answer must be
 at most a stated number of characters: the hidden expression's length plus a little, far below
 what listing the positives would take, so the examples have to be generalised. Any expression
 within the limit that fully matches every positive and no negative scores.
 
-Model-written patterns are judged only by Google's RE2 (:func:`~palaestra.envs.languages.regex.
+Model-written patterns are judged only by Google's RE2 (:func:`~palaestra.envs.languages._regex.
 compile_untrusted`: linear-time matching, no back-references, a length cap and a memory cap on
 the compiled program), never by Python's backtracking ``re``. A pattern RE2 cannot read is
 unparsed; one over the length limit is wrong.
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.languages.regex import compile_untrusted, matches, mutate, random_regex, render, sample
+from palaestra.envs.languages._regex import compile_untrusted, matches, mutate, random_regex, render, sample
 from palaestra.verifiers.normalize import strip_wrappers, unify
 
 

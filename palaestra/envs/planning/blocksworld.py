@@ -4,7 +4,7 @@ The domain is the classic four-operator one (``pick-up``, ``put-down``, ``stack`
 the start and the goal are two different random arrangements of the blocks into towers, the goal
 giving every block's support. The prompt shows the domain and the problem as PDDL; the answer is
 a plan in PDDL plan syntax, replayed by the STRIPS simulator of
-:mod:`palaestra.envs.planning.strips` (any valid plan scores at levels 0-1; from level 2 the plan
+:mod:`palaestra.envs.planning._strips` (any valid plan scores at levels 0-1; from level 2 the plan
 must also be as short as possible).
 
 Shortest plans come from A* over *block moves* (a block taken from its support and put on the
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from palaestra.core import Problem, register, retry
-from palaestra.envs.planning.strips import Action, Domain, Instance, PlanTask, Schema
+from palaestra.envs.planning._strips import Action, Domain, Instance, PlanTask, Schema
 from palaestra.solvers.simulate import Rules, SearchBudgetExceeded, shortest_plan
 
 SEARCH_BUDGET = 20_000  # expanded states; the largest level needs a few hundred on average

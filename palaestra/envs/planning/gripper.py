@@ -3,7 +3,7 @@
 The classic Gripper domain (``move``, ``pick``, ``drop``), generalised: several rooms, balls
 starting in random rooms and wanted in random rooms, the robot starting anywhere, two or three
 grippers. The prompt shows the domain and the problem as PDDL; the plan is replayed by the
-STRIPS simulator of :mod:`palaestra.envs.planning.strips` (any valid plan scores at levels 0-1;
+STRIPS simulator of :mod:`palaestra.envs.planning._strips` (any valid plan scores at levels 0-1;
 from level 2 it must also be as short as possible).
 
 Shortest plans come from A* over an abstract state (the robot's room and where each ball is: a
@@ -21,7 +21,7 @@ from functools import cache
 
 from palaestra.core import Problem, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.planning.strips import Action, Domain, Instance, PlanTask, Schema
+from palaestra.envs.planning._strips import Action, Domain, Instance, PlanTask, Schema
 from palaestra.solvers.simulate import Rules, SearchBudgetExceeded, shortest_plan
 
 SEARCH_BUDGET = 30_000

@@ -4,7 +4,7 @@ The classic typed Logistics domain (load and unload trucks and airplanes, drive 
 two places of one city, fly an airplane between airports). Each city has one airport, some
 other locations and one truck; airplanes wait at random airports; packages start and must end
 at random places, most of them in another city. The prompt shows the domain and the problem as
-PDDL; any valid plan scores: the STRIPS simulator of :mod:`palaestra.envs.planning.strips`
+PDDL; any valid plan scores: the STRIPS simulator of :mod:`palaestra.envs.planning._strips`
 replays it and checks every goal. The reference plan delivers one package after another (truck
 to the airport, airplane to the other city, truck to the destination); its length is the
 difficulty measure.
@@ -18,7 +18,7 @@ from functools import cache
 
 from palaestra.core import Problem, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.planning.strips import Action, Domain, Instance, PlanTask, Schema
+from palaestra.envs.planning._strips import Action, Domain, Instance, PlanTask, Schema
 
 
 @cache

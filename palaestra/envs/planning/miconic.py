@@ -5,7 +5,7 @@ elevator's floor, ``up`` and ``down`` to any floor above or below (one action wh
 distance); ``(above f1 f2)`` holds when ``f2`` is above ``f1``. Every passenger has a random
 origin and a different destination; the elevator starts on a random floor. The prompt shows the
 domain and the problem as PDDL; the plan is replayed by the STRIPS simulator of
-:mod:`palaestra.envs.planning.strips` (any valid plan scores at levels 0-1; from level 2 it
+:mod:`palaestra.envs.planning._strips` (any valid plan scores at levels 0-1; from level 2 it
 must also be as short as possible).
 
 Shortest plans come from A* over (elevator floor, each passenger waiting, aboard or served) with
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from palaestra.core import Problem, register, retry
-from palaestra.envs.planning.strips import Action, Domain, Instance, PlanTask, Schema
+from palaestra.envs.planning._strips import Action, Domain, Instance, PlanTask, Schema
 from palaestra.solvers.simulate import Rules, SearchBudgetExceeded, shortest_plan
 
 SEARCH_BUDGET = 30_000

@@ -2,7 +2,7 @@
 
 One skill, two kinds of puzzle (task option ``puzzle``; by default each problem draws one):
 ``"items"``, the generalised wolf-goat-cabbage below, and ``"people"``, missionaries and cannibals
-with parameters (counting constraints; :mod:`palaestra.envs.planning.people_crossing`). The retired
+with parameters (counting constraints; :mod:`palaestra.envs.planning._people_crossing`). The retired
 id ``planning/missionaries_cannibals`` resolves to this env with ``puzzle="people"``.
 
 Items:
@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
-from palaestra.envs.planning.people_crossing import PeopleCrossing
+from palaestra.envs.planning._people_crossing import PeopleCrossing
 from palaestra.solvers.simulate import Rules, shortest_plan
 from palaestra.verifiers.normalize import read_answer, squeeze_spaces, strip_wrappers, unify
 

@@ -1,11 +1,11 @@
 """Prove an intuitionistic propositional tautology in Coq, by hand: automation that decides it is refused.
 
 The theorem ``forall P Q R : Prop, H1 -> H2 -> ... -> G`` comes from a random natural-deduction
-proof tree built backwards without the classical rules (:class:`palaestra.envs.proofs.fitch.TreeBuilder`
+proof tree built backwards without the classical rules (:class:`palaestra.envs.proofs._fitch.TreeBuilder`
 with ``classical=False``), so it holds intuitionistically and needs no axiom; draws are refused when
 the hypotheses are contradictory, none is needed, an antecedent of the goal could be dropped (no
 vacuous ``A -> ...``), one follows from the others, or the proof is short
-(:func:`palaestra.envs.proofs.fitch.draw_sequent`). The reference is the tree read as an explicit proof
+(:func:`palaestra.envs.proofs._fitch.draw_sequent`). The reference is the tree read as an explicit proof
 term (``intros ... . exact (...).``).
 
 The answer is the proof script (the tactics between ``Proof.`` and ``Qed.``). It is read by
@@ -24,8 +24,8 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.proofs.fitch import Node, draw_sequent
-from palaestra.envs.proofs.logic import ATOMS, Formula, size
+from palaestra.envs.proofs._fitch import Node, draw_sequent
+from palaestra.envs.proofs._logic import ATOMS, Formula, size
 from palaestra.verifiers import coq
 
 AUTOMATION = frozenset({"tauto", "intuition", "firstorder", "dtauto", "rtauto", "itauto", "auto", "eauto", "easy",

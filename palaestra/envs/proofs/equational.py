@@ -24,7 +24,7 @@ from typing import Any
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.proofs.logic import Token, tokenize
+from palaestra.envs.proofs._logic import Token, tokenize
 from palaestra.verifiers.blocks import read_block
 
 Term = tuple[Any, ...]  # ("e",), ("var", "a"), ("mul", s, t), ("inv", s); patterns add ("pv", "x")

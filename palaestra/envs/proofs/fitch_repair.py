@@ -2,7 +2,7 @@
 
 The sequent is drawn as in ``proofs/natural_deduction`` (a random proof tree, valid by construction,
 nontrivial). The premises stand as lines 1..k from the start. Each turn the model sends the next
-numbered lines; the step checker of :mod:`palaestra.envs.proofs.fitch` checks them after the lines
+numbered lines; the step checker of :mod:`palaestra.envs.proofs._fitch` checks them after the lines
 accepted so far: if one is wrong, none of the turn's lines is kept and the feedback is the checker's
 error for the first bad step (its line, its rule, why it does not follow), so the model repairs it
 next turn; if all are right they are kept. The episode ends when an accepted line outside every
@@ -20,8 +20,8 @@ from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.proofs.fitch import check, draw_sequent, read_proof, render
-from palaestra.envs.proofs.logic import ATOMS, parse_formula, show, size
+from palaestra.envs.proofs._fitch import check, draw_sequent, read_proof, render
+from palaestra.envs.proofs._logic import ATOMS, parse_formula, show, size
 
 LINES_PER_ORACLE_TURN = 4
 
@@ -126,7 +126,7 @@ class FitchRepair(MultiTurnTask):
 
 def _rows(move: str) -> list[str]:
     """The proof lines of a readable move, as text (fence, label and separator lines left out)."""
-    from palaestra.envs.proofs.fitch import MAX_LINES, _is_separator
+    from palaestra.envs.proofs._fitch import MAX_LINES, _is_separator
     from palaestra.verifiers.blocks import read_block
 
     block = read_block(move, leading="strip") or []

@@ -7,7 +7,7 @@ and a truth table confirms it. Draws are refused when the premises are jointly u
 then prove anything), when no premise is needed, when the goal is a premise, or when the proof is
 short. The tree's Fitch rendering is the reference; **any** correct proof is accepted.
 
-The checker (:mod:`palaestra.envs.proofs.fitch`) reads each numbered line (bars for subproof depth,
+The checker (:mod:`palaestra.envs.proofs._fitch`) reads each numbered line (bars for subproof depth,
 a formula in ASCII or Unicode connectives, a rule in any common spelling — ``→E``, ``->E``, ``MP``,
 ``imp-elim`` — and its cited lines and ranges) and checks every step: the rule's shape, that the
 cited lines are earlier and still accessible, that a cited range is a closed subproof of the current
@@ -22,8 +22,8 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.proofs.fitch import Line, check, draw_sequent, read_proof, render
-from palaestra.envs.proofs.logic import ATOMS, parse_formula, show, size
+from palaestra.envs.proofs._fitch import Line, check, draw_sequent, read_proof, render
+from palaestra.envs.proofs._logic import ATOMS, parse_formula, show, size
 
 EXAMPLE = (
     "1. a → b        premise\n"

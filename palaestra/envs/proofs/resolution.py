@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.proofs.logic import Token, tokenize
+from palaestra.envs.proofs._logic import Token, tokenize
 from palaestra.verifiers.blocks import read_block
 
 Clause = frozenset[int]

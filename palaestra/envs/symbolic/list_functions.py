@@ -1,8 +1,8 @@
 """List functions and ARC-1D rows: infer a hidden transformation from examples and apply it to a new input.
 
-One skill on one induction engine (:func:`palaestra.envs.symbolic.programs.predictions`), two domains
+One skill on one induction engine (:func:`palaestra.envs.symbolic._programs.predictions`), two domains
 (task option ``domain``; by default each problem draws one): ``"numbers"``, lists of numbers (below),
-and ``"rows"``, one-dimensional coloured rows (ARC-1D, :mod:`palaestra.envs.symbolic.rows`). The
+and ``"rows"``, one-dimensional coloured rows (ARC-1D, :mod:`palaestra.envs.symbolic._rows`). The
 retired id ``symbolic/arc_1d`` resolves to this env with ``domain="rows"``.
 
 Numbers:
@@ -13,7 +13,7 @@ rotate, swap the ends, remove duplicates, repeat each item, running sums, ...). 
 in it changes some example (the prompt lists the primitives), and the examples pin the answer down:
 the generator enumerates every
 composition of as many primitives from the same library that agrees with all the examples
-(:func:`palaestra.envs.symbolic.programs.predictions`) and keeps the problem only when they all
+(:func:`palaestra.envs.symbolic._programs.predictions`) and keeps the problem only when they all
 give the same output on the new list. The answer is that list, e.g. ``[3, 1, 4]`` (brackets
 optional, ``[]`` for the empty list).
 """
@@ -27,9 +27,9 @@ from dataclasses import dataclass
 from functools import cache
 
 from palaestra.core import Problem, Task, Verdict, register, retry
-from palaestra.envs.symbolic.programs import BudgetExceeded, Primitive, predictions, run
-from palaestra.envs.symbolic.rows import RowInduction
-from palaestra.envs.symbolic.rows import library as row_library
+from palaestra.envs.symbolic._programs import BudgetExceeded, Primitive, predictions, run
+from palaestra.envs.symbolic._rows import RowInduction
+from palaestra.envs.symbolic._rows import library as row_library
 from palaestra.verifiers.numeric import read_integer
 from palaestra.verifiers.sets import read_list
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from palaestra.core import GenerationError, Problem, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.tools import qa
+from palaestra.envs.tools import _qa as qa
 from palaestra.envs.tools.common import ToolTask
 from palaestra.generators import knowledge
 from palaestra.generators.knowledge import RELATIONS, CorpusParams, World

@@ -15,7 +15,7 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Verdict, register
-from palaestra.envs.tools import qa
+from palaestra.envs.tools import _qa as qa
 from palaestra.envs.tools.common import ToolTask
 from palaestra.generators import knowledge
 from palaestra.generators.knowledge import CorpusParams

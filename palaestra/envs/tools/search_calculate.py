@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.tools import qa
+from palaestra.envs.tools import _qa as qa
 from palaestra.envs.tools.common import ToolTask, tool_call
 from palaestra.generators import knowledge
 from palaestra.generators.knowledge import CorpusParams, World

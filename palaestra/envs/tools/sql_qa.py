@@ -17,7 +17,7 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import GenerationError, Problem, Verdict, register, retry
-from palaestra.envs.tools import sqldata
+from palaestra.envs.tools import _sqldata as sqldata
 from palaestra.envs.tools.common import ToolTask, tool_call
 from palaestra.generators import database as dbgen
 from palaestra.generators.database import DatabaseParams

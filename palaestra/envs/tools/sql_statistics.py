@@ -20,7 +20,7 @@ from fractions import Fraction
 from typing import Any
 
 from palaestra.core import Problem, Verdict, register, retry
-from palaestra.envs.tools import sqldata
+from palaestra.envs.tools import _sqldata as sqldata
 from palaestra.envs.tools.common import ToolTask, tool_call
 from palaestra.generators import database as dbgen
 from palaestra.generators.database import Database, DatabaseParams, Table

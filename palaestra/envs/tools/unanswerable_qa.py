@@ -20,7 +20,7 @@ import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Verdict, register, retry
-from palaestra.envs.tools import qa
+from palaestra.envs.tools import _qa as qa
 from palaestra.envs.tools.common import ToolTask, tool_call
 from palaestra.generators import knowledge
 from palaestra.generators.knowledge import CorpusParams, Question

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from palaestra.core import Problem
-from palaestra.envs.code.polyglot import PolyglotTask
+from palaestra.envs.code._polyglot import PolyglotTask
 from palaestra.verifiers import polyglot
 from palaestra.verifiers.polyglot import Budget, Program, Report
 

@@ -1,7 +1,7 @@
 """ARC-1D: infer a transformation of one-dimensional coloured rows from examples, apply it to a new row.
 
 (This was the env ``symbolic/arc_1d``; it is now the ``domain="rows"`` part of ``symbolic/list_functions``,
-on the same induction engine, :mod:`palaestra.envs.symbolic.programs`. The retired id resolves there.)
+on the same induction engine, :mod:`palaestra.envs.symbolic._programs`. The retired id resolves there.)
 
 A row holds colours 1-9 on background 0: a few blocks of one colour, sometimes lone noise cells.
 The hidden transformation is a program of one to three primitives (shift everything left or
@@ -10,7 +10,7 @@ two cells of the same colour, remove lone cells, grow or shrink every block by a
 keep only the longest block; the prompt lists them). Every primitive changes some example, and the examples pin the
 answer down: every program of as many primitives from the same library that agrees with all the
 examples gives the same row for the new input (proved by enumeration,
-:func:`palaestra.envs.symbolic.programs.predictions`). The answer is that row, its cells separated
+:func:`palaestra.envs.symbolic._programs.predictions`). The answer is that row, its cells separated
 by spaces (``0 0 3 3 0``; commas or brackets are read too).
 """
 
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from palaestra.core import Problem, Verdict, retry
-from palaestra.envs.symbolic.programs import BudgetExceeded, Primitive, predictions, run
+from palaestra.envs.symbolic._programs import BudgetExceeded, Primitive, predictions, run
 from palaestra.verifiers.blocks import read_grid
 from palaestra.verifiers.normalize import read_answer
 

@@ -23,7 +23,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from palaestra.envs.proofs.logic import (
+from palaestra.envs.proofs._logic import (
     BOT,
     Formula,
     Token,
