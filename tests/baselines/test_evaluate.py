@@ -100,7 +100,7 @@ def test_cli_eval_with_a_model_prints_pass_at_k_tables(tmp_path: Path, capsys: p
                      out, re.MULTILINE)
     # every pass@k says how many problems it rests on: here all 5 problems of the level had 3 judged samples
     assert re.search(r"^strings/copy\s+0\s+15\s+0\s+\S+\s+\S+ \(5/5\)\s+\S+ \(5/5\)$", out, re.MULTILINE)
-    assert re.search(r"^logic\s+30\s+0\s", out, re.MULTILINE)
+    assert re.search(r"^deduction\s+30\s+0\s", out, re.MULTILINE)
     assert "60 episodes (20 problems x 3 samples" in out
     too_few = ["eval", "--model", "oracle", "--envs", "strings/copy", "--seeds", "2", "--samples", "1", "--k", "2"]
     assert main(too_few) == 2

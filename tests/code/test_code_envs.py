@@ -11,8 +11,8 @@ import pytest
 
 import palaestra
 from palaestra.core.registry import make_source
-from palaestra.envs.code import bug_repair, knapsack
 from palaestra.envs.code import _pipelines as pl
+from palaestra.envs.code import bug_repair, knapsack
 from palaestra.envs.code.common import function_tests, int_list_inputs, stub_returning, wrong_on_one_test
 from palaestra.verifiers import code
 from palaestra.verifiers.code import Budget

@@ -15,6 +15,7 @@ import pytest
 
 import palaestra
 from palaestra.core.registry import make_source
+from palaestra.envs.games import _words as words
 from palaestra.envs.games import (
     absurdle,
     blackjack,
@@ -38,7 +39,6 @@ from palaestra.envs.games import (
     tic_tac_toe,
     treasure_hunt,
     twenty_questions,
-    words,
 )
 from palaestra.envs.interactive import equation_steps, meeting_scheduling, text_adventure
 from palaestra.generators.nonogram import feasible

@@ -46,7 +46,7 @@ def test_eval_suite_writes_transcripts_summary_and_a_report(tmp_path: Path, caps
     assert report.startswith("# palaestra eval: suite tiny v3")
     for section in ("## By family", "## By environment", "## By environment and level"):
         assert section in report
-    assert "| logic | 12 | 0 |" in report and "| games/guess_number | 1 |" in report
+    assert "| deduction | 12 | 0 |" in report and "| games/guess_number | 1 |" in report
     if (out / "pass_at_k.png").exists():
         assert "![pass@k per environment](pass_at_k.png)" in report
 
