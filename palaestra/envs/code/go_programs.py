@@ -219,7 +219,8 @@ class GoPrograms(StdioPolyglotTask):
         Config(("spiral", "cache", "primes"), tests=7, max_size=9),
         Config(("brackets", "cache", "primes"), tests=8, max_size=12),
     )
-    growth = Growth(factors={"max_size": 1.4})  # geometric sizes: the log-work measure keeps rising
+    # capped where generation stops scaling (kit check far_levels)
+    growth = Growth(limits={"tests": 19, "max_size": 486}, factors={"max_size": 1.4})  # geometric sizes: the log-work measure keeps rising
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         sizes = [max(1, config.max_size * (i + 1) // config.tests) for i in range(config.tests)]

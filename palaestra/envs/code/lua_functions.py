@@ -331,7 +331,8 @@ class LuaFunctions(PolyglotTask):
         Config(("grid", "merge_intervals", "rpn"), max_size=10, tests=8),
         Config(("merge_intervals", "rpn", "word_counts"), max_size=13, tests=10),
     )
-    growth = Growth(factors={"max_size": 1.4})  # sizes grow geometrically: the log-size measure keeps rising
+    # capped where generation stops scaling (kit check far_levels)
+    growth = Growth(limits={"max_size": 5549, "tests": 46}, factors={"max_size": 1.4})  # sizes grow geometrically: the log-size measure keeps rising
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> Problem | None:

@@ -70,7 +70,8 @@ class Join(Task):
 
     presets = (Config(4, 8, False), Config(6, 12, False), Config(8, 16, False), Config(10, 22, True),
                Config(14, 30, True))
-    growth = Growth(steps={"customers": 4, "orders": 8})
+    # capped where generation stops scaling (kit check far_levels)
+    growth = Growth(steps={"customers": 4, "orders": 8}, limits={"customers": 86, "orders": 174})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         kinds = ("city", "over_limit", "no_orders") if not config.three_tables else ("country", "over_limit",

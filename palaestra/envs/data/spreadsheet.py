@@ -106,7 +106,8 @@ class Spreadsheet(Task):
 
     presets = (Config(3, 3, 3, 2, 0), Config(3, 4, 5, 2, 1), Config(4, 4, 7, 3, 1), Config(4, 5, 9, 3, 2),
                Config(5, 6, 13, 3, 3))
-    growth = Growth(steps={"rows": 1, "formulas": 3}, limits={"rows": 20})
+    # capped where generation stops scaling (kit check far_levels)
+    growth = Growth(steps={"rows": 1, "formulas": 3}, limits={"rows": 20, "formulas": 94})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> dict[str, Any] | None:

@@ -62,7 +62,8 @@ class TopK(Task):
         k: int
 
     presets = (Config(5, 12, 2), Config(7, 18, 3), Config(9, 26, 3), Config(12, 36, 4), Config(15, 50, 5))
-    growth = Growth(steps={"players": 3, "rows": 12, "k": 1}, limits={"players": 30})
+    # capped where generation stops scaling (kit check far_levels)
+    growth = Growth(steps={"players": 3, "rows": 12, "k": 1}, limits={"players": 30, "rows": 338, "k": 29})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         rule = rng.choice(tuple(RULES)) if config.k > 2 else rng.choice(("name", "games"))

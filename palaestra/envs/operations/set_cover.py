@@ -45,7 +45,8 @@ class SetCover(Task):
         Config(elements=12, sets=10, beat_greedy=True),
         Config(elements=15, sets=12, beat_greedy=True),
     )
-    growth = Growth(steps={"elements": 2, "sets": 2})
+    # capped where generation stops scaling (kit check far_levels)
+    growth = Growth(steps={"elements": 2, "sets": 2}, limits={"elements": 59, "sets": 56})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n, k = config.elements, config.sets

@@ -51,7 +51,7 @@ class AcImpedance(Task):
         Config(components=(5, 6)),
         Config(components=(6, 8)),
     )
-    growth = Growth()
+    growth = Growth(limits={"components": (12, 20)})  # capped where generation stops scaling (kit check far_levels)
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         omega = rng.choice(FREQUENCIES)

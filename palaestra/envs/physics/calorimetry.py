@@ -55,7 +55,8 @@ class Calorimetry(Task):
         Config(bodies=3, ice=True),
         Config(bodies=4, ice=True),
     )
-    growth = Growth(steps={"bodies": 1})
+    # capped where generation stops scaling (kit check far_levels)
+    growth = Growth(steps={"bodies": 1}, limits={"bodies": 11})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         melts_fully = rng.random() < 0.5

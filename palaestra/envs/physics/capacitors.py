@@ -52,7 +52,7 @@ class Capacitors(Task):
         Config(capacitors=(5, 6), kinds=("charge", "energy")),
         Config(capacitors=(6, 8), kinds=("charge", "energy")),
     )
-    growth = Growth()
+    growth = Growth(limits={"capacitors": (12, 20)})  # capped where generation stops scaling (kit check far_levels)
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         links = _network(rng, rng.randint(*config.capacitors))

@@ -49,7 +49,8 @@ class ThinLens(Task):
         Config(lenses=3, diverging=True),
         Config(lenses=4, diverging=True),
     )
-    growth = Growth(steps={"lenses": 1})
+    # capped where generation stops scaling (kit check far_levels)
+    growth = Growth(steps={"lenses": 1}, limits={"lenses": 12})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> list[Lens]:

@@ -75,7 +75,8 @@ class GroupEquational(Task):
         Config(letters=3, word=4, padding=4, min_steps=11),
         Config(letters=4, word=5, padding=5, min_steps=14),
     )
-    growth = Growth(steps={"word": 1, "padding": 1, "min_steps": 3}, limits={"letters": 6})
+    # capped where generation stops scaling (kit check far_levels)
+    growth = Growth(steps={"word": 1, "padding": 1, "min_steps": 3}, limits={"letters": 6, "word": 20, "padding": 20, "min_steps": 59})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         letters = LETTERS[: config.letters]

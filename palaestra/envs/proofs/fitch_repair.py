@@ -53,8 +53,8 @@ class FitchRepair(MultiTurnTask):
         Config(atoms=4, goal_depth=3, budget=8, min_lines=8, max_premises=5, turns=14),
         Config(atoms=4, goal_depth=3, budget=11, min_lines=11, max_premises=6, turns=16),
     )
-    growth = Growth(steps={"budget": 3, "min_lines": 3, "atoms": 1, "goal_depth": 1, "max_premises": 1, "turns": 3},
-                    limits={"atoms": 6, "goal_depth": 4, "max_premises": 7})
+    # capped where generation stops scaling (kit check far_levels)
+    growth = Growth(steps={"budget": 3, "min_lines": 3, "atoms": 1, "goal_depth": 1, "max_premises": 1, "turns": 3}, limits={"atoms": 6, "goal_depth": 4, "max_premises": 7, "budget": 26, "min_lines": 26, "turns": 31})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         names = ATOMS[: config.atoms]

@@ -58,8 +58,8 @@ class NaturalDeduction(Task):
         Config(atoms=4, goal_depth=3, budget=8, min_lines=8, max_premises=5),
         Config(atoms=4, goal_depth=3, budget=11, min_lines=11, max_premises=6),
     )
-    growth = Growth(steps={"budget": 2, "min_lines": 2, "atoms": 1, "goal_depth": 1, "max_premises": 1},
-                    limits={"atoms": 6, "goal_depth": 4, "max_premises": 7})
+    # capped where generation stops scaling (kit check far_levels)
+    growth = Growth(steps={"budget": 2, "min_lines": 2, "atoms": 1, "goal_depth": 1, "max_premises": 1}, limits={"atoms": 6, "goal_depth": 4, "max_premises": 7, "budget": 29, "min_lines": 29})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         names = ATOMS[: config.atoms]

@@ -53,7 +53,8 @@ class Resolution(Task):
         Config(variables=6, min_clauses=10),
         Config(variables=7, min_clauses=12),
     )
-    growth = Growth(steps={"variables": 1, "min_clauses": 1})
+    # capped where generation stops scaling (kit check far_levels)
+    growth = Growth(steps={"variables": 1, "min_clauses": 1}, limits={"variables": 16, "min_clauses": 21})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.variables

@@ -120,7 +120,8 @@ class HiddenRule(Task):
 
     presets = (Config(2, 20, 3, False, False, 1), Config(2, 20, 3, True, False, 2),
                Config(3, 20, 4, True, False, 2), Config(3, 30, 4, True, True, 3), Config(4, 30, 5, True, True, 3))
-    growth = Growth(steps={"cycle": 1}, limits={"asked": 3})
+    # capped where generation stops scaling (kit check far_levels)
+    growth = Growth(steps={"cycle": 1}, limits={"asked": 3, "cycle": 27})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         ops = family(config.max_add, config.max_factor, config.digit_ops, config.affine)

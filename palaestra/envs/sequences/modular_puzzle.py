@@ -66,7 +66,8 @@ class ModularPuzzle(Task):
 
     presets = (Config(2, 12, False, False), Config(3, 15, False, False), Config(3, 24, True, False),
                Config(4, 30, True, True), Config(5, 40, True, True))
-    growth = Growth(steps={"conditions": 1, "max_modulus": 10})
+    # capped where generation stops scaling (kit check far_levels)
+    growth = Growth(steps={"conditions": 1, "max_modulus": 10}, limits={"conditions": 10, "max_modulus": 90})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         things, container = rng.choice(THINGS)

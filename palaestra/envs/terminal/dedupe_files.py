@@ -49,7 +49,8 @@ class DedupeFiles(ShellTask):
         Config((5, 8), (2, 4), (8, 12), 2, True, 8),
         Config((7, 10), (2, 4), (10, 16), 3, True, 9),
     )
-    growth = Growth(limits={"groups": 60, "uniques": 80, "depth": 5, "budget": 16})
+    # capped where generation stops scaling (kit check far_levels)
+    growth = Growth(limits={"groups": (33, 36), "uniques": (36, 68), "depth": 5, "budget": 16, "copies": (2, 17)})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         names = words(rng, 400, 2)

@@ -64,7 +64,8 @@ class IniEdit(ShellTask):
         Config((5, 8), 3, 1, 3, 8),
         Config((7, 10), 4, 2, 3, 9),
     )
-    growth = Growth(limits={"edits": 8, "depth": 4, "others": 8, "budget": 16})
+    # capped where generation stops scaling (kit check far_levels)
+    growth = Growth(limits={"edits": 8, "depth": 4, "others": 8, "budget": 16, "files": (45, 48)})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         return retry(lambda: self._draw(rng, config), what="changes that apply somewhere", attempts=60)
