@@ -370,7 +370,10 @@ def _from_first_error(diagnostics: str) -> str:
 def judge_lines(
     got: Sequence[str], expected: Sequence[str], names: Sequence[str] | None = None
 ) -> tuple[int, str | None]:
-    """``(tests passed, description of the first failure)``: line ``i`` answers test ``i``."""
+    """``(tests passed, description of the first failure)``: line ``i`` answers test ``i``; trailing white space
+    is no difference (a reference that prints ``Case #3: `` for an empty answer and a program that prints
+    ``Case #3:`` agree)."""
+    got, expected = [line.rstrip() for line in got], [line.rstrip() for line in expected]
     passed = sum(1 for g, e in zip(got, expected) if g == e)
     if len(got) > len(expected):
         return passed, f"printed {len(got)} lines, expected {len(expected)}"
