@@ -33,7 +33,7 @@ from typing import Any
 
 from palaestra.core import Problem, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.service.common import Function, Records, RequestsServed, call
+from palaestra.envs.service.common import Function, Records, RequestsServed, call, draw_side
 from palaestra.generators.knowledge import NameForge
 
 TODAY = date(2024, 8, 5)
@@ -41,7 +41,6 @@ PRIVILEGED = ("prod-admin", "db-admin", "payments-approve")
 ORDINARY = ("wiki-edit", "ci-deploy", "crm-read", "payments-create", "support-console", "analytics")
 EXCLUSIVE = ("payments-create", "payments-approve")
 CONTRACTOR_DAYS, PRIVILEGED_DAYS = 30, 90
-SAME_SIDE = 0.2
 EXAMPLE = "<answer>1, 3</answer>"  # fixed placeholder
 
 
@@ -84,8 +83,7 @@ class AccessRequests(RequestsServed):
         }
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        draw = rng.random()
-        kind = "all allowed" if draw < SAME_SIDE / 2 else "all refused" if draw < SAME_SIDE else "mixed"
+        kind = draw_side(rng)
         return retry(lambda: self._draw(rng, config, kind), what="requests on the asked sides of the policy",
                      attempts=200)
 

@@ -36,7 +36,16 @@ from typing import Any
 
 from palaestra.core import Problem, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.service.common import Function, Records, ServiceTask, call, cents_of, dollars
+from palaestra.envs.service.common import (
+    Function,
+    Records,
+    ServiceTask,
+    call,
+    cents_of,
+    dollars,
+    draw_person,
+    draw_side,
+)
 from palaestra.generators.knowledge import NameForge
 from palaestra.verifiers.numeric import grade_number
 
@@ -44,7 +53,6 @@ NOW = datetime(2024, 5, 2, 9, 0)
 CITIES = ("LIS", "OSL", "ATH", "DUB", "VIE", "PRG", "CPH", "MAD", "HEL", "BUD")
 CHANGE_FEE, CANCEL_FEE = 7_500, 10_000
 CUTOFF = timedelta(hours=2)
-SAME_SIDE = 0.2
 FARES = ("basic", "standard", "flex")
 
 
@@ -96,16 +104,13 @@ class AirlineChanges(ServiceTask):
         }
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        draw = rng.random()
-        kind = "all allowed" if draw < SAME_SIDE / 2 else "all refused" if draw < SAME_SIDE else "mixed"
+        kind = draw_side(rng)
         return retry(lambda: self._draw(rng, config, kind), what="requests on the asked sides of the rules",
                      attempts=100)
 
     def _draw(self, rng: random.Random, config: Config, kind: str) -> Problem | None:
         forge = NameForge(rng)
-        first, last = forge.word(2), forge.word(2)
-        customer = {"id": f"T{rng.randint(1000, 9999)}", "name": f"{first} {last}",
-                    "email": f"{first.lower()}.{last.lower()}@example.com"}
+        customer = draw_person(forge, rng, "T")
         rules = {"upgrades": config.upgrades, "same_day": config.same_day, "cancels": config.cancels,
                  "cutoff": config.cutoff}
         count = rng.randint(*config.bookings)

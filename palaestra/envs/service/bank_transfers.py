@@ -36,7 +36,7 @@ from typing import Any
 
 from palaestra.core import Problem, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.service.common import Function, Records, RequestsServed, call
+from palaestra.envs.service.common import Function, Records, RequestsServed, call, draw_person, draw_side
 from palaestra.generators.knowledge import NameForge
 
 TODAY, YESTERDAY = "2024-09-12", "2024-09-11"
@@ -44,7 +44,6 @@ DAILY_LIMIT = 200_000  # cents of the account's currency, to other people's acco
 RATES = {("USD", "EUR"): "0.9150", ("EUR", "USD"): "1.0920", ("USD", "GBP"): "0.7850",
          ("GBP", "USD"): "1.2710", ("EUR", "GBP"): "0.8560", ("GBP", "EUR"): "1.1660"}
 OWN_NAMES = {"USD": ("checking", "savings", "travel"), "EUR": ("euro",), "GBP": ("sterling",)}
-SAME_SIDE = 0.2  # the share of problems whose requests are all allowed or all refused
 EXAMPLE = "<answer>2, 5</answer>"  # fixed placeholder
 
 
@@ -92,16 +91,13 @@ class BankTransfers(RequestsServed):
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         # Both sides of the policy in most problems; the kind is drawn once, so redraws do not skew the shares.
-        draw = rng.random()
-        kind = "all allowed" if draw < SAME_SIDE / 2 else "all refused" if draw < SAME_SIDE else "mixed"
+        kind = draw_side(rng)
         return retry(lambda: self._draw(rng, config, kind), what="transfers on the asked sides of the policy",
                      attempts=200)
 
     def _draw(self, rng: random.Random, config: Config, kind: str) -> Problem | None:
         forge = NameForge(rng)
-        first, last = forge.word(2), forge.word(2)
-        customer = {"id": f"K{rng.randint(1000, 9999)}", "name": f"{first} {last}",
-                    "email": f"{first.lower()}.{last.lower()}@example.org"}
+        customer = draw_person(forge, rng, "K", "example.org")
         currencies = ["USD"] * config.accounts
         if config.currencies:
             currencies[1:] = [rng.choice(("USD", "EUR", "GBP")) for _ in currencies[1:]]

@@ -33,7 +33,7 @@ from typing import Any
 
 from palaestra.core import Problem, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.service.common import Function, Records, RequestsServed, call
+from palaestra.envs.service.common import Function, Records, RequestsServed, call, draw_person, draw_side
 from palaestra.generators.knowledge import NameForge
 
 NOW = datetime(2024, 6, 10, 9, 0)
@@ -41,7 +41,6 @@ GENERAL = "general practice"
 SPECIALTIES = (GENERAL, "dermatology", "cardiology", "neurology", "orthopedics", "ophthalmology")
 LATE_FEE = 4_000
 NOON = 12
-SAME_SIDE = 0.2
 EXAMPLE = "<answer>2, 3</answer>"  # fixed placeholder
 
 
@@ -89,18 +88,14 @@ class ClinicAppointments(RequestsServed):
         }
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        draw = rng.random()
-        kind = "all allowed" if draw < SAME_SIDE / 2 else "all refused" if draw < SAME_SIDE else "mixed"
+        kind = draw_side(rng)
         return retry(lambda: self._draw(rng, config, kind), what="requests on the asked sides of the policy",
                      attempts=200)
 
     def _draw(self, rng: random.Random, config: Config, kind: str) -> Problem | None:
         forge = NameForge(rng)
-        first, last = forge.word(2), forge.word(2)
-        patient: dict[str, Any] = {
-            "id": f"N{rng.randint(1000, 9999)}", "name": f"{first} {last}",
-            "email": f"{first.lower()}.{last.lower()}@example.org", "fees_cents": rng.choice((0, 0, 2_500)),
-            "referrals": []}
+        patient: dict[str, Any] = {**draw_person(forge, rng, "N", "example.org"),
+                                   "fees_cents": rng.choice((0, 0, 2_500)), "referrals": []}
         specialties = [GENERAL, *rng.sample(SPECIALTIES[1:], config.specialties - 1)]
         if config.referrals:  # all of them where every request is to be allowed
             patient["referrals"] = [s for s in specialties[1:] if kind == "all allowed" or rng.random() < 0.5]

@@ -133,6 +133,24 @@ class RequestsServed(ServiceTask):
         return [wrong for wrong in (everything, "none", f"{answer} or none") if wrong != answer]
 
 
+SAME_SIDE = 0.2  # the share of problems whose requests are all allowed or all refused (the rest mix both)
+
+
+def draw_side(rng: random.Random) -> str:
+    """Which side of the policy a problem's requests fall on: ``all allowed`` or ``all refused`` (a tenth of the
+    problems each) or ``mixed``, drawn first so that redraws do not skew the shares."""
+    draw = rng.random()
+    return "all allowed" if draw < SAME_SIDE / 2 else "all refused" if draw < SAME_SIDE else "mixed"
+
+
+def draw_person(forge: Any, rng: random.Random, prefix: str, domain: str = "example.com",
+                numbers: tuple[int, int] = (1000, 9999)) -> dict[str, Any]:
+    """A customer record: an invented name, an id (``prefix`` and a number) and an e-mail address."""
+    first, last = forge.word(2), forge.word(2)
+    return {"id": f"{prefix}{rng.randint(*numbers)}", "name": f"{first} {last}",
+            "email": f"{first.lower()}.{last.lower()}@{domain}"}
+
+
 def read_request_number(text: str) -> int | None:
     """A request's number as a customer or agent writes it: ``2``, ``#2``, ``request 2``, ``no. 2``."""
     text = text.strip().lstrip("#")

@@ -36,7 +36,7 @@ from typing import Any
 
 from palaestra.core import Problem, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.service.common import Function, Records, RequestsServed, call
+from palaestra.envs.service.common import Function, Records, RequestsServed, call, draw_person, draw_side
 from palaestra.generators.knowledge import NameForge
 
 TODAY = date(2024, 10, 15)
@@ -44,7 +44,6 @@ LOAN_DAYS = {"book": 21, "dvd": 7}
 FINE_PER_DAY = {"book": 25, "dvd": 100}
 FINE_CAP = 1_000
 MAX_RENEWALS, MAX_LOANS, MAX_FINES = 2, 10, 500
-SAME_SIDE = 0.2
 NOUNS = ("harbor", "garden", "winter", "mirror", "lantern", "river", "orchard", "signal", "tower", "valley")
 ADJECTIVES = ("silent", "hidden", "last", "broken", "golden", "northern", "quiet", "distant", "burning", "paper")
 EXAMPLE = "<answer>1, 4</answer>"  # fixed placeholder
@@ -95,17 +94,14 @@ class LibraryLoans(RequestsServed):
         }
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        draw = rng.random()
-        kind = "all allowed" if draw < SAME_SIDE / 2 else "all refused" if draw < SAME_SIDE else "mixed"
+        kind = draw_side(rng)
         return retry(lambda: self._draw(rng, config, kind), what="requests on the asked sides of the policy",
                      attempts=200)
 
     def _draw(self, rng: random.Random, config: Config, kind: str) -> Problem | None:
         forge = NameForge(rng)
-        first, last = forge.word(2), forge.word(2)
-        patron: dict[str, Any] = {"id": f"P{rng.randint(100, 999)}", "name": f"{first} {last}",
-                  "email": f"{first.lower()}.{last.lower()}@example.net",
-                  "fines_cents": rng.choice((0, 0, 250, 475, 500, 525, 650)) if config.limits else 0}
+        patron: dict[str, Any] = {**draw_person(forge, rng, "P", "example.net", (100, 999)),
+                                  "fines_cents": rng.choice((0, 0, 250, 475, 500, 525, 650)) if config.limits else 0}
         if kind == "all allowed":
             patron["fines_cents"] = min(patron["fines_cents"], 500)
         others = [f"P{rng.randint(100, 999)}" for _ in range(4)]

@@ -32,13 +32,12 @@ from typing import Any
 
 from palaestra.core import Problem, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.service.common import Function, Records, ServiceTask, call, cents_of
+from palaestra.envs.service.common import SAME_SIDE, Function, Records, ServiceTask, call, cents_of, draw_person
 from palaestra.generators.knowledge import NameForge
 from palaestra.verifiers.numeric import grade_number
 
 TODAY = date(2024, 6, 20)
 RETURN_DAYS, ELECTRONICS_DAYS = 30, 14
-SAME_SIDE = 0.2  # the share of requests whose items are all allowed or all refused
 CATEGORIES = ("clothing", "home", "books", "toys", "electronics")
 NOUNS = {"clothing": ("jacket", "scarf", "shirt", "boots"), "home": ("lamp", "kettle", "rug", "vase"),
          "books": ("atlas", "cookbook", "novel", "diary"), "toys": ("kite", "puzzle", "robot", "yo-yo"),
@@ -88,9 +87,7 @@ class RetailReturns(ServiceTask):
 
     def _draw(self, rng: random.Random, config: Config) -> Problem | None:
         forge = NameForge(rng)
-        first, last = forge.word(2), forge.word(2)
-        customer = {"id": f"C{rng.randint(1000, 9999)}", "name": f"{first} {last}",
-                    "email": f"{first.lower()}.{last.lower()}@example.com"}
+        customer = draw_person(forge, rng, "C")
         orders: dict[str, dict[str, Any]] = {}
         used_names: set[str] = set()
         for index in range(config.orders):

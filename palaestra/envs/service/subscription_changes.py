@@ -37,7 +37,16 @@ from typing import Any
 
 from palaestra.core import Problem, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.service.common import Function, Records, ServiceTask, call, cents_of, dollars
+from palaestra.envs.service.common import (
+    Function,
+    Records,
+    ServiceTask,
+    call,
+    cents_of,
+    dollars,
+    draw_person,
+    draw_side,
+)
 from palaestra.generators.knowledge import NameForge
 from palaestra.verifiers.numeric import grade_number
 
@@ -47,7 +56,6 @@ PERIOD_DAYS = {"monthly": 30, "annual": 365}
 ANNUAL_MONTHS = 10  # an annual seat costs ten months' price
 COOLING_OFF_DAYS = 14
 PRODUCTS = ("Docs", "Mail", "Storage", "Chat", "Forms", "Sheets", "Meet")
-SAME_SIDE = 0.2
 
 
 @register
@@ -98,16 +106,13 @@ class SubscriptionChanges(ServiceTask):
         }
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        draw = rng.random()
-        kind = "all allowed" if draw < SAME_SIDE / 2 else "all refused" if draw < SAME_SIDE else "mixed"
+        kind = draw_side(rng)
         return retry(lambda: self._draw(rng, config, kind), what="requests on the asked sides of the policy",
                      attempts=200)
 
     def _draw(self, rng: random.Random, config: Config, kind: str) -> Problem | None:
         forge = NameForge(rng)
-        first, last = forge.word(2), forge.word(2)
-        customer = {"id": f"U{rng.randint(1000, 9999)}", "name": f"{first} {last}",
-                    "email": f"{first.lower()}.{last.lower()}@example.com"}
+        customer = draw_person(forge, rng, "U")
         subscriptions: dict[str, dict[str, Any]] = {}
         for product in rng.sample(PRODUCTS, rng.randint(*config.subscriptions)):
             billing = "annual" if config.annual and rng.random() < 0.4 else "monthly"
