@@ -143,12 +143,13 @@ def test_gradual_allocation_hits_the_limit(jail: LocalBackend) -> None:
 def test_memory_limit_covers_the_whole_job(strongest: LocalBackend, report: ProbeReport) -> None:
     require(report, "cgroups")  # without cgroups the memory limit is per process (RLIMIT_AS)
     src = """
-import os
+import os, time
 for _ in range(4):
     if os.fork() == 0:
         block = bytearray(100 << 20)
         for i in range(0, len(block), 4096):
             block[i] = 1
+        time.sleep(1)  # hold it: four children at once hold 400 MiB, whatever order the scheduler runs them in
         os._exit(0)
 for _ in range(4):
     os.wait()
