@@ -88,8 +88,13 @@ def test_proof_spellings_are_read() -> None:
 
 
 def test_axioms_in_the_context_are_caught_by_print_assumptions(coq_backend: LocalBackend) -> None:
+    # coq.check judges on the default sandbox at the verifiers' minimum tier, which may be higher than
+    # what this host gives the fixture's backend (an unprivileged user): then it cannot judge here
+    closed = coq.check("", "t", SWAP, "intros P Q [HP HQ].\nsplit; assumption.")
+    if closed.error is not None and "SandboxUnavailable" in closed.error:
+        pytest.skip(f"the verifiers' sandbox is unavailable on this host: {closed.error}")
+    assert closed.ok, closed
     report = coq.check("Axiom cheat : forall P : Prop, P.", "t", "1 = 2", "apply cheat.")
     assert not report.ok and "not closed" in report.message and "cheat" in report.message
     report = coq.check("", "t", SWAP, "intros P Q [HP HQ].\nsplit; exact HP.")
     assert not report.ok and report.message.startswith("line 2 of the proof")
-    assert coq.check("", "t", SWAP, "intros P Q [HP HQ].\nsplit; assumption.").ok
