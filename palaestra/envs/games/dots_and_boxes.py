@@ -47,7 +47,7 @@ class DotsAndBoxes(MultiTurnTask):
     description = "Win a dots-and-boxes position against a perfect opponent (box chains, extra moves)."
     tags = ("games", "multi-turn", "two-player", "combinatorial-game-theory")
     one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
-    version = 2
+    version = 3
 
     @dataclass(frozen=True)
     class Config:
@@ -59,8 +59,9 @@ class DotsAndBoxes(MultiTurnTask):
 
     presets = (
         Config(2, 4, 10, 0.6, safe_share=0.6),
-        Config(3, 3, 10, 0.5),
-        Config(3, 3, 11, 0.4),
+        # fewer safe openings on 3x3: at 0.9, 5.5% (level 1) and 8.3% (level 2) of 1,000 positions repeated
+        Config(3, 3, 10, 0.5, safe_share=0.75),
+        Config(3, 3, 11, 0.4, safe_share=0.7),
         Config(3, 4, 11, 0.3),
         Config(4, 4, 11, 0.3),
     )
