@@ -244,13 +244,19 @@ class MultiTurnTask(ProblemSource):
 
         def is_move(piece: str) -> bool:
             unnumbered = _NUMBERING.sub("", piece, count=1)  # "1. b4"
-            return self.play(problem, state, piece).verdict.parsed or (
-                unnumbered != piece and self.play(problem, state, unnumbered).verdict.parsed)
+            return self.reads_as_move(problem, state, piece) or (
+                unnumbered != piece and self.reads_as_move(problem, state, unnumbered))
 
         try:
             return all(is_move(piece) for piece in pieces)
         except Exception:  # a piece the rules cannot judge is no move
             return False
+
+    def reads_as_move(self, problem: Problem, state: Any, piece: str) -> bool:
+        """Whether ``piece`` is written as one move of this game (a refused reply made of two such
+        pieces is a plan). By default: ``play`` accepts it in ``state``. Games whose later moves are
+        illegal in the current state (``bet`` then ``call``) override it with their move reader."""
+        return self.play(problem, state, piece).verdict.parsed
 
     def replay(self, problem: Problem, responses: list[str]) -> Episode:
         """Judge a finished episode from its list of full responses (deterministic replay)."""

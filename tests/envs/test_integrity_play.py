@@ -254,3 +254,19 @@ def test_an_unreadable_last_move_ends_a_score_game_judged_not_errored(env_id: st
             break
     assert "error" not in info, info.get("error")
     assert terminated or truncated
+
+
+@pytest.mark.parametrize(("env_id", "plans"), [
+    ("games/kuhn_poker", ("bet, call", "check then fold", "bet\ncall")),
+    ("games/blackjack", ("hit, stand", "hit then double", "stand\nhit")),
+])
+def test_card_games_name_a_plan_whose_later_moves_are_illegal_now(env_id: str, plans: tuple[str, ...]) -> None:
+    # each plan's second action is not allowed until the first is answered: still a plan, said as such
+    source = make_source(env_id)
+    problem = source.sample(1, 0)
+    state = source.initial_state(problem)
+    for plan in plans:
+        outcome = source.advance(problem, state, source.format_answer(plan))
+        assert not outcome.verdict.parsed and "One move per turn" in outcome.observation, (plan, outcome.observation)
+    single = source.advance(problem, state, source.format_answer(source.oracle(problem, state)))
+    assert single.verdict.parsed and "one move per turn" not in single.observation.lower()

@@ -125,6 +125,10 @@ class Blackjack(MultiTurnTask):
         return {"hand": 0, "cards": deal["player"], "made": 0, "right": 0,
                 "values": _new_hand([0.0, 0.0, 0.0], problem.data, deal)}
 
+    def reads_as_move(self, problem: Problem, state: dict[str, Any], piece: str) -> bool:
+        # "bet, call": the second action is illegal until the opponent answers, yet it is a plan
+        return read_action(piece) is not None
+
     def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
         data = problem.data
         hand, cards = state["hand"], state["cards"]

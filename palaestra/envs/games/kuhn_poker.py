@@ -124,6 +124,10 @@ class KuhnPoker(MultiTurnTask):
         seen = "" if first else f" The opponent {history[0]}s."
         return f"Hand {hand + 1} of {data['hands']}. {seat} Your card: {mine}.{seen}"
 
+    def reads_as_move(self, problem: Problem, state: dict[str, Any], piece: str) -> bool:
+        # "bet, call": the second action is illegal until the opponent answers, yet it is a plan
+        return read_action(piece) is not None
+
     def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
         data = problem.data
         hand, history = state["hand"], state["history"]
