@@ -91,7 +91,7 @@ _APPROX_PREFIX = re.compile(
     re.IGNORECASE,
 )
 _APPROX_SUFFIX = re.compile(r"(?<=\d)(?: ?\.\.\.| ?…)$")
-_UNIT_START = re.compile(r"(?<=[\d )}$])[A-Za-z°%µΩ\\$]")
+_UNIT_START = re.compile(r"(?<=[\d )}$])[A-Za-z°%µμΩ\\$]")
 _SPACES = re.compile(r"\s+")
 _WORDS_ONLY = re.compile(r"[A-Za-z][A-Za-z ]+")
 
@@ -170,12 +170,15 @@ def normalize_unit(unit: str) -> str:
 
     >>> normalize_unit(r"\mathrm{m\,s^{-1}}"), normalize_unit("m·s⁻¹"), normalize_unit("m / s²")
     ('m s^-1', 'm s^-1', 'm/s^2')
+    >>> normalize_unit("\u03bcF") == normalize_unit("\u00b5F")
+    True
     """
     s = _clean(unit).replace("**", "^")
     s = _SUPERSCRIPT_RUN.sub(lambda m: "^" + m.group().translate(_SUPERSCRIPTS), s)
     s = re.sub(r"\^ ?\{ ?([^{}]*?) ?\}", r"^\1", s)
     s = re.sub(r" ?[·⋅*] ?", " ", s)
     s = re.sub(r" ?([/^]) ?", r"\1", s)
+    s = s.replace("\u03bc", "\u00b5")  # the Greek letter mu and the micro sign are one prefix to a reader
     return s.strip().rstrip(".")
 
 

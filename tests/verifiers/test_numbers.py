@@ -307,3 +307,10 @@ def test_size_limits() -> None:
 def test_parse_number_is_read_exact() -> None:
     for text, value in EXACT_ACCEPTED:
         assert parse_number(text) == (None if value is None else Fraction(value)), text
+
+
+def test_the_greek_mu_and_the_micro_sign_read_as_one_prefix() -> None:
+    for table in ({"\u00b5F": Fraction(1, 10**6)}, {"\u03bcF": Fraction(1, 10**6)}):
+        for text in ("5 \u00b5F", "5 \u03bcF", "5\u03bcF", "x = 5 \u03bcF."):
+            assert read_number(text, units=table) == Fraction(5, 10**6), (text, table)
+        assert read_number("5 mF", units=table) is None
