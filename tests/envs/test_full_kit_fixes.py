@@ -1,0 +1,29 @@
+"""Fixes found by the kit at full sample sizes (``palaestra check --full``), each pinned by a test."""
+
+from __future__ import annotations
+
+import collections
+import random
+
+from palaestra.core import make_source
+from palaestra.envs.arithmetic.linear_diophantine import _count_nonnegative
+
+
+def test_linear_diophantine_counts_are_spread_and_the_prompt_has_no_answer_dependent_example() -> None:
+    source = make_source("arithmetic/linear_diophantine")
+    problems = [source.sample(4, seed) for seed in range(300)]
+    counts = collections.Counter(p.answer for p in problems)
+    assert counts.most_common(1)[0][1] / len(problems) < 0.2, counts  # "1" was a third of the answers
+    assert all("e.g. <answer>...</answer>" in p.prompt and p.prompt.count("e.g.") == 1 for p in problems)
+    for p in problems[:50]:
+        a, b, c = p.data["a"], p.data["b"], p.data["c"]
+        assert int(p.answer) == sum(1 for x in range(c // a + 1) if (c - a * x) % b == 0)
+
+
+def test_linear_diophantine_count_is_closed_form() -> None:
+    rng = random.Random(3)
+    for _ in range(2000):
+        a, b, c = rng.randint(1, 40), rng.randint(1, 40), rng.randint(-3, 900)
+        slow = sum(1 for x in range(c // a + 1) if (c - a * x) % b == 0) if c >= 0 else 0
+        assert _count_nonnegative(a, b, c) == slow, (a, b, c)
+    assert _count_nonnegative(3 * 10**30, 7 * 10**30 + 1, 10**62) >= 0  # no loop over x
