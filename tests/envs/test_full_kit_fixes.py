@@ -27,3 +27,16 @@ def test_linear_diophantine_count_is_closed_form() -> None:
         slow = sum(1 for x in range(c // a + 1) if (c - a * x) % b == 0) if c >= 0 else 0
         assert _count_nonnegative(a, b, c) == slow, (a, b, c)
     assert _count_nonnegative(3 * 10**30, 7 * 10**30 + 1, 10**62) >= 0  # no loop over x
+
+
+def test_mendelian_cross_level_zero_declares_its_exact_size() -> None:
+    source = make_source("biology/mendelian_cross")
+    seen = {source.sample(0, seed).prompt for seed in range(12_000)}
+    assert 0.7 * source.space_size(0) < len(seen) <= source.space_size(0)
+    assert len({source.sample(1, seed).prompt for seed in range(1000)}) >= 950
+
+
+def test_hardy_weinberg_level_one_is_95_percent_distinct_and_q_is_reduced() -> None:
+    source = make_source("biology/hardy_weinberg")
+    problems = [source.sample(1, seed) for seed in range(1000)]
+    assert len({p.prompt for p in problems}) >= 950

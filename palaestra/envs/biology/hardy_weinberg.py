@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.retry import retry
 from palaestra.core.task import Growth
 from palaestra.verifiers.numeric import format_number, grade_number
 
@@ -38,11 +39,12 @@ class HardyWeinberg(Task):
     family = "biology"
     description = "Hardy–Weinberg allele and genotype frequencies from counts or from q², as exact fractions."
     tags = ("biology", "genetics", "arithmetic")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
         kinds: tuple[str, ...]  # question kinds drawn from (KIND_STEPS)
-        size: int  # most individuals per genotype class, and the largest denominator of q
+        size: int  # most individuals per genotype class, and a third of the largest denominator of q
 
     presets = (Config(("allele",), 40), Config(("allele", "carriers"), 60), Config(("carriers", "expected"), 90),
                Config(("expected", "dominant_carriers"), 150), Config(("expected", "dominant_carriers"), 1000))
@@ -65,8 +67,11 @@ class HardyWeinberg(Task):
                             f"Give the expected number exactly, even if it is not a whole number.")
             numbers = [*counts, total]
         else:
-            denominator = rng.randint(max(3, config.size // 3), config.size)
-            q = Fraction(rng.randint(1, denominator - 1), denominator)
+            # q in lowest terms, its denominator up to three times the size: an unreduced draw from a narrower range
+            # repeated one problem in eight at level 1
+            denominator = rng.randint(max(3, config.size // 3), 3 * config.size)
+            q = retry(lambda: Fraction(rng.randint(1, denominator - 1), denominator),
+                      lambda drawn: drawn.denominator == denominator, what="a reduced q")
             given = (f"A population is in Hardy–Weinberg equilibrium. A fraction {format_number(q * q)} of it shows "
                      f"the recessive trait (genotype aa).")
             p = 1 - q
