@@ -40,3 +40,8 @@ def test_hardy_weinberg_level_one_is_95_percent_distinct_and_q_is_reduced() -> N
     source = make_source("biology/hardy_weinberg")
     problems = [source.sample(1, seed) for seed in range(1000)]
     assert len({p.prompt for p in problems}) >= 950
+
+
+def test_fractions_level_one_is_95_percent_distinct() -> None:
+    source = make_source("arithmetic/fractions")
+    assert len({source.sample(1, seed).prompt for seed in range(1000)}) >= 950

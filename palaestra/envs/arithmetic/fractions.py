@@ -33,7 +33,7 @@ MAX_DENOMINATOR = 10**6  # answers stay readable
 @register
 class Fractions(Task):
     id = "arithmetic/fractions"
-    version = 2
+    version = 3
     family = "arithmetic"
     description = "Reduce a fraction, or evaluate an expression of fractions, exactly and in lowest terms."
     tags = ("math", "arithmetic", "fractions")
@@ -47,7 +47,7 @@ class Fractions(Task):
 
     presets = (
         Config(operands=1, max_denominator=0, operators="", brackets=False),
-        Config(operands=2, max_denominator=12, operators="+-", brackets=False),
+        Config(operands=2, max_denominator=16, operators="+-", brackets=False),  # 12 repeated 5% of 1,000 problems
         Config(operands=3, max_denominator=12, operators="+-*/", brackets=False),
         Config(operands=4, max_denominator=16, operators="+-*/", brackets=True),
         Config(operands=6, max_denominator=24, operators="+-*/", brackets=True),
