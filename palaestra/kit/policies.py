@@ -97,7 +97,7 @@ def _constants(env_id: str, seeds: int) -> tuple[tuple[str, ...], tuple[str, ...
     for level in range(source.levels()):
         answers = [p.answer for p in _problems(env_id, level, seeds) if p.answer and len(p.answer) <= MAX_CONSTANT_CHARS]
         keys = Counter(_key(a) for a in answers)
-        chances.append(1 / len(keys) if 0 < len(keys) <= 10 else 0.0)
+        chances.append(_chance(keys, len(answers)))
         for a in answers:
             spelled.setdefault(_key(a), a.strip())
         counts.update(keys)
@@ -107,6 +107,19 @@ def _constants(env_id: str, seeds: int) -> tuple[tuple[str, ...], tuple[str, ...
     tried = list(dict.fromkeys([*declared_free, *bare, *common]))
     hedging = list(dict.fromkeys([*declared_free, *bare, *hedge]))
     return tuple(tried), declared_free, tuple(hedging), tuple(chances)
+
+
+def _chance(keys: Counter[str], problems: int) -> float:
+    """What a guess scores by chance among the problems whose answers come from a small closed set.
+
+    The closed set is the answers that recur (at least twice and 2% of the problems); when it has at most 10
+    members, chance is the share of problems it answers over its size: ``yes``/``no`` questions mixed with set
+    answers at one level (``causal/graph_query``) have chance 0.45 when nine in ten ask yes or no, so a constant
+    ``yes`` scoring 0.45 there is chance, while ``1`` answering a third of count questions is not."""
+    closed = {key: n for key, n in keys.items() if n >= 2 and n >= 0.02 * problems}
+    if not closed or len(closed) > 10:
+        return 0.0
+    return sum(closed.values()) / problems / len(closed)
 
 
 def check_constant_policies(env_id: str, s: Settings) -> str:

@@ -144,3 +144,17 @@ def test_the_binomial_bound_tolerates_noise_but_not_an_excess() -> None:
 def test_hedges_pair_each_side_with_the_other() -> None:
     hedges = policies.hedges_for("0 1 2", "acyclic")
     assert "0 1 2. Acyclic." in hedges and "acyclic (0 1 2)" in hedges and "0 1 2 or acyclic" in hedges
+
+
+def test_chance_is_taken_over_the_problems_with_closed_set_answers() -> None:
+    from collections import Counter
+
+    from palaestra.kit.policies import _chance
+
+    # nine in ten problems ask yes/no, balanced; the rest have answers of their own
+    mixed = Counter({"yes": 45, "no": 45, **{f"set {i}": 1 for i in range(10)}})
+    assert _chance(mixed, 100) == 0.45
+    assert _chance(Counter({"yes": 70, "no": 30}), 100) == 0.5  # a skewed yes/no: 'yes' (0.70) stays above 0.60
+    counts = Counter({"1": 33, "2": 20, "3": 12, "4": 9, "5": 8, "6": 6, "7": 5, "8": 4, "9": 3})
+    assert _chance(counts, 100) == pytest.approx(1 / 9)  # "1" scoring 0.33 is not chance
+    assert _chance(Counter({f"x{i}": 1 for i in range(40)}), 40) == 0.0
