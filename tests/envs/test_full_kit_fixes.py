@@ -45,3 +45,9 @@ def test_hardy_weinberg_level_one_is_95_percent_distinct_and_q_is_reduced() -> N
 def test_fractions_level_one_is_95_percent_distinct() -> None:
     source = make_source("arithmetic/fractions")
     assert len({source.sample(1, seed).prompt for seed in range(1000)}) >= 950
+
+
+def test_chemistry_levels_repeat_under_5_percent_of_1000_problems() -> None:
+    for env_id, level in (("chemistry/oxidation_states", 0), ("chemistry/balance_equation", 2)):
+        source = make_source(env_id)
+        assert len({source.sample(level, seed).prompt for seed in range(1000)}) >= 950, env_id

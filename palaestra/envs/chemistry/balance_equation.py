@@ -38,11 +38,12 @@ class BalanceEquation(Task):
     family = "chemistry"
     description = "Balance a chemical equation with the smallest whole-number coefficients (any order judged)."
     tags = ("chemistry", "science", "math")
+    version = 2  # level 2 weighs salt reactions 14 (was 6): it repeated 5.1% of its problems in 1,000 seeds
     max_answer_chars = 600
 
     Config = ReactionConfig
 
-    presets = (Config(3, 4, False, 12, False), Config(3, 8, False, 12), Config(3, 16, True, 6),
+    presets = (Config(3, 4, False, 12, False), Config(3, 8, False, 12), Config(3, 16, True, 14),
                Config(4, 22, True, 4), Config(4, 30, True, 2))
     growth = Growth(steps={"carbons": 8, "salts": -2}, limits={"salts": 0})
 
