@@ -112,7 +112,7 @@ class LegalMoves(Task):
                     f"{count}.", f"{count} legal moves"]
         moves = problem.data["moves"]
         if not moves:
-            return [*super().spellings(problem), "None", "0", "no legal moves", "[]", "None. The piece is stuck."]
+            return [*super().spellings(problem), "None", "0", "no legal moves", "[]", "None."]
         san = [board.san(chess.Move.from_uci(m)) for m in moves]
         return [
             *super().spellings(problem),
