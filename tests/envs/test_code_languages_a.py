@@ -1,0 +1,157 @@
+"""Code envs in the sandbox's newer languages (issue 26, helper langs_a): Lua patterns, Go errors, Prolog DCGs,
+awk reports and the rest.
+
+Per env: the Python reference on a hand-checked instance, the gold program and another right program accepted,
+a plausible wrong program rejected with a message naming the failing test. Tests that run a program skip,
+naming the tool, where its toolchain is missing."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from palaestra.core import Problem
+from palaestra.core.registry import make_source
+
+
+def _need(language: str) -> None:
+    from palaestra import sandbox
+
+    chain = sandbox.probe().languages[language]
+    if not chain.available:
+        pytest.skip(f"{chain.reason} (install it with .ci/setup_toolchains.sh)")
+
+
+def _problem(env_id: str, level: int, want: dict[str, Any], key: str | None = None) -> tuple[Any, Problem]:
+    """The first problem of ``env_id`` at ``level`` whose data[key] (or params) match ``want``."""
+    env = make_source(env_id)
+    for seed in range(300):
+        problem = env.sample(level=level, seed=seed)
+        where = problem.data if key is None else problem.data[key]
+        if all(where.get(k) == v for k, v in want.items()):
+            return env, problem
+    raise AssertionError(f"no {env_id} problem with {want} in 300 seeds")
+
+
+# -- lua_string_patterns -------------------------------------------------------------------------
+
+def test_lua_patterns_python_references_on_hand_checked_strings() -> None:
+    from palaestra.envs.code.lua_string_patterns import RULES
+
+    assert RULES["mask"].result("card 4111222233 pin 042", {"min_run": 4, "keep": 2, "char": "#"}) == \
+        "card ########33 pin 042"
+    fields = {"keys": ["id", "city"], "wanted": ["city", "zip", "id"], "sep": ";", "assign": "=", "join": ",",
+              "missing": "-", "last": False}
+    assert RULES["fields"].result("id=7;city=rome;id=9", fields) == "rome,-,7"
+    assert RULES["fields"].result("id=7;city=rome;id=9", {**fields, "last": True}) == "rome,-,9"
+    assert RULES["tags"].result("#Ab x#abc #ab_1! #a #AB", {"sigil": "#", "min_len": 2, "join": ","}) == "ab,abc,ab_1"
+    fill = {"style": "dollar", "table": {"user": "ana"}, "unknown_names": ["day"], "unknown": "mark"}
+    assert RULES["fill"].result("hi ${user}, ${day} ${User}", fill) == "hi ana, ? ${User}"
+    assert RULES["names"].result("Smith, Ana; Berg,Bo", {"form": "initial", "join": " "}) == "A. Smith; Berg,Bo"
+    assert RULES["names"].result("Smith, Ana Kaur, Eli", {"form": "join", "join": "_"}) == "Ana_Smith Eli_Kaur"
+
+
+def test_lua_patterns_gold_another_program_and_a_near_miss() -> None:
+    _need("lua")
+    env, problem = _problem("code/lua_string_patterns", 1, {"rule": "mask"})
+    assert env.verify(problem, problem.answer).correct
+    p, name = problem.data["params"], problem.data["function"]
+    loop = (f"function {name}(s)\n  local out = {{}}\n  local i = 1\n  while i <= #s do\n"
+            "    local a, b = s:find('%d+', i)\n    if not a then out[#out+1] = s:sub(i); break end\n"
+            "    out[#out+1] = s:sub(i, a - 1)\n    local run = s:sub(a, b)\n"
+            f"    if #run >= {p['min_run']} then run = ('{p['char']}'):rep(#run - {p['keep']}) .. "
+            f"run:sub(#run - {p['keep']} + 1) end\n"
+            "    out[#out+1] = run\n    i = b + 1\n  end\n  return table.concat(out)\nend")
+    verdict = env.verify(problem, f"A find loop instead of gsub:\n```lua\n{loop}\n```")
+    assert verdict.correct, verdict.feedback
+    every_run = f"function {name}(s)\n  return (s:gsub('%d', '{p['char']}'))\nend"  # ignores the length rule
+    verdict = env.verify(problem, f"```lua\n{every_run}\n```")
+    assert not verdict.correct and "expected" in verdict.feedback, verdict
+
+
+# -- go_error_handling ---------------------------------------------------------------------------
+
+def test_go_errors_python_reference_on_hand_checked_lines() -> None:
+    from palaestra.envs.code.go_error_handling import line_text, parse
+
+    p = {"limits": {"port": [1, 100]}, "trim": True, "unknown_first": True,
+         "names": {"syntax": "ErrSyntax", "unknown": "ErrUnknownKey", "number": "ErrNotNumber", "outside": "ErrRange"}}
+    assert parse(" port = +07 ", p) == ("ok", "7")
+    assert parse("port=101", p) == ("outside", "port")
+    assert parse("port=1=2", p) == ("syntax", "")
+    assert parse("mode=x", p) == ("unknown", "mode")
+    assert parse("mode=x", {**p, "unknown_first": False}) == ("number", "")
+    assert parse("port = 5", {**p, "trim": False}) == ("syntax", "")
+    assert line_text(("outside", "port"), p) == "error ErrRange +key"
+    assert line_text(("ok", "7"), p) == "ok 7"
+
+
+def test_go_errors_gold_accepted_and_bare_sentinels_rejected() -> None:
+    _need("go")
+    env, problem = _problem("code/go_error_handling", 0, {})
+    assert env.verify(problem, problem.answer).correct
+    bare = env.reference(problem.data, wrap=False)  # errors.Is still works, but the message lacks the key
+    verdict = env.verify(problem, f"```go\n{bare}\n```")
+    assert not verdict.correct and "+key" in verdict.feedback, verdict
+
+
+# -- prolog_dcg ----------------------------------------------------------------------------------
+
+def test_dcg_python_recognisers_on_hand_checked_strings() -> None:
+    from palaestra.envs.code.prolog_dcg import LANGUAGES
+
+    counted = {"x": "a", "y": "b", "k": 2, "min_n": 1}
+    assert LANGUAGES["counted"].accepts("abb", counted) and LANGUAGES["counted"].accepts("aabbbb", counted)
+    assert not LANGUAGES["counted"].accepts("", counted) and not LANGUAGES["counted"].accepts("aabbb", counted)
+    balanced = {"pairs": [["(", ")"], ["[", "]"]], "empty": False}
+    assert LANGUAGES["balanced"].accepts("([])()", balanced)
+    assert not LANGUAGES["balanced"].accepts("([)]", balanced) and not LANGUAGES["balanced"].accepts("", balanced)
+    assert LANGUAGES["mirror"].accepts("abcba", {"a": "a", "b": "b", "centre": "c"})
+    assert not LANGUAGES["mirror"].accepts("abcab", {"a": "a", "b": "b", "centre": "c"})
+    listing = {"pair": ["[", "]"], "sep": ",", "empty": True, "zeros": False}
+    assert LANGUAGES["listing"].accepts("[]", listing) and LANGUAGES["listing"].accepts("[0,10,7]", listing)
+    assert not LANGUAGES["listing"].accepts("[07]", listing) and not LANGUAGES["listing"].accepts("[1,]", listing)
+    arith = {"ops": "+*", "pair": ["(", ")"]}
+    assert LANGUAGES["arith"].accepts("(1+2)*3", arith)
+    assert not LANGUAGES["arith"].accepts("1+", arith) and not LANGUAGES["arith"].accepts("()", arith)
+
+
+def test_dcg_gold_accepted_and_a_left_recursive_grammar_rejected() -> None:
+    _need("prolog")
+    env, problem = _problem("code/prolog_dcg", 3, {"language": "arith"})
+    assert env.verify(problem, problem.answer).correct
+    name, p = problem.data["name"], problem.data["params"]
+    ops = ", ".join(f"'{o}'" for o in p["ops"])
+    left = (f"{name} --> {name}, [Op], {{ memberchk(Op, [{ops}]) }}, t.\n{name} --> t.\n"
+            f"t --> [D], {{ char_type(D, digit(_)) }}.\nt --> ['{p['pair'][0]}'], {name}, ['{p['pair'][1]}'].")
+    verdict = env.verify(problem, f"```prolog\n{left}\n```")
+    assert not verdict.correct and "limit" in verdict.feedback, verdict
+
+
+# -- awk_reports ---------------------------------------------------------------------------------
+
+def test_awk_report_python_reference_on_a_hand_checked_input() -> None:
+    from palaestra.envs.code.awk_reports import report
+
+    p = {"names": ["team", "qty", "score"], "sep": ",", "group": 1, "value": 3, "aggregates": ["count", "avg"],
+         "filter": [2, ">", 0], "header": True, "total": True, "key_width": 6, "value_width": 5}
+    text = "team,qty,score\nred,1,10\nblue,0,99\nred,2,5\nblue,3,7\n"
+    assert report(text, p) == ["red        2  7.50", "blue       1  7.00", "TOTAL      3  7.33"]
+
+
+def test_awk_gold_accepted_and_the_example_report_rejected() -> None:
+    _need("bash")
+    env, problem = _problem("code/awk_reports", 0, {})
+    assert env.verify(problem, problem.answer).correct
+    assert env.verify(problem, f"```\n{env.reference(problem.data)}\n```").correct  # an unlabelled fence
+    first = problem.data["example_output"].splitlines()[0]
+    verdict = env.verify(problem, f"```awk\nEND {{ print \"{first}\" }}\n```")
+    assert not verdict.correct and "test 1" in verdict.feedback, verdict
+
+
+def test_corruptions_include_a_mutated_reference() -> None:
+    env, problem = _problem("code/prolog_dcg", 1, {})
+    corruptions = env.corruptions(problem, random.Random(3))
+    assert len(corruptions) >= 2 and all(c != problem.answer for c in corruptions)
