@@ -155,3 +155,126 @@ def test_corruptions_include_a_mutated_reference() -> None:
     env, problem = _problem("code/prolog_dcg", 1, {})
     corruptions = env.corruptions(problem, random.Random(3))
     assert len(corruptions) >= 2 and all(c != problem.answer for c in corruptions)
+
+
+# -- sed_transforms ------------------------------------------------------------------------------
+
+def test_sed_python_references_on_hand_checked_inputs() -> None:
+    from palaestra.envs.code.sed_transforms import EDITS
+
+    ini = {"sections": ["a", "b"], "keys": ["port"], "section": "b", "key": "port", "value": "v9"}
+    assert EDITS["ini_set"].output("port=1\n[a]\nport=2\n[b]\nport2=3\nport=4\n", ini) == [
+        "port=1", "[a]", "port=2", "[b]", "port2=3", "port=v9"]
+    join = {"char": "\\", "sep": " "}
+    assert EDITS["join_lines"].output("a\\\nb\\\nc\nd\\\n", join) == ["a b c", "d\\"]
+    blocks = {"start": "BEGIN", "stop": "END", "inclusive": False}
+    assert EDITS["delete_blocks"].output("x\nEND\nBEGIN\ny\nBEGIN\nEND\nz\nBEGIN\nw\n", blocks) == [
+        "x", "END", "BEGIN", "BEGIN", "END", "z", "BEGIN"]
+    assert EDITS["delete_blocks"].output("x\nBEGIN\ny\nEND\nz\n", {**blocks, "inclusive": True}) == ["x", "z"]
+    nth = {"word": "ab", "replacement": "X", "n": 2, "onward": False}
+    assert EDITS["nth_occurrence"].output("ab abab ab\nab\n", nth) == ["ab Xab ab", "ab"]
+    assert EDITS["nth_occurrence"].output("ab abab ab\n", {**nth, "onward": True}) == ["ab XX X"]
+
+
+def test_sed_gold_another_script_and_a_one_pass_join_rejected() -> None:
+    _need("bash")
+    env, problem = _problem("code/sed_transforms", 2, {"edit": "join_lines"})
+    assert env.verify(problem, problem.answer).correct
+    p = problem.data["params"]
+    char = {"\\": "\\\\", "+": "\\+"}.get(p["char"], p["char"])
+    loop = f":x\n$!{{\n/{char}$/{{\nN\ns/{char}\\n/{p['sep']}/\nbx\n}}\n}}"  # the same loop, guards nested the other way
+    verdict = env.verify(problem, f"```sed\n{loop}\n```")
+    assert verdict.correct, verdict.feedback
+    once = f"/{char}$/{{\n$!N\ns/{char}\\n/{p['sep']}/\n}}"  # joins one continuation only, never repeats
+    inputs = problem.data["inputs"]
+    chained = any(f"{p['char']}\n" in text and any(line.endswith(p["char"]) for line in text.splitlines()[1:-1])
+                  for text in inputs)
+    verdict = env.verify(problem, f"```sed\n{once}\n```")
+    assert not verdict.correct or not chained, verdict
+
+
+# -- lua_metatables ------------------------------------------------------------------------------
+
+def test_lua_metatables_python_model_and_expression_text() -> None:
+    from palaestra.envs.code.lua_metatables import KINDS, lua, show
+
+    values = {"a": [3, -4], "b": [1, 2], "c": [0, 0]}
+    vec = {"format": "paren", "length": "manhattan"}
+    tree = ["*k", ["+", ["var", "a"], ["var", "b"]], ["int", 2]]
+    assert lua(tree, "Vec") == "(a + b) * 2" and show(tree, KINDS["vec"], vec, values) == "(8, -4)"
+    assert show(["#", ["neg", ["var", "a"]]], KINDS["vec"], vec, values) == "7"
+    assert lua(["k*", ["var", "a"], ["int", -3]], "Vec") == "-3 * a"
+    mod = {"format": "word", "modulus": 7}
+    assert show(["^", ["new", [-2]], ["int", 3]], KINDS["mod"], mod, {}) == "6 mod 7"  # 5^3 = 125 = 6 (mod 7)
+    frac = {"format": "integer"}
+    assert show(["+", ["new", [1, 2]], ["new", [3, -2]]], KINDS["frac"], frac, {}) == "-1"
+    assert show(["<=", ["new", [2, 4]], ["new", [1, 2]]], KINDS["frac"], frac, {}) == "true"
+
+
+def test_lua_metatables_gold_accepted_and_a_missing_eq_rejected() -> None:
+    _need("lua")
+    env, problem = _problem("code/lua_metatables", 1, {"kind": "frac"})
+    assert env.verify(problem, problem.answer).correct
+    cls = problem.data["class"]
+    gold = env.reference(problem.data)
+    no_eq = "\n".join(line for line in gold.splitlines() if f"{cls}.__eq" not in line)
+    verdict = env.verify(problem, f"```lua\n{no_eq}\n```")
+    assert not verdict.correct and "expected" in verdict.feedback, verdict
+
+
+# -- go_channels ---------------------------------------------------------------------------------
+
+def test_go_channels_python_model_on_a_hand_checked_pipeline() -> None:
+    from palaestra.envs.code.go_channels import run_pipeline
+
+    stages = [{"kind": "merge", "name": "Merge", "params": {}},
+              {"kind": "dedup", "name": "Dedup", "params": {}},
+              {"kind": "window", "name": "Rolling", "params": {"k": 2}},
+              {"kind": "filter", "name": "Keep", "params": {"test": "odd", "d": 3, "t": 0}}]
+    assert run_pipeline(stages, [[1, 4, 4, 9], [2, 4]]) == [1, 3, 13]  # 1 2 4 9 -> 1 3 6 13 -> odd
+    diff = [{"kind": "diff", "name": "Diff", "params": {}},
+            {"kind": "map", "name": "Scale", "params": {"square": False, "a": -2, "b": 1}}]
+    assert run_pipeline(diff, [[5, 2, 10], []]) == [7, -15]
+
+
+def test_go_channels_gold_accepted_and_an_unclosed_stage_rejected() -> None:
+    _need("go")
+    env, problem = _problem("code/go_channels", 0, {})
+    assert env.verify(problem, problem.answer).correct
+    verdict = env.verify(problem, f"```go\n{env.reference(problem.data, open_stage=1)}\n```")
+    assert not verdict.correct and "runtime error" in verdict.feedback, verdict
+
+
+# -- prolog_list_relations -----------------------------------------------------------------------
+
+def test_list_relations_python_model_on_hand_checked_queries() -> None:
+    from palaestra.envs.code.prolog_list_relations import RELATIONS, answer_line, query, term
+
+    insert = RELATIONS["insert_at"]
+    assert sorted(map(term, insert.solutions({}, {0: 1, 1: [1, 2]}))) == ["[1,1,2]", "[1,1,2]", "[1,2,1]"]
+    assert insert.solutions({}, {0: 2, 2: [2, 5, 2]}) == [[5, 2], [2, 5]]
+    assert answer_line(3, insert, {}, [None, [4], [4, 9]], (1, 2)) == "3: {9}"
+    assert query(insert, "put_in", [None, [4], [4, 9]], (1, 2)) == ("V0", "put_in(V0, [4], [4,9])")
+    assert RELATIONS["runs"].solutions({}, {1: [(2, "a"), (1, "b")]}) == [["a", "a", "b"]]
+    assert RELATIONS["runs"].solutions({}, {1: [(1, "a"), (1, "a")]}) == []  # not canonical
+    assert term(RELATIONS["runs"].solutions({}, {0: ["a", "a", "b", "a"]})[0]) == "[2-a,1-b,1-a]"
+    assert RELATIONS["stutter"].solutions({"copies": 2}, {1: [3, 3, 4]}) == []
+    assert RELATIONS["interleave"].solutions({}, {0: [1, 2], 1: [7]}) == [[1, 7, 2]]
+    assert term(RELATIONS["interleave"].solutions({}, {2: [1, 7, 2]})[0]) == "[1,2]-[7]"
+    assert RELATIONS["prefix_sums"].solutions({}, {1: [3, 4, 8]}) == [[3, 1, 4]]
+
+
+def test_list_relations_gold_accepted_and_a_forward_only_program_rejected() -> None:
+    _need("prolog")
+    env, problem = _problem("code/prolog_list_relations", 3, {"relation": "prefix_sums"})
+    assert env.verify(problem, problem.answer).correct
+    name = problem.data["name"]
+    forward = (f"{name}(L, S) :- walk(L, 0, S).\nwalk([], _, []).\n"
+               "walk([X|T], Sum, [S|R]) :- S is Sum + X, walk(T, S, R).")  # is/2 cannot run backwards
+    verdict = env.verify(problem, f"```prolog\n{forward}\n```")
+    assert not verdict.correct and "error" in verdict.feedback, verdict
+    clpfd = (":- use_module(library(clpfd)).\n"
+             f"{name}(L, S) :- walk(L, 0, S).\nwalk([], _, []).\n"
+             "walk([X|T], Sum, [S|R]) :- S #= Sum + X, walk(T, S, R).")  # one program for both modes
+    verdict = env.verify(problem, f"With clpfd:\n```prolog\n{clpfd}\n```")
+    assert verdict.correct, verdict.feedback
