@@ -1,5 +1,5 @@
-"""Code envs in the sandbox's newer languages (issue 26, helper langs_a): Lua patterns, Go errors, Prolog DCGs,
-awk reports and the rest.
+"""Code envs in the sandbox's newer languages (issue 26, helper langs_a): Lua patterns and metatables, Go errors,
+channels and interfaces, Prolog DCGs and list relations, awk reports and sed scripts.
 
 Per env: the Python reference on a hand-checked instance, the gold program and another right program accepted,
 a plausible wrong program rejected with a message naming the failing test. Tests that run a program skip,
@@ -283,3 +283,26 @@ def test_list_relations_gold_accepted_and_a_forward_only_program_rejected() -> N
              "walk([X|T], Sum, [S|R]) :- S #= Sum + X, walk(T, S, R).")  # one program for both modes
     verdict = env.verify(problem, f"With clpfd:\n```prolog\n{clpfd}\n```")
     assert verdict.correct, verdict.feedback
+
+
+# -- go_structs_interfaces -----------------------------------------------------------------------
+
+def test_go_structs_python_model_on_a_hand_checked_slice() -> None:
+    from palaestra.envs.code.go_structs_interfaces import label, run
+
+    lamp = {"type": "Lamp", "word": "lamp", "f1": "Watts", "f2": "Hours", "formula": "ceil", "a": 1, "b": 0, "c": 0,
+            "d": 4, "label": 1, "scalable": True, "field": 2}
+    book = {"type": "Book", "word": "book", "f1": "Pages", "f2": "Copies", "formula": "linear", "a": 2, "b": 3,
+            "c": 1, "d": 2, "label": 2, "scalable": False, "field": 1}
+    assert label(lamp, 9, 3) == "lamp[9/3]" and label(book, 9, 3) == "3-books"
+    lines = run({"Lamp": lamp, "Book": book}, {"items": [["Lamp", 9, 4], ["Book", 5, 2]], "percent": 50})
+    # lamp: ceil(9/4) * 4 = 12, scaled Hours 2 -> 6; book: 2*5 + 3*2 + 1 = 17
+    assert lines == ["lamp[9/4] 12", "2-books 17", "total 29", "scaled 6", "fixed", "total 23"]
+
+
+def test_go_structs_gold_accepted_and_a_value_receiver_scale_rejected() -> None:
+    _need("go")
+    env, problem = _problem("code/go_structs_interfaces", 0, {})
+    assert env.verify(problem, problem.answer).correct
+    verdict = env.verify(problem, f"```go\n{env.reference(problem.data, value_scale=True)}\n```")
+    assert not verdict.correct and "scaled" in verdict.feedback, verdict
