@@ -135,3 +135,66 @@ def test_an_unreadable_submission_costs_a_turn_without_running() -> None:
     problem = source.sample(0, 0)
     outcome = source.advance(problem, source.initial_state(problem), "<answer>```python\nprint(1)\n```</answer>")
     assert not outcome.verdict.parsed and "Python is not accepted" in outcome.observation
+
+
+# -- translations: python_to_lua, python_to_go, python_to_prolog ---------------------------------------------
+
+def test_translation_references_on_hand_checked_inputs() -> None:
+    from palaestra.envs.code import python_to_go, python_to_lua, python_to_prolog
+    from palaestra.envs.code._translation import ERROR, call
+
+    wrap = python_to_lua.WrapPairs()
+    p = {"name": "f", "k": 1, "op": "times", "start": 0}
+    assert call(wrap.python(p), "f", [[1, 2, 3]]) == 1 * 3 + 2 * 1 + 3 * 2  # xs[-1] is the last element
+    assert call(wrap.naive_python(p), "f", [[1, 2, 3]]) == ERROR  # the naive Lua reads xs[0] = nil
+    find = python_to_lua.FindPositions()
+    p = {"name": "f", "needle": "ab", "step": 1}
+    assert call(find.python(p), "f", ["abab.ab"]) == [0, 2, 5]
+    counts = python_to_go.OrderedCounts()
+    p = {"name": "f", "m": 3}
+    assert call(counts.python(p), "f", [[-1, 2, -4, 3]]) == [2, 3, 0, 1]  # Python's -1 % 3 is 2
+    assert call(counts.naive_python(p), "f", [[-1, 2, -4, 3]]) == [-1, 2, 2, 1, 0, 1]  # Go's is -1
+    runs = python_to_prolog.LongRuns()
+    assert call(runs.python({"name": "f", "least": 2}), "f", [[1, 1, 2, 3, 3, 3]]) == [[1, 2], [3, 3]]
+
+
+@pytest.mark.parametrize(("env_id", "language"), [("code/python_to_lua", "lua"), ("code/python_to_go", "go"),
+                                                  ("code/python_to_prolog", "prolog")])
+def test_translation_gold_passes_and_the_naive_translation_fails(env_id: str, language: str) -> None:
+    _need(language)
+    source = make_source(env_id)
+    seen_naive = False
+    for seed in range(6):
+        problem = source.sample(3, seed)
+        assert source.verify(problem, problem.answer or "").correct
+        template = source.templates[problem.data["template"]]
+        naive = template.naive_target(problem.data["params"])
+        if naive is not None:
+            seen_naive = True
+            verdict = source.verify(problem, f"```{language}\n{source.file(naive)}\n```")
+            assert verdict.parsed and not verdict.correct and "tests passed" in verdict.feedback
+    assert seen_naive
+
+
+def test_go_translation_of_floor_division_needs_the_floor() -> None:
+    _need("go")
+    from palaestra.envs.code.python_to_go import PythonToGo
+
+    source = PythonToGo()
+    problem = next(p for p in (source.sample(0, s) for s in range(100)) if p.data["template"] == "floor_mix")
+    name, d = problem.data["params"]["name"], problem.data["params"]["d"]
+    m, w = problem.data["params"]["m"], problem.data["params"]["w"]
+    truncating = (f"package main\n\nfunc {name}(xs []int) int {{\n\tt := 0\n\tfor _, x := range xs {{\n"
+                  f"\t\tt += x/{d} - (x%{m})*{w}\n\t}}\n\treturn t\n}}\n")
+    assert not source.verify(problem, f"```go\n{truncating}```").correct
+
+
+def test_prolog_translation_needs_a_fence_and_accepts_the_swipl_label() -> None:
+    _need("prolog")
+    from palaestra.envs.code.python_to_prolog import PythonToProlog
+
+    source = PythonToProlog()
+    problem = source.sample(1, 2)
+    code = source.sources(problem)["prolog"]
+    assert source.verify(problem, f"```swipl\n{code}```").correct
+    assert not source.verify(problem, code).parsed
