@@ -198,3 +198,34 @@ def test_prolog_translation_needs_a_fence_and_accepts_the_swipl_label() -> None:
     code = source.sources(problem)["prolog"]
     assert source.verify(problem, f"```swipl\n{code}```").correct
     assert not source.verify(problem, code).parsed
+
+
+# -- lua_load_repair ------------------------------------------------------------------------------------------
+
+def test_lua_shows_the_first_error_as_lua_reports_it() -> None:
+    _need("lua")
+    from palaestra import sandbox
+
+    source = make_source("code/lua_load_repair")
+    for level, seed in ((0, 1), (2, 3), (4, 5)):
+        problem = source.sample(level, seed)
+        code, messages = _broken(problem, "lua")
+        assert len(messages) == 1 and len(problem.data["errors"]) == level + 1
+        result = sandbox.run(code, language="lua", stdin="0\n")
+        assert result.exit_code != 0 and messages[0] in result.stderr
+
+
+def test_lua_deleting_continue_loads_but_keeps_what_the_filter_drops() -> None:
+    _need("lua")
+    from palaestra.envs.code.lua_load_repair import LuaLoadRepair
+
+    source = LuaLoadRepair()
+    problem = source.sample(1, 0)
+    gold = problem.answer or ""
+    # the obvious repair of "syntax error near 'end'" after `continue`: delete the skipping line (the filter is lost)
+    dropped = re.sub(r"if [^\n]* then goto continue end", "", gold)
+    assert dropped != gold
+    outcome = source.play(problem, source.initial_state(problem), dropped)
+    assert not outcome.verdict.correct and "tests passed" in outcome.observation
+    won = source.play(problem, source.initial_state(problem), gold)
+    assert won.done and won.verdict.reward == 1.0

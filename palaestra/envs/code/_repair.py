@@ -40,6 +40,7 @@ from palaestra.verifiers.polyglot import Budget, fence
 
 EXAMPLES = 2  # tests shown in the prompt (the first ones); the rest are hidden
 HERE = None  # a message reported at the edited place itself (the first line put there, or the line after a deletion)
+END = "<eof>"  # a message reported at the program's last line (a parser that reaches the end of the file)
 
 
 @dataclass(frozen=True)
@@ -189,6 +190,8 @@ def inject(lines: list[str], sites: Sequence[Site], file_name: str, prefix: str 
         for where, text in site.messages:
             if where is HERE:
                 number = here[site.anchor]
+            elif where == END:
+                number = len(out)
             else:
                 assert stripped.count(where) == 1, (where, site)
                 number = stripped.index(where) + 1
@@ -229,6 +232,7 @@ class CompileRepairTask(MultiTurnTask):
     compiler: ClassVar[str]  # how the prompt names the toolchain
     message_prefix: ClassVar[str] = ""  # before each message's text, as the compiler writes it ("error: ")
     max_messages: ClassVar[int] = 10  # compilers stop listing errors after about this many
+    first_error_only: ClassVar[bool] = False  # the toolchain stops at its first error (an interpreter's parser)
 
     def build(self, rng: random.Random, spec: dict[str, Any]) -> tuple[list[str], list[Site]]:
         """The clean program's lines for ``spec`` and every site where an error can be injected."""
@@ -253,6 +257,8 @@ class CompileRepairTask(MultiTurnTask):
             broken, messages = inject(clean, chosen, self.file_name, self.message_prefix)
             if len(messages) > self.max_messages:
                 return None
+            if self.first_error_only:
+                messages = messages[:1]
             tests = draw_tests(rng, config.tests, config.max_len)
             expected = [run_spec(spec, k, xs) for k, xs in tests]
             if len(set(expected)) < min(4, len(expected)):
