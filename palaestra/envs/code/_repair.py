@@ -228,6 +228,7 @@ class CompileRepairTask(MultiTurnTask):
     family = "code"
     multiline = True
     language: ClassVar[str]
+    toolchains: ClassVar[tuple[str, ...]] = ()  # the sandbox language (the kit's tests skip without it)
     file_name: ClassVar[str]
     compiler: ClassVar[str]  # how the prompt names the toolchain
     message_prefix: ClassVar[str] = ""  # before each message's text, as the compiler writes it ("error: ")

@@ -151,6 +151,7 @@ class CCompileRepair(CompileRepairTask):
     tags = ("code", "programming", "c", "pointers", "debugging", "compile-errors", "multi-turn")
     version = 1
     language, file_name, compiler = "c", "main.c", "gcc 12 (-std=gnu17)"
+    toolchains = ("c",)
     message_prefix = "error: "
 
     @dataclass(frozen=True)

@@ -133,6 +133,7 @@ class CppCompileRepair(CompileRepairTask):
     tags = ("code", "programming", "cpp", "debugging", "compile-errors", "multi-turn")
     version = 1
     language, file_name, compiler = "cpp", "main.cpp", "g++ 12 (-std=gnu++17)"
+    toolchains = ("cpp",)
     message_prefix = "error: "
 
     @dataclass(frozen=True)

@@ -147,6 +147,7 @@ class GoCompileRepair(CompileRepairTask):
     tags = ("code", "programming", "go", "debugging", "compile-errors", "multi-turn")
     version = 1
     language, file_name, compiler = "go", "main.go", "The Go compiler (go 1.19)"
+    toolchains = ("go",)
 
     @dataclass(frozen=True)
     class Config:

@@ -135,6 +135,7 @@ class LuaLoadRepair(CompileRepairTask):
     tags = ("code", "programming", "lua", "debugging", "syntax-errors", "multi-turn")
     version = 1
     language, file_name, compiler = "lua", "main.lua", "Lua 5.4 (which stops at its first error)"
+    toolchains = ("lua",)
     first_error_only = True
 
     @dataclass(frozen=True)
