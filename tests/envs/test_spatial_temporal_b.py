@@ -68,6 +68,15 @@ def test_a_hand_traced_beam() -> None:
     assert trace(grid, "bottom", 2, False, 100) == ("right", 2, 1)
 
 
+def test_a_hand_traced_beam_through_flipping_mirrors() -> None:
+    grid = ["//", "\\/"]
+    # from the right into row 1: '/' down, '/' left, backslash up, '/' right, back at the first cell:
+    # fixed, it is still '/' and sends the beam up (out at the top of column 2, 5 reflections);
+    # flipped, it is now a backslash and sends it down to the second cell, also flipped: out to the right at row 2
+    assert trace(grid, "right", 1, False, 100) == ("top", 2, 5)
+    assert trace(grid, "right", 1, True, 100) == ("right", 2, 6)
+
+
 def test_flipping_mirrors_matter_and_the_fixed_mirror_exit_is_named() -> None:
     source = MirrorPaths()
     differs = [p for p in (source.sample(4, s) for s in range(60)) if p.data["fixed"] != p.data["exit"]]
