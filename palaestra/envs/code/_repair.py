@@ -313,8 +313,8 @@ class CompileRepairTask(MultiTurnTask):
         if report.all_passed:
             return Outcome({"submitted": submitted}, Verdict(1.0, True, True, f"all {total} tests passed"),
                            f"It compiles and all {total} tests passed. Repaired!", True)
-        return Outcome({"submitted": submitted}, Verdict.wrong(report.feedback()),
-                       f"Attempt {submitted} failed: {feedback(report, total)}")
+        said = feedback(report, total)  # the verdict's feedback too: it must not carry a hidden test's line either
+        return Outcome({"submitted": submitted}, Verdict.wrong(said), f"Attempt {submitted} failed: {said}")
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         return problem.answer or ""
