@@ -11,12 +11,13 @@ import pytest
 
 import palaestra
 from palaestra.core.registry import make_source
-from palaestra.envs.terminal import broken_links, permissions, template_fill, trees
+from palaestra.envs.terminal import broken_links, find_by_mtime, permissions, template_fill, trees
 from palaestra.envs.terminal.common import shell_plan
 
 NEW_TERMINAL = ["terminal/checksum_verify", "terminal/template_fill", "terminal/normalize_text",
                 "terminal/log_window", "terminal/log_rotate", "terminal/archive_build", "terminal/archive_restore",
-                "terminal/permissions", "terminal/broken_links", "terminal/patch_series"]
+                "terminal/permissions", "terminal/broken_links", "terminal/patch_series",
+                "terminal/find_by_mtime"]
 
 
 @pytest.fixture(scope="module")
@@ -287,3 +288,17 @@ def test_patch_series_numeric_order_and_drops(sandbox: None) -> None:
     assert not play(env, 2, 1, shell_plan([globbed], "done")).correct  # 10 before 2
     every = "for p in $(ls patches | sort -n); do patch -p1 -s < \"patches/$p\"; done"
     assert not play(env, 2, 1, shell_plan([every], "done")).correct  # [DROP] patches applied
+
+
+def test_find_by_mtime_bounds_by_hand_and_a_strict_newermt_fails(sandbox: None) -> None:
+    env = "terminal/find_by_mtime"
+    problem = make_source(env).sample(1, 3)
+    question, mtimes = problem.data["question"], problem.data["mtimes"]
+    assert {mtimes[p] for p in problem.data["matching"]} >= {question["low"], question["high"] - 1}
+    assert all(mtimes[p] < question["low"] or mtimes[p] >= question["high"] for p in problem.data["files"]
+               if p not in problem.data["matching"])
+    low, high = (find_by_mtime._stamp(question[key]) for key in ("low", "high"))
+    general = (f"find data -type f -newermt '{low} UTC - 1 second' ! -newermt '{high} UTC - 1 second'")
+    assert answered(env, 1, 3, general)
+    strict = f"find data -type f -newermt '{low} UTC' ! -newermt '{high} UTC'"  # misses LOW, takes HIGH
+    assert not answered(env, 1, 3, strict)

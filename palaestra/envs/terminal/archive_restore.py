@@ -104,6 +104,7 @@ class ArchiveRestore(PreparedTreeTask):
         for path in rng.sample(inside, min(len(inside), 2)):
             current[path] = "corrupted\n" if rng.random() < 0.5 else current[path] + "x\n"
         current[f"{folder}/{names.pop()}.html"] = body()
+        current[f"{folder}-old/{names.pop()}.html"] = body()  # the sibling changed too: a full extraction reverts it
         expected = {p: b for p, b in current.items() if not p.startswith(folder + "/")}
         expected.update((p, b) for p, b in backup.items() if p.startswith(folder + "/"))
         archives = {}

@@ -12,12 +12,12 @@ START (counted), exactly at END and one second before START (not counted), and t
 boundary from level 2.
 
 The answer is an integer, judged exactly (a unit word such as "requests" or "bytes" is accepted). The
-difficulty is log2 of the request lines plus twice the traps in play plus the question's weight.
+difficulty is the number of files plus a twenty-fifth of the lines plus twice the traps in play plus the
+question's weight.
 """
 
 from __future__ import annotations
 
-import math
 import random
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
@@ -121,7 +121,8 @@ class LogWindow(ShellTask):
     def difficulty(self, problem: Problem) -> float:
         data = problem.data
         lines = sum(body.count("\n") for body in data["files"].values())
-        return math.log2(lines) + 2 * data["traps"] + MEASURE_WEIGHT[data["measure"]] + (data["status"] is not None)
+        return (len(data["files"]) + lines / 25 + 2 * data["traps"] + MEASURE_WEIGHT[data["measure"]]
+                + (data["status"] is not None))
 
     def plan(self, problem: Problem) -> list[str]:
         data = problem.data
