@@ -127,6 +127,9 @@ def test_archive_members_reads_bounded_and_refuses_duplicates() -> None:
     assert "twice" in str(trees.archive_members(buffer.getvalue()))
     assert isinstance(trees.archive_members(b"not an archive"), str)
     assert trees.gunzipped(trees.gzipped(b"z" * (trees.MAX_MEMBER_BYTES + 1))) is None
+    count = trees.MAX_TOTAL_BYTES // trees.MAX_MEMBER_BYTES + 1  # each member allowed, not all of them together
+    bomb = trees.gzipped(trees.tree_archive({f"m{i}": bytes(trees.MAX_MEMBER_BYTES) for i in range(count)}))
+    assert "too large" in str(trees.archive_members(bomb))
 
 
 def test_archive_build_judges_members_not_just_the_tree() -> None:

@@ -26,7 +26,7 @@ from typing import Any
 from palaestra.core import Problem, register
 from palaestra.core.task import Growth
 from palaestra.envs.terminal.common import DONE, ShellTask, shell_plan, words
-from palaestra.envs.terminal.trees import gunzipped
+from palaestra.envs.terminal.trees import MAX_MEMBER_BYTES, MAX_TOTAL_BYTES, gunzipped
 
 LOG = "var/log/app.log"
 ARCHIVE = "var/log/archive"
@@ -114,13 +114,15 @@ class LogRotate(ShellTask):
         return tree
 
     def final_files(self, problem: Problem, state: Any) -> dict[str, bytes]:
-        """The tree with every ``.gz`` file decompressed (a file that is not gzip data keeps its bytes, and so
-        differs)."""
+        """The tree with every ``.gz`` file decompressed (a file that is not gzip data, or past the bounded reads,
+        keeps its bytes, and so differs)."""
         files = super().final_files(problem, state)
-        for path, body in files.items():
+        budget = MAX_TOTAL_BYTES
+        for path, body in sorted(files.items()):
             if path.endswith(".gz"):
-                plain = gunzipped(body)
+                plain = gunzipped(body, min(MAX_MEMBER_BYTES, max(budget, 0)))
                 files[path] = body if plain is None else plain
+                budget -= len(files[path])
         return files
 
     def difficulty(self, problem: Problem) -> float:

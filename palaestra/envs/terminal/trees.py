@@ -29,6 +29,7 @@ from palaestra.envs.tools.common import pack_tree, unpack_tree
 EPOCH = 1_700_000_000  # a fixed time for every entry without its own (2023-11-14)
 MAX_MEMBER_BYTES = 1 << 20  # an agent's archive: each member read up to this
 MAX_MEMBERS = 2_000
+MAX_TOTAL_BYTES = 8 << 20  # an agent's archive, or all the gzip files a judge reads: at most this in all
 
 
 def tree_archive(files: Mapping[str, str | bytes], modes: Mapping[str, int] | None = None,
@@ -93,6 +94,7 @@ def archive_members(data: bytes) -> dict[str, bytes] | str:
     contents; or why it cannot be read (not a tar, a member named twice, too large). Bounded reads; never
     raises."""
     members: dict[str, bytes] = {}
+    total = 0
     try:
         with tarfile.open(fileobj=io.BytesIO(data), mode="r:*") as tar:
             for count, member in enumerate(tar):
@@ -103,7 +105,8 @@ def archive_members(data: bytes) -> dict[str, bytes] | str:
                 name = member.name.removeprefix("./")
                 if name in members:
                     return f"member {name!r} appears twice"
-                if member.size > MAX_MEMBER_BYTES:
+                total += member.size
+                if member.size > MAX_MEMBER_BYTES or total > MAX_TOTAL_BYTES:
                     return f"member {name!r} is too large"
                 handle = tar.extractfile(member)
                 members[name] = handle.read(MAX_MEMBER_BYTES) if handle is not None else b""
