@@ -17,7 +17,7 @@ from palaestra.envs.terminal.common import shell_plan
 NEW_TERMINAL = ["terminal/checksum_verify", "terminal/template_fill", "terminal/normalize_text",
                 "terminal/log_window", "terminal/log_rotate", "terminal/archive_build", "terminal/archive_restore",
                 "terminal/permissions", "terminal/broken_links", "terminal/patch_series",
-                "terminal/find_by_mtime"]
+                "terminal/find_by_mtime", "terminal/config_repair"]
 
 
 @pytest.fixture(scope="module")
@@ -305,3 +305,40 @@ def test_find_by_mtime_bounds_by_hand_and_a_strict_newermt_fails(sandbox: None) 
     assert answered(env, 1, 3, general)
     strict = f"find data -type f -newermt '{low} UTC' ! -newermt '{high} UTC'"  # misses LOW, takes HIGH
     assert not answered(env, 1, 3, strict)
+
+
+CONFIG_AWK = (
+    "awk 'FNR == NR { if (index($0, \"error: line \") != 1) next; n = substr($0, 13) + 0; "
+    "if (index($0, \"; use \")) { split(substr($0, 13), a, \": \"); k = a[2]; sub(/^.*\\./, \"\", k); op[n] = \"set\"; "
+    "key[n] = k; val[n] = substr($0, index($0, \"; use \") + 6) } "
+    "else if (index($0, \"; rename it to \")) { t = substr($0, index($0, \"rename it to \") + 14); sub(/.$/, \"\", t); "
+    "op[n] = \"ren\"; val[n] = t } "
+    "else if (index($0, \"; delete this line\")) op[n] = \"del\"; "
+    "else if (index($0, \"insert the line \")) { t = substr($0, index($0, \"insert the line \") + 17); "
+    "sub(/. after this line$/, \"\", t); op[n] = \"ins\"; val[n] = t } next } "
+    "{ n = FNR } op[n] == \"set\" { print \"  \" key[n] \": \" val[n]; next } "
+    "op[n] == \"ren\" { v = $0; sub(/^  [^:]*:/, \"\", v); print \"  \" val[n] \":\" v; next } "
+    "op[n] == \"del\" { next } op[n] == \"ins\" { print; print val[n]; next } { print }' "
+    "validate.log config/app.yaml > config/new && mv config/new config/app.yaml"
+)
+
+
+def test_config_repair_one_pass_passes_and_shifting_or_warning_edits_fail(sandbox: None) -> None:
+    env = "terminal/config_repair"
+    source = make_source(env)
+
+    def shifts(problem) -> bool:
+        edits = sorted((int(n), kind) for n, (kind, _) in problem.data["edits"].items())
+        return any(kind != "change" for _, kind in edits[:-1])
+
+    seed = first_seed(env, 4, shifts)
+    assert play(env, 4, seed, shell_plan([CONFIG_AWK], "done")).correct
+    problem = source.sample(4, seed)
+    script = {"change": "c\\", "delete": "d", "append": "a\\"}
+    one_by_one = " && ".join(f"sed -i '{n}{script[kind]}{text}' config/app.yaml" for n, (kind, text)
+                             in sorted(problem.data["edits"].items(), key=lambda item: int(item[0])))
+    verdict = play(env, 4, seed, shell_plan([one_by_one], "done"))  # the later numbers have moved
+    assert not verdict.correct and "different contents: config/app.yaml" in verdict.feedback
+    with_warnings = CONFIG_AWK.replace("if (index($0, \"error: line \") != 1) next;",
+                                       "sub(/^warning: line /, \"error: line \");")
+    assert not play(env, 4, seed, shell_plan([with_warnings], "done")).correct
