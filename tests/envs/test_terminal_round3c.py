@@ -11,7 +11,8 @@ import pytest
 
 import palaestra
 from palaestra.core.registry import make_source
-from palaestra.envs.terminal import broken_links, find_by_mtime, permissions, template_fill, trees
+from palaestra.envs.terminal import _trees as trees
+from palaestra.envs.terminal import broken_links, find_by_mtime, permissions, template_fill
 from palaestra.envs.terminal.common import shell_plan
 
 NEW_TERMINAL = ["terminal/checksum_verify", "terminal/template_fill", "terminal/normalize_text",

@@ -25,8 +25,8 @@ from typing import Any
 
 from palaestra.core import Problem, Verdict, register
 from palaestra.core.task import Growth
+from palaestra.envs.terminal._trees import archive_members
 from palaestra.envs.terminal.common import DONE, ShellTask, shell_plan, tree_difference, words
-from palaestra.envs.terminal.trees import archive_members
 from palaestra.verifiers.normalize import read_answer
 
 ARCHIVE = "release.tar.gz"

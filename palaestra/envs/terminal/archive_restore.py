@@ -25,8 +25,8 @@ from typing import Any
 
 from palaestra.core import Problem, register
 from palaestra.core.task import Growth
+from palaestra.envs.terminal._trees import PreparedTreeTask, gzipped, tree_archive
 from palaestra.envs.terminal.common import DONE, shell_plan, words
-from palaestra.envs.terminal.trees import PreparedTreeTask, gzipped, tree_archive
 
 EXTENSIONS = ("html", "css", "json", "txt", "svg")
 

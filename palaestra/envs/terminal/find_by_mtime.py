@@ -24,8 +24,8 @@ from typing import Any
 
 from palaestra.core import Problem, Verdict, register, retry
 from palaestra.core.task import Growth
+from palaestra.envs.terminal._trees import PreparedTreeTask, tree_archive
 from palaestra.envs.terminal.common import shell_plan, words
-from palaestra.envs.terminal.trees import PreparedTreeTask, tree_archive
 from palaestra.verifiers.sets import read_set
 
 EXAMPLE = "<answer>\ndata/reports/q1.csv\ndata/notes.txt\n</answer>"  # fixed: a made-up tree's paths

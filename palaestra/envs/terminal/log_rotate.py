@@ -25,8 +25,8 @@ from typing import Any
 
 from palaestra.core import Problem, register
 from palaestra.core.task import Growth
+from palaestra.envs.terminal._trees import MAX_MEMBER_BYTES, MAX_TOTAL_BYTES, gunzipped
 from palaestra.envs.terminal.common import DONE, ShellTask, shell_plan, words
-from palaestra.envs.terminal.trees import MAX_MEMBER_BYTES, MAX_TOTAL_BYTES, gunzipped
 
 LOG = "var/log/app.log"
 ARCHIVE = "var/log/archive"

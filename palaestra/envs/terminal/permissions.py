@@ -23,8 +23,8 @@ from typing import Any
 
 from palaestra.core import Problem, Verdict, register
 from palaestra.core.task import Growth
+from palaestra.envs.terminal._trees import PreparedTreeTask, tree_archive
 from palaestra.envs.terminal.common import DONE, SHOWN_PATHS, shell_plan, words
-from palaestra.envs.terminal.trees import PreparedTreeTask, tree_archive
 from palaestra.verifiers.normalize import read_answer
 
 START_MODES = (0o644, 0o600, 0o755, 0o700, 0o640, 0o444)  # no group or other write: the sandbox's umask keeps them
