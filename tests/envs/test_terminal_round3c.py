@@ -18,7 +18,7 @@ from palaestra.envs.terminal.common import shell_plan
 NEW_TERMINAL = ["terminal/checksum_verify", "terminal/template_fill", "terminal/normalize_text",
                 "terminal/log_window", "terminal/log_rotate", "terminal/archive_build", "terminal/archive_restore",
                 "terminal/permissions", "terminal/broken_links", "terminal/patch_series",
-                "terminal/find_by_mtime", "terminal/config_repair"]
+                "terminal/find_by_mtime", "terminal/config_repair", "terminal/commit_history"]
 
 
 @pytest.fixture(scope="module")
@@ -343,3 +343,26 @@ def test_config_repair_one_pass_passes_and_shifting_or_warning_edits_fail(sandbo
     with_warnings = CONFIG_AWK.replace("if (index($0, \"error: line \") != 1) next;",
                                        "sub(/^warning: line /, \"error: line \");")
     assert not play(env, 4, seed, shell_plan([with_warnings], "done")).correct
+
+
+def test_commit_history_numeric_order_and_added_lines_only(sandbox: None) -> None:
+    env = "terminal/commit_history"
+    source = make_source(env)
+
+    def lexical_trap(problem) -> bool:  # the patch a careless grep lists first (by name) is not the answer
+        if problem.data["kind"] != "first_added":
+            return False
+        showing = sorted(p for p, body in problem.data["files"].items()
+                         if p.startswith(".history/") and problem.data["subject"] in body)
+        return showing[0] != f".history/{problem.answer}.patch"
+
+    seed = first_seed(env, 2, lexical_trap, limit=80)
+    token = source.sample(2, seed).data["subject"]
+    general = f"grep -l '^+.*{token}' .history/*.patch | sed 's#.*/##; s#\\.patch$##' | sort -n | head -1"
+    assert answered(env, 2, seed, general)
+    assert not answered(env, 2, seed, f"grep -l '{token}' .history/*.patch | head -1 | tr -dc 0-9")
+    seed = first_seed(env, 4, lambda p: p.data["kind"] == "top_author")
+    assert play(env, 4, seed, source.plan(source.sample(4, seed))).correct
+    problem = source.sample(4, seed)
+    assert source.judge(problem, problem.answer.upper() + ".").correct
+    assert not source.judge(problem, f"{problem.answer} or {problem.answer}x").correct

@@ -16,13 +16,13 @@ traps in play.
 
 from __future__ import annotations
 
-import difflib
 import random
 from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import Problem, register
 from palaestra.core.task import Growth
+from palaestra.envs.terminal._patches import unified_diff
 from palaestra.envs.terminal.common import DONE, ShellTask, shell_plan, words
 
 ORACLE = (
@@ -75,7 +75,7 @@ class PatchSeries(ShellTask):
                 new = f"app/{names.pop()}.txt"
                 app_new = [f"created by patch {number}\n", f"line {rng.randint(0, 999)}\n"]
                 edited[new] = app_new
-            diff = "".join(_diff(path, app.get(path, []), lines) for path, lines in sorted(edited.items()))
+            diff = "".join(unified_diff(path, app.get(path, []), lines) for path, lines in sorted(edited.items()))
             hunks += diff.count("\n@@ ")
             drop = number in dropped
             subject = f"{'[DROP] ' if drop else ''}{rng.choice(VERBS)} {rng.choice(names[:6])}"
@@ -132,7 +132,3 @@ def _edit(rng: random.Random, lines: list[str], names: list[str]) -> list[str]:
         del lines[at]
     return lines
 
-
-def _diff(path: str, before: list[str], after: list[str]) -> str:
-    old = f"a/{path}" if before else "/dev/null"
-    return "".join(difflib.unified_diff(before, after, fromfile=old, tofile=f"b/{path}", n=3))
