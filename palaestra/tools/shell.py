@@ -33,6 +33,7 @@ STATE = "state.tar"  # the tree's archive, next to the tree (outside it: ``ls`` 
 CWD = "cwd"
 COMMAND = "command.sh"
 WORK = "work"
+NEW_FILES = 64  # files and folders a call may create beyond the tree's own
 
 # Unpack the tree, go where the last command ended, run the command in this shell (so that ``cd`` sticks),
 # and on exit (``exit`` in the command included) record the directory and pack the tree again.
@@ -92,8 +93,11 @@ class ShellTool(Tool):
     def _limits(self) -> Any:
         from palaestra.sandbox import Limits
 
+        # The jail sizes the scratch's inodes by the files it is given: a tree that travels as one archive needs
+        # its entries counted too, or unpacking and packing it again runs out (and the call's changes are lost).
+        entries = 0 if self._state is None else _entry_count(self._state)
         return Limits(wall_seconds=self.timeout, cpu_seconds=self.timeout, memory_bytes=self.memory_bytes,
-                      output_bytes=max(4 * self.max_output, 1 << 16))
+                      output_bytes=max(4 * self.max_output, 1 << 16), files=NEW_FILES + entries)
 
     def run(self, arguments: dict[str, Any]) -> str:
         command = arguments["command"]
@@ -181,6 +185,18 @@ def unpack(archive: bytes, max_files: int = 10_000) -> dict[str, bytes]:
     except (tarfile.TarError, OSError, EOFError, ValueError):
         pass
     return files
+
+
+def _entry_count(archive: bytes) -> int:
+    """How many entries (files, folders, links) a tree's archive holds; never raises."""
+    count = 0
+    try:
+        with tarfile.open(fileobj=io.BytesIO(archive), mode="r:") as tar:
+            for _ in tar:
+                count += 1
+    except (tarfile.TarError, OSError, EOFError, ValueError):
+        pass
+    return count
 
 
 def _encoded(files: Mapping[str, str | bytes]) -> dict[str, bytes]:

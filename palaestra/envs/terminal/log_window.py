@@ -1,0 +1,150 @@
+"""Aggregate generated access logs over a time window (count, bytes, distinct clients), with a sandboxed shell.
+
+The tree holds ``logs/<host>/access.log`` for a few hosts, and from level 1 rotated files (``access.log.1``,
+``access.log.2``: older lines) that belong to the same log. A request line reads ``<time> <ip> <method>
+<path> <status> <bytes>`` with ``<time>`` in ISO 8601 UTC, e.g. ``2024-05-03T10:15:02Z``; from level 2 lines
+starting with ``#`` are notes, not requests; from level 3 some hosts write milliseconds
+(``2024-05-03T10:15:02.250Z``), so that comparing the whole field as text misorders them against the
+window's bounds (``.`` sorts before ``Z``). The question: over all hosts, the number of requests, the total
+bytes sent, or the number of distinct client addresses, for requests from START (inclusive) to END
+(exclusive), optionally only with a 2xx or a 5xx status. Near misses sit at the bounds: requests exactly at
+START (counted), exactly at END and one second before START (not counted), and the window spans a day
+boundary from level 2.
+
+The answer is an integer, judged exactly (a unit word such as "requests" or "bytes" is accepted). The
+difficulty is the number of files plus a twenty-fifth of the lines plus twice the traps in play plus the
+question's weight.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+from palaestra.core import Problem, Verdict, register
+from palaestra.core.task import Growth
+from palaestra.envs.terminal.common import ShellTask, shell_plan, words
+from palaestra.verifiers.numeric import grade_number
+
+METHODS = ("GET", "GET", "GET", "POST", "PUT", "DELETE")
+STATUSES = (200, 200, 200, 201, 204, 301, 304, 400, 403, 404, 500, 502, 503)
+MEASURES = {"count": "the number of requests", "bytes": "the total number of bytes sent (the last field)",
+            "clients": "the number of distinct client addresses"}
+MEASURE_WEIGHT = {"count": 0, "bytes": 1, "clients": 2}
+UNITS = ("requests", "bytes", "clients", "addresses", "client addresses")
+AWK_OUT = {"count": "n++ } END { print n + 0 }", "bytes": "n += $6 } END { print n + 0 }",
+           "clients": "print $2 }"}
+
+
+@register
+class LogWindow(ShellTask):
+    id = "terminal/log_window"
+    family = "terminal"
+    description = "Count, sum or tally distinct clients of generated access-log requests within a time window."
+    tags = ("terminal", "multi-turn", "shell", "logs", "agentic")
+
+    @dataclass(frozen=True)
+    class Config:
+        hosts: tuple[int, int]
+        lines: tuple[int, int]  # per host
+        rotated: int  # rotated files per host
+        traps: int  # 0..3: notes, a day boundary, milliseconds (see the module docstring)
+        budget: int
+
+    presets = (
+        Config((1, 2), (20, 40), 0, 0, 5),
+        Config((2, 3), (30, 60), 1, 0, 6),
+        Config((2, 3), (40, 80), 1, 2, 7),
+        Config((3, 4), (60, 110), 2, 3, 8),
+        Config((3, 5), (90, 160), 2, 3, 9),
+    )
+    growth = Growth(limits={"hosts": 20, "lines": 2_000, "rotated": 5, "traps": 3, "budget": 16})
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        day = datetime(2024, rng.randint(1, 12), rng.randint(1, 27), tzinfo=timezone.utc)
+        middle = day + timedelta(days=1 if config.traps >= 2 else 0, hours=0 if config.traps >= 2 else 12)
+        start = middle - timedelta(minutes=rng.randint(20, 90), seconds=rng.randint(0, 59))
+        end = middle + timedelta(minutes=rng.randint(20, 90), seconds=rng.randint(0, 59))
+        measure = rng.choice(tuple(MEASURES))
+        status = rng.choice((None, 2, 5))
+        ips = [f"10.{rng.randint(0, 9)}.{rng.randint(0, 9)}.{rng.randint(1, 250)}" for _ in range(12)]
+        paths = [f"/{w}" for w in words(rng, 6, 2)]
+        hosts = words(rng, config.hosts[1], 2)[: rng.randint(*config.hosts)]
+        files: dict[str, str] = {}
+        inside: list[tuple[str, int]] = []  # (ip, bytes) of the requests the question selects
+        for host in hosts:
+            millis = config.traps >= 3 and rng.random() < 0.6
+            count = rng.randint(*config.lines)
+            span = (end - start).total_seconds()
+            offsets = [rng.uniform(-1.5 * span, 2.5 * span) for _ in range(count)]
+            offsets += [0.0, -1.0, span, span - 0.5]  # at the bounds: in, out, out, in
+            if millis:  # within START's second: in, though their text sorts before START's
+                offsets += [0.25, 0.5]
+            stamps = sorted(start + timedelta(seconds=round(o, 3) if millis else round(o)) for o in offsets)
+            lines = []
+            for stamp in stamps:
+                ip, code, size = rng.choice(ips), rng.choice(STATUSES), rng.randint(0, 5000)
+                text = stamp.strftime("%Y-%m-%dT%H:%M:%S") + (f".{stamp.microsecond // 1000:03d}" if millis else "")
+                lines.append(f"{text}Z {ip} {rng.choice(METHODS)} {rng.choice(paths)} {code} {size}")
+                if start <= stamp < end and (status is None or code // 100 == status):
+                    inside.append((ip, size))
+            if config.traps >= 2:
+                for _ in range(rng.randint(1, 3)):
+                    lines.insert(rng.randrange(len(lines) + 1), f"# {host} reloaded {rng.choice(ips)} 200 0")
+            parts = _rotate(rng, lines, config.rotated)
+            for index, part in enumerate(parts):
+                suffix = "" if index == 0 else f".{index}"
+                files[f"logs/{host}/access.log{suffix}"] = "".join(line + "\n" for line in part)
+        answer = (len(inside) if measure == "count" else sum(size for _, size in inside) if measure == "bytes"
+                  else len({ip for ip, _ in inside}))
+        selected = "" if status is None else f" with a status from {status}00 to {status}99"
+        bounds = (start.strftime("%Y-%m-%dT%H:%M:%SZ"), end.strftime("%Y-%m-%dT%H:%M:%SZ"))
+        prompt = (
+            "Your working directory holds logs/<host>/ folders of web access logs; access.log is the current "
+            "file and access.log.1, access.log.2 (where present) hold older lines of the same log. A request "
+            "line reads <time> <ip> <method> <path> <status> <bytes>, for example\n"
+            "2023-01-09T08:00:00Z 10.0.0.1 GET /index 200 512\n"
+            "with the time in UTC; lines starting with # are notes, not requests.\n\n"
+            f"Over all hosts, what is {MEASURES[measure]} for requests made from {bounds[0]} (inclusive) to "
+            f"{bounds[1]} (exclusive){selected}? Answer with one integer.\n\n{self.tools_prompt(config.budget)}"
+        )
+        data: dict[str, Any] = {"files": files, "measure": measure, "status": status, "bounds": list(bounds),
+                                "traps": config.traps, "budget": config.budget}
+        return Problem(prompt=prompt, answer=str(answer), data=data)
+
+    def judge(self, problem: Problem, answer: str) -> Verdict:
+        verdict = grade_number(answer, int(problem.answer or 0), units=UNITS)
+        return Verdict.unparsed("not an integer") if verdict is None else Verdict.judge(verdict)
+
+    def difficulty(self, problem: Problem) -> float:
+        data = problem.data
+        lines = sum(body.count("\n") for body in data["files"].values())
+        return (len(data["files"]) + lines / 25 + 2 * data["traps"] + MEASURE_WEIGHT[data["measure"]]
+                + (data["status"] is not None))
+
+    def plan(self, problem: Problem) -> list[str]:
+        data = problem.data
+        low, high = (bound.rstrip("Z") for bound in data["bounds"])
+        status = "" if data["status"] is None else f" && int($5 / 100) == {data['status']}"
+        command = (f"cat logs/*/access.log* | awk '!/^#/ {{ t = substr($1, 1, 19) }} !/^#/ && t >= \"{low}\" && "
+                   f"t < \"{high}\"{status} {{ {AWK_OUT[data['measure']]}'")
+        if data["measure"] == "clients":
+            command += " | sort -u | wc -l"
+        return shell_plan([command], problem.answer or "")
+
+    def spellings(self, problem: Problem) -> list[str]:
+        return [f"{problem.answer} {UNITS[1 if problem.data['measure'] == 'bytes' else 0]}",
+                f"\\boxed{{{problem.answer}}}", f"Answer: {problem.answer}."]
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        value = int(problem.answer or 0)
+        return [str(value + 1), str(max(value - 1, 0) if value else 1), str(value * 2 + 3), f"{value} or {value + 1}"]
+
+
+def _rotate(rng: random.Random, lines: list[str], rotated: int) -> list[list[str]]:
+    """The log cut into the current file and ``rotated`` older ones (newest first, as logrotate numbers them)."""
+    cuts = sorted(rng.sample(range(1, len(lines)), rotated)) if rotated else []
+    chunks = [lines[a:b] for a, b in zip([0, *cuts], [*cuts, len(lines)])]
+    return list(reversed(chunks))
