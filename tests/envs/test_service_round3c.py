@@ -12,12 +12,14 @@ import pytest
 
 import palaestra
 from palaestra.core.registry import make_source
+from palaestra.envs.service import grocery_substitutions as gs
 from palaestra.envs.service import hotel_reservations as hr
 from palaestra.envs.service import insurance_claims as ic
 from palaestra.envs.service import it_tickets as it
 from palaestra.envs.service.common import ScriptedUser, call, mentions, records_difference
 
-SCRIPTED = ("service/it_tickets", "service/hotel_reservations", "service/insurance_claims")
+SCRIPTED = ("service/it_tickets", "service/hotel_reservations", "service/insurance_claims",
+            "service/grocery_substitutions")
 
 
 def play(source, problem, replies: list[str]):
@@ -217,6 +219,39 @@ def test_insurance_hand_checked_payouts() -> None:
     assert ic._payout(records, {**claim, "date": late}, True) is None
     assert ic._payout(records, {**claim, "theft": True}, True) is None  # no police report
     assert ic._payout(records, {**claim, "theft": True, "report": "PR-1"}, True) == 30_000
+
+
+def test_grocery_hand_checked_rules() -> None:
+    records = {"customers": {"C": {"allergies": ["nuts"]}},
+               "orders": {"G": {"customer": "C", "lines": [{"sku": "A", "packed": True, "unit_price_cents": 500}, {"sku": "B", "packed": False}]}},
+               "products": {"A": {"category": "dairy", "price_cents": 500, "in_stock": False, "allergens": []},
+                            "B": {"category": "dairy", "price_cents": 500, "in_stock": True, "allergens": []},
+                            "N": {"category": "dairy", "price_cents": 600, "in_stock": True, "allergens": []},
+                            "M": {"category": "dairy", "price_cents": 601, "in_stock": True, "allergens": []},
+                            "X": {"category": "dairy", "price_cents": 300, "in_stock": True, "allergens": ["nuts"]},
+                            "P": {"category": "bakery", "price_cents": 300, "in_stock": True, "allergens": []}}}
+    substitute = {"kind": "substitute", "sku": "A"}
+    assert gs._allowed(records, "G", {**substitute, "new": "N"})  # exactly 20% more
+    assert not gs._allowed(records, "G", {**substitute, "new": "M"})  # a cent over
+    assert not gs._allowed(records, "G", {**substitute, "new": "X"})  # an allergen the customer listed
+    assert not gs._allowed(records, "G", {**substitute, "new": "P"})  # another category
+    assert not gs._allowed(records, "G", {"kind": "substitute", "sku": "B", "new": "N"})  # B is in stock
+    assert not gs._allowed(records, "G", {"kind": "remove", "sku": "A"})  # packed
+    assert gs._allowed(records, "G", {"kind": "remove", "sku": "B"})
+    assert gs._allowed(records, "G", {"kind": "add", "new": "N", "quantity": 4})
+    assert not gs._allowed(records, "G", {"kind": "add", "new": "N", "quantity": 5})
+    assert gs._arguments(records, "G", {**substitute, "new": "X"})[1]["unit_price_cents"] == 300  # the lower price
+
+
+def test_grocery_the_delivery_window_must_be_told() -> None:
+    source = make_source("service/grocery_substitutions")
+    problem = source.sample(1, 2)
+    window = problem.data["records"]["orders"][problem.data["order"]]["window"]
+    plan = source.plan(problem)
+    vague = [reply.replace(window, "the usual time") for reply in plan]
+    assert play(source, problem, plan).verdict.correct
+    outcome = play(source, problem, vague)
+    assert not outcome.verdict.correct and "delivery window" in outcome.verdict.feedback
 
 
 def test_functions_do_not_enforce_the_policy() -> None:
