@@ -136,7 +136,8 @@ def test_mentions_needs_the_whole_token() -> None:
 
 def test_records_difference_names_the_first_difference() -> None:
     assert records_difference({"a": {"b": 1}}, {"a": {"b": 1}}) is None
-    assert records_difference({"a": {"b": 1}}, {"a": {"b": 2}}) == "records.a.b is 2, the policy requires 1"
+    assert records_difference({"a": {"b": 1}}, {"a": {"b": 2}}) == "records.a.b is 2, it should be 1"
+    assert records_difference({"a": [1]}, {"a": [1, 1]}) == "records.a has 2 entries, it should have 1"
     assert records_difference({"a": {}}, {"a": {"x": 1}}) == "records.a.x should not exist"
 
 

@@ -205,8 +205,8 @@ def mentions(text: str, fact: str) -> bool:
 
 
 def records_difference(expected: Any, got: Any, where: str = "records") -> str | None:
-    """The first place where ``got`` differs from ``expected`` (``orders.W1.status is 'cancelled', the policy
-    requires 'pending'``), or None when they are equal."""
+    """The first place where ``got`` differs from ``expected`` (``records.orders.W1.status is "cancelled", it
+    should be "pending"``), or None when they are equal."""
     if isinstance(expected, dict) and isinstance(got, dict):
         for key in sorted(set(expected) | set(got), key=str):
             if key not in got:
@@ -217,7 +217,9 @@ def records_difference(expected: Any, got: Any, where: str = "records") -> str |
             if difference is not None:
                 return difference
         return None
-    if isinstance(expected, list) and isinstance(got, list) and len(expected) == len(got):
+    if isinstance(expected, list) and isinstance(got, list) and len(expected) != len(got):
+        return f"{where} has {len(got)} entries, it should have {len(expected)}"
+    if isinstance(expected, list) and isinstance(got, list):
         for index, (want, have) in enumerate(zip(expected, got)):
             difference = records_difference(want, have, f"{where}[{index}]")
             if difference is not None:
@@ -225,7 +227,7 @@ def records_difference(expected: Any, got: Any, where: str = "records") -> str |
         return None
     if expected == got:
         return None
-    return f"{where} is {_short(got)}, the policy requires {_short(expected)}"
+    return f"{where} is {_short(got)}, it should be {_short(expected)}"
 
 
 def _short(value: Any) -> str:

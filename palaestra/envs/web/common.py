@@ -32,7 +32,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from palaestra.core import Problem, Verdict, retry
-from palaestra.envs.service.common import Function, Records, ServiceTask, call
+from palaestra.envs.service.common import Function, Records, ServiceTask, call, records_difference
 from palaestra.envs.tools.common import CLOSE_CALL, OPEN_CALL, TOOL_OUTPUT_CHARS
 from palaestra.verifiers.normalize import read_answer
 
@@ -165,8 +165,10 @@ class WebTask(ServiceTask):
             return verdict
         final = {key: value for key, value in state.get("records", problem.data["records"]).items() if key != "browser"}
         expected = {key: value for key, value in self.expected_records(problem).items() if key != "browser"}
-        if final != expected:
-            return Verdict.wrong("the final answer is right, but the site's records are not as the task requires")
+        difference = records_difference(expected, final)
+        if difference is not None:
+            return Verdict.wrong(f"the final answer is right, but the site's records are not as the task requires: "
+                                 f"{difference}")
         return verdict
 
     def expected_records(self, problem: Problem) -> Records:
