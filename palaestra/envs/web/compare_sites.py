@@ -11,7 +11,8 @@ at a lower price.
 
 The answer is the lowest total (items plus shipping) over the shops, in dollars and cents; totals are
 distinct by construction. In most draws the shop with the lowest unit price is not the cheapest delivered,
-so comparing prices alone fails. The difficulty is the pages to read plus the units plus the rules in play.
+so comparing prices alone fails. The difficulty is a third of the catalogue rows plus the shipping and deals
+pages plus the units plus the traps and rules in play.
 """
 
 from __future__ import annotations
@@ -69,18 +70,19 @@ class CompareSites(WebTask):
         base = rng.randint(20, 200) * 100
         pages: dict[str, dict[str, Any]] = {"/": page("Shop finder", ["Shops we list:"])}
         shops, totals, prices = [], [], []
+        brands = [forge.word(2) for _ in range(10)]  # product names need not be unique: a few brands serve
         for _ in range(config.shops):
             shop = f"{forge.word(2)} {rng.choice(SHOP_WORDS)}"
             price = base + rng.randint(-15, 15) * 100 + rng.choice((0, 49, 99))
             rule = self._shipping(rng)
             deal = (rng.choice((5, 10, 15)), rng.randint(2, 8) * 2_500) if config.deals and rng.random() < 0.6 else None
-            rows = [[f"{forge.word(2)} {good}", model, "new", dollars(price)]]
+            rows = [[f"{rng.choice(brands)} {good}", model, "new", dollars(price)]]
             if config.refurbished:
-                rows.append([f"{forge.word(2)} {good}", model, "refurbished",
+                rows.append([f"{rng.choice(brands)} {good}", model, "refurbished",
                              dollars(price - rng.randint(5, 40) * 100)])
             others = rng.randint(*config.listed) - len(rows)
             for _ in range(max(others, 0)):
-                rows.append([f"{forge.word(2)} {rng.choice(GOODS)}", f"{rng.choice('BCDFGHKMNPRSTVXZ')}"
+                rows.append([f"{rng.choice(brands)} {rng.choice(GOODS)}", f"{rng.choice('BCDFGHKMNPRSTVXZ')}"
                              f"{rng.choice('BCDFGHKMNPRSTVXZ')}-{rng.randint(100, 999)}", rng.choice(("new", "new",
                              "refurbished")), dollars(rng.randint(10, 250) * 100 + rng.choice((0, 49, 99)))])
             rng.shuffle(rows)
@@ -108,7 +110,7 @@ class CompareSites(WebTask):
                 sections.append(["Deals", deals])
             pages[home]["links"] += rng.sample(sections, len(sections))
             pages["/"]["links"].append([shop, home])
-            shops.append({"home": home, "catalogue": paths, "info": [p for _, p in sections[1:]]})
+            shops.append({"home": home, "catalogue": paths, "rows": len(rows), "info": [p for _, p in sections[1:]]})
             totals.append(_total(price, units, rule, deal))
             prices.append(price)
         best = min(totals)
@@ -121,7 +123,8 @@ class CompareSites(WebTask):
             "items plus shipping, after any deal), and answer with that total in dollars, e.g. "
             f"<answer>$12.34</answer>.\n\n{self.tools_prompt(budget)}"
         )
-        data = {"records": site_records(pages), "shops": shops, "units": units, "deals": config.deals,
+        data = {"records": site_records(pages), "shops": shops, "units": units, "refurbished": config.refurbished,
+                "deals": config.deals,
                 "budget": budget}
         return Problem(prompt=prompt, answer=dollars(best), data=data)
 
@@ -134,8 +137,8 @@ class CompareSites(WebTask):
 
     def difficulty(self, problem: Problem) -> float:
         data = problem.data
-        pages = sum(1 + len(s["catalogue"]) + len(s["info"]) for s in data["shops"])
-        return pages + data["units"] + 2 * data["deals"]
+        reading = sum(s["rows"] / 3 + len(s["info"]) for s in data["shops"])
+        return reading + data["units"] + 2 * data["refurbished"] + 2 * data["deals"]
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
         verdict = grade_number(answer.replace("$", "", 1), Fraction(cents_of(problem.answer or "$0.00"), 100),

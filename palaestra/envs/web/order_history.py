@@ -11,8 +11,8 @@ The answer is that amount in dollars and cents (exact, from integer cents). The 
 others, with orders on its first and last days and just outside it, cancelled and returned orders, and
 (from level 2) the category's lines in other months and other categories' lines in the month, so a careless
 date bound, status or category filter fails. Sorted newest first, the history can be read until the month
-is passed. The difficulty is the history pages up to the month plus the orders to open plus the lines to
-add.
+is passed. The difficulty is a quarter of the history rows up to the month's end plus the orders to open plus half
+the lines to add.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ class OrderHistory(WebTask):
         Config(7, (3, 5), 6, True, True, 5),
         Config(9, (3, 6), 8, True, True, 6),
     )
-    growth = Growth(limits={"months": 24, "per_month": (8, 10), "per_page": 12, "slack": 14})
+    growth = Growth(limits={"months": 24, "per_month": (3, 7), "per_page": 12, "slack": 14})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         return retry(lambda: self._draw(rng, config), what="a history with near misses", attempts=60)
@@ -79,18 +79,20 @@ class OrderHistory(WebTask):
             sum(rng.randint(*config.per_month) for _ in range(config.months)))]
         days = sorted((d for d in days if first <= d <= TODAY), reverse=True)
         numbers = rng.sample(range(100_000, 999_999), len(days))
+        brands = [forge.word(2) for _ in range(8)]  # product names need not be unique: a few brands serve
         orders = []
         for day, number in zip(days, numbers):
             status = rng.choice(("delivered", "delivered", "delivered", "cancelled", "returned"))
             lines = []
             for _ in range(rng.randint(1, 4) if config.by_category else 1):
                 kind = rng.choice(sorted(CATEGORIES))
-                lines.append({"name": f"{forge.word(2)} {rng.choice(CATEGORIES[kind])}", "category": kind,
+                lines.append({"name": f"{rng.choice(brands)} {rng.choice(CATEGORIES[kind])}", "category": kind,
                               "price": rng.randint(3, 120) * 100 + rng.choice((0, 49, 99)),
                               "quantity": rng.randint(1, 3),
                               "returned": config.line_returns and status == "delivered" and rng.random() < 0.2})
             orders.append({"number": f"#{number}", "date": day.isoformat(), "status": status, "lines": lines})
         in_month = [o for o in orders if asked.isoformat() <= o["date"] < after.isoformat()]
+        in_month_numbers = {o["number"] for o in in_month}
 
         def counted(order: dict[str, Any], line: dict[str, Any]) -> bool:
             return (order["status"] == "delivered" and not line["returned"]
@@ -101,15 +103,17 @@ class OrderHistory(WebTask):
         if amount == 0 or not refused:
             return None
         if config.by_category and not any(line["category"] == category and o["status"] == "delivered"
-                                          for o in orders if o not in in_month for line in o["lines"]):
+                                          for o in orders if o["number"] not in in_month_numbers for line in o["lines"]):
             return None
         pages: dict[str, dict[str, Any]] = {"/": page("Your account", ["Welcome back."])}
         chunks = [orders[i:i + config.per_page] for i in range(0, len(orders), config.per_page)]
         paths = [new_path(rng, "h", pages) for _ in chunks]
+        taken = {*pages, *paths}
         for number, (path, chunk) in enumerate(zip(paths, chunks)):
             links = []
             for order in chunk:
-                order["path"] = new_path(rng, "o", {**pages, path: None})
+                order["path"] = new_path(rng, "o", taken)
+                taken.add(order["path"])
                 total = sum(line["price"] * line["quantity"] for line in order["lines"])
                 links.append([f"Order {order['number']}", order["path"]])
                 rows = [["Product", "Category", "Price", "Quantity", "Note"],
@@ -139,13 +143,14 @@ class OrderHistory(WebTask):
             f"{TODAY.isoformat()}. Using the tools, find how much you spent {what} (cancelled and returned orders do "
             f"not count), and answer in dollars, e.g. <answer>$12.34</answer>.\n\n{self.tools_prompt(budget)}"
         )
-        data = {"records": site_records(pages), "reading": reading, "opened": opened, "counted_lines": sum(
+        data = {"records": site_records(pages), "reading": reading, "rows_read": older + 1, "opened": opened,
+                "counted_lines": sum(
             1 for o in in_month for line in o["lines"] if counted(o, line)), "budget": budget}
         return Problem(prompt=prompt, answer=dollars(amount), data=data)
 
     def difficulty(self, problem: Problem) -> float:
         data = problem.data
-        return len(data["reading"]) + len(data["opened"]) + data["counted_lines"] / 2
+        return data["rows_read"] / 4 + len(data["opened"]) + data["counted_lines"] / 2
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
         verdict = grade_number(answer.replace("$", "", 1), Fraction(cents_of(problem.answer or "$0.00"), 100),
