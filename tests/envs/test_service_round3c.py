@@ -16,7 +16,7 @@ from palaestra.envs.service import grocery_substitutions as gs
 from palaestra.envs.service import hotel_reservations as hr
 from palaestra.envs.service import insurance_claims as ic
 from palaestra.envs.service import it_tickets as it
-from palaestra.envs.service.common import ScriptedUser, call, mentions, records_difference
+from palaestra.envs.service.common import ScriptedUser, call, dollars, mentions, records_difference
 
 SCRIPTED = ("service/it_tickets", "service/hotel_reservations", "service/insurance_claims",
             "service/grocery_substitutions")
@@ -266,3 +266,54 @@ def test_functions_do_not_enforce_the_policy() -> None:
 
 def test_scripted_envs_are_scripted_users() -> None:
     assert all(isinstance(make_source(env_id), ScriptedUser) for env_id in SCRIPTED)
+
+
+def _everything(env_id: str, problem) -> list[str]:
+    """Carry out every request as asked, with the amounts a policy-blind agent would enter, then answer."""
+    data = problem.data
+    records = data["records"]
+    calls = []
+    if env_id == "service/it_tickets":
+        calls = [it._action(data["employee"], request) for request in data["requests"]]
+        answer = ", ".join(str(n) for n in range(1, len(data["requests"]) + 1))
+    elif env_id == "service/hotel_reservations":
+        total = 0
+        for request in data["requests"]:
+            booking = records["reservations"][request["reservation"]]
+            if request["kind"] == "cancel":
+                refund = booking["nights"] * booking["rate_cents"]
+                calls.append(call("cancel_reservation", reservation_id=request["reservation"], refund_cents=refund))
+            elif request["kind"] == "shorten":
+                refund = request["drop"] * booking["rate_cents"]
+                calls.append(call("shorten_stay", reservation_id=request["reservation"],
+                                  nights=booking["nights"] - request["drop"], refund_cents=refund))
+            else:
+                refund = 0
+                calls.append(call("upgrade_room", reservation_id=request["reservation"]))
+            total += refund
+        answer = dollars(total)
+    elif env_id == "service/insurance_claims":
+        total = 0
+        for incident in data["incidents"]:
+            payout = max(incident["cost_cents"] - records["policies"][incident["policy"]]["deductible_cents"], 0)
+            calls.append(call("file_claim", policy_id=incident["policy"], incident_date=incident["date"],
+                              cost_cents=incident["cost_cents"], payout_cents=payout, police_report=incident["report"]))
+            total += payout
+        answer = dollars(total)
+    else:
+        copy = json.loads(json.dumps(records))
+        for request in data["requests"]:
+            name, arguments = gs._arguments(copy, data["order"], request)
+            calls.append(call(name, **arguments))
+            gs.FUNCTIONS[name](copy, arguments)
+        answer = dollars(gs._total(copy, data["order"]))
+    chat = ["Done. Anything else?"] * (len(data["user"]) - 1)
+    return [*calls, *chat, answer]
+
+
+@pytest.mark.parametrize("env_id", SCRIPTED)
+def test_doing_everything_asked_rarely_pays(env_id: str) -> None:
+    source = make_source(env_id)
+    wins = sum(play(source, problem, _everything(env_id, problem)).verdict.correct
+               for problem in (source.sample(2, seed) for seed in range(30)))
+    assert wins <= 6, wins
