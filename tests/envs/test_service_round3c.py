@@ -16,10 +16,11 @@ from palaestra.envs.service import grocery_substitutions as gs
 from palaestra.envs.service import hotel_reservations as hr
 from palaestra.envs.service import insurance_claims as ic
 from palaestra.envs.service import it_tickets as it
+from palaestra.envs.service import payroll_corrections as pc
 from palaestra.envs.service.common import ScriptedUser, call, dollars, mentions, records_difference
 
 SCRIPTED = ("service/it_tickets", "service/hotel_reservations", "service/insurance_claims",
-            "service/grocery_substitutions")
+            "service/grocery_substitutions", "service/payroll_corrections")
 
 
 def play(source, problem, replies: list[str]):
@@ -255,6 +256,21 @@ def test_grocery_the_delivery_window_must_be_told() -> None:
     assert not outcome.verdict.correct and "delivery window" in outcome.verdict.feedback
 
 
+def test_payroll_hand_checked_pay_and_corrections() -> None:
+    assert pc.pay_cents(2_000, 8) == 16_000 and pc.pay_cents(2_000, 10) == 22_000 and pc.pay_cents(2_000, 6.5) == 13_000
+    records = {"employees": {"E1": {"rate_cents": 2_000}, "E2": {"rate_cents": 1_000}},
+               "hours": {"E1": {"2024-12-05": 8, "2024-11-25": 9, "2024-10-20": 8}, "E2": {"2024-12-05": 8}},
+               "periods": {"A": {"start": "2024-12-02", "end": "2024-12-15", "paid": None},
+                           "B": {"start": "2024-11-18", "end": "2024-12-01", "paid": "2024-12-04"},
+                           "C": {"start": "2024-10-07", "end": "2024-10-20", "paid": "2024-10-23"}}}
+    assert pc._correction(records, "E1", {"employee": "E1", "day": "2024-12-05", "hours": 9}) == ("set", 0)
+    assert pc._correction(records, "E1", {"employee": "E1", "day": "2024-11-25", "hours": 7.5}) == ("adjust", -4_000)
+    assert pc._correction(records, "E1", {"employee": "E1", "day": "2024-11-25", "hours": 12}) == ("adjust", 9_000)
+    assert pc._correction(records, "E1", {"employee": "E1", "day": "2024-11-25", "hours": 12.5}) is None  # over 12
+    assert pc._correction(records, "E1", {"employee": "E1", "day": "2024-10-20", "hours": 9}) is None  # paid long ago
+    assert pc._correction(records, "E1", {"employee": "E2", "day": "2024-12-05", "hours": 9}) is None  # a colleague
+
+
 def test_functions_do_not_enforce_the_policy() -> None:
     source = make_source("service/insurance_claims")
     problem = source.sample(0, 1)
@@ -300,6 +316,9 @@ def _everything(env_id: str, problem) -> list[str]:
                               cost_cents=incident["cost_cents"], payout_cents=payout, police_report=incident["report"]))
             total += payout
         answer = dollars(total)
+    elif env_id == "service/payroll_corrections":
+        calls = [call("set_hours", employee_id=r["employee"], day=r["day"], hours=r["hours"]) for r in data["requests"]]
+        answer = "$0.00"
     else:
         copy = json.loads(json.dumps(records))
         for request in data["requests"]:
