@@ -16,7 +16,7 @@ from palaestra.envs.service.common import call, cents_of, dollars
 from palaestra.envs.web import compare_sites as cs
 from palaestra.envs.web import form_filling as ff
 
-ENVS = ("web/form_filling", "web/compare_sites", "web/order_history")
+ENVS = ("web/form_filling", "web/compare_sites", "web/order_history", "web/faq_lookup")
 
 
 def play(source, problem, replies: list[str]):
@@ -158,3 +158,23 @@ def test_order_history_a_loose_month_bound_fails() -> None:
         assert not source.judge(problem, dollars(every_status)).correct
         if loose != exact:
             assert not source.judge(problem, dollars(loose)).correct
+
+
+def test_faq_lookup_the_archived_and_the_other_audiences_articles_mislead() -> None:
+    source = make_source("web/faq_lookup")
+    misled = tried = 0
+    for seed in range(20):
+        problem = source.sample(2, seed)
+        pages = problem.data["records"]["site"]["pages"]
+        topic_path, target = problem.data["route"]
+        row = pages[target]["table"][1 + problem.data["position"]]
+        assert row[-1] == problem.answer  # the current article's row for the customer holds the answer
+        for anchor, path in pages[topic_path]["links"]:
+            if path in (target, "/") or not path.startswith("/a/"):
+                continue
+            same_row = next(r for r in pages[path]["table"][1:] if r[:-1] == row[:-1]) if any(
+                r[:-1] == row[:-1] for r in pages[path]["table"][1:]) else None
+            if same_row is not None and same_row[-1] != problem.answer:
+                tried += 1
+                misled += not source.judge(problem, same_row[-1]).correct
+    assert tried >= 20 and misled == tried
