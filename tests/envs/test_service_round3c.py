@@ -336,3 +336,19 @@ def test_doing_everything_asked_rarely_pays(env_id: str) -> None:
     wins = sum(play(source, problem, _everything(env_id, problem)).verdict.correct
                for problem in (source.sample(2, seed) for seed in range(30)))
     assert wins <= 6, wins
+
+
+@pytest.mark.parametrize("env_id", SCRIPTED)
+def test_the_final_answer_is_read_by_the_grammar_after_the_conversation(env_id: str) -> None:
+    """The kit's constant, hedge and retraction probes meet the customer, not the judge, in a scripted env: the
+    final answer's grammar is checked here at the end of the oracle's conversation instead."""
+    source = make_source(env_id)
+    for seed in range(3):
+        problem = source.sample(3, seed)
+        conversation = source.plan(problem)[:-1]
+        for spelled in source.spellings(problem):
+            assert play(source, problem, [*conversation, spelled]).verdict.correct, spelled
+        wrong = [*source.corruptions(problem, random.Random(0)), f"{problem.answer}. I take it back.",
+                 f"{problem.answer}\nJust kidding, I do not know."]
+        for answer in wrong:
+            assert not play(source, problem, [*conversation, answer]).verdict.correct, answer

@@ -178,3 +178,29 @@ def test_faq_lookup_the_archived_and_the_other_audiences_articles_mislead() -> N
                 tried += 1
                 misled += not source.judge(problem, same_row[-1]).correct
     assert tried >= 20 and misled == tried
+
+
+@pytest.mark.parametrize("env_id", ENVS)
+def test_the_final_answer_is_read_by_the_grammar(env_id: str) -> None:
+    """The kit's spelling check is single-turn only: other spellings, near misses and retractions are tried here at
+    the end of the oracle's episode."""
+    source = make_source(env_id)
+    for seed in range(3):
+        problem = source.sample(3, seed)
+        browsing = source.plan(problem)[:-1]
+        for spelled in source.spellings(problem):
+            assert play(source, problem, [*browsing, spelled]).verdict.correct, spelled
+        wrong = [*source.corruptions(problem, random.Random(0)), f"{problem.answer}. I take it back.",
+                 f"{problem.answer}\nJust kidding, I do not know."]
+        for answer in wrong:
+            assert not play(source, problem, [*browsing, answer]).verdict.correct, answer
+
+
+def test_judge_code_reads_a_code_closing_a_sentence_and_a_confirmation_label() -> None:
+    from palaestra.envs.web.common import judge_code
+
+    assert judge_code("ER3RKH.", "ER3RKH", "SKU").correct  # was rejected: the full stop was read as part of the code
+    assert judge_code("The order number is 75707.", "75707", "order number").correct
+    assert judge_code("Confirmation code BK42587", "BK42587", "confirmation code").correct
+    assert not judge_code("ER3RKH. I take it back.", "ER3RKH", "SKU").correct
+    assert not judge_code("ER3RKH..", "ER3RKH", "SKU").correct and not judge_code("ER3RK.", "ER3RKH", "SKU").correct

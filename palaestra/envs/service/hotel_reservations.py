@@ -217,7 +217,7 @@ class HotelReservations(ScriptedUser):
 
     def spellings(self, problem: Problem) -> list[str]:
         answer = problem.answer or "$0.00"
-        return [answer[1:], f"{answer[1:]} dollars", f"The total refunded is {answer}.", f"{answer[1:]} USD"]
+        return [answer[1:], f"{answer[1:]} dollars", f"The refund total is {answer}.", f"{answer[1:]} USD"]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         cents = cents_of(problem.answer or "$0.00")

@@ -188,7 +188,7 @@ class PayrollCorrections(ScriptedUser):
     def spellings(self, problem: Problem) -> list[str]:
         answer = problem.answer or "$0.00"
         bare = answer.replace("$", "")
-        return [bare, f"{bare} dollars", f"The adjustments total {answer}.", f"{bare} USD"]
+        return [bare, f"{bare} dollars", f"The adjustment total is {answer}.", f"{bare} USD"]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         cents = cents_of(problem.answer or "$0.00")

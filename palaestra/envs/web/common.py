@@ -197,7 +197,8 @@ def judge_code(answer: str, expected: str, what: str) -> Verdict:
 
     def read(text: str) -> bool | None:
         words = text.casefold().split()
-        if words and words[-1] == key and all(w.rstrip(":.") in LABELS for w in words[:-1]):
+        # The code may close the sentence ("The order number is 75707."): a full stop after it is punctuation.
+        if words and words[-1].removesuffix(".") == key and all(w.rstrip(":.") in LABELS for w in words[:-1]):
             return True
         return False if len(words) == 1 else None
 
@@ -207,6 +208,7 @@ def judge_code(answer: str, expected: str, what: str) -> Verdict:
     return Verdict.right() if said else Verdict.wrong(f"that is not the right {what}")
 
 
-# Words a careful grader lets stand before a code: "SKU K7Q2X", "extension 4821", "order no. 88213".
+# Words a careful grader lets stand before a code: "SKU K7Q2X", "extension 4821", "order no. 88213",
+# "confirmation code K7Q2X".
 LABELS = frozenset({"sku", "code", "extension", "ext", "x", "order", "number", "no", "#", "id", "booking",
-                    "room", "is", "it's", "the", "page"})
+                    "room", "is", "it's", "the", "page", "confirmation"})
