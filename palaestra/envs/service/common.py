@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from palaestra.core import Problem, Verdict
+from palaestra.core import Outcome, Problem, Verdict
 from palaestra.envs.tools.common import CLOSE_CALL, OPEN_CALL, ToolResult, ToolTask, tool_call
 from palaestra.tools.base import validate_arguments
 from palaestra.verifiers.sets import read_set
@@ -131,6 +131,108 @@ class RequestsServed(ServiceTask):
         everything = ", ".join(str(n) for n in range(1, len(problem.data["requests"]) + 1))
         answer = problem.answer or "none"
         return [wrong for wrong in (everything, "none", f"{answer} or none") if wrong != answer]
+
+
+class ScriptedUser(ServiceTask):
+    """A service task whose customer states the goal over several turns, as a deterministic scripted user.
+
+    The script is drawn with the problem (``data["user"]``: the customer's messages in order; the first opens
+    the conversation in the prompt), so an episode is replayable through ``palaestra.score``. Each reply of the
+    agent without a tool call is a message to the customer while the customer has more to say (an ``<answer>``
+    given early is read as a message too: the customer goes on, "one more thing..."); the customer answers it
+    with the next message of the script (a further request, or the detail asked for: which order, which date).
+    Once the customer has said everything, a reply without a tool call is the final answer, judged as in
+    :class:`ServiceTask` (the answer and the final records), and then on what the customer was told: every
+    required fact (:meth:`required_facts`: a booking code, a claim number) must appear in a message or the
+    final reply. The customer reads the first :data:`MESSAGE_CHARS` characters of a message.
+
+    A records check that fails names the first difference (:func:`records_difference`), so a policy violation
+    scores 0 with its reason.
+    """
+
+    def user_turns(self, problem: Problem) -> list[str]:
+        """The customer's messages in order; the first is the one the prompt shows."""
+        return list(problem.data["user"])
+
+    def required_facts(self, problem: Problem) -> dict[str, str]:
+        """What the customer must be told: a description (``"the claim number"``) -> the text itself."""
+        return {}
+
+    def max_turns(self, problem: Problem) -> int:
+        return int(problem.data["budget"]) + 2 + 2 * len(self.user_turns(problem))
+
+    def initial_state(self, problem: Problem) -> dict[str, Any]:
+        return {**super().initial_state(problem), "heard": 1, "messages": []}
+
+    def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
+        if OPEN_CALL in move:
+            return super().play(problem, state, move)
+        script = self.user_turns(problem)
+        message = move.strip()[:MESSAGE_CHARS]
+        if state["heard"] < len(script):
+            after = {**state, "turn": state["turn"] + 1, "heard": state["heard"] + 1,
+                     "messages": [*state["messages"], message]}
+            return Outcome.goes_on(after, f"Customer: {script[state['heard']]}", "the customer replied")
+        return super().play(problem, {**state, "messages": [*state["messages"], message]}, move)
+
+    def judge_episode(self, problem: Problem, state: Mapping[str, Any], answer: str) -> Verdict:
+        verdict = self.judge(problem, answer)
+        if not verdict.correct:
+            return verdict
+        difference = records_difference(self.expected_records(problem), state.get("records", problem.data["records"]))
+        if difference is not None:
+            return Verdict.wrong(f"the final answer is right, but the records break the policy or the request: "
+                                 f"{difference}")
+        heard = [message.casefold() for message in state.get("messages", [])]
+        for what, fact in self.required_facts(problem).items():
+            if not any(mentions(message, fact.casefold()) for message in heard):
+                return Verdict.wrong(f"the records are right, but the customer was not told {what}")
+        return verdict
+
+
+MESSAGE_CHARS = 2_000
+
+
+def mentions(text: str, fact: str) -> bool:
+    """Whether ``fact`` occurs in ``text`` as a whole token run (not inside a longer word or number)."""
+    start = text.find(fact)
+    while start >= 0:
+        end = start + len(fact)
+        if (start == 0 or not text[start - 1].isalnum()) and (end == len(text) or not text[end].isalnum()):
+            return True
+        start = text.find(fact, start + 1)
+    return False
+
+
+def records_difference(expected: Any, got: Any, where: str = "records") -> str | None:
+    """The first place where ``got`` differs from ``expected`` (``records.orders.W1.status is "cancelled", it
+    should be "pending"``), or None when they are equal."""
+    if isinstance(expected, dict) and isinstance(got, dict):
+        for key in sorted(set(expected) | set(got), key=str):
+            if key not in got:
+                return f"{where}.{key} is missing"
+            if key not in expected:
+                return f"{where}.{key} should not exist"
+            difference = records_difference(expected[key], got[key], f"{where}.{key}")
+            if difference is not None:
+                return difference
+        return None
+    if isinstance(expected, list) and isinstance(got, list) and len(expected) != len(got):
+        return f"{where} has {len(got)} entries, it should have {len(expected)}"
+    if isinstance(expected, list) and isinstance(got, list):
+        for index, (want, have) in enumerate(zip(expected, got)):
+            difference = records_difference(want, have, f"{where}[{index}]")
+            if difference is not None:
+                return difference
+        return None
+    if expected == got:
+        return None
+    return f"{where} is {_short(got)}, it should be {_short(expected)}"
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 SAME_SIDE = 0.2  # the share of problems whose requests are all allowed or all refused (the rest mix both)

@@ -32,7 +32,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from palaestra.core import Problem, Verdict, retry
-from palaestra.envs.service.common import Function, Records, ServiceTask, call
+from palaestra.envs.service.common import Function, Records, ServiceTask, call, records_difference
 from palaestra.envs.tools.common import CLOSE_CALL, OPEN_CALL, TOOL_OUTPUT_CHARS
 from palaestra.verifiers.normalize import read_answer
 
@@ -165,8 +165,10 @@ class WebTask(ServiceTask):
             return verdict
         final = {key: value for key, value in state.get("records", problem.data["records"]).items() if key != "browser"}
         expected = {key: value for key, value in self.expected_records(problem).items() if key != "browser"}
-        if final != expected:
-            return Verdict.wrong("the final answer is right, but the site's records are not as the task requires")
+        difference = records_difference(expected, final)
+        if difference is not None:
+            return Verdict.wrong(f"the final answer is right, but the site's records are not as the task requires: "
+                                 f"{difference}")
         return verdict
 
     def expected_records(self, problem: Problem) -> Records:
@@ -195,7 +197,8 @@ def judge_code(answer: str, expected: str, what: str) -> Verdict:
 
     def read(text: str) -> bool | None:
         words = text.casefold().split()
-        if words and words[-1] == key and all(w.rstrip(":.") in LABELS for w in words[:-1]):
+        # The code may close the sentence ("The order number is 75707."): a full stop after it is punctuation.
+        if words and words[-1].removesuffix(".") == key and all(w.rstrip(":.") in LABELS for w in words[:-1]):
             return True
         return False if len(words) == 1 else None
 
@@ -205,6 +208,7 @@ def judge_code(answer: str, expected: str, what: str) -> Verdict:
     return Verdict.right() if said else Verdict.wrong(f"that is not the right {what}")
 
 
-# Words a careful grader lets stand before a code: "SKU K7Q2X", "extension 4821", "order no. 88213".
+# Words a careful grader lets stand before a code: "SKU K7Q2X", "extension 4821", "order no. 88213",
+# "confirmation code K7Q2X".
 LABELS = frozenset({"sku", "code", "extension", "ext", "x", "order", "number", "no", "#", "id", "booking",
-                    "room", "is", "it's", "the", "page"})
+                    "room", "is", "it's", "the", "page", "confirmation"})
