@@ -51,3 +51,12 @@ def test_chemistry_levels_repeat_under_5_percent_of_1000_problems() -> None:
     for env_id, level in (("chemistry/oxidation_states", 0), ("chemistry/balance_equation", 2)):
         source = make_source(env_id)
         assert len({source.sample(level, seed).prompt for seed in range(1000)}) >= 950, env_id
+
+
+def test_bash_oneliners_redraws_parameters_a_seed_could_not_satisfy() -> None:
+    # seeds whose first parameters never gave distinct outputs raised GenerationError (full kit, level 1)
+    source = make_source("code/bash_oneliners")
+    for level in (0, 1):
+        for seed in range(400):
+            problem = source.sample(level, seed)
+            assert len({tuple(o) for o in problem.data["expected"]}) == len(problem.data["expected"])

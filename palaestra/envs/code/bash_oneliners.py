@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from palaestra.core import Problem, register
-from palaestra.core.retry import retry
+from palaestra.core.retry import GenerationError, retry
 from palaestra.core.task import Growth
 from palaestra.envs.code._polyglot import PolyglotTask, convention
 from palaestra.envs.code.templates import ProgramTexts
@@ -283,9 +283,8 @@ class BashOneliners(PolyglotTask):
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         transform = TRANSFORMS[rng.choice(config.transforms)]
-        p = transform.params(rng)
 
-        def draw() -> tuple[str, list[str], list[list[str]]] | None:
+        def draw(p: dict[str, Any]) -> tuple[str, list[str], list[list[str]]] | None:
             example = transform.text(rng, p, max(3, config.lines // 2))
             inputs = [transform.text(rng, p, rng.randint(max(2, config.lines // 2), config.lines))
                       for _ in range(config.tests)]
@@ -296,7 +295,15 @@ class BashOneliners(PolyglotTask):
                 return None
             return example, inputs, outputs
 
-        example, inputs, outputs = retry(draw, attempts=60, what="hidden inputs with distinct, non-empty outputs")
+        def attempt() -> tuple[dict[str, Any], tuple[str, list[str], list[list[str]]]] | None:
+            # Parameters under which inputs rarely give distinct outputs are drawn again (such a seed failed).
+            p = transform.params(rng)
+            try:
+                return p, retry(lambda: draw(p), attempts=60, what="hidden inputs with distinct, non-empty outputs")
+            except GenerationError:
+                return None
+
+        p, (example, inputs, outputs) = retry(attempt, attempts=5, what="parameters with distinct, non-empty outputs")
         shown = "\n".join(transform.output(example, p))
         prompt = (
             f"{transform.statement(p)}\n\nExample input:\n```\n{example.rstrip()}\n```\nExample output:\n```\n{shown}\n"
@@ -346,5 +353,8 @@ class BashOneliners(PolyglotTask):
                                       budget=Budget(cpu_seconds=2.0))
 
     def difficulty(self, problem: Problem) -> float:
-        """The transformation's tier plus log2 of the hidden inputs' length in characters."""
-        return TRANSFORMS[problem.data["transform"]].tier + math.log2(1 + sum(map(len, problem.data["inputs"])))
+        """The transformation's tier plus twice log2 of the hidden inputs' lines (lines, not characters: the
+        transformations' lines differ in length, which made the mix of transformations drawn, not the level,
+        decide the mean past the presets)."""
+        lines = sum(text.count("\n") for text in problem.data["inputs"])
+        return TRANSFORMS[problem.data["transform"]].tier + 2 * math.log2(1 + lines)
