@@ -1,0 +1,211 @@
+"""The repo family: generated repositories, the file tools, and judging by hidden tests in the sandbox."""
+
+from __future__ import annotations
+
+import pytest
+
+import palaestra
+from palaestra.core.registry import make_source
+from palaestra.envs.repo import _templates as tpl
+from palaestra.envs.repo.common import call, mentions, numbered, run_hidden
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _needs_python_sandbox() -> None:
+    from palaestra.sandbox import probe
+
+    if "python" not in probe().languages:
+        pytest.skip("the sandbox cannot run Python here: the repo envs run their tests in it")
+
+ENVS = ("repo/bug_fix", "repo/call_chain_bug", "repo/feature_request", "repo/refactor_preserving",
+        "repo/api_migration")
+
+# Correct implementations written differently from the templates: a fix need not restore the original text.
+ALTERNATIVES = {
+    "window_sums": "def NAME(values, size):\n    return [sum(values[i:i + size]) for i in range(max(len(values) - size + 1, 0))]\n",
+    "count_above": "def NAME(values, limit):\n    return len([v for v in values if v > limit])\n",
+    "running_max": "def NAME(values):\n    out = []\n    for v in values:\n        out.append(v if not out else max(out[-1], v))\n    return out\n",
+    "dedupe": "def NAME(items):\n    return list(dict.fromkeys(items))\n",
+    "clamp": "def NAME(values, low, high):\n    return [low if v < low else high if v > high else v for v in values]\n",
+    "weighted_total": "def NAME(prices, counts):\n    return sum(p * c for p, c in zip(prices, counts))\n",
+    "chunks": "def NAME(values, size):\n    return [values[i:i + size] for i in range(0, len(values), size)]\n",
+    "initials": "def NAME(words):\n    out = {}\n    for w in words:\n        out[w[:1]] = out.get(w[:1], 0) + 1\n    return out\n",
+    "parse_pairs": ("def NAME(text):\n    pairs = [p.split('=') for p in text.split(';') if p]\n"
+                    "    return {k.strip(): int(v) for k, v in pairs}\n"),
+    "merge": "def NAME(left, right):\n    return sorted(left + right)\n",
+    "spread": "def NAME(values):\n    return max(values) - min(values) if values else 0\n",
+}
+
+
+def play(env_id: str, problem, replies: list[str]):
+    task = make_source(env_id)
+    state = task.initial_state(problem)
+    outcome = None
+    for reply in replies:
+        outcome = task.advance(problem, state, task.format_answer(reply))
+        state = outcome.state
+        if outcome.done:
+            break
+    return outcome
+
+
+def _bugged_leaf(problem) -> tuple[str, str, str, str]:
+    """The first bug's path, bugged text, fixed text and template key."""
+    path, bugged, fixed = problem.data["bugs"][0]
+    name = fixed.split("(")[0].removeprefix("def ")
+    key = next(leaf.key for leaf in tpl.LEAVES if tpl.leaf_text(leaf, name) == fixed)
+    return path, bugged, fixed, key
+
+
+@pytest.mark.parametrize("env_id", ENVS)
+def test_the_oracle_solves_levels_0_2_4_and_the_replay_scores_the_same(env_id: str) -> None:
+    task = make_source(env_id)
+    for level in (0, 2, 4):
+        problem = task.sample(level, 11)
+        outcome = play(env_id, problem, task.plan(problem))
+        assert outcome.verdict.correct, (level, outcome.observation)
+        assert palaestra.score(problem, [task.format_answer(r) for r in task.plan(problem)]).correct
+
+
+@pytest.mark.parametrize("env_id", ENVS)
+def test_the_initial_repository_fails_the_hidden_tests(env_id: str) -> None:
+    """What lets the judge reject an unchanged repository without running it."""
+    task = make_source(env_id)
+    for seed in range(3):
+        problem = task.sample(1, seed)
+        assert not run_hidden(problem.data["files"], problem.data["hidden"]).correct
+
+
+def test_a_hand_checked_repository() -> None:
+    problem = make_source("repo/bug_fix").sample(0, 0)
+    files = problem.data["files"]
+    path, bugged, fixed, key = _bugged_leaf(problem)
+    assert bugged in files[path] and fixed not in files[path]
+    old, new = tpl.LEAF_BY_KEY[key].bugs[[tpl.leaf_text(tpl.LEAF_BY_KEY[key], "x", i).replace("def x", "")
+                                          for i in range(2)].index(bugged[bugged.index("("):])]
+    assert old in fixed and new in bugged  # the injected bug is one of its template's listed bugs
+    outcome = play("repo/bug_fix", problem, [call("run_tests")])
+    assert "failed" in outcome.observation and "FAILED tests/" in outcome.observation
+    outcome = play("repo/bug_fix", problem, [call("read_file", path=path)])
+    assert numbered(files[path]).splitlines()[0] in outcome.observation
+
+
+@pytest.mark.parametrize("env_id", ("repo/bug_fix", "repo/call_chain_bug"))
+def test_a_general_correct_fix_is_accepted(env_id: str) -> None:
+    task = make_source(env_id)
+    for level, seed in ((0, 1), (2, 2), (4, 3)):
+        problem = task.sample(level, seed)
+        replies = []
+        for path, bugged, fixed in problem.data["bugs"]:
+            name = fixed.split("(")[0].removeprefix("def ")
+            key = next(leaf.key for leaf in tpl.LEAVES if tpl.leaf_text(leaf, name) == fixed)
+            replies.append(call("edit", path=path, old=bugged, new=ALTERNATIVES[key].replace("NAME", name)))
+        outcome = play(env_id, problem, [*replies, "submit"])
+        assert outcome.verdict.correct, (level, outcome.verdict)
+
+
+def test_a_wrong_fix_and_a_special_cased_fix_are_rejected() -> None:
+    task = make_source("repo/bug_fix")
+    problem = task.sample(0, 4)
+    path, bugged, fixed, key = _bugged_leaf(problem)
+    leaf = tpl.LEAF_BY_KEY[key]
+    name = fixed.split("(")[0].removeprefix("def ")
+    other = next(tpl.leaf_text(leaf, name, i) for i in range(len(leaf.bugs)) if tpl.leaf_text(leaf, name, i) != bugged)
+    outcome = play("repo/bug_fix", problem, [call("edit", path=path, old=bugged, new=other), "submit"])
+    assert not outcome.verdict.correct and "hidden tests fail" in outcome.verdict.feedback
+    # Answer the visible failing inputs by rote, keeping the bug: the visible tests pass, the hidden ones do not.
+    test_file = f"tests/test_{name}.py"
+    assert test_file in problem.data["files"]
+    lines = problem.data["files"][test_file].splitlines()
+    shortcut = ""
+    for line in lines:
+        if line.strip().startswith("result = "):
+            arguments = line.split(f"{name}(", 1)[1].rsplit(")", 1)[0]
+            shortcut += f"    if ({leaf.params},) == ({arguments},):\n"
+        elif line.strip().startswith("assert result == "):
+            shortcut += f"        return {line.split('assert result == ')[1].rsplit(', f', 1)[0]}\n"
+    header = f"def {name}({leaf.params}):\n"
+    rote = bugged.replace(header, header + shortcut)
+    outcome = play("repo/bug_fix", problem, [call("edit", path=path, old=bugged, new=rote), call("run_tests")])
+    assert "0 failed" in outcome.observation, outcome.observation
+    outcome = play("repo/bug_fix", problem, [call("edit", path=path, old=bugged, new=rote), "submit"])
+    assert not outcome.verdict.correct
+
+
+def test_test_files_are_read_only_and_judged_unchanged() -> None:
+    task = make_source("repo/bug_fix")
+    problem = task.sample(1, 5)
+    test_path = next(path for path in problem.data["files"] if path.startswith("tests/"))
+    text = problem.data["files"][test_path]
+    outcome = play("repo/bug_fix", problem, [call("edit", path=test_path, old=text, new="")])
+    assert "may not be edited" in outcome.observation
+    outcome = play("repo/bug_fix", problem, [call("edit", path="tests/test_new.py", old="", new="x = 1\n")])
+    assert "may not be edited" in outcome.observation
+    state = {**task.initial_state(problem), "repo": {**problem.data["files"], test_path: ""}}
+    verdict = task.judge_episode(problem, state, "submit")
+    assert not verdict.correct and "test file" in verdict.feedback
+
+
+def test_the_edit_tool_needs_exactly_one_match_and_search_is_literal() -> None:
+    task = make_source("repo/bug_fix")
+    problem = task.sample(4, 6)
+    path = next(p for p in sorted(problem.data["files"]) if problem.data["files"][p].count("def ") >= 2
+                and not p.startswith("tests/"))
+    outcome = play("repo/bug_fix", problem, [call("edit", path=path, old="def ", new="def")])
+    assert "must occur exactly once" in outcome.observation
+    outcome = play("repo/bug_fix", problem, [call("edit", path=path, old="no such text", new="x")])
+    assert "occurs 0 times" in outcome.observation
+    outcome = play("repo/bug_fix", problem, [call("edit", path="../etc/passwd", old="", new="x")])
+    assert "not a relative path" in outcome.observation
+    outcome = play("repo/bug_fix", problem, [call("search", text="(.*")])
+    assert "no line contains" in outcome.observation
+    outcome = play("repo/bug_fix", problem, [call("search", text="def ")])
+    assert f"{path}:" in outcome.observation
+
+
+def test_a_refactor_that_keeps_the_old_name_or_replaces_blindly_fails() -> None:
+    task = make_source("repo/refactor_preserving")
+    problem = task.sample(2, 7)
+    old = problem.data["old"]
+    target = {path: after for path, _, after in problem.data["changes"]}
+    alias = dict(target)
+    new_module = next(path for path, before, _ in problem.data["changes"] if not before)
+    new_name = target[new_module].split("def ", 1)[1].split("(")[0]
+    alias[new_module] += f"\n{old} = {new_name}\n"
+    replies = [call("edit", path=path, old=before or "", new=alias[path]) for path, before, _ in problem.data["changes"]]
+    verdict = play("repo/refactor_preserving", problem, [*replies, "submit"]).verdict
+    assert not verdict.correct and "old name" in verdict.feedback
+    # A blind replace of the old name everywhere also renames the callers (checked_<old>): their tests break.
+    blind = {path: text.replace(f"_{old}", f"_{new_name}") for path, text in target.items()}
+    assert blind != target
+    replies = [call("edit", path=path, old=before or "", new=blind[path]) for path, before, _ in problem.data["changes"]]
+    verdict = play("repo/refactor_preserving", problem, [*replies, "submit"]).verdict
+    assert not verdict.correct and "hidden tests fail" in verdict.feedback, verdict
+
+
+def test_an_api_migration_that_only_renames_fails_when_parameters_moved() -> None:
+    task = make_source("repo/api_migration")
+    for seed in range(40):
+        problem = task.sample(1, seed)
+        if problem.data["parameter_changes"]:
+            break
+    files = problem.data["files"]
+    new_names = [line.split("`")[3].split("(")[0] for line in problem.prompt.splitlines() if line.startswith("- `")]
+    renamed = []
+    for path, text in files.items():
+        if path.startswith("tests/") or path == problem.data["library"]:
+            continue
+        changed = text
+        for old, new in zip(problem.data["old"], new_names):
+            changed = changed.replace(f" {old}(", f" {new}(").replace(f"import {old}\n", f"import {new}\n")
+        if changed != text:
+            renamed.append(call("edit", path=path, old=text, new=changed))
+    verdict = play("repo/api_migration", problem, [*renamed, "submit"]).verdict
+    assert not verdict.correct and "hidden tests fail" in verdict.feedback
+
+
+def test_mentions_finds_whole_identifiers_only() -> None:
+    assert mentions("x = window_sums(v)", "window_sums")
+    assert not mentions("x = checked_window_sums(v)", "window_sums")
+    assert not mentions("window_sums_2 = 1", "window_sums")
+    assert mentions("from a import b as window_sums", "window_sums")
