@@ -7,7 +7,7 @@ import pytest
 import palaestra
 from palaestra.core.registry import make_source
 from palaestra.envs.repo import _templates as tpl
-from palaestra.envs.repo.common import call, mentions, numbered, run_hidden
+from palaestra.envs.repo.common import call, mentions, numbered
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -18,23 +18,7 @@ def _needs_python_sandbox() -> None:
         pytest.skip("the sandbox cannot run Python here: the repo envs run their tests in it")
 
 ENVS = ("repo/bug_fix", "repo/call_chain_bug", "repo/feature_request", "repo/refactor_preserving",
-        "repo/api_migration")
-
-# Correct implementations written differently from the templates: a fix need not restore the original text.
-ALTERNATIVES = {
-    "window_sums": "def NAME(values, size):\n    return [sum(values[i:i + size]) for i in range(max(len(values) - size + 1, 0))]\n",
-    "count_above": "def NAME(values, limit):\n    return len([v for v in values if v > limit])\n",
-    "running_max": "def NAME(values):\n    out = []\n    for v in values:\n        out.append(v if not out else max(out[-1], v))\n    return out\n",
-    "dedupe": "def NAME(items):\n    return list(dict.fromkeys(items))\n",
-    "clamp": "def NAME(values, low, high):\n    return [low if v < low else high if v > high else v for v in values]\n",
-    "weighted_total": "def NAME(prices, counts):\n    return sum(p * c for p, c in zip(prices, counts))\n",
-    "chunks": "def NAME(values, size):\n    return [values[i:i + size] for i in range(0, len(values), size)]\n",
-    "initials": "def NAME(words):\n    out = {}\n    for w in words:\n        out[w[:1]] = out.get(w[:1], 0) + 1\n    return out\n",
-    "parse_pairs": ("def NAME(text):\n    pairs = [p.split('=') for p in text.split(';') if p]\n"
-                    "    return {k.strip(): int(v) for k, v in pairs}\n"),
-    "merge": "def NAME(left, right):\n    return sorted(left + right)\n",
-    "spread": "def NAME(values):\n    return max(values) - min(values) if values else 0\n",
-}
+        "repo/api_migration", "repo/js_bug_fix", "repo/dead_code")
 
 
 def play(env_id: str, problem, replies: list[str]):
@@ -57,7 +41,7 @@ def _bugged_leaf(problem) -> tuple[str, str, str, str]:
     return path, bugged, fixed, key
 
 
-@pytest.mark.parametrize("env_id", ENVS)
+@pytest.mark.parametrize("env_id", (*ENVS, "repo/write_tests"))
 def test_the_oracle_solves_levels_0_2_4_and_the_replay_scores_the_same(env_id: str) -> None:
     task = make_source(env_id)
     for level in (0, 2, 4):
@@ -68,12 +52,14 @@ def test_the_oracle_solves_levels_0_2_4_and_the_replay_scores_the_same(env_id: s
 
 
 @pytest.mark.parametrize("env_id", ENVS)
-def test_the_initial_repository_fails_the_hidden_tests(env_id: str) -> None:
-    """What lets the judge reject an unchanged repository without running it."""
+def test_the_initial_repository_fails_the_task(env_id: str) -> None:
+    """What lets the judge reject an unchanged repository without running it: its static check or its hidden tests
+    fail on it."""
     task = make_source(env_id)
     for seed in range(3):
         problem = task.sample(1, seed)
-        assert not run_hidden(problem.data["files"], problem.data["hidden"]).correct
+        files = problem.data["files"]
+        assert task.check_files(problem, files) is not None or not task.run_hidden(files, problem.data["hidden"]).correct
 
 
 def test_a_hand_checked_repository() -> None:
@@ -99,7 +85,7 @@ def test_a_general_correct_fix_is_accepted(env_id: str) -> None:
         for path, bugged, fixed in problem.data["bugs"]:
             name = fixed.split("(")[0].removeprefix("def ")
             key = next(leaf.key for leaf in tpl.LEAVES if tpl.leaf_text(leaf, name) == fixed)
-            replies.append(call("edit", path=path, old=bugged, new=ALTERNATIVES[key].replace("NAME", name)))
+            replies.append(call("edit", path=path, old=bugged, new=tpl.ALTERNATIVES[key].replace("NAME", name)))
         outcome = play(env_id, problem, [*replies, "submit"])
         assert outcome.verdict.correct, (level, outcome.verdict)
 
@@ -209,3 +195,106 @@ def test_mentions_finds_whole_identifiers_only() -> None:
     assert not mentions("x = checked_window_sums(v)", "window_sums")
     assert not mentions("window_sums_2 = 1", "window_sums")
     assert mentions("from a import b as window_sums", "window_sums")
+
+
+def test_written_tests_must_kill_every_mutant_and_test_behaviour_not_text() -> None:
+    task = make_source("repo/write_tests")
+    problem = task.sample(2, 8)
+    oracle = problem.data["oracle_tests"]
+    imports = "\n".join(line for line in oracle.splitlines() if line.startswith("from "))
+    names = [line.split(" import ")[1] for line in imports.splitlines()]
+
+    def submit(text: str):
+        return play("repo/write_tests", problem, [call("edit", path="tests/test_mine.py", old="", new=text),
+                                                  "submit"]).verdict
+
+    assert submit(oracle).correct
+    # Tests that only call the functions kill no mutant.
+    weak = imports + "\n\n\ndef test_runs():\n" + "".join(f"    assert {n} is not None\n" for n in names)
+    verdict = submit(weak)
+    assert not verdict.correct and "faulty versions pass" in verdict.feedback
+    # Pinning the functions' constants (every function of the package) also catches every mutant, but fails on
+    # an equivalent rewrite.
+    pinned = oracle + "\n"
+    for path, text in problem.data["files"].items():
+        module = path.removesuffix(".py").replace("/", ".")
+        for line in text.splitlines():
+            if line.startswith("def "):
+                name = line.split("(")[0].removeprefix("def ")
+                pinned += (f"\n\ndef test_pinned_{name}():\n    from {module} import {name}\n"
+                           f"    assert {name}.__code__.co_consts == {_consts(problem, name)!r}\n")
+    verdict = submit(pinned)
+    assert not verdict.correct and "equivalent implementation" in verdict.feedback, verdict
+    # The package's code is read-only; a test that fails on the code as it is fails the task.
+    path = next(p for p in problem.data["files"] if p.count("/") == 1 and not p.endswith("__init__.py"))
+    outcome = play("repo/write_tests", problem, [call("edit", path=path, old="def ", new="def  ")])
+    assert "read-only" in outcome.observation
+    verdict = submit(imports + "\n\n\ndef test_wrong():\n    assert False\n")
+    assert not verdict.correct and "as it is" in verdict.feedback
+
+
+def _consts(problem, name: str) -> tuple:
+    """The constants of the function ``name`` as the package defines it (compiled here from our own text)."""
+    for path, text in problem.data["files"].items():
+        if f"def {name}(" in text:
+            namespace: dict = {}
+            source = text[text.index(f"def {name}("):].split("\n\n\n")[0]
+            exec(compile(source, path, "exec"), {"__builtins__": __builtins__}, namespace)
+            return namespace[name].__code__.co_consts
+    raise AssertionError(name)
+
+
+def test_each_javascript_function_computes_what_its_python_twin_computes_bug_for_bug() -> None:
+    """The JavaScript repositories' expected values come from the Python templates: both agree, bugs included."""
+    import json
+    import random
+
+    from palaestra import sandbox
+    from palaestra.envs.repo._javascript import JS_LEAVES, js_function_text
+
+    if "javascript" not in sandbox.probe().languages:
+        pytest.skip("the sandbox cannot run JavaScript here")
+    rng = random.Random(5)
+    sources, cases = [], []
+    for key in JS_LEAVES:
+        leaf = tpl.LEAF_BY_KEY[key]
+        for bug in (None, *range(len(leaf.bugs))):
+            name = f"f_{key}_{bug}"
+            sources.append(js_function_text("leaf", key, name, leaf.params, None, bug))
+            python = tpl.behaviour([("leaf", key, bug)], leaf.params)
+            for _ in range(40):
+                args = leaf.draw(rng)
+                cases.append([name, args, python(*json.loads(json.dumps(args)))])
+    table = "{" + ", ".join(f"{name.split('(')[0].split()[-1]}: {name.split('(')[0].split()[-1]}"
+                            for name in sources) + "}"
+    program = "\n".join(sources) + f"\nconst table = {table};\nconst cases = {json.dumps([c[:2] for c in cases])};\n" \
+        "console.log(JSON.stringify(cases.map(([n, a]) => table[n](...a))));\n"
+    result = sandbox.run(program, language="javascript")
+    assert result.error is None and result.stdout, result.stderr
+    got = json.loads(result.stdout)
+    assert [case[2] for case in cases] == got
+
+
+def test_dead_code_must_all_go_and_live_code_must_stay() -> None:
+    task = make_source("repo/dead_code")
+    problem = task.sample(3, 9)
+    changes = problem.data["changes"]
+    everything = [call("edit", path=path, old=before, new=after) for path, before, after in changes]
+    assert play("repo/dead_code", problem, [*everything, "submit"]).verdict.correct
+    # Leaving one file's dead code in place fails.
+    verdict = play("repo/dead_code", problem, [*everything[1:], "submit"]).verdict
+    assert not verdict.correct and "dead function" in verdict.feedback
+    # Deleting a live function as well fails the hidden tests.
+    path, _, after = changes[0]
+    live = next(line.split("(")[0].removeprefix("def ") for text in problem.data["files"].values()
+                for line in text.splitlines() if line.startswith("def ") and
+                line.split("(")[0].removeprefix("def ") not in problem.data["dead"])
+    module = next(p for p, t in problem.data["files"].items() if f"def {live}(" in t)
+    current = next((a for p, _, a in changes if p == module), problem.data["files"][module])
+    start = current.index(f"def {live}(")
+    end = current.find("\n\n\n", start)
+    trimmed = current[:start] + (current[end + 3:] if end != -1 else "")
+    replies = [r for r, (p, _, _) in zip(everything, changes) if p != module]
+    replies.append(call("edit", path=module, old=problem.data["files"][module], new=trimmed))
+    verdict = play("repo/dead_code", problem, [*replies, "submit"]).verdict
+    assert not verdict.correct, live

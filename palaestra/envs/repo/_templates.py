@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import random
+import types
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -198,6 +199,23 @@ WRAPPERS: tuple[Wrapper, ...] = (
             "    return [outcome]\n"),
 )
 
+# Correct implementations of the leaves written differently from their templates: written tests must accept them
+# (a test that pins the source text, not the behaviour, fails on them).
+ALTERNATIVES = {
+    "window_sums": "def NAME(values, size):\n    return [sum(values[i:i + size]) for i in range(max(len(values) - size + 1, 0))]\n",
+    "count_above": "def NAME(values, limit):\n    return len([v for v in values if v > limit])\n",
+    "running_max": "def NAME(values):\n    out = []\n    for v in values:\n        out.append(v if not out else max(out[-1], v))\n    return out\n",
+    "dedupe": "def NAME(items):\n    return list(dict.fromkeys(items))\n",
+    "clamp": "def NAME(values, low, high):\n    return [low if v < low else high if v > high else v for v in values]\n",
+    "weighted_total": "def NAME(prices, counts):\n    return sum(p * c for p, c in zip(prices, counts))\n",
+    "chunks": "def NAME(values, size):\n    return [values[i:i + size] for i in range(0, len(values), size)]\n",
+    "initials": "def NAME(words):\n    out = {}\n    for w in words:\n        out[w[:1]] = out.get(w[:1], 0) + 1\n    return out\n",
+    "parse_pairs": ("def NAME(text):\n    pairs = [p.split('=') for p in text.split(';') if p]\n"
+                    "    return {k.strip(): int(v) for k, v in pairs}\n"),
+    "merge": "def NAME(left, right):\n    return sorted(left + right)\n",
+    "spread": "def NAME(values):\n    return max(values) - min(values) if values else 0\n",
+}
+
 LEAF_BY_KEY = {leaf.key: leaf for leaf in LEAVES}
 WRAPPER_BY_KEY = {wrapper.key: wrapper for wrapper in WRAPPERS}
 
@@ -220,7 +238,7 @@ def wrapper_text(wrapper: Wrapper, name: str, inner: str, params: str, call_args
 
 
 @functools.lru_cache(maxsize=512)
-def _compiled(text: str, name: str) -> Callable[..., Any]:
+def compiled(text: str, name: str) -> Callable[..., Any]:
     namespace: dict[str, Any] = {}
     exec(compile(text, f"<template {name}>", "exec"), namespace)  # our own template text (see the docstring)
     return namespace[name]
@@ -232,17 +250,15 @@ def behaviour(chain: list[tuple[str, str, int | None]], params: str) -> Callable
     function: Callable[..., Any] | None = None
     for kind, key, bug in chain:
         if kind == "leaf":
-            function = _compiled(leaf_text(LEAF_BY_KEY[key], "fn", bug), "fn")
+            function = compiled(leaf_text(LEAF_BY_KEY[key], "fn", bug), "fn")
         else:
-            inner = function
-            template = _compiled(wrapper_text(WRAPPER_BY_KEY[key], "fn", "inner", params), "fn")
-            function = _bind(template, inner)
+            template = compiled(wrapper_text(WRAPPER_BY_KEY[key], "fn", "inner", params), "fn")
+            function = bind(template, "inner", function)
     assert function is not None
     return function
 
 
-def _bind(template: Callable[..., Any], inner: Callable[..., Any] | None) -> Callable[..., Any]:
-    import types
-
-    globals_ = {"inner": inner, "len": len, "ValueError": ValueError}
-    return types.FunctionType(template.__code__, {**template.__globals__, **globals_}, "fn")
+def bind(template: Callable[..., Any], name: str, inner: Callable[..., Any] | None) -> Callable[..., Any]:
+    """``template`` with the global ``name`` (the function it calls) bound to ``inner``."""
+    return types.FunctionType(template.__code__, {**template.__globals__, name: inner}, template.__name__,
+                              template.__defaults__)

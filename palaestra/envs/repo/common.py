@@ -27,8 +27,10 @@ Example::
 
 from __future__ import annotations
 
+import base64
 import json
 import random
+import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -55,7 +57,7 @@ TOOLS: dict[str, tuple[str, dict[str, str]]] = {
     "edit": ("Replace the exact text `old` in file `path` by `new` (`old` must occur exactly once; whitespace "
              "counts). With an empty `old` and a path that does not exist, create the file with `new`.",
              {"path": "string", "old": "string", "new": "string"}),
-    "run_tests": ("Run the repository's visible tests (tests/test_*.py) and get a pass/fail summary.", {}),
+    "run_tests": ("Run the repository's visible tests (the files in tests/) and get a pass/fail summary.", {}),
 }
 
 # The visible tests' runner (our code, run in the sandbox as main.py next to the repository's files): every
@@ -90,12 +92,11 @@ if len(failures) > SHOWN:
     print(f"... and {len(failures) - SHOWN} more failures")
 '''.replace("SHOWN", str(SHOWN_FAILURES))
 
-# The hidden tests' candidate program: the repository's modules imported from memory, and probe(i) calling the
-# i-th case. The harness of verifiers.code runs it; the expected values stay in the trusted parent.
+# The hidden tests' candidate program: the repository's modules (and the calls, compressed) imported from memory,
+# and probe(i) calling the i-th case. The harness of verifiers.code runs it; the expected values stay in the trusted parent.
 BUNDLE = r'''
-import importlib, importlib.abc, importlib.util, sys
-FILES = __FILES__
-CASES = __CASES__
+import base64, importlib, importlib.abc, importlib.util, json, sys, zlib
+FILES, CASES = json.loads(zlib.decompress(base64.b64decode("__DATA__")))
 
 
 class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
@@ -163,6 +164,8 @@ class RepoTask(ToolTask):
 
     tool_names: ClassVar[tuple[str, ...]] = ("list_files", "read_file", "search", "edit", "run_tests")
     tests_writable: ClassVar[bool] = False
+    source_suffix: ClassVar[str] = ".py"  # the files an edit may create
+    toolchains: ClassVar[tuple[str, ...]] = ("python",)  # the sandbox language the tests run in
 
     # --- what a task may define ----------------------------------------------------------------
     def read_only(self, problem: Problem, path: str) -> str | None:
@@ -209,13 +212,13 @@ class RepoTask(ToolTask):
             if path is None or path not in files:
                 return ToolResult(f"error: no file {str(arguments['path'])[:100]!r} (list_files shows them)", None,
                                   cells)
-            return ToolResult(_bounded(numbered(files[path]) or "(empty file)"), None, cells)
+            return ToolResult(bounded(numbered(files[path]) or "(empty file)"), None, cells)
         if name == "search":
             return ToolResult(_search(files, arguments["text"]), None, cells)
         if name == "edit":
             reply, changed = self._edit(problem, files, arguments)
             return ToolResult(reply, None, cells, None if changed is None else {**(world or {}), "repo": changed})
-        return self._run_tests(files, cells)
+        return self.run_visible(files, cells)
 
     def _edit(self, problem: Problem, files: dict[str, str], arguments: dict[str, Any]) -> tuple[str, dict | None]:
         path = _clean_path(arguments["path"])
@@ -228,8 +231,9 @@ class RepoTask(ToolTask):
         if path not in files:
             if old != "":
                 return f"error: no file {path!r} (to create it, give an empty `old`)", None
-            if not path.endswith(".py") or path == "main.py" or len(files) >= MAX_FILES:
-                return "error: only new .py files (not main.py) may be created, and only a few", None
+            if not path.endswith(self.source_suffix) or path.startswith("main.") or len(files) >= MAX_FILES:
+                return (f"error: only new {self.source_suffix} files (not main{self.source_suffix}) may be created, "
+                        "and only a few"), None
             text = new
         else:
             if old == "":
@@ -243,7 +247,8 @@ class RepoTask(ToolTask):
             return f"error: {path} would be longer than {MAX_FILE_CHARS} characters", None
         return f"ok: {path} edited ({len(text.splitlines())} lines now)", {**files, path: text}
 
-    def _run_tests(self, files: Mapping[str, str], cells: list[str]) -> ToolResult:
+    def run_visible(self, files: Mapping[str, str], cells: list[str]) -> ToolResult:
+        """The ``run_tests`` tool: the visible tests on ``files``, one sandbox job."""
         from palaestra import sandbox
         from palaestra.sandbox import Limits
 
@@ -258,11 +263,11 @@ class RepoTask(ToolTask):
         if result.timed_out:
             return ToolResult(f"error: the tests ran longer than {TEST_SECONDS:g} s and were stopped", None, cells)
         text = result.stdout.strip() or f"error: the test run crashed\n{result.stderr[-1000:]}"
-        return ToolResult(_bounded(text), None, cells)
+        return ToolResult(bounded(text), None, cells)
 
     # --- judging ---------------------------------------------------------------------------------
     def judge_episode(self, problem: Problem, state: Mapping[str, Any], answer: str) -> Verdict:
-        if not read_answer(answer, lambda s: True if s.strip().lower() == SUBMIT else None):
+        if not read_submit(answer):
             return Verdict.unparsed(f"the final answer of this task is the word {SUBMIT!r}, once the repository "
                                     "is ready")
         files = state.get("repo", problem.data["files"])
@@ -270,11 +275,15 @@ class RepoTask(ToolTask):
             if path.startswith("tests/") and files.get(path) != text:
                 return Verdict.wrong(f"the visible test file {path} was changed")
         if files == problem.data["files"]:  # every problem's initial repository fails a hidden test, by construction
-            return Verdict.wrong("the repository is unchanged, and the hidden tests fail on it")
+            return Verdict.wrong("the repository is unchanged, and it does not pass the task's checks")
         static = self.check_files(problem, files)
         if static is not None:
             return Verdict.wrong(static)
-        return run_hidden(files, self.hidden_cases(problem, files))
+        return self.run_hidden(files, self.hidden_cases(problem, files))
+
+    def run_hidden(self, files: Mapping[str, str], cases: list[list[Any]]) -> Verdict:
+        """The hidden cases on the final files (one sandbox job)."""
+        return run_hidden(files, cases)
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
         """The final answer on the initial repository (what a reply without any edit gets)."""
@@ -294,13 +303,19 @@ class RepoTask(ToolTask):
         return [*self.plan_calls(problem), SUBMIT]
 
 
+def read_submit(answer: str) -> bool:
+    """Whether the final answer is the word ``submit`` (in a spelling a grader accepts)."""
+    return bool(read_answer(answer, lambda s: True if s.strip().lower() == SUBMIT else None))
+
+
 def run_hidden(files: Mapping[str, str], cases: list[list[Any]]) -> Verdict:
     """The hidden cases ``[module, function, args, expected]`` run on ``files`` (one sandbox job)."""
     from palaestra.verifiers.code import Budget, check_function
 
     sources = {path: text for path, text in files.items() if path.endswith(".py") and not path.startswith("tests/")}
-    program = (BUNDLE.replace("__FILES__", repr(sources))
-               .replace("__CASES__", repr([[module, function, args] for module, function, args, _ in cases])))
+    # The repository and the calls travel compressed: the harness bounds a candidate program's length.
+    payload = json.dumps([sources, [[module, function, args] for module, function, args, _ in cases]])
+    program = BUNDLE.replace("__DATA__", base64.b64encode(zlib.compress(payload.encode(), 9)).decode())
     tests = [{"args": [index], "expected": expected} for index, (*_, expected) in enumerate(cases)]
     report = check_function(program, "probe", tests, budget=Budget(test_seconds=1.0, total_seconds=6.0))
     if report.error is not None:
@@ -313,7 +328,7 @@ def run_hidden(files: Mapping[str, str], cases: list[list[Any]]) -> Verdict:
     return Verdict.right()
 
 
-def _bounded(text: str) -> str:
+def bounded(text: str) -> str:
     if len(text) <= TOOL_OUTPUT_CHARS:
         return text
     return text[:TOOL_OUTPUT_CHARS] + f"\n[output truncated to {TOOL_OUTPUT_CHARS} characters]"
@@ -327,7 +342,7 @@ def _search(files: Mapping[str, str], text: str) -> str:
     if not hits:
         return f"no line contains {text[:100]!r}"
     shown = "\n".join(hits[:SEARCH_HITS])
-    return _bounded(shown + (f"\n... and {len(hits) - SEARCH_HITS} more lines" if len(hits) > SEARCH_HITS else ""))
+    return bounded(shown + (f"\n... and {len(hits) - SEARCH_HITS} more lines" if len(hits) > SEARCH_HITS else ""))
 
 
 # --- generating repositories ------------------------------------------------------------------------------
@@ -346,6 +361,8 @@ class Function:
     bug: int | None = None  # leaves: the index of the injected bug
     signature: str | None = None  # leaves: the parameter list of the def when it is not ``params``
     call_args: str | None = None  # wrappers: the arguments of the call of ``inner`` when they are not ``params``
+    local_import: str | None = None  # wrappers: import ``inner`` from this module inside the function, not on top
+    prelude: str | None = None  # lines inserted at the top of the body
 
     def chain(self) -> list[Function]:
         """This function and the ones it calls, leaf first."""
@@ -360,11 +377,28 @@ class Function:
     def text(self, bugged: bool = True) -> str:
         if self.kind == "leaf":
             text = tpl.leaf_text(tpl.LEAF_BY_KEY[self.key], self.name, self.bug if bugged else None)
-            if self.signature is not None:
-                text = text.replace(f"def {self.name}({self.params}):", f"def {self.name}({self.signature}):", 1)
-            return text
-        assert self.inner is not None
-        return tpl.wrapper_text(tpl.WRAPPER_BY_KEY[self.key], self.name, self.inner.name, self.params, self.call_args)
+        else:
+            assert self.inner is not None
+            text = tpl.wrapper_text(tpl.WRAPPER_BY_KEY[self.key], self.name, self.inner.name, self.params,
+                                    self.call_args)
+        if self.signature is not None:
+            text = text.replace(f"def {self.name}({self.params}):", f"def {self.name}({self.signature}):", 1)
+        head, body = text.split("\n", 1)
+        if self.local_import is not None:
+            assert self.inner is not None
+            body = f"    from {self.local_import} import {self.inner.name}\n{body}"
+        if self.prelude is not None:
+            body = self.prelude + body
+        return f"{head}\n{body}"
+
+    def compiled(self) -> Callable[..., Any]:
+        """What this function computes as its (fixed) text says, its callees bound: our own generated text,
+        compiled once per text (see :mod:`palaestra.envs.repo._templates`)."""
+        assert self.local_import is None
+        function = tpl.compiled(self.text(False), self.name)
+        if self.inner is None:
+            return function
+        return tpl.bind(function, self.inner.name, self.inner.compiled())
 
 
 @dataclass
@@ -390,7 +424,7 @@ class Repository:
     def module_text(self, module: str, bugged: bool = True, extra: str = "", omit: frozenset[str] = frozenset()) -> str:
         members = [f for f in self.functions if f.module == module and f.name not in omit]
         imports = sorted({(f.inner.module, f.inner.name) for f in members
-                          if f.inner is not None and f.inner.module != module})
+                          if f.inner is not None and f.inner.module != module and f.local_import is None})
         lines = [f'"""{self.docstrings.get(module, module.capitalize() + " helpers.")}"""', ""]
         lines += [f"from {self.dotted(source)} import {name}" for source, name in imports]
         body = "\n\n".join(f.text(bugged) for f in members) + extra
@@ -482,12 +516,13 @@ class BugRepository:
     files: dict[str, str]
     hidden: list[list[Any]]
     bugged: list[Function]  # the leaves holding a bug
+    tested: list[tuple[Function, list[tuple[list[Any], Any]]]]  # the visible tests' functions and cases
     depth: int
     misleading: int  # functions named after something they do not do
 
 
 def bug_repository(rng: random.Random, *, modules: int, bugs: int, depth: int, distractors: int,
-                   misleading: float) -> BugRepository | None:
+                   misleading: float, pool: tuple[tpl.Leaf, ...] = tpl.LEAVES) -> BugRepository | None:
     """A repository of ``bugs + distractors`` leaf functions (the bugged ones of distinct templates), each called by a chain of
     wrappers (``depth`` of them above each bugged leaf, up to ``depth`` above the others) spread over
     ``modules`` modules, imports always from an earlier module to a later one (no cycles); the bugged chains'
@@ -500,8 +535,8 @@ def bug_repository(rng: random.Random, *, modules: int, bugs: int, depth: int, d
     bugged: list[Function] = []
     fooled = 0
     # Bugged leaves are distinct templates; distractors may repeat the other templates (under other names).
-    leaves = rng.sample(tpl.LEAVES, bugs)
-    others = [leaf for leaf in tpl.LEAVES if leaf not in leaves]
+    leaves = rng.sample(pool, bugs)
+    others = [leaf for leaf in pool if leaf not in leaves]
     leaves += [rng.choice(others) for _ in range(distractors)]
     for index, leaf in enumerate(leaves):
         buggy = index < bugs
@@ -541,7 +576,7 @@ def bug_repository(rng: random.Random, *, modules: int, bugs: int, depth: int, d
         hidden += [[repository.dotted(function.module), function.name, args, expected] for args, expected in visible]
     rng.shuffle(tested)
     files = repository.files(tested)
-    return BugRepository(repository, files, hidden, bugged, depth, fooled)
+    return BugRepository(repository, files, hidden, bugged, tested, depth, fooled)
 
 
 def bug_fix_calls(bugs: list[list[str]]) -> list[str]:
