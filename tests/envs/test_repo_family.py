@@ -18,7 +18,8 @@ def _needs_python_sandbox() -> None:
         pytest.skip("the sandbox cannot run Python here: the repo envs run their tests in it")
 
 ENVS = ("repo/bug_fix", "repo/call_chain_bug", "repo/feature_request", "repo/refactor_preserving",
-        "repo/api_migration", "repo/js_bug_fix", "repo/dead_code")
+        "repo/api_migration", "repo/js_bug_fix", "repo/dead_code", "repo/circular_import", "repo/thread_parameter",
+        "repo/performance_fix", "repo/merge_conflict", "repo/data_structure_bug")
 
 
 def play(env_id: str, problem, replies: list[str]):
@@ -59,7 +60,8 @@ def test_the_initial_repository_fails_the_task(env_id: str) -> None:
     for seed in range(3):
         problem = task.sample(1, seed)
         files = problem.data["files"]
-        assert task.check_files(problem, files) is not None or not task.run_hidden(files, problem.data["hidden"]).correct
+        assert (task.check_files(problem, files) is not None
+                or not task.run_hidden(files, task.hidden_cases(problem, files)).correct)
 
 
 def test_a_hand_checked_repository() -> None:
@@ -298,3 +300,102 @@ def test_dead_code_must_all_go_and_live_code_must_stay() -> None:
     replies.append(call("edit", path=module, old=problem.data["files"][module], new=trimmed))
     verdict = play("repo/dead_code", problem, [*replies, "submit"]).verdict
     assert not verdict.correct, live
+
+
+def test_circular_imports_may_be_broken_another_way_but_not_by_deleting_the_call() -> None:
+    task = make_source("repo/circular_import")
+    problem = task.sample(2, 10)
+    files = problem.data["files"]
+    # Another fix: each module's imports at its end, after its definitions.
+    moved = []
+    for path, text in files.items():
+        if path.startswith("tests/") or "\nfrom " not in text:
+            continue
+        lines = text.splitlines()
+        imports = [line for line in lines if line.startswith("from ")]
+        rest = [line for line in lines if not line.startswith("from ")]
+        moved.append(call("edit", path=path, old=text, new="\n".join(rest) + "\n\n" + "\n".join(imports) + "\n"))
+    assert play("repo/circular_import", problem, [*moved, "submit"]).verdict.correct
+    # Deleting the function that closes a cycle makes the modules importable, but it is gone.
+    path, before, after = problem.data["changes"][0]
+    closing = after[after.index("    from ") - 200:].split("def ")[1].split("(")[0]
+    start = before.index(f"def {closing}(")
+    end = before.find("\n\n\n", start)
+    trimmed = before[:start] + (before[end + 3:] if end != -1 else "")
+    trimmed = "\n".join(line for line in trimmed.splitlines() if not line.startswith("from ")) + "\n"
+    verdict = play("repo/circular_import", problem, [call("edit", path=path, old=before, new=trimmed), "submit"]).verdict
+    assert not verdict.correct
+
+
+def test_a_parameter_added_to_the_function_alone_does_not_reach_its_callers() -> None:
+    task = make_source("repo/thread_parameter")
+    problem = task.sample(1, 12)
+    changes = problem.data["changes"]
+    path, before, after = next(change for change in changes if "is not None:" in change[2])
+
+    def function_of(text: str, marker: str) -> str:
+        start = text.rindex("def ", 0, text.index(marker) + 4)
+        end = text.find("\n\n\n", start)
+        return text[start:] if end == -1 else text[start:end + 1]
+
+    new_leaf = function_of(after, "is not None:")
+    name = new_leaf.split("(")[0].removeprefix("def ")
+    only_leaf = [call("edit", path=path, old=function_of(before, f"def {name}("), new=new_leaf)]
+    verdict = play("repo/thread_parameter", problem, [*only_leaf, "submit"]).verdict
+    assert not verdict.correct and "hidden tests fail" in verdict.feedback
+
+
+def test_a_fast_rewrite_of_the_slow_functions_passes_and_the_slow_code_times_out() -> None:
+    task = make_source("repo/performance_fix")
+    for seed in range(20):
+        problem = task.sample(0, seed)
+        if "window_sums" not in str(problem.data["large"]):
+            break
+    (module, name, _, key), = problem.data["large"]
+    path = module.replace(".", "/") + ".py"
+    text = problem.data["files"][path]
+    start = text.index(f"def {name}(")
+    end = text.find("\n\n\n", start)
+    slow = text[start:] if end == -1 else text[start:end + 1]
+    fast = tpl.ALTERNATIVES[key].replace("NAME", name)
+    outcome = play("repo/performance_fix", problem, [call("edit", path=path, old=slow, new=fast), "submit"])
+    assert outcome.verdict.correct, outcome.verdict
+    verdict = task.run_hidden(problem.data["files"], task.hidden_cases(problem, problem.data["files"]))
+    assert not verdict.correct
+
+
+@pytest.mark.parametrize("side", ("ours", "theirs"))
+def test_a_merge_resolved_by_taking_one_side_whole_fails(side: str) -> None:
+    task = make_source("repo/merge_conflict")
+    problem = task.sample(3, 13)
+    replies = []
+    for path, text in problem.data["files"].items():
+        if "<<<<<<< HEAD" not in text:
+            continue
+        kept, state = [], "outside"
+        for line in text.splitlines():
+            if line.startswith("<<<<<<< "):
+                state = "ours"
+            elif line.startswith("=======") and state == "ours":
+                state = "theirs"
+            elif line.startswith(">>>>>>> "):
+                state = "outside"
+            elif state in ("outside", side):
+                kept.append(line)
+        replies.append(call("edit", path=path, old=text, new="\n".join(kept) + "\n"))
+    verdict = play("repo/merge_conflict", problem, [*replies, "submit"]).verdict
+    assert not verdict.correct
+
+
+def test_a_class_fixed_the_wrong_way_fails() -> None:
+    from palaestra.envs.repo._classes import CLASSES, class_text
+
+    task = make_source("repo/data_structure_bug")
+    problem = task.sample(1, 14)
+    (path, bugged, fixed), = problem.data["bugs"]
+    name = fixed.split(":")[0].removeprefix("class ")
+    template = next(t for t in CLASSES if class_text(t, name) == fixed)
+    other = next(class_text(template, name, i) for i in range(2) if class_text(template, name, i) != bugged)
+    verdict = play("repo/data_structure_bug", problem, [call("edit", path=path, old=bugged, new=other), "submit"]).verdict
+    assert not verdict.correct and "hidden tests fail" in verdict.feedback
+    assert play("repo/data_structure_bug", problem, [call("edit", path=path, old=bugged, new=fixed), "submit"]).verdict.correct

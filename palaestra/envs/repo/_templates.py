@@ -17,6 +17,7 @@ Every template's loops are bounded by its input's length, with or without its bu
 from __future__ import annotations
 
 import functools
+import json
 import random
 import types
 from collections.abc import Callable
@@ -256,6 +257,11 @@ def behaviour(chain: list[tuple[str, str, int | None]], params: str) -> Callable
             function = bind(template, "inner", function)
     assert function is not None
     return function
+
+
+def copied(args: list[Any]) -> list[Any]:
+    """A deep copy of JSON-native arguments (a function under test may change its input)."""
+    return json.loads(json.dumps(args))
 
 
 def bind(template: Callable[..., Any], name: str, inner: Callable[..., Any] | None) -> Callable[..., Any]:

@@ -28,6 +28,7 @@ Example::
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import random
 import zlib
@@ -93,7 +94,7 @@ if len(failures) > SHOWN:
 '''.replace("SHOWN", str(SHOWN_FAILURES))
 
 # The hidden tests' candidate program: the repository's modules (and the calls, compressed) imported from memory,
-# and probe(i) calling the i-th case. The harness of verifiers.code runs it; the expected values stay in the trusted parent.
+# and probe(i) calling the i-th case (a function's call, or a scenario of method calls on a new object). The harness of verifiers.code runs it; the expected values stay in the trusted parent.
 BUNDLE = r'''
 import base64, importlib, importlib.abc, importlib.util, json, sys, zlib
 FILES, CASES = json.loads(zlib.decompress(base64.b64decode("__DATA__")))
@@ -122,9 +123,25 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 sys.meta_path.insert(0, _Finder())
 
 
+def expand(value):
+    if isinstance(value, dict) and "__ints__" in value:
+        count, step, offset, modulus, ordered = value["__ints__"]
+        numbers = [(i * step + offset) % modulus for i in range(count)]
+        return sorted(numbers) if ordered else numbers
+    return value
+
+
 def probe(index):
-    module, function, args = CASES[index]
-    return getattr(importlib.import_module(module), function)(*args)
+    module, function, args, digest = CASES[index]
+    target = getattr(importlib.import_module(module), function)
+    if len(args) == 1 and isinstance(args[0], dict) and "__ops__" in args[0]:  # a scenario of method calls
+        subject = target(*args[0]["init"])
+        return [getattr(subject, method)(*arguments) for method, arguments in args[0]["__ops__"]]
+    value = target(*[expand(a) for a in args])
+    if digest:
+        import hashlib
+        return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()
+    return value
 '''
 
 
@@ -166,6 +183,7 @@ class RepoTask(ToolTask):
     tests_writable: ClassVar[bool] = False
     source_suffix: ClassVar[str] = ".py"  # the files an edit may create
     toolchains: ClassVar[tuple[str, ...]] = ("python",)  # the sandbox language the tests run in
+    test_seconds: ClassVar[float] = TEST_SECONDS  # the run_tests tool's time limit
 
     # --- what a task may define ----------------------------------------------------------------
     def read_only(self, problem: Problem, path: str) -> str | None:
@@ -252,7 +270,7 @@ class RepoTask(ToolTask):
         from palaestra import sandbox
         from palaestra.sandbox import Limits
 
-        limits = Limits(wall_seconds=TEST_SECONDS, cpu_seconds=TEST_SECONDS, memory_bytes=256 * 2**20,
+        limits = Limits(wall_seconds=self.test_seconds, cpu_seconds=self.test_seconds, memory_bytes=256 * 2**20,
                         output_bytes=1 << 15)
         try:
             result = sandbox.run(RUNNER, files=dict(files), limits=limits)
@@ -261,7 +279,8 @@ class RepoTask(ToolTask):
         if result.error is not None:
             return ToolResult("", f"run_tests: {result.error[:200]}", cells)
         if result.timed_out:
-            return ToolResult(f"error: the tests ran longer than {TEST_SECONDS:g} s and were stopped", None, cells)
+            return ToolResult(f"error: the tests ran longer than {self.test_seconds:g} s and were stopped", None,
+                              cells)
         text = result.stdout.strip() or f"error: the test run crashed\n{result.stderr[-1000:]}"
         return ToolResult(bounded(text), None, cells)
 
@@ -303,6 +322,31 @@ class RepoTask(ToolTask):
         return [*self.plan_calls(problem), SUBMIT]
 
 
+def generated(count: int, step: int, offset: int, modulus: int, ordered: bool = False) -> dict[str, Any]:
+    """An argument the hidden tests' program builds itself (a long list of integers, not sent as JSON): the list
+    ``[(i * step + offset) % modulus for i in range(count)]``, sorted when ``ordered``. A case with such an
+    argument compares a digest of its value (:func:`digest`), not the value."""
+    return {"__ints__": [count, step, offset, modulus, ordered]}
+
+
+def expand(value: Any) -> Any:
+    """The value a :func:`generated` argument stands for (other arguments unchanged)."""
+    if isinstance(value, dict) and "__ints__" in value:
+        count, step, offset, modulus, ordered = value["__ints__"]
+        numbers = [(i * step + offset) % modulus for i in range(count)]
+        return sorted(numbers) if ordered else numbers
+    return value
+
+
+def is_generated(args: list[Any]) -> bool:
+    return any(isinstance(a, dict) and "__ints__" in a for a in args)
+
+
+def digest(value: Any) -> str:
+    """The hash the hidden tests' program reports for a value computed from generated arguments."""
+    return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()
+
+
 def read_submit(answer: str) -> bool:
     """Whether the final answer is the word ``submit`` (in a spelling a grader accepts)."""
     return bool(read_answer(answer, lambda s: True if s.strip().lower() == SUBMIT else None))
@@ -314,9 +358,11 @@ def run_hidden(files: Mapping[str, str], cases: list[list[Any]]) -> Verdict:
 
     sources = {path: text for path, text in files.items() if path.endswith(".py") and not path.startswith("tests/")}
     # The repository and the calls travel compressed: the harness bounds a candidate program's length.
-    payload = json.dumps([sources, [[module, function, args] for module, function, args, _ in cases]])
+    payload = json.dumps([sources, [[module, function, args, is_generated(args)]
+                                    for module, function, args, _ in cases]])
     program = BUNDLE.replace("__DATA__", base64.b64encode(zlib.compress(payload.encode(), 9)).decode())
-    tests = [{"args": [index], "expected": expected} for index, (*_, expected) in enumerate(cases)]
+    tests = [{"args": [index], "expected": digest(expected) if is_generated(args) else expected}
+             for index, (_, _, args, expected) in enumerate(cases)]
     report = check_function(program, "probe", tests, budget=Budget(test_seconds=1.0, total_seconds=6.0))
     if report.error is not None:
         return Verdict.failed(f"the hidden tests could not run: {report.error}")
@@ -489,20 +535,16 @@ def draw_cases(rng: random.Random, function: Function, count: int, differing: bo
         key = repr(args)
         if key in seen:
             continue
-        expected = fixed(*_copy(args))
+        expected = fixed(*tpl.copied(args))
         if differing:
             try:
-                if bugged(*_copy(args)) == expected:
+                if bugged(*tpl.copied(args)) == expected:
                     continue
             except Exception:  # a bug that raises differs too
                 pass
         seen.add(key)
         cases.append((args, expected))
     return cases if len(cases) == count else None
-
-
-def _copy(args: list[Any]) -> list[Any]:
-    return json.loads(json.dumps(args))
 
 
 # --- repositories with injected bugs ---------------------------------------------------------------------
@@ -552,10 +594,10 @@ def bug_repository(rng: random.Random, *, modules: int, bugs: int, depth: int, d
             wrapper = rng.choice(tpl.WRAPPERS)
             fool_wrapper = rng.random() < misleading
             fooled += fool_wrapper
-            pool = (misleading_pool(rng, leaf.key) if fool_wrapper
-                    else tuple(f"{prefix}_{base.name}" for prefix in wrapper.names))
+            names = (misleading_pool(rng, leaf.key) if fool_wrapper
+                     else tuple(f"{prefix}_{base.name}" for prefix in wrapper.names))
             position = rng.randint(min(position + 1, modules - 1), modules - 1)
-            function = repository.add(Function(name_for(rng, taken, pool), repository.modules[position], "wrapper",
+            function = repository.add(Function(name_for(rng, taken, names), repository.modules[position], "wrapper",
                                                wrapper.key, leaf.params, inner=function))
         visible = draw_cases(rng, function, 2, differing=False)
         if buggy:

@@ -176,18 +176,19 @@ class WriteTests(RepoTask):
         # The equivalent rewrite: every tested computation in another form.
         rewrite = dict(files)
         for target in targets:
-            leaf = target.leaf()
-            path = repository.path(leaf.module)
-            rewrite[path] = rewrite[path].replace(leaf.text(), tpl.ALTERNATIVES[leaf.key].replace("NAME", leaf.name))
+            computation = target.leaf()
+            path = repository.path(computation.module)
+            rewrite[path] = rewrite[path].replace(
+                computation.text(), tpl.ALTERNATIVES[computation.key].replace("NAME", computation.name))
         mutants: list[dict[str, str]] = []
         killers: list[tuple[Function, list[Any], Any]] = []  # a killing case per mutant (for the oracle)
         for target in targets:
-            leaf = target.leaf()
-            for bug in range(len(tpl.LEAF_BY_KEY[leaf.key].bugs)):
-                leaf.bug = bug
+            computation = target.leaf()
+            for bug in range(len(tpl.LEAF_BY_KEY[computation.key].bugs)):
+                computation.bug = bug
                 cases = draw_cases(rng, target, 1, differing=True)
-                mutant = {**package, repository.path(leaf.module): repository.module_text(leaf.module)}
-                leaf.bug = None
+                mutant = {**package, repository.path(computation.module): repository.module_text(computation.module)}
+                computation.bug = None
                 if cases is None:
                     return None
                 mutants.append(mutant)
