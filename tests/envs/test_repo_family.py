@@ -19,7 +19,7 @@ def _needs_python_sandbox() -> None:
 
 ENVS = ("repo/bug_fix", "repo/call_chain_bug", "repo/feature_request", "repo/refactor_preserving",
         "repo/api_migration", "repo/js_bug_fix", "repo/dead_code", "repo/circular_import", "repo/thread_parameter",
-        "repo/performance_fix", "repo/merge_conflict", "repo/data_structure_bug")
+        "repo/performance_fix", "repo/merge_conflict", "repo/data_structure_bug", "repo/input_validation")
 
 
 def play(env_id: str, problem, replies: list[str]):
@@ -399,3 +399,18 @@ def test_a_class_fixed_the_wrong_way_fails() -> None:
     verdict = play("repo/data_structure_bug", problem, [call("edit", path=path, old=bugged, new=other), "submit"]).verdict
     assert not verdict.correct and "hidden tests fail" in verdict.feedback
     assert play("repo/data_structure_bug", problem, [call("edit", path=path, old=bugged, new=fixed), "submit"]).verdict.correct
+
+
+def test_validation_must_raise_value_error_and_keep_valid_input_working() -> None:
+    task = make_source("repo/input_validation")
+    problem = task.sample(2, 15)
+    changes = problem.data["changes"]
+
+    def submit(transform) -> object:
+        replies = [call("edit", path=path, old=before, new=transform(after)) for path, before, after in changes]
+        return play("repo/input_validation", problem, [*replies, "submit"]).verdict
+
+    assert submit(lambda text: text).correct
+    assert not submit(lambda text: text.replace("raise ValueError", "raise TypeError")).correct
+    # Rejecting everything is not validation.
+    assert not submit(lambda text: text.replace("    if ", "    if True or ", 1)).correct

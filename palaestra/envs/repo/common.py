@@ -137,7 +137,10 @@ def probe(index):
     if len(args) == 1 and isinstance(args[0], dict) and "__ops__" in args[0]:  # a scenario of method calls
         subject = target(*args[0]["init"])
         return [getattr(subject, method)(*arguments) for method, arguments in args[0]["__ops__"]]
-    value = target(*[expand(a) for a in args])
+    try:
+        value = target(*[expand(a) for a in args])
+    except Exception as exc:  # what a function raises is a result too (a ValueError on invalid input)
+        return {"raised": "ValueError" if isinstance(exc, ValueError) else type(exc).__name__}
     if digest:
         import hashlib
         return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()

@@ -33,6 +33,8 @@ class DataStructureBug(RepoTask):
     family = "repo"
     description = "Fix the injected bugs in the stateful data-structure classes of a generated Python repository."
     tags = ("repo", "multi-turn", "tools", "code", "debugging", "agentic")
+    distinct_from = {"repo/bug_fix": "stateful classes: a bug shows only across a sequence of method calls (the "
+                                     "state an object carries between calls), never in one pure function's result"}
 
     @dataclass(frozen=True)
     class Config:
@@ -96,10 +98,12 @@ class DataStructureBug(RepoTask):
             files[repository.path(module)] = f'"""{module.capitalize()} helpers."""\n' + (f"\n\n{body}" if body else "")
         files.update(tests)
         prompt = (
-            f"You are working on a small Python repository: the package {package}/ and its visible tests in tests/. "
-            "Some of the tests fail because the package's code has bugs. Find and fix the bugs in the package's "
-            "code so that every class and function does what its tests expect, for any sequence of calls, not "
-            "only the tested ones. The test files are read-only. Hidden tests run other sequences of calls.\n\n"
+            f"The package {package}/ of this Python repository implements small stateful data structures as "
+            "classes (and a few helper functions); its tests in tests/ create an object, call a sequence of its "
+            "methods and compare the list of results. Some of these scenarios fail: a method mishandles the "
+            "object's state. Repair the classes so that every sequence of method calls gives the results the "
+            "tests expect of such a structure, not only the tested sequences. The tests are read-only; hidden "
+            "tests replay other sequences.\n\n"
             f"{self.tools_prompt(config.budget)}"
         )
         data = {"files": files, "hidden": hidden, "budget": config.budget, "bugs": bugs,
