@@ -11,7 +11,7 @@ read-only), runs the tests and answers ``submit``; the prompt never says where t
 Judged by hidden tests on the final repository (:mod:`palaestra.envs.repo.common`): more scenarios on each
 class (scenarios on which each bug changes the results, and random ones), and the functions' cases. Levels
 grow the bugged classes, the correct ones and the modules; the difficulty is three per bug plus the classes
-plus the modules.
+plus the modules plus a tenth of the package's lines.
 """
 
 from __future__ import annotations
@@ -24,7 +24,16 @@ from palaestra.core import Problem, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.repo import _templates as tpl
 from palaestra.envs.repo._classes import CLASSES, Scenario, class_text, run_scenario
-from palaestra.envs.repo.common import SUBMIT, Function, RepoTask, bug_fix_calls, draw_cases, name_for, new_repository
+from palaestra.envs.repo.common import (
+    SUBMIT,
+    Function,
+    RepoTask,
+    bug_fix_calls,
+    draw_cases,
+    name_for,
+    new_repository,
+    package_lines,
+)
 
 
 @register
@@ -115,7 +124,7 @@ class DataStructureBug(RepoTask):
 
     def difficulty(self, problem: Problem) -> float:
         data = problem.data
-        return 3 * len(data["bugs"]) + data["classes"] + data["modules"]
+        return 3 * len(data["bugs"]) + data["classes"] + data["modules"] + package_lines(data["files"]) / 10
 
 
 def _scenarios(rng: random.Random, template: Any, bug: int | None, count: int) -> list[Scenario] | None:

@@ -13,7 +13,8 @@ one second: small inputs (the behaviour, empty inputs included) and large genera
 sandbox; the result compared by its hash), on the slow functions themselves and on the tested ones. The
 quadratic versions take several seconds on the large inputs; linear ones a few milliseconds. The expected
 values come from independent fast implementations in this module. Levels grow the slow functions, the calls
-above them and the modules; the difficulty is four per slow function plus two per call plus the modules.
+above them and the modules; the difficulty is four per slow function plus two per call plus the modules plus a
+tenth of the package's lines.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from palaestra.envs.repo.common import (
     generated,
     name_for,
     new_repository,
+    package_lines,
 )
 
 MODULUS = 1_000_003
@@ -130,7 +132,7 @@ class PerformanceFix(RepoTask):
         modules: int
         named: bool  # the prompt names the slow functions (else only the tested ones above them)
         slow: int
-        depth: int  # calls above a slow function (at most)
+        depth: int  # calls above a slow function
         others: int
         budget: int
 
@@ -142,7 +144,7 @@ class PerformanceFix(RepoTask):
         Config(4, False, 3, 2, 3, 14),
     )
     growth = Growth(steps={"modules": 1, "slow": 1, "depth": 1, "others": 1, "budget": 2},
-                    limits={"modules": 10, "slow": 5, "depth": 5, "others": 6, "budget": 30})
+                    limits={"modules": 14, "slow": 5, "depth": 5, "others": 10, "budget": 30})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         return retry(lambda: self._draw(rng, config), what="a repository with slow functions", attempts=30)
@@ -164,7 +166,7 @@ class PerformanceFix(RepoTask):
                                            leaf.key, leaf.params))
             fixes.append(base)
             function = base
-            for _ in range(rng.randint(0, config.depth)):
+            for _ in range(config.depth):
                 wrapper = rng.choice(tpl.WRAPPERS)
                 position = rng.randint(position, config.modules - 1)
                 function = repository.add(Function(
@@ -236,7 +238,7 @@ class PerformanceFix(RepoTask):
 
     def difficulty(self, problem: Problem) -> float:
         data = problem.data
-        return 4 * data["slow"] + 2 * data["calls"] + data["modules"]
+        return 4 * data["slow"] + 2 * data["calls"] + data["modules"] + package_lines(data["files"]) / 10
 
 
 def _timed_test(function: Function, slow: Slow, rng: random.Random) -> str:
