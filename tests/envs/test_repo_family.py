@@ -19,7 +19,8 @@ def _needs_python_sandbox() -> None:
 
 ENVS = ("repo/bug_fix", "repo/call_chain_bug", "repo/feature_request", "repo/refactor_preserving",
         "repo/api_migration", "repo/js_bug_fix", "repo/dead_code", "repo/circular_import", "repo/thread_parameter",
-        "repo/performance_fix", "repo/merge_conflict", "repo/data_structure_bug", "repo/input_validation")
+        "repo/performance_fix", "repo/merge_conflict", "repo/data_structure_bug", "repo/input_validation",
+        "repo/cli_subcommand")
 
 
 def play(env_id: str, problem, replies: list[str]):
@@ -414,3 +415,18 @@ def test_validation_must_raise_value_error_and_keep_valid_input_working() -> Non
     assert not submit(lambda text: text.replace("raise ValueError", "raise TypeError")).correct
     # Rejecting everything is not validation.
     assert not submit(lambda text: text.replace("    if ", "    if True or ", 1)).correct
+
+
+def test_a_subcommand_must_parse_its_arguments_as_the_others_do() -> None:
+    task = make_source("repo/cli_subcommand")
+    problem = task.sample(0, 16)
+    (path, before, after), = problem.data["changes"]
+    assert play("repo/cli_subcommand", problem, [call("edit", path=path, old=before, new=after), "submit"]).verdict.correct
+    # Lists of integers read as lists of words fail.
+    new_lines = [line for line in after.splitlines() if line not in before.splitlines() and "lambda" in line]
+    wrong = after
+    for line in new_lines:
+        wrong = wrong.replace(line, line.replace("_ints(", "_words(").replace("int(args", "str(args"))
+    assert wrong != after
+    verdict = play("repo/cli_subcommand", problem, [call("edit", path=path, old=before, new=wrong), "submit"]).verdict
+    assert not verdict.correct
