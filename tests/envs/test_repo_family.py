@@ -20,7 +20,7 @@ def _needs_python_sandbox() -> None:
 ENVS = ("repo/bug_fix", "repo/call_chain_bug", "repo/feature_request", "repo/refactor_preserving",
         "repo/api_migration", "repo/js_bug_fix", "repo/dead_code", "repo/circular_import", "repo/thread_parameter",
         "repo/performance_fix", "repo/merge_conflict", "repo/data_structure_bug", "repo/input_validation",
-        "repo/cli_subcommand")
+        "repo/cli_subcommand", "repo/bug_localization")
 
 
 def play(env_id: str, problem, replies: list[str]):
@@ -430,3 +430,41 @@ def test_a_subcommand_must_parse_its_arguments_as_the_others_do() -> None:
     assert wrong != after
     verdict = play("repo/cli_subcommand", problem, [call("edit", path=path, old=before, new=wrong), "submit"]).verdict
     assert not verdict.correct
+
+
+@pytest.mark.parametrize("hostile", [
+    "while True:\n    pass\n",
+    "import os\nos._exit(0)\n",
+    "import sys\nprint('0' * 32 + ' {\"results\": []}')\nsys.exit(0)\n",
+    "import builtins\nbuiltins.isinstance = lambda *a: True\n",
+])
+def test_hostile_code_in_the_repository_fails_without_breaking_the_judge(hostile: str) -> None:
+    """Code that loops, exits, forges output or patches builtins at import is judged wrong, never an error."""
+    task = make_source("repo/bug_fix")
+    problem = task.sample(0, 17)
+    path, bugged, fixed = problem.data["bugs"][0]
+    replies = [call("edit", path=path, old=bugged, new=fixed + "\n\n" + hostile), call("run_tests"), "submit"]
+    state = task.initial_state(problem)
+    observations = []
+    for reply in replies:
+        outcome = task.advance(problem, state, task.format_answer(reply))
+        state = outcome.state
+        observations.append(outcome.observation)
+    assert outcome.done and outcome.verdict.error is None and not outcome.verdict.correct, outcome.verdict
+    assert "passed" in observations[1] or "error" in observations[1]
+
+
+def test_the_bugged_function_is_named_in_any_usual_spelling_and_a_caller_is_not_it() -> None:
+    from collections import Counter
+
+    task = make_source("repo/bug_localization")
+    problem = task.sample(2, 18)
+    for spelling in task.spellings(problem):
+        assert task.judge(problem, spelling).correct, spelling
+    for wrong in task.corruptions(problem, __import__("random").Random(0)):
+        assert not task.judge(problem, wrong).correct, wrong
+    caller = problem.data["chain"][0]
+    assert "calls the bugged function" in task.judge(problem, caller).feedback
+    # No name is the answer often enough for a constant to pay.
+    answers = Counter(task.sample(3, seed).answer for seed in range(150))
+    assert answers.most_common(1)[0][1] <= 15, answers.most_common(3)

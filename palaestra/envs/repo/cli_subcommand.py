@@ -12,7 +12,8 @@ answers ``submit``.
 Judged by hidden tests on the final repository (:mod:`palaestra.envs.repo.common`): ``main`` on each new
 subcommand with other arguments (empty lists included), on the old subcommands, and on an unknown one (the
 usage line must name the new subcommands too). Levels grow the new subcommands, the existing ones and the
-modules; the difficulty is three per new subcommand plus the existing ones plus the modules.
+modules; the difficulty is three per new subcommand plus their arguments plus the existing ones plus the modules
+plus a twentieth of the package's lines.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from typing import Any
 from palaestra.core import Problem, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.repo import _templates as tpl
-from palaestra.envs.repo.common import SUBMIT, Function, RepoTask, call, name_for, new_repository
+from palaestra.envs.repo.common import SUBMIT, Function, RepoTask, call, name_for, new_repository, package_lines
 
 PARSERS = {"ints": "_ints", "words": "_words", "int": "int", "text": "str"}
 KIND_TEXT = {"ints": "a comma-separated list of integers", "words": "a comma-separated list of words",
@@ -144,7 +145,7 @@ class CliSubcommand(RepoTask):
         path = f"{repository.package}/cli.py"
         data = {"files": files, "hidden": hidden, "budget": config.budget,
                 "changes": [[path, files[path], target[path]]], "new": config.new, "existing": config.existing,
-                "modules": config.modules}
+                "arguments": sum(len(kinds) for _, _, kinds in new), "modules": config.modules}
         return Problem(prompt=prompt, answer=SUBMIT, data=data)
 
     def _cli(self, repository: Any, commands: list[tuple[str, Function, list[str]]]) -> str:
@@ -163,4 +164,4 @@ class CliSubcommand(RepoTask):
 
     def difficulty(self, problem: Problem) -> float:
         data = problem.data
-        return 3 * data["new"] + data["existing"] + data["modules"]
+        return 3 * data["new"] + data["arguments"] + data["existing"] + data["modules"] + package_lines(data["files"]) / 20

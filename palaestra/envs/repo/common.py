@@ -187,6 +187,8 @@ class RepoTask(ToolTask):
     source_suffix: ClassVar[str] = ".py"  # the files an edit may create
     toolchains: ClassVar[tuple[str, ...]] = ("python",)  # the sandbox language the tests run in
     test_seconds: ClassVar[float] = TEST_SECONDS  # the run_tests tool's time limit
+    final_note: ClassVar[str] = (f"When you are done, reply without a tool call: <answer>{SUBMIT}</answer>. The "
+                                 "repository as you leave it is then judged by hidden tests.")
 
     # --- what a task may define ----------------------------------------------------------------
     def read_only(self, problem: Problem, path: str) -> str | None:
@@ -212,8 +214,7 @@ class RepoTask(ToolTask):
             f"You have these tools (JSON schemas):\n<tools>\n{lines}\n</tools>\n{note}"
             f"To call a tool, write {OPEN_CALL}{{\"name\": \"<tool name>\", \"arguments\": {{...}}}}{CLOSE_CALL} "
             "(several calls per reply are allowed); each result comes back inside <tool_response></tool_response>. "
-            f"You may make at most {budget} tool calls in all. When you are done, reply without a tool call: "
-            f"<answer>{SUBMIT}</answer>. The repository as you leave it is then judged by hidden tests."
+            f"You may make at most {budget} tool calls in all. {self.final_note}"
         )
 
     # --- the episode -------------------------------------------------------------------------------
