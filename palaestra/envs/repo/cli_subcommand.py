@@ -10,8 +10,9 @@ exact edits (tests read-only), runs the tests (the new subcommands' tests fail u
 answers ``submit``.
 
 Judged by hidden tests on the final repository (:mod:`palaestra.envs.repo.common`): ``main`` on each new
-subcommand with other arguments (empty lists included), on the old subcommands, and on an unknown one (the
-usage line must name the new subcommands too). Levels grow the new subcommands, the existing ones and the
+subcommand with other arguments (empty lists, negative and several-digit integers included: reading them as
+words passes no more), on the old subcommands, and on an unknown one (the usage line must name the new
+subcommands too). Levels grow the new subcommands, the existing ones and the
 modules; the difficulty is three per new subcommand plus their arguments plus the existing ones plus the modules
 plus a twentieth of the package's lines.
 """
@@ -58,6 +59,11 @@ def main(argv):
         return "usage: " + " | ".join(sorted(COMMANDS))
     return json.dumps(COMMANDS[argv[0]](argv[1:]))
 '''
+
+
+def sorted_if_merge(key: str, args: list[Any]) -> list[Any]:
+    """A merge's inputs stay sorted (the scaling keeps their order, but say so)."""
+    return [sorted(a) for a in args] if key == "merge" else args
 
 
 def kinds_of(args: list[Any]) -> list[str]:
@@ -117,6 +123,9 @@ class CliSubcommand(RepoTask):
             draws = [tpl.LEAF_BY_KEY[function.key].draw(rng) for _ in range(3)]
             if "ints" in kinds[:1] and function.key not in ("merge", "weighted_total"):
                 draws.append([[], *draws[0][1:]])  # an empty list
+            # Negative and several-digit integers: reading them as words (text order) no longer passes.
+            spread = [[v * 13 - 20 for v in a] if k == "ints" else a for a, k in zip(draws[1], kinds)]
+            draws.append(sorted_if_merge(function.key, spread))
             cases = [[[command, *[as_text(a, k) for a, k in zip(args, kinds)]],
                       json.dumps(function.behaviour()(*tpl.copied(args)))] for args in draws]
             if any(k == "words" and any("," in w for w in a) for args in draws for a, k in zip(args, kinds)):
