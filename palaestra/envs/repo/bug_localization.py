@@ -9,7 +9,9 @@ name of the function where the bug is.
 The answer is judged by the name alone, in the spellings a reviewer accepts: ``name``, ``name()``,
 ```name```, ``package.module.name``, ``package/module.py::name``, ``module.name``; every function of the
 repository has a distinct name, so the bugged one is the unique right answer. Naming a caller on the failing
-chain (where the symptom shows), or two functions, is wrong. Levels grow the chain's depth, the modules, the
+chain (where the symptom shows), or two functions, is wrong. Distractor computations (eight or more, with
+their own callers) keep a guess among the repository's functions, or among its computations only, at about
+one in ten or less. Levels grow the chain's depth, the modules, the
 distractor chains and the misleading names; the difficulty is three per call of the chain plus the modules
 plus a twentieth of the package's lines plus the misleading names.
 """
@@ -46,14 +48,14 @@ class BugLocalization(RepoTask):
         budget: int
 
     presets = (
-        Config(2, 1, 1, 0.0, 6),
-        Config(3, 2, 1, 0.2, 8),
-        Config(4, 3, 2, 0.4, 10),
-        Config(5, 4, 2, 0.6, 12),
-        Config(6, 5, 3, 0.8, 14),
+        Config(2, 1, 8, 0.0, 8),
+        Config(3, 2, 9, 0.2, 10),
+        Config(4, 3, 10, 0.4, 12),
+        Config(5, 4, 11, 0.6, 14),
+        Config(6, 5, 12, 0.8, 16),
     )
     growth = Growth(steps={"modules": 1, "depth": 1, "distractors": 1, "budget": 2},
-                    limits={"modules": 14, "depth": 10, "distractors": 8, "budget": 40})
+                    limits={"modules": 14, "depth": 10, "distractors": 16, "budget": 40})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         found = retry(lambda: bug_repository(rng, modules=config.modules, bugs=1, depth=config.depth,
