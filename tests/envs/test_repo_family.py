@@ -468,3 +468,13 @@ def test_the_bugged_function_is_named_in_any_usual_spelling_and_a_caller_is_not_
     # No name is the answer often enough for a constant to pay.
     answers = Counter(task.sample(3, seed).answer for seed in range(150))
     assert answers.most_common(1)[0][1] <= 15, answers.most_common(3)
+
+
+def test_written_tests_cannot_read_which_versions_are_mutants() -> None:
+    task = make_source("repo/write_tests")
+    problem = task.sample(0, 19)
+    peek = ("import os\n\n\ndef test_peek():\n"
+            "    assert not os.path.exists('versions.json') and not os.path.exists('tests.json')\n")
+    text = problem.data["oracle_tests"] + "\n\n" + peek
+    outcome = play("repo/write_tests", problem, [call("edit", path="tests/test_mine.py", old="", new=text), "submit"])
+    assert outcome.verdict.correct, outcome.verdict

@@ -12,11 +12,11 @@ test must pass, so a test that pins the source text or bytecode instead of the b
 mutants, one per listed fault of each function's computation (an off-by-one, a wrong operator, a wrong
 field), each checked at generation to change the result on some input, on which some test must fail. The
 runner reports one pass/fail per version through a pipe; its result line carries a token it reads from its
-stdin only after every child has finished (children get ``/dev/null`` as stdin), and which versions are
-which is decided in this process. The episode is solved when all mutants are killed and both correct
-versions pass. Levels grow the functions to test, the calls between a tested function and the computation,
-and the modules; the difficulty is four per function plus two per call plus the modules plus a tenth of the
-package's lines.
+stdin only after every child has finished (children get ``/dev/null`` as stdin), the versions' file is
+deleted before any test runs, and which versions are which is decided in this process. The episode is
+solved when all mutants are killed and both correct versions pass. Levels grow the functions to test, the
+calls between a tested function and the computation, and the modules; the difficulty is four per function
+plus two per call plus the modules plus a tenth of the package's lines.
 """
 
 from __future__ import annotations
@@ -52,6 +52,11 @@ with open("versions.json") as handle:
     VERSIONS = json.load(handle)
 with open("tests.json") as handle:
     TESTS = json.load(handle)
+for name in ("versions.json", "tests.json"):  # the tests must not read which versions are the mutants
+    try:
+        os.remove(name)
+    except OSError:
+        pass
 
 
 def run(files):
