@@ -127,7 +127,7 @@ def test_an_env_never_imports_another_env() -> None:
 # terminal/ and service/ are tool tasks: their envs build on tools/common.ToolTask (the tool-call protocol, the
 # tools' world state in the episode); ToolTask should move to a shared layer once a third family needs it.
 SIBLING_FAMILIES = {("algorithms", "graphs"), ("terminal", "tools"), ("service", "tools"), ("web", "tools"),
-                    ("web", "service")}
+                    ("web", "service"), ("repo", "tools")}
 
 
 def test_a_family_reads_another_familys_helpers_only_as_a_declared_sibling() -> None:

@@ -1,0 +1,186 @@
+"""Make functions of a generated Python repository reject invalid input with ``ValueError``, behaviour kept.
+
+The package's functions accept whatever they are given today: a window size of zero or less, a range whose
+low end is above its high end, price and count lists of different lengths, unsorted lists to merge, an empty
+list to take the maximum of, an empty word, a setting with an empty key... The request lists functions and,
+for each, the exact condition on which it must raise ``ValueError`` (any message); on every other input it
+must behave as before. Visible tests check one valid and one invalid input per function (the invalid ones
+fail now); functions that call them across modules must let the error through (they do unless changed).
+The agent adds the checks with exact edits (tests read-only), runs the tests and answers ``submit``.
+
+Judged by hidden tests on the final repository (:mod:`palaestra.envs.repo.common`; a call that raises reports
+the exception's kind, a ``ValueError`` subclass counting as ``ValueError``): valid inputs with their old
+results (a check too broad fails them: an invalid input is never produced by the valid draws, and some valid
+ones sit on the boundary), invalid ones raising ``ValueError`` (an ``IndexError`` or a silent result fails),
+on the functions and on their callers. Levels grow the functions, their callers and the modules; the
+difficulty is three per function plus one per caller plus the modules.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from palaestra.core import Problem, register, retry
+from palaestra.core.task import Growth
+from palaestra.envs.repo import _templates as tpl
+from palaestra.envs.repo.common import (
+    SUBMIT,
+    Function,
+    RepoTask,
+    call,
+    draw_cases,
+    name_for,
+    new_repository,
+)
+
+RAISED = {"raised": "ValueError"}
+
+
+@dataclass(frozen=True)
+class Rule:
+    condition: str  # the prompt's wording
+    check: str  # the oracle's check, a condition in the function's parameters
+    invalid: Callable[[random.Random, list[Any]], list[Any]]  # valid arguments made invalid
+    boundary: Callable[[random.Random, list[Any]], list[Any]] | None = None  # valid arguments on the boundary
+
+
+def _unsorted(rng: random.Random, values: list[int]) -> list[int]:
+    values = sorted(values) if len(values) > 1 else [3, 9]
+    if values[0] == values[-1]:
+        values[-1] += 1
+    return [values[-1], *values[1:-1], values[0]]
+
+
+RULES: dict[str, Rule] = {
+    "window_sums": Rule("`size` is less than 1", "size < 1", lambda rng, a: [a[0], -rng.randint(0, 3)],
+                        lambda rng, a: [a[0], 1]),
+    "chunks": Rule("`size` is less than 1", "size < 1", lambda rng, a: [a[0], -rng.randint(1, 3)],
+                   lambda rng, a: [a[0], 1]),
+    "clamp": Rule("`low` is greater than `high`", "low > high",
+                  lambda rng, a: [a[0], a[2] + rng.randint(1, 5), a[2]], lambda rng, a: [a[0], a[1], a[1]]),
+    "weighted_total": Rule("`prices` and `counts` have different lengths", "len(prices) != len(counts)",
+                           lambda rng, a: [a[0], a[1][:-1]] if rng.random() < 0.5 else [a[0], [*a[1], 1]]),
+    "merge": Rule("`left` or `right` is not sorted in non-decreasing order",
+                  "any(a > b for a, b in zip(left, left[1:])) or any(a > b for a, b in zip(right, right[1:]))",
+                  lambda rng, a: [_unsorted(rng, a[0]), a[1]] if rng.random() < 0.5 else [a[0], _unsorted(rng, a[1])]),
+    "running_max": Rule("`values` is empty", "not values", lambda rng, a: [[]], lambda rng, a: [a[0][:1]]),
+    "spread": Rule("`values` is empty", "not values", lambda rng, a: [[]], lambda rng, a: [a[0][:1]]),
+    "dedupe": Rule("`items` is empty", "not items", lambda rng, a: [[]], lambda rng, a: [a[0][:1]]),
+    "count_above": Rule("`values` is empty", "not values", lambda rng, a: [[], a[1]]),
+    "initials": Rule("one of the `words` is the empty string", "any(word == '' for word in words)",
+                     lambda rng, a: [[*a[0][:1], "", *a[0][1:]]]),
+    "parse_pairs": Rule("a part of `text` has an empty key (nothing but spaces before its '=')",
+                        "any(part and not part.partition('=')[0].strip() for part in text.split(';'))",
+                        lambda rng, a: [f"{a[0].rstrip(';')}; ={rng.randint(0, 9)}"]),
+}
+
+
+@register
+class InputValidation(RepoTask):
+    id = "repo/input_validation"
+    family = "repo"
+    description = "Make named functions of a generated Python repository raise ValueError on stated invalid input."
+    tags = ("repo", "multi-turn", "tools", "code", "agentic")
+
+    @dataclass(frozen=True)
+    class Config:
+        modules: int
+        functions: int
+        callers: float  # the chance that a function has a caller in a later module
+        budget: int
+
+    presets = (
+        Config(1, 1, 0.0, 6),
+        Config(2, 2, 0.3, 8),
+        Config(2, 3, 0.5, 10),
+        Config(3, 4, 0.5, 12),
+        Config(4, 5, 0.6, 14),
+    )
+    growth = Growth(steps={"modules": 1, "functions": 1, "budget": 2},
+                    limits={"modules": 10, "functions": 11, "budget": 30})
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        return retry(lambda: self._draw(rng, config), what="a repository to validate", attempts=30)
+
+    def _draw(self, rng: random.Random, config: Config) -> Problem | None:
+        repository, _ = new_repository(rng, config.modules)
+        taken: set[str] = set()
+        hidden: list[list[Any]] = []
+        requests, callers = [], 0
+        checks: dict[str, str] = {}  # function name -> the condition it must reject
+        tests: dict[str, str] = {}
+        for leaf in rng.sample(tpl.LEAVES, config.functions):
+            rule = RULES[leaf.key]
+            position = rng.randrange(config.modules)
+            function = repository.add(Function(name_for(rng, taken, leaf.names), repository.modules[position],
+                                               "leaf", leaf.key, leaf.params))
+            valid = draw_cases(rng, function, 3, False)
+            if valid is None:
+                return None
+            bad = [rule.invalid(rng, tpl.copied(args)) for args, _ in valid]
+            edge = [] if rule.boundary is None else [rule.boundary(rng, tpl.copied(valid[0][0]))]
+            edge_cases = [(args, function.behaviour()(*tpl.copied(args))) for args in edge]
+            tests[f"tests/test_{function.name}.py"] = _test_text(repository, function, valid[0], bad[0])
+            hidden += [[repository.dotted(function.module), function.name, a, e]
+                       for a, e in [*valid, *edge_cases, *[(b, RAISED) for b in bad]]]
+            requests.append(f"- `{function.name}` in {repository.path(function.module)}: raise ValueError when "
+                            f"{rule.condition}.")
+            checks[function.name] = rule.check
+            if rng.random() < config.callers:
+                wrapper = rng.choice(tpl.WRAPPERS)
+                caller = repository.add(Function(
+                    name_for(rng, taken, tuple(f"{p}_{function.name}" for p in wrapper.names)),
+                    repository.modules[rng.randint(position, config.modules - 1)], "wrapper", wrapper.key,
+                    leaf.params, inner=function))
+                callers += 1
+                cases = draw_cases(rng, caller, 1, False)
+                if cases is None:
+                    return None
+                hidden += [[repository.dotted(caller.module), caller.name, a, e]
+                           for a, e in [*cases, (bad[1], RAISED)]]
+        files = {**repository.files([]), **tests}
+        for function in repository.functions:
+            if function.name in checks:
+                function.prelude = f"    if {checks[function.name]}:\n        raise ValueError(\"invalid input\")\n"
+        target = {**repository.files([]), **tests}
+        prompt = (
+            f"You are working on a small Python repository: the package {repository.package}/ and its visible tests "
+            "in tests/. Make these functions reject invalid input by raising ValueError (with any message), and "
+            "behave exactly as before on every other input:\n" + "\n".join(requests) + "\n"
+            "The test files are read-only; hidden tests call these functions, and the functions that call them, "
+            "on valid and invalid inputs.\n\n"
+            f"{self.tools_prompt(config.budget)}"
+        )
+        changes = [[path, files[path], target[path]] for path in sorted(files) if files[path] != target[path]]
+        data = {"files": files, "hidden": hidden, "budget": config.budget, "changes": changes,
+                "functions": config.functions, "callers": callers, "modules": config.modules}
+        return Problem(prompt=prompt, answer=SUBMIT, data=data)
+
+    def plan_calls(self, problem: Problem) -> list[str]:
+        calls = []
+        for path, before, after in problem.data["changes"]:
+            calls += [call("read_file", path=path), call("edit", path=path, old=before, new=after)]
+        return [*calls, call("run_tests")]
+
+    def difficulty(self, problem: Problem) -> float:
+        data = problem.data
+        return 3 * data["functions"] + data["callers"] + data["modules"]
+
+
+def _test_text(repository: Any, function: Function, valid: tuple[list[Any], Any], invalid: list[Any]) -> str:
+    """A valid case with its result, and an invalid one that must raise ValueError."""
+    name = function.name
+    return "\n".join([
+        f"from {repository.dotted(function.module)} import {name}", "", "",
+        f"def test_{name}_valid_input():",
+        f"    result = {name}({', '.join(repr(a) for a in valid[0])})",
+        f"    assert result == {valid[1]!r}, f\"got {{result!r}}\"", "", "",
+        f"def test_{name}_rejects_invalid_input():",
+        "    try:",
+        f"        result = {name}({', '.join(repr(a) for a in invalid)})",
+        "    except ValueError:",
+        "        return",
+        "    raise AssertionError(f\"no ValueError (returned {result!r})\")", ""])

@@ -1,0 +1,283 @@
+"""Write tests for functions of a generated Python repository that catch every hidden faulty version of them.
+
+The repository's code is correct and read-only; the prompt names one or more of its functions (leaves, or
+from level 1 functions that call others across modules). The agent reads the code and writes tests in new
+files ``tests/test_*.py`` (plain ``def test_...():`` functions with ``assert``), runs them, and answers
+``submit``.
+
+Judged by mutation testing in one sandbox job: the new test files run against several versions of the
+package, each in its own forked process with the modules imported from memory (no source files to read):
+the code as it is and an equivalent rewrite of the named functions (written differently), on which every
+test must pass, so a test that pins the source text or bytecode instead of the behaviour fails; and hidden
+mutants, one per listed fault of each function's computation (an off-by-one, a wrong operator, a wrong
+field), each checked at generation to change the result on some input, on which some test must fail. The
+runner reports one pass/fail per version through a pipe; its result line carries a token it reads from its
+stdin only after every child has finished (children get ``/dev/null`` as stdin), the versions' file is
+deleted before any test runs, and which versions are which is decided in this process. The episode is
+solved when all mutants are killed and both correct versions pass. Levels grow the functions to test, the
+calls between a tested function and the computation, and the modules; the difficulty is four per function
+plus two per call plus the modules plus a tenth of the package's lines.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from palaestra.core import Problem, Verdict, register, retry
+from palaestra.core.task import Growth
+from palaestra.envs.repo import _templates as tpl
+from palaestra.envs.repo.common import (
+    SUBMIT,
+    Function,
+    RepoTask,
+    call,
+    draw_cases,
+    name_for,
+    new_repository,
+    package_lines,
+    read_submit,
+)
+
+VERSION_SECONDS = 2
+
+# The mutation runner (our code): every version of the package in a forked child that runs the new test files.
+MUTATION_RUNNER = r'''
+import importlib.abc, importlib.util, json, os, signal, sys, types
+with open("versions.json") as handle:
+    VERSIONS = json.load(handle)
+with open("tests.json") as handle:
+    TESTS = json.load(handle)
+for name in ("versions.json", "tests.json"):  # the tests must not read which versions are the mutants
+    try:
+        os.remove(name)
+    except OSError:
+        pass
+
+
+def run(files):
+    class Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+        def find_spec(self, name, path=None, target=None):
+            base = name.replace(".", "/")
+            if base + "/__init__.py" in files:
+                return importlib.util.spec_from_loader(name, self, is_package=True)
+            if base + ".py" in files:
+                return importlib.util.spec_from_loader(name, self)
+            return None
+
+        def create_module(self, spec):
+            return None
+
+        def exec_module(self, module):
+            base = module.__name__.replace(".", "/")
+            path = base + "/__init__.py" if base + "/__init__.py" in files else base + ".py"
+            if path.endswith("__init__.py"):
+                module.__path__ = []
+            exec(compile(files[path], path, "exec"), module.__dict__)
+
+    sys.meta_path.insert(0, Finder())
+    for path in sorted(TESTS):
+        module = types.ModuleType("tests." + path.rsplit("/", 1)[-1][:-3])
+        exec(compile(TESTS[path], path, "exec"), module.__dict__)
+        for name, test in list(vars(module).items()):
+            if name.startswith("test_") and callable(test):
+                test()
+
+
+results = []
+for files in VERSIONS:
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_end)
+        null = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(null, fd)
+        signal.alarm(SECONDS)
+        try:
+            run(files)
+            verdict = b"pass"
+        except BaseException:
+            verdict = b"fail"
+        os.write(write_end, verdict)
+        os._exit(0)
+    os.close(write_end)
+    chunks = []
+    while True:
+        chunk = os.read(read_end, 64)
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(read_end)
+    os.waitpid(pid, 0)
+    results.append(b"".join(chunks) == b"pass")
+token = sys.stdin.readline().strip()
+print(token + " " + json.dumps(results))
+'''.replace("SECONDS", str(VERSION_SECONDS))
+
+
+@register
+class WriteTests(RepoTask):
+    id = "repo/write_tests"
+    family = "repo"
+    description = "Write tests for named functions of a generated Python repository that catch hidden faulty versions."
+    tags = ("repo", "multi-turn", "tools", "code", "testing", "agentic")
+    tests_writable = True
+
+    @dataclass(frozen=True)
+    class Config:
+        modules: int
+        functions: int  # functions to test
+        depth: int  # calls between a tested function and its computation
+        others: int  # other functions of the package
+        budget: int
+
+    presets = (
+        Config(1, 1, 0, 1, 6),
+        Config(2, 1, 1, 1, 8),
+        Config(2, 2, 1, 2, 10),
+        Config(3, 3, 1, 2, 12),
+        Config(3, 4, 2, 3, 14),
+    )
+    growth = Growth(steps={"modules": 1, "functions": 1, "depth": 1, "others": 1, "budget": 2},
+                    limits={"modules": 12, "functions": 8, "depth": 5, "others": 10, "budget": 30})
+
+    def read_only(self, problem: Problem, path: str) -> str | None:
+        if not path.startswith("tests/"):
+            return "the package's code is read-only in this task (write tests in new files tests/test_*.py)"
+        if not path.rsplit("/", 1)[-1].startswith("test_") or path.count("/") != 1:
+            return "new test files are tests/test_<name>.py"
+        return super().read_only(problem, path)
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        return retry(lambda: self._draw(rng, config), what="a repository with killable mutants", attempts=30)
+
+    def _draw(self, rng: random.Random, config: Config) -> Problem | None:
+        repository, _ = new_repository(rng, config.modules)
+        taken: set[str] = set()
+        leaves = rng.sample(tpl.LEAVES, config.functions)
+        targets: list[Function] = []
+        for leaf in leaves:
+            position = rng.randrange(config.modules)
+            function = repository.add(Function(name_for(rng, taken, leaf.names), repository.modules[position],
+                                               "leaf", leaf.key, leaf.params))
+            for _ in range(config.depth):
+                wrapper = rng.choice(tpl.WRAPPERS)
+                position = rng.randint(position, config.modules - 1)
+                function = repository.add(Function(
+                    name_for(rng, taken, tuple(f"{prefix}_{function.leaf().name}" for prefix in wrapper.names)),
+                    repository.modules[position], "wrapper", wrapper.key, leaf.params, inner=function))
+            targets.append(function)
+        others = [leaf for leaf in tpl.LEAVES if leaf not in leaves]
+        for leaf in (rng.choice(others) for _ in range(config.others)):
+            repository.add(Function(name_for(rng, taken, leaf.names), rng.choice(repository.modules), "leaf",
+                                    leaf.key, leaf.params))
+        files = repository.files([])
+        package = dict(files)
+        # The equivalent rewrite: every tested computation in another form.
+        rewrite = dict(files)
+        for target in targets:
+            computation = target.leaf()
+            path = repository.path(computation.module)
+            rewrite[path] = rewrite[path].replace(
+                computation.text(), tpl.ALTERNATIVES[computation.key].replace("NAME", computation.name))
+        mutants: list[dict[str, str]] = []
+        killers: list[tuple[Function, list[Any], Any]] = []  # a killing case per mutant (for the oracle)
+        for target in targets:
+            computation = target.leaf()
+            for bug in range(len(tpl.LEAF_BY_KEY[computation.key].bugs)):
+                computation.bug = bug
+                cases = draw_cases(rng, target, 1, differing=True)
+                mutant = {**package, repository.path(computation.module): repository.module_text(computation.module)}
+                computation.bug = None
+                if cases is None:
+                    return None
+                mutants.append(mutant)
+                killers.append((target, *cases[0]))
+        names = "\n".join(f"- `{t.name}` in {repository.path(t.module)}" for t in targets)
+        prompt = (
+            f"You are working on a small Python repository: the package {repository.package}/. Its code is correct "
+            f"and read-only. Write tests for these functions:\n{names}\n"
+            "Put them in one or more new files tests/test_<name>.py as plain `def test_...():` functions using "
+            "`assert`. They are judged by mutation testing: they must pass on the code as it is and on any "
+            "equivalent implementation of these functions, and for each hidden faulty version of them (a "
+            "function changed to compute something else), some test must fail.\n\n"
+            f"{self.tools_prompt(config.budget)}"
+        )
+        test_text = _oracle_tests(repository, killers)
+        data = {"files": files, "hidden": [], "budget": config.budget, "versions": [package, rewrite, *mutants],
+                "oracle_tests": test_text, "functions": len(targets), "modules": config.modules,
+                "calls": sum(len(t.chain()) - 1 for t in targets)}
+        return Problem(prompt=prompt, answer=SUBMIT, data=data)
+
+    def judge_episode(self, problem: Problem, state: Mapping[str, Any], answer: str) -> Verdict:
+        if not read_submit(answer):
+            return Verdict.unparsed(f"the final answer of this task is the word {SUBMIT!r}, once the tests are "
+                                    "written")
+        files = state.get("repo", problem.data["files"])
+        initial = problem.data["files"]
+        changed = sorted(path for path in initial if files.get(path) != initial[path])
+        if changed:
+            return Verdict.wrong(f"the package's code was changed ({', '.join(changed[:3])})")
+        tests = {path: text for path, text in files.items() if path not in initial and path.startswith("tests/")}
+        if not tests:
+            return Verdict.wrong("no new test file tests/test_*.py was written")
+        return run_mutants(tests, problem.data["versions"])
+
+    def plan_calls(self, problem: Problem) -> list[str]:
+        return [call("list_files"), call("edit", path="tests/test_behaviour.py", old="",
+                                         new=problem.data["oracle_tests"]), call("run_tests")]
+
+    def difficulty(self, problem: Problem) -> float:
+        data = problem.data
+        return 4 * data["functions"] + 2 * data["calls"] + data["modules"] + package_lines(data["files"]) / 10
+
+
+def _oracle_tests(repository: Any, killers: list[tuple[Function, list[Any], Any]]) -> str:
+    imports = sorted({(repository.dotted(f.module), f.name) for f, _, _ in killers})
+    lines = [f"from {module} import {name}" for module, name in imports] + [""]
+    for number, (function, args, expected) in enumerate(killers, start=1):
+        lines += ["", f"def test_case_{number}():",
+                  f"    assert {function.name}({', '.join(repr(a) for a in args)}) == {expected!r}", ""]
+    return "\n".join(lines)
+
+
+def run_mutants(tests: Mapping[str, str], versions: list[dict[str, str]]) -> Verdict:
+    """The new ``tests`` run on every version (the code, an equivalent rewrite, then the mutants): one job."""
+    from palaestra import sandbox
+    from palaestra.sandbox import Limits
+
+    token = secrets.token_hex(16)
+    seconds = VERSION_SECONDS * len(versions) + 2.0
+    limits = Limits(wall_seconds=seconds, cpu_seconds=seconds, memory_bytes=256 * 2**20, processes=16,
+                    output_bytes=1 << 14)
+    try:
+        result = sandbox.run(MUTATION_RUNNER, stdin=token + "\n",
+                             files={"versions.json": json.dumps(versions), "tests.json": json.dumps(dict(tests))},
+                             limits=limits)
+    except Exception as exc:  # the sandbox is unavailable: not the model's fault
+        return Verdict.failed(f"the mutation run could not start: {type(exc).__name__}: {str(exc)[:200]}")
+    if result.error is not None:
+        return Verdict.failed(f"the mutation run failed: {result.error[:200]}")
+    prefix = token + " "
+    line = next((ln for ln in reversed(result.stdout.splitlines()) if ln.startswith(prefix)), None)
+    if line is None:
+        return Verdict.wrong("the tests stopped the mutation run (no results came back)")
+    try:
+        passed = json.loads(line[len(prefix):])
+    except ValueError:
+        return Verdict.failed("unreadable mutation-run output")
+    if not isinstance(passed, list) or len(passed) != len(versions) or not all(isinstance(p, bool) for p in passed):
+        return Verdict.failed("malformed mutation-run output")
+    if not passed[0]:
+        return Verdict.wrong("the tests fail on the code as it is")
+    if not passed[1]:
+        return Verdict.wrong("the tests fail on an equivalent implementation of the functions")
+    survivors = sum(passed[2:])
+    if survivors:
+        return Verdict.wrong(f"{survivors} of {len(versions) - 2} faulty versions pass every test")
+    return Verdict.right()
