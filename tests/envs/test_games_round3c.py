@@ -1,0 +1,96 @@
+"""Round-3c multi-turn games: hand-built worlds and positions, refused moves and plans, the oracles winning."""
+
+from __future__ import annotations
+
+import random
+
+from palaestra.core import Problem
+from palaestra.core.registry import make_source
+from palaestra.envs.games import crafting
+
+
+def oracle_episode(env_id: str, level: int, seed: int) -> tuple[float, bool, int]:
+    """(total reward, won, turns) of the oracle's game through ``advance`` (full replies, as a model's)."""
+    source = make_source(env_id)
+    problem = source.sample(level, seed)
+    state, total = source.initial_state(problem), 0.0
+    for turn in range(1, source.max_turns(problem) + 1):
+        outcome = source.advance(problem, state, source.format_answer(source.oracle(problem, state)))
+        state, total = outcome.state, total + outcome.verdict.reward
+        if outcome.done:
+            return total, bool(outcome.verdict.correct), turn
+    return total, False, source.max_turns(problem)
+
+
+# --- Crafting ------------------------------------------------------------------
+
+def small_world() -> dict:
+    """wood -> plank (makes 2); lamp = 3 plank + 1 coal at a workbench (2 wood); stick has two recipes."""
+    return {
+        "raws": {"wood": "", "coal": "", "iron ore": "pickaxe"},
+        "recipes": {
+            "workbench": [{"inputs": {"wood": 2}, "makes": 1, "at": ""}],
+            "pickaxe": [{"inputs": {"wood": 1, "coal": 1}, "makes": 1, "at": ""}],
+            "plank": [{"inputs": {"wood": 1}, "makes": 2, "at": ""}],
+            "stick": [{"inputs": {"plank": 4}, "makes": 1, "at": ""}, {"inputs": {"iron ore": 2}, "makes": 1, "at": ""}],
+            "lantern": [{"inputs": {"plank": 3, "coal": 1, "stick": 1}, "makes": 1, "at": "workbench"}],
+        },
+        "target": "lantern", "order": ["workbench", "pickaxe", "plank", "stick", "lantern"],
+    }
+
+
+def test_crafting_needs_count_batches_tools_and_stations() -> None:
+    world = small_world()
+    # Recipe 1 for the stick: 3 + 4 = 7 planks -> 4 batches -> 4 wood, plus 2 wood for the workbench.
+    batches, gathers = crafting._needs(world, {"stick": 0}, {})
+    assert batches == {"lantern": 1, "stick": 1, "plank": 4, "workbench": 1}
+    assert gathers == {"wood": 6, "coal": 1}
+    # Recipe 2: the stick from iron ore, which needs a pickaxe (1 wood + 1 coal): 2 + 1 + 2 wood, 2 coal, 2 ore.
+    batches, gathers = crafting._needs(world, {"stick": 1}, {})
+    assert batches == {"lantern": 1, "stick": 1, "plank": 2, "workbench": 1, "pickaxe": 1}
+    assert gathers == {"wood": 5, "coal": 2, "iron ore": 2}
+    assert crafting._best_choice(world) == ({"stick": 0}, 14)  # 7 gathers + 7 crafts, against 9 + 6
+    # What the inventory holds is netted out.
+    assert crafting._needs(world, {"stick": 0}, {"plank": 7, "workbench": 1})[1] == {"coal": 1}
+
+
+def test_crafting_refuses_what_cannot_be_done_and_plans() -> None:
+    source = make_source("games/crafting")
+    world = small_world()
+    choice, plan = crafting._best_choice(world)
+    problem = Problem(env_id="games/crafting", level=0, seed=0, prompt="",
+                      data={**world, "choice": choice, "plan": plan, "budget": plan + 1})
+    state = source.initial_state(problem)
+    outcome = source.play(problem, state, "gather iron ore")
+    assert outcome.verdict.parsed and "pickaxe" in outcome.observation and outcome.state == state
+    outcome = source.play(problem, state, "craft stick")
+    assert "two recipes" in outcome.observation
+    outcome = source.play(problem, state, "craft lantern")
+    assert "needs" in outcome.observation and "workbench" in outcome.observation
+    assert not source.play(problem, state, "gather unobtainium").verdict.parsed
+    plan_reply = source.advance(problem, state, "<answer>gather wood, gather coal</answer>")
+    assert not plan_reply.verdict.parsed and "one move per turn" in plan_reply.observation.lower()
+    # Spellings of one command.
+    for move in ("gather wood", "Mine wood.", "collect wood"):
+        assert source.play(problem, state, move).state == {"inventory": {"wood": 1}}
+    held = {"inventory": {"plank": 4}}
+    assert source.play(problem, held, "craft stick using recipe 1").state == {"inventory": {"stick": 1}}
+    assert source.play(problem, held, "make stick with recipe one").state == {"inventory": {"stick": 1}}
+
+
+def test_crafting_oracle_wins_within_budget_and_random_play_does_not() -> None:
+    source = make_source("games/crafting")
+    for level in range(5):
+        for seed in range(4):
+            total, won, turns = oracle_episode("games/crafting", level, seed)
+            problem = source.sample(level, seed)
+            assert won and total == 1.0 and turns == problem.data["plan"]
+    problem = source.sample(4, 0)
+    rng = random.Random(0)
+    moves = [f"gather {raw}" for raw in problem.data["raws"]] + [f"craft {item} using recipe 1" if len(r) > 1 else
+                                                                  f"craft {item}" for item, r in problem.data["recipes"].items()]
+    state = source.initial_state(problem)
+    for _ in range(source.max_turns(problem)):
+        outcome = source.advance(problem, state, source.format_answer(rng.choice(moves)))
+        state = outcome.state
+        assert not outcome.done
