@@ -6,7 +6,8 @@ import random
 
 from palaestra.core import Problem
 from palaestra.core.registry import make_source
-from palaestra.envs.games import crafting
+from palaestra.envs.games import crafting, delivery_route
+from palaestra.kit.play import play_episode
 
 
 def oracle_episode(env_id: str, level: int, seed: int) -> tuple[float, bool, int]:
@@ -94,3 +95,54 @@ def test_crafting_oracle_wins_within_budget_and_random_play_does_not() -> None:
         outcome = source.advance(problem, state, source.format_answer(rng.choice(moves)))
         state = outcome.state
         assert not outcome.done
+
+
+# --- Delivery route ------------------------------------------------------------
+
+def delivery_problem() -> Problem:
+    """Depot A (0,0) with a station; B at (0,5) window 5..6; C at (0,2) window 0..30; tank 6.
+
+    Earliest deadline first drives to B (5 h, fuel 1), then cannot reach C (3) without refuelling: it wins
+    only through a refuel; the shortest plan is C (2 h), then B (3 more h, arriving at 5): two commands.
+    """
+    data = {"towns": ["Ashford", "Brampton", "Colby"], "points": [[0, 0], [0, 5], [0, 2]], "stations": [0],
+            "tank": 6, "parcels": [[1, 5, 6], [2, 0, 30]]}
+    data["plan"] = len(delivery_route._plan(data, (0, 0, 6, 0)))
+    data["budget"] = data["plan"] + 1
+    return Problem(env_id="games/delivery_route", level=0, seed=0, prompt="", data=data)
+
+
+def test_delivery_route_plan_fuel_and_windows() -> None:
+    source = make_source("games/delivery_route")
+    problem = delivery_problem()
+    assert delivery_route._plan(problem.data, (0, 0, 6, 0)) == ["drive to Colby", "drive to Brampton"]
+    state = source.initial_state(problem)
+    first = source.play(problem, state, "Drive to Colby.")
+    assert first.verdict.parsed and first.state["delivered"] == [2] and first.state["fuel"] == 4
+    second = source.play(problem, first.state, "go to brampton")
+    assert second.done and second.verdict.correct
+    # Too little fuel: refused, nothing changes; a window closing loses the game.
+    low = {"town": 2, "hour": 2, "fuel": 2, "delivered": [2]}
+    refused = source.play(problem, low, "drive to Brampton")
+    assert refused.state == low and "fuel" in refused.observation and not refused.done
+    late = source.play(problem, {"town": 0, "hour": 5, "fuel": 6, "delivered": []}, "drive to Colby")
+    assert late.done and not late.verdict.correct and "closed" in late.observation
+    # Waiting jumps to the window's opening and delivers.
+    waited = source.play(problem, {"town": 1, "hour": 3, "fuel": 1, "delivered": [2]}, "wait")
+    assert waited.done and waited.verdict.correct and waited.state["hour"] == 5
+    plan_reply = source.advance(problem, state, "<answer>drive to Colby, then drive to Brampton</answer>")
+    assert not plan_reply.verdict.parsed and "one move per turn" in plan_reply.observation.lower()
+
+
+def test_delivery_route_oracle_wins_and_rules_lose_from_level_two() -> None:
+    source = make_source("games/delivery_route")
+    rules = source.heuristics()
+    for level in range(5):
+        for seed in range(3):
+            assert oracle_episode("games/delivery_route", level, seed)[1]
+            problem = source.sample(level, seed)
+            if level >= 2:
+                for rule in rules.values():
+                    total, won = play_episode(source, problem, lambda state, history, rule=rule, problem=problem:
+                                              rule(problem, state, history, random.Random(0)))
+                    assert not won
