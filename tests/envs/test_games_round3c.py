@@ -7,6 +7,7 @@ import random
 from palaestra.core import Problem
 from palaestra.core.registry import make_source
 from palaestra.envs.games import crafting, delivery_route
+from palaestra.envs.interactive import cooking
 from palaestra.kit.play import play_episode
 
 
@@ -146,3 +147,60 @@ def test_delivery_route_oracle_wins_and_rules_lose_from_level_two() -> None:
                     total, won = play_episode(source, problem, lambda state, history, rule=rule, problem=problem:
                                               rule(problem, state, history, random.Random(0)))
                     assert not won
+
+
+# --- Cooking -------------------------------------------------------------------
+
+def cooking_problem() -> Problem:
+    """Two rooms side by side: the kitchen (west, start, cookbook) and the pantry (east, knife, carrot, apple).
+
+    The recipe: carrot (sliced, fried). The shortest game: east, take carrot, take knife, slice carrot, west,
+    fry carrot, prepare meal.
+    """
+    data = {"rooms": ["kitchen", "pantry"], "cols": 2, "passages": [[0, 1]], "kitchen": 0, "backyard": 1,
+            "items": {"carrot": 1, "apple": 1, "knife": 1, "cookbook": 0}, "recipe": [["carrot", "sliced", "fried"]],
+            "start": 0}
+    data["plan"] = len(cooking._oracle_game(data))
+    data["budget"] = data["plan"] + 8
+    return Problem(env_id="interactive/cooking", level=0, seed=0, prompt="", data=data)
+
+
+def test_cooking_recipe_ruin_and_meal() -> None:
+    source = make_source("interactive/cooking")
+    problem = cooking_problem()
+    assert problem.data["plan"] == 7
+    state = source.initial_state(problem)
+    read = source.play(problem, state, "read the cookbook")
+    assert "carrot (sliced, fried)" in read.observation and read.state == state
+    assert "only prepare" not in source.play(problem, state, "prepare meal").observation  # in the kitchen: not ready
+    assert not source.play(problem, state, "prepare meal").done
+    state = source.play(problem, state, "east").state
+    for command in ("take carrot", "take knife", "take the apple"):
+        state = source.play(problem, state, command).state
+    # A distractor may be cut freely; cutting the carrot the wrong way ruins it and loses.
+    assert not source.play(problem, state, "dice apple").done
+    ruined = source.play(problem, state, "dice carrot")
+    assert ruined.done and not ruined.verdict.correct and "ruined" in ruined.observation
+    state = source.play(problem, state, "slice carrot").state
+    assert "no stove" in source.play(problem, state, "fry carrot").observation.lower()
+    twice = source.play(problem, state, "slice carrot")
+    assert twice.done and not twice.verdict.correct
+    state = source.play(problem, state, "go west").state
+    state = source.play(problem, state, "fry carrot").state
+    meal = source.play(problem, state, "prepare meal")
+    assert meal.done and meal.verdict.correct
+    plan_reply = source.advance(problem, source.initial_state(problem), "<answer>go east; take carrot</answer>")
+    assert not plan_reply.verdict.parsed and "one move per turn" in plan_reply.observation.lower()
+
+
+def test_cooking_honest_player_reads_only_the_text() -> None:
+    source = make_source("interactive/cooking")
+    for level in (0, 4):
+        for seed in range(5):
+            problem = source.sample(level, seed)
+            view = source.view(problem)
+            assert view.public == {} and "cookbook says" not in view.prompt
+            total, won = play_episode(source, problem, lambda state, history, p=problem:
+                                      source.honest_move(source.view(p, history)))
+            assert won and total == 1.0
+            assert oracle_episode("interactive/cooking", level, seed)[1]
