@@ -7,7 +7,7 @@ import random
 from palaestra.core import Problem
 from palaestra.core.registry import make_source
 from palaestra.envs.games import crafting, delivery_route
-from palaestra.envs.interactive import cooking
+from palaestra.envs.interactive import cooking, escape_room
 from palaestra.kit.play import play_episode
 
 
@@ -204,3 +204,57 @@ def test_cooking_honest_player_reads_only_the_text() -> None:
                                       source.honest_move(source.view(p, history)))
             assert won and total == 1.0
             assert oracle_episode("interactive/cooking", level, seed)[1]
+
+
+# --- Escape room ---------------------------------------------------------------
+
+def escape_problem() -> Problem:
+    """A chest with a green-white combination (green 6 on the rug, white 4 on the lamp) holds the iron key,
+    which opens the door, and a spare silver key that fits nothing."""
+    data = {"objects": ["chest", "lamp", "rug", "door"], "containers": ["chest"],
+            "locks": {"chest": {"dials": ["green", "white"]}, "door": {"key": "iron key"}},
+            "contents": {"chest": ["iron key", "silver key"]},
+            "digits": {"green": [6, "rug", False], "white": [4, "lamp", False]}, "order": ["chest", "door"]}
+    data["plan"] = len(escape_room._oracle_game(data))
+    data["budget"] = data["plan"] + 10
+    return Problem(env_id="interactive/escape_room", level=0, seed=0, prompt="", data=data)
+
+
+def test_escape_room_codes_keys_and_the_door() -> None:
+    source = make_source("interactive/escape_room")
+    problem = escape_problem()
+    assert escape_room._oracle_game(problem.data) == ["enter 64 on chest", "open chest", "take iron key",
+                                                       "unlock door with iron key", "open door"]
+    state = source.initial_state(problem)
+    assert "green 6" in source.play(problem, state, "examine the rug").observation
+    assert "dials coloured green, white" in source.play(problem, state, "inspect chest").observation
+    assert "locked" in source.play(problem, state, "open chest").observation
+    wrong = source.play(problem, state, "enter 46 on chest")
+    assert wrong.state == state and "Nothing happens" in wrong.observation
+    state = source.play(problem, state, "enter 64 on the chest").state
+    assert "iron key, silver key" in source.play(problem, state, "open chest").observation
+    state = source.play(problem, state, "open chest").state
+    state = source.play(problem, state, "take silver key").state
+    assert "does not fit" in source.play(problem, state, "unlock door with silver key").observation
+    assert "don't carry" in source.play(problem, state, "unlock door with iron key").observation
+    state = source.play(problem, state, "take iron key").state
+    state = source.play(problem, state, "unlock door with iron key").state
+    out = source.play(problem, state, "open door")
+    assert out.done and out.verdict.correct
+    plan_reply = source.advance(problem, source.initial_state(problem), "<answer>examine rug\nexamine lamp</answer>")
+    assert not plan_reply.verdict.parsed and "one move per turn" in plan_reply.observation.lower()
+
+
+def test_escape_room_tiny_marks_need_the_magnifying_glass() -> None:
+    source = make_source("interactive/escape_room")
+    problem = escape_problem()
+    data = {**problem.data, "digits": {"green": [6, "rug", False], "white": [4, "lamp", True]}}
+    tiny = Problem(env_id="interactive/escape_room", level=0, seed=0, prompt="", data=data)
+    state = source.initial_state(tiny)
+    assert "too small" in source.play(tiny, state, "examine lamp").observation
+    assert "white 4" in source.play(tiny, {**state, "held": ["magnifying glass"]}, "examine lamp").observation
+    for level in (0, 2, 4):
+        for seed in range(4):
+            p = source.sample(level, seed)
+            total, won = play_episode(source, p, lambda st, history, p=p: source.honest_move(source.view(p, history)))
+            assert won
