@@ -6,7 +6,7 @@ import random
 
 from palaestra.core import Problem
 from palaestra.core.registry import make_source
-from palaestra.envs.games import crafting, delivery_route
+from palaestra.envs.games import crafting, delivery_route, guard_maze
 from palaestra.envs.interactive import cooking, escape_room
 from palaestra.kit.play import play_episode
 
@@ -258,3 +258,47 @@ def test_escape_room_tiny_marks_need_the_magnifying_glass() -> None:
             p = source.sample(level, seed)
             total, won = play_episode(source, p, lambda st, history, p=p: source.honest_move(source.view(p, history)))
             assert won
+
+
+# --- Guard maze ----------------------------------------------------------------
+
+def guard_problem() -> Problem:
+    """A 3x3 open grid, start a3 (bottom left), exit c1 (top right); one guard pacing b1-b3, on b1 heading south.
+
+    Guard squares by turn: b1, b2, b3, b2, b1, ... North, north (a1 at turn 2), east (b1 at turn 3, the guard
+    on b2) and east reach the exit in the Manhattan distance, 4 moves."""
+    data = {"grid": ["...", "...", "..."], "start": [2, 0], "exit": [0, 2],
+            "guards": [{"route": [[0, 1], [1, 1], [2, 1]], "phase": 0}]}
+    data["plan"] = len(guard_maze._search(data, (2, 0), 0))
+    data["budget"] = data["plan"] + 2
+    return Problem(env_id="games/guard_maze", level=0, seed=0, prompt="", data=data)
+
+
+def test_guard_maze_timing_catches_and_search() -> None:
+    source = make_source("games/guard_maze")
+    problem = guard_problem()
+    data = problem.data
+    assert [guard_maze._guard_at(data["guards"][0], t) for t in range(5)] == [(0, 1), (1, 1), (2, 1), (1, 1), (0, 1)]
+    state = source.initial_state(problem)
+    assert source.play(problem, state, "wait").state == {"at": [2, 0], "time": 1}
+    caught = source.play(problem, {"at": [2, 0], "time": 1}, "east")  # the guard steps b2 -> b3 onto the player
+    assert caught.done and not caught.verdict.correct and "catches" in caught.observation
+    swap = source.play(problem, {"at": [1, 0], "time": 0}, "east")  # player a2 -> b2 while the guard b1 -> b2
+    assert swap.done and not swap.verdict.correct
+    bump = source.play(problem, state, "west")
+    assert bump.state == {"at": [2, 0], "time": 1} and "wall" in bump.observation
+    assert guard_maze._search(data, (2, 0), 0) == ["north", "north", "east", "east"]
+    total, won = play_episode(source, problem, lambda st, history: source.oracle(problem, st))
+    assert won
+    plan_reply = source.advance(problem, state, "<answer>north, north, east, east</answer>")
+    assert not plan_reply.verdict.parsed and "one move per turn" in plan_reply.observation.lower()
+
+
+def test_guard_maze_rules_lose_at_the_top_level() -> None:
+    source = make_source("games/guard_maze")
+    for seed in range(4):
+        problem = source.sample(4, seed)
+        assert oracle_episode("games/guard_maze", 4, seed)[1]
+        for rule in source.heuristics().values():
+            assert not play_episode(source, problem, lambda st, history, rule=rule, p=problem:
+                                    rule(p, st, history, random.Random(0)))[1]
