@@ -52,7 +52,7 @@ class DeliveryRoute(MultiTurnTask):
         spare: int  # turns beyond the reference plan
         planned: bool  # keep only instances the simple order rules lose
 
-    presets = (Config(2, 1, 6, 6, 2, False), Config(3, 1, 5, 4, 2, False), Config(4, 2, 4, 2, 1, True),
+    presets = (Config(3, 1, 6, 6, 1, False), Config(4, 1, 5, 4, 1, False), Config(4, 2, 4, 2, 1, True),
                Config(5, 2, 3, 1, 1, True), Config(6, 2, 2, 0, 1, True))
     bounded = "growing its sizes past the presets exhausts a fixed pool the generator draws from (names, letters or tables)"
 
