@@ -11,14 +11,15 @@ budget.
 
 The reference is a breadth-first search over (square, time modulo the guards' common period), so its
 length is the fewest turns to the exit; the budget is that plus the level's spare turns. Instances
-are kept only when the guards matter: walking a shortest route while ignoring the guards is caught or
-late, and from level 2 on so is the greedy rule that waits whenever its next square would be
-deadly. The oracle replans from the current state with the same search. Levels grow the grid, add
+are kept only when the guards matter: walking a shortest route while ignoring the guards is caught,
+and from level 2 on the greedy rule that waits whenever its next square would be deadly does not get
+out within three times the grid's half-perimeter (far more than the budget) either. The oracle replans from the current state with the same search. Levels grow the grid, add
 guards and cut the spare turns. The difficulty measure is the reference length plus the guards.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections import deque
@@ -166,13 +167,15 @@ def _search(data: dict[str, Any], start: tuple[int, int], time: int, limit: int 
 
     parent: dict[tuple[tuple[int, int], int], tuple[tuple[tuple[int, int], int], str] | None] = {
         (start, time % period): None}
+    neighbours: dict[tuple[int, int], list[tuple[str, tuple[int, int]]]] = {}
     queue = deque([(start, time, 0)])
     while queue:
         here, now, depth = queue.popleft()
         if depth >= limit:
             continue
-        for step in STEPS:
-            there = _step(data, here, step)
+        if here not in neighbours:
+            neighbours[here] = [(step, _step(data, here, step)) for step in STEPS]
+        for step, there in neighbours[here]:
             key = (there, (now + 1) % period)
             if key in parent or caught(here, there, now):
                 continue
@@ -189,9 +192,14 @@ def _search(data: dict[str, Any], start: tuple[int, int], time: int, limit: int 
 
 def _toward_exit(data: dict[str, Any], here: tuple[int, int]) -> list[str]:
     """The moves from ``here`` that bring it one square nearer the exit (walls only)."""
-    to_exit = distances(data["grid"], tuple(data["exit"]))
+    to_exit = _exit_distances(tuple(data["grid"]), tuple(data["exit"]))
     return [s for s in ("north", "south", "east", "west") if to_exit.get(_step(data, here, s), 10**6) ==
             to_exit.get(here, 0) - 1]
+
+
+@functools.lru_cache(maxsize=256)
+def _exit_distances(grid: tuple[str, ...], goal: tuple[int, int]) -> dict[tuple[int, int], int]:
+    return distances(grid, goal)
 
 
 def _ignoring_policy(problem: Problem, state: dict[str, Any], history: History, rng: random.Random) -> str:
@@ -238,13 +246,16 @@ def _draw(rng: random.Random, config: GuardMaze.Config) -> dict[str, Any] | None
     data: dict[str, Any] = {"grid": grid, "start": list(start), "exit": list(goal), "guards": guards}
     if any(_guard_at(g, 0) == start for g in guards):
         return None
+    # The rules are cheap and the search is not: an instance a rule wins in three times the grid's half-perimeter
+    # (far more than any budget) is dropped first.
+    rule_turns = 3 * (rows + cols)
+    if _rule_wins(data, _ignoring_policy, rule_turns) or config.greedy_loses and _rule_wins(data, _greedy_policy,
+                                                                                               rule_turns):
+        return None
     plan = _search(data, start, 0, limit=4 * rows * cols)
     if plan is None:
         return None
     data["plan"] = len(plan)
-    budget = len(plan) + config.spare
-    if _rule_wins(data, _ignoring_policy, budget) or config.greedy_loses and _rule_wins(data, _greedy_policy, budget):
-        return None
     return data
 
 
