@@ -6,7 +6,7 @@ import random
 
 from palaestra.core import Problem
 from palaestra.core.registry import make_source
-from palaestra.envs.games import crafting, delivery_route, guard_maze
+from palaestra.envs.games import crafting, delivery_route, guard_maze, ice_slide
 from palaestra.envs.interactive import cooking, escape_room
 from palaestra.kit.play import play_episode
 
@@ -302,3 +302,42 @@ def test_guard_maze_rules_lose_at_the_top_level() -> None:
         for rule in source.heuristics().values():
             assert not play_episode(source, problem, lambda st, history, rule=rule, p=problem:
                                     rule(p, st, history, random.Random(0)))[1]
+
+
+# --- Ice slide -----------------------------------------------------------------
+
+def test_ice_slide_tokens_stop_at_walls_tokens_and_edges() -> None:
+    source = make_source("games/ice_slide")
+    # S on a3, T on c1, a wall on d1, helper A on c3: S east stops on b3 (A blocks it); S north then east slides
+    # a1 -> c1, where the wall on d1 stops it: two moves.
+    grid = ["...#", "....", "....", "...."]
+    data = {"grid": grid, "target": [0, 2], "tokens": [[2, 0], [2, 2]], "plan": 0}
+    assert ice_slide._slide(grid, ((2, 0), (2, 2)), 0, "east") == ((2, 1), (2, 2))
+    assert ice_slide._slide(grid, ((0, 0), (2, 2)), 0, "east") == ((0, 2), (2, 2))
+    assert ice_slide._slide(grid, ((2, 0), (2, 2)), 1, "south") == ((2, 0), (3, 2))
+    route = ice_slide._search(grid, ((2, 0), (2, 2)), (0, 2))
+    assert route == [(0, "north"), (0, "east")]
+    data["plan"], data["budget"] = len(route), len(route) + 1
+    problem = Problem(env_id="games/ice_slide", level=0, seed=0, prompt="", data=data)
+    state = source.initial_state(problem)
+    stuck = source.play(problem, state, "west")
+    assert stuck.state == state and "nothing moves" in stuck.observation and stuck.verdict.parsed
+    assert source.play(problem, state, "A south").state == {"tokens": [[2, 0], [3, 2]]}
+    assert source.play(problem, state, "move a south").state == {"tokens": [[2, 0], [3, 2]]}
+    assert not source.play(problem, state, "B south").verdict.parsed  # no helper B here
+    total, won = play_episode(source, problem, lambda st, history: source.oracle(problem, st))
+    assert won
+    plan_reply = source.advance(problem, state, "<answer>east, north, east</answer>")
+    assert not plan_reply.verdict.parsed and "one move per turn" in plan_reply.observation.lower()
+
+
+def test_ice_slide_helpers_are_needed_from_level_two() -> None:
+    source = make_source("games/ice_slide")
+    for level in (2, 4):
+        for seed in range(3):
+            problem = source.sample(level, seed)
+            data = problem.data
+            tokens = tuple(tuple(t) for t in data["tokens"])
+            assert ice_slide._search(data["grid"], tokens, tuple(data["target"]), movers=1,
+                                     limit=data["budget"]) is None
+            assert oracle_episode("games/ice_slide", level, seed)[1]
