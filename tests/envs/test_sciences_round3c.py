@@ -7,6 +7,9 @@ from fractions import Fraction
 
 from palaestra.core import Problem
 from palaestra.core.registry import make_source
+from palaestra.envs.operations.job_shop import makespan, optimal_schedule
+from palaestra.envs.operations.lp_duality import bottleneck_pricing
+from palaestra.envs.operations.queueing import mmc_measures
 from palaestra.envs.physics.thermodynamic_cycles import _segment
 
 
@@ -82,3 +85,62 @@ def test_thermodynamic_segments() -> None:
     assert task.verify(triangle, "Q = 0.45 kJ, W = -300 J").correct
     wrong = task.verify(triangle, "W = 300 J, Q = 450 J")
     assert not wrong.correct and "net work" in wrong.feedback
+
+
+def shop(routes: list[list[tuple[int, int]]]) -> Problem:
+    solved = optimal_schedule(routes)
+    assert solved is not None
+    return Problem("operations/job_shop", 0, 0, "", "", {"routes": [[list(op) for op in r] for r in routes],
+                                                          "makespan": solved[1], "nodes": solved[2]}, 1)
+
+
+def test_job_shop_crossed_routes() -> None:
+    # J1: M1 3, M2 2; J2: M2 3, M1 2. Both machines start at once: M1 J1 then J2, M2 J2 then J1, finishing at 5
+    routes = [[(0, 3), (1, 2)], [(1, 3), (0, 2)]]
+    assert optimal_schedule(routes) is not None and optimal_schedule(routes)[1] == 5  # type: ignore[index]
+    assert makespan(routes, [[1, 0], [0, 1]]) is None  # each machine waits for the job queued behind the other
+    task, problem = make_source("operations/job_shop"), shop(routes)
+    assert task.verify(problem, "M1: J1, J2\nM2: J2, J1").correct
+    assert task.verify(problem, "m2 = J2 -> J1; m1 = J1 -> J2.").correct
+    deadlock = task.verify(problem, "M1: J2, J1\nM2: J1, J2")
+    assert not deadlock.correct and "deadlock" in deadlock.feedback
+    missing = task.verify(problem, "M1: J1\nM2: J2, J1")
+    assert not missing.correct and "exactly once" in missing.feedback
+
+
+def test_job_shop_optimum_matches_brute_force() -> None:
+    from itertools import permutations, product
+    task = make_source("operations/job_shop")
+    for seed in range(3):
+        problem = task.sample(2, seed)
+        routes = [[(k, t) for k, t in r] for r in problem.data["routes"]]
+        machines, jobs = len(routes[0]), len(routes)
+        spans = [makespan(routes, list(orders)) for orders in product(permutations(range(jobs)), repeat=machines)]
+        assert min(s for s in spans if s is not None) == problem.data["makespan"]
+
+
+def test_lp_duality_prices_certify_the_optimum() -> None:
+    # max 3x1 + 5x2 with x1 <= 4, 2x2 <= 12, 3x1 + 2x2 <= 18: shadow prices (0, 3/2, 1), W = 36
+    c, a, b = [3, 5], [[1, 0], [0, 2], [3, 2]], [4, 12, 18]
+    problem = Problem("operations/lp_duality", 0, 0, "", "", {"c": c, "a": a, "b": b, "optimum": "36", "pivots": 2,
+                                                              "duals": ["0", "3/2", "1"]}, 1)
+    task = make_source("operations/lp_duality")
+    assert task.verify(problem, "y1 = 0, y2 = 3/2, y3 = 1, W = 36").correct
+    assert task.verify(problem, "W = 36; y3 = 1; y2 = 1.5; y1 = 0.").correct
+    short = task.verify(problem, "y1 = 0, y2 = 1, y3 = 1, W = 30")
+    assert not short.correct and "P2" in short.feedback
+    loose = task.verify(problem, "y1 = 3, y2 = 5/2, y3 = 0, W = 42")
+    assert not loose.correct and "not the minimum" in loose.feedback
+    assert bottleneck_pricing(c, a, b) == ([0, 0, Fraction(5, 2)], 45)  # only R3 is used by both products
+
+
+def test_queueing_closed_forms() -> None:
+    single = mmc_measures(2, 3, 1)  # rho = 2/3: L = 2, Lq = 4/3, W = 1 h, Wq = 2/3 h
+    assert (single["L"], single["Lq"], single["W"], single["Wq"]) == (2, Fraction(4, 3), 1, Fraction(2, 3))
+    double = mmc_measures(4, 3, 2)  # a = 4/3, P0 = 1/5, Lq = 16/15
+    assert double["P0"] == Fraction(1, 5) and double["Lq"] == Fraction(16, 15)
+    task = make_source("operations/queueing")
+    problem = Problem("operations/queueing", 0, 0, "", "", {"kind": "mm1", "values": {"x": "2/3"}, "unit": "h",
+                                                             "steps": 2}, 1)
+    assert task.verify(problem, "2/3 h").correct and task.verify(problem, "40 minutes").correct
+    assert not task.verify(problem, "0.67 h").correct and not task.verify(problem, "2/3 minutes").correct
