@@ -7,9 +7,11 @@ from fractions import Fraction
 
 from palaestra.core import Problem
 from palaestra.core.registry import make_source
+from palaestra.envs.operations.generalized_assignment import greedy_assignment, optimal_assignment
 from palaestra.envs.operations.job_shop import makespan, optimal_schedule
 from palaestra.envs.operations.lp_duality import bottleneck_pricing
 from palaestra.envs.operations.queueing import mmc_measures
+from palaestra.envs.operations.shift_scheduling import coverage, greedy_starts, optimal_starts
 from palaestra.envs.physics.thermodynamic_cycles import _segment
 
 
@@ -144,3 +146,48 @@ def test_queueing_closed_forms() -> None:
                                                              "steps": 2}, 1)
     assert task.verify(problem, "2/3 h").correct and task.verify(problem, "40 minutes").correct
     assert not task.verify(problem, "0.67 h").correct and not task.verify(problem, "2/3 minutes").correct
+
+
+def test_shift_scheduling_matches_brute_force_and_checks_coverage() -> None:
+    from itertools import product
+    # 5-day cycle, 3 days on: demand 2 every day needs ceil(10/3) = 4 workers
+    starts, total, _ = optimal_starts([2, 2, 2, 2, 2], 3)
+    assert total == 4 and all(h >= 2 for h in coverage(starts, 3))
+    for demand in ([3, 0, 3, 0, 3, 1], [4, 1, 1, 4, 2, 0], [5, 2, 0, 3, 3, 1]):
+        best = min(sum(x) for x in product(range(6), repeat=6) if all(h >= d for h, d in zip(coverage(x, 4), demand)))
+        assert optimal_starts(demand, 4)[1] == best
+    task = make_source("operations/shift_scheduling")
+    problem = Problem("operations/shift_scheduling", 0, 0, "", "", {"demand": [2, 2, 2, 2, 2], "workers": 4,
+                                                                     "tries": 1}, 1)
+    assert task.verify(problem, "D1 = 1, D2 = 1, D3 = 1, D4 = 1, D5 = 0").correct
+    assert task.verify(problem, "D5: 0\nD4: 1\nD3: 1\nD2: 1\nD1: 1.").correct
+    assert task.verify(problem, "D1 = 2, D2 = 0, D3 = 0, D4 = 2, D5 = 0").correct  # another optimum
+    short = task.verify(problem, "D1 = 4, D2 = 0, D3 = 0, D4 = 0, D5 = 0")
+    assert not short.correct and short.feedback == "D4 has 0 workers on duty but needs 2"
+    many = task.verify(problem, "D1 = 1, D2 = 1, D3 = 1, D4 = 1, D5 = 1")
+    assert not many.correct and "not the minimum" in many.feedback
+
+
+def test_shift_scheduling_levels_beat_the_greedy() -> None:
+    task = make_source("operations/shift_scheduling")
+    for seed in range(5):
+        problem = task.sample(3, seed)
+        demand = problem.data["demand"]
+        assert sum(greedy_starts(demand, len(demand) - 2)) > problem.data["workers"]
+
+
+def test_generalized_assignment_small_instance() -> None:
+    # two agents, three tasks; A1 is cheap but holds only 5 units: T1 (3) + T2 (2) on A1, T3 on A2 costs 2+2+6 = 10
+    cost, load, capacity = [[2, 2, 3], [5, 6, 6]], [[3, 2, 4], [1, 1, 1]], [5, 9]
+    solved = optimal_assignment(cost, load, capacity)
+    assert solved is not None and solved[1] == 10 and solved[0] == [0, 0, 1]
+    assert greedy_assignment(cost, load, capacity) is not None
+    task = make_source("operations/generalized_assignment")
+    problem = Problem("operations/generalized_assignment", 0, 0, "", "", {
+        "cost": cost, "load": load, "capacity": capacity, "optimum": 10, "nodes": solved[2]}, 1)
+    assert task.verify(problem, "T1 = A1, T2 = A1, T3 = A2").correct
+    assert task.verify(problem, "T3: A2; T2: A1; T1: A1.").correct
+    over = task.verify(problem, "T1 = A1, T2 = A1, T3 = A1")
+    assert not over.correct and "capacity 5" in over.feedback
+    dear = task.verify(problem, "T1 = A2, T2 = A1, T3 = A2")
+    assert not dear.correct and "not the minimum" in dear.feedback
