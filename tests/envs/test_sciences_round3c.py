@@ -10,6 +10,7 @@ from palaestra.core.registry import make_source
 from palaestra.envs.operations.generalized_assignment import greedy_assignment, optimal_assignment
 from palaestra.envs.operations.job_shop import makespan, optimal_schedule
 from palaestra.envs.operations.lp_duality import bottleneck_pricing
+from palaestra.envs.operations.project_crashing import Network, finish_time, greedy_crash, optimal_crash, plan_cost
 from palaestra.envs.operations.queueing import mmc_measures
 from palaestra.envs.operations.shift_scheduling import coverage, greedy_starts, optimal_starts
 from palaestra.envs.physics.thermodynamic_cycles import _segment
@@ -191,3 +192,36 @@ def test_generalized_assignment_small_instance() -> None:
     assert not over.correct and "capacity 5" in over.feedback
     dear = task.verify(problem, "T1 = A2, T2 = A1, T3 = A2")
     assert not dear.correct and "not the minimum" in dear.feedback
+
+
+def test_project_crashing_two_parallel_paths() -> None:
+    # A (3) then B (4) or C (4) in parallel, then D (2): normal 9 days, deadline 8. The greedy crashes B (cost 1)
+    # first, which shortens only one branch, then A (cost 2, ties with C): 3 in all. A alone costs 2.
+    network = Network(duration=[3, 4, 4, 2], limit=[1, 1, 1, 0], cost=[2, 1, 2, 5], preds=[[], [0], [0], [1, 2]])
+    assert finish_time(network, [0, 0, 0, 0]) == 9
+    greedy = greedy_crash(network, 8)
+    assert greedy == [1, 1, 0, 0] and plan_cost(network, greedy) == 3
+    assert optimal_crash(network, 8)[:2] == ([1, 0, 0, 0], 2)
+    task = make_source("operations/project_crashing")
+    problem = Problem("operations/project_crashing", 0, 0, "", "", {
+        "duration": network.duration, "limit": network.limit, "cost": network.cost, "preds": network.preds,
+        "deadline": 8, "optimum": 2, "nodes": 1}, 1)
+    assert task.verify(problem, "A = 1, B = 0, C = 0, D = 0").correct
+    assert task.verify(problem, "D: 0; C: 0; B: 0; A: 1.").correct
+    late = task.verify(problem, "A = 0, B = 1, C = 0, D = 0")
+    assert not late.correct and "past the deadline" in late.feedback
+    over = task.verify(problem, "A = 0, B = 0, C = 0, D = 1")
+    assert not over.correct and "0 to 0 days" in over.feedback
+    assert not task.verify(problem, "A = 0, B = 1, C = 1, D = 0").correct
+
+
+def test_project_crashing_optimum_matches_brute_force() -> None:
+    from itertools import product
+    task = make_source("operations/project_crashing")
+    for seed in range(4):
+        problem = task.sample(3, seed)
+        data = problem.data
+        network = Network(data["duration"], data["limit"], data["cost"], data["preds"])
+        best = min(plan_cost(network, plan) for plan in product(*(range(m + 1) for m in network.limit))
+                   if finish_time(network, plan) <= data["deadline"])
+        assert best == data["optimum"]
