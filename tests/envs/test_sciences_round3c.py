@@ -225,3 +225,24 @@ def test_project_crashing_optimum_matches_brute_force() -> None:
         best = min(plan_cost(network, plan) for plan in product(*(range(m + 1) for m in network.limit))
                    if finish_time(network, plan) <= data["deadline"])
         assert best == data["optimum"]
+
+
+def test_projectile_cliff_and_target() -> None:
+    task = make_source("physics/projectile")
+    for seed in range(10):  # the landing time solves h + v_y t - 5 t^2 = 0 exactly
+        problem = task.sample(3, seed)
+        text = problem.prompt
+        height = Fraction(text.split("cliff ")[1].split(" m above")[0])
+        vx = int(text.split("component of ")[1].split(" m/s")[0])
+        vy = int(text.split("upward component of ")[1].split(" m/s")[0])
+        flight = Fraction(problem.data["values"]["x"]) / vx
+        assert height + vy * flight - 5 * flight**2 == 0 and flight > 0
+        assert Fraction(problem.data["values"]["v_y"]) == vy - 10 * flight
+    # ground launch at (15, 20) m/s: R = 2 * 15 * 20 / 10 = 60 m, H = 400 / 20 = 20 m
+    ground = kinded("physics/projectile", "ground", {"R": "60", "H": "20"})
+    assert task.verify(ground, "H = 20 m, R = 6000 cm").correct
+    wrong = task.verify(ground, "R = 60 m, H = 40 m")
+    assert not wrong.correct and "H" in wrong.feedback
+    target = kinded("physics/projectile", "target", {"x": "-5/2"})
+    assert task.verify(target, "-2.5 m/s").correct and task.verify(target, "-9 km/h").correct
+    assert not task.verify(target, "2.5 m/s").correct

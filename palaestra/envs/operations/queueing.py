@@ -127,7 +127,7 @@ class Queueing(Task):
 
 def _rates(rng: random.Random, servers: int) -> tuple[int, int]:
     """(arrival rate, service rate per server), per hour, with the queue stable (lambda < c mu)."""
-    mu = rng.randint(2, 40)
+    mu = rng.randint(2, 90)
     lam = rng.randint(1, servers * mu - 1)
     return lam, mu
 
@@ -183,7 +183,7 @@ def _mmc(rng: random.Random) -> Question:
 
 
 def _mm1k(rng: random.Random) -> Question:
-    lam, mu = rng.randint(1, 40), rng.randint(2, 40)
+    lam, mu = rng.randint(1, 90), rng.randint(2, 90)
     capacity = rng.randint(2, 5)
     rho = Fraction(lam, mu)
     weights = [rho**n for n in range(capacity + 1)]

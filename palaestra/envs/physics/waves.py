@@ -135,7 +135,7 @@ def _string(rng: random.Random) -> Question:
 
 
 def _pipe(rng: random.Random) -> Question:
-    length = Fraction(rng.randint(10, 400), 100)
+    length = Fraction(rng.randint(100, 4000), 1000)
     k = rng.randint(1, 5)
     closed = rng.random() < 0.6
     if closed:
@@ -148,7 +148,7 @@ def _pipe(rng: random.Random) -> Question:
 
 
 def _pipe_pair(rng: random.Random) -> Question:
-    length = Fraction(rng.randint(10, 400), 100)
+    length = Fraction(rng.randint(100, 4000), 1000)
     closed = rng.random() < 0.5
     k = rng.randint(1, 6)
     step = Fraction(SOUND) / (2 * length)  # consecutive resonances are v / (2L) apart either way
