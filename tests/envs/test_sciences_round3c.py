@@ -246,3 +246,25 @@ def test_projectile_cliff_and_target() -> None:
     target = kinded("physics/projectile", "target", {"x": "-5/2"})
     assert task.verify(target, "-2.5 m/s").correct and task.verify(target, "-9 km/h").correct
     assert not task.verify(target, "2.5 m/s").correct
+
+
+def test_inventory_discount_and_newsvendor_accept_any_optimum() -> None:
+    from palaestra.envs.operations.inventory import discount_cost, expected_profit
+    task = make_source("operations/inventory")
+    # D = 1000, S = 10, H = 2: EOQ = 100 at price 5 costs 5000 + 100 + 100 = 5200; at 200 for price 4:
+    # 4000 + 50 + 200 = 4250, the optimum
+    data = {"kind": "discount", "D": 1000, "S": 10, "H": 2, "eoq": 100, "breaks": [1, 200], "prices": [5, 4],
+            "answer": {"Q": "200", "T": "4250"}, "steps": 5}
+    assert discount_cost(data, Fraction(100)) == 5200 and discount_cost(data, Fraction(200)) == 4250
+    problem = Problem("operations/inventory", 0, 0, "", "", data, 1)
+    assert task.verify(problem, "T = 4250, Q = 200.").correct
+    eoq = task.verify(problem, "Q = 100, T = 5200")
+    assert not eoq.correct and "least yearly cost" in eoq.feedback
+    assert not task.verify(problem, "Q = 200, T = 4200").correct
+    # demand 10 or 20, each with probability 1/2; cost 5, price 10: q = 10 and q = 20 both expect 50 (a tie)
+    news = {"kind": "newsvendor", "demand": [10, 20], "chance": ["1/2", "1/2"], "price": 10, "cost": 5, "salvage": 0,
+            "penalty": 0, "weights": [1, 1], "answer": {"q": "10", "E": "50"}, "steps": 5}
+    assert expected_profit(news, 10) == expected_profit(news, 20) == expected_profit(news, 15) == 50
+    problem = Problem("operations/inventory", 0, 0, "", "", news, 1)
+    assert task.verify(problem, "q = 20, E = 50").correct and task.verify(problem, "q = 15, E = 50").correct
+    assert not task.verify(problem, "q = 25, E = 50").correct and not task.verify(problem, "q = 15/2, E = 50").correct
