@@ -170,7 +170,7 @@ def _best_discount(data: dict) -> tuple[Fraction, Fraction]:
     candidates = [Fraction(b) for b in data["breaks"][1:]]
     eoq = Fraction(data["eoq"])
     candidates.append(eoq)
-    return min(((discount_cost(data, q), q) for q in candidates))[::-1]
+    return min((discount_cost(data, q), q) for q in candidates)[::-1]
 
 
 def _discount(rng: random.Random) -> tuple[str, dict]:
