@@ -268,3 +268,24 @@ def test_inventory_discount_and_newsvendor_accept_any_optimum() -> None:
     problem = Problem("operations/inventory", 0, 0, "", "", news, 1)
     assert task.verify(problem, "q = 20, E = 50").correct and task.verify(problem, "q = 15, E = 50").correct
     assert not task.verify(problem, "q = 25, E = 50").correct and not task.verify(problem, "q = 15/2, E = 50").correct
+
+
+def test_oligopoly_cournot_and_stackelberg() -> None:
+    from palaestra.envs.economics.oligopoly import cournot
+    # P = 100 - Q, costs 10 and 20: q1 = (100 - 20 + 20)/3 = 100/3, q2 = (100 - 40 + 10)/3 = 70/3, P = 130/3
+    assert cournot(100, 1, [10, 20]) == [Fraction(100, 3), Fraction(70, 3)]
+    task = make_source("economics/oligopoly")
+    problem = kinded("economics/oligopoly", "cournot", {"q1": "100/3", "q2": "70/3", "P": "130/3"})
+    assert task.verify(problem, "P = 130/3, q2 = 70/3, q1 = 100/3.").correct
+    assert task.verify(problem, r"q1 = 33\frac{1}{3}, q2 = \frac{70}{3}, P = 43 1/3").correct
+    wrong = task.verify(problem, "q1 = 70/3, q2 = 100/3, P = 130/3")
+    assert not wrong.correct and "q1" in wrong.feedback
+    for seed in range(5):  # the Stackelberg leader produces more than it would under Cournot (same costs)
+        stack = task.sample(2, seed)
+        text = stack.prompt
+        a = int(text.split("P = ")[1].split(" - ")[0])
+        slope = text.split(" - ")[1].split("Q")[0]
+        b = int(slope) if slope else 1
+        c1 = int(text.split("marginal cost ")[1].split(")")[0])
+        c2 = int(text.split("marginal cost ")[2].split(")")[0])
+        assert Fraction(stack.data["values"]["q1"]) > cournot(a, b, [c1, c2])[0]
