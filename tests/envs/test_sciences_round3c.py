@@ -289,3 +289,28 @@ def test_oligopoly_cournot_and_stackelberg() -> None:
         c1 = int(text.split("marginal cost ")[1].split(")")[0])
         c2 = int(text.split("marginal cost ")[2].split(")")[0])
         assert Fraction(stack.data["values"]["q1"]) > cournot(a, b, [c1, c2])[0]
+
+
+def test_consumer_choice_bundles_and_slutsky() -> None:
+    task = make_source("economics/consumer_choice")
+    # U = x y^2, I = 300, prices 2 and 5: a third of income on x (x = 50), two thirds on y (y = 40)
+    data = {"kind": "cobb_douglas", "income": 300, "prices": [2, 5], "weights": [1, 2],
+            "values": {"x": "50", "y": "40"}}
+    problem = Problem("economics/consumer_choice", 0, 0, "", "", data, 1)
+    assert task.verify(problem, "y = 40, x = 50.").correct
+    cheap = task.verify(problem, "x = 25, y = 20")
+    assert not cheap.correct and "more utility" in cheap.feedback
+    dear = task.verify(problem, "x = 60, y = 40")
+    assert not dear.correct and "more than the income" in dear.feedback
+    # U = 2x + 3y at prices 2 and 3: both give one util per unit of money, so every budget bundle is best
+    tie = {"kind": "substitutes", "income": 60, "prices": [2, 3], "weights": [2, 3], "values": {"x": "30", "y": "0"}}
+    problem = Problem("economics/consumer_choice", 0, 0, "", "", tie, 1)
+    assert task.verify(problem, "x = 15, y = 10").correct and task.verify(problem, "x = 0, y = 20").correct
+    assert not task.verify(problem, "x = 15, y = 9").correct
+    for seed in range(5):  # S + N is the whole change in x, and S moves against the price
+        slutsky = task.sample(4, seed)
+        d = slutsky.data
+        share = Fraction(d["weights"][0], sum(d["weights"]))
+        change = share * d["income"] / d["new_price"] - share * d["income"] / d["prices"][0]
+        s, n = Fraction(d["values"]["S"]), Fraction(d["values"]["N"])
+        assert s + n == change and (s < 0) == (d["new_price"] > d["prices"][0])
