@@ -60,17 +60,24 @@ class JobShop(Task):
             return [[(k, rng.randint(1, config.max_time)) for k in rng.sample(range(config.machines), config.machines)]
                     for _ in range(config.jobs)]
 
+        last: list = [None, None]  # the latest draw searched and its solution, so the accepted one is not re-solved
+
         def acceptable(routes: list[Route]) -> bool:
+            if config.beat_rules:  # a rule that meets the simple lower bound is optimal: skip the search
+                spans = [makespan(routes, rule(routes)) or 0 for rule in RULES.values()]
+                floor = max(max(sum(t for _, t in route) for route in routes),
+                            max(sum(t for route in routes for k, t in route if k == m) for m in range(config.machines)))
+                if min(spans) == floor:
+                    return False
             solved = optimal_schedule(routes)
             if solved is None:
                 return False
-            best = solved[1]
-            return not config.beat_rules or all(makespan(routes, rule(routes)) > best for rule in RULES.values())
+            last[:] = [routes, solved]
+            return not config.beat_rules or all(makespan(routes, rule(routes)) > solved[1] for rule in RULES.values())
 
         routes = retry(draw, acceptable, what="a job shop the dispatching rules do not solve")
-        solved = optimal_schedule(routes)
-        assert solved is not None
-        orders, best, nodes = solved
+        assert last[0] is routes
+        orders, best, nodes = last[1]
         jobs = [f"J{j + 1}" for j in range(config.jobs)]
         lines = "\n".join(f"  {jobs[j]}: " + ", ".join(f"M{k + 1} ({t} min)" for k, t in route)
                           for j, route in enumerate(routes))
