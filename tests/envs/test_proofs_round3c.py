@@ -1,0 +1,39 @@
+"""Round 3c of the proofs family: hand-checked instances, wrong answers refused with a useful message, spellings."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from palaestra.core.registry import make_source
+
+
+def _require_coq() -> None:
+    from palaestra import sandbox
+
+    chain = sandbox.probe().languages.get("coq")
+    if chain is None or not chain.available:
+        pytest.skip(f"coq toolchain missing: {getattr(chain, 'reason', 'not probed')} (.ci/setup_toolchains.sh)")
+
+
+def test_inequality_threshold_least_k_and_proof() -> None:
+    from palaestra.envs.proofs.coq_inequality_threshold import _shifted, least_threshold
+
+    # n * n >= 5 * n + 6 from n = 6 on (6 * 6 = 36 = 30 + 6), not at n = 5
+    assert least_threshold([-6, -5, 1]) == 6
+    assert _shifted([-6, -5, 1], 6) == [0, 7, 1]  # (m + 6)^2 - 5 (m + 6) - 6 = m^2 + 7 m
+    env = make_source("proofs/coq_inequality_threshold")
+    problem = dataclasses.replace(env.sample(1, 0), data={"low": [6, 5], "high": [0, 0, 1], "threshold": 6})
+    head = "Theorem bound : forall n : nat, {k} <= n -> 5 * n + 6 <= n * n.\nProof.\nintros n H. nia.\nQed."
+    small = env.verify(problem, head.format(k=5))
+    assert not small.correct and "at n = 5" in small.feedback  # refused before any coqc run
+    large = env.verify(problem, head.format(k=7))
+    assert not large.correct and "not the least" in large.feedback
+    other = env.verify(problem, head.format(k=6).replace("5 * n + 6 <=", "5 * n + 7 <="))
+    assert not other.parsed and "must read" in other.feedback
+    _require_coq()
+    assert env.verify(problem, head.format(k=6)).correct
+    assert env.verify(problem, "```coq\n" + head.format(k=6).replace("forall n : nat,", "forall n,") + "\n```").correct
+    broken = env.verify(problem, head.format(k=6).replace("nia.", "lia."))
+    assert not broken.correct and broken.parsed and "line" in broken.feedback
