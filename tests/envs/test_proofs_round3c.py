@@ -37,3 +37,40 @@ def test_inequality_threshold_least_k_and_proof() -> None:
     assert env.verify(problem, "```coq\n" + head.format(k=6).replace("forall n : nat,", "forall n,") + "\n```").correct
     broken = env.verify(problem, head.format(k=6).replace("nia.", "lia."))
     assert not broken.correct and broken.parsed and "line" in broken.feedback
+
+
+def _chain_problem(env_id: str, letters: str, left: str, right: str):  # type: ignore[no-untyped-def]
+    env = make_source(env_id)
+    return env, dataclasses.replace(env.sample(0, 0), data={"letters": letters, "left": left, "right": right,
+                                                             "steps": 2})
+
+
+def test_lattice_idempotence_from_absorption() -> None:
+    env, problem = _chain_problem("proofs/lattice_identities", "ab", "a ∧ a", "a")
+    # idempotence is no axiom: a ∧ a = a ∧ (a ∨ (a ∧ b)) = a (L6 backwards inside, then L5)
+    assert env.verify(problem, "a ∧ a\n= a ∧ (a ∨ (a ∧ b))\n= a").correct
+    assert env.verify(problem, "a /\\ a = a /\\ (a \\/ (a /\\ b)) = a.").correct
+    skipped = env.verify(problem, "a ∧ a\n= a")
+    assert not skipped.correct and "step 1" in skipped.feedback
+    assert not env.verify(problem, "a ∧ a ∧ a = a").parsed  # brackets below the top are required
+
+
+def test_ring_chain_checked_step_by_step() -> None:
+    from palaestra.envs.proofs._rewriting import one_step
+    from palaestra.envs.proofs.ring_identities import RING
+
+    def term(text: str):  # type: ignore[no-untyped-def]
+        parsed = RING.parse(text, "abc")
+        assert parsed is not None, text
+        return parsed
+
+    assert one_step(term("a * (b + c)"), term("(a * b) + (a * c)"), RING.axioms) == "R8"
+    assert one_step(term("(b + 0) * c"), term("b * c"), RING.axioms) == "R3"  # inside, left to right
+    assert one_step(term("0"), term("c + -c"), RING.axioms) == "R4"  # right to left
+    assert one_step(term("a * b"), term("a + b"), RING.axioms) is None
+    assert RING.parse("a - b", "ab") is None  # no binary minus
+    env, problem = _chain_problem("proofs/ring_identities", "ab", "(a + 0) * b", "b * a")
+    assert env.verify(problem, "(a + 0) * b = a * b = b * a").correct
+    assert env.verify(problem, "(a + 0) · b\n= a · b\n= b · a").correct
+    wrong = env.verify(problem, "(a + 0) * b\n= b * (a * 1)\n= b * a")
+    assert not wrong.correct and "step 1" in wrong.feedback
