@@ -74,3 +74,29 @@ def test_ring_chain_checked_step_by_step() -> None:
     assert env.verify(problem, "(a + 0) · b\n= a · b\n= b · a").correct
     wrong = env.verify(problem, "(a + 0) * b\n= b * (a * 1)\n= b * a")
     assert not wrong.correct and "step 1" in wrong.feedback
+
+
+def test_program_correctness_precheck_and_invariant_proof() -> None:
+    from palaestra.envs.proofs._coq_statement import evaluate
+    from palaestra.envs.proofs.coq_program_correctness import run_value, spec_value
+
+    horner = {"kind": "horner", "a": 1, "b": 0, "k": 1, "c": 10, "start": 7}
+    assert run_value(horner, [4, 2]) == 742 and spec_value(horner, [4, 2]) == 42  # digits read in base 10
+    assert evaluate("7 * 10 ^ length l + spec l", {"spec l": 42, "length l": 2}) == 742
+    assert evaluate("max 3 (spec l)", {"spec l": 2, "length l": 0}) == 3
+    for bad in ("run l", "spec l - 1", "2 ^ 2 ^ 2", "7 * 10 ^ 99"):
+        assert evaluate(bad, {"spec l": 1, "length l": 1}) is None, bad
+    env = make_source("proofs/coq_program_correctness")
+    problem = env.sample(0, 5)
+    loop = problem.data["loop"]
+    assert loop["kind"] == "sum"
+    wrong = env.verify(problem, "Theorem run_correct : forall l : list nat, run l = spec l.\nProof.\nQed.")
+    assert not wrong.correct and "for l = []" in wrong.feedback  # the start value is missed: no coqc run
+    _require_coq()
+    start = loop["start"]
+    naive = (f"Lemma run_correct : forall l, run l = {start} + spec l.\nProof.\n"
+             "induction l as [|x t IH]; unfold run in *; simpl; lia.\nQed.")
+    broken = env.verify(problem, naive)  # induction without generalising the accumulator fails
+    assert not broken.correct and broken.parsed
+    assert env.verify(problem, problem.answer.replace(f"= {start} + spec l.", f"= spec l + {start}.").replace(
+        "reflexivity.", "lia.")).correct
