@@ -100,3 +100,23 @@ def test_program_correctness_precheck_and_invariant_proof() -> None:
     assert not broken.correct and broken.parsed
     assert env.verify(problem, problem.answer.replace(f"= {start} + spec l.", f"= spec l + {start}.").replace(
         "reflexivity.", "lia.")).correct
+
+
+def test_recursive_functions_split_law() -> None:
+    from palaestra.envs.proofs.coq_recursive_functions import f_list, f_nat
+
+    square = {"kind": "nat", "p2": 1, "p1": 0, "p0": 0}  # f n = 1 + 4 + ... + n * n
+    assert f_nat(square, 3) == 14 and f_nat(square, 5) == f_nat(square, 3) + f_nat(square, 2) + 9 * 2 + 3 * 4 + 6
+    weighted = {"kind": "list", "a": 1, "b": 0, "c": 1, "d": 0}  # f l = sum l + pairs of positions
+    assert f_list(weighted, [5, 6, 7]) == 18 + 3
+    env = make_source("proofs/coq_recursive_functions")
+    problem = dataclasses.replace(env.sample(0, 0), data={"f": {"kind": "nat", "p2": 0, "p1": 2, "p0": 5},
+        "definition": "Fixpoint f (n : nat) : nat :=\n  match n with\n  | 0 => 0\n  | S k => f k + (2 * n + 5)\n  end."})
+    # f n = n * n + 6 * n: the constant 5 cancels, the cross term is 2 * n * m
+    trap = env.verify(problem, "Theorem f_split : forall n m : nat, f (n + m) = f n + f m + 2 * n * m + 5.\nProof.\nQed.")
+    assert not trap.correct and "n = 0, m = 0" in trap.feedback  # refused before any coqc run
+    _require_coq()
+    law = "Lemma f_split : forall n m, f (n + m) = f n + f m + 2 * n * m.\nProof.\nintros n m. induction n; simpl; {}.\nQed."
+    assert env.verify(problem, law.format("[ring | rewrite IHn; ring]")).correct
+    broken = env.verify(problem, law.replace("induction n; simpl; {}", "simpl; ring"))  # no induction: ring is stuck
+    assert not broken.correct and broken.parsed
