@@ -120,3 +120,25 @@ def test_recursive_functions_split_law() -> None:
     assert env.verify(problem, law.format("[ring | rewrite IHn; ring]")).correct
     broken = env.verify(problem, law.replace("induction n; simpl; {}", "simpl; ring"))  # no induction: ring is stuck
     assert not broken.correct and broken.parsed
+
+
+def test_proof_repair_faults_and_episode() -> None:
+    from palaestra.envs.proofs._coq_logic import AUTOMATION
+    from palaestra.envs.proofs.coq_proof_repair import _with_line_text
+
+    env = make_source("proofs/coq_proof_repair")
+    problem = env.sample(2, 0)
+    assert problem.data["broken"] != problem.answer and len(problem.data["faults"]) == 2
+    assert problem.data["broken"] in problem.prompt and problem.answer not in problem.prompt
+    assert "tauto" in AUTOMATION
+    assert _with_line_text("line 2 of the proof: Error: No such goal.", "split.\nexact H1.") == \
+        "line 2 of the proof (exact H1.): Error: No such goal."
+    state = env.initial_state(problem)
+    refused = env.play(problem, state, "intros. tauto.")
+    assert not refused.verdict.parsed and refused.state == state and not refused.done  # not counted as an attempt
+    _require_coq()
+    rejected = env.play(problem, state, problem.data["broken"])
+    assert not rejected.verdict.correct and rejected.verdict.parsed and not rejected.done
+    assert rejected.state == {"rejected": 1} and "coqc rejected the proof: line" in rejected.observation
+    closed = env.play(problem, rejected.state, problem.answer)
+    assert closed.done and closed.verdict.reward == 0.5  # one rejected attempt halves the reward
