@@ -142,3 +142,18 @@ def test_proof_repair_faults_and_episode() -> None:
     assert rejected.state == {"rejected": 1} and "coqc rejected the proof: line" in rejected.observation
     closed = env.play(problem, rejected.state, problem.answer)
     assert closed.done and closed.verdict.reward == 0.5  # one rejected attempt halves the reward
+
+
+def test_sequent_calculus_hand_checked_proof() -> None:
+    env = make_source("proofs/sequent_calculus")
+    problem = dataclasses.replace(env.sample(0, 0), data={"atoms": ["p", "q"], "left": ["p ∧ q"], "right": ["q ∧ p"],
+                                                          "steps": 4})
+    proof = ("1. p, q ⊢ q    Ax\n2. p, q ⊢ p    Ax\n3. p, q ⊢ q ∧ p    ∧R 1, 2\n4. p ∧ q ⊢ q ∧ p    ∧L 3")
+    assert env.verify(problem, proof).correct
+    ascii_proof = "1) q, p |- q   Ax\n2) p, q |- p   id\n3) q, p |- q & p   andR 2, 1\n4) p & q |- q & p   &L 3"
+    assert env.verify(problem, ascii_proof).correct  # other order of premises and formulas, ASCII rule names
+    wrong_rule = env.verify(problem, proof.replace("∧L 3", "∨L 3"))
+    assert not wrong_rule.correct and "line 4" in wrong_rule.feedback
+    not_axiom = env.verify(problem, proof.replace("1. p, q ⊢ q    Ax", "1. p ⊢ q    Ax"))
+    assert not not_axiom.correct and "line 1" in not_axiom.feedback
+    assert not env.verify(problem, proof.rsplit("\n", 1)[0]).correct  # stops before the goal
