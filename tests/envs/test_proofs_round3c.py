@@ -157,3 +157,19 @@ def test_sequent_calculus_hand_checked_proof() -> None:
     not_axiom = env.verify(problem, proof.replace("1. p, q ⊢ q    Ax", "1. p ⊢ q    Ax"))
     assert not not_axiom.correct and "line 1" in not_axiom.feedback
     assert not env.verify(problem, proof.rsplit("\n", 1)[0]).correct  # stops before the goal
+
+
+def test_hilbert_identity_proof_and_bad_lines() -> None:
+    env = make_source("proofs/hilbert_system")
+    problem = dataclasses.replace(env.sample(0, 0), data={"atoms": list("pqrst"), "theorem": "p → p", "steps": 5})
+    # the textbook proof of p → p: S K K
+    proof = ("1. (p → ((p → p) → p)) → ((p → (p → p)) → (p → p))    A2\n2. p → ((p → p) → p)    A1\n"
+             "3. (p → (p → p)) → (p → p)    MP 2, 1\n4. p → (p → p)    A1\n5. p → p    MP 4, 3")
+    assert env.verify(problem, proof).correct
+    assert env.verify(problem, proof.replace("→", "->").replace("A1", "K").replace("A2", "S")).correct
+    assert env.verify(problem, proof.replace("MP 2, 1", "MP 1, 2")).correct  # either order of the two cited lines
+    not_axiom = env.verify(problem, proof.replace("4. p → (p → p)    A1", "4. p → (p → p)    A2"))
+    assert not not_axiom.correct and "line 4" in not_axiom.feedback
+    bad_mp = env.verify(problem, proof.replace("MP 4, 3", "MP 2, 3"))
+    assert not bad_mp.correct and "line 5" in bad_mp.feedback
+    assert not env.verify(problem, "1. p → p    A1").correct
