@@ -173,3 +173,11 @@ def test_hilbert_identity_proof_and_bad_lines() -> None:
     bad_mp = env.verify(problem, proof.replace("MP 4, 3", "MP 2, 3"))
     assert not bad_mp.correct and "line 5" in bad_mp.feedback
     assert not env.verify(problem, "1. p → p    A1").correct
+
+
+def test_inequality_threshold_feedback_does_not_give_k_away() -> None:
+    env = make_source("proofs/coq_inequality_threshold")
+    # n * n + 16 >= 10 * n fails exactly for n = 3..7: the least K is 8
+    problem = dataclasses.replace(env.sample(1, 0), data={"low": [0, 10], "high": [16, 0, 1], "threshold": 8})
+    verdict = env.verify(problem, "Theorem bound : forall n : nat, 1 <= n -> 10 * n <= n * n + 16.\nProof.\nQed.")
+    assert not verdict.correct and "at n = 3 " in verdict.feedback  # the first failure, not n = 7

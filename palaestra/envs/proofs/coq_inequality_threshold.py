@@ -112,13 +112,13 @@ class CoqInequalityThreshold(Task):
             return Verdict.unparsed(f"the statement must read: forall n : nat, K <= n -> {left} <= {right}")
         chosen, truth = int(number), data["threshold"]
         difference = _difference(data["low"], data["high"])
-        if chosen < truth:
-            n = truth - 1  # the least threshold's predecessor fails, by definition
+        if chosen < truth:  # the first failure from the chosen K on (not always the last, which would give K away)
+            n = next(m for m in range(chosen, truth) if _value(difference, m) < 0)
             return Verdict.wrong(f"K = {chosen} is too small: at n = {n} the left side is "
                                  f"{_value(data['low'], n)} and the right side {_value(data['high'], n)}")
         if chosen > truth:
             return Verdict.wrong(f"K = {chosen} is not the least: the inequality already holds for every n >= "
-                                 f"{chosen - 1}" if _value(difference, chosen - 1) >= 0 else "K is not the least")
+                                 f"{chosen - 1}")
         script = coq.read_script(rest)
         if script.startswith("refused:"):
             return Verdict.unparsed(script.removeprefix("refused: "))
