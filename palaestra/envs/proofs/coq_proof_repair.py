@@ -63,13 +63,11 @@ class CoqProofRepair(MultiTurnTask):
         Config(atoms=3, goal_depth=2, budget=5, min_lines=5, max_premises=3, faults=1, turns=5),
         Config(atoms=3, goal_depth=3, budget=6, min_lines=6, max_premises=4, faults=2, turns=6),
         Config(atoms=4, goal_depth=3, budget=8, min_lines=8, max_premises=5, faults=2, turns=7),
-        Config(atoms=4, goal_depth=3, budget=9, min_lines=9, max_premises=5, faults=3, turns=8),
+        Config(atoms=4, goal_depth=3, budget=8, min_lines=8, max_premises=5, faults=3, turns=8),
     )
     # capped where generation stops scaling (kit check far_levels)
-    growth = Growth(steps={"budget": 2, "min_lines": 2, "atoms": 1, "goal_depth": 1, "max_premises": 1, "faults": 1,
-                           "turns": 1},
-                    limits={"atoms": 6, "goal_depth": 4, "max_premises": 7, "budget": 22, "min_lines": 22, "faults": 4,
-                            "turns": 14})
+    growth = Growth(steps={"budget": 2, "min_lines": 2, "atoms": 1, "max_premises": 1, "faults": 1, "turns": 1},
+                    limits={"atoms": 5, "max_premises": 6, "budget": 22, "min_lines": 22, "faults": 4, "turns": 14})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         names = ATOMS[: config.atoms]
