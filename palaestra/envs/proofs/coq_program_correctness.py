@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
+from typing import Any
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.envs.proofs._coq_statement import evaluate, read_statement, strip_binder
@@ -64,7 +65,7 @@ class CoqProgramCorrectness(Task):
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         kind = rng.choice(config.kinds)
-        loop = {"kind": kind, "a": rng.randint(1, config.largest), "b": rng.randint(0, config.largest),
+        loop: dict[str, Any] = {"kind": kind, "a": rng.randint(1, config.largest), "b": rng.randint(0, config.largest),
                 "k": rng.randint(1, config.largest), "c": rng.randint(2, config.largest_base),
                 "start": rng.randint(1, config.largest * 2)}
         if kind == "count":

@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
+from typing import Any
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.envs.proofs._coq_statement import evaluate, read_statement, strip_binder
@@ -74,6 +75,7 @@ class CoqRecursiveFunctions(Task):
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         top = config.largest
+        f: dict[str, Any]
         if config.kind == "nat":
             p2 = rng.randint(1, top) if config.terms == 2 else 0
             p1, p0 = rng.randint(1 if p2 == 0 else 0, top), rng.randint(0, top)
