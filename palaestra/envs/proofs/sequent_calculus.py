@@ -82,7 +82,7 @@ class SequentCalculus(Task):
         Config(atoms=4, depth=3, left=3, right=2, min_lines=10),
     )
     # capped where generation stops scaling (kit check far_levels)
-    growth = Growth(steps={"min_lines": 3, "atoms": 1, "left": 1}, limits={"atoms": 5, "left": 4, "min_lines": 40})
+    growth = Growth(steps={"min_lines": 4, "atoms": 1, "left": 1}, limits={"atoms": 4, "left": 4, "min_lines": 40})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         names = ATOMS[: config.atoms]
