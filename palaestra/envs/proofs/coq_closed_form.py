@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
+from palaestra.envs.proofs._coq_statement import polynomial_text
 from palaestra.verifiers import coq
 from palaestra.verifiers.blocks import read_block
 
@@ -135,18 +136,6 @@ class CoqClosedForm(Task):
         off_by_one = f"{head} + 1.\nProof.{proof}"
         with_f = gold.replace(" = ", " = f n + 0 * ", 1)
         return [off_by_one, with_f, gold.replace("ring.", "admit."), head + "."]
-
-
-def polynomial_text(coefficients: list[int]) -> str:
-    """``[4, 0, 3]`` as ``3 * n * n + 4`` (highest power first, powers as products)."""
-    terms = []
-    for power in range(len(coefficients) - 1, -1, -1):
-        c = coefficients[power]
-        if c == 0:
-            continue
-        factors = ([str(c)] if c != 1 or power == 0 else []) + ["n"] * power
-        terms.append(" * ".join(factors))
-    return " + ".join(terms) or "0"
 
 
 def f_value(start: int, step: list[int], n: int) -> int:

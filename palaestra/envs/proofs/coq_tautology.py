@@ -24,83 +24,10 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.proofs._fitch import Node, draw_sequent
-from palaestra.envs.proofs._logic import ATOMS, Formula, size
+from palaestra.envs.proofs._coq_logic import AUTOMATION, THEOREM, coq_formula, proof_term
+from palaestra.envs.proofs._fitch import draw_sequent
+from palaestra.envs.proofs._logic import ATOMS, size
 from palaestra.verifiers import coq
-
-AUTOMATION = frozenset({"tauto", "intuition", "firstorder", "dtauto", "rtauto", "itauto", "auto", "eauto", "easy",
-                        "now", "trivial", "congruence", "lia", "nia", "lra", "psatz", "btauto", "decide", "solve",
-                        "zify"})
-THEOREM = "taut"
-
-
-def coq_formula(formula: Formula) -> str:
-    """The formula in Coq's syntax, every binary part below the top in brackets."""
-
-    def inner(f: Formula, top: bool) -> str:
-        kind = f[0]
-        if kind == "atom":
-            return str(f[1]).upper()
-        if kind == "bot":
-            return "False"
-        if kind == "not":
-            return "~ " + inner(f[1], False)
-        symbol = {"and": "/\\", "or": "\\/", "imp": "->"}[kind]
-        text = f"{inner(f[1], False)} {symbol} {inner(f[2], False)}"
-        return text if top else f"({text})"
-
-    return inner(formula, True)
-
-
-def proof_term(tree: Node, premises: list[Formula]) -> str:
-    """The natural-deduction tree as a Coq proof term, every implicit argument given (``@conj A B a b``), with
-    the premises named ``H1``, ``H2``, ... and discharged assumptions ``h1``, ``h2``, ... ."""
-    counter = [0]
-
-    def fresh() -> str:
-        counter[0] += 1
-        return f"h{counter[0]}"
-
-    def typ(f: Formula) -> str:
-        return f"({coq_formula(f)})"
-
-    def term(node: Node, scope: list[tuple[Formula, str]]) -> str:
-        f, rule, kids = node.formula, node.rule, node.children
-        if rule == "premise":
-            return f"H{premises.index(f) + 1}"
-        if rule == "hyp":
-            return next(name for formula, name in reversed(scope) if formula == f)
-        if rule in ("→I", "¬I"):
-            name = fresh()
-            return f"(fun {name} : {typ(f[1])} => {term(kids[0], [*scope, (f[1], name)])})"
-        if rule == "∧I":
-            return f"(@conj {typ(f[1])} {typ(f[2])} {term(kids[0], scope)} {term(kids[1], scope)})"
-        if rule == "∧E":
-            pair = kids[0].formula
-            which = "proj1" if pair[1] == f else "proj2"
-            return f"(@{which} {typ(pair[1])} {typ(pair[2])} {term(kids[0], scope)})"
-        if rule == "∨I":
-            which = "or_introl" if kids[0].formula == f[1] else "or_intror"
-            return f"(@{which} {typ(f[1])} {typ(f[2])} {term(kids[0], scope)})"
-        if rule == "∨E":
-            either = kids[0].formula
-            left, right = fresh(), fresh()
-            return (f"(@or_ind {typ(either[1])} {typ(either[2])} {typ(f)} "
-                    f"(fun {left} : {typ(either[1])} => {term(kids[1], [*scope, (either[1], left)])}) "
-                    f"(fun {right} : {typ(either[2])} => {term(kids[2], [*scope, (either[2], right)])}) "
-                    f"{term(kids[0], scope)})")
-        if rule == "→E":
-            return f"({term(kids[0], scope)} {term(kids[1], scope)})"
-        if rule == "¬E":
-            first, second = kids
-            if second.formula == ("not", first.formula):
-                return f"({term(second, scope)} {term(first, scope)})"
-            return f"({term(first, scope)} {term(second, scope)})"
-        if rule == "⊥E":
-            return f"(@False_ind {typ(f)} {term(kids[0], scope)})"
-        raise ValueError(f"rule {rule} has no intuitionistic proof term")
-
-    return term(tree, [])
 
 
 @register
