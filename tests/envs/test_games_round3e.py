@@ -54,3 +54,66 @@ def test_lights_out_graph_oracle_wins_within_the_fewest_presses() -> None:
         problem = source.sample(level, 3)
         reward, won, turns = oracle_episode("games/lights_out_graph", level, 3)
         assert won and reward == 1 and turns == problem.data["fewest"]
+
+
+# --- Hex minesweeper ---------------------------------------------------------
+
+def test_hex_neighbours_follow_the_shifted_rows() -> None:
+    from palaestra.envs.games.hex_minesweeper import hex_neighbours
+
+    around = hex_neighbours(3, 3)
+    # b1 (row index 0, unshifted): a1, c1 beside it; a2 and b2 below (columns c-1 and c).
+    assert sorted(around[1]) == [0, 2, 3, 4]
+    # b2 (row index 1, shifted right): a2, c2 beside; b1, c1 above and b3, c3 below (columns c and c+1).
+    assert sorted(around[4]) == [1, 2, 3, 5, 7, 8]
+    assert all(len(cells) <= 6 for cells in around)
+
+
+def hex_problem() -> Problem:
+    """A 3x3 hex board with one mine at b2 (in the shifted row 2); the first click at a1 opens a1, b1 and a2."""
+    data = {"rows": 3, "cols": 3, "mines": [4], "first": 0, "clicks": 3, "turns": 6}
+    return Problem(env_id="games/hex_minesweeper", level=0, seed=0, data=data)
+
+
+def test_hex_minesweeper_counts_six_neighbours_and_wins() -> None:
+    source = make_source("games/hex_minesweeper")
+    problem = hex_problem()
+    state = source.initial_state(problem)
+    assert [i for i, mark in enumerate(state["mask"]) if mark == "o"] == [0, 1, 3]
+    # a3 touches a2 and b3 only (row 3 is unshifted: columns c-1 and c above), not the mine at b2 as a square
+    # board's a3 would: it shows no number and floods on to b3.
+    opened = source.play(problem, state, "reveal a3")
+    assert not opened.done and opened.observation.splitlines()[-1] == "3 . 1 #"
+    state = opened.state
+    for move in ("c1", "Reveal C2.", "reveal c3"):
+        outcome = source.play(problem, state, move)
+        state = outcome.state
+    assert outcome.done and outcome.verdict.correct and outcome.verdict.reward == 1
+
+
+def test_hex_minesweeper_refuses_bad_moves_and_loses_on_a_mine() -> None:
+    source = make_source("games/hex_minesweeper")
+    problem = hex_problem()
+    state = source.initial_state(problem)
+    for move in ("reveal d1", "reveal a1 b1", "row 2"):
+        outcome = source.play(problem, state, move)
+        assert outcome.verdict.reward == 0 and outcome.state == state and not outcome.done
+    plan = source.advance(problem, state, source.format_answer("reveal c1, then reveal c2"))
+    assert not plan.verdict.parsed and "one move per turn" in plan.observation.lower()
+    lost = source.play(problem, state, "reveal b2")
+    assert lost.done and not lost.verdict.correct and "mine" in lost.observation
+
+
+def test_hex_minesweeper_honest_player_reads_the_drawn_board() -> None:
+    source = make_source("games/hex_minesweeper")
+    for level in (0, 3):
+        problem = source.sample(level, 11)
+        state, history = source.initial_state(problem), []
+        for _ in range(source.max_turns(problem)):
+            move = source.honest_move(source.view(problem, tuple(history)))
+            outcome = source.play(problem, state, move)
+            state = outcome.state
+            history.append((move, outcome.observation))
+            if outcome.done:
+                break
+        assert outcome.done and outcome.verdict.correct
