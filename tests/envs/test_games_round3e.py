@@ -117,3 +117,61 @@ def test_hex_minesweeper_honest_player_reads_the_drawn_board() -> None:
             if outcome.done:
                 break
         assert outcome.done and outcome.verdict.correct
+
+
+# --- Maze with guards --------------------------------------------------------
+
+def corridor_problem() -> Problem:
+    """A straight corridor b2..h2 with the exit at h2; guard A patrols the side room e4-e3 (seeing e2 from e3)."""
+    grid = ["#########",
+            "#.......#",
+            "####.####",
+            "####.####",
+            "#########"]
+    guard = {"route": [[3, 4], [2, 4]], "phase": 0}  # e4 at time 0, e3 at odd times, e4 at even times
+    data = {"grid": grid, "start": [1, 1], "goal": [1, 7], "guards": [guard], "fewest": 7, "turns": 9}
+    return Problem(env_id="games/maze_guards", level=0, seed=0, data=data)
+
+
+def test_maze_guards_timing_decides_whether_the_guard_sees_you() -> None:
+    from palaestra.envs.games.maze_guards import _fewest
+
+    source = make_source("games/maze_guards")
+    problem = corridor_problem()
+    assert _fewest(problem.data) == 7  # the six steps along the corridor and one wait before e2
+    state = source.initial_state(problem)
+    for move in ("right", "east"):
+        state = source.play(problem, state, move).state
+    assert state == {"at": [1, 3], "time": 2}
+    caught = source.play(problem, state, "right")  # e2 at time 3, right above the guard at e3
+    assert caught.done and not caught.verdict.correct and "caught" in caught.observation
+    state = source.play(problem, state, "wait").state  # d2 at time 3: diagonal to e3, unseen
+    for move in ("right", "right", "right", "move right"):  # e2 at time 4 (guard back at e4), then on to h2
+        outcome = source.play(problem, state, move)
+        assert not outcome.done or outcome.verdict.correct
+        state = outcome.state
+    assert outcome.done and outcome.verdict.correct and outcome.verdict.reward == 1
+
+
+def test_maze_guards_refuses_walls_words_and_plans() -> None:
+    source = make_source("games/maze_guards")
+    problem = corridor_problem()
+    state = source.initial_state(problem)
+    for move in ("up", "left", "jump", "up or down"):
+        outcome = source.play(problem, state, move)
+        assert not outcome.verdict.parsed and outcome.state == state
+    plan = source.advance(problem, state, source.format_answer("right, right, right"))
+    assert not plan.verdict.parsed and "one move per turn" in plan.observation.lower()
+
+
+def test_maze_guards_oracle_meets_the_fewest_turns_and_the_plain_route_is_caught() -> None:
+    from palaestra.envs.games.maze_guards import _caught_walking
+    from palaestra.generators.grids import shortest_route
+
+    source = make_source("games/maze_guards")
+    for level in range(5):
+        problem = source.sample(level, 5)
+        data = problem.data
+        assert _caught_walking(data, shortest_route(data["grid"], tuple(data["start"]), tuple(data["goal"])))
+        reward, won, turns = oracle_episode("games/maze_guards", level, 5)
+        assert won and reward == 1 and turns == data["fewest"]
