@@ -175,3 +175,45 @@ def test_maze_guards_oracle_meets_the_fewest_turns_and_the_plain_route_is_caught
         assert _caught_walking(data, shortest_route(data["grid"], tuple(data["start"]), tuple(data["goal"])))
         reward, won, turns = oracle_episode("games/maze_guards", level, 5)
         assert won and reward == 1 and turns == data["fewest"]
+
+
+# --- Irregular battleships ---------------------------------------------------
+
+def test_irregular_battleships_shapes_turn_and_mirror() -> None:
+    from palaestra.envs.games.irregular_battleships import _orientations, _placements
+
+    counts = {name: len(_orientations(name)) for name in ("block", "cross", "corner", "tee", "zigzag", "hook", "flag")}
+    assert counts == {"block": 1, "cross": 1, "corner": 4, "tee": 4, "zigzag": 4, "hook": 8, "flag": 8}
+    assert len(_placements(3, "block")) == 4 and len(_placements(3, "cross")) == 1
+
+
+def corner_problem() -> Problem:
+    """A 4x4 board with one corner ship on a1, a2, b2 (cells 0, 4, 5)."""
+    data = {"size": 4, "ships": ["corner"], "fleet": [0b110001], "turns": 8, "spare": 5}
+    return Problem(env_id="games/irregular_battleships", level=0, seed=0, data=data)
+
+
+def test_irregular_battleships_reports_hits_and_sinking() -> None:
+    source = make_source("games/irregular_battleships")
+    problem = corner_problem()
+    state = source.initial_state(problem)
+    said = []
+    for move in ("fire at a1", "c3", "A2", "fire at b2"):
+        outcome = source.play(problem, state, move)
+        state = outcome.state
+        said.append(outcome.observation.splitlines()[0])
+    assert said[:3] == ["Shot a1: hit.", "Shot c3: miss.", "Shot a2: hit."]
+    assert said[3].startswith("Shot b2: hit, and the corner is sunk.")
+    assert outcome.done and outcome.verdict.correct and outcome.verdict.reward == 1
+    repeat = source.play(problem, source.initial_state(problem), "e1")
+    assert not repeat.verdict.parsed
+
+
+def test_irregular_battleships_honest_player_chases_a_hit() -> None:
+    source = make_source("games/irregular_battleships")
+    problem = corner_problem()
+    state = source.initial_state(problem)
+    hit = source.play(problem, state, "a1")
+    move = source.honest_move(source.view(problem, (("a1", hit.observation),)))
+    # A corner through a1 lies in the box a1-b2: the only cells it can continue to, each in two of its three fits.
+    assert move in ("fire at b1", "fire at a2", "fire at b2")
