@@ -209,16 +209,14 @@ def _table(spec: str) -> dict[tuple[int, int, int], int]:
     data = json.loads(spec)
     grid, goal = data["grid"], tuple(data["goal"])
     period, positions, seen = _watch(data)
-    floor = [(r, c) for r, row in enumerate(grid) for c, ch in enumerate(row) if ch != "#"]
-    moves = {here: [there for there in (_step(grid, here, step) for step in STEPS) if there is not None]
-             for here in floor}
+    moves = _moves(grid)
     # Backward edges: (there, phase + 1) <- (here, phase) when the move is not seen (the game ends at the exit).
     incoming: dict[tuple[int, int, int], list[tuple[int, int, int]]] = {}
     for phase in range(period):
         after = (phase + 1) % period
         watched, now, before = seen[after], positions[after], positions[phase]
         swaps = {(a, b) for a, b in zip(now, before)}  # a guard stepping from b to a catches a walker from a to b
-        for here in floor:
+        for here in moves:
             if here == goal:
                 continue
             for there in moves[here]:
@@ -247,23 +245,32 @@ def _fewest(data: dict[str, Any]) -> int | None:
     """Fewest turns from the start (time 0) to the exit unseen, by forward breadth-first search; None if none."""
     grid, goal = data["grid"], tuple(data["goal"])
     period, positions, seen = _watch(data)
+    moves = _moves(grid)
+    swaps = [set(zip(positions[(phase + 1) % period], positions[phase])) for phase in range(period)]
     start = (data["start"][0], data["start"][1], 0)
     depth = {start: 0}
     queue = [start]
-    for r, c, phase in queue:  # the list grows while iterated: at most floor x period states
+    for state in queue:  # the list grows while iterated: at most floor x period states
+        r, c, phase = state
         after = (phase + 1) % period
-        swaps = set(zip(positions[after], positions[phase]))
-        for step in STEPS:
-            there = _step(grid, (r, c), step)
-            if there is None or there in seen[after] or ((r, c), there) in swaps:
+        watched, swapped, next_depth = seen[after], swaps[phase], depth[state] + 1
+        for there in moves[(r, c)]:
+            if there in watched or ((r, c), there) in swapped:
                 continue
             if there == goal:
-                return depth[(r, c, phase)] + 1
-            state = (there[0], there[1], after)
-            if state not in depth:
-                depth[state] = depth[(r, c, phase)] + 1
-                queue.append(state)
+                return next_depth
+            reached = (there[0], there[1], after)
+            if reached not in depth:
+                depth[reached] = next_depth
+                queue.append(reached)
     return None
+
+
+def _moves(grid: list[str]) -> dict[tuple[int, int], list[tuple[int, int]]]:
+    """Per floor square, the squares one move (waiting included) reaches."""
+    floor = [(r, c) for r, row in enumerate(grid) for c, ch in enumerate(row) if ch != "#"]
+    return {here: [there for there in (_step(grid, here, step) for step in STEPS) if there is not None]
+            for here in floor}
 
 
 def _caught_walking(data: dict[str, Any], route: str) -> bool:
