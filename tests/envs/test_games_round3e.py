@@ -164,8 +164,8 @@ def test_maze_guards_refuses_walls_words_and_plans() -> None:
     assert not plan.verdict.parsed and "one move per turn" in plan.observation.lower()
 
 
-def test_maze_guards_oracle_meets_the_fewest_turns_and_the_plain_route_is_caught() -> None:
-    from palaestra.envs.games.maze_guards import _caught_walking
+def test_maze_guards_oracle_meets_the_fewest_turns_and_simple_rules_are_caught() -> None:
+    from palaestra.envs.games.maze_guards import _caught_walking, _greedy_escapes
     from palaestra.generators.grids import shortest_route
 
     source = make_source("games/maze_guards")
@@ -173,6 +173,7 @@ def test_maze_guards_oracle_meets_the_fewest_turns_and_the_plain_route_is_caught
         problem = source.sample(level, 5)
         data = problem.data
         assert _caught_walking(data, shortest_route(data["grid"], tuple(data["start"]), tuple(data["goal"])))
+        assert not _greedy_escapes(data, data["turns"])  # waiting whenever watched is not enough
         reward, won, turns = oracle_episode("games/maze_guards", level, 5)
         assert won and reward == 1 and turns == data["fewest"]
 

@@ -15,7 +15,9 @@ period: a backward breadth-first search over that time-expanded graph (computed 
 problem) gives the fewest turns to the exit from every state. The turn budget is that fewest
 number from the start plus the level's spare turns; the oracle takes a move that lowers it.
 Problems are redrawn unless walking a shortest route of the bare maze without waiting gets
-caught (the guards must matter). Levels grow the maze and add guards; the difficulty measure is
+caught (the guards must matter) and the textbook rule -- take the unseen move nearest the exit,
+else wait -- fails within the budget (the way out needs looking ahead: a detour, or waiting
+early, before a corridor the guard will sweep). Levels grow the maze and add guards; the difficulty measure is
 the fewest turns.
 """
 
@@ -31,7 +33,7 @@ from typing import Any
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.games.common import cell_name, read_label, render_board
-from palaestra.generators.grids import random_maze, shortest_route
+from palaestra.generators.grids import distances, random_maze, shortest_route
 
 STEPS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1), "wait": (0, 0)}
 SPELLINGS = {"up": "up", "north": "up", "u": "up", "n": "up", "down": "down", "south": "down", "d": "down",
@@ -80,13 +82,14 @@ class MazeGuards(MultiTurnTask):
             if not _caught_walking(data, shortest_route(grid, start, goal) or ""):
                 return None
             fewest = _fewest(data)
-            if fewest is None:
+            if fewest is None or _greedy_escapes(data, fewest + config.spare):
                 return None
             data["fewest"] = fewest
             data["turns"] = fewest + config.spare
             return data
 
-        data = retry(draw, what="a guarded maze with a safe way out that a plain shortest walk does not find")
+        data = retry(draw, what="a guarded maze with a safe way out that neither a plain shortest walk nor the "
+                                "wait-when-watched rule finds")
         patrols = "\n".join(_patrol_text(GUARD_NAMES[i], guard) for i, guard in enumerate(data["guards"]))
         prompt = (
             f"Sneak out of this maze ('#' wall, '.' floor, 'S' you at the start, 'E' the exit, letters the guards "
@@ -128,6 +131,10 @@ class MazeGuards(MultiTurnTask):
             return Outcome(new_state, Verdict.right(), f"You move {step} and reach the exit unseen!", True)
         return Outcome.goes_on(new_state, f"You move {step} to {cell_name(*there)} (turn {time}; @ is you).\n"
                                           f"{_picture(data, there, time)}")
+
+    def heuristics(self) -> dict[str, Any]:
+        return {"step towards the exit when unseen, else wait":
+                lambda problem, state, history, rng: _greedy_move(problem.data, state)}
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         data = problem.data
@@ -271,6 +278,38 @@ def _moves(grid: list[str]) -> dict[tuple[int, int], list[tuple[int, int]]]:
     floor = [(r, c) for r, row in enumerate(grid) for c, ch in enumerate(row) if ch != "#"]
     return {here: [there for there in (_step(grid, here, step) for step in STEPS) if there is not None]
             for here in floor}
+
+
+def _greedy_move(data: dict[str, Any], state: dict[str, Any]) -> str:
+    """The textbook rule: the unseen move that gets nearest the exit in the bare maze (waiting if none is unseen)."""
+    grid = data["grid"]
+    distance = _exit_distances(json.dumps(grid), data["goal"][0], data["goal"][1])
+    here = (state["at"][0], state["at"][1])
+    options = []
+    for step in STEPS:
+        there = _step(grid, here, step)
+        if there is not None and not _caught(data, here, there, state["time"] + 1):
+            options.append((distance.get(there, NEVER), step != "wait", step))
+    return min(options)[2] if options else "wait"
+
+
+@functools.lru_cache(maxsize=64)
+def _exit_distances(grid: str, row: int, col: int) -> dict[tuple[int, int], int]:
+    return distances(json.loads(grid), (row, col))
+
+
+def _greedy_escapes(data: dict[str, Any], turns: int) -> bool:
+    """Whether the textbook rule (:func:`_greedy_move`) reaches the exit unseen within ``turns``."""
+    state = {"at": list(data["start"]), "time": 0}
+    for _ in range(turns):
+        here = (state["at"][0], state["at"][1])
+        there = _step(data["grid"], here, _greedy_move(data, state)) or here
+        if _caught(data, here, there, state["time"] + 1):
+            return False
+        if there == tuple(data["goal"]):
+            return True
+        state = {"at": list(there), "time": state["time"] + 1}
+    return False
 
 
 def _caught_walking(data: dict[str, Any], route: str) -> bool:
