@@ -218,3 +218,11 @@ def test_irregular_battleships_honest_player_chases_a_hit() -> None:
     move = source.honest_move(source.view(problem, (("a1", hit.observation),)))
     # A corner through a1 lies in the box a1-b2: the only cells it can continue to, each in two of its three fits.
     assert move in ("fire at b1", "fire at a2", "fire at b2")
+
+
+def test_irregular_battleships_textbook_rule_chases_hits_then_hunts_a_checkerboard() -> None:
+    from palaestra.envs.games.irregular_battleships import _hunt_and_target
+
+    assert _hunt_and_target(4, []) == "fire at a1"
+    assert _hunt_and_target(4, [("a1", "Shot a1: hit.")]) == "fire at b1"
+    assert _hunt_and_target(4, [("a1", "Shot a1: miss.")]) == "fire at c1"

@@ -137,6 +137,10 @@ class IrregularBattleships(MultiTurnTask):
         index = min(i for mask in data["fleet"] for i in range(n * n) if mask >> i & 1 and i not in fired)
         return f"fire at {cell_name(index // n, index % n)}"
 
+    def heuristics(self) -> dict[str, Any]:
+        return {"checkerboard hunt, then the cells beside unsunk hits":
+                lambda problem, state, history, rng: _hunt_and_target(problem.data["size"], history)}
+
     def honest_move(self, view: View) -> str:
         """Fire at the unshot cell most placements agreeing with the observations cover (unexplained hits first)."""
         n, names = view.public["size"], view.public["ships"]
@@ -175,6 +179,30 @@ class IrregularBattleships(MultiTurnTask):
                     fresh ^= low
         index = max((i for i in range(n * n) if not shot >> i & 1), key=lambda i: (density[i], (i + i // n) % 2, -i))
         return f"fire at {cell_name(index // n, index % n)}"
+
+
+def _hunt_and_target(n: int, history: Any) -> str:
+    """The textbook battleship rule from the observations: fire beside a hit since the last sinking, else hunt
+    the unshot cells of a checkerboard (no shape reasoning)."""
+    shot, open_hits = set(), []
+    for _, text in history:
+        match = _RESULT.match(text)
+        if not match:
+            continue
+        index = (int(match.group(2)) - 1) * n + ord(match.group(1)) - 97
+        shot.add(index)
+        if match.group(4):
+            open_hits = []  # a sinking: the rule forgets the hits it was chasing
+        elif match.group(3) == "hit":
+            open_hits.append(index)
+    for hit in open_hits:
+        r, c = divmod(hit, n)
+        for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0)):
+            if 0 <= r + dr < n and 0 <= c + dc < n and (r + dr) * n + c + dc not in shot:
+                return f"fire at {cell_name(r + dr, c + dc)}"
+    unshot = [i for i in range(n * n) if i not in shot]
+    index = min(unshot, key=lambda i: ((i + i // n) % 2, i))
+    return f"fire at {cell_name(index // n, index % n)}"
 
 
 @functools.cache
