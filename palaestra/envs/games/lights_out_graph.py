@@ -102,10 +102,21 @@ class LightsOutGraph(MultiTurnTask):
         return Outcome({"lit": lit}, Verdict.wrong("lamps lit"),
                        f"You press lamp {label}. Lit lamps: {_names(lit, n)}")
 
+    def heuristics(self) -> dict[str, Any]:
+        return {"press the lamp leaving the fewest lit": lambda problem, state, history, rng: _greedy_press(problem, state)}
+
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         n = problem.data["lamps"]
         presses = _lightest(_eliminate(_press_masks(n, problem.data["wires"])), state["lit"])
         return f"press {min(presses) + 1}"
+
+
+def _greedy_press(problem: Problem, state: dict[str, Any]) -> str:
+    """The greedy rule: the press that leaves the fewest lamps lit (it stalls in local minima)."""
+    n = problem.data["lamps"]
+    masks = _press_masks(n, problem.data["wires"])
+    lamp = min(range(n), key=lambda j: ((state["lit"] ^ masks[j]).bit_count(), j))
+    return f"press {lamp + 1}"
 
 
 def _names(lit: int, n: int) -> str:
