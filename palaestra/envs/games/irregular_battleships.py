@@ -66,8 +66,8 @@ class IrregularBattleships(MultiTurnTask):
         share: float  # the shot budget as a share of the board's cells
 
     presets = (Config(6, 2, 0.62), Config(7, 3, 0.62), Config(8, 4, 0.6), Config(9, 5, 0.6), Config(10, 6, 0.6))
+    # Capped at the nine shapes (level 7) and a 16x16 board (level 10): difficulty saturates past them.
     growth = Growth(limits={"size": 16, "ships": 9})
-    bounded = "the fleet has nine shapes (level 7) and the board stops at 16x16 (level 10)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.size

@@ -47,8 +47,8 @@ class LightsOutGraph(MultiTurnTask):
         spare: int  # presses allowed beyond the fewest
 
     presets = (Config(7, 3, 4), Config(9, 5, 3), Config(12, 7, 3), Config(15, 10, 2), Config(18, 13, 2))
+    # Capped at 40 lamps (level 11): past it the wire list outgrows a readable prompt (difficulty saturates).
     growth = Growth(limits={"lamps": 40, "extra_wires": 40})
-    bounded = "the graph stops growing at 40 lamps (level 11): past it, lamp lists outgrow a readable prompt"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.lamps

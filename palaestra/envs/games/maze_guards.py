@@ -58,8 +58,8 @@ class MazeGuards(MultiTurnTask):
         spare: int  # turns allowed beyond the fewest
 
     presets = (Config(3, 1, 6), Config(4, 2, 5), Config(5, 3, 4), Config(6, 4, 4), Config(7, 5, 3))
+    # Capped at 12 x 12 rooms and 10 guards (level 9): larger drawings outgrow a prompt (difficulty saturates).
     growth = Growth(limits={"cells": 12, "guards": 10})
-    bounded = "mazes stop growing at 12 x 12 rooms with 10 guards (level 9): larger drawings outgrow a prompt"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> dict[str, Any] | None:
