@@ -71,7 +71,7 @@ class HexMinesweeper(MultiTurnTask):
             first = rng.randrange(rows * cols)
             spared = set(around[first]) | {first}
             mines = sorted(rng.sample([i for i in range(rows * cols) if i not in spared], config.mines))
-            data = {"rows": rows, "cols": cols, "mines": mines, "first": first}
+            data: dict[str, Any] = {"rows": rows, "cols": cols, "mines": mines, "first": first}
             data["clicks"] = _three_bv(data) - 1  # the first click opened one empty region
             if data["clicks"] < 2 or not _solvable(data):
                 return None

@@ -184,7 +184,8 @@ class IrregularBattleships(MultiTurnTask):
 def _hunt_and_target(n: int, history: Any) -> str:
     """The textbook battleship rule from the observations: fire beside a hit since the last sinking, else hunt
     the unshot cells of a checkerboard (no shape reasoning)."""
-    shot, open_hits = set(), []
+    shot: set[int] = set()
+    open_hits: list[int] = []
     for _, text in history:
         match = _RESULT.match(text)
         if not match:

@@ -300,7 +300,7 @@ def _exit_distances(grid: str, row: int, col: int) -> dict[tuple[int, int], int]
 
 def _greedy_escapes(data: dict[str, Any], turns: int) -> bool:
     """Whether the textbook rule (:func:`_greedy_move`) reaches the exit unseen within ``turns``."""
-    state = {"at": list(data["start"]), "time": 0}
+    state: dict[str, Any] = {"at": list(data["start"]), "time": 0}
     for _ in range(turns):
         here = (state["at"][0], state["at"][1])
         there = _step(data["grid"], here, _greedy_move(data, state)) or here
