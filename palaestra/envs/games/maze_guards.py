@@ -249,27 +249,27 @@ def _watch(data: dict[str, Any]) -> tuple[int, list[list[tuple[int, int]]], list
 
 
 def _fewest(data: dict[str, Any]) -> int | None:
-    """Fewest turns from the start (time 0) to the exit unseen, by forward breadth-first search; None if none."""
-    grid, goal = data["grid"], tuple(data["goal"])
-    period, positions, seen = _watch(data)
-    moves = _moves(grid)
-    swaps = [set(zip(positions[(phase + 1) % period], positions[phase])) for phase in range(period)]
-    start = (data["start"][0], data["start"][1], 0)
-    depth = {start: 0}
-    queue = [start]
-    for state in queue:  # the list grows while iterated: at most floor x period states
-        r, c, phase = state
-        after = (phase + 1) % period
-        watched, swapped, next_depth = seen[after], swaps[phase], depth[state] + 1
-        for there in moves[(r, c)]:
-            if there in watched or ((r, c), there) in swapped:
-                continue
-            if there == goal:
-                return next_depth
-            reached = (there[0], there[1], after)
-            if reached not in depth:
-                depth[reached] = next_depth
-                queue.append(reached)
+    """Fewest turns from the start (time 0) to the exit unseen, by breadth-first search layer by layer; None if none.
+
+    Layer ``t`` holds the squares reachable unseen at time ``t``; a square already reached at a time with the same
+    phase of the patrols is not searched again, so at most floor x period squares enter a layer. (A swap with a
+    guard always ends next to it, so the seen squares alone decide which moves are safe.)
+    """
+    goal = (data["goal"][0], data["goal"][1])
+    period, _, seen = _watch(data)
+    moves = _moves(data["grid"])
+    start = (data["start"][0], data["start"][1])
+    visited: list[set[tuple[int, int]]] = [set() for _ in range(period)]
+    visited[0].add(start)
+    frontier, time = {start}, 0
+    while frontier:  # every layer adds unvisited (square, phase) pairs: at most floor x period layers
+        time += 1
+        watched = seen[time % period]
+        reached = {there for here in frontier for there in moves[here] if there not in watched}
+        if goal in reached:
+            return time
+        frontier = reached - visited[time % period]
+        visited[time % period] |= frontier
     return None
 
 
