@@ -1,0 +1,306 @@
+"""Hex minesweeper: open every safe cell of a board of hexagons, from counts over six neighbours.
+
+The board has ``rows x cols`` hexagonal cells laid out in rows, every second row shifted half a
+cell to the right (rows 2, 4, ... counted from 1), so a cell touches six others: the two beside it
+in its row and two in each of the rows above and below. In rows 1, 3, ... cell ``c`` touches
+columns ``c-1`` and ``c`` of the neighbouring rows; in rows 2, 4, ... columns ``c`` and ``c+1``.
+The drawing shifts those rows by one space. A first click has been made: it opened a cell with no
+mine around it, flooding on through further empty cells as the real game does. ``#`` is hidden,
+``F`` a flag, ``.`` an open cell with no neighbouring mine, a digit the mines among its six
+neighbours.
+
+Each turn the model writes one command: ``reveal b3`` (or ``b3``) or ``flag b3`` (a note that
+toggles; a flagged cell cannot be revealed). Revealing a mine loses; opening every safe cell wins
+(reward 1). An unreadable command or an off-board cell costs a turn; so does a cell already open.
+
+The neighbourhoods differ from the square game's eight, so its inference patterns do not carry
+over (a 1 next to a 1 along a row shares four cells, not six). Every board is solvable without
+guessing: local deductions on the six-cell neighbourhoods (a number whose hidden neighbours are all
+mines or all safe; one number's unknown cells containing another's) open the whole board from the
+first click, checked at generation. The honest player reads only the drawn boards and reveals a
+cell those deductions prove safe; the oracle does the same but peeks to prefer an empty cell. The
+turn budget is the number of safe cells still hidden after the first click (each proven reveal
+opens at least one, so the honest player always finishes); the difficulty measure is the clicks
+still needed (the board's 3BV less one).
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register, retry
+from palaestra.core.task import Growth
+from palaestra.envs.games.common import cell_name, column_letters, read_cell
+
+HIDDEN, OPEN, FLAG = "h", "o", "f"
+_BOARD_ROW = re.compile(r"^\s*(\d+) +([#F.\d](?: [#F.\d])*)\s*$")
+
+
+@register
+class HexMinesweeper(MultiTurnTask):
+    id = "games/hex_minesweeper"
+    family = "games"
+    description = "Open every safe cell of a no-guess minesweeper board of hexagons (six neighbours per cell)."
+    tags = ("games", "multi-turn", "deduction", "grid", "hexagonal")
+    one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
+    hidden_information = True
+    public_keys = ("rows", "cols")  # the board drawn in the prompt shows its size
+    distinct_from = {  # the near_duplicates kit check: why this is another skill than a similar env
+        "games/minesweeper": "six-cell hexagonal neighbourhoods on shifted rows: other counts, other subset patterns "
+                             "and another geometry to read off the drawing than the square board's eight neighbours",
+    }
+
+    @dataclass(frozen=True)
+    class Config:
+        rows: int
+        cols: int
+        mines: int
+
+    presets = (Config(5, 5, 3), Config(6, 6, 6), Config(7, 8, 10), Config(8, 9, 14), Config(9, 10, 19))
+    growth = Growth(limits={"rows": 20, "cols": 20, "mines": 80})
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        rows, cols = config.rows, config.cols
+        around = hex_neighbours(rows, cols)
+
+        def draw() -> dict[str, Any] | None:
+            first = rng.randrange(rows * cols)
+            spared = set(around[first]) | {first}
+            mines = sorted(rng.sample([i for i in range(rows * cols) if i not in spared], config.mines))
+            data: dict[str, Any] = {"rows": rows, "cols": cols, "mines": mines, "first": first}
+            data["clicks"] = _three_bv(data) - 1  # the first click opened one empty region
+            if data["clicks"] < 2 or not _solvable(data):
+                return None
+            data["turns"] = _open(data, HIDDEN * (rows * cols), first).count(HIDDEN) - len(mines)
+            return data
+
+        data = retry(draw, what="a hex board solvable without guessing that the first click does not finish")
+        first = data["first"]
+        mask = _open(data, HIDDEN * (rows * cols), first)
+        prompt = (
+            f"Let's play minesweeper on a board of hexagons, {rows} rows of {cols} cells, with {config.mines} hidden "
+            f"mines. Columns are letters a to {chr(96 + cols)}, rows are numbers 1 to {rows} from the top. Rows 2, 4, "
+            "6, ... are shifted half a cell to the right (drawn one space further right), so every cell touches six "
+            "cells: the two beside it in its row and two in each of the rows above and below. In rows 1, 3, 5, ... "
+            "cell c touches columns c-1 and c of the rows above and below; in rows 2, 4, 6, ... it touches columns c "
+            "and c+1. '#' is a hidden cell, 'F' a flag, '.' an open cell with no mine next to it, and a digit the "
+            "number of mines among the six cells around an open cell. Opening a cell with no mine around it opens its "
+            f"neighbours too.\nThe first click has been made for you, at {cell_name(first // cols, first % cols)}:\n\n"
+            f"{_picture(data, mask)}\n\n"
+            f"You have {data['turns']} turns. Each turn, write one command: reveal CELL to open a cell, or flag CELL "
+            "to put or take away a flag (flags are notes for you; a flagged cell cannot be revealed). For example: "
+            "reveal a1\nRevealing a mine loses; opening every cell without a mine wins. The board can be solved "
+            "without guessing."
+        )
+        return Problem(prompt=prompt, answer=None, data=data)
+
+    def max_turns(self, problem: Problem) -> int:
+        return problem.data["turns"]
+
+    def difficulty(self, problem: Problem) -> float:
+        return float(problem.data["clicks"])
+
+    def initial_state(self, problem: Problem) -> dict[str, Any]:
+        data = problem.data
+        return {"mask": _open(data, HIDDEN * (data["rows"] * data["cols"]), data["first"])}
+
+    def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
+        data = problem.data
+        rows, cols, mask = data["rows"], data["cols"], state["mask"]
+        flagging = move.strip().lower().startswith("flag")
+        cell = read_cell(move, rows, cols, ("flag", "unflag") if flagging else ("reveal", "open", "click"))
+        if cell is None:
+            return Outcome.invalid(state, "write reveal or flag and one cell on the board, e.g. reveal a1")
+        index = cell[0] * cols + cell[1]
+        name = cell_name(*cell)
+        if mask[index] == OPEN:
+            return Outcome(state, Verdict.wrong("already open"), f"{name} is already open.")
+        if flagging:
+            mark = HIDDEN if mask[index] == FLAG else FLAG
+            mask = mask[:index] + mark + mask[index + 1:]
+            said = f"Flag {'placed on' if mark == FLAG else 'removed from'} {name}."
+            return Outcome({"mask": mask}, Verdict.wrong("flag"), f"{said}\n{_picture(data, mask)}")
+        if mask[index] == FLAG:
+            return Outcome(state, Verdict.wrong("flagged"), f"{name} is flagged; remove the flag first.")
+        if index in data["mines"]:
+            return Outcome(state, Verdict.wrong("mine"), f"{name} was a mine. You lose.\n"
+                                                         f"{_picture(data, mask, show_mines=True)}", True)
+        mask = _open(data, mask, index)
+        if mask.count(HIDDEN) + mask.count(FLAG) == len(data["mines"]):
+            return Outcome({"mask": mask}, Verdict.right(), f"Every safe cell is open: you win!\n"
+                                                            f"{_picture(data, mask)}", True)
+        return Outcome.goes_on({"mask": mask}, _picture(data, mask))
+
+    def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
+        data = problem.data
+        cols, mines, mask = data["cols"], set(data["mines"]), state["mask"]
+        counts = _counts(data)
+        safe = _proven_safe(mask.replace(FLAG, HIDDEN), counts, data["rows"], cols)
+        if safe:
+            index = min(safe, key=lambda i: (counts[i] != 0, i))  # peeks only to prefer an empty cell
+        else:  # off the oracle's path only (the board is solvable by these deductions)
+            index = min(i for i, m in enumerate(mask) if m != OPEN and i not in mines)
+        if mask[index] == FLAG:
+            return f"flag {cell_name(index // cols, index % cols)}"
+        return f"reveal {cell_name(index // cols, index % cols)}"
+
+    def honest_move(self, view: View) -> str:
+        """Reveal a cell that the numbers on the latest drawn board prove safe (deduced as the generator does)."""
+        rows, cols = view.public["rows"], view.public["cols"]
+        board = _read_board([view.prompt, *view.observations], rows, cols)
+        mask = "".join(HIDDEN if ch in "#F" else OPEN for ch in board)
+        counts = [int(ch) if ch.isdigit() else 0 for ch in board]
+        safe = _proven_safe(mask, counts, rows, cols)
+        if not safe:  # no proof on this board: a guess
+            safe = {i for i, m in enumerate(mask) if m == HIDDEN}
+        index = min(safe)
+        return f"reveal {cell_name(index // cols, index % cols)}"
+
+
+@functools.cache
+def hex_neighbours(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
+    """Per cell, its up to six neighbours; rows with an odd index (rows 2, 4, ... counted from 1) sit shifted right."""
+    out = []
+    for index in range(rows * cols):
+        r, c = divmod(index, cols)
+        shift = r % 2  # a shifted row touches columns c and c+1 above and below; an unshifted one c-1 and c
+        steps = [(0, -1), (0, 1), (-1, shift - 1), (-1, shift), (1, shift - 1), (1, shift)]
+        out.append(tuple((r + dr) * cols + c + dc for dr, dc in steps if 0 <= r + dr < rows and 0 <= c + dc < cols))
+    return tuple(out)
+
+
+def _counts(data: dict[str, Any]) -> list[int]:
+    mines = set(data["mines"])
+    return [sum(j in mines for j in around) for around in hex_neighbours(data["rows"], data["cols"])]
+
+
+def _open(data: dict[str, Any], mask: str, index: int, counts: list[int] | None = None) -> str:
+    """``mask`` with ``index`` opened, flooding through cells with no mine around (flags stay shut)."""
+    if mask[index] == OPEN:
+        return mask
+    counts = counts or _counts(data)
+    around = hex_neighbours(data["rows"], data["cols"])
+    opened, stack = {index}, [index]
+    while stack:
+        cell = stack.pop()
+        if counts[cell] == 0:
+            for j in around[cell]:
+                if j not in opened and mask[j] == HIDDEN:
+                    opened.add(j)
+                    stack.append(j)
+    return "".join(OPEN if i in opened else mark for i, mark in enumerate(mask))
+
+
+def _picture(data: dict[str, Any], mask: str, show_mines: bool = False) -> str:
+    rows, cols, mines = data["rows"], data["cols"], set(data["mines"])
+    counts = _counts(data)
+
+    def symbol(i: int) -> str:
+        if show_mines and i in mines:
+            return "*"
+        if mask[i] == OPEN:
+            return str(counts[i]) if counts[i] else "."
+        return "F" if mask[i] == FLAG else "#"
+
+    width = len(str(rows))
+    lines = [" " * (width + 1) + " ".join(column_letters(cols))]
+    for r in range(rows):
+        shift = " " if r % 2 else ""
+        lines.append(f"{r + 1:>{width}} {shift}" + " ".join(symbol(r * cols + c) for c in range(cols)))
+    return "\n".join(lines)
+
+
+def _read_board(texts: list[str], rows: int, cols: int) -> str:
+    """The cells of the last board drawn in ``texts`` (row by row: ``#``, ``F``, ``.`` or a digit)."""
+    for text in reversed(texts):
+        found = [match.group(2).split() for match in map(_BOARD_ROW.match, text.splitlines()) if match]
+        found = [cells for cells in found if len(cells) == cols]
+        if len(found) >= rows:
+            return "".join("".join(cells) for cells in found[-rows:])
+    raise ValueError("no board in the view")
+
+
+def _three_bv(data: dict[str, Any]) -> int:
+    """The fewest clicks that open the board: one per empty region, plus each numbered cell next to none."""
+    rows, cols, mines = data["rows"], data["cols"], set(data["mines"])
+    counts = _counts(data)
+    mask = HIDDEN * (rows * cols)
+    clicks = 0
+    for i in range(rows * cols):
+        if counts[i] == 0 and i not in mines and mask[i] == HIDDEN:
+            mask = _open(data, mask, i, counts)
+            clicks += 1
+    return clicks + sum(1 for i in range(rows * cols) if i not in mines and mask[i] == HIDDEN)
+
+
+def _deduce(mask: str, counts: list[int], known_mines: set[int], rows: int, cols: int) -> tuple[set[int], set[int]]:
+    """Cells that the open numbers prove safe, and cells they prove to be mines (beyond ``known_mines``).
+
+    First each number alone (its hidden neighbours are all mines, or all safe); only when that
+    finds nothing, pairs of numbers where one's unknown neighbours contain the other's.
+    """
+    around = hex_neighbours(rows, cols)
+    constraints = []
+    for i, mark in enumerate(mask):
+        if mark != OPEN or counts[i] == 0:
+            continue
+        unknown = frozenset(j for j in around[i] if mask[j] != OPEN and j not in known_mines)
+        if unknown:
+            constraints.append((unknown, counts[i] - sum(j in known_mines for j in around[i])))
+    safe: set[int] = set()
+    found: set[int] = set()
+    for unknown, left in constraints:
+        if left == 0:
+            safe |= unknown
+        elif left == len(unknown):
+            found |= unknown
+    if safe or found:
+        return safe, found
+    for a, left_a in constraints:
+        for b, left_b in constraints:
+            if a < b:
+                extra, more = b - a, left_b - left_a
+                if more == 0:
+                    safe |= extra
+                elif more == len(extra):
+                    found |= extra
+    return safe, found
+
+
+def _proven_safe(mask: str, counts: list[int], rows: int, cols: int, known_mines: set[int] | None = None) -> set[int]:
+    """Hidden cells the open numbers prove safe, deducing mines on the way (empty when no proof is found).
+
+    ``known_mines``, when given, holds mines proven before (on this board or an earlier state of it) and
+    receives the mines proven now: a solver opening the board step by step does not prove them again.
+    """
+    known_mines = set() if known_mines is None else known_mines
+    for _ in range(rows * cols):  # each pass proves a cell safe, marks a new mine, or stops
+        safe, found = _deduce(mask, counts, known_mines, rows, cols)
+        if safe:
+            return safe
+        if not found:
+            return set()
+        known_mines |= found
+    return set()
+
+
+def _solvable(data: dict[str, Any]) -> bool:
+    """Whether local deductions open every safe cell from the first click (no guess ever needed)."""
+    rows, cols = data["rows"], data["cols"]
+    counts = _counts(data)
+    mask = _open(data, HIDDEN * (rows * cols), data["first"], counts)
+    safe_total = rows * cols - len(data["mines"])
+    known_mines: set[int] = set()
+    for _ in range(rows * cols):  # every pass opens at least one cell, or stops
+        if mask.count(OPEN) == safe_total:
+            return True
+        safe = _proven_safe(mask, counts, rows, cols, known_mines)
+        if not safe:
+            return False
+        for i in safe:
+            mask = _open(data, mask, i, counts)
+    return mask.count(OPEN) == safe_total

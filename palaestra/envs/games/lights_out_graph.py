@@ -1,0 +1,179 @@
+"""Lights out on a graph: switch every lamp off; pressing a lamp toggles it and the lamps wired to it.
+
+The prompt lists a connected graph of numbered lamps (its wires, ``3-7``) and which lamps are lit.
+Each turn the model presses one lamp (``5``, ``press 5``, ``lamp 5``); it and every lamp sharing a
+wire with it change state, and the lamps still lit are listed after every press. Reward 1 when
+every lamp is off; an unreadable lamp number costs a turn.
+
+Unlike the grid game, the neighbourhoods are irregular (a hub toggles many lamps, a leaf two), so
+no chase-the-lights rule applies: the press set is the solution of a linear system over GF(2)
+(the graph's adjacency plus the identity). Boards come from pressing random lamps of a dark board,
+so they are solvable; graphs whose press system has a null space wider than eight dimensions are
+redrawn so that the fewest presses (Gaussian elimination, then the lightest of the solutions the
+null space allows, enumerated) stay cheap. The turn budget is that fewest number plus the level's
+spare presses. The oracle presses a lamp of a lightest solution of the current board. Levels grow
+the graph and cut the spare presses; the difficulty measure is the fewest presses.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
+from palaestra.core.task import Growth
+from palaestra.envs.games.common import read_label
+from palaestra.generators.graphs import random_connected
+
+VERBS = ("press", "toggle", "click", "push", "flip")
+NOUNS = ("lamp", "node", "light")
+MAX_NULLITY = 8  # the lightest-solution search enumerates 2^nullity candidates
+
+
+@register
+class LightsOutGraph(MultiTurnTask):
+    id = "games/lights_out_graph"
+    family = "games"
+    description = "Switch every lamp of a wired graph off; a press toggles the lamp and the lamps wired to it."
+    tags = ("games", "multi-turn", "puzzle", "linear-algebra", "graphs")
+    one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
+
+    @dataclass(frozen=True)
+    class Config:
+        lamps: int
+        extra_wires: int  # wires beyond a spanning tree
+        spare: int  # presses allowed beyond the fewest
+
+    presets = (Config(7, 3, 4), Config(9, 5, 3), Config(12, 7, 3), Config(15, 10, 2), Config(18, 13, 2))
+    # Capped at 40 lamps (level 11): past it the wire list outgrows a readable prompt (difficulty saturates).
+    growth = Growth(limits={"lamps": 40, "extra_wires": 40})
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        n = config.lamps
+        extra = min(config.extra_wires, n * (n - 1) // 2 - (n - 1))
+
+        def draw() -> dict[str, Any] | None:
+            graph = random_connected(rng, n, n - 1 + extra)
+            wires = sorted([u, v] for u, v, _ in graph.edges)
+            masks = _press_masks(n, wires)
+            system = _eliminate(masks)
+            if len(system[1]) > MAX_NULLITY:
+                return None
+            lit = 0
+            for lamp in range(n):
+                if rng.random() < 0.5:
+                    lit ^= masks[lamp]
+            fewest = len(_lightest(system, lit))
+            if fewest < 2:
+                return None
+            return {"lamps": n, "wires": wires, "lit": lit, "fewest": fewest, "turns": fewest + config.spare}
+
+        data = retry(draw, what="a wired graph with a lit board that needs at least two presses")
+        wire_text = ", ".join(f"{u + 1}-{v + 1}" for u, v in data["wires"])
+        prompt = (
+            f"Lights out on a graph: {n} lamps numbered 1 to {n} are joined by these wires:\n{wire_text}\n\n"
+            f"Lit lamps: {_names(data['lit'], n)}\n\n"
+            "Pressing a lamp toggles it and every lamp that shares a wire with it (on becomes off, off becomes on). "
+            f"Switch every lamp off. You have {data['turns']} presses. Each turn, press one lamp by its number, "
+            "for example: press 4"
+        )
+        return Problem(prompt=prompt, answer=None, data=data)
+
+    def max_turns(self, problem: Problem) -> int:
+        return problem.data["turns"]
+
+    def difficulty(self, problem: Problem) -> float:
+        return float(problem.data["fewest"])
+
+    def initial_state(self, problem: Problem) -> dict[str, Any]:
+        return {"lit": problem.data["lit"]}
+
+    def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
+        n = problem.data["lamps"]
+        label = read_label(move, [str(i) for i in range(1, n + 1)], nouns=NOUNS, verbs=VERBS)
+        if label is None:
+            return Outcome.invalid(state, f"write one lamp number from 1 to {n}, e.g. press 4")
+        lamp = int(label) - 1
+        lit = state["lit"] ^ _press_masks(n, problem.data["wires"])[lamp]
+        if lit == 0:
+            return Outcome({"lit": 0}, Verdict.right(), f"You press lamp {label}: every lamp is off!", True)
+        return Outcome({"lit": lit}, Verdict.wrong("lamps lit"),
+                       f"You press lamp {label}. Lit lamps: {_names(lit, n)}")
+
+    def heuristics(self) -> dict[str, Any]:
+        return {"press the lamp leaving the fewest lit": lambda problem, state, history, rng: _greedy_press(problem, state)}
+
+    def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
+        n = problem.data["lamps"]
+        presses = _lightest(_eliminate(_press_masks(n, problem.data["wires"])), state["lit"])
+        return f"press {min(presses) + 1}"
+
+
+def _greedy_press(problem: Problem, state: dict[str, Any]) -> str:
+    """The greedy rule: the press that leaves the fewest lamps lit (it stalls in local minima)."""
+    n = problem.data["lamps"]
+    masks = _press_masks(n, problem.data["wires"])
+    lamp = min(range(n), key=lambda j: ((state["lit"] ^ masks[j]).bit_count(), j))
+    return f"press {lamp + 1}"
+
+
+def _names(lit: int, n: int) -> str:
+    return ", ".join(str(lamp + 1) for lamp in range(n) if lit >> lamp & 1)
+
+
+def _press_masks(n: int, wires: list[list[int]]) -> list[int]:
+    """Per lamp, the bit mask of the lamps a press of it toggles (itself and its wired neighbours)."""
+    masks = [1 << lamp for lamp in range(n)]
+    for u, v in wires:
+        masks[u] |= 1 << v
+        masks[v] |= 1 << u
+    return masks
+
+
+def _eliminate(masks: list[int]) -> tuple[list[tuple[int, int]], list[int]]:
+    """The press system row-reduced over GF(2): (pivot columns with the light combination each reads, null basis).
+
+    Unknown ``x_j`` is whether lamp ``j`` is pressed; equation ``i`` says the presses touching lamp ``i``
+    flip it an odd number of times exactly when it is lit. The press matrix is symmetric, so row ``i``
+    is ``masks[i]``.
+    """
+    size = len(masks)
+    rows = [(masks[i], 1 << i) for i in range(size)]
+    pivots: list[tuple[int, int, int]] = []  # (pivot column, reduced row, combination of equations)
+    for column in range(size):
+        index = next((k for k, (mask, _) in enumerate(rows) if mask >> column & 1), None)
+        if index is None:
+            continue
+        mask, combo = rows.pop(index)
+        rows = [(m ^ mask, c ^ combo) if m >> column & 1 else (m, c) for m, c in rows]
+        pivots = [(col, m ^ mask, c ^ combo) if m >> column & 1 else (col, m, c) for col, m, c in pivots]
+        pivots.append((column, mask, combo))
+    pivot_columns = {p for p, _, _ in pivots}
+    null = []
+    for free in (column for column in range(size) if column not in pivot_columns):
+        vector = 1 << free
+        for column, mask, _ in pivots:
+            if mask >> free & 1:
+                vector |= 1 << column
+        null.append(vector)
+    return [(column, combo) for column, _, combo in pivots], null
+
+
+def _lightest(system: tuple[list[tuple[int, int]], list[int]], lit: int) -> list[int]:
+    """The lamps of a lightest press set that switches ``lit`` off (the board must be solvable)."""
+    pivots, null = system
+    base = 0
+    for column, combo in pivots:
+        if (combo & lit).bit_count() % 2:
+            base |= 1 << column
+    best = base
+    for choice in itertools.product((0, 1), repeat=len(null)):
+        candidate = base
+        for use, vector in zip(choice, null):
+            if use:
+                candidate ^= vector
+        if candidate.bit_count() < best.bit_count():
+            best = candidate
+    return [lamp for lamp in range(best.bit_length()) if best >> lamp & 1]
