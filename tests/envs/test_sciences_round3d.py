@@ -1,0 +1,53 @@
+"""Sciences round 3d (colligative properties, codon mutations, consumer choice): hand-checked instances."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+from palaestra.core.registry import make_source
+
+
+def _first(env_id: str, level: int, wanted: object, limit: int = 200) -> object:
+    task = make_source(env_id)
+    for seed in range(limit):
+        problem = task.sample(level, seed)
+        if wanted(problem):
+            return task, problem
+    raise AssertionError(f"no problem of {env_id} level {level} matched")
+
+
+def test_colligative_freezing_point_with_van_t_hoff_factor() -> None:
+    task, problem = _first("chemistry/colligative_properties", 1,
+                           lambda p: p.data["kind"] == "freezing" and p.data["dissociating"] == 1
+                           and "of water" in p.prompt)
+    grams = Fraction(re.search(r"- ([\d.]+) g of", problem.prompt).group(1))
+    water = Fraction(re.search(r"in ([\d.]+) g of water", problem.prompt).group(1))
+    formula = re.search(r"g of (\S+)\n", problem.prompt).group(1)
+    weights = {"NaCl": Fraction("22.990") + Fraction("35.45"), "KCl": Fraction("39.098") + Fraction("35.45"),
+               "LiCl": Fraction("6.94") + Fraction("35.45")}
+    if formula in weights:  # a 1:1 chloride: i = 2, ΔTf = 1.86 · 2 · m
+        expected = -Fraction("1.86") * 2 * (grams / weights[formula]) * 1000 / water
+        assert Fraction(*problem.data["exact"]) == expected
+    exact = Fraction(*problem.data["exact"])
+    assert task.verify(problem, f"{float(exact):.3f} °C").correct
+    assert task.verify(problem, f"\\boxed{{{float(exact):.2f} degrees Celsius}}").correct
+    verdict = task.verify(problem, "0")
+    assert not verdict.correct and "pure solvent" in verdict.feedback
+    # ignoring the factor: half the change for a 1:1 salt alone in water
+    verdict = task.verify(problem, f"{float(exact) / 2:.4f}")
+    assert not verdict.correct and "van 't Hoff" in verdict.feedback
+    assert not task.verify(problem, f"{float(exact) + 0.05:.4f}").correct  # past the stated 0.02 °C
+
+
+def test_colligative_molar_mass_and_osmotic_pressure() -> None:
+    task, problem = _first("chemistry/colligative_properties", 3, lambda p: p.data["kind"] == "molar_mass")
+    exact = Fraction(*problem.data["exact"])
+    assert "unknown non-electrolyte X" in problem.prompt and "g/mol" in problem.prompt
+    assert task.verify(problem, f"M = {float(exact * Fraction(1004, 1000)):.5g} g/mol").correct
+    assert not task.verify(problem, f"{float(exact * Fraction(1006, 1000)):.5g}").correct
+    task, problem = _first("chemistry/colligative_properties", 2, lambda p: p.data["kind"] == "osmotic")
+    exact = Fraction(*problem.data["exact"])
+    assert task.verify(problem, f"{float(exact):.4g} atm").correct
+    assert task.verify(problem, f"{float(exact):.4g} atmospheres").correct
+    assert not task.verify(problem, f"{float(exact):.4g} kPa").correct
