@@ -51,3 +51,30 @@ def test_colligative_molar_mass_and_osmotic_pressure() -> None:
     assert task.verify(problem, f"{float(exact):.4g} atm").correct
     assert task.verify(problem, f"{float(exact):.4g} atmospheres").correct
     assert not task.verify(problem, f"{float(exact):.4g} kPa").correct
+
+
+def test_codon_mutation_classes_by_hand() -> None:
+    from palaestra.envs.biology.codon_mutations import _no_early_stop, _substitution_label, read_label
+
+    dna = "ATGTTAGCCTGGCAGTAA"  # M L A W Q stop
+    assert _substitution_label(dna, 5, "A") == "nonsense"  # TTA -> TAA
+    assert _substitution_label(dna, 6, "G") == "silent"  # TTA -> TTG, both leucine
+    assert _substitution_label(dna, 7, "A") == "missense"  # GCC -> ACC, alanine -> threonine
+    assert _substitution_label(dna, 12, "A") == "nonsense"  # TGG -> TGA
+    assert _no_early_stop(dna) and not _no_early_stop("ATGTAGCCCTAA")
+    assert read_label("Frame-shift mutation") == "frameshift" and read_label("synonymous") == "silent"
+    assert read_label("missense or silent") is None
+
+
+def test_codon_mutations_grading() -> None:
+    task = make_source("biology/codon_mutations")
+    problem = task.sample(2, 3)
+    labels = [m["label"] for m in problem.data["mutations"]]
+    assert len(set(labels)) > 1
+    assert task.verify(problem, problem.answer).correct
+    assert task.verify(problem, ", ".join(f"M{i + 1} = {label}" for i, label in enumerate(labels))).correct
+    flipped = ["missense" if label == "nonsense" else label for label in labels]
+    verdict = task.verify(problem, "\n".join(f"M{i + 1}: {label}" for i, label in enumerate(flipped)))
+    if flipped != labels:
+        assert not verdict.correct and "is not missense" in verdict.feedback
+    assert not task.verify(problem, "\n".join(f"M{i + 1}: missense" for i in range(len(labels)))).correct
