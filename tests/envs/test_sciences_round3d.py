@@ -78,3 +78,27 @@ def test_codon_mutations_grading() -> None:
     if flipped != labels:
         assert not verdict.correct and "is not missense" in verdict.feedback
     assert not task.verify(problem, "\n".join(f"M{i + 1}: missense" for i in range(len(labels)))).correct
+
+
+def test_consumer_choice_cobb_douglas_by_hand() -> None:
+    task, problem = _first("economics/consumer_choice", 0, lambda p: p.data["kind"] == "cobb_douglas")
+    income = Fraction(problem.data["income"])
+    px, py = (Fraction(p) for p in problem.data["prices"])
+    utility = re.search(r"U = (.+)\n", problem.prompt).group(1)
+    exponents = [int(part.split("^")[1]) if "^" in part else 1 for part in utility.split(" · ")]
+    a, b = exponents
+    x, y = a * income / ((a + b) * px), b * income / ((a + b) * py)  # the share rule, by hand
+    assert task.verify(problem, f"x = {x}, y = {y}").correct
+    assert task.verify(problem, f"(x, y) = ({x}, {y})").correct
+    verdict = task.verify(problem, f"x = {income / 2 / px}, y = {income / 2 / py}")  # an even split
+    assert not verdict.correct and "not the optimum" in verdict.feedback
+    verdict = task.verify(problem, f"x = {x}, y = {y / 2}")
+    assert not verdict.correct and "costs" in verdict.feedback
+    assert task.verify(problem, f"x = {x}, y = {y} or x = 1, y = 1").correct is False
+
+
+def test_consumer_choice_substitutes_corner() -> None:
+    task, problem = _first("economics/consumer_choice", 0, lambda p: p.data["kind"] == "substitutes")
+    bundle = [Fraction(q) for q in problem.data["bundle"]]
+    assert sorted(bundle)[0] == 0  # a corner: all income on the best value per unit of money
+    assert task.verify(problem, problem.answer).correct
