@@ -102,3 +102,33 @@ def test_consumer_choice_substitutes_corner() -> None:
     bundle = [Fraction(q) for q in problem.data["bundle"]]
     assert sorted(bundle)[0] == 0  # a corner: all income on the best value per unit of money
     assert task.verify(problem, problem.answer).correct
+
+
+def test_reaction_kinetics_orders_from_the_table() -> None:
+    task = make_source("chemistry/reaction_kinetics")
+    problem = task.sample(0, 5)
+    rows = [line.strip("| ").split(" | ") for line in problem.prompt.splitlines()
+            if line.startswith("| ") and line[2].isdigit()]
+    names, orders = problem.data["names"], problem.data["orders"]
+    table = [([Fraction(c) for c in row[1:-1]], float(row[-1])) for row in rows]
+    k = Fraction(problem.data["k"])
+    for concentrations, rate in table:  # every row fits the reference rate law within the rounding
+        expected = float(k) * float(concentrations[0]) ** orders[0] * float(concentrations[1]) ** orders[1]
+        assert abs(rate - expected) <= 5e-4 * expected
+    right = ", ".join(f"{n} = {o}" for n, o in zip(names, orders, strict=True))
+    assert task.verify(problem, f"{right}, k = {float(k) * 1.009:.5g}").correct
+    assert not task.verify(problem, f"{right}, k = {float(k) * 1.02:.5g}").correct
+    wrong = ", ".join(f"{n} = {(o + 1) % 3}" for n, o in zip(names, orders, strict=True))
+    verdict = task.verify(problem, f"{wrong}, k = {float(k)}")
+    assert not verdict.correct and "order in A" in verdict.feedback
+
+
+def test_reaction_kinetics_units_fit_the_overall_order() -> None:
+    from palaestra.envs.chemistry.reaction_kinetics import rate_constant_units
+
+    task = make_source("chemistry/reaction_kinetics")
+    problem = task.sample(1, 2)
+    overall, k = problem.data["overall"], problem.data["k"]
+    orders = ", ".join(f"{n} = {o}" for n, o in zip(problem.data["names"], problem.data["orders"], strict=True))
+    assert task.verify(problem, f"{orders}, k = {k} {rate_constant_units(overall)[0]}").correct
+    assert task.verify(problem, f"{orders}, k = {k} {rate_constant_units(overall + 1)[0]}").correct is False
