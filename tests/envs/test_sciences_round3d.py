@@ -132,3 +132,32 @@ def test_reaction_kinetics_units_fit_the_overall_order() -> None:
     orders = ", ".join(f"{n} = {o}" for n, o in zip(problem.data["names"], problem.data["orders"], strict=True))
     assert task.verify(problem, f"{orders}, k = {k} {rate_constant_units(overall)[0]}").correct
     assert task.verify(problem, f"{orders}, k = {k} {rate_constant_units(overall + 1)[0]}").correct is False
+
+
+def test_linkage_mapping_three_point_cross_by_hand() -> None:
+    task = make_source("biology/linkage_mapping")
+    problem = task.sample(0, 3)
+    order = problem.data["order"]
+    rows = [line.split() for line in problem.prompt.splitlines() if line and line.split()[-1].isdigit()
+            and set(line.split()[:-1]) <= set(order) | {"+"}]
+    counts = {tuple(row[:-1]): int(row[-1]) for row in rows}
+    listed = sorted(order)
+    size = sum(counts.values())
+    parentals = sorted(counts, key=counts.get)[-2:]
+
+    def recombinant(g: str, h: str) -> int:  # offspring whose g and h alleles are not as in a parental class
+        i, j = listed.index(g), listed.index(h)
+        pairs = {(p[i], p[j]) for p in parentals}
+        return sum(c for hap, c in counts.items() if (hap[i], hap[j]) not in pairs)
+
+    by_hand = [Fraction(100 * recombinant(order[i], order[i + 1]), size) for i in range(2)]
+    assert by_hand == [Fraction(*d) for d in problem.data["distances"]]
+    # the middle gene: the rarest (double-crossover) classes differ from a parental class at it alone
+    assert Fraction(100 * recombinant(order[0], order[2]), size) < by_hand[0] + by_hand[1]
+    d1, d2 = (float(d) for d in by_hand)
+    assert task.verify(problem, f"{order[0]} {d1:.2f} {order[1]} {d2:.2f} {order[2]}").correct
+    assert task.verify(problem, f"{order[2]} - {d2:.3f} cM - {order[1]} - {d1:.3f} cM - {order[0]}").correct
+    verdict = task.verify(problem, f"{order[1]} {d1:.2f} {order[0]} {d2:.2f} {order[2]}")
+    assert not verdict.correct and "order" in verdict.feedback
+    verdict = task.verify(problem, f"{order[0]} {d1 + 0.01:.2f} {order[1]} {d2:.2f} {order[2]}")
+    assert not verdict.correct and "distance" in verdict.feedback
