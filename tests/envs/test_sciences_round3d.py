@@ -161,3 +161,32 @@ def test_linkage_mapping_three_point_cross_by_hand() -> None:
     assert not verdict.correct and "order" in verdict.feedback
     verdict = task.verify(problem, f"{order[0]} {d1 + 0.01:.2f} {order[1]} {d2:.2f} {order[2]}")
     assert not verdict.correct and "distance" in verdict.feedback
+
+
+def test_uniform_price_may_drop_a_small_market() -> None:
+    from palaestra.envs.economics.price_discrimination import uniform_candidates
+
+    # P1 = 100 − Q1, P2 = 20 − Q2, c = 0: serving both gives P = 30 (> 20: inconsistent); serving market 1
+    # alone gives P = 50, Q = 50, profit 2500; with P = 10 both would be served but profit only 10·(90 + 10).
+    best = uniform_candidates([(Fraction(100), Fraction(1)), (Fraction(20), Fraction(1))], Fraction(0))
+    assert best[0] == (Fraction(2500), Fraction(50), Fraction(50), 1)
+    # two similar markets: serve both at P = (A + B·c) / 2B with Q = 100 − P + 80 − P
+    best = uniform_candidates([(Fraction(100), Fraction(1)), (Fraction(80), Fraction(1))], Fraction(10))
+    assert best[0][1] == Fraction(50) and best[0][2] == Fraction(80) and best[0][3] == 2
+
+
+def test_price_discrimination_grading() -> None:
+    task, problem = _first("economics/price_discrimination", 1, lambda p: p.data["question"] == "discrimination")
+    markets = re.findall(r"P_(\d) = (\d+) − (?:([\d/]+)·)?Q_", problem.prompt)
+    cost = Fraction(re.search(r"marginal cost of (\d+)", problem.prompt).group(1))
+    parts, profit = [], Fraction(0)
+    for index, a, b in markets:
+        a, b = Fraction(a), Fraction(b or 1)
+        price, quantity = (a + cost) / 2, (a - cost) / (2 * b)  # MR = a − 2bQ = c
+        profit += (price - cost) * quantity
+        parts.append(f"P_{index} = {price}, Q_{index} = {quantity}")
+    right = ", ".join(parts) + f", profit = {profit}"
+    assert task.verify(problem, right).correct
+    assert task.verify(problem, right.replace("P_1", "P_{1}")).correct
+    verdict = task.verify(problem, right.replace(f"profit = {profit}", f"profit = {profit + 1}"))
+    assert not verdict.correct and "profit" in verdict.feedback
