@@ -190,3 +190,25 @@ def test_price_discrimination_grading() -> None:
     assert task.verify(problem, right.replace("P_1", "P_{1}")).correct
     verdict = task.verify(problem, right.replace(f"profit = {profit}", f"profit = {profit + 1}"))
     assert not verdict.correct and "profit" in verdict.feedback
+
+
+def test_michaelis_menten_from_two_rows_and_types() -> None:
+    task = make_source("biology/michaelis_menten")
+    problem = task.sample(1, 3)
+    rows = [[Fraction(c) for c in line.strip("| ").split(" | ")] for line in problem.prompt.splitlines()
+            if line.startswith("| ") and line[2].isdigit()]
+    (s1, v1, _), (s2, v2, _) = rows[0], rows[-1]
+    # Lineweaver-Burk through the first and last rows: 1/v = (Km/Vmax)(1/s) + 1/Vmax
+    slope = (1 / v1 - 1 / v2) / (1 / s1 - 1 / s2)
+    vmax = 1 / (1 / v1 - slope / s1)
+    km = slope * vmax
+    assert abs(km / Fraction(problem.data["km"]) - 1) < Fraction(1, 100)
+    assert abs(vmax / Fraction(problem.data["vmax"]) - 1) < Fraction(1, 100)
+    inhibitor = problem.data["inhibitors"][0]
+    ki = float(Fraction(inhibitor["ki"]))
+    right = f"Km = {float(km):.4g}, Vmax = {float(vmax):.4g} µM/min, X = {inhibitor['type']}, Ki_X = {ki:.4g} µM"
+    assert task.verify(problem, right).correct
+    other = {"competitive": "uncompetitive", "uncompetitive": "noncompetitive", "noncompetitive": "competitive"}
+    verdict = task.verify(problem, right.replace(f"X = {inhibitor['type']}", f"X = {other[inhibitor['type']]}"))
+    assert not verdict.correct and "inhibitor X" in verdict.feedback
+    assert not task.verify(problem, right.replace(f"Ki_X = {ki:.4g}", f"Ki_X = {ki * 1.03:.4g}")).correct
