@@ -212,3 +212,31 @@ def test_michaelis_menten_from_two_rows_and_types() -> None:
     verdict = task.verify(problem, right.replace(f"X = {inhibitor['type']}", f"X = {other[inhibitor['type']]}"))
     assert not verdict.correct and "inhibitor X" in verdict.feedback
     assert not task.verify(problem, right.replace(f"Ki_X = {ki:.4g}", f"Ki_X = {ki * 1.03:.4g}")).correct
+
+
+def test_titration_points_by_hand() -> None:
+    import math
+
+    task, problem = _first("chemistry/titration_curve", 3,
+                           lambda p: not p.data["base"] and {"half", "excess"} <= {q["region"] for q in p.data["points"]})
+    ka = float(re.search(r"Ka = ([\d.e-]+)\)", problem.prompt).group(1))
+    volume, acid = (float(x) for x in re.search(r"^([\d.]+) mL of ([\d.]+) mol/L", problem.prompt).groups())
+    naoh = float(re.search(r"with ([\d.]+) mol/L NaOH", problem.prompt).group(1))
+    values = {}
+    for point in problem.data["points"]:
+        added = float(point["added"])
+        if point["region"] == "half":
+            values[point["name"]] = -math.log10(ka)  # pH = pKa at half-equivalence
+        elif point["region"] == "excess":
+            hydroxide = (added * naoh - volume * acid) / (volume + added)
+            values[point["name"]] = 14 + math.log10(hydroxide)
+    for name, value in values.items():
+        exact = float(next(Fraction(p["ph"]) for p in problem.data["points"] if p["name"] == name))
+        assert abs(exact - value) < 1e-9
+    right = ", ".join(f"{p['name']} = {float(Fraction(p['ph'])):.2f}" for p in problem.data["points"])
+    assert task.verify(problem, right).correct
+    first = problem.data["points"][0]
+    off = right.replace(f"{first['name']} = {float(Fraction(first['ph'])):.2f}",
+                        f"{first['name']} = {float(Fraction(first['ph'])) + 0.02:.2f}", 1)
+    verdict = task.verify(problem, off)
+    assert not verdict.correct and first["name"] in verdict.feedback
