@@ -91,7 +91,8 @@ _APPROX_PREFIX = re.compile(
     re.IGNORECASE,
 )
 _APPROX_SUFFIX = re.compile(r"(?<=\d)(?: ?\.\.\.| ?…)$")
-_UNIT_START = re.compile(r"(?<=[\d )}$])[A-Za-z°%µμΩ\\$]")
+_UNIT_START = re.compile(r"(?<=[\d )}$])[A-Za-z°%µμΩ\\$^]")
+_DEGREE = re.compile(r"\^ ?\{ ?(?:°|\\circ) ?\}|\^ ?(?:°|\\circ)|\\degree|\\circ")  # ^{\circ}, ^°, \degree: °
 _SPACES = re.compile(r"\s+")
 _WORDS_ONLY = re.compile(r"[A-Za-z][A-Za-z ]+")
 
@@ -170,8 +171,8 @@ def normalize_unit(unit: str) -> str:
 
     >>> normalize_unit(r"\mathrm{m\,s^{-1}}"), normalize_unit("m·s⁻¹"), normalize_unit("m / s²")
     ('m s^-1', 'm s^-1', 'm/s^2')
-    >>> normalize_unit("\u03bcF") == normalize_unit("\u00b5F")
-    True
+    >>> normalize_unit("\u03bcF") == normalize_unit("\u00b5F"), normalize_unit(r"^{\circ} C")
+    (True, '°C')
     """
     s = _clean(unit).replace("**", "^")
     s = _SUPERSCRIPT_RUN.sub(lambda m: "^" + m.group().translate(_SUPERSCRIPTS), s)
@@ -179,6 +180,7 @@ def normalize_unit(unit: str) -> str:
     s = re.sub(r" ?[·⋅*] ?", " ", s)
     s = re.sub(r" ?([/^]) ?", r"\1", s)
     s = s.replace("\u03bc", "\u00b5")  # the Greek letter mu and the micro sign are one prefix to a reader
+    s = re.sub(r"° (?=[A-Za-z])", "°", _DEGREE.sub("°", s))  # LaTeX degrees: -1.75^\circ C is -1.75 °C
     return s.strip().rstrip(".")
 
 

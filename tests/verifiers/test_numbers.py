@@ -314,3 +314,10 @@ def test_the_greek_mu_and_the_micro_sign_read_as_one_prefix() -> None:
         for text in ("5 \u00b5F", "5 \u03bcF", "5\u03bcF", "x = 5 \u03bcF."):
             assert read_number(text, units=table) == Fraction(5, 10**6), (text, table)
         assert read_number("5 mF", units=table) is None
+
+
+def test_latex_degrees_read_as_the_degree_sign() -> None:
+    table = {"°C": 1}
+    for text in ("-1.75 °C", r"-1.75^\circ C", r"-1.75^{\circ}C", r"$-1.75^\circ\text{C}$", r"-1.75 \degree C"):
+        assert read_number(text, units=table) == Fraction(-7, 4), text
+    assert read_number(r"-1.75^\circ F", units=table) is None
