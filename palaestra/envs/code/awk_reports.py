@@ -81,7 +81,7 @@ class AwkReports(DrivenTask):
     tags = ("code", "programming", "awk", "shell", "text-processing")
     languages = ("bash",)
     toolchains = languages
-    version = 1
+    version = 2  # rows grow by 40% a level past the presets (levels 5 and up changed)
 
     @dataclass(frozen=True)
     class Config:
@@ -93,7 +93,9 @@ class AwkReports(DrivenTask):
     presets = (Config(rows=5, tests=3, aggregates=1, features=0), Config(rows=8, tests=3, aggregates=2, features=1),
                Config(rows=12, tests=4, aggregates=2, features=2), Config(rows=18, tests=4, aggregates=3, features=2),
                Config(rows=26, tests=5, aggregates=3, features=2))
-    growth = Growth(limits={"tests": 8, "rows": 2000, "aggregates": len(AGGREGATES), "features": 2})
+    # rows grow by 40% a level past the presets (by 8 rows, the growth in size was under the spread of the parts drawn)
+    growth = Growth(factors={"rows": 1.4}, limits={"tests": 8, "rows": 2000, "aggregates": len(AGGREGATES),
+                                                  "features": 2})
 
     def _params(self, rng: random.Random, config: Config) -> dict[str, Any]:
         width = rng.randint(4, 6)
@@ -220,10 +222,10 @@ class AwkReports(DrivenTask):
         return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
     def difficulty(self, problem: Problem) -> float:
-        """The specification's parts (aggregates, filter, header, TOTAL) plus log2 of the inputs' characters."""
+        """The specification's parts (aggregates, filter, header, TOTAL) plus twice log2 of the inputs' lines."""
         p = problem.data["params"]
         parts = len(p["aggregates"]) + (p["filter"] is not None) + p["header"] + p["total"]
-        return parts + math.log2(1 + sum(map(len, problem.data["inputs"])))
+        return parts + 2 * math.log2(1 + sum(text.count("\n") for text in problem.data["inputs"]))
 
 
 ALL_FEATURES = AwkReports.Config(rows=8, tests=3, aggregates=3, features=2)  # any parameter may be redrawn
