@@ -5,6 +5,7 @@ from __future__ import annotations
 import palaestra
 from palaestra.core import Problem
 from palaestra.envs.games import cribbage_pegging as pegging
+from palaestra.envs.games import golf_solitaire as golf
 
 
 def _pegging_problem(mine: list[int], theirs: list[int], style: str = "greedy") -> Problem:
@@ -82,3 +83,64 @@ def test_pegging_oracle_scores_one_and_replays():
         assert total == 1.0
         assert task.replay(problem, replies).reward == 1.0
         assert palaestra.score(problem, replies).reward == 1.0
+
+
+def _golf_problem(columns: list[list[int]], waste: int, stock: list[int]) -> Problem:
+    data = {"columns": columns, "waste": waste, "stock": stock}
+    game, start = golf._game(data), golf._start(data)
+    best = golf._best(game, start)
+    spread = golf._spread(game, start)
+    mean = sum(cleared * chance for cleared, chance in spread)
+    data.update(best=best, baseline=golf._baseline(spread, mean, best), random=mean,
+                greedy=golf._greedy_cleared(data))
+    return Problem(prompt="", answer=None, data=data)
+
+
+def test_golf_hand_checked_deal():
+    # Columns 5 6 | 9 on a waste 7, stock 8 then 2: play 6, play 5, draw 8, play 9 clears all three cards.
+    problem = _golf_problem([[5, 6], [9]], 7, [8, 2])
+    assert problem.data["best"] == 3
+    task = golf.GolfSolitaire()
+    state = task.initial_state(problem)
+    assert task.legal_moves(problem, state) == ["1", "draw"]
+    assert task.oracle(problem, state) == "1"
+    refused = task.play(problem, state, "column 2")
+    assert not refused.verdict.correct and refused.state == state and "does not fit" in refused.observation
+    for move in ("play column 1", "1", "draw"):
+        outcome = task.play(problem, state, move)
+        state = outcome.state
+    assert "Waste: 8. Stock: 1 cards left." in outcome.observation
+    end = task.play(problem, state, "2")
+    assert end.done and end.state["cleared"] == 3 and end.verdict.reward == 1.0
+
+
+def test_golf_observations_hide_the_stock_order():
+    task = golf.GolfSolitaire()
+    problem = task.sample(3, 5)
+    stock_text = " ".join(golf.RANK_NAMES[r - 1] for r in problem.data["stock"])
+    assert stock_text not in problem.prompt and "cards left" in problem.prompt
+    state = task.initial_state(problem)
+    outcome = task.advance(problem, state, task.format_answer(task.oracle(problem, state)))
+    assert stock_text not in outcome.observation
+
+
+def test_golf_reads_moves_and_refuses_plans():
+    assert golf.read_move("Column 3.") == "3" and golf.read_move("\\boxed{draw}") == "draw"
+    assert golf.read_move("draw a card") == "draw" and golf.read_move("2 or 3") is None
+    task = golf.GolfSolitaire()
+    problem = _golf_problem([[5, 6], [9]], 7, [8, 2])
+    outcome = task.advance(problem, task.initial_state(problem), task.format_answer("1, draw"))
+    assert not outcome.verdict.parsed and "one move per turn" in outcome.observation.lower()
+
+
+def test_golf_oracle_scores_one_through_score():
+    task = golf.GolfSolitaire()
+    problem = task.sample(4, 2)
+    state, replies = task.initial_state(problem), []
+    for _ in range(task.max_turns(problem)):
+        replies.append(task.format_answer(task.oracle(problem, state)))
+        outcome = task.advance(problem, state, replies[-1])
+        state = outcome.state
+        if outcome.done:
+            break
+    assert palaestra.score(problem, replies).reward == 1.0
