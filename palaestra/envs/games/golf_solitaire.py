@@ -202,12 +202,8 @@ def _fits(card: int, waste: int) -> bool:
     return abs(card - waste) == 1
 
 
-@functools.lru_cache(maxsize=1 << 17)
 def _legal(game: Game, state: State) -> tuple[str, ...]:
-    columns, stock = game
-    left, waste, drawn, _ = state
-    moves = tuple(str(i + 1) for i, n in enumerate(left) if n and _fits(columns[i][n - 1], waste))
-    return moves + ((DRAW,) if drawn < len(stock) else ())
+    return _searches(game)[0](state)
 
 
 def _apply(game: Game, state: State, move: str) -> State:
@@ -223,25 +219,44 @@ def _over(game: Game, state: State) -> bool:
     return not any(state[0]) or not _legal(game, state)
 
 
-@functools.lru_cache(maxsize=1 << 17)
 def _best(game: Game, state: State) -> int:
     """The most column cards cleared by the end of the game from ``state`` (counting those cleared already)."""
-    if _over(game, state):
-        return state[3]
-    return max(_best(game, _apply(game, state, move)) for move in _legal(game, state))
+    return _searches(game)[1](state)
 
 
-@functools.lru_cache(maxsize=1 << 17)
 def _spread(game: Game, state: State) -> tuple[tuple[int, float], ...]:
     """The final counts a uniformly random legal player reaches from ``state``, with their chances."""
-    if _over(game, state):
-        return ((state[3], 1.0),)
-    chances: dict[int, float] = {}
-    moves = _legal(game, state)
-    for move in moves:
-        for cleared, chance in _spread(game, _apply(game, state, move)):
-            chances[cleared] = chances.get(cleared, 0.0) + chance / len(moves)
-    return tuple(sorted(chances.items()))
+    return _searches(game)[2](state)
+
+
+@functools.lru_cache(maxsize=64)
+def _searches(game: Game) -> tuple[Any, Any, Any]:
+    """The legal moves, the best count and random play's spread for one deal, memoised on the state alone (a key
+    holding the whole deal would be hashed again at every step of the search)."""
+    @functools.lru_cache(maxsize=None)
+    def legal(state: State) -> tuple[str, ...]:
+        columns, stock = game
+        left, waste, drawn, _ = state
+        moves = tuple(str(i + 1) for i, n in enumerate(left) if n and _fits(columns[i][n - 1], waste))
+        return moves + ((DRAW,) if drawn < len(stock) else ())
+
+    @functools.lru_cache(maxsize=None)
+    def best(state: State) -> int:
+        moves = legal(state) if any(state[0]) else ()
+        return max((best(_apply(game, state, move)) for move in moves), default=state[3])
+
+    @functools.lru_cache(maxsize=None)
+    def spread(state: State) -> tuple[tuple[int, float], ...]:
+        moves = legal(state) if any(state[0]) else ()
+        if not moves:
+            return ((state[3], 1.0),)
+        chances: dict[int, float] = {}
+        for move in moves:
+            for cleared, chance in spread(_apply(game, state, move)):
+                chances[cleared] = chances.get(cleared, 0.0) + chance / len(moves)
+        return tuple(sorted(chances.items()))
+
+    return legal, best, spread
 
 
 def _baseline(spread: tuple[tuple[int, float], ...], mean: float, best: int) -> int:
