@@ -60,3 +60,8 @@ def test_bash_oneliners_redraws_parameters_a_seed_could_not_satisfy() -> None:
         for seed in range(400):
             problem = source.sample(level, seed)
             assert len({tuple(o) for o in problem.data["expected"]}) == len(problem.data["expected"])
+
+
+def test_suffix_array_level_zero_is_95_percent_distinct() -> None:
+    source = make_source("strings/suffix_array")
+    assert len({source.sample(0, seed).prompt for seed in range(1000)}) >= 950
