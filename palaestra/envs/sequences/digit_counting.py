@@ -11,7 +11,8 @@ Three classic puzzles, all answered exactly by counting in blocks of equal lengt
   a constant digit does not pay.)
 
 The generator computes each answer by block arithmetic (how many numbers have each length) and, in the tests,
-it is checked against writing the sequence out. Levels grow the numbers tenfold past the presets and add the
+it is checked against writing the sequence out. Level 0 draws N from 10 to 3,999 (a wide range, so that its
+page puzzles, one per N, stay distinct); levels grow the numbers tenfold past the presets and add the
 multiples-of-k variant. Difficulty: the digits of the number that sets the size (N or D), plus the kind's
 steps (pages 1, tally 2, nth digit 2, of multiples 3).
 """
@@ -84,21 +85,23 @@ class DigitCounting(Task):
     family = "sequences"
     description = "Page numbering, digit tallies and the N-th digit of written-out number sequences."
     tags = ("math", "counting")
+    version = 2  # v2: level 0 draws N from 10..3,999 (was 100..999: only 900 page puzzles, 86% distinct problems)
 
     @dataclass(frozen=True)
     class Config:
-        largest: int  # the largest N (pages, tally bound or digit position)
+        smallest: int  # the smallest N (pages, tally bound or digit position)
+        largest: int  # the largest N
         kinds: tuple[str, ...]
 
-    presets = (Config(999, ("pages", "tally")), Config(9_999, ("pages", "tally", "nth_digit")),
-               Config(99_999, ("pages", "tally", "nth_digit")),
-               Config(10**6, ("tally", "nth_digit", "nth_digit_multiples")),
-               Config(10**8, ("tally", "nth_digit", "nth_digit_multiples")))
-    growth = Growth(factors={"largest": 10})
+    presets = (Config(10, 3_999, ("pages", "tally")), Config(1_000, 9_999, ("pages", "tally", "nth_digit")),
+               Config(10_000, 99_999, ("pages", "tally", "nth_digit")),
+               Config(100_001, 10**6, ("tally", "nth_digit", "nth_digit_multiples")),
+               Config(10**7 + 1, 10**8, ("tally", "nth_digit", "nth_digit_multiples")))
+    growth = Growth(factors={"smallest": 10, "largest": 10})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         kind = rng.choice(config.kinds)
-        n = rng.randint(config.largest // 10 + 1, config.largest)
+        n = rng.randint(config.smallest, config.largest)
         step = 1
         if kind == "pages":
             size = digits_used(n)

@@ -73,6 +73,7 @@ class NumberPyramid(Task):
     family = "sequences"
     description = "Addition pyramid: from a few given bricks, find the bottom row (unique by rank)."
     tags = ("math", "puzzle", "linear_algebra")
+    version = 2  # v2: level 0 base values 1..12 (was 1..9: 6,561 problems, 94% distinct in 1,000 draws)
 
     @dataclass(frozen=True)
     class Config:
@@ -80,7 +81,7 @@ class NumberPyramid(Task):
         largest: int  # the largest base value
         negative: bool  # whether base values may be negative
 
-    presets = (Config(3, 9, False), Config(4, 12, False), Config(5, 15, False), Config(6, 20, True),
+    presets = (Config(3, 12, False), Config(4, 12, False), Config(5, 15, False), Config(6, 20, True),
                Config(7, 25, True))
     growth = Growth(steps={"base": 1})
 

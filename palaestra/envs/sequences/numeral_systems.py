@@ -157,13 +157,14 @@ class NumeralSystems(Task):
     family = "sequences"
     description = "Convert to and from negabinary, balanced ternary, factoradic, Zeckendorf and bijective base 26."
     tags = ("math", "numerals")
+    version = 2  # v2: level 1 numbers up to 2,000 (was 1,000: about 10,000 problems, 94% distinct in 1,000 draws)
 
     @dataclass(frozen=True)
     class Config:
         systems: int  # the first this many SYSTEMS are drawn
         largest: int  # the largest number converted
 
-    presets = (Config(2, 200), Config(4, 1000), Config(5, 10_000), Config(5, 10**6), Config(5, 10**9))
+    presets = (Config(2, 200), Config(4, 2000), Config(5, 10_000), Config(5, 10**6), Config(5, 10**9))
     growth = Growth(factors={"largest": 10}, limits={"systems": len(SYSTEMS)})
 
     def space_size(self, level: int) -> int | None:

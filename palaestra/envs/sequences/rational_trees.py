@@ -84,13 +84,14 @@ class RationalTrees(Task):
     family = "sequences"
     description = "Calkin–Wilf terms and positions, Stern–Brocot paths: enumerations of the positive fractions."
     tags = ("math", "sequences", "number_theory")
+    version = 2  # v2: level 1 positions up to 5,000 (was 1,000: 2,997 problems, 86% distinct in 1,000 draws)
 
     @dataclass(frozen=True)
     class Config:
         largest: int  # the largest position n drawn
         kinds: tuple[str, ...]
 
-    presets = (Config(100, ("term", "position")), Config(1_000, ("term", "position", "path")),
+    presets = (Config(100, ("term", "position")), Config(5_000, ("term", "position", "path")),
                Config(10_000, ("term", "position", "path")), Config(10**6, ("term", "position", "path")),
                Config(10**9, ("term", "position", "path")))
     growth = Growth(factors={"largest": 10})
