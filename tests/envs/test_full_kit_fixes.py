@@ -65,3 +65,10 @@ def test_bash_oneliners_redraws_parameters_a_seed_could_not_satisfy() -> None:
 def test_suffix_array_level_zero_is_95_percent_distinct() -> None:
     source = make_source("strings/suffix_array")
     assert len({source.sample(0, seed).prompt for seed in range(1000)}) >= 950
+
+
+def test_capacitor_references_past_the_presets_are_readable() -> None:
+    source = make_source("physics/capacitors")
+    for seed in range(8):
+        problem = source.sample(9, seed)
+        assert source.verify(problem, problem.answer).correct, (seed, problem.answer)
