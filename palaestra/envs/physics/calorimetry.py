@@ -41,7 +41,7 @@ class Calorimetry(Task):
     family = "physics"
     description = "Equilibrium temperature of mixed bodies (and the ice left when ice melts), exactly."
     tags = ("physics", "thermodynamics", "math")
-    version = 1
+    version = 2  # levels 5 and up: lukewarm added bodies
 
     @dataclass(frozen=True)
     class Config:
@@ -67,7 +67,9 @@ class Calorimetry(Task):
                 bodies.append(("ice", rng.randrange(10, 501, 5), -rng.randint(1, 30)))
             while len(bodies) < config.bodies:  # bounded: one body per pass
                 material = rng.choice([m for m in SPECIFIC_HEAT if m != "water"] + ["water"])
-                hot = 100 if material == "water" else 400
+                # Past the presets' four bodies the added ones are lukewarm: with more hot bodies the ice always
+                # melted, and a mixture that keeps some could not be drawn (levels 5 and up).
+                hot = 40 if len(bodies) >= 4 else 100 if material == "water" else 400
                 bodies.append((material, rng.randrange(20, 1001, 10), rng.randint(1, hot)))
             rng.shuffle(bodies)
             return bodies
