@@ -122,8 +122,9 @@ class Amortisation(Task):
 
     def spellings(self, problem: Problem) -> list[str]:
         gold = problem.answer or ""
+        exact = problem.data["exact"]  # the unrounded fraction: an 80-digit one is past any reader's numeral limit
         return [*super().spellings(problem), f"${gold}", f"{gold} dollars", f"\\boxed{{{gold}}}",
-                f"Answer: ${gold}.", f"${float(Fraction(gold)):,.2f}", problem.data["exact"]]
+                f"Answer: ${gold}.", f"${float(Fraction(gold)):,.2f}", *([exact] if len(exact) <= 40 else [])]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         gold = Fraction(problem.answer or "0")

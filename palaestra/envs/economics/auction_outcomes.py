@@ -73,6 +73,7 @@ class AuctionOutcomes(Task):
     family = "economics"
     description = "Winner and price of a second-price, first-price, English or Dutch auction from given values."
     tags = ("economics", "auctions", "game-theory")
+    version = 2  # level 3 without second-price auctions
 
     @dataclass(frozen=True)
     class Config:
@@ -84,7 +85,7 @@ class AuctionOutcomes(Task):
     presets = (Config(3, 60, ("second-price", "first-price"), False),
                Config(4, 100, ("second-price", "first-price", "english"), False),
                Config(4, 150, ("first-price", "english", "dutch"), True),
-               Config(5, 200, ("second-price", "first-price", "english", "dutch"), True),
+               Config(5, 200, ("first-price", "english", "dutch"), True),  # second-price (the lightest) made the mean fall
                Config(6, 300, ("english", "dutch"), True))
     growth = Growth(steps={"bidders": 1, "high": 100}, limits={"bidders": len(BIDDERS)})
 
