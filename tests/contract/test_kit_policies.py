@@ -158,3 +158,8 @@ def test_chance_is_taken_over_the_problems_with_closed_set_answers() -> None:
     counts = Counter({"1": 33, "2": 20, "3": 12, "4": 9, "5": 8, "6": 6, "7": 5, "8": 4, "9": 3})
     assert _chance(counts, 100) == pytest.approx(1 / 9)  # "1" scoring 0.33 is not chance
     assert _chance(Counter({f"x{i}": 1 for i in range(40)}), 40) == 0.0
+
+
+def test_balance_is_not_asked_of_envs_whose_answers_are_programs() -> None:
+    result = kit.run_check("code/prolog_queries", "balance", kit.Settings.ci())
+    assert result.ok and "answers are programs" in result.detail
