@@ -40,7 +40,7 @@ class NaturalDeduction(Task):
     family = "proofs"
     description = "Prove a propositional sequent in Fitch-style natural deduction; every step is checked."
     tags = ("logic", "proofs", "natural-deduction")
-    version = 1
+    version = 2  # level 0 over four atoms
     multiline = True
 
     @dataclass(frozen=True)
@@ -52,7 +52,7 @@ class NaturalDeduction(Task):
         max_premises: int
 
     presets = (
-        Config(atoms=3, goal_depth=2, budget=3, min_lines=3, max_premises=3),
+        Config(atoms=4, goal_depth=2, budget=3, min_lines=3, max_premises=3),  # 3 atoms: 6.6% of 1,000 repeated
         Config(atoms=3, goal_depth=2, budget=5, min_lines=5, max_premises=4),
         Config(atoms=3, goal_depth=3, budget=6, min_lines=6, max_premises=4),
         Config(atoms=4, goal_depth=3, budget=8, min_lines=8, max_premises=5),

@@ -59,7 +59,7 @@ class SequentCalculus(Task):
     family = "proofs"
     description = "Prove a classical propositional sequent in the sequent calculus G3c; every rule step is checked."
     tags = ("logic", "proofs", "sequent-calculus")
-    version = 1
+    version = 2  # level 0 over three atoms
     multiline = True
     max_answer_chars = MAX_PROOF_CHARS
     distinct_from = {"proofs/natural_deduction": "sequent calculus (rules on both sides of ⊢, a proof tree of "
@@ -75,7 +75,7 @@ class SequentCalculus(Task):
         min_lines: int
 
     presets = (
-        Config(atoms=2, depth=2, left=1, right=1, min_lines=3),
+        Config(atoms=3, depth=2, left=1, right=1, min_lines=3),  # 2 atoms: 7.1% of 1,000 repeated
         Config(atoms=3, depth=2, left=2, right=1, min_lines=5),
         Config(atoms=3, depth=3, left=2, right=1, min_lines=7),
         Config(atoms=3, depth=3, left=2, right=2, min_lines=9),
