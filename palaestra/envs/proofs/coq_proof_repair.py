@@ -41,7 +41,7 @@ class CoqProofRepair(MultiTurnTask):
     family = "proofs"
     description = "Repair a broken Coq proof over turns; each attempt comes back with coqc's real error."
     tags = ("logic", "proofs", "coq", "multi-turn", "proof-repair")
-    version = 1
+    version = 2  # level 0 over four atoms
     multiline = True
     toolchains = ("coq",)
     distinct_from = {"proofs/coq_tautology": "a given broken tactic script is repaired over turns from coqc's error "
@@ -59,7 +59,7 @@ class CoqProofRepair(MultiTurnTask):
         turns: int
 
     presets = (
-        Config(atoms=3, goal_depth=2, budget=3, min_lines=3, max_premises=2, faults=1, turns=4),
+        Config(atoms=4, goal_depth=2, budget=3, min_lines=3, max_premises=2, faults=1, turns=4),  # 3 atoms: 5.2% repeated
         Config(atoms=3, goal_depth=2, budget=5, min_lines=5, max_premises=3, faults=1, turns=5),
         Config(atoms=3, goal_depth=3, budget=6, min_lines=6, max_premises=4, faults=2, turns=6),
         Config(atoms=4, goal_depth=3, budget=8, min_lines=8, max_premises=5, faults=2, turns=7),
