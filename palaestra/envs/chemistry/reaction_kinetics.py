@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
@@ -86,7 +87,7 @@ class ReactionKinetics(Task):
             return None
         if len({tuple(row) for row in shifts}) < len(shifts) or any(not any(row) for row in shifts):
             return None  # a repeated experiment or a copy of the first
-        experiments = [[Fraction(0)] * n, *shifts]
+        experiments: list[list[Any]] = [[Fraction(0)] * n, *shifts]  # exponents: a zero row, then the shifts
         rng.shuffle(experiments)
         rows = []
         for shift in experiments:

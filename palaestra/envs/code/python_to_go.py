@@ -162,7 +162,7 @@ class StableByKey(Template):
         return _ints(rng, size)
 
 
-TEMPLATES = {t.name: t for t in (OrderedCounts(), FloorMix(), WindowBest(), StableByKey())}
+TEMPLATES: dict[str, Template] = {t.name: t for t in (OrderedCounts(), FloorMix(), WindowBest(), StableByKey())}
 
 DRIVER = """package main
 

@@ -150,7 +150,7 @@ class ChunkSums(Template):
         return [[rng.randint(-20, 20) for _ in range(size)]]
 
 
-TEMPLATES = {t.name: t for t in (WrapPairs(), ShiftPositions(), FindPositions(), ChunkSums())}
+TEMPLATES: dict[str, Template] = {t.name: t for t in (WrapPairs(), ShiftPositions(), FindPositions(), ChunkSums())}
 
 DRIVER = """local loaded, problem = pcall(dofile, "solution.lua")
 if not loaded then

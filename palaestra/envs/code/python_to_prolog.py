@@ -130,7 +130,7 @@ class RecordPositions(Template):
         return [[rng.randint(-5, 15) for _ in range(size)]]
 
 
-TEMPLATES = {t.name: t for t in (CountPairs(), HalvingSteps(), LongRuns(), RecordPositions())}
+TEMPLATES: dict[str, Template] = {t.name: t for t in (CountPairs(), HalvingSteps(), LongRuns(), RecordPositions())}
 
 DRIVER = """:- initialization(translation_main, main).
 :- ensure_loaded(solution).

@@ -88,7 +88,7 @@ class Cooking(MultiTurnTask):
         items["cookbook"] = rng.randrange(count)
         items["knife"] = rng.randrange(count)
         start = rng.randrange(count)
-        data = {"rooms": names, "cols": config.cols, "passages": [list(p) for p in maze.passages], "kitchen": kitchen,
+        data: dict[str, Any] = {"rooms": names, "cols": config.cols, "passages": [list(p) for p in maze.passages], "kitchen": kitchen,
                 "backyard": backyard, "items": items, "recipe": recipe, "start": start}
         data["plan"] = len(_oracle_game(data))
         data["budget"] = data["plan"] + 4 * count

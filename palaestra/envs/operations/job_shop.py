@@ -73,7 +73,8 @@ class JobShop(Task):
             if solved is None:
                 return False
             last[:] = [routes, solved]
-            return not config.beat_rules or all(makespan(routes, rule(routes)) > solved[1] for rule in RULES.values())
+            # a dispatching rule never deadlocks (it always has a next operation), so its makespan exists
+            return not config.beat_rules or all((makespan(routes, rule(routes)) or 0) > solved[1] for rule in RULES.values())
 
         routes = retry(draw, acceptable, what="a job shop the dispatching rules do not solve")
         assert last[0] is routes

@@ -116,7 +116,7 @@ class HotelReservations(ScriptedUser):
         wanted = [side == "all allowed" or (side == "mixed" and rng.random() < 0.5) for _ in range(count)]
         if side == "mixed" and len(set(wanted)) == 1:
             wanted[rng.randrange(count)] = not wanted[0]
-        requests = []
+        requests: list[dict[str, Any]] = []
         for index, allowed in enumerate(wanted):
             kind = rng.choice(KINDS)
             city = cities[index % len(cities)]

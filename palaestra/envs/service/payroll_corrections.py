@@ -113,17 +113,18 @@ class PayrollCorrections(ScriptedUser):
         caller, colleague = people[0]["id"], people[1]["id"]
         side = draw_side(rng)
         count = rng.randint(*config.requests)
-        requests, used = [], set()
+        requests: list[dict[str, Any]] = []
+        used: set[str] = set()
         for _ in range(count):
             whose = colleague if rng.random() < 0.15 else caller
             free = sorted(set(hours[whose]) - used)
             if not free:
                 return None
-            day = rng.choice(free)
-            used.add(day)
-            old = hours[whose][day]
+            date = rng.choice(free)
+            used.add(date)
+            old = hours[whose][date]
             new = rng.choice([h for h in (5, 6.5, 7.5, 8, 8.5, 9, 9.5, 10, 11, 12, 12.5, 13) if h != old])
-            requests.append({"employee": whose, "day": day, "hours": new})
+            requests.append({"employee": whose, "day": date, "hours": new})
         results = _serve(records, caller, requests)[1]
         served = [r is not None for r in results]
         if (side == "mixed") != (len(set(served)) == 2) or (side != "mixed" and served[0] != (side == "all allowed")):

@@ -119,10 +119,11 @@ class MirrorPaths(Task):
             if result is None or result[2] < config.min_reflections:
                 return None
             swapped = ["".join(FLIP.get(ch, ch) for ch in row) for row in grid]
+            fixed = trace(grid, side, index, False, limit) if config.flipping else None
             return {"grid": grid, "side": side, "index": index, "flipping": config.flipping, "exit": list(result[:2]),
                     "reflections": result[2], "swapped": list((trace(swapped, side, index, config.flipping, limit)
                                                               or ("", 0))[:2]),
-                    "fixed": list(trace(grid, side, index, False, limit)[:2]) if config.flipping else None}
+                    "fixed": list(fixed[:2]) if fixed is not None else None}
 
         data = retry(draw, attempts=400, what="a beam path with enough reflections")
         rows, cols = config.rows, config.cols

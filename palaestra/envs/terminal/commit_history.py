@@ -184,8 +184,8 @@ def _history(rng: random.Random, config: CommitHistory.Config, kind: str
             token in history[later]["diff"] for later in range(number + 1, count + 1))]
         if not shown:
             return None
-        commit = rng.choice(sorted({firsts[token] for token in shown}))  # commits equally likely, not tokens
-        token = rng.choice(sorted(token for token in shown if firsts[token] == commit))
+        first = rng.choice(sorted({firsts[token] for token in shown}))  # commits equally likely, not tokens
+        token = rng.choice(sorted(token for token in shown if firsts[token] == first))
         return files, f"Which commit first added a line containing {token}?", str(firsts[token]), changed, token
     if kind == "last_changed":
         path = rng.choice(sorted(p for p in app if p.startswith("app/")))

@@ -69,7 +69,9 @@ class CompareSites(WebTask):
         units = rng.randint(1, 5)
         base = rng.randint(20, 200) * 100
         pages: dict[str, dict[str, Any]] = {"/": page("Shop finder", ["Shops we list:"])}
-        shops, totals, prices = [], [], []
+        shops: list[dict[str, Any]] = []
+        totals: list[int] = []
+        prices: list[int] = []
         brands = [forge.word(2) for _ in range(10)]  # product names need not be unique: a few brands serve
         for _ in range(config.shops):
             shop = f"{forge.word(2)} {rng.choice(SHOP_WORDS)}"

@@ -80,10 +80,10 @@ class OrderHistory(WebTask):
         days = sorted((d for d in days if first <= d <= TODAY), reverse=True)
         numbers = rng.sample(range(100_000, 999_999), len(days))
         brands = [forge.word(2) for _ in range(8)]  # product names need not be unique: a few brands serve
-        orders = []
+        orders: list[dict[str, Any]] = []
         for day, number in zip(days, numbers):
             status = rng.choice(("delivered", "delivered", "delivered", "cancelled", "returned"))
-            lines = []
+            lines: list[dict[str, Any]] = []
             for _ in range(rng.randint(1, 4) if config.by_category else 1):
                 kind = rng.choice(sorted(CATEGORIES))
                 lines.append({"name": f"{rng.choice(brands)} {rng.choice(CATEGORIES[kind])}", "category": kind,
