@@ -36,7 +36,7 @@ class CoqTautology(Task):
     family = "proofs"
     description = "Prove an intuitionistic propositional tautology in Coq by hand (no deciding tactics)."
     tags = ("logic", "proofs", "coq", "intuitionistic")
-    version = 1
+    version = 2  # level 0 over five atoms
     multiline = True
     toolchains = ("coq",)
 
@@ -49,7 +49,7 @@ class CoqTautology(Task):
         max_premises: int
 
     presets = (
-        Config(atoms=3, goal_depth=2, budget=3, min_lines=3, max_premises=2),
+        Config(atoms=5, goal_depth=2, budget=3, min_lines=3, max_premises=2),  # 3 atoms: 11% of 1,000 repeated
         Config(atoms=3, goal_depth=2, budget=5, min_lines=5, max_premises=3),
         Config(atoms=3, goal_depth=3, budget=6, min_lines=6, max_premises=4),
         Config(atoms=4, goal_depth=3, budget=8, min_lines=8, max_premises=5),
