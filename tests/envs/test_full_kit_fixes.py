@@ -76,6 +76,6 @@ def test_capacitor_references_past_the_presets_are_readable() -> None:
 
 def test_proof_envs_level_zero_is_95_percent_distinct() -> None:
     for env_id in ("proofs/natural_deduction", "proofs/sequent_calculus", "proofs/coq_list_sum",
-                   "proofs/coq_proof_repair", "proofs/coq_tautology", "proofs/coq_recursive_functions"):
+                   "proofs/coq_proof_repair", "proofs/coq_tautology"):
         source = make_source(env_id)
         assert len({source.sample(0, seed).prompt for seed in range(1000)}) >= 950, env_id

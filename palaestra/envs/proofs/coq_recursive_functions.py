@@ -50,7 +50,7 @@ class CoqRecursiveFunctions(Task):
     family = "proofs"
     description = "Find how a generated recursive function splits over n + m or l1 ++ l2, and prove it in Coq."
     tags = ("proofs", "coq", "induction", "recursive-functions")
-    version = 2  # level 0 constants up to 160, level 1 up to 40
+    version = 1
     multiline = True
     toolchains = ("coq",)
     bounded = "the laws are fixed in shape (degree 2 on nat, linear terms on lists) and Coq's nat numerals are unary"
@@ -66,8 +66,8 @@ class CoqRecursiveFunctions(Task):
         largest: int
 
     presets = (
-        Config(kind="nat", terms=1, largest=160),  # up to 40: a quarter of 1,000 level-0 problems repeated
-        Config(kind="list", terms=1, largest=40),  # up to 12: 23% of 1,000 level-1 problems repeated
+        Config(kind="nat", terms=1, largest=40),
+        Config(kind="list", terms=1, largest=12),
         Config(kind="nat", terms=2, largest=20),
         Config(kind="list", terms=2, largest=12),
         Config(kind="list", terms=2, largest=30),
