@@ -79,3 +79,10 @@ def test_proof_envs_level_zero_is_95_percent_distinct() -> None:
                    "proofs/coq_proof_repair", "proofs/coq_tautology"):
         source = make_source(env_id)
         assert len({source.sample(0, seed).prompt for seed in range(1000)}) >= 950, env_id
+
+
+def test_coq_recursive_functions_declares_the_exact_size_of_its_small_levels() -> None:
+    source = make_source("proofs/coq_recursive_functions")
+    for level in (0, 1):
+        seen = {source.sample(level, seed).prompt for seed in range(20_000)}
+        assert len(seen) == source.space_size(level), level  # every problem of the level is reached

@@ -73,6 +73,19 @@ class CoqRecursiveFunctions(Task):
         Config(kind="list", terms=2, largest=30),
     )
 
+    def space_size(self, level: int) -> int | None:
+        """The problems of a level are its functions' coefficients, each drawn from a range (nat: p2 in 1..top for a
+        quadratic step, p1 from 1 (or 0 beside p2) to top, p0 in 0..top; list: a and c in 1..top, b in 0..top, d in
+        1..top for a sum term): small at the low levels, whose constants stay small because nat numerals are unary
+        in Coq (larger ones make coqc time out)."""
+        config = self.level_config(level)
+        top = config.largest
+        if config.kind == "nat":
+            size = top * (top + 1) ** 2 if config.terms == 2 else top * (top + 1)
+        else:
+            size = top * (top + 1) * top * (top if config.terms == 2 else 1)
+        return size if size <= 100_000 else None
+
     def generate(self, rng: random.Random, config: Config) -> Problem:
         top = config.largest
         f: dict[str, Any]
