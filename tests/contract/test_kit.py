@@ -10,6 +10,7 @@ generated once per worker process).
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import os
 from pathlib import Path
@@ -22,6 +23,9 @@ from palaestra.core.registry import registry
 
 ENV_IDS = registry.ids()
 SETTINGS = kit.Settings.full() if os.environ.get("PALAESTRA_KIT") == "full" else kit.Settings.ci()
+# Envs whose every judgement compiles a program or runs coqc (0.3-0.8 s of CPU each) check two seeds per level in CI,
+# not three: the same checks on fewer problems (the full kit, `palaestra check --full`, keeps its twelve).
+COMPILING_TOOLCHAINS = {"c", "cpp", "go", "verilog", "coq"}
 IN_PROCESS_CHECKS = [name for name in kit.CHECKS if name != "determinism_across_processes"]
 GOLDEN_DIR = Path(__file__).resolve().parents[1] / "golden"
 
@@ -50,11 +54,17 @@ def _skip_without_toolchains(env_id: str) -> None:
         pytest.skip(f"{env_id}: toolchain missing for {missing}")
 
 
+def _settings(env_id: str) -> kit.Settings:
+    if SETTINGS.seeds > 2 and COMPILING_TOOLCHAINS & set(registry[env_id].toolchains):
+        return dataclasses.replace(SETTINGS, seeds=2)
+    return SETTINGS
+
+
 @pytest.mark.parametrize("check", IN_PROCESS_CHECKS)
 @pytest.mark.parametrize("env_id", ENV_IDS)
 def test_contract(env_id: str, check: str) -> None:
     _skip_without_toolchains(env_id)
-    result = kit.run_check(env_id, check, SETTINGS)
+    result = kit.run_check(env_id, check, _settings(env_id))
     assert result.ok, f"{env_id} {check}: {result.detail}"
 
 
