@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import collections
+import dataclasses
+import math
 import random
 
 from palaestra.core import make_source
@@ -86,3 +88,14 @@ def test_coq_recursive_functions_declares_the_exact_size_of_its_small_levels() -
     for level in (0, 1):
         seen = {source.sample(level, seed).prompt for seed in range(20_000)}
         assert len(seen) == source.space_size(level), level  # every problem of the level is reached
+
+
+def test_dp_programs_difficulty_is_measured_on_the_drawn_sizes() -> None:
+    source = make_source("code/dp_programs")
+    problem = source.sample(6, 0)
+    sizes = problem.data["sizes"]
+    assert len(sizes) == len(problem.data["inputs"]) and max(sizes) <= source.level_config(6).max_size
+    tier = source.template(problem).tier
+    assert source.difficulty(problem) == tier + 2 * math.log2(1 + sum(sizes))
+    old = dataclasses.replace(problem, data={k: v for k, v in problem.data.items() if k != "sizes"})
+    assert source.difficulty(old) > 0  # a problem made before version 2 still has a measure

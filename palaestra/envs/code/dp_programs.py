@@ -21,6 +21,7 @@ inputs. Expected answers come from the Python reference program, run in-process 
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 from typing import Any
@@ -269,6 +270,7 @@ class DpPrograms(StdioPolyglotTask):
     description = ("Write a stdin/stdout program (Python, C, C++ or JavaScript) for a generated dynamic-programming "
                    "problem.")
     tags = ("code", "programming", "stdio", "dynamic-programming", "multi-language")
+    version = 2  # the tests' sizes in the data (the difficulty measure)
     templates = TEMPLATES
 
     @dataclass(frozen=True)
@@ -297,6 +299,15 @@ class DpPrograms(StdioPolyglotTask):
             sizes[0] = min(sizes[0], 5)  # a small test for the example
             limits = (f"Limits: T <= {config.tests}; every number, word or list in a test has at most "
                       f"{3 * config.max_size} digits, letters or elements; array values are between -20 and 30.")
-            return stdio_problem(rng, template, sizes, limits_text=limits)
+            return stdio_problem(rng, template, sizes, limits_text=limits, extra={"sizes": sizes})
 
         return retry(draw, attempts=50, what="a dynamic-programming problem with varied answers")
+
+    def difficulty(self, problem: Problem) -> float:
+        """The template's algorithmic tier plus twice log2 of the tests' drawn sizes: dynamic programs' work grows
+        with the square of the size (the input's characters, the shared measure, differ by template, and the mix
+        of templates drawn, not the level, decided the mean past the presets)."""
+        sizes = problem.data.get("sizes")
+        if sizes is None:  # a problem made before version 2
+            return super().difficulty(problem)
+        return self.template(problem).tier + 2 * math.log2(1 + sum(sizes))
