@@ -5,6 +5,8 @@
   agent loop;
 - :mod:`~palaestra.integrations.openrlhf` and :mod:`~palaestra.integrations.openrlhf_agent`: OpenRLHF's reward
   function, ``/get_reward`` server and agent function;
+- :mod:`~palaestra.integrations.verifiers_env`: any env as a verifiers (Prime Intellect) environment, plugin id
+  ``palaestra_verifiers``;
 - :mod:`~palaestra.integrations.openenv_server`: every env over the OpenEnv protocol (``palaestra serve``);
 - :mod:`~palaestra.integrations.export`: Hugging Face, verl and OpenRLHF dataset files (``palaestra export``);
 - :mod:`~palaestra.integrations.suites`: named, versioned evaluation suites, re-verification, reports;
