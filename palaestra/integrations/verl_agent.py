@@ -141,6 +141,9 @@ if AgentLoopBase is not None:
 
             async def merge_reply(ids: list[int], reply: list[int], mask: list[int], logprobs: list[float] | None,
                                   reply_logprobs: list[float] | None) -> Merge:
+                # verl 0.9.1 refuses a reply's log-probs without the response's (its own loops start them at [])
+                if logprobs is None and reply_logprobs:
+                    logprobs = []
                 merged, mask, logprobs = await self.ct_merge_assistant_token(ids, reply, mask, logprobs,
                                                                              assistant_logprobs=reply_logprobs)
                 return merged.token_ids, mask, logprobs
