@@ -194,3 +194,24 @@ def test_the_readme_snippet_runs_as_written() -> None:
     tasks = list(namespace["env"].taskset)
     assert isinstance(namespace["env"], PalaestraEnv) and len(tasks) == 400
     assert {task.data.env_id for task in tasks} == {"games/guess_number"}
+
+
+def test_concurrent_rollouts_keep_their_own_games(chat: ScriptedChat) -> None:
+    """Two rollouts of each of two games at once (as verifiers runs a group): each plays its own episode."""
+    env = load_environment("games/guess_number", levels=[0], n=2, seed=11)
+    tasks = list(env.taskset)
+    scripts = {sample("games/guess_number", 0, task.data.seed).prompt: oracle_script("games/guess_number", 0,
+                                                                                       task.data.seed, [])
+               for task in tasks}
+    chat.script = lambda messages: scripts[first_user(messages)](messages)
+
+    async def group() -> list[Any]:
+        async with env.serving():
+            return await asyncio.gather(*(env.run_episode(task, chat.context) for task in tasks for _ in range(2)))
+
+    episodes = asyncio.run(group())
+    assert all(episode.ok for episode in episodes)
+    traces = [episode.traces[0] for episode in episodes]
+    assert [trace.rewards["palaestra"].value for trace in traces] == [1.0] * 4
+    assert [trace.task.data.seed for trace in traces] == [11, 11, 12, 12]
+    assert traces[0].messages == traces[1].messages != traces[2].messages == traces[3].messages
