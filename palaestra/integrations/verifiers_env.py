@@ -1,10 +1,12 @@
 """verifiers (Prime Intellect's environment library, tested with verifiers 0.4.0): any palaestra env as a
 verifiers environment.
 
-verifiers 0.4 builds an environment from three plugins named by a module path: a *taskset* (the
-problems), a *harness* (the program that asks the model) and an *env* (how one task becomes one
-episode). This module is all three, so ``--env.taskset.id palaestra.integrations.verifiers_env``
-(or :func:`load_environment`) gives a verifiers environment over palaestra problems:
+verifiers 0.4 (its ``verifiers.v1`` stack; the older ``SingleTurnEnv``/``MultiTurnEnv``/``Rubric`` API is gone
+from it) builds an environment from three plugins found by a top-level module name: a *taskset* (the
+problems), a *harness* (the program that asks the model) and an *env* (how one task becomes one episode).
+This module defines all three and the module ``palaestra_verifiers`` exports them, so
+``--env.taskset.id palaestra_verifiers`` (or :func:`load_environment`) gives a verifiers environment over
+palaestra problems:
 
 - :class:`PalaestraTaskset`: the problems env id x levels x ``n`` seeds (from ``seed``), one
   :class:`PalaestraTask` each; its data carries the serialised problem.
@@ -27,7 +29,7 @@ Example::
     from palaestra.integrations.verifiers_env import load_environment
 
     env = load_environment("games/guess_number", levels=[0, 1], n=200)   # a verifiers.v1 Env
-    # or from verifiers' CLI: eval palaestra.integrations.verifiers_env --env.taskset.env games/guess_number
+    # or from verifiers' CLI: vf-eval palaestra_verifiers --env.taskset.env games/guess_number --env.taskset.levels [0,1]
 """
 
 from __future__ import annotations
