@@ -24,27 +24,22 @@ from fractions import Fraction
 from typing import ClassVar
 
 from palaestra.core import Problem, Task, Verdict
-from palaestra.verifiers.assignments import read_values
+from palaestra.verifiers import assignments
+from palaestra.verifiers.assignments import Units
 from palaestra.verifiers.normalize import read_answer, strip_wrappers, unify
-from palaestra.verifiers.numeric import read_exact
 from palaestra.verifiers.rationals import format_fraction
 
 MAX_DIGITS = 160  # digits in one answer: capacitor networks past the presets reach ~80 (60 refused their references)
-Units = Mapping[str, Fraction | int]
 
 
 def read_quantity(text: str, units: Units) -> Fraction | None:
     """The exact number written, converted to the asked unit (a unit in ``units`` or none), else None."""
-    return read_exact(text, units=dict(units) or None, mixed=True, max_digits=MAX_DIGITS)
+    return assignments.read_quantity(text, units, MAX_DIGITS)
 
 
 def read_quantities(text: str, units: Mapping[str, Units]) -> dict[str, Fraction] | None:
     """``{name: value}`` for every name of ``units`` (each read in its own accepted units), else None."""
-    raw = read_values(text, list(units), lambda s: s.strip() or None)
-    if raw is None:
-        return None
-    values = {name: read_quantity(str(raw[name]), units[name]) for name in units}
-    return None if any(v is None for v in values.values()) else values  # type: ignore[return-value]
+    return assignments.read_quantities(text, units, MAX_DIGITS)
 
 
 def fraction_text(value: Fraction) -> str:
