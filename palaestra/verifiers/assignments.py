@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from fractions import Fraction  # noqa: F401  (used by the doctest examples)
+from fractions import Fraction
 from typing import Any, TypeVar
 
 from palaestra.verifiers.normalize import (
@@ -240,3 +240,29 @@ def read_values(text: str, names: Sequence[str], read_value: Callable[[str], obj
         if pairs and not _SPACED_PAIR.sub("", text).strip(" \t\n,;."):
             found = read_assignment(", ".join(f"{k} = {v}" for k, v in pairs), names, read_value, partial=partial)
     return found
+
+
+Units = Mapping[str, "Fraction | int"]
+"""Accepted unit spellings and their factors to the asked unit (``{"cm": 1, "m": 100}``); empty: a bare number."""
+
+
+def read_quantity(text: str, units: Units, max_digits: int = 60) -> Fraction | None:
+    """The exact number written, converted to the asked unit (a unit of ``units``, or none), else None.
+
+    >>> read_quantity("12.5 cm", {"cm": 1, "m": 100}), read_quantity("0.125 m", {"cm": 1, "m": 100})
+    (Fraction(25, 2), Fraction(25, 2))
+    """
+    return read_exact(text, units=dict(units) or None, mixed=True, max_digits=max_digits)
+
+
+def read_quantities(text: str, units: Mapping[str, Units], max_digits: int = 60) -> dict[str, Fraction] | None:
+    """``{name: value}`` for every name of ``units``, each read in its own accepted units, else None.
+
+    >>> read_quantities("v = 30 cm, m = -2", {"v": {"cm": 1}, "m": {}})
+    {'v': Fraction(30, 1), 'm': Fraction(-2, 1)}
+    """
+    raw = read_values(text, list(units), lambda s: s.strip() or None)
+    if raw is None:
+        return None
+    values = {name: read_quantity(str(raw[name]), units[name], max_digits) for name in units}
+    return None if any(v is None for v in values.values()) else values  # type: ignore[return-value]

@@ -162,8 +162,26 @@ class LevelBudget(_ToolToy):
         return 20
 
 
+class RandomBudget(_ToolToy):
+    """A budget that varies from problem to problem, independently of the answer."""
+
+    id = "kitdemo/random_budget"
+
+    def budget(self, rng: random.Random, answer: int) -> int:
+        return rng.randint(10, 40)
+
+
+class SometimesAnswerBudget(_ToolToy):
+    """A weaker leak: a third of the budgets are the answer plus 10, the rest random."""
+
+    id = "kitdemo/sometimes_answer_budget"
+
+    def budget(self, rng: random.Random, answer: int) -> int:
+        return answer + 10 if rng.random() < 0.35 else rng.randint(10, 40)
+
+
 TOYS = [OppositeExample, FixedYesNoExample, AvoidingExample, RandomExample, AvoidingNodes, GiveAway,
-        BudgetFromAnswer, LevelBudget]
+        BudgetFromAnswer, LevelBudget, RandomBudget, SometimesAnswerBudget]
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -197,6 +215,13 @@ def test_a_budget_computed_from_the_answer_fails_and_a_level_budget_passes() -> 
     assert not leak.ok and "tool calls" in leak.detail, leak.detail
     fixed = kit.run_check(LevelBudget.id, "budget_leaks", SETTINGS)
     assert fixed.ok, fixed.detail
+
+
+def test_the_budget_check_clears_an_independent_budget_on_the_shared_sample_and_still_catches_a_weak_leak() -> None:
+    clean = kit.run_check(RandomBudget.id, "budget_leaks", SETTINGS)
+    assert clean.ok and f"; {SETTINGS.distinct_seeds} problems)" in clean.detail, clean.detail  # no extra problems
+    weak = kit.run_check(SometimesAnswerBudget.id, "budget_leaks", SETTINGS)
+    assert not weak.ok and "tool calls" in weak.detail, weak.detail
 
 
 def test_example_reading() -> None:

@@ -1,9 +1,9 @@
 """Circles in the coordinate plane: centres, radii, tangents, chords, sectors and segments, exactly.
 
 Level 0 reads a circle's centre, radius or area from its general equation
-``x^2 + y^2 + Dx + Ey + F = 0`` (completing the square); level 1 asks for the length of a
-tangent from an outside point or of a chord cut by a line; level 2 for the circle through
-three lattice points or an arc length or sector area; level 3 for where a line meets a
+``x^2 + y^2 + Dx + Ey + F = 0`` (completing the square), or asks for an arc length or sector
+area; level 1 for the length of a tangent from an outside point or of a chord cut by a line;
+level 2 for the circle through three lattice points; level 3 for where a line meets a
 circle (both points); level 4 for the common chord of two circles or the area of a
 circular segment. Every value is built exactly (rationals, square roots and π).
 
@@ -241,15 +241,16 @@ class Circles(Task):
     family = "geometry"
     description = "Centres, radii, tangents, chords, arcs, sectors and segments of circles, exactly."
     tags = ("math", "geometry", "coordinates")
+    version = 2  # v2: arcs and sectors at level 0 (at level 2 they made its mean difficulty fall below level 1's)
 
     @dataclass(frozen=True)
     class Config:
         kinds: tuple[str, ...]
 
     presets = (
-        Config(("radius", "center", "area")),
+        Config(("radius", "center", "area", "sector")),
         Config(("tangent", "chord")),
-        Config(("circumcircle", "sector")),
+        Config(("circumcircle",)),
         Config(("intersections",)),
         Config(("common_chord", "segment")),
     )

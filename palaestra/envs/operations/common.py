@@ -14,12 +14,14 @@ Example::
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import random
+from collections.abc import Sequence
 from fractions import Fraction
 
 from palaestra.verifiers.assignments import read_values
 from palaestra.verifiers.normalize import read_answer
 from palaestra.verifiers.numeric import read_exact
+from palaestra.verifiers.rationals import format_fraction
 from palaestra.verifiers.sets import one_of, read_list
 
 
@@ -38,6 +40,35 @@ def linear_text(coefficients: Sequence[int | Fraction], names: Sequence[str]) ->
     return " ".join(terms) or "0"
 
 
+def random_packing_program(rng: random.Random, n: int, m: int) -> tuple[list[int], list[list[int]], list[int]]:
+    """``(c, A, b)`` of a packing program ``max c.x, A x <= b, x >= 0`` over ``n`` variables and ``m`` constraints,
+    with small coefficients, 30% of them zero; see :func:`well_posed`."""
+    a = [[rng.randint(1, 9) if rng.random() < 0.7 else 0 for _ in range(n)] for _ in range(m)]
+    b = [rng.randint(10, 15 * n) for _ in range(m)]
+    c = [rng.randint(1, 12) for _ in range(n)]
+    return c, a, b
+
+
+def well_posed(a: Sequence[Sequence[int]]) -> bool:
+    """Every variable has a positive coefficient in some constraint (the program is bounded) and every constraint
+    has a variable."""
+    return all(any(row[j] for row in a) for j in range(len(a[0]))) and all(any(row) for row in a)
+
+
+def named_values_text(names: Sequence[str], values: Sequence[Fraction], total_name: str, total: Fraction) -> str:
+    """``x1 = 3/2, x2 = 4, P = 18``."""
+    return ", ".join(f"{name} = {format_fraction(v)}" for name, v in zip(names, values)) + \
+        f", {total_name} = {format_fraction(total)}"
+
+
+def named_values_spellings(answer: str) -> list[str]:
+    """Other spellings of a :func:`named_values_text` answer: the total first, one value a line, semicolons with a
+    closing full stop, boxed."""
+    pairs = answer.split(", ")
+    return [", ".join([pairs[-1], *pairs[:-1]]), "\n".join(pairs), "; ".join(pairs) + ".",
+            "\\boxed{" + ", ".join(pairs) + "}"]
+
+
 def read_named_numbers(text: str, names: Sequence[str]) -> dict[str, Fraction] | None:
     """``{name: exact value}`` for every name, else None (unreadable, a name missing or given twice)."""
     return read_values(text, names, lambda s: read_exact(s, mixed=True, max_digits=60))
@@ -54,23 +85,6 @@ def read_sequence(text: str, labels: Sequence[str]) -> list[str] | None:
     for arrow in _ARROWS:
         text = text.replace(arrow, ",")
     return read_list(text, one_of(labels), space_separated=True)
-
-
-Units = Mapping[str, Fraction | int]
-
-
-def read_quantity(text: str, units: Units) -> Fraction | None:
-    """The exact number written, converted to the asked unit (one of ``units``, or none), else None."""
-    return read_exact(text, units=dict(units) or None, mixed=True, max_digits=60)
-
-
-def read_quantities(text: str, units: Mapping[str, Units]) -> dict[str, Fraction] | None:
-    """``{name: value}`` for every name of ``units`` (each read in its own accepted units), else None."""
-    raw = read_values(text, list(units), lambda s: s.strip() or None)
-    if raw is None:
-        return None
-    values = {name: read_quantity(str(raw[name]), units[name]) for name in units}
-    return None if any(v is None for v in values.values()) else values  # type: ignore[return-value]
 
 
 def read_labelled_sequences(text: str, heads: Sequence[str], labels: Sequence[str]) -> dict[str, list[str]] | None:

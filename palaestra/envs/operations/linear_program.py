@@ -19,7 +19,14 @@ from fractions import Fraction
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
-from palaestra.envs.operations.common import linear_text, read_named_numbers
+from palaestra.envs.operations.common import (
+    linear_text,
+    named_values_spellings,
+    named_values_text,
+    random_packing_program,
+    read_named_numbers,
+    well_posed,
+)
 from palaestra.solvers.lp import maximise
 from palaestra.verifiers.rationals import format_fraction
 
@@ -52,21 +59,15 @@ class LinearProgram(Task):
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n, m = config.variables, config.constraints
 
-        def draw() -> tuple[list[int], list[list[int]], list[int]]:
-            a = [[rng.randint(1, 9) if rng.random() < 0.7 else 0 for _ in range(n)] for _ in range(m)]
-            b = [rng.randint(10, 15 * n) for _ in range(m)]
-            c = [rng.randint(1, 12) for _ in range(n)]
-            return c, a, b
-
         def acceptable(program: tuple[list[int], list[list[int]], list[int]]) -> bool:
             c, a, b = program
-            if any(all(row[j] == 0 for row in a) for j in range(n)) or any(not any(row) for row in a):
+            if not well_posed(a):
                 return False
             solution = maximise(c, a, b)
             assert solution is not None  # bounded: every variable sits in a constraint with positive coefficients
             return not config.beat_greedy or greedy_value(c, a, b) < solution.value
 
-        c, a, b = retry(draw, acceptable, what="a linear program the greedy rule does not solve")
+        c, a, b = retry(lambda: random_packing_program(rng, n, m), acceptable, what="a linear program the greedy rule does not solve")
         solution = maximise(c, a, b)
         assert solution is not None
         names = [f"x{j + 1}" for j in range(n)]
@@ -77,8 +78,7 @@ class LinearProgram(Task):
             "not necessarily integers).\n\nGive an optimal solution and the maximum: the value of every variable "
             f"and of P, exact (fractions where needed), e.g. {example}."
         )
-        answer = ", ".join(f"{name} = {format_fraction(v)}" for name, v in zip(names, solution.point))
-        answer += f", P = {format_fraction(solution.value)}"
+        answer = named_values_text(names, solution.point, "P", solution.value)
         return Problem(prompt=prompt, answer=answer, data={
             "c": c, "a": a, "b": b, "optimum": format_fraction(solution.value), "pivots": solution.pivots,
             "point": [format_fraction(v) for v in solution.point],
@@ -108,8 +108,7 @@ class LinearProgram(Task):
             c, a, b = problem.data["c"], problem.data["a"], problem.data["b"]
             point = greedy_point(c, a, b)
             value = sum((coef * v for coef, v in zip(c, point)), Fraction(0))
-            return ", ".join(f"x{j + 1} = {format_fraction(v)}" for j, v in enumerate(point)) + \
-                f", P = {format_fraction(value)}"
+            return named_values_text([f"x{j + 1}" for j in range(len(c))], point, "P", value)
 
         return {"largest objective coefficient first": greedy}
 
@@ -121,9 +120,7 @@ class LinearProgram(Task):
                 + sum(v != "0" for v in data["point"]) / 2)
 
     def spellings(self, problem: Problem) -> list[str]:
-        pairs = (problem.answer or "").split(", ")
-        return [*super().spellings(problem), ", ".join([pairs[-1], *pairs[:-1]]), "\n".join(pairs),
-                "; ".join(pairs) + ".", "\\boxed{" + ", ".join(pairs) + "}"]
+        return [*super().spellings(problem), *named_values_spellings(problem.answer or "")]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         names = [f"x{j + 1}" for j in range(len(problem.data["c"]))]
@@ -131,7 +128,7 @@ class LinearProgram(Task):
         optimum = Fraction(problem.data["optimum"])
 
         def spelled(xs: list[Fraction], value: Fraction) -> str:
-            return ", ".join(f"{n} = {format_fraction(v)}" for n, v in zip(names, xs)) + f", P = {format_fraction(value)}"
+            return named_values_text(names, xs, "P", value)
 
         nudged = [point[0] + 1, *point[1:]]
         return [spelled(point, optimum + 1), spelled(nudged, optimum), spelled([Fraction(0)] * len(names), Fraction(0)),

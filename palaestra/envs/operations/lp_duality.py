@@ -23,7 +23,13 @@ from fractions import Fraction
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
-from palaestra.envs.operations.common import read_named_numbers
+from palaestra.envs.operations.common import (
+    named_values_spellings,
+    named_values_text,
+    random_packing_program,
+    read_named_numbers,
+    well_posed,
+)
 from palaestra.solvers.lp import maximise
 from palaestra.verifiers.rationals import format_fraction
 
@@ -58,22 +64,16 @@ class LpDuality(Task):
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n, m = config.products, config.resources
 
-        def draw() -> tuple[list[int], list[list[int]], list[int]]:
-            a = [[rng.randint(1, 9) if rng.random() < 0.7 else 0 for _ in range(n)] for _ in range(m)]
-            b = [rng.randint(10, 15 * n) for _ in range(m)]
-            c = [rng.randint(1, 12) for _ in range(n)]
-            return c, a, b
-
         def acceptable(program: tuple[list[int], list[list[int]], list[int]]) -> bool:
             c, a, b = program
-            if any(all(row[j] == 0 for row in a) for j in range(n)) or any(not any(row) for row in a):
+            if not well_posed(a):
                 return False
             solution = maximise(c, a, b)
             assert solution is not None  # bounded: every product uses some resource
             cheapest = bottleneck_pricing(c, a, b)
             return not config.beat_bottleneck or cheapest is None or cheapest[1] > solution.value
 
-        c, a, b = retry(draw, acceptable, what="a production LP no single-resource pricing solves")
+        c, a, b = retry(lambda: random_packing_program(rng, n, m), acceptable, what="a production LP no single-resource pricing solves")
         solution = maximise(c, a, b)
         assert solution is not None
         names = [f"y{i + 1}" for i in range(m)]
@@ -91,8 +91,7 @@ class LpDuality(Task):
             "worth of the stock, W = sum of stock_i * y_i, is as small as possible (these are the shadow prices). "
             f"Give every price and W, exact (fractions where needed), e.g. {example}."
         )
-        answer = ", ".join(f"{name} = {format_fraction(v)}" for name, v in zip(names, solution.duals))
-        answer += f", W = {format_fraction(solution.value)}"
+        answer = named_values_text(names, solution.duals, "W", solution.value)
         return Problem(prompt=prompt, answer=answer, data={
             "c": c, "a": a, "b": b, "optimum": format_fraction(solution.value), "pivots": solution.pivots,
             "duals": [format_fraction(v) for v in solution.duals],
@@ -124,8 +123,7 @@ class LpDuality(Task):
             found = bottleneck_pricing(c, a, b)
             prices = found[0] if found is not None else [Fraction(max(c))] * len(b)
             total = sum((stock * p for stock, p in zip(b, prices)), Fraction(0))
-            return ", ".join(f"y{i + 1} = {format_fraction(p)}" for i, p in enumerate(prices)) + \
-                f", W = {format_fraction(total)}"
+            return named_values_text([f"y{i + 1}" for i in range(len(b))], prices, "W", total)
 
         return {"price the bottleneck resource alone": bottleneck}
 
@@ -135,9 +133,7 @@ class LpDuality(Task):
         return len(data["c"]) + len(data["b"]) + data["pivots"] + sum(v != "0" for v in data["duals"]) / 2
 
     def spellings(self, problem: Problem) -> list[str]:
-        pairs = (problem.answer or "").split(", ")
-        return [*super().spellings(problem), ", ".join([pairs[-1], *pairs[:-1]]), "\n".join(pairs),
-                "; ".join(pairs) + ".", "\\boxed{" + ", ".join(pairs) + "}"]
+        return [*super().spellings(problem), *named_values_spellings(problem.answer or "")]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         names = [f"y{i + 1}" for i in range(len(problem.data["b"]))]
@@ -146,7 +142,7 @@ class LpDuality(Task):
         b = problem.data["b"]
 
         def spelled(ys: list[Fraction], value: Fraction) -> str:
-            return ", ".join(f"{n} = {format_fraction(v)}" for n, v in zip(names, ys)) + f", W = {format_fraction(value)}"
+            return named_values_text(names, ys, "W", value)
 
         raised = [duals[0] + 1, *duals[1:]]
         top = max(range(len(duals)), key=lambda i: duals[i])  # halving a positive price drops W below the optimum

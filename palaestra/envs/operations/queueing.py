@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
-from palaestra.envs.operations.common import Units, read_quantities, read_quantity
+from palaestra.verifiers.assignments import Units, read_quantities, read_quantity
 from palaestra.verifiers.numeric import format_decimal
 from palaestra.verifiers.rationals import format_fraction as fraction_text
 

@@ -1,4 +1,5 @@
-"""What the round-3 physics environments share: reading exact quantities with units, and their spellings.
+"""What the round-3 physics environments share: reading exact quantities with units, their spellings, and
+:class:`KindsTask`, the shape of the envs whose levels are kinds of problem.
 
 Not an environment (nothing here is registered). An answer is one exact number in the asked unit
 (``-60/7``, ``-60/7 cm``, ``8.5 °C``) or several named ones (``v = -60/7 cm, m = 3/7``), read through
@@ -15,31 +16,30 @@ Example::
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from fractions import Fraction
+from typing import ClassVar
 
-from palaestra.verifiers.assignments import read_values
+from palaestra.core import Problem, Task, Verdict
+from palaestra.verifiers import assignments
+from palaestra.verifiers.assignments import Units
 from palaestra.verifiers.normalize import read_answer, strip_wrappers, unify
-from palaestra.verifiers.numeric import read_exact
 from palaestra.verifiers.rationals import format_fraction
 
 MAX_DIGITS = 160  # digits in one answer: capacitor networks past the presets reach ~80 (60 refused their references)
-Units = Mapping[str, Fraction | int]
 
 
 def read_quantity(text: str, units: Units) -> Fraction | None:
     """The exact number written, converted to the asked unit (a unit in ``units`` or none), else None."""
-    return read_exact(text, units=dict(units) or None, mixed=True, max_digits=MAX_DIGITS)
+    return assignments.read_quantity(text, units, MAX_DIGITS)
 
 
 def read_quantities(text: str, units: Mapping[str, Units]) -> dict[str, Fraction] | None:
     """``{name: value}`` for every name of ``units`` (each read in its own accepted units), else None."""
-    raw = read_values(text, list(units), lambda s: s.strip() or None)
-    if raw is None:
-        return None
-    values = {name: read_quantity(str(raw[name]), units[name]) for name in units}
-    return None if any(v is None for v in values.values()) else values  # type: ignore[return-value]
+    return assignments.read_quantities(text, units, MAX_DIGITS)
 
 
 def fraction_text(value: Fraction) -> str:
@@ -110,3 +110,151 @@ def _complex_core(text: str) -> tuple[Fraction, Fraction] | None:
         size = Fraction(groups["im"]) if groups.get("im") else Fraction(1)
         return real, size if groups["sign"] == "+" else -size
     return None
+
+
+Question = tuple[str, dict[str, Fraction], int]  # text, exact answer values, reasoning steps
+
+
+@dataclass(frozen=True)
+class Named:
+    """One value of a several-value answer: the unit the reference writes ("" for none), the units a reader accepts,
+    and what the value is (for the verdict's message)."""
+
+    unit: str
+    units: Units
+    what: str
+
+
+class KindsTask(Task):
+    """A physics task whose levels are kinds of problem: each kind draws a question with one exact value in a unit
+    (``single``) or several named values (``named``), judged exactly in any accepted unit.
+
+    A subclass declares its kinds and units; this class writes the prompt's answer-form line, the reference, the
+    verdict, the difficulty (the kind's reasoning steps plus a tenth of the answer's digits) and the kit's spellings
+    and near misses, once for all such envs::
+
+        class Orbits(KindsTask):
+            presets = kind_presets("speed", "ellipse", ...)
+            def draw(self, kind, rng): return _KINDS[kind](rng)          # (question, values, steps)
+            single = {"speed": ("m/s", SPEED)}
+            named = {"ellipse": {"a": Named("km", KM, "semi-major axis"), "e": Named("", {}, "eccentricity")}}
+            examples = {"ellipse": "a = 12500 km, e = 3/7"}
+    """
+
+    @dataclass(frozen=True)
+    class Config:
+        kind: str
+
+    bounded = "its levels are kinds of problem (the `kind` field), not a size a rule can grow"
+    intro: ClassVar[str] = ""  # a sentence before every question (constants, conventions)
+    single: ClassVar[Mapping[str, tuple[str, Units]]] = {}  # kind -> (the unit asked, the units accepted)
+    named: ClassVar[Mapping[str, Mapping[str, Named]]] = {}  # kind -> the named values, in the answer's order
+    examples: ClassVar[Mapping[str, str]] = {}  # a named kind's example answer
+    single_example: ClassVar[str] = "1250/3"  # the example value of the one-value kinds' form line
+    forms: ClassVar[Mapping[str, str]] = {}  # a kind's own form line, where the general one does not fit
+
+    def draw(self, kind: str, rng: random.Random) -> Question:
+        """A question of the kind: its text, its exact answer values (``x`` for a one-value kind) and its steps."""
+        raise NotImplementedError
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        question, values, steps = self.draw(config.kind, rng)
+        if config.kind in self.named:
+            form = f"Give exact values (fractions where needed), e.g. {self.examples[config.kind]}."
+            answer = ", ".join(_pair(name, values[name], named.unit) for name, named in self.named[config.kind].items())
+        else:
+            unit = self.single[config.kind][0]
+            form = f"Give the exact value in {unit} (a fraction if needed), e.g. {self.single_example} {unit}."
+            answer = _with_unit(values["x"], unit)
+        form = self.forms.get(config.kind, form)
+        return Problem(prompt=f"{self.intro}{question}\n\n{form}", answer=answer, data={
+            "kind": config.kind, "values": {k: fraction_text(v) for k, v in values.items()}, "steps": steps})
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        kind = problem.data["kind"]
+        expected = {k: Fraction(v) for k, v in problem.data["values"].items()}
+        if kind in self.named:
+            names = self.named[kind]
+            got = read_quantities(answer, {name: named.units for name, named in names.items()})
+            if got is None:
+                return Verdict.unparsed("expected " + ", ".join(f"{name} = <{named.unit or 'number'}>"
+                                                                for name, named in names.items()) + ", exact values")
+            wrong = next((named.what for name, named in names.items() if got[name] != expected[name]), None)
+            return Verdict.judge(wrong is None, f"wrong {wrong}")
+        unit, units = self.single[kind]
+        value = read_quantity(answer, units)
+        if value is None:
+            return Verdict.unparsed(f"expected one exact value{' in ' + unit if unit else ''}")
+        return Verdict.judge(value == expected["x"], "wrong value")
+
+    def difficulty(self, problem: Problem) -> float:
+        """Reasoning steps of the kind, plus a tenth of the answer's digits."""
+        digits = sum(c.isdigit() for v in problem.data["values"].values() for c in v)
+        return problem.data["steps"] + digits / 10
+
+    def spellings(self, problem: Problem) -> list[str]:
+        kind = problem.data["kind"]
+        values = {k: Fraction(v) for k, v in problem.data["values"].items()}
+        if kind in self.named:
+            names = self.named[kind]
+            pairs = [_pair(name, values[name], named.unit) for name, named in names.items()]
+            first, named = next(iter(names.items()))
+            other = _other_unit(named.units)
+            if other is not None:  # the first value in another unit, one value a line, a closing full stop
+                pairs[0] = _pair(first, values[first] / Fraction(named.units[other]), other)
+            return [*super().spellings(problem), ", ".join(reversed(pairs)), "\n".join(pairs) + "."]
+        unit, units = self.single[kind]
+        x = values["x"]
+        boxed = f"{fraction_text(x)}\\text{{ {unit}}}" if unit else fraction_text(x)
+        out = [*super().spellings(problem), fraction_text(x), f"\\boxed{{{boxed}}}"]
+        if x.denominator != 1:
+            out.append(f"\\frac{{{x.numerator}}}{{{x.denominator}}}")
+        other = _other_unit(units)
+        if other is not None:
+            out.append(_with_unit(x / Fraction(units[other]), other))
+        decimal = decimal_text(x)
+        if decimal is not None:
+            out.append(_with_unit(decimal, unit) + ".")
+        return out
+
+    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        kind = problem.data["kind"]
+        values = {k: Fraction(v) for k, v in problem.data["values"].items()}
+        if kind in self.named:
+            names = self.named[kind]
+            def spelled(changed: str, value: Fraction) -> str:
+                return ", ".join(_pair(n, value if n == changed else values[n], named.unit) for n, named in names.items())
+            first = next(iter(names))
+            wrong = [spelled(name, values[name] + 1) for name in names]
+            wrong += [spelled(first, values[first] * 2 if values[first] else Fraction(2)),
+                      spelled(first, values[first]) + f" or {first} = {fraction_text(values[first] + 1)}",
+                      ", ".join(_pair(n, values[n], named.unit) for n, named in list(names.items())[:-1])]
+            return wrong
+        unit = self.single[kind][0]
+        x = values["x"]
+        wrong = [_with_unit(x + 1, unit), _with_unit(x * 2 if x else Fraction(2), unit),
+                 f"{fraction_text(x)} or {_with_unit(x + 1, unit)}"]
+        if x != 0:
+            wrong.append(_with_unit(-x, unit))
+        if decimal_text(x) is None:
+            wrong.append(_with_unit(f"{float(x):.3f}", unit))
+        return wrong
+
+
+def kind_presets(*kinds: str) -> tuple[KindsTask.Config, ...]:
+    """One level per kind of problem, in order."""
+    return tuple(KindsTask.Config(kind) for kind in kinds)
+
+
+def _with_unit(value: Fraction | str, unit: str) -> str:
+    text = value if isinstance(value, str) else fraction_text(value)
+    return f"{text} {unit}" if unit else text
+
+
+def _pair(name: str, value: Fraction, unit: str) -> str:
+    return f"{name} = {_with_unit(value, unit)}"
+
+
+def _other_unit(units: Units) -> str | None:
+    """A unit other than the reference's (its factor is not 1), for a converted spelling."""
+    return next((unit for unit, factor in units.items() if Fraction(factor) != 1), None)

@@ -19,11 +19,10 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
 from fractions import Fraction
 
-from palaestra.core import Problem, Task, Verdict, register
-from palaestra.envs.physics.common import Units, decimal_text, fraction_text, read_quantities, read_quantity
+from palaestra.core import register
+from palaestra.envs.physics.common import KindsTask, Named, Question, Units, kind_presets
 
 K = 9 * 10**9
 MICRO = Fraction(1, 10**6)
@@ -32,99 +31,26 @@ NEWTONS: Units = {"N": 1, "newtons": 1, "mN": Fraction(1, 1000), "kN": 1000}
 VOLTS: Units = {"V": 1, "volts": 1, "kV": 1000, "MV": 10**6}
 FIELD: Units = {"N/C": 1, "V/m": 1, "kN/C": 1000, "kV/m": 1000, "MN/C": 10**6, "MV/m": 10**6}
 JOULES: Units = {"J": 1, "joules": 1, "mJ": Fraction(1, 1000), "kJ": 1000}
-UNIT_OF: dict[str, tuple[str, Units]] = {"pair": ("N", NEWTONS), "line": ("N", NEWTONS), "potential": ("V", VOLTS),
-                                         "energy": ("J", JOULES)}
-COMPONENTS: dict[str, Units] = {"Ex": FIELD, "Ey": FIELD}
 DIRECTIONS = ((3, 4), (5, 12), (8, 15), (7, 24), (20, 21), (1, 0))  # (a, b) with a^2 + b^2 a perfect square
-Question = tuple[str, dict[str, Fraction], int]  # text, exact answer values, reasoning steps
 Charge = tuple[int, int, int]  # (charge in microcoulombs, x in cm, y in cm)
 
 
 @register
-class Electrostatics(Task):
+class Electrostatics(KindsTask):
     id = "physics/electrostatics"
     family = "physics"
     description = "Point charges: Coulomb force, net force on a line, potential, field vector and potential energy, exactly."
     tags = ("physics", "electromagnetism", "math")
     version = 1
+    presets = kind_presets("pair", "line", "potential", "field", "energy")
+    intro = "Point charges sit in vacuum; take k = 1/(4 pi eps0) = 9 x 10^9 N m^2/C^2 exactly. "
+    single = {"pair": ("N", NEWTONS), "line": ("N", NEWTONS), "potential": ("V", VOLTS), "energy": ("J", JOULES)}
+    named = {"field": {"Ex": Named("N/C", FIELD, "x component"), "Ey": Named("N/C", FIELD, "y component")}}
+    examples = {"field": "Ex = -2500/3 N/C, Ey = 18000 N/C"}
+    single_example = "-1250/7"
 
-    @dataclass(frozen=True)
-    class Config:
-        kind: str
-
-    presets = (Config("pair"), Config("line"), Config("potential"), Config("field"), Config("energy"))
-    bounded = "its levels are kinds of problem (the `kind` field), not a size a rule can grow"
-
-    def generate(self, rng: random.Random, config: Config) -> Problem:
-        question, values, steps = _KINDS[config.kind](rng)
-        intro = "Point charges sit in vacuum; take k = 1/(4 pi eps0) = 9 x 10^9 N m^2/C^2 exactly. "
-        if config.kind == "field":
-            form = "Give exact values (fractions where needed), e.g. Ex = -2500/3 N/C, Ey = 18000 N/C."
-            answer = f"Ex = {fraction_text(values['Ex'])} N/C, Ey = {fraction_text(values['Ey'])} N/C"
-        else:
-            unit = UNIT_OF[config.kind][0]
-            form = f"Give the exact value in {unit} (a fraction if needed), e.g. -1250/7 {unit}."
-            answer = f"{fraction_text(values['x'])} {unit}"
-        return Problem(prompt=f"{intro}{question}\n\n{form}", answer=answer, data={
-            "kind": config.kind, "values": {k: fraction_text(v) for k, v in values.items()}, "steps": steps})
-
-    def verify(self, problem: Problem, answer: str) -> Verdict:
-        expected = {k: Fraction(v) for k, v in problem.data["values"].items()}
-        if problem.data["kind"] == "field":
-            got = read_quantities(answer, COMPONENTS)
-            if got is None:
-                return Verdict.unparsed("expected Ex = <N/C>, Ey = <N/C>, exact values")
-            if got["Ex"] != expected["Ex"]:
-                return Verdict.wrong("wrong x component")
-            return Verdict.judge(got["Ey"] == expected["Ey"], "wrong y component")
-        unit, units = UNIT_OF[problem.data["kind"]]
-        value = read_quantity(answer, units)
-        if value is None:
-            return Verdict.unparsed(f"expected one exact value in {unit}")
-        return Verdict.judge(value == expected["x"], "wrong value")
-
-    def difficulty(self, problem: Problem) -> float:
-        """Terms to superpose (steps), plus a tenth of the answer's digits."""
-        digits = sum(c.isdigit() for v in problem.data["values"].values() for c in v)
-        return problem.data["steps"] + digits / 10
-
-    def spellings(self, problem: Problem) -> list[str]:
-        values = {k: Fraction(v) for k, v in problem.data["values"].items()}
-        if problem.data["kind"] == "field":
-            ex, ey = values["Ex"], values["Ey"]
-            return [*super().spellings(problem), f"Ey = {fraction_text(ey)} N/C, Ex = {fraction_text(ex)} N/C",
-                    f"Ex = {fraction_text(ex / 1000)} kV/m\nEy = {fraction_text(ey)} V/m"]
-        unit, units = UNIT_OF[problem.data["kind"]]
-        x = values["x"]
-        out = [*super().spellings(problem), fraction_text(x), f"\\boxed{{{fraction_text(x)}\\text{{ {unit}}}}}"]
-        other = next((u for u, f in units.items() if Fraction(f) != 1), None)
-        if other is not None:
-            out.append(f"{fraction_text(x / Fraction(units[other]))} {other}")
-        decimal = decimal_text(x)
-        if decimal is not None:
-            out.append(f"{decimal} {unit}.")
-        return out
-
-    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
-        values = {k: Fraction(v) for k, v in problem.data["values"].items()}
-        if problem.data["kind"] == "field":
-            ex, ey = values["Ex"], values["Ey"]
-            def spelled(a: Fraction, b: Fraction) -> str:
-                return f"Ex = {fraction_text(a)} N/C, Ey = {fraction_text(b)} N/C"
-            wrong = [spelled(ex + 1, ey), spelled(ex, ey + 1), spelled(ex, ey) + f" or Ey = {fraction_text(ey + 1)} N/C",
-                     f"Ex = {fraction_text(ex)} N/C"]
-            if (ex, ey) != (ey, ex):
-                wrong.append(spelled(ey, ex))
-            return wrong
-        unit = UNIT_OF[problem.data["kind"]][0]
-        x = values["x"]
-        wrong = [f"{fraction_text(x + 1)} {unit}", f"{fraction_text(x * 2)} {unit}",
-                 f"{fraction_text(x)} or {fraction_text(x * 2)} {unit}"]
-        if x != 0:
-            wrong.append(f"{fraction_text(-x)} {unit}" if problem.data["kind"] != "pair" else f"{fraction_text(x / 100)} {unit}")
-        if decimal_text(x) is None:
-            wrong.append(f"{float(x):.2f} {unit}")
-        return wrong
+    def draw(self, kind: str, rng: random.Random) -> Question:
+        return _KINDS[kind](rng)
 
 
 def _charge(rng: random.Random) -> int:

@@ -19,104 +19,33 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
 from fractions import Fraction
 
-from palaestra.core import Problem, Task, Verdict, register
-from palaestra.envs.physics.common import Units, decimal_text, fraction_text, read_quantities, read_quantity
+from palaestra.core import register
+from palaestra.envs.physics.common import KindsTask, Named, Question, Units, decimal_text, kind_presets
 
 SPEED: Units = {"m/s": 1, "m s^-1": 1, "metres per second": 1, "meters per second": 1, "km/s": 1000}
 DAYS: Units = {"days": 1, "day": 1, "d": 1, "hours": Fraction(1, 24), "h": Fraction(1, 24)}
 ENERGY: Units = {"J": 1, "joules": 1, "kJ": 1000, "MJ": 10**6, "GJ": 10**9}
 HOURS: Units = {"h": 1, "hours": 1, "hour": 1, "hr": 1, "min": Fraction(1, 60), "minutes": Fraction(1, 60)}
 KM: Units = {"km": 1, "kilometres": 1, "kilometers": 1, "m": Fraction(1, 1000)}
-ELLIPSE: dict[str, Units] = {"a": KM, "e": {}, "v_a": SPEED}
-UNIT_OF = {"speed": ("m/s", SPEED), "kepler": ("days", DAYS), "energy": ("J", ENERGY), "hohmann": ("h", HOURS)}
-Question = tuple[str, dict[str, Fraction], int]  # text, exact answer values, reasoning steps
 
 
 @register
-class Orbits(Task):
+class Orbits(KindsTask):
     id = "physics/orbits"
     family = "physics"
     description = "Orbital speeds, Kepler's third law, elliptical orbits, orbit-raising work and Hohmann transfers, exactly."
     tags = ("physics", "gravitation", "math")
     version = 1
+    presets = kind_presets("speed", "kepler", "ellipse", "energy", "hohmann")
+    single = {"speed": ("m/s", SPEED), "kepler": ("days", DAYS), "energy": ("J", ENERGY), "hohmann": ("h", HOURS)}
+    named = {"ellipse": {"a": Named("km", KM, "semi-major axis"), "e": Named("", {}, "eccentricity"),
+                         "v_a": Named("m/s", SPEED, "apoapsis speed")}}
+    examples = {"ellipse": "a = 12500 km, e = 3/7, v_a = 4100/3 m/s"}
 
-    @dataclass(frozen=True)
-    class Config:
-        kind: str
-
-    presets = (Config("speed"), Config("kepler"), Config("ellipse"), Config("energy"), Config("hohmann"))
-    bounded = "its levels are kinds of problem (the `kind` field), not a size a rule can grow"
-
-    def generate(self, rng: random.Random, config: Config) -> Problem:
-        question, values, steps = _KINDS[config.kind](rng)
-        if config.kind == "ellipse":
-            form = "Give exact values (fractions where needed), e.g. a = 12500 km, e = 3/7, v_a = 4100/3 m/s."
-            answer = (f"a = {fraction_text(values['a'])} km, e = {fraction_text(values['e'])}, "
-                      f"v_a = {fraction_text(values['v_a'])} m/s")
-        else:
-            unit = UNIT_OF[config.kind][0]
-            form = f"Give the exact value in {unit} (a fraction if needed), e.g. 1250/3 {unit}."
-            answer = f"{fraction_text(values['x'])} {unit}"
-        prompt = f"{question}\n\n{form}"
-        return Problem(prompt=prompt, answer=answer, data={
-            "kind": config.kind, "values": {k: fraction_text(v) for k, v in values.items()}, "steps": steps})
-
-    def verify(self, problem: Problem, answer: str) -> Verdict:
-        expected = {k: Fraction(v) for k, v in problem.data["values"].items()}
-        if problem.data["kind"] == "ellipse":
-            got = read_quantities(answer, ELLIPSE)
-            if got is None:
-                return Verdict.unparsed("expected a = <km>, e = <number>, v_a = <m/s>, exact values")
-            for name, what in (("a", "semi-major axis"), ("e", "eccentricity"), ("v_a", "apoapsis speed")):
-                if got[name] != expected[name]:
-                    return Verdict.wrong(f"wrong {what}")
-            return Verdict.right()
-        unit, units = UNIT_OF[problem.data["kind"]]
-        value = read_quantity(answer, units)
-        if value is None:
-            return Verdict.unparsed(f"expected one exact value in {unit}")
-        return Verdict.judge(value == expected["x"], "wrong value")
-
-    def difficulty(self, problem: Problem) -> float:
-        """Reasoning steps of the kind, plus a tenth of the answer's digits."""
-        digits = sum(c.isdigit() for v in problem.data["values"].values() for c in v)
-        return problem.data["steps"] + digits / 10
-
-    def spellings(self, problem: Problem) -> list[str]:
-        values = {k: Fraction(v) for k, v in problem.data["values"].items()}
-        if problem.data["kind"] == "ellipse":
-            a, e, v = (fraction_text(values[k]) for k in ("a", "e", "v_a"))
-            return [*super().spellings(problem), f"v_a = {v} m/s, a = {a} km, e = {e}",
-                    f"a = {fraction_text(values['a'] * 1000)} m\ne = {e}\nv_a = {fraction_text(values['v_a'] / 1000)} km/s"]
-        unit, units = UNIT_OF[problem.data["kind"]]
-        x = values["x"]
-        out = [*super().spellings(problem), fraction_text(x), f"\\boxed{{{fraction_text(x)}}}"]
-        bigger = max((u for u in units.items() if Fraction(u[1]) > 1), key=lambda u: u[1], default=None)
-        if bigger is not None:
-            out.append(f"{fraction_text(x / Fraction(bigger[1]))} {bigger[0]}")
-        decimal = decimal_text(x)
-        if decimal is not None:
-            out.append(f"{decimal} {unit}.")
-        return out
-
-    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
-        values = {k: Fraction(v) for k, v in problem.data["values"].items()}
-        if problem.data["kind"] == "ellipse":
-            a, e, v = values["a"], values["e"], values["v_a"]
-            def spelled(a: Fraction, e: Fraction, v: Fraction) -> str:
-                return f"a = {fraction_text(a)} km, e = {fraction_text(e)}, v_a = {fraction_text(v)} m/s"
-            return [spelled(a * 2, e, v), spelled(a, 1 - e, v), spelled(a, e, v + 1), spelled(a, e, v) + " or e = 0",
-                    f"a = {fraction_text(a)} km, e = {fraction_text(e)}"]
-        unit = UNIT_OF[problem.data["kind"]][0]
-        x = values["x"]
-        wrong = [f"{fraction_text(x + 1)} {unit}", f"{fraction_text(x * 2)} {unit}",
-                 f"{fraction_text(x)} or {fraction_text(x + 1)} {unit}"]
-        if decimal_text(x) is None:
-            wrong.append(f"{float(x):.2f} {unit}")
-        return wrong
+    def draw(self, kind: str, rng: random.Random) -> Question:
+        return _KINDS[kind](rng)
 
 
 def _speed(rng: random.Random) -> Question:

@@ -18,30 +18,20 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
 from fractions import Fraction
 
-from palaestra.core import Problem, Task, Verdict, register
-from palaestra.envs.physics.common import Units, decimal_text, fraction_text, read_quantities, read_quantity
+from palaestra.core import register
+from palaestra.envs.physics.common import KindsTask, Named, Question, Units, decimal_text, fraction_text, kind_presets
 
 G = 10
 METRES: Units = {"m": 1, "metres": 1, "meters": 1, "cm": Fraction(1, 100), "km": 1000}
 SPEED: Units = {"m/s": 1, "m s^-1": 1, "metres per second": 1, "meters per second": 1, "km/h": Fraction(5, 18)}
-NAMES: dict[str, dict[str, Units]] = {
-    "ground": {"R": METRES, "H": METRES},
-    "angle": {"R": METRES, "H": METRES},
-    "cliff": {"x": METRES, "v_y": SPEED},
-}
-SINGLE: dict[str, tuple[str, Units]] = {"horizontal": ("m", METRES), "target": ("m/s", SPEED)}
-UNIT_TEXT = {"R": "m", "H": "m", "x": "m", "v_y": "m/s"}
-EXAMPLES = {"ground": "R = 245/2 m, H = 45/8 m", "angle": "R = 245/2 m, H = 45/8 m", "cliff": "x = 96/5 m, v_y = -17 m/s"}
 TRIANGLES = ((3, 4, 5), (5, 12, 13), (8, 15, 17), (7, 24, 25), (20, 21, 29), (9, 40, 41), (12, 35, 37),
              (11, 60, 61), (28, 45, 53), (33, 56, 65))
-Question = tuple[str, dict[str, Fraction], int]  # text, exact answer values, reasoning steps
 
 
 @register
-class Projectile(Task):
+class Projectile(KindsTask):
     id = "physics/projectile"
     family = "physics"
     description = "2-D projectile motion: range, height, cliff landings and the launch speed that hits a target, exactly."
@@ -49,85 +39,18 @@ class Projectile(Task):
     version = 1
     distinct_from = {"physics/kinematics": "two-dimensional motion (independent horizontal and vertical components); "
                                            "kinematics is motion along one line"}
+    presets = kind_presets("horizontal", "ground", "angle", "cliff", "target")
+    intro = f"Ignore air resistance and take g = {G} m/s^2 exactly. "
+    single = {"horizontal": ("m", METRES), "target": ("m/s", SPEED)}
+    named = {"ground": {"R": Named("m", METRES, "R"), "H": Named("m", METRES, "H")},
+             "angle": {"R": Named("m", METRES, "R"), "H": Named("m", METRES, "H")},
+             "cliff": {"x": Named("m", METRES, "x"), "v_y": Named("m/s", SPEED, "v_y")}}
+    examples = {"ground": "R = 245/2 m, H = 45/8 m", "angle": "R = 245/2 m, H = 45/8 m",
+                "cliff": "x = 96/5 m, v_y = -17 m/s"}
+    single_example = "135/4"
 
-    @dataclass(frozen=True)
-    class Config:
-        kind: str
-
-    presets = (Config("horizontal"), Config("ground"), Config("angle"), Config("cliff"), Config("target"))
-    bounded = "its levels are kinds of problem (the `kind` field), not a size a rule can grow"
-
-    def generate(self, rng: random.Random, config: Config) -> Problem:
-        question, values, steps = _KINDS[config.kind](rng)
-        intro = f"Ignore air resistance and take g = {G} m/s^2 exactly. "
-        if config.kind in NAMES:
-            form = f"Give exact values (fractions where needed), e.g. {EXAMPLES[config.kind]}."
-            answer = ", ".join(f"{name} = {fraction_text(v)} {UNIT_TEXT[name]}" for name, v in values.items())
-        else:
-            unit = SINGLE[config.kind][0]
-            form = f"Give the exact value in {unit} (a fraction if needed), e.g. 135/4 {unit}."
-            answer = f"{fraction_text(values['x'])} {unit}"
-        return Problem(prompt=f"{intro}{question}\n\n{form}", answer=answer, data={
-            "kind": config.kind, "values": {k: fraction_text(v) for k, v in values.items()}, "steps": steps})
-
-    def verify(self, problem: Problem, answer: str) -> Verdict:
-        kind = problem.data["kind"]
-        expected = {k: Fraction(v) for k, v in problem.data["values"].items()}
-        if kind in NAMES:
-            got = read_quantities(answer, NAMES[kind])
-            if got is None:
-                return Verdict.unparsed("expected " + ", ".join(f"{n} = <{UNIT_TEXT[n]}>" for n in NAMES[kind]))
-            for name in NAMES[kind]:
-                if got[name] != expected[name]:
-                    return Verdict.wrong(f"wrong {name}")
-            return Verdict.right()
-        unit, units = SINGLE[kind]
-        value = read_quantity(answer, units)
-        if value is None:
-            return Verdict.unparsed(f"expected one exact value in {unit}")
-        return Verdict.judge(value == expected["x"], "wrong value")
-
-    def difficulty(self, problem: Problem) -> float:
-        """Reasoning steps of the kind, plus a tenth of the answer's digits."""
-        digits = sum(c.isdigit() for v in problem.data["values"].values() for c in v)
-        return problem.data["steps"] + digits / 10
-
-    def spellings(self, problem: Problem) -> list[str]:
-        kind = problem.data["kind"]
-        values = {k: Fraction(v) for k, v in problem.data["values"].items()}
-        if kind in NAMES:
-            pairs = [f"{name} = {fraction_text(v)} {UNIT_TEXT[name]}" for name, v in values.items()]
-            first = next(iter(values))
-            converted = [f"{first} = {fraction_text(values[first] * 100)} cm", *pairs[1:]]
-            return [*super().spellings(problem), ", ".join(reversed(pairs)), "\n".join(converted) + "."]
-        unit, units = SINGLE[kind]
-        x = values["x"]
-        other, factor = next((u, f) for u, f in units.items() if Fraction(f) != 1)
-        out = [*super().spellings(problem), fraction_text(x), f"\\boxed{{{fraction_text(x)}\\text{{ {unit}}}}}",
-               f"{fraction_text(x / Fraction(factor))} {other}"]
-        decimal = decimal_text(x)
-        if decimal is not None:
-            out.append(f"{decimal} {unit}.")
-        return out
-
-    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
-        kind = problem.data["kind"]
-        values = {k: Fraction(v) for k, v in problem.data["values"].items()}
-        if kind in NAMES:
-            names = list(values)
-            def spelled(a: Fraction, b: Fraction) -> str:
-                return f"{names[0]} = {fraction_text(a)} {UNIT_TEXT[names[0]]}, {names[1]} = {fraction_text(b)} " \
-                       f"{UNIT_TEXT[names[1]]}"
-            a, b = values[names[0]], values[names[1]]
-            return [spelled(a * 2, b), spelled(a, b + 1), spelled(a, -b) if b else spelled(a, b + 2),
-                    spelled(a, b) + f" or {names[0]} = {fraction_text(a + 1)}", f"{names[0]} = {fraction_text(a)}"]
-        unit = SINGLE[kind][0]
-        x = values["x"]
-        wrong = [f"{fraction_text(x + 1)} {unit}", f"{fraction_text(x * 2)} {unit}",
-                 f"{fraction_text(x)} or {fraction_text(x + 1)} {unit}"]
-        if decimal_text(x) is None:
-            wrong.append(f"{float(x):.2f} {unit}")
-        return wrong
+    def draw(self, kind: str, rng: random.Random) -> Question:
+        return _KINDS[kind](rng)
 
 
 def _horizontal(rng: random.Random) -> Question:

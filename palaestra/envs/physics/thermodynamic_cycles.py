@@ -19,103 +19,34 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
 from fractions import Fraction
 
-from palaestra.core import Problem, Task, Verdict, register
-from palaestra.envs.physics.common import Units, decimal_text, fraction_text, read_quantities, read_quantity
+from palaestra.core import register
+from palaestra.envs.physics.common import KindsTask, Named, Question, Units, kind_presets
 
 JOULES: Units = {"J": 1, "joules": 1, "kJ": 1000}
 RATIO: Units = {"%": Fraction(1, 100), "percent": Fraction(1, 100)}
-UNIT_OF: dict[str, tuple[str, Units]] = {"process": ("J", JOULES), "work": ("J", JOULES), "heat_in": ("J", JOULES),
-                                         "efficiency": ("", RATIO)}
-PAIR: dict[str, Units] = {"W": JOULES, "Q": JOULES}
 GASES = {"monatomic": Fraction(3, 2), "diatomic": Fraction(5, 2)}
 State = tuple[int, int]  # (pressure in kPa, volume in L)
-Question = tuple[str, dict[str, Fraction], int]  # text, exact answer values, reasoning steps
 
 
 @register
-class ThermodynamicCycles(Task):
+class ThermodynamicCycles(KindsTask):
     id = "physics/thermodynamic_cycles"
     family = "physics"
     description = "Ideal-gas processes and cycles on a P-V diagram: heat, net work, heat absorbed and efficiency, exactly."
     tags = ("physics", "thermodynamics", "math")
     version = 1
+    presets = kind_presets("process", "work", "heat_in", "efficiency", "triangle")
+    intro = "An ideal gas; 1 kPa x 1 L = 1 J; the gas goes along straight lines on the P-V diagram. "
+    single = {"process": ("J", JOULES), "work": ("J", JOULES), "heat_in": ("J", JOULES), "efficiency": ("", RATIO)}
+    named = {"triangle": {"W": Named("J", JOULES, "net work"), "Q": Named("J", JOULES, "heat along the diagonal")}}
+    examples = {"triangle": "W = -2250 J, Q = 1875/2 J"}
+    single_example = "-1875/2"
+    forms = {"efficiency": "Give the efficiency as an exact fraction, e.g. 4/27."}
 
-    @dataclass(frozen=True)
-    class Config:
-        kind: str
-
-    presets = (Config("process"), Config("work"), Config("heat_in"), Config("efficiency"), Config("triangle"))
-    bounded = "its levels are kinds of problem (the `kind` field), not a size a rule can grow"
-
-    def generate(self, rng: random.Random, config: Config) -> Problem:
-        question, values, steps = _KINDS[config.kind](rng)
-        intro = "An ideal gas; 1 kPa x 1 L = 1 J; the gas goes along straight lines on the P-V diagram. "
-        if config.kind == "triangle":
-            form = "Give exact values (fractions where needed), e.g. W = -2250 J, Q = 1875/2 J."
-            answer = f"W = {fraction_text(values['W'])} J, Q = {fraction_text(values['Q'])} J"
-        elif config.kind == "efficiency":
-            form = "Give the efficiency as an exact fraction, e.g. 4/27."
-            answer = fraction_text(values["x"])
-        else:
-            form = "Give the exact value in J (a fraction if needed), e.g. -1875/2 J."
-            answer = f"{fraction_text(values['x'])} J"
-        return Problem(prompt=f"{intro}{question}\n\n{form}", answer=answer, data={
-            "kind": config.kind, "values": {k: fraction_text(v) for k, v in values.items()}, "steps": steps})
-
-    def verify(self, problem: Problem, answer: str) -> Verdict:
-        expected = {k: Fraction(v) for k, v in problem.data["values"].items()}
-        if problem.data["kind"] == "triangle":
-            got = read_quantities(answer, PAIR)
-            if got is None:
-                return Verdict.unparsed("expected W = <J>, Q = <J>, exact values")
-            if got["W"] != expected["W"]:
-                return Verdict.wrong("wrong net work")
-            return Verdict.judge(got["Q"] == expected["Q"], "wrong heat along the diagonal")
-        unit, units = UNIT_OF[problem.data["kind"]]
-        value = read_quantity(answer, units)
-        if value is None:
-            return Verdict.unparsed(f"expected one exact value{' in ' + unit if unit else ''}")
-        return Verdict.judge(value == expected["x"], "wrong value")
-
-    def difficulty(self, problem: Problem) -> float:
-        """Processes to evaluate and quantities to combine (steps), plus a tenth of the answer's digits."""
-        digits = sum(c.isdigit() for v in problem.data["values"].values() for c in v)
-        return problem.data["steps"] + digits / 10
-
-    def spellings(self, problem: Problem) -> list[str]:
-        values = {k: Fraction(v) for k, v in problem.data["values"].items()}
-        if problem.data["kind"] == "triangle":
-            w, q = values["W"], values["Q"]
-            return [*super().spellings(problem), f"Q = {fraction_text(q)} J, W = {fraction_text(w)} J",
-                    f"W = {fraction_text(w / 1000)} kJ\nQ = {fraction_text(q)}"]
-        x = values["x"]
-        if problem.data["kind"] == "efficiency":
-            return [*super().spellings(problem), f"\\frac{{{x.numerator}}}{{{x.denominator}}}",
-                    f"{fraction_text(x * 100)}%", f"e = {fraction_text(x)}."]
-        out = [*super().spellings(problem), fraction_text(x), f"{fraction_text(x / 1000)} kJ", f"\\boxed{{{fraction_text(x)}}}"]
-        decimal = decimal_text(x)
-        if decimal is not None:
-            out.append(f"{decimal} J.")
-        return out
-
-    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
-        values = {k: Fraction(v) for k, v in problem.data["values"].items()}
-        if problem.data["kind"] == "triangle":
-            w, q = values["W"], values["Q"]
-            def spelled(a: Fraction, b: Fraction) -> str:
-                return f"W = {fraction_text(a)} J, Q = {fraction_text(b)} J"
-            return [spelled(-w, q), spelled(w, q + 1), spelled(w, q - w), spelled(w, q) + " or Q = 0 J",
-                    f"W = {fraction_text(w)} J"]
-        x = values["x"]
-        unit = " J" if problem.data["kind"] != "efficiency" else ""
-        wrong = [f"{fraction_text(x + 1)}{unit}", f"{fraction_text(x * 2)}{unit}",
-                 f"{fraction_text(x)} or {fraction_text(x * 2)}{unit}", f"{fraction_text(-x)}{unit}"]
-        if decimal_text(x) is None:
-            wrong.append(f"{float(x):.3f}{unit}")
-        return wrong
+    def draw(self, kind: str, rng: random.Random) -> Question:
+        return _KINDS[kind](rng)
 
 
 def _segment(cv: Fraction, a: State, b: State) -> tuple[Fraction, Fraction]:

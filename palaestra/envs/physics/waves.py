@@ -19,102 +19,33 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
 from fractions import Fraction
 
-from palaestra.core import Problem, Task, Verdict, register
-from palaestra.envs.physics.common import Units, decimal_text, fraction_text, read_quantities, read_quantity
+from palaestra.core import register
+from palaestra.envs.physics.common import KindsTask, Named, Question, Units, decimal_text, fraction_text, kind_presets
 
 SOUND = 340
 HERTZ: Units = {"Hz": 1, "hertz": 1, "s^-1": 1, "kHz": 1000}
 NEWTONS: Units = {"N": 1, "newtons": 1, "newton": 1, "kN": 1000}
 METRES: Units = {"m": 1, "metres": 1, "meters": 1, "cm": Fraction(1, 100), "mm": Fraction(1, 1000)}
-UNIT_OF: dict[str, tuple[str, Units]] = {"string": ("Hz", HERTZ), "pipe": ("Hz", HERTZ), "tension": ("N", NEWTONS),
-                                         "string_pipe": ("m", METRES)}
-PIPE_PAIR: dict[str, Units] = {"f1": HERTZ, "L": METRES}
-Question = tuple[str, dict[str, Fraction], int]  # text, exact answer values, reasoning steps
 ORDINALS = ("", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
 
 
 @register
-class Waves(Task):
+class Waves(KindsTask):
     id = "physics/waves"
     family = "physics"
     description = "Standing waves: harmonics of strings and of open and closed pipes, tension tuning, exactly."
     tags = ("physics", "waves", "math")
     version = 1
+    presets = kind_presets("string", "pipe", "pipe_pair", "tension", "string_pipe")
+    single = {"string": ("Hz", HERTZ), "pipe": ("Hz", HERTZ), "tension": ("N", NEWTONS), "string_pipe": ("m", METRES)}
+    named = {"pipe_pair": {"f1": Named("Hz", HERTZ, "fundamental frequency"), "L": Named("m", METRES, "length")}}
+    examples = {"pipe_pair": "f1 = 250/3 Hz, L = 17/8 m"}
+    single_example = "1250/7"
 
-    @dataclass(frozen=True)
-    class Config:
-        kind: str
-
-    presets = (Config("string"), Config("pipe"), Config("pipe_pair"), Config("tension"), Config("string_pipe"))
-    bounded = "its levels are kinds of problem (the `kind` field), not a size a rule can grow"
-
-    def generate(self, rng: random.Random, config: Config) -> Problem:
-        question, values, steps = _KINDS[config.kind](rng)
-        if config.kind == "pipe_pair":
-            form = "Give exact values (fractions where needed), e.g. f1 = 250/3 Hz, L = 17/8 m."
-            answer = f"f1 = {fraction_text(values['f1'])} Hz, L = {fraction_text(values['L'])} m"
-        else:
-            unit = UNIT_OF[config.kind][0]
-            form = f"Give the exact value in {unit} (a fraction if needed), e.g. 1250/7 {unit}."
-            answer = f"{fraction_text(values['x'])} {unit}"
-        return Problem(prompt=f"{question}\n\n{form}", answer=answer, data={
-            "kind": config.kind, "values": {k: fraction_text(v) for k, v in values.items()}, "steps": steps})
-
-    def verify(self, problem: Problem, answer: str) -> Verdict:
-        expected = {k: Fraction(v) for k, v in problem.data["values"].items()}
-        if problem.data["kind"] == "pipe_pair":
-            got = read_quantities(answer, PIPE_PAIR)
-            if got is None:
-                return Verdict.unparsed("expected f1 = <Hz>, L = <m>, exact values")
-            if got["f1"] != expected["f1"]:
-                return Verdict.wrong("wrong fundamental frequency")
-            return Verdict.judge(got["L"] == expected["L"], "wrong length")
-        unit, units = UNIT_OF[problem.data["kind"]]
-        value = read_quantity(answer, units)
-        if value is None:
-            return Verdict.unparsed(f"expected one exact value in {unit}")
-        return Verdict.judge(value == expected["x"], "wrong value")
-
-    def difficulty(self, problem: Problem) -> float:
-        """Reasoning steps of the kind, plus a tenth of the answer's digits."""
-        digits = sum(c.isdigit() for v in problem.data["values"].values() for c in v)
-        return problem.data["steps"] + digits / 10
-
-    def spellings(self, problem: Problem) -> list[str]:
-        values = {k: Fraction(v) for k, v in problem.data["values"].items()}
-        if problem.data["kind"] == "pipe_pair":
-            f1, length = values["f1"], values["L"]
-            return [*super().spellings(problem), f"L = {fraction_text(length)} m, f1 = {fraction_text(f1)} Hz",
-                    f"f1 = {fraction_text(f1)}\nL = {fraction_text(length * 100)} cm"]
-        unit, units = UNIT_OF[problem.data["kind"]]
-        x = values["x"]
-        out = [*super().spellings(problem), fraction_text(x), f"\\boxed{{{fraction_text(x)}\\text{{ {unit}}}}}"]
-        other = next((u for u, f in units.items() if Fraction(f) != 1), None)
-        if other is not None:
-            out.append(f"{fraction_text(x / Fraction(units[other]))} {other}")
-        decimal = decimal_text(x)
-        if decimal is not None:
-            out.append(f"{decimal} {unit}.")
-        return out
-
-    def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
-        values = {k: Fraction(v) for k, v in problem.data["values"].items()}
-        if problem.data["kind"] == "pipe_pair":
-            f1, length = values["f1"], values["L"]
-            def spelled(f: Fraction, ell: Fraction) -> str:
-                return f"f1 = {fraction_text(f)} Hz, L = {fraction_text(ell)} m"
-            return [spelled(f1 * 2, length), spelled(f1, length * 2), spelled(f1 / 2, length),
-                    spelled(f1, length) + f" or f1 = {fraction_text(f1 * 2)} Hz", f"f1 = {fraction_text(f1)} Hz"]
-        unit = UNIT_OF[problem.data["kind"]][0]
-        x = values["x"]
-        wrong = [f"{fraction_text(x + 1)} {unit}", f"{fraction_text(x * 2)} {unit}",
-                 f"{fraction_text(x)} or {fraction_text(x * 2)} {unit}"]
-        if decimal_text(x) is None:
-            wrong.append(f"{float(x):.2f} {unit}")
-        return wrong
+    def draw(self, kind: str, rng: random.Random) -> Question:
+        return _KINDS[kind](rng)
 
 
 def _string_speed(rng: random.Random) -> tuple[Fraction, int]:

@@ -23,8 +23,7 @@ from typing import Any
 
 from palaestra.core import Problem, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.terminal.common import ShellTask, shell_plan, words
-from palaestra.verifiers.sets import read_set
+from palaestra.envs.terminal.common import ShellTask, judge_paths, path_list_spellings, shell_plan, words
 
 EXAMPLE = "<answer>\ndist/web/index.html\ndist/web/css/site.css\n</answer>"  # fixed: a made-up tree's paths
 EXTENSIONS = ("txt", "js", "css", "json", "so", "md")
@@ -81,14 +80,7 @@ class ChecksumVerify(ShellTask):
         return Problem(prompt=prompt, answer="\n".join(failing), data=data)
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
-        paths = read_set(answer, _path, allow_empty=True)
-        if paths is None:
-            return Verdict.unparsed("not a list of paths")
-        expected = set(problem.data["failing"])
-        missing, extra = expected - paths, paths - expected
-        if not missing and not extra:
-            return Verdict.right()
-        return Verdict.wrong(f"{len(missing)} failing file(s) missing, {len(extra)} listed that do not fail")
+        return judge_paths(answer, problem.data["failing"], "failing file(s)", "do not fail")
 
     def difficulty(self, problem: Problem) -> float:
         data = problem.data
@@ -98,21 +90,13 @@ class ChecksumVerify(ShellTask):
         return shell_plan([ORACLE], problem.answer or "")
 
     def spellings(self, problem: Problem) -> list[str]:
-        failing = problem.data["failing"]
-        return [", ".join(reversed(failing)), "\n".join(f"./{p}" for p in failing), "\n".join(f"- {p}" for p in failing)]
+        return path_list_spellings(problem.data["failing"])
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         failing = problem.data["failing"]
         passing = sorted(p for p in problem.data["files"] if p not in failing and not p.endswith("SUMS"))
         return ["\n".join(failing[1:]), "\n".join([*failing, rng.choice(passing)]),
                 "\n".join(p.split("/", 2)[-1] for p in failing), ""]
-
-
-def _path(text: str) -> str | None:
-    path = text.strip().strip("`'\"").removeprefix("./")
-    ok = path and len(path) <= 200 and not path.startswith("/") and all(part not in ("", ".", "..")
-                                                                          for part in path.split("/"))
-    return path if ok else None
 
 
 def _tree(rng: random.Random, config: ChecksumVerify.Config) -> tuple[dict[str, str], list[str], int]:

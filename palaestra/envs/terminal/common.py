@@ -19,13 +19,14 @@ Example::
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from palaestra.core import Problem, Verdict
 from palaestra.envs.tools.common import ToolTask, tool_call
 from palaestra.generators.knowledge import NameForge
 from palaestra.verifiers.normalize import read_answer
+from palaestra.verifiers.sets import read_set
 
 DONE = "done"
 SHOWN_PATHS = 4  # paths named in a wrong tree's feedback, per kind of difference
@@ -91,3 +92,30 @@ def words(rng: random.Random, count: int, syllables: int = 2) -> list[str]:
     """``count`` distinct invented lower-case words (file and directory names)."""
     forge = NameForge(rng)
     return [forge.word(syllables).lower() for _ in range(count)]
+
+
+def relative_path(text: str) -> str | None:
+    """A path inside the episode's tree as written in an answer (``./`` and quotes dropped), else None (absolute,
+    empty, ``.``/``..`` parts, over 200 characters)."""
+    path = text.strip().strip("`'\"").removeprefix("./")
+    ok = path and len(path) <= 200 and not path.startswith("/") and all(part not in ("", ".", "..")
+                                                                          for part in path.split("/"))
+    return path if ok else None
+
+
+def judge_paths(answer: str, expected: Iterable[str], wanted: str, unwanted: str) -> Verdict:
+    """Right when the answer lists exactly the expected paths (in any order and list spelling; none may be right);
+    else how many are missing (``wanted``: "matching file(s)") and how many listed ones ``unwanted`` ("do not
+    match")."""
+    paths = read_set(answer, relative_path, allow_empty=True)
+    if paths is None:
+        return Verdict.unparsed("not a list of paths")
+    missing, extra = set(expected) - paths, paths - set(expected)
+    if not missing and not extra:
+        return Verdict.right()
+    return Verdict.wrong(f"{len(missing)} {wanted} missing, {len(extra)} listed that {unwanted}")
+
+
+def path_list_spellings(paths: Sequence[str]) -> list[str]:
+    """A path list in other orders and list spellings: comma-separated and reversed, ``./`` prefixes, a bullet list."""
+    return [", ".join(reversed(paths)), "\n".join(f"./{p}" for p in paths), "\n".join(f"- {p}" for p in paths)]

@@ -25,8 +25,7 @@ from typing import Any
 from palaestra.core import Problem, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.terminal._trees import PreparedTreeTask, tree_archive
-from palaestra.envs.terminal.common import shell_plan, words
-from palaestra.verifiers.sets import read_set
+from palaestra.envs.terminal.common import judge_paths, path_list_spellings, shell_plan, words
 
 EXAMPLE = "<answer>\ndata/reports/q1.csv\ndata/notes.txt\n</answer>"  # fixed: a made-up tree's paths
 EXTENSIONS = ("txt", "csv", "log", "json")
@@ -82,14 +81,7 @@ class FindByMtime(PreparedTreeTask):
         return tree_archive(problem.data["files"], mtimes=problem.data["mtimes"])
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
-        paths = read_set(answer, _path, allow_empty=True)
-        if paths is None:
-            return Verdict.unparsed("not a list of paths")
-        expected = set(problem.data["matching"])
-        missing, extra = expected - paths, paths - expected
-        if not missing and not extra:
-            return Verdict.right()
-        return Verdict.wrong(f"{len(missing)} matching file(s) missing, {len(extra)} listed that do not match")
+        return judge_paths(answer, problem.data["matching"], "matching file(s)", "do not match")
 
     def difficulty(self, problem: Problem) -> float:
         data = problem.data
@@ -108,21 +100,13 @@ class FindByMtime(PreparedTreeTask):
         return shell_plan([command], problem.answer or "")
 
     def spellings(self, problem: Problem) -> list[str]:
-        matching = problem.data["matching"]
-        return [", ".join(reversed(matching)), "\n".join(f"./{p}" for p in matching), "\n".join(f"- {p}" for p in matching)]
+        return path_list_spellings(problem.data["matching"])
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         matching = problem.data["matching"]
         others = sorted(set(problem.data["files"]) - set(matching))
         return ["\n".join(matching[1:]), "\n".join([*matching, rng.choice(others)]),
                 "\n".join(sorted(problem.data["files"])), ""]
-
-
-def _path(text: str) -> str | None:
-    path = text.strip().strip("`'\"").removeprefix("./")
-    ok = path and len(path) <= 200 and not path.startswith("/") and all(part not in ("", ".", "..")
-                                                                          for part in path.split("/"))
-    return path if ok else None
 
 
 def _stamp(seconds: int) -> str:

@@ -21,8 +21,7 @@ from typing import Any
 
 from palaestra.core import Problem, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.terminal.common import ShellTask, quote, shell_plan, words
-from palaestra.verifiers.sets import read_set
+from palaestra.envs.terminal.common import ShellTask, judge_paths, path_list_spellings, quote, shell_plan, words
 
 MARKERS = ("FIXME", "TODO", "XXX", "HACK")
 EXTENSIONS = ("py", "js", "md", "txt", "json", "cfg")
@@ -80,35 +79,19 @@ class FindFiles(ShellTask):
                                                      if conditions.get(key)) + 2 * bool(conditions["skip"])
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
-        paths = read_set(answer, _path, allow_empty=True)
-        if paths is None:
-            return Verdict.unparsed("not a list of paths")
-        expected = set(problem.data["matching"])
-        missing, extra = expected - paths, paths - expected
-        if not missing and not extra:
-            return Verdict.right()
-        return Verdict.wrong(f"{len(missing)} matching file(s) missing, {len(extra)} listed that do not match")
+        return judge_paths(answer, problem.data["matching"], "matching file(s)", "do not match")
 
     def plan(self, problem: Problem) -> list[str]:
         return shell_plan([_command(problem.data["conditions"])], problem.answer or "")
 
     def spellings(self, problem: Problem) -> list[str]:
-        matching = problem.data["matching"]
-        return [", ".join(reversed(matching)), "\n".join(f"./{p}" for p in matching),
-                "\n".join(f"- {p}" for p in matching)]
+        return path_list_spellings(problem.data["matching"])
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         matching = problem.data["matching"]
         others = sorted(set(problem.data["files"]) - set(matching))
         return ["\n".join(matching[1:]), "\n".join([*matching, rng.choice(others)]), "\n".join(problem.data["files"]),
                 ""]
-
-
-def _path(text: str) -> str | None:
-    path = text.strip().strip("`'\"").removeprefix("./")
-    ok = path and len(path) <= 200 and not path.startswith("/") and all(part not in ("", ".", "..")
-                                                                          for part in path.split("/"))
-    return path if ok else None
 
 
 def _conditions(rng: random.Random, config: FindFiles.Config) -> dict[str, Any]:

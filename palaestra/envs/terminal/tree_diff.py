@@ -23,8 +23,7 @@ from typing import Any
 
 from palaestra.core import Problem, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.terminal.common import ShellTask, shell_plan, words
-from palaestra.verifiers.sets import read_set
+from palaestra.envs.terminal.common import ShellTask, judge_paths, path_list_spellings, shell_plan, words
 
 TOP = ("docs", "src", "assets")
 EXTENSIONS = ("txt", "md", "py", "json", "css")
@@ -95,34 +94,18 @@ class TreeDiff(ShellTask):
         return len(data["files"]) / 2 + 2 * data["changes"] + QUESTION_WEIGHT[data["question"]] + 2 * data["ignored"]
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
-        paths = read_set(answer, _path, allow_empty=True)
-        if paths is None:
-            return Verdict.unparsed("not a list of paths")
-        expected = set(problem.data["matching"])
-        missing, extra = expected - paths, paths - expected
-        if not missing and not extra:
-            return Verdict.right()
-        return Verdict.wrong(f"{len(missing)} qualifying file(s) missing, {len(extra)} listed that do not qualify")
+        return judge_paths(answer, problem.data["matching"], "qualifying file(s)", "do not qualify")
 
     def plan(self, problem: Problem) -> list[str]:
         return shell_plan([ORACLE.format(select=SELECT[problem.data["question"]])], problem.answer or "")
 
     def spellings(self, problem: Problem) -> list[str]:
-        matching = problem.data["matching"]
-        return [", ".join(reversed(matching)), "\n".join(f"./{p}" for p in matching),
-                "\n".join(f"- {p}" for p in matching)]
+        return path_list_spellings(problem.data["matching"])
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         matching = problem.data["matching"]
         prefixed = "\n".join(f"before/{p}" for p in matching)
         return ["\n".join(matching[1:]), prefixed, ""]
-
-
-def _path(text: str) -> str | None:
-    path = text.strip().strip("`'\"").removeprefix("./")
-    ok = path and len(path) <= 200 and not path.startswith("/") and all(part not in ("", ".", "..")
-                                                                          for part in path.split("/"))
-    return path if ok else None
 
 
 def _text(rng: random.Random) -> str:
