@@ -41,6 +41,7 @@ from palaestra.envs.games import (
     twenty_questions,
 )
 from palaestra.envs.interactive import equation_steps, meeting_scheduling, text_adventure
+from palaestra.generators import minesweeper as rules
 from palaestra.generators.nonogram import feasible
 from palaestra.generators.sokoban import push
 
@@ -325,7 +326,8 @@ def test_minesweeper_boards_are_solved_by_local_deduction_and_the_oracle_never_h
     for level in range(5):
         problem = source.sample(level, 9)
         data = problem.data
-        assert minesweeper._solvable(data["mines"], data["first"], data["rows"], data["cols"])
+        assert rules.solvable(data["mines"], data["first"], minesweeper._counts(data),
+                              rules.neighbours(data["rows"], data["cols"]))
         state = source.initial_state(problem)
         for _ in range(source.max_turns(problem)):
             move = source.oracle(problem, state)
@@ -343,7 +345,7 @@ def test_minesweeper_deduction_refuses_a_coin_flip():
     data = {"rows": 2, "cols": 2, "mines": [1]}
     counts = minesweeper._counts(data)
     mask = "o" + "h" + "o" + "h"  # a1 and a2 open: both see one mine among b1, b2
-    safe, found = minesweeper._deduce(mask, counts, set(), 2, 2)
+    safe, found = rules.deduce(mask, counts, set(), rules.neighbours(2, 2))
     assert not safe and not found
 
 

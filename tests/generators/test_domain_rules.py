@@ -55,11 +55,28 @@ def test_sokoban_push_reasons() -> None:
 
 def test_minesweeper_flood_stops_at_numbers_and_shut_cells() -> None:
     rows, cols, mines = 4, 4, {15}
-    counts = minesweeper.counts(mines, rows, cols)
-    assert minesweeper.flood(0, counts, rows, cols) == set(range(16)) - mines
-    assert minesweeper.flood(10, counts, rows, cols) == {10}  # a numbered cell opens alone
-    shut = minesweeper.flood(0, counts, rows, cols, lambda cell: cell != 1)
+    counts, around = minesweeper.counts(mines, rows, cols), minesweeper.neighbours(rows, cols)
+    assert minesweeper.flood(0, counts, around) == set(range(16)) - mines
+    assert minesweeper.flood(10, counts, around) == {10}  # a numbered cell opens alone
+    shut = minesweeper.flood(0, counts, around, lambda cell: cell != 1)
     assert 1 not in shut and 2 in shut  # the flood goes round a flagged cell
+
+
+def test_minesweeper_deductions_are_one_set_of_rules_for_any_neighbourhood() -> None:
+    # A 1 x 3 strip: a | b | c, mine at c. Opening a (count 0) floods to b (count 1); b's one hidden neighbour is c.
+    around = [(1,), (0, 2), (1,)]
+    counts = minesweeper.counts({2}, 1, 3, around)
+    assert counts == [0, 1, 0]
+    mask = minesweeper.open_cell(minesweeper.HIDDEN * 3, 0, counts, around)
+    assert mask == minesweeper.OPEN * 2 + minesweeper.HIDDEN
+    assert minesweeper.deduce(mask, counts, set(), around) == (set(), {2})
+    assert minesweeper.solvable({2}, 0, counts, around) and minesweeper.three_bv({2}, counts, around) == 1
+    # Two hidden cells seen by the same two numbers, one mine between them: no local rule decides.
+    square = minesweeper.neighbours(2, 2)
+    coin = minesweeper.counts({1}, 2, 2)
+    flip = minesweeper.OPEN + minesweeper.HIDDEN + minesweeper.OPEN + minesweeper.HIDDEN
+    assert minesweeper.deduce(flip, coin, set(), square) == (set(), set())
+    assert minesweeper.proven_safe(flip, coin, square) == set()
 
 
 @pytest.mark.parametrize("n", [1, 4, 6])

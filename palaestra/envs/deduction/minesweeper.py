@@ -158,7 +158,7 @@ def _draw(rng: random.Random, config: Minesweeper.Config) -> tuple | None:
     zeros = [cell for cell in cells if cell not in mines and count[cell] == 0]
     if not zeros:
         return None
-    opened = flood(rng.choice(zeros), count, rows, cols)  # the zero region a click opens
+    opened = flood(rng.choice(zeros), count, around)  # the zero region a click opens
     extra = [cell for cell in cells if cell not in mines and cell not in opened]
     opened.update(rng.sample(extra, min(len(extra), rng.randint(0, 3))))
     covered = [cell for cell in cells if cell not in opened]

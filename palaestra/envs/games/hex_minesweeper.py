@@ -35,8 +35,8 @@ from typing import Any
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.games.common import cell_name, column_letters, read_cell
+from palaestra.generators.minesweeper import FLAG, HIDDEN, OPEN, counts, open_cell, proven_safe, solvable, three_bv
 
-HIDDEN, OPEN, FLAG = "h", "o", "f"
 _BOARD_ROW = re.compile(r"^\s*(\d+) +([#F.\d](?: [#F.\d])*)\s*$")
 
 
@@ -72,8 +72,9 @@ class HexMinesweeper(MultiTurnTask):
             spared = set(around[first]) | {first}
             mines = sorted(rng.sample([i for i in range(rows * cols) if i not in spared], config.mines))
             data: dict[str, Any] = {"rows": rows, "cols": cols, "mines": mines, "first": first}
-            data["clicks"] = _three_bv(data) - 1  # the first click opened one empty region
-            if data["clicks"] < 2 or not _solvable(data):
+            numbers = counts(mines, rows, cols, around)
+            data["clicks"] = three_bv(mines, numbers, around) - 1  # the first click opened one empty region
+            if data["clicks"] < 2 or not solvable(mines, first, numbers, around):
                 return None
             data["turns"] = _open(data, HIDDEN * (rows * cols), first).count(HIDDEN) - len(mines)
             return data
@@ -139,7 +140,7 @@ class HexMinesweeper(MultiTurnTask):
         data = problem.data
         cols, mines, mask = data["cols"], set(data["mines"]), state["mask"]
         counts = _counts(data)
-        safe = _proven_safe(mask.replace(FLAG, HIDDEN), counts, data["rows"], cols)
+        safe = proven_safe(mask.replace(FLAG, HIDDEN), counts, hex_neighbours(data["rows"], cols))
         if safe:
             index = min(safe, key=lambda i: (counts[i] != 0, i))  # peeks only to prefer an empty cell
         else:  # off the oracle's path only (the board is solvable by these deductions)
@@ -154,7 +155,7 @@ class HexMinesweeper(MultiTurnTask):
         board = _read_board([view.prompt, *view.observations], rows, cols)
         mask = "".join(HIDDEN if ch in "#F" else OPEN for ch in board)
         counts = [int(ch) if ch.isdigit() else 0 for ch in board]
-        safe = _proven_safe(mask, counts, rows, cols)
+        safe = proven_safe(mask, counts, hex_neighbours(rows, cols))
         if not safe:  # no proof on this board: a guess
             safe = {i for i, m in enumerate(mask) if m == HIDDEN}
         index = min(safe)
@@ -174,25 +175,11 @@ def hex_neighbours(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
 
 
 def _counts(data: dict[str, Any]) -> list[int]:
-    mines = set(data["mines"])
-    return [sum(j in mines for j in around) for around in hex_neighbours(data["rows"], data["cols"])]
+    return counts(data["mines"], data["rows"], data["cols"], hex_neighbours(data["rows"], data["cols"]))
 
 
-def _open(data: dict[str, Any], mask: str, index: int, counts: list[int] | None = None) -> str:
-    """``mask`` with ``index`` opened, flooding through cells with no mine around (flags stay shut)."""
-    if mask[index] == OPEN:
-        return mask
-    counts = counts or _counts(data)
-    around = hex_neighbours(data["rows"], data["cols"])
-    opened, stack = {index}, [index]
-    while stack:
-        cell = stack.pop()
-        if counts[cell] == 0:
-            for j in around[cell]:
-                if j not in opened and mask[j] == HIDDEN:
-                    opened.add(j)
-                    stack.append(j)
-    return "".join(OPEN if i in opened else mark for i, mark in enumerate(mask))
+def _open(data: dict[str, Any], mask: str, index: int) -> str:
+    return open_cell(mask, index, _counts(data), hex_neighbours(data["rows"], data["cols"]))
 
 
 def _picture(data: dict[str, Any], mask: str, show_mines: bool = False) -> str:
@@ -222,85 +209,3 @@ def _read_board(texts: list[str], rows: int, cols: int) -> str:
         if len(found) >= rows:
             return "".join("".join(cells) for cells in found[-rows:])
     raise ValueError("no board in the view")
-
-
-def _three_bv(data: dict[str, Any]) -> int:
-    """The fewest clicks that open the board: one per empty region, plus each numbered cell next to none."""
-    rows, cols, mines = data["rows"], data["cols"], set(data["mines"])
-    counts = _counts(data)
-    mask = HIDDEN * (rows * cols)
-    clicks = 0
-    for i in range(rows * cols):
-        if counts[i] == 0 and i not in mines and mask[i] == HIDDEN:
-            mask = _open(data, mask, i, counts)
-            clicks += 1
-    return clicks + sum(1 for i in range(rows * cols) if i not in mines and mask[i] == HIDDEN)
-
-
-def _deduce(mask: str, counts: list[int], known_mines: set[int], rows: int, cols: int) -> tuple[set[int], set[int]]:
-    """Cells that the open numbers prove safe, and cells they prove to be mines (beyond ``known_mines``).
-
-    First each number alone (its hidden neighbours are all mines, or all safe); only when that
-    finds nothing, pairs of numbers where one's unknown neighbours contain the other's.
-    """
-    around = hex_neighbours(rows, cols)
-    constraints = []
-    for i, mark in enumerate(mask):
-        if mark != OPEN or counts[i] == 0:
-            continue
-        unknown = frozenset(j for j in around[i] if mask[j] != OPEN and j not in known_mines)
-        if unknown:
-            constraints.append((unknown, counts[i] - sum(j in known_mines for j in around[i])))
-    safe: set[int] = set()
-    found: set[int] = set()
-    for unknown, left in constraints:
-        if left == 0:
-            safe |= unknown
-        elif left == len(unknown):
-            found |= unknown
-    if safe or found:
-        return safe, found
-    for a, left_a in constraints:
-        for b, left_b in constraints:
-            if a < b:
-                extra, more = b - a, left_b - left_a
-                if more == 0:
-                    safe |= extra
-                elif more == len(extra):
-                    found |= extra
-    return safe, found
-
-
-def _proven_safe(mask: str, counts: list[int], rows: int, cols: int, known_mines: set[int] | None = None) -> set[int]:
-    """Hidden cells the open numbers prove safe, deducing mines on the way (empty when no proof is found).
-
-    ``known_mines``, when given, holds mines proven before (on this board or an earlier state of it) and
-    receives the mines proven now: a solver opening the board step by step does not prove them again.
-    """
-    known_mines = set() if known_mines is None else known_mines
-    for _ in range(rows * cols):  # each pass proves a cell safe, marks a new mine, or stops
-        safe, found = _deduce(mask, counts, known_mines, rows, cols)
-        if safe:
-            return safe
-        if not found:
-            return set()
-        known_mines |= found
-    return set()
-
-
-def _solvable(data: dict[str, Any]) -> bool:
-    """Whether local deductions open every safe cell from the first click (no guess ever needed)."""
-    rows, cols = data["rows"], data["cols"]
-    counts = _counts(data)
-    mask = _open(data, HIDDEN * (rows * cols), data["first"], counts)
-    safe_total = rows * cols - len(data["mines"])
-    known_mines: set[int] = set()
-    for _ in range(rows * cols):  # every pass opens at least one cell, or stops
-        if mask.count(OPEN) == safe_total:
-            return True
-        safe = _proven_safe(mask, counts, rows, cols, known_mines)
-        if not safe:
-            return False
-        for i in safe:
-            mask = _open(data, mask, i, counts)
-    return mask.count(OPEN) == safe_total

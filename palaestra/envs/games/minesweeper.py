@@ -30,9 +30,17 @@ from typing import Any
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.games.common import cell_name, read_cell, render_board
-from palaestra.generators.minesweeper import counts, flood, neighbours
-
-HIDDEN, OPEN, FLAG = "h", "o", "f"
+from palaestra.generators.minesweeper import (
+    FLAG,
+    HIDDEN,
+    OPEN,
+    counts,
+    neighbours,
+    open_cell,
+    proven_safe,
+    solvable,
+    three_bv,
+)
 
 
 @register
@@ -60,11 +68,12 @@ class Minesweeper(MultiTurnTask):
 
         def draw() -> tuple[list[int], int] | None:
             first = rng.randrange(rows * cols)
-            spared = set(_around(first, rows, cols)) | {first}
+            spared = set(neighbours(rows, cols)[first]) | {first}
             mines = sorted(rng.sample([i for i in range(rows * cols) if i not in spared], config.mines))
             data = {"rows": rows, "cols": cols, "mines": mines, "first": first}
-            data["clicks"] = _three_bv(data) - 1  # the first click opened one empty region
-            return data if data["clicks"] >= 2 and _solvable(mines, first, rows, cols) else None
+            around, numbers = neighbours(rows, cols), counts(mines, rows, cols)
+            data["clicks"] = three_bv(mines, numbers, around) - 1  # the first click opened one empty region
+            return data if data["clicks"] >= 2 and solvable(mines, first, numbers, around) else None
 
         data = retry(draw, what="a board solvable without guessing that the first click does not finish")
         first = data["first"]
@@ -122,7 +131,9 @@ class Minesweeper(MultiTurnTask):
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         data = problem.data
         cols, mines, mask = data["cols"], set(data["mines"]), state["mask"]
-        index = _next_safe(data, mask)
+        numbers = _counts(data)
+        safe = proven_safe(mask.replace(FLAG, HIDDEN), numbers, neighbours(data["rows"], cols))
+        index = min(safe, key=lambda i: (numbers[i] != 0, i)) if safe else None  # peeks only to prefer an empty cell
         if index is None:  # off the oracle's path only (the board is solvable by these deductions)
             index = min(i for i, m in enumerate(mask) if m != OPEN and i not in mines)
         if mask[index] == FLAG:
@@ -137,15 +148,8 @@ class Minesweeper(MultiTurnTask):
         mask = "".join(OPEN if ch not in "#F" else HIDDEN for ch in board)
         counts = [int(ch) if ch.isdigit() else 0 for ch in board]
         known_mines: set[int] = set()
-        for _ in range(rows * cols):
-            safe, found = _deduce(mask, counts, known_mines, rows, cols)
-            if safe:
-                index = min(safe)
-                return f"reveal {cell_name(index // cols, index % cols)}"
-            if not found:
-                break
-            known_mines |= found
-        index = min(i for i, m in enumerate(mask) if m != OPEN and i not in known_mines)  # no proof: a guess
+        safe = proven_safe(mask, counts, neighbours(rows, cols), known_mines)
+        index = min(safe) if safe else min(i for i, m in enumerate(mask) if m != OPEN and i not in known_mines)
         return f"reveal {cell_name(index // cols, index % cols)}"
 
 
@@ -158,20 +162,12 @@ def _read_board(texts: list[str], rows: int) -> str:
     raise ValueError("no board in the view")
 
 
-def _around(index: int, rows: int, cols: int) -> tuple[int, ...]:
-    return neighbours(rows, cols)[index]
-
-
 def _counts(data: dict[str, Any]) -> list[int]:
     return counts(set(data["mines"]), data["rows"], data["cols"])
 
 
-def _open(data: dict[str, Any], mask: str, index: int, counts: list[int] | None = None) -> str:
-    """``mask`` with ``index`` opened, flooding through cells with no mine around (flags stay)."""
-    if mask[index] == OPEN:
-        return mask
-    opened = flood(index, counts or _counts(data), data["rows"], data["cols"], lambda j: mask[j] == HIDDEN)
-    return "".join(OPEN if i in opened else mark for i, mark in enumerate(mask))
+def _open(data: dict[str, Any], mask: str, index: int) -> str:
+    return open_cell(mask, index, _counts(data), neighbours(data["rows"], data["cols"]))
 
 
 def _picture(data: dict[str, Any], mask: str, show_mines: bool = False) -> str:
@@ -186,84 +182,3 @@ def _picture(data: dict[str, Any], mask: str, show_mines: bool = False) -> str:
         return "F" if mask[i] == FLAG else "#"
 
     return render_board([[symbol(r * cols + c) for c in range(cols)] for r in range(rows)])
-
-
-def _three_bv(data: dict[str, Any]) -> int:
-    """The fewest clicks that open the board: one per empty region, plus each numbered cell next to none."""
-    rows, cols, mines = data["rows"], data["cols"], set(data["mines"])
-    counts = _counts(data)
-    mask = HIDDEN * (rows * cols)
-    clicks = 0
-    for i in range(rows * cols):
-        if counts[i] == 0 and i not in mines and mask[i] == HIDDEN:
-            mask = _open(data, mask, i, counts)
-            clicks += 1
-    return clicks + sum(1 for i in range(rows * cols) if i not in mines and mask[i] == HIDDEN)
-
-
-def _deduce(mask: str, counts: list[int], known_mines: set[int], rows: int, cols: int) -> tuple[set[int], set[int]]:
-    """Cells that the open numbers prove safe, and cells they prove to be mines (beyond ``known_mines``).
-
-    First each number alone (its hidden neighbours are all mines, or all safe); only when that
-    finds nothing, pairs of numbers where one's unknown neighbours contain the other's.
-    """
-    constraints = []
-    for i, mark in enumerate(mask):
-        if mark != OPEN or counts[i] == 0:
-            continue
-        around = _around(i, rows, cols)
-        unknown = frozenset(j for j in around if mask[j] != OPEN and j not in known_mines)
-        if unknown:
-            constraints.append((unknown, counts[i] - sum(j in known_mines for j in around)))
-    safe: set[int] = set()
-    found: set[int] = set()
-    for unknown, left in constraints:
-        if left == 0:
-            safe |= unknown
-        elif left == len(unknown):
-            found |= unknown
-    if safe or found:
-        return safe, found
-    for a, left_a in constraints:
-        for b, left_b in constraints:
-            if a < b:
-                extra, more = b - a, left_b - left_a
-                if more == 0:
-                    safe |= extra
-                elif more == len(extra):
-                    found |= extra
-    return safe, found
-
-
-def _solvable(mines: list[int], first: int, rows: int, cols: int) -> bool:
-    """Whether local deductions open every safe cell from the first click (no guess ever needed)."""
-    data = {"rows": rows, "cols": cols, "mines": mines}
-    counts = _counts(data)
-    mask = _open(data, HIDDEN * (rows * cols), first, counts)
-    known_mines: set[int] = set()
-    safe_total = rows * cols - len(mines)
-    for _ in range(rows * cols):  # every pass opens or marks at least one cell, or stops
-        if mask.count(OPEN) == safe_total:
-            return True
-        safe, found = _deduce(mask, counts, known_mines, rows, cols)
-        if not safe and not found:
-            return False
-        known_mines |= found
-        for i in safe:
-            mask = _open(data, mask, i, counts)
-    return mask.count(OPEN) == safe_total
-
-
-def _next_safe(data: dict[str, Any], mask: str) -> int | None:
-    """A cell the open numbers prove safe (an empty one if possible), deducing mines on the way; None if none."""
-    rows, cols = data["rows"], data["cols"]
-    counts = _counts(data)
-    known_mines: set[int] = set()
-    for _ in range(rows * cols):
-        safe, found = _deduce(mask.replace(FLAG, HIDDEN), counts, known_mines, rows, cols)
-        if safe:
-            return min(safe, key=lambda i: (counts[i] != 0, i))
-        if not found:
-            return None
-        known_mines |= found
-    return None
