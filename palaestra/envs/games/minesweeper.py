@@ -66,11 +66,11 @@ class Minesweeper(MultiTurnTask):
     def generate(self, rng: random.Random, config: Config) -> Problem:
         rows, cols = config.rows, config.cols
 
-        def draw() -> tuple[list[int], int] | None:
+        def draw() -> dict[str, Any] | None:
             first = rng.randrange(rows * cols)
             spared = set(neighbours(rows, cols)[first]) | {first}
             mines = sorted(rng.sample([i for i in range(rows * cols) if i not in spared], config.mines))
-            data = {"rows": rows, "cols": cols, "mines": mines, "first": first}
+            data: dict[str, Any] = {"rows": rows, "cols": cols, "mines": mines, "first": first}
             around, numbers = neighbours(rows, cols), counts(mines, rows, cols)
             data["clicks"] = three_bv(mines, numbers, around) - 1  # the first click opened one empty region
             return data if data["clicks"] >= 2 and solvable(mines, first, numbers, around) else None
