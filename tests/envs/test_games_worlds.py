@@ -98,3 +98,70 @@ def test_dungeon_crawl_replay_equals_the_episode_and_random_play_loses() -> None
         assert won and reward == 1 and len(replies) == problem.data["plan"]
         assert palaestra.score(problem, replies).reward == 1
     assert random_legal_mean("games/dungeon_crawl", 4, range(8)) == 0
+
+
+# --- Farm sim ----------------------------------------------------------------
+
+def tiny_farm() -> Problem:
+    """One plot, four days, one crop (seed 2, one watering, yield 3); prices 1, 1, 1, 5 per unit.
+
+    Plant (day 1), water (2), harvest (3), sell at 5 (4): profit 3 x 5 - 2 = 13, the most any play makes."""
+    data = {"names": ["corn"], "crops": [[2, 1, 3]], "days": 4, "plots": 1, "prices": [[1], [1], [1], [5]],
+            "best": 13, "baseline": 0, "random": 0.0, "greedy": 13}
+    return Problem(env_id="games/farm_sim", level=0, seed=0, data=data)
+
+
+def test_farm_sim_hand_checked_season() -> None:
+    source = make_source("games/farm_sim")
+    problem = tiny_farm()
+    state = source.initial_state(problem)
+    for move, said in (("plant corn", "you plant corn in plot 1 for 2 coins"), ("Water the plots.", "you water"),
+                       ("harvest plot 1", "you harvest 3 corn from plot 1")):
+        outcome = source.play(problem, state, move)
+        assert said in outcome.observation and not outcome.done, outcome.observation
+        state = outcome.state
+    early = source.play(problem, state, "wait")
+    assert early.done and early.verdict.reward == 0 and "profit is -2 coins" in early.observation
+    sold = source.play(problem, state, "sell all the corn")
+    assert sold.done and sold.verdict.reward == 1 and sold.verdict.correct and "profit is 13 coins" in sold.observation
+    reward, won, replies = oracle_episode("games/farm_sim", problem)
+    assert reward == 1 and won and len(replies) == 4
+
+
+def test_farm_sim_refuses_impossible_actions_without_using_the_day() -> None:
+    source = make_source("games/farm_sim")
+    problem = tiny_farm()
+    state = source.initial_state(problem)
+    for move, why in (("harvest plot 1", "plot 1 is empty"), ("sell corn", "your barn holds no corn"),
+                      ("water", "nothing planted needs water"), ("plant wheat", "crops: corn"),
+                      ("harvest plot 2", "write one action")):
+        outcome = source.play(problem, state, move)
+        assert not outcome.verdict.parsed and outcome.state == state and why in outcome.observation, outcome.observation
+    planted = source.play(problem, state, "plant corn").state
+    unripe = source.play(problem, planted, "harvest 1")
+    assert "needs 1 more watering" in unripe.observation and unripe.state == planted
+    plan = source.advance(problem, state, source.format_answer("plant corn, then water"))
+    assert not plan.verdict.parsed and "one move per turn" in plan.observation.lower()
+
+
+def test_farm_sim_search_equals_brute_force_and_random_play_scores_about_zero() -> None:
+    import functools
+
+    from palaestra.envs.games import farm_sim
+
+    source = make_source("games/farm_sim")
+    for level, seed in ((0, 1), (1, 2), (2, 3)):
+        data = source.sample(level, seed).data
+        game, start = farm_sim._game(data), farm_sim._start(data)
+
+        @functools.lru_cache(maxsize=None)
+        def most(state: tuple) -> int:  # every legal action, no pruning, plots not sorted
+            if state[0] >= game[2]:
+                return state[3]
+            return max(most(farm_sim._apply(game, state, action)) for action in farm_sim._legal(game, state))
+
+        assert most(start) == data["best"] == farm_sim._best(game, start)
+    problem = source.sample(4, 7)
+    reward, won, replies = oracle_episode("games/farm_sim", problem)
+    assert reward == 1 and won and palaestra.score(problem, replies).reward == 1
+    assert random_legal_mean("games/farm_sim", 4, range(12)) < 0.15
