@@ -165,3 +165,54 @@ def test_farm_sim_search_equals_brute_force_and_random_play_scores_about_zero() 
     reward, won, replies = oracle_episode("games/farm_sim", problem)
     assert reward == 1 and won and palaestra.score(problem, replies).reward == 1
     assert random_legal_mean("games/farm_sim", 4, range(12)) < 0.15
+
+
+# --- Room grid ---------------------------------------------------------------
+
+def small_sheet() -> Problem:
+    """3 x 3 rooms, one treasure in A1: counts around it, arrows pointing at it from C1 (west) and A3 (north)."""
+    clues = [["treasure"], ["count", 1], ["arrow", 0, -1],
+             ["count", 1], ["count", 1], ["arrow", -1, -1],
+             ["arrow", -1, 0], ["count", 0], ["count", 0]]
+    data = {"rows": 3, "cols": 3, "treasures": 1, "hidden": [[0, 0]], "clues": clues, "honest": 2, "budget": 5}
+    return Problem(env_id="games/room_grid", level=0, seed=0, data=data)
+
+
+def test_room_grid_hand_checked_sheet() -> None:
+    source = make_source("games/room_grid")
+    problem = small_sheet()
+    state = source.initial_state(problem)
+    arrow = source.play(problem, state, "probe C1")
+    assert arrow.observation.startswith("Room C1 is empty; an arrow points west.") and not arrow.done
+    assert "1 # # ←" in arrow.observation
+    count = source.play(problem, arrow.state, "B3")
+    assert "0 treasures in the rooms around it" in count.observation and "3 # 0 #" in count.observation
+    won = source.play(problem, count.state, "Probe a1.")
+    assert won.done and won.verdict.correct and won.verdict.reward == 1
+    reward, won_too, replies = oracle_episode("games/room_grid", problem)
+    assert reward == 1 and won_too and replies == [source.format_answer("probe A1")]
+
+
+def test_room_grid_refuses_repeats_off_sheet_rooms_and_plans() -> None:
+    source = make_source("games/room_grid")
+    problem = small_sheet()
+    state = source.play(problem, source.initial_state(problem), "probe B2").state
+    for move, why in (("probe B2", "probed already"), ("probe D1", "columns A-C"), ("B2 or C3", "one room")):
+        outcome = source.play(problem, state, move)
+        assert not outcome.verdict.parsed and outcome.state == state and why in outcome.observation, outcome.observation
+    plan = source.advance(problem, state, source.format_answer("probe A1, probe C3"))
+    assert not plan.verdict.parsed and "one move per turn" in plan.observation.lower()
+
+
+def test_room_grid_honest_player_reads_only_the_boards_and_random_probing_loses() -> None:
+    source = make_source("games/room_grid")
+    for level in (0, 4):
+        for seed in range(3):
+            problem = source.sample(level, seed)
+            total, won = play_episode(source, problem, lambda state, history, p=problem: source.honest_move(
+                source.view(p, history)))
+            assert won and total == 1
+    problem = source.sample(2, 4)
+    _, _, replies = oracle_episode("games/room_grid", problem)
+    assert len(replies) == problem.data["treasures"] and palaestra.score(problem, replies).reward == 1
+    assert random_legal_mean("games/room_grid", 4, range(10)) == 0
