@@ -216,3 +216,59 @@ def test_room_grid_honest_player_reads_only_the_boards_and_random_probing_loses(
     _, _, replies = oracle_episode("games/room_grid", problem)
     assert len(replies) == problem.data["treasures"] and palaestra.score(problem, replies).reward == 1
     assert random_legal_mean("games/room_grid", 4, range(10)) == 0
+
+
+# --- Logic grid questions ----------------------------------------------------
+
+def three_people() -> Problem:
+    """Alice baker dog, Bob pilot fish, Carol smith cat; one clue (Alice is not the pilot)."""
+    data = {"people": ["Alice", "Bob", "Carol"], "categories": ["job", "pet"],
+            "values": [["baker", "pilot", "smith"], ["cat", "dog", "fish"]],
+            "clues": [[False, [0, 0], [1, 1]]], "hidden": [[0, 1, 2], [2, 0, 1]], "left": 24, "budget": 6}
+    return Problem(env_id="games/logic_grid_questions", level=0, seed=0, data=data)
+
+
+def test_logic_grid_questions_hand_checked_answers_and_solutions() -> None:
+    source = make_source("games/logic_grid_questions")
+    problem = three_people()
+    state = source.initial_state(problem)
+    yes = source.play(problem, state, "Is Alice the baker?")
+    assert yes.observation == "Yes: Alice is the baker." and not yes.done
+    no = source.play(problem, yes.state, "Is the owner of the cat the pilot?")
+    assert no.observation == "No: The pilot is not the owner of the cat." and len(no.state["answers"]) == 2
+    for reply in ("solution: Alice baker dog; Bob pilot fish; Carol smith cat",
+                  "Bob fish pilot; Alice dog baker; Carol cat smith."):
+        won = source.play(problem, no.state, reply)
+        assert won.done and won.verdict.correct and won.verdict.reward == 1, reply
+    lost = source.play(problem, no.state, "solution: Alice baker cat; Bob pilot fish; Carol smith dog")
+    assert lost.done and lost.verdict.reward == 0 and "not the hidden assignment" in lost.observation
+
+
+def test_logic_grid_questions_refuses_questions_outside_the_grammar() -> None:
+    source = make_source("games/logic_grid_questions")
+    problem = three_people()
+    state = source.initial_state(problem)
+    for move in ("Is Alice not the baker?", "Is Alice the baker or the pilot?", "Is Alice Bob?",
+                 "Is the baker the baker?", "Is Alice the astronaut?", "solution: Alice baker dog; Bob pilot fish"):
+        outcome = source.play(problem, state, move)
+        assert not outcome.verdict.parsed and outcome.state == state, move
+    plan = source.advance(problem, state, source.format_answer("Is Alice the baker?, Is Bob the pilot?"))
+    assert not plan.verdict.parsed and "one move per turn" in plan.observation.lower()
+
+
+def test_logic_grid_questions_budget_is_the_balanced_tree_and_the_honest_player_wins() -> None:
+    source = make_source("games/logic_grid_questions")
+    for level in (0, 2, 4):
+        for seed in range(3):
+            problem = source.sample(level, seed)
+            total, won = play_episode(source, problem, lambda state, history, p=problem: source.honest_move(
+                source.view(p, history)))
+            assert won and total == 1
+            reward, won_too, replies = oracle_episode("games/logic_grid_questions", problem)
+            assert won_too and len(replies) <= problem.data["budget"]
+            assert palaestra.score(problem, replies).reward == 1
+    # No assignment the clues allow is ruled out by them, and the hidden one is among them.
+    from palaestra.envs.games import logic_grid_questions as lgq
+    data = source.sample(3, 1).data
+    left = lgq._possible(len(data["people"]), 2, lgq._frozen_clues(data["clues"]))
+    assert len(left) == data["left"] and lgq._frozen_solution(data["hidden"]) in left
