@@ -272,3 +272,56 @@ def test_logic_grid_questions_budget_is_the_balanced_tree_and_the_honest_player_
     data = source.sample(3, 1).data
     left = lgq._possible(len(data["people"]), 2, lgq._frozen_clues(data["clues"]))
     assert len(left) == data["left"] and lgq._frozen_solution(data["hidden"]) in left
+
+
+# --- Train shunting ----------------------------------------------------------
+
+def three_wagons() -> Problem:
+    """A holds 1 2 3 (3 at the switch end), the target on D is 1 2 3: 3 and 2 must wait on a siding of two.
+
+    Fewest moves: 3 -> S, 2 -> S, 1 -> D, 2 -> D, 3 -> D (five; each wagon moves at least once, and 1 is buried)."""
+    data = {"start": [1, 2, 3], "target": [1, 2, 3], "siding": 2, "fewest": 5, "budget": 6}
+    return Problem(env_id="games/train_shunting", level=0, seed=0, data=data)
+
+
+def test_train_shunting_hand_checked_yard() -> None:
+    from palaestra.envs.games import train_shunting
+
+    source = make_source("games/train_shunting")
+    problem = three_wagons()
+    assert train_shunting._fewest((1, 2, 3), 2, ((1, 2, 3), (), ())) == 5
+    assert train_shunting._fewest((3, 2, 1), 2, ((1, 2, 3), (), ())) == 3  # straight across reverses the train
+    state = source.initial_state(problem)
+    first = source.play(problem, state, "A -> S")
+    assert first.observation.startswith("Wagon 3 moves from A to S.") and "S (siding): 3" in first.observation
+    state = first.state
+    for move in ("A to S", "move A D", "S->D", "S -> D"):
+        outcome = source.play(problem, state, move)
+        state = outcome.state
+    assert outcome.done and outcome.verdict.correct and outcome.verdict.reward == 1
+    reward, won, replies = oracle_episode("games/train_shunting", problem)
+    assert won and reward == 1 and len(replies) == 5
+
+
+def test_train_shunting_refuses_impossible_moves_and_plans() -> None:
+    source = make_source("games/train_shunting")
+    problem = three_wagons()
+    state = source.initial_state(problem)
+    full = source.play(problem, source.play(problem, state, "A -> S").state, "A -> S").state
+    for at, move, why in ((state, "S -> D", "track S is empty"), (full, "A -> S", "the siding S is full"),
+                          (state, "A -> A", "another track"), (state, "A -> X", "write one move")):
+        outcome = source.play(problem, at, move)
+        assert not outcome.verdict.parsed and outcome.state == at and why in outcome.observation, outcome.observation
+    plan = source.advance(problem, state, source.format_answer("A -> S, A -> S, A -> D"))
+    assert not plan.verdict.parsed and plan.state == state and "one move per turn" in plan.observation.lower()
+
+
+def test_train_shunting_oracle_is_optimal_and_random_moves_lose() -> None:
+    source = make_source("games/train_shunting")
+    for level in (0, 4):
+        problem = source.sample(level, 2)
+        reward, won, replies = oracle_episode("games/train_shunting", problem)
+        assert won and reward == 1 and len(replies) == problem.data["fewest"] == problem.data["budget"] - (
+            0 if level == 4 else 2)
+        assert palaestra.score(problem, replies).reward == 1
+    assert random_legal_mean("games/train_shunting", 4, range(10)) == 0
