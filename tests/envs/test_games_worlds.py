@@ -325,3 +325,71 @@ def test_train_shunting_oracle_is_optimal_and_random_moves_lose() -> None:
             0 if level == 4 else 2)
         assert palaestra.score(problem, replies).reward == 1
     assert random_legal_mean("games/train_shunting", 4, range(10)) == 0
+
+
+# --- Warehouse orders --------------------------------------------------------
+
+def small_hall(load: int = 2) -> Problem:
+    """A 4 x 4 hall: floor around a 2 x 2 shelf block; A on b2, B on c3; the dock at a4 (bottom left).
+
+    Best with a load of two: north, north, pick A, south, south, east, east, pick B, west, west, drop (11)."""
+    data = {"rows": 4, "cols": 4, "middle": -1, "load": load, "items": {"A": [1, 1], "B": [2, 2]},
+            "order": ["A", "B"], "dock": [3, 0], "best": 11, "naive": 12, "greedy": 13}
+    return Problem(env_id="games/warehouse_orders", level=0, seed=0, data=data)
+
+
+def test_warehouse_orders_hand_checked_hall() -> None:
+    from palaestra.envs.games import warehouse_orders
+
+    planner = warehouse_orders._Planner(warehouse_orders._layout(small_hall().data))
+    assert planner.best_total() == 11 and planner.naive(["A", "B"]) == 12
+    source = make_source("games/warehouse_orders")
+    problem = small_hall()
+    state = source.initial_state(problem)
+    moves = ["north", "go north", "pick A", "south", "s", "east", "right", "pick up item B", "west", "west", "drop"]
+    for move in moves:
+        outcome = source.play(problem, state, move)
+        assert outcome.verdict.parsed, (move, outcome.observation)
+        state = outcome.state
+    assert outcome.done and outcome.verdict.reward == 1 and "in 11 actions" in outcome.observation
+    # A detour of two steps first: 13 actions, what the rule takes here, scores 0.
+    detour = source.play(problem, source.play(problem, source.initial_state(problem), "east").state, "west").state
+    assert detour["actions"] == 2 and detour["pos"] == [3, 0]
+    for move in moves:
+        outcome = source.play(problem, detour, move)
+        detour = outcome.state
+    assert outcome.done and detour["actions"] == 13 and outcome.verdict.reward == 0
+    reward, won, replies = oracle_episode("games/warehouse_orders", problem)
+    assert reward == 1 and len(replies) == 11
+
+
+def test_warehouse_orders_refuses_impossible_actions_and_plans() -> None:
+    source = make_source("games/warehouse_orders")
+    problem = small_hall(load=1)
+    state = source.initial_state(problem)
+    for move, why in (("west", "no floor to the west"), ("drop", "carries nothing"), ("pick B", "not on a shelf next"),
+                      ("pick C", "write one action"), ("fly", "write one action")):
+        outcome = source.play(problem, state, move)
+        assert not outcome.verdict.parsed and outcome.state == state and why in outcome.observation, outcome.observation
+    at_a = source.play(problem, source.play(problem, state, "north").state, "north").state
+    loaded = source.play(problem, at_a, "pick A").state
+    away = source.play(problem, loaded, "drop")
+    assert "only at the dock" in away.observation and away.state == loaded
+    again = source.play(problem, loaded, "pick A")
+    assert "picked already" in again.observation
+    plan = source.advance(problem, state, source.format_answer("north, north"))
+    assert not plan.verdict.parsed and "one move per turn" in plan.observation.lower()
+
+
+def test_warehouse_orders_oracle_is_best_and_the_rule_scores_zero() -> None:
+    source = make_source("games/warehouse_orders")
+    for level in (0, 4):
+        problem = source.sample(level, 3)
+        reward, won, replies = oracle_episode("games/warehouse_orders", problem)
+        assert reward == 1 and len(replies) == problem.data["best"] < problem.data["greedy"]
+        assert palaestra.score(problem, replies).reward == 1
+        rule = source.heuristics()["nearest item while there is room, else drop"]
+        total, _ = play_episode(source, problem, lambda state, history, p=problem: rule(p, state, history,
+                                                                                          random.Random(0)))
+        assert total == 0
+    assert random_legal_mean("games/warehouse_orders", 4, range(6)) == 0
