@@ -393,3 +393,75 @@ def test_warehouse_orders_oracle_is_best_and_the_rule_scores_zero() -> None:
                                                                                           random.Random(0)))
         assert total == 0
     assert random_legal_mean("games/warehouse_orders", 4, range(6)) == 0
+
+
+# --- Nurikabe with conflict feedback -----------------------------------------
+
+def tiny_nurikabe() -> Problem:
+    """3 x 3 with a 3 at a1 and a 1 at c3: the only solution is the island a1 b1 a2 and the sea c1 b2 c2 a3 b3."""
+    data = {"rows": 3, "cols": 3, "clues": [[0, 0, 3], [2, 2, 1]], "givens": [],
+            "sea": [[0, 2], [1, 1], [1, 2], [2, 0], [2, 1]], "budget": 7}
+    return Problem(env_id="games/nurikabe_conflicts", level=0, seed=0, data=data)
+
+
+def test_nurikabe_hand_checked_grid_is_unique_and_solved_by_shading_the_sea() -> None:
+    from palaestra.generators import nurikabe
+
+    assert nurikabe.solutions(3, 3, [((0, 0), 3), ((2, 2), 1)]) == [{(0, 2), (1, 1), (1, 2), (2, 0), (2, 1)}]
+    source = make_source("games/nurikabe_conflicts")
+    problem = tiny_nurikabe()
+    state = source.initial_state(problem)
+    for move in ("shade c1", "sea b2", "Shade c2.", "shade a3"):
+        outcome = source.play(problem, state, move)
+        assert not outcome.done and "No rule conflicts." in outcome.observation, outcome.observation
+        state = outcome.state
+    won = source.play(problem, state, "shade b3")
+    assert won.done and won.verdict.correct and won.verdict.reward == 1
+    reward, won_too, replies = oracle_episode("games/nurikabe_conflicts", problem)
+    assert won_too and reward == 1 and len(replies) == 5
+
+
+def test_nurikabe_feedback_names_rule_conflicts_only() -> None:
+    source = make_source("games/nurikabe_conflicts")
+    problem = tiny_nurikabe()
+
+    def after(*moves: str) -> str:
+        state = source.initial_state(problem)
+        for move in moves:
+            outcome = source.play(problem, state, move)
+            state = outcome.state
+        return outcome.observation
+
+    assert "No rule conflicts." in after("shade a2")  # wrong, but no rule is broken yet: nothing leaks
+    assert "the island of the 3 at a1 is closed at 1 cells" in after("shade a2", "shade b1")
+    assert "a 2x2 block of sea at a2-b3" in after("shade a2", "shade b2", "shade a3", "shade b3")
+    assert "the island of the 3 at a1 has 4 cells" in after("dot b1", "dot b2", "dot c1")
+    assert "holds 2 numbers" in after("dot a2", "dot a3", "dot b3")
+    assert "the sea at c1 is cut off" in after("shade c1", "shade a3", "dot b1", "dot c2")
+
+
+def test_nurikabe_refuses_fixed_cells_unreadable_marks_and_plans() -> None:
+    source = make_source("games/nurikabe_conflicts")
+    problem = tiny_nurikabe()
+    state = source.initial_state(problem)
+    for move, why in (("shade a1", "a number or a given"), ("shade d1", "write one mark"), ("b3", "write one mark"),
+                      ("shade b3 or c2", "write one mark")):
+        outcome = source.play(problem, state, move)
+        assert not outcome.verdict.parsed and outcome.state == state and why in outcome.observation, outcome.observation
+    plan = source.advance(problem, state, source.format_answer("shade c1, shade b2"))
+    assert not plan.verdict.parsed and "one move per turn" in plan.observation.lower()
+
+
+def test_nurikabe_generated_puzzles_are_unique_and_random_marks_lose() -> None:
+    from palaestra.generators import nurikabe
+
+    source = make_source("games/nurikabe_conflicts")
+    for level in (0, 3):
+        data = source.sample(level, 4).data
+        clues = [((r, c), n) for r, c, n in data["clues"]]
+        givens = {(r, c): bool(is_sea) for r, c, is_sea in data["givens"]}
+        assert nurikabe.solutions(data["rows"], data["cols"], clues, 2, givens) == [{tuple(x) for x in data["sea"]}]
+        problem = source.sample(level, 4)
+        reward, won, replies = oracle_episode("games/nurikabe_conflicts", problem)
+        assert won and palaestra.score(problem, replies).reward == 1
+    assert random_legal_mean("games/nurikabe_conflicts", 0, range(10)) == 0
