@@ -137,9 +137,9 @@ class DungeonCrawl(MultiTurnTask):
             if item in KEYS or item in notes.bane.values():
                 return f"take {item}"
         for way, guard in notes.exits.get(room, {}).items():
-            item = notes.clears(guard)
-            if item:
-                return f"use {item} on {way}"
+            usable = notes.clears(guard)
+            if usable:
+                return f"use {usable} on {way}"
         untried = [way for way, guard in notes.exits.get(room, {}).items()
                    if not guard and way not in notes.edges.get(room, {})]
         if untried:
@@ -313,10 +313,11 @@ def _act(data: dict[str, Any], state: dict[str, Any], move: str) -> Outcome:
                                                    "this is the exit. You escaped the dungeon!", True)
         return Outcome.goes_on(after, _describe(data, after), "moved")
     item, target = command[1], command[2]
-    way = target if target in DIRECTIONS else next(
+    facing: str | None = target if target in DIRECTIONS else next(
         (w for w, (p, _) in links[room].items() if _guarded(data, state, p) and data["guards"][p][1] == target), None)
-    if way is None:
+    if facing is None:
         return _fail(state, f"There is no {target} here.")
+    way = facing
     if way not in links[room] or not _guarded(data, state, links[room][way][0]):
         return _fail(state, f"Nothing guards the way {way}.")
     if items.get(item) != HELD:

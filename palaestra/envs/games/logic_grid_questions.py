@@ -288,7 +288,7 @@ def _draw_clues(rng: random.Random, hidden: Solution, config: LogicGridQuestions
         yes = _linked(hidden, first, second)
         if yes and rng.random() < 0.7:
             continue  # positive clues cut deep: keep them rare
-        kept = [s for s in left if _linked(s, first, second) == yes]
+        kept = tuple(s for s in left if _linked(s, first, second) == yes)
         if low <= len(kept) < len(left):
             clues.append([yes, list(first), list(second)])
             left = kept

@@ -291,13 +291,13 @@ class _Planner:
             self._distance[source] = seen
         return self._distance[source]
 
-    def route(self, start: Cell, letters: tuple[str, ...]) -> tuple[int, tuple[Cell, ...]]:
+    def route(self, start: Cell, letters: tuple[str, ...]) -> tuple[int, tuple[tuple[str, Cell], ...]]:
         """The shortest walk from ``start`` picking ``letters`` (any order, any pick cell) and ending at the dock:
-        (steps, the pick cells in visiting order, labelled by their letters' order)."""
+        (steps, the (letter, pick cell) pairs in visiting order)."""
         return self._route(start, tuple(sorted(letters)))
 
-    def _route_uncached(self, start: Cell, letters: tuple[str, ...]) -> tuple[int, tuple[Any, ...]]:
-        best: tuple[int, tuple[Any, ...]] = (10**9, ())
+    def _route_uncached(self, start: Cell, letters: tuple[str, ...]) -> tuple[int, tuple[tuple[str, Cell], ...]]:
+        best: tuple[int, tuple[tuple[str, Cell], ...]] = (10**9, ())
         dock = self.layout.dock
         for order in itertools.permutations(letters):
             for cells in itertools.product(*(self.spots[letter] for letter in order)):
