@@ -1,0 +1,359 @@
+"""Logic grid questions: pin down a hidden logic-grid assignment by yes/no questions, then state all of it.
+
+A few people each have one value of every category (a house colour, a job, a pet, ...), no two people
+the same value. The prompt states some clues (``Alice is not the baker``, ``the owner of the red house
+keeps the cat``), true of the hidden assignment but leaving several assignments possible. Each turn the
+model either asks one yes/no question linking two values of different categories (``Is Alice the
+baker?``, ``Is the owner of the red house the pilot?``) and hears the truth, or states the whole
+assignment (``solution: Alice red baker; Bob blue pilot; ...``), which ends the game: reward 1 when it
+is the hidden one. An unreadable question (more or fewer than two values, a value twice, two values of
+one category, a negation or any word outside the question grammar) is refused and costs a turn.
+
+The clues are drawn so that between 4 and 150 assignments (by level) remain; a player who ignores them
+needs many more questions. The turn budget is the depth of the decision tree of the balanced questioner
+(over the assignments still possible, ask the question whose yes and no sides are most even; the first
+in a fixed order on ties) plus one turn for the solution, computed from the clues alone, so the budget
+says nothing about the hidden assignment. The honest player (:meth:`LogicGridQuestions.honest_move`)
+reads the clues (public facts of the problem) and the answers so far and asks those balanced questions,
+then states the one assignment left; it always wins within the budget, and so does the oracle, which
+plays the same way. A constant or random solution is right with chance ``1 / (assignments)``.
+
+Levels grow the people and the assignments the clues leave. The difficulty measure is ``log2`` of the
+assignments left plus the budget.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from palaestra.core import MultiTurnTask, Outcome, Policy, Problem, Verdict, View, register, retry
+from palaestra.verifiers.moves import read_command
+
+NAMES = ("Alice", "Bob", "Carol", "Dave", "Erin", "Frank")
+CATEGORIES = {
+    "colour": ("red", "blue", "green", "white", "yellow", "black"),
+    "job": ("baker", "doctor", "farmer", "pilot", "tailor", "smith"),
+    "pet": ("cat", "dog", "fish", "parrot", "horse", "rabbit"),
+    "drink": ("tea", "coffee", "milk", "juice", "water", "cocoa"),
+}
+PHRASES = {"colour": "the owner of the {} house", "job": "the {}", "pet": "the owner of the {}",
+           "drink": "the {} drinker"}
+FILLERS = frozenset(["is", "are", "does", "do", "the", "a", "an", "of", "owner", "house", "person", "same", "as",
+                     "keeps", "keep", "own", "owns", "drinks", "drink", "drinker", "lives", "live", "in", "with",
+                     "ask", "who", "one", "that", "also", "=", "?", "'s", "s"])
+SOLUTION_WORDS = frozenset(["solution", "assignment", "is", "the", "final"])
+
+Fact = tuple[int, int]  # (category index, value index); category 0 is the people
+Solution = tuple[tuple[int, ...], ...]  # per non-anchor category, the owner (person index) of each value
+Question = tuple[Fact, Fact]
+
+
+@register
+class LogicGridQuestions(MultiTurnTask):
+    id = "games/logic_grid_questions"
+    family = "games"
+    description = "Find a hidden logic-grid assignment by yes/no questions on a budget, using the clues, then state it."
+    tags = ("games", "multi-turn", "deduction", "logic-grid", "question-asking", "imperfect-information")
+    one_move_per_turn = True  # a reply holding several questions is refused (checked by the kit)
+    hidden_information = True
+    public_keys = ("people", "categories", "values", "clues")
+
+    @dataclass(frozen=True)
+    class Config:
+        people: int
+        categories: int  # besides the people
+        left: tuple[int, int]  # how many assignments the clues leave (low, high)
+
+    presets = (Config(3, 2, (4, 8)), Config(4, 2, (8, 20)), Config(4, 2, (20, 48)), Config(5, 2, (40, 100)),
+               Config(5, 2, (100, 220)))
+    bounded = "the assignments are enumerated, and their number grows factorially with the people"
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        kinds = rng.sample(sorted(CATEGORIES), config.categories)
+        names = list(NAMES[:config.people])
+        values = [rng.sample(CATEGORIES[kind], config.people) for kind in kinds]
+        hidden = tuple(tuple(rng.sample(range(config.people), config.people)) for _ in kinds)
+        clues = retry(lambda: _draw_clues(rng, hidden, config), what="clues leaving the level's number of assignments")
+        data: dict[str, Any] = {"people": names, "categories": kinds, "values": values, "clues": clues,
+                                "hidden": [list(owners) for owners in hidden]}
+        left = _possible(config.people, len(kinds), _frozen_clues(clues))
+        data["left"] = len(left)
+        masks = _question_masks(config.people, len(kinds), _frozen_clues(clues))
+        data["budget"] = _depth((1 << len(left)) - 1, masks) + 1
+        listing = "\n".join(f"- {kind}: {', '.join(vals)}" for kind, vals in zip(kinds, values))
+        clue_lines = "\n".join(f"- {_clue_text(data, clue)}" for clue in clues)
+        prompt = (
+            f"{', '.join(names[:-1])} and {names[-1]} each have one value of every category below, no two of them "
+            f"the same value:\n{listing}\n\nClues (all true):\n{clue_lines}\n\n"
+            "Each turn, either ask one yes/no question linking two values of different categories, for example: "
+            "Is Alice the baker? (or: Is the owner of the red house the owner of the cat?), and you get a true "
+            "answer; or state the whole assignment, one group per person, for example: solution: NAME VALUE VALUE; "
+            "NAME VALUE VALUE; ... Stating it ends the game, and only the right assignment wins. "
+            f"You have {data['budget']} turns in all; an unreadable question also takes a turn."
+        )
+        return Problem(prompt=prompt, answer=None, data=data)
+
+    def max_turns(self, problem: Problem) -> int:
+        return problem.data["budget"]
+
+    def difficulty(self, problem: Problem) -> float:
+        return math.log2(problem.data["left"]) + problem.data["budget"]
+
+    def initial_state(self, problem: Problem) -> dict[str, Any]:
+        return {"answers": []}  # [category, value, category, value, yes] per question answered
+
+    def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
+        data = problem.data
+        read = read_move(move, data)
+        if read is None:
+            return Outcome.invalid(state, "ask one question linking two values of different categories, such as Is "
+                                          "Alice the baker?, or state the solution: solution: NAME VALUE VALUE; ...")
+        hidden = _frozen_solution(data["hidden"])
+        if read[0] == "solution":
+            if read[1] == hidden:
+                return Outcome(state, Verdict.right(), "That is the hidden assignment. You win!", True)
+            return Outcome(state, Verdict.wrong("wrong assignment"), "That is not the hidden assignment. Game over.",
+                           True)
+        first, second = read[1]
+        truth = _linked(hidden, first, second)
+        after = {"answers": [*state["answers"], [*first, *second, truth]]}
+        said = _fact_text(data, first, capital=True) + (" is " if truth else " is not ") + _fact_text(data, second)
+        return Outcome.goes_on(after, f"{'Yes' if truth else 'No'}: {said}.", "answered")
+
+    def reads_as_move(self, problem: Problem, state: dict[str, Any], piece: str) -> bool:
+        return read_move(piece, problem.data) is not None
+
+    def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
+        """The balanced questioner's move (it wins within the budget, which is its decision tree's depth)."""
+        answers = [((c1, v1), (c2, v2), yes) for c1, v1, c2, v2, yes in state["answers"]]
+        return _balanced_move(problem.data, answers)
+
+    def honest_move(self, view: View) -> str:
+        """Ask the balanced question over the assignments the clues and the answers read so far leave; state the
+        last one."""
+        answers = []
+        for move, observation in view.history:
+            read = read_move(move, view.public)
+            if read is not None and read[0] == "question" and observation.split(":")[0] in ("Yes", "No"):
+                answers.append((*read[1], observation.startswith("Yes")))
+        return _balanced_move(view.public, answers)
+
+    def heuristics(self) -> dict[str, Policy]:
+        return {"ask person by person, ignoring the clues": _clueless}
+
+
+def _balanced_move(data: dict[str, Any], answers: list[tuple[Fact, Fact, bool]]) -> str:
+    people, kinds = len(data["people"]), len(data["categories"])
+    clues = _frozen_clues(data["clues"])
+    left, masks, questions = _possible(people, kinds, clues), _question_masks(people, kinds, clues), \
+        _questions(people, kinds)
+    remaining = (1 << len(left)) - 1
+    for first, second, yes in answers:
+        mask = masks[questions.index((first, second))]
+        remaining &= mask if yes else ~mask
+    if remaining.bit_count() == 1:
+        return _solution_text(data, left[remaining.bit_length() - 1])
+    first, second = questions[_balanced(remaining, masks)]
+    return f"Is {_fact_text(data, first)} {_fact_text(data, second)}?"
+
+
+def read_move(move: str, data: dict[str, Any]) -> tuple[str, Any] | None:
+    """``("question", (fact, fact))`` or ``("solution", solution)`` from a reply, or None."""
+    lookup = {name.lower(): (0, i) for i, name in enumerate(data["people"])}
+    for c, values in enumerate(data["values"], start=1):
+        lookup.update({value: (c, i) for i, value in enumerate(values)})
+    people = len(data["people"])
+
+    def parse(words: list[str]) -> tuple[str, Any] | None:
+        tokens = [w.strip("?'\"()").removesuffix("'s").removesuffix("’s") for w in words]
+        tokens = [t for t in tokens if t]
+        facts = [lookup[t] for t in tokens if t in lookup]
+        if tokens and tokens[0] in ("solution", "assignment") or len(facts) > 2:
+            if any(t not in lookup and t not in SOLUTION_WORDS for t in tokens):
+                return None
+            solution = _read_solution(facts, people, len(data["values"]))
+            return ("solution", solution) if solution is not None else None
+        if len(facts) != 2 or any(t not in lookup and t not in FILLERS for t in tokens):
+            return None
+        first, second = sorted(facts)
+        if first[0] == second[0]:
+            return None
+        return ("question", (first, second))
+
+    return read_command(move, parse)
+
+
+def _read_solution(facts: list[Fact], people: int, kinds: int) -> Solution | None:
+    """Groups that each start with a person and hold one value of every category, every value once."""
+    if len(facts) != people * (kinds + 1):
+        return None
+    owners = [[-1] * people for _ in range(kinds)]
+    person = -1
+    seen_people: set[int] = set()
+    for category, value in facts:
+        if category == 0:
+            if value in seen_people:
+                return None
+            person = value
+            seen_people.add(value)
+            continue
+        if person < 0 or owners[category - 1][value] >= 0 or \
+                any(owners[category - 1][v] == person for v in range(people)):
+            return None
+        owners[category - 1][value] = person
+    if any(-1 in row for row in owners):
+        return None
+    return tuple(tuple(row) for row in owners)
+
+
+def _owner(solution: Solution, fact: Fact) -> int:
+    category, value = fact
+    return value if category == 0 else solution[category - 1][value]
+
+
+def _linked(solution: Solution, first: Fact, second: Fact) -> bool:
+    return _owner(solution, first) == _owner(solution, second)
+
+
+def _frozen_solution(rows: list[list[int]]) -> Solution:
+    return tuple(tuple(row) for row in rows)
+
+
+def _frozen_clues(clues: list[list[Any]]) -> tuple[tuple[bool, Fact, Fact], ...]:
+    return tuple((bool(yes), (a[0], a[1]), (b[0], b[1])) for yes, a, b in clues)
+
+
+@functools.lru_cache(maxsize=256)
+def _possible(people: int, kinds: int, clues: tuple[tuple[bool, Fact, Fact], ...]) -> tuple[Solution, ...]:
+    """Every assignment the clues allow (clues about a person and one category filter that category first)."""
+    per_category = []
+    for c in range(1, kinds + 1):
+        rows = [row for row in itertools.permutations(range(people))
+                if all(_linked((row,) * kinds, a, b) == yes for yes, a, b in clues
+                       if {a[0], b[0]} <= {0, c} and c in (a[0], b[0]))]
+        per_category.append([(c, row) for row in rows])
+    cross = [(yes, a, b) for yes, a, b in clues if a[0] > 0 and b[0] > 0]
+    result = []
+    for combo in itertools.product(*per_category):
+        solution = tuple(row for _, row in combo)
+        if all(_linked(solution, a, b) == yes for yes, a, b in cross):
+            result.append(solution)
+    return tuple(result)
+
+
+@functools.lru_cache(maxsize=16)
+def _questions(people: int, kinds: int) -> tuple[Question, ...]:
+    facts = [(c, v) for c in range(kinds + 1) for v in range(people)]
+    return tuple((a, b) for a, b in itertools.combinations(facts, 2) if a[0] < b[0])
+
+
+@functools.lru_cache(maxsize=256)
+def _question_masks(people: int, kinds: int, clues: tuple[tuple[bool, Fact, Fact], ...]) -> tuple[int, ...]:
+    """Per question (in :func:`_questions`' order), the bit set of the clues' assignments on which the answer is yes."""
+    left = _possible(people, kinds, clues)
+    return tuple(sum(1 << i for i, s in enumerate(left) if _linked(s, *q)) for q in _questions(people, kinds))
+
+
+def _balanced(remaining: int, masks: tuple[int, ...]) -> int:
+    """The index of the question whose yes and no sides split the ``remaining`` bit set most evenly (the first such)."""
+    total = remaining.bit_count()
+    return min(range(len(masks)), key=lambda q: abs(2 * (remaining & masks[q]).bit_count() - total))
+
+
+def _depth(remaining: int, masks: tuple[int, ...]) -> int:
+    """The most questions the balanced questioner asks before one assignment of ``remaining`` is left."""
+    if remaining.bit_count() <= 1:
+        return 0
+    question = _balanced(remaining, masks)
+    return 1 + max(_depth(remaining & masks[question], masks), _depth(remaining & ~masks[question], masks))
+
+
+def _draw_clues(rng: random.Random, hidden: Solution, config: LogicGridQuestions.Config) -> list[list[Any]] | None:
+    """True clues, mostly negative, added while each keeps at least ``low`` assignments; None unless the count
+    ends within the level's range."""
+    people, kinds = config.people, config.categories
+    low, high = config.left
+    facts = list(_questions(people, kinds))
+    rng.shuffle(facts)
+    clues: list[list[Any]] = []
+    left = _everything(people, kinds)
+    for first, second in facts:
+        if len(left) <= high:
+            break
+        yes = _linked(hidden, first, second)
+        if yes and rng.random() < 0.7:
+            continue  # positive clues cut deep: keep them rare
+        kept = tuple(s for s in left if _linked(s, first, second) == yes)
+        if low <= len(kept) < len(left):
+            clues.append([yes, list(first), list(second)])
+            left = kept
+    return clues if low <= len(left) <= high else None
+
+
+@functools.lru_cache(maxsize=8)
+def _everything(people: int, kinds: int) -> tuple[Solution, ...]:
+    return tuple(itertools.product(itertools.permutations(range(people)), repeat=kinds))
+
+
+def _fact_text(data: dict[str, Any], fact: Fact, capital: bool = False) -> str:
+    category, value = fact
+    if category == 0:
+        return data["people"][value]
+    text = PHRASES[data["categories"][category - 1]].format(data["values"][category - 1][value])
+    return text[0].upper() + text[1:] if capital else text
+
+
+def _clue_text(data: dict[str, Any], clue: list[Any]) -> str:
+    yes, first, second = clue
+    return f"{_fact_text(data, tuple(first), capital=True)} is {'' if yes else 'not '}{_fact_text(data, tuple(second))}."
+
+
+def _solution_text(data: dict[str, Any], solution: Solution) -> str:
+    groups = []
+    for person, name in enumerate(data["people"]):
+        groups.append(" ".join([name] + [data["values"][c][row.index(person)] for c, row in enumerate(solution)]))
+    return "solution: " + "; ".join(groups)
+
+
+def _clueless(problem: Problem, state: dict[str, Any], history: Any, rng: random.Random) -> str:
+    """Person by person, ask each value of each category in turn until a yes (the last value inferred), ignoring
+    the clues; state the assignment once every person's values are known (or the turns are nearly out)."""
+    data = problem.data
+    people, kinds = len(data["people"]), len(data["values"])
+    known: dict[tuple[int, int], int] = {}  # (category, person) -> value
+    ruled_out: set[tuple[int, int, int]] = set()
+    for move, observation in history:
+        read = read_move(move, data)
+        if read is None or read[0] != "question":
+            continue
+        (_, person), (category, value) = read[1]
+        if observation.startswith("Yes"):
+            known[(category, person)] = value
+        else:
+            ruled_out.add((category, person, value))
+    for category in range(1, kinds + 1):
+        for person in range(people):
+            if (category, person) in known:
+                continue
+            free = [v for v in range(people) if (category, person, v) not in ruled_out
+                    and v not in [known.get((category, p)) for p in range(people)]]
+            if len(free) == 1:
+                known[(category, person)] = free[0]
+                continue
+            if len(history) + 1 < data["budget"]:
+                return f"Is {data['people'][person]} {_fact_text(data, (category, free[0]))}?"
+    rows = []
+    for category in range(1, kinds + 1):
+        owners = [-1] * people
+        for person in range(people):
+            value = known.get((category, person))
+            if value is not None and owners[value] < 0:
+                owners[value] = person
+        spare = [p for p in range(people) if p not in owners]
+        rows.append(tuple(p if p >= 0 else spare.pop() for p in owners))
+    return _solution_text(data, tuple(rows))
