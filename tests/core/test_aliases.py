@@ -146,12 +146,13 @@ def test_small_families_were_folded_into_the_ones_they_overlap() -> None:
 
 
 @pytest.mark.parametrize("old", sorted(MOVED))
-def test_a_moved_env_keeps_its_problems_and_scores_the_old_ones(old: str) -> None:
+def test_a_moved_env_keeps_its_problems_until_its_version_changes_and_scores_the_old_ones(old: str) -> None:
     before = MOVED[old]
     alias = registry.aliases()[old]
-    assert alias.kwargs == {} and before["version"] == alias.version == registry[alias.id].version
-    after = json.loads(palaestra.make_source(alias.id).sample(1, 11).to_json())
-    assert after == {**before, "env_id": alias.id}
+    assert alias.kwargs == {} and before["version"] == alias.version
+    if registry[alias.id].version == alias.version:  # not changed since it moved: the same problems
+        after = json.loads(palaestra.make_source(alias.id).sample(1, 11).to_json())
+        assert after == {**before, "env_id": alias.id}
     with pytest.warns(DeprecationWarning, match=f"moved to '{alias.id}'"):
         verdict = palaestra.score(json.dumps(before), f"<answer>{before['answer']}</answer>")
     assert verdict.correct, verdict

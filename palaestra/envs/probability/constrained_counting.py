@@ -3,7 +3,7 @@
 Six settings: strings over a small alphabet, orderings of people in a line, arrangements
 of the letters of a word with repeated letters, integer solutions of ``x1 + ... + xk = n``
 with bounds, subsets of ``{1, ..., n}``, and committees chosen from two groups. Each
-question applies two constraints (levels 0-1), three (levels 2-3) or four (level 4) drawn from the setting's
+question applies two constraints (levels 0-1), three (level 2) or four (levels 3-4) drawn from the setting's
 list (no two equal letters side by side, A before B, no two consecutive numbers, at least
 two women, ...), and the sizes grow with the level. The generator enumerates every
 candidate (at most a few tens of thousands) and counts those that pass, so the answer
@@ -36,7 +36,7 @@ Question = tuple[str, int, int, int]  # text, count, candidates enumerated, cons
 @register
 class ConstrainedCounting(Task):
     id = "probability/constrained_counting"
-    version = 2
+    version = 3  # v3: presets (2, 2), (2, 4), (3, 3), (4, 2), (4, 4): level 0 repeated 5% of its problems at (2, 1)
     family = "probability"
     seed_id = "combinatorial/constrained_counting"  # moved from combinatorial/ in round 3; same problems
     aliases = {"combinatorial/constrained_counting": {"version": 2}}
@@ -48,7 +48,7 @@ class ConstrainedCounting(Task):
         constraints: int  # how many constraints a question combines
         scale: int  # 0 (smallest sizes) .. 4
 
-    presets = (Config(2, 1), Config(2, 2), Config(3, 2), Config(3, 3), Config(4, 4))
+    presets = (Config(2, 2), Config(2, 4), Config(3, 3), Config(4, 2), Config(4, 4))
     bounded = "larger configs are infeasible for its generator (no valid problem in 1,000 draws past the presets)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
