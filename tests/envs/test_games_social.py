@@ -1,0 +1,102 @@
+"""Cooperative and social multi-turn games: hand-checked positions, refused moves, replays, the oracle and random play."""
+
+from __future__ import annotations
+
+import random
+
+import palaestra
+from palaestra.core import Problem
+from palaestra.core.registry import make_source
+from palaestra.envs.games import hanabi
+from palaestra.kit.play import play_episode
+
+
+def oracle_episode(env_id: str, level: int, seed: int) -> tuple[float, list[str]]:
+    """The oracle's total reward and its moves, played through ``advance`` as a model's full replies."""
+    source = make_source(env_id)
+    problem = source.sample(level, seed)
+    state, total, moves = source.initial_state(problem), 0.0, []
+    for _ in range(source.max_turns(problem)):
+        moves.append(source.oracle(problem, state))
+        outcome = source.advance(problem, state, source.format_answer(moves[-1]))
+        state, total = outcome.state, total + outcome.verdict.reward
+        if outcome.done:
+            break
+    return total, moves
+
+
+def random_mean(env_id: str, level: int, seeds: int) -> float:
+    source = make_source(env_id)
+    total = 0.0
+    for seed in range(seeds):
+        problem, rng = source.sample(level, seed), random.Random(seed)
+        total += play_episode(source, problem, lambda state, history, p=problem: rng.choice(source.legal_moves(p, state)))[0]
+    return total / seeds
+
+
+# --- Hanabi ------------------------------------------------------------------
+
+def hanabi_problem(deck: list[list[int]]) -> Problem:
+    """Two colours (red 0, green 1), ranks 1-3, hands of three: the model holds deck[0:3], the partner deck[3:6]."""
+    data = {"colours": 2, "ranks": 3, "hand": 3, "tokens": 2, "deck": deck, "best": 6, "way": 0, "zero": 2,
+            "random": 1.5, "rule": 2}
+    return Problem(env_id="games/hanabi", level=0, seed=0, data=data)
+
+
+DECK = [[0, 1], [1, 2], [1, 1], [1, 3], [0, 2], [0, 1], [1, 1], [0, 3], [0, 1], [1, 2], [1, 1], [0, 2]]
+
+
+def test_hanabi_hint_marks_the_newest_card_and_the_partner_plays_it() -> None:
+    source = make_source("games/hanabi")
+    problem = hanabi_problem(DECK)
+    state = source.initial_state(problem)
+    # "hint 1" points out only the partner's slot 3 (red 1): it is marked, and the partner plays it at once.
+    outcome = source.play(problem, state, "hint 1")
+    assert outcome.verdict.parsed and not outcome.done
+    assert "slot 3 is marked to play" in outcome.observation
+    assert "Your partner played slot 3: red 1, which fits" in outcome.observation
+    assert outcome.state["stacks"] == [1, 0] and outcome.state["tokens"] == 1
+    # The partner drew green 1. The model discards its red 1 (dead now) and draws red 3: it holds green 2, green 1,
+    # red 3. Neither side holds a marked card, so the partner marks the model's newest playable card: green 1 in
+    # slot 2 is the newest green, so "green" (colour first) points out slots 1 and 2 and marks slot 2.
+    state = outcome.state
+    outcome = source.play(problem, state, "discard 1")
+    assert "You discarded slot 1: red 1." in outcome.observation
+    assert "Your partner hinted green: your slots 1, 2; slot 2 is marked to play." in outcome.observation
+    assert "Your hand: 1 [green ?] | 2 [green ? marked] | 3 [? ?]" in outcome.observation
+    assert "green 2" not in outcome.observation.split("Your hand:")[1]  # the model's own cards are never shown
+
+
+def test_hanabi_misplay_is_a_strike_and_illegal_moves_are_refused() -> None:
+    source = make_source("games/hanabi")
+    problem = hanabi_problem(DECK)
+    state = source.initial_state(problem)
+    outcome = source.play(problem, state, "play 2")  # green 2 on an empty green firework
+    assert "green 2, which does not fit: strike 1 of 3" in outcome.observation and outcome.state["strikes"] == 1
+    no_twos = {**state, "hands": [state["hands"][0], [[1, 3], [1, 3], [0, 1]]]}
+    assert "the hint 2 points out no card" in source.play(problem, no_twos, "hint 2").observation
+    for move, why in (("play 4", "there is no slot 4"),
+                      ("hint yellow", "write one move"), ("play 1 then play 2", "write one move")):
+        refused = source.play(problem, state, move)
+        assert not refused.verdict.parsed and why in refused.observation and refused.state == state
+    no_tokens = {**state, "tokens": 0}
+    assert "no hint token is left" in source.play(problem, no_tokens, "hint red").observation
+
+
+def test_hanabi_reads_moves_in_several_spellings() -> None:
+    assert hanabi.read_move("\\boxed{discard slot 3}", 2, 3) == ("discard", 3)
+    assert hanabi.read_move("Hint: green.", 2, 3) == ("colour", 1)
+    assert hanabi.read_move("give a hint about rank 3", 2, 3) == ("rank", 3)
+    assert hanabi.read_move("play 2 or discard 1", 2, 3) is None
+
+
+def test_hanabi_oracle_scores_one_and_its_replay_matches() -> None:
+    for level in range(5):
+        total, moves = oracle_episode("games/hanabi", level, 11)
+        assert abs(total - 1.0) < 1e-9
+        problem = make_source("games/hanabi").sample(level, 11)
+        assert abs(palaestra.score(problem.to_json(), [f"<answer>{m}</answer>" for m in moves]).reward - total) < 1e-9
+
+
+def test_hanabi_random_legal_play_scores_about_zero_at_the_top_level() -> None:
+    assert random_mean("games/hanabi", 4, 6) <= 0.15
