@@ -100,3 +100,61 @@ def test_hanabi_oracle_scores_one_and_its_replay_matches() -> None:
 
 def test_hanabi_random_legal_play_scores_about_zero_at_the_top_level() -> None:
     assert random_mean("games/hanabi", 4, 6) <= 0.15
+
+
+# --- Codenames -----------------------------------------------------------------
+
+def codenames_problem() -> Problem:
+    """Board: 1 apple, 2 egg, 3 lemon (yours), 4 anchor, 5 bell (theirs), 6 cherry (neutral), 7 ship (assassin).
+    "food": apple, egg, lemon, cherry; "sweet": apple, lemon, cherry; "white": egg; "old": anchor, bell, ship."""
+    words = ["apple", "egg", "lemon", "anchor", "bell", "cherry", "ship"]
+    roles = [0, 0, 0, 1, 1, 2, 3]
+    data = {"words": words, "roles": roles, "clock": 2, "best": 2, "best_turns": 1, "zero": 0}
+    return Problem(env_id="games/codenames", level=0, seed=0, data=data)
+
+
+def test_codenames_guesser_follows_board_order_and_the_clock() -> None:
+    source = make_source("games/codenames")
+    problem = codenames_problem()
+    state = source.initial_state(problem)
+    best = source.play(problem, state, "food 3")  # apple, egg, lemon: all three in one clue
+    assert best.done and best.verdict.reward == 1.0 and "you win" in best.observation
+    # "sweet 9" reveals apple and lemon, then cherry (neutral) stops the guesser; the other team reveals anchor.
+    slow = source.play(problem, state, "sweet 9")
+    assert "the guesser reveals apple (yours), lemon (yours), cherry (neutral). The other team reveals anchor." \
+        in slow.observation and not slow.done
+    won = source.play(problem, slow.state, "white 1")  # egg: a win after 2 clues scores 2 + 1 - 2 = 1 of best 2
+    assert won.done and abs(won.verdict.reward - 0.5) < 1e-9
+    # "old 9" stops at anchor (theirs); the other team then reveals bell, its last word: the model loses.
+    lost = source.play(problem, state, "old 9")
+    assert lost.done and lost.verdict.reward == 0.0 and "All the other team's words are revealed" in lost.observation
+
+
+def test_codenames_refuses_bad_clues() -> None:
+    source = make_source("games/codenames")
+    problem = codenames_problem()
+    state = source.initial_state(problem)
+    for move, why in (("purple 2", "not one of the attribute words"), ("food", "write one clue"),
+                      ("food 2, sweet 1", "write one clue"), ("food 0", "write one clue")):
+        refused = source.play(problem, state, move)
+        assert not refused.verdict.parsed and why in refused.observation and refused.state == state
+
+
+def test_codenames_reads_clues_in_several_spellings() -> None:
+    from palaestra.envs.games.codenames import read_clue
+
+    assert read_clue("My clue is: metal, 3.") == ("metal", 3)
+    assert read_clue('"sky" for two') == ("sky", 2)
+    assert read_clue("metal 3 or sky 2") is None
+
+
+def test_codenames_oracle_scores_one_and_its_replay_matches() -> None:
+    for level in range(5):
+        total, moves = oracle_episode("games/codenames", level, 5)
+        assert abs(total - 1.0) < 1e-9
+        problem = make_source("games/codenames").sample(level, 5)
+        assert abs(palaestra.score(problem.to_json(), [f"<answer>{m}</answer>" for m in moves]).reward - total) < 1e-9
+
+
+def test_codenames_random_legal_clues_score_about_zero_at_the_top_level() -> None:
+    assert random_mean("games/codenames", 4, 6) <= 0.1
