@@ -158,3 +158,68 @@ def test_codenames_oracle_scores_one_and_its_replay_matches() -> None:
 
 def test_codenames_random_legal_clues_score_about_zero_at_the_top_level() -> None:
     assert random_mean("games/codenames", 4, 6) <= 0.1
+
+
+# --- Werewolf ------------------------------------------------------------------
+
+def werewolf_problem() -> Problem:
+    """P2 and P5 are wolves among P1..P6; the morning's claims: P1 (villager) calls P2 a wolf, P2 (wolf) calls P5
+    a villager, P3 (villager) calls P4 a villager."""
+    roles = [0, 1, 0, 0, 1, 0]
+    claims = [[0, 1, 1], [1, 4, 0], [2, 3, 0]]
+    data = {"players": 6, "wolves": 2, "claims": claims, "roles": roles, "questions": 1, "candidates": 2}
+    prompt = "This morning's claims:\nP1: P2 is a wolf.\nP2: P5 is a villager.\nP3: P4 is a villager.\n"
+    return Problem(env_id="games/werewolf", level=0, seed=0, prompt=prompt, data=data)
+
+
+def test_werewolf_answers_follow_the_rules_and_votes_reveal_roles() -> None:
+    source = make_source("games/werewolf")
+    problem = werewolf_problem()
+    state = source.initial_state(problem)
+    truthful = source.play(problem, state, "ask P3 about P5")  # a villager tells the truth
+    assert "P3: P5 is a wolf. Questions left: 0." in truthful.observation
+    lying = source.play(problem, state, "ask P5 about P6")  # a wolf calls a villager a wolf
+    assert "P5: P6 is a wolf." in lying.observation
+    first = source.play(problem, state, "vote P2")
+    assert "P2 was a wolf. Wolves left: 1." in first.observation and not first.done
+    won = source.play(problem, first.state, "vote P5")
+    assert won.done and won.verdict.correct and "the village wins" in won.observation
+    lost = source.play(problem, state, "vote P1")
+    assert lost.done and not lost.verdict.correct and lost.verdict.reward == 0.0
+
+
+def test_werewolf_refuses_bad_moves() -> None:
+    source = make_source("games/werewolf")
+    problem = werewolf_problem()
+    state = source.initial_state(problem)
+    spent = {**state, "asked": 1}
+    for move, at, why in (("ask P3 about P3", state, "about another player"), ("vote P9", state, "no player P9"),
+                          ("ask P1 about P4", spent, "no questions are left"),
+                          ("vote P2 then vote P5", state, "write one move")):
+        refused = source.play(problem, at, move)
+        assert not refused.verdict.parsed and why in refused.observation and refused.state == at
+
+
+def test_werewolf_honest_player_deduces_from_the_claims_and_answers() -> None:
+    """The claims link P1-P2-P5 (P1 and P2 differ, P2 and P5 alike) and P3-P4 (alike); P6 stands alone. With two
+    wolves the pair P3-P4 must be villagers, and the wolves are {P2, P5} or {P1, P6}: the honest player asks P1
+    about a certain villager (P3), whose answer settles P1's side."""
+    source = make_source("games/werewolf")
+    problem = werewolf_problem()
+    move = source.honest_move(source.view(problem, ()))
+    assert move == "ask P1 about P3"
+    answer = source.play(problem, source.initial_state(problem), move)
+    assert "P1: P3 is a villager." in answer.observation
+    assert source.honest_move(source.view(problem, ((move, answer.observation),))) == "vote P2"
+
+
+def test_werewolf_oracle_wins_and_its_replay_matches() -> None:
+    for level in range(5):
+        total, moves = oracle_episode("games/werewolf", level, 2)
+        assert total == 1.0
+        problem = make_source("games/werewolf").sample(level, 2)
+        assert palaestra.score(problem.to_json(), [f"<answer>{m}</answer>" for m in moves]).reward == 1.0
+
+
+def test_werewolf_random_legal_play_rarely_wins() -> None:
+    assert random_mean("games/werewolf", 4, 8) <= 0.125
