@@ -223,3 +223,62 @@ def test_werewolf_oracle_wins_and_its_replay_matches() -> None:
 
 def test_werewolf_random_legal_play_rarely_wins() -> None:
     assert random_mean("games/werewolf", 4, 8) <= 0.125
+
+
+# --- Trading -------------------------------------------------------------------
+
+def trading_problem() -> Problem:
+    """Goods wheat (2 points a unit) and wool (3); 6 of each; target 2 ore. Trader A holds 1 ore and values
+    wheat 2, wool 6, ore 5; trader B holds 2 ore and values wheat 4, wool 1, ore 3."""
+    data = {"goods": ["wheat", "wool"], "points": [2, 3], "holding": [6, 6], "target": 2, "stocks": [1, 2],
+            "turns": 8, "values": [[2, 6], [4, 1]], "ore_values": [5, 3], "best": 26, "zero": 20}
+    return Problem(env_id="games/trading", level=0, seed=0, data=data)
+
+
+def test_trading_traders_accept_by_their_private_values() -> None:
+    source = make_source("games/trading")
+    problem = trading_problem()
+    state = source.initial_state(problem)
+    refused = source.play(problem, state, "offer A 2 wheat for 1 ore")  # 2 * 2 < 5
+    assert "Trader A refuses 2 wheat for 1 ore." in refused.observation and refused.state == state
+    accepted = source.play(problem, state, "offer A 1 wool for 1 ore")  # 6 >= 5
+    assert "Trader A accepts" in accepted.observation and accepted.state["holding"] == [6, 5]
+    # The goods start at 30 points. 1 wool to A, then 1 wheat to B (4 >= 3): 5 points paid, 25 left, while the
+    # best (2 wheat to B for 2 ore) leaves 26: the reward is (25 - 20) / (26 - 20).
+    assert source.oracle(problem, state) == "offer B 2 wheat for 2 ore"
+    done = source.play(problem, accepted.state, "offer B 1 wheat for 1 ore")
+    assert done.done and "25 points of goods left" in done.observation
+    assert abs(done.verdict.reward - 5 / 6) < 1e-9 and not done.verdict.correct
+
+
+def test_trading_best_plan_is_the_cheapest_pair_of_swaps() -> None:
+    from palaestra.envs.games import trading
+
+    data = trading_problem().data
+    plan = trading._best_plan(trading._market(data), (6, 6), 2, (1, 2))
+    paid = sum(data["points"][good] * units for _, good, units, _ in plan)
+    assert paid == 4  # 2 wheat to B for 2 ore (8 >= 6): 4 points, cheaper than 1 wool + 1 wheat (5 points)
+    assert trading._best_left(trading._market(data), (6, 6), 2, (1, 2)) == 26
+
+
+def test_trading_refuses_illegal_offers() -> None:
+    source = make_source("games/trading")
+    problem = trading_problem()
+    state = source.initial_state(problem)
+    for move, why in (("offer A 1 wool for 2 ore", "holds only 1 ore"), ("offer B 7 wheat for 1 ore", "only 6 wheat"),
+                      ("offer C 1 wool for 1 ore", "write one offer"), ("offer A 1 wool for 1 ore, offer B 1 wheat "
+                                                                         "for 1 ore", "write one offer")):
+        refused = source.play(problem, state, move)
+        assert not refused.verdict.parsed and why in refused.observation and refused.state == state
+
+
+def test_trading_oracle_scores_one_and_its_replay_matches() -> None:
+    for level in range(5):
+        total, moves = oracle_episode("games/trading", level, 4)
+        assert abs(total - 1.0) < 1e-9
+        problem = make_source("games/trading").sample(level, 4)
+        assert abs(palaestra.score(problem.to_json(), [f"<answer>{m}</answer>" for m in moves]).reward - total) < 1e-9
+
+
+def test_trading_random_legal_offers_score_about_zero_at_the_top_level() -> None:
+    assert random_mean("games/trading", 4, 6) <= 0.15
