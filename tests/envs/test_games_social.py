@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import palaestra
@@ -282,3 +283,64 @@ def test_trading_oracle_scores_one_and_its_replay_matches() -> None:
 
 def test_trading_random_legal_offers_score_about_zero_at_the_top_level() -> None:
     assert random_mean("games/trading", 4, 6) <= 0.15
+
+
+# --- Resistance ----------------------------------------------------------------
+
+def resistance_problem() -> Problem:
+    """P2 and P5 are spies among P1..P6; teams of 3; 2 successes win, 2 failures lose. One earlier mission:
+    P1, P2, P3 with 1 sabotage card."""
+    data = {"players": 6, "spies": [1, 4], "spy_count": 2, "team": 3, "successes": 2, "failures": 2,
+            "earlier": [[[0, 1, 2], 1]], "open": 6}
+    prompt = "Earlier missions, led by others:\nMission with P1, P2, P3: 1 sabotage card.\n"
+    return Problem(env_id="games/resistance", level=0, seed=0, prompt=prompt, data=data)
+
+
+def test_resistance_counts_sabotage_and_ends_on_the_stated_totals() -> None:
+    source = make_source("games/resistance")
+    problem = resistance_problem()
+    state = source.initial_state(problem)
+    failed = source.play(problem, state, "propose P2, P5, P6")
+    assert "Mission 1 with P2, P5, P6: 2 sabotage cards: failure." in failed.observation and not failed.done
+    lost = source.play(problem, failed.state, "propose P1 P2 P3")
+    assert lost.done and not lost.verdict.correct and "The spies win." in lost.observation
+    first = source.play(problem, state, "team: P1, P3 and P4")
+    won = source.play(problem, first.state, "propose P4 P3 P1")
+    assert won.done and won.verdict.correct and "You win." in won.observation
+
+
+def test_resistance_refuses_bad_teams() -> None:
+    source = make_source("games/resistance")
+    problem = resistance_problem()
+    state = source.initial_state(problem)
+    for move, why in (("propose P1 P1 P3", "3 different players"), ("propose P1 P3", "3 different players"),
+                      ("propose P1 P3 P9", "p1 to p6"), ("propose P1 P3 P4 then propose P1 P3 P6", "one move per turn")):
+        refused = source.advance(problem, state, f"<answer>{move}</answer>")
+        assert not refused.verdict.parsed and why in refused.observation.lower() and refused.state == state
+
+
+def test_resistance_honest_player_uses_the_earlier_missions() -> None:
+    """One of P1-P3 is a spy, so the other spy is among P4-P6: of the 15 spy sets 9 remain, and P4, P5, P6 holds a
+    spy in all of them; the team spy-free under the most sets is found by counting."""
+    from palaestra.envs.games import resistance
+
+    consistent = resistance._consistent(6, 2, ((((0, 1, 2)), 1),))
+    assert len(consistent) == 9
+    team = resistance._likeliest_team(6, 2, 3, ((((0, 1, 2)), 1),))
+    free = sum(1 for spies in consistent if not spies.intersection(team))
+    assert free == max(sum(1 for spies in consistent if not spies.intersection(other))
+                       for other in itertools.combinations(range(6), 3))
+    source = make_source("games/resistance")
+    assert source.honest_move(source.view(resistance_problem(), ())) == resistance._spell(team)
+
+
+def test_resistance_oracle_wins_and_its_replay_matches() -> None:
+    for level in range(5):
+        total, moves = oracle_episode("games/resistance", level, 3)
+        assert total == 1.0
+        problem = make_source("games/resistance").sample(level, 3)
+        assert palaestra.score(problem.to_json(), [f"<answer>{m}</answer>" for m in moves]).reward == 1.0
+
+
+def test_resistance_random_legal_teams_rarely_win() -> None:
+    assert random_mean("games/resistance", 4, 8) <= 0.125
