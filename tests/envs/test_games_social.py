@@ -344,3 +344,68 @@ def test_resistance_oracle_wins_and_its_replay_matches() -> None:
 
 def test_resistance_random_legal_teams_rarely_win() -> None:
     assert random_mean("games/resistance", 4, 8) <= 0.125
+
+
+# --- Ultimatum -----------------------------------------------------------------
+
+def ultimatum_problem() -> Problem:
+    """R1 steady with threshold 3, R2 resentful with threshold 4; four rounds (R1, R2, R1, R2). The best keeps
+    (10 - 3) + (10 - 4) twice: 26."""
+    data = {"kinds": [0, 1], "thresholds": [3, 4], "rounds": 4, "best": 26, "zero": 10}
+    return Problem(env_id="games/ultimatum", level=0, seed=0, prompt="Round 1: R1. Write your offer.", data=data)
+
+
+def test_ultimatum_thresholds_and_resentment() -> None:
+    source = make_source("games/ultimatum")
+    problem = ultimatum_problem()
+    state = source.initial_state(problem)
+    first = source.play(problem, state, "offer 2")  # R1 steady 3: refused, stays 3
+    assert "Round 1: you offered R1 2 coins: refused." in first.observation and "Round 2: R2." in first.observation
+    second = source.play(problem, first.state, "offer 3")  # R2 resentful 4: refused, rises to 5
+    assert "refused" in second.observation
+    third = source.play(problem, second.state, "offer 3")  # R1 accepts 3: keeps 7
+    assert "accepted. You have kept 7 coins." in third.observation
+    fourth = source.play(problem, third.state, "offer 4")  # R2 is at 5 now: 4 is refused
+    assert fourth.done and "R2 4 coins: refused" in fourth.observation
+    assert abs(fourth.verdict.reward - 0.0) < 1e-9  # kept 7, below the zero of 10
+    best = state
+    for offer in (3, 4, 3, 4):
+        outcome = source.play(problem, best, f"offer {offer}")
+        best = outcome.state
+    assert outcome.done and outcome.verdict.reward == 1.0 and best["kept"] == 26
+
+
+def test_ultimatum_refuses_bad_offers() -> None:
+    source = make_source("games/ultimatum")
+    problem = ultimatum_problem()
+    state = source.initial_state(problem)
+    for move in ("offer 11", "offer six", "offer 5 then 4", "offer -1"):
+        refused = source.play(problem, state, move)
+        assert not refused.verdict.parsed and "offer of 0 to 10 coins" in refused.observation and refused.state == state
+
+
+def test_ultimatum_honest_player_probes_per_responder() -> None:
+    source = make_source("games/ultimatum")
+    problem = ultimatum_problem()
+    history: tuple[tuple[str, str], ...] = ()
+    state = source.initial_state(problem)
+    moves = []
+    for _ in range(4):
+        moves.append(source.honest_move(source.view(problem, history)))
+        outcome = source.play(problem, state, moves[-1])
+        state, history = outcome.state, (*history, (moves[-1], outcome.observation))
+    # opens with 5 to each; both accept, so it probes one lower for each
+    assert moves == ["offer 5", "offer 5", "offer 4", "offer 4"]
+    assert state["kept"] == 5 + 5 + 6 + 6
+
+
+def test_ultimatum_oracle_scores_one_and_its_replay_matches() -> None:
+    for level in range(5):
+        total, moves = oracle_episode("games/ultimatum", level, 6)
+        assert abs(total - 1.0) < 1e-9
+        problem = make_source("games/ultimatum").sample(level, 6)
+        assert abs(palaestra.score(problem.to_json(), [f"<answer>{m}</answer>" for m in moves]).reward - total) < 1e-9
+
+
+def test_ultimatum_random_offers_score_about_zero_at_the_top_level() -> None:
+    assert random_mean("games/ultimatum", 4, 6) <= 0.15
