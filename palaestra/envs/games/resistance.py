@@ -13,7 +13,7 @@ it proposes the team (of players in order, the first on a tie) that is spy-free 
 sets still consistent, i.e. the most likely to succeed when every consistent set is equally likely.
 A mission can fail whatever the player knows, so even that player can lose; it wins at least
 ``honest_win_share`` (80%) of games at every level (the kit plays it). Uniformly random teams win
-rarely (about 1% at level 0, less above: four spy-free draws are needed before four failures).
+rarely (0-8% per level measured on 24 games: four spy-free draws are needed before four failures).
 
 The spies are drawn with the problem and act by the fixed rule, so a replay gives the same episode.
 An unreadable team, a team of the wrong size, an unknown player or a repeated one is refused and the
