@@ -1,0 +1,198 @@
+"""Resistance-style missions: choose teams, read the sabotage counts, and succeed before the spies do.
+
+Players P1..Pn include a stated number of hidden spies. Each turn the model proposes a team of the
+stated size for a mission. Every spy on a mission sabotages it (the stated rule), and the result
+reports how many sabotage cards were played: zero means the mission succeeds, any other count that it
+fails. The model wins on reaching the stated number of successful missions, and loses on reaching
+the stated number of failures. Reward: 1 for a win, 0 otherwise.
+
+The prompt also lists a few earlier missions led by others (teams and sabotage counts, drawn with
+the problem so that at least three spy sets stay consistent with them). A result says exactly how many
+spies the team held, so the spy sets consistent with the results are those meeting every count. The honest player (:meth:`Resistance.honest_move`) reads only the results:
+it proposes the team (of players in order, the first on a tie) that is spy-free under the most spy
+sets still consistent, i.e. the most likely to succeed when every consistent set is equally likely.
+A mission can fail whatever the player knows, so even that player can lose; it wins at least
+``honest_win_share`` (80%) of games at every level (the kit plays it). Uniformly random teams win
+rarely (0-8% per level measured on 24 games: four spy-free draws are needed before four failures).
+
+The spies are drawn with the problem and act by the fixed rule, so a replay gives the same episode.
+An unreadable team, a team of the wrong size, an unknown player or a repeated one is refused and the
+turn is spent (the budget allows two such slips). Levels grow the table, the spies and the team
+(bounded: the honest player scores every team against every spy set). The difficulty measure is the
+players plus the spies plus log2 of the number of possible spy sets, plus half the spies on the team
+of the first players in order (a blind first pick that fails).
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+import random
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from palaestra.core import MultiTurnTask, Outcome, Policy, Problem, Verdict, View, register, retry
+from palaestra.envs.games._social import read_command
+
+SLIPS = 2
+_TEAM = re.compile(r"^(?:i )?(?:propose|send|choose|pick|team:?)?(?: the)?(?: team)?:? "
+                   r"?(p\d{1,2}(?:(?:,? and |, | )p\d{1,2})*)$")
+_RESULT = re.compile(r"Mission(?: \d+)? with ([P\d, ]+): (\d+) sabotage")
+
+
+@register
+class Resistance(MultiTurnTask):
+    id = "games/resistance"
+    family = "games"
+    description = "Resistance-style missions: propose teams, deduce hidden spies from sabotage counts, win the missions."
+    tags = ("games", "multi-turn", "deduction", "social", "imperfect-information")
+    one_move_per_turn = True
+    hidden_information = True  # the spies
+    honest_win_share = 0.8
+
+    @dataclass(frozen=True)
+    class Config:
+        players: int
+        spies: int
+        team: int
+        successes: int  # successful missions needed to win
+        failures: int  # failed missions that lose
+        earlier: int  # missions run before the game (by other leaders), shown in the prompt
+
+    presets = (Config(6, 2, 3, 4, 4, 2), Config(7, 3, 3, 4, 4, 2), Config(8, 3, 3, 4, 4, 2),
+               Config(9, 3, 4, 4, 4, 3), Config(10, 4, 3, 4, 4, 3))
+    bounded = "the honest player scores every team against every spy set, which grows combinatorially"
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        def draw() -> dict[str, Any] | None:
+            spies = sorted(rng.sample(range(config.players), config.spies))
+            earlier = []
+            for _ in range(config.earlier):
+                team = sorted(rng.sample(range(config.players), config.team))
+                earlier.append([team, sum(1 for p in team if p in spies)])
+            left = len(_consistent(config.players, config.spies, _results(earlier)))
+            if left < 3:
+                return None
+            return {"players": config.players, "spies": spies, "spy_count": config.spies, "team": config.team,
+                    "successes": config.successes, "failures": config.failures, "earlier": earlier,
+                    "open": left}
+
+        data = retry(draw, what="earlier missions that leave the spies open")
+        lines = "\n".join(_mission_text(team, count) for team, count in data["earlier"])
+        prompt = (
+            f"Let's play a Resistance-style mission game. The players are P1 to P{config.players}; {config.spies} "
+            f"of them are hidden spies. Each turn propose a team of {config.team} different players for a mission. "
+            "Every spy on a mission sabotages it, and you are told how many sabotage cards were played: 0 means "
+            f"the mission succeeds, any other number that it fails. You win when {config.successes} missions "
+            f"have succeeded and lose when {config.failures} have failed.\n\n"
+            f"Earlier missions, led by others (they do not count for you):\n{lines}\n\n"
+            f"Each turn write one team, for example: propose {' '.join(f'P{i + 1}' for i in range(config.team))}"
+        )
+        return Problem(prompt=prompt, answer=None, data=data)
+
+    public_keys = ("players", "spy_count", "team", "successes", "failures")
+
+    def max_turns(self, problem: Problem) -> int:
+        return problem.data["successes"] + problem.data["failures"] - 1 + SLIPS
+
+    def difficulty(self, problem: Problem) -> float:
+        data = problem.data
+        blind = sum(1 for p in range(data["team"]) if p in data["spies"])  # spies on the first team in order
+        return data["players"] + data["spy_count"] + math.log2(data["open"]) + blind / 2
+
+    def initial_state(self, problem: Problem) -> dict[str, Any]:
+        return {"won": 0, "lost": 0}
+
+    def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
+        data = problem.data
+        team = read_team(move)
+        if team is None:
+            return Outcome.invalid(state, f"write one team of {data['team']} players, such as propose P1 P2")
+        if len(set(team)) != len(team) or len(team) != data["team"]:
+            return Outcome.invalid(state, f"a team is {data['team']} different players")
+        if any(not 1 <= p <= data["players"] for p in team):
+            return Outcome.invalid(state, f"the players are P1 to P{data['players']}")
+        sabotage = sum(1 for p in team if p - 1 in data["spies"])
+        number = state["won"] + state["lost"] + 1
+        after = {"won": state["won"] + (sabotage == 0), "lost": state["lost"] + (sabotage > 0)}
+        said = (f"Mission {number} {_mission_text([p - 1 for p in sorted(team)], sabotage)[8:-1]}: "
+                f"{'success' if sabotage == 0 else 'failure'}. "
+                f"Successes {after['won']} of {data['successes']}, failures {after['lost']} of {data['failures']}.")
+        if after["won"] == data["successes"]:
+            return Outcome(after, Verdict.right(), f"{said} You win.", True)
+        if after["lost"] == data["failures"]:
+            return Outcome(after, Verdict.wrong("the spies won"), f"{said} The spies win.", True)
+        return Outcome.goes_on(after, said)
+
+    def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
+        data = problem.data
+        loyal = [p for p in range(data["players"]) if p not in data["spies"]]
+        return _spell(loyal[:data["team"]])
+
+    def legal_moves(self, problem: Problem, state: dict[str, Any]) -> list[str]:
+        return [_spell(team) for team in itertools.combinations(range(problem.data["players"]), problem.data["team"])]
+
+    def heuristics(self) -> dict[str, Policy]:
+        def first_players(problem: Problem, state: dict[str, Any], history: Any, rng: random.Random) -> str:
+            return _spell(range(problem.data["team"]))
+
+        def avoid_failed(problem: Problem, state: dict[str, Any], history: Any, rng: random.Random) -> str:
+            """The first players never seen on a failed mission (earlier ones included), topped up in order."""
+            data = problem.data
+            texts = [problem.prompt, *(text for _, text in history)]
+            suspects = {int(p) - 1 for text in texts for names, count in _RESULT.findall(text) if int(count)
+                        for p in re.findall(r"\d+", names)}
+            order = [p for p in range(data["players"]) if p not in suspects]
+            order += [p for p in range(data["players"]) if p in suspects]
+            return _spell(sorted(order[:data["team"]]))
+
+        return {"the first players in order, always": first_players,
+                "the first players never on a failed mission": avoid_failed}
+
+    def honest_move(self, view: View) -> str:
+        """The team spy-free under the most spy sets consistent with the sabotage counts so far."""
+        public = view.public
+        results = tuple((tuple(int(p) - 1 for p in re.findall(r"\d+", names)), int(count))
+                        for text in (view.prompt, *view.observations) for names, count in _RESULT.findall(text))
+        return _spell(_likeliest_team(public["players"], public["spy_count"], public["team"], results))
+
+
+def read_team(move: str) -> list[int] | None:
+    """The player numbers of a team: ``propose P1, P3``, ``P1 P3``, ``team: P1 and P3``; or None.
+
+    >>> read_team("Propose P1, P3 and P4."), read_team("propose P1 P2, then P3 P4")
+    ([1, 3, 4], None)
+    """
+    groups = read_command(move, _TEAM)
+    return [int(p) for p in re.findall(r"\d+", groups[0])] if groups else None
+
+
+def _spell(team: Any) -> str:
+    return "propose " + " ".join(f"P{p + 1}" for p in team)  # no commas: a plan of teams is cut between teams
+
+
+Results = tuple[tuple[tuple[int, ...], int], ...]  # (team, sabotage count) per mission
+
+
+def _results(missions: list[list[Any]]) -> Results:
+    return tuple((tuple(team), count) for team, count in missions)
+
+
+def _mission_text(team: list[int], count: int) -> str:
+    return (f"Mission with {', '.join(f'P{p + 1}' for p in team)}: {count} sabotage card"
+            f"{'s' if count != 1 else ''}.")
+
+
+def _consistent(players: int, spies: int, results: Results) -> list[set[int]]:
+    """The spy sets that meet every sabotage count."""
+    return [set(spy_set) for spy_set in itertools.combinations(range(players), spies)
+            if all(sum(1 for p in team if p in spy_set) == count for team, count in results)]
+
+
+@functools.lru_cache(maxsize=4096)
+def _likeliest_team(players: int, spies: int, size: int, results: Results) -> tuple[int, ...]:
+    consistent = _consistent(players, spies, results)
+    return max(itertools.combinations(range(players), size),
+               key=lambda team: sum(1 for spy_set in consistent if not spy_set.intersection(team)))
