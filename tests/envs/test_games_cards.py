@@ -1,0 +1,125 @@
+"""Card games (issue #27): hand-checked positions, refused moves and plans, replays, the oracle winning, random
+legal play losing."""
+
+from __future__ import annotations
+
+import random
+
+import palaestra
+from palaestra.core import Problem
+from palaestra.core.registry import make_source
+from palaestra.envs.games._cards import card, card_name, cards_text, parse_names, read_card_name
+
+
+def names(text: str) -> list[int]:
+    return parse_names(text)
+
+
+def oracle_episode(env_id: str, level: int, seed: int) -> tuple[float, bool, list[str]]:
+    """(total reward, won, replies) of the oracle's game through ``advance`` (full replies, as a model's)."""
+    source = make_source(env_id)
+    problem = source.sample(level, seed)
+    state, total, replies = source.initial_state(problem), 0.0, []
+    for _ in range(source.max_turns(problem)):
+        replies.append(source.format_answer(source.oracle(problem, state)))
+        outcome = source.advance(problem, state, replies[-1])
+        state, total = outcome.state, total + outcome.verdict.reward
+        if outcome.done:
+            return total, bool(outcome.verdict.correct), replies
+    return total, False, replies
+
+
+def random_legal_wins(env_id: str, level: int, seeds: range) -> int:
+    source = make_source(env_id)
+    wins = 0
+    for seed in seeds:
+        problem, rng = source.sample(level, seed), random.Random(seed)
+        state = source.initial_state(problem)
+        for _ in range(source.max_turns(problem)):
+            outcome = source.advance(problem, state, source.format_answer(rng.choice(source.legal_moves(problem, state))))
+            state = outcome.state
+            if outcome.done:
+                wins += bool(outcome.verdict.correct)
+                break
+    return wins
+
+
+# --- shared cards -------------------------------------------------------------
+
+def test_card_names_read_in_every_careful_spelling() -> None:
+    queen_of_spades = card(12, 3)
+    for text in ("QS", "q s", "Queen of Spades", "Q♠", "queen spade"):
+        assert read_card_name(text) == queen_of_spades, text
+    assert read_card_name("10h") == read_card_name("T of hearts") == card(10, 2)
+    assert read_card_name("QS KS") is None and read_card_name("11H") is None
+    assert cards_text(names("KS AC 10H 2C")) == "AC 2C 10H KS" and card_name(card(1, 1)) == "AD"
+
+
+# --- gin rummy ----------------------------------------------------------------
+
+def gin_problem() -> Problem:
+    """The model holds a club run and a pair of sevens; the 7S on the pile makes gin. The opponent's 9C 9H wait for
+    the 9S, second in the stock."""
+    data = {"mine": names("AC 2C 3C 7D 7H KS"), "theirs": names("9C 4D 5D 6D 9H QS"), "upcard": names("7S")[0],
+            "stock": names("2H 9S 5C 5S 8C 8D"), "ranks": 13, "knock": 10, "opponent_knock": 2, "noise": 0.0,
+            "rounds": 8, "tape": 1, "oracle_rounds": 1}
+    return Problem(env_id="games/gin_rummy", level=0, seed=0, data=data)
+
+
+def test_gin_rummy_deadwood_takes_the_best_melds() -> None:
+    from palaestra.envs.games import gin_rummy
+
+    def deadwood(text: str) -> int:
+        return gin_rummy._deadwood(sum(1 << c for c in names(text)))
+
+    assert deadwood("AC 2C 3C 4C 4D 4H") == 0  # the run A-3 and the set of fours, not the run A-4
+    assert deadwood("AC 2C 3C 7D 7H KS") == 24  # 7 + 7 + 10
+    assert deadwood("QH KH AC 2D") == 23  # no wrapping run, no meld: 10 + 10 + 1 + 2
+
+
+def test_gin_rummy_taking_the_seven_makes_gin() -> None:
+    source = make_source("games/gin_rummy")
+    problem = gin_problem()
+    state = source.initial_state(problem)
+    taken = source.play(problem, state, "take 7S")
+    assert not taken.done and "Your hand: AC 2C 3C 7D 7H 7S KS" in taken.observation
+    won = source.play(problem, taken.state, "Knock with the king of spades.")
+    assert won.done and won.verdict.correct and won.verdict.reward == 1
+    assert "(deadwood 0)" in won.observation and "You win the hand!" in won.observation
+
+
+def test_gin_rummy_opponent_follows_its_rule_and_knocks() -> None:
+    source = make_source("games/gin_rummy")
+    problem = gin_problem()
+    state = source.play(problem, source.initial_state(problem), "draw").state  # the 2H
+    outcome = source.play(problem, state, "discard KS")
+    # KS does not lower the opponent's deadwood, so it draws the 9S, melds three nines and knocks with QS
+    assert "The opponent draws from the stock and knocks, discarding QS." in outcome.observation
+    assert outcome.done and not outcome.verdict.correct and outcome.verdict.reward == 0
+
+
+def test_gin_rummy_refuses_illegal_moves_with_the_reason() -> None:
+    source = make_source("games/gin_rummy")
+    problem = gin_problem()
+    state = source.initial_state(problem)
+    assert "draw first" in source.play(problem, state, "discard KS").observation
+    assert "not 9S" in source.play(problem, state, "take 9S").observation
+    taken = source.play(problem, state, "take").state
+    for move, reason in (("discard 7S", "the card you just took"), ("discard 5H", "5H is not in your hand"),
+                         ("knock AC", "deadwood is 15, over the knock limit 10"), ("draw", "you have drawn")):
+        outcome = source.play(problem, taken, move)
+        assert not outcome.verdict.parsed and outcome.state == taken and reason in outcome.observation, move
+    plan = source.advance(problem, state, source.format_answer("take, then knock KS"))
+    assert not plan.verdict.parsed and "one move per turn" in plan.observation.lower()
+
+
+def test_gin_rummy_oracle_wins_and_replays() -> None:
+    for level in (0, 4):
+        reward, won, replies = oracle_episode("games/gin_rummy", level, 5)
+        assert won and reward == 1
+        problem = make_source("games/gin_rummy").sample(level, 5)
+        assert palaestra.score(problem.to_json(), replies).reward == reward
+
+
+def test_gin_rummy_random_legal_play_loses_at_the_top_level() -> None:
+    assert random_legal_wins("games/gin_rummy", 4, range(8)) <= 1
