@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 import palaestra
 from palaestra.core import Problem
 from palaestra.core.registry import make_source
@@ -123,3 +125,64 @@ def test_gin_rummy_oracle_wins_and_replays() -> None:
 
 def test_gin_rummy_random_legal_play_loses_at_the_top_level() -> None:
     assert random_legal_wins("games/gin_rummy", 4, range(8)) <= 1
+
+
+# --- klondike -----------------------------------------------------------------
+
+def klondike_problem() -> Problem:
+    """Ranks A and 2 only: 2S face up in column 1; AD face up over a face-down 2C in column 2; the stock AH AS AC 2D
+    2H. Random play's baseline is 2 of the 8 cards."""
+    data = {"ranks": 2, "columns": [names("2S"), names("2C AD")], "stock": names("AH AS AC 2D 2H"), "redeals": 1,
+            "line": ["AD to foundation"], "budget": 30, "baseline": 2, "random": 1.0}
+    return Problem(env_id="games/klondike", level=0, seed=0, data=data)
+
+
+def test_klondike_pays_each_foundation_card_past_the_baseline() -> None:
+    source = make_source("games/klondike")
+    problem = klondike_problem()
+    state, rewards = source.initial_state(problem), []
+    for move in ("AD to foundation", "draw", "Move the ace of hearts to the foundation.", "draw", "AS to foundation",
+                 "2S to foundation", "draw", "AC to foundation", "2C to foundation"):
+        outcome = source.play(problem, state, move)
+        assert outcome.verdict.parsed, (move, outcome.observation)
+        state = outcome.state
+        rewards.append(outcome.verdict.reward)
+    assert "2C is turned up in column 2" in source.play(problem, source.initial_state(problem),
+                                                        "AD to foundation").observation
+    assert rewards == pytest.approx([0, 0, 0, 0, 1 / 6, 1 / 6, 0, 1 / 6, 1 / 6])  # counts 3..6 each pay 1/(8 - 2)
+    assert not outcome.done and "Foundations: 2C, AD, AH, 2S." in outcome.observation
+
+
+def test_klondike_refuses_illegal_moves_with_the_reason() -> None:
+    source = make_source("games/klondike")
+    problem = klondike_problem()
+    state = source.initial_state(problem)
+    for move, reason in (("2S to foundation", "does not continue its foundation"),
+                         ("2H to column 1", "2H is not a face-up card you can move"),
+                         ("2S to column 2", "does not fit on column 2"), ("AD to column 7", "there is no column 7")):
+        outcome = source.play(problem, state, move)
+        assert not outcome.verdict.parsed and outcome.state == state and reason in outcome.observation, move
+    plan = source.advance(problem, state, source.format_answer("AD to foundation, then draw"))
+    assert not plan.verdict.parsed and "one move per turn" in plan.observation.lower()
+
+
+def test_klondike_oracle_clears_the_deal_and_replays() -> None:
+    for level in (0, 4):
+        reward, won, replies = oracle_episode("games/klondike", level, 2)
+        assert won and abs(reward - 1) < 1e-9
+        problem = make_source("games/klondike").sample(level, 2)
+        assert abs(palaestra.score(problem.to_json(), replies).reward - reward) < 1e-9
+
+
+def test_klondike_random_legal_play_scores_about_nothing_at_the_top_level() -> None:
+    source = make_source("games/klondike")
+    total = 0.0
+    for seed in range(6):
+        problem, rng = source.sample(4, seed), random.Random(seed)
+        state = source.initial_state(problem)
+        for _ in range(source.max_turns(problem)):
+            outcome = source.advance(problem, state, source.format_answer(rng.choice(source.legal_moves(problem, state))))
+            state, total = outcome.state, total + outcome.verdict.reward
+            if outcome.done:
+                break
+    assert total / 6 <= 0.1
