@@ -186,3 +186,59 @@ def test_klondike_random_legal_play_scores_about_nothing_at_the_top_level() -> N
             if outcome.done:
                 break
     assert total / 6 <= 0.1
+
+
+# --- liar's dice --------------------------------------------------------------
+
+def test_liars_dice_reads_bids_and_calls() -> None:
+    from palaestra.envs.games.liars_dice import read_move
+
+    assert read_move("Bid 3 fives.") == read_move("3x5") == read_move("three 5s") == (3, 5)
+    assert read_move("Liar!") == read_move("I call") == "liar"
+    assert read_move("3 fives or liar") is None and read_move("0 fives") is None
+
+
+def test_liars_dice_opponent_rule_counts_its_own_dice() -> None:
+    from palaestra.envs.games.liars_dice import _reasoned_choice
+
+    # two fives in hand: "1 five" is sure, so it raises; "2 fives" (sure) beats "1 six" (31% likely)
+    assert _reasoned_choice([5, 5], 2, (1, 5), set(), 0.5) == (2, 5)
+    # four threes cannot be true with no three in hand and two unseen dice
+    assert _reasoned_choice([1, 2], 2, (4, 3), set(), 0.5) == "liar"
+
+
+def test_liars_dice_a_called_lie_costs_the_bidder_a_die() -> None:
+    from palaestra.envs.games import liars_dice
+
+    data = {"dice": 2, "threshold": 0.5, "bluff": 0.0, "reads": False, "tape": 11, "oracle_turns": 1}
+    mine, theirs = liars_dice._roll(data, 0, 2, 2)
+    face = mine[0]
+    shown = mine.count(face) + theirs.count(face)
+    state = {**liars_dice._start(data), "bids": [[shown + 1, face]]}  # the model's false bid, called
+    after, said = liars_dice._settle(data, state, liars_dice.OPPONENT)
+    assert after["mine"] == 1 and after["theirs"] == 2 and after["starter"] == liars_dice.MODEL
+    assert "You lose a die." in said
+
+
+def test_liars_dice_refuses_bids_that_do_not_raise() -> None:
+    source = make_source("games/liars_dice")
+    problem = source.sample(4, 0)
+    state = source.initial_state(problem)
+    assert "no bid to call" in source.play(problem, state, "liar").observation
+    assert "only 10 dice" in source.play(problem, state, "11 sixes").observation
+    opened = source.play(problem, state, "3 fours")
+    if not opened.done and opened.state["bids"]:
+        count, face = opened.state["bids"][-1]
+        lower = source.play(problem, opened.state, f"{count} ones")
+        assert not lower.verdict.parsed and "does not raise" in lower.observation
+    plan = source.advance(problem, state, source.format_answer("2 fours, then liar"))
+    assert not plan.verdict.parsed and "one move per turn" in plan.observation.lower()
+
+
+def test_liars_dice_oracle_wins_and_random_legal_play_loses() -> None:
+    for level in (0, 4):
+        reward, won, replies = oracle_episode("games/liars_dice", level, 3)
+        assert won and reward == 1
+        problem = make_source("games/liars_dice").sample(level, 3)
+        assert palaestra.score(problem.to_json(), replies).reward == 1
+    assert random_legal_wins("games/liars_dice", 4, range(8)) <= 1
