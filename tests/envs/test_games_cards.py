@@ -242,3 +242,47 @@ def test_liars_dice_oracle_wins_and_random_legal_play_loses() -> None:
         problem = make_source("games/liars_dice").sample(level, 3)
         assert palaestra.score(problem.to_json(), replies).reward == 1
     assert random_legal_wins("games/liars_dice", 4, range(8)) <= 1
+
+
+# --- crazy eights -------------------------------------------------------------
+
+def eights_problem() -> Problem:
+    """The pile shows 5H; the model holds 9H and 8C; the opponent holds 2C and KS and follows its stated rule."""
+    data = {"mine": names("9H 8C"), "theirs": names("2C KS"), "stock": names("5H 3D 4D 6D 7D"), "ranks": 13,
+            "noise": 0.0, "tape": 1, "limit": 12, "line": ["9H", "8C spades"]}
+    return Problem(env_id="games/crazy_eights", level=0, seed=0, data=data)
+
+
+def test_crazy_eights_an_eight_names_the_suit_and_wins() -> None:
+    source = make_source("games/crazy_eights")
+    problem = eights_problem()
+    state = source.initial_state(problem)
+    first = source.play(problem, state, "9H")
+    # the opponent cannot follow hearts (no 9, no heart) and holds no eight: it draws
+    assert "You play 9H. The opponent draws a card." in first.observation and not first.done
+    won = source.play(problem, first.state, "Play the 8 of clubs, calling spades.")
+    assert won.done and won.verdict.correct and won.verdict.reward == 1
+
+
+def test_crazy_eights_refuses_cards_that_do_not_fit() -> None:
+    source = make_source("games/crazy_eights")
+    problem = eights_problem()
+    state = source.initial_state(problem)
+    for move, reason in (("2C", "2C is not in your hand"), ("8C", "write a card"),
+                         ("9H spades", "write a card")):
+        outcome = source.play(problem, state, move)
+        assert not outcome.verdict.parsed and outcome.state == state and reason in outcome.observation, move
+    taken = source.play(problem, state, "draw").state  # draws 3D; the opponent plays nothing on 5H and draws
+    assert "matches neither" in source.play(problem, {**taken, "mine": [*taken["mine"], names("KC")[0]]},
+                                            "KC").observation
+    plan = source.advance(problem, state, source.format_answer("9H, then 8C spades"))
+    assert not plan.verdict.parsed and "one move per turn" in plan.observation.lower()
+
+
+def test_crazy_eights_oracle_wins_and_random_legal_play_loses() -> None:
+    for level in (0, 4):
+        reward, won, replies = oracle_episode("games/crazy_eights", level, 1)
+        assert won and reward == 1
+        problem = make_source("games/crazy_eights").sample(level, 1)
+        assert palaestra.score(problem.to_json(), replies).reward == 1
+    assert random_legal_wins("games/crazy_eights", 4, range(8)) <= 1
