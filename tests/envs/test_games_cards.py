@@ -286,3 +286,11 @@ def test_crazy_eights_oracle_wins_and_random_legal_play_loses() -> None:
         problem = make_source("games/crazy_eights").sample(level, 1)
         assert palaestra.score(problem.to_json(), replies).reward == 1
     assert random_legal_wins("games/crazy_eights", 4, range(8)) <= 1
+
+
+def test_trick_taking_reads_cards_through_the_shared_reader() -> None:
+    from palaestra.envs.games.trick_taking import read_card
+
+    # trick_taking numbers cards ace high (2 = 0 .. A = 12); the shared reader's ace-low card is mapped
+    assert read_card("Q♠") == 49 and read_card("play the ten of hearts.") == 34 and read_card("AC") == 12
+    assert read_card("QS KS") is None and read_card("1C") is None
