@@ -16,7 +16,7 @@ Cards never leave the foundations, so the count there only grows. The game ends 
 foundations or no move is left (``stop`` ends it too). The reward is regret-normalised
 (:func:`palaestra.core.multiturn.regret_reward`) on the foundation count: ``best`` is every card (the generator
 keeps deals a bounded depth-first solver that sees the hidden cards clears completely within the turn budget:
-solvable deals at every level), the ``baseline`` is the most that any of 16 seeded uniformly random legal games
+solvable deals at every level), the ``baseline`` is the most that any of 8 seeded uniformly random legal games
 (drawn at generation with the turn budget) reaches, and each move that raises the count pays its share of
 ``clip((count - baseline) / (best - baseline))``, so the rewards add up to that at any point. An unreadable or
 illegal move is refused (the turn is spent). The oracle plays the solver's line; off that line it falls back to
@@ -39,7 +39,7 @@ from palaestra.envs.games._cards import CARD_PATTERN, card_from_groups, card_nam
 from palaestra.envs.games.common import MAX_MOVE_CHARS
 from palaestra.verifiers.normalize import read_answer
 
-RANDOM_GAMES = 16  # seeded random legal games whose best count is the reward's zero
+RANDOM_GAMES = 8  # seeded random legal games whose best count is the reward's zero
 SOLVER_NODES = 600  # positions the solver may visit per deal
 SLACK = 12  # turns past the solver's line the budget allows
 DRAW, STOP, FOUNDATION = "draw", "stop", "foundation"
@@ -106,7 +106,7 @@ class Klondike(MultiTurnTask):
             "A face-down card left uncovered is turned up. Cards on the foundations stay there. The game ends when "
             "every card is on the foundations or no move is left (or when you write stop). You score by the cards "
             "on the foundations: 0 up to a baseline count (the most that uniformly random legal play reached in "
-            "16 trial games), rising evenly to 1 for all of them.\n\n"
+            f"{RANDOM_GAMES} trial games), rising evenly to 1 for all of them.\n\n"
             + _situation(data, _start(data))
         )
         return Problem(prompt=prompt, answer=None, data=data)
