@@ -33,19 +33,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Policy, Problem, Verdict, event_rng, register, retry
+from palaestra.envs.games._cards import CARD_PATTERN, SUIT_NAMES, SUITS, ace_high, card_from_groups, suit_of
 from palaestra.envs.games.common import MAX_MOVE_CHARS
 from palaestra.verifiers.normalize import read_answer
 
-SUITS = "CDHS"
-SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
-RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
-RANK_WORDS = {"two": 0, "three": 1, "four": 2, "five": 3, "six": 4, "seven": 5, "eight": 6, "nine": 7, "ten": 8,
-              "jack": 9, "queen": 10, "king": 11, "ace": 12, "t": 8}
-SUIT_WORDS = {**{name: i for i, name in enumerate(SUIT_NAMES)}, **{name[:-1]: i for i, name in enumerate(SUIT_NAMES)},
-              **{s.lower(): i for i, s in enumerate(SUITS)}, "♣": 0, "♦": 1, "♥": 2, "♠": 3}
+RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")  # rank index 0-12, ace high
 NO_TRUMP = -1
-_CARD = re.compile(r"^(?:play\s+)?(?:the\s+)?(10|[2-9]|[tjqka]|two|three|four|five|six|seven|eight|nine|ten|jack|queen|"
-                   r"king|ace)\s*(?:of\s+)?([cdhs♣♦♥♠]|clubs?|diamonds?|hearts?|spades?)\.?$")
+_CARD = re.compile(rf"^(?:play )?(?:the )?{CARD_PATTERN}\.?$")
 
 
 @register
@@ -179,15 +173,11 @@ def read_card(move: str) -> int | None:
         return None
 
     def read(text: str) -> int | None:
-        match = _CARD.match(text.strip().lower())
+        match = _CARD.match(" ".join(text.lower().split()))
         if not match:
             return None
-        rank_text, suit_text = match.groups()
-        rank = RANK_WORDS[rank_text] if rank_text in RANK_WORDS else {"j": 9, "q": 10, "k": 11, "a": 12}.get(
-            rank_text, None)
-        if rank is None:
-            rank = int(rank_text) - 2
-        return SUIT_WORDS[suit_text] * 13 + rank
+        c = card_from_groups(*match.groups())  # the shared reader's card, ace low; here the ace ranks high
+        return suit_of(c) * 13 + ace_high(c) - 2
 
     return read_answer(move, read)
 
