@@ -24,7 +24,7 @@ import json
 import math
 import random
 import types
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from palaestra.core import Problem, Task, Verdict
@@ -133,21 +133,52 @@ class PolyglotTask(Task):
         return out
 
 
-# --- stdin/stdout templates -------------------------------------------------------------------
-
-class StdioTemplate:
-    """One kind of stdin/stdout problem. ``params`` (JSON-native) vary the statement; a test case
-    is JSON-native data; ``answer`` is the trusted reference (one output line): by default the
-    template's own Python program run in-process, so each algorithm is written once in Python."""
+class Template:
+    """One kind of problem of a templated env: its name (stored as ``data["template"]``), its algorithmic tier
+    (part of the difficulty measure), how it draws its JSON-native parameters, its statement and its reference
+    program (the gold answer)."""
 
     name: ClassVar[str]
-    tier: ClassVar[int] = 1  # algorithmic difficulty, part of the difficulty measure
+    tier: ClassVar[int] = 1
 
     def params(self, rng: random.Random) -> dict[str, Any]:
         return {}
 
-    def statement(self, params: dict[str, Any]) -> str:
+    def statement(self, p: dict[str, Any]) -> str:
         raise NotImplementedError
+
+    def reference(self, p: dict[str, Any]) -> str:
+        raise NotImplementedError
+
+
+class TemplatedTask(PolyglotTask):
+    """A task each of whose problems comes from one of ``templates`` (its name in ``data["template"]``, its
+    parameters in ``data["params"]``); by default answered in the one language ``languages[0]``, with the
+    template's ``reference(params)`` as the gold program."""
+
+    templates: ClassVar[Mapping[str, Any]] = {}
+    languages: ClassVar[tuple[str, ...]]
+
+    def template(self, problem: Problem) -> Any:
+        return self.templates[problem.data["template"]]
+
+    def sources(self, problem: Problem) -> dict[str, str]:
+        return {self.languages[0]: self.template(problem).reference(problem.data["params"])}
+
+    def templated_problem(self, template: Any, p: dict[str, Any], prompt: str, **data: Any) -> Problem:
+        """The problem ``prompt`` asks, from ``template`` with parameters ``p``; ``data``: its tests."""
+        gold = self.languages[0]
+        data = {"template": template.name, "params": p, **data, "languages": [gold], "gold": gold}
+        return Problem(prompt=prompt, answer=fence((gold, template.reference(p))), data=data)
+
+
+# --- stdin/stdout templates -------------------------------------------------------------------
+
+class StdioTemplate(Template):
+    """One kind of stdin/stdout problem. ``params`` (JSON-native) vary the statement; a test case
+    is JSON-native data; ``answer`` is the trusted reference (one output line): by default the
+    template's own Python program run in-process, so each algorithm is written once in Python.
+    Its reference programs are :meth:`sources` (one per language)."""
 
     def case(self, rng: random.Random, params: dict[str, Any], size: int) -> Any:
         raise NotImplementedError
@@ -266,13 +297,8 @@ def _example_indices(inputs: Sequence[str], expected: Sequence[str], count: int 
     return sorted(chosen)
 
 
-class StdioPolyglotTask(PolyglotTask):
+class StdioPolyglotTask(TemplatedTask):
     """A task built on :class:`StdioTemplate` s (``templates``: name -> template instance)."""
-
-    templates: ClassVar[dict[str, StdioTemplate]]
-
-    def template(self, problem: Problem) -> StdioTemplate:
-        return self.templates[problem.data["template"]]
 
     def sources(self, problem: Problem) -> dict[str, str]:
         made = self.template(problem).sources(problem.data["params"])

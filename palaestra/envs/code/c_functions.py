@@ -23,15 +23,15 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from palaestra.core import Problem, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
-from palaestra.envs.code._polyglot import PolyglotTask, convention, join_cases
+from palaestra.envs.code._polyglot import Template, TemplatedTask, convention, join_cases
 from palaestra.envs.code.templates import ProgramTexts
 from palaestra.verifiers import polyglot
-from palaestra.verifiers.polyglot import Budget, Program, Report, fence
+from palaestra.verifiers.polyglot import Budget, Program, Report
 
 MASK = 0xFFFFFFFF
 CODE = ProgramTexts("c_functions")
@@ -39,19 +39,10 @@ DRIVER_HEAD = CODE("driver.head")
 
 
 
-class CTemplate:
+class CTemplate(Template):
     """One kind of C function: its prototype, statement, trusted reference, C reference, driver."""
 
-    name: ClassVar[str]
-    tier: ClassVar[int] = 1
-
-    def params(self, rng: random.Random) -> dict[str, Any]:
-        return {}
-
     def prototype(self, p: dict[str, Any]) -> str:
-        raise NotImplementedError
-
-    def statement(self, p: dict[str, Any]) -> str:
         raise NotImplementedError
 
     def args(self, rng: random.Random, p: dict[str, Any], size: int) -> list[Any]:
@@ -65,9 +56,6 @@ class CTemplate:
         raise NotImplementedError
 
     def example(self, args: list[Any], p: dict[str, Any]) -> str:
-        raise NotImplementedError
-
-    def reference(self, p: dict[str, Any]) -> str:
         raise NotImplementedError
 
     def driver_loop(self, p: dict[str, Any]) -> str:
@@ -595,12 +583,13 @@ TEMPLATES: dict[str, CTemplate] = {t.name: t for t in (Compact(), Permute(), Bit
 
 
 @register
-class CFunctions(PolyglotTask):
+class CFunctions(TemplatedTask):
     id = "code/c_functions"
     description = "Write a C function (in-place arrays, strings, 32-bit bits, matrices) checked by a test driver."
     tags = ("code", "programming", "c", "pointers")
     languages = ("c",)
     toolchains = languages
+    templates = TEMPLATES
 
     @dataclass(frozen=True)
     class Config:
@@ -635,22 +624,17 @@ class CFunctions(PolyglotTask):
                 + convention(self.languages,
                              shape=f"#include <string.h>\n\n{template.prototype(p)} {{\n    /* ... */\n}}")
             )
-            data = {"template": template.name, "params": p, "tests": tests,
-                    "inputs": [template.test_input(args, p) for args in tests], "expected": expected,
-                    "languages": list(self.languages), "gold": "c"}
-            return Problem(prompt=prompt, answer=fence(("c", template.reference(p))), data=data)
+            return self.templated_problem(template, p, prompt, tests=tests, expected=expected,
+                                          inputs=[template.test_input(args, p) for args in tests])
 
         return retry(draw, attempts=50, what="a C function problem with varied results")
 
-    def sources(self, problem: Problem) -> dict[str, str]:
-        return {"c": TEMPLATES[problem.data["template"]].reference(problem.data["params"])}
-
     def required_name(self, problem: Problem) -> str | None:
-        return TEMPLATES[problem.data["template"]].prototype(problem.data["params"]).split("(")[0].split()[-1]
+        return self.template(problem).prototype(problem.data["params"]).split("(")[0].split()[-1]
 
     def judge(self, problem: Problem, program: Program) -> Report:
         data = problem.data
-        driver = TEMPLATES[data["template"]].driver(data["params"])
+        driver = self.template(problem).driver(data["params"])
         return polyglot.check_program(program, join_cases(data["inputs"]), data["expected"], driver=driver,
                                       budget=Budget(cpu_seconds=1.0))
 
@@ -658,4 +642,4 @@ class CFunctions(PolyglotTask):
         """The template's tier plus log2 of the hidden tests' total input size in characters."""
         import math
 
-        return TEMPLATES[problem.data["template"]].tier + math.log2(1 + sum(map(len, problem.data["inputs"])))
+        return self.template(problem).tier + math.log2(1 + sum(map(len, problem.data["inputs"])))
