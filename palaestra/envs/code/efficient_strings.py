@@ -33,6 +33,7 @@ from palaestra.envs.code._polyglot import (
     StdioTemplate,
     c_program,
     efficiency_problem,
+    generated,
     generator_params,
     js_program,
     python_program,
@@ -45,13 +46,11 @@ CODE = ProgramTexts("efficient_strings")
 
 
 def periodic_string(n: int, seed: int, rarity: int, g: dict[str, Any]) -> str:
-    """The trusted string of a test: the word repeated, with ``z`` where ``a_i mod rarity = 0``."""
-    a, mul, add, mod, word = seed, g["a"], g["b"], g["m"], g["word"]
-    out = []
-    for i in range(n):
-        out.append("z" if a % rarity == 0 else word[i % len(word)])
-        a = (a * mul + add) % mod
-    return "".join(out)
+    """The trusted string of a test: the word repeated, with ``z`` where ``a_i mod rarity = 0`` (``a_i``: the
+    shared generator's states, ``seed`` < M)."""
+    word = g["word"]
+    states = generated(n, seed, {**g, "v": g["m"], "low": 0})
+    return "".join("z" if a % rarity == 0 else word[i % len(word)] for i, a in enumerate(states))
 
 
 class GeneratedString(StdioTemplate):
