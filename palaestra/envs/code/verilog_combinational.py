@@ -47,6 +47,9 @@ def _signed(value: int, width: int) -> int:
 class CombTemplate(hdl.ModuleTemplate):
     """One kind of combinational module (``size`` is its operand width), with its trusted model."""
 
+    def params(self, rng: random.Random, size: int) -> dict[str, Any]:
+        raise NotImplementedError
+
     def model(self, p: dict[str, Any], inputs: dict[str, int]) -> list[int]:
         """The outputs (in port order) for one input vector."""
         raise NotImplementedError
@@ -364,7 +367,7 @@ class VerilogCombinational(hdl.VerilogModuleTask):
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> Problem | None:
-            template = self.templates[rng.choice(config.templates)]
+            template = TEMPLATES[rng.choice(config.templates)]
             p = template.params(rng, rng.randint(*config.widths))
             ports = template.ports(p)
             tests = vectors(rng, ports, config.random_vectors)
