@@ -45,10 +45,14 @@ class Port:
     width: int = 1
     output: bool = False
 
+    @property
+    def size(self) -> str:
+        """The declaration's bit range (`` [w-1:0]``; empty for one bit)."""
+        return f" [{self.width - 1}:0]" if self.width > 1 else ""
+
     def declaration(self, kind: str = "") -> str:
-        size = f" [{self.width - 1}:0]" if self.width > 1 else ""
         direction = "output" if self.output else "input"
-        return f"{direction}{(' ' + kind) if kind else ''}{size} {self.name}"
+        return f"{direction}{(' ' + kind) if kind else ''}{self.size} {self.name}"
 
 
 def ports_from(data: Sequence[Sequence[object]]) -> list[Port]:
@@ -79,12 +83,12 @@ def _literal(port: Port, value: int) -> str:
     return f"{port.width}'d{value & ((1 << port.width) - 1)}"
 
 
-def _declarations(ports: Sequence[Port]) -> str:
-    out = []
-    for p in ports:
-        size = f" [{p.width - 1}:0]" if p.width > 1 else ""
-        out.append(f"  {'wire' if p.output else 'reg'}{size} {p.name};")
-    return "\n".join(out)
+def _bench(module: str, ports: Sequence[Port], steps: list[str], setup: str = "") -> str:
+    """The testbench module: a ``reg`` per input and a ``wire`` per output, the instance, then ``steps``."""
+    declarations = "\n".join(f"  {'wire' if p.output else 'reg'}{p.size} {p.name};" for p in ports)
+    connections = ", ".join(f".{p.name}({p.name})" for p in ports)
+    return (f"module {TOP};\n{declarations}\n  {module} dut({connections});\n  initial begin\n{setup}"
+            + "\n".join(steps) + "\n    $finish;\n  end\nendmodule\n")
 
 
 def _display(outputs: Sequence[Port]) -> str:
@@ -99,9 +103,7 @@ def combinational_bench(module: str, ports: Sequence[Port], vectors: Sequence[Ma
     for vector in vectors:
         sets = " ".join(f"{p.name} = {_literal(p, vector[p.name])};" for p in inputs)
         steps.append(f"    {sets} #1 {_display(outputs)}")
-    connections = ", ".join(f".{p.name}({p.name})" for p in ports)
-    return (f"module {TOP};\n{_declarations(ports)}\n  {module} dut({connections});\n  initial begin\n"
-            + "\n".join(steps) + "\n    $finish;\n  end\nendmodule\n")
+    return _bench(module, ports, steps)
 
 
 def clocked_bench(module: str, ports: Sequence[Port], cycles: Sequence[Mapping[str, int]], reset: str = "rst") -> str:
@@ -113,9 +115,7 @@ def clocked_bench(module: str, ports: Sequence[Port], cycles: Sequence[Mapping[s
     for cycle in cycles:
         sets = " ".join(f"{p.name} = {_literal(p, cycle.get(p.name, 0))};" for p in inputs)
         steps.append(f"    {sets} #2 {_display(outputs)} #3 clk = 1; #5 clk = 0;")
-    connections = ", ".join(f".{p.name}({p.name})" for p in ports)
-    return (f"module {TOP};\n{_declarations(ports)}\n  {module} dut({connections});\n  initial begin\n"
-            "    clk = 0;\n" + "\n".join(steps) + "\n    $finish;\n  end\nendmodule\n")
+    return _bench(module, ports, steps, "    clk = 0;\n")
 
 
 def plant_distinguishing_reset(rng: Any, model: Any, p: dict[str, Any], cycles: list[dict[str, int]],
