@@ -358,6 +358,12 @@ def stdio_sources(code: ProgramTexts, name: str, params: dict[str, Any], imports
 _PER_LANGUAGE = {"python", "c", "javascript"}
 
 
+def language_texts(code: ProgramTexts, name: str, suffix: str = "", **fields: Any) -> list[str]:
+    """The sections ``name.python<suffix>``, ``name.c<suffix>`` and ``name.javascript<suffix>`` of ``code`` (one
+    piece of a template in its three languages), each filled with the ``fields`` it names."""
+    return [code(f"{name}.{lang}{suffix}", **fields) for lang in ("python", "c", "javascript")]
+
+
 # --- efficiency: generated inputs, hidden large tests, per-language time budgets ----------------
 
 LCG_PRIMES = (604759, 662401, 694651, 703033, 708559, 714839, 738313, 773987, 784349, 786013, 789367, 837409)

@@ -425,14 +425,7 @@ class Transform(CTemplate):
         return f"\"{args[0]}\" becomes \"{self.result(args[0], p)}\""
 
     def reference(self, p: dict[str, Any]) -> str:
-        kind = p["kind"]
-        body = {
-            "capitalize": CODE("Transform.capitalize"),
-            "swapcase": CODE("Transform.swapcase"),
-            "squeeze": CODE("Transform.squeeze"),
-            "devowel": CODE("Transform.devowel"),
-            "shift": CODE("Transform.shift", p=p),
-        }[kind]
+        body = CODE(f"Transform.{p['kind']}", p=p)
         return f"#include <ctype.h>\n#include <string.h>\n\n{self.prototype(p)} {{\n{body}\n}}\n"
 
     def driver_loop(self, p: dict[str, Any]) -> str:
@@ -563,15 +556,7 @@ class Matrix(CTemplate):
                 f"{_c_array(self.result(grid, p))}")
 
     def reference(self, p: dict[str, Any]) -> str:
-        kind = p["kind"]
-        body = {
-            "zigzag": CODE("Matrix.zigzag"),
-            "columns": CODE("Matrix.columns"),
-            "rotate_cw": CODE("Matrix.rotate_cw"),
-            "rotate_ccw": CODE("Matrix.rotate_ccw"),
-            "spiral_cw": CODE("Matrix.spiral_cw"),
-            "spiral_ccw": CODE("Matrix.spiral_ccw"),
-        }[kind]
+        body = CODE(f"Matrix.{p['kind']}")
         return f"{self.prototype(p)} {{\n{body}\n}}\n"
 
     def driver_loop(self, p: dict[str, Any]) -> str:

@@ -36,6 +36,7 @@ from palaestra.envs.code._polyglot import (
     generated,
     generator_params,
     js_program,
+    language_texts,
     python_program,
 )
 from palaestra.envs.code.templates import ProgramTexts
@@ -128,8 +129,7 @@ class LetterBalance(GeneratedString):
                 f"{asked}.")
 
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
-        return self.programs(p, CODE("LetterBalance.python"), CODE("LetterBalance.c", n2_max_n_3=2 * MAX_N + 3,
-                                                                   max_n_1=MAX_N + 1), CODE("LetterBalance.javascript"))
+        return self.programs(p, *language_texts(CODE, "LetterBalance", n2_max_n_3=2 * MAX_N + 3, max_n_1=MAX_N + 1))
 
 
 # --- prefix matches (Z-function) --------------------------------------------------------------
@@ -158,9 +158,8 @@ class PrefixMatches(GeneratedString):
         py_result = "sum(1 for value in z if value >= k)" if occurrences else "sum(z)"
         c_add = "answer += z[i] >= k;" if occurrences else "answer += z[i];"
         js_result = "z.filter((value) => value >= k).length" if occurrences else "z.reduce((x, y) => x + y, 0)"
-        return self.programs(p, CODE("PrefixMatches.python", py_result=py_result), CODE("PrefixMatches.c",
-                                                                                        size=MAX_N + 5, c_add=c_add),
-                             CODE("PrefixMatches.javascript", js_result=js_result))
+        return self.programs(p, *language_texts(CODE, "PrefixMatches", py_result=py_result, c_add=c_add,
+                                                js_result=js_result, size=MAX_N + 5))
 
 
 # --- borders (prefix function) ----------------------------------------------------------------
@@ -187,9 +186,8 @@ class Borders(GeneratedString):
                      "count": "count_borders(pi, n)"}[measure]
         c_result = {"longest": "pi[n - 1]", "period": "n - pi[n - 1]", "count": "count"}[measure]
         js_result = {"longest": "pi[n - 1]", "period": "n - pi[n - 1]", "count": "count"}[measure]
-        programs = self.programs(p, CODE("Borders.python", py_result=py_result), CODE("Borders.c", size=MAX_N + 5,
-                                                                                      c_result=c_result),
-                                 CODE("Borders.javascript", js_result=js_result))
+        programs = self.programs(p, *language_texts(CODE, "Borders", py_result=py_result, c_result=c_result,
+                                                    js_result=js_result, size=MAX_N + 5))
         if measure == "count":
             programs["python"] = programs["python"].replace("def solve():", CODE("Borders.python.helper"), 1)
         return programs
@@ -224,9 +222,8 @@ class Palindromes(GeneratedString):
                   "if (2 * even[i] > answer) answer = 2 * even[i];")
         js_fold = ("answer += odd[i] + even[i];" if count else
                    "answer = Math.max(answer, 2 * odd[i] - 1, 2 * even[i]);")
-        return self.programs(p, CODE("Palindromes.python", py_result=py_result), CODE("Palindromes.c", size=MAX_N + 5,
-                                                                                      c_fold=c_fold),
-                             CODE("Palindromes.javascript", js_fold=js_fold))
+        return self.programs(p, *language_texts(CODE, "Palindromes", py_result=py_result, c_fold=c_fold,
+                                                js_fold=js_fold, size=MAX_N + 5))
 
 
 TEMPLATES = {t.name: t for t in (LetterBalance(), PrefixMatches(), Borders(), Palindromes())}

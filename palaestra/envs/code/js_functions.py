@@ -177,13 +177,7 @@ class ArrayOps(JsTemplate):
         return [xs[i + k] - xs[i] for i in range(len(xs) - k)]
 
     def reference(self, p: dict[str, Any]) -> str:
-        body = {
-            "chunk": CODE("ArrayOps.chunk"),
-            "window_sums": CODE("ArrayOps.window_sums"),
-            "running": CODE("ArrayOps.running"),
-            "interleave": CODE("ArrayOps.interleave"),
-            "differences": CODE("ArrayOps.differences"),
-        }[p["kind"]]
+        body = CODE(f"ArrayOps.{p['kind']}")
         return f"function {p['function']}(xs, k) {{\n{body}\n}}\n"
 
 
