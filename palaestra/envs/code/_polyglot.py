@@ -341,18 +341,18 @@ def js_program(body: str, params: dict[str, Any]) -> str:
     return CODE("main.javascript", body=body.strip("\n"), line=line)
 
 
-def stdio_sources(code: ProgramTexts, name: str, params: dict[str, Any], imports: str = "", **fields: Any) -> dict[str,
-                                                                                                                   str]:
-    """A template's three programs: the sections ``name.python``, ``name.c`` and ``name.javascript`` of
-    ``code`` (each takes the fields it names; a field given as a dict with one entry per language
-    takes its language's entry) wrapped in their language's multi-test main."""
+def stdio_sources(code: ProgramTexts, name: str, params: dict[str, Any], imports: str = "", suffix: str = "",
+                  **fields: Any) -> dict[str, str]:
+    """A template's three programs: the sections ``name.python<suffix>``, ``name.c<suffix>`` and
+    ``name.javascript<suffix>`` of ``code`` (each takes the fields it names; a field given as a dict with one
+    entry per language takes its language's entry) wrapped in their language's multi-test main."""
     def filled(lang: str) -> dict[str, Any]:
         return {key: value[lang] if isinstance(value, dict) and value.keys() == _PER_LANGUAGE else value
                 for key, value in fields.items()}
 
-    return {"python": python_program(code(f"{name}.python", **filled("python")), params, imports=imports),
-            "c": c_program(code(f"{name}.c", **filled("c")), params),
-            "javascript": js_program(code(f"{name}.javascript", **filled("javascript")), params)}
+    return {"python": python_program(code(f"{name}.python{suffix}", **filled("python")), params, imports=imports),
+            "c": c_program(code(f"{name}.c{suffix}", **filled("c")), params),
+            "javascript": js_program(code(f"{name}.javascript{suffix}", **filled("javascript")), params)}
 
 
 _PER_LANGUAGE = {"python", "c", "javascript"}

@@ -32,6 +32,7 @@ from palaestra.core.task import Growth
 from palaestra.envs.code._polyglot import (
     StdioPolyglotTask,
     StdioTemplate,
+    language_texts,
     stdio_problem,
     stdio_sources,
 )
@@ -221,14 +222,8 @@ class PalindromeCuts(StdioTemplate):
         longest, mod, measure = p["longest"], p["mod"], p["measure"]
         bound_py = f"i - j <= {longest} and " if longest else ""
         bound_c = f"i - j <= {longest} && " if longest else ""
-        if measure == "count":
-            py_body = CODE("PalindromeCuts.py_body", mod=mod)
-            c_body = CODE("PalindromeCuts.c_body", mod=mod)
-            js_body = CODE("PalindromeCuts.js_body", mod=mod)
-        else:
-            py_body = CODE("PalindromeCuts.py_body.2", bound_py=bound_py)
-            c_body = CODE("PalindromeCuts.c_body.2", bound_c=bound_c)
-            js_body = CODE("PalindromeCuts.js_body.2", bound_c=bound_c)
+        py_body, c_body, js_body = language_texts(CODE, "PalindromeCuts.body", "" if measure == "count" else ".2",
+                                                  mod=mod, bound_py=bound_py, bound_c=bound_c)
         return stdio_sources(CODE, "PalindromeCuts", p, py_body=py_body, c_body=c_body, js_body=js_body)
 
 
