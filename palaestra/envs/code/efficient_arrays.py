@@ -35,15 +35,13 @@ from palaestra.core.retry import retry
 from palaestra.envs.code._polyglot import (
     EfficiencyTask,
     StdioTemplate,
-    c_program,
     efficiency_problem,
     generated,
     generator_code,
     generator_params,
     generator_text,
-    js_program,
     language_texts,
-    python_program,
+    stdio_sources,
 )
 from palaestra.envs.code.templates import ProgramTexts
 
@@ -86,15 +84,10 @@ class GeneratedArray(StdioTemplate):
 
     def programs(self, p: dict[str, Any], python: str, c: str, javascript: str, imports: str = "") -> dict[str, str]:
         """The three reference programs: each body runs after the array ``x`` of the test is built."""
-        g = p["generator"]
-        py = python_program(CODE("GeneratedArray.python", generate=generator_code("python", g), python=python), p,
-                            imports=imports)
-        cc = c_program(CODE("GeneratedArray.c", size=MAX_N + 5, c=c).replace("/*GENERATE*/",
-                                                                             CODE("GeneratedArray.c.generate",
-                                                                                  generate=generator_code("c", g))), p)
-        js = js_program(CODE("GeneratedArray.javascript", generate=generator_code("javascript", g),
-                             javascript=javascript), p)
-        return {"python": py, "c": cc, "javascript": js}
+        generate = {lang: generator_code(lang, p["generator"]) for lang in ("python", "c", "javascript")}
+        c = c.replace("/*GENERATE*/", CODE("GeneratedArray.c.generate", generate=generate["c"]))  # where C builds x
+        return stdio_sources(CODE, "GeneratedArray", p, imports, python=python, c=c, javascript=javascript,
+                             generate=generate, size=MAX_N + 5)
 
 
 # --- subarray sums ----------------------------------------------------------------------------

@@ -31,13 +31,11 @@ from palaestra.core.retry import retry
 from palaestra.envs.code._polyglot import (
     EfficiencyTask,
     StdioTemplate,
-    c_program,
     efficiency_problem,
     generated,
     generator_params,
-    js_program,
     language_texts,
-    python_program,
+    stdio_sources,
 )
 from palaestra.envs.code.templates import ProgramTexts
 
@@ -93,16 +91,10 @@ class GeneratedString(StdioTemplate):
     def programs(self, p: dict[str, Any], python: str, c: str, javascript: str) -> dict[str, str]:
         """The reference programs: each body runs after the string ``t`` (0-based) is built."""
         g = p["generator"]
-        a, b, m, word = g["a"], g["b"], g["m"], g["word"]
-        py = python_program(CODE("GeneratedString.python", word=word, len_word=len(word), a=a, b=b, m=m, python=python),
-                            p)
-        cc = c_program(CODE("GeneratedString.c", size=MAX_N + 5, c=c).replace("/*GENERATE*/",
-                                                                              CODE("GeneratedString.c.generate",
-                                                                                   word=word, len_word=len(word), a=a,
-                                                                                   b=b, m=m)), p)
-        js = js_program(CODE("GeneratedString.javascript", word=word, len_word=len(word), a=a, b=b, m=m,
-                             javascript=javascript), p)
-        return {"python": py, "c": cc, "javascript": js}
+        generator = {"word": g["word"], "len_word": len(g["word"]), "a": g["a"], "b": g["b"], "m": g["m"]}
+        c = c.replace("/*GENERATE*/", CODE("GeneratedString.c.generate", **generator))  # where C builds t
+        return stdio_sources(CODE, "GeneratedString", p, python=python, c=c, javascript=javascript, size=MAX_N + 5,
+                             **generator)
 
 
 # --- letter balance ---------------------------------------------------------------------------

@@ -34,9 +34,7 @@ from palaestra.core.task import Growth
 from palaestra.envs.code._polyglot import (
     StdioPolyglotTask,
     StdioTemplate,
-    c_program,
-    js_program,
-    python_program,
+    language_texts,
     stdio_problem,
     stdio_sources,
 )
@@ -362,12 +360,9 @@ class DagPaths(StdioTemplate):
         base, mod, measure = p["base"], p["mod"], p["measure"]
         plus = " + 1" if measure == "longest_nodes" else ""
         init = "-1" if measure == "longest_from_first" else "0"
-        dp = {lang: CODE(f"DagPaths.{lang}.{'count' if measure == 'count' else 'longest'}", mod=mod, init=init,
-                         plus=plus)
-              for lang in ("python", "c", "javascript")}
-        return {"python": python_program(CODE("DagPaths.python", base=base, python_dp=dp["python"]), p),
-                "c": c_program(CODE("DagPaths.c", base=base, c_dp=dp["c"]), p),
-                "javascript": js_program(CODE("DagPaths.javascript", base=base, js_dp=dp["javascript"]), p)}
+        python_dp, c_dp, js_dp = language_texts(CODE, "DagPaths", ".count" if measure == "count" else ".longest",
+                                                mod=mod, init=init, plus=plus)
+        return stdio_sources(CODE, "DagPaths", p, base=base, python_dp=python_dp, c_dp=c_dp, js_dp=js_dp)
 
 
 TEMPLATES = {t.name: t for t in (Components(), Reachability(), Bipartite(), ShortestPaths(), SpanningTree(),
