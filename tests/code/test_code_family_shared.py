@@ -15,6 +15,7 @@ import pytest
 from palaestra.core.registry import make_source
 from palaestra.envs.code import _hdl as hdl
 from palaestra.envs.code import stdio_queries
+from palaestra.envs.code._polyglot import StdioTemplate
 from palaestra.envs.code.verilog_sequential import Counter
 from palaestra.verifiers.polyglot import fence
 
@@ -91,3 +92,12 @@ def test_the_line_measure_counts_each_imported_family_module_once() -> None:
         "palaestra/envs/code/_shared.py", "palaestra/envs/code/common.py",
         "palaestra/envs/code/templates/__init__.py")}
     assert templates == {"palaestra/envs/code/templates/alpha.txt": 2}
+
+
+def test_a_stdio_case_is_written_as_its_line_or_as_a_counted_list() -> None:
+    template = StdioTemplate()
+    assert template.case_input("abba", {}) == "abba\n"
+    assert template.case_input(17, {}) == "17\n"
+    assert template.case_input([3, -1, 4], {}) == "3\n3 -1 4\n"
+    assert template.case_input(["ab", "ba"], {}) == "2\nab ba\n"
+    assert template.case_input([], {}) == "0\n\n"

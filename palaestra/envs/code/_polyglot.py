@@ -184,7 +184,11 @@ class StdioTemplate(Template):
         raise NotImplementedError
 
     def case_input(self, case: Any, params: dict[str, Any]) -> str:
-        raise NotImplementedError
+        """A test's input lines: by default a list as its length, then its items on one line; any other value
+        on one line."""
+        if isinstance(case, list):
+            return f"{len(case)}\n{' '.join(map(str, case))}\n"
+        return f"{case}\n"
 
     def answer(self, case: Any, params: dict[str, Any]) -> str:
         """One test's expected line: what the Python reference prints on that test alone."""
@@ -220,6 +224,10 @@ def run_reference(program: types.CodeType, stdin: str) -> str:
                  "__builtins__": {**vars(builtins), "__import__": import_module, "print": collect}}
     exec(program, namespace)  # noqa: S102 - our reference program, not model text
     return "".join(printed).rstrip("\n")
+
+
+def random_word(rng: random.Random, length: int, letters: str) -> str:
+    return "".join(rng.choice(letters) for _ in range(length))
 
 
 def join_cases(inputs: Sequence[str]) -> str:

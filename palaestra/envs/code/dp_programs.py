@@ -33,6 +33,7 @@ from palaestra.envs.code._polyglot import (
     StdioPolyglotTask,
     StdioTemplate,
     language_texts,
+    random_word,
     stdio_problem,
     stdio_sources,
 )
@@ -41,10 +42,6 @@ from palaestra.envs.code.templates import ProgramTexts
 PRIMES = (10007, 65537, 999983, 1000003, 998244353, 1000000007)
 
 CODE = ProgramTexts("dp_programs")
-
-
-def _word(rng: random.Random, length: int, letters: str) -> str:
-    return "".join(rng.choice(letters) for _ in range(length))
 
 
 # --- run-limited strings ----------------------------------------------------------------------
@@ -63,9 +60,6 @@ class RunLimited(StdioTemplate):
 
     def case(self, rng: random.Random, p: dict[str, Any], size: int) -> Any:
         return rng.randint(1, 3 * size)
-
-    def case_input(self, case: Any, p: dict[str, Any]) -> str:
-        return f"{case}\n"
 
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         a, k, mod = p["letters"], p["k"], p["mod"]
@@ -89,9 +83,6 @@ class SpacedPick(StdioTemplate):
 
     def case(self, rng: random.Random, p: dict[str, Any], size: int) -> Any:
         return [rng.randint(-20, 30) for _ in range(rng.randint(1, size))]
-
-    def case_input(self, case: Any, p: dict[str, Any]) -> str:
-        return f"{len(case)}\n{' '.join(map(str, case))}\n"
 
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         gap, cap = p["gap"], p["cap"]
@@ -117,9 +108,6 @@ class Decodings(StdioTemplate):
     def case(self, rng: random.Random, p: dict[str, Any], size: int) -> Any:
         return "".join(rng.choice("0123456789" if rng.random() < 0.15 else "123456789")
                        for _ in range(rng.randint(1, size)))
-
-    def case_input(self, case: Any, p: dict[str, Any]) -> str:
-        return f"{case}\n"
 
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         largest, mod = p["largest"], p["mod"]
@@ -151,7 +139,7 @@ class Alignment(StdioTemplate):
 
     def case(self, rng: random.Random, p: dict[str, Any], size: int) -> Any:
         letters = "abcd"[: p["letters"]]
-        return [_word(rng, rng.randint(1, size), letters), _word(rng, rng.randint(1, size), letters)]
+        return [random_word(rng, rng.randint(1, size), letters), random_word(rng, rng.randint(1, size), letters)]
 
     def case_input(self, case: Any, p: dict[str, Any]) -> str:
         return f"{case[0]} {case[1]}\n"
@@ -213,10 +201,7 @@ class PalindromeCuts(StdioTemplate):
                 f"backwards; a cut splits the word between two letters. For each test print {asked}.")
 
     def case(self, rng: random.Random, p: dict[str, Any], size: int) -> Any:
-        return _word(rng, rng.randint(1, size), "abc"[: p["letters"]])
-
-    def case_input(self, case: Any, p: dict[str, Any]) -> str:
-        return f"{case}\n"
+        return random_word(rng, rng.randint(1, size), "abc"[: p["letters"]])
 
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         longest, mod, measure = p["longest"], p["mod"], p["measure"]
@@ -246,9 +231,6 @@ class PileMerging(StdioTemplate):
 
     def case(self, rng: random.Random, p: dict[str, Any], size: int) -> Any:
         return [rng.randint(1, 20) for _ in range(rng.randint(1, size))]
-
-    def case_input(self, case: Any, p: dict[str, Any]) -> str:
-        return f"{len(case)}\n{' '.join(map(str, case))}\n"
 
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         fee, goal = p["fee"], p["goal"]

@@ -32,16 +32,13 @@ from palaestra.envs.code._polyglot import (
     StdioPolyglotTask,
     StdioTemplate,
     language_texts,
+    random_word,
     stdio_problem,
     stdio_sources,
 )
 from palaestra.envs.code.templates import ProgramTexts
 
 CODE = ProgramTexts("string_programs")
-
-
-def _word(rng: random.Random, length: int, letters: str) -> str:
-    return "".join(rng.choice(letters) for _ in range(length))
 
 
 # --- run-length coding ------------------------------------------------------------------------
@@ -129,8 +126,8 @@ class PatternSearch(StdioTemplate):
 
     def case(self, rng: random.Random, p: dict[str, Any], size: int) -> Any:
         letters = "ab" if rng.random() < 0.5 else "abc"
-        pattern = _word(rng, rng.randint(1, max(1, min(4, size // 2))), letters)
-        text = _word(rng, rng.randint(len(pattern), max(len(pattern), size)), letters)
+        pattern = random_word(rng, rng.randint(1, max(1, min(4, size // 2))), letters)
+        text = random_word(rng, rng.randint(len(pattern), max(len(pattern), size)), letters)
         for _ in range(rng.randint(0, 2)):  # plant occurrences
             at = rng.randint(0, len(text) - len(pattern))
             text = text[:at] + pattern + text[at + len(pattern):]
@@ -177,7 +174,7 @@ class AnagramGroups(StdioTemplate):
                 f"the same group when they {same}. For each test print {asked}.")
 
     def case(self, rng: random.Random, p: dict[str, Any], size: int) -> Any:
-        roots = [_word(rng, rng.randint(1, 5), "abcde") for _ in range(max(1, size // 3))]
+        roots = [random_word(rng, rng.randint(1, 5), "abcde") for _ in range(max(1, size // 3))]
         words = []
         for _ in range(rng.randint(1, size)):
             letters = list(rng.choice(roots))
@@ -186,9 +183,6 @@ class AnagramGroups(StdioTemplate):
                 letters.append(rng.choice(letters))
             words.append("".join(letters))
         return words
-
-    def case_input(self, case: Any, p: dict[str, Any]) -> str:
-        return f"{len(case)}\n{' '.join(case)}\n"
 
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         measure, sets = p["measure"], p["sets"]
@@ -244,9 +238,6 @@ class Brackets(StdioTemplate):
             out[at] = rng.choice("".join(pairs))
         return "".join(out)
 
-    def case_input(self, case: Any, p: dict[str, Any]) -> str:
-        return f"{case}\n"
-
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         kinds = p["kinds"]
         openers, closers = kinds[0::2], kinds[1::2]
@@ -281,10 +272,7 @@ class Palindromes(StdioTemplate):
                 f"backwards. For each test print {asked}.")
 
     def case(self, rng: random.Random, p: dict[str, Any], size: int) -> Any:
-        return _word(rng, rng.randint(1, size), "ab" if rng.random() < 0.5 else "abc")
-
-    def case_input(self, case: Any, p: dict[str, Any]) -> str:
-        return f"{case}\n"
+        return random_word(rng, rng.randint(1, size), "ab" if rng.random() < 0.5 else "abc")
 
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         measure, parity = p["measure"], p["parity"]
@@ -329,13 +317,10 @@ class Rotations(StdioTemplate):
                 f"n) moves its first k letters to its end (abcd rotated by 1 is bcda). For each test print {asked}.")
 
     def case(self, rng: random.Random, p: dict[str, Any], size: int) -> Any:
-        unit = _word(rng, rng.randint(1, max(1, size // 2)), "ab" if rng.random() < 0.5 else "abc")
+        unit = random_word(rng, rng.randint(1, max(1, size // 2)), "ab" if rng.random() < 0.5 else "abc")
         if rng.random() < 0.3:
             return (unit * rng.randint(1, 3))[:size]
-        return unit + _word(rng, rng.randint(0, size // 2), "abc")
-
-    def case_input(self, case: Any, p: dict[str, Any]) -> str:
-        return f"{case}\n"
+        return unit + random_word(rng, rng.randint(0, size // 2), "abc")
 
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         measure, flips = p["measure"], p["flips"]
