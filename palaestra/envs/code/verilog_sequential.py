@@ -42,13 +42,20 @@ def _mask(width: int) -> int:
 
 
 class SeqTemplate(hdl.ClockedTemplate):
-    """One kind of clocked module with ``clk``, ``rst``, then its inputs and outputs; ``size`` is its width."""
+    """One kind of clocked module with ``clk``, ``rst``, then its inputs and outputs; ``size`` is its width. By
+    default its state is a ``w``-bit register ``q``, reset to 0 and shown as the one output."""
 
     def inputs(self, p: dict[str, Any]) -> list[Port]:
         raise NotImplementedError
 
     def outputs(self, p: dict[str, Any]) -> list[Port]:
-        raise NotImplementedError
+        return [Port("q", p["w"], True)]
+
+    def reset_state(self, p: dict[str, Any]) -> Any:
+        return 0
+
+    def output(self, p: dict[str, Any], state: Any, x: dict[str, int]) -> list[int]:
+        return [state]
 
     def ports(self, p: dict[str, Any]) -> list[Port]:
         return [Port("clk"), Port("rst"), *self.inputs(p), *self.outputs(p)]
@@ -84,9 +91,6 @@ class Counter(SeqTemplate):
                  "loadable": [Port("load"), Port("d", p["w"])]}[p["kind"]]
         return [Port("en"), *extra]
 
-    def outputs(self, p: dict[str, Any]) -> list[Port]:
-        return [Port("q", p["w"], True)]
-
     def statement(self, p: dict[str, Any]) -> str:
         w, top = p["w"], _mask(p["w"])
         rule = {
@@ -102,12 +106,6 @@ class Counter(SeqTemplate):
         }[p["kind"]]
         return (f"A {w}-bit counter q, updated at each rising edge of clk: {rule}; otherwise q keeps its value. "
                 f"{_reset_text(p)} The reset state is q = 0.")
-
-    def reset_state(self, p: dict[str, Any]) -> Any:
-        return 0
-
-    def output(self, p: dict[str, Any], state: Any, x: dict[str, int]) -> list[int]:
-        return [state]
 
     def step(self, p: dict[str, Any], q: Any, x: dict[str, int]) -> Any:
         top, kind = _mask(p["w"]), p["kind"]
@@ -176,9 +174,6 @@ class ShiftRegister(SeqTemplate):
         }[p["kind"]]
         return (f"A {w}-bit shift register q, updated at each rising edge of clk: {rule}; otherwise q keeps its value. "
                 f"{_reset_text(p)} The reset state is q = 0.")
-
-    def reset_state(self, p: dict[str, Any]) -> Any:
-        return 0
 
     def output(self, p: dict[str, Any], q: Any, x: dict[str, int]) -> list[int]:
         return [q, q >> (p["w"] - 1)] if p["kind"] == "load_serial" else [q]
@@ -355,9 +350,6 @@ class Lfsr(SeqTemplate):
     def inputs(self, p: dict[str, Any]) -> list[Port]:
         return [Port("en")]
 
-    def outputs(self, p: dict[str, Any]) -> list[Port]:
-        return [Port("q", p["w"], True)]
-
     def statement(self, p: dict[str, Any]) -> str:
         w = p["w"]
         taps = " ^ ".join(f"q[{t}]" for t in p["taps"])
@@ -368,9 +360,6 @@ class Lfsr(SeqTemplate):
 
     def reset_state(self, p: dict[str, Any]) -> Any:
         return p["seed"]
-
-    def output(self, p: dict[str, Any], q: Any, x: dict[str, int]) -> list[int]:
-        return [q]
 
     def step(self, p: dict[str, Any], q: Any, x: dict[str, int]) -> Any:
         if not x["en"]:
