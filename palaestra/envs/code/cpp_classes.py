@@ -26,7 +26,7 @@ import math
 import random
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from palaestra.core import Problem, register
 from palaestra.core.retry import retry
@@ -60,16 +60,15 @@ class ClassTemplate(Template):
         """C++ statements of the driver's loop over one test's operations (``op`` holds the name)."""
         raise NotImplementedError
 
+    init_count: ClassVar[int] = 0  # constructor arguments a test gives (the driver reads them as init0, ...)
+
     def construct(self, p: dict[str, Any]) -> str:
         """C++ declaration of the object ``obj`` from the test's constructor arguments."""
-        return f"{p['class']} obj;"
-
-    def init_count(self) -> int:
-        return 0
+        return f"{p['class']} obj((int)init0);" if self.init_count else f"{p['class']} obj;"
 
     def driver(self, p: dict[str, Any]) -> str:
         reads = "".join(f"        long long init{i};\n        if (scanf(\"%lld\", &init{i}) != 1) return 1;\n"
-                        for i in range(self.init_count()))
+                        for i in range(self.init_count))
         return CODE("ClassTemplate.driver", reads=reads, construct=self.construct(p), dispatch=self.dispatch(p))
 
     def test_input(self, test: dict[str, Any]) -> str:
@@ -165,11 +164,7 @@ class RingBuffer(ClassTemplate):
     def params(self, rng: random.Random) -> dict[str, Any]:
         return {"policy": rng.choice(["overwrite", "refuse"]), "class": rng.choice(["RingBuffer", "Circular", "Loop"])}
 
-    def init_count(self) -> int:
-        return 1
-
-    def construct(self, p: dict[str, Any]) -> str:
-        return f"{p['class']} obj((int)init0);"
+    init_count = 1
 
     def interface(self, p: dict[str, Any]) -> str:
         return (f"class {p['class']} {{\npublic:\n    explicit {p['class']}(int capacity);\n    bool push(int x);\n"
@@ -237,11 +232,7 @@ class Cache(ClassTemplate):
         return {"policy": rng.choice(["lru", "fifo"]), "missing": rng.choice([-1, 0, -999]),
                 "class": rng.choice(["Cache", "KeyStore", "Memo", "LruCache"])}
 
-    def init_count(self) -> int:
-        return 1
-
-    def construct(self, p: dict[str, Any]) -> str:
-        return f"{p['class']} obj((int)init0);"
+    init_count = 1
 
     def interface(self, p: dict[str, Any]) -> str:
         return (f"class {p['class']} {{\npublic:\n    explicit {p['class']}(int capacity);\n    int get(int key);\n"
@@ -364,11 +355,7 @@ class RunningMedian(ClassTemplate):
         return {"which": rng.choice(["lower", "upper", "kth"]),
                 "class": rng.choice(["MedianKeeper", "Stream", "Tracker"])}
 
-    def init_count(self) -> int:
-        return 1
-
-    def construct(self, p: dict[str, Any]) -> str:
-        return f"{p['class']} obj((int)init0);"
+    init_count = 1
 
     def interface(self, p: dict[str, Any]) -> str:
         return (f"class {p['class']} {{\npublic:\n    explicit {p['class']}(int k);\n    void add(int x);\n"

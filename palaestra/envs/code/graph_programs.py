@@ -70,9 +70,16 @@ def _graph_lines(n: int, edges: list[list[int]], base: int, head: list[int] | No
                                   for e in edges)
 
 
+class GraphTemplate(StdioTemplate):
+    """A graph problem: by default a test is its graph's lines (see :func:`_graph_lines`)."""
+
+    def case_input(self, case: Any, p: dict[str, Any]) -> str:
+        return _graph_lines(case["n"], case["edges"], p["base"])
+
+
 # --- components -------------------------------------------------------------------------------
 
-class Components(StdioTemplate):
+class Components(GraphTemplate):
     name = "components"
     tier = 1
     MEASURES = {
@@ -99,9 +106,6 @@ class Components(StdioTemplate):
         n = rng.randint(max(2, size // 2), size)
         return {"n": n, "edges": _edges(rng, n, rng.randint(0, n), False)}
 
-    def case_input(self, case: Any, p: dict[str, Any]) -> str:
-        return _graph_lines(case["n"], case["edges"], p["base"])
-
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         base, k, measure = p["base"], p["k"], p["measure"]
         py_fold = {"count": "ans += 1", "largest": "ans = max(ans, s)", "smallest": "ans = min(ans, s)",
@@ -117,7 +121,7 @@ class Components(StdioTemplate):
 
 # --- reachability (BFS) -----------------------------------------------------------------------
 
-class Reachability(StdioTemplate):
+class Reachability(GraphTemplate):
     name = "reachability"
     tier = 2
 
@@ -171,7 +175,7 @@ class Reachability(StdioTemplate):
 
 # --- bipartite --------------------------------------------------------------------------------
 
-class Bipartite(StdioTemplate):
+class Bipartite(GraphTemplate):
     name = "bipartite"
     tier = 2
     WORDS = (("YES", "NO"), ("BIPARTITE", "NOT_BIPARTITE"), ("POSSIBLE", "IMPOSSIBLE"), ("TWO", "MORE"),
@@ -200,9 +204,6 @@ class Bipartite(StdioTemplate):
         rng.shuffle(edges)
         return {"n": n, "edges": edges}
 
-    def case_input(self, case: Any, p: dict[str, Any]) -> str:
-        return _graph_lines(case["n"], case["edges"], p["base"])
-
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         base, yes, no = p["base"], p["yes"], p["no"]
         return stdio_sources(CODE, "Bipartite", p, base=base, yes=yes, no=no)
@@ -210,7 +211,7 @@ class Bipartite(StdioTemplate):
 
 # --- shortest paths (Dijkstra) ----------------------------------------------------------------
 
-class ShortestPaths(StdioTemplate):
+class ShortestPaths(GraphTemplate):
     name = "shortest_paths"
     tier = 3
 
@@ -261,7 +262,7 @@ class ShortestPaths(StdioTemplate):
 
 # --- spanning trees (Kruskal) -----------------------------------------------------------------
 
-class SpanningTree(StdioTemplate):
+class SpanningTree(GraphTemplate):
     name = "spanning_tree"
     tier = 3
 
@@ -295,9 +296,6 @@ class SpanningTree(StdioTemplate):
         rng.shuffle(edges)
         return {"n": n, "edges": edges}
 
-    def case_input(self, case: Any, p: dict[str, Any]) -> str:
-        return _graph_lines(case["n"], case["edges"], p["base"])
-
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         base, k, measure, extra = p["base"], p["k"], p["measure"], p["extra"]
         descending = measure == "maximum"
@@ -319,7 +317,7 @@ class SpanningTree(StdioTemplate):
 
 # --- DAG paths --------------------------------------------------------------------------------
 
-class DagPaths(StdioTemplate):
+class DagPaths(GraphTemplate):
     name = "dag_paths"
     tier = 4
 
@@ -352,9 +350,6 @@ class DagPaths(StdioTemplate):
         for u, v in _edges(rng, n, rng.randint(n, 2 * n + 2), False):
             edges.append([u, v] if rank.index(u) < rank.index(v) else [v, u])
         return {"n": n, "edges": edges}
-
-    def case_input(self, case: Any, p: dict[str, Any]) -> str:
-        return _graph_lines(case["n"], case["edges"], p["base"])
 
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         base, mod, measure = p["base"], p["mod"], p["measure"]
