@@ -315,9 +315,16 @@ class VerilogFsm(hdl.ClockedModuleTask):
     tags = ("code", "hardware", "verilog", "fsm")
     version = 2  # v2: every problem resets mid-run where an asynchronous reset would show (v1 often did not)
     templates = TEMPLATES
-    size_field, subject, checked, outputs_label = "size", "machine", "", "output"
-    calm_cycles, reset_rate, min_distinct, shown_cycles = 4, 0.04, 2, 5
-    attempts, what = 100, "a state machine with varied outputs"
+    size_field = "size"
+    subject = "machine"
+    checked = ""
+    outputs_label = "output"
+    calm_cycles = 4
+    reset_rate = 0.04
+    min_distinct = 2
+    shown_cycles = 5
+    attempts = 100
+    what = "a state machine with varied outputs"
 
     @dataclass(frozen=True)
     class Config:
