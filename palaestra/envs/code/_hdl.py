@@ -23,12 +23,14 @@ Example::
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from palaestra.core import Problem
-from palaestra.envs.code._polyglot import PolyglotTask
+from palaestra.core.retry import retry
+from palaestra.envs.code._polyglot import TemplatedTask, convention
 from palaestra.verifiers import polyglot
 from palaestra.verifiers.polyglot import Budget, Program, Report
 
@@ -43,10 +45,14 @@ class Port:
     width: int = 1
     output: bool = False
 
+    @property
+    def size(self) -> str:
+        """The declaration's bit range (`` [w-1:0]``; empty for one bit)."""
+        return f" [{self.width - 1}:0]" if self.width > 1 else ""
+
     def declaration(self, kind: str = "") -> str:
-        size = f" [{self.width - 1}:0]" if self.width > 1 else ""
         direction = "output" if self.output else "input"
-        return f"{direction}{(' ' + kind) if kind else ''}{size} {self.name}"
+        return f"{direction}{(' ' + kind) if kind else ''}{self.size} {self.name}"
 
 
 def ports_from(data: Sequence[Sequence[object]]) -> list[Port]:
@@ -77,12 +83,12 @@ def _literal(port: Port, value: int) -> str:
     return f"{port.width}'d{value & ((1 << port.width) - 1)}"
 
 
-def _declarations(ports: Sequence[Port]) -> str:
-    out = []
-    for p in ports:
-        size = f" [{p.width - 1}:0]" if p.width > 1 else ""
-        out.append(f"  {'wire' if p.output else 'reg'}{size} {p.name};")
-    return "\n".join(out)
+def _bench(module: str, ports: Sequence[Port], steps: list[str], setup: str = "") -> str:
+    """The testbench module: a ``reg`` per input and a ``wire`` per output, the instance, then ``steps``."""
+    declarations = "\n".join(f"  {'wire' if p.output else 'reg'}{p.size} {p.name};" for p in ports)
+    connections = ", ".join(f".{p.name}({p.name})" for p in ports)
+    return (f"module {TOP};\n{declarations}\n  {module} dut({connections});\n  initial begin\n{setup}"
+            + "\n".join(steps) + "\n    $finish;\n  end\nendmodule\n")
 
 
 def _display(outputs: Sequence[Port]) -> str:
@@ -97,9 +103,7 @@ def combinational_bench(module: str, ports: Sequence[Port], vectors: Sequence[Ma
     for vector in vectors:
         sets = " ".join(f"{p.name} = {_literal(p, vector[p.name])};" for p in inputs)
         steps.append(f"    {sets} #1 {_display(outputs)}")
-    connections = ", ".join(f".{p.name}({p.name})" for p in ports)
-    return (f"module {TOP};\n{_declarations(ports)}\n  {module} dut({connections});\n  initial begin\n"
-            + "\n".join(steps) + "\n    $finish;\n  end\nendmodule\n")
+    return _bench(module, ports, steps)
 
 
 def clocked_bench(module: str, ports: Sequence[Port], cycles: Sequence[Mapping[str, int]], reset: str = "rst") -> str:
@@ -111,9 +115,7 @@ def clocked_bench(module: str, ports: Sequence[Port], cycles: Sequence[Mapping[s
     for cycle in cycles:
         sets = " ".join(f"{p.name} = {_literal(p, cycle.get(p.name, 0))};" for p in inputs)
         steps.append(f"    {sets} #2 {_display(outputs)} #3 clk = 1; #5 clk = 0;")
-    connections = ", ".join(f".{p.name}({p.name})" for p in ports)
-    return (f"module {TOP};\n{_declarations(ports)}\n  {module} dut({connections});\n  initial begin\n"
-            "    clk = 0;\n" + "\n".join(steps) + "\n    $finish;\n  end\nendmodule\n")
+    return _bench(module, ports, steps, "    clk = 0;\n")
 
 
 def plant_distinguishing_reset(rng: Any, model: Any, p: dict[str, Any], cycles: list[dict[str, int]],
@@ -150,16 +152,121 @@ def line(values: Sequence[int]) -> str:
     return " ".join(str(v) for v in values)
 
 
-class VerilogModuleTask(PolyglotTask):
+class ModuleTemplate:
+    """One kind of module: its parameters (``size`` scales them), ports, statement and Verilog reference."""
+
+    name: ClassVar[str]
+    tier: ClassVar[int] = 1
+
+    def params(self, rng: random.Random, size: int) -> dict[str, Any] | None:
+        raise NotImplementedError
+
+    def ports(self, p: dict[str, Any]) -> list[Port]:
+        raise NotImplementedError
+
+    def statement(self, p: dict[str, Any]) -> str:
+        raise NotImplementedError
+
+    def reference(self, p: dict[str, Any]) -> str:
+        raise NotImplementedError
+
+
+class ClockedTemplate(ModuleTemplate):
+    """A clocked module, with its cycle-accurate Python model: the reset state, the outputs displayed in a cycle
+    (before the rising edge) and the state after the edge."""
+
+    def reset_state(self, p: dict[str, Any]) -> Any:
+        raise NotImplementedError
+
+    def output(self, p: dict[str, Any], state: Any, x: dict[str, int]) -> list[int]:
+        raise NotImplementedError
+
+    def step(self, p: dict[str, Any], state: Any, x: dict[str, int]) -> Any:
+        raise NotImplementedError
+
+    def draw_inputs(self, rng: random.Random, p: dict[str, Any]) -> dict[str, int]:
+        raise NotImplementedError
+
+
+def simulate(template: ClockedTemplate, p: dict[str, Any], cycles: list[dict[str, int]]) -> list[str]:
+    """The trusted display lines: per cycle, the outputs before the rising edge (an asynchronous reset,
+    ``p["async"]``, acts at once), then the edge."""
+    state = template.reset_state(p)  # the testbench's two reset cycles
+    lines = []
+    for x in cycles:
+        if x["rst"] and p.get("async"):
+            state = template.reset_state(p)
+        lines.append(line(template.output(p, state, x)))
+        state = template.reset_state(p) if x["rst"] else template.step(p, state, x)
+    return lines
+
+
+class VerilogModuleTask(TemplatedTask):
     """A coding env whose answer is one Verilog module named by the problem (``params["module"]``), its reference
     written by the problem's template; subclasses set ``templates`` and say how the testbench drives it (``judge``)."""
 
     languages: ClassVar[tuple[str, ...]] = ("verilog",)
     toolchains: ClassVar[tuple[str, ...]] = ("verilog",)
-    templates: ClassVar[Mapping[str, Any]] = {}
-
-    def sources(self, problem: Problem) -> dict[str, str]:
-        return {"verilog": self.templates[problem.data["template"]].reference(problem.data["params"])}
 
     def required_name(self, problem: Problem) -> str | None:
         return problem.data["params"]["module"]
+
+    def module_problem(self, template: ModuleTemplate, p: dict[str, Any], ports: list[Port], kind: str,
+                       checking: str, **data: Any) -> Problem:
+        """The problem asking for a ``kind`` module of ``template`` (``checking``: how the hidden testbench
+        checks it, with an example); ``data``: the tests, besides the template, parameters and ports."""
+        prompt = (f"Write a {kind}Verilog module named {p['module']} with exactly these ports:\n{port_table(ports)}\n\n"
+                  f"{template.statement(p)}\n\n{checking}"
+                  + convention(self.languages, shape=f"{header(p['module'], ports)}\n  // ...\nendmodule"))
+        return self.templated_problem(template, p, prompt, ports=ports_data(ports), **data)
+
+
+class ClockedModuleTask(VerilogModuleTask):
+    """A clocked-module env: hidden input cycles (resets now and then, one placed where the other reset style
+    would show) judged by :func:`clocked_bench` against :func:`simulate`. The config has ``templates``,
+    ``cycles`` and the ``(low, high)`` range of the templates' size parameter named by ``size_field``."""
+
+    size_field: ClassVar[str] = "widths"
+    subject: ClassVar[str] = "module"  # what the prompt says the testbench resets
+    checked: ClassVar[str] = " against the specification"  # how the prompt says the outputs are checked
+    outputs_label: ClassVar[str] = "outputs"
+    calm_cycles: ClassVar[int] = 3  # no reset in the first cycles after the testbench's own
+    reset_rate: ClassVar[float] = 0.05
+    min_distinct: ClassVar[int] = 3  # distinct display lines a problem needs
+    shown_cycles: ClassVar[int] = 4
+    attempts: ClassVar[int] = 50
+    what: ClassVar[str] = "a clocked module with varied outputs"
+
+    def generate(self, rng: random.Random, config: Any) -> Problem:
+        def draw() -> Problem | None:
+            template = self.templates[rng.choice(config.templates)]
+            p = template.params(rng, rng.randint(*getattr(config, self.size_field)))
+            if p is None:
+                return None
+            cycles = []
+            for i in range(config.cycles):
+                x = template.draw_inputs(rng, p)
+                x["rst"] = int(i >= self.calm_cycles and rng.random() < self.reset_rate)
+                cycles.append(x)
+            if not plant_distinguishing_reset(rng, template, p, cycles):
+                return None
+            expected = simulate(template, p, cycles)
+            if len(set(expected)) < self.min_distinct:
+                return None
+            ports = template.ports(p)
+            example = "; ".join(f"cycle {i + 1}: " + ", ".join(f"{k} = {v}" for k, v in x.items())
+                                + " -> " + expected[i] for i, x in enumerate(cycles[: self.shown_cycles]))
+            outputs = " ".join(q.name for q in ports if q.output)
+            checking = (
+                f"A hidden testbench resets the {self.subject} (rst = 1 for two clock cycles), then in each cycle sets "
+                "the inputs while clk is low, reads the outputs shortly before the next rising edge of clk, and checks "
+                f"them{self.checked}. Example after the reset ({self.outputs_label} {outputs}, in decimal): "
+                f"{example}.\n\niverilog -g2012 compiles it (Verilog-2005 or synthesizable SystemVerilog). ")
+            return self.module_problem(template, p, ports, "", checking, cycles=cycles, expected=expected)
+
+        return retry(draw, attempts=self.attempts, what=self.what)
+
+    def judge(self, problem: Problem, program: Program) -> Report:
+        data = problem.data
+        bench = clocked_bench(data["params"]["module"], ports_from(data["ports"]), data["cycles"])
+        return check_module(program, bench, data["expected"])

@@ -24,7 +24,7 @@ import json
 import math
 import random
 import types
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from palaestra.core import Problem, Task, Verdict
@@ -133,27 +133,62 @@ class PolyglotTask(Task):
         return out
 
 
-# --- stdin/stdout templates -------------------------------------------------------------------
-
-class StdioTemplate:
-    """One kind of stdin/stdout problem. ``params`` (JSON-native) vary the statement; a test case
-    is JSON-native data; ``answer`` is the trusted reference (one output line): by default the
-    template's own Python program run in-process, so each algorithm is written once in Python."""
+class Template:
+    """One kind of problem of a templated env: its name (stored as ``data["template"]``), its algorithmic tier
+    (part of the difficulty measure), how it draws its JSON-native parameters, its statement and its reference
+    program (the gold answer)."""
 
     name: ClassVar[str]
-    tier: ClassVar[int] = 1  # algorithmic difficulty, part of the difficulty measure
+    tier: ClassVar[int] = 1
 
     def params(self, rng: random.Random) -> dict[str, Any]:
         return {}
 
-    def statement(self, params: dict[str, Any]) -> str:
+    def statement(self, p: dict[str, Any]) -> str:
         raise NotImplementedError
+
+    def reference(self, p: dict[str, Any]) -> str:
+        raise NotImplementedError
+
+
+class TemplatedTask(PolyglotTask):
+    """A task each of whose problems comes from one of ``templates`` (its name in ``data["template"]``, its
+    parameters in ``data["params"]``); by default answered in the one language ``languages[0]``, with the
+    template's ``reference(params)`` as the gold program."""
+
+    templates: ClassVar[Mapping[str, Any]] = {}
+    languages: ClassVar[tuple[str, ...]]
+
+    def template(self, problem: Problem) -> Any:
+        return self.templates[problem.data["template"]]
+
+    def sources(self, problem: Problem) -> dict[str, str]:
+        return {self.languages[0]: self.template(problem).reference(problem.data["params"])}
+
+    def templated_problem(self, template: Any, p: dict[str, Any], prompt: str, **data: Any) -> Problem:
+        """The problem ``prompt`` asks, from ``template`` with parameters ``p``; ``data``: its tests."""
+        gold = self.languages[0]
+        data = {"template": template.name, "params": p, **data, "languages": [gold], "gold": gold}
+        return Problem(prompt=prompt, answer=fence((gold, template.reference(p))), data=data)
+
+
+# --- stdin/stdout templates -------------------------------------------------------------------
+
+class StdioTemplate(Template):
+    """One kind of stdin/stdout problem. ``params`` (JSON-native) vary the statement; a test case
+    is JSON-native data; ``answer`` is the trusted reference (one output line): by default the
+    template's own Python program run in-process, so each algorithm is written once in Python.
+    Its reference programs are :meth:`sources` (one per language)."""
 
     def case(self, rng: random.Random, params: dict[str, Any], size: int) -> Any:
         raise NotImplementedError
 
     def case_input(self, case: Any, params: dict[str, Any]) -> str:
-        raise NotImplementedError
+        """A test's input lines: by default a list as its length, then its items on one line; any other value
+        on one line."""
+        if isinstance(case, list):
+            return f"{len(case)}\n{' '.join(map(str, case))}\n"
+        return f"{case}\n"
 
     def answer(self, case: Any, params: dict[str, Any]) -> str:
         """One test's expected line: what the Python reference prints on that test alone."""
@@ -189,6 +224,10 @@ def run_reference(program: types.CodeType, stdin: str) -> str:
                  "__builtins__": {**vars(builtins), "__import__": import_module, "print": collect}}
     exec(program, namespace)  # noqa: S102 - our reference program, not model text
     return "".join(printed).rstrip("\n")
+
+
+def random_word(rng: random.Random, length: int, letters: str) -> str:
+    return "".join(rng.choice(letters) for _ in range(length))
 
 
 def join_cases(inputs: Sequence[str]) -> str:
@@ -266,13 +305,8 @@ def _example_indices(inputs: Sequence[str], expected: Sequence[str], count: int 
     return sorted(chosen)
 
 
-class StdioPolyglotTask(PolyglotTask):
+class StdioPolyglotTask(TemplatedTask):
     """A task built on :class:`StdioTemplate` s (``templates``: name -> template instance)."""
-
-    templates: ClassVar[dict[str, StdioTemplate]]
-
-    def template(self, problem: Problem) -> StdioTemplate:
-        return self.templates[problem.data["template"]]
 
     def sources(self, problem: Problem) -> dict[str, str]:
         made = self.template(problem).sources(problem.data["params"])
@@ -315,21 +349,27 @@ def js_program(body: str, params: dict[str, Any]) -> str:
     return CODE("main.javascript", body=body.strip("\n"), line=line)
 
 
-def stdio_sources(code: ProgramTexts, name: str, params: dict[str, Any], imports: str = "", **fields: Any) -> dict[str,
-                                                                                                                   str]:
-    """A template's three programs: the sections ``name.python``, ``name.c`` and ``name.javascript`` of
-    ``code`` (each takes the fields it names; a field given as a dict with one entry per language
-    takes its language's entry) wrapped in their language's multi-test main."""
+def stdio_sources(code: ProgramTexts, name: str, params: dict[str, Any], imports: str = "", suffix: str = "",
+                  **fields: Any) -> dict[str, str]:
+    """A template's three programs: the sections ``name.python<suffix>``, ``name.c<suffix>`` and
+    ``name.javascript<suffix>`` of ``code`` (each takes the fields it names; a field given as a dict with one
+    entry per language takes its language's entry) wrapped in their language's multi-test main."""
     def filled(lang: str) -> dict[str, Any]:
         return {key: value[lang] if isinstance(value, dict) and value.keys() == _PER_LANGUAGE else value
                 for key, value in fields.items()}
 
-    return {"python": python_program(code(f"{name}.python", **filled("python")), params, imports=imports),
-            "c": c_program(code(f"{name}.c", **filled("c")), params),
-            "javascript": js_program(code(f"{name}.javascript", **filled("javascript")), params)}
+    return {"python": python_program(code(f"{name}.python{suffix}", **filled("python")), params, imports=imports),
+            "c": c_program(code(f"{name}.c{suffix}", **filled("c")), params),
+            "javascript": js_program(code(f"{name}.javascript{suffix}", **filled("javascript")), params)}
 
 
 _PER_LANGUAGE = {"python", "c", "javascript"}
+
+
+def language_texts(code: ProgramTexts, name: str, suffix: str = "", **fields: Any) -> list[str]:
+    """The sections ``name.python<suffix>``, ``name.c<suffix>`` and ``name.javascript<suffix>`` of ``code`` (one
+    piece of a template in its three languages), each filled with the ``fields`` it names."""
+    return [code(f"{name}.{lang}{suffix}", **fields) for lang in ("python", "c", "javascript")]
 
 
 # --- efficiency: generated inputs, hidden large tests, per-language time budgets ----------------

@@ -23,15 +23,15 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from palaestra.core import Problem, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
-from palaestra.envs.code._polyglot import PolyglotTask, convention, join_cases
+from palaestra.envs.code._polyglot import Template, TemplatedTask, convention, join_cases
 from palaestra.envs.code.templates import ProgramTexts
 from palaestra.verifiers import polyglot
-from palaestra.verifiers.polyglot import Budget, Program, Report, fence
+from palaestra.verifiers.polyglot import Budget, Program, Report
 
 MASK = 0xFFFFFFFF
 CODE = ProgramTexts("c_functions")
@@ -39,35 +39,24 @@ DRIVER_HEAD = CODE("driver.head")
 
 
 
-class CTemplate:
+class CTemplate(Template):
     """One kind of C function: its prototype, statement, trusted reference, C reference, driver."""
 
-    name: ClassVar[str]
-    tier: ClassVar[int] = 1
-
-    def params(self, rng: random.Random) -> dict[str, Any]:
-        return {}
-
     def prototype(self, p: dict[str, Any]) -> str:
-        raise NotImplementedError
-
-    def statement(self, p: dict[str, Any]) -> str:
         raise NotImplementedError
 
     def args(self, rng: random.Random, p: dict[str, Any], size: int) -> list[Any]:
         raise NotImplementedError
 
     def test_input(self, args: list[Any], p: dict[str, Any]) -> str:
-        raise NotImplementedError
+        """The driver's input of one test: by default its one argument on a line."""
+        return f"{args[0]}\n"
 
     def expected(self, args: list[Any], p: dict[str, Any]) -> str:
         """The trusted output line of one test."""
         raise NotImplementedError
 
     def example(self, args: list[Any], p: dict[str, Any]) -> str:
-        raise NotImplementedError
-
-    def reference(self, p: dict[str, Any]) -> str:
         raise NotImplementedError
 
     def driver_loop(self, p: dict[str, Any]) -> str:
@@ -278,9 +267,6 @@ class Bits(CTemplate):
             return [rng.choice([0, 1, MASK, 0x80000000, 0x55555555])]
         return [rng.getrandbits(rng.choice([8, 16, 32]))]
 
-    def test_input(self, args: list[Any], p: dict[str, Any]) -> str:
-        return f"{args[0]}\n"
-
     def expected(self, args: list[Any], p: dict[str, Any]) -> str:
         return str(self.KINDS[p["kind"]][2](args[0], p["r"]) & MASK)
 
@@ -339,9 +325,6 @@ class Tokens(CTemplate):
     def args(self, rng: random.Random, p: dict[str, Any], size: int) -> list[Any]:
         pool = p["separators"] * 2 + "abcdexyz01"
         return ["".join(rng.choice(pool) for _ in range(rng.randint(0, 3 * size)))]
-
-    def test_input(self, args: list[Any], p: dict[str, Any]) -> str:
-        return f"{args[0]}\n"
 
     def count(self, text: str, p: dict[str, Any]) -> int:
         tokens, current = [], ""
@@ -404,9 +387,6 @@ class Transform(CTemplate):
         pool = "  abcdeiouxyzABEIOUXZ,.1"
         return ["".join(rng.choice(pool) for _ in range(rng.randint(0, 3 * size)))]
 
-    def test_input(self, args: list[Any], p: dict[str, Any]) -> str:
-        return f"{args[0]}\n"
-
     def result(self, text: str, p: dict[str, Any]) -> str:
         kind = p["kind"]
         if kind == "capitalize":
@@ -437,14 +417,7 @@ class Transform(CTemplate):
         return f"\"{args[0]}\" becomes \"{self.result(args[0], p)}\""
 
     def reference(self, p: dict[str, Any]) -> str:
-        kind = p["kind"]
-        body = {
-            "capitalize": CODE("Transform.capitalize"),
-            "swapcase": CODE("Transform.swapcase"),
-            "squeeze": CODE("Transform.squeeze"),
-            "devowel": CODE("Transform.devowel"),
-            "shift": CODE("Transform.shift", p=p),
-        }[kind]
+        body = CODE(f"Transform.{p['kind']}", p=p)
         return f"#include <ctype.h>\n#include <string.h>\n\n{self.prototype(p)} {{\n{body}\n}}\n"
 
     def driver_loop(self, p: dict[str, Any]) -> str:
@@ -575,15 +548,7 @@ class Matrix(CTemplate):
                 f"{_c_array(self.result(grid, p))}")
 
     def reference(self, p: dict[str, Any]) -> str:
-        kind = p["kind"]
-        body = {
-            "zigzag": CODE("Matrix.zigzag"),
-            "columns": CODE("Matrix.columns"),
-            "rotate_cw": CODE("Matrix.rotate_cw"),
-            "rotate_ccw": CODE("Matrix.rotate_ccw"),
-            "spiral_cw": CODE("Matrix.spiral_cw"),
-            "spiral_ccw": CODE("Matrix.spiral_ccw"),
-        }[kind]
+        body = CODE(f"Matrix.{p['kind']}")
         return f"{self.prototype(p)} {{\n{body}\n}}\n"
 
     def driver_loop(self, p: dict[str, Any]) -> str:
@@ -595,12 +560,13 @@ TEMPLATES: dict[str, CTemplate] = {t.name: t for t in (Compact(), Permute(), Bit
 
 
 @register
-class CFunctions(PolyglotTask):
+class CFunctions(TemplatedTask):
     id = "code/c_functions"
     description = "Write a C function (in-place arrays, strings, 32-bit bits, matrices) checked by a test driver."
     tags = ("code", "programming", "c", "pointers")
     languages = ("c",)
     toolchains = languages
+    templates = TEMPLATES
 
     @dataclass(frozen=True)
     class Config:
@@ -635,22 +601,17 @@ class CFunctions(PolyglotTask):
                 + convention(self.languages,
                              shape=f"#include <string.h>\n\n{template.prototype(p)} {{\n    /* ... */\n}}")
             )
-            data = {"template": template.name, "params": p, "tests": tests,
-                    "inputs": [template.test_input(args, p) for args in tests], "expected": expected,
-                    "languages": list(self.languages), "gold": "c"}
-            return Problem(prompt=prompt, answer=fence(("c", template.reference(p))), data=data)
+            return self.templated_problem(template, p, prompt, tests=tests, expected=expected,
+                                          inputs=[template.test_input(args, p) for args in tests])
 
         return retry(draw, attempts=50, what="a C function problem with varied results")
 
-    def sources(self, problem: Problem) -> dict[str, str]:
-        return {"c": TEMPLATES[problem.data["template"]].reference(problem.data["params"])}
-
     def required_name(self, problem: Problem) -> str | None:
-        return TEMPLATES[problem.data["template"]].prototype(problem.data["params"]).split("(")[0].split()[-1]
+        return self.template(problem).prototype(problem.data["params"]).split("(")[0].split()[-1]
 
     def judge(self, problem: Problem, program: Program) -> Report:
         data = problem.data
-        driver = TEMPLATES[data["template"]].driver(data["params"])
+        driver = self.template(problem).driver(data["params"])
         return polyglot.check_program(program, join_cases(data["inputs"]), data["expected"], driver=driver,
                                       budget=Budget(cpu_seconds=1.0))
 
@@ -658,4 +619,4 @@ class CFunctions(PolyglotTask):
         """The template's tier plus log2 of the hidden tests' total input size in characters."""
         import math
 
-        return TEMPLATES[problem.data["template"]].tier + math.log2(1 + sum(map(len, problem.data["inputs"])))
+        return self.template(problem).tier + math.log2(1 + sum(map(len, problem.data["inputs"])))

@@ -14,7 +14,7 @@ import json
 import random
 import re
 import textwrap
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from palaestra.core import Problem, Task, Verdict
@@ -92,6 +92,18 @@ def function_tests(
 def varied(tests: Sequence[dict[str, Any]], key: str = "expected", at_least: int = 3) -> bool:
     """Whether the tests' expected outputs take at least ``at_least`` distinct values."""
     return len({json.dumps(t[key], sort_keys=True) for t in tests}) >= at_least
+
+
+def rejects_near_misses(near_misses: Iterable[Callable[..., Any]], tests: Sequence[dict[str, Any]]) -> bool:
+    """Whether every near miss of a reference (a clause left out, a constant moved by one) fails some test, so
+    the hidden tests pin the specification down; a near miss that raises where the reference does not fails."""
+    for near_miss in near_misses:
+        try:
+            if all(near_miss(*t["args"]) == t["expected"] for t in tests):
+                return False
+        except (ArithmeticError, IndexError, ValueError):
+            continue
+    return True
 
 
 def dedupe_inputs(inputs: Sequence[Sequence[Any]]) -> list[list[Any]]:

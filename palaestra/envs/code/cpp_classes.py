@@ -31,30 +31,21 @@ from typing import Any, ClassVar
 from palaestra.core import Problem, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
-from palaestra.envs.code._polyglot import PolyglotTask, convention, join_cases
+from palaestra.envs.code._polyglot import Template, TemplatedTask, convention, join_cases
 from palaestra.envs.code.templates import ProgramTexts
 from palaestra.verifiers import polyglot
-from palaestra.verifiers.polyglot import Budget, Program, Report, fence
+from palaestra.verifiers.polyglot import Budget, Program, Report
 
 WORDS = ("ash", "birch", "cedar", "elm", "fir", "hazel", "larch", "maple", "oak", "pine", "rowan", "yew")
 
 CODE = ProgramTexts("cpp_classes")
 
 
-class ClassTemplate:
+class ClassTemplate(Template):
     """One kind of class: interface, rules, operation sequences, trusted simulation, C++ reference
     and the driver's dispatch."""
 
-    name: ClassVar[str]
-    tier: ClassVar[int] = 1
-
-    def params(self, rng: random.Random) -> dict[str, Any]:
-        raise NotImplementedError
-
     def interface(self, p: dict[str, Any]) -> str:
-        raise NotImplementedError
-
-    def statement(self, p: dict[str, Any]) -> str:
         raise NotImplementedError
 
     def test(self, rng: random.Random, p: dict[str, Any], size: int) -> dict[str, Any]:
@@ -65,23 +56,19 @@ class ClassTemplate:
         """The trusted outputs of the querying operations."""
         raise NotImplementedError
 
-    def reference(self, p: dict[str, Any]) -> str:
-        raise NotImplementedError
-
     def dispatch(self, p: dict[str, Any]) -> str:
         """C++ statements of the driver's loop over one test's operations (``op`` holds the name)."""
         raise NotImplementedError
 
+    init_count: ClassVar[int] = 0  # constructor arguments a test gives (the driver reads them as init0, ...)
+
     def construct(self, p: dict[str, Any]) -> str:
         """C++ declaration of the object ``obj`` from the test's constructor arguments."""
-        return f"{p['class']} obj;"
-
-    def init_count(self) -> int:
-        return 0
+        return f"{p['class']} obj((int)init0);" if self.init_count else f"{p['class']} obj;"
 
     def driver(self, p: dict[str, Any]) -> str:
         reads = "".join(f"        long long init{i};\n        if (scanf(\"%lld\", &init{i}) != 1) return 1;\n"
-                        for i in range(self.init_count()))
+                        for i in range(self.init_count))
         return CODE("ClassTemplate.driver", reads=reads, construct=self.construct(p), dispatch=self.dispatch(p))
 
     def test_input(self, test: dict[str, Any]) -> str:
@@ -177,11 +164,7 @@ class RingBuffer(ClassTemplate):
     def params(self, rng: random.Random) -> dict[str, Any]:
         return {"policy": rng.choice(["overwrite", "refuse"]), "class": rng.choice(["RingBuffer", "Circular", "Loop"])}
 
-    def init_count(self) -> int:
-        return 1
-
-    def construct(self, p: dict[str, Any]) -> str:
-        return f"{p['class']} obj((int)init0);"
+    init_count = 1
 
     def interface(self, p: dict[str, Any]) -> str:
         return (f"class {p['class']} {{\npublic:\n    explicit {p['class']}(int capacity);\n    bool push(int x);\n"
@@ -249,11 +232,7 @@ class Cache(ClassTemplate):
         return {"policy": rng.choice(["lru", "fifo"]), "missing": rng.choice([-1, 0, -999]),
                 "class": rng.choice(["Cache", "KeyStore", "Memo", "LruCache"])}
 
-    def init_count(self) -> int:
-        return 1
-
-    def construct(self, p: dict[str, Any]) -> str:
-        return f"{p['class']} obj((int)init0);"
+    init_count = 1
 
     def interface(self, p: dict[str, Any]) -> str:
         return (f"class {p['class']} {{\npublic:\n    explicit {p['class']}(int capacity);\n    int get(int key);\n"
@@ -376,11 +355,7 @@ class RunningMedian(ClassTemplate):
         return {"which": rng.choice(["lower", "upper", "kth"]),
                 "class": rng.choice(["MedianKeeper", "Stream", "Tracker"])}
 
-    def init_count(self) -> int:
-        return 1
-
-    def construct(self, p: dict[str, Any]) -> str:
-        return f"{p['class']} obj((int)init0);"
+    init_count = 1
 
     def interface(self, p: dict[str, Any]) -> str:
         return (f"class {p['class']} {{\npublic:\n    explicit {p['class']}(int k);\n    void add(int x);\n"
@@ -490,12 +465,13 @@ TEMPLATES: dict[str, ClassTemplate] = {t.name: t for t in (ExtremeStack(), RingB
 
 
 @register
-class CppClasses(PolyglotTask):
+class CppClasses(TemplatedTask):
     id = "code/cpp_classes"
     description = "Write a C++ class (a data structure with a given interface) checked by hidden operation sequences."
     tags = ("code", "programming", "cpp", "data-structures")
     languages = ("cpp",)
     toolchains = languages
+    templates = TEMPLATES
 
     @dataclass(frozen=True)
     class Config:
@@ -533,26 +509,21 @@ class CppClasses(PolyglotTask):
                 + convention(self.languages, shape=f"#include <vector>\n\n{template.interface(p).split(chr(10))[0]}\n"
                                                    "    // ...\n};")
             )
-            data = {"template": template.name, "params": p, "tests": tests,
-                    "inputs": [template.test_input(test) for test in tests], "expected": expected,
-                    "languages": list(self.languages), "gold": "cpp"}
-            return Problem(prompt=prompt, answer=fence(("cpp", template.reference(p))), data=data)
+            return self.templated_problem(template, p, prompt, tests=tests, expected=expected,
+                                          inputs=[template.test_input(test) for test in tests])
 
         return retry(draw, attempts=50, what="a C++ class problem with varied results")
-
-    def sources(self, problem: Problem) -> dict[str, str]:
-        return {"cpp": TEMPLATES[problem.data["template"]].reference(problem.data["params"])}
 
     def required_name(self, problem: Problem) -> str | None:
         return problem.data["params"]["class"]
 
     def judge(self, problem: Problem, program: Program) -> Report:
         data = problem.data
-        driver = TEMPLATES[data["template"]].driver(data["params"])
+        driver = self.template(problem).driver(data["params"])
         return polyglot.check_program(program, join_cases(data["inputs"]), data["expected"], driver=driver,
                                       budget=Budget(cpu_seconds=1.0, compile_seconds=20.0))
 
     def difficulty(self, problem: Problem) -> float:
         """The template's tier plus log2 of the total number of operations over the hidden tests."""
         ops = sum(len(test["ops"]) for test in problem.data["tests"])
-        return TEMPLATES[problem.data["template"]].tier + math.log2(1 + ops)
+        return self.template(problem).tier + math.log2(1 + ops)

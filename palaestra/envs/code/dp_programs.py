@@ -32,6 +32,8 @@ from palaestra.core.task import Growth
 from palaestra.envs.code._polyglot import (
     StdioPolyglotTask,
     StdioTemplate,
+    language_texts,
+    random_word,
     stdio_problem,
     stdio_sources,
 )
@@ -40,10 +42,6 @@ from palaestra.envs.code.templates import ProgramTexts
 PRIMES = (10007, 65537, 999983, 1000003, 998244353, 1000000007)
 
 CODE = ProgramTexts("dp_programs")
-
-
-def _word(rng: random.Random, length: int, letters: str) -> str:
-    return "".join(rng.choice(letters) for _ in range(length))
 
 
 # --- run-limited strings ----------------------------------------------------------------------
@@ -62,9 +60,6 @@ class RunLimited(StdioTemplate):
 
     def case(self, rng: random.Random, p: dict[str, Any], size: int) -> Any:
         return rng.randint(1, 3 * size)
-
-    def case_input(self, case: Any, p: dict[str, Any]) -> str:
-        return f"{case}\n"
 
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         a, k, mod = p["letters"], p["k"], p["mod"]
@@ -88,9 +83,6 @@ class SpacedPick(StdioTemplate):
 
     def case(self, rng: random.Random, p: dict[str, Any], size: int) -> Any:
         return [rng.randint(-20, 30) for _ in range(rng.randint(1, size))]
-
-    def case_input(self, case: Any, p: dict[str, Any]) -> str:
-        return f"{len(case)}\n{' '.join(map(str, case))}\n"
 
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         gap, cap = p["gap"], p["cap"]
@@ -116,9 +108,6 @@ class Decodings(StdioTemplate):
     def case(self, rng: random.Random, p: dict[str, Any], size: int) -> Any:
         return "".join(rng.choice("0123456789" if rng.random() < 0.15 else "123456789")
                        for _ in range(rng.randint(1, size)))
-
-    def case_input(self, case: Any, p: dict[str, Any]) -> str:
-        return f"{case}\n"
 
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         largest, mod = p["largest"], p["mod"]
@@ -150,7 +139,7 @@ class Alignment(StdioTemplate):
 
     def case(self, rng: random.Random, p: dict[str, Any], size: int) -> Any:
         letters = "abcd"[: p["letters"]]
-        return [_word(rng, rng.randint(1, size), letters), _word(rng, rng.randint(1, size), letters)]
+        return [random_word(rng, rng.randint(1, size), letters), random_word(rng, rng.randint(1, size), letters)]
 
     def case_input(self, case: Any, p: dict[str, Any]) -> str:
         return f"{case[0]} {case[1]}\n"
@@ -212,23 +201,14 @@ class PalindromeCuts(StdioTemplate):
                 f"backwards; a cut splits the word between two letters. For each test print {asked}.")
 
     def case(self, rng: random.Random, p: dict[str, Any], size: int) -> Any:
-        return _word(rng, rng.randint(1, size), "abc"[: p["letters"]])
-
-    def case_input(self, case: Any, p: dict[str, Any]) -> str:
-        return f"{case}\n"
+        return random_word(rng, rng.randint(1, size), "abc"[: p["letters"]])
 
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         longest, mod, measure = p["longest"], p["mod"], p["measure"]
         bound_py = f"i - j <= {longest} and " if longest else ""
         bound_c = f"i - j <= {longest} && " if longest else ""
-        if measure == "count":
-            py_body = CODE("PalindromeCuts.py_body", mod=mod)
-            c_body = CODE("PalindromeCuts.c_body", mod=mod)
-            js_body = CODE("PalindromeCuts.js_body", mod=mod)
-        else:
-            py_body = CODE("PalindromeCuts.py_body.2", bound_py=bound_py)
-            c_body = CODE("PalindromeCuts.c_body.2", bound_c=bound_c)
-            js_body = CODE("PalindromeCuts.js_body.2", bound_c=bound_c)
+        py_body, c_body, js_body = language_texts(CODE, "PalindromeCuts.body", "" if measure == "count" else ".2",
+                                                  mod=mod, bound_py=bound_py, bound_c=bound_c)
         return stdio_sources(CODE, "PalindromeCuts", p, py_body=py_body, c_body=c_body, js_body=js_body)
 
 
@@ -251,9 +231,6 @@ class PileMerging(StdioTemplate):
 
     def case(self, rng: random.Random, p: dict[str, Any], size: int) -> Any:
         return [rng.randint(1, 20) for _ in range(rng.randint(1, size))]
-
-    def case_input(self, case: Any, p: dict[str, Any]) -> str:
-        return f"{len(case)}\n{' '.join(map(str, case))}\n"
 
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         fee, goal = p["fee"], p["goal"]

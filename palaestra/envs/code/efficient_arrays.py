@@ -35,14 +35,13 @@ from palaestra.core.retry import retry
 from palaestra.envs.code._polyglot import (
     EfficiencyTask,
     StdioTemplate,
-    c_program,
     efficiency_problem,
     generated,
     generator_code,
     generator_params,
     generator_text,
-    js_program,
-    python_program,
+    language_texts,
+    stdio_sources,
 )
 from palaestra.envs.code.templates import ProgramTexts
 
@@ -85,15 +84,10 @@ class GeneratedArray(StdioTemplate):
 
     def programs(self, p: dict[str, Any], python: str, c: str, javascript: str, imports: str = "") -> dict[str, str]:
         """The three reference programs: each body runs after the array ``x`` of the test is built."""
-        g = p["generator"]
-        py = python_program(CODE("GeneratedArray.python", generate=generator_code("python", g), python=python), p,
-                            imports=imports)
-        cc = c_program(CODE("GeneratedArray.c", size=MAX_N + 5, c=c).replace("/*GENERATE*/",
-                                                                             CODE("GeneratedArray.c.generate",
-                                                                                  generate=generator_code("c", g))), p)
-        js = js_program(CODE("GeneratedArray.javascript", generate=generator_code("javascript", g),
-                             javascript=javascript), p)
-        return {"python": py, "c": cc, "javascript": js}
+        generate = {lang: generator_code(lang, p["generator"]) for lang in ("python", "c", "javascript")}
+        c = c.replace("/*GENERATE*/", CODE("GeneratedArray.c.generate", generate=generate["c"]))  # where C builds x
+        return stdio_sources(CODE, "GeneratedArray", p, imports, python=python, c=c, javascript=javascript,
+                             generate=generate, size=MAX_N + 5)
 
 
 # --- subarray sums ----------------------------------------------------------------------------
@@ -126,17 +120,11 @@ class SubarraySums(GeneratedArray):
 
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         measure = p["measure"]
-        if measure == "at_most":
-            return self.programs(p, CODE("SubarraySums.python.2"), CODE("SubarraySums.c.2"),
-                                 CODE("SubarraySums.javascript.2"))
-        if measure == "divisible":
-            return self.programs(p, CODE("SubarraySums.python.3"), CODE("SubarraySums.c.3"),
-                                 CODE("SubarraySums.javascript.3"))
-        spread = -p["generator"]["low"]
-        offset = MAX_N * spread + 1
-        return self.programs(p, CODE("SubarraySums.python"), CODE("SubarraySums.c", n2_offset_1=2 * offset + 1,
-                                                                  offset=offset, n2_offset=2 * offset),
-                             CODE("SubarraySums.javascript"))
+        if measure != "exact":
+            return self.programs(p, *language_texts(CODE, "SubarraySums", ".2" if measure == "at_most" else ".3"))
+        offset = MAX_N * -p["generator"]["low"] + 1  # the exact sums, shifted to be non-negative indices
+        return self.programs(p, *language_texts(CODE, "SubarraySums", n2_offset_1=2 * offset + 1, offset=offset,
+                                                n2_offset=2 * offset))
 
 
 # --- longest window ---------------------------------------------------------------------------
@@ -162,10 +150,7 @@ class LongestWindow(GeneratedArray):
                 "there is none).")
 
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
-        if p["measure"] == "distinct":
-            return self.programs(p, CODE("LongestWindow.python.2"), CODE("LongestWindow.c.2"),
-                                 CODE("LongestWindow.javascript.2"))
-        return self.programs(p, CODE("LongestWindow.python"), CODE("LongestWindow.c"), CODE("LongestWindow.javascript"))
+        return self.programs(p, *language_texts(CODE, "LongestWindow", ".2" if p["measure"] == "distinct" else ""))
 
 
 # --- pair counts ------------------------------------------------------------------------------
@@ -192,14 +177,9 @@ class PairCount(GeneratedArray):
         return f"{self.intro(p)} For each test print the number of pairs of positions i < j with {asked}."
 
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
-        measure = p["measure"]
-        c_sort = CODE("PairCount.c_sort")
-        if measure == "sum_equal":
-            return self.programs(p, CODE("PairCount.python.2"), CODE("PairCount.c.2"), CODE("PairCount.javascript.2"))
-        if measure == "close":
-            return self.programs(p, CODE("PairCount.python.3"), c_sort + CODE("PairCount.c.3"),
-                                 CODE("PairCount.javascript.3"))
-        return self.programs(p, CODE("PairCount.python"), c_sort + CODE("PairCount.c"), CODE("PairCount.javascript"))
+        suffix = {"sum_equal": ".2", "close": ".3"}.get(p["measure"], "")
+        python, c, javascript = language_texts(CODE, "PairCount", suffix)
+        return self.programs(p, python, c if suffix == ".2" else CODE("PairCount.c_sort") + c, javascript)
 
 
 # --- histogram --------------------------------------------------------------------------------
@@ -229,9 +209,8 @@ class Histogram(GeneratedArray):
         value_py = "min(top, width)" if square else "top * width"
         value_c = "(top < width ? top : width)" if square else "top * width"
         value_js = "Math.min(top, width)" if square else "top * width"
-        return self.programs(p, CODE("Histogram.python", value_py=value_py), CODE("Histogram.c", size=MAX_N + 5,
-                                                                                  value_c=value_c),
-                             CODE("Histogram.javascript", value_js=value_js))
+        return self.programs(p, *language_texts(CODE, "Histogram", value_py=value_py, value_c=value_c,
+                                                value_js=value_js, size=MAX_N + 5))
 
 
 # --- window extremes --------------------------------------------------------------------------
@@ -307,9 +286,7 @@ class Inversions(GeneratedArray):
         measure = p["measure"]
         top = 2 * p["generator"]["v"] + 20  # values (and doubled values) stay below this
         query = {"greater": "v", "greater_equal": "v - 1", "double": "2 * v"}[measure]
-        return self.programs(p, CODE("Inversions.python", top=top, query=query), CODE("Inversions.c", top_1=top + 1,
-                                                                                      top=top, query=query),
-                             CODE("Inversions.javascript", top=top, query=query))
+        return self.programs(p, *language_texts(CODE, "Inversions", top=top, top_1=top + 1, query=query))
 
 
 def _count_pairs(y: Any, measure: str) -> int:

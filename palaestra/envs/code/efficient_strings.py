@@ -31,11 +31,11 @@ from palaestra.core.retry import retry
 from palaestra.envs.code._polyglot import (
     EfficiencyTask,
     StdioTemplate,
-    c_program,
     efficiency_problem,
+    generated,
     generator_params,
-    js_program,
-    python_program,
+    language_texts,
+    stdio_sources,
 )
 from palaestra.envs.code.templates import ProgramTexts
 
@@ -45,13 +45,11 @@ CODE = ProgramTexts("efficient_strings")
 
 
 def periodic_string(n: int, seed: int, rarity: int, g: dict[str, Any]) -> str:
-    """The trusted string of a test: the word repeated, with ``z`` where ``a_i mod rarity = 0``."""
-    a, mul, add, mod, word = seed, g["a"], g["b"], g["m"], g["word"]
-    out = []
-    for i in range(n):
-        out.append("z" if a % rarity == 0 else word[i % len(word)])
-        a = (a * mul + add) % mod
-    return "".join(out)
+    """The trusted string of a test: the word repeated, with ``z`` where ``a_i mod rarity = 0`` (``a_i``: the
+    shared generator's states, ``seed`` < M)."""
+    word = g["word"]
+    states = generated(n, seed, {**g, "v": g["m"], "low": 0})
+    return "".join("z" if a % rarity == 0 else word[i % len(word)] for i, a in enumerate(states))
 
 
 class GeneratedString(StdioTemplate):
@@ -93,16 +91,10 @@ class GeneratedString(StdioTemplate):
     def programs(self, p: dict[str, Any], python: str, c: str, javascript: str) -> dict[str, str]:
         """The reference programs: each body runs after the string ``t`` (0-based) is built."""
         g = p["generator"]
-        a, b, m, word = g["a"], g["b"], g["m"], g["word"]
-        py = python_program(CODE("GeneratedString.python", word=word, len_word=len(word), a=a, b=b, m=m, python=python),
-                            p)
-        cc = c_program(CODE("GeneratedString.c", size=MAX_N + 5, c=c).replace("/*GENERATE*/",
-                                                                              CODE("GeneratedString.c.generate",
-                                                                                   word=word, len_word=len(word), a=a,
-                                                                                   b=b, m=m)), p)
-        js = js_program(CODE("GeneratedString.javascript", word=word, len_word=len(word), a=a, b=b, m=m,
-                             javascript=javascript), p)
-        return {"python": py, "c": cc, "javascript": js}
+        generator = {"word": g["word"], "len_word": len(g["word"]), "a": g["a"], "b": g["b"], "m": g["m"]}
+        c = c.replace("/*GENERATE*/", CODE("GeneratedString.c.generate", **generator))  # where C builds t
+        return stdio_sources(CODE, "GeneratedString", p, python=python, c=c, javascript=javascript, size=MAX_N + 5,
+                             **generator)
 
 
 # --- letter balance ---------------------------------------------------------------------------
@@ -129,8 +121,7 @@ class LetterBalance(GeneratedString):
                 f"{asked}.")
 
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
-        return self.programs(p, CODE("LetterBalance.python"), CODE("LetterBalance.c", n2_max_n_3=2 * MAX_N + 3,
-                                                                   max_n_1=MAX_N + 1), CODE("LetterBalance.javascript"))
+        return self.programs(p, *language_texts(CODE, "LetterBalance", n2_max_n_3=2 * MAX_N + 3, max_n_1=MAX_N + 1))
 
 
 # --- prefix matches (Z-function) --------------------------------------------------------------
@@ -159,9 +150,8 @@ class PrefixMatches(GeneratedString):
         py_result = "sum(1 for value in z if value >= k)" if occurrences else "sum(z)"
         c_add = "answer += z[i] >= k;" if occurrences else "answer += z[i];"
         js_result = "z.filter((value) => value >= k).length" if occurrences else "z.reduce((x, y) => x + y, 0)"
-        return self.programs(p, CODE("PrefixMatches.python", py_result=py_result), CODE("PrefixMatches.c",
-                                                                                        size=MAX_N + 5, c_add=c_add),
-                             CODE("PrefixMatches.javascript", js_result=js_result))
+        return self.programs(p, *language_texts(CODE, "PrefixMatches", py_result=py_result, c_add=c_add,
+                                                js_result=js_result, size=MAX_N + 5))
 
 
 # --- borders (prefix function) ----------------------------------------------------------------
@@ -188,9 +178,8 @@ class Borders(GeneratedString):
                      "count": "count_borders(pi, n)"}[measure]
         c_result = {"longest": "pi[n - 1]", "period": "n - pi[n - 1]", "count": "count"}[measure]
         js_result = {"longest": "pi[n - 1]", "period": "n - pi[n - 1]", "count": "count"}[measure]
-        programs = self.programs(p, CODE("Borders.python", py_result=py_result), CODE("Borders.c", size=MAX_N + 5,
-                                                                                      c_result=c_result),
-                                 CODE("Borders.javascript", js_result=js_result))
+        programs = self.programs(p, *language_texts(CODE, "Borders", py_result=py_result, c_result=c_result,
+                                                    js_result=js_result, size=MAX_N + 5))
         if measure == "count":
             programs["python"] = programs["python"].replace("def solve():", CODE("Borders.python.helper"), 1)
         return programs
@@ -225,9 +214,8 @@ class Palindromes(GeneratedString):
                   "if (2 * even[i] > answer) answer = 2 * even[i];")
         js_fold = ("answer += odd[i] + even[i];" if count else
                    "answer = Math.max(answer, 2 * odd[i] - 1, 2 * even[i]);")
-        return self.programs(p, CODE("Palindromes.python", py_result=py_result), CODE("Palindromes.c", size=MAX_N + 5,
-                                                                                      c_fold=c_fold),
-                             CODE("Palindromes.javascript", js_fold=js_fold))
+        return self.programs(p, *language_texts(CODE, "Palindromes", py_result=py_result, c_fold=c_fold,
+                                                js_fold=js_fold, size=MAX_N + 5))
 
 
 TEMPLATES = {t.name: t for t in (LetterBalance(), PrefixMatches(), Borders(), Palindromes())}

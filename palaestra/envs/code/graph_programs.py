@@ -34,9 +34,7 @@ from palaestra.core.task import Growth
 from palaestra.envs.code._polyglot import (
     StdioPolyglotTask,
     StdioTemplate,
-    c_program,
-    js_program,
-    python_program,
+    language_texts,
     stdio_problem,
     stdio_sources,
 )
@@ -72,9 +70,16 @@ def _graph_lines(n: int, edges: list[list[int]], base: int, head: list[int] | No
                                   for e in edges)
 
 
+class GraphTemplate(StdioTemplate):
+    """A graph problem: by default a test is its graph's lines (see :func:`_graph_lines`)."""
+
+    def case_input(self, case: Any, p: dict[str, Any]) -> str:
+        return _graph_lines(case["n"], case["edges"], p["base"])
+
+
 # --- components -------------------------------------------------------------------------------
 
-class Components(StdioTemplate):
+class Components(GraphTemplate):
     name = "components"
     tier = 1
     MEASURES = {
@@ -101,9 +106,6 @@ class Components(StdioTemplate):
         n = rng.randint(max(2, size // 2), size)
         return {"n": n, "edges": _edges(rng, n, rng.randint(0, n), False)}
 
-    def case_input(self, case: Any, p: dict[str, Any]) -> str:
-        return _graph_lines(case["n"], case["edges"], p["base"])
-
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         base, k, measure = p["base"], p["k"], p["measure"]
         py_fold = {"count": "ans += 1", "largest": "ans = max(ans, s)", "smallest": "ans = min(ans, s)",
@@ -119,7 +121,7 @@ class Components(StdioTemplate):
 
 # --- reachability (BFS) -----------------------------------------------------------------------
 
-class Reachability(StdioTemplate):
+class Reachability(GraphTemplate):
     name = "reachability"
     tier = 2
 
@@ -173,7 +175,7 @@ class Reachability(StdioTemplate):
 
 # --- bipartite --------------------------------------------------------------------------------
 
-class Bipartite(StdioTemplate):
+class Bipartite(GraphTemplate):
     name = "bipartite"
     tier = 2
     WORDS = (("YES", "NO"), ("BIPARTITE", "NOT_BIPARTITE"), ("POSSIBLE", "IMPOSSIBLE"), ("TWO", "MORE"),
@@ -202,9 +204,6 @@ class Bipartite(StdioTemplate):
         rng.shuffle(edges)
         return {"n": n, "edges": edges}
 
-    def case_input(self, case: Any, p: dict[str, Any]) -> str:
-        return _graph_lines(case["n"], case["edges"], p["base"])
-
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         base, yes, no = p["base"], p["yes"], p["no"]
         return stdio_sources(CODE, "Bipartite", p, base=base, yes=yes, no=no)
@@ -212,7 +211,7 @@ class Bipartite(StdioTemplate):
 
 # --- shortest paths (Dijkstra) ----------------------------------------------------------------
 
-class ShortestPaths(StdioTemplate):
+class ShortestPaths(GraphTemplate):
     name = "shortest_paths"
     tier = 3
 
@@ -263,7 +262,7 @@ class ShortestPaths(StdioTemplate):
 
 # --- spanning trees (Kruskal) -----------------------------------------------------------------
 
-class SpanningTree(StdioTemplate):
+class SpanningTree(GraphTemplate):
     name = "spanning_tree"
     tier = 3
 
@@ -297,9 +296,6 @@ class SpanningTree(StdioTemplate):
         rng.shuffle(edges)
         return {"n": n, "edges": edges}
 
-    def case_input(self, case: Any, p: dict[str, Any]) -> str:
-        return _graph_lines(case["n"], case["edges"], p["base"])
-
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         base, k, measure, extra = p["base"], p["k"], p["measure"], p["extra"]
         descending = measure == "maximum"
@@ -321,7 +317,7 @@ class SpanningTree(StdioTemplate):
 
 # --- DAG paths --------------------------------------------------------------------------------
 
-class DagPaths(StdioTemplate):
+class DagPaths(GraphTemplate):
     name = "dag_paths"
     tier = 4
 
@@ -355,19 +351,13 @@ class DagPaths(StdioTemplate):
             edges.append([u, v] if rank.index(u) < rank.index(v) else [v, u])
         return {"n": n, "edges": edges}
 
-    def case_input(self, case: Any, p: dict[str, Any]) -> str:
-        return _graph_lines(case["n"], case["edges"], p["base"])
-
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         base, mod, measure = p["base"], p["mod"], p["measure"]
         plus = " + 1" if measure == "longest_nodes" else ""
         init = "-1" if measure == "longest_from_first" else "0"
-        dp = {lang: CODE(f"DagPaths.{lang}.{'count' if measure == 'count' else 'longest'}", mod=mod, init=init,
-                         plus=plus)
-              for lang in ("python", "c", "javascript")}
-        return {"python": python_program(CODE("DagPaths.python", base=base, python_dp=dp["python"]), p),
-                "c": c_program(CODE("DagPaths.c", base=base, c_dp=dp["c"]), p),
-                "javascript": js_program(CODE("DagPaths.javascript", base=base, js_dp=dp["javascript"]), p)}
+        python_dp, c_dp, js_dp = language_texts(CODE, "DagPaths", ".count" if measure == "count" else ".longest",
+                                                mod=mod, init=init, plus=plus)
+        return stdio_sources(CODE, "DagPaths", p, base=base, python_dp=python_dp, c_dp=c_dp, js_dp=js_dp)
 
 
 TEMPLATES = {t.name: t for t in (Components(), Reachability(), Bipartite(), ShortestPaths(), SpanningTree(),

@@ -21,6 +21,7 @@ programme's work on the largest test (move kinds times cells).
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass
 from typing import Any
@@ -33,6 +34,7 @@ from palaestra.envs.code.common import (
     dedupe_inputs,
     function_problem,
     function_tests,
+    rejects_near_misses,
     varied,
 )
 from palaestra.envs.code.templates import ProgramTexts
@@ -122,7 +124,7 @@ def spec_mutants(spec: dict[str, Any]) -> list[dict[str, Any]]:
 
 def pinned_down(spec: dict[str, Any], tests: list[dict[str, Any]]) -> bool:
     """Whether the tests reject every near miss of the specification (every clause matters)."""
-    return all(any(solve(t["args"][0], mutant) != t["expected"] for t in tests) for mutant in spec_mutants(spec))
+    return rejects_near_misses((functools.partial(solve, spec=mutant) for mutant in spec_mutants(spec)), tests)
 
 
 def solve(grid: list[str], spec: dict[str, Any]) -> Any:

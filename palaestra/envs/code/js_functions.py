@@ -29,16 +29,16 @@ import math
 import random
 import re
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 from urllib.parse import quote
 
 from palaestra.core import Problem, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
-from palaestra.envs.code._polyglot import PolyglotTask, convention, join_cases
+from palaestra.envs.code._polyglot import Template, TemplatedTask, convention, join_cases
 from palaestra.envs.code.templates import ProgramTexts
 from palaestra.verifiers import polyglot
-from palaestra.verifiers.polyglot import Budget, Program, Report, fence
+from palaestra.verifiers.polyglot import Budget, Program, Report
 
 WORDS = ("alpha", "bravo", "cedar", "delta", "ember", "fjord", "glade", "harbor", "iris", "juniper", "kelp",
          "lumen", "maple", "nova", "onyx", "pike", "quartz", "raven", "sable", "tundra", "umber", "vale")
@@ -50,28 +50,16 @@ DRIVER = CODE("driver")
 
 
 
-class JsTemplate:
+class JsTemplate(Template):
     """One kind of JavaScript function: statement, test arguments, trusted reference, JS reference."""
 
-    name: ClassVar[str]
-    tier: ClassVar[int] = 1
-
-    def params(self, rng: random.Random) -> dict[str, Any]:
-        return {}
-
     def signature(self, p: dict[str, Any]) -> str:
-        raise NotImplementedError
-
-    def statement(self, p: dict[str, Any]) -> str:
         raise NotImplementedError
 
     def args(self, rng: random.Random, p: dict[str, Any], size: int) -> list[Any]:
         raise NotImplementedError
 
     def result(self, args: list[Any], p: dict[str, Any]) -> Any:
-        raise NotImplementedError
-
-    def reference(self, p: dict[str, Any]) -> str:
         raise NotImplementedError
 
 
@@ -189,13 +177,7 @@ class ArrayOps(JsTemplate):
         return [xs[i + k] - xs[i] for i in range(len(xs) - k)]
 
     def reference(self, p: dict[str, Any]) -> str:
-        body = {
-            "chunk": CODE("ArrayOps.chunk"),
-            "window_sums": CODE("ArrayOps.window_sums"),
-            "running": CODE("ArrayOps.running"),
-            "interleave": CODE("ArrayOps.interleave"),
-            "differences": CODE("ArrayOps.differences"),
-        }[p["kind"]]
+        body = CODE(f"ArrayOps.{p['kind']}")
         return f"function {p['function']}(xs, k) {{\n{body}\n}}\n"
 
 
@@ -527,12 +509,13 @@ TEMPLATES: dict[str, JsTemplate] = {t.name: t for t in (GroupRecords(), ArrayOps
 
 
 @register
-class JsFunctions(PolyglotTask):
+class JsFunctions(TemplatedTask):
     id = "code/js_functions"
     description = "Write a JavaScript function transforming JSON data (records, nested objects, keys, query strings)."
     tags = ("code", "programming", "javascript", "json")
     languages = ("javascript",)
     toolchains = languages
+    templates = TEMPLATES
 
     @dataclass(frozen=True)
     class Config:
@@ -568,14 +551,9 @@ class JsFunctions(PolyglotTask):
                 "input or print. "
                 + convention(self.languages, shape=f"function {template.signature(p)} {{\n    // ...\n}}")
             )
-            data = {"template": template.name, "params": p, "function": function, "tests": tests,
-                    "results": results, "languages": list(self.languages), "gold": "javascript"}
-            return Problem(prompt=prompt, answer=fence(("javascript", template.reference(p))), data=data)
+            return self.templated_problem(template, p, prompt, function=function, tests=tests, results=results)
 
         return retry(draw, attempts=50, what="a JavaScript function problem with varied results")
-
-    def sources(self, problem: Problem) -> dict[str, str]:
-        return {"javascript": TEMPLATES[problem.data["template"]].reference(problem.data["params"])}
 
     def required_name(self, problem: Problem) -> str | None:
         return problem.data["function"]
@@ -589,4 +567,4 @@ class JsFunctions(PolyglotTask):
 
     def difficulty(self, problem: Problem) -> float:
         """The template's tier plus log2 of the hidden tests' total size (JSON characters)."""
-        return TEMPLATES[problem.data["template"]].tier + math.log2(1 + len(json.dumps(problem.data["tests"])))
+        return self.template(problem).tier + math.log2(1 + len(json.dumps(problem.data["tests"])))

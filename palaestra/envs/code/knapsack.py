@@ -36,6 +36,7 @@ from palaestra.envs.code.common import (
     dedupe_inputs,
     function_problem,
     function_tests,
+    rejects_near_misses,
     varied,
 )
 from palaestra.envs.code.templates import ProgramTexts
@@ -108,13 +109,7 @@ def spec_mutants(spec: dict[str, Any]) -> list[dict[str, Any]]:
 
 def pinned_down(spec: dict[str, Any], tests: list[dict[str, Any]]) -> bool:
     """Whether the tests reject every near miss of the specification (every clause and constant matters)."""
-    for mutant in spec_mutants(spec):
-        try:
-            if all(reference(mutant, *t["args"]) == t["expected"] for t in tests):
-                return False
-        except (ArithmeticError, IndexError, ValueError):  # the near miss fails where the reference does not
-            continue
-    return True
+    return rejects_near_misses((functools.partial(reference, mutant) for mutant in spec_mutants(spec)), tests)
 
 
 def table_size(spec: dict[str, Any], args: list[Any]) -> int:

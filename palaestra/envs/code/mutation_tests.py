@@ -71,12 +71,13 @@ def mutations(source: str) -> list[str]:
     """Every single-change mutant of ``source`` (our catalogue code), in a fixed order: each
     comparison operator replaced by each other one, each arithmetic operator by each other one,
     each integer constant moved by one, each ``and``/``or`` swapped."""
+    def sites(tree: ast.AST) -> list[ast.AST]:  # what a mutation changes, in walk order
+        return [node for node in ast.walk(tree) if isinstance(node, (ast.Compare, ast.BinOp, ast.AugAssign, ast.BoolOp))
+                or (isinstance(node, ast.Constant) and type(node.value) is int)]
+
     tree = ast.parse(source)
-    sites = [node for node in ast.walk(tree)
-             if isinstance(node, (ast.Compare, ast.BinOp, ast.AugAssign, ast.BoolOp))
-             or (isinstance(node, ast.Constant) and type(node.value) is int)]
     out = []
-    for index, node in enumerate(sites):
+    for index, node in enumerate(sites(tree)):
         options: list[Callable[[ast.AST], None]] = []
         if isinstance(node, ast.Compare) and type(node.ops[0]) in COMPARISONS:
             options = [lambda n, op=op: n.ops.__setitem__(0, op()) for op in COMPARISONS if op is not type(node.ops[0])]
@@ -88,10 +89,7 @@ def mutations(source: str) -> list[str]:
             options = [lambda n, d=d: setattr(n, "value", n.value + d) for d in (-1, 1)]
         for change in options:
             mutant = copy.deepcopy(tree)
-            target = [n for n in ast.walk(mutant)
-                      if isinstance(n, (ast.Compare, ast.BinOp, ast.AugAssign, ast.BoolOp))
-                      or (isinstance(n, ast.Constant) and type(n.value) is int)][index]
-            change(target)
+            change(sites(mutant)[index])
             out.append(ast.unparse(mutant) + "\n")
     return out
 

@@ -20,12 +20,12 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from palaestra.core import Problem, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
-from palaestra.envs.code._polyglot import PolyglotTask, convention
+from palaestra.envs.code._polyglot import PolyglotTask, Template, convention
 from palaestra.verifiers import polyglot
 from palaestra.verifiers.polyglot import Budget, Program, Report, fence
 
@@ -75,14 +75,9 @@ def partitions(rows: list[Row], s: Schema, by_group: bool = True) -> list[list[R
     return [ordered(part, s) for part in parts.values()]
 
 
-class Question:
-    """One kind of question: its text, its trusted answer, its reference SQL and result columns."""
-
-    name: ClassVar[str]
-    tier: ClassVar[int] = 1
-
-    def params(self, rng: random.Random) -> dict[str, Any]:
-        return {}
+class Question(Template):
+    """One kind of question: its text, its trusted answer, its reference SQL and result columns (its
+    :meth:`text` and :meth:`sql` take the table's schema too)."""
 
     def text(self, p: dict[str, Any], s: Schema) -> str:
         raise NotImplementedError

@@ -12,19 +12,21 @@ Two templates:
 Outputs are compared line by line (trailing whitespace and trailing blank lines tolerated).
 Levels grow the inputs and the number of query kinds or pipeline steps (each step changes some
 answer); the difficulty measure is the number of values the program reads on the largest test. Expected outputs come
-from a trusted in-process implementation over the generated queries.
+from the reference program's own statements run in-process (each query kind and pipeline step written once).
 """
 
 from __future__ import annotations
 
+import functools
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import Problem, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.code import _pipelines as pl
-from palaestra.envs.code.common import StdioTask, random_ints, stdio_problem, varied
+from palaestra.envs.code.common import StdioTask, compiled_function, random_ints, stdio_problem, varied
 from palaestra.envs.code.templates import ProgramTexts
 
 WORDS = ("ALPHA", "BRAVO", "CRANE", "DELTA", "EMBER", "FJORD", "GLYPH", "HAVEN", "IVORY", "JOULE", "KNOT",
@@ -42,6 +44,17 @@ KINDS: dict[str, tuple[tuple[str, ...], bool, str]] = {
     "swap": (("i", "j"), False, "`{w} i j`: swap a[i] and a[j]"),
 }
 PRINTING = ("sum", "max", "min", "count")
+# kind: the statement of the reference program answering it (the trusted reference runs the same statements)
+ACTIONS = {
+    "sum": "out.append(str(sum(a[l - 1:r])))",
+    "max": "out.append(str(max(a[l - 1:r])))",
+    "min": "out.append(str(min(a[l - 1:r])))",
+    "count": "out.append(str(sum(1 for v in a[l - 1:r] if v > x)))",
+    "set": "a[i - 1] = v",
+    "add": "for k in range(l - 1, r):\n                a[k] += v",
+    "reverse": "a[l - 1:r] = a[l - 1:r][::-1]",
+    "swap": "a[i - 1], a[j - 1] = a[j - 1], a[i - 1]",
+}
 
 CODE = ProgramTexts("stdio_queries")
 
@@ -98,29 +111,14 @@ def _example_first(tests: list[dict[str, str]]) -> None:
 
 # --- queries ---------------------------------------------------------------------------------
 
-def _run_queries(a: list[int], queries: list[tuple[Any, ...]]) -> list[str]:
-    """The trusted reference: queries as (kind, *1-based arguments)."""
-    a = list(a)
-    out = []
-    for kind, *args in queries:
-        if kind == "sum":
-            out.append(str(sum(a[args[0] - 1: args[1]])))
-        elif kind == "max":
-            out.append(str(max(a[args[0] - 1: args[1]])))
-        elif kind == "min":
-            out.append(str(min(a[args[0] - 1: args[1]])))
-        elif kind == "count":
-            out.append(str(sum(1 for v in a[args[0] - 1: args[1]] if v > args[2])))
-        elif kind == "set":
-            a[args[0] - 1] = args[1]
-        elif kind == "add":
-            for k in range(args[0] - 1, args[1]):
-                a[k] += args[2]
-        elif kind == "reverse":
-            a[args[0] - 1: args[1]] = a[args[0] - 1: args[1]][::-1]
-        elif kind == "swap":
-            a[args[0] - 1], a[args[1] - 1] = a[args[1] - 1], a[args[0] - 1]
-    return out
+@functools.cache
+def _run_queries() -> Callable[[list[int], list[tuple[Any, ...]]], list[str]]:
+    """The trusted reference, ``run(a, queries)`` with queries as (kind, *1-based arguments): the reference
+    program's own statements (``ACTIONS``) compiled in-process, so each query is written once."""
+    branches = "".join(f"        {'el' if number else ''}if kind == {kind!r}:\n            {', '.join(KINDS[kind][0])}, = values\n"
+                       f"            {ACTIONS[kind]}\n" for number, kind in enumerate(KINDS))
+    return compiled_function(f"def run(a, queries):\n    a = list(a)\n    out = []\n    for kind, *values in queries:\n"
+                             f"{branches}    return out\n", "run")
 
 
 def _random_query(rng: random.Random, kind: str, n: int, value: int) -> tuple[Any, ...]:
@@ -154,10 +152,10 @@ def _queries(
             queries.append(_random_query(rng, printing[0], n, config.value))
         lines = [f"{n} {len(queries)}", " ".join(map(str, a))]
         lines += [" ".join([words[query[0]], *map(str, query[1:])]) for query in queries]
-        tests.append({"stdin": "\n".join(lines) + "\n", "stdout": "\n".join(_run_queries(a, queries)) + "\n"})
+        tests.append({"stdin": "\n".join(lines) + "\n", "stdout": "\n".join(_run_queries()(a, queries)) + "\n"})
         cases.append((a, queries))
     for kind in kinds:  # a program ignoring any one kind of query fails some test
-        if all(_run_queries(a, [q for q in queries if q[0] != kind]) == _run_queries(a, queries)
+        if all(_run_queries()(a, [q for q in queries if q[0] != kind]) == _run_queries()(a, queries)
                for a, queries in cases):
             return None
     described = "\n".join("- " + KINDS[k][2].format(w=words[k]) for k in kinds)
@@ -179,18 +177,8 @@ def _queries_source(kinds: list[str], words: dict[str, str]) -> str:
         args = KINDS[kind][0]
         keyword = "if" if number == 0 else "elif"
         unpack = ", ".join(args) + (" = " if len(args) > 1 else ", = ") + "values"
-        action = {
-            "sum": "out.append(str(sum(a[l - 1:r])))",
-            "max": "out.append(str(max(a[l - 1:r])))",
-            "min": "out.append(str(min(a[l - 1:r])))",
-            "count": "out.append(str(sum(1 for v in a[l - 1:r] if v > x)))",
-            "set": "a[i - 1] = v",
-            "add": "for k in range(l - 1, r):\n                a[k] += v",
-            "reverse": "a[l - 1:r] = a[l - 1:r][::-1]",
-            "swap": "a[i - 1], a[j - 1] = a[j - 1], a[i - 1]",
-        }[kind]
         branches.append(CODE("branch", keyword=keyword, word=words[kind], fields=len(args) + 1, unpack=unpack,
-                             action=action))
+                             action=ACTIONS[kind]))
     return (
         CODE("head") + "".join(branches)
         + "    print('\\n'.join(out))\n\n\n"

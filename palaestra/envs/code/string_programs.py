@@ -31,19 +31,14 @@ from palaestra.core.task import Growth
 from palaestra.envs.code._polyglot import (
     StdioPolyglotTask,
     StdioTemplate,
-    c_program,
-    js_program,
-    python_program,
+    language_texts,
+    random_word,
     stdio_problem,
     stdio_sources,
 )
 from palaestra.envs.code.templates import ProgramTexts
 
 CODE = ProgramTexts("string_programs")
-
-
-def _word(rng: random.Random, length: int, letters: str) -> str:
-    return "".join(rng.choice(letters) for _ in range(length))
 
 
 # --- run-length coding ------------------------------------------------------------------------
@@ -94,24 +89,15 @@ class RunLength(StdioTemplate):
         if p["direction"] == "encode":
             count_py = "str(j - i)" if ones else 'str(j - i) if j - i > 1 else ""'
             piece_py = f"({count_py}) + s[i]" if first else f"s[i] + ({count_py})"
-            python = python_program(CODE("RunLength.python.2", piece_py=piece_py), p)
             show_c = "1" if ones else "j - i > 1"
             order_c = ("if (show) length += sprintf(out + length, \"%d\", j - i);\n        out[length++] = s[i];"
                        if first else
                        "out[length++] = s[i];\n        if (show) length += sprintf(out + length, \"%d\", j - i);")
-            c = c_program(CODE("RunLength.c.2", show_c=show_c, order_c=order_c), p)
             count_js = "String(j - i)" if ones else '(j - i > 1 ? String(j - i) : "")'
             piece_js = f"{count_js} + s[i]" if first else f"s[i] + {count_js}"
-            javascript = js_program(CODE("RunLength.javascript.2", piece_js=piece_js), p)
-            return {"python": python, "c": c, "javascript": javascript}
-        if first:
-            python_body = CODE("RunLength.python_body")
-            c_body = CODE("RunLength.c_body")
-            js_body = CODE("RunLength.js_body")
-        else:
-            python_body = CODE("RunLength.python_body.2")
-            c_body = CODE("RunLength.c_body.2")
-            js_body = CODE("RunLength.js_body.2")
+            return stdio_sources(CODE, "RunLength", p, suffix=".2", piece_py=piece_py, show_c=show_c, order_c=order_c,
+                                 piece_js=piece_js)
+        python_body, c_body, js_body = language_texts(CODE, "RunLength.body", "" if first else ".2")
         return stdio_sources(CODE, "RunLength", p, python_body=python_body, c_body=c_body, js_body=js_body)
 
 
@@ -140,8 +126,8 @@ class PatternSearch(StdioTemplate):
 
     def case(self, rng: random.Random, p: dict[str, Any], size: int) -> Any:
         letters = "ab" if rng.random() < 0.5 else "abc"
-        pattern = _word(rng, rng.randint(1, max(1, min(4, size // 2))), letters)
-        text = _word(rng, rng.randint(len(pattern), max(len(pattern), size)), letters)
+        pattern = random_word(rng, rng.randint(1, max(1, min(4, size // 2))), letters)
+        text = random_word(rng, rng.randint(len(pattern), max(len(pattern), size)), letters)
         for _ in range(rng.randint(0, 2)):  # plant occurrences
             at = rng.randint(0, len(text) - len(pattern))
             text = text[:at] + pattern + text[at + len(pattern):]
@@ -188,7 +174,7 @@ class AnagramGroups(StdioTemplate):
                 f"the same group when they {same}. For each test print {asked}.")
 
     def case(self, rng: random.Random, p: dict[str, Any], size: int) -> Any:
-        roots = [_word(rng, rng.randint(1, 5), "abcde") for _ in range(max(1, size // 3))]
+        roots = [random_word(rng, rng.randint(1, 5), "abcde") for _ in range(max(1, size // 3))]
         words = []
         for _ in range(rng.randint(1, size)):
             letters = list(rng.choice(roots))
@@ -197,9 +183,6 @@ class AnagramGroups(StdioTemplate):
                 letters.append(rng.choice(letters))
             words.append("".join(letters))
         return words
-
-    def case_input(self, case: Any, p: dict[str, Any]) -> str:
-        return f"{len(case)}\n{' '.join(case)}\n"
 
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         measure, sets = p["measure"], p["sets"]
@@ -255,20 +238,11 @@ class Brackets(StdioTemplate):
             out[at] = rng.choice("".join(pairs))
         return "".join(out)
 
-    def case_input(self, case: Any, p: dict[str, Any]) -> str:
-        return f"{case}\n"
-
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         kinds = p["kinds"]
         openers, closers = kinds[0::2], kinds[1::2]
-        if p["measure"] == "depth":
-            py_body = CODE("Brackets.py_body", closers=closers, openers=openers)
-            c_body = CODE("Brackets.c_body", closers=closers, openers=openers)
-            js_body = CODE("Brackets.js_body", closers=closers, openers=openers)
-        else:
-            py_body = CODE("Brackets.py_body.2", closers=closers, openers=openers)
-            c_body = CODE("Brackets.c_body.2", closers=closers, openers=openers)
-            js_body = CODE("Brackets.js_body.2", closers=closers, openers=openers)
+        suffix = "" if p["measure"] == "depth" else ".2"
+        py_body, c_body, js_body = language_texts(CODE, "Brackets.body", suffix, closers=closers, openers=openers)
         return stdio_sources(CODE, "Brackets", p, py_body=py_body, c_body=c_body, js_body=js_body)
 
 
@@ -298,18 +272,12 @@ class Palindromes(StdioTemplate):
                 f"backwards. For each test print {asked}.")
 
     def case(self, rng: random.Random, p: dict[str, Any], size: int) -> Any:
-        return _word(rng, rng.randint(1, size), "ab" if rng.random() < 0.5 else "abc")
-
-    def case_input(self, case: Any, p: dict[str, Any]) -> str:
-        return f"{case}\n"
+        return random_word(rng, rng.randint(1, size), "ab" if rng.random() < 0.5 else "abc")
 
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         measure, parity = p["measure"], p["parity"]
         if measure == "subsequence":
-            python = python_program(CODE("Palindromes.python.2"), p)
-            c = c_program(CODE("Palindromes.c.2"), p)
-            javascript = js_program(CODE("Palindromes.javascript.2"), p)
-            return {"python": python, "c": c, "javascript": javascript}
+            return stdio_sources(CODE, "Palindromes", p, suffix=".2")
         keep_py = {"any": "True", "odd": "(j - i) % 2 == 1", "even": "(j - i) % 2 == 0"}[parity]
         keep_c = {"any": "1", "odd": "(j - i) % 2 == 1", "even": "(j - i) % 2 == 0"}[parity]
         py_result = {"longest": "max((len(b) for b in blocks), default=0)", "count": "len(blocks)",
@@ -349,13 +317,10 @@ class Rotations(StdioTemplate):
                 f"n) moves its first k letters to its end (abcd rotated by 1 is bcda). For each test print {asked}.")
 
     def case(self, rng: random.Random, p: dict[str, Any], size: int) -> Any:
-        unit = _word(rng, rng.randint(1, max(1, size // 2)), "ab" if rng.random() < 0.5 else "abc")
+        unit = random_word(rng, rng.randint(1, max(1, size // 2)), "ab" if rng.random() < 0.5 else "abc")
         if rng.random() < 0.3:
             return (unit * rng.randint(1, 3))[:size]
-        return unit + _word(rng, rng.randint(0, size // 2), "abc")
-
-    def case_input(self, case: Any, p: dict[str, Any]) -> str:
-        return f"{case}\n"
+        return unit + random_word(rng, rng.randint(0, size // 2), "abc")
 
     def sources(self, p: dict[str, Any]) -> dict[str, str]:
         measure, flips = p["measure"], p["flips"]

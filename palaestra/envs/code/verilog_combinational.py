@@ -24,15 +24,14 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from palaestra.core import Problem, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
 from palaestra.envs.code import _hdl as hdl
 from palaestra.envs.code._hdl import Port
-from palaestra.envs.code._polyglot import convention
-from palaestra.verifiers.polyglot import Program, Report, fence
+from palaestra.verifiers.polyglot import Program, Report
 
 NAMES = ("unit", "block", "core", "logic", "circuit", "stage", "cell", "node", "slice", "part", "box", "kit")
 
@@ -45,19 +44,10 @@ def _signed(value: int, width: int) -> int:
     return value - (1 << width) if value >> (width - 1) & 1 else value
 
 
-class CombTemplate:
-    """One kind of combinational module: ports, statement, trusted model, Verilog reference."""
+class CombTemplate(hdl.ModuleTemplate):
+    """One kind of combinational module (``size`` is its operand width), with its trusted model."""
 
-    name: ClassVar[str]
-    tier: ClassVar[int] = 1
-
-    def params(self, rng: random.Random, width: int) -> dict[str, Any]:
-        raise NotImplementedError
-
-    def ports(self, p: dict[str, Any]) -> list[Port]:
-        raise NotImplementedError
-
-    def statement(self, p: dict[str, Any]) -> str:
+    def params(self, rng: random.Random, size: int) -> dict[str, Any]:
         raise NotImplementedError
 
     def model(self, p: dict[str, Any], inputs: dict[str, int]) -> list[int]:
@@ -388,17 +378,11 @@ class VerilogCombinational(hdl.VerilogModuleTask):
             sample = tests[0]
             example = (", ".join(f"{q.name} = {sample[q.name]}" for q in ports if not q.output) + " gives "
                        + ", ".join(f"{name} = {value}" for name, value in zip(outputs, template.model(p, sample))))
-            prompt = (
-                f"Write a combinational Verilog module named {p['module']} with exactly these ports:\n"
-                f"{hdl.port_table(ports)}\n\n{template.statement(p)}\n\nExample (values in decimal): {example}.\n\n"
-                "A hidden testbench instantiates the module by port name, applies input vectors and checks every "
-                "output (an x or z output is wrong). iverilog -g2012 compiles it, so Verilog-2005 and synthesizable "
-                "SystemVerilog are both fine. "
-                + convention(self.languages, shape=f"{hdl.header(p['module'], ports)}\n  // ...\nendmodule")
-            )
-            data = {"template": template.name, "params": p, "ports": hdl.ports_data(ports), "tests": tests,
-                    "expected": expected, "languages": list(self.languages), "gold": "verilog"}
-            return Problem(prompt=prompt, answer=fence(("verilog", template.reference(p))), data=data)
+            checking = (
+                f"Example (values in decimal): {example}.\n\nA hidden testbench instantiates the module by port name, "
+                "applies input vectors and checks every output (an x or z output is wrong). iverilog -g2012 compiles "
+                "it, so Verilog-2005 and synthesizable SystemVerilog are both fine. ")
+            return self.module_problem(template, p, ports, "combinational ", checking, tests=tests, expected=expected)
 
         return retry(draw, attempts=50, what="a combinational module with varied outputs")
 
@@ -409,4 +393,4 @@ class VerilogCombinational(hdl.VerilogModuleTask):
 
     def difficulty(self, problem: Problem) -> float:
         """The template's tier plus the operand width in bits divided by 4."""
-        return TEMPLATES[problem.data["template"]].tier + problem.data["params"]["w"] / 4
+        return self.template(problem).tier + problem.data["params"]["w"] / 4

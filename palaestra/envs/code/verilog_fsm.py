@@ -20,16 +20,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from palaestra.core import Problem, register
-from palaestra.core.retry import retry
 from palaestra.core.task import Growth
 from palaestra.envs.code import _hdl as hdl
 from palaestra.envs.code._hdl import Port
-from palaestra.envs.code._polyglot import convention
 from palaestra.envs.code.templates import ProgramTexts
-from palaestra.verifiers.polyglot import Program, Report, fence
 
 NAMES = ("ctrl", "fsm", "machine", "unit", "seq", "core", "engine", "logic", "block", "cell", "node", "tile")
 RESET_TEXT = ("rst is a synchronous, active-high reset: at a rising edge of clk with rst = 1 the machine returns to "
@@ -38,48 +35,12 @@ RESET_TEXT = ("rst is a synchronous, active-high reset: at a rising edge of clk 
 CODE = ProgramTexts("verilog_fsm")
 
 
-class FsmTemplate:
-    """One kind of state machine: ports, statement, model (reset state, outputs, next state), reference."""
-
-    name: ClassVar[str]
-    tier: ClassVar[int] = 1
-
-    def params(self, rng: random.Random, size: int) -> dict[str, Any] | None:
-        raise NotImplementedError
-
-    def ports(self, p: dict[str, Any]) -> list[Port]:
-        raise NotImplementedError
-
-    def statement(self, p: dict[str, Any]) -> str:
-        raise NotImplementedError
-
-    def reset_state(self, p: dict[str, Any]) -> Any:
-        raise NotImplementedError
-
-    def output(self, p: dict[str, Any], state: Any, x: dict[str, int]) -> list[int]:
-        raise NotImplementedError
-
-    def step(self, p: dict[str, Any], state: Any, x: dict[str, int]) -> Any:
-        raise NotImplementedError
-
-    def draw_inputs(self, rng: random.Random, p: dict[str, Any]) -> dict[str, int]:
-        raise NotImplementedError
-
-    def reference(self, p: dict[str, Any]) -> str:
-        raise NotImplementedError
+class FsmTemplate(hdl.ClockedTemplate):
+    """One kind of state machine (``size`` scales its number of states)."""
 
     def size(self, p: dict[str, Any]) -> int:
         """The number of states (part of the difficulty measure)."""
         raise NotImplementedError
-
-
-def simulate(template: FsmTemplate, p: dict[str, Any], cycles: list[dict[str, int]]) -> list[str]:
-    state = template.reset_state(p)
-    lines = []
-    for x in cycles:
-        lines.append(hdl.line(template.output(p, state, x)))
-        state = template.reset_state(p) if x["rst"] else template.step(p, state, x)
-    return lines
 
 
 # --- sequence detector ------------------------------------------------------------------------
@@ -348,12 +309,22 @@ TEMPLATES: dict[str, FsmTemplate] = {t.name: t for t in (SequenceDetector(), Sta
 
 
 @register
-class VerilogFsm(hdl.VerilogModuleTask):
+class VerilogFsm(hdl.ClockedModuleTask):
     id = "code/verilog_fsm"
     description = "Write a Verilog state machine from a generated specification (detectors, tables, arbiters, timers)."
     tags = ("code", "hardware", "verilog", "fsm")
     version = 2  # v2: every problem resets mid-run where an asynchronous reset would show (v1 often did not)
     templates = TEMPLATES
+    size_field = "size"
+    subject = "machine"
+    checked = ""
+    outputs_label = "output"
+    calm_cycles = 4
+    reset_rate = 0.04
+    min_distinct = 2
+    shown_cycles = 5
+    attempts = 100
+    what = "a state machine with varied outputs"
 
     @dataclass(frozen=True)
     class Config:
@@ -370,49 +341,9 @@ class VerilogFsm(hdl.VerilogModuleTask):
     )
     growth = Growth()
 
-    def generate(self, rng: random.Random, config: Config) -> Problem:
-        def draw() -> Problem | None:
-            template = TEMPLATES[rng.choice(config.templates)]
-            p = template.params(rng, rng.randint(*config.size))
-            if p is None:
-                return None
-            cycles = []
-            for i in range(config.cycles):
-                x = template.draw_inputs(rng, p)
-                x["rst"] = int(i > 3 and rng.random() < 0.04)
-                cycles.append(x)
-            if not hdl.plant_distinguishing_reset(rng, template, p, cycles):
-                return None
-            expected = simulate(template, p, cycles)
-            if len(set(expected)) < 2:
-                return None
-            ports = template.ports(p)
-            example = "; ".join(f"cycle {i + 1}: " + ", ".join(f"{k} = {v}" for k, v in x.items())
-                                + " -> " + expected[i] for i, x in enumerate(cycles[:5]))
-            outputs = " ".join(q.name for q in ports if q.output)
-            prompt = (
-                f"Write a Verilog module named {p['module']} with exactly these ports:\n{hdl.port_table(ports)}\n\n"
-                f"{template.statement(p)}\n\nA hidden testbench resets the machine (rst = 1 for two clock cycles), "
-                "then "
-                "in each cycle sets the inputs while clk is low, reads the outputs shortly before the next rising edge "
-                f"of clk, and checks them. Example after the reset (output {outputs}, in decimal): {example}.\n\n"
-                "iverilog -g2012 compiles it (Verilog-2005 or synthesizable SystemVerilog). "
-                + convention(self.languages, shape=f"{hdl.header(p['module'], ports)}\n  // ...\nendmodule")
-            )
-            data = {"template": template.name, "params": p, "ports": hdl.ports_data(ports), "cycles": cycles,
-                    "expected": expected, "languages": list(self.languages), "gold": "verilog"}
-            return Problem(prompt=prompt, answer=fence(("verilog", template.reference(p))), data=data)
-
-        return retry(draw, attempts=100, what="a state machine with varied outputs")
-
-    def judge(self, problem: Problem, program: Program) -> Report:
-        data = problem.data
-        bench = hdl.clocked_bench(data["params"]["module"], hdl.ports_from(data["ports"]), data["cycles"])
-        return hdl.check_module(program, bench, data["expected"])
-
     def difficulty(self, problem: Problem) -> float:
         """The template's tier plus log2 of its number of states plus the checked cycles / 32."""
         import math
 
-        template = TEMPLATES[problem.data["template"]]
+        template = self.template(problem)
         return template.tier + math.log2(template.size(problem.data["params"])) + len(problem.data["cycles"]) / 32

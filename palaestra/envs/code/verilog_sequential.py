@@ -24,16 +24,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from palaestra.core import Problem, register
-from palaestra.core.retry import retry
 from palaestra.core.task import Growth
 from palaestra.envs.code import _hdl as hdl
 from palaestra.envs.code._hdl import Port
-from palaestra.envs.code._polyglot import convention
 from palaestra.envs.code.templates import ProgramTexts
-from palaestra.verifiers.polyglot import Program, Report, fence
 
 NAMES = ("unit", "block", "core", "stage", "engine", "tile", "cell", "node", "slice", "part", "box", "kit")
 
@@ -44,57 +41,30 @@ def _mask(width: int) -> int:
     return (1 << width) - 1
 
 
-class SeqTemplate:
-    """One kind of clocked module: ports, statement, a model (reset state, outputs, next state)
-    and a Verilog reference."""
-
-    name: ClassVar[str]
-    tier: ClassVar[int] = 1
-
-    def params(self, rng: random.Random, width: int) -> dict[str, Any]:
-        raise NotImplementedError
+class SeqTemplate(hdl.ClockedTemplate):
+    """One kind of clocked module with ``clk``, ``rst``, then its inputs and outputs; ``size`` is its width. By
+    default its state is a ``w``-bit register ``q``, reset to 0 and shown as the one output."""
 
     def inputs(self, p: dict[str, Any]) -> list[Port]:
         raise NotImplementedError
 
     def outputs(self, p: dict[str, Any]) -> list[Port]:
-        raise NotImplementedError
+        return [Port("q", p["w"], True)]
+
+    def reset_state(self, p: dict[str, Any]) -> Any:
+        return 0
+
+    def output(self, p: dict[str, Any], state: Any, x: dict[str, int]) -> list[int]:
+        return [state]
 
     def ports(self, p: dict[str, Any]) -> list[Port]:
         return [Port("clk"), Port("rst"), *self.inputs(p), *self.outputs(p)]
 
-    def statement(self, p: dict[str, Any]) -> str:
-        raise NotImplementedError
-
-    def reset_state(self, p: dict[str, Any]) -> Any:
-        raise NotImplementedError
-
-    def output(self, p: dict[str, Any], state: Any, x: dict[str, int]) -> list[int]:
-        raise NotImplementedError
-
-    def step(self, p: dict[str, Any], state: Any, x: dict[str, int]) -> Any:
-        raise NotImplementedError
-
     def draw_inputs(self, rng: random.Random, p: dict[str, Any]) -> dict[str, int]:
         return {q.name: rng.getrandbits(q.width) for q in self.inputs(p)}
 
-    def reference(self, p: dict[str, Any]) -> str:
-        raise NotImplementedError
-
     def trigger(self, p: dict[str, Any]) -> str:
         return "posedge clk or posedge rst" if p["async"] else "posedge clk"
-
-
-def simulate(template: SeqTemplate, p: dict[str, Any], cycles: list[dict[str, int]]) -> list[str]:
-    """The trusted display lines: per cycle, outputs before the rising edge, then the edge."""
-    state = template.reset_state(p)  # the testbench's two reset cycles
-    lines = []
-    for x in cycles:
-        if x["rst"] and p["async"]:
-            state = template.reset_state(p)
-        lines.append(hdl.line(template.output(p, state, x)))
-        state = template.reset_state(p) if x["rst"] else template.step(p, state, x)
-    return lines
 
 
 def _reset_text(p: dict[str, Any]) -> str:
@@ -121,9 +91,6 @@ class Counter(SeqTemplate):
                  "loadable": [Port("load"), Port("d", p["w"])]}[p["kind"]]
         return [Port("en"), *extra]
 
-    def outputs(self, p: dict[str, Any]) -> list[Port]:
-        return [Port("q", p["w"], True)]
-
     def statement(self, p: dict[str, Any]) -> str:
         w, top = p["w"], _mask(p["w"])
         rule = {
@@ -139,12 +106,6 @@ class Counter(SeqTemplate):
         }[p["kind"]]
         return (f"A {w}-bit counter q, updated at each rising edge of clk: {rule}; otherwise q keeps its value. "
                 f"{_reset_text(p)} The reset state is q = 0.")
-
-    def reset_state(self, p: dict[str, Any]) -> Any:
-        return 0
-
-    def output(self, p: dict[str, Any], state: Any, x: dict[str, int]) -> list[int]:
-        return [state]
 
     def step(self, p: dict[str, Any], q: Any, x: dict[str, int]) -> Any:
         top, kind = _mask(p["w"]), p["kind"]
@@ -213,9 +174,6 @@ class ShiftRegister(SeqTemplate):
         }[p["kind"]]
         return (f"A {w}-bit shift register q, updated at each rising edge of clk: {rule}; otherwise q keeps its value. "
                 f"{_reset_text(p)} The reset state is q = 0.")
-
-    def reset_state(self, p: dict[str, Any]) -> Any:
-        return 0
 
     def output(self, p: dict[str, Any], q: Any, x: dict[str, int]) -> list[int]:
         return [q, q >> (p["w"] - 1)] if p["kind"] == "load_serial" else [q]
@@ -392,9 +350,6 @@ class Lfsr(SeqTemplate):
     def inputs(self, p: dict[str, Any]) -> list[Port]:
         return [Port("en")]
 
-    def outputs(self, p: dict[str, Any]) -> list[Port]:
-        return [Port("q", p["w"], True)]
-
     def statement(self, p: dict[str, Any]) -> str:
         w = p["w"]
         taps = " ^ ".join(f"q[{t}]" for t in p["taps"])
@@ -405,9 +360,6 @@ class Lfsr(SeqTemplate):
 
     def reset_state(self, p: dict[str, Any]) -> Any:
         return p["seed"]
-
-    def output(self, p: dict[str, Any], q: Any, x: dict[str, int]) -> list[int]:
-        return [q]
 
     def step(self, p: dict[str, Any], q: Any, x: dict[str, int]) -> Any:
         if not x["en"]:
@@ -432,7 +384,7 @@ TEMPLATES: dict[str, SeqTemplate] = {t.name: t for t in (Counter(), ShiftRegiste
 
 
 @register
-class VerilogSequential(hdl.VerilogModuleTask):
+class VerilogSequential(hdl.ClockedModuleTask):
     id = "code/verilog_sequential"
     description = "Write a clocked Verilog module (counters, shift registers, accumulators, edge detectors, LFSRs)."
     tags = ("code", "hardware", "verilog", "sequential")
@@ -455,46 +407,7 @@ class VerilogSequential(hdl.VerilogModuleTask):
     )
     growth = Growth()
 
-    def generate(self, rng: random.Random, config: Config) -> Problem:
-        def draw() -> Problem | None:
-            template = TEMPLATES[rng.choice(config.templates)]
-            p = template.params(rng, rng.randint(*config.widths))
-            cycles = []
-            for i in range(config.cycles):
-                x = template.draw_inputs(rng, p)
-                x["rst"] = int(i > 2 and rng.random() < 0.05)
-                cycles.append(x)
-            if not hdl.plant_distinguishing_reset(rng, template, p, cycles):
-                return None
-            expected = simulate(template, p, cycles)
-            if len(set(expected)) < 3:
-                return None
-            ports = template.ports(p)
-            shown = cycles[:4]
-            example = "; ".join(
-                f"cycle {i + 1}: " + ", ".join(f"{k} = {v}" for k, v in x.items()) + " -> " + expected[i]
-                for i, x in enumerate(shown))
-            outputs = " ".join(q.name for q in template.outputs(p))
-            prompt = (
-                f"Write a Verilog module named {p['module']} with exactly these ports:\n{hdl.port_table(ports)}\n\n"
-                f"{template.statement(p)}\n\nA hidden testbench resets the module (rst = 1 for two clock cycles), then "
-                "in each cycle sets the inputs while clk is low, reads the outputs shortly before the next rising edge "
-                f"of clk, and checks them against the specification. Example after the reset (outputs {outputs}, in "
-                f"decimal): {example}.\n\niverilog -g2012 compiles it (Verilog-2005 or synthesizable SystemVerilog). "
-                + convention(self.languages, shape=f"{hdl.header(p['module'], ports)}\n  // ...\nendmodule")
-            )
-            data = {"template": template.name, "params": p, "ports": hdl.ports_data(ports), "cycles": cycles,
-                    "expected": expected, "languages": list(self.languages), "gold": "verilog"}
-            return Problem(prompt=prompt, answer=fence(("verilog", template.reference(p))), data=data)
-
-        return retry(draw, attempts=50, what="a clocked module with varied outputs")
-
-    def judge(self, problem: Problem, program: Program) -> Report:
-        data = problem.data
-        bench = hdl.clocked_bench(data["params"]["module"], hdl.ports_from(data["ports"]), data["cycles"])
-        return hdl.check_module(program, bench, data["expected"])
-
     def difficulty(self, problem: Problem) -> float:
         """The template's tier plus the register width / 4 plus the number of checked cycles / 32."""
         p = problem.data["params"]
-        return TEMPLATES[problem.data["template"]].tier + p.get("w", 4) / 4 + len(problem.data["cycles"]) / 32
+        return self.template(problem).tier + p.get("w", 4) / 4 + len(problem.data["cycles"]) / 32
