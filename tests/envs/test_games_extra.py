@@ -1,0 +1,86 @@
+"""Extra multi-turn games (issue 27): hand-checked positions, refused moves, replays, the oracles winning."""
+
+from __future__ import annotations
+
+import random
+
+import palaestra
+from palaestra.core import Problem
+from palaestra.core.registry import make_source
+
+
+def oracle_replies(env_id: str, level: int, seed: int) -> tuple[Problem, list[str], float, bool]:
+    """The oracle's game through ``advance`` (full replies, as a model's): problem, replies, total reward, won."""
+    source = make_source(env_id)
+    problem = source.sample(level, seed)
+    state, total, replies = source.initial_state(problem), 0.0, []
+    for _ in range(source.max_turns(problem)):
+        replies.append(source.format_answer(source.oracle(problem, state)))
+        outcome = source.advance(problem, state, replies[-1])
+        state, total = outcome.state, total + outcome.verdict.reward
+        if outcome.done:
+            return problem, replies, total, bool(outcome.verdict.correct)
+    return problem, replies, total, False
+
+
+def random_legal_reward(env_id: str, level: int, seed: int) -> float:
+    source = make_source(env_id)
+    problem, rng = source.sample(level, seed), random.Random(seed)
+    state, total = source.initial_state(problem), 0.0
+    for _ in range(source.max_turns(problem)):
+        outcome = source.advance(problem, state, source.format_answer(rng.choice(source.legal_moves(problem, state))))
+        state, total = outcome.state, total + outcome.verdict.reward
+        if outcome.done:
+            break
+    return total
+
+
+# --- Set ---------------------------------------------------------------------
+
+def small_set_problem() -> Problem:
+    """Six cards of a three-attribute deck: 1, 2, 3 red diamonds (A B C: a set), 1 green diamond (D),
+    1 red oval (E), 1 red squiggle (F: A E F is a set too). One set to collect."""
+    data = {"attributes": 3, "deck": [0, 1, 2, 3, 9, 18], "table": 6, "goal": 1, "turns": 2, "oracle_bits": 0.0}
+    return Problem(env_id="games/set_game", level=0, seed=0, data=data)
+
+
+def test_set_game_names_the_attributes_that_break_a_triple() -> None:
+    source = make_source("games/set_game")
+    problem = small_set_problem()
+    state = source.initial_state(problem)
+    assert state["table"] == [0, 1, 2, 3, 9, 18]
+    wrong = source.play(problem, state, "A B D")  # numbers 1, 2, 1 and colours red, red, green
+    assert wrong.verdict.parsed and not wrong.verdict.correct and wrong.state == state
+    assert "number: 1, 2, 1" in wrong.observation and "colour: red, red, green" in wrong.observation
+    assert "shape" not in wrong.observation.split("Broken by")[1]
+    won = source.play(problem, state, "cards a, b and c.")
+    assert won.done and won.verdict.correct and won.verdict.reward == 1
+
+
+def test_set_game_refuses_unreadable_moves_and_plans() -> None:
+    source = make_source("games/set_game")
+    problem = small_set_problem()
+    state = source.initial_state(problem)
+    for move in ("A B", "A B C D", "A B Z", "A A B", "A B C or A E F", "1 2 3"):
+        outcome = source.play(problem, state, move)
+        assert not outcome.verdict.parsed and outcome.state == state, move
+    assert "three different cards" in source.play(problem, state, "A A B").observation
+    plan = source.advance(problem, state, source.format_answer("A B C, then A E F"))
+    assert not plan.verdict.parsed and "one move per turn" in plan.observation.lower()
+
+
+def test_set_game_goal_is_what_every_game_reaches() -> None:
+    from palaestra.envs.games.set_game import guaranteed_sets
+
+    # Cap sets: 9 cards with three attributes, 20 with four (18 is the largest multiple of 3 away from 81).
+    assert guaranteed_sets(3, 27) == 6 and guaranteed_sets(4, 81) == 21 and guaranteed_sets(4, 36) == 6
+
+
+def test_set_game_oracle_wins_replays_and_random_triples_lose() -> None:
+    for level in (0, 4):
+        for seed in range(3):
+            problem, replies, total, won = oracle_replies("games/set_game", level, seed)
+            assert won and total == 1 and len(replies) == problem.data["goal"]
+            assert palaestra.score(problem, replies).reward == 1.0
+            assert palaestra.score(problem, replies[:-1]).reward == 0.0
+    assert sum(random_legal_reward("games/set_game", 4, seed) for seed in range(5)) == 0
