@@ -84,3 +84,68 @@ def test_set_game_oracle_wins_replays_and_random_triples_lose() -> None:
             assert palaestra.score(problem, replies).reward == 1.0
             assert palaestra.score(problem, replies[:-1]).reward == 0.0
     assert sum(random_legal_reward("games/set_game", 4, seed) for seed in range(5)) == 0
+
+
+# --- Jotto -------------------------------------------------------------------
+
+def small_jotto_problem() -> Problem:
+    """Three listed candidates; the secret is grape."""
+    data = {"secret": "grape", "candidates": ["brick", "grape", "mount"], "turns": 3, "honest_guesses": 1,
+            "candidate_count": 3}
+    return Problem(env_id="games/jotto", level=0, seed=0, data=data)
+
+
+def test_jotto_counts_shared_letters_position_ignored() -> None:
+    from palaestra.envs.games.jotto import common_letters
+
+    assert common_letters("geese", "grape") == 2  # g and e; the secret's e counts once
+    assert common_letters("pager", "grape") == 5 and common_letters("blind", "grape") == 0
+    source = make_source("games/jotto")
+    problem = small_jotto_problem()
+    state = source.initial_state(problem)
+    outcome = source.play(problem, state, "Geese")
+    assert outcome.observation == "geese: 2 letters in common." and not outcome.done
+    assert outcome.state["history"] == [["geese", 2]]
+    won = source.play(problem, outcome.state, "grape.")
+    assert won.done and won.verdict.correct and won.verdict.reward == 1
+
+
+def test_jotto_refuses_unknown_words_and_plans() -> None:
+    source = make_source("games/jotto")
+    problem = small_jotto_problem()
+    state = source.initial_state(problem)
+    unknown = source.play(problem, state, "zzzzz")
+    assert unknown.verdict.parsed and not unknown.verdict.correct and "not in the word list" in unknown.observation
+    assert unknown.state == state
+    assert not source.play(problem, state, "grape or brick").verdict.parsed
+    plan = source.advance(problem, state, source.format_answer("brick, then grape"))
+    assert not plan.verdict.parsed and "one move per turn" in plan.observation.lower()
+
+
+def test_jotto_honest_player_reads_only_the_view() -> None:
+    """The honest player's move depends on the listed candidates and the counts seen, not on the secret."""
+    source = make_source("games/jotto")
+    problem = small_jotto_problem()
+    other = Problem(env_id="games/jotto", level=0, seed=0, data={**problem.data, "secret": "mount"})
+    history = (("brick", "brick: 0 letters in common."),)
+    assert source.honest_move(source.view(problem, history)) == source.honest_move(source.view(other, history))
+    # brick shares r with grape and nothing with mount: a count of 0 leaves mount.
+    assert source.honest_move(source.view(other, history)) == "mount"
+
+
+def test_jotto_oracle_wins_replays_and_ignoring_feedback_loses_at_the_top() -> None:
+    for level in (0, 4):
+        for seed in range(3):
+            problem, replies, total, won = oracle_replies("games/jotto", level, seed)
+            assert won and total == 1 and len(replies) == problem.data["honest_guesses"]
+            assert palaestra.score(problem, replies).reward == 1.0
+    source = make_source("games/jotto")
+    in_order = source.heuristics()["the candidates in order"]
+    wins = 0
+    for seed in range(5):
+        problem, rng = source.sample(4, seed), random.Random(seed)
+        state = source.initial_state(problem)
+        for _ in range(source.max_turns(problem)):
+            outcome = source.play(problem, state, in_order(problem, state, (), rng))
+            state, wins = outcome.state, wins + outcome.verdict.correct
+    assert wins == 0
