@@ -149,3 +149,51 @@ def test_jotto_oracle_wins_replays_and_ignoring_feedback_loses_at_the_top() -> N
             outcome = source.play(problem, state, in_order(problem, state, (), rng))
             state, wins = outcome.state, wins + outcome.verdict.correct
     assert wins == 0
+
+
+# --- Atari Go ----------------------------------------------------------------
+
+def corner_problem() -> Problem:
+    """O at a1; X at b2 and a3. X b1 puts a1 in atari and its escape a2 would have no liberty (suicide),
+    so a1 falls next move: a forced capture in two."""
+    board = ["."] * 25
+    board[0], board[6], board[10] = "O", "X", "X"  # a1, b2, a3 (point = row * 5 + column)
+    data = {"size": 5, "board": "".join(board), "depth": 2, "turns": 3, "search": 0, "noise": 0.0,
+            "difficulty": 0.0}
+    return Problem(env_id="games/atari_go", level=0, seed=0, data=data)
+
+
+def test_atari_go_forced_capture_in_the_corner() -> None:
+    from palaestra.envs.games.atari_go import MODEL, capture_points, forced_capture
+
+    problem = corner_problem()
+    board = problem.data["board"]
+    assert not capture_points(board, 5, MODEL) and forced_capture(board, 5, MODEL, 1) is None
+    assert forced_capture(board, 5, MODEL, 2) in (1, 5)  # b1 or a2: both give atari with no escape
+    source = make_source("games/atari_go")
+    state = source.initial_state(problem)
+    first = source.play(problem, state, "play b1")
+    assert not first.done and "O plays" in first.observation and first.state["board"][1] == "X"
+    won = source.play(problem, first.state, "A2")
+    assert won.done and won.verdict.correct and "capture 1 O stone" in won.observation
+
+
+def test_atari_go_refuses_occupied_points_and_plans() -> None:
+    source = make_source("games/atari_go")
+    problem = corner_problem()
+    state = source.initial_state(problem)
+    occupied = source.play(problem, state, "b2")
+    assert not occupied.verdict.parsed and occupied.state == state and "occupied" in occupied.observation
+    for move in ("f1", "b1 or a2", "z9"):
+        assert not source.play(problem, state, move).verdict.parsed
+    plan = source.advance(problem, state, source.format_answer("b1, then a2"))
+    assert not plan.verdict.parsed and "one move per turn" in plan.observation.lower()
+
+
+def test_atari_go_oracle_wins_replays_and_random_legal_loses() -> None:
+    for level in (1, 4):
+        for seed in range(3):
+            problem, replies, total, won = oracle_replies("games/atari_go", level, seed)
+            assert won and total == 1 and len(replies) <= problem.data["depth"]
+            assert palaestra.score(problem, replies).reward == 1.0
+    assert sum(random_legal_reward("games/atari_go", 4, seed) for seed in range(5)) == 0
