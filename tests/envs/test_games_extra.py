@@ -197,3 +197,48 @@ def test_atari_go_oracle_wins_replays_and_random_legal_loses() -> None:
             assert won and total == 1 and len(replies) <= problem.data["depth"]
             assert palaestra.score(problem, replies).reward == 1.0
     assert sum(random_legal_reward("games/atari_go", 4, seed) for seed in range(5)) == 0
+
+
+# --- Fox and geese -----------------------------------------------------------
+
+def cornered_fox_problem() -> Problem:
+    """The fox on d1 (the tip of the top arm), geese on c1, e1, c2 and d3: c2-d2 shuts its only way out,
+    and d3 stops the jump over d2 (b1 and f1 are off the cross)."""
+    geese = sum(1 << p for p in (2, 4, 9, 17))  # c1, e1, c2, d3 (point = row * 7 + column)
+    data = {"geese": geese, "fox": 3, "depth": 1, "turns": 2, "search": 1, "noise": 0.0, "difficulty": 0.0}
+    return Problem(env_id="games/fox_and_geese", level=0, seed=0, data=data)
+
+
+def test_fox_and_geese_trap_at_the_tip_of_an_arm() -> None:
+    from palaestra.envs.games.fox_and_geese import forced_trap, fox_moves
+
+    problem = cornered_fox_problem()
+    geese, fox = problem.data["geese"], problem.data["fox"]
+    assert fox_moves(geese, fox) == [(10, None)]  # only d2
+    assert forced_trap(geese, fox, 1) == (9, 10)
+    source = make_source("games/fox_and_geese")
+    state = source.initial_state(problem)
+    won = source.play(problem, state, "c2-d2")
+    assert won.done and won.verdict.correct and "cannot move" in won.observation
+    elsewhere = source.play(problem, state, "move c2 to c3")
+    assert not elsewhere.done and elsewhere.state["fox"] == 10 and "from d1 to d2" in elsewhere.observation
+
+
+def test_fox_and_geese_refuses_illegal_steps_and_plans() -> None:
+    source = make_source("games/fox_and_geese")
+    problem = cornered_fox_problem()
+    state = source.initial_state(problem)
+    for move, why in (("d3 d2", "not one"), ("e1 d1", "not one"), ("d2 d3", "no goose"), ("a1 a2", "write")):
+        outcome = source.play(problem, state, move)
+        assert not outcome.verdict.parsed and outcome.state == state and why in outcome.observation, move
+    plan = source.advance(problem, state, source.format_answer("c2 d2, then e1 e2"))
+    assert not plan.verdict.parsed and "one move per turn" in plan.observation.lower()
+
+
+def test_fox_and_geese_oracle_wins_replays_and_random_legal_loses() -> None:
+    for level in (0, 4):
+        for seed in range(3):
+            problem, replies, total, won = oracle_replies("games/fox_and_geese", level, seed)
+            assert won and total == 1 and len(replies) <= problem.data["depth"]
+            assert palaestra.score(problem, replies).reward == 1.0
+    assert sum(random_legal_reward("games/fox_and_geese", 4, seed) for seed in range(5)) == 0
