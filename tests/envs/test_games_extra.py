@@ -242,3 +242,17 @@ def test_fox_and_geese_oracle_wins_replays_and_random_legal_loses() -> None:
             assert won and total == 1 and len(replies) <= problem.data["depth"]
             assert palaestra.score(problem, replies).reward == 1.0
     assert sum(random_legal_reward("games/fox_and_geese", 4, seed) for seed in range(5)) == 0
+
+
+def test_moves_read_in_the_spellings_a_grader_accepts() -> None:
+    from palaestra.envs.games.fox_and_geese import read_step
+    from palaestra.envs.games.set_game import read_labels
+
+    for move in ("Set: A, C, F", "{A, C, F}", "cards a, c and f.", "A-C-F", "\\boxed{A, C, F}", "Answer: A C F"):
+        assert read_labels(move, 12) == (0, 2, 5), move
+    for move in ("A C F or B D E", "A, C, F, B", "A C", "A C M"):
+        assert read_labels(move, 12) is None, move
+    for move in ("d3 d4", "d3-d4", "d3d4", "move d3 to d4", "D3 → D4"):
+        assert read_step(move) == (17, 24), move
+    for move in ("d3 d4 d5", "d3 or d4", "a1 a2"):
+        assert read_step(move) is None, move

@@ -277,11 +277,11 @@ def picture(geese: int, fox: int) -> str:
 
 
 _POINT = r"([a-g])\s?([1-7])"
-_STEP = re.compile(rf"^(?:(?:move|goose)\s+)?(?:from\s+)?{_POINT}\s*(?:-|–|to|->|→|\s)\s*{_POINT}$", re.IGNORECASE)
+_STEP = re.compile(rf"^(?:(?:move|goose)\s+)?(?:from\s+)?{_POINT}\s*(?:-|–|to|->|→)?\s*{_POINT}$", re.IGNORECASE)
 
 
 def read_step(move: str) -> tuple[int, int] | None:
-    """(from, to) points of ``d3 d4``, ``d3-d4``, ``move d3 to d4`` (on the cross), or None."""
+    """(from, to) points of ``d3 d4``, ``d3-d4``, ``d3d4``, ``move d3 to d4`` (on the cross), or None."""
     if not isinstance(move, str) or len(move) > MAX_MOVE_CHARS:
         return None
 

@@ -242,7 +242,7 @@ def _picture(state: dict[str, Any], attributes: int, deck: int) -> str:
     return f"Table ({deck - state['dealt']} cards left in the deck):\n" + "\n".join(lines)
 
 
-_SEPARATORS = re.compile(r"\s*(?:,|;|&|\+|/|\band\b|\s)\s*", re.IGNORECASE)
+_SEPARATORS = re.compile(r"\s*(?:,|;|&|\+|/|-|\band\b|\s)\s*", re.IGNORECASE)
 _LEAD = re.compile(r"^(?:(?:take|choose|pick|select|play|call)\s+)?(?:(?:the\s+)?(?:set|cards?)\s*:?\s+)?",
                    re.IGNORECASE)
 
