@@ -35,6 +35,9 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--plain", action="store_true", help="plain-text prompts instead of chat messages (hf, openrlhf)")
     p.add_argument("--split", default="train", help="verl's extra_info split name")
     p.add_argument("--workers", type=int, default=1, help="processes making rows (the file is the same for any count)")
+    p.add_argument("--ray", metavar="ADDRESS", help="make the rows as Ray tasks over a cluster's nodes: 'auto' (the "
+                                                    "cluster this machine is part of), ray://HOST:PORT, or 'local'; "
+                                                    "the file is the same, and a lost node's rows are made again")
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("serve", help="serve every env over HTTP in the OpenEnv protocol (needs openenv-core)")
@@ -78,6 +81,9 @@ def add_eval_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--suite", help="a named, versioned suite (core, multi-turn, coding) or a suite .json file; "
                                    "it sets envs, levels, seeds, samples and k, and writes report.md with --out")
     p.add_argument("--reverify", metavar="TRANSCRIPTS", help="re-score a transcripts.jsonl with today's verifiers")
+    p.add_argument("--ray", metavar="ADDRESS", help="without --model: play each env's episodes as a Ray task over a "
+                                                    "cluster's nodes ('auto', ray://HOST:PORT or 'local'); a lost "
+                                                    "node's episodes are played again")
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -86,7 +92,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     seeds = range(args.first_seed, args.first_seed + args.seeds)
     count = export(args.kind, args.envs, args.out, levels=args.levels, seeds=seeds, answer_format=args.answer_format,
                    conversational=not args.plain, system_prompt=args.system_prompt, split=args.split,
-                   workers=args.workers)
+                   workers=args.workers, ray_address=args.ray)
     print(f"{count} rows written to {args.out}")
     return 0
 
