@@ -64,10 +64,16 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--port", type=int, default=5000, help="TCP port (default 5000)")
     p.add_argument("--max-batch", type=int, default=4096, help="samples per request at most")
     p.add_argument("--max-body-bytes", type=int, default=64_000_000, help="largest request body in bytes")
-    p.add_argument("--max-concurrent", type=int, default=64, help="requests judged at once; more get 503")
+    p.add_argument("--max-concurrent", type=int, default=64,
+                   help="requests judged at once; more wait for a slot (up to --queue-seconds, then 503)")
+    p.add_argument("--queue-seconds", type=float, default=300.0,
+                   help="how long a request waits for a judging slot before it gets 503 (default 300)")
     p.add_argument("--timeout", type=float, default=120.0, help="seconds an idle connection is kept")
     p.add_argument("--body-timeout", type=float, default=30.0, help="seconds a request's body may take to arrive")
-    p.add_argument("--max-connections", type=int, default=512, help="open connections; more are refused with 503")
+    p.add_argument("--max-connections", type=int, default=512,
+                   help="connections served at once; more wait in the listen queue (--backlog) until one closes")
+    p.add_argument("--backlog", type=int, default=4096,
+                   help="connections waiting to be accepted (the kernel caps it at net.core.somaxconn)")
     p.add_argument("--job-seconds", type=float, default=10.0,
                    help="wall and CPU seconds of any sandbox job judged here (a request cannot raise it)")
     p.add_argument("--token", default=os.environ.get("PALAESTRA_SERVER_TOKEN"),
@@ -118,5 +124,6 @@ def cmd_serve_reward(args: argparse.Namespace) -> int:
 
     serve_reward(args.host, args.port, max_batch=args.max_batch, max_body_bytes=args.max_body_bytes,
                  max_concurrent=args.max_concurrent, timeout=args.timeout, body_timeout=args.body_timeout,
-                 max_connections=args.max_connections, token=args.token, job_seconds=args.job_seconds)
+                 max_connections=args.max_connections, token=args.token, job_seconds=args.job_seconds,
+                 backlog=args.backlog, queue_seconds=args.queue_seconds)
     return 0
