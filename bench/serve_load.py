@@ -83,6 +83,12 @@ def rss_bytes(pid: int) -> int:
     return 0
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of process ``pid`` so far (its threads included)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
@@ -173,21 +179,22 @@ def bench_serve(args: argparse.Namespace) -> None:
             t0 = time.perf_counter()
             sessions = await open_sessions(url, args.sessions, errors)
             connected = time.perf_counter() - t0
-            t0 = time.perf_counter()
+            t0, cpu0 = time.perf_counter(), cpu_seconds(server.pid)
             until = time.monotonic() + args.seconds
             counts = await asyncio.gather(*(play(ws, i, until, latencies, errors) for i, ws in enumerate(sessions)))
-            seconds = time.perf_counter() - t0
+            seconds, cpu = time.perf_counter() - t0, cpu_seconds(server.pid) - cpu0
             await asyncio.gather(*(ws.close() for ws in sessions), return_exceptions=True)
-            return sum(counts), seconds, len(sessions), connected
+            return sum(counts), seconds, len(sessions), connected, cpu
 
-        steps, seconds, opened, connected = asyncio.run(active())
+        steps, seconds, opened, connected, cpu = asyncio.run(active())
         print(f"(a) palaestra serve, {opened} of {args.sessions} WebSocket sessions of {ENV_ID} open at once "
               f"(in {connected:.1f} s), each playing episodes (reset + one step) for {args.seconds:g} s")
         print(f"    {steps} steps in {seconds:.1f} s: {steps / seconds:,.0f} steps/s "
               f"({2 * steps / seconds:,.0f} requests/s with the resets); step latency "
               f"p50 {1000 * percentile(latencies, 0.5):.0f} ms, p99 {1000 * percentile(latencies, 0.99):.0f} ms; "
               f"{len(errors)} session errors" + (f" (e.g. {errors[0]})" if errors else ""))
-
+        print(f"    server CPU {1000 * cpu / max(1, steps):.2f} ms per episode (reset + step): one idle core would "
+              f"serve {steps / max(cpu, 1e-9):,.0f} steps/s")
         if errors:
             print("    server's last lines:\n      " + "\n      ".join(SERVER_OUTPUT))
         idle = asyncio.run(idle_sessions(url, args.idle, server.pid, hold=2.0))
