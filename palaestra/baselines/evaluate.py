@@ -116,7 +116,7 @@ def evaluate(
         return [_run_job(job) for job in jobs]
     from palaestra.vector.ray_map import ray_map
 
-    return list(ray_map(_run_job, jobs, address=None if ray_address == "local" else ray_address))
+    return list(ray_map(_run_job, jobs, address=ray_address))
 
 
 def _run_job(job: tuple[str, Policy, list[int], list[int]]) -> EvalRow:

@@ -180,8 +180,7 @@ def export(kind: str, env_ids: str | Iterable[str], out: str | Path, levels: int
     if ray_address is not None:
         from palaestra.vector.ray_map import ray_map
 
-        address = None if ray_address == "local" else ray_address
-        return write_rows((row for rows in ray_map(rows_of_job, jobs, address=address) for row in rows), out)
+        return write_rows((row for rows in ray_map(rows_of_job, jobs, address=ray_address) for row in rows), out)
     import multiprocessing
 
     # forkserver: workers start from a small clean process, not from a copy of the caller's threads and memory

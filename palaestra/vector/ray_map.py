@@ -7,9 +7,11 @@ functions of their arguments (palaestra problems depend on ``(env_id, level, see
 a job run twice gives the same result. At most ``window`` jobs are in flight, which bounds the
 driver's memory on long runs.
 
-Connecting: ``address=None`` joins a Ray instance this process already started (``ray.init``)
-or starts a local one; ``"auto"`` joins the cluster of this machine (``ray start --head`` on one
-node, ``ray start --address=HEAD:6379`` on the others); ``"ray://HEAD:10001"`` from outside.
+Connecting: a process that already called ``ray.init`` keeps its connection; otherwise
+``"local"`` starts a Ray instance of its own, ``"auto"`` joins the cluster of this machine (``ray
+start --head`` on one node, ``ray start --address=HEAD:6379`` on the others), ``"ray://HEAD:10001"``
+one from outside, and ``None`` follows Ray's own rule (``$RAY_ADDRESS``, else a cluster started on
+this machine, else a new local instance).
 
 Example (a local Ray instance)::
 
