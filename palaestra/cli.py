@@ -185,6 +185,9 @@ def _read_answer() -> str | None:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
+    if args.ray and (args.suite or args.reverify or args.model is not None):
+        raise SystemExit("palaestra eval: --ray shards the oracle and random policies' episodes (no --model, --suite "
+                         "or --reverify); to spread a model's episodes, serve it and use --model openai:URL")
     if args.suite or args.reverify:  # named suites and re-verification: palaestra.integrations.suites
         from palaestra.integrations.suites import eval_command
 
@@ -199,7 +202,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     policies = [OraclePolicy(), RandomPolicy(seed=0)]
     _print_example(env_ids[0], max(args.levels))
     t0 = time.perf_counter()
-    rows = evaluate(env_ids, policies, levels=args.levels, seeds=range(args.seeds))
+    rows = evaluate(env_ids, policies, levels=args.levels, seeds=range(args.seeds), ray_address=args.ray)
     by_env: dict[str, dict[str, object]] = {}
     for row in rows:
         entry = by_env.setdefault(row.env_id, {"episodes": row.episodes, "turns": registry[row.env_id].turns})

@@ -32,6 +32,7 @@ Example::
 
 from __future__ import annotations
 
+import copy
 import json
 import time
 from collections import Counter, defaultdict
@@ -98,15 +99,29 @@ def run_episodes(env_id: str, policy: Policy, levels: Iterable[int], seeds: Iter
 
 
 def evaluate(
-    env_ids: Sequence[str] | None, policies: Sequence[Policy], levels: Iterable[int], seeds: Iterable[int]
+    env_ids: Sequence[str] | None, policies: Sequence[Policy], levels: Iterable[int], seeds: Iterable[int],
+    ray_address: str | None = None,
 ) -> list[EvalRow]:
-    """One row per (env, policy); levels beyond an env's range are skipped."""
-    rows = []
-    seeds = list(seeds)
-    for env_id in env_ids or registry.ids():
-        env_levels = [lv for lv in levels if lv < registry[env_id].levels]
-        rows += [run_episodes(env_id, policy, env_levels, seeds) for policy in policies]
-    return rows
+    """One row per (env, policy); levels beyond an env's range are skipped.
+
+    Each (env, policy) pair is played by its own copy of the policy, so a row does not depend on
+    the envs before it: ``ray_address`` (``"auto"``, ``"ray://HOST:PORT"`` or ``"local"``) plays
+    the pairs as Ray tasks spread over a cluster's nodes (a lost node's pairs are played again,
+    :mod:`palaestra.vector.ray_map`) and gives the same rows but for ``seconds``.
+    """
+    seeds, levels = list(seeds), list(levels)
+    jobs = [(env_id, policy, [lv for lv in levels if lv < registry[env_id].levels], seeds)
+            for env_id in env_ids or registry.ids() for policy in policies]
+    if ray_address is None:
+        return [_run_job(job) for job in jobs]
+    from palaestra.vector.ray_map import ray_map
+
+    return list(ray_map(_run_job, jobs, address=ray_address))
+
+
+def _run_job(job: tuple[str, Policy, list[int], list[int]]) -> EvalRow:
+    env_id, policy, levels, seeds = job
+    return run_episodes(env_id, copy.deepcopy(policy), levels, seeds)
 
 
 # --- model evaluation: suites, samples, pass@k ----------------------------------------------------

@@ -30,6 +30,8 @@ from palaestra.core.spaces import FreeText
 from palaestra.core.task import ProblemSource, Task
 
 SEED_RANGE = 2**31 - 1
+# What a multi-turn observation ends with while the game goes on, by turns left (formatted once, not per step).
+_TURNS_LEFT = tuple(f" ({left} turn{'s' if left != 1 else ''} left)" for left in range(64))
 
 
 class TextEnv(gym.Env[str, str]):
@@ -58,7 +60,7 @@ class TextEnv(gym.Env[str, str]):
         self.problem: Problem | None = None
         self._active = False
         self._identity: dict[str, Any] = {}
-        self._transcript: list[str] = []
+        self._transcript: list[str] = []  # kept only for render_mode="ansi" (the only reader)
 
     @property
     def answer_format(self) -> str:
@@ -75,7 +77,8 @@ class TextEnv(gym.Env[str, str]):
         self.level = level
         self._identity = {"env_id": self.problem.env_id, "level": level, "seed": problem_seed}
         self._active = True
-        self._transcript = [self.problem.prompt]
+        if self.render_mode == "ansi":
+            self._transcript = [self.problem.prompt]
         return self.problem
 
     def _start_step(self, action: Any) -> Problem:
@@ -85,8 +88,22 @@ class TextEnv(gym.Env[str, str]):
             raise ResetNeeded("call reset() before step(), and again after the episode ended")
         return self.problem
 
-    def _step_info(self, verdict: Verdict, **extra: Any) -> dict[str, Any]:
-        info = {**self._identity, **extra, "verdict": verdict, "correct": verdict.correct, "parsed": verdict.parsed}
+    def step(self, action: str) -> tuple[str, float, bool, bool, dict[str, Any]]:
+        observation, reward, terminated, truncated, verdict = self.play_turn(action)
+        return observation, reward, terminated, truncated, self.step_info(verdict)
+
+    def play_turn(self, action: str) -> tuple[str, float, bool, bool, Verdict]:
+        """``step`` without its info dict: ``(observation, reward, terminated, truncated, verdict)``.
+
+        ``step`` is this plus :meth:`step_info`; a vector env stepping many envs in-process calls it and
+        builds the batched info arrays from the verdicts directly (the info dicts are the costliest part
+        of a cheap game's step), reading :meth:`step_info` only for the episodes that ended.
+        """
+        raise NotImplementedError
+
+    def step_info(self, verdict: Verdict) -> dict[str, Any]:
+        """The info dict ``step`` returns with ``verdict``: the episode's identity, the verdict and its flags."""
+        info = {**self._identity, "verdict": verdict, "correct": verdict.correct, "parsed": verdict.parsed}
         if verdict.error is not None:
             info["error"] = verdict.error
         return info
@@ -113,14 +130,15 @@ class SingleTurnEnv(TextEnv):
         problem = self._next_problem(seed, options)
         return problem.prompt, {**self._identity, "problem": problem}
 
-    def step(self, action: str) -> tuple[str, float, bool, bool, dict[str, Any]]:
+    def play_turn(self, action: str) -> tuple[str, float, bool, bool, Verdict]:
         problem = self._start_step(action)
         verdict = self.source.check(problem, action)
         self._active = False
-        self._transcript += [action, verdict.feedback]
+        if self.render_mode == "ansi":
+            self._transcript += [action, verdict.feedback]
         # An unjudged answer (error) truncates: the episode ended without a verdict.
         errored = verdict.error is not None
-        return verdict.feedback, float(verdict.reward), not errored, errored, self._step_info(verdict)
+        return verdict.feedback, float(verdict.reward), not errored, errored, verdict
 
 
 class MultiTurnEnv(TextEnv):
@@ -137,6 +155,7 @@ class MultiTurnEnv(TextEnv):
         super().__init__(task, level=level, render_mode=render_mode)
         self.state: Any = None
         self.turn = 0
+        self._max_turns = 0  # the episode's turn budget, read once per episode
 
     @property
     def task(self) -> MultiTurnTask:
@@ -146,27 +165,34 @@ class MultiTurnEnv(TextEnv):
         problem = self._next_problem(seed, options)
         self.state = self.source.initial_state(problem)
         self.turn = 0
+        self._max_turns = self.source.max_turns(problem)
         tools = self.source.tool_schemas()
         return problem.prompt, {**self._identity, "problem": problem, "turn": 0, **({"tools": tools} if tools else {})}
 
-    def step(self, action: str) -> tuple[str, float, bool, bool, dict[str, Any]]:
+    def play_turn(self, action: str) -> tuple[str, float, bool, bool, Verdict]:
         problem = self._start_step(action)
-        outcome = self.source.advance(problem, self.state, action)
-        self.state = outcome.state
-        self.turn += 1
-        verdict = outcome.verdict
+        self.state, verdict, observation, done = self.source.advance(problem, self.state, action)
+        self.turn = turn = self.turn + 1
         errored = verdict.error is not None
-        terminated = outcome.done and not errored
-        left = self.source.max_turns(problem) - self.turn
-        truncated = errored or (not outcome.done and left <= 0)
-        observation = outcome.observation
+        terminated = done and not errored
+        left = self._max_turns - turn
+        truncated = errored or (not done and left <= 0)
         if not (terminated or truncated):
-            observation += f" ({left} turn{'s' if left != 1 else ''} left)"
-        elif truncated and not errored:
-            observation += " (no turns left: the episode is over)"
-        self._active = not (terminated or truncated)
-        self._transcript += [action, observation]
-        return observation, float(verdict.reward), terminated, truncated, self._step_info(verdict, turn=self.turn)
+            observation += _TURNS_LEFT[left] if left < len(_TURNS_LEFT) else f" ({left} turns left)"
+        else:
+            self._active = False
+            if truncated and not errored:
+                observation += " (no turns left: the episode is over)"
+        if self.render_mode == "ansi":
+            self._transcript += [action, observation]
+        return observation, float(verdict.reward), terminated, truncated, verdict
+
+    def step_info(self, verdict: Verdict) -> dict[str, Any]:
+        info = {**self._identity, "turn": self.turn, "verdict": verdict, "correct": verdict.correct,
+                "parsed": verdict.parsed}
+        if verdict.error is not None:
+            info["error"] = verdict.error
+        return info
 
     def oracle_action(self) -> str:
         """The oracle's move for the current state, as a full response."""

@@ -217,7 +217,7 @@ class MultiTurnTask(ProblemSource):
         A response with no extractable move leaves the state as it was and says what was
         missing; a ``play`` that raises ends the episode with an error (not judged).
         """
-        move = extraction.extract(response, problem.answer_format)
+        move = extraction.EXTRACTORS[problem.answer_format](response)
         if move is None:
             return Outcome.invalid(state, extraction.MISSING[problem.answer_format])
         if len(move) > self.max_move_chars:

@@ -18,7 +18,7 @@ import random
 
 def derive_seed(*parts: object) -> int:
     """A 64-bit integer determined by the string forms of ``parts``."""
-    text = "\x1f".join(str(p) for p in parts).encode()
+    text = "\x1f".join(map(str, parts)).encode()
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big")
 
 

@@ -35,6 +35,9 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--plain", action="store_true", help="plain-text prompts instead of chat messages (hf, openrlhf)")
     p.add_argument("--split", default="train", help="verl's extra_info split name")
     p.add_argument("--workers", type=int, default=1, help="processes making rows (the file is the same for any count)")
+    p.add_argument("--ray", metavar="ADDRESS", help="make the rows as Ray tasks over a cluster's nodes: 'auto' (the "
+                                                    "cluster this machine is part of), ray://HOST:PORT, or 'local'; "
+                                                    "the file is the same, and a lost node's rows are made again")
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("serve", help="serve every env over HTTP in the OpenEnv protocol (needs openenv-core)")
@@ -61,10 +64,16 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--port", type=int, default=5000, help="TCP port (default 5000)")
     p.add_argument("--max-batch", type=int, default=4096, help="samples per request at most")
     p.add_argument("--max-body-bytes", type=int, default=64_000_000, help="largest request body in bytes")
-    p.add_argument("--max-concurrent", type=int, default=64, help="requests judged at once; more get 503")
+    p.add_argument("--max-concurrent", type=int, default=64,
+                   help="requests judged at once; more wait for a slot (up to --queue-seconds, then 503)")
+    p.add_argument("--queue-seconds", type=float, default=300.0,
+                   help="how long a request waits for a judging slot before it gets 503 (default 300)")
     p.add_argument("--timeout", type=float, default=120.0, help="seconds an idle connection is kept")
     p.add_argument("--body-timeout", type=float, default=30.0, help="seconds a request's body may take to arrive")
-    p.add_argument("--max-connections", type=int, default=512, help="open connections; more are refused with 503")
+    p.add_argument("--max-connections", type=int, default=512,
+                   help="connections served at once; more wait in the listen queue (--backlog) until one closes")
+    p.add_argument("--backlog", type=int, default=4096,
+                   help="connections waiting to be accepted (the kernel caps it at net.core.somaxconn)")
     p.add_argument("--job-seconds", type=float, default=10.0,
                    help="wall and CPU seconds of any sandbox job judged here (a request cannot raise it)")
     p.add_argument("--token", default=os.environ.get("PALAESTRA_SERVER_TOKEN"),
@@ -78,6 +87,9 @@ def add_eval_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--suite", help="a named, versioned suite (core, multi-turn, coding) or a suite .json file; "
                                    "it sets envs, levels, seeds, samples and k, and writes report.md with --out")
     p.add_argument("--reverify", metavar="TRANSCRIPTS", help="re-score a transcripts.jsonl with today's verifiers")
+    p.add_argument("--ray", metavar="ADDRESS", help="without --model: play each env's episodes as a Ray task over a "
+                                                    "cluster's nodes ('auto', ray://HOST:PORT or 'local'); a lost "
+                                                    "node's episodes are played again")
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -86,7 +98,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     seeds = range(args.first_seed, args.first_seed + args.seeds)
     count = export(args.kind, args.envs, args.out, levels=args.levels, seeds=seeds, answer_format=args.answer_format,
                    conversational=not args.plain, system_prompt=args.system_prompt, split=args.split,
-                   workers=args.workers)
+                   workers=args.workers, ray_address=args.ray)
     print(f"{count} rows written to {args.out}")
     return 0
 
@@ -112,5 +124,6 @@ def cmd_serve_reward(args: argparse.Namespace) -> int:
 
     serve_reward(args.host, args.port, max_batch=args.max_batch, max_body_bytes=args.max_body_bytes,
                  max_concurrent=args.max_concurrent, timeout=args.timeout, body_timeout=args.body_timeout,
-                 max_connections=args.max_connections, token=args.token, job_seconds=args.job_seconds)
+                 max_connections=args.max_connections, token=args.token, job_seconds=args.job_seconds,
+                 backlog=args.backlog, queue_seconds=args.queue_seconds)
     return 0

@@ -151,8 +151,8 @@ def _batches(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
         yield batch
 
 
-def _rows_of_chunk(job: tuple[Any, ...]) -> list[dict[str, Any]]:
-    """One worker task: the rows of one env, one level and a run of seeds (module level: it is pickled)."""
+def rows_of_job(job: tuple[Any, ...]) -> list[dict[str, Any]]:
+    """The rows of one job of :func:`export_jobs`: one env, one level, a run of seeds (module level: it is pickled)."""
     kind, env_id, level, seeds, start, answer_format, conversational, system_prompt, split = job
     return list(rows_for(kind, problem_set([env_id], [level], seeds, answer_format), conversational, system_prompt,
                          split, start))
@@ -160,23 +160,43 @@ def _rows_of_chunk(job: tuple[Any, ...]) -> list[dict[str, Any]]:
 
 def export(kind: str, env_ids: str | Iterable[str], out: str | Path, levels: int | Iterable[int] = (0,),
            seeds: int | Iterable[int] = 100, answer_format: str | None = None, conversational: bool = True,
-           system_prompt: str | None = None, split: str = "train", workers: int = 1) -> int:
+           system_prompt: str | None = None, split: str = "train", workers: int = 1,
+           ray_address: str | None = None) -> int:
     """Write the problem set env ids x levels x seeds as ``kind`` rows to ``out``; returns the row count.
 
-    ``workers > 1`` makes the rows in that many processes; the file is the same for any worker count.
+    ``workers > 1`` makes the rows in that many processes; ``ray_address`` (``"auto"``, ``"ray://HOST:PORT"``,
+    or ``"local"`` for this process's Ray instance) makes them as Ray tasks spread over a cluster's nodes,
+    which survives the loss of a node (:mod:`palaestra.vector.ray_map`). The file is the same either way.
     """
     if kind not in KINDS:
         raise ValueError(f"unknown export kind {kind!r}; choose one of {list(KINDS)}")
     if workers < 1:
         raise ValueError(f"workers must be >= 1, got {workers}")
     ids = [env_ids] if isinstance(env_ids, str) else list(env_ids)
-    if workers == 1:
+    if workers == 1 and ray_address is None:
         problems = problem_set(ids, levels, seeds, answer_format)
         return write_rows(rows_for(kind, problems, conversational, system_prompt, split), out)
+    jobs = export_jobs(kind, ids, levels, seeds, answer_format, conversational, system_prompt, split)
+    if ray_address is not None:
+        from palaestra.vector.ray_map import ray_map
+
+        return write_rows((row for rows in ray_map(rows_of_job, jobs, address=ray_address) for row in rows), out)
+    import multiprocessing
+
+    # forkserver: workers start from a small clean process, not from a copy of the caller's threads and memory
+    with multiprocessing.get_context("forkserver").Pool(workers) as pool:
+        return write_rows((row for rows in pool.imap(rows_of_job, jobs) for row in rows), out)
+
+
+def export_jobs(kind: str, env_ids: list[str], levels: int | Iterable[int], seeds: int | Iterable[int],
+                answer_format: str | None = None, conversational: bool = True, system_prompt: str | None = None,
+                split: str = "train") -> list[tuple[Any, ...]]:
+    """The export as independent jobs, in the file's order: one per env, level and run of
+    :data:`ROWS_PER_BATCH` seeds; :func:`rows_of_job` makes a job's rows in any process."""
     level_list = [levels] if isinstance(levels, int) else list(levels)
     seed_list = list(range(seeds)) if isinstance(seeds, int) else list(seeds)
     jobs, start = [], 0
-    for env_id in ids:
+    for env_id in env_ids:
         for level in level_list:
             if not _has_level(env_id, level):
                 continue
@@ -184,11 +204,7 @@ def export(kind: str, env_ids: str | Iterable[str], out: str | Path, levels: int
                 chunk = seed_list[first:first + ROWS_PER_BATCH]
                 jobs.append((kind, env_id, level, chunk, start, answer_format, conversational, system_prompt, split))
                 start += len(chunk)
-    import multiprocessing
-
-    # forkserver: workers start from a small clean process, not from a copy of the caller's threads and memory
-    with multiprocessing.get_context("forkserver").Pool(workers) as pool:
-        return write_rows((row for rows in pool.imap(_rows_of_chunk, jobs) for row in rows), out)
+    return jobs
 
 
 def _has_level(env_id: str, level: int) -> bool:

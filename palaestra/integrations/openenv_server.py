@@ -454,8 +454,13 @@ def _guarded_h11(header_timeout: float) -> type:
             self._headers_due = self.loop.call_later(header_timeout, self._headers_late)
 
         def _headers_late(self) -> None:
-            if self.cycle is None and not self.transport.is_closing():
+            # Only while this protocol still owns the connection: a WebSocket upgrade hands it to another one.
+            if self.cycle is None and not self.transport.is_closing() and self.transport.get_protocol() is self:
                 self.transport.close()
+
+        def handle_websocket_upgrade(self, event: Any) -> None:
+            self._headers_due.cancel()  # the headers came; the WebSocket's own bounds apply from now on
+            super().handle_websocket_upgrade(event)
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._headers_due.cancel()

@@ -109,50 +109,64 @@ class RewardServer(ThreadingHTTPServer):
     """``POST /get_reward`` in OpenRLHF's protocol; ``GET /health``. Bounded: body size, batch size, concurrency,
     connections, and time.
 
-    A request's body is read (within ``body_timeout`` seconds) before it takes one of the
-    ``max_concurrent`` judging slots, so clients withholding their bodies hold no slot; requests
-    beyond the slots get 503 (OpenRLHF's client retries); connections beyond
-    ``max_connections`` are refused with 503; a connection idle for ``timeout`` seconds is closed.
-    With a ``token``, every request must carry ``Authorization: Bearer TOKEN``. The sandbox
-    limits of code envs come from ``job_limits`` (the server's), never from a request's labels.
+    Backpressure, not refusal: at most ``max_connections`` connections are served at once (a thread
+    each); the next ones wait in the listen queue (``backlog`` connections; the kernel caps it at
+    ``net.core.somaxconn``) and are accepted as connections close. A request's body is read (within
+    ``body_timeout`` seconds) before it takes one of the ``max_concurrent`` judging slots, so clients
+    withholding their bodies hold no slot; a request that finds every slot taken waits for one up to
+    ``queue_seconds`` and only then gets 503 (OpenRLHF's client retries). A connection idle for
+    ``timeout`` seconds is closed. With a ``token``, every request must carry ``Authorization: Bearer
+    TOKEN``. The sandbox limits of code envs come from ``job_limits`` (the server's), never from a
+    request's labels.
     """
 
     daemon_threads = True
-    request_queue_size = 256
 
     def __init__(self, address: tuple[str, int], max_body_bytes: int = MAX_BODY_BYTES, max_batch: int = MAX_BATCH,
                  max_concurrent: int = 64, timeout: float = 120.0, body_timeout: float = 30.0,
-                 max_connections: int = 512, token: str | None = None, job_seconds: float = 10.0) -> None:
+                 max_connections: int = 512, token: str | None = None, job_seconds: float = 10.0,
+                 backlog: int = 4096, queue_seconds: float = 300.0) -> None:
         from palaestra import sandbox
 
         self.max_body_bytes, self.max_batch, self.timeout = max_body_bytes, max_batch, timeout
         self.body_timeout, self.token, self.idle_timeout = body_timeout, token, timeout
+        self.queue_seconds = queue_seconds
+        self.request_queue_size = backlog  # read by server_activate's listen()
         self.slots = threading.BoundedSemaphore(max_concurrent)
         self.connections = threading.BoundedSemaphore(max_connections)
+        self._closing = False
         # Every sandbox job judged here runs within the server's budget, whatever a label says.
         sandbox.set_ceiling(sandbox.Limits(wall_seconds=job_seconds, cpu_seconds=job_seconds,
                                            compile_seconds=max(job_seconds, 10.0)))
         super().__init__(address, _RewardHandler)
 
+    def get_request(self) -> tuple[Any, Any]:
+        """Accept the next connection once a connection slot is free; until then it waits in the listen queue."""
+        while not self.connections.acquire(timeout=0.2):
+            if self._closing:
+                raise OSError("the server is shutting down")  # serve_forever skips the request and sees the shutdown
+        try:
+            return super().get_request()
+        except BaseException:
+            self.connections.release()
+            raise
+
     def process_request(self, request: Any, client_address: Any) -> None:
-        if not self.connections.acquire(blocking=False):
-            body = b'{"detail": "too many connections: retry"}'
-            head = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nConnection: close\r\n"
-                    b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n")
-            try:
-                request.settimeout(1.0)
-                request.sendall(head + body)
-            except OSError:
-                pass
-            self.shutdown_request(request)
-            return
-        super().process_request(request, client_address)
+        try:
+            super().process_request(request, client_address)
+        except BaseException:  # no thread took the connection: give its slot back
+            self.connections.release()
+            raise
 
     def process_request_thread(self, request: Any, client_address: Any) -> None:
         try:
             super().process_request_thread(request, client_address)
         finally:
             self.connections.release()
+
+    def shutdown(self) -> None:
+        self._closing = True
+        super().shutdown()
 
     @property
     def url(self) -> str:
@@ -198,8 +212,8 @@ class _RewardHandler(BaseHTTPRequestHandler):
             self.close_connection = True
             self._send(408, {"detail": f"the body did not arrive within {self.server.body_timeout:g} s"})
             return
-        if not self.server.slots.acquire(blocking=False):
-            self._send(503, {"detail": "busy: retry"})
+        if not self.server.slots.acquire(timeout=self.server.queue_seconds):  # queued: wait for a judging slot
+            self._send(503, {"detail": f"busy for {self.server.queue_seconds:g} s: retry"})
             return
         try:
             self._send(*self._answer(body))

@@ -47,9 +47,10 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from palaestra.core.problem import Verdict
 from palaestra.core.spaces import FreeText
 from palaestra.vector.runners import Runner
-from palaestra.vector.shard import SEED_RANGE, reset_options
+from palaestra.vector.shard import SEED_RANGE, describe, reset_options
 
 SMALL_BATCH = 16  # up to this many slots, info arrays are filled item by item
+_LOCAL_COLUMNS = ("env_id", "level", "seed", "turn")  # info keys the fast path fills for every env
 
 
 def _array(values: list[Any], n: int, slots: Any) -> np.ndarray:
@@ -85,6 +86,11 @@ def _place(array: np.ndarray, slots: list[int] | np.ndarray, values: Any) -> np.
     return array
 
 
+def _slots(indices: list[int]) -> list[int] | np.ndarray:
+    """``indices`` as ``_place`` takes them: a list for a few, an index array for more."""
+    return indices if len(indices) <= SMALL_BATCH else np.array(indices, dtype=np.intp)
+
+
 def _mask(n: int, indices: list[int]) -> np.ndarray:
     mask = np.zeros(n, dtype=bool)
     if len(indices) == n:
@@ -114,6 +120,11 @@ class TextVectorEnv(VectorEnv):
         self._episodes = [0] * self.num_envs  # episodes begun per env: the next reset's seed
         self._levels: list[Any] = [None] * self.num_envs
         self._needs_reset = [False] * self.num_envs
+        # The in-process fast path (see ``_step_local``): the sub-envs themselves, which slots hold a
+        # multi-turn env, and each env's episode identity as arrays (rebuilt after a reset by another path).
+        self._local_envs = runner.local_envs()
+        self._multi_turn = [hasattr(env, "turn") for env in self._local_envs or ()]
+        self._identity: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
     def set_levels(self, levels: Mapping[int, int]) -> None:
         """The level each listed sub-env uses from its next reset on (curricula move these)."""
@@ -143,11 +154,18 @@ class TextVectorEnv(VectorEnv):
                 self._levels[i] = levels[i]
         if options:
             raise ValueError(f"unsupported reset options {sorted(options)} (use 'level' and 'reset_mask')")
+        self._identity = None
         outcomes = self.runner.execute({i: self._reset_command(i) for i in indices})
         env_infos = {i: self._take_reset(i, *outcomes[i]) for i in indices}
         return tuple(self._observations), self._batch_infos(env_infos)
 
     def step(self, actions: Sequence[str] | Mapping[int, str]) -> tuple[tuple[str, ...], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        if (self._local_envs is not None and self.autoreset_mode is AutoresetMode.SAME_STEP
+                and isinstance(actions, (list, tuple)) and len(actions) == self.num_envs
+                and all(type(a) is str for a in actions) and True not in self._needs_reset
+                and self._base_seed is not None):
+            return self._step_local(actions)
+        self._identity = None  # this path resets envs without updating the fast path's arrays
         chosen = self._as_mapping(actions)
         n = self.num_envs
         # Python lists while filling (a NumPy item assignment costs several times a list's), arrays at the end
@@ -206,6 +224,113 @@ class TextVectorEnv(VectorEnv):
             infos["stepped"][list(chosen)] = True
         return (tuple(observations), np.array(rewards, dtype=np.float64), np.array(terminated, dtype=bool),
                 np.array(truncated, dtype=bool), infos)
+
+    def _step_local(self, actions: Sequence[str]) -> tuple[tuple[str, ...], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """``step`` of every env, in-process, under SAME_STEP autoreset: the same episodes, observations,
+        rewards and infos as the general path, at a fraction of its cost on cheap games.
+
+        The general path sends each env a command, gets back its info dict and batches the dicts key by
+        key; here each env plays its turn directly (:meth:`~palaestra.core.env.TextEnv.play_turn`, which
+        skips the info dict) and the info arrays of the envs whose episodes go on are built from their
+        verdicts. Info dicts are built only for the episodes that ended (``final_info``) and the resets.
+        """
+        n = self.num_envs
+        envs, observations = self._local_envs, self._observations
+        assert envs is not None
+        rewards, terminated, truncated = [0.0] * n, [False] * n, [False] * n
+        verdicts: list[Any] = [None] * n  # of the episodes that go on
+        ended: dict[int, tuple[str, dict[str, Any]]] = {}  # index -> (final observation, final info)
+        for i, action in enumerate(actions):
+            env = envs[i]
+            try:
+                observation, rewards[i], done, cut, verdict = env.play_turn(action)
+            except Exception as exc:  # never judged: end the episode as truncated and say why (as a worker does)
+                error = describe(exc)
+                truncated[i] = True
+                ended[i] = (observations[i], {"error": error, "verdict": Verdict.failed(error)})
+                continue
+            if done or cut:
+                terminated[i], truncated[i] = done, cut
+                ended[i] = (observation, env.step_info(verdict))
+            else:
+                observations[i] = observation
+                verdicts[i] = verdict
+
+        reset_infos: dict[int, dict[str, Any]] = {}
+        for i in ended:
+            self._needs_reset[i] = True
+            options = reset_options(self._base_seed, i, self._episodes[i], self._levels[i])  # type: ignore[arg-type]
+            self._episodes[i] += 1
+            try:
+                observations[i], reset_infos[i] = envs[i].reset(options=options)
+            except Exception as exc:
+                raise RuntimeError(f"env {i} ({self.env_ids[i]}) failed to reset: {describe(exc)}") from exc
+            self._needs_reset[i] = False
+        infos = self._local_infos(verdicts, reset_infos)
+        if ended:
+            slots = list(ended)
+            infos["final_obs"] = _array([ended[i][0] for i in slots], n, _slots(slots))
+            infos["_final_obs"] = _mask(n, slots)
+            infos["final_info"] = self._batch_infos({i: ended[i][1] for i in slots})
+            infos["_final_info"] = _mask(n, slots)
+        infos["stepped"] = np.ones(n, dtype=bool)
+        return (tuple(observations), np.array(rewards, dtype=np.float64), np.array(terminated, dtype=bool),
+                np.array(truncated, dtype=bool), infos)
+
+    def _local_infos(self, verdicts: list[Any], reset_infos: dict[int, dict[str, Any]]) -> dict[str, Any]:
+        """The batched infos of a ``_step_local`` step (what ``_batch_infos`` makes of the envs' info dicts).
+
+        Every env's info holds its episode's identity (``env_id``, ``level``, ``seed``) and, for a
+        multi-turn env, ``turn``; an env whose episode goes on holds its verdict (``verdict``,
+        ``correct``, ``parsed``: no ``error``, which ends the episode); one that was reset holds the
+        rest of its reset info (``problem``, ``tools``).
+        """
+        n = self.num_envs
+        envs = self._local_envs
+        assert envs is not None
+        identity = self._identity
+        if identity is None:
+            columns = [[env._identity[key] for env in envs] for key in ("env_id", "level", "seed")]
+            identity = self._identity = (np.fromiter(columns[0], dtype=object, count=n), np.array(columns[1]),
+                                         np.array(columns[2]))
+        else:
+            for i in reset_infos:
+                known = envs[i]._identity
+                identity[0][i], identity[1][i], identity[2][i] = known["env_id"], known["level"], known["seed"]
+        every = np.ones(n, dtype=bool)
+        infos: dict[str, Any] = {"env_id": identity[0].copy(), "_env_id": every, "level": identity[1].copy(),
+                                 "_level": every.copy(), "seed": identity[2].copy(), "_seed": every.copy()}
+        multi = self._multi_turn
+        if all(multi):
+            infos["turn"], infos["_turn"] = np.array([env.turn for env in envs]), every.copy()
+        elif any(multi):
+            slots = [i for i in range(n) if multi[i]]
+            infos["turn"] = _place(np.zeros(n, dtype=int), slots, [envs[i].turn for i in slots])
+            infos["_turn"] = _mask(n, slots)
+        if not reset_infos:
+            infos["verdict"] = np.fromiter(verdicts, dtype=object, count=n)
+            infos["_verdict"] = every.copy()
+            infos["correct"], infos["_correct"] = np.array([v.correct for v in verdicts]), every.copy()
+            infos["parsed"], infos["_parsed"] = np.array([v.parsed for v in verdicts]), every.copy()
+            return infos
+        going_on = np.array([v is not None for v in verdicts])
+        if going_on.any():
+            infos["verdict"], infos["_verdict"] = np.fromiter(verdicts, dtype=object, count=n), going_on
+            infos["correct"] = np.array([v is not None and v.correct for v in verdicts])
+            infos["_correct"] = going_on.copy()
+            infos["parsed"] = np.array([v is not None and v.parsed for v in verdicts])
+            infos["_parsed"] = going_on.copy()
+        by_key: dict[str, list[int]] = {}  # the other keys of the reset infos -> the envs holding them
+        for i, info in reset_infos.items():
+            for key in info:
+                if key not in _LOCAL_COLUMNS:
+                    by_key.setdefault(key, []).append(i)
+        for key, slots in by_key.items():
+            values = [reset_infos[i][key] for i in slots]
+            infos[key] = (self._batch_infos(dict(zip(slots, values))) if isinstance(values[0], dict)
+                          else _array(values, n, _slots(slots)))
+            infos[f"_{key}"] = _mask(n, slots)
+        return infos
 
     def _batch_infos(self, env_infos: dict[int, dict[str, Any]]) -> dict[str, Any]:
         """Gymnasium's vector info layout (an array per key plus a ``_key`` mask), built key by key.

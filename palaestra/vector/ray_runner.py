@@ -20,6 +20,8 @@ from palaestra.core.optional import require
 from palaestra.vector.runners import PooledRunner, Slots
 from palaestra.vector.shard import Shard
 
+SPAWN_ATTEMPTS = 5
+
 
 class _ShardActor:
     def __init__(self, slots: Slots, modules: Sequence[str], wrappers: Sequence[Any] = ()) -> None:
@@ -43,7 +45,8 @@ class RayRunner(PooledRunner):
         self.ray = ray
         total = int(ray.available_resources().get("CPU", 1) // cpus_per_worker) or 1
         super().__init__(slots, num_workers or total, timeout)
-        self.actor_cls = ray.remote(num_cpus=cpus_per_worker, max_restarts=0)(_ShardActor)
+        # SPREAD: on a cluster the shards go to different nodes, so losing a node costs few of them
+        self.actor_cls = ray.remote(num_cpus=cpus_per_worker, max_restarts=0, scheduling_strategy="SPREAD")(_ShardActor)
         self.modules = tuple(modules)
         self.wrappers = tuple(wrappers)
         self.actors: list[Any] = [self._spawn(w) for w in range(len(self.shards))]
@@ -78,8 +81,16 @@ class RayRunner(PooledRunner):
 
     def _replace(self, worker: int) -> None:
         self.ray.kill(self.actors[worker], no_restart=True)
-        self.actors[worker] = self._spawn(worker)
-        self.ray.get(self.actors[worker].__ray_ready__.remote())
+        # On a cluster, a node that went down is declared dead only after missed heartbeats: a replacement
+        # placed on it meanwhile dies before it starts, so place another (a few times at most).
+        for attempt in range(SPAWN_ATTEMPTS):
+            self.actors[worker] = self._spawn(worker)
+            try:
+                self.ray.get(self.actors[worker].__ray_ready__.remote(), timeout=max(self.timeout, 60.0))
+                return
+            except (self.ray.exceptions.RayActorError, self.ray.exceptions.GetTimeoutError):
+                self.ray.kill(self.actors[worker], no_restart=True)
+        raise RuntimeError(f"no replacement for Ray worker {worker} started after {SPAWN_ATTEMPTS} attempts")
 
     def close(self) -> None:
         for actor in self.actors:

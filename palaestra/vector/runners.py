@@ -40,6 +40,12 @@ class Runner:
 
     resets_in_worker = False
 
+    def local_envs(self) -> list[Any] | None:
+        """The sub-envs, in slot order, when they live in this process as plain palaestra envs
+        (:class:`~palaestra.core.env.SingleTurnEnv` / ``MultiTurnEnv``, unwrapped); else ``None``.
+        A vector env then steps them directly (see ``TextVectorEnv.step``)."""
+        return None
+
     def execute(self, commands: dict[int, Command]) -> dict[int, Outcome]:
         raise NotImplementedError
 
@@ -55,6 +61,12 @@ class SyncRunner(Runner):
 
     def execute(self, commands: dict[int, Command]) -> dict[int, Outcome]:
         return dict(self.shard.execute(commands.items()))
+
+    def local_envs(self) -> list[Any] | None:
+        from palaestra.core.env import MultiTurnEnv, SingleTurnEnv
+
+        envs = [self.shard.envs[i] for i in sorted(self.shard.envs)]
+        return envs if all(type(env) in (SingleTurnEnv, MultiTurnEnv) for env in envs) else None
 
     def close(self) -> None:
         self.shard.close()

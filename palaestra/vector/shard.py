@@ -66,7 +66,7 @@ class Shard:
                     continue
                 result = env.step(command[1])
             except Exception as exc:  # an env bug ends that episode, not the run
-                outcomes.append((i, ("error", _describe(exc))))
+                outcomes.append((i, ("error", describe(exc))))
                 continue
             if len(command) > 2 and (result[2] or result[3]):
                 outcomes.append((i, ("ok", result, _reset(env, reset_options(*command[2])))))
@@ -88,10 +88,10 @@ def _reset(env: Any, options: dict[str, Any]) -> Outcome:
     try:
         return "ok", env.reset(options=options)
     except Exception as exc:
-        return "error", _describe(exc)
+        return "error", describe(exc)
 
 
-def _describe(exc: Exception) -> str:
+def describe(exc: Exception) -> str:
     detail = traceback.format_exception_only(type(exc), exc)[-1].strip()
     return f"env raised {detail}"
 

@@ -366,6 +366,8 @@ def read_integer(
     (481, 1000, None)
     """
     if units is None and not unit_required and isinstance(text, str) and len(text) <= min(max_digits, 4_000):
+        if text.isdigit() and text.isascii():  # digits only (a game's guess): no pattern to run
+            return int(text)
         plain = _PLAIN_INTEGER.fullmatch(text)
         if plain:  # a game move or a bare integer: the common case, read without building a Fraction
             return int(plain.group(1))

@@ -76,7 +76,7 @@ def test_reward_function_loaded_by_file_path(tokenizer: Any) -> None:
 @pytest.fixture
 def reward_server() -> Any:
     server = palaestra_openrlhf.RewardServer(("127.0.0.1", 0), max_body_bytes=200_000, max_batch=16,
-                                             max_concurrent=4, timeout=5.0)
+                                             max_concurrent=4, timeout=5.0, queue_seconds=0.5)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     yield server
@@ -108,8 +108,11 @@ def test_reward_server_speaks_openrlhfs_protocol_with_bounds(reward_server: Any,
     assert post(reward_server.url, {"query": ["x" * 300_000], "prompts": [""], "labels": ["{}"]})[0] == 413
     assert post(reward_server.url.replace("/get_reward", "/other"), {})[0] == 404
     held = [reward_server.slots.acquire(blocking=False) for _ in range(4)]  # every slot busy
-    assert all(held) and post(reward_server.url, {"query": [], "prompts": [], "labels": []})[0] == 503
-    for _ in held:
+    assert all(held) and post(reward_server.url, {"query": [], "prompts": [], "labels": []})[0] == 503  # after 0.5 s
+    # Within the queue's bound a request waits for a slot instead of being refused.
+    threading.Timer(0.2, reward_server.slots.release).start()  # one slot frees while the request waits
+    assert post(reward_server.url, {"query": [], "prompts": [], "labels": []})[0] == 200
+    for _ in held[1:]:
         reward_server.slots.release()
     assert post(reward_server.url, {"query": [], "prompts": [], "labels": []}) == (200, {
         "rewards": [], "scores": [], "extra_logs": {"acc": [], "parsed": [], "error": []}})

@@ -84,16 +84,22 @@ def test_deeply_nested_json_is_a_400(reward_server: openrlhf.RewardServer) -> No
     assert status == 400, reply
 
 
-def test_connections_beyond_the_cap_are_refused_clearly() -> None:
+def test_connections_beyond_the_cap_wait_their_turn() -> None:
+    """Backpressure: a connection beyond the cap waits in the listen queue (no 503) and is served once one closes."""
     server = openrlhf.RewardServer(("127.0.0.1", 0), max_connections=2, timeout=5.0)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
     host, port = server.server_address[:2]
     idle = [socket.create_connection((host, port)) for _ in range(2)]
     try:
         time.sleep(0.3)
         extra = socket.create_connection((host, port))
+        extra.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+        extra.settimeout(0.5)
+        with pytest.raises(socket.timeout):
+            extra.recv(200)  # not accepted yet: both connection slots are held
+        idle.pop().close()
         extra.settimeout(5)
-        assert extra.recv(200).startswith(b"HTTP/1.1 503"), "the third connection is refused with 503"
+        assert extra.recv(200).startswith(b"HTTP/1.1 200"), "served once a slot freed"
         extra.close()
     finally:
         for s in idle:

@@ -20,7 +20,8 @@ sys.path.insert(0, str(HERE))  # the driver imports faulty_envs too
 def local_ray() -> Iterator[None]:
     # Workers import the test-only faulty envs by module name, so put this folder on their path.
     pythonpath = os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")])
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
+    # address="local": a Ray instance of its own, never a cluster another test started on this machine
+    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False,
              runtime_env={"env_vars": {"PYTHONPATH": pythonpath}})
     yield
     ray.shutdown()

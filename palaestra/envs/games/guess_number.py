@@ -122,6 +122,8 @@ _SPACED_DIGITS = re.compile(r"\d\s+\d")  # "353 328": two guesses (a plan), not 
 
 
 def _read_integer(move: str) -> int | None:
+    if move.isdigit() and move.isascii():  # the common reply, read without the patterns below
+        return int(move) if len(move) <= MAX_DIGITS else None
     if len(move) > MAX_MOVE_CHARS or _SPACED_DIGITS.search(move):
         return None
     return read_integer(move, max_digits=MAX_DIGITS)
