@@ -6,6 +6,13 @@ subprocesses doing the same (the same compiler command, then the program, in a t
     python bench/sandbox.py                  # ~2 s per row
     python bench/sandbox.py --seconds 5 --threads 8
     python bench/sandbox.py --workloads --languages c javascript   # languages only
+    python bench/sandbox.py --workloads --languages --verify --grpo   # code verification only
+
+``--verify`` verifies distinct gold answers of one code env per language, one caller, and prints
+candidates per CPU second of every process involved (= per core). ``--grpo`` verifies a GRPO-shaped
+batch (``--problems`` problems x 8 samples, half of them repeats of the other half, shuffled) from
+those envs on ``--threads`` callers, judging every sample (no verdict cache) and then with the cache
+(identical programs on one problem judged once), and prints both wall times.
 
 CPU per run counts every process involved: this one (all threads), and each child process
 tree (a subprocess and what it spawned; the sandbox server and every job it forked), read
@@ -164,12 +171,121 @@ def bench_languages(names: list[str], seconds: float, threads: int) -> None:
         backend.close()
 
 
+# One code env per language (their gold answers are what is verified).
+VERIFY_ENVS = {
+    "python (function)": "code/array_pipeline",
+    "python (stdio)": "code/stdio_queries",
+    "c": "code/c_functions",
+    "cpp": "code/cpp_classes",
+    "javascript": "code/js_functions",
+    "verilog": "code/verilog_combinational",
+    "sql": "code/sql_window",
+    "lua": "code/lua_functions",
+    "go": "code/go_programs",
+    "prolog": "code/prolog_queries",
+    "bash": "code/bash_oneliners",
+}
+GRPO_ENVS = ("code/array_pipeline", "code/knapsack", "code/stdio_queries", "code/c_functions", "code/js_functions",
+             "code/cpp_classes", "code/sql_window", "code/lua_functions")  # fmt: skip
+
+
+def _all_cpu(backend_pid: int | None) -> float:
+    return _self_cpu() + (_tree_cpu(backend_pid) if backend_pid else 0.0)
+
+
+def bench_verify(count: int, level: int) -> None:
+    """Gold candidates verified per CPU second (every process: this one, the sandbox server and its jobs)."""
+    import palaestra
+    from palaestra import sandbox
+    from palaestra.verifiers import verdict_cache
+
+    verdict_cache.set_enabled(False)  # distinct candidates anyway; nothing may come from a cache
+    backend = sandbox.get_backend()
+    print(f"\ncode verification: {count} distinct gold answers per env at level {level}, one caller")
+    print(f"{'language':<20}{'env':<28}{'cand/s':>8}{'cand/CPU-s':>12}{'CPU ms/cand':>13}")
+    try:
+        for language, env_id in VERIFY_ENVS.items():
+            env = palaestra.make_source(env_id)
+            missing = [t for t in getattr(env, "toolchains", ()) if not backend.languages()[t].available]
+            if missing:
+                print(f"{language:<20}{env_id:<28}skipped: no {', '.join(missing)}")
+                continue
+            problems = [env.sample(level, seed) for seed in range(count + 1)]
+            assert env.verify(problems[0], problems[0].answer or "").correct  # warm up (compilers' files cached)
+            pid = getattr(backend, "server_pid", None)
+            cpu0, t0 = _all_cpu(pid), time.perf_counter()
+            for problem in problems[1:]:
+                verdict = env.verify(problem, problem.answer or "")
+                assert verdict.correct, (env_id, verdict)
+            wall, cpu = time.perf_counter() - t0, _all_cpu(pid) - cpu0
+            print(f"{language:<20}{env_id:<28}{count / wall:>8.2f}{count / cpu:>12.2f}{1000 * cpu / count:>13.1f}")
+    finally:
+        verdict_cache.set_enabled(True)
+
+
+COMMENTS = {"python": "#", "bash": "#", "lua": "--", "sql": "--", "prolog": "%"}  # the others: //
+
+
+def _variant(answer: str, k: int) -> str:
+    """The answer's program with a comment line ``variant k`` at its end: a different program text
+    that behaves the same (the fence's label picks the comment syntax; bare code is Python)."""
+    if not answer.startswith("```"):
+        return f"{answer.rstrip()}\n# variant {k}\n"
+    label = answer[3:].split("\n", 1)[0].strip()
+    head, _, tail = answer.rstrip().rpartition("```")
+    return f"{head}{COMMENTS.get(label, '//')} variant {k}\n```{tail}"
+
+
+def grpo_batch(problems: int, seed: int = 0) -> list[tuple[object, object, str]]:
+    """(env, problem, answer) for ``problems`` problems x 8 samples: four different programs each
+    (the gold one with a comment ``variant k`` added), each twice: as is, and fenced after a
+    sentence (the same program once extracted); shuffled."""
+    import random
+
+    import palaestra
+
+    rng = random.Random(seed)
+    batch = []
+    for i in range(problems):
+        env = palaestra.make_source(GRPO_ENVS[i % len(GRPO_ENVS)])
+        problem = env.sample(1, 1000 + i)
+        for k in range(4):
+            answer = _variant(problem.answer or "", k)
+            fenced = answer if answer.startswith("```") else f"```python\n{answer}```"
+            batch += [(env, problem, answer), (env, problem, f"Here is my program.\n\n{fenced}")]
+    rng.shuffle(batch)
+    return batch
+
+
+def bench_grpo(problems: int, threads: int) -> None:
+    from palaestra.verifiers import verdict_cache
+
+    batch = grpo_batch(problems)
+    print(f"\nGRPO-shaped batch: {problems} problems x 8 samples (50% repeats), {threads} callers")
+    walls = {}
+    for name, enabled in (("every sample judged (no cache)", False), ("verdict cache", True)):
+        verdict_cache.set_enabled(enabled)
+        t0 = time.perf_counter()
+        with ThreadPoolExecutor(threads) as pool:
+            verdicts = list(pool.map(lambda item: item[0].verify(item[1], item[2]), batch))  # type: ignore[attr-defined]
+        walls[name] = time.perf_counter() - t0
+        errors = [v for v in verdicts if v.error]
+        print(f"  {name:<34}{walls[name]:>8.1f} s  ({sum(v.correct for v in verdicts)} correct, {len(errors)} errors)")
+    verdict_cache.set_enabled(True)
+    first, last = walls.values()
+    print(f"  speed-up: {first / last:.2f}x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--threads", type=int, default=2 * (os.cpu_count() or 1))
     parser.add_argument("--workloads", nargs="*", default=list(WORKLOADS), choices=list(WORKLOADS))
     parser.add_argument("--languages", nargs="*", default=list(PROGRAMS), choices=list(PROGRAMS))
+    parser.add_argument("--verify", action="store_true", help="gold candidates verified per CPU second per language")
+    parser.add_argument("--verify-count", type=int, default=6)
+    parser.add_argument("--grpo", action="store_true", help="a GRPO-shaped batch, without and with the verdict cache")
+    parser.add_argument("--problems", type=int, default=64)
     args = parser.parse_args()
 
     report = LocalBackend(min_tier="none").probe()
@@ -209,6 +325,10 @@ def main() -> None:
             print(f"{name:<28}{rate:>9.0f}{cpu:>12.2f}{rate / base_rate:>13.1f}x{base_cpu / cpu:>10.1f}x")
     if args.languages:
         bench_languages(args.languages, args.seconds, args.threads)
+    if args.verify:
+        bench_verify(args.verify_count, level=2)
+    if args.grpo:
+        bench_grpo(args.problems, args.threads)
     print(
         "\nratios are against the first row (of each workload or language): higher is better"
         " (CPU ratio = how many times less CPU per run)"
