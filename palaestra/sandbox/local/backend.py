@@ -303,6 +303,9 @@ class LocalBackend:
     memory_admission: "usage" (default) counts a long-running (demoted) run by the memory its
     cgroup is charged, so CPU hogs do not hold short jobs back; "limits" counts every run by its
     whole limit (what it was before; kept for comparison). Without cgroups it is always "limits".
+    precompiled_headers: let the server precompile common C++ headers (<bits/stdc++.h>,
+    <iostream>, <string>) once per compiler under base_dir and compile with them (default; only
+    a root server, whose jobs cannot write them, does).
     """
 
     name = "local"
@@ -320,6 +323,7 @@ class LocalBackend:
         tool_dirs: Sequence[str] | None = None,
         memory_budget: int | None = None,
         memory_admission: str = "usage",
+        precompiled_headers: bool = True,
     ):
         self.tier = check_tier(tier) if tier else None
         self.min_tier = check_tier(min_tier or os.environ.get(MIN_TIER_ENV) or DEFAULT_MIN_TIER)
@@ -335,6 +339,7 @@ class LocalBackend:
             "tool_dirs": list(tool_dirs) if tool_dirs is not None else None,
             "memory_budget": memory_budget,
             "memory_admission": memory_admission,
+            "precompiled_headers": precompiled_headers,
         }
         if memory_admission not in ("usage", "limits"):
             raise ValueError(f"memory_admission must be 'usage' or 'limits', not {memory_admission!r}")

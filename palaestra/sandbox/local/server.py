@@ -238,6 +238,9 @@ class Server:
         self.stopping = False
         self.decoder = Decoder()
         self.toolchains: dict[str, dict[str, Any]] = {}  # discovered on first use
+        self.pch: dict[str, str] = {}  # language -> its precompiled headers' directory, once built
+        self.pch_builds: dict[int, dict[str, Any]] = {}  # compiler pid -> its build (see _start_pch)
+        self.pch_wanted = bool(config.get("precompiled_headers", True))
         syscalls.prctl(syscalls.PR_SET_CHILD_SUBREAPER, 1)  # orphans of jobs come back here
         syscalls.malloc_single_arena()
         self._claim_block(config)
@@ -246,7 +249,7 @@ class Server:
     # -- start-up --------------------------------------------------------------------------
 
     def _claim_block(self, config: dict[str, Any]) -> None:
-        base = config["base_dir"]
+        base = self.base_dir = config["base_dir"]
         os.makedirs(base, mode=0o711, exist_ok=True)
         st = os.lstat(base)
         if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o022:
@@ -950,10 +953,62 @@ class Server:
             self._reply(rid, error=f"unknown op {op!r}")
 
     def _toolchain(self, language: str) -> dict[str, Any]:
-        """The language's toolchain, discovered once per server (tens of milliseconds, once)."""
+        """The language's toolchain, discovered once per server (tens of milliseconds, once), with
+        its precompiled headers once they are built."""
         if language not in self.toolchains:
-            self.toolchains[language] = languages.discover(language)
+            self.toolchains[language] = chain = languages.discover(language)
+            if language in languages.PCH_HEADERS and chain["available"]:
+                self._start_pch(chain)
+        if language in self.pch:
+            return languages.with_pch(self.toolchains[language], self.pch[language])
         return self.toolchains[language]
+
+    def _start_pch(self, chain: dict[str, Any]) -> None:
+        """Precompile the language's common headers (once per compiler and flags, kept under the
+        base dir for later servers), at the lowest priority while jobs compile without them. Only where
+        jobs run as uids of their own: a job of the server's uid could rewrite them for the next."""
+        if not self.uids or not self.pch_wanted:
+            return
+        final = languages.pch_dir(self.base_dir, chain)
+        if os.path.isdir(final):
+            self.pch[chain["language"]] = final
+            return
+        try:
+            os.makedirs(os.path.dirname(final), 0o755, exist_ok=True)
+            work = os.path.join(os.path.dirname(final), f".build-{os.getpid()}-{chain['language']}")
+            shutil.rmtree(work, ignore_errors=True)
+            os.mkdir(work, 0o755)
+            build = {"language": chain["language"], "work": work, "final": final, "pids": set(), "ok": True}
+            env = {"PATH": chain["compile"].get("env", {}).get("PATH", "/usr/bin:/bin")}
+            for argv in languages.pch_commands(chain, work):
+                pid = os.posix_spawn(argv[0], argv, env)
+                self.pch_builds[pid] = build
+                build["pids"].add(pid)
+                os.setpriority(os.PRIO_PROCESS, pid, 19)  # (SCHED_IDLE would starve on a busy host)
+        except (OSError, ValueError):
+            return  # no precompiled headers: programs compile as before
+
+    def _pch_built(self, pid: int, wait_status: int) -> None:
+        build = self.pch_builds.pop(pid)
+        build["pids"].discard(pid)
+        build["ok"] = build["ok"] and os.WIFEXITED(wait_status) and os.WEXITSTATUS(wait_status) == 0
+        if build["pids"]:
+            return
+        try:
+            if not build["ok"]:
+                raise OSError("a header did not precompile")
+            shutil.rmtree(os.path.join(build["work"], "src"))
+            for root, dirs, names in os.walk(build["work"]):
+                for name in dirs:
+                    os.chmod(os.path.join(root, name), 0o755)
+                for name in names:
+                    os.chmod(os.path.join(root, name), 0o644)
+            os.rename(build["work"], build["final"])  # whole, or not at all
+            self.pch[build["language"]] = build["final"]
+        except OSError:
+            shutil.rmtree(build["work"], ignore_errors=True)
+            if os.path.isdir(build["final"]):  # another server finished first
+                self.pch[build["language"]] = build["final"]
 
     def _start_pending(self) -> None:
         while self.cell_backlog and self.free:
@@ -993,11 +1048,13 @@ class Server:
     def _reap_orphans(self) -> None:
         while True:
             try:
-                pid, _, _ = os.wait4(-1, os.WNOHANG)
+                pid, wait_status, _ = os.wait4(-1, os.WNOHANG)
             except ChildProcessError:
                 return
             if pid == 0:
                 return
+            if pid in self.pch_builds:
+                self._pch_built(pid, wait_status)
 
     def _timers(self) -> float | None:
         """Act on due deadlines; the seconds until the next one."""
@@ -1088,6 +1145,12 @@ class Server:
             os.waitpid(self.zygote.pid, 0)
         except ChildProcessError:
             pass
+        for pid, build in list(self.pch_builds.items()):  # unfinished header builds: never renamed into place
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            shutil.rmtree(build["work"], ignore_errors=True)
         self._reap_orphans()  # the killed orphans are this subreaper's children: leave no zombie to init
         for slot in self.slots.values():
             if slot.cgroup is not None:
