@@ -59,11 +59,14 @@ def key_of(*parts: Any) -> str:
 
 
 _caches: list[ReportCache[Any]] = []
+_enabled = True
 
 
 def set_enabled(enabled: bool) -> None:
-    """Turn every report cache on or off (off: each candidate is judged, as before the cache;
-    ``bench/sandbox.py`` compares the two)."""
+    """Turn every report cache on or off, those made later included (off: each candidate is
+    judged, as before the cache; ``bench/sandbox.py`` compares the two)."""
+    global _enabled
+    _enabled = enabled
     for cache in _caches:
         cache.clear()
         cache.enabled = enabled
@@ -74,7 +77,7 @@ class ReportCache(Generic[Report]):
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self.enabled = True
+        self.enabled = _enabled
         _caches.append(self)
         self._reports: OrderedDict[str, Report] = OrderedDict()
         self._running: dict[str, threading.Event] = {}

@@ -169,3 +169,18 @@ def test_every_test_of_a_candidate_runs_in_one_sandbox_job(jobs: list[str], env_
     assert env.verify(problem, problem.answer or "").correct
     assert len(jobs) == 1, f"{env_id}: {len(jobs)} sandbox jobs for one candidate"
     assert all(env.verify(problem, answer).correct for answer in _wrapped(problem)) and len(jobs) == 1
+
+
+@pytest.mark.no_sandbox
+def test_turning_the_caches_off_covers_caches_made_later() -> None:
+    from palaestra.verifiers import verdict_cache
+
+    verdict_cache.set_enabled(False)
+    try:
+        later: ReportCache[str] = ReportCache(size=4)
+        results = iter(["first", "second"])
+        assert later.judged("k", lambda: next(results), keep=lambda r: True) == "first"
+        assert later.judged("k", lambda: next(results), keep=lambda r: True) == "second"
+    finally:
+        verdict_cache.set_enabled(True)
+    assert code._cache.enabled and polyglot._cache.enabled
