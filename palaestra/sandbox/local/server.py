@@ -975,6 +975,7 @@ class Server:
             return
         try:
             os.makedirs(os.path.dirname(final), 0o755, exist_ok=True)
+            os.chmod(os.path.dirname(final), 0o755)  # whatever the umask: every job's uid must reach it
             work = os.path.join(os.path.dirname(final), f".build-{os.getpid()}-{chain['language']}")
             shutil.rmtree(work, ignore_errors=True)
             os.mkdir(work, 0o755)
