@@ -959,6 +959,8 @@ class Server:
             self.toolchains[language] = chain = languages.discover(language)
             if language in languages.PCH_HEADERS and chain["available"]:
                 self._start_pch(chain)
+        if language in self.pch and not os.path.isdir(self.pch[language]):
+            del self.pch[language]  # removed meanwhile (a cleaned /tmp): compile without them
         if language in self.pch:
             return languages.with_pch(self.toolchains[language], self.pch[language])
         return self.toolchains[language]
