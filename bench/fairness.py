@@ -1,13 +1,15 @@
-"""Benign latency under abuse: short jobs run alone, then interleaved with CPU hogs, on one backend.
+"""Benign latency under abuse: short jobs run alone, then interleaved with CPU hogs, per memory admission.
 
-    python bench/fairness.py [--benign 50] [--hogs 50] [--hog-cpu 2] [--tier standard]
+    python bench/fairness.py [--benign 50] [--hogs 50] [--hog-cpu 2] [--tier standard] [--admission usage]
 
 A clean run submits ``--benign`` short Python jobs at once (one client thread each, so nothing
 queues on the client side) and records each job's latency (the ``run`` call, submission to
 result); the mixed run submits ``--hogs`` CPU hogs (four spinning threads each, until their
 ``--hog-cpu`` seconds of CPU) interleaved with the same number of short jobs. Prints the
-median and 95th percentile of the short jobs' latency in both runs and their ratio (the
-sandbox issue's target: within 2x of the clean run).
+median, 95th and 99th percentile of the short jobs' latency in both runs and their ratios (the
+sandbox issue's target: within 2x of the clean run), once per memory admission policy of the
+server (``limits``: every run holds its whole memory limit, the policy before; ``usage``: a
+demoted long runner holds what its cgroup is charged), each on a backend of its own, in one run.
 """
 
 from __future__ import annotations
@@ -57,9 +59,26 @@ def run(backend: LocalBackend, benign: int, hogs: int, hog_cpu: float) -> list[f
     return latencies
 
 
-def describe(latencies: list[float]) -> tuple[float, float]:
+def describe(latencies: list[float]) -> tuple[float, float, float]:
     ordered = sorted(latencies)
-    return statistics.median(ordered), ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+
+    def at(q: float) -> float:
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+    return statistics.median(ordered), at(0.95), at(0.99)
+
+
+def measure(args: argparse.Namespace, admission: str) -> tuple[str, tuple[float, ...], tuple[float, ...]]:
+    kwargs = {"tier": args.tier} if args.tier else {}
+    backend = LocalBackend(memory_admission=admission, **kwargs)
+    try:
+        backend.run("pass")
+        tier = backend.probe().tier
+        clean = describe(run(backend, args.benign, 0, args.hog_cpu))
+        mixed = describe(run(backend, args.benign, args.hogs, args.hog_cpu))
+    finally:
+        backend.close()
+    return tier, clean, mixed
 
 
 def main() -> None:
@@ -68,19 +87,15 @@ def main() -> None:
     parser.add_argument("--hogs", type=int, default=50)
     parser.add_argument("--hog-cpu", type=float, default=2.0)
     parser.add_argument("--tier", default=None, help="a tier to run at (default: the strongest the host allows)")
+    parser.add_argument("--admission", choices=("limits", "usage"), action="append", help="default: both")
     args = parser.parse_args()
-    backend = LocalBackend(tier=args.tier) if args.tier else LocalBackend()
-    try:
-        backend.run("pass")
-        tier = backend.probe().tier
-        clean = describe(run(backend, args.benign, 0, args.hog_cpu))
-        mixed = describe(run(backend, args.benign, args.hogs, args.hog_cpu))
-    finally:
-        backend.close()
-    print(f"tier {tier}: {args.benign} short jobs; {args.hogs} hogs of {args.hog_cpu:g} s CPU in the mix")
-    print(f"clean: median {clean[0]:.3f} s, p95 {clean[1]:.3f} s")
-    print(f"mixed: median {mixed[0]:.3f} s, p95 {mixed[1]:.3f} s")
-    print(f"ratio: median {mixed[0] / clean[0]:.2f}x, p95 {mixed[1] / clean[1]:.2f}x")
+    for admission in args.admission or ("limits", "usage"):
+        tier, clean, mixed = measure(args, admission)
+        print(f"admission by {admission}, tier {tier}: {args.benign} short jobs; {args.hogs} hogs of {args.hog_cpu:g} s CPU")
+        print(f"  clean: median {clean[0]:.3f} s, p95 {clean[1]:.3f} s, p99 {clean[2]:.3f} s")
+        print(f"  mixed: median {mixed[0]:.3f} s, p95 {mixed[1]:.3f} s, p99 {mixed[2]:.3f} s")
+        ratios = ", ".join(f"{name} {m / c:.2f}x" for name, m, c in zip(("median", "p95", "p99"), mixed, clean))
+        print(f"  ratio: {ratios}", flush=True)
 
 
 if __name__ == "__main__":

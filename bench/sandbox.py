@@ -6,6 +6,13 @@ subprocesses doing the same (the same compiler command, then the program, in a t
     python bench/sandbox.py                  # ~2 s per row
     python bench/sandbox.py --seconds 5 --threads 8
     python bench/sandbox.py --workloads --languages c javascript   # languages only
+    python bench/sandbox.py --workloads --languages --verify --grpo   # code verification only
+
+``--verify`` verifies distinct gold answers of one code env per language, one caller, and prints
+candidates per CPU second of every process involved (= per core). ``--grpo`` verifies a GRPO-shaped
+batch (``--problems`` problems x 8 samples, half of them repeats of the other half, shuffled) from
+those envs on ``--threads`` callers, judging every sample (no verdict cache) and then with the cache
+(identical programs on one problem judged once), and prints both wall times.
 
 CPU per run counts every process involved: this one (all threads), and each child process
 tree (a subprocess and what it spawned; the sandbox server and every job it forked), read
@@ -62,10 +69,23 @@ SQL_SCRIPT = "import json, sqlite3, sys; print(sqlite3.connect(':memory:').execu
 
 
 def _tree_cpu(pid: int) -> float:
-    """CPU seconds of a live process plus its reaped descendants (utime stime cutime cstime)."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+    """CPU seconds of a live process and all its descendants: for each live process of the tree,
+    its own time and that of the children it reaped (utime stime cutime cstime). A dead process
+    is counted once, by its reaper (the sandbox server is the subreaper of its jobs' orphans);
+    the live ones matter since the zygote, a child of the server, reaps the jobs."""
+    total, stack = 0.0, [pid]
+    while stack:
+        current = stack.pop()
+        try:
+            with open(f"/proc/{current}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+            for task in os.listdir(f"/proc/{current}/task"):
+                with open(f"/proc/{current}/task/{task}/children") as f:
+                    stack += [int(child) for child in f.read().split()]
+        except (OSError, ValueError):
+            continue  # it ended meanwhile: its reaper counts it
+    return total
 
 
 def _self_cpu() -> float:
@@ -127,9 +147,25 @@ def plain_runner(language: str, chain: dict) -> Callable[[int], str]:
     return run
 
 
+def wait_for_pch(backend: LocalBackend, within: float = 600.0) -> bool:
+    """Start the server's build of its precompiled C++ headers and wait for it; whether it has them."""
+    chain = languages.discover("cpp")
+    if not chain["available"] or backend.probe().uids is None:
+        return False
+    backend.run("int main() {}", language="cpp", limits=LIMITS)
+    final = languages.pch_dir(backend.config["base_dir"], chain)
+    give_up = time.monotonic() + within
+    while not os.path.isdir(final) and time.monotonic() < give_up:
+        time.sleep(0.5)
+    return os.path.isdir(final)
+
+
 def bench_languages(names: list[str], seconds: float, threads: int) -> None:
     backend = LocalBackend(min_tier="none")
+    no_pch = LocalBackend(min_tier="none", precompiled_headers=False)
     try:
+        if "cpp" in names:
+            wait_for_pch(backend)
         tier = backend.probe().tier
         chains = {name: languages.discover(name) for name in names}
         print(f"\nlanguages (sandbox tier={tier}; compiled languages: compile + run every time)")
@@ -140,7 +176,7 @@ def bench_languages(names: list[str], seconds: float, threads: int) -> None:
                 print(f"{name:<12}skipped: {chain['reason']}")
                 continue
 
-            def sandboxed(i: int, name: str = name) -> str:
+            def sandboxed(i: int, name: str = name, backend: LocalBackend = backend) -> str:
                 r = backend.run(PROGRAMS[name].replace("@I@", str(i)), language=name, limits=LIMITS)
                 if name == "sql":
                     import json
@@ -155,6 +191,15 @@ def bench_languages(names: list[str], seconds: float, threads: int) -> None:
                 ),
                 ("sandbox", *measure(sandboxed, seconds, threads, lambda: backend.server_pid)),
             ]
+            if name == "cpp":  # the program's first #include <iostream> is precompiled in the row above
+                rows.append(
+                    (
+                        "sandbox, no PCH",
+                        *measure(
+                            lambda i: sandboxed(i, backend=no_pch), seconds, threads, lambda: no_pch.server_pid
+                        ),
+                    )
+                )
             base_rate, base_cpu = rows[0][1], rows[0][2]
             for runner, rate, cpu in rows:
                 print(
@@ -162,6 +207,120 @@ def bench_languages(names: list[str], seconds: float, threads: int) -> None:
                 )
     finally:
         backend.close()
+        no_pch.close()
+
+
+# One code env per language (their gold answers are what is verified).
+VERIFY_ENVS = {
+    "python (function)": "code/array_pipeline",
+    "python (stdio)": "code/stdio_queries",
+    "c": "code/c_functions",
+    "cpp": "code/cpp_classes",
+    "javascript": "code/js_functions",
+    "verilog": "code/verilog_combinational",
+    "sql": "code/sql_window",
+    "lua": "code/lua_functions",
+    "go": "code/go_programs",
+    "prolog": "code/prolog_queries",
+    "bash": "code/bash_oneliners",
+}
+GRPO_ENVS = ("code/array_pipeline", "code/knapsack", "code/stdio_queries", "code/c_functions", "code/js_functions",
+             "code/cpp_classes", "code/sql_window", "code/lua_functions")  # fmt: skip
+
+
+def _all_cpu(backend_pid: int | None) -> float:
+    return _self_cpu() + (_tree_cpu(backend_pid) if backend_pid else 0.0)
+
+
+def bench_verify(count: int, level: int) -> None:
+    """Gold candidates verified per CPU second (every process: this one, the sandbox server and its jobs)."""
+    import palaestra
+    from palaestra import sandbox
+    from palaestra.verifiers import verdict_cache
+
+    verdict_cache.set_enabled(False)  # distinct candidates anyway; nothing may come from a cache
+    print(f"\ncode verification: {count} distinct gold answers per env at level {level}, one caller")
+    print(f"{'language':<20}{'env':<28}{'cand/s':>8}{'cand/CPU-s':>12}{'CPU ms/cand':>13}")
+    plain = LocalBackend(precompiled_headers=False)
+    with_pch = LocalBackend()
+    runs = [(language, env_id, with_pch) for language, env_id in VERIFY_ENVS.items()]
+    runs.insert(3, ("cpp (no PCH)", VERIFY_ENVS["cpp"], plain))
+    try:
+        wait_for_pch(with_pch)
+        for language, env_id, backend in runs:
+            sandbox.set_backend(backend)
+            env = palaestra.make_source(env_id)
+            missing = [t for t in getattr(env, "toolchains", ()) if not backend.languages()[t].available]
+            if missing:
+                print(f"{language:<20}{env_id:<28}skipped: no {', '.join(missing)}")
+                continue
+            problems = [env.sample(level, seed) for seed in range(count + 1)]
+            assert env.verify(problems[0], problems[0].answer or "").correct  # warm up (compilers' files cached)
+            pid = getattr(backend, "server_pid", None)
+            cpu0, t0 = _all_cpu(pid), time.perf_counter()
+            for problem in problems[1:]:
+                verdict = env.verify(problem, problem.answer or "")
+                assert verdict.correct, (env_id, verdict)
+            wall, cpu = time.perf_counter() - t0, _all_cpu(pid) - cpu0
+            print(f"{language:<20}{env_id:<28}{count / wall:>8.2f}{count / cpu:>12.2f}{1000 * cpu / count:>13.1f}")
+    finally:
+        verdict_cache.set_enabled(True)
+        sandbox.set_backend(None)
+        plain.close()
+        with_pch.close()
+
+
+COMMENTS = {"python": "#", "bash": "#", "lua": "--", "sql": "--", "prolog": "%"}  # the others: //
+
+
+def _variant(answer: str, k: int) -> str:
+    """The answer's program with a comment line ``variant k`` at its end: a different program text
+    that behaves the same (the fence's label picks the comment syntax; bare code is Python)."""
+    if not answer.startswith("```"):
+        return f"{answer.rstrip()}\n# variant {k}\n"
+    label = answer[3:].split("\n", 1)[0].strip()
+    head, _, tail = answer.rstrip().rpartition("```")
+    return f"{head}{COMMENTS.get(label, '//')} variant {k}\n```{tail}"
+
+
+def grpo_batch(problems: int, seed: int = 0) -> list[tuple[object, object, str]]:
+    """(env, problem, answer) for ``problems`` problems x 8 samples: four different programs each
+    (the gold one with a comment ``variant k`` added), each twice: as is, and fenced after a
+    sentence (the same program once extracted); shuffled."""
+    import random
+
+    import palaestra
+
+    rng = random.Random(seed)
+    batch = []
+    for i in range(problems):
+        env = palaestra.make_source(GRPO_ENVS[i % len(GRPO_ENVS)])
+        problem = env.sample(1, 1000 + i)
+        for k in range(4):
+            answer = _variant(problem.answer or "", k)
+            fenced = answer if answer.startswith("```") else f"```python\n{answer}```"
+            batch += [(env, problem, answer), (env, problem, f"Here is my program.\n\n{fenced}")]
+    rng.shuffle(batch)
+    return batch
+
+
+def bench_grpo(problems: int, threads: int) -> None:
+    from palaestra.verifiers import verdict_cache
+
+    batch = grpo_batch(problems)
+    print(f"\nGRPO-shaped batch: {problems} problems x 8 samples (50% repeats), {threads} callers")
+    walls = {}
+    for name, enabled in (("every sample judged (no cache)", False), ("verdict cache", True)):
+        verdict_cache.set_enabled(enabled)
+        t0 = time.perf_counter()
+        with ThreadPoolExecutor(threads) as pool:
+            verdicts = list(pool.map(lambda item: item[0].verify(item[1], item[2]), batch))  # type: ignore[attr-defined]
+        walls[name] = time.perf_counter() - t0
+        errors = [v for v in verdicts if v.error]
+        print(f"  {name:<34}{walls[name]:>8.1f} s  ({sum(v.correct for v in verdicts)} correct, {len(errors)} errors)")
+    verdict_cache.set_enabled(True)
+    first, last = walls.values()
+    print(f"  speed-up: {first / last:.2f}x")
 
 
 def main() -> None:
@@ -170,6 +329,10 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2 * (os.cpu_count() or 1))
     parser.add_argument("--workloads", nargs="*", default=list(WORKLOADS), choices=list(WORKLOADS))
     parser.add_argument("--languages", nargs="*", default=list(PROGRAMS), choices=list(PROGRAMS))
+    parser.add_argument("--verify", action="store_true", help="gold candidates verified per CPU second per language")
+    parser.add_argument("--verify-count", type=int, default=6)
+    parser.add_argument("--grpo", action="store_true", help="a GRPO-shaped batch, without and with the verdict cache")
+    parser.add_argument("--problems", type=int, default=64)
     args = parser.parse_args()
 
     report = LocalBackend(min_tier="none").probe()
@@ -209,6 +372,10 @@ def main() -> None:
             print(f"{name:<28}{rate:>9.0f}{cpu:>12.2f}{rate / base_rate:>13.1f}x{base_cpu / cpu:>10.1f}x")
     if args.languages:
         bench_languages(args.languages, args.seconds, args.threads)
+    if args.verify:
+        bench_verify(args.verify_count, level=2)
+    if args.grpo:
+        bench_grpo(args.problems, args.threads)
     print(
         "\nratios are against the first row (of each workload or language): higher is better"
         " (CPU ratio = how many times less CPU per run)"

@@ -61,14 +61,11 @@ from __future__ import annotations
 
 import ast
 import functools
-import hashlib
 import json
 import math
 import secrets
 import textwrap
-import threading
 import time
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -76,6 +73,7 @@ from typing import Any
 
 from palaestra.core.problem import Verdict
 from palaestra.verifiers.normalize import is_closing
+from palaestra.verifiers.verdict_cache import ReportCache, key_of
 
 MAX_CODE_CHARS = 20_000  # longer answers are refused before anything runs
 DEFAULT_TEST_SECONDS = 1.0  # wall-clock limit per test
@@ -83,7 +81,7 @@ DEFAULT_TOTAL_SECONDS = 4.0  # wall-clock budget of all tests of one candidate
 DEFAULT_MAX_TIMEOUTS = 1  # after this many timed-out tests the rest are not run
 VALUE_BYTES = 64 * 1024  # largest serialized return value / program output of one test
 MEMORY_BYTES = 256 * 2**20
-CACHE_SIZE = 512
+CACHE_SIZE = 4096
 _INFRA = "infrastructure error"
 
 
@@ -374,8 +372,7 @@ class Budget:
     memory_bytes: int = MEMORY_BYTES
 
 
-_cache: OrderedDict[str, CodeReport] = OrderedDict()
-_cache_lock = threading.Lock()
+_cache: ReportCache[CodeReport] = ReportCache(CACHE_SIZE)  # see palaestra.verifiers.verdict_cache
 
 
 def check_function(
@@ -417,29 +414,20 @@ def _check(
     problem = precheck(code, function)
     if problem is not None:
         return CodeReport(**base, failure=problem, seconds=time.perf_counter() - t0)
-    key = None
-    if use_cache:
-        blob = json.dumps([kind, code, function, list(tests), float_tolerance, budget.__dict__], sort_keys=True)
-        key = hashlib.sha256(blob.encode("utf-8", "surrogatepass")).hexdigest()
-        with _cache_lock:
-            hit = _cache.get(key)
-            if hit is not None:
-                _cache.move_to_end(key)
-                return hit
-    raw = _run_harness(kind, code, tests, function, budget)
-    report = _judge(raw, base, tests, float_tolerance, time.perf_counter() - t0)
-    if key is not None and report.error is None:
-        with _cache_lock:
-            _cache[key] = report
-            while len(_cache) > CACHE_SIZE:
-                _cache.popitem(last=False)
-    return report
+
+    def judge() -> CodeReport:
+        raw = _run_harness(kind, code, tests, function, budget)
+        return _judge(raw, base, tests, float_tolerance, time.perf_counter() - t0)
+
+    if not use_cache:
+        return judge()
+    key = key_of(kind, code, function, list(tests), float_tolerance, budget.__dict__)
+    return _cache.judged(key, judge, keep=lambda report: report.error is None)
 
 
 def clear_cache() -> None:
-    """Forget cached reports (a report is cached per candidate text, tests and budget)."""
-    with _cache_lock:
-        _cache.clear()
+    """Forget cached reports (a report is cached per problem, candidate text, tests and budget)."""
+    _cache.clear()
 
 
 @functools.lru_cache(maxsize=1)

@@ -57,20 +57,19 @@ Example::
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
-import threading
-from collections import Counter, OrderedDict
-from collections.abc import Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core.problem import Verdict
 from palaestra.verifiers.normalize import is_closing
+from palaestra.verifiers.verdict_cache import ReportCache, key_of
 
 MAX_CODE_CHARS = 20_000  # longer programs are refused before anything runs
-CACHE_SIZE = 256
+CACHE_SIZE = 4096
 DIAGNOSTIC_CHARS = 600  # of compiler output shown in feedback
 SHOWN_CHARS = 160  # of a wrong line shown in feedback
 
@@ -277,39 +276,19 @@ class Report:
 
 # --- running ----------------------------------------------------------------------------------
 
-_cache: OrderedDict[str, Report] = OrderedDict()
-_cache_lock = threading.Lock()
+_cache: ReportCache[Report] = ReportCache(CACHE_SIZE)  # see palaestra.verifiers.verdict_cache
 
 
 def clear_cache() -> None:
-    """Forget cached reports (one per candidate, tests and limits)."""
-    with _cache_lock:
-        _cache.clear()
+    """Forget cached reports (one per problem, candidate, tests and limits)."""
+    _cache.clear()
 
 
-def _key(*parts: Any) -> str:
-    digest = hashlib.sha256()
-    for part in parts:
-        data = part if isinstance(part, bytes) else json.dumps(part, sort_keys=True).encode("utf-8", "surrogatepass")
-        digest.update(hashlib.sha256(data).digest())
-    return digest.hexdigest()
-
-
-def _cached(key: str) -> Report | None:
-    with _cache_lock:
-        hit = _cache.get(key)
-        if hit is not None:
-            _cache.move_to_end(key)
-        return hit
-
-
-def _store(key: str, report: Report) -> Report:
-    if report.error is None:
-        with _cache_lock:
-            _cache[key] = report
-            while len(_cache) > CACHE_SIZE:
-                _cache.popitem(last=False)
-    return report
+def _judged(key: str | None, judge: Callable[[], Report]) -> Report:
+    """``judge()``'s report, cached under ``key`` (None: not cached) unless the sandbox failed."""
+    if key is None:
+        return judge()
+    return _cache.judged(key, judge, keep=lambda report: report.error is None)
 
 
 def _execute(source: str, language: str, stdin: str, files: Mapping[str, str | bytes], budget: Budget) -> Any:
@@ -447,20 +426,21 @@ def check_program(
         raise ValueError(f"no driver layout for {program.language}")
     files = {CANDIDATE_FILES[program.language]: program.code} if driver is not None else {}
     source = driver if driver is not None else program.code
-    key = _key("program", program.language, source, files, stdin.encode("utf-8", "surrogatepass"), expected,
-               compare, budget.__dict__) if cache else None
-    if key is not None and (hit := _cached(key)) is not None:
-        return hit
-    result = _execute(source, program.language, stdin, files, budget)
-    if isinstance(result, str):
-        return Report(len(expected), error=result)
-    got = output_lines(result.stdout)
-    passed, wrong = judge_json(got, expected) if compare == "json" else judge_lines(got, expected, names)
-    failure = _failure(result, budget)
-    report = Report(len(expected), passed=passed if not result.compile_failed else 0, failure=failure,
-                    wrong=None if failure and not got else wrong, seconds=result.wall_seconds,
-                    cpu_seconds=result.cpu_seconds)
-    return _store(key, report) if key is not None else report
+    key = key_of("program", program.language, source, files, stdin.encode("utf-8", "surrogatepass"), expected,
+                 compare, names, budget.__dict__) if cache else None
+
+    def judge() -> Report:
+        result = _execute(source, program.language, stdin, files, budget)
+        if isinstance(result, str):
+            return Report(len(expected), error=result)
+        got = output_lines(result.stdout)
+        passed, wrong = judge_json(got, expected) if compare == "json" else judge_lines(got, expected, names)
+        failure = _failure(result, budget)
+        return Report(len(expected), passed=passed if not result.compile_failed else 0, failure=failure,
+                      wrong=None if failure and not got else wrong, seconds=result.wall_seconds,
+                      cpu_seconds=result.cpu_seconds)
+
+    return _judged(key, judge)
 
 
 # --- SQL --------------------------------------------------------------------------------------
@@ -546,9 +526,18 @@ def check_query(
         parts += ["PRAGMA query_only = 0;", script.rstrip().rstrip(";") + ";", "PRAGMA query_only = 1;",
                   statement + "\n;"]
     source = "\n".join(parts)
-    key = _key("sql", source, expected, ordered, columns, budget.__dict__) if cache else None
-    if key is not None and (hit := _cached(key)) is not None:
-        return hit
+    key = key_of("sql", source, expected, ordered, columns, budget.__dict__) if cache else None
+    return _judged(key, lambda: _judge_query(source, total, expected, ordered, columns, budget))
+
+
+def _judge_query(
+    source: str,
+    total: int,
+    expected: Sequence[Sequence[Sequence[Any]]],
+    ordered: bool,
+    columns: int | None,
+    budget: Budget,
+) -> Report:
     result = _execute(source, "sql", "", {}, budget)
     if isinstance(result, str):
         return Report(total, error=result)
@@ -575,9 +564,8 @@ def check_query(
             passed += 1
         elif wrong is None:
             wrong = f"{name}: {reason}"
-    report = Report(total, passed=passed, failure=failure, wrong=wrong, seconds=result.wall_seconds,
-                    cpu_seconds=result.cpu_seconds)
-    return _store(key, report) if key is not None else report
+    return Report(total, passed=passed, failure=failure, wrong=wrong, seconds=result.wall_seconds,
+                  cpu_seconds=result.cpu_seconds)
 
 
 def _compare_rows(names: list[Any], rows: list[Any], want: Sequence[Sequence[Any]], ordered: bool,

@@ -31,6 +31,7 @@ from palaestra.core import Problem, Task, Verdict
 from palaestra.envs.code.templates import ProgramTexts
 from palaestra.verifiers import polyglot
 from palaestra.verifiers.polyglot import Budget, Program, Report, fence, read_program
+from palaestra.verifiers.verdict_cache import problem_scope
 
 STDIO_LANGUAGES = ("python", "c", "cpp", "javascript")
 CODE = ProgramTexts("polyglot")  # the multi-test main loop around a template's solve, per language
@@ -104,7 +105,8 @@ class PolyglotTask(Task):
         name = self.required_name(problem)
         if name is not None and not polyglot.mentions(program.code, name):
             return Verdict.wrong(f"the code does not define {name}")
-        return self.judge(problem, program).verdict(self.partial_credit)
+        with problem_scope(problem):  # identical candidates on this problem are judged once
+            return self.judge(problem, program).verdict(self.partial_credit)
 
     def spellings(self, problem: Problem) -> list[str]:
         """The gold program under another label and between sentences, and the reference in the

@@ -19,6 +19,7 @@ from typing import Any
 
 from palaestra.core import Problem, Task, Verdict
 from palaestra.verifiers import code as code_verifier
+from palaestra.verifiers.verdict_cache import problem_scope
 
 
 def function_footer(function: str, params: str) -> str:
@@ -150,7 +151,8 @@ class FunctionTask(Task):
             self.partial_credit = partial_credit
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        return code_verifier.verify_answer(answer, problem.data, partial_credit=self.partial_credit)
+        with problem_scope(problem):  # identical candidates on this problem are judged once
+            return code_verifier.verify_answer(answer, problem.data, partial_credit=self.partial_credit)
 
     def spellings(self, problem: Problem) -> list[str]:
         """The reference in a fence (``python`` or ``py``), with a sentence before and after it, with a

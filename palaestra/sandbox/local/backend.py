@@ -298,6 +298,14 @@ class LocalBackend:
     least recently used idle session is closed to make room (its next cell is told so).
     tool_dirs: where to look for the languages' tools (gcc, g++, node, iverilog, vvp), in order;
     default /usr/local/bin, /usr/bin, /bin (never $PATH).
+    memory_budget: bytes that all jobs together may hold (default half the host's memory);
+    beyond max_jobs, runs wait until theirs fits, and with cgroups the kernel bounds the total.
+    memory_admission: "usage" (default) counts a long-running (demoted) run by the memory its
+    cgroup is charged, so CPU hogs do not hold short jobs back; "limits" counts every run by its
+    whole limit (what it was before; kept for comparison). Without cgroups it is always "limits".
+    precompiled_headers: let the server precompile common C++ headers (<bits/stdc++.h>,
+    <iostream>, <string>) once per compiler under base_dir and compile with them (default; only
+    a root server, whose jobs cannot write them, does).
     """
 
     name = "local"
@@ -313,6 +321,9 @@ class LocalBackend:
         uid_base: int = UID_BASE,
         python: str = sys.executable,
         tool_dirs: Sequence[str] | None = None,
+        memory_budget: int | None = None,
+        memory_admission: str = "usage",
+        precompiled_headers: bool = True,
     ):
         self.tier = check_tier(tier) if tier else None
         self.min_tier = check_tier(min_tier or os.environ.get(MIN_TIER_ENV) or DEFAULT_MIN_TIER)
@@ -326,7 +337,12 @@ class LocalBackend:
             "base_dir": base_dir or os.path.join(tempfile.gettempdir(), f"palaestra-sandbox-{os.geteuid()}"),
             "uid_base": uid_base,
             "tool_dirs": list(tool_dirs) if tool_dirs is not None else None,
+            "memory_budget": memory_budget,
+            "memory_admission": memory_admission,
+            "precompiled_headers": precompiled_headers,
         }
+        if memory_admission not in ("usage", "limits"):
+            raise ValueError(f"memory_admission must be 'usage' or 'limits', not {memory_admission!r}")
         self._lock = threading.Lock()
         self._conn: _Connection | None = None
         self.generation = 0  # counts server (re)starts; sessions use it to notice lost state

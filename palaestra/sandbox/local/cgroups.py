@@ -15,6 +15,7 @@ Example::
     cg.join()                             # in the job's process
     cg.cpu_seconds(), cg.oom_kills()
     cg.remove()
+    limit_total(roots, "palaestra-b0", 2**33)  # every slot under it together
 """
 
 from __future__ import annotations
@@ -38,6 +39,26 @@ def _write(path: str, value: str) -> None:
 def _read(path: str) -> str:
     with open(path) as f:
         return f.read()
+
+
+def _set_memory_limit(memory_dir: str, memory_bytes: int) -> None:
+    mem = os.path.join(memory_dir, "memory.limit_in_bytes")
+    memsw = os.path.join(memory_dir, "memory.memsw.limit_in_bytes")
+    if os.path.exists(memsw):  # memory+swap must stay >= memory: lift it, set both
+        _write(memsw, "-1")
+        _write(mem, str(memory_bytes))
+        _write(memsw, str(memory_bytes))
+    else:
+        _write(mem, str(memory_bytes))
+
+
+def limit_total(roots: dict[str, str], name: str, memory_bytes: int) -> str:
+    """Bound the memory of every slot under ``name`` together (the kernel enforces it on the
+    whole subtree: cgroup v1 memory is hierarchical); the group's memory directory."""
+    memory_dir = os.path.join(roots["memory"], name)
+    os.makedirs(memory_dir, exist_ok=True)
+    _set_memory_limit(memory_dir, memory_bytes)
+    return memory_dir
 
 
 def v1_roots() -> dict[str, str] | None:
@@ -84,6 +105,7 @@ class SlotCgroup:
         self.set_shares(FULL_SHARES)
         _write(os.path.join(self.dirs["cpuacct"], "cpuacct.usage"), "0")
         self._oom_base = self._oom_count()
+        self._reset_peak()
 
     def set_limits(self, *, memory_bytes: int, tasks: int) -> None:
         """Change the limits (only when they changed), e.g. from a compiler's to its program's.
@@ -93,14 +115,7 @@ class SlotCgroup:
         if self._configured == (memory_bytes, tasks):
             return
         self._configured = None  # unknown until both writes succeed
-        mem = os.path.join(self.dirs["memory"], "memory.limit_in_bytes")
-        memsw = os.path.join(self.dirs["memory"], "memory.memsw.limit_in_bytes")
-        if os.path.exists(memsw):  # memory+swap must stay >= memory: lift it, set both
-            _write(memsw, "-1")
-            _write(mem, str(memory_bytes))
-            _write(memsw, str(memory_bytes))
-        else:
-            _write(mem, str(memory_bytes))
+        _set_memory_limit(self.dirs["memory"], memory_bytes)
         _write(os.path.join(self.dirs["pids"], "pids.max"), str(tasks))
         self._configured = (memory_bytes, tasks)
 
@@ -129,6 +144,28 @@ class SlotCgroup:
     def oom_kills(self) -> int:
         """OOM kills in this slot since the last :meth:`configure`."""
         return self._oom_count() - self._oom_base
+
+    def memory_in_use(self) -> int:
+        """Bytes charged to the group now (its processes' pages, its tmpfs, kernel memory)."""
+        return int(_read(os.path.join(self.dirs["memory"], "memory.usage_in_bytes")))
+
+    def _memory_files(self, name: str) -> list[str]:
+        """``memory.<name>`` and, where swap is accounted, ``memory.memsw.<name>``."""
+        paths = [os.path.join(self.dirs["memory"], f"memory.{name}"), os.path.join(self.dirs["memory"], f"memory.memsw.{name}")]
+        return [p for p in paths if os.path.exists(p)]
+
+    def _reset_peak(self) -> None:
+        for path in self._memory_files("max_usage_in_bytes"):
+            _write(path, "0")
+
+    def hit_own_limit(self) -> bool:
+        """Whether the group's peak use since the last :meth:`configure` came within a megabyte of
+        its own memory limit: an OOM kill without it came from the limit of all slots together
+        (see :func:`limit_total`). (Not memory.failcnt: where swap is accounted, a charge fails at
+        the memory+swap counter first, and the kernel counts no failures there.)"""
+        peak = max(int(_read(p)) for p in self._memory_files("max_usage_in_bytes"))
+        limit = min(int(_read(p)) for p in self._memory_files("limit_in_bytes"))
+        return peak >= limit - 2**20
 
     def remove(self) -> None:
         for d in self.dirs.values():

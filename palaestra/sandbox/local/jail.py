@@ -321,7 +321,8 @@ def _isolate(host: Host, slot: Slot, spec: Mapping[str, Any]) -> None:
         # only that one file to be executed, and only the compiler may write it before).
         flags = syscalls.MS_NOSUID | syscalls.MS_NODEV | (0 if lang.native else syscalls.MS_NOEXEC)
         syscalls.mount("tmpfs", slot.scratch, "tmpfs", flags, options)
-        _private_tmp([slot.scratch, *host.views])
+        compile_reads = ((spec.get("toolchain") or {}).get("compile") or {}).get("read", [])
+        _private_tmp([slot.scratch, *host.views, *compile_reads])  # e.g. precompiled headers under /tmp
     else:
         os.mkdir(slot.scratch, 0o700)
         if uid is not None:

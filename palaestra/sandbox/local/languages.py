@@ -467,6 +467,53 @@ def _sql() -> dict[str, Any]:
             "tools": {}, "compile": None, "run": None}  # fmt: skip
 
 
+# Headers precompiled once per compiler and flags (by the server, at idle priority, where its jobs
+# run as other uids: they can read the precompiled headers but never write them). GCC uses one
+# when a translation unit's first #include names it, and it is exactly the header parsed
+# beforehand, so nothing a program means changes; it only skips parsing the header again.
+PCH_HEADERS = {"cpp": ("bits/stdc++.h", "iostream", "string")}
+
+
+def pch_dir(base_dir: str, chain: dict[str, Any]) -> str:
+    """Where the precompiled headers of ``chain`` (an available toolchain of PCH_HEADERS) live."""
+    argv = chain["compile"]["argv"]
+    flags = [arg for arg in argv if arg.startswith(("-std=", "-O"))]
+    key = "".join(c if c.isalnum() or c in ".+-" else "_" for c in "-".join([chain["version"], *flags]))
+    return os.path.join(base_dir, "pch", key)
+
+
+def pch_commands(chain: dict[str, Any], work: str) -> list[list[str]]:
+    """The compiler commands that build ``chain``'s precompiled headers into ``work`` (one per
+    header, from a one-line stub that includes it, with the flags programs are compiled with)."""
+    argv = chain["compile"]["argv"]
+    flags = [arg for arg in argv if arg.startswith(("-std=", "-O"))]
+    commands = []
+    for header in PCH_HEADERS[chain["language"]]:
+        stub = os.path.join(work, "src", header.replace("/", "_") + ".h")
+        os.makedirs(os.path.dirname(stub), 0o755, exist_ok=True)
+        with open(stub, "w") as f:
+            f.write(f"#include <{header}>\n")
+        target = os.path.join(work, header + ".gch")
+        os.makedirs(os.path.dirname(target), 0o755, exist_ok=True)
+        # GCC takes H.gch for H only as the first #include; elsewhere it reads H from the same
+        # directory, which hands over to the real header (the next one on the search path).
+        with open(os.path.join(work, header), "w") as f:
+            f.write(f"#include_next <{header}>\n")
+        commands.append([argv[0], *flags, "-x", "c++-header", stub, "-o", target])
+    return commands
+
+
+def with_pch(chain: dict[str, Any], directory: str) -> dict[str, Any]:
+    """``chain`` compiling with the precompiled headers in ``directory`` (searched first; it holds
+    only the precompiled headers and, for each, a header that includes the real one next, so
+    every other header is found where it always was)."""
+    compile_stage = dict(chain["compile"])
+    argv = list(compile_stage["argv"])
+    argv.insert(1, f"-I{directory}")
+    compile_stage.update(argv=argv, read=[*compile_stage["read"], directory])
+    return {**chain, "compile": compile_stage}
+
+
 def discover(name: str) -> dict[str, Any]:
     """The toolchain of ``name`` on this host (``available`` False with a ``reason`` if absent)."""
     name = canonical(name)

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import jail, landlock, languages, probe, seccomp, syscalls
-from .cgroups import BACKGROUND_SHARES, SlotCgroup, v1_roots
+from .cgroups import BACKGROUND_SHARES, SlotCgroup, limit_total, v1_roots
 from .protocol import Decoder, encode
 from .stages import COMPILE_INODES, COMPILE_TASKS
 from .tiers import TIERS, best_tier
@@ -65,7 +65,13 @@ COMPILE_SLACK = 1.0
 # cgroup's cpu.shares, else nice 19 for its uid), and a run that is demoted or has run for
 # ADMIT_WINDOW seconds stops counting against max_jobs, so short jobs neither queue behind long
 # ones nor share the CPU evenly with them. Beyond max_jobs, runs start only while the memory
-# limits of all running jobs fit in MEMORY_SHARE of the host's memory.
+# that running runs hold fits in the memory budget (MEMORY_SHARE of the host's memory): a fresh
+# run holds its whole limit, a demoted one (a long runner) what its cgroup is charged now, so
+# CPU hogs do not keep short jobs waiting for memory they never use. With cgroups, one cgroup
+# over all slots bounds their memory together by the budget (the kernel's guarantee that the
+# host is never exhausted, whatever a demoted run allocates later; a run that its own limit
+# allowed but the budget did not is told so as an error). Without cgroups, every run holds its
+# whole limit (nothing else would bound the total).
 DEMOTE_AFTER = 0.1
 ADMIT_WINDOW = 0.2
 DEMOTE_CHECK = 0.05  # seconds between two looks at a run's CPU time
@@ -226,11 +232,15 @@ class Server:
         self.pending: collections.deque[tuple[int, dict[str, Any]]] = collections.deque()
         self.running = 0
         self.demoted = 0  # runs among them moved to the background (see _demote)
-        self.committed = 0  # the memory limits of the running runs, summed
-        self.memory_budget = int(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") * MEMORY_SHARE)
+        host_memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+        self.memory_budget = int(config.get("memory_budget") or host_memory * MEMORY_SHARE)
+        self.admit_by_usage = config.get("memory_admission", "usage") == "usage"  # else by limits (see above)
         self.stopping = False
         self.decoder = Decoder()
         self.toolchains: dict[str, dict[str, Any]] = {}  # discovered on first use
+        self.pch: dict[str, str] = {}  # language -> its precompiled headers' directory, once built
+        self.pch_builds: dict[int, dict[str, Any]] = {}  # compiler pid -> its build (see _start_pch)
+        self.pch_wanted = bool(config.get("precompiled_headers", True))
         syscalls.prctl(syscalls.PR_SET_CHILD_SUBREAPER, 1)  # orphans of jobs come back here
         syscalls.malloc_single_arena()
         self._claim_block(config)
@@ -239,7 +249,7 @@ class Server:
     # -- start-up --------------------------------------------------------------------------
 
     def _claim_block(self, config: dict[str, Any]) -> None:
-        base = config["base_dir"]
+        base = self.base_dir = config["base_dir"]
         os.makedirs(base, mode=0o711, exist_ok=True)
         st = os.lstat(base)
         if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o022:
@@ -306,6 +316,10 @@ class Server:
             syscalls.unshare(syscalls.CLONE_NEWNS)  # a private mount table, for the views
             syscalls.mount("none", "/", None, syscalls.MS_REC | syscalls.MS_PRIVATE)
         self.cgroup_roots = v1_roots() if "cgroups" in self.layers else None
+        if self.cgroup_roots is not None:
+            limit_total(self.cgroup_roots, self.cgroup_name, self.memory_budget)
+        else:
+            self.admit_by_usage = False  # nothing would bound what demoted runs allocate later
         self.slots: dict[int, jail.Slot] = {}
         slots = min(BLOCK, int(config.get("slots") or BLOCK))  # concurrent runs plus open sessions
         self.free = list(range(slots - 1, -1, -1))
@@ -623,6 +637,22 @@ class Server:
         compiled = languages.LANGUAGES[spec.get("language", "python")].compiled
         return max(int(limits["memory_bytes"]), int(limits["compile_memory_bytes"]) if compiled else 0)
 
+    def _memory_held(self) -> int:
+        """What the running runs hold against the memory budget (see the note on fairness)."""
+        held = 0
+        for job in self.jobs.values():
+            if job.rid is None:
+                continue
+            cgroup = job.slot.cgroup
+            if self.admit_by_usage and job.demoted and cgroup is not None:
+                try:
+                    held += cgroup.memory_in_use()
+                    continue
+                except OSError:
+                    pass
+            held += self._memory_of(job.spec)
+        return held
+
     def _demote(self, job: Job) -> None:
         """Move a long run to the background: the lowest CPU weight, and out of max_jobs."""
         job.demoted = True
@@ -694,7 +724,6 @@ class Server:
         self._release(job.slot)
         self.running -= 1
         self.demoted -= job.demoted
-        self.committed -= self._memory_of(job.spec)
         self._reply(job.rid, result)
 
     def _result(self, job: Job) -> dict[str, Any]:
@@ -704,6 +733,9 @@ class Server:
         compiled = job.compile or {}
         if error is None and compiled.get("error"):
             error = compiled["error"]  # the compiler could not even start: the sandbox's failure
+        cgroup = job.slot.cgroup
+        if error is None and cgroup is not None and cgroup.oom_kills() > 0 and not cgroup.hit_own_limit():
+            error = "the memory budget of all sandbox jobs together ran out (not this job's limit): run it again"
         # A compiled language whose compile never reported success never ran its program.
         compile_failed = job.language.compiled and job.sid is None and (not compiled or compiled["failed"])
         wait_status = None if error or compile_failed else report.get("wait_status")
@@ -715,14 +747,13 @@ class Server:
                 exit_code = os.WEXITSTATUS(wait_status)
         elif error is None and not compile_failed:
             sig = int(signal.SIGKILL)  # the monitor itself was killed, and the program with it
-        cgroup = job.slot.cgroup
         cpu = cgroup.cpu_seconds() if cgroup is not None else job.cpu
         cpu_rlimit = max(1, -(-float(job.limits["cpu_seconds"]) // 1))
         program_cpu = report.get("cpu", 0.0) - compiled.get("cpu", 0.0)  # wait4 counts the compiler too
         over_cpu = job.sid is None and (
             sig == signal.SIGXCPU or (sig == signal.SIGKILL and program_cpu >= cpu_rlimit - 0.05)
         )
-        oom = cgroup is not None and cgroup.oom_kills() > 0
+        oom = error is None and cgroup is not None and cgroup.oom_kills() > 0
         start = job.run_start if job.run_start is not None else job.start
         ended = job.exited_at or _now()
         return {
@@ -922,10 +953,65 @@ class Server:
             self._reply(rid, error=f"unknown op {op!r}")
 
     def _toolchain(self, language: str) -> dict[str, Any]:
-        """The language's toolchain, discovered once per server (tens of milliseconds, once)."""
+        """The language's toolchain, discovered once per server (tens of milliseconds, once), with
+        its precompiled headers once they are built."""
         if language not in self.toolchains:
-            self.toolchains[language] = languages.discover(language)
+            self.toolchains[language] = chain = languages.discover(language)
+            if language in languages.PCH_HEADERS and chain["available"]:
+                self._start_pch(chain)
+        if language in self.pch and not os.path.isdir(self.pch[language]):
+            del self.pch[language]  # removed meanwhile (a cleaned /tmp): compile without them
+        if language in self.pch:
+            return languages.with_pch(self.toolchains[language], self.pch[language])
         return self.toolchains[language]
+
+    def _start_pch(self, chain: dict[str, Any]) -> None:
+        """Precompile the language's common headers (once per compiler and flags, kept under the
+        base dir for later servers), at the lowest priority while jobs compile without them. Only where
+        jobs run as uids of their own: a job of the server's uid could rewrite them for the next."""
+        if not self.uids or not self.pch_wanted:
+            return
+        final = languages.pch_dir(self.base_dir, chain)
+        if os.path.isdir(final):
+            self.pch[chain["language"]] = final
+            return
+        try:
+            os.makedirs(os.path.dirname(final), 0o755, exist_ok=True)
+            os.chmod(os.path.dirname(final), 0o755)  # whatever the umask: every job's uid must reach it
+            work = os.path.join(os.path.dirname(final), f".build-{os.getpid()}-{chain['language']}")
+            shutil.rmtree(work, ignore_errors=True)
+            os.mkdir(work, 0o755)
+            build = {"language": chain["language"], "work": work, "final": final, "pids": set(), "ok": True}
+            env = {"PATH": chain["compile"].get("env", {}).get("PATH", "/usr/bin:/bin")}
+            for argv in languages.pch_commands(chain, work):
+                pid = os.posix_spawn(argv[0], argv, env)
+                self.pch_builds[pid] = build
+                build["pids"].add(pid)
+                os.setpriority(os.PRIO_PROCESS, pid, 19)  # (SCHED_IDLE would starve on a busy host)
+        except (OSError, ValueError):
+            return  # no precompiled headers: programs compile as before
+
+    def _pch_built(self, pid: int, wait_status: int) -> None:
+        build = self.pch_builds.pop(pid)
+        build["pids"].discard(pid)
+        build["ok"] = build["ok"] and os.WIFEXITED(wait_status) and os.WEXITSTATUS(wait_status) == 0
+        if build["pids"]:
+            return
+        try:
+            if not build["ok"]:
+                raise OSError("a header did not precompile")
+            shutil.rmtree(os.path.join(build["work"], "src"))
+            for root, dirs, names in os.walk(build["work"]):
+                for name in dirs:
+                    os.chmod(os.path.join(root, name), 0o755)
+                for name in names:
+                    os.chmod(os.path.join(root, name), 0o644)
+            os.rename(build["work"], build["final"])  # whole, or not at all
+            self.pch[build["language"]] = build["final"]
+        except OSError:
+            shutil.rmtree(build["work"], ignore_errors=True)
+            if os.path.isdir(build["final"]):  # another server finished first
+                self.pch[build["language"]] = build["final"]
 
     def _start_pending(self) -> None:
         while self.cell_backlog and self.free:
@@ -934,7 +1020,7 @@ class Server:
         while (
             self.pending
             and self._fresh_runs() < self.max_jobs
-            and (self.running < self.max_jobs or self.committed + self._memory_of(self.pending[0][1]) <= self.memory_budget)
+            and (self.running < self.max_jobs or self._memory_held() + self._memory_of(self.pending[0][1]) <= self.memory_budget)
         ):
             slot = self._slot()
             if slot is None:
@@ -944,12 +1030,10 @@ class Server:
             rid, spec = self.pending.popleft()
             job = Job(rid=rid, spec=spec, slot=slot)
             self.running += 1
-            self.committed += self._memory_of(spec)
             try:
                 self._spawn(job)
             except OSError as exc:
                 self.running -= 1
-                self.committed -= self._memory_of(spec)
                 self._release(slot)
                 self._reply(rid, error=f"sandbox could not start the job: {exc}")
 
@@ -967,11 +1051,13 @@ class Server:
     def _reap_orphans(self) -> None:
         while True:
             try:
-                pid, _, _ = os.wait4(-1, os.WNOHANG)
+                pid, wait_status, _ = os.wait4(-1, os.WNOHANG)
             except ChildProcessError:
                 return
             if pid == 0:
                 return
+            if pid in self.pch_builds:
+                self._pch_built(pid, wait_status)
 
     def _timers(self) -> float | None:
         """Act on due deadlines; the seconds until the next one."""
@@ -1062,6 +1148,12 @@ class Server:
             os.waitpid(self.zygote.pid, 0)
         except ChildProcessError:
             pass
+        for pid, build in list(self.pch_builds.items()):  # unfinished header builds: never renamed into place
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            shutil.rmtree(build["work"], ignore_errors=True)
         self._reap_orphans()  # the killed orphans are this subreaper's children: leave no zombie to init
         for slot in self.slots.values():
             if slot.cgroup is not None:
