@@ -326,7 +326,7 @@ def test_minesweeper_boards_are_solved_by_local_deduction_and_the_oracle_never_h
     for level in range(5):
         problem = source.sample(level, 9)
         data = problem.data
-        assert rules.solvable(data["mines"], data["first"], minesweeper._counts(data),
+        assert rules.solvable(data["mines"], data["first"], source.numbers(data),
                               rules.neighbours(data["rows"], data["cols"]))
         state = source.initial_state(problem)
         for _ in range(source.max_turns(problem)):
@@ -343,7 +343,7 @@ def test_minesweeper_boards_are_solved_by_local_deduction_and_the_oracle_never_h
 def test_minesweeper_deduction_refuses_a_coin_flip():
     # Two hidden cells (b1, b2), one mine, and both open cells see them both: no local rule decides.
     data = {"rows": 2, "cols": 2, "mines": [1]}
-    counts = minesweeper._counts(data)
+    counts = rules.counts(data["mines"], 2, 2)
     mask = "o" + "h" + "o" + "h"  # a1 and a2 open: both see one mine among b1, b2
     safe, found = rules.deduce(mask, counts, set(), rules.neighbours(2, 2))
     assert not safe and not found

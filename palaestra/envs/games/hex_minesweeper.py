@@ -32,23 +32,29 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register, retry
+from palaestra.core import Problem, View, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.games.common import cell_name, column_letters, read_cell
-from palaestra.generators.minesweeper import FLAG, HIDDEN, OPEN, counts, open_cell, proven_safe, solvable, three_bv
+from palaestra.envs.games._minesweeper import MinesweeperGame
+from palaestra.envs.games.common import cell_name, column_letters
+from palaestra.generators.minesweeper import (
+    HIDDEN,
+    OPEN,
+    Around,
+    counts,
+    proven_safe,
+    solvable,
+    three_bv,
+)
 
 _BOARD_ROW = re.compile(r"^\s*(\d+) +([#F.\d](?: [#F.\d])*)\s*$")
 
 
 @register
-class HexMinesweeper(MultiTurnTask):
+class HexMinesweeper(MinesweeperGame):
     id = "games/hex_minesweeper"
     family = "games"
     description = "Open every safe cell of a no-guess minesweeper board of hexagons (six neighbours per cell)."
     tags = ("games", "multi-turn", "deduction", "grid", "hexagonal")
-    one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
-    hidden_information = True
-    public_keys = ("rows", "cols")  # the board drawn in the prompt shows its size
     distinct_from = {  # the near_duplicates kit check: why this is another skill than a similar env
         "games/minesweeper": "six-cell hexagonal neighbourhoods on shifted rows: other counts, other subset patterns "
                              "and another geometry to read off the drawing than the square board's eight neighbours",
@@ -76,12 +82,12 @@ class HexMinesweeper(MultiTurnTask):
             data["clicks"] = three_bv(mines, numbers, around) - 1  # the first click opened one empty region
             if data["clicks"] < 2 or not solvable(mines, first, numbers, around):
                 return None
-            data["turns"] = _open(data, HIDDEN * (rows * cols), first).count(HIDDEN) - len(mines)
+            data["turns"] = self.opened(data, HIDDEN * (rows * cols), first).count(HIDDEN) - len(mines)
             return data
 
         data = retry(draw, what="a hex board solvable without guessing that the first click does not finish")
         first = data["first"]
-        mask = _open(data, HIDDEN * (rows * cols), first)
+        mask = self.opened(data, HIDDEN * (rows * cols), first)
         prompt = (
             f"Let's play minesweeper on a board of hexagons, {rows} rows of {cols} cells, with {config.mines} hidden "
             f"mines. Columns are letters a to {chr(96 + cols)}, rows are numbers 1 to {rows} from the top. Rows 2, 4, "
@@ -91,7 +97,7 @@ class HexMinesweeper(MultiTurnTask):
             "and c+1. '#' is a hidden cell, 'F' a flag, '.' an open cell with no mine next to it, and a digit the "
             "number of mines among the six cells around an open cell. Opening a cell with no mine around it opens its "
             f"neighbours too.\nThe first click has been made for you, at {cell_name(first // cols, first % cols)}:\n\n"
-            f"{_picture(data, mask)}\n\n"
+            f"{self.picture(data, mask)}\n\n"
             f"You have {data['turns']} turns. Each turn, write one command: reveal CELL to open a cell, or flag CELL "
             "to put or take away a flag (flags are notes for you; a flagged cell cannot be revealed). For example: "
             "reveal a1\nRevealing a mine loses; opening every cell without a mine wins. The board can be solved "
@@ -99,55 +105,19 @@ class HexMinesweeper(MultiTurnTask):
         )
         return Problem(prompt=prompt, answer=None, data=data)
 
+    def around(self, rows: int, cols: int) -> Around:
+        return hex_neighbours(rows, cols)
+
+    def layout(self, rows: int, cols: int, symbols: list[list[str]]) -> str:
+        width = len(str(rows))
+        lines = [" " * (width + 1) + " ".join(column_letters(cols))]
+        for r, row in enumerate(symbols):
+            shift = " " if r % 2 else ""  # odd-index rows sit half a cell to the right
+            lines.append(f"{r + 1:>{width}} {shift}" + " ".join(row))
+        return "\n".join(lines)
+
     def max_turns(self, problem: Problem) -> int:
         return problem.data["turns"]
-
-    def difficulty(self, problem: Problem) -> float:
-        return float(problem.data["clicks"])
-
-    def initial_state(self, problem: Problem) -> dict[str, Any]:
-        data = problem.data
-        return {"mask": _open(data, HIDDEN * (data["rows"] * data["cols"]), data["first"])}
-
-    def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
-        data = problem.data
-        rows, cols, mask = data["rows"], data["cols"], state["mask"]
-        flagging = move.strip().lower().startswith("flag")
-        cell = read_cell(move, rows, cols, ("flag", "unflag") if flagging else ("reveal", "open", "click"))
-        if cell is None:
-            return Outcome.invalid(state, "write reveal or flag and one cell on the board, e.g. reveal a1")
-        index = cell[0] * cols + cell[1]
-        name = cell_name(*cell)
-        if mask[index] == OPEN:
-            return Outcome(state, Verdict.wrong("already open"), f"{name} is already open.")
-        if flagging:
-            mark = HIDDEN if mask[index] == FLAG else FLAG
-            mask = mask[:index] + mark + mask[index + 1:]
-            said = f"Flag {'placed on' if mark == FLAG else 'removed from'} {name}."
-            return Outcome({"mask": mask}, Verdict.wrong("flag"), f"{said}\n{_picture(data, mask)}")
-        if mask[index] == FLAG:
-            return Outcome(state, Verdict.wrong("flagged"), f"{name} is flagged; remove the flag first.")
-        if index in data["mines"]:
-            return Outcome(state, Verdict.wrong("mine"), f"{name} was a mine. You lose.\n"
-                                                         f"{_picture(data, mask, show_mines=True)}", True)
-        mask = _open(data, mask, index)
-        if mask.count(HIDDEN) + mask.count(FLAG) == len(data["mines"]):
-            return Outcome({"mask": mask}, Verdict.right(), f"Every safe cell is open: you win!\n"
-                                                            f"{_picture(data, mask)}", True)
-        return Outcome.goes_on({"mask": mask}, _picture(data, mask))
-
-    def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
-        data = problem.data
-        cols, mines, mask = data["cols"], set(data["mines"]), state["mask"]
-        counts = _counts(data)
-        safe = proven_safe(mask.replace(FLAG, HIDDEN), counts, hex_neighbours(data["rows"], cols))
-        if safe:
-            index = min(safe, key=lambda i: (counts[i] != 0, i))  # peeks only to prefer an empty cell
-        else:  # off the oracle's path only (the board is solvable by these deductions)
-            index = min(i for i, m in enumerate(mask) if m != OPEN and i not in mines)
-        if mask[index] == FLAG:
-            return f"flag {cell_name(index // cols, index % cols)}"
-        return f"reveal {cell_name(index // cols, index % cols)}"
 
     def honest_move(self, view: View) -> str:
         """Reveal a cell that the numbers on the latest drawn board prove safe (deduced as the generator does)."""
@@ -172,33 +142,6 @@ def hex_neighbours(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
         steps = [(0, -1), (0, 1), (-1, shift - 1), (-1, shift), (1, shift - 1), (1, shift)]
         out.append(tuple((r + dr) * cols + c + dc for dr, dc in steps if 0 <= r + dr < rows and 0 <= c + dc < cols))
     return tuple(out)
-
-
-def _counts(data: dict[str, Any]) -> list[int]:
-    return counts(data["mines"], data["rows"], data["cols"], hex_neighbours(data["rows"], data["cols"]))
-
-
-def _open(data: dict[str, Any], mask: str, index: int) -> str:
-    return open_cell(mask, index, _counts(data), hex_neighbours(data["rows"], data["cols"]))
-
-
-def _picture(data: dict[str, Any], mask: str, show_mines: bool = False) -> str:
-    rows, cols, mines = data["rows"], data["cols"], set(data["mines"])
-    counts = _counts(data)
-
-    def symbol(i: int) -> str:
-        if show_mines and i in mines:
-            return "*"
-        if mask[i] == OPEN:
-            return str(counts[i]) if counts[i] else "."
-        return "F" if mask[i] == FLAG else "#"
-
-    width = len(str(rows))
-    lines = [" " * (width + 1) + " ".join(column_letters(cols))]
-    for r in range(rows):
-        shift = " " if r % 2 else ""
-        lines.append(f"{r + 1:>{width}} {shift}" + " ".join(symbol(r * cols + c) for c in range(cols)))
-    return "\n".join(lines)
 
 
 def _read_board(texts: list[str], rows: int, cols: int) -> str:

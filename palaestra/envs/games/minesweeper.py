@@ -27,16 +27,16 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register, retry
+from palaestra.core import Problem, View, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.games.common import cell_name, read_cell, render_board
+from palaestra.envs.games._minesweeper import MinesweeperGame
+from palaestra.envs.games.common import cell_name, render_board
 from palaestra.generators.minesweeper import (
-    FLAG,
     HIDDEN,
     OPEN,
+    Around,
     counts,
     neighbours,
-    open_cell,
     proven_safe,
     solvable,
     three_bv,
@@ -44,14 +44,11 @@ from palaestra.generators.minesweeper import (
 
 
 @register
-class Minesweeper(MultiTurnTask):
+class Minesweeper(MinesweeperGame):
     id = "games/minesweeper"
     family = "games"
     description = "Open every safe cell of a no-guess minesweeper board from the neighbour counts."
     tags = ("games", "multi-turn", "deduction", "grid")
-    one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
-    hidden_information = True
-    public_keys = ("rows", "cols")  # the board drawn in the prompt shows its size
 
     @dataclass(frozen=True)
     class Config:
@@ -77,69 +74,28 @@ class Minesweeper(MultiTurnTask):
 
         data = retry(draw, what="a board solvable without guessing that the first click does not finish")
         first = data["first"]
-        mask = _open(data, HIDDEN * (rows * cols), first)
+        mask = self.opened(data, HIDDEN * (rows * cols), first)
         prompt = (
             f"Let's play minesweeper on a {rows}x{cols} board with {config.mines} hidden mines. Columns are letters "
             f"a to {chr(96 + cols)}, rows are numbers 1 to {rows} from the top. '#' is a hidden cell, 'F' a flag, "
             "'.' an open cell with no mine next to it, and a digit the number of mines among the eight cells around "
             "an open cell. Opening a cell with no mine around it opens its neighbours too.\n"
             f"The first click has been made for you, at {cell_name(first // cols, first % cols)}:\n\n"
-            f"{_picture(data, mask)}\n\n"
+            f"{self.picture(data, mask)}\n\n"
             "Each turn, write one command: reveal CELL to open a cell, or flag CELL to put or take away a flag "
             "(flags are notes for you; a flagged cell cannot be revealed). For example: reveal a1\n"
             "Revealing a mine loses; opening every cell without a mine wins. The board can be solved without guessing."
         )
         return Problem(prompt=prompt, answer=None, data=data)
 
+    def around(self, rows: int, cols: int) -> Around:
+        return neighbours(rows, cols)
+
+    def layout(self, rows: int, cols: int, symbols: list[list[str]]) -> str:
+        return render_board(symbols)
+
     def max_turns(self, problem: Problem) -> int:
         return problem.data["clicks"] * 3 // 2 + 8  # room for opening numbered cells one by one
-
-    def difficulty(self, problem: Problem) -> float:
-        return float(problem.data["clicks"])
-
-    def initial_state(self, problem: Problem) -> dict[str, Any]:
-        data = problem.data
-        return {"mask": _open(data, HIDDEN * (data["rows"] * data["cols"]), data["first"])}
-
-    def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
-        data = problem.data
-        rows, cols, mask = data["rows"], data["cols"], state["mask"]
-        flagging = move.strip().lower().startswith("flag")
-        cell = read_cell(move, rows, cols, ("flag", "unflag") if flagging else ("reveal", "open", "click"))
-        if cell is None:
-            return Outcome.invalid(state, "write reveal or flag and one cell on the board, e.g. reveal a1")
-        index = cell[0] * cols + cell[1]
-        name = cell_name(*cell)
-        if mask[index] == OPEN:
-            return Outcome(state, Verdict.wrong("already open"), f"{name} is already open.")
-        if flagging:
-            mark = HIDDEN if mask[index] == FLAG else FLAG
-            mask = mask[:index] + mark + mask[index + 1:]
-            said = f"Flag {'placed on' if mark == FLAG else 'removed from'} {name}."
-            return Outcome({"mask": mask}, Verdict.wrong("flag"), f"{said}\n{_picture(data, mask)}")
-        if mask[index] == FLAG:
-            return Outcome(state, Verdict.wrong("flagged"), f"{name} is flagged; remove the flag first.")
-        if index in data["mines"]:
-            return Outcome(state, Verdict.wrong("mine"), f"{name} was a mine. You lose.\n"
-                                                         f"{_picture(data, mask, show_mines=True)}", True)
-        mask = _open(data, mask, index)
-        if mask.count(HIDDEN) + mask.count(FLAG) == len(data["mines"]):
-            return Outcome({"mask": mask}, Verdict.right(), f"Every safe cell is open: you win!\n"
-                                                            f"{_picture(data, mask)}", True)
-        return Outcome.goes_on({"mask": mask}, _picture(data, mask))
-
-    def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
-        data = problem.data
-        cols, mines, mask = data["cols"], set(data["mines"]), state["mask"]
-        numbers = _counts(data)
-        safe = proven_safe(mask.replace(FLAG, HIDDEN), numbers, neighbours(data["rows"], cols))
-        index = min(safe, key=lambda i: (numbers[i] != 0, i)) if safe else None  # peeks only to prefer an empty cell
-        if index is None:  # off the oracle's path only (the board is solvable by these deductions)
-            index = min(i for i, m in enumerate(mask) if m != OPEN and i not in mines)
-        if mask[index] == FLAG:
-            return f"flag {cell_name(index // cols, index % cols)}"
-        return f"reveal {cell_name(index // cols, index % cols)}"
-
 
     def honest_move(self, view: View) -> str:
         """Reveal a cell that the numbers on the latest board prove safe (deduced as the generator does)."""
@@ -160,25 +116,3 @@ def _read_board(texts: list[str], rows: int) -> str:
         if len(lines) >= rows:
             return "".join("".join(line) for line in lines[-rows:])
     raise ValueError("no board in the view")
-
-
-def _counts(data: dict[str, Any]) -> list[int]:
-    return counts(set(data["mines"]), data["rows"], data["cols"])
-
-
-def _open(data: dict[str, Any], mask: str, index: int) -> str:
-    return open_cell(mask, index, _counts(data), neighbours(data["rows"], data["cols"]))
-
-
-def _picture(data: dict[str, Any], mask: str, show_mines: bool = False) -> str:
-    rows, cols, mines = data["rows"], data["cols"], set(data["mines"])
-    counts = _counts(data)
-
-    def symbol(i: int) -> str:
-        if show_mines and i in mines:
-            return "*"
-        if mask[i] == OPEN:
-            return str(counts[i]) if counts[i] else "."
-        return "F" if mask[i] == FLAG else "#"
-
-    return render_board([[symbol(r * cols + c) for c in range(cols)] for r in range(rows)])
