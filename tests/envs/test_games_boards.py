@@ -154,3 +154,149 @@ def test_chess_random_legal_play_does_not_mate_at_the_top_level() -> None:
     source = make_source(CHESS)
     scores = [random_legal_score(source, source.sample(4, seed), seed) for seed in range(6)]
     assert scores == [0.0] * 6
+
+
+# --- games/domineering -----------------------------------------------------------
+
+DOMINEERING = "games/domineering"
+
+
+def domineering_problem(rows: int, cols: int, empty: int) -> Problem:
+    base = make_source(DOMINEERING).sample(0, 0)
+    return dataclasses.replace(base, data={**base.data, "rows": rows, "cols": cols, "empty": empty, "turns": 4, "first_moves": 3})
+
+
+def test_domineering_hand_checked_two_by_three() -> None:
+    """On an empty 2 x 3 board only the middle column wins: it leaves no horizontal pair."""
+    source = make_source(DOMINEERING)
+    problem = domineering_problem(2, 3, 0b111111)
+    start = source.initial_state(problem)
+    assert source.legal_moves(problem, start) == ["a1", "b1", "c1"]
+    assert source.oracle(problem, start) == "b1"
+    won = source.play(problem, start, "b1")
+    assert won.done and won.verdict.correct and "you win" in won.observation
+    lost = source.play(problem, start, "c1-c2")  # both cells, the same domino as c1
+    assert lost.done and not lost.verdict.correct and "The opponent places" in lost.observation
+    assert "you lose" in lost.observation
+    edge = source.play(problem, start, "place a1")  # the mirror image: the opponent takes b-c, nothing is left
+    assert edge.done and not edge.verdict.correct
+
+
+def test_domineering_illegal_and_unreadable_moves_are_refused() -> None:
+    source = make_source(DOMINEERING)
+    problem = domineering_problem(2, 3, 0b111110)  # a1 blocked
+    start = source.initial_state(problem)
+    blocked = source.play(problem, start, "a1")
+    assert not blocked.verdict.parsed and blocked.state == start and "blocked or covered" in blocked.observation
+    bottom = source.play(problem, start, "b2")
+    assert not bottom.verdict.parsed and "bottom row" in bottom.observation
+    sideways = source.play(problem, start, "b1-c1")  # a horizontal domino is the opponent's
+    assert not sideways.verdict.parsed and "upper cell" in sideways.observation
+    plan = source.advance(problem, start, source.format_answer("b1 c1"))
+    assert not plan.verdict.parsed and plan.state == start
+
+
+@pytest.mark.parametrize("level", range(5))
+def test_domineering_oracle_wins_and_replays(level: int) -> None:
+    source = make_source(DOMINEERING)
+    for seed in range(2):
+        problem = source.sample(level, seed)
+        moves, total, won = oracle_episode(source, problem)
+        assert won and total == 1.0
+        replayed = palaestra.score(problem, [source.format_answer(m) for m in moves])
+        assert replayed.reward == 1.0 and replayed.correct
+
+
+def test_domineering_positions_are_first_player_wins_with_few_winning_moves() -> None:
+    from palaestra.envs.games._boards import random_win_chance
+    from palaestra.envs.games.domineering import MAX_RANDOM_WIN, MODEL, _solver
+
+    source = make_source(DOMINEERING)
+    for level in range(5):
+        problem = source.sample(level, 3)
+        solver = _solver(problem.data["rows"], problem.data["cols"])
+        empty = problem.data["empty"]
+        assert solver.wins(empty, MODEL)
+        assert 3 * len(solver.winning_moves(empty, MODEL)) <= len(solver.moves(empty, MODEL))
+        assert random_win_chance(solver, empty, MODEL) <= MAX_RANDOM_WIN
+
+
+def test_random_win_chance_on_a_hand_checked_board() -> None:
+    """Empty 2 x 3 board: of the three first moves only the middle column wins, so random play wins 1/3."""
+    from palaestra.envs.games._boards import random_win_chance
+    from palaestra.envs.games.domineering import MODEL, _solver
+
+    assert random_win_chance(_solver(2, 3), 0b111111, MODEL) == pytest.approx(1 / 3)
+
+
+def test_domineering_random_legal_play_loses_at_the_top_level() -> None:
+    source = make_source(DOMINEERING)
+    scores = [random_legal_score(source, source.sample(4, seed), seed) for seed in range(6)]
+    assert sum(scores) <= 1.0
+
+
+# --- games/clobber ------------------------------------------------------------------
+
+CLOBBER = "games/clobber"
+
+
+def clobber_problem(rows: int, cols: int, mine: int, theirs: int) -> Problem:
+    base = make_source(CLOBBER).sample(0, 0)
+    data = {**base.data, "rows": rows, "cols": cols, "mine": mine, "theirs": theirs, "turns": 4}
+    return dataclasses.replace(base, data=data)
+
+
+def test_clobber_hand_checked_row() -> None:
+    """Row O X O O: b1xa1 leaves the O stones only each other as neighbours (no move: X wins);
+    b1xc1 lets d1 take c1, and X has no stone left."""
+    from palaestra.envs.games._boards import random_win_chance
+    from palaestra.envs.games.clobber import MODEL, _solver
+
+    source = make_source(CLOBBER)
+    problem = clobber_problem(1, 4, 0b0010, 0b1101)
+    start = source.initial_state(problem)
+    assert sorted(source.legal_moves(problem, start)) == ["b1-a1", "b1-c1"]
+    assert source.oracle(problem, start) == "b1-a1"
+    won = source.play(problem, start, "b1xa1")
+    assert won.done and won.verdict.correct and "you win" in won.observation
+    lost = source.play(problem, start, "move b1 to c1")
+    assert lost.done and not lost.verdict.correct and "The opponent plays d1-c1" in lost.observation
+    assert random_win_chance(_solver(1, 4), (0b0010, 0b1101), MODEL) == pytest.approx(0.5)
+
+
+def test_clobber_illegal_and_unreadable_moves_are_refused() -> None:
+    source = make_source(CLOBBER)
+    problem = clobber_problem(1, 4, 0b0010, 0b1101)
+    start = source.initial_state(problem)
+    not_mine = source.play(problem, start, "a1-b1")
+    assert not not_mine.verdict.parsed and not_mine.state == start and "no X stone on a1" in not_mine.observation
+    off_board = source.play(problem, start, "b1-b2")
+    assert not off_board.verdict.parsed and "such as b2-b3" in off_board.observation
+    plan = source.advance(problem, start, source.format_answer("b1-a1, c1-b1"))
+    assert not plan.verdict.parsed and plan.state == start
+
+
+@pytest.mark.parametrize("level", range(5))
+def test_clobber_oracle_wins_and_replays(level: int) -> None:
+    source = make_source(CLOBBER)
+    for seed in range(2):
+        problem = source.sample(level, seed)
+        moves, total, won = oracle_episode(source, problem)
+        assert won and total == 1.0
+        replayed = palaestra.score(problem, [source.format_answer(m) for m in moves])
+        assert replayed.reward == 1.0 and replayed.correct
+
+
+def test_clobber_positions_are_wins_random_play_rarely_wins() -> None:
+    from palaestra.envs.games._boards import random_win_chance
+    from palaestra.envs.games.clobber import MAX_RANDOM_WIN, MODEL, _solver
+
+    source = make_source(CLOBBER)
+    for level in range(5):
+        problem = source.sample(level, 3)
+        solver = _solver(problem.data["rows"], problem.data["cols"])
+        position = (problem.data["mine"], problem.data["theirs"])
+        assert solver.wins(position, MODEL)
+        assert random_win_chance(solver, position, MODEL) <= MAX_RANDOM_WIN
+    scores = [random_legal_score(source, source.sample(4, seed), seed) for seed in range(6)]
+    assert sum(scores) <= 1.0
