@@ -19,12 +19,12 @@ Example (a 1 x 4 strip where each move takes two touching empty cells, either pl
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 MEMO_LIMIT = 2_000_000  # positions remembered per solver before the memo starts afresh
 
-Moves = Callable[[Any, int], list[tuple[Any, Hashable]]]
+Moves = Callable[[Any, int], Sequence[tuple[Any, Any]]]  # (position, player) -> [(move, child), ...]
 
 
 class NormalPlaySolver:
@@ -32,9 +32,9 @@ class NormalPlaySolver:
 
     def __init__(self, moves: Moves) -> None:
         self.moves = moves
-        self._memo: dict[tuple[Hashable, int], bool] = {}
+        self._memo: dict[tuple[Any, int], bool] = {}
 
-    def wins(self, position: Hashable, player: int) -> bool:
+    def wins(self, position: Any, player: int) -> bool:
         """Whether ``player``, to move in ``position``, wins against any defence."""
         key = (position, player)
         known = self._memo.get(key)
@@ -46,11 +46,11 @@ class NormalPlaySolver:
         self._memo[key] = result
         return result
 
-    def winning_moves(self, position: Hashable, player: int) -> list[Any]:
+    def winning_moves(self, position: Any, player: int) -> list[Any]:
         """The moves of ``player`` after which the other side, to move, loses."""
         return [move for move, child in self.moves(position, player) if not self.wins(child, 1 - player)]
 
-    def stubborn_move(self, position: Hashable, player: int) -> Any:
+    def stubborn_move(self, position: Any, player: int) -> Any:
         """A winning move if ``player`` has one; else the move leaving the other side the fewest winning answers.
 
         Among equals the first in ``moves`` order is taken. ``player`` must have a move.
@@ -62,19 +62,19 @@ class NormalPlaySolver:
         return min(options, key=lambda option: len(self.winning_moves(option[1], 1 - player)))[0]
 
 
-def margin_rule(solver: NormalPlaySolver, position: Hashable, player: int, tie: Callable[[], float]) -> Any:
+def margin_rule(solver: NormalPlaySolver, position: Any, player: int, tie: Callable[[], float]) -> Any:
     """The cheap rule "most moves over the opponent's": the move maximising own moves minus the other side's after it."""
     return max(solver.moves(position, player),
                key=lambda option: (len(solver.moves(option[1], player)) - len(solver.moves(option[1], 1 - player)),
                                    tie()))[0]
 
 
-def blocking_rule(solver: NormalPlaySolver, position: Hashable, player: int, tie: Callable[[], float]) -> Any:
+def blocking_rule(solver: NormalPlaySolver, position: Any, player: int, tie: Callable[[], float]) -> Any:
     """The cheap rule "fewest replies": the move leaving the other side the fewest moves."""
     return min(solver.moves(position, player), key=lambda option: (len(solver.moves(option[1], 1 - player)), tie()))[0]
 
 
-def worth_dealing(solver: NormalPlaySolver, position: Hashable, player: int = 0, rule_share: float = 0.0) -> bool:
+def worth_dealing(solver: NormalPlaySolver, position: Any, player: int = 0, rule_share: float = 0.0) -> bool:
     """Whether a start position makes a fair puzzle for ``player``, to move.
 
     ``player`` wins; it has at least three moves, of which at most a third win; the other side
@@ -96,8 +96,8 @@ def worth_dealing(solver: NormalPlaySolver, position: Hashable, player: int = 0,
     return 0 < 3 * len(solver.winning_moves(position, player)) <= len(options)
 
 
-def random_win_chance(solver: NormalPlaySolver, position: Hashable, player: int,
-                      memo: dict[Hashable, float] | None = None) -> float:
+def random_win_chance(solver: NormalPlaySolver, position: Any, player: int,
+                      memo: dict[Any, float] | None = None) -> float:
     """The chance that ``player``, moving uniformly at random, beats the :meth:`NormalPlaySolver.stubborn_move` replies.
 
     Exact (the opponent is deterministic): the mean over ``player``'s moves of a win when no reply
