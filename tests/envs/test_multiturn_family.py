@@ -31,7 +31,6 @@ from palaestra.envs.games import (
     kalah,
     lights_out,
     memory_pairs,
-    minesweeper,
     nim,
     nonogram,
     othello,
