@@ -1,0 +1,107 @@
+"""Games of helper g2: snake (hand-checked moves, crashes, refused plans, the oracle winning, random play losing)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import palaestra
+from palaestra.core import Problem
+from palaestra.core.registry import make_source
+
+SNAKE = "games/snake"
+
+
+def snake_problem() -> Problem:
+    """A 6 x 6 board, the snake in row 3 (head at column 3, tail at column 1) heading right, food two cells ahead.
+
+    Cells are row * 6 + column: the head is cell 14, the body 13, the tail 12, the food 16. After the first food
+    the next one is the first free cell of the order from just after 16's place: 0 (cell 14 is covered then).
+    """
+    order = [3, 16, 14, 0, 35] + [c for c in range(36) if c not in (3, 16, 14, 0, 35)]
+    data = {"size": 6, "snake": [14, 13, 12], "food": 16, "cursor": 2, "order": order, "target": 2, "plan": 8,
+            "budget": 11}
+    return Problem(env_id=SNAKE, level=0, seed=0, data=data)
+
+
+def episode(source, problem: Problem, chooser) -> tuple[list[str], float, bool]:
+    state, moves, total = source.initial_state(problem), [], 0.0
+    for _ in range(source.max_turns(problem)):
+        move = chooser(state)
+        moves.append(move)
+        outcome = source.play(problem, state, move)
+        state, total = outcome.state, total + outcome.verdict.reward
+        if outcome.done:
+            return moves, total, bool(outcome.verdict.correct)
+    return moves, total, False
+
+
+def test_snake_moves_eats_grows_and_places_the_next_food_in_order() -> None:
+    source = make_source(SNAKE)
+    problem = snake_problem()
+    state = source.initial_state(problem)
+    first = source.play(problem, state, "right")
+    assert not first.done and first.state["snake"] == [15, 14, 13]  # the tail left cell 12
+    eaten = source.play(problem, first.state, "Move right.")
+    assert not eaten.done and eaten.state["snake"] == [16, 15, 14, 13]  # grown: the tail stayed
+    assert eaten.state["food"] == 0 and eaten.state["eaten"] == 1  # cell 14 (next in order) is covered: skip to 0
+    assert "1 of 2 eaten" in eaten.observation and "*" in eaten.observation
+
+
+def test_snake_crashes_into_its_body_and_the_wall_lose() -> None:
+    source = make_source(SNAKE)
+    problem = snake_problem()
+    state = source.initial_state(problem)
+    body = source.play(problem, state, "left")  # the neck is at cell 13
+    assert body.done and not body.verdict.correct and "own body" in body.observation
+    walled = {**state, "snake": [2, 8, 14]}  # head on the top row
+    wall = source.play(problem, walled, "up")
+    assert wall.done and not wall.verdict.correct and "wall" in wall.observation
+    chasing = {**state, "snake": [14, 15, 9, 8]}  # the head moves onto the tail's cell, which it leaves
+    followed = source.play(problem, chasing, "up")
+    assert not followed.done and followed.state["snake"] == [8, 14, 15, 9]
+
+
+def test_snake_refuses_unreadable_moves_and_plans() -> None:
+    source = make_source(SNAKE)
+    problem = snake_problem()
+    state = source.initial_state(problem)
+    for move in ("jump", "up or down", "diagonal"):
+        outcome = source.play(problem, state, move)
+        assert not outcome.verdict.parsed and outcome.state == state and "up, down, left or right" in outcome.observation
+    plan = source.advance(problem, state, source.format_answer("right, right"))
+    assert not plan.verdict.parsed and "one move per turn" in plan.observation.lower()
+
+
+def test_snake_hand_checked_game_is_won_and_replays_the_same() -> None:
+    source = make_source(SNAKE)
+    problem = snake_problem()
+    moves = ["right", "right", "up", "up", "left", "left", "left", "left"]  # food at 16, then at cell 0 (top left)
+    state, total = source.initial_state(problem), 0.0
+    for move in moves:
+        outcome = source.play(problem, state, move)
+        state, total = outcome.state, total + outcome.verdict.reward
+    assert outcome.done and outcome.verdict.correct and total == 1.0
+    replayed = palaestra.score(problem, [source.format_answer(m) for m in moves])
+    assert replayed.reward == 1.0 and replayed.correct
+
+
+@pytest.mark.parametrize("level", range(5))
+def test_snake_oracle_wins_in_its_planned_moves_and_replays(level: int) -> None:
+    source = make_source(SNAKE)
+    for seed in range(2):
+        problem = source.sample(level, seed)
+        moves, total, won = episode(source, problem, lambda state, p=problem: source.oracle(p, state))
+        assert won and total == 1.0 and len(moves) == problem.data["plan"] <= source.max_turns(problem)
+        replayed = palaestra.score(problem, [source.format_answer(m) for m in moves])
+        assert replayed.reward == 1.0 and replayed.correct
+
+
+def test_snake_random_legal_play_loses_at_the_top_level() -> None:
+    source = make_source(SNAKE)
+    for seed in range(6):
+        problem = source.sample(4, seed)
+        rng = random.Random(seed)
+        _, total, won = episode(source, problem, lambda state, p=problem: rng.choice(source.legal_moves(p, state)))
+        assert not won and total == 0.0
