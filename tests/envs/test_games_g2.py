@@ -105,3 +105,82 @@ def test_snake_random_legal_play_loses_at_the_top_level() -> None:
         rng = random.Random(seed)
         _, total, won = episode(source, problem, lambda state, p=problem: rng.choice(source.legal_moves(p, state)))
         assert not won and total == 0.0
+
+
+# --- Video poker ---------------------------------------------------------------
+
+POKER = "games/video_poker"
+
+
+def poker_problem(cards: list[str]) -> Problem:
+    """One hand on the 20-card deck (tens to aces) with its hold values computed by the env."""
+    from palaestra.envs.games import video_poker
+
+    values = video_poker._hold_values("T", cards)
+    data = {"low": "T", "hands": [{"cards": cards, "values": values}], "best": max(values),
+            "random": sum(values) / 32}
+    return Problem(env_id=POKER, level=0, seed=0, data=data)
+
+
+def test_video_poker_hold_values_match_a_brute_force_enumeration() -> None:
+    from itertools import combinations
+
+    from palaestra.envs.games import video_poker
+
+    cards = ["Th", "Jh", "Qh", "Kc", "Kd"]
+    values = video_poker._hold_values("T", cards)
+    assert values[31] == 1  # holding everything: a pair of kings pays 1
+    rest = [c for c in video_poker._deck("T") if c not in cards]
+    for hold in ((0, 1, 2), (3, 4), ()):
+        finals = [[cards[i] for i in hold] + list(extra) for extra in combinations(rest, 5 - len(hold))]
+        expected = sum(video_poker.PAY.get(video_poker._category(f) or "", 0) for f in finals) / len(finals)
+        assert abs(values[sum(1 << i for i in hold)] - expected) < 1e-9
+    assert video_poker._category(["Ts", "Js", "Qs", "Ks", "As"]) == "royal flush"
+    assert video_poker._category(["Tc", "Jd", "Qs", "Ks", "Ah"]) == "straight"
+    assert video_poker._category(["Tc", "Td", "Qs", "Ks", "Ah"]) is None  # a pair of tens does not pay
+
+
+def test_video_poker_reads_holds_by_position_or_name_and_refuses_others() -> None:
+    source = make_source(POKER)
+    problem = poker_problem(["Th", "Jh", "Qh", "Kc", "Kd"])
+    state = source.initial_state(problem)
+    by_position = source.play(problem, state, "hold 4 5")
+    by_name = source.play(problem, state, "Hold Kc and Kd.")
+    assert by_position.done and by_position.verdict.reward == by_name.verdict.reward
+    for move in ("hold 6", "hold 1 1", "hold As", "fold"):
+        outcome = source.play(problem, state, move)
+        assert not outcome.verdict.parsed and outcome.state == state
+
+
+def test_video_poker_scores_expected_values_not_the_draw() -> None:
+    source = make_source(POKER)
+    problem = poker_problem(["Th", "Jh", "Qh", "Kc", "Kd"])
+    state = source.initial_state(problem)
+    best = source.play(problem, state, source.oracle(problem, state))
+    assert best.verdict.reward == 1.0 and best.verdict.correct
+    pat = source.play(problem, state, "hold all")  # a sure 1, below a random hold's expected 1.97 on this deck
+    values = problem.data["hands"][0]["values"]
+    assert values[31] < problem.data["random"] and pat.verdict.reward == 0.0
+    some = source.play(problem, state, "hold Kc Kd")  # between: scored by its expected value, whatever comes
+    expected = (values[0b11000] - problem.data["random"]) / (problem.data["best"] - problem.data["random"])
+    assert abs(some.verdict.reward - max(0.0, min(1.0, expected))) < 1e-9
+
+
+@pytest.mark.parametrize("level", range(5))
+def test_video_poker_oracle_scores_one_and_replays(level: int) -> None:
+    source = make_source(POKER)
+    problem = source.sample(level, 1)
+    moves, total, won = episode(source, problem, lambda state, p=problem: source.oracle(p, state))
+    assert won and total == 1.0 and len(moves) == len(problem.data["hands"])
+    replayed = palaestra.score(problem, [source.format_answer(m) for m in moves])
+    assert replayed.reward == 1.0
+
+
+def test_video_poker_random_holds_score_little_at_the_top_level() -> None:
+    source = make_source(POKER)
+    scores = []
+    for seed in range(12):
+        problem = source.sample(4, seed)
+        rng = random.Random(seed)
+        scores.append(episode(source, problem, lambda state, p=problem: rng.choice(source.legal_moves(p, state)))[1])
+    assert sum(scores) / len(scores) < 0.2
