@@ -1,4 +1,4 @@
-"""Games g1 (issue #27): Black Box -- hand-checked rays, refused moves, replays, the oracle and random play."""
+"""Games g1 (issue #27): Black Box and Yahtzee lite -- hand-checked rays and scores, refused moves, replays, the oracle and random play."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ import palaestra
 from palaestra.core import Problem
 from palaestra.core.registry import make_source
 from palaestra.envs.games.black_box import REFLECTED, _table, _trace, read_move
+from palaestra.envs.games.yahtzee_lite import category_score
+from palaestra.envs.games.yahtzee_lite import read_move as yahtzee_move
 
 
 def oracle_episode(env_id: str, level: int, seed: int) -> tuple[float, bool, list[str]]:
@@ -93,3 +95,70 @@ def test_black_box_random_legal_play_loses_at_the_top_level() -> None:
             outcome = source.play(problem, state, rng.choice(source.legal_moves(problem, state)))
             state = outcome.state
             assert outcome.verdict.reward == 0
+
+
+# --- Yahtzee lite ----------------------------------------------------------------
+
+def two_dice_problem() -> Problem:
+    """Two dice, categories sixes and chance; turn 1 rolls 6 2, then rerolls show 6 6 / 3 3; turn 2 rolls 4 5."""
+    data = {"dice": 2, "categories": ["sixes", "chance"], "best": 21, "baseline": 11,
+            "rolls": [[[6, 2], [6, 6], [3, 3]], [[4, 5], [1, 1], [2, 2]]]}
+    return Problem(env_id="games/yahtzee_lite", level=0, seed=0, data=data)
+
+
+def test_yahtzee_lite_scores_the_categories() -> None:
+    assert category_score("sixes", (2, 6, 6)) == 12 and category_score("fives", (5, 5, 1)) == 10
+    assert category_score("chance", (1, 2, 6)) == 9 and category_score("all same", (4, 4, 4)) == 30
+    assert category_score("straight", (2, 3, 4)) == 20 and category_score("straight", (2, 3, 5)) == 0
+    assert category_score("three of a kind", (2, 2, 2, 5)) == 11 and category_score("three of a kind", (2, 2, 5)) == 0
+
+
+def test_yahtzee_lite_rerolls_take_the_rows_dice_and_the_game_pays_regret() -> None:
+    source = make_source("games/yahtzee_lite")
+    problem = two_dice_problem()
+    state = source.initial_state(problem)
+    kept = source.play(problem, state, "keep 6")  # the one rerolled die shows the first face of row 2: 6
+    assert not kept.done and kept.state["showing"] == [6, 6] and "1 rerolls left" in kept.observation
+    sixes = source.play(problem, kept.state, "Score sixes.")
+    assert not sixes.done and sixes.state["total"] == 12 and "dice show 4 5" in sixes.observation
+    end = source.play(problem, sixes.state, "chance")
+    assert end.done and end.state["total"] == 21 and end.verdict.reward == 1
+    weak = source.play(problem, source.play(problem, state, "score chance").state, "score sixes")
+    assert weak.done and weak.state["total"] == 8 and weak.verdict.reward == 0  # 8 is below the baseline 11
+
+
+def test_yahtzee_lite_refuses_missing_dice_used_categories_and_a_third_reroll() -> None:
+    source = make_source("games/yahtzee_lite")
+    problem = two_dice_problem()
+    state = source.initial_state(problem)
+    missing = source.play(problem, state, "keep 5")
+    assert not missing.done and not missing.verdict.parsed and "showing" in missing.observation
+    used = source.play(problem, source.play(problem, state, "score sixes").state, "score sixes")
+    assert not used.done and "not an open category" in used.observation
+    twice = source.play(problem, source.play(problem, state, "keep none").state, "keep none").state
+    third = source.play(problem, twice, "keep 3")
+    assert not third.done and "no rerolls are left" in third.observation
+    assert yahtzee_move("keep 6, score sixes") is None and yahtzee_move("Answer: reroll all") == ("keep", ())
+
+
+def test_yahtzee_lite_oracle_scores_one_and_the_replay_matches() -> None:
+    for level in range(5):
+        total, _, replies = oracle_episode("games/yahtzee_lite", level, 5)
+        assert total == 1
+        problem = make_source("games/yahtzee_lite").sample(level, 5)
+        assert palaestra.score(problem, replies).reward == 1
+
+
+def test_yahtzee_lite_random_legal_play_scores_little_at_the_top_level() -> None:
+    source = make_source("games/yahtzee_lite")
+    rewards = []
+    for seed in range(8):
+        problem = source.sample(4, seed)
+        state, rng, reward = source.initial_state(problem), random.Random(seed), 0.0
+        for _ in range(source.max_turns(problem)):
+            outcome = source.play(problem, state, rng.choice(source.legal_moves(problem, state)))
+            state, reward = outcome.state, reward + outcome.verdict.reward
+            if outcome.done:
+                break
+        rewards.append(reward)
+    assert sum(rewards) / len(rewards) < 0.25
