@@ -1,0 +1,325 @@
+"""Black Box: find the atoms hidden on a small grid by firing rays into it from its edge.
+
+The grid has ``size`` rows (1 at the top) and columns (A at the left); ``atoms`` of its cells hold an
+atom. The edge has ``4 * size`` numbered ports, clockwise: 1..n along the top (left to right, firing
+down), n+1..2n down the right side (firing left), 2n+1..3n along the bottom (right to left, firing
+up) and 3n+1..4n up the left side (firing right). A ray follows the standard rules, all stated in the
+prompt: it is absorbed when the cell straight ahead holds an atom; with atoms on both cells diagonally
+ahead it turns back; with one such atom it turns 90 degrees away from it; otherwise it moves on. A ray
+that would enter the grid beside an atom (one diagonally ahead of its port) is reflected at once. A
+ray that leaves at the port it came in by is reflected; otherwise it exits at a port.
+
+Each turn the model either fires a ray from a port (``fire 5``) and hears what happened, or, as its
+final move, names the atoms' cells (``atoms at B2, D4``): reward 1 when the set is right, else 0.
+Only atom sets that the answers of all ``4n`` rays determine uniquely are drawn: the placements of
+``atoms`` atoms on the grid are enumerated with their answers to every port (memoised per grid and
+count), and the generator keeps a draw whose answers no other placement shares. The honest player
+(:meth:`BlackBox.honest_move`) keeps the placements consistent with every answer it read, fires the
+lowest port not yet fired, and names the atoms once one placement is left; it always finishes,
+because all the rays single the drawn set out. The turn budget is the honest player's rays plus one
+for the answer plus ``SLIPS`` turns of slack (refused or wasted moves). A wrong or unreadable move
+is refused (the turn is spent); a guess naming the wrong number of cells is refused too; a wrong
+guess of the right size ends the game. Random play fires rays until the budget runs out (reward 0);
+a guess without rays is right once in ``C(cells, atoms)``.
+
+Levels grow the atoms and the placements to tell apart (7x7 with 2 atoms, 4x4 with 4, 5x5 with 3, 6x6
+with 3, 5x5 with 4). The
+difficulty measure is the number of rays the honest player needs plus a hundredth of the count of
+placements (the candidates the rays must tell apart).
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import random
+import re
+from dataclasses import dataclass
+from math import comb
+from typing import Any
+
+from palaestra.core import MultiTurnTask, Outcome, Policy, Problem, Verdict, View, register
+from palaestra.envs.games.common import MAX_MOVE_CHARS
+from palaestra.verifiers.normalize import read_answer
+
+SLIPS = 2  # turns of slack beyond the honest player's need
+ABSORBED, REFLECTED = "absorbed", "reflected"
+_FIRE = re.compile(r"^(?:(?:i\s+)?(?:fire|shoot|send)\s+)?(?:(?:a|the)\s+)?(?:ray\s+)?(?:(?:from|at|into)\s+)?"
+                   r"(?:(?:the\s+)?port\s*)?#?(\d{1,2})$")
+_GUESS_LEAD = re.compile(r"^(?:(?:my\s+)?(?:final\s+)?(?:guess|answer)\s*(?::|is|-)?\s*)?"
+                         r"(?:(?:the\s+)?atoms?\s*(?:are\s+)?(?:at|in|on|:)?\s*)?")
+_CELL = re.compile(r"^([a-z])\s*(\d{1,2})$")
+_SEPARATOR = re.compile(r"\s*(?:,|;|\band\b|\s)\s*")
+_RESULT = re.compile(r"^Ray from port (\d+): (absorbed|reflected|exits at port (\d+))\.", re.MULTILINE)
+Cell = tuple[int, int]  # (row, column), 0-based
+Placement = tuple[int, ...]  # sorted cell indices row * size + column
+
+
+@register
+class BlackBox(MultiTurnTask):
+    id = "games/black_box"
+    family = "games"
+    description = "Black Box: fire rays into a grid from its edge to deduce where the hidden atoms are."
+    tags = ("games", "multi-turn", "deduction", "imperfect-information", "grid")
+    one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
+    hidden_information = True  # the atoms
+    public_keys = ("size", "atoms")  # both stated in the prompt
+
+    @dataclass(frozen=True)
+    class Config:
+        size: int  # rows and columns
+        atoms: int
+
+    presets = (Config(7, 2), Config(4, 4), Config(5, 3), Config(6, 3), Config(5, 4))
+    bounded = "the placements are enumerated with every ray's answer; their count grows steeply with the grid"
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        table = _table(config.size, config.atoms)
+        placements = list(table.unique)
+        atoms = placements[rng.randrange(len(placements))]
+        rays = _honest_rays(config.size, config.atoms, atoms)
+        n = config.size
+        prompt = (
+            f"Let's play Black Box. {config.atoms} atoms are hidden in distinct cells of a {n}x{n} grid: rows 1 to "
+            f"{n} from top to bottom, columns {_column(0)} to {_column(n - 1)} from left to right (cell B3 is in "
+            f"column B, row 3). Around the edge are {4 * n} numbered ports, clockwise: ports 1 to {n} along the "
+            f"top from left to right (their rays travel down), ports {n + 1} to {2 * n} down the right side (rays "
+            f"travel left), ports {2 * n + 1} to {3 * n} along the bottom from right to left (rays travel up) and "
+            f"ports {3 * n + 1} to {4 * n} up the left side (rays travel right).\n"
+            "A ray moves one cell at a time. Before each step it looks at the cell straight ahead and the two cells "
+            "diagonally ahead (ahead and one to either side): if the cell straight ahead holds an atom, the ray is "
+            "absorbed; otherwise, if both diagonal cells hold atoms, it turns back the way it came; if one does, "
+            "it turns 90 degrees away from that atom (and looks again before stepping); if none does, it steps "
+            "ahead. A ray whose first cell has no atom but which has an atom diagonally ahead of its port is "
+            "reflected at once. A ray that leaves the grid at the port it entered by is reflected; otherwise it "
+            "exits at the port where it leaves.\n\n"
+            f"Each turn, either fire one ray, for example: fire 3; or, as your final move, name all {config.atoms} "
+            "atoms' cells, for example: atoms at A1, C2. You win by naming exactly the right cells; you have "
+            f"{rays + 1 + SLIPS} turns."
+        )
+        data = {"size": n, "atoms": config.atoms, "secret": [_name(n, cell) for cell in atoms], "rays": rays}
+        return Problem(prompt=prompt, answer=", ".join(data["secret"]), data=data)
+
+    def max_turns(self, problem: Problem) -> int:
+        return problem.data["rays"] + 1 + SLIPS
+
+    def difficulty(self, problem: Problem) -> float:
+        data = problem.data
+        return data["rays"] + comb(data["size"] ** 2, data["atoms"]) / 100
+
+    def initial_state(self, problem: Problem) -> dict[str, Any]:
+        return {"fired": []}
+
+    def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
+        n, count = problem.data["size"], problem.data["atoms"]
+        parsed = read_move(move, n)
+        if parsed is None:
+            return Outcome.invalid(state, f"write one move: fire and a port number from 1 to {4 * n}, such as "
+                                          f"fire 3, or atoms at and {count} cells, such as atoms at A1, C2")
+        kind, value = parsed
+        if kind == "fire":
+            port = int(value[0])
+            if not 1 <= port <= 4 * n:
+                return Outcome.invalid(state, f"there is no port {port}; the ports are 1 to {4 * n}")
+            secret = _placement(n, problem.data["secret"])
+            result = _trace(n, frozenset(secret), port - 1)
+            state = {"fired": [*state["fired"], port]}
+            return Outcome.goes_on(state, f"Ray from port {port}: {_say(result)}.")
+        cells = value
+        if len(cells) != count or len(set(cells)) != count:
+            return Outcome.invalid(state, f"name exactly {count} different cells")
+        if any(not _on_grid(n, cell) for cell in cells):
+            return Outcome.invalid(state, f"name cells in columns A to {_column(n - 1)} and rows 1 to {n}")
+        right = sorted(cells) == sorted(problem.data["secret"])
+        if right:
+            return Outcome(state, Verdict.right(), "Right: those are the atoms. You win!", True)
+        return Outcome(state, Verdict.wrong("wrong atoms"), "Wrong: those are not the atoms. The game is over.",
+                       True)
+
+    def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
+        """Fire the rays the honest player would (the lowest ports first), then name the atoms."""
+        if len(state["fired"]) < problem.data["rays"]:
+            return f"fire {len(state['fired']) + 1}"
+        return "atoms at " + ", ".join(problem.data["secret"])
+
+    def legal_moves(self, problem: Problem, state: dict[str, Any]) -> list[str]:
+        """Every ray (a guess is legal too, but one of ``C(cells, atoms)`` guesses is right)."""
+        return [f"fire {port}" for port in range(1, 4 * problem.data["size"] + 1)]
+
+    def heuristics(self) -> dict[str, Policy]:
+        def fire_then_first_cells(problem: Problem, state: Any, history: Any, rng: random.Random) -> str:
+            """Fire the ports in order until the last turn, then name the grid's first cells."""
+            n, count = problem.data["size"], problem.data["atoms"]
+            if len(state["fired"]) < self.max_turns(problem) - 1:
+                return f"fire {len(state['fired']) % (4 * n) + 1}"
+            cells = [_name(n, index) for index in range(count)]
+            return "atoms at " + ", ".join(cells)
+
+        return {"fire every port, then name the first cells": fire_then_first_cells}
+
+    def honest_move(self, view: View) -> str:
+        """Keep the placements consistent with every answer read; fire the lowest port not fired yet, and name
+        the atoms once one placement is left."""
+        n, count = view.public["size"], view.public["atoms"]
+        seen = {int(port): _heard(what, exit_port) for port, what, exit_port in
+                _RESULT.findall("\n".join(view.observations))}
+        left = _consistent(n, count, tuple(sorted(seen.items(), key=lambda heard: heard[0])))
+        if len(left) == 1:
+            return "atoms at " + ", ".join(_name(n, cell) for cell in left[0])
+        port = next((p for p in range(1, 4 * n + 1) if p not in seen), 1)
+        return f"fire {port}"
+
+
+def read_move(move: str, size: int) -> tuple[str, tuple[str, ...]] | None:
+    """``("fire", ("5",))`` for a ray, ``("atoms", ("B2", "D4"))`` for a final answer, or None.
+
+    >>> read_move("Fire 5.", 4), read_move("atoms at b2 and d4", 4), read_move("fire 5, fire 6", 4)
+    (('fire', ('5',)), ('atoms', ('B2', 'D4')), None)
+    """
+    if not isinstance(move, str) or len(move) > MAX_MOVE_CHARS:
+        return None
+
+    def read(text: str) -> tuple[str, tuple[str, ...]] | None:
+        flat = " ".join(text.lower().split())
+        fire = _FIRE.match(flat)
+        if fire:
+            return "fire", (str(int(fire.group(1))),)
+        lead = _GUESS_LEAD.match(flat)
+        rest = flat[lead.end():] if lead else flat
+        parts = [part for part in _SEPARATOR.split(rest.strip(" .")) if part]
+        # A letter and its row may be written apart ("b 2"): join a lone letter with the number after it.
+        cells: list[str] = []
+        for part in parts:
+            if cells and cells[-1].isalpha() and part.isdigit():
+                cells[-1] += part
+            else:
+                cells.append(part)
+        matched = [_CELL.match(cell) for cell in cells]
+        if not cells or len(cells) > 4 * size or not all(matched):
+            return None
+        return "atoms", tuple(m.group(1).upper() + str(int(m.group(2))) for m in matched if m)
+
+    return read_answer(move, read)
+
+
+def _column(index: int) -> str:
+    return chr(ord("A") + index)
+
+
+def _name(size: int, cell: int) -> str:
+    return f"{_column(cell % size)}{cell // size + 1}"
+
+
+def _on_grid(size: int, name: str) -> bool:
+    return ord(name[0]) - ord("A") < size and 1 <= int(name[1:]) <= size
+
+
+def _placement(size: int, names: list[str]) -> Placement:
+    return tuple(sorted((int(name[1:]) - 1) * size + ord(name[0]) - ord("A") for name in names))
+
+
+_DIRECTIONS = ((1, 0), (0, -1), (-1, 0), (0, 1))  # down, left, up, right: the rays of the four sides
+
+
+def _port_start(size: int, port: int) -> tuple[int, int, int]:
+    """The (row, column) just outside the grid in front of 0-based ``port`` and the side it lies on."""
+    side, offset = divmod(port, size)
+    if side == 0:
+        return -1, offset, 0
+    if side == 1:
+        return offset, size, 1
+    if side == 2:
+        return size, size - 1 - offset, 2
+    return size - 1 - offset, -1, 3
+
+
+def _port_at(size: int, row: int, column: int) -> int:
+    """The 0-based port at the outside position (row, column) a ray leaves the grid to."""
+    if row < 0:
+        return column
+    if column >= size:
+        return size + row
+    if row >= size:
+        return 2 * size + size - 1 - column
+    return 3 * size + size - 1 - row
+
+
+def _trace(size: int, atoms: frozenset[int], port: int) -> str | int:
+    """ABSORBED, REFLECTED or the 0-based port where a ray fired from 0-based ``port`` leaves."""
+    def atom(row: int, column: int) -> bool:
+        return 0 <= row < size and 0 <= column < size and row * size + column in atoms
+
+    row, column, side = _port_start(size, port)
+    d_row, d_column = _DIRECTIONS[side]
+    ahead = (row + d_row, column + d_column)
+    if atom(*ahead):
+        return ABSORBED
+    if atom(ahead[0] + d_column, ahead[1] + d_row) or atom(ahead[0] - d_column, ahead[1] - d_row):
+        return REFLECTED
+    for _ in range(8 * size * size + 8):  # a ray's path is reversible, so it ends; the bound is a guard
+        ahead = (row + d_row, column + d_column)
+        if atom(*ahead):
+            return ABSORBED
+        left = atom(ahead[0] + d_column, ahead[1] + d_row)
+        right = atom(ahead[0] - d_column, ahead[1] - d_row)
+        if left and right:
+            d_row, d_column = -d_row, -d_column
+        elif left:
+            d_row, d_column = -d_column, -d_row
+        elif right:
+            d_row, d_column = d_column, d_row
+        else:
+            row, column = ahead
+            if not (0 <= row < size and 0 <= column < size):
+                exit_port = _port_at(size, row, column)
+                return REFLECTED if exit_port == port else exit_port
+    return ABSORBED  # unreachable: rays cannot loop
+
+
+def _say(result: str | int) -> str:
+    return result if isinstance(result, str) else f"exits at port {result + 1}"
+
+
+def _heard(what: str, exit_port: str) -> str | int:
+    return int(exit_port) - 1 if exit_port else what
+
+
+@dataclass(frozen=True)
+class _Table:
+    placements: tuple[Placement, ...]
+    answers: dict[Placement, tuple[str | int, ...]]
+    unique: tuple[Placement, ...]  # the placements no other placement answers alike on every ray
+
+
+@functools.lru_cache(maxsize=8)
+def _table(size: int, atoms: int) -> _Table:
+    placements = tuple(itertools.combinations(range(size * size), atoms))
+    answers = {placement: tuple(_trace(size, frozenset(placement), port) for port in range(4 * size))
+               for placement in placements}
+    counts: dict[tuple[str | int, ...], int] = {}
+    for signature in answers.values():
+        counts[signature] = counts.get(signature, 0) + 1
+    unique = tuple(placement for placement in placements if counts[answers[placement]] == 1)
+    return _Table(placements, answers, unique)
+
+
+@functools.lru_cache(maxsize=4096)
+def _consistent(size: int, atoms: int, seen: tuple[tuple[int, str | int], ...]) -> tuple[Placement, ...]:
+    """The placements answering every (1-based port, result) in ``seen`` alike, narrowed from one ray fewer."""
+    table = _table(size, atoms)
+    if not seen:
+        return table.placements
+    (port, result), rest = seen[-1], seen[:-1]
+    return tuple(p for p in _consistent(size, atoms, rest) if table.answers[p][port - 1] == result)
+
+
+def _honest_rays(size: int, atoms: int, secret: Placement) -> int:
+    """How many rays the honest player fires (lowest port first) before one placement is left."""
+    table = _table(size, atoms)
+    signature = table.answers[secret]
+    left = table.placements
+    for fired in range(4 * size + 1):
+        if len(left) == 1:
+            return fired
+        left = tuple(p for p in left if table.answers[p][fired] == signature[fired])
+    return 4 * size  # unreachable: the secret's answers are unique

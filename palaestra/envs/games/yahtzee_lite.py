@@ -1,0 +1,360 @@
+"""Yahtzee lite: a solo dice game with a few scoring categories, scored against the best strategy's score.
+
+The player has ``dice`` six-sided dice and one turn per category. Each turn starts with a roll of all the
+dice; the player may reroll any of them twice (one move per reroll: ``keep 6 6``, ``keep none``), then
+must score the dice in a category not used yet (``score sixes``), which ends the turn. Categories:
+sixes and fives (the face times the number of dice showing it), chance (the dice's sum), all same (30
+when every die shows one face), straight (20 when the dice show consecutive faces) and three of a kind
+(the dice's sum when at least three dice show one face). Levels use 2 dice and 3 or 4 categories, then 3 dice
+and 4, 5 or 6 categories.
+
+The dice are drawn with the problem: for each turn and each of its three rolls a row of ``dice`` faces;
+a roll that throws ``m`` dice shows the first ``m`` faces of its row, so a replay meets the same dice and
+every strategy faces the same luck. The reward, paid when the game ends, is regret-normalised
+(:func:`palaestra.core.multiturn.regret_reward`): ``best`` is the score the optimal strategy (an exact
+dynamic programme over the categories left, the dice and the rerolls left, maximising the expected
+total) reaches on these very dice, so the oracle, which plays that strategy, scores exactly 1, and a
+lucky game that beats it is clipped to 1. The zero, ``baseline``, is the lowest whole score at least
+uniformly random legal play's exact expected total at which random play's exact score distribution
+averages a reward of at most ``RANDOM_REWARD`` against the optimal strategy's expected total. The
+dynamic programmes are memoised per (dice, categories) in the process. An unreadable or illegal move
+(a die not showing, a used category, a reroll after two) is refused; the turn budget allows ``SLIPS``.
+
+The difficulty measure is three times the dice times the categories (the room for choices) plus the number
+of moves the optimal strategy makes on these dice (its rerolls vary with the luck of the draw).
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import random
+import re
+from collections import Counter
+from dataclasses import dataclass
+from math import factorial
+from typing import Any
+
+from palaestra.core import MultiTurnTask, Outcome, Policy, Problem, Verdict, register, regret_reward
+from palaestra.envs.games.common import MAX_MOVE_CHARS
+from palaestra.verifiers.normalize import read_answer
+
+RANDOM_REWARD = 0.05  # the zero is set so that uniformly random legal play averages at most this
+SLIPS = 2
+REROLLS = 2
+CATEGORIES = ("sixes", "fives", "chance", "all same", "straight", "three of a kind")
+Dice = tuple[int, ...]  # sorted faces
+_KEEP = re.compile(r"^(?:keep|hold)\s+(none|nothing|all|(?:[1-6][\s,]*)+)$|^(reroll|roll) (all|everything)$")
+_SCORE = re.compile(r"^(?:score|use|take)?\s*(?:(?:it|them|the dice)\s+)?(?:in|as|under)?\s*(?:the\s+)?"
+                    r"(sixes|fives|chance|all same|straight|three of a kind)(?:\s+category)?$")
+
+
+def category_score(category: str, dice: Dice) -> int:
+    """What ``dice`` score in ``category``.
+
+    >>> category_score("sixes", (2, 6, 6)), category_score("straight", (3, 4, 5)), category_score("all same", (1, 1, 2))
+    (12, 20, 0)
+    """
+    counts = Counter(dice)
+    if category == "sixes":
+        return 6 * counts[6]
+    if category == "fives":
+        return 5 * counts[5]
+    if category == "chance":
+        return sum(dice)
+    if category == "all same":
+        return 30 if len(counts) == 1 else 0
+    if category == "straight":
+        return 20 if len(counts) == len(dice) and max(dice) - min(dice) == len(dice) - 1 else 0
+    return sum(dice) if max(counts.values()) >= 3 else 0  # three of a kind
+
+
+@register
+class YahtzeeLite(MultiTurnTask):
+    id = "games/yahtzee_lite"
+    family = "games"
+    description = "Solo Yahtzee with a few categories: choose dice to keep and categories; regret-scored."
+    tags = ("games", "multi-turn", "single-player", "dice", "planning", "stochastic")
+    one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
+    score_based = True
+
+    @dataclass(frozen=True)
+    class Config:
+        dice: int
+        categories: int  # the first this many of CATEGORIES
+
+    presets = (Config(2, 3), Config(2, 4), Config(3, 4), Config(3, 5), Config(3, 6))
+    bounded = "the categories are a fixed list of six"
+
+    def generate(self, rng: random.Random, config: Config) -> Problem:
+        categories = CATEGORIES[:config.categories]
+        rolls = [[[rng.randint(1, 6) for _ in range(config.dice)] for _ in range(REROLLS + 1)]
+                 for _ in range(len(categories))]
+        tables = _tables(config.dice, categories)
+        data: dict[str, Any] = {"dice": config.dice, "categories": list(categories), "rolls": rolls}
+        best, moves = _optimal_game(data)
+        data.update(best=best, baseline=tables.baseline, optimal_mean=round(tables.optimal_mean, 6),
+                    random_mean=round(tables.random_mean, 6), optimal_moves=moves)
+        prompt = (
+            f"Let's play a solo dice game with {config.dice} six-sided dice and these categories, each used once: "
+            + "; ".join(_RULES[c] for c in categories) + ". "
+            "Each turn starts with a roll of all the dice. You may reroll any of them up to two times, one reroll "
+            "per move: write which dice to keep by their faces, for example: keep 6 6 (or keep none, or keep "
+            "all); the others are rolled again. Then score the dice in a category you have not used, for "
+            "example: score chance; that ends the turn, and the game ends when every category is used. Your "
+            "result is your total: 0 up to a baseline set so that uniformly random legal moves average a result "
+            "of at most 0.05, rising evenly to 1 at the total the best strategy (the one with the highest "
+            "expected total) reaches with these same dice.\n\n"
+            f"{_situation(data, _start(data))}"
+        )
+        return Problem(prompt=prompt, answer=None, data=data)
+
+    def max_turns(self, problem: Problem) -> int:
+        return len(problem.data["categories"]) * (REROLLS + 1) + SLIPS
+
+    def difficulty(self, problem: Problem) -> float:
+        data = problem.data
+        return 3 * data["dice"] * len(data["categories"]) + data["optimal_moves"]
+
+    def initial_state(self, problem: Problem) -> dict[str, Any]:
+        return _start(problem.data)
+
+    def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
+        data = problem.data
+        parsed = read_move(move)
+        if parsed is None:
+            return Outcome.invalid(state, "write keep and the faces to keep (keep 6 6, keep none, keep all) or "
+                                          "score and an unused category (score chance)")
+        kind, value = parsed
+        if kind == "keep":
+            if state["rerolls"] <= 0:
+                return Outcome.invalid(state, "no rerolls are left this turn: score the dice in a category")
+            kept = _as_dice(state["showing"]) if value == "all" else tuple(sorted(int(face) for face in value))
+            if Counter(kept) - Counter(state["showing"]):
+                return Outcome.invalid(state, "keep only dice that are showing")
+            after = _reroll(data, state, kept)
+            return Outcome.goes_on(after, f"You keep {_faces(kept) or 'none'} and roll again.\n"
+                                          f"{_situation(data, after)}")
+        category = value
+        if category not in state["open"]:
+            return Outcome.invalid(state, f"{category} is not an open category")
+        points = category_score(category, _as_dice(state["showing"]))
+        after = _scored(data, state, category, points)
+        said = f"You score {points} in {category}. Total: {after['total']}."
+        if not after["open"]:
+            reward = regret_reward(after["total"], data["baseline"], data["best"])
+            verdict = Verdict(reward, after["total"] >= data["best"], True,
+                              f"total {after['total']}, best strategy {data['best']}")
+            return Outcome(after, verdict, f"{said} The game is over (the best strategy scores {data['best']} "
+                                           f"with these dice).", True)
+        return Outcome.goes_on(after, f"{said}\n{_situation(data, after)}")
+
+    def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
+        return _optimal_move(problem.data, state)
+
+    def legal_moves(self, problem: Problem, state: dict[str, Any]) -> list[str]:
+        moves = [f"score {category}" for category in state["open"]]
+        if state["rerolls"] > 0:
+            keeps = {kept for size in range(len(state["showing"]) + 1)
+                     for kept in itertools.combinations(_as_dice(state["showing"]), size)}
+            moves += [f"keep {_faces(kept) or 'none'}" for kept in sorted(keeps)]
+        return moves
+
+    def heuristics(self) -> dict[str, Policy]:
+        def best_now(problem: Problem, state: Any, history: Any, rng: random.Random) -> str:
+            dice = _as_dice(state["showing"])
+            return "score " + max(state["open"], key=lambda c: category_score(c, dice))
+
+        return {"score the best open category at once": best_now}
+
+
+def read_move(move: str) -> tuple[str, Any] | None:
+    """``("keep", "all" or a tuple of faces)`` or ``("score", category)``, or None.
+
+    >>> read_move("Keep 6, 6."), read_move("score chance"), read_move("keep 6, score sixes")
+    (('keep', ('6', '6')), ('score', 'chance'), None)
+    """
+    if not isinstance(move, str) or len(move) > MAX_MOVE_CHARS:
+        return None
+
+    def read(text: str) -> tuple[str, Any] | None:
+        flat = " ".join(text.lower().replace("-", " ").split())
+        keep = _KEEP.match(flat)
+        if keep:
+            if keep.group(2) or keep.group(1) == "all":
+                return ("keep", ()) if keep.group(2) else ("keep", "all")
+            if keep.group(1) in ("none", "nothing"):
+                return "keep", ()
+            return "keep", tuple(face for face in keep.group(1) if face.isdigit())
+        score = _SCORE.match(flat)
+        return ("score", score.group(1)) if score else None
+
+    return read_answer(move, read)
+
+
+_RULES = {
+    "sixes": "sixes (6 points per die showing 6)",
+    "fives": "fives (5 points per die showing 5)",
+    "chance": "chance (the sum of the dice)",
+    "all same": "all same (30 points when every die shows the same face)",
+    "straight": "straight (20 points when the dice show consecutive faces, such as 2 3 4)",
+    "three of a kind": "three of a kind (the sum of the dice when at least three show the same face)",
+}
+
+
+def _faces(dice: Dice) -> str:
+    return " ".join(str(face) for face in dice)
+
+
+def _as_dice(faces: list[int]) -> Dice:
+    return tuple(sorted(faces))
+
+
+def _start(data: dict[str, Any]) -> dict[str, Any]:
+    return {"turn": 0, "rerolls": REROLLS, "showing": sorted(data["rolls"][0][0]), "open": list(data["categories"]),
+            "total": 0}
+
+
+def _reroll(data: dict[str, Any], state: dict[str, Any], kept: Dice) -> dict[str, Any]:
+    roll = REROLLS + 1 - state["rerolls"]
+    thrown = data["rolls"][state["turn"]][roll][:data["dice"] - len(kept)]
+    return {**state, "rerolls": state["rerolls"] - 1, "showing": sorted([*kept, *thrown])}
+
+
+def _scored(data: dict[str, Any], state: dict[str, Any], category: str, points: int) -> dict[str, Any]:
+    turn, left = state["turn"] + 1, [c for c in state["open"] if c != category]
+    showing = sorted(data["rolls"][turn][0]) if left else []
+    return {"turn": turn, "rerolls": REROLLS, "showing": showing, "open": left, "total": state["total"] + points}
+
+
+def _situation(data: dict[str, Any], state: dict[str, Any]) -> str:
+    return (f"Turn {state['turn'] + 1} of {len(data['categories'])}: the dice show {_faces(_as_dice(state['showing']))}"
+            f" ({state['rerolls']} rerolls left). Open categories: {', '.join(state['open'])}. "
+            f"Total: {state['total']}.")
+
+
+@functools.lru_cache(maxsize=None)
+def _outcomes(count: int) -> tuple[tuple[Dice, float], ...]:
+    """Every sorted result of throwing ``count`` dice with its chance."""
+    results = []
+    for dice in itertools.combinations_with_replacement(range(1, 7), count):
+        ways = factorial(count)
+        for times in Counter(dice).values():
+            ways //= factorial(times)
+        results.append((dice, ways / 6 ** count))
+    return tuple(results)
+
+
+def _merge(kept: Dice, thrown: Dice) -> Dice:
+    return tuple(sorted(kept + thrown))
+
+
+@dataclass(frozen=True)
+class _Tables:
+    value: Any  # (open categories, dice, rerolls) -> the optimal expected total still to come
+    optimal_mean: float
+    random_mean: float
+    baseline: int
+
+
+@functools.lru_cache(maxsize=16)
+def _tables(dice: int, categories: tuple[str, ...]) -> _Tables:
+    @functools.lru_cache(maxsize=None)
+    def future(open_: frozenset[str]) -> float:
+        """The optimal expected total of the turns left, before their first roll."""
+        if not open_:
+            return 0.0
+        return sum(chance * value(open_, roll, REROLLS) for roll, chance in _outcomes(dice))
+
+    @functools.lru_cache(maxsize=None)
+    def value(open_: frozenset[str], showing: Dice, rerolls: int) -> float:
+        best = max(category_score(c, showing) + future(open_ - {c}) for c in open_)
+        if rerolls:
+            for kept in set(_keeps(showing)):
+                expected = sum(chance * value(open_, _merge(kept, thrown), rerolls - 1)
+                               for thrown, chance in _outcomes(dice - len(kept)))
+                best = max(best, expected)
+        return best
+
+    @functools.lru_cache(maxsize=None)
+    def stops(showing: Dice, rerolls: int, open_count: int) -> tuple[tuple[Dice, float], ...]:
+        """The dice a uniformly random legal player scores at, with their chances, from ``showing``: it scores
+        with chance ``open_count / moves`` (each open category alike), else keeps one listed subset alike."""
+        keeps = sorted(set(_keeps(showing))) if rerolls else []
+        moves = open_count + len(keeps)
+        chances: dict[Dice, float] = {showing: open_count / moves}
+        for kept in keeps:
+            for thrown, chance in _outcomes(dice - len(kept)):
+                for final, inner in stops(_merge(kept, thrown), rerolls - 1, open_count):
+                    chances[final] = chances.get(final, 0.0) + chance * inner / moves
+        return tuple(chances.items())
+
+    @functools.lru_cache(maxsize=None)
+    def turn_end(open_count: int) -> tuple[tuple[Dice, float], ...]:
+        ends: dict[Dice, float] = {}
+        for roll, chance in _outcomes(dice):
+            for final, inner in stops(roll, REROLLS, open_count):
+                ends[final] = ends.get(final, 0.0) + chance * inner
+        return tuple(ends.items())
+
+    @functools.lru_cache(maxsize=None)
+    def game_spread(open_: frozenset[str]) -> tuple[tuple[int, float], ...]:
+        """The totals of the turns left under uniformly random legal moves, with their chances (the category
+        scored is uniform among the open ones, whatever the dice)."""
+        if not open_:
+            return ((0, 1.0),)
+        totals: dict[int, float] = {}
+        for final, chance in turn_end(len(open_)):
+            for category in open_:
+                points = category_score(category, final)
+                for rest, inner in game_spread(open_ - {category}):
+                    totals[points + rest] = totals.get(points + rest, 0.0) + chance * inner / len(open_)
+        return tuple(sorted(totals.items()))
+
+    everything = frozenset(categories)
+    optimal_mean = future(everything)
+    spread = game_spread(everything)
+    random_mean = sum(total * chance for total, chance in spread)
+    baseline = -int(-random_mean // 1)
+    while baseline < optimal_mean and sum(chance * regret_reward(total, baseline, optimal_mean)
+                                          for total, chance in spread) > RANDOM_REWARD:
+        baseline += 1
+    return _Tables(value, optimal_mean, random_mean, baseline)
+
+
+def _keeps(showing: Dice) -> list[Dice]:
+    """Every sub-multiset of the dice showing (as sorted tuples; repeats possible)."""
+    return [kept for size in range(len(showing) + 1) for kept in itertools.combinations(showing, size)]
+
+
+def _optimal_move(data: dict[str, Any], state: dict[str, Any]) -> str:
+    """The optimal strategy's move: the category or keep with the highest expected total (categories first,
+    then fewer dice kept, on a tie)."""
+    tables = _tables(data["dice"], tuple(data["categories"]))
+    open_, showing = frozenset(state["open"]), _as_dice(state["showing"])
+    options: list[tuple[float, int, str]] = []
+    for category in sorted(open_):
+        rest = open_ - {category}
+        after = (sum(chance * tables.value(rest, roll, REROLLS) for roll, chance in _outcomes(data["dice"]))
+                 if rest else 0.0)
+        options.append((category_score(category, showing) + after, 1, f"score {category}"))
+    if state["rerolls"]:
+        for kept in sorted(set(_keeps(showing))):
+            expected = sum(chance * tables.value(open_, _merge(kept, thrown), state["rerolls"] - 1)
+                           for thrown, chance in _outcomes(data["dice"] - len(kept)))
+            options.append((expected, -len(kept), f"keep {_faces(kept) or 'none'}"))
+    return max(options, key=lambda option: (round(option[0], 9), option[1]))[2]
+
+
+def _optimal_game(data: dict[str, Any]) -> tuple[int, int]:
+    """The optimal strategy's total on the drawn dice and the number of moves it makes."""
+    state, moves = _start(data), 0
+    while state["open"]:
+        move = _optimal_move(data, state)
+        moves += 1
+        kind, value = read_move(move) or ("score", "chance")
+        if kind == "keep":
+            state = _reroll(data, state, tuple(sorted(int(face) for face in value)))
+        else:
+            state = _scored(data, state, value, category_score(value, _as_dice(state["showing"])))
+    return state["total"], moves
