@@ -97,8 +97,9 @@ class BlackBox(MultiTurnTask):
             "atoms' cells, for example: atoms at A1, C2. You win by naming exactly the right cells; you have "
             f"{rays + 1 + SLIPS} turns."
         )
-        data = {"size": n, "atoms": config.atoms, "secret": [_name(n, cell) for cell in atoms], "rays": rays}
-        return Problem(prompt=prompt, answer=", ".join(data["secret"]), data=data)
+        secret = [_name(n, cell) for cell in atoms]
+        data = {"size": n, "atoms": config.atoms, "secret": secret, "rays": rays}
+        return Problem(prompt=prompt, answer=", ".join(secret), data=data)
 
     def max_turns(self, problem: Problem) -> int:
         return problem.data["rays"] + 1 + SLIPS
