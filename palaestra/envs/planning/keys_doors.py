@@ -1,8 +1,9 @@
 """Keys and doors: the shortest walk through a maze whose doors open only for the matching key.
 
 The maze comes from :func:`palaestra.generators.grids.random_maze` (with a few loops at the upper
-levels). Doors (``A``, ``B``, ``C``) stand on the route from S to G, and each one's key (``a``,
-``b``, ``c``) lies off that route, where it can be fetched once the doors before it are open, so
+levels). Doors (``A``, ``B``, ``C``) stand on the route from S to G, on passages every way from S to
+G goes through (cut squares of the maze, so loops elsewhere do not make a door avoidable), and each
+one's key (``a``, ``b``, ``c``) lies off that route, where it can be fetched once the doors before it are open, so
 every key is a detour and every door is needed (the generator checks that closing any door for
 good cuts G off). Stepping onto a key picks it up for good; a door can be entered only while
 holding its key. The answer is a string of moves ``U D L R``; the verifier replays it
@@ -15,9 +16,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+import networkx as nx
+
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.generators.grids import MOVES, random_maze
+from palaestra.generators.grids import MOVES, distances, random_maze
 from palaestra.solvers.simulate import Rules, SearchBudgetExceeded, shortest_plan
 from palaestra.verifiers.moves import read_tokens
 
@@ -34,7 +37,7 @@ State = tuple[int, int, int]  # row, column, bitmask of keys held
 @register
 class KeysDoors(Task):
     id = "planning/keys_doors"
-    version = 2
+    version = 3
     family = "planning"
     description = "Walk a maze from S to G in the fewest moves, fetching the keys that open its doors."
     tags = ("planning", "grid", "search")
@@ -53,7 +56,9 @@ class KeysDoors(Task):
         Config(cell_rows=7, cell_cols=7, doors=2, loops=0.1),
         Config(cell_rows=7, cell_cols=8, doors=3, loops=0.1),
     )
-    growth = Growth(steps={"cell_rows": 1})
+    # Rows and columns both grow: with rows alone the route's length grew by less than its spread
+    # between seeds (levels 8 and 9 had the same mean); the caps keep the far levels' search bounded.
+    growth = Growth(steps={"cell_rows": 1, "cell_cols": 1}, limits={"cell_rows": 30, "cell_cols": 30})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         grid, start, goal, plan = retry(lambda: _draw(rng, config), what="a maze whose doors and keys all matter")
@@ -158,14 +163,21 @@ def _rules(problem: Problem) -> KeyRules:
 def _draw(rng: random.Random, config: KeysDoors.Config) -> tuple[list[str], Square, Square, list[str]] | None:
     maze = random_maze(rng, config.cell_rows, config.cell_cols, config.loops)
     rows = [list(row) for row in maze.draw()]
-    start = maze.square(maze.root)
-    far = sorted(range(config.cell_rows * config.cell_cols), key=maze.depth.__getitem__)
+    # S and G near the two ends of the maze's longest walk (loops included: S is the cell farthest from the
+    # carving's root, G among the three farthest from S), so routes grow with the maze, not with where its root fell
+    drawing = ["".join(row) for row in rows]
+    cells = range(config.cell_rows * config.cell_cols)
+    from_root = distances(drawing, maze.square(maze.root))
+    start = maze.square(max(cells, key=lambda cell: from_root[maze.square(cell)]))
+    walk = distances(drawing, start)
+    far = sorted(cells, key=lambda cell: walk[maze.square(cell)])
     goal = maze.square(far[-1 - rng.randrange(3)])
     route = _route(rows, start, goal, set())
     if route is None or len(route) < 4 * config.doors + 4:
         return None
-    # doors on squares between cells (odd/even coordinates), spread along the route
-    gaps = [i for i, (r, c) in enumerate(route[2:-2], 2) if (r + c) % 2 == 1]
+    # doors on squares between cells (odd/even coordinates) that every way to G passes, spread along the route
+    cuts = _cut_squares(rows)
+    gaps = [i for i, (r, c) in enumerate(route[2:-2], 2) if (r + c) % 2 == 1 and (r, c) in cuts]
     if len(gaps) < config.doors:
         return None
     doors = sorted(rng.sample(gaps, config.doors))
@@ -194,6 +206,17 @@ def _draw(rng: random.Random, config: KeysDoors.Config) -> tuple[list[str], Squa
     except SearchBudgetExceeded:
         return None
     return (grid, start, goal, plan) if plan else None
+
+
+def _cut_squares(grid: list) -> set[Square]:
+    """Open squares whose removal splits the open squares apart (articulation points)."""
+    graph = nx.Graph()
+    for r, row in enumerate(grid):
+        for c, square in enumerate(row):
+            if square != "#":
+                graph.add_node((r, c))
+                graph.add_edges_from(((r, c), nxt) for nxt in ((r + 1, c), (r, c + 1)) if grid[nxt[0]][nxt[1]] != "#")
+    return set(nx.articulation_points(graph))
 
 
 def _neighbours(grid: list, square: Square) -> list[Square]:
