@@ -10,7 +10,7 @@ import palaestra
 from palaestra.core import Problem
 from palaestra.core.registry import make_source
 from palaestra.envs.games.bomb_defusal import read_move
-from palaestra.generators.defusal import decide, manual_text, solution
+from palaestra.generators.defusal import decide, draw_edgework, draw_manual, draw_module, manual_text, solution
 from palaestra.kit.play import play_episode
 
 ENV = "games/bomb_defusal"
@@ -160,6 +160,7 @@ def test_random_legal_play_and_the_blunt_rules_lose_at_the_top_level() -> None:
     source = make_source(ENV)
     policies = source.heuristics()
     for name in ("uniformly random legal question or instruction",
+                 "never ask: cut the top wire, tap, press the first column in order",
                  "ask each module only; cut the last wire, tap, press top to bottom"):
         wins = 0.0
         for seed in range(8):
@@ -182,3 +183,15 @@ def test_right_action_depends_on_hidden_facts_and_varies_across_seeds() -> None:
         for kind in problem.data["kinds"]:
             assert decide(problem.data["manual"], None, {}, kind)[0] == "need"
     assert len({wire for count, wire in cuts if count == 5}) >= 3
+
+
+def test_every_manual_section_gives_different_answers_on_different_devices() -> None:
+    rng = random.Random(7)
+    for seed in range(10):
+        manual = draw_manual(random.Random(seed), ["wires", "button", "keypad"], (3, 6), 5, 3, 2, 4)
+        for kind in ("wires", "button", "keypad"):
+            answers = set()
+            for _ in range(40):
+                module = draw_module(rng, kind, manual, 5)
+                answers.add(repr(solution(manual, module, draw_edgework(rng))))
+            assert len(answers) >= 2, (seed, kind)

@@ -29,9 +29,10 @@ rules decide. The turn budget is the honest player's questions and instructions 
 oracle reads the device and instructs without asking. Uniformly random legal replies (questions and
 fitting instructions) almost never win: 1% at level 0 and none at levels 1-4 in 400 seeded games per
 level, with several modules, eleven button actions and 24 keypad orders against one or two strikes.
-Heuristics declared (each asks what its rule needs): cut the last wire / tap / press top to bottom;
-follow each list's "otherwise" rule whatever the conditions; follow each list's first rule; random
-legal replies. At level 4 they win about 5%, 15-25%, 8% and 0%.
+Heuristics declared: never ask (cut the top wire, tap, press the first column in order); ask each
+module only, then cut the last wire / tap / press top to bottom; follow each list's "otherwise" rule
+whatever the conditions; follow each list's first rule (these three ask what their rule needs);
+random legal replies. At level 4 they win about 0%, 5%, 15-25%, 8% and 0%.
 
 Levels grow the modules, the wires and colours, the rules per list and the atoms per condition, and
 lower the strike limit (2, 2, 2, 1, 1); past the presets one module and one atom more per level (at
@@ -247,10 +248,22 @@ class BombDefusal(MultiTurnTask):
                 return _next_move(manual, problem.data["kinds"], _knowledge(history))
             return policy
 
+        def blind(problem: Problem, state: Any, history: History, rng: random.Random) -> str:
+            """Never ask: cut the top uncut wire, tap the button, press the first column's symbols in order."""
+            index = state["disarmed"].index(False)
+            kind, number = problem.data["kinds"][index], index + 1
+            if kind == "wires":
+                return f"cut wire {next(w for w in range(1, 9) if w not in state['cut'][index])} on module {number}"
+            if kind == "button":
+                return f"tap the button on module {number}"
+            column = problem.data["manual"]["keypad"]["columns"][0]
+            return f"press {next(s for s in column if s not in state['lit'][index])} on module {number}"
+
         def random_legal(problem: Problem, state: Any, history: History, rng: random.Random) -> str:
             return rng.choice(self.legal_moves(problem, state))
 
-        return {"ask each module only; cut the last wire, tap, press top to bottom": rule_player(_blunt),
+        return {"never ask: cut the top wire, tap, press the first column in order": blind,
+                "ask each module only; cut the last wire, tap, press top to bottom": rule_player(_blunt),
                 "ignore conditions: follow each list's otherwise rule": rule_player(lambda m: _one_rule(m, -1)),
                 "ignore conditions: follow each list's first rule": rule_player(lambda m: _one_rule(m, 0)),
                 "uniformly random legal question or instruction": random_legal}
