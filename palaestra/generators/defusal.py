@@ -242,11 +242,11 @@ def _condition(rng: random.Random, size: int, local: list[Atom]) -> list[Atom]:
 def _wire_rules(rng: random.Random, count: int, colours: int, rules: int, depth: int) -> list[Any]:
     palette = WIRE_COLOURS[:colours]
     otherwise = _position(rng, count)
-    out = []
+    out: list[list[Any]] = []
     for _ in range(rules):
         local = [[name, colour] for colour in rng.sample(palette, min(3, colours))
                  for name in [rng.choice(("none_of", "more_than_one", "exactly_one", "last_is", "first_is"))]]
-        condition = _condition(rng, rng.randint(1, depth), local)
+        condition = _live_condition(rng, [rule[0] for rule in out], depth, local)
         sure = [atom[1] for atom in condition if atom[0] in GUARANTEES]
         if sure and rng.random() < 0.6:
             action = [rng.choice(("first_of", "last_of")), rng.choice(sure)]
@@ -255,6 +255,28 @@ def _wire_rules(rng: random.Random, count: int, colours: int, rules: int, depth:
         out.append([condition, action])
     out.append([[], otherwise])
     return out
+
+
+def _implies(atom: Atom, other: Atom) -> bool:
+    """Whether ``atom`` holding makes ``other`` hold (the same atom, a stronger battery bound, a named lit indicator)."""
+    if atom == other:
+        return True
+    if atom[0] == other[0] == "batteries_more":
+        return bool(atom[1] >= other[1])
+    if atom[0] == other[0] == "batteries_at_most":
+        return bool(atom[1] <= other[1])
+    return atom[0] == "lit" and other[0] == "lit_any"
+
+
+def _live_condition(rng: random.Random, earlier: list[list[Atom]], depth: int, local: list[Atom]) -> list[Atom]:
+    """A condition of 1 to ``depth`` atoms (:func:`_condition`) that no earlier condition of its list shadows (a
+    rule whose condition implies an earlier one's could never apply)."""
+    def live() -> list[Atom] | None:
+        condition = _condition(rng, rng.randint(1, depth), local)
+        shadowed = any(all(any(_implies(atom, other) for atom in condition) for other in before) for before in earlier)
+        return None if shadowed else condition
+
+    return retry(live, attempts=SECTION_ATTEMPTS, what="a rule that earlier rules do not shadow")
 
 
 def _positions(count: int) -> list[list[Any]]:
@@ -268,11 +290,12 @@ def _position(rng: random.Random, count: int) -> list[Any]:
 
 def _button_rules(rng: random.Random, rules: int, depth: int) -> list[Any]:
     otherwise = rng.choice(("tap", "hold"))
-    out = []
+    out: list[list[Any]] = []
     for _ in range(rules):  # the conditional rules mostly say the opposite of the otherwise rule
-        local = [["button_is", rng.choice(BUTTON_COLOURS)], ["label_is", rng.choice(LABELS)]]
+        local: list[Atom] = [["button_is", rng.choice(BUTTON_COLOURS)], ["label_is", rng.choice(LABELS)]]
         action = otherwise if rng.random() < 0.25 else {"tap": "hold", "hold": "tap"}[otherwise]
-        out.append([_condition(rng, rng.randint(1, depth), local), action])
+        condition = _live_condition(rng, [rule[0] for rule in out], depth, local)
+        out.append([condition, action])
     out.append([[], otherwise])
     return out
 

@@ -182,7 +182,7 @@ def test_right_action_depends_on_hidden_facts_and_varies_across_seeds() -> None:
         # the manual alone decides nothing: each module needs a question first
         for kind in problem.data["kinds"]:
             assert decide(problem.data["manual"], None, {}, kind)[0] == "need"
-    assert len({wire for count, wire in cuts if count == 5}) >= 3
+    assert len({wire for _, wire in cuts}) >= 5 and len({wire for count, wire in cuts if count == 6}) >= 3
 
 
 def test_every_manual_section_gives_different_answers_on_different_devices() -> None:
@@ -195,3 +195,8 @@ def test_every_manual_section_gives_different_answers_on_different_devices() -> 
                 module = draw_module(rng, kind, manual, 5)
                 answers.add(repr(solution(manual, module, draw_edgework(rng))))
             assert len(answers) >= 2, (seed, kind)
+        # no rule repeats all the atoms of an earlier rule of its list (it could never apply)
+        for rules in [*manual["wires"].values(), manual["button"]["rules"]]:
+            conditions = [{tuple(atom) for atom in condition} for condition, _ in rules[:-1]]
+            for later, condition in enumerate(conditions):
+                assert not any(before <= condition for before in conditions[:later]), (seed, rules)
