@@ -131,7 +131,7 @@ def adjudicate(board: Map, units: Units, orders: dict[int, Order]) -> tuple[Unit
     """The armies after ``orders`` (one legal order per army; a missing one holds) and what happened to each.
 
     The report maps each army's starting province to ``"moved"``, ``"bounced"``, ``"held"``,
-    ``"supported"``, ``"support cut"``, ``"support void"`` or ``"dislodged and destroyed"``.
+    ``"support given"``, ``"support cut"``, ``"support void"`` or ``"dislodged and destroyed"``.
     """
     moves = {p: o[1] for p, o in orders.items() if o[0] == "M" and p in units}
     into: dict[int, list[int]] = {}
@@ -149,10 +149,10 @@ def adjudicate(board: Map, units: Units, orders: dict[int, Order]) -> tuple[Unit
             report[p] = "support cut"
         elif kind == "SH" and order[1] in defence:
             defence[order[1]] += 1
-            report[p] = "supported"
+            report[p] = "support given"
         elif kind == "SM" and moves.get(order[1]) == order[2]:
             strength[order[1]] += 1
-            report[p] = "supported"
+            report[p] = "support given"
         else:
             report[p] = "support void"
     success: dict[int, bool] = {}

@@ -25,7 +25,7 @@ def test_a_supported_attack_dislodges_a_lone_defender() -> None:
     units = {ATT: BLUE, SUP: BLUE, TGT: RED}
     after, report = adjudicate(KITE, units, {ATT: ("M", TGT), SUP: ("SM", ATT, TGT), TGT: ("H",)})
     assert after == {TGT: BLUE, SUP: BLUE}
-    assert report == {ATT: "moved", SUP: "supported", TGT: "dislodged and destroyed"}
+    assert report == {ATT: "moved", SUP: "support given", TGT: "dislodged and destroyed"}
 
 
 def test_a_cut_support_makes_the_attack_bounce() -> None:
@@ -39,7 +39,7 @@ def test_a_cut_support_makes_the_attack_bounce() -> None:
 def test_an_attack_from_the_target_does_not_cut_the_support() -> None:
     units = {ATT: BLUE, SUP: BLUE, TGT: RED}
     after, report = adjudicate(KITE, units, {ATT: ("M", TGT), SUP: ("SM", ATT, TGT), TGT: ("M", SUP)})
-    assert report[SUP] == "supported" and report[TGT] == "dislodged and destroyed"
+    assert report[SUP] == "support given" and report[TGT] == "dislodged and destroyed"
     assert after == {TGT: BLUE, SUP: BLUE}
 
 
@@ -109,6 +109,7 @@ def test_other_spellings_play_the_same_orders() -> None:
         "\n".join(line.replace("A ", "", 1).replace(" S A ", " supports ").replace("->", "-") for line in lines),
         "Orders:\n" + "\n".join(f"- {line}." for line in lines),
         f"```\n{move}\n```",
+        "\n".join(f"**{line}**" for line in lines),
     ]
     for text in variants:
         outcome = source.play(problem, state, text)

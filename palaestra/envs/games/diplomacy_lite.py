@@ -264,7 +264,7 @@ def read_orders(board: Map, units: Units, text: str) -> dict[int, Order] | str:
 
 def _read_order(piece: str, lookup: dict[str, int]) -> tuple[int, Order] | str:
     shown = piece if len(piece) <= 60 else piece[:57] + "..."
-    text = _BULLET.sub("", piece).rstrip(".").lower()
+    text = _BULLET.sub("", piece.replace("**", "").replace("`", "")).rstrip(".").lower()  # bold, backticks
     tokens = _ARROW.sub(" -> ", text).split()
     unreadable = f"cannot read the order {shown!r} (write e.g. A Ost -> Ulm, A Ark S A Ost -> Ulm or A Eld H)"
 
