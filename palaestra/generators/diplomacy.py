@@ -10,8 +10,8 @@ The rules, for ``games/diplomacy_lite`` (and any single-turn twin that asks for 
   (``("SM", where, dest)``: the supporter is adjacent to ``dest``, the army at ``where`` is too).
 - Adjudication (:func:`adjudicate`), all orders at once:
 
-  1. A support is *cut* when an army of another power moves into the supporter's province, unless
-     that move comes from the province the supported move goes to. A support is *void* when the
+  1. A support is *cut* when an army of another power is ordered into the supporter's province (even
+     if that move fails), unless it comes from the province the supported move goes to. A support is *void* when the
      army it names does not do what it says (holding or supporting for a hold support; that exact
      move for a move support).
   2. A move's strength is 1 plus its supports that are neither cut nor void. An army that does not
@@ -22,7 +22,7 @@ The rules, for ``games/diplomacy_lite`` (and any single-turn twin that asks for 
      away; the army's defence when it stays; the strength of its move when the army there moves
      into the mover's own province (two armies cannot pass each other). Equal strengths: nobody
      enters (a standoff). A move never dislodges an army of its own power. Armies moving round a
-     closed ring (three or more) all move.
+     closed ring (three or more), each the strongest move into its province, all move.
   4. An army that stays while another army enters its province is dislodged and destroyed (no
      retreats).
   5. Afterwards each army standing on a supply centre makes its power that centre's owner; an empty

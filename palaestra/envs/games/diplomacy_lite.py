@@ -82,8 +82,8 @@ EXAMPLE = "A Ost -> Ulm\nA Ark S A Ost -> Ulm\nA Eld H"  # placeholder names no 
 
 RULES = (
     "Rules (all orders of a turn are resolved at once):\n"
-    "1. A support is cut when an army of another power moves into the supporter's province, unless that move "
-    "comes from the province the supported move goes to. A support is void when the army it names does not do "
+    "1. A support is cut when an army of another power is ordered to move into the supporter's province (even if "
+    "that move fails), unless it comes from the province the supported move goes to. A support is void when the army it names does not do "
     "what it says (holds or supports, for a hold support; makes exactly that move, for a move support).\n"
     "2. A move's strength is 1 plus its supports that are neither cut nor void. An army that holds or supports "
     "defends its province with 1 plus such hold supports; an army whose move fails defends with 1.\n"
@@ -91,7 +91,8 @@ RULES = (
     "the province's defence: 0 if the province is empty or its army moves away; that army's defence if it stays; "
     "the strength of its move if the army there moves into the mover's own province (two armies cannot pass each "
     "other). Equal strengths: nobody enters (a standoff). A move never dislodges an army of its own power. "
-    "Armies moving round a closed ring of three or more provinces all move.\n"
+    "Armies moving round a closed ring of three or more provinces all move when each is the strongest move "
+    "into its province.\n"
     "4. An army that stays while another army enters its province is dislodged and destroyed (no retreats).\n"
     "5. After the moves, each army standing on a supply centre makes its power the centre's owner; an empty "
     "centre keeps its owner. There are no builds."
