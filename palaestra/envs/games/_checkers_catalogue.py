@@ -105,12 +105,13 @@ def search(config: Any, spare_turns: int) -> list[Position]:
 def write_catalogue(path: pathlib.Path, presets: Sequence[Any], spare_turns: int) -> None:
     """Write one line per level: the level, the board size, then the positions (a minute of CPU in all)."""
     lines = ["# Won draughts endgames, one line a level: level, board size, then positions "
-             "(model men.kings.opponent men.kings, hex masks over the dark squares); "
+             "(model men.kings.opponent men.kings as hex masks over the dark squares, then the model moves of the "
+             "fastest win); "
              "built by palaestra.envs.games._checkers_catalogue"]
     for level, config in enumerate(presets):
-        found = search(config, spare_turns)
-        lines.append(f"{level} {config.size} " + " ".join(".".join(f"{mask:x}" for mask in position)
-                                                           for position in found))
+        solver = solver_of(config.size)
+        found = [(*position, mover_moves(solver.value(position, 0))) for position in search(config, spare_turns)]
+        lines.append(f"{level} {config.size} " + " ".join(".".join(f"{field:x}" for field in entry) for entry in found))
     path.write_text("\n".join(lines) + "\n")
 
 

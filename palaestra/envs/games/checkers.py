@@ -66,7 +66,6 @@ from palaestra.generators.draughts import (
     Move,
     Position,
     board_of,
-    mover_moves,
     seen_from,
     solver_of,
 )
@@ -107,13 +106,11 @@ class Checkers(MultiTurnTask):
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         level = self.presets.index(config)
-        position = rng.choice(catalogue()[level])
+        position, fastest = rng.choice(catalogue()[level])
         look = rng.randrange(LOOKS_WITH_MEN if position[0] | position[2] else LOOKS_KINGS_ONLY)
-        solver = solver_of(config.size)
-        fastest = mover_moves(solver.value(position, MODEL))
         turns = fastest + self.spare_turns
         data = {"size": config.size, "position": list(position), "look": look, "turns": turns, "fastest": fastest,
-                "first_moves": len(solver.moves(position, MODEL))}
+                "first_moves": len(board_of(config.size).moves(position, MODEL))}
         size = config.size
         if position[0] | position[2]:
             up = look == 0
@@ -288,13 +285,15 @@ def _match(position: Position, options: list[Move], cells: list[tuple[int, int]]
 
 
 @functools.cache
-def catalogue() -> dict[int, list[Position]]:
-    """The shipped positions per level (see :mod:`palaestra.envs.games._checkers_catalogue`)."""
-    table: dict[int, list[Position]] = {}
+def catalogue() -> dict[int, list[tuple[Position, int]]]:
+    """The shipped positions per level with their fastest wins in model moves (proved at generation by
+    :mod:`palaestra.envs.games._checkers_catalogue`; the tests re-prove a sample)."""
+    table: dict[int, list[tuple[Position, int]]] = {}
     for line in resources.files("palaestra.envs.games").joinpath(CATALOGUE).read_text().splitlines():
         if line and not line.startswith("#"):
             level, _, *entries = line.split()
-            table[int(level)] = [tuple(int(mask, 16) for mask in entry.split("."))  # type: ignore[misc]
-                                 for entry in entries]
+            table[int(level)] = []
+            for entry in entries:
+                *masks, fastest = (int(field, 16) for field in entry.split("."))
+                table[int(level)].append((tuple(masks), fastest))  # type: ignore[arg-type]
     return table
-
