@@ -34,7 +34,7 @@ def test_mandatory_double_jump_is_the_only_move_and_wins() -> None:
     source = make_source(CHECKERS)
     problem = hand_problem(DOUBLE_JUMP)
     state = source.initial_state(problem)
-    for move in ("a1xc3xe5", "A1XC3XE5", "a1-c3-e5", "a1 c3 e5", "Move: a1xc3xe5.", "a1xe5", r"\boxed{a1xc3xe5}"):
+    for move in ("a1xc3xe5", "A1XC3XE5", "a1-c3-e5", "a1 c3 e5", "Move: a1xc3xe5.", "a1xe5", "move a1 to c3 to e5", r"\boxed{a1xc3xe5}"):
         outcome = source.play(problem, state, move)
         assert outcome.done and outcome.verdict.correct, move
         assert "you win" in outcome.observation
@@ -50,7 +50,7 @@ def test_refusals_say_why() -> None:
     assert "no piece on d2" in source.play(problem, state, "d2-e3").observation
     assert "no piece on b2" in source.play(problem, state, "b2-c1").observation
     assert "dark squares" in source.play(problem, state, "a2-b3").observation
-    for unreadable in ("a1xc3xe5 e1-f2", "a1-c3xe5", "a1xc3xe5, e1-f2", "a1", "jump!", "a1xc3xe5 or e1-f2"):
+    for unreadable in ("a1xc3xe5 e1-f2", "a1-c3xe5", "a1xc3xe5, e1-f2", "a1", "jump!", "a1xc3xe5 or e1-f2", "a1 to c3-e5"):
         outcome = source.play(problem, state, unreadable)
         assert not outcome.verdict.parsed and outcome.state == state, unreadable
     # Without a capture on the board, a man may not step backwards.

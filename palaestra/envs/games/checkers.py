@@ -32,7 +32,7 @@ board is redrawn each turn. The oracle plays a move that keeps its fastest win a
 game.
 
 Each turn the model writes one move as the squares its piece visits: ``c3-d4`` for a step,
-``c3xe5xc7`` for a capture sequence (``c3 d4``, ``c3-e5-c7``, ``C3XE5``, a ``Move:`` lead-in and
+``c3xe5xc7`` for a capture sequence (``c3 d4``, ``c3 to d4``, ``c3-e5-c7``, ``C3XE5``, a ``Move:`` lead-in and
 a closing full stop are read too; a capture from its first to its last square, ``c3xc7``, when
 only one route joins them). Two moves in one reply, an unreadable move or an illegal one (a
 skipped mandatory capture, an unfinished capture sequence, a man moving backwards) is refused
@@ -75,7 +75,7 @@ MODEL, OPPONENT = 0, 1
 MARKS = ("x", "X", "o", "O")
 EXAMPLE_STEP, EXAMPLE_CAPTURE = "b2-c3", "b2xd4xf6"
 _SQUARE = re.compile(r"[a-h]\d{1,2}")
-_MOVE = re.compile(r"[a-h]\d{1,2}(?:(?: ?[-x:] ?| )[a-h]\d{1,2}){1,12}")
+_MOVE = re.compile(r"[a-h]\d{1,2}(?:(?: ?[-x:] ?| to | )[a-h]\d{1,2}){1,12}")
 
 
 @register
@@ -225,7 +225,7 @@ def _crowned(before: Position, after: Position, player: int) -> str:
 def _read_squares(move: str, data: dict[str, Any]) -> list[tuple[int, int]] | None:
     """The board cells ``(row, col)`` a move names (``c3-d4``, ``c3xe5xc7``, ``c3 d4``), or None if unreadable.
 
-    One separator throughout (``-``, ``x``, ``:`` or a space), so ``c3-d4 e5-f6`` (two moves) is
+    One separator throughout (``-``, ``x``, ``:``, ``to`` or a space), so ``c3-d4 e5-f6`` (two moves) is
     unreadable. Cells are mapped back through the problem's look; a cell off the board is None.
     """
     if not isinstance(move, str) or len(move) > MAX_MOVE_CHARS:
