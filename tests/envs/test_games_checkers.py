@@ -132,3 +132,20 @@ def test_catalogue_entries_are_won_as_fast_as_recorded() -> None:
         solver = solver_of(make_source(CHECKERS).presets[level].size)
         for position, fastest in entries[:: max(1, len(entries) // 8)]:
             assert mover_moves(solver.value(position, 0)) == fastest
+
+
+def test_the_opponent_resists_longest() -> None:
+    """After each oracle move the opponent's reply leaves the model's fastest win as slow as any reply could."""
+    source = make_source(CHECKERS)
+    problem = source.sample(4, 2)
+    solver = solver_of(problem.data["size"])
+    state = source.initial_state(problem)
+    for _ in range(3):
+        position = tuple(state["position"])
+        _, child = next(option for option in solver.moves(position, 0)
+                           if checkers._name_path(problem.data, option[0]) == source.oracle(problem, state))
+        outcome = source.play(problem, state, source.oracle(problem, state))
+        after = tuple(outcome.state["position"])
+        slowest = max(solver.value(reply, 0) for _, reply in solver.moves(child, 1))
+        assert solver.value(after, 0) == slowest == solver.value(position, 0) - 2
+        state = outcome.state

@@ -146,7 +146,7 @@ class Checkers(MultiTurnTask):
         return float(data["fastest"] + data["size"] - 6) + data["first_moves"] / 10
 
     def initial_state(self, problem: Problem) -> dict[str, Any]:
-        return {"position": list(problem.data["position"]), "turn": 0}
+        return {"position": list(problem.data["position"])}
 
     def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
         data = problem.data
@@ -162,14 +162,13 @@ class Checkers(MultiTurnTask):
             return Outcome.invalid(state, chosen)
         path, child = chosen
         said = f"You play {_name_path(data, path)}" + _crowned(position, child, MODEL) + "."
-        turn = state["turn"] + 1
         replies = solver.moves(child, OPPONENT)
         if not replies:
-            return Outcome({"position": list(child), "turn": turn}, Verdict.right(),
+            return Outcome({"position": list(child)}, Verdict.right(),
                            f"{said} The opponent has no move left: you win!\n{_picture(data, child)}", True)
         reply_path, after = solver.best_move(child, OPPONENT)
         said += f" The opponent plays {_name_path(data, reply_path)}" + _crowned(child, after, OPPONENT) + "."
-        new_state = {"position": list(after), "turn": turn}
+        new_state = {"position": list(after)}
         if not solver.moves(after, MODEL):
             return Outcome(new_state, Verdict.wrong("lost"),
                            f"{said} You have no move left: you lose.\n{_picture(data, after)}", True)
