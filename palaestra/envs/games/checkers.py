@@ -107,6 +107,11 @@ class Checkers(MultiTurnTask):
         Config(8, ((0, 2, 0, 1),), (13, 40)),
     )
 
+    def space_size(self, level: int) -> int | None:
+        """Every catalogued position of the level, in each of its looks, is one problem."""
+        return sum(LOOKS_WITH_MEN if position[0] | position[2] else LOOKS_KINGS_ONLY
+                   for position, _ in catalogue()[level])
+
     def generate(self, rng: random.Random, config: Config) -> Problem:
         level = self.presets.index(config)
         position, fastest = rng.choice(catalogue()[level])
