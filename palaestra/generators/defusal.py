@@ -222,6 +222,7 @@ def _edgework_atom(rng: random.Random, group: str) -> Atom:
 
 
 EDGEWORK_GROUPS = ("parity", "vowel", "batteries", "indicator")
+ENDS = ("first_is", "last_is")
 
 
 def _condition(rng: random.Random, size: int, local: list[Atom]) -> list[Atom]:
@@ -233,7 +234,10 @@ def _condition(rng: random.Random, size: int, local: list[Atom]) -> list[Atom]:
     rng.shuffle(locals_left)
     for _ in range(size):
         if locals_left and (rng.random() < 0.6 or not groups):
-            atoms.append(locals_left.pop())
+            atom = locals_left.pop()
+            if atom[0] in ENDS and any(other[0] == atom[0] for other in atoms):
+                continue  # the first (or last) wire has one colour: "last is red and last is blue" never holds
+            atoms.append(atom)
         elif groups:
             atoms.append(_edgework_atom(rng, groups.pop()))
     return atoms
