@@ -25,9 +25,11 @@ import math
 import random
 import types
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from palaestra.core import Problem, Task, Verdict
+from palaestra.core.retry import retry
 from palaestra.envs.code.templates import ProgramTexts
 from palaestra.verifiers import polyglot
 from palaestra.verifiers.polyglot import Budget, Program, Report, fence, read_program
@@ -307,8 +309,47 @@ def _example_indices(inputs: Sequence[str], expected: Sequence[str], count: int 
     return sorted(chosen)
 
 
+@dataclass(frozen=True)
+class SizedConfig:
+    """A level of a templated env whose tests grow: the templates drawn from, the largest test's size and
+    the number of tests."""
+
+    templates: tuple[str, ...]
+    max_size: int
+    tests: int
+
+
 class StdioPolyglotTask(TemplatedTask):
-    """A task built on :class:`StdioTemplate` s (``templates``: name -> template instance)."""
+    """A task built on :class:`StdioTemplate` s (``templates``: name -> template instance).
+
+    By default a problem is one drawn template with ``config.tests`` tests of sizes from half of
+    ``config.max_size`` (at least ``smallest``) to all of it, the first at most ``example_size`` (it
+    is the example's); the prompt states :meth:`limits`."""
+
+    smallest: ClassVar[int] = 2
+    example_size: ClassVar[int] = 4
+    min_distinct: ClassVar[int] = 3  # distinct answers the tests need
+    sizes_in_data: ClassVar[bool] = False  # the tests' sizes stored as data["sizes"]
+    what: ClassVar[str] = "a problem with varied answers"
+
+    def limits(self, config: Any) -> str:
+        """The prompt's line on the hidden tests' limits."""
+        raise NotImplementedError
+
+    def distinct_answers(self, template: StdioTemplate) -> int:
+        return self.min_distinct
+
+    def generate(self, rng: random.Random, config: Any) -> Problem:
+        def draw() -> Problem | None:
+            template = self.templates[rng.choice(config.templates)]
+            sizes = [rng.randint(max(self.smallest, config.max_size // 2), config.max_size)
+                     for _ in range(config.tests)]
+            sizes[0] = min(sizes[0], self.example_size)  # a small test for the example
+            return stdio_problem(rng, template, sizes, limits_text=self.limits(config),
+                                 min_distinct=self.distinct_answers(template),
+                                 extra={"sizes": sizes} if self.sizes_in_data else None)
+
+        return retry(draw, attempts=50, what=self.what)
 
     def sources(self, problem: Problem) -> dict[str, str]:
         made = self.template(problem).sources(problem.data["params"])
