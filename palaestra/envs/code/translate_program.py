@@ -8,13 +8,14 @@ Python's semantics: ``//`` and ``%`` round toward minus infinity (C's and JavaSc
 ``abs`` are built in. Values stay below 2**50 in magnitude (checked on every hidden test), so
 64-bit integers and JavaScript numbers hold them exactly.
 
-Expected outputs come from a trusted interpreter of the expression language (in-process); the
-Python shown and the C and JavaScript references are renderings of the same program, and
-``tests/code`` checks that all three agree with the interpreter through the sandbox.
+The Python shown and the C and JavaScript references are renderings of the same program;
+expected outputs come from the Python rendering itself, run in-process with every value checked
+(:func:`run`), and ``tests/code`` checks the three renderings through the sandbox.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import random
@@ -41,7 +42,7 @@ class Overflow(Exception):
     """A value left the safe range (or the program ran too long): the generator draws again."""
 
 
-# --- the trusted interpreter (Python semantics) -----------------------------------------------
+# --- the trusted run: the Python rendering, checked, compiled in-process ---------------------
 
 def _check(value: int) -> int:
     if abs(value) >= LIMIT:
@@ -49,104 +50,68 @@ def _check(value: int) -> int:
     return value
 
 
-def evaluate(e: Expr, env: dict[str, Any]) -> int:
-    kind = e[0]
-    if kind == "num":
-        return e[1]
-    if kind == "var":
-        return env[e[1]]
-    if kind == "len":
-        return len(env["xs"])
-    if kind == "index":  # xs[i - k]: Python wraps negative indices
-        return env["xs"][env[e[1]] - e[2]]
-    if kind == "abs":
-        return _check(abs(evaluate(e[1], env)))
-    a, b = evaluate(e[2], env), evaluate(e[3], env)
-    op = e[1]
-    if op == "+":
-        return _check(a + b)
-    if op == "-":
-        return _check(a - b)
-    if op == "*":
-        return _check(a * b)
-    if op in ("//", "%"):
-        quotient = a // b
-        if env.get("__truncating__") and quotient < 0 and quotient * b != a:
-            quotient += 1  # C and JavaScript round toward zero
-        return _check(quotient if op == "//" else a - b * quotient)
-    if op == "max":
-        return max(a, b)
-    return min(a, b)
+def _divide(a: int, b: int, truncating: bool) -> int:
+    quotient = a // b
+    return quotient + 1 if truncating and quotient < 0 and quotient * b != a else quotient  # C and JS: toward 0
 
 
-def holds(c: list[Any], env: dict[str, Any]) -> bool:
-    if c[0] == "and":
-        return holds(c[1], env) and holds(c[2], env)
-    if c[0] == "or":
-        return holds(c[1], env) or holds(c[2], env)
-    a, b = evaluate(c[2], env), evaluate(c[3], env)
-    return {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[c[1]]
-
-
-def execute(body: list[Stmt], env: dict[str, Any], budget: list[int]) -> None:
-    for s in body:
-        budget[0] -= 1
-        if budget[0] < 0:
-            raise Overflow
-        kind = s[0]
-        if kind == "set":
-            env[s[1]] = evaluate(s[2], env)
-        elif kind == "if":
-            execute(s[2] if holds(s[1], env) else s[3], env, budget)
-        elif kind == "for_list":
-            for i in range(len(env["xs"])):
-                env["i"], env["x"] = i, env["xs"][i]
-                execute(s[1], env, budget)
-        elif kind == "for_range":
-            for j in range(evaluate(s[1], env)):
-                env["j"] = j
-                execute(s[2], env, budget)
-        elif kind == "digits":
-            env["t"] = abs(evaluate(s[1], env))
-            while env["t"] > 0:
-                env["d"] = env["t"] % s[2]
-                execute(s[3], env, budget)
-                env["t"] = env["t"] // s[2]
+def _remainder(a: int, b: int, truncating: bool) -> int:
+    return a - b * _divide(a, b, truncating)
 
 
 def run(program: dict[str, Any], n: int, xs: list[int], truncating: bool = False) -> int:
-    """The trusted result of ``f(n, xs)`` (raises Overflow outside the safe range); ``truncating``:
-    with C's division and remainder instead (what a naive translation computes)."""
-    env: dict[str, Any] = {"n": n, "xs": list(xs), "__truncating__": truncating}
-    execute(program["body"], env, [STEPS])
-    return _check(evaluate(program["result"], env))
+    """The trusted result of ``f(n, xs)`` (raises Overflow outside the safe range or past ``STEPS``
+    statements); ``truncating``: with C's division and remainder instead (what a naive translation
+    computes). It runs the program's own Python rendering with every value checked (``lang="checked"``)."""
+    budget = [STEPS]
+
+    def tick() -> None:
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise Overflow
+
+    return _checked_function(render(program, "checked"))(n, list(xs), truncating, tick)
+
+
+@functools.lru_cache(maxsize=256)
+def _checked_function(source: str) -> Any:
+    namespace: dict[str, Any] = {"_check": _check, "_divide": _divide, "_remainder": _remainder}
+    exec(compile(source, "program.py", "exec"), namespace)  # noqa: S102 - our own rendering, not model text
+    return namespace["checked"]
 
 
 # --- rendering --------------------------------------------------------------------------------
 
 def _expr(e: Expr, lang: str, naive: bool = False) -> str:
+    """``e`` in ``lang``: ``python``, ``c``, ``javascript``, or ``checked`` (Python whose every arithmetic
+    result is checked, the division and remainder of the caller's ``truncating`` rule: the trusted run)."""
     kind = e[0]
     if kind == "num":
         return str(e[1])
     if kind == "var":
         return e[1]
     if kind == "len":
-        return {"python": "len(xs)", "c": "len", "javascript": "xs.length"}[lang]
+        return {"python": "len(xs)", "checked": "len(xs)", "c": "len", "javascript": "xs.length"}[lang]
     if kind == "index":
         var, k = e[1], e[2]
-        if lang == "python":
+        if lang in ("python", "checked"):
             return f"xs[{var} - {k}]"
         if lang == "c":
             return f"xs[py_mod({var} - {k}, len)]"
         return f"xs[pyMod({var} - {k}, xs.length)]"
     if kind == "abs":
         inner = _expr(e[1], lang, naive)
-        return {"python": f"abs({inner})", "c": f"py_abs({inner})", "javascript": f"Math.abs({inner})"}[lang]
+        return {"python": f"abs({inner})", "checked": f"_check(abs({inner}))", "c": f"py_abs({inner})",
+                "javascript": f"Math.abs({inner})"}[lang]
     op, a, b = e[1], _expr(e[2], lang, naive), _expr(e[3], lang, naive)
     if op in ("max", "min"):
-        if lang == "python":
+        if lang in ("python", "checked"):
             return f"{op}({a}, {b})"
         return f"py_{op}({a}, {b})" if lang == "c" else f"Math.{op}({a}, {b})"
+    if lang == "checked":
+        if op == "//":
+            return f"_check(_divide({a}, {b}, truncating))"
+        return f"_check(_remainder({a}, {b}, truncating))" if op == "%" else f"_check({a} {op} {b})"
     if naive and op in ("//", "%"):  # the translation that forgets Python's rounding
         if op == "%" or lang == "c":
             return f"({a} {'/' if op == '//' else '%'} {b})"
@@ -160,7 +125,7 @@ def _expr(e: Expr, lang: str, naive: bool = False) -> str:
 
 def _cond(c: list[Any], lang: str, naive: bool = False) -> str:
     if c[0] in ("and", "or"):
-        word = c[0] if lang == "python" else ("&&" if c[0] == "and" else "||")
+        word = c[0] if lang in ("python", "checked") else ("&&" if c[0] == "and" else "||")
         return f"({_cond(c[1], lang, naive)} {word} {_cond(c[2], lang, naive)})"
     op = c[1]
     if lang == "javascript" and op in ("==", "!="):
@@ -168,26 +133,29 @@ def _cond(c: list[Any], lang: str, naive: bool = False) -> str:
     return f"{_expr(c[2], lang, naive)} {op} {_expr(c[3], lang, naive)}"
 
 
-def _python(body: list[Stmt], depth: int) -> list[str]:
+def _python(body: list[Stmt], depth: int, lang: str = "python") -> list[str]:
+    """Python lines (``lang="checked"``: each statement counted by ``tick()``, for the trusted run)."""
     pad = "    " * depth
     out = []
     for s in body:
         kind = s[0]
+        if lang == "checked":
+            out.append(f"{pad}tick()")
         if kind == "set":
-            out.append(f"{pad}{s[1]} = {_expr(s[2], 'python')}")
+            out.append(f"{pad}{s[1]} = {_expr(s[2], lang)}")
         elif kind == "if":
-            out.append(f"{pad}if {_cond(s[1], 'python')}:")
-            out += _python(s[2], depth + 1) or [f"{pad}    pass"]
+            out.append(f"{pad}if {_cond(s[1], lang)}:")
+            out += _python(s[2], depth + 1, lang) or [f"{pad}    pass"]
             if s[3]:
                 out.append(f"{pad}else:")
-                out += _python(s[3], depth + 1)
+                out += _python(s[3], depth + 1, lang)
         elif kind == "for_list":
-            out += [f"{pad}for i in range(len(xs)):", f"{pad}    x = xs[i]", *_python(s[1], depth + 1)]
+            out += [f"{pad}for i in range(len(xs)):", f"{pad}    x = xs[i]", *_python(s[1], depth + 1, lang)]
         elif kind == "for_range":
-            out += [f"{pad}for j in range({_expr(s[1], 'python')}):", *_python(s[2], depth + 1)]
+            out += [f"{pad}for j in range({_expr(s[1], lang)}):", *_python(s[2], depth + 1, lang)]
         else:
-            out += [f"{pad}t = abs({_expr(s[1], 'python')})", f"{pad}while t > 0:", f"{pad}    d = t % {s[2]}",
-                    *_python(s[3], depth + 1), f"{pad}    t = t // {s[2]}"]
+            out += [f"{pad}t = abs({_expr(s[1], lang)})", f"{pad}while t > 0:", f"{pad}    d = t % {s[2]}",
+                    *_python(s[3], depth + 1, lang), f"{pad}    t = t // {s[2]}"]
     return out
 
 
@@ -238,6 +206,10 @@ def render(program: dict[str, Any], lang: str, naive: bool = False) -> str:
         result = _expr(program["result"], "python")
         lines = [f"def {name}(n, xs):", *_python(program["body"], 1), f"    return {result}"]
         return "\n".join(lines) + "\n"
+    if lang == "checked":
+        result = _expr(program["result"], "checked")
+        return "\n".join(["def checked(n, xs, truncating, tick):", *_python(program["body"], 1, "checked"),
+                          f"    return _check({result})"]) + "\n"
     body = _braced(program["body"], 1, lang, naive)
     result = _expr(program["result"], lang, naive)
     if lang == "c":
