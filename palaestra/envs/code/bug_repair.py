@@ -26,6 +26,7 @@ from palaestra.envs.code.common import (
     dedupe_inputs,
     function_problem,
     function_tests,
+    random_ints,
     show,
     varied,
 )
@@ -75,15 +76,11 @@ def _strictness(strict: bool) -> dict[str, Any]:
             "cmp_bad": "<" if strict else "<="}
 
 
-def _ints(rng: random.Random, n: int, lo: int, hi: int) -> list[int]:
-    return [rng.randint(lo, hi) for _ in range(n)]
-
-
 def _lists(lo: int, hi: int) -> Callable[[random.Random, int, int], list[list[Any]]]:
     def make(rng: random.Random, count: int, size: int) -> list[list[Any]]:
         out: list[list[Any]] = [[[]], [[rng.randint(lo, hi)]]]
         while len(out) < count:
-            out.append([_ints(rng, rng.randint(2, size), lo, hi)])
+            out.append([random_ints(rng, rng.randint(2, size), lo, hi)])
         return out
 
     return make
@@ -92,7 +89,7 @@ def _lists(lo: int, hi: int) -> Callable[[random.Random, int, int], list[list[An
 def _sorted_queries(rng: random.Random, count: int, size: int) -> list[list[Any]]:
     out: list[list[Any]] = [[[], 3], [[5], 5], [[1, 2, 2, 2, 3], 2], [[1, 3, 5], 9]]
     while len(out) < count:
-        xs = sorted(_ints(rng, rng.randint(1, size), 0, 20))
+        xs = sorted(random_ints(rng, rng.randint(1, size), 0, 20))
         out.append([xs, rng.choice(xs) * rng.randint(1, 5) + rng.randint(-8, 8) if rng.random() < 0.7
                     else rng.randint(-10, 110)])
     return out

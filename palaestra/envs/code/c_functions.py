@@ -21,14 +21,14 @@ Templates (parameters vary the rule):
 
 from __future__ import annotations
 
+import math
 import random
-from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import Problem, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
-from palaestra.envs.code._polyglot import Template, TemplatedTask, convention, join_cases
+from palaestra.envs.code._polyglot import SizedConfig, Template, TemplatedTask, convention, join_cases
 from palaestra.envs.code.templates import ProgramTexts
 from palaestra.verifiers import polyglot
 from palaestra.verifiers.polyglot import Budget, Program, Report
@@ -60,8 +60,9 @@ class CTemplate(Template):
         raise NotImplementedError
 
     def driver_loop(self, p: dict[str, Any]) -> str:
-        """The body of the driver's per-test loop: read one test, call, print one line."""
-        raise NotImplementedError
+        """The body of the driver's per-test loop: read one test, call, print one line (by default the
+        section ``<Template>.driver_loop`` of the templates)."""
+        return CODE(f"{type(self).__name__}.driver_loop", p=p)
 
     def driver(self, p: dict[str, Any]) -> str:
         return CODE("CTemplate.driver", DRIVER_HEAD=DRIVER_HEAD, prototype=self.prototype(p), loop=self.driver_loop(p))
@@ -131,9 +132,6 @@ class Compact(CTemplate):
     def reference(self, p: dict[str, Any]) -> str:
         test = self.RULES[p["rule"]][1].format(d=p["d"])
         return CODE("Compact.reference", prototype=self.prototype(p), test=test)
-
-    def driver_loop(self, p: dict[str, Any]) -> str:
-        return CODE("Compact.driver_loop", p=p)
 
 
 # --- permute ----------------------------------------------------------------------------------
@@ -481,9 +479,6 @@ class Merge(CTemplate):
         before = ">" if p["descending"] else "<"
         return CODE("Merge.reference", prototype=self.prototype(p), before=before, keep=keep)
 
-    def driver_loop(self, p: dict[str, Any]) -> str:
-        return CODE("Merge.driver_loop", p=p)
-
 
 # --- matrix -----------------------------------------------------------------------------------
 
@@ -551,9 +546,6 @@ class Matrix(CTemplate):
         body = CODE(f"Matrix.{p['kind']}")
         return f"{self.prototype(p)} {{\n{body}\n}}\n"
 
-    def driver_loop(self, p: dict[str, Any]) -> str:
-        return CODE("Matrix.driver_loop", p=p)
-
 
 TEMPLATES: dict[str, CTemplate] = {t.name: t for t in (Compact(), Permute(), Bits(), Tokens(), Transform(), Merge(),
                                                        Matrix())}
@@ -568,11 +560,7 @@ class CFunctions(TemplatedTask):
     toolchains = languages
     templates = TEMPLATES
 
-    @dataclass(frozen=True)
-    class Config:
-        templates: tuple[str, ...]
-        max_size: int
-        tests: int
+    Config = SizedConfig
 
     presets = (
         Config(("compact", "permute", "bits"), max_size=5, tests=5),
@@ -583,7 +571,7 @@ class CFunctions(TemplatedTask):
     )
     growth = Growth()
 
-    def generate(self, rng: random.Random, config: Config) -> Problem:
+    def generate(self, rng: random.Random, config: SizedConfig) -> Problem:
         def draw() -> Problem | None:
             template = TEMPLATES[rng.choice(config.templates)]
             p = template.params(rng)
@@ -617,6 +605,4 @@ class CFunctions(TemplatedTask):
 
     def difficulty(self, problem: Problem) -> float:
         """The template's tier plus log2 of the hidden tests' total input size in characters."""
-        import math
-
         return self.template(problem).tier + math.log2(1 + sum(map(len, problem.data["inputs"])))

@@ -252,7 +252,7 @@ class DpPrograms(StdioPolyglotTask):
     sizes_in_data = True
     what = "a dynamic-programming problem with varied answers"
 
-    def config(self, level: int) -> Config:
+    def config(self, level: int) -> SizedConfig:
         easy = ("run_limited", "spaced_pick", "decodings")
         return [
             self.Config(easy, max_size=6, tests=4),

@@ -373,7 +373,7 @@ class GraphPrograms(StdioPolyglotTask):
     example_size = 6
     what = "a graph problem with varied answers"
 
-    def config(self, level: int) -> Config:
+    def config(self, level: int) -> SizedConfig:
         easy = ("components", "reachability", "bipartite")
         return [
             self.Config(easy, max_size=6, tests=4),

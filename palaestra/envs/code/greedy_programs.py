@@ -276,7 +276,7 @@ class GreedyPrograms(StdioPolyglotTask):
     Config = SizedConfig
     what = "a greedy problem with varied answers"
 
-    def config(self, level: int) -> Config:
+    def config(self, level: int) -> SizedConfig:
         easy = ("interval_selection", "meeting_rooms", "task_assignment")
         return [
             self.Config(easy, max_size=5, tests=4),

@@ -28,14 +28,13 @@ import json
 import math
 import random
 import re
-from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
 from palaestra.core import Problem, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
-from palaestra.envs.code._polyglot import Template, TemplatedTask, convention, join_cases
+from palaestra.envs.code._polyglot import SizedConfig, Template, TemplatedTask, convention, join_cases
 from palaestra.envs.code.templates import ProgramTexts
 from palaestra.verifiers import polyglot
 from palaestra.verifiers.polyglot import Budget, Program, Report
@@ -517,11 +516,7 @@ class JsFunctions(TemplatedTask):
     toolchains = languages
     templates = TEMPLATES
 
-    @dataclass(frozen=True)
-    class Config:
-        templates: tuple[str, ...]
-        max_size: int
-        tests: int
+    Config = SizedConfig
 
     presets = (
         Config(("group_records", "array_ops", "key_case"), max_size=4, tests=5),
@@ -532,7 +527,7 @@ class JsFunctions(TemplatedTask):
     )
     growth = Growth()
 
-    def generate(self, rng: random.Random, config: Config) -> Problem:
+    def generate(self, rng: random.Random, config: SizedConfig) -> Problem:
         def draw() -> Problem | None:
             template = TEMPLATES[rng.choice(config.templates)]
             p = template.params(rng)

@@ -31,6 +31,7 @@ from typing import Any
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
+from palaestra.envs.code.common import show
 from palaestra.envs.code.templates import ProgramTexts
 
 MAX_TESTS_TEXT = 20_000
@@ -295,10 +296,6 @@ def valid_args(args: list[Any], kinds: tuple[str, ...]) -> str | None:
         if kind == "text" and not (type(arg) is str and len(arg) <= MAX_TEXT):
             return f"{arg!r} is not a string of at most {MAX_TEXT} characters"
     return None
-
-
-def show(value: Any) -> str:
-    return repr(value)
 
 
 @dataclass(frozen=True)

@@ -356,7 +356,7 @@ class StringPrograms(StdioPolyglotTask):
     min_distinct = 2
     what = "a string problem with varied answers"
 
-    def config(self, level: int) -> Config:
+    def config(self, level: int) -> SizedConfig:
         easy = ("run_length", "pattern_search", "anagram_groups", "brackets")
         return [
             self.Config(easy, max_size=6, tests=4),

@@ -36,10 +36,6 @@ from palaestra.verifiers.polyglot import Program, Report
 NAMES = ("unit", "block", "core", "logic", "circuit", "stage", "cell", "node", "slice", "part", "box", "kit")
 
 
-def _mask(width: int) -> int:
-    return (1 << width) - 1
-
-
 def _signed(value: int, width: int) -> int:
     return value - (1 << width) if value >> (width - 1) & 1 else value
 
@@ -93,7 +89,7 @@ class Arith(CombTemplate):
 
     def model(self, p: dict[str, Any], x: dict[str, int]) -> list[int]:
         a, b, w, op = x["a"], x["b"], p["w"], p["op"]
-        top = _mask(w)
+        top = hdl.mask(w)
         if op in ("add", "add_cin"):
             total = a + b + (x.get("cin", 0) if op == "add_cin" else 0)
             return [total & top, total >> w]
@@ -282,13 +278,13 @@ class Alu(CombTemplate):
         "and": ("a AND b", "a & b", lambda a, b, w: a & b),
         "or": ("a OR b", "a | b", lambda a, b, w: a | b),
         "xor": ("a XOR b", "a ^ b", lambda a, b, w: a ^ b),
-        "nor": ("NOT (a OR b)", "~(a | b)", lambda a, b, w: ~(a | b) & _mask(w)),
-        "add": ("a + b (low bits)", "a + b", lambda a, b, w: (a + b) & _mask(w)),
-        "sub": ("a - b (low bits)", "a - b", lambda a, b, w: (a - b) & _mask(w)),
-        "shl": ("a shifted left by 1 (low bits)", "a << 1", lambda a, b, w: (a << 1) & _mask(w)),
+        "nor": ("NOT (a OR b)", "~(a | b)", lambda a, b, w: ~(a | b) & hdl.mask(w)),
+        "add": ("a + b (low bits)", "a + b", lambda a, b, w: (a + b) & hdl.mask(w)),
+        "sub": ("a - b (low bits)", "a - b", lambda a, b, w: (a - b) & hdl.mask(w)),
+        "shl": ("a shifted left by 1 (low bits)", "a << 1", lambda a, b, w: (a << 1) & hdl.mask(w)),
         "shr": ("a shifted right by 1 (logical)", "a >> 1", lambda a, b, w: a >> 1),
         "pass_b": ("b", "b", lambda a, b, w: b),
-        "not_a": ("NOT a", "~a", lambda a, b, w: ~a & _mask(w)),
+        "not_a": ("NOT a", "~a", lambda a, b, w: ~a & hdl.mask(w)),
     }
 
     def params(self, rng: random.Random, width: int) -> dict[str, Any]:
@@ -307,7 +303,7 @@ class Alu(CombTemplate):
                 "when y is 0.")
 
     def model(self, p: dict[str, Any], x: dict[str, int]) -> list[int]:
-        y = self.OPERATIONS[p["table"][x["op"]]][2](x["a"], x["b"], p["w"]) & _mask(p["w"])
+        y = self.OPERATIONS[p["table"][x["op"]]][2](x["a"], x["b"], p["w"]) & hdl.mask(p["w"])
         return [y, int(y == 0)]
 
     def body(self, p: dict[str, Any]) -> str:
@@ -332,13 +328,13 @@ def vectors(rng: random.Random, ports: list[Port], count: int) -> list[dict[str,
         for code in range(1 << bits):
             vector, shift = {}, 0
             for p in inputs:
-                vector[p.name] = (code >> shift) & _mask(p.width)
+                vector[p.name] = (code >> shift) & hdl.mask(p.width)
                 shift += p.width
             out.append(vector)
         rng.shuffle(out)
         return out
-    corners = [{p.name: 0 for p in inputs}, {p.name: _mask(p.width) for p in inputs}]
-    corners.append({p.name: (_mask(p.width) if i % 2 else 0) for i, p in enumerate(inputs)})
+    corners = [{p.name: 0 for p in inputs}, {p.name: hdl.mask(p.width) for p in inputs}]
+    corners.append({p.name: (hdl.mask(p.width) if i % 2 else 0) for i, p in enumerate(inputs)})
     randoms = [{p.name: rng.getrandbits(p.width) for p in inputs} for _ in range(count)]
     return corners + randoms
 
