@@ -107,6 +107,18 @@ def rejects_near_misses(near_misses: Iterable[Callable[..., Any]], tests: Sequen
     return True
 
 
+def pinned_tests(
+    source: Callable[[Any], str], spec: Any, near_misses: Iterable[Any], inputs: Sequence[Sequence[Any]], at_least: int
+) -> list[dict[str, Any]] | None:
+    """The tests, on ``inputs`` (deduplicated), of the function ``solve`` that ``source(spec)`` defines (our own
+    code, run in-process: the reference is written once), or None unless their results take ``at_least``
+    distinct values and reject the function of every near-miss specification."""
+    tests = function_tests(compiled_function(source(spec)), dedupe_inputs(inputs))
+    if not varied(tests, at_least=at_least):
+        return None
+    return tests if rejects_near_misses((compiled_function(source(near)) for near in near_misses), tests) else None
+
+
 def dedupe_inputs(inputs: Sequence[Sequence[Any]]) -> list[list[Any]]:
     seen, out = set(), []
     for args in inputs:
