@@ -26,20 +26,16 @@ from typing import Any, ClassVar
 from palaestra.core import Problem
 from palaestra.core.retry import retry
 from palaestra.envs.code._polyglot import PolyglotTask, convention
+from palaestra.envs.code._polyglot import Template as ProgramTemplate
 from palaestra.verifiers import polyglot
 from palaestra.verifiers.polyglot import Budget, Program, Report, fence
 
 ERROR = "error"  # what a driver prints for a test whose call raised
 
 
-class Template:
-    """One kind of function to translate. ``params`` hold the drawn constants and the function's ``name``."""
-
-    name: ClassVar[str]
-    tier: ClassVar[int] = 1
-
-    def params(self, rng: random.Random) -> dict[str, Any]:
-        raise NotImplementedError
+class Template(ProgramTemplate):
+    """One kind of function to translate (the shared program template: its ``reference`` is the reference
+    translation, the gold answer). ``params`` hold the drawn constants and the function's ``name``."""
 
     def python(self, p: dict[str, Any]) -> str:
         """The Python source shown in the prompt (it is also the trusted reference)."""
@@ -48,10 +44,6 @@ class Template:
     def naive_python(self, p: dict[str, Any]) -> str | None:
         """Python mirroring the naive translation's behaviour (raising where it fails), or None."""
         return None
-
-    def target(self, p: dict[str, Any]) -> str:
-        """The reference translation."""
-        raise NotImplementedError
 
     def naive_target(self, p: dict[str, Any]) -> str | None:
         return None
@@ -126,13 +118,13 @@ class TranslationTask(PolyglotTask):
             )
             data = {"template": template.name, "params": p, "tests": tests, "sizes": sizes,
                     "expected": [self.render(r) for r in results], "languages": [self.target], "gold": self.target}
-            return Problem(prompt=prompt, answer=fence((self.target, self.file(template.target(p)))), data=data)
+            return Problem(prompt=prompt, answer=fence((self.target, self.file(template.reference(p)))), data=data)
 
         return retry(draw, attempts=200, what="tests with varied results that reject the naive translation")
 
     def sources(self, problem: Problem) -> dict[str, str]:
         template = self.templates[problem.data["template"]]
-        return {self.target: self.file(template.target(problem.data["params"]))}
+        return {self.target: self.file(template.reference(problem.data["params"]))}
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         """The gold cut short, and the naive translation (the hidden tests are drawn to reject it)."""
