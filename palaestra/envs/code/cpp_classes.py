@@ -56,9 +56,11 @@ class ClassTemplate(Template):
         """The trusted outputs of the querying operations."""
         raise NotImplementedError
 
-    def dispatch(self, p: dict[str, Any]) -> str:
-        """C++ statements of the driver's loop over one test's operations (``op`` holds the name)."""
-        raise NotImplementedError
+    def dispatch(self, p: dict[str, Any], **fields: str) -> str:
+        """C++ statements of the driver's loop over one test's operations (``op`` holds the name): by default
+        the section ``<Template>.dispatch``, which reads an integer argument ``v`` with ``{arg_int_v}``."""
+        reads = {f"arg_int_{v}": _arg_int(v) for v in ("x", "key", "value", "left", "right")}
+        return CODE(f"{type(self).__name__}.dispatch", p=p, **reads, **fields)
 
     init_count: ClassVar[int] = 0  # constructor arguments a test gives (the driver reads them as init0, ...)
 
@@ -148,11 +150,11 @@ class ExtremeStack(ClassTemplate):
         count = (f"\n    int {p['query']}Count() {{ return extremes.back().second; }}" if p["count"] else "")
         return CODE("ExtremeStack.reference", p=p, better=better, count=count)
 
-    def dispatch(self, p: dict[str, Any]) -> str:
+    def dispatch(self, p: dict[str, Any], **fields: str) -> str:
         count = (f"            else if (op == \"{p['query']}Count\")\n"
                  f"                emit(&first, std::to_string(obj.{p['query']}Count()));\n"
                  if p["count"] else "")
-        return CODE("ExtremeStack.dispatch", arg_int_x=_arg_int('x'), p=p, count=count)
+        return super().dispatch(p, count=count)
 
 
 # --- ring buffer ------------------------------------------------------------------------------
@@ -218,9 +220,6 @@ class RingBuffer(ClassTemplate):
                 if p["policy"] == "overwrite" else "if (count == (int)slots.size()) return false;")
         return CODE("RingBuffer.reference", p=p, full=full)
 
-    def dispatch(self, p: dict[str, Any]) -> str:
-        return CODE("RingBuffer.dispatch", arg_int_x=_arg_int('x'))
-
 
 # --- cache ------------------------------------------------------------------------------------
 
@@ -280,9 +279,6 @@ class Cache(ClassTemplate):
         touch = "order.splice(order.begin(), order, found->second.second);" if p["policy"] == "lru" else ""
         return CODE("Cache.reference", p=p, touch=touch)
 
-    def dispatch(self, p: dict[str, Any]) -> str:
-        return CODE("Cache.dispatch", arg_int_key=_arg_int('key'), arg_int_value=_arg_int('value'))
-
 
 # --- word counter -----------------------------------------------------------------------------
 
@@ -340,9 +336,8 @@ class WordCounter(ClassTemplate):
         better = "<" if p["tie"] == "smallest" else ">"
         return CODE("WordCounter.reference", p=p, better=better)
 
-    def dispatch(self, p: dict[str, Any]) -> str:
-        read = "if (std::scanf(\"%63s\", WORD) != 1) return 1;"
-        return CODE("WordCounter.dispatch", read=read, p=p)
+    def dispatch(self, p: dict[str, Any], **fields: str) -> str:
+        return super().dispatch(p, read="if (std::scanf(\"%63s\", WORD) != 1) return 1;")
 
 
 # --- running median ---------------------------------------------------------------------------
@@ -400,9 +395,6 @@ class RunningMedian(ClassTemplate):
         rank = {"lower": "(n + 1) / 2", "upper": "n / 2 + 1", "kth": "k"}[p["which"]]
         return CODE("RunningMedian.reference", p=p, rank=rank)
 
-    def dispatch(self, p: dict[str, Any]) -> str:
-        return CODE("RunningMedian.dispatch", arg_int_x=_arg_int('x'))
-
 
 # --- interval cover ---------------------------------------------------------------------------
 
@@ -454,10 +446,6 @@ class IntervalCover(ClassTemplate):
     def reference(self, p: dict[str, Any]) -> str:
         end = "(long long)right + 1" if p["closed"] else "(long long)right"
         return CODE("IntervalCover.reference", p=p, end=end)
-
-    def dispatch(self, p: dict[str, Any]) -> str:
-        return CODE("IntervalCover.dispatch", arg_int_left=_arg_int('left'), arg_int_right=_arg_int('right'), p=p,
-                    arg_int_x=_arg_int('x'))
 
 
 TEMPLATES: dict[str, ClassTemplate] = {t.name: t for t in (ExtremeStack(), RingBuffer(), Cache(), WordCounter(),
