@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 from palaestra.core import Problem, register
 from palaestra.core.retry import retry
@@ -42,8 +42,10 @@ DRIVER_HEAD = CODE("driver.head")
 class CTemplate(Template):
     """One kind of C function: its prototype, statement, trusted reference, C reference, driver."""
 
+    PROTOTYPE: ClassVar[str]  # the function's prototype, with {function} for its drawn name
+
     def prototype(self, p: dict[str, Any]) -> str:
-        raise NotImplementedError
+        return self.PROTOTYPE.format(function=p["function"])
 
     def args(self, rng: random.Random, p: dict[str, Any], size: int) -> list[Any]:
         raise NotImplementedError
@@ -81,6 +83,7 @@ def _c_array(values: list[int]) -> str:
 class Compact(CTemplate):
     name = "compact"
     tier = 1
+    PROTOTYPE = "int {function}(int *a, int n)"
     RULES = {  # rule: (text, C test over current and previous, trusted test)
         "divisible": ("divisible by {d}", "current % {d} == 0", lambda x, prev, d: x % d == 0),
         "negative": ("negative", "current < 0", lambda x, prev, d: x < 0),
@@ -94,9 +97,6 @@ class Compact(CTemplate):
         rule = rng.choice(list(self.RULES))
         d = rng.randint(2, 7) if rule == "divisible" else rng.randint(-5, 15) if rule == "above" else 0
         return {"rule": rule, "d": d, "function": rng.choice(["compact", "drop_matching", "filter_out", "prune"])}
-
-    def prototype(self, p: dict[str, Any]) -> str:
-        return f"int {p['function']}(int *a, int n)"
 
     def statement(self, p: dict[str, Any]) -> str:
         rule = self.RULES[p["rule"]][0].format(d=p["d"])
@@ -139,6 +139,7 @@ class Compact(CTemplate):
 class Permute(CTemplate):
     name = "permute"
     tier = 1
+    PROTOTYPE = "void {function}(int *a, int n, int k)"
     KINDS = {
         "rotate_left": "rotates a left by k places: the element at index i moves to index (i - k) mod n",
         "rotate_right": "rotates a right by k places: the element at index i moves to index (i + k) mod n",
@@ -154,9 +155,6 @@ class Permute(CTemplate):
     def params(self, rng: random.Random) -> dict[str, Any]:
         return {"kind": rng.choice(list(self.KINDS)),
                 "function": rng.choice(["permute", "rearrange", "reorder", "mix"])}
-
-    def prototype(self, p: dict[str, Any]) -> str:
-        return f"void {p['function']}(int *a, int n, int k)"
 
     def statement(self, p: dict[str, Any]) -> str:
         return (f"Write the C function\n\n    {self.prototype(p)};\n\nGiven an array a of n >= 1 elements and k >= 1 "
@@ -217,6 +215,7 @@ class Permute(CTemplate):
 class Bits(CTemplate):
     name = "bits"
     tier = 2
+    PROTOTYPE = "uint32_t {function}(uint32_t x)"
     KINDS = {
         "rotl": ("rotates x left by {r} bits (bits leaving at the top come back at the bottom)",
                  "return (x << {r}) | (x >> (32 - {r}));",
@@ -250,9 +249,6 @@ class Bits(CTemplate):
         kind = rng.choice(list(self.KINDS))
         r = rng.randint(1, 31) if kind in ("rotl", "rotr", "low_bits") else rng.randint(1, 6)
         return {"kind": kind, "r": r, "function": rng.choice(["transform", "bits", "twiddle", "shuffle_bits"])}
-
-    def prototype(self, p: dict[str, Any]) -> str:
-        return f"uint32_t {p['function']}(uint32_t x)"
 
     def statement(self, p: dict[str, Any]) -> str:
         what = self.KINDS[p["kind"]][0].format(r=p["r"]).replace("; r is unused", "")
@@ -300,14 +296,12 @@ def _clear_lowest(x: int, r: int) -> int:
 class Tokens(CTemplate):
     name = "tokens"
     tier = 2
+    PROTOTYPE = "int {function}(const char *s)"
     SEPARATORS = (" ", " ,", " ;", " ,;", " -", " .", " :", ",", ";", " ,.", " /")
 
     def params(self, rng: random.Random) -> dict[str, Any]:
         return {"separators": rng.choice(self.SEPARATORS), "least": rng.randint(1, 3),
                 "function": rng.choice(["count_tokens", "token_count", "count_pieces", "pieces"])}
-
-    def prototype(self, p: dict[str, Any]) -> str:
-        return f"int {p['function']}(const char *s)"
 
     def _names(self, p: dict[str, Any]) -> str:
         names = {" ": "space", ",": "comma", ";": "semicolon", "-": "hyphen", ".": "full stop", ":": "colon",
@@ -355,6 +349,7 @@ class Tokens(CTemplate):
 class Transform(CTemplate):
     name = "transform"
     tier = 2
+    PROTOTYPE = "void {function}(char *s)"
     KINDS = {
         "capitalize": "makes the first letter of every word upper case and every other letter lower case (a word is a "
                       "maximal run of non-space characters)",
@@ -370,9 +365,6 @@ class Transform(CTemplate):
         kind = rng.choice(list(self.KINDS))
         return {"kind": kind, "k": rng.randint(1, 25) if kind == "shift" else 0,
                 "function": rng.choice(["transform", "rewrite", "edit_text", "clean"])}
-
-    def prototype(self, p: dict[str, Any]) -> str:
-        return f"void {p['function']}(char *s)"
 
     def statement(self, p: dict[str, Any]) -> str:
         what = self.KINDS[p["kind"]].format(k=p["k"])
@@ -428,6 +420,7 @@ class Transform(CTemplate):
 class Merge(CTemplate):
     name = "merge"
     tier = 2
+    PROTOTYPE = "int {function}(const int *a, int n, const int *b, int m, int *out)"
     KINDS = {
         "union": "every value that occurs in a or in b",
         "intersection": "every value that occurs in both a and b",
@@ -438,9 +431,6 @@ class Merge(CTemplate):
     def params(self, rng: random.Random) -> dict[str, Any]:
         return {"kind": rng.choice(list(self.KINDS)), "descending": rng.random() < 0.3,
                 "function": rng.choice(["merge_sets", "combine", "set_merge", "join_sorted"])}
-
-    def prototype(self, p: dict[str, Any]) -> str:
-        return f"int {p['function']}(const int *a, int n, const int *b, int m, int *out)"
 
     def statement(self, p: dict[str, Any]) -> str:
         order = "non-increasing" if p["descending"] else "non-decreasing"
@@ -485,6 +475,7 @@ class Merge(CTemplate):
 class Matrix(CTemplate):
     name = "matrix"
     tier = 3
+    PROTOTYPE = "void {function}(const int *m, int rows, int cols, int *out)"
     KINDS = {
         "spiral_cw": "the elements in clockwise spiral order, starting at the top-left corner and going right first",
         "spiral_ccw": "the elements in counter-clockwise spiral order, starting at the top-left corner and going "
@@ -498,9 +489,6 @@ class Matrix(CTemplate):
     def params(self, rng: random.Random) -> dict[str, Any]:
         return {"kind": rng.choice(list(self.KINDS)),
                 "function": rng.choice(["flatten", "read_order", "walk", "unroll"])}
-
-    def prototype(self, p: dict[str, Any]) -> str:
-        return f"void {p['function']}(const int *m, int rows, int cols, int *out)"
 
     def statement(self, p: dict[str, Any]) -> str:
         return (f"Write the C function\n\n    {self.prototype(p)};\n\nThe matrix m has rows >= 1 rows and cols >= 1 "

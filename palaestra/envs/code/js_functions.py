@@ -28,7 +28,7 @@ import json
 import math
 import random
 import re
-from typing import Any
+from typing import Any, ClassVar
 from urllib.parse import quote
 
 from palaestra.core import Problem, register
@@ -52,8 +52,10 @@ DRIVER = CODE("driver")
 class JsTemplate(Template):
     """One kind of JavaScript function: statement, test arguments, trusted reference, JS reference."""
 
+    ARGUMENTS: ClassVar[str]  # the function's parameters
+
     def signature(self, p: dict[str, Any]) -> str:
-        raise NotImplementedError
+        return f"{p['function']}({self.ARGUMENTS})"
 
     def args(self, rng: random.Random, p: dict[str, Any], size: int) -> list[Any]:
         raise NotImplementedError
@@ -71,6 +73,7 @@ def _call(function: str, args: list[Any]) -> str:
 class GroupRecords(JsTemplate):
     name = "group_records"
     tier = 1
+    ARGUMENTS = "records"
     AGGREGATES = {
         "count": "the number of records in the group",
         "sum": "the sum of their {value} values",
@@ -83,9 +86,6 @@ class GroupRecords(JsTemplate):
     def params(self, rng: random.Random) -> dict[str, Any]:
         return {"key": rng.choice(FIELDS), "value": rng.choice(NUMBERS), "aggregate": rng.choice(list(self.AGGREGATES)),
                 "function": rng.choice(["summarize", "groupTotals", "rollUp", "tally"])}
-
-    def signature(self, p: dict[str, Any]) -> str:
-        return f"{p['function']}(records)"
 
     def statement(self, p: dict[str, Any]) -> str:
         what = self.AGGREGATES[p["aggregate"]].format(value=p["value"])
@@ -130,6 +130,7 @@ class GroupRecords(JsTemplate):
 class ArrayOps(JsTemplate):
     name = "array_ops"
     tier = 1
+    ARGUMENTS = "xs, k"
     KINDS = {
         "chunk": "splits xs into consecutive chunks of k elements (the last chunk may be shorter) and returns the "
                  "array of chunks",
@@ -145,9 +146,6 @@ class ArrayOps(JsTemplate):
     def params(self, rng: random.Random) -> dict[str, Any]:
         return {"kind": rng.choice(list(self.KINDS)),
                 "function": rng.choice(["transform", "reshape", "rework", "scan"])}
-
-    def signature(self, p: dict[str, Any]) -> str:
-        return f"{p['function']}(xs, k)"
 
     def statement(self, p: dict[str, Any]) -> str:
         return (f"Write the JavaScript function {self.signature(p)}: xs is an array of integers and k >= 1 an integer. "
@@ -197,14 +195,12 @@ def _join(words: list[str], style: str) -> str:
 class KeyCase(JsTemplate):
     name = "key_case"
     tier = 2
+    ARGUMENTS = "value"
     STYLES = {"camel": "camelCase (likeThis)", "snake": "snake_case (like_this)", "kebab": "kebab-case (like-this)"}
 
     def params(self, rng: random.Random) -> dict[str, Any]:
         source, target = rng.sample(list(self.STYLES), 2)
         return {"source": source, "target": target, "function": rng.choice(["renameKeys", "convertKeys", "rekey"])}
-
-    def signature(self, p: dict[str, Any]) -> str:
-        return f"{p['function']}(value)"
 
     def statement(self, p: dict[str, Any]) -> str:
         return (f"Write the JavaScript function {self.signature(p)}. value is a JSON value: objects, arrays, strings, "
@@ -253,14 +249,12 @@ class KeyCase(JsTemplate):
 class Flatten(JsTemplate):
     name = "flatten"
     tier = 2
+    ARGUMENTS = "value"
 
     def params(self, rng: random.Random) -> dict[str, Any]:
         return {"separator": rng.choice([".", "/", "_", ":", "__"]), "arrays": rng.choice(["leaves", "indexed"]),
                 "direction": rng.choice(["flatten", "flatten", "unflatten"]),
                 "function": rng.choice(["flatten", "collapse", "toPaths", "squash"])}
-
-    def signature(self, p: dict[str, Any]) -> str:
-        return f"{p['function']}(value)"
 
     def statement(self, p: dict[str, Any]) -> str:
         sep = p["separator"]
@@ -432,6 +426,7 @@ def _uri(text: str) -> str:
 class DeepMerge(JsTemplate):
     name = "deep_merge"
     tier = 3
+    ARGUMENTS = "a, b"
     POLICIES = {
         "second": "the value from b wins",
         "first": "the value from a wins",
@@ -441,9 +436,6 @@ class DeepMerge(JsTemplate):
     def params(self, rng: random.Random) -> dict[str, Any]:
         return {"policy": rng.choice(list(self.POLICIES)), "arrays": rng.choice(["concat", "replace"]),
                 "function": rng.choice(["merge", "deepMerge", "combine", "overlay"])}
-
-    def signature(self, p: dict[str, Any]) -> str:
-        return f"{p['function']}(a, b)"
 
     def statement(self, p: dict[str, Any]) -> str:
         arrays = ("when both are arrays, the result is the elements of a followed by those of b"
