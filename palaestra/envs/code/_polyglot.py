@@ -482,8 +482,7 @@ def efficiency_problem(
     params = {**template.params(rng), "labelled": rng.random() < 0.5}
     if params.get("generator") is None:
         return None
-    names = {"python": "Python", "javascript": "JavaScript", "c": "C", "cpp": "C++"}
-    limits = ", ".join(f"{budgets[lang]:g} s in {names[lang]}" for lang in languages)
+    limits = ", ".join(f"{budgets[lang]:g} s in {polyglot.LANGUAGE_NAMES[lang]}" for lang in languages)
     timing = (f"Time limit for the whole run (all tests together), in CPU time: {limits}. The hidden tests include "
               f"large ones (n up to {max(large)}): a correct but slow algorithm exceeds the limit.")
     return _multi_test_problem(rng, template, params, small, large, languages,

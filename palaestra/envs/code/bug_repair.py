@@ -24,6 +24,7 @@ from palaestra.envs.code.common import (
     call_text,
     compiled_function,
     dedupe_inputs,
+    function_footer,
     function_problem,
     function_tests,
     random_ints,
@@ -32,15 +33,7 @@ from palaestra.envs.code.common import (
 )
 
 Slots = dict[str, str]  # slot -> chosen variant ("ok" or a bug name)
-def repair_footer(function: str, params: str) -> str:
-    """How the answer is checked and written (an example skeleton that is not the answer)."""
-    return (
-        "The corrected function is checked on hidden tests. Use only the standard library. Answer with the complete "
-        f"code of the corrected function in a ```python code block, for example:\n```python\ndef {function}({params}):"
-        "\n    ...\n```"
-    )
-
-
+REPAIR_CHECKED = "The corrected function is checked on hidden tests. Use only the standard library."
 @dataclass(frozen=True)
 class Template:
     name: str
@@ -320,7 +313,8 @@ class BugRepair(FunctionTask):
         spec = {"template": template.name, "constants": constants, "bugs": chosen}
         return function_problem(function=template.name, params=template.params, task_text=text, tests=tests,
                                 reference_source=fixed, examples=0, extra={"spec": spec, "buggy": buggy},
-                                footer=repair_footer(template.name, template.params))
+                                footer=function_footer(template.name, template.params, REPAIR_CHECKED,
+                                                       "the corrected function"))
 
     def difficulty(self, problem: Problem) -> float:
         """Faults to find, plus half a fault when no hint names their kind, plus a quarter per template tier."""

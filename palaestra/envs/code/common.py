@@ -21,14 +21,14 @@ from palaestra.core import Problem, Task, Verdict
 from palaestra.verifiers import code as code_verifier
 from palaestra.verifiers.verdict_cache import problem_scope
 
+FUNCTION_CHECKED = ("Your function is checked on hidden tests (the examples are among them). Use only the standard "
+                    "library; do not read input or print.")
 
-def function_footer(function: str, params: str) -> str:
-    """How a function answer is checked and written (an example skeleton that is not the answer)."""
-    return (
-        "Your function is checked on hidden tests (the examples are among them). Use only the standard "
-        "library; do not read input or print. Answer with the complete code of the function in a ```python "
-        f"code block, for example:\n```python\ndef {function}({params}):\n    ...\n```"
-    )
+
+def function_footer(function: str, params: str, checked: str = FUNCTION_CHECKED, what: str = "the function") -> str:
+    """How a function answer is ``checked`` and written (an example skeleton that is not the answer)."""
+    return (f"{checked} Answer with the complete code of {what} in a ```python code block, for example:\n"
+            f"```python\ndef {function}({params}):\n    ...\n```")
 
 
 STDIO_FOOTER = (

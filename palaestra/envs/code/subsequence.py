@@ -45,22 +45,15 @@ def _far(rng: random.Random) -> Rule:
     return (f"each element differs from the previous one by at least {d}", f"abs(xs[i] - xs[j]) >= {d}")
 
 
-def _difference_multiple(rng: random.Random) -> Rule:
-    m = rng.randint(2, 7)
-    if rng.random() < 0.5:
-        return (f"the difference between each element and the previous one is not a multiple of {m}",
-                f"(xs[i] - xs[j]) % {m} != 0")
-    return (f"the difference between each element and the previous one is a multiple of {m}",
-            f"(xs[i] - xs[j]) % {m} == 0")
+def _multiple(what: str, op: str) -> Callable[[random.Random], Rule]:
+    """The rule that the ``what`` of two consecutive elements (``xs[i] op xs[j]``) is, or is not, a multiple of m."""
+    def draw(rng: random.Random) -> Rule:
+        m = rng.randint(2, 7)
+        negated = rng.random() < 0.5
+        return (f"the {what} each element and the previous one is {'not ' if negated else ''}a multiple of {m}",
+                f"(xs[i] {op} xs[j]) % {m} {'!=' if negated else '=='} 0")
 
-
-def _sum_multiple(rng: random.Random) -> Rule:
-    m = rng.randint(2, 7)
-    if rng.random() < 0.5:
-        return (f"the sum of each element and the previous one is not a multiple of {m}",
-                f"(xs[i] + xs[j]) % {m} != 0")
-    return (f"the sum of each element and the previous one is a multiple of {m}",
-            f"(xs[i] + xs[j]) % {m} == 0")
+    return draw
 
 
 def _gap_min(rng: random.Random) -> Rule:
@@ -94,8 +87,9 @@ def _scale(rng: random.Random) -> Rule:
     return (f"each element is at most {k} times the previous one", f"xs[i] <= {k} * xs[j]")
 
 
-RULES = {"close": _close, "far": _far, "difference": _difference_multiple, "sum": _sum_multiple,
-         "gap_min": _gap_min, "gap_max": _gap_max, "rise": _rise, "drop": _drop, "scale": _scale}
+RULES = {"close": _close, "far": _far, "difference": _multiple("difference between", "-"),
+         "sum": _multiple("sum of", "+"), "gap_min": _gap_min, "gap_max": _gap_max, "rise": _rise, "drop": _drop,
+         "scale": _scale}
 
 
 @register
