@@ -133,60 +133,49 @@ def _cond(c: list[Any], lang: str, naive: bool = False) -> str:
     return f"{_expr(c[2], lang, naive)} {op} {_expr(c[3], lang, naive)}"
 
 
-def _python(body: list[Stmt], depth: int, lang: str = "python") -> list[str]:
-    """Python lines (``lang="checked"``: each statement counted by ``tick()``, for the trusted run)."""
+def _lines(body: list[Stmt], depth: int, lang: str, naive: bool = False) -> list[str]:
+    """The statements in ``lang``: Python's indented blocks (``checked``: each statement counted by ``tick()``,
+    for the trusted run) or C's and JavaScript's braces and semicolons."""
     pad = "    " * depth
+    python = lang in ("python", "checked")
+    end, close = ("", []) if python else (";", [f"{pad}}}"])
+
+    def block(head: str, inner: list[str]) -> list[str]:
+        return [f"{pad}{head}:" if python else f"{pad}{head} {{", *inner, *close]
+
+    def nested(statements: list[Stmt]) -> list[str]:
+        return _lines(statements, depth + 1, lang, naive)
+
     out = []
     for s in body:
         kind = s[0]
         if lang == "checked":
             out.append(f"{pad}tick()")
         if kind == "set":
-            out.append(f"{pad}{s[1]} = {_expr(s[2], lang)}")
+            out.append(f"{pad}{s[1]} = {_expr(s[2], lang, naive)}{end}")
         elif kind == "if":
-            out.append(f"{pad}if {_cond(s[1], lang)}:")
-            out += _python(s[2], depth + 1, lang) or [f"{pad}    pass"]
+            condition = _cond(s[1], lang, naive)
+            out += [f"{pad}if {condition}:" if python else f"{pad}if ({condition}) {{",
+                    *(nested(s[2]) or ([f"{pad}    pass"] if python else []))]
             if s[3]:
-                out.append(f"{pad}else:")
-                out += _python(s[3], depth + 1, lang)
+                out += [f"{pad}else:" if python else f"{pad}}} else {{", *nested(s[3])]
+            out += close
         elif kind == "for_list":
-            out += [f"{pad}for i in range(len(xs)):", f"{pad}    x = xs[i]", *_python(s[1], depth + 1, lang)]
+            head = {"c": "for (i = 0; i < len; i++)", "javascript": "for (i = 0; i < xs.length; i++)"}.get(
+                lang, "for i in range(len(xs))")
+            out += block(head, [f"{pad}    x = xs[i]{end}", *nested(s[1])])
         elif kind == "for_range":
-            out += [f"{pad}for j in range({_expr(s[1], lang)}):", *_python(s[2], depth + 1, lang)]
-        else:
-            out += [f"{pad}t = abs({_expr(s[1], lang)})", f"{pad}while t > 0:", f"{pad}    d = t % {s[2]}",
-                    *_python(s[3], depth + 1, lang), f"{pad}    t = t // {s[2]}"]
-    return out
-
-
-def _braced(body: list[Stmt], depth: int, lang: str, naive: bool = False) -> list[str]:
-    pad = "    " * depth
-    out = []
-    for s in body:
-        kind = s[0]
-        if kind == "set":
-            out.append(f"{pad}{s[1]} = {_expr(s[2], lang, naive)};")
-        elif kind == "if":
-            out.append(f"{pad}if ({_cond(s[1], lang, naive)}) {{")
-            out += _braced(s[2], depth + 1, lang, naive)
-            if s[3]:
-                out.append(f"{pad}}} else {{")
-                out += _braced(s[3], depth + 1, lang, naive)
-            out.append(f"{pad}}}")
-        elif kind == "for_list":
-            head = "for (i = 0; i < len; i++) {" if lang == "c" else "for (i = 0; i < xs.length; i++) {"
-            out += [f"{pad}{head}", f"{pad}    x = xs[i];", *_braced(s[1], depth + 1, lang, naive), f"{pad}}}"]
-        elif kind == "for_range":
-            out += [f"{pad}for (j = 0; j < {_expr(s[1], lang, naive)}; j++) {{",
-                    *_braced(s[2], depth + 1, lang, naive), f"{pad}}}"]
+            bound = _expr(s[1], lang, naive)
+            out += block(f"for j in range({bound})" if python else f"for (j = 0; j < {bound}; j++)", nested(s[2]))
         else:
             base = s[2]
-            absolute = "py_abs" if lang == "c" else "Math.abs"
-            divide = f"py_div(t, {base})" if lang == "c" else f"pyDiv(t, {base})"
-            remainder = f"py_mod(t, {base})" if lang == "c" else f"pyMod(t, {base})"
-            out += [f"{pad}t = {absolute}({_expr(s[1], lang, naive)});", f"{pad}while (t > 0) {{",
-                    f"{pad}    d = {remainder};", *_braced(s[3], depth + 1, lang, naive),
-                    f"{pad}    t = {divide};", f"{pad}}}"]
+            absolute, remainder, divide = {
+                "c": ("py_abs", f"py_mod(t, {base})", f"py_div(t, {base})"),
+                "javascript": ("Math.abs", f"pyMod(t, {base})", f"pyDiv(t, {base})"),
+            }.get(lang, ("abs", f"t % {base}", f"t // {base}"))
+            out += [f"{pad}t = {absolute}({_expr(s[1], lang, naive)}){end}",
+                    *block("while t > 0" if python else "while (t > 0)",
+                           [f"{pad}    d = {remainder}{end}", *nested(s[3]), f"{pad}    t = {divide}{end}"])]
     return out
 
 
@@ -204,13 +193,13 @@ def render(program: dict[str, Any], lang: str, naive: bool = False) -> str:
     name = program["name"]
     if lang == "python":
         result = _expr(program["result"], "python")
-        lines = [f"def {name}(n, xs):", *_python(program["body"], 1), f"    return {result}"]
+        lines = [f"def {name}(n, xs):", *_lines(program["body"], 1, "python"), f"    return {result}"]
         return "\n".join(lines) + "\n"
     if lang == "checked":
         result = _expr(program["result"], "checked")
-        return "\n".join(["def checked(n, xs, truncating, tick):", *_python(program["body"], 1, "checked"),
+        return "\n".join(["def checked(n, xs, truncating, tick):", *_lines(program["body"], 1, "checked"),
                           f"    return _check({result})"]) + "\n"
-    body = _braced(program["body"], 1, lang, naive)
+    body = _lines(program["body"], 1, lang, naive)
     result = _expr(program["result"], lang, naive)
     if lang == "c":
         return (f"{C_HELPERS}\nlong long {name}(long long n, const long long *xs, int len) {{\n"
