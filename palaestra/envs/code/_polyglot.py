@@ -245,7 +245,6 @@ def stdio_problem(
     sizes: Sequence[int],
     *,
     languages: Sequence[str] = STDIO_LANGUAGES,
-    cpu_seconds: float = 2.0,
     limits_text: str = "",
     extra: dict[str, Any] | None = None,
     min_distinct: int = 3,
@@ -254,7 +253,7 @@ def stdio_problem(
     the tests' answers are too uniform (fewer than ``min_distinct`` distinct lines)."""
     params = {**template.params(rng), "labelled": rng.random() < 0.5}
     return _multi_test_problem(rng, template, params, sizes, [], languages, limits_text, min_distinct,
-                               {"cpu_seconds": cpu_seconds, **(extra or {})})
+                               {"cpu_seconds": 2.0, **(extra or {})})
 
 
 def _multi_test_problem(
@@ -472,7 +471,6 @@ def efficiency_problem(
     large: Sequence[int],
     budgets: dict[str, float],
     *,
-    languages: Sequence[str] = STDIO_LANGUAGES,
     limits_text: str = "",
 ) -> Problem | None:
     """A multi-test problem whose inputs are generated (each test is a short line): the ``small``
@@ -482,10 +480,10 @@ def efficiency_problem(
     params = {**template.params(rng), "labelled": rng.random() < 0.5}
     if params.get("generator") is None:
         return None
-    limits = ", ".join(f"{budgets[lang]:g} s in {polyglot.LANGUAGE_NAMES[lang]}" for lang in languages)
+    limits = ", ".join(f"{budgets[lang]:g} s in {polyglot.LANGUAGE_NAMES[lang]}" for lang in STDIO_LANGUAGES)
     timing = (f"Time limit for the whole run (all tests together), in CPU time: {limits}. The hidden tests include "
               f"large ones (n up to {max(large)}): a correct but slow algorithm exceeds the limit.")
-    return _multi_test_problem(rng, template, params, small, large, languages,
+    return _multi_test_problem(rng, template, params, small, large, STDIO_LANGUAGES,
                                (f"{limits_text}\n" if limits_text else "") + timing, 3,
                                {"budgets": dict(budgets), "cpu_seconds": max(budgets.values())})
 

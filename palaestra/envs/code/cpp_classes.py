@@ -45,8 +45,13 @@ class ClassTemplate(Template):
     """One kind of class: interface, rules, operation sequences, trusted simulation, C++ reference
     and the driver's dispatch."""
 
+    CONSTRUCTOR: ClassVar[str] = ""  # the constructor's parameters (it is explicit when there are some)
+    MEMBERS: ClassVar[tuple[str, ...]] = ()  # the public methods' declarations, with {p[...]} for drawn names
+
     def interface(self, p: dict[str, Any]) -> str:
-        raise NotImplementedError
+        constructor = f"explicit {p['class']}({self.CONSTRUCTOR})" if self.CONSTRUCTOR else f"{p['class']}()"
+        members = "".join(f"\n    {member.format(p=p)};" for member in self.MEMBERS)
+        return f"class {p['class']} {{\npublic:\n    {constructor};{members}\n}};"
 
     def test(self, rng: random.Random, p: dict[str, Any], size: int) -> dict[str, Any]:
         """``{"init": [ints], "ops": [[op, *args]]}``: constructor arguments and operations."""
@@ -167,10 +172,8 @@ class RingBuffer(ClassTemplate):
         return {"policy": rng.choice(["overwrite", "refuse"]), "class": rng.choice(["RingBuffer", "Circular", "Loop"])}
 
     init_count = 1
-
-    def interface(self, p: dict[str, Any]) -> str:
-        return (f"class {p['class']} {{\npublic:\n    explicit {p['class']}(int capacity);\n    bool push(int x);\n"
-                "    int pop();\n    int size();\n    long long sum();\n};")
+    CONSTRUCTOR = "int capacity"
+    MEMBERS = ("bool push(int x)", "int pop()", "int size()", "long long sum()")
 
     def statement(self, p: dict[str, Any]) -> str:
         full = ("When the queue is full, push removes the oldest element to make room, and returns false (it returns "
@@ -232,10 +235,8 @@ class Cache(ClassTemplate):
                 "class": rng.choice(["Cache", "KeyStore", "Memo", "LruCache"])}
 
     init_count = 1
-
-    def interface(self, p: dict[str, Any]) -> str:
-        return (f"class {p['class']} {{\npublic:\n    explicit {p['class']}(int capacity);\n    int get(int key);\n"
-                "    void put(int key, int value);\n};")
+    CONSTRUCTOR = "int capacity"
+    MEMBERS = ("int get(int key)", "void put(int key, int value)")
 
     def statement(self, p: dict[str, Any]) -> str:
         evict = ("the least recently used key (a key is used by get when present, and by put)" if p["policy"] == "lru"
@@ -285,15 +286,12 @@ class Cache(ClassTemplate):
 class WordCounter(ClassTemplate):
     name = "word_counter"
     tier = 2
+    MEMBERS = ("void add(const std::string &word)", "void remove(const std::string &word)",
+               "int count(const std::string &word)", "std::string {p[top]}()")
 
     def params(self, rng: random.Random) -> dict[str, Any]:
         return {"tie": rng.choice(["smallest", "largest"]), "class": rng.choice(["WordCounter", "Tally", "Histogram"]),
                 "top": rng.choice(["mostCommon", "leader", "favourite"])}
-
-    def interface(self, p: dict[str, Any]) -> str:
-        return (f"class {p['class']} {{\npublic:\n    {p['class']}();\n    void add(const std::string &word);\n"
-                "    void remove(const std::string &word);\n    int count(const std::string &word);\n"
-                f"    std::string {p['top']}();\n}};")
 
     def statement(self, p: dict[str, Any]) -> str:
         tie = "alphabetically smallest" if p["tie"] == "smallest" else "alphabetically largest"
@@ -351,10 +349,8 @@ class RunningMedian(ClassTemplate):
                 "class": rng.choice(["MedianKeeper", "Stream", "Tracker"])}
 
     init_count = 1
-
-    def interface(self, p: dict[str, Any]) -> str:
-        return (f"class {p['class']} {{\npublic:\n    explicit {p['class']}(int k);\n    void add(int x);\n"
-                "    int query();\n};")
+    CONSTRUCTOR = "int k"
+    MEMBERS = ("void add(int x)", "int query()")
 
     def statement(self, p: dict[str, Any]) -> str:
         asked = {
@@ -401,14 +397,11 @@ class RunningMedian(ClassTemplate):
 class IntervalCover(ClassTemplate):
     name = "interval_cover"
     tier = 3
+    MEMBERS = ("void add(int left, int right)", "long long {p[total]}()", "bool contains(int x)")
 
     def params(self, rng: random.Random) -> dict[str, Any]:
         return {"closed": rng.random() < 0.5, "class": rng.choice(["IntervalSet", "Coverage", "Ranges"]),
                 "total": rng.choice(["covered", "total", "measure"])}
-
-    def interface(self, p: dict[str, Any]) -> str:
-        return (f"class {p['class']} {{\npublic:\n    {p['class']}();\n    void add(int left, int right);\n"
-                f"    long long {p['total']}();\n    bool contains(int x);\n}};")
 
     def statement(self, p: dict[str, Any]) -> str:
         span = ("the integers left, left + 1, ..., right (both ends included; left <= right)" if p["closed"] else

@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from palaestra.core import Problem, register
 from palaestra.core.retry import retry
@@ -57,8 +57,10 @@ class CombTemplate(hdl.ModuleTemplate):
     def reference(self, p: dict[str, Any]) -> str:
         return f"{hdl.header(p['module'], self.ports(p), self.registered(p))}\n{self.body(p)}\nendmodule\n"
 
+    REGISTERED: ClassVar[tuple[str, ...]] = ()  # the outputs the reference drives from an always block
+
     def registered(self, p: dict[str, Any]) -> tuple[str, ...]:
-        return ()
+        return self.REGISTERED
 
 
 # --- arithmetic -------------------------------------------------------------------------------
@@ -208,6 +210,7 @@ class Encoder(CombTemplate):
 class BitFunction(CombTemplate):
     name = "bit_function"
     tier = 2
+    REGISTERED = ("y",)
     KINDS = {
         "popcount": "y is the number of bits of x that are 1",
         "parity": "y is 1 exactly when an odd number of bits of x are 1",
@@ -265,15 +268,13 @@ class BitFunction(CombTemplate):
                    "        if (x[i]) done = 1;\n        else y = y + 1;\n      end\n  end",
         }[kind]
 
-    def registered(self, p: dict[str, Any]) -> tuple[str, ...]:
-        return ("y",)
-
 
 # --- ALU --------------------------------------------------------------------------------------
 
 class Alu(CombTemplate):
     name = "alu"
     tier = 3
+    REGISTERED = ("y",)
     OPERATIONS = {
         "and": ("a AND b", "a & b", lambda a, b, w: a & b),
         "or": ("a OR b", "a | b", lambda a, b, w: a | b),
@@ -311,9 +312,6 @@ class Alu(CombTemplate):
                           for i, name in enumerate(p["table"]))
         return (f"  always @* begin\n    case (op)\n{cases}\n      default: y = 0;\n    endcase\n  end\n"
                 "  assign zero = y == 0;")
-
-    def registered(self, p: dict[str, Any]) -> tuple[str, ...]:
-        return ("y",)
 
 
 TEMPLATES: dict[str, CombTemplate] = {t.name: t for t in (Arith(), Compare(), Encoder(), BitFunction(), Alu())}
