@@ -30,6 +30,7 @@ from typing import Any, ClassVar
 
 from palaestra.core import Problem, Task, Verdict
 from palaestra.core.retry import retry
+from palaestra.envs.code.common import CodeTask
 from palaestra.envs.code.templates import ProgramTexts
 from palaestra.verifiers import polyglot
 from palaestra.verifiers.polyglot import Budget, Program, Report, fence, read_program
@@ -70,7 +71,7 @@ def convention(languages: Sequence[str], example: str | None = None, shape: str 
     return f"{text}, for example (the shape only):\n<answer>\n{fence((lang, SKELETONS[lang]))}\n</answer>"
 
 
-class PolyglotTask(Task):
+class PolyglotTask(CodeTask, Task):
     """A single-turn task whose answer is a program in one of ``problem.data["languages"]``.
 
     Subclasses implement :meth:`judge` (run a read program against the problem's tests) and
@@ -78,16 +79,7 @@ class PolyglotTask(Task):
     rewards the fraction of tests passed.
     """
 
-    family = "code"
-    multiline = True
-    partial_credit: ClassVar[bool] = False
-    option_variants = ({"partial_credit": True},)
     toolchains: ClassVar[tuple[str, ...]] = STDIO_LANGUAGES  # sandbox languages the env's problems need
-
-    def __init__(self, answer_format: str | None = None, partial_credit: bool | None = None) -> None:
-        super().__init__(answer_format)
-        if partial_credit is not None:
-            self.partial_credit = partial_credit
 
     def judge(self, problem: Problem, program: Program) -> Report:
         raise NotImplementedError

@@ -144,23 +144,26 @@ def stub_returning(function: str, params: str, value: Any) -> str:
     return f"def {function}({params}):\n    return {show(value)}\n"
 
 
-class FunctionTask(Task):
-    """A single-turn task whose answer is a Python function checked on hidden tests.
-
-    ``partial_credit=True`` (constructor, so ``palaestra.make(id, partial_credit=True)``, or class
-    attribute) rewards the fraction of tests passed; by default the reward is 1 only when every
-    test passes. Subclasses define ``difficulty``.
-    """
+class CodeTask:
+    """What the code tasks share, mixed in before their ``Task`` or ``MultiTurnTask``: their family,
+    multi-line answers and the ``partial_credit`` option (constructor, so ``palaestra.make(id,
+    partial_credit=True)``, or class attribute), which rewards the fraction of tests passed; by
+    default the reward is 1 only when every test passes."""
 
     family = "code"
     multiline = True
     partial_credit: bool = False  # a class default; the constructor may override it per instance
-    option_variants = ({"partial_credit": True},)
+    option_variants: tuple[dict[str, Any], ...] = ({"partial_credit": True},)
 
     def __init__(self, answer_format: str | None = None, partial_credit: bool | None = None) -> None:
-        super().__init__(answer_format)
+        super().__init__(answer_format)  # type: ignore[call-arg]  # the task class mixed in after this one
         if partial_credit is not None:
             self.partial_credit = partial_credit
+
+
+class FunctionTask(CodeTask, Task):
+    """A single-turn task whose answer is a Python function checked on hidden tests (subclasses define
+    ``difficulty``)."""
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         with problem_scope(problem):  # identical candidates on this problem are judged once

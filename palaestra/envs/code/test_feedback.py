@@ -25,6 +25,7 @@ from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, r
 from palaestra.core.task import Growth
 from palaestra.envs.code import _pipelines as pl
 from palaestra.envs.code.common import (
+    CodeTask,
     examples_text,
     function_footer,
     int_list_inputs,
@@ -35,9 +36,8 @@ from palaestra.verifiers import code as code_verifier
 
 
 @register
-class TestFeedback(MultiTurnTask):
+class TestFeedback(CodeTask, MultiTurnTask):
     id = "code/test_feedback"
-    family = "code"
     description = "Write a function against hidden tests, seeing the failing tests after each submission."
     tags = ("code", "programming", "multi-turn")
     version = 3
@@ -51,13 +51,6 @@ class TestFeedback(MultiTurnTask):
         shown: int  # failing visible tests shown in detail after a failed submission
         tests: int
         visible: int = 3  # tests shown in the prompt (the rest are hidden)
-
-    multiline = True
-    option_variants = ({"partial_credit": True},)
-
-    def __init__(self, answer_format: str | None = None, partial_credit: bool = False) -> None:
-        super().__init__(answer_format=answer_format)
-        self.partial_credit = partial_credit
 
     presets = (
         Config(steps=2, reduce_chance=0.4, max_len=8, attempts=5, shown=3, tests=10),
