@@ -146,6 +146,10 @@ class Template:
     def reference(self, p: dict[str, Any]) -> str:
         raise NotImplementedError
 
+    def args(self, rng: random.Random, p: dict[str, Any], size: int) -> list[Any]:
+        """The arguments of one test of about ``size`` (a function template's; others draw cases their own way)."""
+        raise NotImplementedError
+
 
 class TemplatedTask(PolyglotTask):
     """A task each of whose problems comes from one of ``templates`` (its name in ``data["template"]``, its
@@ -160,6 +164,10 @@ class TemplatedTask(PolyglotTask):
 
     def sources(self, problem: Problem) -> dict[str, str]:
         return {self.languages[0]: self.template(problem).reference(problem.data["params"])}
+
+    def difficulty(self, problem: Problem) -> float:
+        """The template's algorithmic tier plus log2 of the tests' input (``data["inputs"]``) length in characters."""
+        return self.template(problem).tier + math.log2(1 + sum(len(text) for text in problem.data["inputs"]))
 
     def templated_problem(self, template: Any, p: dict[str, Any], prompt: str, **data: Any) -> Problem:
         """The problem ``prompt`` asks, from ``template`` with parameters ``p``; ``data``: its tests."""
@@ -350,11 +358,6 @@ class StdioPolyglotTask(TemplatedTask):
         data = problem.data
         return polyglot.check_program(program, join_cases(data["inputs"]), data["expected"],
                                       budget=Budget(cpu_seconds=float(data["cpu_seconds"])))
-
-    def difficulty(self, problem: Problem) -> float:
-        """The template's algorithmic tier plus log2 of the input's length in characters."""
-        size = sum(len(text) for text in problem.data["inputs"])
-        return self.template(problem).tier + math.log2(1 + size)
 
 
 # --- program wrappers: the multi-test main loop around a template's solve -----------------------

@@ -21,7 +21,6 @@ Templates (parameters vary the rule):
 
 from __future__ import annotations
 
-import math
 import random
 from typing import Any, ClassVar
 
@@ -46,9 +45,6 @@ class CTemplate(Template):
 
     def prototype(self, p: dict[str, Any]) -> str:
         return self.PROTOTYPE.format(function=p["function"])
-
-    def args(self, rng: random.Random, p: dict[str, Any], size: int) -> list[Any]:
-        raise NotImplementedError
 
     def test_input(self, args: list[Any], p: dict[str, Any]) -> str:
         """The driver's input of one test: by default its one argument on a line."""
@@ -590,7 +586,3 @@ class CFunctions(TemplatedTask):
         driver = self.template(problem).driver(data["params"])
         return polyglot.check_program(program, join_cases(data["inputs"]), data["expected"], driver=driver,
                                       budget=Budget(cpu_seconds=1.0))
-
-    def difficulty(self, problem: Problem) -> float:
-        """The template's tier plus log2 of the hidden tests' total input size in characters."""
-        return self.template(problem).tier + math.log2(1 + sum(map(len, problem.data["inputs"])))

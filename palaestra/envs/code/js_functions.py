@@ -57,9 +57,6 @@ class JsTemplate(Template):
     def signature(self, p: dict[str, Any]) -> str:
         return f"{p['function']}({self.ARGUMENTS})"
 
-    def args(self, rng: random.Random, p: dict[str, Any], size: int) -> list[Any]:
-        raise NotImplementedError
-
     def result(self, args: list[Any], p: dict[str, Any]) -> Any:
         raise NotImplementedError
 
