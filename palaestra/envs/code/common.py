@@ -9,6 +9,7 @@ Verification is :func:`palaestra.verifiers.code.verify_answer` on ``Problem.data
 
 from __future__ import annotations
 
+import builtins
 import functools
 import json
 import random
@@ -129,12 +130,13 @@ def dedupe_inputs(inputs: Sequence[Sequence[Any]]) -> list[list[Any]]:
     return out
 
 
-@functools.lru_cache(maxsize=512)
-def compiled_function(source: str, name: str = "solve") -> Callable[..., Any]:
+@functools.lru_cache(maxsize=1024)
+def compiled_function(source: str, name: str = "solve", allowed: tuple[str, ...] | None = None) -> Callable[..., Any]:
     """The function ``name`` that one of **our own** reference sources defines, compiled in-process once
-    per source (never a candidate's code: that only runs in the sandbox). An env whose gold answer is a
-    Python function uses it as its trusted reference, so each algorithm is written once."""
-    namespace: dict[str, Any] = {}
+    per source (never a candidate's code: that only runs in the sandbox), with only the builtins named in
+    ``allowed`` when given. An env whose gold answer is a Python function uses it as its trusted
+    reference, so each algorithm is written once."""
+    namespace: dict[str, Any] = {} if allowed is None else {"__builtins__": {b: getattr(builtins, b) for b in allowed}}
     exec(compile(source, f"{name}.py", "exec"), namespace)  # noqa: S102 - our reference source, not model text
     return namespace[name]
 
