@@ -91,3 +91,11 @@ def test_a_function_reference_is_compiled_once_per_source() -> None:
     solve = compiled_function(source)
     assert solve([2, 3, 1]) == [3, 2, 1] and compiled_function(source) is solve
     assert compiled_function("def other(x):\n    return x + 1\n", "other")(1) == 2
+
+
+def test_a_function_compiled_with_allowed_builtins_sees_only_those() -> None:
+    source = "def f(xs):\n    return max(xs) if len(xs) > 1 else open\n"
+    f = compiled_function(source, "f", ("len", "max"))
+    assert f([1, 3]) == 3
+    with pytest.raises(NameError):
+        f([1])  # open is not among the allowed builtins
