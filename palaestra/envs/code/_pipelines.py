@@ -53,6 +53,15 @@ def _none(rng: random.Random) -> dict[str, Any]:
     return {}
 
 
+def _with_remainder(key: str, low: int, high: int) -> Callable[[random.Random], dict[str, Any]]:
+    """A step's draw of ``key`` (a modulus or a stride) from ``low`` to ``high`` and a remainder ``r`` below it."""
+    def draw(rng: random.Random) -> dict[str, Any]:
+        value = rng.randint(low, high)
+        return {key: value, "r": rng.randrange(value)}
+
+    return draw
+
+
 # --- integer lists: the variable is `xs` --------------------------------------------------
 
 ARRAY_OPS: dict[str, Op] = {}
@@ -68,29 +77,19 @@ _array(Op("keep_gt", "filter", lambda r: {"c": r.randint(-5, 8)},
 _array(Op("keep_lt", "filter", lambda r: {"c": r.randint(-3, 10)},
           lambda s: f"Keep only the elements less than {s['c']}.",
           lambda s: f"xs = [x for x in xs if x < {s['c']}]"))
-def _modulus_and_remainder(rng: random.Random) -> dict[str, Any]:
-    m = rng.randint(2, 5)
-    return {"m": m, "r": rng.randrange(m)}
-
-
 def _interval(rng: random.Random) -> dict[str, Any]:
     lo = rng.randint(-6, 3)
     return {"lo": lo, "hi": lo + rng.randint(3, 10)}
 
 
-_array(Op("keep_mod", "filter", _modulus_and_remainder,
+_array(Op("keep_mod", "filter", _with_remainder("m", 2, 5),
           lambda s: f"Keep only the elements x whose remainder x % {s['m']} is {s['r']} (Python's %, which is "
                     f"never negative for a positive divisor).",
           lambda s: f"xs = [x for x in xs if x % {s['m']} == {s['r']}]"))
 _array(Op("drop_multiples", "filter", lambda r: {"m": r.randint(2, 5)},
           lambda s: f"Remove every element that is divisible by {s['m']} (0 is divisible by every number).",
           lambda s: f"xs = [x for x in xs if x % {s['m']} != 0]", weight=0.5))
-def _stride(rng: random.Random) -> dict[str, Any]:
-    k = rng.randint(2, 3)
-    return {"k": k, "r": rng.randrange(k)}
-
-
-_array(Op("stride", "filter", _stride,
+_array(Op("stride", "filter", _with_remainder("k", 2, 3),
           lambda s: f"Keep only the elements at positions {s['r']}, {s['r'] + s['k']}, {s['r'] + 2 * s['k']}, ... "
                     f"(0-based: every {('second', 'third')[s['k'] - 2]} element, starting with the one at position "
                     f"{s['r']}).",
@@ -227,12 +226,7 @@ _string(Op("squeeze", "filter", lambda r: {"k": r.randint(2, 3)},
            lambda s: "s = ''.join(c for i, c in enumerate(s) if i == 0 or s[i - 1] != c)" if s["k"] == 2 else
                      f"s = ''.join(k if len(g) >= {s['k']} else g for k, g in ((k, ''.join(g)) for k, g in "
                      "itertools.groupby(s)))", weight=0.5))
-def _string_stride(rng: random.Random) -> dict[str, Any]:
-    k = rng.randint(2, 4)
-    return {"k": k, "r": rng.randrange(k)}
-
-
-_string(Op("stride", "filter", _string_stride,
+_string(Op("stride", "filter", _with_remainder("k", 2, 4),
            lambda s: f"Keep only the characters at positions {s['r']}, {s['r'] + s['k']}, {s['r'] + 2 * s['k']}, ... "
                      "(0-based).",
            lambda s: f"s = s[{s['r']}::{s['k']}]" if s["r"] else f"s = s[::{s['k']}]"))
