@@ -185,10 +185,7 @@ class Palindromes(GeneratedString):
     tier = 4
     MEASURES = ("longest", "count")
 
-    def word(self, rng: random.Random) -> str:
-        """2 to 4 letters holding both a and b (a single repeated letter is one big palindrome)."""
-        return retry(lambda: "".join(rng.choice("ab") for _ in range(rng.randint(2, 4))), lambda w: len(set(w)) == 2,
-                     attempts=100, what="a word with both letters")
+    word = LetterBalance.word  # both letters: a single repeated letter is one big palindrome
 
     def statement(self, p: dict[str, Any]) -> str:
         asked = ("the length of the longest block t_i ... t_j that is a palindrome" if p["measure"] == "longest"
