@@ -10,14 +10,12 @@ written once. ``tests/code`` runs the rendered source in the sandbox against it.
 from __future__ import annotations
 
 import functools
-import itertools
-import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from palaestra.envs.code.common import dedupe_inputs, function_tests, rejects_near_misses
+from palaestra.envs.code.common import compiled_function, dedupe_inputs, function_tests, rejects_near_misses
 
 Step = dict[str, Any]
 
@@ -316,9 +314,7 @@ def draw_pipeline(rng: random.Random, kind: Kind, steps: int, groups: tuple[str,
 def _step_function(line: str, var: str) -> Callable[[Any], Any]:
     """One rendered step (our own line of Python) as a function of the variable, compiled once per line."""
     body = line if line.startswith("return ") else f"{line}\n    return {var}"
-    namespace: dict[str, Any] = {"math": math, "itertools": itertools}
-    exec(compile(f"def step({var}):\n    {body}\n", "step.py", "exec"), namespace)  # noqa: S102 - our code
-    return namespace["step"]
+    return compiled_function(f"import itertools\nimport math\n\n\ndef step({var}):\n    {body}\n", "step")
 
 
 def apply_pipeline(pipeline: list[Step], value: Any, kind: Kind) -> Any:

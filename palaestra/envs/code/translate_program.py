@@ -15,7 +15,6 @@ expected outputs come from the Python rendering itself, run in-process with ever
 
 from __future__ import annotations
 
-import functools
 import json
 import math
 import random
@@ -26,6 +25,7 @@ from palaestra.core import Problem, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
 from palaestra.envs.code._polyglot import PolyglotTask, convention, join_cases
+from palaestra.envs.code.common import compiled_function
 from palaestra.envs.code.templates import ProgramTexts
 from palaestra.verifiers import polyglot
 from palaestra.verifiers.polyglot import Budget, Program, Report, fence
@@ -70,14 +70,8 @@ def run(program: dict[str, Any], n: int, xs: list[int], truncating: bool = False
         if budget[0] < 0:
             raise Overflow
 
-    return _checked_function(render(program, "checked"))(n, list(xs), truncating, tick)
-
-
-@functools.lru_cache(maxsize=256)
-def _checked_function(source: str) -> Any:
-    namespace: dict[str, Any] = {"_check": _check, "_divide": _divide, "_remainder": _remainder}
-    exec(compile(source, "program.py", "exec"), namespace)  # noqa: S102 - our own rendering, not model text
-    return namespace["checked"]
+    helpers = "from palaestra.envs.code.translate_program import _check, _divide, _remainder\n\n\n"
+    return compiled_function(helpers + render(program, "checked"), "checked")(n, list(xs), truncating, tick)
 
 
 # --- rendering --------------------------------------------------------------------------------
