@@ -16,17 +16,16 @@ the parent compares with the expected lines. The driver's text is env-specific (
 
 from __future__ import annotations
 
-import functools
 import json
 import math
 import random
-import types
 from typing import Any, ClassVar
 
 from palaestra.core import Problem
 from palaestra.core.retry import retry
 from palaestra.envs.code._polyglot import PolyglotTask, convention
 from palaestra.envs.code._polyglot import Template as ProgramTemplate
+from palaestra.envs.code.common import compiled_function
 from palaestra.verifiers import polyglot
 from palaestra.verifiers.polyglot import Budget, Program, Report, fence
 
@@ -53,17 +52,10 @@ class Template(ProgramTemplate):
         raise NotImplementedError
 
 
-@functools.lru_cache(maxsize=512)
-def _compiled(source: str) -> types.CodeType:
-    return compile(source, "<template>", "exec")
-
-
 def call(source: str, name: str, args: list[Any]) -> Any:
     """``name(*args)`` as defined by **our own** generated Python ``source``, run in-process; ``ERROR`` when it raises."""
-    namespace: dict[str, Any] = {}
-    exec(_compiled(source), namespace)  # noqa: S102 - our template's source, not model text
     try:
-        return namespace[name](*json.loads(json.dumps(args)))
+        return compiled_function(source, name)(*json.loads(json.dumps(args)))
     except (IndexError, KeyError, TypeError, ValueError, ZeroDivisionError, RecursionError):
         return ERROR
 
