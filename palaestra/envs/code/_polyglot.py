@@ -158,9 +158,16 @@ class TemplatedTask(PolyglotTask):
 
     templates: ClassVar[Mapping[str, Any]] = {}
     languages: ClassVar[tuple[str, ...]]
+    budget: ClassVar[Budget] = Budget(cpu_seconds=1.0)  # a candidate's run with the trusted driver
 
     def template(self, problem: Problem) -> Any:
         return self.templates[problem.data["template"]]
+
+    def judge(self, problem: Problem, program: Program) -> Report:
+        """The candidate with the template's trusted driver (its ``driver(params)``) on the stored inputs."""
+        data = problem.data
+        return polyglot.check_program(program, join_cases(data["inputs"]), data["expected"],
+                                      driver=self.template(problem).driver(data["params"]), budget=self.budget)
 
     def sources(self, problem: Problem) -> dict[str, str]:
         return {self.languages[0]: self.template(problem).reference(problem.data["params"])}

@@ -27,10 +27,8 @@ from typing import Any, ClassVar
 from palaestra.core import Problem, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
-from palaestra.envs.code._polyglot import SizedConfig, Template, TemplatedTask, convention, join_cases
+from palaestra.envs.code._polyglot import SizedConfig, Template, TemplatedTask, convention
 from palaestra.envs.code.templates import ProgramTexts
-from palaestra.verifiers import polyglot
-from palaestra.verifiers.polyglot import Budget, Program, Report
 
 MASK = 0xFFFFFFFF
 CODE = ProgramTexts("c_functions")
@@ -580,9 +578,3 @@ class CFunctions(TemplatedTask):
 
     def required_name(self, problem: Problem) -> str | None:
         return self.template(problem).prototype(problem.data["params"]).split("(")[0].split()[-1]
-
-    def judge(self, problem: Problem, program: Program) -> Report:
-        data = problem.data
-        driver = self.template(problem).driver(data["params"])
-        return polyglot.check_program(program, join_cases(data["inputs"]), data["expected"], driver=driver,
-                                      budget=Budget(cpu_seconds=1.0))

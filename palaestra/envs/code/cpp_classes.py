@@ -31,10 +31,9 @@ from typing import Any, ClassVar
 from palaestra.core import Problem, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
-from palaestra.envs.code._polyglot import Template, TemplatedTask, convention, join_cases
+from palaestra.envs.code._polyglot import Template, TemplatedTask, convention
 from palaestra.envs.code.templates import ProgramTexts
-from palaestra.verifiers import polyglot
-from palaestra.verifiers.polyglot import Budget, Program, Report
+from palaestra.verifiers.polyglot import Budget
 
 WORDS = ("ash", "birch", "cedar", "elm", "fir", "hazel", "larch", "maple", "oak", "pine", "rowan", "yew")
 
@@ -452,6 +451,7 @@ class CppClasses(TemplatedTask):
     tags = ("code", "programming", "cpp", "data-structures")
     languages = ("cpp",)
     toolchains = languages
+    budget = Budget(cpu_seconds=1.0, compile_seconds=20.0)
     templates = TEMPLATES
 
     @dataclass(frozen=True)
@@ -497,12 +497,6 @@ class CppClasses(TemplatedTask):
 
     def required_name(self, problem: Problem) -> str | None:
         return problem.data["params"]["class"]
-
-    def judge(self, problem: Problem, program: Program) -> Report:
-        data = problem.data
-        driver = self.template(problem).driver(data["params"])
-        return polyglot.check_program(program, join_cases(data["inputs"]), data["expected"], driver=driver,
-                                      budget=Budget(cpu_seconds=1.0, compile_seconds=20.0))
 
     def difficulty(self, problem: Problem) -> float:
         """The template's tier plus log2 of the total number of operations over the hidden tests."""
