@@ -577,4 +577,4 @@ class CFunctions(TemplatedTask):
         return retry(draw, attempts=50, what="a C function problem with varied results")
 
     def required_name(self, problem: Problem) -> str | None:
-        return self.template(problem).prototype(problem.data["params"]).split("(")[0].split()[-1]
+        return problem.data["params"]["function"]  # the name in the template's prototype

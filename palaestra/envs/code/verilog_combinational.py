@@ -31,6 +31,7 @@ from palaestra.core.retry import retry
 from palaestra.core.task import Growth
 from palaestra.envs.code import _hdl as hdl
 from palaestra.envs.code._hdl import Port
+from palaestra.envs.code.common import compiled_function
 from palaestra.verifiers.polyglot import Program, Report
 
 NAMES = ("unit", "block", "core", "logic", "circuit", "stage", "cell", "node", "slice", "part", "box", "kit")
@@ -276,16 +277,16 @@ class Alu(CombTemplate):
     tier = 3
     REGISTERED = ("y",)
     OPERATIONS = {
-        "and": ("a AND b", "a & b", lambda a, b, w: a & b),
-        "or": ("a OR b", "a | b", lambda a, b, w: a | b),
-        "xor": ("a XOR b", "a ^ b", lambda a, b, w: a ^ b),
-        "nor": ("NOT (a OR b)", "~(a | b)", lambda a, b, w: ~(a | b) & hdl.mask(w)),
-        "add": ("a + b (low bits)", "a + b", lambda a, b, w: (a + b) & hdl.mask(w)),
-        "sub": ("a - b (low bits)", "a - b", lambda a, b, w: (a - b) & hdl.mask(w)),
-        "shl": ("a shifted left by 1 (low bits)", "a << 1", lambda a, b, w: (a << 1) & hdl.mask(w)),
-        "shr": ("a shifted right by 1 (logical)", "a >> 1", lambda a, b, w: a >> 1),
-        "pass_b": ("b", "b", lambda a, b, w: b),
-        "not_a": ("NOT a", "~a", lambda a, b, w: ~a & hdl.mask(w)),
+        "and": ("a AND b", "a & b"),
+        "or": ("a OR b", "a | b"),
+        "xor": ("a XOR b", "a ^ b"),
+        "nor": ("NOT (a OR b)", "~(a | b)"),
+        "add": ("a + b (low bits)", "a + b"),
+        "sub": ("a - b (low bits)", "a - b"),
+        "shl": ("a shifted left by 1 (low bits)", "a << 1"),
+        "shr": ("a shifted right by 1 (logical)", "a >> 1"),
+        "pass_b": ("b", "b"),
+        "not_a": ("NOT a", "~a"),
     }
 
     def params(self, rng: random.Random, width: int) -> dict[str, Any]:
@@ -304,7 +305,8 @@ class Alu(CombTemplate):
                 "when y is 0.")
 
     def model(self, p: dict[str, Any], x: dict[str, int]) -> list[int]:
-        y = self.OPERATIONS[p["table"][x["op"]]][2](x["a"], x["b"], p["w"]) & hdl.mask(p["w"])
+        code = self.OPERATIONS[p["table"][x["op"]]][1]  # the reference's Verilog expression, also valid Python
+        y = compiled_function(f"def operation(a, b):\n    return {code}\n", "operation")(x["a"], x["b"]) & hdl.mask(p["w"])
         return [y, int(y == 0)]
 
     def body(self, p: dict[str, Any]) -> str:
