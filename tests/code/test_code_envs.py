@@ -13,7 +13,13 @@ import palaestra
 from palaestra.core.registry import make_source
 from palaestra.envs.code import _pipelines as pl
 from palaestra.envs.code import bug_repair, knapsack
-from palaestra.envs.code.common import function_tests, int_list_inputs, stub_returning, wrong_on_one_test
+from palaestra.envs.code.common import (
+    compiled_function,
+    function_tests,
+    int_list_inputs,
+    stub_returning,
+    wrong_on_one_test,
+)
 from palaestra.verifiers import code
 from palaestra.verifiers.code import Budget
 
@@ -65,16 +71,16 @@ def test_every_code_env_is_registered() -> None:
 def test_every_pipeline_step_agrees_with_its_rendered_source() -> None:
     rng = random.Random(0)
     functions = []
-    for ops, reducers, var, inputs in (
-        (pl.ARRAY_OPS, pl.ARRAY_REDUCERS, "xs", lambda: int_list_inputs(rng, 8, 12, -20, 20)),
-        (pl.STRING_OPS, pl.STRING_REDUCERS, "s", lambda: pl.string_inputs(rng, 8, 16, words=True)),
+    for kind, inputs in (
+        (pl.ARRAYS, lambda: int_list_inputs(rng, 8, 12, -20, 20)),
+        (pl.STRINGS, lambda: pl.string_inputs(rng, 8, 16, words=True)),
     ):
-        for name, op in [*ops.items(), *reducers.items()]:
+        for name, op in [*kind.ops.items(), *kind.reducers.items()]:
             for _ in range(2):  # two parameter draws per step
-                step = {"op": name, **op.draw(rng), **({"reduce": True} if name in reducers else {})}
+                step = {"op": name, **op.draw(rng), **({"reduce": True} if name in kind.reducers else {})}
                 pipeline = [step]
-                tests = function_tests(lambda x, p=pipeline, o=ops, r=reducers: pl.apply_pipeline(p, x, o, r), inputs())
-                functions.append((pl.render_pipeline(pipeline, ops, reducers, "solve", var), "solve", tests))
+                tests = function_tests(lambda x, p=pipeline, k=kind: pl.apply_pipeline(p, x, k), inputs())
+                functions.append((pl.render_pipeline(pipeline, kind), "solve", tests))
     report = batch(functions)
     assert report.all_passed, failures(report)
 
@@ -149,7 +155,8 @@ def test_knapsack_references_agree_with_brute_force() -> None:
             args = json.loads(json.dumps(args))
             if name == "divisible_subsets" and len(args[0]) > 10 or (name == "count_change" and args[0] > 16):
                 continue
-            assert knapsack.reference(spec, *args) == _brute(spec, args), (spec, args)
+            reference = compiled_function(knapsack._source(spec))  # the trusted reference: the gold source, in-process
+            assert reference(*args) == _brute(spec, args), (spec, args)
 
 
 def test_buggy_sources_run_alike_in_the_sandbox_and_in_process() -> None:

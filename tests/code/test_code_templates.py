@@ -37,10 +37,12 @@ def test_every_section_is_asked_for_by_its_module(module: str) -> None:
     source = (path if path.exists() else CODE_DIR / f"_{module}.py").read_text()  # a helper module is _<name>
     named = set(re.findall(r'CODE\(\s*"([^"]+)"', source))
     for key in ProgramTexts(module).keys():
-        # a section is named literally, through an f-string on its class (e.g. f"DagPaths.{lang}.count"), or by
-        # a computed name whose first part is one of the module's names (a knapsack variant, a catalogue entry)
-        first = key.split(".")[0]
-        assert key in named or re.search(rf'CODE\(\s*f"{first}\.', source) or f'"{first}"' in source, key
+        # a section is named literally, through an f-string on its class (e.g. f"DagPaths.{lang}.count"), by
+        # a computed name whose first part is one of the module's names (a knapsack variant, a catalogue entry),
+        # or by a base class's default for each template class (f"{type(self).__name__}.driver_loop")
+        first, _, rest = key.partition(".")
+        by_default = f'CODE(f"{{type(self).__name__}}.{rest}"' in source and f"class {first}(" in source
+        assert key in named or re.search(rf'CODE\(\s*f"{first}\.', source) or f'"{first}"' in source or by_default, key
 
 
 def test_rendering_fills_fields_and_keeps_literal_braces() -> None:
@@ -91,3 +93,11 @@ def test_a_function_reference_is_compiled_once_per_source() -> None:
     solve = compiled_function(source)
     assert solve([2, 3, 1]) == [3, 2, 1] and compiled_function(source) is solve
     assert compiled_function("def other(x):\n    return x + 1\n", "other")(1) == 2
+
+
+def test_a_function_compiled_with_allowed_builtins_sees_only_those() -> None:
+    source = "def f(xs):\n    return max(xs) if len(xs) > 1 else open\n"
+    f = compiled_function(source, "f", ("len", "max"))
+    assert f([1, 3]) == 3
+    with pytest.raises(NameError):
+        f([1])  # open is not among the allowed builtins

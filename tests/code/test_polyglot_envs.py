@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import functools
 import random
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -18,6 +20,7 @@ from palaestra.envs.code import _polyglot as polyglot
 from palaestra.envs.code import efficient_arrays, efficient_strings, mutation_tests
 from palaestra.envs.code import translate_program as tp
 from palaestra.envs.code._polyglot import StdioPolyglotTask, c_program, generator_code, join_cases, stdio_problem
+from palaestra.envs.code.common import compiled_function
 from palaestra.verifiers import polyglot as pg
 from palaestra.verifiers.polyglot import Budget, Program
 
@@ -385,7 +388,7 @@ def test_mutation_reward_is_the_share_of_killed_mutants() -> None:
     name, data = problem.data["name"], problem.data
     pool, wanted, kills = mutation_tests.analysis(name, tuple(data["constants"]))
     killed_by_first = {index for index, killed in kills if any(
-        mutation_tests.differs(mutation_tests.call(mutation_tests.compiled(
+        mutation_tests.differs(mutation_tests.call(_catalogue_function(
             mutation_tests.catalogue_mutants(name, tuple(data["constants"]))[index], name), args), expected)
         for args, expected in mutation_tests.read_tests(gold[0], name, len(mutation_tests.CATALOGUE[name][0]), 99))}
     assert partial.reward == len(killed_by_first & set(data["mutants"])) / len(data["mutants"])
@@ -407,14 +410,19 @@ def test_mutation_answers_are_read_as_literals_only() -> None:
     assert "more than" in source.verify(problem, "\n".join([first] * (limit + 1))).feedback
 
 
+def _catalogue_function(source: str, name: str) -> Callable[..., Any]:
+    """A catalogue function (original or mutant) as mutation_tests compiles it: only its safe builtins."""
+    return compiled_function(source, name, mutation_tests.SAFE_BUILTINS)
+
+
 @pytest.mark.no_sandbox
 def test_every_mutant_differs_from_the_original_on_some_input() -> None:
     for name, (_, ranges) in mutation_tests.CATALOGUE.items():
         constants = tuple(lo for lo, _ in ranges)
         pool, wanted, kills = mutation_tests.analysis(name, constants)
         assert len(kills) >= 12, name
-        original = mutation_tests.compiled(mutation_tests.source_of(name, list(constants)), name)
+        original = _catalogue_function(mutation_tests.source_of(name, list(constants)), name)
         for index, killed in kills[:5]:
-            mutant = mutation_tests.compiled(mutation_tests.catalogue_mutants(name, constants)[index], name)
+            mutant = _catalogue_function(mutation_tests.catalogue_mutants(name, constants)[index], name)
             i = min(killed)
             assert mutation_tests.call(original, pool[i]) != mutation_tests.call(mutant, pool[i])

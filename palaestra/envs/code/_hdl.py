@@ -55,6 +55,11 @@ class Port:
         return f"{direction}{(' ' + kind) if kind else ''}{self.size} {self.name}"
 
 
+def mask(width: int) -> int:
+    """The largest unsigned value of ``width`` bits."""
+    return (1 << width) - 1
+
+
 def ports_from(data: Sequence[Sequence[object]]) -> list[Port]:
     """Ports from their JSON form ``[name, width, is_output]``."""
     return [Port(str(name), int(width), bool(output)) for name, width, output in data]  # type: ignore[call-overload]

@@ -10,14 +10,12 @@ written once. ``tests/code`` runs the rendered source in the sandbox against it.
 from __future__ import annotations
 
 import functools
-import itertools
-import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from palaestra.envs.code.common import rejects_near_misses
+from palaestra.envs.code.common import compiled_function, dedupe_inputs, function_tests, rejects_near_misses
 
 Step = dict[str, Any]
 
@@ -35,8 +33,31 @@ class Op:
     weight: float = 1.0  # how often it is drawn relative to the others (lower for steps with few variants)
 
 
+@dataclass(frozen=True)
+class Kind:
+    """What a pipeline works on: its steps, its final reductions, the variable its code names (``xs`` or ``s``)
+    and the description's last line when no reduction ends it."""
+
+    ops: dict[str, Op]
+    reducers: dict[str, Op]
+    var: str
+    final: str
+
+    def op(self, step: Step) -> Op:
+        return self.reducers[step["op"]] if step.get("reduce") else self.ops[step["op"]]
+
+
 def _none(rng: random.Random) -> dict[str, Any]:
     return {}
+
+
+def _with_remainder(key: str, low: int, high: int) -> Callable[[random.Random], dict[str, Any]]:
+    """A step's draw of ``key`` (a modulus or a stride) from ``low`` to ``high`` and a remainder ``r`` below it."""
+    def draw(rng: random.Random) -> dict[str, Any]:
+        value = rng.randint(low, high)
+        return {key: value, "r": rng.randrange(value)}
+
+    return draw
 
 
 # --- integer lists: the variable is `xs` --------------------------------------------------
@@ -54,29 +75,19 @@ _array(Op("keep_gt", "filter", lambda r: {"c": r.randint(-5, 8)},
 _array(Op("keep_lt", "filter", lambda r: {"c": r.randint(-3, 10)},
           lambda s: f"Keep only the elements less than {s['c']}.",
           lambda s: f"xs = [x for x in xs if x < {s['c']}]"))
-def _modulus_and_remainder(rng: random.Random) -> dict[str, Any]:
-    m = rng.randint(2, 5)
-    return {"m": m, "r": rng.randrange(m)}
-
-
 def _interval(rng: random.Random) -> dict[str, Any]:
     lo = rng.randint(-6, 3)
     return {"lo": lo, "hi": lo + rng.randint(3, 10)}
 
 
-_array(Op("keep_mod", "filter", _modulus_and_remainder,
+_array(Op("keep_mod", "filter", _with_remainder("m", 2, 5),
           lambda s: f"Keep only the elements x whose remainder x % {s['m']} is {s['r']} (Python's %, which is "
                     f"never negative for a positive divisor).",
           lambda s: f"xs = [x for x in xs if x % {s['m']} == {s['r']}]"))
 _array(Op("drop_multiples", "filter", lambda r: {"m": r.randint(2, 5)},
           lambda s: f"Remove every element that is divisible by {s['m']} (0 is divisible by every number).",
           lambda s: f"xs = [x for x in xs if x % {s['m']} != 0]", weight=0.5))
-def _stride(rng: random.Random) -> dict[str, Any]:
-    k = rng.randint(2, 3)
-    return {"k": k, "r": rng.randrange(k)}
-
-
-_array(Op("stride", "filter", _stride,
+_array(Op("stride", "filter", _with_remainder("k", 2, 3),
           lambda s: f"Keep only the elements at positions {s['r']}, {s['r'] + s['k']}, {s['r'] + 2 * s['k']}, ... "
                     f"(0-based: every {('second', 'third')[s['k'] - 2]} element, starting with the one at position "
                     f"{s['r']}).",
@@ -164,6 +175,7 @@ ARRAY_REDUCERS: dict[str, Op] = {
                                 f"and {s['m'] - 1}; the product of an empty list is 1).",
                       lambda s: f"return math.prod(xs) % {s['m']}"),
 }
+ARRAYS = Kind(ARRAY_OPS, ARRAY_REDUCERS, "xs", "Return the resulting list.")
 
 
 # --- strings: the variable is `s` ----------------------------------------------------------
@@ -212,12 +224,7 @@ _string(Op("squeeze", "filter", lambda r: {"k": r.randint(2, 3)},
            lambda s: "s = ''.join(c for i, c in enumerate(s) if i == 0 or s[i - 1] != c)" if s["k"] == 2 else
                      f"s = ''.join(k if len(g) >= {s['k']} else g for k, g in ((k, ''.join(g)) for k, g in "
                      "itertools.groupby(s)))", weight=0.5))
-def _string_stride(rng: random.Random) -> dict[str, Any]:
-    k = rng.randint(2, 4)
-    return {"k": k, "r": rng.randrange(k)}
-
-
-_string(Op("stride", "filter", _string_stride,
+_string(Op("stride", "filter", _with_remainder("k", 2, 4),
            lambda s: f"Keep only the characters at positions {s['r']}, {s['r'] + s['k']}, {s['r'] + 2 * s['k']}, ... "
                      "(0-based).",
            lambda s: f"s = s[{s['r']}::{s['k']}]" if s["r"] else f"s = s[::{s['k']}]"))
@@ -279,6 +286,7 @@ STRING_REDUCERS: dict[str, Op] = {
                lambda s: f"Return the 0-based position of the first '{s['c']}', or -1 if there is none.",
                lambda s: f"return s.find({s['c']!r})"),
 }
+STRINGS = Kind(STRING_OPS, STRING_REDUCERS, "s", "Return the resulting string.")
 
 
 # --- drawing, rendering, applying ------------------------------------------------------------
@@ -287,58 +295,46 @@ STRING_REDUCERS: dict[str, Op] = {
 COLLAPSING = {("sort", "reverse"), ("reverse", "sort")}
 
 
-def draw_pipeline(
-    rng: random.Random, ops: dict[str, Op], reducers: dict[str, Op], steps: int, groups: tuple[str, ...],
-    reduce_chance: float,
-) -> list[Step]:
+def draw_pipeline(rng: random.Random, kind: Kind, steps: int, groups: tuple[str, ...], reduce_chance: float) -> list[Step]:
     """``steps`` steps from the allowed groups (no op twice in a row), maybe a final reducer."""
-    names = [n for n, op in ops.items() if op.group in groups]
+    names = [n for n, op in kind.ops.items() if op.group in groups]
     pipeline: list[Step] = []
     for _ in range(steps):
         previous = pipeline[-1]["op"] if pipeline else None
         allowed = [n for n in names if n != previous and (previous, n) not in COLLAPSING]
-        name = rng.choices(allowed, weights=[ops[n].weight for n in allowed])[0]
-        pipeline.append({"op": name, **ops[name].draw(rng)})
+        name = rng.choices(allowed, weights=[kind.ops[n].weight for n in allowed])[0]
+        pipeline.append({"op": name, **kind.ops[name].draw(rng)})
     if rng.random() < reduce_chance:
-        name = rng.choice(sorted(reducers))
-        pipeline.append({"op": name, "reduce": True, **reducers[name].draw(rng)})
+        name = rng.choice(sorted(kind.reducers))
+        pipeline.append({"op": name, "reduce": True, **kind.reducers[name].draw(rng)})
     return pipeline
-
-
-def _op(step: Step, ops: dict[str, Op], reducers: dict[str, Op]) -> Op:
-    return reducers[step["op"]] if step.get("reduce") else ops[step["op"]]
 
 
 @functools.lru_cache(maxsize=4096)
 def _step_function(line: str, var: str) -> Callable[[Any], Any]:
     """One rendered step (our own line of Python) as a function of the variable, compiled once per line."""
     body = line if line.startswith("return ") else f"{line}\n    return {var}"
-    namespace: dict[str, Any] = {"math": math, "itertools": itertools}
-    exec(compile(f"def step({var}):\n    {body}\n", "step.py", "exec"), namespace)  # noqa: S102 - our code
-    return namespace["step"]
+    return compiled_function(f"import itertools\nimport math\n\n\ndef step({var}):\n    {body}\n", "step")
 
 
-def apply_pipeline(pipeline: list[Step], value: Any, ops: dict[str, Op], reducers: dict[str, Op]) -> Any:
+def apply_pipeline(pipeline: list[Step], value: Any, kind: Kind) -> Any:
     """The trusted result: each step's rendered line (the reference source's own lines) run in-process."""
-    var = "xs" if ops is ARRAY_OPS else "s"  # the variable the rendered lines use
     for step in pipeline:
-        value = _step_function(_op(step, ops, reducers).code(step), var)(value)
+        value = _step_function(kind.op(step).code(step), kind.var)(value)
     return value
 
 
-def _tells_apart(pipeline: list[Step], variants: list[list[Step]], inputs: list[Any], ops: dict[str, Op],
-                 reducers: dict[str, Op]) -> bool:
+def _tells_apart(pipeline: list[Step], variants: list[list[Step]], inputs: list[Any], kind: Kind) -> bool:
     """Whether each variant of the pipeline gives another result on some input (or fails where it does not)."""
-    tests = [{"args": [x], "expected": apply_pipeline(pipeline, x, ops, reducers)} for x in inputs]
-    return rejects_near_misses((lambda x, v=variant: apply_pipeline(v, x, ops, reducers) for variant in variants), tests)
+    tests = [{"args": [x], "expected": apply_pipeline(pipeline, x, kind)} for x in inputs]
+    return rejects_near_misses((lambda x, v=variant: apply_pipeline(v, x, kind) for variant in variants), tests)
 
 
-def every_step_matters(pipeline: list[Step], inputs: list[Any], ops: dict[str, Op], reducers: dict[str, Op]) -> bool:
+def every_step_matters(pipeline: list[Step], inputs: list[Any], kind: Kind) -> bool:
     """Whether leaving out any one step changes the result on some input: no step is a no-op
     (``keep > -20`` on small numbers, ``remove 'a'`` after every 'a' became 'b'), so the number of
     steps, the difficulty knob, counts real work."""
-    return _tells_apart(pipeline, [pipeline[:k] + pipeline[k + 1:] for k in range(len(pipeline))], inputs, ops,
-                        reducers)
+    return _tells_apart(pipeline, [pipeline[:k] + pipeline[k + 1:] for k in range(len(pipeline))], inputs, kind)
 
 
 def constant_mutants(pipeline: list[Step]) -> list[list[Step]]:
@@ -352,43 +348,43 @@ def constant_mutants(pipeline: list[Step]) -> list[list[Step]]:
     return out
 
 
-def every_constant_matters(pipeline: list[Step], inputs: list[Any], ops: dict[str, Op],
-                           reducers: dict[str, Op]) -> bool:
+def every_constant_matters(pipeline: list[Step], inputs: list[Any], kind: Kind) -> bool:
     """Whether the inputs tell the pipeline apart from each off-by-one variant of its constants
     (``keep > 3`` from ``keep > 4``), so the hidden tests reject those near misses."""
-    return _tells_apart(pipeline, constant_mutants(pipeline), inputs, ops, reducers)
+    return _tells_apart(pipeline, constant_mutants(pipeline), inputs, kind)
 
 
-def pinned_down(pipeline: list[Step], inputs: list[Any], ops: dict[str, Op], reducers: dict[str, Op]) -> bool:
+def pinned_down(pipeline: list[Step], inputs: list[Any], kind: Kind) -> bool:
     """Every step does real work and the inputs reject every off-by-one variant of its constants."""
-    return every_step_matters(pipeline, inputs, ops, reducers) and every_constant_matters(pipeline, inputs, ops,
-                                                                                           reducers)
+    return every_step_matters(pipeline, inputs, kind) and every_constant_matters(pipeline, inputs, kind)
 
 
-def describe_pipeline(pipeline: list[Step], ops: dict[str, Op], reducers: dict[str, Op], final: str) -> str:
-    lines = [f"{i}. {_op(step, ops, reducers).text(step)}" for i, step in enumerate(pipeline, 1)]
+def pinned_pipeline(
+    rng: random.Random, kind: Kind, steps: int, groups: tuple[str, ...], reduce_chance: float,
+    inputs: Callable[[], list[list[Any]]], useful: Callable[[list[dict[str, Any]]], bool],
+) -> tuple[list[Step], list[dict[str, Any]]] | None:
+    """One draw of a pipeline and its function tests on ``inputs()`` (expected values from the pipeline run
+    in-process), or None unless ``useful(tests)`` and the inputs pin the pipeline down."""
+    pipeline = draw_pipeline(rng, kind, steps, groups, reduce_chance)
+    args = inputs()
+    tests = function_tests(lambda x: apply_pipeline(pipeline, x, kind), args)
+    return (pipeline, tests) if useful(tests) and pinned_down(pipeline, [a[0] for a in args], kind) else None
+
+
+def describe_pipeline(pipeline: list[Step], kind: Kind) -> str:
+    lines = [f"{i}. {kind.op(step).text(step)}" for i, step in enumerate(pipeline, 1)]
     if not pipeline or not pipeline[-1].get("reduce"):
-        lines.append(f"{len(pipeline) + 1}. {final}")
+        lines.append(f"{len(pipeline) + 1}. {kind.final}")
     return "\n".join(lines)
 
 
-def render_pipeline(
-    pipeline: list[Step], ops: dict[str, Op], reducers: dict[str, Op], function: str, var: str
-) -> str:
-    body = [_op(step, ops, reducers).code(step) for step in pipeline]
+def render_pipeline(pipeline: list[Step], kind: Kind, function: str = "solve") -> str:
+    body = [kind.op(step).code(step) for step in pipeline]
     if not pipeline or not pipeline[-1].get("reduce"):
-        body.append(f"return {var}")
+        body.append(f"return {kind.var}")
     imports = sorted({m for m in ("math", "itertools") if any(f"{m}." in line for line in body)})
     head = "".join(f"import {m}\n" for m in imports) + ("\n" if imports else "")
-    return head + f"def {function}({var}):\n" + "".join(f"    {line}\n" for line in body)
-
-
-def array_pipeline(rng: random.Random, steps: int, groups: tuple[str, ...], reduce_chance: float) -> list[Step]:
-    return draw_pipeline(rng, ARRAY_OPS, ARRAY_REDUCERS, steps, groups, reduce_chance)
-
-
-def string_pipeline(rng: random.Random, steps: int, groups: tuple[str, ...], reduce_chance: float) -> list[Step]:
-    return draw_pipeline(rng, STRING_OPS, STRING_REDUCERS, steps, groups, reduce_chance)
+    return head + f"def {function}({kind.var}):\n" + "".join(f"    {line}\n" for line in body)
 
 
 def random_string(rng: random.Random, length: int, words: bool, alphabet: str = _LETTERS) -> str:
@@ -407,9 +403,4 @@ def string_inputs(rng: random.Random, count: int, max_len: int, words: bool) -> 
         inputs.append(["ab cd e"])
     while len(inputs) < count:
         inputs.append([random_string(rng, rng.randint(2, max_len), words)])
-    seen, out = set(), []
-    for args in inputs:
-        if args[0] not in seen:
-            seen.add(args[0])
-            out.append(args)
-    return out
+    return dedupe_inputs(inputs)

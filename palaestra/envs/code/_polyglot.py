@@ -25,9 +25,12 @@ import math
 import random
 import types
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from palaestra.core import Problem, Task, Verdict
+from palaestra.core.retry import retry
+from palaestra.envs.code.common import CodeTask
 from palaestra.envs.code.templates import ProgramTexts
 from palaestra.verifiers import polyglot
 from palaestra.verifiers.polyglot import Budget, Program, Report, fence, read_program
@@ -68,7 +71,7 @@ def convention(languages: Sequence[str], example: str | None = None, shape: str 
     return f"{text}, for example (the shape only):\n<answer>\n{fence((lang, SKELETONS[lang]))}\n</answer>"
 
 
-class PolyglotTask(Task):
+class PolyglotTask(CodeTask, Task):
     """A single-turn task whose answer is a program in one of ``problem.data["languages"]``.
 
     Subclasses implement :meth:`judge` (run a read program against the problem's tests) and
@@ -76,16 +79,7 @@ class PolyglotTask(Task):
     rewards the fraction of tests passed.
     """
 
-    family = "code"
-    multiline = True
-    partial_credit: ClassVar[bool] = False
-    option_variants = ({"partial_credit": True},)
     toolchains: ClassVar[tuple[str, ...]] = STDIO_LANGUAGES  # sandbox languages the env's problems need
-
-    def __init__(self, answer_format: str | None = None, partial_credit: bool | None = None) -> None:
-        super().__init__(answer_format)
-        if partial_credit is not None:
-            self.partial_credit = partial_credit
 
     def judge(self, problem: Problem, program: Program) -> Report:
         raise NotImplementedError
@@ -152,6 +146,10 @@ class Template:
     def reference(self, p: dict[str, Any]) -> str:
         raise NotImplementedError
 
+    def args(self, rng: random.Random, p: dict[str, Any], size: int) -> list[Any]:
+        """The arguments of one test of about ``size`` (a function template's; others draw cases their own way)."""
+        raise NotImplementedError
+
 
 class TemplatedTask(PolyglotTask):
     """A task each of whose problems comes from one of ``templates`` (its name in ``data["template"]``, its
@@ -160,12 +158,23 @@ class TemplatedTask(PolyglotTask):
 
     templates: ClassVar[Mapping[str, Any]] = {}
     languages: ClassVar[tuple[str, ...]]
+    budget: ClassVar[Budget] = Budget(cpu_seconds=1.0)  # a candidate's run with the trusted driver
 
     def template(self, problem: Problem) -> Any:
         return self.templates[problem.data["template"]]
 
+    def judge(self, problem: Problem, program: Program) -> Report:
+        """The candidate with the template's trusted driver (its ``driver(params)``) on the stored inputs."""
+        data = problem.data
+        return polyglot.check_program(program, join_cases(data["inputs"]), data["expected"],
+                                      driver=self.template(problem).driver(data["params"]), budget=self.budget)
+
     def sources(self, problem: Problem) -> dict[str, str]:
         return {self.languages[0]: self.template(problem).reference(problem.data["params"])}
+
+    def difficulty(self, problem: Problem) -> float:
+        """The template's algorithmic tier plus log2 of the tests' input (``data["inputs"]``) length in characters."""
+        return self.template(problem).tier + math.log2(1 + sum(len(text) for text in problem.data["inputs"]))
 
     def templated_problem(self, template: Any, p: dict[str, Any], prompt: str, **data: Any) -> Problem:
         """The problem ``prompt`` asks, from ``template`` with parameters ``p``; ``data``: its tests."""
@@ -243,7 +252,6 @@ def stdio_problem(
     sizes: Sequence[int],
     *,
     languages: Sequence[str] = STDIO_LANGUAGES,
-    cpu_seconds: float = 2.0,
     limits_text: str = "",
     extra: dict[str, Any] | None = None,
     min_distinct: int = 3,
@@ -252,7 +260,7 @@ def stdio_problem(
     the tests' answers are too uniform (fewer than ``min_distinct`` distinct lines)."""
     params = {**template.params(rng), "labelled": rng.random() < 0.5}
     return _multi_test_problem(rng, template, params, sizes, [], languages, limits_text, min_distinct,
-                               {"cpu_seconds": cpu_seconds, **(extra or {})})
+                               {"cpu_seconds": 2.0, **(extra or {})})
 
 
 def _multi_test_problem(
@@ -307,8 +315,47 @@ def _example_indices(inputs: Sequence[str], expected: Sequence[str], count: int 
     return sorted(chosen)
 
 
+@dataclass(frozen=True)
+class SizedConfig:
+    """A level of a templated env whose tests grow: the templates drawn from, the largest test's size and
+    the number of tests."""
+
+    templates: tuple[str, ...]
+    max_size: int
+    tests: int
+
+
 class StdioPolyglotTask(TemplatedTask):
-    """A task built on :class:`StdioTemplate` s (``templates``: name -> template instance)."""
+    """A task built on :class:`StdioTemplate` s (``templates``: name -> template instance).
+
+    By default a problem is one drawn template with ``config.tests`` tests of sizes from half of
+    ``config.max_size`` (at least ``smallest``) to all of it, the first at most ``example_size`` (it
+    is the example's); the prompt states :meth:`limits`."""
+
+    smallest: ClassVar[int] = 2
+    example_size: ClassVar[int] = 4
+    min_distinct: ClassVar[int] = 3  # distinct answers the tests need
+    sizes_in_data: ClassVar[bool] = False  # the tests' sizes stored as data["sizes"]
+    what: ClassVar[str] = "a problem with varied answers"
+
+    def limits(self, config: Any) -> str:
+        """The prompt's line on the hidden tests' limits."""
+        raise NotImplementedError
+
+    def distinct_answers(self, template: StdioTemplate) -> int:
+        return self.min_distinct
+
+    def generate(self, rng: random.Random, config: Any) -> Problem:
+        def draw() -> Problem | None:
+            template = self.templates[rng.choice(config.templates)]
+            sizes = [rng.randint(max(self.smallest, config.max_size // 2), config.max_size)
+                     for _ in range(config.tests)]
+            sizes[0] = min(sizes[0], self.example_size)  # a small test for the example
+            return stdio_problem(rng, template, sizes, limits_text=self.limits(config),
+                                 min_distinct=self.distinct_answers(template),
+                                 extra={"sizes": sizes} if self.sizes_in_data else None)
+
+        return retry(draw, attempts=50, what=self.what)
 
     def sources(self, problem: Problem) -> dict[str, str]:
         made = self.template(problem).sources(problem.data["params"])
@@ -318,11 +365,6 @@ class StdioPolyglotTask(TemplatedTask):
         data = problem.data
         return polyglot.check_program(program, join_cases(data["inputs"]), data["expected"],
                                       budget=Budget(cpu_seconds=float(data["cpu_seconds"])))
-
-    def difficulty(self, problem: Problem) -> float:
-        """The template's algorithmic tier plus log2 of the input's length in characters."""
-        size = sum(len(text) for text in problem.data["inputs"])
-        return self.template(problem).tier + math.log2(1 + size)
 
 
 # --- program wrappers: the multi-test main loop around a template's solve -----------------------
@@ -431,7 +473,6 @@ def efficiency_problem(
     large: Sequence[int],
     budgets: dict[str, float],
     *,
-    languages: Sequence[str] = STDIO_LANGUAGES,
     limits_text: str = "",
 ) -> Problem | None:
     """A multi-test problem whose inputs are generated (each test is a short line): the ``small``
@@ -441,11 +482,10 @@ def efficiency_problem(
     params = {**template.params(rng), "labelled": rng.random() < 0.5}
     if params.get("generator") is None:
         return None
-    names = {"python": "Python", "javascript": "JavaScript", "c": "C", "cpp": "C++"}
-    limits = ", ".join(f"{budgets[lang]:g} s in {names[lang]}" for lang in languages)
+    limits = ", ".join(f"{budgets[lang]:g} s in {polyglot.LANGUAGE_NAMES[lang]}" for lang in STDIO_LANGUAGES)
     timing = (f"Time limit for the whole run (all tests together), in CPU time: {limits}. The hidden tests include "
               f"large ones (n up to {max(large)}): a correct but slow algorithm exceeds the limit.")
-    return _multi_test_problem(rng, template, params, small, large, languages,
+    return _multi_test_problem(rng, template, params, small, large, STDIO_LANGUAGES,
                                (f"{limits_text}\n" if limits_text else "") + timing, 3,
                                {"budgets": dict(budgets), "cpu_seconds": max(budgets.values())})
 

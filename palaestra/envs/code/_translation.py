@@ -16,30 +16,25 @@ the parent compares with the expected lines. The driver's text is env-specific (
 
 from __future__ import annotations
 
-import functools
 import json
 import math
 import random
-import types
 from typing import Any, ClassVar
 
 from palaestra.core import Problem
 from palaestra.core.retry import retry
 from palaestra.envs.code._polyglot import PolyglotTask, convention
+from palaestra.envs.code._polyglot import Template as ProgramTemplate
+from palaestra.envs.code.common import compiled_function
 from palaestra.verifiers import polyglot
 from palaestra.verifiers.polyglot import Budget, Program, Report, fence
 
 ERROR = "error"  # what a driver prints for a test whose call raised
 
 
-class Template:
-    """One kind of function to translate. ``params`` hold the drawn constants and the function's ``name``."""
-
-    name: ClassVar[str]
-    tier: ClassVar[int] = 1
-
-    def params(self, rng: random.Random) -> dict[str, Any]:
-        raise NotImplementedError
+class Template(ProgramTemplate):
+    """One kind of function to translate (the shared program template: its ``reference`` is the reference
+    translation, the gold answer). ``params`` hold the drawn constants and the function's ``name``."""
 
     def python(self, p: dict[str, Any]) -> str:
         """The Python source shown in the prompt (it is also the trusted reference)."""
@@ -49,10 +44,6 @@ class Template:
         """Python mirroring the naive translation's behaviour (raising where it fails), or None."""
         return None
 
-    def target(self, p: dict[str, Any]) -> str:
-        """The reference translation."""
-        raise NotImplementedError
-
     def naive_target(self, p: dict[str, Any]) -> str | None:
         return None
 
@@ -61,17 +52,10 @@ class Template:
         raise NotImplementedError
 
 
-@functools.lru_cache(maxsize=512)
-def _compiled(source: str) -> types.CodeType:
-    return compile(source, "<template>", "exec")
-
-
 def call(source: str, name: str, args: list[Any]) -> Any:
     """``name(*args)`` as defined by **our own** generated Python ``source``, run in-process; ``ERROR`` when it raises."""
-    namespace: dict[str, Any] = {}
-    exec(_compiled(source), namespace)  # noqa: S102 - our template's source, not model text
     try:
-        return namespace[name](*json.loads(json.dumps(args)))
+        return compiled_function(source, name)(*json.loads(json.dumps(args)))
     except (IndexError, KeyError, TypeError, ValueError, ZeroDivisionError, RecursionError):
         return ERROR
 
@@ -126,13 +110,13 @@ class TranslationTask(PolyglotTask):
             )
             data = {"template": template.name, "params": p, "tests": tests, "sizes": sizes,
                     "expected": [self.render(r) for r in results], "languages": [self.target], "gold": self.target}
-            return Problem(prompt=prompt, answer=fence((self.target, self.file(template.target(p)))), data=data)
+            return Problem(prompt=prompt, answer=fence((self.target, self.file(template.reference(p)))), data=data)
 
         return retry(draw, attempts=200, what="tests with varied results that reject the naive translation")
 
     def sources(self, problem: Problem) -> dict[str, str]:
         template = self.templates[problem.data["template"]]
-        return {self.target: self.file(template.target(problem.data["params"]))}
+        return {self.target: self.file(template.reference(problem.data["params"]))}
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         """The gold cut short, and the naive translation (the hidden tests are drawn to reject it)."""

@@ -18,7 +18,7 @@ from typing import Any
 from palaestra.core import Problem, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.code import _pipelines as pl
-from palaestra.envs.code.common import FunctionTask, function_problem, function_tests, int_list_inputs, varied
+from palaestra.envs.code.common import FunctionTask, function_problem, int_list_inputs, varied
 
 
 @register
@@ -51,25 +51,18 @@ class ArrayPipeline(FunctionTask):
     growth = Growth(limits={"steps": 13, "max_len": 100, "value": 190, "tests": 30})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        ops, reducers = pl.ARRAY_OPS, pl.ARRAY_REDUCERS
+        def useful(tests: list[dict[str, Any]]) -> bool:  # varied, and at most half the results empty or 0
+            return varied(tests, at_least=4) and sum(bool(t["expected"]) for t in tests) >= len(tests) // 2
 
-        def draw() -> tuple[list[pl.Step], list[dict[str, Any]]] | None:
-            pipeline = pl.array_pipeline(rng, config.steps, config.groups, config.reduce_chance)
-            inputs = int_list_inputs(rng, config.tests, config.max_len, -config.value, config.value)
-            tests = function_tests(lambda xs: pl.apply_pipeline(pipeline, xs, ops, reducers), inputs)
-            useful = varied(tests, at_least=4) and sum(bool(t["expected"]) for t in tests) >= len(tests) // 2
-            return (pipeline, tests) if useful and pl.pinned_down(pipeline, [i[0] for i in inputs], ops,
-                                                                          reducers) else None
-
-        pipeline, tests = retry(draw, what="a pipeline pinned down by its tests, with varied results")
-        steps = pl.describe_pipeline(pipeline, ops, reducers, "Return the resulting list.")
-        text = (
-            "Write a Python function `solve(xs)` that takes a list of integers `xs` and applies these steps "
-            f"in order:\n{steps}"
-        )
-        source = pl.render_pipeline(pipeline, ops, reducers, "solve", "xs")
+        pipeline, tests = retry(lambda: pl.pinned_pipeline(
+            rng, pl.ARRAYS, config.steps, config.groups, config.reduce_chance,
+            lambda: int_list_inputs(rng, config.tests, config.max_len, -config.value, config.value), useful),
+            what="a pipeline pinned down by its tests, with varied results")
+        text = ("Write a Python function `solve(xs)` that takes a list of integers `xs` and applies these steps "
+                f"in order:\n{pl.describe_pipeline(pipeline, pl.ARRAYS)}")
         return function_problem(function="solve", params="xs", task_text=text, tests=tests,
-                                reference_source=source, examples=2, extra={"spec": pipeline})
+                                reference_source=pl.render_pipeline(pipeline, pl.ARRAYS), examples=2,
+                                extra={"spec": pipeline})
 
     def difficulty(self, problem: Problem) -> float:
         """The number of steps (the final reduction included): each one does real work."""

@@ -24,22 +24,16 @@ from palaestra.envs.code.common import (
     call_text,
     compiled_function,
     dedupe_inputs,
+    function_footer,
     function_problem,
     function_tests,
+    random_ints,
     show,
     varied,
 )
 
 Slots = dict[str, str]  # slot -> chosen variant ("ok" or a bug name)
-def repair_footer(function: str, params: str) -> str:
-    """How the answer is checked and written (an example skeleton that is not the answer)."""
-    return (
-        "The corrected function is checked on hidden tests. Use only the standard library. Answer with the complete "
-        f"code of the corrected function in a ```python code block, for example:\n```python\ndef {function}({params}):"
-        "\n    ...\n```"
-    )
-
-
+REPAIR_CHECKED = "The corrected function is checked on hidden tests. Use only the standard library."
 @dataclass(frozen=True)
 class Template:
     name: str
@@ -75,15 +69,11 @@ def _strictness(strict: bool) -> dict[str, Any]:
             "cmp_bad": "<" if strict else "<="}
 
 
-def _ints(rng: random.Random, n: int, lo: int, hi: int) -> list[int]:
-    return [rng.randint(lo, hi) for _ in range(n)]
-
-
 def _lists(lo: int, hi: int) -> Callable[[random.Random, int, int], list[list[Any]]]:
     def make(rng: random.Random, count: int, size: int) -> list[list[Any]]:
         out: list[list[Any]] = [[[]], [[rng.randint(lo, hi)]]]
         while len(out) < count:
-            out.append([_ints(rng, rng.randint(2, size), lo, hi)])
+            out.append([random_ints(rng, rng.randint(2, size), lo, hi)])
         return out
 
     return make
@@ -92,7 +82,7 @@ def _lists(lo: int, hi: int) -> Callable[[random.Random, int, int], list[list[An
 def _sorted_queries(rng: random.Random, count: int, size: int) -> list[list[Any]]:
     out: list[list[Any]] = [[[], 3], [[5], 5], [[1, 2, 2, 2, 3], 2], [[1, 3, 5], 9]]
     while len(out) < count:
-        xs = sorted(_ints(rng, rng.randint(1, size), 0, 20))
+        xs = sorted(random_ints(rng, rng.randint(1, size), 0, 20))
         out.append([xs, rng.choice(xs) * rng.randint(1, 5) + rng.randint(-8, 8) if rng.random() < 0.7
                     else rng.randint(-10, 110)])
     return out
@@ -323,7 +313,8 @@ class BugRepair(FunctionTask):
         spec = {"template": template.name, "constants": constants, "bugs": chosen}
         return function_problem(function=template.name, params=template.params, task_text=text, tests=tests,
                                 reference_source=fixed, examples=0, extra={"spec": spec, "buggy": buggy},
-                                footer=repair_footer(template.name, template.params))
+                                footer=function_footer(template.name, template.params, REPAIR_CHECKED,
+                                                       "the corrected function"))
 
     def difficulty(self, problem: Problem) -> float:
         """Faults to find, plus half a fault when no hint names their kind, plus a quarter per template tier."""

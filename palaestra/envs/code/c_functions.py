@@ -22,16 +22,13 @@ Templates (parameters vary the rule):
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from palaestra.core import Problem, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
-from palaestra.envs.code._polyglot import Template, TemplatedTask, convention, join_cases
+from palaestra.envs.code._polyglot import SizedConfig, Template, TemplatedTask, convention
 from palaestra.envs.code.templates import ProgramTexts
-from palaestra.verifiers import polyglot
-from palaestra.verifiers.polyglot import Budget, Program, Report
 
 MASK = 0xFFFFFFFF
 CODE = ProgramTexts("c_functions")
@@ -42,11 +39,10 @@ DRIVER_HEAD = CODE("driver.head")
 class CTemplate(Template):
     """One kind of C function: its prototype, statement, trusted reference, C reference, driver."""
 
-    def prototype(self, p: dict[str, Any]) -> str:
-        raise NotImplementedError
+    PROTOTYPE: ClassVar[str]  # the function's prototype, with {function} for its drawn name
 
-    def args(self, rng: random.Random, p: dict[str, Any], size: int) -> list[Any]:
-        raise NotImplementedError
+    def prototype(self, p: dict[str, Any]) -> str:
+        return self.PROTOTYPE.format(function=p["function"])
 
     def test_input(self, args: list[Any], p: dict[str, Any]) -> str:
         """The driver's input of one test: by default its one argument on a line."""
@@ -60,8 +56,9 @@ class CTemplate(Template):
         raise NotImplementedError
 
     def driver_loop(self, p: dict[str, Any]) -> str:
-        """The body of the driver's per-test loop: read one test, call, print one line."""
-        raise NotImplementedError
+        """The body of the driver's per-test loop: read one test, call, print one line (by default the
+        section ``<Template>.driver_loop`` of the templates)."""
+        return CODE(f"{type(self).__name__}.driver_loop", p=p)
 
     def driver(self, p: dict[str, Any]) -> str:
         return CODE("CTemplate.driver", DRIVER_HEAD=DRIVER_HEAD, prototype=self.prototype(p), loop=self.driver_loop(p))
@@ -80,6 +77,7 @@ def _c_array(values: list[int]) -> str:
 class Compact(CTemplate):
     name = "compact"
     tier = 1
+    PROTOTYPE = "int {function}(int *a, int n)"
     RULES = {  # rule: (text, C test over current and previous, trusted test)
         "divisible": ("divisible by {d}", "current % {d} == 0", lambda x, prev, d: x % d == 0),
         "negative": ("negative", "current < 0", lambda x, prev, d: x < 0),
@@ -93,9 +91,6 @@ class Compact(CTemplate):
         rule = rng.choice(list(self.RULES))
         d = rng.randint(2, 7) if rule == "divisible" else rng.randint(-5, 15) if rule == "above" else 0
         return {"rule": rule, "d": d, "function": rng.choice(["compact", "drop_matching", "filter_out", "prune"])}
-
-    def prototype(self, p: dict[str, Any]) -> str:
-        return f"int {p['function']}(int *a, int n)"
 
     def statement(self, p: dict[str, Any]) -> str:
         rule = self.RULES[p["rule"]][0].format(d=p["d"])
@@ -132,15 +127,13 @@ class Compact(CTemplate):
         test = self.RULES[p["rule"]][1].format(d=p["d"])
         return CODE("Compact.reference", prototype=self.prototype(p), test=test)
 
-    def driver_loop(self, p: dict[str, Any]) -> str:
-        return CODE("Compact.driver_loop", p=p)
-
 
 # --- permute ----------------------------------------------------------------------------------
 
 class Permute(CTemplate):
     name = "permute"
     tier = 1
+    PROTOTYPE = "void {function}(int *a, int n, int k)"
     KINDS = {
         "rotate_left": "rotates a left by k places: the element at index i moves to index (i - k) mod n",
         "rotate_right": "rotates a right by k places: the element at index i moves to index (i + k) mod n",
@@ -156,9 +149,6 @@ class Permute(CTemplate):
     def params(self, rng: random.Random) -> dict[str, Any]:
         return {"kind": rng.choice(list(self.KINDS)),
                 "function": rng.choice(["permute", "rearrange", "reorder", "mix"])}
-
-    def prototype(self, p: dict[str, Any]) -> str:
-        return f"void {p['function']}(int *a, int n, int k)"
 
     def statement(self, p: dict[str, Any]) -> str:
         return (f"Write the C function\n\n    {self.prototype(p)};\n\nGiven an array a of n >= 1 elements and k >= 1 "
@@ -219,6 +209,7 @@ class Permute(CTemplate):
 class Bits(CTemplate):
     name = "bits"
     tier = 2
+    PROTOTYPE = "uint32_t {function}(uint32_t x)"
     KINDS = {
         "rotl": ("rotates x left by {r} bits (bits leaving at the top come back at the bottom)",
                  "return (x << {r}) | (x >> (32 - {r}));",
@@ -252,9 +243,6 @@ class Bits(CTemplate):
         kind = rng.choice(list(self.KINDS))
         r = rng.randint(1, 31) if kind in ("rotl", "rotr", "low_bits") else rng.randint(1, 6)
         return {"kind": kind, "r": r, "function": rng.choice(["transform", "bits", "twiddle", "shuffle_bits"])}
-
-    def prototype(self, p: dict[str, Any]) -> str:
-        return f"uint32_t {p['function']}(uint32_t x)"
 
     def statement(self, p: dict[str, Any]) -> str:
         what = self.KINDS[p["kind"]][0].format(r=p["r"]).replace("; r is unused", "")
@@ -302,14 +290,12 @@ def _clear_lowest(x: int, r: int) -> int:
 class Tokens(CTemplate):
     name = "tokens"
     tier = 2
+    PROTOTYPE = "int {function}(const char *s)"
     SEPARATORS = (" ", " ,", " ;", " ,;", " -", " .", " :", ",", ";", " ,.", " /")
 
     def params(self, rng: random.Random) -> dict[str, Any]:
         return {"separators": rng.choice(self.SEPARATORS), "least": rng.randint(1, 3),
                 "function": rng.choice(["count_tokens", "token_count", "count_pieces", "pieces"])}
-
-    def prototype(self, p: dict[str, Any]) -> str:
-        return f"int {p['function']}(const char *s)"
 
     def _names(self, p: dict[str, Any]) -> str:
         names = {" ": "space", ",": "comma", ";": "semicolon", "-": "hyphen", ".": "full stop", ":": "colon",
@@ -357,6 +343,7 @@ class Tokens(CTemplate):
 class Transform(CTemplate):
     name = "transform"
     tier = 2
+    PROTOTYPE = "void {function}(char *s)"
     KINDS = {
         "capitalize": "makes the first letter of every word upper case and every other letter lower case (a word is a "
                       "maximal run of non-space characters)",
@@ -372,9 +359,6 @@ class Transform(CTemplate):
         kind = rng.choice(list(self.KINDS))
         return {"kind": kind, "k": rng.randint(1, 25) if kind == "shift" else 0,
                 "function": rng.choice(["transform", "rewrite", "edit_text", "clean"])}
-
-    def prototype(self, p: dict[str, Any]) -> str:
-        return f"void {p['function']}(char *s)"
 
     def statement(self, p: dict[str, Any]) -> str:
         what = self.KINDS[p["kind"]].format(k=p["k"])
@@ -430,6 +414,7 @@ class Transform(CTemplate):
 class Merge(CTemplate):
     name = "merge"
     tier = 2
+    PROTOTYPE = "int {function}(const int *a, int n, const int *b, int m, int *out)"
     KINDS = {
         "union": "every value that occurs in a or in b",
         "intersection": "every value that occurs in both a and b",
@@ -440,9 +425,6 @@ class Merge(CTemplate):
     def params(self, rng: random.Random) -> dict[str, Any]:
         return {"kind": rng.choice(list(self.KINDS)), "descending": rng.random() < 0.3,
                 "function": rng.choice(["merge_sets", "combine", "set_merge", "join_sorted"])}
-
-    def prototype(self, p: dict[str, Any]) -> str:
-        return f"int {p['function']}(const int *a, int n, const int *b, int m, int *out)"
 
     def statement(self, p: dict[str, Any]) -> str:
         order = "non-increasing" if p["descending"] else "non-decreasing"
@@ -481,15 +463,13 @@ class Merge(CTemplate):
         before = ">" if p["descending"] else "<"
         return CODE("Merge.reference", prototype=self.prototype(p), before=before, keep=keep)
 
-    def driver_loop(self, p: dict[str, Any]) -> str:
-        return CODE("Merge.driver_loop", p=p)
-
 
 # --- matrix -----------------------------------------------------------------------------------
 
 class Matrix(CTemplate):
     name = "matrix"
     tier = 3
+    PROTOTYPE = "void {function}(const int *m, int rows, int cols, int *out)"
     KINDS = {
         "spiral_cw": "the elements in clockwise spiral order, starting at the top-left corner and going right first",
         "spiral_ccw": "the elements in counter-clockwise spiral order, starting at the top-left corner and going "
@@ -503,9 +483,6 @@ class Matrix(CTemplate):
     def params(self, rng: random.Random) -> dict[str, Any]:
         return {"kind": rng.choice(list(self.KINDS)),
                 "function": rng.choice(["flatten", "read_order", "walk", "unroll"])}
-
-    def prototype(self, p: dict[str, Any]) -> str:
-        return f"void {p['function']}(const int *m, int rows, int cols, int *out)"
 
     def statement(self, p: dict[str, Any]) -> str:
         return (f"Write the C function\n\n    {self.prototype(p)};\n\nThe matrix m has rows >= 1 rows and cols >= 1 "
@@ -551,9 +528,6 @@ class Matrix(CTemplate):
         body = CODE(f"Matrix.{p['kind']}")
         return f"{self.prototype(p)} {{\n{body}\n}}\n"
 
-    def driver_loop(self, p: dict[str, Any]) -> str:
-        return CODE("Matrix.driver_loop", p=p)
-
 
 TEMPLATES: dict[str, CTemplate] = {t.name: t for t in (Compact(), Permute(), Bits(), Tokens(), Transform(), Merge(),
                                                        Matrix())}
@@ -568,11 +542,7 @@ class CFunctions(TemplatedTask):
     toolchains = languages
     templates = TEMPLATES
 
-    @dataclass(frozen=True)
-    class Config:
-        templates: tuple[str, ...]
-        max_size: int
-        tests: int
+    Config = SizedConfig
 
     presets = (
         Config(("compact", "permute", "bits"), max_size=5, tests=5),
@@ -583,7 +553,7 @@ class CFunctions(TemplatedTask):
     )
     growth = Growth()
 
-    def generate(self, rng: random.Random, config: Config) -> Problem:
+    def generate(self, rng: random.Random, config: SizedConfig) -> Problem:
         def draw() -> Problem | None:
             template = TEMPLATES[rng.choice(config.templates)]
             p = template.params(rng)
@@ -607,16 +577,4 @@ class CFunctions(TemplatedTask):
         return retry(draw, attempts=50, what="a C function problem with varied results")
 
     def required_name(self, problem: Problem) -> str | None:
-        return self.template(problem).prototype(problem.data["params"]).split("(")[0].split()[-1]
-
-    def judge(self, problem: Problem, program: Program) -> Report:
-        data = problem.data
-        driver = self.template(problem).driver(data["params"])
-        return polyglot.check_program(program, join_cases(data["inputs"]), data["expected"], driver=driver,
-                                      budget=Budget(cpu_seconds=1.0))
-
-    def difficulty(self, problem: Problem) -> float:
-        """The template's tier plus log2 of the hidden tests' total input size in characters."""
-        import math
-
-        return self.template(problem).tier + math.log2(1 + sum(map(len, problem.data["inputs"])))
+        return problem.data["params"]["function"]  # the name in the template's prototype

@@ -9,6 +9,7 @@ Verification is :func:`palaestra.verifiers.code.verify_answer` on ``Problem.data
 
 from __future__ import annotations
 
+import builtins
 import functools
 import json
 import random
@@ -21,14 +22,14 @@ from palaestra.core import Problem, Task, Verdict
 from palaestra.verifiers import code as code_verifier
 from palaestra.verifiers.verdict_cache import problem_scope
 
+FUNCTION_CHECKED = ("Your function is checked on hidden tests (the examples are among them). Use only the standard "
+                    "library; do not read input or print.")
 
-def function_footer(function: str, params: str) -> str:
-    """How a function answer is checked and written (an example skeleton that is not the answer)."""
-    return (
-        "Your function is checked on hidden tests (the examples are among them). Use only the standard "
-        "library; do not read input or print. Answer with the complete code of the function in a ```python "
-        f"code block, for example:\n```python\ndef {function}({params}):\n    ...\n```"
-    )
+
+def function_footer(function: str, params: str, checked: str = FUNCTION_CHECKED, what: str = "the function") -> str:
+    """How a function answer is ``checked`` and written (an example skeleton that is not the answer)."""
+    return (f"{checked} Answer with the complete code of {what} in a ```python code block, for example:\n"
+            f"```python\ndef {function}({params}):\n    ...\n```")
 
 
 STDIO_FOOTER = (
@@ -107,6 +108,18 @@ def rejects_near_misses(near_misses: Iterable[Callable[..., Any]], tests: Sequen
     return True
 
 
+def pinned_tests(
+    source: Callable[[Any], str], spec: Any, near_misses: Iterable[Any], inputs: Sequence[Sequence[Any]], at_least: int
+) -> list[dict[str, Any]] | None:
+    """The tests, on ``inputs`` (deduplicated), of the function ``solve`` that ``source(spec)`` defines (our own
+    code, run in-process: the reference is written once), or None unless their results take ``at_least``
+    distinct values and reject the function of every near-miss specification."""
+    tests = function_tests(compiled_function(source(spec)), dedupe_inputs(inputs))
+    if not varied(tests, at_least=at_least):
+        return None
+    return tests if rejects_near_misses((compiled_function(source(near)) for near in near_misses), tests) else None
+
+
 def dedupe_inputs(inputs: Sequence[Sequence[Any]]) -> list[list[Any]]:
     seen, out = set(), []
     for args in inputs:
@@ -117,12 +130,13 @@ def dedupe_inputs(inputs: Sequence[Sequence[Any]]) -> list[list[Any]]:
     return out
 
 
-@functools.lru_cache(maxsize=512)
-def compiled_function(source: str, name: str = "solve") -> Callable[..., Any]:
+@functools.lru_cache(maxsize=1024)
+def compiled_function(source: str, name: str = "solve", allowed: tuple[str, ...] | None = None) -> Callable[..., Any]:
     """The function ``name`` that one of **our own** reference sources defines, compiled in-process once
-    per source (never a candidate's code: that only runs in the sandbox). An env whose gold answer is a
-    Python function uses it as its trusted reference, so each algorithm is written once."""
-    namespace: dict[str, Any] = {}
+    per source (never a candidate's code: that only runs in the sandbox), with only the builtins named in
+    ``allowed`` when given. An env whose gold answer is a Python function uses it as its trusted
+    reference, so each algorithm is written once."""
+    namespace: dict[str, Any] = {} if allowed is None else {"__builtins__": {b: getattr(builtins, b) for b in allowed}}
     exec(compile(source, f"{name}.py", "exec"), namespace)  # noqa: S102 - our reference source, not model text
     return namespace[name]
 
@@ -132,23 +146,26 @@ def stub_returning(function: str, params: str, value: Any) -> str:
     return f"def {function}({params}):\n    return {show(value)}\n"
 
 
-class FunctionTask(Task):
-    """A single-turn task whose answer is a Python function checked on hidden tests.
-
-    ``partial_credit=True`` (constructor, so ``palaestra.make(id, partial_credit=True)``, or class
-    attribute) rewards the fraction of tests passed; by default the reward is 1 only when every
-    test passes. Subclasses define ``difficulty``.
-    """
+class CodeTask:
+    """What the code tasks share, mixed in before their ``Task`` or ``MultiTurnTask``: their family,
+    multi-line answers and the ``partial_credit`` option (constructor, so ``palaestra.make(id,
+    partial_credit=True)``, or class attribute), which rewards the fraction of tests passed; by
+    default the reward is 1 only when every test passes."""
 
     family = "code"
     multiline = True
     partial_credit: bool = False  # a class default; the constructor may override it per instance
-    option_variants = ({"partial_credit": True},)
+    option_variants: tuple[dict[str, Any], ...] = ({"partial_credit": True},)
 
     def __init__(self, answer_format: str | None = None, partial_credit: bool | None = None) -> None:
-        super().__init__(answer_format)
+        super().__init__(answer_format)  # type: ignore[call-arg]  # the task class mixed in after this one
         if partial_credit is not None:
             self.partial_credit = partial_credit
+
+
+class FunctionTask(CodeTask, Task):
+    """A single-turn task whose answer is a Python function checked on hidden tests (subclasses define
+    ``difficulty``)."""
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         with problem_scope(problem):  # identical candidates on this problem are judged once

@@ -31,10 +31,9 @@ from typing import Any, ClassVar
 from palaestra.core import Problem, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
-from palaestra.envs.code._polyglot import Template, TemplatedTask, convention, join_cases
+from palaestra.envs.code._polyglot import Template, TemplatedTask, convention
 from palaestra.envs.code.templates import ProgramTexts
-from palaestra.verifiers import polyglot
-from palaestra.verifiers.polyglot import Budget, Program, Report
+from palaestra.verifiers.polyglot import Budget
 
 WORDS = ("ash", "birch", "cedar", "elm", "fir", "hazel", "larch", "maple", "oak", "pine", "rowan", "yew")
 
@@ -45,8 +44,13 @@ class ClassTemplate(Template):
     """One kind of class: interface, rules, operation sequences, trusted simulation, C++ reference
     and the driver's dispatch."""
 
+    CONSTRUCTOR: ClassVar[str] = ""  # the constructor's parameters (it is explicit when there are some)
+    MEMBERS: ClassVar[tuple[str, ...]] = ()  # the public methods' declarations, with {p[...]} for drawn names
+
     def interface(self, p: dict[str, Any]) -> str:
-        raise NotImplementedError
+        constructor = f"explicit {p['class']}({self.CONSTRUCTOR})" if self.CONSTRUCTOR else f"{p['class']}()"
+        members = "".join(f"\n    {member.format(p=p)};" for member in self.MEMBERS)
+        return f"class {p['class']} {{\npublic:\n    {constructor};{members}\n}};"
 
     def test(self, rng: random.Random, p: dict[str, Any], size: int) -> dict[str, Any]:
         """``{"init": [ints], "ops": [[op, *args]]}``: constructor arguments and operations."""
@@ -56,9 +60,11 @@ class ClassTemplate(Template):
         """The trusted outputs of the querying operations."""
         raise NotImplementedError
 
-    def dispatch(self, p: dict[str, Any]) -> str:
-        """C++ statements of the driver's loop over one test's operations (``op`` holds the name)."""
-        raise NotImplementedError
+    def dispatch(self, p: dict[str, Any], **fields: str) -> str:
+        """C++ statements of the driver's loop over one test's operations (``op`` holds the name): by default
+        the section ``<Template>.dispatch``, which reads an integer argument ``v`` with ``{arg_int_v}``."""
+        reads = {f"arg_int_{v}": _arg_int(v) for v in ("x", "key", "value", "left", "right")}
+        return CODE(f"{type(self).__name__}.dispatch", p=p, **reads, **fields)
 
     init_count: ClassVar[int] = 0  # constructor arguments a test gives (the driver reads them as init0, ...)
 
@@ -148,11 +154,11 @@ class ExtremeStack(ClassTemplate):
         count = (f"\n    int {p['query']}Count() {{ return extremes.back().second; }}" if p["count"] else "")
         return CODE("ExtremeStack.reference", p=p, better=better, count=count)
 
-    def dispatch(self, p: dict[str, Any]) -> str:
+    def dispatch(self, p: dict[str, Any], **fields: str) -> str:
         count = (f"            else if (op == \"{p['query']}Count\")\n"
                  f"                emit(&first, std::to_string(obj.{p['query']}Count()));\n"
                  if p["count"] else "")
-        return CODE("ExtremeStack.dispatch", arg_int_x=_arg_int('x'), p=p, count=count)
+        return super().dispatch(p, count=count)
 
 
 # --- ring buffer ------------------------------------------------------------------------------
@@ -165,10 +171,8 @@ class RingBuffer(ClassTemplate):
         return {"policy": rng.choice(["overwrite", "refuse"]), "class": rng.choice(["RingBuffer", "Circular", "Loop"])}
 
     init_count = 1
-
-    def interface(self, p: dict[str, Any]) -> str:
-        return (f"class {p['class']} {{\npublic:\n    explicit {p['class']}(int capacity);\n    bool push(int x);\n"
-                "    int pop();\n    int size();\n    long long sum();\n};")
+    CONSTRUCTOR = "int capacity"
+    MEMBERS = ("bool push(int x)", "int pop()", "int size()", "long long sum()")
 
     def statement(self, p: dict[str, Any]) -> str:
         full = ("When the queue is full, push removes the oldest element to make room, and returns false (it returns "
@@ -218,9 +222,6 @@ class RingBuffer(ClassTemplate):
                 if p["policy"] == "overwrite" else "if (count == (int)slots.size()) return false;")
         return CODE("RingBuffer.reference", p=p, full=full)
 
-    def dispatch(self, p: dict[str, Any]) -> str:
-        return CODE("RingBuffer.dispatch", arg_int_x=_arg_int('x'))
-
 
 # --- cache ------------------------------------------------------------------------------------
 
@@ -233,10 +234,8 @@ class Cache(ClassTemplate):
                 "class": rng.choice(["Cache", "KeyStore", "Memo", "LruCache"])}
 
     init_count = 1
-
-    def interface(self, p: dict[str, Any]) -> str:
-        return (f"class {p['class']} {{\npublic:\n    explicit {p['class']}(int capacity);\n    int get(int key);\n"
-                "    void put(int key, int value);\n};")
+    CONSTRUCTOR = "int capacity"
+    MEMBERS = ("int get(int key)", "void put(int key, int value)")
 
     def statement(self, p: dict[str, Any]) -> str:
         evict = ("the least recently used key (a key is used by get when present, and by put)" if p["policy"] == "lru"
@@ -280,24 +279,18 @@ class Cache(ClassTemplate):
         touch = "order.splice(order.begin(), order, found->second.second);" if p["policy"] == "lru" else ""
         return CODE("Cache.reference", p=p, touch=touch)
 
-    def dispatch(self, p: dict[str, Any]) -> str:
-        return CODE("Cache.dispatch", arg_int_key=_arg_int('key'), arg_int_value=_arg_int('value'))
-
 
 # --- word counter -----------------------------------------------------------------------------
 
 class WordCounter(ClassTemplate):
     name = "word_counter"
     tier = 2
+    MEMBERS = ("void add(const std::string &word)", "void remove(const std::string &word)",
+               "int count(const std::string &word)", "std::string {p[top]}()")
 
     def params(self, rng: random.Random) -> dict[str, Any]:
         return {"tie": rng.choice(["smallest", "largest"]), "class": rng.choice(["WordCounter", "Tally", "Histogram"]),
                 "top": rng.choice(["mostCommon", "leader", "favourite"])}
-
-    def interface(self, p: dict[str, Any]) -> str:
-        return (f"class {p['class']} {{\npublic:\n    {p['class']}();\n    void add(const std::string &word);\n"
-                "    void remove(const std::string &word);\n    int count(const std::string &word);\n"
-                f"    std::string {p['top']}();\n}};")
 
     def statement(self, p: dict[str, Any]) -> str:
         tie = "alphabetically smallest" if p["tie"] == "smallest" else "alphabetically largest"
@@ -340,9 +333,8 @@ class WordCounter(ClassTemplate):
         better = "<" if p["tie"] == "smallest" else ">"
         return CODE("WordCounter.reference", p=p, better=better)
 
-    def dispatch(self, p: dict[str, Any]) -> str:
-        read = "if (std::scanf(\"%63s\", WORD) != 1) return 1;"
-        return CODE("WordCounter.dispatch", read=read, p=p)
+    def dispatch(self, p: dict[str, Any], **fields: str) -> str:
+        return super().dispatch(p, read="if (std::scanf(\"%63s\", WORD) != 1) return 1;")
 
 
 # --- running median ---------------------------------------------------------------------------
@@ -356,10 +348,8 @@ class RunningMedian(ClassTemplate):
                 "class": rng.choice(["MedianKeeper", "Stream", "Tracker"])}
 
     init_count = 1
-
-    def interface(self, p: dict[str, Any]) -> str:
-        return (f"class {p['class']} {{\npublic:\n    explicit {p['class']}(int k);\n    void add(int x);\n"
-                "    int query();\n};")
+    CONSTRUCTOR = "int k"
+    MEMBERS = ("void add(int x)", "int query()")
 
     def statement(self, p: dict[str, Any]) -> str:
         asked = {
@@ -400,23 +390,17 @@ class RunningMedian(ClassTemplate):
         rank = {"lower": "(n + 1) / 2", "upper": "n / 2 + 1", "kth": "k"}[p["which"]]
         return CODE("RunningMedian.reference", p=p, rank=rank)
 
-    def dispatch(self, p: dict[str, Any]) -> str:
-        return CODE("RunningMedian.dispatch", arg_int_x=_arg_int('x'))
-
 
 # --- interval cover ---------------------------------------------------------------------------
 
 class IntervalCover(ClassTemplate):
     name = "interval_cover"
     tier = 3
+    MEMBERS = ("void add(int left, int right)", "long long {p[total]}()", "bool contains(int x)")
 
     def params(self, rng: random.Random) -> dict[str, Any]:
         return {"closed": rng.random() < 0.5, "class": rng.choice(["IntervalSet", "Coverage", "Ranges"]),
                 "total": rng.choice(["covered", "total", "measure"])}
-
-    def interface(self, p: dict[str, Any]) -> str:
-        return (f"class {p['class']} {{\npublic:\n    {p['class']}();\n    void add(int left, int right);\n"
-                f"    long long {p['total']}();\n    bool contains(int x);\n}};")
 
     def statement(self, p: dict[str, Any]) -> str:
         span = ("the integers left, left + 1, ..., right (both ends included; left <= right)" if p["closed"] else
@@ -455,10 +439,6 @@ class IntervalCover(ClassTemplate):
         end = "(long long)right + 1" if p["closed"] else "(long long)right"
         return CODE("IntervalCover.reference", p=p, end=end)
 
-    def dispatch(self, p: dict[str, Any]) -> str:
-        return CODE("IntervalCover.dispatch", arg_int_left=_arg_int('left'), arg_int_right=_arg_int('right'), p=p,
-                    arg_int_x=_arg_int('x'))
-
 
 TEMPLATES: dict[str, ClassTemplate] = {t.name: t for t in (ExtremeStack(), RingBuffer(), Cache(), WordCounter(),
                                                            RunningMedian(), IntervalCover())}
@@ -471,6 +451,7 @@ class CppClasses(TemplatedTask):
     tags = ("code", "programming", "cpp", "data-structures")
     languages = ("cpp",)
     toolchains = languages
+    budget = Budget(cpu_seconds=1.0, compile_seconds=20.0)
     templates = TEMPLATES
 
     @dataclass(frozen=True)
@@ -516,12 +497,6 @@ class CppClasses(TemplatedTask):
 
     def required_name(self, problem: Problem) -> str | None:
         return problem.data["params"]["class"]
-
-    def judge(self, problem: Problem, program: Program) -> Report:
-        data = problem.data
-        driver = self.template(problem).driver(data["params"])
-        return polyglot.check_program(program, join_cases(data["inputs"]), data["expected"], driver=driver,
-                                      budget=Budget(cpu_seconds=1.0, compile_seconds=20.0))
 
     def difficulty(self, problem: Problem) -> float:
         """The template's tier plus log2 of the total number of operations over the hidden tests."""

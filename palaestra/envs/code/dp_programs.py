@@ -23,18 +23,16 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import Problem, register
-from palaestra.core.retry import retry
 from palaestra.core.task import Growth
 from palaestra.envs.code._polyglot import (
+    SizedConfig,
     StdioPolyglotTask,
     StdioTemplate,
     language_texts,
     random_word,
-    stdio_problem,
     stdio_sources,
 )
 from palaestra.envs.code.templates import ProgramTexts
@@ -249,14 +247,12 @@ class DpPrograms(StdioPolyglotTask):
     tags = ("code", "programming", "stdio", "dynamic-programming", "multi-language")
     version = 2  # the tests' sizes in the data (the difficulty measure)
     templates = TEMPLATES
+    Config = SizedConfig
+    example_size = 5
+    sizes_in_data = True
+    what = "a dynamic-programming problem with varied answers"
 
-    @dataclass(frozen=True)
-    class Config:
-        templates: tuple[str, ...]
-        max_size: int
-        tests: int
-
-    def config(self, level: int) -> Config:
+    def config(self, level: int) -> SizedConfig:
         easy = ("run_limited", "spaced_pick", "decodings")
         return [
             self.Config(easy, max_size=6, tests=4),
@@ -269,16 +265,9 @@ class DpPrograms(StdioPolyglotTask):
     # the reference program overflows the sandbox's stack (difficulty saturates).
     growth = Growth(steps={"max_size": 50}, limits={"max_size": 310})
 
-    def generate(self, rng: random.Random, config: Config) -> Problem:
-        def draw() -> Problem | None:
-            template = TEMPLATES[rng.choice(config.templates)]
-            sizes = [rng.randint(max(2, config.max_size // 2), config.max_size) for _ in range(config.tests)]
-            sizes[0] = min(sizes[0], 5)  # a small test for the example
-            limits = (f"Limits: T <= {config.tests}; every number, word or list in a test has at most "
-                      f"{3 * config.max_size} digits, letters or elements; array values are between -20 and 30.")
-            return stdio_problem(rng, template, sizes, limits_text=limits, extra={"sizes": sizes})
-
-        return retry(draw, attempts=50, what="a dynamic-programming problem with varied answers")
+    def limits(self, config: SizedConfig) -> str:
+        return (f"Limits: T <= {config.tests}; every number, word or list in a test has at most "
+                f"{3 * config.max_size} digits, letters or elements; array values are between -20 and 30.")
 
     def difficulty(self, problem: Problem) -> float:
         """The template's algorithmic tier plus twice log2 of the tests' drawn sizes: dynamic programs' work grows

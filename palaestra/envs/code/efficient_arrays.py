@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from palaestra.core import Problem, register
 from palaestra.core.retry import retry
@@ -53,15 +53,13 @@ CODE = ProgramTexts("efficient_arrays")
 class GeneratedArray(StdioTemplate):
     """A template whose test is ``n s k``: the array comes from the problem's generator."""
 
+    MEASURES: ClassVar[tuple[str, ...]]  # what a problem of the template may ask (its params["measure"])
     low, span = 0, 1000  # the generated values: low .. low + span - 1
 
     def params(self, rng: random.Random) -> dict[str, Any]:
-        measure = rng.choice(self.measures())
+        measure = rng.choice(self.MEASURES)
         low, span = self.value_range(measure, rng)
         return {"measure": measure, "generator": generator_params(rng, low, span)}
-
-    def measures(self) -> list[str]:
-        raise NotImplementedError
 
     def value_range(self, measure: str, rng: random.Random) -> tuple[int, int]:
         return self.low, self.span
@@ -95,9 +93,7 @@ class GeneratedArray(StdioTemplate):
 class SubarraySums(GeneratedArray):
     name = "subarray_sums"
     tier = 1
-
-    def measures(self) -> list[str]:
-        return ["exact", "divisible", "at_most"]
+    MEASURES = ("exact", "divisible", "at_most")
 
     def value_range(self, measure: str, rng: random.Random) -> tuple[int, int]:
         if measure == "exact":
@@ -132,9 +128,7 @@ class SubarraySums(GeneratedArray):
 class LongestWindow(GeneratedArray):
     name = "longest_window"
     tier = 1
-
-    def measures(self) -> list[str]:
-        return ["distinct", "sum"]
+    MEASURES = ("distinct", "sum")
 
     def value_range(self, measure: str, rng: random.Random) -> tuple[int, int]:
         return (0, rng.randint(5, 60)) if measure == "distinct" else (0, rng.randint(10, 200))
@@ -158,9 +152,7 @@ class LongestWindow(GeneratedArray):
 class PairCount(GeneratedArray):
     name = "pair_count"
     tier = 2
-
-    def measures(self) -> list[str]:
-        return ["sum_at_most", "sum_equal", "close"]
+    MEASURES = ("sum_at_most", "sum_equal", "close")
 
     def value_range(self, measure: str, rng: random.Random) -> tuple[int, int]:
         return 0, rng.choice([100, 1000, 5000]) if measure == "sum_equal" else rng.choice([1000, 100000, 500000])
@@ -187,9 +179,7 @@ class PairCount(GeneratedArray):
 class Histogram(GeneratedArray):
     name = "histogram"
     tier = 3
-
-    def measures(self) -> list[str]:
-        return ["rectangle", "square"]
+    MEASURES = ("rectangle", "square")
 
     def value_range(self, measure: str, rng: random.Random) -> tuple[int, int]:
         return 1, rng.choice([20, 1000, 100000]) if measure == "rectangle" else rng.choice([50, 200, 1000])
@@ -218,9 +208,7 @@ class Histogram(GeneratedArray):
 class WindowExtremes(GeneratedArray):
     name = "window_extremes"
     tier = 3
-
-    def measures(self) -> list[str]:
-        return ["max", "min", "spread"]
+    MEASURES = ("max", "min", "spread")
 
     def value_range(self, measure: str, rng: random.Random) -> tuple[int, int]:
         return 0, rng.choice([100, 10000, 1000000])
@@ -257,9 +245,7 @@ class WindowExtremes(GeneratedArray):
 class Inversions(GeneratedArray):
     name = "inversions"
     tier = 4
-
-    def measures(self) -> list[str]:
-        return ["greater", "greater_equal", "double"]
+    MEASURES = ("greater", "greater_equal", "double")
 
     def value_range(self, measure: str, rng: random.Random) -> tuple[int, int]:
         return 0, rng.choice([50, 1000, 100000]) if measure == "greater_equal" else rng.choice([1000, 100000, 500000])

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from palaestra.core import Problem, register
 from palaestra.core.retry import retry
@@ -55,18 +55,17 @@ def periodic_string(n: int, seed: int, rarity: int, g: dict[str, Any]) -> str:
 class GeneratedString(StdioTemplate):
     """A template whose test is ``n s v k``: the string comes from the problem's word and generator."""
 
+    MEASURES: ClassVar[tuple[str, ...]]  # what a problem of the template may ask (its params["measure"])
+
     def params(self, rng: random.Random) -> dict[str, Any]:
         g = generator_params(rng, 0, 1)
         if g is not None:
             g = {**g, "word": self.word(rng)}
-        return {"measure": rng.choice(self.measures()), "generator": g}
+        return {"measure": rng.choice(self.MEASURES), "generator": g}
 
     def word(self, rng: random.Random) -> str:
         """The repeated word: 1 to 3 letters a and b."""
         return "".join(rng.choice("ab") for _ in range(rng.randint(1, 3)))
-
-    def measures(self) -> list[str]:
-        raise NotImplementedError
 
     def draw_k(self, rng: random.Random, p: dict[str, Any], n: int) -> int:
         return 0
@@ -102,14 +101,12 @@ class GeneratedString(StdioTemplate):
 class LetterBalance(GeneratedString):
     name = "letter_balance"
     tier = 1
+    MEASURES = ("equal", "more")
 
     def word(self, rng: random.Random) -> str:
         """2 to 4 letters holding both a and b."""
         return retry(lambda: "".join(rng.choice("ab") for _ in range(rng.randint(2, 4))), lambda w: len(set(w)) == 2,
                      attempts=100, what="a word with both letters")
-
-    def measures(self) -> list[str]:
-        return ["equal", "more"]
 
     def draw_k(self, rng: random.Random, p: dict[str, Any], n: int) -> int:
         return 0 if p["measure"] == "equal" else rng.randint(1, 4)
@@ -129,9 +126,7 @@ class LetterBalance(GeneratedString):
 class PrefixMatches(GeneratedString):
     name = "prefix_matches"
     tier = 2
-
-    def measures(self) -> list[str]:
-        return ["occurrences", "z_sum"]
+    MEASURES = ("occurrences", "z_sum")
 
     def draw_k(self, rng: random.Random, p: dict[str, Any], n: int) -> int:
         return 0 if p["measure"] == "z_sum" else rng.randint(1, max(1, n // 3))
@@ -159,9 +154,7 @@ class PrefixMatches(GeneratedString):
 class Borders(GeneratedString):
     name = "borders"
     tier = 2
-
-    def measures(self) -> list[str]:
-        return ["longest", "count", "period"]
+    MEASURES = ("longest", "count", "period")
 
     def statement(self, p: dict[str, Any]) -> str:
         asked = {
@@ -190,14 +183,9 @@ class Borders(GeneratedString):
 class Palindromes(GeneratedString):
     name = "palindromes"
     tier = 4
+    MEASURES = ("longest", "count")
 
-    def measures(self) -> list[str]:
-        return ["longest", "count"]
-
-    def word(self, rng: random.Random) -> str:
-        """2 to 4 letters holding both a and b (a single repeated letter is one big palindrome)."""
-        return retry(lambda: "".join(rng.choice("ab") for _ in range(rng.randint(2, 4))), lambda w: len(set(w)) == 2,
-                     attempts=100, what="a word with both letters")
+    word = LetterBalance.word  # both letters: a single repeated letter is one big palindrome
 
     def statement(self, p: dict[str, Any]) -> str:
         asked = ("the length of the longest block t_i ... t_j that is a palindrome" if p["measure"] == "longest"

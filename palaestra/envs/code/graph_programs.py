@@ -25,17 +25,15 @@ run in-process.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import Any
 
-from palaestra.core import Problem, register
-from palaestra.core.retry import retry
+from palaestra.core import register
 from palaestra.core.task import Growth
 from palaestra.envs.code._polyglot import (
+    SizedConfig,
     StdioPolyglotTask,
     StdioTemplate,
     language_texts,
-    stdio_problem,
     stdio_sources,
 )
 from palaestra.envs.code.templates import ProgramTexts
@@ -370,32 +368,25 @@ class GraphPrograms(StdioPolyglotTask):
     description = "Write a stdin/stdout program (Python, C, C++ or JavaScript) for a generated graph problem."
     tags = ("code", "programming", "stdio", "graphs", "multi-language")
     templates = TEMPLATES
+    Config = SizedConfig  # max_size: the most nodes
+    smallest = 3
+    example_size = 6
+    what = "a graph problem with varied answers"
 
-    @dataclass(frozen=True)
-    class Config:
-        templates: tuple[str, ...]
-        max_nodes: int
-        tests: int
-
-    def config(self, level: int) -> Config:
+    def config(self, level: int) -> SizedConfig:
         easy = ("components", "reachability", "bipartite")
         return [
-            self.Config(easy, max_nodes=6, tests=4),
-            self.Config((*easy, "shortest_paths"), max_nodes=10, tests=5),
-            self.Config((*easy, "shortest_paths", "spanning_tree"), max_nodes=20, tests=6),
-            self.Config(("reachability", "shortest_paths", "spanning_tree", "dag_paths"), max_nodes=40, tests=7),
-            self.Config(("shortest_paths", "spanning_tree", "dag_paths"), max_nodes=80, tests=8),
+            self.Config(easy, max_size=6, tests=4),
+            self.Config((*easy, "shortest_paths"), max_size=10, tests=5),
+            self.Config((*easy, "shortest_paths", "spanning_tree"), max_size=20, tests=6),
+            self.Config(("reachability", "shortest_paths", "spanning_tree", "dag_paths"), max_size=40, tests=7),
+            self.Config(("shortest_paths", "spanning_tree", "dag_paths"), max_size=80, tests=8),
         ][level]
     growth = Growth()
 
-    def generate(self, rng: random.Random, config: Config) -> Problem:
-        def draw() -> Problem | None:
-            template = TEMPLATES[rng.choice(config.templates)]
-            sizes = [rng.randint(max(3, config.max_nodes // 2), config.max_nodes) for _ in range(config.tests)]
-            sizes[0] = min(sizes[0], 6)  # a small test for the example
-            limits = (f"Limits: T <= {config.tests}, 2 <= n <= {config.max_nodes}, m <= 3n, no edge is listed twice, "
-                      "no edge joins a node to itself, edge weights (where given) are between 1 and 30.")
-            return stdio_problem(rng, template, sizes, limits_text=limits,
-                                 min_distinct=2 if template.name == "bipartite" else 3)
+    def limits(self, config: SizedConfig) -> str:
+        return (f"Limits: T <= {config.tests}, 2 <= n <= {config.max_size}, m <= 3n, no edge is listed twice, "
+                "no edge joins a node to itself, edge weights (where given) are between 1 and 30.")
 
-        return retry(draw, attempts=50, what="a graph problem with varied answers")
+    def distinct_answers(self, template: StdioTemplate) -> int:
+        return 2 if template.name == "bipartite" else 3  # a yes/no answer takes two values at most

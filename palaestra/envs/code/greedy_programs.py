@@ -17,15 +17,13 @@ inputs. Expected answers come from the Python reference program, run in-process 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import Any
 
-from palaestra.core import Problem, register
-from palaestra.core.retry import retry
+from palaestra.core import register
 from palaestra.envs.code._polyglot import (
+    SizedConfig,
     StdioPolyglotTask,
     StdioTemplate,
-    stdio_problem,
     stdio_sources,
 )
 from palaestra.envs.code.templates import ProgramTexts
@@ -275,14 +273,10 @@ class GreedyPrograms(StdioPolyglotTask):
     description = "Write a stdin/stdout program (Python, C, C++ or JavaScript) for a generated greedy problem."
     tags = ("code", "programming", "stdio", "greedy", "multi-language")
     templates = TEMPLATES
+    Config = SizedConfig
+    what = "a greedy problem with varied answers"
 
-    @dataclass(frozen=True)
-    class Config:
-        templates: tuple[str, ...]
-        max_size: int
-        tests: int
-
-    def config(self, level: int) -> Config:
+    def config(self, level: int) -> SizedConfig:
         easy = ("interval_selection", "meeting_rooms", "task_assignment")
         return [
             self.Config(easy, max_size=5, tests=4),
@@ -293,13 +287,6 @@ class GreedyPrograms(StdioPolyglotTask):
         ][level]
     bounded = "its difficulty measure stops growing with larger sizes past the presets (level 4 to 5)"
 
-    def generate(self, rng: random.Random, config: Config) -> Problem:
-        def draw() -> Problem | None:
-            template = TEMPLATES[rng.choice(config.templates)]
-            sizes = [rng.randint(max(2, config.max_size // 2), config.max_size) for _ in range(config.tests)]
-            sizes[0] = min(sizes[0], 4)  # a small test for the example
-            limits = (f"Limits: T <= {config.tests}; every list in a test has at most {config.max_size + 1} "
-                      f"elements or digits; all numbers are non-negative and below 1000.")
-            return stdio_problem(rng, template, sizes, limits_text=limits)
-
-        return retry(draw, attempts=50, what="a greedy problem with varied answers")
+    def limits(self, config: SizedConfig) -> str:
+        return (f"Limits: T <= {config.tests}; every list in a test has at most {config.max_size + 1} "
+                f"elements or digits; all numbers are non-negative and below 1000.")

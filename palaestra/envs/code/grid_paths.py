@@ -21,22 +21,13 @@ programme's work on the largest test (move kinds times cells).
 
 from __future__ import annotations
 
-import functools
 import random
 from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import Problem, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.code.common import (
-    FunctionTask,
-    compiled_function,
-    dedupe_inputs,
-    function_problem,
-    function_tests,
-    rejects_near_misses,
-    varied,
-)
+from palaestra.envs.code.common import FunctionTask, function_problem, pinned_tests
 from palaestra.envs.code.templates import ProgramTexts
 
 MOVES = [(a, b) for a in range(4) for b in range(4) if (a, b) != (0, 0)]  # (rows down, columns right)
@@ -75,9 +66,9 @@ class GridPaths(FunctionTask):
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
             spec = _spec(rng, config)
-            inputs = dedupe_inputs([[g] for g in _grids(rng, config, spec["variant"])])
-            tests = function_tests(lambda grid: solve(grid, spec), inputs)
-            return (spec, tests) if varied(tests, at_least=3) and pinned_down(spec, tests) else None
+            inputs = [[g] for g in _grids(rng, config, spec["variant"])]
+            tests = pinned_tests(_source, spec, spec_mutants(spec), inputs, at_least=3)  # every clause matters
+            return (spec, tests) if tests else None
 
         spec, tests = retry(draw, what="a move set and grids with varied results")
         return function_problem(function="solve", params="grid", task_text=_text(spec), tests=tests,
@@ -120,16 +111,6 @@ def spec_mutants(spec: dict[str, Any]) -> list[dict[str, Any]]:
     if spec.get("coin", 1) != 1:
         out.append({**spec, "coin": 1})
     return out
-
-
-def pinned_down(spec: dict[str, Any], tests: list[dict[str, Any]]) -> bool:
-    """Whether the tests reject every near miss of the specification (every clause matters)."""
-    return rejects_near_misses((functools.partial(solve, spec=mutant) for mutant in spec_mutants(spec)), tests)
-
-
-def solve(grid: list[str], spec: dict[str, Any]) -> Any:
-    """The trusted reference: the reference source (our own code, the gold answer), run in-process."""
-    return compiled_function(_source(spec))(grid)
 
 
 def _move_list(spec: dict[str, Any], extra: str | None) -> str:

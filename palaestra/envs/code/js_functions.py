@@ -28,14 +28,13 @@ import json
 import math
 import random
 import re
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 from urllib.parse import quote
 
 from palaestra.core import Problem, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
-from palaestra.envs.code._polyglot import Template, TemplatedTask, convention, join_cases
+from palaestra.envs.code._polyglot import SizedConfig, Template, TemplatedTask, convention, join_cases
 from palaestra.envs.code.templates import ProgramTexts
 from palaestra.verifiers import polyglot
 from palaestra.verifiers.polyglot import Budget, Program, Report
@@ -53,11 +52,10 @@ DRIVER = CODE("driver")
 class JsTemplate(Template):
     """One kind of JavaScript function: statement, test arguments, trusted reference, JS reference."""
 
-    def signature(self, p: dict[str, Any]) -> str:
-        raise NotImplementedError
+    ARGUMENTS: ClassVar[str]  # the function's parameters
 
-    def args(self, rng: random.Random, p: dict[str, Any], size: int) -> list[Any]:
-        raise NotImplementedError
+    def signature(self, p: dict[str, Any]) -> str:
+        return f"{p['function']}({self.ARGUMENTS})"
 
     def result(self, args: list[Any], p: dict[str, Any]) -> Any:
         raise NotImplementedError
@@ -72,6 +70,7 @@ def _call(function: str, args: list[Any]) -> str:
 class GroupRecords(JsTemplate):
     name = "group_records"
     tier = 1
+    ARGUMENTS = "records"
     AGGREGATES = {
         "count": "the number of records in the group",
         "sum": "the sum of their {value} values",
@@ -84,9 +83,6 @@ class GroupRecords(JsTemplate):
     def params(self, rng: random.Random) -> dict[str, Any]:
         return {"key": rng.choice(FIELDS), "value": rng.choice(NUMBERS), "aggregate": rng.choice(list(self.AGGREGATES)),
                 "function": rng.choice(["summarize", "groupTotals", "rollUp", "tally"])}
-
-    def signature(self, p: dict[str, Any]) -> str:
-        return f"{p['function']}(records)"
 
     def statement(self, p: dict[str, Any]) -> str:
         what = self.AGGREGATES[p["aggregate"]].format(value=p["value"])
@@ -131,6 +127,7 @@ class GroupRecords(JsTemplate):
 class ArrayOps(JsTemplate):
     name = "array_ops"
     tier = 1
+    ARGUMENTS = "xs, k"
     KINDS = {
         "chunk": "splits xs into consecutive chunks of k elements (the last chunk may be shorter) and returns the "
                  "array of chunks",
@@ -146,9 +143,6 @@ class ArrayOps(JsTemplate):
     def params(self, rng: random.Random) -> dict[str, Any]:
         return {"kind": rng.choice(list(self.KINDS)),
                 "function": rng.choice(["transform", "reshape", "rework", "scan"])}
-
-    def signature(self, p: dict[str, Any]) -> str:
-        return f"{p['function']}(xs, k)"
 
     def statement(self, p: dict[str, Any]) -> str:
         return (f"Write the JavaScript function {self.signature(p)}: xs is an array of integers and k >= 1 an integer. "
@@ -198,14 +192,12 @@ def _join(words: list[str], style: str) -> str:
 class KeyCase(JsTemplate):
     name = "key_case"
     tier = 2
+    ARGUMENTS = "value"
     STYLES = {"camel": "camelCase (likeThis)", "snake": "snake_case (like_this)", "kebab": "kebab-case (like-this)"}
 
     def params(self, rng: random.Random) -> dict[str, Any]:
         source, target = rng.sample(list(self.STYLES), 2)
         return {"source": source, "target": target, "function": rng.choice(["renameKeys", "convertKeys", "rekey"])}
-
-    def signature(self, p: dict[str, Any]) -> str:
-        return f"{p['function']}(value)"
 
     def statement(self, p: dict[str, Any]) -> str:
         return (f"Write the JavaScript function {self.signature(p)}. value is a JSON value: objects, arrays, strings, "
@@ -254,14 +246,12 @@ class KeyCase(JsTemplate):
 class Flatten(JsTemplate):
     name = "flatten"
     tier = 2
+    ARGUMENTS = "value"
 
     def params(self, rng: random.Random) -> dict[str, Any]:
         return {"separator": rng.choice([".", "/", "_", ":", "__"]), "arrays": rng.choice(["leaves", "indexed"]),
                 "direction": rng.choice(["flatten", "flatten", "unflatten"]),
                 "function": rng.choice(["flatten", "collapse", "toPaths", "squash"])}
-
-    def signature(self, p: dict[str, Any]) -> str:
-        return f"{p['function']}(value)"
 
     def statement(self, p: dict[str, Any]) -> str:
         sep = p["separator"]
@@ -433,6 +423,7 @@ def _uri(text: str) -> str:
 class DeepMerge(JsTemplate):
     name = "deep_merge"
     tier = 3
+    ARGUMENTS = "a, b"
     POLICIES = {
         "second": "the value from b wins",
         "first": "the value from a wins",
@@ -442,9 +433,6 @@ class DeepMerge(JsTemplate):
     def params(self, rng: random.Random) -> dict[str, Any]:
         return {"policy": rng.choice(list(self.POLICIES)), "arrays": rng.choice(["concat", "replace"]),
                 "function": rng.choice(["merge", "deepMerge", "combine", "overlay"])}
-
-    def signature(self, p: dict[str, Any]) -> str:
-        return f"{p['function']}(a, b)"
 
     def statement(self, p: dict[str, Any]) -> str:
         arrays = ("when both are arrays, the result is the elements of a followed by those of b"
@@ -517,11 +505,7 @@ class JsFunctions(TemplatedTask):
     toolchains = languages
     templates = TEMPLATES
 
-    @dataclass(frozen=True)
-    class Config:
-        templates: tuple[str, ...]
-        max_size: int
-        tests: int
+    Config = SizedConfig
 
     presets = (
         Config(("group_records", "array_ops", "key_case"), max_size=4, tests=5),
@@ -532,7 +516,7 @@ class JsFunctions(TemplatedTask):
     )
     growth = Growth()
 
-    def generate(self, rng: random.Random, config: Config) -> Problem:
+    def generate(self, rng: random.Random, config: SizedConfig) -> Problem:
         def draw() -> Problem | None:
             template = TEMPLATES[rng.choice(config.templates)]
             p = template.params(rng)

@@ -22,7 +22,6 @@ gold answer) run in-process (``tests/code`` also checks it against brute force).
 
 from __future__ import annotations
 
-import functools
 import math
 import random
 from dataclasses import dataclass
@@ -30,15 +29,7 @@ from typing import Any
 
 from palaestra.core import Problem, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.code.common import (
-    FunctionTask,
-    compiled_function,
-    dedupe_inputs,
-    function_problem,
-    function_tests,
-    rejects_near_misses,
-    varied,
-)
+from palaestra.envs.code.common import FunctionTask, function_problem, pinned_tests
 from palaestra.envs.code.templates import ProgramTexts
 
 # Primes below 2,000, so results wrap (each problem has a test whose count exceeds its modulus).
@@ -75,9 +66,9 @@ class Knapsack(FunctionTask):
         def draw() -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
             variant = rng.choice(sorted(VARIANTS))
             spec = VARIANTS[variant].draw(rng, config)
-            inputs = dedupe_inputs(VARIANTS[variant].inputs(rng, config, spec))
-            tests = function_tests(functools.partial(reference, spec), inputs)
-            return (spec, tests) if varied(tests, at_least=4) and pinned_down(spec, tests) else None
+            inputs = VARIANTS[variant].inputs(rng, config, spec)
+            tests = pinned_tests(_source, spec, spec_mutants(spec), inputs, at_least=4)  # every constant matters
+            return (spec, tests) if tests else None
 
         spec, tests = retry(draw, what="a knapsack variant with varied results")
         v = VARIANTS[spec["variant"]]
@@ -107,11 +98,6 @@ def spec_mutants(spec: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def pinned_down(spec: dict[str, Any], tests: list[dict[str, Any]]) -> bool:
-    """Whether the tests reject every near miss of the specification (every clause and constant matters)."""
-    return rejects_near_misses((functools.partial(reference, mutant) for mutant in spec_mutants(spec)), tests)
-
-
 def table_size(spec: dict[str, Any], args: list[Any]) -> int:
     """Cells of the reference's table on one input."""
     kind = spec["variant"]
@@ -132,12 +118,6 @@ class Variant:
     draw: Any
     inputs: Any
     text: Any
-
-
-def reference(spec: dict[str, Any], *args: Any) -> Any:
-    """The trusted reference of every variant: the variant's reference source (our own code, the gold
-    answer), run in-process, so each dynamic programme is written once."""
-    return compiled_function(_source(spec))(*args)
 
 
 # --- each variant: parameters, test inputs, statement, reference source ---------------------
@@ -206,10 +186,12 @@ def _coins(s: dict[str, Any]) -> str:
     return ", ".join(map(str, s["coins"]))
 
 
-def _min_coins_text(s: dict[str, Any]) -> str:
+def _coin_count_text(s: dict[str, Any]) -> str:
+    """The statement of min_coins and max_coins."""
+    most = "largest" if s["variant"] == "max_coins" else "smallest"
     return (
         f"Coins have the values {_coins(s)}, and at most {s['l']} coin{'s' if s['l'] != 1 else ''} of each value "
-        "may be used. Write a Python function `solve(target)` that returns the smallest number of coins whose "
+        f"may be used. Write a Python function `solve(target)` that returns the {most} number of coins whose "
         "values sum to exactly `target` (0 for target 0), or -1 if it cannot be done."
     )
 
@@ -225,14 +207,6 @@ def _count_change_text(s: dict[str, Any]) -> str:
         f"Coins have the values {_coins(s)}, {how} whose values sum to exactly `target`, modulo {s['m']} "
         "(paying 0 has exactly one way). Write a Python function `solve(target)` that returns it for an integer "
         "target >= 0."
-    )
-
-
-def _max_coins_text(s: dict[str, Any]) -> str:
-    return (
-        f"Coins have the values {_coins(s)}, and at most {s['l']} coin{'s' if s['l'] != 1 else ''} of each value "
-        "may be used. Write a Python function `solve(target)` that returns the largest number of coins whose "
-        "values sum to exactly `target` (0 for target 0), or -1 if it cannot be done."
     )
 
 
@@ -322,11 +296,11 @@ VARIANTS: dict[str, Variant] = {
     "min_coins": Variant(
         "target",
         lambda r, c: {"variant": "min_coins", "coins": _coin_set(r, c), "l": r.randint(1, 4)},
-        _targets, _min_coins_text),
+        _targets, _coin_count_text),
     "max_coins": Variant(
         "target",
         lambda r, c: {"variant": "max_coins", "coins": _coin_set(r, c), "l": r.randint(1, 4)},
-        _targets, _max_coins_text),
+        _targets, _coin_count_text),
     "count_change": Variant(
         "target",
         _count_change_spec,

@@ -31,6 +31,7 @@ from typing import Any
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
+from palaestra.envs.code.common import compiled_function, show
 from palaestra.envs.code.templates import ProgramTexts
 
 MAX_TESTS_TEXT = 20_000
@@ -58,7 +59,7 @@ CATALOGUE: dict[str, tuple[tuple[str, ...], tuple[tuple[int, int], ...]]] = {
 CODE = ProgramTexts("mutation_tests")
 
 Kills = frozenset[int]  # the pool inputs on which a mutant's result differs from the original's
-SAFE_BUILTINS = {"len": len, "range": range, "abs": abs, "chr": chr, "ord": ord, "min": min, "max": max}
+SAFE_BUILTINS = ("len", "range", "abs", "chr", "ord", "min", "max")  # all the catalogue's code may call
 COMPARISONS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
 ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)
 
@@ -92,14 +93,6 @@ def mutations(source: str) -> list[str]:
             change(sites(mutant)[index])
             out.append(ast.unparse(mutant) + "\n")
     return out
-
-
-@lru_cache(maxsize=512)
-def compiled(source: str, name: str) -> Callable[..., Any]:
-    """Our own catalogue code (original or mutant) as a function, with a few safe builtins."""
-    namespace: dict[str, Any] = {"__builtins__": SAFE_BUILTINS}
-    exec(compile(source, f"<{name}>", "exec"), namespace)  # noqa: S102 (catalogue code, never model text)
-    return namespace[name]
 
 
 @lru_cache(maxsize=128)
@@ -146,7 +139,7 @@ def draw_arg(rng: random.Random, kind: str, scale: int) -> Any:
 def analysis(name: str, constants: tuple[int, ...]) -> tuple[list[list[Any]], list[Any], list[tuple[int, Kills]]]:
     """``(pool, expected outputs, [(mutant index, pool inputs killing it)])`` for one function: its
     input pool is seeded by the function and its constants alone, so the analysis is computed once."""
-    original = compiled(source_of(name, list(constants)), name)
+    original = compiled_function(source_of(name, list(constants)), name, SAFE_BUILTINS)
     pool, wanted = [], []
     for args in input_pool(random.Random(f"{name}:{constants}"), name, 10):
         got = call(original, args)
@@ -155,7 +148,7 @@ def analysis(name: str, constants: tuple[int, ...]) -> tuple[list[list[Any]], li
             wanted.append(got[1])
     kills = []
     for index, mutant_source in enumerate(catalogue_mutants(name, constants)):
-        mutant = compiled(mutant_source, name)
+        mutant = compiled_function(mutant_source, name, SAFE_BUILTINS)
         killed = frozenset(i for i, args in enumerate(pool) if differs(call(mutant, args), wanted[i]))
         if killed:
             kills.append((index, killed))
@@ -297,10 +290,6 @@ def valid_args(args: list[Any], kinds: tuple[str, ...]) -> str | None:
     return None
 
 
-def show(value: Any) -> str:
-    return repr(value)
-
-
 @dataclass(frozen=True)
 class Config:
     names: tuple[str, ...]
@@ -388,7 +377,7 @@ class MutationTests(Task):
             problem_with_args = valid_args(args, kinds)
             if problem_with_args is not None:
                 return Verdict.wrong(f"test {number}: {problem_with_args}")
-        original = compiled(source_of(name, data["constants"]), name)
+        original = compiled_function(source_of(name, data["constants"]), name, SAFE_BUILTINS)
         for number, (args, expected) in enumerate(tests, 1):
             got = call(original, args)
             if differs(got, expected):
@@ -399,7 +388,7 @@ class MutationTests(Task):
         for index in data["mutants"]:
             if not (type(index) is int and 0 <= index < len(sources)):
                 return Verdict.failed("a mutant index in the problem data is out of range")
-            mutant = compiled(sources[index], name)
+            mutant = compiled_function(sources[index], name, SAFE_BUILTINS)
             killed += any(differs(call(mutant, args), expected) for args, expected in tests)
         total = len(data["mutants"])
         if killed == total:

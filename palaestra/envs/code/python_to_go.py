@@ -60,7 +60,7 @@ class OrderedCounts(Template):
     def naive_python(self, p: dict[str, Any]) -> str:
         return self.python(p, key=_truncated_mod(p["m"]))
 
-    def target(self, p: dict[str, Any], key: str = "") -> str:
+    def reference(self, p: dict[str, Any], key: str = "") -> str:
         key = key or _floor_mod("x", p["m"])
         return (f"func {p['name']}(xs []int) []int {{\n\tcounts := map[int]int{{}}\n\torder := []int{{}}\n"
                 f"\tfor _, x := range xs {{\n\t\tkey := {key}\n\t\tif _, seen := counts[key]; !seen {{\n"
@@ -68,7 +68,7 @@ class OrderedCounts(Template):
                 "\tfor _, key := range order {\n\t\tout = append(out, key, counts[key])\n\t}\n\treturn out\n}\n")
 
     def naive_target(self, p: dict[str, Any]) -> str:
-        return self.target(p, key=f"x % {p['m']}")
+        return self.reference(p, key=f"x % {p['m']}")
 
     def case(self, rng: random.Random, p: dict[str, Any], size: int) -> list[Any]:
         return _ints(rng, size)
@@ -89,7 +89,7 @@ class FloorMix(Template):
                 f"        q = x // {p['d']} if x >= 0 else -((-x) // {p['d']})\n"
                 f"        total += q - {_truncated_mod(p['m'])} * {p['w']}\n    return total\n")
 
-    def target(self, p: dict[str, Any]) -> str:
+    def reference(self, p: dict[str, Any]) -> str:
         d = p["d"]
         return (f"func {p['name']}(xs []int) int {{\n\ttotal := 0\n\tfor _, x := range xs {{\n\t\tq := x / {d}\n"
                 f"\t\tif x%{d} != 0 && x < 0 {{\n\t\t\tq--\n\t\t}}\n\t\tr := {_floor_mod('x', p['m'])}\n"
@@ -117,7 +117,7 @@ class WindowBest(Template):
     def naive_python(self, p: dict[str, Any]) -> str:
         return self.python(p, clamp=False)
 
-    def target(self, p: dict[str, Any], clamp: bool = True) -> str:
+    def reference(self, p: dict[str, Any], clamp: bool = True) -> str:
         k = p["k"]
         end = (f"\t\tend := i + {k}\n\t\tif end > len(xs) {{\n\t\t\tend = len(xs)\n\t\t}}\n" if clamp
                else f"\t\tend := i + {k}\n")
@@ -126,7 +126,7 @@ class WindowBest(Template):
                 "\t\tif sum > best {\n\t\t\tbest = sum\n\t\t}\n\t}\n\treturn best\n}\n")
 
     def naive_target(self, p: dict[str, Any]) -> str:
-        return self.target(p, clamp=False)
+        return self.reference(p, clamp=False)
 
     def case(self, rng: random.Random, p: dict[str, Any], size: int) -> list[Any]:
         return _ints(rng, size, -20, 12)
@@ -146,7 +146,7 @@ class StableByKey(Template):
     def naive_python(self, p: dict[str, Any]) -> str:
         return self.python(p, key=_truncated_mod(p["m"]))
 
-    def target(self, p: dict[str, Any], floor: bool = True) -> str:
+    def reference(self, p: dict[str, Any], floor: bool = True) -> str:
         m = p["m"]
         key_a, key_b = ((_floor_mod("out[a]", m), _floor_mod("out[b]", m)) if floor
                         else (f"out[a]%{m}", f"out[b]%{m}"))
@@ -156,7 +156,7 @@ class StableByKey(Template):
                 "\treturn out\n}\n")
 
     def naive_target(self, p: dict[str, Any]) -> str:
-        return self.target(p, floor=False)
+        return self.reference(p, floor=False)
 
     def case(self, rng: random.Random, p: dict[str, Any], size: int) -> list[Any]:
         return _ints(rng, size)

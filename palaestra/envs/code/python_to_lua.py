@@ -52,7 +52,7 @@ class WrapPairs(Template):
                 f"        if i - {p['k']} < 1:\n            raise IndexError\n"
                 f"        total += xs[i - 1] {op} xs[i - {p['k']} - 1]\n    return total\n")
 
-    def target(self, p: dict[str, Any]) -> str:
+    def reference(self, p: dict[str, Any]) -> str:
         op = self.OPS[p["op"]][1]
         return (f"function {p['name']}(xs)\n    local total, n = {p['start']}, #xs\n    for i = 1, n do\n"
                 f"        total = total + xs[i] {op} xs[(i - 1 - {p['k']}) % n + 1]\n    end\n    return total\nend\n")
@@ -81,14 +81,14 @@ class ShiftPositions(Template):
     def naive_python(self, p: dict[str, Any]) -> str:
         return self.python(p, parity_of="(i + 1)")
 
-    def target(self, p: dict[str, Any], parity_of: str = "(i - 1)") -> str:
+    def reference(self, p: dict[str, Any], parity_of: str = "(i - 1)") -> str:
         return (f"function {p['name']}(s)\n    local out = {{}}\n    for i = 1, #s do\n        local c = s:sub(i, i)\n"
                 f"        if {parity_of} % 2 == {p['parity']} then\n"
                 f"            c = string.char((c:byte() - 97 + {p['d']}) % 26 + 97)\n        end\n"
                 "        out[#out + 1] = c\n    end\n    return table.concat(out)\nend\n")
 
     def naive_target(self, p: dict[str, Any]) -> str:
-        return self.target(p, parity_of="i")
+        return self.reference(p, parity_of="i")
 
     def case(self, rng: random.Random, p: dict[str, Any], size: int) -> list[Any]:
         return ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(size))]
@@ -110,14 +110,14 @@ class FindPositions(Template):
     def naive_python(self, p: dict[str, Any]) -> str:
         return self.python(p, shift=1)  # Lua's 1-based positions, unconverted
 
-    def target(self, p: dict[str, Any], found: str = "i - 1") -> str:
+    def reference(self, p: dict[str, Any], found: str = "i - 1") -> str:
         return (f"function {p['name']}(s)\n    local found, start = {{}}, 1\n    while true do\n"
                 f"        local i = string.find(s, {json.dumps(p['needle'])}, start, true)\n"
                 f"        if i == nil then break end\n        found[#found + 1] = {found}\n"
                 f"        start = i + {p['step']}\n    end\n    return found\nend\n")
 
     def naive_target(self, p: dict[str, Any]) -> str:
-        return self.target(p, found="i")
+        return self.reference(p, found="i")
 
     def case(self, rng: random.Random, p: dict[str, Any], size: int) -> list[Any]:
         return ["".join(rng.choice("aab.") for _ in range(size))]
@@ -137,14 +137,14 @@ class ChunkSums(Template):
         return (f"def {p['name']}(xs):\n    if len(xs) % {p['k']}:\n        raise IndexError\n"
                 + self.python(p).split("\n", 1)[1])
 
-    def target(self, p: dict[str, Any], last: str = "") -> str:
+    def reference(self, p: dict[str, Any], last: str = "") -> str:
         last = last or f"math.min(i + {p['k'] - 1}, #xs)"
         return (f"function {p['name']}(xs)\n    local sums = {{}}\n    for i = 1, #xs, {p['k']} do\n"
                 f"        local s = 0\n        for j = i, {last} do\n            s = s + xs[j]\n        end\n"
                 f"        sums[#sums + 1] = s % {p['m']}\n    end\n    return sums\nend\n")
 
     def naive_target(self, p: dict[str, Any]) -> str:
-        return self.target(p, last=f"i + {p['k'] - 1}")
+        return self.reference(p, last=f"i + {p['k'] - 1}")
 
     def case(self, rng: random.Random, p: dict[str, Any], size: int) -> list[Any]:
         return [[rng.randint(-20, 20) for _ in range(size)]]

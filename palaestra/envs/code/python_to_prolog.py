@@ -44,7 +44,7 @@ class CountPairs(Template):
         return (f"def {p['name']}(xs):\n    count = 0\n    for i in range(len(xs) - 1):\n"
                 f"        if xs[i] {p['op']} xs[i + 1]:\n            count += {p['weight']}\n    return count\n")
 
-    def target(self, p: dict[str, Any]) -> str:
+    def reference(self, p: dict[str, Any]) -> str:
         n = p["name"]
         return (f"{n}([], 0).\n{n}([_], 0).\n{n}([A, B|T], N) :-\n    {n}([B|T], M),\n"
                 f"    (   A {self.OPS[p['op']]} B\n    ->  N is M + {p['weight']}\n    ;   N = M\n    ).\n")
@@ -64,7 +64,7 @@ class HalvingSteps(Template):
                 f"            n = n // 2\n        else:\n            n = n - {p['d']}\n        steps += 1\n"
                 "    return steps\n")
 
-    def target(self, p: dict[str, Any]) -> str:
+    def reference(self, p: dict[str, Any]) -> str:
         n = p["name"]
         return (f"{n}(N, 0) :-\n    N =< {p['bound']}, !.\n{n}(N, S) :-\n"
                 f"    (   N mod 2 =:= 0\n    ->  M is N // 2\n    ;   M is N - {p['d']}\n    ),\n"
@@ -85,7 +85,7 @@ class LongRuns(Template):
                 "            runs[-1][1] += 1\n        else:\n            runs.append([x, 1])\n"
                 f"    return [run for run in runs if run[1] >= {p['least']}]\n")
 
-    def target(self, p: dict[str, Any]) -> str:
+    def reference(self, p: dict[str, Any]) -> str:
         n = p["name"]
         return (f"{n}(Xs, Kept) :-\n    {n}_runs(Xs, Runs),\n    {n}_keep(Runs, Kept).\n\n"
                 f"{n}_runs([], []).\n{n}_runs([X|Xs], [[X, N]|Rest]) :-\n    {n}_take(X, Xs, 1, N, Tail),\n"
@@ -115,7 +115,7 @@ class RecordPositions(Template):
     def naive_python(self, p: dict[str, Any]) -> str:
         return self.python(p, offset=1 - p["offset"])  # the position counted from the other end of 0/1
 
-    def target(self, p: dict[str, Any], offset: int | None = None) -> str:
+    def reference(self, p: dict[str, Any], offset: int | None = None) -> str:
         n, offset = p["name"], p["offset"] if offset is None else offset
         return (f"{n}(Xs, Found) :-\n    {n}_scan(Xs, 0, none, Found).\n\n{n}_scan([], _, _, []).\n"
                 f"{n}_scan([X|Xs], I, Best, Found) :-\n    I1 is I + 1,\n"
@@ -124,7 +124,7 @@ class RecordPositions(Template):
                 f"    ;   {n}_scan(Xs, I1, Best, Found)\n    ).\n")
 
     def naive_target(self, p: dict[str, Any]) -> str:
-        return self.target(p, offset=1 - p["offset"])
+        return self.reference(p, offset=1 - p["offset"])
 
     def case(self, rng: random.Random, p: dict[str, Any], size: int) -> list[Any]:
         return [[rng.randint(-5, 15) for _ in range(size)]]

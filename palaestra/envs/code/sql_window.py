@@ -59,8 +59,7 @@ class Schema:
 
 
 def schema_of(p: dict[str, Any]) -> Schema:
-    table, ident, group, groups, time, value = DOMAINS[p["domain"]]
-    return Schema(table, ident, group, groups, time, value)
+    return Schema(*DOMAINS[p["domain"]])
 
 
 def ordered(rows: list[Row], s: Schema) -> list[Row]:

@@ -191,7 +191,7 @@ def _queries_source(kinds: list[str], words: dict[str, str]) -> str:
 def _cases(
     rng: random.Random, config: StdioQueries.Config
 ) -> tuple[str, list[dict[str, str]], str, dict[str, Any]] | None:
-    pipeline = pl.array_pipeline(rng, config.steps, ("filter", "map", "order", "window"), reduce_chance=1.0)
+    pipeline = pl.draw_pipeline(rng, pl.ARRAYS, config.steps, ("filter", "map", "order", "window"), reduce_chance=1.0)
     tests, lists = [], []
     for _ in range(config.tests):
         cases = [random_ints(rng, rng.randint(1, config.max_n), -config.value, config.value)
@@ -199,12 +199,12 @@ def _cases(
         lines = [str(len(cases))]
         for xs in cases:
             lines += [str(len(xs)), " ".join(map(str, xs))]
-        answers = [str(pl.apply_pipeline(pipeline, xs, pl.ARRAY_OPS, pl.ARRAY_REDUCERS)) for xs in cases]
+        answers = [str(pl.apply_pipeline(pipeline, xs, pl.ARRAYS)) for xs in cases]
         lists += cases
         tests.append({"stdin": "\n".join(lines) + "\n", "stdout": "\n".join(answers) + "\n"})
-    if not pl.pinned_down(pipeline, lists, pl.ARRAY_OPS, pl.ARRAY_REDUCERS):
+    if not pl.pinned_down(pipeline, lists, pl.ARRAYS):
         return None
-    steps = pl.describe_pipeline(pipeline, pl.ARRAY_OPS, pl.ARRAY_REDUCERS, "")
+    steps = pl.describe_pipeline(pipeline, pl.ARRAYS)  # it ends in a reduction
     text = (
         "Write a Python program that reads several test cases from standard input and prints one answer per "
         "test case.\n\n"
@@ -213,7 +213,7 @@ def _cases(
         f"For each test case, apply these steps to xs in order and print the resulting number on its own line:\n"
         f"{steps}"
     )
-    function = pl.render_pipeline(pipeline, pl.ARRAY_OPS, pl.ARRAY_REDUCERS, "solve", "xs")
+    function = pl.render_pipeline(pipeline, pl.ARRAYS)
     source = (
         "import sys\n"
         + ("" if function.startswith("import") else "\n\n")

@@ -17,7 +17,7 @@ from typing import Any
 from palaestra.core import Problem, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.code import _pipelines as pl
-from palaestra.envs.code.common import FunctionTask, function_problem, function_tests, varied
+from palaestra.envs.code.common import FunctionTask, function_problem, varied
 
 
 @register
@@ -50,26 +50,19 @@ class StringPipeline(FunctionTask):
     growth = Growth(limits={"steps": 15, "max_len": 104, "tests": 34})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        ops, reducers = pl.STRING_OPS, pl.STRING_REDUCERS
+        def useful(tests: list[dict[str, Any]]) -> bool:  # varied, and no result too long to show
+            return varied(tests, at_least=4) and all(len(str(t["expected"])) <= 2000 for t in tests)
 
-        def draw() -> tuple[list[pl.Step], list[dict[str, Any]]] | None:
-            pipeline = pl.string_pipeline(rng, config.steps, config.groups, config.reduce_chance)
-            inputs = pl.string_inputs(rng, config.tests, config.max_len, config.words)
-            tests = function_tests(lambda s: pl.apply_pipeline(pipeline, s, ops, reducers), inputs)
-            useful = varied(tests, at_least=4) and all(len(str(t["expected"])) <= 2000 for t in tests)
-            return (pipeline, tests) if useful and pl.pinned_down(pipeline, [i[0] for i in inputs], ops,
-                                                                          reducers) else None
-
-        pipeline, tests = retry(draw, what="a pipeline pinned down by its tests, with varied results")
-        steps = pl.describe_pipeline(pipeline, ops, reducers, "Return the resulting string.")
+        pipeline, tests = retry(lambda: pl.pinned_pipeline(
+            rng, pl.STRINGS, config.steps, config.groups, config.reduce_chance,
+            lambda: pl.string_inputs(rng, config.tests, config.max_len, config.words), useful),
+            what="a pipeline pinned down by its tests, with varied results")
         kind = "lowercase words separated by single spaces" if config.words else "lowercase letters"
-        text = (
-            f"Write a Python function `solve(s)` that takes a string `s` (of {kind}) and applies these steps "
-            f"in order:\n{steps}"
-        )
-        source = pl.render_pipeline(pipeline, ops, reducers, "solve", "s")
+        text = (f"Write a Python function `solve(s)` that takes a string `s` (of {kind}) and applies these steps "
+                f"in order:\n{pl.describe_pipeline(pipeline, pl.STRINGS)}")
         return function_problem(function="solve", params="s", task_text=text, tests=tests,
-                                reference_source=source, examples=2, extra={"spec": pipeline})
+                                reference_source=pl.render_pipeline(pipeline, pl.STRINGS), examples=2,
+                                extra={"spec": pipeline})
 
     def difficulty(self, problem: Problem) -> float:
         """The number of steps (the final reduction included): each one does real work; plus a tenth of the

@@ -22,18 +22,16 @@ strings. Expected answers come from the Python reference program, run in-process
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import Any
 
-from palaestra.core import Problem, register
-from palaestra.core.retry import retry
+from palaestra.core import register
 from palaestra.core.task import Growth
 from palaestra.envs.code._polyglot import (
+    SizedConfig,
     StdioPolyglotTask,
     StdioTemplate,
     language_texts,
     random_word,
-    stdio_problem,
     stdio_sources,
 )
 from palaestra.envs.code.templates import ProgramTexts
@@ -354,14 +352,11 @@ class StringPrograms(StdioPolyglotTask):
                    "problem.")
     tags = ("code", "programming", "stdio", "strings", "multi-language")
     templates = TEMPLATES
+    Config = SizedConfig
+    min_distinct = 2
+    what = "a string problem with varied answers"
 
-    @dataclass(frozen=True)
-    class Config:
-        templates: tuple[str, ...]
-        max_size: int
-        tests: int
-
-    def config(self, level: int) -> Config:
+    def config(self, level: int) -> SizedConfig:
         easy = ("run_length", "pattern_search", "anagram_groups", "brackets")
         return [
             self.Config(easy, max_size=6, tests=4),
@@ -373,13 +368,5 @@ class StringPrograms(StdioPolyglotTask):
         ][level]
     growth = Growth()
 
-    def generate(self, rng: random.Random, config: Config) -> Problem:
-        def draw() -> Problem | None:
-            template = TEMPLATES[rng.choice(config.templates)]
-            sizes = [rng.randint(max(2, config.max_size // 2), config.max_size) for _ in range(config.tests)]
-            sizes[0] = min(sizes[0], 4)  # a small test for the example
-            limits = (f"Limits: T <= {config.tests}; a word or list has at most {12 * config.max_size} letters or "
-                      "elements.")
-            return stdio_problem(rng, template, sizes, limits_text=limits, min_distinct=2)
-
-        return retry(draw, attempts=50, what="a string problem with varied answers")
+    def limits(self, config: SizedConfig) -> str:
+        return f"Limits: T <= {config.tests}; a word or list has at most {12 * config.max_size} letters or elements."

@@ -18,93 +18,78 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import Problem, register, retry
-from palaestra.envs.code.common import FunctionTask, function_problem, int_list_inputs
+from palaestra.envs.code.common import FunctionTask, compiled_function, function_problem, int_list_inputs
 
-# (text, code over xs[j] = p, xs[i] = q, indices j < i, trusted predicate)
-Rule = tuple[str, str, Callable[[int, int, int, int], bool]]
+# (text, code): the code is a condition over xs[j] (the earlier chosen element) and xs[i] at positions j < i; it is
+# rendered into the reference source and compiled as the trusted predicate (:func:`_predicate`), so a rule is
+# written once.
+Rule = tuple[str, str]
 
 
 def _order(kind: str) -> Rule:
     return {
-        "inc": ("each element is strictly greater than the previous one", "xs[j] < xs[i]",
-                lambda p, q, j, i: p < q),
-        "nondec": ("each element is greater than or equal to the previous one", "xs[j] <= xs[i]",
-                   lambda p, q, j, i: p <= q),
-        "dec": ("each element is strictly less than the previous one", "xs[j] > xs[i]",
-                lambda p, q, j, i: p > q),
-        "noninc": ("each element is less than or equal to the previous one", "xs[j] >= xs[i]",
-                   lambda p, q, j, i: p >= q),
+        "inc": ("each element is strictly greater than the previous one", "xs[j] < xs[i]"),
+        "nondec": ("each element is greater than or equal to the previous one", "xs[j] <= xs[i]"),
+        "dec": ("each element is strictly less than the previous one", "xs[j] > xs[i]"),
+        "noninc": ("each element is less than or equal to the previous one", "xs[j] >= xs[i]"),
     }[kind]
 
 
 def _close(rng: random.Random) -> Rule:
     d = rng.randint(1, 15)
-    return (f"each element differs from the previous one by at most {d}", f"abs(xs[i] - xs[j]) <= {d}",
-            lambda p, q, j, i: abs(q - p) <= d)
+    return (f"each element differs from the previous one by at most {d}", f"abs(xs[i] - xs[j]) <= {d}")
 
 
 def _far(rng: random.Random) -> Rule:
     d = rng.randint(1, 10)
-    return (f"each element differs from the previous one by at least {d}", f"abs(xs[i] - xs[j]) >= {d}",
-            lambda p, q, j, i: abs(q - p) >= d)
+    return (f"each element differs from the previous one by at least {d}", f"abs(xs[i] - xs[j]) >= {d}")
 
 
-def _difference_multiple(rng: random.Random) -> Rule:
-    m = rng.randint(2, 7)
-    if rng.random() < 0.5:
-        return (f"the difference between each element and the previous one is not a multiple of {m}",
-                f"(xs[i] - xs[j]) % {m} != 0", lambda p, q, j, i: (q - p) % m != 0)
-    return (f"the difference between each element and the previous one is a multiple of {m}",
-            f"(xs[i] - xs[j]) % {m} == 0", lambda p, q, j, i: (q - p) % m == 0)
+def _multiple(what: str, op: str) -> Callable[[random.Random], Rule]:
+    """The rule that the ``what`` of two consecutive elements (``xs[i] op xs[j]``) is, or is not, a multiple of m."""
+    def draw(rng: random.Random) -> Rule:
+        m = rng.randint(2, 7)
+        negated = rng.random() < 0.5
+        return (f"the {what} each element and the previous one is {'not ' if negated else ''}a multiple of {m}",
+                f"(xs[i] {op} xs[j]) % {m} {'!=' if negated else '=='} 0")
 
-
-def _sum_multiple(rng: random.Random) -> Rule:
-    m = rng.randint(2, 7)
-    if rng.random() < 0.5:
-        return (f"the sum of each element and the previous one is not a multiple of {m}",
-                f"(xs[i] + xs[j]) % {m} != 0", lambda p, q, j, i: (q + p) % m != 0)
-    return (f"the sum of each element and the previous one is a multiple of {m}",
-            f"(xs[i] + xs[j]) % {m} == 0", lambda p, q, j, i: (q + p) % m == 0)
+    return draw
 
 
 def _gap_min(rng: random.Random) -> Rule:
     g = rng.randint(2, 6)
     return ((f"consecutive chosen elements are at least {g} positions apart in the list (no two consecutive "
-             f"chosen positions j < i with i - j < {g})"), f"i - j >= {g}", lambda p, q, j, i: i - j >= g)
+             f"chosen positions j < i with i - j < {g})"), f"i - j >= {g}")
 
 
 def _gap_max(rng: random.Random) -> Rule:
     g = rng.randint(1, 5)
     if g == 1:
         return ("consecutive chosen elements are adjacent in the list (the subsequence is a contiguous run)",
-                "i - j == 1", lambda p, q, j, i: i - j == 1)
-    return (f"consecutive chosen elements are at most {g} positions apart in the list", f"i - j <= {g}",
-            lambda p, q, j, i: i - j <= g)
+                "i - j == 1")
+    return (f"consecutive chosen elements are at most {g} positions apart in the list", f"i - j <= {g}")
 
 
 def _rise(rng: random.Random) -> Rule:
     d = rng.randint(0, 10)
-    return (f"each element is at most {d} greater than the previous one", f"xs[i] - xs[j] <= {d}",
-            lambda p, q, j, i: q - p <= d)
+    return (f"each element is at most {d} greater than the previous one", f"xs[i] - xs[j] <= {d}")
 
 
 def _drop(rng: random.Random) -> Rule:
     d = rng.randint(0, 10)
-    return (f"each element is at most {d} less than the previous one", f"xs[j] - xs[i] <= {d}",
-            lambda p, q, j, i: p - q <= d)
+    return (f"each element is at most {d} less than the previous one", f"xs[j] - xs[i] <= {d}")
 
 
 def _scale(rng: random.Random) -> Rule:
     k = rng.randint(2, 4)
     if rng.random() < 0.5:
-        return (f"each element is at least {k} times the previous one", f"xs[i] >= {k} * xs[j]",
-                lambda p, q, j, i: q >= k * p)
-    return (f"each element is at most {k} times the previous one", f"xs[i] <= {k} * xs[j]",
-            lambda p, q, j, i: q <= k * p)
+        return (f"each element is at least {k} times the previous one", f"xs[i] >= {k} * xs[j]")
+    return (f"each element is at most {k} times the previous one", f"xs[i] <= {k} * xs[j]")
 
 
-RULES = {"close": _close, "far": _far, "difference": _difference_multiple, "sum": _sum_multiple,
-         "gap_min": _gap_min, "gap_max": _gap_max, "rise": _rise, "drop": _drop, "scale": _scale}
+RULES = {"close": _close, "far": _far, "difference": _multiple("difference between", "-"),
+         "sum": _multiple("sum of", "+"), "gap_min": _gap_min, "gap_max": _gap_max, "rise": _rise, "drop": _drop,
+         "scale": _scale}
 
 
 @register
@@ -148,7 +133,7 @@ class Subsequence(FunctionTask):
             return order, kinds, rules, objective, tests
 
         order, kinds, rules, objective, tests = retry(draw, what="constraints that all matter, with varied results")
-        listed = "\n".join(f"- {text}" for text, _, _ in rules)
+        listed = "\n".join(f"- {text}" for text, _ in rules)
         goal = ("the largest possible sum of its elements" if objective == "sum"
                 else "the largest possible number of elements")
         text = (
@@ -157,7 +142,7 @@ class Subsequence(FunctionTask):
             f"necessarily adjacent) in which every chosen element after the first satisfies, relative to the "
             f"chosen element just before it:\n{listed}\nReturn 0 for an empty list."
         )
-        condition = " and ".join(code for _, code, _ in rules)
+        condition = " and ".join(code for _, code in rules)
         start, step = ("xs[i]", "best[j] + xs[i]") if objective == "sum" else ("1", "best[j] + 1")
         source = (
             "def solve(xs):\n"
@@ -169,7 +154,7 @@ class Subsequence(FunctionTask):
             f"                best[i] = max(best[i], {step})\n"
             "    return max(best) if best else 0\n"
         )
-        spec: dict[str, Any] = {"order": order, "rules": kinds, "conditions": [code for _, code, _ in rules],
+        spec: dict[str, Any] = {"order": order, "rules": kinds, "conditions": [code for _, code in rules],
                                 "objective": objective}
         return function_problem(function="solve", params="xs", task_text=text, tests=tests,
                                 reference_source=source, examples=2, extra={"spec": spec})
@@ -190,14 +175,15 @@ def every_rule_matters(inputs: list[list[int]], masks: list[list[list[int]]], ex
     )
 
 
-def best_subsequence(xs: list[int], rules: list[Rule], objective: str) -> int:
-    """The trusted reference: the quadratic DP over the last chosen position."""
-    return _best(xs, _rule_masks(xs, rules), (1 << len(rules)) - 1, objective)
+def _predicate(code: str) -> Callable[[list[int], int, int], bool]:
+    """A rule's code (our own, also in the reference source) as the trusted predicate of ``xs, j, i``."""
+    return compiled_function(f"def rule(xs, j, i):\n    return {code}\n", "rule")
 
 
 def _rule_masks(xs: list[int], rules: list[Rule]) -> list[list[int]]:
     """masks[i][j] (j < i): the rules that choosing xs[j] just before xs[i] satisfies, as bits."""
-    return [[sum(1 << r for r, (_, _, pred) in enumerate(rules) if pred(xs[j], xs[i], j, i)) for j in range(i)]
+    predicates = [_predicate(code) for _, code in rules]
+    return [[sum(1 << r for r, holds in enumerate(predicates) if holds(xs, j, i)) for j in range(i)]
             for i in range(len(xs))]
 
 

@@ -25,9 +25,9 @@ from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, r
 from palaestra.core.task import Growth
 from palaestra.envs.code import _pipelines as pl
 from palaestra.envs.code.common import (
+    CodeTask,
     examples_text,
     function_footer,
-    function_tests,
     int_list_inputs,
     pick_examples,
     varied,
@@ -36,9 +36,8 @@ from palaestra.verifiers import code as code_verifier
 
 
 @register
-class TestFeedback(MultiTurnTask):
+class TestFeedback(CodeTask, MultiTurnTask):
     id = "code/test_feedback"
-    family = "code"
     description = "Write a function against hidden tests, seeing the failing tests after each submission."
     tags = ("code", "programming", "multi-turn")
     version = 3
@@ -52,13 +51,6 @@ class TestFeedback(MultiTurnTask):
         shown: int  # failing visible tests shown in detail after a failed submission
         tests: int
         visible: int = 3  # tests shown in the prompt (the rest are hidden)
-
-    multiline = True
-    option_variants = ({"partial_credit": True},)
-
-    def __init__(self, answer_format: str | None = None, partial_credit: bool = False) -> None:
-        super().__init__(answer_format=answer_format)
-        self.partial_credit = partial_credit
 
     presets = (
         Config(steps=2, reduce_chance=0.4, max_len=8, attempts=5, shown=3, tests=10),
@@ -78,27 +70,23 @@ class TestFeedback(MultiTurnTask):
     def generate(self, rng: random.Random, config: Config) -> Problem:
         groups = ("filter", "map", "order", "window")
 
-        def draw() -> tuple[Any, ...] | None:
-            if rng.random() < 0.5:
-                pipeline = pl.array_pipeline(rng, config.steps, groups, config.reduce_chance)
-                ops, reducers, var, kind = pl.ARRAY_OPS, pl.ARRAY_REDUCERS, "xs", "a list of integers `xs`"
-                final = "Return the resulting list."
-                inputs = int_list_inputs(rng, config.tests, config.max_len, -20, 20)
-            else:
-                pipeline = pl.string_pipeline(rng, config.steps, ("filter", "map", "order", "words"),
-                                              config.reduce_chance)
-                ops, reducers, var = pl.STRING_OPS, pl.STRING_REDUCERS, "s"
-                kind = "a string `s` of lowercase words separated by single spaces"
-                final = "Return the resulting string."
-                inputs = pl.string_inputs(rng, config.tests, config.max_len, words=True)
-            tests = function_tests(lambda x, p=pipeline, o=ops, r=reducers: pl.apply_pipeline(p, x, o, r), inputs)
-            values = [args[0] for args in inputs]
-            useful = varied(tests, at_least=4) and pl.pinned_down(pipeline, values, ops, reducers)
-            return (pipeline, ops, reducers, var, kind, final, tests) if useful else None
+        def draw() -> tuple[pl.Kind, list[pl.Step], list[dict[str, Any]]] | None:
+            def useful(tests: list[dict[str, Any]]) -> bool:
+                return varied(tests, at_least=4)
 
-        pipeline, ops, reducers, var, kind, final, tests = retry(
-            draw, what="a pipeline pinned down by its tests, with varied outputs")
-        steps = pl.describe_pipeline(pipeline, ops, reducers, final)
+            if rng.random() < 0.5:
+                drawn = pl.pinned_pipeline(rng, pl.ARRAYS, config.steps, groups, config.reduce_chance,
+                                           lambda: int_list_inputs(rng, config.tests, config.max_len, -20, 20), useful)
+                return (pl.ARRAYS, *drawn) if drawn else None
+            drawn = pl.pinned_pipeline(rng, pl.STRINGS, config.steps, ("filter", "map", "order", "words"),
+                                       config.reduce_chance,
+                                       lambda: pl.string_inputs(rng, config.tests, config.max_len, words=True), useful)
+            return (pl.STRINGS, *drawn) if drawn else None
+
+        pipeline_kind, pipeline, tests = retry(draw, what="a pipeline pinned down by its tests, with varied outputs")
+        var = pipeline_kind.var
+        kind = "a list of integers `xs`" if var == "xs" else "a string `s` of lowercase words separated by single spaces"
+        steps = pl.describe_pipeline(pipeline, pipeline_kind)
         chosen = pick_examples(tests, config.visible)
         tests = [tests[i] for i in chosen] + [t for i, t in enumerate(tests) if i not in chosen]  # visible first
         visible = len(chosen)
@@ -111,7 +99,7 @@ class TestFeedback(MultiTurnTask):
             f"test{'s' if config.shown != 1 else ''} and how many hidden tests passed (never their inputs or "
             "expected values)."
         )
-        source = pl.render_pipeline(pipeline, ops, reducers, "solve", var)
+        source = pl.render_pipeline(pipeline, pipeline_kind)
         data = {
             "kind": "function", "function": "solve", "params": var, "tests": tests, "test_seconds": 1.0,
             "attempts": config.attempts, "shown": config.shown, "visible": visible, "spec": pipeline,

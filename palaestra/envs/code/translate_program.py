@@ -8,9 +8,9 @@ Python's semantics: ``//`` and ``%`` round toward minus infinity (C's and JavaSc
 ``abs`` are built in. Values stay below 2**50 in magnitude (checked on every hidden test), so
 64-bit integers and JavaScript numbers hold them exactly.
 
-Expected outputs come from a trusted interpreter of the expression language (in-process); the
-Python shown and the C and JavaScript references are renderings of the same program, and
-``tests/code`` checks that all three agree with the interpreter through the sandbox.
+The Python shown and the C and JavaScript references are renderings of the same program;
+expected outputs come from the Python rendering itself, run in-process with every value checked
+(:func:`run`), and ``tests/code`` checks the three renderings through the sandbox.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from palaestra.core import Problem, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
 from palaestra.envs.code._polyglot import PolyglotTask, convention, join_cases
+from palaestra.envs.code.common import compiled_function
 from palaestra.envs.code.templates import ProgramTexts
 from palaestra.verifiers import polyglot
 from palaestra.verifiers.polyglot import Budget, Program, Report, fence
@@ -41,7 +42,7 @@ class Overflow(Exception):
     """A value left the safe range (or the program ran too long): the generator draws again."""
 
 
-# --- the trusted interpreter (Python semantics) -----------------------------------------------
+# --- the trusted run: the Python rendering, checked, compiled in-process ---------------------
 
 def _check(value: int) -> int:
     if abs(value) >= LIMIT:
@@ -49,104 +50,62 @@ def _check(value: int) -> int:
     return value
 
 
-def evaluate(e: Expr, env: dict[str, Any]) -> int:
-    kind = e[0]
-    if kind == "num":
-        return e[1]
-    if kind == "var":
-        return env[e[1]]
-    if kind == "len":
-        return len(env["xs"])
-    if kind == "index":  # xs[i - k]: Python wraps negative indices
-        return env["xs"][env[e[1]] - e[2]]
-    if kind == "abs":
-        return _check(abs(evaluate(e[1], env)))
-    a, b = evaluate(e[2], env), evaluate(e[3], env)
-    op = e[1]
-    if op == "+":
-        return _check(a + b)
-    if op == "-":
-        return _check(a - b)
-    if op == "*":
-        return _check(a * b)
-    if op in ("//", "%"):
-        quotient = a // b
-        if env.get("__truncating__") and quotient < 0 and quotient * b != a:
-            quotient += 1  # C and JavaScript round toward zero
-        return _check(quotient if op == "//" else a - b * quotient)
-    if op == "max":
-        return max(a, b)
-    return min(a, b)
+def _divide(a: int, b: int, truncating: bool) -> int:
+    quotient = a // b
+    return quotient + 1 if truncating and quotient < 0 and quotient * b != a else quotient  # C and JS: toward 0
 
 
-def holds(c: list[Any], env: dict[str, Any]) -> bool:
-    if c[0] == "and":
-        return holds(c[1], env) and holds(c[2], env)
-    if c[0] == "or":
-        return holds(c[1], env) or holds(c[2], env)
-    a, b = evaluate(c[2], env), evaluate(c[3], env)
-    return {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[c[1]]
-
-
-def execute(body: list[Stmt], env: dict[str, Any], budget: list[int]) -> None:
-    for s in body:
-        budget[0] -= 1
-        if budget[0] < 0:
-            raise Overflow
-        kind = s[0]
-        if kind == "set":
-            env[s[1]] = evaluate(s[2], env)
-        elif kind == "if":
-            execute(s[2] if holds(s[1], env) else s[3], env, budget)
-        elif kind == "for_list":
-            for i in range(len(env["xs"])):
-                env["i"], env["x"] = i, env["xs"][i]
-                execute(s[1], env, budget)
-        elif kind == "for_range":
-            for j in range(evaluate(s[1], env)):
-                env["j"] = j
-                execute(s[2], env, budget)
-        elif kind == "digits":
-            env["t"] = abs(evaluate(s[1], env))
-            while env["t"] > 0:
-                env["d"] = env["t"] % s[2]
-                execute(s[3], env, budget)
-                env["t"] = env["t"] // s[2]
+def _remainder(a: int, b: int, truncating: bool) -> int:
+    return a - b * _divide(a, b, truncating)
 
 
 def run(program: dict[str, Any], n: int, xs: list[int], truncating: bool = False) -> int:
-    """The trusted result of ``f(n, xs)`` (raises Overflow outside the safe range); ``truncating``:
-    with C's division and remainder instead (what a naive translation computes)."""
-    env: dict[str, Any] = {"n": n, "xs": list(xs), "__truncating__": truncating}
-    execute(program["body"], env, [STEPS])
-    return _check(evaluate(program["result"], env))
+    """The trusted result of ``f(n, xs)`` (raises Overflow outside the safe range or past ``STEPS``
+    statements); ``truncating``: with C's division and remainder instead (what a naive translation
+    computes). It runs the program's own Python rendering with every value checked (``lang="checked"``)."""
+    budget = [STEPS]
+
+    def tick() -> None:
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise Overflow
+
+    helpers = "from palaestra.envs.code.translate_program import _check, _divide, _remainder\n\n\n"
+    return compiled_function(helpers + render(program, "checked"), "checked")(n, list(xs), truncating, tick)
 
 
 # --- rendering --------------------------------------------------------------------------------
 
 def _expr(e: Expr, lang: str, naive: bool = False) -> str:
+    """``e`` in ``lang``: ``python``, ``c``, ``javascript``, or ``checked`` (Python whose every arithmetic
+    result is checked, the division and remainder of the caller's ``truncating`` rule: the trusted run)."""
     kind = e[0]
     if kind == "num":
         return str(e[1])
     if kind == "var":
         return e[1]
     if kind == "len":
-        return {"python": "len(xs)", "c": "len", "javascript": "xs.length"}[lang]
+        return {"python": "len(xs)", "checked": "len(xs)", "c": "len", "javascript": "xs.length"}[lang]
     if kind == "index":
         var, k = e[1], e[2]
-        if lang == "python":
+        if lang in ("python", "checked"):
             return f"xs[{var} - {k}]"
         if lang == "c":
             return f"xs[py_mod({var} - {k}, len)]"
         return f"xs[pyMod({var} - {k}, xs.length)]"
     if kind == "abs":
         inner = _expr(e[1], lang, naive)
-        return {"python": f"abs({inner})", "c": f"py_abs({inner})", "javascript": f"Math.abs({inner})"}[lang]
+        return {"python": f"abs({inner})", "checked": f"_check(abs({inner}))", "c": f"py_abs({inner})",
+                "javascript": f"Math.abs({inner})"}[lang]
     op, a, b = e[1], _expr(e[2], lang, naive), _expr(e[3], lang, naive)
     if op in ("max", "min"):
-        if lang == "python":
+        if lang in ("python", "checked"):
             return f"{op}({a}, {b})"
         return f"py_{op}({a}, {b})" if lang == "c" else f"Math.{op}({a}, {b})"
+    if lang == "checked":
+        if op == "//":
+            return f"_check(_divide({a}, {b}, truncating))"
+        return f"_check(_remainder({a}, {b}, truncating))" if op == "%" else f"_check({a} {op} {b})"
     if naive and op in ("//", "%"):  # the translation that forgets Python's rounding
         if op == "%" or lang == "c":
             return f"({a} {'/' if op == '//' else '%'} {b})"
@@ -160,7 +119,7 @@ def _expr(e: Expr, lang: str, naive: bool = False) -> str:
 
 def _cond(c: list[Any], lang: str, naive: bool = False) -> str:
     if c[0] in ("and", "or"):
-        word = c[0] if lang == "python" else ("&&" if c[0] == "and" else "||")
+        word = c[0] if lang in ("python", "checked") else ("&&" if c[0] == "and" else "||")
         return f"({_cond(c[1], lang, naive)} {word} {_cond(c[2], lang, naive)})"
     op = c[1]
     if lang == "javascript" and op in ("==", "!="):
@@ -168,57 +127,49 @@ def _cond(c: list[Any], lang: str, naive: bool = False) -> str:
     return f"{_expr(c[2], lang, naive)} {op} {_expr(c[3], lang, naive)}"
 
 
-def _python(body: list[Stmt], depth: int) -> list[str]:
+def _lines(body: list[Stmt], depth: int, lang: str, naive: bool = False) -> list[str]:
+    """The statements in ``lang``: Python's indented blocks (``checked``: each statement counted by ``tick()``,
+    for the trusted run) or C's and JavaScript's braces and semicolons."""
     pad = "    " * depth
+    python = lang in ("python", "checked")
+    end, close = ("", []) if python else (";", [f"{pad}}}"])
+
+    def block(head: str, inner: list[str]) -> list[str]:
+        return [f"{pad}{head}:" if python else f"{pad}{head} {{", *inner, *close]
+
+    def nested(statements: list[Stmt]) -> list[str]:
+        return _lines(statements, depth + 1, lang, naive)
+
     out = []
     for s in body:
         kind = s[0]
+        if lang == "checked":
+            out.append(f"{pad}tick()")
         if kind == "set":
-            out.append(f"{pad}{s[1]} = {_expr(s[2], 'python')}")
+            out.append(f"{pad}{s[1]} = {_expr(s[2], lang, naive)}{end}")
         elif kind == "if":
-            out.append(f"{pad}if {_cond(s[1], 'python')}:")
-            out += _python(s[2], depth + 1) or [f"{pad}    pass"]
+            condition = _cond(s[1], lang, naive)
+            out += [f"{pad}if {condition}:" if python else f"{pad}if ({condition}) {{",
+                    *(nested(s[2]) or ([f"{pad}    pass"] if python else []))]
             if s[3]:
-                out.append(f"{pad}else:")
-                out += _python(s[3], depth + 1)
+                out += [f"{pad}else:" if python else f"{pad}}} else {{", *nested(s[3])]
+            out += close
         elif kind == "for_list":
-            out += [f"{pad}for i in range(len(xs)):", f"{pad}    x = xs[i]", *_python(s[1], depth + 1)]
+            head = {"c": "for (i = 0; i < len; i++)", "javascript": "for (i = 0; i < xs.length; i++)"}.get(
+                lang, "for i in range(len(xs))")
+            out += block(head, [f"{pad}    x = xs[i]{end}", *nested(s[1])])
         elif kind == "for_range":
-            out += [f"{pad}for j in range({_expr(s[1], 'python')}):", *_python(s[2], depth + 1)]
-        else:
-            out += [f"{pad}t = abs({_expr(s[1], 'python')})", f"{pad}while t > 0:", f"{pad}    d = t % {s[2]}",
-                    *_python(s[3], depth + 1), f"{pad}    t = t // {s[2]}"]
-    return out
-
-
-def _braced(body: list[Stmt], depth: int, lang: str, naive: bool = False) -> list[str]:
-    pad = "    " * depth
-    out = []
-    for s in body:
-        kind = s[0]
-        if kind == "set":
-            out.append(f"{pad}{s[1]} = {_expr(s[2], lang, naive)};")
-        elif kind == "if":
-            out.append(f"{pad}if ({_cond(s[1], lang, naive)}) {{")
-            out += _braced(s[2], depth + 1, lang, naive)
-            if s[3]:
-                out.append(f"{pad}}} else {{")
-                out += _braced(s[3], depth + 1, lang, naive)
-            out.append(f"{pad}}}")
-        elif kind == "for_list":
-            head = "for (i = 0; i < len; i++) {" if lang == "c" else "for (i = 0; i < xs.length; i++) {"
-            out += [f"{pad}{head}", f"{pad}    x = xs[i];", *_braced(s[1], depth + 1, lang, naive), f"{pad}}}"]
-        elif kind == "for_range":
-            out += [f"{pad}for (j = 0; j < {_expr(s[1], lang, naive)}; j++) {{",
-                    *_braced(s[2], depth + 1, lang, naive), f"{pad}}}"]
+            bound = _expr(s[1], lang, naive)
+            out += block(f"for j in range({bound})" if python else f"for (j = 0; j < {bound}; j++)", nested(s[2]))
         else:
             base = s[2]
-            absolute = "py_abs" if lang == "c" else "Math.abs"
-            divide = f"py_div(t, {base})" if lang == "c" else f"pyDiv(t, {base})"
-            remainder = f"py_mod(t, {base})" if lang == "c" else f"pyMod(t, {base})"
-            out += [f"{pad}t = {absolute}({_expr(s[1], lang, naive)});", f"{pad}while (t > 0) {{",
-                    f"{pad}    d = {remainder};", *_braced(s[3], depth + 1, lang, naive),
-                    f"{pad}    t = {divide};", f"{pad}}}"]
+            absolute, remainder, divide = {
+                "c": ("py_abs", f"py_mod(t, {base})", f"py_div(t, {base})"),
+                "javascript": ("Math.abs", f"pyMod(t, {base})", f"pyDiv(t, {base})"),
+            }.get(lang, ("abs", f"t % {base}", f"t // {base}"))
+            out += [f"{pad}t = {absolute}({_expr(s[1], lang, naive)}){end}",
+                    *block("while t > 0" if python else "while (t > 0)",
+                           [f"{pad}    d = {remainder}{end}", *nested(s[3]), f"{pad}    t = {divide}{end}"])]
     return out
 
 
@@ -236,9 +187,13 @@ def render(program: dict[str, Any], lang: str, naive: bool = False) -> str:
     name = program["name"]
     if lang == "python":
         result = _expr(program["result"], "python")
-        lines = [f"def {name}(n, xs):", *_python(program["body"], 1), f"    return {result}"]
+        lines = [f"def {name}(n, xs):", *_lines(program["body"], 1, "python"), f"    return {result}"]
         return "\n".join(lines) + "\n"
-    body = _braced(program["body"], 1, lang, naive)
+    if lang == "checked":
+        result = _expr(program["result"], "checked")
+        return "\n".join(["def checked(n, xs, truncating, tick):", *_lines(program["body"], 1, "checked"),
+                          f"    return _check({result})"]) + "\n"
+    body = _lines(program["body"], 1, lang, naive)
     result = _expr(program["result"], lang, naive)
     if lang == "c":
         return (f"{C_HELPERS}\nlong long {name}(long long n, const long long *xs, int len) {{\n"

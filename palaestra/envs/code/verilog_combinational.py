@@ -24,20 +24,17 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from palaestra.core import Problem, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
 from palaestra.envs.code import _hdl as hdl
 from palaestra.envs.code._hdl import Port
+from palaestra.envs.code.common import compiled_function
 from palaestra.verifiers.polyglot import Program, Report
 
 NAMES = ("unit", "block", "core", "logic", "circuit", "stage", "cell", "node", "slice", "part", "box", "kit")
-
-
-def _mask(width: int) -> int:
-    return (1 << width) - 1
 
 
 def _signed(value: int, width: int) -> int:
@@ -61,8 +58,10 @@ class CombTemplate(hdl.ModuleTemplate):
     def reference(self, p: dict[str, Any]) -> str:
         return f"{hdl.header(p['module'], self.ports(p), self.registered(p))}\n{self.body(p)}\nendmodule\n"
 
+    REGISTERED: ClassVar[tuple[str, ...]] = ()  # the outputs the reference drives from an always block
+
     def registered(self, p: dict[str, Any]) -> tuple[str, ...]:
-        return ()
+        return self.REGISTERED
 
 
 # --- arithmetic -------------------------------------------------------------------------------
@@ -93,7 +92,7 @@ class Arith(CombTemplate):
 
     def model(self, p: dict[str, Any], x: dict[str, int]) -> list[int]:
         a, b, w, op = x["a"], x["b"], p["w"], p["op"]
-        top = _mask(w)
+        top = hdl.mask(w)
         if op in ("add", "add_cin"):
             total = a + b + (x.get("cin", 0) if op == "add_cin" else 0)
             return [total & top, total >> w]
@@ -212,6 +211,7 @@ class Encoder(CombTemplate):
 class BitFunction(CombTemplate):
     name = "bit_function"
     tier = 2
+    REGISTERED = ("y",)
     KINDS = {
         "popcount": "y is the number of bits of x that are 1",
         "parity": "y is 1 exactly when an odd number of bits of x are 1",
@@ -269,26 +269,24 @@ class BitFunction(CombTemplate):
                    "        if (x[i]) done = 1;\n        else y = y + 1;\n      end\n  end",
         }[kind]
 
-    def registered(self, p: dict[str, Any]) -> tuple[str, ...]:
-        return ("y",)
-
 
 # --- ALU --------------------------------------------------------------------------------------
 
 class Alu(CombTemplate):
     name = "alu"
     tier = 3
+    REGISTERED = ("y",)
     OPERATIONS = {
-        "and": ("a AND b", "a & b", lambda a, b, w: a & b),
-        "or": ("a OR b", "a | b", lambda a, b, w: a | b),
-        "xor": ("a XOR b", "a ^ b", lambda a, b, w: a ^ b),
-        "nor": ("NOT (a OR b)", "~(a | b)", lambda a, b, w: ~(a | b) & _mask(w)),
-        "add": ("a + b (low bits)", "a + b", lambda a, b, w: (a + b) & _mask(w)),
-        "sub": ("a - b (low bits)", "a - b", lambda a, b, w: (a - b) & _mask(w)),
-        "shl": ("a shifted left by 1 (low bits)", "a << 1", lambda a, b, w: (a << 1) & _mask(w)),
-        "shr": ("a shifted right by 1 (logical)", "a >> 1", lambda a, b, w: a >> 1),
-        "pass_b": ("b", "b", lambda a, b, w: b),
-        "not_a": ("NOT a", "~a", lambda a, b, w: ~a & _mask(w)),
+        "and": ("a AND b", "a & b"),
+        "or": ("a OR b", "a | b"),
+        "xor": ("a XOR b", "a ^ b"),
+        "nor": ("NOT (a OR b)", "~(a | b)"),
+        "add": ("a + b (low bits)", "a + b"),
+        "sub": ("a - b (low bits)", "a - b"),
+        "shl": ("a shifted left by 1 (low bits)", "a << 1"),
+        "shr": ("a shifted right by 1 (logical)", "a >> 1"),
+        "pass_b": ("b", "b"),
+        "not_a": ("NOT a", "~a"),
     }
 
     def params(self, rng: random.Random, width: int) -> dict[str, Any]:
@@ -307,7 +305,8 @@ class Alu(CombTemplate):
                 "when y is 0.")
 
     def model(self, p: dict[str, Any], x: dict[str, int]) -> list[int]:
-        y = self.OPERATIONS[p["table"][x["op"]]][2](x["a"], x["b"], p["w"]) & _mask(p["w"])
+        code = self.OPERATIONS[p["table"][x["op"]]][1]  # the reference's Verilog expression, also valid Python
+        y = compiled_function(f"def operation(a, b):\n    return {code}\n", "operation")(x["a"], x["b"]) & hdl.mask(p["w"])
         return [y, int(y == 0)]
 
     def body(self, p: dict[str, Any]) -> str:
@@ -315,9 +314,6 @@ class Alu(CombTemplate):
                           for i, name in enumerate(p["table"]))
         return (f"  always @* begin\n    case (op)\n{cases}\n      default: y = 0;\n    endcase\n  end\n"
                 "  assign zero = y == 0;")
-
-    def registered(self, p: dict[str, Any]) -> tuple[str, ...]:
-        return ("y",)
 
 
 TEMPLATES: dict[str, CombTemplate] = {t.name: t for t in (Arith(), Compare(), Encoder(), BitFunction(), Alu())}
@@ -332,13 +328,13 @@ def vectors(rng: random.Random, ports: list[Port], count: int) -> list[dict[str,
         for code in range(1 << bits):
             vector, shift = {}, 0
             for p in inputs:
-                vector[p.name] = (code >> shift) & _mask(p.width)
+                vector[p.name] = (code >> shift) & hdl.mask(p.width)
                 shift += p.width
             out.append(vector)
         rng.shuffle(out)
         return out
-    corners = [{p.name: 0 for p in inputs}, {p.name: _mask(p.width) for p in inputs}]
-    corners.append({p.name: (_mask(p.width) if i % 2 else 0) for i, p in enumerate(inputs)})
+    corners = [{p.name: 0 for p in inputs}, {p.name: hdl.mask(p.width) for p in inputs}]
+    corners.append({p.name: (hdl.mask(p.width) if i % 2 else 0) for i, p in enumerate(inputs)})
     randoms = [{p.name: rng.getrandbits(p.width) for p in inputs} for _ in range(count)]
     return corners + randoms
 

@@ -18,6 +18,7 @@ Templates (parameters vary the pattern, the table, the timing and the module's n
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 from typing import Any
@@ -343,7 +344,5 @@ class VerilogFsm(hdl.ClockedModuleTask):
 
     def difficulty(self, problem: Problem) -> float:
         """The template's tier plus log2 of its number of states plus the checked cycles / 32."""
-        import math
-
         template = self.template(problem)
         return template.tier + math.log2(template.size(problem.data["params"])) + len(problem.data["cycles"]) / 32

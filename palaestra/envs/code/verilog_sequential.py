@@ -37,10 +37,6 @@ NAMES = ("unit", "block", "core", "stage", "engine", "tile", "cell", "node", "sl
 CODE = ProgramTexts("verilog_sequential")
 
 
-def _mask(width: int) -> int:
-    return (1 << width) - 1
-
-
 class SeqTemplate(hdl.ClockedTemplate):
     """One kind of clocked module with ``clk``, ``rst``, then its inputs and outputs; ``size`` is its width. By
     default its state is a ``w``-bit register ``q``, reset to 0 and shown as the one output."""
@@ -92,7 +88,7 @@ class Counter(SeqTemplate):
         return [Port("en"), *extra]
 
     def statement(self, p: dict[str, Any]) -> str:
-        w, top = p["w"], _mask(p["w"])
+        w, top = p["w"], hdl.mask(p["w"])
         rule = {
             "modulo": f"when en = 1, q counts up by one, going from {p['modulus'] - 1} back to 0 (it counts modulo "
                       f"{p['modulus']})",
@@ -108,7 +104,7 @@ class Counter(SeqTemplate):
                 f"{_reset_text(p)} The reset state is q = 0.")
 
     def step(self, p: dict[str, Any], q: Any, x: dict[str, int]) -> Any:
-        top, kind = _mask(p["w"]), p["kind"]
+        top, kind = hdl.mask(p["w"]), p["kind"]
         if kind == "loadable" and x["load"]:
             return x["d"]
         if not x["en"]:
@@ -132,7 +128,7 @@ class Counter(SeqTemplate):
         return x
 
     def reference(self, p: dict[str, Any]) -> str:
-        w, top = p["w"], _mask(p["w"])
+        w, top = p["w"], hdl.mask(p["w"])
         update = {
             "modulo": f"else if (en) q <= (q == {p['modulus'] - 1}) ? 0 : q + 1;",
             "updown": "else if (en) q <= up ? q + 1 : q - 1;",
@@ -183,11 +179,11 @@ class ShiftRegister(SeqTemplate):
         if kind == "load_serial":
             if x["load"]:
                 return x["d"]
-            return ((q << 1) & _mask(w)) if x["en"] else q
+            return ((q << 1) & hdl.mask(w)) if x["en"] else q
         if not x["en"]:
             return q
         if kind == "left":
-            return ((q << 1) | x["din"]) & _mask(w)
+            return ((q << 1) | x["din"]) & hdl.mask(w)
         return (q >> 1) | (x["din"] << (w - 1))
 
     def draw_inputs(self, rng: random.Random, p: dict[str, Any]) -> dict[str, int]:
@@ -226,7 +222,7 @@ class Accumulator(SeqTemplate):
         return [Port("acc", p["w"], True), Port("ovf", 1, True)]
 
     def statement(self, p: dict[str, Any]) -> str:
-        top = _mask(p["w"])
+        top = hdl.mask(p["w"])
         overflow = (f"if the sum would exceed {top}, acc becomes {top} instead" if p["saturate"]
                     else f"the sum wraps around modulo {top + 1}")
         return (f"A {p['w']}-bit accumulator acc with a 1-bit overflow flag ovf, both updated at each rising edge of "
@@ -247,7 +243,7 @@ class Accumulator(SeqTemplate):
             return [0, 0]
         if not x["en"]:
             return [acc, ovf]
-        total, top = acc + x["x"], _mask(p["w"])
+        total, top = acc + x["x"], hdl.mask(p["w"])
         if total > top:
             return [top if p["saturate"] else total & top, 1]
         return [total, ovf]
@@ -260,7 +256,7 @@ class Accumulator(SeqTemplate):
 
     def reference(self, p: dict[str, Any]) -> str:
         w = p["w"]
-        store = f"acc <= sum[{w}] ? {w}'d{_mask(w)} : sum[{w - 1}:0];" if p["saturate"] else f"acc <= sum[{w - 1}:0];"
+        store = f"acc <= sum[{w}] ? {w}'d{hdl.mask(w)} : sum[{w - 1}:0];" if p["saturate"] else f"acc <= sum[{w - 1}:0];"
         return CODE("Accumulator.reference", header=hdl.header(p['module'], self.ports(p), ('acc', 'ovf')), w=w,
                     trigger=self.trigger(p), store=store)
 
@@ -312,7 +308,7 @@ class EdgeDetector(SeqTemplate):
     def step(self, p: dict[str, Any], state: Any, x: dict[str, int]) -> Any:
         previous, _, count = state
         edge = int(self.EDGES[p["edge"]][1](previous, x["sig"]))
-        return [x["sig"], edge, (count + edge) & _mask(p["count_bits"] or 1)]
+        return [x["sig"], edge, (count + edge) & hdl.mask(p["count_bits"] or 1)]
 
     def reference(self, p: dict[str, Any]) -> str:
         test = {"rising": "!previous && sig", "falling": "previous && !sig", "any": "previous != sig"}[p["edge"]]
@@ -344,7 +340,7 @@ class Lfsr(SeqTemplate):
     def params(self, rng: random.Random, width: int) -> dict[str, Any]:
         w = max(3, width)
         taps = sorted({w - 1, *rng.sample(range(w - 1), rng.randint(1, min(3, w - 1)))}, reverse=True)
-        return {"w": w, "taps": taps, "seed": rng.randint(1, _mask(w)), "async": rng.random() < 0.5,
+        return {"w": w, "taps": taps, "seed": rng.randint(1, hdl.mask(w)), "async": rng.random() < 0.5,
                 "module": f"lfsr_{rng.choice(NAMES)}"}
 
     def inputs(self, p: dict[str, Any]) -> list[Port]:
@@ -367,7 +363,7 @@ class Lfsr(SeqTemplate):
         feedback = 0
         for t in p["taps"]:
             feedback ^= (q >> t) & 1
-        return ((q << 1) | feedback) & _mask(p["w"])
+        return ((q << 1) | feedback) & hdl.mask(p["w"])
 
     def draw_inputs(self, rng: random.Random, p: dict[str, Any]) -> dict[str, int]:
         return {"en": int(rng.random() < 0.85)}
