@@ -56,6 +56,7 @@ PRELOAD = (  # cheap to keep, costly to import per job; not hashlib (OpenSSL: +4
     "dataclasses", "datetime", "copy", "textwrap", "array", "enum", "contextlib", "struct", "time",
 )  # fmt: skip
 BLOCK = 128  # uids (and so concurrent jobs plus sessions) per server
+BLOCK_LOCKS = "/tmp/palaestra-sandbox-blocks-{euid}"  # the block locks of every server of a euid on this host
 MAX_BLOCKS = 40
 PIPE_GRACE = 0.5  # seconds to wait for EOF on output pipes once the monitor is gone
 READ_CHUNK = 1 << 16
@@ -146,6 +147,25 @@ def _world_readable(path: str) -> bool:
             return False
         path, parent = parent, os.path.dirname(parent)
     return True
+
+
+def _private_dir(path: str) -> None:
+    """Make ``path`` a directory (if it is not one) and check that no other uid can change it."""
+    os.makedirs(path, mode=0o711, exist_ok=True)
+    st = os.lstat(path)
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o022:
+        raise RuntimeError(f"{path} must be a directory owned by uid {os.geteuid()} and not writable by others")
+
+
+def _try_lock(path: str) -> int | None:
+    """An fd holding an exclusive lock on ``path`` (created if need be), or None if another holds it."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return None
+    return fd
 
 
 def _under(path: str, root: str) -> bool:
@@ -249,27 +269,28 @@ class Server:
     # -- start-up --------------------------------------------------------------------------
 
     def _claim_block(self, config: dict[str, Any]) -> None:
+        """Claim a block of uids, and with it a name for the cgroups and for the scratch dirs. The
+        uids and cgroup names are the host's, so the block is locked under BLOCK_LOCKS, shared by
+        every server of this euid whatever its base dir; and under the base dir as well, where
+        servers of earlier versions (which locked only there) look."""
         base = self.base_dir = config["base_dir"]
-        os.makedirs(base, mode=0o711, exist_ok=True)
-        st = os.lstat(base)
-        if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o022:
-            raise RuntimeError(f"{base} must be a directory owned by uid {os.geteuid()} and not writable by others")
+        lock_dirs = list(dict.fromkeys([BLOCK_LOCKS.format(euid=os.geteuid()), base]))
+        for path in lock_dirs:
+            _private_dir(path)
         uid_base, root = int(config["uid_base"]), os.geteuid() == 0
         # Prefer a block none of whose uids has a process: a crashed server's jobs may linger
         # as zombies until init reaps them, and they count against RLIMIT_NPROC.
         in_use = _uids_present(range(uid_base, uid_base + MAX_BLOCKS * BLOCK), zombies=True) if root else set()
         busy = {(uid - uid_base) // BLOCK for uid in in_use}
         for block in sorted(range(MAX_BLOCKS), key=lambda b: b in busy):
-            fd = os.open(os.path.join(base, f"b{block}.lock"), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
+            locks = [fd for path in lock_dirs if (fd := _try_lock(os.path.join(path, f"b{block}.lock"))) is not None]
+            if len(locks) == len(lock_dirs):
+                self.lock_fds, self.block = locks, block
+                break
+            for fd in locks:
                 os.close(fd)
-                continue
-            self.lock_fd, self.block = fd, block
-            break
         else:
-            raise RuntimeError(f"all {MAX_BLOCKS} sandbox uid blocks under {base} are in use")
+            raise RuntimeError(f"all {MAX_BLOCKS} sandbox uid blocks are in use (locks under {' and '.join(lock_dirs)})")
         first = uid_base + block * BLOCK
         self.uids = range(first, first + BLOCK) if root else range(0)
         self.dir = os.path.join(base, f"b{block}")
@@ -351,7 +372,7 @@ class Server:
     def _zygote_keeps(self) -> None:
         """In the zygote: close what only the server may hold, and forget the server object
         (the zygote's own frames still reach it, and every job inherits those frames)."""
-        for fd in (self.requests, self.replies, self.lock_fd):
+        for fd in (self.requests, self.replies, *self.lock_fds):
             os.close(fd)
         self.__dict__.clear()
 
