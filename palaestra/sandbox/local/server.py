@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import jail, landlock, languages, probe, seccomp, syscalls
-from .cgroups import BACKGROUND_SHARES, SlotCgroup, limit_total, v1_roots
+from .cgroups import SlotCgroup, limit_total, v1_roots
 from .protocol import Decoder, encode
 from .stages import COMPILE_INODES, COMPILE_TASKS
 from .tiers import TIERS, best_tier
@@ -62,20 +62,55 @@ PIPE_GRACE = 0.5  # seconds to wait for EOF on output pipes once the monitor is 
 READ_CHUNK = 1 << 16
 SCRATCH_CHECK = 0.05  # seconds between measurements of a scratch dir on the host's disk
 COMPILE_SLACK = 1.0
-# Fairness: a run that has used DEMOTE_AFTER CPU seconds drops to the lowest CPU weight (its
-# cgroup's cpu.shares, else nice 19 for its uid), and a run that is demoted or has run for
-# ADMIT_WINDOW seconds stops counting against max_jobs, so short jobs neither queue behind long
-# ones nor share the CPU evenly with them. Beyond max_jobs, runs start only while the memory
-# that running runs hold fits in the memory budget (MEMORY_SHARE of the host's memory): a fresh
-# run holds its whole limit, a demoted one (a long runner) what its cgroup is charged now, so
-# CPU hogs do not keep short jobs waiting for memory they never use. With cgroups, one cgroup
-# over all slots bounds their memory together by the budget (the kernel's guarantee that the
-# host is never exhausted, whatever a demoted run allocates later; a run that its own limit
-# allowed but the budget did not is told so as an error). Without cgroups, every run holds its
-# whole limit (nothing else would bound the total).
-DEMOTE_AFTER = 0.1
+# Fairness: a run's CPU weight falls as the CPU it has used grows (least attained service, in
+# levels: CPU_POLICIES), so a short job, which starts at the top, outweighs the CPU hogs (which
+# have all used more), and a compile, once past the top, still outweighs hogs that have used more
+# than it. The weight is its cgroup's cpu.shares (else the nice value of its uid); each level says how
+# often the server looks at the CPU time of a run in it (a run may overshoot a level by that long
+# times the cores). A run that has left the top level ("demoted") or has run for ADMIT_WINDOW
+# seconds stops counting against max_jobs, so short jobs do not queue behind long ones either.
+# Beyond max_jobs, runs start only while the memory that running runs hold fits in the memory
+# budget (MEMORY_SHARE of the host's memory): a run holds its whole limit until it has used
+# LONG_RUNNER_AFTER seconds of CPU (time enough to allocate what it set out to), then (a long
+# runner) what its cgroup is charged now, so CPU hogs do not keep short jobs waiting for memory
+# they never use. With cgroups, one cgroup over all slots bounds their memory together by
+# the budget (the kernel's guarantee that the host is never exhausted, whatever a long runner
+# allocates later; a run that its own limit allowed but the budget did not is told so as an
+# error). Without cgroups, every run holds its whole limit (nothing else would bound the total).
+# A session's cell is weighed the same way, by the CPU its cell has used (from the top at every cell).
+
+
+@dataclass(frozen=True)
+class CpuLevel:
+    below: float  # CPU seconds used: a run at or beyond it moves to the next level (the last: never)
+    shares: int  # its cgroup's cpu.shares (the kernel's range: 2 to 262144)
+    nice: int  # without the cpu controller: its uid's nice value
+    check: float  # seconds between two looks at the CPU time of a run in this level
+
+
+CPU_POLICIES = {
+    # A short job (a Python one takes about 10 ms of CPU: the interpreter is forked ready) ends in
+    # the top level or the next; each level weighs 32 times the next (at the bottom 16 and 8
+    # times), so a run outweighs up to 32 runs a level below it (runs that have used more CPU). The top level is
+    # narrow: every hog takes its width at full weight before the server can tell it from a short
+    # job, and each hog among as many short jobs then costs a short job's worth of CPU or more.
+    "levels": (
+        CpuLevel(0.01, 262144, 0, 0.005),
+        CpuLevel(0.1, 8192, 3, 0.02),
+        CpuLevel(0.5, 256, 8, 0.1),
+        CpuLevel(2.0, 16, 14, 0.25),
+        CpuLevel(float("inf"), 2, 19, 0.0),
+    ),
+    # The policy before (kept for comparison, see bench/fairness.py): full weight until 0.1 s of
+    # CPU, then the lowest. Hogs each took 0.1-0.2 CPU seconds at full weight, together many
+    # times what the short jobs among them needed.
+    "demote-once": (
+        CpuLevel(0.1, 1024, 0, 0.05),
+        CpuLevel(float("inf"), 2, 19, 0.0),
+    ),
+}
 ADMIT_WINDOW = 0.2
-DEMOTE_CHECK = 0.05  # seconds between two looks at a run's CPU time
+LONG_RUNNER_AFTER = 0.1
 MEMORY_SHARE = 0.5
 _TICKS = os.sysconf("SC_CLK_TCK")
 INTERPRETER_NSPID = 2  # a session's interpreter: the first process its monitor (PID 1) forks
@@ -121,8 +156,11 @@ class Job:
     cell: dict[str, Any] | None = None  # the cell in flight
     waiting: collections.deque[dict[str, Any]] = field(default_factory=collections.deque)
     after_loss: bool = False  # replaces a session that died between cells
-    demoted: bool = False  # used DEMOTE_AFTER CPU seconds: now at the lowest CPU weight
+    level: int = 0  # its CPU level (see CPU_POLICIES), by the CPU it (a session: its cell) has used
+    demoted: bool = False  # a run that has left the top level: out of max_jobs (see the note on fairness)
+    long_runner: bool = False  # a run that has used LONG_RUNNER_AFTER: held by its memory use
     cpu_checked: float = 0.0
+    cpu_base: float = 0.0  # a session's CPU seconds before its cell in flight
     scratch_checked: float = 0.0  # without a tmpfs, when its scratch dir was last measured
     scratch_exceeded: bool = False
 
@@ -251,10 +289,10 @@ class Server:
         self.cell_backlog: collections.deque[tuple[int, dict[str, Any]]] = collections.deque()
         self.pending: collections.deque[tuple[int, dict[str, Any]]] = collections.deque()
         self.running = 0
-        self.demoted = 0  # runs among them moved to the background (see _demote)
         host_memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
         self.memory_budget = int(config.get("memory_budget") or host_memory * MEMORY_SHARE)
         self.admit_by_usage = config.get("memory_admission", "usage") == "usage"  # else by limits (see above)
+        self.cpu_levels = CPU_POLICIES[config.get("cpu_policy") or "levels"]
         self.stopping = False
         self.decoder = Decoder()
         self.toolchains: dict[str, dict[str, Any]] = {}  # discovered on first use
@@ -340,7 +378,7 @@ class Server:
         if self.cgroup_roots is not None:
             limit_total(self.cgroup_roots, self.cgroup_name, self.memory_budget)
         else:
-            self.admit_by_usage = False  # nothing would bound what demoted runs allocate later
+            self.admit_by_usage = False  # nothing would bound what long runners allocate later
         self.slots: dict[int, jail.Slot] = {}
         slots = min(BLOCK, int(config.get("slots") or BLOCK))  # concurrent runs plus open sessions
         self.free = list(range(slots - 1, -1, -1))
@@ -486,7 +524,9 @@ class Server:
             if job.language.compiled:  # lowered to the program's own limits once it compiled
                 memory = max(memory, int(limits["compile_memory_bytes"]))
                 tasks = max(tasks, COMPILE_TASKS)
-            job.slot.cgroup.configure(memory_bytes=memory + self.baseline_rss, tasks=tasks + 1)
+            job.slot.cgroup.configure(
+                memory_bytes=memory + self.baseline_rss, tasks=tasks + 1, shares=self.cpu_levels[0].shares
+            )
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
         status_r, status_w = os.pipe()
@@ -665,7 +705,7 @@ class Server:
             if job.rid is None:
                 continue
             cgroup = job.slot.cgroup
-            if self.admit_by_usage and job.demoted and cgroup is not None:
+            if self.admit_by_usage and job.long_runner and cgroup is not None:
                 try:
                     held += cgroup.memory_in_use()
                     continue
@@ -674,20 +714,33 @@ class Server:
             held += self._memory_of(job.spec)
         return held
 
-    def _demote(self, job: Job) -> None:
-        """Move a long run to the background: the lowest CPU weight, and out of max_jobs."""
-        job.demoted = True
-        self.demoted += 1
+    def _weigh(self, job: Job, used: float) -> None:
+        """Put a job in the CPU level of the CPU seconds it has used (see CPU_POLICIES); a run
+        that leaves the top level is demoted (out of max_jobs), one that has used LONG_RUNNER_AFTER
+        is held by its memory use."""
+        if job.rid is not None:
+            job.long_runner = job.long_runner or used >= LONG_RUNNER_AFTER
+        level = job.level
+        while level + 1 < len(self.cpu_levels) and used >= self.cpu_levels[level].below:
+            level += 1
+        if level == job.level:
+            return
+        job.demoted = job.demoted or job.rid is not None
+        self._set_level(job, level)
+
+    def _set_level(self, job: Job, level: int) -> None:
+        job.level = level
+        weight = self.cpu_levels[level]
         cgroup = job.slot.cgroup
         try:
-            if cgroup is not None and cgroup.set_shares(BACKGROUND_SHARES):
+            if cgroup is not None and cgroup.set_shares(weight.shares):
                 return
             if job.slot.uid is not None:
-                os.setpriority(os.PRIO_USER, job.slot.uid, 19)
+                os.setpriority(os.PRIO_USER, job.slot.uid, weight.nice)
             else:
-                os.setpriority(os.PRIO_PGRP, job.pid, 19)
+                os.setpriority(os.PRIO_PGRP, job.pid, weight.nice)
         except OSError:
-            pass  # it may be gone already
+            pass  # it may be gone already (or, unprivileged, a session's nice cannot go back up)
 
     def _scratch_within(self, job: Job) -> bool:
         """Without a tmpfs of its own, a job's scratch dir is on the host's disk: measure it
@@ -744,7 +797,6 @@ class Server:
         result = self._result(job)  # before the slot (and its cgroup counters) is reused
         self._release(job.slot)
         self.running -= 1
-        self.demoted -= job.demoted
         self._reply(job.rid, result)
 
     def _result(self, job: Job) -> dict[str, Any]:
@@ -859,6 +911,9 @@ class Server:
         job.truncated = False
         cell["start"] = _now()
         job.deadline = cell["start"] + float(cell["limits"]["wall_seconds"])
+        job.cpu_base, job.cpu_checked = self._cpu_so_far(job), cell["start"]
+        if job.level:  # each cell starts at the top, like a run
+            self._set_level(job, 0)
         assert job.cells_fd is not None
         try:
             os.write(job.cells_fd, encode({"id": cell["rid"], "source": cell["source"]}))
@@ -1096,14 +1151,14 @@ class Server:
                 self._stop(job)
             elif job.deadline is not None and not job.stopping:
                 due.append(job.deadline)
-            if job.rid is not None and not job.demoted and not job.stopping:
-                if now >= job.cpu_checked + DEMOTE_CHECK:
+            if (job.rid is not None or job.cell is not None) and not job.stopping:
+                below = len(self.cpu_levels) - 1  # the last level's runs are not looked at again
+                if job.level < below and now >= job.cpu_checked + self.cpu_levels[job.level].check:
                     job.cpu_checked = now
-                    if self._cpu_so_far(job) >= DEMOTE_AFTER:
-                        self._demote(job)
-                if not job.demoted:
-                    due.append(job.cpu_checked + DEMOTE_CHECK)
-                if self.pending and now < job.start + ADMIT_WINDOW:
+                    self._weigh(job, self._cpu_so_far(job) - job.cpu_base)
+                if job.level < below:
+                    due.append(job.cpu_checked + self.cpu_levels[job.level].check)
+                if job.rid is not None and not job.demoted and self.pending and now < job.start + ADMIT_WINDOW:
                     due.append(job.start + ADMIT_WINDOW)  # it then makes room for a pending run
             if "tmpfs" not in self.layers and not job.stopping:
                 if now >= job.scratch_checked + SCRATCH_CHECK:
