@@ -70,10 +70,12 @@ COMPILE_SLACK = 1.0
 # times the cores). A run that has left the top level ("demoted") or has run for ADMIT_WINDOW
 # seconds stops counting against max_jobs, so short jobs do not queue behind long ones either.
 # Beyond max_jobs, runs start only while the memory that running runs hold fits in the memory
-# budget (MEMORY_SHARE of the host's memory): a run holds its whole limit until it has used
-# LONG_RUNNER_AFTER seconds of CPU (time enough to allocate what it set out to), then (a long
-# runner) what its cgroup is charged now, so CPU hogs do not keep short jobs waiting for memory
-# they never use. With cgroups, one cgroup over all slots bounds their memory together by
+# budget (MEMORY_SHARE of the host's memory): a run holds its whole limit until it is a long
+# runner, then what its cgroup is charged now, so CPU hogs do not keep short jobs waiting for
+# memory they never use. A long runner has used LONG_RUNNER_AFTER seconds of CPU, or has been
+# demoted and then used SETTLE_CPU more without its charge growing (a job that allocates as it
+# starts is held by its whole limit until it has allocated: a demoted hog, which gets little CPU
+# while short jobs run, would take long to reach LONG_RUNNER_AFTER, holding its whole limit). With cgroups, one cgroup over all slots bounds their memory together by
 # the budget (the kernel's guarantee that the host is never exhausted, whatever a long runner
 # allocates later; a run that its own limit allowed but the budget did not is told so as an
 # error). Without cgroups, every run holds its whole limit (nothing else would bound the total).
@@ -111,6 +113,8 @@ CPU_POLICIES = {
 }
 ADMIT_WINDOW = 0.2
 LONG_RUNNER_AFTER = 0.1
+SETTLE_CPU = 0.01
+SETTLE_GROWTH = 1 << 20
 MEMORY_SHARE = 0.5
 _TICKS = os.sysconf("SC_CLK_TCK")
 INTERPRETER_NSPID = 2  # a session's interpreter: the first process its monitor (PID 1) forks
@@ -158,7 +162,8 @@ class Job:
     after_loss: bool = False  # replaces a session that died between cells
     level: int = 0  # its CPU level (see CPU_POLICIES), by the CPU it (a session: its cell) has used
     demoted: bool = False  # a run that has left the top level: out of max_jobs (see the note on fairness)
-    long_runner: bool = False  # a run that has used LONG_RUNNER_AFTER: held by its memory use
+    long_runner: bool = False  # held by its memory use (see the note on fairness)
+    settle: tuple[float, int] | None = None  # (CPU seconds, bytes charged) when its memory was last seen to grow
     cpu_checked: float = 0.0
     cpu_base: float = 0.0  # a session's CPU seconds before its cell in flight
     scratch_checked: float = 0.0  # without a tmpfs, when its scratch dir was last measured
@@ -716,10 +721,10 @@ class Server:
 
     def _weigh(self, job: Job, used: float) -> None:
         """Put a job in the CPU level of the CPU seconds it has used (see CPU_POLICIES); a run
-        that leaves the top level is demoted (out of max_jobs), one that has used LONG_RUNNER_AFTER
-        is held by its memory use."""
-        if job.rid is not None:
-            job.long_runner = job.long_runner or used >= LONG_RUNNER_AFTER
+        that leaves the top level is demoted (out of max_jobs); a long runner is held by its memory
+        use (see the note on fairness)."""
+        if job.rid is not None and not job.long_runner:
+            job.long_runner = used >= LONG_RUNNER_AFTER or (job.demoted and self._settled(job, used))
         level = job.level
         while level + 1 < len(self.cpu_levels) and used >= self.cpu_levels[level].below:
             level += 1
@@ -727,6 +732,25 @@ class Server:
             return
         job.demoted = job.demoted or job.rid is not None
         self._set_level(job, level)
+
+    def _settled(self, job: Job, used: float) -> bool:
+        """Whether a demoted run's memory charge has stopped growing: it grew by at most
+        SETTLE_GROWTH while the run used SETTLE_CPU more CPU seconds (measured from its demotion,
+        the window starting again while it grows)."""
+        cgroup = job.slot.cgroup
+        if cgroup is None or not self.admit_by_usage:
+            return False
+        try:
+            charged = cgroup.memory_in_use()
+        except OSError:
+            return False
+        if job.settle is not None and used >= job.settle[0] + SETTLE_CPU:
+            if charged <= job.settle[1] + SETTLE_GROWTH:
+                return True
+            job.settle = None
+        if job.settle is None:
+            job.settle = (used, charged)
+        return False
 
     def _set_level(self, job: Job, level: int) -> None:
         job.level = level
