@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from sandbox_support import require
+from sandbox_support import require, require_language
 
 from palaestra.sandbox import Limits, LocalBackend
 from palaestra.sandbox.local.cgroups import v1_roots
@@ -109,5 +109,43 @@ def test_each_session_cell_starts_at_the_top_weight() -> None:
             assert after_spin is not None and after_spin <= LEVELS[2], after_spin  # 0.3 s: the third level
             assert session.run_cell("print(1)").stdout == "1\n"
             assert _shares(slot) == LEVELS[0]  # a new cell is a new request: from the top
+    finally:
+        backend.close()
+
+
+CPP_SPIN = """
+#include <cstdio>
+#include <ctime>
+#include <map>
+#include <string>
+#include <vector>
+int main() {
+    std::map<std::string, std::vector<int>> names{{"spun", {1}}};
+    std::clock_t end = std::clock() + CLOCKS_PER_SEC * 3 / 10;
+    volatile unsigned long spins = 0;
+    while (std::clock() < end) ++spins;
+    std::printf("done %zu\\n", names.size());
+}
+"""
+
+
+def test_a_compile_keeps_a_floor_and_its_program_starts_again_at_the_top() -> None:
+    """A compile stage drops no lower than the third level (a hog that has used as much CPU goes on
+    down); the compiled program is then weighed by its own CPU, from the top."""
+    backend = LocalBackend(min_tier="none")
+    try:
+        parent = _slot_dirs(backend)
+        require_language(backend, "cpp")
+        with _watch(parent) as seen:
+            result = backend.run(CPP_SPIN, language="cpp", limits=Limits(wall_seconds=60, cpu_seconds=10))
+        assert result.ok and result.stdout == "done 1\n", result
+        histories = [h for h in seen.values() if any(a < b for a, b in zip(h, h[1:]))]
+        assert len(histories) == 1, seen  # the job's slot: the one whose weight went back up
+        (history,) = histories
+        back_up = next(i for i in range(1, len(history)) if history[i] > history[i - 1])
+        compiling, running = history[:back_up], history[back_up:]
+        assert min(compiling) >= LEVELS[2], history  # the floor
+        assert running[0] == LEVELS[0] and running == sorted(running, reverse=True), history
+        assert running[-1] <= LEVELS[2], history  # the program's own 0.3 s: the third level
     finally:
         backend.close()

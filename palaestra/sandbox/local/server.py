@@ -111,6 +111,11 @@ CPU_POLICIES = {
         CpuLevel(float("inf"), 2, 19, 0.0),
     ),
 }
+# A compile stage (the trusted toolchain's work, bounded by compile_seconds of wall clock) drops no
+# lower than this level of the policy, and the compiled program then starts again at the top, weighed
+# by its own CPU: a compile takes 0.3-2 s of CPU, as much as a hog has used, and LAS alone cannot tell
+# them apart. Policies not named here weigh a compile like any other run.
+COMPILE_FLOOR = {"levels": 2}
 ADMIT_WINDOW = 0.2
 LONG_RUNNER_AFTER = 0.1
 SETTLE_CPU = 0.01
@@ -298,6 +303,7 @@ class Server:
         self.memory_budget = int(config.get("memory_budget") or host_memory * MEMORY_SHARE)
         self.admit_by_usage = config.get("memory_admission", "usage") == "usage"  # else by limits (see above)
         self.cpu_levels = CPU_POLICIES[config.get("cpu_policy") or "levels"]
+        self.compile_floor = COMPILE_FLOOR.get(config.get("cpu_policy") or "levels")
         self.stopping = False
         self.decoder = Decoder()
         self.toolchains: dict[str, dict[str, Any]] = {}  # discovered on first use
@@ -660,6 +666,10 @@ class Server:
             return  # the job is already gone; its exit reports it
         job.run_start = _now()
         job.deadline = job.run_start + float(limits["wall_seconds"])
+        if self.compile_floor is not None:  # the program is weighed by its own CPU, from the top
+            job.cpu_base, job.cpu_checked = self._cpu_so_far(job), job.run_start
+            if job.level:
+                self._set_level(job, 0)
 
     def _exited(self, job: Job, wait_status: int, cpu: float) -> None:
         job.exited_at = _now()
@@ -728,6 +738,8 @@ class Server:
         level = job.level
         while level + 1 < len(self.cpu_levels) and used >= self.cpu_levels[level].below:
             level += 1
+        if self.compile_floor is not None and job.language.compiled and job.compile is None:
+            level = min(level, self.compile_floor)  # still compiling
         if level == job.level:
             return
         job.demoted = job.demoted or job.rid is not None
