@@ -19,7 +19,7 @@ from sandbox_support import require, require_language
 
 from palaestra.sandbox import Limits, LocalBackend
 from palaestra.sandbox.local.cgroups import v1_roots
-from palaestra.sandbox.local.server import CPU_POLICIES
+from palaestra.sandbox.local.server import COMPILE_FLOOR, CPU_POLICIES
 
 SPIN = """
 import time
@@ -130,8 +130,8 @@ int main() {
 
 
 def test_a_compile_keeps_a_floor_and_its_program_starts_again_at_the_top() -> None:
-    """A compile stage drops no lower than the third level (a hog that has used as much CPU goes on
-    down); the compiled program is then weighed by its own CPU, from the top."""
+    """A compile stage drops no lower than its floor (a hog that has used as much CPU goes on down);
+    the compiled program is then weighed by its own CPU, from the top."""
     backend = LocalBackend(min_tier="none")
     try:
         parent = _slot_dirs(backend)
@@ -144,7 +144,7 @@ def test_a_compile_keeps_a_floor_and_its_program_starts_again_at_the_top() -> No
         (history,) = histories
         back_up = next(i for i in range(1, len(history)) if history[i] > history[i - 1])
         compiling, running = history[:back_up], history[back_up:]
-        assert min(compiling) >= LEVELS[2], history  # the floor
+        assert min(compiling) >= LEVELS[COMPILE_FLOOR["levels"]], history
         assert running[0] == LEVELS[0] and running == sorted(running, reverse=True), history
         assert running[-1] <= LEVELS[2], history  # the program's own 0.3 s: the third level
     finally:

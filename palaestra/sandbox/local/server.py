@@ -112,10 +112,11 @@ CPU_POLICIES = {
     ),
 }
 # A compile stage (the trusted toolchain's work, bounded by compile_seconds of wall clock) drops no
-# lower than this level of the policy, and the compiled program then starts again at the top, weighed
-# by its own CPU: a compile takes 0.3-2 s of CPU, as much as a hog has used, and LAS alone cannot tell
-# them apart. Policies not named here weigh a compile like any other run.
-COMPILE_FLOOR = {"levels": 2}
+# lower than this level of the policy (the second: above every run that has used 0.1 s of CPU, 32
+# times below a fresh one), and the compiled program then starts again at the top, weighed by its
+# own CPU: a compile takes 0.3-2 s of CPU, as much as a hog has used, and least attained service
+# alone cannot tell them apart. Policies not named here weigh a compile like any other run.
+COMPILE_FLOOR = {"levels": 1}
 ADMIT_WINDOW = 0.2
 LONG_RUNNER_AFTER = 0.1
 SETTLE_CPU = 0.01
