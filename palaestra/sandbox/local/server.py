@@ -64,22 +64,23 @@ SCRATCH_CHECK = 0.05  # seconds between measurements of a scratch dir on the hos
 COMPILE_SLACK = 1.0
 # Fairness: a run's CPU weight falls as the CPU it has used grows (least attained service, in
 # levels: CPU_POLICIES), so a short job, which starts at the top, outweighs the CPU hogs (which
-# have all used more), and a compile, once past the top, still outweighs hogs that have used more
-# than it. The weight is its cgroup's cpu.shares (else the nice value of its uid); each level says how
-# often the server looks at the CPU time of a run in it (a run may overshoot a level by that long
-# times the cores). A run that has left the top level ("demoted") or has run for ADMIT_WINDOW
-# seconds stops counting against max_jobs, so short jobs do not queue behind long ones either.
+# have all used more). The weight is its cgroup's cpu.shares (else the nice value of its uid);
+# each level says how often the server looks at the CPU time of a run in it (a run may overshoot
+# a level by that long times the cores). A session's cell is weighed the same way, by the CPU the
+# cell has used (from the top at every cell); a compile, see COMPILE_FLOOR. A run that has left
+# the top level ("demoted") or has run for ADMIT_WINDOW seconds stops counting against max_jobs,
+# so short jobs do not queue behind long ones either.
 # Beyond max_jobs, runs start only while the memory that running runs hold fits in the memory
 # budget (MEMORY_SHARE of the host's memory): a run holds its whole limit until it is a long
 # runner, then what its cgroup is charged now, so CPU hogs do not keep short jobs waiting for
 # memory they never use. A long runner has used LONG_RUNNER_AFTER seconds of CPU, or has been
-# demoted and then used SETTLE_CPU more without its charge growing (a job that allocates as it
-# starts is held by its whole limit until it has allocated: a demoted hog, which gets little CPU
-# while short jobs run, would take long to reach LONG_RUNNER_AFTER, holding its whole limit). With cgroups, one cgroup over all slots bounds their memory together by
-# the budget (the kernel's guarantee that the host is never exhausted, whatever a long runner
+# demoted and then used SETTLE_CPU more without its charge growing by SETTLE_GROWTH (a job that
+# allocates as it starts is held by its whole limit until it has allocated; a demoted hog gets
+# little CPU while short jobs run, and would hold its whole limit long before reaching
+# LONG_RUNNER_AFTER). With cgroups, one cgroup over all slots bounds their memory together by the
+# budget (the kernel's guarantee that the host is never exhausted, whatever a long runner
 # allocates later; a run that its own limit allowed but the budget did not is told so as an
 # error). Without cgroups, every run holds its whole limit (nothing else would bound the total).
-# A session's cell is weighed the same way, by the CPU its cell has used (from the top at every cell).
 
 
 @dataclass(frozen=True)
@@ -93,9 +94,9 @@ class CpuLevel:
 CPU_POLICIES = {
     # A short job (a Python one takes about 10 ms of CPU: the interpreter is forked ready) ends in
     # the top level or the next; each level weighs 32 times the next (at the bottom 16 and 8
-    # times), so a run outweighs up to 32 runs a level below it (runs that have used more CPU). The top level is
-    # narrow: every hog takes its width at full weight before the server can tell it from a short
-    # job, and each hog among as many short jobs then costs a short job's worth of CPU or more.
+    # times), so a run outweighs up to 32 runs a level below it (runs that have used more CPU).
+    # The top level is narrow: every hog takes its width at full weight before the server can
+    # tell it from a short job, so each hog among as many short jobs costs a short job's CPU.
     "levels": (
         CpuLevel(0.01, 262144, 0, 0.005),
         CpuLevel(0.1, 8192, 3, 0.02),
@@ -171,7 +172,7 @@ class Job:
     long_runner: bool = False  # held by its memory use (see the note on fairness)
     settle: tuple[float, int] | None = None  # (CPU seconds, bytes charged) when its memory was last seen to grow
     cpu_checked: float = 0.0
-    cpu_base: float = 0.0  # a session's CPU seconds before its cell in flight
+    cpu_base: float = 0.0  # CPU seconds before a session's cell in flight, or before a compiled program
     scratch_checked: float = 0.0  # without a tmpfs, when its scratch dir was last measured
     scratch_exceeded: bool = False
 
@@ -668,7 +669,7 @@ class Server:
         job.run_start = _now()
         job.deadline = job.run_start + float(limits["wall_seconds"])
         if self.compile_floor is not None:  # the program is weighed by its own CPU, from the top
-            job.cpu_base, job.cpu_checked = self._cpu_so_far(job), job.run_start
+            job.cpu_base, job.cpu_checked, job.settle = self._cpu_so_far(job), job.run_start, None
             if job.level:
                 self._set_level(job, 0)
 
