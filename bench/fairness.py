@@ -1,25 +1,35 @@
-"""Benign latency under abuse: short jobs run alone, then interleaved with CPU hogs, per memory admission.
+"""Benign latency under abuse: short jobs run alone, then interleaved with CPU hogs, per policy.
 
-    python bench/fairness.py [--benign 50] [--hogs 50] [--hog-cpu 2] [--tier standard] [--admission usage]
+    python bench/fairness.py [--benign 50] [--hogs 50] [--hog-cpu 2] [--tier standard]
+                             [--admission usage] [--cpu-policy levels] [--cpp 0] [--repeat 1]
 
 A clean run submits ``--benign`` short Python jobs at once (one client thread each, so nothing
 queues on the client side) and records each job's latency (the ``run`` call, submission to
 result); the mixed run submits ``--hogs`` CPU hogs (four spinning threads each, until their
 ``--hog-cpu`` seconds of CPU) interleaved with the same number of short jobs. Prints the
 median, 95th and 99th percentile of the short jobs' latency in both runs and their ratios (the
-sandbox issue's target: within 2x of the clean run), once per memory admission policy of the
-server (``limits``: every run holds its whole memory limit, the policy before; ``usage``: a
-demoted long runner holds what its cgroup is charged), each on a backend of its own, in one run.
+sandbox issue's target: within 2x of the clean run), once per combination of the server's
+memory admission (``limits``: every run holds its whole memory limit, the policy before;
+``usage``: a demoted long runner holds what its cgroup is charged) and CPU policy
+(``demote-once``: full CPU weight until 0.1 s of CPU, then the lowest, the policy before;
+``levels``: the weight falls in five levels as the CPU used grows), each on a backend of its
+own, back to back in one run (``--repeat`` times, alternating), with the load average before each.
+
+``--cpp N`` measures compiles the same way: N C++ jobs (a class and its driver, in the style of
+the code environments; compiled with g++ -O2) alone, then interleaved with the hogs.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
+import os
 import statistics
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from palaestra.sandbox import Limits, LocalBackend
+from palaestra.sandbox import ExecResult, Limits, LocalBackend
+from palaestra.sandbox.local.server import CPU_POLICIES
 
 HOG = """
 import threading
@@ -31,32 +41,79 @@ for _ in range(4):
 spin()
 """
 BENIGN = "print(sum(i * i for i in range({n})))"
+CPP = """
+#include <cstdio>
+#include <list>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+class LruCache {
+  public:
+    explicit LruCache(std::size_t capacity) : capacity_(capacity) {}
+    long long get(int key) {
+        auto it = index_.find(key);
+        if (it == index_.end()) return -1;
+        order_.splice(order_.begin(), order_, it->second);
+        return it->second->second;
+    }
+    void put(int key, long long value) {
+        auto it = index_.find(key);
+        if (it != index_.end()) order_.erase(it->second);
+        order_.emplace_front(key, value);
+        index_[key] = order_.begin();
+        if (index_.size() > capacity_) {
+            index_.erase(order_.back().first);
+            order_.pop_back();
+        }
+    }
+  private:
+    std::size_t capacity_;
+    std::list<std::pair<int, long long>> order_;
+    std::unordered_map<int, std::list<std::pair<int, long long>>::iterator> index_;
+};
+
+int main() {
+    LruCache cache(%d);
+    std::vector<std::string> out;
+    for (int i = 0; i < 1000; ++i) {
+        cache.put(i %% 37, i);
+        out.push_back(std::to_string(cache.get((i * 7) %% 37)));
+    }
+    std::printf("%%s\\n", out.back().c_str());
+}
+"""
 
 
-def timed(backend: LocalBackend, source: str, limits: Limits) -> tuple[float, bool]:
+def timed(backend: LocalBackend, source: str, language: str, limits: Limits) -> tuple[float, ExecResult]:
     start = time.perf_counter()
-    result = backend.run(source, limits=limits)
-    return time.perf_counter() - start, result.ok
+    result = backend.run(source, language=language, limits=limits)
+    return time.perf_counter() - start, result
 
 
-def run(backend: LocalBackend, benign: int, hogs: int, hog_cpu: float) -> list[float]:
-    short = Limits(wall_seconds=30, cpu_seconds=5)
+def run(
+    backend: LocalBackend, counted: list[tuple[str, str]], hogs: int, hog_cpu: float
+) -> tuple[list[float], list[str]]:
+    """Submit the counted jobs (source, language) interleaved with ``hogs`` hogs, all at once; the
+    counted jobs' latencies (failed ones included), and how each failed one failed."""
+    short = Limits(wall_seconds=30, cpu_seconds=5, compile_seconds=30)
     hog = Limits(wall_seconds=hog_cpu * 10 + 10, cpu_seconds=hog_cpu)
-    jobs: list[tuple[str, Limits, bool]] = []
-    for i in range(max(benign, hogs)):
+    jobs: list[tuple[str, str, Limits, bool]] = []
+    for i in range(max(len(counted), hogs)):
         if i < hogs:
-            jobs.append((HOG, hog, False))
-        if i < benign:
-            jobs.append((BENIGN.format(n=100_000 + i), short, True))
+            jobs.append((HOG, "python", hog, False))
+        if i < len(counted):
+            jobs.append((*counted[i], short, True))
     with ThreadPoolExecutor(len(jobs)) as pool:
-        futures = [(pool.submit(timed, backend, source, limits), counted) for source, limits, counted in jobs]
-        latencies = []
-        for future, counted in futures:
-            seconds, ok = future.result()
-            if counted:
-                assert ok, "a short job failed"
+        futures = [(pool.submit(timed, backend, source, language, limits), c) for source, language, limits, c in jobs]
+        latencies, failures = [], []
+        for future, c in futures:
+            seconds, result = future.result()
+            if c:
                 latencies.append(seconds)
-    return latencies
+                if not result.ok:
+                    failures.append("compile timed out" if result.timed_out and result.compile_failed else str(result))
+    return latencies, failures
 
 
 def describe(latencies: list[float]) -> tuple[float, float, float]:
@@ -68,17 +125,50 @@ def describe(latencies: list[float]) -> tuple[float, float, float]:
     return statistics.median(ordered), at(0.95), at(0.99)
 
 
-def measure(args: argparse.Namespace, admission: str) -> tuple[str, tuple[float, ...], tuple[float, ...]]:
+def report(what: str, clean_run: tuple[list[float], list[str]], mixed_run: tuple[list[float], list[str]]) -> None:
+    clean, mixed = describe(clean_run[0]), describe(mixed_run[0])
+    for name, stats, (_, failures) in (("clean", clean, clean_run), ("mixed", mixed, mixed_run)):
+        failed = f"; {len(failures)} failed: {', '.join(sorted(set(failures)))}" if failures else ""
+        print(f"  {what} {name}: median {stats[0]:.3f} s, p95 {stats[1]:.3f} s, p99 {stats[2]:.3f} s{failed}")
+    ratios = ", ".join(f"{name} {m / c:.2f}x" for name, m, c in zip(("median", "p95", "p99"), mixed, clean))
+    print(f"  {what} ratio: {ratios}", flush=True)
+
+
+def host_busy(seconds: float = 1.0) -> float:
+    """The share of the host's CPU time that went to anything but idle over ``seconds`` (other
+    users' work, since none of ours runs then)."""
+
+    def sample() -> tuple[int, int]:
+        with open("/proc/stat") as f:
+            ticks = [int(x) for x in f.readline().split()[1:]]
+        return sum(ticks), ticks[3] + ticks[4]  # all, idle + iowait
+
+    total, idle = sample()
+    time.sleep(seconds)
+    total2, idle2 = sample()
+    return 1 - (idle2 - idle) / max(1, total2 - total)
+
+
+def measure(args: argparse.Namespace, admission: str, cpu_policy: str) -> None:
     kwargs = {"tier": args.tier} if args.tier else {}
-    backend = LocalBackend(memory_admission=admission, **kwargs)
+    load = "load %.2f %.2f %.2f, host %.0f%% busy" % (*os.getloadavg(), 100 * host_busy())
+    backend = LocalBackend(memory_admission=admission, cpu_policy=cpu_policy, **kwargs)
     try:
         backend.run("pass")
         tier = backend.probe().tier
-        clean = describe(run(backend, args.benign, 0, args.hog_cpu))
-        mixed = describe(run(backend, args.benign, args.hogs, args.hog_cpu))
+        benign = [(BENIGN.format(n=100_000 + i), "python") for i in range(args.benign)]
+        clean = run(backend, benign, 0, args.hog_cpu)
+        mixed = run(backend, benign, args.hogs, args.hog_cpu)
+        print(
+            f"admission by {admission}, cpu policy {cpu_policy}, tier {tier} ({load}): "
+            f"{args.benign} short jobs; {args.hogs} hogs of {args.hog_cpu:g} s CPU"
+        )
+        report("short", clean, mixed)
+        if args.cpp:
+            compiles = [(CPP % (10 + i), "cpp") for i in range(args.cpp)]
+            report("c++", run(backend, compiles, 0, args.hog_cpu), run(backend, compiles, args.hogs, args.hog_cpu))
     finally:
         backend.close()
-    return tier, clean, mixed
 
 
 def main() -> None:
@@ -88,14 +178,20 @@ def main() -> None:
     parser.add_argument("--hog-cpu", type=float, default=2.0)
     parser.add_argument("--tier", default=None, help="a tier to run at (default: the strongest the host allows)")
     parser.add_argument("--admission", choices=("limits", "usage"), action="append", help="default: both")
+    parser.add_argument(
+        "--cpu-policy", choices=sorted(CPU_POLICIES), action="append", help="default: demote-once, levels"
+    )
+    parser.add_argument("--cpp", type=int, default=0, help="C++ compile jobs to measure too (default: none)")
+    parser.add_argument("--repeat", type=int, default=1)
     args = parser.parse_args()
-    for admission in args.admission or ("limits", "usage"):
-        tier, clean, mixed = measure(args, admission)
-        print(f"admission by {admission}, tier {tier}: {args.benign} short jobs; {args.hogs} hogs of {args.hog_cpu:g} s CPU")
-        print(f"  clean: median {clean[0]:.3f} s, p95 {clean[1]:.3f} s, p99 {clean[2]:.3f} s")
-        print(f"  mixed: median {mixed[0]:.3f} s, p95 {mixed[1]:.3f} s, p99 {mixed[2]:.3f} s")
-        ratios = ", ".join(f"{name} {m / c:.2f}x" for name, m, c in zip(("median", "p95", "p99"), mixed, clean))
-        print(f"  ratio: {ratios}", flush=True)
+    combinations = list(
+        itertools.product(args.admission or ("limits", "usage"), args.cpu_policy or ("demote-once", "levels"))
+    )
+    for round_ in range(args.repeat):
+        if args.repeat > 1:
+            print(f"round {round_ + 1} of {args.repeat}")
+        for admission, cpu_policy in combinations:
+            measure(args, admission, cpu_policy)
 
 
 if __name__ == "__main__":

@@ -40,7 +40,7 @@ from typing import Any
 from ..api import ExecResult, LanguageUnavailable, Limits, SandboxError, SandboxUnavailable, Toolchain
 from .languages import LANGUAGES, canonical
 from .protocol import Decoder, encode
-from .server import BOOT
+from .server import BOOT, CPU_POLICIES
 from .tiers import LAYERS, TIERS, at_least, check_tier
 
 DEFAULT_MIN_TIER = "standard"
@@ -303,6 +303,9 @@ class LocalBackend:
     memory_admission: "usage" (default) counts a long-running (demoted) run by the memory its
     cgroup is charged, so CPU hogs do not hold short jobs back; "limits" counts every run by its
     whole limit (what it was before; kept for comparison). Without cgroups it is always "limits".
+    cpu_policy: how a run's CPU weight falls with the CPU it has used: "levels" (default: five
+    levels, least attained service first) or "demote-once" (full weight until 0.1 s, then the
+    lowest: what it was before; kept for comparison). See CPU_POLICIES in the server.
     precompiled_headers: let the server precompile common C++ headers (<bits/stdc++.h>,
     <iostream>, <string>) once per compiler under base_dir and compile with them (default; only
     a root server, whose jobs cannot write them, does).
@@ -323,6 +326,7 @@ class LocalBackend:
         tool_dirs: Sequence[str] | None = None,
         memory_budget: int | None = None,
         memory_admission: str = "usage",
+        cpu_policy: str = "levels",
         precompiled_headers: bool = True,
     ):
         self.tier = check_tier(tier) if tier else None
@@ -339,10 +343,13 @@ class LocalBackend:
             "tool_dirs": list(tool_dirs) if tool_dirs is not None else None,
             "memory_budget": memory_budget,
             "memory_admission": memory_admission,
+            "cpu_policy": cpu_policy,
             "precompiled_headers": precompiled_headers,
         }
         if memory_admission not in ("usage", "limits"):
             raise ValueError(f"memory_admission must be 'usage' or 'limits', not {memory_admission!r}")
+        if cpu_policy not in CPU_POLICIES:
+            raise ValueError(f"cpu_policy must be one of {sorted(CPU_POLICIES)}, not {cpu_policy!r}")
         self._lock = threading.Lock()
         self._conn: _Connection | None = None
         self.generation = 0  # counts server (re)starts; sessions use it to notice lost state

@@ -11,7 +11,7 @@ Example::
     from palaestra.sandbox.local.cgroups import SlotCgroup, v1_roots
     roots = v1_roots()                    # None when a controller is missing or read-only
     cg = SlotCgroup.create(roots, "palaestra-b0/s3")
-    cg.configure(memory_bytes=2**28, tasks=16)
+    cg.configure(memory_bytes=2**28, tasks=16, shares=1024)
     cg.join()                             # in the job's process
     cg.cpu_seconds(), cg.oom_kills()
     cg.remove()
@@ -24,8 +24,6 @@ import os
 
 CONTROLLERS = ("memory", "pids", "cpuacct")
 OPTIONAL = ("cpu",)  # CPU weights (cpu.shares), for fairness between jobs, where mounted
-FULL_SHARES = 1024  # the kernel's default weight
-BACKGROUND_SHARES = 2  # the smallest: what a demoted job gets against a fresh one
 
 
 def _write(path: str, value: str) -> None:
@@ -99,10 +97,10 @@ class SlotCgroup:
             os.makedirs(d, exist_ok=True)
         return cls(dirs)
 
-    def configure(self, *, memory_bytes: int, tasks: int) -> None:
-        """Set the limits for the next job and zero the counters."""
+    def configure(self, *, memory_bytes: int, tasks: int, shares: int) -> None:
+        """Set the limits and CPU weight for the next job and zero the counters."""
         self.set_limits(memory_bytes=memory_bytes, tasks=tasks)
-        self.set_shares(FULL_SHARES)
+        self.set_shares(shares)
         _write(os.path.join(self.dirs["cpuacct"], "cpuacct.usage"), "0")
         self._oom_base = self._oom_count()
         self._reset_peak()

@@ -104,6 +104,11 @@ def _arrange(wanted: list[int]) -> list[int]:
     top = max([*wanted, 2 + len(wanted)]) + 1
     high = [fcntl.fcntl(fd, fcntl.F_DUPFD, top) for fd in wanted]
     os.closerange(3, top)
+    for fd in set(range(top, max(high))) - set(high):  # an fd already open there was skipped over
+        try:
+            os.close(fd)
+        except OSError:
+            pass
     os.closerange(max(high) + 1, 1 << 20)
     out = []
     for i, fd in enumerate(high):

@@ -94,7 +94,7 @@ def _cgroups(name: str) -> str | None:
     try:
         cg = cgroups.SlotCgroup.create(roots, name)
         try:
-            cg.configure(memory_bytes=64 << 20, tasks=8)
+            cg.configure(memory_bytes=64 << 20, tasks=8, shares=1024)
         finally:
             cg.remove()
     except OSError as exc:

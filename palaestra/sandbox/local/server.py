@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import jail, landlock, languages, probe, seccomp, syscalls
-from .cgroups import BACKGROUND_SHARES, SlotCgroup, limit_total, v1_roots
+from .cgroups import SlotCgroup, limit_total, v1_roots
 from .protocol import Decoder, encode
 from .stages import COMPILE_INODES, COMPILE_TASKS
 from .tiers import TIERS, best_tier
@@ -56,25 +56,72 @@ PRELOAD = (  # cheap to keep, costly to import per job; not hashlib (OpenSSL: +4
     "dataclasses", "datetime", "copy", "textwrap", "array", "enum", "contextlib", "struct", "time",
 )  # fmt: skip
 BLOCK = 128  # uids (and so concurrent jobs plus sessions) per server
+BLOCK_LOCKS = "/tmp/palaestra-sandbox-blocks-{euid}"  # the block locks of every server of a euid on this host
 MAX_BLOCKS = 40
 PIPE_GRACE = 0.5  # seconds to wait for EOF on output pipes once the monitor is gone
 READ_CHUNK = 1 << 16
 SCRATCH_CHECK = 0.05  # seconds between measurements of a scratch dir on the host's disk
 COMPILE_SLACK = 1.0
-# Fairness: a run that has used DEMOTE_AFTER CPU seconds drops to the lowest CPU weight (its
-# cgroup's cpu.shares, else nice 19 for its uid), and a run that is demoted or has run for
-# ADMIT_WINDOW seconds stops counting against max_jobs, so short jobs neither queue behind long
-# ones nor share the CPU evenly with them. Beyond max_jobs, runs start only while the memory
-# that running runs hold fits in the memory budget (MEMORY_SHARE of the host's memory): a fresh
-# run holds its whole limit, a demoted one (a long runner) what its cgroup is charged now, so
-# CPU hogs do not keep short jobs waiting for memory they never use. With cgroups, one cgroup
-# over all slots bounds their memory together by the budget (the kernel's guarantee that the
-# host is never exhausted, whatever a demoted run allocates later; a run that its own limit
-# allowed but the budget did not is told so as an error). Without cgroups, every run holds its
-# whole limit (nothing else would bound the total).
-DEMOTE_AFTER = 0.1
+# Fairness: a run's CPU weight falls as the CPU it has used grows (least attained service, in
+# levels: CPU_POLICIES), so a short job, which starts at the top, outweighs the CPU hogs (which
+# have all used more). The weight is its cgroup's cpu.shares (else the nice value of its uid);
+# each level says how often the server looks at the CPU time of a run in it (a run may overshoot
+# a level by that long times the cores). A session's cell is weighed the same way, by the CPU the
+# cell has used (from the top at every cell); a compile, see COMPILE_FLOOR. A run that has left
+# the top level ("demoted") or has run for ADMIT_WINDOW seconds stops counting against max_jobs,
+# so short jobs do not queue behind long ones either.
+# Beyond max_jobs, runs start only while the memory that running runs hold fits in the memory
+# budget (MEMORY_SHARE of the host's memory): a run holds its whole limit until it is a long
+# runner, then what its cgroup is charged now, so CPU hogs do not keep short jobs waiting for
+# memory they never use. A long runner has used LONG_RUNNER_AFTER seconds of CPU, or has been
+# demoted and then used SETTLE_CPU more without its charge growing by SETTLE_GROWTH (a job that
+# allocates as it starts is held by its whole limit until it has allocated; a demoted hog gets
+# little CPU while short jobs run, and would hold its whole limit long before reaching
+# LONG_RUNNER_AFTER). With cgroups, one cgroup over all slots bounds their memory together by the
+# budget (the kernel's guarantee that the host is never exhausted, whatever a long runner
+# allocates later; a run that its own limit allowed but the budget did not is told so as an
+# error). Without cgroups, every run holds its whole limit (nothing else would bound the total).
+
+
+@dataclass(frozen=True)
+class CpuLevel:
+    below: float  # CPU seconds used: a run at or beyond it moves to the next level (the last: never)
+    shares: int  # its cgroup's cpu.shares (the kernel's range: 2 to 262144)
+    nice: int  # without the cpu controller: its uid's nice value
+    check: float  # seconds between two looks at the CPU time of a run in this level
+
+
+CPU_POLICIES = {
+    # A short job (a Python one takes about 10 ms of CPU: the interpreter is forked ready) ends in
+    # the top level or the next; each level weighs 32 times the next (at the bottom 16 and 8
+    # times), so a run outweighs up to 32 runs a level below it (runs that have used more CPU).
+    # The top level is narrow: every hog takes its width at full weight before the server can
+    # tell it from a short job, so each hog among as many short jobs costs a short job's CPU.
+    "levels": (
+        CpuLevel(0.01, 262144, 0, 0.005),
+        CpuLevel(0.1, 8192, 3, 0.02),
+        CpuLevel(0.5, 256, 8, 0.1),
+        CpuLevel(2.0, 16, 14, 0.25),
+        CpuLevel(float("inf"), 2, 19, 0.0),
+    ),
+    # The policy before (kept for comparison, see bench/fairness.py): full weight until 0.1 s of
+    # CPU, then the lowest. Hogs each took 0.1-0.2 CPU seconds at full weight, together many
+    # times what the short jobs among them needed.
+    "demote-once": (
+        CpuLevel(0.1, 1024, 0, 0.05),
+        CpuLevel(float("inf"), 2, 19, 0.0),
+    ),
+}
+# A compile stage (the trusted toolchain's work, bounded by compile_seconds of wall clock) drops no
+# lower than this level of the policy (the second: above every run that has used 0.1 s of CPU, 32
+# times below a fresh one), and the compiled program then starts again at the top, weighed by its
+# own CPU: a compile takes 0.3-2 s of CPU, as much as a hog has used, and least attained service
+# alone cannot tell them apart. Policies not named here weigh a compile like any other run.
+COMPILE_FLOOR = {"levels": 1}
 ADMIT_WINDOW = 0.2
-DEMOTE_CHECK = 0.05  # seconds between two looks at a run's CPU time
+LONG_RUNNER_AFTER = 0.1
+SETTLE_CPU = 0.01
+SETTLE_GROWTH = 1 << 20
 MEMORY_SHARE = 0.5
 _TICKS = os.sysconf("SC_CLK_TCK")
 INTERPRETER_NSPID = 2  # a session's interpreter: the first process its monitor (PID 1) forks
@@ -120,8 +167,12 @@ class Job:
     cell: dict[str, Any] | None = None  # the cell in flight
     waiting: collections.deque[dict[str, Any]] = field(default_factory=collections.deque)
     after_loss: bool = False  # replaces a session that died between cells
-    demoted: bool = False  # used DEMOTE_AFTER CPU seconds: now at the lowest CPU weight
+    level: int = 0  # its CPU level (see CPU_POLICIES), by the CPU it (a session: its cell) has used
+    demoted: bool = False  # a run that has left the top level: out of max_jobs (see the note on fairness)
+    long_runner: bool = False  # held by its memory use (see the note on fairness)
+    settle: tuple[float, int] | None = None  # (CPU seconds, bytes charged) when its memory was last seen to grow
     cpu_checked: float = 0.0
+    cpu_base: float = 0.0  # CPU seconds before a session's cell in flight, or before a compiled program
     scratch_checked: float = 0.0  # without a tmpfs, when its scratch dir was last measured
     scratch_exceeded: bool = False
 
@@ -146,6 +197,25 @@ def _world_readable(path: str) -> bool:
             return False
         path, parent = parent, os.path.dirname(parent)
     return True
+
+
+def _private_dir(path: str) -> None:
+    """Make ``path`` a directory (if it is not one) and check that no other uid can change it."""
+    os.makedirs(path, mode=0o711, exist_ok=True)
+    st = os.lstat(path)
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o022:
+        raise RuntimeError(f"{path} must be a directory owned by uid {os.geteuid()} and not writable by others")
+
+
+def _try_lock(path: str) -> int | None:
+    """An fd holding an exclusive lock on ``path`` (created if need be), or None if another holds it."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return None
+    return fd
 
 
 def _under(path: str, root: str) -> bool:
@@ -231,10 +301,11 @@ class Server:
         self.cell_backlog: collections.deque[tuple[int, dict[str, Any]]] = collections.deque()
         self.pending: collections.deque[tuple[int, dict[str, Any]]] = collections.deque()
         self.running = 0
-        self.demoted = 0  # runs among them moved to the background (see _demote)
         host_memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
         self.memory_budget = int(config.get("memory_budget") or host_memory * MEMORY_SHARE)
         self.admit_by_usage = config.get("memory_admission", "usage") == "usage"  # else by limits (see above)
+        self.cpu_levels = CPU_POLICIES[config.get("cpu_policy") or "levels"]
+        self.compile_floor = COMPILE_FLOOR.get(config.get("cpu_policy") or "levels")
         self.stopping = False
         self.decoder = Decoder()
         self.toolchains: dict[str, dict[str, Any]] = {}  # discovered on first use
@@ -249,27 +320,28 @@ class Server:
     # -- start-up --------------------------------------------------------------------------
 
     def _claim_block(self, config: dict[str, Any]) -> None:
+        """Claim a block of uids, and with it a name for the cgroups and for the scratch dirs. The
+        uids and cgroup names are the host's, so the block is locked under BLOCK_LOCKS, shared by
+        every server of this euid whatever its base dir; and under the base dir as well, where
+        servers of earlier versions (which locked only there) look."""
         base = self.base_dir = config["base_dir"]
-        os.makedirs(base, mode=0o711, exist_ok=True)
-        st = os.lstat(base)
-        if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o022:
-            raise RuntimeError(f"{base} must be a directory owned by uid {os.geteuid()} and not writable by others")
+        lock_dirs = list(dict.fromkeys([BLOCK_LOCKS.format(euid=os.geteuid()), base]))
+        for path in lock_dirs:
+            _private_dir(path)
         uid_base, root = int(config["uid_base"]), os.geteuid() == 0
         # Prefer a block none of whose uids has a process: a crashed server's jobs may linger
         # as zombies until init reaps them, and they count against RLIMIT_NPROC.
         in_use = _uids_present(range(uid_base, uid_base + MAX_BLOCKS * BLOCK), zombies=True) if root else set()
         busy = {(uid - uid_base) // BLOCK for uid in in_use}
         for block in sorted(range(MAX_BLOCKS), key=lambda b: b in busy):
-            fd = os.open(os.path.join(base, f"b{block}.lock"), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
+            locks = [fd for path in lock_dirs if (fd := _try_lock(os.path.join(path, f"b{block}.lock"))) is not None]
+            if len(locks) == len(lock_dirs):
+                self.lock_fds, self.block = locks, block
+                break
+            for fd in locks:
                 os.close(fd)
-                continue
-            self.lock_fd, self.block = fd, block
-            break
         else:
-            raise RuntimeError(f"all {MAX_BLOCKS} sandbox uid blocks under {base} are in use")
+            raise RuntimeError(f"all {MAX_BLOCKS} sandbox uid blocks are in use (locks under {' and '.join(lock_dirs)})")
         first = uid_base + block * BLOCK
         self.uids = range(first, first + BLOCK) if root else range(0)
         self.dir = os.path.join(base, f"b{block}")
@@ -319,7 +391,7 @@ class Server:
         if self.cgroup_roots is not None:
             limit_total(self.cgroup_roots, self.cgroup_name, self.memory_budget)
         else:
-            self.admit_by_usage = False  # nothing would bound what demoted runs allocate later
+            self.admit_by_usage = False  # nothing would bound what long runners allocate later
         self.slots: dict[int, jail.Slot] = {}
         slots = min(BLOCK, int(config.get("slots") or BLOCK))  # concurrent runs plus open sessions
         self.free = list(range(slots - 1, -1, -1))
@@ -351,7 +423,7 @@ class Server:
     def _zygote_keeps(self) -> None:
         """In the zygote: close what only the server may hold, and forget the server object
         (the zygote's own frames still reach it, and every job inherits those frames)."""
-        for fd in (self.requests, self.replies, self.lock_fd):
+        for fd in (self.requests, self.replies, *self.lock_fds):
             os.close(fd)
         self.__dict__.clear()
 
@@ -465,7 +537,9 @@ class Server:
             if job.language.compiled:  # lowered to the program's own limits once it compiled
                 memory = max(memory, int(limits["compile_memory_bytes"]))
                 tasks = max(tasks, COMPILE_TASKS)
-            job.slot.cgroup.configure(memory_bytes=memory + self.baseline_rss, tasks=tasks + 1)
+            job.slot.cgroup.configure(
+                memory_bytes=memory + self.baseline_rss, tasks=tasks + 1, shares=self.cpu_levels[0].shares
+            )
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
         status_r, status_w = os.pipe()
@@ -594,6 +668,10 @@ class Server:
             return  # the job is already gone; its exit reports it
         job.run_start = _now()
         job.deadline = job.run_start + float(limits["wall_seconds"])
+        if self.compile_floor is not None:  # the program is weighed by its own CPU, from the top
+            job.cpu_base, job.cpu_checked, job.settle = self._cpu_so_far(job), job.run_start, None
+            if job.level:
+                self._set_level(job, 0)
 
     def _exited(self, job: Job, wait_status: int, cpu: float) -> None:
         job.exited_at = _now()
@@ -644,7 +722,7 @@ class Server:
             if job.rid is None:
                 continue
             cgroup = job.slot.cgroup
-            if self.admit_by_usage and job.demoted and cgroup is not None:
+            if self.admit_by_usage and job.long_runner and cgroup is not None:
                 try:
                     held += cgroup.memory_in_use()
                     continue
@@ -653,20 +731,54 @@ class Server:
             held += self._memory_of(job.spec)
         return held
 
-    def _demote(self, job: Job) -> None:
-        """Move a long run to the background: the lowest CPU weight, and out of max_jobs."""
-        job.demoted = True
-        self.demoted += 1
+    def _weigh(self, job: Job, used: float) -> None:
+        """Put a job in the CPU level of the CPU seconds it has used (see CPU_POLICIES); a run
+        that leaves the top level is demoted (out of max_jobs); a long runner is held by its memory
+        use (see the note on fairness)."""
+        if job.rid is not None and not job.long_runner:
+            job.long_runner = used >= LONG_RUNNER_AFTER or (job.demoted and self._settled(job, used))
+        level = job.level
+        while level + 1 < len(self.cpu_levels) and used >= self.cpu_levels[level].below:
+            level += 1
+        if self.compile_floor is not None and job.language.compiled and job.compile is None:
+            level = min(level, self.compile_floor)  # still compiling
+        if level == job.level:
+            return
+        job.demoted = job.demoted or job.rid is not None
+        self._set_level(job, level)
+
+    def _settled(self, job: Job, used: float) -> bool:
+        """Whether a demoted run's memory charge has stopped growing: it grew by at most
+        SETTLE_GROWTH while the run used SETTLE_CPU more CPU seconds (measured from its demotion,
+        the window starting again while it grows)."""
+        cgroup = job.slot.cgroup
+        if cgroup is None or not self.admit_by_usage:
+            return False
+        try:
+            charged = cgroup.memory_in_use()
+        except OSError:
+            return False
+        if job.settle is not None and used >= job.settle[0] + SETTLE_CPU:
+            if charged <= job.settle[1] + SETTLE_GROWTH:
+                return True
+            job.settle = None
+        if job.settle is None:
+            job.settle = (used, charged)
+        return False
+
+    def _set_level(self, job: Job, level: int) -> None:
+        job.level = level
+        weight = self.cpu_levels[level]
         cgroup = job.slot.cgroup
         try:
-            if cgroup is not None and cgroup.set_shares(BACKGROUND_SHARES):
+            if cgroup is not None and cgroup.set_shares(weight.shares):
                 return
             if job.slot.uid is not None:
-                os.setpriority(os.PRIO_USER, job.slot.uid, 19)
+                os.setpriority(os.PRIO_USER, job.slot.uid, weight.nice)
             else:
-                os.setpriority(os.PRIO_PGRP, job.pid, 19)
+                os.setpriority(os.PRIO_PGRP, job.pid, weight.nice)
         except OSError:
-            pass  # it may be gone already
+            pass  # it may be gone already (or, unprivileged, a session's nice cannot go back up)
 
     def _scratch_within(self, job: Job) -> bool:
         """Without a tmpfs of its own, a job's scratch dir is on the host's disk: measure it
@@ -723,7 +835,6 @@ class Server:
         result = self._result(job)  # before the slot (and its cgroup counters) is reused
         self._release(job.slot)
         self.running -= 1
-        self.demoted -= job.demoted
         self._reply(job.rid, result)
 
     def _result(self, job: Job) -> dict[str, Any]:
@@ -838,6 +949,9 @@ class Server:
         job.truncated = False
         cell["start"] = _now()
         job.deadline = cell["start"] + float(cell["limits"]["wall_seconds"])
+        job.cpu_base, job.cpu_checked = self._cpu_so_far(job), cell["start"]
+        if job.level:  # each cell starts at the top, like a run
+            self._set_level(job, 0)
         assert job.cells_fd is not None
         try:
             os.write(job.cells_fd, encode({"id": cell["rid"], "source": cell["source"]}))
@@ -1075,14 +1189,14 @@ class Server:
                 self._stop(job)
             elif job.deadline is not None and not job.stopping:
                 due.append(job.deadline)
-            if job.rid is not None and not job.demoted and not job.stopping:
-                if now >= job.cpu_checked + DEMOTE_CHECK:
+            if (job.rid is not None or job.cell is not None) and not job.stopping:
+                below = len(self.cpu_levels) - 1  # the last level's runs are not looked at again
+                if job.level < below and now >= job.cpu_checked + self.cpu_levels[job.level].check:
                     job.cpu_checked = now
-                    if self._cpu_so_far(job) >= DEMOTE_AFTER:
-                        self._demote(job)
-                if not job.demoted:
-                    due.append(job.cpu_checked + DEMOTE_CHECK)
-                if self.pending and now < job.start + ADMIT_WINDOW:
+                    self._weigh(job, self._cpu_so_far(job) - job.cpu_base)
+                if job.level < below:
+                    due.append(job.cpu_checked + self.cpu_levels[job.level].check)
+                if job.rid is not None and not job.demoted and self.pending and now < job.start + ADMIT_WINDOW:
                     due.append(job.start + ADMIT_WINDOW)  # it then makes room for a pending run
             if "tmpfs" not in self.layers and not job.stopping:
                 if now >= job.scratch_checked + SCRATCH_CHECK:
