@@ -4,6 +4,7 @@ and an env never imports another env (only non-registered helper modules of its 
 from __future__ import annotations
 
 import ast
+import functools
 import json
 from pathlib import Path
 
@@ -70,6 +71,7 @@ def _absolute(module: str, path: Path, node: ast.ImportFrom) -> str | None:
     return ".".join(base + ([node.module] if node.module else []))
 
 
+@functools.cache  # four tests read every module's imports: parse each file once per process
 def _imports(path: Path, module: str | None = None) -> list[str]:
     """The palaestra modules (and names) ``path`` (the module ``module``) imports, wherever the import statement
     stands (in a function, under ``if TYPE_CHECKING:``): relative imports resolved, names of the package face
@@ -90,6 +92,7 @@ def _imports(path: Path, module: str | None = None) -> list[str]:
     return [_through_the_face(name) for name in found if name.startswith("palaestra.")]
 
 
+@functools.cache
 def _registers_an_env(module: str) -> bool:
     path = PACKAGE.parent / (module.replace(".", "/") + ".py")
     return path.exists() and "@register" in path.read_text()
