@@ -15,8 +15,9 @@ from palaestra.baselines.reinforce import TrainConfig, make_group, train  # noqa
 from palaestra.baselines.tiny import TinyPolicy  # noqa: E402
 from palaestra.cli import TINY_ENTROPY, TINY_LR  # noqa: E402
 
-# the main job's configuration (256 episodes per step: 32 problems x 8 samples), for a third of its 600 steps
-STEPS, PROBLEMS, SAMPLES, ENV = 200, 32, 8, "arithmetic/addition"
+# the main job's configuration (256 episodes per step: 32 problems x 8 samples), for 140 of its 600 steps: by then
+# the sampled accuracy has gone from ~0.03 to ~0.45 and the held-out greedy one from ~0.16 to ~0.57 (one thread)
+STEPS, PROBLEMS, SAMPLES, ENV = 140, 32, 8, "arithmetic/addition"
 
 
 def test_tiny_policy_learns_to_add_from_scratch() -> None:
@@ -41,5 +42,5 @@ def test_tiny_policy_learns_to_add_from_scratch() -> None:
     accuracy = [h["accuracy"] for h in result.history]
     start, end = statistics.mean(accuracy[:10]), statistics.mean(accuracy[-20:])
     assert start < 0.25 and before < 0.25, f"an untrained policy should be near chance (0.125): {start:.3f}, {before}"
-    assert end >= 0.4 and after >= 0.5, f"sampled accuracy {start:.3f} -> {end:.3f}, held-out {before} -> {after}"
+    assert end >= 0.35 and after >= 0.5, f"sampled accuracy {start:.3f} -> {end:.3f}, held-out {before} -> {after}"
     assert all(h["errors"] == 0 for h in result.history)
