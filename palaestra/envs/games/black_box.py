@@ -73,6 +73,11 @@ class BlackBox(MultiTurnTask):
     presets = (Config(7, 2), Config(4, 4), Config(5, 3), Config(6, 3), Config(5, 4))
     bounded = "the placements are enumerated with every ray's answer; their count grows steeply with the grid"
 
+    def space_size(self, level: int) -> int | None:
+        """Every placement the rays tell apart is one problem."""
+        config = self.level_config(level)
+        return len(_table(config.size, config.atoms).unique)
+
     def generate(self, rng: random.Random, config: Config) -> Problem:
         table = _table(config.size, config.atoms)
         placements = list(table.unique)

@@ -87,6 +87,13 @@ class Clobber(MultiTurnTask):
         Config(5, 6, (14, 16)),
     )
 
+    def space_size(self, level: int) -> int | None:
+        """Every catalogued position in each of its four reflections (those that differ) is one problem."""
+        config = self.level_config(level)
+        rows, cols = config.rows, config.cols
+        return len({(_flip(mine, rows, cols, how), _flip(theirs, rows, cols, how))
+                    for mine, theirs in catalogue()[(rows, cols, *config.stones)] for how in range(4)})
+
     def generate(self, rng: random.Random, config: Config) -> Problem:
         rows, cols = config.rows, config.cols
         how = rng.randrange(4)

@@ -86,6 +86,12 @@ class Domineering(MultiTurnTask):
         Config(6, 6, (19, 20)),
     )
 
+    def space_size(self, level: int) -> int | None:
+        """Every catalogued position in each of its four reflections (those that differ) is one problem."""
+        config = self.level_config(level)
+        rows, cols = config.rows, config.cols
+        return len({_flip(empty, rows, cols, how) for empty in catalogue()[(rows, cols, *config.empty)] for how in range(4)})
+
     def generate(self, rng: random.Random, config: Config) -> Problem:
         rows, cols = config.rows, config.cols
         empty = _flip(rng.choice(catalogue()[(rows, cols, *config.empty)]), rows, cols, rng.randrange(4))
