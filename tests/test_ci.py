@@ -72,7 +72,8 @@ def test_checks_share_each_generated_problem(monkeypatch: pytest.MonkeyPatch) ->
 
     monkeypatch.setattr(base, "make_source", counting_source)
     base._PROBLEMS.clear()
-    settings = kit.Settings(distinct_seeds=12, difficulty_seeds=8, generate_timed_seeds=5, balance_seeds=12)
+    settings = kit.Settings(distinct_seeds=12, distinct_upper_seeds=12, difficulty_seeds=8, generate_timed_seeds=5,
+                            balance_seeds=12)
     results = kit.run_checks("graphs/bridges", settings, checks=["distinct", "generation_time", "balance"])
     assert all(r.ok for r in results), results
     levels = registry["graphs/bridges"].levels

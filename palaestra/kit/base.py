@@ -86,7 +86,8 @@ class Settings:
 
     seeds: int = 12  # seeds per level for the reference-answer checks
     fingerprint_seeds: int = 4
-    distinct_seeds: int = 1_000  # per level: at least 95% distinct problems
+    distinct_seeds: int = 1_000  # per level 0-1: at least 95% distinct problems
+    distinct_upper_seeds: int = 1_000  # per level >= 2
     balance_seeds: int = 1_000  # per level, for classification-style envs
     difficulty_seeds: int = 40  # per level, for the difficulty measure's means
     hostile_levels: tuple[str, ...] = ("first", "last")
@@ -106,7 +107,8 @@ class Settings:
     @classmethod
     def ci(cls) -> Settings:
         """Cheaper settings for CI (hundreds of envs); the same checks, fewer samples."""
-        return cls(seeds=3, fingerprint_seeds=2, distinct_seeds=100, balance_seeds=300, difficulty_seeds=16,
+        return cls(seeds=3, fingerprint_seeds=2, distinct_seeds=100, distinct_upper_seeds=40,
+                   balance_seeds=300, difficulty_seeds=16,
                    hostile_levels=("last",))
 
     @classmethod
