@@ -57,6 +57,17 @@ def play_episode(source: MultiTurnTask, problem: Any, choose: Callable[[Any, tup
     return total, False
 
 
+def oracle_moves(source: MultiTurnTask, problem: Any) -> tuple[list[str], float]:
+    """The oracle's moves over one episode and the episode's total reward (to replay it through ``score``)."""
+    moves: list[str] = []
+
+    def choose(state: Any, history: tuple[tuple[str, str], ...]) -> str:
+        moves.append(source.oracle(problem, state))
+        return moves[-1]
+
+    return moves, play_episode(source, problem, choose)[0]
+
+
 def _policy_chooser(problem: Any, policy: Policy, rng: random.Random) -> Callable[..., str]:
     return lambda state, history: policy(problem, state, history, rng)
 

@@ -10,7 +10,7 @@ from palaestra.core.problem import Problem
 from palaestra.core.registry import make_source
 from palaestra.envs.games import breakthrough
 from palaestra.generators.breakthrough import solver_for, square
-from palaestra.kit.play import play_episode
+from palaestra.kit.play import oracle_moves, play_episode
 
 BREAKTHROUGH = "games/breakthrough"
 
@@ -75,16 +75,6 @@ def test_the_four_views_are_one_game() -> None:
     assert "B" in breakthrough._board(problem.data, state["mine"], state["theirs"]).splitlines()[2]  # rank 3
     assert "You play Black (B)" in make_source(BREAKTHROUGH).sample(0, next(
         seed for seed in range(50) if make_source(BREAKTHROUGH).sample(0, seed).data["as_black"])).prompt
-
-
-def oracle_moves(source, problem: Problem) -> tuple[list[str], float]:
-    moves: list[str] = []
-
-    def choose(state, history):
-        moves.append(source.oracle(problem, state))
-        return moves[-1]
-
-    return moves, play_episode(source, problem, choose)[0]
 
 
 def test_oracle_wins_and_replay_matches() -> None:

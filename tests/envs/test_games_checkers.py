@@ -11,7 +11,7 @@ from palaestra.core.problem import Problem
 from palaestra.core.registry import make_source
 from palaestra.envs.games import checkers
 from palaestra.generators.draughts import DRAW, Position, board_of, mover_moves, solver_of
-from palaestra.kit.play import play_episode
+from palaestra.kit.play import oracle_moves, play_episode
 
 CHECKERS = "games/checkers"
 BOARD = board_of(6)
@@ -93,16 +93,6 @@ def test_solver_agrees_with_a_plain_search_on_catalogue_positions() -> None:
         assert value != DRAW and value % 2 == 1
         assert mover_moves(value) == fastest >= 3
         assert forced_win_within(position, fastest) and not forced_win_within(position, fastest - 1)
-
-
-def oracle_moves(source, problem: Problem) -> tuple[list[str], float]:
-    moves: list[str] = []
-
-    def choose(state, history):
-        moves.append(source.oracle(problem, state))
-        return moves[-1]
-
-    return moves, play_episode(source, problem, choose)[0]
 
 
 def test_oracle_wins_and_replay_matches() -> None:

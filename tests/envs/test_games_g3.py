@@ -9,7 +9,7 @@ import palaestra
 from palaestra.core.problem import Problem
 from palaestra.core.registry import make_source
 from palaestra.envs.games import hackenbush
-from palaestra.kit.play import play_episode
+from palaestra.kit.play import oracle_moves, play_episode
 
 HACKENBUSH = "games/hackenbush"
 
@@ -55,16 +55,6 @@ def test_spellings_of_a_cut_are_read() -> None:
     state = source.initial_state(problem)
     for move in ("E", "cut E", "edge e", "Cut edge E.", r"\boxed{E}"):
         assert source.play(problem, state, move).state != state, move
-
-
-def oracle_moves(source, problem: Problem) -> tuple[list[str], float]:
-    moves: list[str] = []
-
-    def choose(state, history):
-        moves.append(source.oracle(problem, state))
-        return moves[-1]
-
-    return moves, play_episode(source, problem, choose)[0]
 
 
 def test_oracle_wins_and_replay_matches() -> None:
