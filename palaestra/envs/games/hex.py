@@ -48,6 +48,7 @@ STEPS = ((0, 1), (0, -1), (1, 0), (-1, 0), (-1, 1), (1, -1))
 @register
 class Hex(MultiTurnTask):
     id = "games/hex"
+    version = 2  # level 0 places 2-4 pairs (one pair gave too few distinct positions: 888 in 1,000 seeds)
     family = "games"
     description = "Win Hex on an n x (n+1) board, long sides yours, against a resistance-searching opponent."
     tags = ("games", "multi-turn", "two-player", "adversarial", "connection")
@@ -60,7 +61,7 @@ class Hex(MultiTurnTask):
         noise: float  # share of the opponent's moves played at random
 
     presets = (
-        Config(4, (1, 3), 0.5),
+        Config(4, (2, 4), 0.5),
         Config(5, (2, 4), 0.35),
         Config(6, (2, 5), 0.2),
         Config(7, (3, 6), 0.1),

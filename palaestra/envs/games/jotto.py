@@ -68,6 +68,11 @@ class Jotto(MultiTurnTask):
     )
     bounded = "the top level's secret is any word of the whole pool; there is no larger list to draw from"
 
+    def space_size(self, level: int) -> int | None:
+        """At the top level the problem is the secret alone, any word of the pool (an upper bound: the few the
+        honest player cannot find within the budget are redrawn); below it, lists of candidates (no small space)."""
+        return None if self.level_config(level).candidates else len(secret_pool())
+
     def generate(self, rng: random.Random, config: Config) -> Problem:
         pool = secret_pool()
 

@@ -97,6 +97,16 @@ def world_size(problem: Problem) -> float:
     return float(problem.data["corpus"]["params"]["people"])
 
 
+CONFUSIONS = ("near_duplicates", "paraphrase", "alias_mentions", "distractors", "wrong_documents")
+
+
+def confusion(problem: Problem) -> float:
+    """How misleading the problem's corpus is: the sum of its shares of near-duplicate people, paraphrased facts,
+    alias mentions, distractor and wrong documents (0 for a clean corpus; a difficulty ingredient)."""
+    params = problem.data["corpus"]["params"]
+    return float(sum(params.get(name, 0.0) for name in CONFUSIONS))
+
+
 def lookup_moves(corpus: Corpus, facts: list[tuple[str, str, Any]] | tuple,
                  opened: set[str] | None = None) -> list[str]:
     """The oracle's tool calls finding ``facts``: for each fact not stated in a document opened

@@ -75,9 +75,11 @@ class AggregationQa(ToolTask):
         return Problem(prompt=prompt, answer=question.answer, data=data)
 
     def difficulty(self, problem: Problem) -> float:
-        """Facts to gather plus a twentieth of the world, plus a tenth of the question's words."""
+        """Facts to gather plus a twentieth of the world, plus a tenth of the question's words, plus four times the
+        corpus's confusion (the top level gathers slightly fewer facts than the one below, in a far noisier corpus)."""
         question = problem.data["question"]
-        return len(question["facts"]) + qa.world_size(problem) / 20 + len(question["text"].split()) / 10
+        return (len(question["facts"]) + qa.world_size(problem) / 20 + len(question["text"].split()) / 10
+                + 4 * qa.confusion(problem))
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
         return qa.judge_named_answer(answer, qa.question_of(problem), qa.corpus_of(problem).world)
