@@ -237,10 +237,9 @@ class MultiTurnTask(ProblemSource):
         return outcome
 
     def _is_plan(self, problem: Problem, state: Any, move: str) -> bool:
-        """Whether a refused ``move`` is a plan: its first two pieces (:func:`plan_pieces`) are each a move ``play`` reads."""
-        pieces = plan_pieces(move)
-        if len(pieces) < 2:
-            return False
+        """Whether a refused ``move`` is a plan: its first two pieces, at some cut (:func:`plan_cuts`), are each a
+        move ``play`` reads (a plan whose last move holds a weaker cut's mark, such as a solution written with
+        ``;``, is cut at the mark between its moves)."""
 
         def is_move(piece: str) -> bool:
             unnumbered = _NUMBERING.sub("", piece, count=1)  # "1. b4"
@@ -248,7 +247,7 @@ class MultiTurnTask(ProblemSource):
                 unnumbered != piece and self.reads_as_move(problem, state, unnumbered))
 
         try:
-            return all(is_move(piece) for piece in pieces)
+            return any(all(is_move(piece) for piece in pieces) for pieces in plan_cuts(move))
         except Exception:  # a piece the rules cannot judge is no move
             return False
 
@@ -294,14 +293,25 @@ def plan_pieces(move: str) -> list[str]:
     >>> plan_pieces("e2e4, then d2d4"), plan_pieces("1. b4\n2. c4\n3. d4"), plan_pieces("L R U"), plan_pieces("B")
     (['e2e4', 'd2d4'], ['1. b4', '2. c4'], ['L', 'R'], [])
     """
+    cuts = plan_cuts(move)
+    return cuts[0] if cuts else []
+
+
+def plan_cuts(move: str) -> list[list[str]]:
+    """The first two pieces of ``move`` at every cut that splits it, strongest cut first (see :func:`plan_pieces`).
+
+    >>> plan_cuts("ask a, solve: x; y")
+    [['ask a, solve: x', 'y'], ['ask a', 'solve: x; y'], ['ask', 'a,']]
+    """
     if len(move) > MAX_PLAN_CHARS:
         return []
     text = "\n".join(" ".join(line.split()) for line in move.strip().splitlines() if line.strip())
+    cuts = []
     for cut in _PLAN_CUTS:
         pieces = cut.split(text, maxsplit=2)
-        if len(pieces) > 1:
-            return pieces[:2] if all(pieces[:2]) else []
-    return []
+        if len(pieces) > 1 and all(pieces[:2]):
+            cuts.append(pieces[:2])
+    return cuts
 
 
 def snapshot(state: Any) -> str:

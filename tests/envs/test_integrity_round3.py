@@ -339,3 +339,16 @@ def test_stdio_lines_ignore_trailing_white_space() -> None:
 
     assert judge_lines(["Case #1: 2", "Case #2:"], ["Case #1: 2", "Case #2: "]) == (2, None)
     assert judge_lines(["Case #1: 3"], ["Case #1: 2"])[0] == 0
+
+
+def test_a_plan_whose_last_move_holds_semicolons_is_still_a_plan() -> None:
+    """Found by the full kit: questions joined by commas, then a solution written with ';', were cut at the ';'
+    only (the strongest cut present), so neither piece read as a move and the refusal did not name the protocol."""
+    source = make_source("games/logic_grid_questions")
+    problem = source.sample(0, 7)
+    people, values = problem.data["people"], problem.data["values"]
+    solution = "; ".join(f"{person} {values[0][i]} {values[1][i]}" for i, person in enumerate(people))
+    plan = (f"Is {people[0]} the owner of the {values[0][0]} house?, Is {people[1]} the owner of the {values[0][1]} "
+            f"house?, solution: {solution}")
+    outcome = source.advance(problem, source.initial_state(problem), source.format_answer(plan))
+    assert not outcome.verdict.parsed and ONE_MOVE_PER_TURN in outcome.observation.lower(), outcome.observation
