@@ -30,7 +30,7 @@ class ComparisonQa(ToolTask):
     description = "Compare two entities on a fact found by searching a generated document collection."
     tags = ("tools", "multi-turn", "search", "retrieval", "comparison")
     tool_names = ("search", "open")
-    version = 2
+    version = 3
 
     @dataclass(frozen=True)
     class Config:
@@ -52,7 +52,9 @@ class ComparisonQa(ToolTask):
             rng, config.corpus, lambda world: knowledge.comparison_question(world, rng, hops=config.hops))
         budget = 2 * len(question.facts) + 2
         if question.answer_type == "yes_no":
-            form = "Answer yes or no, e.g. <answer>yes</answer>."
+            # no example answer: "e.g. yes" in the yes/no prompts only made the shown example equal the answer far
+            # more often than chance across the question kinds (the full kit's example check)
+            form = "Answer yes or no, inside <answer></answer> tags."
         else:
             form = f"Answer with the name (an alias also counts), e.g. <answer>{qa.example_answer(question)}</answer>."
         prompt = f"{qa.INTRO}\n\nQuestion: {question.text}\n\n{form}\n\n{self.tools_prompt(budget)}"
