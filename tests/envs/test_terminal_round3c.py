@@ -366,3 +366,10 @@ def test_commit_history_numeric_order_and_added_lines_only(sandbox: None) -> Non
     problem = source.sample(4, seed)
     assert source.judge(problem, problem.answer.upper() + ".").correct
     assert not source.judge(problem, f"{problem.answer} or {problem.answer}x").correct
+
+
+def test_commit_history_redraws_a_file_no_commit_touched() -> None:
+    # Found by the full kit: a "which commit last changed FILE" question about a file only the initial tree held
+    # raised (max of nothing) at level 2, seed 50725; it is drawn again now.
+    problem = make_source("terminal/commit_history").sample(2, 50725)
+    assert problem.answer is not None and problem.answer.isdigit()

@@ -189,8 +189,8 @@ def _history(rng: random.Random, config: CommitHistory.Config, kind: str
         return files, f"Which commit first added a line containing {token}?", str(firsts[token]), changed, token
     if kind == "last_changed":
         path = rng.choice(sorted(p for p in app if p.startswith("app/")))
-        last = max(n for n, paths in touched.items() if path in paths)
-        if last == count:
+        last = max((n for n, paths in touched.items() if path in paths), default=None)
+        if last is None or last == count:  # a file no commit touched has no answer: draw again
             return None
         return files, f"Which commit last changed the file {path}?", str(last), changed, path
     if kind == "top_author":
