@@ -37,6 +37,7 @@ from palaestra.core import MultiTurnTask, Outcome, Policy, Problem, Verdict, Vie
 from palaestra.envs.games._social import read_command
 
 SLIPS = 2
+SPACE_ENUMERATION_LIMIT = 20_000  # (spy set, earlier missions) draws counted exactly for a level's space_size
 _TEAM = re.compile(r"^(?:i )?(?:propose|send|choose|pick|team:?)?(?: the)?(?: team)?:? "
                    r"?(p\d{1,2}(?:(?:,? and |, | )p\d{1,2})*)$")
 _RESULT = re.compile(r"Mission(?: \d+)? with ([P\d, ]+): (\d+) sabotage")
@@ -64,6 +65,10 @@ class Resistance(MultiTurnTask):
     presets = (Config(6, 2, 3, 4, 4, 2), Config(7, 3, 3, 4, 4, 2), Config(8, 3, 3, 4, 4, 2),
                Config(9, 3, 4, 4, 4, 3), Config(10, 4, 3, 4, 4, 3))
     bounded = "the honest player scores every team against every spy set, which grows combinatorially"
+
+    def space_size(self, level: int) -> int | None:
+        """The (spy set, earlier missions) draws generation keeps, counted where they are few (level 0)."""
+        return _kept_draws(self.level_config(level))
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> dict[str, Any] | None:
@@ -183,6 +188,18 @@ def _results(missions: list[list[Any]]) -> Results:
 def _mission_text(team: list[int], count: int) -> str:
     return (f"Mission with {', '.join(f'P{p + 1}' for p in team)}: {count} sabotage card"
             f"{'s' if count != 1 else ''}.")
+
+
+@functools.cache
+def _kept_draws(config: Resistance.Config) -> int | None:
+    """How many (spies, earlier missions) draws leave at least three spy sets open, or None when too many to count."""
+    teams = list(itertools.combinations(range(config.players), config.team))
+    spy_sets = list(itertools.combinations(range(config.players), config.spies))
+    if len(spy_sets) * len(teams) ** config.earlier > SPACE_ENUMERATION_LIMIT:
+        return None
+    return sum(1 for spies in spy_sets for missions in itertools.product(teams, repeat=config.earlier)
+               if len(_consistent(config.players, config.spies,
+                                  tuple((team, sum(1 for p in team if p in spies)) for team in missions))) >= 3)
 
 
 def _consistent(players: int, spies: int, results: Results) -> list[set[int]]:
