@@ -24,6 +24,8 @@ optimum number of moves.
 from __future__ import annotations
 
 import functools
+import itertools
+import math
 import random
 from collections import deque
 from dataclasses import dataclass
@@ -57,6 +59,10 @@ class TrainShunting(MultiTurnTask):
     presets = (Config(5, 3, 6, 2, False), Config(5, 2, 9, 2, False), Config(6, 2, 12, 1, True),
                Config(6, 2, 15, 1, True), Config(6, 1, 19, 0, True))
     bounded = "the exact search visits every arrangement of the wagons, which grow factorially"
+
+    def space_size(self, level: int) -> int | None:
+        """The (start, target) pairs generation keeps, counted where they are few (five wagons)."""
+        return _kept_pairs(self.level_config(level))
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         wagons = list(range(1, config.wagons + 1))
@@ -225,3 +231,23 @@ def _greedy_finishes(target: tuple[int, ...], siding: int, yard: Yard, budget: i
 def _picture(yard: Yard) -> str:
     names = ("A (arrival)", "S (siding)", "D (departure)")
     return "\n".join(f"{name}: {' '.join(map(str, track)) if track else '(empty)'}" for name, track in zip(names, yard))
+
+
+@functools.cache
+def _kept_pairs(config: TrainShunting.Config) -> int | None:
+    """How many (start, target) pairs generation keeps, for five wagons or fewer (None above): the moves never look
+    at the wagons' numbers, so a pair's fewest moves (and the greedy rule's run) depend only on the target's order
+    relative to the start, and each kept relative order stands for as many pairs as there are starts."""
+    if config.wagons > 5:
+        return None
+    start = tuple(range(1, config.wagons + 1))
+    yard: Yard = (start, (), ())
+    kept = 0
+    for target in itertools.permutations(start):
+        fewest = _fewest(target, config.siding, yard)
+        if fewest is None or fewest < config.least:
+            continue
+        if config.greedy_fails and _greedy_finishes(target, config.siding, yard, fewest + config.slack):
+            continue
+        kept += 1
+    return kept * math.factorial(config.wagons)
