@@ -235,6 +235,8 @@ def check_hostile(env_id: str, s: Settings) -> str:
     for level in sorted({levels[name] for name in s.hostile_levels}):
         problem = sample(env_id, level, 1)
         for answer in hostile_answers():
+            if _spells_reference(answer, problem):
+                continue  # "-0" is a right answer where the reference is $0.00
             if isinstance(source, Task):
                 start = cpu_seconds()
                 v = source.verify(problem, answer)  # the raw verifier: no safety net
@@ -252,6 +254,20 @@ def check_hostile(env_id: str, s: Settings) -> str:
     _require(slowest <= s.verify_seconds,
              f"slowest hostile answer took {slowest:.2f} s of CPU (bound {s.verify_seconds} s)")
     return f"slowest {slowest * 1000:.1f} ms of CPU"
+
+
+def _spells_reference(answer: str, problem: Problem) -> bool:
+    """Whether a short hostile answer is only another spelling of the problem's numeric reference."""
+    def number(text: str) -> float | None:
+        try:
+            return float(text.strip().replace("$", "").replace(",", ""))
+        except ValueError:
+            return None
+
+    if len(answer) > 20 or problem.answer is None:
+        return False
+    mine, reference = number(answer), number(str(problem.answer))
+    return mine is not None and mine == reference
 
 
 def check_json_round_trip(env_id: str, s: Settings) -> str:

@@ -131,3 +131,15 @@ def test_a_copied_env_fails_near_duplicates_unless_it_says_why_it_differs() -> N
 def test_near_duplicates_names_the_most_similar_env() -> None:
     result = _run("tools/text_to_sql", "near_duplicates")
     assert result.ok and "declared distinct" in result.detail, result.detail
+
+
+def test_hostile_answers_skip_only_spellings_of_a_numeric_reference() -> None:
+    def problem(answer: object) -> Problem:
+        return Problem(env_id="x/y", level=0, seed=1, prompt="?", answer=answer)
+
+    assert kit._spells_reference("-0", problem("$0.00"))  # a right answer, not a hostile one
+    assert kit._spells_reference("-0", problem(0))
+    assert not kit._spells_reference("-0", problem("$75.00"))
+    assert not kit._spells_reference("NaN", problem("nan x"))
+    assert not kit._spells_reference("9" * 100_000, problem("9" * 100_000))  # long answers are always hostile
+    assert not kit._spells_reference("-0", problem(None))
