@@ -7,9 +7,9 @@ quantity, and from level 3 lines returned on their own). The prompt asks what wa
 delivered orders (levels 0-1), or on one category's lines of delivered orders not returned (from level 2),
 which only the order pages show.
 
-The answer is that amount in dollars and cents (exact, from integer cents). The asked month sits among
-others, with orders on its first and last days and just outside it, cancelled and returned orders, and
-(from level 2) the category's lines in other months and other categories' lines in the month, so a careless
+The answer is that amount in dollars and cents (exact, from integer cents). The asked month sits in the
+older third of the history (so deeper histories mean more pages to read), with orders on its first and last
+days and just outside it, cancelled and returned orders, and (from level 2) the category's lines in other months and other categories' lines in the month, so a careless
 date bound, status or category filter fails. Sorted newest first, the history can be read until the month
 is passed. The difficulty is a quarter of the history rows up to the month's end plus the orders to open plus half
 the lines to add.
@@ -44,6 +44,7 @@ class OrderHistory(WebTask):
     description = "Add up one month's spending (by status, category and returns) across a shop account's paginated order history."
     tags = ("web", "navigation", "aggregation", "arithmetic", "multi-turn", "tools", "agentic")
     tool_names = ("open", "follow")
+    version = 2  # v2: the asked month in the history's older third; levels past 4 add 4 months each
 
     @dataclass(frozen=True)
     class Config:
@@ -61,7 +62,7 @@ class OrderHistory(WebTask):
         Config(7, (3, 5), 6, True, True, 5),
         Config(9, (3, 6), 8, True, True, 6),
     )
-    growth = Growth(limits={"months": 24, "per_month": (3, 7), "per_page": 12, "slack": 14})
+    growth = Growth(steps={"months": 4, "slack": 1})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         return retry(lambda: self._draw(rng, config), what="a history with near misses", attempts=60)
@@ -69,7 +70,8 @@ class OrderHistory(WebTask):
     def _draw(self, rng: random.Random, config: Config) -> Problem | None:
         forge = NameForge(rng)
         first = _month_start(TODAY, config.months - 1)
-        asked_back = rng.randint(1, config.months - 1)
+        # The asked month is in the older third, so the rows to read grow with the history (level after level).
+        asked_back = rng.randint(max(1, min(2 * config.months // 3, config.months - 2)), config.months - 1)
         asked = _month_start(TODAY, asked_back)
         after = _month_start(TODAY, asked_back - 1)
         category = rng.choice(sorted(CATEGORIES))
