@@ -10,12 +10,14 @@ Four counting questions, each with an exact integer answer:
 
 At level 0 the search space has thousands of elements and brute force in the python tool works; by
 level 4 it has 10^15 or more (brute force would not finish within the tool's time limit), so the
-program must count by dynamic programming. The difficulty is log10 of the brute-force search space.
+program must count by dynamic programming. The difficulty is the drawn problem's size (the digits of ``N``,
+the string length, the number written as a sum, the list's length) as a multiple of its kind's size at level
+4, times 10: brute force's search space grows exponentially in it, and sizes compare across the four kinds
+where raw log10 spaces do not (they differ threefold at a level, so a level's mean moved with its kind mix).
 """
 
 from __future__ import annotations
 
-import math
 import random
 from dataclasses import dataclass
 from typing import Any
@@ -26,6 +28,7 @@ from palaestra.envs.tools.common import ToolTask, tool_call
 from palaestra.verifiers.numeric import grade_number
 
 KINDS = ("digit_sum", "avoid_pattern", "compositions", "subset_sum")
+SIZE_FIELDS = {"digit_sum": "digits", "avoid_pattern": "length", "compositions": "total", "subset_sum": "items"}
 
 
 @register
@@ -65,7 +68,11 @@ class CountByProgram(ToolTask):
         return Problem(prompt=prompt, answer=str(answer), data=data)
 
     def difficulty(self, problem: Problem) -> float:
-        return math.log10(problem.data["space"])
+        kind, params = problem.data["kind"], problem.data["params"]
+        size = {"digit_sum": lambda: len(str(params["n"])), "avoid_pattern": lambda: params["length"],
+                "compositions": lambda: params["total"], "subset_sum": lambda: len(params["numbers"])}[kind]()
+        low, high = getattr(self.presets[-1], SIZE_FIELDS[kind])
+        return 10 * size / ((low + high) / 2)
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
         verdict = grade_number(answer, int(problem.answer or 0))
