@@ -504,6 +504,7 @@ class JsFunctions(TemplatedTask):
     languages = ("javascript",)
     toolchains = languages
     templates = TEMPLATES
+    version = 2  # v2: the tests' drawn sizes kept in data (the difficulty sums them)
 
     Config = SizedConfig
 
@@ -520,7 +521,11 @@ class JsFunctions(TemplatedTask):
         def draw() -> Problem | None:
             template = TEMPLATES[rng.choice(config.templates)]
             p = template.params(rng)
-            tests = [template.args(rng, p, rng.randint(2, config.max_size)) for _ in range(config.tests)]
+            sizes: list[int] = []
+            tests = []
+            for _ in range(config.tests):
+                sizes.append(rng.randint(2, config.max_size))
+                tests.append(template.args(rng, p, sizes[-1]))
             results = [template.result(args, p) for args in tests]
             texts = [json.dumps(r, sort_keys=True) for r in results]
             if len(set(texts)) < min(3, len(texts)):
@@ -535,7 +540,8 @@ class JsFunctions(TemplatedTask):
                 "input or print. "
                 + convention(self.languages, shape=f"function {template.signature(p)} {{\n    // ...\n}}")
             )
-            return self.templated_problem(template, p, prompt, function=function, tests=tests, results=results)
+            return self.templated_problem(template, p, prompt, function=function, tests=tests, results=results,
+                                          sizes=sizes)
 
         return retry(draw, attempts=50, what="a JavaScript function problem with varied results")
 
@@ -550,5 +556,9 @@ class JsFunctions(TemplatedTask):
                                       budget=Budget(cpu_seconds=2.0))
 
     def difficulty(self, problem: Problem) -> float:
-        """The template's tier plus log2 of the hidden tests' total size (JSON characters)."""
-        return self.template(problem).tier + math.log2(1 + len(json.dumps(problem.data["tests"])))
+        """The template's tier plus a tenth of the hidden tests' drawn sizes, summed (elements, keys or pairs).
+
+        Sizes, not JSON characters: a template's characters per element differ up to threefold, so a level's
+        mean would move with its template mix.
+        """
+        return self.template(problem).tier + sum(problem.data["sizes"]) / 10
