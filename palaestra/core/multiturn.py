@@ -181,7 +181,8 @@ class MultiTurnTask(ProblemSource):
         return View(problem.prompt, {key: problem.data[key] for key in self.public_keys}, history)
 
     def legal_moves(self, problem: Problem, state: Any) -> list[str]:
-        """The moves a uniformly random legal player picks from (score-based games)."""
+        """The moves a uniformly random legal player picks from (score-based games must list them; a
+        win/loss game that does is held by the kit to random play winning at most a quarter of its games)."""
         raise NotImplementedError
 
     def heuristics(self) -> dict[str, Policy]:

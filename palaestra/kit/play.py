@@ -11,8 +11,9 @@ For multi-turn games (hooks in :mod:`palaestra.core.multiturn`):
   the reply is unparsed, the state is what an unreadable reply leaves (unchanged, or a turn spent
   where time passes), and the feedback says the game takes one move per turn;
 - ``heuristic_baselines_multi``: every declared cheap rule policy scores below
-  :data:`HEURISTIC_LIMIT` at the top level (scores per level are in the detail), and in a
-  score-based game uniformly random legal play scores at most :data:`RANDOM_LIMIT` at every level.
+  :data:`HEURISTIC_LIMIT` at the top level (scores per level are in the detail); uniformly random legal
+  play scores at most :data:`RANDOM_LIMIT` at every level in a score-based game, and wins at most
+  :data:`RANDOM_WIN_LIMIT` of the games at every level in a win/loss game that lists its legal moves.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from palaestra.kit.base import Settings, _require, sample
 HONEST_SCORE = 0.3  # a score-based game's honest player scores at least this much on average per level
 HEURISTIC_LIMIT = 0.5  # a cheap rule must score below this at the top level
 RANDOM_LIMIT = 0.15  # uniformly random legal play scores at most this per level in a score-based game
+RANDOM_WIN_LIMIT = 0.25  # ... and wins at most this share per level in a win/loss game that lists its legal moves
 POLICY_SEED_FACTOR = 4  # rule policies are cheap: play this many times the settings' seeds per level
 RANDOM_SEED_FACTOR = 8  # a mean near 0 needs more episodes still
 
@@ -181,18 +183,20 @@ def check_heuristic_baselines_multi(env_id: str, s: Settings) -> str:
         return "n/a (single-turn)"
     seeds = POLICY_SEED_FACTOR * s.seeds
     policies = dict(source.heuristics())
-    if source.score_based:
+    lists_moves = type(source).legal_moves is not MultiTurnTask.legal_moves
+    if source.score_based or lists_moves:  # a win/loss game that lists its moves is held to random play too
         policies["uniformly random legal"] = _random_legal(source)
     if not policies:
         return "n/a (no heuristics declared)"
     lines = []
     for name, policy in policies.items():
-        scores = policy_scores(env_id, policy, RANDOM_SEED_FACTOR * s.seeds if name == "uniformly random legal" else seeds)
+        random_scored = name == "uniformly random legal" and source.score_based
+        scores = policy_scores(env_id, policy, RANDOM_SEED_FACTOR * s.seeds if random_scored else seeds)
         lines.append(f"{name}: " + " ".join(f"{x:.2f}" for x in scores))
         if name == "uniformly random legal":
-            worst = max(scores)
-            _require(worst <= RANDOM_LIMIT, f"random legal play scores {worst:.2f} > {RANDOM_LIMIT} at level "
-                                            f"{scores.index(worst)} ({lines[-1]})")
+            worst, limit = max(scores), RANDOM_LIMIT if source.score_based else RANDOM_WIN_LIMIT
+            _require(worst <= limit, f"random legal play scores {worst:.2f} > {limit} at level "
+                                     f"{scores.index(worst)} ({lines[-1]})")
         else:
             _require(scores[-1] < HEURISTIC_LIMIT,
                      f"the rule {name!r} scores {scores[-1]:.2f} >= {HEURISTIC_LIMIT} at the top level ({lines[-1]})")

@@ -186,9 +186,28 @@ class DialRuleWins(Dial):
         return Problem(prompt=problem.prompt, answer=None, data={**problem.data, "best": 0})  # the rule is optimal
 
 
-GOOD = [Guess, Steps, Dial]
+class StepsListsMoves(Steps):
+    """A win/loss game that lists its legal moves: nine of ten lose a turn, so random play rarely arrives."""
+
+    id = "kitplay/steps_lists_moves"
+
+    def legal_moves(self, problem: Problem, state: Any) -> list[str]:
+        return ["step"] + [f"jump {k}" for k in range(1, 10)]
+
+
+class StepsRandomWins(Steps):
+    """A win/loss game whose only legal move is the winning one: random legal play always wins."""
+
+    id = "kitplay/steps_random_wins"
+
+    def legal_moves(self, problem: Problem, state: Any) -> list[str]:
+        return ["step"]
+
+
+GOOD = [Guess, Steps, Dial, StepsListsMoves]
 BROKEN = [(GuessTightBudget, "honest_player"), (StepsAcceptsPlans, "protocol"),
-          (DialNotNormalised, "heuristic_baselines_multi"), (DialRuleWins, "heuristic_baselines_multi")]
+          (DialNotNormalised, "heuristic_baselines_multi"), (DialRuleWins, "heuristic_baselines_multi"),
+          (StepsRandomWins, "heuristic_baselines_multi")]
 CHECKS = ["honest_player", "protocol", "heuristic_baselines_multi", "reference_accepted"]
 
 
