@@ -99,3 +99,27 @@ def test_dp_programs_difficulty_is_measured_on_the_drawn_sizes() -> None:
     assert source.difficulty(problem) == tier + 2 * math.log2(1 + sum(sizes))
     old = dataclasses.replace(problem, data={k: v for k, v in problem.data.items() if k != "sizes"})
     assert source.difficulty(old) > 0  # a problem made before version 2 still has a measure
+
+
+def _level_means(env_id: str, levels: range, seeds: range) -> list[float]:
+    source = make_source(env_id)
+    return [sum(source.difficulty(source.sample(level, seed)) for seed in seeds) / len(seeds) for level in levels]
+
+
+def test_order_history_asks_an_older_month_so_the_rows_to_read_grow_past_the_presets() -> None:
+    source = make_source("web/order_history")
+    for level in (4, 7):
+        months = source.level_config(level).months
+        for seed in range(20):
+            data = source.sample(level, seed).data
+            # The history is read newest first up to the first order older than the asked month.
+            assert data["rows_read"] >= 2 * months // 3, (level, seed, data["rows_read"])
+    means = _level_means("web/order_history", range(4, 10), range(500, 530))
+    assert all(b > a + 1 for a, b in zip(means, means[1:])), means  # it fell from level 6 to 7 (16.9 -> 16.4)
+
+
+def test_template_mixes_do_not_move_a_level_s_difficulty_mean() -> None:
+    """The difficulty of a mixed-kind env compares sizes across kinds, so a level's mean follows the level."""
+    for env_id in ("code/js_functions", "tools/count_by_program"):
+        means = _level_means(env_id, range(4, 10), range(700, 730))
+        assert all(b > 1.05 * a for a, b in zip(means, means[1:])), (env_id, means)
