@@ -3,24 +3,33 @@
 The graph comes from :func:`palaestra.generators.graphs.random_with_diameter` (connected,
 unweighted, with a diameter drawn from a range that grows with the level). Eccentricities are
 breadth-first distances; the centre (the nodes of minimum eccentricity, i.e. at the radius) is a
-unique set, compared as a set in any order and spelling.
+unique set, compared as a set in any order and spelling. Graphs whose highest-degree node(s) are the
+centre are kept with chance 0.02 (that cheap guess named the centre of 0.09-0.21 of the problems before).
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.graphs.common import attempt, edge_list, read_nodes
+from palaestra.envs.graphs.common import (
+    BUSIEST_KEPT,
+    attempt,
+    busiest_guesses,
+    busiest_rule_answers,
+    edge_list,
+    read_nodes,
+)
 from palaestra.generators.graphs import bfs_distances, random_with_diameter
 
 
 @register
 class Center(Task):
     id = "graphs/center"
-    version = 2
+    version = 3  # v3: graphs the busiest-node guess solves are mostly redrawn
     family = "graphs"
     description = "List the centre of a connected graph (the nodes of minimum eccentricity)."
     tags = ("graphs", "distances")
@@ -42,12 +51,20 @@ class Center(Task):
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.nodes
-        graph = retry(lambda: attempt(lambda: random_with_diameter(rng, n, config.edges, *config.diameter)),
-                      what="a graph of the wanted diameter")
-        eccentricity = [max(bfs_distances(graph, v)) for v in range(n)]
-        radius = min(eccentricity)
-        center = [v for v in range(n) if eccentricity[v] == radius]
-        rows = sorted([u, v] for u, v, _ in graph.edges)
+
+        def draw() -> tuple[list[list[int]], list[int], int] | None:
+            graph = attempt(lambda: random_with_diameter(rng, n, config.edges, *config.diameter))
+            if graph is None:
+                return None
+            eccentricity = [max(bfs_distances(graph, v)) for v in range(n)]
+            radius = min(eccentricity)
+            center = [v for v in range(n) if eccentricity[v] == radius]
+            rows = sorted([u, v] for u, v, _ in graph.edges)
+            if busiest_rule_answers(center, n, rows) and rng.random() >= BUSIEST_KEPT:
+                return None
+            return rows, center, radius
+
+        rows, center, radius = retry(draw, what="a graph of the wanted diameter")
         example = sorted(rng.sample(range(n), 2))  # drawn independently of the answer
         prompt = (
             f"An undirected connected graph has nodes 0 to {n - 1} and these {len(rows)} edges:\n"
@@ -58,6 +75,12 @@ class Center(Task):
         )
         return Problem(prompt=prompt, answer=" ".join(map(str, center)),
                        data={"n": n, "edges": rows, "center": center, "radius": radius})
+
+    def heuristics(self) -> dict[str, Callable[[Problem], str]]:
+        def busiest(problem: Problem) -> str:
+            return " ".join(map(str, sorted(busiest_guesses(problem.data["n"], problem.data["edges"])[0])))
+
+        return {"the highest-degree nodes": busiest}
 
     def difficulty(self, problem: Problem) -> float:
         """Nodes plus edges plus the diameter (the eccentricities to compare)."""

@@ -316,6 +316,29 @@ def attempt(draw: Callable[[], T]) -> T | None:
         return None
 
 
+BUSIEST_KEPT = 0.02
+"""The share of drawn graphs kept when the busiest-node rule names their answer (see :func:`busiest_guesses`)."""
+
+
+def busiest_guesses(n: int, edges: Iterable[Sequence[int]]) -> list[frozenset[int]]:
+    """What "the busiest node" rules answer: every node of the highest degree, and the first of them alone.
+
+    Where a node's position (centre, centroid, ancestor) is asked, the highest-degree node is a cheap
+    guess that is often right on small random trees; generators redraw most graphs it solves.
+    """
+    degree = [0] * n
+    for u, v, *_ in edges:
+        degree[u] += 1
+        degree[v] += 1
+    top = [v for v in range(n) if degree[v] == max(degree)]
+    return [frozenset(top), frozenset(top[:1])]
+
+
+def busiest_rule_answers(answer: Iterable[int], n: int, edges: Iterable[Sequence[int]]) -> bool:
+    """Whether a busiest-node guess is exactly ``answer`` (a set of nodes)."""
+    return frozenset(answer) in busiest_guesses(n, edges)
+
+
 def edge_set(edges: Iterable[Sequence[int]], directed: bool) -> set[tuple[int, int]]:
     """The ``(u, v)`` pairs one may step along: both ways when undirected."""
     pairs = {(int(e[0]), int(e[1])) for e in edges}
