@@ -1,0 +1,55 @@
+"""Red-team regressions for the agentic families (service, web, tools, terminal, repo; issue 21).
+
+Each test measures a shortcut that paid without solving before its fix: a constant answer, or a cheap
+rule over the prompt or the tree, scoring well above chance.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import palaestra
+from palaestra.core.registry import make_source
+
+
+def _problems(env_id: str, level: int, count: int, base: int = 7_000) -> list[palaestra.Problem]:
+    source = make_source(env_id)
+    return [source.sample(level, base + seed) for seed in range(count)]
+
+
+def _top_share(problems: list[palaestra.Problem]) -> float:
+    counts = Counter(" ".join((p.answer or "").split()).lower() for p in problems)
+    return counts.most_common(1)[0][1] / len(problems)
+
+
+def test_log_window_distinct_clients_is_not_a_constant() -> None:
+    # A fixed pool of 12 addresses all showed up in large windows: "12" answered ~30% of level-4 problems.
+    problems = _problems("terminal/log_window", 4, 90)
+    assert _top_share(problems) < 0.12
+    clients = [p for p in problems if p.data["measure"] == "clients"]
+    assert len(clients) >= 15
+    # Counting the addresses of the whole log (ignoring the window) overshoots on most clients questions.
+    whole_log = 0
+    for problem in clients:
+        addresses = {line.split()[1] for body in problem.data["files"].values() for line in body.splitlines()
+                     if line and not line.startswith("#")}
+        whole_log += str(len(addresses)) == problem.answer
+    assert whole_log / len(clients) < 0.2
+
+
+def test_commit_history_last_changed_is_not_the_commit_before_the_last() -> None:
+    # The last commits touch most files: "which commit last changed FILE" was the second-to-last commit on most
+    # of those questions (and a constant near the usual history length paid ~0.27 at level 2).
+    problems = [p for p in _problems("terminal/commit_history", 2, 120) if p.data["kind"] == "last_changed"]
+    assert len(problems) >= 25
+    commits = [sum(1 for path in p.data["files"] if path.startswith(".history/")) for p in problems]
+    before_last = sum(p.answer == str(count - 1) for p, count in zip(problems, commits))
+    assert before_last / len(problems) < 0.3
+    assert _top_share(_problems("terminal/commit_history", 2, 120)) < 0.15
+
+
+def test_aggregation_qa_level_four_counts_do_not_pile_on_one_value() -> None:
+    # Level 4 mixed born-in counts (1-3) with employee counts (3-8): the constant 3 answered a fifth.
+    problems = _problems("tools/aggregation_qa", 4, 120)
+    assert sum(p.answer == "3" for p in problems) / len(problems) < 0.12
+    assert _top_share(problems) < 0.16
