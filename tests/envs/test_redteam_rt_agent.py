@@ -6,6 +6,7 @@ rule over the prompt or the tree, scoring well above chance.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import palaestra
@@ -53,3 +54,49 @@ def test_aggregation_qa_level_four_counts_do_not_pile_on_one_value() -> None:
     problems = _problems("tools/aggregation_qa", 4, 120)
     assert sum(p.answer == "3" for p in problems) / len(problems) < 0.12
     assert _top_share(problems) < 0.16
+
+
+MONEY_ENVS = ("service/airline_changes", "service/grocery_substitutions", "service/hotel_reservations",
+              "service/insurance_claims", "service/payroll_corrections", "service/retail_returns",
+              "service/subscription_changes", "web/compare_sites", "web/order_history")
+
+
+def test_money_answers_read_latex_dollar_signs() -> None:
+    # "\boxed{\$17.00}" (LaTeX escapes the dollar sign) was unparsed in every env judging an amount.
+    for env_id in MONEY_ENVS:
+        source = make_source(env_id)
+        for problem in _problems(env_id, 2, 3, base=500):
+            amount = problem.answer or "$0.00"
+            sign, digits = ("-", amount[2:]) if amount.startswith("-") else ("", amount[1:])
+            for right in (f"\\boxed{{{sign}\\${digits}}}", f"{sign}\\${digits}", f"{sign}$ {digits}",
+                          f"The amount is {amount}.", f"{sign}{digits} USD"):
+                assert source.judge(problem, right).correct, (env_id, amount, right)
+            cents = int(digits.replace(".", "")) + 1
+            other = f"{sign}${cents // 100}.{cents % 100:02d}"
+            for wrong in (other, f"\\boxed{{{other.replace('$', chr(92) + '$')}}}", f"{amount} or {other}",
+                          f"{amount}. No: {other}"):
+                assert not source.judge(problem, wrong).correct, (env_id, amount, wrong)
+
+
+def test_signed_amounts_keep_their_sign() -> None:
+    for env_id in ("service/payroll_corrections", "service/subscription_changes", "service/airline_changes"):
+        source = make_source(env_id)
+        negatives = [p for p in _problems(env_id, 4, 60, base=900) if (p.answer or "").startswith("-")]
+        assert negatives, env_id
+        problem = negatives[0]
+        digits = (problem.answer or "")[2:]
+        for right in (f"-${digits}", f"- ${digits}", f"-$ {digits}", f"\\boxed{{-\\${digits}}}", f"-{digits}"):
+            assert source.judge(problem, right).correct, (env_id, right)
+        for wrong in (f"${digits}", digits, f"+${digits}"):
+            assert not source.judge(problem, wrong).correct, (env_id, wrong)
+
+
+def test_fact_check_claims_never_name_their_start_as_the_value() -> None:
+    # "The spouse of X is married to X" is true on its face: at level 2 one claim in nine named its path's start
+    # again, 91% of them true, so "the same name twice means true" paid without a lookup.
+    for level in (2, 3):
+        repeated = 0
+        for problem in _problems("tools/fact_check", level, 60):
+            names = re.findall(r"[A-Z][a-z]+(?: [A-Z][a-z]+)+", problem.data["claim"])
+            repeated += len(names) != len(set(names))
+        assert repeated == 0, level

@@ -32,7 +32,16 @@ from typing import Any
 
 from palaestra.core import Problem, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.service.common import SAME_SIDE, Function, Records, ServiceTask, call, cents_of, draw_person
+from palaestra.envs.service.common import (
+    SAME_SIDE,
+    Function,
+    Records,
+    ServiceTask,
+    call,
+    cents_of,
+    dollars_text,
+    draw_person,
+)
 from palaestra.generators.knowledge import NameForge
 from palaestra.verifiers.numeric import grade_number
 
@@ -154,7 +163,7 @@ class RetailReturns(ServiceTask):
                 + 2 * data["electronics_rule"])
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
-        verdict = grade_number(answer.replace("$", "", 1), Fraction(cents_of(problem.answer or "$0.00"), 100),
+        verdict = grade_number(dollars_text(answer), Fraction(cents_of(problem.answer or "$0.00"), 100),
                                units=("dollars", "USD"))
         return Verdict.unparsed("not an amount in dollars") if verdict is None else Verdict.judge(verdict)
 
