@@ -100,3 +100,23 @@ def test_fact_check_claims_never_name_their_start_as_the_value() -> None:
             names = re.findall(r"[A-Z][a-z]+(?: [A-Z][a-z]+)+", problem.data["claim"])
             repeated += len(names) != len(set(names))
         assert repeated == 0, level
+
+
+def test_search_qa_numbers_keep_their_sign() -> None:
+    # The name key drops punctuation, so "-50" was read as 50 (and "1970 - 1971" as a year) and accepted.
+    for env_id in ("tools/aggregation_qa", "tools/multi_hop_qa", "tools/unanswerable_qa"):
+        source = make_source(env_id)
+        numeric = [p for p in _problems(env_id, 0, 40, base=800)
+                   if (p.answer or "").isdigit() and int(p.answer or 0) > 0]
+        assert numeric, env_id
+        for problem in numeric[:3]:
+            answer = problem.answer or ""
+            assert source.judge(problem, f"{int(answer):,}").correct
+            assert source.judge(problem, f"Answer: {answer}.").correct
+            for wrong in (f"-{answer}", f"\u2212{answer}", f"- {answer}", f"{answer} - {int(answer) + 1}"):
+                assert not source.judge(problem, wrong).correct, (env_id, wrong)
+
+
+def test_count_matches_level_zero_counts_spread() -> None:
+    # A fixed 25% share of lines using the identifier piled level-0 counts on 7-9 (the constant 8 paid 0.17).
+    assert _top_share(_problems("terminal/count_matches", 0, 150)) < 0.13
