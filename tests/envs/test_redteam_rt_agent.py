@@ -120,3 +120,10 @@ def test_search_qa_numbers_keep_their_sign() -> None:
 def test_count_matches_level_zero_counts_spread() -> None:
     # A fixed 25% share of lines using the identifier piled level-0 counts on 7-9 (the constant 8 paid 0.17).
     assert _top_share(_problems("terminal/count_matches", 0, 150)) < 0.13
+
+
+def test_log_forensics_client_error_addresses_do_not_saturate_the_pool() -> None:
+    # A fixed pool of addresses, evenly used, was all seen: level 3's answers sat at 43 +- 2 (43 answered 24%).
+    problems = [p for p in _problems("terminal/log_forensics", 3, 100) if p.data["kind"] == "client_error_ips"]
+    assert len(problems) >= 30
+    assert _top_share(problems) < 0.15
