@@ -127,3 +127,15 @@ def test_log_forensics_client_error_addresses_do_not_saturate_the_pool() -> None
     problems = [p for p in _problems("terminal/log_forensics", 3, 100) if p.data["kind"] == "client_error_ips"]
     assert len(problems) >= 30
     assert _top_share(problems) < 0.15
+
+
+def test_bug_localization_reads_naming_sentences() -> None:
+    source = make_source("repo/bug_localization")
+    problem = source.sample(2, 5)
+    name = problem.answer or ""
+    other = next(n for n in problem.data["modules_of"] if n != name)
+    for right in (f"The function is {name}", f"The buggy function is `{name}`.", f"the bug is in function {name}()",
+                  f"The bug is in {name}."):
+        assert source.judge(problem, right).correct, right
+    for wrong in (f"The function is {other}", f"The function is {name} or {other}", f"It is not {name}"):
+        assert not source.judge(problem, wrong).correct, wrong
