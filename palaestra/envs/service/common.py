@@ -106,12 +106,22 @@ class ServiceTask(ToolTask):
         return verdict
 
 
+# "None" in the words of a reply to the customer (read_set knows "none", "nothing", "{}").
+NONE_SERVED = ("none of them", "none of the requests", "no requests", "no request", "no requests were carried out",
+               "none were carried out")
+
+
 class RequestsServed(ServiceTask):
     """A service task whose final answer lists the numbers of the customer's requests that were carried out
     (``1, 3``; ``none`` when the policy refused them all), judged as a set."""
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
-        got = read_set(answer, read_request_number, allow_empty=True)
+        text = answer.strip()
+        if text.lower().startswith(("requests ", "requests:")):  # "Requests 1 and 3."
+            text = text[len("requests"):].lstrip(":")
+        if text.rstrip(".").replace(" ", "").isdigit():  # "1 3": numbers apart by spaces alone
+            text = ", ".join(text.rstrip(".").split())
+        got = read_set(text, read_request_number, allow_empty=True, empty_words=NONE_SERVED)
         if got is None:
             return Verdict.unparsed("not a list of request numbers (or none)")
         expected = set() if problem.answer in (None, "none") else {int(n) for n in (problem.answer or "").split(", ")}
