@@ -154,3 +154,8 @@ def test_requests_served_lists_read_as_a_grader_reads_them() -> None:
     for right in ("none of them", "No requests were carried out.", "None."):
         assert source.judge(refused, right).correct, right
     assert not source.judge(refused, "none of them, 1").correct
+
+
+def test_sql_qa_level_zero_counts_do_not_pile_on_small_values() -> None:
+    # Thinning only counts below 5 left level 0 answering 2 (or 3, 4) on ~15% of problems.
+    assert _top_share(_problems("tools/sql_qa", 0, 200)) < 0.135
