@@ -159,3 +159,10 @@ def test_requests_served_lists_read_as_a_grader_reads_them() -> None:
 def test_sql_qa_level_zero_counts_do_not_pile_on_small_values() -> None:
     # Thinning only counts below 5 left level 0 answering 2 (or 3, 4) on ~15% of problems.
     assert _top_share(_problems("tools/sql_qa", 0, 200)) < 0.135
+
+
+def test_retail_returns_all_refused_is_not_favoured_by_redraws() -> None:
+    # The request's sides were drawn with the orders, and the redraws favoured "all refused" at level 0, so
+    # "$0.00" with no tool call paid 0.21; the sides are drawn once now (a tenth all refused).
+    problems = _problems("service/retail_returns", 0, 200)
+    assert sum(p.answer == "$0.00" for p in problems) / len(problems) < 0.15

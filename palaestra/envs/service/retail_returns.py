@@ -58,6 +58,7 @@ class RetailReturns(ServiceTask):
     id = "service/retail_returns"
     family = "service"
     description = "Serve a customer's return and cancellation request under a stated store policy, with order functions."
+    version = 2
     tags = ("service", "multi-turn", "tools", "policy", "agentic")
     tool_names = ("find_customer", "get_order", "return_items", "cancel_order")
 
@@ -91,10 +92,13 @@ class RetailReturns(ServiceTask):
         }
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        return retry(lambda: self._draw(rng, config), what="orders with a request on both sides of the policy",
+        # The request's sides are drawn once, before the orders: drawn with them, the redraws (small orders
+        # rarely have two returnable items) favoured "all refused", which paid "$0.00" 0.21 at level 0.
+        side = rng.random()
+        return retry(lambda: self._draw(rng, config, side), what="orders with a request on both sides of the policy",
                      attempts=60)
 
-    def _draw(self, rng: random.Random, config: Config) -> Problem | None:
+    def _draw(self, rng: random.Random, config: Config, side: float) -> Problem | None:
         forge = NameForge(rng)
         customer = draw_person(forge, rng, "C")
         orders: dict[str, dict[str, Any]] = {}
@@ -123,8 +127,7 @@ class RetailReturns(ServiceTask):
                  for allowed in (True, False)}
         count = rng.randint(*config.requested)
         # Both sides of the policy in most requests: all allowed or all refused in about a fifth of them.
-        draw = rng.random()
-        granted = count if draw < SAME_SIDE / 2 else 0 if draw < SAME_SIDE else rng.randint(1, count - 1)
+        granted = count if side < SAME_SIDE / 2 else 0 if side < SAME_SIDE else rng.randint(1, count - 1)
         if len(pools[True]) < granted or len(pools[False]) < count - granted:
             return None
         requested = rng.sample(pools[True], granted) + rng.sample(pools[False], count - granted)
