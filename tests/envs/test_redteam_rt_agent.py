@@ -166,3 +166,14 @@ def test_retail_returns_all_refused_is_not_favoured_by_redraws() -> None:
     # "$0.00" with no tool call paid 0.21; the sides are drawn once now (a tenth all refused).
     problems = _problems("service/retail_returns", 0, 200)
     assert sum(p.answer == "$0.00" for p in problems) / len(problems) < 0.15
+
+
+def test_date_arithmetic_counts_read_with_their_unit() -> None:
+    # "103 days" for "How many days are there from ... to ...?" was unparsed.
+    source = make_source("tools/date_arithmetic")
+    problem = next(p for p in _problems("tools/date_arithmetic", 0, 40, base=0) if (p.answer or "").isdigit())
+    answer = problem.answer or ""
+    for right in (f"{answer} days", f"There are {answer} days.", f"{int(answer):,} days"):
+        assert source.judge(problem, right).correct, right
+    for wrong in (f"{int(answer) + 1} days", f"{answer} weeks", f"{answer} days or {int(answer) + 1}"):
+        assert not source.judge(problem, wrong).correct, wrong
