@@ -11,6 +11,7 @@ from collections import Counter
 
 import palaestra
 from palaestra.core.registry import make_source
+from palaestra.envs.tools.common import counted_units
 
 
 def _problems(env_id: str, level: int, count: int, base: int = 7_000) -> list[palaestra.Problem]:
@@ -176,4 +177,28 @@ def test_date_arithmetic_counts_read_with_their_unit() -> None:
     for right in (f"{answer} days", f"There are {answer} days.", f"{int(answer):,} days"):
         assert source.judge(problem, right).correct, right
     for wrong in (f"{int(answer) + 1} days", f"{answer} weeks", f"{answer} days or {int(answer) + 1}"):
+        assert not source.judge(problem, wrong).correct, wrong
+
+
+def test_counts_read_with_the_counted_noun() -> None:
+    # "36 cells", "53 orders", "8 people", "3 rows", "8 subsets" were unparsed in the tools counting envs.
+    for env_id, level, seed in (("tools/simulation", 0, 11), ("tools/data_files", 0, 11), ("tools/aggregation_qa", 2, 11),
+                                ("tools/sql_qa", 0, 11), ("tools/count_by_program", 0, 11)):
+        source = make_source(env_id)
+        problem = source.sample(level, seed)
+        unit = counted_units(problem.prompt)[0]
+        answer = int(problem.answer or 0)
+        assert source.judge(problem, f"{answer} {unit}").correct, (env_id, unit)
+        assert source.judge(problem, f"{answer} {unit}.").correct, (env_id, unit)
+        for wrong in (f"{answer + 1} {unit}", f"{answer} {unit} or {answer + 1}", f"{answer} apples"):
+            assert not source.judge(problem, wrong).correct, (env_id, wrong)
+
+
+def test_word_problem_amounts_read_with_dollars() -> None:
+    source = make_source("tools/word_problems")
+    problem = source.sample(2, 11)
+    answer = problem.answer or ""
+    for right in (f"{answer} dollars", f"\\boxed{{\\${answer}}}", f"{answer} USD", f"${answer}"):
+        assert source.judge(problem, right).correct, right
+    for wrong in (f"{answer} euros", f"${answer} or $1", "$1"):
         assert not source.judge(problem, wrong).correct, wrong

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from palaestra.core import GenerationError, Problem, Verdict, retry
-from palaestra.envs.tools.common import tool_call
+from palaestra.envs.tools.common import counted_units, tool_call
 from palaestra.generators import knowledge
 from palaestra.generators.knowledge import Corpus, CorpusParams, Question, World
 from palaestra.verifiers.normalize import read_answer
@@ -135,10 +135,16 @@ def judge_named_answer(answer: str, question: Question, world: World) -> Verdict
         return Verdict.wrong("answer too long")
 
     numeric = question.answer_type in ("number", "year")
+    units = counted_units(question.text) if numeric else ()
 
     def read(text: str) -> bool | None:
         if numeric and _minus_before_digit(text):  # the name key drops punctuation: "-50" would read as 50
             return None
+        bare = text.strip().rstrip(".").rstrip()
+        for unit in units:  # "8 people" for "How many people work for X?"
+            if bare.lower().endswith(" " + unit):
+                text = bare[: -len(unit)]
+                break
         return True if knowledge.answer_matches(text, question) else None
 
     ok = read_answer(answer, read)

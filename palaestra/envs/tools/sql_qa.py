@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from palaestra.core import GenerationError, Problem, Verdict, register, retry
 from palaestra.envs.tools import _sqldata as sqldata
-from palaestra.envs.tools.common import ToolTask, tool_call
+from palaestra.envs.tools.common import ToolTask, counted_units, tool_call
 from palaestra.generators import database as dbgen
 from palaestra.generators.database import DatabaseParams
 from palaestra.generators.knowledge import normalize
@@ -105,7 +105,7 @@ class SqlQa(ToolTask):
             ok = read_answer(answer, lambda s: True if normalize(s) == key else None)
             return Verdict.judge(bool(ok))
         tolerance = Tolerance.decimals(2) if kind == "number" else None
-        verdict = grade_number(answer, value, tolerance=tolerance)
+        verdict = grade_number(answer, value, tolerance=tolerance, units=counted_units(problem.prompt))
         if verdict is None:
             return Verdict.unparsed("not a number")
         return Verdict.judge(verdict)
