@@ -202,3 +202,9 @@ def test_word_problem_amounts_read_with_dollars() -> None:
         assert source.judge(problem, right).correct, right
     for wrong in (f"{answer} euros", f"${answer} or $1", "$1"):
         assert not source.judge(problem, wrong).correct, wrong
+
+
+def test_normalize_text_always_has_a_file_to_change() -> None:
+    # A level-0 tree could be clean already: "done" with no command passed 7% of level 0.
+    for problem in _problems("terminal/normalize_text", 0, 100):
+        assert problem.data["targets"] != problem.data["files"]
