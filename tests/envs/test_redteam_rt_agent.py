@@ -208,3 +208,18 @@ def test_normalize_text_always_has_a_file_to_change() -> None:
     # A level-0 tree could be clean already: "done" with no command passed 7% of level 0.
     for problem in _problems("terminal/normalize_text", 0, 100):
         assert problem.data["targets"] != problem.data["files"]
+
+
+def test_web_codes_and_titles_read_in_a_graders_spellings() -> None:
+    # "#72700" / "Order #72700." (checkout) and "The page is X." (backlinks) were unparsed.
+    checkout = make_source("web/checkout")
+    first, second = checkout.sample(2, 0), checkout.sample(2, 1)
+    for right in (f"#{first.answer}", f"Order #{first.answer}.", f"order number {first.answer}"):
+        assert checkout.judge(first, right).correct, right
+    for wrong in (f"#{second.answer}", f"Order #{first.answer} or #{second.answer}"):
+        assert not checkout.judge(first, wrong).correct, wrong
+    backlinks = make_source("web/backlinks")
+    problem = backlinks.sample(2, 0)
+    for right in (f"The page is {problem.answer}.", f"The linking page is {problem.answer}"):
+        assert backlinks.judge(problem, right).correct, right
+    assert not backlinks.judge(problem, f"The page is not {problem.answer}").correct
