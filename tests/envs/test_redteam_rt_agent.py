@@ -223,3 +223,26 @@ def test_web_codes_and_titles_read_in_a_graders_spellings() -> None:
     for right in (f"The page is {problem.answer}.", f"The linking page is {problem.answer}"):
         assert backlinks.judge(problem, right).correct, right
     assert not backlinks.judge(problem, f"The page is not {problem.answer}").correct
+
+
+def test_terminal_names_and_commits_read_after_a_label() -> None:
+    # "Author: Ann", "The author is Ann.", "The commit is 8", ".history/8.patch", "User: ann" were unparsed.
+    history = make_source("terminal/commit_history")
+    problems = _problems("terminal/commit_history", 3, 40, base=0)
+    author = next(p for p in problems if p.data["kind"] == "top_author")
+    name = author.answer or ""
+    for right in (f"Author: {name}", f"The author is {name}."):
+        assert history.judge(author, right).correct, right
+    for wrong in (f"The author is not {name}", f"{name} or Someone", "Author: Someone"):
+        assert not history.judge(author, wrong).correct, wrong
+    commit = next(p for p in problems if p.data["kind"] != "top_author")
+    number = int(commit.answer or 0)
+    for right in (f"The commit is {number}", f"It was commit {number}.", f".history/{number}.patch"):
+        assert history.judge(commit, right).correct, right
+    for wrong in (f"The commit is {number + 1}", f"It was commit {number} or {number + 1}"):
+        assert not history.judge(commit, wrong).correct, wrong
+    forensics = make_source("terminal/log_forensics")
+    user = next(p for p in _problems("terminal/log_forensics", 5, 40, base=0) if not (p.answer or "0").isdigit())
+    assert forensics.judge(user, f"User: {user.answer}").correct
+    assert forensics.judge(user, f"The user is {user.answer}.").correct
+    assert not forensics.judge(user, f"The user is not {user.answer}").correct

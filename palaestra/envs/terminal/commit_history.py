@@ -107,14 +107,26 @@ class CommitHistory(ShellTask):
         return [str(number + 1), str(max(number - 1, 0) if number > 1 else number + 2), f"{number} or {number + 1}"]
 
 
+# Naming sentences a careful grader reads as the bare answer: "The commit is 8", "Author: Ann".
+COMMIT_LEADS = ("the commit is ", "it was commit ", "it is commit ", "it was ")
+NAME_LEADS = ("the author is ", "author: ", "author ", "it was ", "it is ")
+
+
+def _without_lead(text: str, leads: tuple[str, ...]) -> str:
+    for lead in leads:
+        if text.startswith(lead):
+            return text[len(lead):].strip()
+    return text
+
+
 def _commit(text: str) -> int | None:
-    text = text.strip().rstrip(".").strip().lower()
-    text = text.removeprefix("commit").strip().removeprefix("#").removesuffix(".patch").strip()
-    return int(text) if text.isdigit() and len(text) <= 6 else None
+    text = _without_lead(text.strip().rstrip(".").strip().lower(), COMMIT_LEADS)
+    text = text.removeprefix(HISTORY + "/").removeprefix("commit").strip().removeprefix("#").removesuffix(".patch")
+    return int(text.strip()) if text.strip().isdigit() and len(text.strip()) <= 6 else None
 
 
 def _name(text: str) -> str | None:
-    text = text.strip().rstrip(".").strip().lower()
+    text = _without_lead(text.strip().rstrip(".").strip().lower(), NAME_LEADS)
     return text if text.isalpha() and len(text) <= 40 else None
 
 

@@ -107,7 +107,7 @@ class LogForensics(ShellTask):
         if form == "hour":
             hour = read_answer(answer, _hour)
             return Verdict.unparsed("not an hour 00-23") if hour is None else Verdict.judge(hour == int(expected))
-        name = read_answer(answer, lambda s: s.strip().lower() if s.strip().isalpha() else None)
+        name = read_answer(answer, _user)
         return Verdict.unparsed("not a user name") if name is None else Verdict.judge(name == expected)
 
     def plan(self, problem: Problem) -> list[str]:
@@ -172,6 +172,16 @@ def _logs(rng: random.Random, config: LogForensics.Config, services: list[str], 
                     lines.insert(rng.randint(1, len(lines)), f"# {service} restarted, status 200 expected")
             files[name] = "\n".join(lines) + "\n"
     return files, requests
+
+
+def _user(text: str) -> str | None:
+    """A user name, bare or after a label ("User: ann", "The user is ann")."""
+    text = text.strip().lower()
+    for lead in ("the user is ", "user: ", "user "):
+        if text.startswith(lead):
+            text = text[len(lead):].strip()
+            break
+    return text if text.isalpha() else None
 
 
 def _request_count(files: dict[str, str]) -> int:
