@@ -116,6 +116,10 @@ def test_search_qa_numbers_keep_their_sign() -> None:
             assert source.judge(problem, f"Answer: {answer}.").correct
             for wrong in (f"-{answer}", f"\u2212{answer}", f"- {answer}", f"{answer} - {int(answer) + 1}"):
                 assert not source.judge(problem, wrong).correct, (env_id, wrong)
+    names = make_source("tools/multi_hop_qa")
+    problem = names.sample(0, 1)
+    assert names.judge(problem, f"It is {problem.answer}.").correct
+    assert not names.judge(problem, f"It is not {problem.answer}").correct
 
 
 def test_count_matches_level_zero_counts_spread() -> None:

@@ -141,6 +141,9 @@ def judge_named_answer(answer: str, question: Question, world: World) -> Verdict
         if numeric and _minus_before_digit(text):  # the name key drops punctuation: "-50" would read as 50
             return None
         bare = text.strip().rstrip(".").rstrip()
+        if bare.lower().startswith(("it is ", "it's ")):  # "It is Drivos."
+            bare = bare.split(" ", 2)[-1] if bare.lower().startswith("it is ") else bare[5:]
+            text = bare
         for unit in units:  # "8 people" for "How many people work for X?"
             if bare.lower().endswith(" " + unit):
                 text = bare[: -len(unit)]
