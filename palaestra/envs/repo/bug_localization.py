@@ -118,11 +118,17 @@ class BugLocalization(RepoTask):
         return 3 * data["depth"] + data["modules"] + package_lines(data["files"]) / 20 + data["misleading"]
 
 
+LEAD_INS = ("the bug is in the function ", "the bug is in function ", "the bug is in ", "the buggy function is ",
+            "the function with the bug is ", "the function is ", "it is ", "function ")
+
+
 def _function_name(data: Mapping[str, Any], text: str) -> str | None:
     """The repository function ``text`` names (bare, with ``()``, backticks, a module or file path), or None."""
     text = text.strip().strip("`").strip()
-    for lead in ("The bug is in ", "the bug is in ", "It is ", "Function ", "function "):
-        text = text.removeprefix(lead)
+    for lead in LEAD_INS:  # the first that fits, any case: "The buggy function is f", "The bug is in function f"
+        if text.lower().startswith(lead):
+            text = text[len(lead):]
+            break
     text = text.strip().strip("`").removesuffix("()").strip()
     if "::" in text:
         path, _, text = text.partition("::")

@@ -43,6 +43,7 @@ from palaestra.envs.service.common import (
     call,
     cents_of,
     dollars,
+    dollars_text,
     draw_person,
     draw_side,
 )
@@ -193,11 +194,8 @@ class AirlineChanges(ServiceTask):
         return len(data["requests"]) + 2 * (2 + sum(data["rules"].values())) + len(_expected(data)["ledger"])
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
-        text = answer.strip()
-        negative = text.startswith("-")
-        text = text.lstrip("-").strip().replace("$", "", 1)
         expected = Fraction(cents_of(problem.answer or "$0.00"), 100)
-        verdict = grade_number(("-" if negative else "") + text, expected, units=("dollars", "USD"))
+        verdict = grade_number(dollars_text(answer), expected, units=("dollars", "USD"))
         return Verdict.unparsed("not an amount in dollars") if verdict is None else Verdict.judge(verdict)
 
     def plan(self, problem: Problem) -> list[str]:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -105,12 +106,22 @@ class ServiceTask(ToolTask):
         return verdict
 
 
+# "None" in the words of a reply to the customer (read_set knows "none", "nothing", "{}").
+NONE_SERVED = ("none of them", "none of the requests", "no requests", "no request", "no requests were carried out",
+               "none were carried out")
+
+
 class RequestsServed(ServiceTask):
     """A service task whose final answer lists the numbers of the customer's requests that were carried out
     (``1, 3``; ``none`` when the policy refused them all), judged as a set."""
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
-        got = read_set(answer, read_request_number, allow_empty=True)
+        text = answer.strip()
+        if text.lower().startswith(("requests ", "requests:")):  # "Requests 1 and 3."
+            text = text[len("requests"):].lstrip(":")
+        if text.rstrip(".").replace(" ", "").isdigit():  # "1 3": numbers apart by spaces alone
+            text = ", ".join(text.rstrip(".").split())
+        got = read_set(text, read_request_number, allow_empty=True, empty_words=NONE_SERVED)
         if got is None:
             return Verdict.unparsed("not a list of request numbers (or none)")
         expected = set() if problem.answer in (None, "none") else {int(n) for n in (problem.answer or "").split(", ")}
@@ -272,6 +283,36 @@ def cents_of(amount: str) -> int:
     sign = -1 if amount.startswith("-") else 1
     whole, part = amount.lstrip("-").lstrip("$").split(".")
     return sign * (int(whole) * 100 + int(part))
+
+
+# A naming sentence about an amount ("The change fee is $75.00.", "Your refund total is $12.50"): the number
+# reader knows "The total is" but not the service words; what follows must still be read whole.
+_MONEY_LEAD_IN = re.compile(
+    r"(?:the|your)\s+(?:[a-z-]+\s+){0,3}?(?:amount|fee|fees|refund|payout|charge|price|balance|difference|"
+    r"adjustment|correction|credit|cost|total)(?:\s+(?:due|owed))?\s+(?:is|equals|comes\s+to)\s+(?=\S)",
+    re.IGNORECASE)
+
+
+def dollars_text(answer: str) -> str:
+    r"""An answer's amount with its dollar sign taken out for the number reader, a sign before it kept.
+
+    The sign is ``$`` or LaTeX's ``\$`` (``\boxed{\$17.00}``), taken once; a minus right before it (``-$ 5``), or alone
+    before it (``- $5``), joins the number. A naming sentence before it (``The change fee is``) goes.
+
+    >>> dollars_text("-$ 117.48"), dollars_text(r"\boxed{\$17.00}"), dollars_text("The change fee is $5.")
+    ('-117.48', '\\boxed{17.00}', '5.')
+    """
+    text = answer.strip().replace("\\$", "$", 1)
+    lead_in = _MONEY_LEAD_IN.match(text)
+    if lead_in:
+        text = text[lead_in.end():]
+    at = text.find("$")
+    if at < 0:
+        return text
+    after = text[at + 1:].lstrip()
+    if text[:at].rstrip() == "-" or text[:at].endswith("-"):  # "- $5", "-$5", "x = -$5": the sign's minus
+        return text[:at].rstrip() + after
+    return text[:at] + after
 
 
 def call(name: str, **arguments: Any) -> str:

@@ -38,6 +38,7 @@ from palaestra.envs.service.common import (
     call,
     cents_of,
     dollars,
+    dollars_text,
     draw_person,
     draw_side,
 )
@@ -233,7 +234,7 @@ class GrocerySubstitutions(ScriptedUser):
         return 2 * len(served) + served.count(False) + lines / 2 + 2 * allergies + 2 * (data["ambiguous"] is not None)
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
-        verdict = grade_number(answer.replace("$", "", 1), Fraction(cents_of(problem.answer or "$0.00"), 100),
+        verdict = grade_number(dollars_text(answer), Fraction(cents_of(problem.answer or "$0.00"), 100),
                                units=("dollars", "USD"))
         return Verdict.unparsed("not an amount in dollars") if verdict is None else Verdict.judge(verdict)
 

@@ -38,6 +38,7 @@ from palaestra.envs.service.common import (
     call,
     cents_of,
     dollars,
+    dollars_text,
     draw_person,
     draw_side,
 )
@@ -191,7 +192,7 @@ class InsuranceClaims(ScriptedUser):
                 + 2 * data["theft_rule"])
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
-        verdict = grade_number(answer.replace("$", "", 1), Fraction(cents_of(problem.answer or "$0.00"), 100),
+        verdict = grade_number(dollars_text(answer), Fraction(cents_of(problem.answer or "$0.00"), 100),
                                units=("dollars", "USD"))
         return Verdict.unparsed("not an amount in dollars") if verdict is None else Verdict.judge(verdict)
 

@@ -38,6 +38,7 @@ from palaestra.envs.service.common import (
     call,
     cents_of,
     dollars,
+    dollars_text,
     draw_person,
     draw_side,
 )
@@ -182,7 +183,7 @@ class PayrollCorrections(ScriptedUser):
                 + 2 * (data["vague"] is not None) + len(data["records"]["periods"]) / 2)
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
-        text = answer.strip().replace("-$", "-", 1).replace("$", "", 1)
+        text = dollars_text(answer)
         verdict = grade_number(text, Fraction(cents_of(problem.answer or "$0.00"), 100), units=("dollars", "USD"))
         return Verdict.unparsed("not an amount in dollars") if verdict is None else Verdict.judge(verdict)
 

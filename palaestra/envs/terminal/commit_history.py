@@ -7,7 +7,10 @@ unique token (``k4821``), so a line is easy to name. Questions, by level: which 
 line holding a token (later commits show it as a context line, and from level 2 a commit may remove it and
 a later one add it again); from level 1 which commit last changed a file; from level 2 which author made the
 most commits changing a file (the maximum is unique); from level 3 in which commit a file was deleted
-(``+++ /dev/null``; a look-alike file with a longer name lives on). ``grep``/``awk`` over the patches, with
+(``+++ /dev/null``; a look-alike file with a longer name lives on). For "last changed" the answer is drawn first,
+uniformly from commit 2 to the one before the last, and the file is left alone after it: the last commits touch
+most files, so asking about a random file made "the commit before the last" (a constant near the usual history
+length, or ``ls`` and subtract one) right on most of those questions. ``grep``/``awk`` over the patches, with
 the numbers sorted as numbers, do it.
 
 The answer is a commit number (``7``, ``commit 7`` and ``#7`` are accepted) or an author's name (any case),
@@ -39,6 +42,7 @@ class CommitHistory(ShellTask):
     family = "terminal"
     description = "Answer a question about a generated project's commit history kept as numbered patch files."
     tags = ("terminal", "multi-turn", "shell", "files", "patch", "agentic")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -103,14 +107,26 @@ class CommitHistory(ShellTask):
         return [str(number + 1), str(max(number - 1, 0) if number > 1 else number + 2), f"{number} or {number + 1}"]
 
 
+# Naming sentences a careful grader reads as the bare answer: "The commit is 8", "Author: Ann".
+COMMIT_LEADS = ("the commit is ", "it was commit ", "it is commit ", "it was ")
+NAME_LEADS = ("the author is ", "author: ", "author ", "it was ", "it is ")
+
+
+def _without_lead(text: str, leads: tuple[str, ...]) -> str:
+    for lead in leads:
+        if text.startswith(lead):
+            return text[len(lead):].strip()
+    return text
+
+
 def _commit(text: str) -> int | None:
-    text = text.strip().rstrip(".").strip().lower()
-    text = text.removeprefix("commit").strip().removeprefix("#").removesuffix(".patch").strip()
-    return int(text) if text.isdigit() and len(text) <= 6 else None
+    text = _without_lead(text.strip().rstrip(".").strip().lower(), COMMIT_LEADS)
+    text = text.removeprefix(HISTORY + "/").removeprefix("commit").strip().removeprefix("#").removesuffix(".patch")
+    return int(text.strip()) if text.strip().isdigit() and len(text.strip()) <= 6 else None
 
 
 def _name(text: str) -> str | None:
-    text = text.strip().rstrip(".").strip().lower()
+    text = _without_lead(text.strip().rstrip(".").strip().lower(), NAME_LEADS)
     return text if text.isalpha() and len(text) <= 40 else None
 
 
@@ -135,14 +151,21 @@ def _history(rng: random.Random, config: CommitHistory.Config, kind: str
     history: dict[int, dict[str, Any]] = {}
     count = rng.randint(*config.commits)
     delete_at = rng.randint(3, count - 1) if doomed else 0
+    frozen, freeze_at = "", 0  # "last changed": the file asked about, and the commit that last changes it
+    if kind == "last_changed":
+        frozen, freeze_at = rng.choice(sorted(app)), rng.randint(2, count - 1)
     changed = 0
     day = date(2024, rng.randint(1, 12), rng.randint(1, 28))
     for number in range(1, count + 1):
         edits: dict[str, list[str]] = {}
         if number == delete_at:
             edits[doomed] = []
-        live = sorted(path for path in app if app[path] and path not in edits)
-        for path in rng.sample(live, min(len(live), rng.randint(1, 2))):
+        live = sorted(path for path in app if app[path] and path not in edits
+                      and not (path == frozen and number > freeze_at))
+        picked = rng.sample(live, min(len(live), rng.randint(1, 2)))
+        if number == freeze_at and frozen not in picked:
+            picked[-1] = frozen
+        for path in picked:
             lines = list(app[path])
             draw = rng.random()
             at = rng.randrange(len(lines))
@@ -188,7 +211,7 @@ def _history(rng: random.Random, config: CommitHistory.Config, kind: str
         token = rng.choice(sorted(token for token in shown if firsts[token] == first))
         return files, f"Which commit first added a line containing {token}?", str(firsts[token]), changed, token
     if kind == "last_changed":
-        path = rng.choice(sorted(p for p in app if p.startswith("app/")))
+        path = frozen
         last = max((n for n, paths in touched.items() if path in paths), default=None)
         if last is None or last == count:  # a file no commit touched has no answer: draw again
             return None

@@ -10,7 +10,9 @@ out. Near misses make a careless search miscount: longer identifiers that contai
 excluded folders; from level 2 several uses on one line, and ``x.attr``/``obj.x`` forms that are uses.
 
 The answer is an integer, judged exactly (a unit word such as "lines" is accepted). Counts are at least 4
-(below 12 kept with probability count / 12) so that no small constant is a good guess. The difficulty is the number of files plus the
+(below 12 kept with probability count / 12), and the share of
+lines using the identifier is drawn per problem (10-50%), so that no small constant is a good guess (with a
+fixed 25% share, 7 and 8 answered a sixth of level 0 each). The difficulty is the number of files plus the
 near-miss lines plus the measure's weight.
 """
 
@@ -45,6 +47,7 @@ class CountMatches(ShellTask):
     family = "terminal"
     description = "Count whole-word uses of an identifier across a generated code tree with exclusions, via a shell."
     tags = ("terminal", "multi-turn", "shell", "search", "code", "agentic")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -115,18 +118,19 @@ def _uses(line: str, target: str) -> int:
     return len(re.findall(rf"(?<![A-Za-z0-9_]){re.escape(target)}(?![A-Za-z0-9_])", line))
 
 
-def _line(rng: random.Random, target: str, config: CountMatches.Config, plain: bool) -> str:
-    """A source line: often the identifier (never in a ``plain`` file), a look-alike of it, or neither."""
+def _line(rng: random.Random, target: str, config: CountMatches.Config, plain: bool, use: float) -> str:
+    """A source line: the identifier with probability ``use`` (never in a ``plain`` file), a look-alike of it
+    (one in four), or neither."""
     other = rng.choice(FILLER)
-    draw = rng.uniform(0.25 if plain else 0.0, 1.0)
+    draw = rng.uniform(use if plain else 0.0, 1.0)
     lookalikes = (f"total_{target}", f"{target}s", f"{target}_old", target.upper(), target.capitalize(),
                   f"my{target}")
-    if draw < 0.25:
+    if draw < use:
         forms = [f"{target} = {other} + 1", f"return {target}", f"print({target}, {other})"]
         if config.depth >= 1:  # several uses on a line, and dotted forms, which are uses too
             forms += [f"{target} = {target} * 2", f"{other}.{target} = self.{target}", f"{target}.append({other})"]
         return rng.choice(forms)
-    if draw < 0.5:
+    if draw < use + 0.25:
         return f"{rng.choice(lookalikes)} = {other}"
     return f"{other} = {rng.choice(FILLER)}({rng.randint(0, 99)})"
 
@@ -135,6 +139,7 @@ def _draw(rng: random.Random, config: CountMatches.Config, measure: str,
           extension: str) -> tuple[dict[str, str], str, int] | None:
     names = words(rng, config.files[1] + 2 * config.depth + 8, 2)
     target = rng.choice(("alpha", "node", "key", "limit", "user", "path", "rate", "size", "token", "queue"))
+    use = rng.uniform(0.1, 0.5)  # drawn per problem, so the counts spread (a fixed share piled them on 7-9)
     folders = [[top] for top in TOP]
     for _ in range(config.depth * 2):
         folders.append([*rng.choice(folders), names.pop()])
@@ -145,7 +150,7 @@ def _draw(rng: random.Random, config: CountMatches.Config, measure: str,
         folder = rng.choice(folders)
         name = f"{names.pop()}.{extension if rng.random() < 0.7 else rng.choice(EXTENSIONS)}"
         plain = rng.random() < 0.3  # a file with look-alikes only
-        lines = [_line(rng, target, config, plain) for _ in range(rng.randint(*config.lines))]
+        lines = [_line(rng, target, config, plain, use) for _ in range(rng.randint(*config.lines))]
         files["/".join([*folder, name])] = "\n".join(lines) + "\n"
     counted = {path: body for path, body in files.items() if path.endswith("." + extension)
                and path.split("/")[0] != "vendor" and not any(part.startswith(".") for part in path.split("/")[:-1])}

@@ -8,7 +8,9 @@ format and one made-up line, never the files: the answer needs ``grep``/``awk``/
 them. Questions, harder by level: requests with a given status in one service; server errors (5xx) on a
 path prefix across services; distinct client addresses that got a client error (4xx) from a service; the
 user with the most failed (status >= 400) requests; the busiest hour for a path prefix in a service. The
-user and hour questions are drawn so the maximum is unique. Answers are an integer, a user name or a
+user and hour questions are drawn so the maximum is unique. Client addresses come from a pool of varying size
+used with skewed frequencies, so a service's addresses with a 4xx are not the whole pool (an evenly used pool of
+fixed size made that count the pool's size less a few). Answers are an integer, a user name or a
 two-digit hour, judged exactly. The difficulty is log2 of the request lines plus twice the question's
 rank.
 """
@@ -46,6 +48,7 @@ class LogForensics(ShellTask):
     id = "terminal/log_forensics"
     family = "terminal"
     description = "Answer a question about generated web-service logs by searching them with a sandboxed shell."
+    version = 2
     tags = ("terminal", "multi-turn", "shell", "logs", "agentic")
 
     @dataclass(frozen=True)
@@ -104,7 +107,7 @@ class LogForensics(ShellTask):
         if form == "hour":
             hour = read_answer(answer, _hour)
             return Verdict.unparsed("not an hour 00-23") if hour is None else Verdict.judge(hour == int(expected))
-        name = read_answer(answer, lambda s: s.strip().lower() if s.strip().isalpha() else None)
+        name = read_answer(answer, _user)
         return Verdict.unparsed("not a user name") if name is None else Verdict.judge(name == expected)
 
     def plan(self, problem: Problem) -> list[str]:
@@ -138,7 +141,11 @@ def _logs(rng: random.Random, config: LogForensics.Config, services: list[str], 
     """The log files and every request in them (as records)."""
     files: dict[str, str] = {}
     requests: list[dict[str, Any]] = []
-    ips = [f"10.{rng.randint(0, 3)}.{rng.randint(0, 9)}.{rng.randint(1, 254)}" for _ in range(4 + 3 * len(users))]
+    # A pool of varying size used with skewed frequencies: a fixed pool, evenly used, was all seen in every
+    # service, so "how many addresses got a 4xx" was the pool's size less a few (36 +- 2 at level 2).
+    ips = [f"10.{rng.randint(0, 3)}.{rng.randint(0, 9)}.{rng.randint(1, 254)}"
+           for _ in range(rng.randint(12, 4 + 3 * len(users)))]
+    ip_weights = [rng.random() ** 3 + 0.005 for _ in ips]
     user_weights = [rng.random() ** 2 + 0.05 for _ in users]
     for service in services:
         paths = [f"{prefix}/{leaf}" for prefix in prefixes[service] for leaf in ("list", "item", "search")]
@@ -151,7 +158,7 @@ def _logs(rng: random.Random, config: LogForensics.Config, services: list[str], 
             seconds = sorted(rng.randrange(86_400) for _ in range(count))
             # Drawn column by column (one call each): a line at a time costs several times more.
             who = rng.choices(users, user_weights, k=count)
-            columns = zip(seconds, rng.choices(ips, k=count), who, rng.choices(METHODS, k=count),
+            columns = zip(seconds, rng.choices(ips, ip_weights, k=count), who, rng.choices(METHODS, k=count),
                           rng.choices(paths, k=count), rng.choices(STATUSES, k=count),
                           rng.choices(range(2, 901), k=count))
             stamp = when.isoformat()
@@ -165,6 +172,16 @@ def _logs(rng: random.Random, config: LogForensics.Config, services: list[str], 
                     lines.insert(rng.randint(1, len(lines)), f"# {service} restarted, status 200 expected")
             files[name] = "\n".join(lines) + "\n"
     return files, requests
+
+
+def _user(text: str) -> str | None:
+    """A user name, bare or after a label ("User: ann", "The user is ann")."""
+    text = text.strip().lower()
+    for lead in ("the user is ", "user: ", "user "):
+        if text.startswith(lead):
+            text = text[len(lead):].strip()
+            break
+    return text if text.isalpha() else None
 
 
 def _request_count(files: dict[str, str]) -> int:

@@ -9,7 +9,10 @@ window's bounds (``.`` sorts before ``Z``). The question: over all hosts, the nu
 bytes sent, or the number of distinct client addresses, for requests from START (inclusive) to END
 (exclusive), optionally only with a 2xx or a 5xx status. Near misses sit at the bounds: requests exactly at
 START (counted), exactly at END and one second before START (not counted), and the window spans a day
-boundary from level 2.
+boundary from level 2. The clients are a pool of 6-30 addresses used with skewed frequencies (so the distinct
+count in a window is not the pool's size), and 1-4 more addresses make requests only outside the window (so
+counting the addresses of the whole log overshoots); with a fixed pool of 12 every address showed up in a large
+window and the constant 12 answered a third of the problems from level 4 on.
 
 The answer is an integer, judged exactly (a unit word such as "requests" or "bytes" is accepted). The
 difficulty is the number of files plus a twenty-fifth of the lines plus twice the traps in play plus the
@@ -44,6 +47,7 @@ class LogWindow(ShellTask):
     family = "terminal"
     description = "Count, sum or tally distinct clients of generated access-log requests within a time window."
     tags = ("terminal", "multi-turn", "shell", "logs", "agentic")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -69,7 +73,8 @@ class LogWindow(ShellTask):
         end = middle + timedelta(minutes=rng.randint(20, 90), seconds=rng.randint(0, 59))
         measure = rng.choice(tuple(MEASURES))
         status = rng.choice((None, 2, 5))
-        ips = [f"10.{rng.randint(0, 9)}.{rng.randint(0, 9)}.{rng.randint(1, 250)}" for _ in range(12)]
+        regulars, outsiders = _addresses(rng, rng.randint(6, 30), rng.randint(1, 4))
+        weights = [1 / (rank + 1) for rank in range(len(regulars))]
         paths = [f"/{w}" for w in words(rng, 6, 2)]
         hosts = words(rng, config.hosts[1], 2)[: rng.randint(*config.hosts)]
         files: dict[str, str] = {}
@@ -85,14 +90,16 @@ class LogWindow(ShellTask):
             stamps = sorted(start + timedelta(seconds=round(o, 3) if millis else round(o)) for o in offsets)
             lines = []
             for stamp in stamps:
-                ip, code, size = rng.choice(ips), rng.choice(STATUSES), rng.randint(0, 5000)
+                outside = not start <= stamp < end
+                ip = rng.choice(outsiders) if outside and rng.random() < 0.2 else rng.choices(regulars, weights)[0]
+                code, size = rng.choice(STATUSES), rng.randint(0, 5000)
                 text = stamp.strftime("%Y-%m-%dT%H:%M:%S") + (f".{stamp.microsecond // 1000:03d}" if millis else "")
                 lines.append(f"{text}Z {ip} {rng.choice(METHODS)} {rng.choice(paths)} {code} {size}")
                 if start <= stamp < end and (status is None or code // 100 == status):
                     inside.append((ip, size))
             if config.traps >= 2:
                 for _ in range(rng.randint(1, 3)):
-                    lines.insert(rng.randrange(len(lines) + 1), f"# {host} reloaded {rng.choice(ips)} 200 0")
+                    lines.insert(rng.randrange(len(lines) + 1), f"# {host} reloaded {rng.choice(regulars + outsiders)} 200 0")
             parts = _rotate(rng, lines, config.rotated)
             for index, part in enumerate(parts):
                 suffix = "" if index == 0 else f".{index}"
@@ -141,6 +148,13 @@ class LogWindow(ShellTask):
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         value = int(problem.answer or 0)
         return [str(value + 1), str(max(value - 1, 0) if value else 1), str(value * 2 + 3), f"{value} or {value + 1}"]
+
+
+def _addresses(rng: random.Random, regular: int, outside: int) -> tuple[list[str], list[str]]:
+    """Distinct client addresses: the pool used everywhere and the ones used only outside the window."""
+    codes = rng.sample(range(10 * 10 * 250), regular + outside)
+    ips = [f"10.{code // 2500}.{code // 250 % 10}.{code % 250 + 1}" for code in codes]
+    return ips[:regular], ips[regular:]
 
 
 def _rotate(rng: random.Random, lines: list[str], rotated: int) -> list[list[str]]:

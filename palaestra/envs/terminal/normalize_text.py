@@ -7,7 +7,8 @@ hidden files included), apply the level's steps, in this order: remove a UTF-8 b
 and tabs at the end of each line (from level 4); and end a non-empty file with a newline if it lacks one
 (from level 1). Files with other names (``.bat`` scripts that must keep CRLF, ``.dat`` data, ``.txt.orig``)
 stay byte for byte as they are; empty files stay empty. Near misses: files mixing both endings, names with
-spaces (from level 3), and files already clean. ``sed -i`` over a ``find`` does it.
+spaces (from level 3), and files already clean (never all of them: a tree with nothing to change paid
+"done" with no command, 7% of level 0). ``sed -i`` over a ``find`` does it.
 
 The episode is judged by the final tree, path by path and byte by byte (the steps fix every byte, so the
 expected tree is unique); the final answer is ``done``. The difficulty is the number of files plus the
@@ -20,7 +21,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from palaestra.core import Problem, register
+from palaestra.core import Problem, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.terminal.common import DONE, ShellTask, shell_plan, words
 
@@ -41,6 +42,7 @@ class NormalizeText(ShellTask):
     id = "terminal/normalize_text"
     family = "terminal"
     description = "Normalise line endings, byte-order marks and trailing blanks of generated text files with a shell."
+    version = 2
     tags = ("terminal", "multi-turn", "shell", "files", "text", "agentic")
     end_state = True
 
@@ -61,6 +63,9 @@ class NormalizeText(ShellTask):
     growth = Growth(limits={"files": 150, "steps": 5, "depth": 5, "budget": 16})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
+        return retry(lambda: self._draw(rng, config), what="a tree with a file to change", attempts=20)
+
+    def _draw(self, rng: random.Random, config: Config) -> Problem | None:
         steps = [index for index, (first, _) in enumerate(STEPS) if first < config.steps]
         names = words(rng, 2 * config.files[1] + 2 * config.depth + 4, 2)
         folders = ["docs/"]
@@ -76,6 +81,8 @@ class NormalizeText(ShellTask):
                     else f"{stem}.txt.orig" if draw < 0.3 else f"{stem}{rng.choice(TEXT)}")
             files[f"{rng.choice(folders)}{name}"] = _body(rng, steps)
         targets = {path: _normalised(body, steps) if path.endswith(TEXT) else body for path, body in files.items()}
+        if targets == files:  # every file already clean: "done" with no command would pass
+            return None
         listed = "\n".join(f"{number}. {STEPS[step][1]}" for number, step in enumerate(steps, start=1))
         prompt = (
             "Your working directory holds a folder docs/ with text files written on several systems. In every "

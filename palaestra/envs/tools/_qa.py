@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from palaestra.core import GenerationError, Problem, Verdict, retry
-from palaestra.envs.tools.common import tool_call
+from palaestra.envs.tools.common import counted_units, tool_call
 from palaestra.generators import knowledge
 from palaestra.generators.knowledge import Corpus, CorpusParams, Question, World
 from palaestra.verifiers.normalize import read_answer
@@ -134,13 +134,44 @@ def judge_named_answer(answer: str, question: Question, world: World) -> Verdict
     if len(answer) > MAX_ANSWER_CHARS:
         return Verdict.wrong("answer too long")
 
+    numeric = question.answer_type in ("number", "year")
+    units = counted_units(question.text) if numeric else ()
+
     def read(text: str) -> bool | None:
+        if numeric and _minus_before_digit(text):  # the name key drops punctuation: "-50" would read as 50
+            return None
+        bare = text.strip().rstrip(".").rstrip()
+        if bare.lower().startswith(("it is ", "it's ")):  # "It is Drivos."
+            bare = bare.split(" ", 2)[-1] if bare.lower().startswith("it is ") else bare[5:]
+            text = bare
+        for unit in units:  # "8 people" for "How many people work for X?"
+            if bare.lower().endswith(" " + unit):
+                text = bare[: -len(unit)]
+                break
         return True if knowledge.answer_matches(text, question) else None
 
     ok = read_answer(answer, read)
     if ok:
         return Verdict.right()
     return Verdict.wrong("incorrect")
+
+
+def _minus_before_digit(text: str) -> bool:
+    """Whether a minus sign or dash (then optional spaces) comes before a digit: a negative number or a range,
+    never one of this family's counts, years or populations. Linear in the text.
+
+    >>> _minus_before_digit("-50"), _minus_before_digit("1970 - 1971"), _minus_before_digit("1,234.")
+    (True, True, False)
+    """
+    after_dash = False  # a dash seen, and only spaces since
+    for char in text:
+        if char in "-\u2212\u2013":
+            after_dash = True
+        elif char.isdigit() and after_dash:
+            return True
+        elif not char.isspace():
+            after_dash = False
+    return False
 
 
 def example_answer(question: Question) -> str:

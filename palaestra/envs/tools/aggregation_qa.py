@@ -8,7 +8,9 @@ was born first?``, ``How many of the people who work for X were born in Y?``. Th
 employee's document, found with several searches, and unverified documents may claim false
 employments. Levels move from two facts to sets of up to eight people in larger, noisier
 collections. A count's answer is drawn uniformly from the level's range before the question (3-8
-employees, 1-3 born in a city), so no count is much more common than another, and the tool budget
+employees, 1-3 born in a city; at level 4, where both kinds mix, 4-9 employees, so the ranges do not overlap
+and the constant 3 no longer answers a fifth of the problems), so no count is much more common than another,
+and the tool budget
 is a level constant sized for the level's largest question (a budget sized to the question told the
 count: it was 2 * (count + 1)). The difficulty is the number of facts to collect plus the world's
 size in units of 20 people.
@@ -33,7 +35,7 @@ class AggregationQa(ToolTask):
     description = "Count, sum or compare a set of facts collected by searching a generated document collection."
     tags = ("tools", "multi-turn", "search", "retrieval", "aggregation")
     tool_names = ("search", "open")
-    version = 2
+    version = 3
 
     @dataclass(frozen=True)
     class Config:
@@ -49,7 +51,9 @@ class AggregationQa(ToolTask):
         Config(("founder_age",), 8, 3, (), 8, qa.corpus_params(people=24, noise=0.3)),
         Config(("count_employees",), 8, 2, (("count_employees", 3, 8),), 18, qa.corpus_params(people=32, noise=0.5)),
         Config(("earliest_employee", "count_employees"), 9, 5, (("count_employees", 3, 8),), 38, qa.corpus_params(people=40, noise=0.7)),
-        Config(("count_employees_born_in", "earliest_employee", "count_employees"), 9, 8, (("count_employees_born_in", 1, 3), ("count_employees", 3, 8)), 38, qa.corpus_params(people=48, noise=1.0)),
+        # count_employees listed twice: it is half the level, so the born-in counts (1-3, all the world allows)
+        # are a quarter and no count answers more than a twelfth of the problems
+        Config(("count_employees_born_in", "earliest_employee", "count_employees", "count_employees"), 9, 8, (("count_employees_born_in", 1, 3), ("count_employees", 4, 9)), 38, qa.corpus_params(people=48, noise=1.0)),
     )
     bounded = "larger configs are infeasible for its generator (no valid problem in 1,000 draws past the presets)"
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from palaestra.core import Problem, Verdict, register
 from palaestra.core.task import Growth
-from palaestra.envs.tools.common import ToolTask, tool_call
+from palaestra.envs.tools.common import ToolTask, counted_units, tool_call
 from palaestra.verifiers.numeric import grade_number
 
 KINDS = ("product_digit_sum", "fibonacci_digit_sum", "binomial_digit_sum", "power_digit_count",
@@ -66,7 +66,7 @@ class BigNumbers(ToolTask):
         return math.log10(problem.data["size"])
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
-        verdict = grade_number(answer, int(problem.answer or 0))
+        verdict = grade_number(answer, int(problem.answer or 0), units=counted_units(problem.prompt))
         if verdict is None:
             return Verdict.unparsed("not an integer")
         return Verdict.judge(verdict)

@@ -52,6 +52,29 @@ MAX_REPLY_CHARS = 40_000
 TOOL_OUTPUT_CHARS = 4_000
 
 
+def counted_units(text: str) -> tuple[str, ...]:
+    """Unit words a count may carry, from the first "How many ..." question in ``text``: the counted noun
+    ("How many cells have" -> ``cells``; "How many of the people who" -> ``people``; "How many decimal
+    digits" -> ``digits``, ``decimal digits``), so "36 cells" reads as 36. Empty when there is none.
+
+    >>> counted_units("Question: How many of the people who work for X were born in Y?")
+    ('people',)
+    """
+    at = text.lower().find("how many ")
+    if at < 0:
+        return ()
+    qualifiers: list[str] = []
+    for word in text[at + len("how many "): at + 100].split():
+        word = word.strip("?,.()").lower()
+        if word in ("of", "the"):
+            continue
+        if word in ("distinct", "decimal"):
+            qualifiers.append(word)
+            continue
+        return (word, *(f"{q} {word}" for q in qualifiers)) if word.isalpha() else ()
+    return ()
+
+
 # --- Python, replayed ---------------------------------------------------------------------------
 
 # The program run in the sandbox for every Python call: it re-runs the earlier cells with their

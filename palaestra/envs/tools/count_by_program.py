@@ -24,7 +24,7 @@ from typing import Any
 
 from palaestra.core import Problem, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.tools.common import ToolTask, tool_call
+from palaestra.envs.tools.common import ToolTask, counted_units, tool_call
 from palaestra.verifiers.numeric import grade_number
 
 KINDS = ("digit_sum", "avoid_pattern", "compositions", "subset_sum")
@@ -75,7 +75,7 @@ class CountByProgram(ToolTask):
         return 10 * size / ((low + high) / 2)
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
-        verdict = grade_number(answer, int(problem.answer or 0))
+        verdict = grade_number(answer, int(problem.answer or 0), units=counted_units(problem.prompt))
         if verdict is None:
             return Verdict.unparsed("not an integer")
         return Verdict.judge(verdict)

@@ -24,7 +24,7 @@ from fractions import Fraction
 from typing import Any
 
 from palaestra.core import Problem, Verdict, register, retry
-from palaestra.envs.tools.common import ToolTask, tool_call
+from palaestra.envs.tools.common import ToolTask, counted_units, tool_call
 from palaestra.generators.knowledge import NameForge
 from palaestra.verifiers.normalize import read_answer
 from palaestra.verifiers.numeric import grade_number
@@ -116,7 +116,7 @@ class DataFiles(ToolTask):
             expected = (problem.answer or "").casefold()
             ok = read_answer(answer, lambda s: True if s.strip().casefold() == expected else None)
             return Verdict.judge(bool(ok))
-        verdict = grade_number(answer, Fraction(problem.answer or "0"))
+        verdict = grade_number(answer, Fraction(problem.answer or "0"), units=counted_units(problem.prompt))
         if verdict is None:
             return Verdict.unparsed("not a number")
         return Verdict.judge(verdict)

@@ -24,6 +24,7 @@ from palaestra.envs.tools.common import ToolTask, tool_call
 from palaestra.verifiers.normalize import read_answer
 from palaestra.verifiers.numeric import grade_number
 
+COUNT_UNITS = ("days", "day", "weekdays", "weekday", "working days", "business days", "Fridays", "occurrences")
 RANK = {"add_days": 0, "days_between": 0, "nth_weekday": 1, "weekdays_between": 2, "friday13": 2,
         "weekdays_holidays": 3, "add_business_days": 4}
 WEEKDAYS = tuple(calendar.day_name)  # Monday first
@@ -80,7 +81,7 @@ class DateArithmetic(ToolTask):
             if said is None:
                 return Verdict.unparsed("not a date (write YYYY-MM-DD)")
             return Verdict.judge(said == expected)
-        verdict = grade_number(answer, int(problem.answer or 0))
+        verdict = grade_number(answer, int(problem.answer or 0), units=COUNT_UNITS)
         if verdict is None:
             return Verdict.unparsed("not an integer")
         return Verdict.judge(verdict)

@@ -5,7 +5,9 @@ A claim states one fact about an entity, named directly or through a path of rel
 every claim is contested: an unverified document states a different value for its fact, and a false
 claim is exactly what that document says; the documents marked (verified) settle it. The answer is
 ``true`` or ``false`` (``yes``/``no``, ``correct``/``incorrect``, ``supported``/``refuted`` also
-count). The skill: weighing sources, not just finding one that matches. The difficulty is the path
+count). The skill: weighing sources, not just finding one that matches. A claim never names the entity its path starts from as
+the value (true or false): "The spouse of X is married to X" is true on its face, and such claims (one in nine
+at level 2, 91% true) paid a no-lookup rule "the same name twice means true". The difficulty is the path
 length, plus one for a contested claim, plus the world's size in units of 20 people.
 """
 
@@ -35,7 +37,7 @@ class FactCheck(ToolTask):
     description = "Decide whether a claim about a generated world is true, weighing verified and unverified sources."
     tags = ("tools", "multi-turn", "search", "fact-checking", "source-reliability")
     tool_names = ("search", "open")
-    version = 2
+    version = 3
 
     @dataclass(frozen=True)
     class Config:
@@ -75,6 +77,8 @@ class FactCheck(ToolTask):
                 if prefix is not None:
                     if false_value is None:
                         false_value = _falsify(world, rng, subject, relation)
+                    if prefix[0] in (str(world.get(subject, relation)), str(false_value)):
+                        continue  # a claim naming its start twice ("the spouse of X is married to X") says its truth
                     return _claim(world, seed, prefix, subject, relation, false_value, truth, config.contested)
             return None
 

@@ -7,7 +7,8 @@ the row with the highest value, counts through one or two joins, anti-joins, com
 average. The answer is the value: an exact integer for counts, a number rounded to 2 decimal
 places for aggregates (answers within half a cent of the rounded reference are accepted), or the
 text of a name or title (case, spacing and punctuation ignored). Counts below 2 are redrawn and
-small counts thinned, so no template answers mostly 0 or 1 and no count is a good constant guess.
+counts below 8 thinned (kept with probability count / 8; below 5 left level 0's counts piled on 2-5, the
+constant 2 paying 0.15), so no template answers mostly 0 or 1 and no count is a good constant guess.
 Levels grow the database and the query (tier 0-4). The difficulty is twice the query tier plus the number of tables.
 """
 
@@ -18,7 +19,7 @@ from dataclasses import dataclass
 
 from palaestra.core import GenerationError, Problem, Verdict, register, retry
 from palaestra.envs.tools import _sqldata as sqldata
-from palaestra.envs.tools.common import ToolTask, tool_call
+from palaestra.envs.tools.common import ToolTask, counted_units, tool_call
 from palaestra.generators import database as dbgen
 from palaestra.generators.database import DatabaseParams
 from palaestra.generators.knowledge import normalize
@@ -30,7 +31,7 @@ SINGLE_VALUE_KINDS = {0: ("count_where",), 1: ("aggregate", "argmax"), 2: ("coun
                       3: ("above_average",), 4: ("count_join2",)}
 MAX_ANSWER_CHARS = 400
 MIN_COUNT = 2  # counts below it are redrawn
-COUNT_SCALE = 5  # counts below it are thinned (see generate)
+COUNT_SCALE = 8  # counts below it are thinned (see generate)
 EXAMPLES = {"integer": "17", "number": "412.5", "text": "Vela Dorn"}  # the prompt's example, whatever the answer
 
 
@@ -41,7 +42,7 @@ class SqlQa(ToolTask):
     description = "Answer a question about a generated SQLite database by querying it with a read-only sql tool."
     tags = ("tools", "multi-turn", "sql", "databases")
     tool_names = ("sql",)
-    version = 2
+    version = 3
 
     @dataclass(frozen=True)
     class Config:
@@ -104,7 +105,7 @@ class SqlQa(ToolTask):
             ok = read_answer(answer, lambda s: True if normalize(s) == key else None)
             return Verdict.judge(bool(ok))
         tolerance = Tolerance.decimals(2) if kind == "number" else None
-        verdict = grade_number(answer, value, tolerance=tolerance)
+        verdict = grade_number(answer, value, tolerance=tolerance, units=counted_units(problem.prompt))
         if verdict is None:
             return Verdict.unparsed("not a number")
         return Verdict.judge(verdict)

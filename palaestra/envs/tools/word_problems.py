@@ -83,7 +83,9 @@ class WordProblems(ToolTask):
         return problem.data["steps"] + sum(len(str(abs(v))) for v in problem.data["exact"]) / 10
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
-        verdict = grade_number(answer, Fraction(*problem.data["exact"]), mixed=True)
+        # LaTeX escapes the dollar sign (\boxed{\$12.50}); the number reader knows "$" and the unit words
+        verdict = grade_number(answer.replace("\\$", "$", 1), Fraction(*problem.data["exact"]), mixed=True,
+                               units=("dollars", "USD"))
         if verdict is None:
             return Verdict.unparsed("not a number")
         return Verdict.judge(verdict, "not the exact amount")

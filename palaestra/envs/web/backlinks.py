@@ -109,7 +109,8 @@ class Backlinks(WebTask):
 
         def read(text: str) -> bool | None:
             said = " ".join(text.casefold().strip("\"'").split())
-            for lead in ("the page ", "page ", "the article ", "it is ", "the "):
+            for lead in ("the page that links to it is ", "the linking page is ", "the page is ", "the page ", "page ",
+                         "the article ", "it is ", "the "):
                 if said.startswith(lead) and said[len(lead):] in titles:
                     said = said[len(lead):]
             return said == key if said in titles else None

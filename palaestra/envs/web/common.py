@@ -198,7 +198,9 @@ def judge_code(answer: str, expected: str, what: str) -> Verdict:
     def read(text: str) -> bool | None:
         words = text.casefold().split()
         # The code may close the sentence ("The order number is 75707."): a full stop after it is punctuation.
-        if words and words[-1].removesuffix(".") == key and all(w.rstrip(":.") in LABELS for w in words[:-1]):
+        # "#72700" and "Order #72700." name the code too: codes never start with "#".
+        if words and words[-1].removesuffix(".").removeprefix("#") == key and all(
+                w.rstrip(":.") in LABELS for w in words[:-1]):
             return True
         return False if len(words) == 1 else None
 

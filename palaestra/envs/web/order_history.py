@@ -25,7 +25,7 @@ from typing import Any
 
 from palaestra.core import Problem, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.service.common import call, cents_of, dollars
+from palaestra.envs.service.common import call, cents_of, dollars, dollars_text
 from palaestra.envs.web.common import WebTask, new_path, page, site_records
 from palaestra.generators.knowledge import NameForge
 from palaestra.verifiers.numeric import grade_number
@@ -155,7 +155,7 @@ class OrderHistory(WebTask):
         return data["rows_read"] / 4 + len(data["opened"]) + data["counted_lines"] / 2
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
-        verdict = grade_number(answer.replace("$", "", 1), Fraction(cents_of(problem.answer or "$0.00"), 100),
+        verdict = grade_number(dollars_text(answer), Fraction(cents_of(problem.answer or "$0.00"), 100),
                                units=("dollars", "USD"))
         return Verdict.unparsed("not an amount in dollars") if verdict is None else Verdict.judge(verdict)
 
