@@ -171,3 +171,41 @@ def test_underdetermined_system_reads_a_space_run_inside_a_vector_quickly() -> N
     source.verify(problem, hostile)
     assert time.process_time() - start < 0.1
     assert source.verify(problem, answer.replace(", ", " ,  ")).correct
+
+
+def _dsep(level: int, count: int) -> list[palaestra.Problem]:
+    source = make_source("causal/graph_query")
+    found = [p for p in (source.sample(level, 8_000 + seed) for seed in range(4 * count)) if p.data["kind"] == "dsep"]
+    return found[:count]
+
+
+def test_graph_query_constant_yes_pays_little_and_a_bare_no_pays_nothing() -> None:
+    """At 50/50 a constant 'yes' scored 0.35-0.44 and a bare 'no' as much; a no now needs its open path."""
+    for level in (0, 4):
+        problems = _dsep(level, 36)
+        separated = [p for p in problems if p.data["separated"]]
+        assert 0.1 <= len(separated) / len(problems) <= 0.4
+        assert all(_reward("causal/graph_query", p, "no") == 0 for p in problems)
+        assert all(_reward("causal/graph_query", p, "yes") == 1 for p in separated)
+
+
+def test_graph_query_open_path_is_checked_not_compared() -> None:
+    import networkx as nx
+
+    for problem in _dsep(4, 16):
+        if problem.data["separated"]:
+            continue
+        graph = nx.DiGraph(problem.data["edges"])
+        x, y, z = problem.data["x"], problem.data["y"], set(problem.data["z"])
+        undirected = graph.to_undirected()
+        for path in itertools.islice(nx.all_simple_paths(undirected, x, y), 12):
+            is_open = all(
+                (({b} | nx.descendants(graph, b)) & z) if graph.has_edge(a, b) and graph.has_edge(c, b) else b not in z
+                for a, b, c in zip(path, path[1:], path[2:]))
+            reward = _reward("causal/graph_query", problem, "no: " + " - ".join(reversed(path)))
+            assert reward == float(bool(is_open)), path
+        reference = problem.answer or ""
+        flipped = reference.replace("->", "<=").replace("<-", "->").replace("<=", "<-")  # every arrow wrong
+        assert _reward("causal/graph_query", problem, flipped) == 0
+        assert _reward("causal/graph_query", problem, f"yes. {reference}") == 0
+        assert _reward("causal/graph_query", problem, reference.replace("no:", "No, they are d-connected via")) == 1
