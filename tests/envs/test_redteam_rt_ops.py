@@ -209,3 +209,37 @@ def test_graph_query_open_path_is_checked_not_compared() -> None:
         assert _reward("causal/graph_query", problem, flipped) == 0
         assert _reward("causal/graph_query", problem, f"yes. {reference}") == 0
         assert _reward("causal/graph_query", problem, reference.replace("no:", "No, they are d-connected via")) == 1
+
+
+def _gn1_plan(problem: palaestra.Problem) -> list[str]:
+    """Gupta and Nau's greedy, written independently of the env: a block onto its final place while one can go,
+    else the alphabetically first clear misplaced block (not on the table) onto the table."""
+    on = {a[1]: (a[2] if a[0] == "on" else "table") for a in problem.data["init"] if a[0] in ("on", "ontable")}
+    goal = {a[1]: (a[2] if a[0] == "on" else "table") for a in problem.data["goal"] if a[0] in ("on", "ontable")}
+
+    def placed(block: str) -> bool:
+        while on[block] == goal[block]:
+            if on[block] == "table":
+                return True
+            block = on[block]
+        return False
+
+    plan: list[str] = []
+    while on != goal:
+        clear = sorted(b for b in on if b not in on.values() and not placed(b))
+        ready = [b for b in clear if goal[b] == "table" or (goal[b] not in on.values() and placed(goal[b]))]
+        block = ready[0] if ready else next(b for b in clear if on[b] != "table")
+        target = goal[block] if ready else "table"
+        plan.append(f"(pick-up {block})" if on[block] == "table" else f"(unstack {block} {on[block]})")
+        plan.append(f"(put-down {block})" if target == "table" else f"(stack {block} {target})")
+        on[block] = target
+    return plan
+
+
+def test_blocksworld_textbook_greedy_rarely_finds_the_shortest_plan() -> None:
+    """GN1 found a shortest plan for 87% of level-4 problems before v3."""
+    problems = _problems("planning/blocksworld")
+    rewards = [_reward("planning/blocksworld", p, "\n".join(_gn1_plan(p))) for p in problems]
+    assert sum(rewards) <= len(problems) / 2
+    for problem in problems:
+        assert _reward("planning/blocksworld", problem, problem.answer or "") == 1
