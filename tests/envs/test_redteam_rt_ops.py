@@ -243,3 +243,31 @@ def test_blocksworld_textbook_greedy_rarely_finds_the_shortest_plan() -> None:
     assert sum(rewards) <= len(problems) / 2
     for problem in problems:
         assert _reward("planning/blocksworld", problem, problem.answer or "") == 1
+
+
+def _busiest_floor_visits(problem: palaestra.Problem) -> int:
+    """Floor moves of the greedy elevator, written independently of the env: serve everyone at this floor, then
+    go to the floor where the most passengers can board or leave (the lowest such floor on ties)."""
+    origin = {a[1]: int(a[2][1:]) for a in problem.data["init"] if a[0] == "origin"}
+    destination = {a[1]: int(a[2][1:]) for a in problem.data["init"] if a[0] == "destin"}
+    floor = next(int(a[1][1:]) for a in problem.data["init"] if a[0] == "lift-at")
+    waiting, aboard, visits = set(origin), set(), 0
+    while True:
+        aboard -= {p for p in aboard if destination[p] == floor}
+        boarding = {p for p in waiting if origin[p] == floor}
+        waiting -= boarding
+        aboard |= boarding
+        if not waiting and not aboard:
+            return visits
+        stops = [origin[p] for p in waiting] + [destination[p] for p in aboard]
+        floor = min(set(stops), key=lambda f: (-stops.count(f), f))
+        visits += 1
+
+
+def test_miconic_busiest_floor_greedy_is_rarely_shortest() -> None:
+    """Going to the floor with the most passengers to board or leave was shortest for 48% at level 4 before v3."""
+    problems = _problems("planning/miconic")
+    shortest = [len((p.answer or "").splitlines()) - 2 * sum(a[0] == "origin" for a in p.data["init"])
+                for p in problems]
+    hits = sum(_busiest_floor_visits(p) == best for p, best in zip(problems, shortest))
+    assert hits <= len(problems) / 4
