@@ -271,3 +271,18 @@ def test_miconic_busiest_floor_greedy_is_rarely_shortest() -> None:
                 for p in problems]
     hits = sum(_busiest_floor_visits(p) == best for p, best in zip(problems, shortest))
     assert hits <= len(problems) / 4
+
+
+def test_counterfactual_answer_is_never_a_stated_noise_probability() -> None:
+    """35-40% of answers were a stated P(U = 1) or its complement; the outcome's own noise scored 0.12-0.14."""
+    import re
+    from fractions import Fraction
+
+    source = make_source("causal/counterfactual")
+    for level in (0, 2):
+        for seed in range(40):
+            problem = source.sample(level, 9_000 + seed)
+            stated = {Fraction(v) for v in re.findall(r"P\(U_\w+ = 1\) = (\d+/\d+)", problem.prompt)}
+            assert stated
+            answer = Fraction(problem.answer or "")
+            assert answer not in stated and 1 - answer not in stated
