@@ -286,3 +286,14 @@ def test_counterfactual_answer_is_never_a_stated_noise_probability() -> None:
             assert stated
             answer = Fraction(problem.answer or "")
             assert answer not in stated and 1 - answer not in stated
+
+
+def test_modular_puzzle_answer_is_never_a_number_the_conditions_state() -> None:
+    """At level 0 'answer a stated remainder' scored 0.14 before v2 (x0 below every modulus is its own remainder)."""
+    import re
+
+    source = make_source("sequences/modular_puzzle")
+    for seed in range(120):
+        problem = source.sample(0, 9_500 + seed)
+        stated = re.findall(r"\d+", problem.prompt.split("All of these are true:")[1].split("What is")[0])
+        assert problem.answer not in stated
