@@ -297,3 +297,15 @@ def test_modular_puzzle_answer_is_never_a_number_the_conditions_state() -> None:
         problem = source.sample(0, 9_500 + seed)
         stated = re.findall(r"\d+", problem.prompt.split("All of these are true:")[1].split("What is")[0])
         assert problem.answer not in stated
+
+
+def test_eigenvalues_are_not_the_diagonal_entries() -> None:
+    """Reading the diagonal off (triangular matrices from few row operations) scored 0.55/0.28/0.23 at L0-L2."""
+    source = make_source("linalg/eigenvalues")
+    for level in (0, 1, 2):
+        for seed in range(40):
+            problem = source.sample(level, 9_800 + seed)
+            matrix = problem.data["matrix"]
+            diagonal = ", ".join(str(matrix[i][i]) for i in range(len(matrix)))
+            assert _reward("linalg/eigenvalues", problem, diagonal) == 0
+            assert _reward("linalg/eigenvalues", problem, problem.answer or "") == 1
