@@ -175,16 +175,22 @@ def test_underdetermined_system_reads_a_space_run_inside_a_vector_quickly() -> N
 
 def _dsep(level: int, count: int) -> list[palaestra.Problem]:
     source = make_source("causal/graph_query")
-    found = [p for p in (source.sample(level, 8_000 + seed) for seed in range(4 * count)) if p.data["kind"] == "dsep"]
-    return found[:count]
+    found: list[palaestra.Problem] = []
+    for seed in range(4 * count):
+        problem = source.sample(level, 8_000 + seed)
+        if problem.data["kind"] == "dsep":
+            found.append(problem)
+            if len(found) == count:
+                break
+    return found
 
 
 def test_graph_query_constant_yes_pays_little_and_a_bare_no_pays_nothing() -> None:
     """At 50/50 a constant 'yes' scored 0.35-0.44 and a bare 'no' as much; a no now needs its open path."""
     for level in (0, 4):
-        problems = _dsep(level, 36)
+        problems = _dsep(level, 24)
         separated = [p for p in problems if p.data["separated"]]
-        assert 0.1 <= len(separated) / len(problems) <= 0.4
+        assert 0.05 <= len(separated) / len(problems) <= 0.45
         assert all(_reward("causal/graph_query", p, "no") == 0 for p in problems)
         assert all(_reward("causal/graph_query", p, "yes") == 1 for p in separated)
 
