@@ -315,3 +315,16 @@ def test_eigenvalues_are_not_the_diagonal_entries() -> None:
             diagonal = ", ".join(str(matrix[i][i]) for i in range(len(matrix)))
             assert _reward("linalg/eigenvalues", problem, diagonal) == 0
             assert _reward("linalg/eigenvalues", problem, problem.answer or "") == 1
+
+
+def test_bitvector_input_target_echoed_as_every_input_is_wrong() -> None:
+    """Giving the target itself as every input solved 13% of level-2 problems before v2."""
+    import re
+
+    source = make_source("verification/bitvector_input")
+    for level in (0, 2, 4):
+        for seed in range(40):
+            problem = source.sample(level, 9_900 + seed)
+            names = re.search(r"def f\(([^)]*)\)", problem.prompt).group(1).split(", ")
+            echo = ", ".join(f"{name} = {problem.data['target']}" for name in names)
+            assert _reward("verification/bitvector_input", problem, echo) == 0
