@@ -328,3 +328,21 @@ def test_bitvector_input_target_echoed_as_every_input_is_wrong() -> None:
             names = re.search(r"def f\(([^)]*)\)", problem.prompt).group(1).split(", ")
             echo = ", ".join(f"{name} = {problem.data['target']}" for name in names)
             assert _reward("verification/bitvector_input", problem, echo) == 0
+
+
+@pytest.mark.parametrize(("env_id", "level", "cut"), [
+    ("sequences/roman_numerals", 2, "\n\nUse the standard form"),  # an additive numeral already standard: copy it
+    ("probability/markov_absorption", 4, "\n\nGive the exact value"),  # a start leading straight to absorption
+    ("geometry/triangle_solving", 4, "\n\nGive the exact value"),  # an isosceles triangle: the side given
+])
+def test_answer_is_not_printed_in_the_question(env_id: str, level: int, cut: str) -> None:
+    """Copying the answer out of the question scored 0.22 (roman L2), 0.16 (markov L4), 0.09 (triangles L4)."""
+    import re
+
+    source = make_source(env_id)
+    for seed in range(60):
+        problem = source.sample(level, 9_600 + seed)
+        question = problem.prompt.split(cut)[0]
+        answer = problem.answer or ""
+        assert not re.search(r"(?<![\w/.])" + re.escape(answer) + r"(?![\w/])", question), (seed, answer)
+        assert _reward(env_id, problem, answer) == 1
