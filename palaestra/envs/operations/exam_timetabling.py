@@ -6,8 +6,8 @@ slot, and conflicting exams in different slots. Problems are built around a hidd
 one always exists; the verifier accepts **any** valid timetable. From level 2 on, problems are redrawn
 until the textbook first-fit rule (each exam into the first slot without a conflict and the smallest
 free room that fits) gets stuck in each textbook order: most conflicts first, largest enrolment
-first (which alone completed 57% of level-4 timetables when only the first order was beaten), and
-saturation (DSATUR). So scheduling needs search, not a single greedy pass.
+first (which alone completed 57% of level-4 timetables when only the first order was beaten),
+enrolment times conflicts (68% then), and saturation (DSATUR). So scheduling needs search, not a single greedy pass.
 """
 
 from __future__ import annotations
@@ -182,14 +182,14 @@ def _order(size: Sequence[int], conflicts: Sequence[Sequence[int]]) -> list[int]
     return sorted(range(len(size)), key=lambda e: (-degree[e], -size[e], e))
 
 
-FIRST_FIT_ORDERS = ("most conflicts", "largest enrolment", "saturation")
+FIRST_FIT_ORDERS = ("most conflicts", "largest enrolment", "enrolment times conflicts", "saturation")
 
 
 def first_fit(capacity: Sequence[int], size: Sequence[int], conflicts: Sequence[Sequence[int]],
               slots: int, order: str = "most conflicts") -> list[Placement] | None:
     """First fit: each exam in turn into the first slot with no clash and a free room that fits (the smallest such
     room); None when some exam finds no place. The exams go by ``order``: most conflicts (then largest enrolment),
-    largest enrolment (then most conflicts), or saturation (DSATUR: the exam whose conflicts already fill the most
+    largest enrolment (then most conflicts), enrolment times conflicts (students weighted by clashes), or saturation (DSATUR: the exam whose conflicts already fill the most
     distinct slots next, then most conflicts, then largest)."""
     clash: dict[int, set[int]] = {e: set() for e in range(len(size))}
     for a, b in conflicts:
@@ -197,7 +197,9 @@ def first_fit(capacity: Sequence[int], size: Sequence[int], conflicts: Sequence[
         clash[b].add(a)
     plan: dict[int, Placement] = {}
     static = {"most conflicts": _order(size, conflicts),
-              "largest enrolment": sorted(range(len(size)), key=lambda e: (-size[e], -len(clash[e]), e))}.get(order)
+              "largest enrolment": sorted(range(len(size)), key=lambda e: (-size[e], -len(clash[e]), e)),
+              "enrolment times conflicts": sorted(range(len(size)), key=lambda e: (-size[e] * len(clash[e]), e)),
+              }.get(order)
     for step in range(len(size)):
         if static is not None:
             exam = static[step]
