@@ -159,10 +159,13 @@ def test_dsep_reads_yes_and_no_with_remarks():
     task = make_source("causal/graph_query")
     problem = next(p for p in (task.sample(1, s) for s in range(40)) if p.data["kind"] == "dsep")
     truth = problem.data["separated"]
-    said = ["Yes.", "d-separated", "TRUE"] if truth else ["No.", "Not d-separated.", "FALSE"]
+    path = (problem.answer or "")[4:]  # a no comes with its open path (issue #21)
+    said = ["Yes.", "d-separated", "TRUE"] if truth else [f"No: {path}", f"Not d-separated: {path}.", f"FALSE: {path}"]
     _right("causal/graph_query", problem, said)
     # A justification after the verdict is unparsed (issue #21): it cannot be told from a retraction.
     _not_right("causal/graph_query", problem, ["Yes, they are d-separated." if truth else "No, they are d-connected."])
+    if not truth:
+        _not_right("causal/graph_query", problem, ["No.", "no"])
     _not_right("causal/graph_query", problem, ["yes or no", "Yes, no wait", "No." if truth else "Yes."])
 
 

@@ -151,10 +151,11 @@ def test_dsep_answers_agree_with_networkx_and_are_balanced() -> None:
         if p.data["kind"] != "dsep":
             continue
         truth = nx.is_d_separator(_graph(p), {p.data["x"]}, {p.data["y"]}, set(p.data["z"]))
-        assert p.answer == ("yes" if truth else "no")
-        assert task.verify(p, "Yes." if truth else "NO").correct
+        assert p.answer == "yes" if truth else p.answer.startswith("no: ")
+        assert task.verify(p, "Yes." if truth else "NO: " + p.answer[4:]).correct
+        assert not task.verify(p, "NO").correct  # a no needs its open path (issue #21)
         labels.append(truth)
-    assert 0.35 < sum(labels) / len(labels) < 0.65
+    assert 0.1 < sum(labels) / len(labels) < 0.4  # yes, the certificate-free side, is 25% of questions
 
 
 def test_backdoor_accepts_any_valid_set_and_rejects_invalid_ones() -> None:

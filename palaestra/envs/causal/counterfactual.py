@@ -101,7 +101,7 @@ def counterfactual(
 @register
 class Counterfactual(Task):
     id = "causal/counterfactual"
-    version = 2
+    version = 3
     family = "causal"
     description = "Counterfactual probabilities in a structural causal model with binary variables and noise."
     tags = ("causal", "probability", "math")
@@ -208,8 +208,8 @@ def _draw(rng: random.Random, config: Counterfactual.Config, kind: str) -> tuple
         value = counterfactual(model, evidence, {x: flip}, outcome)
     except ZeroDivisionError:
         return None
-    if value in (0, 1):
-        return None
+    if value in (0, 1) or value in {node.noise for node in model} | {1 - node.noise for node in model}:
+        return None  # an answer that is a stated noise probability (or its complement) is guessable off the prompt
     seen = " and ".join(f"{k} = {v}" for k, v in evidence.items())
     question = (f"We observe {seen}. What is the probability that {target}, had {x} been set to {flip} "
                 f"(everything else about this case, including every noise term, unchanged)?")

@@ -2,15 +2,21 @@
 
 Two question kinds over a random DAG whose edges are listed in the prompt:
 
-- "Are X and Y d-separated given Z?": ``yes`` or ``no`` (``true``/``false``,
-  ``d-separated``/``d-connected``, with a short remark). X and Y are never adjacent and
-  Z is never empty. The questions come in matched pairs: for one graph, X, Y and size
-  of Z, a yes-set and a no-set with the same cheap profile are found (how many parents,
-  children, ancestors, descendants, confounders, colliders and mediators of X and Y Z
-  holds, the edges in, out of and inside Z...; see ``_Bits.node_profiles``), and a fair
-  coin picks which one is asked. So the labels are balanced, and neither the graph nor
-  those features of Z (:meth:`GraphQuery.surface_features`; "yes iff Z holds a parent of
-  X or Y" scored 58-65% before) predict the answer.
+- "Are X and Y d-separated given Z?": ``yes`` (``true``, ``d-separated``), or ``no``
+  followed by its certificate, a path between X and Y that Z leaves open (``no: X <- A1 ->
+  Y``; arrows, when written, must match the graph; ``-`` or ``,`` between variables leaves
+  the direction unsaid; either end may come first). The path must be simple, every
+  non-collider on it outside Z, every collider in Z or an ancestor of a member of Z. A bare
+  ``no`` is wrong, and ``yes`` next to a path is a hedge and is not read. ``yes`` has no
+  short proof, so it is the certificate-free side: only 25% of these questions are
+  separated (``SEPARATED_SHARE``; at 50% a constant ``yes`` scored 0.35-0.44 for no work).
+  X and Y are never adjacent and Z is never empty. The questions come from matched pairs:
+  for one graph, X, Y and size of Z, a yes-set and a no-set with the same cheap profile are
+  found (how many parents, children, ancestors, descendants, confounders, colliders and
+  mediators of X and Y Z holds, the edges in, out of and inside Z...; see
+  ``_Bits.node_profiles``), and a biased coin picks which one is asked. So neither the
+  graph nor those features of Z (:meth:`GraphQuery.surface_features`; "yes iff Z holds a
+  parent of X or Y" scored 58-65% before) predict the answer.
 - "Give a set satisfying the backdoor criterion for the effect of X on Y": any
   valid set is accepted (no descendant of X; it d-separates X and Y once the
   edges out of X are removed), written in any set notation the shared reader takes
@@ -25,6 +31,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+import re
 import string
 from dataclasses import dataclass
 
@@ -33,6 +40,7 @@ import networkx as nx
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.verifiers.choices import read_yes_no
+from palaestra.verifiers.normalize import read_answer
 from palaestra.verifiers.sets import read_set, read_token
 
 MAX_PAIRS = 8  # pairs (X, Y) tried per graph
@@ -40,6 +48,16 @@ MAX_CANDIDATES = 200  # conditioning sets examined per pair (all of them when th
 COARSE_FEATURES = 2  # profile features compared in bins of two (see _matched_set)
 _YES = ("yes", "true", "d-separated", "they are d-separated")
 _NO = ("no", "false", "not d-separated", "d-connected", "they are d-connected", "they are not d-separated")
+SEPARATED_SHARE = 0.25  # the certificate-free side (yes) is rare, so answering it blindly pays little
+MAX_PATH_CHARS = 400
+# "no", "No, they are d-connected", "no. An open path:" before the path that proves it (whitespace squeezed first)
+_NO_HEAD = re.compile(
+    r"(?:no|false|not d-separated|d-connected|they are d-connected|they are not d-separated)\b[ ,:;.!—–-]*"
+    r"(?:(?:they are |they're )?(?:d-connected|not d-separated)\b[ ,:;.!—–-]*)?"
+    r"(?:(?:via|through)\b ?|(?:an? |the |one )?(?:open |active |unblocked )?(?:path|trail)\b(?: is)? ?:? ?)?",
+    re.IGNORECASE)
+_PATH = re.compile(r"[A-Za-z]\d(?: ?(?:<-|->|-|,) ?[A-Za-z]\d)+")
+_PATH_TOKEN = re.compile(r"[A-Za-z]\d|<-|->|-|,")
 
 
 @register
@@ -49,7 +67,9 @@ class GraphQuery(Task):
     description = "Decide d-separation or find a backdoor adjustment set in a causal DAG."
     tags = ("causal", "graphs", "logic")
     max_answer_chars = 2_000
-    version = 2
+    version = 3
+    certificate_free = ("yes",)
+    bare_verdicts = ("no",)
 
     @dataclass(frozen=True)
     class Config:
@@ -69,7 +89,7 @@ class GraphQuery(Task):
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         backdoor = rng.random() < config.backdoor_share
-        want_separated = rng.random() < 0.5
+        want_separated = rng.random() < SEPARATED_SHARE
 
         def draw() -> tuple[nx.DiGraph, dict] | None:
             graph = _random_dag(rng, config)
@@ -93,10 +113,7 @@ class GraphQuery(Task):
         if len(answer) > self.max_answer_chars:
             return Verdict.unparsed("answer too long")
         if problem.data["kind"] == "dsep":
-            said = read_yes_no(answer, yes=_YES, no=_NO)
-            if said is None:
-                return Verdict.unparsed("answer yes or no")
-            return Verdict.judge(said == problem.data["separated"], "wrong")
+            return _verify_dsep(problem, answer)
         return _verify_backdoor(problem, answer)
 
     def difficulty(self, problem: Problem) -> float:
@@ -108,8 +125,10 @@ class GraphQuery(Task):
             if problem.data["separated"]:
                 return [*super().spellings(problem), "Yes", "YES.", "true", r"\boxed{yes}", "**Yes**",
                         "Yes.", "d-separated"]
-            return [*super().spellings(problem), "No", "NO.", "false", r"\boxed{no}", "**No**",
-                    "No.", "d-connected"]
+            path = _path_of(problem.answer or "")
+            return [*super().spellings(problem), "No: " + " - ".join(path), "no: " + " - ".join(reversed(path)),
+                    "No, they are d-connected: " + ", ".join(path), "No. Open path: " + " - ".join(path) + ".",
+                    "**no**: " + " - ".join(n.lower() for n in path), r"\boxed{no: " + " - ".join(path) + "}"]
         names = (problem.answer or "").split(", ")
         return [*super().spellings(problem), "S = {" + ", ".join(names) + "}", " and ".join(names),
                 "{" + ", ".join(reversed(names)) + "}", "[" + ", ".join(f"'{n}'" for n in names) + "]",
@@ -118,8 +137,17 @@ class GraphQuery(Task):
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         if problem.data["kind"] == "dsep":
-            other = "no" if problem.data["separated"] else "yes"
-            return [other, other.capitalize() + ".", "yes or no", "maybe", f"{problem.answer}, no wait, {other}"]
+            graph = _graph(problem)
+            x, y = problem.data["x"], problem.data["y"]
+            some_path = next(nx.all_simple_paths(graph.to_undirected(as_view=True), x, y), [x, y])
+            if problem.data["separated"]:
+                return ["no", "No.", "no: " + " - ".join(some_path), "yes or no", "maybe", "yes, no wait, no"]
+            path = _path_of(problem.answer or "")
+            wrong = ["yes", "Yes.", "no", "No.", "yes or no", f"yes: {' - '.join(path)}",
+                     f"{problem.answer}. Or yes.", f"{problem.answer}, no wait, yes", "no: " + " - ".join(path[:-1])]
+            if len(path) > 2:
+                wrong.append("no: " + " - ".join([path[0], *path[2:]]))  # skips a variable: not a path
+            return wrong
         graph = _graph(problem)
         x, y = problem.data["x"], problem.data["y"]
         child = rng.choice(sorted(graph.successors(x)))
@@ -199,10 +227,12 @@ def _dsep_question(rng: random.Random, graph: nx.DiGraph, config: GraphQuery.Con
     z = sorted(bits.names[i] for i in z_indices)
     text = (
         f"Are {x} and {y} d-separated given {{{', '.join(z)}}}?\n"
-        "Answer with one word: yes if every path between them is blocked by that set, no otherwise."
+        "Answer yes if every path between them is blocked by that set. Otherwise answer no followed by one path "
+        "between them that the set leaves open, from one to the other, with arrows as in the graph, written like: "
+        f"no: {x} <- V1 -> W2 -> {y}"
     )
-    return {"kind": "dsep", "x": x, "y": y, "z": z, "separated": want, "text": text,
-            "answer": "yes" if want else "no"}
+    answer = "yes" if want else "no: " + _path_text(graph, _open_path(graph, x, y, set(z)))
+    return {"kind": "dsep", "x": x, "y": y, "z": z, "separated": want, "text": text, "answer": answer}
 
 
 def _matched_set(rng: random.Random, bits: _Bits, a: int, b: int, size: int, want: bool) -> tuple[int, ...] | None:
@@ -327,6 +357,74 @@ def _backdoor_question(rng: random.Random, graph: nx.DiGraph) -> dict | None:
         )
         return {"kind": "backdoor", "x": x, "y": y, "text": text, "answer": ", ".join(sorted(z))}
     return None
+
+
+def _read_no_path(text: str) -> list[tuple[str, str]] | None:
+    """``no`` and a path after it, as (separator before, variable) pairs; None when the text is not that."""
+    flat = " ".join(text.replace("**", "").split())  # "**No**: ..." is bold markup on the verdict
+    head = _NO_HEAD.match(flat)
+    if head is None or len(flat) > MAX_PATH_CHARS:
+        return None
+    rest = flat[head.end():].replace("→", "->").replace("←", "<-").replace("—", "-").replace("–", "-")
+    if not _PATH.fullmatch(rest):
+        return None
+    tokens = _PATH_TOKEN.findall(rest)
+    return [("", tokens[0].upper())] + [(tokens[i], tokens[i + 1].upper()) for i in range(1, len(tokens), 2)]
+
+
+def _verify_dsep(problem: Problem, answer: str) -> Verdict:
+    data = problem.data
+    said = read_yes_no(answer, yes=_YES, no=_NO)
+    if said is True:
+        return Verdict.judge(data["separated"], "they are not d-separated")
+    if said is False:
+        return Verdict.wrong("a 'no' needs its proof: a path between them that the set leaves open")
+    steps = read_answer(answer, _read_no_path)
+    if steps is None:
+        return Verdict.unparsed("answer yes, or no followed by a path the set leaves open, e.g. no: A1 <- B2 -> C3")
+    graph = _graph(problem)
+    path = [name for _, name in steps]
+    unknown = [name for name in path if name not in graph]
+    if unknown:
+        return Verdict.wrong(f"{unknown[0]} is not a variable of the graph")
+    if {path[0], path[-1]} != {data["x"], data["y"]}:
+        return Verdict.wrong(f"the path must join {data['x']} and {data['y']}")
+    if len(set(path)) != len(path):
+        return Verdict.wrong("the path repeats a variable")
+    for (separator, name), previous in zip(steps[1:], path):
+        if separator == "->" and not graph.has_edge(previous, name) or \
+                separator == "<-" and not graph.has_edge(name, previous) or \
+                not (graph.has_edge(previous, name) or graph.has_edge(name, previous)):
+            return Verdict.wrong(f"there is no edge {previous} {separator if separator in ('->', '<-') else '-'} {name}")
+    blocked = _blocking(graph, path, set(data["z"]))
+    return Verdict.judge(blocked is None, f"the set blocks that path at {blocked}")
+
+
+def _blocking(graph: nx.DiGraph, path: list[str], z: set[str]) -> str | None:
+    """The first variable at which ``z`` blocks ``path`` (a non-collider in z, or a collider with neither itself nor
+    a descendant in z), or None when the path is open."""
+    for before, node, after in zip(path, path[1:], path[2:]):
+        collider = graph.has_edge(before, node) and graph.has_edge(after, node)
+        if collider and not ({node} | nx.descendants(graph, node)) & z or not collider and node in z:
+            return node
+    return None
+
+
+def _open_path(graph: nx.DiGraph, x: str, y: str, z: set[str]) -> list[str]:
+    """A shortest path between x and y that z leaves open (there is one: they are d-connected given z)."""
+    for path in nx.shortest_simple_paths(graph.to_undirected(), x, y):
+        if _blocking(graph, path, z) is None:
+            return path
+    raise AssertionError("d-connected variables have an open path")
+
+
+def _path_text(graph: nx.DiGraph, path: list[str]) -> str:
+    return path[0] + "".join(f" {'->' if graph.has_edge(a, b) else '<-'} {b}" for a, b in zip(path, path[1:]))
+
+
+def _path_of(answer: str) -> list[str]:
+    """The variables of a reference ``no: A1 <- B2 -> C3``."""
+    return [token for token in answer.removeprefix("no: ").split() if token not in ("->", "<-")]
 
 
 def _verify_backdoor(problem: Problem, answer: str) -> Verdict:

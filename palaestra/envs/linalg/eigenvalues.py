@@ -3,6 +3,8 @@
 The matrix is built as ``P D P^(-1)`` with P an integer matrix of determinant ±1 (so the
 matrix has integer entries) and D diagonal with chosen integer eigenvalues; level 3 repeats
 an eigenvalue and level 4 uses a Jordan block, so the matrix is not diagonalisable there.
+A matrix whose diagonal entries are its eigenvalues (a triangular one, which a few row operations
+often give) is drawn again: reading the diagonal off scored 0.55, 0.28 and 0.23 at levels 0-2.
 Sizes grow from 2x2 to 4x4. The characteristic polynomial's roots are exactly the chosen
 eigenvalues, whatever P is.
 
@@ -31,7 +33,7 @@ _NAMES = re.compile(r"(?:λ|\\lambda)\s*(?:_\s*\{?\s*\d+\s*\}?)?\s*=\s*")
 @register
 class Eigenvalues(Task):
     id = "linalg/eigenvalues"
-    version = 2
+    version = 3
     family = "linalg"
     description = "List the eigenvalues of an integer matrix with algebraic multiplicity."
     tags = ("math", "linear-algebra")
@@ -115,6 +117,6 @@ def _matrix(rng: random.Random, config: Eigenvalues.Config) -> tuple[list[list[i
     matrix = multiply(multiply(p, diagonal), p_inverse)
     if max(abs(v) for row in matrix for v in row) > 40 or sum(1 for row in matrix for v in row if v == 0) > n:
         return None
-    if matrix == diagonal:
-        return None
+    if sorted(matrix[i][i] for i in range(n)) == sorted(values):
+        return None  # a (near-)triangular matrix shows its eigenvalues on its diagonal: reading them off is no work
     return [[int(v) for v in row] for row in matrix], values

@@ -3,7 +3,8 @@
 The coefficient matrix has rank below the number of unknowns (built as ``U · [R; 0]``,
 as in :mod:`palaestra.envs.linalg.null_space`); the right-hand side is ``A x0`` for an
 integer x0, or, in a share of the problems from level 1, a vector outside the column
-space (no solution). Levels 0-1 ask for any one solution; levels 2-4 for the general
+space (no solution). That share is 8% (``NO_SOLUTION_SHARE``): a constant ``no solution`` has
+no other way to score, and at 20-25% it scored 0.20-0.28 for no work. Levels 0-1 ask for any one solution; levels 2-4 for the general
 solution in terms of free parameters; sizes grow from 2 equations in 3 unknowns to 4
 equations in 6.
 
@@ -39,9 +40,10 @@ _NAMES = {3: "xyz", 4: "xyzw"}
 NO_SOLUTION_WORDS = ("no solution", "no solutions", "inconsistent", "none")
 _NONE = re.compile(r"^(?:no solutions?|none|inconsistent|the system (?:is inconsistent|has no solutions?)|∅|"
                    r"\\emptyset|no real solutions?|there (?:is|are) no solutions?)\.?$", re.IGNORECASE)
-_COMMA = re.compile(r"\s*,\s*")
+_COMMA = re.compile(r",")  # pieces are stripped: a leading \s* rescans a space run at every position
 _COEFFICIENT = re.compile(r"\s*([+-]?)\s*([^()\[\]]*?)\s*(?:\*|\\cdot)?\s*$")
 MAX_VECTOR_TERMS = 8
+NO_SOLUTION_SHARE = 0.08  # inconsistent systems: rare, so answering 'no solution' blindly pays little
 # a closing remark on the parameters: ", s, t ∈ ℝ", "where s and t are real numbers", "(s, t free)"
 _PARAMETER_NAMES = r"(?:[a-z]\s*(?:,|and)\s*){0,6}[a-z]"
 _REALS = r"(?:∈|\\in|in)\s*(?:ℝ|\\mathbb\s*\{?\s*R\s*\}?|\\R|R)"
@@ -64,6 +66,7 @@ class UnderdeterminedSystem(Task):
     family = "linalg"
     description = "Solve A x = b with free variables: any solution, the general solution, or no solution."
     tags = ("math", "linear-algebra")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -75,10 +78,10 @@ class UnderdeterminedSystem(Task):
 
     presets = (
         Config(2, 3, 2, False, 0.0),
-        Config(3, 4, 2, False, 0.25),
+        Config(3, 4, 2, False, NO_SOLUTION_SHARE),
         Config(3, 4, 2, True, 0.0),
-        Config(4, 5, 3, True, 0.2),
-        Config(4, 6, 3, True, 0.2),
+        Config(4, 5, 3, True, NO_SOLUTION_SHARE),
+        Config(4, 6, 3, True, NO_SOLUTION_SHARE),
     )
     growth = Growth()
 
@@ -153,7 +156,7 @@ class UnderdeterminedSystem(Task):
         if answer == "no solution":
             return [*super().spellings(problem), "No solution.", "The system is inconsistent.", "∅"]
         names = _names(len(problem.data["matrix"][0]))
-        entries = [e for _, e in split_top_level(answer[1:-1], _COMMA)]
+        entries = [e.strip() for _, e in split_top_level(answer[1:-1], _COMMA)]
         return [*super().spellings(problem), ", ".join(f"{n} = {e}" for n, e in zip(names, entries)),
                 f"\\left({answer[1:-1]}\\right)", _as_vector_sum(answer, len(names)),
                 f"({', '.join(names)}) = {answer}", answer.replace("s", "p").replace("t", "q")
@@ -164,7 +167,7 @@ class UnderdeterminedSystem(Task):
         n = len(problem.data["matrix"][0])
         if answer == "no solution":
             return ["(" + ", ".join("0" for _ in range(n)) + ")", "(" + ", ".join("1" for _ in range(n)) + ")"]
-        entries = [e for _, e in split_top_level(answer[1:-1], _COMMA)]
+        entries = [e.strip() for _, e in split_top_level(answer[1:-1], _COMMA)]
         bumped = [f"({entries[0]}) + 1", *entries[1:]]
         wrong = ["(" + ", ".join(bumped) + ")", "no solution"]
         if problem.data["general"]:
@@ -213,7 +216,7 @@ def _general(matrix: list[list[int]], x0: list[int], names: list[str]) -> str:
 
 def _as_vector_sum(answer: str, size: int) -> str:
     """A parametric answer ``(1 + 2s, s, 3)`` written as ``(1, 0, 3) + s(2, 1, 0)``."""
-    entries = [e for _, e in split_top_level(answer[1:-1], _COMMA)]
+    entries = [e.strip() for _, e in split_top_level(answer[1:-1], _COMMA)]
     used = [p for p in PARAMETERS if p not in _names(size)]
     polynomials = [to_polynomial(read_formula(e, used), used) or {} for e in entries]
     terms = ["(" + ", ".join(cell(p.get((0,) * len(used), Fraction(0))) for p in polynomials) + ")"]
@@ -232,7 +235,7 @@ def _read_parametric(text: str, names: list[str]) -> tuple[list[Fraction], list[
         s = re.sub(r"^\(\s*" + r"\s*,\s*".join(map(re.escape, names)) + r"\s*\)\s*=\s*", "", s)
         s = s.replace("\\left", "").replace("\\right", "")
         if enclosed(s, "(["):
-            parts = [p for _, p in split_top_level(s[1:-1], _COMMA)]
+            parts = [p.strip() for _, p in split_top_level(s[1:-1], _COMMA)]
             return parts if len(parts) == len(names) else None
         combined = _vector_form(s, len(names))
         if combined is not None:
@@ -276,7 +279,7 @@ def _vector_form(text: str, size: int) -> list[str] | None:
         if coefficient is None or (position > 0 and not coefficient.group(1)):
             return None  # terms are joined by + or -
         sign, factor = coefficient.group(1) or "+", coefficient.group(2) or "1"
-        parts = [p for _, p in split_top_level(text[opening + 1 : closing], _COMMA)]
+        parts = [p.strip() for _, p in split_top_level(text[opening + 1 : closing], _COMMA)]
         if len(parts) != size:
             return None
         entries = [f"{entry} {sign} ({factor})*({part})" for entry, part in zip(entries, parts)]

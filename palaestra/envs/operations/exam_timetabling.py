@@ -4,9 +4,10 @@ Exams have enrolments; rooms have seat capacities; pairs of exams that share stu
 timetable puts each exam in one slot and one room with enough seats, at most one exam per room per
 slot, and conflicting exams in different slots. Problems are built around a hidden timetable (the reference answer), so
 one always exists; the verifier accepts **any** valid timetable. From level 2 on, problems are redrawn
-until the textbook first-fit rule (exams by most conflicts, then largest enrolment; each into the
-first slot without a conflict and the smallest free room that fits) gets stuck, so scheduling needs
-search, not a single greedy pass.
+until the textbook first-fit rule (each exam into the first slot without a conflict and the smallest
+free room that fits) gets stuck in each textbook order: most conflicts first, largest enrolment
+first (which alone completed 57% of level-4 timetables when only the first order was beaten),
+enrolment times conflicts (68% then), and saturation (DSATUR). So scheduling needs search, not a single greedy pass.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ class ExamTimetabling(Task):
     description = "Give every exam a slot and a big-enough room so that no two conflicting exams share a slot."
     tags = ("operations-research", "scheduling", "constraint-satisfaction")
     multiline = True
-    version = 1
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -67,10 +68,11 @@ class ExamTimetabling(Task):
 
         def acceptable(instance: tuple[list[int], list[int], list[list[int]], list[Placement]]) -> bool:
             capacity, size, conflicts, _ = instance
-            return not config.beat_first_fit or first_fit(capacity, size, conflicts, k) is None
+            return not config.beat_first_fit or all(first_fit(capacity, size, conflicts, k, order) is None
+                                                    for order in FIRST_FIT_ORDERS)
 
         capacity, size, conflicts, plan = retry(draw, acceptable, attempts=5_000,
-                                                what="a timetable first-fit cannot complete")
+                                                what="a timetable first fit cannot complete in any textbook order")
         exams = "\n".join(f"  E{i + 1}: {s} students" for i, s in enumerate(size))
         rooms = ", ".join(f"R{q + 1} ({c} seats)" for q, c in enumerate(capacity))
         clashes = ", ".join(f"E{a + 1}-E{b + 1}" for a, b in conflicts) or "none"
@@ -103,14 +105,16 @@ class ExamTimetabling(Task):
         return Verdict.right()
 
     def heuristics(self) -> dict[str, Callable[[Problem], str]]:
-        def greedy(problem: Problem) -> str:
-            data = problem.data
-            plan = first_fit(data["capacity"], data["size"], data["conflicts"], data["slots"])
-            if plan is None:
-                return "stuck"
-            return "\n".join(f"E{i + 1}: S{s + 1} R{q + 1}" for i, (s, q) in enumerate(plan))
+        def greedy(order: str) -> Callable[[Problem], str]:
+            def answer(problem: Problem) -> str:
+                data = problem.data
+                plan = first_fit(data["capacity"], data["size"], data["conflicts"], data["slots"], order)
+                if plan is None:
+                    return "stuck"
+                return "\n".join(f"E{i + 1}: S{s + 1} R{q + 1}" for i, (s, q) in enumerate(plan))
+            return answer
 
-        return {"first fit (most conflicts first)": greedy}
+        return {f"first fit ({order} first)": greedy(order) for order in FIRST_FIT_ORDERS}
 
     def difficulty(self, problem: Problem) -> float:
         """Exams plus half the conflicts, plus how full the slot-room grid is (exams over places) times 4."""
@@ -178,16 +182,30 @@ def _order(size: Sequence[int], conflicts: Sequence[Sequence[int]]) -> list[int]
     return sorted(range(len(size)), key=lambda e: (-degree[e], -size[e], e))
 
 
+FIRST_FIT_ORDERS = ("most conflicts", "largest enrolment", "enrolment times conflicts", "saturation")
+
+
 def first_fit(capacity: Sequence[int], size: Sequence[int], conflicts: Sequence[Sequence[int]],
-              slots: int) -> list[Placement] | None:
-    """First fit, exams by most conflicts then largest: the first slot with no clash and a free room that fits (the
-    smallest such room); None when some exam finds no place."""
+              slots: int, order: str = "most conflicts") -> list[Placement] | None:
+    """First fit: each exam in turn into the first slot with no clash and a free room that fits (the smallest such
+    room); None when some exam finds no place. The exams go by ``order``: most conflicts (then largest enrolment),
+    largest enrolment (then most conflicts), enrolment times conflicts (students weighted by clashes), or saturation (DSATUR: the exam whose conflicts already fill the most
+    distinct slots next, then most conflicts, then largest)."""
     clash: dict[int, set[int]] = {e: set() for e in range(len(size))}
     for a, b in conflicts:
         clash[a].add(b)
         clash[b].add(a)
     plan: dict[int, Placement] = {}
-    for exam in _order(size, conflicts):
+    static = {"most conflicts": _order(size, conflicts),
+              "largest enrolment": sorted(range(len(size)), key=lambda e: (-size[e], -len(clash[e]), e)),
+              "enrolment times conflicts": sorted(range(len(size)), key=lambda e: (-size[e] * len(clash[e]), e)),
+              }.get(order)
+    for step in range(len(size)):
+        if static is not None:
+            exam = static[step]
+        else:
+            exam = min((e for e in range(len(size)) if e not in plan),
+                       key=lambda e: (-len({plan[o][0] for o in clash[e] if o in plan}), -len(clash[e]), -size[e], e))
         spot = next(((s, q) for s in range(slots) if all(plan.get(o, (-1,))[0] != s for o in clash[exam])
                      for q in sorted(range(len(capacity)), key=lambda q: capacity[q])
                      if capacity[q] >= size[exam] and (s, q) not in plan.values()), None)

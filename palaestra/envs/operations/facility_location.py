@@ -6,8 +6,10 @@ The answer names the warehouses to open. The optimum comes from every subset of 
 generation (a subset's serving costs built from the subset without its lowest warehouse, so the
 whole sweep is linear in the number of subsets). From level 2 on, instances are redrawn until the
 textbook greedy (start with the single best warehouse, then keep opening the one that lowers the
-total most while any does) is not optimal. The verifier accepts **any** set of warehouses whose
-total cost equals the optimum.
+total most while any does) is not optimal, and neither is the textbook local search that follows it
+(open, close or swap one warehouse while that lowers the total: it solved 90% of level-4 problems
+when only the greedy was beaten). The verifier accepts **any** set of warehouses whose total cost
+equals the optimum.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+
+import numpy as np
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
@@ -28,7 +32,7 @@ class FacilityLocation(Task):
     family = "operations"
     description = "Choose warehouses to open so opening plus serving costs are smallest (uncapacitated, any optimum)."
     tags = ("operations-research", "optimization", "np-hard")
-    version = 1
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -57,10 +61,14 @@ class FacilityLocation(Task):
 
         def acceptable(instance: tuple[list[int], list[list[int]]]) -> bool:
             opening, serving = instance
-            return not config.beat_greedy or total_cost(opening, serving, greedy_open(opening, serving)) > \
-                optimal_open(opening, serving)[1]
+            if not config.beat_greedy:
+                return True
+            best = optimal_open(opening, serving)[1]
+            return total_cost(opening, serving, greedy_open(opening, serving)) > best and \
+                total_cost(opening, serving, local_search_open(opening, serving)) > best
 
-        opening, serving = retry(draw, acceptable, what="a facility location the greedy rule does not solve")
+        opening, serving = retry(draw, acceptable, attempts=400,
+                                 what="a facility location neither greedy nor local search solves")
         chosen, best = optimal_open(opening, serving)
         names = [f"W{i + 1}" for i in range(k)]
         header = "          " + " ".join(f"{f'S{j + 1}':>4}" for j in range(n))
@@ -92,7 +100,11 @@ class FacilityLocation(Task):
         def greedy(problem: Problem) -> str:
             return ", ".join(f"W{i + 1}" for i in sorted(greedy_open(problem.data["opening"], problem.data["serving"])))
 
-        return {"greedy add": greedy}
+        def local_search(problem: Problem) -> str:
+            chosen = local_search_open(problem.data["opening"], problem.data["serving"])
+            return ", ".join(f"W{i + 1}" for i in sorted(chosen))
+
+        return {"greedy add": greedy, "greedy add, then open/close/swap one while it helps": local_search}
 
     def difficulty(self, problem: Problem) -> float:
         """Warehouses times stores over 4 (the table to weigh), plus the warehouses the optimum opens."""
@@ -137,19 +149,31 @@ def greedy_open(opening: Sequence[int], serving: Sequence[Sequence[int]]) -> lis
     return chosen
 
 
+def local_search_open(opening: Sequence[int], serving: Sequence[Sequence[int]]) -> list[int]:
+    """The greedy set, improved by opening, closing or swapping one warehouse while that lowers the total."""
+    warehouses = range(len(opening))
+    chosen = set(greedy_open(opening, serving))
+    current = total_cost(opening, serving, sorted(chosen))
+    for _ in range(len(opening) * len(serving[0]) * 50):  # bounded: each pass lowers the integer total
+        moves = [chosen ^ {i} for i in warehouses] + [(chosen - {i}) | {j} for i in sorted(chosen)
+                                                       for j in warehouses if j not in chosen]
+        better = next((m for m in moves if m and total_cost(opening, serving, sorted(m)) < current), None)
+        if better is None:
+            break
+        chosen, current = better, total_cost(opening, serving, sorted(better))
+    return sorted(chosen)
+
+
 def optimal_open(opening: Sequence[int], serving: Sequence[Sequence[int]]) -> tuple[list[int], int]:
-    """(a cheapest non-empty set of warehouses, sorted, and its cost), over every subset."""
-    k, n = len(opening), len(serving[0])
-    big = 1 << 60
-    nearest: list[list[int]] = [[big] * n]  # per subset mask: each store's cheapest serving cost
-    fixed = [0]
-    best, best_mask = big, 0
-    for mask in range(1, 1 << k):
-        low = (mask & -mask).bit_length() - 1
-        rest = mask & (mask - 1)
-        nearest.append([min(a, b) for a, b in zip(nearest[rest], serving[low])])
-        fixed.append(fixed[rest] + opening[low])
-        cost = fixed[mask] + sum(nearest[mask])
-        if cost < best:
-            best, best_mask = cost, mask
-    return [i for i in range(k) if best_mask >> i & 1], best
+    """(a cheapest non-empty set of warehouses, sorted, and its cost; the lowest bit mask among ties), over
+    every subset: the table of each store's cheapest serving cost per subset mask doubles once per warehouse."""
+    big = 1 << 40
+    nearest = np.full((1, len(serving[0])), big, dtype=np.int64)
+    fixed = np.zeros(1, dtype=np.int64)
+    for cost, row in zip(opening, serving):
+        nearest = np.concatenate([nearest, np.minimum(nearest, np.asarray(row, dtype=np.int64))])
+        fixed = np.concatenate([fixed, fixed + cost])
+    totals = fixed + nearest.sum(axis=1)
+    totals[0] = big * len(serving[0])  # at least one warehouse opens
+    best_mask = int(np.argmin(totals))
+    return [i for i in range(len(opening)) if best_mask >> i & 1], int(totals[best_mask])

@@ -4,7 +4,10 @@ Candidate sets of the elements 1..n each have a cost; the answer names a collect
 element at the smallest total cost. The optimum comes from a branch-and-bound search at generation
 (branch on an uncovered element lying in the fewest sets, over the sets containing it; prune on the
 cost so far). From level 2 on, instances are redrawn until the textbook greedy (repeatedly take the
-set with the lowest cost per newly covered element) is not optimal. The verifier accepts **any**
+set with the lowest cost per newly covered element) is not optimal, and neither is the greedy cover
+improved the textbook way: drop sets left redundant (dearest first), then, while one helps, swap a
+chosen set for a cheaper unchosen one that keeps every element covered (this solved 63% of level-4
+problems when only the plain greedy was beaten). The verifier accepts **any**
 covering collection whose total cost equals the optimum.
 """
 
@@ -30,7 +33,7 @@ class SetCover(Task):
     family = "operations"
     description = "Choose the cheapest collection of weighted sets that covers every element (any optimum)."
     tags = ("operations-research", "optimization", "np-hard")
-    version = 1
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -61,9 +64,14 @@ class SetCover(Task):
 
         def acceptable(instance: Instance) -> bool:
             sets, costs = instance
-            return not config.beat_greedy or _cost(greedy_cover(sets, costs, n), costs) > optimal_cover(sets, costs, n)[1]
+            if not config.beat_greedy:
+                return True
+            best = optimal_cover(sets, costs, n)[1]
+            return _cost(greedy_cover(sets, costs, n), costs) > best and _cost(improved_greedy_cover(sets, costs, n),
+                                                                               costs) > best
 
-        sets, costs = retry(draw, acceptable, what="a set cover the greedy rule does not solve")
+        sets, costs = retry(draw, acceptable, attempts=400,
+                            what="a set cover that greedy, even improved, does not solve")
         chosen, best, nodes = optimal_cover(sets, costs, n)
         names = [f"S{i + 1}" for i in range(k)]
         rows = "\n".join(f"  {name} = {{{', '.join(map(str, s))}}}, cost {c}" for name, s, c in zip(names, sets, costs))
@@ -96,7 +104,12 @@ class SetCover(Task):
             data = problem.data
             return ", ".join(f"S{i + 1}" for i in sorted(greedy_cover(data["sets"], data["costs"], data["n"])))
 
-        return {"greedy (lowest cost per new element)": greedy}
+        def improved(problem: Problem) -> str:
+            data = problem.data
+            return ", ".join(f"S{i + 1}" for i in improved_greedy_cover(data["sets"], data["costs"], data["n"]))
+
+        return {"greedy (lowest cost per new element)": greedy,
+                "greedy, redundant sets dropped, then cheaper swaps": improved}
 
     def difficulty(self, problem: Problem) -> float:
         """Elements plus sets, plus the log of the search nodes the optimum took to prove."""
@@ -133,6 +146,27 @@ def greedy_cover(sets: Sequence[Sequence[int]], costs: Sequence[int], n: int) ->
         chosen.append(best)
         uncovered -= set(sets[best])
     return chosen
+
+
+def improved_greedy_cover(sets: Sequence[Sequence[int]], costs: Sequence[int], n: int) -> list[int]:
+    """The greedy cover without its redundant sets (dearest dropped first), then improved by swapping a chosen
+    set for a cheaper unchosen one that keeps everything covered, while such a swap exists."""
+    everything = set(range(1, n + 1))
+
+    def covers(chosen: Sequence[int]) -> bool:
+        return set().union(*(sets[i] for i in chosen)) == everything
+
+    chosen = greedy_cover(sets, costs, n)
+    for i in sorted(chosen, key=lambda i: (-costs[i], i)):
+        if covers([j for j in chosen if j != i]):
+            chosen = [j for j in chosen if j != i]
+    for _ in range(sum(costs)):  # bounded: each swap lowers the integer total cost
+        swap = next(((i, j) for i in chosen for j in range(len(sets)) if j not in chosen and costs[j] < costs[i]
+                     and covers([*(k for k in chosen if k != i), j])), None)
+        if swap is None:
+            break
+        chosen = [*(k for k in chosen if k != swap[0]), swap[1]]
+    return sorted(chosen)
 
 
 def optimal_cover(sets: Sequence[Sequence[int]], costs: Sequence[int], n: int) -> tuple[list[int], int, int]:

@@ -9,7 +9,8 @@ given absorbing state (levels 0, 1, 3), the expected number of steps until absor
 (levels 2, 3) and the expected number of visits to a transient state (level 4). Answers
 come from the linear first-step equations solved with exact fractions; questions whose
 answer is 0 or 1 (an unreachable target, a state never revisited) are redrawn, as a guess
-would get them.
+would get them, and so are those whose answer is a transition probability the prompt states
+(a start that leads straight to absorption: 16% of level-4 answers could be read off).
 
 The answer is the exact value in any exact spelling (``7/12``, ``\\frac{7}{12}``, ``3.5``);
 a rounded decimal is wrong.
@@ -111,7 +112,7 @@ def _describe(chain: Chain, ends: list[str]) -> str:
 @register
 class MarkovAbsorption(Task):
     id = "probability/markov_absorption"
-    version = 2
+    version = 3
     family = "probability"
     description = "Absorption probabilities, expected steps and visits in absorbing Markov chains, exactly."
     tags = ("math", "probability", "markov-chains")
@@ -182,8 +183,8 @@ def _chain_question(rng: random.Random, config: MarkovAbsorption.Config, kind: s
         value = expected_visits(chain, start, state)
         ask = (f"Starting from {start}, what is the expected number of times the chain is in state {state} "
                "(counting the start itself if it is that state) before it is absorbed?")
-    if value in (0, 1):
-        return None
+    if value in (0, 1) or value in {chance for moves in chain.values() for _, chance in moves}:
+        return None  # a value the prompt states (a start that leads straight to absorption) is read off, not solved
     return f"{_describe(chain, ends)}\n\n{ask}", value
 
 

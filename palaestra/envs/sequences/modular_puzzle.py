@@ -9,7 +9,9 @@ m / gcd(a, m)). Every condition must matter: dropping any one enlarges the combi
 
 Each condition holds exactly for x ≡ x0 modulo its effective modulus, so the counts that satisfy all of them
 are x0 plus the multiples of the lcm L of the effective moduli; the question asks for the smallest positive
-one or, from level 2, the smallest above a stated number, which is unique. This is not the congruence-system
+one or, from level 2, the smallest above a stated number, which is unique. A draw whose answer is a number the
+conditions state (a remainder or a group size: "answer a stated remainder" scored 0.14 at level 0)
+is drawn again. This is not the congruence-system
 question of ``arithmetic/number_theory`` (x ≡ r mod m with coprime moduli, stated as congruences): here the
 conditions are words to translate, moduli share factors and conditions carry coefficients.
 
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
@@ -56,6 +59,7 @@ class ModularPuzzle(Task):
     family = "sequences"
     description = "Smallest count that fits remainder conditions in words (shared factors, coefficients)."
     tags = ("math", "number_theory", "word_problem")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -87,6 +91,8 @@ class ModularPuzzle(Task):
             residue = x0 % lcm
             floor = rng.randrange(lcm, 3 * lcm) if config.shared else 0
             answer = floor + 1 + (residue - floor - 1) % lcm  # the smallest x > floor with x ≡ residue (mod lcm)
+            if str(answer) in re.findall(r"\d+", " ".join(c[0] for c in conditions)):
+                return None  # a count the conditions state (a remainder, a group size) is guessable off the prompt
             return conditions, lcm, floor, answer
 
         conditions, lcm, floor, answer = retry(draw, lambda d: d is not None, attempts=300,

@@ -7,7 +7,8 @@ target, so a solution always exists. Programs that crush their inputs are drawn 
 8 bits with one input every input is run and the target must have at most
 ``max_preimage`` inputs and the function at least half the possible outputs; at wider
 widths, a sample of random inputs must give nearly all distinct outputs. So a guess rarely
-hits the target.
+hits the target. Nor may the target itself, given as every input, hit it (that echo scored 0.13
+at level 2).
 
 The answer is an assignment of every input (``x = 37, y = 5``; a bare number when the
 function has one input; decimal, ``0x`` hex or ``0b`` binary). **Any** input on which the
@@ -43,6 +44,7 @@ class BitvectorInput(Task):
     family = "verification"
     description = "Find an input on which a straight-line bit-vector function returns a given value."
     tags = ("verification", "bit-vectors", "program-inversion")
+    version = 2
     max_answer_chars = 2_000
 
     @dataclass(frozen=True)
@@ -83,6 +85,8 @@ class BitvectorInput(Task):
                     return None
             if redundant_step(program, columns):
                 return None
+            if run_program(program, {n: target for n in names}) == target:
+                return None  # echoing the target as every input would solve it with no work
             return program, chosen, target
 
         program, chosen, target = retry(draw, attempts=200, what="a program that does not crush its inputs")
