@@ -79,3 +79,31 @@ def test_nash_pure_largest_payoff_sum_cell_rarely_the_answer():
 
     # before the fix: 0.45 at level 0 and 0.30 at level 2
     assert sum(_reward(p, largest_sum(p)) for p in problems) <= 0.18 * len(problems)
+
+
+# --- biology/codon_mutations: the wobble-position shortcut does not classify the substitutions ----------------
+
+def _wobble_shortcut(problem) -> str:
+    """Indels by their length; a substitution making TAA/TAG/TGA is nonsense, else silent at a codon's third
+    position and missense elsewhere (no code table read)."""
+    dna, lines = problem.data["dna"], []
+    for mutation in problem.data["mutations"]:
+        text = mutation["text"]
+        substitution = re.fullmatch(r"substitution at position (\d+): \w>(\w)", text)
+        if substitution:
+            position, base = int(substitution.group(1)), substitution.group(2)
+            start = (position - 1) // 3 * 3
+            codon = (dna[:position - 1] + base + dna[position:])[start:start + 3]
+            label = "nonsense" if codon in ("TAA", "TAG", "TGA") else "silent" if position % 3 == 0 else "missense"
+        else:
+            bases = re.search(r"\(([ACGT]+)\)|insertion of ([ACGT]+)", text)
+            assert bases is not None
+            label = "in-frame" if len(bases.group(1) or bases.group(2)) % 3 == 0 else "frameshift"
+        lines.append(f"{mutation['name']}: {label}")
+    return "\n".join(lines)
+
+
+def test_codon_mutations_wobble_shortcut_fails_at_level_four():
+    problems = [sample("biology/codon_mutations", 4, seed) for seed in range(60)]
+    # before the fix the shortcut solved 0.77 of level 4
+    assert sum(_reward(p, _wobble_shortcut(p)) for p in problems) <= 0.3 * len(problems)
