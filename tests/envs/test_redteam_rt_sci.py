@@ -107,3 +107,13 @@ def test_codon_mutations_wobble_shortcut_fails_at_level_four():
     problems = [sample("biology/codon_mutations", 4, seed) for seed in range(60)]
     # before the fix the shortcut solved 0.77 of level 4
     assert sum(_reward(p, _wobble_shortcut(p)) for p in problems) <= 0.3 * len(problems)
+
+
+# --- physics/calorimetry: the temperature read in the unit spellings a grader accepts -------------------------
+
+def test_calorimetry_reads_degrees_c():
+    problem = sample("physics/calorimetry", 0, 3)
+    value = problem.data["T"]
+    for unit in ("degrees C", "deg C", "degC", "°C"):
+        assert _reward(problem, f"T = {value} {unit}") == 1.0, unit
+    assert _reward(problem, f"T = {value} K") == 0.0
