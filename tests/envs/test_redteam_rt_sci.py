@@ -117,3 +117,24 @@ def test_calorimetry_reads_degrees_c():
     for unit in ("degrees C", "deg C", "degC", "°C"):
         assert _reward(problem, f"T = {value} {unit}") == 1.0, unit
     assert _reward(problem, f"T = {value} K") == 0.0
+
+
+# --- proofs/equational, ring_identities: a step may name its axiom, and is then held to it --------------------
+
+def test_equational_chain_reads_axiom_labels_and_checks_them():
+    problem = sample("proofs/equational", 0, 2)
+    assert problem.data["left"] == "(a⁻¹ * e) * b"  # the chain below is written for this problem
+    labelled = "(a⁻¹ * e) * b\n= a⁻¹ * b   (G3)\n= a⁻¹ * (b * e)   [G3, reversed]\n= a⁻¹ * (b * (b * b⁻¹))   by G5"
+    assert _reward(problem, labelled) == 1.0
+    assert _reward(problem, labelled.replace("(G3)", "(G2)")) == 0.0  # a label naming the wrong axiom
+    assert _reward(problem, labelled.replace("(G3)", "(G9)")) == 0.0  # no such axiom
+    assert _reward(problem, labelled.replace("(G3)", "(not valid)")) == 0.0
+
+
+def test_ring_chain_reads_axiom_labels_and_checks_them():
+    problem = sample("proofs/ring_identities", 0, 2)
+    assert problem.data["left"] == "0 * (a * a)"
+    labelled = ("0 * (a * a)\n= (0 * (a * a)) * 1   (R7)\n= (0 * (a * a)) * (1 * 1)   (R7)\n"
+                "= (1 * 1) * (0 * (a * a))   (R6)\n= 1 * (1 * (0 * (a * a)))   (R5)")
+    assert _reward(problem, labelled) == 1.0
+    assert _reward(problem, labelled.replace("(R6)", "(R2)")) == 0.0
