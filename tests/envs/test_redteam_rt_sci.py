@@ -138,3 +138,26 @@ def test_ring_chain_reads_axiom_labels_and_checks_them():
                 "= (1 * 1) * (0 * (a * a))   (R6)\n= 1 * (1 * (0 * (a * a)))   (R5)")
     assert _reward(problem, labelled) == 1.0
     assert _reward(problem, labelled.replace("(R6)", "(R2)")) == 0.0
+
+
+# --- biology/open_reading_frames: the ORF from a strand's first ATG is rarely a longest one --------------------
+
+def _orf_from_first_atg(strand: str) -> str:
+    start = strand.find("ATG")
+    for end in range(start + 3, len(strand) - 2, 3) if start >= 0 else ():
+        if strand[end:end + 3] in ("TAA", "TAG", "TGA"):
+            return strand[start:end + 3]
+    return ""
+
+
+def test_open_reading_frames_first_atg_shortcut_fails():
+    from palaestra.envs.biology.common import reverse_complement
+
+    problems = [sample("biology/open_reading_frames", 4, seed) for seed in range(80)]
+    solved = 0.0
+    for problem in problems:
+        dna = problem.data["dna"]
+        guess = max((_orf_from_first_atg(s) for s in (dna, reverse_complement(dna))), key=len)
+        solved += _reward(problem, guess) if guess else 0.0
+    # before the fix the longer of the two strands' first-ATG ORFs was a longest ORF in 0.75 of level 4
+    assert solved <= 0.5 * len(problems)
