@@ -161,3 +161,42 @@ def test_open_reading_frames_first_atg_shortcut_fails():
         solved += _reward(problem, guess) if guess else 0.0
     # before the fix the longer of the two strands' first-ATG ORFs was a longest ORF in 0.75 of level 4
     assert solved <= 0.5 * len(problems)
+
+
+# --- proofs/coq_tautology, coq_proof_repair: the deciding tactics are refused under every name ------------------
+
+def test_coq_tautology_refuses_renamed_deciding_tactics():
+    import palaestra.envs.proofs.coq_tautology as tautology
+
+    problem = sample("proofs/coq_tautology", 2, 0)
+    for tactic in ("dintuition", "gintuition", "intuition_solver", "info_auto", "info_eauto"):
+        # before the fix each of these proved the goal: coqc accepted "intros; dintuition."
+        verdict = tautology.CoqTautology().verify(problem, f"intros; {tactic}.")
+        assert verdict.reward == 0.0 and "not allowed" in verdict.feedback, tactic
+        assert tactic in problem.prompt  # and the prompt names it among the refused ones
+
+
+def test_coq_proof_repair_refuses_renamed_deciding_tactics():
+    problem = sample("proofs/coq_proof_repair", 1, 0)
+    verdict = palaestra.score(problem, "<answer>intros; dintuition.</answer>")
+    assert verdict.reward == 0.0 and "not allowed" in verdict.feedback
+
+
+# --- chemistry/ph, empirical_formula: the quantity named before the answer ------------------------------------
+
+def test_ph_reads_the_quantity_named_before_the_value():
+    problem = sample("chemistry/ph", 2, 1)
+    value = problem.answer
+    for reply in (f"pH {value}", f"pH: {value}", f"pH = {value}", f"The pH is {value}."):
+        assert _reward(problem, reply) == 1.0, reply
+    for reply in (f"pH {value} or 7", "pH 15.5", f"phenol {value}"):
+        assert _reward(problem, reply) == 0.0, reply
+
+
+def test_empirical_formula_reads_a_naming_sentence():
+    problem = sample("chemistry/empirical_formula", 2, 1)
+    formula = problem.answer
+    for reply in (f"The empirical formula is {formula}.", f"Empirical formula: {formula}"):
+        assert _reward(problem, reply) == 1.0, reply
+    for reply in (f"The empirical formula is {formula}. Or C2H6.", f"The empirical formula is not {formula}"):
+        assert _reward(problem, reply) == 0.0, reply
