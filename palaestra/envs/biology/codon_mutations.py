@@ -27,6 +27,7 @@ Difficulty: the substitutions (a codon to translate twice), the indels, and the 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
@@ -176,6 +177,26 @@ class CodonMutations(Task):
             if given[mutation["name"]] != mutation["label"]:
                 return Verdict.wrong(f"{mutation['name']} ({mutation['text']}) is not {given[mutation['name']]}")
         return Verdict.right()
+
+    def heuristics(self) -> dict[str, Callable[[Problem], str]]:
+        def wobble(problem: Problem) -> str:
+            """Indels by their length; a substitution making a stop is nonsense, else silent at a codon's third
+            position and missense elsewhere (no code table read)."""
+            dna, lines = problem.data["dna"], []
+            for mutation in problem.data["mutations"]:
+                text = str(mutation["text"])
+                if text.startswith("substitution"):
+                    position, base = int(text.split("position ")[1].split(":")[0]), text[-1]
+                    start = (position - 1) // 3 * 3
+                    codon = (dna[:position - 1] + base + dna[position:])[start:start + 3]
+                    label = "nonsense" if codon in STOPS else "silent" if position % 3 == 0 else "missense"
+                else:  # "deletion of positions 4-6 (ACG)" or "insertion of ACG after position 9"
+                    bases = text.split("(")[1].rstrip(")") if "(" in text else text.split()[2]
+                    label = "in-frame" if len(bases) % 3 == 0 else "frameshift"
+                lines.append(f"{mutation['name']}: {label}")
+            return "\n".join(lines)
+
+        return {"third position silent, else missense": wobble}
 
     def difficulty(self, problem: Problem) -> float:
         """Substitutions weigh 2 (a codon read and translated twice), indels 1, plus the codons over ten."""

@@ -19,6 +19,7 @@ Difficulty: the letters of both strands plus the codons the exhaustive scan read
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
@@ -112,6 +113,19 @@ class OpenReadingFrames(Task):
         if len(written) < problem.data["longest"]:
             return Verdict.wrong(f"that is an ORF of {len(written) // 3} codons, but a longer one exists")
         return Verdict.right()
+
+    def heuristics(self) -> dict[str, Callable[[Problem], str]]:
+        def first_start(problem: Problem) -> str:
+            """The longer of the two ORFs that start at each strand's first ATG."""
+            best = ""
+            for strand in (problem.data["dna"], reverse_complement(problem.data["dna"])):
+                start = strand.find(START)
+                ends = [end for end in range(start + 3, len(strand) - 2, 3) if strand[end: end + 3] in STOPS]
+                if start >= 0 and ends and ends[0] + 3 - start > len(best):
+                    best = strand[start: ends[0] + 3]
+            return best or START
+
+        return {"from each strand's first ATG": first_start}
 
     def difficulty(self, problem: Problem) -> float:
         """Letters of both strands plus the codons scanned from every ATG."""

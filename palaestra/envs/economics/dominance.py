@@ -20,6 +20,7 @@ Difficulty: the cells of the drawn game plus four per strategy eliminated.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
@@ -137,6 +138,19 @@ class Dominance(Task):
             if name in survivors and name not in written:
                 return Verdict.wrong(f"{kind} {name} survives the elimination but is missing")
         return Verdict.right()
+
+    def heuristics(self) -> dict[str, Callable[[Problem], str]]:
+        def largest_sum(problem: Problem) -> str:
+            a, b = problem.data["row_payoffs"], problem.data["column_payoffs"]
+            _, i, j = max((a[i][j] + b[i][j], i, j) for i in range(len(a)) for j in range(len(a[0])))
+            return f"{row_names(len(a))[i]}, {column_names(len(a[0]))[j]}"
+
+        def one_round(problem: Problem) -> str:
+            a, b = problem.data["row_payoffs"], problem.data["column_payoffs"]
+            rows, columns = eliminate(a, b, rounds=1)
+            return ", ".join([row_names(len(a))[r] for r in rows] + [column_names(len(a[0]))[c] for c in columns])
+
+        return {"the cell with the largest payoff sum": largest_sum, "one round of elimination": one_round}
 
     def difficulty(self, problem: Problem) -> float:
         """Cells of the drawn game plus four per eliminated strategy."""

@@ -21,6 +21,7 @@ Difficulty: the cells of the drawn game plus three per equilibrium (each one mus
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
@@ -108,6 +109,14 @@ class NashPure(Task):
             return Verdict.wrong("every listed cell is an equilibrium, but at least one equilibrium is missing"
                                  if written else "there is a pure-strategy equilibrium")
         return Verdict.right()
+
+    def heuristics(self) -> dict[str, Callable[[Problem], str]]:
+        def largest_sum(problem: Problem) -> str:
+            a, b = problem.data["row_payoffs"], problem.data["column_payoffs"]
+            _, i, j = max((a[i][j] + b[i][j], i, j) for i in range(len(a)) for j in range(len(a[0])))
+            return cell_name(i, j)
+
+        return {"the cell with the largest payoff sum": largest_sum}
 
     def difficulty(self, problem: Problem) -> float:
         """Cells of the drawn game plus three per equilibrium."""
