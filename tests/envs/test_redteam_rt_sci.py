@@ -200,3 +200,21 @@ def test_empirical_formula_reads_a_naming_sentence():
         assert _reward(problem, reply) == 1.0, reply
     for reply in (f"The empirical formula is {formula}. Or C2H6.", f"The empirical formula is not {formula}"):
         assert _reward(problem, reply) == 0.0, reply
+
+
+# --- proofs/fitch_repair: the proof so far restated before the new lines is read as the new lines ---------------
+
+def test_fitch_repair_accepts_the_premises_restated():
+    env = palaestra.make("proofs/fitch_repair")
+    env.reset(seed=1, options={"level": 0})
+    problem = sample("proofs/fitch_repair", 0, 1)
+    proof = problem.answer.splitlines()
+    premises = len(problem.data["premises"])
+    # first turn: the premises restated and two new lines
+    _, reward, done, _, info = env.step("<answer>" + "\n".join(proof[:premises + 2]) + "</answer>")
+    assert info["verdict"].parsed and not done and info["verdict"].feedback == "accepted"
+    # second turn: everything so far restated, then the rest
+    _, reward, done, _, info = env.step("<answer>```\n" + "\n".join(proof) + "\n```</answer>")
+    assert done and reward == 1.0
+    # the premises alone again is no new line, and not a mistake
+    assert palaestra.score(problem, "<answer>" + "\n".join(proof[:premises]) + "</answer>").reward == 0.0
