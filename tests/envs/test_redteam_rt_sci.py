@@ -218,3 +218,13 @@ def test_fitch_repair_accepts_the_premises_restated():
     assert done and reward == 1.0
     # the premises alone again is no new line, and not a mistake
     assert palaestra.score(problem, "<answer>" + "\n".join(proof[:premises]) + "</answer>").reward == 0.0
+
+
+# --- proofs/sequent_calculus: a question mark after a rule is a doubt, not part of the rule ---------------------
+
+def test_sequent_calculus_refuses_a_doubting_question_mark():
+    problem = sample("proofs/sequent_calculus", 0, 2)
+    assert _reward(problem, problem.answer) == 1.0
+    assert _reward(problem, problem.answer + ".") == 1.0
+    assert _reward(problem, problem.answer + "?") == 0.0
+    assert _reward(problem, problem.answer.replace("\n", " ?\n", 1)) == 0.0
