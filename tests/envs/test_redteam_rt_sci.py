@@ -228,3 +228,5 @@ def test_sequent_calculus_refuses_a_doubting_question_mark():
     assert _reward(problem, problem.answer + ".") == 1.0
     assert _reward(problem, problem.answer + "?") == 0.0
     assert _reward(problem, problem.answer.replace("\n", " ?\n", 1)) == 0.0
+    assert _reward(problem, problem.answer + " *") == 0.0
+    assert _reward(problem, problem.answer.replace("∧L 4", "∧L (4)")) == 1.0
