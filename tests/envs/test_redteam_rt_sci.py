@@ -230,3 +230,11 @@ def test_sequent_calculus_refuses_a_doubting_question_mark():
     assert _reward(problem, problem.answer.replace("\n", " ?\n", 1)) == 0.0
     assert _reward(problem, problem.answer + " *") == 0.0
     assert _reward(problem, problem.answer.replace("∧L 4", "∧L (4)")) == 1.0
+
+
+# --- chemistry/redox_balance: an equation written with "=" (as balance_equation reads it) ----------------------
+
+def test_redox_balance_reads_an_equals_sign_arrow():
+    problem = sample("chemistry/redox_balance", 2, 3)
+    assert _reward(problem, problem.answer.replace("->", "=")) == 1.0
+    assert _reward(problem, problem.answer.replace("->", "= =")) == 0.0
