@@ -238,3 +238,18 @@ def test_redox_balance_reads_an_equals_sign_arrow():
     problem = sample("chemistry/redox_balance", 2, 3)
     assert _reward(problem, problem.answer.replace("->", "=")) == 1.0
     assert _reward(problem, problem.answer.replace("->", "= =")) == 0.0
+
+
+# --- physics: an exact answer followed by its decimal approximation ---------------------------------------------
+
+def test_physics_reads_an_exact_value_with_its_decimal_approximation():
+    doppler = sample("physics/doppler", 0, 1)
+    assert doppler.answer == "580013/340 Hz"
+    assert _reward(doppler, "580013/340 ≈ 1706 Hz") == 1.0
+    assert _reward(doppler, "580013/340 Hz \\approx 1705.92 Hz") == 1.0
+    assert _reward(doppler, "580013/340 ≈ 1750 Hz") == 0.0  # a second, different answer
+    assert _reward(doppler, "580013/340 ≈ 1706 Hz. That is wrong.") == 0.0
+    lens = sample("physics/thin_lens", 0, 1)
+    assert lens.answer == "d = 1872/23 cm, m = -16/23"
+    assert _reward(lens, "d = 1872/23 ≈ 81.39 cm, m = -16/23 ≈ -0.696") == 1.0
+    assert _reward(lens, "d = 1872/23 ≈ 82.39 cm, m = -16/23") == 0.0
