@@ -253,3 +253,7 @@ def test_physics_reads_an_exact_value_with_its_decimal_approximation():
     assert lens.answer == "d = 1872/23 cm, m = -16/23"
     assert _reward(lens, "d = 1872/23 ≈ 81.39 cm, m = -16/23 ≈ -0.696") == 1.0
     assert _reward(lens, "d = 1872/23 ≈ 82.39 cm, m = -16/23") == 0.0
+    network = sample("physics/resistor_network", 0, 1)
+    assert network.answer == "821/31"
+    assert _reward(network, "821/31 ≈ 26.48 Ω") == 1.0
+    assert _reward(network, "821/31 ≈ 27.48 Ω") == 0.0
