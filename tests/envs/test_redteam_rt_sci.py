@@ -272,3 +272,18 @@ def test_ph_weak_acid_shortcut_rarely_within_tolerance():
         solved += _reward(problem, f"pH = {-math.log10(math.sqrt(ka * concentration)):.2f}")
     # before the fix the shortcut was within 0.01 on about half of the weak-acid problems
     assert len(weak) >= 25 and solved <= 0.25 * len(weak)
+
+
+# --- biology/fitch_parsimony: the leaves' per-site majority at every node is rarely optimal ---------------------
+
+def test_fitch_parsimony_majority_everywhere_rarely_optimal():
+    from collections import Counter
+
+    problems = [sample("biology/fitch_parsimony", 0, seed) for seed in range(60)]
+    solved = 0.0
+    for problem in problems:
+        sequences = problem.data["sequences"]
+        majority = "".join(Counter(column).most_common(1)[0][0] for column in zip(*sequences.values()))
+        solved += _reward(problem, "\n".join(f"n{i}: {majority}" for i in range(1, len(sequences))))
+    # before the fix this solved 0.64 of level 0
+    assert solved <= 0.25 * len(problems)
