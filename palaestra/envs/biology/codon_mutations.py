@@ -13,7 +13,11 @@ defines them:
 - in-frame: an insertion or deletion of a multiple of 3 bases (drawn so that it never creates a stop codon).
 
 The category of each mutation follows from the standard code (shipped with the family), so the answer is
-unique; categories are drawn evenly per mutation, so no constant labelling passes. Answers are one label per
+unique; categories are drawn evenly per mutation, so no constant labelling passes. Half the silent and missense
+substitutions are drawn where the textbook shortcut "a third-position change is silent, any other is missense"
+is wrong (a missense change at a third position; a silent one at a first position, as CTA>TTA), where the
+sequence allows it: without them that shortcut (plus spotting a new stop codon) solved 77% of level 4 without
+reading the code table. Answers are one label per
 mutation name (``M1: missense``), read by the shared assignment reader with the usual synonyms (synonymous,
 frame-shift); the feedback names the first wrong label.
 
@@ -23,6 +27,7 @@ Difficulty: the substitutions (a codon to translate twice), the indels, and the 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
@@ -34,6 +39,7 @@ from palaestra.verifiers.assignments import read_values
 BASES = "ACGT"
 SUBSTITUTIONS = ("silent", "missense", "nonsense")
 INDELS = ("frameshift", "in-frame")
+AGAINST_WOBBLE_SHARE = 0.5  # silent and missense substitutions drawn where the third-position rule is wrong
 SYNONYMS = {"silent": ("silent", "synonymous", "same-sense", "samesense"),
             "missense": ("missense", "mis-sense", "non-synonymous", "nonsynonymous"),
             "nonsense": ("nonsense", "non-sense"),
@@ -82,6 +88,7 @@ class CodonMutations(Task):
     family = "biology"
     description = "Classify point mutations of a coding sequence (silent, missense, nonsense, frameshift, in-frame)."
     tags = ("biology", "science", "strings")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -139,9 +146,13 @@ class CodonMutations(Task):
                   first: int, last: int) -> str | None:
         """A mutation of the category ``label`` in words, or None when the draw failed (an early stop)."""
         if label in SUBSTITUTIONS:
-            if not by_label[label]:
+            pool = by_label[label]
+            if not pool:
                 return None
-            position, base = rng.choice(by_label[label])
+            if label != "nonsense" and rng.random() < AGAINST_WOBBLE_SHARE:
+                # a missense change at a third position, or a silent one at a first or second position
+                pool = [(p, b) for p, b in pool if (p % 3 == 0) == (label == "missense")] or pool
+            position, base = rng.choice(pool)
             return f"substitution at position {position}: {dna[position - 1]}>{base}"
         size = 3 * rng.randint(1, 2) if label == "in-frame" else rng.choice((1, 1, 2, 4, 5))
         if rng.random() < 0.5:
@@ -166,6 +177,26 @@ class CodonMutations(Task):
             if given[mutation["name"]] != mutation["label"]:
                 return Verdict.wrong(f"{mutation['name']} ({mutation['text']}) is not {given[mutation['name']]}")
         return Verdict.right()
+
+    def heuristics(self) -> dict[str, Callable[[Problem], str]]:
+        def wobble(problem: Problem) -> str:
+            """Indels by their length; a substitution making a stop is nonsense, else silent at a codon's third
+            position and missense elsewhere (no code table read)."""
+            dna, lines = problem.data["dna"], []
+            for mutation in problem.data["mutations"]:
+                text = str(mutation["text"])
+                if text.startswith("substitution"):
+                    position, base = int(text.split("position ")[1].split(":")[0]), text[-1]
+                    start = (position - 1) // 3 * 3
+                    codon = (dna[:position - 1] + base + dna[position:])[start:start + 3]
+                    label = "nonsense" if codon in STOPS else "silent" if position % 3 == 0 else "missense"
+                else:  # "deletion of positions 4-6 (ACG)" or "insertion of ACG after position 9"
+                    bases = text.split("(")[1].rstrip(")") if "(" in text else text.split()[2]
+                    label = "in-frame" if len(bases) % 3 == 0 else "frameshift"
+                lines.append(f"{mutation['name']}: {label}")
+            return "\n".join(lines)
+
+        return {"third position silent, else missense": wobble}
 
     def difficulty(self, problem: Problem) -> float:
         """Substitutions weigh 2 (a codon read and translated twice), indels 1, plus the codons over ten."""

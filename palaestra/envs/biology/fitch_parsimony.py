@@ -7,6 +7,8 @@ a sequence; its cost is the number of substitutions summed over edges (sites who
 edge). Many assignments can be optimal, so the verifier does not compare with one: it reads a sequence of the
 right length for every internal node and checks the cost equals the minimum, which Fitch's bottom-up pass
 computes exactly at generation (no assignment can cost less, so "at most the minimum" is "optimal").
+Giving every internal node the leaves' commonest base at each site was optimal on 64% of level 0 trees, so
+four problems in five are redrawn until it is not.
 
 Difficulty: the set operations of Fitch's pass on the drawn tree (internal nodes × sites) plus the changes.
 """
@@ -14,13 +16,16 @@ Difficulty: the set operations of Fitch's pass on the drawn tree (internal nodes
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.retry import retry
 from palaestra.core.task import Growth
 from palaestra.verifiers.normalize import read_answer
 
 Tree = str | tuple  # a leaf name, or (left, right) / once labelled (left, right, internal name)
+MAJORITY_FAILS_SHARE = 0.8  # problems redrawn while the leaves' per-site majority at every node is optimal
 EXAMPLE = "n1: ACGT\nn2: TTGA"  # a fixed placeholder of the right shape: never derived from the answer
 
 
@@ -148,6 +153,7 @@ class FitchParsimony(Task):
     family = "biology"
     description = "Assign internal-node sequences on a rooted binary tree with the fewest substitutions (Fitch)."
     tags = ("biology", "phylogenetics", "algorithmic")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -160,10 +166,22 @@ class FitchParsimony(Task):
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         leaves = [f"t{i}" for i in range(1, config.leaves + 1)]
-        tree = labelled(random_tree(rng, leaves), [f"n{i}" for i in range(1, config.leaves)])
-        sequences: dict[str, str] = {}
-        evolve(rng, tree, "".join(rng.choice("ACGT") for _ in range(config.sites)), config.rate, sequences)
-        changes, assignment = most_parsimonious(tree, sequences)
+        internal = [f"n{i}" for i in range(1, config.leaves)]
+        majority_fails = rng.random() < MAJORITY_FAILS_SHARE
+
+        def draw() -> tuple[Tree, dict[str, str], int, dict[str, str]] | None:
+            tree = labelled(random_tree(rng, leaves), list(internal))  # labelled() uses up the list it is given
+            sequences: dict[str, str] = {}
+            evolve(rng, tree, "".join(rng.choice("ACGT") for _ in range(config.sites)), config.rate, sequences)
+            changes, assignment = most_parsimonious(tree, sequences)
+            if majority_fails:  # every internal node given the leaves' commonest base per site is not optimal
+                majority = "".join(Counter(column).most_common(1)[0][0]
+                                   for column in zip(*(sequences[name] for name in leaves)))
+                if assignment_cost(tree, sequences, dict.fromkeys(internal, majority)) == changes:
+                    return None
+            return tree, sequences, changes, assignment
+
+        tree, sequences, changes, assignment = retry(draw, what="leaves the per-site majority does not solve")
         table = "\n".join(f"{name}: {sequences[name]}" for name in leaves)
         prompt = (
             f"A rooted binary tree in Newick notation; leaves t1 to t{config.leaves}, internal nodes n1 to "

@@ -42,6 +42,7 @@ from palaestra.envs.chemistry.common import (
 from palaestra.verifiers.normalize import read_answer
 
 EXAMPLE = "Y2Se3"  # a fixed placeholder of the right shape: never derived from the answer
+SUBJECTS = ("the empirical formula is", "empirical formula:", "empirical formula =", "the formula is")
 SEARCH_LIMIT = 60  # at least; twice the level's largest carbon count where that is more
 
 
@@ -90,6 +91,16 @@ def consistent_formulas(printed: dict[str, Fraction], places: int = 2, limit: in
             if all(abs(shares[s] - printed[s]) <= half_unit for s in symbols):
                 found.add(hill_formula(reduced(candidate)))
     return found
+
+
+def _named_formula(text: str) -> dict[str, int] | None:
+    """A formula, optionally after a naming lead-in ("The empirical formula is C2H6O")."""
+    stripped = text.strip()
+    for subject in SUBJECTS:
+        if stripped.lower().startswith(subject):
+            stripped = stripped[len(subject):].strip()
+            break
+    return parse_formula(stripped)
 
 
 @register
@@ -147,7 +158,7 @@ class EmpiricalFormula(Task):
                              "empirical": empirical})
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        written = read_answer(answer, parse_formula) if isinstance(answer, str) and len(answer) <= 300 else None
+        written = read_answer(answer, _named_formula) if isinstance(answer, str) and len(answer) <= 300 else None
         if written is None:
             return Verdict.unparsed(f"expected one chemical formula, such as {EXAMPLE}")
         expected = parse_formula(problem.data["empirical"])

@@ -2,7 +2,8 @@
 
 Kinds by level: a strong acid or base at a stated concentration (water's own ionisation ignored, Kw = 1e-14
 at 25 °C stated); a weak acid from its Ka, where the prompt asks for the exact equilibrium (the quadratic
-x^2 = Ka (C - x), not the x << C shortcut, which is off by more than the tolerance on many drawn problems);
+x^2 = Ka (C - x), not the x << C shortcut: 85% of these problems are drawn where the shortcut is off by more
+than the tolerance, as it solved half of them before);
 a buffer by Henderson–Hasselbalch (stated); and, from level 3, several strong acid and base solutions mixed
 (volumes additive), the pH following from the excess. Problems whose excess is too small for water's
 ionisation to be negligible are redrawn.
@@ -27,6 +28,7 @@ from palaestra.core.retry import retry
 from palaestra.core.task import Growth
 from palaestra.verifiers.numeric import format_decimal, read_approx
 
+QUADRATIC_SHARE = 0.85  # weak-acid problems drawn where the x << C shortcut is off by more than 0.01
 EXAMPLE = "pH = 12.34"  # a fixed placeholder of the right shape: never derived from the answer
 TOLERANCE = Fraction(1, 100)
 STRONG_ACIDS = ("HCl", "HNO3", "HBr", "HI", "HClO4")
@@ -61,6 +63,7 @@ class Ph(Task):
     family = "chemistry"
     description = "pH of strong acids/bases, weak acids (exact quadratic), buffers and mixtures (within 0.01)."
     tags = ("chemistry", "science", "math")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -85,19 +88,26 @@ class Ph(Task):
                 text = f"a {_sci(concentration)} mol/L solution of {base} (a strong base, fully dissociated)"
                 steps = 2
         elif kind == "weak":
-            name, formula, ka_text = rng.choice(WEAK_ACIDS)
-            ka = Fraction(ka_text)
-            concentration = _concentration(rng)
-            with decimal.localcontext() as context:
-                context.prec = 40
-                ka_d = decimal.Decimal(ka.numerator) / decimal.Decimal(ka.denominator)
-                c_d = decimal.Decimal(concentration.numerator) / decimal.Decimal(concentration.denominator)
-                hydrogen = (-ka_d + (ka_d * ka_d + 4 * ka_d * c_d).sqrt()) / 2
-                ph = -hydrogen.log10()
-                shortcut = -(ka_d * c_d).sqrt().log10()
+            # most weak-acid problems are drawn where the x << C shortcut misses by more than the tolerance
+            needs_quadratic = rng.random() < QUADRATIC_SHARE
+
+            def draw_weak() -> tuple[tuple[str, str, str], Fraction, decimal.Decimal, bool]:
+                acid = rng.choice(WEAK_ACIDS)
+                ka, concentration = Fraction(acid[2]), _concentration(rng)
+                with decimal.localcontext() as context:
+                    context.prec = 40
+                    ka_d = decimal.Decimal(ka.numerator) / decimal.Decimal(ka.denominator)
+                    c_d = decimal.Decimal(concentration.numerator) / decimal.Decimal(concentration.denominator)
+                    hydrogen = (-ka_d + (ka_d * ka_d + 4 * ka_d * c_d).sqrt()) / 2
+                    exact = -hydrogen.log10()
+                    shortcut = -(ka_d * c_d).sqrt().log10()
+                return acid, concentration, exact, abs(shortcut - exact) > decimal.Decimal("0.01")
+
+            (name, formula, ka_text), concentration, ph, misses = retry(
+                draw_weak, accept=lambda d: d[3] or not needs_quadratic, what="a weak acid the shortcut misses")
             text = (f"a {_sci(concentration)} mol/L solution of {name} ({formula}, Ka = {ka_text}). Solve the "
                     f"equilibrium exactly (x^2 = Ka (C - x), without assuming x is small)")
-            steps = 3 + (abs(shortcut - ph) > decimal.Decimal("0.01"))  # the quadratic is really needed
+            steps = 3 + misses  # the quadratic is really needed
         elif kind == "buffer":
             name, formula, ka_text = rng.choice(WEAK_ACIDS[:-1])
             acid_molar, salt_molar = _concentration(rng), _concentration(rng)
@@ -144,6 +154,8 @@ class Ph(Task):
         text = answer.strip()
         if text.lower().startswith("the ph is "):  # a naming sentence
             text = text[len("the ph is "):]
+        elif text.lower().startswith("ph") and text[2:].lstrip(" :").startswith(tuple("0123456789.+-")):
+            text = text[2:].lstrip(" :")  # the quantity's name before its value: "pH 6.92", "pH: 6.92"
         value = read_approx(text)
         if value is None:
             return Verdict.unparsed(f"expected one number, such as {EXAMPLE}")

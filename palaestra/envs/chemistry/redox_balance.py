@@ -35,7 +35,8 @@ from palaestra.envs.chemistry.common import (
 from palaestra.verifiers.normalize import read_answer, squeeze_spaces
 
 EXAMPLE = "Sn^2+ + 2 Ce^4+ -> Sn^4+ + 2 Ce^3+"  # a fixed placeholder (cerium is never drawn): not the answer
-ARROWS = ("\\longrightarrow", "\\rightarrow", "\\rightleftharpoons", "\\to", "-->", "<=>", "->", "→", "⟶", "⇌", "=>")
+ARROWS = ("\\longrightarrow", "\\rightarrow", "\\rightleftharpoons", "\\to", "-->", "<=>", "->", "→", "⟶", "⇌", "=>",
+          "=")  # "=" last: it is part of "<=>" and "=>"
 LABELS = "abcdefghijklmnopqrstuvwxyz"
 MAX_LINE_CHARS = 300
 HELPERS = {"acidic": (("H", 1), ("H2O", 0)), "basic": (("OH", -1), ("H2O", 0))}

@@ -9,6 +9,10 @@ eliminated, or a missing survivor, is named in the feedback.
 Games are built with a chain of planted dominations (each raising the dominating strategy's payoffs, which
 keeps every earlier domination valid), so elimination runs several rounds; the survivors are then computed
 from scratch. Stopping after the first round gives a wrong answer whenever a second round removes more.
+Raising dominators lifts the survivors' payoffs, so a game is redrawn while a cell read off the table's
+totals alone (the largest payoff sum, the largest single payoff, or the row and column with the largest
+totals for their players) is the surviving set: those reads solved 62%, 47% and 61% of level 0 and the
+largest sum still 33% of level 4.
 
 Difficulty: the cells of the drawn game plus four per strategy eliminated.
 """
@@ -16,9 +20,11 @@ Difficulty: the cells of the drawn game plus four per strategy eliminated.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.retry import retry
 from palaestra.core.task import Growth
 from palaestra.envs.economics.common import column_names, game_table, random_matrix, row_names
 from palaestra.verifiers.sets import one_of, read_set
@@ -59,12 +65,27 @@ def plant(rng: random.Random, a: list[list[int]], b: list[list[int]], eliminatio
             columns.remove(loser)
 
 
+def table_guesses(a: list[list[int]], b: list[list[int]]) -> list[tuple[list[int], list[int]]]:
+    """The single cells (as survivor rows, columns) that a reader of the payoff totals alone would name: every
+    cell with the largest payoff sum, every cell with the largest payoff, and the row and column with the
+    largest totals for their own players."""
+    cells = [(i, j) for i in range(len(a)) for j in range(len(a[0]))]
+    top_sum = max(a[i][j] + b[i][j] for i, j in cells)
+    top_pay = max(max(a[i][j], b[i][j]) for i, j in cells)
+    guesses = [([i], [j]) for i, j in cells if a[i][j] + b[i][j] == top_sum or max(a[i][j], b[i][j]) == top_pay]
+    row_totals = [sum(line) for line in a]
+    column_totals = [sum(b[i][j] for i in range(len(a))) for j in range(len(a[0]))]
+    guesses.append(([row_totals.index(max(row_totals))], [column_totals.index(max(column_totals))]))
+    return guesses
+
+
 @register
 class Dominance(Task):
     id = "economics/dominance"
     family = "economics"
     description = "The strategies surviving iterated elimination of strictly dominated strategies."
     tags = ("economics", "game-theory", "math")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -78,10 +99,17 @@ class Dominance(Task):
     def generate(self, rng: random.Random, config: Config) -> Problem:
         rows = rng.randint(max(2, config.rows - 1), config.rows)
         columns = rng.randint(max(2, config.columns - 1), config.columns)
-        a = random_matrix(rng, rows, columns, config.high)
-        b = random_matrix(rng, rows, columns, config.high)
-        plant(rng, a, b, rng.randint(2, rows + columns - 2))
-        alive_rows, alive_columns = eliminate(a, b)
+
+        def draw() -> tuple[list[list[int]], list[list[int]], list[int], list[int]] | None:
+            a = random_matrix(rng, rows, columns, config.high)
+            b = random_matrix(rng, rows, columns, config.high)
+            plant(rng, a, b, rng.randint(2, rows + columns - 2))
+            alive_rows, alive_columns = eliminate(a, b)
+            if (alive_rows, alive_columns) in table_guesses(a, b):
+                return None
+            return a, b, alive_rows, alive_columns
+
+        a, b, alive_rows, alive_columns = retry(draw, what="a game whose survivors the payoff totals do not name")
         survivors = [row_names(rows)[r] for r in alive_rows] + [column_names(columns)[c] for c in alive_columns]
         prompt = (
             "Two players choose at the same time: the row player picks a row (a letter), the column player picks a "
@@ -110,6 +138,19 @@ class Dominance(Task):
             if name in survivors and name not in written:
                 return Verdict.wrong(f"{kind} {name} survives the elimination but is missing")
         return Verdict.right()
+
+    def heuristics(self) -> dict[str, Callable[[Problem], str]]:
+        def largest_sum(problem: Problem) -> str:
+            a, b = problem.data["row_payoffs"], problem.data["column_payoffs"]
+            _, i, j = max((a[i][j] + b[i][j], i, j) for i in range(len(a)) for j in range(len(a[0])))
+            return f"{row_names(len(a))[i]}, {column_names(len(a[0]))[j]}"
+
+        def one_round(problem: Problem) -> str:
+            a, b = problem.data["row_payoffs"], problem.data["column_payoffs"]
+            rows, columns = eliminate(a, b, rounds=1)
+            return ", ".join([row_names(len(a))[r] for r in rows] + [column_names(len(a[0]))[c] for c in columns])
+
+        return {"the cell with the largest payoff sum": largest_sum, "one round of elimination": one_round}
 
     def difficulty(self, problem: Problem) -> float:
         """Cells of the drawn game plus four per eliminated strategy."""

@@ -9,12 +9,19 @@ deviation or says that an equilibrium is missing.
 so it is kept rare: about one problem in ten is drawn to have no pure equilibrium, the rest to have at least
 one, so answering "none" always earns about 10%.
 
+An equilibrium's payoffs are best responses, so random games often have their only equilibrium at the cell with
+the largest payoffs: naming the cell with the largest payoff sum solved 45% of level 0 and 21% of level 4. A
+game is redrawn, for three problems in four, while one such cell (the largest payoff sum, the largest single
+payoff, the largest smaller payoff of the two) is the whole answer (always redrawing would leave 2x2 games with
+almost only two-equilibrium answers).
+
 Difficulty: the cells of the drawn game plus three per equilibrium (each one must be found and checked both ways).
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
@@ -25,6 +32,19 @@ from palaestra.verifiers.sets import one_of, read_set
 
 EXAMPLE = "X7, Y8"  # a fixed placeholder of the right shape: never derived from the answer
 NONE_SHARE = 0.1  # the share of problems drawn without a pure equilibrium
+GUESS_FREE_SHARE = 0.75  # the share of problems redrawn while a payoff-reading guess is the whole answer
+
+
+def table_guesses(a: list[list[int]], b: list[list[int]]) -> list[tuple[int, int]]:
+    """The cells a reader of the payoffs alone would name: the largest payoff sum, the largest single payoff and
+    the largest smaller payoff of the two (every cell that ties for one of them)."""
+    cells = [(i, j) for i in range(len(a)) for j in range(len(a[0]))]
+    guesses: list[tuple[int, int]] = []
+    for measure in (lambda i, j: a[i][j] + b[i][j], lambda i, j: max(a[i][j], b[i][j]),
+                    lambda i, j: min(a[i][j], b[i][j])):
+        top = max(measure(i, j) for i, j in cells)
+        guesses.extend(cell for cell in cells if measure(*cell) == top)
+    return guesses
 
 
 @register
@@ -33,6 +53,7 @@ class NashPure(Task):
     family = "economics"
     description = "List every pure-strategy Nash equilibrium of a two-player payoff table."
     tags = ("economics", "game-theory", "math")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -47,13 +68,19 @@ class NashPure(Task):
         rows = rng.randint(max(2, config.rows - 1), config.rows)
         columns = rng.randint(max(2, config.columns - 1), config.columns)
         want_none = rng.random() < NONE_SHARE
+        guess_free = rng.random() < GUESS_FREE_SHARE
 
         def draw() -> tuple[list[list[int]], list[list[int]], list[tuple[int, int]]]:
             a = random_matrix(rng, rows, columns, config.high)
             b = random_matrix(rng, rows, columns, config.high)
             return a, b, pure_equilibria(a, b)
 
-        row_payoffs, column_payoffs, equilibria = retry(draw, accept=lambda g: (not g[2]) == want_none,
+        def acceptable(game: tuple[list[list[int]], list[list[int]], list[tuple[int, int]]]) -> bool:
+            a, b, found = game
+            guessed = len(found) == 1 and found[0] in table_guesses(a, b)
+            return (not found) == want_none and not (guess_free and guessed)
+
+        row_payoffs, column_payoffs, equilibria = retry(draw, accept=acceptable,
                                                         what="a game with the drawn kind of equilibria")
         names = [cell_name(i, j) for i, j in equilibria]
         prompt = (
@@ -82,6 +109,14 @@ class NashPure(Task):
             return Verdict.wrong("every listed cell is an equilibrium, but at least one equilibrium is missing"
                                  if written else "there is a pure-strategy equilibrium")
         return Verdict.right()
+
+    def heuristics(self) -> dict[str, Callable[[Problem], str]]:
+        def largest_sum(problem: Problem) -> str:
+            a, b = problem.data["row_payoffs"], problem.data["column_payoffs"]
+            _, i, j = max((a[i][j] + b[i][j], i, j) for i in range(len(a)) for j in range(len(a[0])))
+            return cell_name(i, j)
+
+        return {"the cell with the largest payoff sum": largest_sum}
 
     def difficulty(self, problem: Problem) -> float:
         """Cells of the drawn game plus three per equilibrium."""

@@ -29,7 +29,7 @@ SPECIFIC_HEAT = {"water": 4200, "copper": 390, "aluminium": 900, "iron": 450, "l
                  "brass": 380}
 ICE_HEAT = 2100  # J/(kg K)
 LATENT_HEAT = 336_000  # J/kg
-CELSIUS = {"°C": 1, "C": 1, "degrees Celsius": 1, "degrees": 1}
+CELSIUS = {"°C": 1, "C": 1, "degrees Celsius": 1, "degrees C": 1, "deg C": 1, "degC": 1, "degrees": 1}
 GRAMS = {"g": 1, "grams": 1, "kg": 1000}
 
 Body = tuple[str, int, int]  # material, mass in g, temperature in °C

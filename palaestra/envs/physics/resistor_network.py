@@ -22,8 +22,8 @@ from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
+from palaestra.envs.physics.common import read_quantity
 from palaestra.solvers.linalg import solve
-from palaestra.verifiers.numeric import read_exact
 from palaestra.verifiers.rationals import format_fraction, other_spellings
 
 OHMS = {"Ω": 1, "ohm": 1, "ohms": 1, "\\Omega": 1, "kΩ": 1000, "kohm": 1000}
@@ -87,7 +87,7 @@ class ResistorNetwork(Task):
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         units = AMPERES if problem.data["kind"] == "current" else OHMS
-        value = read_exact(answer, units=units, mixed=True, max_digits=60)
+        value = read_quantity(answer, units)  # exact, optionally followed by "≈ its decimal"
         if value is None:
             return Verdict.unparsed("not an exact number (in " + ("amperes)" if units is AMPERES else "ohms)"))
         return Verdict.judge(value == Fraction(problem.data["value"]), "wrong value")

@@ -15,7 +15,9 @@ from palaestra.envs.proofs._logic import Formula
 
 AUTOMATION = frozenset({"tauto", "intuition", "firstorder", "dtauto", "rtauto", "itauto", "auto", "eauto", "easy",
                         "now", "trivial", "congruence", "lia", "nia", "lra", "psatz", "btauto", "decide", "solve",
-                        "zify"})
+                        "zify",
+                        # the variants under other names: "intros; dintuition." proved every drawn goal
+                        "dintuition", "gintuition", "intuition_solver", "info_auto", "info_eauto", "info_trivial"})
 THEOREM = "taut"
 
 

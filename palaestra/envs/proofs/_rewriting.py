@@ -161,6 +161,31 @@ def random_walk(rng: random.Random, start: Term, axioms: Mapping[str, tuple[Term
 
 # --- writing and reading ----------------------------------------------------------------------------------------
 
+def split_label(segment: list[Token], axioms: Mapping[str, object]) -> tuple[list[Token], str | None]:
+    """A term's tokens without a trailing justification that names one axiom (``(G3)``, ``[R2, reversed]``,
+    ``by L5``), and that axiom's name; the tokens unchanged and None when there is no such label. A grader
+    reads such a label as the step's justification, so the chain's checker holds the step to that axiom."""
+    if segment and segment[-1][0] in ("close", "rbrack"):
+        opener = "open" if segment[-1][0] == "close" else "lbrack"
+        start = next((i for i in range(len(segment) - 2, max(-1, len(segment) - 8), -1)
+                      if segment[i][0] == opener), None)
+        if start is None:
+            return segment, None
+        inner, rest = segment[start + 1:-1], segment[:start]
+    else:
+        start = next((i for i in range(len(segment) - 1, max(-1, len(segment) - 5), -1)
+                      if segment[i] in (("word", "by"), ("word", "using"))), None)
+        if start is None:
+            return segment, None
+        inner, rest = segment[start:], segment[:start]
+    words = [text for kind, text in inner if kind != "punct"]
+    if words[:1] in (["by"], ["using"]):
+        words = words[1:]
+    if words and words[0] in axioms and words[1:] in ([], ["reversed"], ["backwards"]):
+        return rest, words[0]
+    return segment, None
+
+
 @dataclass(frozen=True)
 class Algebra:
     """How an algebra's terms are written and read. ``binary``: operation -> its symbol; ``prefix``: operation
@@ -217,11 +242,16 @@ class Algebra:
         if len(segments) < 2 or len(segments) > MAX_TERMS:
             return "expected at least two terms separated by ="
         terms = []
-        for segment in segments:
+        for number, segment in enumerate(segments):
+            segment, label = split_label(segment, self.axioms)
+            if label is not None and number == 0:
+                return f"the first term ({label}) has no step to justify"
             read = _Reader(self, segment, letters).term(0, 0) if segment else None
             if read is None or read[1] != len(segment):
                 shown = " ".join(t for _, t in segment)[:60]
                 return f"could not read the term {shown!r} (two operands per operation; brackets inside)"
+            if label is not None and one_step(terms[-1], read[0], {label: self.axioms[label]}) is None:
+                return f"step {number} is not an instance of {label}, the axiom it names"
             terms.append(read[0])
         return terms
 

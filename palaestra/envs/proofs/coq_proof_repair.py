@@ -41,7 +41,7 @@ class CoqProofRepair(MultiTurnTask):
     family = "proofs"
     description = "Repair a broken Coq proof over turns; each attempt comes back with coqc's real error."
     tags = ("logic", "proofs", "coq", "multi-turn", "proof-repair")
-    version = 2  # level 0 over four atoms
+    version = 3  # dintuition, info_auto and the like refused (v2: level 0 over four atoms)
     multiline = True
     toolchains = ("coq",)
     distinct_from = {"proofs/coq_tautology": "a given broken tactic script is repaired over turns from coqc's error "

@@ -36,7 +36,7 @@ class CoqTautology(Task):
     family = "proofs"
     description = "Prove an intuitionistic propositional tautology in Coq by hand (no deciding tactics)."
     tags = ("logic", "proofs", "coq", "intuitionistic")
-    version = 2  # level 0 over five atoms
+    version = 3  # dintuition, info_auto and the like refused (v2: level 0 over five atoms)
     multiline = True
     toolchains = ("coq",)
 

@@ -267,11 +267,16 @@ def read_chain(text: str, letters: str) -> list[Term] | str:
     if len(segments) < 2 or len(segments) > MAX_TERMS:
         return "expected at least two terms separated by ="
     terms = []
-    for segment in segments:
+    for number, segment in enumerate(segments):
+        segment, label = rewriting.split_label(segment, AXIOMS)
+        if label is not None and number == 0:
+            return f"the first term ({label}) has no step to justify"
         read = _TermParser(segment, letters).term(0, 0) if segment else None
         if read is None or read[1] != len(segment):
             shown = " ".join(t for _, t in segment)[:60]
             return f"could not read the term {shown!r} (products of two factors; brackets around inner products)"
+        if label is not None and rewriting.one_step(terms[-1], read[0], {label: AXIOMS[label]}) is None:
+            return f"step {number} is not an instance of {label}, the axiom it names"
         terms.append(read[0])
     return terms
 

@@ -101,6 +101,12 @@ class FitchRepair(MultiTurnTask):
                                                          f"{len(state['lines']) + 1}.")
         accepted = read_proof("\n".join(state["lines"]), atoms) if state["lines"] else []
         assert not isinstance(accepted, str)  # the state only ever holds accepted lines
+        rows = _rows(move)
+        if accepted and new[: len(accepted)] == accepted:  # the proof so far restated before the new lines
+            new, rows = new[len(accepted):], rows[len(accepted):]
+            if not new:
+                return Outcome(state, Verdict.unparsed("no new lines"), f"No new lines: continue from line "
+                                                                         f"{len(accepted) + 1}.")
         premises = [p for p in (parse_formula(text, atoms) for text in problem.data["premises"]) if p is not None]
         goal = parse_formula(problem.data["goal"], atoms) or ("bot",)
         lines = [*accepted, *new]
@@ -109,7 +115,7 @@ class FitchRepair(MultiTurnTask):
             mistakes = state["mistakes"] + 1
             return Outcome({**state, "mistakes": mistakes}, Verdict.wrong(error),
                            f"Rejected: {error}. Nothing of this turn was kept; continue from line {len(accepted) + 1}.")
-        texts = [*state["lines"], *(row for row in _rows(move))]
+        texts = [*state["lines"], *rows]
         new_state = {"lines": texts, "mistakes": state["mistakes"]}
         if check(lines, premises, goal) is None:
             reward = 1 / (1 + state["mistakes"])

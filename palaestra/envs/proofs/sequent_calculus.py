@@ -298,8 +298,13 @@ def _formula_list(tokens: list[Token], atoms: Any, pos: int, until_end: bool) ->
     return formulas, pos
 
 
+RULE_TOKENS = frozenset({"num", "punct", "dash", "word", "conn", "open", "close", "lbrack", "rbrack"})
+
+
 def _rule(tokens: list[Token]) -> tuple[tuple[str, str] | None, tuple[int, ...]] | str:
     """(the rule, cited numbers) from the tokens after a sequent, or why they cannot be read."""
+    if any(kind not in RULE_TOKENS for kind, _ in tokens):  # "∧L 4?" is a doubt, not a rule
+        return "could not read the rule (Ax, or a connective with L or R, e.g. ∧R or ->L, then the lines cited)"
     numbers = [int(text) for kind, text in tokens if kind == "num"]
     head = [t for t in tokens if t[0] not in ("num", "punct", "dash")]
     words = [text for kind, text in head if kind == "word"]
