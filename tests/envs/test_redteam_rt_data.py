@@ -1,0 +1,29 @@
+"""Red-team regressions (#21) for data, strings, spatial, languages, temporal, symbolic: shortcuts that paid
+without solving, and grading that misread right or wrong answers."""
+
+from __future__ import annotations
+
+from palaestra.core.registry import make_source
+from palaestra.envs.languages._automata import closure, run_nfa
+
+
+def _from_every_state(nfa: dict, string: str) -> set[str]:
+    current = closure(nfa, set(nfa["states"]))
+    for letter in string:
+        current = closure(nfa, {t for s in current for t in nfa["delta"].get(s, {}).get(letter, [])})
+    return current
+
+
+def test_nfa_run_needs_the_whole_string() -> None:
+    """Regression: dense random NFAs forgot their start, so reading the last two letters from every state
+    answered 0.76 of level 4 (0.55 with the last letter alone), and reading only the first letter from the
+    start answered 0.37 of level 0. No lazy reading (a proper suffix from all states, a proper prefix from
+    the start) gives the answer now."""
+    task = make_source("languages/nfa_run")
+    for level in (0, 2, 4):
+        for seed in range(40):
+            problem = task.sample(level, seed)
+            nfa, string = problem.data["nfa"], problem.data["string"]
+            final = run_nfa(nfa, string)
+            assert all(_from_every_state(nfa, string[k:]) != final for k in range(1, len(string)))
+            assert all(run_nfa(nfa, string[:k]) != final for k in range(len(string)))
