@@ -27,3 +27,17 @@ def test_nfa_run_needs_the_whole_string() -> None:
             final = run_nfa(nfa, string)
             assert all(_from_every_state(nfa, string[k:]) != final for k in range(1, len(string)))
             assert all(run_nfa(nfa, string[:k]) != final for k in range(len(string)))
+
+
+def test_lambda_reduction_identity_is_no_common_answer() -> None:
+    """Regression: λx.x was the normal form of 0.20 of level 0 and 0.12 of level 2, so the constant answer
+    paid twice what the kit allows; tiny normal forms are thinned now."""
+    from palaestra.envs.symbolic.lambda_reduction import normalize, parse_term, to_de_bruijn
+
+    task = make_source("symbolic/lambda_reduction")
+    identity = to_de_bruijn(parse_term("λx.x"))
+    for level in (0, 2):
+        problems = [task.sample(level, seed) for seed in range(150)]
+        hits = sum(normalize(to_de_bruijn(parse_term(p.data["term"])), p.data["steps"], 10**6)[0] == identity
+                   for p in problems)
+        assert hits / len(problems) <= 0.10, (level, hits)
