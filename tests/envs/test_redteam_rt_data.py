@@ -41,3 +41,14 @@ def test_lambda_reduction_identity_is_no_common_answer() -> None:
         hits = sum(normalize(to_de_bruijn(parse_term(p.data["term"])), p.data["steps"], 10**6)[0] == identity
                    for p in problems)
         assert hits / len(problems) <= 0.10, (level, hits)
+
+
+def test_cipher_reads_a_boxed_answer_before_a_full_stop() -> None:
+    """Regression: ``\\boxed{PLAINTEXT}.`` was unparsed (the wrapper sat inside the closing full stop)."""
+    task = make_source("symbolic/cipher")
+    problem = task.sample(0, 0)
+    gold = problem.answer or ""
+    assert task.verify(problem, f"\\boxed{{{gold}}}.").correct
+    assert task.verify(problem, f"**{gold}**.").correct
+    assert not task.verify(problem, f"\\boxed{{{gold} X}}.").correct
+    assert not task.verify(problem, f"\\boxed{{{gold}}}. Or not.").correct
