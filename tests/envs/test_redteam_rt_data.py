@@ -110,3 +110,37 @@ def test_sessionize_gap_of_exactly_the_limit_matters() -> None:
             assert {u: list(v) for u, v in sessions(events, gap).items()} == problem.data["result"]
             lazy = {u: list(v) for u, v in sessions(events, gap, exact_gap_splits=True).items()}
             assert lazy != problem.data["result"]
+
+
+
+def test_log_windows_half_open_rule_matters() -> None:
+    """Regression: reading the windows as closed (a line stamped at a window's end kept in it) answered 0.57
+    of level 0 and 0.25 of level 4; a line on a window's end now always decides a count."""
+    import re
+    from datetime import datetime
+
+    from palaestra.envs.data.log_windows import window_counts
+
+    assert window_counts([0, 299, 300, 600], 300, 2) == [2, 1]
+    assert window_counts([0, 299, 300, 600], 300, 2, end_inclusive=True) == [3, 1]
+    task = make_source("data/log_windows")
+    for level in (0, 1, 2):  # no UTC offsets below level 3: every stamp ends in Z
+        for seed in range(30):
+            problem = task.sample(level, seed)
+            span = re.search(r"from (\S+ \S+) to (\S+ \S+) UTC into consecutive (\d+)-minute", problem.prompt)
+            assert span
+            start, end = (datetime.fromisoformat(span.group(k)) for k in (1, 2))
+            width = int(span.group(3)) * 60
+            asked = re.search(r"Count the (.*?) in each window", problem.prompt)
+            assert asked
+            seconds = []
+            for stamp, level_name, service in re.findall(r"^(\S+)Z (\w+)\s+\[(\w+)\]", problem.prompt, re.M):
+                wanted = asked.group(1)
+                hit = (level_name in ("WARN", "ERROR") if "WARN or ERROR" in wanted else
+                       level_name == "ERROR" and f"of the {service} service" in wanted if "service" in wanted else
+                       wanted == f"lines of level {level_name}")
+                if hit:
+                    seconds.append(int((datetime.fromisoformat(stamp) - start).total_seconds()))
+            windows = int((end - start).total_seconds()) // width
+            assert window_counts(seconds, width, windows) == problem.data["counts"]
+            assert window_counts(seconds, width, windows, end_inclusive=True) != problem.data["counts"]
