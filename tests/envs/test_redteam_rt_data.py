@@ -144,3 +144,24 @@ def test_log_windows_half_open_rule_matters() -> None:
             windows = int((end - start).total_seconds()) // width
             assert window_counts(seconds, width, windows) == problem.data["counts"]
             assert window_counts(seconds, width, windows, end_inclusive=True) != problem.data["counts"]
+
+
+def test_cfg_generation_grammar_matters_and_example_is_fixed() -> None:
+    """Regression: at level 0 a random string meeting the stated conditions, grammar ignored, was accepted
+    0.27 of the time; and the example changed ("baab") exactly when the witness was "abba"."""
+    import itertools
+
+    from palaestra.envs.languages._grammar import Grammar
+    from palaestra.envs.languages.cfg_generation import _meets
+
+    task = make_source("languages/cfg_generation")
+    shares = []
+    for seed in range(40):
+        problem = task.sample(0, seed)
+        assert problem.prompt.split("for example: ")[1].startswith("abba")
+        grammar = Grammar(problem.data["rules"])
+        meeting = [s for s in ("".join(t) for t in itertools.product("ab", repeat=problem.data["length"]))
+                   if all(_meets(s, c) for c in problem.data["constraints"])]
+        shares.append(sum(grammar.accepts(s) for s in meeting) / len(meeting))
+    assert max(shares) <= 0.25
+    assert sum(shares) / len(shares) <= 0.15
