@@ -165,3 +165,13 @@ def test_cfg_generation_grammar_matters_and_example_is_fixed() -> None:
         shares.append(sum(grammar.accepts(s) for s in meeting) / len(meeting))
     assert max(shares) <= 0.25
     assert sum(shares) / len(shares) <= 0.15
+
+
+def test_regex_synthesis_example_is_fixed_and_never_an_answer() -> None:
+    """Regression: the example "(ab|c)*a" was swapped for "b(a|c)+" exactly when it fitted the lists (2 of
+    300 level-0 problems), which told the policy the answer."""
+    task = make_source("languages/regex_synthesis")
+    for seed in range(300):
+        problem = task.sample(0, seed)
+        assert problem.prompt.split("for example: ")[1].startswith("(ab|c)*a\n")
+        assert not task.verify(problem, "(ab|c)*a").correct
