@@ -175,3 +175,23 @@ def test_regex_synthesis_example_is_fixed_and_never_an_answer() -> None:
         problem = task.sample(0, seed)
         assert problem.prompt.split("for example: ")[1].startswith("(ab|c)*a\n")
         assert not task.verify(problem, "(ab|c)*a").correct
+
+
+def test_minimal_rotation_longest_run_is_tied() -> None:
+    """Regression: "start at the longest run of the smallest letter" answered 0.73 of level 0 and 0.59 of
+    level 4; that run is tied now, so the runs' continuations must be compared."""
+    import re
+
+    task = make_source("strings/minimal_rotation")
+    for level, ties in ((0, 2), (2, 3), (4, 3)):
+        hits = 0
+        for seed in range(60):
+            text = task.sample(level, seed).data["text"]
+            smallest = min(text)
+            rotated = text[text.index(next(ch for ch in text if ch != smallest)):] if set(text) != {smallest} else text
+            rotated = rotated + text[: len(text) - len(rotated)]  # a rotation that starts outside a run
+            runs = [m.group() for m in re.finditer(re.escape(smallest) + "+", rotated)]
+            assert runs.count(max(runs)) >= ties
+            start = text.index(max(runs)) if max(runs) in text else 0
+            hits += (text[start:] + text[:start]) == task.sample(level, seed).answer
+        assert hits / 60 < 0.5
