@@ -195,3 +195,18 @@ def test_minimal_rotation_longest_run_is_tied() -> None:
             start = text.index(max(runs)) if max(runs) in text else 0
             hits += (text[start:] + text[:start]) == task.sample(level, seed).answer
         assert hits / 60 < 0.5
+
+
+def test_mirror_paths_flips_matter() -> None:
+    """Regression: from level 3 mirrors flip, but tracing the beam with fixed mirrors gave the exit for 0.69
+    of level 3 and 0.47 of level 4."""
+    from palaestra.envs.spatial.mirror_paths import trace
+
+    task = make_source("spatial/mirror_paths")
+    for level in (3, 4):
+        for seed in range(40):
+            problem = task.sample(level, seed)
+            data = problem.data
+            fixed = trace(data["grid"], data["side"], data["index"], False, 10_000)
+            assert fixed is not None and list(fixed[:2]) != data["exit"]
+            assert not task.verify(problem, f"{fixed[0]} {fixed[1]}").correct
