@@ -210,3 +210,19 @@ def test_mirror_paths_flips_matter() -> None:
             fixed = trace(data["grid"], data["side"], data["index"], False, 10_000)
             assert fixed is not None and list(fixed[:2]) != data["exit"]
             assert not task.verify(problem, f"{fixed[0]} {fixed[1]}").correct
+
+
+def test_elementary_ca_wrap_matters() -> None:
+    """Regression: on wrapped rows, simulating with fixed 0 ends gave the final row for 0.24 of level 2."""
+    from palaestra.envs.symbolic.elementary_ca import step
+
+    task = make_source("symbolic/elementary_ca")
+    for level in (2, 3):
+        for seed in range(60):
+            problem = task.sample(level, seed)
+            data = problem.data
+            assert data["wrap"]
+            row = data["row"]
+            for _ in range(data["steps"]):
+                row = step(row, data["rule"], False)
+            assert row != problem.answer
