@@ -254,3 +254,20 @@ def test_sort_rows_every_rule_decides() -> None:
                 assert sort_rows(rows, spec, blanks, fold_case=False) != order
             if "rating" in spec_text:
                 assert sort_rows(rows, spec, "last" if blanks == "first" else "first") != order
+
+
+def test_json_diff_type_change_matters() -> None:
+    """Regression: comparing values as text (8080 the same as "8080", the prompt says it is not) answered
+    0.75 of level 0 and 0.66 of level 4; every problem now has a change of type alone."""
+    import json
+    import re
+
+    from palaestra.envs.data.json_diff import differences
+
+    task = make_source("data/json_diff")
+    for level in (0, 2, 4):
+        for seed in range(30):
+            problem = task.sample(level, seed)
+            old, new = (json.loads(block) for block in re.findall(r"```json\n(.*?)```", problem.prompt, re.S))
+            assert differences(old, new) == set(problem.data["differences"])
+            assert differences(old, new, by_text=True) != set(problem.data["differences"])
