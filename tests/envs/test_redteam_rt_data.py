@@ -271,3 +271,19 @@ def test_json_diff_type_change_matters() -> None:
             old, new = (json.loads(block) for block in re.findall(r"```json\n(.*?)```", problem.prompt, re.S))
             assert differences(old, new) == set(problem.data["differences"])
             assert differences(old, new, by_text=True) != set(problem.data["differences"])
+
+
+def test_validate_first_rule_matters() -> None:
+    """Regression: half of level 0 (0.32 of level 2) had no row breaking two rules, so reporting any broken
+    rule (the last, say) instead of the first was right; every problem has such a row now."""
+    from palaestra.envs.data.validate import broken_rules, first_broken
+
+    task = make_source("data/validate")
+    for level in (0, 2, 4):
+        for seed in range(30):
+            problem = task.sample(level, seed)
+            lines = problem.prompt.split("\n\n")[1].split("\n")[1:]
+            rows = [dict(zip(("label", "id", "email", "age", "department", "start", "manager"), line.split(","),
+                             strict=True)) for line in lines]
+            assert first_broken(rows) == problem.data["result"]
+            assert any(len(rules) >= 2 for rules in broken_rules(rows).values())
