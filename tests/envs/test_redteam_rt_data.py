@@ -287,3 +287,19 @@ def test_validate_first_rule_matters() -> None:
                              strict=True)) for line in lines]
             assert first_broken(rows) == problem.data["result"]
             assert any(len(rules) >= 2 for rules in broken_rules(rows).values())
+
+
+def test_schema_infer_every_value_matters() -> None:
+    """Regression: typing each column by its first value answered 0.34 of level 0 (by the type most of its
+    values have, 0.28); tables are redrawn until both lazy readings go wrong somewhere."""
+    from palaestra.envs.data.schema_infer import column_type, first_value_types, majority_types
+
+    task = make_source("data/schema_infer")
+    for level in (0, 1, 2):
+        for seed in range(40):
+            problem = task.sample(level, seed)
+            lines = problem.prompt.split("\n\n")[1].split("\n")
+            columns = [list(column) for column in zip(*(line.split(",") for line in lines[1:]), strict=True)]
+            truth = [column_type(values) for values in columns]
+            assert truth == [problem.data["result"][name] for name in lines[0].split(",")]
+            assert first_value_types(columns) != truth and majority_types(columns) != truth
