@@ -317,3 +317,21 @@ def test_apply_edit_script_positions_shift() -> None:
         for seed in range(60):
             problem = task.sample(level, seed)
             assert original_positions(problem.data["text"], problem.data["script"]) != problem.answer
+
+
+def test_lz77_tie_rule_and_overlap_matter() -> None:
+    """Regression: the farthest start among equally long copies answered 0.59 of level 0, copies that stop at
+    the current position 0.47 of level 0 and 0.40 of level 4; both misreadings go wrong now."""
+    from palaestra.envs.strings.lz77 import lz77
+
+    assert lz77("aaaa", 4)[0] == [(0, 0, "a"), (1, 2, "a")]
+    assert lz77("aaaa", 4, overlap=False)[0] == [(0, 0, "a"), (1, 1, "a"), (0, 0, "a")]
+    task = make_source("strings/lz77")
+    for level in (0, 2, 4):
+        for seed in range(40):
+            problem = task.sample(level, seed)
+            text, window = problem.data["text"], problem.data["window"]
+            truth = [tuple(t) for t in problem.data["triples"]]
+            assert lz77(text, window)[0] == truth
+            assert lz77(text, window, farthest=True)[0] != truth
+            assert lz77(text, window, overlap=False)[0] != truth
