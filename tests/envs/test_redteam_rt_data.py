@@ -335,3 +335,19 @@ def test_lz77_tie_rule_and_overlap_matter() -> None:
             assert lz77(text, window)[0] == truth
             assert lz77(text, window, farthest=True)[0] != truth
             assert lz77(text, window, overlap=False)[0] != truth
+
+
+def test_line_of_sight_corner_rule_matters() -> None:
+    """Regression: reading a touched wall corner as blocking (the prompt says it does not block) answered 0.57
+    of level 0 and 0.49 of level 4; some seen target's line now touches a corner in every problem."""
+    from palaestra.envs.spatial.line_of_sight import crosses
+
+    assert not crosses((0, 0), (2, 2), (1, 0)) and crosses((0, 0), (2, 2), (1, 0), closed=True)
+    task = make_source("spatial/line_of_sight")
+    for level in (0, 2, 4):
+        for seed in range(30):
+            data = task.sample(level, seed).data
+            walls = [tuple(w) for w in data["walls"]]
+            strict = sorted(name for name, cell in data["targets"].items()
+                            if not any(crosses(tuple(data["viewer"]), tuple(cell), w, closed=True) for w in walls))
+            assert strict != data["seen"]
