@@ -9,10 +9,11 @@ two thirds of the length.
 The verifier reads one integer and says whether it is not a period (naming a mismatching pair of
 positions) or a period that is not the smallest.
 
-Version 2: the planted word repeats its own first letters (three or more, four letters of it left free) at a
-shorter shift, a decoy that then breaks off, so "where the first few letters recur" is not the period: the
-recurrence of the first three letters answered 0.92 of level 0 and 0.78 of level 4 (now 0), of the first
-four 0.99 and 0.97 (now 0.33 and 0.17).
+Version 2: the planted word repeats its own first letters (three or more, usually four or more, four letters
+of it left free) at a shorter shift of two or more, a decoy that then breaks off, so "where the first few
+letters recur" is not the period: the recurrence of the first three letters answered 0.92 of level 0 and 0.78
+of level 4 (now 0), of the first four 0.99 and 0.97 (now 0.21 and 0.08). Levels past 4 add 12 letters
+each (9 before), so the difficulty's mean keeps growing despite the decoys' spread.
 
 Difficulty: the letter comparisons the naive search makes (each candidate period from 1 up, compared
 letter by letter until a mismatch) on the drawn string.
@@ -60,7 +61,7 @@ class Period(Task):
         alphabet: int  # distinct letters
 
     presets = (Config(20, 4), Config(26, 4), Config(33, 4), Config(41, 4), Config(50, 4))
-    growth = Growth(steps={"length": 9})
+    growth = Growth(steps={"length": 12})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         letters = string.ascii_lowercase[: config.alphabet]
@@ -69,8 +70,9 @@ class Period(Task):
         def draw() -> str:
             letters_drawn = [rng.choice(letters) for _ in range(planted)]
             # a decoy: the word's first letters recur inside it (at least four, often many more), then break off
-            shift = rng.randint(1, planted - 4)
-            for position in range(rng.randint(3, min(planted - shift - 1, planted - 4))):  # four letters stay free
+            shift = rng.randint(2, planted - 4)
+            longest = min(planted - shift - 1, planted - 4)  # four letters of the word stay free
+            for position in range(rng.randint(min(4, longest), longest)):
                 letters_drawn[shift + position] = letters_drawn[position]  # letter by letter: it may overlap
             word = "".join(letters_drawn)
             return (word * (config.length // planted + 1))[: config.length]
