@@ -366,3 +366,18 @@ def test_period_is_not_where_the_first_letters_recur() -> None:
             assert recurrence[0] != period, (level, seed)
             four += recurrence[1] == period
         assert four / 60 < 0.35, (level, four)
+
+
+def test_recurring_events_inclusive_start_matters() -> None:
+    """Regression: the start was a meeting day in 3% of problems, so counting from the day after it (which the
+    prompt rules out) answered 0.97 of every level; now half the problems start on a meeting day."""
+    from palaestra.envs.temporal.recurring_events import occurrences
+
+    task = make_source("temporal/recurring_events")
+    for level in (0, 2, 4):
+        exclusive = 0
+        for seed in range(80):
+            data = task.sample(level, seed).data
+            assert occurrences(data["rule"], data["start"], data["count"])[-1] == data["answer"]
+            exclusive += occurrences(data["rule"], data["start"] + 1, data["count"])[-1] == data["answer"]
+        assert exclusive / 80 < 0.7, (level, exclusive)
