@@ -381,3 +381,18 @@ def test_recurring_events_inclusive_start_matters() -> None:
             assert occurrences(data["rule"], data["start"], data["count"])[-1] == data["answer"]
             exclusive += occurrences(data["rule"], data["start"] + 1, data["count"])[-1] == data["answer"]
         assert exclusive / 80 < 0.7, (level, exclusive)
+
+
+def test_turtle_pose_misreadings_go_wrong() -> None:
+    """Regression: reading "back n" as a half turn and n steps answered 0.42 of level 0, swapping left and
+    right 0.21; programs are redrawn until both misreadings give another pose."""
+    from palaestra.envs.spatial.turtle_pose import HEADINGS, run
+
+    task = make_source("spatial/turtle_pose")
+    for level in (0, 2, 4):
+        for seed in range(40):
+            problem = task.sample(level, seed)
+            program = problem.data["program"]
+            for misread in ({"back_turns": True}, {"mirrored": True}):
+                x, y, heading = run(program, **misread)[0]
+                assert f"({x}, {y}) {HEADINGS[heading]}" != problem.answer
