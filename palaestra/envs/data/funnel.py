@@ -9,6 +9,10 @@ list of integers with the shared reader and names the first wrong step. For each
 tries every step-1 event and follows the earliest next events after it (the earliest choice is optimal
 for a fixed start), so it is exact.
 
+Version 2: every problem has a user whom the order of events keeps from a step, and from level 3 one whom
+the time limit keeps from a step, so counting users by which events they have (0.72 of level 0) or ignoring
+the time limit (0.72 of level 4) no longer gives the answer.
+
 Difficulty: the events plus the users plus the funnel's steps plus 5 for a time limit plus 5 when the log
 is out of order.
 """
@@ -57,6 +61,15 @@ def funnel_counts(events: list[list[Any]], steps: list[str], window: int | None)
     return [sum(1 for d in depths if d > k) for k in range(len(steps))]
 
 
+def order_blind_counts(events: list[list[Any]], steps: list[str]) -> list[int]:
+    """The counts of a lazy reading that ignores time: a user "reaches" step k when they have events of
+    steps 1 to k in any order."""
+    names: dict[str, set[str]] = {}
+    for _, user, name in events:
+        names.setdefault(user, set()).add(name)
+    return [sum(1 for seen in names.values() if set(steps[: k + 1]) <= seen) for k in range(len(steps))]
+
+
 def _read_count(text: str) -> int | None:
     return int(text) if _COUNT.fullmatch(text) else None
 
@@ -71,6 +84,7 @@ class Funnel(Task):
     family = "data"
     description = "Count the users reaching each step of an ordered conversion funnel (optionally within a time limit)."
     tags = ("data", "logs", "sequences")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -99,13 +113,21 @@ class Funnel(Task):
                     sequence.insert(rng.randrange(len(sequence) + 1), rng.choice(steps[1:]))
                 for _ in range(rng.randint(0, config.noise)):
                     sequence.insert(rng.randrange(len(sequence) + 1), rng.choice(NOISE))
-                for name in sequence:
+                # with a time limit, some users pause once for longer than it, so the limit decides
+                pause = rng.randrange(len(sequence)) if window and rng.random() < 0.4 else None
+                for position, name in enumerate(sequence):
                     events.append([second, user, name])
                     second += rng.randint(30, (4 if window else 9) * 60)
+                    if position == pause:
+                        second += rng.randint(window * 60, (window + 10) * 60)
             return events
 
         def varied(events: list[list[Any]]) -> bool:
             counts = funnel_counts(events, steps, window)
+            if counts == order_blind_counts(events, steps):
+                return False  # the order must matter (ignoring it answered 0.72 of level 0)
+            if window is not None and counts == funnel_counts(events, steps, None):
+                return False  # and the time limit where there is one (ignoring it answered 0.72 of level 4)
             return counts[0] > counts[-1] and len(set(counts)) >= min(3, len(steps))
 
         events = retry(draw, varied, attempts=300, what="a funnel whose counts fall step by step")

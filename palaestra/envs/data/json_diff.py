@@ -8,6 +8,9 @@ the new version, ``-path`` for one only in the old, ``~path`` for a leaf in both
 shared set reader; the verifier names a wrong or missing entry. The number of differences is drawn per
 problem (at least two), and untouched leaves outnumber them, so neither listing every leaf nor "none" pays.
 
+Version 2: every problem has a setting whose value changes its JSON type alone (``8080`` to ``"8080"``), so
+comparing values as text no longer gives the answer (it gave 0.75 of level 0 and 0.66 of level 4).
+
 Difficulty: the leaves of both versions plus the differences plus the depth of the deepest one.
 """
 
@@ -41,11 +44,17 @@ def leaves(node: dict, prefix: str = "") -> dict[str, Any]:
     return found
 
 
-def differences(old: dict, new: dict) -> set[str]:
-    """``+path``, ``-path`` and ``~path`` entries; values compare with their JSON type (8080 is not "8080")."""
+def differences(old: dict, new: dict, *, by_text: bool = False) -> set[str]:
+    """``+path``, ``-path`` and ``~path`` entries; values compare with their JSON type (8080 is not "8080"),
+    or, with ``by_text``, as their text without quotes (the misreading the prompt warns about)."""
     before, after = leaves(old), leaves(new)
+
+    def shown(value: Any) -> str:
+        text = json.dumps(value)
+        return text.strip('"') if by_text else text
+
     out = {f"+{p}" for p in after if p not in before} | {f"-{p}" for p in before if p not in after}
-    return out | {f"~{p}" for p in before if p in after and json.dumps(before[p]) != json.dumps(after[p])}
+    return out | {f"~{p}" for p in before if p in after and shown(before[p]) != shown(after[p])}
 
 
 def _read_entry(text: str) -> str | None:
@@ -104,6 +113,7 @@ class JsonDiff(Task):
     family = "data"
     description = "List the added, removed and changed settings between two nested JSON configs (as +/-/~ paths)."
     tags = ("data", "json", "diff")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -143,6 +153,8 @@ class JsonDiff(Task):
 
         def fair(drawn: tuple[dict, dict]) -> bool:
             found = differences(*drawn)
+            if differences(*drawn, by_text=True) == found:
+                return False  # a change of type alone must be among them (comparing text answered 0.75 of level 0)
             return 2 <= len(found) and 2 * len(found) < len(leaves(drawn[0]))
 
         old, new = retry(draw, fair, attempts=300, what="two versions with a few differences")

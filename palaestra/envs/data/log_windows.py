@@ -9,6 +9,10 @@ offset (``+02:00``), to be converted before counting. The answer is the list of 
 zeros included; the verifier reads a list of integers and names the first window that is wrong.
 Problems are redrawn until the counts are not all equal.
 
+Version 2: problems are also redrawn until a line on a window's end decides a count, so reading the
+windows as closed (a line at a window's end kept in it) no longer gives the answer (it gave 0.57 of level 0
+and 0.25 of level 4).
+
 Difficulty: the log's lines plus the windows plus the lines stamped with an offset plus 5 if out of order.
 """
 
@@ -41,6 +45,17 @@ def _read_count(text: str) -> int | None:
     return int(text) if _COUNT.fullmatch(text) else None
 
 
+def window_counts(seconds: list[int], width: int, windows: int, *, end_inclusive: bool = False) -> list[int]:
+    """Lines per window for lines at ``seconds`` after the start: windows include their start and exclude
+    their end (or, with ``end_inclusive``, the misreading where a window keeps a line stamped at its end)."""
+    counts = [0] * windows
+    for second in seconds:
+        position = second - 1 if end_inclusive and second > 0 else second  # whole seconds: the end moves in
+        if 0 <= position < width * windows:
+            counts[position // width] += 1
+    return counts
+
+
 def _stamp(moment: datetime, offset_minutes: int) -> str:
     local = moment + timedelta(minutes=offset_minutes)
     if offset_minutes == 0:
@@ -56,6 +71,7 @@ class LogWindows(Task):
     family = "data"
     description = "Count the log lines matching a filter per fixed time window (zeros included), in window order."
     tags = ("data", "logs", "aggregation", "temporal")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -96,14 +112,14 @@ class LogWindows(Task):
                 lines.append({"second": second, "level": rng.choices(LEVELS, weights)[0],
                               "service": rng.choice([service, *services]),  # the asked one a bit more often
                               "offset": rng.choice((0, 0, 60, 120, -300, 330)) if config.offsets else 0})
-            counts = [0] * config.windows
-            for line in lines:
-                if matches(line) and 0 <= line["second"] < span:
-                    counts[line["second"] // (width * 60)] += 1
-            return lines, counts
+            return lines, window_counts([line["second"] for line in lines if matches(line)], width * 60,
+                                        config.windows)
 
         def varied(drawn: tuple[list[dict], list[int]]) -> bool:
-            counts = drawn[1]
+            lines, counts = drawn
+            if counts == window_counts([line["second"] for line in lines if matches(line)], width * 60,
+                                       config.windows, end_inclusive=True):
+                return False  # the half-open rule must matter: closed windows answered 0.57 of level 0
             return len(set(counts)) > 1 and sum(c > 0 for c in counts) >= 2 and 2 * sum(counts) >= len(counts)
 
         lines, counts = retry(draw, varied, attempts=300, what="counts that vary by window")

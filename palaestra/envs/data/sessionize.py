@@ -9,6 +9,10 @@ verifier reads the pairs with the shared assignment reader and names the first w
 Event times are drawn so that many gaps fall within a minute of G and, in most problems, one falls on it
 exactly, so the boundary rule matters.
 
+Version 2: every problem has a gap of exactly G between two of a user's events (the old draw sometimes
+put it after a user's last event, or not at all), so splitting at a gap of exactly G (0.46 of level 0)
+never gives the answer.
+
 Difficulty: the events plus the users plus the sessions plus 5 when the events are out of order.
 """
 
@@ -18,7 +22,7 @@ import random
 import re
 from dataclasses import dataclass
 
-from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.data.common import WORDS
 from palaestra.verifiers.assignments import read_values
@@ -38,8 +42,10 @@ def clock(second: int) -> str:
     return f"{second // 3600:02d}:{second // 60 % 60:02d}:{second % 60:02d}"
 
 
-def sessions(events: list[list], gap_minutes: int) -> dict[str, tuple[int, int]]:
-    """Per user: (number of sessions, longest session in seconds) under the inactivity rule."""
+def sessions(events: list[list], gap_minutes: int, *, exact_gap_splits: bool = False) -> dict[str, tuple[int, int]]:
+    """Per user: (number of sessions, longest session in seconds) under the inactivity rule (or, with
+    ``exact_gap_splits``, under its misreading where a gap of exactly the limit starts a new session)."""
+    limit = gap_minutes * 60 - exact_gap_splits
     times: dict[str, list[int]] = {}
     for second, user, _ in events:
         times.setdefault(user, []).append(second)
@@ -48,7 +54,7 @@ def sessions(events: list[list], gap_minutes: int) -> dict[str, tuple[int, int]]
         stamps.sort()
         count, start, longest = 1, stamps[0], 0
         for previous, current in zip(stamps, stamps[1:], strict=False):
-            if current - previous > gap_minutes * 60:
+            if current - previous > limit:
                 longest = max(longest, previous - start)
                 count, start = count + 1, current
         result[user] = (count, max(longest, stamps[-1] - start))
@@ -61,6 +67,7 @@ class Sessionize(Task):
     family = "data"
     description = "Split users' click events into sessions by an inactivity gap; count them and give the longest."
     tags = ("data", "logs", "sessions", "temporal")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -74,23 +81,30 @@ class Sessionize(Task):
     def generate(self, rng: random.Random, config: Config) -> Problem:
         gap = rng.choice((10, 15, 20, 30))
         users = rng.sample(WORDS["first_names"], config.users)
-        events: list[list] = []
-        exact_gap_placed = False
-        for user in users:
-            second = rng.randrange(8 * 3600, 12 * 3600)
-            for _ in range(rng.randint(max(2, config.events - 2), config.events)):
-                events.append([second, user, rng.choice(PAGES)])
-                kind = rng.random()
-                if not exact_gap_placed and kind < 0.2:
-                    step = gap * 60  # exactly the gap: the session goes on
-                    exact_gap_placed = True
-                elif kind < 0.5:
-                    step = gap * 60 + rng.choice((-1, 1)) * rng.randint(1, 59)  # within a minute of the gap
-                elif kind < 0.8:
-                    step = rng.randint(20, gap * 60 // 2)
-                else:
-                    step = rng.randint(gap * 60 + 60, gap * 120)
-                second += max(1, step)
+
+        def draw() -> list[list]:
+            events: list[list] = []
+            exact_gap_placed = False
+            for user in users:
+                second = rng.randrange(8 * 3600, 12 * 3600)
+                for _ in range(rng.randint(max(2, config.events - 2), config.events)):
+                    events.append([second, user, rng.choice(PAGES)])
+                    kind = rng.random()
+                    if not exact_gap_placed and kind < 0.2:
+                        step = gap * 60  # exactly the gap: the session goes on
+                        exact_gap_placed = True
+                    elif kind < 0.5:
+                        step = gap * 60 + rng.choice((-1, 1)) * rng.randint(1, 59)  # within a minute of the gap
+                    elif kind < 0.8:
+                        step = rng.randint(20, gap * 60 // 2)
+                    else:
+                        step = rng.randint(gap * 60 + 60, gap * 120)
+                    second += max(1, step)
+            return events
+
+        # the boundary rule must decide: splitting at a gap of exactly the limit answered 0.46 of level 0
+        events = retry(draw, lambda drawn: sessions(drawn, gap) != sessions(drawn, gap, exact_gap_splits=True),
+                       attempts=200, what="a clickstream whose gap of exactly the limit matters")
         if config.shuffled:
             rng.shuffle(events)
         else:

@@ -4,7 +4,12 @@ A product table (sku, category, price, rating, stock) is given with an ORDER BY-
 to four keys, each ascending or descending: text compares ignoring letter case (categories are written in
 mixed case), numbers compare as numbers (9.5 before 10), blank ratings go first or last as stated whatever
 the direction, and the sku (unique) breaks any remaining tie. Categories and ratings are drawn from few
-values so that the later keys decide. The answer is the list of skus in sorted order; the verifier reads
+values so that the later keys decide.
+
+Version 2: a table is redrawn until every stated rule decides something: the first key alone, comparing
+categories with their case, the other placement of blank ratings, and comparing prices or stock as written
+text each give another order (first key only answered 0.39 of level 0, 0.32 with ties left in table order; comparing with case 0.72 of level 0
+and 0.37 of level 4; one fixed blank placement 0.87 of level 0 and 0.74 of level 4). The answer is the list of skus in sorted order; the verifier reads
 it with the shared list reader and names the first wrong position.
 
 Difficulty: the rows plus the keys plus the adjacent pairs of the sorted table that the first key leaves
@@ -19,7 +24,7 @@ from fractions import Fraction
 from functools import cmp_to_key
 from typing import Any
 
-from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.data.common import WORDS, csv_text, money
 from palaestra.verifiers.normalize import markup_spellings
@@ -29,19 +34,24 @@ EXAMPLE = "ZZ-100, ZZ-200, ZZ-300"  # a fixed placeholder: never derived from th
 KEYS = ("category", "price", "rating", "stock")
 
 
-def _value(row: dict, key: str) -> object:
+def _value(row: dict, key: str, fold_case: bool = True, numeric: bool = True) -> object:
     if key == "category":
-        return row["category"].lower()
+        return row["category"].lower() if fold_case else row["category"]
     if key == "price":
-        return Fraction(row["price"], 100)
+        return Fraction(row["price"], 100) if numeric else money(row["price"])
+    if key == "stock" and not numeric:
+        return str(row["stock"])
     return row[key]
 
 
-def sort_rows(rows: list[dict], spec: list[list], blanks: str) -> list[str]:
-    """The skus in order under ``spec`` (``[key, "asc"|"desc"]`` pairs), blank ratings ``first`` or ``last``."""
+def sort_rows(rows: list[dict], spec: list[list], blanks: str, *, fold_case: bool = True,
+              numeric: bool = True) -> list[str]:
+    """The skus in order under ``spec`` (``[key, "asc"|"desc"]`` pairs), blank ratings ``first`` or ``last``
+    (or under a misreading: text compared with its case, ``fold_case=False``; prices and stock compared as
+    written text, ``numeric=False``)."""
     def compare(a: dict, b: dict) -> int:
         for key, direction in spec:
-            x, y = _value(a, key), _value(b, key)
+            x, y = _value(a, key, fold_case, numeric), _value(b, key, fold_case, numeric)
             if x == y:
                 continue
             if x is None or y is None:  # a blank rating: placed as stated, whatever the direction
@@ -65,6 +75,7 @@ class SortRows(Task):
     family = "data"
     description = "Sort table rows by several keys (mixed directions, case-insensitive text, blanks placed as stated)."
     tags = ("data", "tables", "sorting")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -75,17 +86,33 @@ class SortRows(Task):
     growth = Growth(steps={"rows": 5})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        categories = rng.sample(WORDS["categories"], 3)
-        skus = rng.sample(range(100, 1000), config.rows)
-        rows: list[dict[str, Any]] = []
-        for number in skus:
-            category = rng.choice(categories)
-            written = rng.choice((category, category.lower(), category.upper()))
-            rows.append({"sku": f"SK-{number}", "category": written, "price": rng.choice((950, 1000, 1250, 199, 2000,
-                                                                                          rng.randrange(100, 5000, 50))),
-                         "rating": rng.choice((None, 3, 4, 4, 5, 5)), "stock": rng.randint(0, 30)})
-        spec = [[key, rng.choice(("asc", "desc"))] for key in rng.sample(KEYS, config.keys)]
-        blanks = rng.choice(("first", "last"))
+        def draw() -> tuple[list[dict[str, Any]], list[list], str]:
+            categories = rng.sample(WORDS["categories"], 3)
+            skus = rng.sample(range(100, 1000), config.rows)
+            rows: list[dict[str, Any]] = []
+            for number in skus:
+                category = rng.choice(categories)
+                written = rng.choice((category, category.lower(), category.upper()))
+                rows.append({"sku": f"SK-{number}", "category": written,
+                             "price": rng.choice((950, 1000, 1250, 199, 2000, rng.randrange(100, 5000, 50))),
+                             "rating": rng.choice((None, 3, 4, 4, 5, 5)), "stock": rng.randint(0, 30)})
+            spec = [[key, rng.choice(("asc", "desc"))] for key in rng.sample(KEYS, config.keys)]
+            return rows, spec, rng.choice(("first", "last"))
+
+        def every_rule_matters(drawn: tuple[list[dict[str, Any]], list[list], str]) -> bool:
+            rows, spec, blanks = drawn
+            order = sort_rows(rows, spec, blanks)
+            keys = [key for key, _ in spec]
+            other_blanks = "last" if blanks == "first" else "first"
+            in_table_order = [{**row, "sku": str(1000 + i)} for i, row in enumerate(rows)]  # ties keep the table's order
+            first_key_stable = [rows[int(sku) - 1000]["sku"] for sku in sort_rows(in_table_order, spec[:1], blanks)]
+            return (order not in (sort_rows(rows, spec[:1], blanks), first_key_stable)  # the later keys decide
+                    and ("category" not in keys or sort_rows(rows, spec, blanks, fold_case=False) != order)
+                    and ("rating" not in keys or sort_rows(rows, spec, other_blanks) != order)
+                    and (not {"price", "stock"} & set(keys)
+                         or sort_rows(rows, spec, blanks, numeric=False) != order))
+
+        rows, spec, blanks = retry(draw, every_rule_matters, attempts=500, what="a table on which every sorting rule matters")
         order = sort_rows(rows, spec, blanks)
         table = csv_text(["sku", "category", "price", "rating", "stock"],
                          [[r["sku"], r["category"], money(r["price"]), "" if r["rating"] is None else r["rating"],

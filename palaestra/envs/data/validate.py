@@ -9,6 +9,9 @@ answer names every bad row with the number of the first rule it breaks (``r3 = 2
 out; the verifier reads the pairs with the shared assignment reader and names a row wrongly included,
 left out or given the wrong rule.
 
+Version 2: every problem has a row that breaks two rules (half of level 0 had none, so reporting any broken
+rule, the last say, was right there).
+
 Difficulty: the rows plus the bad rows plus the rows broken twice plus the manager references to check.
 """
 
@@ -19,7 +22,7 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
-from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.data.common import WORDS, csv_text, keyed_text, keyed_verdict
 from palaestra.verifiers.normalize import markup_spellings
@@ -52,6 +55,11 @@ def _real_date(text: str) -> date | None:
 
 def first_broken(rows: list[dict]) -> dict[str, int]:
     """Each bad row's label -> the number (1-6) of the first rule it breaks."""
+    return {label: rules[0] for label, rules in broken_rules(rows).items()}
+
+
+def broken_rules(rows: list[dict]) -> dict[str, list[int]]:
+    """Each bad row's label -> the numbers of all the rules it breaks, in order."""
     ids = {row["id"] for row in rows}
     seen: set[str] = set()
     result = {}
@@ -67,7 +75,7 @@ def first_broken(rows: list[dict]) -> dict[str, int]:
         seen.add(row["id"])
         broken = [number for number, ok in enumerate(checks, start=1) if not ok]
         if broken:
-            result[row["label"]] = broken[0]
+            result[row["label"]] = broken
     return result
 
 
@@ -94,6 +102,7 @@ class Validate(Task):
     family = "data"
     description = "Check table rows against numbered rules (unique key, formats, ranges, foreign key); first rule broken."
     tags = ("data", "tables", "validation")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -104,22 +113,29 @@ class Validate(Task):
     growth = Growth(steps={"rows": 6, "bad": 2})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        ids = [f"E{n}" for n in rng.sample(range(100, 1000), config.rows)]
-        rows = []
-        for index, employee in enumerate(ids):
-            first, last = rng.choice(WORDS["first_names"]), rng.choice(WORDS["surnames"])
-            start = date(2010, 1, 1).toordinal() + rng.randrange(5400)
-            manager = rng.choice(ids[:index]) if index and rng.random() < 0.7 else ""
-            rows.append({"label": f"r{index + 1}", "id": employee, "email": f"{first.lower()}.{last.lower()}@corp.example",
-                         "age": str(rng.randint(18, 70)), "department": rng.choice(DEPARTMENTS),
-                         "start": date.fromordinal(start).isoformat(), "manager": manager})
-        bad = rng.sample(range(1, config.rows), rng.randint(1, min(config.bad, config.rows - 1)))
-        twice = 0
-        for index in bad:
-            rules = sorted(rng.sample(range(1, 7), 2 if rng.random() < 0.35 else 1))
-            twice += len(rules) == 2
-            for rule in rules:
-                _break(rng, rows[index], rule, rows)
+        def draw() -> tuple[list[dict], int]:
+            ids = [f"E{n}" for n in rng.sample(range(100, 1000), config.rows)]
+            rows = []
+            for index, employee in enumerate(ids):
+                first, last = rng.choice(WORDS["first_names"]), rng.choice(WORDS["surnames"])
+                start = date(2010, 1, 1).toordinal() + rng.randrange(5400)
+                manager = rng.choice(ids[:index]) if index and rng.random() < 0.7 else ""
+                rows.append({"label": f"r{index + 1}", "id": employee,
+                             "email": f"{first.lower()}.{last.lower()}@corp.example",
+                             "age": str(rng.randint(18, 70)), "department": rng.choice(DEPARTMENTS),
+                             "start": date.fromordinal(start).isoformat(), "manager": manager})
+            bad = rng.sample(range(1, config.rows), rng.randint(1, min(config.bad, config.rows - 1)))
+            twice = 0
+            for index in bad:
+                rules = sorted(rng.sample(range(1, 7), 2 if rng.random() < 0.35 else 1))
+                twice += len(rules) == 2
+                for rule in rules:
+                    _break(rng, rows[index], rule, rows)
+            return rows, twice
+
+        # "the first rule" must decide: some row breaks two (with none, any broken rule answered 0.5 of level 0)
+        rows, twice = retry(draw, lambda drawn: any(len(r) >= 2 for r in broken_rules(drawn[0]).values()),
+                            what="a table with a row that breaks two rules")
         result = first_broken(rows)
         table = csv_text(["row", "id", "email", "age", "department", "start_date", "manager_id"],
                          [[r["label"], r["id"], r["email"], r["age"], r["department"], r["start"], r["manager"]]

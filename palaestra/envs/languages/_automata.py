@@ -184,20 +184,6 @@ def run_nfa(nfa: Automaton, string: str) -> set[str]:
     return current
 
 
-def random_nfa(rng: random.Random, size: int, alphabet: str, density: float, epsilon: float) -> Automaton:
-    """A random NFA: each (state, letter, state) move present with ``density``, each epsilon move with ``epsilon``."""
-    states = [f"q{i}" for i in range(size)]
-    delta: dict[str, dict[str, list[str]]] = {}
-    for s in states:
-        moves = {a: [t for t in states if rng.random() < density] for a in alphabet}
-        eps = [t for t in states if t != s and rng.random() < epsilon]
-        if eps:
-            moves[""] = eps
-        delta[s] = {a: ts for a, ts in moves.items() if ts}
-    accepting = [s for s in states if rng.random() < 0.4]
-    return {"states": states, "start": "q0", "accepting": accepting, "delta": delta}
-
-
 def nfa_table(nfa: Automaton) -> str:
     lines = [f"Start state: {nfa['start']}", "Transitions:"]
     for s in nfa["states"]:

@@ -6,16 +6,26 @@ it generates (so some answer exists): an exact length, plus one to three of "sta
 the grammar generates and that meets every constraint scores: the verifier checks the
 constraints, then membership by a memoised split search (strings longer than the stated length
 are refused before any parsing).
+
+Version 2: where the strings of the asked length can be counted (two letters, up to nine), a problem is
+kept only when the grammar generates at most a quarter of the strings that meet the conditions: a random
+string meeting them, grammar ignored, scored 0.27 at level 0. The example is a fixed placeholder (it was
+changed when the witness was ``abba``).
 """
 
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.envs.languages._grammar import Grammar, random_grammar
 from palaestra.verifiers.normalize import read_answer, strip_wrappers, unify
+
+EXAMPLE = "abba"  # a fixed placeholder: never derived from the answer
+GUESS_SHARE = 0.25  # the most of the strings meeting the conditions that the grammar may generate (when countable)
+ENUMERATED = 512  # strings of the asked length, at most, for that share to be counted
 
 
 @register
@@ -24,6 +34,7 @@ class CfgGeneration(Task):
     family = "languages"
     description = "Write a string that a context-free grammar generates and that meets given constraints."
     tags = ("formal-languages", "grammar", "generation")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -44,24 +55,26 @@ class CfgGeneration(Task):
     bounded = "growing its sizes past the presets exhausts a fixed pool the generator draws from (names, letters or tables)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        def draw() -> tuple[Grammar, str] | None:
+        def draw() -> tuple[Grammar, str, list[list]] | None:
             grammar = random_grammar(rng, config.nonterminals, config.terminals, config.bodies, config.max_body)
             lengths = [n for n in range(config.lengths[0], config.lengths[1] + 1) if grammar.count("S", n) >= 3]
             if not lengths:
                 return None
-            return grammar, Grammar.string(grammar.sample(rng, rng.choice(lengths)))
+            witness = Grammar.string(grammar.sample(rng, rng.choice(lengths)))
+            kinds = rng.sample(["prefix", "suffix", "substring", "count"], config.constraints)
+            constraints = [_constraint(rng, kind, witness, config.terminals) for kind in kinds]
+            if _generated_share(grammar, len(witness), constraints, config.terminals) > GUESS_SHARE:
+                return None  # most strings meeting the conditions are in the language: the grammar hardly matters
+            return grammar, witness, constraints
 
-        grammar, witness = retry(draw, what="a grammar with several strings of a wanted length")
-        kinds = rng.sample(["prefix", "suffix", "substring", "count"], config.constraints)
-        constraints = [_constraint(rng, kind, witness, config.terminals) for kind in kinds]
+        grammar, witness, constraints = retry(draw, what="a grammar with several strings of a wanted length")
         wanted = "\n".join(f"- {_describe(c)}" for c in [["length", len(witness)], *constraints])
         prompt = (
             "Here is a context-free grammar. Capital letters are nonterminals, small letters are terminals, S is the "
             "start symbol, and | separates alternatives:\n\n"
             f"{grammar.text()}\n\n"
             f"Write a string that this grammar generates and that meets all of these conditions:\n{wanted}\n\n"
-            "Any such string is accepted. Give the string alone, without spaces or quotes, for example: "
-            + ("abba" if witness != "abba" else "baab")
+            f"Any such string is accepted. Give the string alone, without spaces or quotes, for example: {EXAMPLE}"
         )
         return Problem(prompt=prompt, answer=witness, data={
             "rules": grammar.to_json(), "length": len(witness), "constraints": constraints,
@@ -91,6 +104,16 @@ class CfgGeneration(Task):
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         gold = problem.answer or ""
         return [gold[:-1], gold + gold[-1], f"{gold} or {gold[::-1]}", gold.upper() + "1"]
+
+
+def _generated_share(grammar: Grammar, length: int, constraints: list[list], terminals: str) -> float:
+    """The share of the strings of ``length`` meeting ``constraints`` that ``grammar`` generates: what a
+    guess that meets the conditions but ignores the grammar scores (0 where there are too many to count)."""
+    if len(terminals) ** length > ENUMERATED:
+        return 0.0
+    meeting = [s for s in ("".join(t) for t in itertools.product(terminals, repeat=length))
+               if all(_meets(s, c) for c in constraints)]
+    return sum(grammar.accepts(s) for s in meeting) / len(meeting)
 
 
 def _constraint(rng: random.Random, kind: str, witness: str, terminals: str) -> list:

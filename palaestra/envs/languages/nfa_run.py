@@ -5,6 +5,15 @@ states the automaton can be in after reading the whole string, epsilon moves inc
 subset the textbook subset construction tracks letter by letter. Any order and the usual set
 spellings are accepted (``{q0, q2}``, ``q2, q0``); the set is never empty (strings that kill
 every branch are drawn again). The set is unique, computed by simulation.
+
+Version 3: the start must matter. A dense random NFA forgets where it started within a few
+letters, so reading only the last letter or two from *every* state gave the answer (0.55 of
+level 4, 0.97 of level 7 for the last two letters). Each letter now moves the states along a
+random permutation (each move kept with ``keep``) plus a few extra branches, so sets neither
+collapse nor flood, and a run is kept only when no proper suffix read from all states gives its
+answer: skipping even the first letter gives a wrong set. Nor may any proper prefix read from the
+start give it (nothing read, or all but the last letter): small permutations read twice are often
+the identity, and "read only the first letter" otherwise answered 0.37 of level 0.
 """
 
 from __future__ import annotations
@@ -15,7 +24,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.languages._automata import nfa_table, random_nfa, run_nfa
+from palaestra.envs.languages._automata import Automaton, closure, nfa_table, run_nfa
 from palaestra.verifiers.sets import read_set
 
 _LABEL = re.compile(r"^\s*(?:the\s+)?(?:final\s+)?states?\s*(?::|=|are\b|is\b)\s*", re.IGNORECASE)  # "States: q1, q2"
@@ -24,7 +33,7 @@ _LABEL = re.compile(r"^\s*(?:the\s+)?(?:final\s+)?states?\s*(?::|=|are\b|is\b)\s
 @register
 class NfaRun(Task):
     id = "languages/nfa_run"
-    version = 2
+    version = 3
     family = "languages"
     description = "Give the set of states an NFA (with epsilon moves) can be in after reading a string."
     tags = ("formal-languages", "automata", "simulation")
@@ -33,27 +42,32 @@ class NfaRun(Task):
     class Config:
         states: int
         alphabet: str
-        density: float  # chance of each (state, letter, state) move
-        epsilon: float  # chance of each epsilon move
+        keep: float  # chance that a state keeps its move along a letter's permutation
+        branching: float  # expected extra moves per state and letter
+        epsilon: float  # expected epsilon moves per state
         length: tuple[int, int]
 
     presets = (
-        Config(states=3, alphabet="ab", density=0.3, epsilon=0.0, length=(3, 4)),
-        Config(states=4, alphabet="ab", density=0.28, epsilon=0.0, length=(4, 6)),
-        Config(states=5, alphabet="ab", density=0.22, epsilon=0.1, length=(5, 7)),
-        Config(states=6, alphabet="abc", density=0.2, epsilon=0.1, length=(6, 9)),
-        Config(states=8, alphabet="abc", density=0.15, epsilon=0.08, length=(8, 12)),
+        Config(states=3, alphabet="ab", keep=0.8, branching=0.35, epsilon=0.0, length=(3, 4)),
+        Config(states=4, alphabet="ab", keep=0.8, branching=0.35, epsilon=0.0, length=(4, 6)),
+        Config(states=5, alphabet="ab", keep=0.8, branching=0.3, epsilon=0.1, length=(5, 7)),
+        Config(states=6, alphabet="abc", keep=0.8, branching=0.3, epsilon=0.1, length=(6, 9)),
+        Config(states=8, alphabet="abc", keep=0.8, branching=0.3, epsilon=0.1, length=(8, 12)),
     )
     # Capped at level 16's values: past them generation raises or passes its CPU bound (difficulty saturates).
     growth = Growth(limits={"states": 32, "length": (32, 48)})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> tuple[dict, str, set[str]] | None:
-            nfa = random_nfa(rng, config.states, config.alphabet, config.density, config.epsilon)
+            nfa = _tracking_nfa(rng, config)
             string = "".join(rng.choice(config.alphabet) for _ in range(rng.randint(*config.length)))
             final = run_nfa(nfa, string)
             if not final or len(final) == config.states:
                 return None  # a dead run, or every state: nothing to work out
+            if any(_from_every_state(nfa, string[k:]) == final for k in range(1, len(string))):
+                return None  # the letters before some point do not matter: a lazy reading would do
+            if any(run_nfa(nfa, string[:k]) == final for k in range(len(string))):
+                return None  # the last letters change nothing: a permutation read twice often is the identity
             return nfa, string, final
 
         nfa, string, final = retry(draw, what="an NFA run ending in a proper non-empty set of states")
@@ -103,3 +117,32 @@ class NfaRun(Task):
             wrong.append(", ".join(items[:-1]))
         wrong.append(f"{problem.answer} or {rng.choice(others)}")
         return wrong
+
+
+def _tracking_nfa(rng: random.Random, config: NfaRun.Config) -> Automaton:
+    """An NFA whose state sets carry their history: each letter moves every state along a random
+    permutation (the move kept with ``keep``), plus extra moves and epsilon moves at the configured
+    rates. A dense random NFA instead funnels every run into the same few states within a few letters."""
+    states = [f"q{i}" for i in range(config.states)]
+    others = max(1, config.states - 1)
+    delta: dict[str, dict[str, list[str]]] = {s: {} for s in states}
+    for letter in config.alphabet:
+        images = rng.sample(states, len(states))
+        for source, image in zip(states, images):
+            targets = {image} if rng.random() < config.keep else set()
+            targets |= {t for t in states if t != image and rng.random() < config.branching / others}
+            if targets:
+                delta[source][letter] = sorted(targets, key=lambda q: int(q[1:]))
+    for source in states:
+        jumps = [t for t in states if t != source and rng.random() < config.epsilon / others]
+        if jumps:
+            delta[source][""] = jumps
+    return {"states": states, "start": "q0", "accepting": [], "delta": delta}
+
+
+def _from_every_state(nfa: Automaton, string: str) -> set[str]:
+    """The states reached by reading ``string`` from all states at once (where the run started forgotten)."""
+    current = closure(nfa, set(nfa["states"]))
+    for letter in string:
+        current = closure(nfa, {t for s in current for t in nfa["delta"].get(s, {}).get(letter, [])})
+    return current

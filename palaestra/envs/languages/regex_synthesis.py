@@ -11,6 +11,10 @@ Model-written patterns are judged only by Google's RE2 (:func:`~palaestra.envs.l
 compile_untrusted`: linear-time matching, no back-references, a length cap and a memory cap on
 the compiled program), never by Python's backtracking ``re``. A pattern RE2 cannot read is
 unparsed; one over the length limit is wrong.
+
+Version 2: the prompt's example is always ``(ab|c)*a``, and problems it would solve are drawn again (it
+used to be swapped for another example exactly when it fitted, which told that it fitted: 2 of 300 level-0
+problems).
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ from palaestra.core.task import Growth
 from palaestra.envs.languages._regex import compile_untrusted, matches, mutate, random_regex, render, sample
 from palaestra.verifiers.normalize import strip_wrappers, unify
 
+EXAMPLE = "(ab|c)*a"  # the prompt's syntax example: fixed, and never an answer (such problems are redrawn)
+
 
 @register
 class RegexSynthesis(Task):
@@ -30,6 +36,7 @@ class RegexSynthesis(Task):
     family = "languages"
     description = "Write a short regular expression accepting given positive strings and rejecting negative ones."
     tags = ("formal-languages", "regex", "synthesis", "induction")
+    version = 2
     max_answer_chars = 2_000
 
     @dataclass(frozen=True)
@@ -78,11 +85,12 @@ class RegexSynthesis(Task):
             limit = len(pattern) + config.slack
             if sum(len(p) + 1 for p in positives) <= 2 * limit:
                 return None  # listing the positives would fit: no generalising needed
+            if _fits(EXAMPLE, {"positives": pool, "negatives": sorted(negatives)}):
+                return None  # the fixed example must not be an answer (a shown example never depends on the data)
             return pattern, rng.sample(pool, len(pool)), rng.sample(sorted(negatives), len(negatives))
 
         pattern, positives, negatives = retry(draw, what="a hidden expression with enough examples")
         limit = len(pattern) + config.slack
-        example = _example(positives, negatives)
         prompt = (
             "Write a regular expression that matches every string in the first list and none of the strings in the "
             "second list. It must match whole strings (as if anchored at both ends).\n\n"
@@ -90,7 +98,7 @@ class RegexSynthesis(Task):
             f"The expression may be at most {limit} characters long. Use the usual syntax: letters, [ab] for one "
             "letter out of a set, . for any letter, | for alternatives, *, +, ?, {m,n} for repetition, and "
             "parentheses (RE2 syntax; no back-references or look-around).\n"
-            f"Give the expression alone, for example: {example}"
+            f"Give the expression alone, for example: {EXAMPLE}"
         )
         return Problem(prompt=prompt, answer=pattern, data={
             "positives": positives, "negatives": negatives, "limit": limit, "hidden_length": len(pattern),
@@ -141,12 +149,6 @@ class RegexSynthesis(Task):
 def _fits(pattern: str, data: dict) -> bool:
     return (all(matches(pattern, s) for s in data["positives"])
             and not any(matches(pattern, s) for s in data["negatives"]))
-
-
-def _example(positives: list[str], negatives: list[str]) -> str:
-    """A syntax example that is not itself an answer."""
-    data = {"positives": positives, "negatives": negatives}
-    return next(e for e in ("(ab|c)*a", "b(a|c)+", "a?[bc]*") if not _fits(e, data))
 
 
 def read_pattern(text: str) -> str | None:

@@ -5,7 +5,8 @@ unit squares. A target is seen when the straight segment between the two centres
 cell: a segment that only touches a wall's corner passes (the rule is stated in the prompt). Each segment is
 tested against every wall with exact rational arithmetic (the parameter range inside the open square is
 empty or not), so the set of seen targets is unique. Problems are redrawn until at least one target is seen
-and at least one is hidden, so neither "all" nor "none" is right. The verifier reads a set of letters (any
+and at least one is hidden, so neither "all" nor "none" is right, and (version 2) until some seen target's line touches a wall's
+corner, so reading a touched corner as blocking is wrong (it answered 0.57 of level 0). The verifier reads a set of letters (any
 order, ``none`` for the empty set) and names a misjudged target with its reason: the first wall its segment
 crosses, or that no wall blocks it.
 
@@ -31,20 +32,21 @@ LETTERS = [letter for letter in string.ascii_uppercase if letter != "V"]
 Cell = tuple[int, int]
 
 
-def crosses(viewer: Cell, target: Cell, wall: Cell) -> bool:
-    """Whether the segment between two cell centres meets the open unit square of ``wall`` (row, column)."""
+def crosses(viewer: Cell, target: Cell, wall: Cell, *, closed: bool = False) -> bool:
+    """Whether the segment between two cell centres meets the open unit square of ``wall`` (row, column), or,
+    with ``closed``, the square with its edges and corners (the misreading where a touched corner blocks)."""
     low, high = Fraction(0), Fraction(1)
     for axis in (0, 1):
         start = Fraction(2 * viewer[axis] + 1, 2)
         delta = Fraction(target[axis] - viewer[axis])
         near, far = Fraction(wall[axis]), Fraction(wall[axis] + 1)
         if delta == 0:
-            if not near < start < far:
+            if not near < start < far:  # a centre is never on a cell's edge: the same open or closed
                 return False
             continue
         t1, t2 = (near - start) / delta, (far - start) / delta
         low, high = max(low, min(t1, t2)), min(high, max(t1, t2))
-    return low < high
+    return low <= high if closed else low < high
 
 
 def first_blocker(viewer: Cell, target: Cell, walls: list[Cell]) -> Cell | None:
@@ -65,6 +67,7 @@ class LineOfSight(Task):
     family = "spatial"
     description = "Which lettered cells a viewer sees past wall cells on a grid (exact segment geometry)."
     tags = ("spatial", "geometry", "grids", "visibility")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -84,8 +87,12 @@ class LineOfSight(Task):
             return viewer, targets, walls, [first_blocker(viewer, t, walls) for t in targets]
 
         def mixed(drawn: tuple[Cell, list[Cell], list[Cell], list[Cell | None]]) -> bool:
-            blockers = drawn[3]
-            return any(b is None for b in blockers) and any(b is not None for b in blockers)
+            viewer, targets, walls, blockers = drawn
+            corner_seen = any(b is None and any(crosses(viewer, t, w, closed=True) for w in walls)
+                              for t, b in zip(targets, blockers, strict=True))
+            # the corner rule must decide: a seen target whose line touches a wall's corner (reading a touched
+            # corner as blocking answered 0.57 of level 0 and 0.49 of level 4)
+            return any(b is None for b in blockers) and any(b is not None for b in blockers) and corner_seen
 
         viewer, targets, walls, blockers = retry(draw, mixed, what="targets both seen and hidden")
         names = sorted(rng.sample(LETTERS, config.targets))

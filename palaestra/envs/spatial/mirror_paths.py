@@ -9,6 +9,9 @@ cannot enter a cycle it did not start in), and a flipping-mirror path that has n
 step bound is redrawn. The exit (edge and row or column number) is a function of the grid and the entry,
 so the answer is unique.
 
+Version 2: with flipping mirrors a path is kept only when the beam leaves elsewhere than fixed mirrors would
+send it, so ignoring the flips no longer answers (it answered 0.69 of level 3 and 0.47 of level 4).
+
 The verifier reads one edge word (top, bottom, left, right) and one number, with optional filler words
 ("leaves through the bottom edge at column 4"); anything else (a second edge or number, a hedge) is not
 read. It says when the edge is right but the number is not, and when the answer is where the beam would
@@ -87,6 +90,7 @@ class MirrorPaths(Task):
     family = "spatial"
     description = "Trace a laser beam through a grid of (possibly flipping) mirrors and name the edge it leaves by."
     tags = ("spatial", "grids", "simulation", "reflection")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -120,6 +124,8 @@ class MirrorPaths(Task):
                 return None
             swapped = ["".join(FLIP.get(ch, ch) for ch in row) for row in grid]
             fixed = trace(grid, side, index, False, limit) if config.flipping else None
+            if fixed is not None and fixed[:2] == result[:2]:
+                return None  # the flips must matter: tracing fixed mirrors answered 0.69 of level 3
             return {"grid": grid, "side": side, "index": index, "flipping": config.flipping, "exit": list(result[:2]),
                     "reflections": result[2], "swapped": list((trace(swapped, side, index, config.flipping, limit)
                                                               or ("", 0))[:2]),

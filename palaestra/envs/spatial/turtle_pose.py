@@ -5,7 +5,9 @@ is a list of commands: ``forward n`` and ``back n`` (move n cells along the head
 turning), ``left`` and ``right`` (a quarter turn on the spot), ``turn around`` (a half turn), and, at upper
 levels, ``repeat k [ ... ]`` blocks that run their commands k times. The final pose is a
 function of the program, so the answer is unique; the program is redrawn until the turtle does not end where
-it started facing north, so the start is never right. The verifier reads a position and a heading, such as
+it started facing north, so the start is never right, and (version 3) until reading ``back n`` as a half turn
+and n steps, or swapping left and right, gives another pose (those misreadings answered 0.42 and 0.21 of
+level 0). The verifier reads a position and a heading, such as
 ``(3, -2) east``, and says which of the two is wrong.
 
 Difficulty: the commands executed (blocks unrolled) plus the turns among them, on the drawn program.
@@ -35,23 +37,30 @@ _SHORT = {"n": "north", "e": "east", "s": "south", "w": "west"}
 Program = list  # commands: ["forward", n], ["back", n], ["left"], ["right"], ["around"], ["repeat", k, Program]
 
 
-def run(program: Program, pose: tuple[int, int, int] = (0, 0, 0)) -> tuple[tuple[int, int, int], int, int]:
-    """The pose ``(x, y, heading index)`` after ``program``, the commands executed and the turns among them."""
+def run(program: Program, pose: tuple[int, int, int] = (0, 0, 0), *, back_turns: bool = False,
+        mirrored: bool = False) -> tuple[tuple[int, int, int], int, int]:
+    """The pose ``(x, y, heading index)`` after ``program``, the commands executed and the turns among them
+    (or under a misreading: ``back n`` as a half turn then ``n`` steps, ``back_turns``; left and right
+    swapped, ``mirrored``)."""
     x, y, heading = pose
     executed = turned = 0
+    quarter = {"left": 1, "right": 3, "around": 2} if mirrored else {"left": 3, "right": 1, "around": 2}
     for command in program:
         if command[0] == "repeat":
             for _ in range(command[1]):
-                (x, y, heading), inner, inner_turns = run(command[2], (x, y, heading))
+                (x, y, heading), inner, inner_turns = run(command[2], (x, y, heading), back_turns=back_turns,
+                                                          mirrored=mirrored)
                 executed, turned = executed + inner, turned + inner_turns
             continue
         executed += 1
         if command[0] in ("forward", "back"):
+            if command[0] == "back" and back_turns:
+                heading = (heading + 2) % 4
             dx, dy = STEPS[HEADINGS[heading]]
-            sign = 1 if command[0] == "forward" else -1
+            sign = -1 if command[0] == "back" and not back_turns else 1
             x, y = x + sign * command[1] * dx, y + sign * command[1] * dy
         else:
-            heading = (heading + {"left": 3, "right": 1, "around": 2}[command[0]]) % 4
+            heading = (heading + quarter[command[0]]) % 4
             turned += 1
     return (x, y, heading), executed, turned
 
@@ -100,7 +109,8 @@ class TurtlePose(Task):
 
     # version 2: level 0 runs five commands (was four): four commands gave too few distinct programs for 95%
     # distinct problems over 1,000 seeds; five stay well below level 1's seven
-    version = 2
+    # version 3: programs are redrawn until reading back as a half turn, or left and right swapped, goes wrong
+    version = 3
     presets = (Config(5, 0, 5), Config(7, 0, 9), Config(10, 0, 9), Config(8, 1, 9), Config(10, 2, 12))
     growth = Growth(steps={"commands": 2, "blocks": 1, "longest": 3})
 
@@ -119,7 +129,13 @@ class TurtlePose(Task):
                 program.insert(rng.randint(0, len(program)), ["repeat", rng.randint(2, 4), body])
             return program
 
-        program = retry(draw, lambda p: run(p)[0] != (0, 0, 0), what="a program that leaves the start")
+        def fair(program: Program) -> bool:
+            pose = run(program)[0]
+            # and the stated rules must decide: "back" as a half turn and then steps answered 0.42 of level 0,
+            # left and right swapped 0.21
+            return pose != (0, 0, 0) and pose not in (run(program, back_turns=True)[0], run(program, mirrored=True)[0])
+
+        program = retry(draw, fair, what="a program that leaves the start and that misreadings get wrong")
         (x, y, heading), executed, turned = run(program)
         prompt = (
             "A turtle starts at (0, 0) on a square grid, facing north; x grows to the east and y to the north. "

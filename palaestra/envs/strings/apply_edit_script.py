@@ -5,6 +5,9 @@ and deletion shifts the positions of the later ones: the result is a function of
 script, unique. The verifier reads one word and compares it with the result computed at generation,
 naming the first wrong position or a wrong length.
 
+Version 2: a script is redrawn until reading its positions in the original string gives another result
+(that reading answered 0.60 of level 0, 0.51 of level 1 and 0.22 of level 2).
+
 Difficulty: the operations, plus the letters the positional bookkeeping has to track (for every insertion
 or deletion, the operations after it), plus the string's length, on the drawn script.
 """
@@ -15,7 +18,7 @@ import random
 import string
 from dataclasses import dataclass
 
-from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.strings.common import (
     EDIT_GRAMMAR,
@@ -46,12 +49,30 @@ def random_script(rng: random.Random, text: str, count: int, letters: str) -> li
     return script
 
 
+def original_positions(text: str, script: list) -> str:
+    """The script applied with every position read in the original string (the misreading the prompt rules
+    out): letters inserted before position P, the letter at P deleted or replaced (the last replacement wins)."""
+    inserted: dict[int, str] = {}
+    deleted: set[int] = set()
+    replaced: dict[int, str] = {}
+    for kind, position, letter in script:
+        if kind == "insert":
+            inserted[position] = inserted.get(position, "") + letter
+        elif kind == "delete":
+            deleted.add(position)
+        else:
+            replaced[position] = letter
+    return "".join(inserted.get(i, "") + ("" if i in deleted or i == len(text) else replaced.get(i, text[i]))
+                   for i in range(len(text) + 1))
+
+
 @register
 class ApplyEditScript(Task):
     id = "strings/apply_edit_script"
     family = "strings"
     description = "Apply an insert/delete/replace edit script (positions shift as it runs) to a string."
     tags = ("strings", "algorithmic")
+    version = 2
     distinct_from = {  # the near_duplicates kit check: why this is another skill than a similar env
         "strings/edit_script": ("running a given script, tracking how positions shift; "
                                 "the other asks for a shortest script between two strings (the edit table)"),
@@ -68,8 +89,14 @@ class ApplyEditScript(Task):
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         letters = string.ascii_lowercase[: config.alphabet]
-        text = "".join(rng.choice(letters) for _ in range(config.length + rng.randint(-2, 2)))
-        script = random_script(rng, text, rng.randint(max(2, config.operations // 2), config.operations), letters)
+        def draw() -> tuple[str, list]:
+            text = "".join(rng.choice(letters) for _ in range(config.length + rng.randint(-2, 2)))
+            count = rng.randint(max(2, config.operations // 2), config.operations)
+            return text, random_script(rng, text, count, letters)
+
+        # the shifting must matter: reading every position in the original string answered 0.60 of level 0
+        text, script = retry(draw, lambda drawn: apply_script(*drawn)[0] != original_positions(*drawn),
+                             what="an edit script whose positions shift")
         result, _ = apply_script(text, script)
         prompt = (
             f"Apply this edit script to the string {text}:\n\n{written_script(script)}\n\n"

@@ -8,6 +8,10 @@ so the factorisation is unique. The verifier decodes the answer (rejecting offse
 before the start), says if it does not spell the string, and otherwise names the first triple that breaks the
 greedy rule (a shorter copy than the longest, or a farther start than the nearest).
 
+Version 2: a string is redrawn until both stated details decide some triple: taking the farthest start among
+equally long copies, or stopping copies at the current position, gives another factorisation (they answered
+0.59 and 0.47 of level 0).
+
 Difficulty: the letter comparisons a naive encoder makes (every start in the window, compared letter by
 letter until a mismatch) on the drawn string.
 """
@@ -19,7 +23,7 @@ import re
 import string
 from dataclasses import dataclass
 
-from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.strings.common import repetitive_text
 from palaestra.verifiers.normalize import read_answer
@@ -31,18 +35,21 @@ _BETWEEN = re.compile(r"[\s,;]*")
 Triple = tuple[int, int, str]
 
 
-def lz77(text: str, window: int) -> tuple[list[Triple], int]:
-    """The greedy factorisation (longest match, nearest start on ties) and the naive encoder's comparisons."""
+def lz77(text: str, window: int, *, farthest: bool = False, overlap: bool = True) -> tuple[list[Triple], int]:
+    """The greedy factorisation (longest match, nearest start on ties) and the naive encoder's comparisons;
+    ``farthest`` and ``overlap=False`` give two misreadings of the rules (the farthest start on ties, copies
+    that stop at the current position)."""
     triples: list[Triple] = []
     comparisons, position = 0, 0
     while position < len(text):
         best_length, best_offset = 0, 0
         for offset in range(1, min(window, position) + 1):
             length = 0
-            while position + length < len(text) - 1 and text[position - offset + length] == text[position + length]:
+            while (position + length < len(text) - 1 and text[position - offset + length] == text[position + length]
+                   and (overlap or length < offset)):
                 length += 1
             comparisons += length + 1
-            if length > best_length:  # strictly longer: the nearest start wins ties
+            if length > best_length or (farthest and 0 < length == best_length):  # else the nearest start wins ties
                 best_length, best_offset = length, offset
         triples.append((best_offset, best_length, text[position + best_length]))
         position += best_length + 1
@@ -77,6 +84,7 @@ class Lz77(Task):
     family = "strings"
     description = "LZ77 factorisation into (offset, length, next letter) triples by the greedy longest-match rule."
     tags = ("strings", "algorithmic", "compression")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -88,7 +96,15 @@ class Lz77(Task):
     growth = Growth(steps={"length": 7, "window": 2})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        text = repetitive_text(rng, config.length, string.ascii_lowercase[: config.alphabet])
+        def every_rule_matters(text: str) -> bool:
+            triples = lz77(text, config.window)[0]
+            return (lz77(text, config.window, farthest=True)[0] != triples
+                    and lz77(text, config.window, overlap=False)[0] != triples)
+
+        # the tie rule and the overlapping copy must both decide a triple: the farthest start on ties answered
+        # 0.59 of level 0, copies stopping at the current position 0.47 of level 0 and 0.40 of level 4
+        text = retry(lambda: repetitive_text(rng, config.length, string.ascii_lowercase[: config.alphabet]),
+                     every_rule_matters, what="a string on which the tie rule and overlapping copies matter")
         triples, comparisons = lz77(text, config.window)
         prompt = (
             f"Encode this string with LZ77, using a window of {config.window} letters:\n\n{text}\n\n"

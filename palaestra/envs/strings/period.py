@@ -4,10 +4,16 @@
 ``i + p < n`` (the string is a prefix of a word repeated every ``p`` letters); the smallest one is unique.
 Every string is built by repeating a random word past its own length (a whole number of times and then a
 part), so it always has a period shorter than itself and its length is never the answer; the word is redrawn
-until its length is the smallest period of the string, so answers spread evenly from 4 to two thirds of the
-length.
+until its length is the smallest period of the string, so answers spread evenly from 7 (4 before version 2) to
+two thirds of the length.
 The verifier reads one integer and says whether it is not a period (naming a mismatching pair of
 positions) or a period that is not the smallest.
+
+Version 2: the planted word repeats its own first letters (three or more, usually four or more, four letters
+of it left free) at a shorter shift of two or more, a decoy that then breaks off, so "where the first few
+letters recur" is not the period: the recurrence of the first three letters answered 0.92 of level 0 and 0.78
+of level 4 (now 0), of the first four 0.99 and 0.97 (now 0.21 and 0.08). Levels past 4 add 12 letters
+each (9 before), so the difficulty's mean keeps growing despite the decoys' spread.
 
 Difficulty: the letter comparisons the naive search makes (each candidate period from 1 up, compared
 letter by letter until a mismatch) on the drawn string.
@@ -47,6 +53,7 @@ class Period(Task):
     family = "strings"
     description = "The smallest period of a string."
     tags = ("strings", "algorithmic")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -54,17 +61,23 @@ class Period(Task):
         alphabet: int  # distinct letters
 
     presets = (Config(20, 4), Config(26, 4), Config(33, 4), Config(41, 4), Config(50, 4))
-    growth = Growth(steps={"length": 9})
+    growth = Growth(steps={"length": 12})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         letters = string.ascii_lowercase[: config.alphabet]
-        planted = rng.randint(4, config.length * 2 // 3)
+        planted = rng.randint(7, config.length * 2 // 3)
 
         def draw() -> str:
-            word = "".join(rng.choice(letters) for _ in range(planted))
+            letters_drawn = [rng.choice(letters) for _ in range(planted)]
+            # a decoy: the word's first letters recur inside it (at least four, often many more), then break off
+            shift = rng.randint(2, planted - 4)
+            longest = min(planted - shift - 1, planted - 4)  # four letters of the word stay free
+            for position in range(rng.randint(min(4, longest), longest)):
+                letters_drawn[shift + position] = letters_drawn[position]  # letter by letter: it may overlap
+            word = "".join(letters_drawn)
             return (word * (config.length // planted + 1))[: config.length]
 
-        # the planted word must not itself be periodic, so the answers spread evenly over 4 .. 2n/3
+        # the planted word must not itself be periodic, so the answers spread evenly over 6 .. 2n/3
         text = retry(draw, lambda t: smallest_period(t)[0] == planted, what="a string of the drawn period")
         period, comparisons = smallest_period(text)
         prompt = (

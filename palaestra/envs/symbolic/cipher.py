@@ -24,7 +24,7 @@ from functools import cache
 from pathlib import Path
 
 from palaestra.core import Problem, Task, Verdict, register, retry
-from palaestra.verifiers.normalize import strip_wrappers, unify
+from palaestra.verifiers.normalize import strip_wrappers, unify, without_closing
 
 ALPHABET = string.ascii_uppercase
 AFFINE_MULTIPLIERS = [a for a in range(1, 26) if math.gcd(a, 26) == 1]
@@ -159,6 +159,9 @@ def _readings(answer: str) -> list[str]:
     "Key: LEMON" on its own line) nothing else: a trailing remark is read as letters of the message."""
     whole = strip_wrappers(unify(answer))
     texts = [whole]
+    bare = without_closing(whole)  # "\boxed{...}." : the wrapper inside a closing full stop
+    if bare != whole:
+        texts.append(bare)
     unlabelled = _KEY_REMARK.sub("", _LABEL.sub("", whole, count=1), count=1)
     if unlabelled != whole:
         texts.append(strip_wrappers(unlabelled))

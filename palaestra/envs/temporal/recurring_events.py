@@ -10,6 +10,9 @@ Gregorian calendar) and the weekday of the start date is stated, so no weekday t
 reads one date (``2031-03-14``, ``14 March 2031``, ``March 14, 2031``, optionally with its weekday, which
 must then be right) and says when the answer is an occurrence too early or too late, or no occurrence at all.
 
+Version 2: half the problems start on a meeting day (3% did), so counting from the day after the start
+(the exclusive reading the prompt rules out) is wrong half the time, not 3%.
+
 Difficulty: log2 of the months (or periods) spanned by the k occurrences, plus the rule's tier, plus one
 when months are skipped.
 """
@@ -124,6 +127,7 @@ class RecurringEvents(Task):
     family = "temporal"
     description = "The date of the k-th occurrence of a rule such as 'the last working day of each month'."
     tags = ("temporal", "calendar", "recurrence")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -149,6 +153,8 @@ class RecurringEvents(Task):
         if kind == "every_weeks":
             rule["weeks"] = rng.randint(1, 4)
             rule["first"] = start - rng.randint(0, 400)
+        if rng.random() < 0.5:  # half the time the count starts on a meeting day, so "inclusive" decides
+            start = occurrences(rule, start, 1)[0]
         count = rng.randint(max(1, config.count // 2), config.count)
         dates = occurrences(rule, start, count)
         answer = dates[-1]
