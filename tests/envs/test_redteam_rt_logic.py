@@ -1,0 +1,127 @@
+"""Red-team regressions for the logic families (deduction, puzzles, algorithms, arithmetic, algebra, graphs,
+chess): a lazy policy that drops one stated rule (the weights, a second greedy order, ...) must not be paid.
+
+Each test plays the lazy policy on a handful of seeds where it used to score most of the time, so it
+fails on the old generators and stays cheap.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import pytest
+
+import palaestra
+from palaestra.core import Problem
+from palaestra.core.registry import make_source
+from palaestra.kit.base import sample
+
+SEEDS = range(900, 915)
+
+
+def _score(problem: Problem, answer: str) -> bool:
+    return palaestra.score(problem, f"<answer>{answer}</answer>").correct
+
+
+def _paid(env_id: str, level: int, policy) -> int:
+    return sum(_score(problem, policy(problem)) for problem in (sample(env_id, level, seed) for seed in SEEDS))
+
+
+# --- graphs: paths that ignore the weights -------------------------------------------------------------------
+
+def _most_edges_dag_path(problem: Problem) -> str:
+    """The heaviest of the paths with the most edges: a longest path that counts edges, not weights."""
+    out = defaultdict(list)
+    for u, v, w in problem.data["edges"]:
+        out[u].append((v, w))
+    n = problem.data["n"]
+    memo: dict[int, tuple[int, int, int]] = {}
+
+    def best(u: int) -> tuple[int, int, int]:
+        if u not in memo:
+            options = [(1 + best(v)[0], best(v)[1] + w, v) for v, w in out[u]]
+            memo[u] = max(options) if options else (0, 0, -1)
+        return memo[u]
+
+    node = max(range(n), key=lambda u: best(u)[:2])
+    path = [node]
+    while best(path[-1])[2] >= 0:
+        path.append(best(path[-1])[2])
+    return " ".join(map(str, path))
+
+
+def _most_edges_tree_path(problem: Problem) -> str:
+    """Two sweeps counting edges: the tree's diameter if every weight were 1."""
+    out = defaultdict(list)
+    for u, v, _ in problem.data["edges"]:
+        out[u].append(v)
+        out[v].append(u)
+
+    def farthest(start: int) -> tuple[int, dict[int, int]]:
+        depth, parent, stack = {start: 0}, {start: -1}, [start]
+        while stack:
+            u = stack.pop()
+            for v in out[u]:
+                if v not in depth:
+                    depth[v], parent[v] = depth[u] + 1, u
+                    stack.append(v)
+        return max(depth, key=lambda v: (depth[v], -v)), parent
+
+    first, _ = farthest(0)
+    last, parent = farthest(first)
+    path = [last]
+    while parent[path[-1]] >= 0:
+        path.append(parent[path[-1]])
+    return " ".join(map(str, path))
+
+
+@pytest.mark.parametrize("level", [0, 2, 4])
+def test_dag_longest_path_is_not_the_path_with_most_edges(level):
+    assert _paid("graphs/dag_longest_path", level, _most_edges_dag_path) == 0
+
+
+@pytest.mark.parametrize("level", [0, 2, 4])
+def test_tree_diameter_is_not_the_diameter_in_edges(level):
+    assert _paid("graphs/tree_diameter", level, _most_edges_tree_path) == 0
+
+
+# --- algorithms: textbook greedy rules -----------------------------------------------------------------------
+
+def _knapsack_by_value(problem: Problem) -> str:
+    data, room, chosen = problem.data, problem.data["capacity"], []
+    for i in sorted(range(len(data["items"])), key=lambda i: -data["items"][i][1]):
+        if data["items"][i][0] <= room:
+            chosen.append(data["names"][i])
+            room -= data["items"][i][0]
+    return ", ".join(chosen)
+
+
+def _jobs_by_profit(problem: Problem) -> str:
+    jobs, chosen = problem.data["jobs"], []
+    for i in sorted(range(len(jobs)), key=lambda i: -jobs[i][2]):
+        trial = sorted([*chosen, i], key=lambda j: jobs[j][1])
+        time, on_time = 0, True
+        for j in trial:
+            time += jobs[j][0]
+            on_time = on_time and time <= jobs[j][1]
+        if on_time:
+            chosen = trial
+    return " ".join(problem.data["names"][i] for i in chosen)
+
+
+@pytest.mark.parametrize("level", [2, 4])
+def test_knapsack_most_valuable_first_is_not_optimal(level):
+    assert _paid("algorithms/knapsack", level, _knapsack_by_value) == 0
+
+
+@pytest.mark.parametrize("level", [2, 4])
+def test_deadline_scheduling_most_profitable_first_is_not_optimal(level):
+    assert _paid("algorithms/deadline_scheduling", level, _jobs_by_profit) == 0
+
+
+def test_declared_greedy_baselines_reach_no_optimum_past_level_0():
+    for env_id in ("algorithms/knapsack", "algorithms/deadline_scheduling"):
+        heuristics = make_source(env_id).heuristics()
+        assert len(heuristics) == 3
+        for policy in heuristics.values():
+            assert _paid(env_id, 3, policy) == 0
