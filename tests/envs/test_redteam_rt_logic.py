@@ -125,3 +125,35 @@ def test_declared_greedy_baselines_reach_no_optimum_past_level_0():
         assert len(heuristics) == 3
         for policy in heuristics.values():
             assert _paid(env_id, 3, policy) == 0
+
+
+def _fewest_edges_path(problem: Problem) -> str:
+    """Breadth first from the source, the lightest of the paths with the fewest edges: weights only break ties."""
+    data = problem.data
+    out = defaultdict(list)
+    for u, v, w in data["edges"]:
+        out[u].append((v, w))
+        if not data["directed"]:
+            out[v].append((u, w))
+    best = {data["source"]: (0, 0, -1)}  # node: (edges, weight, previous)
+    layer = [data["source"]]
+    while layer:
+        following = []
+        for u in layer:
+            for v, w in out[u]:
+                candidate = (best[u][0] + 1, best[u][1] + w, u)
+                if v not in best:
+                    following.append(v)
+                    best[v] = candidate
+                elif candidate[:2] < best[v][:2]:
+                    best[v] = candidate
+        layer = following
+    path = [data["target"]]
+    while best[path[-1]][2] >= 0:
+        path.append(best[path[-1]][2])
+    return " ".join(data["labels"][v] for v in reversed(path))
+
+
+@pytest.mark.parametrize("level", [0, 2, 4])
+def test_shortest_path_is_not_the_path_with_fewest_edges(level):
+    assert _paid("graphs/shortest_path", level, _fewest_edges_path) == 0
