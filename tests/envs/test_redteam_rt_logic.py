@@ -157,3 +157,16 @@ def _fewest_edges_path(problem: Problem) -> str:
 @pytest.mark.parametrize("level", [0, 2, 4])
 def test_shortest_path_is_not_the_path_with_fewest_edges(level):
     assert _paid("graphs/shortest_path", level, _fewest_edges_path) == 0
+
+
+# --- deduction: reading rule heads instead of chaining -------------------------------------------------------
+
+def _every_rule_head(problem: Problem) -> str:
+    data = problem.data
+    facts = set(data["facts"])
+    return ", ".join(sorted({data["atoms"][head] for _, head in data["rules"] if head not in facts}))
+
+
+@pytest.mark.parametrize("level", [0, 2, 4, 6])
+def test_horn_inference_is_not_every_rule_conclusion(level):
+    assert _paid("deduction/horn_inference", level, _every_rule_head) == 0
