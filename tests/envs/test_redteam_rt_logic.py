@@ -170,3 +170,21 @@ def _every_rule_head(problem: Problem) -> str:
 @pytest.mark.parametrize("level", [0, 2, 4, 6])
 def test_horn_inference_is_not_every_rule_conclusion(level):
     assert _paid("deduction/horn_inference", level, _every_rule_head) == 0
+
+
+# --- chess: moves that ignore the check rule -----------------------------------------------------------------
+
+def _pseudo_legal(problem: Problem) -> str:
+    """The moves (or their count) a player finds who forgets that a move may not leave the king in check."""
+    import chess
+
+    board = chess.Board(problem.data["fen"])
+    if problem.data["kind"] == "count":
+        return str(sum(1 for _ in board.generate_pseudo_legal_moves()))
+    square = chess.parse_square(problem.data["square"])
+    return " ".join(m.uci() for m in board.generate_pseudo_legal_moves() if m.from_square == square) or "none"
+
+
+@pytest.mark.parametrize("level", [0, 2, 4])
+def test_legal_moves_are_not_the_pseudo_legal_moves(level):
+    assert _paid("chess/legal_moves", level, _pseudo_legal) <= 3  # 5% of problems have no trap: 0.75 of 15
