@@ -188,3 +188,24 @@ def _pseudo_legal(problem: Problem) -> str:
 @pytest.mark.parametrize("level", [0, 2, 4])
 def test_legal_moves_are_not_the_pseudo_legal_moves(level):
     assert _paid("chess/legal_moves", level, _pseudo_legal) <= 3  # 5% of problems have no trap: 0.75 of 15
+
+
+# --- deduction: mastermind scores read by halves --------------------------------------------------------------
+
+def _codes_fitting(problem: Problem, reading) -> int:
+    from itertools import product
+
+    from palaestra.generators.mastermind import score
+
+    data = problem.data
+    return sum(all(reading(score(guess, list(code))) == reading((exact, partial))
+                   for guess, exact, partial in data["history"])
+               for code in product(range(1, data["digits"] + 1), repeat=data["length"]))
+
+
+@pytest.mark.parametrize("level", [0, 2])
+def test_mastermind_half_read_scores_leave_several_codes(level):
+    for seed in SEEDS:
+        problem = sample("deduction/mastermind_deduce", level, seed)
+        assert _codes_fitting(problem, lambda s: s[0]) >= 6  # exact counts only
+        assert _codes_fitting(problem, lambda s: s[0] + s[1]) >= 6  # totals only, positions ignored
