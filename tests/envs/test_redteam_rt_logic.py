@@ -209,3 +209,12 @@ def test_mastermind_half_read_scores_leave_several_codes(level):
         problem = sample("deduction/mastermind_deduce", level, seed)
         assert _codes_fitting(problem, lambda s: s[0]) >= 6  # exact counts only
         assert _codes_fitting(problem, lambda s: s[0] + s[1]) >= 6  # totals only, positions ignored
+
+
+# --- graphs: textbook colouring --------------------------------------------------------------------------------
+
+def test_coloring_is_not_solved_by_dsatur():
+    heuristics = make_source("graphs/coloring").heuristics()
+    assert set(heuristics) == {"DSATUR"}
+    for level in (2, 4, 6):
+        assert _paid("graphs/coloring", level, heuristics["DSATUR"]) == 0
