@@ -218,3 +218,30 @@ def test_coloring_is_not_solved_by_dsatur():
     assert set(heuristics) == {"DSATUR"}
     for level in (2, 4, 6):
         assert _paid("graphs/coloring", level, heuristics["DSATUR"]) == 0
+
+
+# --- algorithms: operator rules dropped ----------------------------------------------------------------------
+
+def _every_operator_left_to_right(problem: Problem) -> str:
+    """Shunting-yard that groups ^ to the left like the other operators (the right-to-left rule dropped)."""
+    precedence = {"+": 1, "-": 1, "*": 2, "/": 2, "^": 3}
+    output, stack = [], []
+    for token in problem.data["infix"].replace("(", " ( ").replace(")", " ) ").split():
+        if token == "(":
+            stack.append(token)
+        elif token == ")":
+            while stack[-1] != "(":
+                output.append(stack.pop())
+            stack.pop()
+        elif token in precedence:
+            while stack and stack[-1] != "(" and precedence[stack[-1]] >= precedence[token]:
+                output.append(stack.pop())
+            stack.append(token)
+        else:
+            output.append(token)
+    return " ".join(output + stack[::-1])
+
+
+@pytest.mark.parametrize("level", [2, 4, 6])
+def test_infix_to_postfix_needs_right_associative_powers(level):
+    assert _paid("algorithms/infix_to_postfix", level, _every_operator_left_to_right) == 0
