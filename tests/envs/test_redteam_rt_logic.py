@@ -245,3 +245,16 @@ def _every_operator_left_to_right(problem: Problem) -> str:
 @pytest.mark.parametrize("level", [2, 4, 6])
 def test_infix_to_postfix_needs_right_associative_powers(level):
     assert _paid("algorithms/infix_to_postfix", level, _every_operator_left_to_right) == 0
+
+
+def _full_ties_by_name(problem: Problem) -> str:
+    """Sorted by the keys with full ties broken by name: the stable-sort rule dropped."""
+    from palaestra.envs.algorithms.multi_key_sort import sort_records
+
+    records = [dict(zip(("name", "age", "city", "score"), row)) for row in problem.data["records"]]
+    return ", ".join(sort_records(sorted(records, key=lambda r: r["name"]), problem.data["keys"]))
+
+
+@pytest.mark.parametrize("level", [0, 2, 4])
+def test_multi_key_sort_needs_the_stable_order_of_ties(level):
+    assert _paid("algorithms/multi_key_sort", level, _full_ties_by_name) == 0
