@@ -258,3 +258,22 @@ def _full_ties_by_name(problem: Problem) -> str:
 @pytest.mark.parametrize("level", [0, 2, 4])
 def test_multi_key_sort_needs_the_stable_order_of_ties(level):
     assert _paid("algorithms/multi_key_sort", level, _full_ties_by_name) == 0
+
+
+# --- graphs: cuts read off the leaves -------------------------------------------------------------------------
+
+def _cuts_beside_leaves(problem: Problem) -> str:
+    """The edges to leaves (bridges) or the leaves' neighbours (articulation points): always cuts, rarely all."""
+    joined = defaultdict(set)
+    for u, v in problem.data["edges"]:
+        joined[u].add(v)
+        joined[v].add(u)
+    leaves = [v for v in joined if len(joined[v]) == 1]
+    if "cuts" in problem.data:
+        return " ".join(str(u) for u in sorted({next(iter(joined[v])) for v in leaves})) or "none"
+    return ", ".join(f"{u}-{v}" for u, v in problem.data["edges"] if u in leaves or v in leaves) or "none"
+
+
+@pytest.mark.parametrize("level", [0, 2])
+def test_bridges_and_cut_vertices_are_not_read_off_the_leaves(level):
+    assert _paid("graphs/bridges", level, _cuts_beside_leaves) == 0
