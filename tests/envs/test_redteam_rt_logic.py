@@ -277,3 +277,41 @@ def _cuts_beside_leaves(problem: Problem) -> str:
 @pytest.mark.parametrize("level", [0, 2])
 def test_bridges_and_cut_vertices_are_not_read_off_the_leaves(level):
     assert _paid("graphs/bridges", level, _cuts_beside_leaves) == 0
+
+
+# --- algorithms: sequence greedy answers ----------------------------------------------------------------------
+
+def _earliest_matches(problem: Problem) -> str:
+    """Each letter of the longer greedy common subsequence matched at its earliest chance."""
+    def greedy(first: str, second: str) -> str:
+        found, start = "", 0
+        for letter in first:
+            at = second.find(letter, start)
+            if at >= 0:
+                found, start = found + letter, at + 1
+        return found
+
+    first, second = problem.data["first"], problem.data["second"]
+    return max(greedy(first, second), greedy(second, first), key=len)
+
+
+def _climb_from_the_smallest(problem: Problem) -> str:
+    sequence = problem.data["sequence"]
+    taken = [min(sequence)]
+    for value in sequence[sequence.index(min(sequence)) + 1:]:
+        if value > taken[-1]:
+            taken.append(value)
+    return ", ".join(map(str, taken))
+
+
+def _gaps_at_the_end(problem: Problem) -> str:
+    first, second = problem.data["first"], problem.data["second"]
+    width = max(len(first), len(second))
+    return f"{first.ljust(width, '-')}\n{second.ljust(width, '-')}"
+
+
+@pytest.mark.parametrize("level", [0, 2])
+def test_sequence_greedy_answers_fall_short(level):
+    assert _paid("algorithms/lcs", level, _earliest_matches) == 0
+    assert _paid("algorithms/lis", level, _climb_from_the_smallest) == 0
+    assert _paid("algorithms/edit_distance", level, _gaps_at_the_end) == 0
