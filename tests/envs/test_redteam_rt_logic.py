@@ -315,3 +315,22 @@ def test_sequence_greedy_answers_fall_short(level):
     assert _paid("algorithms/lcs", level, _earliest_matches) == 0
     assert _paid("algorithms/lis", level, _climb_from_the_smallest) == 0
     assert _paid("algorithms/edit_distance", level, _gaps_at_the_end) == 0
+
+
+# --- graphs: isomorphism decided by neighbour degrees ---------------------------------------------------------
+
+def _same_neighbour_degrees(problem: Problem) -> str:
+    """yes exactly when the graphs have the same multiset of (degree, sorted neighbour degrees)."""
+    def profile(edges) -> list:
+        joined = defaultdict(list)
+        for u, v in edges:
+            joined[u].append(v)
+            joined[v].append(u)
+        return sorted((len(joined[u]), sorted(len(joined[w]) for w in joined[u])) for u in joined)
+
+    return "yes" if profile(problem.data["first"]) == profile(problem.data["second"]) else "no"
+
+
+def test_isomorphism_is_not_decided_by_neighbour_degrees():
+    paid = sum(_paid("graphs/isomorphism", level, _same_neighbour_degrees) for level in (2, 3, 4))
+    assert paid <= 33  # chance is 22.5 of 45; the old graphs paid 44-45
