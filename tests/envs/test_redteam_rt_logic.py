@@ -334,3 +334,24 @@ def _same_neighbour_degrees(problem: Problem) -> str:
 def test_isomorphism_is_not_decided_by_neighbour_degrees():
     paid = sum(_paid("graphs/isomorphism", level, _same_neighbour_degrees) for level in (2, 3, 4))
     assert paid <= 33  # chance is 22.5 of 45; the old graphs paid 44-45
+
+
+# --- deduction: the stated number of liars ignored ------------------------------------------------------------
+
+def _fewest_liars(problem: Problem) -> str:
+    """The culprit and liars of a consistent story with as few liars as possible (the stated count ignored)."""
+    from palaestra.envs.deduction.liars import _truth
+
+    names, statements = problem.data["names"], problem.data["statements"]
+    n = len(names)
+    stories = sorted((bin(mask).count("1"), culprit, mask) for culprit in range(n) for mask in range(1 << n)
+                     if all(_truth(s, culprit, {i for i in range(n) if mask >> i & 1}) == (not mask >> speaker & 1)
+                            for speaker, s in enumerate(statements)))
+    _, culprit, mask = stories[0]
+    liars = [names[i] for i in range(n) if mask >> i & 1]
+    return f"culprit: {names[culprit]}\nliars: {', '.join(liars) or 'none'}"
+
+
+@pytest.mark.parametrize("level", [2, 4])
+def test_liars_needs_the_stated_number_of_liars(level):
+    assert _paid("deduction/liars", level, _fewest_liars) == 0
