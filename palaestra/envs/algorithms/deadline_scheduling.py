@@ -3,7 +3,10 @@
 Jobs labelled with letters (a random set per problem) have a duration, a deadline and a profit. One
 machine runs the chosen jobs one after another from time 0 without overlap; a job earns its profit
 only if it finishes by its deadline, so the answer lists the jobs to run, in order. Deadlines are
-tight enough that not every job fits. The optimum comes from a dynamic programme over finishing
+tight enough that not every job fits. From level 1 on, jobs are redrawn until no textbook greedy
+rule is optimal (take jobs by largest profit, by profit per unit of time, or by earliest deadline,
+each while the chosen set still runs on time): by profit or by profit rate found the optimum in
+0.52-0.74 of levels 2-6 before. The optimum comes from a dynamic programme over finishing
 times with jobs in deadline order (an on-time set can always run in deadline order), at generation.
 The verifier accepts **any** optimal schedule: it runs the listed jobs back to back and checks every
 one meets its deadline and the profit equals the optimum.
@@ -12,9 +15,10 @@ one meets its deadline and the profit equals the optimum.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.algorithms.common import read_labels, sample_letters
 
@@ -25,28 +29,39 @@ class DeadlineScheduling(Task):
     family = "algorithms"
     description = "Order jobs on one machine to earn the most profit from jobs finished by their deadlines."
     tags = ("algorithms", "scheduling", "dynamic-programming", "optimization")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
         jobs: int
         longest: int
         max_profit: int
+        beat_greedy: bool
 
     presets = (
-        Config(jobs=4, longest=4, max_profit=9),
-        Config(jobs=6, longest=5, max_profit=15),
-        Config(jobs=8, longest=6, max_profit=20),
-        Config(jobs=10, longest=7, max_profit=30),
-        Config(jobs=13, longest=8, max_profit=40),
+        Config(jobs=4, longest=4, max_profit=9, beat_greedy=False),
+        Config(jobs=6, longest=5, max_profit=15, beat_greedy=True),
+        Config(jobs=8, longest=6, max_profit=20, beat_greedy=True),
+        Config(jobs=10, longest=7, max_profit=30, beat_greedy=True),
+        Config(jobs=13, longest=8, max_profit=40, beat_greedy=True),
     )
     growth = Growth(steps={"jobs": 1, "longest": 1, "max_profit": 5}, limits={"jobs": 23})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         names, spare = sample_letters(rng, config.jobs)
-        durations = [rng.randint(1, config.longest) for _ in names]
-        total = sum(durations)
-        jobs = [[d, rng.randint(d, max(d, round(total * 0.6))), rng.randint(1, config.max_profit)] for d in durations]
-        order, profit = best_schedule(jobs)
+
+        def draw() -> tuple[list[list[int]], list[int], int] | None:
+            durations = [rng.randint(1, config.longest) for _ in names]
+            total = sum(durations)
+            jobs = [[d, rng.randint(d, max(d, round(total * 0.6))), rng.randint(1, config.max_profit)]
+                    for d in durations]
+            order, profit = best_schedule(jobs)
+            if config.beat_greedy and any(_on_time_profit(jobs, _greedy(jobs, key)) == profit
+                                          for key in _GREEDY_ORDERS.values()):
+                return None
+            return jobs, order, profit
+
+        jobs, order, profit = retry(draw, what="jobs that no greedy rule schedules best")
         listing = "\n".join(f"{name}: duration {d}, deadline {t}, profit {w}" for name, (d, t, w) in zip(names, jobs))
         prompt = (
             f"Jobs:\n{listing}\n\nOne machine runs jobs one at a time, starting at time 0, each job right after the "
@@ -57,6 +72,15 @@ class DeadlineScheduling(Task):
         )
         return Problem(prompt=prompt, answer=" ".join(names[i] for i in order),
                        data={"names": names, "jobs": jobs, "profit": profit})
+
+    def heuristics(self) -> dict[str, Callable[[Problem], str]]:
+        def policy(key: Callable[[list[int]], float]) -> Callable[[Problem], str]:
+            def heuristic(problem: Problem) -> str:
+                return " ".join(problem.data["names"][i] for i in _greedy(problem.data["jobs"], key))
+
+            return heuristic
+
+        return {f"greedy by {name}": policy(key) for name, key in _GREEDY_ORDERS.items()}
 
     def difficulty(self, problem: Problem) -> float:
         """Number of jobs times the longest deadline (the dynamic programme's table)."""
@@ -120,3 +144,32 @@ def best_schedule(jobs: list[list[int]]) -> tuple[list[int], int]:
             chosen.append(i)
             t -= jobs[i][0]
     return chosen[::-1], profit
+
+
+# Textbook greedy rules: consider jobs in this order (smallest key first), keeping each that still fits on time.
+_GREEDY_ORDERS: dict[str, Callable[[list[int]], float]] = {
+    "profit": lambda job: -job[2],
+    "profit per unit of time": lambda job: -job[2] / job[0],
+    "earliest deadline": lambda job: job[1],
+}
+
+
+def _greedy(jobs: list[list[int]], key: Callable[[list[int]], float]) -> list[int]:
+    """The jobs a greedy rule keeps, in deadline order (the order that runs an on-time set on time)."""
+    chosen: list[int] = []
+    for i in sorted(range(len(jobs)), key=lambda i: (key(jobs[i]), i)):
+        trial = sorted([*chosen, i], key=lambda j: (jobs[j][1], j))
+        if _on_time_profit(jobs, trial) is not None:
+            chosen = trial
+    return chosen
+
+
+def _on_time_profit(jobs: list[list[int]], order: list[int]) -> int | None:
+    """The profit of running ``order`` back to back, or None if some job finishes late."""
+    time = profit = 0
+    for i in order:
+        time += jobs[i][0]
+        if time > jobs[i][1]:
+            return None
+        profit += jobs[i][2]
+    return profit

@@ -5,6 +5,11 @@ level 2 on, ``^`` (right-associative, binding tightest). The infix text uses the
 parentheses the precedence rules need, plus (from level 3 on) a few redundant ones. The postfix
 form of a parse is unique, so the verifier compares tokens exactly: tokens separated by spaces or
 commas, or all run together (``ab+``); a mix of the two (``ab +``) is not read.
+
+From level 2 on, every expression has an unparenthesised chain ``a ^ b ^ c`` whose grouping
+matters: reading ``^`` as left-associative like the other operators (the rule a lazy converter
+drops) gave the right answer for 0.81-0.89 of levels 2-6 before version 2; expressions are redrawn
+until it does not.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ import random
 import re
 from dataclasses import dataclass
 
-from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.verifiers.normalize import read_answer, strip_wrappers, unify
 
@@ -30,6 +35,7 @@ class InfixToPostfix(Task):
     family = "algorithms"
     description = "Convert an infix expression to postfix (reverse Polish) notation."
     tags = ("algorithms", "parsing", "stacks")
+    version = 2
     max_answer_chars = 1_000
 
     @dataclass(frozen=True)
@@ -49,9 +55,16 @@ class InfixToPostfix(Task):
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         variables = rng.sample("abcdefghijkmnpqrstuvwxyz", min(config.operators + 1, 12))
-        tree = _random_tree(rng, config.operators, config.symbols, variables)
-        infix = _infix(tree, rng, config.redundant)
-        postfix = " ".join(_postfix(tree))
+
+        def draw() -> tuple[str, str] | None:
+            tree = _random_tree(rng, config.operators, config.symbols, variables)
+            infix = _infix(tree, rng, config.redundant)
+            postfix = " ".join(_postfix(tree))
+            if "^" in config.symbols and _all_left_associative(infix) == postfix:
+                return None  # grouping ^ to the left like the rest would give the same answer
+            return infix, postfix
+
+        infix, postfix = retry(draw, what="an expression whose ^ chain groups to the right")
         prompt = (
             f"Convert this infix expression to postfix notation (reverse Polish notation):\n{infix}\n\n"
             "Use the usual rules: ^ binds tightest and groups right to left (a ^ b ^ c = a ^ (b ^ c)); * and / "
@@ -124,6 +137,26 @@ def _infix(tree: Tree, rng: random.Random, redundant: float) -> str:
             text = f"({text})"
         parts.append(text)
     return f"{parts[0]} {op} {parts[1]}"
+
+
+def _all_left_associative(infix: str) -> str:
+    """The postfix form a converter gives that groups every operator left to right, ``^`` included."""
+    output: list[str] = []
+    stack: list[str] = []
+    for token in infix.replace("(", " ( ").replace(")", " ) ").split():
+        if token == "(":
+            stack.append(token)
+        elif token == ")":
+            while stack[-1] != "(":
+                output.append(stack.pop())
+            stack.pop()
+        elif token in PRECEDENCE:
+            while stack and stack[-1] != "(" and PRECEDENCE[stack[-1]] >= PRECEDENCE[token]:
+                output.append(stack.pop())
+            stack.append(token)
+        else:
+            output.append(token)
+    return " ".join(output + stack[::-1])
 
 
 def _postfix(tree: Tree) -> list[str]:

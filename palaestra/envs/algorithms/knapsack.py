@@ -1,8 +1,9 @@
 """0/1 knapsack: choose items of greatest total value that fit a weight limit.
 
 Items labelled with letters (a random set per problem) get random integer weights and values, and
-the capacity is a fraction of their total weight. From level 1 on, instances are redrawn until the
-greedy choice by value per unit of weight is not optimal. The verifier accepts **any** optimal item
+the capacity is a fraction of their total weight. From level 1 on, instances are redrawn until no
+textbook greedy choice is optimal: by value per unit of weight, by value (the most valuable first,
+which still found the optimum in 0.38-0.63 of levels 2-6 before), or the lightest first. The verifier accepts **any** optimal item
 set: known labels, each at most once, total weight within the capacity, total value equal to the
 optimum (a dynamic programme over capacities, at generation).
 """
@@ -10,6 +11,7 @@ optimum (a dynamic programme over capacities, at generation).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
@@ -23,6 +25,7 @@ class Knapsack(Task):
     family = "algorithms"
     description = "Choose a most valuable set of items within a weight limit (0/1 knapsack)."
     tags = ("algorithms", "dynamic-programming", "optimization")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -47,7 +50,8 @@ class Knapsack(Task):
             items = [[rng.randint(1, config.max_weight), rng.randint(1, config.max_value)] for _ in names]
             capacity = max(1, round(sum(w for w, _ in items) * rng.uniform(0.35, 0.6)))
             best = _best(items, capacity)
-            if config.beat_greedy and _value(items, _greedy(items, capacity)) == _value(items, best):
+            if config.beat_greedy and any(_value(items, _greedy(items, capacity, order)) == _value(items, best)
+                                          for order in _GREEDY_ORDERS.values()):
                 return None
             return items, capacity, best
 
@@ -60,6 +64,16 @@ class Knapsack(Task):
         )
         return Problem(prompt=prompt, answer=", ".join(names[i] for i in best),
                        data={"names": names, "items": items, "capacity": capacity, "value": _value(items, best)})
+
+    def heuristics(self) -> dict[str, Callable[[Problem], str]]:
+        def policy(order: Callable[[list[int]], float]) -> Callable[[Problem], str]:
+            def heuristic(problem: Problem) -> str:
+                data = problem.data
+                return ", ".join(data["names"][i] for i in _greedy(data["items"], data["capacity"], order)) or "none"
+
+            return heuristic
+
+        return {f"greedy by {name}": policy(order) for name, order in _GREEDY_ORDERS.items()}
 
     def difficulty(self, problem: Problem) -> float:
         """Items times capacity (the dynamic programme's table)."""
@@ -115,9 +129,18 @@ def _best(items: list[list[int]], capacity: int) -> list[int]:
     return sorted(chosen)
 
 
-def _greedy(items: list[list[int]], capacity: int) -> list[int]:
+# Textbook greedy packings: take items in this order (smallest key first) while they fit.
+_GREEDY_ORDERS: dict[str, Callable[[list[int]], float]] = {
+    "value per weight": lambda item: -item[1] / item[0],
+    "value": lambda item: -item[1],
+    "lightest first": lambda item: item[0],
+}
+
+
+def _greedy(items: list[list[int]], capacity: int,
+            order: Callable[[list[int]], float] = _GREEDY_ORDERS["value per weight"]) -> list[int]:
     chosen, room = [], capacity
-    for i in sorted(range(len(items)), key=lambda i: (-items[i][1] / items[i][0], i)):
+    for i in sorted(range(len(items)), key=lambda i: (order(items[i]), i)):
         if items[i][0] <= room:
             chosen.append(i)
             room -= items[i][0]

@@ -4,6 +4,10 @@ Sequences are random integers (repeats allowed). The optimum length comes from p
 at generation; most sequences have several longest subsequences, and the verifier accepts **any**:
 the values written must appear in the sequence in that order (not necessarily adjacent), each
 strictly larger than the one before, as many as the optimum.
+
+Sequences are redrawn until the greedy answers (the longest run of adjacent rises; every value larger
+than the last taken, from the first value or from the smallest) fall short of the optimum: they
+found a longest one in 0.56/0.12 of levels 0/2 before version 2.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ import bisect
 import random
 from dataclasses import dataclass
 
-from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.algorithms.common import read_ints
 
@@ -23,6 +27,7 @@ class LongestIncreasingSubsequence(Task):
     family = "algorithms"
     description = "Give a longest strictly increasing subsequence of a sequence."
     tags = ("algorithms", "dynamic-programming", "sequences")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -39,8 +44,15 @@ class LongestIncreasingSubsequence(Task):
     growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        sequence = [rng.randint(0, config.largest) for _ in range(config.length)]
-        best = longest_increasing(sequence)
+
+        def draw() -> tuple[list[int], list[int]] | None:
+            sequence = [rng.randint(0, config.largest) for _ in range(config.length)]
+            best = longest_increasing(sequence)
+            if _greedy_longest(sequence) >= len(best):
+                return None  # a greedy run would find a longest one
+            return sequence, best
+
+        sequence, best = retry(draw, what="a sequence that greedy runs get wrong")
         prompt = (
             f"Sequence: {', '.join(map(str, sequence))}\n\n"
             "Find a longest strictly increasing subsequence: values taken from the sequence in their original "
@@ -75,6 +87,25 @@ class LongestIncreasingSubsequence(Task):
         if missing is not None:
             wrong.append(", ".join(map(str, [*values[:-1], missing])))
         return [w for w in wrong if w != problem.answer]
+
+
+def _greedy_longest(sequence: list[int]) -> int:
+    """The longest of the greedy answers: the longest run of adjacent rises, and taking every value larger
+    than the last taken, from the first value or from the smallest."""
+    run = longest_run = 1
+    for before, after in zip(sequence, sequence[1:]):
+        run = run + 1 if after > before else 1
+        longest_run = max(longest_run, run)
+
+    def climb(values: list[int]) -> int:
+        taken = [values[0]]
+        for value in values[1:]:
+            if value > taken[-1]:
+                taken.append(value)
+        return len(taken)
+
+    lowest = sequence.index(min(sequence))
+    return max(longest_run, climb(sequence), climb(sequence[lowest:]))
 
 
 def longest_increasing(sequence: list[int]) -> list[int]:

@@ -5,6 +5,11 @@ common. The sort order is a random list of keys, each ascending or descending; f
 key can be derived (the name's length, its last letter, the score's last digit). Records that tie
 on every key keep their original order (a stable sort), so the order is unique; the verifier
 compares the list of names exactly.
+
+Records are redrawn until each stated rule changes the answer: some records tie on every key in an
+order other than their names' (breaking full ties by name instead of keeping the original order was
+right for 0.41/0.62 of levels 0/2 before version 2), and, with several keys, dropping the last key
+gives another order.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.algorithms.common import read_labels
 
@@ -39,6 +44,7 @@ class MultiKeySort(Task):
     family = "algorithms"
     description = "Sort records stably by several ascending/descending (and derived) keys."
     tags = ("algorithms", "sorting")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -57,11 +63,20 @@ class MultiKeySort(Task):
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.records
-        records = [{"name": name, "age": rng.randint(20, 20 + n // 2), "city": rng.choice(CITIES[: max(3, n // 3)]),
-                    "score": rng.randint(50, 50 + 2 * n)} for name in rng.sample(NAMES, n)]
-        pool = [k for k in BASIC if k != "name"] + (list(DERIVED) if config.derived else [])
-        keys = [[k, rng.choice(["ascending", "descending"])] for k in rng.sample(pool, config.keys)]
-        order = sort_records(records, keys)
+
+        def draw() -> tuple[list[dict], list[list[str]], list[str]] | None:
+            records = [{"name": name, "age": rng.randint(20, 20 + n // 2),
+                        "city": rng.choice(CITIES[: max(3, n // 3)]), "score": rng.randint(50, 50 + 2 * n)}
+                       for name in rng.sample(NAMES, n)]
+            pool = [k for k in BASIC if k != "name"] + (list(DERIVED) if config.derived else [])
+            keys = [[k, rng.choice(["ascending", "descending"])] for k in rng.sample(pool, config.keys)]
+            order = sort_records(records, keys)
+            by_name = sort_records(sorted(records, key=lambda r: r["name"]), keys)
+            if by_name == order or (len(keys) > 1 and sort_records(records, keys[:-1]) == order):
+                return None  # the stable order of full ties, or the last key, would not matter
+            return records, keys, order
+
+        records, keys, order = retry(draw, what="records on which every sorting rule matters")
         rows = "\n".join(f"{r['name']}: age {r['age']}, city {r['city']}, score {r['score']}" for r in records)
         rules = "; then ".join(f"by {_KEYS[k][0]}, {direction}" for k, direction in keys)
         prompt = (

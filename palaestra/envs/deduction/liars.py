@@ -6,7 +6,9 @@ Ada or Cy") or about each other's honesty ("Dan is lying", "Eve tells the truth"
 and guilt depend on each other. The hidden culprit and liars are drawn first and each
 statement is made true or false to fit; a SAT solver (one culprit; each speaker honest exactly
 when their statement holds; exactly k liars) counts the consistent (culprit, liars) pairs and
-the puzzle is kept only when there is exactly one.
+the puzzle is kept only when there is exactly one, and only when fewer liars could also explain
+the statements: assuming as few liars as fit (the stated count ignored) gave the answer in
+0.23/0.61/0.83 of levels 0/2/4 before version 2.
 
 The answer names the culprit and the liars, e.g. ``culprit: Ben`` and ``liars: Ada, Cy`` (on
 two lines or separated by a semicolon, liars in any order); both must be right.
@@ -40,6 +42,7 @@ class Liars(Task):
     family = "deduction"
     description = "Find the culprit and the liars among suspects, knowing how many of them lie."
     tags = ("logic", "deduction", "puzzle", "liars")
+    version = 2
     max_answer_chars = 600
 
     @dataclass(frozen=True)
@@ -168,7 +171,11 @@ def _draw(rng: random.Random, n: int, kinds: tuple[str, ...]) -> tuple[int, set[
                 break
         else:
             return None
-    return (culprit, liars, statements) if _solutions(n, k, statements) == 1 else None
+    if _solutions(n, k, statements) != 1:
+        return None
+    if not any(_solutions(n, fewer, statements) for fewer in range(k)):
+        return None  # the fewest liars that fit would be the answer: the stated count would not matter
+    return culprit, liars, statements
 
 
 def _solutions(n: int, k: int, statements: list[list]) -> int:

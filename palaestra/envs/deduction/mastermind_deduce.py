@@ -6,7 +6,10 @@ as usual: exact = right digit in the right place, partial = right digit in the w
 (each digit of the secret counted once). After each guess every code still consistent with all
 scores is kept (a vectorised filter over all C^L codes); the history stops when only the secret
 is left, and guesses that rule nothing out or hit the secret are not used. So exactly one code
-fits the history (single-turn; the interactive game is ``games/mastermind``).
+fits the history (single-turn; the interactive game is ``games/mastermind``). Histories are redrawn
+until reading half of each score leaves at least six codes: the exact counts alone named the code
+in 0.43/0.16 of levels 0/2 and the totals alone (positions ignored) in 0.24 of level 0 before
+version 3.
 
 The answer is the code, e.g. ``3142`` (``3 1 4 2`` and ``3, 1, 4, 2`` are read too).
 """
@@ -27,6 +30,7 @@ from palaestra.generators.mastermind import score
 from palaestra.verifiers.normalize import read_answer, strip_wrappers, unify
 
 _MAX_GUESSES = 14
+_HALF_READING_FITS = 6  # codes left when a score is half read: a lazy reader names the code 1 time in 6 at most
 _SEPARATORS = re.compile(r"[\s,;\-]+")
 _LEAD_IN = re.compile(r"^(?:the\s+)?(?:secret\s+)?code\s*(?:is\b|:|=)\s*", re.IGNORECASE)
 
@@ -34,7 +38,7 @@ _LEAD_IN = re.compile(r"^(?:the\s+)?(?:secret\s+)?code\s*(?:is\b|:|=)\s*", re.IG
 @register
 class MastermindDeduce(Task):
     id = "deduction/mastermind_deduce"
-    version = 2
+    version = 3
     family = "deduction"
     description = "Deduce the secret Mastermind code from a given history of guesses and scores (one code fits)."
     tags = ("logic", "deduction", "code-breaking")
@@ -127,6 +131,17 @@ def _scores(codes: np.ndarray, counts: np.ndarray, guess: tuple[int, ...], digit
     return exact, common - exact
 
 
+def _half_readings_stay_open(codes: np.ndarray, counts: np.ndarray, history: list, digits: int) -> bool:
+    """Whether reading only the exact counts, or only each score's total (exact + partial, positions
+    ignored), leaves at least ``_HALF_READING_FITS`` codes, so half of each score does not name the code."""
+    exact_fits = total_fits = np.ones(len(codes), dtype=bool)
+    for guess, exact, partial in history:
+        got_exact, got_partial = _scores(codes, counts, guess, digits)
+        exact_fits = exact_fits & (got_exact == exact)
+        total_fits = total_fits & (got_exact + got_partial == exact + partial)
+    return min(exact_fits.sum(), total_fits.sum()) >= _HALF_READING_FITS
+
+
 def _draw(rng: random.Random, config: MastermindDeduce.Config) -> tuple[tuple[int, ...], list] | None:
     length, digits = config.length, config.digits
     codes, counts = _all_codes(length, digits)
@@ -138,7 +153,7 @@ def _draw(rng: random.Random, config: MastermindDeduce.Config) -> tuple[tuple[in
             return None
         consistent = np.flatnonzero(alive)
         if len(consistent) == 1:
-            return secret, history
+            return (secret, history) if _half_readings_stay_open(codes, counts, history, digits) else None
         if rng.random() < 0.5:
             guess = tuple(int(v) for v in codes[consistent[rng.randrange(len(consistent))]])
         else:

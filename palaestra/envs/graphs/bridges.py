@@ -8,7 +8,10 @@ option ``target="bridges"`` or ``target="articulation_points"`` asks only one (t
 Graphs are random connected graphs (:func:`palaestra.generators.graphs.random_connected`) sparse
 enough to keep several cuts, redrawn until they have at least one cut of the asked kind and at
 least one cycle (for articulation points: a node that is not a leaf yet is no cut vertex, so
-"every inner node" is wrong). The cuts (found by networkx at generation) are a unique set; the
+"every inner node" is wrong), and until some cut is away from the leaves: a bridge between two nodes
+of degree two or more, an articulation point with no leaf neighbour (the edges to leaves and the
+leaves' neighbours, which are always cuts, were the whole answer in 0.73/0.44 of bridge and
+0.68/0.58 of articulation-point problems at levels 0/2 before version 3). The cuts (found by networkx at generation) are a unique set; the
 verifier compares sets of edges, in any order, either way round, in any pair spelling of
 :func:`palaestra.envs.graphs.common.read_edges` (``0-1, 2-3``, ``(0, 1), (2, 3)``), or sets of
 nodes in any order.
@@ -34,7 +37,7 @@ class Bridges(Task):
     description = "List every bridge (cut edge) or every articulation point (cut vertex) of a connected graph."
     tags = ("graphs", "connectivity")
     option_variants = tuple({"target": target} for target in TARGETS)  # the kit checks score == step for each
-    version = 2  # v2: merged with graphs/articulation_points (v1); each problem asks for one kind of cut
+    version = 3  # v3: a cut away from the leaves in every problem; v2: merged with graphs/articulation_points (v1); each problem asks for one kind of cut
     aliases = {"graphs/articulation_points": {"version": 1, "kwargs": {"target": "articulation_points"}}}
 
     @dataclass(frozen=True)
@@ -127,7 +130,12 @@ def _bridges_problem(rng: random.Random, n: int, m: int) -> Problem:
         edges = sorted([u, v] for u, v, _ in graph.edges)
         return edges, sorted(sorted(e) for e in nx.bridges(graph.to_networkx()))
 
-    edges, bridges = retry(draw, lambda drawn: 0 < len(drawn[1]) < len(drawn[0]), what="a graph with bridges")
+    def away_from_leaves(drawn: tuple[list[list[int]], list[list[int]]]) -> bool:
+        edges, bridges = drawn
+        degree = _degrees(n, edges)
+        return 0 < len(bridges) < len(edges) and any(degree[u] > 1 and degree[v] > 1 for u, v in bridges)
+
+    edges, bridges = retry(draw, away_from_leaves, what="a graph with a bridge between inner nodes")
     prompt = (
         f"An undirected connected graph has nodes 0 to {n - 1} and these {len(edges)} edges:\n"
         f"{edge_list(edges)}\n\n"
@@ -147,7 +155,10 @@ def _cut_vertices_problem(rng: random.Random, n: int, m: int) -> Problem:
         g = graph.to_networkx()
         cuts = sorted(nx.articulation_points(g))
         inner = [v for v in range(n) if g.degree(v) > 1 and v not in cuts]
-        return (sorted([u, v] for u, v, _ in graph.edges), cuts) if cuts and inner else None
+        beside_leaves = {u for v in range(n) if g.degree(v) == 1 for u in g.neighbors(v)}
+        if not cuts or not inner or set(cuts) <= beside_leaves:
+            return None  # no cut, every inner node a cut, or the leaves' neighbours are the answer
+        return sorted([u, v] for u, v, _ in graph.edges), cuts
 
     edges, cuts = retry(draw, what="a graph with cut vertices")
     prompt = (
@@ -158,6 +169,14 @@ def _cut_vertices_problem(rng: random.Random, n: int, m: int) -> Problem:
         "is no such node)."
     )
     return Problem(prompt=prompt, answer=" ".join(map(str, cuts)), data={"n": n, "edges": edges, "cuts": cuts})
+
+
+def _degrees(n: int, edges: list[list[int]]) -> list[int]:
+    degree = [0] * n
+    for u, v in edges:
+        degree[u] += 1
+        degree[v] += 1
+    return degree
 
 
 def _verify_cut_vertices(problem: Problem, answer: str) -> Verdict:

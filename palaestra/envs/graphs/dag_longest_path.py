@@ -4,6 +4,10 @@ The DAG comes from :func:`palaestra.generators.graphs.random_dag` with integer w
 longest path anywhere in the graph (a dynamic programme over a topological order, at generation)
 is the optimum; the verifier accepts **any** path that follows edges in their direction and weighs
 exactly that much.
+
+Graphs are redrawn until every path with the most edges weighs less than the optimum: ignoring the
+weights (a longest path by edge count) found the answer in 0.60-0.84 of the graphs before; and
+until the greedy walk (the heaviest edge, then always the heaviest edge onward) falls short too.
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.graphs.common import read_nodes, weighted_edge_lines
 from palaestra.generators.graphs import Graph, random_dag, topological_order
@@ -23,6 +27,7 @@ class DagLongestPath(Task):
     family = "graphs"
     description = "Give a maximum-weight path in a weighted directed acyclic graph."
     tags = ("graphs", "dag", "dynamic-programming", "paths")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -41,9 +46,16 @@ class DagLongestPath(Task):
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.nodes
-        dag, _ = random_dag(rng, n, config.edges, weights=(1, config.max_weight))
+
+        def draw() -> tuple[Graph, list[int], int] | None:
+            dag, _ = random_dag(rng, n, config.edges, weights=(1, config.max_weight))
+            path, weight = _longest(dag)
+            if weight in (_heaviest_of_most_edges(dag), _greedy_walk(dag)):
+                return None  # a longest path by edge count, or the greedy walk, would do
+            return dag, path, weight
+
+        dag, path, weight = retry(draw, what="a DAG whose heaviest path is not one with the most edges")
         rows = sorted([u, v, w] for u, v, w in dag.edges)
-        path, weight = _longest(dag)
         prompt = (
             f"A directed acyclic graph has nodes 0 to {n - 1} and these weighted edges (a -> b goes from a to b):\n"
             f"{weighted_edge_lines(rows, directed=True)}\n\n"
@@ -53,11 +65,12 @@ class DagLongestPath(Task):
         return Problem(prompt=prompt, answer=" ".join(map(str, path)), data={"n": n, "edges": rows, "weight": weight})
 
     def difficulty(self, problem: Problem) -> float:
-        """Nodes plus edges plus the diameter of the underlying graph."""
+        """Nodes plus edges plus the diameter of the underlying graph plus the edges of the path to find."""
         from palaestra.envs.graphs._measures import diameter
 
         data = problem.data
-        return float(data["n"] + len(data["edges"]) + diameter(data["n"], data["edges"]))
+        path_edges = len((problem.answer or "").split()) - 1
+        return float(data["n"] + len(data["edges"]) + diameter(data["n"], data["edges"]) + path_edges)
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         path = read_nodes(answer, problem.data["n"])
@@ -95,3 +108,23 @@ def _longest(dag: Graph) -> tuple[list[int], int]:
     while parent[path[-1]] >= 0:
         path.append(parent[path[-1]])
     return path[::-1], best[end]
+
+
+def _heaviest_of_most_edges(dag: Graph) -> int:
+    """The largest weight among the paths with the most edges (what ignoring weights finds at best)."""
+    best = [(0, 0)] * dag.n  # (edges, weight) of the best path ending at each node, edges first
+    out = dag.adjacency()
+    for u in topological_order(dag) or []:
+        for v, w in out[u]:
+            best[v] = max(best[v], (best[u][0] + 1, best[u][1] + w))
+    return max(best)[1]
+
+
+def _greedy_walk(dag: Graph) -> int:
+    """The weight of the walk that starts with the heaviest edge and always takes the heaviest edge onward."""
+    out = dag.adjacency()
+    u, v, weight = max(dag.edges, key=lambda edge: edge[2])
+    while out[v]:
+        v, w = max(out[v], key=lambda step: step[1])
+        weight += w
+    return weight

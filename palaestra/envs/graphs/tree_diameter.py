@@ -4,6 +4,10 @@ A uniformly random labelled tree (:func:`palaestra.generators.graphs.random_tree
 edge weights. The diameter (two sweeps of a weighted depth-first search, at generation) is the
 largest total weight of a path between two nodes; the verifier accepts **any** path of the tree
 of that weight, in either direction.
+
+Trees are redrawn until every path with the most edges weighs less than the diameter: ignoring the
+weights (two breadth-first sweeps counting edges) found the answer in 0.43-0.73 of the trees before;
+and until one sweep (node 0 to the node farthest from it) falls short too.
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.graphs.common import read_nodes, weighted_edge_lines
 from palaestra.generators.graphs import random_tree
@@ -23,6 +27,7 @@ class TreeDiameter(Task):
     family = "graphs"
     description = "Give a path of maximum total weight in a weighted tree."
     tags = ("graphs", "trees", "paths")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -40,14 +45,22 @@ class TreeDiameter(Task):
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.nodes
-        rows = sorted([u, v, w] for u, v, w in random_tree(rng, n, weights=(1, config.max_weight)).edges)
-        out = _adjacency(n, rows)
-        first, _ = _farthest(out, 0)
-        last, parent = _farthest(out, first)
-        path = [last]
-        while path[-1] != first:
-            path.append(parent[path[-1]])
-        weight = sum(_weights(rows)[(u, v)] for u, v in zip(path, path[1:]))
+
+        def draw() -> tuple[list[list[int]], list[int], int] | None:
+            rows = sorted([u, v, w] for u, v, w in random_tree(rng, n, weights=(1, config.max_weight)).edges)
+            out = _adjacency(n, rows)
+            first, parent = _farthest(out, 0)
+            one_sweep = _weight_to(first, parent, out)
+            last, parent = _farthest(out, first)
+            path = [last]
+            while path[-1] != first:
+                path.append(parent[path[-1]])
+            weight = sum(_weights(rows)[(u, v)] for u, v in zip(path, path[1:]))
+            if weight in (_heaviest_of_most_edges(out), one_sweep):
+                return None  # a longest path by edge count, or a single sweep from node 0, would do
+            return rows, path, weight
+
+        rows, path, weight = retry(draw, what="a tree whose diameter is not a path with the most edges")
         prompt = (
             f"A tree has nodes 0 to {n - 1} and these weighted edges:\n{weighted_edge_lines(rows)}\n\n"
             "Find a longest path in the tree: a path between two nodes with the largest total weight. "
@@ -117,3 +130,28 @@ def _farthest(out: list[list[tuple[int, int]]], start: int) -> tuple[int, list[i
                 stack.append(v)
     far = max(range(len(out)), key=lambda v: (distance[v], -v))
     return far, parent
+
+
+def _heaviest_of_most_edges(out: list[list[tuple[int, int]]]) -> int:
+    """The largest weight of a path among the paths with the most edges (what ignoring weights finds at best)."""
+    best = (-1, -1)
+    for start in range(len(out)):
+        reach = {start: (0, 0)}
+        stack = [start]
+        while stack:
+            u = stack.pop()
+            for v, w in out[u]:
+                if v not in reach:
+                    reach[v] = (reach[u][0] + 1, reach[u][1] + w)
+                    stack.append(v)
+        best = max(best, *reach.values())
+    return best[1]
+
+
+def _weight_to(node: int, parent: list[int], out: list[list[tuple[int, int]]]) -> int:
+    """The weight of the path from ``node`` up the parent links to the sweep's start."""
+    weight = 0
+    while parent[node] >= 0:
+        weight += dict(out[node])[parent[node]]
+        node = parent[node]
+    return weight
