@@ -1,0 +1,51 @@
+"""Red-team regressions for the games family (#21): cheap rules that used to win multi-turn games."""
+
+from __future__ import annotations
+
+import random
+
+from palaestra.core.registry import make_source
+from palaestra.kit.base import sample
+from palaestra.kit.play import play_episode
+
+SEEDS = 12
+
+
+def _wins(env_id: str, level: int, policy) -> int:
+    source = make_source(env_id)
+    wins = 0
+    for seed in range(SEEDS):
+        problem = sample(env_id, level, seed)
+        rng = random.Random(seed)
+        wins += play_episode(source, problem, lambda state, history, p=problem: policy(p, state, history, rng))[1]
+    return wins
+
+
+def test_kalah_textbook_rules_are_declared_and_lose():
+    # The extra-move/most-seeds greedy used to win about half the games at every level, the pit farthest from the
+    # store up to half at level 0: every position now defeats each rule's first move.
+    rules = make_source("games/kalah").heuristics()
+    assert {"another move, else the most seeds into the store now", "sow the pit nearest the store",
+            "sow the pit farthest from the store"} <= set(rules)
+    for level in (0, 4):
+        for policy in rules.values():
+            assert _wins("games/kalah", level, policy) == 0
+
+
+def test_othello_mobility_and_first_listed_move_are_declared_and_lose():
+    # Leaving the opponent the fewest replies used to win 0.53 of level 0 and 0.43 of level 4; the first legal move
+    # listed 0.47 and 0.34.
+    rules = make_source("games/othello").heuristics()
+    for name in ("leave the opponent the fewest replies", "the first legal move listed"):
+        for level in (0, 4):
+            assert _wins("games/othello", level, rules[name]) == 0
+
+
+def test_tic_tac_toe_declares_the_textbook_rule():
+    rules = make_source("games/tic_tac_toe").heuristics()
+    policy = rules["win, else block, else the centre, a corner, an edge"]
+    # It takes a win when there is one, and blocks the opponent's line otherwise.
+    problem = sample("games/tic_tac_toe", 0, 0)
+    assert policy(problem, {"board": "XX.OO...."}, (), random.Random(0)) == "c1"
+    assert policy(problem, {"board": "X...X.OO."}, (), random.Random(0)) == "c3"
+    assert policy(problem, {"board": "X..OO...."}, (), random.Random(0)) == "c2"
