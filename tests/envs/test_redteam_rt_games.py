@@ -49,3 +49,30 @@ def test_tic_tac_toe_declares_the_textbook_rule():
     assert policy(problem, {"board": "XX.OO...."}, (), random.Random(0)) == "c1"
     assert policy(problem, {"board": "X...X.OO."}, (), random.Random(0)) == "c3"
     assert policy(problem, {"board": "X..OO...."}, (), random.Random(0)) == "c2"
+
+
+def test_connect_four_threat_rule_is_declared_and_never_forces_its_win():
+    # The threat-making rule (win, else block, else the safe move making the most threats) won 1.00 of level 0 and
+    # 0.52 of level 4 (100 games each); positions where it wins by forced play alone are no longer kept.
+    from palaestra.envs.games import connect_four
+
+    source = make_source("games/connect_four")
+    assert "win, else block, else the safe move making the most threats" in source.heuristics()
+    for level in (0, 4):
+        for seed in range(SEEDS):
+            data = sample("games/connect_four", level, seed).data
+            assert not connect_four._threat_rule_forces_win(data["me"], data["board"], data["moves"] + data["spare"])
+
+
+def test_connect_four_threat_rule_blocks_and_wins():
+    from palaestra.envs.games import connect_four as c4
+
+    def stack(*columns: int) -> int:
+        board = 0
+        for column in columns:
+            board |= c4._drop(board, column)
+        return board
+
+    three = stack(0, 0, 0)  # three discs in column 1
+    assert c4._threat_rule_column(three, three) == 0  # our own: complete the four
+    assert c4._threat_rule_column(0, three) == 0  # the opponent's: block it
