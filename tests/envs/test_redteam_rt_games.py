@@ -76,3 +76,17 @@ def test_connect_four_threat_rule_blocks_and_wins():
     three = stack(0, 0, 0)  # three discs in column 1
     assert c4._threat_rule_column(three, three) == 0  # our own: complete the four
     assert c4._threat_rule_column(0, three) == 0  # the opponent's: block it
+
+
+def test_meeting_scheduling_busy_colleague_names_the_whole_day_and_blind_proposals_are_declared():
+    # Proposing the own free slots blindly (replies ignored) won 0.44 in order and 0.52 at random of the top level's
+    # games with 16 turns; a refusal now names every busy block of that day and the budgets are tighter.
+    from palaestra.envs.interactive import meeting_scheduling as ms
+
+    person = {"name": "Ana", "rule": None, "busy": [[1, 9, 11], [1, 14, 16], [2, 9, 10]]}
+    reason = ms._objection(person, (1, 9))
+    assert "Tuesday from 9:00 to 11:00" in reason and "Tuesday from 14:00 to 16:00" in reason
+    assert "Wednesday" not in reason and ms._objection(person, (1, 12)) == ""
+    source = make_source("interactive/meeting_scheduling")
+    assert _wins("interactive/meeting_scheduling", 4, source.heuristics()[
+        "propose the own free slots in order, replies ignored"]) < SEEDS / 2
