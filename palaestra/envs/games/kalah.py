@@ -14,9 +14,9 @@ the model writes one pit letter (``c``, ``pit c``); an empty pit or unreadable m
 The opponent plays perfectly for the result: it picks a move that wins if it has one, else one
 that draws (exact yes/no searches over the rest of the game, memoised), ties broken by
 ``event_rng`` keyed by the position; it moves again whenever it earns another move. Every
-position is a win for the model with perfect play, and no textbook rule (another move, else the most seeds into the store now; the pit nearest
-the store; the pit farthest from it) plays one of them, so the rules lose every game (declared as
-heuristic baselines). The oracle keeps the win. Reward 1 for a win, 0 otherwise.
+position is a win for the model with perfect play, and the textbook greedy rule (another move, else the most
+seeds into the store now) and, up to five pits, the pit farthest from the store throw it away with their first
+move; all three cheap rules (those two and the pit nearest the store) are declared as heuristic baselines. The oracle keeps the win. Reward 1 for a win, 0 otherwise.
 
 Levels add pits and seeds. The difficulty measure is the number of seeds left in the pits plus
 the number of pits per side.
@@ -73,7 +73,7 @@ class Kalah(MultiTurnTask):
             # The textbook rules' first moves throw the win away (checked first: one search each, and most draws
             # fail here), so no rule wins (#21).
             target = 1 - _margin(board)
-            if any(_move_reaches(board, _pit_of(rule, board), target) for rule in RULES):
+            if any(_move_reaches(board, _pit_of(rule, board), target) for rule in _rules_defeated(n)):
                 return None
             wins = [_move_reaches(board, i, target) for i in range(n) if board[i]]
             return board if any(wins) else None
@@ -167,7 +167,12 @@ def _farthest_pit(board: list[int], pit: int) -> tuple[int, ...]:
     return (-pit,)
 
 
-RULES = (_greediest_pit, _nearest_pit, _farthest_pit)  # what a position must defeat (declared as heuristics)
+def _rules_defeated(pits: int) -> tuple[Any, ...]:
+    """The rules whose first move must throw the win away: the greedy rule always, the farthest pit too
+    up to five pits. With six, searching for a second rule's loss made generation ~4x slower (70 ms a
+    problem), and the farthest pit wins a third of the games there anyway; the nearest pit never needed it
+    (0.15-0.42 with no filter). All three are declared as heuristics, so the kit watches them."""
+    return (_greediest_pit, _farthest_pit) if pits <= 5 else (_greediest_pit,)
 
 
 def _pit_of(rule: Any, board: list[int]) -> int:
