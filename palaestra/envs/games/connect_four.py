@@ -14,7 +14,9 @@ otherwise a random column that does not hand the model a win at once, drawn from
 out of turns (``N`` plus the level's spare turns).
 
 Positions come from random play, scanned ply by ply for one whose shortest continuous-threat
-win for the side to move has exactly ``N`` moves (a bounded search, memoised). The oracle
+win for the side to move has exactly ``N`` moves (a bounded search, memoised) and where the
+threat-making rule (win, else block, else the safe move making the most threats; declared as a
+heuristic baseline) does not win by forced play. The oracle
 plays a shortest such line. Levels lengthen the forced line (2 to 6 moves) and cut the spare
 turns from two to one. The difficulty measure is ``N``.
 """
@@ -52,6 +54,7 @@ class ConnectFour(MultiTurnTask):
         spare: int  # turns allowed beyond it
 
     presets = (Config(2, 2), Config(3, 2), Config(4, 1), Config(5, 1), Config(6, 1))
+    version = 2
     bounded = "larger configs are infeasible for its generator (no valid problem in 1,000 draws past the presets)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
@@ -63,7 +66,8 @@ class ConnectFour(MultiTurnTask):
                 if _four(me | drop):
                     return None
                 me, board = (me | drop) ^ (board | drop), board | drop  # the other side moves next
-                if ply >= 9 and _shortest_win(me, board, config.moves) == config.moves:
+                if (ply >= 9 and _shortest_win(me, board, config.moves) == config.moves
+                        and not _threat_rule_forces_win(me, board, config.moves + config.spare)):
                     return me, board
             return None
 
@@ -125,6 +129,43 @@ class ConnectFour(MultiTurnTask):
         if column is None:  # off the oracle's own line only
             column = next(c for c in ORDER if _open(board, c))
         return str(column + 1)
+
+    def heuristics(self) -> dict[str, Any]:
+        def policy(problem: Problem, state: dict[str, Any], history: Any, rng: random.Random) -> str:
+            return str(_threat_rule_column(state["me"], state["board"]) + 1)
+        return {"win, else block, else the safe move making the most threats": policy}
+
+
+def _threat_rule_column(me: int, board: int) -> int:
+    """The threat-making rule: win at once, else block, else the column whose disc makes the most threats of four
+    without handing the opponent a win on top of it (centre first on ties)."""
+    them = board ^ me
+    forced = _wins_at(me, board) or _wins_at(them, board)
+    if forced:
+        return forced[0]
+
+    def rank(column: int) -> tuple[bool, int]:
+        drop = _drop(board, column)
+        return not _wins_at(them, board | drop), len(_wins_at(me | drop, board | drop))
+
+    return max(_columns(board), key=rank)
+
+
+def _threat_rule_forces_win(me: int, board: int, turns: int) -> bool:
+    """Whether the threat-making rule wins within ``turns`` by threats alone, every reply forced (a block or the
+    opponent's own win). A position where it does is not kept: the rule won about half the top level's games and all
+    of level 0's (#21); a line where it stops threatening is left to the opponent's random replies."""
+    for _ in range(turns):
+        drop = _drop(board, _threat_rule_column(me, board))
+        me, board = me | drop, board | drop
+        if _four(me):
+            return True
+        them = board ^ me
+        forced = _wins_at(them, board) or _wins_at(me, board)
+        if not forced or _four(them | _drop(board, forced[0])):
+            return False
+        board |= _drop(board, forced[0])
+    return False
 
 
 def _parse_column(words: list[str]) -> int | None:

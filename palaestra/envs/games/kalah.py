@@ -14,8 +14,9 @@ the model writes one pit letter (``c``, ``pit c``); an empty pit or unreadable m
 The opponent plays perfectly for the result: it picks a move that wins if it has one, else one
 that draws (exact yes/no searches over the rest of the game, memoised), ties broken by
 ``event_rng`` keyed by the position; it moves again whenever it earns another move. Every
-position is a win for the model with perfect play and has a move that throws the win away; the
-oracle keeps the win. Reward 1 for a win, 0 otherwise.
+position is a win for the model with perfect play, and the textbook greedy rule (another move, else the most
+seeds into the store now) and, up to five pits, the pit farthest from the store throw it away with their first
+move; all three cheap rules (those two and the pit nearest the store) are declared as heuristic baselines. The oracle keeps the win. Reward 1 for a win, 0 otherwise.
 
 Levels add pits and seeds. The difficulty measure is the number of seeds left in the pits plus
 the number of pits per side.
@@ -47,7 +48,8 @@ class Kalah(MultiTurnTask):
         seeds: int  # seeds per pit at the start of the random game
         left: int  # at most this many seeds left in the pits when the endgame begins
 
-    presets = (Config(4, 3, 10), Config(4, 4, 13), Config(5, 4, 14), Config(6, 4, 14), Config(6, 4, 15))
+    presets = (Config(4, 3, 11), Config(4, 5, 14), Config(5, 4, 14), Config(6, 4, 14), Config(6, 4, 15))
+    version = 2
     bounded = "past the presets generation gets too slow (over 1 s of CPU at level 6)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
@@ -68,8 +70,13 @@ class Kalah(MultiTurnTask):
                     board = _turn(board)
             else:
                 return None
-            wins = [_move_reaches(board, i, 1 - _margin(board)) for i in range(n) if board[i]]
-            return board if any(wins) and not all(wins) else None
+            # The textbook rules' first moves throw the win away (checked first: one search each, and most draws
+            # fail here), so no rule wins (#21).
+            target = 1 - _margin(board)
+            if any(_move_reaches(board, _pit_of(rule, board), target) for rule in _rules_defeated(n)):
+                return None
+            wins = [_move_reaches(board, i, target) for i in range(n) if board[i]]
+            return board if any(wins) else None
 
         board = retry(draw, what="a won Kalah endgame with a losing move")
         prompt = (
@@ -136,6 +143,42 @@ class Kalah(MultiTurnTask):
         board, n = state["board"], problem.data["pits"]
         best = max((i for i in range(n) if board[i]), key=lambda i: (_result(board, i), -i))
         return string.ascii_lowercase[best]
+
+    def heuristics(self) -> dict[str, Any]:
+        def policy(rule: Any) -> Any:
+            return lambda problem, state, history, rng: f"pit {string.ascii_lowercase[_pit_of(rule, state['board'])]}"
+        return {"another move, else the most seeds into the store now": policy(_greediest_pit),
+                "sow the pit nearest the store": policy(_nearest_pit),
+                "sow the pit farthest from the store": policy(_farthest_pit)}
+
+
+def _greediest_pit(board: list[int], pit: int) -> tuple[int, ...]:
+    """The greedy rule's preference: a move ending in the store, else the most seeds gained now; nearest the store on ties."""
+    n = len(board) // 2 - 1
+    after, again, _ = _sow(board, pit)
+    return again, after[n] - board[n], pit
+
+
+def _nearest_pit(board: list[int], pit: int) -> tuple[int, ...]:
+    return (pit,)
+
+
+def _farthest_pit(board: list[int], pit: int) -> tuple[int, ...]:
+    return (-pit,)
+
+
+def _rules_defeated(pits: int) -> tuple[Any, ...]:
+    """The rules whose first move must throw the win away: the greedy rule always, the farthest pit too
+    up to five pits. With six, searching for a second rule's loss made generation ~4x slower (70 ms a
+    problem), and the farthest pit wins a third of the games there anyway; the nearest pit never needed it
+    (0.15-0.42 with no filter). All three are declared as heuristics, so the kit watches them."""
+    return (_greediest_pit, _farthest_pit) if pits <= 5 else (_greediest_pit,)
+
+
+def _pit_of(rule: Any, board: list[int]) -> int:
+    """The non-empty pit a rule ranks highest."""
+    n = len(board) // 2 - 1
+    return max((i for i in range(n) if board[i]), key=lambda i: rule(board, i))
 
 
 def _turn(board: list[int]) -> list[int]:

@@ -10,7 +10,9 @@ unreadable cell costs a turn.
 The opponent plays perfectly (every reply maximises its final disc margin, by exact search over
 the remaining empties, memoised), ties broken by ``event_rng`` keyed by the position; when the
 model must pass, the opponent simply moves again. Every position is a win for the model with
-perfect play and has at least one losing move (checked by a yes/no search: can the side to move
+perfect play, and two rules throw the win away with their first move: the mobility rule (leave
+the opponent the fewest replies) and the first legal move listed (declared with the most-flips
+rule as heuristic baselines; checked by a yes/no search: can the side to move
 force a margin of at least t? My margin >= t exactly when the opponent cannot force 1 - t). The
 oracle keeps the win with the first move that does. Reward 1 for a
 win, 0 otherwise.
@@ -46,6 +48,7 @@ class Othello(MultiTurnTask):
         empties: int
 
     presets = (Config(6, 5), Config(6, 6), Config(6, 7), Config(6, 8), Config(6, 9))
+    version = 2
     bounded = "past the presets its generator or oracle gets too slow (the levels 5-9 check did not finish in 40 s on a busy machine)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
@@ -69,8 +72,13 @@ class Othello(MultiTurnTask):
             if not _moves(n, me, them):
                 return None
             # After each move, can the opponent still hold the margin at 0 or better (a non-win for the model)?
+            # The first moves of the mobility rule and of the first listed move must throw the win away (they kept it
+            # in about half the positions: checked first, one search each), so neither rule wins (#21).
+            for cell, flips in (_fewest_replies(n, me, them), _moves(n, me, them)[0]):
+                if not _at_least(n, them & ~flips, me | flips | (1 << cell), 0):
+                    return None
             holds = [_at_least(n, them & ~f, me | f | (1 << c), 0) for c, f in _moves(n, me, them)]
-            return (me, them) if not all(holds) and any(holds) else None
+            return (me, them) if not all(holds) else None
 
         me, them = retry(draw, what="a won Othello position with a losing move")
         data = {"size": n, "me": me, "them": them}
@@ -144,6 +152,17 @@ class Othello(MultiTurnTask):
         winning = [c for c, f in options if not _at_least(n, them & ~f, me | f | (1 << c), 0)]
         return cell_name(*divmod((winning or [options[0][0]])[0], n))
 
+    def heuristics(self) -> dict[str, Any]:
+        def policy(choose: Any) -> Any:
+            def move(problem: Problem, state: dict[str, Any], history: Any, rng: random.Random) -> str:
+                n = problem.data["size"]
+                return cell_name(*divmod(choose(n, state["me"], state["them"])[0], n))
+            return move
+        return {"leave the opponent the fewest replies": policy(_fewest_replies),
+                "flip the most discs": policy(lambda n, me, them: max(_moves(n, me, them),
+                                                                      key=lambda m: _count(m[1]))),
+                "the first legal move listed": policy(lambda n, me, them: _moves(n, me, them)[0])}
+
 
 def _count(bits: int) -> int:
     return bin(bits).count("1")
@@ -171,6 +190,11 @@ def _rays(n: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
                 lines.append(tuple(line))
         out.append(tuple(lines))
     return tuple(out)
+
+
+def _fewest_replies(n: int, me: int, them: int) -> tuple[int, int]:
+    """The mobility rule's move: the one leaving the opponent the fewest legal replies (first listed on ties)."""
+    return min(_moves(n, me, them), key=lambda m: len(_moves(n, them & ~m[1], me | m[1] | (1 << m[0]))))
 
 
 def _moves(n: int, me: int, them: int) -> list[tuple[int, int]]:

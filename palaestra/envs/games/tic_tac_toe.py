@@ -130,6 +130,20 @@ class TicTacToe(MultiTurnTask):
             index = max(_empties(board), key=lambda i: _score_after(board, i, data["model"]))
         return cell_name(index // SIZE, index % SIZE)
 
+    def heuristics(self) -> dict[str, Any]:
+        return {"win, else block, else the centre, a corner, an edge": _textbook_move}
+
+
+def _textbook_move(problem: Problem, state: dict[str, Any], history: Any, rng: random.Random) -> str:
+    """The textbook rule: complete a line of ours, else block one of the opponent's, else centre, corner, edge."""
+    board, model = state["board"], problem.data["model"]
+    opponent = "O" if model == "X" else "X"
+    empties = _empties(board)
+    completing = [i for mark in (model, opponent) for i in empties if _won(_place(board, i, mark), mark)]
+    preference = [4, 0, 2, 6, 8, 1, 3, 5, 7]
+    index = completing[0] if completing else next(i for i in preference if i in empties)
+    return cell_name(index // SIZE, index % SIZE)
+
 
 def _rows(board: str) -> list[str]:
     return [board[r * SIZE:(r + 1) * SIZE] for r in range(SIZE)]
