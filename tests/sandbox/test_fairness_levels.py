@@ -29,6 +29,7 @@ while time.process_time() < end:
 print("done")
 """
 LEVELS = [level.shares for level in CPU_POLICIES["levels"]]
+KERNEL_DEFAULT_SHARES = 1024  # what a new cgroup holds until the server writes the run's weight
 
 
 def _slot_dirs(backend: LocalBackend) -> str:
@@ -68,7 +69,9 @@ def _watch(parent: str) -> Iterator[dict[str, list[int]]]:
             for name in _slots(parent):
                 value = _shares(os.path.join(parent, name))
                 history = seen.setdefault(name, [])
-                if value is not None and (not history or history[-1] != value):
+                if value is None or (not history and value == KERNEL_DEFAULT_SHARES):
+                    continue  # a slot cgroup seen between its creation and its first weight
+                if not history or history[-1] != value:
                     history.append(value)
 
     thread = threading.Thread(target=poll, daemon=True)
