@@ -118,7 +118,7 @@ class Funnel(Task):
                 for position, name in enumerate(sequence):
                     events.append([second, user, name])
                     second += rng.randint(30, (4 if window else 9) * 60)
-                    if position == pause:
+                    if position == pause and window:  # pause is drawn only with a time limit
                         second += rng.randint(window * 60, (window + 10) * 60)
             return events
 

@@ -218,7 +218,7 @@ def _inradius(rng: random.Random) -> Question | None:
         area * Fraction(2, a + b + c), 5
 
 
-def _stated(question: str, value: _R) -> bool:
+def _stated(question: str, value: Surd) -> bool:
     """Whether the answer is a number the question states (an isosceles triangle's given side): read off, not
     solved."""
     return format_radical(value) in re.findall(r"\d+(?:/\d+)?", question)

@@ -26,8 +26,8 @@ from palaestra.envs.physics.common import read_quantity
 from palaestra.solvers.linalg import solve
 from palaestra.verifiers.rationals import format_fraction, other_spellings
 
-OHMS = {"Ω": 1, "ohm": 1, "ohms": 1, "\\Omega": 1, "kΩ": 1000, "kohm": 1000}
-AMPERES = {"A": 1, "amp": 1, "amps": 1, "ampere": 1, "amperes": 1, "mA": Fraction(1, 1000)}
+OHMS: dict[str, Fraction | int] = {"Ω": 1, "ohm": 1, "ohms": 1, "\\Omega": 1, "kΩ": 1000, "kohm": 1000}
+AMPERES: dict[str, Fraction | int] = {"A": 1, "amp": 1, "amps": 1, "ampere": 1, "amperes": 1, "mA": Fraction(1, 1000)}
 _EXAMPLE = Fraction(36, 7)
 
 Edge = tuple[str, str, int]  # node, node, resistance in ohms

@@ -108,7 +108,7 @@ class Blocksworld(PlanTask):
                 moves = shortest_plan(BlockMoves(start, goal), max_nodes=SEARCH_BUDGET)
             except SearchBudgetExceeded:
                 return None
-            if greedy and greedy.get(len(moves), 0) > GREEDY_OPTIMAL_CHANCE:
+            if moves is None or (greedy and greedy.get(len(moves), 0) > GREEDY_OPTIMAL_CHANCE):
                 return None  # a safeguard: the search is the reference
             return start, goal, moves
 

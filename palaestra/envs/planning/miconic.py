@@ -88,7 +88,7 @@ class Miconic(PlanTask):
         people = [f"p{i + 1}" for i in range(config.passengers)]
 
         def draw() -> tuple[int, list[tuple[int, int]], list[Move]] | None:
-            trips = [tuple(rng.sample(range(config.floors), 2)) for _ in people]
+            trips = [(start, end) for start, end in (rng.sample(range(config.floors), 2) for _ in people)]
             lift = rng.randrange(config.floors)
             greedy = greedy_visits(lift, trips) if config.optimal else {}
             stops = len({f for trip in trips for f in trip} - {lift})  # each needs a visit: a lower bound
@@ -98,7 +98,7 @@ class Miconic(PlanTask):
                 moves = shortest_plan(Elevator(lift, trips), max_nodes=SEARCH_BUDGET)
             except SearchBudgetExceeded:
                 return None
-            if greedy.get(sum(kind == "go" for kind, _ in moves), 0) > GREEDY_OPTIMAL_CHANCE:
+            if moves is None or greedy.get(sum(kind == "go" for kind, _ in moves), 0) > GREEDY_OPTIMAL_CHANCE:
                 return None
             return lift, trips, moves
 

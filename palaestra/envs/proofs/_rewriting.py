@@ -241,7 +241,7 @@ class Algebra:
                 segments[-1].append(token)
         if len(segments) < 2 or len(segments) > MAX_TERMS:
             return "expected at least two terms separated by ="
-        terms = []
+        terms: list[Term] = []
         for number, segment in enumerate(segments):
             segment, label = split_label(segment, self.axioms)
             if label is not None and number == 0:

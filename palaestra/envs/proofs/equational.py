@@ -266,7 +266,7 @@ def read_chain(text: str, letters: str) -> list[Term] | str:
             segments[-1].append(token)
     if len(segments) < 2 or len(segments) > MAX_TERMS:
         return "expected at least two terms separated by ="
-    terms = []
+    terms: list[Term] = []
     for number, segment in enumerate(segments):
         segment, label = rewriting.split_label(segment, AXIOMS)
         if label is not None and number == 0:
