@@ -41,8 +41,14 @@ print(time.monotonic(), len(held))
 """
 
 
-def _backend(admission: str, budget_mb: int, max_jobs: int) -> LocalBackend:
-    backend = LocalBackend(min_tier="none", max_jobs=max_jobs, memory_budget=budget_mb * MB, memory_admission=admission)
+def _backend(admission: str, budget_mb: int, max_jobs: int, rerun_budget_kills: bool = True) -> LocalBackend:
+    backend = LocalBackend(
+        min_tier="none",
+        max_jobs=max_jobs,
+        memory_budget=budget_mb * MB,
+        memory_admission=admission,
+        rerun_budget_kills=rerun_budget_kills,
+    )
     backend.run("pass")
     require(backend.probe(), "cgroups")  # without cgroups every run holds its whole limit (as before)
     return backend
@@ -118,8 +124,9 @@ def test_the_kernel_bounds_all_jobs_together_when_they_grow_after_admission() ->
     """Jobs that look small when admitted (they spin first, so they are demoted and held by
     their small charge) then each take 64 MB: more than the 256 MB budget holds. The cgroup over
     all slots stops them; a job killed for it is told so as the sandbox's error (it stayed within
-    its own limit), never as its own memory_exceeded, and the rest finish."""
-    backend = _backend("usage", budget_mb=256, max_jobs=2)
+    its own limit), never as its own memory_exceeded, and the rest finish. (Without reruns: by
+    default such a job runs again, see test_budget_reruns.py.)"""
+    backend = _backend("usage", budget_mb=256, max_jobs=2, rerun_budget_kills=False)
     try:
         results = _hungry_jobs(backend, count=8, hold_mb=64, cpu_before=0.6, cpu_after=0.6)
     finally:

@@ -303,6 +303,9 @@ class LocalBackend:
     memory_admission: "usage" (default) counts a long-running (demoted) run by the memory its
     cgroup is charged, so CPU hogs do not hold short jobs back; "limits" counts every run by its
     whole limit (what it was before; kept for comparison). Without cgroups it is always "limits".
+    rerun_budget_kills: a run that the budget of all jobs together OOM-killed within its own
+    limit (admission by usage let it in on a charge that grew later) is run again once, held by
+    its whole limit (default), instead of coming back with that as its error.
     cpu_policy: how a run's CPU weight falls with the CPU it has used: "levels" (default: five
     levels, least attained service first) or "demote-once" (full weight until 0.1 s, then the
     lowest: what it was before; kept for comparison). See CPU_POLICIES in the server.
@@ -326,6 +329,7 @@ class LocalBackend:
         tool_dirs: Sequence[str] | None = None,
         memory_budget: int | None = None,
         memory_admission: str = "usage",
+        rerun_budget_kills: bool = True,
         cpu_policy: str = "levels",
         precompiled_headers: bool = True,
     ):
@@ -343,6 +347,7 @@ class LocalBackend:
             "tool_dirs": list(tool_dirs) if tool_dirs is not None else None,
             "memory_budget": memory_budget,
             "memory_admission": memory_admission,
+            "rerun_budget_kills": rerun_budget_kills,
             "cpu_policy": cpu_policy,
             "precompiled_headers": precompiled_headers,
         }

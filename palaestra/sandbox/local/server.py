@@ -79,8 +79,11 @@ COMPILE_SLACK = 1.0
 # little CPU while short jobs run, and would hold its whole limit long before reaching
 # LONG_RUNNER_AFTER). With cgroups, one cgroup over all slots bounds their memory together by the
 # budget (the kernel's guarantee that the host is never exhausted, whatever a long runner
-# allocates later; a run that its own limit allowed but the budget did not is told so as an
-# error). Without cgroups, every run holds its whole limit (nothing else would bound the total).
+# allocates later). A run that its own limit allowed but the budget did not (its charge looked
+# settled before it allocated, or another long runner grew) is run again once, from the front of
+# the queue and held by its whole limit, when it was received less than RETRY_WITHIN ago; else it
+# is told so as an error. Without cgroups, every run holds its whole limit (nothing else would
+# bound the total).
 
 
 @dataclass(frozen=True)
@@ -123,6 +126,9 @@ LONG_RUNNER_AFTER = 0.1
 SETTLE_CPU = 0.01
 SETTLE_GROWTH = 1 << 20
 MEMORY_SHARE = 0.5
+# A run killed by the budget of all runs together is run again only this soon after it was
+# received: the client waits its wall limit plus 30 s (backend.REPLY_SLACK) from sending it.
+RETRY_WITHIN = 10.0
 _TICKS = os.sysconf("SC_CLK_TCK")
 INTERPRETER_NSPID = 2  # a session's interpreter: the first process its monitor (PID 1) forks
 EVICTED_NOTE = (b"[sandbox] this session was idle and was closed to make room for others "
@@ -131,6 +137,16 @@ EVICTED_NOTE = (b"[sandbox] this session was idle and was closed to make room fo
 
 def _now() -> float:
     return time.monotonic()
+
+
+@dataclass(frozen=True)
+class Queued:
+    """A run waiting for a slot (and for room in the memory budget)."""
+
+    rid: int
+    spec: dict[str, Any]
+    received: float
+    rerun: bool = False  # see Job.rerun
 
 
 @dataclass
@@ -171,6 +187,8 @@ class Job:
     demoted: bool = False  # a run that has left the top level: out of max_jobs (see the note on fairness)
     long_runner: bool = False  # held by its memory use (see the note on fairness)
     settle: tuple[float, int] | None = None  # (CPU seconds, bytes charged) when its memory was last seen to grow
+    received: float = 0.0  # a run: when its request arrived
+    rerun: bool = False  # a run started again after the budget of all runs killed it: held by its whole limit
     cpu_checked: float = 0.0
     cpu_base: float = 0.0  # CPU seconds before a session's cell in flight, or before a compiled program
     scratch_checked: float = 0.0  # without a tmpfs, when its scratch dir was last measured
@@ -299,11 +317,12 @@ class Server:
         self.lost: set[str] = set()  # sessions that died between cells
         self.evicted: set[str] = set()  # idle sessions stopped to make room (their owners are told)
         self.cell_backlog: collections.deque[tuple[int, dict[str, Any]]] = collections.deque()
-        self.pending: collections.deque[tuple[int, dict[str, Any]]] = collections.deque()
+        self.pending: collections.deque[Queued] = collections.deque()
         self.running = 0
         host_memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
         self.memory_budget = int(config.get("memory_budget") or host_memory * MEMORY_SHARE)
         self.admit_by_usage = config.get("memory_admission", "usage") == "usage"  # else by limits (see above)
+        self.rerun_budget_kills = bool(config.get("rerun_budget_kills", True))
         self.cpu_levels = CPU_POLICIES[config.get("cpu_policy") or "levels"]
         self.compile_floor = COMPILE_FLOOR.get(config.get("cpu_policy") or "levels")
         self.stopping = False
@@ -735,7 +754,7 @@ class Server:
         """Put a job in the CPU level of the CPU seconds it has used (see CPU_POLICIES); a run
         that leaves the top level is demoted (out of max_jobs); a long runner is held by its memory
         use (see the note on fairness)."""
-        if job.rid is not None and not job.long_runner:
+        if job.rid is not None and not job.long_runner and not job.rerun:
             job.long_runner = used >= LONG_RUNNER_AFTER or (job.demoted and self._settled(job, used))
         level = job.level
         while level + 1 < len(self.cpu_levels) and used >= self.cpu_levels[level].below:
@@ -832,10 +851,25 @@ class Server:
         if job.rid is None:
             self._end_session(job)
             return
-        result = self._result(job)  # before the slot (and its cgroup counters) is reused
+        rerun = (
+            self.rerun_budget_kills
+            and self._killed_by_budget(job)
+            and not job.rerun
+            and not job.stopping
+            and _now() - job.received < RETRY_WITHIN
+        )
+        result = None if rerun else self._result(job)  # before the slot (and its cgroup counters) is reused
         self._release(job.slot)
         self.running -= 1
-        self._reply(job.rid, result)
+        if rerun:  # see the note on fairness; _start_pending runs next in the loop
+            self.pending.appendleft(Queued(job.rid, job.spec, job.received, rerun=True))
+        else:
+            self._reply(job.rid, result)
+
+    def _killed_by_budget(self, job: Job) -> bool:
+        """Whether the budget of all runs together, not the run's own limit, OOM-killed it."""
+        cgroup = job.slot.cgroup
+        return cgroup is not None and cgroup.oom_kills() > 0 and not cgroup.hit_own_limit()
 
     def _result(self, job: Job) -> dict[str, Any]:
         """The ExecResult fields of a finished job (or of a session's fatal cell)."""
@@ -845,7 +879,7 @@ class Server:
         if error is None and compiled.get("error"):
             error = compiled["error"]  # the compiler could not even start: the sandbox's failure
         cgroup = job.slot.cgroup
-        if error is None and cgroup is not None and cgroup.oom_kills() > 0 and not cgroup.hit_own_limit():
+        if error is None and self._killed_by_budget(job):
             error = "the memory budget of all sandbox jobs together ran out (not this job's limit): run it again"
         # A compiled language whose compile never reported success never ran its program.
         compile_failed = job.language.compiled and job.sid is None and (not compiled or compiled["failed"])
@@ -1050,7 +1084,7 @@ class Server:
             if not chain["available"]:
                 self._reply(rid, error=chain["reason"], unavailable=True)
                 return
-            self.pending.append((rid, {**spec, "kind": "run", "language": language, "toolchain": chain}))
+            self.pending.append(Queued(rid, {**spec, "kind": "run", "language": language, "toolchain": chain}, _now()))
             self._start_pending()
         elif op == "languages":
             self._reply(rid, {name: self._toolchain(name) for name in languages.LANGUAGES})
@@ -1134,22 +1168,22 @@ class Server:
         while (
             self.pending
             and self._fresh_runs() < self.max_jobs
-            and (self.running < self.max_jobs or self._memory_held() + self._memory_of(self.pending[0][1]) <= self.memory_budget)
+            and (self.running < self.max_jobs or self._memory_held() + self._memory_of(self.pending[0].spec) <= self.memory_budget)
         ):
             slot = self._slot()
             if slot is None:
                 if not self.cell_backlog:
                     self._evict_idle_session()  # a run never waits behind idle sessions
                 return
-            rid, spec = self.pending.popleft()
-            job = Job(rid=rid, spec=spec, slot=slot)
+            queued = self.pending.popleft()
+            job = Job(rid=queued.rid, spec=queued.spec, slot=slot, received=queued.received, rerun=queued.rerun)
             self.running += 1
             try:
                 self._spawn(job)
             except OSError as exc:
                 self.running -= 1
                 self._release(slot)
-                self._reply(rid, error=f"sandbox could not start the job: {exc}")
+                self._reply(queued.rid, error=f"sandbox could not start the job: {exc}")
 
     # -- loop ------------------------------------------------------------------------------
 
