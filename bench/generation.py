@@ -5,6 +5,11 @@ comparison with reasoning-gym on the overlapping tasks.
     python bench/generation.py --no-peer                    # palaestra only
     python bench/generation.py --envs puzzles/sudoku arithmetic/countdown
     python bench/generation.py --overlap-only --envs graphs  # one family's overlap rows only (about 10 s a row)
+    python bench/generation.py --below 1000                 # envs under 1,000 problems/s at their top preset
+
+``--below N`` measures every selected env at its top preset (level 4, or its last), one timed run after a
+warm-up sample, and lists those under N problems/s with whether their module docstring explains it in a
+paragraph starting ``Generation speed:`` (what the generator spends its time on, and why that is kept).
 
 ``--envs`` takes env ids and family names. Each rate is the median of repeated timed runs on
 one core in this process, counted in CPU time so that other processes on a shared machine do
@@ -198,6 +203,30 @@ def importable(env_id: str) -> str | None:
     return None
 
 
+SPEED_NOTE = "Generation speed:"
+
+
+def below_floor(env_ids: list[str], floor: float) -> None:
+    """Print the envs generating fewer than ``floor`` problems/s at their top preset, and whether
+    their module docstring says why (a paragraph starting SPEED_NOTE)."""
+    slow, unexplained = 0, []
+    for env_id in env_ids:
+        source = make_source(env_id)
+        level = min(4, source.levels() - 1)
+        source.sample(level, 0)  # the first call's setup (tables, catalogues) is not a problem's cost
+        per_second = rate(lambda i: source.sample(level, 1_000_000 + i))
+        if per_second >= floor:
+            continue
+        slow += 1
+        doc = sys.modules[type(source).__module__].__doc__ or ""
+        explained = SPEED_NOTE in doc
+        if not explained:
+            unexplained.append(env_id)
+        print(f"{env_id:36} L{level} {fmt_rate(per_second):>8}/s  {'explained' if explained else 'NOT EXPLAINED'}", flush=True)
+    print(f"\n{slow} of {len(env_ids)} envs under {floor:g} problems/s at their top preset; "
+          f"{len(unexplained)} without a '{SPEED_NOTE}' paragraph in their module docstring")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0].replace("\n", " "))
     parser.add_argument("--envs", nargs="*", help="env ids or family names (default: all)")
@@ -205,7 +234,11 @@ def main() -> None:
     parser.add_argument("--overlap-only", action="store_true",
                         help="measure only the overlap rows, each at its size-matched level")
     parser.add_argument("--repeats", type=int, default=REPEATS, help="timed runs per rate (median taken)")
+    parser.add_argument("--below", type=float, help="list the envs under this many problems/s at the top preset")
     args = parser.parse_args()
+    if args.below:
+        below_floor(selected(args.envs, registry.ids()), args.below)
+        return
 
     ours: dict[tuple[str, int], tuple[float, float]] = {}
 
