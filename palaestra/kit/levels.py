@@ -3,7 +3,8 @@
 - ``unbounded_levels``: an unbounded env (a ``growth`` rule or an ``extrapolate`` method) gives a
   valid problem at every level 0-9 (configs distinct; past the presets the reference, or for a game
   the oracle, is accepted), its difficulty measure's mean grows from each level to the next (levels
-  0-4 are the ``difficulty`` check's, with the same seeds; this one goes on from level 4 to 9), and no
+  0-4 are the ``difficulty`` check's, with the same seeds; this one goes on from level 4 to 9; the
+  first ``seeds`` of those problems at levels 5-9 are the ones checked valid), and no
   problem at levels 4-9 takes more than :data:`GENERATE_CPU_SECONDS` of CPU time to generate
   (CPU seconds, retimed once when over the bound: another thread's or a reaped child's CPU can land in the first
   timing, so a busy machine does not make it flake). A bounded env must say why in
@@ -70,7 +71,7 @@ def check_unbounded_levels(env_id: str, s: Settings) -> str:
             _require(means[level] > means[level - 1], f"difficulty mean does not grow from level {level - 1} to "
                                                       f"{level}: {means[level - 1]:.3g} -> {means[level]:.3g}")
     for level in range(source.levels(), CHECKED_LEVELS):
-        for seed in range(s.seeds):
+        for seed in range(DIFFICULTY_SEED, DIFFICULTY_SEED + min(s.seeds, s.difficulty_seeds)):  # drawn above: no new ones
             _require_valid(env_id, source, level, seed)
     return (f"levels 0-{CHECKED_LEVELS - 1}: difficulty means from level {first} " + " < ".join(f"{m:.3g}" for m in means.values())
             + f"; slowest generation {slowest * 1000:.0f} ms CPU")
