@@ -36,6 +36,7 @@ from palaestra.core.scoring import score
 from palaestra.core.task import ProblemSource, Task
 from palaestra.factory import make
 from palaestra.kit.base import (  # noqa: F401
+    DIFFICULTY_SEED,
     CheckResult,
     ContractError,
     Settings,
@@ -382,7 +383,6 @@ def _expected_distinct(size: int, draws: int) -> float:
 # The difficulty means keep the seeds they were calibrated on: some envs' neighbouring level means differ by less
 # than the noise of CI's 16 problems (probability/constrained_counting, deduction/equivalence and
 # deduction/minesweeper fail on the statistics seeds), so other seeds would flip their verdicts.
-DIFFICULTY_SEED = 300_000
 
 
 def check_difficulty(env_id: str, s: Settings) -> str:

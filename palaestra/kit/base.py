@@ -6,7 +6,8 @@ A check asks :func:`sample` for ``(env_id, level, seed)`` instead of calling ``s
 each problem is generated once per process however many checks look at it. Checks draw their seeds
 from the front of one of two ranges, so they look at the same problems: the checks of single answers
 (reference, corruptions, spellings, round trips, golden hashes) from seed 0 on, the statistics over
-many problems (distinctness, balance, generation time) from :func:`statistics_seeds`.
+many problems (distinctness, balance, generation time, examples) from :func:`statistics_seeds`, whose
+first seeds are the difficulty check's (which the heuristics and the levels past the presets use too).
 
 Time bounds are on CPU seconds (:func:`cpu_seconds`), never on the wall clock: a busy machine must
 not fail a check that an idle one passes.
@@ -29,6 +30,8 @@ from palaestra.core.task import Task
 _PROBLEMS: OrderedDict[str, dict[tuple[int, int], tuple[Problem, float]]] = OrderedDict()
 _ENVS_KEPT = 4
 STATISTICS_SEED = 50_000
+DIFFICULTY_SEED = 300_000  # the difficulty check's seeds (its sample in CI: SHARED_SEEDS of them)
+SHARED_SEEDS = 16  # the statistics checks' first seeds are these difficulty seeds: generated once for both
 
 
 def cpu_seconds() -> float:
@@ -54,9 +57,11 @@ def _generated(env_id: str, level: int, seed: int) -> tuple[Problem, float]:
     return found
 
 
-def statistics_seeds(count: int) -> range:
-    """The first ``count`` seeds of the range the statistics checks share (the balance check's since round 1)."""
-    return range(STATISTICS_SEED, STATISTICS_SEED + count)
+def statistics_seeds(count: int) -> list[int]:
+    """The first ``count`` seeds the statistics checks share: the difficulty check's first SHARED_SEEDS
+    (one draw of problems serves both), then the balance check's range (since round 1)."""
+    shared = min(count, SHARED_SEEDS)
+    return [*range(DIFFICULTY_SEED, DIFFICULTY_SEED + shared), *range(STATISTICS_SEED, STATISTICS_SEED + count - shared)]
 
 
 def sample(env_id: str, level: int, seed: int) -> Problem:

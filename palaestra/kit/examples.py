@@ -39,9 +39,8 @@ from functools import lru_cache
 from palaestra.core.multiturn import MultiTurnTask
 from palaestra.core.problem import Problem
 from palaestra.core.registry import make_source
-from palaestra.kit.base import Settings, _require, sample
+from palaestra.kit.base import Settings, _require, sample, statistics_seeds
 
-SEED_BASE = 50_000  # the balance check's seeds, so problems come from the shared cache
 GLANCE = 5  # problems looked at first: is there an answer and an example at all?
 FIRST_LOOK = 40  # problems looked at before deciding a level needs the full sample (at least)
 BUDGET_LOOK = 20  # problems whose printed numbers must vary before the budget check samples more
@@ -197,7 +196,7 @@ def _chance(answers: list[str]) -> float:
 # --- example independence ------------------------------------------------------------------------
 
 def _level_problems(env_id: str, level: int, count: int) -> list[Problem]:
-    return [sample(env_id, level, SEED_BASE + seed) for seed in range(count)]
+    return [sample(env_id, level, seed) for seed in statistics_seeds(count)]  # the statistics checks' problems
 
 
 def check_example_independence(env_id: str, s: Settings) -> str:
@@ -229,7 +228,7 @@ def check_example_independence(env_id: str, s: Settings) -> str:
             # Enough problems for about 5 * MIN_EXPECTED related pairs of each testable kind: an example that
             # avoids the answer then fails near certainly, at a fraction of the cost where most pairs relate.
             target = min(s.balance_seeds, max(first_look, *(math.ceil(5 * MIN_EXPECTED / r) for r in testable)))
-        problems = first + [sample(env_id, level, SEED_BASE + seed) for seed in range(first_look, target)]
+        problems = first + [sample(env_id, level, seed) for seed in statistics_seeds(target)[first_look:]]
         shown += [_shown(source, p) for p in problems[first_look:]]
         answers = [_answer_key(p) or "" for p in problems]
         n = len(problems)
@@ -313,7 +312,7 @@ def check_budget_leaks(env_id: str, s: Settings) -> str:
         # Two stages: the problems the distinctness check already generated, then (only where a number comes
         # within half the margin of the best constant there) the balance check's full sample, judged as before.
         for count in sorted({max(BUDGET_LOOK, min(s.distinct_seeds, s.balance_seeds)), s.balance_seeds}):
-            problems = first + [sample(env_id, level, SEED_BASE + seed) for seed in range(BUDGET_LOOK, count)]
+            problems = first + [sample(env_id, level, seed) for seed in statistics_seeds(count)[BUDGET_LOOK:]]
             best_name, best, chance = _best_printed_number(problems)
             if best <= chance + s.balance_margin / 2:
                 break

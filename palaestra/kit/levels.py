@@ -34,11 +34,10 @@ from palaestra.core.registry import make_source
 from palaestra.core.scoring import score
 from palaestra.core.task import ProblemSource, Task, option_defaults
 from palaestra.factory import make
-from palaestra.kit.base import ContractError, Settings, _require, _verify, generation_seconds, sample
+from palaestra.kit.base import DIFFICULTY_SEED, ContractError, Settings, _require, _verify, generation_seconds, sample
 
 CHECKED_LEVELS = 10  # levels 0-9: the presets and five levels computed by the rule
 GENERATE_CPU_SECONDS = 2.0  # CPU time one problem may take to generate at levels 4-9 (headroom for a busy CI host)
-DIFFICULTY_SEED = 300_000  # the seeds check_difficulty uses, so levels 0-4 come from the shared cache
 FAR_LEVELS = (20, 40)  # levels far past every preset: one problem each
 
 

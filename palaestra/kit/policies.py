@@ -36,7 +36,7 @@ from palaestra.core.multiturn import MultiTurnTask
 from palaestra.core.problem import Problem
 from palaestra.core.registry import make_source
 from palaestra.core.task import ProblemSource, Task
-from palaestra.kit.base import ContractError, Settings, _require, sample
+from palaestra.kit.base import DIFFICULTY_SEED, ContractError, Settings, _require, sample
 
 CONSTANT_MARGIN = 0.10  # a constant may beat chance by this much
 CERTIFICATE_FREE_BOUND = 0.25  # the most a certificate-free constant may score
@@ -49,11 +49,10 @@ HEDGE_SHARE = 0.10  # reference answers at least this common are the "other side
 HEDGE_PROBLEMS = 24  # problems per constant on which hedges are tried
 HEURISTIC_TOP_SEEDS = 40  # at least this many problems at the top level for the heuristics' share
 ALPHA = 0.001
-SEED_BASE = 300_000  # the difficulty check's seeds: the problems are generated once per process
 
 
 def _problems(env_id: str, level: int, count: int) -> list[Problem]:
-    return [sample(env_id, level, SEED_BASE + i) for i in range(count)]
+    return [sample(env_id, level, DIFFICULTY_SEED + i) for i in range(count)]  # generated once: the difficulty check's
 
 
 def _key(answer: str | None) -> str:

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from palaestra.core.registry import INDEX_PATH, make_source, registry
-from palaestra.kit.base import ContractError, Settings, _require, sample
+from palaestra.kit.base import DIFFICULTY_SEED, ContractError, Settings, _require, sample
 
 # --- exact references ---------------------------------------------------------------------------
 
@@ -80,7 +80,7 @@ def check_difficulty_varies(env_id: str, s: Settings) -> str:
         return f"exempt: {reason}"
     spreads = []
     for level in range(1, source.levels()):
-        values = {float(source.difficulty(sample(env_id, level, 300_000 + seed))) for seed in range(s.difficulty_seeds)}
+        values = {float(source.difficulty(sample(env_id, level, DIFFICULTY_SEED + seed))) for seed in range(s.difficulty_seeds)}
         _require(len(values) > 1,
                  f"level {level}: difficulty() is {values.pop():g} for all {s.difficulty_seeds} seeds; measure the "
                  "problem drawn (search nodes, solution length, constraints), not the level's setting, or declare "
