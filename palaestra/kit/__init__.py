@@ -20,6 +20,7 @@ import hashlib
 import json
 import os
 import random
+import select
 import subprocess
 import sys
 import time
@@ -536,19 +537,57 @@ def shared_fingerprint(env_id: str, seeds: int) -> str:
 
 def fingerprints_in_fresh_process(env_ids: list[str], seeds: int) -> dict[str, str]:
     """Problem fingerprints computed by a new interpreter with another hash seed."""
-    code = (
+    with FreshProcess(seeds) as fresh:
+        return {env_id: fresh.fingerprint(env_id) for env_id in env_ids}
+
+
+class FreshProcess:
+    """A new interpreter, with another hash seed, that fingerprints envs on request: a test worker asks it
+    for the envs it tests, one by one, so each env is imported and fingerprinted there only once in all.
+
+    >>> with FreshProcess(seeds=2) as fresh:
+    ...     fresh.fingerprint("graphs/bridges") == shared_fingerprint("graphs/bridges", 2)
+    True
+    """
+
+    CODE = (
         "import json, sys\n"
         "from palaestra.core.registry import make_source\n"
         "from palaestra.kit import _fingerprint\n"
-        "ids, seeds = json.loads(sys.argv[1]), int(sys.argv[2])\n"
-        "print(json.dumps({i: _fingerprint(make_source(i), seeds) for i in ids}))\n"
+        "for line in sys.stdin:\n"
+        "    print(_fingerprint(make_source(line.strip()), int(sys.argv[1])), flush=True)\n"
     )
-    env = {**os.environ, "PYTHONHASHSEED": str(random.Random().randrange(1, 2**31))}
-    out = subprocess.run(
-        [sys.executable, "-c", code, json.dumps(env_ids), str(seeds)],
-        capture_output=True, text=True, env=env, timeout=3600, check=True,  # a hang guard: a busy machine is slow
-    )
-    return json.loads(out.stdout)
+    TIMEOUT = 3600.0  # seconds for one env: a hang guard (a busy machine is slow)
+
+    def __init__(self, seeds: int):
+        env = {**os.environ, "PYTHONHASHSEED": str(random.Random().randrange(1, 2**31))}
+        self.process = subprocess.Popen([sys.executable, "-c", self.CODE, str(seeds)], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, text=True, env=env)
+
+    def fingerprint(self, env_id: str) -> str:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(env_id + "\n")
+        self.process.stdin.flush()
+        ready, _, _ = select.select([self.process.stdout], [], [], self.TIMEOUT)
+        line = self.process.stdout.readline() if ready else ""
+        if not line:
+            self.close()
+            raise RuntimeError(f"the fresh process gave no fingerprint for {env_id} (it failed or hung; see its stderr)")
+        return line.strip()
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait()
+        for stream in (self.process.stdin, self.process.stdout):
+            if stream is not None:
+                stream.close()
+
+    def __enter__(self) -> FreshProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def format_results(results: list[CheckResult]) -> str:

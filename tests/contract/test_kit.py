@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import importlib.util
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -34,8 +35,6 @@ def _missing_packages(env_id: str) -> list[str]:
     """Envs built on an optional package (an extra) name its module in ``python_requires``."""
     return [module for module in registry[env_id].python_requires if importlib.util.find_spec(module) is None]
 
-
-RUNNABLE_IDS = [env_id for env_id in ENV_IDS if not _missing_packages(env_id)]
 
 
 def _skip_without_toolchains(env_id: str) -> None:
@@ -69,15 +68,16 @@ def test_contract(env_id: str, check: str) -> None:
 
 
 @pytest.fixture(scope="session")
-def fresh_process_fingerprints() -> dict[str, str]:
-    # One interpreter (with another PYTHONHASHSEED) fingerprints every env at once.
-    return kit.fingerprints_in_fresh_process(RUNNABLE_IDS, SETTINGS.fingerprint_seeds)
+def fresh_process() -> Iterator[kit.FreshProcess]:
+    # One interpreter per test worker (with another PYTHONHASHSEED) fingerprints the envs that worker tests.
+    with kit.FreshProcess(SETTINGS.fingerprint_seeds) as fresh:
+        yield fresh
 
 
 @pytest.mark.parametrize("env_id", ENV_IDS)
-def test_determinism_across_processes(env_id: str, fresh_process_fingerprints: dict[str, str]) -> None:
+def test_determinism_across_processes(env_id: str, fresh_process: kit.FreshProcess) -> None:
     _skip_without_toolchains(env_id)
-    assert fresh_process_fingerprints[env_id] == kit.shared_fingerprint(env_id, SETTINGS.fingerprint_seeds)
+    assert fresh_process.fingerprint(env_id) == kit.shared_fingerprint(env_id, SETTINGS.fingerprint_seeds)
 
 
 BUILT_IN_IDS = [env_id for env_id in ENV_IDS if registry[env_id].module.startswith("palaestra.envs.")]
