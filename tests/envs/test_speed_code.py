@@ -1,0 +1,41 @@
+"""Regression tests for the speed-ups of slow code/tools/terminal generators (issue #29, item 3): each
+faster path computes exactly what the plain one it replaced did."""
+
+from __future__ import annotations
+
+import random
+
+from palaestra.envs.code import mutation_tests, subsequence
+from palaestra.envs.code.common import compiled_function
+
+
+def test_mutation_call_copies_arguments_so_a_mutating_function_cannot_change_them() -> None:
+    def pops(xs: list[int], pair: tuple[list[int], int]) -> int:
+        pair[0].append(9)
+        return xs.pop()
+
+    xs, pair = [1, 2, 3], ([4], 5)
+    assert mutation_tests.call(pops, [xs, pair]) == ("value", 3)
+    assert xs == [1, 2, 3] and pair == ([4], 5)
+    assert mutation_tests.call(lambda xs: xs[10], [[1]]) == ("raised", "IndexError")
+
+
+def test_mutations_are_the_single_changes_of_the_source_in_order() -> None:
+    source = "def f(x):\n    return x + 1 if x < 2 else x\n"
+    mutants = mutation_tests.mutations(source)
+    # 5 other comparisons, 4 other arithmetic operators, the constants 1 and 2 moved by -1 and +1
+    assert len(mutants) == 5 + 4 + 4 and len(set(mutants)) == len(mutants)
+    assert mutants[0] == "def f(x):\n    return x + 1 if x <= 2 else x\n"
+    assert "def f(x):\n    return x - 1 if x < 2 else x\n" in mutants
+    assert mutation_tests.mutations(source) == mutants  # the parsed tree is never changed in place
+
+
+def test_subsequence_rule_masks_equal_each_rule_tested_alone() -> None:
+    rng = random.Random(7)
+    for _ in range(30):
+        rules = [make(rng) for make in rng.sample(list(subsequence.RULES.values()), 4)]
+        xs = [rng.randint(-10, 30) for _ in range(rng.randint(0, 12))]
+        tests = [compiled_function(f"def rule(xs, j, i):\n    return {code}\n", "rule") for _, code in rules]
+        plain = [[sum(1 << r for r, holds in enumerate(tests) if holds(xs, j, i)) for j in range(i)]
+                 for i in range(len(xs))]
+        assert subsequence._rule_masks(xs, rules) == plain
