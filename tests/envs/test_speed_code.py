@@ -39,3 +39,16 @@ def test_subsequence_rule_masks_equal_each_rule_tested_alone() -> None:
         plain = [[sum(1 << r for r, holds in enumerate(tests) if holds(xs, j, i)) for j in range(i)]
                  for i in range(len(xs))]
         assert subsequence._rule_masks(xs, rules) == plain
+
+
+def test_random_walk_keeps_terms_within_max_size_and_each_step_is_one_rewrite() -> None:
+    from palaestra.envs.proofs._rewriting import one_step, random_walk, size
+    from palaestra.envs.proofs.lattice_identities import LATTICE
+
+    rng = random.Random(3)
+    for _ in range(20):
+        start = ("meet", ("var", "a"), ("join", ("var", "b"), ("var", "a")))
+        chain = random_walk(rng, start, LATTICE.axioms, 12, 9, lambda: ("var", rng.choice("ab")))
+        assert chain[0] == start and len(set(chain)) == len(chain)
+        assert all(size(term) <= 9 for term in chain)
+        assert all(one_step(before, after, LATTICE.axioms) for before, after in zip(chain, chain[1:]))
