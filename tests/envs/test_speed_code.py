@@ -3,6 +3,7 @@ faster path computes exactly what the plain one it replaced did."""
 
 from __future__ import annotations
 
+import math
 import random
 
 from palaestra.envs.code import mutation_tests, subsequence
@@ -52,3 +53,32 @@ def test_random_walk_keeps_terms_within_max_size_and_each_step_is_one_rewrite() 
         assert chain[0] == start and len(set(chain)) == len(chain)
         assert all(size(term) <= 9 for term in chain)
         assert all(one_step(before, after, LATTICE.axioms) for before, after in zip(chain, chain[1:]))
+
+
+def test_weekday_count_equals_counting_day_by_day() -> None:
+    from datetime import date, timedelta
+
+    from palaestra.envs.tools.date_arithmetic import _weekdays
+
+    rng = random.Random(5)
+    for _ in range(300):
+        start = date(1900, 1, 1) + timedelta(days=rng.randint(0, 80_000))
+        end = start + timedelta(days=rng.randint(0, 60))
+        holidays = {start + timedelta(days=rng.randint(-3, 65)) for _ in range(rng.randint(0, 6))}
+        by_day = sum(1 for i in range((end - start).days + 1)
+                     if (start + timedelta(days=i)).weekday() < 5 and start + timedelta(days=i) not in holidays)
+        assert _weekdays(start, end, holidays) == by_day
+
+
+def test_root_finding_value_reads_fraction_coefficients_and_root_solves_the_equation() -> None:
+    from decimal import Decimal
+    from fractions import Fraction
+
+    from palaestra.envs.tools.root_finding import _decimal_value, _root, _value
+
+    terms = [["power", "3/4", 3], ["exp", "1/2", 0], ["ln", "5/4", 0]]
+    assert abs(_value(terms, 2.0) - (0.75 * 8 + 0.5 * math.exp(2) + 1.25 * math.log(3))) < 1e-12
+    constant = Fraction(2000, 100)
+    root = _root(terms, constant, 1, 4)
+    assert 1 < root < 4
+    assert abs(_decimal_value(terms, Decimal(root.numerator) / Decimal(root.denominator)) - Decimal(20)) < Decimal(1e-30)
