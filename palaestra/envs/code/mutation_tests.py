@@ -16,11 +16,11 @@ parameter kinds and size bounds, and the original and the mutants are this modul
 (rebuilt from the catalogue, never from problem data), run in-process on bounded inputs with
 ``for`` loops only, so every call ends quickly.
 
-Generation speed: about 80 problems/s at level 4 on this 2-core machine. Each new function with its
-drawn constants is analysed once (then cached): its ~50 single-change mutants are built and each is
-run on the whole input pool (50-150 inputs), so that only mutants some input kills are hidden and a
-reward of 1 means every one was told apart; the constants spread the draws over hundreds of
-functions, so most problems pay for a fresh analysis.
+Generation speed: about 80 problems/s at level 4 on this 2-core machine. Each new function with its drawn
+constants is analysed once (then cached): its ~50 single-change mutants are built and each is run on the
+whole input pool (50-150 inputs), so that only mutants some input kills are hidden and a reward of 1
+means every one was told apart; the constants spread the draws over hundreds of functions, so most
+problems pay for a fresh analysis.
 """
 
 from __future__ import annotations

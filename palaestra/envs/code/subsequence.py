@@ -10,9 +10,9 @@ and grow the lists; the reference is the quadratic dynamic programme, and the di
 its pair checks on the largest test.
 
 Generation speed: about 150 problems/s at level 4 on this 2-core machine. Each draw runs the quadratic
-dynamic programme on all 14 tests of up to 45 elements, once with every rule and once with each rule
-left out, and about 4 draws in 5 are redrawn because some rule changes no test's result or the
-results are too uniform; both conditions keep every stated constraint meaningful to the tests.
+dynamic programme on all 14 tests of up to 45 elements, once with every rule and once with each rule left
+out, and about 4 draws in 5 are redrawn because some rule changes no test's result or the results are too
+uniform; both conditions keep every stated constraint meaningful to the tests.
 """
 
 from __future__ import annotations
