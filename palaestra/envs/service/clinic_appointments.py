@@ -21,6 +21,12 @@ both sides of the policy (about a fifth of problems all allowed or all refused),
 slot at exactly 12:00 (afternoon), a slot taken by someone else earlier in the half-day, an appointment
 exactly 24 hours away (no fee). The difficulty is twice the requests plus the doctors and specialties plus
 twice the clauses in play plus the late cancellations plus the refused requests.
+
+Generation speed: about 540 problems/s at level 4 on this 2-core machine. Each problem builds the
+clinic's records (doctors, four days of slots each, existing appointments) and then replays the request
+list on a copy of them, checking every candidate request against the policy until one on the asked side
+is found; the replay is what makes each request's verdict follow from the records as they stand when it
+is made.
 """
 
 from __future__ import annotations

@@ -13,6 +13,12 @@ days and just outside it, cancelled and returned orders, and (from level 2) the 
 date bound, status or category filter fails. Sorted newest first, the history can be read until the month
 is passed. The difficulty is a quarter of the history rows up to the month's end plus the orders to open plus half
 the lines to add.
+
+Generation speed: about 210 problems/s at level 4 on this 2-core machine. Each problem builds a whole
+shop site for the model to browse: 9 months of orders (3-6 a month, up to 4 lines each, invented brand
+names), paged order lists and a page per order, and about 1 site in 4 is redrawn because the asked month
+has nothing to count or no cancelled or returned order that must be left out; building those pages is
+nearly all the time, and they are what the model navigates.
 """
 
 from __future__ import annotations

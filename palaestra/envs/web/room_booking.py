@@ -14,6 +14,11 @@ on one night of the stay, or in hotels with too few stars; rooms of other cities
 is short of the cheapest allowed stay in about a fifth of the problems (``none`` is certificate-free, so
 it is kept at most a quarter). The difficulty is the city's rooms, the stay's nights and the cheaper near
 misses.
+
+Generation speed: about 550 problems/s at level 4 on this 2-core machine. Each problem builds a whole
+booking site: cities, hotels and rooms, each room with its own page and a month of free nights drawn
+night by night, and cheaper rooms adjusted to fail the policy so the answer is unique; building those
+pages is nearly all the time, and they are what the model navigates.
 """
 
 from __future__ import annotations
