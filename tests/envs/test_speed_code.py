@@ -82,3 +82,30 @@ def test_root_finding_value_reads_fraction_coefficients_and_root_solves_the_equa
     root = _root(terms, constant, 1, 4)
     assert 1 < root < 4
     assert abs(_decimal_value(terms, Decimal(root.numerator) / Decimal(root.denominator)) - Decimal(20)) < Decimal(1e-30)
+
+
+def test_truth_tables_equal_evaluating_row_by_row() -> None:
+    import itertools
+
+    from palaestra.envs.proofs._logic import entails, models, random_formula, value
+
+    rng = random.Random(11)
+    for _ in range(200):
+        names = ["p", "q", "r", "s"][: rng.randint(1, 4)]
+        formulas = [random_formula(rng, names, rng.randint(0, 4)) for _ in range(rng.randint(0, 3))]
+        by_row = sum(1 << row for row, bits in enumerate(itertools.product((False, True), repeat=len(names)))
+                     if all(value(f, dict(zip(names, bits))) for f in formulas))
+        assert models(formulas, names) == by_row
+    p, q = ("atom", "p"), ("atom", "q")
+    assert entails([("imp", p, q), p], q, ["p", "q"]) and not entails([("or", p, q)], p, ["p", "q"])
+    assert models([("bot",)], ["p"]) == 0 and models([], ["p", "q"]) == 0b1111
+
+
+def test_web_constant_tables_are_in_the_order_the_generators_drew_from() -> None:
+    from datetime import date
+
+    from palaestra.envs.web import order_history, room_booking
+
+    assert room_booking.NIGHTS == tuple(sorted(room_booking.NIGHTS))
+    assert room_booking.NIGHTS[0] == date(2024, 7, 1).isoformat() and len(room_booking.NIGHTS) == room_booking.DAYS
+    assert order_history.CATEGORY_NAMES == tuple(sorted(order_history.CATEGORIES))
