@@ -11,6 +11,7 @@ usual precedence (¬ binds tightest, then ∧, then ∨, then → which groups t
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -202,14 +203,19 @@ def models(formulas: Sequence[Formula], names: Sequence[str]) -> int:
     truth table is an int with one bit per row, built from the atoms' columns by bitwise operations,
     which is what :func:`value` gives row by row, without a Python call per row and subformula.
     """
-    rows = 1 << len(names)
-    full = (1 << rows) - 1
-    columns = {name: sum(1 << r for r in range(rows) if r >> (len(names) - 1 - k) & 1)
-               for k, name in enumerate(names)}
+    full = (1 << (1 << len(names))) - 1
+    columns = dict(zip(names, _atom_columns(len(names))))
     mask = full
     for formula in formulas:
         mask &= _truth_table(formula, columns, full)
     return mask
+
+
+@functools.lru_cache(maxsize=None)
+def _atom_columns(count: int) -> tuple[int, ...]:
+    """Each of ``count`` atoms' truth-table column: bit ``r`` set where the atom is true in row ``r``."""
+    rows = 1 << count
+    return tuple(sum(1 << r for r in range(rows) if r >> (count - 1 - k) & 1) for k in range(count))
 
 
 def _truth_table(formula: Formula, columns: dict[str, int], full: int) -> int:
