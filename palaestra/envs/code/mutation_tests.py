@@ -16,10 +16,10 @@ parameter kinds and size bounds, and the original and the mutants are this modul
 (rebuilt from the catalogue, never from problem data), run in-process on bounded inputs with
 ``for`` loops only, so every call ends quickly.
 
-Generation speed: about 80 problems/s at level 4 on this 2-core machine. Each new function with its drawn
-constants is analysed once (then cached): its ~50 single-change mutants are built and each is run on the
-whole input pool (50-150 inputs), so that only mutants some input kills are hidden and a reward of 1
-means every one was told apart; the constants spread the draws over hundreds of functions, so most
+Generation speed: about 150 problems/s at level 4 on this 2-core machine. Each new function with its
+drawn constants is analysed once (then cached): its ~50 single-change mutants are built and each is run
+on the whole input pool (50-150 inputs), so that only mutants some input kills are hidden and a reward of
+1 means every one was told apart; the constants spread the draws over hundreds of functions, so most
 problems pay for a fresh analysis.
 """
 
@@ -83,7 +83,7 @@ def mutations(source: str) -> list[str]:
 
     tree = ast.parse(source)
     out = []
-    for index, node in enumerate(sites(tree)):
+    for node in sites(tree):
         options: list[Callable[[ast.AST], None]] = []
         if isinstance(node, ast.Compare) and type(node.ops[0]) in COMPARISONS:
             options = [lambda n, op=op: n.ops.__setitem__(0, op()) for op in COMPARISONS if op is not type(node.ops[0])]
@@ -93,10 +93,14 @@ def mutations(source: str) -> list[str]:
             options = [lambda n: setattr(n, "op", ast.Or() if isinstance(n.op, ast.And) else ast.And())]
         elif isinstance(node, ast.Constant):
             options = [lambda n, d=d: setattr(n, "value", n.value + d) for d in (-1, 1)]
+        # Each change is made in place, written out, then undone (the node's fields restored, lists copied),
+        # so one tree serves every mutant: copying or re-parsing the tree per mutant cost most of the time.
+        saved = {field: list(value) if isinstance(value, list) else value for field, value in vars(node).items()}
         for change in options:
-            mutant = ast.parse(source)  # a fresh tree: parsing is several times cheaper than a deep copy
-            change(sites(mutant)[index])
-            out.append(ast.unparse(mutant) + "\n")
+            change(node)
+            out.append(ast.unparse(tree) + "\n")
+            for field, value in saved.items():
+                setattr(node, field, list(value) if isinstance(value, list) else value)
     return out
 
 
