@@ -7,6 +7,12 @@ product modulo m, ...). Levels add steps (two to six, each doing real work: leav
 changes some result), step kinds and longer, wider inputs. The hidden tests (edge cases: empty,
 single, constant, sorted, negative lists, then random ones) get their expected values from a
 trusted in-process implementation of the same steps.
+
+Generation speed: about 170 problems/s at level 4 on this 2-core machine: each draw runs the random
+pipeline in-process on all test inputs, then proves the tests pin it down: leaving out any one step, or
+moving any constant by one, must change some test's result, and about 8 draws in 9 are redrawn because a
+step or constant is not pinned or the results are too uniform. The proof is what makes the hidden tests
+reject off-by-one solutions, so it stays.
 """
 
 from __future__ import annotations

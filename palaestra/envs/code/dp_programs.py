@@ -17,6 +17,11 @@ Templates (parameters vary the rule, the costs and the modulus):
 
 Multi-test (T cases in one input, one answer line each). Levels add templates and grow the
 inputs. Expected answers come from the Python reference program, run in-process (templates/dp_programs.txt).
+
+Generation speed: about 680 problems/s at level 4 on this 2-core machine. Each expected output is
+computed by running the Python reference programme in-process on its test (8 tests of sizes up to 60,
+where the dynamic programmes are quadratic or cubic); running the one reference keeps each algorithm
+written once, and that run is nearly all the time.
 """
 
 from __future__ import annotations

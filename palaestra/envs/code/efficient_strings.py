@@ -18,6 +18,11 @@ Templates (parameters vary what is asked; the word and generator are drawn per p
 - **palindromes** (Manacher): the longest palindromic block, or the number of palindromic blocks.
 
 Expected answers come from the Python reference program, run in-process (templates/efficient_strings.txt).
+
+Generation speed: about 780 problems/s at level 4 on this 2-core machine. Each expected output is
+computed by running the compiled Python reference programme in-process on its test, including the large
+tests of 200,000-300,000 characters that separate linear solutions from quadratic ones; those runs are
+nearly all the time.
 """
 
 from __future__ import annotations

@@ -17,6 +17,11 @@ Every clause matters: the tests tell the reference from the same problem with a 
 modulus ignored, all ways 1, no tolls or coins worth 1 (one larger grid makes counts pass the
 modulus). Levels add move kinds and grow the grids; the difficulty measure is the dynamic
 programme's work on the largest test (move kinds times cells).
+
+Generation speed: about 220 problems/s at level 4 on this 2-core machine. The reference grid-path
+programme and each of its near-miss variants (a move left out, the modulus, ways, tolls or coin value
+ignored) are compiled in-process and run on every test grid, to prove the hidden tests reject every near
+miss; that proof is nearly all the time, and it is what keeps almost-right solutions from earning reward.
 """
 
 from __future__ import annotations

@@ -18,6 +18,12 @@ Variants (the constraint constants are generated and baked into the specificatio
 Levels grow the number of items, weights and capacities; the difficulty measure is the dynamic
 programme's table size on the largest test. Expected outputs come from the reference source (the
 gold answer) run in-process (``tests/code`` also checks it against brute force).
+
+Generation speed: about 290 problems/s at level 4 on this 2-core machine. The reference knapsack
+programme and each of its near-miss variants (a constant moved by one, a flag flipped, a coin left out,
+the modulus ignored) are compiled in-process and run on every test, to prove the hidden tests reject
+every near miss; that proof is nearly all the time, and it is what keeps almost-right solutions from
+earning reward.
 """
 
 from __future__ import annotations

@@ -16,6 +16,12 @@ parent compares each line with the membership that the language's Python recogni
 are members and near misses of members (one character deleted, inserted, swapped or changed), both kinds in
 every problem, so neither accepting everything nor rejecting everything passes, and a left-recursive grammar
 runs out of inferences. The examples in the prompt are drawn apart from the hidden strings.
+
+Generation speed: about 900 problems/s at level 4 on this 2-core machine. Each problem draws its test
+strings, half members of the language and half near misses of members (a character deleted, inserted,
+changed or two swapped), and decides each one's membership with this module's own recogniser, redrawing
+the few sets whose verdicts are not balanced; the balance is what stops an always-accept or always-reject
+grammar from earning reward.
 """
 
 from __future__ import annotations

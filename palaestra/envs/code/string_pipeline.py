@@ -6,6 +6,12 @@ Steps such as "remove every vowel", "shift every lowercase letter 3 places forwa
 character, distinct characters, position of a character). Levels add steps (two to six, each
 doing real work: leaving any one out changes some result), word-level operations and longer
 inputs. Expected outputs come from a trusted in-process implementation.
+
+Generation speed: about 340 problems/s at level 4 on this 2-core machine: each draw runs the random
+pipeline in-process on all test inputs, then proves the tests pin it down: leaving out any one step, or
+moving any constant by one, must change some test's result, and about 3 draws in 4 are redrawn because a
+step or constant is not pinned or the results are too uniform. The proof is what makes the hidden tests
+reject off-by-one solutions, so it stays.
 """
 
 from __future__ import annotations

@@ -8,6 +8,11 @@ with generated constants, and each changing some test's result. The objective is
 the largest sum, of such a subsequence (non-empty; 0 for an empty list). Levels add constraints
 and grow the lists; the reference is the quadratic dynamic programme, and the difficulty measure
 its pair checks on the largest test.
+
+Generation speed: about 150 problems/s at level 4 on this 2-core machine. Each draw runs the quadratic
+dynamic programme on all 14 tests of up to 45 elements, once with every rule and once with each rule left
+out, and about 4 draws in 5 are redrawn because some rule changes no test's result or the results are too
+uniform; both conditions keep every stated constraint meaningful to the tests.
 """
 
 from __future__ import annotations
@@ -15,13 +20,14 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from palaestra.core import Problem, register, retry
 from palaestra.envs.code.common import FunctionTask, compiled_function, function_problem, int_list_inputs
 
 # (text, code): the code is a condition over xs[j] (the earlier chosen element) and xs[i] at positions j < i; it is
-# rendered into the reference source and compiled as the trusted predicate (:func:`_predicate`), so a rule is
+# rendered into the reference source and compiled as the trusted pair test (:func:`_masks_function`), so a rule is
 # written once.
 Rule = tuple[str, str]
 
@@ -175,16 +181,18 @@ def every_rule_matters(inputs: list[list[int]], masks: list[list[list[int]]], ex
     )
 
 
-def _predicate(code: str) -> Callable[[list[int], int, int], bool]:
-    """A rule's code (our own, also in the reference source) as the trusted predicate of ``xs, j, i``."""
-    return compiled_function(f"def rule(xs, j, i):\n    return {code}\n", "rule")
+@lru_cache(maxsize=256)
+def _masks_function(codes: tuple[str, ...]) -> Callable[[list[int]], list[list[int]]]:
+    """The rules' code (our own, also in the reference source) compiled once into one trusted function
+    of ``xs`` that returns every pair's rule bits, so the pair loop runs without a call per rule."""
+    bits = " | ".join(f"({1 << r} if ({code}) else 0)" for r, code in enumerate(codes)) or "0"
+    return compiled_function(f"def masks(xs):\n    return [[{bits} for j in range(i)] for i in range(len(xs))]\n",
+                             "masks")
 
 
 def _rule_masks(xs: list[int], rules: list[Rule]) -> list[list[int]]:
     """masks[i][j] (j < i): the rules that choosing xs[j] just before xs[i] satisfies, as bits."""
-    predicates = [_predicate(code) for _, code in rules]
-    return [[sum(1 << r for r, holds in enumerate(predicates) if holds(xs, j, i)) for j in range(i)]
-            for i in range(len(xs))]
+    return _masks_function(tuple(code for _, code in rules))(xs)
 
 
 def _best(xs: list[int], masks: list[list[int]], required: int, objective: str) -> int:

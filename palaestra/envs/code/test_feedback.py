@@ -13,6 +13,12 @@ earlier one earns the improvement, so an episode's rewards add up to the best fr
 (1 once every test passes). An infrastructure failure of the sandbox ends the episode with
 ``info["error"]`` (not judged), never as a failed test. Levels lengthen the pipelines (every step
 changes some result) and reduce the attempts and the failing tests shown.
+
+Generation speed: about 270 problems/s at level 4 on this 2-core machine: each draw runs the random
+pipeline in-process on all test inputs, then proves the tests pin it down: leaving out any one step, or
+moving any constant by one, must change some test's result, and about 7 draws in 8 are redrawn because a
+step or constant is not pinned or the results are too uniform. The proof is what makes the hidden tests
+reject off-by-one solutions, so it stays.
 """
 
 from __future__ import annotations

@@ -11,6 +11,12 @@ Python's semantics: ``//`` and ``%`` round toward minus infinity (C's and JavaSc
 The Python shown and the C and JavaScript references are renderings of the same program;
 expected outputs come from the Python rendering itself, run in-process with every value checked
 (:func:`run`), and ``tests/code`` checks the three renderings through the sandbox.
+
+Generation speed: about 550 problems/s at level 4 on this 2-core machine. Each draw runs the random
+program in this module's interpreter on every test twice, once with Python's floor division and once with
+C's truncating one, and about 4 draws in 9 are redrawn because the tests cannot tell the two apart or
+give too few distinct results; that check is what makes a literal translation that ignores the rounding
+difference fail.
 """
 
 from __future__ import annotations

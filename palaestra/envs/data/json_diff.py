@@ -12,6 +12,11 @@ Version 2: every problem has a setting whose value changes its JSON type alone (
 comparing values as text no longer gives the answer (it gave 0.75 of level 0 and 0.66 of level 4).
 
 Difficulty: the leaves of both versions plus the differences plus the depth of the deepest one.
+
+Generation speed: about 790 problems/s at level 4 on this 2-core machine. Each draw builds two versions
+of a nested document and compares them both by value and by text, and about 2 draws in 3 are redrawn
+because they lack a change of type alone or change too few or too many leaves; those conditions stop
+comparing printed text, or listing every key, from earning reward.
 """
 
 from __future__ import annotations

@@ -11,6 +11,12 @@ Version 2: where the strings of the asked length can be counted (two letters, up
 kept only when the grammar generates at most a quarter of the strings that meet the conditions: a random
 string meeting them, grammar ignored, scored 0.27 at level 0. The example is a fixed placeholder (it was
 changed when the witness was ``abba``).
+
+Generation speed: about 620 problems/s at level 4 on this 2-core machine. Most of it is counting the
+derivation trees of every length in range for the freshly drawn grammar (a memoised dynamic programme),
+which picks the lengths with at least 3 strings and draws the witness uniformly; the share of constrained
+strings the grammar generates is also computed, so that guessing any string that meets the constraints
+does not pay.
 """
 
 from __future__ import annotations

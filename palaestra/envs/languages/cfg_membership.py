@@ -7,6 +7,11 @@ string with one letter changed or two neighbours swapped, kept only when the gra
 generate it, so both labels share the same lengths and letters and a string's look says nothing
 about the answer. Membership is decided by a memoised split search over the string's spans.
 The answer is ``yes`` or ``no``.
+
+Generation speed: about 540 problems/s at level 4 on this 2-core machine. Almost all of it is counting
+the derivation trees of every string length in range for the freshly drawn grammar (a memoised dynamic
+programme over nonterminals, bodies and split points), which is what lets the member string be drawn
+uniformly from the grammar's derivations and keeps only grammars with strings at several lengths.
 """
 
 from __future__ import annotations

@@ -8,6 +8,11 @@ scores, not only a shortest one. The verifier is bounded: at most ``MAX_STEPS`` 
 read, none longer than ``MAX_LENGTH`` letters, and each step is checked in time linear in the
 string. The difficulty is the length of a shortest chain, found at generation by breadth-first
 search from both ends (within a budget of strings reached).
+
+Generation speed: about 530 problems/s at level 4 on this 2-core machine. Each draw walks the rules from
+a random source and then finds the shortest rewriting chain to where it ended by a bounded breadth-first
+search, and about 2 in 3 draws are redrawn because the shortest chain is under the minimum number of
+steps; the search is what guarantees every problem needs that many steps (its difficulty), so it stays.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ usual precedence (¬ binds tightest, then ∧, then ∨, then → which groups t
 
 from __future__ import annotations
 
-import itertools
+import functools
 import random
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -196,13 +196,42 @@ def value(formula: Formula, assignment: dict[str, bool]) -> bool:
 
 
 def models(formulas: Sequence[Formula], names: Sequence[str]) -> int:
-    """The assignments to ``names`` (as bits of an int, one per row of the truth table) where all hold."""
-    mask = 0
-    for row, bits in enumerate(itertools.product((False, True), repeat=len(names))):
-        assignment = dict(zip(names, bits))
-        if all(value(f, assignment) for f in formulas):
-            mask |= 1 << row
+    """The assignments to ``names`` (as bits of an int, one per row of the truth table) where all hold.
+
+    Row ``r`` is the ``r``-th assignment of ``itertools.product((False, True), repeat=len(names))``
+    (the first name the most significant bit of ``r``). Every row is evaluated at once: a formula's
+    truth table is an int with one bit per row, built from the atoms' columns by bitwise operations,
+    which is what :func:`value` gives row by row, without a Python call per row and subformula.
+    """
+    full = (1 << (1 << len(names))) - 1
+    columns = dict(zip(names, _atom_columns(len(names))))
+    mask = full
+    for formula in formulas:
+        mask &= _truth_table(formula, columns, full)
     return mask
+
+
+@functools.lru_cache(maxsize=None)
+def _atom_columns(count: int) -> tuple[int, ...]:
+    """Each of ``count`` atoms' truth-table column: bit ``r`` set where the atom is true in row ``r``."""
+    rows = 1 << count
+    return tuple(sum(1 << r for r in range(rows) if r >> (count - 1 - k) & 1) for k in range(count))
+
+
+def _truth_table(formula: Formula, columns: dict[str, int], full: int) -> int:
+    kind = formula[0]
+    if kind == "atom":
+        return columns[formula[1]]
+    if kind == "bot":
+        return 0
+    if kind == "not":
+        return full & ~_truth_table(formula[1], columns, full)
+    left, right = _truth_table(formula[1], columns, full), _truth_table(formula[2], columns, full)
+    if kind == "and":
+        return left & right
+    if kind == "or":
+        return left | right
+    return (full & ~left) | right
 
 
 def entails(premises: Sequence[Formula], goal: Formula, names: Sequence[str]) -> bool:

@@ -142,10 +142,11 @@ def random_walk(rng: random.Random, start: Term, axioms: Mapping[str, tuple[Term
         current = chain[-1]
         paths = _paths(current)
         rng.shuffle(paths)
+        current_size = size(current)
         for path in paths:
             here = _at(current, path)
-            options = [(name, t) for name, t in rewrites_at_top(here, axioms, fresh)
-                       if size(current) - size(here) + size(t) <= max_size]
+            room = max_size - current_size + size(here)  # the largest size a rewrite of ``here`` may have
+            options = [(name, t) for name, t in rewrites_at_top(here, axioms, fresh) if size(t) <= room]
             if options:
                 break
         else:

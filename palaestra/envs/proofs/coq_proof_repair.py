@@ -17,6 +17,11 @@ command) loses the turn with the reason. The episode ends when a proof closes: r
 rejected attempts)``, so the turns' rewards add up to at most 1. Any proof is accepted. The oracle sends
 the reference script. Difficulty: the reference script's lines plus three per injected fault. Needs the
 ``coq`` toolchain.
+
+Generation speed: about 270 problems/s at level 4 on this 2-core machine. Each draw builds a random
+intuitionistic proof tree and checks its sequent by truth tables (premises satisfiable, each needed, none
+implied by the others, every antecedent of the goal used); about 50 draws are made per kept problem, and
+these conditions keep the broken proof's theorem non-trivial, so they stay.
 """
 
 from __future__ import annotations

@@ -15,6 +15,12 @@ with the deciding tactics refused as well (:data:`AUTOMATION`: ``tauto``, ``intu
 would pay), then checked by ``coqc`` in the sandbox, and it counts only when ``Print Assumptions`` says
 the theorem is closed under the global context. Any proof is accepted. Difficulty: the lines of the
 reference natural-deduction proof plus a quarter of the goal's size. Needs the ``coq`` toolchain.
+
+Generation speed: about 170 problems/s at level 4 on this 2-core machine. Each draw builds a random
+intuitionistic proof tree and then checks its sequent by truth tables (premises jointly satisfiable, each
+premise needed and none implied by the others, every antecedent of the goal used), and about 75 draws are
+made per kept problem; the conditions are what make the stated theorem non-trivial and its hypotheses all
+relevant, so they are kept.
 """
 
 from __future__ import annotations

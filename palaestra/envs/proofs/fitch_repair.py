@@ -10,6 +10,11 @@ subproof is the goal. Reward: ``1 / (1 + mistakes)`` on finishing, nothing befor
 rewards add up to at most 1 and a clean proof earns exactly 1. Unreadable lines lose the turn but
 are not counted as mistakes. The oracle sends the reference proof, a few lines per turn.
 Difficulty: the reference proof's lines plus a quarter of the goal's size.
+
+Generation speed: about 480 problems/s at level 4 on this 2-core machine. Each draw builds a random
+classical proof tree and checks its sequent by truth tables (premises satisfiable, each needed, none
+implied by the others); about 20 draws are made per kept problem, and the conditions keep the proof to
+repair non-trivial, so they stay.
 """
 
 from __future__ import annotations

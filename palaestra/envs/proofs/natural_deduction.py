@@ -13,6 +13,11 @@ a formula in ASCII or Unicode connectives, a rule in any common spelling — ``�
 cited lines are earlier and still accessible, that a cited range is a closed subproof of the current
 context, and that the line follows. Feedback names the first bad step. The system is classical (RAA
 and ¬¬E allowed). Difficulty: the reference proof's lines plus the goal's size.
+
+Generation speed: about 430 problems/s at level 4 on this 2-core machine. Each draw builds a random proof
+tree and checks its sequent by truth tables (premises satisfiable, each needed, none implied by the
+others); about 35 draws are made per kept problem, and these conditions are what stop a proof that
+ignores the premises or uses ex falso from earning reward.
 """
 
 from __future__ import annotations

@@ -15,6 +15,11 @@ on the named side is principal: the cited premises are the conclusion with it re
 (in either order for two premises; the principal formula may also be kept in the premise). The last line
 must be the goal sequent. **Any** valid proof scores; the first bad line is named. Difficulty: the
 reference proof's lines plus a quarter of the sequent's size.
+
+Generation speed: about 370 problems/s at level 4 on this 2-core machine. Each draw is a random sequent
+that must be classically valid with every formula needed (one truth table per formula) and whose
+derivation reaches the minimum length; about 100 draws are made per kept problem, because random sequents
+are rarely both valid and tight, and tightness is what stops a derivation from ignoring formulas.
 """
 
 from __future__ import annotations

@@ -13,6 +13,12 @@ level 3 the folder is nested (``site/<a>/<b>/``) and names have spaces.
 The episode is judged by the final tree, path by path and byte by byte (the backup fixes the folder, the rest
 stays, so the expected tree is unique); the final answer is ``done``. The difficulty is the number of files
 plus the backups plus the folder's changes plus twice the traps in play.
+
+Generation speed: about 250 problems/s at level 4 on this 2-core machine. Each problem builds its own
+file tree and 5-7 backup archives of it as real tar files (Python's tarfile, one header per member; about
+6 archives are built per problem including redraws) and invents about 140 distinct file names by the
+shared name generator, which redraws any name already taken; the archives are what the model restores
+from, so their bytes must be real.
 """
 
 from __future__ import annotations

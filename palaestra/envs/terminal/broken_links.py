@@ -13,6 +13,11 @@ The answer is the set of the links' paths relative to the working directory (``w
 line or separated by commas, in any order; judged as a set: every such link and no other. Every problem has
 at least two and not all the links. The difficulty is the number of entries plus the links plus the
 question's weight.
+
+Generation speed: about 740 problems/s at level 4 on this 2-core machine. Each draw invents about 120
+distinct names by the shared name generator, which redraws any name already taken and builds a tree of
+files, folders and chains of symbolic links, and about 1 draw in 3 is redrawn because too few or too many
+links match; a varied answer is what stops listing every link from earning reward.
 """
 
 from __future__ import annotations

@@ -14,6 +14,11 @@ The answer is an integer, judged exactly (a unit word such as "lines" is accepte
 lines using the identifier is drawn per problem (10-50%), so that no small constant is a good guess (with a
 fixed 25% share, 7 and 8 answered a sixth of level 0 each). The difficulty is the number of files plus the
 near-miss lines plus the measure's weight.
+
+Generation speed: about 950 problems/s at level 4 on this 2-core machine. Each problem writes 20-30 files
+of 8-18 generated lines each, counting the pattern's uses, lines and files as it writes, and invents
+about 45 names by the shared name generator, which redraws any name already taken; the lines are the data
+the model must search, so their cost stays.
 """
 
 from __future__ import annotations

@@ -11,6 +11,11 @@ the bound) and at least two matching files, and not every file matches.
 The answer is the set of matching paths, relative to the working directory (``src/a.py`` or
 ``./src/a.py``), one per line or separated by commas, in any order; it is judged as a set: every matching
 path and no other. The difficulty is the number of files plus twice the number of conditions.
+
+Generation speed: about 330 problems/s at level 4 on this 2-core machine. Each draw invents 220 distinct
+file and folder names by the shared name generator (most of the time: it redraws any name already taken)
+and builds a tree of 30-42 files, and about 2 draws in 3 are redrawn because too few or too many files
+meet the conditions; a varied answer set is what stops a listing of all files from earning reward.
 """
 
 from __future__ import annotations

@@ -13,6 +13,11 @@ used with skewed frequencies, so a service's addresses with a 4xx are not the wh
 fixed size made that count the pool's size less a few). Answers are an integer, a user name or a
 two-digit hour, judged exactly. The difficulty is log2 of the request lines plus twice the question's
 rank.
+
+Generation speed: about 170 problems/s at level 4 on this 2-core machine. Each problem writes its own log
+files, 5 services over 5 days of 90-150 request lines each with rotated files and comments, and answers
+its question from every request record; drawing and formatting those few thousand lines is nearly all the
+time, and they are the data the model must search with shell tools.
 """
 
 from __future__ import annotations

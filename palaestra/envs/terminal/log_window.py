@@ -17,6 +17,11 @@ window and the constant 12 answered a third of the problems from level 4 on.
 The answer is an integer, judged exactly (a unit word such as "requests" or "bytes" is accepted). The
 difficulty is the number of files plus a twenty-fifth of the lines plus twice the traps in play plus the
 question's weight.
+
+Generation speed: about 350 problems/s at level 4 on this 2-core machine. Each problem writes its own
+logs, 3-5 hosts of 90-160 timestamped lines each over rotated files, with notes, a day boundary and
+millisecond traps, and counts the requests in the asked window from every line; drawing and formatting
+those lines is nearly all the time, and they are the data the model must filter.
 """
 
 from __future__ import annotations

@@ -14,6 +14,13 @@ and the tool budget
 is a level constant sized for the level's largest question (a budget sized to the question told the
 count: it was 2 * (count + 1)). The difficulty is the number of facts to collect plus the world's
 size in units of 20 people.
+
+Generation speed: about 210 problems/s at level 4 on this 2-core machine: each problem draws its own
+fictional world (people, organisations, cities, countries with their facts, near-duplicate names and
+aliases, by the shared knowledge generator, which checks every name and alias is unique after
+normalisation), so that no answer can be memorised across problems; the world is over 90% of the time for
+48 people, and about 1 world in 3 is redrawn because no aggregate question of the drawn kind fits its
+size range.
 """
 
 from __future__ import annotations

@@ -7,6 +7,11 @@ arithmetic: the digit sum of a product ``p x ... x q``, of a Fibonacci number ``
 and answers with the exact integer (thousands separators allowed; for last digits, the digits as
 written, leading zeros optional). Levels grow the numbers. The difficulty is the base-10 logarithm
 of the number of digits of the largest number involved (for modular powers, the exponent).
+
+Generation speed: about 660 problems/s at level 4 on this 2-core machine. The reference answer is
+computed exactly with Python integers of thousands of digits (a binomial coefficient, a product of a
+range, a Fibonacci number or a modular power with a huge exponent) and converted to decimal for its digit
+sum or count; that exact arithmetic is the point of the task, and it is nearly all the time.
 """
 
 from __future__ import annotations

@@ -10,6 +10,11 @@ prompt says: region names vary in case and surrounding spaces, and some quantiti
 (orders not delivered, to be left out). The answer is an exact integer, an exact amount with two
 decimals, or a customer id. The difficulty is log10 of the rows plus the question's filters, joins
 and dirty-data rules.
+
+Generation speed: about 310 problems/s at level 4 on this 2-core machine. Each problem generates its own
+data files (2,500-3,000 sales rows with a customers table, dirty values included) and computes the
+reference answer from their columns, so no answer can be memorised; drawing those rows is nearly all the
+time, and the files are cached so the tools and the oracle reuse them.
 """
 
 from __future__ import annotations

@@ -9,6 +9,12 @@ count). The skill: weighing sources, not just finding one that matches. A claim 
 the value (true or false): "The spouse of X is married to X" is true on its face, and such claims (one in nine
 at level 2, 91% true) paid a no-lookup rule "the same name twice means true". The difficulty is the path
 length, plus one for a contested claim, plus the world's size in units of 20 people.
+
+Generation speed: about 240 problems/s at level 4 on this 2-core machine. Each problem draws its own
+fictional world by the shared knowledge generator (48 people, every name and alias checked unique after
+normalisation), so nothing can be memorised across problems, and at the contested levels it also renders
+the whole document collection to find the facts an unverified document states falsely, since a contested
+claim must be one the documents the model reads really dispute; the two take nearly all the time.
 """
 
 from __future__ import annotations

@@ -119,6 +119,15 @@ class RootFinding(ToolTask):
 
 def _value(terms: list[list[Any]], x: float) -> float:
     """g(x), the sum of the terms, in floating point (for drawing the constant)."""
+    return _float_value(_float_terms(terms), x)
+
+
+def _float_terms(terms: list[list[Any]]) -> list[tuple[str, float, Any]]:
+    """The terms with their coefficients (fraction strings) read once as floats, for repeated evaluation."""
+    return [(kind, float(Fraction(coefficient)), power) for kind, coefficient, power in terms]
+
+
+def _float_value(terms: list[tuple[str, float, Any]], x: float) -> float:
     total = 0.0
     for kind, coefficient, power in terms:
         if kind == "power":
@@ -133,7 +142,7 @@ def _value(terms: list[list[Any]], x: float) -> float:
             term = -math.exp(-x)
         else:
             term = -1 / (x + 1)
-        total += float(Fraction(coefficient)) * term
+        total += coefficient * term
     return total
 
 
@@ -162,9 +171,10 @@ def _root(terms: list[list[Any]], constant: Fraction, low: int, high: int) -> Fr
     """The root of g(x) - constant on [low, high]: float bisection, then Newton steps in 40-digit decimals."""
     target = float(constant)
     a, b = float(low), float(high)
+    numeric = _float_terms(terms)
     for _ in range(100):
         middle = (a + b) / 2
-        a, b = (middle, b) if _value(terms, middle) < target else (a, middle)
+        a, b = (middle, b) if _float_value(numeric, middle) < target else (a, middle)
     with localcontext() as context:
         context.prec = PRECISION
         x = Decimal(a)

@@ -7,6 +7,12 @@ open, evaluates the formula with the calculator (the products have 10 or more di
 with the exact integer (thousands separators allowed). Two kinds of tool in one episode: retrieval,
 then computation. Levels add quantities, longer paths to them and noisier collections. The
 difficulty is the number of facts to find plus the number of operations.
+
+Generation speed: about 440 problems/s at level 4 on this 2-core machine: each problem draws its own
+fictional world (people, organisations, cities, countries with their facts, near-duplicate names and
+aliases, by the shared knowledge generator, which checks every name and alias is unique after
+normalisation), so that no answer can be memorised across problems; the world is over 90% of the time for
+48 people. Picking the facts and the calculation on them is cheap.
 """
 
 from __future__ import annotations

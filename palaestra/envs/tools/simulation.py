@@ -10,6 +10,11 @@ Three processes, each fully specified in the prompt and far too long to follow b
 
 The answer is an exact integer. Levels lengthen the runs. The difficulty is the base-10 logarithm
 of the number of elementary updates (ant steps, cell updates, eliminations).
+
+Generation speed: about 670 problems/s at level 4 on this 2-core machine. The reference answer is
+computed by running the simulation itself (10,000 to 30,000 steps of a Langton's ant, a cellular
+automaton or a Josephus elimination) in this process; a simulation with no shortcut is the task, so its
+run is the cost.
 """
 
 from __future__ import annotations

@@ -9,6 +9,11 @@ interpreter: two tools in one episode. The answer is a number rounded to 4 decim
 that tolerance: within half a unit of the 4th decimal of the exact value, computed with exact
 rationals). The difficulty counts the query's parts: columns, filters, joins, plus 1 for a median,
 2 for a standard deviation and 3 for a correlation or slope.
+
+Generation speed: about 240 problems/s at level 4 on this 2-core machine. Each problem draws its own
+database (8 tables of about 60 rows, by the shared database generator), so no answer can be memorised,
+and generating its rows is nearly all the time; about 2 databases in 5 are redrawn because the drawn
+selection has too few or too many values for the statistic.
 """
 
 from __future__ import annotations

@@ -9,6 +9,12 @@ compare by value), on the database and on a thinned twin of it (the same tables 
 ``VALUES ...``) is rejected. Questions go from filtered counts (tier 0) through aggregates and
 arg-max, joins and anti-joins, grouping, top-n and nested averages, to HAVING and two-step joins
 (tier 4), on databases of 2 to 8 tables. The difficulty is twice the tier plus the number of tables.
+
+Generation speed: about 170 problems/s at level 4 on this 2-core machine. Each problem draws its own
+database (8 tables of about 60 rows, by the shared database generator), writes it to a SQLite file and
+runs the reference query on it and on up to a few thinned twins until one gives a different non-empty
+result without ties; row generation and the SQLite files are nearly all the time, and the twin is what
+stops a query that hard-codes the rows from earning reward.
 """
 
 from __future__ import annotations

@@ -27,6 +27,11 @@ at most 2^16 of them, otherwise z3 decides (bit-vector logic, deterministic reso
 whose status differs from the one drawn is drawn again. The answer is ``equivalent`` or an input
 on which the two differ (``x = 5, y = 17``; ``not equivalent: x = 5`` reads too); **any** such input
 is accepted, checked by running both.
+
+Generation speed: about 500 problems/s at level 4 on this 2-core machine. Each draw decides whether the
+two programs are equivalent: the free inputs are run exhaustively up to 2^16 of them, otherwise random
+inputs are tried and, when none separates the two, z3 proves equivalence over bit-vectors; the z3 calls
+(and loading z3 on first use) are most of the time, and that proof is what makes every yes answer true.
 """
 
 from __future__ import annotations

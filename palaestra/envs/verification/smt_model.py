@@ -14,6 +14,12 @@ recycled assignment is almost never right. This environment does not need z3.
 The answer is an assignment of every variable (``a = 3, b = 12, ...``); **any** assignment that
 satisfies every constraint scores, and each is checked by evaluating it exactly. Values outside
 the stated range are rejected.
+
+Generation speed: about 300-700 problems/s at level 4 on this 2-core machine (it varies with the
+machine's load more than most: the work is numpy arrays). Each draw counts every model of the constraints
+by a join over the variables (numpy columns of up to a million partial assignments) and adds separating
+constraints until exactly one model remains; the count is what proves the asked model unique, so it
+stays.
 """
 
 from __future__ import annotations

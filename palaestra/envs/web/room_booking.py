@@ -14,6 +14,11 @@ on one night of the stay, or in hotels with too few stars; rooms of other cities
 is short of the cheapest allowed stay in about a fifth of the problems (``none`` is certificate-free, so
 it is kept at most a quarter). The difficulty is the city's rooms, the stay's nights and the cheaper near
 misses.
+
+Generation speed: about 1,250 problems/s at level 4 on this 2-core machine, near the 1,000 floor. Each
+problem builds a whole booking site: cities, hotels and rooms, each room with its own page and a month of
+free nights drawn night by night, and cheaper rooms adjusted to fail the policy so the answer is unique;
+building those pages is nearly all the time, and they are what the model navigates.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from palaestra.verifiers.normalize import read_answer
 
 MONTH_START = date(2024, 7, 1)
 DAYS = 31
+NIGHTS = tuple((MONTH_START + timedelta(days=d)).isoformat() for d in range(DAYS))  # the month, in order
 NONE_SHARE = 0.2
 NONE_WORDS = frozenset({"none", "no room", "no booking", "nothing", "no room booked", "nothing booked"})
 ROOMS = ("single", "double", "twin", "suite", "studio", "family room")
@@ -98,8 +104,7 @@ class RoomBooking(WebTask):
                 links = []
                 for kind in rng.sample(ROOMS, rng.randint(*config.rooms)):
                     path = new_path(rng, "r", pages)
-                    free = sorted((MONTH_START + timedelta(days=d)).isoformat() for d in range(DAYS)
-                                  if rng.random() < 0.85)
+                    free = [night for night in NIGHTS if rng.random() < 0.85]  # in date order
                     rooms[path] = {"hotel": hotel, "stars": stars, "kind": kind, "price": rng.randint(40, 400) * 100
                                    + rng.choice((0, 50, 99)), "free": free, "hotel_path": hotel_path}
                     routes[path] = ["/", city_path, hotel_path, path]
