@@ -20,6 +20,11 @@ estimates each ad's click rate per feature value and plays UCB on their average.
 
 Levels add features, values and ads. The difficulty measure is the number of profiles times
 the number of ads.
+
+Generation speed: about 800 problems/s at level 4 on this 2-core machine. Click-rate tables are drawn until every
+visitor profile's best ad leads the next by a clear gap and the best ad differs between profiles, about 45 tables
+per problem. Both conditions are kept: the first makes the best ad per profile well defined, the second makes the
+context matter.
 """
 
 from __future__ import annotations
