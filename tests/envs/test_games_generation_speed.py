@@ -6,9 +6,10 @@ The golden files pin a few problems per env; these tests pin the pieces the spee
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from palaestra.core.registry import make_source
-from palaestra.envs.games import battleship, sealed_bid_auction
+from palaestra.envs.games import battleship, sealed_bid_auction, set_game, twenty_questions
 from palaestra.generators.battleship import placements
 
 
@@ -51,3 +52,36 @@ def test_sealed_bid_value_test_agrees_with_the_reference() -> None:
         assert got == _value_for_rules_reference(random.Random(seed), caps, low, high, share)
         accepted, rejected = accepted + (got is not None), rejected + (got is None)
     assert accepted and rejected  # both outcomes were compared
+
+
+def test_set_game_third_card_table_matches_the_rule() -> None:
+    table = set_game._third_cards()
+    for one in range(81):
+        for two in range(81):
+            third = table[one][two]
+            assert third == set_game.third_card(one, two, 4)
+            assert all((set_game.value(one, a) + set_game.value(two, a) + set_game.value(third, a)) % 3 == 0
+                       for a in range(4))
+
+
+def _greedy_depth_reference(rows: list[dict[str, Any]], attributes: tuple[str, ...]) -> int:
+    """The greedy questioner's tree depth as first written: every question re-asked of every creature left."""
+    if len(rows) <= 1:
+        return 0
+    holds = twenty_questions._holds
+    question = min(twenty_questions._questions(rows, attributes),
+                   key=lambda q: abs(2 * sum(holds(r, q) for r in rows) - len(rows)))
+    yes = [r for r in rows if holds(r, question)]
+    no = [r for r in rows if not holds(r, question)]
+    return 1 + max(_greedy_depth_reference(yes, attributes), _greedy_depth_reference(no, attributes))
+
+
+def test_twenty_questions_greedy_depth_agrees_with_the_reference() -> None:
+    depths = set()
+    for level, seed in [(level, seed) for level in range(5) for seed in range(12)]:
+        data = make_source("games/twenty_questions").sample(level, seed).data
+        table, attributes = data["table"], tuple(data["attributes"])
+        depth = twenty_questions._greedy_depth(table, attributes)
+        assert depth == _greedy_depth_reference(table, attributes)
+        depths.add(depth)
+    assert len(depths) > 2  # tables of several depths were compared
