@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 from palaestra.core.registry import make_source
-from palaestra.envs.games import battleship, sealed_bid_auction, set_game, twenty_questions
+from palaestra.envs.games import battleship, sealed_bid_auction, set_game, twenty_questions, yahtzee_lite
 from palaestra.generators.battleship import placements
 
 
@@ -85,3 +85,17 @@ def test_twenty_questions_greedy_depth_agrees_with_the_reference() -> None:
         assert depth == _greedy_depth_reference(table, attributes)
         depths.add(depth)
     assert len(depths) > 2  # tables of several depths were compared
+
+
+def test_yahtzee_cached_expectation_is_the_sum_over_throws() -> None:
+    dice, categories = 3, tuple(yahtzee_lite.CATEGORIES[:4])
+    tables = yahtzee_lite._tables(dice, categories)
+    checked = 0
+    for open_ in (frozenset(categories), frozenset(categories[1:4]), frozenset(categories[2:3])):
+        for kept in ((), (6,), (2, 2), (1, 3, 5)):
+            for rerolls in (0, 1):
+                direct = sum(chance * tables.value(open_, tuple(sorted(kept + thrown)), rerolls)
+                             for thrown, chance in yahtzee_lite._outcomes(dice - len(kept)))
+                assert yahtzee_lite._expected_after_throw(dice, categories, open_, kept, rerolls) == direct
+                checked += 1
+    assert checked == 24
