@@ -20,6 +20,10 @@ board, lengthen the starting snake and raise the target (past the presets up to 
 15-cell snake and 25 foods); the declared greedy rule "step toward the food
 (avoiding an immediate crash)" shuts itself in on the larger levels. The difficulty measure is the oracle's
 number of moves divided by ten plus the target.
+
+Generation speed: about 290 problems/s at level 4 on this 2-core machine. The oracle's whole game is played at
+generation (each move a shortest path to the food and a check that the tail stays reachable, both breadth-first over
+the board), and its move count sets the budget. It is kept because the budget must be one that is known to suffice.
 """
 
 from __future__ import annotations
