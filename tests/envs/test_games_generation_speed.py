@@ -9,7 +9,16 @@ import random
 from typing import Any
 
 from palaestra.core.registry import make_source
-from palaestra.envs.games import battleship, sealed_bid_auction, set_game, twenty_questions, yahtzee_lite
+from palaestra.envs.games import (
+    battleship,
+    black_box,
+    liars_dice,
+    sealed_bid_auction,
+    set_game,
+    twenty_questions,
+    yahtzee_lite,
+)
+from palaestra.envs.games.common import tape_rng
 from palaestra.generators.battleship import placements
 
 
@@ -99,3 +108,38 @@ def test_yahtzee_cached_expectation_is_the_sum_over_throws() -> None:
                 assert yahtzee_lite._expected_after_throw(dice, categories, open_, kept, rerolls) == direct
                 checked += 1
     assert checked == 24
+
+
+def _honest_rays_reference(size: int, atoms: int, secret: tuple[int, ...]) -> int:
+    """The honest player's ray count as first written: every placement filtered ray by ray."""
+    table = black_box._table(size, atoms)
+    signature, left = table.answers[secret], table.placements
+    for fired in range(4 * size + 1):
+        if len(left) == 1:
+            return fired
+        left = tuple(p for p in left if table.answers[p][fired] == signature[fired])
+    raise AssertionError("the secret's answers are unique")
+
+
+def test_black_box_honest_rays_agree_with_the_reference() -> None:
+    table = black_box._table(5, 3)
+    counts = set()
+    for secret in random.Random(7).sample(table.unique, 40):
+        rays = black_box._honest_rays(5, 3, secret)
+        assert rays == _honest_rays_reference(5, 3, secret)
+        counts.add(rays)
+    assert len(counts) > 2  # secrets needing different counts were compared
+
+
+def test_liars_dice_cached_cups_match_the_tape() -> None:
+    data = make_source("games/liars_dice").sample(4, 5).data
+    for round_, mine, theirs in ((0, 5, 5), (3, 2, 4), (3, 2, 4), (7, 1, 1)):
+        rng = tape_rng(liars_dice.LiarsDice.id, data["tape"], "roll", round_, mine, theirs)
+        expected = (sorted(rng.randint(1, 6) for _ in range(mine)), sorted(rng.randint(1, 6) for _ in range(theirs)))
+        rolled = liars_dice._roll(data, round_, mine, theirs)
+        assert rolled == expected and all(type(cup) is list for cup in rolled)
+        rolled[0].append(99)  # a caller's copy: the cached cups do not change
+        assert liars_dice._roll(data, round_, mine, theirs) == expected
+        state = {"round": round_, "mine": mine, "theirs": theirs}
+        assert [liars_dice._true_count(data, state, face) for face in range(1, 7)] == \
+            [expected[0].count(face) + expected[1].count(face) for face in range(1, 7)]

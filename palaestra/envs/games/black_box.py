@@ -26,10 +26,6 @@ Levels grow the atoms and the placements to tell apart (7x7 with 2 atoms, 4x4 wi
 with 3, 5x5 with 4). The
 difficulty measure is the number of rays the honest player needs plus a hundredth of the count of
 placements (the candidates the rays must tell apart).
-
-Generation speed: about 1,000 problems/s at level 4 on this 2-core machine (near the line). The honest player's ray
-count, which sets the budget, filters every placement of the atoms by each ray's answer until one is left. It is
-kept because the budget must be one that is known to suffice.
 """
 
 from __future__ import annotations
@@ -325,11 +321,11 @@ def _consistent(size: int, atoms: int, seen: tuple[tuple[int, str | int], ...]) 
 
 def _honest_rays(size: int, atoms: int, secret: Placement) -> int:
     """How many rays the honest player fires (lowest port first) before one placement is left."""
-    table = _table(size, atoms)
-    signature = table.answers[secret]
-    left = table.placements
+    signature = _table(size, atoms).answers[secret]
+    seen: tuple[tuple[int, str | int], ...] = ()
     for fired in range(4 * size + 1):
-        if len(left) == 1:
+        # The narrowing is memoised by the answers seen: the first rays' answers are shared by many secrets.
+        if len(_consistent(size, atoms, seen)) == 1:
             return fired
-        left = tuple(p for p in left if table.answers[p][fired] == signature[fired])
+        seen = (*seen, (fired + 1, signature[fired]))
     return 4 * size  # unreachable: the secret's answers are unique
