@@ -12,6 +12,7 @@ from palaestra.core.registry import make_source
 from palaestra.envs.games import (
     battleship,
     black_box,
+    contextual_bandit,
     liars_dice,
     sealed_bid_auction,
     set_game,
@@ -143,3 +144,16 @@ def test_liars_dice_cached_cups_match_the_tape() -> None:
         state = {"round": round_, "mine": mine, "theirs": theirs}
         assert [liars_dice._true_count(data, state, face) for face in range(1, 7)] == \
             [expected[0].count(face) + expected[1].count(face) for face in range(1, 7)]
+
+
+def test_contextual_bandit_tables_keep_their_conditions() -> None:
+    # The rows are now summed from effects looked up by index; the golden file pins exact problems, this pins
+    # what every table must satisfy at every level.
+    source = make_source("games/contextual_bandit")
+    for level in range(5):
+        for seed in range(10):
+            rates = source.sample(level, seed).data["rates"]
+            for row in rates:
+                top, second = sorted(row, reverse=True)[:2]
+                assert top - second >= contextual_bandit.MIN_GAP - 1e-9 and all(0.02 <= r <= 0.95 for r in row)
+            assert len({row.index(max(row)) for row in rates}) >= 2
