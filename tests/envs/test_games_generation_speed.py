@@ -19,6 +19,7 @@ from palaestra.envs.games import (
     twenty_questions,
     yahtzee_lite,
 )
+from palaestra.envs.games import snake as snake_game
 from palaestra.envs.games.common import tape_rng
 from palaestra.generators.battleship import placements
 
@@ -157,3 +158,16 @@ def test_contextual_bandit_tables_keep_their_conditions() -> None:
                 top, second = sorted(row, reverse=True)[:2]
                 assert top - second >= contextual_bandit.MIN_GAP - 1e-9 and all(0.02 <= r <= 0.95 for r in row)
             assert len({row.index(max(row)) for row in rates}) >= 2
+
+
+def test_snake_tail_distance_stops_early_with_the_full_search_answer() -> None:
+    compared = 0
+    for seed in range(15):
+        data = make_source("games/snake").sample(seed % 5, seed).data
+        size, body = data["size"], tuple(data["snake"])
+        for cut in range(3, len(body) + 1):  # every shorter snake along the body too
+            snake = body[:cut]
+            full = snake_game._distances(size, snake[0], set(snake[1:-1])).get(snake[-1])
+            assert snake_game._tail_reachable(size, snake) == full
+            compared += 1
+    assert compared > 30
