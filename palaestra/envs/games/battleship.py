@@ -127,7 +127,10 @@ class Battleship(MultiTurnTask):
         placements through an unsunk hit counting far more (hunt, then target)."""
         size, fleet = view.public["size"], view.public["fleet"]
         lengths = dict((name, length) for name, length in fleet)
-        misses, hits, sunk_cells, sunk = set(), [], set(), set()
+        misses: set[int] = set()
+        hits: list[int] = []
+        sunk_cells: set[int] = set()
+        sunk: set[str] = set()
         for _, observation in view.history:
             match = _FIRED.match(observation)
             if not match:
