@@ -18,6 +18,11 @@ games go on for up to 40 more plies until one has such a piece (nearly always fo
 Version 2: answers read with the shared readers (quoted lists such as
 ``['d2d3', 'd2d4']`` were scored wrong; ``0`` was refused for a piece with no move);
 a difficulty measure.
+
+Generation speed: about 430 problems/s at level 4 on this 2-core machine. Each position comes from a random game of
+50 to 90 plies from the starting position, every ply listing all legal moves with python-chess, and nearly all are played
+on to a position where some piece's move is forbidden by the check rule. The game is kept because it gives reachable
+positions with castling rights, en passant and pins, which random placement would not.
 """
 
 from __future__ import annotations

@@ -10,6 +10,11 @@ SAN (``Qh7#``, ``Qh7``, long form ``Qh5-h7#``) or UCI (``h5h7``) in any case
 Version 2: upper-case UCI is read (it was refused); levels 1 and 2 ask for a unique mate
 and levels 3 and 4 bring more pieces and checks, so the difficulty measure (two-ply search
 nodes per mating move) grows with the level.
+
+Generation speed: about 130 to 190 problems/s at level 4 on this 2-core machine (it varies with the seeds). Random
+positions are placed and, when they have enough checking moves, every check is tested for mate (by python-chess's
+move generation), keeping only positions with exactly one mate; about 45 positions are drawn per problem. The tests
+are kept because the answer must be the one mating move.
 """
 
 from __future__ import annotations

@@ -14,6 +14,11 @@ The generator keeps openings after which a greedy player (each guess the one who
 leaves the fewest words, among the allowed guesses) wins within the budget; the oracle is that
 player. The difficulty measure is the share of the budget the greedy player needs, plus one in
 hard mode.
+
+Generation speed: about 210 to 270 problems/s at level 4 on this 2-core machine (it varies with the seeds). The
+greedy player's whole game is played after the two drawn openings, each guess scored against every word still
+possible (the word-list's mark table), to check it wins within the turn budget; a few openings are redrawn. The game
+is kept because the budget must be one that is known to be reachable.
 """
 
 from __future__ import annotations

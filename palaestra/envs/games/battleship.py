@@ -21,6 +21,7 @@ shots the opponent needs to sink the model's fleet.
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from dataclasses import dataclass
@@ -126,7 +127,10 @@ class Battleship(MultiTurnTask):
         placements through an unsunk hit counting far more (hunt, then target)."""
         size, fleet = view.public["size"], view.public["fleet"]
         lengths = dict((name, length) for name, length in fleet)
-        misses, hits, sunk_cells, sunk = set(), [], set(), set()
+        misses: set[int] = set()
+        hits: list[int] = []
+        sunk_cells: set[int] = set()
+        sunk: set[str] = set()
         for _, observation in view.history:
             match = _FIRED.match(observation)
             if not match:
@@ -162,19 +166,21 @@ def _place(rng: random.Random, size: int, fleet: list[list[Any]]) -> list[list[A
     taken: set[int] = set()
     placed = []
     for name, length in fleet:
-        options = [cells for cells in _placements(size, length) if not taken.intersection(cells)]
+        options = [cells for cells in _placements(size, length) if taken.isdisjoint(cells)]
         cells = rng.choice(options)  # a fleet always fits: at most 17 cells on 36 or more
         taken |= set(cells)
-        placed.append([name, cells])
+        placed.append([name, list(cells)])
     return placed
 
 
 _FIRED = re.compile(r"You fire at ([a-z])(\d+): (miss|hit and sunk the ([a-z ]+)|hit)\.")
 
 
-def _placements(size: int, length: int) -> list[list[int]]:
-    """Every position of a ship of ``length``, as cell indices."""
-    return [[r * size + c for r, c in cells] for cells in placements(size, length)]
+@functools.lru_cache(maxsize=None)
+def _placements(size: int, length: int) -> tuple[tuple[int, ...], ...]:
+    """Every position of a ship of ``length``, as cell indices (built once per board size and length: the density
+    hunter counts them again before every shot)."""
+    return tuple(tuple(r * size + c for r, c in cells) for cells in placements(size, length))
 
 
 def _sunk_line(size: int, hits: set[int], last: int, length: int) -> set[int]:
@@ -247,7 +253,7 @@ def _densest(size: int, lengths: list[int], misses: set[int], pool: list[int]) -
     cover = [0] * (size * size)
     for length in lengths:
         for cells in _placements(size, length):
-            if not misses.intersection(cells):
+            if misses.isdisjoint(cells):
                 for cell in cells:
                     cover[cell] += 1
     best = max((cover[c] for c in pool), default=0)

@@ -321,11 +321,11 @@ def _consistent(size: int, atoms: int, seen: tuple[tuple[int, str | int], ...]) 
 
 def _honest_rays(size: int, atoms: int, secret: Placement) -> int:
     """How many rays the honest player fires (lowest port first) before one placement is left."""
-    table = _table(size, atoms)
-    signature = table.answers[secret]
-    left = table.placements
+    signature = _table(size, atoms).answers[secret]
+    seen: tuple[tuple[int, str | int], ...] = ()
     for fired in range(4 * size + 1):
-        if len(left) == 1:
+        # The narrowing is memoised by the answers seen: the first rays' answers are shared by many secrets.
+        if len(_consistent(size, atoms, seen)) == 1:
             return fired
-        left = tuple(p for p in left if table.answers[p][fired] == signature[fired])
+        seen = (*seen, (fired + 1, signature[fired]))
     return 4 * size  # unreachable: the secret's answers are unique

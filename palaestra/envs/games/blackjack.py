@@ -24,6 +24,11 @@ for flavour only.
 Levels add hands, then doubling, then the hit-soft-17 rule, and choose hands where the simple
 rules fail more. The difficulty measure is the number of hands times the number of decisions
 allowed, plus one for the hit-soft-17 rule, plus ten times (1 - the share the rules may earn).
+
+Generation speed: about 80 problems/s at level 4 on this 2-core machine. Each of the 24 hands is drawn until it has
+no natural and every simple rule loses at least the level's share of the best decisions' value there, each test
+computing the exact expected value of every decision over the dealer's draws; about 20 tapes are drawn per hand. The
+test is kept because it is what stops a textbook rule from earning reward.
 """
 
 from __future__ import annotations

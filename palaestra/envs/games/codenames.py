@@ -26,6 +26,11 @@ a count outside 1-9 is refused and the turn is spent without the clock moving (t
 such slips). Levels grow the board and the model's words (bounded: the exact search grows
 exponentially with the board). The difficulty measure is the model's words plus the fewest clues plus a quarter of the board, plus
 one where the greedy clue loses.
+
+Generation speed: about 70 problems/s at level 4 on this 2-core machine. Each drawn board is solved twice by an
+exact search for the fewest clues that clear it (once to set the clock, once with the opponent's words placed), a
+greedy game and 16 random games are played for the reward's zero, and about 2 in 3 boards are redrawn (too many
+clues needed, or greedy play scores). The searches are kept because the oracle's clue count is the reward's top.
 """
 
 from __future__ import annotations

@@ -27,6 +27,11 @@ refused (the turn is spent).
 
 Levels grow the deck (ranks 8 to 13) and the hands (5 to 8 cards) and cut the opponent's noise (30% to 10%). The difficulty
 measure is the hand size plus a third of the deck's top rank plus a tenth of the oracle's line length.
+
+Generation speed: about 450 problems/s at level 4 on this 2-core machine. Each drawn deal is searched depth first
+for a line that sheds the model's hand first (the oracle sees the stock), and most deals are then played by the
+first-fit rule to drop those it wins. Both are kept: the prompt promises a winnable deal and the simple rule must
+not earn reward.
 """
 
 from __future__ import annotations

@@ -31,6 +31,11 @@ the budget allows two such slips).
 Levels grow the hands and sharpen the opponent. The difficulty measure is the number of cards
 per hand plus the opponent's rank (0 random, 1 greedy, 2 wary), plus a half where the greedy rule
 falls short of the best margin, plus a twentieth of what random play gives up (at most 1).
+
+Generation speed: about 30 to 65 problems/s at level 4 on this 2-core machine (it varies with the number of draws
+the seeds need). Each drawn deal is solved by a memoised search for the best pegging margin and for the exact spread
+of random play's margin (the reward's top and zero), and a greedy game is played; a few deals are redrawn because
+play hardly matters. The exact values are kept because the reward is normalised to them.
 """
 
 from __future__ import annotations

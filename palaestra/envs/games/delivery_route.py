@@ -17,6 +17,11 @@ the nearest-town-first rule (each refuelling at the nearest station when the nex
 wins at all (in any number of turns) are kept, so the order must be planned. The oracle replans from the current state with the same
 search. Levels add parcels and stations and tighten the tank and the windows. The difficulty measure
 is the reference plan's length plus a tenth of the towns.
+
+Generation speed: about 270 problems/s at level 4 on this 2-core machine. About 8 instances are drawn per problem,
+most dropped because an order rule wins them, and the kept one is solved by an iterative-deepening search for the
+fewest commands that deliver every parcel in its window. The search is kept because that count sets the budget and
+the oracle's plan.
 """
 
 from __future__ import annotations

@@ -27,6 +27,10 @@ otherwise heads for the nearest room where one of those is possible; it escapes 
 level. The budget is the oracle's plan plus a turn per room, three per guard and two more. Uniformly random legal
 commands rarely escape (measured in the tests). Levels grow the map, the guards and the decoys. The
 difficulty measure is the oracle's plan length plus the guards.
+
+Generation speed: about 220 problems/s at level 4 on this 2-core machine. The oracle's whole game is played at
+generation (each command routes through the rooms to the next key, item or exit by shortest paths), and its length
+sets the command budget. It is kept because the budget must be one that is known to suffice.
 """
 
 from __future__ import annotations

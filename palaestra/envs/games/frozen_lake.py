@@ -16,6 +16,11 @@ measure is the chance that the best such player *fails*, computed by finite-hori
 iteration on the lake (1 minus the best success probability within the budget).
 
 Levels grow the lake, its holes and the slip probability.
+
+Generation speed: about 360 problems/s at level 4 on this 2-core machine. Each lake is searched breadth first over
+(square, turn) for a way to the goal that the slip tape allows, each slip read from the tape by a hash, and the best
+chance of reaching the goal is computed exactly. Both are kept: the prompt's turn budget must be reachable, and the
+failure chance is part of the problem.
 """
 
 from __future__ import annotations

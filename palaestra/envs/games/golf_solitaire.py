@@ -23,6 +23,11 @@ the first card of the longest chain of column plays it can see, drawing when non
 
 Levels grow the columns and the stock. The difficulty measure is the number of column cards plus
 a tenth of the stock plus the share of ``best`` random play misses.
+
+Generation speed: about 45 to 80 problems/s at level 4 on this 2-core machine (it varies with the seeds). Each drawn
+deal is solved exhaustively for the most cards that can be cleared and for the exact spread of random play's result,
+which set the reward's top and zero; about 2 in 3 deals are redrawn because play hardly matters or greedy play comes
+too close to the best. Both are kept: the reward is normalised to them exactly.
 """
 
 from __future__ import annotations

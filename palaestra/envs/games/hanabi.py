@@ -35,6 +35,11 @@ partner is scripted and deterministic; the deck's order is the only chance, draw
 Levels grow the colours, the ranks and the hand; past the presets one colour more per level (at
 most ten). The difficulty measure is the deck's size plus the cards by which the reference beats the
 score's zero.
+
+Generation speed: about 280 problems/s at level 4 on this 2-core machine. Each drawn deck is played through by two
+reference players (the best sets the reward's top), 16 random players (the zero) and the simple rule; about 3 decks
+are drawn per problem because play hardly matters or the rule scores too well. The games are kept because the reward
+is normalised to them.
 """
 
 from __future__ import annotations

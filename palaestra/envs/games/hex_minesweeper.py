@@ -22,6 +22,10 @@ cell those deductions prove safe; the oracle does the same but peeks to prefer a
 turn budget is the number of safe cells still hidden after the first click (each proven reveal
 opens at least one, so the honest player always finishes); the difficulty measure is the clicks
 still needed (the board's 3BV less one).
+
+Generation speed: about 520 problems/s at level 4 on this 2-core machine. Each drawn board is played through by the
+deduction solver to prove it can be cleared without guessing, and about 4 in 5 boards are redrawn because it cannot
+or the first click nearly finishes. The proof is kept because the prompt promises a board solvable by logic alone.
 """
 
 from __future__ import annotations

@@ -14,6 +14,11 @@ level's range, and, with helpers, when no solution moving only ``S`` fits the le
 (the helpers are needed). The oracle replans from the current position with
 the same search. Levels grow the grid and the fewest moves and add helpers. The difficulty measure is
 the fewest moves plus the helpers plus a tenth of the grid's side.
+
+Generation speed: about 170 problems/s at level 4 on this 2-core machine. Each drawn grid is solved by a breadth-
+first search over the positions of all tokens (sliding until blocked) for the fewest moves, and about 3 in 4 grids
+are redrawn because that count is outside the level's range or the target token solves it alone. The search is kept
+because the level promises that many moves and the count sets the budget.
 """
 
 from __future__ import annotations

@@ -25,6 +25,11 @@ the foundations when it can, then moves that turn up a hidden card or put the wa
 
 Levels grow the deck (ranks 5 to 8), the columns (3 to 5) and the stock, and cut the redeals (two, then one). The
 difficulty measure is the number of cards plus twice the columns plus a tenth of the solver's line length.
+
+Generation speed: about 25 to 90 problems/s at level 4 on this 2-core machine (it varies with the number of draws
+the seeds need). Each drawn deal is solved by a depth-first search for a line that clears it (its length sets the
+move budget) and 8 random games set the reward's zero; about 2 in 5 deals are redrawn because the solver finds no
+line or random play clears too much. The solve is kept because the budget must be one that is known to suffice.
 """
 
 from __future__ import annotations

@@ -26,6 +26,11 @@ more.
 
 Levels grow the deck and the number of hands. The difficulty measure is the number of hands
 times the deck size.
+
+Generation speed: about 30 to 75 problems/s at level 4 on this 2-core machine (it varies with the number of draws
+the seeds need). Each drawn opponent strategy is tested by playing both simple rules through the whole 40-hand
+episode, every decision valued exactly against the strategy, and about 4 in 5 draws are redrawn because a rule
+scores above the level's cap; the test is kept because it is what stops a textbook rule from earning reward.
 """
 
 from __future__ import annotations

@@ -213,8 +213,16 @@ def _all_bids(total: int) -> list[tuple[int, int]]:
 # this round), said_round (the bidders of this round, for the record)
 
 def _roll(data: dict[str, Any], round_: int, mine: int, theirs: int) -> tuple[list[int], list[int]]:
-    rng = tape_rng(LiarsDice.id, data["tape"], "roll", round_, mine, theirs)
-    return sorted(rng.randint(1, 6) for _ in range(mine)), sorted(rng.randint(1, 6) for _ in range(theirs))
+    my_cup, their_cup = _cups(data["tape"], round_, mine, theirs)
+    return list(my_cup), list(their_cup)
+
+
+@functools.lru_cache(maxsize=4096)
+def _cups(tape: int, round_: int, mine: int, theirs: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Both cups' dice, sorted, as the tape rolls them: read once per round (the oracle's search at generation
+    counts the dice at every node; each fresh read hashes the tape)."""
+    rng = tape_rng(LiarsDice.id, tape, "roll", round_, mine, theirs)
+    return tuple(sorted(rng.randint(1, 6) for _ in range(mine))), tuple(sorted(rng.randint(1, 6) for _ in range(theirs)))
 
 
 def _start(data: dict[str, Any]) -> dict[str, Any]:
@@ -234,7 +242,7 @@ def _bidder(state: dict[str, Any], index: int) -> int:
 
 
 def _true_count(data: dict[str, Any], state: dict[str, Any], face: int) -> int:
-    mine, theirs = _roll(data, state["round"], state["mine"], state["theirs"])
+    mine, theirs = _cups(data["tape"], state["round"], state["mine"], state["theirs"])
     return mine.count(face) + theirs.count(face)
 
 

@@ -20,6 +20,11 @@ plays the same way. A constant or random solution is right with chance ``1 / (as
 
 Levels grow the people and the assignments the clues leave. The difficulty measure is ``log2`` of the
 assignments left plus the budget.
+
+Generation speed: about 80 problems/s at level 4 on this 2-core machine. Clues are drawn while each is tested
+against every assignment still possible (14,400 at first), and the question budget is then the depth of a
+balanced question tree over the assignments left. Both are kept: the count of assignments left is what the level
+promises and the budget must be one the best questioner meets.
 """
 
 from __future__ import annotations

@@ -19,6 +19,11 @@ caught (the guards must matter) and the textbook rule -- take the unseen move ne
 else wait -- fails within the budget (the way out needs looking ahead: a detour, or waiting
 early, before a corridor the guard will sweep). Levels grow the maze and add guards; the difficulty measure is
 the fewest turns.
+
+Generation speed: about 320 problems/s at level 4 on this 2-core machine. Each drawn maze is solved by a breadth-
+first search over (square, time) for the fewest turns out unseen, and the wait-when-watched rule is played through
+to drop mazes it escapes; about 4 mazes are drawn per problem. Both are kept: the fewest turns set the budget and no
+simple rule may earn reward.
 """
 
 from __future__ import annotations

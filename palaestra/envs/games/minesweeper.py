@@ -18,6 +18,10 @@ The oracle plays by those same deductions (its moves are proven safe; only its c
 them peeks, opening a proven cell with no mine around first). The clicks still needed after
 the first (the board's 3BV less one) are the difficulty measure; the turn budget is one and a
 half times that plus eight, room for opening numbered cells one by one.
+
+Generation speed: about 350 problems/s at level 4 on this 2-core machine. Each drawn board is played through by the
+deduction solver to prove it can be cleared without guessing, and about 5 in 6 boards are redrawn because it cannot
+or the first click nearly finishes. The proof is kept because the prompt promises a board solvable by logic alone.
 """
 
 from __future__ import annotations

@@ -19,6 +19,12 @@ win, 0 otherwise.
 
 Levels add empty cells (5 to 9). The difficulty measure is the number of
 empty cells plus the model's legal moves at the start.
+
+Generation speed: about 35 to 50 problems/s at level 4 on this 2-core machine (it varies with the number of draws
+the seeds need). A random game is played to the level's number of empty squares and the endgame is solved
+exhaustively to prove it won with a losing move, after first proving that the two simple rules' first moves lose;
+about 14 draws are made per problem. The proofs are kept because the prompt promises a won position and no simple
+rule may earn reward.
 """
 
 from __future__ import annotations

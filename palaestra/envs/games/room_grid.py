@@ -21,6 +21,10 @@ room than any room the arrow may point at) and probes a room proven to hold a tr
 the most evidence (counts' missing treasures spread over their unprobed rooms, arrows' over the rooms they
 may point at). The oracle probes the treasures. Levels grow the sheet and the treasures. The difficulty
 measure is the probes the honest player needs.
+
+Generation speed: about 300 problems/s at level 4 on this 2-core machine. The honest player's whole game is played
+at generation, each probe weighing every clue on the 10 x 10 board for the rooms it rules in or out, and its probe
+count sets the budget. It is kept because the budget must be one that is known to suffice.
 """
 
 from __future__ import annotations

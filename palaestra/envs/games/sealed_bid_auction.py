@@ -20,6 +20,11 @@ correct when the bid was a best one. The honest player (:meth:`SealedBidAuction.
 estimates a hidden range from the smallest and largest bid each rival has made.
 
 The difficulty measure is the number of rivals, plus two when their ranges are hidden.
+
+Generation speed: about 120 problems/s at level 4 on this 2-core machine. Each of the 8 rounds' values is drawn until
+both simple bidding rules earn at most the level's share of the best bid's edge, which needs the expected surplus of
+every whole-dollar bid up to the value (hundreds of bids); about 8 values are drawn per round. The test is kept
+because it is what stops a textbook bidding rule from earning reward.
 """
 
 from __future__ import annotations
@@ -205,10 +210,12 @@ def _value_for_rules(rng: random.Random, caps: list[list[int]], low: int, high: 
     value = rng.randint(low, high)
     if share >= 1.0:
         return value
-    mean = sum(_surplus(b, value, caps) for b in range(value + 1)) / (value + 1)
-    span = _surplus(_best_bid(value, caps), value, caps) - mean
+    surpluses = [_surplus(b, value, caps) for b in range(value + 1)]  # each bid's, computed once for all three uses
+    mean = sum(surpluses) / (value + 1)
+    best = max(range(value + 1), key=lambda b: (surpluses[b], -b))  # as _best_bid
+    span = surpluses[best] - mean
     rules = (value // 2, value * len(caps) // (len(caps) + 1))
-    return value if all(_surplus(b, value, caps) - mean <= share * span for b in rules) else None
+    return value if all(surpluses[b] - mean <= share * span for b in rules) else None
 
 
 def _win_chance(bid: float, caps: Sequence[Sequence[float]]) -> float:

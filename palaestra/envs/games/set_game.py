@@ -186,18 +186,26 @@ def breaking_attributes(cards: list[int], attributes: int) -> list[str]:
 
 def find_set(table: list[int]) -> tuple[int, int, int] | None:
     """The first set of the table by label order (positions), or None."""
-    attributes = 4  # a card's missing fourth attribute is 0 for all, which is all alike: harmless
+    third = _third_cards()  # a card's missing fourth attribute is 0 for all, which is all alike: harmless
     where = {card: i for i, card in enumerate(table)}
     for i, j in combinations(range(len(table)), 2):
-        k = where.get(third_card(table[i], table[j], attributes))
+        k = where.get(third[table[i]][table[j]])
         if k is not None and k > j:
             return (i, j, k)
     return None
 
 
 def count_sets(table: list[int]) -> int:
+    third = _third_cards()
     where = {card: i for i, card in enumerate(table)}
-    return sum(where.get(third_card(table[i], table[j], 4), -1) > j for i, j in combinations(range(len(table)), 2))
+    return sum(where.get(third[table[i]][table[j]], -1) > j for i, j in combinations(range(len(table)), 2))
+
+
+@functools.cache
+def _third_cards() -> tuple[tuple[int, ...], ...]:
+    """:func:`third_card` for every pair of the 81 four-attribute cards, built once: looking for sets on the table
+    is most of the generator's work (the oracle's game is played to count its search)."""
+    return tuple(tuple(third_card(one, two, 4) for two in range(3**4)) for one in range(3**4))
 
 
 def _deal(state: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:

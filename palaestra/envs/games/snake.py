@@ -20,6 +20,10 @@ board, lengthen the starting snake and raise the target (past the presets up to 
 15-cell snake and 25 foods); the declared greedy rule "step toward the food
 (avoiding an immediate crash)" shuts itself in on the larger levels. The difficulty measure is the oracle's
 number of moves divided by ten plus the target.
+
+Generation speed: about 390 problems/s at level 4 on this 2-core machine. The oracle's whole game is played at
+generation (each move a shortest path to the food and a check that the tail stays reachable, both breadth-first over
+the board), and its move count sets the budget. It is kept because the budget must be one that is known to suffice.
 """
 
 from __future__ import annotations
@@ -181,7 +185,20 @@ def _tail_reachable(size: int, snake: Snake) -> int | None:
     """How far the head is from the tail around the body (None when it cannot reach it)."""
     if len(snake) < 3:
         return 1
-    return _distances(size, snake[0], set(snake[1:-1])).get(snake[-1])
+    # Breadth first from the head, stopping when the tail is reached (its distance is final then): this check runs
+    # for every move of the oracle's game at generation, and most boards need only part of the search.
+    neighbours, blocked, tail = _neighbours(size), set(snake[1:-1]), snake[-1]
+    distance = {snake[0]: 0}
+    queue = deque([snake[0]])
+    while queue:
+        here = queue.popleft()
+        for _, there in neighbours[here]:
+            if there not in distance and there not in blocked:
+                distance[there] = distance[here] + 1
+                if there == tail:
+                    return distance[there]
+                queue.append(there)
+    return distance.get(tail)
 
 
 def _food_path(size: int, snake: Snake, food: int) -> list[int] | None:

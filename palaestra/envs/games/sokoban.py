@@ -16,6 +16,11 @@ with the problem, so every level is solvable and the oracle replays that solutio
 per turn. The turn budget is the solution's moves plus half as many again and ten (room for
 detours and a restart). Levels grow the room, the boxes and the pulls. The difficulty measure
 is the number of pushes in that solution.
+
+Generation speed: about 230 problems/s at level 4 on this 2-core machine. Each warehouse is made by pulling boxes
+back from their goals, and the pulls are turned into a solution by walking the player's shortest way to each box (a
+breadth-first search per push) and cutting detours; about half the rooms are redrawn because a box ends on a goal.
+The solution is kept because it proves the warehouse solvable.
 """
 
 from __future__ import annotations

@@ -22,6 +22,12 @@ exactly by the same search).
 Levels grow the hands (4 to 6 cards), add a trump suit (levels 2 and 4), cut the opponent's noise (20% to none)
 and the chance left to random play. The difficulty measure is the hand size, plus a half with trumps, plus the chance that random
 cards fail.
+
+Generation speed: about 20 to 45 problems/s at level 4 on this 2-core machine (it varies with the number of draws
+the seeds need). Each drawn deal is solved by minimax to find the contract, and the survivors of the greedy test get
+the exact chance that random cards make the contract (a sum over every random line of play); about 8 in 9 deals are
+redrawn because greedy play makes the contract or random play is too lucky. Both filters are kept: they are what
+makes the contract need care and random play score about 0.
 """
 
 from __future__ import annotations

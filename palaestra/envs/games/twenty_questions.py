@@ -210,9 +210,36 @@ def _questions(table: list[dict[str, Any]], attributes: tuple[str, ...]) -> list
 def _greedy_depth(rows: list[dict[str, Any]], attributes: tuple[str, ...]) -> int:
     """The most questions the greedy questioner asks before one creature is left, over every hidden creature
     (the depth of its question tree: the same as the longest of its paths, built once)."""
-    if len(rows) <= 1:
-        return 0
-    question = min(_questions(rows, attributes), key=lambda q: abs(2 * sum(_holds(r, q) for r in rows) - len(rows)))
-    yes = [r for r in rows if _holds(r, question)]
-    no = [r for r in rows if not _holds(r, question)]
-    return 1 + max(_greedy_depth(yes, attributes), _greedy_depth(no, attributes))
+    # The creatures left are a bit mask over ``rows``, and each question's answers over the whole table are worked
+    # out once: the same questions are weighed again at every node of the tree. A node's questions are the whole
+    # table's, in the same order, less the number questions on values none of its creatures has or on its largest.
+    answers: dict[tuple[Any, ...], int] = {}  # question -> the creatures (bits) it holds for
+    for attribute in attributes:
+        having: dict[Any, int] = {}
+        for i, row in enumerate(rows):
+            having[row[attribute]] = having.get(row[attribute], 0) | 1 << i
+        if attribute in CATEGORIES:
+            answers.update({(attribute, "=", v): having.get(v, 0) for v in CATEGORIES[attribute]})
+        else:
+            above = 0
+            for v in sorted(having, reverse=True):
+                answers[attribute, ">", v] = above
+                above |= having[v]
+    questions = _questions(rows, attributes)
+    masks = [answers[q] for q in questions]
+    numeric = [a for a in attributes if a not in CATEGORIES]
+
+    def depth(left: int) -> int:
+        size = left.bit_count()
+        if size <= 1:
+            return 0
+        members = [row for i, row in enumerate(rows) if left >> i & 1]
+        asked = {a: {row[a] for row in members} for a in numeric}
+        for values in asked.values():
+            values.discard(max(values))
+        _, best = min((abs(2 * (masks[k] & left).bit_count() - size), k) for k, (attribute, op, value)
+                      in enumerate(questions) if op == "=" or value in asked[attribute])
+        yes = masks[best] & left
+        return 1 + max(depth(yes), depth(left & ~yes))
+
+    return depth((1 << len(rows)) - 1)

@@ -23,6 +23,11 @@ The oracle follows a best plan from the current state.
 
 Levels grow the hall, the items and the load. The difficulty measure is ``best`` plus the share of it
 that the nearest-item rule wastes, times ten.
+
+Generation speed: about 50 to 100 problems/s at level 4 on this 2-core machine (it varies with the number of draws
+the seeds need). Each drawn hall is solved exactly (the fewest actions to fill the order, a memoised search over
+which items are loaded, on shortest routes between shelves) and compared with the nearest-item rule. The exact total
+is kept because it is the reward's top, and the comparison is what makes the greedy rule waste actions.
 """
 
 from __future__ import annotations

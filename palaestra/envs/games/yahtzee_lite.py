@@ -330,20 +330,28 @@ def _keeps(showing: Dice) -> list[Dice]:
 def _optimal_move(data: dict[str, Any], state: dict[str, Any]) -> str:
     """The optimal strategy's move: the category or keep with the highest expected total (categories first,
     then fewer dice kept, on a tie)."""
-    tables = _tables(data["dice"], tuple(data["categories"]))
+    dice, categories = data["dice"], tuple(data["categories"])
     open_, showing = frozenset(state["open"]), _as_dice(state["showing"])
     options: list[tuple[float, int, str]] = []
     for category in sorted(open_):
         rest = open_ - {category}
-        after = (sum(chance * tables.value(rest, roll, REROLLS) for roll, chance in _outcomes(data["dice"]))
-                 if rest else 0.0)
+        after = _expected_after_throw(dice, categories, rest, (), REROLLS) if rest else 0.0  # a fresh turn's roll
         options.append((category_score(category, showing) + after, 1, f"score {category}"))
     if state["rerolls"]:
         for kept in sorted(set(_keeps(showing))):
-            expected = sum(chance * tables.value(open_, _merge(kept, thrown), state["rerolls"] - 1)
-                           for thrown, chance in _outcomes(data["dice"] - len(kept)))
+            expected = _expected_after_throw(dice, categories, open_, kept, state["rerolls"] - 1)
             options.append((expected, -len(kept), f"keep {_faces(kept) or 'none'}"))
     return max(options, key=lambda option: (round(option[0], 9), option[1]))[2]
+
+
+@functools.lru_cache(maxsize=65_536)
+def _expected_after_throw(dice: int, categories: tuple[str, ...], open_: frozenset[str], kept: Dice,
+                          rerolls: int) -> float:
+    """The optimal expected total still to come once the dice not ``kept`` are thrown, with ``rerolls`` left.
+    It does not depend on the dice showing, so it is summed once per (categories open, dice kept, rerolls) rather
+    than at every move that weighs it (the optimal game played at generation weighs the same ones again and again)."""
+    tables = _tables(dice, categories)
+    return sum(chance * tables.value(open_, _merge(kept, thrown), rerolls) for thrown, chance in _outcomes(dice - len(kept)))
 
 
 def _optimal_game(data: dict[str, Any]) -> tuple[int, int]:

@@ -26,6 +26,11 @@ terms, isolates ``x`` and divides, checking nothing but the rules above.
 
 Levels add terms, brackets on both sides and fractions. The difficulty measure is the size of
 the starting equation (nodes in its two expression trees).
+
+Generation speed: about 900 problems/s at level 4 on this 2-core machine (near the line). Equations are drawn from
+the level's template and parsed and solved exactly with fractions, and about 10 are drawn per problem because the
+solution is not a small fraction or one step would finish. The filter is kept because the prompt promises a small
+rational solution that takes several steps.
 """
 
 from __future__ import annotations

@@ -21,6 +21,10 @@ what the text said, explores exits not yet tried, takes keys and the treasure, u
 holds the key to and delivers the treasure; it finishes within the budget. Levels grow the map, the number of locked doors and the
 distractors. The turn budget is the oracle's plan plus a margin for exploring; the
 difficulty measure is the length of the oracle's plan.
+
+Generation speed: about 380 problems/s at level 4 on this 2-core machine. The oracle's whole game is played at
+generation (each command routes through the rooms by shortest paths to the next key, door or the treasure), and its
+length sets the command budget. It is kept because the budget must be one that is known to suffice.
 """
 
 from __future__ import annotations
