@@ -8,6 +8,11 @@ shortens it (declared to the kit), is longer than the optimum: it solves none of
 levels 2-4, against 98% before, when only nearest neighbour alone was beaten). The verifier accepts **any** optimal
 tour: every city exactly once, in any starting city and direction, the return to the start
 implied (or written).
+
+Generation speed: about 200 problems/s at level 4 on this 2-core machine. Each drawn instance is solved
+exactly by Held-Karp (9 cities: 2^8 subsets x 9 end cities, pure Python, about 1 ms), and about 4 in 5 draws
+are redrawn because nearest neighbour + 2-opt already finds the optimum; both are kept because the answer must
+be a proven optimum and the textbook heuristic must not earn reward.
 """
 
 from __future__ import annotations
