@@ -37,11 +37,12 @@ def dsatur(n: int, edges: Sequence[Sequence[int]]) -> list[int]:
     degree), with the smallest colour its neighbours do not use. Colours are 1, 2, ..."""
     joined = neighbour_sets(n, edges)
     colours = [0] * n
+    seen: list[set[int]] = [set() for _ in range(n)]  # the colours among each node's coloured neighbours
     for _ in range(n):
-        node = max((v for v in range(n) if not colours[v]),
-                   key=lambda v: (len({colours[u] for u in joined[v]} - {0}), len(joined[v]), -v))
-        used = {colours[u] for u in joined[node]}
-        colours[node] = next(c for c in range(1, n + 2) if c not in used)
+        node = max((v for v in range(n) if not colours[v]), key=lambda v: (len(seen[v]), len(joined[v]), -v))
+        colours[node] = next(c for c in range(1, n + 2) if c not in seen[node])
+        for u in joined[node]:
+            seen[u].add(colours[node])
     return colours
 
 

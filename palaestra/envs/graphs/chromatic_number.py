@@ -129,13 +129,16 @@ def _hidden_colouring_graph(rng: random.Random, n: int, m: int, k: int) -> list[
     rng.shuffle(classes)
     pairs = [(u, v) for u in range(n) for v in range(u + 1, n) if classes[u] != classes[v]]
     edges = sorted([u, v] for u, v in rng.sample(pairs, m))
+    joined: list[list[int]] = [[] for _ in range(n)]
+    for a, b in edges:
+        joined[a].append(b)
+        joined[b].append(a)
     reached, frontier = {0}, [0]
     for u in frontier:  # the frontier grows while it is read: a breadth-first sweep
-        for a, b in edges:
-            for x, y in ((a, b), (b, a)):
-                if x == u and y not in reached:
-                    reached.add(y)
-                    frontier.append(y)
+        for y in joined[u]:
+            if y not in reached:
+                reached.add(y)
+                frontier.append(y)
     return edges if len(reached) == n else None
 
 

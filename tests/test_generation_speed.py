@@ -1,0 +1,60 @@
+"""The faster exact solvers behind some generators (issue #29, item 3) against brute force on small inputs."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+from palaestra.envs.algorithms.knapsack import _best
+from palaestra.envs.algorithms.partition import half_subset
+from palaestra.envs.graphs._greedy import dsatur
+
+
+def test_knapsack_best_is_a_feasible_optimum():
+    rng = random.Random(7)
+    for _ in range(300):
+        items = [[rng.randint(1, 12), rng.randint(1, 20)] for _ in range(rng.randint(1, 8))]
+        capacity = rng.randint(1, 40)
+        chosen = _best(items, capacity)
+        assert chosen == sorted(set(chosen))
+        assert sum(items[i][0] for i in chosen) <= capacity
+        optimum = max(sum(items[i][1] for i in subset)
+                      for k in range(len(items) + 1) for subset in itertools.combinations(range(len(items)), k)
+                      if sum(items[i][0] for i in subset) <= capacity)
+        assert sum(items[i][1] for i in chosen) == optimum
+
+
+def test_half_subset_finds_a_half_exactly_when_one_exists():
+    rng = random.Random(8)
+    for _ in range(300):
+        numbers = [rng.randint(1, 30) for _ in range(rng.randint(1, 9))]
+        total = sum(numbers)
+        exists = total % 2 == 0 and any(2 * sum(subset) == total for k in range(len(numbers) + 1)
+                                        for subset in itertools.combinations(numbers, k))
+        group = half_subset(numbers)
+        assert (group is not None) == exists
+        if group is not None:  # a sub-multiset in list order summing to half
+            assert 2 * sum(group) == total
+            rest = list(numbers)
+            for x in group:
+                rest.remove(x)
+
+
+def _dsatur_by_definition(n: int, edges: list[tuple[int, int]]) -> list[int]:
+    joined = [{v for e in edges for u, v in (e, e[::-1]) if u == w} for w in range(n)]
+    colours = [0] * n
+    for _ in range(n):
+        node = max((v for v in range(n) if not colours[v]),
+                   key=lambda v: (len({colours[u] for u in joined[v]} - {0}), len(joined[v]), -v))
+        colours[node] = min(set(range(1, n + 2)) - {colours[u] for u in joined[node]})
+    return colours
+
+
+def test_dsatur_follows_the_rule_and_colours_properly():
+    rng = random.Random(9)
+    for _ in range(200):
+        n = rng.randint(1, 14)
+        edges = [(u, v) for u in range(n) for v in range(u + 1, n) if rng.random() < 0.4]
+        colours = dsatur(n, edges)
+        assert colours == _dsatur_by_definition(n, edges)
+        assert all(colours[u] != colours[v] for u, v in edges)
