@@ -9,6 +9,11 @@ on the negatives also have the same number of triangles, and G is a random conne
 built on them, are then the same everywhere and decide nothing. Before version 2 (random graphs of
 any degrees) comparing the multisets of neighbour degrees answered 0.99 of the problems at every
 level. Answers are balanced yes/no (the kit checks no surface feature predicts them).
+
+Generation speed: about 300 problems/s at level 4 on this 2-core machine. About 90% of the time is networkx's
+VF2 isomorphism test, which must prove every negative (a 3-regular graph after degree-preserving edge swaps)
+is not isomorphic to the first graph; about 1 draw in 2 is redrawn, mostly because the swaps gave an
+isomorphic graph. The proof is what makes a 'no' answer correct.
 """
 
 from __future__ import annotations

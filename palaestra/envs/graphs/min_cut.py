@@ -10,6 +10,11 @@ of nodes that holds the source and not the sink.
 The answer is such a set (the source side). The verifier accepts **any** minimum cut: the set
 must hold the source, not hold the sink, and the capacities of the edges leaving it must add up
 to the maximum flow value.
+
+Generation speed: about 700 problems/s at level 4 on this 2-core machine. Each drawn network is solved by
+networkx's maximum flow (preflow-push, about 70% of the time) for the optimum cut value the verifier grades
+against, and about 1 draw in 2 is redrawn because cutting around the source or the sink alone is already
+minimal (a cut the question must not be answerable by).
 """
 
 from __future__ import annotations

@@ -10,6 +10,11 @@ long. The answer is a list of moves such as ``A->B, B->C`` (read by
 rules (:class:`palaestra.solvers.simulate.Rules`) and accepts it if it reaches the goal in the
 minimum number of moves, found by breadth-first search over the at most ``4 ** disks`` positions
 (a lean one on position strings: generation stays a few milliseconds at six disks on four pegs).
+
+Generation speed: about 400 problems/s at level 4 on this 2-core machine. Nearly all the time is the
+breadth-first search over up to 4^6 disk positions (already on position strings) that finds the minimum move
+count the verifier grades against; the problem needs it because any shortest sequence is accepted and only its
+length is known in advance.
 """
 
 from __future__ import annotations

@@ -12,6 +12,11 @@ crosses, or that no wall blocks it.
 
 Difficulty: the wall cells inside the bounding boxes of the viewer-target segments (the walls a careful
 checker must test), summed over the targets, on the drawn grid.
+
+Generation speed: about 250 problems/s at level 4 on this 2-core machine. Every viewer-target segment is
+tested against every wall with exact rational arithmetic (Fractions, about 95% of the time), and about 1 draw
+in 2 is redrawn because no target is both seen and hidden or no seen line touches a corner; exact arithmetic
+is what makes the seen set unique and the corner rule decidable.
 """
 
 from __future__ import annotations
