@@ -58,3 +58,47 @@ def test_dsatur_follows_the_rule_and_colours_properly():
         colours = dsatur(n, edges)
         assert colours == _dsatur_by_definition(n, edges)
         assert all(colours[u] != colours[v] for u, v in edges)
+
+
+def test_minimum_cut_matches_networkx():
+    import networkx as nx
+
+    from palaestra.envs.graphs.min_cut import _minimum_cut
+    from palaestra.generators.graphs import random_connected
+
+    rng = random.Random(10)
+    for _ in range(200):
+        n = rng.randint(2, 12)
+        graph = random_connected(rng, n, rng.randint(n - 1, min(n * (n - 1) // 2, 2 * n)), directed=True,
+                                 weights=(1, 20))
+        source, sink = rng.sample(range(n), 2)
+        network = nx.DiGraph()
+        network.add_nodes_from(range(n))
+        network.add_edges_from((u, v, {"capacity": w}) for u, v, w in graph.edges)
+        value, (side, _) = nx.minimum_cut(network, source, sink)
+        assert _minimum_cut(n, [list(e) for e in graph.edges], source, sink) == (value, sorted(side))
+
+
+def _crosses_in_fractions(viewer, target, wall, closed):
+    from fractions import Fraction
+
+    low, high = Fraction(0), Fraction(1)
+    for axis in (0, 1):
+        start, delta = Fraction(2 * viewer[axis] + 1, 2), target[axis] - viewer[axis]
+        near, far = wall[axis], wall[axis] + 1
+        if delta == 0:
+            if not near < start < far:
+                return False
+            continue
+        t1, t2 = (near - start) / delta, (far - start) / delta
+        low, high = max(low, min(t1, t2)), min(high, max(t1, t2))
+    return low <= high if closed else low < high
+
+
+def test_line_of_sight_integer_test_matches_rational_geometry():
+    from palaestra.envs.spatial.line_of_sight import crosses
+
+    cells = [(r, c) for r in range(4) for c in range(4)]
+    for viewer, target, wall in itertools.product(cells, repeat=3):
+        for closed in (False, True):
+            assert crosses(viewer, target, wall, closed=closed) == _crosses_in_fractions(viewer, target, wall, closed)
