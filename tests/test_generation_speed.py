@@ -102,3 +102,23 @@ def test_line_of_sight_integer_test_matches_rational_geometry():
     for viewer, target, wall in itertools.product(cells, repeat=3):
         for closed in (False, True):
             assert crosses(viewer, target, wall, closed=closed) == _crosses_in_fractions(viewer, target, wall, closed)
+
+
+def test_distance_profiles_never_separate_isomorphic_graphs():
+    import networkx as nx
+
+    from palaestra.envs.graphs.isomorphism import _distance_profiles
+
+    rng = random.Random(12)
+    separated = 0
+    for _ in range(60):
+        g = nx.random_regular_graph(3, 10, seed=rng.randrange(2**32))
+        order = list(g)
+        rng.shuffle(order)
+        assert _distance_profiles(g) == _distance_profiles(nx.relabel_nodes(g, dict(zip(g, order))))
+        h = g.copy()
+        nx.double_edge_swap(h, nswap=2, max_tries=200, seed=rng.randrange(2**32))
+        if _distance_profiles(g) != _distance_profiles(h):
+            separated += 1
+            assert not nx.is_isomorphic(g, h)
+    assert separated > 0
