@@ -122,3 +122,29 @@ def test_distance_profiles_never_separate_isomorphic_graphs():
             separated += 1
             assert not nx.is_isomorphic(g, h)
     assert separated > 0
+
+
+def test_crossing_searches_agree_with_the_rules_they_inline():
+    from palaestra.envs.planning._people_crossing import LEFT, RIGHT, CrossingRules, _distances
+    from palaestra.envs.planning.river_crossing import CrossingRules as ItemRules
+
+    rng = random.Random(13)
+    for _ in range(150):  # the people search's inlined legality is the rules' check
+        m, c = rng.randint(0, 6), rng.randint(0, 6)
+        rules = CrossingRules(m, c, rng.randint(1, 4), rng.randint(0, 2), rng.random() < 0.5,
+                              (rng.randint(0, m), rng.randint(0, c), rng.choice((LEFT, RIGHT))), (-1, -1))
+        if not rules.bank_safe(*rules.start[:2]):
+            continue
+        distance, queue = {rules.start: 0}, [rules.start]
+        for state in queue:
+            for move in rules.moves(state):
+                nxt = rules.apply(state, move)
+                if rules.check(state, move) is None and nxt not in distance:
+                    distance[nxt] = distance[state] + 1
+                    queue.append(nxt)
+        assert _distances(rules) == distance
+    rules = ItemRules(4, 2, [(0, 1), (2, 1)])  # the items rules: capacity by bit count, pairs as masks
+    assert rules.check((0, 0), 0b0111) == "the boat holds at most 2 besides the farmer"
+    assert rules.check((0, 0), 0b1000) == "item 0 and item 1 are left alone together"
+    assert rules.check((0, 0), 0b0010) is None
+    assert rules.check((1, 0b0011), 0b0001) is None and rules.check((1, 0b0111), 0b0001) is not None
