@@ -148,3 +148,18 @@ def test_crossing_searches_agree_with_the_rules_they_inline():
     assert rules.check((0, 0), 0b1000) == "item 0 and item 1 are left alone together"
     assert rules.check((0, 0), 0b0010) is None
     assert rules.check((1, 0b0011), 0b0001) is None and rules.check((1, 0b0111), 0b0001) is not None
+
+
+def test_held_karp_finds_a_shortest_tour():
+    import math
+
+    from palaestra.envs.algorithms.tsp import _length, held_karp
+
+    rng = random.Random(14)
+    for _ in range(60):
+        n = rng.randint(1, 7)
+        points = [(rng.randint(0, 9), rng.randint(0, 9)) for _ in range(n)]
+        distance = [[round(math.dist(p, q)) for q in points] for p in points]
+        length, tour = held_karp(distance)
+        assert sorted(tour) == list(range(n)) and tour[0] == 0 and _length(distance, tour) == length
+        assert length == min(_length(distance, [0, *rest]) for rest in itertools.permutations(range(1, n)))
