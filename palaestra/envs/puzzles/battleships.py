@@ -18,8 +18,8 @@ compares strings.
 Generation speed: about 35-90 problems/s at level 4 (10x10, depending on the machine's load) on this 2-core
 machine. Each drawn fleet gets its own SAT encoding (row and column counts, a gate per possible ship
 position), then one SAT call per revealed cell to find a competing fleet and one bounded proof per revealed
-cell while pruning them; building and loading the encoding is about 40% of the time and the solver calls most
-of the rest, and both are what proves the one solution the prompt promises.
+cell while pruning them; building and loading the encoding is about two thirds of the time and the solver
+calls most of the rest, and both are what proves the one solution the prompt promises.
 """
 
 from __future__ import annotations
