@@ -117,10 +117,10 @@ def _value(items: list[list[int]], chosen: list[int]) -> int:
 
 def _best(items: list[list[int]], capacity: int) -> list[int]:
     """An optimal item set (indices, increasing) by dynamic programming over capacities."""
-    table = [[0] * (capacity + 1) for _ in range(len(items) + 1)]
-    for i, (w, v) in enumerate(items, 1):
-        for c in range(capacity + 1):
-            table[i][c] = max(table[i - 1][c], table[i - 1][c - w] + v if w <= c else 0)
+    table = [[0] * (capacity + 1)]
+    for w, v in items:  # row by row: below w the item cannot fit, from w on take the better of skip and take
+        prev = table[-1]
+        table.append(prev[:w] + [skip if skip >= take + v else take + v for skip, take in zip(prev[w:], prev)])
     chosen, c = [], capacity
     for i in range(len(items), 0, -1):
         if table[i][c] != table[i - 1][c]:

@@ -131,16 +131,18 @@ def half_subset(numbers: list[int]) -> list[int] | None:
     if total % 2:
         return None
     half = total // 2
-    reached: dict[int, int] = {0: -1}  # sum -> index of the last number used to reach it first
-    for i, x in enumerate(numbers):
-        for s in sorted(reached, reverse=True):
-            if s + x <= half and s + x not in reached:
-                reached[s + x] = i
-    if half not in reached:
+    # Reachable sums as the bits of one integer; first_reached[i] holds the sums that became reachable
+    # with numbers[i], so each such sum minus numbers[i] was reachable with the numbers before it.
+    reached, first_reached, within = 1, [], (1 << (half + 1)) - 1
+    for x in numbers:
+        grown = (reached | reached << x) & within
+        first_reached.append(grown & ~reached)
+        reached = grown
+    if not reached >> half & 1:
         return None
     chosen, s = [], half
     while s:
-        i = reached[s]
+        i = next(i for i, sums in enumerate(first_reached) if sums >> s & 1)
         chosen.append(i)
         s -= numbers[i]
     return [numbers[i] for i in sorted(chosen)]

@@ -8,6 +8,11 @@ shortens it (declared to the kit), is longer than the optimum: it solves none of
 levels 2-4, against 98% before, when only nearest neighbour alone was beaten). The verifier accepts **any** optimal
 tour: every city exactly once, in any starting city and direction, the return to the start
 implied (or written).
+
+Generation speed: about 1,300 problems/s at level 4 on this 2-core machine, near the 1,000 mark. Each drawn
+instance is solved exactly by Held-Karp (vectorised over each layer of equal-sized city subsets), and about 4
+in 5 draws are redrawn because nearest neighbour + 2-opt already finds the optimum; both are kept because the
+answer must be a proven optimum and the textbook heuristic must not earn reward.
 """
 
 from __future__ import annotations
@@ -16,6 +21,9 @@ import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.task import Growth
@@ -116,26 +124,40 @@ def held_karp(distance: list[list[int]]) -> tuple[int, list[int]]:
     """
     n = len(distance)
     full = 1 << n
-    best = [[math.inf] * n for _ in range(full)]
-    back = [[-1] * n for _ in range(full)]
-    best[1][0] = 0
-    for mask in range(1, full, 2):  # subsets that contain city 0
-        for last in range(n):
-            here = best[mask][last]
-            if here == math.inf:
-                continue
-            for nxt in range(1, n):
-                if mask >> nxt & 1:
-                    continue
-                grown = mask | 1 << nxt
-                if here + distance[last][nxt] < best[grown][nxt]:
-                    best[grown][nxt], back[grown][nxt] = here + distance[last][nxt], last
-    length, last = min((best[full - 1][c] + distance[c][0], c) for c in range(n))
+    table = np.array(distance, dtype=float)  # tour lengths stay far below 2 ** 53: exact in floats
+    best = np.full((full, n), np.inf)
+    back = np.full((full, n), -1)
+    best[1, 0] = 0
+    # Each state (subset with city 0, last city) is reached only from the subset without its last city, so
+    # a layer of equal-sized subsets is one vectorised step; argmin takes the lowest-numbered predecessor on
+    # a tie, as a forward pass in increasing order would.
+    for masks, lasts, before in _layers(n):
+        candidates = best[before] + table[:, lasts].T
+        chosen = candidates.argmin(axis=1)
+        best[masks, lasts] = candidates[np.arange(len(masks)), chosen]
+        back[masks, lasts] = chosen
+    closing = best[full - 1] + table[:, 0]
+    last = int(closing.argmin())
+    length = closing[last]
     tour, mask = [], full - 1
     for _ in range(n):
         tour.append(last)
-        last, mask = back[mask][last], mask & ~(1 << last)
+        last, mask = int(back[mask, last]), mask & ~(1 << last)
     return int(length), tour[::-1]
+
+
+@cache
+def _layers(n: int) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Per subset size from 2 up: the (subset, last city) states with city 0 in the subset and the last
+    city not 0, as parallel arrays of subsets, last cities and the subsets without the last city."""
+    layers = []
+    for size in range(2, n + 1):
+        states = [(mask, last) for mask in range(1, 1 << n, 2) if mask.bit_count() == size
+                  for last in range(1, n) if mask >> last & 1]
+        masks = np.array([mask for mask, _ in states], dtype=np.int64)
+        lasts = np.array([last for _, last in states], dtype=np.int64)
+        layers.append((masks, lasts, masks ^ (1 << lasts)))
+    return layers
 
 
 def _length(distance: list[list[int]], tour: list[int]) -> int:

@@ -37,11 +37,21 @@ def dsatur(n: int, edges: Sequence[Sequence[int]]) -> list[int]:
     degree), with the smallest colour its neighbours do not use. Colours are 1, 2, ..."""
     joined = neighbour_sets(n, edges)
     colours = [0] * n
+    seen: list[set[int]] = [set() for _ in range(n)]  # the colours among each node's coloured neighbours
+    # The choice key (distinct colours seen, degree, lower id) packed into one integer per node, kept up to date
+    # as colours appear: saturation counts in units of (n + 1) ** 2, degree in units of n + 1, then n - id.
+    unit = (n + 1) ** 2
+    score = [len(joined[v]) * (n + 1) + n - v for v in range(n)]
+    uncoloured = set(range(n))
     for _ in range(n):
-        node = max((v for v in range(n) if not colours[v]),
-                   key=lambda v: (len({colours[u] for u in joined[v]} - {0}), len(joined[v]), -v))
-        used = {colours[u] for u in joined[node]}
-        colours[node] = next(c for c in range(1, n + 2) if c not in used)
+        node = max(uncoloured, key=score.__getitem__)
+        uncoloured.remove(node)
+        colour = next(c for c in range(1, n + 2) if c not in seen[node])
+        colours[node] = colour
+        for u in joined[node]:
+            if colour not in seen[u]:
+                seen[u].add(colour)
+                score[u] += unit
     return colours
 
 

@@ -11,6 +11,11 @@ written as ``vertex: colour`` pairs separated by commas (``0: 1, 1: 2, 2: 1``).
 
 Version 2: generation moved onto the shared generator (different graphs for the same seed, with
 exactly ``round(average_degree * nodes / 2)`` edges) and a difficulty measure was declared.
+
+Generation speed: about 1,300 problems/s at level 4 on this 2-core machine, near the 1,000 mark. About 4
+graphs are drawn per problem because DSATUR or the plain greedy colouring already finds a colouring with the
+stated number of colours (the redraw keeps textbook greedy rules from earning reward); drawing the graphs and
+running DSATUR take most of the time.
 """
 
 from __future__ import annotations

@@ -6,6 +6,10 @@ dead ends for a careless search). From level 2 on, graphs are redrawn until Warn
 node and declared to the kit, finds no Hamiltonian path: it solves none of them (0% at levels
 2-4, against 98-100% before). The verifier accepts **any** Hamiltonian path: every node exactly
 once, each consecutive pair joined by an edge, in either direction.
+
+Generation speed: about 450 problems/s at level 4 on this 2-core machine. About 50 graphs are drawn per
+problem because Warnsdorff's rule, tried from every start node (about 60% of the time), finds a Hamiltonian
+path on almost all of them; the redraw is kept so that the textbook heuristic earns no reward at levels 2-4.
 """
 
 from __future__ import annotations

@@ -3,9 +3,9 @@
 A random weakly connected directed graph (:func:`palaestra.generators.graphs.random_connected`)
 gets integer capacities; the source is the node that reaches the most others and the sink the
 node reachable from it that is the most edges away. Networks where cutting every edge out of the
-source, or every edge into the sink, is already minimal are redrawn. The maximum flow value comes from networkx
-at generation; by max-flow/min-cut it equals the smallest total capacity of edges leaving a set
-of nodes that holds the source and not the sink.
+source, or every edge into the sink, is already minimal are redrawn. The maximum flow value comes from
+augmenting paths at generation (:func:`_minimum_cut`); by max-flow/min-cut it equals the smallest
+total capacity of edges leaving a set of nodes that holds the source and not the sink.
 
 The answer is such a set (the source side). The verifier accepts **any** minimum cut: the set
 must hold the source, not hold the sink, and the capacities of the edges leaving it must add up
@@ -46,8 +46,6 @@ class MinCut(Task):
     growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        import networkx as nx
-
         n = config.nodes
 
         def draw() -> tuple | None:
@@ -58,15 +56,12 @@ class MinCut(Task):
             if far < 2:
                 return None
             sink = rng.choice([v for v in range(n) if reach[source][v] == far])
-            network = nx.DiGraph()
-            network.add_nodes_from(range(n))
-            network.add_edges_from((u, v, {"capacity": w}) for u, v, w in graph.edges)
-            value, (side, _) = nx.minimum_cut(network, source, sink)
             edges = [list(e) for e in graph.edges]
+            value, side = _minimum_cut(n, edges, source, sink)
             trivial = (_cut(edges, {source}), _cut(edges, set(range(n)) - {sink}))
             if value in trivial:  # cutting around the source or the sink alone must not be optimal
                 return None
-            return graph, source, sink, value, sorted(side)
+            return graph, source, sink, value, side
 
         graph, source, sink, value, side = retry(draw, what="a network with a distant sink")
         edges = sorted([u, v, w] for u, v, w in graph.edges)
@@ -121,3 +116,47 @@ class MinCut(Task):
 def _cut(edges: list[list[int]], side: set[int]) -> int:
     """Total capacity of the edges leaving ``side``."""
     return sum(w for u, v, w in edges if u in side and v not in side)
+
+
+def _minimum_cut(n: int, edges: list[list[int]], source: int, sink: int) -> tuple[int, list[int]]:
+    """The maximum flow value and the source side of the minimum cut nearest the sink, increasing.
+
+    Shortest augmenting paths (Edmonds-Karp) on a residual capacity matrix. The side is every node
+    that cannot reach the sink in the residual network: that set is the same for every maximum flow
+    (the cut networkx's ``minimum_cut`` returns too), so the answer does not depend on the algorithm.
+
+    >>> _minimum_cut(3, [[0, 1, 5], [1, 2, 1]], 0, 2), _minimum_cut(3, [[0, 1, 1], [1, 2, 5]], 0, 2)
+    ((1, [0, 1]), (1, [0]))
+    """
+    residual = [[0] * n for _ in range(n)]
+    for u, v, w in edges:
+        residual[u][v] += w
+    value = 0
+    for _ in range(sum(w for _, _, w in edges) + 1):  # each augmentation adds at least 1 to the flow
+        parent = {source: source}
+        queue = [source]
+        for u in queue:  # grows while it is read: breadth-first
+            for v in range(n):
+                if residual[u][v] > 0 and v not in parent:
+                    parent[v] = u
+                    queue.append(v)
+        if sink not in parent:
+            break
+        path, v = [], sink
+        while v != source:
+            path.append((parent[v], v))
+            v = parent[v]
+        pushed = min(residual[u][v] for u, v in path)
+        for u, v in path:
+            residual[u][v] -= pushed
+            residual[v][u] += pushed
+        value += pushed
+    reaches_sink = {sink}
+    stack = [sink]
+    while stack:
+        v = stack.pop()
+        for u in range(n):
+            if residual[u][v] > 0 and u not in reaches_sink:
+                reaches_sink.add(u)
+                stack.append(u)
+    return value, [v for v in range(n) if v not in reaches_sink]

@@ -198,14 +198,21 @@ def _rules(data: dict) -> CrossingRules:
 
 def _distances(rules: CrossingRules) -> dict[State, int]:
     """Breadth-first distances from the start to every reachable state (at most (M + 1) * (C + 1) * 2 of them)."""
+    # rules.check inlined (this search is most of the generator's time): a load must fit on the boat's bank,
+    # be safe in the boat when the boat rule holds, and leave both banks safe; every load of
+    # rules.moves already fits the boat and has someone to row
+    loads = [load for load in rules.moves(rules.start) if not rules.boat_rule or rules.safe(*load)]
     distance = {rules.start: 0}
     queue = [rules.start]
     for state in queue:  # grows while it is read: a queue
-        for move in rules.moves(state):
-            if rules.check(state, move) is None:
-                nxt = rules.apply(state, move)
-                if nxt not in distance:
-                    distance[nxt] = distance[state] + 1
+        left_m, left_c, side = state
+        here_m, here_c = (left_m, left_c) if side == LEFT else (rules.missionaries - left_m, rules.cannibals - left_c)
+        sign, steps = (-1 if side == LEFT else 1), distance[state] + 1
+        for m, c in loads:
+            if m <= here_m and c <= here_c:
+                nxt = (left_m + sign * m, left_c + sign * c, 1 - side)
+                if nxt not in distance and rules.bank_safe(nxt[0], nxt[1]):
+                    distance[nxt] = steps
                     queue.append(nxt)
     return distance
 

@@ -23,6 +23,11 @@ at most ``GREEDY_OPTIMAL_CHANCE`` (computed exactly over its choices): the choic
 choices are wrong. Its shortest outcome is the optimum (moving a block onto its final place is never a
 mistake, and a block that must move elsewhere first is best put on the table), so the chance is read
 off its choices before any search.
+
+Generation speed: about 220 problems/s at level 4 on this 2-core machine. About 9 of 10 draws are redrawn
+because the textbook greedy (GN1) would find a shortest plan too often (its chance is computed exactly over
+its choices, cheaply), and each kept draw is solved by A* over block moves (about 70% of the time) for the
+shortest length that levels 2-4 grade against.
 """
 
 from __future__ import annotations

@@ -11,6 +11,10 @@ room, or carried, since grippers are interchangeable) with an admissible heurist
 misplaced ball needs a drop, and a pick unless carried, and every room other than the robot's
 that holds a misplaced ball or is the goal of one must be entered by a move. Grippers are
 assigned when the abstract plan is written out as actions.
+
+Generation speed: about 270 problems/s at level 4 on this 2-core machine. Nearly all the time is A* over the
+abstract state (robot room, where each ball is), with the admissible heuristic evaluated on every pushed
+state, which finds the shortest plan length that levels 2-4 grade against.
 """
 
 from __future__ import annotations

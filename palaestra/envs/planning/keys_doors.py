@@ -9,6 +9,12 @@ good cuts G off). Stepping onto a key picks it up for good; a door can be entere
 holding its key. The answer is a string of moves ``U D L R``; the verifier replays it
 (:class:`palaestra.solvers.simulate.Rules`) and accepts it if it ends on G in the minimum number
 of moves, found by A* over (square, keys held) with the Manhattan distance to G as heuristic.
+
+Generation speed: about 100 problems/s at level 4 on this 2-core machine. About 9 of 10 drawn mazes are
+redrawn, mostly because the route from S to G has too few cut squares to hold every door (a door must be
+unavoidable), and each draw pays for breadth-first distances, the articulation points of the maze and region
+searches; the accepted draw is then solved by A* over (square, keys held) for the minimum move count the
+verifier grades against.
 """
 
 from __future__ import annotations

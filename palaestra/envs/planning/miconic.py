@@ -16,6 +16,12 @@ The textbook greedy (serve everyone who can board or leave at the elevator's flo
 floor where the most passengers can board or leave) found a shortest plan for 48% of level-4
 problems. So from level 2 a draw is kept only when that greedy, breaking ties at random, reaches the
 fewest floor visits with chance at most ``GREEDY_OPTIMAL_CHANCE`` (computed exactly over its ties).
+
+Generation speed: about 55 problems/s at level 4 on this 2-core machine. Each draw is solved by A* over
+elevator floor and passenger states (about 80% of the time, the heuristic evaluated on every pushed state),
+and the tie-breaking greedy's chance of an optimal plan is computed exactly over all its ties; about 2 draws
+in 5 are redrawn because that greedy is optimal too often. The search proves the shortest length that levels
+2-4 grade against, and the redraw keeps the textbook greedy from earning reward.
 """
 
 from __future__ import annotations

@@ -11,6 +11,12 @@ Any solution scores. The difficulty measure is the length of a shortest solution
 generation by A* (heuristic: each box's distance to its nearest goal; squares from which no box
 can ever be pushed to a goal are pruned); puzzles the search cannot settle in its budget are
 drawn again.
+
+Generation speed: about 95-150 problems/s at level 4 (depending on the machine's load) on this 2-core machine.
+Each puzzle is solved by A* over keeper and box positions (about 60% of the time) to get the shortest plan its
+difficulty measure needs and to reject puzzles the search cannot settle within its budget; the rest is drawing
+rooms and backward pulls, about 5 of 6 of which are redrawn because the room is unusable or the pulls moved
+too few boxes off their goals (the rules that make each puzzle need real pushing).
 """
 
 from __future__ import annotations

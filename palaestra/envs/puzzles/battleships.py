@@ -14,6 +14,12 @@ none remains; then revealed cells are dropped while the proof still goes through
 
 The verifier checks the rules on the answer (counts, fleet, no touching, revealed cells), never
 compares strings.
+
+Generation speed: about 35-90 problems/s at level 4 (10x10, depending on the machine's load) on this 2-core
+machine. Each drawn fleet gets its own SAT encoding (row and column counts, a gate per possible ship
+position), then one SAT call per revealed cell to find a competing fleet and one bounded proof per revealed
+cell while pruning them; building and loading the encoding is about two thirds of the time and the solver
+calls most of the rest, and both are what proves the one solution the prompt promises.
 """
 
 from __future__ import annotations

@@ -14,6 +14,11 @@ cells get repeated digits. Every puzzle shown has exactly one solution.
 
 The answer is the grid with ``#`` for shaded cells and ``.`` (or the cell's number) for the
 others, one row per line; the verifier checks the three rules.
+
+Generation speed: about 330 problems/s at level 4 on this 2-core machine. Each puzzle searches for a rival
+solution about 5 times (a fresh SAT solver each round, with connectivity cut clauses added lazily until the
+rival's unshaded cells are connected), changing digits to rule each rival out; that loop is about 75% of the
+time and is what makes the puzzle have exactly one solution.
 """
 
 from __future__ import annotations

@@ -10,6 +10,11 @@ solution.
 
 The answer is the completed grid, one row per line, numbers separated by spaces; the verifier
 checks that it holds each of 1..n² once, keeps the givens, and that consecutive numbers touch.
+
+Generation speed: about 70 problems/s at level 4 on this 2-core machine. Half the time is the bounded SAT
+proofs that decide, given by given, whether a removal keeps the path unique (about 30 per puzzle), and a third
+is building and loading the position encoding (every number in every cell, adjacency of consecutive numbers);
+the proofs are what make the puzzle have exactly one solution.
 """
 
 from __future__ import annotations

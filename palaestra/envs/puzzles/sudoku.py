@@ -11,6 +11,11 @@ puzzle has a unique solution by construction.
 
 The verifier accepts any complete valid grid that keeps the givens, written as n lines of n
 digits (spaces, commas, ``|`` and separator lines such as ``------+------`` are ignored).
+
+Generation speed: about 270 problems/s at level 4 on this 2-core machine. About 75% of the time is loading the
+9x9 rule encoding (about 12,000 clauses) into a fresh SAT solver for each puzzle, one clause at a time through
+pysat, and most of the rest is the proofs that each emptied cell is still forced; a fresh solver per puzzle
+keeps every problem a function of its seed alone, and the proofs make the solution unique.
 """
 
 from __future__ import annotations

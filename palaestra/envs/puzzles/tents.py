@@ -10,6 +10,12 @@ that have one are drawn again, so every puzzle has exactly one solution.
 The answer is the grid with ``T`` for the trees, ``A`` for the tents and ``.`` for empty cells,
 one row per line; the verifier checks the rules, including that a one-to-one pairing of trees
 and adjacent tents exists (a bipartite matching).
+
+Generation speed: about 110-200 problems/s at level 4 (depending on the machine's load) on this 2-core
+machine. Each drawn layout gets its own SAT encoding (tent cells, exact row and column counts, the tree-tent
+pairing) and one call that looks for another set of tent cells; building and loading that encoding is most of
+the time, and about 1 layout in 2 is redrawn because such a rival exists. The proof is what makes the puzzle
+have exactly one solution.
 """
 
 from __future__ import annotations

@@ -16,10 +16,10 @@ checker must test), summed over the targets, on the drawn grid.
 
 from __future__ import annotations
 
+import math
 import random
 import string
 from dataclasses import dataclass
-from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
@@ -35,16 +35,21 @@ Cell = tuple[int, int]
 def crosses(viewer: Cell, target: Cell, wall: Cell, *, closed: bool = False) -> bool:
     """Whether the segment between two cell centres meets the open unit square of ``wall`` (row, column), or,
     with ``closed``, the square with its edges and corners (the misreading where a touched corner blocks)."""
-    low, high = Fraction(0), Fraction(1)
+    # Points of the segment are start + t * delta for t in [0, 1]. Every parameter compared below is a
+    # numerator over one positive denominator (twice the product of the non-zero deltas), so the test is
+    # exact in integers: doubled coordinates put the centres on integers too.
+    deltas = (target[0] - viewer[0], target[1] - viewer[1])
+    scale = 2 * abs(math.prod(d for d in deltas if d))
+    low, high = 0, scale
     for axis in (0, 1):
-        start = Fraction(2 * viewer[axis] + 1, 2)
-        delta = Fraction(target[axis] - viewer[axis])
-        near, far = Fraction(wall[axis]), Fraction(wall[axis] + 1)
+        start, delta = 2 * viewer[axis] + 1, deltas[axis]
+        near, far = 2 * wall[axis], 2 * wall[axis] + 2
         if delta == 0:
             if not near < start < far:  # a centre is never on a cell's edge: the same open or closed
                 return False
             continue
-        t1, t2 = (near - start) / delta, (far - start) / delta
+        step = scale // (2 * delta)  # exact: 2 * delta divides the scale
+        t1, t2 = (near - start) * step, (far - start) * step
         low, high = max(low, min(t1, t2)), min(high, max(t1, t2))
     return low <= high if closed else low < high
 

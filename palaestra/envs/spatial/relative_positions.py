@@ -10,6 +10,11 @@ answer breaks (or says that it breaks none, yet another clue set... never: a lay
 the unique one).
 
 Difficulty: the nodes of the exhaustive search that proves the layout unique, on the drawn clues.
+
+Generation speed: about 330 problems/s at level 4 on this 2-core machine. Clues are added until an exhaustive
+backtracking search over every placement finds exactly one layout, and that search (about 90% of the time,
+rerun after each batch of clues) is kept because it makes the answer unique and its node count is the
+difficulty measure.
 """
 
 from __future__ import annotations
