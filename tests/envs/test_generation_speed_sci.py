@@ -1,0 +1,74 @@
+"""Generators made faster without changing a problem (issue #29, item 3): the faster helper gives what the plain
+definition gives, on random inputs."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import numpy as np
+
+from palaestra.envs.deduction import mastermind_deduce
+from palaestra.envs.operations import facility_location
+from palaestra.generators.mastermind import score
+
+
+def _plain_total(opening, serving, chosen):
+    return sum(opening[i] for i in chosen) + sum(min(serving[i][j] for i in chosen) for j in range(len(serving[0])))
+
+
+def _plain_greedy(opening, serving):
+    warehouses = range(len(opening))
+    chosen = [min(warehouses, key=lambda i: (_plain_total(opening, serving, [i]), i))]
+    current = _plain_total(opening, serving, chosen)
+    while len(chosen) < len(opening):
+        best = min((i for i in warehouses if i not in chosen),
+                   key=lambda i: (_plain_total(opening, serving, [*chosen, i]), i))
+        cost = _plain_total(opening, serving, [*chosen, best])
+        if cost >= current:
+            break
+        chosen.append(best)
+        current = cost
+    return chosen
+
+
+def _plain_local_search(opening, serving):
+    warehouses = range(len(opening))
+    chosen = set(_plain_greedy(opening, serving))
+    current = _plain_total(opening, serving, sorted(chosen))
+    while True:
+        moves = [chosen ^ {i} for i in warehouses] + [(chosen - {i}) | {j} for i in sorted(chosen)
+                                                       for j in warehouses if j not in chosen]
+        better = next((m for m in moves if m and _plain_total(opening, serving, sorted(m)) < current), None)
+        if better is None:
+            return sorted(chosen)
+        chosen, current = better, _plain_total(opening, serving, sorted(better))
+
+
+def test_facility_location_heuristics_match_their_plain_definitions():
+    rng = random.Random(7)
+    for _ in range(300):
+        k, n = rng.randint(1, 8), rng.randint(1, 10)
+        opening = [rng.randint(0, 40) for _ in range(k)]
+        serving = [[rng.randint(0, 30) * rng.randint(1, 4) for _ in range(n)] for _ in range(k)]
+        chosen = sorted(rng.sample(range(k), rng.randint(1, k)))
+        assert facility_location.total_cost(opening, serving, chosen) == _plain_total(opening, serving, chosen)
+        greedy = facility_location.greedy_open(opening, serving)
+        assert greedy == _plain_greedy(opening, serving)
+        assert facility_location.local_search_open(opening, serving) == _plain_local_search(opening, serving)
+        assert facility_location.local_search_open(opening, serving, greedy) == _plain_local_search(opening, serving)
+
+
+def test_mastermind_scores_of_every_code_match_the_game_score():
+    length, digits = 4, 5
+    codes, counts = mastermind_deduce._all_codes(length, digits)
+    rng = random.Random(3)
+    for _ in range(30):
+        guess = tuple(rng.randint(1, digits) for _ in range(length))
+        exact, partial = mastermind_deduce._scores(codes, counts, guess, digits)
+        for row in rng.sample(range(len(codes)), 40):
+            code = tuple(int(v) for v in codes[row])
+            assert (int(exact[row]), int(partial[row])) == score(guess, code)
+    # every code appears once, in the order of itertools.product
+    assert [tuple(map(int, row)) for row in codes] == list(itertools.product(range(1, digits + 1), repeat=length))
+    assert np.array_equal(counts.sum(axis=1), np.full(len(codes), length))
