@@ -26,6 +26,11 @@ evaluations). Values are compared with a 1e-9 tolerance in floating point, which
 distinct rationals with these small numerators and denominators differ by far more, and the
 reference expression is re-checked in exact rational arithmetic. How rarely the evaluations hit the
 target is part of the difficulty measure.
+
+Generation speed: about 770 problems/s at level 4. Nearly all the time goes to the make-target problems (about half
+at level 4): about 5 multisets are drawn per problem, each kept only after an exhaustive search over every way of
+combining the four numbers reaches the target rarely enough, and a search then finds the reference expression;
+those searches prove a solution exists and measure the difficulty.
 """
 
 from __future__ import annotations

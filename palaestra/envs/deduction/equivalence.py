@@ -23,6 +23,10 @@ round) is a hedge and is not read.
 
 The answer is ``equivalent``, or an assignment on which the formulas differ (``p = true, q =
 false``, ``p=1 q=0`` or the literals ``p, ¬q``); **any** such assignment is accepted.
+
+Generation speed: about 720 problems/s at level 4. About 16 in 17 drawn formula pairs are redrawn, each checked by
+truth tables over at least five variables, because the slip happens to keep the meaning or changes more than a
+sixteenth of the rows; the redraws keep guessing an assignment and counting connectives from earning reward.
 """
 
 from __future__ import annotations

@@ -13,6 +13,10 @@ through their parents).
 
 The answer is one relation word such as ``aunt`` or ``father-in-law`` (``father in law`` and a
 sentence such as ``Ada is Ben's aunt`` are read too).
+
+Generation speed: about 620 problems/s at level 4. Most of the time goes to computing, by their definitions, every
+relation between candidate pairs of people (about 70 pairs per problem) until one pair is related in exactly the
+drawn way and no other; that search is what keeps the relation drawn uniformly and the answer unique.
 """
 
 from __future__ import annotations

@@ -17,6 +17,10 @@ about the answer. Premises are always jointly satisfiable, and the conclusion ne
 premise.
 
 The answer is ``valid`` or ``invalid`` (``yes``/``no`` read the same way).
+
+Generation speed: about 990 problems/s at level 4. About 10 in 11 drawn premise layouts and forms are redrawn, each
+orientation checked by the Venn-region model checker, because no orientation makes the argument valid or none makes
+it invalid; the balance keeps the forms from saying anything about the answer.
 """
 
 from __future__ import annotations

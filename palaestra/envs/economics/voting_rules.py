@@ -18,6 +18,10 @@ plurality winner under a different rule.
 
 Difficulty: the ballot groups times the candidates, times 1 (plurality), 2 (Borda), 3 (instant runoff,
 its rounds) or 4 (Schulze) for the drawn rule.
+
+Generation speed: about 960 problems/s at level 4. About 12 in 13 drawn elections are redrawn, each decided under
+every rule, because the stated rule's winner is not unique or, in three elections in four, also wins under another
+rule; the redraws keep one rule applied to every question from earning reward.
 """
 
 from __future__ import annotations

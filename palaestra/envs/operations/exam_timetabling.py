@@ -8,6 +8,10 @@ until the textbook first-fit rule (each exam into the first slot without a confl
 free room that fits) gets stuck in each textbook order: most conflicts first, largest enrolment
 first (which alone completed 57% of level-4 timetables when only the first order was beaten),
 enrolment times conflicts (68% then), and saturation (DSATUR). So scheduling needs search, not a single greedy pass.
+
+Generation speed: about 180 problems/s at level 4. About 99 in 100 drawn instances are redrawn, each tried by first
+fit in the four textbook orders, because one of those orders already completes the timetable; the redraws are kept
+so that no single greedy pass earns reward.
 """
 
 from __future__ import annotations

@@ -11,6 +11,10 @@ m - 1 two-machine surrogates) is not optimal, and neither is NEH (jobs by total 
 each inserted where the partial order's makespan is smallest; it solved 55% of level-4 problems
 when only CDS was beaten). The verifier accepts **any** order of all the jobs
 whose makespan equals the optimum.
+
+Generation speed: about 290 problems/s at level 4. About 3 in 4 drawn instances are redrawn because CDS or NEH
+already finds the optimum, and each draw's optimum comes from a branch-and-bound search over job orders; the
+redraws are kept so that the textbook heuristics do not earn reward.
 """
 
 from __future__ import annotations

@@ -11,6 +11,11 @@ variables one unit at a time, largest objective coefficient first, while the poi
 (it solved 56% of level-4 problems when only plain rounding was beaten), nor the same after moving to
 the best feasible point within one unit of the rounded point in every coordinate (80%). The verifier accepts **any** optimal integer point:
 every variable a whole number >= 0, every constraint met, the stated P equal to c·x and to the optimum.
+
+Generation speed: about 150 problems/s at level 4. About 13 in 14 drawn programs are redrawn because rounding the
+linear-programming optimum, or one of its textbook repairs, is already optimal, and each draw is solved twice
+exactly: by branch and bound and by the fraction simplex of solvers.lp; the redraws are kept so that the rounding
+shortcuts do not earn reward.
 """
 
 from __future__ import annotations

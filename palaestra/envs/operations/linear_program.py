@@ -7,6 +7,10 @@ Bland's rule). The verifier accepts **any** optimal point: every variable given,
 every constraint met, the stated P equal to c·x at that point and equal to the optimum. From level
 2 on, programs are redrawn until the textbook greedy (raise the variable with the largest objective
 coefficient as far as the constraints allow, then the next, ...) is not optimal.
+
+Generation speed: about 690 problems/s at level 4. Each drawn program is solved by the exact fraction simplex of
+solvers.lp, and about half are redrawn because the textbook greedy is already optimal; exact fractions make the
+optimum exact, and the redraws keep the greedy from earning reward.
 """
 
 from __future__ import annotations

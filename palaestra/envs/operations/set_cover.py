@@ -9,6 +9,11 @@ improved the textbook way: drop sets left redundant (dearest first), then, while
 chosen set for a cheaper unchosen one that keeps every element covered (this solved 63% of level-4
 problems when only the plain greedy was beaten). The verifier accepts **any**
 covering collection whose total cost equals the optimum.
+
+Generation speed: about 650 problems/s at level 4. About 3 in 4 drawn instances are redrawn because the greedy
+cover (cost per newly covered element, compared as exact fractions) or its textbook improvement is already optimal,
+and each draw also runs the branch-and-bound search for the optimum; the redraws are kept so that neither greedy
+earns reward.
 """
 
 from __future__ import annotations

@@ -9,6 +9,11 @@ independent dimension vectors and the target is a product of their powers (expon
 halves from -3 to 3, the target's own exponents whole), so the solution exists and is unique. Levels add quantities and base dimensions (I from level 3, Θ at level 4).
 
 The answer names every exponent, ``a = 1/2, b = -1/2, c = 0``, exact, in any exact spelling.
+
+Generation speed: about 360 problems/s at level 4. About 37 in 38 draws are redrawn (the new base dimension unused,
+dependent dimensions, or a target with fractional or no dimension), and each draw that gets that far solves the
+dimension system exactly in fractions to prove the quantities independent; the proof is kept because it makes the
+exponents unique.
 """
 
 from __future__ import annotations
