@@ -72,3 +72,32 @@ def test_mastermind_scores_of_every_code_match_the_game_score():
     # every code appears once, in the order of itertools.product
     assert [tuple(map(int, row)) for row in codes] == list(itertools.product(range(1, digits + 1), repeat=length))
     assert np.array_equal(counts.sum(axis=1), np.full(len(codes), length))
+
+
+def test_linalg_multiply_of_whole_numbers_equals_fraction_arithmetic():
+    from fractions import Fraction
+
+    from palaestra.envs.linalg.common import multiply
+
+    rng = random.Random(5)
+    for _ in range(200):
+        m, k, n = rng.randint(1, 5), rng.randint(1, 5), rng.randint(1, 5)
+        a = [[rng.randint(-9, 9) for _ in range(k)] for _ in range(m)]
+        b = [[Fraction(rng.randint(-9, 9)) for _ in range(n)] for _ in range(k)]
+        plain = [[sum((Fraction(x) * Fraction(y) for x, y in zip(row, col)), Fraction(0)) for col in zip(*b)]
+                 for row in a]
+        product = multiply(a, b)
+        assert product == plain and all(type(v) is Fraction for row in product for v in row)
+    half = [[Fraction(1, 2), 1]]  # a fraction takes the fraction path
+    assert multiply(half, [[2], [3]]) == [[Fraction(4)]]
+
+
+def test_matrix_inverse_integer_determinant_equals_fraction_elimination():
+    from palaestra.envs.linalg.matrix_inverse import _integer_determinant
+    from palaestra.solvers.linalg import determinant
+
+    rng = random.Random(11)
+    for _ in range(500):
+        n = rng.randint(1, 5)
+        m = [[rng.choice([0, 0, rng.randint(-7, 7)]) for _ in range(n)] for _ in range(n)]
+        assert _integer_determinant(m) == determinant(m)
