@@ -101,3 +101,35 @@ def test_matrix_inverse_integer_determinant_equals_fraction_elimination():
         n = rng.randint(1, 5)
         m = [[rng.choice([0, 0, rng.randint(-7, 7)]) for _ in range(n)] for _ in range(n)]
         assert _integer_determinant(m) == determinant(m)
+
+
+def test_digit_puzzle_cached_digit_facts_match_the_numbers():
+    from palaestra.envs.sequences import digit_puzzle
+
+    for n in (3, 4):
+        table = digit_puzzle._table(n)
+        numbers = [int(v) for v in table.numbers]
+        parity, prime = digit_puzzle._digit_facts(n)
+        for row in random.Random(n).sample(range(len(numbers)), 200):
+            number = numbers[row]
+            places = [number // 10**i % 10 for i in range(n)]
+            assert [int(v) for v in table.digits[row]] == places
+            assert int(table.digit_sum[row]) == sum(places)
+            assert int(table.digit_product[row]) == np.prod(places)
+            assert [int(v) for v in parity[row]] == [d % 2 for d in places]
+            assert [bool(v) for v in prime[row]] == [d in digit_puzzle.PRIMES for d in places]
+            for k in range(3, 14):
+                assert int(digit_puzzle._remainders(n, k)[row]) == number % k
+
+
+def test_linalg_unimodular_is_a_fraction_matrix_of_determinant_one():
+    from fractions import Fraction
+
+    from palaestra.envs.linalg.common import unimodular
+    from palaestra.solvers.linalg import determinant
+
+    rng = random.Random(2)
+    for _ in range(50):
+        m = unimodular(rng, rng.randint(2, 5), steps=rng.randint(2, 10))
+        assert all(type(v) is Fraction for row in m for v in row)
+        assert abs(determinant(m)) == 1

@@ -54,13 +54,13 @@ def identity(n: int) -> Matrix:
 
 def unimodular(rng: random.Random, n: int, steps: int, top: int = 2) -> Matrix:
     """An integer matrix with determinant ±1 (so its inverse is an integer matrix): row operations on I."""
-    m = identity(n)
+    m = [[int(i == j) for j in range(n)] for i in range(n)]  # whole numbers throughout: integer arithmetic
     for _ in range(steps):
         i, j = rng.sample(range(n), 2)
         factor = rng.choice([v for v in range(-top, top + 1) if v])
         m[i] = [a + factor * b for a, b in zip(m[i], m[j])]
     rng.shuffle(m)
-    return m
+    return [[Fraction(v) for v in row] for row in m]
 
 
 def cell(value: Fraction | int) -> str:
