@@ -133,3 +133,29 @@ def test_linalg_unimodular_is_a_fraction_matrix_of_determinant_one():
         m = unimodular(rng, rng.randint(2, 5), steps=rng.randint(2, 10))
         assert all(type(v) is Fraction for row in m for v in row)
         assert abs(determinant(m)) == 1
+
+
+def test_shapley_of_whole_worths_equals_the_fraction_sum():
+    import math
+    from fractions import Fraction
+
+    from palaestra.envs.economics.shapley_value import shapley
+
+    def plain(worth, players):
+        values = [Fraction(0)] * players
+        for mask in range(1 << players):
+            size = mask.bit_count()
+            for i in range(players):
+                if not mask >> i & 1:
+                    weight = Fraction(math.factorial(size) * math.factorial(players - size - 1),
+                                      math.factorial(players))
+                    values[i] += weight * (worth[mask | 1 << i] - worth[mask])
+        return values
+
+    rng = random.Random(4)
+    for _ in range(100):
+        players = rng.randint(1, 6)
+        worth = [Fraction(0)] + [Fraction(rng.randint(0, 20)) for _ in range((1 << players) - 1)]
+        assert shapley(worth, players) == plain(worth, players)
+        worth[-1] += Fraction(1, 3)  # a fractional worth takes the fraction path
+        assert shapley(worth, players) == plain(worth, players)
