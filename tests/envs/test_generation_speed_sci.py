@@ -159,3 +159,13 @@ def test_shapley_of_whole_worths_equals_the_fraction_sum():
         assert shapley(worth, players) == plain(worth, players)
         worth[-1] += Fraction(1, 3)  # a fractional worth takes the fraction path
         assert shapley(worth, players) == plain(worth, players)
+
+
+def test_dimensional_analysis_independence_screen_agrees_with_the_exact_solve():
+    from palaestra.envs.physics.dimensional_analysis import _independent, _solve
+
+    rng = random.Random(9)
+    for _ in range(2000):
+        bases, count = rng.randint(2, 5), rng.randint(1, 5)
+        columns = [tuple(rng.choice([0, 0, 1, -1, 2, -2, 3]) for _ in range(bases)) for _ in range(count)]
+        assert _independent(columns) == (_solve(columns, (0,) * bases) is not None)
