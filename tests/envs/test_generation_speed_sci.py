@@ -217,3 +217,32 @@ def test_counterfactual_vectorised_equals_enumerating_each_noise_assignment():
                 continue
             raise AssertionError("impossible evidence not reported")
         assert counterfactual(model, evidence, do, outcome) == expected
+
+
+def test_scm_probability_equals_the_fraction_sum_over_the_joint():
+    from fractions import Fraction
+
+    from palaestra.envs.causal._scm_common import probability, random_model
+
+    def plain(model, event, do, given):
+        rows = [({}, Fraction(1))]
+        for var in model:
+            grown = []
+            for assignment, p in rows:
+                if var.name in do:
+                    grown.append(({**assignment, var.name: do[var.name]}, p))
+                    continue
+                for value, q in enumerate(var.table[tuple(assignment[v] for v in var.parents)]):
+                    grown.append(({**assignment, var.name: value}, p * q))
+            rows = grown
+        both = sum((p for a, p in rows if all(a[k] == v for k, v in {**given, **event}.items())), Fraction(0))
+        return both / sum((p for a, p in rows if all(a[k] == v for k, v in given.items())), Fraction(0))
+
+    rng = random.Random(6)
+    for _ in range(60):
+        names = [f"V{i}" for i in range(rng.randint(2, 5))]
+        model = random_model(rng, names, max_parents=2, ternary=0.3)
+        x, y = rng.sample(names, 2)
+        do = {x: rng.randint(0, 1)} if rng.random() < 0.5 else {}
+        given = {} if do else {x: rng.randint(0, 1)}
+        assert probability(model, {y: 1}, do=do, given=given) == plain(model, {y: 1}, do, given)
