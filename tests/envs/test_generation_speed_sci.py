@@ -246,3 +246,22 @@ def test_scm_probability_equals_the_fraction_sum_over_the_joint():
         do = {x: rng.randint(0, 1)} if rng.random() < 0.5 else {}
         given = {} if do else {x: rng.randint(0, 1)}
         assert probability(model, {y: 1}, do=do, given=given) == plain(model, {y: 1}, do, given)
+
+
+def test_kinship_relations_with_shared_links_match_a_plain_sibling_scan():
+    from palaestra.envs.deduction.kinship import _family, _links, _relations
+
+    rng = random.Random(12)
+    for _ in range(20):
+        people = _family(rng, 4, (1, 3))
+        parents, spouse, siblings = _links(people)
+        for i in range(len(people)):
+            plain = {j for j in range(len(people)) if j != i and people[i]["parents"]
+                     and set(people[j]["parents"]) == set(people[i]["parents"])}
+            assert siblings[i] == plain and spouse[i] == people[i]["spouse"]
+        links = _links(people)
+        for x in range(len(people)):
+            for y in range(len(people)):
+                if x != y:
+                    assert _relations(people, x, y, links) == _relations(people, x, y)
+        assert links == (parents, spouse, siblings)  # the shared links are not modified
