@@ -265,3 +265,28 @@ def test_kinship_relations_with_shared_links_match_a_plain_sibling_scan():
                 if x != y:
                     assert _relations(people, x, y, links) == _relations(people, x, y)
         assert links == (parents, spouse, siblings)  # the shared links are not modified
+
+
+def test_schulze_matches_the_textbook_strongest_paths():
+    from palaestra.envs.economics.voting_rules import schulze
+
+    def plain(ballots, candidates):
+        d = [[0] * candidates for _ in range(candidates)]
+        for voters, ranking in ballots:
+            for i, better in enumerate(ranking):
+                for worse in ranking[i + 1:]:
+                    d[better][worse] += voters
+        p = [[d[x][y] if d[x][y] > d[y][x] else 0 for y in range(candidates)] for x in range(candidates)]
+        for via in range(candidates):
+            for x in range(candidates):
+                for y in range(candidates):
+                    if len({x, y, via}) == 3:
+                        p[x][y] = max(p[x][y], min(p[x][via], p[via][y]))
+        winners = [x for x in range(candidates) if all(p[x][y] >= p[y][x] for y in range(candidates) if y != x)]
+        return winners[0] if len(winners) == 1 else None
+
+    rng = random.Random(13)
+    for _ in range(1000):
+        k = rng.randint(2, 7)
+        ballots = [(rng.randint(1, 12), rng.sample(range(k), k)) for _ in range(rng.randint(1, 9))]
+        assert schulze(ballots, k) == plain(ballots, k)
