@@ -290,3 +290,30 @@ def test_schulze_matches_the_textbook_strongest_paths():
         k = rng.randint(2, 7)
         ballots = [(rng.randint(1, 12), rng.sample(range(k), k)) for _ in range(rng.randint(1, 9))]
         assert schulze(ballots, k) == plain(ballots, k)
+
+
+def test_make_target_expression_is_the_first_one_the_eager_search_writes():
+    from palaestra.envs.arithmetic.countdown import _LEAF, _TOLERANCE, _combine_float, _make_target_expression
+
+    def eager(numbers, target):
+        def search(items):
+            if len(items) == 1:
+                return items[0][1] if abs(items[0][0] - target) < _TOLERANCE else None
+            for i, j in itertools.combinations(range(len(items)), 2):
+                rest = [v for k, v in enumerate(items) if k != i and k != j]
+                for left, right in ((items[i], items[j]), (items[j], items[i])):
+                    for op in "+-*/":
+                        if (op in "+*" and left is items[j]) or (op == "/" and right[0] == 0):
+                            continue
+                        found = search(rest + [_combine_float(left, op, right)])
+                        if found is not None:
+                            return found
+            return None
+
+        return search([(float(n), str(n), _LEAF) for n in numbers])
+
+    rng = random.Random(14)
+    for _ in range(40):
+        numbers = tuple(sorted(rng.randint(1, 13) for _ in range(4)))
+        target = rng.randint(1, 60)
+        assert _make_target_expression(numbers, target) == eager(numbers, target)
