@@ -317,3 +317,32 @@ def test_make_target_expression_is_the_first_one_the_eager_search_writes():
         numbers = tuple(sorted(rng.randint(1, 13) for _ in range(4)))
         target = rng.randint(1, 60)
         assert _make_target_expression(numbers, target) == eager(numbers, target)
+
+
+def test_optimal_routes_cost_matches_brute_force_over_partitions_and_orders():
+    from palaestra.envs.operations.vehicle_routing import _distances, optimal_routes, total_distance
+
+    def partitions(items):
+        if not items:
+            yield []
+            return
+        first, rest = items[0], items[1:]
+        for smaller in partitions(rest):
+            for i in range(len(smaller)):
+                yield smaller[:i] + [[first, *smaller[i]]] + smaller[i + 1:]
+            yield [[first], *smaller]
+
+    rng = random.Random(15)
+    for _ in range(30):
+        n = rng.randint(1, 6)
+        points = [(5, 5)] + [(rng.randint(0, 10), rng.randint(0, 10)) for _ in range(n)]
+        demand = [rng.randint(1, 6) for _ in range(n)]
+        capacity = max(max(demand), sum(demand) * rng.randint(30, 55) // 100 + 1)
+        distance = _distances(points)
+        best = min(sum(min(total_distance(distance, [list(order)]) for order in itertools.permutations(group))
+                       for group in partition)
+                   for partition in partitions(list(range(1, n + 1)))
+                   if all(sum(demand[c - 1] for c in group) <= capacity for group in partition))
+        routes, cost = optimal_routes(distance, demand, capacity)
+        assert cost == best == total_distance(distance, routes)
+        assert sorted(c for r in routes for c in r) == list(range(1, n + 1))
