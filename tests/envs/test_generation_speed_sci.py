@@ -346,3 +346,40 @@ def test_optimal_routes_cost_matches_brute_force_over_partitions_and_orders():
         routes, cost = optimal_routes(distance, demand, capacity)
         assert cost == best == total_distance(distance, routes)
         assert sorted(c for r in routes for c in r) == list(range(1, n + 1))
+
+
+def test_first_fit_matches_the_plain_rule_in_every_order():
+    from palaestra.envs.operations.exam_timetabling import FIRST_FIT_ORDERS, first_fit
+
+    def plain(capacity, size, conflicts, slots, order):
+        clash = {e: set() for e in range(len(size))}
+        for a, b in conflicts:
+            clash[a].add(b)
+            clash[b].add(a)
+        keys = {"most conflicts": lambda e: (-len(clash[e]), -size[e], e),
+                "largest enrolment": lambda e: (-size[e], -len(clash[e]), e),
+                "enrolment times conflicts": lambda e: (-size[e] * len(clash[e]), e)}
+        plan = {}
+        for step in range(len(size)):
+            if order in keys:
+                exam = sorted(range(len(size)), key=keys[order])[step]
+            else:
+                exam = min((e for e in range(len(size)) if e not in plan),
+                           key=lambda e: (-len({plan[o][0] for o in clash[e] if o in plan}), -len(clash[e]),
+                                          -size[e], e))
+            spot = next(((s, q) for s in range(slots) if all(plan.get(o, (-1,))[0] != s for o in clash[exam])
+                         for q in sorted(range(len(capacity)), key=lambda q: capacity[q])
+                         if capacity[q] >= size[exam] and (s, q) not in plan.values()), None)
+            if spot is None:
+                return None
+            plan[exam] = spot
+        return [plan[e] for e in range(len(size))]
+
+    rng = random.Random(16)
+    for _ in range(300):
+        n, slots, rooms = rng.randint(3, 12), rng.randint(2, 5), rng.randint(1, 3)
+        capacity = sorted(rng.sample(range(20, 201, 10), rooms))
+        size = [rng.randint(5, 200) for _ in range(n)]
+        conflicts = [[a, b] for a in range(n) for b in range(a + 1, n) if rng.random() < 0.4]
+        for order in FIRST_FIT_ORDERS:
+            assert first_fit(capacity, size, conflicts, slots, order) == plain(capacity, size, conflicts, slots, order)
