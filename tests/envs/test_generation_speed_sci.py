@@ -383,3 +383,22 @@ def test_first_fit_matches_the_plain_rule_in_every_order():
         conflicts = [[a, b] for a in range(n) for b in range(a + 1, n) if rng.random() < 0.4]
         for order in FIRST_FIT_ORDERS:
             assert first_fit(capacity, size, conflicts, slots, order) == plain(capacity, size, conflicts, slots, order)
+
+
+def test_equivalence_truth_tables_match_evaluating_every_assignment():
+    from palaestra.envs.deduction.equivalence import _formula, _table
+
+    def value(f, assignment):
+        op = f[0]
+        if op == "var":
+            return bool(assignment >> f[1] & 1)
+        if op == "not":
+            return not value(f[1], assignment)
+        a, b = value(f[1], assignment), value(f[2], assignment)
+        return {"and": a and b, "or": a or b, "imp": (not a) or b, "iff": a == b}[op]
+
+    rng = random.Random(17)
+    for _ in range(200):
+        n = rng.randint(2, 6)
+        f = _formula(rng, n, rng.randint(1, 4))
+        assert _table(f, n) == sum(1 << a for a in range(1 << n) if value(f, a))
