@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
@@ -190,7 +191,7 @@ def _facts(people: list[dict]) -> list[str]:
     return facts
 
 
-_Links = tuple[dict[int, set[int]], dict[int, "int | None"], dict[int, set[int]]]
+_Links = tuple[dict[int, set[int]], dict[int, Any], dict[int, set[int]]]
 
 
 def _links(people: list[dict]) -> _Links:

@@ -145,7 +145,7 @@ def _half_readings_stay_open(scored: list, history: list) -> bool:
     for (got_exact, got_partial), (_, exact, partial) in zip(scored, history, strict=True):
         exact_fits = exact_fits & (got_exact == exact)
         total_fits = total_fits & (got_exact + got_partial == exact + partial)
-    return min(np.count_nonzero(exact_fits), np.count_nonzero(total_fits)) >= _HALF_READING_FITS
+    return bool(min(np.count_nonzero(exact_fits), np.count_nonzero(total_fits)) >= _HALF_READING_FITS)
 
 
 def _draw(rng: random.Random, config: MastermindDeduce.Config) -> tuple[tuple[int, ...], list] | None:
@@ -153,7 +153,8 @@ def _draw(rng: random.Random, config: MastermindDeduce.Config) -> tuple[tuple[in
     codes, counts = _all_codes(length, digits)
     secret = tuple(rng.randint(1, digits) for _ in range(length))
     alive = np.ones(len(codes), dtype=bool)
-    history, scored = [], []
+    history: list = []
+    scored: list[tuple[np.ndarray, np.ndarray]] = []
     for _ in range(4 * _MAX_GUESSES):  # draws, some of them skipped
         if len(history) >= _MAX_GUESSES:
             return None

@@ -116,11 +116,11 @@ def _matrix(rng: random.Random, config: MatrixInverse.Config) -> list[list[int]]
         if max(abs(v) for row in m for v in row) > 9 or sum(1 for row in m for v in row if v == 0) > n + 1:
             return None
         return [[int(v) for v in row] for row in m]
-    m = [[rng.randint(-config.top, config.top) for _ in range(n)] for _ in range(n)]
-    det = _integer_determinant(m)
+    drawn = [[rng.randint(-config.top, config.top) for _ in range(n)] for _ in range(n)]
+    det = _integer_determinant(drawn)
     if det == 0 or abs(det) > config.max_determinant:
         return None
-    return m
+    return drawn
 
 
 def _integer_determinant(m: list[list[int]]) -> int:

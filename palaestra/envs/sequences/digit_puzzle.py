@@ -193,7 +193,7 @@ class DigitPuzzle(Task):
                 if clue is None:
                     continue
                 narrowed = alive & clue[2]
-                narrowed_left = np.count_nonzero(narrowed)
+                narrowed_left = int(np.count_nonzero(narrowed))
                 if narrowed_left < left:
                     clues.append(clue)
                     alive, left = narrowed, narrowed_left
