@@ -402,3 +402,26 @@ def test_equivalence_truth_tables_match_evaluating_every_assignment():
         n = rng.randint(2, 6)
         f = _formula(rng, n, rng.randint(1, 4))
         assert _table(f, n) == sum(1 << a for a in range(1 << n) if value(f, a))
+
+
+def test_greedy_cover_matches_the_fraction_ratio_rule():
+    from fractions import Fraction
+
+    from palaestra.envs.operations.set_cover import greedy_cover
+
+    def plain(sets, costs, n):
+        uncovered, chosen = set(range(1, n + 1)), []
+        while uncovered:
+            best = min((i for i in range(len(sets)) if uncovered & set(sets[i])),
+                       key=lambda i: (Fraction(costs[i], len(uncovered & set(sets[i]))), i))
+            chosen.append(best)
+            uncovered -= set(sets[best])
+        return chosen
+
+    rng = random.Random(18)
+    for _ in range(500):
+        n, k = rng.randint(1, 12), rng.randint(1, 8)
+        sets = [sorted(rng.sample(range(1, n + 1), rng.randint(1, n))) for _ in range(k)]
+        sets.append(list(range(1, n + 1)))  # everything is coverable
+        costs = [rng.randint(1, 12) for _ in sets]
+        assert greedy_cover(sets, costs, n) == plain(sets, costs, n)
