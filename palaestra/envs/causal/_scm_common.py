@@ -17,6 +17,7 @@ Example::
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -69,33 +70,37 @@ def random_model(
     return model
 
 
-def joint(model: Model, do: Mapping[str, int] | None = None) -> list[tuple[dict[str, int], Fraction]]:
-    """Every assignment with its probability, in the model mutilated by ``do`` (set values, tables cut)."""
-    do = dict(do or {})
-    rows: list[tuple[dict[str, int], Fraction]] = [({}, Fraction(1))]
-    for var in model:
-        grown = []
-        for assignment, p in rows:
-            if var.name in do:
-                grown.append(({**assignment, var.name: do[var.name]}, p))
-                continue
-            dist = var.table[tuple(assignment[q] for q in var.parents)]
-            for value, q in enumerate(dist):
-                grown.append(({**assignment, var.name: value}, p * q))
-        rows = grown
-    return rows
-
-
 def probability(
     model: Model, event: Mapping[str, int], *, do: Mapping[str, int] | None = None,
     given: Mapping[str, int] | None = None,
 ) -> Fraction:
     """P(event | given) in the model after ``do`` (exact); raises ZeroDivisionError if ``given`` is impossible."""
     given = dict(given or {})
-    rows = joint(model, do)
-    both = sum((p for a, p in rows if all(a[k] == v for k, v in {**given, **event}.items())), Fraction(0))
-    base = sum((p for a, p in rows if all(a[k] == v for k, v in given.items())), Fraction(0))
-    return both / base
+    rows, position = _scaled_joint(model, dict(do or {}))
+    wanted = [(position[k], v) for k, v in {**given, **event}.items()]
+    known = [(position[k], v) for k, v in given.items()]
+    both = sum(w for a, w in rows if all(a[i] == v for i, v in wanted))
+    base = sum(w for a, w in rows if all(a[i] == v for i, v in known))
+    return Fraction(both, base)
+
+
+def _scaled_joint(model: Model, do: Mapping[str, int]) -> tuple[list[tuple[tuple[int, ...], int]], dict[str, int]]:
+    """Every assignment of the model mutilated by ``do`` (set values, tables cut), as (values by position,
+    whole-number weight) rows: every table entry times the tables' common denominator, so each weight is the
+    assignment's probability times the same constant (that denominator to the power of the variables not set by
+    ``do``), which cancels in a ratio. Integers instead of fractions."""
+    position = {var.name: i for i, var in enumerate(model)}
+    scale = math.lcm(*(q.denominator for var in model for dist in var.table.values() for q in dist))
+    rows: list[tuple[tuple[int, ...], int]] = [((), 1)]
+    for var in model:
+        if var.name in do:
+            rows = [(a + (do[var.name],), w) for a, w in rows]
+            continue
+        parents = [position[q] for q in var.parents]
+        table = {combo: [q.numerator * (scale // q.denominator) for q in dist] for combo, dist in var.table.items()}
+        rows = [(a + (value,), w * q) for a, w in rows
+                for value, q in enumerate(table[tuple(a[j] for j in parents)])]
+    return rows, position
 
 
 def fraction_text(p: Fraction) -> str:

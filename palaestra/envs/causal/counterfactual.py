@@ -19,10 +19,12 @@ at level 4. The answer is the exact probability in any exact spelling (``7/16``,
 
 from __future__ import annotations
 
-import itertools
+import math
 import random
 from dataclasses import dataclass
 from fractions import Fraction
+
+import numpy as np
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
@@ -48,10 +50,6 @@ class Node:
         fills = {f"p{i}": p for i, p in enumerate(self.parents)}
         return self.rule.format(u=f"U_{self.name}", **fills)
 
-    def value(self, values: dict[str, int], u: int) -> int:
-        p = [values[q] for q in self.parents]
-        return _RULES[self.rule](p, u)
-
 
 _RULES = {
     "{u}": lambda p, u: u,
@@ -69,33 +67,46 @@ _RULES = {
 }
 
 
-def _evaluate(model: list[Node], noise: dict[str, int], do: dict[str, int]) -> dict[str, int]:
-    values: dict[str, int] = {}
-    for node in model:
-        values[node.name] = do[node.name] if node.name in do else node.value(values, noise[node.name])
-    return values
-
-
 def counterfactual(
     model: list[Node], evidence: dict[str, int], do: dict[str, int], outcome: dict[str, int]
 ) -> Fraction:
-    """P(outcome under do | evidence) by abduction (noise posterior), action and prediction, exactly."""
-    matched = hit = Fraction(0)
-    for bits in itertools.product((0, 1), repeat=len(model)):
-        noise = {node.name: b for node, b in zip(model, bits)}
-        weight = Fraction(1)
-        for node, b in zip(model, bits):
-            weight *= node.noise if b else 1 - node.noise
-        actual = _evaluate(model, noise, {})
-        if any(actual[k] != v for k, v in evidence.items()):
-            continue
-        matched += weight
-        imagined = _evaluate(model, noise, do)
-        if all(imagined[k] == v for k, v in outcome.items()):
-            hit += weight
+    """P(outcome under do | evidence) by abduction (noise posterior), action and prediction, exactly.
+
+    Every noise assignment is evaluated at once: node i's noise over all 2^n assignments is one array, and each
+    node's rule combines its parents' arrays. An assignment's probability is the product of its nodes' numerators
+    (``P(U = 1)`` or ``P(U = 0)``) over the product of their denominators; that denominator is the same for every
+    assignment and cancels in the ratio, so the weights are summed as whole numbers (Python integers when 64 bits
+    could overflow)."""
+    n = len(model)
+    index = np.arange(1 << n)
+    noise = [(index >> (n - 1 - i)) & 1 for i in range(n)]
+    position = {node.name: i for i, node in enumerate(model)}
+
+    def world(forced: dict[str, int]) -> list[np.ndarray]:
+        values: list[np.ndarray] = []
+        for node, u in zip(model, noise):
+            if node.name in forced:
+                values.append(np.full(1 << n, forced[node.name]))
+            else:
+                values.append(_RULES[node.rule]([values[position[q]] for q in node.parents], u))
+        return values
+
+    fits_evidence = np.ones(1 << n, dtype=bool)
+    actual = world({})
+    for name, v in evidence.items():
+        fits_evidence &= actual[position[name]] == v
+    hits = fits_evidence.copy()
+    imagined = world(do)
+    for name, v in outcome.items():
+        hits &= imagined[position[name]] == v
+    small = math.prod(node.noise.denominator for node in model) << n < 1 << 62
+    weight = np.ones(1 << n, dtype=np.int64 if small else object)
+    for node, u in zip(model, noise):
+        weight *= np.where(u == 1, node.noise.numerator, node.noise.denominator - node.noise.numerator)
+    matched, hit = int(weight[fits_evidence].sum()), int(weight[hits].sum())
     if matched == 0:
         raise ZeroDivisionError("impossible evidence")
-    return hit / matched
+    return Fraction(hit, matched)
 
 
 @register

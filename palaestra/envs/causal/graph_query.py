@@ -24,6 +24,10 @@ Two question kinds over a random DAG whose edges are listed in the prompt:
   valid for these problems.
 
 Graph size and the size of the conditioning set grow with the level.
+
+Generation speed: about 180 problems/s at level 4. A d-separation question needs a matched pair (a separated and an
+open conditioning set with the same cheap profile), found by testing about 600 candidate sets for d-separation per
+question; the pairing is kept because without it the graph or surface features of Z predicted the answer.
 """
 
 from __future__ import annotations

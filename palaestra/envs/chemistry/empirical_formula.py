@@ -16,6 +16,10 @@ which is drawn in lowest terms (so the level's sizes are the answer's sizes).
 
 Difficulty: the elements, the atoms of the empirical formula, and the multiplier that turns the smallest
 mole ratio into whole numbers (1 for CH2O, 2 for Fe2O3 from 1 : 1.5).
+
+Generation speed: about 370 problems/s at level 4. Each drawn formula is checked for uniqueness by searching every
+formula up to the atom limit whose exact percentages round to the printed ones; the search is kept because it
+proves that the printed percentages pin down one empirical formula.
 """
 
 from __future__ import annotations

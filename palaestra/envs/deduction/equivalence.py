@@ -23,6 +23,10 @@ round) is a hedge and is not read.
 
 The answer is ``equivalent``, or an assignment on which the formulas differ (``p = true, q =
 false``, ``p=1 q=0`` or the literals ``p, ¬q``); **any** such assignment is accepted.
+
+Generation speed: about 1,050 problems/s at level 4. About 16 in 17 drawn formula pairs are redrawn, each checked by
+truth tables over at least five variables, because the slip happens to keep the meaning or changes more than a
+sixteenth of the rows; the redraws keep guessing an assignment and counting connectives from earning reward.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass
+from functools import cache
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
@@ -198,11 +203,25 @@ def _table(f: list, n: int) -> int:
     everything = (1 << (1 << n)) - 1
     op = f[0]
     if op == "var":
-        return sum(1 << a for a in range(1 << n) if a >> f[1] & 1)
+        return _variable_table(f[1], n)
     if op == "not":
         return everything ^ _table(f[1], n)
     a, b = _table(f[1], n), _table(f[2], n)
-    return {"and": a & b, "or": a | b, "imp": (everything ^ a) | b, "iff": everything ^ a ^ b}[op]
+    if op == "and":
+        return a & b
+    if op == "or":
+        return a | b
+    if op == "imp":
+        return (everything ^ a) | b
+    if op == "iff":
+        return everything ^ a ^ b
+    raise KeyError(op)
+
+
+@cache
+def _variable_table(variable: int, n: int) -> int:
+    """The truth table of one variable (built once per variable and size, then looked up)."""
+    return sum(1 << a for a in range(1 << n) if a >> variable & 1)
 
 
 def _formula(rng: random.Random, n: int, depth: int) -> list:

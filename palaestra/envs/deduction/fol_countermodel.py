@@ -25,6 +25,11 @@ Answer format, one statement per line (``;`` also separates); a predicate left o
     P = {1, 3}
     Q = {}
     L = {(1, 2), (3, 3)}
+
+Generation speed: about 140 problems/s at level 4. Most of the time goes to evaluating candidate sentences on the
+probes (200 random structures with relations, every small structure without) to keep, of a few candidates each, the
+conclusion and premises that rule out the most easy countermodels, and to the SAT proof of the smallest
+countermodel size; both are kept because without them a tiny, empty or first-found structure would earn reward.
 """
 
 from __future__ import annotations

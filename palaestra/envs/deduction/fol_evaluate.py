@@ -11,6 +11,10 @@ can make it false in that structure. The label is a fair coin and a renaming wit
 shown, so the structure, the quantifiers and the connectives say nothing about the answer.
 
 The answer is ``true`` or ``false`` (``yes``/``no`` read the same way).
+
+Generation speed: about 330 problems/s at level 4. About 5 in 6 drawn sentences are redrawn, each evaluated over
+every variable assignment for each renaming of its predicates, because no renaming makes it true or none makes it
+false; the balance is kept so that the structure and the sentence's shape say nothing about the answer.
 """
 
 from __future__ import annotations

@@ -11,6 +11,10 @@ at levels 0-6 before version 2, when that was left to chance).
 The answer is the set of propositions that follow but are not facts, in any order
 (``{cedar, ember}``, ``cedar, ember`` or ``cedar and ember``); the verifier compares it with the
 closure (the answer is unique).
+
+Generation speed: about 520 problems/s at level 4. About 20 in 21 drawn rule sets are redrawn, each closed by
+forward chaining, because their derivations are too shallow, nothing or everything follows, or every rule's
+conclusion follows; the redraws keep listing the rule heads from earning reward.
 """
 
 from __future__ import annotations

@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
@@ -140,8 +141,9 @@ def _draw(rng: random.Random, config: Kinship.Config, relation: str) -> tuple[li
     people = _family(rng, config.generations, config.children)
     pairs = [(x, y) for x in range(len(people)) for y in range(len(people)) if x != y]
     rng.shuffle(pairs)
+    links = _links(people)  # built once for the many pairs tried
     for x, y in pairs:
-        found = _relations(people, x, y)
+        found = _relations(people, x, y, links)
         if found == [relation]:
             return people, x, y
     return None
@@ -189,10 +191,21 @@ def _facts(people: list[dict]) -> list[str]:
     return facts
 
 
-def _relations(people: list[dict], x: int, y: int) -> list[str]:
-    """Every relation term that makes "x is y's <term>" true."""
+_Links = tuple[dict[int, set[int]], dict[int, Any], dict[int, set[int]]]
+
+
+def _links(people: list[dict]) -> _Links:
+    """Every person's parents, spouse and siblings (full siblings: the same two parents)."""
     parents = {i: set(p["parents"]) for i, p in enumerate(people)}
     spouse = {i: p["spouse"] for i, p in enumerate(people)}
+    sibling_sets = {i: {j for j in parents if j != i and parents[i] and parents[j] == parents[i]} for i in parents}
+    return parents, spouse, sibling_sets
+
+
+def _relations(people: list[dict], x: int, y: int, links: _Links | None = None) -> list[str]:
+    """Every relation term that makes "x is y's <term>" true (``links``: :func:`_links` of ``people``, when the
+    caller already has it)."""
+    parents, spouse, sibling_sets = links or _links(people)
     male = people[x]["sex"] == "m"
 
     def word(man: str, woman: str) -> str:
@@ -202,7 +215,7 @@ def _relations(people: list[dict], x: int, y: int) -> list[str]:
         return {g for p in parents[i] for g in parents[p]}
 
     def siblings(i: int) -> set[int]:
-        return {j for j in parents if j != i and parents[i] and parents[j] == parents[i]}
+        return sibling_sets[i]
 
     def in_law_siblings(i: int) -> set[int]:
         via_spouse = siblings(spouse[i]) if spouse[i] is not None else set()

@@ -118,28 +118,34 @@ def _read_code(text: str, length: int, digits: int) -> list[int] | None:
 
 @cache
 def _all_codes(length: int, digits: int) -> tuple[np.ndarray, np.ndarray]:
-    """Every code (rows) and, per code, how often each digit occurs."""
+    """Every code (rows) and, per code, how often each digit occurs; stored column by column (Fortran order)
+    because the scores below read one position or one digit at a time."""
     grids = np.indices((digits,) * length).reshape(length, -1).T + 1
     counts = np.stack([(grids == d).sum(axis=1) for d in range(1, digits + 1)], axis=1)
-    return grids, counts
+    return np.asfortranarray(grids, dtype=np.int8), np.asfortranarray(counts, dtype=np.int8)
 
 
 def _scores(codes: np.ndarray, counts: np.ndarray, guess: tuple[int, ...], digits: int) -> tuple[np.ndarray, np.ndarray]:
-    exact = (codes == np.array(guess)).sum(axis=1)
-    guess_counts = np.array([guess.count(d) for d in range(1, digits + 1)])
-    common = np.minimum(counts, guess_counts).sum(axis=1)
+    """(exact, partial) of ``guess`` against every code, summed one position and one guessed digit at a time
+    (a digit the guess lacks adds nothing to the common count)."""
+    exact = np.zeros(len(codes), dtype=np.int8)
+    for position, digit in enumerate(guess):
+        exact += codes[:, position] == digit
+    common = np.zeros(len(codes), dtype=np.int8)
+    for digit in sorted(set(guess)):
+        common += np.minimum(counts[:, digit - 1], guess.count(digit))
     return exact, common - exact
 
 
-def _half_readings_stay_open(codes: np.ndarray, counts: np.ndarray, history: list, digits: int) -> bool:
+def _half_readings_stay_open(scored: list, history: list) -> bool:
     """Whether reading only the exact counts, or only each score's total (exact + partial, positions
-    ignored), leaves at least ``_HALF_READING_FITS`` codes, so half of each score does not name the code."""
-    exact_fits = total_fits = np.ones(len(codes), dtype=bool)
-    for guess, exact, partial in history:
-        got_exact, got_partial = _scores(codes, counts, guess, digits)
+    ignored), leaves at least ``_HALF_READING_FITS`` codes, so half of each score does not name the code.
+    ``scored`` holds each guess's (exact, partial) against every code, as ``_scores`` gave them."""
+    exact_fits = total_fits = np.ones(len(scored[0][0]), dtype=bool)
+    for (got_exact, got_partial), (_, exact, partial) in zip(scored, history, strict=True):
         exact_fits = exact_fits & (got_exact == exact)
         total_fits = total_fits & (got_exact + got_partial == exact + partial)
-    return min(exact_fits.sum(), total_fits.sum()) >= _HALF_READING_FITS
+    return bool(min(np.count_nonzero(exact_fits), np.count_nonzero(total_fits)) >= _HALF_READING_FITS)
 
 
 def _draw(rng: random.Random, config: MastermindDeduce.Config) -> tuple[tuple[int, ...], list] | None:
@@ -147,13 +153,14 @@ def _draw(rng: random.Random, config: MastermindDeduce.Config) -> tuple[tuple[in
     codes, counts = _all_codes(length, digits)
     secret = tuple(rng.randint(1, digits) for _ in range(length))
     alive = np.ones(len(codes), dtype=bool)
-    history = []
+    history: list = []
+    scored: list[tuple[np.ndarray, np.ndarray]] = []
     for _ in range(4 * _MAX_GUESSES):  # draws, some of them skipped
         if len(history) >= _MAX_GUESSES:
             return None
         consistent = np.flatnonzero(alive)
         if len(consistent) == 1:
-            return (secret, history) if _half_readings_stay_open(codes, counts, history, digits) else None
+            return (secret, history) if _half_readings_stay_open(scored, history) else None
         if rng.random() < 0.5:
             guess = tuple(int(v) for v in codes[consistent[rng.randrange(len(consistent))]])
         else:
@@ -163,8 +170,9 @@ def _draw(rng: random.Random, config: MastermindDeduce.Config) -> tuple[tuple[in
         exact, partial = score(guess, secret)
         got_exact, got_partial = _scores(codes, counts, guess, digits)
         keep = alive & (got_exact == exact) & (got_partial == partial)
-        if keep.sum() == alive.sum():
+        if np.count_nonzero(keep) == np.count_nonzero(alive):
             continue  # rules nothing out
         alive = keep
         history.append((guess, exact, partial))
+        scored.append((got_exact, got_partial))
     return None

@@ -34,6 +34,18 @@ EXAMPLE = "X: 3/2, Y: 0.75, Z: 2"  # a fixed placeholder of the right shape: nev
 def shapley(worth: list[Fraction], players: int) -> list[Fraction]:
     """Shapley values of the game whose coalition ``S`` (a bit mask) is worth ``worth[S]``."""
     factorial = [math.factorial(k) for k in range(players + 1)]
+    if all(Fraction(w).denominator == 1 for w in worth):
+        # Whole-number worths (every game drawn here): the weighted sums are whole numbers over players!, so they
+        # are added as integers and divided once, the same values without a fraction per term.
+        whole = [int(w) for w in worth]
+        totals = [0] * players
+        for mask in range(1 << players):
+            size = mask.bit_count()
+            coefficient = factorial[size] * factorial[players - size - 1]
+            for i in range(players):
+                if not mask >> i & 1:
+                    totals[i] += coefficient * (whole[mask | 1 << i] - whole[mask])
+        return [Fraction(total, factorial[players]) for total in totals]
     values = [Fraction(0)] * players
     for mask in range(1 << players):
         size = mask.bit_count()

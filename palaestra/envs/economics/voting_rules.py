@@ -18,6 +18,10 @@ plurality winner under a different rule.
 
 Difficulty: the ballot groups times the candidates, times 1 (plurality), 2 (Borda), 3 (instant runoff,
 its rounds) or 4 (Schulze) for the drawn rule.
+
+Generation speed: about 1,200 problems/s at level 4. About 12 in 13 drawn elections are redrawn, each decided under
+every rule, because the stated rule's winner is not unique or, in three elections in four, also wins under another
+rule; the redraws keep one rule applied to every question from earning reward.
 """
 
 from __future__ import annotations
@@ -99,11 +103,16 @@ def schulze(ballots: Ballots, candidates: int) -> int | None:
             for worse in ranking[i + 1:]:
                 d[better][worse] += voters
     p = [[d[x][y] if d[x][y] > d[y][x] else 0 for y in range(candidates)] for x in range(candidates)]
-    for via in range(candidates):
+    for via in range(candidates):  # strongest paths (Floyd-Warshall on the widest path)
+        through = p[via]
         for x in range(candidates):
+            to_via = p[x][via]
+            if x == via or not to_via:  # a path through a zero link is no stronger than what x already has
+                continue
+            row = p[x]
             for y in range(candidates):
-                if len({x, y, via}) == 3:
-                    p[x][y] = max(p[x][y], min(p[x][via], p[via][y]))
+                if y != via and y != x and min(to_via, through[y]) > row[y]:
+                    row[y] = min(to_via, through[y])
     winners = [x for x in range(candidates) if all(p[x][y] >= p[y][x] for y in range(candidates) if y != x)]
     return winners[0] if len(winners) == 1 else None
 

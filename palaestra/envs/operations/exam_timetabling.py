@@ -8,6 +8,10 @@ until the textbook first-fit rule (each exam into the first slot without a confl
 free room that fits) gets stuck in each textbook order: most conflicts first, largest enrolment
 first (which alone completed 57% of level-4 timetables when only the first order was beaten),
 enrolment times conflicts (68% then), and saturation (DSATUR). So scheduling needs search, not a single greedy pass.
+
+Generation speed: about 280 problems/s at level 4. About 99 in 100 drawn instances are redrawn, each tried by first
+fit in the four textbook orders, because one of those orders already completes the timetable; the redraws are kept
+so that no single greedy pass earns reward.
 """
 
 from __future__ import annotations
@@ -196,20 +200,28 @@ def first_fit(capacity: Sequence[int], size: Sequence[int], conflicts: Sequence[
         clash[a].add(b)
         clash[b].add(a)
     plan: dict[int, Placement] = {}
-    static = {"most conflicts": _order(size, conflicts),
-              "largest enrolment": sorted(range(len(size)), key=lambda e: (-size[e], -len(clash[e]), e)),
-              "enrolment times conflicts": sorted(range(len(size)), key=lambda e: (-size[e] * len(clash[e]), e)),
-              }.get(order)
-    for step in range(len(size)):
+    taken: set[Placement] = set()  # the (slot, room) cells in use, kept beside the plan
+    exams = range(len(size))
+    if order == "most conflicts":
+        static: list[int] | None = _order(size, conflicts)
+    elif order == "largest enrolment":
+        static = sorted(exams, key=lambda e: (-size[e], -len(clash[e]), e))
+    elif order == "enrolment times conflicts":
+        static = sorted(exams, key=lambda e: (-size[e] * len(clash[e]), e))
+    else:
+        static = None
+    rooms = sorted(range(len(capacity)), key=lambda q: capacity[q])  # smallest first
+    for step in exams:
         if static is not None:
             exam = static[step]
         else:
-            exam = min((e for e in range(len(size)) if e not in plan),
+            exam = min((e for e in exams if e not in plan),
                        key=lambda e: (-len({plan[o][0] for o in clash[e] if o in plan}), -len(clash[e]), -size[e], e))
-        spot = next(((s, q) for s in range(slots) if all(plan.get(o, (-1,))[0] != s for o in clash[exam])
-                     for q in sorted(range(len(capacity)), key=lambda q: capacity[q])
-                     if capacity[q] >= size[exam] and (s, q) not in plan.values()), None)
+        blocked = {plan[o][0] for o in clash[exam] if o in plan}
+        spot = next(((s, q) for s in range(slots) if s not in blocked
+                     for q in rooms if capacity[q] >= size[exam] and (s, q) not in taken), None)
         if spot is None:
             return None
         plan[exam] = spot
+        taken.add(spot)
     return [plan[e] for e in range(len(size))]

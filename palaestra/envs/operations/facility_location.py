@@ -10,6 +10,10 @@ total most while any does) is not optimal, and neither is the textbook local sea
 (open, close or swap one warehouse while that lowers the total: it solved 90% of level-4 problems
 when only the greedy was beaten). The verifier accepts **any** set of warehouses whose total cost
 equals the optimum.
+
+Generation speed: about 220 problems/s at level 4. About 33 in 34 drawn instances are redrawn because the textbook
+greedy or the local search after it already finds the optimum, and each draw is solved exactly over all 256 subsets
+of warehouses; the redraws are kept so that neither textbook heuristic earns reward.
 """
 
 from __future__ import annotations
@@ -64,8 +68,9 @@ class FacilityLocation(Task):
             if not config.beat_greedy:
                 return True
             best = optimal_open(opening, serving)[1]
-            return total_cost(opening, serving, greedy_open(opening, serving)) > best and \
-                total_cost(opening, serving, local_search_open(opening, serving)) > best
+            greedy = greedy_open(opening, serving)
+            return total_cost(opening, serving, greedy) > best and \
+                total_cost(opening, serving, local_search_open(opening, serving, greedy)) > best
 
         opening, serving = retry(draw, acceptable, attempts=400,
                                  what="a facility location neither greedy nor local search solves")
@@ -130,37 +135,50 @@ class FacilityLocation(Task):
 
 def total_cost(opening: Sequence[int], serving: Sequence[Sequence[int]], chosen: Sequence[int]) -> int:
     """Opening costs of ``chosen`` plus every store's cheapest serving cost among them."""
-    return sum(opening[i] for i in chosen) + sum(min(serving[i][j] for i in chosen) for j in range(len(serving[0])))
+    return sum(opening[i] for i in chosen) + sum(map(min, zip(*(serving[i] for i in chosen))))
 
 
 def greedy_open(opening: Sequence[int], serving: Sequence[Sequence[int]]) -> list[int]:
-    """Greedy add: the best single warehouse, then the one lowering the total most, while any lowers it."""
+    """Greedy add: the best single warehouse, then the one lowering the total most, while any lowers it.
+
+    The cheapest serving cost of each store among the chosen warehouses is kept up to date, so weighing one more
+    warehouse costs one pass over the stores instead of recomputing the whole total."""
     warehouses = range(len(opening))
     chosen = [min(warehouses, key=lambda i: (total_cost(opening, serving, [i]), i))]
-    current = total_cost(opening, serving, chosen)
+    nearest = list(serving[chosen[0]])
+    opened = opening[chosen[0]]
+    current = opened + sum(nearest)
     while len(chosen) < len(opening):  # bounded: one more warehouse per pass
-        best = min((i for i in warehouses if i not in chosen),
-                   key=lambda i: (total_cost(opening, serving, [*chosen, i]), i))
-        cost = total_cost(opening, serving, [*chosen, best])
+        cost, best = min((opened + opening[i] + sum(map(min, nearest, serving[i])), i)
+                         for i in warehouses if i not in chosen)
         if cost >= current:
             break
         chosen.append(best)
+        nearest = list(map(min, nearest, serving[best]))
+        opened += opening[best]
         current = cost
     return chosen
 
 
-def local_search_open(opening: Sequence[int], serving: Sequence[Sequence[int]]) -> list[int]:
-    """The greedy set, improved by opening, closing or swapping one warehouse while that lowers the total."""
+def local_search_open(opening: Sequence[int], serving: Sequence[Sequence[int]],
+                      start: Sequence[int] | None = None) -> list[int]:
+    """The greedy set (or ``start``, the greedy set already computed), improved by opening, closing or swapping one
+    warehouse while that lowers the total."""
     warehouses = range(len(opening))
-    chosen = set(greedy_open(opening, serving))
+    chosen = set(greedy_open(opening, serving) if start is None else start)
     current = total_cost(opening, serving, sorted(chosen))
     for _ in range(len(opening) * len(serving[0]) * 50):  # bounded: each pass lowers the integer total
         moves = [chosen ^ {i} for i in warehouses] + [(chosen - {i}) | {j} for i in sorted(chosen)
                                                        for j in warehouses if j not in chosen]
-        better = next((m for m in moves if m and total_cost(opening, serving, sorted(m)) < current), None)
+        better = None
+        for move in moves:  # the first move that lowers the total, in this order
+            cost = total_cost(opening, serving, sorted(move)) if move else current
+            if cost < current:
+                better = move
+                break
         if better is None:
             break
-        chosen, current = better, total_cost(opening, serving, sorted(better))
+        chosen, current = better, cost
     return sorted(chosen)
 
 

@@ -11,6 +11,11 @@ variables one unit at a time, largest objective coefficient first, while the poi
 (it solved 56% of level-4 problems when only plain rounding was beaten), nor the same after moving to
 the best feasible point within one unit of the rounded point in every coordinate (80%). The verifier accepts **any** optimal integer point:
 every variable a whole number >= 0, every constraint met, the stated P equal to c·x and to the optimum.
+
+Generation speed: about 160 problems/s at level 4. About 13 in 14 drawn programs are redrawn because rounding the
+linear-programming optimum, or one of its textbook repairs, is already optimal, and each draw is solved twice
+exactly: by the fraction simplex of solvers.lp (most of the time) and by branch and bound; the redraws are kept so
+that the rounding shortcuts do not earn reward.
 """
 
 from __future__ import annotations
@@ -197,11 +202,18 @@ def optimal_integer(c: Sequence[int], a: Sequence[Sequence[int]], b: Sequence[in
     def largest(j: int, residual: list[int]) -> int:
         return min(residual[i] // a[i][j] for i in range(m) if a[i][j] > 0)
 
-    def bound(j: int, residual: list[int]) -> Fraction:
-        own = sum(c[k] * largest(k, residual) for k in range(j, n))
-        shared = [Fraction(residual[i]) * max(Fraction(c[k], a[i][k]) for k in range(j, n))
-                  for i in range(m) if all(a[i][k] > 0 for k in range(j, n))]
-        return min([Fraction(own), *shared])
+    # Per first variable j: the constraints every remaining variable uses, each with the best value per unit
+    # among those variables (a fraction p / q), fixed for the whole search.
+    rates = [[(i, max(Fraction(c[k], a[i][k]) for k in range(j, n))) for i in range(m)
+              if all(a[i][k] > 0 for k in range(j, n))] for j in range(n)]
+
+    def pruned(j: int, residual: list[int], value: int) -> bool:
+        """Whether value + the bound (the smaller of the remaining variables' own upper bounds and, per shared
+        constraint, its residual times the best rate) is at most the best found; in integers, q > 0."""
+        room = best[0] - value
+        if sum(c[k] * largest(k, residual) for k in range(j, n)) <= room:
+            return True
+        return any(residual[i] * rate.numerator <= room * rate.denominator for i, rate in rates[j])
 
     def search(j: int, residual: list[int], value: int) -> None:
         nodes[0] += 1
@@ -212,7 +224,7 @@ def optimal_integer(c: Sequence[int], a: Sequence[Sequence[int]], b: Sequence[in
                 best[0] = value + c[j] * last
                 best_point[:] = point
             return
-        if value + bound(j, residual) <= best[0]:
+        if pruned(j, residual, value):
             return
         for x in range(largest(j, residual), -1, -1):
             point[j] = x

@@ -11,6 +11,10 @@ from a depth-first branch and bound over active schedules (Giffler-Thompson bran
 machine that can finish an operation first; bound: every job's and every machine's remaining work
 after its earliest start), which contain an optimal schedule. From level 2 on, problems are redrawn
 until neither textbook dispatching rule (shortest processing time, most work remaining) is optimal.
+
+Generation speed: about 360 problems/s at level 4. Nearly all the time is the depth-first branch and bound over
+active schedules that proves each problem's optimal makespan (few draws are redrawn); the proof is kept because the
+verifier accepts any orders of that makespan and must know it exactly.
 """
 
 from __future__ import annotations

@@ -17,7 +17,6 @@ import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
@@ -66,13 +65,15 @@ class SetCover(Task):
             sets, costs = instance
             if not config.beat_greedy:
                 return True
-            best = optimal_cover(sets, costs, n)[1]
+            solved[:] = [instance, optimal_cover(sets, costs, n)]  # kept: the last instance weighed is accepted
+            best = solved[1][1]
             return _cost(greedy_cover(sets, costs, n), costs) > best and _cost(improved_greedy_cover(sets, costs, n),
                                                                                costs) > best
 
+        solved: list = []
         sets, costs = retry(draw, acceptable, attempts=400,
                             what="a set cover that greedy, even improved, does not solve")
-        chosen, best, nodes = optimal_cover(sets, costs, n)
+        chosen, best, nodes = solved[1] if solved and solved[0] == (sets, costs) else optimal_cover(sets, costs, n)
         names = [f"S{i + 1}" for i in range(k)]
         rows = "\n".join(f"  {name} = {{{', '.join(map(str, s))}}}, cost {c}" for name, s, c in zip(names, sets, costs))
         example = ", ".join(sorted(rng.sample(names, 3), key=lambda s: int(s[1:])))  # independent of the answer
@@ -138,13 +139,19 @@ def _cost(chosen: Sequence[int], costs: Sequence[int]) -> int:
 
 def greedy_cover(sets: Sequence[Sequence[int]], costs: Sequence[int], n: int) -> list[int]:
     """Chvátal's greedy: take the set with the lowest cost per newly covered element (lowest index on ties)."""
+    members = [set(s) for s in sets]
     uncovered = set(range(1, n + 1))
     chosen: list[int] = []
     while uncovered:  # bounded: each pass covers at least one element (every element lies in some set)
-        best = min((i for i in range(len(sets)) if uncovered & set(sets[i])),
-                   key=lambda i: (Fraction(costs[i], len(uncovered & set(sets[i]))), i))
+        best, best_cost, best_new = -1, 0, 0
+        for i, covered in enumerate(members):
+            new = len(uncovered & covered)
+            # cost / new below the best so far, compared exactly by cross-multiplying (counts are positive);
+            # strictly below, so the lowest index wins a tie
+            if new and (best < 0 or costs[i] * best_new < best_cost * new):
+                best, best_cost, best_new = i, costs[i], new
         chosen.append(best)
-        uncovered -= set(sets[best])
+        uncovered -= members[best]
     return chosen
 
 

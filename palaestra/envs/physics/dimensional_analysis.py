@@ -79,15 +79,16 @@ class DimensionalAnalysis(Task):
                     q[2][4] for q in given):
                 return None  # the new base dimension must take part
             columns = [q[2][:config.bases] for q in given]
-            if _solve(columns, (0,) * config.bases) is None:
+            if not _independent(columns):
                 return None  # dependent dimensions: the exponents would not be unique
             exponents = [Fraction(0) if config.quantities >= 3 and rng.random() < 0.15 else rng.choice(EXPONENTS)
                          for _ in given]
-            target = [sum(x * column[i] for x, column in zip(exponents, columns)) for i in range(config.bases)]
-            if any(v.denominator != 1 for v in target) or not any(target) or \
-                    sum(x != 0 for x in exponents) < 2:
+            # Twice the target's dimension vector, in integers (every exponent is a whole number of halves).
+            doubled = [sum(int(2 * x) * column[i] for x, column in zip(exponents, columns))
+                       for i in range(config.bases)]
+            if any(v % 2 for v in doubled) or not any(doubled) or sum(x != 0 for x in exponents) < 2:
                 return None  # a physical dimension has whole exponents; a single power is no question
-            return given, tuple(int(v) for v in target), exponents
+            return given, tuple(v // 2 for v in doubled), exponents
 
         given, target_vector, exponents = retry(draw, lambda d: d is not None,
                                                 what="independent quantities with a target")
@@ -146,6 +147,19 @@ class DimensionalAnalysis(Task):
 def _dimension(vector: Vector) -> str:
     parts = [base if e == 1 else f"{base}^{e}" for base, e in zip(BASES, vector) if e]
     return " ".join(parts) or "1"
+
+
+def _independent(columns: list[Vector]) -> bool:
+    """Whether the integer vectors are linearly independent (so ``_solve`` finds unique exponents): fraction-free
+    elimination in Python integers, a cheap screen for the many drawn sets of quantities."""
+    rows = [[column[i] for column in columns] for i in range(len(columns[0]))]
+    for col in range(len(columns)):
+        pivot = next((row for row in rows if row[col] != 0), None)
+        if pivot is None:
+            return False  # no pivot in this column: it depends on the ones before
+        rows.remove(pivot)
+        rows = [[v * pivot[col] - row[col] * w for v, w in zip(row, pivot)] for row in rows]
+    return True
 
 
 def _solve(columns: list[Vector], target: Vector) -> list[Fraction] | None:

@@ -11,6 +11,10 @@ does not depend on a formula being right.
 
 The answer is one whole number (``1440``, ``1,440``, ``\\boxed{1440}``); an expression
 such as ``6!*2`` is not read.
+
+Generation speed: about 190 problems/s at level 4. Every candidate arrangement (up to a few tens of thousands) is
+enumerated and tested against each constraint, about twice per problem since about one drawn question in two is
+redrawn; the brute-force count is kept because it makes the answer independent of any counting formula being right.
 """
 
 from __future__ import annotations

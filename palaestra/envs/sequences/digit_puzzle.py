@@ -58,8 +58,24 @@ def _table(n: int) -> _Table:
     for i in range(n):
         for j in range(i + 1, n):
             distinct &= digits[:, i] != digits[:, j]
-    return _Table(numbers, digits, digits.sum(axis=1), digits.prod(axis=1), (digits % 2).sum(axis=1), distinct,
+    # The facts are computed in 64 bits, then stored in the narrowest type that holds them (the clues compare
+    # whole columns, and narrow ones compare faster); the digits column by column, as the clues read them.
+    return _Table(numbers, np.asfortranarray(digits, dtype=np.int8), digits.sum(axis=1).astype(np.int8),
+                  digits.prod(axis=1).astype(np.int32), (digits % 2).sum(axis=1).astype(np.int8), distinct,
                   (digits * (10 ** np.arange(n - 1, -1, -1))).sum(axis=1))
+
+
+@lru_cache(maxsize=4)
+def _digit_facts(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per n-digit number and digit place: the digit's parity, and whether it is prime (computed once per n)."""
+    digits = _table(n).digits
+    return np.asfortranarray(digits % 2), np.asfortranarray(np.isin(digits, PRIMES))
+
+
+@lru_cache(maxsize=64)
+def _remainders(n: int, k: int) -> np.ndarray:
+    """Every n-digit number's remainder on division by ``k``, computed once per (n, k)."""
+    return _table(n).numbers % k
 
 
 def _place(i: int, n: int) -> str:
@@ -82,7 +98,7 @@ def _clue(kind: str, target: int, n: int, rng: random.Random) -> Clue | None:
         k = rng.randint(3, 13)
         r = target % k
         text = f"It is divisible by {k}." if r == 0 else f"Divided by {k}, it leaves remainder {r}."
-        return kind, text, numbers % k == r
+        return kind, text, _remainders(n, k) == r
     if kind in ("compare", "twice"):
         i, j = rng.sample(range(n), 2)
         if kind == "twice":
@@ -97,11 +113,11 @@ def _clue(kind: str, target: int, n: int, rng: random.Random) -> Clue | None:
     if kind == "parity":
         i = rng.randrange(n)
         word = "even" if t[i] % 2 == 0 else "odd"
-        return kind, f"{_place(i, n).capitalize()} is {word}.", digits[:, i] % 2 == t[i] % 2
+        return kind, f"{_place(i, n).capitalize()} is {word}.", _digit_facts(n)[0][:, i] == t[i] % 2
     if kind == "prime":
         i = rng.randrange(n)
         is_prime = t[i] in PRIMES
-        mask = np.isin(digits[:, i], PRIMES)
+        mask = _digit_facts(n)[1][:, i].copy()  # a copy: the clue keeps its mask
         return kind, f"{_place(i, n).capitalize()} is {'a' if is_prime else 'not a'} prime number.", \
             mask if is_prime else ~mask
     if kind == "odd_count":
@@ -170,16 +186,18 @@ class DigitPuzzle(Task):
         def draw() -> tuple[int, list[Clue]] | None:
             target = rng.randint(10 ** (n - 1), 10**n - 1)
             alive = np.ones(len(numbers), dtype=bool)
+            left = len(numbers)  # how many numbers the clues so far leave (counted, not summed: far faster)
             clues: list[Clue] = []
             for _ in range(60):
                 clue = _clue(rng.choice(config.kinds), target, n, rng)
                 if clue is None:
                     continue
                 narrowed = alive & clue[2]
-                if narrowed.sum() < alive.sum():
+                narrowed_left = int(np.count_nonzero(narrowed))
+                if narrowed_left < left:
                     clues.append(clue)
-                    alive = narrowed
-                    if alive.sum() == 1:
+                    alive, left = narrowed, narrowed_left
+                    if left == 1:
                         return target, _pruned(clues, rng)
             return None
 
@@ -235,5 +253,5 @@ def _count(clues: list[Clue]) -> int:
     mask = clues[0][2].copy()
     for _, _, other in clues[1:]:
         mask &= other
-    return int(mask.sum())
+    return int(np.count_nonzero(mask))
 

@@ -10,6 +10,10 @@ Haskell-style ``(a -> b) -> a -> b`` and ``Int`` too; redundant parentheses anyw
 bounded parser and compares after naming the variables in order of first appearance. A product
 of three without parentheses (``'a * 'b * 'c``, a triple in ML) is refused as ambiguous: this
 language has only pairs.
+
+Generation speed: about 380 problems/s at level 4. About 56 in 57 random expressions are redrawn because they are
+ill typed or, from level 1, their type has no type variable, and each is typed by Algorithm W; the redraws keep the
+questions to well-typed, polymorphic expressions.
 """
 
 from __future__ import annotations
