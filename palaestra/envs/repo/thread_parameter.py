@@ -14,6 +14,10 @@ of the tree of its callers, with the new parameter given (positionally, last) an
 values come from the target repository's own text. Truncating the input in a caller instead of in ``L``
 changes what the caller reports about its input, and fails. Levels grow the chains, their depth and the
 modules; the difficulty is two per function to change plus the modules.
+
+Generation speed: about 700-1,000 problems/s at level 4 (near the line). Each function of the caller tree is
+compiled from the target repository's text and run on drawn inputs, with and without a limit, until enough
+calls whose result the limit changes are found: the hidden tests' expected values come from that text.
 """
 
 from __future__ import annotations
