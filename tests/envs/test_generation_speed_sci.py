@@ -434,3 +434,12 @@ def test_exam_timetabling_level_2_seed_100_generates() -> None:
     source = make_source("operations/exam_timetabling")
     problem = source.sample(2, 100)
     assert source.verify(problem, problem.answer or "").correct
+
+
+def test_aggregation_qa_level_4_seed_900073_generates() -> None:
+    """v3 drew 20 worlds at most and raised at this seed (a count question few worlds fit)."""
+    from palaestra.core.registry import make_source
+
+    source = make_source("tools/aggregation_qa")
+    problem = source.sample(4, 900_073)
+    assert problem.answer is not None and problem.answer.isdigit()

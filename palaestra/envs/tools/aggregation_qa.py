@@ -42,7 +42,7 @@ class AggregationQa(ToolTask):
     description = "Count, sum or compare a set of facts collected by searching a generated document collection."
     tags = ("tools", "multi-turn", "search", "retrieval", "aggregation")
     tool_names = ("search", "open")
-    version = 3
+    version = 4
 
     @dataclass(frozen=True)
     class Config:
