@@ -37,4 +37,4 @@ def retry(draw: Callable[[], T | None], accept: Callable[[T], bool] | None = Non
         candidate = draw()
         if candidate is not None and (accept is None or accept(candidate)):
             return candidate
-    raise GenerationError(f"no {what} found in {attempts} attempts; the config may be impossible")
+    raise GenerationError(f"could not find {what} in {attempts} attempts; the config may be impossible")
