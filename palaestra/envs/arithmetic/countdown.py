@@ -41,6 +41,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -253,12 +254,16 @@ def _applies(op: str, big: int, small: int, limit: int) -> bool:
 
 def _combine(a: tuple[int, str, int], op: str, b: tuple[int, str, int]) -> tuple[int, str, int]:
     value = {"+": a[0] + b[0], "-": a[0] - b[0], "*": a[0] * b[0], "/": a[0] // b[0]}[op]
+    return value, _joined(a, op, b), _PRECEDENCE[op]
+
+
+def _joined(a: tuple[Any, str, int], op: str, b: tuple[Any, str, int]) -> str:
+    """``a op b`` written with the brackets it needs (operands as (value, text, precedence))."""
     precedence = _PRECEDENCE[op]
     left = a[1] if a[2] >= precedence else f"({a[1]})"
     # The right operand also needs brackets at equal precedence after - and /: a - (b + c).
-    right_needs = b[2] < precedence or (b[2] == precedence and op in "-/")
-    right = f"({b[1]})" if right_needs else b[1]
-    return value, f"{left} {op} {right}", precedence
+    right = f"({b[1]})" if b[2] < precedence or (b[2] == precedence and op in "-/") else b[1]
+    return f"{left} {op} {right}"
 
 def _make_target_problem(rng: random.Random, settings: MakeTarget) -> Problem:
     """A 24-game problem: four numbers, each used exactly once, reaching the target."""
@@ -390,10 +395,6 @@ def _apply_float(a: float, op: str, b: float) -> float:
 
 
 def _combine_float(a: tuple[float, str, int], op: str, b: tuple[float, str, int]) -> tuple[float, str, int]:
-    value = _apply_float(a[0], op, b[0])
-    precedence = _PRECEDENCE[op]
-    left = a[1] if a[2] >= precedence else f"({a[1]})"
-    right = f"({b[1]})" if b[2] < precedence or (b[2] == precedence and op in "-/") else b[1]
-    return value, f"{left} {op} {right}", precedence
+    return _apply_float(a[0], op, b[0]), _joined(a, op, b), _PRECEDENCE[op]
 
 
