@@ -24,7 +24,9 @@ mkdir "$work/src" "$work/home"
 chown "$USER_ID:$USER_ID" "$work/home"
 # The working tree as it is (uncommitted changes included), without the virtualenv, git's data and
 # what .ci/run writes meanwhile (mypy's cache, its logs).
-tar --exclude=./.venv --exclude=./.git --exclude='__pycache__' --exclude=./.mypy_cache --exclude='./.ci-*.log' -cf - . | tar -xf - -C "$work/src"
+# tar's exit 1 only says a file changed while it was read (the copy is made); anything else fails.
+{ tar --exclude=./.venv --exclude=./.git --exclude='__pycache__' --exclude=./.mypy_cache --exclude='./.ci-*.log' \
+    --warning=no-file-changed -cf - . || [ $? -eq 1 ]; } | tar -xf - -C "$work/src"
 # An interpreter that user can run: the real one behind python3 (a virtualenv's link to it, or
 # the interpreter itself, may lie in a private folder such as /root/.pyenv), else the system's.
 base=""
