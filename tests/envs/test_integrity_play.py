@@ -93,6 +93,25 @@ def test_blackjack_simple_rules_earn_little_at_the_top_level(rule):
         assert rule_score("games/blackjack", rule, 4, seed) <= 0.4 + 1e-9
 
 
+@pytest.mark.parametrize("reply", ["double", "hit", "stand"])
+def test_blackjack_one_reply_repeated_earns_little(reply):
+    """Version 2 chose hands against hitting and standing alone, which left mostly hands for doubling:
+    "double" every turn scored 0.8 at the top level. Doubling is now a rule the hands are drawn against."""
+    source = make_source("games/blackjack")
+    for level in (2, 4):
+        scores = []
+        for seed in range(6):
+            problem = source.sample(level, seed)
+            total, _ = play(source, problem, lambda state: reply)
+            scores.append(total)
+        assert sum(scores) / len(scores) <= 0.2, (level, scores)
+
+
+def test_blackjack_doubling_rule_earns_little_at_the_top_level():
+    for seed in range(4):
+        assert rule_score("games/blackjack", "double when allowed", 4, seed) <= 0.4 + 1e-9
+
+
 def test_blackjack_random_value_matches_a_simulation():
     """The exact value of random decisions (the zero point) against a Monte Carlo estimate."""
     rng = random.Random(3)
