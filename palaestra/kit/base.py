@@ -96,6 +96,7 @@ class Settings:
     balance_seeds: int = 1_000  # per level, for classification-style envs
     difficulty_seeds: int = 40  # per level, for the difficulty measure's means
     hostile_levels: tuple[str, ...] = ("first", "last")
+    repeated_reply_levels: tuple[str, ...] = ("all",)  # or "first"/"last": the levels repeated replies are played at
     verify_seconds: float = 1.0  # bound on one verification of a hostile answer, in CPU seconds
     generate_seconds: float = 2.0  # bound on one generation, in CPU seconds
     generate_mean_seconds: float = 0.1  # bound on a level's mean generation, in CPU seconds
@@ -114,7 +115,7 @@ class Settings:
         """Cheaper settings for CI (hundreds of envs); the same checks, fewer samples."""
         return cls(seeds=3, fingerprint_seeds=2, distinct_seeds=100, distinct_upper_seeds=40,
                    balance_seeds=300, difficulty_seeds=16,
-                   hostile_levels=("last",))
+                   hostile_levels=("last",), repeated_reply_levels=("first", "last"))
 
     @classmethod
     def from_environment(cls) -> Settings:

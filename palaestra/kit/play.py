@@ -13,12 +13,20 @@ For multi-turn games (hooks in :mod:`palaestra.core.multiturn`):
 - ``heuristic_baselines_multi``: every declared cheap rule policy scores below
   :data:`HEURISTIC_LIMIT` at the top level (scores per level are in the detail); uniformly random legal
   play scores at most :data:`RANDOM_LIMIT` at every level in a score-based game, and wins at most
-  :data:`RANDOM_WIN_LIMIT` of the games at every level in a win/loss game that lists its legal moves.
+  :data:`RANDOM_WIN_LIMIT` of the games at every level in a win/loss game that lists its legal moves;
+- ``repeated_replies``: one reply sent every turn (each of the oracle's commonest opening moves,
+  picked on some problems and played on more) earns no more than chance + 0.10, chance being the mean
+  score of those replies when there are several (a reply drawn among them; a score-based game's chance is at least
+  :data:`REPEATED_SCORE_LIMIT`), per level and over all levels (CI: the first and the last), by the
+  constant answers' one-sided binomial test; not for envs whose moves are tool calls (the oracle opens
+  with a call, which repeated never answers). The first-reply constants of ``constant_policies`` miss a game that pays one reply for
+  being repeated ("double" on every blackjack hand, when the hands were chosen against hitting and standing).
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -26,6 +34,7 @@ from palaestra.core.multiturn import ONE_MOVE_PER_TURN, MultiTurnTask, Policy, s
 from palaestra.core.registry import make_source
 from palaestra.core.seeding import derive_seed
 from palaestra.kit.base import Settings, _require, sample
+from palaestra.kit.policies import CONSTANT_MARGIN, above
 
 HONEST_SCORE = 0.3  # a score-based game's honest player scores at least this much on average per level
 HEURISTIC_LIMIT = 0.5  # a cheap rule must score below this at the top level
@@ -33,6 +42,8 @@ RANDOM_LIMIT = 0.15  # uniformly random legal play scores at most this per level
 RANDOM_WIN_LIMIT = 0.25  # ... and wins at most this share per level in a win/loss game that lists its legal moves
 POLICY_SEED_FACTOR = 4  # rule policies are cheap: play this many times the settings' seeds per level
 RANDOM_SEED_FACTOR = 8  # a mean near 0 needs more episodes still
+REPEATED_CANDIDATES = 3  # the oracle's commonest opening moves tried as a repeated reply, per level
+REPEATED_SCORE_LIMIT = 0.25  # a score-based game: one reply repeated scores at most this (or chance + 0.10)
 
 
 def _multi(env_id: str) -> MultiTurnTask | None:
@@ -203,8 +214,57 @@ def check_heuristic_baselines_multi(env_id: str, s: Settings) -> str:
     return "; ".join(lines)
 
 
+def _always(move: str) -> Callable[[Any, tuple[tuple[str, str], ...]], str]:
+    """A chooser that sends ``move`` whatever the state."""
+    return lambda state, history: move
+
+
+def check_repeated_replies(env_id: str, s: Settings) -> str:
+    source = _multi(env_id)
+    if source is None:
+        return "n/a (single-turn)"
+    if source.tool_schemas():  # its oracle opens with a tool call, which repeated never answers (and runs tools)
+        return "n/a (moves are tool calls)"
+    picked, played = POLICY_SEED_FACTOR * s.seeds, RANDOM_SEED_FACTOR * s.seeds
+    lines, pooled = [], [0.0, 0, 0.0]  # hits, trials, summed bounds
+    named = {"first": 0, "last": source.levels() - 1}
+    levels = (range(source.levels()) if "all" in s.repeated_reply_levels
+              else sorted({named[name] for name in s.repeated_reply_levels}))
+    for level in levels:
+        # Openings are picked on the first problems and played on all of them (the other checks' problems, so
+        # none is generated twice); a reply's own problems favour it, which the chance below shares.
+        openings: Counter[str] = Counter()
+        for seed in range(picked):
+            problem = sample(env_id, level, seed)
+            openings[source.oracle(problem, source.initial_state(problem))] += 1
+        scores = {}
+        for move, _ in openings.most_common(REPEATED_CANDIDATES):
+            hits = 0.0
+            for seed in range(played):
+                problem = sample(env_id, level, seed)
+                reward, won = play_episode(source, problem, _always(move))
+                hits += min(1.0, reward) if source.score_based else float(won)
+            scores[move] = hits
+        # Chance: a reply drawn uniformly from the commonest openings and repeated (two arms, each best in half
+        # the games, score 0.5 so); a reply the oracle opens with most of the time must not earn much more.
+        # One opening alone sets no chance: repeating it must not win.
+        chance = sum(scores.values()) / len(scores) / played if len(scores) > 1 else 0.0
+        bound = max(REPEATED_SCORE_LIMIT if source.score_based else 0.0, chance) + CONSTANT_MARGIN
+        for move, hits in scores.items():
+            _require(not above(hits, played, bound), f"level {level}: the reply {move[:60]!r} sent every turn scores "
+                                                     f"{hits / played:.2f} (bound {bound:.2f})")
+            pooled = [pooled[0] + hits, pooled[1] + played, pooled[2] + bound * played]
+        move, hits = max(scores.items(), key=lambda pair: pair[1])
+        lines.append(f"L{level} {move[:16]!r} {hits / played:.2f}")
+    hits, trials, bounds = pooled
+    _require(not above(hits, int(trials), bounds / trials),
+             f"over all levels the repeated replies score {hits / trials:.2f} (bound {bounds / trials:.2f})")
+    return "best repeated reply per level: " + "; ".join(lines)
+
+
 CHECKS: dict[str, Callable[[str, Settings], str]] = {
     "honest_player": check_honest_player,
     "protocol": check_protocol,
     "heuristic_baselines_multi": check_heuristic_baselines_multi,
+    "repeated_replies": check_repeated_replies,
 }

@@ -77,8 +77,12 @@ def above(hits: float, trials: int, bound: float) -> bool:
     wins = math.ceil(hits - 1e-9)
     if bound <= 0:
         return wins > 0
-    tail = sum(math.comb(trials, k) * bound**k * (1 - bound) ** (trials - k) for k in range(wins, trials + 1))
-    return tail < ALPHA
+    if wins > trials:
+        return True
+    # in logarithms: the binomial coefficients of hundreds of pooled trials overflow a float
+    log_terms = [math.lgamma(trials + 1) - math.lgamma(k + 1) - math.lgamma(trials - k + 1)
+                 + k * math.log(bound) + (trials - k) * math.log1p(-bound) for k in range(wins, trials + 1)]
+    return sum(math.exp(term) for term in log_terms) < ALPHA
 
 
 @lru_cache(maxsize=8)

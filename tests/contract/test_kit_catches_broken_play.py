@@ -186,6 +186,17 @@ class DialRuleWins(Dial):
         return Problem(prompt=problem.prompt, answer=None, data={**problem.data, "best": 0})  # the rule is optimal
 
 
+class DialMostlySeven(Dial):
+    """The best dial is 7 in most games: the oracle opens with 7, and 7 sent every turn scores about 0.85."""
+
+    id = "kitplay/dial_mostly_seven"
+
+    def generate(self, rng: random.Random, config: Cfg) -> Problem:
+        problem = super().generate(rng, config)
+        best = 7 if rng.random() < 0.85 else problem.data["best"]
+        return Problem(prompt=problem.prompt, answer=None, data={**problem.data, "best": best})
+
+
 class StepsListsMoves(Steps):
     """A win/loss game that lists its legal moves: nine of ten lose a turn, so random play rarely arrives."""
 
@@ -207,7 +218,8 @@ class StepsRandomWins(Steps):
 GOOD = [Guess, Steps, Dial, StepsListsMoves]
 BROKEN = [(GuessTightBudget, "honest_player"), (StepsAcceptsPlans, "protocol"),
           (DialNotNormalised, "heuristic_baselines_multi"), (DialRuleWins, "heuristic_baselines_multi"),
-          (StepsRandomWins, "heuristic_baselines_multi")]
+          (StepsRandomWins, "heuristic_baselines_multi"), (DialMostlySeven, "repeated_replies"),
+          (DialRuleWins, "repeated_replies")]
 CHECKS = ["honest_player", "protocol", "heuristic_baselines_multi", "reference_accepted"]
 
 
@@ -225,6 +237,15 @@ def registered() -> Iterator[None]:
 def test_a_correct_game_passes_the_play_checks(cls: type[MultiTurnTask]) -> None:
     results = kit.run_checks(cls.id, kit.Settings.ci(), checks=CHECKS)
     assert all(r.ok for r in results), [r for r in results if not r.ok]
+
+
+@pytest.mark.parametrize("cls", [Guess, Dial], ids=lambda cls: cls.id)
+def test_a_game_whose_moves_must_change_passes_repeated_replies(cls: type[MultiTurnTask]) -> None:
+    """Steps is the kit's toy for the protocol check: sending ``step`` every turn is its whole game, which is
+    exactly what ``repeated_replies`` fails."""
+    result = kit.run_check(cls.id, "repeated_replies", kit.Settings.ci())
+    assert result.ok, result
+    assert not kit.run_check(Steps.id, "repeated_replies", kit.Settings.ci()).ok
 
 
 @pytest.mark.parametrize("cls, check", BROKEN, ids=lambda x: getattr(x, "id", x))
