@@ -19,7 +19,7 @@ For multi-turn games (hooks in :mod:`palaestra.core.multiturn`):
   score of those replies when there are several (a reply drawn among them; a score-based game's chance is at least
   :data:`REPEATED_SCORE_LIMIT`), per level and over all levels (CI: the first and the last), by the
   constant answers' one-sided binomial test; not for envs whose moves are tool calls (the oracle opens
-  with a call, which repeated never answers). The first-reply constants of ``constant_policies`` miss a game that pays one reply for
+  with a call, which repeated never answers) or programs (judged alike every turn, compiled each time). The first-reply constants of ``constant_policies`` miss a game that pays one reply for
   being repeated ("double" on every blackjack hand, when the hands were chosen against hitting and standing).
 """
 
@@ -225,6 +225,8 @@ def check_repeated_replies(env_id: str, s: Settings) -> str:
         return "n/a (single-turn)"
     if source.tool_schemas():  # its oracle opens with a tool call, which repeated never answers (and runs tools)
         return "n/a (moves are tool calls)"
+    if getattr(source, "toolchains", ()) or source.family == "code":  # a program is judged alike every turn
+        return "n/a (moves are programs: one sent again gets its first verdict, which constant_policies judges)"
     picked, played = POLICY_SEED_FACTOR * s.seeds, RANDOM_SEED_FACTOR * s.seeds
     lines, pooled = [], [0.0, 0, 0.0]  # hits, trials, summed bounds
     named = {"first": 0, "last": source.levels() - 1}
