@@ -41,7 +41,9 @@ class TextEnv(gym.Env[str, str]):
     next problem seed from the env's own ``np_random``. ``options={"level": L}``
     changes the level from then on; ``options={"problem_seed": s}`` generates
     problem ``s`` without reseeding ``np_random`` (for callers that own seeding,
-    such as vector envs, and skip the cost of a new NumPy generator per episode).
+    such as vector envs, and skip the cost of a new NumPy generator per episode); with it,
+    ``"prepared"`` may hold that very problem generated ahead (a vector env's worker does so while
+    it waits; a problem of another identity is ignored and generated afresh).
     Stepping before ``reset`` or after the episode ended raises
     ``gymnasium.error.ResetNeeded``; an action that is not a ``str`` raises ``TypeError``.
     """
@@ -73,7 +75,12 @@ class TextEnv(gym.Env[str, str]):
             problem_seed = options["problem_seed"]
         else:
             problem_seed = seed if seed is not None else int(self.np_random.integers(SEED_RANGE))
-        self.problem = self.source.sample(level, problem_seed)  # validates the level first
+        prepared = options.get("prepared") if options else None
+        if isinstance(prepared, Problem) and (prepared.env_id, prepared.level, prepared.seed, prepared.version) == (
+                self.source.id, level, problem_seed, self.source.version):
+            self.problem = prepared  # generated ahead by a vector env's worker while it waited: the same problem
+        else:
+            self.problem = self.source.sample(level, problem_seed)  # validates the level first
         self.level = level
         self._identity = {"env_id": self.problem.env_id, "level": level, "seed": problem_seed}
         self._active = True

@@ -168,6 +168,8 @@ def _process_main(conn: Connection, slots: Slots, modules: Sequence[str], wrappe
             return
         if kind == "execute":
             conn.send(("done", shard.execute(payload)))
+            while not conn.poll() and shard.prepare_one():  # idle until the next command: make the next problems
+                pass
         elif kind == "restore":
             shard.restore(payload)
             conn.send(("done", []))

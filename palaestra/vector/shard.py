@@ -27,6 +27,7 @@ import traceback
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from palaestra.core.problem import Problem
 from palaestra.core.seeding import derive_seed
 
 Command = tuple[Any, ...]
@@ -54,6 +55,10 @@ class Shard:
         from palaestra.factory import make
 
         self.envs = {i: _wrapped(make(env_id, **kwargs), wrappers) for i, (env_id, kwargs) in slots.items()}
+        # What a worker generates while it waits (``prepare_one``): each env's next reset, as the last step
+        # command announced it, and the problem made for it ahead (None: its generation raised; the reset will say).
+        self._upcoming: dict[int, tuple[Any, ...]] = {}
+        self._prepared: dict[int, tuple[tuple[Any, ...], Problem | None]] = {}
 
     def execute(self, commands: Iterable[tuple[int, Command]]) -> list[tuple[int, Outcome]]:
         envs = self.envs
@@ -62,6 +67,7 @@ class Shard:
             env = envs[i]
             try:
                 if command[0] != "step":
+                    self._upcoming.pop(i, None)  # a reset the caller chose: what was prepared may not follow
                     outcomes.append((i, ("ok", env.reset(seed=command[1], options=command[2]))))
                     continue
                 result = env.step(command[1])
@@ -69,10 +75,39 @@ class Shard:
                 outcomes.append((i, ("error", describe(exc))))
                 continue
             if len(command) > 2 and (result[2] or result[3]):
-                outcomes.append((i, ("ok", result, _reset(env, reset_options(*command[2])))))
+                base_seed, index, episode, level = command[2]
+                options = reset_options(base_seed, index, episode, level)
+                ready = self._prepared.pop(i, None)
+                if ready is not None and ready[0] == command[2] and ready[1] is not None:
+                    options["prepared"] = ready[1]
+                outcomes.append((i, ("ok", result, _reset(env, options))))
+                self._upcoming[i] = (base_seed, index, episode + 1, level)
             else:
+                if len(command) > 2:
+                    self._upcoming[i] = command[2]
                 outcomes.append((i, ("ok", result)))
         return outcomes
+
+    def prepare_one(self) -> bool:
+        """Generate one env's next problem ahead of its reset; False when every announced one is ready.
+
+        A worker calls this while it waits for its next command (its envs' problems vary in cost, so the
+        worker that finished a step first would otherwise idle until the slowest is done). The reset then
+        takes the prepared problem: the same ``(env id, level, seed)``, so the same problem.
+        """
+        for i, upcoming in self._upcoming.items():
+            ready = self._prepared.get(i)
+            if ready is not None and ready[0] == upcoming:
+                continue
+            env = self.envs[i].unwrapped
+            options = reset_options(*upcoming)
+            try:
+                problem: Problem | None = env.source.sample(options.get("level", env.level), options["problem_seed"])
+            except Exception:  # the reset itself will raise and report it
+                problem = None
+            self._prepared[i] = (upcoming, problem)
+            return True
+        return False
 
     def restore(self, histories: dict[int, list[Command]]) -> None:
         """Replay each env's episode so far (deterministic envs land in the same state)."""

@@ -195,3 +195,30 @@ def test_async_resets_in_worker_like_sync() -> None:
         return seen
 
     assert run("async") == run("sync")
+
+
+def test_a_waiting_worker_prepares_the_next_problems_and_the_resets_use_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker generates its envs' next problems while it waits for a command (their costs vary, so the first
+    worker done would idle); the reset then takes the prepared problem, which is the one it would generate."""
+    from palaestra.core.task import ProblemSource
+    from palaestra.vector.shard import Shard, reset_options
+
+    shard = Shard({0: ("arithmetic/expression", {}), 1: ("games/mastermind", {})})
+    shard.execute([(0, ("reset", None, {"problem_seed": 5})), (1, ("reset", None, {"problem_seed": 6}))])
+    step = [(0, ("step", "<answer>0</answer>", (100, 0, 1, None))),
+            (1, ("step", "<answer>AAAB</answer>", (100, 1, 1, None)))]
+    shard.execute(step)  # env 0's episode ends (reset to episode 1 in the same trip); env 1's goes on
+    prepared = 0
+    while shard.prepare_one():
+        prepared += 1
+    assert prepared == 2  # env 0's episode 2 and env 1's episode 1
+
+    calls: list[tuple[int, int]] = []
+    original = ProblemSource.sample
+    monkeypatch.setattr(ProblemSource, "sample",
+                        lambda self, level=0, seed=0: calls.append((level, seed)) or original(self, level, seed))
+    outcomes = dict(shard.execute([(0, ("step", "<answer>0</answer>", (100, 0, 2, None))), step[1]]))
+    assert calls == []  # env 0's reset took its prepared problem
+    observation, info = outcomes[0][2][1]
+    expected = original(shard.envs[0].unwrapped.source, 0, reset_options(100, 0, 2, None)["problem_seed"])
+    assert observation == expected.prompt and info["problem"] == expected
