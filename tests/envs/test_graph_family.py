@@ -389,3 +389,21 @@ def test_readers_take_bulleted_lines_and_a_short_leading_label():
     task = make_source("graphs/vertex_cover")
     problem = task.sample(1, 1)
     assert task.verify(problem, "Minimum vertex cover: " + problem.answer).correct
+
+
+def test_isomorphism_yes_needs_a_renaming_and_any_valid_one_is_accepted():
+    """v2 took a bare yes or no on balanced problems (a coin paid half). v3: a yes is a renaming, checked
+    edge by edge (any isomorphism, not only the one drawn); a bare yes scores 0; no answers a quarter."""
+    task = make_source("graphs/isomorphism")
+    problems = [task.sample(level, seed) for level in (0, 4) for seed in range(40)]
+    assert 0.1 <= sum(p.answer == "no" for p in problems) / len(problems) <= 0.4
+    for p in problems:
+        assert not task.verify(p, "yes").correct
+        if p.answer == "no":
+            continue
+        first = nx.Graph([tuple(e) for e in p.data["first"]])
+        second = nx.Graph([tuple(e) for e in p.data["second"]])
+        for mapping in itertools.islice(nx.algorithms.isomorphism.GraphMatcher(second, first).isomorphisms_iter(), 3):
+            answer = ", ".join(f"{letter} = {node}" for letter, node in sorted(mapping.items()))
+            assert task.verify(p, answer).correct, answer
+        assert not task.verify(p, p.answer + " or no").correct and not task.verify(p, "no. " + p.answer).correct

@@ -1,19 +1,28 @@
-"""Decide whether two graphs are isomorphic (yes/no), with hard negatives.
+"""Decide whether two graphs are isomorphic, with hard negatives; a yes comes with the renaming.
 
-The first graph G is random and connected on nodes ``0..n-1``. Half the time the second graph H is
-G under a random relabelling onto letters; otherwise it is G after random degree-preserving double
+The first graph G is random and connected on nodes ``0..n-1``. Three times in four the second graph H
+is G under a random relabelling onto letters; otherwise it is G after random degree-preserving double
 edge swaps, then relabelled, and kept only if networkx proves it is not isomorphic to G. So both
 graphs always have the same numbers of nodes and edges and the same degree sequence; from level 2
 on the negatives also have the same number of triangles, and G is a random connected 3-regular graph
 (every node of degree 3): the degrees of a node's neighbours, and colour refinement (Weisfeiler-Leman)
 built on them, are then the same everywhere and decide nothing. Before version 2 (random graphs of
 any degrees) comparing the multisets of neighbour degrees answered 0.99 of the problems at every
-level. Answers are balanced yes/no (the kit checks no surface feature predicts them).
+level.
+
+The isomorphic side has a short certificate, so it must be shown: the answer is a renaming of H's
+nodes onto ``0..n-1`` (``A = 3, B = 0, ...``; ``A: 3``, ``A -> 3``, after an optional ``yes``), and
+**any** renaming that turns H's edges into exactly G's is accepted; a bare ``yes`` is not an answer.
+The other side has no short certificate (the negatives share the cheap invariants), so ``no`` is
+answered alone and is the answer of a quarter of the problems: a constant ``no`` scores 0.25 (the
+kit's certificate-free bound). Version 2 took a bare yes or no on balanced problems, which a coin
+paid half the time.
 """
 
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
@@ -21,6 +30,16 @@ from palaestra.core.task import Growth
 from palaestra.envs.graphs.common import edge_list
 from palaestra.generators.graphs import letter_labels, random_connected
 from palaestra.verifiers.choices import read_yes_no
+from palaestra.verifiers.normalize import read_answer, strip_wrappers, unify
+
+ISOMORPHIC_SHARE = 0.75  # the certificate-free "no" answers the rest: a constant "no" scores 0.25
+_PAIR = re.compile(r"([A-Za-z]{1,2})\s*(?:=|:|->|→|↦|maps to)\s*(\d{1,3})")
+_SEPARATOR = re.compile(r"\s*[,;\n]?\s*")
+_YES_LEAD = re.compile(r"^(?:\s*(?:yes|(?:they are |g and h are )?isomorphic|(?:the |a |one )?renaming(?: is)?)\b"
+                       r"[\s,.:;!—-]*)+", re.IGNORECASE)
+_NO_WORDS = ("no", "not isomorphic", "no, not isomorphic", "they are not isomorphic", "no, they are not isomorphic",
+             "no, g and h are not isomorphic", "g and h are not isomorphic", "no, they are not")
+_YES_WORDS = ("yes", "isomorphic", "they are isomorphic", "yes, they are isomorphic")
 
 
 @register
@@ -28,8 +47,11 @@ class Isomorphism(Task):
     id = "graphs/isomorphism"
     family = "graphs"
     description = "Decide whether two graphs with the same degree sequence are isomorphic."
-    tags = ("graphs", "isomorphism", "classification")
-    version = 2
+    tags = ("graphs", "isomorphism", "certificates")
+    version = 3
+    max_answer_chars = 600
+    certificate_free = ("no",)
+    bare_verdicts = ("yes",)
 
     @dataclass(frozen=True)
     class Config:
@@ -52,7 +74,7 @@ class Isomorphism(Task):
         import networkx as nx
 
         n, m = config.nodes, config.edges
-        isomorphic = rng.random() < 0.5
+        isomorphic = rng.random() < ISOMORPHIC_SHARE
 
         def draw() -> tuple[list[list[int]], list[list[int]]] | None:
             if config.regular:
@@ -88,9 +110,12 @@ class Isomorphism(Task):
             f"Graph H has nodes {letters[0]} to {letters[-1]} and these {len(renamed)} edges:\n"
             + ", ".join(f"{a}-{b}" for a, b in renamed)
             + "\n\nAre G and H isomorphic, that is, can the nodes of H be renamed as 0 to "
-            f"{n - 1} so that it has exactly the edges of G? Answer yes or no."
+            f"{n - 1} so that it has exactly the edges of G? If they are, answer with such a renaming, one number "
+            f"per letter, written like: {letters[0]} = 2, {letters[1]} = 0, ... If they are not, answer with the "
+            "single word no."
         )
-        return Problem(prompt=prompt, answer="yes" if isomorphic else "no",
+        renaming = ", ".join(f"{letters[relabel[u]]} = {u}" for u in sorted(range(n), key=lambda u: relabel[u]))
+        return Problem(prompt=prompt, answer=f"yes: {renaming}" if isomorphic else "no",
                        data={"first": first, "second": renamed, "isomorphic": isomorphic})
 
     def difficulty(self, problem: Problem) -> float:
@@ -104,18 +129,76 @@ class Isomorphism(Task):
         return float(len(nodes) + len(problem.data["first"])) + alike / 2 + diameter(len(nodes), problem.data["first"])
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        said = read_yes_no(answer) if isinstance(answer, str) and len(answer) < 600 else None
-        if said is None:
-            return Verdict.unparsed("expected yes or no")
-        return Verdict.judge(said == problem.data["isomorphic"])
+        if not isinstance(answer, str) or len(answer) > self.max_answer_chars:
+            return Verdict.unparsed("answer too long")
+        data = problem.data
+        n = len({v for edge in data["first"] for v in edge})
+        if not any(ch.isdigit() for ch in answer):
+            said = read_yes_no(answer, yes=_YES_WORDS, no=_NO_WORDS)
+            if said is False:
+                return Verdict.judge(not data["isomorphic"], "the graphs are isomorphic: give a renaming")
+            if said is True:
+                return Verdict.wrong("a yes needs the renaming of H's nodes")
+            return Verdict.unparsed("expected a renaming such as A = 2, B = 0, ... or no")
+        renaming = read_answer(unify(answer), lambda text: _read_renaming(text, letter_labels(n)))
+        if renaming is None:
+            return Verdict.unparsed("expected a renaming of every letter to a number from 0, such as A = 2, B = 0")
+        if sorted(renaming.values()) != list(range(n)):
+            return Verdict.wrong("the renaming must use every number from 0 once")
+        renamed = sorted(sorted([renaming[a], renaming[b]]) for a, b in data["second"])
+        return Verdict.judge(renamed == data["first"], "that renaming does not turn H's edges into G's")
 
     def spellings(self, problem: Problem) -> list[str]:
-        word = problem.answer or ""
-        return [*super().spellings(problem), word.capitalize() + ".", f"**{word.upper()}**",
-                "Yes." if word == "yes" else "No."]
+        if problem.answer == "no":
+            return [*super().spellings(problem), "No.", "**NO**", "no, they are not isomorphic"]
+        pairs = _pairs(problem.answer)
+        return [*super().spellings(problem), "Yes: " + ", ".join(f"{a}: {v}" for a, v in reversed(pairs)),
+                "\n".join(f"{a} -> {v}" for a, v in pairs), "{" + ", ".join(f"{a}={v}" for a, v in pairs) + "}",
+                "yes, " + "; ".join(f"{a.lower()} → {v}" for a, v in pairs)]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
-        return ["no" if problem.answer == "yes" else "yes", "yes or no", "maybe"]
+        letters = letter_labels(len({v for edge in problem.data["first"] for v in edge}))
+        identity = ", ".join(f"{letter} = {i}" for i, letter in enumerate(letters))
+        if problem.answer == "no":
+            return ["yes", identity if self.verify(problem, identity).reward == 0 else "yes.", "maybe"]
+        pairs = _pairs(problem.answer)
+        wrong = ["no", "yes", ", ".join(f"{a} = {v}" for a, v in pairs[:-1]),
+                 ", ".join(f"{a} = {v}" for a, v in pairs) + ". No."]
+        for i, j in ((a, b) for a in range(len(pairs)) for b in range(a + 1, len(pairs))):
+            swapped = [list(pair) for pair in pairs]
+            swapped[i][1], swapped[j][1] = swapped[j][1], swapped[i][1]
+            text = ", ".join(f"{a} = {v}" for a, v in swapped)
+            if self.verify(problem, text).reward == 0:  # two images swapped: not an automorphism's
+                wrong.append(text)
+                break
+        return wrong
+
+
+def _pairs(answer: str | None) -> list[list[str]]:
+    """``[[letter, number], ...]`` of a reference answer ``yes: A = 2, B = 0, ...``."""
+    return [pair.split(" = ") for pair in (answer or "").removeprefix("yes: ").split(", ")]
+
+
+def _read_renaming(text: str, letters: list[str]) -> dict[str, int] | None:
+    """``{letter: number}`` from ``A = 2, B = 0, ...`` (``:``, ``->``, ``→``; after an optional ``yes``; in
+    braces); every letter once, nothing else. None if unreadable."""
+    text = _YES_LEAD.sub("", strip_wrappers(text).strip(), count=1).strip().rstrip(".")
+    if text[:1] in "{[(" and text[-1:] in "}])":
+        text = text[1:-1].strip()
+    renaming: dict[str, int] = {}
+    position = 0
+    for _ in range(len(letters) + 1):
+        match = _PAIR.match(text, position)
+        if match is None:
+            break
+        letter = match.group(1).upper()
+        if letter not in letters or letter in renaming:
+            return None
+        renaming[letter] = int(match.group(2))
+        position = _SEPARATOR.match(text, match.end()).end()  # type: ignore[union-attr]
+    if position < len(text) or len(renaming) != len(letters):
+        return None
+    return renaming
 
 
 def _distance_profiles(graph) -> list[tuple[int, ...]]:
