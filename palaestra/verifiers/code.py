@@ -73,7 +73,7 @@ from typing import Any
 
 from palaestra.core.problem import Verdict
 from palaestra.verifiers.normalize import is_closing
-from palaestra.verifiers.verdict_cache import ReportCache, key_of
+from palaestra.verifiers.verdict_cache import ReportCache, key_of, program_key
 
 MAX_CODE_CHARS = 20_000  # longer answers are refused before anything runs
 DEFAULT_TEST_SECONDS = 1.0  # wall-clock limit per test
@@ -421,8 +421,10 @@ def _check(
 
     if not use_cache:
         return judge()
-    key = key_of(kind, code, function, list(tests), float_tolerance, budget.__dict__)
-    return _cache.judged(key, judge, keep=lambda report: report.error is None)
+    program, text = program_key("python", code)
+    key = key_of(kind, program, function, list(tests), float_tolerance, budget.__dict__)
+    return _cache.judged(key, judge, keep=lambda report: report.error is None, text=text,
+                         transferable=lambda report: report.all_passed)
 
 
 def clear_cache() -> None:

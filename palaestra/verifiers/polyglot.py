@@ -66,7 +66,7 @@ from typing import Any
 
 from palaestra.core.problem import Verdict
 from palaestra.verifiers.normalize import is_closing
-from palaestra.verifiers.verdict_cache import ReportCache, key_of
+from palaestra.verifiers.verdict_cache import ReportCache, key_of, program_key
 
 MAX_CODE_CHARS = 20_000  # longer programs are refused before anything runs
 CACHE_SIZE = 4096
@@ -284,11 +284,13 @@ def clear_cache() -> None:
     _cache.clear()
 
 
-def _judged(key: str | None, judge: Callable[[], Report]) -> Report:
-    """``judge()``'s report, cached under ``key`` (None: not cached) unless the sandbox failed."""
+def _judged(key: str | None, judge: Callable[[], Report], text: str) -> Report:
+    """``judge()``'s report, cached under ``key`` (None: not cached) unless the sandbox failed; ``text``:
+    the candidate's own text's digest when ``key`` folds its comments (``program_key``)."""
     if key is None:
         return judge()
-    return _cache.judged(key, judge, keep=lambda report: report.error is None)
+    return _cache.judged(key, judge, keep=lambda report: report.error is None, text=text,
+                         transferable=lambda report: report.all_passed)
 
 
 def _execute(source: str, language: str, stdin: str, files: Mapping[str, str | bytes], budget: Budget) -> Any:
@@ -426,7 +428,8 @@ def check_program(
         raise ValueError(f"no driver layout for {program.language}")
     files = {CANDIDATE_FILES[program.language]: program.code} if driver is not None else {}
     source = driver if driver is not None else program.code
-    key = key_of("program", program.language, source, files, stdin.encode("utf-8", "surrogatepass"), expected,
+    candidate, text = program_key(program.language, program.code)
+    key = key_of("program", program.language, driver, candidate, stdin.encode("utf-8", "surrogatepass"), expected,
                  compare, names, budget.__dict__) if cache else None
 
     def judge() -> Report:
@@ -440,7 +443,7 @@ def check_program(
                       wrong=None if failure and not got else wrong, seconds=result.wall_seconds,
                       cpu_seconds=result.cpu_seconds)
 
-    return _judged(key, judge)
+    return _judged(key, judge, text)
 
 
 # --- SQL --------------------------------------------------------------------------------------
@@ -526,8 +529,9 @@ def check_query(
         parts += ["PRAGMA query_only = 0;", script.rstrip().rstrip(";") + ";", "PRAGMA query_only = 1;",
                   statement + "\n;"]
     source = "\n".join(parts)
-    key = key_of("sql", source, expected, ordered, columns, budget.__dict__) if cache else None
-    return _judged(key, lambda: _judge_query(source, total, expected, ordered, columns, budget))
+    candidate, text = program_key("sql", statement)
+    key = key_of("sql", candidate, list(databases), expected, ordered, columns, budget.__dict__) if cache else None
+    return _judged(key, lambda: _judge_query(source, total, expected, ordered, columns, budget), text)
 
 
 def _judge_query(

@@ -30,6 +30,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from typing import Any, Generic, TypeVar
 
+from palaestra.verifiers.program_text import comment_free
+
 Report = TypeVar("Report")
 
 _scope: contextvars.ContextVar[tuple[str, int, int, int] | None] = contextvars.ContextVar("verdict_scope", default=None)
@@ -58,28 +60,48 @@ def key_of(*parts: Any) -> str:
     return digest.hexdigest()
 
 
+def program_key(language: str, code: str) -> tuple[list[str], str]:
+    """(the part of a cache key that stands for a candidate program, a digest of its own text).
+
+    Programs that differ only in comments and blank lines share the first (see
+    :mod:`palaestra.verifiers.program_text`); the digest tells them apart for ``ReportCache.judged``'s
+    ``text``. A program the rules cannot fold is keyed by its exact text."""
+    folded = comment_free(language, code) if _fold_comments else None
+    if folded is None:
+        return ["exact", code], ""
+    return ["folded", folded], hashlib.sha256(code.encode("utf-8", "surrogatepass")).hexdigest()
+
+
 _caches: list[ReportCache[Any]] = []
 _enabled = True
+_fold_comments = True
 
 
-def set_enabled(enabled: bool) -> None:
+def set_enabled(enabled: bool, fold_comments: bool = True) -> None:
     """Turn every report cache on or off, those made later included (off: each candidate is
-    judged, as before the cache; ``bench/sandbox.py`` compares the two)."""
-    global _enabled
-    _enabled = enabled
+    judged, as before the cache; ``bench/sandbox.py`` compares the two), and the folding of
+    comment variants (:func:`program_key`) with it."""
+    global _enabled, _fold_comments
+    _enabled, _fold_comments = enabled, fold_comments
     for cache in _caches:
         cache.clear()
         cache.enabled = enabled
 
 
 class ReportCache(Generic[Report]):
-    """A bounded LRU of reports with single flight: one computation per key at a time."""
+    """A bounded LRU of reports with single flight: one computation per key at a time.
+
+    A key may stand for several candidate texts (a program with and without its comments, see
+    :mod:`palaestra.verifiers.program_text`): ``text`` names the candidate, and a report judged for
+    another text of the same key is handed over only when ``transferable`` says it does not depend on
+    the text (every test passed); otherwise the candidate is judged under its own text's key.
+    """
 
     def __init__(self, size: int) -> None:
         self.size = size
         self.enabled = _enabled
         _caches.append(self)
-        self._reports: OrderedDict[str, Report] = OrderedDict()
+        self._reports: OrderedDict[str, tuple[Report, str]] = OrderedDict()  # key -> (report, its text)
         self._running: dict[str, threading.Event] = {}
         self._lock = threading.Lock()
         self.computed = 0  # reports computed (misses), for tests and benchmarks
@@ -88,30 +110,41 @@ class ReportCache(Generic[Report]):
         with self._lock:
             self._reports.clear()
 
-    def _hit(self, key: str) -> Report | None:
-        report = self._reports.get(key)
-        if report is not None:
-            self._reports.move_to_end(key)
-        return report
+    def _hit(self, key: str, text: str, transferable: Callable[[Report], bool] | None) -> tuple[bool, Report | None]:
+        """(whether ``key`` is held, its report when it may be handed to ``text``)."""
+        entry = self._reports.get(key)
+        if entry is None:
+            return False, None
+        self._reports.move_to_end(key)
+        report, judged_text = entry
+        if judged_text == text or (transferable is not None and transferable(report)):
+            return True, report
+        return True, None
 
-    def judged(self, key: str, compute: Callable[[], Report], keep: Callable[[Report], bool]) -> Report:
+    def judged(self, key: str, compute: Callable[[], Report], keep: Callable[[Report], bool], text: str = "",
+               transferable: Callable[[Report], bool] | None = None) -> Report:
         """The report for ``key``: cached, awaited from a concurrent computation, or computed now
-        (and kept when ``keep`` says so: infrastructure failures are not)."""
+        (and kept when ``keep`` says so: infrastructure failures are not). ``text``: a digest of the
+        candidate's own text when ``key`` folds several texts (see the class)."""
         if not self.enabled:
             return compute()
         with self._lock:
-            hit = self._hit(key)
+            held, hit = self._hit(key, text, transferable)
             if hit is not None:
                 return hit
-            running = self._running.get(key)
-            if running is None:
+            running = None if held else self._running.get(key)
+            if not held and running is None:
                 self._running[key] = done = threading.Event()
+        if held:  # judged for another text, and the report may depend on the text: judge this one exactly
+            return self.judged(f"{key}/{text}", compute, keep)
         if running is not None:
             running.wait()
             with self._lock:
-                hit = self._hit(key)
+                held, hit = self._hit(key, text, transferable)
             if hit is not None:
                 return hit
+            if held:
+                return self.judged(f"{key}/{text}", compute, keep)
             report = compute()  # the first one failed (not kept): judge this one on its own
             with self._lock:
                 self.computed += 1
@@ -121,7 +154,7 @@ class ReportCache(Generic[Report]):
             with self._lock:
                 self.computed += 1
                 if keep(report):
-                    self._reports[key] = report
+                    self._reports[key] = (report, text)
                     while len(self._reports) > self.size:
                         self._reports.popitem(last=False)
             return report

@@ -4,6 +4,9 @@ where the sandbox refuses to run, instead of failing with infrastructure errors.
 from __future__ import annotations
 
 import functools
+import threading
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -27,3 +30,27 @@ def _needs_sandbox(request: pytest.FixtureRequest) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "no_sandbox: the test does not run code in the sandbox")
+
+
+@pytest.fixture
+def jobs(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """The sources of the sandbox jobs run while the test runs (the real sandbox runs them)."""
+    from palaestra import sandbox
+    from palaestra.sandbox import ExecResult
+    from palaestra.verifiers import code, polyglot
+
+    started: list[str] = []
+    real = sandbox.run
+    lock = threading.Lock()
+
+    def counting(source: str, *args: Any, **kwargs: Any) -> ExecResult:
+        with lock:
+            started.append(source)
+        return real(source, *args, **kwargs)
+
+    code.clear_cache()
+    polyglot.clear_cache()
+    monkeypatch.setattr(sandbox, "run", counting)
+    yield started
+    code.clear_cache()
+    polyglot.clear_cache()

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -21,26 +21,6 @@ from palaestra.envs.code.common import FunctionTask
 from palaestra.sandbox import ExecResult
 from palaestra.verifiers import code, polyglot
 from palaestra.verifiers.verdict_cache import ReportCache, key_of, problem_scope
-
-
-@pytest.fixture
-def jobs(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """The sources of the sandbox jobs run while the test runs (the real sandbox runs them)."""
-    started: list[str] = []
-    real = sandbox.run
-    lock = threading.Lock()
-
-    def counting(source: str, *args: Any, **kwargs: Any) -> ExecResult:
-        with lock:
-            started.append(source)
-        return real(source, *args, **kwargs)
-
-    code.clear_cache()
-    polyglot.clear_cache()
-    monkeypatch.setattr(sandbox, "run", counting)
-    yield started
-    code.clear_cache()
-    polyglot.clear_cache()
 
 
 def _problem(env_id: str, seed: int = 0) -> tuple[Any, Problem]:
