@@ -49,6 +49,7 @@ HEDGE_SHARE = 0.10  # reference answers at least this common are the "other side
 HEDGE_PROBLEMS = 24  # problems per constant on which hedges are tried
 HEURISTIC_TOP_SEEDS = 40  # at least this many problems at the top level for the heuristics' share
 ALPHA = 0.001
+CLOSED_SHARE = 0.5  # recurring answers are a closed answer set (chance applies) only when they answer this share
 
 
 def _problems(env_id: str, level: int, count: int) -> list[Problem]:
@@ -116,11 +117,13 @@ def _chance(keys: Counter[str], problems: int) -> float:
     """What a guess scores by chance among the problems whose answers come from a small closed set.
 
     The closed set is the answers that recur (at least twice and 2% of the problems); when it has at most 10
-    members, chance is the share of problems it answers over its size: ``yes``/``no`` questions mixed with set
-    answers at one level (``causal/graph_query``) have chance 0.45 when nine in ten ask yes or no, so a constant
-    ``yes`` scoring 0.45 there is chance, while ``1`` answering a third of count questions is not."""
+    members and answers at least half the problems, chance is the share of problems it answers over its size:
+    ``yes``/``no`` questions mixed with set answers at one level (``causal/graph_query``) have chance 0.45 when
+    nine in ten ask yes or no, so a constant ``yes`` scoring 0.45 there is chance, while ``1`` answering a third
+    of count questions is not. One answer that recurs among unique ones (``$0.00`` for a third of the problems,
+    the rest amounts) is no closed set: it is a constant a policy learns, so its bound is the margin alone."""
     closed = {key: n for key, n in keys.items() if n >= 2 and n >= 0.02 * problems}
-    if not closed or len(closed) > 10:
+    if not closed or len(closed) > 10 or sum(closed.values()) < CLOSED_SHARE * problems:
         return 0.0
     return sum(closed.values()) / problems / len(closed)
 

@@ -105,7 +105,35 @@ class GreedyLoses(SplitOrImpossible):
         return {"try two": lambda problem: "2"}
 
 
-BROKEN = {HalfImpossible: "constant_policies", AcceptsHedges: "hedges", GreedyWins: "heuristic_baselines"}
+class OftenZero(Task):
+    """Subtract two numbers; a third of the pairs are equal, so ``0`` answers a third of the problems and every
+    other answer is new: one recurring answer among unique ones is a constant to learn, not a closed answer set."""
+
+    id = "kitpolicy/often_zero"
+    family = "kitpolicy"
+    description = "Subtract two numbers (a third of them equal)."
+    Config = Cfg
+
+    def config(self, level: int) -> Cfg:
+        return Cfg(10 ** (level + 6))
+
+    def generate(self, rng: random.Random, config: Cfg) -> Problem:
+        a = rng.randrange(config.size)
+        b = a if rng.random() < 0.35 else rng.randrange(config.size)
+        return Problem(prompt=f"What is {a} - {b}?", answer=str(a - b), data={"a": a, "b": b})
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        text = answer.strip().rstrip(".")
+        if not text.lstrip("-").isdigit() or len(text) > 12:
+            return Verdict.unparsed("expected an integer")
+        return Verdict.judge(int(text) == problem.data["a"] - problem.data["b"])
+
+    def difficulty(self, problem: Problem) -> float:
+        return len(str(problem.data["a"]))
+
+
+BROKEN = {HalfImpossible: "constant_policies", AcceptsHedges: "hedges", GreedyWins: "heuristic_baselines",
+          OftenZero: "constant_policies"}
 GOOD = [SplitOrImpossible, GreedyLoses]
 
 
@@ -158,6 +186,8 @@ def test_chance_is_taken_over_the_problems_with_closed_set_answers() -> None:
     counts = Counter({"1": 33, "2": 20, "3": 12, "4": 9, "5": 8, "6": 6, "7": 5, "8": 4, "9": 3})
     assert _chance(counts, 100) == pytest.approx(1 / 9)  # "1" scoring 0.33 is not chance
     assert _chance(Counter({f"x{i}": 1 for i in range(40)}), 40) == 0.0
+    # one answer recurring among unique ones ($0.00 for a third) is no closed set: no chance to allow for
+    assert _chance(Counter({"$0.00": 32, **{f"${i}.50": 1 for i in range(68)}}), 100) == 0.0
 
 
 def test_balance_is_not_asked_of_envs_whose_answers_are_programs() -> None:
