@@ -132,8 +132,8 @@ def test_guessed_counter_models_earn_little(level: int) -> None:
     assert random_guess <= 10
 
 
-def test_the_prompts_example_names_no_variable_of_the_problem() -> None:
+def test_the_prompts_example_is_fixed_and_no_answer() -> None:
     for entailed in (True, False):
         p = _problems(0, 1, entailed=entailed)[0]
-        assert "written like: no: a = true, b = false, ..." in p.prompt
-        assert not task.verify(p, "no: a = true, b = false, ...").parsed
+        assert "written like: no: p = true, q = false, ... (one value per variable)" in p.prompt
+        assert not task.verify(p, "no: p = true, q = false, ...").parsed

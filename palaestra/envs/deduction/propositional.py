@@ -23,7 +23,7 @@ beside an assignment, two values for a variable or a retraction is not read.
 A non-entailed conclusion has at most a sixteenth of all assignments as counter-models (at
 least one; ``COUNTER_MODEL_SHARE``), as deduction/equivalence bounds its separating rows, so a
 guessed assignment rarely is one: a uniformly random assignment, all-true or all-false after
-``no`` each score at most about 0.06 at every level (up to 0.12 without that bound).
+``no`` each score at most about 0.06 at every level (about 0.11 at levels 0-1 without that bound).
 
 Version 2: premises drawn independently of the label and conclusions of one shape for both
 labels (the premises' connectives predicted the label: "yes iff more ∨/→ than ∧" scored 63%);
@@ -64,16 +64,16 @@ _CONNECTIVES = {symbol: name for name, symbol in _SYMBOLS.items()}
 _FILLINGS = 60  # fillings of one conclusion shape tried for an entailed and a non-entailed one
 _SHAPES = 6  # conclusion shapes tried for one set of premises
 ENTAILED_SHARE = 0.25  # the certificate-free "yes" answers this share: a constant "yes" scores about 0.25
-_YES = ("yes", "true", "it is entailed", "the premises entail the conclusion")
-# "No, it is not entailed: p = true, ..." states the verdict (and may name the counter-model) before it.
-_NO_LEAD = re.compile(r"^(?:(?:no|false|not entailed|it is not entailed|the premises do not entail the conclusion)\b"
-                      r"[\s,.:;!—–-]*)+(?:(?:a |one )?counter-?(?:model|example)(?: is)?\b[\s,.:;—–-]*)?", re.IGNORECASE)
-_NEGATION_MARKS = ("¬", "~")  # ("!p" and "-p" name a variable, which is checked too)
 COUNTER_MODEL_SHARE = 1 / 16  # at most this share of all assignments (and at least one) are counter-models
+_YES = ("yes", "true", "it is entailed", "the premises entail the conclusion")
 _NO = ("no", "false", "it is not entailed", "the premises do not entail the conclusion")
 # One-word verdicts, read only as the whole answer: as a yes-spelling, "entailed" would make the
 # remark in "No, it is not entailed." name the other answer.
 _VERDICTS = {"entailed": True, "not entailed": False}
+# "No, it is not entailed: p = true, ..." states the verdict (and may name the counter-model) before it.
+_NO_LEAD = re.compile(r"^(?:(?:no|false|not entailed|it is not entailed|the premises do not entail the conclusion)\b"
+                      r"[\s,.:;!—–-]*)+(?:(?:a |one )?counter-?(?:model|example)(?: is)?\b[\s,.:;—–-]*)?", re.IGNORECASE)
+_NEGATION_MARKS = ("¬", "~")  # ("!p" and "-p" name a variable, which is checked too)
 
 
 @register
@@ -136,7 +136,7 @@ class Propositional(Task):
             "Do the premises entail the conclusion, that is, is the conclusion true under every assignment "
             "of truth values that makes all the premises true? If they do, answer with the single word yes. If "
             "they do not, answer no followed by a counter-model: a truth value for every variable that makes all "
-            "the premises true and the conclusion false, written like: no: a = true, b = false, ... (one value "
+            "the premises true and the conclusion false, written like: no: p = true, q = false, ... (one value "
             "per variable)"
         )
         if entailed:
