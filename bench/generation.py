@@ -57,7 +57,7 @@ OVERLAP = [
     # (no peer: basic statistics and decimal arithmetic have no palaestra/reasoning-gym counterpart)
     # logic (issue #11)
     ("deduction/knights_knaves", "knights_knaves", 0),  # 2–3 inhabitants vs 2
-    ("deduction/propositional", "propositional_logic", 1),  # 3 variables, 2 premises of depth 2 vs 2-4 of each
+    ("deduction/propositional", "propositional_logic", 1),  # 4 variables, 2 premises of depth 2 vs 2-4 of each
     ("puzzles/zebra", "zebra_puzzles", 2),  # 4 houses x 4 attributes, both
     ("puzzles/futoshiki", "futoshiki", 2),  # 6x6 vs 4x4 to 9x9
     ("puzzles/twenty_four", "puzzle24", 0),  # 4 numbers 1-9, target 24 vs 4 numbers 1-10, target 24

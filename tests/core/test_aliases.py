@@ -155,4 +155,19 @@ def test_a_moved_env_keeps_its_problems_until_its_version_changes_and_scores_the
         assert after == {**before, "env_id": alias.id}
     with pytest.warns(DeprecationWarning, match=f"moved to '{alias.id}'"):
         verdict = palaestra.score(json.dumps(before), f"<answer>{before['answer']}</answer>")
-    assert verdict.correct, verdict
+    if old in NOW_NEEDS_A_CERTIFICATE:  # judged by today's rules: the old bare verdict lacks its certificate
+        assert verdict.error is None and not verdict.correct, verdict
+    else:
+        assert verdict.correct, verdict
+
+
+NOW_NEEDS_A_CERTIFICATE = {"logic/propositional"}
+"""Moved envs whose old reference answer was a bare verdict that now needs its certificate ("no" its counter-model)."""
+
+
+def test_an_old_propositional_problem_is_scored_by_its_counter_model() -> None:
+    before = MOVED["logic/propositional"]
+    assert before["answer"] == "no"
+    with pytest.warns(DeprecationWarning):
+        right = palaestra.score(json.dumps(before), "<answer>no: p = false, q = true, r = true</answer>")
+    assert right.correct, right  # premises q and (r ∨ q) → ¬(q ↔ p) hold, r → (r ∧ p) fails: not entailed

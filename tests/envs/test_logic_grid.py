@@ -261,9 +261,12 @@ def test_propositional_labels_match_independent_truth_tables(level):
         models = [env for env in envs if all(f(env) for f in premises)]
         assert models, "premises must be satisfiable"
         entailed = all(conclusion(env) for env in models)
-        assert p.answer == ("yes" if entailed else "no")
+        assert p.data["entailed"] == entailed and (p.answer == "yes") == entailed
         if not entailed:
             assert any(conclusion(env) for env in models)  # not refuted outright by the premises
+            counter_model = dict(pair.split(" = ") for pair in p.answer.removeprefix("no: ").split(", "))
+            env = {name: counter_model[name] == "true" for name in variables}
+            assert all(f(env) for f in premises) and not conclusion(env)  # the reference is a counter-model
 
 
 def test_propositional_answer_reading():

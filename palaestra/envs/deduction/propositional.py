@@ -1,18 +1,29 @@
-"""Decide whether propositional premises entail a conclusion.
+"""Decide whether propositional premises entail a conclusion; if not, show a counter-model.
 
 Premises and conclusion are random formulas over the variables p, q, r, ... built with ¬, ∧, ∨,
 → and ↔. The premises are drawn first, without looking at the label, and are kept only when
 they are jointly satisfiable, pairwise inequivalent and admit both an entailed and a
 non-entailed conclusion of one shape (a tree of connectives, filled with variables and
-negations in two ways). The label is then drawn (both answers equally common) and picks one of
-the two fillings. So nothing about the premises, nor the connectives of the conclusion, hints at
-the label (a truth table over all assignments decides it). No formula or subformula is
-constant, a non-entailed conclusion is still consistent with the premises, and the conclusion
-never restates a premise, appears inside one or uses a variable the premises do not mention.
+negations in two ways). The label is then drawn and picks one of the two fillings. So nothing
+about the premises, nor the connectives of the conclusion, hints at the label (a truth table
+over all assignments decides it). No formula or subformula is constant, a non-entailed
+conclusion is still consistent with the premises, and the conclusion never restates a premise,
+appears inside one or uses a variable the premises do not mention.
 
-The answer is ``yes`` (entailed) or ``no`` (not entailed), in any case; ``true``/``false`` and
-``entailed``/``not entailed`` are read the same way, and a short trailing sentence that does not
-contradict the answer is allowed (``Yes, it is entailed.``).
+"Not entailed" has a short certificate, so it must be shown: the answer is ``no`` followed by a
+counter-model, a truth value for every variable that makes every premise true and the conclusion
+false (``no: p = true, q = false, ...``; ``p=1 q=0``, ``p: T``, the literals ``p, ¬q``, with or
+without the ``no``, read by the family's assignment reader as deduction/equivalence reads it), and
+**any** counter-model is accepted (the formulas are evaluated under it). A bare ``no`` scores 0.
+"Entailed" has no short certificate (a truth table is exponential), so ``yes`` is answered alone
+(or ``true``, ``entailed``, in any case) and is the answer of
+a quarter of the problems (``ENTAILED_SHARE``): a constant ``yes`` scores about 0.25. A ``yes``
+beside an assignment, two values for a variable or a retraction is not read.
+
+A non-entailed conclusion has at most a sixteenth of all assignments as counter-models (at
+least one; ``COUNTER_MODEL_SHARE``), as deduction/equivalence bounds its separating rows, so a
+guessed assignment rarely is one: a uniformly random assignment, all-true or all-false after
+``no`` each score at most about 0.06 at every level (about 0.11 at levels 0-1 without that bound).
 
 Version 2: premises drawn independently of the label and conclusions of one shape for both
 labels (the premises' connectives predicted the label: "yes iff more ∨/→ than ∧" scored 63%);
@@ -21,28 +32,48 @@ the shared reader; a difficulty measure.
 
 Version 3: premises with a single model are redrawn at once (every consistent conclusion is
 entailed there, so no conclusion pair exists): problems from the same distribution, another random stream.
+
+Version 4: a ``no`` must come with a counter-model and ``yes`` answers a quarter of the problems
+(version 3 took a bare yes or no on balanced problems, which a coin paid half the time); levels 0
+and 1 have four variables (three left a random assignment a counter-model one time in eight, and
+only nine distinct answers); a non-entailed conclusion has at most a sixteenth of the assignments
+as counter-models.
+
+Generation speed: about 220 problems/s at level 0, 1,300 at level 1 and 4,500 at level 4 (level 0's
+premises, of one connective each, seldom admit a conclusion with a single counter-model and are
+redrawn most often).
 """
 
 from __future__ import annotations
 
 import random
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
+from palaestra.envs.deduction.common import read_truth_assignment
 from palaestra.verifiers.choices import NEGATIONS, read_yes_no
-from palaestra.verifiers.normalize import strip_wrappers, unify, words
+from palaestra.verifiers.normalize import read_answer, strip_wrappers, unify, words
 
 _VARIABLES = "pqrstu"
 _SYMBOLS = {"and": "∧", "or": "∨", "imp": "→", "iff": "↔"}
+_CONNECTIVES = {symbol: name for name, symbol in _SYMBOLS.items()}
 _FILLINGS = 60  # fillings of one conclusion shape tried for an entailed and a non-entailed one
 _SHAPES = 6  # conclusion shapes tried for one set of premises
+ENTAILED_SHARE = 0.25  # the certificate-free "yes" answers this share: a constant "yes" scores about 0.25
+COUNTER_MODEL_SHARE = 1 / 16  # at most this share of all assignments (and at least one) are counter-models
 _YES = ("yes", "true", "it is entailed", "the premises entail the conclusion")
 _NO = ("no", "false", "it is not entailed", "the premises do not entail the conclusion")
 # One-word verdicts, read only as the whole answer: as a yes-spelling, "entailed" would make the
 # remark in "No, it is not entailed." name the other answer.
 _VERDICTS = {"entailed": True, "not entailed": False}
+# "No, it is not entailed: p = true, ..." states the verdict (and may name the counter-model) before it.
+_NO_LEAD = re.compile(r"^(?:(?:no|false|not entailed|it is not entailed|the premises do not entail the conclusion)\b"
+                      r"[\s,.:;!—–-]*)+(?:(?:a |one )?counter-?(?:model|example)(?: is)?\b[\s,.:;—–-]*)?", re.IGNORECASE)
+_NEGATION_MARKS = ("¬", "~")  # ("!p" and "-p" name a variable, which is checked too)
 
 
 @register
@@ -51,9 +82,12 @@ class Propositional(Task):
     family = "deduction"
     seed_id = "logic/propositional"  # moved from logic/ in round 3; same problems
     aliases = {"logic/propositional": {"version": 3}}
-    description = "Decide whether propositional-logic premises entail a conclusion."
-    tags = ("logic", "deduction", "classification")
-    version = 3
+    description = "Decide whether propositional-logic premises entail a conclusion; if not, give a counter-model."
+    tags = ("logic", "deduction", "certificates")
+    version = 4
+    max_answer_chars = 600
+    certificate_free = ("yes",)
+    bare_verdicts = ("no",)
 
     @dataclass(frozen=True)
     class Config:
@@ -62,8 +96,8 @@ class Propositional(Task):
         depth: int  # maximum nesting of connectives in one formula
 
     presets = (
-        Config(variables=3, premises=2, depth=1),
-        Config(variables=3, premises=2, depth=2),
+        Config(variables=4, premises=2, depth=1),
+        Config(variables=4, premises=2, depth=2),
         Config(variables=4, premises=3, depth=2),
         Config(variables=5, premises=4, depth=3),
         Config(variables=6, premises=5, depth=3),
@@ -74,7 +108,7 @@ class Propositional(Task):
     def generate(self, rng: random.Random, config: Config) -> Problem:
         variables, everything = _variable_tables(config.variables)
 
-        def draw() -> tuple[list[list], dict[bool, tuple[list, int]]] | None:
+        def draw() -> tuple[list[list], int, dict[bool, tuple[list, int]]] | None:
             drawn = [_formula(rng, variables, everything, config.depth) for _ in range(config.premises)]
             premises, tables = [f for f, _ in drawn], [t for _, t in drawn]
             models = everything
@@ -87,11 +121,11 @@ class Propositional(Task):
             for _ in range(_SHAPES):
                 pair = _conclusion_pair(rng, config, variables, everything, models, tables, rendered)
                 if pair is not None:
-                    return premises, pair
+                    return premises, models, pair
             return None
 
-        premises, pair = retry(draw, what="premises with an entailed and a non-entailed conclusion")
-        entailed = rng.random() < 0.5
+        premises, models, pair = retry(draw, what="premises with an entailed and a non-entailed conclusion")
+        entailed = rng.random() < ENTAILED_SHARE
         conclusion = _render(pair[entailed][0])
         names = ", ".join(_VARIABLES[: config.variables])
         listing = "\n".join(f"{i}. {_render(f)}" for i, f in enumerate(premises, 1))
@@ -100,12 +134,20 @@ class Propositional(Task):
             "→ implies and ↔ if and only if:\n\n"
             f"Premises:\n{listing}\n\nConclusion: {conclusion}\n\n"
             "Do the premises entail the conclusion, that is, is the conclusion true under every assignment "
-            "of truth values that makes all the premises true? Answer with one word: yes (entailed) or no "
-            "(not entailed)."
+            "of truth values that makes all the premises true? If they do, answer with the single word yes. If "
+            "they do not, answer no followed by a counter-model: a truth value for every variable that makes all "
+            "the premises true and the conclusion false, written like: no: p = true, q = false, ... (one value "
+            "per variable)"
         )
+        if entailed:
+            answer = "yes"
+        else:
+            counter = models & ~pair[False][1]
+            answer = "no: " + _assignment(rng.choice([a for a in range(1 << config.variables) if counter >> a & 1]),
+                                          config.variables)
         return Problem(
             prompt=prompt,
-            answer="yes" if entailed else "no",
+            answer=answer,
             data={
                 "premises": [_render(f) for f in premises],
                 "conclusion": conclusion,
@@ -115,10 +157,30 @@ class Propositional(Task):
         )
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
+        if not isinstance(answer, str) or len(answer) > self.max_answer_chars:
+            return Verdict.unparsed("answer too long")
+        data = problem.data
+        names = list(_VARIABLES[: data["variables"]])
+        text = strip_wrappers(unify(answer))
+        lead = _NO_LEAD.match(text)
+        rest = text[lead.end():] if lead else text
+        values = read_answer(rest, lambda s: read_truth_assignment(s, names)) if rest.strip() else None
+        if values is not None:
+            assignment = sum(1 << i for i, name in enumerate(names) if values[name])
+            premises = [_table_of(f, len(names)) >> assignment & 1 for f in data["premises"]]
+            if not all(premises):
+                return Verdict.wrong(f"premise {premises.index(0) + 1} is false under this assignment")
+            return Verdict.judge(not _table_of(data["conclusion"], len(names)) >> assignment & 1,
+                                 "the conclusion is true under this assignment")
+        if _carries_assignment(text, names):
+            return Verdict.unparsed("expected yes, or no followed by a truth value for every variable "
+                                    "(no: p = true, q = false, ...)")
         said = _read_verdict(answer)
         if said is None:
-            return Verdict.unparsed("expected yes or no")
-        return Verdict.judge(said == problem.data["entailed"], "wrong")
+            return Verdict.unparsed("expected yes, or no followed by a counter-model")
+        if not said:
+            return Verdict.wrong("a no needs its counter-model: a truth value for every variable")
+        return Verdict.judge(data["entailed"], "the premises do not entail the conclusion")
 
     def difficulty(self, problem: Problem) -> float:
         """Truth-table effort: assignments to check times the connectives to evaluate in each."""
@@ -130,15 +192,45 @@ class Propositional(Task):
         if problem.data["entailed"]:
             return [*super().spellings(problem), "Yes", "YES.", "True", "**yes**", "\\boxed{yes}", "Entailed",
                     "Yes."]
-        return [*super().spellings(problem), "No", "NO.", "False", "**no**", "\\boxed{no}", "Not entailed",
-                "No."]
+        n = problem.data["variables"]
+        counter = _counter_models(problem)
+        gold = (problem.answer or "").removeprefix("no: ")
+        values = [(name, counter[0] >> i & 1) for i, name in enumerate(_VARIABLES[:n])]
+        spelled = [*super().spellings(problem), f"No, it is not entailed: {gold}.", f"\\boxed{{no: {gold}}}",
+                   "No. Counter-model: " + " ".join(f"{name}={value}" for name, value in values),
+                   "no, " + ", ".join(name if value else f"¬{name}" for name, value in values),
+                   "Not entailed.\n" + "\n".join(f"{name.upper()}: {'T' if value else 'F'}" for name, value in values),
+                   gold]
+        # any counter-model is right, not only the reference's
+        return spelled + [f"no: {_assignment(a, n)}" for a in counter[1:]]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
-        other = "no" if problem.data["entailed"] else "yes"
-        contradictions = ["Yes, it is not entailed.", "Entailed, not"] if problem.data["entailed"] else [
-            "No, it is entailed.", "not entailed, yes"]
-        return [other, other.upper() + ".", "yes or no", "maybe", f"{problem.answer}, no wait, {other}",
-                *contradictions]
+        n = problem.data["variables"]
+        everyone_true = "no: " + _assignment((1 << n) - 1, n)
+        if problem.data["entailed"]:
+            return ["no", "NO.", "yes or no", "maybe", "yes, no wait, no", "Yes, it is not entailed.", "Entailed, not",
+                    everyone_true, f"yes: {everyone_true[4:]}", f"yes ({everyone_true})"]
+        counter = _counter_models(problem)
+        gold = problem.answer or ""
+        others = [a for a in range(1 << n) if a not in counter]
+        flipped = "false" if gold.startswith(f"no: {_VARIABLES[0]} = true") else "true"
+        return ["yes", "no", "No.", "Not entailed", "False", "yes or no", "maybe", f"{gold}, no wait, yes",
+                f"{gold}. Yes.", f"yes: {gold[4:]}", f"{gold}\n{_VARIABLES[0]} = {flipped}",  # two values for p
+                gold.rsplit(", ", 1)[0],  # a variable left out
+                f"no: {_assignment(rng.choice(others), n)}", "No, it is entailed."]
+
+    def heuristics(self) -> dict[str, Callable[[Problem], str]]:
+        """Guessed counter-models: a uniformly random assignment (seeded by the prompt), all true, all false."""
+
+        def guess(problem: Problem) -> str:
+            n = problem.data["variables"]
+            return "no: " + _assignment(random.Random(problem.prompt).randrange(1 << n), n)
+
+        def constant(value: bool) -> Callable[[Problem], str]:
+            return lambda problem: "no: " + ", ".join(f"{name} = {str(value).lower()}"
+                                                       for name in _VARIABLES[: problem.data["variables"]])
+
+        return {"random assignment": guess, "all true": constant(True), "all false": constant(False)}
 
     def surface_features(self, problem: Problem) -> dict[str, float]:
         """Cheap cues a lazy policy could read: the premises' and the conclusion's connectives."""
@@ -174,6 +266,59 @@ def _read_verdict(answer: str) -> bool | None:
     if said is False and any(w.startswith("entail") for w in spoken) and not NEGATIONS.intersection(spoken[1:]):
         return None
     return said
+
+
+def _carries_assignment(text: str, names: list[str]) -> bool:
+    """Whether ``text`` holds truth values of variables (so it is no bare verdict): a ``=``, a digit, a negation
+    sign or a variable's name."""
+    return ("=" in text or any(c.isdigit() for c in text) or any(mark in text for mark in _NEGATION_MARKS)
+            or not set(words(text)).isdisjoint(names))
+
+
+def _assignment(a: int, n: int) -> str:
+    """``p = true, q = false, ...``: bit i of ``a`` is the value of variable i."""
+    return ", ".join(f"{_VARIABLES[i]} = {'true' if a >> i & 1 else 'false'}" for i in range(n))
+
+
+def _counter_models(problem: Problem) -> list[int]:
+    """The assignments that make every premise true and the conclusion false, in increasing order."""
+    n = problem.data["variables"]
+    counter = (1 << (1 << n)) - 1
+    for premise in problem.data["premises"]:
+        counter &= _table_of(premise, n)
+    counter &= ~_table_of(problem.data["conclusion"], n)
+    return [a for a in range(1 << n) if counter >> a & 1]
+
+
+@lru_cache(maxsize=4096)
+def _table_of(text: str, n: int) -> int:
+    """The truth table of a formula as this env renders it (a nested connective always in parentheses); read
+    from the problem's data, never from an answer."""
+    variables, everything = _variable_tables(n)
+    tokens = [c for c in text if not c.isspace()]
+    position = 0
+
+    def operand() -> int:
+        nonlocal position
+        token = tokens[position]
+        position += 1
+        if token == "¬":
+            return everything ^ operand()
+        if token == "(":
+            table = formula()
+            position += 1  # its closing parenthesis
+            return table
+        return variables[_VARIABLES.index(token)]
+
+    def formula() -> int:
+        nonlocal position
+        left = operand()
+        if position < len(tokens) and tokens[position] in _CONNECTIVES:
+            position += 1
+            return _combine(_CONNECTIVES[tokens[position - 1]], left, operand(), everything)
+        return left
+
+    return formula()
 
 
 # A formula is a JSON list: ["var", i], ["not", f] or [connective, f, g]. Its truth table is an int
@@ -268,6 +413,7 @@ def _conclusion_pair(
     for "no").
     """
     shape = _shape(_formula(rng, variables, everything, rng.randint(1, config.depth))[0])
+    most_counter_models = max(1, int(COUNTER_MODEL_SHARE * (1 << config.variables)))
     mentioned = set("".join(premises)) & set(_VARIABLES)
     found: dict[bool, tuple[list, int]] = {}
     for _ in range(_FILLINGS):
@@ -278,6 +424,8 @@ def _conclusion_pair(
         entailed = models & ~table == 0
         if entailed in found or not models & table or table in premise_tables:
             continue  # a filling of a kind already found is not looked at further
+        if not entailed and (models & ~table).bit_count() > most_counter_models:
+            continue  # a guessed assignment would too often be a counter-model
         text = _render(formula)
         if not (set(text) & set(_VARIABLES)).issubset(mentioned) or any(text in premise for premise in premises):
             continue
