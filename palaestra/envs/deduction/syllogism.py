@@ -87,8 +87,8 @@ _EXAMPLE = "invalid: one thing that is a cook and a runner; one thing that is a 
 class Syllogism(Task):
     id = "deduction/syllogism"
     family = "deduction"
-    description = "Decide whether a categorical syllogism (or a longer chain of premises) is valid; if not, show a " \
-                  "counter-situation."
+    description = ("Decide whether a categorical syllogism (or a longer chain of premises) is valid; if not, show a "
+                   "counter-situation.")
     tags = ("logic", "deduction", "certificates")
     version = 2
     max_answer_chars = 4000
@@ -154,7 +154,7 @@ class Syllogism(Task):
             return [*super().spellings(problem), "Valid", "VALID.", "yes", "**valid**", "\\boxed{valid}",
                     "Valid.", "The argument is valid."]
         terms, m = problem.data["terms"], len(problem.data["terms"])
-        things = _regions(_read_situation(problem.answer or '', terms), m)
+        things = _regions(_read_situation(problem.answer or "", terms), m)
         singular = [_singular(t) for t in terms]
 
         def full(region: int) -> str:  # every group named, the ones it is not in with "not"
@@ -190,7 +190,7 @@ class Syllogism(Task):
                  f"{gold}; or maybe {body}", f"invalid: {body} or nothing",
                  gold.replace(f" {_singular(next(t for t in terms if f' {_singular(t)}' in gold))}",
                               f" {_singular(other)}", 1)]
-        things = _regions(_read_situation(problem.answer or '', terms), m)
+        things = _regions(_read_situation(problem.answer or "", terms), m)
         candidates = [[r for r in things if r != dropped] for dropped in things]
         candidates += [[(1 << m) - 1], list(range(1 << m)), [*things, rng.randrange(1, 1 << m)]]
         for regions in candidates:
@@ -291,7 +291,8 @@ def _valid(m: int, premises: list[list], conclusion: list) -> bool:
 
 
 def _argument(rng: random.Random, m: int) -> tuple[list[list], list, bool] | None:
-    """Premises over a random tree of terms, a conclusion, and its validity (a fair coin), or None."""
+    """Premises over a random tree of terms, a conclusion, and its validity (valid with probability ``VALID_SHARE``,
+    whatever the forms), or None."""
     order = list(range(m))
     rng.shuffle(order)
     edges = [(order[i], order[rng.randrange(i)]) for i in range(1, m)]  # a random tree: each joins an earlier term
