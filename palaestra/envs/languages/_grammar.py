@@ -102,6 +102,29 @@ class Grammar:
                     return [self._build(symbol, i, m), *rest]
         return None
 
+    def parses(self, string: str) -> int:
+        """The number of derivation trees of ``string`` from ``S`` (0 when it is not generated)."""
+        if not self.accepts(string):  # (also refuses strings that are too long or over other letters)
+            return 0
+
+        @lru_cache(maxsize=None)
+        def spans(symbol: str, i: int, j: int) -> int:
+            return sum(sequence(body, 0, i, j) for body in self.rules[symbol])
+
+        @lru_cache(maxsize=None)
+        def sequence(body: str, k: int, i: int, j: int) -> int:
+            """The ways ``body[k:]`` derives ``string[i:j]`` (each nonterminal takes one character or more)."""
+            if k == len(body):
+                return int(i == j)
+            symbol = body[k]
+            if symbol.islower():
+                return sequence(body, k + 1, i + 1, j) if i < j and string[i] == symbol else 0
+            rest = len(body) - k - 1
+            return sum(spans(symbol, i, m) * sequence(body, k + 1, m, j) for m in range(i + 1, j - rest + 1)
+                       if self._derives(symbol, i, m))
+
+        return spans("S", 0, len(string))
+
     # --- counting and sampling -------------------------------------------------------------------------------
 
     def count(self, symbol: str, length: int) -> int:
@@ -154,10 +177,19 @@ class Grammar:
 
     def leftmost(self, tree: Tree) -> list[str]:
         """The sentential forms of the leftmost derivation that builds ``tree``."""
+        return self._derivation(tree, rightmost=False)
+
+    def rightmost(self, tree: Tree) -> list[str]:
+        """The sentential forms of the rightmost derivation that builds ``tree`` (the same rewrites, another order)."""
+        return self._derivation(tree, rightmost=True)
+
+    @staticmethod
+    def _derivation(tree: Tree, rightmost: bool) -> list[str]:
         forms = ["S"]
         pending: list[Any] = [tree]  # the symbols of the current form: terminals or subtrees, left to right
         for _ in range(4 * MAX_LENGTH):
-            index = next((k for k, item in enumerate(pending) if not isinstance(item, str)), None)
+            places = range(len(pending) - 1, -1, -1) if rightmost else range(len(pending))
+            index = next((k for k in places if not isinstance(pending[k], str)), None)
             if index is None:
                 break
             pending[index : index + 1] = pending[index][2]
