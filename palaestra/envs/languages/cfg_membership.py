@@ -63,8 +63,8 @@ MEMBER_SHARE = 0.75  # the certificate-free "no" answers the rest: a constant "n
 BLIND_SHARE = 1 / 16  # the most of its length's derivation trees a kept string may take
 STRINGS_PER_GRAMMAR = 4  # strings drawn from one grammar before drawing another
 RANDOM_WALKS = 8  # random walks of a matcher tried on a drawn string (half of them rewriting the rightmost nonterminal)
-# "yes", "Yes, it does:", "**Yes**. A derivation:" before the derivation
-_YES_LEAD = re.compile(r"^\**yes\b\**(?:,?\s*(?:it does|the grammar generates it|it is generated)\b)?\**[\s,.:;!—–-]*"
+# "yes", "Yes, it does:", "**Yes**. A derivation:", "Derivation:" before the derivation (a bare one is read too)
+_YES_LEAD = re.compile(r"^(?:\**yes\b\**(?:,?\s*(?:it does|the grammar generates it|it is generated)\b)?\**[\s,.:;!—–-]*)?"
                        r"(?:(?:a|the|one)\s+)?(?:leftmost\s+|rightmost\s+)?(?:derivation(?:\s+is)?\s*:\s*)?",
                        re.IGNORECASE)
 _NONTERMINAL = re.compile("[A-Z]")
