@@ -5,7 +5,9 @@
   common reference answers (up to 200 characters) over the sampled problems; each is judged on every level's problems
   (multi-turn envs: the first reply alone, no tool call, the episode's reward after that one step).
   A constant may score at most chance + 0.10 at a level (chance: one over the number of distinct
-  answers when there are at most ten, else 0), and a certificate-free one at most 0.25.
+  answers when at most ten recurring answers answer at least half the problems, else 0; at the top level
+  always 0, tested on the balance check's sample where its answers form such a closed set), and a
+  certificate-free one at most 0.25.
 - ``hedges``: an answer that gives both sides (the reference next to a common or declared constant:
   ``<gold>. Acyclic.``, ``<gold> or none``, ``impossible (<gold>)``; and a constant next to another
   problem's answer) scores 0.
@@ -99,9 +101,10 @@ def _constants(env_id: str, seeds: int) -> tuple[tuple[str, ...], tuple[str, ...
         return tuple(dict.fromkeys([*declared_free, *bare])), declared_free, tuple(dict.fromkeys([*declared_free, *bare])), \
             tuple(0.0 for _ in range(source.levels()))
     for level in range(source.levels()):
-        answers = [p.answer for p in _problems(env_id, level, seeds) if p.answer and len(p.answer) <= MAX_CONSTANT_CHARS]
+        answered = [p.answer for p in _problems(env_id, level, seeds) if p.answer]
+        answers = [a for a in answered if len(a) <= MAX_CONSTANT_CHARS]
         keys = Counter(_key(a) for a in answers)
-        chances.append(_chance(keys, len(answers)))
+        chances.append(_chance(keys, len(answered)))  # a longer answer counts as one of its own
         for a in answers:
             spelled.setdefault(_key(a), a.strip())
         counts.update(keys)
@@ -137,10 +140,15 @@ def check_constant_policies(env_id: str, s: Settings) -> str:
     free_keys = {_key(c) for c in free}
     worst: dict[str, float] = {}
     pooled: dict[str, list[float]] = {c: [0.0, 0.0, 0.0] for c in tried}  # hits, trials, summed bounds
+    top_level = source.levels() - 1
     for level in range(source.levels()):
-        problems = _problems(env_id, level, s.difficulty_seeds)
+        # The top level allows no chance: its problems are the hardest, and a closed answer set there is a guess
+        # a policy can learn. Where its sample shows one, the balance check's larger sample tests the constants.
+        closed_top = level == top_level and chances[level] > 0
+        problems = _problems(env_id, level, max(s.difficulty_seeds, s.balance_seeds) if closed_top else s.difficulty_seeds)
+        chance = 0.0 if level == top_level else chances[level]
         for constant in tried:
-            bound = CERTIFICATE_FREE_BOUND if _key(constant) in free_keys else chances[level] + CONSTANT_MARGIN
+            bound = CERTIFICATE_FREE_BOUND if _key(constant) in free_keys else chance + CONSTANT_MARGIN
             total = sum(judge(source, p, constant) for p in problems)
             _require(not above(total, len(problems), bound),
                      f"level {level}: the constant {constant[:60]!r} scores {total / len(problems):.2f} "

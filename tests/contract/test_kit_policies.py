@@ -132,8 +132,35 @@ class OftenZero(Task):
         return len(str(problem.data["a"]))
 
 
+class FourWays(Task):
+    """Which of four residues is ``n`` mod 4? A closed set of four answers at every level: a constant earns the
+    chance of 0.25 below the top level, but the top level must pay no constant (it is a small answer space
+    where the hardest problems are a coin with four sides)."""
+
+    id = "kitpolicy/four_ways"
+    family = "kitpolicy"
+    description = "Give a number modulo 4."
+    Config = Cfg
+
+    def config(self, level: int) -> Cfg:
+        return Cfg(10 ** (level + 6))
+
+    def generate(self, rng: random.Random, config: Cfg) -> Problem:
+        n = rng.randrange(config.size)
+        return Problem(prompt=f"What is {n} mod 4?", answer=str(n % 4), data={"n": n})
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        text = answer.strip().rstrip(".")
+        if text not in ("0", "1", "2", "3"):
+            return Verdict.unparsed("expected 0, 1, 2 or 3")
+        return Verdict.judge(int(text) == problem.data["n"] % 4)
+
+    def difficulty(self, problem: Problem) -> float:
+        return len(str(problem.data["n"]))
+
+
 BROKEN = {HalfImpossible: "constant_policies", AcceptsHedges: "hedges", GreedyWins: "heuristic_baselines",
-          OftenZero: "constant_policies"}
+          OftenZero: "constant_policies", FourWays: "constant_policies"}
 GOOD = [SplitOrImpossible, GreedyLoses]
 
 
