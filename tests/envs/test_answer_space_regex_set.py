@@ -53,7 +53,7 @@ def test_the_set_is_read_in_any_spelling_and_hedges_are_not():
                   f"Strings {', '.join(items[:-1])} and {items[-1]}.", " ".join(f"#{i}" for i in items).replace(" ", ", ")):
         assert task.verify(problem, right).correct, right
     for wrong in (f"{problem.answer} or {other}", f"{problem.answer}, {other}", ", ".join(items[1:]),
-                  f"{problem.answer}. Or maybe {other}.", f"{problem.answer}, {count + 1}", "yes", "all of them"):
+                  f"{problem.answer}. Or maybe {other}.", f"{problem.answer}, {count + 1}", f"{problem.answer}, no {other}", "yes", "all of them"):
         assert not task.verify(problem, wrong).correct, wrong
     empty = next(p for p in (task.sample(0, seed) for seed in range(400)) if p.answer == "none")
     assert task.verify(empty, "None of them.").correct and task.verify(empty, "{}").correct

@@ -217,7 +217,10 @@ def local_view(node: Node) -> LocalView:
         return (any(v[0] for v in views), set().union(*(v[1] for v in views)),
                 set().union(*(v[2] for v in views)), set().union(*(v[3] for v in views)))
     if kind == "cat":
-        empty, first, last, pairs = True, set(), set(), set()
+        empty = True
+        first: set[str] = set()
+        last: set[str] = set()
+        pairs: set[str] = set()
         for part in node[1:]:
             part_empty, part_first, part_last, part_pairs = local_view(part)
             pairs |= part_pairs | {x + y for x in last for y in part_first}

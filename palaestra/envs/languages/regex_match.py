@@ -65,11 +65,11 @@ MUTATIONS = 8  # edits tried per member for a near miss
 _LABEL = re.compile(r"^\s*(?:the\s+)?(?:(?:matching|matched)\s+)?(?:strings?|numbers?|matches)"
                     r"(?:\s+(?:matched|numbers?))?(?:\s+(?:that|which)\s+(?:it\s+)?match(?:es)?)?"
                     r"\s*(?:are\b|is\b)?\s*[:=]?\s*", re.IGNORECASE)
-_ITEM = re.compile(r"(?:(?:string|no\.?)\s*)?#?\s*(\d{1,2})", re.IGNORECASE)
+_ITEM = re.compile(r"(?:(?:string|no\.)\s*)?#?\s*(\d{1,2})", re.IGNORECASE)  # not "no 5": that may mean "not 5"
 
 
 def _number_reader(count: int) -> Callable[[str], int | None]:
-    """Reads one string number ``1..count`` (``5``, ``#5``, ``string 5``, ``"5"``)."""
+    """Reads one string number ``1..count`` (``5``, ``#5``, ``string 5``, ``No. 5``, ``"5"``)."""
     def read(item: str) -> int | None:
         match = _ITEM.fullmatch(item.strip().strip("\"'"))
         number = int(match.group(1)) if match else 0
@@ -86,7 +86,8 @@ def read_numbers(answer: str, count: int) -> frozenset[int] | None:
     if label and label.end() < len(answer.rstrip()):
         answer = answer[label.end():]
     return read_set(answer, _number_reader(count), allow_empty=True,
-                    empty_words=("no strings", "no string", "none of them", "no matches"))
+                    empty_words=("no strings", "no string", "none of them", "none of the strings", "none match",
+                                 "no matches"))
 
 
 def spell(numbers: list[int]) -> str:
@@ -235,5 +236,5 @@ class RegexMatch(Task):
         if others:
             wrong_answers.append(f"{problem.answer} or {others[0]}" if truth else f"none or {others[0]}")
         if truth:
-            wrong_answers.append(f"{problem.answer}, {problem.answer.split(', ')[0]}")  # a number given twice
+            wrong_answers.append(f"{spell(truth)}, {truth[0]}")  # a number given twice
         return wrong_answers
