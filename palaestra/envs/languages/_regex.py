@@ -3,7 +3,9 @@
 Expressions are trees of nested lists (JSON-native): ``["lit", "a"]``, ``["class", "ab"]``
 (one of the letters), ``["cat", x, y, ...]``, ``["alt", x, y, ...]``, ``["star", x]``,
 ``["plus", x]``, ``["opt", x]``. :func:`render` writes the usual syntax (which RE2 and every
-regex dialect read the same way); :func:`sample` draws a string an expression matches.
+regex dialect read the same way); :func:`sample` draws a string an expression matches;
+:func:`parse` reads a rendered expression back; :func:`local_view` is what a reader who checks only a
+string's first and last letters and neighbouring pairs knows of an expression.
 
 :func:`compile_untrusted` is the only way model-written patterns are run: Google's RE2 (linear
 time, no backtracking, no back-references), a cap on the pattern's length, a memory cap for the
@@ -31,6 +33,7 @@ from typing import Any
 import re2
 
 Node = list[Any]
+LocalView = tuple[bool, set[str], set[str], set[str]]  # see local_view
 
 MAX_PATTERN_CHARS = 300
 PROGRAM_MEMORY = 1 << 22  # bytes RE2 may use for one compiled pattern
@@ -150,3 +153,92 @@ def mutate(rng: random.Random, string: str, alphabet: str) -> str:
         i = rng.randrange(len(chars))
         chars[i] = rng.choice([c for c in alphabet if c != chars[i]] or alphabet)
     return "".join(chars)
+
+
+# --- reading an expression back, and what a letter-by-letter reader sees of it ---------------------------------------
+
+def parse(pattern: str) -> Node:
+    """The tree of a pattern in :func:`render`'s syntax (letters, ``[ab]``, ``( )``, ``|``, ``*``, ``+``, ``?``).
+
+    >>> parse("a(b|c)*") == ["cat", ["lit", "a"], ["star", ["alt", ["lit", "b"], ["lit", "c"]]]]
+    True
+    """
+    node, end = _parse_alt(pattern, 0)
+    if end != len(pattern):
+        raise ValueError(f"unexpected {pattern[end]!r} at {end} in {pattern!r}")
+    return node
+
+
+def _parse_alt(text: str, at: int) -> tuple[Node, int]:
+    parts = []
+    while True:
+        part, at = _parse_cat(text, at)
+        parts.append(part)
+        if at >= len(text) or text[at] != "|":
+            return (parts[0] if len(parts) == 1 else ["alt", *parts]), at
+        at += 1
+
+
+def _parse_cat(text: str, at: int) -> tuple[Node, int]:
+    parts: list[Node] = []
+    while at < len(text) and text[at] not in "|)":
+        if text[at] == "(":
+            atom, at = _parse_alt(text, at + 1)
+            if at >= len(text) or text[at] != ")":
+                raise ValueError(f"unclosed group in {text!r}")
+            at += 1
+        elif text[at] == "[":
+            close = text.index("]", at)
+            atom, at = ["class", text[at + 1 : close]], close + 1
+        else:
+            atom, at = ["lit", text[at]], at + 1
+        while at < len(text) and text[at] in "*+?":
+            atom, at = [{"*": "star", "+": "plus", "?": "opt"}[text[at]], atom], at + 1
+        parts.append(atom)
+    if not parts:
+        raise ValueError(f"empty alternative in {text!r}")
+    return _flatten(["cat", *parts]) if len(parts) > 1 else parts[0], at
+
+
+def local_view(node: Node) -> LocalView:
+    """Whether ``node`` matches the empty string, the letters its strings can begin and end with, and the
+    pairs of letters that can stand next to each other in them: the view of a reader who checks each string's
+    ends and neighbours only. Every string ``node`` matches passes that check; a near miss may too.
+
+    >>> local_view(parse("a(bc)*")) == (False, {"a"}, {"a", "c"}, {"ab", "bc", "cb"})
+    True
+    """
+    kind = node[0]
+    if kind in ("lit", "class"):
+        letters = set(node[1])
+        return False, letters, set(letters), set()
+    if kind == "alt":
+        views = [local_view(part) for part in node[1:]]
+        return (any(v[0] for v in views), set().union(*(v[1] for v in views)),
+                set().union(*(v[2] for v in views)), set().union(*(v[3] for v in views)))
+    if kind == "cat":
+        empty = True
+        first: set[str] = set()
+        last: set[str] = set()
+        pairs: set[str] = set()
+        for part in node[1:]:
+            part_empty, part_first, part_last, part_pairs = local_view(part)
+            pairs |= part_pairs | {x + y for x in last for y in part_first}
+            if empty:
+                first |= part_first
+            last = last | part_last if part_empty else set(part_last)
+            empty = empty and part_empty
+        return empty, first, last, pairs
+    inner_empty, first, last, pairs = local_view(node[1])
+    if kind in ("star", "plus"):
+        pairs = pairs | {x + y for x in last for y in first}
+    return inner_empty or kind != "plus", first, last, pairs
+
+
+def passes_local_view(view: LocalView, string: str) -> bool:
+    """Whether ``string`` passes the ends-and-neighbours check of :func:`local_view`."""
+    empty, first, last, pairs = view
+    if not string:
+        return empty
+    return (string[0] in first and string[-1] in last
+            and all(string[i : i + 2] in pairs for i in range(len(string) - 1)))

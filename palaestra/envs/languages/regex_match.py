@@ -1,100 +1,240 @@
-"""Regular-expression matching: does this expression match the whole string? (yes/no, balanced)
+"""Regular-expression matching: which of k numbered strings does this expression match in full? (a set)
 
 A random expression (literals, classes such as ``[ab]``, concatenation, ``|``, ``*``, ``+``,
-``?``; see :mod:`palaestra.envs.languages._regex`) and a string. The label is a fair coin drawn
-first: a *yes* string is drawn from the expression, a *no* string is such a string with one
-letter changed, inserted, deleted, or two neighbours swapped (new letters only from those the
-expression uses) that the expression does not match, so both labels share lengths and letters.
-An expression is kept only when it has such a near miss, whichever the label, so the expressions
-themselves (their stars, their length) say nothing about the label. The truth comes from RE2 (full match).
-The answer is ``yes`` or ``no``.
+``?``; see :mod:`palaestra.envs.languages._regex`) and k numbered strings (6 at levels 0-1, 7 at
+2-3, 8 at 4, one more per level past the presets up to 12). Each string is judged on its own: a
+fair coin per string, drawn first, makes it a *member* (a string drawn from the expression) or a
+*near miss* (such a string with one letter changed, inserted, deleted, or two neighbours swapped,
+new letters only from those the expression uses, that the expression does not match), so members
+and near misses share lengths and letters. A near miss must also keep the expression's ends and
+neighbours (its first and last letters can begin and end a match, each pair of neighbouring
+letters can stand together in one: :func:`~palaestra.envs.languages._regex.local_view`), as every
+member does, so that a reader who checks only those cannot tell the two apart; telling them apart
+takes matching the whole string (counting repeats, keeping alternatives apart). For every string a
+member and a near miss are drawn as a pair and the coin picks which is shown; an expression is kept
+only when k such pairs exist with all 2k strings distinct, whatever the coins, so the expressions
+themselves (their stars, their length) say nothing about which strings match. The truth comes from
+RE2 (full match).
+
+The answer is the set of the numbers of the matched strings, in any order (``2, 5, 6``;
+``{2, 5, 6}``; ``Strings 2 and 5``), or ``none`` when no string matches. Every count 0..k is
+possible (the coins are independent; no match at all has chance 2^-k, 1/64 at level 0).
+
+Version 2: several independent judgements answered together. Version 1 asked about one string
+(yes or no, balanced), so a coin or the constant ``yes`` or ``no`` earned 0.44-0.56 at every
+level. Now each set has chance 2^-k: over 200 seeds per level, the best of the ten most common
+answers, ``none``, all strings, the odd or even numbers, the prompt's example, the shortest or
+longest half, the strings with only the expression's letters, and random subsets each score at
+most 0.04 at every level, and the ends-and-neighbours check scores 2^-k (it calls every string a
+member; without the rule on near misses it scored 0.40 at level 0). A policy that judges each
+string right with probability p earns p^k.
 """
 
 from __future__ import annotations
 
 import random
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.languages._regex import matches, mutate, random_regex, render, sample
-from palaestra.verifiers.choices import read_yes_no
+from palaestra.envs.languages._regex import (
+    LocalView,
+    Node,
+    compile_trusted,
+    local_view,
+    mutate,
+    parse,
+    passes_local_view,
+    random_regex,
+    render,
+    sample,
+)
+from palaestra.verifiers.normalize import strip_wrappers
+from palaestra.verifiers.sets import read_set
 
 SYNTAX = ("| separates alternatives, * means zero or more of the preceding item, + one or more, ? zero or one, "
           "[ab] one letter out of those listed, and parentheses group")
+EXAMPLE = "2, 5"  # the notation, whatever the answer
+PAIR_ATTEMPTS = 4  # members tried per string before the expression is drawn again
+MUTATIONS = 8  # edits tried per member for a near miss
+
+# "Strings 2, 5", "The matched strings are: 2, 5", "Matches: 2 and 5"
+_LABEL = re.compile(r"^\s*(?:the\s+)?(?:(?:matching|matched)\s+)?(?:strings?|numbers?|matches)"
+                    r"(?:\s+(?:matched|numbers?))?(?:\s+(?:that|which)\s+(?:it\s+)?match(?:es)?)?"
+                    r"\s*(?:are\b|is\b)?\s*[:=]?\s*", re.IGNORECASE)
+_ITEM = re.compile(r"(?:(?:string|no\.)\s*)?#?\s*(\d{1,2})", re.IGNORECASE)  # not "no 5": that may mean "not 5"
+
+
+def _number_reader(count: int) -> Callable[[str], int | None]:
+    """Reads one string number ``1..count`` (``5``, ``#5``, ``string 5``, ``No. 5``, ``"5"``)."""
+    def read(item: str) -> int | None:
+        match = _ITEM.fullmatch(item.strip().strip("\"'"))
+        number = int(match.group(1)) if match else 0
+        return number if 1 <= number <= count else None
+    return read
+
+
+def read_numbers(answer: str, count: int) -> frozenset[int] | None:
+    """The set of string numbers an answer names (empty for ``none``), or None when it is not such a set."""
+    if not isinstance(answer, str):
+        return None
+    answer = strip_wrappers(answer)
+    label = _LABEL.match(answer)
+    if label and label.end() < len(answer.rstrip()):
+        answer = answer[label.end():]
+    return read_set(answer, _number_reader(count), allow_empty=True,
+                    empty_words=("no strings", "no string", "none of them", "none of the strings", "none match",
+                                 "no matches"))
+
+
+def spell(numbers: list[int]) -> str:
+    return ", ".join(map(str, numbers)) if numbers else "none"
+
+
+def _pair(rng: random.Random, tree: Node, matcher: Any, view: LocalView, letters: str, max_repeat: int,
+          seen: set[str]) -> tuple[str, str] | None:
+    """A string the expression matches and a near miss of it, both new to ``seen``; drawn the same way
+    whichever of them is shown. The near miss keeps the expression's ends and neighbours (as every member
+    does), so checking only those does not tell it from a member."""
+    for _ in range(PAIR_ATTEMPTS):
+        string = sample(rng, tree, max_repeat)
+        if len(string) < 2 or string in seen:
+            continue
+        near_misses = {mutate(rng, string, letters) for _ in range(MUTATIONS)}
+        plausible = sorted(m for m in near_misses if m and m not in seen and passes_local_view(view, m)
+                           and matcher.fullmatch(m) is None)
+        if plausible:
+            return string, plausible[rng.randrange(len(plausible))]
+    return None
 
 
 @register
 class RegexMatch(Task):
     id = "languages/regex_match"
     family = "languages"
-    description = "Decide whether a regular expression matches a whole string (yes/no)."
+    description = "Say which of several numbered strings a regular expression matches in full (a set of numbers)."
     tags = ("formal-languages", "regex", "classification")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
         leaves: int
         alphabet: str
         max_repeat: int
+        strings: int
 
     presets = (
-        Config(leaves=4, alphabet="abc", max_repeat=3),
-        Config(leaves=6, alphabet="abc", max_repeat=3),
-        Config(leaves=8, alphabet="abc", max_repeat=3),
-        Config(leaves=10, alphabet="abcd", max_repeat=3),
-        Config(leaves=13, alphabet="abcd", max_repeat=4),
+        Config(leaves=4, alphabet="abc", max_repeat=3, strings=6),
+        Config(leaves=6, alphabet="abc", max_repeat=3, strings=6),
+        Config(leaves=8, alphabet="abc", max_repeat=3, strings=7),
+        Config(leaves=10, alphabet="abcd", max_repeat=3, strings=7),
+        Config(leaves=13, alphabet="abcd", max_repeat=4, strings=8),
     )
-    growth = Growth(steps={"leaves": 1, "max_repeat": 1})
+    growth = Growth(steps={"leaves": 1, "max_repeat": 1, "strings": 1}, limits={"strings": 12})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        member = rng.random() < 0.5
+        members = [rng.random() < 0.5 for _ in range(config.strings)]
 
-        def draw() -> tuple[str, str] | None:
+        def draw() -> tuple[str, list[str]] | None:
             tree = random_regex(rng, config.leaves, config.alphabet)
             pattern = render(tree)
-            string = sample(rng, tree, config.max_repeat)
-            if len(string) < 2:
-                return None
-            # only letters the expression uses: a foreign letter would give the answer away
-            near_miss = mutate(rng, string, "".join(sorted({ch for ch in pattern if ch.isalpha()})))
-            if not near_miss or matches(pattern, near_miss):
-                return None  # kept for both labels alike, so the expressions do not differ by label
-            return pattern, string if member else near_miss
+            matcher = compile_trusted(pattern)
+            # only letters the expression uses: a foreign letter would give a near miss away
+            letters = "".join(sorted({ch for ch in pattern if ch.isalpha()}))
+            view = local_view(tree)
+            seen: set[str] = set()
+            shown: list[str] = []
+            for member in members:
+                pair = _pair(rng, tree, matcher, view, letters, config.max_repeat, seen)
+                if pair is None:
+                    return None
+                seen.update(pair)
+                shown.append(pair[0] if member else pair[1])
+            return pattern, shown
 
-        pattern, string = retry(draw, what="an expression and a string with the drawn label")
+        pattern, strings = retry(draw, what="an expression with distinct members and near misses")
+        listing = "\n".join(f'{i}. "{string}"' for i, string in enumerate(strings, 1))
         prompt = (
-            f"Regular expression: {pattern}\n({SYNTAX}.)\n\n"
-            f'Does this regular expression match the whole string "{string}" (from its first letter to its last)? '
-            "Answer yes or no."
+            f"Regular expression: {pattern}\n({SYNTAX}.)\n\nStrings:\n{listing}\n\n"
+            "Which of these strings does the regular expression match in full (from the string's first letter to "
+            "its last)? Judge each string on its own. Answer with the numbers of the strings it matches, in any "
+            f"order, separated by commas (for example: {EXAMPLE}), or none if it matches none of them."
         )
-        return Problem(prompt=prompt, answer="yes" if member else "no",
-                       data={"pattern": pattern, "string": string})
+        answer = spell([i for i, member in enumerate(members, 1) if member])
+        return Problem(prompt=prompt, answer=answer, data={"pattern": pattern, "strings": strings})
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        said = read_yes_no(answer)
+        strings = problem.data["strings"]
+        said = read_numbers(answer, len(strings))
         if said is None:
-            return Verdict.unparsed("expected yes or no")
-        return Verdict.judge(said == matches(problem.data["pattern"], problem.data["string"]))
+            return Verdict.unparsed(f"expected the numbers of the matched strings (1-{len(strings)}) "
+                                    "separated by commas, or none")
+        matcher = compile_trusted(problem.data["pattern"])
+        truth = {i for i, string in enumerate(strings, 1) if matcher.fullmatch(string) is not None}
+        return Verdict.judge(said == truth)
 
     def difficulty(self, problem: Problem) -> float:
-        """The expression's length plus the string's length."""
-        return float(len(problem.data["pattern"]) + len(problem.data["string"]))
+        """The expression's length plus the strings' mean length, times the number of strings."""
+        strings = problem.data["strings"]
+        return float(len(problem.data["pattern"]) + sum(map(len, strings)) / len(strings)) * len(strings)
 
     def surface_features(self, problem: Problem) -> dict[str, float]:
-        string, pattern = problem.data["string"], problem.data["pattern"]
-        letters = [ch for ch in pattern if ch.isalpha()]
-        return {"length": float(len(string)), "pattern length": float(len(pattern)),
-                "letters in pattern": float(len(letters)),
-                "first letter in pattern": float(string[0] in pattern),
-                "last letter in pattern": float(string[-1] in pattern),
-                "letters not in pattern": float(sum(ch not in pattern for ch in string)),
-                "stars": float(pattern.count("*") + pattern.count("+"))}
+        strings, pattern = problem.data["strings"], problem.data["pattern"]
+        return {"strings": float(len(strings)), "pattern length": float(len(pattern)),
+                "letters in pattern": float(sum(ch.isalpha() for ch in pattern)),
+                "stars": float(pattern.count("*") + pattern.count("+")),
+                "mean length": sum(map(len, strings)) / len(strings),
+                "letters not in pattern": float(sum(ch not in pattern for s in strings for ch in s))}
+
+    def heuristics(self) -> dict[str, Callable[[Problem], str]]:
+        """Guesses that read the strings' look, not the expression (lengths, numbers, coins), and a reader who
+        checks only each string's first and last letters and neighbouring pairs against the expression."""
+        def by_length(problem: Problem, longest: bool) -> str:
+            strings = problem.data["strings"]
+            order = sorted(range(1, len(strings) + 1), key=lambda i: (len(strings[i - 1]) * (-1 if longest else 1), i))
+            return spell(sorted(order[: len(strings) // 2]))
+
+        def coins(problem: Problem) -> str:
+            rng = random.Random(f"{problem.seed} coins")
+            return spell([i for i in range(1, len(problem.data["strings"]) + 1) if rng.random() < 0.5])
+
+        def parity(problem: Problem, odd: bool) -> str:
+            return spell(list(range(1 if odd else 2, len(problem.data["strings"]) + 1, 2)))
+
+        def own_letters(problem: Problem) -> str:
+            letters = set(problem.data["pattern"])
+            return spell([i for i, s in enumerate(problem.data["strings"], 1) if set(s) <= letters])
+
+        def ends_and_neighbours(problem: Problem) -> str:
+            view = local_view(parse(problem.data["pattern"]))
+            return spell([i for i, s in enumerate(problem.data["strings"], 1) if passes_local_view(view, s)])
+
+        return {"ends and neighbours": ends_and_neighbours, "longest half": lambda p: by_length(p, True), "shortest half": lambda p: by_length(p, False),
+                "a coin per string": coins, "odd numbers": lambda p: parity(p, True),
+                "even numbers": lambda p: parity(p, False), "only the expression's letters": own_letters}
 
     def spellings(self, problem: Problem) -> list[str]:
         gold = problem.answer or ""
-        return [*super().spellings(problem), gold.upper(), f"**{gold.capitalize()}**",
-                f"{gold.capitalize()}."]
+        if gold == "none":
+            return [*super().spellings(problem), "None.", "NONE", "{}", "None of them."]
+        items = gold.split(", ")
+        return [*super().spellings(problem), "{" + gold + "}", ", ".join(reversed(items)), f"Strings {gold}.",
+                " and ".join(items) if len(items) == 2 else "; ".join(items), f"**{gold}**",
+                "The matched strings are: " + ", ".join(f"#{i}" for i in items)]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
-        other = "no" if problem.answer == "yes" else "yes"
-        return [other, "yes or no", f"{problem.answer}, no wait, {other}"]
+        count = len(problem.data["strings"])
+        truth = [] if problem.answer == "none" else [int(i) for i in (problem.answer or "").split(", ")]
+        flipped = rng.randint(1, count)
+        wrong = sorted(set(truth) ^ {flipped})
+        others = [i for i in range(1, count + 1) if i not in truth]
+        wrong_answers = [spell(wrong), f"{problem.answer}, no wait, {spell(wrong)}", f"{spell(wrong)} or {problem.answer}",
+                         spell([*truth, count + 1])]
+        if others:
+            wrong_answers.append(f"{problem.answer} or {others[0]}" if truth else f"none or {others[0]}")
+        if truth:
+            wrong_answers.append(f"{spell(truth)}, {truth[0]}")  # a number given twice
+        return wrong_answers
