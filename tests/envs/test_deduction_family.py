@@ -429,12 +429,17 @@ def test_circuit_eval_example_is_the_same_whatever_the_answer():
 # --- deduction/fol_evaluate -----------------------------------------------------------------------
 
 
-def test_fol_evaluate_reads_sentence_verdicts():
+def test_fol_evaluate_reads_the_set_of_true_sentences():
     source = make_source("deduction/fol_evaluate")
-    problem = next(p for p in (source.sample(0, s) for s in range(10)) if p.data["true"])
-    for right in ["The sentence is true.", "It holds.", "T", "⊤"]:
+    problem = next(p for p in (source.sample(0, s) for s in range(10)) if 0 < sum(p.data["true"]) < 5)
+    true = [i for i, t in enumerate(problem.data["true"], 1) if t]
+    false = [i for i, t in enumerate(problem.data["true"], 1) if not t]
+    listed = ", ".join(map(str, true))
+    for right in [listed, ", ".join(map(str, reversed(true))), f"Sentences {' and '.join(map(str, true))}.",
+                  f"\\boxed{{{listed}}}"]:
         assert source.verify(problem, right).correct, right
-    for wrong in ["The sentence is not true.", "It does not hold.", "F", "true or false", "true\nfalse"]:
+    opposite = ", ".join(map(str, false))
+    for wrong in [opposite, f"{listed} or {opposite}", f"{listed}\n{opposite}", f"{listed}, {false[0]}", "true", "none"]:
         assert not source.verify(problem, wrong).correct, wrong
 
 
@@ -446,4 +451,4 @@ def test_fol_evaluate_sentences_have_no_absorbed_repeats():
     assert not degenerate(["and", ["P", "x"], ["or", ["Q", "x"], ["R", "x"]]])
     source = make_source("deduction/fol_evaluate")
     for seed in range(30):
-        assert not degenerate(source.sample(2, seed).data["sentence"])
+        assert not any(degenerate(sentence) for sentence in source.sample(2, seed).data["sentences"])
