@@ -57,7 +57,8 @@ _HEADER = re.compile(r"(unreachable(?:\s+states?)?|(?:equivalence\s+)?classes)\s
 _LABEL = re.compile(r"(?:class|group|block)\s*\d{1,3}\s*[:=]\s*")
 _GROUP_GAP = re.compile(r"[\s,;|]*(?:and\s+)?")  # between bracketed classes
 _STATE_GAP = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")  # between the states of one class
-_NONE = frozenset({"none", "-", "∅", "{}", "[]", "()", "nothing", "no states", "no state"})
+_NONE = frozenset({"none", "-", "∅", "{}", "[]", "()", "\\emptyset", "\\varnothing", "nothing", "no states", "no state"})
+_LATEX_STATE = re.compile(r"q_(?:\{(\d{1,3})\}|(\d{1,3}))")  # q_3, q_{3}: a state written in LaTeX
 _BRACKETS = {"{": "}", "[": "]", "(": ")"}
 MAX_CHARS = 2_000
 
@@ -187,11 +188,17 @@ def _without_separator(part: str) -> str:
     return part[:-1].rstrip() if part[-1:] in ";,." else part
 
 
+def _plain(text: str) -> str:
+    """``text`` in lower case with its LaTeX looked through: ``$``, ``\\{`` for ``{``, ``q_{3}`` and ``q_3`` for ``q3``."""
+    text = text.strip().lower().replace("\\{", "{").replace("\\}", "}").replace("$", "")
+    return _LATEX_STATE.sub(lambda match: "q" + (match.group(1) or match.group(2)), text)
+
+
 def read_minimisation(text: str) -> tuple[list[str], list[list[str]]] | None:
     """``(unreachable, classes)`` from ``unreachable: q7; classes: {q0, q3}, {q1}`` (either part first;
     ``unreachable`` optional when there are none; ``classes:`` optional without it or on the lines after
     it). None if unreadable."""
-    text = text.strip().lower()
+    text = _plain(text)
     headers = list(_HEADER.finditer(text))
     if not headers:
         parts = {"classes": text}
@@ -371,7 +378,8 @@ class DfaMinimization(Task):
         plain = "\n".join(", ".join(g[::-1]) for g in groups[::-1])
         return [*super().spellings(problem), f"{gold}.", f"Classes: {tail}\n{head.capitalize()}",
                 f"{head}\nclasses:\n{plain}", f"{head}; classes: [" + ", ".join(f"[{' '.join(g)}]" for g in groups)
-                + "]", f"{head}; equivalence classes: " + " | ".join(" ".join(g) for g in groups)]
+                + "]", f"{head}; equivalence classes: " + " | ".join(" ".join(g) for g in groups),
+                f"{head}; classes: $" + ", ".join("\\{" + ", ".join(s.replace("q", "q_") for s in g) + "\\}" for g in groups) + "$"]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         dfa = problem.data["dfa"]
