@@ -153,10 +153,10 @@ def _bracketed(text: str) -> list[list[str]] | None:
         if opener not in _BRACKETS:
             return None
         end = text.find(_BRACKETS[opener], position + 1)
-        inner = text[position + 1:end] if end > 0 else ""
-        if end < 0 or any(c in inner for c in "{}[]()"):
+        if end < 0:
             return None
-        group = _states(inner)
+        inner = text[position + 1:end]
+        group = None if any(c in inner for c in "{}[]()") else _states(inner)
         if group is None:
             return None
         groups.append(group)
@@ -179,7 +179,7 @@ def _classes(text: str) -> list[list[str]] | None:
         if group is None:
             return None
         groups.append(group)
-    return groups
+    return groups or None
 
 
 def _without_separator(part: str) -> str:
