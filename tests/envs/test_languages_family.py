@@ -213,7 +213,7 @@ def test_dfa_minimization_self_loops_do_not_reveal_the_answer():
     task = make_source("languages/dfa_minimization")
     problems = [task.sample(0, 50_000 + seed) for seed in range(600)]
     rows = [{"loops": task.surface_features(p)["self loops"]} for p in problems]
-    answers = [p.answer for p in problems]
+    answers = [str(p.answer.count("{")) for p in problems]  # the minimal DFA's size: its number of classes
     share = max(answers.count(a) for a in set(answers)) / len(answers)
     _, accuracy = best_threshold_rule(rows, answers)
     assert accuracy <= share + 0.06
