@@ -64,12 +64,15 @@ def test_claims_are_independent_fair_coins_about_disjoint_entities() -> None:
 
 def test_the_answer_grammar() -> None:
     for answer in ("3, 1", "{1, 3}", "1 and 3", "Claims 1 and 3 are true.", "True: 1, 3", "claim 1, claim 3",
-                   r"\boxed{1, 3}", "Answer: 3, 1.", "The true claims are 1 and 3."):
+                   r"\boxed{1, 3}", "Answer: 3, 1.", "The true claims are 1 and 3.", "1 and 3 are true, the rest are false.",
+                   "1: true, 2: false, 3: true, 4: false, 5: false", "1. True\n2. False\n3. True\n4. False\n5. False"):
         assert read_true_claims(answer, 5) == {1, 3}, answer
     for answer in ("none", "None.", "No claim is true.", "{}"):
         assert read_true_claims(answer, 5) == frozenset(), answer
     assert read_true_claims("All claims are true.", 5) == {1, 2, 3, 4, 5}
-    for hedge in ("1 or 3", "1, 3 or none", "1, 3. None.", "1, 3\nnone", "1, 1", "1, 6", "0", "true", "1, 3 maybe"):
+    for hedge in ("1 or 3", "1, 3 or none", "1, 3. None.", "1, 3\nnone", "1, 1", "1, 6", "0", "true", "1, 3 maybe",
+                  "1: true, 2: false, 3: true, 4: false", "1: true, 2: false, 3: true, 4: false, 5: false, 5: true",
+                  "1: true, 2: false, 3: true, 4: false, 5: false maybe"):
         assert read_true_claims(hedge, 5) is None, hedge
 
 

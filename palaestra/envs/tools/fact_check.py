@@ -5,7 +5,8 @@ named directly or through a path of relations (``The founder of Quorvex Labs was
 claim is true or false on its own, by a fair coin. From level 1 on, every claim is contested: an unverified
 document states a different value for its fact, and a false claim is exactly what that document says; the
 documents marked (verified) settle it. The answer is the set of the true claims' numbers (``2, 3`` in any
-order, ``{2, 3}``, ``Claims 2 and 3 are true.``; ``none`` when no claim is true, ``all`` when every one is).
+order, ``{2, 3}``, ``Claims 2 and 3 are true.``; ``none`` when no claim is true, ``all`` when every one is;
+or a verdict per claim, ``1: false, 2: true, ...``).
 The skill: weighing sources, not just finding one that matches. A claim never names the entity its path
 starts from as the value (true or false): "The spouse of X is married to X" is true on its face, and such
 claims (one in nine at level 2, 91% true) paid a no-lookup rule "the same name twice means true". The claims
@@ -35,6 +36,7 @@ from __future__ import annotations
 import functools
 import json
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -57,6 +59,10 @@ ALL_WORDS = ("all", "all of them", "all claims", "all claims are true", "all are
              "every claim is true")
 _LEADS = ("the true claims are", "true claims are", "the true claims:", "true claims:", "true claims",
           "the true ones are", "true:", "the claims that are true are")
+_REST_FALSE = (", the rest are false", "; the rest are false", ". the rest are false", ", the others are false",
+               "; the others are false", ". the others are false", ", all others are false")
+# One claim's verdict in a list of them ("claim 2: false", "3. true", "4 - true"); a fixed pattern on short items.
+_VERDICT = re.compile(r"(?:claim\s?)?(\d{1,3})\s?[:.)=-]?\s?(true|false)\.?")
 _TAILS = (" are true", " is true", " are correct", " is correct")
 
 
@@ -169,10 +175,12 @@ class FactCheck(ToolTask):
     def spellings(self, problem: Problem) -> list[str]:
         gold = problem.answer or ""
         if gold == "none":
-            return ["None", "none.", "No claim is true.", "{}", "Answer: none"]
+            verdicts = "\n".join(f"{i}. false" for i in range(1, len(problem.data["claims"]) + 1))
+            return ["None", "none.", "No claim is true.", "{}", "Answer: none", verdicts]
         items = gold.split(", ")
+        verdicts = ", ".join(f"{i}: {'true' if c['truth'] else 'false'}" for i, c in enumerate(problem.data["claims"], 1))
         everything = ["All claims are true."] if len(items) == len(problem.data["claims"]) else []
-        return [*everything, f"{{{gold}}}", ", ".join(reversed(items)), f"{gold}.", " ".join(items) if len(items) == 1 else
+        return [*everything, verdicts, f"{{{gold}}}", ", ".join(reversed(items)), f"{gold}.", " ".join(items) if len(items) == 1 else
                 ", ".join(items[:-1]) + f" and {items[-1]}", ", ".join(f"claim {i}" for i in items),
                 f"Claims {gold} are true." if len(items) > 1 else f"Claim {gold} is true.", f"True: {gold}",
                 f"\\boxed{{{gold}}}"]
@@ -199,7 +207,8 @@ def _lookup_moves(spec: str, facts: tuple[tuple[Any, ...], ...]) -> tuple[str, .
 def read_true_claims(answer: str, k: int) -> frozenset[int] | None:
     """The claim numbers an answer names as true, or None when it cannot be read: ``2, 3``, ``{2, 3}``,
     ``claims 2 and 3``, ``Claims 2 and 3 are true.``, ``True: 2, 3``; ``none`` (or ``No claim is true.``)
-    for the empty set, ``all`` (or ``All claims are true.``) for every claim. Every number must be a claim's (1 to ``k``), each given once; a hedge (``2 or 3``),
+    for the empty set, ``all`` (or ``All claims are true.``) for every claim; or a verdict for every claim
+    (``1: false, 2: true, 3: true, 4: false, 5: false``). Every number must be a claim's (1 to ``k``), each given once; a hedge (``2 or 3``),
     a retraction or a second answer is unreadable.
 
     >>> read_true_claims("Claims 3 and 1 are true.", 4) == {1, 3}, read_true_claims("none", 4)
@@ -218,8 +227,15 @@ def read_true_claims(answer: str, k: int) -> frozenset[int] | None:
         return said
     if " ".join(answer.lower().split()).strip(" .!") in ALL_WORDS:
         return frozenset(range(1, k + 1))
+    verdicts = _verdict_list(answer, k)
+    if verdicts is not None:
+        return verdicts
     text = answer.strip().rstrip(".").strip()  # a sentence: "The true claims are 1 and 3." / "Claims 1, 3 are true"
     lower = text.lower()
+    for rest in _REST_FALSE:  # "1 and 3 are true, the rest are false"
+        if lower.endswith(rest):
+            text, lower = text[: -len(rest)].strip(), lower[: -len(rest)].strip()
+            break
     for lead in _LEADS:
         if lower.startswith(lead):
             text, lower = text[len(lead):].strip(), lower[len(lead):].strip()
@@ -231,6 +247,23 @@ def read_true_claims(answer: str, k: int) -> frozenset[int] | None:
     if text.lower().startswith("claims "):
         text = text[len("claims "):]
     return read(text) if text and text != answer.strip() else None
+
+
+def _verdict_list(answer: str, k: int) -> frozenset[int] | None:
+    """A verdict per claim, every claim once (``1: true, 2: false, ...``, one per line or separated by commas or
+    semicolons): the set of those marked true, or None."""
+    said: dict[int, bool] = {}
+    for item in answer.strip().rstrip(".").replace(";", "\n").replace(",", "\n").split("\n"):
+        if not item.strip():
+            continue
+        match = _VERDICT.fullmatch(item.strip().lower())
+        if match is None:
+            return None
+        number = int(match.group(1))
+        if not 1 <= number <= k or number in said:
+            return None
+        said[number] = match.group(2) == "true"
+    return frozenset(n for n, true in said.items() if true) if len(said) == k else None
 
 
 def _claim_number(item: str, k: int) -> int | None:
