@@ -2,7 +2,8 @@
 
 One true/false claim, half of them true, paid a coin 0.5 and the constant ``true`` about as much at every level.
 Now five claims about one world, each true by a fair coin, are answered as the set of the true ones, so a constant,
-a guessed subset and a reader who trusts the first document found each score at most 0.10.
+a guessed subset and a reader who trusts the first document found (or the majority of documents) each score at
+most 0.10.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from functools import cache
 import palaestra
 from palaestra.core import Problem
 from palaestra.core.registry import make_source
-from palaestra.envs.tools.fact_check import first_document_answer, read_true_claims
+from palaestra.envs.tools.fact_check import first_document_answer, majority_answer, read_true_claims
 
 ENV = "tools/fact_check"
 SOURCE = make_source(ENV)
@@ -42,11 +43,12 @@ def test_no_constant_and_no_coin_pays_more_than_a_tenth() -> None:
         assert guess <= 0.10, (level, guess)
 
 
-def test_trusting_the_first_document_found_pays_little_at_the_contested_levels() -> None:
-    for level in (1, TOP):
-        assert _score(_problems(level, 40), first_document_answer) <= 0.10, level
-    # At level 0 no document lies: the same reader is the honest one, which shows the policy reads the documents.
-    assert _score(_problems(0, 10), first_document_answer) == 1.0
+def test_readers_who_do_not_weigh_sources_earn_little_at_the_contested_levels() -> None:
+    for reader in (first_document_answer, majority_answer):
+        for level in (1, TOP):
+            assert _score(_problems(level, 40), reader) <= 0.10, (reader.__name__, level)
+        # At level 0 no document lies: the same reader is the honest one, which shows the policy reads the documents.
+        assert _score(_problems(0, 10), reader) == 1.0, reader.__name__
 
 
 def test_claims_are_independent_fair_coins_about_disjoint_entities() -> None:
