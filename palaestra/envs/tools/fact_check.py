@@ -176,17 +176,17 @@ class FactCheck(ToolTask):
                     i for i in range(1, len(problem.data["claims"]) + 1) if rng.random() < 0.5)}
 
     def spellings(self, problem: Problem) -> list[str]:
+        claims = problem.data["claims"]
         gold = problem.answer or ""
+        verdicts = ", ".join(f"{i}: {'true' if c['truth'] else 'false'}" for i, c in enumerate(claims, 1))
         if gold == "none":
-            verdicts = "\n".join(f"{i}. false" for i in range(1, len(problem.data["claims"]) + 1))
-            return ["None", "none.", "No claim is true.", "{}", "Answer: none", verdicts]
+            return ["None", "none.", "No claim is true.", "{}", "Answer: none", verdicts.replace(", ", "\n")]
         items = gold.split(", ")
-        verdicts = ", ".join(f"{i}: {'true' if c['truth'] else 'false'}" for i, c in enumerate(problem.data["claims"], 1))
-        everything = ["All claims are true."] if len(items) == len(problem.data["claims"]) else []
-        return [*everything, verdicts, f"{{{gold}}}", ", ".join(reversed(items)), f"{gold}.", " ".join(items) if len(items) == 1 else
-                ", ".join(items[:-1]) + f" and {items[-1]}", ", ".join(f"claim {i}" for i in items),
-                f"Claims {gold} are true." if len(items) > 1 else f"Claim {gold} is true.", f"True: {gold}",
-                f"\\boxed{{{gold}}}"]
+        listed = ", ".join(items[:-1]) + f" and {items[-1]}" if len(items) > 1 else gold
+        sentence = f"Claims {listed} are true." if len(items) > 1 else f"Claim {gold} is true."
+        everything = ["All claims are true."] if len(items) == len(claims) else []
+        return [*everything, verdicts, f"{{{gold}}}", ", ".join(reversed(items)), f"{gold}.", listed,
+                ", ".join(f"claim {i}" for i in items), sentence, f"True: {gold}", f"\\boxed{{{gold}}}"]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         k = len(problem.data["claims"])
@@ -211,8 +211,8 @@ def read_true_claims(answer: str, k: int) -> frozenset[int] | None:
     """The claim numbers an answer names as true, or None when it cannot be read: ``2, 3``, ``{2, 3}``,
     ``claims 2 and 3``, ``Claims 2 and 3 are true.``, ``True: 2, 3``; ``none`` (or ``No claim is true.``)
     for the empty set, ``all`` (or ``All claims are true.``) for every claim; or a verdict for every claim
-    (``1: false, 2: true, 3: true, 4: false, 5: false``). Every number must be a claim's (1 to ``k``), each given once; a hedge (``2 or 3``),
-    a retraction or a second answer is unreadable.
+    (``1: false, 2: true, 3: true, 4: false, 5: false``). Every number must be a claim's (1 to ``k``), each given
+    once; a hedge (``2 or 3``), a retraction or a second answer is unreadable.
 
     >>> read_true_claims("Claims 3 and 1 are true.", 4) == {1, 3}, read_true_claims("none", 4)
     (True, frozenset())
