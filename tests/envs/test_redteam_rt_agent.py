@@ -98,8 +98,9 @@ def test_fact_check_claims_never_name_their_start_as_the_value() -> None:
     for level in (2, 3):
         repeated = 0
         for problem in _problems("tools/fact_check", level, 60):
-            names = re.findall(r"[A-Z][a-z]+(?: [A-Z][a-z]+)+", problem.data["claim"])
-            repeated += len(names) != len(set(names))
+            for claim in problem.data["claims"]:
+                names = re.findall(r"[A-Z][a-z]+(?: [A-Z][a-z]+)+", claim["claim"])
+                repeated += len(names) != len(set(names))
         assert repeated == 0, level
 
 
