@@ -133,7 +133,7 @@ class RuleInduction(Task):
             "Which candidates agree with every example? One or more do. Answer with the letters of all of them, "
             f"separated by commas, in any order, for example: {EXAMPLE}"
         )
-        data = {"rules": [text for text, _ in rules], "yes_sets": [_mask(members) for _, members in rules],
+        data = {"rules": [text for text, _ in rules], "yes_sets": [format(_bits(members), "x") for _, members in rules],
                 "target": target, "examples": [[n, label] for n, label in examples]}
         return Problem(prompt=prompt, answer=_spell(fitting), data=data)
 
@@ -143,8 +143,8 @@ class RuleInduction(Task):
         rules, examples = problem.data["rules"], problem.data["examples"]
         checks = 0
         for mask in problem.data["yes_sets"]:
-            members = _members(mask)
-            wrong = [i for i, (n, label) in enumerate(examples) if (n in members) != label]
+            bits = int(mask, 16)
+            wrong = [i for i, (n, label) in enumerate(examples) if bool(bits >> n & 1) != label]
             checks += wrong[0] + 1 if wrong else len(examples)
         compound = sum(" or " in r or " and " in _RANGE.sub("", r) for r in rules)
         return float(checks + compound)
@@ -155,13 +155,13 @@ class RuleInduction(Task):
         if said is None:
             return Verdict.unparsed(f"expected the letters (A to {_LETTERS[len(rules) - 1]}) of every candidate that agrees "
                                     f"with all the examples, separated by commas, e.g. {EXAMPLE}")
-        members = [_members(mask) for mask in problem.data["yes_sets"]]
+        masks = [int(mask, 16) for mask in problem.data["yes_sets"]]
         examples = [(n, label) for n, label in problem.data["examples"]]
         for i in sorted(said):
-            wrong = next((n for n, label in examples if (n in members[i]) != label), None)
+            wrong = next((n for n, label in examples if bool(masks[i] >> n & 1) != label), None)
             if wrong is not None:
                 return Verdict.wrong(f"candidate {_LETTERS[i]} disagrees with the example {wrong}")
-        missed = [i for i in _fitting(members, examples) if i not in said]
+        missed = [i for i in _fitting(masks, examples) if i not in said]
         if missed:
             return Verdict.wrong(f"candidate {_LETTERS[missed[0]]} agrees with every example too")
         return Verdict.judge(True)
@@ -200,8 +200,8 @@ class RuleInduction(Task):
 
         def fitting_part(part: Callable[[list[tuple[int, bool]]], list[tuple[int, bool]]]) -> Callable[[Problem], str]:
             def answer(problem: Problem) -> str:
-                members = [_members(mask) for mask in problem.data["yes_sets"]]
-                return _spell(_fitting(members, part([(n, lb) for n, lb in problem.data["examples"]])))
+                masks = [int(mask, 16) for mask in problem.data["yes_sets"]]
+                return _spell(_fitting(masks, part([(n, lb) for n, lb in problem.data["examples"]])))
             return answer
 
         def first_fitting_three(problem: Problem) -> str:
@@ -242,17 +242,16 @@ _LAZY_VIEWS: dict[str, Callable[[list[tuple[int, bool]]], list[tuple[int, bool]]
 }
 
 
-def _mask(members: frozenset[int]) -> str:
-    return format(sum(1 << n for n in members), "x")
+def _bits(members: frozenset[int]) -> int:
+    """A yes-set as an integer, bit n for the number n (stored in hex in the problem's data)."""
+    return sum(1 << n for n in members)
 
 
-def _members(mask: str) -> frozenset[int]:
-    bits = int(mask, 16)
-    return frozenset(n for n in _NUMBERS if bits >> n & 1)
-
-
-def _fitting(members: list[frozenset[int]], examples: list[tuple[int, bool]]) -> list[int]:
-    return [i for i, yes in enumerate(members) if all((n in yes) == label for n, label in examples)]
+def _fitting(masks: list[int], examples: list[tuple[int, bool]]) -> list[int]:
+    """The places of the rules (yes-sets as bits) that agree with every example."""
+    yes = sum(1 << n for n, label in set(examples) if label)
+    no = sum(1 << n for n, label in set(examples) if not label)
+    return [i for i, mask in enumerate(masks) if mask & yes == yes and not mask & no]
 
 
 def _spell(indices: Iterable[int]) -> str:
@@ -328,31 +327,31 @@ def _draw(rng: random.Random, config: RuleInduction.Config, size: int) -> tuple 
     places = rng.sample(range(config.candidates), size)
     placed, rest = dict(zip(places, fitting_rules)), iter(others)
     rules = [placed[i] if i in placed else next(rest) for i in range(config.candidates)]
-    members = [m for _, m in rules]
+    masks = [_bits(m) for _, m in rules]
     for _ in range(20):  # examples that leave a wrong candidate standing to every lazy view
-        examples = _examples(rng, config, members, sorted(places), yes, agreeing)
-        if all(len(_fitting(members, view(examples))) > size for view in _LAZY_VIEWS.values()):
+        examples = _examples(rng, config, masks, sorted(places), _bits(yes), agreeing)
+        if all(len(_fitting(masks, view(examples))) > size for view in _LAZY_VIEWS.values()):
             break
     else:
         return None
-    if _fitting(members, examples) != sorted(places):  # re-checked: exactly the drawn rules fit
+    if _fitting(masks, examples) != sorted(places):  # re-checked: exactly the drawn rules fit
         return None
     return rules, places, places[0], examples
 
 
-def _examples(rng: random.Random, config: RuleInduction.Config, members: list[frozenset[int]], fitting: list[int],
-              yes: frozenset[int], agreeing: list[int]) -> list[tuple[int, bool]]:
+def _examples(rng: random.Random, config: RuleInduction.Config, masks: list[int], fitting: list[int], yes: int,
+              agreeing: list[int]) -> list[tuple[int, bool]]:
     """Examples from the numbers every fitting rule labels alike: each rules out a candidate still standing, then
     random ones up to ``config.examples`` (at least ``config.extra`` of them)."""
-    alive = [i for i in range(len(members)) if i not in fitting]
+    alive = [i for i in range(len(masks)) if i not in fitting]
     chosen: list[int] = []
-    for _ in range(len(members)):  # each pass rules out at least the victim
+    for _ in range(len(masks)):  # each pass rules out at least the victim
         if not alive:
             break
         victim = rng.choice(alive)
-        n = rng.choice([m for m in agreeing if (m in members[victim]) != (m in yes)])
+        n = rng.choice([m for m in agreeing if (masks[victim] ^ yes) >> m & 1])
         chosen.append(n)
-        alive = [i for i in alive if (n in members[i]) == (n in yes)]
+        alive = [i for i in alive if not (masks[i] ^ yes) >> n & 1]
     spare = [n for n in agreeing if n not in chosen]
     chosen += rng.sample(spare, min(max(config.extra, config.examples - len(chosen)), len(spare)))
-    return [(n, n in yes) for n in sorted(chosen)]
+    return [(n, bool(yes >> n & 1)) for n in sorted(chosen)]
