@@ -7,24 +7,24 @@ with a different set of yes-numbers. The answer is the set of every candidate th
 all the examples (``B, D`` in any order, ``{B, D}``, ``Rules B and D``, ``\\boxed{B, D}``, or the rules'
 texts one per line); one to three candidates fit, the hidden rule among them.
 
-Version 3: the answer was the letter of the only fitting rule, so a constant letter earned one over
-the number of candidates (0.22-0.26 at level 0, up to 0.17 at level 4 over 300 problems), and a
-reader who took the first rule fitting the three smallest examples earned 0.81-0.91 at every level.
-Now the answer is the set of fitting rules, drawn uniformly among all sets of one to three of the
-6-10 candidates (41 sets at level 0, 175 at level 4; the size is drawn before any redraw, and the
-fitting places at random, so the letters stay uniform), so a constant set earns 1/41 or less in
-expectation (at most 0.057 measured over 300 problems of any level: the ten commonest answers, each
-letter, ``all``, ``none``, ``A, B``). The examples lie among the numbers where every fitting rule
-agrees with the hidden one: each rules out a candidate still standing, then random ones fill up to
-five, and they are redrawn until every lazy view is wrong: the candidates fitting only the yes- or
-only the no-examples, the smaller or larger half, the three smallest or the three largest examples
-always include a candidate that the other examples rule out (declared as heuristics with the first
-rule fitting the three smallest examples, the shortest rule and a random set of 1-3 letters: at most
-0.05 at any level). A reader who skips a single example is right about 0.55-0.67 of the time: that
-is most of the work, and examples that are each the only one ruling a candidate out would be two or
-three per problem. The set is unique by construction: the verifier recomputes it from the rules'
-yes-sets (kept in the problem's data) and the examples, and generation re-checks it is the drawn
-one. The prompt's example ``B, D`` is fixed, independent of the answer.
+Version 3: the answer was the letter of the only fitting rule, so a constant letter earned one over the
+number of candidates (0.22-0.26 at level 0, up to 0.17 at level 4 over 300 problems), and a reader who
+took the first rule fitting the three smallest examples earned 0.81-0.91 at every level. Now the answer
+is the set of fitting rules, drawn uniformly among all sets of one to three of the 6-10 candidates (41
+sets at level 0, 175 at level 4; the size is drawn before any redraw, and the fitting places at random,
+so the letters stay uniform), so a constant set earns 1/41 or less in expectation (at most 0.057
+measured over 300 problems of any level: the ten commonest answers, each letter, ``all``, ``none``,
+``A, B``). The examples lie among the numbers where every fitting rule agrees with the hidden one: each rules
+out a candidate still standing, then random ones fill up to five, and they are redrawn until every lazy
+view is wrong: the candidates fitting only the yes- or only the no-examples, the smaller or larger half,
+the three smallest or the three largest examples always include a candidate that the other examples rule
+out (declared as heuristics with the first rule fitting the three smallest examples, the shortest rule
+and a random set of 1-3 letters: at most 0.066, at level 0 over 1000 problems). A reader who skips a
+single example is right about 0.55-0.67 of the time: that is most of the work, and examples that are
+each the only one ruling a candidate out would be two or three per problem. The set is unique by
+construction: the verifier recomputes it from the rules' yes-sets (kept in the problem's data) and the
+examples, and generation re-checks it is the drawn one. The prompt's example ``B, D`` is fixed,
+independent of the answer.
 """
 
 from __future__ import annotations
