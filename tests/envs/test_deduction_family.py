@@ -362,12 +362,15 @@ def test_mastermind_deduce_unique_by_brute_force_and_lead_ins_read():
 def test_rule_induction_reads_rule_sentences_and_rejects_mismatched_letter_and_text():
     source = make_source("deduction/rule_induction")
     problem = source.sample(2, 3)
-    rules, target, letter = problem.data["rules"], problem.data["target"], problem.answer
-    other = "ABCDEFGHIJ"[(target + 1) % len(rules)]
-    for right in [f"The rule is {letter}.", f"Rule {letter}", f"yes exactly when the number {rules[target]}"]:
+    rules, letters = problem.data["rules"], problem.answer.split(", ")
+    chosen = ["ABCDEFGHIJ".index(x) for x in letters]
+    other = next(i for i in range(len(rules)) if i not in chosen)
+    sentences = "\n".join(f"({x}) yes exactly when the number {rules[i]}" for x, i in zip(letters, chosen))
+    for right in [f"The rules are {' and '.join(letters)}.", f"Rules {', '.join(reversed(letters))}", sentences]:
         assert source.verify(problem, right).correct, right
-    for wrong in [f"{letter}) {rules[(target + 1) % len(rules)]}", f"The rule is {letter} or {other}",
-                  f"The rule is {other}."]:
+    mismatched = "\n".join(f"{x}) {rules[other]}" for x in letters)
+    for wrong in [mismatched, f"{problem.answer} or {'ABCDEFGHIJ'[other]}", f"{problem.answer}, {'ABCDEFGHIJ'[other]}",
+                  letters[0], f"The rules are {problem.answer}. No wait, {'ABCDEFGHIJ'[other]}."]:
         assert not source.verify(problem, wrong).correct, wrong
 
 
