@@ -1,0 +1,36 @@
+"""Scored games where a constant reply must not earn reward (regret-scored social and pricing games).
+
+A constant reply, the same every turn whatever the game says, is the cheapest policy there is; the guide's
+"no reward without solving" holds it to about random play. Each test plays every constant the game takes on
+60 problems of the level where the constants did best before the fix, and the env's honest player on the same.
+"""
+
+from __future__ import annotations
+
+from palaestra.core.registry import make_source
+from palaestra.kit.play import play_episode
+
+PROBLEMS = 60
+CONSTANT_LIMIT = 0.15  # a constant reply's mean reward, at most
+
+
+def mean_reward(env_id: str, level: int, choose_for) -> float:
+    source = make_source(env_id)
+    total = 0.0
+    for seed in range(PROBLEMS):
+        problem = source.sample(level, seed)
+        total += min(1.0, play_episode(source, problem, choose_for(source, problem))[0])
+    return total / PROBLEMS
+
+
+def honest(source, problem):
+    return lambda state, history: source.honest_move(source.view(problem, history))
+
+
+def test_ultimatum_no_constant_offer_earns_reward() -> None:
+    # Version 1: offering 6 every round scored 0.41 on average at level 5 (the honest player 0.56).
+    level = 5
+    means = {offer: mean_reward("games/ultimatum", level, lambda s, p, o=offer: lambda state, history: f"offer {o}")
+             for offer in range(11)}
+    assert max(means.values()) <= CONSTANT_LIMIT, means
+    assert mean_reward("games/ultimatum", level, honest) >= 0.3
