@@ -21,7 +21,7 @@ even the Bayes-optimal player about 0.1-0.2. Two thirds keeps every constant off
 0.15 on average per level (0.09-0.12 measured on 200 games per level) and the honest player at 0.38-0.47.
 A game is redrawn when its zero is within 5 coins of the best, or when the best fixed reply comes within
 :data:`FIXED_ROOM` of the best (on the way from random play's zero): there the replies tell too little to
-beat a fixed reply, and the honest player's score would hang on luck. The levels have 7-8 rounds per
+beat a fixed reply, and the honest player's score would hang on luck. The levels have 6-8 rounds per
 responder (version 1: 4-6), so that probing pays. Version 2 also adds the number of responders to the public
 facts and makes the honest player Bayesian.
 
@@ -82,7 +82,7 @@ class Ultimatum(MultiTurnTask):
         resentful_share: float
 
     version = 2
-    presets = (Config(3, 8, 0.3), Config(4, 7, 0.3), Config(4, 8, 0.5), Config(5, 7, 0.5), Config(5, 8, 0.5))
+    presets = (Config(4, 6, 0.3), Config(4, 7, 0.3), Config(4, 8, 0.5), Config(5, 7, 0.5), Config(5, 8, 0.5))
     growth = Growth(steps={"rounds_each": 1})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
