@@ -18,7 +18,7 @@ and never below random play's zero. In version 1 the zero was random play's alon
 or 6 scored 0.34-0.41 on average at every level while the honest player scored about 0.5: these games leave
 an information-using player little over the best constant, so a zero at the best constant itself would leave
 even the Bayes-optimal player about 0.1-0.2. Two thirds keeps every constant offer and cheap rule at or below
-0.15 on average per level (0.09-0.12 measured on 200 games per level) and the honest player at 0.38-0.47.
+0.15 on average per level (0.09-0.13 measured on 200 games per level) and the honest player at 0.42-0.48.
 A game is redrawn when its zero is within 5 coins of the best, or when the best fixed reply comes within
 :data:`FIXED_ROOM` of the best (on the way from random play's zero): there the replies tell too little to
 beat a fixed reply, and the honest player's score would hang on luck. The levels have 6-8 rounds per
@@ -34,7 +34,7 @@ two such slips). Levels add responders, rounds and resentful types (past the pre
 responder more per level). The difficulty measure is the rounds plus the responders plus the resentful ones
 plus the mean starting threshold.
 
-Generation speed: about 1.4 ms per problem at level 4. Each drawn set of responders is played through by
+Generation speed: about 2 ms per problem at level 4. Each drawn set of responders is played through by
 32 random offerers and every fixed reply (the reward's zero), and about half the draws are redrawn as above.
 """
 
