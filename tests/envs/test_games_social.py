@@ -351,7 +351,7 @@ def test_resistance_random_legal_teams_rarely_win() -> None:
 def ultimatum_problem() -> Problem:
     """R1 steady with threshold 3, R2 resentful with threshold 4; four rounds (R1, R2, R1, R2). The best keeps
     (10 - 3) + (10 - 4) twice: 26."""
-    data = {"kinds": [0, 1], "thresholds": [3, 4], "rounds": 4, "best": 26, "zero": 10}
+    data = {"kinds": [0, 1], "thresholds": [3, 4], "responders": 2, "rounds": 4, "best": 26, "zero": 10}
     return Problem(env_id="games/ultimatum", level=0, seed=0, prompt="Round 1: R1. Write your offer.", data=data)
 
 
@@ -387,16 +387,19 @@ def test_ultimatum_refuses_bad_offers() -> None:
 def test_ultimatum_honest_player_probes_per_responder() -> None:
     source = make_source("games/ultimatum")
     problem = ultimatum_problem()
+    problem.data["rounds"] = 12  # six rounds each: room to probe
     history: tuple[tuple[str, str], ...] = ()
     state = source.initial_state(problem)
     moves = []
-    for _ in range(4):
-        moves.append(source.honest_move(source.view(problem, history)))
-        outcome = source.play(problem, state, moves[-1])
-        state, history = outcome.state, (*history, (moves[-1], outcome.observation))
-    # opens with 5 to each; both accept, so it probes one lower for each
-    assert moves == ["offer 5", "offer 5", "offer 4", "offer 4"]
-    assert state["kept"] == 5 + 5 + 6 + 6
+    for _ in range(12):
+        moves.append(int(source.honest_move(source.view(problem, history)).split()[1]))
+        outcome = source.play(problem, state, f"offer {moves[-1]}")
+        state, history = outcome.state, (*history, (f"offer {moves[-1]}", outcome.observation))
+    to_r1, to_r2 = moves[0::2], moves[1::2]
+    assert to_r1[0] > 3 and to_r1[-3:] == [3, 3, 3]  # probes down from a safe opening, then keeps the steady threshold
+    refused = next(i for i, offer in enumerate(to_r2) if offer < 4)  # R2 (resentful, 4) refuses a probe below 4 ...
+    assert all(offer >= 5 for offer in to_r2[refused + 1:])  # ... and is offered its raised threshold afterwards
+    assert state["kept"] > 12 * 5  # more than the best constant offer (5 to both) keeps
 
 
 def test_ultimatum_oracle_scores_one_and_its_replay_matches() -> None:
