@@ -207,6 +207,20 @@ class Grammar:
                     return True
         return False
 
+    def derivation_error(self, forms: list[str], target: str) -> str | None:
+        """Why ``forms`` (starting at ``S``) is not a derivation of ``target`` in this grammar, or None when it is:
+        every form uses the grammar's symbols, each comes from the one before by :meth:`one_step`, the last is
+        ``target``. The cfg envs' verifiers judge an answer's derivation with it."""
+        symbols = set(self.rules) | set(self.terminals)
+        for number, (before, after) in enumerate(zip(forms, forms[1:]), start=1):
+            if any(ch not in symbols for ch in after):
+                return f"form {number + 1} ({after}) uses symbols that are not in the grammar"
+            if not self.one_step(before, after):
+                return f"step {number} ({before} => {after}) does not apply one rule to one nonterminal"
+        if forms[-1] != target:
+            return f"the derivation ends with {forms[-1]}, not {target}"
+        return None
+
 
 def random_grammar(rng: random.Random, nonterminals: int, terminals: str, bodies: tuple[int, int],
                    max_body: int) -> Grammar:

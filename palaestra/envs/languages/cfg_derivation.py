@@ -84,15 +84,8 @@ class CfgDerivation(Task):
             return Verdict.unparsed("expected sentential forms separated by =>, such as S => aSb => ab")
         if forms[0] != "S":
             forms = ["S", *forms]  # the start symbol may go without saying
-        symbols = set(grammar.rules) | set(grammar.terminals)
-        for number, (before, after) in enumerate(zip(forms, forms[1:]), start=1):
-            if any(ch not in symbols for ch in after):
-                return Verdict.wrong(f"form {number + 1} ({after}) uses symbols that are not in the grammar")
-            if not grammar.one_step(before, after):
-                return Verdict.wrong(f"step {number} ({before} => {after}) does not apply one rule to one nonterminal")
-        if forms[-1] != target:
-            return Verdict.wrong(f"the derivation ends with {forms[-1]}, not {target}")
-        return Verdict.right()
+        error = grammar.derivation_error(forms, target)
+        return Verdict.wrong(error) if error else Verdict.right()
 
     def difficulty(self, problem: Problem) -> float:
         """Steps in the reference (leftmost) derivation."""

@@ -151,13 +151,8 @@ class CfgMembership(Task):
             forms = ["S", *forms]  # the start symbol may go without saying
         if len(forms) > most:
             return Verdict.wrong(f"a derivation of {len(target)} letters takes at most {most - 1} steps here")
-        symbols = set(grammar.rules) | set(grammar.terminals)
-        for number, (before, after) in enumerate(zip(forms, forms[1:]), start=1):
-            if any(ch not in symbols for ch in after):
-                return Verdict.wrong(f"form {number + 1} ({after}) uses symbols that are not in the grammar")
-            if not grammar.one_step(before, after):
-                return Verdict.wrong(f"step {number} ({before} => {after}) does not apply one rule to one nonterminal")
-        return Verdict.judge(forms[-1] == target, f"the derivation ends with {forms[-1]}, not {target}")
+        error = grammar.derivation_error(forms, target)
+        return Verdict.wrong(error) if error else Verdict.right()
 
     def difficulty(self, problem: Problem) -> float:
         """The string's length times the number of productions (the work of a chart parser)."""
