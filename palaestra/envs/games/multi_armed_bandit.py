@@ -25,13 +25,14 @@ Version 3: repeating one machine blindly no longer earns reward. Version 2 put t
 mean of all machines (random play's mean), so a fixed machine scored 1 whenever it happened to be
 the best and partial credit whenever it was above the mean: 0.52 / 0.36 / 0.34 / 0.31 / 0.28 at
 levels 0-4 (the best of the fixed machines over 200 seeds). Now the zero is the second-best
-machine (or random play's mean where that is higher), so a fixed machine scores 1 when it is the best and 0 otherwise, 1/arms on average;
-every level has at least 10 machines (16 at the top), the other machines lie within 0.4 noise
-of the second-best (only the best is clearly above the rest, so exploring a poor machine costs
-about one gap per pull) and the horizons are longer so that a learner still finds the best one.
+machine (or random play's mean where that is higher), so a fixed machine scores 1 when it is the
+best and 0 otherwise, 1/arms on average; every level has at least 10 machines (16 at the top,
+at most 26 beyond), the other machines lie within 0.4 noise of the second-best (only the best is
+clearly above the rest, so exploring a poor machine costs about one gap per pull) and the
+horizons are longer so that a learner still finds the best one.
 Measured over 200 seeds per level 0-4 (and 5): every fixed machine at most 0.13 / 0.14 / 0.11 /
 0.11 / 0.095 (0.08), 1/arms on average; random play at most 0.011; pull each once then commit
-0.26-0.21; the honest UCB1 player 0.59 / 0.66 / 0.56 / 0.62 / 0.49 (0.54).
+0.20-0.28; the honest UCB1 player 0.59 / 0.66 / 0.56 / 0.62 / 0.49 (0.54).
 """
 
 from __future__ import annotations
