@@ -119,7 +119,8 @@ def catalogue_page(specs: list[EnvSpec]) -> str:
               f"Expected scores ({shown} envs, measured by `palaestra stats` over a sample of seeds per level): the "
               "difficulty measure's mean, CPU milliseconds per generated problem, the share of distinct problems, the "
               "reference answer's (or the oracle's) mean reward, and the best mean reward of a cheap policy (the best "
-              "constant answer for single-turn envs; the env's heuristics or random legal moves for multi-turn ones).",
+              "constant answer for single-turn envs, each sampled reference answer scored on the other problems; the env's "
+              "heuristics or random legal moves for multi-turn ones).",
               ""]
     for s in specs:
         prompt = s.cls().sample(0, 0).prompt

@@ -7,7 +7,7 @@ For each level of an env, over a sample of seeds (``palaestra stats``; the kit's
 - ``distinct``: the share of distinct problems in the sample;
 - ``reference``: the mean reward of the reference answer (single-turn) or of the oracle's episode (multi-turn);
 - ``baseline`` and ``baseline_name``: the best mean reward of a cheap policy: for a single-turn env the best
-  constant answer (each reference answer of the sample tried on every problem), for a multi-turn env the
+  constant answer (each reference answer of the sample tried on the other problems), for a multi-turn env the
   best of its declared heuristics and, where it lists its legal moves, uniformly random legal play.
 
 They are written to ``palaestra/envs/stats.json`` keyed by env id and version (a stale entry, made for another
@@ -65,12 +65,21 @@ def _content(problem: Any) -> str:
 
 
 def _single_turn(task: Any, problems: list[Any]) -> tuple[float, tuple[float, str] | None]:
+    """The reference's mean reward, and the best constant's: each reference answer of the sample tried on the
+    other problems (leave one out: an answer always scores on the problem it came from, which would show a tenth
+    for every env at ten seeds; an answer that recurs still scores on its other problems)."""
     assert isinstance(task, Task)
     reference = sum(task.verify(p, p.answer or "").reward for p in problems) / len(problems)
     constants = sorted({p.answer or "" for p in problems if len(p.answer or "") <= 200})
-    best = max(((sum(task.verify(p, c).reward for p in problems) / len(problems), c) for c in constants),
-               default=None)
+    best = max(((_left_one_out(task, problems, c), c) for c in constants), default=None)
     return reference, None if best is None else (best[0], f"constant {best[1]!r}"[:60])
+
+
+def _left_one_out(task: Any, problems: list[Any], constant: str) -> float:
+    """``constant``'s mean reward on the sample without one problem it is the reference answer of."""
+    source = next(i for i, p in enumerate(problems) if (p.answer or "") == constant)
+    others = problems[:source] + problems[source + 1:]
+    return sum(task.verify(p, constant).reward for p in others) / max(1, len(others))
 
 
 def _oracle_chooser(game: MultiTurnTask, problem: Any) -> Callable[[Any, Any], str]:

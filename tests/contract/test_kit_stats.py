@@ -58,3 +58,21 @@ def test_eval_catalogue_adds_a_models_column_on_the_same_problems(tmp_path: Path
     monkeypatch.setattr(catalog, "STATS_PATH", path)
     page = catalogue_page([registry["graphs/bridges"]])
     assert "| best cheap policy | oracle |" in page and page.count(" 1.00 |") >= 2 * len(table["graphs/bridges"]["levels"])
+
+
+def test_a_constant_is_scored_on_the_other_problems_only() -> None:
+    """An answer always scores on the problem it came from: counted there, every env would show a tenth at ten
+    seeds. Left out once, a unique answer scores 0 and one that recurs scores on its other problems."""
+    from palaestra.core import Problem, Task, Verdict
+
+    class Echo(Task):
+        id = "kitstats/echo"
+
+        def verify(self, problem: Problem, answer: str) -> Verdict:
+            return Verdict.judge(answer == problem.answer)
+
+    problems = [Problem(prompt=str(i), answer=answer) for i, answer in enumerate(["a", "a", "a", "b", "c"])]
+    reference, best = stats._single_turn(Echo(), problems)
+    assert reference == 1.0 and best == (0.5, "constant 'a'")  # 'a' right on 2 of the 4 other problems
+    _, unique = stats._single_turn(Echo(), problems[2:])
+    assert unique is not None and unique[0] == 0.0
