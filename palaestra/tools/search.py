@@ -54,15 +54,20 @@ STOPWORDS = frozenset(
 )
 
 
-class _Document(Protocol):
-    id: str
-    title: str
-    text: str
+class _Document(Protocol):  # read-only members: frozen dataclasses (the knowledge generator's) satisfy them
+    @property
+    def id(self) -> str: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def text(self) -> str: ...
 
 
 class _Corpus(Protocol):
-    key: str
-    documents: Sequence[_Document]
+    @property
+    def key(self) -> str: ...
+    @property
+    def documents(self) -> Sequence[_Document]: ...
 
 
 def tokenize(text: str) -> list[str]:
