@@ -34,7 +34,7 @@ Levels add features, values and ads. The difficulty measure is the number of pro
 the number of ads.
 
 Generation speed: about 3 ms a problem at level 4 on this 2-core machine (near the line), about 100 click-rate
-tables per problem; a third of the time goes to reading the visitors' profiles off the tape. The gap condition
+tables per problem. The gap condition
 makes the best ad per profile well defined; the gain condition makes the context matter.
 """
 
@@ -51,7 +51,7 @@ from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Policy, Problem, Verdict, View, register, regret_reward, retry
 from palaestra.core.task import Growth
-from palaestra.envs.games.common import explore_then_commit, read_label, tape_rng, ucb_choice
+from palaestra.envs.games.common import explore_then_commit, read_label, tape_rng, tape_uniform, ucb_choice
 
 FEATURES = {
     "segment": ["student", "professional", "retiree"],
@@ -224,8 +224,10 @@ class ContextualBandit(MultiTurnTask):
     def heuristics(self) -> dict[str, Policy]:
         def clicks_per_ad(problem: Problem, history: Any) -> dict[str, list[float]]:
             paid: dict[str, list[float]] = {}
-            for ad, _, clicked in _shown(self.view(problem, history)):
-                paid.setdefault(ad, []).append(clicked)
+            for observation in self.view(problem, history).observations:  # the profiles are not read: ignored
+                match = _SHOWN.match(observation)
+                if match:
+                    paid.setdefault(match.group(1), []).append(1.0 if match.group(2) == "clicked" else 0.0)
             return paid
 
         def ignore_profile(problem: Problem, state: Any, history: Any, rng: random.Random) -> str:
@@ -275,7 +277,8 @@ def _profile_index(data: dict[str, Any], turn: int) -> int:
 
 
 def _visitor_profile(tape: int, turn: int, profiles: int) -> int:
-    return tape_rng(ContextualBandit.id, tape, "visitor", turn).randrange(profiles)
+    # One hashed draw, not a generator: read for every visitor while generating and a few times a turn in play.
+    return int(tape_uniform(ContextualBandit.id, tape, "visitor", turn) * profiles)
 
 
 def _profile_text(data: dict[str, Any], turn: int) -> str:
