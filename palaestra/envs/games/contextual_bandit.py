@@ -5,7 +5,7 @@ device=phone``) and the model shows one ad, A, B, .... The visitor clicks with a
 probability that depends on the ad and the profile additively (a base rate per ad plus one
 effect per ad and profile value, clipped), so what is learnt about one profile tells something
 about the others. Profiles and clicks come from a tape drawn with the problem
-(:func:`palaestra.envs.games.common.tape_rng`), so a replay sees the same visitors and clicks.
+(:func:`palaestra.envs.games.common.tape_uniform` and ``tape_rng``), so a replay sees the same visitors and clicks.
 
 Each turn the model names one ad (``C``, ``ad C``, ``show C``). The reward is based on click
 probabilities, not on luck, and normalised to regret
@@ -27,15 +27,15 @@ Version 3: the zero moved from random play to the best single ad (version 2's fi
 drawn with larger profile effects (-0.25..0.35, was -0.2..0.3) until using the profile gains
 :data:`MIN_CONTEXT_GAIN` per visitor over the best single ad (judged on the visitors drawn first
 from the tape), the horizon doubled (60-200 visitors, was 30-100) so the honest learner has room,
-and the honest player uses the additive estimate. Fixed ads and the profile-blind rules are declared
-heuristics so the kit measures them.
+the honest player uses the additive estimate, and a visitor's profile is one hashed tape draw.
+Fixed ads and the profile-blind rules are declared heuristics so the kit measures them.
 
 Levels add features, values and ads. The difficulty measure is the number of profiles times
 the number of ads.
 
-Generation speed: about 3 ms a problem at level 4 on this 2-core machine (near the line), about 100 click-rate
-tables per problem. The gap condition
-makes the best ad per profile well defined; the gain condition makes the context matter.
+Generation speed: about 2.3 ms a problem at level 4 on this 2-core machine (near the line), about 100 click-rate
+tables per problem. The gap condition makes the best ad per profile well defined; the gain condition makes the
+context matter.
 """
 
 from __future__ import annotations
