@@ -106,6 +106,34 @@ def one_of(vocabulary: Iterable[str], *, case_sensitive: bool = False) -> Callab
     return read
 
 
+def numbered(count: int, nouns: Iterable[str] = ()) -> Callable[[str], int | None]:
+    """A reader of one item number ``1..count`` for answers that pick numbered things: ``4``, ``#4``, ``(4)``,
+    ``"4"``, or one of ``nouns`` before it in any case (``sentence 4``, ``S4``, ``claim #4``, ``No. 4``).
+
+    >>> read = numbered(5, nouns=("sentence", "s"))
+    >>> read("Sentence 4"), read("S2"), read("(3)"), read("#1"), read("6"), read("4)"), read("four")
+    (4, 2, 3, 1, None, None, None)
+    """
+    ordered = sorted((noun.lower() for noun in nouns), key=len, reverse=True)  # "sentence" before "s"
+
+    def read(item: str) -> int | None:
+        text = item.strip().strip("\"'").strip()
+        if text.startswith("(") and text.endswith(")"):
+            text = text[1:-1].strip()
+        lower = text.lower()
+        for noun in ordered:
+            if lower.startswith(noun):
+                text = text[len(noun):].strip()
+                break
+        text = text.removeprefix("#").strip()
+        if not (text.isascii() and text.isdigit()) or len(text) > 3:
+            return None
+        number = int(text)
+        return number if 1 <= number <= count else None
+
+    return read
+
+
 def _unquote(item: str) -> str:
     s = strip_wrappers(item)
     for left, right in _QUOTES:

@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import itertools
 import random
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -54,12 +53,12 @@ from palaestra.envs.deduction._first_order import (
     render,
     size,
 )
-from palaestra.verifiers.sets import read_set
+from palaestra.verifiers.sets import numbered, read_set
 
 _EXAMPLE = "1, 4"  # the prompt's example of the form; fixed, whatever the answer
 _EMPTY_WORDS = ("no sentence", "no sentences", "none of them", "none of the sentences", "none are true",
                 "no sentence is true", "none is true")
-_ITEM = re.compile(r"(?:sentences? |s|#|\()?([1-9][0-9]?)\)?", re.IGNORECASE)
+_NUMBER_NOUNS = ("sentences", "sentence", "s")  # "sentence 4", "S4"
 _SHAPE_ATTEMPTS = 60  # per sentence; a structure that keeps too few shapes is redrawn whole
 
 
@@ -130,7 +129,7 @@ class FolEvaluate(Task):
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         count = len(problem.data["sentences"])
-        said = read_set(answer, lambda text: _read_number(text, count), allow_empty=True, empty_words=_EMPTY_WORDS)
+        said = read_set(answer, numbered(count, _NUMBER_NOUNS), allow_empty=True, empty_words=_EMPTY_WORDS)
         if said is None:
             return Verdict.unparsed(f"expected the numbers of the true sentences (1 to {count}) or none")
         return Verdict.judge(said == _true_numbers(problem), "wrong")
@@ -235,15 +234,6 @@ def _renamed_structure(structure: dict, names: dict[str, str], flip: bool) -> di
         "binary": {name: [[b, a] if flip else [a, b] for a, b in structure["binary"][names[name]]]
                    for name in structure["binary"]},
     }
-
-
-def _read_number(text: str, count: int) -> int | None:
-    """A sentence number 1..count: ``4``, ``sentence 4``, ``S4``, ``#4``, ``(4)``."""
-    match = _ITEM.fullmatch(text.strip())
-    if match is None or (text.strip().startswith("(") != text.strip().endswith(")")):
-        return None
-    number = int(match.group(1))
-    return number if 1 <= number <= count else None
 
 
 def _true_numbers(problem: Problem) -> set[int]:

@@ -53,7 +53,7 @@ from palaestra.envs.languages._regex import (
     sample,
 )
 from palaestra.verifiers.normalize import strip_wrappers
-from palaestra.verifiers.sets import read_set
+from palaestra.verifiers.sets import numbered, read_set
 
 SYNTAX = ("| separates alternatives, * means zero or more of the preceding item, + one or more, ? zero or one, "
           "[ab] one letter out of those listed, and parentheses group")
@@ -65,16 +65,7 @@ MUTATIONS = 8  # edits tried per member for a near miss
 _LABEL = re.compile(r"^\s*(?:the\s+)?(?:(?:matching|matched)\s+)?(?:strings?|numbers?|matches)"
                     r"(?:\s+(?:matched|numbers?))?(?:\s+(?:that|which)\s+(?:it\s+)?match(?:es)?)?"
                     r"\s*(?:are\b|is\b)?\s*[:=]?\s*", re.IGNORECASE)
-_ITEM = re.compile(r"(?:(?:string|no\.)\s*)?#?\s*(\d{1,2})", re.IGNORECASE)  # not "no 5": that may mean "not 5"
-
-
-def _number_reader(count: int) -> Callable[[str], int | None]:
-    """Reads one string number ``1..count`` (``5``, ``#5``, ``string 5``, ``No. 5``, ``"5"``)."""
-    def read(item: str) -> int | None:
-        match = _ITEM.fullmatch(item.strip().strip("\"'"))
-        number = int(match.group(1)) if match else 0
-        return number if 1 <= number <= count else None
-    return read
+_NUMBER_NOUNS = ("string", "no.")  # "string 5", "No. 5"; not "no 5": that may mean "not 5"
 
 
 def read_numbers(answer: str, count: int) -> frozenset[int] | None:
@@ -85,7 +76,7 @@ def read_numbers(answer: str, count: int) -> frozenset[int] | None:
     label = _LABEL.match(answer)
     if label and label.end() < len(answer.rstrip()):
         answer = answer[label.end():]
-    return read_set(answer, _number_reader(count), allow_empty=True,
+    return read_set(answer, numbered(count, _NUMBER_NOUNS), allow_empty=True,
                     empty_words=("no strings", "no string", "none of them", "none of the strings", "none match",
                                  "no matches"))
 

@@ -49,8 +49,7 @@ from palaestra.envs.tools import _qa as qa
 from palaestra.envs.tools.common import ToolTask
 from palaestra.generators import knowledge
 from palaestra.generators.knowledge import RELATIONS, Corpus, CorpusParams, World
-from palaestra.verifiers.numeric import read_integer
-from palaestra.verifiers.sets import read_set
+from palaestra.verifiers.sets import numbered, read_set
 
 MAX_CANDIDATES = 60  # contested facts tried as claims before another world is drawn
 PATH_EXPANSIONS = 60  # steps of the backward search for one claim's path before the fact is given up
@@ -223,7 +222,7 @@ def read_true_claims(answer: str, k: int) -> frozenset[int] | None:
         return None
 
     def read(text: str) -> frozenset[int] | None:
-        return read_set(text, lambda item: _claim_number(item, k), allow_empty=True, empty_words=NONE_WORDS)
+        return read_set(text, numbered(k, ("claim",)), allow_empty=True, empty_words=NONE_WORDS)
 
     said = read(answer)
     if said is not None:
@@ -267,16 +266,6 @@ def _verdict_list(answer: str, k: int) -> frozenset[int] | None:
             return None
         said[number] = match.group(2) == "true"
     return frozenset(n for n, true in said.items() if true) if len(said) == k else None
-
-
-def _claim_number(item: str, k: int) -> int | None:
-    text = item.strip().lower()
-    for prefix in ("claim", "#"):
-        if text.startswith(prefix) and text[len(prefix):].strip().isdigit():
-            text = text[len(prefix):].strip()
-            break
-    value = read_integer(text)
-    return value if value is not None and 1 <= value <= k else None
 
 
 def _spell_set(numbers: Any) -> str:
