@@ -284,6 +284,15 @@ def clear_cache() -> None:
     _cache.clear()
 
 
+def _cache_key(cache: bool, language: str, code: str, *parts: Any) -> tuple[str | None, str]:
+    """The cache key of a candidate in ``language`` judged with ``parts`` (None when not cached: no key is worked
+    out), and its own text's digest (see ``program_key``)."""
+    if not cache:
+        return None, ""
+    candidate, text = program_key(language, code)
+    return key_of(language, candidate, *parts), text
+
+
 def _judged(key: str | None, judge: Callable[[], Report], text: str) -> Report:
     """``judge()``'s report, cached under ``key`` (None: not cached) unless the sandbox failed; ``text``:
     the candidate's own text's digest when ``key`` folds its comments (``program_key``)."""
@@ -428,9 +437,8 @@ def check_program(
         raise ValueError(f"no driver layout for {program.language}")
     files = {CANDIDATE_FILES[program.language]: program.code} if driver is not None else {}
     source = driver if driver is not None else program.code
-    candidate, text = program_key(program.language, program.code)
-    key = key_of("program", program.language, driver, candidate, stdin.encode("utf-8", "surrogatepass"), expected,
-                 compare, names, budget.__dict__) if cache else None
+    key, text = _cache_key(cache, program.language, program.code, "program", driver,
+                           stdin.encode("utf-8", "surrogatepass"), expected, compare, names, budget.__dict__)
 
     def judge() -> Report:
         result = _execute(source, program.language, stdin, files, budget)
@@ -529,8 +537,7 @@ def check_query(
         parts += ["PRAGMA query_only = 0;", script.rstrip().rstrip(";") + ";", "PRAGMA query_only = 1;",
                   statement + "\n;"]
     source = "\n".join(parts)
-    candidate, text = program_key("sql", statement)
-    key = key_of("sql", candidate, list(databases), expected, ordered, columns, budget.__dict__) if cache else None
+    key, text = _cache_key(cache, "sql", statement, list(databases), expected, ordered, columns, budget.__dict__)
     return _judged(key, lambda: _judge_query(source, total, expected, ordered, columns, budget), text)
 
 
