@@ -67,7 +67,7 @@ class Problem:
 
         Every row has the same columns, so a table of problems has one schema.
         """
-        row = dataclasses.asdict(self)
+        row = dict(self.__dict__)
         row["data"] = json.dumps(self.data, sort_keys=True, ensure_ascii=False)
         row["options"] = json.dumps(self.options, sort_keys=True, ensure_ascii=False)
         return row
@@ -84,7 +84,15 @@ class Problem:
         return cls(**fields)
 
     def to_json(self) -> str:
-        return json.dumps(self.to_dict(), sort_keys=True, ensure_ascii=False)
+        """:meth:`to_dict` as JSON text (sorted keys), written straight from the fields.
+
+        Not through :meth:`to_dict`: its deep copy of ``data`` was most of an export row's cost for envs
+        with large data (a web site, a file tree), and JSON-native data serialises the same without it.
+        """
+        fields = dict(self.__dict__)
+        if not self.options:
+            del fields["options"]
+        return json.dumps(fields, sort_keys=True, ensure_ascii=False)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Problem:
