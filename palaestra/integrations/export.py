@@ -106,17 +106,31 @@ def write_rows(rows: Iterable[dict[str, Any]], path: str | Path) -> int:
     Parquet is written in row groups of :data:`ROWS_PER_BATCH` rows with the schema of the first
     group (a column that is null throughout it is typed as text), so memory stays bounded.
     """
-    path = Path(path)
-    if path.suffix not in (".parquet", ".jsonl", ".json"):
-        raise ValueError(f"write to a .parquet, .jsonl or .json file, not {path.name!r}")
+    path = _checked_path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     if path.suffix == ".parquet":
         return _write_parquet(rows, path)
+    return _write_lines(((1, _json_line(row)) for row in rows), path)
+
+
+def _checked_path(path: str | Path) -> Path:
+    path = Path(path)
+    if path.suffix not in (".parquet", ".jsonl", ".json"):
+        raise ValueError(f"write to a .parquet, .jsonl or .json file, not {path.name!r}")
+    return path
+
+
+def _json_line(row: dict[str, Any]) -> str:
+    return json.dumps(row, ensure_ascii=False) + "\n"
+
+
+def _write_lines(chunks: Iterable[tuple[int, str]], path: Path) -> int:
+    """Write ``(row count, JSON lines)`` chunks to ``path``; returns the row count."""
     count = 0
     with path.open("w", encoding="utf-8") as out:
-        for row in rows:
-            out.write(json.dumps(row, ensure_ascii=False) + "\n")
-            count += 1
+        for rows, text in chunks:
+            out.write(text)
+            count += rows
     return count
 
 
@@ -158,6 +172,13 @@ def rows_of_job(job: tuple[Any, ...]) -> list[dict[str, Any]]:
                          split, start))
 
 
+def lines_of_job(job: tuple[Any, ...]) -> tuple[int, str]:
+    """The rows of one job as JSON lines, with their count: a worker serialises its own rows, so the
+    process writing the file only writes text (module level: it is pickled)."""
+    rows = rows_of_job(job)
+    return len(rows), "".join(map(_json_line, rows))
+
+
 def export(kind: str, env_ids: str | Iterable[str], out: str | Path, levels: int | Iterable[int] = (0,),
            seeds: int | Iterable[int] = 100, answer_format: str | None = None, conversational: bool = True,
            system_prompt: str | None = None, split: str = "train", workers: int = 1,
@@ -177,15 +198,27 @@ def export(kind: str, env_ids: str | Iterable[str], out: str | Path, levels: int
         problems = problem_set(ids, levels, seeds, answer_format)
         return write_rows(rows_for(kind, problems, conversational, system_prompt, split), out)
     jobs = export_jobs(kind, ids, levels, seeds, answer_format, conversational, system_prompt, split)
+    path = _checked_path(out)  # before any worker starts
+    as_lines = path.suffix in (".jsonl", ".json")  # JSON lines are made where the rows are; parquet here
+    make = lines_of_job if as_lines else rows_of_job
     if ray_address is not None:
         from palaestra.vector.ray_map import ray_map
 
-        return write_rows((row for rows in ray_map(rows_of_job, jobs, address=ray_address) for row in rows), out)
+        results = ray_map(make, jobs, address=ray_address)
+        return _write_made(results, path, as_lines)
     import multiprocessing
 
     # forkserver: workers start from a small clean process, not from a copy of the caller's threads and memory
     with multiprocessing.get_context("forkserver").Pool(workers) as pool:
-        return write_rows((row for rows in pool.imap(rows_of_job, jobs) for row in rows), out)
+        return _write_made(pool.imap(make, jobs), path, as_lines)
+
+
+def _write_made(results: Iterable[Any], path: Path, as_lines: bool) -> int:
+    """Write what the jobs made: ``lines_of_job``'s chunks as they are, ``rows_of_job``'s rows by ``write_rows``."""
+    if not as_lines:
+        return write_rows((row for rows in results for row in rows), path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return _write_lines(results, path)
 
 
 def export_jobs(kind: str, env_ids: list[str], levels: int | Iterable[int], seeds: int | Iterable[int],

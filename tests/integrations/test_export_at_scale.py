@@ -51,3 +51,13 @@ def test_jsonl_rows_read_back_in_order(tmp_path: Path) -> None:
     assert seeds == [0, 1, 2]
     with pytest.raises(ValueError, match="workers"):
         export("hf", ["arithmetic/expression"], path, workers=0)
+
+
+def test_workers_write_json_lines_and_a_bad_file_name_is_refused_before_they_start(tmp_path: Path) -> None:
+    jobs = export_module.export_jobs("openrlhf", ["arithmetic/expression"], [0], 3)
+    count, text = export_module.lines_of_job(jobs[0])
+    assert count == 3 and [json.loads(line)["label"] for line in text.splitlines()] == [
+        row["label"] for row in export_module.rows_of_job(jobs[0])]
+    with pytest.raises(ValueError, match="parquet"):
+        export("hf", ["arithmetic/expression"], tmp_path / "rows.csv", workers=2)
+    assert not (tmp_path / "rows.csv").exists()
