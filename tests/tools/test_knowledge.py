@@ -15,6 +15,7 @@ import re
 import sqlite3
 import subprocess
 import sys
+import unicodedata
 from collections import Counter
 
 import pytest
@@ -474,3 +475,14 @@ def test_params_round_trip_and_validate() -> None:
         CorpusParams(cities=2, countries=3)
     with pytest.raises(ValueError):
         multi_hop_question(build_corpus(1, PLAIN).world, random.Random(0), 5)
+
+
+def test_normalize_reads_ascii_by_table_exactly_as_by_the_character_rule() -> None:
+    """The ASCII fast path maps each character as the general rule does (letters and digits kept, others a space)."""
+    rng = random.Random(3)
+    pool = [chr(code) for code in range(128)] + ["é", "ß", "ﬁ", "２", "—", "Ⅻ"]
+    for _ in range(2000):
+        text = "".join(rng.choice(pool) for _ in range(rng.randint(0, 16)))
+        folded = "".join(ch if ch.isalnum() else " " for ch in unicodedata.normalize("NFKC", text).casefold())
+        words = folded.split()
+        assert normalize(text) == " ".join(words[1:] if words[:1] == ["the"] else words), repr(text)
