@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import functools
 import random
+from fractions import Fraction
 from typing import Any
 
 import pytest
 
 from palaestra.core.registry import make_source
 from palaestra.envs.games import farm_sim
+from palaestra.envs.planning import miconic
+from palaestra.solvers.simulate import Rules, SearchBudgetExceeded, shortest_plan
 
 
 def _farm_game(level: int, seed: int) -> tuple[farm_sim.Game, farm_sim.State]:
@@ -41,3 +44,104 @@ def test_farm_packed_search_equals_the_search_over_the_rules(level: int, seed: i
     for action in ("plant 0", farm_sim.WATER, farm_sim.WAIT):  # a few states off the start as well
         assert farm_sim._best(game, state) == most(state)
         state = farm_sim._apply(game, state, action)
+
+
+class _Elevator(Rules[tuple[int, tuple[int, ...]], miconic.Move]):
+    """The elevator rules as the generic A* ran them before :func:`miconic.shortest_moves` wrote the search out."""
+
+    def __init__(self, lift: int, trips: list[tuple[int, int]]) -> None:
+        self.lift, self.trips = lift, trips
+        self.floors = sorted({f for trip in trips for f in trip})
+
+    def initial(self) -> tuple[int, tuple[int, ...]]:
+        return self.lift, (miconic.WAITING,) * len(self.trips)
+
+    def moves(self, state: tuple[int, tuple[int, ...]]) -> list[miconic.Move]:
+        lift, status = state
+        moves: list[miconic.Move] = []
+        for person, ((origin, destination), now) in enumerate(zip(self.trips, status)):
+            if now == miconic.WAITING and origin == lift:
+                moves.append(("board", person))
+            elif now == miconic.ABOARD and destination == lift:
+                moves.append(("depart", person))
+        return moves + [("go", f) for f in self.floors if f != lift]
+
+    def check(self, state: tuple[int, tuple[int, ...]], move: miconic.Move) -> str | None:
+        return None
+
+    def apply(self, state: tuple[int, tuple[int, ...]], move: miconic.Move) -> tuple[int, tuple[int, ...]]:
+        lift, status = state
+        kind, arg = move
+        if kind == "go":
+            return arg, status
+        return lift, status[:arg] + (miconic.ABOARD if kind == "board" else miconic.SERVED,) + status[arg + 1:]
+
+    def goal(self, state: tuple[int, tuple[int, ...]]) -> bool:
+        return all(s == miconic.SERVED for s in state[1])
+
+    def heuristic(self, state: tuple[int, tuple[int, ...]]) -> int:
+        lift, status = state
+        actions, stops = 0, set()
+        for (origin, destination), now in zip(self.trips, status):
+            if now == miconic.WAITING:
+                actions += 2
+                stops.update((origin, destination))
+            elif now == miconic.ABOARD:
+                actions += 1
+                stops.add(destination)
+        stops.discard(lift)
+        return actions + len(stops)
+
+
+def _fraction_greedy_visits(lift: int, trips: list[tuple[int, int]]) -> dict[int, Fraction]:
+    """The greedy's tie tree with fractions, as :func:`miconic.greedy_visits` computed it before."""
+
+    @functools.cache
+    def visits(floor: int, status: tuple[int, ...]) -> tuple[tuple[int, Fraction], ...]:
+        status = tuple(miconic.SERVED if now == miconic.ABOARD and destination == floor else now
+                       for (_, destination), now in zip(trips, status))
+        status = tuple(miconic.ABOARD if now == miconic.WAITING and origin == floor else now
+                       for (origin, _), now in zip(trips, status))
+        if all(now == miconic.SERVED for now in status):
+            return ((0, Fraction(1)),)
+        pending: dict[int, int] = {}
+        for (origin, destination), now in zip(trips, status):
+            if now != miconic.SERVED:
+                stop = origin if now == miconic.WAITING else destination
+                pending[stop] = pending.get(stop, 0) + 1
+        choices = [f for f, count in pending.items() if count == max(pending.values())]
+        total: dict[int, Fraction] = {}
+        for choice in choices:
+            for count, chance in visits(choice, status):
+                total[count + 1] = total.get(count + 1, Fraction(0)) + chance / len(choices)
+        return tuple(total.items())
+
+    return dict(visits(lift, (miconic.WAITING,) * len(trips)))
+
+
+def _elevator_draws(count: int) -> list[tuple[int, list[tuple[int, int]]]]:
+    rng = random.Random(7)
+    draws = []
+    for _ in range(count):
+        floors, people = rng.randint(3, 9), rng.randint(1, 7)
+        draws.append((rng.randrange(floors), [tuple(rng.sample(range(floors), 2)) for _ in range(people)]))
+    return draws  # type: ignore[return-value]
+
+
+def test_miconic_search_finds_the_generic_a_stars_plan_and_budget() -> None:
+    for lift, trips in _elevator_draws(40):
+        for budget in (50, 30_000):
+            try:
+                plain: Any = shortest_plan(_Elevator(lift, trips), max_nodes=budget)
+            except SearchBudgetExceeded:
+                plain = "over budget"
+            try:
+                fast: Any = miconic.shortest_moves(lift, trips, max_nodes=budget)
+            except SearchBudgetExceeded:
+                fast = "over budget"
+            assert fast == plain
+
+
+def test_miconic_greedy_chances_equal_the_fraction_computation() -> None:
+    for lift, trips in _elevator_draws(60):
+        assert miconic.greedy_visits(lift, trips) == _fraction_greedy_visits(lift, trips)
