@@ -145,3 +145,28 @@ def test_miconic_search_finds_the_generic_a_stars_plan_and_budget() -> None:
 def test_miconic_greedy_chances_equal_the_fraction_computation() -> None:
     for lift, trips in _elevator_draws(60):
         assert miconic.greedy_visits(lift, trips) == _fraction_greedy_visits(lift, trips)
+
+
+def test_warehouse_distances_shared_by_a_level_equal_a_breadth_first_search_of_each_hall() -> None:
+    from collections import deque
+
+    from palaestra.envs.games import warehouse_orders
+
+    env = make_source("games/warehouse_orders")
+    for level, seed in ((0, 0), (4, 1)):
+        data = env.sample(level=level, seed=seed).data
+        layout = warehouse_orders._layout(data)
+        planner = warehouse_orders._Planner(layout)
+        for source in [(r, c) for r in range(layout.rows) for c in range(layout.cols) if layout.floor((r, c))]:
+            seen = {source: 0}
+            queue = deque([source])
+            while queue:
+                cell = queue.popleft()
+                for nxt in planner._around(cell):
+                    if nxt not in seen and layout.floor(nxt):
+                        seen[nxt] = seen[cell] + 1
+                        queue.append(nxt)
+            assert planner.distances(source) == seen
+        before = dict(planner.distances(layout.dock))
+        env.sample(level=level, seed=seed + 1)  # another hall of the same shape leaves the shared distances alone
+        assert planner.distances(layout.dock) == before
