@@ -170,3 +170,29 @@ def test_warehouse_distances_shared_by_a_level_equal_a_breadth_first_search_of_e
         before = dict(planner.distances(layout.dock))
         env.sample(level=level, seed=seed + 1)  # another hall of the same shape leaves the shared distances alone
         assert planner.distances(layout.dock) == before
+
+
+def test_logic_grid_bit_sets_equal_testing_every_assignment() -> None:
+    from palaestra.envs.games import logic_grid_questions as lgq
+
+    for people in (3, 4, 5):
+        everything = lgq._everything(people, 2)
+        masks = lgq._yes_masks(people, 2)
+        for a, b in lgq._questions(people, 2)[::7]:
+            assert masks[a, b] == sum(1 << i for i, s in enumerate(everything) if lgq._linked(s, a, b))
+    data = make_source("games/logic_grid_questions").sample(level=4, seed=3).data
+    clues = lgq._frozen_clues(data["clues"])
+    plain = tuple(s for s in lgq._everything(5, 2) if all(lgq._linked(s, a, b) == yes for yes, a, b in clues))
+    assert lgq._possible(5, 2, clues) == plain and len(plain) == data["left"]
+
+
+def test_logic_grid_balanced_question_is_the_first_most_even() -> None:
+    from palaestra.envs.games import logic_grid_questions as lgq
+
+    rng = random.Random(5)
+    for _ in range(200):
+        masks = tuple(rng.getrandbits(12) for _ in range(rng.randint(1, 20)))
+        remaining = rng.getrandbits(12)
+        total = remaining.bit_count()
+        assert lgq._balanced(remaining, masks) == min(
+            range(len(masks)), key=lambda q: abs(2 * (remaining & masks[q]).bit_count() - total))
