@@ -196,3 +196,21 @@ def test_logic_grid_balanced_question_is_the_first_most_even() -> None:
         total = remaining.bit_count()
         assert lgq._balanced(remaining, masks) == min(
             range(len(masks)), key=lambda q: abs(2 * (remaining & masks[q]).bit_count() - total))
+
+
+def test_wordle_guess_counted_on_the_transposed_table_is_the_one_counted_per_guess_row() -> None:
+    import numpy as np
+
+    from palaestra.envs.games import wordle
+
+    table = wordle.mark_table()
+    rng = np.random.default_rng(4)
+    for size in (3, 40, 400):
+        candidates = np.sort(rng.choice(len(table), size, replace=False))
+        pool = np.sort(rng.choice(len(table), 900, replace=False))
+        by_row = table[np.ix_(pool, candidates)].astype(np.int64) + 243 * np.arange(len(pool))[:, None]
+        sizes = np.bincount(by_row.ravel(), minlength=243 * len(pool)).reshape(len(pool), 243)
+        left = (sizes ** 2).sum(axis=1)
+        left[np.isin(pool, candidates)] -= 1
+        outcomes = wordle._marks_by_secret()[np.ix_(candidates, pool)]
+        assert wordle._fewest_left(outcomes, candidates, pool) == int(np.argmin(left))
