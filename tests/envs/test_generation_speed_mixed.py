@@ -214,3 +214,52 @@ def test_wordle_guess_counted_on_the_transposed_table_is_the_one_counted_per_gue
         left[np.isin(pool, candidates)] -= 1
         outcomes = wordle._marks_by_secret()[np.ix_(candidates, pool)]
         assert wordle._fewest_left(outcomes, candidates, pool) == int(np.argmin(left))
+
+
+def _graph_query_dags(count: int) -> list[Any]:
+    from palaestra.envs.causal import graph_query
+
+    source = make_source("causal/graph_query")
+    rng = random.Random(11)
+    return [graph_query._random_dag(rng, source.level_config(level)) for level in (0, 2, 4) for _ in range(count)]
+
+
+def test_graph_query_bit_closures_and_d_separation_equal_networkx() -> None:
+    import networkx as nx
+
+    from palaestra.envs.causal import graph_query
+
+    rng = random.Random(2)
+    for graph in _graph_query_dags(6):
+        bits = graph_query._Bits(graph)
+        index = {name: i for i, name in enumerate(bits.names)}
+        for name in bits.names:
+            assert bits.ancestors[index[name]] == sum(1 << index[a] for a in nx.ancestors(graph, name))
+            assert bits.descendants[index[name]] == sum(1 << index[d] for d in nx.descendants(graph, name))
+        for _ in range(30):
+            a, b, *z = rng.sample(range(len(bits.names)), rng.randint(2, min(6, len(bits.names))))
+            mask = sum(1 << i for i in z)
+            expected = nx.is_d_separator(graph, {bits.names[a]}, {bits.names[b]}, {bits.names[i] for i in z})
+            assert bits.separated(a, b, mask) == expected
+
+
+def test_graph_query_packed_profiles_hold_each_feature_in_its_byte() -> None:
+    from palaestra.envs.causal import graph_query
+
+    for graph in _graph_query_dags(3):
+        bits = graph_query._Bits(graph)
+        n = len(bits.names)
+        for a, b in [(0, n - 1), (1, n // 2)]:
+            ancestors, descendants = bits.ancestors[a] | bits.ancestors[b], bits.descendants[a] | bits.descendants[b]
+            mediators = (bits.descendants[a] & bits.ancestors[b]) | (bits.descendants[b] & bits.ancestors[a])
+            features = (bits.parents[a] | bits.parents[b], bits.children[a] | bits.children[b], ancestors,
+                        descendants, bits.ancestors[a] & bits.ancestors[b], bits.descendants[a] & bits.descendants[b],
+                        mediators)
+            for i, packed in enumerate(bits.node_profiles(a, b)):
+                neighbours = bits.parents[i] | bits.children[i]
+                vector = (*(mask >> i & 1 for mask in features), (neighbours >> a & 1) + (neighbours >> b & 1),
+                          bits.parents[i].bit_count(), bits.children[i].bit_count(), bits.ancestors[i].bit_count(),
+                          bits.descendants[i].bit_count())
+                assert len(vector) == graph_query.PROFILE_FEATURES
+                assert [packed >> 8 * k & 255 for k in range(len(vector))] == list(vector)
+                assert packed >> 8 * len(vector) == 0
