@@ -263,3 +263,4 @@ def test_graph_query_packed_profiles_hold_each_feature_in_its_byte() -> None:
                 assert len(vector) == graph_query.PROFILE_FEATURES
                 assert [packed >> 8 * k & 255 for k in range(len(vector))] == list(vector)
                 assert packed >> 8 * len(vector) == 0
+
