@@ -264,3 +264,106 @@ def test_graph_query_packed_profiles_hold_each_feature_in_its_byte() -> None:
                 assert [packed >> 8 * k & 255 for k in range(len(vector))] == list(vector)
                 assert packed >> 8 * len(vector) == 0
 
+
+
+class _BlockMoves(Rules[tuple[int, ...], tuple[int, int]]):
+    """Block moves as the generic A* ran them before :func:`blocksworld.shortest_moves` wrote the search out."""
+
+    def __init__(self, start: tuple[int, ...], goal: tuple[int, ...]) -> None:
+        from palaestra.envs.planning.blocksworld import TABLE
+
+        self.start, self.target, self.table = start, goal, TABLE
+        self.well = [False] * len(goal)
+        height = [0] * len(goal)
+        for block in range(len(goal)):
+            below = goal[block]
+            for _ in range(len(goal)):
+                if below == TABLE:
+                    break
+                height[block] += 1
+                below = goal[below]
+        self.bottom_up = sorted(range(len(goal)), key=height.__getitem__)
+
+    def initial(self) -> tuple[int, ...]:
+        return self.start
+
+    def moves(self, state: tuple[int, ...]) -> list[tuple[int, int]]:
+        covered = set(state)
+        clear = [b for b in range(len(state)) if b not in covered]
+        moves = [(b, self.table) for b in clear if state[b] != self.table]
+        moves += [(b, c) for b in clear for c in clear if c != b and state[b] != c]
+        return moves
+
+    def check(self, state: tuple[int, ...], move: tuple[int, int]) -> str | None:
+        return None
+
+    def apply(self, state: tuple[int, ...], move: tuple[int, int]) -> tuple[int, ...]:
+        block, support = move
+        return state[:block] + (support,) + state[block + 1:]
+
+    def goal(self, state: tuple[int, ...]) -> bool:
+        return state == self.target
+
+    def heuristic(self, state: tuple[int, ...]) -> int:
+        total = 0
+        for block in self.bottom_up:
+            support = state[block]
+            if support == self.target[block]:
+                self.well[block] = support == self.table or self.well[support]
+                total += 0 if self.well[block] else 2
+            else:
+                self.well[block] = False
+                total += 1
+        return total
+
+
+def _fraction_greedy_lengths(start: tuple[int, ...], goal: tuple[int, ...]) -> dict[int, Fraction]:
+    """GN1's lengths with fractions, as :func:`blocksworld.greedy_lengths` computed them before."""
+    from palaestra.envs.planning.blocksworld import TABLE
+
+    n = len(goal)
+
+    def well_placed(state: tuple[int, ...], block: int) -> bool:
+        for _ in range(n):
+            if state[block] != goal[block]:
+                return False
+            if state[block] == TABLE:
+                return True
+            block = state[block]
+        return False
+
+    @functools.cache
+    def lengths(state: tuple[int, ...]) -> tuple[tuple[int, Fraction], ...]:
+        if state == goal:
+            return ((0, Fraction(1)),)
+        covered = set(state)
+        clear = [b for b in range(n) if b not in covered and not well_placed(state, b)]
+        final = [b for b in clear if goal[b] == TABLE or (goal[b] not in covered and well_placed(state, goal[b]))]
+        choices = [(final[0], goal[final[0]])] if final else [(b, TABLE) for b in clear if state[b] != TABLE]
+        total: dict[int, Fraction] = {}
+        for block, support in choices:
+            for length, chance in lengths(state[:block] + (support,) + state[block + 1:]):
+                total[length + 1] = total.get(length + 1, Fraction(0)) + chance / len(choices)
+        return tuple(sorted(total.items()))
+
+    return dict(lengths(start))
+
+
+def test_blocksworld_search_and_greedy_chances_equal_the_generic_ones() -> None:
+    from palaestra.envs.planning import blocksworld
+
+    rng = random.Random(9)
+    for _ in range(40):
+        n = rng.randint(3, 8)
+        start, goal = blocksworld._arrangement(rng, n), blocksworld._arrangement(rng, n)
+        assert blocksworld.greedy_lengths(start, goal) == _fraction_greedy_lengths(start, goal)
+        for budget in (20, 20_000):
+            try:
+                plain: Any = shortest_plan(_BlockMoves(start, goal), max_nodes=budget)
+            except SearchBudgetExceeded:
+                plain = "over budget"
+            try:
+                fast: Any = blocksworld.shortest_moves(start, goal, max_nodes=budget)
+            except SearchBudgetExceeded:
+                fast = "over budget"
+            assert fast == plain
