@@ -367,3 +367,49 @@ def test_blocksworld_search_and_greedy_chances_equal_the_generic_ones() -> None:
             except SearchBudgetExceeded:
                 fast = "over budget"
             assert fast == plain
+
+
+def _black_box_trace_on_rows_and_columns(size: int, atoms: frozenset[int], port: int) -> str | int:
+    """A ray traced on (row, column) pairs, as black_box did before the padded bit set."""
+    from palaestra.envs.games import black_box
+
+    def atom(row: int, column: int) -> bool:
+        return 0 <= row < size and 0 <= column < size and row * size + column in atoms
+
+    row, column, side = black_box._port_start(size, port)
+    d_row, d_column = black_box._DIRECTIONS[side]
+    ahead = (row + d_row, column + d_column)
+    if atom(*ahead):
+        return black_box.ABSORBED
+    if atom(ahead[0] + d_column, ahead[1] + d_row) or atom(ahead[0] - d_column, ahead[1] - d_row):
+        return black_box.REFLECTED
+    for _ in range(8 * size * size + 8):
+        ahead = (row + d_row, column + d_column)
+        if atom(*ahead):
+            return black_box.ABSORBED
+        left = atom(ahead[0] + d_column, ahead[1] + d_row)
+        right = atom(ahead[0] - d_column, ahead[1] - d_row)
+        if left and right:
+            d_row, d_column = -d_row, -d_column
+        elif left:
+            d_row, d_column = -d_column, -d_row
+        elif right:
+            d_row, d_column = d_column, d_row
+        else:
+            row, column = ahead
+            if not (0 <= row < size and 0 <= column < size):
+                exit_port = black_box._port_at(size, row, column)
+                return black_box.REFLECTED if exit_port == port else exit_port
+    return black_box.ABSORBED
+
+
+@pytest.mark.parametrize("size, atoms", [(4, 1), (4, 3), (5, 2), (7, 1)])
+def test_black_box_padded_rays_equal_rays_on_rows_and_columns(size: int, atoms: int) -> None:
+    import itertools
+
+    from palaestra.envs.games import black_box
+
+    for placement in itertools.combinations(range(size * size), atoms):
+        for port in range(4 * size):
+            expected = _black_box_trace_on_rows_and_columns(size, frozenset(placement), port)
+            assert black_box._trace(size, frozenset(placement), port) == expected
