@@ -413,3 +413,29 @@ def test_black_box_padded_rays_equal_rays_on_rows_and_columns(size: int, atoms: 
         for port in range(4 * size):
             expected = _black_box_trace_on_rows_and_columns(size, frozenset(placement), port)
             assert black_box._trace(size, frozenset(placement), port) == expected
+
+
+def test_yahtzee_tables_shared_and_memoised_equal_the_sums_they_replace() -> None:
+    from palaestra.envs.games import yahtzee_lite
+
+    for dice in (2, 3):
+        for kept in ((), (6,), (2, 2)):
+            landings = [(tuple(sorted(kept + thrown)), chance) for thrown, chance in yahtzee_lite._outcomes(dice - len(kept))]
+            assert list(yahtzee_lite._landings(dice, kept)) == landings
+    tables = yahtzee_lite._tables(3, tuple(yahtzee_lite.CATEGORIES[:4]))
+    open_ = frozenset(yahtzee_lite.CATEGORIES[1:3])
+    for showing in ((1, 1, 1), (2, 5, 6)):
+        plain = max(max(yahtzee_lite.category_score(c, showing) + tables.after_throw(open_ - {c}, (), 2)
+                        for c in open_),
+                    *(sum(chance * tables.value(open_, tuple(sorted(kept + thrown)), 1)
+                          for thrown, chance in yahtzee_lite._outcomes(3 - len(kept)))
+                      for kept in set(yahtzee_lite._keeps(showing))))
+        assert tables.value(open_, showing, 2) == plain
+    for showing in ((3, 4, 4), (6, 6, 6)):  # the random player's stops, shared by levels with the same dice
+        chances: dict[tuple[int, ...], float] = {showing: 2 / (2 + len(set(yahtzee_lite._keeps(showing))))}
+        moves = 2 + len(set(yahtzee_lite._keeps(showing)))
+        for kept in sorted(set(yahtzee_lite._keeps(showing))):
+            for thrown, chance in yahtzee_lite._outcomes(3 - len(kept)):
+                landed = tuple(sorted(kept + thrown))
+                chances[landed] = chances.get(landed, 0.0) + chance * 1.0 / moves
+        assert yahtzee_lite._random_stops(3, showing, 1, 2) == tuple(chances.items())
