@@ -367,7 +367,7 @@ def _expected_after_throw(dice: int, categories: tuple[str, ...], open_: frozens
                           rerolls: int) -> float:
     """The optimal expected total still to come once the dice not ``kept`` are thrown, with ``rerolls`` left
     (memoised with the tables: the optimal game played at generation weighs the same ones again and again)."""
-    return _tables(dice, categories).after_throw(open_, kept, rerolls)  # type: ignore[no-any-return]
+    return _tables(dice, categories).after_throw(open_, kept, rerolls)
 
 
 def _optimal_game(data: dict[str, Any]) -> tuple[int, int]:
