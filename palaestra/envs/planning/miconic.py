@@ -147,8 +147,7 @@ def shortest_moves(lift: int, trips: list[tuple[int, int]], max_nodes: int = SEA
     goes = [[(f, ("go", f)) for f in floors if f != floor] for floor in range(floor_mask + 1)]
     needs: dict[int, tuple[int, int]] = {}  # status -> (board and depart actions, the floors to stop at as bits)
 
-    def heuristic(state: int) -> int:
-        status = state >> floor_bits
+    def needs_of(status: int) -> tuple[int, int]:
         if status not in needs:
             actions = stops = 0
             for person, (origin, destination) in enumerate(trips):
@@ -160,19 +159,23 @@ def shortest_moves(lift: int, trips: list[tuple[int, int]], max_nodes: int = SEA
                     actions += 1
                     stops |= 1 << destination
             needs[status] = actions, stops
-        actions, stops = needs[status]
-        return actions + (stops & ~(1 << (state & floor_mask))).bit_count()
+        return needs[status]
+
+    def heuristic(status: int, floor: int) -> int:
+        actions, stops = needs_of(status)
+        return actions + stops.bit_count() - (stops >> floor & 1)
 
     origin = lift
     best = {origin: 0}
     parent: dict[int, tuple[int, Move]] = {}
-    frontier = [(heuristic(origin), 0, 0, origin)]
+    frontier = [(heuristic(0, lift), 0, 0, origin)]  # status 0: everyone waiting
     pushed, expanded = 1, 0
     while frontier:
         _, cost, _, state = heapq.heappop(frontier)
         if cost > best[state]:
             continue  # a stale entry: a cheaper way to this state was found after it was queued
-        if state >> floor_bits == done:
+        status = state >> floor_bits
+        if status == done:
             plan: list[Move] = []
             while state != origin:
                 state, move = parent[state]
@@ -183,13 +186,22 @@ def shortest_moves(lift: int, trips: list[tuple[int, int]], max_nodes: int = SEA
             raise SearchBudgetExceeded(f"no optimal plan settled within {max_nodes} expanded states")
         floor = state & floor_mask
         nxt_cost = cost + 1
-        successors = [(state + (1 << place), move) for place, now, move in stepped[floor] if state >> place & 3 == now]
-        successors += [(state - floor + f, move) for f, move in goes[floor]]
-        for nxt, move in successors:
+        for place, now, move in stepped[floor]:
+            if status >> (place - floor_bits) & 3 == now:
+                nxt = state + (1 << place)
+                if nxt_cost < best.get(nxt, nxt_cost + 1):
+                    best[nxt] = nxt_cost
+                    parent[nxt] = (state, move)
+                    heapq.heappush(frontier, (nxt_cost + heuristic(nxt >> floor_bits, floor), nxt_cost, pushed, nxt))
+                    pushed += 1
+        actions, stops = needs_of(status)  # a move to another floor keeps every passenger's status
+        stop_count = actions + stops.bit_count()
+        for f, move in goes[floor]:
+            nxt = state - floor + f
             if nxt_cost < best.get(nxt, nxt_cost + 1):
                 best[nxt] = nxt_cost
                 parent[nxt] = (state, move)
-                heapq.heappush(frontier, (nxt_cost + heuristic(nxt), nxt_cost, pushed, nxt))
+                heapq.heappush(frontier, (nxt_cost + stop_count - (stops >> f & 1), nxt_cost, pushed, nxt))
                 pushed += 1
     return None
 
