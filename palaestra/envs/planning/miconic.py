@@ -17,7 +17,7 @@ floor where the most passengers can board or leave) found a shortest plan for 48
 problems. So from level 2 a draw is kept only when that greedy, breaking ties at random, reaches the
 fewest floor visits with chance at most ``GREEDY_OPTIMAL_CHANCE`` (computed exactly over its ties).
 
-Generation speed: about 140 problems/s at level 4 on this 2-core machine. Each draw is solved by A* over
+Generation speed: about 170 problems/s at level 4 on this 2-core machine. Each draw is solved by A* over
 elevator floor and passenger states (most of the time, the heuristic evaluated on every pushed state),
 and the tie-breaking greedy's chance of an optimal plan is computed exactly over all its ties; about 2 draws
 in 5 are redrawn because that greedy is optimal too often. The search proves the shortest length that levels
