@@ -1,4 +1,5 @@
-"""What the generation speed-ups of farm_sim, ... rely on: each fast path equals the plain rules it replaces."""
+"""What the generation speed-ups of farm_sim, miconic, warehouse_orders, logic_grid_questions, wordle,
+graph_query, black_box and yahtzee_lite rely on: each fast path equals the plain rules it replaces."""
 
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ import pytest
 from palaestra.core.registry import make_source
 from palaestra.envs.games import farm_sim
 from palaestra.envs.planning import miconic
-from palaestra.solvers.simulate import Rules, SearchBudgetExceeded, shortest_plan
 
 
 def _farm_game(level: int, seed: int) -> tuple[farm_sim.Game, farm_sim.State]:
@@ -44,53 +44,6 @@ def test_farm_packed_search_equals_the_search_over_the_rules(level: int, seed: i
     for action in ("plant 0", farm_sim.WATER, farm_sim.WAIT):  # a few states off the start as well
         assert farm_sim._best(game, state) == most(state)
         state = farm_sim._apply(game, state, action)
-
-
-class _Elevator(Rules[tuple[int, tuple[int, ...]], miconic.Move]):
-    """The elevator rules as the generic A* ran them before :func:`miconic.shortest_moves` wrote the search out."""
-
-    def __init__(self, lift: int, trips: list[tuple[int, int]]) -> None:
-        self.lift, self.trips = lift, trips
-        self.floors = sorted({f for trip in trips for f in trip})
-
-    def initial(self) -> tuple[int, tuple[int, ...]]:
-        return self.lift, (miconic.WAITING,) * len(self.trips)
-
-    def moves(self, state: tuple[int, tuple[int, ...]]) -> list[miconic.Move]:
-        lift, status = state
-        moves: list[miconic.Move] = []
-        for person, ((origin, destination), now) in enumerate(zip(self.trips, status)):
-            if now == miconic.WAITING and origin == lift:
-                moves.append(("board", person))
-            elif now == miconic.ABOARD and destination == lift:
-                moves.append(("depart", person))
-        return moves + [("go", f) for f in self.floors if f != lift]
-
-    def check(self, state: tuple[int, tuple[int, ...]], move: miconic.Move) -> str | None:
-        return None
-
-    def apply(self, state: tuple[int, tuple[int, ...]], move: miconic.Move) -> tuple[int, tuple[int, ...]]:
-        lift, status = state
-        kind, arg = move
-        if kind == "go":
-            return arg, status
-        return lift, status[:arg] + (miconic.ABOARD if kind == "board" else miconic.SERVED,) + status[arg + 1:]
-
-    def goal(self, state: tuple[int, tuple[int, ...]]) -> bool:
-        return all(s == miconic.SERVED for s in state[1])
-
-    def heuristic(self, state: tuple[int, tuple[int, ...]]) -> int:
-        lift, status = state
-        actions, stops = 0, set()
-        for (origin, destination), now in zip(self.trips, status):
-            if now == miconic.WAITING:
-                actions += 2
-                stops.update((origin, destination))
-            elif now == miconic.ABOARD:
-                actions += 1
-                stops.add(destination)
-        stops.discard(lift)
-        return actions + len(stops)
 
 
 def _fraction_greedy_visits(lift: int, trips: list[tuple[int, int]]) -> dict[int, Fraction]:
@@ -126,20 +79,6 @@ def _elevator_draws(count: int) -> list[tuple[int, list[tuple[int, int]]]]:
         floors, people = rng.randint(3, 9), rng.randint(1, 7)
         draws.append((rng.randrange(floors), [tuple(rng.sample(range(floors), 2)) for _ in range(people)]))
     return draws  # type: ignore[return-value]
-
-
-def test_miconic_search_finds_the_generic_a_stars_plan_and_budget() -> None:
-    for lift, trips in _elevator_draws(40):
-        for budget in (50, 30_000):
-            try:
-                plain: Any = shortest_plan(_Elevator(lift, trips), max_nodes=budget)
-            except SearchBudgetExceeded:
-                plain = "over budget"
-            try:
-                fast: Any = miconic.shortest_moves(lift, trips, max_nodes=budget)
-            except SearchBudgetExceeded:
-                fast = "over budget"
-            assert fast == plain
 
 
 def test_miconic_greedy_chances_equal_the_fraction_computation() -> None:
@@ -264,109 +203,6 @@ def test_graph_query_packed_profiles_hold_each_feature_in_its_byte() -> None:
                 assert [packed >> 8 * k & 255 for k in range(len(vector))] == list(vector)
                 assert packed >> 8 * len(vector) == 0
 
-
-
-class _BlockMoves(Rules[tuple[int, ...], tuple[int, int]]):
-    """Block moves as the generic A* ran them before :func:`blocksworld.shortest_moves` wrote the search out."""
-
-    def __init__(self, start: tuple[int, ...], goal: tuple[int, ...]) -> None:
-        from palaestra.envs.planning.blocksworld import TABLE
-
-        self.start, self.target, self.table = start, goal, TABLE
-        self.well = [False] * len(goal)
-        height = [0] * len(goal)
-        for block in range(len(goal)):
-            below = goal[block]
-            for _ in range(len(goal)):
-                if below == TABLE:
-                    break
-                height[block] += 1
-                below = goal[below]
-        self.bottom_up = sorted(range(len(goal)), key=height.__getitem__)
-
-    def initial(self) -> tuple[int, ...]:
-        return self.start
-
-    def moves(self, state: tuple[int, ...]) -> list[tuple[int, int]]:
-        covered = set(state)
-        clear = [b for b in range(len(state)) if b not in covered]
-        moves = [(b, self.table) for b in clear if state[b] != self.table]
-        moves += [(b, c) for b in clear for c in clear if c != b and state[b] != c]
-        return moves
-
-    def check(self, state: tuple[int, ...], move: tuple[int, int]) -> str | None:
-        return None
-
-    def apply(self, state: tuple[int, ...], move: tuple[int, int]) -> tuple[int, ...]:
-        block, support = move
-        return state[:block] + (support,) + state[block + 1:]
-
-    def goal(self, state: tuple[int, ...]) -> bool:
-        return state == self.target
-
-    def heuristic(self, state: tuple[int, ...]) -> int:
-        total = 0
-        for block in self.bottom_up:
-            support = state[block]
-            if support == self.target[block]:
-                self.well[block] = support == self.table or self.well[support]
-                total += 0 if self.well[block] else 2
-            else:
-                self.well[block] = False
-                total += 1
-        return total
-
-
-def _fraction_greedy_lengths(start: tuple[int, ...], goal: tuple[int, ...]) -> dict[int, Fraction]:
-    """GN1's lengths with fractions, as :func:`blocksworld.greedy_lengths` computed them before."""
-    from palaestra.envs.planning.blocksworld import TABLE
-
-    n = len(goal)
-
-    def well_placed(state: tuple[int, ...], block: int) -> bool:
-        for _ in range(n):
-            if state[block] != goal[block]:
-                return False
-            if state[block] == TABLE:
-                return True
-            block = state[block]
-        return False
-
-    @functools.cache
-    def lengths(state: tuple[int, ...]) -> tuple[tuple[int, Fraction], ...]:
-        if state == goal:
-            return ((0, Fraction(1)),)
-        covered = set(state)
-        clear = [b for b in range(n) if b not in covered and not well_placed(state, b)]
-        final = [b for b in clear if goal[b] == TABLE or (goal[b] not in covered and well_placed(state, goal[b]))]
-        choices = [(final[0], goal[final[0]])] if final else [(b, TABLE) for b in clear if state[b] != TABLE]
-        total: dict[int, Fraction] = {}
-        for block, support in choices:
-            for length, chance in lengths(state[:block] + (support,) + state[block + 1:]):
-                total[length + 1] = total.get(length + 1, Fraction(0)) + chance / len(choices)
-        return tuple(sorted(total.items()))
-
-    return dict(lengths(start))
-
-
-def test_blocksworld_search_and_greedy_chances_equal_the_generic_ones() -> None:
-    from palaestra.envs.planning import blocksworld
-
-    rng = random.Random(9)
-    for _ in range(40):
-        n = rng.randint(3, 8)
-        start, goal = blocksworld._arrangement(rng, n), blocksworld._arrangement(rng, n)
-        assert blocksworld.greedy_lengths(start, goal) == _fraction_greedy_lengths(start, goal)
-        for budget in (20, 20_000):
-            try:
-                plain: Any = shortest_plan(_BlockMoves(start, goal), max_nodes=budget)
-            except SearchBudgetExceeded:
-                plain = "over budget"
-            try:
-                fast: Any = blocksworld.shortest_moves(start, goal, max_nodes=budget)
-            except SearchBudgetExceeded:
-                fast = "over budget"
-            assert fast == plain
 
 
 def _black_box_trace_on_rows_and_columns(size: int, atoms: frozenset[int], port: int) -> str | int:

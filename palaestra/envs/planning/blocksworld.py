@@ -32,7 +32,6 @@ shortest length that levels 2-4 grade against.
 
 from __future__ import annotations
 
-import heapq
 import math
 import random
 import string
@@ -42,7 +41,7 @@ from functools import cache
 
 from palaestra.core import Problem, register, retry
 from palaestra.envs.planning._strips import Action, Domain, Instance, PlanTask, Schema
-from palaestra.solvers.simulate import SearchBudgetExceeded
+from palaestra.solvers.simulate import Rules, SearchBudgetExceeded, shortest_plan
 
 SEARCH_BUDGET = 20_000  # expanded states; the largest level needs a few hundred on average
 GREEDY_OPTIMAL_CHANCE = Fraction(1, 4)  # the most chance the textbook greedy, choosing at random, may have of a
@@ -111,7 +110,7 @@ class Blocksworld(PlanTask):
             if greedy and greedy[min(greedy)] > GREEDY_OPTIMAL_CHANCE:
                 return None  # its best choices are optimal (see the module docstring): no search needed to reject
             try:
-                moves = shortest_moves(start, goal)
+                moves = shortest_plan(BlockMoves(start, goal), max_nodes=SEARCH_BUDGET)
             except SearchBudgetExceeded:
                 return None
             if moves is None or (greedy and greedy.get(len(moves), 0) > GREEDY_OPTIMAL_CHANCE):
@@ -129,70 +128,56 @@ class Blocksworld(PlanTask):
         return self.problem_for(instance, plan, config.optimal, preamble)
 
 
-def shortest_moves(start: Arrangement, goal: Arrangement, max_nodes: int = SEARCH_BUDGET) -> list[tuple[int, int]] | None:
-    """A shortest plan of block moves (a clear block goes to the table or onto another clear block): A* with the
-    heuristic "each block not on a correct tower base must move: once, or twice when it already sits on its goal
-    support (that support must move, so the block must leave it and come back)".
+class BlockMoves(Rules[Arrangement, tuple[int, int]]):
+    """Block moves between arrangements: a clear block goes to the table or onto another clear block."""
 
-    This is :func:`palaestra.solvers.simulate.shortest_plan` written out for block moves (the search is the
-    generator's cost): the same pushes in the same order (moves to the table, then onto clear blocks, by block),
-    so the same plan and the same budget. Raises :class:`SearchBudgetExceeded` after expanding ``max_nodes``
-    states."""
-    n = len(goal)
-    height = [0] * n
-    for block in range(n):
-        below = goal[block]
-        for _ in range(n):
-            if below == TABLE:
-                break
-            height[block] += 1
-            below = goal[below]
-    bottom_up = sorted(range(n), key=height.__getitem__)  # goal supports before the blocks on them
-    well = [False] * n  # scratch space of the heuristic
+    def __init__(self, start: Arrangement, goal: Arrangement) -> None:
+        self.start, self.target = start, goal
+        self.well = [False] * len(goal)  # scratch space of the heuristic
+        height = [0] * len(goal)
+        for block in range(len(goal)):
+            below = goal[block]
+            for _ in range(len(goal)):
+                if below == TABLE:
+                    break
+                height[block] += 1
+                below = goal[below]
+        self.bottom_up = sorted(range(len(goal)), key=height.__getitem__)
 
-    def heuristic(state: Arrangement) -> int:
+    def initial(self) -> Arrangement:
+        return self.start
+
+    def moves(self, state: Arrangement) -> list[tuple[int, int]]:
+        covered = set(state)
+        clear = [b for b in range(len(state)) if b not in covered]
+        moves = [(b, TABLE) for b in clear if state[b] != TABLE]
+        moves += [(b, c) for b in clear for c in clear if c != b and state[b] != c]
+        return moves
+
+    def check(self, state: Arrangement, move: tuple[int, int]) -> str | None:
+        return None  # moves() yields legal moves only
+
+    def apply(self, state: Arrangement, move: tuple[int, int]) -> Arrangement:
+        block, support = move
+        return state[:block] + (support,) + state[block + 1 :]
+
+    def goal(self, state: Arrangement) -> bool:
+        return state == self.target
+
+    def heuristic(self, state: Arrangement) -> int:
+        """Each block not on a correct tower base must move: once, or twice when it already sits on its goal
+        support (that support must move, so the block must leave it and come back)."""
+        well = self.well
         total = 0
-        for block in bottom_up:
+        for block in self.bottom_up:  # goal supports before the blocks on them
             support = state[block]
-            if support == goal[block]:
+            if support == self.target[block]:
                 well[block] = support == TABLE or well[support]
                 total += 0 if well[block] else 2
             else:
                 well[block] = False
                 total += 1
         return total
-
-    best = {start: 0}
-    parent: dict[Arrangement, tuple[Arrangement, tuple[int, int]]] = {}
-    frontier = [(heuristic(start), 0, 0, start)]
-    pushed, expanded = 1, 0
-    while frontier:
-        _, cost, _, state = heapq.heappop(frontier)
-        if cost > best[state]:
-            continue  # a stale entry: a cheaper way to this state was found after it was queued
-        if state == goal:
-            plan: list[tuple[int, int]] = []
-            while state != start:
-                state, move = parent[state]
-                plan.append(move)
-            return plan[::-1]
-        expanded += 1
-        if expanded > max_nodes:
-            raise SearchBudgetExceeded(f"no optimal plan settled within {max_nodes} expanded states")
-        covered = set(state)
-        clear = [b for b in range(n) if b not in covered]
-        moves = [(b, TABLE) for b in clear if state[b] != TABLE]
-        moves += [(b, c) for b in clear for c in clear if c != b and state[b] != c]
-        nxt_cost = cost + 1
-        for move in moves:
-            block, support = move
-            nxt = state[:block] + (support,) + state[block + 1:]
-            if nxt_cost < best.get(nxt, nxt_cost + 1):
-                best[nxt] = nxt_cost
-                parent[nxt] = (state, move)
-                heapq.heappush(frontier, (nxt_cost + heuristic(nxt), nxt_cost, pushed, nxt))
-                pushed += 1
-    return None
 
 
 def greedy_lengths(start: Arrangement, goal: Arrangement) -> dict[int, Fraction]:
@@ -212,25 +197,20 @@ def greedy_lengths(start: Arrangement, goal: Arrangement) -> dict[int, Fraction]
         return False
 
     @cache
-    def lengths(state: Arrangement) -> tuple[int, tuple[tuple[int, int], ...]]:
-        """(denominator, each (moves, chance's numerator)): chances as ints over one denominator, exact and cheaper
-        than fractions (the greedy's choice tree is most of a rejected draw's cost)."""
+    def lengths(state: Arrangement) -> tuple[tuple[int, Fraction], ...]:
         if state == goal:
-            return 1, ((0, 1),)
+            return ((0, Fraction(1)),)
         covered = set(state)
         clear = [b for b in range(n) if b not in covered and not well_placed(state, b)]
         final = [b for b in clear if goal[b] == TABLE or (goal[b] not in covered and well_placed(state, goal[b]))]
         choices = [(final[0], goal[final[0]])] if final else [(b, TABLE) for b in clear if state[b] != TABLE]
-        branches = [lengths(state[:block] + (support,) + state[block + 1:]) for block, support in choices]
-        common = math.lcm(*(denominator for denominator, _ in branches))
-        total: dict[int, int] = {}
-        for denominator, chances in branches:
-            for length, numerator in chances:
-                total[length + 1] = total.get(length + 1, 0) + numerator * (common // denominator)
-        return common * len(branches), tuple(sorted(total.items()))
+        total: dict[int, Fraction] = {}
+        for block, support in choices:
+            for length, chance in lengths(state[:block] + (support,) + state[block + 1:]):
+                total[length + 1] = total.get(length + 1, Fraction(0)) + chance / len(choices)
+        return tuple(sorted(total.items()))
 
-    denominator, chances = lengths(start)
-    return {length: Fraction(numerator, denominator) for length, numerator in chances}
+    return dict(lengths(start))
 
 
 def _arrangement(rng: random.Random, n: int) -> Arrangement:
