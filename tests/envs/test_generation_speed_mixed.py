@@ -4,7 +4,10 @@ graph_query, black_box and yahtzee_lite rely on: each fast path equals the plain
 from __future__ import annotations
 
 import functools
+import os
 import random
+import subprocess
+import sys
 from fractions import Fraction
 from typing import Any
 
@@ -275,3 +278,13 @@ def test_yahtzee_tables_shared_and_memoised_equal_the_sums_they_replace() -> Non
                 landed = tuple(sorted(kept + thrown))
                 chances[landed] = chances.get(landed, 0.0) + chance * 1.0 / moves
         assert yahtzee_lite._random_stops(3, showing, 1, 2) == tuple(chances.items())
+
+
+def test_yahtzee_random_mean_does_not_follow_string_hashing() -> None:
+    """The random player's mean is a float sum over the open categories: summed in a fixed order, it is the same
+    to the last bit whatever ``PYTHONHASHSEED`` is (it once moved in the last bit with the set's iteration order)."""
+    code = ("from palaestra.envs.games import yahtzee_lite as y\n"
+            "print([y._tables(d, y.CATEGORIES[:c]).random_mean.hex() for d, c in ((2, 4), (3, 5), (3, 6))])")
+    outputs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                              env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout for seed in range(4)}
+    assert len(outputs) == 1

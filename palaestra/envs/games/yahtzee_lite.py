@@ -299,7 +299,7 @@ def _tables(dice: int, categories: tuple[str, ...]) -> _Tables:
             return ((0, 1.0),)
         totals: dict[int, float] = {}
         for final, chance in _random_turn_end(dice, len(open_)):
-            for category in open_:
+            for category in sorted(open_):  # a fixed order: the float sums must not follow string hashing
                 points = category_score(category, final)
                 for rest, inner in game_spread(open_ - {category}):
                     totals[points + rest] = totals.get(points + rest, 0.0) + chance * inner / len(open_)
