@@ -25,9 +25,9 @@ Two question kinds over a random DAG whose edges are listed in the prompt:
 
 Graph size and the size of the conditioning set grow with the level.
 
-Generation speed: about 180 problems/s at level 4. A d-separation question needs a matched pair (a separated and an
+Generation speed: about 260 problems/s at level 4. A d-separation question needs a matched pair (a separated and an
 open conditioning set with the same cheap profile), found by testing about 600 candidate sets for d-separation per
-question; the pairing is kept because without it the graph or surface features of Z predicted the answer.
+question (on bit masks, profiles packed into ints); the pairing is kept because without it the graph or surface features of Z predicted the answer.
 """
 
 from __future__ import annotations
@@ -50,6 +50,7 @@ from palaestra.verifiers.sets import read_set, read_token
 MAX_PAIRS = 8  # pairs (X, Y) tried per graph
 MAX_CANDIDATES = 200  # conditioning sets examined per pair (all of them when there are fewer)
 COARSE_FEATURES = 2  # profile features compared in bins of two (see _matched_set)
+PROFILE_FEATURES = 12  # the features of a node's profile (see _Bits.node_profiles)
 _YES = ("yes", "true", "d-separated", "they are d-separated")
 _NO = ("no", "false", "not d-separated", "d-connected", "they are d-connected", "they are not d-separated")
 SEPARATED_SHARE = 0.25  # the certificate-free side (yes) is rare, so answering it blindly pays little
@@ -251,17 +252,23 @@ def _matched_set(rng: random.Random, bits: _Bits, a: int, b: int, size: int, wan
         rng.shuffle(candidates)
     else:
         candidates = [tuple(sorted(rng.sample(others, size))) for _ in range(MAX_CANDIDATES)]
-    vectors = bits.node_profiles(a, b)
+    packed = bits.node_profiles(a, b)
+    exact = PROFILE_FEATURES - COARSE_FEATURES  # the profile keeps these sums exact, the coarse ones in bins of two
+    exact_part = (1 << 8 * exact) - 1
+    children, ancestors = bits.children, bits.ancestors
     by_profile: dict[tuple[int, ...], dict[bool, list[tuple[int, ...]]]] = {}
     for z in candidates:
-        mask = sum(1 << i for i in z)
-        inside = sum((bits.children[i] & mask).bit_count() for i in z)  # edges inside Z
-        sums = [sum(column) for column in zip(*(vectors[i] for i in z))]
+        mask = total = closure = 0
+        for i in z:
+            mask |= 1 << i
+            total += packed[i]
+            closure |= ancestors[i]
+        inside = sum((children[i] & mask).bit_count() for i in z)  # edges inside Z
         # the last two (how many ancestors and descendants the members have) in bins of two:
         # exact equality of these sums would make matched pairs rare on big graphs
-        profile = (*sums[:-COARSE_FEATURES], *(total // 2 for total in sums[-COARSE_FEATURES:]), inside)
+        profile = (total & exact_part, *((total >> 8 * k & 255) // 2 for k in range(exact, PROFILE_FEATURES)), inside)
         sides = by_profile.setdefault(profile, {True: [], False: []})
-        sides[bits.separated(a, b, mask)].append(z)
+        sides[bits.separated(a, b, mask, closure | mask)].append(z)
         if sides[True] and sides[False]:
             return rng.choice(sides[want])
     return None
@@ -279,50 +286,76 @@ class _Bits:
         index = {name: i for i, name in enumerate(self.names)}
         self.parents = [sum(1 << index[p] for p in graph.predecessors(name)) for name in self.names]
         self.children = [sum(1 << index[c] for c in graph.successors(name)) for name in self.names]
-        self.ancestors = [sum(1 << index[a] for a in nx.ancestors(graph, name)) for name in self.names]
-        self.descendants = [sum(1 << index[d] for d in nx.descendants(graph, name)) for name in self.names]
+        self.ancestors = _closure(self.parents)  # bit by bit: networkx's searches per node cost more
+        self.descendants = _closure(self.children)
         self.in_degree = [m.bit_count() for m in self.parents]
         self.out_degree = [m.bit_count() for m in self.children]
+        # per node, the profile's features that do not depend on X and Y (bytes 8-11, see node_profiles)
+        self.counts = [self.in_degree[i] << 64 | self.out_degree[i] << 72 | self.ancestors[i].bit_count() << 80
+                       | self.descendants[i].bit_count() << 88 for i in range(len(self.names))]
+        # per node, (child's bit, the child's parents): the moral graph's marriages, read without bit scans
+        self.married = [tuple((1 << c, self.parents[c]) for c in _indices(m)) for m in self.children]
 
     def adjacent(self, a: int, b: int) -> bool:
         return bool((self.parents[a] | self.children[a]) >> b & 1)
 
-    def separated(self, a: int, b: int, z: int) -> bool:
-        """Whether Z (a mask) d-separates nodes a and b: a search of the moral graph, built only where it reaches."""
-        keep = self.ancestors[a] | self.ancestors[b] | 1 << a | 1 << b
-        for i in _indices(z):
-            keep |= self.ancestors[i] | 1 << i
-        allowed, reached, stack = keep & ~z, 1 << a, [a]
-        while stack:
-            node = stack.pop()
-            children = self.children[node] & keep
-            neighbours = self.parents[node] | children  # parents are kept: the set is ancestral
-            for child in _indices(children):
-                neighbours |= self.parents[child]  # married parents of a kept child
+    def separated(self, a: int, b: int, z: int, z_ancestral: int | None = None) -> bool:
+        """Whether Z (a mask) d-separates nodes a and b: a search of the moral graph, built only where it reaches.
+        ``z_ancestral``, when the caller has it, is Z with its members' ancestors."""
+        if z_ancestral is None:
+            z_ancestral = z
+            for i in _indices(z):
+                z_ancestral |= self.ancestors[i]
+        keep = self.ancestors[a] | self.ancestors[b] | 1 << a | 1 << b | z_ancestral
+        parents, children, married = self.parents, self.children, self.married
+        allowed, reached, waiting = keep & ~z, 1 << a, 1 << a
+        while waiting:
+            low = waiting & -waiting
+            waiting ^= low
+            node = low.bit_length() - 1
+            neighbours = parents[node] | children[node] & keep  # parents are kept: the set is ancestral
+            for child, its_parents in married[node]:
+                if keep & child:
+                    neighbours |= its_parents  # married parents of a kept child
             new = neighbours & allowed & ~reached
             if new >> b & 1:
                 return False
             reached |= new
-            stack.extend(_indices(new))
+            waiting |= new
         return True
 
-    def node_profiles(self, a: int, b: int) -> list[tuple[int, ...]]:
+    def node_profiles(self, a: int, b: int) -> list[int]:
         """Per node, what a lazy policy could count without tracing paths when the node is in Z
         (a set's profile is the sum over its members): whether it is a parent, child, ancestor
         or descendant of X or Y, a common ancestor (confounder), a common descendant (collider)
         or on a directed path between them (mediator); its edges to X or Y, in and out; how many
-        ancestors and descendants it has."""
+        ancestors and descendants it has. Packed into one int, feature k in byte k (:data:`PROFILE_FEATURES`
+        of them), so a set's sums are one addition (a sum over Z stays under 256: at most nodes x nodes)."""
         ancestors, descendants = self.ancestors[a] | self.ancestors[b], self.descendants[a] | self.descendants[b]
         mediators = (self.descendants[a] & self.ancestors[b]) | (self.descendants[b] & self.ancestors[a])
         features = (self.parents[a] | self.parents[b], self.children[a] | self.children[b], ancestors, descendants,
-                    self.ancestors[a] & self.ancestors[b], self.descendants[a] & self.descendants[b], mediators)
-        profiles = []
-        for i in range(len(self.names)):
-            neighbours = self.parents[i] | self.children[i]
-            profiles.append((*(mask >> i & 1 for mask in features), (neighbours >> a & 1) + (neighbours >> b & 1),
-                             self.in_degree[i], self.out_degree[i], self.ancestors[i].bit_count(),
-                             self.descendants[i].bit_count()))
+                    self.ancestors[a] & self.ancestors[b], self.descendants[a] & self.descendants[b], mediators,
+                    self.parents[a] | self.children[a], self.parents[b] | self.children[b])  # the last two: edges
+        profiles = list(self.counts)
+        for k, mask in enumerate(features):
+            for i in _indices(mask):
+                profiles[i] += 1 << 8 * min(k, 7)  # an edge to X and one to Y both count in byte 7
         return profiles
+
+
+def _closure(steps: list[int]) -> list[int]:
+    """Per node, the nodes reached by one or more ``steps`` (bit masks of a DAG's parents or children)."""
+    reached = list(steps)
+    changed = True
+    while changed:
+        changed = False
+        for node, mask in enumerate(reached):
+            grown = mask
+            for other in _indices(mask):
+                grown |= reached[other]
+            if grown != mask:
+                reached[node], changed = grown, True
+    return reached
 
 
 def _indices(mask: int) -> list[int]:

@@ -34,6 +34,7 @@ import functools
 import itertools
 import random
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from math import comb
 from typing import Any
@@ -252,32 +253,56 @@ def _port_at(size: int, row: int, column: int) -> int:
 
 def _trace(size: int, atoms: frozenset[int], port: int) -> str | int:
     """ABSORBED, REFLECTED or the 0-based port where a ray fired from 0-based ``port`` leaves."""
-    def atom(row: int, column: int) -> bool:
-        return 0 <= row < size and 0 <= column < size and row * size + column in atoms
+    return _trace_padded(size, _padded_atoms(size, atoms), port)
 
-    row, column, side = _port_start(size, port)
-    d_row, d_column = _DIRECTIONS[side]
-    ahead = (row + d_row, column + d_column)
-    if atom(*ahead):
+
+def _padded_atoms(size: int, atoms: Iterable[int]) -> int:
+    """The atoms as a bit set over the grid with a one-cell border (:func:`_padded_board`)."""
+    return sum(1 << (atom // size + 1) * (size + 2) + atom % size + 1 for atom in atoms)
+
+
+@functools.lru_cache(maxsize=16)
+def _padded_board(size: int) -> tuple[tuple[tuple[int, int, int], ...], tuple[int, ...]]:
+    """The grid with a one-cell border, cells numbered row by row: per port, the (cell, step, side step) a ray
+    starts from (the side step points to the cell on the ray's left); per cell, the port a ray stepping there
+    leaves by, or -1 inside the grid. A ray is then integer steps and bit tests (the rays are the table's cost)."""
+    width = size + 2
+    starts = []
+    for port in range(4 * size):
+        row, column, side = _port_start(size, port)
+        d_row, d_column = _DIRECTIONS[side]
+        starts.append(((row + 1) * width + column + 1, d_row * width + d_column, d_column * width + d_row))
+    exits = tuple(-1 if 0 <= row < size and 0 <= column < size else _port_at(size, row, column)
+                  for row in range(-1, size + 1) for column in range(-1, size + 1))
+    return tuple(starts), exits
+
+
+def _trace_padded(size: int, atoms: int, port: int) -> str | int:
+    """:func:`_trace` on atoms as a padded bit set: a ray stepping ``step`` has the cells ``ahead + side`` and
+    ``ahead - side`` on its two sides; a turn swaps or negates the two steps."""
+    starts, exits = _padded_board(size)
+    cell, step, side = starts[port]
+    ahead = cell + step
+    if atoms >> ahead & 1:
         return ABSORBED
-    if atom(ahead[0] + d_column, ahead[1] + d_row) or atom(ahead[0] - d_column, ahead[1] - d_row):
+    if atoms >> (ahead + side) & 1 or atoms >> (ahead - side) & 1:
         return REFLECTED
     for _ in range(8 * size * size + 8):  # a ray's path is reversible, so it ends; the bound is a guard
-        ahead = (row + d_row, column + d_column)
-        if atom(*ahead):
+        ahead = cell + step
+        if atoms >> ahead & 1:
             return ABSORBED
-        left = atom(ahead[0] + d_column, ahead[1] + d_row)
-        right = atom(ahead[0] - d_column, ahead[1] - d_row)
+        left = atoms >> (ahead + side) & 1
+        right = atoms >> (ahead - side) & 1
         if left and right:
-            d_row, d_column = -d_row, -d_column
+            step, side = -step, -side
         elif left:
-            d_row, d_column = -d_column, -d_row
+            step, side = -side, -step
         elif right:
-            d_row, d_column = d_column, d_row
+            step, side = side, step
         else:
-            row, column = ahead
-            if not (0 <= row < size and 0 <= column < size):
-                exit_port = _port_at(size, row, column)
+            cell = ahead
+            exit_port = exits[cell]
+            if exit_port >= 0:
                 return REFLECTED if exit_port == port else exit_port
     return ABSORBED  # unreachable: rays cannot loop
 
@@ -300,8 +325,11 @@ class _Table:
 @functools.lru_cache(maxsize=8)
 def _table(size: int, atoms: int) -> _Table:
     placements = tuple(itertools.combinations(range(size * size), atoms))
-    answers = {placement: tuple(_trace(size, frozenset(placement), port) for port in range(4 * size))
-               for placement in placements}
+    ports = range(4 * size)
+    answers = {}
+    for placement in placements:
+        atoms_at = _padded_atoms(size, placement)
+        answers[placement] = tuple(_trace_padded(size, atoms_at, port) for port in ports)
     counts: dict[tuple[str | int, ...], int] = {}
     for signature in answers.values():
         counts[signature] = counts.get(signature, 0) + 1

