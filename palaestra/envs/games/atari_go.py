@@ -32,11 +32,11 @@ measure is twice the sequence's length, plus a tenth of the empty points (the mo
 the empty points' share of the board times the number of first moves that give atari (more tempting
 wrong ataris: harder).
 
-Generation speed: about 40 to 100 problems/s at level 4 on this 2-core machine (it varies with the number of draws
-the seeds need). Random positions are searched for a forced capture of exactly the level's length (and none
-shorter), then every atari is searched to check that most of them do not win; about 85 positions are drawn per
-problem. The searches are kept because the prompt promises a capture of that length and the greedy atari rule must
-not earn reward.
+Generation speed: about 100 to 120 problems/s at level 4 on this 2-core machine (it varies with the number of draws
+the seeds need). Random positions are searched for a forced capture of exactly the level's length (and none shorter),
+then every atari is searched to check that most of them do not win; about 85 positions are drawn per problem. The
+searches are kept because the prompt promises a capture of that length and the greedy atari rule must not earn
+reward.
 """
 
 from __future__ import annotations

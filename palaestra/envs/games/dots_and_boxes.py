@@ -21,10 +21,10 @@ is at most 60%, 50%, 40%, 30%, 30% at levels 0-4 (level 4 on a larger board).
 Levels grow the board and the number of lines left. The difficulty measure is the lines left
 to draw plus the boxes still open.
 
-Generation speed: about 40 problems/s at level 4 on this 2-core machine. Each drawn position is solved exactly (the
-final margin after every line, by a memoised search over the undrawn lines), and the won ones are then scored for
-how often the two simple rules win; about 3 in 4 positions are redrawn. The exact values are kept because the prompt
-promises a won position in which some line loses.
+Generation speed: about 75 to 95 problems/s at level 4 on this 2-core machine. Each drawn position is solved exactly
+(the final margin after every line, by a memoised search over the undrawn lines), and the won ones are then scored
+for how often the two simple rules win; about 3 in 4 positions are redrawn. The exact values are kept because the
+prompt promises a won position in which some line loses.
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ grow the trap (2 to 4 moves) and the number of geese and cut the fox's noise. Th
 measure is twice the trap's length, plus the goose moves available at the start divided by five,
 plus twice the share of the fox's moves that are not random (a fox that always runs punishes a slip).
 
-Generation speed: about 45 to 95 problems/s at level 4 on this 2-core machine (it varies with the number of draws
+Generation speed: about 135 to 165 problems/s at level 4 on this 2-core machine (it varies with the number of draws
 the seeds need). Random positions are drawn and those with a boxed-in fox are searched for a forced trap of exactly
 the level's length (and none shorter); about 240 positions are drawn per problem. The search is kept because the
 prompt promises a trap of that length.

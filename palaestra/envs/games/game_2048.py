@@ -18,10 +18,10 @@ that player, one move per turn. The turn budget is its number of moves plus a ma
 Levels: 3x3 boards to 32 and 64, then 4x4 to 128, 256 and 512. The difficulty measure is the
 number of moves the greedy player needs.
 
-Generation speed: about 30 to 40 problems/s at level 4 on this 2-core machine (it varies with the seeds). Each drawn
-tape is played to the target by the greedy player (four trial slides a move, several hundred moves), whose move
-count sets the turn budget, and about half the tapes are redrawn because greedy play does not reach the target. The
-game is kept because the budget must be one that is known to be reachable on this tape.
+Generation speed: about 60 to 70 problems/s at level 4 on this 2-core machine (it varies with the seeds). Each drawn
+tape is played to the target by the greedy player (four trial slides a move, several hundred moves), whose move count
+sets the turn budget, and about half the tapes are redrawn because greedy play does not reach the target. The game is
+kept because the budget must be one that is known to be reachable on this tape.
 """
 
 from __future__ import annotations

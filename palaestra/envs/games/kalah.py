@@ -21,10 +21,10 @@ move; all three cheap rules (those two and the pit nearest the store) are declar
 Levels add pits and seeds. The difficulty measure is the number of seeds left in the pits plus
 the number of pits per side.
 
-Generation speed: about 20 to 40 problems/s at level 4 on this 2-core machine (it varies with the number of draws
-the seeds need). A random game is played to the endgame and the position is solved exhaustively: the textbook rules'
-first moves must throw the win away and some move must keep it; about 18 draws are made per problem, most rejected
-by the rules' searches. The proofs are kept because the prompt promises a won endgame and no simple rule may earn
+Generation speed: about 50 to 60 problems/s at level 4 on this 2-core machine (it varies with the number of draws the
+seeds need). A random game is played to the endgame and the position is solved exhaustively: the textbook rules'
+first moves must throw the win away and some move must keep it; about 18 draws are made per problem, most rejected by
+the rules' searches. The proofs are kept because the prompt promises a won endgame and no simple rule may earn
 reward.
 """
 

@@ -20,11 +20,10 @@ win, 0 otherwise.
 Levels add empty cells (5 to 9). The difficulty measure is the number of
 empty cells plus the model's legal moves at the start.
 
-Generation speed: about 35 to 50 problems/s at level 4 on this 2-core machine (it varies with the number of draws
-the seeds need). A random game is played to the level's number of empty squares and the endgame is solved
-exhaustively to prove it won with a losing move, after first proving that the two simple rules' first moves lose;
-about 14 draws are made per problem. The proofs are kept because the prompt promises a won position and no simple
-rule may earn reward.
+Generation speed: about 50 to 75 problems/s at level 4 on this 2-core machine (it varies with the number of draws the
+seeds need). A random game is played to the level's number of empty squares and the endgame is solved exhaustively to
+prove it won with a losing move, after first proving that the two simple rules' first moves lose; about 14 draws are
+made per problem. The proofs are kept because the prompt promises a won position and no simple rule may earn reward.
 """
 
 from __future__ import annotations
@@ -183,7 +182,8 @@ def _full(n: int) -> int:
 @functools.cache
 def _rays(n: int) -> tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]:
     """Per cell, the lines of cells leading away from it in each direction (two cells long at least), each as the bit
-    of its first cell and the bits of the rest: bits, so that the move generator (the search's inner loop) only masks."""
+    of its first cell and the bits of the rest: bits, so that the move generator (the search's inner loop) only
+    masks."""
     out = []
     for index in range(n * n):
         r, c = divmod(index, n)
