@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -268,6 +268,8 @@ def _best_threat(me: int, board: int, cap: int) -> tuple[int, int]:
     danger = _wins_at(them, board)
     if len(danger) >= 2:
         return 0, -1
+    columns: Sequence[int]
+    may_threaten: Callable[[int], bool] | None
     if danger:
         columns, may_threaten = danger, None
     else:
