@@ -70,11 +70,11 @@ def test_connect_four_threat_filter_never_drops_a_threat():
     for me, board in _connect_four_positions(300, 1):
         if _plain_wins_at(me, board):
             continue  # the search asks only where the side to move cannot win at once
-        may_threaten = connect_four._threat_filter(me, board)
+        candidates = connect_four._threat_cells(me, (board + connect_four.BOTTOM) & connect_four.FULL)
         for column in connect_four._columns(board):
             drop = connect_four._drop(board, column)
             if _plain_wins_at(me | drop, board | drop):
-                assert may_threaten(drop), (me, board, column)
+                assert drop & candidates, (me, board, column)
 
 
 def test_connect_four_filtered_search_and_tables_match_the_plain_ones():

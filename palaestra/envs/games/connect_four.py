@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -254,7 +253,7 @@ def _completing_cells(discs: int) -> int:
 @functools.lru_cache(maxsize=200_000)
 def _shortest_win(me: int, board: int, cap: int) -> int:
     """Fewest moves (at most ``cap``) of a continuous-threat win for the side to move (discs ``me``), or 0."""
-    if _wins_at(me, board):
+    if _completing_cells(me) & (board + BOTTOM) & FULL:
         return 1
     return _best_threat(me, board, cap)[0]
 
@@ -265,20 +264,19 @@ def _best_threat(me: int, board: int, cap: int) -> tuple[int, int]:
     if cap < 2:
         return 0, -1
     them = board ^ me
-    danger = _wins_at(them, board)
-    if len(danger) >= 2:
-        return 0, -1
-    columns: Sequence[int]
-    may_threaten: Callable[[int], bool] | None
+    playable = (board + BOTTOM) & FULL
+    danger = _completing_cells(them) & playable
     if danger:
-        columns, may_threaten = danger, None
+        columns = [c for c in ORDER if danger & COLUMN_MASKS[c]]
+        if len(columns) >= 2:
+            return 0, -1
     else:
-        columns, may_threaten = _columns(board), _threat_filter(me, board)
+        # Only the columns whose disc may make a threat: the others would be skipped below, after a longer test.
+        candidates = _threat_cells(me, playable)
+        columns = [c for c in ORDER if candidates & COLUMN_MASKS[c]] if candidates else []
     best, first = 0, -1
     for column in columns:
         drop = _drop(board, column)
-        if may_threaten is not None and not may_threaten(drop):
-            continue  # proved to make no threat: the same outcome as the full test below, several times cheaper
         mine, after = me | drop, board | drop
         threats = _wins_at(mine, after)
         if not threats or _wins_at(them, after):
@@ -294,24 +292,21 @@ def _best_threat(me: int, board: int, cap: int) -> tuple[int, int]:
     return best, first
 
 
-def _threat_filter(me: int, board: int) -> Callable[[int], bool]:
-    """A test on a disc ``drop`` of the side to move that is true whenever ``_wins_at(me | drop, board | drop)`` is
-    not empty (it may be true otherwise too), from two shift passes for the whole position instead of one per column.
+def _threat_cells(me: int, playable: int) -> int:
+    """The playable cells where a disc of the side to move (discs ``me``, no win at once) may make a threat: every cell
+    whose disc makes ``_wins_at(me | drop, board | drop)`` non-empty is among them (a few others may be too), from two
+    shift passes for the whole position instead of one per column.
 
-    A cell completing four after the drop either completed four already, or is the cell above the drop completing
-    the column, or lies on a line through the drop whose two other cells are ``me``'s -- and then the drop, a playable
-    cell, completes four with ``me`` plus the playable cells."""
-    playable = (board + BOTTOM) & FULL
+    A cell completing four after the drop either completed four already (then any other drop leaves it), or is the
+    cell above the drop (completing four already, or the column's with two of ``me`` below the drop), or lies on a
+    line through the drop whose two other cells are ``me``'s -- and then the drop, a playable cell, completes four
+    with ``me`` plus the playable cells."""
     already = _completing_cells(me)
-    with_playable = _completing_cells(me | playable)
-    already_playable = already & playable
-
-    def may_threaten(drop: int) -> bool:
-        above = (drop << 1) & FULL
-        return bool(already_playable & ~drop or drop & with_playable
-                    or above and (above & already or me & (drop >> 1) and me & (drop >> 2)))
-
-    return may_threaten
+    ready = already & playable
+    if ready & (ready - 1):
+        return playable
+    cells = playable & (_completing_cells(me | playable) | already >> 1 | (me << 1) & (me << 2) & (FULL >> 1))
+    return cells | playable & ~ready if ready else cells
 
 
 def _winning_column(me: int, board: int, cap: int) -> int | None:
