@@ -20,7 +20,7 @@ heuristic baseline) does not win by forced play. The oracle
 plays a shortest such line. Levels lengthen the forced line (2 to 6 moves) and cut the spare
 turns from two to one. The difficulty measure is ``N``.
 
-Generation speed: about 45 to 55 problems/s at level 4 on this 2-core machine. Random games are played and, after
+Generation speed: about 55 to 65 problems/s at level 4 on this 2-core machine. Random games are played and, after
 each ply from the tenth, a threat search proves whether the side to move wins by threats in exactly the level's
 number of moves and that the simple threat rule does not force it; about 90 random games are played per problem. The
 proofs are kept because the prompt promises a forced win of that length.
