@@ -18,16 +18,18 @@ that player, one move per turn. The turn budget is its number of moves plus a ma
 Levels: 3x3 boards to 32 and 64, then 4x4 to 128, 256 and 512. The difficulty measure is the
 number of moves the greedy player needs.
 
-Generation speed: about 30 to 40 problems/s at level 4 on this 2-core machine (it varies with the seeds). Each drawn
-tape is played to the target by the greedy player (four trial slides a move, several hundred moves), whose move
-count sets the turn budget, and about half the tapes are redrawn because greedy play does not reach the target. The
-game is kept because the budget must be one that is known to be reachable on this tape.
+Generation speed: about 60 to 70 problems/s at level 4 on this 2-core machine (it varies with the seeds). Each drawn
+tape is played to the target by the greedy player (four trial slides a move, several hundred moves), whose move count
+sets the turn budget, and about half the tapes are redrawn because greedy play does not reach the target. The game is
+kept because the budget must be one that is known to be reachable on this tape.
 """
 
 from __future__ import annotations
 
 import functools
+import operator
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -141,12 +143,29 @@ def _lines(size: int, step: str) -> tuple[tuple[int, ...], ...]:
             "D": tuple(c[::-1] for c in cols)}[step]
 
 
+@functools.lru_cache(maxsize=100_000)
+def _merged(line: tuple[int, ...]) -> tuple[int, ...]:
+    """:func:`_line_merge` cached: a game meets the same few rows again and again."""
+    return tuple(_line_merge(list(line)))
+
+
+@functools.cache
+def _slide_plan(size: int, step: str) -> tuple[tuple[Callable[[list[int]], tuple[int, ...]], ...],
+                                               Callable[[tuple[int, ...]], tuple[int, ...]]]:
+    """Per line, a getter of its values (from the wall); and the getter putting the merged lines, one after the
+    other, back in cell order. Made once per size and direction: sliding is the greedy player's inner loop."""
+    lines = _lines(size, step)
+    position = {cell: k for k, cell in enumerate(cell for line in lines for cell in line)}
+    return (tuple(operator.itemgetter(*line) for line in lines),
+            operator.itemgetter(*(position[cell] for cell in range(size * size))))
+
+
 def _slide(board: list[int], size: int, step: str) -> list[int]:
-    out = list(board)
-    for line in _lines(size, step):
-        for index, value in zip(line, _line_merge([board[i] for i in line])):
-            out[index] = value
-    return out
+    getters, in_cell_order = _slide_plan(size, step)
+    merged: tuple[int, ...] = ()
+    for values in getters:
+        merged += _merged(values(board))
+    return list(in_cell_order(merged))
 
 
 def _spawn(tape: int, count: int, board: list[int]) -> list[int]:
@@ -170,22 +189,37 @@ def _score(board: list[int], size: int) -> float:
     """The greedy player's liking for a board: open cells, the largest tile in the bottom-left corner, and rows
     that decrease away from it."""
     corner = board[(size - 1) * size]
-    order = sum(board[i] >= board[i + 1] for r in range(size) for i in range(r * size, r * size + size - 1))
+    lefts, rights = _neighbours(size)
+    order = sum(map(operator.ge, lefts(board), rights(board)))
     return 4.0 * board.count(0) + (3.0 if corner == max(board) else 0.0) + 0.5 * order + max(board) / 64
+
+
+@functools.cache
+def _neighbours(size: int) -> tuple[Callable[[list[int]], tuple[int, ...]], Callable[[list[int]], tuple[int, ...]]]:
+    """Getters of every cell with a right-hand neighbour in its row, and of those neighbours (made once per size)."""
+    lefts = [i for r in range(size) for i in range(r * size, r * size + size - 1)]
+    return operator.itemgetter(*lefts), operator.itemgetter(*(i + 1 for i in lefts))
 
 
 @functools.lru_cache(maxsize=100_000)
 def _greedy_move(tape: int, count: int, board: tuple[int, ...], size: int) -> str:
     """The move whose outcome (with the very tile the tape will add) scores best; ties by ``PREFERENCE``."""
-    best, best_score = PREFERENCE[0], float("-inf")
+    return _greedy_choice(tape, count, list(board), size)[0]
+
+
+def _greedy_choice(tape: int, count: int, board: list[int], size: int) -> tuple[str, list[int] | None]:
+    """:func:`_greedy_move` and the board it leads to, new tile included (None if no move changes the board): the
+    game goes on from it without sliding and drawing the tile again."""
+    best, best_score, best_board = PREFERENCE[0], float("-inf"), None
     for step in PREFERENCE:
-        slid = _slide(list(board), size, step)
-        if slid == list(board):
+        slid = _slide(board, size, step)
+        if slid == board:
             continue
-        score = _score(_spawn(tape, count, slid), size)
+        spawned = _spawn(tape, count, slid)
+        score = _score(spawned, size)
         if score > best_score:
-            best, best_score = step, score
-    return best
+            best, best_score, best_board = step, score, spawned
+    return best, best_board
 
 
 def _greedy_game(tape: int, board: list[int], target: int) -> list[str] | None:
@@ -194,11 +228,10 @@ def _greedy_game(tape: int, board: list[int], target: int) -> list[str] | None:
     moves: list[str] = []
     count = 1
     for _ in range(4 * target):  # far more moves than reaching any target takes
-        step = _greedy_move(tape, count, tuple(board), size)
-        slid = _slide(board, size, step)
-        if slid == board:
+        step, after = _greedy_choice(tape, count, board, size)
+        if after is None:
             return None  # stuck
-        board = _spawn(tape, count, slid)
+        board = after
         count += 1
         moves.append(step)
         if max(board) >= target:

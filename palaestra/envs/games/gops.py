@@ -20,7 +20,7 @@ happens).
 Levels grow the hand and sharpen the opponent. The difficulty measure is the hand size plus the
 opponent's style rank (0 random, 1 nearest, 2 nearest with noise).
 
-Generation speed: about 65 problems/s at level 4 on this 2-core machine. The best reply to the opponent's bids is
+Generation speed: about 190 problems/s at level 4 on this 2-core machine. The best reply to the opponent's bids is
 computed exactly by a search over every subset of the 13 cards (8,192 hands, each trying every card it holds), and
 that table scores every decision. It is kept because each decision's reward is its exact loss against that best
 reply.
@@ -192,9 +192,17 @@ def _margins(prizes: tuple[int, ...], bids: tuple[int, ...]) -> list[int]:
     """For every hand (a bit mask of cards), the best final margin from the round that hand is held in, against
     the known ``bids``: an exact search, bottom-up over hands by size."""
     n = len(prizes)
+    gains = [[_gain(prizes[t], card + 1, bids[t]) for card in range(n)] for t in range(n)]
     best = [0] * (1 << n)
-    for mask in sorted(range(1, 1 << n), key=lambda m: bin(m).count("1")):
-        t = n - bin(mask).count("1")
-        best[mask] = max(_gain(prizes[t], card + 1, bids[t]) + best[mask & ~(1 << card)]
-                         for card in range(n) if mask >> card & 1)
+    # Increasing masks: every smaller hand (a submask) is done before the hands holding it, as by size.
+    for mask, plays in enumerate(_plays(n)):
+        if plays:
+            gain = gains[n - len(plays)]
+            best[mask] = max([gain[card] + best[rest] for card, rest in plays])
     return best
+
+
+@functools.cache
+def _plays(n: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Per hand (a bit mask of cards), each card's index with the hand left after bidding it (made once per deck)."""
+    return tuple(tuple((card, mask & ~(1 << card)) for card in range(n) if mask >> card & 1) for mask in range(1 << n))
