@@ -21,6 +21,9 @@ import random
 import re
 from collections.abc import Callable, Iterable, Sequence
 from functools import cache
+from itertools import accumulate, chain
+
+import numpy as np
 
 from palaestra.solvers.clues import (  # noqa: F401  (the puzzles read them from here)
     PROOF_BUDGET,
@@ -40,6 +43,44 @@ from palaestra.verifiers.normalize import strip_wrappers
 
 DIGITS = "0123456789"
 NEIGHBOURS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+
+
+# --- clause blocks -----------------------------------------------------------------------
+
+
+class ClauseBlock:
+    """Clauses recorded once and replayed into other formulas with their auxiliary variables renumbered.
+
+    A block encoded over the first ``fixed`` variables (the decision variables, numbered the same in every
+    formula) and fresh auxiliaries ``fixed + 1 ... top`` is appended to a formula whose auxiliaries already
+    run to ``cnf.top`` by shifting every auxiliary by ``cnf.top - fixed``: the clauses, their order and the
+    numbering are exactly those that encoding the block again would give, at a fraction of the cost (the
+    block's gates and counters are built in Python once, then shifted as one array).
+
+    >>> recorded = CNF()
+    >>> x, y = recorded.var("x"), recorded.var("y")
+    >>> gate = recorded.and_of([x, -y])
+    >>> block = ClauseBlock(recorded.clauses, fixed=2, top=recorded.top)
+    >>> cnf = CNF()
+    >>> x, y, z = cnf.var("x"), cnf.var("y"), cnf.auxiliary()
+    >>> block.replay(cnf)
+    >>> cnf.clauses, cnf.top
+    ([[-4, 1], [-4, -2], [4, -1, 2]], 4)
+    """
+
+    def __init__(self, clauses: Sequence[Sequence[int]], fixed: int, top: int) -> None:
+        self._flat = np.fromiter(chain.from_iterable(clauses), dtype=np.int64)
+        ends = list(accumulate(len(clause) for clause in clauses))
+        self._bounds = list(zip([0, *ends[:-1]], ends))
+        self._fixed = fixed
+        self._auxiliaries = top - fixed
+
+    def replay(self, cnf: CNF) -> None:
+        """Append the block to ``cnf``, its auxiliaries numbered after ``cnf.top`` (which it advances)."""
+        flat, fixed, delta = self._flat, self._fixed, cnf.top - self._fixed
+        shifted = np.where(flat > fixed, flat + delta, np.where(flat < -fixed, flat - delta, flat)).tolist()
+        cnf.clauses.extend([shifted[start:end] for start, end in self._bounds])
+        cnf.top += self._auxiliaries
 
 
 # --- Latin squares -----------------------------------------------------------------------
