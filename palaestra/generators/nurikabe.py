@@ -26,6 +26,7 @@ from __future__ import annotations
 import random
 from collections import deque
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 from palaestra.solvers.sat import CNF, SatSolver
 
@@ -39,8 +40,16 @@ def neighbours(cell: Cell, rows: int, cols: int) -> list[Cell]:
     return [(r + dr, c + dc) for dr, dc in ((-1, 0), (0, 1), (1, 0), (0, -1)) if 0 <= r + dr < rows and 0 <= c + dc < cols]
 
 
+@lru_cache(maxsize=64)
+def _adjacency(rows: int, cols: int) -> dict[Cell, list[Cell]]:
+    """Every cell's :func:`neighbours`, in the same order (cached per grid size: the searches ask for them
+    again and again). Callers only read the lists."""
+    return {(r, c): neighbours((r, c), rows, cols) for r in range(rows) for c in range(cols)}
+
+
 def components(cells: Iterable[Cell], rows: int, cols: int) -> list[set[Cell]]:
-    """The orthogonally connected parts of ``cells``."""
+    """The orthogonally connected parts of ``cells`` (cells of the ``rows`` x ``cols`` grid)."""
+    adjacency = _adjacency(rows, cols)
     left = set(cells)
     parts = []
     while left:
@@ -48,13 +57,30 @@ def components(cells: Iterable[Cell], rows: int, cols: int) -> list[set[Cell]]:
         part, queue = {start}, deque([start])
         left.discard(start)
         while queue:
-            for nxt in neighbours(queue.popleft(), rows, cols):
+            for nxt in adjacency[queue.popleft()]:
                 if nxt in left:
                     left.discard(nxt)
                     part.add(nxt)
                     queue.append(nxt)
         parts.append(part)
     return parts
+
+
+def _connected_without(cells: set[Cell], removed: Cell, adjacency: dict[Cell, list[Cell]]) -> bool:
+    """Whether ``cells`` less ``removed`` are one orthogonally connected part (or none): what
+    ``len(components(cells - {removed})) <= 1`` says, without listing the parts (a cell off the grid
+    removes nothing)."""
+    start = next((cell for cell in cells if cell != removed), None)
+    if start is None:
+        return True
+    seen = {removed, start}
+    stack = [start]
+    while stack:
+        for nxt in adjacency[stack.pop()]:
+            if nxt in cells and nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    return len(seen) - 1 == len(cells) - (removed in cells)  # every cell but ``removed`` reached
 
 
 def pools(sea: set[Cell], rows: int, cols: int) -> list[list[Cell]]:
@@ -74,12 +100,13 @@ def random_solution(rng: random.Random, rows: int, cols: int, largest: int, seed
     island_of: dict[Cell, int] = {}
     islands: list[set[Cell]] = []
 
+    adjacency = _adjacency(rows, cols)
+
     def grow(cell: Cell) -> bool:
-        touching = {island_of[n] for n in neighbours(cell, rows, cols) if n in island_of}
+        touching = {island_of[n] for n in adjacency[cell] if n in island_of}
         if len(touching) > 1 or (touching and len(islands[next(iter(touching))]) >= largest):
             return False
-        rest = sea - {cell}
-        if rest and len(components(rest, rows, cols)) > 1:
+        if not _connected_without(sea, cell, adjacency):
             return False
         index = touching.pop() if touching else len(islands)
         if index == len(islands):
@@ -92,7 +119,7 @@ def random_solution(rng: random.Random, rows: int, cols: int, largest: int, seed
     for _ in range(seeds):  # free growth first, so that islands come in several sizes
         if islands and rng.random() < 0.7:
             island = islands[rng.randrange(len(islands))]
-            border = sorted({n for cell in island for n in neighbours(cell, rows, cols) if n in sea})
+            border = sorted({n for cell in island for n in adjacency[cell] if n in sea})
             if border:
                 grow(rng.choice(border))
         else:
@@ -160,10 +187,13 @@ def solutions(rows: int, cols: int, clues: Sequence[Clue], limit: int = 2,
     owner: dict[tuple[int, Cell], int] = {}
     clue_cells = {cell for cell, _ in clues}
     for k, (clue, size) in enumerate(clues):
-        for cell in cells:
-            reach = abs(cell[0] - clue[0]) + abs(cell[1] - clue[1]) < size
-            if reach and (cell == clue or cell not in clue_cells):
-                owner[(k, cell)] = cnf.var(("island", k, cell))
+        (r0, c0) = clue
+        for r in range(max(0, r0 - size + 1), min(rows, r0 + size)):  # the cells closer than ``size`` steps,
+            spread = size - 1 - abs(r - r0)                           # row by row as in ``cells``
+            for c in range(max(0, c0 - spread), min(cols, c0 + spread + 1)):
+                cell = (r, c)
+                if cell == clue or cell not in clue_cells:
+                    owner[(k, cell)] = cnf.var(("island", k, cell))
         cnf.add([-sea[clue]])
         cnf.add([owner[(k, clue)]])
         cnf.exactly([v for (j, _), v in owner.items() if j == k], size)
@@ -189,6 +219,9 @@ def solutions(rows: int, cols: int, clues: Sequence[Clue], limit: int = 2,
         cnf.add([-sea[cell] for cell in block])
     for cell, is_sea in (givens or {}).items():
         cnf.add([sea[cell] if is_sea else -sea[cell]])
+    owned: list[list[tuple[Cell, tuple[str, int, Cell]]]] = [[] for _ in clues]  # each clue's cells, in owner's order
+    for k, cell in owner:
+        owned[k].append((cell, ("island", k, cell)))
     found: list[set[Cell]] = []
     with SatSolver(cnf) as solver:
         for _ in range(MAX_CUT_ROUNDS):
@@ -196,7 +229,7 @@ def solutions(rows: int, cols: int, clues: Sequence[Clue], limit: int = 2,
             if model is None:
                 return found
             water = {cell for cell in cells if model[("sea", cell)]}
-            cuts = _cuts(rows, cols, clues, water, model, sea, owner)
+            cuts = _cuts(rows, cols, clues, water, model, sea, owner, owned)
             if cuts:
                 for clause in cuts:
                     solver.add(clause)
@@ -209,21 +242,27 @@ def solutions(rows: int, cols: int, clues: Sequence[Clue], limit: int = 2,
 
 
 def _cuts(rows: int, cols: int, clues: Sequence[Clue], water: set[Cell], model: dict, sea: dict[Cell, int],
-          owner: dict[tuple[int, Cell], int]) -> list[list[int]]:
+          owner: dict[tuple[int, Cell], int], owned: list[list[tuple[Cell, tuple[str, int, Cell]]]]) -> list[list[int]]:
     """Clauses that cut off the model's broken connections: a part of an island away from its clue, or a part
-    of the sea apart from another, must grow past its border."""
+    of the sea apart from another, must grow past its border. ``owned[k]``: the cells clue ``k`` may own, with
+    their variables' names."""
+    adjacency = _adjacency(rows, cols)
     cuts = []
     for k, (clue, _) in enumerate(clues):
-        mine = {cell for (j, cell) in owner if j == k and model[("island", k, cell)]}
+        mine = {cell for cell, name in owned[k] if model[name]}
+        if clue in mine and _connected_without(mine, (-1, -1), adjacency):
+            continue  # one part, holding the clue: nothing to cut (the usual case)
         for part in components(mine, rows, cols):
             if clue in part:
                 continue
-            border = {n for cell in part for n in neighbours(cell, rows, cols)} - part
+            border = {n for cell in part for n in adjacency[cell]} - part
             cuts.append([-owner[(k, cell)] for cell in part] + [owner[(k, n)] for n in border if (k, n) in owner])
+    if _connected_without(water, (-1, -1), adjacency):
+        return cuts  # the sea is one part
     parts = components(water, rows, cols)
     if len(parts) > 1:
         for part in parts:
             other = next(cell for cell in water if cell not in part)
-            border = {n for cell in part for n in neighbours(cell, rows, cols)} - part
+            border = {n for cell in part for n in adjacency[cell]} - part
             cuts.append([-sea[cell] for cell in part] + [-sea[other]] + [sea[n] for n in border])
     return cuts
