@@ -87,7 +87,8 @@ class ClauseBlock:
 
 
 @cache
-def _latin_clauses(n: int) -> tuple[list[list[int]], int, tuple[tuple[tuple[int, ...], ...], ...]]:
+def _latin_clauses(n: int) -> tuple[list[list[int]], dict[tuple[str, int, int, int], int], int,
+                                    tuple[tuple[tuple[int, ...], ...], ...]]:
     cnf = CNF()
     cell = [[[cnf.var(("cell", r, c, v)) for v in range(1, n + 1)] for c in range(n)] for r in range(n)]
     for r in range(n):
@@ -97,18 +98,15 @@ def _latin_clauses(n: int) -> tuple[list[list[int]], int, tuple[tuple[tuple[int,
         for v in range(n):
             cnf.exactly_one([cell[i][c][v] for c in range(n)])
             cnf.exactly_one([cell[r][i][v] for r in range(n)])
-    return cnf.clauses, cnf.top, tuple(tuple(tuple(vs) for vs in row) for row in cell)
+    return cnf.clauses, cnf.ids, cnf.top, tuple(tuple(tuple(vs) for vs in row) for row in cell)
 
 
 def latin_cnf(n: int) -> tuple[CNF, Callable[[int, int, int], int]]:
     """A fresh CNF stating that an ``n x n`` grid is a Latin square over 1..n, and the variable
     ``cell(r, c, v)`` ("row r, column c holds v"; 0-based r and c, v in 1..n)."""
-    clauses, top, table = _latin_clauses(n)
+    clauses, ids, top, table = _latin_clauses(n)
     cnf = CNF()
-    for r in range(n):
-        for c in range(n):
-            for v in range(1, n + 1):
-                cnf.var(("cell", r, c, v))
+    cnf.ids = dict(ids)  # the cell variables, named and numbered as the cached formula has them
     cnf.top = top
     cnf.clauses = list(clauses)  # the clause lists are shared with the cache: never mutate one in place
     return cnf, lambda r, c, v: table[r][c][v - 1]
