@@ -183,16 +183,29 @@ def _combinations(n: int, length: int, total: int) -> tuple[tuple[int, ...], ...
     return tuple(combo for combo in itertools.combinations(range(1, n + 1), length) if sum(combo) == total)
 
 
-def _minimal_givens(rng: random.Random, br: int, bc: int, solution: list[list[int]],
-                    cages: list[list[Cell]]) -> set[Cell]:
-    """Cells to reveal so that the solution is the only one: reveal differing cells until unique, then prune."""
+@cache
+def _box_rules(br: int, bc: int) -> tuple[tuple[list[int], ...], int]:
+    """Each digit once per box, as clauses added right after :func:`latin_cnf`'s, and the formula's variable
+    count after them: cached per box shape, as they are the same in every puzzle. The clause lists are shared:
+    never changed in place."""
     n = br * bc
     cnf, cell = latin_cnf(n)
+    start = len(cnf.clauses)
     for top in range(0, n, br):
         for left in range(0, n, bc):
             box = [(r, c) for r in range(top, top + br) for c in range(left, left + bc)]
             for v in range(1, n + 1):
                 cnf.exactly_one([cell(r, c, v) for r, c in box])
+    return tuple(cnf.clauses[start:]), cnf.top
+
+
+def _minimal_givens(rng: random.Random, br: int, bc: int, solution: list[list[int]],
+                    cages: list[list[Cell]]) -> set[Cell]:
+    """Cells to reveal so that the solution is the only one: reveal differing cells until unique, then prune."""
+    n = br * bc
+    cnf, cell = latin_cnf(n)
+    box_clauses, cnf.top = _box_rules(br, bc)
+    cnf.clauses.extend(box_clauses)
     for cells in cages:
         combos = _combinations(n, len(cells), sum(solution[r][c] for r, c in cells))
         for v in range(1, n + 1):
