@@ -154,12 +154,22 @@ def _layout(rng: random.Random, config: Kakuro.Config) -> set[Cell] | None:
     """White cells, each in an across and a down run of two or more cells, all connected; or None."""
     rows, cols = config.rows, config.cols
     white = {(r, c) for r in range(rows) for c in range(cols) if rng.random() >= config.black_share}
-    for _ in range(rows * cols):  # each pass blackens a cell or stops
-        lonely = [(r, c) for r, c in white
-                  if not ({(r, c - 1), (r, c + 1)} & white and {(r - 1, c), (r + 1, c)} & white)]
-        if not lonely:
-            break
-        white.discard(min(lonely))
+
+    def is_lonely(r: int, c: int) -> bool:  # not in both an across and a down run
+        return not (((r, c - 1) in white or (r, c + 1) in white) and ((r - 1, c) in white or (r + 1, c) in white))
+
+    # Blacken the first lonely cell in reading order until none is left. A cell's loneliness depends only on
+    # its four neighbours, and blackening never makes a cell less lonely, so only the blackened cell's
+    # neighbours are looked at again.
+    lonely = {cell for cell in white if is_lonely(*cell)}
+    while lonely:
+        cell = min(lonely)
+        lonely.discard(cell)
+        white.discard(cell)
+        r, c = cell
+        for neighbour in ((r, c - 1), (r, c + 1), (r - 1, c), (r + 1, c)):
+            if neighbour in white and is_lonely(*neighbour):
+                lonely.add(neighbour)
     if len(white) < rows * cols // 2 or not connected(white):
         return None
     return white
