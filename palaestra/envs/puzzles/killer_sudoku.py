@@ -208,13 +208,15 @@ def _minimal_givens(rng: random.Random, br: int, bc: int, solution: list[list[in
     cnf.clauses.extend(box_clauses)
     for cells in cages:
         combos = _combinations(n, len(cells), sum(solution[r][c] for r, c in cells))
+        digit_of = [[0, *(cell(r, c, v) for v in range(1, n + 1))] for r, c in cells]  # digit_of[i][v]
+        holding = [[lits[v] for lits in digit_of] for v in range(n + 1)]  # holding[v]: the cells' literals for v
         for v in range(1, n + 1):
-            cnf.at_most([cell(r, c, v) for r, c in cells], 1)
+            cnf.at_most(holding[v], 1)
         chosen = [cnf.auxiliary() for _ in combos] if len(combos) > 1 else [cnf.true]
         cnf.add(chosen)
         for choice, combo in zip(chosen, combos):
-            cnf.clauses.extend([-choice, *(cell(r, c, v) for v in combo)] for r, c in cells)
-            cnf.clauses.extend([-choice, *(cell(r, c, v) for r, c in cells)] for v in combo)
+            cnf.clauses.extend([-choice, *[lits[v] for v in combo]] for lits in digit_of)
+            cnf.clauses.extend([-choice, *holding[v]] for v in combo)
     cnf.add([-cell(r, c, solution[r][c]) for r in range(n) for c in range(n)])  # another solution?
     all_cells = [(r, c) for r in range(n) for c in range(n)]
     revealed: list[Cell] = []
