@@ -250,8 +250,10 @@ def _minimal_givens(rng: random.Random, white: set[Cell], runs: list[list[Cell]]
     for cell in cells:
         cnf.exactly_one(var[cell][1:])
     for run in runs:
+        digit_of = [var[cell] for cell in run]  # digit_of[i][d]: the run's i-th cell holds d
+        holding = [[lits[d] for lits in digit_of] for d in range(10)]  # holding[d]: the run's literals for d
         for d in range(1, 10):
-            cnf.at_most([var[cell][d] for cell in run], 1)
+            cnf.at_most(holding[d], 1)
         combos = _combinations(len(run), sum(digits[cell] for cell in run))
         possible = set().union(*combos)
         for cell in run:
@@ -261,8 +263,8 @@ def _minimal_givens(rng: random.Random, white: set[Cell], runs: list[list[Cell]]
         chosen = [cnf.auxiliary() for _ in combos] if len(combos) > 1 else [cnf.true]
         cnf.add(chosen)
         for choice, combo in zip(chosen, combos):
-            cnf.clauses.extend([-choice, *(var[cell][d] for d in combo)] for cell in run)
-            cnf.clauses.extend([-choice, *(var[cell][d] for cell in run)] for d in combo)
+            cnf.clauses.extend([-choice, *[lits[d] for d in combo]] for lits in digit_of)
+            cnf.clauses.extend([-choice, *holding[d]] for d in combo)
     cnf.add([-var[cell][digits[cell]] for cell in cells])  # another solution?
     revealed: list[Cell] = []
     with ProofSolver(cnf, PROOF_BUDGET) as solver:
