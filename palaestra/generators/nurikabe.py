@@ -66,21 +66,22 @@ def components(cells: Iterable[Cell], rows: int, cols: int) -> list[set[Cell]]:
     return parts
 
 
-def _connected_without(cells: set[Cell], removed: Cell, adjacency: dict[Cell, list[Cell]]) -> bool:
-    """Whether ``cells`` less ``removed`` are one orthogonally connected part (or none): what
-    ``len(components(cells - {removed})) <= 1`` says, without listing the parts (a cell off the grid
-    removes nothing)."""
-    start = next((cell for cell in cells if cell != removed), None)
-    if start is None:
-        return True
-    seen = {removed, start}
-    stack = [start]
-    while stack:
-        for nxt in adjacency[stack.pop()]:
-            if nxt in cells and nxt not in seen:
-                seen.add(nxt)
-                stack.append(nxt)
-    return len(seen) - 1 == len(cells) - (removed in cells)  # every cell but ``removed`` reached
+def _bit(cell: Cell, cols: int) -> int:
+    """The cell as one bit of a set of cells held in an int: bit ``r * (cols + 1) + c`` (a spare column between
+    rows, so that no shift by one wraps round to the next row)."""
+    return 1 << (cell[0] * (cols + 1) + cell[1])
+
+
+def _flood(seed: int, cells: int, cols: int) -> int:
+    """The cells of ``cells`` (a set of :func:`_bit`) orthogonally connected to the cells of ``seed``: one
+    shift per direction and step, so a connectivity test costs a few int operations, not a search."""
+    width = cols + 1
+    reach = seed & cells
+    while True:
+        grown = (reach | reach << 1 | reach >> 1 | reach << width | reach >> width) & cells
+        if grown == reach:
+            return reach
+        reach = grown
 
 
 def pools(sea: set[Cell], rows: int, cols: int) -> list[list[Cell]]:
@@ -101,12 +102,15 @@ def random_solution(rng: random.Random, rows: int, cols: int, largest: int, seed
     islands: list[set[Cell]] = []
 
     adjacency = _adjacency(rows, cols)
+    sea_bits = sum(_bit(cell, cols) for cell in sea)  # the sea again, as one int
 
     def grow(cell: Cell) -> bool:
+        nonlocal sea_bits
         touching = {island_of[n] for n in adjacency[cell] if n in island_of}
         if len(touching) > 1 or (touching and len(islands[next(iter(touching))]) >= largest):
             return False
-        if not _connected_without(sea, cell, adjacency):
+        rest = sea_bits & ~_bit(cell, cols)
+        if _flood(rest & -rest, rest, cols) != rest:  # the rest of the sea would fall apart
             return False
         index = touching.pop() if touching else len(islands)
         if index == len(islands):
@@ -114,6 +118,7 @@ def random_solution(rng: random.Random, rows: int, cols: int, largest: int, seed
         islands[index].add(cell)
         island_of[cell] = index
         sea.discard(cell)
+        sea_bits = rest
         return True
 
     for _ in range(seeds):  # free growth first, so that islands come in several sizes
@@ -219,9 +224,9 @@ def solutions(rows: int, cols: int, clues: Sequence[Clue], limit: int = 2,
         cnf.add([-sea[cell] for cell in block])
     for cell, is_sea in (givens or {}).items():
         cnf.add([sea[cell] if is_sea else -sea[cell]])
-    owned: list[list[tuple[Cell, tuple[str, int, Cell]]]] = [[] for _ in clues]  # each clue's cells, in owner's order
-    for k, cell in owner:
-        owned[k].append((cell, ("island", k, cell)))
+    owned: list[list[tuple[Cell, tuple[str, int, Cell], int]]] = [[] for _ in clues]  # each clue's cells, in
+    for k, cell in owner:                                                                  # owner's order
+        owned[k].append((cell, ("island", k, cell), _bit(cell, cols)))
     found: list[set[Cell]] = []
     with SatSolver(cnf) as solver:
         for _ in range(MAX_CUT_ROUNDS):
@@ -242,23 +247,29 @@ def solutions(rows: int, cols: int, clues: Sequence[Clue], limit: int = 2,
 
 
 def _cuts(rows: int, cols: int, clues: Sequence[Clue], water: set[Cell], model: dict, sea: dict[Cell, int],
-          owner: dict[tuple[int, Cell], int], owned: list[list[tuple[Cell, tuple[str, int, Cell]]]]) -> list[list[int]]:
+          owner: dict[tuple[int, Cell], int], owned: list[list[tuple[Cell, tuple[str, int, Cell], int]]]
+          ) -> list[list[int]]:
     """Clauses that cut off the model's broken connections: a part of an island away from its clue, or a part
     of the sea apart from another, must grow past its border. ``owned[k]``: the cells clue ``k`` may own, with
-    their variables' names."""
+    their variables' names and their :func:`_bit`."""
     adjacency = _adjacency(rows, cols)
     cuts = []
     for k, (clue, _) in enumerate(clues):
-        mine = {cell for cell, name in owned[k] if model[name]}
-        if clue in mine and _connected_without(mine, (-1, -1), adjacency):
+        mine_bits = 0
+        for _, name, bit in owned[k]:
+            if model[name]:
+                mine_bits |= bit
+        if _flood(_bit(clue, cols), mine_bits, cols) == mine_bits:
             continue  # one part, holding the clue: nothing to cut (the usual case)
+        mine = {cell for cell, name, _ in owned[k] if model[name]}
         for part in components(mine, rows, cols):
             if clue in part:
                 continue
             border = {n for cell in part for n in adjacency[cell]} - part
             cuts.append([-owner[(k, cell)] for cell in part] + [owner[(k, n)] for n in border if (k, n) in owner])
-    if _connected_without(water, (-1, -1), adjacency):
-        return cuts  # the sea is one part
+    water_bits = sum(_bit(cell, cols) for cell in water)
+    if _flood(water_bits & -water_bits, water_bits, cols) == water_bits:
+        return cuts  # the sea is one part (or none)
     parts = components(water, rows, cols)
     if len(parts) > 1:
         for part in parts:

@@ -243,15 +243,15 @@ def test_cryptarithm_search_lists_the_same_solutions_in_the_same_order():
             assert cryptarithm._solutions(words, total, {}, limit) == _alphametic_solutions_afresh(words, total, limit)
 
 
-def test_nurikabe_connectivity_shortcut_agrees_with_components():
+def test_nurikabe_flood_fill_agrees_with_components():
     rng = random.Random(7)
     for _ in range(300):
         rows, cols = rng.randint(1, 6), rng.randint(1, 6)
         cells = {(r, c) for r in range(rows) for c in range(cols) if rng.random() < 0.6}
-        removed = rng.choice(sorted(cells)) if cells and rng.random() < 0.7 else (-1, -1)
-        adjacency = nurikabe._adjacency(rows, cols)
-        assert nurikabe._connected_without(cells, removed, adjacency) == (
-            len(nurikabe.components(cells - {removed}, rows, cols)) <= 1)
+        bits = sum(nurikabe._bit(cell, cols) for cell in cells)
+        for part in nurikabe.components(cells, rows, cols):
+            seed = nurikabe._bit(min(part), cols)
+            assert nurikabe._flood(seed, bits, cols) == sum(nurikabe._bit(cell, cols) for cell in part)
     assert nurikabe._adjacency(3, 4)[(1, 2)] == nurikabe.neighbours((1, 2), 3, 4)
 
 
