@@ -95,6 +95,19 @@ def pools(sea: set[Cell], rows: int, cols: int) -> list[list[Cell]]:
     return blocks
 
 
+def _pools_of_bits(sea_bits: int, cols: int) -> list[list[Cell]]:
+    """:func:`pools` of a sea held as :func:`_bit` s, in the same order (by top-left cell, row by row)."""
+    width = cols + 1
+    corners = sea_bits & sea_bits >> 1 & sea_bits >> width & sea_bits >> (width + 1)  # the spare column and
+    blocks = []                                                                        # the grid's end cut the rest
+    while corners:
+        low = corners & -corners
+        r, c = divmod(low.bit_length() - 1, width)
+        blocks.append([(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)])
+        corners ^= low
+    return blocks
+
+
 def random_solution(rng: random.Random, rows: int, cols: int, largest: int, seeds: int) -> list[set[Cell]] | None:
     """Islands of a solved grid (at most ``largest`` cells each), or None when the growth gets stuck."""
     sea = {(r, c) for r in range(rows) for c in range(cols)}
@@ -130,7 +143,7 @@ def random_solution(rng: random.Random, rows: int, cols: int, largest: int, seed
         else:
             grow(rng.choice(sorted(sea)))
     for _ in range(rows * cols):  # then fill every 2x2 block of sea
-        blocks = pools(sea, rows, cols)
+        blocks = _pools_of_bits(sea_bits, cols)
         if not blocks:
             return islands
         block = rng.choice(blocks)

@@ -243,7 +243,7 @@ def test_cryptarithm_search_lists_the_same_solutions_in_the_same_order():
             assert cryptarithm._solutions(words, total, {}, limit) == _alphametic_solutions_afresh(words, total, limit)
 
 
-def test_nurikabe_flood_fill_agrees_with_components():
+def test_nurikabe_bitmask_flood_and_pools_agree_with_the_set_versions():
     rng = random.Random(7)
     for _ in range(300):
         rows, cols = rng.randint(1, 6), rng.randint(1, 6)
@@ -252,6 +252,7 @@ def test_nurikabe_flood_fill_agrees_with_components():
         for part in nurikabe.components(cells, rows, cols):
             seed = nurikabe._bit(min(part), cols)
             assert nurikabe._flood(seed, bits, cols) == sum(nurikabe._bit(cell, cols) for cell in part)
+        assert nurikabe._pools_of_bits(bits, cols) == nurikabe.pools(cells, rows, cols)
     assert nurikabe._adjacency(3, 4)[(1, 2)] == nurikabe.neighbours((1, 2), 3, 4)
 
 
