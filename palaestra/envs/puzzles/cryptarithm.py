@@ -12,7 +12,7 @@ longer numbers (three addends at level 3) and allow fewer givens (none at the to
 The answer gives every letter's digit (``A = 1, B = 7, ...``, ``A=1 B=7`` or one per line); the
 verifier checks distinct digits, no leading zero and the addition itself.
 
-Generation speed: about 250 problems/s at level 4 on this 2-core machine. About 2 of 3 drawn additions are
+Generation speed: about 270 problems/s of CPU time at level 4 on this 2-core machine. About 2 of 3 drawn additions are
 redrawn, each after an exhaustive search over partial digit assignments that lists every solution, and the
 kept one is then proved unique a second, independent way by the SAT solution counter (building and loading its
 column-sum encoding is most of that); both are kept because the puzzle must have exactly one solution.

@@ -12,7 +12,7 @@ needs, so every puzzle has exactly one solution and a minimal set of givens.
 The answer is the grid with a digit in every white cell and ``#`` in every black cell, one row
 per line; the verifier checks the rules (digits 1-9, givens kept, no repeat in a run, every sum).
 
-Generation speed: about 60-110 problems/s at level 4 (depending on the machine's load) on this 2-core machine.
+Generation speed: about 170 problems/s of CPU time at level 4 on this 2-core machine (fewer when it is busy).
 About 80% of the time goes to proving uniqueness: a SAT encoding per layout (digit sets per run length and
 sum), one SAT call per revealed given to find a rival filling, and one bounded proof per given while pruning
 them to a minimal set; the rest is drawing the layout and its filling (about 2 draws per puzzle). The proof

@@ -12,7 +12,7 @@ shown has exactly one solution.
 The answer is the completed grid, one row per line; the verifier checks the rules (Latin square,
 every cage's target), so any spelling of the one solution scores.
 
-Generation speed: about 160 problems/s at level 4 on this 2-core machine. Each puzzle gets its own SAT
+Generation speed: about 160 problems/s of CPU time at level 4 on this 2-core machine. Each puzzle gets its own SAT
 encoding (the Latin rules plus, per cage, one selector per digit tuple that reaches its target: often hundreds
 of clauses for a multiplication cage), and encoding, loading it into the solver and the uniqueness calls take
 about three quarters of the time (drawing the cages most of the rest); the proof is what makes the puzzle have
