@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from functools import cache
 from itertools import accumulate, chain
 
@@ -87,8 +87,7 @@ class ClauseBlock:
 
 
 @cache
-def _latin_clauses(n: int) -> tuple[list[list[int]], dict[tuple[str, int, int, int], int], int,
-                                    tuple[tuple[tuple[int, ...], ...], ...]]:
+def _latin_clauses(n: int) -> tuple[list[list[int]], dict[Hashable, int], int, tuple[tuple[tuple[int, ...], ...], ...]]:
     cnf = CNF()
     cell = [[[cnf.var(("cell", r, c, v)) for v in range(1, n + 1)] for c in range(n)] for r in range(n)]
     for r in range(n):
