@@ -114,30 +114,14 @@ def latin_cnf(n: int) -> tuple[CNF, Callable[[int, int, int], int]]:
 def digit_order_literals(cnf: CNF, cell: Callable[[int, int, int], int], n: int, r: int, c: int) -> list[int]:
     """``at_least[v]`` (v = 1..n+1): literals equivalent to "cell (r, c) holds a digit >= v", in the CNF."""
     key = ("at_least", r, c)
-    ids = cnf.ids
-    if (key, 2) in ids:
-        return [0, cnf.true] + [ids[(key, v)] for v in range(2, n + 1)] + [-cnf.true]
-    true = cnf.true
-    digits = [cell(r, c, w) for w in range(1, n + 1)]
-    clauses = cnf.clauses
-    result = [0, true]
-    # The clauses CNF.var, CNF.or_of and CNF.equivalent would add, in their order, written out: this runs for
-    # every cell of every puzzle that compares digits. "Some digit >= v" is a gate over digits v..n (for v = n,
-    # the digit n itself).
+    if (key, 2) in cnf.ids:
+        return [0, cnf.true] + [cnf.ids[(key, v)] for v in range(2, n + 1)] + [-cnf.true]
+    result = [0, cnf.true]
     for v in range(2, n + 1):
         lit = cnf.var((key, v))
-        higher = digits[v - 1:]
-        if len(higher) > 1:
-            gate = cnf.auxiliary()
-            clauses.extend([-gate, -digit] for digit in higher)
-            clauses.append([gate, *higher])
-            some = -gate
-        else:
-            some = higher[0]
-        clauses.append([-lit, some])
-        clauses.append([lit, -some])
+        cnf.equivalent(lit, cnf.or_of([cell(r, c, w) for w in range(v, n + 1)]))
         result.append(lit)
-    result.append(-true)
+    result.append(-cnf.true)
     return result
 
 
@@ -146,8 +130,9 @@ def less_than(cnf: CNF, cell: Callable[[int, int, int], int], n: int, a: tuple[i
     """Cell ``a`` holds a smaller digit than cell ``b`` (only when ``guard`` holds, if given)."""
     ge_a = digit_order_literals(cnf, cell, n, *a)
     ge_b = digit_order_literals(cnf, cell, n, *b)
-    condition = [] if guard is None else [-guard]
-    cnf.clauses.extend([*condition, -ge_a[v], ge_b[v + 1]] for v in range(1, n + 1))  # a >= v implies b >= v + 1
+    condition = [] if guard is None else [guard]
+    for v in range(1, n + 1):  # a >= v implies b >= v + 1
+        cnf.implies([*condition, ge_a[v]], ge_b[v + 1])
 
 
 # --- grids --------------------------------------------------------------------------------
