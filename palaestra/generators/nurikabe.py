@@ -26,6 +26,7 @@ from __future__ import annotations
 import random
 from collections import deque
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 from palaestra.solvers.sat import CNF, SatSolver
 
@@ -39,8 +40,16 @@ def neighbours(cell: Cell, rows: int, cols: int) -> list[Cell]:
     return [(r + dr, c + dc) for dr, dc in ((-1, 0), (0, 1), (1, 0), (0, -1)) if 0 <= r + dr < rows and 0 <= c + dc < cols]
 
 
+@lru_cache(maxsize=64)
+def _adjacency(rows: int, cols: int) -> dict[Cell, list[Cell]]:
+    """Every cell's :func:`neighbours`, in the same order (cached per grid size: the searches ask for them
+    again and again). Callers only read the lists."""
+    return {(r, c): neighbours((r, c), rows, cols) for r in range(rows) for c in range(cols)}
+
+
 def components(cells: Iterable[Cell], rows: int, cols: int) -> list[set[Cell]]:
-    """The orthogonally connected parts of ``cells``."""
+    """The orthogonally connected parts of ``cells`` (cells of the ``rows`` x ``cols`` grid)."""
+    adjacency = _adjacency(rows, cols)
     left = set(cells)
     parts = []
     while left:
@@ -48,13 +57,31 @@ def components(cells: Iterable[Cell], rows: int, cols: int) -> list[set[Cell]]:
         part, queue = {start}, deque([start])
         left.discard(start)
         while queue:
-            for nxt in neighbours(queue.popleft(), rows, cols):
+            for nxt in adjacency[queue.popleft()]:
                 if nxt in left:
                     left.discard(nxt)
                     part.add(nxt)
                     queue.append(nxt)
         parts.append(part)
     return parts
+
+
+def _bit(cell: Cell, cols: int) -> int:
+    """The cell as one bit of a set of cells held in an int: bit ``r * (cols + 1) + c`` (a spare column between
+    rows, so that no shift by one wraps round to the next row)."""
+    return 1 << (cell[0] * (cols + 1) + cell[1])
+
+
+def _flood(seed: int, cells: int, cols: int) -> int:
+    """The cells of ``cells`` (a set of :func:`_bit`) orthogonally connected to the cells of ``seed``: one
+    shift per direction and step, so a connectivity test costs a few int operations, not a search."""
+    width = cols + 1
+    reach = seed & cells
+    while True:
+        grown = (reach | reach << 1 | reach >> 1 | reach << width | reach >> width) & cells
+        if grown == reach:
+            return reach
+        reach = grown
 
 
 def pools(sea: set[Cell], rows: int, cols: int) -> list[list[Cell]]:
@@ -68,18 +95,35 @@ def pools(sea: set[Cell], rows: int, cols: int) -> list[list[Cell]]:
     return blocks
 
 
+def _pools_of_bits(sea_bits: int, cols: int) -> list[list[Cell]]:
+    """:func:`pools` of a sea held as :func:`_bit` s, in the same order (by top-left cell, row by row)."""
+    width = cols + 1
+    corners = sea_bits & sea_bits >> 1 & sea_bits >> width & sea_bits >> (width + 1)  # the spare column and
+    blocks = []                                                                        # the grid's end cut the rest
+    while corners:
+        low = corners & -corners
+        r, c = divmod(low.bit_length() - 1, width)
+        blocks.append([(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)])
+        corners ^= low
+    return blocks
+
+
 def random_solution(rng: random.Random, rows: int, cols: int, largest: int, seeds: int) -> list[set[Cell]] | None:
     """Islands of a solved grid (at most ``largest`` cells each), or None when the growth gets stuck."""
     sea = {(r, c) for r in range(rows) for c in range(cols)}
     island_of: dict[Cell, int] = {}
     islands: list[set[Cell]] = []
 
+    adjacency = _adjacency(rows, cols)
+    sea_bits = sum(_bit(cell, cols) for cell in sea)  # the sea again, as one int
+
     def grow(cell: Cell) -> bool:
-        touching = {island_of[n] for n in neighbours(cell, rows, cols) if n in island_of}
+        nonlocal sea_bits
+        touching = {island_of[n] for n in adjacency[cell] if n in island_of}
         if len(touching) > 1 or (touching and len(islands[next(iter(touching))]) >= largest):
             return False
-        rest = sea - {cell}
-        if rest and len(components(rest, rows, cols)) > 1:
+        rest = sea_bits & ~_bit(cell, cols)
+        if _flood(rest & -rest, rest, cols) != rest:  # the rest of the sea would fall apart
             return False
         index = touching.pop() if touching else len(islands)
         if index == len(islands):
@@ -87,18 +131,19 @@ def random_solution(rng: random.Random, rows: int, cols: int, largest: int, seed
         islands[index].add(cell)
         island_of[cell] = index
         sea.discard(cell)
+        sea_bits = rest
         return True
 
     for _ in range(seeds):  # free growth first, so that islands come in several sizes
         if islands and rng.random() < 0.7:
             island = islands[rng.randrange(len(islands))]
-            border = sorted({n for cell in island for n in neighbours(cell, rows, cols) if n in sea})
+            border = sorted({n for cell in island for n in adjacency[cell] if n in sea})
             if border:
                 grow(rng.choice(border))
         else:
             grow(rng.choice(sorted(sea)))
     for _ in range(rows * cols):  # then fill every 2x2 block of sea
-        blocks = pools(sea, rows, cols)
+        blocks = _pools_of_bits(sea_bits, cols)
         if not blocks:
             return islands
         block = rng.choice(blocks)
@@ -160,10 +205,13 @@ def solutions(rows: int, cols: int, clues: Sequence[Clue], limit: int = 2,
     owner: dict[tuple[int, Cell], int] = {}
     clue_cells = {cell for cell, _ in clues}
     for k, (clue, size) in enumerate(clues):
-        for cell in cells:
-            reach = abs(cell[0] - clue[0]) + abs(cell[1] - clue[1]) < size
-            if reach and (cell == clue or cell not in clue_cells):
-                owner[(k, cell)] = cnf.var(("island", k, cell))
+        (r0, c0) = clue
+        for r in range(max(0, r0 - size + 1), min(rows, r0 + size)):  # the cells closer than ``size`` steps,
+            spread = size - 1 - abs(r - r0)                           # row by row as in ``cells``
+            for c in range(max(0, c0 - spread), min(cols, c0 + spread + 1)):
+                cell = (r, c)
+                if cell == clue or cell not in clue_cells:
+                    owner[(k, cell)] = cnf.var(("island", k, cell))
         cnf.add([-sea[clue]])
         cnf.add([owner[(k, clue)]])
         cnf.exactly([v for (j, _), v in owner.items() if j == k], size)
@@ -189,6 +237,9 @@ def solutions(rows: int, cols: int, clues: Sequence[Clue], limit: int = 2,
         cnf.add([-sea[cell] for cell in block])
     for cell, is_sea in (givens or {}).items():
         cnf.add([sea[cell] if is_sea else -sea[cell]])
+    owned: list[list[tuple[Cell, tuple[str, int, Cell], int]]] = [[] for _ in clues]  # each clue's cells, in
+    for k, cell in owner:                                                                  # owner's order
+        owned[k].append((cell, ("island", k, cell), _bit(cell, cols)))
     found: list[set[Cell]] = []
     with SatSolver(cnf) as solver:
         for _ in range(MAX_CUT_ROUNDS):
@@ -196,7 +247,7 @@ def solutions(rows: int, cols: int, clues: Sequence[Clue], limit: int = 2,
             if model is None:
                 return found
             water = {cell for cell in cells if model[("sea", cell)]}
-            cuts = _cuts(rows, cols, clues, water, model, sea, owner)
+            cuts = _cuts(rows, cols, clues, water, model, sea, owner, owned)
             if cuts:
                 for clause in cuts:
                     solver.add(clause)
@@ -209,21 +260,33 @@ def solutions(rows: int, cols: int, clues: Sequence[Clue], limit: int = 2,
 
 
 def _cuts(rows: int, cols: int, clues: Sequence[Clue], water: set[Cell], model: dict, sea: dict[Cell, int],
-          owner: dict[tuple[int, Cell], int]) -> list[list[int]]:
+          owner: dict[tuple[int, Cell], int], owned: list[list[tuple[Cell, tuple[str, int, Cell], int]]]
+          ) -> list[list[int]]:
     """Clauses that cut off the model's broken connections: a part of an island away from its clue, or a part
-    of the sea apart from another, must grow past its border."""
+    of the sea apart from another, must grow past its border. ``owned[k]``: the cells clue ``k`` may own, with
+    their variables' names and their :func:`_bit`."""
+    adjacency = _adjacency(rows, cols)
     cuts = []
     for k, (clue, _) in enumerate(clues):
-        mine = {cell for (j, cell) in owner if j == k and model[("island", k, cell)]}
+        mine_bits = 0
+        for _, name, bit in owned[k]:
+            if model[name]:
+                mine_bits |= bit
+        if _flood(_bit(clue, cols), mine_bits, cols) == mine_bits:
+            continue  # one part, holding the clue: nothing to cut (the usual case)
+        mine = {cell for cell, name, _ in owned[k] if model[name]}
         for part in components(mine, rows, cols):
             if clue in part:
                 continue
-            border = {n for cell in part for n in neighbours(cell, rows, cols)} - part
+            border = {n for cell in part for n in adjacency[cell]} - part
             cuts.append([-owner[(k, cell)] for cell in part] + [owner[(k, n)] for n in border if (k, n) in owner])
+    water_bits = sum(_bit(cell, cols) for cell in water)
+    if _flood(water_bits & -water_bits, water_bits, cols) == water_bits:
+        return cuts  # the sea is one part (or none)
     parts = components(water, rows, cols)
     if len(parts) > 1:
         for part in parts:
             other = next(cell for cell in water if cell not in part)
-            border = {n for cell in part for n in neighbours(cell, rows, cols)} - part
+            border = {n for cell in part for n in adjacency[cell]} - part
             cuts.append([-sea[cell] for cell in part] + [-sea[other]] + [sea[n] for n in border])
     return cuts

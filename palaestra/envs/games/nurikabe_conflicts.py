@@ -22,8 +22,8 @@ wrong shade, else shades the next sea cell. The model sees the whole puzzle; not
 
 Levels grow the grid and the islands. The difficulty measure is the sea cells to shade plus the islands.
 
-Generation speed: about 30 to 55 problems/s at level 4 on this 2-core machine (it varies with the number of draws
-the seeds need). Each drawn grid is proved unique by the exact Nurikabe solver, adding a given after each second
+Generation speed: about 50 problems/s of CPU time at level 4 on this 2-core machine (it varies with the number of
+draws the seeds need). Each drawn grid is proved unique by the exact Nurikabe solver, adding a given after each second
 solution found and proving again (about four solver runs per grid), and about half the grids are redrawn when the
 proof runs long. Uniqueness is kept because the answer is checked against the one solution.
 """

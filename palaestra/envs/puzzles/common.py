@@ -19,8 +19,11 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from functools import cache
+from itertools import accumulate, chain
+
+import numpy as np
 
 from palaestra.solvers.clues import (  # noqa: F401  (the puzzles read them from here)
     PROOF_BUDGET,
@@ -42,11 +45,49 @@ DIGITS = "0123456789"
 NEIGHBOURS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 
 
+# --- clause blocks -----------------------------------------------------------------------
+
+
+class ClauseBlock:
+    """Clauses recorded once and replayed into other formulas with their auxiliary variables renumbered.
+
+    A block encoded over the first ``fixed`` variables (the decision variables, numbered the same in every
+    formula) and fresh auxiliaries ``fixed + 1 ... top`` is appended to a formula whose auxiliaries already
+    run to ``cnf.top`` by shifting every auxiliary by ``cnf.top - fixed``: the clauses, their order and the
+    numbering are exactly those that encoding the block again would give, at a fraction of the cost (the
+    block's gates and counters are built in Python once, then shifted as one array).
+
+    >>> recorded = CNF()
+    >>> x, y = recorded.var("x"), recorded.var("y")
+    >>> gate = recorded.and_of([x, -y])
+    >>> block = ClauseBlock(recorded.clauses, fixed=2, top=recorded.top)
+    >>> cnf = CNF()
+    >>> x, y, z = cnf.var("x"), cnf.var("y"), cnf.auxiliary()
+    >>> block.replay(cnf)
+    >>> cnf.clauses, cnf.top
+    ([[-4, 1], [-4, -2], [4, -1, 2]], 4)
+    """
+
+    def __init__(self, clauses: Sequence[Sequence[int]], fixed: int, top: int) -> None:
+        self._flat = np.fromiter(chain.from_iterable(clauses), dtype=np.int64)
+        ends = list(accumulate(len(clause) for clause in clauses))
+        self._bounds = list(zip([0, *ends[:-1]], ends))
+        self._fixed = fixed
+        self._auxiliaries = top - fixed
+
+    def replay(self, cnf: CNF) -> None:
+        """Append the block to ``cnf``, its auxiliaries numbered after ``cnf.top`` (which it advances)."""
+        flat, fixed, delta = self._flat, self._fixed, cnf.top - self._fixed
+        shifted = np.where(flat > fixed, flat + delta, np.where(flat < -fixed, flat - delta, flat)).tolist()
+        cnf.clauses.extend([shifted[start:end] for start, end in self._bounds])
+        cnf.top += self._auxiliaries
+
+
 # --- Latin squares -----------------------------------------------------------------------
 
 
 @cache
-def _latin_clauses(n: int) -> tuple[list[list[int]], int, tuple[tuple[tuple[int, ...], ...], ...]]:
+def _latin_clauses(n: int) -> tuple[list[list[int]], dict[Hashable, int], int, tuple[tuple[tuple[int, ...], ...], ...]]:
     cnf = CNF()
     cell = [[[cnf.var(("cell", r, c, v)) for v in range(1, n + 1)] for c in range(n)] for r in range(n)]
     for r in range(n):
@@ -56,18 +97,15 @@ def _latin_clauses(n: int) -> tuple[list[list[int]], int, tuple[tuple[tuple[int,
         for v in range(n):
             cnf.exactly_one([cell[i][c][v] for c in range(n)])
             cnf.exactly_one([cell[r][i][v] for r in range(n)])
-    return cnf.clauses, cnf.top, tuple(tuple(tuple(vs) for vs in row) for row in cell)
+    return cnf.clauses, cnf.ids, cnf.top, tuple(tuple(tuple(vs) for vs in row) for row in cell)
 
 
 def latin_cnf(n: int) -> tuple[CNF, Callable[[int, int, int], int]]:
     """A fresh CNF stating that an ``n x n`` grid is a Latin square over 1..n, and the variable
     ``cell(r, c, v)`` ("row r, column c holds v"; 0-based r and c, v in 1..n)."""
-    clauses, top, table = _latin_clauses(n)
+    clauses, ids, top, table = _latin_clauses(n)
     cnf = CNF()
-    for r in range(n):
-        for c in range(n):
-            for v in range(1, n + 1):
-                cnf.var(("cell", r, c, v))
+    cnf.ids = dict(ids)  # the cell variables, named and numbered as the cached formula has them
     cnf.top = top
     cnf.clauses = list(clauses)  # the clause lists are shared with the cache: never mutate one in place
     return cnf, lambda r, c, v: table[r][c][v - 1]

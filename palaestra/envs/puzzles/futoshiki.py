@@ -11,7 +11,7 @@ The answer is the completed grid, one row per line. The verifier checks the rule
 square that keeps the givens and satisfies every sign), so any spelling of the one solution
 scores: digits side by side or separated by spaces, commas or ``|``, or ``[[1, 2], [2, 1]]``.
 
-Generation speed: about 85 problems/s at level 4 on this 2-core machine. About half the time is the bounded
+Generation speed: about 80 problems/s of CPU time at level 4 on this 2-core machine. About half the time is the bounded
 SAT proofs that decide, clue by clue, whether the givens and inequality signs left still force the solution
 (about 70 per puzzle, so the top level is minimal), and most of the rest is encoding the inequalities (order
 literals per cell) and loading them into the solver; the proofs make the puzzle have exactly one solution.
