@@ -59,3 +59,60 @@ def test_mutation_cover_is_the_greedy_cover_of_the_first_best_inputs():
                     counts[i] = counts.get(i, 0) + 1
             assert max(counts, key=lambda i: (counts[i], -i)) == slow
             alive = {m for m in alive if slow not in by_index[m]}
+
+
+# --- code/grid_paths --------------------------------------------------------------------------
+
+def test_grid_paths_solver_equals_the_compiled_reference_source():
+    """The in-module solver (rows combined with map, infinities for unreached cells) returns what the reference
+    program it stands for returns, for drawn specs and every near miss of them, on every test grid."""
+    from palaestra.envs.code import grid_paths as gp
+    task = gp.GridPaths()
+    rng = random.Random(11)
+    for level in (0, 1, 2, 3, 4, 4, 4):
+        config = task.config(level)
+        for _ in range(25):
+            spec = gp._spec(rng, config)
+            grids = gp._grids(rng, config, spec["variant"])
+            grids += [["#" * len(grids[-1][0])] * len(grids[-1]), ["." * 3], ["#"]]
+            if spec["variant"] == "min_cost":
+                grids = [[row.replace(".", "5") for row in grid] for grid in grids]
+            for near in [spec, *gp.spec_mutants(spec)]:
+                reference = compiled_function(gp._source(near))
+                fast = gp._solver(near)
+                for grid in grids:
+                    expected = reference(grid)
+                    got = fast(grid)
+                    assert got == expected and type(got) is type(expected)
+
+
+# --- games/room_grid --------------------------------------------------------------------------
+
+def test_room_grid_honest_probes_read_the_drawn_boards():
+    """The board kept up to date in _honest_probes is the one read back from each drawn board, and the honest
+    choice on it (cached rooms ahead, rings, centrality) is the one the player makes from the prompt and
+    observations."""
+    from palaestra.envs.games import room_grid as rg
+    task = rg.RoomGrid()
+    for level in range(5):
+        for seed in range(6):
+            problem = task.sample(level=level, seed=seed)
+            data = problem.data
+            rows, cols = data["rows"], data["cols"]
+            probed: list[int] = []
+            found = 0
+            while found < data["treasures"]:
+                board = rg._read_board(rg._board(data, probed), rows, cols)
+                r, c = rg._evidence_choice(board, rows, cols, data["treasures"])
+                probed.append(r * cols + c)
+                found += data["clues"][r * cols + c][0] == "treasure"
+            assert len(probed) == data["honest"]
+
+
+def test_room_grid_rooms_ahead_are_the_rooms_in_the_arrows_direction():
+    from palaestra.envs.games import room_grid as rg
+    for cell in [(0, 0), (3, 5), (17, 17), (9, 0)]:
+        for step in rg.ARROWS:
+            expected = {(r, c) for r in range(18) for c in range(18)
+                        if (rg._sign(r - cell[0]), rg._sign(c - cell[1])) == step}
+            assert {x for x in rg._rooms_ahead(cell, step) if x[0] < 18 and x[1] < 18} == expected
