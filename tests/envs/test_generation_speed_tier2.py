@@ -116,3 +116,49 @@ def test_room_grid_rooms_ahead_are_the_rooms_in_the_arrows_direction():
             expected = {(r, c) for r in range(18) for c in range(18)
                         if (rg._sign(r - cell[0]), rg._sign(c - cell[1])) == step}
             assert {x for x in rg._rooms_ahead(cell, step) if x[0] < 18 and x[1] < 18} == expected
+
+
+# --- games/guard_maze -------------------------------------------------------------------------
+
+def test_guard_maze_rule_wins_equals_playing_the_policies():
+    """The tabled rules win exactly where playing ``_ignoring_policy`` / ``_greedy_policy`` turn by turn wins."""
+    from palaestra.core import Problem
+    from palaestra.envs.games import guard_maze as gm
+
+    def played(data, policy, budget):
+        problem = Problem(env_id="games/guard_maze", level=0, seed=0, prompt="", data=data)
+        state = {"at": list(data["start"]), "time": 0}
+        for _ in range(budget):
+            here, time = tuple(state["at"]), state["time"]
+            there = gm._step(data, here, policy(problem, state, (), random.Random(0)))
+            if gm._caught(data, here, there, time):
+                return False
+            if there == tuple(data["exit"]):
+                return True
+            state = {"at": list(there), "time": time + 1}
+        return False
+
+    task = gm.GuardMaze()
+    rng = random.Random(3)
+    outcomes = set()
+    for level in range(5):
+        config = task.config(level)
+        for _ in range(60):
+            rows, cols = config.rows, config.cols
+            start, goal = (rows - 1, rng.randrange(cols // 2)), (0, cols - 1 - rng.randrange(cols // 2))
+            grid = gm.random_obstacles(rng, rows, cols, 0.3, start, goal)
+            runs = gm._corridors(grid, {start, goal})
+            if not runs:
+                continue
+            guards = []
+            for run in rng.sample(runs, min(len(runs), config.guards)):
+                length = rng.randint(2, min(5, len(run)))
+                route = [list(cell) for cell in run[:length]]
+                guards.append({"route": route, "phase": rng.randrange(2 * (length - 1))})
+            data = {"grid": grid, "start": list(start), "exit": list(goal), "guards": guards}
+            for greedy, policy in ((False, gm._ignoring_policy), (True, gm._greedy_policy)):
+                for budget in (5, 3 * (rows + cols)):
+                    wins = played(data, policy, budget)
+                    assert gm._rule_wins(data, greedy, budget) == wins
+                    outcomes.add(wins)
+    assert outcomes == {True, False}
