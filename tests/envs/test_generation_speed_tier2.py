@@ -162,3 +162,26 @@ def test_guard_maze_rule_wins_equals_playing_the_policies():
                     assert gm._rule_wins(data, greedy, budget) == wins
                     outcomes.add(wins)
     assert outcomes == {True, False}
+
+
+# --- operations/integer_program ---------------------------------------------------------------
+
+def test_integer_program_integer_pivoting_finds_the_fraction_simplex_vertex():
+    """The integer-preserving simplex rounds down the same optimal vertex as ``solvers.lp.maximise`` (Bland's
+    rule in fractions), on drawn programs and on degenerate ones (ties in the ratio test, zero columns kept out)."""
+    import math
+
+    from palaestra.envs.operations.integer_program import rounded_lp_point
+    from palaestra.solvers.lp import maximise
+    rng = random.Random(7)
+    for _ in range(1500):
+        n, m = rng.randint(1, 7), rng.randint(1, 7)
+        top = rng.choice([2, 3, 9])
+        a = [[rng.randint(1, top) if rng.random() < 0.8 else 0 for _ in range(n)] for _ in range(m)]
+        if any(all(row[j] == 0 for row in a) for j in range(n)):
+            continue
+        b = [rng.choice([0, rng.randint(1, 12), rng.randint(10, 12 * n)]) for _ in range(m)]
+        c = [rng.randint(1, rng.choice([2, 15])) for _ in range(n)]
+        solution = maximise(c, a, b)
+        assert solution is not None
+        assert rounded_lp_point(c, a, b) == [math.floor(v) for v in solution.point]
