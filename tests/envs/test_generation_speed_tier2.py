@@ -185,3 +185,35 @@ def test_integer_program_integer_pivoting_finds_the_fraction_simplex_vertex():
         solution = maximise(c, a, b)
         assert solution is not None
         assert rounded_lp_point(c, a, b) == [math.floor(v) for v in solution.point]
+
+
+# --- planning/keys_doors ----------------------------------------------------------------------
+
+def test_keys_doors_cut_squares_are_networkx_articulation_points():
+    import networkx as nx
+
+    from palaestra.envs.planning.keys_doors import _adjacency, _cut_squares
+    from palaestra.generators.grids import random_maze
+    rng = random.Random(2)
+    for _ in range(150):
+        maze = random_maze(rng, rng.randint(1, 9), rng.randint(1, 9), rng.choice([0.0, 0.05, 0.3, 1.0]))
+        rows = [list(row) for row in maze.draw()]
+        graph = nx.Graph()
+        for r, row in enumerate(rows):
+            for c, square in enumerate(row):
+                if square != "#":
+                    graph.add_node((r, c))
+                    graph.add_edges_from(((r, c), nxt) for nxt in ((r + 1, c), (r, c + 1)) if rows[nxt[0]][nxt[1]] != "#")
+        assert _cut_squares(_adjacency(rows)) == set(nx.articulation_points(graph))
+
+
+def test_keys_doors_cell_distances_are_half_the_drawing_distances():
+    """Why S and G may be ranked by the cell graph's distances instead of the drawing's."""
+    from palaestra.generators.grids import cell_distances, distances, random_maze
+    rng = random.Random(4)
+    for _ in range(60):
+        maze = random_maze(rng, rng.randint(1, 8), rng.randint(1, 8), rng.choice([0.0, 0.1, 0.5]))
+        root = maze.root
+        drawn = distances(maze.draw(), maze.square(root))
+        cells = cell_distances(maze.links(), root)[0]
+        assert [drawn[maze.square(cell)] for cell in range(len(cells))] == [2 * d for d in cells]
