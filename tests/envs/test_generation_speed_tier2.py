@@ -217,3 +217,52 @@ def test_keys_doors_cell_distances_are_half_the_drawing_distances():
         drawn = distances(maze.draw(), maze.square(root))
         cells = cell_distances(maze.links(), root)[0]
         assert [drawn[maze.square(cell)] for cell in range(len(cells))] == [2 * d for d in cells]
+
+
+# --- games/ice_slide --------------------------------------------------------------------------
+
+def test_ice_slide_search_on_rays_equals_the_search_by_slides():
+    """The search reading slides off each square's rays returns the route the breadth-first search calling
+    ``_slide`` for every move returns (the same first route found, not only the same length)."""
+    from palaestra.envs.games import ice_slide as ice
+
+    def by_slides(grid, start, target, movers=None, limit=14):
+        count = len(start) if movers is None else movers
+        parent = {start: None}
+        frontier = [start]
+        for _ in range(limit):
+            following = []
+            for tokens in frontier:
+                for index in range(count):
+                    for direction in ice.STEPS:
+                        after = ice._slide(grid, tokens, index, direction)
+                        if after in parent:
+                            continue
+                        parent[after] = (tokens, (index, direction))
+                        if after[0] == target:
+                            route, node = [], parent[after]
+                            while node is not None:
+                                route.append(node[1])
+                                node = parent[node[0]]
+                            return route[::-1]
+                        following.append(after)
+            frontier = following
+        return None
+
+    rng = random.Random(8)
+    found = 0
+    for _ in range(300):
+        size = rng.randint(3, 8)
+        grid = ["".join("#" if rng.random() < 0.15 else "." for _ in range(size)) for _ in range(size)]
+        free = [(r, c) for r in range(size) for c in range(size) if grid[r][c] == "."]
+        helpers = rng.randint(0, 2)
+        if len(free) < helpers + 2:
+            continue
+        picks = rng.sample(free, helpers + 2)
+        target, tokens = picks[0], tuple(picks[1:])
+        for movers in (None, 1):
+            for limit in (3, 8):
+                route = ice._search(grid, tokens, target, movers=movers, limit=limit)
+                assert route == by_slides(grid, tokens, target, movers=movers, limit=limit)
+                found += route is not None
+    assert found > 50
