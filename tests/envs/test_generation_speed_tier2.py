@@ -266,3 +266,33 @@ def test_ice_slide_search_on_rays_equals_the_search_by_slides():
                 assert route == by_slides(grid, tokens, target, movers=movers, limit=limit)
                 found += route is not None
     assert found > 50
+
+
+# --- languages/cfg_membership -----------------------------------------------------------------
+
+def test_cfg_membership_fits_equals_the_letter_by_letter_check():
+    from palaestra.envs.languages.cfg_membership import _first_nonterminal, _fits
+
+    def slow(form, string, both_ends):
+        if len(form) > len(string):
+            return False
+        head = _first_nonterminal(form)
+        if head == len(form):
+            return form == string
+        if not string.startswith(form[:head]):
+            return False
+        tail = len(form) - 1 - max(form.rfind(ch) for ch in set(form[head:]) if ch.isupper())
+        return not both_ends or string.endswith(form[len(form) - tail:])
+
+    rng = random.Random(6)
+    agreed = set()
+    for _ in range(20000):
+        string = "".join(rng.choice("abc") for _ in range(rng.randint(0, 8)))
+        form = "".join(rng.choice("abcSABC" if rng.random() < 0.5 else "ab") for _ in range(rng.randint(0, 9)))
+        if rng.random() < 0.3 and string:  # forms sharing the string's ends
+            cut = rng.randint(0, len(string))
+            form = string[:cut] + rng.choice("SAB") + string[cut:][rng.randint(0, len(string) - cut):]
+        for both_ends in (True, False):
+            assert _fits(form, string, both_ends) == slow(form, string, both_ends)
+            agreed.add(slow(form, string, both_ends))
+    assert agreed == {True, False}
