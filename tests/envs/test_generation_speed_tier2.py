@@ -296,3 +296,19 @@ def test_cfg_membership_fits_equals_the_letter_by_letter_check():
             assert _fits(form, string, both_ends) == slow(form, string, both_ends)
             agreed.add(slow(form, string, both_ends))
     assert agreed == {True, False}
+
+
+# --- games/dungeon_crawl ----------------------------------------------------------------------
+
+def test_dungeon_crawl_cached_links_stay_the_maps_links_through_a_game():
+    """The links are cached per map and shared: playing the oracle's game (as generation does) leaves them equal
+    to the links built afresh, and each map gets its own."""
+    from palaestra.envs.games import dungeon_crawl as dc
+    from palaestra.envs.games._worlds import neighbours
+    task = dc.DungeonCrawl()
+    for level in range(5):
+        for seed in range(4):
+            data = task.sample(level=level, seed=seed).data
+            fresh = neighbours(data["rows"], data["cols"], [tuple(p) for p in data["passages"]])
+            dc._oracle_game(data)
+            assert dc._links(data) == fresh
