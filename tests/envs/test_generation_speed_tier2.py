@@ -312,3 +312,47 @@ def test_dungeon_crawl_cached_links_stay_the_maps_links_through_a_game():
             fresh = neighbours(data["rows"], data["cols"], [tuple(p) for p in data["passages"]])
             dc._oracle_game(data)
             assert dc._links(data) == fresh
+
+
+# --- games/maze_guards ------------------------------------------------------------------------
+
+def _maze_guards_samples():
+    from palaestra.envs.games import maze_guards as mg
+    task = mg.MazeGuards()
+    return mg, [task.sample(level=level, seed=seed).data for level in range(5) for seed in range(5)]
+
+
+def test_maze_guards_distances_and_route_equal_the_grid_helpers():
+    from palaestra.generators.grids import distances, shortest_route
+    mg, samples = _maze_guards_samples()
+    for data in samples:
+        grid, goal = data["grid"], tuple(data["goal"])
+        to_goal = mg._distances(mg._moves(grid), goal)
+        assert to_goal == distances(grid, goal)
+        for start in [tuple(data["start"]), *list(to_goal)[::7]]:
+            assert mg._shortest_route(to_goal, start) == shortest_route(grid, start, goal)
+
+
+def test_maze_guards_tabled_rules_equal_caught_and_the_greedy_policy():
+    mg, samples = _maze_guards_samples()
+    rng = random.Random(9)
+    for data in samples:
+        caught = mg._caught_rule(data)
+        floor = list(mg._moves(data["grid"]))
+        for _ in range(200):
+            here, there, time = rng.choice(floor), rng.choice(floor), rng.randint(1, 40)
+            assert caught(here, there, time) == mg._caught(data, here, there, time)
+        to_goal = mg._distances(mg._moves(data["grid"]), tuple(data["goal"]))
+        for turns in (3, data["turns"], 3 * data["turns"]):
+            state = {"at": list(data["start"]), "time": 0}
+            played = False
+            for _ in range(turns):  # the rule played through _greedy_move and _caught, turn by turn
+                here = (state["at"][0], state["at"][1])
+                there = mg._step(data["grid"], here, mg._greedy_move(data, state)) or here
+                if mg._caught(data, here, there, state["time"] + 1):
+                    break
+                if there == tuple(data["goal"]):
+                    played = True
+                    break
+                state = {"at": list(there), "time": state["time"] + 1}
+            assert mg._greedy_escapes(data, turns, to_goal) == played
