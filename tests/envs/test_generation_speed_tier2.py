@@ -356,3 +356,46 @@ def test_maze_guards_tabled_rules_equal_caught_and_the_greedy_policy():
                     break
                 state = {"at": list(there), "time": state["time"] + 1}
             assert mg._greedy_escapes(data, turns, to_goal) == played
+
+
+def test_guard_maze_search_with_tabled_guards_equals_the_search_with_caught():
+    """The breadth-first search reading landing squares and swaps off per-phase sets returns the route the same
+    search asking ``_caught`` returns."""
+    from collections import deque
+
+    from palaestra.envs.games import guard_maze as gm
+
+    def by_caught(data, start, time, limit):
+        period = gm._period(data)
+        goal = tuple(data["exit"])
+        if start == goal:
+            return []
+        parent = {(start, time % period): None}
+        queue = deque([(start, time, 0)])
+        while queue:
+            here, now, depth = queue.popleft()
+            if depth >= limit:
+                continue
+            for step in gm.STEPS:
+                there = gm._step(data, here, step)
+                key = (there, (now + 1) % period)
+                if key in parent or gm._caught(data, here, there, now):
+                    continue
+                parent[key] = ((here, now % period), step)
+                if there == goal:
+                    moves, node = [], parent[key]
+                    while node is not None:
+                        moves.append(node[1])
+                        node = parent[node[0]]
+                    return moves[::-1]
+                queue.append((there, now + 1, depth + 1))
+        return None
+
+    task = gm.GuardMaze()
+    for level in range(5):
+        for seed in range(8):
+            data = task.sample(level=level, seed=seed).data
+            for time in (0, 1, 5):
+                for limit in (4, 200):
+                    start = tuple(data["start"])
+                    assert gm._search(data, start, time, limit) == by_caught(data, start, time, limit)
