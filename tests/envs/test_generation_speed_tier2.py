@@ -115,7 +115,7 @@ def test_room_grid_rooms_ahead_are_the_rooms_in_the_arrows_direction():
         for step in rg.ARROWS:
             expected = {(r, c) for r in range(18) for c in range(18)
                         if (rg._sign(r - cell[0]), rg._sign(c - cell[1])) == step}
-            assert {x for x in rg._rooms_ahead(cell, step) if x[0] < 18 and x[1] < 18} == expected
+            assert set(rg._rooms_ahead(cell, step, 18, 18)) == expected
 
 
 # --- games/guard_maze -------------------------------------------------------------------------
