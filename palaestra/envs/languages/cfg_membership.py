@@ -268,8 +268,9 @@ def _fits(form: str, string: str, both_ends: bool) -> bool:
         return False
     if not both_ends:
         return True
-    last = _LAST_NONTERMINAL.search(form, first.start()).start()  # (it runs for every option of every step)
-    return string.endswith(form[last + 1:])  # the letters after the last nonterminal
+    last = _LAST_NONTERMINAL.search(form, first.start())  # (it runs for every option of every step)
+    assert last is not None  # there is a nonterminal from ``first`` on
+    return string.endswith(form[last.start() + 1:])  # the letters after the last nonterminal
 
 
 # How a greedy matcher picks among the options: the first as listed, the first longest, the first shortest.
