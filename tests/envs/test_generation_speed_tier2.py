@@ -399,3 +399,17 @@ def test_guard_maze_search_with_tabled_guards_equals_the_search_with_caught():
                 for limit in (4, 200):
                     start = tuple(data["start"])
                     assert gm._search(data, start, time, limit) == by_caught(data, start, time, limit)
+
+
+def test_dungeon_crawl_cached_tree_paths_equal_tree_path():
+    from palaestra.envs.games import dungeon_crawl as dc
+    from palaestra.envs.games._worlds import tree_path
+    task = dc.DungeonCrawl()
+    for level in range(5):
+        data = task.sample(level=level, seed=level).data
+        passages = tuple(map(tuple, data["passages"]))
+        links = dc._links(data)
+        for start in range(len(data["rooms"])):
+            for goal in range(0, len(data["rooms"]), 3):
+                assert list(dc._map_tree_path(data["rows"], data["cols"], passages, start, goal)) == \
+                    tree_path(links, start, goal)
