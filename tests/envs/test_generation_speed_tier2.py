@@ -61,31 +61,6 @@ def test_mutation_cover_is_the_greedy_cover_of_the_first_best_inputs():
             alive = {m for m in alive if slow not in by_index[m]}
 
 
-# --- code/grid_paths --------------------------------------------------------------------------
-
-def test_grid_paths_solver_equals_the_compiled_reference_source():
-    """The in-module solver (rows combined with map, infinities for unreached cells) returns what the reference
-    program it stands for returns, for drawn specs and every near miss of them, on every test grid."""
-    from palaestra.envs.code import grid_paths as gp
-    task = gp.GridPaths()
-    rng = random.Random(11)
-    for level in (0, 1, 2, 3, 4, 4, 4):
-        config = task.config(level)
-        for _ in range(25):
-            spec = gp._spec(rng, config)
-            grids = gp._grids(rng, config, spec["variant"])
-            grids += [["#" * len(grids[-1][0])] * len(grids[-1]), ["." * 3], ["#"]]
-            if spec["variant"] == "min_cost":
-                grids = [[row.replace(".", "5") for row in grid] for grid in grids]
-            for near in [spec, *gp.spec_mutants(spec)]:
-                reference = compiled_function(gp._source(near))
-                fast = gp._solver(near)
-                for grid in grids:
-                    expected = reference(grid)
-                    got = fast(grid)
-                    assert got == expected and type(got) is type(expected)
-
-
 # --- games/room_grid --------------------------------------------------------------------------
 
 def test_room_grid_honest_probes_read_the_drawn_boards():
@@ -118,78 +93,9 @@ def test_room_grid_rooms_ahead_are_the_rooms_in_the_arrows_direction():
             assert set(rg._rooms_ahead(cell, step, 18, 18)) == expected
 
 
-# --- games/guard_maze -------------------------------------------------------------------------
-
-def test_guard_maze_rule_wins_equals_playing_the_policies():
-    """The tabled rules win exactly where playing ``_ignoring_policy`` / ``_greedy_policy`` turn by turn wins."""
-    from palaestra.core import Problem
-    from palaestra.envs.games import guard_maze as gm
-
-    def played(data, policy, budget):
-        problem = Problem(env_id="games/guard_maze", level=0, seed=0, prompt="", data=data)
-        state = {"at": list(data["start"]), "time": 0}
-        for _ in range(budget):
-            here, time = tuple(state["at"]), state["time"]
-            there = gm._step(data, here, policy(problem, state, (), random.Random(0)))
-            if gm._caught(data, here, there, time):
-                return False
-            if there == tuple(data["exit"]):
-                return True
-            state = {"at": list(there), "time": time + 1}
-        return False
-
-    task = gm.GuardMaze()
-    rng = random.Random(3)
-    outcomes = set()
-    for level in range(5):
-        config = task.config(level)
-        for _ in range(60):
-            rows, cols = config.rows, config.cols
-            start, goal = (rows - 1, rng.randrange(cols // 2)), (0, cols - 1 - rng.randrange(cols // 2))
-            grid = gm.random_obstacles(rng, rows, cols, 0.3, start, goal)
-            runs = gm._corridors(grid, {start, goal})
-            if not runs:
-                continue
-            guards = []
-            for run in rng.sample(runs, min(len(runs), config.guards)):
-                length = rng.randint(2, min(5, len(run)))
-                route = [list(cell) for cell in run[:length]]
-                guards.append({"route": route, "phase": rng.randrange(2 * (length - 1))})
-            data = {"grid": grid, "start": list(start), "exit": list(goal), "guards": guards}
-            for greedy, policy in ((False, gm._ignoring_policy), (True, gm._greedy_policy)):
-                for budget in (5, 3 * (rows + cols)):
-                    wins = played(data, policy, budget)
-                    assert gm._rule_wins(data, greedy, budget) == wins
-                    outcomes.add(wins)
-    assert outcomes == {True, False}
-
-
-# --- operations/integer_program ---------------------------------------------------------------
-
-def test_integer_program_integer_pivoting_finds_the_fraction_simplex_vertex():
-    """The integer-preserving simplex rounds down the same optimal vertex as ``solvers.lp.maximise`` (Bland's
-    rule in fractions), on drawn programs and on degenerate ones (ties in the ratio test, zero columns kept out)."""
-    import math
-
-    from palaestra.envs.operations.integer_program import rounded_lp_point
-    from palaestra.solvers.lp import maximise
-    rng = random.Random(7)
-    for _ in range(1500):
-        n, m = rng.randint(1, 7), rng.randint(1, 7)
-        top = rng.choice([2, 3, 9])
-        a = [[rng.randint(1, top) if rng.random() < 0.8 else 0 for _ in range(n)] for _ in range(m)]
-        if any(all(row[j] == 0 for row in a) for j in range(n)):
-            continue
-        b = [rng.choice([0, rng.randint(1, 12), rng.randint(10, 12 * n)]) for _ in range(m)]
-        c = [rng.randint(1, rng.choice([2, 15])) for _ in range(n)]
-        solution = maximise(c, a, b)
-        assert solution is not None
-        assert rounded_lp_point(c, a, b) == [math.floor(v) for v in solution.point]
-
-
 # --- planning/keys_doors ----------------------------------------------------------------------
 
-def test_keys_doors_cut_squares_are_networkx_articulation_points():
+def test_keys_doors_cut_squares_from_the_adjacency_lists_equal_those_of_the_grid_graph():
     import networkx as nx
 
     from palaestra.envs.planning.keys_doors import _adjacency, _cut_squares
@@ -312,93 +218,6 @@ def test_dungeon_crawl_cached_links_stay_the_maps_links_through_a_game():
             fresh = neighbours(data["rows"], data["cols"], [tuple(p) for p in data["passages"]])
             dc._oracle_game(data)
             assert dc._links(data) == fresh
-
-
-# --- games/maze_guards ------------------------------------------------------------------------
-
-def _maze_guards_samples():
-    from palaestra.envs.games import maze_guards as mg
-    task = mg.MazeGuards()
-    return mg, [task.sample(level=level, seed=seed).data for level in range(5) for seed in range(5)]
-
-
-def test_maze_guards_distances_and_route_equal_the_grid_helpers():
-    from palaestra.generators.grids import distances, shortest_route
-    mg, samples = _maze_guards_samples()
-    for data in samples:
-        grid, goal = data["grid"], tuple(data["goal"])
-        to_goal = mg._distances(mg._moves(grid), goal)
-        assert to_goal == distances(grid, goal)
-        for start in [tuple(data["start"]), *list(to_goal)[::7]]:
-            assert mg._shortest_route(to_goal, start) == shortest_route(grid, start, goal)
-
-
-def test_maze_guards_tabled_rules_equal_caught_and_the_greedy_policy():
-    mg, samples = _maze_guards_samples()
-    rng = random.Random(9)
-    for data in samples:
-        caught = mg._caught_rule(data)
-        floor = list(mg._moves(data["grid"]))
-        for _ in range(200):
-            here, there, time = rng.choice(floor), rng.choice(floor), rng.randint(1, 40)
-            assert caught(here, there, time) == mg._caught(data, here, there, time)
-        to_goal = mg._distances(mg._moves(data["grid"]), tuple(data["goal"]))
-        for turns in (3, data["turns"], 3 * data["turns"]):
-            state = {"at": list(data["start"]), "time": 0}
-            played = False
-            for _ in range(turns):  # the rule played through _greedy_move and _caught, turn by turn
-                here = (state["at"][0], state["at"][1])
-                there = mg._step(data["grid"], here, mg._greedy_move(data, state)) or here
-                if mg._caught(data, here, there, state["time"] + 1):
-                    break
-                if there == tuple(data["goal"]):
-                    played = True
-                    break
-                state = {"at": list(there), "time": state["time"] + 1}
-            assert mg._greedy_escapes(data, turns, to_goal) == played
-
-
-def test_guard_maze_search_with_tabled_guards_equals_the_search_with_caught():
-    """The breadth-first search reading landing squares and swaps off per-phase sets returns the route the same
-    search asking ``_caught`` returns."""
-    from collections import deque
-
-    from palaestra.envs.games import guard_maze as gm
-
-    def by_caught(data, start, time, limit):
-        period = gm._period(data)
-        goal = tuple(data["exit"])
-        if start == goal:
-            return []
-        parent = {(start, time % period): None}
-        queue = deque([(start, time, 0)])
-        while queue:
-            here, now, depth = queue.popleft()
-            if depth >= limit:
-                continue
-            for step in gm.STEPS:
-                there = gm._step(data, here, step)
-                key = (there, (now + 1) % period)
-                if key in parent or gm._caught(data, here, there, now):
-                    continue
-                parent[key] = ((here, now % period), step)
-                if there == goal:
-                    moves, node = [], parent[key]
-                    while node is not None:
-                        moves.append(node[1])
-                        node = parent[node[0]]
-                    return moves[::-1]
-                queue.append((there, now + 1, depth + 1))
-        return None
-
-    task = gm.GuardMaze()
-    for level in range(5):
-        for seed in range(8):
-            data = task.sample(level=level, seed=seed).data
-            for time in (0, 1, 5):
-                for limit in (4, 200):
-                    start = tuple(data["start"])
-                    assert gm._search(data, start, time, limit) == by_caught(data, start, time, limit)
 
 
 def test_dungeon_crawl_cached_tree_paths_equal_tree_path():

@@ -18,31 +18,21 @@ modulus ignored, all ways 1, no tolls or coins worth 1 (one larger grid makes co
 modulus). Levels add move kinds and grow the grids; the difficulty measure is the dynamic
 programme's work on the largest test (move kinds times cells).
 
-Generation speed: about 290 problems/s at level 4 on this 2-core machine. The reference grid-path
-programme (as a closure of this module equal to the reference source) and each of its near-miss variants
-(a move left out, the modulus, ways, tolls or coin value ignored) are run on every test grid, to prove the
-hidden tests reject every near miss; that proof is nearly all the time, and it is what keeps almost-right
-solutions from earning reward.
+Generation speed: about 220 problems/s at level 4 on this 2-core machine. The reference grid-path
+programme and each of its near-miss variants (a move left out, the modulus, ways, tolls or coin value
+ignored) are compiled in-process and run on every test grid, to prove the hidden tests reject every near
+miss; that proof is nearly all the time, and it is what keeps almost-right solutions from earning reward.
 """
 
 from __future__ import annotations
 
-import math
 import random
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import Problem, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.code.common import (
-    FunctionTask,
-    dedupe_inputs,
-    function_problem,
-    function_tests,
-    rejects_near_misses,
-    varied,
-)
+from palaestra.envs.code.common import FunctionTask, function_problem, pinned_tests
 from palaestra.envs.code.templates import ProgramTexts
 
 MOVES = [(a, b) for a in range(4) for b in range(4) if (a, b) != (0, 0)]  # (rows down, columns right)
@@ -82,11 +72,8 @@ class GridPaths(FunctionTask):
         def draw() -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
             spec = _spec(rng, config)
             inputs = [[g] for g in _grids(rng, config, spec["variant"])]
-            tests = function_tests(_solver(spec), dedupe_inputs(inputs))
-            if not varied(tests, at_least=3):
-                return None
-            # every clause matters: no near miss passes every test
-            return (spec, tests) if rejects_near_misses(map(_solver, spec_mutants(spec)), tests) else None
+            tests = pinned_tests(_source, spec, spec_mutants(spec), inputs, at_least=3)  # every clause matters
+            return (spec, tests) if tests else None
 
         spec, tests = retry(draw, what="a move set and grids with varied results")
         return function_problem(function="solve", params="grid", task_text=_text(spec), tests=tests,
@@ -184,86 +171,21 @@ def _source(spec: dict[str, Any]) -> str:
     return CODE("best", kinds=kinds, here=here, step=step, pick=pick, missing=missing)
 
 
-def _solver(spec: dict[str, Any]) -> Callable[[list[str]], Any]:
-    """The function that ``_source(spec)`` defines, as a closure of this module: generation runs it (and
-    its near misses) on every test grid, and compiling a program per near miss took a third of the time.
-    ``tests/envs/test_generation_speed_tier2.py`` checks the two agree."""
-    moves = spec["moves"]
-    if spec["variant"] == "count":
-        kinds = [(a, b, ways) for (a, b), ways in zip(moves, spec["ways"])]
-        modulus = spec["modulus"]
-
-        def count(grid: list[str]) -> int:
-            rows, cols = len(grid), len(grid[0])
-            paths = [[0] * cols for _ in range(rows)]
-            for r in range(rows):
-                row, line = grid[r], paths[r]
-                for c in range(cols):
-                    if row[c] == "#":
-                        continue
-                    if r == 0 and c == 0:
-                        line[c] = 1
-                        continue
-                    total = 0
-                    for a, b, ways in kinds:
-                        if r >= a and c >= b:
-                            total += paths[r - a][c - b] * ways
-                    line[c] = total % modulus
-            return paths[rows - 1][cols - 1]
-        return count
-
-    cheapest = spec["variant"] == "min_cost"
-    missing = -1 if cheapest else None
-    # The richest path is the cheapest one with every score negated (-(best - toll) = -best + toll), so both variants
-    # are a minimum. Unreached cells hold infinity, which loses every minimum and stays infinite when a toll is added,
-    # so a row is combined with C-level ``map(min, ...)`` over the rows above; moves within a row go left to right.
-    sign = 1 if cheapest else -1
-    gains = {str(d): d for d in range(10)} if cheapest else {"o": -spec["coin"]}  # a cell's own (signed) score
-    down = [(a, b, toll) for (a, b), toll in zip(moves, spec["tolls"]) if a]
-    across = [(b, toll) for (a, b), toll in zip(moves, spec["tolls"]) if not a]
-    unreached = math.inf
-
-    def best_path(grid: list[str]) -> Any:
-        rows, cols = len(grid), len(grid[0])
-        best: list[list[float]] = []
-        for r in range(rows):
-            row = grid[r]
-            here = [gains.get(cell, 0) for cell in row]
-            shifted = [[unreached] * min(b, cols) + [value + toll for value in best[r - a][:cols - b]]
-                       for a, b, toll in down if r >= a]
-            line = list(map(min, *shifted)) if len(shifted) > 1 else shifted[0] if shifted else [unreached] * cols
-            if across:
-                for c in range(cols):
-                    if row[c] == "#":
-                        line[c] = unreached
-                        continue
-                    value = line[c]
-                    for b, toll in across:
-                        if c >= b:
-                            step = line[c - b] + toll
-                            if step < value:
-                                value = step
-                    line[c] = here[c] if r == 0 and c == 0 else value + here[c]
-            else:
-                line = [unreached if cell == "#" else value + gain for cell, value, gain in zip(row, line, here)]
-                if r == 0 and row[0] != "#":
-                    line[0] = here[0]
-            best.append(line)
-        end = best[rows - 1][cols - 1]
-        return missing if end == unreached else sign * end
-    return best_path
-
-
 def _grid(rng: random.Random, rows: int, cols: int, density: float, variant: str) -> list[str]:
-    # one generator per variant, with the rng's methods bound once: this draws every cell of every test grid
-    chance, digit = rng.random, rng.randrange  # randrange(10) draws exactly as randint(0, 9)
-    if variant == "min_cost":
-        cells = "".join("#" if chance() < density else str(digit(10)) for _ in range(rows * cols))
-    elif variant == "max_score":
-        cells = "".join("#" if chance() < density else "o" if chance() < 0.4 else "." for _ in range(rows * cols))
-    else:
-        cells = "".join("#" if chance() < density else "." for _ in range(rows * cols))
-    return [cells[r * cols:(r + 1) * cols] for r in range(rows)]
+    out = []
+    for _ in range(rows):
+        row = []
+        for _ in range(cols):
+            if rng.random() < density:
+                row.append("#")
+            elif variant == "min_cost":
+                row.append(str(rng.randint(0, 9)))
+            elif variant == "max_score":
+                row.append("o" if rng.random() < 0.4 else ".")
+            else:
+                row.append(".")
+        out.append("".join(row))
+    return out
 
 
 def _grids(rng: random.Random, config: GridPaths.Config, variant: str) -> list[list[str]]:

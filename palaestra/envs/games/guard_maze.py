@@ -16,7 +16,7 @@ and from level 2 on the greedy rule that waits whenever its next square would be
 out within three times the grid's half-perimeter (far more than the budget) either. The oracle replans from the current state with the same search. Levels grow the grid, add
 guards and cut the spare turns. The difficulty measure is the reference length plus the guards.
 
-Generation speed: about 420 problems/s at level 4 on this 2-core machine. About 8 mazes are drawn per problem, most
+Generation speed: about 320 problems/s at level 4 on this 2-core machine. About 8 mazes are drawn per problem, most
 dropped because the guard-ignoring or greedy rule escapes, and the kept one is solved by a breadth-first search over
 (square, time modulo the guards' period) for the fewest moves. The search is kept because that count sets the
 budget.
@@ -165,12 +165,10 @@ def _search(data: dict[str, Any], start: tuple[int, int], time: int, limit: int 
     if start == goal:
         return []
     seen_at = [[_guard_at(g, t) for g in data["guards"]] for t in range(period)]  # guard squares by time mod period
-    # per time mod period: the squares guards step onto, and the (from, to) steps a walker may not swap with
-    landing = [set(seen_at[(t + 1) % period]) for t in range(period)]
-    steps = [set(zip(seen_at[t], seen_at[(t + 1) % period])) for t in range(period)]
 
     def caught(here: tuple[int, int], there: tuple[int, int], now: int) -> bool:
-        return there in landing[now % period] or (there, here) in steps[now % period]
+        before, after = seen_at[now % period], seen_at[(now + 1) % period]
+        return there in after or any(a == there and b == here for a, b in zip(before, after))
 
     parent: dict[tuple[tuple[int, int], int], tuple[tuple[tuple[int, int], int], str] | None] = {
         (start, time % period): None}
@@ -223,43 +221,17 @@ def _greedy_policy(problem: Problem, state: dict[str, Any], history: History, rn
         (s for s in STEPS if not _caught(data, here, _step(data, here, s), time)), "wait")
 
 
-def _rule_wins(data: dict[str, Any], greedy: bool, budget: int) -> bool:
-    """Whether a rule wins within ``budget`` turns: ``_ignoring_policy``, or ``_greedy_policy`` when ``greedy``.
-
-    The two rules are played here on tables (the guards' squares by time modulo their period, each square's
-    moves), not through the policies and their problem, state and rng per turn: this runs for every maze drawn,
-    and most are dropped by it. ``tests/envs/test_generation_speed_tier2.py`` checks it against the policies."""
-    goal = tuple(data["exit"])
-    to_exit = _exit_distances(tuple(data["grid"]), goal)
-    period = _period(data)
-    guards_at = [[_guard_at(g, t) for g in data["guards"]] for t in range(period)]
-    moves: dict[tuple[int, int], dict[str, tuple[int, int]]] = {}
-
-    def caught(here: tuple[int, int], there: tuple[int, int], time: int) -> bool:  # _caught, on the table
-        for now, then in zip(guards_at[time % period], guards_at[(time + 1) % period]):
-            if then == there or (now == there and then == here):
-                return True
-        return False
-
-    here = tuple(data["start"])
-    for time in range(budget):
-        if here not in moves:
-            moves[here] = {step: _step(data, here, step) for step in STEPS}
-        options = moves[here]
-        nearer = to_exit.get(here, 0) - 1
-        toward = [s for s in ("north", "south", "east", "west") if to_exit.get(options[s], 10**6) == nearer]
-        if not greedy:
-            step = toward[0] if toward else "wait"
-        else:
-            step = next((s for s in toward if not caught(here, options[s], time)), None) or (
-                "wait" if not caught(here, here, time) else
-                next((s for s in STEPS if not caught(here, options[s], time)), "wait"))
-        there = options[step]
-        if caught(here, there, time):
+def _rule_wins(data: dict[str, Any], policy: Policy, budget: int) -> bool:
+    problem = Problem(env_id="games/guard_maze", level=0, seed=0, prompt="", data=data)
+    state: dict[str, Any] = {"at": list(data["start"]), "time": 0}
+    for _ in range(budget):
+        here, time = tuple(state["at"]), state["time"]
+        there = _step(data, here, policy(problem, state, (), random.Random(0)))
+        if _caught(data, here, there, time):
             return False
-        if there == goal:
+        if there == tuple(data["exit"]):
             return True
-        here = there
+        state = {"at": list(there), "time": time + 1}
     return False
 
 
@@ -282,7 +254,8 @@ def _draw(rng: random.Random, config: GuardMaze.Config) -> dict[str, Any] | None
     # The rules are cheap and the search is not: an instance a rule wins in three times the grid's half-perimeter
     # (far more than any budget) is dropped first.
     rule_turns = 3 * (rows + cols)
-    if _rule_wins(data, False, rule_turns) or config.greedy_loses and _rule_wins(data, True, rule_turns):
+    if _rule_wins(data, _ignoring_policy, rule_turns) or config.greedy_loses and _rule_wins(data, _greedy_policy,
+                                                                                               rule_turns):
         return None
     plan = _search(data, start, 0, limit=4 * rows * cols)
     if plan is None:

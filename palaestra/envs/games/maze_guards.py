@@ -20,7 +20,7 @@ else wait -- fails within the budget (the way out needs looking ahead: a detour,
 early, before a corridor the guard will sweep). Levels grow the maze and add guards; the difficulty measure is
 the fewest turns.
 
-Generation speed: about 440 problems/s at level 4 on this 2-core machine. Each drawn maze is solved by a breadth-
+Generation speed: about 320 problems/s at level 4 on this 2-core machine. Each drawn maze is solved by a breadth-
 first search over (square, time) for the fewest turns out unseen, and the wait-when-watched rule is played through
 to drop mazes it escapes; about 4 mazes are drawn per problem. Both are kept: the fewest turns set the budget and no
 simple rule may earn reward.
@@ -32,14 +32,13 @@ import functools
 import json
 import math
 import random
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.games.common import cell_name, read_label, render_board
-from palaestra.generators.grids import MOVES, distances, random_maze
+from palaestra.generators.grids import distances, random_maze, shortest_route
 
 STEPS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1), "wait": (0, 0)}
 SPELLINGS = {"up": "up", "north": "up", "u": "up", "n": "up", "down": "down", "south": "down", "d": "down",
@@ -85,14 +84,10 @@ class MazeGuards(MultiTurnTask):
                 phase = rng.randrange(2 * (len(route) - 1))
                 routes.append({"route": [list(square) for square in route], "phase": phase})
             data = {"grid": grid, "start": list(start), "goal": list(goal), "guards": routes}
-            # the floor's moves and the distances to the exit, once per maze: the walk, the search and the rule
-            # below all read them
-            moves = _moves(grid)
-            to_goal = _distances(moves, goal)
-            if not _caught_walking(data, _shortest_route(to_goal, start) or ""):
+            if not _caught_walking(data, shortest_route(grid, start, goal) or ""):
                 return None
-            fewest = _fewest(data, moves)
-            if fewest is None or _greedy_escapes(data, fewest + config.spare, to_goal):
+            fewest = _fewest(data)
+            if fewest is None or _greedy_escapes(data, fewest + config.spare):
                 return None
             data["fewest"] = fewest
             data["turns"] = fewest + config.spare
@@ -258,7 +253,7 @@ def _watch(data: dict[str, Any]) -> tuple[int, list[list[tuple[int, int]]], list
     return period, positions, seen
 
 
-def _fewest(data: dict[str, Any], moves: dict[tuple[int, int], list[tuple[int, int]]] | None = None) -> int | None:
+def _fewest(data: dict[str, Any]) -> int | None:
     """Fewest turns from the start (time 0) to the exit unseen, by breadth-first search layer by layer; None if none.
 
     Layer ``t`` holds the squares reachable unseen at time ``t``; a square already reached at a time with the same
@@ -267,7 +262,7 @@ def _fewest(data: dict[str, Any], moves: dict[tuple[int, int], list[tuple[int, i
     """
     goal = (data["goal"][0], data["goal"][1])
     period, _, seen = _watch(data)
-    moves = _moves(data["grid"]) if moves is None else moves  # (the maze's _moves, when the caller has them)
+    moves = _moves(data["grid"])
     start = (data["start"][0], data["start"][1])
     visited: list[set[tuple[int, int]]] = [set() for _ in range(period)]
     visited[0].add(start)
@@ -284,54 +279,10 @@ def _fewest(data: dict[str, Any], moves: dict[tuple[int, int], list[tuple[int, i
 
 
 def _moves(grid: list[str]) -> dict[tuple[int, int], list[tuple[int, int]]]:
-    """Per floor square, the squares one move (waiting included) reaches (``_step`` inlined: built per maze drawn)."""
-    rows, cols = len(grid), len(grid[0])
-    steps = tuple(STEPS.values())
-    return {(r, c): [(r + dr, c + dc) for dr, dc in steps
-                     if 0 <= r + dr < rows and 0 <= c + dc < cols and grid[r + dr][c + dc] != "#"]
-            for r, row in enumerate(grid) for c, ch in enumerate(row) if ch != "#"}
-
-
-def _distances(moves: dict[tuple[int, int], list[tuple[int, int]]], goal: tuple[int, int]) -> dict[tuple[int, int], int]:
-    """Breadth-first distance to ``goal`` from every floor square that reaches it (``grids.distances``, on the
-    maze's moves)."""
-    distance = {goal: 0}
-    queue = [goal]
-    for square in queue:  # the list grows while iterated: a FIFO queue
-        for nxt in moves[square]:
-            if nxt not in distance:
-                distance[nxt] = distance[square] + 1
-                queue.append(nxt)
-    return distance
-
-
-def _shortest_route(to_goal: dict[tuple[int, int], int], start: tuple[int, int]) -> str | None:
-    """``grids.shortest_route`` read off the distances to the goal: from each square, the first move (U, D, L, R)
-    one step nearer."""
-    if start not in to_goal:
-        return None
-    route, (r, c) = [], start
-    for _ in range(to_goal[start]):
-        for move, (dr, dc) in MOVES.items():
-            if to_goal.get((r + dr, c + dc), -1) == to_goal[(r, c)] - 1:
-                route.append(move)
-                r, c = r + dr, c + dc
-                break
-    return "".join(route)
-
-
-def _caught_rule(data: dict[str, Any]) -> Callable[[tuple[int, int], tuple[int, int], int], bool]:
-    """``_caught`` for ``data``, on a table of the guards' squares by phase of the patrols: generation asks it
-    for every move a rule considers on every turn."""
-    period = _period(data)
-    positions = [[_guard_at(guard, phase) for guard in data["guards"]] for phase in range(period)]
-
-    def caught(here: tuple[int, int], there: tuple[int, int], time: int) -> bool:
-        for now, before in zip(positions[time % period], positions[(time - 1) % period]):
-            if abs(now[0] - there[0]) + abs(now[1] - there[1]) <= 1 or (now == here and before == there):
-                return True
-        return False
-    return caught
+    """Per floor square, the squares one move (waiting included) reaches."""
+    floor = [(r, c) for r, row in enumerate(grid) for c, ch in enumerate(row) if ch != "#"]
+    return {here: [there for there in (_step(grid, here, step) for step in STEPS) if there is not None]
+            for here in floor}
 
 
 def _greedy_move(data: dict[str, Any], state: dict[str, Any]) -> str:
@@ -352,37 +303,27 @@ def _exit_distances(grid: str, row: int, col: int) -> dict[tuple[int, int], int]
     return distances(json.loads(grid), (row, col))
 
 
-def _greedy_escapes(data: dict[str, Any], turns: int, distance: dict[tuple[int, int], int] | None = None) -> bool:
-    """Whether the textbook rule (:func:`_greedy_move`, played here on the table of :func:`_caught_rule`) reaches
-    the exit unseen within ``turns``; ``distance``: the bare maze's distances to the exit, when the caller has them."""
-    grid, goal = data["grid"], (data["goal"][0], data["goal"][1])
-    if distance is None:
-        distance = _exit_distances(json.dumps(grid), goal[0], goal[1])
-    caught = _caught_rule(data)
-    here = (data["start"][0], data["start"][1])
-    for time in range(1, turns + 1):
-        options = []
-        for step in STEPS:
-            there = _step(grid, here, step)
-            if there is not None and not caught(here, there, time):
-                options.append((distance.get(there, NEVER), step != "wait", step))
-        there = _step(grid, here, min(options)[2] if options else "wait") or here
-        if caught(here, there, time):
+def _greedy_escapes(data: dict[str, Any], turns: int) -> bool:
+    """Whether the textbook rule (:func:`_greedy_move`) reaches the exit unseen within ``turns``."""
+    state: dict[str, Any] = {"at": list(data["start"]), "time": 0}
+    for _ in range(turns):
+        here = (state["at"][0], state["at"][1])
+        there = _step(data["grid"], here, _greedy_move(data, state)) or here
+        if _caught(data, here, there, state["time"] + 1):
             return False
-        if there == goal:
+        if there == tuple(data["goal"]):
             return True
-        here = there
+        state = {"at": list(there), "time": state["time"] + 1}
     return False
 
 
 def _caught_walking(data: dict[str, Any], route: str) -> bool:
     """Whether walking ``route`` (letters U D L R) from the start without waiting gets caught."""
     names = {"U": "up", "D": "down", "L": "left", "R": "right"}
-    caught = _caught_rule(data)
     here = (data["start"][0], data["start"][1])
     for time, letter in enumerate(route, start=1):
         there = _step(data["grid"], here, names[letter])
-        if there is None or caught(here, there, time):
+        if there is None or _caught(data, here, there, time):
             return True
         here = there
     return False
