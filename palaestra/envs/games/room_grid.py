@@ -22,7 +22,7 @@ the most evidence (counts' missing treasures spread over their unprobed rooms, a
 may point at). The oracle probes the treasures. Levels grow the sheet and the treasures. The difficulty
 measure is the probes the honest player needs.
 
-Generation speed: about 300 problems/s at level 4 on this 2-core machine. The honest player's whole game is played
+Generation speed: about 490 problems/s at level 4 on this 2-core machine. The honest player's whole game is played
 at generation, each probe weighing every clue on the 10 x 10 board for the rooms it rules in or out, and its probe
 count sets the budget. It is kept because the budget must be one that is known to suffice.
 """
@@ -32,6 +32,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Policy, Problem, Verdict, View, register
@@ -43,6 +44,7 @@ ARROWS = {(-1, 0): ("north", "↑"), (-1, 1): ("north-east", "↗"), (0, 1): ("e
           (1, 0): ("south", "↓"), (1, -1): ("south-west", "↙"), (0, -1): ("west", "←"), (-1, -1): ("north-west", "↖")}
 GLYPHS = {glyph: step for step, (_, glyph) in ARROWS.items()}
 HIDDEN, FOUND = "#", "*"
+UNOPENED = (HIDDEN, FOUND)  # rooms an arrow may point at
 VERBS = ("probe", "open", "enter", "visit", "search")
 
 Cell = tuple[int, int]
@@ -200,15 +202,17 @@ def _read_board(text: str, rows: int, cols: int) -> dict[Cell, str]:
 
 def _evidence_choice(board: dict[Cell, str], rows: int, cols: int, treasures: int) -> Cell:
     """The honest choice (see the module docstring): a room proven to hold a treasure, else the most evidence."""
-    unknown = [cell for cell, mark in sorted(board.items()) if mark == HIDDEN]
+    unknown = sorted(cell for cell, mark in board.items() if mark == HIDDEN)
     found = [cell for cell, mark in board.items() if mark == FOUND]
     found_set = set(found)
     excluded: set[Cell] = set()
     weight = {cell: 0.0 for cell in unknown}
     certain: list[Cell] = []
     for cell, mark in board.items():
+        if mark in UNOPENED:  # most rooms: no clue to weigh
+            continue
         if mark.isdigit():
-            ring = [(cell[0] + dr, cell[1] + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc]
+            ring = _ring(cell)
             around = [x for x in ring if board.get(x) == HIDDEN]
             need = int(mark) - sum(1 for x in ring if x in found_set)
             if need <= 0:
@@ -220,10 +224,11 @@ def _evidence_choice(board: dict[Cell, str], rows: int, cols: int, treasures: in
                     weight[x] += need / len(around)
         elif mark in GLYPHS:
             step = GLYPHS[mark]
-            ahead = [x for x in [*unknown, *found] if (_sign(x[0] - cell[0]), _sign(x[1] - cell[1])) == step]
+            # (rooms off the sheet are on no board; the order does not matter)
+            ahead = [x for x in _rooms_ahead(cell, step, rows, cols) if board.get(x) in UNOPENED]
             if not ahead:
                 continue
-            reach = min(_distance(cell, x) for x in ahead)
+            reach = min((x[0] - cell[0]) ** 2 + (x[1] - cell[1]) ** 2 for x in ahead)  # _distance, inlined
             radius = math.isqrt(reach)
             # Rooms off the arrow no farther than the nearest room it may point at hold no treasure.
             excluded.update((cell[0] + dr, cell[1] + dc) for dr in range(-radius, radius + 1)
@@ -240,20 +245,47 @@ def _evidence_choice(board: dict[Cell, str], rows: int, cols: int, treasures: in
         if cell not in excluded:
             return cell
     pool = open_cells or unknown
-    return max(pool, key=lambda x: (weight[x], -abs(x[0] - (rows - 1) / 2) - abs(x[1] - (cols - 1) / 2)))
+    centrality = _centrality(rows, cols)
+    return max(pool, key=lambda x: (weight[x], centrality[x]))
+
+
+@lru_cache(maxsize=64)
+def _centrality(rows: int, cols: int) -> dict[Cell, float]:
+    """Minus each room's distance in steps from the sheet's centre, the tie-break among rooms of equal evidence
+    (cached per sheet size; callers only read it)."""
+    return {(r, c): -abs(r - (rows - 1) / 2) - abs(c - (cols - 1) / 2) for r in range(rows) for c in range(cols)}
+
+
+@lru_cache(maxsize=1024)
+def _ring(cell: Cell) -> tuple[Cell, ...]:
+    """The eight rooms around ``cell``, some off the sheet (cached: every count clue is weighed on every probe)."""
+    return tuple((cell[0] + dr, cell[1] + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
+
+
+@lru_cache(maxsize=16384)
+def _rooms_ahead(cell: Cell, step: tuple[int, int], rows: int, cols: int) -> tuple[Cell, ...]:
+    """Every room of a ``rows`` x ``cols`` sheet in the compass direction ``step`` from ``cell`` (cached: an arrow's
+    candidates are these rooms still unopened, instead of the direction of every unopened room worked out per arrow
+    per probe)."""
+    return tuple((r, c) for r in range(rows) for c in range(cols) if (_sign(r - cell[0]), _sign(c - cell[1])) == step)
 
 
 def _honest_probes(data: dict[str, Any]) -> int:
     """The probes the honest player needs on this problem (it reads only the boards drawn)."""
     rows, cols = data["rows"], data["cols"]
-    probed: list[int] = []
+    # The board the player would read from each drawn board, kept up to date instead of drawn and read again:
+    # its marks (one character each, which upper-casing leaves alone) in reading order, as _read_board gives them.
+    board = {(r, c): HIDDEN for r in range(rows) for c in range(cols)}
+    probed = 0
     found = 0
     while found < data["treasures"]:
-        board = _read_board(_board(data, probed), rows, cols)
         r, c = _evidence_choice(board, rows, cols, data["treasures"])
-        probed.append(r * cols + c)
-        found += data["clues"][r * cols + c][0] == "treasure"
-    return len(probed)
+        probed += 1
+        clue = data["clues"][r * cols + c]
+        found += clue[0] == "treasure"
+        board[(r, c)] = FOUND if clue[0] == "treasure" else str(clue[1]) if clue[0] == "count" else \
+            ARROWS[(clue[1], clue[2])][1]
+    return probed
 
 
 def _count_chaser(problem: Problem, state: dict[str, Any], history: Any, rng: random.Random) -> str:

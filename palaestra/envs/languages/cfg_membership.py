@@ -68,6 +68,7 @@ _YES_LEAD = re.compile(r"^(?:\**yes\b\**(?:,?\s*(?:it does|the grammar generates
                        r"(?:(?:a|the|one)\s+)?(?:leftmost\s+|rightmost\s+)?(?:derivation(?:\s+is)?\s*:\s*)?",
                        re.IGNORECASE)
 _NONTERMINAL = re.compile("[A-Z]")
+_LAST_NONTERMINAL = re.compile("[A-Z][^A-Z]*\\Z")
 _EXAMPLE = "S => xSy => xxyy"  # a derivation for the prompt's toy grammar (letters no problem uses)
 
 
@@ -260,13 +261,16 @@ def _fits(form: str, string: str, both_ends: bool) -> bool:
     """Whether ``form`` could still derive ``string`` as far as its length and its outer letters tell."""
     if len(form) > len(string):
         return False
-    head = _first_nonterminal(form)
-    if head == len(form):
+    first = _NONTERMINAL.search(form)
+    if first is None:
         return form == string
-    if not string.startswith(form[:head]):
+    if not string.startswith(form[:first.start()]):
         return False
-    tail = len(form) - 1 - max(form.rfind(ch) for ch in set(form[head:]) if ch.isupper())  # letters after the last one
-    return not both_ends or string.endswith(form[len(form) - tail :])
+    if not both_ends:
+        return True
+    last = _LAST_NONTERMINAL.search(form, first.start())  # (it runs for every option of every step)
+    assert last is not None  # there is a nonterminal from ``first`` on
+    return string.endswith(form[last.start() + 1:])  # the letters after the last nonterminal
 
 
 # How a greedy matcher picks among the options: the first as listed, the first longest, the first shortest.

@@ -10,7 +10,7 @@ holding its key. The answer is a string of moves ``U D L R``; the verifier repla
 (:class:`palaestra.solvers.simulate.Rules`) and accepts it if it ends on G in the minimum number
 of moves, found by A* over (square, keys held) with the Manhattan distance to G as heuristic.
 
-Generation speed: about 100 problems/s at level 4 on this 2-core machine. About 9 of 10 drawn mazes are
+Generation speed: about 170 problems/s at level 4 on this 2-core machine. About 9 of 10 drawn mazes are
 redrawn, mostly because the route from S to G has too few cut squares to hold every door (a door must be
 unavoidable), and each draw pays for breadth-first distances, the articulation points of the maze and region
 searches; the accepted draw is then solved by A* over (square, keys held) for the minimum move count the
@@ -26,7 +26,7 @@ import networkx as nx
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.generators.grids import MOVES, distances, random_maze
+from palaestra.generators.grids import MOVES, cell_distances, random_maze
 from palaestra.solvers.simulate import Rules, SearchBudgetExceeded, shortest_plan
 from palaestra.verifiers.moves import read_tokens
 
@@ -171,18 +171,23 @@ def _draw(rng: random.Random, config: KeysDoors.Config) -> tuple[list[str], Squa
     rows = [list(row) for row in maze.draw()]
     # S and G near the two ends of the maze's longest walk (loops included: S is the cell farthest from the
     # carving's root, G among the three farthest from S), so routes grow with the maze, not with where its root fell
-    drawing = ["".join(row) for row in rows]
+    # Distances between cells' squares in the drawing are twice those in the maze's cell graph (every open square
+    # is a cell or the passage between two), so the cell graph's breadth-first search ranks the cells the same way.
     cells = range(config.cell_rows * config.cell_cols)
-    from_root = distances(drawing, maze.square(maze.root))
-    start = maze.square(max(cells, key=lambda cell: from_root[maze.square(cell)]))
-    walk = distances(drawing, start)
-    far = sorted(cells, key=lambda cell: walk[maze.square(cell)])
+    links = maze.links()
+    from_root = cell_distances(links, maze.root)[0]
+    first = max(cells, key=from_root.__getitem__)
+    start = maze.square(first)
+    walk = cell_distances(links, first)[0]
+    far = sorted(cells, key=walk.__getitem__)
     goal = maze.square(far[-1 - rng.randrange(3)])
-    route = _route(rows, start, goal, set())
+    # the open squares' neighbours, once per maze: placing doors, keys, S and G below never adds or removes a wall
+    neighbours = _adjacency(rows)
+    route = _route(neighbours, start, goal, set())
     if route is None or len(route) < 4 * config.doors + 4:
         return None
     # doors on squares between cells (odd/even coordinates) that every way to G passes, spread along the route
-    cuts = _cut_squares(rows)
+    cuts = _cut_squares(neighbours)
     gaps = [i for i, (r, c) in enumerate(route[2:-2], 2) if (r + c) % 2 == 1 and (r, c) in cuts]
     if len(gaps) < config.doors:
         return None
@@ -194,8 +199,8 @@ def _draw(rng: random.Random, config: KeysDoors.Config) -> tuple[list[str], Squa
     for k in range(config.doors):
         # the key of door k: off the route, reachable with doors k.. closed, unreachable with door k-1 closed
         closed = set(door_squares[k:])
-        open_now = _region(rows, start, closed)
-        before = _region(rows, start, set(door_squares[k - 1 :])) if k else set()
+        open_now = _region(neighbours, start, closed)
+        before = _region(neighbours, start, set(door_squares[k - 1 :])) if k else set()
         spots = [sq for sq in open_now - before - on_route
                  if rows[sq[0]][sq[1]] == "." and sq[0] % 2 == 1 and sq[1] % 2 == 1]
         if not spots:
@@ -205,7 +210,7 @@ def _draw(rng: random.Random, config: KeysDoors.Config) -> tuple[list[str], Squa
     rows[start[0]][start[1]], rows[goal[0]][goal[1]] = "S", "G"
     grid = ["".join(row) for row in rows]
     for square in door_squares:
-        if goal in _region(grid, start, {square}):
+        if goal in _region(neighbours, start, {square}):
             return None  # a way around this door: it would not matter
     try:
         plan = shortest_plan(KeyRules(grid, start, goal), max_nodes=SEARCH_BUDGET)
@@ -214,35 +219,32 @@ def _draw(rng: random.Random, config: KeysDoors.Config) -> tuple[list[str], Squa
     return (grid, start, goal, plan) if plan else None
 
 
-def _cut_squares(grid: list) -> set[Square]:
+def _cut_squares(neighbours: dict[Square, list[Square]]) -> set[Square]:
     """Open squares whose removal splits the open squares apart (articulation points)."""
-    graph = nx.Graph()
-    for r, row in enumerate(grid):
-        for c, square in enumerate(row):
-            if square != "#":
-                graph.add_node((r, c))
-                graph.add_edges_from(((r, c), nxt) for nxt in ((r + 1, c), (r, c + 1)) if grid[nxt[0]][nxt[1]] != "#")
-    return set(nx.articulation_points(graph))
+    return set(nx.articulation_points(nx.Graph(neighbours)))  # the graph straight from the adjacency lists
 
 
-def _neighbours(grid: list, square: Square) -> list[Square]:
-    r, c = square
-    return [(r + dr, c + dc) for dr, dc in MOVES.values() if grid[r + dr][c + dc] != "#"]
+def _adjacency(grid: list) -> dict[Square, list[Square]]:
+    """Per open square (in reading order), the open squares one move away, in the order of MOVES."""
+    steps = tuple(MOVES.values())
+    return {(r, c): [(r + dr, c + dc) for dr, dc in steps if grid[r + dr][c + dc] != "#"]
+            for r, row in enumerate(grid) for c, square in enumerate(row) if square != "#"}
 
 
-def _region(grid: list, start: Square, closed: set[Square]) -> set[Square]:
+def _region(neighbours: dict[Square, list[Square]], start: Square, closed: set[Square]) -> set[Square]:
     """Squares reachable from ``start`` without entering ``closed`` (keys and other doors are ignored)."""
     seen = {start}
     queue = [start]
     for square in queue:
-        for nxt in _neighbours(grid, square):
+        for nxt in neighbours[square]:
             if nxt not in seen and nxt not in closed:
                 seen.add(nxt)
                 queue.append(nxt)
     return seen
 
 
-def _route(grid: list, start: Square, goal: Square, closed: set[Square]) -> list[Square] | None:
+def _route(neighbours: dict[Square, list[Square]], start: Square, goal: Square,
+           closed: set[Square]) -> list[Square] | None:
     parent: dict[Square, Square | None] = {start: None}
     queue = [start]
     for square in queue:
@@ -253,7 +255,7 @@ def _route(grid: list, start: Square, goal: Square, closed: set[Square]) -> list
                 if previous is None:
                     return path[::-1]
                 path.append(previous)
-        for nxt in _neighbours(grid, square):
+        for nxt in neighbours[square]:
             if nxt not in parent and nxt not in closed:
                 parent[nxt] = square
                 queue.append(nxt)
@@ -262,7 +264,7 @@ def _route(grid: list, start: Square, goal: Square, closed: set[Square]) -> list
 
 def _shortest_ignoring_doors(problem: Problem) -> str | None:
     grid = [row.translate(str.maketrans(DOORS, "...")) for row in problem.data["grid"]]
-    route = _route(grid, tuple(problem.data["start"]), tuple(problem.data["goal"]), set())
+    route = _route(_adjacency(grid), tuple(problem.data["start"]), tuple(problem.data["goal"]), set())
     if route is None:
         return None
     steps = {(dr, dc): m for m, (dr, dc) in MOVES.items()}
