@@ -285,16 +285,37 @@ def test_kuhn_rule_scores_match_playing_the_episode() -> None:
 # --- gin rummy ----------------------------------------------------------------------------------------------
 
 
-def test_gin_totals_and_discard_deadwoods_match_the_reference() -> None:
+def _cover_reference(melds: list[tuple[int, int]]) -> int:
+    """The most value a set of disjoint melds covers, as first written (a search per set of melds)."""
+    best = 0
+
+    def cover(start: int, used: int, covered: int) -> None:
+        nonlocal best
+        best = max(best, covered)
+        for i in range(start, len(melds)):
+            meld, value = melds[i]
+            if not meld & used:
+                cover(i + 1, used | meld, covered + value)
+
+    cover(0, 0, 0)
+    return best
+
+
+def test_gin_totals_and_deadwoods_match_the_reference() -> None:
     rng = random.Random(2)
-    for _ in range(400):
+    for _ in range(600):
         cards = rng.sample(range(52), rng.choice((10, 11)))
         mask = gin_rummy._mask(cards)
-        assert gin_rummy._total(mask) == sum(gin_rummy._value(c) for c in cards)
-        melds = [(meld, gin_rummy._total(meld)) for meld in gin_rummy._hand_melds(mask)]
-        expected = tuple((c, gin_rummy._total(mask) - gin_rummy._value(c)
-                          - gin_rummy._cover([m for m in melds if not m[0] >> c & 1])) for c in sorted(cards))
+        total = sum(gin_rummy._value(c) for c in cards)
+        assert gin_rummy._total(mask) == total
+        melds = [(meld, sum(gin_rummy._value(c) for c in gin_rummy._cards(meld)))
+                 for meld in gin_rummy._hand_melds(mask)]
+        assert gin_rummy._deadwood(mask) == total - _cover_reference(melds)
+        expected = tuple((c, total - gin_rummy._value(c) - _cover_reference([m for m in melds if not m[0] >> c & 1]))
+                         for c in sorted(cards))
         assert gin_rummy._discard_deadwoods(mask) == expected
+    melded = gin_rummy._mask([0, 1, 2, 13, 26, 39, 5, 6, 7, 8, 20])  # A-2-3 clubs, four aces, 6-9 clubs: overlaps
+    assert gin_rummy._deadwood(melded) == 8  # A-2-3 of clubs, the other three aces and 6-9 of clubs leave 8D
 
 
 # --- video poker --------------------------------------------------------------------------------------------
