@@ -26,8 +26,9 @@ a tenth of the stock plus the share of ``best`` random play misses.
 
 Generation speed: about 450 problems/s at level 4 on this 2-core machine (it varies with the seeds). Each drawn
 deal is solved exhaustively (one pass over its few hundred states) for the most cards that can be cleared and for the
-exact spread of random play's result, which set the reward's top and zero; about 2 in 3 deals are redrawn because play hardly matters or greedy play comes
-too close to the best. Both are kept: the reward is normalised to them exactly.
+exact spread of random play's result, which set the reward's top and zero; about 2 in 3 deals are redrawn because
+play hardly matters or greedy play comes too close to the best. Both are kept: the reward is normalised to them
+exactly.
 """
 
 from __future__ import annotations

@@ -317,7 +317,8 @@ def _random_success(position: Position, model_leads: bool, trump: int, need: int
                          lambda lead: _random_follow(position, lead, trump, need, noise))
 
 
-def _opponent_mix(position: Position, options: tuple[tuple[Card, int], ...], noise: float, value: Any, then: Any) -> float:
+def _opponent_mix(position: Position, options: tuple[tuple[Card, int], ...], noise: float, value: Any,
+                  then: Any) -> float:
     """The expectation of ``then`` over the opponent's choice among ``options`` (runs with their lengths)."""
     total = sum(size for _, size in options)
     fewest = min(value(card) for card, _ in options)

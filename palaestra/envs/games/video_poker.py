@@ -21,8 +21,8 @@ the "hold pairs" rule gives up.
 
 Generation speed: about 650 problems/s at level 4 on this 2-core machine (after a payout table built once per
 process, about 0.3 s). Each hand's 32 holds get their exact expected payout (an inclusion-exclusion over the draws,
-from that table), and about 9 deals are drawn per kept hand because several holds tie or a simple rule's hold earns too much. The exact values are kept because
-each decision is scored by them and the best hold must be unique.
+from that table), and about 9 deals are drawn per kept hand because several holds tie or a simple rule's hold earns
+too much. The exact values are kept because each decision is scored by them and the best hold must be unique.
 """
 
 from __future__ import annotations
