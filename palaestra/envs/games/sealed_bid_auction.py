@@ -21,11 +21,11 @@ estimates a hidden range from the smallest and largest bid each rival has made.
 
 The difficulty measure is the number of rivals, plus two when their ranges are hidden.
 
-Generation speed: about 1,000 problems/s at level 4 on this 2-core machine. Each of the 8 rounds' values is drawn
+Generation speed: about 950 problems/s at level 4 on this 2-core machine. Each of the 8 rounds' values is drawn
 until both simple bidding rules earn at most the level's share of the best bid's edge, which needs the expected surplus
 of every whole-dollar bid up to the value (hundreds of bids; the rivals' win chances are tabled once per problem);
-about 8 values are drawn per round. The test is kept
-because it is what stops a textbook bidding rule from earning reward.
+about 8 values are drawn per round. The test is kept because it is what stops a textbook bidding rule from earning
+reward.
 """
 
 from __future__ import annotations
