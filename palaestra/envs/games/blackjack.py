@@ -271,7 +271,7 @@ def _random_value(total: int, soft: bool, up: int, hit_soft_17: bool, can_double
 def _hand_share(env_id: str, tape: int, hand: int, config: Blackjack.Config, name: str, rule: Policy) -> float:
     """The share of hand ``hand``'s span (best minus random mean) that the simple rule ``name`` earns, playing it on
     the tape."""
-    cards = (_card(env_id, tape, hand, 0), _card(env_id, tape, hand, 2))
+    cards: tuple[str, ...] = (_card(env_id, tape, hand, 0), _card(env_id, tape, hand, 2))
     up = _card(env_id, tape, hand, 1)
     best, random_value = _hand_start(*_total(cards), POINTS[up], config.double, config.hit_soft_17)
     achieved, random_value, best = 0.0 + best, 0.0 + random_value, 0.0 + best  # as the running sums from zero
