@@ -27,7 +27,7 @@ such slips). Levels grow the board and the model's words (bounded: the exact sea
 exponentially with the board). The difficulty measure is the model's words plus the fewest clues plus a quarter of the board, plus
 one where the greedy clue loses.
 
-Generation speed: about 70 problems/s at level 4 on this 2-core machine. Each drawn board is solved twice by an
+Generation speed: about 100 problems/s at level 4 on this 2-core machine. Each drawn board is solved twice by an
 exact search for the fewest clues that clear it (once to set the clock, once with the opponent's words placed), a
 greedy game and 16 random games are played for the reward's zero, and about 2 in 3 boards are redrawn (too many
 clues needed, or greedy play scores). The searches are kept because the oracle's clue count is the reward's top.
@@ -268,21 +268,51 @@ def _runs(board: Board, mask: int) -> dict[int, tuple[int, int]]:
     """The clues the search tries, by the words they reveal: per attribute, the longest run of your words it
     reveals before any other word, and that run plus the neutral word ending it (revealing a neutral clears it
     from later clues' way); of clues revealing the same words, the first attribute's."""
+    return _runs_of(_clue_words(board), mask)
+
+
+ClueWords = tuple[tuple[int, tuple[tuple[int, int], ...], dict[int, tuple[tuple[int, int], ...]]], ...]
+
+
+@functools.lru_cache(maxsize=256)
+def _clue_words(board: Board) -> ClueWords:
+    """Per attribute, the bit mask of the board's words having it, those words in order as (bit, role), and a memo
+    of the attribute's clues by which of its words are revealed: :func:`_runs` laid out once per board for the
+    searches' inner loop (an attribute's clues depend only on its own words)."""
     roles, having, _, _ = board
+    return tuple((sum(1 << i for i in words), tuple((1 << i, roles[i]) for i in words), {}) for words in having)
+
+
+def _runs_of(clue_words: ClueWords, mask: int) -> dict[int, tuple[int, int]]:
+    """:func:`_runs` on the board's :func:`_clue_words`."""
     runs: dict[int, tuple[int, int]] = {}
-    for attribute, words in enumerate(having):
-        run, reveal = 0, 0
-        for i in words:
-            if mask >> i & 1:
-                continue
-            if roles[i] == NEUTRAL:
-                runs.setdefault(reveal | 1 << i, (attribute, run + 1))
-            if roles[i] != YOURS:
-                break
-            run, reveal = run + 1, reveal | 1 << i
-        if run:
-            runs.setdefault(reveal, (attribute, run))
+    for attribute, (having, words, memo) in enumerate(clue_words):
+        revealed = mask & having
+        if revealed == having:
+            continue  # every word of the attribute is revealed: no clue
+        clues = memo.get(revealed)
+        if clues is None:
+            clues = memo[revealed] = _attribute_clues(words, revealed)
+        for reveal, count in clues:
+            runs.setdefault(reveal, (attribute, count))
     return runs
+
+
+def _attribute_clues(words: tuple[tuple[int, int], ...], mask: int) -> tuple[tuple[int, int], ...]:
+    """One attribute's clues for :func:`_runs` as (words revealed, count), in the order it offers them."""
+    clues = []
+    run, reveal = 0, 0
+    for bit, role in words:
+        if mask & bit:
+            continue
+        if role == NEUTRAL:
+            clues.append((reveal | bit, run + 1))
+        if role != YOURS:
+            break
+        run, reveal = run + 1, reveal | bit
+    if run:
+        clues.append((reveal, run))
+    return tuple(clues)
 
 
 def _after(board: Board, mask: int, attribute: int, count: int) -> tuple[int, list[int], int | None, str | None]:
@@ -315,20 +345,21 @@ def _search(board: Board, mask: int, limit: int) -> tuple[int | None, tuple[int,
     """Breadth-first search over the clues :func:`_runs` gives: (fewest clues to win, the first clue), or (None, None).
 
     Those clues reveal only your words and neutral ones, so a turn is the reveal, then the other team's pick."""
-    yours, theirs = board[2], board[3]
+    yours, clue_words = board[2], _clue_words(board)
+    theirs = sum(1 << i for i in board[3])
     frontier: dict[int, tuple[int, int]] = {mask: (-1, 0)}
     for depth in range(1, limit + 1):
         following: dict[int, tuple[int, int]] = {}
         for state, first in frontier.items():
-            for reveal, clue in _runs(board, state).items():
+            for reveal, clue in _runs_of(clue_words, state).items():
                 after = state | reveal
                 step = first if depth > 1 else clue
                 if after & yours == yours:
                     return depth, step
-                pick = next((i for i in theirs if not after >> i & 1), None)
-                if pick is not None:
-                    after |= 1 << pick
-                    if all(after >> i & 1 for i in theirs):
+                left = theirs & ~after
+                if left:
+                    after |= left & -left  # the other team picks its first unrevealed word
+                    if not theirs & ~after:
                         continue  # the other team has finished
                 following.setdefault(after, step)
         frontier = _undominated(following, yours)
@@ -346,7 +377,7 @@ def _undominated(states: dict[int, tuple[int, int]], yours: int) -> dict[int, tu
         groups.setdefault(state & ~yours, []).append(state)
     kept = {}
     for members in groups.values():
-        members.sort(key=lambda state: -bin(state).count("1"))
+        members.sort(key=lambda state: -state.bit_count())
         maximal: list[int] = []
         for state in members:
             if not any(state | bigger == bigger for bigger in maximal):

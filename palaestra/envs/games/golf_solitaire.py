@@ -24,10 +24,11 @@ the first card of the longest chain of column plays it can see, drawing when non
 Levels grow the columns and the stock. The difficulty measure is the number of column cards plus
 a tenth of the stock plus the share of ``best`` random play misses.
 
-Generation speed: about 45 to 80 problems/s at level 4 on this 2-core machine (it varies with the seeds). Each drawn
-deal is solved exhaustively for the most cards that can be cleared and for the exact spread of random play's result,
-which set the reward's top and zero; about 2 in 3 deals are redrawn because play hardly matters or greedy play comes
-too close to the best. Both are kept: the reward is normalised to them exactly.
+Generation speed: about 450 problems/s at level 4 on this 2-core machine (it varies with the seeds). Each drawn
+deal is solved exhaustively (one pass over its few hundred states) for the most cards that can be cleared and for the
+exact spread of random play's result, which set the reward's top and zero; about 2 in 3 deals are redrawn because
+play hardly matters or greedy play comes too close to the best. Both are kept: the reward is normalised to them
+exactly.
 """
 
 from __future__ import annotations
@@ -238,30 +239,71 @@ def _spread(game: Game, state: State) -> tuple[tuple[int, float], ...]:
 def _searches(game: Game) -> tuple[Any, Any, Any]:
     """The legal moves, the best count and random play's spread for one deal, memoised on the state alone (a key
     holding the whole deal would be hashed again at every step of the search)."""
+    columns, stock = game
+
     @functools.lru_cache(maxsize=None)
     def legal(state: State) -> tuple[str, ...]:
-        columns, stock = game
         left, waste, drawn, _ = state
         moves = tuple(str(i + 1) for i, n in enumerate(left) if n and _fits(columns[i][n - 1], waste))
         return moves + ((DRAW,) if drawn < len(stock) else ())
 
-    @functools.lru_cache(maxsize=None)
     def best(state: State) -> int:
-        moves = legal(state) if any(state[0]) else ()
-        return max((best(_apply(game, state, move)) for move in moves), default=state[3])
+        return solved(_key(state))[0]
 
-    @functools.lru_cache(maxsize=None)
     def spread(state: State) -> tuple[tuple[int, float], ...]:
-        moves = legal(state) if any(state[0]) else ()
-        if not moves:
-            return ((state[3], 1.0),)
-        chances: dict[int, float] = {}
-        for move in moves:
-            for cleared, chance in spread(_apply(game, state, move)):
-                chances[cleared] = chances.get(cleared, 0.0) + chance / len(moves)
-        return tuple(sorted(chances.items()))
+        _, low, chances = solved(_key(state))
+        return tuple((low + i, chance) for i, chance in enumerate(chances) if chance)
+
+    # Both searches in one pass over the states, each state one int (see _key): the cards left per column (a nibble
+    # each, from bit 12), the waste card (bits 8-11) and the stock cards drawn (bits 0-7). The cards cleared are
+    # the deal's column cards less those left. Random play's spread is kept as the chances of the counts from the
+    # lowest one on (0.0 for a count it never reaches): adding 0.0 changes no sum, and the moves are taken in the
+    # order of ``legal`` (columns, then the draw), so every chance is summed exactly as move by move.
+    memo: dict[int, tuple[int, int, list[float]]] = {}
+    dealt = sum(len(column) for column in columns)
+    shifts = [12 + 4 * i for i in range(len(columns))]
+    cards = list(zip(columns, shifts))
+    stocked = len(stock)
+
+    def solved(key: int) -> tuple[int, int, list[float]]:
+        found = memo.get(key)
+        if found is not None:
+            return found
+        waste, drawn = (key >> 8) & 15, key & 255
+        children = []
+        if key >> 12:
+            for column, shift in cards:
+                n = (key >> shift) & 15
+                if n and abs(column[n - 1] - waste) == 1:
+                    children.append(solved(key - (1 << shift) + ((column[n - 1] - waste) << 8)))
+            if drawn < stocked:
+                children.append(solved(key + ((stock[drawn] - waste) << 8) + 1))
+        if not children:
+            cleared = dealt - sum((key >> shift) & 15 for shift in shifts)
+            found = memo[key] = cleared, cleared, [1.0]
+            return found
+        top, low, high = children[0][0], children[0][1], children[0][1] + len(children[0][2])
+        for child_best, child_low, child_chances in children:
+            top = child_best if child_best > top else top
+            low = child_low if child_low < low else low
+            high = max(high, child_low + len(child_chances))
+        moves = len(children)
+        chances = [0.0] * (high - low)
+        for _, child_low, child_chances in children:
+            i = child_low - low
+            for chance in child_chances:
+                chances[i] += chance / moves
+                i += 1
+        found = memo[key] = top, low, chances
+        return found
 
     return legal, best, spread
+
+
+def _key(state: State) -> int:
+    """The state as one int for the searches (the cleared count is implied by the cards left)."""
+    left, waste, drawn, _ = state
+    return sum(n << (12 + 4 * i) for i, n in enumerate(left)) | waste << 8 | drawn
 
 
 def _baseline(spread: tuple[tuple[int, float], ...], mean: float, best: int) -> int:

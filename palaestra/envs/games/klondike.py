@@ -26,7 +26,7 @@ the foundations when it can, then moves that turn up a hidden card or put the wa
 Levels grow the deck (ranks 5 to 8), the columns (3 to 5) and the stock, and cut the redeals (two, then one). The
 difficulty measure is the number of cards plus twice the columns plus a tenth of the solver's line length.
 
-Generation speed: about 25 to 90 problems/s at level 4 on this 2-core machine (it varies with the number of draws
+Generation speed: about 40 to 170 problems/s at level 4 on this 2-core machine (it varies with the number of draws
 the seeds need). Each drawn deal is solved by a depth-first search for a line that clears it (its length sets the
 move budget) and 8 random games set the reward's zero; about 2 in 5 deals are redrawn because the solver finds no
 line or random play clears too much. The solve is kept because the budget must be one that is known to suffice.
@@ -280,60 +280,90 @@ def _refusal(data: dict[str, Any], state: dict[str, Any], choice: Choice) -> str
 
 def _apply(data: dict[str, Any], state: dict[str, Any], choice: Choice
            ) -> tuple[dict[str, Any], str]:
+    after = {**state, "up": [list(column) for column in state["up"]], "down": list(state["down"]),
+             "stock": list(state["stock"]), "waste": list(state["waste"]), "found": list(state["found"])}
     if choice == DRAW:
-        if state["stock"]:
-            c = state["stock"][0]
-            return {**state, "stock": state["stock"][1:], "waste": [*state["waste"], c]}, f"You draw {card_name(c)}."
-        return ({**state, "stock": list(state["waste"]), "waste": [], "redeals": state["redeals"] - 1},
-                "You turn the waste over into the stock.")
+        _play(data, after, choice, None)
+        return after, (f"You draw {card_name(after['waste'][-1])}." if state["stock"] else
+                       "You turn the waste over into the stock.")
     assert isinstance(choice, tuple)
     c, target = choice
     kind, i, position = _where(state, c)  # type: ignore[misc]
-    up, down, waste = [list(col) for col in state["up"]], list(state["down"]), list(state["waste"])
-    if kind == "waste":
-        moving = [waste.pop()]
-    else:
-        moving, up[i] = up[i][position:], up[i][:position]
+    _play(data, after, choice, (-1, 0) if kind == "waste" else (i, position))
     said = f"You move {card_name(c)} to " + ("the foundation." if target == FOUNDATION else f"column {target}.")
-    if kind == "column" and not up[i] and down[i]:
-        down[i] -= 1
-        up[i] = [data["columns"][i][down[i]]]
-        said += f" {card_name(up[i][0])} is turned up in column {i + 1}."
-    found = list(state["found"])
+    if after["down"][i] < state["down"][i]:
+        said += f" {card_name(after['up'][i][0])} is turned up in column {i + 1}."
+    return after, said
+
+
+def _play(data: dict[str, Any], state: dict[str, Any], choice: Choice, place: tuple[int, int] | None) -> None:
+    """Make the legal move ``choice`` in ``state`` itself (its lists are changed): ``place`` is where the moved card
+    lies (column index, or -1 for the waste top; its position in the column), None for a draw. The random games
+    play on one state of their own this way; :func:`_apply` plays on a copy."""
+    if choice == DRAW:
+        if state["stock"]:
+            state["waste"].append(state["stock"].pop(0))
+        else:
+            state["stock"], state["waste"], state["redeals"] = state["waste"], [], state["redeals"] - 1
+        return
+    assert isinstance(choice, tuple) and place is not None
+    c, target = choice
+    i, position = place
+    up, down = state["up"], state["down"]
+    if i == -1:
+        moving = [state["waste"].pop()]
+    else:
+        moving = up[i][position:]
+        del up[i][position:]
+        if not up[i] and down[i]:
+            down[i] -= 1
+            up[i].append(data["columns"][i][down[i]])
     if target == FOUNDATION:
-        found.append(c)
+        state["found"].append(c)
     else:
         up[int(target) - 1].extend(moving)
-    return {**state, "up": up, "down": down, "waste": waste, "found": found}, said
 
 
 def _choices(data: dict[str, Any], state: dict[str, Any]) -> list[Choice]:
     """Every legal move but stop: draw first, then, per movable card, the foundation and the columns it fits."""
-    choices: list[Choice] = [DRAW] if state["stock"] or (state["waste"] and state["redeals"]) else []
-    places: dict[int, tuple[int, bool]] = {}  # movable card -> (column index or -1 for the waste, last in place)
-    if state["waste"]:
-        places[state["waste"][-1]] = (-1, True)
-    for i, column in enumerate(state["up"]):
+    return _choices_and_places(data, state)[0]
+
+
+def _choices_and_places(data: dict[str, Any], state: dict[str, Any]
+                        ) -> tuple[list[Choice], dict[int, tuple[int, int, bool]]]:
+    """:func:`_choices`, and where each movable card lies: (column index, or -1 for the waste top; its position in
+    the column; whether it is the column's last card). The solver and the random games call this in their inner
+    loops, so it works on card numbers directly (``c // 13`` the suit, ``c % 13`` the 0-based rank)."""
+    waste, up = state["waste"], state["up"]
+    choices: list[Choice] = [DRAW] if state["stock"] or (waste and state["redeals"]) else []
+    places: dict[int, tuple[int, int, bool]] = {}
+    if waste:
+        places[waste[-1]] = (-1, 0, True)
+    for i, column in enumerate(up):
+        last = len(column) - 1
         for position, c in enumerate(column):
-            places[c] = (i, position == len(column) - 1)
+            places[c] = (i, position, position == last)
     heights = [0, 0, 0, 0]
     for f in state["found"]:
         heights[f // 13] += 1
-    for c, (i, last) in places.items():
+    for c, (_, _, last) in places.items():
         if last and c % 13 == heights[c // 13]:
             choices.append((c, FOUNDATION))
-    top_rank = data["ranks"]
-    for t, column in enumerate(state["up"]):
+    down = state["down"]
+    for t, column in enumerate(up):
         if column:
             target = column[-1]
-            rank, red = target % 13, _red(target)  # rank: the 0-based rank one below the target's
+            rank = target % 13  # the 0-based rank one below the target's
             if rank == 0:
                 continue
-            wanted = [suit * 13 + rank - 1 for suit in ((0, 3) if red else (1, 2))]
-            choices.extend((c, t + 1) for c in wanted if c in places and places[c][0] != t)
-        elif state["down"][t] == 0:
-            choices.extend((c, t + 1) for c, (i, _) in places.items() if c % 13 == top_rank - 1 and i != t)
-    return choices
+            for c in ((rank - 1, 39 + rank - 1) if target // 13 in (1, 2) else (13 + rank - 1, 26 + rank - 1)):
+                place = places.get(c)
+                if place is not None and place[0] != t:
+                    choices.append((c, t + 1))
+        elif down[t] == 0:
+            top = data["ranks"] - 1
+            choices.extend((c, t + 1) for c, (i, _, _) in places.items() if c % 13 == top and i != t)
+    return choices, places
 
 
 def _legal(data: dict[str, Any], state: dict[str, Any]) -> list[str]:
@@ -439,12 +469,13 @@ def _foundation_or_draw(data: dict[str, Any], state: dict[str, Any]) -> str:
 
 def _random_count(data: dict[str, Any], rng: random.Random) -> int:
     """The foundation count a uniformly random legal player reaches within the turn budget."""
-    state = _start(data)
+    state = _start(data)  # fresh lists of its own: played on in place
     for _ in range(data["budget"]):
-        moves = _choices(data, state)
+        moves, places = _choices_and_places(data, state)
         if not moves or len(state["found"]) == 4 * data["ranks"]:
             break
-        state = _apply(data, state, rng.choice(moves))[0]
+        choice = rng.choice(moves)
+        _play(data, state, choice, None if choice == DRAW else places[choice[0]][:2])
     return len(state["found"])
 
 
@@ -484,17 +515,17 @@ def _candidates(data: dict[str, Any], state: dict[str, Any]) -> list[Choice]:
     """The solver's moves, most promising first: to the foundations, runs that turn up a hidden card or fill an
     empty column from over hidden cards, the waste card onto a column, then draw. Other run moves are skipped."""
     first, later, draw = [], [], []
-    for choice in _choices(data, state):
+    choices, places = _choices_and_places(data, state)
+    for choice in choices:
         if choice == DRAW:
             draw.append(choice)
             continue
         c, target = choice
-        where = _where(state, c)
-        assert where is not None
+        column, position, _ = places[c]
         if target == FOUNDATION:
             first.append(choice)
-        elif where[0] == "waste":
+        elif column == -1:
             later.append(choice)
-        elif where[2] == 0 and state["down"][where[1]]:
+        elif position == 0 and state["down"][column]:
             first.append(choice)
     return first + later + draw

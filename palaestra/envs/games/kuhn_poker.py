@@ -27,10 +27,12 @@ more.
 Levels grow the deck and the number of hands. The difficulty measure is the number of hands
 times the deck size.
 
-Generation speed: about 30 to 75 problems/s at level 4 on this 2-core machine (it varies with the number of draws
+Generation speed: about 60 to 150 problems/s at level 4 on this 2-core machine (it varies with the number of draws
 the seeds need). Each drawn opponent strategy is tested by playing both simple rules through the whole 40-hand
-episode, every decision valued exactly against the strategy, and about 4 in 5 draws are redrawn because a rule
-scores above the level's cap; the test is kept because it is what stops a textbook rule from earning reward.
+episode, every decision valued exactly against the strategy (once per seat, card and actions so far), and about 4 in
+5 draws are redrawn because a rule scores above the level's cap; the test is kept because it is what stops a
+textbook rule from earning reward. A third of the time goes to seeding the random generators that deal each hand and
+draw the opponent's actions off the problem's tape.
 """
 
 from __future__ import annotations
@@ -257,25 +259,48 @@ def _estimate(n: int, hands: list[dict[str, Any]]) -> dict[str, list[float]]:
 
 
 def _rule_score(task: KuhnPoker, data: dict[str, Any], rule: Policy) -> float:
-    """The score of the deterministic ``rule`` on the problem ``data`` describes (its episode played out)."""
+    """The score of the deterministic ``rule`` on the problem ``data`` describes: its episode played out with the
+    sums :meth:`KuhnPoker.play` keeps, without the words. A decision's values depend only on the seat, the model's
+    card and the actions so far, so each is worked out once per episode (the generator scores every candidate)."""
     problem = Problem(env_id=task.id, data=data)
-    state = task.initial_state(problem)
-    for _ in range(task.max_turns(problem)):
-        outcome = task.play(problem, state, rule(problem, state, (), None))  # type: ignore[arg-type]
-        state = outcome.state
-        if outcome.done:
-            return outcome.verdict.reward
-    return 0.0
+    values_at: dict[tuple[Any, ...], dict[str, float]] = {}
+    openings: dict[tuple[Any, ...], tuple[float, float]] = {}
+    totals = [0.0, 0.0, 0.0]
+    for hand in range(data["hands"]):
+        mine, history = _deal(data, hand)[0], _opening(data, hand)
+        key = (hand % 2, mine, *history)
+        if key not in openings:
+            openings[key] = _hand_values(data, hand)
+        best, random_value = openings[key]
+        totals = [totals[0] + best, totals[1] + random_value, totals[2] + best]  # as _new_hand
+        while _allowed(history):
+            key = (hand % 2, mine, *history)
+            if key not in values_at:
+                values_at[key] = {a: _value(data, hand, history, a) for a in _allowed(history)}
+            values = values_at[key]
+            action = rule(problem, {"hand": hand, "history": history}, (), None)  # type: ignore[arg-type]
+            totals = _add_loss(totals, values, values[action])
+            history = [*history, action]
+            reply = _opponent_reply(data, hand, history)
+            if reply:
+                history.append(reply)
+    return regret_reward(*totals)
 
 
 def _new_hand(totals: list[float], data: dict[str, Any], hand: int) -> list[float]:
     """The running (achieved, random, best) expected chips after hand ``hand`` is dealt: its best-response
     value joins the best and achieved sums, its value under uniformly random decisions the random sum."""
+    best, random_value = _hand_values(data, hand)
+    return [totals[0] + best, totals[1] + random_value, totals[2] + best]
+
+
+def _hand_values(data: dict[str, Any], hand: int) -> tuple[float, float]:
+    """Hand ``hand``'s value under best response and under uniformly random decisions, once dealt."""
     history = _opening(data, hand)
     allowed = _allowed(history)
     best = max(_value(data, hand, history, a) for a in allowed)
     random_value = sum(_value(data, hand, history, a, later="random") for a in allowed) / len(allowed)
-    return [totals[0] + best, totals[1] + random_value, totals[2] + best]
+    return best, random_value
 
 
 def _add_loss(totals: list[float], values: dict[str, float], chosen: float) -> list[float]:

@@ -23,7 +23,7 @@ Levels grow the hands (4 to 6 cards), add a trump suit (levels 2 and 4), cut the
 and the chance left to random play. The difficulty measure is the hand size, plus a half with trumps, plus the chance that random
 cards fail.
 
-Generation speed: about 20 to 45 problems/s at level 4 on this 2-core machine (it varies with the number of draws
+Generation speed: about 25 to 75 problems/s at level 4 on this 2-core machine (it varies with the number of draws
 the seeds need). Each drawn deal is solved by minimax to find the contract, and the survivors of the greedy test get
 the exact chance that random cards make the contract (a sum over every random line of play); about 8 in 9 deals are
 redrawn because greedy play makes the contract or random play is too lucky. Both filters are kept: they are what
@@ -212,7 +212,9 @@ def _legal(hand: tuple[int, ...], led: int | None) -> tuple[int, ...]:
 
 
 def _without(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
-    return tuple(c for c in hand if c != card)
+    """``hand`` less ``card``, which it holds (once: a hand's cards differ)."""
+    at = hand.index(card)
+    return hand[:at] + hand[at + 1:]
 
 
 # --- the search, on positions reduced to who holds each remaining card in rank order -------------
@@ -236,7 +238,9 @@ def _position(mine: tuple[int, ...], theirs: tuple[int, ...]) -> tuple[Position,
     return tuple(suits), where
 
 
-def _runs(position: Position, who: str, suit: int | None) -> list[tuple[Card, int]]:
+# Cached, as _remove: the searches (best play, random play's chance) meet the same positions over and over.
+@functools.lru_cache(maxsize=400_000)
+def _runs(position: Position, who: str, suit: int | None) -> tuple[tuple[Card, int], ...]:
     """One card per run of ``who``'s neighbouring cards (in ``suit`` only, if given), with the run's length."""
     found = []
     for s in range(4) if suit is None else (suit,):
@@ -248,10 +252,10 @@ def _runs(position: Position, who: str, suit: int | None) -> list[tuple[Card, in
             if owners[i] == who:
                 found.append(((s, j - 1), j - i))
             i = j
-    return found
+    return tuple(found)
 
 
-def _answers(position: Position, who: str, led: Card) -> list[tuple[Card, int]]:
+def _answers(position: Position, who: str, led: Card) -> tuple[tuple[Card, int], ...]:
     """``who``'s replies to ``led`` (following suit when possible), one per run, with the run's length."""
     return _runs(position, who, led[0]) if who in position[led[0]] else _runs(position, who, None)
 
@@ -261,9 +265,12 @@ def _wins(reply: Card, led: Card, trump: int) -> bool:
     return reply[1] > led[1] if reply[0] == led[0] else reply[0] == trump
 
 
-def _remove(position: Position, *cards: Card) -> Position:
+@functools.lru_cache(maxsize=400_000)
+def _remove(position: Position, lead: Card, reply: Card) -> Position:
+    """The position after a trick: both cards gone."""
     suits = list(position)
-    for suit, index in sorted(cards, key=lambda card: -card[1]):  # the higher index first keeps the lower one valid
+    # the higher index first keeps the lower one valid
+    for suit, index in (lead, reply) if lead[1] >= reply[1] else (reply, lead):
         suits[suit] = suits[suit][:index] + suits[suit][index + 1:]
     return tuple(suits)
 
@@ -281,8 +288,10 @@ def _value(position: Position, model_leads: bool, trump: int) -> int:
 @functools.lru_cache(maxsize=400_000)
 def _led_value(position: Position, lead: Card, leader: str, trump: int) -> int:
     """``leader`` led ``lead``: the tricks the model ends with when the other side replies at its best."""
-    values = [_after_trick(position, lead, reply, leader, trump) for reply, _ in
-              _answers(position, "T" if leader == "M" else "M", lead)]
+    values = []
+    for reply, _ in _answers(position, "T" if leader == "M" else "M", lead):  # as _after_trick, inlined
+        model_won = _wins(reply, lead, trump) == (leader == "T")
+        values.append(model_won + _value(_remove(position, lead, reply), model_won, trump))
     return min(values) if leader == "M" else max(values)
 
 
@@ -308,12 +317,15 @@ def _random_success(position: Position, model_leads: bool, trump: int, need: int
                          lambda lead: _random_follow(position, lead, trump, need, noise))
 
 
-def _opponent_mix(position: Position, options: list[tuple[Card, int]], noise: float, value: Any, then: Any) -> float:
+def _opponent_mix(position: Position, options: tuple[tuple[Card, int], ...], noise: float, value: Any,
+                  then: Any) -> float:
     """The expectation of ``then`` over the opponent's choice among ``options`` (runs with their lengths)."""
     total = sum(size for _, size in options)
     fewest = min(value(card) for card, _ in options)
     keeping = [(card, size) for card, size in options if value(card) == fewest]
     kept = sum(size for _, size in keeping)
+    if not noise:  # the cards it never plays are not followed: 0.0 times their (finite) chance adds exactly 0.0
+        return (1 - noise) * sum(size * then(card) for card, size in keeping) / kept
     return (noise * sum(size * then(card) for card, size in options) / total
             + (1 - noise) * sum(size * then(card) for card, size in keeping) / kept)
 
