@@ -28,10 +28,11 @@ import math
 import random
 import re
 import string
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
-from palaestra.core import derive_seed, event_rng
+from palaestra.core import event_rng
 from palaestra.core.multiturn import MAX_MOVE_CHARS
+from palaestra.core.seeding import seed_deriver
 from palaestra.verifiers.normalize import read_answer, squeeze_spaces, strip_wrappers, unify
 
 _CELL = re.compile(r"^\(?\s*([a-z])\s*,?\s*(\d{1,2})\s*\)?$", re.IGNORECASE)
@@ -63,7 +64,13 @@ def tape_uniform(env_id: str, tape: int, *keys: object) -> float:
     >>> 0.0 <= tape_uniform("games/x", 7, "turn", 3) < 1.0
     True
     """
-    return derive_seed("event", env_id, "tape", tape, *keys) / 2**64
+    return _tape_seeds(env_id, tape)(*keys) / 2**64
+
+
+@functools.lru_cache(maxsize=64)
+def _tape_seeds(env_id: str, tape: int) -> Callable[..., int]:
+    """The seeds of one tape's events, its prefix hashed once (a game's search replays thousands of them)."""
+    return seed_deriver("event", env_id, "tape", tape)
 
 
 def read_label(move: str, labels: Iterable[str], nouns: Sequence[str] = (), verbs: Sequence[str] = ()) -> str | None:
