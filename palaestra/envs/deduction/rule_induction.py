@@ -25,6 +25,11 @@ each the only one ruling a candidate out would be two or three per problem. The 
 construction: the verifier recomputes it from the rules' yes-sets (kept in the problem's data) and the
 examples, and generation re-checks it is the drawn one. The prompt's example ``B, D`` is fixed,
 independent of the answer.
+
+Generation speed: about 850-1,000 problems/s at level 4 on this 2-core machine, near the 1,000 mark. About 2
+draws per problem; each draws the fitting rules and the other candidates (every rule evaluated on the numbers), then
+examples until every lazy reading of them (ignoring some examples) leaves a wrong candidate standing, testing every
+candidate against each reading: that is what keeps a careless reader from the answer.
 """
 
 from __future__ import annotations

@@ -16,6 +16,11 @@ netting out what the inventory holds, so its length is the fewest gathers and cr
 The budget is that length plus a few spare turns (fewer at higher levels); crafting by the wrong recipe
 or overproducing runs out of turns. The oracle replans from any inventory the same way. Levels deepen
 the tree, widen it and add items with two recipes. The difficulty measure is the reference plan's length.
+
+Generation speed: about 950-1,100 problems/s at level 4 on this 2-core machine, at the 1,000 mark. About 3 recipe
+worlds are drawn per problem; each is solved for its shortest plan (`_best_choice`, over what each alternative recipe
+still needs: most of the time), and a world whose plan length is outside the level's range is redrawn. That length
+sets the turn budget, so the solve is kept.
 """
 
 from __future__ import annotations

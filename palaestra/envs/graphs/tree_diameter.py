@@ -8,6 +8,10 @@ of that weight, in either direction.
 Trees are redrawn until every path with the most edges weighs less than the diameter: ignoring the
 weights (two breadth-first sweeps counting edges) found the answer in 0.43-0.73 of the trees before;
 and until one sweep (node 0 to the node farthest from it) falls short too.
+
+Generation speed: about 900-1,000 problems/s at level 4 on this 2-core machine, at the 1,000 mark. About 3.6
+trees are drawn per problem, and each is checked against the shortcut of taking the heaviest path among those with
+the most edges (`_heaviest_of_most_edges`, two thirds of the time): a tree where that shortcut is right is redrawn.
 """
 
 from __future__ import annotations

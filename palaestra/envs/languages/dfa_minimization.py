@@ -27,6 +27,11 @@ by acceptance, two classes at most, never does) and needs two rounds of refineme
 grouping the states by their acceptance and their targets' acceptance, never ends it), and problems
 where merging states with identical rows (again and again until none are left) gives the partition
 are redrawn. These rules are the declared ``heuristics``; each scores 0 at every level.
+
+Generation speed: about 700-900 problems/s at level 4 on this 2-core machine. About 9 automata are drawn per
+problem: a random minimal DFA (redrawn if one round of refinement would already minimise it) is inflated with
+equivalent and unreachable states and its state classes worked out; a draw with the wrong number of self-loops, or
+one that a cheap rule (one refinement round, merging identical rows) minimises, is redrawn.
 """
 
 from __future__ import annotations

@@ -12,6 +12,11 @@ The answer is that number. Levels grow the digits (3 to 5) and switch the clue g
 fewer clues); every n-digit number is
 enumerated, so 5 digits (90,000 numbers) is the top. Difficulty: four per digit, plus the clues kept plus, for
 each clue, how much it relates different digits (a comparison or a remainder counts more than a parity fact).
+
+Generation speed: about 700-1,000 problems/s at level 4 on this 2-core machine, near the 1,000 mark. Each
+problem draws about 25 candidate clues, each evaluated over every number of the level's length, keeping those that
+narrow the numbers left until exactly one remains; then redundant clues are pruned with a count per removal. The
+counting is what makes the answer unique.
 """
 
 from __future__ import annotations

@@ -11,6 +11,10 @@ tiling.
 
 Difficulty: the placements a solver branches over, the sum over pieces of their distinct orientations, plus
 the region's cells, on the drawn problem.
+
+Generation speed: about 900-1,000 problems/s at level 4 on this 2-core machine, at the 1,000 mark. About 10
+random partitions of the rectangle are drawn per problem until one has only pieces of the allowed sizes (`partition`,
+most of the time), and every piece's orientations are listed to draw the one shown.
 """
 
 from __future__ import annotations
