@@ -23,16 +23,16 @@ def _wins(env_id: str, level: int, policy) -> int:
 
 def test_kalah_textbook_rules_are_declared_and_lose():
     # The extra-move/most-seeds greedy used to win about half the games at every level, the pit farthest from the
-    # store up to half at level 0: every position defeats the greedy rule's first move, and up to five pits the
-    # farthest pit's; the nearest pit and (with six pits) the farthest one stay well below half.
+    # store up to half at level 0 and a third to 0.43 with six pits: every position defeats both rules' first moves;
+    # the nearest pit stays well below half.
     rules = make_source("games/kalah").heuristics()
     greedy, nearest, farthest = (rules[name] for name in (
         "another move, else the most seeds into the store now", "sow the pit nearest the store",
         "sow the pit farthest from the store"))
-    for level in (0, 4):
+    for level in (0, 3, 4):
         assert _wins("games/kalah", level, greedy) == 0
-    assert _wins("games/kalah", 0, farthest) == 0
-    assert _wins("games/kalah", 4, farthest) <= 0.5 * SEEDS and _wins("games/kalah", 4, nearest) <= 0.5 * SEEDS
+        assert _wins("games/kalah", level, farthest) == 0
+    assert _wins("games/kalah", 4, nearest) <= 0.5 * SEEDS
 
 
 def test_othello_mobility_and_first_listed_move_are_declared_and_lose():
