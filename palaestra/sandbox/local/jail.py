@@ -45,7 +45,7 @@ from typing import Any, NoReturn
 from . import landlock, runner, seccomp, sql, stages, syscalls
 from .cgroups import SlotCgroup
 from .languages import LANGUAGES
-from .protocol import encode
+from .protocol import encode_status
 
 # Read-only, world-readable places the interpreter and extension modules need besides the
 # standard library: the dynamic loader's cache and the system library directories.
@@ -96,6 +96,8 @@ class Pipes:
     stderr: int
     status: int
     cells: int | None = None  # sessions only: cells to run
+    results: int | None = None  # sessions only: the interpreter's report after each cell (never the status pipe:
+    # the cells run in the reporting process, so the model's code can write on it)
     control: int | None = None  # compiled languages only: the server's go after the compile
 
 
@@ -256,7 +258,7 @@ def start(host: Host, slot: Slot, spec: Mapping[str, Any], pipes: Pipes) -> NoRe
         _program(host, slot, spec, fds, nested=False)
     except BaseException as exc:  # noqa: BLE001 - a setup failure is the sandbox's, not the program's
         try:
-            os.write(fds.status, encode({"error": f"sandbox setup failed: {type(exc).__name__}: {exc}"}))
+            os.write(fds.status, encode_status({"error": f"sandbox setup failed: {type(exc).__name__}: {exc}"}))
         finally:
             os._exit(STATUS_ERROR)
 
@@ -268,6 +270,7 @@ class _Fds:
     stdlib: list[int]
     status: int
     cells: int | None
+    results: int | None
     control: int | None
 
 
@@ -277,13 +280,13 @@ def _arrange_fds(host: Host, pipes: Pipes) -> tuple[Host, _Fds, list[int]]:
     os.dup2(pipes.stdout, 1)
     os.dup2(pipes.stderr, 2)
     setup = [*host.read_fds, *host.device_fds, *([host.netns_fd] if host.netns_fd is not None else [])]
-    optional = [pipes.cells, pipes.control]
+    optional = [pipes.cells, pipes.results, pipes.control]
     job = [pipes.status, *(fd for fd in optional if fd is not None)]
     renumbered = _arrange([*host.stdlib_fds, *job, *setup])
     n, m = len(host.stdlib_fds), len(job)
     given = iter(renumbered[n + 1 : n + m])
-    cells, control = (next(given) if fd is not None else None for fd in optional)
-    fds = _Fds(renumbered[:n], renumbered[n], cells, control)
+    cells, results, control = (next(given) if fd is not None else None for fd in optional)
+    fds = _Fds(renumbered[:n], renumbered[n], cells, results, control)
     setup = renumbered[n + m :]
     nr, nd = len(host.read_fds), len(host.device_fds)
     host = replace(
@@ -332,6 +335,10 @@ def _isolate(host: Host, slot: Slot, spec: Mapping[str, Any]) -> None:
         os.mkdir(slot.scratch, 0o700)
         if uid is not None:
             os.chown(slot.scratch, uid, uid)
+    if "namespaces" in layers:
+        # A procfs of the job's own PID namespace over the host's (last: the mounts above go through
+        # /proc/self/fd): it holds only the job's processes, so a job cannot even stat the host's pids and owners.
+        syscalls.mount("proc", "/proc", "proc", syscalls.MS_NOSUID | syscalls.MS_NODEV | syscalls.MS_NOEXEC, None)
 
 
 PRIVATE = ("/tmp", "/dev/shm")  # host directories whose file names a job could stat, replaced in its mount namespace
@@ -406,8 +413,9 @@ def _monitor(host: Host, slot: Slot, spec: Mapping[str, Any], fds: _Fds) -> NoRe
     program = os.fork()
     if program == 0:
         _program(host, slot, spec, fds, nested=True)
-    if fds.control is not None:
-        os.close(fds.control)
+    for fd in (fds.cells, fds.results, fds.control):  # the program's, not the monitor's
+        if fd is not None:
+            os.close(fd)
     while True:
         pid, wait_status, usage = os.wait4(-1, 0)
         if pid == program:
@@ -417,7 +425,7 @@ def _monitor(host: Host, slot: Slot, spec: Mapping[str, Any], fds: _Fds) -> NoRe
         "cpu": usage.ru_utime + usage.ru_stime,
         "files": read_outputs(slot.scratch, list(spec["output_files"]), int(spec["limits"]["file_bytes"])),
     }
-    os.write(fds.status, encode(report))
+    os.write(fds.status, encode_status(report))
     os._exit(0)
 
 
@@ -431,11 +439,11 @@ def _program(host: Host, slot: Slot, spec: Mapping[str, Any], fds: _Fds, *, nest
     language = spec.get("language", "python")
     staged = LANGUAGES[language].execs
     keep = set(fds.stdlib) if host.fd_paths and not staged else set()
-    if session:
-        keep |= {fds.status, fds.cells}
+    if session:  # not the status pipe: what the cells write there must not pass for the sandbox's word
+        keep |= {fds.cells, fds.results}
     if staged:  # the stage driver reports its compile on the status pipe and waits for a go
         keep |= {fds.status, fds.control}
-    for fd in [*fds.stdlib, fds.status, *(fd for fd in (fds.cells, fds.control) if fd is not None)]:
+    for fd in [*fds.stdlib, fds.status, *(fd for fd in (fds.cells, fds.results, fds.control) if fd is not None)]:
         if fd not in keep:
             os.close(fd)
     if staged:
@@ -455,8 +463,8 @@ def _program(host: Host, slot: Slot, spec: Mapping[str, Any], fds: _Fds, *, nest
         )
     runner.reset_runtime(slot.scratch, host.job_paths, host.path_map, host.packages, host.unload)
     if session:
-        assert fds.cells is not None
-        runner.run_session(fds.cells, fds.status)
+        assert fds.cells is not None and fds.results is not None
+        runner.run_session(fds.cells, fds.results)
     if language == "sql":
         sql.run_main(spec["source"])
     runner.run_main(spec["source"])

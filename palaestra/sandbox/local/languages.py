@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import glob
 import os
+import re
 import stat
 import struct
 import subprocess
@@ -38,6 +39,8 @@ from typing import Any
 # Where tools are looked up, in order (not $PATH: the server's environment is empty on purpose,
 # and a caller's $PATH is no business of the sandbox).
 SEARCH = ("/usr/local/bin", "/usr/bin", "/bin")
+LIBRARY_DIRS = ("/lib", "/lib64", "/usr/lib", "/usr/lib64", "/usr/local/lib")
+SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/localtime", "/usr/share/zoneinfo")  # every job may read them
 TOOL_TIMEOUT = 20.0  # seconds for one discovery command (a cold disk can be slow)
 
 
@@ -292,11 +295,35 @@ def _node() -> dict[str, Any]:
     }
 
 
+# The bash profile reads only the shared libraries its programs load and the data files below, not whole
+# library directories: the dynamic loader, which it must be able to execute, runs any ELF file it can read
+# (`/lib64/ld-linux-x86-64.so.2 /usr/lib/git-core/git`), and the library directories hold other programs and
+# interpreters (git, gcc's cc1, SWI-Prolog, bundled Pythons, JVMs). SHELL_DATA: file's local and compiled magic
+# databases (/usr/share/misc/magic.mgc links to the second); `file` stopped at the first without it.
+SHELL_DATA = ("/etc/magic", "/usr/lib/file/magic.mgc")
+_LISTED_LIBRARY = re.compile(r"(/\S+) \(0x[0-9a-f]+\)$")
+
+
+def shared_libraries(executables: list[str]) -> list[str]:
+    """Real paths of the shared libraries the ELF files among ``executables`` load (their loader's ``--list``)."""
+    found: list[str] = []
+    for path in executables:
+        loader = interpreter(path)
+        if not loader or not os.path.basename(loader).startswith("ld-"):  # a script, or a static program
+            continue
+        for line in _run([loader, "--list", path]).splitlines():
+            listed = _LISTED_LIBRARY.search(line.strip())
+            if listed and (real := os.path.realpath(listed.group(1))) not in found:
+                found.append(real)
+    return found
+
+
 def _bash() -> dict[str, Any]:
     bash = _require("bash")
     version = _run([bash, "--version"]).splitlines()[0]
     found = {tool: path for tool in SHELL_TOOLS if (path := which(tool))}
     directories = sorted({os.path.dirname(p) for p in found.values()} | {os.path.dirname(bash)})
+    executables = _executables([bash, *found.values()])
     return {
         "language": "bash",
         "available": True,
@@ -307,8 +334,9 @@ def _bash() -> dict[str, Any]:
         "run": {
             "argv": [bash, "--norc", "--noprofile", "main.sh"],
             "env": {"PATH": ":".join(d for d in SEARCH if d in directories) or "/usr/bin:/bin", "LC_ALL": "C"},
-            "exec": _executables([bash, *found.values()]),
-            "read": [],
+            "exec": executables,
+            "read": [p for p in SHELL_DATA if os.path.exists(p)],
+            "system_read": [*SYSTEM_FILES, *shared_libraries(executables)],
         },
     }
 

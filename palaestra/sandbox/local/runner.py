@@ -23,7 +23,7 @@ import traceback
 import types
 from typing import Any, NoReturn
 
-from .protocol import Decoder, encode
+from .protocol import Decoder, encode_status
 
 MAIN = "main.py"
 ENV = ("HOME", "TMPDIR")  # both point at the scratch directory; nothing else is inherited
@@ -160,4 +160,4 @@ def run_session(cells_fd: int, results_fd: int) -> NoReturn:
             _flush()
             after = os.times()
             cpu = sum(after[:4]) - sum(before[:4])
-            os.write(results_fd, encode({"cell": cell["id"], "exit_code": status, "cpu": cpu}))
+            os.write(results_fd, encode_status({"cell": cell["id"], "exit_code": status, "cpu": cpu}))

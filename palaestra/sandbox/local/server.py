@@ -36,7 +36,7 @@ from typing import Any
 
 from . import jail, landlock, languages, probe, seccomp, syscalls
 from .cgroups import SlotCgroup, limit_total, v1_roots
-from .protocol import Decoder, encode
+from .protocol import Decoder, StatusDecoder, StatusViolation, encode
 from .stages import COMPILE_INODES, COMPILE_TASKS
 from .tiers import TIERS, best_tier
 from .zygote import Zygote, kill_as
@@ -130,6 +130,7 @@ MEMORY_SHARE = 0.5
 # received: the client waits its wall limit plus 30 s (backend.REPLY_SLACK) from sending it.
 RETRY_WITHIN = 10.0
 _TICKS = os.sysconf("SC_CLK_TCK")
+STATUS_SLACK = 1 << 16  # a status frame's room beyond the output files and compiler output it may carry
 INTERPRETER_NSPID = 2  # a session's interpreter: the first process its monitor (PID 1) forks
 EVICTED_NOTE = (b"[sandbox] this session was idle and was closed to make room for others "
                 b"(least recently used first): its variables are gone\n")  # seconds the server gives a job beyond its compile limit before stopping it
@@ -164,10 +165,12 @@ class Job:
     truncated: bool = False
     out: bytearray = field(default_factory=bytearray)
     err: bytearray = field(default_factory=bytearray)
-    fds: dict[int, str] = field(default_factory=dict)  # open read ends: "out", "err", "status"
-    status: Decoder = field(default_factory=Decoder)
+    fds: dict[int, str] = field(default_factory=dict)  # open read ends: "out", "err", "status", "results"
+    status: StatusDecoder = field(default_factory=lambda: StatusDecoder(STATUS_SLACK))  # sized by _spawn
+    results: StatusDecoder = field(default_factory=lambda: StatusDecoder(STATUS_SLACK))  # a session's cell reports
     report: dict[str, Any] | None = None
     error: str | None = None
+    violation: str | None = None  # how the job broke its status pipe's protocol (it was stopped for it)
     exited_at: float | None = None
     cpu: float = 0.0  # of the first process and everything it reaped
     pidfd: int | None = None  # signals the first process safely even after the zygote reaped it
@@ -181,6 +184,7 @@ class Job:
     note: bytes = b""  # told to the owner before its next cell's stderr
     cells_fd: int | None = None
     cell: dict[str, Any] | None = None  # the cell in flight
+    interpreter: int | None = None  # the interpreter's host pid, once looked up (see Server._pause)
     waiting: collections.deque[dict[str, Any]] = field(default_factory=collections.deque)
     after_loss: bool = False  # replaces a session that died between cells
     level: int = 0  # its CPU level (see CPU_POLICIES), by the CPU it (a session: its cell) has used
@@ -254,6 +258,54 @@ def _owner(pid: str) -> tuple[int | None, bool]:
         elif line.startswith(b"State:"):
             zombie = line.split()[1] == b"Z"
     return uid, zombie
+
+
+def _status_limit(job: Job) -> int:
+    """The largest frame a job's status pipe may carry: its output files and its compiler's output (base64,
+    4/3 of their size) and room for the rest. A session reports only a few numbers per cell."""
+    limits = job.limits
+    payload = len(job.spec["output_files"]) * int(limits["file_bytes"])
+    if job.language.compiled:
+        payload += int(limits["output_bytes"])
+    return STATUS_SLACK + payload * 4 // 3 + 4
+
+
+def _status_problem(job: Job, message: dict[str, Any], pipe: str) -> str | None:
+    """What is wrong with a message on a job's status or results pipe (None when it is one that pipe carries
+    for the job's kind, well formed). The status pipe's writers are the jail (a setup failure), its monitor (the
+    final report) and the compile stage; the results pipe's, a session's interpreter, after each cell."""
+    keys = set(message)
+    if pipe == "results" or "cell" in message:
+        if pipe != "results" or job.sid is None or keys != {"cell", "exit_code", "cpu"}:
+            return "only a cell report, on a session's results pipe"
+        code, cpu = message["exit_code"], message["cpu"]
+        if not (_is_int(message["cell"]) and _is_int(code) and -(2**31) <= code < 2**31 and _is_seconds(cpu)):
+            return "a cell report with fields of the wrong type"
+        return None
+    if "compile" in message:
+        report = message["compile"]
+        if job.sid is not None or not job.language.compiled or keys != {"compile"} or not isinstance(report, dict):
+            return "a compile report from a job that does not compile"
+        if not isinstance(report.get("failed"), bool) or not isinstance(report.get("output", b""), bytes):
+            return "a compile report with fields of the wrong type"
+        return None
+    if "error" in message:
+        return None if keys == {"error"} and isinstance(message["error"], str) else "an error report that is not text"
+    if not keys <= {"wait_status", "cpu", "files"}:
+        return f"unknown fields {sorted(keys - {'wait_status', 'cpu', 'files'})[:3]}"
+    files = message.get("files", {})
+    if not (_is_int(message.get("wait_status", 0)) and _is_seconds(message.get("cpu", 0.0)) and isinstance(files, dict)
+            and all(isinstance(k, str) and isinstance(v, bytes) for k, v in files.items())):
+        return "a final report with fields of the wrong type"
+    return None
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_seconds(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value < 1e9
 
 
 def _pids_of(uid: int) -> list[int]:
@@ -562,13 +614,14 @@ class Server:
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
         status_r, status_w = os.pipe()
-        cells_r = control_r = None
+        cells_r = results_r = results_w = control_r = None
         if job.sid is not None:
             cells_r, job.cells_fd = os.pipe()
+            results_r, results_w = os.pipe()
         if job.language.compiled:
             control_r, job.control_fd = os.pipe2(os.O_CLOEXEC)
-        pipes = jail.Pipes(out_w, err_w, status_w, cells_r, control_r)
-        theirs = [out_w, err_w, status_w, *(fd for fd in (cells_r, control_r) if fd is not None)]
+        pipes = jail.Pipes(out_w, err_w, status_w, cells_r, results_w, control_r)
+        theirs = [out_w, err_w, status_w, *(fd for fd in (cells_r, results_w, control_r) if fd is not None)]
         try:
             pid, job.pidfd = self.zygote.spawn(job.slot, job.spec, pipes)
         except OSError:
@@ -577,19 +630,22 @@ class Server:
                 out_r,
                 err_r,
                 status_r,
-                *(fd for fd in (job.cells_fd, job.control_fd) if fd is not None),
+                *(fd for fd in (results_r, job.cells_fd, job.control_fd) if fd is not None),
             ):
                 os.close(fd)
             job.cells_fd = job.control_fd = None
             raise
         job.pid, job.start = pid, _now()
+        job.status = StatusDecoder(_status_limit(job))
         if job.rid is not None:
             job.deadline = job.start + float(limits["wall_seconds"])
             if job.language.compiled:  # a backstop: the job kills its own compiler at compile_seconds
                 job.deadline += float(limits["compile_seconds"]) + COMPILE_SLACK
         for fd in theirs:
             os.close(fd)
-        for fd, kind in ((out_r, "out"), (err_r, "err"), (status_r, "status")):
+        for fd, kind in ((out_r, "out"), (err_r, "err"), (status_r, "status"), (results_r, "results")):
+            if fd is None:
+                continue
             os.set_blocking(fd, False)
             self.sel.register(fd, selectors.EVENT_READ)
             self.fds[fd] = job
@@ -625,9 +681,15 @@ class Server:
             self._close(fd)
             return 0
         kind = job.fds[fd]
-        if kind == "status":
-            for message in job.status.feed(data):
-                self._status(job, message)
+        if kind in ("status", "results"):
+            try:
+                for message in (job.status if kind == "status" else job.results).feed(data):
+                    problem = _status_problem(job, message, kind)
+                    if problem is not None:
+                        raise StatusViolation(problem)
+                    self._status(job, message)
+            except StatusViolation as exc:  # a session's cell wrote nonsense on its results pipe
+                self._violated(job, fd, str(exc))
             return len(data)
         buf = job.out if kind == "out" else job.err
         limit = int((job.cell or job.spec)["limits"]["output_bytes"])
@@ -643,7 +705,7 @@ class Server:
     def _drain(self, job: Job) -> None:
         """Read all the output already in the job's pipes."""
         for fd, kind in list(job.fds.items()):
-            if kind != "status":
+            if kind in ("out", "err"):
                 while fd in job.fds and self._read(fd):
                     pass
 
@@ -652,6 +714,15 @@ class Server:
         self.sel.unregister(fd)
         os.close(fd)
         del job.fds[fd]
+
+    def _violated(self, job: Job, fd: int, problem: str) -> None:
+        """Stop a job whose status or results pipe broke the protocol, and read that pipe no more. Only a
+        session's own code can write on its results pipe (it runs in the reporting process): its cell is told,
+        as the cell's failure, never as the sandbox's error."""
+        job.violation = problem
+        if fd in job.fds:
+            self._close(fd)
+        self._stop(job)
 
     def _status(self, job: Job, message: dict[str, Any]) -> None:
         if "cell" in message:
@@ -901,9 +972,12 @@ class Server:
         oom = error is None and cgroup is not None and cgroup.oom_kills() > 0
         start = job.run_start if job.run_start is not None else job.start
         ended = job.exited_at or _now()
+        stderr = bytes(job.err)
+        if job.violation is not None:
+            stderr += f"\n[sandbox] stopped: the program wrote on the sandbox's results pipe ({job.violation})\n".encode()
         return {
             "stdout": bytes(job.out),
-            "stderr": bytes(job.err),
+            "stderr": stderr,
             "exit_code": exit_code,
             "signal": sig,
             "timed_out": job.timed_out or over_cpu or bool(compiled.get("timed_out")),
@@ -986,6 +1060,7 @@ class Server:
         job.cpu_base, job.cpu_checked = self._cpu_so_far(job), cell["start"]
         if job.level:  # each cell starts at the top, like a run
             self._set_level(job, 0)
+        self._pause(job, False)
         assert job.cells_fd is not None
         try:
             os.write(job.cells_fd, encode({"id": cell["rid"], "source": cell["source"]}))
@@ -1007,9 +1082,25 @@ class Server:
         self._stop(victim)
         return True
 
+    def _pause(self, job: Job, pause: bool) -> None:
+        """Stop a session's interpreter when its cell returns (SIGSTOP stops every thread: what a cell left
+        running in threads cannot use CPU between cells) and let it go on when the next cell comes."""
+        if job.interpreter is None and job.exited_at is None:
+            if "namespaces" not in self.layers:
+                job.interpreter = job.pid  # no monitor: the job's first process is the interpreter
+            elif job.slot.uid is not None:
+                job.interpreter = next(
+                    (pid for pid in _pids_of(job.slot.uid) if _ns_pid(pid) == INTERPRETER_NSPID), None)
+        if job.interpreter is None or job.exited_at is not None:
+            return
+        try:
+            os.kill(job.interpreter, signal.SIGSTOP if pause else signal.SIGCONT)
+        except ProcessLookupError:
+            pass  # it died: its monitor's exit ends the session
+
     def _kill_leftovers(self, job: Job) -> None:
-        """Kill what a session's cell left running (forked processes), sparing the interpreter
-        and its monitor: between cells a session holds no CPU."""
+        """Kill what a session's cell left running (forked processes), sparing the interpreter (stopped
+        by :meth:`_pause`) and its monitor: between cells a session holds no CPU."""
         uid = job.slot.uid
         if uid is None:
             return  # no uid of its own to find them by
@@ -1035,6 +1126,7 @@ class Server:
         cell, job.cell, job.deadline = job.cell, None, None
         if cell is None:
             return
+        self._pause(job, True)  # first: its threads can start no process the next step would miss
         self._kill_leftovers(job)
         job.last_used = _now()
         result = self._result(job)

@@ -38,15 +38,12 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from . import landlock, seccomp
-from .languages import LANGUAGES
-from .protocol import encode
+from .languages import LANGUAGES, LIBRARY_DIRS, SYSTEM_FILES
+from .protocol import encode_status
 
 COMPILE_TASKS = 8  # a compiler driver and its helpers at once (gcc, cc1, as; iverilog, sh, ivlpp, ivl)
 COMPILE_INODES = 16  # room in the scratch tmpfs for the product and the compiler's temporary files
-SYSTEM_READ = (
-    "/etc/ld.so.cache", "/lib", "/lib64", "/usr/lib", "/usr/lib64", "/usr/local/lib", "/etc/localtime",
-    "/usr/share/zoneinfo",
-)  # fmt: skip
+SYSTEM_READ = (*LIBRARY_DIRS, *SYSTEM_FILES)
 DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom")
 STATUS_ERROR = 70
 _MEMORY_WORDS = (b"out of memory", b"virtual memory exhausted", b"Cannot allocate memory", b"std::bad_alloc")
@@ -95,7 +92,7 @@ def expand(argv: list[str], values: Mapping[str, Any]) -> list[str]:
 
 
 def _write(fd: int, message: Any) -> None:
-    view = memoryview(encode(message))
+    view = memoryview(encode_status(message))
     while view:
         view = view[os.write(fd, view) :]
 
@@ -195,12 +192,14 @@ def _open(paths: list[str] | tuple[str, ...]) -> list[int]:
 
 
 def _narrow(job: Job, runnable: list[str]) -> None:
-    """The run stage's Landlock domain, nested in the toolchain's: read the system libraries and
-    the runtime's files, use the scratch dir, execute only ``runnable``."""
+    """The run stage's Landlock domain, nested in the toolchain's: read the system libraries (or only those
+    the toolchain names, see languages.SHELL_DATA) and the runtime's files, use the scratch dir, execute only
+    ``runnable``."""
     abi = job.landlock_abi
     ruleset = landlock.create_ruleset(abi)
+    run = job.chain["run"]
     rules = (
-        (_open([*SYSTEM_READ, *job.chain["run"]["read"]]), landlock.READ),
+        (_open([*run.get("system_read", SYSTEM_READ), *run["read"]]), landlock.READ),
         (_open(DEVICES), landlock.DEVICE),
         (_open([job.scratch]), landlock.SCRATCH),
         (_open(runnable), landlock.RUN),

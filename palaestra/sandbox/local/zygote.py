@@ -114,11 +114,11 @@ class Zygote:
         fork failed."""
         spec_fd = spec_memfd(spec)
         fds = [pipes.stdout, pipes.stderr, pipes.status, spec_fd]
-        optional = [fd for fd in (pipes.cells, pipes.control) if fd is not None]
+        optional = [fd for fd in (pipes.cells, pipes.results, pipes.control) if fd is not None]
         message = {
             "op": "spawn",
             "slot": (slot.index, slot.uid, slot.scratch, slot.cgroup.dirs if slot.cgroup is not None else None),
-            "cells": pipes.cells is not None,
+            "cells": pipes.cells is not None,  # a session: its cells and results pipes
             "control": pipes.control is not None,
         }
         try:
@@ -246,11 +246,11 @@ def _spawn(
     own_pidns: int | None,
 ) -> None:
     stdout, stderr, status, spec_fd, *rest = fds
-    cells = rest.pop(0) if message["cells"] else None
+    cells, results = (rest.pop(0), rest.pop(0)) if message["cells"] else (None, None)
     control = rest.pop(0) if message["control"] else None
     index, uid, scratch, cgroup_dirs = message["slot"]
     slot = jail.Slot(index, uid, scratch, SlotCgroup(cgroup_dirs) if cgroup_dirs is not None else None)
-    pipes = jail.Pipes(stdout, stderr, status, cells, control)
+    pipes = jail.Pipes(stdout, stderr, status, cells, results, control)
     try:
         if new_pidns:
             syscalls.unshare(syscalls.CLONE_NEWPID)  # only the next child enters it
