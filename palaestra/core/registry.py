@@ -69,6 +69,9 @@ def split_id(env_id: str) -> tuple[str, int | None]:
     return match.group("id"), int(version) if version is not None else None
 
 
+SERVED_LEVEL_MAX = 9  # the highest level servers generate unless configured: the kit bounds levels 0-9's generation
+
+
 @dataclass(frozen=True)
 class EnvSpec:
     """What the registry knows about one environment, without importing its module."""
@@ -102,6 +105,22 @@ class EnvSpec:
     def accepts_level(self, level: int) -> bool:
         """Whether ``level`` is valid for this env: a named preset, or any level >= 0 for an unbounded env."""
         return 0 <= level and (level < self.levels or self.unbounded)
+
+    def served_level(self, level: object, most: int = SERVED_LEVEL_MAX) -> int:
+        """``level`` as a server takes it from a client: an int (not a bool) that this env accepts and that is at
+        most ``most``. An unbounded env's far levels may take minutes of CPU to generate (a level of 10**6 asks
+        for numbers of a million digits), so servers cap them; ValueError saying what is allowed otherwise.
+
+        >>> registry["arithmetic/addition"].served_level(3)
+        3
+        """
+        if not isinstance(level, int) or isinstance(level, bool):
+            raise ValueError(f"level must be an integer, not {type(level).__name__}")
+        top = min(most, self.levels - 1) if not self.unbounded else most
+        if not 0 <= level <= top:
+            why = "its presets" if not self.unbounded or top == self.levels - 1 else "this server's --max-level"
+            raise ValueError(f"level {level} is out of range for {self.id}: 0 to {top} ({why})")
+        return level
 
     @property
     def cls(self) -> type[ProblemSource]:
