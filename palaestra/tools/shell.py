@@ -169,14 +169,19 @@ class ShellTool(Tool):
 
 def unpack(archive: bytes, max_files: int = 10_000) -> dict[str, bytes]:
     """The regular files of a tar archive written in the sandbox, read in memory (nothing is extracted to
-    disk, links are not followed); an unreadable archive gives what could be read."""
+    disk, links are not followed); an unreadable archive gives what could be read.
+
+    The model's command can write the archive itself, so only members whose bytes are stored in it are read:
+    a sparse member (GNU or PAX) declares a size it does not hold, and ``tarfile`` would fill it with zeros in
+    this process (a 1 kB archive declaring 1.5 GB did). What is read is then at most the archive's own size.
+    """
     files: dict[str, bytes] = {}
     try:
         with tarfile.open(fileobj=io.BytesIO(archive), mode="r:") as tar:
             for member in tar:
                 if len(files) >= max_files:
                     break
-                if not member.isreg():
+                if not member.isreg() or member.issparse() or member.size > len(archive):
                     continue
                 name = member.name.removeprefix("./")
                 handle = tar.extractfile(member)
