@@ -17,6 +17,7 @@ import os
 from typing import Any
 
 from palaestra.core.optional import require
+from palaestra.core.registry import SERVED_LEVEL_MAX
 
 
 def add_commands(sub: Any) -> None:
@@ -54,6 +55,12 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--header-timeout", type=float, default=10.0, help="seconds a connection may take to send headers")
     p.add_argument("--body-timeout", type=float, default=30.0, help="seconds a request body may take to arrive")
     p.add_argument("--max-connections", type=int, default=512, help="connections at once; more get 503")
+    p.add_argument("--max-level", type=int, default=SERVED_LEVEL_MAX,
+                   help=f"the highest level a reset may ask (default {SERVED_LEVEL_MAX}: far levels of unbounded envs "
+                        "take minutes to generate)")
+    p.add_argument("--allow-origin", nargs="*", default=[], metavar="ORIGIN",
+                   help="web pages (e.g. http://localhost:3000) whose requests are served; any other request "
+                        "carrying an Origin header, as browsers send, is refused")
     p.add_argument("--token", default=os.environ.get("PALAESTRA_SERVER_TOKEN"),
                    help="required for a --host other than 127.0.0.1: clients send 'Authorization: Bearer TOKEN' "
                         "(default: $PALAESTRA_SERVER_TOKEN)")
@@ -112,7 +119,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
                          max_sessions=args.max_sessions, session_timeout=args.session_timeout,
                          step_timeout=args.step_timeout, max_message_bytes=args.max_message_bytes,
                          header_timeout=args.header_timeout, body_timeout=args.body_timeout,
-                         max_connections=args.max_connections, token=args.token)
+                         max_connections=args.max_connections, token=args.token, max_level=args.max_level,
+                         allowed_origins=tuple(args.allow_origin))
     ready = (f"palaestra OpenEnv server ready on ws://{args.host}:{args.port}/ws ({args.workers} worker(s), "
              f"{args.max_sessions} sessions each)")
     serve(args.host, args.port, config, workers=args.workers, ready=ready)

@@ -89,8 +89,9 @@ from openenv.core.env_server import Action, ConcurrencyConfig, Environment, Obse
 from openenv.core.env_server.types import EnvironmentMetadata  # noqa: E402
 from pydantic import Field  # noqa: E402
 
+from palaestra.core.extract import check_format  # noqa: E402
 from palaestra.core.problem import Verdict  # noqa: E402
-from palaestra.core.registry import registry  # noqa: E402
+from palaestra.core.registry import SERVED_LEVEL_MAX, registry  # noqa: E402
 from palaestra.factory import make  # noqa: E402
 
 MAX_ACTION_CHARS = 100_000
@@ -117,6 +118,8 @@ class ServeConfig:
     body_timeout: float = 30.0  # and its body within this once the headers are in
     max_connections: int = 512  # connections (and tasks) at once; more get 503
     token: str | None = None  # when set, every request needs 'Authorization: Bearer TOKEN'
+    max_level: int = SERVED_LEVEL_MAX  # the highest level a reset may ask (far levels take minutes to generate)
+    allowed_origins: tuple[str, ...] = ()  # web pages (their Origin) that may use the server; others are refused
 
     def to_json(self) -> str:
         return json.dumps(dataclasses.asdict(self))
@@ -181,14 +184,22 @@ class PalaestraEnvironment(Environment[PalaestraAction, PalaestraObservation, Pa
         self._check_open()
         env_id = self._allowed_env(env_id)
         tool_names = self._allowed_tools(tools)
-        calls = self.config.max_tool_calls if max_tool_calls is None else int(max_tool_calls)
-        if not 0 <= calls <= self.config.max_tool_calls:
-            raise ValueError(f"max_tool_calls must be in [0, {self.config.max_tool_calls}]")
-        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
-            raise ValueError("seed must be a non-negative integer")
+        calls = self.config.max_tool_calls if max_tool_calls is None else max_tool_calls
+        if not _is_int(calls) or not 0 <= calls <= self.config.max_tool_calls:
+            raise RequestError(f"max_tool_calls must be an integer in [0, {self.config.max_tool_calls}]")
+        if seed is not None and (not _is_int(seed) or seed < 0):
+            raise RequestError("seed must be a non-negative integer")
+        spec = registry[env_id]
+        try:
+            level = spec.served_level(level, self.config.max_level)
+            if answer_format is not None:
+                if not isinstance(answer_format, str):
+                    raise ValueError(f"answer_format must be text, not {type(answer_format).__name__}")
+                check_format(answer_format, spec.multiline, spec.id)
+        except ValueError as exc:
+            raise RequestError(str(exc)) from None
         self._release()
-        env = make(env_id, level=int(level), answer_format=answer_format, tools=tool_names or None,
-                   max_tool_calls=calls)
+        env = make(env_id, level=level, answer_format=answer_format, tools=tool_names or None, max_tool_calls=calls)
         prompt, info = env.reset(seed=seed)
         self._env = env
         self._state = PalaestraState(episode_id=episode_id, step_count=0, env_id=info["env_id"],
@@ -235,7 +246,8 @@ class PalaestraEnvironment(Environment[PalaestraAction, PalaestraObservation, Pa
             return await asyncio.wait_for(asyncio.to_thread(call), self.config.step_timeout)
         except asyncio.TimeoutError:
             self._env = None  # its thread may still be running: never touch it again
-            raise TimeoutError(f"reset took longer than {self.config.step_timeout:g} s") from None
+            raise Overloaded(f"the reset took longer than this server's --step-timeout ({self.config.step_timeout:g} "
+                             "s): the server is busy, try again") from None
 
     async def step_async(self, action: PalaestraAction, timeout_s: float | None = None,
                          **kwargs: Any) -> PalaestraObservation:
@@ -312,6 +324,14 @@ class RequestError(ValueError):
     """A client's request the server cannot serve (unknown env id, a tool it does not offer): a 400."""
 
 
+class Overloaded(RuntimeError):
+    """The server could not do the work in time (a reset past ``step_timeout``): a 503 the client may retry."""
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def create_app(config: ServeConfig | None = None) -> Any:
     """The FastAPI app serving palaestra in the OpenEnv protocol (HTTP bodies bounded by ``max_message_bytes``)."""
     config = config or ServeConfig()
@@ -320,17 +340,26 @@ def create_app(config: ServeConfig | None = None) -> Any:
     app = create_fastapi_app(partial(PalaestraEnvironment, config), PalaestraAction, PalaestraObservation,
                              concurrency_config=ConcurrencyConfig(max_concurrent_envs=config.max_sessions,
                                                                   session_timeout=config.session_timeout))
+    app.add_middleware(_McpWithoutSessions)
     app.add_middleware(_BodyLimit, limit=config.max_message_bytes, timeout=config.body_timeout)
+    app.add_middleware(_WebSocketBounds, idle=config.session_timeout)
     app.add_middleware(_QuietDisconnect)
     if config.token:
         app.add_middleware(_TokenCheck, token=config.token)
+    app.add_middleware(_BrowserGuard, origins=config.allowed_origins, loopback_only=not config.token)
 
     async def refused(request: Any, exc: Exception) -> Any:
         from fastapi.responses import JSONResponse
 
         return JSONResponse({"detail": str(exc)}, status_code=400)
 
+    async def overloaded(request: Any, exc: Exception) -> Any:
+        from fastapi.responses import JSONResponse
+
+        return JSONResponse({"detail": str(exc)}, status_code=503, headers={"retry-after": "1"})
+
     app.add_exception_handler(RequestError, refused)
+    app.add_exception_handler(Overloaded, overloaded)
     return app
 
 
@@ -343,8 +372,8 @@ class _TokenCheck:
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] in ("http", "websocket"):
-            given = dict(scope.get("headers") or []).get(b"authorization", b"").removeprefix(b"Bearer ").strip()
-            if not hmac.compare_digest(given, self.token):
+            scheme, _, given = dict(scope.get("headers") or []).get(b"authorization", b"").partition(b" ")
+            if scheme.lower() != b"bearer" or not hmac.compare_digest(given.strip(), self.token):
                 if scope["type"] == "websocket":
                     await send({"type": "websocket.close", "code": 1008})
                     return
@@ -365,6 +394,116 @@ def app_from_environment() -> Any:
     if ready:
         app.add_event_handler("startup", lambda: print(f"{ready} (worker {os.getpid()})", flush=True))
     return app
+
+
+class _BrowserGuard:
+    """ASGI middleware: what a web page could send is refused. A request with an ``Origin`` header (browsers add
+    it to every cross-site request and WebSocket) is refused unless that origin is allowed (403; a WebSocket is
+    closed with 1008). Without a token the server listens on loopback only, and the ``Host`` header must name
+    loopback too: a page that rebinds its own DNS name to 127.0.0.1 reaches the server under that name."""
+
+    LOOPBACK = (b"localhost", b"127.0.0.1", b"[::1]")
+
+    def __init__(self, app: Any, origins: Sequence[str], loopback_only: bool) -> None:
+        self.app = app
+        self.origins = {origin.rstrip("/").encode() for origin in origins}
+        self.loopback_only = loopback_only
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] in ("http", "websocket"):
+            headers = dict(scope.get("headers") or [])
+            origin, host = headers.get(b"origin"), headers.get(b"host", b"")
+            why = None
+            if origin is not None and origin.rstrip(b"/") not in self.origins:
+                why = "requests from web pages are refused (palaestra serve --allow-origin ORIGIN admits one)"
+            elif self.loopback_only and host.rsplit(b":", 1)[0] not in self.LOOPBACK and host not in self.LOOPBACK:
+                why = "this server answers only to localhost, 127.0.0.1 or [::1] (give a --token to serve others)"
+            if why is not None:
+                if scope["type"] == "websocket":
+                    await send({"type": "websocket.close", "code": 1008, "reason": why[:120]})
+                    return
+                body = json.dumps({"detail": why}).encode()
+                await send({"type": "http.response.start", "status": 403, "headers": [
+                    (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+                await send({"type": "http.response.body", "body": body})
+                return
+        await self.app(scope, receive, send)
+
+
+class _McpWithoutSessions:
+    """ASGI middleware: over plain HTTP, ``POST /mcp`` neither opens, closes nor uses a session. openenv-core's
+    ``openenv/session/create`` opens one that no connection holds (and a call naming it keeps it alive), so
+    clients could fill every session slot without a socket; and any client knowing an id could close it.
+    Sessions are opened over the ``/ws`` WebSocket, one per connection; ``POST /mcp`` keeps its stateless calls
+    (the OpenEnv HTTP profile requires the endpoint)."""
+
+    REFUSED = {"openenv/session/create", "openenv/session/close"}
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope.get("path") != "/mcp" or scope.get("method") != "POST":
+            await self.app(scope, receive, send)
+            return
+        chunks = []
+        while True:  # the body (bounded in size and time by _BodyLimit, outside this middleware)
+            message = await receive()
+            chunks.append(message.get("body", b""))
+            if message["type"] != "http.request" or not message.get("more_body"):
+                break
+        body = b"".join(chunks)
+        try:
+            request = json.loads(body)
+        except (ValueError, RecursionError):
+            request = None
+        if isinstance(request, dict) and (request.get("method") in self.REFUSED or (
+                isinstance(request.get("params"), dict) and "session_id" in request["params"])):
+            reply = json.dumps({"jsonrpc": "2.0", "id": request.get("id"), "error": {
+                "code": -32600, "message": "palaestra serves sessions over the /ws WebSocket (one per connection); "
+                                           "POST /mcp takes stateless calls only"}}).encode()
+            await send({"type": "http.response.start", "status": 200, "headers": [
+                (b"content-type", b"application/json"), (b"content-length", str(len(reply)).encode())]})
+            await send({"type": "http.response.body", "body": reply})
+            return
+        replayed = False
+
+        async def replay() -> dict[str, Any]:
+            nonlocal replayed
+            if replayed:
+                return await receive()
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)
+
+
+class _WebSocketBounds:
+    """ASGI middleware for WebSockets: a connection that sends nothing for ``idle`` seconds is closed (1001; its
+    session idles out at the same time, and an open socket kept only by pings would hold a connection slot
+    forever), and a binary frame is refused (1003: the protocol's messages are JSON text)."""
+
+    def __init__(self, app: Any, idle: float) -> None:
+        self.app = app
+        self.idle = idle
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "websocket":
+            await self.app(scope, receive, send)
+            return
+
+        async def bounded_receive() -> dict[str, Any]:
+            try:
+                message = await asyncio.wait_for(receive(), self.idle)
+            except asyncio.TimeoutError:
+                await send({"type": "websocket.close", "code": 1001, "reason": "idle too long"})
+                return {"type": "websocket.disconnect", "code": 1001}
+            if message["type"] == "websocket.receive" and message.get("text") is None:
+                await send({"type": "websocket.close", "code": 1003, "reason": "send JSON text frames"})
+                return {"type": "websocket.disconnect", "code": 1003}
+            return message
+
+        await self.app(scope, bounded_receive, send)
 
 
 class _BodyLimit:

@@ -141,7 +141,7 @@ def test_serve_closes_connections_that_send_no_request() -> None:
     with _serve(config) as running:
         silent = socket.create_connection((running.host, running.port))
         partial = socket.create_connection((running.host, running.port))
-        partial.sendall(b"POST /reset HTTP/1.1\r\nHost: x\r\n")  # headers never finished
+        partial.sendall(b"POST /reset HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # headers never finished
         for s in (silent, partial):
             s.settimeout(5)
             assert s.recv(100) == b"", "closed by the server at its header deadline"
@@ -152,7 +152,7 @@ def test_serve_answers_a_withheld_body_with_408() -> None:
     config = ServeConfig(body_timeout=0.5)
     with _serve(config) as running:
         s = socket.create_connection((running.host, running.port))
-        s.sendall(b"POST /reset HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{")
+        s.sendall(b"POST /reset HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{")
         s.settimeout(5)
         assert s.recv(100).startswith(b"HTTP/1.1 408"), "a body that never comes is answered 408"
         s.close()
