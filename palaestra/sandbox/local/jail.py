@@ -440,6 +440,7 @@ def _program(host: Host, slot: Slot, spec: Mapping[str, Any], fds: _Fds, *, nest
     staged = LANGUAGES[language].execs
     keep = set(fds.stdlib) if host.fd_paths and not staged else set()
     if session:  # not the status pipe: what the cells write there must not pass for the sandbox's word
+        assert fds.cells is not None and fds.results is not None
         keep |= {fds.cells, fds.results}
     if staged:  # the stage driver reports its compile on the status pipe and waits for a go
         keep |= {fds.status, fds.control}

@@ -643,9 +643,10 @@ class Server:
                 job.deadline += float(limits["compile_seconds"]) + COMPILE_SLACK
         for fd in theirs:
             os.close(fd)
-        for fd, kind in ((out_r, "out"), (err_r, "err"), (status_r, "status"), (results_r, "results")):
-            if fd is None:
-                continue
+        reads = [(out_r, "out"), (err_r, "err"), (status_r, "status")]
+        if results_r is not None:
+            reads.append((results_r, "results"))
+        for fd, kind in reads:
             os.set_blocking(fd, False)
             self.sel.register(fd, selectors.EVENT_READ)
             self.fds[fd] = job
