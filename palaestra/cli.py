@@ -125,7 +125,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
 def cmd_ui(args: argparse.Namespace) -> int:
     from palaestra.ui import serve_ui
 
-    serve_ui(args.host, args.port)
+    serve_ui(args.host, args.port, max_level=args.max_level)
     return 0
 
 
@@ -505,6 +505,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("ui", help="a local web playground and catalogue of every env (no external assets)")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=int, default=8765, help="TCP port (default 8765; 0 picks a free one)")
+    p.add_argument("--max-level", type=int, default=9,
+                   help="the highest level a page may ask for (default 9; unbounded envs' far levels take long)")
     p.set_defaults(func=cmd_ui)
 
     p = sub.add_parser("play", help="play an environment in the terminal")

@@ -77,6 +77,10 @@ def add_commands(sub: Any) -> None:
                    help="how long a request waits for a judging slot before it gets 503 (default 300)")
     p.add_argument("--timeout", type=float, default=120.0, help="seconds an idle connection is kept")
     p.add_argument("--body-timeout", type=float, default=30.0, help="seconds a request's body may take to arrive")
+    p.add_argument("--header-timeout", type=float, default=10.0,
+                   help="seconds a request's line and headers may take in all once they start (default 10)")
+    p.add_argument("--max-level", type=int, default=9,
+                   help="the highest level a label may carry (default 9; unbounded envs' far levels take long)")
     p.add_argument("--max-connections", type=int, default=512,
                    help="connections served at once; more wait in the listen queue (--backlog) until one closes")
     p.add_argument("--backlog", type=int, default=4096,
@@ -133,5 +137,6 @@ def cmd_serve_reward(args: argparse.Namespace) -> int:
     serve_reward(args.host, args.port, max_batch=args.max_batch, max_body_bytes=args.max_body_bytes,
                  max_concurrent=args.max_concurrent, timeout=args.timeout, body_timeout=args.body_timeout,
                  max_connections=args.max_connections, token=args.token, job_seconds=args.job_seconds,
-                 backlog=args.backlog, queue_seconds=args.queue_seconds)
+                 backlog=args.backlog, queue_seconds=args.queue_seconds, header_timeout=args.header_timeout,
+                 max_level=args.max_level)
     return 0

@@ -32,16 +32,20 @@ Example::
 from __future__ import annotations
 
 import hmac
+import io
 import json
 import re
+import socket
 import threading
 import time
 from collections.abc import Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from palaestra.core.problem import Verdict
-from palaestra.core.scoring import score
+from palaestra.core.problem import Problem, Verdict
+from palaestra.core.registry import SERVED_LEVEL_MAX, registry
+from palaestra.core.scoring import score, to_problem
+from palaestra.integrations.browser_guard import JSON_REQUIRED, allowed_hosts, is_json, refusal
 
 MAX_BATCH = 4096  # samples in one /get_reward request at most
 MAX_BODY_BYTES = 64_000_000
@@ -63,7 +67,7 @@ def response_of(query: str, prompt: str) -> str:
     return _TRAILING_MARKERS.sub("", response[:MAX_TEXT_CHARS])
 
 
-def judge(queries: Sequence[str], prompts: Sequence[str], labels: Sequence[str]) -> list[Verdict]:
+def judge(queries: Sequence[str], prompts: Sequence[str], labels: Sequence[str | Problem]) -> list[Verdict]:
     """A verdict per sample; the label is the serialised problem."""
     if not len(queries) == len(prompts) == len(labels):
         return [Verdict.failed("query, prompts and labels differ in length")] * len(queries)
@@ -98,11 +102,54 @@ def check_binding(host: str, token: str | None) -> None:
 
 
 def token_matches(token: str | None, authorization: str | None) -> bool:
-    """Whether an ``Authorization: Bearer ...`` header carries ``token`` (constant-time); True without a token."""
+    """Whether an ``Authorization: Bearer TOKEN`` header carries ``token`` (constant-time); True without a token.
+
+    Only that form: the scheme ``Bearer`` (any case, as HTTP's schemes are), one space, the token exactly.
+    """
     if not token:
         return True
-    given = (authorization or "").removeprefix("Bearer ").strip()
-    return hmac.compare_digest(given.encode(), token.encode())
+    scheme, _, given = (authorization or "").partition(" ")
+    return scheme.lower() == "bearer" and hmac.compare_digest(given.encode(), token.encode())
+
+
+def checked_labels(labels: Sequence[Any], most: int) -> list[Any]:
+    """The labels with each readable one parsed into its Problem, whose level must be one this server generates
+    (``served_level``: an int the env accepts, at most ``most``); ValueError ``sample I: ...`` otherwise. A label
+    that cannot be read, or names no env, stays as it is: its sample gets an error verdict from ``score``."""
+    checked: list[Any] = []
+    for index, label in enumerate(labels):
+        try:
+            problem = to_problem(label)
+            spec = registry._lookup(problem.env_id, warn=False)
+        except (KeyError, LookupError, TypeError, ValueError, AttributeError, RecursionError):
+            checked.append(label)
+            continue
+        try:
+            spec.served_level(problem.level, most)
+        except ValueError as exc:
+            raise ValueError(f"sample {index}: {exc}") from None
+        checked.append(problem)
+    return checked
+
+
+class _DeadlineReader(io.RawIOBase):
+    """The connection's bytes, each read waiting at most the idle timeout and never past ``deadline`` (if set):
+    a client trickling a byte at a time cannot stretch a request's headers (or body) past their deadline."""
+
+    def __init__(self, sock: socket.socket, idle: float) -> None:
+        self.sock, self.idle, self.deadline = sock, idle, None
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        wait = self.idle
+        if self.deadline is not None:
+            wait = min(wait, self.deadline - time.monotonic())
+            if wait <= 0:
+                raise TimeoutError("the request's deadline passed")
+        self.sock.settimeout(wait)
+        return self.sock.recv_into(buffer)
 
 
 class RewardServer(ThreadingHTTPServer):
@@ -115,9 +162,13 @@ class RewardServer(ThreadingHTTPServer):
     ``body_timeout`` seconds) before it takes one of the ``max_concurrent`` judging slots, so clients
     withholding their bodies hold no slot; a request that finds every slot taken waits for one up to
     ``queue_seconds`` and only then gets 503 (OpenRLHF's client retries). A connection idle for
-    ``timeout`` seconds is closed. With a ``token``, every request must carry ``Authorization: Bearer
-    TOKEN``. The sandbox limits of code envs come from ``job_limits`` (the server's), never from a
-    request's labels.
+    ``timeout`` seconds is closed, and one whose request line and headers take longer than
+    ``header_timeout`` seconds in all (however they trickle in) too. With a ``token``, every request must
+    carry ``Authorization: Bearer TOKEN``. The sandbox limits of code envs come from ``job_limits`` (the
+    server's), never from a request's labels; a label's level must be one the env accepts, at most
+    ``max_level`` (400 otherwise). Web pages cannot drive it (:mod:`palaestra.integrations.browser_guard`):
+    a foreign ``Host`` is refused unless there is a token, a foreign ``Origin`` always, and bodies must be
+    ``application/json``.
     """
 
     daemon_threads = True
@@ -125,11 +176,14 @@ class RewardServer(ThreadingHTTPServer):
     def __init__(self, address: tuple[str, int], max_body_bytes: int = MAX_BODY_BYTES, max_batch: int = MAX_BATCH,
                  max_concurrent: int = 64, timeout: float = 120.0, body_timeout: float = 30.0,
                  max_connections: int = 512, token: str | None = None, job_seconds: float = 10.0,
-                 backlog: int = 4096, queue_seconds: float = 300.0) -> None:
+                 backlog: int = 4096, queue_seconds: float = 300.0, header_timeout: float = 10.0,
+                 max_level: int = SERVED_LEVEL_MAX) -> None:
         from palaestra import sandbox
 
         self.max_body_bytes, self.max_batch, self.timeout = max_body_bytes, max_batch, timeout
         self.body_timeout, self.token, self.idle_timeout = body_timeout, token, timeout
+        self.header_timeout, self.max_level = header_timeout, max_level
+        self.hosts = allowed_hosts(address[0])
         self.queue_seconds = queue_seconds
         self.request_queue_size = backlog  # read by server_activate's listen()
         self.slots = threading.BoundedSemaphore(max_concurrent)
@@ -181,11 +235,49 @@ class _RewardHandler(BaseHTTPRequestHandler):
     def setup(self) -> None:
         self.timeout = self.server.timeout
         super().setup()
+        self.rfile.close()  # read through the deadline reader instead
+        self._reader = _DeadlineReader(self.connection, self.server.idle_timeout)
+        self.rfile = io.BufferedReader(self._reader)
+
+    def handle_one_request(self) -> None:
+        """Wait for a request up to the idle timeout; from its first byte, its line and headers have
+        ``header_timeout`` seconds in all (a byte at a time used to restart the idle timer for ever)."""
+        self._reader.deadline = None
+        try:
+            if not self.rfile.peek(1):
+                self.close_connection = True
+                return
+        except OSError:  # idle past the timeout, or reset
+            self.close_connection = True
+            return
+        self._reader.deadline = time.monotonic() + self.server.header_timeout
+        try:
+            super().handle_one_request()
+        except OSError:
+            self.close_connection = True
+        finally:
+            self._reader.deadline = None
+
+    def parse_request(self) -> bool:
+        ok = super().parse_request()  # reads the headers, within the header deadline
+        self._reader.deadline = None
+        self.connection.settimeout(self.server.idle_timeout)
+        return ok
+
+    def _refused(self) -> bool:
+        """Answers (and True) a request a foreign web page may have sent: a foreign Host (without a token) or Origin."""
+        refused = refusal(self.headers, self.server.hosts, token=bool(self.server.token))
+        if refused is not None:
+            self.close_connection = True
+            self._send(refused[0], {"detail": refused[1]})
+        return refused is not None
 
     def log_message(self, format: str, *args: Any) -> None:  # quiet: a trainer makes many requests
         return
 
     def do_GET(self) -> None:
+        if self._refused():
+            return
         if self.path == "/health":
             self._send(200, {"status": "ok"})
         else:
@@ -195,12 +287,18 @@ class _RewardHandler(BaseHTTPRequestHandler):
         if self.path.rstrip("/") != "/get_reward":
             self._send(404, {"detail": "POST /get_reward"})
             return
+        if self._refused():
+            return
         if not token_matches(self.server.token, self.headers.get("Authorization")):
             self.close_connection = True
             self._send(401, {"detail": "a valid 'Authorization: Bearer TOKEN' header is required"})
             return
+        if not is_json(self.headers.get("Content-Type")):
+            self.close_connection = True
+            self._send(415, {"detail": JSON_REQUIRED})
+            return
         length = self.headers.get("Content-Length", "")
-        if not length.isdigit():
+        if not (length.isascii() and length.isdigit()):
             self._send(411, {"detail": "a Content-Length is required"})
             return
         if int(length) > self.server.max_body_bytes:
@@ -222,14 +320,10 @@ class _RewardHandler(BaseHTTPRequestHandler):
 
     def _read_body(self, length: int) -> bytes | None:
         """The body, or None if it did not all arrive within ``body_timeout`` seconds."""
-        deadline = time.monotonic() + self.server.body_timeout
+        self._reader.deadline = time.monotonic() + self.server.body_timeout
         chunks, got = [], 0
         try:
             while got < length:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    return None
-                self.connection.settimeout(min(left, self.server.idle_timeout))
                 chunk = self.rfile.read1(min(length - got, 1 << 20))
                 if not chunk:
                     return None
@@ -238,6 +332,7 @@ class _RewardHandler(BaseHTTPRequestHandler):
         except OSError:  # a timeout included
             return None
         finally:
+            self._reader.deadline = None
             self.connection.settimeout(self.server.idle_timeout)
         return b"".join(chunks)
 
@@ -253,7 +348,11 @@ class _RewardHandler(BaseHTTPRequestHandler):
             return 413, {"detail": f"more than {self.server.max_batch} samples in one request"}
         if not len(queries) == len(prompts) == len(labels):
             return 400, {"detail": "query, prompts and labels must have the same length"}
-        return 200, reward_payload(judge(queries, prompts, labels))
+        try:
+            problems = checked_labels(labels, self.server.max_level)
+        except ValueError as exc:
+            return 400, {"detail": str(exc)}
+        return 200, reward_payload(judge(queries, prompts, problems))
 
     def _send(self, status: int, payload: dict[str, Any]) -> None:
         body = json.dumps(payload).encode()

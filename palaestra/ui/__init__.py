@@ -17,6 +17,13 @@ The JSON API the page uses (also handy from scripts)::
     POST /api/hint   {"session"}                     the oracle's next move (it reads the secret: a hint)
     POST /api/replay {"session"}                     the episode so far judged again by palaestra.score
 
+Levels are those the env accepts, at most ``max_level`` (``--max-level``, default 9): an unbounded env's far
+levels take unbounded time to generate. Episode ids are random (an id is what lets a client play, replay or
+take hints for an episode), and the most recently used ``MAX_SESSIONS`` episodes are kept. A web page in the
+browser cannot drive the server: requests addressed to another ``Host`` (DNS rebinding) get 421, a foreign
+``Origin`` 403, and POST bodies must be ``application/json`` (415 otherwise; see
+:mod:`palaestra.integrations.browser_guard`).
+
 Example::
 
     palaestra ui --port 8765      # then open http://127.0.0.1:8765/
@@ -25,6 +32,8 @@ Example::
 from __future__ import annotations
 
 import json
+import re
+import secrets
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -36,13 +45,15 @@ from urllib.parse import parse_qs, urlparse
 
 from palaestra.core.extract import CLOSE_TAG, wrap
 from palaestra.core.problem import Verdict
-from palaestra.core.registry import make_source, registry
+from palaestra.core.registry import SERVED_LEVEL_MAX, make_source, registry
 from palaestra.core.scoring import score
+from palaestra.integrations.browser_guard import JSON_REQUIRED, allowed_hosts, is_json, refusal
 
 MAX_BODY_BYTES = 1_000_000
 MAX_SESSIONS = 256
 STATS_SEEDS = 6  # problems per level behind each chart point: enough to show the trend, quick to compute
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+_COUNT = re.compile(r"[0-9]{1,18}")
 
 
 @dataclass
@@ -56,14 +67,22 @@ class Session:
 
 
 class Playground:
-    """The page's state: open episodes (least recently used evicted past ``max_sessions``) and cached stats."""
+    """The page's state: open episodes (least recently used evicted past ``max_sessions``) and cached stats.
 
-    def __init__(self, max_sessions: int = MAX_SESSIONS) -> None:
+    Episode ids are random (``secrets.token_urlsafe``): holding one is what lets a client play an episode.
+    Levels are checked by the env's ``served_level``: at most ``max_level``.
+    """
+
+    def __init__(self, max_sessions: int = MAX_SESSIONS, max_level: int = SERVED_LEVEL_MAX) -> None:
         self.max_sessions = max_sessions
+        self.max_level = max_level
         self.sessions: OrderedDict[str, Session] = OrderedDict()
         self.stats: dict[str, list[dict[str, Any]]] = {}
         self.lock = threading.Lock()
-        self.counter = 0
+
+    def level(self, env_id: str, level: object) -> int:
+        """A level a client gave, checked (ValueError: out of range or not an int; KeyError: no such env)."""
+        return registry[env_id].served_level(level, self.max_level)
 
     # --- catalogue ----------------------------------------------------------------
     def envs(self) -> list[dict[str, Any]]:
@@ -72,7 +91,8 @@ class Playground:
                  "tools": s.family == "tools" or "tools" in s.tags or "tool-use" in s.tags}
                 for s in registry.specs()]
 
-    def problem(self, env_id: str, level: int, seed: int, reveal: bool = False) -> dict[str, Any]:
+    def problem(self, env_id: str, level: object, seed: int, reveal: bool = False) -> dict[str, Any]:
+        level = self.level(env_id, level)
         problem = make_source(env_id).sample(level, seed)
         reply = {"id": problem.env_id, "version": problem.version, "level": level, "seed": seed,
                  "prompt": problem.prompt, "answer_format": problem.answer_format}
@@ -101,14 +121,14 @@ class Playground:
         return self.stats[env_id]
 
     # --- episodes -----------------------------------------------------------------
-    def reset(self, env_id: str, level: int, seed: int) -> dict[str, Any]:
+    def reset(self, env_id: str, level: object, seed: int) -> dict[str, Any]:
         from palaestra.factory import make
 
+        level = self.level(env_id, level)
         env = make(env_id, level=level)
         prompt, info = env.reset(seed=seed)
+        key = secrets.token_urlsafe(16)
         with self.lock:
-            self.counter += 1
-            key = f"s{self.counter}"
             self.sessions[key] = Session(env)
             while len(self.sessions) > self.max_sessions:
                 _, old = self.sessions.popitem(last=False)
@@ -120,7 +140,9 @@ class Playground:
     def _session(self, key: str) -> Session:
         with self.lock:
             if key not in self.sessions:
-                raise LookupError(f"no open episode {key!r} (it ended long ago or the server restarted): start a new one")
+                raise LookupError(f"no open episode {key[:40]!r}: an unknown id, or evicted (the playground keeps the "
+                                  f"{self.max_sessions} most recently used episodes), or the server restarted: "
+                                  "start a new one")
             self.sessions.move_to_end(key)
             return self.sessions[key]
 
@@ -169,8 +191,9 @@ def _page() -> bytes:
     return resources.files("palaestra.ui").joinpath("page.html").read_bytes()
 
 
-def make_handler(playground: Playground) -> type[BaseHTTPRequestHandler]:
+def make_handler(playground: Playground, host: str = "127.0.0.1") -> type[BaseHTTPRequestHandler]:
     page = _page()
+    hosts = allowed_hosts(host)
 
     class Handler(BaseHTTPRequestHandler):
         server_version = "palaestra-ui"
@@ -199,7 +222,17 @@ def make_handler(playground: Playground) -> type[BaseHTTPRequestHandler]:
                 message = exc.args[0] if exc.args else str(exc)
                 self._json(HTTPStatus.BAD_REQUEST, {"error": str(message)})
 
+        def _refused(self) -> bool:
+            """Answers (and True) a request a foreign web page may have sent: a foreign Host or Origin."""
+            refused = refusal(self.headers, hosts, token=False)
+            if refused is not None:
+                self.close_connection = True
+                self._json(refused[0], {"error": refused[1]})
+            return refused is not None
+
         def do_GET(self) -> None:  # noqa: N802 (the standard library's name)
+            if self._refused():
+                return
             url = urlparse(self.path)
             query = {k: v[0] for k, v in parse_qs(url.query).items()}
             if url.path in ("/", "/index.html"):
@@ -209,15 +242,25 @@ def make_handler(playground: Playground) -> type[BaseHTTPRequestHandler]:
             if url.path == "/api/envs":
                 return self._answer(playground.envs)
             if url.path in ("/api/problem", "/api/answer"):
-                return self._answer(lambda: playground.problem(query["id"], int(query.get("level", 0)),
+                return self._answer(lambda: playground.problem(query["id"], _int(query.get("level", "0"), "level"),
                                                                int(query.get("seed", 0)), url.path == "/api/answer"))
             if url.path == "/api/stats":
                 return self._answer(lambda: playground.level_stats(query["id"]))
             self._json(HTTPStatus.NOT_FOUND, {"error": f"no such page: {url.path}"})
 
         def do_POST(self) -> None:  # noqa: N802
-            length = int(self.headers.get("Content-Length") or 0)
+            if self._refused():
+                return
+            if not is_json(self.headers.get("Content-Type")):
+                self.close_connection = True
+                return self._json(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, {"error": JSON_REQUIRED})
+            given = self.headers.get("Content-Length")
+            if given is not None and not _COUNT.fullmatch(given.strip()):  # -1 read the stream to its end
+                self.close_connection = True
+                return self._json(HTTPStatus.BAD_REQUEST, {"error": "Content-Length must be a count of bytes"})
+            length = int(given or 0)
             if length > MAX_BODY_BYTES:
+                self.close_connection = True
                 return self._json(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, {"error": "request too large"})
             try:
                 body = json.loads(self.rfile.read(length) or b"{}")
@@ -226,7 +269,7 @@ def make_handler(playground: Playground) -> type[BaseHTTPRequestHandler]:
             except (ValueError, RecursionError) as exc:
                 return self._json(HTTPStatus.BAD_REQUEST, {"error": f"bad JSON: {str(exc)[:200]}"})
             routes = {
-                "/api/reset": lambda: playground.reset(str(body["id"]), int(body.get("level", 0)), int(body.get("seed", 0))),
+                "/api/reset": lambda: playground.reset(str(body["id"]), body.get("level", 0), int(body.get("seed", 0))),
                 "/api/step": lambda: playground.step(str(body["session"]), _text(body.get("text"))),
                 "/api/hint": lambda: playground.hint(str(body["session"])),
                 "/api/replay": lambda: playground.replay(str(body["session"])),
@@ -239,6 +282,13 @@ def make_handler(playground: Playground) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
+def _int(value: str, name: str) -> int:
+    """An integer from a query string (at most 18 digits: anything longer is no level or seed of ours)."""
+    if not re.fullmatch(r"-?[0-9]{1,18}", value.strip()):
+        raise ValueError(f"{name} must be an integer, got {value[:40]!r}")
+    return int(value)
+
+
 def _text(value: Any) -> str:
     if not isinstance(value, str):
         raise TypeError("text must be a string")
@@ -246,18 +296,22 @@ def _text(value: Any) -> str:
 
 
 def make_server(host: str = "127.0.0.1", port: int = 8765, playground: Playground | None = None) -> ThreadingHTTPServer:
-    """The playground's HTTP server (not started). Binds ``host`` (loopback by default)."""
-    server = ThreadingHTTPServer((host, port), make_handler(playground or Playground()))
+    """The playground's HTTP server (not started). Binds ``host`` (loopback by default); answers requests addressed
+    to ``host`` or a loopback name (a wildcard bind: loopback names only)."""
+    server = ThreadingHTTPServer((host, port), make_handler(playground or Playground(), host))
     server.daemon_threads = True
     return server
 
 
-def serve_ui(host: str = "127.0.0.1", port: int = 8765) -> None:
+def serve_ui(host: str = "127.0.0.1", port: int = 8765, max_level: int = SERVED_LEVEL_MAX) -> None:
     """Serve the playground until interrupted; prints the address once it is ready to answer."""
-    server = make_server(host, port)
+    server = make_server(host, port, Playground(max_level=max_level))
     where = f"http://{host if ':' not in host else f'[{host}]'}:{server.server_address[1]}/"
     if host not in LOOPBACK:
         print(f"warning: the playground is reachable from other machines at {where}: it has no authentication")
+    if host.strip("[]") in ("", "0.0.0.0", "::"):
+        print("note: bound to every address, it answers only requests addressed to localhost, 127.0.0.1 or [::1] "
+              "(a port forward); bind a specific address to be reached by that address")
     print(f"palaestra ui ready at {where} (Ctrl-C stops it)", flush=True)
     try:
         server.serve_forever()

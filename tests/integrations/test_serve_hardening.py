@@ -54,7 +54,8 @@ def test_clients_withholding_their_bodies_hold_no_slot(reward_server: openrlhf.R
     stalled = []
     for _ in range(16):  # four times the judging slots
         s = socket.create_connection((host, port))
-        s.sendall(b"POST /get_reward HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{")
+        s.sendall(b"POST /get_reward HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                  b"Content-Length: 100\r\n\r\n{")
         stalled.append(s)
     try:
         # Served, not refused: before the fix the stalled bodies held every judging slot and this got 503.
@@ -93,7 +94,7 @@ def test_connections_beyond_the_cap_wait_their_turn() -> None:
     try:
         time.sleep(0.3)
         extra = socket.create_connection((host, port))
-        extra.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+        extra.sendall(b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         extra.settimeout(0.5)
         with pytest.raises(socket.timeout):
             extra.recv(200)  # not accepted yet: both connection slots are held
