@@ -1,4 +1,5 @@
-"""What keeps a web page in the user's browser from driving a local HTTP server (``palaestra ui``, ``serve-reward``).
+"""What keeps a web page in the user's browser from driving a local server (``palaestra ui``, ``serve-reward``,
+``serve``).
 
 A page on any site can send "simple" requests (a POST of ``text/plain``, a GET) to ``127.0.0.1`` without asking
 the server first, and a DNS-rebinding name (``evil.example`` that resolves to 127.0.0.1) makes the browser treat
@@ -6,7 +7,8 @@ the local server as that site's own. So these servers:
 
 - refuse a request whose ``Host`` is not one of their own names (the bound address, ``localhost``, ``127.0.0.1``,
   ``[::1]``, any port) with 421, unless a token is configured (the token is what protects those servers then);
-- refuse a request carrying an ``Origin`` that is not their own (``http://`` + the request's ``Host``) with 403;
+- refuse a request carrying an ``Origin`` that is not their own (``http://`` + the request's ``Host``) or one
+  they were told to admit (``palaestra serve --allow-origin``) with 403;
 - take POST bodies only as ``Content-Type: application/json`` (415 otherwise): a browser sends that cross-origin
   only after a CORS preflight, which these servers never grant.
 
@@ -24,7 +26,7 @@ Example::
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 WILDCARD_BINDS = frozenset({"", "0.0.0.0", "::"})
@@ -44,14 +46,18 @@ def allowed_hosts(bound: str) -> frozenset[str]:
     return LOOPBACK_NAMES if name in WILDCARD_BINDS else LOOPBACK_NAMES | {name}
 
 
-def refusal(headers: Mapping[str, str], hosts: frozenset[str], token: bool) -> tuple[int, str] | None:
-    """``(status, message)`` when the request may come from a foreign web page, else None."""
+def refusal(headers: Mapping[str, str], hosts: frozenset[str], token: bool,
+            origins: Collection[str] = ()) -> tuple[int, str] | None:
+    """``(status, message)`` when the request may come from a foreign web page, else None (``origins``: web pages
+    admitted besides the server's own, as ``scheme://host[:port]``)."""
     host = headers.get("Host")
     if host is not None and not token and host_name(host) not in hosts:
         return 421, (f"this server answers only requests addressed to {', '.join(sorted(hosts))} (Host was "
                      f"{host[:100]!r}): a foreign Host is how a DNS-rebinding web page reaches a local server")
     origin = headers.get("Origin")
-    if origin is not None and (host is None or origin.strip().rstrip("/").lower() != f"http://{host.strip().lower()}"):
+    given = (origin or "").strip().rstrip("/").lower()
+    own = f"http://{host.strip().lower()}" if host is not None else None
+    if origin is not None and given != own and given not in {o.strip().rstrip("/").lower() for o in origins}:
         return 403, (f"cross-origin requests are refused (Origin {origin[:100]!r}): only this server's own page "
                      "and clients that send no Origin may use it")
     return None

@@ -93,6 +93,7 @@ from palaestra.core.extract import check_format  # noqa: E402
 from palaestra.core.problem import Verdict  # noqa: E402
 from palaestra.core.registry import SERVED_LEVEL_MAX, registry  # noqa: E402
 from palaestra.factory import make  # noqa: E402
+from palaestra.integrations.browser_guard import allowed_hosts, refusal  # noqa: E402
 
 MAX_ACTION_CHARS = 100_000
 MAX_PROBLEM_CHARS = 2_000_000
@@ -346,7 +347,7 @@ def create_app(config: ServeConfig | None = None) -> Any:
     app.add_middleware(_QuietDisconnect)
     if config.token:
         app.add_middleware(_TokenCheck, token=config.token)
-    app.add_middleware(_BrowserGuard, origins=config.allowed_origins, loopback_only=not config.token)
+    app.add_middleware(_BrowserGuard, origins=config.allowed_origins, token=bool(config.token))
 
     async def refused(request: Any, exc: Exception) -> Any:
         from fastapi.responses import JSONResponse
@@ -397,33 +398,28 @@ def app_from_environment() -> Any:
 
 
 class _BrowserGuard:
-    """ASGI middleware: what a web page could send is refused. A request with an ``Origin`` header (browsers add
-    it to every cross-site request and WebSocket) is refused unless that origin is allowed (403; a WebSocket is
-    closed with 1008). Without a token the server listens on loopback only, and the ``Host`` header must name
-    loopback too: a page that rebinds its own DNS name to 127.0.0.1 reaches the server under that name."""
+    """ASGI middleware: a request a web page may have sent is refused (the rules of
+    :mod:`palaestra.integrations.browser_guard`: a foreign ``Host`` without a token, 421; an ``Origin`` other than
+    the server's own or an ``--allow-origin``, 403); a WebSocket is closed with 1008 instead."""
 
-    LOOPBACK = (b"localhost", b"127.0.0.1", b"[::1]")
-
-    def __init__(self, app: Any, origins: Sequence[str], loopback_only: bool) -> None:
+    def __init__(self, app: Any, origins: Sequence[str], token: bool) -> None:
         self.app = app
-        self.origins = {origin.rstrip("/").encode() for origin in origins}
-        self.loopback_only = loopback_only
+        self.origins = tuple(origins)
+        self.token = token
+        self.hosts = allowed_hosts("127.0.0.1")  # without a token the server listens on loopback only
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] in ("http", "websocket"):
-            headers = dict(scope.get("headers") or [])
-            origin, host = headers.get(b"origin"), headers.get(b"host", b"")
-            why = None
-            if origin is not None and origin.rstrip(b"/") not in self.origins:
-                why = "requests from web pages are refused (palaestra serve --allow-origin ORIGIN admits one)"
-            elif self.loopback_only and host.rsplit(b":", 1)[0] not in self.LOOPBACK and host not in self.LOOPBACK:
-                why = "this server answers only to localhost, 127.0.0.1 or [::1] (give a --token to serve others)"
-            if why is not None:
+            headers = {name.decode("latin-1").title(): value.decode("latin-1")
+                       for name, value in scope.get("headers") or [] if name in (b"host", b"origin")}
+            refused = refusal(headers, self.hosts, self.token, self.origins)
+            if refused is not None:
+                status, why = refused
                 if scope["type"] == "websocket":
                     await send({"type": "websocket.close", "code": 1008, "reason": why[:120]})
                     return
                 body = json.dumps({"detail": why}).encode()
-                await send({"type": "http.response.start", "status": 403, "headers": [
+                await send({"type": "http.response.start", "status": status, "headers": [
                     (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
                 await send({"type": "http.response.body", "body": body})
                 return
