@@ -89,11 +89,11 @@ from openenv.core.env_server import Action, ConcurrencyConfig, Environment, Obse
 from openenv.core.env_server.types import EnvironmentMetadata  # noqa: E402
 from pydantic import Field  # noqa: E402
 
+from palaestra.core.browser_guard import allowed_hosts, refusal  # noqa: E402
 from palaestra.core.extract import check_format  # noqa: E402
 from palaestra.core.problem import Verdict  # noqa: E402
 from palaestra.core.registry import SERVED_LEVEL_MAX, registry  # noqa: E402
 from palaestra.factory import make  # noqa: E402
-from palaestra.integrations.browser_guard import allowed_hosts, refusal  # noqa: E402
 
 MAX_ACTION_CHARS = 100_000
 MAX_PROBLEM_CHARS = 2_000_000
@@ -399,7 +399,7 @@ def app_from_environment() -> Any:
 
 class _BrowserGuard:
     """ASGI middleware: a request a web page may have sent is refused (the rules of
-    :mod:`palaestra.integrations.browser_guard`: a foreign ``Host`` without a token, 421; an ``Origin`` other than
+    :mod:`palaestra.core.browser_guard`: a foreign ``Host`` without a token, 421; an ``Origin`` other than
     the server's own or an ``--allow-origin``, 403); a WebSocket is closed with 1008 instead."""
 
     def __init__(self, app: Any, origins: Sequence[str], token: bool) -> None:

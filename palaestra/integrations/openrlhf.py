@@ -42,10 +42,10 @@ from collections.abc import Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from palaestra.core.browser_guard import JSON_REQUIRED, allowed_hosts, is_json, refusal
 from palaestra.core.problem import Problem, Verdict
 from palaestra.core.registry import SERVED_LEVEL_MAX, registry
 from palaestra.core.scoring import score, to_problem
-from palaestra.integrations.browser_guard import JSON_REQUIRED, allowed_hosts, is_json, refusal
 
 MAX_BATCH = 4096  # samples in one /get_reward request at most
 MAX_BODY_BYTES = 64_000_000
@@ -166,7 +166,7 @@ class RewardServer(ThreadingHTTPServer):
     ``header_timeout`` seconds in all (however they trickle in) too. With a ``token``, every request must
     carry ``Authorization: Bearer TOKEN``. The sandbox limits of code envs come from ``job_limits`` (the
     server's), never from a request's labels; a label's level must be one the env accepts, at most
-    ``max_level`` (400 otherwise). Web pages cannot drive it (:mod:`palaestra.integrations.browser_guard`):
+    ``max_level`` (400 otherwise). Web pages cannot drive it (:mod:`palaestra.core.browser_guard`):
     a foreign ``Host`` is refused unless there is a token, a foreign ``Origin`` always, and bodies must be
     ``application/json``.
     """

@@ -22,7 +22,7 @@ levels take unbounded time to generate. Episode ids are random (an id is what le
 take hints for an episode), and the most recently used ``MAX_SESSIONS`` episodes are kept. A web page in the
 browser cannot drive the server: requests addressed to another ``Host`` (DNS rebinding) get 421, a foreign
 ``Origin`` 403, and POST bodies must be ``application/json`` (415 otherwise; see
-:mod:`palaestra.integrations.browser_guard`).
+:mod:`palaestra.core.browser_guard`).
 
 Example::
 
@@ -43,11 +43,11 @@ from importlib import resources
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
+from palaestra.core.browser_guard import JSON_REQUIRED, allowed_hosts, is_json, refusal
 from palaestra.core.extract import CLOSE_TAG, wrap
 from palaestra.core.problem import Verdict
 from palaestra.core.registry import SERVED_LEVEL_MAX, make_source, registry
 from palaestra.core.scoring import score
-from palaestra.integrations.browser_guard import JSON_REQUIRED, allowed_hosts, is_json, refusal
 
 MAX_BODY_BYTES = 1_000_000
 MAX_SESSIONS = 256

@@ -26,6 +26,22 @@ def _start(**bounds: Any) -> openrlhf.RewardServer:
     return server
 
 
+def _response(sock: socket.socket) -> bytes:
+    """One whole response (its headers and a body of its Content-Length): they may come in separate segments."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(4096)
+        if not chunk:
+            return data
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = int(next((line.split(b":", 1)[1] for line in head.split(b"\r\n")
+                       if line.lower().startswith(b"content-length:")), b"0"))
+    while len(body) < length and (chunk := sock.recv(4096)):
+        body += chunk
+    return head + b"\r\n\r\n" + body
+
+
 def _stop(server: openrlhf.RewardServer) -> None:
     server.shutdown()
     server.server_close()
@@ -125,14 +141,14 @@ def test_headers_trickled_a_byte_at_a_time_are_cut_at_the_header_timeout() -> No
             assert sock.recv(100) == b"", "a trickling connection was closed"
         with socket.create_connection(("127.0.0.1", port), timeout=8) as benign:  # both slots are free again
             benign.sendall(b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-            assert benign.recv(200).startswith(b"HTTP/1.1 200")
+            assert _response(benign).startswith(b"HTTP/1.1 200")
         # a keep-alive connection between requests is still kept for the idle timeout, not the header timeout
         with socket.create_connection(("127.0.0.1", port), timeout=8) as keep:
             keep.sendall(b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-            assert keep.recv(200).startswith(b"HTTP/1.1 200")
+            assert _response(keep).startswith(b"HTTP/1.1 200")
             time.sleep(1.5)  # longer than the header timeout, shorter than the idle one
             keep.sendall(b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-            assert keep.recv(200).startswith(b"HTTP/1.1 200")
+            assert _response(keep).startswith(b"HTTP/1.1 200")
     finally:
         stop.set()
         for sock in slow:

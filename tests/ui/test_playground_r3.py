@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from palaestra.cli import build_parser
-from palaestra.integrations.browser_guard import LOOPBACK_NAMES, allowed_hosts, refusal
+from palaestra.core.browser_guard import LOOPBACK_NAMES, allowed_hosts, refusal
 from palaestra.ui import Playground, make_server
 
 
