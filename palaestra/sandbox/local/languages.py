@@ -311,7 +311,11 @@ def shared_libraries(executables: list[str]) -> list[str]:
         loader = interpreter(path)
         if not loader or not os.path.basename(loader).startswith("ld-"):  # a script, or a static program
             continue
-        for line in _run([loader, "--list", path]).splitlines():
+        try:
+            listing = _run([loader, "--list", path])
+        except OSError:  # the loader cannot list it: the tool runs without its libraries (refused), not bash
+            continue
+        for line in listing.splitlines():
             listed = _LISTED_LIBRARY.search(line.strip())
             if listed and (real := os.path.realpath(listed.group(1))) not in found:
                 found.append(real)
