@@ -27,6 +27,7 @@ Example::
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
+from email.message import Message
 
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 WILDCARD_BINDS = frozenset({"", "0.0.0.0", "::"})
@@ -46,7 +47,7 @@ def allowed_hosts(bound: str) -> frozenset[str]:
     return LOOPBACK_NAMES if name in WILDCARD_BINDS else LOOPBACK_NAMES | {name}
 
 
-def refusal(headers: Mapping[str, str], hosts: frozenset[str], token: bool,
+def refusal(headers: Mapping[str, str] | Message, hosts: frozenset[str], token: bool,
             origins: Collection[str] = ()) -> tuple[int, str] | None:
     """``(status, message)`` when the request may come from a foreign web page, else None (``origins``: web pages
     admitted besides the server's own, as ``scheme://host[:port]``)."""

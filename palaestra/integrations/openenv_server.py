@@ -491,6 +491,7 @@ class _WebSocketBounds:
         loop = asyncio.get_running_loop()
         last = loop.time()
         closing: list[asyncio.Task[None]] = []
+        timer: asyncio.TimerHandle | None = None
 
         def check() -> None:
             nonlocal timer

@@ -137,7 +137,8 @@ class _DeadlineReader(io.RawIOBase):
     a client trickling a byte at a time cannot stretch a request's headers (or body) past their deadline."""
 
     def __init__(self, sock: socket.socket, idle: float) -> None:
-        self.sock, self.idle, self.deadline = sock, idle, None
+        self.sock, self.idle = sock, idle
+        self.deadline: float | None = None
 
     def readable(self) -> bool:
         return True
@@ -237,14 +238,15 @@ class _RewardHandler(BaseHTTPRequestHandler):
         super().setup()
         self.rfile.close()  # read through the deadline reader instead
         self._reader = _DeadlineReader(self.connection, self.server.idle_timeout)
-        self.rfile = io.BufferedReader(self._reader)
+        self._buffered = io.BufferedReader(self._reader)
+        self.rfile = self._buffered
 
     def handle_one_request(self) -> None:
         """Wait for a request up to the idle timeout; from its first byte, its line and headers have
         ``header_timeout`` seconds in all (a byte at a time used to restart the idle timer for ever)."""
         self._reader.deadline = None
         try:
-            if not self.rfile.peek(1):
+            if not self._buffered.peek(1):
                 self.close_connection = True
                 return
         except OSError:  # idle past the timeout, or reset

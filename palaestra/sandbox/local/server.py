@@ -132,6 +132,10 @@ RETRY_WITHIN = 10.0
 _TICKS = os.sysconf("SC_CLK_TCK")
 STATUS_SLACK = 1 << 16  # a status frame's room beyond the output files and compiler output it may carry
 INTERPRETER_NSPID = 2  # a session's interpreter: the first process its monitor (PID 1) forks
+IDLE_CPU_CHECK = 0.25  # seconds between looks at the CPU a session held between cells uses
+IDLE_CPU_ALLOWED = 0.05  # CPU seconds a held session may use (a signal it arranged can wake it, without a freezer)
+WOKEN_NOTE = (b"[sandbox] this session ran between cells (something it left woke its interpreter) and was "
+              b"stopped: its variables are gone\n")
 EVICTED_NOTE = (b"[sandbox] this session was idle and was closed to make room for others "
                 b"(least recently used first): its variables are gone\n")  # seconds the server gives a job beyond its compile limit before stopping it
 
@@ -184,7 +188,10 @@ class Job:
     note: bytes = b""  # told to the owner before its next cell's stderr
     cells_fd: int | None = None
     cell: dict[str, Any] | None = None  # the cell in flight
-    interpreter: int | None = None  # the interpreter's host pid, once looked up (see Server._pause)
+    interpreter: int | None = None  # the interpreter's host pid, once looked up (see Server._hold)
+    frozen: bool = False  # held between cells by the cgroup freezer (else by SIGSTOP)
+    held: tuple[float, float] | None = None  # held by SIGSTOP: (CPU seconds then, when last looked at)
+    cells_out: bytearray = field(default_factory=bytearray)  # cells not yet written to the interpreter's pipe
     waiting: collections.deque[dict[str, Any]] = field(default_factory=collections.deque)
     after_loss: bool = False  # replaces a session that died between cells
     level: int = 0  # its CPU level (see CPU_POLICIES), by the CPU it (a session: its cell) has used
@@ -281,6 +288,8 @@ def _status_problem(job: Job, message: dict[str, Any], pipe: str) -> str | None:
         code, cpu = message["exit_code"], message["cpu"]
         if not (_is_int(message["cell"]) and _is_int(code) and -(2**31) <= code < 2**31 and _is_seconds(cpu)):
             return "a cell report with fields of the wrong type"
+        if job.cell is None or message["cell"] != job.cell["rid"]:  # one report per cell: a flood stops here
+            return "a cell report for no cell in flight"
         return None
     if "compile" in message:
         report = message["compile"]
@@ -365,9 +374,10 @@ class Server:
         self.sel = selectors.DefaultSelector()
         self.jobs: dict[int, Job] = {}  # by monitor pid
         self.fds: dict[int, Job] = {}
+        self.writers: dict[int, Job] = {}  # sessions' cells pipes with cells still to write
         self.sessions: dict[str, Job] = {}
         self.lost: set[str] = set()  # sessions that died between cells
-        self.evicted: set[str] = set()  # idle sessions stopped to make room (their owners are told)
+        self.evicted: dict[str, bytes] = {}  # sessions stopped between cells, with what their owners are told
         self.cell_backlog: collections.deque[tuple[int, dict[str, Any]]] = collections.deque()
         self.pending: collections.deque[Queued] = collections.deque()
         self.running = 0
@@ -485,11 +495,11 @@ class Server:
             keep=self._zygote_keeps,
         )
 
-    def _kill_as(self, uid: int) -> None:
+    def _kill_as(self, uid: int, sig: int = signal.SIGKILL) -> None:
         try:
-            self.zygote.kill_uid(uid)
+            self.zygote.kill_uid(uid, sig)
         except (OSError, EOFError):  # the zygote is gone (the server is stopping): do it here
-            kill_as(uid)
+            kill_as(uid, sig)
 
     def _zygote_keeps(self) -> None:
         """In the zygote: close what only the server may hold, and forget the server object
@@ -617,6 +627,7 @@ class Server:
         cells_r = results_r = results_w = control_r = None
         if job.sid is not None:
             cells_r, job.cells_fd = os.pipe()
+            os.set_blocking(job.cells_fd, False)  # a cell that stops reading must not block the server
             results_r, results_w = os.pipe()
         if job.language.compiled:
             control_r, job.control_fd = os.pipe2(os.O_CLOEXEC)
@@ -670,6 +681,9 @@ class Server:
             os.killpg(job.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
+        if job.frozen:  # a frozen task dies only once thawed
+            job.frozen = False
+            self._freeze(job, False)
 
     def _read(self, fd: int) -> int:
         """Read once from one of a job's pipes; the number of bytes read (0: EOF or none ready)."""
@@ -915,6 +929,9 @@ class Server:
                 pass
             if fd in job.fds:
                 self._close(fd)
+        if job.cells_fd in self.writers:
+            del self.writers[job.cells_fd]
+            self.sel.unregister(job.cells_fd)
         for fd in (job.cells_fd, job.control_fd, job.pidfd):
             if fd is not None:
                 os.close(fd)
@@ -1035,10 +1052,9 @@ class Server:
                 return
             spec = {"kind": "session", "limits": message["session_limits"], "files": {}, "output_files": ()}
             job = Job(rid=None, spec=spec, slot=slot, sid=sid, after_loss=sid in self.lost or sid in self.evicted)
-            if sid in self.evicted:
-                job.note = EVICTED_NOTE
+            job.note = self.evicted.get(sid, b"")
             self.lost.discard(sid)
-            self.evicted.discard(sid)
+            self.evicted.pop(sid, None)
             try:
                 self._spawn(job)
             except OSError as exc:
@@ -1061,12 +1077,28 @@ class Server:
         job.cpu_base, job.cpu_checked = self._cpu_so_far(job), cell["start"]
         if job.level:  # each cell starts at the top, like a run
             self._set_level(job, 0)
-        self._pause(job, False)
-        assert job.cells_fd is not None
+        self._release_hold(job)
+        job.cells_out += encode({"id": cell["rid"], "source": cell["source"]})
+        self._send_cells(job)
+
+    def _send_cells(self, job: Job) -> None:
+        """Write what the pipe takes of the cells waiting for the interpreter; the rest when it is writable
+        again (the cell's own deadline stops an interpreter that never reads)."""
+        fd = job.cells_fd
+        if fd is None:
+            return
         try:
-            os.write(job.cells_fd, encode({"id": cell["rid"], "source": cell["source"]}))
+            del job.cells_out[: os.write(fd, job.cells_out)]
+        except BlockingIOError:
+            pass
         except BrokenPipeError:
-            pass  # the session is dying; its exit answers the cell
+            job.cells_out.clear()  # the session is dying; its exit answers the cell
+        if job.cells_out and fd not in self.writers:
+            self.writers[fd] = job
+            self.sel.register(fd, selectors.EVENT_WRITE)
+        elif not job.cells_out and fd in self.writers:
+            del self.writers[fd]
+            self.sel.unregister(fd)
 
     def _evict_idle_session(self) -> bool:
         """Stop the least recently used session with no cell running or queued; whether there was one.
@@ -1079,56 +1111,116 @@ class Server:
         victim = min(idle, key=lambda job: job.last_used)
         assert victim.sid is not None
         del self.sessions[victim.sid]
-        self.evicted.add(victim.sid)
+        self.evicted[victim.sid] = EVICTED_NOTE
         self._stop(victim)
         return True
 
-    def _pause(self, job: Job, pause: bool) -> None:
-        """Stop a session's interpreter when its cell returns (SIGSTOP stops every thread: what a cell left
-        running in threads cannot use CPU between cells) and let it go on when the next cell comes."""
+    def _hold(self, job: Job) -> None:
+        """When a cell returns: kill what it left running (forked processes) and stop the interpreter until
+        the next cell, so that between cells a session uses no CPU. With the cgroup freezer (strict) the job is
+        frozen first, so its processes are listed while none can fork a successor, and killed with no task
+        allowed to start; then frozen again: no thread, timer or signal runs it until the next cell. Without
+        it (standard), SIGSTOP, which the job's own timers can undo: its CPU between cells then runs at the
+        lowest weight and counts against the session's CPU limit."""
+        cgroup = job.slot.cgroup
+        if cgroup is not None and "freezer" in cgroup.dirs and job.exited_at is None:
+            try:
+                if self._freeze(job, True):
+                    cgroup.set_task_limit(1)  # below the count: nothing may start while the leftovers die
+                    leftovers = self._leftovers(job)
+                    self._signal(leftovers, signal.SIGKILL)  # delivered at the thaw, before any code runs
+                    self._freeze(job, False)
+                    for _ in range(200):  # they die as soon as they run: ~1 ms
+                        if not self._leftovers(job):
+                            break
+                        time.sleep(0.0005)
+                    job.frozen = self._freeze(job, True)
+                    cgroup.set_task_limit(int(job.limits["processes"]) + 1)
+                    if job.frozen:
+                        return
+            except OSError:
+                pass  # the job is ending: its exit answers
+        if job.slot.uid is not None and job.exited_at is None:
+            # kill(-1, SIGSTOP) as the slot's uid stops all its processes at once, a forking one included (see
+            # zygote.kill_as): then the leftovers are listed with none able to fork, and killed.
+            self._kill_as(job.slot.uid, signal.SIGSTOP)
+            self._signal(self._leftovers(job), signal.SIGKILL)
+        else:
+            self._signal([pid] if (pid := self._interpreter(job)) is not None else [], signal.SIGSTOP)
+            self._kill_leftovers(job)
+        self._set_level(job, len(self.cpu_levels) - 1)
+        job.held = (self._cpu_so_far(job), _now())  # _timers stops it if it runs all the same
+
+    def _release_hold(self, job: Job) -> None:
+        """Let the interpreter (and, stopped with it, its monitor) run the next cell (see :meth:`_hold`)."""
+        job.held = None
+        if job.frozen:
+            job.frozen = False
+            self._freeze(job, False)
+        elif job.exited_at is None:
+            self._signal([pid for pid in {job.pid, self._interpreter(job)} if pid is not None], signal.SIGCONT)
+
+    def _watch_held(self, job: Job, now: float) -> float:
+        """A session held by SIGSTOP that uses CPU all the same (its own timer sent it SIGCONT) is stopped,
+        its owner told at the next cell; when to look again."""
+        assert job.held is not None
+        cpu, looked = job.held
+        if now >= looked + IDLE_CPU_CHECK:
+            if self._cpu_so_far(job) - cpu > IDLE_CPU_ALLOWED and job.sid is not None:
+                if self.sessions.get(job.sid) is job:
+                    del self.sessions[job.sid]
+                self.evicted[job.sid] = WOKEN_NOTE
+                self._stop(job)
+            job.held = (cpu, now)
+        return job.held[1] + IDLE_CPU_CHECK
+
+    def _freeze(self, job: Job, frozen: bool) -> bool:
+        cgroup = job.slot.cgroup
+        try:
+            return cgroup is not None and cgroup.freeze(frozen)
+        except OSError:
+            return False
+
+    def _interpreter(self, job: Job) -> int | None:
+        """A session's interpreter's host pid (None once the job is reaped)."""
         if job.interpreter is None and job.exited_at is None:
             if "namespaces" not in self.layers:
                 job.interpreter = job.pid  # no monitor: the job's first process is the interpreter
             elif job.slot.uid is not None:
                 job.interpreter = next(
                     (pid for pid in _pids_of(job.slot.uid) if _ns_pid(pid) == INTERPRETER_NSPID), None)
-        if job.interpreter is None or job.exited_at is not None:
-            return
-        try:
-            os.kill(job.interpreter, signal.SIGSTOP if pause else signal.SIGCONT)
-        except ProcessLookupError:
-            pass  # it died: its monitor's exit ends the session
+        return job.interpreter if job.exited_at is None else None
 
-    def _kill_leftovers(self, job: Job) -> None:
-        """Kill what a session's cell left running (forked processes), sparing the interpreter (stopped
-        by :meth:`_pause`) and its monitor: between cells a session holds no CPU."""
+    @staticmethod
+    def _signal(pids: list[int], sig: int) -> None:
+        for pid in pids:
+            try:
+                os.kill(pid, sig)
+            except ProcessLookupError:
+                pass
+
+    def _leftovers(self, job: Job) -> list[int]:
+        """The live processes of a session's uid but its monitor and its interpreter."""
         uid = job.slot.uid
         if uid is None:
-            return  # no uid of its own to find them by
-        spare = {job.pid}
-        for _ in range(100):  # each round kills what was there; a forking survivor is found next round
-            leftovers = []
-            for pid in _pids_of(uid):
-                if pid in spare:
-                    continue
-                if "namespaces" in self.layers and _ns_pid(pid) == INTERPRETER_NSPID:
-                    spare.add(pid)
-                    continue
-                leftovers.append(pid)
+            return []  # no uid of its own to find them by
+        spare = {job.pid, self._interpreter(job)}
+        return [pid for pid in _pids_of(uid) if pid not in spare]
+
+    def _kill_leftovers(self, job: Job) -> None:
+        """Kill what a session's cell left running, round after round (a forking survivor is found in the next
+        one); see :meth:`_hold` for the frozen way, which no fork can outrun."""
+        for _ in range(100):
+            leftovers = self._leftovers(job)
             if not leftovers:
                 return
-            for pid in leftovers:
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
+            self._signal(leftovers, signal.SIGKILL)
 
     def _finish_cell(self, job: Job, message: dict[str, Any]) -> None:
         cell, job.cell, job.deadline = job.cell, None, None
         if cell is None:
             return
-        self._pause(job, True)  # first: its threads can start no process the next step would miss
-        self._kill_leftovers(job)
+        self._hold(job)
         job.last_used = _now()
         result = self._result(job)
         if job.note:
@@ -1325,6 +1417,8 @@ class Server:
                     due.append(job.cpu_checked + self.cpu_levels[job.level].check)
                 if job.rid is not None and not job.demoted and self.pending and now < job.start + ADMIT_WINDOW:
                     due.append(job.start + ADMIT_WINDOW)  # it then makes room for a pending run
+            if job.held is not None and not job.stopping:
+                due.append(self._watch_held(job, now))
             if "tmpfs" not in self.layers and not job.stopping:
                 if now >= job.scratch_checked + SCRATCH_CHECK:
                     job.scratch_checked = now
@@ -1365,6 +1459,8 @@ class Server:
                         self._request(message)
                 elif key.fd in self.fds:
                     self._read(key.fd)
+                elif key.fd in self.writers:
+                    self._send_cells(self.writers[key.fd])
             try:
                 self._reap()
             except EOFError:  # the zygote died, and every job with it: start afresh

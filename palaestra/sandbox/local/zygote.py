@@ -132,9 +132,9 @@ class Zygote:
             raise OSError(reply["errno"], reply["error"])
         return int(reply["pid"]), got[0] if got else None
 
-    def kill_uid(self, uid: int) -> None:
-        """SIGKILL every process of ``uid`` (from a child of the zygote that becomes ``uid``)."""
-        _send(self.requests, {"op": "kill", "uid": uid})
+    def kill_uid(self, uid: int, sig: int = signal.SIGKILL) -> None:
+        """Send ``sig`` (SIGKILL: kill) to every process of ``uid`` (from a child of the zygote that becomes ``uid``)."""
+        _send(self.requests, {"op": "kill", "uid": uid, "signal": int(sig)})
         _receive(self.requests)
 
     def exits(self) -> Iterator[tuple[int, int, float]]:
@@ -158,12 +158,12 @@ class Zygote:
 # -- in the zygote ---------------------------------------------------------------------------
 
 
-def kill_as(uid: int) -> None:
-    """SIGKILL every process of ``uid``, from a child that has become ``uid``.
+def kill_as(uid: int, sig: int = signal.SIGKILL) -> None:
+    """Send ``sig`` to every process of ``uid`` (SIGKILL: kill them), from a child that has become ``uid``.
 
     kill(-1) signals all of them under the kernel's task-list lock, so a process forking at
     that moment cannot slip a child through (a /proc scan could: the parent can fork and exit
-    between the listing and the read of its status)."""
+    between the listing and the read of its status); SIGSTOP so stops a fork-hopping process."""
     pid = os.fork()
     if pid == 0:
         try:
@@ -171,7 +171,7 @@ def kill_as(uid: int) -> None:
             os.setresgid(uid, uid, uid)
             os.setresuid(uid, uid, uid)
             if os.getuid() == uid != 0:  # never kill(-1) as root
-                os.kill(-1, signal.SIGKILL)
+                os.kill(-1, sig)
         finally:
             os._exit(0)
     while True:
@@ -218,7 +218,7 @@ def _serve(
                 if message["op"] == "spawn":
                     _spawn(host, requests, message, fds, children, new_pidns, own_pidns)
                 else:
-                    kill_as(int(message["uid"]))
+                    kill_as(int(message["uid"]), int(message.get("signal", signal.SIGKILL)))
                     _send(requests, {})
         _reap(events, children)
 
