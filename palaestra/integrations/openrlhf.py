@@ -31,6 +31,7 @@ Example::
 
 from __future__ import annotations
 
+import functools
 import hmac
 import io
 import json
@@ -46,6 +47,7 @@ from palaestra.core.browser_guard import JSON_REQUIRED, allowed_hosts, is_json, 
 from palaestra.core.problem import Problem, Verdict
 from palaestra.core.registry import SERVED_LEVEL_MAX, registry
 from palaestra.core.scoring import score, to_problem
+from palaestra.integrations.common import sample
 
 MAX_BATCH = 4096  # samples in one /get_reward request at most
 MAX_BODY_BYTES = 64_000_000
@@ -114,8 +116,11 @@ def token_matches(token: str | None, authorization: str | None) -> bool:
 
 def checked_labels(labels: Sequence[Any], most: int) -> list[Any]:
     """The labels with each readable one parsed into its Problem, whose level must be one this server generates
-    (``served_level``: an int the env accepts, at most ``most``); ValueError ``sample I: ...`` otherwise. A label
-    that cannot be read, or names no env, stays as it is: its sample gets an error verdict from ``score``."""
+    (``served_level``: an int the env accepts, at most ``most``) and which must be the very problem its
+    ``(env_id, level, seed)`` generates here: a verifier sizes its work by the problem's data (a label claiming a
+    SAT formula of 10**7 variables cost a minute and 5 GB), so a label's data is never taken on trust. ValueError
+    ``sample I: ...`` otherwise. A label that cannot be read, names no env or another version of it stays as it
+    is: its sample gets an error verdict from ``score``."""
     checked: list[Any] = []
     for index, label in enumerate(labels):
         try:
@@ -128,8 +133,18 @@ def checked_labels(labels: Sequence[Any], most: int) -> list[Any]:
             spec.served_level(problem.level, most)
         except ValueError as exc:
             raise ValueError(f"sample {index}: {exc}") from None
+        if spec.version == problem.version and _generated(
+                spec.id, problem.level, problem.seed, problem.answer_format) != problem.to_json():
+            raise ValueError(f"sample {index}: the label is not the problem {spec.id} level {problem.level} seed "
+                             f"{problem.seed} generates here (its data or prompt was edited)")
         checked.append(problem)
     return checked
+
+
+@functools.lru_cache(maxsize=4096)
+def _generated(env_id: str, level: int, seed: int, answer_format: str | None) -> str:
+    """The JSON of the problem ``(env_id, level, seed)``, made once for the samples of a group that share it."""
+    return sample(env_id, level, seed, answer_format).to_json()
 
 
 class _DeadlineReader(io.RawIOBase):
@@ -167,7 +182,7 @@ class RewardServer(ThreadingHTTPServer):
     ``header_timeout`` seconds in all (however they trickle in) too. With a ``token``, every request must
     carry ``Authorization: Bearer TOKEN``. The sandbox limits of code envs come from ``job_limits`` (the
     server's), never from a request's labels; a label's level must be one the env accepts, at most
-    ``max_level`` (400 otherwise). Web pages cannot drive it (:mod:`palaestra.core.browser_guard`):
+    ``max_level``, and the label the very problem its identity generates (400 otherwise). Web pages cannot drive it (:mod:`palaestra.core.browser_guard`):
     a foreign ``Host`` is refused unless there is a token, a foreign ``Origin`` always, and bodies must be
     ``application/json``.
     """

@@ -70,8 +70,11 @@ def test_clients_withholding_their_bodies_hold_no_slot(reward_server: openrlhf.R
 
 def test_a_label_cannot_raise_a_jobs_budget(reward_server: openrlhf.RewardServer) -> None:
     problem = make_source("code/dp_programs").sample(level=0, seed=1)
-    problem.data["cpu_seconds"] = 1e6  # the label's own budget: ignored
     query = "P```python\nwhile True:\n    pass\n```"
+    forged = json.loads(problem.to_json())
+    forged["data"]["cpu_seconds"] = 1e6  # the label's own budget: a label must be the problem its identity makes
+    status, reply = _post(reward_server.url, {"query": [query], "prompts": ["P"], "labels": [json.dumps(forged)]})
+    assert status == 400 and "not the problem" in reply["detail"], reply
     start = time.monotonic()
     status, reply = _post(reward_server.url, {"query": [query], "prompts": ["P"], "labels": [problem.to_json()]})
     took = time.monotonic() - start

@@ -76,7 +76,10 @@ def _request(server: openrlhf.RewardServer, body: bytes | dict[str, Any], header
 
 
 def _batch(level: Any = 0) -> dict[str, list[str]]:
-    problem = make_source("arithmetic/addition").sample(level=0, seed=4)
+    """A batch of one sample whose label claims ``level``: the genuine problem where the level is one the server
+    generates (a label must be the problem its identity generates), else level 0's problem relabelled."""
+    genuine = isinstance(level, int) and not isinstance(level, bool) and 0 <= level <= 9
+    problem = make_source("arithmetic/addition").sample(level=level if genuine else 0, seed=4)
     label = json.loads(problem.to_json())
     label["level"] = level
     return {"query": [f"P<answer>{problem.answer}</answer>"], "prompts": ["P"], "labels": [json.dumps(label)]}
