@@ -119,9 +119,11 @@ class ShellTool(Tool):
             if result.error is not None:
                 self.infrastructure_error = result.error[:200]
                 return f"error: the shell sandbox failed ({result.error[:200]})"
-            if STATE in result.files:  # else the job was killed before it could pack: the tree stays as it was
+            # Only a command that ended by itself packed the tree (its EXIT trap ran); a killed one may have left
+            # an archive and a directory it wrote itself, as the reply says its changes are lost.
+            if STATE in result.files and result.exit_code is not None and not result.timed_out:
                 self._state = result.files[STATE]
-                self._cwd = result.files.get(CWD, b"")
+                self._cwd = _inside_tree(result.files.get(CWD, b""))
         return self._reply(result)
 
     def _reply(self, result: Any) -> str:
@@ -190,6 +192,15 @@ def unpack(archive: bytes, max_files: int = 10_000) -> dict[str, bytes]:
     except (tarfile.TarError, OSError, EOFError, ValueError):
         pass
     return files
+
+
+def _inside_tree(cwd: bytes) -> bytes:
+    """The recorded working directory if it names one inside the tree (``""`` or ``/a/b``), else the root: the
+    command can write that record itself, and ``..`` would start the next call outside the tree."""
+    parts = cwd.split(b"/")
+    if len(cwd) > 4096 or (cwd and (parts[0] != b"" or any(p in (b"", b".", b"..") for p in parts[1:]))):
+        return b""
+    return cwd
 
 
 def _entry_count(archive: bytes) -> int:
