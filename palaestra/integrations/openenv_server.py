@@ -56,6 +56,7 @@ import sys
 import threading
 import time
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -200,7 +201,11 @@ class PalaestraEnvironment(Environment[PalaestraAction, PalaestraObservation, Pa
         except ValueError as exc:
             raise RequestError(str(exc)) from None
         self._release()
-        env = make(env_id, level=level, answer_format=answer_format, tools=tool_names or None, max_tool_calls=calls)
+        try:
+            env = make(env_id, level=level, answer_format=answer_format, tools=tool_names or None,
+                       max_tool_calls=calls)
+        except (TypeError, ValueError) as exc:  # the options do not fit this env (e.g. a tool it cannot take)
+            raise RequestError(str(exc)[:300]) from None
         prompt, info = env.reset(seed=seed)
         self._env = env
         self._state = PalaestraState(episode_id=episode_id, step_count=0, env_id=info["env_id"],
@@ -305,8 +310,12 @@ class PalaestraEnvironment(Environment[PalaestraAction, PalaestraObservation, Pa
         return env_id
 
     def _allowed_tools(self, tools: Sequence[str] | None) -> list[str]:
-        names = [tools] if isinstance(tools, str) else list(tools or [])
-        refused = [t for t in names if t not in self.config.tools]
+        names = [tools] if isinstance(tools, str) else [] if tools is None else tools
+        if not isinstance(names, list) or not all(isinstance(t, str) for t in names):
+            raise RequestError("tools must be a list of tool names")
+        if len(set(names)) != len(names):
+            raise RequestError("tools names a tool twice")
+        refused = [t[:40] for t in names if t not in self.config.tools][:10]
         if refused:
             raise RequestError(f"this server does not offer the tools {refused}; it offers {list(self.config.tools)}")
         return names
@@ -361,6 +370,16 @@ def create_app(config: ServeConfig | None = None) -> Any:
 
     app.add_exception_handler(RequestError, refused)
     app.add_exception_handler(Overloaded, overloaded)
+
+    async def thread_per_client() -> None:
+        # A step past --step-timeout keeps its thread (Python cannot stop it) until its work ends, e.g. a run of
+        # sandboxed tool calls: with asyncio's default pool (CPUs + 4 threads) six such steps starved every other
+        # client. Threads are made as needed, at most one per session and connection.
+        workers = min(config.max_sessions + config.max_connections, 4096)
+        asyncio.get_running_loop().set_default_executor(
+            ThreadPoolExecutor(max_workers=workers, thread_name_prefix="palaestra-step"))
+
+    app.router.on_startup.append(thread_per_client)
     return app
 
 
@@ -393,7 +412,7 @@ def app_from_environment() -> Any:
     app = create_app(ServeConfig.from_json(text) if text else None)
     ready = os.environ.get(READY_ENV_VAR)
     if ready:
-        app.add_event_handler("startup", lambda: print(f"{ready} (worker {os.getpid()})", flush=True))
+        app.router.on_startup.append(lambda: print(f"{ready} (worker {os.getpid()})", flush=True))
     return app
 
 
@@ -424,6 +443,15 @@ class _BrowserGuard:
                 await send({"type": "http.response.body", "body": body})
                 return
         await self.app(scope, receive, send)
+
+
+def _is_work(text: str | None) -> bool:
+    """Whether a WebSocket message asks for a reset or a step (the session's activity)."""
+    try:
+        message = json.loads(text) if text is not None and len(text) < 4_000_000 else None
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(message, dict) and message.get("type") in ("reset", "step")
 
 
 class _McpWithoutSessions:
@@ -504,7 +532,8 @@ class _WebSocketBounds:
         async def watched_receive() -> dict[str, Any]:
             nonlocal last
             message = await receive()
-            last = loop.time()
+            if message["type"] == "websocket.receive" and _is_work(message.get("text")):
+                last = loop.time()  # a reset or a step: "state" alone keeps no closed session's socket open
             if message["type"] == "websocket.receive" and message.get("text") is None:
                 await send({"type": "websocket.close", "code": 1003, "reason": "send JSON text frames"})
                 return {"type": "websocket.disconnect", "code": 1003}

@@ -142,3 +142,47 @@ def test_an_allowed_origin_is_served() -> None:
 def test_the_token_must_come_as_a_bearer_credential(header: str, status: int) -> None:
     with BackgroundServer(create_app(ServeConfig(token="s3cret"))) as running:
         assert request(running, "/health", headers={"Authorization": header})[0] == status
+
+
+@pytest.mark.parametrize(("tools", "said"), [(["calculator", "calculator"], "twice"), (5, "list of tool names"),
+                                             ([{"x": 1}], "list of tool names")])
+def test_malformed_tools_are_400s(server: BackgroundServer, tools: Any, said: str) -> None:
+    status, body = request(server, "/reset", {"env_id": "arithmetic/addition", "seed": 0, "tools": tools})
+    assert status == 400 and said in body["detail"], body
+
+
+def test_state_messages_alone_do_not_keep_an_idle_websocket_open() -> None:
+    config = ServeConfig(session_timeout=1.0)
+    with BackgroundServer(create_app(config), config=config) as small:
+        with connect(small.url.replace("http", "ws") + "/ws", open_timeout=10) as ws:
+            with pytest.raises(ConnectionClosed):
+                for _ in range(10):  # a cheap message every 0.4 s for 4 s: the socket is closed after 1 s
+                    ws.send(json.dumps({"type": "state"}))
+                    ws.recv(timeout=5)
+                    time.sleep(0.4)
+
+
+def test_steps_past_the_timeout_do_not_starve_other_clients(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each late step keeps its thread until its work ends: more of them than asyncio's default pool has threads
+    # (CPUs + 4) used to leave none for anyone else.
+    real = openenv_server.PalaestraEnvironment.step
+
+    def slow(self: Any, action: Any, **kwargs: Any) -> Any:
+        time.sleep(3.0)
+        return real(self, action, **kwargs)
+
+    config = ServeConfig(step_timeout=0.3, max_sessions=16)
+    with BackgroundServer(create_app(config), config=config) as small, contextlib.ExitStack() as stack:
+        url = small.url.replace("http", "ws") + "/ws"
+        clients = [stack.enter_context(connect(url, open_timeout=10)) for _ in range(10)]
+        for ws in clients:
+            ws.send(json.dumps({"type": "reset", "data": {"env_id": "arithmetic/addition", "seed": 0}}))
+            ws.recv(timeout=10)
+        monkeypatch.setattr(openenv_server.PalaestraEnvironment, "step", slow)
+        for ws in clients:
+            ws.send(json.dumps({"type": "step", "data": {"text": "<answer>1</answer>"}}))
+        time.sleep(0.5)
+        monkeypatch.setattr(openenv_server.PalaestraEnvironment, "step", real)
+        start = time.monotonic()
+        status, _ = request(small, "/reset", {"env_id": "arithmetic/addition", "seed": 1})
+        assert status == 200 and time.monotonic() - start < 2.0
