@@ -33,17 +33,14 @@ from __future__ import annotations
 
 import functools
 import hmac
-import io
 import json
 import re
-import socket
 import threading
-import time
 from collections.abc import Sequence
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from palaestra.core.browser_guard import JSON_REQUIRED, allowed_hosts, is_json, refusal
+from palaestra.core.http_bounds import BoundedHandler, BoundedHTTPServer
 from palaestra.core.problem import Problem, Verdict
 from palaestra.core.registry import SERVED_LEVEL_MAX, registry
 from palaestra.core.scoring import score, to_problem
@@ -147,28 +144,7 @@ def _generated(env_id: str, level: int, seed: int, answer_format: str | None) ->
     return sample(env_id, level, seed, answer_format).to_json()
 
 
-class _DeadlineReader(io.RawIOBase):
-    """The connection's bytes, each read waiting at most the idle timeout and never past ``deadline`` (if set):
-    a client trickling a byte at a time cannot stretch a request's headers (or body) past their deadline."""
-
-    def __init__(self, sock: socket.socket, idle: float) -> None:
-        self.sock, self.idle = sock, idle
-        self.deadline: float | None = None
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: Any) -> int:
-        wait = self.idle
-        if self.deadline is not None:
-            wait = min(wait, self.deadline - time.monotonic())
-            if wait <= 0:
-                raise TimeoutError("the request's deadline passed")
-        self.sock.settimeout(wait)
-        return self.sock.recv_into(buffer)
-
-
-class RewardServer(ThreadingHTTPServer):
+class RewardServer(BoundedHTTPServer):
     """``POST /get_reward`` in OpenRLHF's protocol; ``GET /health``. Bounded: body size, batch size, concurrency,
     connections, and time.
 
@@ -187,8 +163,6 @@ class RewardServer(ThreadingHTTPServer):
     ``application/json``.
     """
 
-    daemon_threads = True
-
     def __init__(self, address: tuple[str, int], max_body_bytes: int = MAX_BODY_BYTES, max_batch: int = MAX_BATCH,
                  max_concurrent: int = 64, timeout: float = 120.0, body_timeout: float = 30.0,
                  max_connections: int = 512, token: str | None = None, job_seconds: float = 10.0,
@@ -197,46 +171,15 @@ class RewardServer(ThreadingHTTPServer):
         from palaestra import sandbox
 
         self.max_body_bytes, self.max_batch, self.timeout = max_body_bytes, max_batch, timeout
-        self.body_timeout, self.token, self.idle_timeout = body_timeout, token, timeout
-        self.header_timeout, self.max_level = header_timeout, max_level
+        self.body_timeout, self.token, self.max_level = body_timeout, token, max_level
         self.hosts = allowed_hosts(address[0])
         self.queue_seconds = queue_seconds
-        self.request_queue_size = backlog  # read by server_activate's listen()
         self.slots = threading.BoundedSemaphore(max_concurrent)
-        self.connections = threading.BoundedSemaphore(max_connections)
-        self._closing = False
         # Every sandbox job judged here runs within the server's budget, whatever a label says.
         sandbox.set_ceiling(sandbox.Limits(wall_seconds=job_seconds, cpu_seconds=job_seconds,
                                            compile_seconds=max(job_seconds, 10.0)))
-        super().__init__(address, _RewardHandler)
-
-    def get_request(self) -> tuple[Any, Any]:
-        """Accept the next connection once a connection slot is free; until then it waits in the listen queue."""
-        while not self.connections.acquire(timeout=0.2):
-            if self._closing:
-                raise OSError("the server is shutting down")  # serve_forever skips the request and sees the shutdown
-        try:
-            return super().get_request()
-        except BaseException:
-            self.connections.release()
-            raise
-
-    def process_request(self, request: Any, client_address: Any) -> None:
-        try:
-            super().process_request(request, client_address)
-        except BaseException:  # no thread took the connection: give its slot back
-            self.connections.release()
-            raise
-
-    def process_request_thread(self, request: Any, client_address: Any) -> None:
-        try:
-            super().process_request_thread(request, client_address)
-        finally:
-            self.connections.release()
-
-    def shutdown(self) -> None:
-        self._closing = True
-        super().shutdown()
+        super().__init__(address, _RewardHandler, max_connections=max_connections, idle_timeout=timeout,
+                         header_timeout=header_timeout, backlog=backlog)
 
     @property
     def url(self) -> str:
@@ -244,42 +187,9 @@ class RewardServer(ThreadingHTTPServer):
         return f"http://{host}:{port}/get_reward"
 
 
-class _RewardHandler(BaseHTTPRequestHandler):
+class _RewardHandler(BoundedHandler):
     server: RewardServer
     protocol_version = "HTTP/1.1"
-
-    def setup(self) -> None:
-        self.timeout = self.server.timeout
-        super().setup()
-        self.rfile.close()  # read through the deadline reader instead
-        self._reader = _DeadlineReader(self.connection, self.server.idle_timeout)
-        self._buffered = io.BufferedReader(self._reader)
-        self.rfile = self._buffered
-
-    def handle_one_request(self) -> None:
-        """Wait for a request up to the idle timeout; from its first byte, its line and headers have
-        ``header_timeout`` seconds in all (a byte at a time used to restart the idle timer for ever)."""
-        self._reader.deadline = None
-        try:
-            if not self._buffered.peek(1):
-                self.close_connection = True
-                return
-        except OSError:  # idle past the timeout, or reset
-            self.close_connection = True
-            return
-        self._reader.deadline = time.monotonic() + self.server.header_timeout
-        try:
-            super().handle_one_request()
-        except OSError:
-            self.close_connection = True
-        finally:
-            self._reader.deadline = None
-
-    def parse_request(self) -> bool:
-        ok = super().parse_request()  # reads the headers, within the header deadline
-        self._reader.deadline = None
-        self.connection.settimeout(self.server.idle_timeout)
-        return ok
 
     def _refused(self) -> bool:
         """Answers (and True) a request a foreign web page may have sent: a foreign Host (without a token) or Origin."""
@@ -337,20 +247,17 @@ class _RewardHandler(BaseHTTPRequestHandler):
 
     def _read_body(self, length: int) -> bytes | None:
         """The body, or None if it did not all arrive within ``body_timeout`` seconds."""
-        self._reader.deadline = time.monotonic() + self.server.body_timeout
         chunks, got = [], 0
         try:
-            while got < length:
-                chunk = self.rfile.read1(min(length - got, 1 << 20))
-                if not chunk:
-                    return None
-                chunks.append(chunk)
-                got += len(chunk)
+            with self.read_within(self.server.body_timeout):
+                while got < length:
+                    chunk = self.rfile.read1(min(length - got, 1 << 20))
+                    if not chunk:
+                        return None
+                    chunks.append(chunk)
+                    got += len(chunk)
         except OSError:  # a timeout included
             return None
-        finally:
-            self._reader.deadline = None
-            self.connection.settimeout(self.server.idle_timeout)
         return b"".join(chunks)
 
     def _answer(self, body: bytes) -> tuple[int, dict[str, Any]]:

@@ -38,19 +38,24 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from importlib import resources
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 from palaestra.core.browser_guard import JSON_REQUIRED, allowed_hosts, is_json, refusal
 from palaestra.core.extract import CLOSE_TAG, wrap
+from palaestra.core.http_bounds import BoundedHandler, BoundedHTTPServer
 from palaestra.core.problem import Verdict
 from palaestra.core.registry import SERVED_LEVEL_MAX, make_source, registry
 from palaestra.core.scoring import score
 
 MAX_BODY_BYTES = 1_000_000
 MAX_SESSIONS = 256
+MAX_CONNECTIONS = 64  # connections served at once (a thread each); more wait in the listen queue
+IDLE_SECONDS = 30  # a keep-alive connection idle this long is closed
+HEADER_SECONDS = 10  # a request's line and headers, in all (a byte at a time used to hold a thread for ever)
+BODY_SECONDS = 30
 STATS_SEEDS = 6  # problems per level behind each chart point: enough to show the trend, quick to compute
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 _COUNT = re.compile(r"[0-9]{1,18}")
@@ -195,9 +200,8 @@ def make_handler(playground: Playground, host: str = "127.0.0.1") -> type[BaseHT
     page = _page()
     hosts = allowed_hosts(host)
 
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(BoundedHandler):
         server_version = "palaestra-ui"
-        timeout = 30  # a client that stalls mid-request is dropped
 
         def log_message(self, format: str, *args: Any) -> None:  # quiet: the page polls nothing, errors go back as JSON
             return
@@ -243,7 +247,8 @@ def make_handler(playground: Playground, host: str = "127.0.0.1") -> type[BaseHT
                 return self._answer(playground.envs)
             if url.path in ("/api/problem", "/api/answer"):
                 return self._answer(lambda: playground.problem(query["id"], _int(query.get("level", "0"), "level"),
-                                                               int(query.get("seed", 0)), url.path == "/api/answer"))
+                                                               _seed(_int(query.get("seed", "0"), "seed")),
+                                                               url.path == "/api/answer"))
             if url.path == "/api/stats":
                 return self._answer(lambda: playground.level_stats(query["id"]))
             self._json(HTTPStatus.NOT_FOUND, {"error": f"no such page: {url.path}"})
@@ -263,13 +268,20 @@ def make_handler(playground: Playground, host: str = "127.0.0.1") -> type[BaseHT
                 self.close_connection = True
                 return self._json(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, {"error": "request too large"})
             try:
-                body = json.loads(self.rfile.read(length) or b"{}")
+                with self.read_within(BODY_SECONDS):
+                    raw = self.rfile.read(length)
+            except OSError:  # the body did not come in time
+                self.close_connection = True
+                return self._json(HTTPStatus.REQUEST_TIMEOUT, {"error": f"the body did not arrive in {BODY_SECONDS} s"})
+            try:
+                body = json.loads(raw or b"{}")
                 if not isinstance(body, dict):
                     raise ValueError("the request body must be a JSON object")
             except (ValueError, RecursionError) as exc:
                 return self._json(HTTPStatus.BAD_REQUEST, {"error": f"bad JSON: {str(exc)[:200]}"})
             routes = {
-                "/api/reset": lambda: playground.reset(str(body["id"]), body.get("level", 0), int(body.get("seed", 0))),
+                "/api/reset": lambda: playground.reset(str(body["id"]), body.get("level", 0),
+                                                       _seed(body.get("seed", 0))),
                 "/api/step": lambda: playground.step(str(body["session"]), _text(body.get("text"))),
                 "/api/hint": lambda: playground.hint(str(body["session"])),
                 "/api/replay": lambda: playground.replay(str(body["session"])),
@@ -289,18 +301,26 @@ def _int(value: str, name: str) -> int:
     return int(value)
 
 
+def _seed(value: Any) -> int:
+    """A seed from a client: a non-negative integer (a negative one made gymnasium raise and drop the connection)."""
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {str(value)[:40]!r}")
+    return value
+
+
 def _text(value: Any) -> str:
     if not isinstance(value, str):
         raise TypeError("text must be a string")
     return value
 
 
-def make_server(host: str = "127.0.0.1", port: int = 8765, playground: Playground | None = None) -> ThreadingHTTPServer:
+def make_server(host: str = "127.0.0.1", port: int = 8765, playground: Playground | None = None) -> BoundedHTTPServer:
     """The playground's HTTP server (not started). Binds ``host`` (loopback by default); answers requests addressed
-    to ``host`` or a loopback name (a wildcard bind: loopback names only)."""
-    server = ThreadingHTTPServer((host, port), make_handler(playground or Playground(), host))
-    server.daemon_threads = True
-    return server
+    to ``host`` or a loopback name (a wildcard bind: loopback names only). At most ``MAX_CONNECTIONS`` connections
+    at once (more wait to be accepted), each request's line and headers within ``HEADER_SECONDS``, its body within
+    ``BODY_SECONDS``, an idle keep-alive connection closed after ``IDLE_SECONDS``."""
+    return BoundedHTTPServer((host, port), make_handler(playground or Playground(), host),
+                             max_connections=MAX_CONNECTIONS, idle_timeout=IDLE_SECONDS, header_timeout=HEADER_SECONDS)
 
 
 def serve_ui(host: str = "127.0.0.1", port: int = 8765, max_level: int = SERVED_LEVEL_MAX) -> None:
