@@ -98,8 +98,8 @@ class BoundedHandler(BaseHTTPRequestHandler):
     server: BoundedHTTPServer
 
     def setup(self) -> None:
-        self.timeout = self.server.idle_timeout
         super().setup()
+        self.connection.settimeout(self.server.idle_timeout)  # writes too: a client that reads nothing is dropped
         self.rfile.close()  # read through the deadline reader instead
         self._reader = DeadlineReader(self.connection, self.server.idle_timeout)
         self._buffered = io.BufferedReader(self._reader)
