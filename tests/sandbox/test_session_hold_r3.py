@@ -6,8 +6,12 @@ blocked the whole server on the next cell (an innocent run waited 19.5 s)."""
 
 from __future__ import annotations
 
+import os
+import signal
 import threading
 import time
+
+from sandbox_support import sandbox_processes
 
 from palaestra.sandbox import Limits, LocalBackend
 
@@ -134,3 +138,22 @@ time.sleep(30)
         assert innocent.stdout == "innocent\n" and time.monotonic() - start < 3, innocent
         sender.join(30)
         assert not sender.is_alive()
+
+
+def test_held_sessions_die_with_a_server_that_is_killed() -> None:
+    # Held sessions must stay killable: a held job ignoring SIGKILL (as a cgroup-v1-frozen task does) outlived
+    # its killed server for ever.
+    backend = LocalBackend(min_tier="none", slots=4)
+    try:
+        uids = backend.probe().uids
+        sessions = [backend.session(Limits(wall_seconds=5)) for _ in range(2)]
+        for session in sessions:
+            assert session.run_cell("x = 1").ok  # now held between cells
+        assert sandbox_processes(uids)
+        os.kill(backend.server_pid, signal.SIGKILL)
+        deadline = time.monotonic() + 20
+        while (left := sandbox_processes(uids)) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not left, left
+    finally:
+        backend.close()

@@ -21,11 +21,9 @@ Example::
 from __future__ import annotations
 
 import os
-import time
 
 CONTROLLERS = ("memory", "pids", "cpuacct")
-OPTIONAL = ("cpu", "freezer")  # CPU weights (cpu.shares), and stopping a session between cells, where mounted
-FREEZE_SECONDS = 0.5  # how long a freeze may take to settle before it is reported as failed
+OPTIONAL = ("cpu",)  # CPU weights (cpu.shares) and caps (a held session's), for fairness between jobs, where mounted
 
 
 def _write(path: str, value: str) -> None:
@@ -100,9 +98,9 @@ class SlotCgroup:
         return cls(dirs)
 
     def configure(self, *, memory_bytes: int, tasks: int, shares: int) -> None:
-        """Set the limits and CPU weight for the next job and zero the counters (and let it run: the last
-        job may have ended frozen)."""
-        self.freeze(False)
+        """Set the limits and CPU weight for the next job (no CPU cap: the last may have ended held) and zero
+        the counters."""
+        self.cap_cpu(None)
         self.set_limits(memory_bytes=memory_bytes, tasks=tasks)
         self.set_shares(shares)
         _write(os.path.join(self.dirs["cpuacct"], "cpuacct.usage"), "0")
@@ -128,26 +126,15 @@ class SlotCgroup:
         _write(os.path.join(self.dirs["cpu"], "cpu.shares"), str(shares))
         return True
 
-    def freeze(self, frozen: bool) -> bool:
-        """Stop (or let go on) every task of the group at once: a frozen task runs no code, forks nothing and
-        no signal (SIGCONT included) wakes it. True once the state is reached; False without the freezer, or if
-        the kernel did not settle within FREEZE_SECONDS."""
-        if "freezer" not in self.dirs:
+    def cap_cpu(self, share: float | None) -> bool:
+        """Cap the group at ``share`` of one CPU (None: no cap); False without the cpu controller. (Not the v1
+        freezer: a frozen task ignores SIGKILL, so one frozen when its server died stayed for ever.)"""
+        if "cpu" not in self.dirs:
             return False
-        state = os.path.join(self.dirs["freezer"], "freezer.state")
-        want = "FROZEN" if frozen else "THAWED"
-        _write(state, want)
-        deadline = time.monotonic() + FREEZE_SECONDS
-        while _read(state).strip() != want:  # FREEZING until every task has stopped
-            if time.monotonic() > deadline:
-                return False
-            time.sleep(0.0005)
+        period = int(_read(os.path.join(self.dirs["cpu"], "cpu.cfs_period_us")))
+        quota = -1 if share is None else max(1000, int(period * share))
+        _write(os.path.join(self.dirs["cpu"], "cpu.cfs_quota_us"), str(quota))
         return True
-
-    def set_task_limit(self, tasks: int) -> None:
-        """Change only the task limit (below the count now, no task may start: the running ones go on)."""
-        _write(os.path.join(self.dirs["pids"], "pids.max"), str(tasks))
-        self._configured = None
 
     def join(self) -> None:
         """Move the calling process into every controller's directory."""

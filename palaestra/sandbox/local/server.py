@@ -133,7 +133,8 @@ _TICKS = os.sysconf("SC_CLK_TCK")
 STATUS_SLACK = 1 << 16  # a status frame's room beyond the output files and compiler output it may carry
 INTERPRETER_NSPID = 2  # a session's interpreter: the first process its monitor (PID 1) forks
 IDLE_CPU_CHECK = 0.25  # seconds between looks at the CPU a session held between cells uses
-IDLE_CPU_ALLOWED = 0.05  # CPU seconds a held session may use (a signal it arranged can wake it, without a freezer)
+IDLE_CPU_ALLOWED = 0.02  # CPU seconds a held session may use (a signal it arranged can wake it)
+HELD_CPU_SHARE = 0.02  # of one CPU, the cap on a held session's cgroup (until it is seen and stopped)
 WOKEN_NOTE = (b"[sandbox] this session ran between cells (something it left woke its interpreter) and was "
               b"stopped: its variables are gone\n")
 EVICTED_NOTE = (b"[sandbox] this session was idle and was closed to make room for others "
@@ -189,8 +190,7 @@ class Job:
     cells_fd: int | None = None
     cell: dict[str, Any] | None = None  # the cell in flight
     interpreter: int | None = None  # the interpreter's host pid, once looked up (see Server._hold)
-    frozen: bool = False  # held between cells by the cgroup freezer (else by SIGSTOP)
-    held: tuple[float, float] | None = None  # held by SIGSTOP: (CPU seconds then, when last looked at)
+    held: tuple[float, float] | None = None  # held between cells: (CPU seconds then, when last looked at)
     cells_out: bytearray = field(default_factory=bytearray)  # cells not yet written to the interpreter's pipe
     waiting: collections.deque[dict[str, Any]] = field(default_factory=collections.deque)
     after_loss: bool = False  # replaces a session that died between cells
@@ -681,9 +681,6 @@ class Server:
             os.killpg(job.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
-        if job.frozen:  # a frozen task dies only once thawed
-            job.frozen = False
-            self._freeze(job, False)
 
     def _read(self, fd: int) -> int:
         """Read once from one of a job's pipes; the number of bytes read (0: EOF or none ready)."""
@@ -1116,53 +1113,45 @@ class Server:
         return True
 
     def _hold(self, job: Job) -> None:
-        """When a cell returns: kill what it left running (forked processes) and stop the interpreter until
-        the next cell, so that between cells a session uses no CPU. With the cgroup freezer (strict) the job is
-        frozen first, so its processes are listed while none can fork a successor, and killed with no task
-        allowed to start; then frozen again: no thread, timer or signal runs it until the next cell. Without
-        it (standard), SIGSTOP, which the job's own timers can undo: its CPU between cells then runs at the
-        lowest weight and counts against the session's CPU limit."""
-        cgroup = job.slot.cgroup
-        if cgroup is not None and "freezer" in cgroup.dirs and job.exited_at is None:
-            try:
-                if self._freeze(job, True):
-                    cgroup.set_task_limit(1)  # below the count: nothing may start while the leftovers die
-                    leftovers = self._leftovers(job)
-                    self._signal(leftovers, signal.SIGKILL)  # delivered at the thaw, before any code runs
-                    self._freeze(job, False)
-                    for _ in range(200):  # they die as soon as they run: ~1 ms
-                        if not self._leftovers(job):
-                            break
-                        time.sleep(0.0005)
-                    job.frozen = self._freeze(job, True)
-                    cgroup.set_task_limit(int(job.limits["processes"]) + 1)
-                    if job.frozen:
-                        return
-            except OSError:
-                pass  # the job is ending: its exit answers
-        if job.slot.uid is not None and job.exited_at is None:
-            # kill(-1, SIGSTOP) as the slot's uid stops all its processes at once, a forking one included (see
-            # zygote.kill_as): then the leftovers are listed with none able to fork, and killed.
+        """When a cell returns: kill what it left running and stop the interpreter until the next cell, so that
+        between cells a session uses no CPU. With a uid of its own, every process of the uid is stopped at once
+        (kill(-1, SIGSTOP) as that uid: a process forking at that moment cannot slip a child through, see
+        zygote.kill_as), so the leftovers are listed with none able to fork, and killed. A job can arrange to be
+        woken (its own timer sending it SIGCONT): then its CPU between cells is capped at HELD_CPU_SHARE (cgroup),
+        runs at the lowest weight, and a session seen using CPU between cells is stopped (:meth:`_watch_held`)."""
+        if job.exited_at is not None:
+            return
+        if job.slot.uid is not None:
             self._kill_as(job.slot.uid, signal.SIGSTOP)
             self._signal(self._leftovers(job), signal.SIGKILL)
         else:
             self._signal([pid] if (pid := self._interpreter(job)) is not None else [], signal.SIGSTOP)
             self._kill_leftovers(job)
+        cgroup = job.slot.cgroup
+        try:
+            if cgroup is not None:
+                cgroup.cap_cpu(HELD_CPU_SHARE)
+        except OSError:
+            pass  # it is ending: its exit answers
         self._set_level(job, len(self.cpu_levels) - 1)
-        job.held = (self._cpu_so_far(job), _now())  # _timers stops it if it runs all the same
+        job.held = (self._cpu_so_far(job), _now())
 
     def _release_hold(self, job: Job) -> None:
         """Let the interpreter (and, stopped with it, its monitor) run the next cell (see :meth:`_hold`)."""
+        if job.held is None or job.exited_at is not None:
+            return
         job.held = None
-        if job.frozen:
-            job.frozen = False
-            self._freeze(job, False)
-        elif job.exited_at is None:
-            self._signal([pid for pid in {job.pid, self._interpreter(job)} if pid is not None], signal.SIGCONT)
+        cgroup = job.slot.cgroup
+        try:
+            if cgroup is not None:
+                cgroup.cap_cpu(None)
+        except OSError:
+            pass
+        self._signal([pid for pid in {job.pid, self._interpreter(job)} if pid is not None], signal.SIGCONT)
 
     def _watch_held(self, job: Job, now: float) -> float:
-        """A session held by SIGSTOP that uses CPU all the same (its own timer sent it SIGCONT) is stopped,
-        its owner told at the next cell; when to look again."""
+        """A held session that uses CPU all the same (its own timer sent it SIGCONT) is stopped, its owner told
+        at the next cell; when to look again."""
         assert job.held is not None
         cpu, looked = job.held
         if now >= looked + IDLE_CPU_CHECK:
@@ -1173,13 +1162,6 @@ class Server:
                 self._stop(job)
             job.held = (cpu, now)
         return job.held[1] + IDLE_CPU_CHECK
-
-    def _freeze(self, job: Job, frozen: bool) -> bool:
-        cgroup = job.slot.cgroup
-        try:
-            return cgroup is not None and cgroup.freeze(frozen)
-        except OSError:
-            return False
 
     def _interpreter(self, job: Job) -> int | None:
         """A session's interpreter's host pid (None once the job is reaped)."""
@@ -1209,7 +1191,7 @@ class Server:
 
     def _kill_leftovers(self, job: Job) -> None:
         """Kill what a session's cell left running, round after round (a forking survivor is found in the next
-        one); see :meth:`_hold` for the frozen way, which no fork can outrun."""
+        one; without a uid of its own, the only way); see :meth:`_hold` for the way no fork can outrun."""
         for _ in range(100):
             leftovers = self._leftovers(job)
             if not leftovers:
