@@ -110,8 +110,13 @@ def test_each_session_cell_starts_at_the_top_weight() -> None:
             (slot,) = [path for path in slots if Path(path, "cgroup.procs").read_text().strip()]
             after_spin = _shares(slot)
             assert after_spin is not None and after_spin <= LEVELS[2], after_spin  # 0.3 s: the third level
-            assert session.run_cell("print(1)").stdout == "1\n"
-            assert _shares(slot) == LEVELS[0]  # a new cell is a new request: from the top
+            during: list[int | None] = []
+            watcher = threading.Timer(0.3, lambda: during.append(_shares(slot)))
+            watcher.start()
+            assert session.run_cell("import time; time.sleep(0.8); print(1)").stdout == "1\n"
+            watcher.join()
+            assert during == [LEVELS[0]]  # a new cell is a new request: from the top
+            assert _shares(slot) == LEVELS[-1]  # and between cells the session holds the lowest weight
     finally:
         backend.close()
 
