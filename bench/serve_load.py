@@ -222,7 +222,7 @@ async def post(port: int, body: bytes, deadline: float) -> int:
     """One POST /get_reward on its own connection; the status, or 0 when the connection failed or timed out."""
     try:
         reader, writer = await asyncio.wait_for(asyncio.open_connection(HOST, port), deadline - time.monotonic())
-        writer.write(b"POST /get_reward HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nConnection: close\r\n"
+        writer.write(b"POST /get_reward HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nConnection: close\r\n"
                      b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
         await writer.drain()
         status_line = await asyncio.wait_for(reader.readline(), deadline - time.monotonic())
