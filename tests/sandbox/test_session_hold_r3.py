@@ -11,6 +11,7 @@ import signal
 import threading
 import time
 
+import pytest
 from sandbox_support import sandbox_processes
 
 from palaestra.sandbox import Limits, LocalBackend
@@ -146,6 +147,8 @@ def test_held_sessions_die_with_a_server_that_is_killed() -> None:
     backend = LocalBackend(min_tier="none", slots=4)
     try:
         uids = backend.probe().uids
+        if uids is None:
+            pytest.skip("jobs run as the caller here (no root): no uid of their own to look for")
         sessions = [backend.session(Limits(wall_seconds=5)) for _ in range(2)]
         for session in sessions:
             assert session.run_cell("x = 1").ok  # now held between cells
