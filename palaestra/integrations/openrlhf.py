@@ -32,6 +32,7 @@ Example::
 from __future__ import annotations
 
 import functools
+import hashlib
 import hmac
 import json
 import re
@@ -40,6 +41,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from palaestra.core.browser_guard import JSON_REQUIRED, allowed_hosts, is_json, refusal
+from palaestra.core.extract import check_format
 from palaestra.core.http_bounds import BoundedHandler, BoundedHTTPServer
 from palaestra.core.problem import Problem, Verdict
 from palaestra.core.registry import SERVED_LEVEL_MAX, registry
@@ -47,6 +49,7 @@ from palaestra.core.scoring import score, to_problem
 from palaestra.integrations.common import sample
 
 MAX_BATCH = 4096  # samples in one /get_reward request at most
+MAX_SEED = 2**64  # seeds a label may carry (an 8 MB seed was held twice per cache entry)
 MAX_BODY_BYTES = 64_000_000
 MAX_TEXT_CHARS = 200_000  # per query: longer ones are cut before judging
 TOKEN_ENV = "PALAESTRA_SERVER_TOKEN"
@@ -128,20 +131,30 @@ def checked_labels(labels: Sequence[Any], most: int) -> list[Any]:
             continue
         try:
             spec.served_level(problem.level, most)
+            seed, answer_format = problem.seed, problem.answer_format
+            if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < MAX_SEED:
+                raise ValueError(f"seed must be an integer in [0, 2**64), not {str(seed)[:40]!r}")
+            if answer_format is not None:
+                check_format(answer_format if isinstance(answer_format, str) else repr(answer_format)[:40])
         except ValueError as exc:
             raise ValueError(f"sample {index}: {exc}") from None
-        if spec.version == problem.version and _generated(
-                spec.id, problem.level, problem.seed, problem.answer_format) != problem.to_json():
+        if spec.version == problem.version and _generated(spec.id, problem.level, seed, answer_format) != _digest(
+                problem.to_json()):
             raise ValueError(f"sample {index}: the label is not the problem {spec.id} level {problem.level} seed "
-                             f"{problem.seed} generates here (its data or prompt was edited)")
+                             f"{seed} generates here (its data or prompt was edited)")
         checked.append(problem)
     return checked
 
 
 @functools.lru_cache(maxsize=4096)
-def _generated(env_id: str, level: int, seed: int, answer_format: str | None) -> str:
-    """The JSON of the problem ``(env_id, level, seed)``, made once for the samples of a group that share it."""
-    return sample(env_id, level, seed, answer_format).to_json()
+def _generated(env_id: str, level: int, seed: int, answer_format: str | None) -> bytes:
+    """The digest of the problem ``(env_id, level, seed)``'s JSON, made once for the samples of a group that share
+    it (a digest: 4,096 problems' text would be megabytes held by the cache)."""
+    return _digest(sample(env_id, level, seed, answer_format).to_json())
+
+
+def _digest(text: str) -> bytes:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
 
 
 class RewardServer(BoundedHTTPServer):

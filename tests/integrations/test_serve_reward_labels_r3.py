@@ -37,3 +37,15 @@ def test_another_versions_label_is_left_to_its_error_verdict() -> None:
     (kept,) = openrlhf.checked_labels([json.dumps(label)], 9)
     verdict = openrlhf.judge(["<answer>1</answer>"], ["p"], [kept])[0]
     assert verdict.error and "v" in verdict.error
+
+
+@pytest.mark.parametrize("field", [{"seed": 10**2000}, {"seed": "1" * 100}, {"seed": [7]}, {"seed": -1},
+                                   {"answer_format": [1]}, {"answer_format": "zz"}])
+def test_seeds_and_formats_out_of_shape_are_refused_without_generating(field: dict[str, object]) -> None:
+    # An 8 MB seed was held twice in the cache per refused label; a list as a seed crashed the request's thread.
+    problem = next(problem_set(["arithmetic/addition"], [0], [1]))
+    label = {**json.loads(problem.to_json()), **field}
+    before = openrlhf._generated.cache_info().currsize
+    with pytest.raises(ValueError, match="sample 0: "):
+        openrlhf.checked_labels([json.dumps(label)], 9)
+    assert openrlhf._generated.cache_info().currsize == before

@@ -160,3 +160,25 @@ def test_held_sessions_die_with_a_server_that_is_killed() -> None:
         assert not left, left
     finally:
         backend.close()
+
+
+def test_a_woken_session_that_forks_is_stopped(jail: LocalBackend) -> None:
+    # A child's CPU shows in its parent's only once reaped: a woken interpreter that idles while its forked child
+    # spins used 2.97 CPU-s between cells at the standard tier, unseen. A held session with any process besides
+    # its interpreter and monitor ran, and is stopped.
+    wake_then_fork = WAKE_BY_TIMER.replace("""for _ in range(2):
+    threading.Thread(target=spin, daemon=True).start()
+""", """import os
+def fork_spinner():
+    time.sleep(0.5)
+    if os.fork() == 0:
+        while True:
+            pass
+threading.Thread(target=fork_spinner, daemon=True).start()
+""")
+    assert wake_then_fork != WAKE_BY_TIMER
+    with jail.session(Limits(wall_seconds=10, cpu_seconds=30, processes=8)) as session:
+        assert session.run_cell(wake_then_fork).ok
+        time.sleep(2.0)
+        later = session.run_cell("print('next')")
+        assert later.state_lost and "ran between cells" in later.stderr and later.stdout == "next\n", later

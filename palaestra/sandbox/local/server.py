@@ -1150,12 +1150,15 @@ class Server:
         self._signal([pid for pid in {job.pid, self._interpreter(job)} if pid is not None], signal.SIGCONT)
 
     def _watch_held(self, job: Job, now: float) -> float:
-        """A held session that uses CPU all the same (its own timer sent it SIGCONT) is stopped, its owner told
-        at the next cell; when to look again."""
+        """A held session that runs all the same (its own timer sent it SIGCONT) is stopped, its owner told at
+        the next cell: seen using CPU, or with a process besides its interpreter and monitor (a child's CPU
+        shows in its parent's only once it is reaped, and without a cgroup nothing else counts it); when to look
+        again."""
         assert job.held is not None
         cpu, looked = job.held
         if now >= looked + IDLE_CPU_CHECK:
-            if self._cpu_so_far(job) - cpu > IDLE_CPU_ALLOWED and job.sid is not None:
+            ran = self._cpu_so_far(job) - cpu > IDLE_CPU_ALLOWED or bool(self._leftovers(job))
+            if ran and job.sid is not None:
                 if self.sessions.get(job.sid) is job:
                     del self.sessions[job.sid]
                 self.evicted[job.sid] = WOKEN_NOTE

@@ -176,10 +176,14 @@ def kill_as(uid: int, sig: int = signal.SIGKILL) -> None:
             os._exit(0)
     while True:
         try:
-            os.waitpid(pid, 0)
-            return
+            _, status = os.waitpid(pid, os.WUNTRACED)
         except InterruptedError:
             continue
+        if not os.WIFSTOPPED(status):
+            return
+        # Once it is the uid, the uid's own processes can signal it: one stopped by a job's kill(-1, SIGSTOP)
+        # would never exit, and this wait (and the server behind it) would hang.
+        os.kill(pid, signal.SIGKILL)
 
 
 def _serve(
