@@ -738,6 +738,8 @@ class Server:
 
     def _status(self, job: Job, message: dict[str, Any]) -> None:
         if "cell" in message:
+            if job.stopping:  # stopped meanwhile (its deadline, a close): the cell is answered as lost, by its exit
+                return
             self._drain(job)
             self._finish_cell(job, message)
         elif "compile" in message:
