@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import json
 import socket
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -45,10 +46,10 @@ def server() -> Any:
                                              ([1], "must be an integer"), (-1, "out of range"), (True, "integer")])
 def test_a_level_past_the_servers_bound_is_a_400_and_the_server_stays_responsive(
         server: BackgroundServer, level: Any, said: str) -> None:
-    start = time.monotonic()
+    # Both requests have request()'s 10 s timeout: a level of 10**12 used to freeze the server for far longer.
     status, body = request(server, "/reset", {"env_id": "arithmetic/addition", "seed": 0, "level": level})
     assert status == 400 and said in body["detail"], body
-    assert request(server, "/health")[0] == 200 and time.monotonic() - start < 5
+    assert request(server, "/health")[0] == 200
 
 
 def test_levels_past_a_bounded_envs_presets_and_the_configured_bound(server: BackgroundServer) -> None:
@@ -166,9 +167,10 @@ def test_steps_past_the_timeout_do_not_starve_other_clients(monkeypatch: pytest.
     # Each late step keeps its thread until its work ends: more of them than asyncio's default pool has threads
     # (CPUs + 4) used to leave none for anyone else.
     real = openenv_server.PalaestraEnvironment.step
+    release = threading.Event()
 
-    def slow(self: Any, action: Any, **kwargs: Any) -> Any:
-        time.sleep(3.0)
+    def stuck(self: Any, action: Any, **kwargs: Any) -> Any:
+        release.wait(60)  # until the test is done: a late step's thread is held for as long as its work lasts
         return real(self, action, **kwargs)
 
     config = ServeConfig(step_timeout=0.3, max_sessions=16)
@@ -178,11 +180,14 @@ def test_steps_past_the_timeout_do_not_starve_other_clients(monkeypatch: pytest.
         for ws in clients:
             ws.send(json.dumps({"type": "reset", "data": {"env_id": "arithmetic/addition", "seed": 0}}))
             ws.recv(timeout=10)
-        monkeypatch.setattr(openenv_server.PalaestraEnvironment, "step", slow)
-        for ws in clients:
-            ws.send(json.dumps({"type": "step", "data": {"text": "<answer>1</answer>"}}))
-        time.sleep(0.5)
-        monkeypatch.setattr(openenv_server.PalaestraEnvironment, "step", real)
-        start = time.monotonic()
-        status, _ = request(small, "/reset", {"env_id": "arithmetic/addition", "seed": 1})
-        assert status == 200 and time.monotonic() - start < 2.0
+        monkeypatch.setattr(openenv_server.PalaestraEnvironment, "step", stuck)
+        try:
+            for ws in clients:
+                ws.send(json.dumps({"type": "step", "data": {"text": "<answer>1</answer>"}}))
+            time.sleep(0.5)
+            monkeypatch.setattr(openenv_server.PalaestraEnvironment, "step", real)
+            # With ten threads stuck for good, another client is still served (within request()'s 10 s timeout).
+            status, _ = request(small, "/reset", {"env_id": "arithmetic/addition", "seed": 1})
+            assert status == 200
+        finally:
+            release.set()

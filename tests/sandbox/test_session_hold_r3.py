@@ -117,8 +117,7 @@ time.sleep(1.0)
         r = session.run_cell("import time\n" + flood)
         assert r.error is None and "[sandbox] stopped" in r.stderr and r.state_lost, r
         assert session.run_cell("print('fresh')").stdout == "fresh\n"
-    start = time.monotonic()
-    assert jail.run("print(1)").stdout == "1\n" and time.monotonic() - start < 5
+    assert jail.run("print(1)").stdout == "1\n"
 
 
 def test_a_session_that_stops_reading_its_cells_cannot_block_the_server(jail: LocalBackend) -> None:
@@ -126,7 +125,7 @@ def test_a_session_that_stops_reading_its_cells_cannot_block_the_server(jail: Lo
 import fcntl, time
 fcntl.fcntl(CELLS, 1031, 4096)  # F_SETPIPE_SZ: one page
 os.write(RESULTS, report())     # "done", while it goes on sleeping and never reads another cell
-time.sleep(30)
+time.sleep(120)
 """
     with jail.session(Limits(wall_seconds=3, cpu_seconds=5)) as session:
         session.run_cell(arm)
@@ -134,9 +133,12 @@ time.sleep(30)
         sender = threading.Thread(target=lambda: big.setdefault("r", session.run_cell("x = 1\n" + "# pad\n" * 2000)))
         sender.start()
         time.sleep(0.5)
-        start = time.monotonic()
-        innocent = jail.run("print('innocent')", limits=Limits(wall_seconds=5))
-        assert innocent.stdout == "innocent\n" and time.monotonic() - start < 3, innocent
+        innocent: dict[str, object] = {}
+        bystander = threading.Thread(target=lambda: innocent.setdefault(
+            "r", jail.run("print('innocent')", limits=Limits(wall_seconds=5))))
+        bystander.start()
+        bystander.join(30)  # a blocked server answered only after the sleeping cell's 120 s
+        assert not bystander.is_alive() and innocent["r"].stdout == "innocent\n", innocent  # type: ignore[attr-defined]
         sender.join(30)
         assert not sender.is_alive()
 

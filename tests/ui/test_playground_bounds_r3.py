@@ -45,7 +45,6 @@ def test_trickled_headers_are_cut_and_their_slots_freed(small: Any) -> None:
     try:
         for sock in slow:
             sock.sendall(b"GET /api/envs HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: a")
-        start = time.monotonic()
         for sock in slow:  # the header deadline (1 s) closes them, however slowly bytes keep coming
             sock.settimeout(8)
             for _ in range(20):
@@ -54,8 +53,7 @@ def test_trickled_headers_are_cut_and_their_slots_freed(small: Any) -> None:
                 except OSError:
                     break
                 time.sleep(0.2)
-            assert sock.recv(100) == b""
-        assert time.monotonic() - start < 6
+            assert sock.recv(100) == b""  # within the 8 s timeout: without a header deadline it never closes
         assert _get(port, "/api/envs").startswith(b"HTTP/1.0 200")  # slots free again
     finally:
         for sock in slow:
