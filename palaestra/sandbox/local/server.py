@@ -1067,6 +1067,8 @@ class Server:
     def _next_cell(self, job: Job) -> None:
         if job.cell is not None or not job.waiting or job.stopping:
             return
+        if job.held is not None and self._stop_if_it_ran(job):
+            return  # its waiting cells go to a fresh interpreter once it has exited (_end_session)
         job.cell = cell = job.waiting.popleft()
         job.out.clear()
         job.err.clear()
@@ -1159,14 +1161,21 @@ class Server:
         assert job.held is not None
         cpu, looked = job.held
         if now >= looked + IDLE_CPU_CHECK:
-            ran = self._cpu_so_far(job) - cpu > IDLE_CPU_ALLOWED or bool(self._leftovers(job))
-            if ran and job.sid is not None:
-                if self.sessions.get(job.sid) is job:
-                    del self.sessions[job.sid]
-                self.evicted[job.sid] = WOKEN_NOTE
-                self._stop(job)
+            self._stop_if_it_ran(job)
             job.held = (cpu, now)
         return job.held[1] + IDLE_CPU_CHECK
+
+    def _stop_if_it_ran(self, job: Job) -> bool:
+        """Stop a held session that ran (see :meth:`_watch_held`), its owner told at the next cell; whether it did.
+        Also asked just before the next cell lets it go, so a run between the last look and that cell is caught."""
+        assert job.held is not None
+        if job.sid is None or not (self._cpu_so_far(job) - job.held[0] > IDLE_CPU_ALLOWED or self._leftovers(job)):
+            return False
+        if self.sessions.get(job.sid) is job:
+            del self.sessions[job.sid]
+        self.evicted[job.sid] = WOKEN_NOTE
+        self._stop(job)
+        return True
 
     def _interpreter(self, job: Job) -> int | None:
         """A session's interpreter's host pid (None once the job is reaped)."""
