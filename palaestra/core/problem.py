@@ -96,6 +96,8 @@ class Problem:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Problem:
+        if not isinstance(d, dict):  # e.g. JSON text holding a list: no field of it is a problem's
+            raise TypeError(f"a problem is a JSON object, got {type(d).__name__}")
         return cls(**{f.name: d[f.name] for f in dataclasses.fields(cls) if f.name in d})
 
     @classmethod

@@ -233,6 +233,8 @@ class PalaestraEnvironment(Environment[PalaestraAction, PalaestraObservation, Pa
             problem = to_problem(problem_json)
         except (KeyError, LookupError, TypeError, ValueError) as exc:
             raise RequestError(f"action.problem is not a palaestra problem: {exc}") from None
+        if not problem.env_id:
+            raise RequestError("action.problem is not a palaestra problem: it names no env_id")
         self.reset(env_id=problem.env_id, level=problem.level, seed=problem.seed,
                    answer_format=problem.answer_format)
         if self._env.unwrapped.problem.to_json() != problem.to_json():

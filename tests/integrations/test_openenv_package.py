@@ -99,8 +99,9 @@ def test_a_stateless_http_step_without_its_episode_or_with_an_edited_problem_is_
     edited = {**json.loads(first["observation"]["problem"]), "answer": "0"}
     status, body = post(server, "/step", {"action": {"text": wrap("0"), "problem": json.dumps(edited)}})
     assert status == 400 and "not the problem" in body["detail"]
-    status, body = post(server, "/step", {"action": {"text": wrap("0"), "problem": "{not json"}})
-    assert status == 400 and "not a palaestra problem" in body["detail"]
+    for not_a_problem in ("{not json", "[]", "{}", "null", '"arithmetic/expression"'):
+        status, body = post(server, "/step", {"action": {"text": wrap("0"), "problem": not_a_problem}})
+        assert status == 400 and "not a palaestra problem" in body["detail"], (not_a_problem, body)
 
 
 @pytest.mark.parametrize(("env_id", "tools"), [("tools/sql_qa", ["sql"]), ("terminal/find_files", ["shell"]),
