@@ -14,13 +14,13 @@ different mazes for the same seed) and a difficulty measure was declared.
 from __future__ import annotations
 
 import random
-import re
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.task import Growth
 from palaestra.generators.grids import MOVES, cell_distances, random_maze
 from palaestra.solvers.simulate import Rules
+from palaestra.verifiers.moves import read_tokens
 
 OPPOSITE = {"U": "D", "D": "U", "L": "R", "R": "L"}
 _INTRO = "Here is a maze. '#' is a wall, '.' is open floor, S is the start and G is the goal:\n\n"
@@ -29,7 +29,6 @@ _QUESTION = (
     "or right (R) and must stay on open cells.\n"
     "Give the route as a string of move letters, for example: RRDDLU"
 )
-_FILLER = re.compile(r"[\s,;\[\]()'\"-]+")
 
 
 @register
@@ -95,9 +94,10 @@ class Maze(Task):
         return float(problem.data["length"] * open_squares)
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        moves = _read_moves(answer)
-        if moves is None:
+        read = read_tokens(answer, "UDLR", max_count=self.max_answer_chars)
+        if read is None:
             return Verdict.unparsed("expected a string of moves U, D, L, R")
+        moves = "".join(read)
         run = MazeRules(problem.data["grid"], problem.data["start"], problem.data["goal"]).run(moves)
         if run.illegal is not None:
             return Verdict.wrong(f"move {run.illegal.index + 1} ({run.illegal.move}) {run.illegal.reason}")
@@ -105,6 +105,11 @@ class Maze(Task):
             return Verdict.wrong("the route does not end on G")
         shortest = problem.data["length"]
         return Verdict.judge(len(moves) == shortest, f"the route takes {len(moves)} moves; a shorter one exists")
+
+    def spellings(self, problem: Problem) -> list[str]:
+        gold = problem.answer or ""
+        return [*super().spellings(problem), " ".join(gold), ", ".join(gold), gold.lower(), f"{gold}.",
+                f"\\boxed{{{gold}}}", f"Answer: {gold}", f"The answer is {gold}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         grid, (row, col) = problem.data["grid"], problem.data["start"]
@@ -117,13 +122,6 @@ class Maze(Task):
         if wall_moves:
             wrong.append(rng.choice(wall_moves) + gold)
         return wrong
-
-
-def _read_moves(answer: str) -> str | None:
-    if not isinstance(answer, str) or len(answer) > Maze.max_answer_chars:
-        return None
-    moves = _FILLER.sub("", answer).upper()
-    return moves if moves and all(m in MOVES for m in moves) else None
 
 
 class MazeRules(Rules[tuple[int, int], str]):
