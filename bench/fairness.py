@@ -1,7 +1,7 @@
 """Benign latency under abuse: short jobs run alone, then interleaved with CPU hogs, per policy.
 
     python bench/fairness.py [--benign 50] [--hogs 50] [--hog-cpu 2] [--tier standard]
-                             [--admission usage] [--cpu-policy levels] [--cpp 0] [--repeat 1]
+                             [--admission usage] [--cpu-policy levels] [--cpp 0] [--repeat 1] [--stagger 0]
 
 A clean run submits ``--benign`` short Python jobs at once (one client thread each, so nothing
 queues on the client side) and records each job's latency (the ``run`` call, submission to
@@ -14,6 +14,9 @@ memory admission (``limits``: every run holds its whole memory limit, the policy
 (``demote-once``: full CPU weight until 0.1 s of CPU, then the lowest, the policy before;
 ``levels``: the weight falls in five levels as the CPU used grows), each on a backend of its
 own, back to back in one run (``--repeat`` times, alternating), with the load average before each.
+
+``--stagger S`` also measures the short jobs arriving S seconds after the hogs, all at once (steady abuse:
+the hogs have used CPU, and so can be told from short jobs, when these arrive), against the same clean run.
 
 ``--cpp N`` measures compiles the same way: N C++ jobs (a class and its driver, in the style of
 the code environments; compiled with g++ -O2) alone, then interleaved with the hogs.
@@ -92,20 +95,27 @@ def timed(backend: LocalBackend, source: str, language: str, limits: Limits) -> 
 
 
 def run(
-    backend: LocalBackend, counted: list[tuple[str, str]], hogs: int, hog_cpu: float
+    backend: LocalBackend, counted: list[tuple[str, str]], hogs: int, hog_cpu: float, stagger: float = 0.0
 ) -> tuple[list[float], list[str]]:
-    """Submit the counted jobs (source, language) interleaved with ``hogs`` hogs, all at once; the
-    counted jobs' latencies (failed ones included), and how each failed one failed."""
+    """Submit the counted jobs (source, language) interleaved with ``hogs`` hogs, all at once (or, with
+    ``stagger``, the hogs first and the counted jobs that many seconds later); the counted jobs' latencies
+    (failed ones included), and how each failed one failed."""
     short = Limits(wall_seconds=30, cpu_seconds=5, compile_seconds=30)
-    hog = Limits(wall_seconds=hog_cpu * 10 + 10, cpu_seconds=hog_cpu)
+    hog = Limits(wall_seconds=hog_cpu * 10 + 10 + stagger, cpu_seconds=hog_cpu)
     jobs: list[tuple[str, str, Limits, bool]] = []
     for i in range(max(len(counted), hogs)):
         if i < hogs:
             jobs.append((HOG, "python", hog, False))
         if i < len(counted):
             jobs.append((*counted[i], short, True))
+    if stagger and hogs:
+        jobs.sort(key=lambda job: job[3])  # the hogs first
     with ThreadPoolExecutor(len(jobs)) as pool:
-        futures = [(pool.submit(timed, backend, source, language, limits), c) for source, language, limits, c in jobs]
+        futures = []
+        for source, language, limits, c in jobs:
+            if c and stagger and hogs and not any(counted for _, counted in futures):
+                time.sleep(stagger)  # the hogs are running (and have been told apart) when the short jobs arrive
+            futures.append((pool.submit(timed, backend, source, language, limits), c))
         latencies, failures = [], []
         for future, c in futures:
             seconds, result = future.result()
@@ -164,6 +174,9 @@ def measure(args: argparse.Namespace, admission: str, cpu_policy: str) -> None:
             f"{args.benign} short jobs; {args.hogs} hogs of {args.hog_cpu:g} s CPU"
         )
         report("short", clean, mixed)
+        if args.stagger:
+            print(f"  the hogs {args.stagger:g} s ahead of the short jobs (steady abuse):")
+            report("short", clean, run(backend, benign, args.hogs, args.hog_cpu, args.stagger))
         if args.cpp:
             compiles = [(CPP % (10 + i), "cpp") for i in range(args.cpp)]
             report("c++", run(backend, compiles, 0, args.hog_cpu), run(backend, compiles, args.hogs, args.hog_cpu))
@@ -183,6 +196,10 @@ def main() -> None:
     )
     parser.add_argument("--cpp", type=int, default=0, help="C++ compile jobs to measure too (default: none)")
     parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument(
+        "--stagger", type=float, default=0.0,
+        help="also measure the short jobs arriving this many seconds after the hogs (default: not measured)",
+    )
     args = parser.parse_args()
     combinations = list(
         itertools.product(args.admission or ("limits", "usage"), args.cpu_policy or ("demote-once", "levels"))
