@@ -13,6 +13,18 @@ import pytest
 
 from palaestra.sandbox import LocalBackend, ProbeReport
 
+# A CPU hog (four spinning threads and the main one) and a short job, for the fairness tests.
+HOG = """
+import threading
+def spin():
+    while True:
+        pass
+for _ in range(4):
+    threading.Thread(target=spin, daemon=True).start()
+spin()
+"""
+BENIGN = "print(sum(i * i for i in range(100000)))"
+
 _backends: dict[str | None, LocalBackend] = {}
 
 

@@ -10,21 +10,11 @@ from __future__ import annotations
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 
-from sandbox_support import require
+from sandbox_support import BENIGN, HOG, require
 
 from palaestra.sandbox import ExecResult, Limits, LocalBackend
 
 MB = 2**20
-HOG = """
-import threading
-def spin():
-    while True:
-        pass
-for _ in range(4):
-    threading.Thread(target=spin, daemon=True).start()
-spin()
-"""
-BENIGN = "print(sum(i * i for i in range(100000)))"
 # Holds HOLD_MB (every page touched) while spinning CPU_BEFORE then CPU_AFTER CPU seconds; prints
 # the monotonic clock (shared with the host: no time namespace) when it starts and ends.
 HUNGRY = """

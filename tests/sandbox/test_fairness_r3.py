@@ -6,18 +6,9 @@ from __future__ import annotations
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from palaestra.sandbox import Limits, LocalBackend
+from sandbox_support import BENIGN, HOG
 
-HOG = """
-import threading
-def spin():
-    while True:
-        pass
-for _ in range(4):
-    threading.Thread(target=spin, daemon=True).start()
-spin()
-"""
-BENIGN = "print(sum(i * i for i in range(100000)))"
+from palaestra.sandbox import Limits, LocalBackend
 
 
 def test_a_short_job_is_not_held_up_by_cpu_hogs() -> None:
