@@ -94,7 +94,7 @@ class Maze(Task):
         return float(problem.data["length"] * open_squares)
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        read = read_tokens(answer, "UDLR", max_count=self.max_answer_chars)
+        read: list[str] | None = read_tokens(answer, "UDLR", max_count=self.max_answer_chars)
         if read is None:
             return Verdict.unparsed("expected a string of moves U, D, L, R")
         moves = "".join(read)
