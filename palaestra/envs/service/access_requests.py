@@ -33,7 +33,16 @@ from typing import Any
 
 from palaestra.core import Problem, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.service.common import Function, Records, RequestsServed, call, draw_side
+from palaestra.envs.service.common import (
+    Function,
+    Records,
+    RequestsServed,
+    call,
+    draw_side,
+    draw_sides,
+    served_answer,
+    served_records,
+)
 from palaestra.generators.knowledge import NameForge
 
 TODAY = date(2024, 8, 5)
@@ -115,13 +124,9 @@ class AccessRequests(RequestsServed):
                         [m for m in managers if m != person["manager"]])
                     approvals.append({"person": person_id, "role": role, "approver": approver})
         records: Records = {"today": TODAY.isoformat(), "people": people, "approvals": approvals}
-        count = rng.randint(*config.requests)
-        sides = [kind == "all allowed"] * count
-        if kind == "mixed":
-            sides = [rng.random() < 0.5 for _ in range(count)]
-            sides[rng.randrange(count)], sides[rng.randrange(count)] = True, False
-            if all(sides) or not any(sides):
-                return None
+        sides = draw_sides(rng, rng.randint(*config.requests), kind)
+        if sides is None:
+            return None
         askable = ORDINARY + (PRIVILEGED if config.approvals else ("payments-approve",) if config.duties else ())
         world = copy.deepcopy(records)
         requests: list[dict[str, str]] = []
@@ -148,15 +153,10 @@ class AccessRequests(RequestsServed):
             f"if none).\n\nRequest from {lead}:\n" + "\n".join(texts) + f"\n\n{self.tools_prompt(config.budget)}"
         )
         data = {"records": records, "requests": requests, "rules": rules, "budget": config.budget}
-        done = [n for n, allowed in enumerate(sides, 1) if allowed]
-        return Problem(prompt=prompt, answer=", ".join(map(str, done)) or "none", data=data)
+        return Problem(prompt=prompt, answer=served_answer(sides), data=data)
 
     def expected_records(self, problem: Problem) -> Records:
-        records: Records = copy.deepcopy(problem.data["records"])
-        for request in problem.data["requests"]:
-            if _allowed(records, request, problem.data["rules"]):
-                _grant(records, request, problem.data["rules"])
-        return records
+        return served_records(problem.data, _allowed, _grant)
 
     def difficulty(self, problem: Problem) -> float:
         data = problem.data

@@ -31,7 +31,6 @@ import copy
 import random
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from fractions import Fraction
 from typing import Any
 
 from palaestra.core import Problem, Verdict, register, retry
@@ -43,12 +42,14 @@ from palaestra.envs.service.common import (
     call,
     cents_of,
     dollars,
-    dollars_text,
     draw_person,
     draw_side,
+    draw_sides,
+    judge_dollars,
+    served_records,
 )
+from palaestra.envs.service.common import ledger_net as _net
 from palaestra.generators.knowledge import NameForge
-from palaestra.verifiers.numeric import grade_number
 
 NOW = datetime(2024, 5, 2, 9, 0)
 CITIES = ("LIS", "OSL", "ATH", "DUB", "VIE", "PRG", "CPH", "MAD", "HEL", "BUD")
@@ -114,13 +115,9 @@ class AirlineChanges(ServiceTask):
         customer = draw_person(forge, rng, "T")
         rules = {"upgrades": config.upgrades, "same_day": config.same_day, "cancels": config.cancels,
                  "cutoff": config.cutoff}
-        count = rng.randint(*config.bookings)
-        sides = [kind == "all allowed"] * count
-        if kind == "mixed":
-            sides = [rng.random() < 0.5 for _ in range(count)]
-            sides[rng.randrange(count)], sides[rng.randrange(count)] = True, False
-            if all(sides) or not any(sides):
-                return None
+        sides = draw_sides(rng, rng.randint(*config.bookings), kind)
+        if sides is None:
+            return None
         flights: dict[str, dict[str, Any]] = {}
         bookings: dict[str, dict[str, Any]] = {}
         requests: list[dict[str, Any]] = []
@@ -184,19 +181,19 @@ class AirlineChanges(ServiceTask):
             + f"\n\n{self.tools_prompt(config.budget)}"
         )
         data = {"records": records, "requests": requests, "rules": rules, "budget": config.budget}
-        return Problem(prompt=prompt, answer=dollars(_net(_expected(data)["ledger"])), data=data)
+        net = _net(served_records(data, _allowed, _serve)["ledger"])
+        return Problem(prompt=prompt, answer=dollars(net), data=data)
 
     def expected_records(self, problem: Problem) -> Records:
-        return _expected(problem.data)
+        return served_records(problem.data, _allowed, _serve)
 
     def difficulty(self, problem: Problem) -> float:
         data = problem.data
-        return len(data["requests"]) + 2 * (2 + sum(data["rules"].values())) + len(_expected(data)["ledger"])
+        ledger = served_records(data, _allowed, _serve)["ledger"]
+        return len(data["requests"]) + 2 * (2 + sum(data["rules"].values())) + len(ledger)
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
-        expected = Fraction(cents_of(problem.answer or "$0.00"), 100)
-        verdict = grade_number(dollars_text(answer), expected, units=("dollars", "USD"))
-        return Verdict.unparsed("not an amount in dollars") if verdict is None else Verdict.judge(verdict)
+        return judge_dollars(problem, answer)
 
     def plan(self, problem: Problem) -> list[str]:
         data = problem.data
@@ -304,18 +301,6 @@ def _serve(records: Records, request: dict[str, Any], rules: dict[str, bool]) ->
 def _record(records: Records, reference: str, kind: str, amount: int) -> None:
     records["ledger"].append({"booking": reference, "kind": kind, "amount_cents": amount})
     records["bookings"][reference]["paid_cents"] += amount if kind == "charge" else -amount
-
-
-def _expected(data: dict[str, Any]) -> Records:
-    records: Records = copy.deepcopy(data["records"])
-    for request in data["requests"]:
-        if _allowed(records, request, data["rules"]):
-            _serve(records, request, data["rules"])
-    return records
-
-
-def _net(ledger: list[dict[str, Any]]) -> int:
-    return sum(e["amount_cents"] if e["kind"] == "charge" else -e["amount_cents"] for e in ledger)
 
 
 # --- the functions (they do what they are asked; the rules are the agent's) -----------------------------------

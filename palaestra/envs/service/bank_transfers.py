@@ -36,7 +36,16 @@ from typing import Any
 
 from palaestra.core import Problem, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.service.common import Function, Records, RequestsServed, call, draw_person, draw_side
+from palaestra.envs.service.common import (
+    Function,
+    Records,
+    RequestsServed,
+    call,
+    draw_person,
+    draw_side,
+    draw_sides,
+    served_answer,
+)
 from palaestra.generators.knowledge import NameForge
 
 TODAY, YESTERDAY = "2024-09-12", "2024-09-11"
@@ -135,13 +144,9 @@ class BankTransfers(RequestsServed):
                                                 accounts[entry["to"]]["currency"])
         records: Records = {"today": TODAY, "customers": {customer["id"]: customer}, "accounts": accounts, "transfers": log}
         rules = {"limit": config.limit, "frozen": config.frozen}
-        count = rng.randint(*config.requests)
-        sides = [kind == "all allowed"] * count
-        if kind == "mixed":
-            sides = [rng.random() < 0.5 for _ in range(count)]
-            sides[rng.randrange(count)], sides[rng.randrange(count)] = True, False
-            if all(sides) or not any(sides):
-                return None
+        sides = draw_sides(rng, rng.randint(*config.requests), kind)
+        if sides is None:
+            return None
         world = copy.deepcopy(records)
         requests = []
         for allowed in sides:
@@ -166,8 +171,7 @@ class BankTransfers(RequestsServed):
         )
         data = {"records": records, "requests": requests, "rules": rules, "currencies": config.currencies,
                 "holds": config.holds, "budget": config.budget}
-        done = [n for n, allowed in enumerate(sides, 1) if allowed]
-        return Problem(prompt=prompt, answer=", ".join(map(str, done)) or "none", data=data)
+        return Problem(prompt=prompt, answer=served_answer(sides), data=data)
 
     def expected_records(self, problem: Problem) -> Records:
         records: Records = copy.deepcopy(problem.data["records"])

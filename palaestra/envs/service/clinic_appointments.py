@@ -40,7 +40,16 @@ from typing import Any
 
 from palaestra.core import Problem, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.service.common import Function, Records, RequestsServed, call, draw_person, draw_side
+from palaestra.envs.service.common import (
+    Function,
+    Records,
+    RequestsServed,
+    call,
+    draw_person,
+    draw_side,
+    draw_sides,
+    served_answer,
+)
 from palaestra.generators.knowledge import NameForge
 
 NOW = datetime(2024, 6, 10, 9, 0)
@@ -138,13 +147,9 @@ class ClinicAppointments(RequestsServed):
                         return None
                     slots[moved] = {**slots.pop(slot_id), "start": start.isoformat(timespec="minutes")}
         rules = {"referrals": config.referrals, "cancels": config.cancels, "late_fee": config.late_fee}
-        count = rng.randint(*config.requests)
-        sides = [kind == "all allowed"] * count
-        if kind == "mixed":
-            sides = [rng.random() < 0.5 for _ in range(count)]
-            sides[rng.randrange(count)], sides[rng.randrange(count)] = True, False
-            if all(sides) or not any(sides):
-                return None
+        sides = draw_sides(rng, rng.randint(*config.requests), kind)
+        if sides is None:
+            return None
         world: Records = json.loads(json.dumps(records))  # a copy (JSON-native records): deepcopy is several times slower
         requests: list[dict[str, str]] = []
         for allowed in sides:
@@ -175,8 +180,7 @@ class ClinicAppointments(RequestsServed):
             + f"\n\n{self.tools_prompt(config.budget)}"
         )
         data = {"records": records, "requests": requests, "rules": rules, "budget": config.budget}
-        done = [n for n, allowed in enumerate(sides, 1) if allowed]
-        return Problem(prompt=prompt, answer=", ".join(map(str, done)) or "none", data=data)
+        return Problem(prompt=prompt, answer=served_answer(sides), data=data)
 
     def expected_records(self, problem: Problem) -> Records:
         records: Records = copy.deepcopy(problem.data["records"])

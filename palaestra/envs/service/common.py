@@ -25,11 +25,13 @@ import random
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, ClassVar
 
 from palaestra.core import Outcome, Problem, Verdict
 from palaestra.envs.tools.common import CLOSE_CALL, OPEN_CALL, ToolResult, ToolTask, tool_call
 from palaestra.tools.base import validate_arguments
+from palaestra.verifiers.numeric import grade_number
 from palaestra.verifiers.sets import read_set
 
 Records = dict[str, Any]
@@ -144,6 +146,15 @@ class RequestsServed(ServiceTask):
         return [wrong for wrong in (everything, "none", f"{answer} or none") if wrong != answer]
 
 
+def served_answer(sides: list[bool]) -> str:
+    """The reference answer of a :class:`RequestsServed` problem: the numbers of the allowed requests.
+
+    >>> served_answer([True, False, True]), served_answer([False, False])
+    ('1, 3', 'none')
+    """
+    return ", ".join(str(n) for n, allowed in enumerate(sides, 1) if allowed) or "none"
+
+
 class ScriptedUser(ServiceTask):
     """A service task whose customer states the goal over several turns, as a deterministic scripted user.
 
@@ -256,6 +267,35 @@ def draw_side(rng: random.Random) -> str:
     return "all allowed" if draw < SAME_SIDE / 2 else "all refused" if draw < SAME_SIDE else "mixed"
 
 
+def draw_sides(rng: random.Random, count: int, side: str) -> list[bool] | None:
+    """Which of ``count`` requests the policy allows, for a problem on ``side`` (from :func:`draw_side`): all of them
+    or none, or a mix with at least one of each; None when a mixed draw came out one-sided (draw the problem again).
+    """
+    if side != "mixed":
+        return [side == "all allowed"] * count
+    sides = [rng.random() < 0.5 for _ in range(count)]
+    sides[rng.randrange(count)], sides[rng.randrange(count)] = True, False
+    return None if all(sides) or not any(sides) else sides
+
+
+def served_records(data: Mapping[str, Any], allowed: Callable[[Records, Any, Any], bool],
+                   serve: Callable[[Records, Any, Any], object]) -> Records:
+    """The records as the policy leaves them: a copy of ``data["records"]`` with ``data["requests"]`` served in order,
+    each one that ``allowed(records, request, data["rules"])`` grants on the records as the earlier ones left them
+    (``serve`` takes the same arguments and changes the records)."""
+    records: Records = copy.deepcopy(data["records"])
+    for request in data["requests"]:
+        if allowed(records, request, data["rules"]):
+            serve(records, request, data["rules"])
+    return records
+
+
+def ledger_net(ledger: list[dict[str, Any]]) -> int:
+    """A ledger's net amount in cents: its charges minus its refunds (entries ``{"kind": "charge", "amount_cents": 5}``,
+    ``{"kind": "refund", ...}``)."""
+    return sum(e["amount_cents"] if e["kind"] == "charge" else -e["amount_cents"] for e in ledger)
+
+
 def draw_person(forge: Any, rng: random.Random, prefix: str, domain: str = "example.com",
                 numbers: tuple[int, int] = (1000, 9999)) -> dict[str, Any]:
     """A customer record: an invented name, an id (``prefix`` and a number) and an e-mail address."""
@@ -313,6 +353,14 @@ def dollars_text(answer: str) -> str:
     if text[:at].rstrip() == "-" or text[:at].endswith("-"):  # "- $5", "-$5", "x = -$5": the sign's minus
         return text[:at].rstrip() + after
     return text[:at] + after
+
+
+def judge_dollars(problem: Problem, answer: str) -> Verdict:
+    """A final answer that is an amount in dollars, against the problem's (written by :func:`dollars`): exact to the
+    cent, read by the number reader after :func:`dollars_text`."""
+    verdict = grade_number(dollars_text(answer), Fraction(cents_of(problem.answer or "$0.00"), 100),
+                           units=("dollars", "USD"))
+    return Verdict.unparsed("not an amount in dollars") if verdict is None else Verdict.judge(verdict)
 
 
 def call(name: str, **arguments: Any) -> str:

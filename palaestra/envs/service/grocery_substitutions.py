@@ -26,7 +26,6 @@ from __future__ import annotations
 import copy
 import random
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 from palaestra.core import Problem, Verdict, register, retry
@@ -38,12 +37,11 @@ from palaestra.envs.service.common import (
     call,
     cents_of,
     dollars,
-    dollars_text,
     draw_person,
     draw_side,
+    judge_dollars,
 )
 from palaestra.generators.knowledge import NameForge
-from palaestra.verifiers.numeric import grade_number
 
 ADD_LIMIT = 4
 NOUNS = {"dairy": ("milk", "yogurt", "cheese", "butter"), "bakery": ("bread", "bagels", "muffins", "crackers"),
@@ -234,9 +232,7 @@ class GrocerySubstitutions(ScriptedUser):
         return 2 * len(served) + served.count(False) + lines / 2 + 2 * allergies + 2 * (data["ambiguous"] is not None)
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
-        verdict = grade_number(dollars_text(answer), Fraction(cents_of(problem.answer or "$0.00"), 100),
-                               units=("dollars", "USD"))
-        return Verdict.unparsed("not an amount in dollars") if verdict is None else Verdict.judge(verdict)
+        return judge_dollars(problem, answer)
 
     def spellings(self, problem: Problem) -> list[str]:
         answer = problem.answer or "$0.00"

@@ -26,7 +26,6 @@ import copy
 import random
 from dataclasses import dataclass
 from datetime import date, timedelta
-from fractions import Fraction
 from typing import Any
 
 from palaestra.core import Problem, Verdict, register, retry
@@ -38,12 +37,11 @@ from palaestra.envs.service.common import (
     call,
     cents_of,
     dollars,
-    dollars_text,
     draw_person,
     draw_side,
+    judge_dollars,
 )
 from palaestra.generators.knowledge import NameForge
-from palaestra.verifiers.numeric import grade_number
 
 TODAY = date(2024, 11, 18)
 FILING_DAYS = 30
@@ -192,9 +190,7 @@ class InsuranceClaims(ScriptedUser):
                 + 2 * data["theft_rule"])
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
-        verdict = grade_number(dollars_text(answer), Fraction(cents_of(problem.answer or "$0.00"), 100),
-                               units=("dollars", "USD"))
-        return Verdict.unparsed("not an amount in dollars") if verdict is None else Verdict.judge(verdict)
+        return judge_dollars(problem, answer)
 
     def spellings(self, problem: Problem) -> list[str]:
         answer = problem.answer or "$0.00"

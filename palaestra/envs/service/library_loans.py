@@ -36,7 +36,16 @@ from typing import Any
 
 from palaestra.core import Problem, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.service.common import Function, Records, RequestsServed, call, draw_person, draw_side
+from palaestra.envs.service.common import (
+    Function,
+    Records,
+    RequestsServed,
+    call,
+    draw_person,
+    draw_side,
+    draw_sides,
+    served_answer,
+)
 from palaestra.generators.knowledge import NameForge
 
 TODAY = date(2024, 10, 15)
@@ -135,13 +144,9 @@ class LibraryLoans(RequestsServed):
                                                    "renewals": 0}
         records: Records = {"today": TODAY.isoformat(), "patrons": {patron["id"]: patron}, "items": items, "loans": loans}
         rules = {"fines": config.fines, "limits": config.limits}
-        count = rng.randint(*config.requests)
-        sides = [kind == "all allowed"] * count
-        if kind == "mixed":
-            sides = [rng.random() < 0.5 for _ in range(count)]
-            sides[rng.randrange(count)], sides[rng.randrange(count)] = True, False
-            if all(sides) or not any(sides):
-                return None
+        sides = draw_sides(rng, rng.randint(*config.requests), kind)
+        if sides is None:
+            return None
         world = copy.deepcopy(records)
         requests: list[dict[str, str]] = []
         for allowed in sides:
@@ -176,8 +181,7 @@ class LibraryLoans(RequestsServed):
         )
         data = {"records": records, "requests": requests, "rules": rules, "borrowing": config.borrowing,
                 "budget": config.budget}
-        done = [n for n, allowed in enumerate(sides, 1) if allowed]
-        return Problem(prompt=prompt, answer=", ".join(map(str, done)) or "none", data=data)
+        return Problem(prompt=prompt, answer=served_answer(sides), data=data)
 
     def expected_records(self, problem: Problem) -> Records:
         records: Records = copy.deepcopy(problem.data["records"])

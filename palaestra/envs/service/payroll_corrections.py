@@ -38,12 +38,11 @@ from palaestra.envs.service.common import (
     call,
     cents_of,
     dollars,
-    dollars_text,
     draw_person,
     draw_side,
+    judge_dollars,
 )
 from palaestra.generators.knowledge import NameForge
-from palaestra.verifiers.numeric import grade_number
 
 TODAY = date(2024, 12, 9)
 PERIOD_DAYS, PAID_AFTER, ADJUST_DAYS, MAX_HOURS, REGULAR_HOURS = 14, 3, 30, 12, 8
@@ -183,9 +182,7 @@ class PayrollCorrections(ScriptedUser):
                 + 2 * (data["vague"] is not None) + len(data["records"]["periods"]) / 2)
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
-        text = dollars_text(answer)
-        verdict = grade_number(text, Fraction(cents_of(problem.answer or "$0.00"), 100), units=("dollars", "USD"))
-        return Verdict.unparsed("not an amount in dollars") if verdict is None else Verdict.judge(verdict)
+        return judge_dollars(problem, answer)
 
     def spellings(self, problem: Problem) -> list[str]:
         answer = problem.answer or "$0.00"

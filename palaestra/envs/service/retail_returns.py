@@ -27,7 +27,6 @@ import copy
 import random
 from dataclasses import dataclass
 from datetime import date, timedelta
-from fractions import Fraction
 from typing import Any
 
 from palaestra.core import Problem, Verdict, register, retry
@@ -39,11 +38,10 @@ from palaestra.envs.service.common import (
     ServiceTask,
     call,
     cents_of,
-    dollars_text,
     draw_person,
+    judge_dollars,
 )
 from palaestra.generators.knowledge import NameForge
-from palaestra.verifiers.numeric import grade_number
 
 TODAY = date(2024, 6, 20)
 RETURN_DAYS, ELECTRONICS_DAYS = 30, 14
@@ -166,9 +164,7 @@ class RetailReturns(ServiceTask):
                 + 2 * data["electronics_rule"])
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
-        verdict = grade_number(dollars_text(answer), Fraction(cents_of(problem.answer or "$0.00"), 100),
-                               units=("dollars", "USD"))
-        return Verdict.unparsed("not an amount in dollars") if verdict is None else Verdict.judge(verdict)
+        return judge_dollars(problem, answer)
 
     def plan(self, problem: Problem) -> list[str]:
         data = problem.data

@@ -44,12 +44,14 @@ from palaestra.envs.service.common import (
     call,
     cents_of,
     dollars,
-    dollars_text,
     draw_person,
     draw_side,
+    draw_sides,
+    judge_dollars,
+    served_records,
 )
+from palaestra.envs.service.common import ledger_net as _net
 from palaestra.generators.knowledge import NameForge
-from palaestra.verifiers.numeric import grade_number
 
 TODAY = date(2024, 11, 20)
 PLANS = {"basic": 800, "team": 1_500, "business": 2_600, "enterprise": 4_200}  # cents per seat per month
@@ -129,13 +131,9 @@ class SubscriptionChanges(ServiceTask):
         records = {"today": TODAY.isoformat(), "plans": dict(PLANS), "customers": {customer["id"]: customer},
                    "subscriptions": subscriptions, "ledger": []}
         rules = {"annual": config.annual, "cancels": config.cancels, "past_due": config.past_due}
-        count = rng.randint(*config.requests)
-        sides = [kind == "all allowed"] * count
-        if kind == "mixed":
-            sides = [rng.random() < 0.5 for _ in range(count)]
-            sides[rng.randrange(count)], sides[rng.randrange(count)] = True, False
-            if all(sides) or not any(sides):
-                return None
+        sides = draw_sides(rng, rng.randint(*config.requests), kind)
+        if sides is None:
+            return None
         world = copy.deepcopy(records)
         requests: list[dict[str, Any]] = []
         for allowed in sides:
@@ -164,22 +162,20 @@ class SubscriptionChanges(ServiceTask):
             + f"\n\n{self.tools_prompt(config.budget)}"
         )
         data = {"records": records, "requests": requests, "rules": rules, "budget": config.budget}
-        net = _net(_expected(data)["ledger"])
+        net = _net(served_records(data, _allowed, _serve)["ledger"])
         return Problem(prompt=prompt, answer=dollars(net), data=data)
 
     def expected_records(self, problem: Problem) -> Records:
-        return _expected(problem.data)
+        return served_records(problem.data, _allowed, _serve)
 
     def difficulty(self, problem: Problem) -> float:
         data = problem.data
         clauses = 3 + sum(data["rules"].values())
-        prorated = len(_expected(data)["ledger"])
+        prorated = len(served_records(data, _allowed, _serve)["ledger"])
         return len(data["requests"]) + len(data["records"]["subscriptions"]) + 2 * clauses + prorated
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
-        expected = Fraction(cents_of(problem.answer or "$0.00"), 100)
-        verdict = grade_number(dollars_text(answer), expected, units=("dollars", "USD"))
-        return Verdict.unparsed("not an amount in dollars") if verdict is None else Verdict.judge(verdict)
+        return judge_dollars(problem, answer)
 
     def plan(self, problem: Problem) -> list[str]:
         data = problem.data
@@ -323,18 +319,6 @@ def _serve(records: Records, request: dict[str, Any], rules: dict[str, bool]) ->
         sub["cancel_at_renewal"] = True
         calls.append(("cancel_subscription", {"subscription_id": sub_id, "when": "renewal"}))
     return calls
-
-
-def _expected(data: dict[str, Any]) -> Records:
-    records: Records = copy.deepcopy(data["records"])
-    for request in data["requests"]:
-        if _allowed(records, request, data["rules"]):
-            _serve(records, request, data["rules"])
-    return records
-
-
-def _net(ledger: list[dict[str, Any]]) -> int:
-    return sum(e["amount_cents"] if e["kind"] == "charge" else -e["amount_cents"] for e in ledger)
 
 
 # --- the functions (they do what they are asked; the policy is the agent's) -----------------------------------
