@@ -10,7 +10,7 @@ from palaestra.envs.service import bank_transfers as bt
 from palaestra.envs.service import clinic_appointments as ca
 from palaestra.envs.service import library_loans as ll
 from palaestra.envs.service import subscription_changes as sc
-from palaestra.envs.service.common import call, cents_of, dollars
+from palaestra.envs.service.common import call, cents_of, dollars, ledger_net
 
 BANK = make_source("service/bank_transfers")
 
@@ -182,7 +182,7 @@ def test_subscription_serving_everything_or_nothing_rarely_pays() -> None:
         records = sc.copy.deepcopy(problem.data["records"])
         replies = [call(name, **arguments) for request in problem.data["requests"]
                    for name, arguments in sc._serve(records, request, problem.data["rules"])]
-        everything += play(SUBSCRIPTIONS, problem, [*replies, dollars(sc._net(records["ledger"]))]).verdict.correct
+        everything += play(SUBSCRIPTIONS, problem, [*replies, dollars(ledger_net(records["ledger"]))]).verdict.correct
         nothing += play(SUBSCRIPTIONS, problem, ["$0.00"]).verdict.correct
     assert everything <= 8 and nothing <= 8, (everything, nothing)
 
@@ -228,7 +228,7 @@ def test_airline_serving_everything_or_nothing_rarely_pays() -> None:
         records = ac.copy.deepcopy(problem.data["records"])
         replies = [call(name, **arguments) for request in problem.data["requests"]
                    for name, arguments in ac._serve(records, request, problem.data["rules"])]
-        everything += play(AIRLINE, problem, [*replies, dollars(ac._net(records["ledger"]))]).verdict.correct
+        everything += play(AIRLINE, problem, [*replies, dollars(ledger_net(records["ledger"]))]).verdict.correct
         nothing += play(AIRLINE, problem, ["$0.00"]).verdict.correct
     assert everything <= 8 and nothing <= 8, (everything, nothing)
 

@@ -46,9 +46,9 @@ from palaestra.envs.service.common import (
     draw_side,
     draw_sides,
     judge_dollars,
+    ledger_net,
     served_records,
 )
-from palaestra.envs.service.common import ledger_net as _net
 from palaestra.generators.knowledge import NameForge
 
 NOW = datetime(2024, 5, 2, 9, 0)
@@ -181,7 +181,7 @@ class AirlineChanges(ServiceTask):
             + f"\n\n{self.tools_prompt(config.budget)}"
         )
         data = {"records": records, "requests": requests, "rules": rules, "budget": config.budget}
-        net = _net(served_records(data, _allowed, _serve)["ledger"])
+        net = ledger_net(served_records(data, _allowed, _serve)["ledger"])
         return Problem(prompt=prompt, answer=dollars(net), data=data)
 
     def expected_records(self, problem: Problem) -> Records:

@@ -48,9 +48,9 @@ from palaestra.envs.service.common import (
     draw_side,
     draw_sides,
     judge_dollars,
+    ledger_net,
     served_records,
 )
-from palaestra.envs.service.common import ledger_net as _net
 from palaestra.generators.knowledge import NameForge
 
 TODAY = date(2024, 11, 20)
@@ -162,7 +162,7 @@ class SubscriptionChanges(ServiceTask):
             + f"\n\n{self.tools_prompt(config.budget)}"
         )
         data = {"records": records, "requests": requests, "rules": rules, "budget": config.budget}
-        net = _net(served_records(data, _allowed, _serve)["ledger"])
+        net = ledger_net(served_records(data, _allowed, _serve)["ledger"])
         return Problem(prompt=prompt, answer=dollars(net), data=data)
 
     def expected_records(self, problem: Problem) -> Records:
