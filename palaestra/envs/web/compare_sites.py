@@ -19,15 +19,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 from palaestra.core import Problem, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.service.common import call, cents_of, dollars, dollars_text
+from palaestra.envs.service.common import call, cents_of, dollars, judge_dollars
 from palaestra.envs.web.common import WebTask, new_path, page, site_records
 from palaestra.generators.knowledge import NameForge
-from palaestra.verifiers.numeric import grade_number
 
 GOODS = ("blender", "drill", "lantern", "toaster", "router", "heater", "scale", "fan", "speaker", "kettle")
 SHOP_WORDS = ("Market", "Depot", "Store", "Outlet", "Bazaar", "Supply")
@@ -143,9 +141,7 @@ class CompareSites(WebTask):
         return reading + data["units"] + 2 * data["refurbished"] + 2 * data["deals"]
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
-        verdict = grade_number(dollars_text(answer), Fraction(cents_of(problem.answer or "$0.00"), 100),
-                               units=("dollars", "USD"))
-        return Verdict.unparsed("not an amount in dollars") if verdict is None else Verdict.judge(verdict)
+        return judge_dollars(problem, answer)
 
     def plan(self, problem: Problem) -> list[str]:
         moves = [call("open", url="/")]

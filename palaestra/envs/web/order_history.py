@@ -26,15 +26,13 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from datetime import date, timedelta
-from fractions import Fraction
 from typing import Any
 
 from palaestra.core import Problem, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.service.common import call, cents_of, dollars, dollars_text
+from palaestra.envs.service.common import call, cents_of, dollars, judge_dollars
 from palaestra.envs.web.common import WebTask, new_path, page, site_records
 from palaestra.generators.knowledge import NameForge
-from palaestra.verifiers.numeric import grade_number
 
 TODAY = date(2025, 1, 20)
 CATEGORIES = {"books": ("novel", "atlas", "diary"), "kitchen": ("pan", "whisk", "kettle"),
@@ -162,9 +160,7 @@ class OrderHistory(WebTask):
         return data["rows_read"] / 4 + len(data["opened"]) + data["counted_lines"] / 2
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
-        verdict = grade_number(dollars_text(answer), Fraction(cents_of(problem.answer or "$0.00"), 100),
-                               units=("dollars", "USD"))
-        return Verdict.unparsed("not an amount in dollars") if verdict is None else Verdict.judge(verdict)
+        return judge_dollars(problem, answer)
 
     def plan(self, problem: Problem) -> list[str]:
         data = problem.data
