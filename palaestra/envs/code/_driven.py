@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 
 from palaestra.core import Problem
 from palaestra.envs.code._polyglot import PolyglotTask
+from palaestra.envs.code.templates import ProgramTexts
 from palaestra.verifiers import polyglot
 from palaestra.verifiers.polyglot import Budget, Program, Report, fence
 
@@ -88,3 +89,16 @@ def marked_blocks(outputs: Sequence[Sequence[str]], marker: str) -> tuple[list[s
         expected += [*block, marker]
         names += [f"test {i}, line {j}" for j in range(1, len(block) + 1)] + [f"test {i}, end of output"]
     return expected, names
+
+
+def judge_each_input(program: Program, code: ProgramTexts, inputs: Sequence[str], outputs: Sequence[Sequence[str]],
+                     marker: str, cpu_seconds: float) -> Report:
+    """Run ``program`` on every hidden input in one sandbox job and compare its output with ``outputs``.
+
+    The driver repeats the env's ``driver.test`` template (``code``) once per input: it feeds the input
+    (``{text}``) to the candidate on stdin and prints the candidate's output, then ``marker``, so that each
+    test's lines are judged as a block (see :func:`marked_blocks`)."""
+    driver = "".join(code("driver.test", text=text, marker=marker) for text in inputs)
+    expected, names = marked_blocks(outputs, marker)
+    return polyglot.check_program(program, "", expected, driver=driver, names=names,
+                                  budget=Budget(cpu_seconds=cpu_seconds))

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, retry
+from palaestra.core.task import Growth
 from palaestra.verifiers import polyglot
 from palaestra.verifiers.polyglot import Budget, fence
 
@@ -220,12 +221,42 @@ def pick_sites(rng: random.Random, sites: Sequence[Site], count: int) -> list[Si
     return chosen if len(chosen) == count else None
 
 
+# --- levels -------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class RepairConfig:
+    """A level of a repair env: the errors injected, the turns to repair them in, and the tests every
+    submission runs on (how many, and the longest list in one)."""
+
+    errors: int
+    attempts: int
+    tests: int
+    max_len: int
+
+
+# The named levels of the compiled languages' envs (C, C++, Go): one more error per level, a turn fewer from 3 errors.
+COMPILER_PRESETS = (
+    RepairConfig(errors=1, attempts=4, tests=8, max_len=6),
+    RepairConfig(errors=2, attempts=4, tests=10, max_len=8),
+    RepairConfig(errors=3, attempts=3, tests=12, max_len=10),
+    RepairConfig(errors=4, attempts=3, tests=14, max_len=12),
+    RepairConfig(errors=5, attempts=3, tests=16, max_len=14),
+)
+
+
+def growth_up_to(errors: int) -> Growth:
+    """The levels past the presets: one more error each, up to ``errors`` (each env says why its cap), and 8
+    more hidden tests of lists up to 6 longer (at most 80 tests of 60)."""
+    return Growth(steps={"errors": 1, "tests": 8, "max_len": 6}, limits={"errors": errors, "tests": 80, "max_len": 60})
+
+
 # --- the task -----------------------------------------------------------------------------------
 
 class CompileRepairTask(MultiTurnTask):
     """A repair game over a program built by :meth:`build`; see the module docstring."""
 
     family = "code"
+    Config = RepairConfig
     multiline = True
     language: ClassVar[str]
     toolchains: ClassVar[tuple[str, ...]] = ()  # the sandbox language (the kit's tests skip without it)

@@ -19,10 +19,12 @@ from __future__ import annotations
 import json
 import math
 import random
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from palaestra.core import Problem
 from palaestra.core.retry import retry
+from palaestra.core.task import Growth
 from palaestra.envs.code._polyglot import PolyglotTask, convention
 from palaestra.envs.code._polyglot import Template as ProgramTemplate
 from palaestra.envs.code.common import compiled_function
@@ -60,8 +62,29 @@ def call(source: str, name: str, args: list[Any]) -> Any:
         return ERROR
 
 
+@dataclass(frozen=True)
+class TranslationConfig:
+    """A level of a translation env: the highest template tier drawn from, the hidden tests, their longest input."""
+
+    tier: int
+    tests: int
+    max_len: int
+
+
 class TranslationTask(PolyglotTask):
-    """A translation env over ``templates`` into ``target`` (a sandbox language); see the module docstring."""
+    """A translation env over ``templates`` into ``target`` (a sandbox language); see the module docstring.
+    Every target has the same levels (below)."""
+
+    Config = TranslationConfig
+    presets = (
+        Config(tier=1, tests=8, max_len=5),
+        Config(tier=1, tests=10, max_len=8),
+        Config(tier=2, tests=12, max_len=10),
+        Config(tier=2, tests=14, max_len=14),
+        Config(tier=2, tests=16, max_len=20),
+    )
+    # past the presets: two more hidden tests and half as long again per level
+    growth = Growth(steps={"tests": 2}, factors={"max_len": 1.5}, limits={"tests": 60, "max_len": 3000})
 
     target: ClassVar[str]
     templates: ClassVar[dict[str, Template]]

@@ -24,10 +24,9 @@ from typing import Any
 from palaestra.core import Problem, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
-from palaestra.envs.code._driven import DrivenTask, marked_blocks, other_params
+from palaestra.envs.code._driven import DrivenTask, judge_each_input, other_params
 from palaestra.envs.code.templates import ProgramTexts
-from palaestra.verifiers import polyglot
-from palaestra.verifiers.polyglot import Budget, Program, Report
+from palaestra.verifiers.polyglot import Program, Report
 
 CODE = ProgramTexts("awk_reports")
 TEXT_COLUMNS = ("region", "team", "city", "product", "dept", "store", "channel", "site")
@@ -198,11 +197,8 @@ class AwkReports(DrivenTask):
         return [f"Here is the program.\n\n```awk\n{code}\n```", f"```\n{code}\n```"]
 
     def judge(self, problem: Problem, program: Program) -> Report:
-        data = problem.data
-        driver = "".join(CODE("driver.test", text=text, marker=MARKER) for text in data["inputs"])
-        expected, names = marked_blocks(data["expected"], MARKER)
-        return polyglot.check_program(program, "", expected, driver=driver, names=names,
-                                      budget=Budget(cpu_seconds=self.cpu_seconds))
+        return judge_each_input(program, CODE, problem.data["inputs"], problem.data["expected"], MARKER,
+                                self.cpu_seconds)
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         """The example's report printed as is (never a hidden input's), the program cut short, and the reference

@@ -31,10 +31,10 @@ from typing import Any, ClassVar
 from palaestra.core import Problem, register
 from palaestra.core.retry import GenerationError, retry
 from palaestra.core.task import Growth
+from palaestra.envs.code._driven import judge_each_input
 from palaestra.envs.code._polyglot import PolyglotTask, convention
 from palaestra.envs.code.templates import ProgramTexts
-from palaestra.verifiers import polyglot
-from palaestra.verifiers.polyglot import Budget, Program, Report, fence
+from palaestra.verifiers.polyglot import Program, Report, fence
 
 CODE = ProgramTexts("bash_oneliners")
 WORDS = ("apple", "brook", "cloud", "delta", "ember", "frost", "grove", "haze", "inlet", "jolt", "kite", "lumen",
@@ -343,14 +343,7 @@ class BashOneliners(PolyglotTask):
 
     def judge(self, problem: Problem, program: Program) -> Report:
         data = problem.data
-        driver = "".join(CODE("driver.test", text=text, marker=data["marker"]) for text in data["inputs"])
-        expected, names = [], []
-        for i, lines in enumerate(data["expected"], 1):
-            block = [line.rstrip() for line in lines] or [""]
-            expected += [*block, data["marker"]]
-            names += [f"test {i}, line {j}" for j in range(1, len(block) + 1)] + [f"test {i}, end of output"]
-        return polyglot.check_program(program, "", expected, driver=driver, names=names,
-                                      budget=Budget(cpu_seconds=2.0))
+        return judge_each_input(program, CODE, data["inputs"], data["expected"], data["marker"], cpu_seconds=2.0)
 
     def difficulty(self, problem: Problem) -> float:
         """The transformation's tier plus twice log2 of the hidden inputs' lines (lines, not characters: the

@@ -15,12 +15,10 @@ the attempts. The reference is the program before the errors were injected.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import register
-from palaestra.core.task import Growth
-from palaestra.envs.code._repair import HERE, CompileRepairTask, Site, Unit, typo
+from palaestra.envs.code._repair import COMPILER_PRESETS, HERE, CompileRepairTask, Site, Unit, growth_up_to, typo
 
 FILTER_NAMES = ("keepSome", "selectItems", "pickValues", "filterList", "chooseItems")
 MAP_NAMES = ("shiftAll", "transform", "remap", "adjust", "rescale")
@@ -149,22 +147,7 @@ class GoCompileRepair(CompileRepairTask):
     language, file_name, compiler = "go", "main.go", "The Go compiler (go 1.19)"
     toolchains = ("go",)
 
-    @dataclass(frozen=True)
-    class Config:
-        errors: int
-        attempts: int
-        tests: int
-        max_len: int
-
-    presets = (
-        Config(errors=1, attempts=4, tests=8, max_len=6),
-        Config(errors=2, attempts=4, tests=10, max_len=8),
-        Config(errors=3, attempts=3, tests=12, max_len=10),
-        Config(errors=4, attempts=3, tests=14, max_len=12),
-        Config(errors=5, attempts=3, tests=16, max_len=14),
-    )
+    presets = COMPILER_PRESETS
     # past the presets: one more error (up to 6: the compiler lists at most ~10) and more, longer hidden tests
-    growth = Growth(steps={"errors": 1, "tests": 8, "max_len": 6}, limits={"errors": 6, "tests": 80, "max_len": 60})
-
-    def build(self, rng: random.Random, spec: dict[str, Any]) -> tuple[list[str], list[Site]]:
-        return build(rng, spec)
+    growth = growth_up_to(errors=6)
+    build = staticmethod(build)  # the module's: the clean program for a spec and its sites

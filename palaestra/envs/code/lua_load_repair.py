@@ -15,12 +15,10 @@ The reference is the program before the errors were injected.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import register
-from palaestra.core.task import Growth
-from palaestra.envs.code._repair import END, HERE, CompileRepairTask, Site
+from palaestra.envs.code._repair import END, HERE, CompileRepairTask, RepairConfig, Site, growth_up_to
 
 FILTER_NAMES = ("keep_some", "select_items", "pick_values", "filter_list")
 MAP_NAMES = ("shift_all", "transform", "remap", "adjust")
@@ -138,22 +136,13 @@ class LuaLoadRepair(CompileRepairTask):
     toolchains = ("lua",)
     first_error_only = True
 
-    @dataclass(frozen=True)
-    class Config:
-        errors: int
-        attempts: int
-        tests: int
-        max_len: int
-
     presets = (
-        Config(errors=1, attempts=3, tests=8, max_len=6),
-        Config(errors=2, attempts=4, tests=10, max_len=8),
-        Config(errors=3, attempts=4, tests=12, max_len=10),
-        Config(errors=4, attempts=5, tests=14, max_len=12),
-        Config(errors=5, attempts=6, tests=16, max_len=14),
+        RepairConfig(errors=1, attempts=3, tests=8, max_len=6),
+        RepairConfig(errors=2, attempts=4, tests=10, max_len=8),
+        RepairConfig(errors=3, attempts=4, tests=12, max_len=10),
+        RepairConfig(errors=4, attempts=5, tests=14, max_len=12),
+        RepairConfig(errors=5, attempts=6, tests=16, max_len=14),
     )
     # past the presets: more and longer hidden tests (5 errors at most: the sites that never touch one another)
-    growth = Growth(steps={"errors": 1, "tests": 8, "max_len": 6}, limits={"errors": 5, "tests": 80, "max_len": 60})
-
-    def build(self, rng: random.Random, spec: dict[str, Any]) -> tuple[list[str], list[Site]]:
-        return build(rng, spec)
+    growth = growth_up_to(errors=5)
+    build = staticmethod(build)  # the module's: the clean program for a spec and its sites

@@ -18,11 +18,9 @@ calls it on every hidden test and prints each result with ``fmt.Println`` (a rec
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import register
-from palaestra.core.task import Growth
 from palaestra.envs.code._translation import Template, TranslationTask
 
 NAMES = ("combine", "mix", "scan", "fold", "twist", "collect", "gather", "measure")
@@ -193,22 +191,6 @@ class PythonToGo(TranslationTask):
     templates = TEMPLATES
     signature_hint = ("Write it as a Go function `{name}` in package main taking `xs []int` (and returning `int` or "
                       "`[]int` as the Python returns a number or a list); imports go in your file.")
-
-    @dataclass(frozen=True)
-    class Config:
-        tier: int
-        tests: int
-        max_len: int
-
-    presets = (
-        Config(tier=1, tests=8, max_len=5),
-        Config(tier=1, tests=10, max_len=8),
-        Config(tier=2, tests=12, max_len=10),
-        Config(tier=2, tests=14, max_len=14),
-        Config(tier=2, tests=16, max_len=20),
-    )
-    # past the presets: two more hidden tests and half as long again per level
-    growth = Growth(steps={"tests": 2}, factors={"max_len": 1.5}, limits={"tests": 60, "max_len": 3000})
 
     def render(self, value: Any) -> str:
         if isinstance(value, list):

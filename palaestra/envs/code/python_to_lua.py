@@ -20,11 +20,9 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import register
-from palaestra.core.task import Growth
 from palaestra.envs.code._translation import Template, TranslationTask
 
 NAMES = ("combine", "mix", "scan", "fold", "twist", "collect", "gather", "measure")
@@ -202,22 +200,6 @@ class PythonToLua(TranslationTask):
     toolchains = ("lua",)
     templates = TEMPLATES
     signature_hint = "Write it as a global Lua function `{name}` taking the same arguments (lists as sequences)."
-
-    @dataclass(frozen=True)
-    class Config:
-        tier: int
-        tests: int
-        max_len: int
-
-    presets = (
-        Config(tier=1, tests=8, max_len=5),
-        Config(tier=1, tests=10, max_len=8),
-        Config(tier=2, tests=12, max_len=10),
-        Config(tier=2, tests=14, max_len=14),
-        Config(tier=2, tests=16, max_len=20),
-    )
-    # past the presets: two more hidden tests and half as long again per level
-    growth = Growth(steps={"tests": 2}, factors={"max_len": 1.5}, limits={"tests": 60, "max_len": 3000})
 
     def render(self, value: Any) -> str:
         if isinstance(value, list):

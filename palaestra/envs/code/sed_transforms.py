@@ -29,10 +29,9 @@ from typing import Any, ClassVar
 from palaestra.core import Problem, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
-from palaestra.envs.code._driven import DrivenTask, marked_blocks, other_params
+from palaestra.envs.code._driven import DrivenTask, judge_each_input, other_params
 from palaestra.envs.code.templates import ProgramTexts
-from palaestra.verifiers import polyglot
-from palaestra.verifiers.polyglot import Budget, Program, Report
+from palaestra.verifiers.polyglot import Program, Report
 
 CODE = ProgramTexts("sed_transforms")
 MARKER = "@@palaestra-end-of-output"
@@ -316,11 +315,8 @@ class SedTransforms(DrivenTask):
         return [f"Here is the script.\n\n```sed\n{code}\n```", f"```\n{code}\n```"]
 
     def judge(self, problem: Problem, program: Program) -> Report:
-        data = problem.data
-        driver = "".join(CODE("driver.test", text=text, marker=MARKER) for text in data["inputs"])
-        expected, names = marked_blocks(data["expected"], MARKER)
-        return polyglot.check_program(program, "", expected, driver=driver, names=names,
-                                      budget=Budget(cpu_seconds=self.cpu_seconds))
+        return judge_each_input(program, CODE, problem.data["inputs"], problem.data["expected"], MARKER,
+                                self.cpu_seconds)
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         """A script that prints the example's output for any input, and the reference for other parameters of
