@@ -45,11 +45,11 @@ from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Policy, Problem, Verdict, View, register, regret_reward, retry
 from palaestra.core.task import Growth
+from palaestra.envs.games._poker import EPSILON, SCORE_RULES, add_hand, add_loss, game_over, hand_report
 from palaestra.envs.games.common import MAX_MOVE_CHARS, tape_rng
 from palaestra.verifiers.normalize import read_answer
 
 ACTIONS = {"check": "check", "bet": "bet", "call": "call", "fold": "fold", "raise": "bet", "pass": "check"}
-EPSILON = 1e-9
 
 
 @register
@@ -102,10 +102,8 @@ class KuhnPoker(MultiTurnTask):
             "checks (the higher card wins the pot) or bets, and the first player then calls or folds. You act first "
             "in odd-numbered hands and second in even-numbered ones. The opponent plays a fixed strategy that you "
             "do not know; a showdown shows you its card.\n\n"
-            "Your score rewards good decisions, not luck: each decision is valued by its expected chips against the "
-            "opponent's strategy, and the score compares your decisions with deciding at random: random decisions "
-            "score 0 (or less, counted as 0), always taking the decision of highest expected value scores 1. The "
-            "score is paid when the last hand ends; an unreadable move counts as the worst decision.\n\n"
+            f"{SCORE_RULES} The score is paid when the last hand ends; an unreadable move counts as the worst "
+            "decision.\n\n"
             f"{self._situation(data, 0, [])}\n\n"
             "Each turn, write one action (check, bet, call or fold, as allowed), for example: check"
         )
@@ -142,13 +140,14 @@ class KuhnPoker(MultiTurnTask):
         action = read_action(move)
         made = state["made"] + 1
         values = {a: _value(data, hand, history, a) for a in allowed}
+        best = max(values.values())
         if action is None or action not in allowed:
             why = "unreadable" if action is None else f"{action} is not allowed now"
-            totals = _add_loss(state["values"], values, min(values.values()))
+            totals = add_loss(state["values"], best, min(values.values()))
             return Outcome({**state, "made": made, "values": totals}, Verdict.unparsed(why),
                            f"Invalid move: {why}; write one of {', '.join(allowed)}.")
-        right = state["right"] + (values[action] >= max(values.values()) - EPSILON)
-        totals = _add_loss(state["values"], values, values[action])
+        right = state["right"] + (values[action] >= best - EPSILON)
+        totals = add_loss(state["values"], best, values[action])
         history = [*history, action]
         said = [f"You {action}."]
         reply = _opponent_reply(data, hand, history)
@@ -159,14 +158,11 @@ class KuhnPoker(MultiTurnTask):
             state = {**state, "history": history, "made": made, "right": right, "values": totals}
             return Outcome(state, Verdict.wrong("hand goes on"), " ".join(said))
         chips, result = _settle(data, hand, history)
-        report = f"{' '.join(said)} {result} Your decisions this hand: {right} of {made} right."
+        report = hand_report(said, result, right, made)
         total = state["chips"] + chips
         if hand + 1 == data["hands"]:
-            reward = regret_reward(*totals)
-            verdict = Verdict(reward, reward >= 1.0 - EPSILON, True, report)
-            state = {**state, "history": history, "made": made, "right": right, "chips": total, "values": totals}
-            return Outcome(state, verdict,
-                           f"{report} That was the last hand; your chips: {total:+d}; your score is {reward:.2f}.", True)
+            return game_over({**state, "history": history, "made": made, "right": right, "chips": total,
+                              "values": totals}, report)
         verdict = Verdict(0.0, right == made, True, report)
         state = {"hand": hand + 1, "history": _opening(data, hand + 1), "made": 0, "right": 0, "chips": total,
                  "values": _new_hand(totals, data, hand + 1)}
@@ -272,14 +268,14 @@ def _rule_score(task: KuhnPoker, data: dict[str, Any], rule: Policy) -> float:
         if key not in openings:
             openings[key] = _hand_values(data, hand)
         best, random_value = openings[key]
-        totals = [totals[0] + best, totals[1] + random_value, totals[2] + best]  # as _new_hand
+        totals = add_hand(totals, best, random_value)
         while _allowed(history):
             key = (hand % 2, mine, *history)
             if key not in values_at:
                 values_at[key] = {a: _value(data, hand, history, a) for a in _allowed(history)}
             values = values_at[key]
             action = rule(problem, {"hand": hand, "history": history}, (), None)  # type: ignore[arg-type]
-            totals = _add_loss(totals, values, values[action])
+            totals = add_loss(totals, max(values.values()), values[action])
             history = [*history, action]
             reply = _opponent_reply(data, hand, history)
             if reply:
@@ -290,8 +286,7 @@ def _rule_score(task: KuhnPoker, data: dict[str, Any], rule: Policy) -> float:
 def _new_hand(totals: list[float], data: dict[str, Any], hand: int) -> list[float]:
     """The running (achieved, random, best) expected chips after hand ``hand`` is dealt: its best-response
     value joins the best and achieved sums, its value under uniformly random decisions the random sum."""
-    best, random_value = _hand_values(data, hand)
-    return [totals[0] + best, totals[1] + random_value, totals[2] + best]
+    return add_hand(totals, *_hand_values(data, hand))
 
 
 def _hand_values(data: dict[str, Any], hand: int) -> tuple[float, float]:
@@ -301,11 +296,6 @@ def _hand_values(data: dict[str, Any], hand: int) -> tuple[float, float]:
     best = max(_value(data, hand, history, a) for a in allowed)
     random_value = sum(_value(data, hand, history, a, later="random") for a in allowed) / len(allowed)
     return best, random_value
-
-
-def _add_loss(totals: list[float], values: dict[str, float], chosen: float) -> list[float]:
-    """The running sums after one decision: the achieved sum loses what the decision gave up against the best."""
-    return [totals[0] - (max(values.values()) - chosen), totals[1], totals[2]]
 
 
 def read_action(move: str) -> str | None:

@@ -39,15 +39,15 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register, regret_reward
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register
 from palaestra.core.task import Growth
+from palaestra.envs.games._poker import EPSILON, SCORE_RULES, add_hand, add_loss, game_over, hand_report
 from palaestra.envs.games.common import MAX_MOVE_CHARS, tape_rng
 from palaestra.verifiers.normalize import read_answer
 
 ACTIONS = {"check": "check", "bet": "bet", "call": "call", "fold": "fold", "raise": "raise", "pass": "check"}
 BET_SIZES = (2, 4)  # per round
 MAX_RAISES = 2  # a bet and one raise per round
-EPSILON = 1e-9
 KINDS = ("open", "raise", "call")  # the opponent's tendencies: bet when free, raise a bet, call a bet
 
 
@@ -99,11 +99,8 @@ class LeducHoldem(MultiTurnTask):
             "showdown a private card of the same rank as the public card wins; otherwise the higher rank wins, and "
             "equal ranks split the pot. You act first in both rounds of odd-numbered hands and second in even-numbered "
             "ones. The opponent plays a fixed strategy that you do not know; a showdown shows you its card.\n\n"
-            "Your score rewards good decisions, not luck: each decision is valued by its expected chips against the "
-            "opponent's strategy, and the score compares your decisions with deciding at random: random decisions "
-            "score 0 (or less, counted as 0), always taking the decision of highest expected value scores 1. The "
-            "score is paid when the last hand ends (you have four turns a hand); a disallowed action counts as the worst "
-            "decision.\n\n"
+            f"{SCORE_RULES} The score is paid when the last hand ends (you have four turns a hand); a disallowed "
+            "action counts as the worst decision.\n\n"
             f"{_situation(data, 0)}\n\n"
             "Each turn, write one action (check, bet, call, raise or fold, as allowed), for example: check"
         )
@@ -133,11 +130,11 @@ class LeducHoldem(MultiTurnTask):
             return Outcome.invalid(state, f"write one action: {', '.join(allowed)}")
         if action not in allowed:
             why = f"{action} is not allowed now"
-            totals = _add_loss(state["values"], best, min(values.values()))
+            totals = add_loss(state["values"], best, min(values.values()))
             return Outcome({**state, "made": made, "values": totals}, Verdict.unparsed(why),
                            f"Invalid move: {why}; write one of {', '.join(allowed)}.")
         right = state["right"] + (values[action] >= best - EPSILON)
-        totals = _add_loss(state["values"], best, values[action])
+        totals = add_loss(state["values"], best, values[action])
         moved = _with(history, action)
         history = _opponent_moves(data, hand, moved)
         said = [f"You {action}.", *_narrate(data, hand, history, moved)]
@@ -145,14 +142,11 @@ class LeducHoldem(MultiTurnTask):
             state = {**state, "history": history, "made": made, "right": right, "values": totals}
             return Outcome.goes_on(state, " ".join(said), "hand goes on")
         chips, result = _settle(data, hand, history)
-        report = f"{' '.join(said)} {result} Your decisions this hand: {right} of {made} right."
+        report = hand_report(said, result, right, made)
         total = state["chips"] + chips
         if hand + 1 == data["hands"]:
-            reward = regret_reward(*totals)
-            verdict = Verdict(reward, reward >= 1.0 - EPSILON, True, report)
-            state = {**state, "history": history, "made": made, "right": right, "chips": total, "values": totals}
-            return Outcome(state, verdict,
-                           f"{report} That was the last hand; your chips: {total:+d}; your score is {reward:.2f}.", True)
+            return game_over({**state, "history": history, "made": made, "right": right, "chips": total,
+                              "values": totals}, report)
         following = _opponent_moves(data, hand + 1, [[]])
         state = {"hand": hand + 1, "history": following, "chips": total, "made": 0, "right": 0,
                  "values": _new_hand(totals, data, hand + 1)}
@@ -414,12 +408,7 @@ def _new_hand(totals: list[float], data: dict[str, Any], hand: int) -> list[floa
     allowed = _allowed(history)
     best = max(_decision_value(data, hand, history, a) for a in allowed)
     random_value = sum(_decision_value(data, hand, history, a, later="random") for a in allowed) / len(allowed)
-    return [totals[0] + best, totals[1] + random_value, totals[2] + best]
-
-
-def _add_loss(totals: list[float], best: float, chosen: float) -> list[float]:
-    """The running sums after one decision: the achieved sum loses what the decision gave up against the best."""
-    return [totals[0] - (best - chosen), totals[1], totals[2]]
+    return add_hand(totals, best, random_value)
 
 
 def read_action(move: str) -> str | None:

@@ -17,12 +17,12 @@ The difficulty measure is the fewest presses.
 from __future__ import annotations
 
 import functools
-import itertools
 import random
 from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
+from palaestra.envs.games._lights import PressSystem, eliminate, lightest_presses
 from palaestra.envs.games.common import cell_name, read_cell, render_board
 
 VERBS = ("press", "toggle", "click", "push", "flip")
@@ -114,29 +114,9 @@ def _press_mask(n: int, cell: int) -> int:
 
 
 @functools.cache
-def _elimination(n: int) -> tuple[list[tuple[int, int]], list[int]]:
-    """Row-reduced press system: (pivot rows as (pivot cell, combination of presses), null space basis)."""
-    size = n * n
-    # Row i: which cells' presses toggle light i, with the identity appended to track combinations.
-    rows = [(sum(1 << j for j in range(size) if _press_mask(n, j) >> i & 1), 1 << i) for i in range(size)]
-    pivots: list[tuple[int, int, int]] = []  # (pivot column, row mask, combination of lights)
-    for column in range(size):
-        index = next((k for k, (mask, _) in enumerate(rows) if mask >> column & 1), None)
-        if index is None:
-            continue
-        mask, combo = rows.pop(index)
-        rows = [(m ^ mask, c ^ combo) if m >> column & 1 else (m, c) for m, c in rows]
-        pivots = [(col, m ^ mask, c ^ combo) if m >> column & 1 else (col, m, c) for col, m, c in pivots]
-        pivots.append((column, mask, combo))
-    free = [column for column in range(size) if column not in {p for p, _, _ in pivots}]
-    null = []
-    for f in free:
-        vector = 1 << f
-        for column, mask, _ in pivots:
-            if mask >> f & 1:
-                vector |= 1 << column
-        null.append(vector)
-    return [(column, combo) for column, _, combo in pivots], null
+def _system(n: int) -> PressSystem:
+    """The n x n board's press system, row-reduced (it depends on the size only)."""
+    return eliminate([_press_mask(n, cell) for cell in range(n * n)])
 
 
 def _solvable_boards(n: int) -> set[int]:
@@ -149,17 +129,4 @@ def _solvable_boards(n: int) -> set[int]:
 
 def _fewest(n: int, lights: int) -> list[int]:
     """The cells of a lightest set of presses that switches ``lights`` off (the board must be solvable)."""
-    pivots, null = _elimination(n)
-    base = 0
-    for column, combo in pivots:
-        if bin(combo & lights).count("1") % 2:
-            base |= 1 << column
-    best = base
-    for choice in itertools.product((0, 1), repeat=len(null)):
-        candidate = base
-        for use, vector in zip(choice, null):
-            if use:
-                candidate ^= vector
-        if bin(candidate).count("1") < bin(best).count("1"):
-            best = candidate
-    return [cell for cell in range(n * n) if best >> cell & 1]
+    return lightest_presses(_system(n), lights)

@@ -17,13 +17,13 @@ the graph and cut the spare presses; the difficulty measure is the fewest presse
 
 from __future__ import annotations
 
-import itertools
 import random
 from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
 from palaestra.core.task import Growth
+from palaestra.envs.games._lights import eliminate, lightest_presses
 from palaestra.envs.games.common import read_label
 from palaestra.generators.graphs import random_connected
 
@@ -58,14 +58,14 @@ class LightsOutGraph(MultiTurnTask):
             graph = random_connected(rng, n, n - 1 + extra)
             wires = sorted([u, v] for u, v, _ in graph.edges)
             masks = _press_masks(n, wires)
-            system = _eliminate(masks)
+            system = eliminate(masks)
             if len(system[1]) > MAX_NULLITY:
                 return None
             lit = 0
             for lamp in range(n):
                 if rng.random() < 0.5:
                     lit ^= masks[lamp]
-            fewest = len(_lightest(system, lit))
+            fewest = len(lightest_presses(system, lit))
             if fewest < 2:
                 return None
             return {"lamps": n, "wires": wires, "lit": lit, "fewest": fewest, "turns": fewest + config.spare}
@@ -107,7 +107,7 @@ class LightsOutGraph(MultiTurnTask):
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         n = problem.data["lamps"]
-        presses = _lightest(_eliminate(_press_masks(n, problem.data["wires"])), state["lit"])
+        presses = lightest_presses(eliminate(_press_masks(n, problem.data["wires"])), state["lit"])
         return f"press {min(presses) + 1}"
 
 
@@ -130,50 +130,3 @@ def _press_masks(n: int, wires: list[list[int]]) -> list[int]:
         masks[u] |= 1 << v
         masks[v] |= 1 << u
     return masks
-
-
-def _eliminate(masks: list[int]) -> tuple[list[tuple[int, int]], list[int]]:
-    """The press system row-reduced over GF(2): (pivot columns with the light combination each reads, null basis).
-
-    Unknown ``x_j`` is whether lamp ``j`` is pressed; equation ``i`` says the presses touching lamp ``i``
-    flip it an odd number of times exactly when it is lit. The press matrix is symmetric, so row ``i``
-    is ``masks[i]``.
-    """
-    size = len(masks)
-    rows = [(masks[i], 1 << i) for i in range(size)]
-    pivots: list[tuple[int, int, int]] = []  # (pivot column, reduced row, combination of equations)
-    for column in range(size):
-        index = next((k for k, (mask, _) in enumerate(rows) if mask >> column & 1), None)
-        if index is None:
-            continue
-        mask, combo = rows.pop(index)
-        rows = [(m ^ mask, c ^ combo) if m >> column & 1 else (m, c) for m, c in rows]
-        pivots = [(col, m ^ mask, c ^ combo) if m >> column & 1 else (col, m, c) for col, m, c in pivots]
-        pivots.append((column, mask, combo))
-    pivot_columns = {p for p, _, _ in pivots}
-    null = []
-    for free in (column for column in range(size) if column not in pivot_columns):
-        vector = 1 << free
-        for column, mask, _ in pivots:
-            if mask >> free & 1:
-                vector |= 1 << column
-        null.append(vector)
-    return [(column, combo) for column, _, combo in pivots], null
-
-
-def _lightest(system: tuple[list[tuple[int, int]], list[int]], lit: int) -> list[int]:
-    """The lamps of a lightest press set that switches ``lit`` off (the board must be solvable)."""
-    pivots, null = system
-    base = 0
-    for column, combo in pivots:
-        if (combo & lit).bit_count() % 2:
-            base |= 1 << column
-    best = base
-    for choice in itertools.product((0, 1), repeat=len(null)):
-        candidate = base
-        for use, vector in zip(choice, null):
-            if use:
-                candidate ^= vector
-        if candidate.bit_count() < best.bit_count():
-            best = candidate
-    return [lamp for lamp in range(best.bit_length()) if best >> lamp & 1]

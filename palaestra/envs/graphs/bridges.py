@@ -68,11 +68,11 @@ class Bridges(Task):
 
     def difficulty(self, problem: Problem) -> float:
         """Nodes plus edges plus the diameter (how far a cut's effect reaches), plus the cuts to find."""
-        from palaestra.envs.graphs._measures import diameter
+        from palaestra.envs.graphs._measures import size_and_reach
 
         data = problem.data
         cuts = data["bridges"] if "bridges" in data else data["cuts"]
-        return float(data["n"] + len(data["edges"]) + len(cuts) + diameter(data["n"], data["edges"]))
+        return float(size_and_reach(data["n"], data["edges"]) + len(cuts))
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         if "cuts" in problem.data:  # articulation points (also graphs/articulation_points-v1 problems)

@@ -18,7 +18,7 @@ from palaestra.core.task import Growth
 from palaestra.envs.graphs.common import (
     BUSIEST_KEPT,
     attempt,
-    busiest_guesses,
+    busiest_answer,
     busiest_rule_answers,
     edge_list,
     read_nodes,
@@ -77,17 +77,14 @@ class Center(Task):
                        data={"n": n, "edges": rows, "center": center, "radius": radius})
 
     def heuristics(self) -> dict[str, Callable[[Problem], str]]:
-        def busiest(problem: Problem) -> str:
-            return " ".join(map(str, sorted(busiest_guesses(problem.data["n"], problem.data["edges"])[0])))
-
-        return {"the highest-degree nodes": busiest}
+        return {"the highest-degree nodes": busiest_answer}
 
     def difficulty(self, problem: Problem) -> float:
         """Nodes plus edges plus the diameter (the eccentricities to compare)."""
-        from palaestra.envs.graphs._measures import diameter
+        from palaestra.envs.graphs._measures import size_and_reach
 
         data = problem.data
-        return float(data["n"] + len(data["edges"]) + diameter(data["n"], data["edges"]))
+        return float(size_and_reach(data["n"], data["edges"]))
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         nodes = read_nodes(answer, problem.data["n"])

@@ -33,6 +33,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
+from palaestra.core import Problem
 from palaestra.core.retry import GenerationError, retry
 from palaestra.core.task import MAX_ANSWER_CHARS  # the readers' cap: the tasks' own
 from palaestra.verifiers.normalize import (
@@ -296,6 +297,18 @@ def read_partition(text: str, n: int) -> list[list[int]] | None:
     return None if groups is None else [nodes for _, nodes in groups]
 
 
+def random_groups(rng: random.Random, n: int, k: int) -> list[list[int]]:
+    """Nodes ``0..n-1`` shuffled and cut into ``k`` non-empty groups (``1 <= k <= n``) at random places.
+
+    >>> random_groups(random.Random(0), 5, 2)
+    [[2, 1, 0, 4], [3]]
+    """
+    order = list(range(n))
+    rng.shuffle(order)
+    cuts = sorted(rng.sample(range(1, n), k - 1))
+    return [order[a:b] for a, b in zip([0, *cuts], [*cuts, n])]
+
+
 def check_partition(groups: list[list[int]], n: int) -> str | None:
     """Why ``groups`` is not a partition of ``0..n-1`` (a node twice or missing), or None if it is."""
     seen: set[int] = set()
@@ -337,6 +350,15 @@ def busiest_guesses(n: int, edges: Iterable[Sequence[int]]) -> list[frozenset[in
 def busiest_rule_answers(answer: Iterable[int], n: int, edges: Iterable[Sequence[int]]) -> bool:
     """Whether a busiest-node guess is exactly ``answer`` (a set of nodes)."""
     return frozenset(answer) in busiest_guesses(n, edges)
+
+
+def busiest_answer(problem: Problem) -> str:
+    """The busiest-node rule's answer as a reply, for ``heuristics()``: every node of the highest degree.
+
+    >>> busiest_answer(Problem(prompt="", answer=None, data={"n": 4, "edges": [[0, 1], [1, 2], [2, 3]]}))
+    '1 2'
+    """
+    return " ".join(map(str, sorted(busiest_guesses(problem.data["n"], problem.data["edges"])[0])))
 
 
 def edge_set(edges: Iterable[Sequence[int]], directed: bool) -> set[tuple[int, int]]:

@@ -82,10 +82,10 @@ class CountShortestPaths(Task):
 
     def difficulty(self, problem: Problem) -> float:
         """Nodes plus edges plus the diameter (the layers the counts flow through)."""
-        from palaestra.envs.graphs._measures import diameter
+        from palaestra.envs.graphs._measures import size_and_reach
 
         data = problem.data
-        return float(data["n"] + len(data["edges"]) + diameter(data["n"], data["edges"]))
+        return float(size_and_reach(data["n"], data["edges"]))
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         value = read_integer(answer, units=UNITS) if isinstance(answer, str) and len(answer) < 400 else None

@@ -66,11 +66,11 @@ class DagLongestPath(Task):
 
     def difficulty(self, problem: Problem) -> float:
         """Nodes plus edges plus the diameter of the underlying graph plus the edges of the path to find."""
-        from palaestra.envs.graphs._measures import diameter
+        from palaestra.envs.graphs._measures import size_and_reach
 
         data = problem.data
         path_edges = len((problem.answer or "").split()) - 1
-        return float(data["n"] + len(data["edges"]) + diameter(data["n"], data["edges"]) + path_edges)
+        return float(size_and_reach(data["n"], data["edges"]) + path_edges)
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         path = read_nodes(answer, problem.data["n"])

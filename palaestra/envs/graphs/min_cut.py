@@ -79,10 +79,10 @@ class MinCut(Task):
 
     def difficulty(self, problem: Problem) -> float:
         """Nodes plus edges plus the diameter (how long augmenting paths can get)."""
-        from palaestra.envs.graphs._measures import diameter
+        from palaestra.envs.graphs._measures import size_and_reach
 
         data = problem.data
-        return float(data["n"] + len(data["edges"]) + diameter(data["n"], data["edges"]))
+        return float(size_and_reach(data["n"], data["edges"]))
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         data = problem.data

@@ -58,12 +58,12 @@ class MinimumSpanningTree(Task):
     def difficulty(self, problem: Problem) -> float:
         """Nodes plus edges plus the diameter of the graph, plus half the edges whose weight ties with another
         (ties leave choices to get right)."""
-        from palaestra.envs.graphs._measures import diameter
+        from palaestra.envs.graphs._measures import size_and_reach
 
         data = problem.data
         weights = [e[2] for e in data["edges"]]
         ties = sum(weights.count(w) > 1 for w in weights)
-        return float(data["n"] + len(data["edges"]) + diameter(data["n"], data["edges"])) + ties / 2
+        return float(size_and_reach(data["n"], data["edges"])) + ties / 2
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         n = problem.data["n"]

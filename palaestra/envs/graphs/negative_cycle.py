@@ -74,7 +74,7 @@ class NegativeCycle(Task):
         n = config.nodes
         negative = rng.random() < 0.5
 
-        def draw() -> tuple[list[list[int]], list[int] | None] | None:
+        def draw() -> tuple[list[list[int]], str] | None:  # the edges and the answer: a cycle or its proof
             graph = random_connected(rng, n, config.edges, directed=True)
             potential = [rng.randint(0, config.max_potential) for _ in range(n)]
             weights = {(u, v): rng.randint(0, config.max_cost) + potential[u] - potential[v] for u, v, _ in graph.edges}
@@ -93,11 +93,12 @@ class NegativeCycle(Task):
             if drop > 0:  # raise other edges as much: the total weight says nothing; raising adds no negative cycle
                 _spread(weights, rng.sample(others, min(len(others), len(steps))), drop)
             rows = sorted([u, v, w] for (u, v), w in weights.items())
-            if _has_negative_cycle(n, rows) != negative:
+            potentials = _potentials(n, rows)
+            if (potentials is None) != negative:
                 return None
-            return rows, cycle if negative else None
+            return rows, " ".join(map(str, cycle)) if potentials is None else "none: " + " ".join(map(str, potentials))
 
-        rows, cycle = retry(draw, what="a graph with a cycle")
+        rows, answer = retry(draw, what="a graph with a cycle")
         a, b, c = non_cycle_example(rng, n, rows, directed=True)
         prompt = (
             f"A directed graph has nodes 0 to {n - 1} and these weighted edges (a -> b goes from a to b; weights "
@@ -110,16 +111,15 @@ class NegativeCycle(Task):
             "the shortest distances from an extra node joined to every node by weight-0 edges), for example: "
             "none: 0 -2 -1 ..."
         )
-        answer = "none: " + " ".join(map(str, _potentials(n, rows))) if cycle is None else " ".join(map(str, cycle))
         return Problem(prompt=prompt, answer=answer,
-                       data={"n": n, "edges": rows, "negative": cycle is not None})
+                       data={"n": n, "edges": rows, "negative": negative})
 
     def difficulty(self, problem: Problem) -> float:
         """Nodes plus edges plus the diameter (the relaxation rounds a path needs)."""
-        from palaestra.envs.graphs._measures import diameter
+        from palaestra.envs.graphs._measures import size_and_reach
 
         data = problem.data
-        return float(data["n"] + len(data["edges"]) + diameter(data["n"], data["edges"]))
+        return float(size_and_reach(data["n"], data["edges"]))
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         data = problem.data
@@ -180,8 +180,9 @@ def _spread(weights: dict[tuple[int, int], int], steps: list[tuple[int, int]], c
         weights[step] += change // len(steps) + (i < change % len(steps))
 
 
-def _has_negative_cycle(n: int, edges: list[list[int]]) -> bool:
-    """Bellman-Ford from a virtual source joined to every node: a relaxation in round n means a negative cycle."""
+def _potentials(n: int, edges: list[list[int]]) -> list[int] | None:
+    """Shortest distances from a virtual source joined to every node by weight 0 (Bellman-Ford), or None when
+    there is a negative cycle: a relaxation still happens in round n."""
     distance = [0] * n
     for _ in range(n):
         changed = False
@@ -190,8 +191,8 @@ def _has_negative_cycle(n: int, edges: list[list[int]]) -> bool:
                 distance[v] = distance[u] + w
                 changed = True
         if not changed:
-            return False
-    return True
+            return distance
+    return None
 
 
 _VALUE = re.compile(r"[+-]?\d{1,10}")
@@ -203,17 +204,3 @@ def _read_values(text: str) -> list[int] | None:
     if not parts or not all(_VALUE.fullmatch(p) for p in parts):
         return None
     return [int(p) for p in parts]
-
-
-def _potentials(n: int, edges: list[list[int]]) -> list[int]:
-    """Shortest distances from a virtual source joined to every node by weight 0 (no negative cycle)."""
-    distance = [0] * n
-    for _ in range(n):
-        changed = False
-        for u, v, w in edges:
-            if distance[u] + w < distance[v]:
-                distance[v] = distance[u] + w
-                changed = True
-        if not changed:
-            break
-    return distance

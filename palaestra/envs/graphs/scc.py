@@ -23,6 +23,7 @@ from palaestra.envs.graphs.common import (
     edge_list,
     format_groups,
     partition_of,
+    random_groups,
     read_partition,
 )
 
@@ -54,10 +55,7 @@ class StronglyConnectedComponents(Task):
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.nodes
         k = rng.randint(*config.components)
-        order = list(range(n))
-        rng.shuffle(order)
-        cuts = sorted(rng.sample(range(1, n), k - 1))
-        groups = [order[a:b] for a, b in zip([0, *cuts], [*cuts, n])]
+        groups = random_groups(rng, n, k)
         edges: set[tuple[int, int]] = set()
         for group in groups:
             if len(group) > 1:

@@ -53,10 +53,10 @@ class TopologicalSort(Task):
 
     def difficulty(self, problem: Problem) -> float:
         """Nodes plus edges plus the diameter of the underlying graph."""
-        from palaestra.envs.graphs._measures import diameter
+        from palaestra.envs.graphs._measures import size_and_reach
 
         data = problem.data
-        return float(data["n"] + len(data["edges"]) + diameter(data["n"], data["edges"]))
+        return float(size_and_reach(data["n"], data["edges"]))
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         n = problem.data["n"]

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.graphs.common import BUSIEST_KEPT, busiest_guesses, busiest_rule_answers, edge_list, read_nodes
+from palaestra.envs.graphs.common import BUSIEST_KEPT, busiest_answer, busiest_rule_answers, edge_list, read_nodes
 from palaestra.generators.graphs import random_tree
 
 
@@ -57,10 +57,7 @@ class TreeCentroid(Task):
                        data={"n": n, "edges": rows, "centroid": center})
 
     def heuristics(self) -> dict[str, Callable[[Problem], str]]:
-        def busiest(problem: Problem) -> str:
-            return " ".join(map(str, sorted(busiest_guesses(problem.data["n"], problem.data["edges"])[0])))
-
-        return {"the highest-degree nodes": busiest}
+        return {"the highest-degree nodes": busiest_answer}
 
     def difficulty(self, problem: Problem) -> float:
         """Nodes plus the tree's diameter."""

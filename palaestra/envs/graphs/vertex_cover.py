@@ -71,10 +71,10 @@ class VertexCover(Task):
 
     def difficulty(self, problem: Problem) -> float:
         """Nodes plus edges plus the diameter of the graph."""
-        from palaestra.envs.graphs._measures import diameter
+        from palaestra.envs.graphs._measures import size_and_reach
 
         data = problem.data
-        return float(data["n"] + len(data["edges"]) + diameter(data["n"], data["edges"]))
+        return float(size_and_reach(data["n"], data["edges"]))
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         nodes = read_nodes(answer, problem.data["n"])
