@@ -18,8 +18,8 @@ generic enough for :mod:`palaestra.verifiers.sets` / :mod:`palaestra.verifiers.a
 
 Example::
 
-    >>> read_nodes("0 -> 3 -> 5", 6), read_nodes("[0, 3, 5]. Done.", 6), read_nodes("0 3 9", 6)
-    ([0, 3, 5], [0, 3, 5], None)
+    >>> read_nodes("0 -> 3 -> 5", 6), read_nodes("[0, 3, 5].", 6), read_nodes("[0, 3, 5]. Done.", 6), read_nodes("0 3 9", 6)
+    ([0, 3, 5], [0, 3, 5], None, None)
     >>> read_groups("{0, 2}, {1}", 3), read_groups("Component 1: 0 2\\nComponent 2: 1", 3)
     ([(None, [0, 2]), (None, [1])], [(1, [0, 2]), (2, [1])])
     >>> read_edges("(0, 1), (1, 2)", 3), read_edges("0-1, 1-2", 3), read_edges("0-1, 1", 3)
