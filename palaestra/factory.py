@@ -8,8 +8,8 @@ Example::
 
     >>> import palaestra, gymnasium
     >>> env = palaestra.make("graphs/shortest_path", level=2)
-    >>> env.spec.id
-    'graphs/shortest_path-v1'
+    >>> env.spec.id == f"graphs/shortest_path-v{env.unwrapped.source.version}"
+    True
     >>> same = gymnasium.make(env.spec.id, **env.spec.kwargs)
     >>> same.reset(seed=1)[0] == env.reset(seed=1)[0]
     True

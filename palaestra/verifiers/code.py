@@ -135,7 +135,7 @@ def fenced_blocks(text: str) -> list[tuple[str, str]]:
 
 
 def text_after_fences(text: str) -> str:
-    """The text after the last closing ```` ``` ```` of ``text`` (empty when the last block is unclosed).
+    r"""The text after the last closing ```` ``` ```` of ``text`` (empty when the last block is unclosed).
 
     >>> text_after_fences("```\nx = 1\n```\nDone."), text_after_fences("no fence")
     ('\nDone.', '')

@@ -7,8 +7,8 @@ their work by the answer's length.
 
 Example::
 
-    >>> read_ints("[3, -1, 4]"), read_ints("3 1 4. Done."), read_ints("3, 1 or 4")
-    ([3, -1, 4], [3, 1, 4], None)
+    >>> read_ints("[3, -1, 4]"), read_ints("3 1 4."), read_ints("3 1 4. Done."), read_ints("3, 1 or 4")
+    ([3, -1, 4], [3, 1, 4], None, None)
     >>> read_labels("B, d, A", ["A", "B", "C", "D"]), read_labels("B, E", ["A", "B"])
     (['B', 'D', 'A'], None)
     >>> read_intervals("[1, 5], [7, 9]"), read_intervals("(1,5) (7,9)"), read_intervals("1-5, 7-9")

@@ -151,7 +151,7 @@ def common_letters(guess: str, secret: str) -> int:
     """How many letters of ``secret`` (five different letters) appear in ``guess``, position ignored.
 
     >>> common_letters("geese", "grape"), common_letters("crane", "react")
-    (2, 5)
+    (2, 4)
     """
     return len(set(guess) & set(secret))
 

@@ -19,8 +19,8 @@ answer and on the final records (the browser aside) against :meth:`ServiceTask.e
 
 Example::
 
-    >>> page = {"title": "Home", "text": ["Welcome."], "links": [["About us", "/a/x1"]]}
-    >>> render("/", page).splitlines()[0]
+    >>> home = page("Home", text=["Welcome."], links=[["About us", "/a/x1"]])
+    >>> render("/", home).splitlines()[0]
     'Home (/)'
 """
 

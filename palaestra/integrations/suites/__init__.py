@@ -23,7 +23,7 @@ Example::
 
     >>> spec = load_suite("multi-turn")
     >>> spec.name, spec.version, spec.samples
-    ('multi-turn', 1, 4)
+    ('multi-turn', 2, 4)
 """
 
 from __future__ import annotations
