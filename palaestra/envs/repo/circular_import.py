@@ -28,8 +28,10 @@ from palaestra.envs.repo.common import (
     SUBMIT,
     Function,
     RepoTask,
-    call,
+    changes_between,
     draw_cases,
+    edit_calls,
+    intro,
     name_for,
     new_repository,
     package_lines,
@@ -108,7 +110,7 @@ class CircularImport(RepoTask):
                 return None
             if function.kind == "wrapper" or function in functions[-config.others:]:
                 tested.append((function, cases[:1]))
-            hidden += [[repository.dotted(function.module), function.name, a, e] for a, e in cases]
+            hidden += repository.cases_for(function, cases)
         rng.shuffle(tested)
         files = repository.files(tested)
         for closing in back:  # the fix: import inside the function that closes the cycle
@@ -116,24 +118,20 @@ class CircularImport(RepoTask):
             closing.local_import = repository.dotted(closing.inner.module)
         target_files = repository.files(tested)
         prompt = (
-            f"You are working on a small Python repository: the package {repository.package}/ and its visible tests "
-            "in tests/. Some of its modules can no longer be imported because of circular imports, so many tests "
+            f"{intro(repository.package)} "
+            "Some of its modules can no longer be imported because of circular imports, so many tests "
             "fail. Fix the package so that every module can be imported, every function can still be imported "
             "from the module it is in now, and everything behaves as before. The test files are read-only; hidden "
             "tests call every function of the package from its module.\n\n"
             f"{self.tools_prompt(config.budget)}"
         )
-        changes = [[path, files[path], target_files[path]] for path in sorted(files)
-                   if files[path] != target_files[path]]
+        changes = changes_between(files, target_files)
         data = {"files": files, "hidden": hidden, "budget": config.budget, "changes": changes,
                 "cycles": config.cycles, "in_cycles": in_cycles, "modules": config.modules}
         return Problem(prompt=prompt, answer=SUBMIT, data=data)
 
     def plan_calls(self, problem: Problem) -> list[str]:
-        calls = []
-        for path, before, after in problem.data["changes"]:
-            calls += [call("read_file", path=path), call("edit", path=path, old=before, new=after)]
-        return [*calls, call("run_tests")]
+        return edit_calls(problem.data["changes"])
 
     def difficulty(self, problem: Problem) -> float:
         data = problem.data

@@ -153,6 +153,11 @@ def probe(index):
 '''
 
 
+def intro(package: str) -> str:
+    """The prompt's first sentence for a Python repository whose package is ``package``."""
+    return f"You are working on a small Python repository: the package {package}/ and its visible tests in tests/."
+
+
 def numbered(text: str) -> str:
     """``text`` with 1-based line numbers."""
     return "\n".join(f"{number}: {line}" for number, line in enumerate(text.splitlines(), start=1))
@@ -504,6 +509,11 @@ class Repository:
             return "\n".join(lines[:1]) + "\n"
         return "\n".join(lines) + ("\n\n\n" if imports else "\n\n") + body
 
+    def cases_for(self, function: Function, cases: list[tuple[list[Any], Any]]) -> list[list[Any]]:
+        """The hidden cases ``[module, function, args, expected]`` calling ``function`` from its module, one per
+        ``(args, expected)`` of ``cases``."""
+        return [[self.dotted(function.module), function.name, args, expected] for args, expected in cases]
+
     def test_text(self, function: Function, cases: list[tuple[list[Any], Any]]) -> str:
         lines = [f"from {self.dotted(function.module)} import {function.name}", ""]
         for number, (args, expected) in enumerate(cases, start=1):
@@ -634,26 +644,40 @@ def bug_repository(rng: random.Random, *, modules: int, bugs: int, depth: int, d
             if failing is None or direct is None or visible is None:
                 return None
             visible = [failing[0], visible[0]]
-            hidden += [[repository.dotted(base.module), base.name, args, expected] for args, expected in direct]
-            hidden += [[repository.dotted(function.module), function.name, args, expected]
-                       for args, expected in failing[1:]]
+            hidden += repository.cases_for(base, direct)
+            hidden += repository.cases_for(function, failing[1:])
             bugged.append(base)
         if visible is None:
             return None
         tested.append((function, visible))
-        hidden += [[repository.dotted(function.module), function.name, args, expected] for args, expected in visible]
+        hidden += repository.cases_for(function, visible)
     rng.shuffle(tested)
     files = repository.files(tested)
     return BugRepository(repository, files, hidden, bugged, tested, depth, fooled)
 
 
-def bug_fix_calls(bugs: list[list[str]]) -> list[str]:
-    """The oracle's calls for ``bugs`` (``[path, bugged function, fixed function]``): read each bugged file, replace
-    the bugged function by the fixed one; then run the tests."""
+def edit_calls(changes: list[list[str]]) -> list[str]:
+    """The oracle's calls for ``changes`` (``[path, before, after]``, as :func:`changes_between` or
+    :func:`bug_data` list them): read each file and replace ``before`` by ``after`` (a new file, ``before``
+    empty, is only created); then run the tests: ``[["pkg/a.py", "x = 1", "x = 2"]]`` gives the calls
+    ``read_file("pkg/a.py")``, ``edit("pkg/a.py", "x = 1", "x = 2")``, ``run_tests()``.
+    """
     calls = []
-    for path, bugged, fixed in bugs:
-        calls += [call("read_file", path=path), call("edit", path=path, old=bugged, new=fixed)]
+    for path, before, after in changes:
+        if before:
+            calls.append(call("read_file", path=path))
+        calls.append(call("edit", path=path, old=before, new=after))
     return [*calls, call("run_tests")]
+
+
+def changes_between(files: Mapping[str, str], target: Mapping[str, str]) -> list[list[str]]:
+    """The edits turning the repository ``files`` into ``target``: ``[path, before, after]`` for each path of
+    ``target`` whose text differs, in path order (``before`` is empty for a file ``files`` lacks).
+
+    >>> changes_between({"a.py": "x = 1", "b.py": "y"}, {"a.py": "x = 2", "b.py": "y", "c.py": "z"})
+    [['a.py', 'x = 1', 'x = 2'], ['c.py', '', 'z']]
+    """
+    return [[path, files.get(path, ""), target[path]] for path in sorted(target) if files.get(path) != target[path]]
 
 
 def bug_data(found: BugRepository) -> list[list[str]]:

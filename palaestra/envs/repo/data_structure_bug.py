@@ -28,8 +28,8 @@ from palaestra.envs.repo.common import (
     SUBMIT,
     Function,
     RepoTask,
-    bug_fix_calls,
     draw_cases,
+    edit_calls,
     name_for,
     new_repository,
     package_lines,
@@ -99,7 +99,7 @@ class DataStructureBug(RepoTask):
             if cases is None:
                 return None
             tests[f"tests/test_{function.name}.py"] = repository.test_text(function, cases[:1])
-            hidden += [[repository.dotted(function.module), function.name, a, e] for a, e in cases]
+            hidden += repository.cases_for(function, cases)
         files = {f"{package}/__init__.py": f'"""The {package} package."""\n'}
         for module in repository.modules:
             texts = members[module] + [f.text() for f in repository.functions if f.module == module]
@@ -120,7 +120,7 @@ class DataStructureBug(RepoTask):
         return Problem(prompt=prompt, answer=SUBMIT, data=data)
 
     def plan_calls(self, problem: Problem) -> list[str]:
-        return bug_fix_calls(problem.data["bugs"])
+        return edit_calls(problem.data["bugs"])
 
     def difficulty(self, problem: Problem) -> float:
         data = problem.data

@@ -28,8 +28,10 @@ from palaestra.envs.repo.common import (
     SUBMIT,
     Function,
     RepoTask,
-    call,
+    changes_between,
     draw_cases,
+    edit_calls,
+    intro,
     name_for,
     new_repository,
     package_lines,
@@ -78,7 +80,7 @@ class FeatureRequest(RepoTask):
             if cases is None:
                 return None
             tested.append((function, cases))
-            hidden += [[repository.dotted(function.module), function.name, a, e] for a, e in cases]
+            hidden += repository.cases_for(function, cases)
         new: list[Function] = []
         for index, leaf in enumerate(features):
             # A wired feature lives in a module before the last, so that a later module can call it.
@@ -91,7 +93,7 @@ class FeatureRequest(RepoTask):
             if visible is None or more is None:
                 return None
             tested.append((function, visible))
-            hidden += [[repository.dotted(function.module), function.name, a, e] for a, e in visible + more]
+            hidden += repository.cases_for(function, visible + more)
             if index < config.wired:
                 wrapper = rng.choice(tpl.WRAPPERS)
                 caller = repository.add(Function(
@@ -102,7 +104,7 @@ class FeatureRequest(RepoTask):
                 if cases is None:
                     return None
                 tested.append((caller, cases[:1]))
-                hidden += [[repository.dotted(caller.module), caller.name, a, e] for a, e in cases]
+                hidden += repository.cases_for(caller, cases)
         rng.shuffle(tested)
         omit = frozenset(f.name for f in new)
         files = repository.files(tested, omit=omit)
@@ -111,23 +113,20 @@ class FeatureRequest(RepoTask):
             f"- in {repository.path(f.module)}: `{f.name}({f.params})`, returning "
             f"{tpl.LEAF_BY_KEY[f.key].doc}." for f in new)
         prompt = (
-            f"You are working on a small Python repository: the package {repository.package}/ and its visible tests "
-            "in tests/. Implement these new functions, each in the module named, with exactly this signature:\n"
+            f"{intro(repository.package)} "
+            "Implement these new functions, each in the module named, with exactly this signature:\n"
             f"{requests}\n"
             "Some visible tests already use them. The test files are read-only; hidden tests check the new "
             "functions on other inputs, and the package's other functions too.\n\n"
             f"{self.tools_prompt(config.budget)}"
         )
-        changes = [[path, files[path], target[path]] for path in sorted(files) if files[path] != target[path]]
+        changes = changes_between(files, target)
         data = {"files": files, "hidden": hidden, "budget": config.budget, "changes": changes,
                 "features": len(new), "wired": config.wired}
         return Problem(prompt=prompt, answer=SUBMIT, data=data)
 
     def plan_calls(self, problem: Problem) -> list[str]:
-        calls = []
-        for path, before, after in problem.data["changes"]:
-            calls += [call("read_file", path=path), call("edit", path=path, old=before, new=after)]
-        return [*calls, call("run_tests")]
+        return edit_calls(problem.data["changes"])
 
     def difficulty(self, problem: Problem) -> float:
         data = problem.data

@@ -37,8 +37,8 @@ from palaestra.envs.repo.common import (
     RepoTask,
     ToolResult,
     bounded,
-    bug_fix_calls,
     bug_repository,
+    edit_calls,
     package_lines,
 )
 
@@ -96,7 +96,7 @@ class JsBugFix(RepoTask):
         return Problem(prompt=prompt, answer=SUBMIT, data=data)
 
     def plan_calls(self, problem: Problem) -> list[str]:
-        return bug_fix_calls(problem.data["bugs"])
+        return edit_calls(problem.data["bugs"])
 
     def difficulty(self, problem: Problem) -> float:
         data = problem.data
