@@ -36,7 +36,7 @@ import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from palaestra.core import Problem, Verdict
 from palaestra.envs.repo import _templates as tpl
@@ -44,6 +44,9 @@ from palaestra.envs.tools.common import CLOSE_CALL, OPEN_CALL, TOOL_OUTPUT_CHARS
 from palaestra.generators.knowledge import NameForge
 from palaestra.tools.base import validate_arguments
 from palaestra.verifiers.normalize import read_answer
+
+if TYPE_CHECKING:
+    from palaestra.sandbox import Limits
 
 SUBMIT = "submit"
 RUN_CACHE_SIZE = 512
@@ -98,13 +101,10 @@ if len(failures) > SHOWN:
     print(f"... and {len(failures) - SHOWN} more failures")
 '''.replace("SHOWN", str(SHOWN_FAILURES))
 
-# The hidden tests' candidate program: the repository's modules (and the calls, compressed) imported from memory,
-# and probe(i) calling the i-th case (a function's call, or a scenario of method calls on a new object). The harness of verifiers.code runs it; the expected values stay in the trusted parent.
-BUNDLE = r'''
-import base64, importlib, importlib.abc, importlib.util, json, sys, zlib
-FILES, CASES = json.loads(zlib.decompress(base64.b64decode("__DATA__")))
-
-
+# Imports the repository's modules from memory inside a sandbox program (our code): ``sys.meta_path.insert(0,
+# _Finder())`` makes ``import pkg.mod`` read the global ``FILES`` (path -> source), which the program sets first.
+# Used by BUNDLE and by the mutation runner of repo/write_tests.
+MEMORY_IMPORTER = r'''
 class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     def find_spec(self, name, path=None, target=None):
         base = name.replace(".", "/")
@@ -123,7 +123,15 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         if path.endswith("__init__.py"):
             module.__path__ = []
         exec(compile(FILES[path], path, "exec"), module.__dict__)
+'''
 
+# The hidden tests' candidate program: the repository's modules (and the calls, compressed) imported from memory,
+# and probe(i) calling the i-th case (a function's call, or a scenario of method calls on a new object). The harness of verifiers.code runs it; the expected values stay in the trusted parent.
+BUNDLE = r'''
+import base64, importlib, importlib.abc, importlib.util, json, sys, zlib
+FILES, CASES = json.loads(zlib.decompress(base64.b64decode("__DATA__")))
+
+''' + MEMORY_IMPORTER + r'''
 
 sys.meta_path.insert(0, _Finder())
 
@@ -298,22 +306,11 @@ class RepoTask(ToolTask):
 
     def run_visible(self, files: Mapping[str, str], cells: list[str]) -> ToolResult:
         """The ``run_tests`` tool: the visible tests on ``files``, one sandbox job."""
-        from palaestra import sandbox
         from palaestra.sandbox import Limits
 
         limits = Limits(wall_seconds=self.test_seconds, cpu_seconds=self.test_seconds, memory_bytes=256 * 2**20,
                         output_bytes=1 << 15)
-        try:
-            result = sandbox.run(RUNNER, files=dict(files), limits=limits)
-        except Exception as exc:  # the sandbox is unavailable: not the model's fault
-            return ToolResult("", f"run_tests: {type(exc).__name__}: {str(exc)[:200]}", cells)
-        if result.error is not None:
-            return ToolResult("", f"run_tests: {result.error[:200]}", cells)
-        if result.timed_out:
-            return ToolResult(f"error: the tests ran longer than {self.test_seconds:g} s and were stopped", None,
-                              cells)
-        text = result.stdout.strip() or f"error: the test run crashed\n{result.stderr[-1000:]}"
-        return ToolResult(bounded(text), None, cells)
+        return run_tests_job(RUNNER, files, cells, limits)
 
     # --- judging ---------------------------------------------------------------------------------
     def judge_episode(self, problem: Problem, state: Mapping[str, Any], answer: str) -> Verdict:
@@ -381,6 +378,24 @@ def digest(value: Any) -> str:
 def read_submit(answer: str) -> bool:
     """Whether the final answer is the word ``submit`` (in a spelling a grader accepts)."""
     return bool(read_answer(answer, lambda s: True if s.strip().lower() == SUBMIT else None))
+
+
+def run_tests_job(runner: str, files: Mapping[str, str], cells: list[str], limits: Limits,
+                  language: str = "python") -> ToolResult:
+    """The ``run_tests`` tool's reply: ``runner`` (our program running the visible tests and printing a summary)
+    run on ``files`` in one sandbox job; a sandbox failure is an infrastructure error, not the model's fault."""
+    from palaestra import sandbox
+
+    try:
+        result = sandbox.run(runner, language=language, files=dict(files), limits=limits)
+    except Exception as exc:  # the sandbox is unavailable: not the model's fault
+        return ToolResult("", f"run_tests: {type(exc).__name__}: {str(exc)[:200]}", cells)
+    if result.error is not None:
+        return ToolResult("", f"run_tests: {result.error[:200]}", cells)
+    if result.timed_out:
+        return ToolResult(f"error: the tests ran longer than {limits.wall_seconds:g} s and were stopped", None, cells)
+    text = result.stdout.strip() or f"error: the test run crashed\n{result.stderr[-1000:]}"
+    return ToolResult(bounded(text), None, cells)
 
 
 def run_hidden(files: Mapping[str, str], cases: list[list[Any]]) -> Verdict:

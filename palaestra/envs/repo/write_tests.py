@@ -32,6 +32,7 @@ from palaestra.core import Problem, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.repo import _templates as tpl
 from palaestra.envs.repo.common import (
+    MEMORY_IMPORTER,
     SUBMIT,
     Function,
     RepoTask,
@@ -58,28 +59,12 @@ for name in ("versions.json", "tests.json"):  # the tests must not read which ve
     except OSError:
         pass
 
+''' + MEMORY_IMPORTER + r'''
 
 def run(files):
-    class Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-        def find_spec(self, name, path=None, target=None):
-            base = name.replace(".", "/")
-            if base + "/__init__.py" in files:
-                return importlib.util.spec_from_loader(name, self, is_package=True)
-            if base + ".py" in files:
-                return importlib.util.spec_from_loader(name, self)
-            return None
-
-        def create_module(self, spec):
-            return None
-
-        def exec_module(self, module):
-            base = module.__name__.replace(".", "/")
-            path = base + "/__init__.py" if base + "/__init__.py" in files else base + ".py"
-            if path.endswith("__init__.py"):
-                module.__path__ = []
-            exec(compile(files[path], path, "exec"), module.__dict__)
-
-    sys.meta_path.insert(0, Finder())
+    global FILES  # what _Finder imports from (each version runs in its own forked child)
+    FILES = files
+    sys.meta_path.insert(0, _Finder())
     for path in sorted(TESTS):
         module = types.ModuleType("tests." + path.rsplit("/", 1)[-1][:-3])
         exec(compile(TESTS[path], path, "exec"), module.__dict__)
