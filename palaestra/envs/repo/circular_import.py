@@ -80,8 +80,7 @@ class CircularImport(RepoTask):
             ring = sorted(rng.sample(range(config.modules), length))
             # A chain up the ring (each function calls the previous one, a module earlier) ...
             leaf = leaves[2 * number]
-            function = repository.add(Function(name_for(rng, taken, leaf.names), repository.modules[ring[0]],
-                                               "leaf", leaf.key, leaf.params))
+            function = repository.add_leaf(rng, taken, leaf, repository.modules[ring[0]])
             functions.append(function)
             for position in ring[1:]:
                 wrapper = rng.choice(tpl.WRAPPERS)
@@ -91,8 +90,7 @@ class CircularImport(RepoTask):
                 functions.append(function)
             # ... and a call back down: a function of the ring's first module calls one of its last.
             other = leaves[2 * number + 1]
-            target = repository.add(Function(name_for(rng, taken, other.names), repository.modules[ring[-1]], "leaf",
-                                             other.key, other.params))
+            target = repository.add_leaf(rng, taken, other, repository.modules[ring[-1]])
             wrapper = rng.choice(tpl.WRAPPERS)
             closing = repository.add(Function(
                 name_for(rng, taken, tuple(f"{p}_{target.name}" for p in wrapper.names)),
@@ -100,8 +98,7 @@ class CircularImport(RepoTask):
             functions += [target, closing]
             back.append(closing)
         for leaf in (rng.choice(tpl.LEAVES) for _ in range(config.others)):
-            functions.append(repository.add(Function(name_for(rng, taken, leaf.names), rng.choice(repository.modules),
-                                                     "leaf", leaf.key, leaf.params)))
+            functions.append(repository.add_leaf(rng, taken, leaf))
         tested: list[tuple[Function, list[tuple[list[Any], Any]]]] = []
         hidden: list[list[Any]] = []
         for function in functions:

@@ -33,7 +33,6 @@ from palaestra.envs.repo.common import (
     RepoTask,
     edit_calls,
     intro,
-    name_for,
     new_repository,
     package_lines,
 )
@@ -119,8 +118,7 @@ class CliSubcommand(RepoTask):
         verbs = rng.sample(VERBS, len(leaves))
         commands: list[tuple[str, Function, list[str]]] = []
         for leaf, verb in zip(leaves, verbs):
-            function = repository.add(Function(name_for(rng, taken, leaf.names), rng.choice(repository.modules),
-                                               "leaf", leaf.key, leaf.params))
+            function = repository.add_leaf(rng, taken, leaf)
             commands.append((f"{verb}-{function.name.split('_')[0]}", function, kinds_of(leaf.draw(rng))))
         new, old = commands[:config.new], commands[config.new:]
         files = {**repository.files([]), f"{repository.package}/cli.py": self._cli(repository, old)}

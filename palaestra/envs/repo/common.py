@@ -507,6 +507,13 @@ class Repository:
         self.functions.append(function)
         return function
 
+    def add_leaf(self, rng: random.Random, taken: set[str], leaf: tpl.Leaf, module: str | None = None) -> Function:
+        """A new function of the template ``leaf`` under a fresh name of its pool (:func:`name_for`), in ``module``,
+        or else in a module drawn after the name."""
+        name = name_for(rng, taken, leaf.names)
+        return self.add(Function(name, rng.choice(self.modules) if module is None else module, "leaf", leaf.key,
+                                 leaf.params))
+
     def path(self, module: str) -> str:
         return f"{self.package}/{module}.py"
 

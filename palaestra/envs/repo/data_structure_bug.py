@@ -26,7 +26,6 @@ from palaestra.envs.repo import _templates as tpl
 from palaestra.envs.repo._classes import CLASSES, Scenario, class_text, run_scenario
 from palaestra.envs.repo.common import (
     SUBMIT,
-    Function,
     RepoTask,
     draw_cases,
     edit_calls,
@@ -93,8 +92,7 @@ class DataStructureBug(RepoTask):
             if buggy:
                 bugs.append([repository.path(module), class_text(template, name, bug), class_text(template, name)])
         for leaf in (rng.choice(tpl.LEAVES) for _ in range(config.functions)):
-            function = repository.add(Function(name_for(rng, taken, leaf.names), rng.choice(repository.modules), "leaf",
-                                               leaf.key, leaf.params))
+            function = repository.add_leaf(rng, taken, leaf)
             cases = draw_cases(rng, function, 2, False)
             if cases is None:
                 return None

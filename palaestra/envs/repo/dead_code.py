@@ -73,8 +73,7 @@ class DeadCode(RepoTask):
         hidden: list[list[Any]] = []
         for leaf in rng.sample(tpl.LEAVES, config.live):
             position = rng.randrange(config.modules)
-            function = repository.add(Function(name_for(rng, taken, leaf.names), repository.modules[position],
-                                               "leaf", leaf.key, leaf.params))
+            function = repository.add_leaf(rng, taken, leaf, repository.modules[position])
             live.append(function)
             for _ in range(rng.randint(0, config.depth)):
                 wrapper = rng.choice(tpl.WRAPPERS)
@@ -101,8 +100,7 @@ class DeadCode(RepoTask):
                     inner=inner)))
             else:
                 leaf = rng.choice(tpl.LEAVES)
-                dead.append(repository.add(Function(name_for(rng, taken, leaf.names), rng.choice(repository.modules),
-                                                    "leaf", leaf.key, leaf.params)))
+                dead.append(repository.add_leaf(rng, taken, leaf))
         for function in live:
             cases = draw_cases(rng, function, 2, False)
             if cases is None:

@@ -74,8 +74,7 @@ class FeatureRequest(RepoTask):
         tested: list[tuple[Function, list[tuple[list[Any], Any]]]] = []
         hidden: list[list[Any]] = []
         for leaf in [rng.choice(others) for _ in range(config.existing)]:
-            function = repository.add(Function(name_for(rng, taken, leaf.names), rng.choice(repository.modules),
-                                               "leaf", leaf.key, leaf.params))
+            function = repository.add_leaf(rng, taken, leaf)
             cases = draw_cases(rng, function, 2, differing=False)
             if cases is None:
                 return None
@@ -86,8 +85,7 @@ class FeatureRequest(RepoTask):
             # A wired feature lives in a module before the last, so that a later module can call it.
             position = rng.randrange(max(config.modules - 1, 1)) if index < config.wired else rng.randrange(
                 config.modules)
-            function = repository.add(Function(name_for(rng, taken, leaf.names), repository.modules[position], "leaf",
-                                               leaf.key, leaf.params))
+            function = repository.add_leaf(rng, taken, leaf, repository.modules[position])
             new.append(function)
             visible, more = draw_cases(rng, function, 2, False), draw_cases(rng, function, 4, False)
             if visible is None or more is None:

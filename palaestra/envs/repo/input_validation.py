@@ -117,8 +117,7 @@ class InputValidation(RepoTask):
         for leaf in rng.sample(tpl.LEAVES, config.functions):
             rule = RULES[leaf.key]
             position = rng.randrange(config.modules)
-            function = repository.add(Function(name_for(rng, taken, leaf.names), repository.modules[position],
-                                               "leaf", leaf.key, leaf.params))
+            function = repository.add_leaf(rng, taken, leaf, repository.modules[position])
             valid = draw_cases(rng, function, 3, False)
             if valid is None:
                 return None

@@ -93,8 +93,7 @@ class MergeConflict(RepoTask):
         for leaf in leaves:
             fix_fix = leaf in FIX_FIX_LEAVES and rng.random() < config.fix_fix
             position = rng.randrange(config.modules)
-            function = repository.add(Function(name_for(rng, taken, leaf.names), repository.modules[position],
-                                               "leaf", leaf.key, leaf.params))
+            function = repository.add_leaf(rng, taken, leaf, repository.modules[position])
             if fix_fix:
                 ours = tpl.leaf_text(leaf, function.name, 1)
                 theirs = tpl.leaf_text(leaf, function.name, 0)
@@ -132,8 +131,7 @@ class MergeConflict(RepoTask):
             hidden += repository.cases_for(top, cases)
         others = [leaf for leaf in tpl.LEAVES if leaf not in leaves]
         for leaf in (rng.choice(others) for _ in range(config.others)):
-            function = repository.add(Function(name_for(rng, taken, leaf.names), rng.choice(repository.modules), "leaf",
-                                               leaf.key, leaf.params))
+            function = repository.add_leaf(rng, taken, leaf)
             cases = draw_cases(rng, function, 2, False)
             if cases is None:
                 return None

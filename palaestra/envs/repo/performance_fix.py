@@ -164,8 +164,7 @@ class PerformanceFix(RepoTask):
         large: list[list[Any]] = []
         for leaf in slow_leaves:
             position = rng.randrange(config.modules)
-            base = repository.add(Function(name_for(rng, taken, leaf.names), repository.modules[position], "leaf",
-                                           leaf.key, leaf.params))
+            base = repository.add_leaf(rng, taken, leaf, repository.modules[position])
             fixes.append(base)
             function = base
             for _ in range(config.depth):
@@ -189,8 +188,7 @@ class PerformanceFix(RepoTask):
             tested.append((function, small[:2]))
             slow_texts[base.name] = slow.source.replace("NAME", base.name)
         for leaf in (rng.choice([x for x in tpl.LEAVES if x not in slow_leaves]) for _ in range(config.others)):
-            function = repository.add(Function(name_for(rng, taken, leaf.names), rng.choice(repository.modules), "leaf",
-                                               leaf.key, leaf.params))
+            function = repository.add_leaf(rng, taken, leaf)
             cases = draw_cases(rng, function, 2, False)
             if cases is None:
                 return None

@@ -71,8 +71,7 @@ class RefactorPreserving(RepoTask):
         taken: set[str] = set()
         leaf = rng.choice(tpl.LEAVES)
         position = rng.randrange(config.modules)
-        moved = repository.add(Function(name_for(rng, taken, leaf.names), repository.modules[position], "leaf",
-                                        leaf.key, leaf.params))
+        moved = repository.add_leaf(rng, taken, leaf, repository.modules[position])
         new_name = name_for(rng, taken, tuple(f"{prefix}_{moved.name}" for prefix in ("compute", "get", "make"))
                             + tuple(f"{moved.name}_{suffix}" for suffix in ("v2", "impl", "core")))
         tested: list[tuple[Function, list[tuple[list[Any], Any]]]] = []
@@ -85,8 +84,7 @@ class RefactorPreserving(RepoTask):
                 repository.modules[rng.randint(position, config.modules - 1)], "wrapper", wrapper.key, leaf.params,
                 inner=moved)))
         others = [other for other in tpl.LEAVES if other is not leaf]
-        distractors = [repository.add(Function(name_for(rng, taken, other.names), rng.choice(repository.modules),
-                                               "leaf", other.key, other.params))
+        distractors = [repository.add_leaf(rng, taken, other)
                        for other in (rng.choice(others) for _ in range(config.distractors))]
         for function in [*callers, *distractors]:
             cases = draw_cases(rng, function, 3, False)

@@ -79,8 +79,7 @@ class ThreadParameter(RepoTask):
         leaf = rng.choice(LIST_FIRST)
         parameter = rng.choice([name for name in PARAMETER_NAMES if name not in leaf.params.split(", ")])
         start = rng.randrange(config.modules)
-        base = repository.add(Function(name_for(rng, taken, leaf.names), repository.modules[start], "leaf", leaf.key,
-                                       leaf.params))
+        base = repository.add_leaf(rng, taken, leaf, repository.modules[start])
         callers: list[Function] = []
         tops: list[Function] = []
         for _ in range(config.chains):
@@ -98,8 +97,7 @@ class ThreadParameter(RepoTask):
                 callers.append(function)
             tops.append(function)
         others = [other for other in tpl.LEAVES if other is not leaf]
-        distractors = [repository.add(Function(name_for(rng, taken, other.names), rng.choice(repository.modules),
-                                               "leaf", other.key, other.params))
+        distractors = [repository.add_leaf(rng, taken, other)
                        for other in (rng.choice(others) for _ in range(config.others))]
         plain: dict[str, list[tuple[list[Any], Any]]] = {}
         for function in [base, *callers, *distractors]:

@@ -148,8 +148,7 @@ class WriteTests(RepoTask):
         targets: list[Function] = []
         for leaf in leaves:
             position = rng.randrange(config.modules)
-            function = repository.add(Function(name_for(rng, taken, leaf.names), repository.modules[position],
-                                               "leaf", leaf.key, leaf.params))
+            function = repository.add_leaf(rng, taken, leaf, repository.modules[position])
             for _ in range(config.depth):
                 wrapper = rng.choice(tpl.WRAPPERS)
                 position = rng.randint(position, config.modules - 1)
@@ -159,8 +158,7 @@ class WriteTests(RepoTask):
             targets.append(function)
         others = [leaf for leaf in tpl.LEAVES if leaf not in leaves]
         for leaf in (rng.choice(others) for _ in range(config.others)):
-            repository.add(Function(name_for(rng, taken, leaf.names), rng.choice(repository.modules), "leaf",
-                                    leaf.key, leaf.params))
+            repository.add_leaf(rng, taken, leaf)
         files = repository.files([])
         package = dict(files)
         # The equivalent rewrite: every tested computation in another form.
