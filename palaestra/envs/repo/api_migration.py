@@ -30,7 +30,9 @@ from palaestra.envs.repo.common import (
     Function,
     RepoTask,
     call,
+    changes_between,
     draw_cases,
+    intro,
     mentions,
     name_for,
     new_repository,
@@ -109,7 +111,7 @@ class ApiMigration(RepoTask):
             if cases is None:
                 return None
             tested.append((function, cases[:2]))
-            hidden += [[repository.dotted(function.module), function.name, a, e] for a, e in cases]
+            hidden += repository.cases_for(function, cases)
         rng.shuffle(tested)
         before = repository.files(tested)
         notes, olds = [], []
@@ -132,15 +134,15 @@ class ApiMigration(RepoTask):
         lib_path = repository.path(library)
         files = {**before, lib_path: after[lib_path]}
         prompt = (
-            f"You are working on a small Python repository: the package {repository.package}/ and its visible tests "
-            f"in tests/. The module {lib_path} is a vendored library, just upgraded to a new version (it is "
+            f"{intro(repository.package)} "
+            f"The module {lib_path} is a vendored library, just upgraded to a new version (it is "
             "read-only). Its changelog:\n" + "\n".join(notes) + "\n"
             "Update the package's code to the new API, every import and every call, so that everything works as "
             "before; the old names must not remain anywhere in the package (no shim re-creating them). The test "
             "files are read-only; hidden tests check the package's functions.\n\n"
             f"{self.tools_prompt(config.budget)}"
         )
-        changes = [[path, files[path], after[path]] for path in sorted(after) if files[path] != after[path]]
+        changes = changes_between(files, after)
         data = {"files": files, "hidden": hidden, "budget": config.budget, "changes": changes, "library": lib_path,
                 "old": olds,
                 "callers": config.callers, "modules": config.modules,

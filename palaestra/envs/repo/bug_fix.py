@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.repo.common import SUBMIT, RepoTask, bug_data, bug_fix_calls, bug_repository, package_lines
+from palaestra.envs.repo.common import SUBMIT, RepoTask, bug_data, bug_repository, edit_calls, intro, package_lines
 
 
 @register
@@ -56,8 +56,8 @@ class BugFix(RepoTask):
                       what="a repository whose bugs fail tests", attempts=40)
         package = found.repository.package
         prompt = (
-            f"You are working on a small Python repository: the package {package}/ and its visible tests in "
-            "tests/. Some of the tests fail because the package's code has bugs. Find and fix the bugs in the "
+            f"{intro(package)} "
+            "Some of the tests fail because the package's code has bugs. Find and fix the bugs in the "
             "package's code so that every function does what its tests expect, for any input, not only the "
             "tested ones. The test files are read-only. Hidden tests check the same functions on other inputs.\n\n"
             f"{self.tools_prompt(config.budget)}"
@@ -68,7 +68,7 @@ class BugFix(RepoTask):
         return Problem(prompt=prompt, answer=SUBMIT, data=data)
 
     def plan_calls(self, problem: Problem) -> list[str]:
-        return bug_fix_calls(problem.data["bugs"])
+        return edit_calls(problem.data["bugs"])
 
     def difficulty(self, problem: Problem) -> float:
         data = problem.data

@@ -25,7 +25,7 @@ from typing import Any
 
 from palaestra.core import Problem, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.repo.common import RepoTask, bug_data, bug_repository, call, package_lines
+from palaestra.envs.repo.common import RepoTask, bug_data, bug_repository, call, intro, package_lines
 from palaestra.verifiers.normalize import read_answer
 
 
@@ -66,8 +66,8 @@ class BugLocalization(RepoTask):
         names = sorted(f.name for f in found.repository.functions)
         chain = [f.name for f in found.repository.functions if leaf in f.chain() and f is not leaf]
         prompt = (
-            f"You are working on a small Python repository: the package {package}/ and its visible tests in "
-            "tests/. A visible test fails because of one bug in the package's code; the failing test's function "
+            f"{intro(package)} "
+            "A visible test fails because of one bug in the package's code; the failing test's function "
             "calls other functions of the package, which call others, and names can mislead. Find the function "
             "whose own code holds the bug (not a function that only calls it). You need not fix it: answer with "
             "that function's name, e.g. <answer>parse_record</answer>.\n\n"

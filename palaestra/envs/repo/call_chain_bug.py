@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.repo.common import SUBMIT, RepoTask, bug_data, bug_fix_calls, bug_repository, package_lines
+from palaestra.envs.repo.common import SUBMIT, RepoTask, bug_data, bug_repository, edit_calls, intro, package_lines
 
 
 @register
@@ -57,8 +57,8 @@ class CallChainBug(RepoTask):
                       what="a repository whose bug fails a test", attempts=40)
         package = found.repository.package
         prompt = (
-            f"You are working on a small Python repository: the package {package}/ and its visible tests in "
-            "tests/. A visible test fails. Its function calls other functions of the package, which call others; "
+            f"{intro(package)} "
+            "A visible test fails. Its function calls other functions of the package, which call others; "
             "the bug may be in any of them, and names can mislead. Find the bug and fix it where it is, so that "
             "every function of the package does what it should for any input (hidden tests call the package's "
             "functions directly, on other inputs). The test files are read-only.\n\n"
@@ -69,7 +69,7 @@ class CallChainBug(RepoTask):
         return Problem(prompt=prompt, answer=SUBMIT, data=data)
 
     def plan_calls(self, problem: Problem) -> list[str]:
-        return bug_fix_calls(problem.data["bugs"])
+        return edit_calls(problem.data["bugs"])
 
     def difficulty(self, problem: Problem) -> float:
         data = problem.data

@@ -28,8 +28,10 @@ from palaestra.envs.repo.common import (
     SUBMIT,
     Function,
     RepoTask,
-    call,
+    changes_between,
     draw_cases,
+    edit_calls,
+    intro,
     name_for,
     new_repository,
     package_lines,
@@ -78,8 +80,7 @@ class CircularImport(RepoTask):
             ring = sorted(rng.sample(range(config.modules), length))
             # A chain up the ring (each function calls the previous one, a module earlier) ...
             leaf = leaves[2 * number]
-            function = repository.add(Function(name_for(rng, taken, leaf.names), repository.modules[ring[0]],
-                                               "leaf", leaf.key, leaf.params))
+            function = repository.add_leaf(rng, taken, leaf, repository.modules[ring[0]])
             functions.append(function)
             for position in ring[1:]:
                 wrapper = rng.choice(tpl.WRAPPERS)
@@ -89,8 +90,7 @@ class CircularImport(RepoTask):
                 functions.append(function)
             # ... and a call back down: a function of the ring's first module calls one of its last.
             other = leaves[2 * number + 1]
-            target = repository.add(Function(name_for(rng, taken, other.names), repository.modules[ring[-1]], "leaf",
-                                             other.key, other.params))
+            target = repository.add_leaf(rng, taken, other, repository.modules[ring[-1]])
             wrapper = rng.choice(tpl.WRAPPERS)
             closing = repository.add(Function(
                 name_for(rng, taken, tuple(f"{p}_{target.name}" for p in wrapper.names)),
@@ -98,8 +98,7 @@ class CircularImport(RepoTask):
             functions += [target, closing]
             back.append(closing)
         for leaf in (rng.choice(tpl.LEAVES) for _ in range(config.others)):
-            functions.append(repository.add(Function(name_for(rng, taken, leaf.names), rng.choice(repository.modules),
-                                                     "leaf", leaf.key, leaf.params)))
+            functions.append(repository.add_leaf(rng, taken, leaf))
         tested: list[tuple[Function, list[tuple[list[Any], Any]]]] = []
         hidden: list[list[Any]] = []
         for function in functions:
@@ -108,7 +107,7 @@ class CircularImport(RepoTask):
                 return None
             if function.kind == "wrapper" or function in functions[-config.others:]:
                 tested.append((function, cases[:1]))
-            hidden += [[repository.dotted(function.module), function.name, a, e] for a, e in cases]
+            hidden += repository.cases_for(function, cases)
         rng.shuffle(tested)
         files = repository.files(tested)
         for closing in back:  # the fix: import inside the function that closes the cycle
@@ -116,24 +115,20 @@ class CircularImport(RepoTask):
             closing.local_import = repository.dotted(closing.inner.module)
         target_files = repository.files(tested)
         prompt = (
-            f"You are working on a small Python repository: the package {repository.package}/ and its visible tests "
-            "in tests/. Some of its modules can no longer be imported because of circular imports, so many tests "
+            f"{intro(repository.package)} "
+            "Some of its modules can no longer be imported because of circular imports, so many tests "
             "fail. Fix the package so that every module can be imported, every function can still be imported "
             "from the module it is in now, and everything behaves as before. The test files are read-only; hidden "
             "tests call every function of the package from its module.\n\n"
             f"{self.tools_prompt(config.budget)}"
         )
-        changes = [[path, files[path], target_files[path]] for path in sorted(files)
-                   if files[path] != target_files[path]]
+        changes = changes_between(files, target_files)
         data = {"files": files, "hidden": hidden, "budget": config.budget, "changes": changes,
                 "cycles": config.cycles, "in_cycles": in_cycles, "modules": config.modules}
         return Problem(prompt=prompt, answer=SUBMIT, data=data)
 
     def plan_calls(self, problem: Problem) -> list[str]:
-        calls = []
-        for path, before, after in problem.data["changes"]:
-            calls += [call("read_file", path=path), call("edit", path=path, old=before, new=after)]
-        return [*calls, call("run_tests")]
+        return edit_calls(problem.data["changes"])
 
     def difficulty(self, problem: Problem) -> float:
         data = problem.data

@@ -27,7 +27,15 @@ from typing import Any
 from palaestra.core import Problem, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.repo import _templates as tpl
-from palaestra.envs.repo.common import SUBMIT, Function, RepoTask, call, name_for, new_repository, package_lines
+from palaestra.envs.repo.common import (
+    SUBMIT,
+    Function,
+    RepoTask,
+    edit_calls,
+    intro,
+    new_repository,
+    package_lines,
+)
 
 PARSERS = {"ints": "_ints", "words": "_words", "int": "int", "text": "str"}
 KIND_TEXT = {"ints": "a comma-separated list of integers", "words": "a comma-separated list of words",
@@ -110,8 +118,7 @@ class CliSubcommand(RepoTask):
         verbs = rng.sample(VERBS, len(leaves))
         commands: list[tuple[str, Function, list[str]]] = []
         for leaf, verb in zip(leaves, verbs):
-            function = repository.add(Function(name_for(rng, taken, leaf.names), rng.choice(repository.modules),
-                                               "leaf", leaf.key, leaf.params))
+            function = repository.add_leaf(rng, taken, leaf)
             commands.append((f"{verb}-{function.name.split('_')[0]}", function, kinds_of(leaf.draw(rng))))
         new, old = commands[:config.new], commands[config.new:]
         files = {**repository.files([]), f"{repository.package}/cli.py": self._cli(repository, old)}
@@ -144,8 +151,8 @@ class CliSubcommand(RepoTask):
             "in order: " + ", ".join(KIND_TEXT[k] for k in kinds) + "."
             for command, function, kinds in new)
         prompt = (
-            f"You are working on a small Python repository: the package {repository.package}/ and its visible tests "
-            f"in tests/. Its module {repository.package}/cli.py has main(argv), which runs a subcommand. Add these "
+            f"{intro(repository.package)} "
+            f"Its module {repository.package}/cli.py has main(argv), which runs a subcommand. Add these "
             f"subcommands, parsing their arguments as the existing ones do and returning the result as JSON:\n"
             f"{requests}\n"
             "The test files are read-only; hidden tests call main() with the new and the old subcommands.\n\n"
@@ -166,10 +173,7 @@ class CliSubcommand(RepoTask):
         return CLI_HEAD.format(imports=imports, entries=entries)
 
     def plan_calls(self, problem: Problem) -> list[str]:
-        calls = []
-        for path, before, after in problem.data["changes"]:
-            calls += [call("read_file", path=path), call("edit", path=path, old=before, new=after)]
-        return [*calls, call("run_tests")]
+        return edit_calls(problem.data["changes"])
 
     def difficulty(self, problem: Problem) -> float:
         data = problem.data

@@ -36,7 +36,7 @@ import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from palaestra.core import Problem, Verdict
 from palaestra.envs.repo import _templates as tpl
@@ -44,6 +44,9 @@ from palaestra.envs.tools.common import CLOSE_CALL, OPEN_CALL, TOOL_OUTPUT_CHARS
 from palaestra.generators.knowledge import NameForge
 from palaestra.tools.base import validate_arguments
 from palaestra.verifiers.normalize import read_answer
+
+if TYPE_CHECKING:
+    from palaestra.sandbox import Limits
 
 SUBMIT = "submit"
 RUN_CACHE_SIZE = 512
@@ -98,13 +101,10 @@ if len(failures) > SHOWN:
     print(f"... and {len(failures) - SHOWN} more failures")
 '''.replace("SHOWN", str(SHOWN_FAILURES))
 
-# The hidden tests' candidate program: the repository's modules (and the calls, compressed) imported from memory,
-# and probe(i) calling the i-th case (a function's call, or a scenario of method calls on a new object). The harness of verifiers.code runs it; the expected values stay in the trusted parent.
-BUNDLE = r'''
-import base64, importlib, importlib.abc, importlib.util, json, sys, zlib
-FILES, CASES = json.loads(zlib.decompress(base64.b64decode("__DATA__")))
-
-
+# Imports the repository's modules from memory inside a sandbox program (our code): ``sys.meta_path.insert(0,
+# _Finder())`` makes ``import pkg.mod`` read the global ``FILES`` (path -> source), which the program sets first.
+# Used by BUNDLE and by the mutation runner of repo/write_tests.
+MEMORY_IMPORTER = r'''
 class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     def find_spec(self, name, path=None, target=None):
         base = name.replace(".", "/")
@@ -123,7 +123,15 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         if path.endswith("__init__.py"):
             module.__path__ = []
         exec(compile(FILES[path], path, "exec"), module.__dict__)
+'''
 
+# The hidden tests' candidate program: the repository's modules (and the calls, compressed) imported from memory,
+# and probe(i) calling the i-th case (a function's call, or a scenario of method calls on a new object). The harness of verifiers.code runs it; the expected values stay in the trusted parent.
+BUNDLE = r'''
+import base64, importlib, importlib.abc, importlib.util, json, sys, zlib
+FILES, CASES = json.loads(zlib.decompress(base64.b64decode("__DATA__")))
+
+''' + MEMORY_IMPORTER + r'''
 
 sys.meta_path.insert(0, _Finder())
 
@@ -151,6 +159,11 @@ def probe(index):
         return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()
     return value
 '''
+
+
+def intro(package: str) -> str:
+    """The prompt's first sentence for a Python repository whose package is ``package``."""
+    return f"You are working on a small Python repository: the package {package}/ and its visible tests in tests/."
 
 
 def numbered(text: str) -> str:
@@ -293,22 +306,11 @@ class RepoTask(ToolTask):
 
     def run_visible(self, files: Mapping[str, str], cells: list[str]) -> ToolResult:
         """The ``run_tests`` tool: the visible tests on ``files``, one sandbox job."""
-        from palaestra import sandbox
         from palaestra.sandbox import Limits
 
         limits = Limits(wall_seconds=self.test_seconds, cpu_seconds=self.test_seconds, memory_bytes=256 * 2**20,
                         output_bytes=1 << 15)
-        try:
-            result = sandbox.run(RUNNER, files=dict(files), limits=limits)
-        except Exception as exc:  # the sandbox is unavailable: not the model's fault
-            return ToolResult("", f"run_tests: {type(exc).__name__}: {str(exc)[:200]}", cells)
-        if result.error is not None:
-            return ToolResult("", f"run_tests: {result.error[:200]}", cells)
-        if result.timed_out:
-            return ToolResult(f"error: the tests ran longer than {self.test_seconds:g} s and were stopped", None,
-                              cells)
-        text = result.stdout.strip() or f"error: the test run crashed\n{result.stderr[-1000:]}"
-        return ToolResult(bounded(text), None, cells)
+        return run_tests_job(RUNNER, files, cells, limits)
 
     # --- judging ---------------------------------------------------------------------------------
     def judge_episode(self, problem: Problem, state: Mapping[str, Any], answer: str) -> Verdict:
@@ -376,6 +378,24 @@ def digest(value: Any) -> str:
 def read_submit(answer: str) -> bool:
     """Whether the final answer is the word ``submit`` (in a spelling a grader accepts)."""
     return bool(read_answer(answer, lambda s: True if s.strip().lower() == SUBMIT else None))
+
+
+def run_tests_job(runner: str, files: Mapping[str, str], cells: list[str], limits: Limits,
+                  language: str = "python") -> ToolResult:
+    """The ``run_tests`` tool's reply: ``runner`` (our program running the visible tests and printing a summary)
+    run on ``files`` in one sandbox job; a sandbox failure is an infrastructure error, not the model's fault."""
+    from palaestra import sandbox
+
+    try:
+        result = sandbox.run(runner, language=language, files=dict(files), limits=limits)
+    except Exception as exc:  # the sandbox is unavailable: not the model's fault
+        return ToolResult("", f"run_tests: {type(exc).__name__}: {str(exc)[:200]}", cells)
+    if result.error is not None:
+        return ToolResult("", f"run_tests: {result.error[:200]}", cells)
+    if result.timed_out:
+        return ToolResult(f"error: the tests ran longer than {limits.wall_seconds:g} s and were stopped", None, cells)
+    text = result.stdout.strip() or f"error: the test run crashed\n{result.stderr[-1000:]}"
+    return ToolResult(bounded(text), None, cells)
 
 
 def run_hidden(files: Mapping[str, str], cases: list[list[Any]]) -> Verdict:
@@ -487,6 +507,13 @@ class Repository:
         self.functions.append(function)
         return function
 
+    def add_leaf(self, rng: random.Random, taken: set[str], leaf: tpl.Leaf, module: str | None = None) -> Function:
+        """A new function of the template ``leaf`` under a fresh name of its pool (:func:`name_for`), in ``module``,
+        or else in a module drawn after the name."""
+        name = name_for(rng, taken, leaf.names)
+        return self.add(Function(name, rng.choice(self.modules) if module is None else module, "leaf", leaf.key,
+                                 leaf.params))
+
     def path(self, module: str) -> str:
         return f"{self.package}/{module}.py"
 
@@ -503,6 +530,11 @@ class Repository:
         if not body:
             return "\n".join(lines[:1]) + "\n"
         return "\n".join(lines) + ("\n\n\n" if imports else "\n\n") + body
+
+    def cases_for(self, function: Function, cases: list[tuple[list[Any], Any]]) -> list[list[Any]]:
+        """The hidden cases ``[module, function, args, expected]`` calling ``function`` from its module, one per
+        ``(args, expected)`` of ``cases``."""
+        return [[self.dotted(function.module), function.name, args, expected] for args, expected in cases]
 
     def test_text(self, function: Function, cases: list[tuple[list[Any], Any]]) -> str:
         lines = [f"from {self.dotted(function.module)} import {function.name}", ""]
@@ -634,26 +666,40 @@ def bug_repository(rng: random.Random, *, modules: int, bugs: int, depth: int, d
             if failing is None or direct is None or visible is None:
                 return None
             visible = [failing[0], visible[0]]
-            hidden += [[repository.dotted(base.module), base.name, args, expected] for args, expected in direct]
-            hidden += [[repository.dotted(function.module), function.name, args, expected]
-                       for args, expected in failing[1:]]
+            hidden += repository.cases_for(base, direct)
+            hidden += repository.cases_for(function, failing[1:])
             bugged.append(base)
         if visible is None:
             return None
         tested.append((function, visible))
-        hidden += [[repository.dotted(function.module), function.name, args, expected] for args, expected in visible]
+        hidden += repository.cases_for(function, visible)
     rng.shuffle(tested)
     files = repository.files(tested)
     return BugRepository(repository, files, hidden, bugged, tested, depth, fooled)
 
 
-def bug_fix_calls(bugs: list[list[str]]) -> list[str]:
-    """The oracle's calls for ``bugs`` (``[path, bugged function, fixed function]``): read each bugged file, replace
-    the bugged function by the fixed one; then run the tests."""
+def edit_calls(changes: list[list[str]]) -> list[str]:
+    """The oracle's calls for ``changes`` (``[path, before, after]``, as :func:`changes_between` or
+    :func:`bug_data` list them): read each file and replace ``before`` by ``after`` (a new file, ``before``
+    empty, is only created); then run the tests: ``[["pkg/a.py", "x = 1", "x = 2"]]`` gives the calls
+    ``read_file("pkg/a.py")``, ``edit("pkg/a.py", "x = 1", "x = 2")``, ``run_tests()``.
+    """
     calls = []
-    for path, bugged, fixed in bugs:
-        calls += [call("read_file", path=path), call("edit", path=path, old=bugged, new=fixed)]
+    for path, before, after in changes:
+        if before:
+            calls.append(call("read_file", path=path))
+        calls.append(call("edit", path=path, old=before, new=after))
     return [*calls, call("run_tests")]
+
+
+def changes_between(files: Mapping[str, str], target: Mapping[str, str]) -> list[list[str]]:
+    """The edits turning the repository ``files`` into ``target``: ``[path, before, after]`` for each path of
+    ``target`` whose text differs, in path order (``before`` is empty for a file ``files`` lacks).
+
+    >>> changes_between({"a.py": "x = 1", "b.py": "y"}, {"a.py": "x = 2", "b.py": "y", "c.py": "z"})
+    [['a.py', 'x = 1', 'x = 2'], ['c.py', '', 'z']]
+    """
+    return [[path, files.get(path, ""), target[path]] for path in sorted(target) if files.get(path) != target[path]]
 
 
 def bug_data(found: BugRepository) -> list[list[str]]:

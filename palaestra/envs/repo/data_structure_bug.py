@@ -26,10 +26,9 @@ from palaestra.envs.repo import _templates as tpl
 from palaestra.envs.repo._classes import CLASSES, Scenario, class_text, run_scenario
 from palaestra.envs.repo.common import (
     SUBMIT,
-    Function,
     RepoTask,
-    bug_fix_calls,
     draw_cases,
+    edit_calls,
     name_for,
     new_repository,
     package_lines,
@@ -93,13 +92,12 @@ class DataStructureBug(RepoTask):
             if buggy:
                 bugs.append([repository.path(module), class_text(template, name, bug), class_text(template, name)])
         for leaf in (rng.choice(tpl.LEAVES) for _ in range(config.functions)):
-            function = repository.add(Function(name_for(rng, taken, leaf.names), rng.choice(repository.modules), "leaf",
-                                               leaf.key, leaf.params))
+            function = repository.add_leaf(rng, taken, leaf)
             cases = draw_cases(rng, function, 2, False)
             if cases is None:
                 return None
             tests[f"tests/test_{function.name}.py"] = repository.test_text(function, cases[:1])
-            hidden += [[repository.dotted(function.module), function.name, a, e] for a, e in cases]
+            hidden += repository.cases_for(function, cases)
         files = {f"{package}/__init__.py": f'"""The {package} package."""\n'}
         for module in repository.modules:
             texts = members[module] + [f.text() for f in repository.functions if f.module == module]
@@ -120,7 +118,7 @@ class DataStructureBug(RepoTask):
         return Problem(prompt=prompt, answer=SUBMIT, data=data)
 
     def plan_calls(self, problem: Problem) -> list[str]:
-        return bug_fix_calls(problem.data["bugs"])
+        return edit_calls(problem.data["bugs"])
 
     def difficulty(self, problem: Problem) -> float:
         data = problem.data

@@ -27,8 +27,10 @@ from palaestra.envs.repo.common import (
     SUBMIT,
     Function,
     RepoTask,
-    call,
+    changes_between,
     draw_cases,
+    edit_calls,
+    intro,
     mentions,
     name_for,
     new_repository,
@@ -71,8 +73,7 @@ class DeadCode(RepoTask):
         hidden: list[list[Any]] = []
         for leaf in rng.sample(tpl.LEAVES, config.live):
             position = rng.randrange(config.modules)
-            function = repository.add(Function(name_for(rng, taken, leaf.names), repository.modules[position],
-                                               "leaf", leaf.key, leaf.params))
+            function = repository.add_leaf(rng, taken, leaf, repository.modules[position])
             live.append(function)
             for _ in range(rng.randint(0, config.depth)):
                 wrapper = rng.choice(tpl.WRAPPERS)
@@ -99,25 +100,24 @@ class DeadCode(RepoTask):
                     inner=inner)))
             else:
                 leaf = rng.choice(tpl.LEAVES)
-                dead.append(repository.add(Function(name_for(rng, taken, leaf.names), rng.choice(repository.modules),
-                                                    "leaf", leaf.key, leaf.params)))
+                dead.append(repository.add_leaf(rng, taken, leaf))
         for function in live:
             cases = draw_cases(rng, function, 2, False)
             if cases is None:
                 return None
-            hidden += [[repository.dotted(function.module), function.name, a, e] for a, e in cases]
+            hidden += repository.cases_for(function, cases)
         rng.shuffle(tested)
         files = repository.files(tested)
         target = repository.files(tested, omit=frozenset(f.name for f in dead))
         prompt = (
-            f"You are working on a small Python repository: the package {repository.package}/ and its visible tests "
-            "in tests/. Remove its dead code: delete every function of the package that the tests do not use, "
+            f"{intro(repository.package)} "
+            "Remove its dead code: delete every function of the package that the tests do not use, "
             "directly or through other functions (a function used only by dead functions is dead too), and "
             "every import of a deleted function. Keep every other function working where it is. The test files "
             "are read-only; hidden tests call the functions that must stay.\n\n"
             f"{self.tools_prompt(config.budget)}"
         )
-        changes = [[path, files[path], target[path]] for path in sorted(files) if files[path] != target[path]]
+        changes = changes_between(files, target)
         data = {"files": files, "hidden": hidden, "budget": config.budget, "changes": changes,
                 "dead": [f.name for f in dead], "live": len(live), "modules": config.modules}
         problem = Problem(prompt=prompt, answer=SUBMIT, data=data)
@@ -133,10 +133,7 @@ class DeadCode(RepoTask):
         return None
 
     def plan_calls(self, problem: Problem) -> list[str]:
-        calls = []
-        for path, before, after in problem.data["changes"]:
-            calls += [call("read_file", path=path), call("edit", path=path, old=before, new=after)]
-        return [*calls, call("run_tests")]
+        return edit_calls(problem.data["changes"])
 
     def difficulty(self, problem: Problem) -> float:
         data = problem.data

@@ -28,8 +28,10 @@ from palaestra.envs.repo.common import (
     SUBMIT,
     Function,
     RepoTask,
-    call,
+    changes_between,
     draw_cases,
+    edit_calls,
+    intro,
     name_for,
     new_repository,
     package_lines,
@@ -72,26 +74,24 @@ class FeatureRequest(RepoTask):
         tested: list[tuple[Function, list[tuple[list[Any], Any]]]] = []
         hidden: list[list[Any]] = []
         for leaf in [rng.choice(others) for _ in range(config.existing)]:
-            function = repository.add(Function(name_for(rng, taken, leaf.names), rng.choice(repository.modules),
-                                               "leaf", leaf.key, leaf.params))
+            function = repository.add_leaf(rng, taken, leaf)
             cases = draw_cases(rng, function, 2, differing=False)
             if cases is None:
                 return None
             tested.append((function, cases))
-            hidden += [[repository.dotted(function.module), function.name, a, e] for a, e in cases]
+            hidden += repository.cases_for(function, cases)
         new: list[Function] = []
         for index, leaf in enumerate(features):
             # A wired feature lives in a module before the last, so that a later module can call it.
             position = rng.randrange(max(config.modules - 1, 1)) if index < config.wired else rng.randrange(
                 config.modules)
-            function = repository.add(Function(name_for(rng, taken, leaf.names), repository.modules[position], "leaf",
-                                               leaf.key, leaf.params))
+            function = repository.add_leaf(rng, taken, leaf, repository.modules[position])
             new.append(function)
             visible, more = draw_cases(rng, function, 2, False), draw_cases(rng, function, 4, False)
             if visible is None or more is None:
                 return None
             tested.append((function, visible))
-            hidden += [[repository.dotted(function.module), function.name, a, e] for a, e in visible + more]
+            hidden += repository.cases_for(function, visible + more)
             if index < config.wired:
                 wrapper = rng.choice(tpl.WRAPPERS)
                 caller = repository.add(Function(
@@ -102,7 +102,7 @@ class FeatureRequest(RepoTask):
                 if cases is None:
                     return None
                 tested.append((caller, cases[:1]))
-                hidden += [[repository.dotted(caller.module), caller.name, a, e] for a, e in cases]
+                hidden += repository.cases_for(caller, cases)
         rng.shuffle(tested)
         omit = frozenset(f.name for f in new)
         files = repository.files(tested, omit=omit)
@@ -111,23 +111,20 @@ class FeatureRequest(RepoTask):
             f"- in {repository.path(f.module)}: `{f.name}({f.params})`, returning "
             f"{tpl.LEAF_BY_KEY[f.key].doc}." for f in new)
         prompt = (
-            f"You are working on a small Python repository: the package {repository.package}/ and its visible tests "
-            "in tests/. Implement these new functions, each in the module named, with exactly this signature:\n"
+            f"{intro(repository.package)} "
+            "Implement these new functions, each in the module named, with exactly this signature:\n"
             f"{requests}\n"
             "Some visible tests already use them. The test files are read-only; hidden tests check the new "
             "functions on other inputs, and the package's other functions too.\n\n"
             f"{self.tools_prompt(config.budget)}"
         )
-        changes = [[path, files[path], target[path]] for path in sorted(files) if files[path] != target[path]]
+        changes = changes_between(files, target)
         data = {"files": files, "hidden": hidden, "budget": config.budget, "changes": changes,
                 "features": len(new), "wired": config.wired}
         return Problem(prompt=prompt, answer=SUBMIT, data=data)
 
     def plan_calls(self, problem: Problem) -> list[str]:
-        calls = []
-        for path, before, after in problem.data["changes"]:
-            calls += [call("read_file", path=path), call("edit", path=path, old=before, new=after)]
-        return [*calls, call("run_tests")]
+        return edit_calls(problem.data["changes"])
 
     def difficulty(self, problem: Problem) -> float:
         data = problem.data

@@ -30,8 +30,10 @@ from palaestra.envs.repo.common import (
     SUBMIT,
     Function,
     RepoTask,
-    call,
+    changes_between,
     draw_cases,
+    edit_calls,
+    intro,
     name_for,
     new_repository,
 )
@@ -115,8 +117,7 @@ class InputValidation(RepoTask):
         for leaf in rng.sample(tpl.LEAVES, config.functions):
             rule = RULES[leaf.key]
             position = rng.randrange(config.modules)
-            function = repository.add(Function(name_for(rng, taken, leaf.names), repository.modules[position],
-                                               "leaf", leaf.key, leaf.params))
+            function = repository.add_leaf(rng, taken, leaf, repository.modules[position])
             valid = draw_cases(rng, function, 3, False)
             if valid is None:
                 return None
@@ -124,8 +125,7 @@ class InputValidation(RepoTask):
             edge = [] if rule.boundary is None else [rule.boundary(rng, tpl.copied(valid[0][0]))]
             edge_cases = [(args, function.behaviour()(*tpl.copied(args))) for args in edge]
             tests[f"tests/test_{function.name}.py"] = _test_text(repository, function, valid[0], bad[0])
-            hidden += [[repository.dotted(function.module), function.name, a, e]
-                       for a, e in [*valid, *edge_cases, *[(b, RAISED) for b in bad]]]
+            hidden += repository.cases_for(function, [*valid, *edge_cases, *[(b, RAISED) for b in bad]])
             requests.append(f"- `{function.name}` in {repository.path(function.module)}: raise ValueError when "
                             f"{rule.condition}.")
             checks[function.name] = rule.check
@@ -139,31 +139,27 @@ class InputValidation(RepoTask):
                 cases = draw_cases(rng, caller, 1, False)
                 if cases is None:
                     return None
-                hidden += [[repository.dotted(caller.module), caller.name, a, e]
-                           for a, e in [*cases, (bad[1], RAISED)]]
+                hidden += repository.cases_for(caller, [*cases, (bad[1], RAISED)])
         files = {**repository.files([]), **tests}
         for function in repository.functions:
             if function.name in checks:
                 function.prelude = f"    if {checks[function.name]}:\n        raise ValueError(\"invalid input\")\n"
         target = {**repository.files([]), **tests}
         prompt = (
-            f"You are working on a small Python repository: the package {repository.package}/ and its visible tests "
-            "in tests/. Make these functions reject invalid input by raising ValueError (with any message), and "
+            f"{intro(repository.package)} "
+            "Make these functions reject invalid input by raising ValueError (with any message), and "
             "behave exactly as before on every other input:\n" + "\n".join(requests) + "\n"
             "The test files are read-only; hidden tests call these functions, and the functions that call them, "
             "on valid and invalid inputs.\n\n"
             f"{self.tools_prompt(config.budget)}"
         )
-        changes = [[path, files[path], target[path]] for path in sorted(files) if files[path] != target[path]]
+        changes = changes_between(files, target)
         data = {"files": files, "hidden": hidden, "budget": config.budget, "changes": changes,
                 "functions": config.functions, "callers": callers, "modules": config.modules}
         return Problem(prompt=prompt, answer=SUBMIT, data=data)
 
     def plan_calls(self, problem: Problem) -> list[str]:
-        calls = []
-        for path, before, after in problem.data["changes"]:
-            calls += [call("read_file", path=path), call("edit", path=path, old=before, new=after)]
-        return [*calls, call("run_tests")]
+        return edit_calls(problem.data["changes"])
 
     def difficulty(self, problem: Problem) -> float:
         data = problem.data

@@ -36,10 +36,10 @@ from palaestra.envs.repo.common import (
     TEST_SECONDS,
     RepoTask,
     ToolResult,
-    bounded,
-    bug_fix_calls,
     bug_repository,
+    edit_calls,
     package_lines,
+    run_tests_job,
 )
 
 JS_POOL = tuple(leaf for leaf in tpl.LEAVES if leaf.key in JS_LEAVES)
@@ -96,7 +96,7 @@ class JsBugFix(RepoTask):
         return Problem(prompt=prompt, answer=SUBMIT, data=data)
 
     def plan_calls(self, problem: Problem) -> list[str]:
-        return bug_fix_calls(problem.data["bugs"])
+        return edit_calls(problem.data["bugs"])
 
     def difficulty(self, problem: Problem) -> float:
         data = problem.data
@@ -104,21 +104,11 @@ class JsBugFix(RepoTask):
                 + package_lines({p: t for p, t in data["files"].items() if p.startswith("src/")}) / 10)
 
     def run_visible(self, files: Mapping[str, str], cells: list[str]) -> ToolResult:
-        from palaestra import sandbox
         from palaestra.sandbox import Limits
 
         limits = Limits(wall_seconds=TEST_SECONDS, cpu_seconds=TEST_SECONDS, output_bytes=1 << 15)
-        try:
-            result = sandbox.run(JS_RUNNER.replace("__SHOWN__", str(SHOWN_FAILURES)), language="javascript",
-                                 files=dict(files), limits=limits)
-        except Exception as exc:  # the sandbox is unavailable: not the model's fault
-            return ToolResult("", f"run_tests: {type(exc).__name__}: {str(exc)[:200]}", cells)
-        if result.error is not None:
-            return ToolResult("", f"run_tests: {result.error[:200]}", cells)
-        if result.timed_out:
-            return ToolResult(f"error: the tests ran longer than {TEST_SECONDS:g} s and were stopped", None, cells)
-        text = result.stdout.strip() or f"error: the test run crashed\n{result.stderr[-1000:]}"
-        return ToolResult(bounded(text), None, cells)
+        return run_tests_job(JS_RUNNER.replace("__SHOWN__", str(SHOWN_FAILURES)), files, cells, limits,
+                             language="javascript")
 
     def run_hidden(self, files: Mapping[str, str], cases: list[list[Any]]) -> Verdict:
         from palaestra import sandbox

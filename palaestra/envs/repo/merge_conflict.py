@@ -32,7 +32,10 @@ from palaestra.envs.repo.common import (
     Function,
     RepoTask,
     call,
+    changes_between,
     draw_cases,
+    edit_calls,
+    intro,
     mentions,
     name_for,
     new_repository,
@@ -90,8 +93,7 @@ class MergeConflict(RepoTask):
         for leaf in leaves:
             fix_fix = leaf in FIX_FIX_LEAVES and rng.random() < config.fix_fix
             position = rng.randrange(config.modules)
-            function = repository.add(Function(name_for(rng, taken, leaf.names), repository.modules[position],
-                                               "leaf", leaf.key, leaf.params))
+            function = repository.add_leaf(rng, taken, leaf, repository.modules[position])
             if fix_fix:
                 ours = tpl.leaf_text(leaf, function.name, 1)
                 theirs = tpl.leaf_text(leaf, function.name, 0)
@@ -114,7 +116,7 @@ class MergeConflict(RepoTask):
                 function.bug = None
                 if cases is None:
                     return None
-                hidden += [[repository.dotted(function.module), function.name, a, e] for a, e in cases]
+                hidden += repository.cases_for(function, cases)
             top = function
             if rng.random() < 0.6:  # a caller in a later module
                 wrapper = rng.choice(tpl.WRAPPERS)
@@ -126,16 +128,15 @@ class MergeConflict(RepoTask):
             if cases is None:
                 return None
             tested.append((top, cases[:2]))
-            hidden += [[repository.dotted(top.module), top.name, a, e] for a, e in cases]
+            hidden += repository.cases_for(top, cases)
         others = [leaf for leaf in tpl.LEAVES if leaf not in leaves]
         for leaf in (rng.choice(others) for _ in range(config.others)):
-            function = repository.add(Function(name_for(rng, taken, leaf.names), rng.choice(repository.modules), "leaf",
-                                               leaf.key, leaf.params))
+            function = repository.add_leaf(rng, taken, leaf)
             cases = draw_cases(rng, function, 2, False)
             if cases is None:
                 return None
             tested.append((function, cases[:1]))
-            hidden += [[repository.dotted(function.module), function.name, a, e] for a, e in cases]
+            hidden += repository.cases_for(function, cases)
         rng.shuffle(tested)
         target = repository.files(tested)
         files = dict(target)
@@ -144,8 +145,8 @@ class MergeConflict(RepoTask):
             block = f"<<<<<<< HEAD\n{ours}=======\n{theirs}>>>>>>> {branch}\n"
             files[path] = files[path].replace(function.text(), block)
         prompt = (
-            f"You are working on a small Python repository: the package {repository.package}/ and its visible tests "
-            f"in tests/. The branch {branch} was just merged into the current branch (HEAD), and the merge left "
+            f"{intro(repository.package)} "
+            f"The branch {branch} was just merged into the current branch (HEAD), and the merge left "
             "conflicts in some files (git's conflict blocks). The current branch's commits since the two "
             "branches split:\n" + "\n".join(f"- {m}" for m in ours_log) + f"\nThe commits of {branch}:\n"
             + "\n".join(f"- {m}" for m in theirs_log) + "\n"
@@ -153,7 +154,7 @@ class MergeConflict(RepoTask):
             "marker left. The test files are read-only; hidden tests check the package's functions.\n\n"
             f"{self.tools_prompt(config.budget)}"
         )
-        changes = [[path, files[path], target[path]] for path in sorted(files) if files[path] != target[path]]
+        changes = changes_between(files, target)
         data = {"files": files, "hidden": hidden, "budget": config.budget, "changes": changes,
                 "old": [old for *_, old in conflicts if old is not None], "conflicts": config.conflicts,
                 "fix_fix": sum(old is None for *_, old in conflicts), "modules": config.modules}
@@ -169,10 +170,7 @@ class MergeConflict(RepoTask):
         return None
 
     def plan_calls(self, problem: Problem) -> list[str]:
-        calls = [call("search", text="<<<<<<<")]
-        for path, before, after in problem.data["changes"]:
-            calls += [call("read_file", path=path), call("edit", path=path, old=before, new=after)]
-        return [*calls, call("run_tests")]
+        return [call("search", text="<<<<<<<"), *edit_calls(problem.data["changes"])]
 
     def difficulty(self, problem: Problem) -> float:
         data = problem.data

@@ -32,10 +32,12 @@ from palaestra.envs.repo.common import (
     SUBMIT,
     Function,
     RepoTask,
-    call,
+    changes_between,
     draw_cases,
+    edit_calls,
     expand,
     generated,
+    intro,
     name_for,
     new_repository,
     package_lines,
@@ -162,8 +164,7 @@ class PerformanceFix(RepoTask):
         large: list[list[Any]] = []
         for leaf in slow_leaves:
             position = rng.randrange(config.modules)
-            base = repository.add(Function(name_for(rng, taken, leaf.names), repository.modules[position], "leaf",
-                                           leaf.key, leaf.params))
+            base = repository.add_leaf(rng, taken, leaf, repository.modules[position])
             fixes.append(base)
             function = base
             for _ in range(config.depth):
@@ -180,21 +181,19 @@ class PerformanceFix(RepoTask):
                 return None
             slow = SLOW[leaf.key]
             empty_args: list[Any] = [[], []] if leaf.key == "merge" else [[]] + ([1] if "," in leaf.params else [])
-            hidden += [[repository.dotted(base.module), base.name, a, e]
-                       for a, e in [*direct, (empty_args, slow.fast(*empty_args))]]
-            hidden += [[repository.dotted(function.module), function.name, a, e] for a, e in small]
+            hidden += repository.cases_for(base, [*direct, (empty_args, slow.fast(*empty_args))])
+            hidden += repository.cases_for(function, small)
             # Large cases: their expected values are computed when judging (generation stays fast).
             large.append([repository.dotted(base.module), base.name, slow.large(rng), leaf.key])
             tested.append((function, small[:2]))
             slow_texts[base.name] = slow.source.replace("NAME", base.name)
         for leaf in (rng.choice([x for x in tpl.LEAVES if x not in slow_leaves]) for _ in range(config.others)):
-            function = repository.add(Function(name_for(rng, taken, leaf.names), rng.choice(repository.modules), "leaf",
-                                               leaf.key, leaf.params))
+            function = repository.add_leaf(rng, taken, leaf)
             cases = draw_cases(rng, function, 2, False)
             if cases is None:
                 return None
             tested.append((function, cases[:1]))
-            hidden += [[repository.dotted(function.module), function.name, a, e] for a, e in cases]
+            hidden += repository.cases_for(function, cases)
         rng.shuffle(tested)
         fast_files = repository.files(tested)
         files = dict(fast_files)
@@ -213,14 +212,14 @@ class PerformanceFix(RepoTask):
         else:
             focus = "The functions " + ", ".join(f"`{t.name}`" for t in tops) + " are"
         prompt = (
-            f"You are working on a small Python repository: the package {repository.package}/ and its visible tests "
-            f"in tests/. {focus} far too slow on large inputs (tens of thousands of items): find the slow code "
+            f"{intro(repository.package)} "
+            f"{focus} far too slow on large inputs (tens of thousands of items): find the slow code "
             "and rewrite it to run in about linear time (n log n at most), keeping the behaviour exactly the same "
             "on every input, empty ones included. The test files are read-only; hidden tests, each with a time "
             "limit of one second, check the behaviour and the speed.\n\n"
             f"{self.tools_prompt(config.budget)}"
         )
-        changes = [[path, files[path], target[path]] for path in sorted(files) if files[path] != target[path]]
+        changes = changes_between(files, target)
         data = {"files": files, "hidden": hidden, "large": large, "budget": config.budget, "changes": changes,
                 "slow": config.slow, "calls": calls, "modules": config.modules}
         return Problem(prompt=prompt, answer=SUBMIT, data=data)
@@ -231,10 +230,7 @@ class PerformanceFix(RepoTask):
         return [*problem.data["hidden"], *large]
 
     def plan_calls(self, problem: Problem) -> list[str]:
-        calls = []
-        for path, before, after in problem.data["changes"]:
-            calls += [call("read_file", path=path), call("edit", path=path, old=before, new=after)]
-        return [*calls, call("run_tests")]
+        return edit_calls(problem.data["changes"])
 
     def difficulty(self, problem: Problem) -> float:
         data = problem.data

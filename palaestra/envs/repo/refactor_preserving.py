@@ -28,8 +28,10 @@ from palaestra.envs.repo.common import (
     SUBMIT,
     Function,
     RepoTask,
-    call,
+    changes_between,
     draw_cases,
+    edit_calls,
+    intro,
     mentions,
     name_for,
     new_repository,
@@ -69,8 +71,7 @@ class RefactorPreserving(RepoTask):
         taken: set[str] = set()
         leaf = rng.choice(tpl.LEAVES)
         position = rng.randrange(config.modules)
-        moved = repository.add(Function(name_for(rng, taken, leaf.names), repository.modules[position], "leaf",
-                                        leaf.key, leaf.params))
+        moved = repository.add_leaf(rng, taken, leaf, repository.modules[position])
         new_name = name_for(rng, taken, tuple(f"{prefix}_{moved.name}" for prefix in ("compute", "get", "make"))
                             + tuple(f"{moved.name}_{suffix}" for suffix in ("v2", "impl", "core")))
         tested: list[tuple[Function, list[tuple[list[Any], Any]]]] = []
@@ -83,15 +84,14 @@ class RefactorPreserving(RepoTask):
                 repository.modules[rng.randint(position, config.modules - 1)], "wrapper", wrapper.key, leaf.params,
                 inner=moved)))
         others = [other for other in tpl.LEAVES if other is not leaf]
-        distractors = [repository.add(Function(name_for(rng, taken, other.names), rng.choice(repository.modules),
-                                               "leaf", other.key, other.params))
+        distractors = [repository.add_leaf(rng, taken, other)
                        for other in (rng.choice(others) for _ in range(config.distractors))]
         for function in [*callers, *distractors]:
             cases = draw_cases(rng, function, 3, False)
             if cases is None:
                 return None
             tested.append((function, cases[:2]))
-            hidden += [[repository.dotted(function.module), function.name, a, e] for a, e in cases]
+            hidden += repository.cases_for(function, cases)
         initial = repository.files([])
         old_name, old_module = moved.name, moved.module
         module = forge.word(2).lower()
@@ -101,21 +101,20 @@ class RefactorPreserving(RepoTask):
         if cases is None:
             return None
         tested.append((moved, cases[:2]))
-        hidden += [[repository.dotted(module), new_name, a, e] for a, e in cases]
+        hidden += repository.cases_for(moved, cases)
         rng.shuffle(tested)
         target = repository.files(tested)
         files = {**initial, **{path: text for path, text in target.items() if path.startswith("tests/")}}
         prompt = (
-            f"You are working on a small Python repository: the package {repository.package}/ and its visible tests "
-            f"in tests/. Refactor it: move the function `{old_name}` out of {repository.path(old_module)} into a new "
+            f"{intro(repository.package)} "
+            f"Refactor it: move the function `{old_name}` out of {repository.path(old_module)} into a new "
             f"module {repository.path(module)}, renamed `{new_name}`, and update every import and call of it in the "
             f"package, so that the name `{old_name}` no longer appears anywhere in the package (no alias either) "
             "and everything behaves as before. The test files are read-only (some already use the new name); "
             "hidden tests check the package's functions.\n\n"
             f"{self.tools_prompt(config.budget)}"
         )
-        changes = [[path, files.get(path, ""), target[path]] for path in sorted(target)
-                   if files.get(path) != target[path]]
+        changes = changes_between(files, target)
         data = {"files": files, "hidden": hidden, "budget": config.budget, "changes": changes, "old": old_name,
                 "callers": config.callers, "modules": config.modules}
         return Problem(prompt=prompt, answer=SUBMIT, data=data)
@@ -128,12 +127,7 @@ class RefactorPreserving(RepoTask):
         return None
 
     def plan_calls(self, problem: Problem) -> list[str]:
-        calls = []
-        for path, before, after in problem.data["changes"]:
-            if before:
-                calls.append(call("read_file", path=path))
-            calls.append(call("edit", path=path, old=before, new=after))
-        return [*calls, call("run_tests")]
+        return edit_calls(problem.data["changes"])
 
     def difficulty(self, problem: Problem) -> float:
         data = problem.data

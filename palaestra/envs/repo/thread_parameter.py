@@ -33,8 +33,10 @@ from palaestra.envs.repo.common import (
     SUBMIT,
     Function,
     RepoTask,
-    call,
+    changes_between,
     draw_cases,
+    edit_calls,
+    intro,
     name_for,
     new_repository,
 )
@@ -77,8 +79,7 @@ class ThreadParameter(RepoTask):
         leaf = rng.choice(LIST_FIRST)
         parameter = rng.choice([name for name in PARAMETER_NAMES if name not in leaf.params.split(", ")])
         start = rng.randrange(config.modules)
-        base = repository.add(Function(name_for(rng, taken, leaf.names), repository.modules[start], "leaf", leaf.key,
-                                       leaf.params))
+        base = repository.add_leaf(rng, taken, leaf, repository.modules[start])
         callers: list[Function] = []
         tops: list[Function] = []
         for _ in range(config.chains):
@@ -96,8 +97,7 @@ class ThreadParameter(RepoTask):
                 callers.append(function)
             tops.append(function)
         others = [other for other in tpl.LEAVES if other is not leaf]
-        distractors = [repository.add(Function(name_for(rng, taken, other.names), rng.choice(repository.modules),
-                                               "leaf", other.key, other.params))
+        distractors = [repository.add_leaf(rng, taken, other)
                        for other in (rng.choice(others) for _ in range(config.others))]
         plain: dict[str, list[tuple[list[Any], Any]]] = {}
         for function in [base, *callers, *distractors]:
@@ -120,17 +120,16 @@ class ThreadParameter(RepoTask):
                 return None
             if function in tops:
                 tested.append((function, [limited[0], plain[function.name][0]]))
-            hidden += [[repository.dotted(function.module), function.name, a, e]
-                       for a, e in limited + plain[function.name]]
+            hidden += repository.cases_for(function, limited + plain[function.name])
         for function in distractors:
             tested.append((function, plain[function.name][:1]))
-            hidden += [[repository.dotted(function.module), function.name, a, e] for a, e in plain[function.name]]
+            hidden += repository.cases_for(function, plain[function.name])
         rng.shuffle(tested)
         target = repository.files(tested)
         files.update({path: text for path, text in target.items() if path.startswith("tests/")})
         prompt = (
-            f"You are working on a small Python repository: the package {repository.package}/ and its visible tests "
-            f"in tests/. Add a new last parameter `{parameter}` with the default value None to the function "
+            f"{intro(repository.package)} "
+            f"Add a new last parameter `{parameter}` with the default value None to the function "
             f"`{base.name}` in {repository.path(base.module)}: when `{parameter}` is not None, `{base.name}` uses "
             f"only the first `{parameter}` items of its argument `{first}` (all of them when it is None). Then add "
             f"the same last parameter `{parameter}=None` to every function of the package that calls "
@@ -139,16 +138,13 @@ class ThreadParameter(RepoTask):
             f"`{parameter}`.\n\n"
             f"{self.tools_prompt(config.budget)}"
         )
-        changes = [[path, files[path], target[path]] for path in sorted(target) if files[path] != target[path]]
+        changes = changes_between(files, target)
         data = {"files": files, "hidden": hidden, "budget": config.budget, "changes": changes,
                 "changed": 1 + len(callers), "modules": config.modules}
         return Problem(prompt=prompt, answer=SUBMIT, data=data)
 
     def plan_calls(self, problem: Problem) -> list[str]:
-        calls = []
-        for path, before, after in problem.data["changes"]:
-            calls += [call("read_file", path=path), call("edit", path=path, old=before, new=after)]
-        return [*calls, call("run_tests")]
+        return edit_calls(problem.data["changes"])
 
     def difficulty(self, problem: Problem) -> float:
         data = problem.data

@@ -32,6 +32,7 @@ from palaestra.core import Problem, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.repo import _templates as tpl
 from palaestra.envs.repo.common import (
+    MEMORY_IMPORTER,
     SUBMIT,
     Function,
     RepoTask,
@@ -58,28 +59,12 @@ for name in ("versions.json", "tests.json"):  # the tests must not read which ve
     except OSError:
         pass
 
+''' + MEMORY_IMPORTER + r'''
 
 def run(files):
-    class Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-        def find_spec(self, name, path=None, target=None):
-            base = name.replace(".", "/")
-            if base + "/__init__.py" in files:
-                return importlib.util.spec_from_loader(name, self, is_package=True)
-            if base + ".py" in files:
-                return importlib.util.spec_from_loader(name, self)
-            return None
-
-        def create_module(self, spec):
-            return None
-
-        def exec_module(self, module):
-            base = module.__name__.replace(".", "/")
-            path = base + "/__init__.py" if base + "/__init__.py" in files else base + ".py"
-            if path.endswith("__init__.py"):
-                module.__path__ = []
-            exec(compile(files[path], path, "exec"), module.__dict__)
-
-    sys.meta_path.insert(0, Finder())
+    global FILES  # what _Finder imports from (each version runs in its own forked child)
+    FILES = files
+    sys.meta_path.insert(0, _Finder())
     for path in sorted(TESTS):
         module = types.ModuleType("tests." + path.rsplit("/", 1)[-1][:-3])
         exec(compile(TESTS[path], path, "exec"), module.__dict__)
@@ -163,8 +148,7 @@ class WriteTests(RepoTask):
         targets: list[Function] = []
         for leaf in leaves:
             position = rng.randrange(config.modules)
-            function = repository.add(Function(name_for(rng, taken, leaf.names), repository.modules[position],
-                                               "leaf", leaf.key, leaf.params))
+            function = repository.add_leaf(rng, taken, leaf, repository.modules[position])
             for _ in range(config.depth):
                 wrapper = rng.choice(tpl.WRAPPERS)
                 position = rng.randint(position, config.modules - 1)
@@ -174,8 +158,7 @@ class WriteTests(RepoTask):
             targets.append(function)
         others = [leaf for leaf in tpl.LEAVES if leaf not in leaves]
         for leaf in (rng.choice(others) for _ in range(config.others)):
-            repository.add(Function(name_for(rng, taken, leaf.names), rng.choice(repository.modules), "leaf",
-                                    leaf.key, leaf.params))
+            repository.add_leaf(rng, taken, leaf)
         files = repository.files([])
         package = dict(files)
         # The equivalent rewrite: every tested computation in another form.
