@@ -154,23 +154,25 @@ def enclosed(text: str, brackets: str = "([{") -> bool:
 def _unwrap_once(s: str) -> str:
     if s[:1] not in _WRAPPER_STARTS and not _LEAD_IN_WORD.match(s):
         return s  # the common case, decided without trying every wrapper
-    for pattern in _LEAD_INS:
-        stripped = pattern.sub("", s, count=1)
-        if stripped != s:
-            return stripped.strip()
     fence = _FENCE_OPEN.match(s)
     if fence and s.endswith(fence.group(1)) and len(s) > fence.end() + len(fence.group(1)) - 1:
         inner = s[fence.end() : len(s) - len(fence.group(1))]
         if "```" not in inner and "~~~" not in inner:
             return inner.strip()
-    for command in _COMMANDS:
-        if s.startswith(command + "{") and s.endswith("}") and closing_bracket(s, len(command)) == len(s) - 1:
-            return s[len(command) + 1 : -1].strip()
+    # A pair around the whole text before a lead-in: "**Answer: 7**" is bold around a lead-in and its answer (the lead-in's
+    # own bold pattern would take the opening stars and leave the closing ones on the answer).
     for left, right in _DELIMITERS:
         if len(s) > len(left) + len(right) and s.startswith(left) and s.endswith(right):
             inner = s[len(left) : -len(right)]
             if left not in inner and right not in inner:
                 return inner.strip()
+    for pattern in _LEAD_INS:
+        stripped = pattern.sub("", s, count=1)
+        if stripped != s:
+            return stripped.strip()
+    for command in _COMMANDS:
+        if s.startswith(command + "{") and s.endswith("}") and closing_bracket(s, len(command)) == len(s) - 1:
+            return s[len(command) + 1 : -1].strip()
     for left, right in _QUOTES:
         if len(s) >= 3 and s[0] == left and s[-1] == right and left not in s[1:-1] and right not in s[1:-1]:
             return s[1:-1].strip()

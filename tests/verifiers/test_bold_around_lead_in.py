@@ -1,0 +1,42 @@
+"""Bold (or another pair) around a lead-in and its answer: "**Answer: 7**" is read as 7.
+
+The lead-in's own bold pattern took the opening stars and left the closing ones on the answer ("7**"), so a right
+answer written that way was refused by every reader built on the grammar; a pair around the whole text is now
+taken off before lead-ins are looked for (code fences still first)."""
+
+from __future__ import annotations
+
+import pytest
+
+from palaestra.core.extract import wrap
+from palaestra.core.registry import make_source
+from palaestra.verifiers.normalize import read_answer, strip_wrappers
+
+
+def _number(text: str) -> int | None:
+    return int(text) if text.isdigit() else None
+
+
+@pytest.mark.parametrize("text", ["**Answer: 7**", "**The answer is 7**", "**Final answer: 7**", "**Answer: 7.**",
+                                  "**Answer:** 7", "Answer: **7**", "**Answer:** **7**", "`Answer: 7`", "**answer 7**"])
+def test_a_pair_around_a_lead_in_and_its_answer_is_read(text: str) -> None:
+    assert read_answer(text, _number) == 7
+
+
+@pytest.mark.parametrize("text", ["**Answer: 7** I take it back.", "**7** or **8**", "**Answer: 7** **8**",
+                                  "**Answer: 7 or 8**", "**Answer: 7. That is not the answer.**"])
+def test_remarks_and_second_answers_stay_unread(text: str) -> None:
+    assert read_answer(text, _number) is None
+
+
+def test_code_fences_keep_their_info_string_off_the_answer() -> None:
+    assert strip_wrappers("```python\nprint(1)\n```") == "print(1)"
+    assert strip_wrappers("Answer:\n```\n42\n```") == "42"
+
+
+def test_an_env_accepts_its_reference_in_bold_with_a_lead_in() -> None:
+    env = make_source("arithmetic/expression")
+    problem = env.sample(1, 3)
+    for text in (f"**Answer: {problem.answer}**", f"**The answer is {problem.answer}**"):
+        assert env.check(problem, wrap(text, problem.answer_format)).correct, text
+    assert not env.check(problem, wrap(f"**Answer: {problem.answer}** or **0**", problem.answer_format)).correct
