@@ -42,6 +42,7 @@ Examples (``read`` a reader of digits, ``units`` a declared noun)::
     The number of shortest paths is 10.       10, or maybe 12
     There are 10 shortest paths.               10\nJust kidding, I do not know.
     `10`!                                      I think it is 10
+    **The answer is 10**                       **10** or **12**
 
     >>> strip_wrappers(r"The final answer is $\boxed{10}$")
     '10'
