@@ -11,8 +11,8 @@ The answer grammar
 An answer block is accepted only when *all* of its text is accounted for by::
 
     block    = lead-in? answer unit? closing?
-    lead-in  = "Answer:" | "Final answer:" | "The (final) answer is" | "So," | "Thus," | "Therefore,"
-             | "Hence," | "Move:" | "The <named quantity> is/equals" (a naming sentence:
+    lead-in  = "Answer:" | "Final answer:" | "The (final) answer is" | "My (final) answer is" | "So,"
+             | "Thus," | "Therefore," | "Hence," | "Move:" | "The <named quantity> is/equals" (a naming sentence:
                "The area of the triangle is", "The survivor is") | "There is/are"
              | "x =" (a name and "=", read by the readers that take one: numbers, values)
     answer   = what the reader reads (a number, a set, an assignment, a grid, a move ...)
@@ -81,7 +81,7 @@ _LEAD_INS = (
     re.compile(rf"^{_OPEN_BOLD}\s*(?:my\s+)?(?:next\s+)?(?:move|guess|bid)\s*{_CLOSE_BOLD}\s*:\s*{_CLOSE_BOLD}\s*(?=\S)",
                re.IGNORECASE),  # "Move: c4"
     re.compile(
-        rf"^{_OPEN_BOLD}\s*(?:the\s+)?(?:final\s+)?(?:answers?|results?)\b\s*(?:(?:is|are)\b)?\s*{_CLOSE_BOLD}\s*[:=]?"
+        rf"^{_OPEN_BOLD}\s*(?:(?:the|my)\s+)?(?:final\s+)?(?:answers?|results?)\b\s*(?:(?:is|are)\b)?\s*{_CLOSE_BOLD}\s*[:=]?"
         rf"\s*{_CLOSE_BOLD}\s*(?=\S)",
         re.IGNORECASE,
     ),

@@ -18,13 +18,15 @@ def _number(text: str) -> int | None:
 
 
 @pytest.mark.parametrize("text", ["**Answer: 7**", "**The answer is 7**", "**Final answer: 7**", "**Answer: 7.**",
-                                  "**Answer:** 7", "Answer: **7**", "**Answer:** **7**", "`Answer: 7`", "**answer 7**"])
+                                  "**Answer:** 7", "Answer: **7**", "**Answer:** **7**", "`Answer: 7`", "**answer 7**", "My answer is 7.",
+                                  "My final answer is 7", "**My answer: 7**"])
 def test_a_pair_around_a_lead_in_and_its_answer_is_read(text: str) -> None:
     assert read_answer(text, _number) == 7
 
 
 @pytest.mark.parametrize("text", ["**Answer: 7** I take it back.", "**7** or **8**", "**Answer: 7** **8**",
-                                  "**Answer: 7 or 8**", "**Answer: 7. That is not the answer.**"])
+                                  "**Answer: 7 or 8**", "**Answer: 7. That is not the answer.**",
+                                  "My answer is 7 or 8", "I think my answer is 7"])
 def test_remarks_and_second_answers_stay_unread(text: str) -> None:
     assert read_answer(text, _number) is None
 
