@@ -104,6 +104,7 @@ _CLOSERS = {"(": ")", "[": "]", "{": "}"}
 _SPACE_RUN = re.compile(r"[ \t]+")
 _BLANK_LINES = re.compile(r" ?\n[ \n]*")
 _WRAPPER_STARTS = frozenset("`~$\\*\"'“‘")
+_WRAPPER_ENDS = frozenset("`$*}\"'”’)]")
 _LEAD_IN_WORD = re.compile(r"(?:so|thus|therefore|hence|the|there|final|answers?|results?|my|next|move|guess|bid)\b",
                            re.IGNORECASE)
 _FENCE_OPEN = re.compile(r"^(`{3,}|~{3,})[^\n`]*\n")
@@ -160,11 +161,14 @@ def _unwrap_once(s: str) -> str:
         inner = s[fence.end() : len(s) - len(fence.group(1))]
         if "```" not in inner and "~~~" not in inner:
             return inner.strip()
+    # A full stop or "!" just after a wrapper closes the sentence: it is outside the wrapper, so never the answer's
+    # ("**acyclic: 0 2 1**.", "\boxed{7}."); the wrapper is looked at without it.
+    body = s[:-1] if s[-1:] in ".!" and s[-2:-1] in _WRAPPER_ENDS else s
     # A pair around the whole text before a lead-in: "**Answer: 7**" is bold around a lead-in and its answer (the lead-in's
     # own bold pattern would take the opening stars and leave the closing ones on the answer).
     for left, right in _DELIMITERS:
-        if len(s) > len(left) + len(right) and s.startswith(left) and s.endswith(right):
-            inner = s[len(left) : -len(right)]
+        if len(body) > len(left) + len(right) and body.startswith(left) and body.endswith(right):
+            inner = body[len(left) : -len(right)]
             if left not in inner and right not in inner:
                 return inner.strip()
     for pattern in _LEAD_INS:
@@ -172,11 +176,11 @@ def _unwrap_once(s: str) -> str:
         if stripped != s:
             return stripped.strip()
     for command in _COMMANDS:
-        if s.startswith(command + "{") and s.endswith("}") and closing_bracket(s, len(command)) == len(s) - 1:
-            return s[len(command) + 1 : -1].strip()
+        if body.startswith(command + "{") and body.endswith("}") and closing_bracket(body, len(command)) == len(body) - 1:
+            return body[len(command) + 1 : -1].strip()
     for left, right in _QUOTES:
-        if len(s) >= 3 and s[0] == left and s[-1] == right and left not in s[1:-1] and right not in s[1:-1]:
-            return s[1:-1].strip()
+        if len(body) >= 3 and body[0] == left and body[-1] == right and left not in body[1:-1] and right not in body[1:-1]:
+            return body[1:-1].strip()
     return s
 
 

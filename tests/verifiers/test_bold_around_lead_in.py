@@ -42,3 +42,20 @@ def test_an_env_accepts_its_reference_in_bold_with_a_lead_in() -> None:
     for text in (f"**Answer: {problem.answer}**", f"**The answer is {problem.answer}**"):
         assert env.check(problem, wrap(text, problem.answer_format)).correct, text
     assert not env.check(problem, wrap(f"**Answer: {problem.answer}** or **0**", problem.answer_format)).correct
+
+
+@pytest.mark.parametrize(("text", "inner"), [("**acyclic: 0 2 1**.", "acyclic: 0 2 1"), ("\\boxed{7}.", "7"),
+                                             ('"yes".', "yes"), ("**7**!", "7")])
+def test_a_closing_mark_just_after_a_wrapper_is_outside_the_answer(text: str, inner: str) -> None:
+    assert strip_wrappers(text) == inner
+
+
+def test_a_closing_mark_does_not_join_two_wrapped_answers() -> None:
+    assert strip_wrappers("**7** or **8**.") == "**7** or **8**."
+
+
+@pytest.mark.parametrize(("env_id", "level"), [("graphs/cycle", 0), ("physics/thin_lens", 0), ("puzzles/skyscrapers", 0)])
+def test_structured_answers_in_bold_before_a_full_stop_are_read(env_id: str, level: int) -> None:
+    env = make_source(env_id)
+    problem = env.sample(level, 0)
+    assert env.check(problem, wrap(f"The answer is **{problem.answer}**.", problem.answer_format)).correct
