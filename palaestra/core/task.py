@@ -317,6 +317,9 @@ class Task(ProblemSource):
     """
 
     max_answer_chars: ClassVar[int] = MAX_ANSWER_CHARS
+    # The answer is text compared as written (a program's exact output, a test to run): the answer grammar's
+    # wrappers and lead-ins are not looked through, so the kit does not try its common spellings on it.
+    verbatim: ClassVar[bool] = False
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         """Judge an extracted answer. Must never raise and must return in bounded time."""

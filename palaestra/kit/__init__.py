@@ -212,8 +212,15 @@ def check_wrong_rejected(env_id: str, s: Settings) -> str:
     return f"{rejected} corruptions rejected; {others_accepted}/{others} other problems' answers accepted"
 
 
+# How models commonly write a one-line answer; the answer grammar (verifiers.normalize) accounts for each, so every
+# env reading its answer through it accepts its reference so written (envs that compare text as written declare
+# ``verbatim``).
+COMMON_SPELLINGS = ("Answer: {}", "**Answer: {}**", "The answer is **{}**.", "\\boxed{{{}}}.")
+
+
 def check_spellings_accepted(env_id: str, s: Settings) -> str:
-    """Other spellings of the reference that a careful grader accepts are accepted, at every level."""
+    """Other spellings of the reference that a careful grader accepts are accepted, at every level: the env's
+    declared ones, and a one-line reference in :data:`COMMON_SPELLINGS`."""
     source = make_source(env_id)
     if not isinstance(source, Task):
         return "n/a (multi-turn)"
@@ -221,7 +228,8 @@ def check_spellings_accepted(env_id: str, s: Settings) -> str:
     for level in range(source.levels()):
         for seed in range(s.seeds):
             p = sample(env_id, level, seed)
-            for spelling in source.spellings(p):
+            common = [] if source.verbatim or "\n" in (p.answer or "\n") else [w.format(p.answer) for w in COMMON_SPELLINGS]
+            for spelling in [*source.spellings(p), *common]:
                 v = source.check(p, source.format_answer(spelling))  # as a model would write it, extraction included
                 _require(v.correct, f"level {level} seed {seed}: the spelling {spelling[:80]!r} of {p.answer!r} "
                                     f"was rejected: {v.feedback}")

@@ -11,8 +11,8 @@ The answer grammar
 An answer block is accepted only when *all* of its text is accounted for by::
 
     block    = lead-in? answer unit? closing?
-    lead-in  = "Answer:" | "Final answer:" | "The (final) answer is" | "So," | "Thus," | "Therefore,"
-             | "Hence," | "Move:" | "The <named quantity> is/equals" (a naming sentence:
+    lead-in  = "Answer:" | "Final answer:" | "The (final) answer is" | "My (final) answer is" | "So,"
+             | "Thus," | "Therefore," | "Hence," | "Move:" | "The <named quantity> is/equals" (a naming sentence:
                "The area of the triangle is", "The survivor is") | "There is/are"
              | "x =" (a name and "=", read by the readers that take one: numbers, values)
     answer   = what the reader reads (a number, a set, an assignment, a grid, a move ...)
@@ -42,6 +42,7 @@ Examples (``read`` a reader of digits, ``units`` a declared noun)::
     The number of shortest paths is 10.       10, or maybe 12
     There are 10 shortest paths.               10\nJust kidding, I do not know.
     `10`!                                      I think it is 10
+    **The answer is 10**                       **10** or **12**
 
     >>> strip_wrappers(r"The final answer is $\boxed{10}$")
     '10'
@@ -80,7 +81,7 @@ _LEAD_INS = (
     re.compile(rf"^{_OPEN_BOLD}\s*(?:my\s+)?(?:next\s+)?(?:move|guess|bid)\s*{_CLOSE_BOLD}\s*:\s*{_CLOSE_BOLD}\s*(?=\S)",
                re.IGNORECASE),  # "Move: c4"
     re.compile(
-        rf"^{_OPEN_BOLD}\s*(?:the\s+)?(?:final\s+)?(?:answers?|results?)\b\s*(?:(?:is|are)\b)?\s*{_CLOSE_BOLD}\s*[:=]?"
+        rf"^{_OPEN_BOLD}\s*(?:(?:the|my)\s+)?(?:final\s+)?(?:answers?|results?)\b\s*(?:(?:is|are)\b)?\s*{_CLOSE_BOLD}\s*[:=]?"
         rf"\s*{_CLOSE_BOLD}\s*(?=\S)",
         re.IGNORECASE,
     ),
@@ -103,6 +104,7 @@ _CLOSERS = {"(": ")", "[": "]", "{": "}"}
 _SPACE_RUN = re.compile(r"[ \t]+")
 _BLANK_LINES = re.compile(r" ?\n[ \n]*")
 _WRAPPER_STARTS = frozenset("`~$\\*\"'“‘")
+_WRAPPER_ENDS = frozenset("`$*}\"'”’)]")
 _LEAD_IN_WORD = re.compile(r"(?:so|thus|therefore|hence|the|there|final|answers?|results?|my|next|move|guess|bid)\b",
                            re.IGNORECASE)
 _FENCE_OPEN = re.compile(r"^(`{3,}|~{3,})[^\n`]*\n")
@@ -154,26 +156,31 @@ def enclosed(text: str, brackets: str = "([{") -> bool:
 def _unwrap_once(s: str) -> str:
     if s[:1] not in _WRAPPER_STARTS and not _LEAD_IN_WORD.match(s):
         return s  # the common case, decided without trying every wrapper
-    for pattern in _LEAD_INS:
-        stripped = pattern.sub("", s, count=1)
-        if stripped != s:
-            return stripped.strip()
     fence = _FENCE_OPEN.match(s)
     if fence and s.endswith(fence.group(1)) and len(s) > fence.end() + len(fence.group(1)) - 1:
         inner = s[fence.end() : len(s) - len(fence.group(1))]
         if "```" not in inner and "~~~" not in inner:
             return inner.strip()
-    for command in _COMMANDS:
-        if s.startswith(command + "{") and s.endswith("}") and closing_bracket(s, len(command)) == len(s) - 1:
-            return s[len(command) + 1 : -1].strip()
+    # A full stop or "!" just after a wrapper closes the sentence: it is outside the wrapper, so never the answer's
+    # ("**acyclic: 0 2 1**.", "\boxed{7}."); the wrapper is looked at without it.
+    body = s[:-1] if s[-1:] in ".!" and s[-2:-1] in _WRAPPER_ENDS else s
+    # A pair around the whole text before a lead-in: "**Answer: 7**" is bold around a lead-in and its answer (the lead-in's
+    # own bold pattern would take the opening stars and leave the closing ones on the answer).
     for left, right in _DELIMITERS:
-        if len(s) > len(left) + len(right) and s.startswith(left) and s.endswith(right):
-            inner = s[len(left) : -len(right)]
+        if len(body) > len(left) + len(right) and body.startswith(left) and body.endswith(right):
+            inner = body[len(left) : -len(right)]
             if left not in inner and right not in inner:
                 return inner.strip()
+    for pattern in _LEAD_INS:
+        stripped = pattern.sub("", s, count=1)
+        if stripped != s:
+            return stripped.strip()
+    for command in _COMMANDS:
+        if body.startswith(command + "{") and body.endswith("}") and closing_bracket(body, len(command)) == len(body) - 1:
+            return body[len(command) + 1 : -1].strip()
     for left, right in _QUOTES:
-        if len(s) >= 3 and s[0] == left and s[-1] == right and left not in s[1:-1] and right not in s[1:-1]:
-            return s[1:-1].strip()
+        if len(body) >= 3 and body[0] == left and body[-1] == right and left not in body[1:-1] and right not in body[1:-1]:
+            return body[1:-1].strip()
     return s
 
 

@@ -10,6 +10,7 @@ import pytest
 
 from palaestra import kit
 from palaestra.core import Problem, Task, Verdict, register, registry
+from palaestra.verifiers.normalize import read_answer
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,7 @@ class Good(Task):
         return Problem(prompt=f"Double {n}.", answer=str(2 * n), data={"n": n})
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        return Verdict.judge(answer.strip() == str(2 * problem.data["n"]))
+        return Verdict.judge(read_answer(answer, lambda s: s if s.isdigit() else None) == str(2 * problem.data["n"]))
 
     def difficulty(self, problem: Problem) -> float:
         digits = str(problem.data["n"])
@@ -92,7 +93,14 @@ class RejectsASpelling(Good):
     id = "kitdemo/rejects_a_spelling"
 
     def spellings(self, problem: Problem) -> list[str]:
-        return [f"({problem.answer})"]  # declared right, but verify compares strings
+        return [f"({problem.answer})"]  # declared right, but the reader takes digits only
+
+
+class NoGrammar(Good):
+    id = "kitdemo/no_grammar"
+
+    def verify(self, problem: Problem, answer: str) -> Verdict:
+        return Verdict.judge(answer.strip() == str(2 * problem.data["n"]))  # refuses "**Answer: 8**"
 
 
 class SurfaceTell(Good):
@@ -130,6 +138,7 @@ BROKEN = {
     SameProblem: "distinct",
     FlatDifficulty: "difficulty",
     RejectsASpelling: "spellings_accepted",
+    NoGrammar: "spellings_accepted",
     SurfaceTell: "balance",
 }
 

@@ -352,6 +352,7 @@ class MutationTests(Task):
     description = "Write unit tests (as literal cases) for a given Python function; reward = hidden mutants killed."
     tags = ("code", "testing", "mutation-testing")
     multiline = True
+    verbatim = True  # each line is a test to run, read as written
     toolchains: tuple[str, ...] = ()  # nothing runs in the sandbox: the tests are read as literals
     Config = Config
 

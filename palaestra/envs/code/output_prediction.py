@@ -58,6 +58,7 @@ class OutputPrediction(Task):
     max_answer_chars = 10_000
     version = 3
     multiline = True
+    verbatim = True  # the exact output, nothing else (the prompt says so)
 
     @dataclass(frozen=True)
     class Config:

@@ -184,7 +184,7 @@ class FolCountermodel(Task):
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         data = problem.data
-        read = read_structure(answer, data["unary"], data["binary"])
+        read = read_structure(strip_wrappers(answer), data["unary"], data["binary"])
         if isinstance(read, str):
             return Verdict.unparsed(read)
         n = read["size"]

@@ -32,7 +32,7 @@ from palaestra.core.task import Growth
 from palaestra.envs.deduction.common import PEOPLE
 from palaestra.solvers.sat import CNF, Budget, BudgetExhausted, SatSolver
 from palaestra.verifiers.blocks import read_block
-from palaestra.verifiers.normalize import is_closing
+from palaestra.verifiers.normalize import is_closing, strip_wrappers
 
 # fmt: off
 _MEETINGS = ("Budget", "Design", "Hiring", "Launch", "Review", "Standup", "Training", "Planning", "Retro", "Sales",
@@ -106,7 +106,7 @@ class Scheduling(Task):
             return Verdict.unparsed("answer too long")
         data = problem.data
         names = data["names"]
-        read = _read_schedule(answer, names)
+        read = _read_schedule(strip_wrappers(answer), names)
         if isinstance(read, str):
             return Verdict.unparsed(read)
         starts, ends = read

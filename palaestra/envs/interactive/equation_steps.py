@@ -43,7 +43,7 @@ from typing import Any
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
 from palaestra.core.multiturn import MAX_MOVE_CHARS
 from palaestra.verifiers.expressions import Expr, parse_expression
-from palaestra.verifiers.normalize import read_answer
+from palaestra.verifiers.normalize import read_answer, strip_wrappers, without_closing
 
 Affine = tuple[Fraction, Fraction]  # (coefficient of x, constant)
 
@@ -135,7 +135,8 @@ class EquationSteps(MultiTurnTask):
         span = data["size"] - _size(f"x = {_number_text(solution)}")
         earned = min(0.5 - state["paid"], 0.5 * max(0, state["best"] - size) / max(span, 1))
         paid = state["paid"] + earned
-        new_state = {"equation": move.strip(), "best": min(state["best"], size), "paid": paid,
+        # The equation as read (its wrappers and closing mark off): the state is shown again and read by the oracle.
+        new_state = {"equation": without_closing(strip_wrappers(move)), "best": min(state["best"], size), "paid": paid,
                      "mistakes": state["mistakes"]}
         if _solved(left, right):
             final = (0.5 - paid) + 0.5 / (1 + state["mistakes"])

@@ -30,6 +30,7 @@ from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.solvers.clues import minimal_clues
 from palaestra.solvers.sat import CNF
+from palaestra.verifiers.normalize import strip_wrappers
 
 # attribute: (values, how a value is named in a clue)
 _ATTRIBUTES: dict[str, tuple[tuple[str, ...], str]] = {
@@ -113,7 +114,7 @@ class Zebra(Task):
         k, n = len(values), len(values[0])
         if not isinstance(answer, str) or len(answer) > self.max_answer_chars:
             return Verdict.unparsed("answer too long")
-        table = _read_table(answer, values)
+        table = _read_table(strip_wrappers(answer), values)
         if isinstance(table, str):
             return Verdict.unparsed(table)
         house = [[-1] * n for _ in range(k)]

@@ -30,6 +30,7 @@ import numpy as np
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.verifiers.blocks import read_grid
+from palaestra.verifiers.normalize import strip_wrappers
 from palaestra.verifiers.numeric import read_integer
 
 BLANK = "?"
@@ -145,7 +146,7 @@ class MagicSquare(Task):
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         n = problem.data["order"]
-        grid = read_grid(answer) if isinstance(answer, str) and len(answer) <= 2_000 else None
+        grid = read_grid(strip_wrappers(answer)) if isinstance(answer, str) and len(answer) <= 2_000 else None
         values = [read_integer(cell) for row in grid for cell in row] if grid else []
         if not grid or len(grid) != n or any(len(row) != n for row in grid) or any(v is None for v in values):
             return Verdict.unparsed(f"expected {n} rows of {n} whole numbers, one row per line")
