@@ -30,6 +30,10 @@ _SYMBOLS = (
     ("|", "bar"), ("│", "bar"), ("┃", "bar"), ("¬", "not"), ("~", "not"), ("!", "not"), ("⊥", "bot"),
     ("↔", "iff"), ("□", "empty"), ("∅", "empty"),
 )
+# The spellings by their first character, in the order above: most characters start none, and skip the search.
+_SYMBOLS_BY_FIRST: dict[str, tuple[tuple[str, str], ...]] = {}
+for _spelling, _kind in _SYMBOLS:
+    _SYMBOLS_BY_FIRST[_spelling[0]] = (*_SYMBOLS_BY_FIRST.get(_spelling[0], ()), (_spelling, _kind))
 _PUNCT = {"(": "open", ")": "close", "[": "lbrack", "]": "rbrack", "{": "lbrace", "}": "rbrace", ",": "punct",
           ";": "punct", ":": "punct", ".": "punct", "-": "dash", "–": "dash", "—": "dash", "−": "dash",
           "*": "op", "·": "op", "∘": "op", "'": "prime", "=": "eq", "^": "caret", "⁻": "sup", "¹": "sup"}
@@ -63,7 +67,7 @@ def tokenize(text: str, limit: int = 400) -> list[Token] | None:
             tokens.append(("word", text[i:j]))
             i = j
             continue
-        for spelling, kind in _SYMBOLS:
+        for spelling, kind in _SYMBOLS_BY_FIRST.get(ch, ()):
             if text.startswith(spelling, i):
                 tokens.append(("conn", kind))
                 i += len(spelling)
