@@ -35,9 +35,11 @@ SHARED_SEEDS = 16  # the statistics checks' first seeds are these difficulty see
 
 
 def cpu_seconds() -> float:
-    """CPU seconds used so far by this process and its finished children (a sandboxed compiler, say)."""
+    """CPU seconds used so far by the calling thread and this process's finished children (a sandboxed compiler,
+    say). Not the process's other threads: what a generation or a verdict costs runs in the calling thread, and a
+    thread another test left running in the same worker (a server, an executor) is not its cost."""
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return time.process_time() + children.ru_utime + children.ru_stime
+    return time.thread_time() + children.ru_utime + children.ru_stime
 
 
 def _generated(env_id: str, level: int, seed: int) -> tuple[Problem, float]:
