@@ -31,9 +31,8 @@ _SYMBOLS = (
     ("↔", "iff"), ("□", "empty"), ("∅", "empty"),
 )
 # The spellings by their first character, in the order above: most characters start none, and skip the search.
-_SYMBOLS_BY_FIRST: dict[str, tuple[tuple[str, str], ...]] = {}
-for _spelling, _kind in _SYMBOLS:
-    _SYMBOLS_BY_FIRST[_spelling[0]] = (*_SYMBOLS_BY_FIRST.get(_spelling[0], ()), (_spelling, _kind))
+_SYMBOLS_BY_FIRST = {first: tuple(symbol for symbol in _SYMBOLS if symbol[0][0] == first)
+                     for first in {spelling[0] for spelling, _ in _SYMBOLS}}
 _PUNCT = {"(": "open", ")": "close", "[": "lbrack", "]": "rbrack", "{": "lbrace", "}": "rbrace", ",": "punct",
           ";": "punct", ":": "punct", ".": "punct", "-": "dash", "–": "dash", "—": "dash", "−": "dash",
           "*": "op", "·": "op", "∘": "op", "'": "prime", "=": "eq", "^": "caret", "⁻": "sup", "¹": "sup"}
