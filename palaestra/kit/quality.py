@@ -105,6 +105,7 @@ instructions), not content: it is left out of the comparison."""
 _SHINGLE_SEEDS = (0, 1)
 _SHINGLES: dict[str, frozenset[str]] = {}
 _FREQUENCY: dict[str, int] = {}
+_DISTINCTIVE: dict[str, frozenset[str]] = {}
 _WORD = re.compile(r"[a-z]+|\d+|[^\sa-z\d]")
 
 
@@ -140,9 +141,13 @@ def _frequency() -> dict[str, int]:
 
 
 def distinctive_shingles(env_id: str) -> frozenset[str]:
-    """The env's 3-grams without the boilerplate many envs share."""
-    frequency = _frequency()
-    return frozenset(g for g in prompt_shingles(env_id) if frequency.get(g, 0) < BOILERPLATE_ENVS)
+    """The env's 3-grams without the boilerplate many envs share; cached (every env's check compares with all the
+    others, and the frequencies are counted once per process)."""
+    found = _DISTINCTIVE.get(env_id)
+    if found is None:
+        frequency = _frequency()
+        found = _DISTINCTIVE[env_id] = frozenset(g for g in prompt_shingles(env_id) if frequency.get(g, 0) < BOILERPLATE_ENVS)
+    return found
 
 
 def similarity(a: frozenset[str], b: frozenset[str]) -> float:
