@@ -1311,9 +1311,13 @@ class Server:
             shutil.rmtree(work, ignore_errors=True)
             os.mkdir(work, 0o755)
             build = {"language": chain["language"], "work": work, "final": final, "pids": set(), "ok": True}
-            env = {"PATH": chain["compile"].get("env", {}).get("PATH", "/usr/bin:/bin")}
+            # The compiler's temporary files go inside the build's folder, which goes whole: a build killed at close
+            # left its assembler files in the host's /tmp (the driver deletes them only when it exits by itself).
+            os.mkdir(os.path.join(work, "tmp"), 0o700)
+            env = {"PATH": chain["compile"].get("env", {}).get("PATH", "/usr/bin:/bin"), "TMPDIR": os.path.join(work, "tmp")}
             for argv in languages.pch_commands(chain, work):
-                pid = os.posix_spawn(argv[0], argv, env)
+                # a process group of its own: the driver's cc1plus and as die with it at close, not run on orphaned
+                pid = os.posix_spawn(argv[0], argv, env, setpgroup=0)
                 self.pch_builds[pid] = build
                 build["pids"].add(pid)
                 os.setpriority(os.PRIO_PROCESS, pid, 19)  # (SCHED_IDLE would starve on a busy host)
@@ -1330,6 +1334,7 @@ class Server:
             if not build["ok"]:
                 raise OSError("a header did not precompile")
             shutil.rmtree(os.path.join(build["work"], "src"))
+            shutil.rmtree(os.path.join(build["work"], "tmp"))
             for root, dirs, names in os.walk(build["work"]):
                 for name in dirs:
                     os.chmod(os.path.join(root, name), 0o755)
@@ -1483,7 +1488,7 @@ class Server:
             pass
         for pid, build in list(self.pch_builds.items()):  # unfinished header builds: never renamed into place
             try:
-                os.kill(pid, signal.SIGKILL)
+                os.killpg(pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
             shutil.rmtree(build["work"], ignore_errors=True)
