@@ -566,6 +566,7 @@ class FreshProcess:
         "    print(_fingerprint(make_source(line.strip()), int(sys.argv[1])), flush=True)\n"
     )
     TIMEOUT = 3600.0  # seconds for one env: a hang guard (a busy machine is slow)
+    EXIT_TIMEOUT = 30.0  # seconds to leave once its input ends
 
     def __init__(self, seeds: int):
         env = {**os.environ, "PYTHONHASHSEED": str(random.Random().randrange(1, 2**31))}
@@ -584,12 +585,16 @@ class FreshProcess:
         return line.strip()
 
     def close(self) -> None:
-        if self.process.poll() is None:
-            self.process.kill()
-        self.process.wait()
+        # End of input first: the interpreter then leaves by itself and runs its exit handlers (a killed one left
+        # the temporary files its envs wrote, such as the SQL envs' database files, behind). Killed only if stuck.
         for stream in (self.process.stdin, self.process.stdout):
             if stream is not None:
                 stream.close()
+        try:
+            self.process.wait(timeout=self.EXIT_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
 
     def __enter__(self) -> FreshProcess:
         return self
