@@ -68,7 +68,9 @@ def test_the_api_lists_plays_and_replays(base_url: str) -> None:
     assert stats[-1]["difficulty"] > stats[0]["difficulty"]
 
 
-def _chrome():  # type: ignore[no-untyped-def]
+def _chrome(scratch: Path):  # type: ignore[no-untyped-def]
+    """A headless Chromium whose temporary files go to ``scratch`` (Chromium leaves its singleton socket's folder,
+    ``org.chromium.Chromium.*``, in the temporary directory after it quits: one in the host's /tmp per run)."""
     webdriver = pytest.importorskip("selenium.webdriver", reason="selenium (the test extra) is not installed")
     browser = shutil.which("chromium") or shutil.which("chromium-browser")
     driver_path = shutil.which("chromedriver")
@@ -81,7 +83,7 @@ def _chrome():  # type: ignore[no-untyped-def]
     options.binary_location = browser
     for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1400,1000"):
         options.add_argument(flag)
-    return webdriver.Chrome(service=Service(driver_path), options=options)
+    return webdriver.Chrome(service=Service(driver_path, env={**os.environ, "TMPDIR": str(scratch)}), options=options)
 
 
 def _shot(driver, name: str) -> None:  # type: ignore[no-untyped-def]
@@ -91,8 +93,8 @@ def _shot(driver, name: str) -> None:  # type: ignore[no-untyped-def]
         driver.save_screenshot(str(Path(folder) / f"{name}.png"))
 
 
-def test_the_playground_in_a_real_browser(base_url: str) -> None:
-    driver = _chrome()
+def test_the_playground_in_a_real_browser(base_url: str, tmp_path: Path) -> None:
+    driver = _chrome(tmp_path)
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as ready
     from selenium.webdriver.support.ui import Select, WebDriverWait
