@@ -194,6 +194,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
         return eval_command(args, _load_model)
     if args.model is not None:
         return _eval_model(args)
+    if unused := _model_only_options(args):
+        raise SystemExit(f"palaestra eval: {', '.join(unused)} apply to a model's episodes: add --model (--model oracle "
+                         "plays the oracle with them); without --model eval compares the oracle and random policies "
+                         "and writes nothing")
     from palaestra.baselines.evaluate import evaluate
     from palaestra.baselines.policies import OraclePolicy, RandomPolicy
     from palaestra.core.registry import registry
@@ -219,6 +223,16 @@ def cmd_eval(args: argparse.Namespace) -> int:
     print(f"\n{len(by_env)} environments, levels {args.levels}, {args.seeds} seeds each: "
           f"oracle solved {solved}/{total}; {time.perf_counter() - t0:.1f} s in all")
     return 0 if solved == total else 1
+
+
+# Options of ``palaestra eval`` that only a model's episodes use, with the value each has when not given.
+_MODEL_ONLY = {"out": None, "samples": 1, "k": [1], "answer_format": None, "temperature": 1.0, "max_new_tokens": None,
+               "device": None, "catalogue": False, "engine": "palaestra"}
+
+
+def _model_only_options(args: argparse.Namespace) -> list[str]:
+    """The model-only options given a value of their own (they would be ignored without ``--model``)."""
+    return ["--" + name.replace("_", "-") for name, unset in _MODEL_ONLY.items() if getattr(args, name) != unset]
 
 
 def _load_model(args: argparse.Namespace) -> tuple[Any, str | None]:

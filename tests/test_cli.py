@@ -72,6 +72,19 @@ def test_eval_prints_oracle_and_random_columns(capsys: pytest.CaptureFixture[str
     assert "oracle solved 6/6" in out
 
 
+def test_eval_without_a_model_refuses_the_options_only_a_model_uses(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    # --out was ignored without --model: the user was left looking for transcripts that were never written
+    for extra in (["--out", str(tmp_path / "run")], ["--samples", "4", "--k", "1", "4"], ["--catalogue"]):
+        with pytest.raises(SystemExit) as refused:
+            main(["eval", "--envs", "arithmetic/expression", "--levels", "0", "--seeds", "1", *extra])
+        assert "add --model" in str(refused.value) and extra[0] in str(refused.value)
+    assert not (tmp_path / "run").exists()
+    assert main(["eval", "--envs", "arithmetic/expression", "--levels", "0", "--seeds", "1", "--model", "oracle",
+                 "--out", str(tmp_path / "run")]) == 0
+    assert (tmp_path / "run" / "transcripts.jsonl").is_file()
+
+
 def test_ci_runs_the_readme_test_command() -> None:
     command = [ln for ln in (ROOT / ".ci/run").read_text().splitlines() if ln.strip() and not ln.startswith(("#", "set ", "cd "))][-1]
     assert command in (ROOT / "README.md").read_text()
