@@ -26,7 +26,7 @@ from typing import Any
 
 from palaestra.core.extract import CLOSE_TAG, wrap
 from palaestra.core.optional import MissingExtra, require
-from palaestra.integrations.commands import add_commands, add_eval_arguments
+from palaestra.integrations.commands import add_commands, add_eval_arguments, how_many, seed_number
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
@@ -498,14 +498,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("stats", help="measure expected scores per env and level (reference, best cheap policy, "
                                      "difficulty, generation time) for the catalogue")
     p.add_argument("envs", nargs="*", help="env ids (default: all)")
-    p.add_argument("--seeds", type=int, default=10, help="problems per level (default 10)")
+    p.add_argument("--seeds", type=how_many, default=10, help="problems per level (default 10)")
     p.add_argument("--out", help="the stats file (default: palaestra/envs/stats.json of the checkout)")
     p.set_defaults(func=cmd_stats)
 
     p = sub.add_parser("show", help="show one problem and its reference answer")
     p.add_argument("env", help="env id (family/name, optionally -vN)")
     p.add_argument("--level", "--levels", type=int, default=0, help="difficulty level (0 = easiest)")
-    p.add_argument("--seed", type=int, default=0, help="which problem of the level")
+    p.add_argument("--seed", type=seed_number, default=0, help="which problem of the level")
     p.add_argument("--json", action="store_true", help="print the Problem as JSON")
     p.set_defaults(func=cmd_show)
 
@@ -526,17 +526,17 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play an environment in the terminal")
     p.add_argument("env", help="env id (family/name, optionally -vN)")
     p.add_argument("--level", "--levels", type=int, default=0, help="difficulty level (0 = easiest)")
-    p.add_argument("--seed", type=int, default=0, help="which problem of the level")
+    p.add_argument("--seed", type=seed_number, default=0, help="which problem of the level")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("eval", help="evaluate a model (default: the oracle and random policies) on a suite")
     p.add_argument("--envs", "--env", dest="envs", nargs="*", help="env ids (default: all)")
     p.add_argument("--levels", "--level", dest="levels", type=int, nargs="+", default=[0, 2, 4],
                    help="difficulty levels (default: 0 2 4)")
-    p.add_argument("--seeds", type=int, default=10, help="seeds per level")
+    p.add_argument("--seeds", type=how_many, default=10, help="seeds per level")
     p.add_argument("--model", help="oracle | random | tiny | PATH.pt (a tiny checkpoint) | hf:PATH | openai:URL#MODEL; "
                                    "without it: the oracle and random policies side by side")
-    p.add_argument("--samples", type=int, default=1, help="episodes per problem")
+    p.add_argument("--samples", type=how_many, default=1, help="episodes per problem")
     p.add_argument("--k", type=int, nargs="+", default=[1], help="pass@k for these k (each <= --samples)")
     p.add_argument("--out", help="directory for transcripts.jsonl, summary.json and pass_at_k.png")
     p.add_argument("--answer-format", choices=["tag", "boxed", "last_line", "raw"],
@@ -585,7 +585,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--answer-format", choices=["tag", "boxed", "last_line", "raw"],
                    help="default: raw for tiny, each env's own for hf")
     p.add_argument("--mode", choices=["sync", "async"], default="sync", help="vector env mode")
-    p.add_argument("--seed", type=int, default=0, help="seed of the model's initialisation and the problem stream")
+    p.add_argument("--seed", type=seed_number, default=0, help="seed of the model's initialisation and the problem stream")
     p.add_argument("--time-limit", type=float, help="stop after this many seconds")
     p.add_argument("--checkpoint-every", type=int, default=100, help="steps between checkpoints (default 100)")
     p.add_argument("--device", help="torch device (default: cuda if available)")

@@ -85,6 +85,19 @@ def test_eval_without_a_model_refuses_the_options_only_a_model_uses(tmp_path: Pa
     assert (tmp_path / "run" / "transcripts.jsonl").is_file()
 
 
+def test_seeds_and_counts_are_checked_where_they_are_read(capsys: pytest.CaptureFixture[str]) -> None:
+    # a negative seed made a problem that env.reset refuses to replay (show, export); a count of 0 or less made nothing
+    for argv in (["show", "graphs/bridges", "--seed", "-1"], ["play", "graphs/bridges", "--seed", "-3"],
+                 ["export", "verl", "--envs", "graphs/bridges", "--first-seed", "-4", "--out", "x.jsonl"],
+                 ["export", "verl", "--envs", "graphs/bridges", "--seeds", "0", "--out", "x.jsonl"],
+                 ["eval", "--envs", "graphs/bridges", "--seeds", "-2"], ["eval", "--model", "oracle", "--samples", "0"]):
+        with pytest.raises(SystemExit) as refused:
+            main(argv)
+        assert refused.value.code == 2, argv  # argparse's usage error, before anything runs
+        err = capsys.readouterr().err
+        assert ">= 0" in err or "at least 1" in err, (argv, err)
+
+
 def test_ci_runs_the_readme_test_command() -> None:
     command = [ln for ln in (ROOT / ".ci/run").read_text().splitlines() if ln.strip() and not ln.startswith(("#", "set ", "cd "))][-1]
     assert command in (ROOT / "README.md").read_text()

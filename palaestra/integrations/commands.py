@@ -20,6 +20,23 @@ from palaestra.core.optional import require
 from palaestra.core.registry import SERVED_LEVEL_MAX
 
 
+def seed_number(text: str) -> int:
+    """An argparse type: a problem's seed, an integer >= 0 (``env.reset`` refuses negative seeds, so a problem made
+    from one could never be played again)."""
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"a seed is an integer >= 0, not {value}")
+    return value
+
+
+def how_many(text: str) -> int:
+    """An argparse type: a count of problems or samples, an integer >= 1."""
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
 def add_commands(sub: Any) -> None:
     """Add ``export``, ``serve`` and ``serve-reward`` to the ``palaestra`` command's subparsers."""
     p = sub.add_parser("export", help="write env problems as a trainer's dataset (hf, verl, openrlhf)")
@@ -28,8 +45,8 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--envs", "--env", dest="envs", nargs="+", required=True, help="env ids")
     p.add_argument("--levels", "--level", dest="levels", type=int, nargs="+", default=[0],
                    help="difficulty levels (default: 0)")
-    p.add_argument("--seeds", type=int, default=100, help="problems 0..N-1 per env and level")
-    p.add_argument("--first-seed", type=int, default=0, help="start the seeds here (e.g. held-out problems)")
+    p.add_argument("--seeds", type=how_many, default=100, help="problems 0..N-1 per env and level")
+    p.add_argument("--first-seed", type=seed_number, default=0, help="start the seeds here (e.g. held-out problems)")
     p.add_argument("--out", required=True, help="output file: .parquet, .jsonl or .json")
     p.add_argument("--answer-format", choices=["tag", "boxed", "last_line", "raw"], help="default: each env's own")
     p.add_argument("--system-prompt", help="a system message before every prompt")
