@@ -30,6 +30,7 @@ from palaestra.core.spaces import FreeText
 from palaestra.core.task import ProblemSource, Task
 
 SEED_RANGE = 2**31 - 1
+RESET_OPTIONS = frozenset({"level", "problem_seed", "prepared"})  # what reset(options=...) reads
 # What a multi-turn observation ends with while the game goes on, by turns left (formatted once, not per step).
 _TURNS_LEFT = tuple(f" ({left} turn{'s' if left != 1 else ''} left)" for left in range(64))
 
@@ -69,6 +70,10 @@ class TextEnv(gym.Env[str, str]):
         return self.source.answer_format
 
     def _next_problem(self, seed: int | None, options: dict[str, Any] | None) -> Problem:
+        if options and not RESET_OPTIONS.issuperset(options):  # a misspelt "level" would be ignored without a word
+            unknown = sorted(str(key) for key in options if key not in RESET_OPTIONS)
+            raise ValueError(f"unsupported reset options {unknown}: use {{'level': N}} ('problem_seed' and 'prepared' "
+                             "are a vector env's)")
         super().reset(seed=seed)
         level = options.get("level", self.level) if options else self.level
         if options and "problem_seed" in options:  # chosen by a caller that owns seeding (vector envs)
