@@ -87,8 +87,12 @@ def score(problem: Problem | str | Mapping[str, Any], completion: str | Sequence
         source = _source(parsed)
     except (KeyError, LookupError, TypeError, ValueError, json.JSONDecodeError) as exc:
         return Verdict.failed(f"cannot score this problem: {exc}")
-    responses = [completion] if isinstance(completion, str) else list(completion)
-    if not all(isinstance(r, str) for r in responses):
+    try:
+        items: list[object] = [completion] if isinstance(completion, str) else list(completion)
+    except TypeError:  # not iterable (a number, None)
+        items = [completion]
+    responses = [r for r in items if isinstance(r, str)]
+    if len(responses) != len(items):
         return Verdict.failed("a completion must be a str (or, for a multi-turn problem, a list of str)")
     if isinstance(source, MultiTurnTask):
         return source.replay(parsed, responses).verdict

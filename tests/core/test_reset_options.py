@@ -1,6 +1,8 @@
-"""``reset(options=...)`` reads ``level`` (and a vector env's ``problem_seed`` and ``prepared``); any other key is
+"""The core API refuses what it cannot use, clearly.
+
+``reset(options=...)`` reads ``level`` (and a vector env's ``problem_seed`` and ``prepared``); any other key is
 refused with the keys it reads. A misspelt key was ignored: ``{"levle": 3}`` played the current level without a
-word, in single- and multi-turn envs alike."""
+word, in single- and multi-turn envs alike. ``score`` never raises, whatever the completion's type."""
 
 from __future__ import annotations
 
@@ -30,3 +32,11 @@ def test_vector_envs_still_pass_their_own_options() -> None:
             envs.reset(seed=5, options={"levle": 1})
     finally:
         envs.close()
+
+
+def test_score_never_raises_on_a_completion_of_the_wrong_type() -> None:
+    # score's contract is "never raises"; a number as the completion raised TypeError from list()
+    problem = palaestra.make("graphs/bridges").reset(seed=2)[1]["problem"].to_json()
+    for completion in (5, None, 2.5, [1, 2], ["fine", None]):
+        verdict = palaestra.score(problem, completion)  # type: ignore[arg-type]
+        assert verdict.error and "must be a str" in verdict.feedback, completion
