@@ -85,6 +85,19 @@ def test_eval_without_a_model_refuses_the_options_only_a_model_uses(tmp_path: Pa
     assert (tmp_path / "run" / "transcripts.jsonl").is_file()
 
 
+def test_export_refuses_the_options_of_another_kind_of_rows(tmp_path: Path) -> None:
+    # --split (verl's) and --plain (hf's and openrlhf's) were dropped without a word on the other kinds
+    for argv, named in ((["hf", "--split", "test"], "--split"), (["openrlhf", "--split", "test"], "--split"),
+                        (["verl", "--plain"], "--plain")):
+        out = tmp_path / f"{argv[0]}.jsonl"
+        with pytest.raises(SystemExit) as refused:
+            main(["export", argv[0], "--envs", "graphs/bridges", "--seeds", "2", *argv[1:], "--out", str(out)])
+        assert named in str(refused.value) and not out.exists()
+    assert main(["export", "verl", "--envs", "graphs/bridges", "--seeds", "2", "--split", "test",
+                 "--out", str(tmp_path / "verl.jsonl")]) == 0
+    assert '"split": "test"' in (tmp_path / "verl.jsonl").read_text()
+
+
 def test_seeds_and_counts_are_checked_where_they_are_read(capsys: pytest.CaptureFixture[str]) -> None:
     # a negative seed made a problem that env.reset refuses to replay (show, export); a count of 0 or less made nothing
     for argv in (["show", "graphs/bridges", "--seed", "-1"], ["play", "graphs/bridges", "--seed", "-3"],

@@ -123,6 +123,11 @@ def add_eval_arguments(p: argparse.ArgumentParser) -> None:
 def cmd_export(args: argparse.Namespace) -> int:
     from palaestra.integrations.export import export
 
+    # options another kind's rows would use: refused rather than dropped without a word
+    if args.split != "train" and args.kind != "verl":
+        raise SystemExit(f"palaestra export: --split names verl's split (extra_info); {args.kind} rows have none")
+    if args.plain and args.kind == "verl":
+        raise SystemExit("palaestra export: --plain applies to hf and openrlhf rows; verl's prompts are chat messages")
     seeds = range(args.first_seed, args.first_seed + args.seeds)
     count = export(args.kind, args.envs, args.out, levels=args.levels, seeds=seeds, answer_format=args.answer_format,
                    conversational=not args.plain, system_prompt=args.system_prompt, split=args.split,
