@@ -363,6 +363,14 @@ def cmd_train(args: argparse.Namespace) -> int:
     if len(args.level) != 1:
         raise ValueError(f"train runs one level at a time, got --levels {' '.join(map(str, args.level))}")
     args.level = args.level[0]
+    if args.group_size < 1:  # checked before the run's folder is made
+        raise ValueError(f"--group-size must be at least 1, got {args.group_size}")
+    if args.advantage == "group" and args.group_size < 2:  # one sample per group: every advantage would be 0
+        raise ValueError("--advantage group compares each problem's samples: give --group-size 2 or more")
+    if args.eval_levels and not args.eval_seeds:
+        raise ValueError("--eval-levels are evaluated with --eval-seeds problems each: --eval-seeds is 0")
+    if args.batch_size % args.group_size:
+        raise ValueError(f"--batch-size {args.batch_size} must be a multiple of --group-size {args.group_size}")
     args.out = str(_run_dir(args.out, args.force))
 
     if args.model == "tiny":
@@ -377,8 +385,6 @@ def cmd_train(args: argparse.Namespace) -> int:
 
         torch.set_num_threads(args.threads)  # the tiny model's small matrices run faster on one thread
     policy.answer_format = args.answer_format or policy.answer_format or ("raw" if tiny else None)
-    if args.batch_size % args.group_size:
-        raise ValueError(f"--batch-size {args.batch_size} must be a multiple of --group-size {args.group_size}")
     config = TrainConfig(
         steps=args.steps, lr=args.lr or (TINY_LR if tiny else 1e-6),
         advantage=args.advantage or ("group" if args.group_size > 1 else "batch"),

@@ -98,6 +98,18 @@ def test_export_refuses_the_options_of_another_kind_of_rows(tmp_path: Path) -> N
     assert '"split": "test"' in (tmp_path / "verl.jsonl").read_text()
 
 
+def test_train_refuses_settings_that_would_learn_nothing_before_making_its_folder(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("torch", reason="palaestra train needs torch (the test extra)")
+    # --advantage group with one sample per problem made every advantage 0 (a run that could not learn)
+    for extra, said in ((["--group-size", "1", "--advantage", "group"], "--group-size 2 or more"),
+                        (["--group-size", "0"], "at least 1"), (["--eval-seeds", "0", "--eval-levels", "1"], "--eval-seeds"),
+                        (["--batch-size", "10", "--group-size", "4"], "multiple")):
+        assert main(["train", "--steps", "1", *extra, "--out", str(tmp_path / "run")]) == 2
+        assert said in capsys.readouterr().err
+        assert not (tmp_path / "run").exists()
+
+
 def test_seeds_and_counts_are_checked_where_they_are_read(capsys: pytest.CaptureFixture[str]) -> None:
     # a negative seed made a problem that env.reset refuses to replay (show, export); a count of 0 or less made nothing
     for argv in (["show", "graphs/bridges", "--seed", "-1"], ["play", "graphs/bridges", "--seed", "-3"],
