@@ -33,7 +33,9 @@ Example::
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -107,10 +109,24 @@ def write_rows(rows: Iterable[dict[str, Any]], path: str | Path) -> int:
     group (a column that is null throughout it is typed as text), so memory stays bounded.
     """
     path = _checked_path(path)
+    with _replaced_when_whole(path) as partial:
+        if path.suffix == ".parquet":
+            return _write_parquet(rows, partial)
+        return _write_lines(((1, _json_line(row)) for row in rows), partial)
+
+
+@contextmanager
+def _replaced_when_whole(path: Path) -> Iterator[Path]:
+    """A file beside ``path`` to write to, renamed to ``path`` once the block ends without an error: an export
+    that fails or is interrupted (an env that raises, Ctrl-C) leaves whatever ``path`` held before, never a
+    shorter file that reads back as a whole dataset (a parquet file closed early is valid)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    if path.suffix == ".parquet":
-        return _write_parquet(rows, path)
-    return _write_lines(((1, _json_line(row)) for row in rows), path)
+    partial = path.with_name(f".{path.name}.partial-{os.getpid()}")
+    try:
+        yield partial
+        os.replace(partial, path)
+    finally:
+        partial.unlink(missing_ok=True)
 
 
 def _checked_path(path: str | Path) -> Path:
@@ -217,8 +233,8 @@ def _write_made(results: Iterable[Any], path: Path, as_lines: bool) -> int:
     """Write what the jobs made: ``lines_of_job``'s chunks as they are, ``rows_of_job``'s rows by ``write_rows``."""
     if not as_lines:
         return write_rows((row for rows in results for row in rows), path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    return _write_lines(results, path)
+    with _replaced_when_whole(path) as partial:
+        return _write_lines(results, partial)
 
 
 def export_jobs(kind: str, env_ids: list[str], levels: int | Iterable[int], seeds: int | Iterable[int],
