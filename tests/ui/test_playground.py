@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import tempfile
 import threading
 import urllib.request
 from collections.abc import Iterator
@@ -68,9 +69,21 @@ def test_the_api_lists_plays_and_replays(base_url: str) -> None:
     assert stats[-1]["difficulty"] > stats[0]["difficulty"]
 
 
+@pytest.fixture
+def chromium_tmp() -> Iterator[Path]:
+    """A short-named temporary folder for Chromium, removed afterwards: Chromium leaves its singleton socket's folder
+    (``org.chromium.Chromium.*``) in the temporary directory after it quits, one in the host's /tmp per run. Not
+    pytest's ``tmp_path``: under xdist its path is too long for the socket's address (108 bytes), and Chromium
+    does not start."""
+    folder = Path(tempfile.mkdtemp(prefix="chromium-"))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def _chrome(scratch: Path):  # type: ignore[no-untyped-def]
-    """A headless Chromium whose temporary files go to ``scratch`` (Chromium leaves its singleton socket's folder,
-    ``org.chromium.Chromium.*``, in the temporary directory after it quits: one in the host's /tmp per run)."""
+    """A headless Chromium whose temporary files go to ``scratch``."""
     webdriver = pytest.importorskip("selenium.webdriver", reason="selenium (the test extra) is not installed")
     browser = shutil.which("chromium") or shutil.which("chromium-browser")
     driver_path = shutil.which("chromedriver")
@@ -93,8 +106,8 @@ def _shot(driver, name: str) -> None:  # type: ignore[no-untyped-def]
         driver.save_screenshot(str(Path(folder) / f"{name}.png"))
 
 
-def test_the_playground_in_a_real_browser(base_url: str, tmp_path: Path) -> None:
-    driver = _chrome(tmp_path)
+def test_the_playground_in_a_real_browser(base_url: str, chromium_tmp: Path) -> None:
+    driver = _chrome(chromium_tmp)
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as ready
     from selenium.webdriver.support.ui import Select, WebDriverWait
