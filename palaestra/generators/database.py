@@ -469,18 +469,24 @@ _files_state: dict[str, Any] = {"pid": None, "dir": None, "root": None}
 _file_numbers = itertools.count()
 
 
+ROOT_PREFIX = "palaestra-db-"
+
+
 def _database_file(db: Database) -> str:
     """The path of ``db`` written to this process's temporary directory (LRU of files).
 
     Each process writes its own files, in a directory under the root of the first process that
     wrote any: forked workers leave through ``os._exit`` (no ``atexit``), so the first process's
-    clean-up removes theirs too."""
+    clean-up removes theirs too. A first process that left without its exit handlers leaves its root (a
+    multiprocessing worker, which leaves through ``os._exit``: ``palaestra export --workers N``'s are started by a
+    forkserver, so each is a first process; a killed one); the next process to make a root removes it."""
     with _files_lock:
         if _files_state["pid"] != os.getpid():  # first use here, or a forked child
             _files.clear()
             root = _files_state["root"]
             if root is None or not os.path.isdir(root):
-                root = tempfile.mkdtemp(prefix="palaestra-db-")
+                _remove_abandoned_roots()
+                root = tempfile.mkdtemp(prefix=ROOT_PREFIX)
                 atexit.register(shutil.rmtree, root, True)
             _files_state.update(pid=os.getpid(), root=root, dir=tempfile.mkdtemp(prefix=f"{os.getpid()}-", dir=root))
         path = _files.get(db.key)
@@ -499,6 +505,36 @@ def _database_file(db: Database) -> str:
             except OSError:
                 pass
         return path
+
+
+def _remove_abandoned_roots() -> None:
+    """Remove this user's roots of database files whose every writer has ended (a root's folders are named
+    ``<pid>-...`` by the processes that wrote there). A root with no folder yet is being set up: kept."""
+    base = tempfile.gettempdir()
+    try:
+        names = [name for name in os.listdir(base) if name.startswith(ROOT_PREFIX)]
+    except OSError:
+        return
+    for name in names:
+        root = os.path.join(base, name)
+        try:
+            if os.stat(root).st_uid != os.getuid():
+                continue
+            writers = [entry.split("-", 1)[0] for entry in os.listdir(root)]
+        except OSError:
+            continue
+        if writers and all(writer.isdigit() and not _running(int(writer)) for writer in writers):
+            shutil.rmtree(root, ignore_errors=True)
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process holds that pid now
+        return True
+    return True
 
 
 # --- questions --------------------------------------------------------------------------------
