@@ -479,7 +479,7 @@ def _database_file(db: Database) -> str:
     wrote any: forked workers leave through ``os._exit`` (no ``atexit``), so the first process's
     clean-up removes theirs too. A first process that left without its exit handlers leaves its root (a
     multiprocessing worker, which leaves through ``os._exit``: ``palaestra export --workers N``'s are started by a
-    forkserver, so each is a first process; a killed one); the next process to make a root removes it."""
+    forkserver, so each is a first process; a killed one); the next process to make a root, or to leave, removes it."""
     with _files_lock:
         if _files_state["pid"] != os.getpid():  # first use here, or a forked child
             _files.clear()
@@ -487,7 +487,7 @@ def _database_file(db: Database) -> str:
             if root is None or not os.path.isdir(root):
                 _remove_abandoned_roots()
                 root = tempfile.mkdtemp(prefix=ROOT_PREFIX)
-                atexit.register(shutil.rmtree, root, True)
+                atexit.register(_leave, root)
             _files_state.update(pid=os.getpid(), root=root, dir=tempfile.mkdtemp(prefix=f"{os.getpid()}-", dir=root))
         path = _files.get(db.key)
         if path is not None and os.path.exists(path):
@@ -505,6 +505,13 @@ def _database_file(db: Database) -> str:
             except OSError:
                 pass
         return path
+
+
+def _leave(root: str) -> None:
+    """At exit: this process's root, and the roots its children left without their exit handlers (an export's pool
+    workers end before it does)."""
+    shutil.rmtree(root, ignore_errors=True)
+    _remove_abandoned_roots()
 
 
 def _remove_abandoned_roots() -> None:
