@@ -26,7 +26,14 @@ from typing import Any
 
 from palaestra.core.extract import CLOSE_TAG, wrap
 from palaestra.core.optional import MissingExtra, require
-from palaestra.integrations.commands import add_commands, add_eval_arguments, how_many, seed_number
+from palaestra.integrations.commands import (
+    add_commands,
+    add_eval_arguments,
+    how_many,
+    level_number,
+    port_number,
+    seed_number,
+)
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
@@ -524,8 +531,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("ui", help="a local web playground and catalogue of every env (no external assets)")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
-    p.add_argument("--port", type=int, default=8765, help="TCP port (default 8765; 0 picks a free one)")
-    p.add_argument("--max-level", type=int, default=9,
+    p.add_argument("--port", type=port_number, default=8765, help="TCP port (default 8765; 0 picks a free one)")
+    p.add_argument("--max-level", type=level_number, default=9,
                    help="the highest level a page may ask for (default 9; unbounded envs' far levels take long)")
     p.set_defaults(func=cmd_ui)
 

@@ -110,6 +110,19 @@ def test_train_refuses_settings_that_would_learn_nothing_before_making_its_folde
         assert not (tmp_path / "run").exists()
 
 
+def test_servers_refuse_impossible_settings_before_they_start(capsys: pytest.CaptureFixture[str]) -> None:
+    # a bad port ended in bind()'s traceback, --max-sessions 0 in pydantic's, and a negative --max-level was taken
+    for argv, said in ((["serve", "--port", "-1"], "0-65535"), (["serve-reward", "--port", "70000"], "0-65535"),
+                       (["ui", "--port", "-5"], "0-65535"), (["serve", "--max-sessions", "0"], "at least 1"),
+                       (["serve", "--max-level", "-1"], ">= 0"), (["serve-reward", "--max-level", "-2"], ">= 0"),
+                       (["ui", "--max-level", "-3"], ">= 0"), (["serve-reward", "--job-seconds", "0"], "> 0"),
+                       (["serve", "--step-timeout", "nan"], "> 0"), (["serve-reward", "--max-concurrent", "0"], "at least 1")):
+        with pytest.raises(SystemExit) as refused:
+            main(argv)
+        assert refused.value.code == 2, argv
+        assert said in capsys.readouterr().err, argv
+
+
 def test_seeds_and_counts_are_checked_where_they_are_read(capsys: pytest.CaptureFixture[str]) -> None:
     # a negative seed made a problem that env.reset refuses to replay (show, export); a count of 0 or less made nothing
     for argv in (["show", "graphs/bridges", "--seed", "-1"], ["play", "graphs/bridges", "--seed", "-3"],

@@ -37,6 +37,30 @@ def how_many(text: str) -> int:
     return value
 
 
+def port_number(text: str) -> int:
+    """An argparse type: a TCP port, 0-65535 (0 picks a free one)."""
+    value = int(text)
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0-65535, not {value}")
+    return value
+
+
+def level_number(text: str) -> int:
+    """An argparse type: a difficulty level, an integer >= 0."""
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"a level is an integer >= 0, not {value}")
+    return value
+
+
+def seconds(text: str) -> float:
+    """An argparse type: a time limit, a number of seconds > 0."""
+    value = float(text)
+    if not value > 0:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"a time limit is a number of seconds > 0, not {text}")
+    return value
+
+
 def add_commands(sub: Any) -> None:
     """Add ``export``, ``serve`` and ``serve-reward`` to the ``palaestra`` command's subparsers."""
     p = sub.add_parser("export", help="write env problems as a trainer's dataset (hf, verl, openrlhf)")
@@ -60,19 +84,19 @@ def add_commands(sub: Any) -> None:
 
     p = sub.add_parser("serve", help="serve every env over HTTP in the OpenEnv protocol (needs openenv-core)")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
-    p.add_argument("--port", type=int, default=8000, help="TCP port (default 8000)")
+    p.add_argument("--port", type=port_number, default=8000, help="TCP port (default 8000)")
     p.add_argument("--envs", nargs="*", default=[], help="offer only these env ids (default: all)")
     p.add_argument("--default-env", help="the env a reset without env_id gets")
     p.add_argument("--tools", nargs="*", help="tools a client may ask for (default: all palaestra tools)")
-    p.add_argument("--max-sessions", type=int, default=256, help="open sessions (WebSocket clients) per process")
-    p.add_argument("--session-timeout", type=float, default=600.0, help="seconds before an idle session is closed")
-    p.add_argument("--step-timeout", type=float, default=60.0, help="seconds a reset or step may take")
-    p.add_argument("--max-message-bytes", type=int, default=1_000_000, help="largest request or WebSocket message")
-    p.add_argument("--workers", type=int, default=1, help="server processes sharing the port")
-    p.add_argument("--header-timeout", type=float, default=10.0, help="seconds a connection may take to send headers")
-    p.add_argument("--body-timeout", type=float, default=30.0, help="seconds a request body may take to arrive")
-    p.add_argument("--max-connections", type=int, default=512, help="connections at once; more get 503")
-    p.add_argument("--max-level", type=int, default=SERVED_LEVEL_MAX,
+    p.add_argument("--max-sessions", type=how_many, default=256, help="open sessions (WebSocket clients) per process")
+    p.add_argument("--session-timeout", type=seconds, default=600.0, help="seconds before an idle session is closed")
+    p.add_argument("--step-timeout", type=seconds, default=60.0, help="seconds a reset or step may take")
+    p.add_argument("--max-message-bytes", type=how_many, default=1_000_000, help="largest request or WebSocket message")
+    p.add_argument("--workers", type=how_many, default=1, help="server processes sharing the port")
+    p.add_argument("--header-timeout", type=seconds, default=10.0, help="seconds a connection may take to send headers")
+    p.add_argument("--body-timeout", type=seconds, default=30.0, help="seconds a request body may take to arrive")
+    p.add_argument("--max-connections", type=how_many, default=512, help="connections at once; more get 503")
+    p.add_argument("--max-level", type=level_number, default=SERVED_LEVEL_MAX,
                    help=f"the highest level a reset may ask (default {SERVED_LEVEL_MAX}: far levels of unbounded envs "
                         "take minutes to generate)")
     p.add_argument("--allow-origin", nargs="*", default=[], metavar="ORIGIN",
@@ -85,24 +109,24 @@ def add_commands(sub: Any) -> None:
 
     p = sub.add_parser("serve-reward", help="an HTTP reward server in OpenRLHF's /get_reward protocol")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
-    p.add_argument("--port", type=int, default=5000, help="TCP port (default 5000)")
-    p.add_argument("--max-batch", type=int, default=4096, help="samples per request at most")
-    p.add_argument("--max-body-bytes", type=int, default=64_000_000, help="largest request body in bytes")
-    p.add_argument("--max-concurrent", type=int, default=64,
+    p.add_argument("--port", type=port_number, default=5000, help="TCP port (default 5000)")
+    p.add_argument("--max-batch", type=how_many, default=4096, help="samples per request at most")
+    p.add_argument("--max-body-bytes", type=how_many, default=64_000_000, help="largest request body in bytes")
+    p.add_argument("--max-concurrent", type=how_many, default=64,
                    help="requests judged at once; more wait for a slot (up to --queue-seconds, then 503)")
-    p.add_argument("--queue-seconds", type=float, default=300.0,
+    p.add_argument("--queue-seconds", type=seconds, default=300.0,
                    help="how long a request waits for a judging slot before it gets 503 (default 300)")
-    p.add_argument("--timeout", type=float, default=120.0, help="seconds an idle connection is kept")
-    p.add_argument("--body-timeout", type=float, default=30.0, help="seconds a request's body may take to arrive")
-    p.add_argument("--header-timeout", type=float, default=10.0,
+    p.add_argument("--timeout", type=seconds, default=120.0, help="seconds an idle connection is kept")
+    p.add_argument("--body-timeout", type=seconds, default=30.0, help="seconds a request's body may take to arrive")
+    p.add_argument("--header-timeout", type=seconds, default=10.0,
                    help="seconds a request's line and headers may take in all once they start (default 10)")
-    p.add_argument("--max-level", type=int, default=9,
+    p.add_argument("--max-level", type=level_number, default=9,
                    help="the highest level a label may carry (default 9; unbounded envs' far levels take long)")
-    p.add_argument("--max-connections", type=int, default=512,
+    p.add_argument("--max-connections", type=how_many, default=512,
                    help="connections served at once; more wait in the listen queue (--backlog) until one closes")
-    p.add_argument("--backlog", type=int, default=4096,
+    p.add_argument("--backlog", type=how_many, default=4096,
                    help="connections waiting to be accepted (the kernel caps it at net.core.somaxconn)")
-    p.add_argument("--job-seconds", type=float, default=10.0,
+    p.add_argument("--job-seconds", type=seconds, default=10.0,
                    help="wall and CPU seconds of any sandbox job judged here (a request cannot raise it)")
     p.add_argument("--token", default=os.environ.get("PALAESTRA_SERVER_TOKEN"),
                    help="required for a --host other than 127.0.0.1: clients send 'Authorization: Bearer TOKEN' "
