@@ -14,43 +14,32 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Callable
 from typing import Any
 
 from palaestra.core.optional import require
 from palaestra.core.registry import SERVED_LEVEL_MAX
 
 
-def seed_number(text: str) -> int:
-    """An argparse type: a problem's seed, an integer >= 0 (``env.reset`` refuses negative seeds, so a problem made
-    from one could never be played again)."""
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"a seed is an integer >= 0, not {value}")
-    return value
+def bounded_int(low: int, high: int | None, refusal: str) -> Callable[[str], int]:
+    """An argparse type: an integer in ``[low, high]`` (no upper end when ``high`` is None), else ``refusal``
+    followed by the value given."""
+
+    def parse(text: str) -> int:
+        value = int(text)
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"{refusal}, not {value}")
+        return value
+
+    parse.__name__ = "int"  # argparse names the type in "invalid int value: 'x'"
+    return parse
 
 
-def how_many(text: str) -> int:
-    """An argparse type: a count of problems or samples, an integer >= 1."""
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
-
-
-def port_number(text: str) -> int:
-    """An argparse type: a TCP port, 0-65535 (0 picks a free one)."""
-    value = int(text)
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"a port is 0-65535, not {value}")
-    return value
-
-
-def level_number(text: str) -> int:
-    """An argparse type: a difficulty level, an integer >= 0."""
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"a level is an integer >= 0, not {value}")
-    return value
+# env.reset refuses negative seeds, so a problem made from one could never be played again
+seed_number = bounded_int(0, None, "a seed is an integer >= 0")
+how_many = bounded_int(1, None, "must be at least 1")  # a count of problems, samples, sessions, bytes
+port_number = bounded_int(0, 65535, "a port is 0-65535")  # 0 picks a free one
+level_number = bounded_int(0, None, "a level is an integer >= 0")
 
 
 def seconds(text: str) -> float:
