@@ -13,6 +13,8 @@ Example::
     ((True, True, False, True),)
     >>> feasible((3,), (None, True, None, None)), feasible((3,), (None, False, None, None))
     (True, False)
+    >>> line_solve([(2,), (1,)], [(2,), (1,)])  # the picture ##/#. is the only fit
+    [[True, True], [True, False]]
 """
 
 from __future__ import annotations
@@ -56,6 +58,52 @@ def placements(n: int, clue: tuple[int, ...]) -> tuple[tuple[bool, ...], ...]:
 
     place((), 0)
     return tuple(found)
+
+
+@functools.cache
+def placement_masks(n: int, clue: tuple[int, ...]) -> tuple[int, ...]:
+    """:func:`placements` as bit masks (bit ``i`` set when cell ``i`` is shaded)."""
+    return tuple(sum(1 << i for i, shaded in enumerate(line) if shaded) for line in placements(n, clue))
+
+
+def line_solve(row_clues: list[tuple[int, ...]], col_clues: list[tuple[int, ...]]) -> list[list[bool | None]]:
+    """The cells that line logic alone forces: a cell is known once every placement of its row (or
+    column) that agrees with the known cells gives it the same value; repeated until nothing changes.
+    Unknown cells are ``None``. Sound (a forced cell has that value in every solution), not complete:
+    a puzzle it leaves open may still have one solution. Clues that no grid fits leave every cell as
+    known as the contradiction left it (callers pass clues of a real picture)."""
+    rows, cols = len(row_clues), len(col_clues)
+    grid: list[list[bool | None]] = [[None] * cols for _ in range(rows)]
+    options = [list(placement_masks(cols, tuple(clue))) for clue in row_clues]
+    options += [list(placement_masks(rows, tuple(clue))) for clue in col_clues]
+    pending = set(range(rows + cols))
+    # A line is queued again only when one of its cells becomes known: at most one queueing per cell.
+    for _ in range(rows + cols + rows * cols):
+        if not pending:
+            break
+        line = pending.pop()
+        if line < rows:
+            cells = [(line, c) for c in range(cols)]
+        else:
+            cells = [(r, line - rows) for r in range(rows)]
+        known = shaded = 0
+        for i, (r, c) in enumerate(cells):
+            if grid[r][c] is not None:
+                known |= 1 << i
+                shaded |= (1 << i) if grid[r][c] else 0
+        fitting = [mask for mask in options[line] if mask & known == shaded]
+        options[line] = fitting
+        if not fitting:
+            break
+        always, ever = -1, 0
+        for mask in fitting:
+            always &= mask
+            ever |= mask
+        for i, (r, c) in enumerate(cells):
+            if grid[r][c] is None and (always >> i & 1 or not ever >> i & 1):
+                grid[r][c] = bool(always >> i & 1)
+                pending.add(c + rows if line < rows else r)
+    return grid
 
 
 @functools.lru_cache(maxsize=200_000)

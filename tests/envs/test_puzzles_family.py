@@ -11,6 +11,8 @@ import pytest
 
 from palaestra.core.registry import make_source
 from palaestra.envs.puzzles.common import read_cells
+from palaestra.envs.puzzles.nonogram import _unique
+from palaestra.generators import nonogram
 
 twenty_four = make_source("arithmetic/countdown", game="make_target")  # puzzles/twenty_four merged in
 zebra = make_source("puzzles/zebra")
@@ -336,6 +338,20 @@ def test_nonogram_clues_allow_exactly_one_picture() -> None:
     options = [[row for row in ("".join(bits) for bits in itertools.product("#.", repeat=width)) if runs(row) == clue]
                for clue in problem.data["rows"]]
     assert sum(accepted(task, problem, "\n".join(grid)) for grid in itertools.product(*options)) == 1
+
+
+def test_nonogram_puzzles_uniqueness_proof_agrees_with_brute_force() -> None:
+    rng = random.Random(11)
+    answers = set()
+    for _ in range(80):
+        rows, cols = rng.randint(2, 4), rng.randint(2, 4)
+        picture = [[rng.random() < 0.55 for _ in range(cols)] for _ in range(rows)]
+        options = [nonogram.placements(cols, tuple(nonogram.runs(row))) for row in picture]
+        fitting = [grid for grid in itertools.product(*options)
+                   if all(nonogram.runs(a) == nonogram.runs(b) for a, b in zip(zip(*grid), zip(*picture)))]
+        assert _unique(picture) == (len(fitting) == 1)
+        answers.add(len(fitting) == 1)
+    assert answers == {True, False}
 
 
 def test_tents_have_exactly_one_placement() -> None:

@@ -93,6 +93,33 @@ def test_nonogram_placements_and_feasible_agree_with_brute_force(n: int) -> None
         assert nonogram.feasible(clue or (0,), known) == brute  # the game stores an empty clue as (0,)
 
 
+def _fitting_pictures(rows: int, cols: int, row_clues: list, col_clues: list) -> list[tuple[tuple[bool, ...], ...]]:
+    options = [nonogram.placements(cols, tuple(clue)) for clue in row_clues]
+    return [grid for grid in itertools.product(*options)
+            if all(nonogram.runs(column) == list(clue) for column, clue in zip(zip(*grid), col_clues))]
+
+
+def test_nonogram_line_solve_forces_only_what_every_fitting_picture_shares() -> None:
+    rng = random.Random(7)
+    opened = solved = 0
+    for _ in range(120):
+        rows, cols = rng.randint(2, 4), rng.randint(2, 5)
+        picture = [[rng.random() < 0.5 for _ in range(cols)] for _ in range(rows)]
+        row_clues = [nonogram.runs(row) for row in picture]
+        col_clues = [nonogram.runs(column) for column in zip(*picture)]
+        fitting = _fitting_pictures(rows, cols, row_clues, col_clues)
+        forced = nonogram.line_solve([tuple(c) for c in row_clues], [tuple(c) for c in col_clues])
+        for r in range(rows):
+            for c in range(cols):
+                if forced[r][c] is not None:  # sound: every fitting picture has that value there
+                    assert {grid[r][c] for grid in fitting} == {forced[r][c]}
+        complete = all(value is not None for row in forced for value in row)
+        solved += complete
+        opened += not complete
+        assert not complete or len(fitting) == 1
+    assert solved and opened  # both outcomes were seen
+
+
 def test_battleship_placements_count() -> None:
     for n, length in [(6, 2), (8, 5), (5, 1)]:
         expected = n * n if length == 1 else 2 * n * (n - length + 1)
