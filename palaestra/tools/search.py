@@ -43,7 +43,7 @@ from palaestra.tools.base import Tool
 
 MAX_QUERY_CHARS = 1_000
 MAX_QUERY_TERMS = 64
-INDEX_CACHE_SIZE = 8
+INDEX_CACHE_SIZE = 64  # like the corpora's cache: one per episode of a 64-env vector (~0.25 MB each)
 SNIPPET_SENTENCES = 200  # a snippet comes from a document's first sentences: bounded work per hit
 _WORD = re.compile(r"\w+")  # fixed pattern: linear time on any input
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")

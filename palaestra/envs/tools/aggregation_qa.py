@@ -93,7 +93,7 @@ class AggregationQa(ToolTask):
                 + 4 * qa.confusion(problem))
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
-        return qa.judge_named_answer(answer, qa.question_of(problem), qa.corpus_of(problem).world)
+        return qa.judge_named_answer(answer, qa.question_of(problem))
 
     def plan(self, problem: Problem) -> list[str]:
         question = qa.question_of(problem)

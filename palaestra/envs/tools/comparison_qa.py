@@ -78,7 +78,7 @@ class ComparisonQa(ToolTask):
             if said is None:
                 return Verdict.unparsed("answer yes or no")
             return Verdict.judge(said == (question.answer == "yes"))
-        return qa.judge_named_answer(answer, question, qa.corpus_of(problem).world)
+        return qa.judge_named_answer(answer, question)
 
     def plan(self, problem: Problem) -> list[str]:
         question = qa.question_of(problem)

@@ -87,7 +87,7 @@ class UnanswerableQa(ToolTask):
         return question["hops"] + qa.world_size(problem) / 20 + len(question["text"].split()) / 10
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
-        return qa.judge_named_answer(answer, qa.question_of(problem), qa.corpus_of(problem).world)
+        return qa.judge_named_answer(answer, qa.question_of(problem))
 
     def plan(self, problem: Problem) -> list[str]:
         question = qa.question_of(problem)
