@@ -122,6 +122,14 @@ def test_stuck_piece_answers_none_and_count_questions_take_a_number() -> None:
     assert task.verify(count, "20").correct and not task.verify(count, "21").correct
 
 
+def test_far_levels_generate_at_every_seed() -> None:
+    # Before version 5 game lengths grew without end: at level 40, 3 seeds in 30 failed after replaying for seconds.
+    task = make_source("chess/legal_moves")
+    assert task.level_config(40) == task.level_config(13)
+    for seed in range(300_000, 300_030):
+        assert chess.Board(task.sample(40, seed).data["fen"]).ply() >= task.level_config(40).min_plies
+
+
 def test_generated_lists_are_the_library_legal_moves() -> None:
     task = make_source("chess/legal_moves")
     for seed in range(20):

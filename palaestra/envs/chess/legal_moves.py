@@ -17,7 +17,8 @@ games go on for up to 40 more plies until one has such a piece (nearly always fo
 
 Version 2: answers read with the shared readers (quoted lists such as
 ``['d2d3', 'd2d4']`` were scored wrong; ``0`` was refused for a piece with no move);
-a difficulty measure.
+a difficulty measure. Version 5: game lengths stop growing at level 13 (230-360 plies): longer random
+games rarely last, and generation replayed them for seconds or failed.
 
 Generation speed: about 430 problems/s at level 4 on this 2-core machine. Each position comes from a random game of
 50 to 90 plies from the starting position, every ply listing all legal moves with python-chess, and nearly all are played
@@ -51,7 +52,7 @@ class LegalMoves(Task):
     description = "Count all legal moves of a chess position, or list the legal moves of one piece."
     tags = ("chess", "games", "rules")
     max_answer_chars = 2_000
-    version = 4
+    version = 5
 
     @dataclass(frozen=True)
     class Config:
@@ -68,7 +69,10 @@ class LegalMoves(Task):
         Config(min_plies=30, max_plies=60, count_share=0.5, stuck_share=0.1, trap_share=0.95),
         Config(min_plies=50, max_plies=90, count_share=0.6, stuck_share=0.1, trap_share=0.95),
     )
-    growth = Growth()
+    # Random play rarely lasts past a few hundred plies (mates, stalemates, bare kings, the 75-move rule): from
+    # level 14 on, generation replayed for seconds and failed at some seeds at level 40. Level 13's lengths are
+    # the cap (the count share and the move lists keep the difficulty from there).
+    growth = Growth(limits={"min_plies": 230, "max_plies": 360})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         board = _random_game(rng, rng.randint(config.min_plies, config.max_plies))
