@@ -103,11 +103,12 @@ def _multiples(rng: random.Random, config: NumberTheory.Config) -> list[int]:
     """``count`` distinct numbers whose gcd is a factor chosen log-uniformly (so it is rarely 1).
 
     The cofactors are coprime and range up to ``max_value // factor`` (at least
-    ``MIN_COFACTORS``), so different draws rarely give the same numbers.
+    ``MIN_COFACTORS``, and at least ``count``: far levels ask for more operands than that), so
+    different draws rarely give the same numbers.
     """
     top = max(2, config.max_value // 4)
     factor = int(math.exp(rng.uniform(0, math.log(top))))
-    limit = max(MIN_COFACTORS, config.max_value // factor)
+    limit = max(MIN_COFACTORS, config.count, config.max_value // factor)
     cofactors = retry(lambda: rng.sample(range(1, limit + 1), config.count), lambda c: math.gcd(*c) == 1,
                       what="coprime cofactors")
     return sorted(factor * c for c in cofactors)
