@@ -97,6 +97,7 @@ class Settings:
     distinct_upper_seeds: int = 1_000  # per level >= 2
     balance_seeds: int = 1_000  # per level, for classification-style envs
     difficulty_seeds: int = 40  # per level, for the difficulty measure's means
+    far_seeds: int = 4  # per far level (20 and 40), for the far_levels check
     hostile_levels: tuple[str, ...] = ("first", "last")
     repeated_reply_levels: tuple[str, ...] = ("all",)  # or "first"/"last": the levels repeated replies are played at
     verify_seconds: float = 1.0  # bound on one verification of a hostile answer, in CPU seconds
@@ -116,7 +117,7 @@ class Settings:
     def ci(cls) -> Settings:
         """Cheaper settings for CI (hundreds of envs); the same checks, fewer samples."""
         return cls(seeds=3, fingerprint_seeds=2, distinct_seeds=100, distinct_upper_seeds=40,
-                   balance_seeds=300, difficulty_seeds=16,
+                   balance_seeds=300, difficulty_seeds=16, far_seeds=1,
                    hostile_levels=("last",), repeated_reply_levels=("first", "last"))
 
     @classmethod

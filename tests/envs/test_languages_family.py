@@ -208,6 +208,29 @@ def test_string_rewriting_generation_is_fast_at_the_hardest_level():
     assert all(p.data["shortest"] >= 9 for p in problems)
 
 
+def test_string_rewriting_generates_at_far_levels():
+    """Regression (version 2): with the walk growing 2 steps a level, level 40 raised GenerationError at 4 of
+    seeds 300000-300007 (fewer than 1 random walk in 600 qualified); the walk is now capped at 24."""
+    task = make_source("languages/string_rewriting")
+    assert task.level_config(40) == task.level_config(10)
+    for level in (20, 40):
+        for seed in range(300_000, 300_030):
+            problem = task.sample(level, seed)
+            assert problem.data["shortest"] >= 9 and task.verify(problem, problem.answer).correct
+
+
+def test_regex_match_generates_at_far_levels():
+    """Regression (version 3): nested stars multiply their repeats, and with the repeats growing a level,
+    level-40 strings ran to 10^5 letters and generation stalled (over 8 s at seeds 300001 and 300007); the
+    repeats are now capped at 10 and the leaves at 34."""
+    task = make_source("languages/regex_match")
+    config = task.level_config(40)
+    assert config.max_repeat == 10 and config.leaves == 34 and config == task.level_config(25)
+    for seed in range(300_000, 300_030):
+        problem = task.sample(40, seed)
+        assert len(problem.data["strings"]) == 12 and task.verify(problem, problem.answer).correct
+
+
 def test_dfa_minimization_self_loops_do_not_reveal_the_answer():
     """Regression: with more minimal states the padded DFA had more self loops (45% vs 34% chance at level 0)."""
     task = make_source("languages/dfa_minimization")

@@ -699,6 +699,16 @@ def test_regression_slope_matches_numpy():
     assert abs(float(Fraction(problem.answer)) - slope) < 1e-9
 
 
+def test_regression_generates_at_far_levels() -> None:
+    # r needs n*Sxx * n*Syy within the surd arithmetic's 10**9: at level 40 (80 points up to 390) no draw
+    # qualified and 1,000 attempts failed at 3 seeds in 8; the data's size is capped at level 14
+    task = make_source("probability/regression")
+    for level in (20, 40):
+        for seed in range(300_000, 300_030):
+            problem = task.sample(level, seed)
+            assert task.verify(problem, problem.answer).correct, (level, seed)
+
+
 @pytest.mark.parametrize("module", [
     "palaestra.verifiers.formulas", "palaestra.verifiers.polynomials", "palaestra.verifiers.rationals",
     "palaestra.verifiers.radicals", "palaestra.verifiers.intervals", "palaestra.verifiers.matrices",

@@ -39,6 +39,17 @@ def test_hidden_rule_judges_the_next_terms() -> None:
     assert not task.verify(problem, "120, 360 or 120, 361").correct
 
 
+def test_hidden_rule_generates_at_far_levels() -> None:
+    """Regression (version 2): with the cycle capped at 27, level 40 raised GenerationError at seeds 300004 and
+    300006 (about 1 draw in 360 kept its terms under MAX_TERM); the cycle is now capped at 20."""
+    task = make_source("sequences/hidden_rule")
+    assert task.level_config(40).cycle == 20
+    for level in (27, 40):
+        for seed in range(300_000, 300_030):
+            problem = task.sample(level, seed)
+            assert task.verify(problem, problem.answer).correct
+
+
 def test_roman_numerals_canonical_form_is_judged() -> None:
     from palaestra.envs.sequences.roman_numerals import additive, to_roman, value_of
 

@@ -132,6 +132,18 @@ def test_a_replay_scores_like_the_episode(env_id: str) -> None:
     assert verdict.correct, verdict
 
 
+def test_dedupe_files_far_levels_have_names_for_every_file() -> None:
+    # Version 1 drew 400 names at every level; from level ~16 the files outgrew them (20 seeds in 50 failed at 20).
+    source = make_source("terminal/dedupe_files")
+    sizes = []
+    for level in (20, 40):
+        for seed in range(300_000, 300_020):
+            problem = source.sample(level, seed)
+            assert set(problem.data["kept"]) <= set(problem.data["files"])
+            sizes.append(len(problem.data["files"]))
+    assert max(sizes) > 400  # more files than version 1's names could give
+
+
 def test_dedupe_files_keeps_the_first_path_of_each_content() -> None:
     general = "md5sum $(find . -type f | sed 's#^./##' | LC_ALL=C sort) | awk 'seen[$1]++ {print $2}' | xargs -r rm --"
     _, verdict = play("terminal/dedupe_files", 3, 2, shell_plan([general], "done"))

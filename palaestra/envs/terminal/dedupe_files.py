@@ -33,6 +33,7 @@ EXTENSIONS = ("txt", "dat", "log", "csv")
 @register
 class DedupeFiles(ShellTask):
     id = "terminal/dedupe_files"
+    version = 2
     family = "terminal"
     description = "Delete duplicate files from a generated tree, keeping the first copy of each content, with a shell."
     tags = ("terminal", "multi-turn", "shell", "files", "agentic")
@@ -58,7 +59,7 @@ class DedupeFiles(ShellTask):
     growth = Growth(limits={"groups": (33, 36), "uniques": (36, 68), "depth": 5, "budget": 16, "copies": (2, 17)})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        names = words(rng, 400, 2)
+        names = words(rng, _name_pool(config), 2)
         folders = [[top] for top in TOP]
         for _ in range(config.depth * 2):
             folders.append([*rng.choice(folders), names.pop()])
@@ -128,3 +129,13 @@ def _near_miss(rng: random.Random, base: str) -> str:
         i = rng.choice(digits)
         return base[:i] + str((int(base[i]) + rng.randint(1, 9)) % 10) + base[i + 1:]
     return base[0].upper() + base[1:]
+
+
+def _name_pool(config: DedupeFiles.Config) -> int:
+    """How many names to draw (400 at least): enough for the most folders and files a problem can have, twice, as a
+    file whose path is taken draws one more name (a fresh one, so at most once per file).
+
+    Version 1 drew 400 at every level: the files outgrew them and generation raised at 20 seeds in 50 at level 20.
+    Levels 0-8 still draw 400."""
+    most = 2 * config.depth + 1 + config.groups[1] * (config.copies[1] + 1) + config.uniques[1] + 3
+    return max(400, 2 * most)
