@@ -156,6 +156,16 @@ def test_the_gold_answer_is_accepted(env_id: str) -> None:
     assert source.check(problem, source.format_answer(problem.answer or "")).correct
 
 
+def test_string_programs_references_fit_their_cpu_limit_at_far_levels() -> None:
+    # Version 1's sizes grew without end: the brute-force reference (cubic palindromes) ran past its 2 s CPU
+    # limit at level 40 seed 2 (and at level 28), so a right answer could not be written in the time allowed.
+    source = make_source("code/string_programs")
+    assert source.level_config(40) == source.level_config(14)
+    problem = source.sample(40, 2)
+    need(*problem.data["languages"])
+    assert source.check(problem, source.format_answer(problem.answer or "")).correct
+
+
 # --- stdio and drivers ------------------------------------------------------------------------
 
 def test_forging_a_pass_message_does_not_pass() -> None:

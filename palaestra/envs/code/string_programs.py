@@ -348,6 +348,7 @@ TEMPLATES = {t.name: t for t in (RunLength(), PatternSearch(), AnagramGroups(), 
 @register
 class StringPrograms(StdioPolyglotTask):
     id = "code/string_programs"
+    version = 2
     description = ("Write a stdin/stdout program (Python, C, C++ or JavaScript) for a generated string-algorithm "
                    "problem.")
     tags = ("code", "programming", "stdio", "strings", "multi-language")
@@ -366,7 +367,10 @@ class StringPrograms(StdioPolyglotTask):
             self.Config(("pattern_search", "brackets", "palindromes", "rotations"), max_size=35, tests=7),
             self.Config(("brackets", "palindromes", "rotations"), max_size=60, tests=8),
         ][level]
-    growth = Growth()
+    # Sizes stop at level 14's (version 2): the reference programs are plain brute force (the palindromes
+    # template is cubic in the word's length), and at level 28 one ran past its 2 s CPU limit (the reference was
+    # rejected), as at level 40; at level 20's sizes the slowest of 30 took 1.45 s.
+    growth = Growth(limits={"max_size": 310, "tests": 18})
 
     def limits(self, config: SizedConfig) -> str:
         return f"Limits: T <= {config.tests}; a word or list has at most {12 * config.max_size} letters or elements."
