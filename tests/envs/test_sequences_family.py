@@ -252,3 +252,14 @@ def test_permutation_rank_matches_listing_everything() -> None:
         assert task.verify(problem, right).correct, right
     assert "letters" in task.verify(problem, "ACBD").feedback
     assert not task.verify(problem, "ACBA").correct and not task.verify(problem, "ACAB or ACBA").correct
+
+
+def test_permutation_rank_and_modular_puzzle_generate_at_far_levels() -> None:
+    # permutation_rank v1 drew more distinct letters than the alphabet has past level 20 (25 seeds in 40 failed
+    # at level 40); modular_puzzle ran out of its 300 draws at 5 seeds in 400 at its capped sizes (seed 3 at 40).
+    for env_id, seeds in (("sequences/permutation_rank", range(30)), ("sequences/modular_puzzle", range(30))):
+        task = make_source(env_id)
+        for seed in seeds:
+            problem = task.sample(40, seed)
+            assert task.verify(problem, problem.answer or "").correct
+
