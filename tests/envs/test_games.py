@@ -189,6 +189,33 @@ def test_guess_number_feedback_and_range() -> None:
     assert reward == 1.0 and terminated and info["turn"] == 3
 
 
+@pytest.mark.parametrize("env_id", ["games/hex", "games/hidden_function", "games/guess_number"])
+def test_the_oracle_wins_at_far_levels(env_id: str) -> None:
+    # Before their caps: hex's columns ran past the letters a-z (level 40 raised), hidden_function's degree past
+    # what its answer reader reads (level 12 on), guess_number's numbers past its 30 digits (level ~28 on).
+    env = palaestra.make(env_id, level=40)
+    env.reset(seed=1)
+    total, done = 0.0, False
+    for _ in range(500):
+        _, reward, terminated, truncated, _ = env.step(env.oracle_action())
+        total += float(reward)
+        done = terminated or truncated
+        if done:
+            break
+    assert done and total == 1.0
+
+
+def test_guess_number_far_levels_stay_readable_and_winnable() -> None:
+    # Version 3's ranges grew past the guess reader's 30 digits: from level ~28 every guess went unread.
+    for level in (30, 40):
+        env = palaestra.make("games/guess_number", level=level)
+        env.reset(seed=0)
+        data = env.problem.data
+        assert len(str(data["high"])) <= 26
+        _, reward, terminated, _, _ = env.step(f"<answer>{data['secret']}</answer>")
+        assert reward == 1.0 and terminated
+
+
 # --- oracles and leaks --------------------------------------------------------
 
 @pytest.mark.parametrize("env_id, seeds", [("games/mastermind", 60), ("games/wordle", 25), ("games/guess_number", 60)])

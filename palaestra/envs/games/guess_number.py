@@ -37,7 +37,7 @@ class GuessNumber(MultiTurnTask):
     family = "games"
     description = "Find a secret integer in a range from higher/lower feedback."
     tags = ("games", "multi-turn", "search")
-    version = 3
+    version = 4
     one_move_per_turn = True  # a reply holding several guesses is refused (checked by the kit)
     hidden_information = True
     public_keys = ("low", "high")  # the prompt states the range
@@ -54,7 +54,9 @@ class GuessNumber(MultiTurnTask):
         Config(size=100_000, slack=1),
         Config(size=1_000_000, slack=0),
     )
-    growth = Growth(factors={"size": 10})
+    # The range stops at 10**24 integers (level 22; version 4): guesses are read up to MAX_DIGITS digits, and
+    # version 3's ranges kept growing past them, so from level ~28 every guess, the oracle's too, went unread.
+    growth = Growth(factors={"size": 10}, limits={"size": 10**24})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         low = rng.randint(1, 9 * config.size)

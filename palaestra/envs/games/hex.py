@@ -23,7 +23,8 @@ lower levels plays a random cell instead with the level's noise share (drawn fro
 keyed by the position, so a replay plays the same game). Reward 1 for a win; 0 for a loss or for
 running out of turns (the turns the pairing needs to fill the board, plus two).
 
-Levels grow the board (4 x 5 to 8 x 9 in the presets, a row and a column more per level after) and cut the opponent's noise (50% to none). The difficulty
+Levels grow the board (4 x 5 to 8 x 9 in the presets, a row and a column more per level after, up to 14 x 15 at
+level 10) and cut the opponent's noise (50% to none). The difficulty
 measure is the number of empty cells at the start plus the opponent's accuracy.
 """
 
@@ -48,7 +49,9 @@ STEPS = ((0, 1), (0, -1), (1, 0), (-1, 0), (-1, 1), (1, -1))
 @register
 class Hex(MultiTurnTask):
     id = "games/hex"
-    version = 2  # level 0 places 2-4 pairs (one pair gave too few distinct positions: 888 in 1,000 seeds)
+    # version 2: level 0 places 2-4 pairs (one pair gave too few distinct positions: 888 in 1,000 seeds).
+    # version 3: the board stops growing at level 10 (see growth)
+    version = 3
     family = "games"
     description = "Win Hex on an n x (n+1) board, long sides yours, against a resistance-searching opponent."
     tags = ("games", "multi-turn", "two-player", "adversarial", "connection")
@@ -67,7 +70,10 @@ class Hex(MultiTurnTask):
         Config(7, (3, 6), 0.1),
         Config(8, (3, 7), 0.0),
     )
-    growth = Growth()
+    # The board and its stones stop growing at level 10's 14 x 15 (version 3): the opponent's search and the
+    # oracle's grow steeply with the board (the oracle's game took 0.3 s of CPU at level 9, 2.4 s at 15, 16 s at
+    # 20), columns are named by one letter, and past 26 rows moves could not be written (level 40 raised).
+    growth = Growth(limits={"rows": 14, "pairs": (9, 13)})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         rows, cols = config.rows, config.rows + 1

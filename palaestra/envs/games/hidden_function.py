@@ -41,6 +41,7 @@ class HiddenFunction(MultiTurnTask):
     description = "Identify a hidden integer polynomial by querying its values with a limited budget."
     tags = ("games", "multi-turn", "math", "active-learning")
     hidden_information = True
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -49,7 +50,9 @@ class HiddenFunction(MultiTurnTask):
         largest: int = 9  # coefficients lie in -largest..largest
 
     presets = (Config(1, 2, largest=99), Config(2, 1, largest=20), Config(3, 1), Config(4, 0), Config(5, 0))
-    growth = Growth()
+    # Degrees stop at MAX_DEGREE (level 11; version 2): the answer reader refuses higher degrees, so from level 12
+    # on no answer, the right one included, could be read.
+    growth = Growth(limits={"degree": MAX_DEGREE})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         bound = config.largest
