@@ -150,6 +150,32 @@ def test_equational_hand_checked_chain() -> None:
     assert proof[0] == left and proof[-1] == right and all(one_step(s, t) for s, t in zip(proof, proof[1:]))
 
 
+def test_equational_far_level_references_accepted_and_bounds_follow_the_problem() -> None:
+    # A fixed 40,000-character chain bound refused these references (40,625 characters at level 20 seed 3; the
+    # level-40 seeds were refused too): the bound now follows the problem.
+    from palaestra.envs.proofs.equational import chain_bounds
+
+    env = make_source("proofs/equational")
+    for level, seed in ((20, 3), (40, 3), (40, 6), (40, 9)):
+        problem = env.sample(level, seed)
+        assert env.check(problem, env.format_answer(problem.answer)).correct, (level, seed)
+        max_terms, max_chars = chain_bounds(problem.data)
+        assert max_chars <= env.max_answer_chars  # Task.check must not refuse what the problem's bound allows
+        assert 2 * len(problem.answer) <= max_chars and 2 * problem.answer.count("\n= ") + 2 <= max_terms
+    problem = env.sample(20, 3)
+    rows = problem.answer.split("\n= ")
+    # a longer valid chain (back a few steps and forward again) is accepted; a skipped step is not
+    assert env.verify(problem, "\n= ".join(rows + rows[-2:-7:-1] + rows[-5:])).correct
+    assert not env.verify(problem, "\n= ".join(rows[:5] + rows[6:])).correct
+    # past the problem's bounds the reader refuses without reading on
+    max_terms, max_chars = chain_bounds(problem.data)
+    assert "longer than" in env.verify(problem, problem.answer + " " * max_chars).feedback
+    assert "more than" in env.verify(problem, " = ".join(["a"] * (max_terms + 1))).feedback
+    # inverses stacked past the nesting bound are refused as unreadable, not a RecursionError
+    stacked = env.check(problem, env.format_answer(f"{problem.data['left']} = a" + "'" * 30_000))
+    assert not stacked.parsed and stacked.error is None
+
+
 def _require_coq() -> None:
     from palaestra import sandbox
 

@@ -14,6 +14,11 @@ that, inverses ``a⁻¹``, ``a'``, ``a^-1``, ``inv(a)``) and accepts a step when
 outside one position and the two subterms there are one axiom's two sides under a single
 substitution, in either direction; **any** valid chain from ``s`` to ``t`` scores. Difficulty: the
 reference chain's steps plus a quarter of the two sides' sizes.
+
+The chain's length bound follows the problem (:func:`chain_bounds`: twice the reference's terms, each as wide
+as the wider side, never below 300 terms and 40,000 characters). A fixed 40,000-character bound refused the
+reference itself from level 18 on (level 20, seeds 0-30: 9 of 31; the longest reference over 15,000 seeds at the
+growth cap is 56,043 characters and 190 terms, its bound 157,626); grading only, problems unchanged.
 """
 
 from __future__ import annotations
@@ -31,9 +36,12 @@ from palaestra.verifiers.blocks import read_block
 Term = tuple[Any, ...]  # ("e",), ("var", "a"), ("mul", s, t), ("inv", s); patterns add ("pv", "x")
 E: Term = ("e",)
 LETTERS = "abcdfgh"  # no "e": that is the identity
-MAX_TERMS = 300
+MAX_TERMS = 300  # the least bounds on a chain's terms and characters, whatever the problem (see chain_bounds)
 MAX_CHAIN_CHARS = 40_000
-MAX_DEPTH = 60
+# What Task.check lets through to verify, which then holds the chain to the problem's own bound (chain_bounds);
+# above that bound for every problem the capped growth can draw (at most about 160,000; tests pin it).
+MAX_ANSWER_CHARS = 250_000
+MAX_DEPTH = 60  # brackets and inv( ) nested, and inverses stacked (a⁻¹⁻¹): hostile input costs bounded time
 
 
 def _pv(name: str) -> Term:
@@ -60,7 +68,7 @@ class GroupEquational(Task):
     tags = ("algebra", "proofs", "rewriting", "groups")
     version = 1
     multiline = True
-    max_answer_chars = MAX_CHAIN_CHARS
+    max_answer_chars = MAX_ANSWER_CHARS
 
     @dataclass(frozen=True)
     class Config:
@@ -106,7 +114,7 @@ class GroupEquational(Task):
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         letters = problem.data["letters"]
-        terms = read_chain(answer, letters)
+        terms = read_chain(answer, letters, *chain_bounds(problem.data))
         if isinstance(terms, str):
             return Verdict.unparsed(terms)
         left, right = parse_term(problem.data["left"], letters), parse_term(problem.data["right"], letters)
@@ -170,6 +178,7 @@ class _TermParser:
 
     def __init__(self, tokens: list[Token], letters: str) -> None:
         self.tokens, self.letters = tokens, letters
+        self.stacked = 0  # inverses stacked on a factor beyond its first, in the whole term
 
     def at(self, pos: int) -> Token:
         return self.tokens[pos] if pos < len(self.tokens) else ("end", "")
@@ -190,10 +199,17 @@ class _TermParser:
         if read is None:
             return None
         term, pos = read
-        for _ in range(len(self.tokens)):
+        for stacked in range(len(self.tokens)):
             step = self.postfix(pos)
             if step is None:
                 break
+            # Inverses stacked on one factor (a⁻¹⁻¹) nest terms without brackets: unbounded, a⁻¹⁻¹⁻¹... would
+            # overflow the recursion of comparing and showing terms, so the term's stacked ones beyond the first
+            # count against MAX_DEPTH.
+            if stacked:
+                self.stacked += 1
+                if self.stacked > MAX_DEPTH:
+                    return None
             term, pos = ("inv", term), step
         return term, pos
 
@@ -243,17 +259,36 @@ def parse_term(text: str, letters: str) -> Term | None:
     return read[0] if read is not None and read[1] == len(tokens) else None
 
 
-def read_chain(text: str, letters: str) -> list[Term] | str:
-    """The terms of a chain ``t0 = t1 = ...`` (on one line or many), or why it cannot be read."""
-    if not isinstance(text, str) or len(text) > MAX_CHAIN_CHARS:
-        return "the chain is missing or too long"
+def chain_bounds(data: dict[str, Any]) -> tuple[int, int]:
+    """The most terms and characters a chain for the problem with ``data`` may have: twice the reference's terms,
+    each as wide as the wider side plus 8 (the ``=``, a label such as ``(G3)``), and never below
+    ``MAX_TERMS`` and ``MAX_CHAIN_CHARS``.
+
+    The bound grows with the problem so that a valid chain is not refused for its length (a fixed one refused the
+    reference itself past level 17), and stays a bound so that reading hostile text costs bounded time. The
+    reference's rows never outgrow its wider side (normalising only drops, collapses and re-brackets), so it
+    takes at most half of either bound; another valid route may be twice as long."""
+    terms = int(data.get("steps", 0)) + 1
+    width = max(len(str(data.get("left", ""))), len(str(data.get("right", ""))))
+    max_terms = max(MAX_TERMS, 2 * terms)
+    return max_terms, max(MAX_CHAIN_CHARS, max_terms * (width + 8))
+
+
+def read_chain(text: str, letters: str, max_terms: int = MAX_TERMS,
+               max_chars: int = MAX_CHAIN_CHARS) -> list[Term] | str:
+    """The terms of a chain ``t0 = t1 = ...`` (on one line or many), or why it cannot be read; at most
+    ``max_terms`` terms in ``max_chars`` characters (see :func:`chain_bounds`)."""
+    if not isinstance(text, str):
+        return "the chain is missing"
+    if len(text) > max_chars:
+        return f"the chain is longer than {max_chars} characters"
     block = read_block(text, leading="strip")
     if block is None:
         return "expected terms separated by ="
     rows = [row for row in block if row.strip()]
     if rows and len(rows[0]) <= 40 and rows[0].rstrip().endswith(":") and "=" not in rows[0]:
         rows = rows[1:]
-    tokens = tokenize(" ".join(rows), limit=50_000)
+    tokens = tokenize(" ".join(rows), limit=max_chars)  # a token takes a character at least
     if not tokens:
         return "expected terms separated by ="
     if tokens[-1] == ("punct", "."):
@@ -264,8 +299,10 @@ def read_chain(text: str, letters: str) -> list[Term] | str:
             segments.append([])
         else:
             segments[-1].append(token)
-    if len(segments) < 2 or len(segments) > MAX_TERMS:
+    if len(segments) < 2:
         return "expected at least two terms separated by ="
+    if len(segments) > max_terms:
+        return f"the chain has more than {max_terms} terms"
     terms: list[Term] = []
     for number, segment in enumerate(segments):
         segment, label = rewriting.split_label(segment, AXIOMS)
