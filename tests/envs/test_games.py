@@ -189,10 +189,11 @@ def test_guess_number_feedback_and_range() -> None:
     assert reward == 1.0 and terminated and info["turn"] == 3
 
 
-@pytest.mark.parametrize("env_id", ["games/hex", "games/hidden_function", "games/guess_number"])
+@pytest.mark.parametrize("env_id", ["games/hex", "games/hidden_function", "games/guess_number", "games/nim"])
 def test_the_oracle_wins_at_far_levels(env_id: str) -> None:
     # Before their caps: hex's columns ran past the letters a-z (level 40 raised), hidden_function's degree past
-    # what its answer reader reads (level 12 on), guess_number's numbers past its 30 digits (level ~28 on).
+    # what its answer reader reads (level 12 on), guess_number's numbers past its 30 digits (level ~28 on), nim's
+    # Grundy games past 702 heaps, where its labels (A-ZZ) ended (level 17 on).
     env = palaestra.make(env_id, level=40)
     env.reset(seed=1)
     total, done = 0.0, False
@@ -203,6 +204,12 @@ def test_the_oracle_wins_at_far_levels(env_id: str) -> None:
         if done:
             break
     assert done and total == 1.0
+
+
+def test_nim_labels_go_on_past_zz() -> None:
+    from palaestra.envs.games.nim import label
+
+    assert [label(i) for i in (0, 25, 26, 27, 701, 702, 703)] == ["A", "Z", "AA", "AB", "ZZ", "AAA", "AAB"]
 
 
 def test_guess_number_far_levels_stay_readable_and_winnable() -> None:

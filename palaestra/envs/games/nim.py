@@ -46,6 +46,7 @@ Move = tuple[int, int, tuple[int, ...]]  # (heap index, counters taken, the heap
 @register
 class Nim(MultiTurnTask):
     id = "games/nim"
+    version = 2
     family = "games"
     description = "Win impartial heap games (Nim, subtraction, Kayles, Grundy's game) by Sprague-Grundy play."
     tags = ("games", "multi-turn", "two-player", "combinatorial-game-theory")
@@ -65,7 +66,9 @@ class Nim(MultiTurnTask):
         Config("kayles", 5, 4, 24),
         Config("grundy", 5, 5, 30),
     )
-    growth = Growth()
+    # Heaps stop growing at level 12's (version 2): a Grundy game there takes ~230 moves, and past it the oracle's
+    # games grew to hundreds more (5 s of CPU at level 20), where the labels ran past ZZ (the move raised).
+    growth = Growth(limits={"heaps": 13, "low": 13, "high": 78})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         allowed: list[int] = []
@@ -150,9 +153,18 @@ def _rules_text(rules: str, allowed: list[int]) -> str:
 
 
 def label(index: int) -> str:
-    """Heap labels: A to Z, then AA, AB, ... (splits can make more than 26 heaps)."""
+    """Heap labels: A to Z, then AA, AB, ..., ZZ, AAA, ... (splits can make more than 26 heaps).
+
+    >>> [label(i) for i in (0, 25, 26, 701, 702)]
+    ['A', 'Z', 'AA', 'ZZ', 'AAA']
+    """
     letters = string.ascii_uppercase
-    return letters[index] if index < 26 else letters[index // 26 - 1] + letters[index % 26]
+    text = ""
+    index += 1
+    while index:  # bijective base 26: ends after one pass per letter
+        index, digit = divmod(index - 1, 26)
+        text = letters[digit] + text
+    return text
 
 
 def _heaps_text(heaps: list[int]) -> str:
