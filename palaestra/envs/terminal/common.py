@@ -25,6 +25,7 @@ from typing import Any, ClassVar
 from palaestra.core import Problem, Verdict
 from palaestra.envs.tools.common import ToolTask, tool_call
 from palaestra.generators.knowledge import NameForge
+from palaestra.tools.shell import MAX_COMMAND_CHARS
 from palaestra.verifiers.normalize import read_answer
 from palaestra.verifiers.sets import read_set
 
@@ -81,6 +82,22 @@ def tree_difference(got: Mapping[str, bytes], expected: Mapping[str, bytes], all
 def shell_plan(commands: list[str], answer: str) -> list[str]:
     """An oracle's replies: one shell call per command, then the final answer."""
     return [tool_call("shell", command=command) for command in commands] + [answer]
+
+
+def batched(command: str, arguments: list[str]) -> list[str]:
+    """``command`` followed by ``arguments``, split into as few commands as keep each within the shell tool's
+    ``MAX_COMMAND_CHARS`` (an oracle's ``rm`` of hundreds of paths at far levels was refused whole).
+
+    >>> batched("rm --", ["'a'", "'b'"])
+    ["rm -- 'a' 'b'"]
+    """
+    commands: list[str] = []
+    for argument in arguments:
+        if commands and len(commands[-1]) + 1 + len(argument) <= MAX_COMMAND_CHARS:
+            commands[-1] += " " + argument
+        else:
+            commands.append(f"{command} {argument}")
+    return commands
 
 
 def quote(path: str) -> str:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, register
 from palaestra.core.task import Growth
-from palaestra.envs.terminal.common import DONE, ShellTask, quote, shell_plan, words
+from palaestra.envs.terminal.common import DONE, ShellTask, batched, quote, shell_plan, words
 
 TOP = ("photos", "backup", "misc")
 EXTENSIONS = ("txt", "dat", "log", "csv")
@@ -104,7 +104,7 @@ class DedupeFiles(ShellTask):
 
     def plan(self, problem: Problem) -> list[str]:
         doomed = sorted(set(problem.data["files"]) - set(problem.data["kept"]))
-        return shell_plan([f"rm -- {' '.join(quote(p) for p in doomed)}"], DONE)
+        return shell_plan(batched("rm --", [quote(p) for p in doomed]), DONE)
 
     def spellings(self, problem: Problem) -> list[str]:
         return ["Done.", "**Done**"]
