@@ -190,12 +190,13 @@ def test_guess_number_feedback_and_range() -> None:
 
 
 @pytest.mark.parametrize("env_id", ["games/hex", "games/hidden_function", "games/guess_number", "games/nim",
-                                    "games/peg_solitaire"])
+                                    "games/peg_solitaire", "games/treasure_hunt"])
 def test_the_oracle_wins_at_far_levels(env_id: str) -> None:
     # Before their caps: hex's columns ran past the letters a-z (level 40 raised), hidden_function's degree past
     # what its answer reader reads (level 12 on), guess_number's numbers past its 30 digits (level ~28 on), nim's
     # Grundy games past 702 heaps, where its labels (A-ZZ) ended (level 17 on).
     # peg_solitaire's oracle searched from scratch and ran out of its budget from 16 pegs (20 s, then a losing jump).
+    # treasure_hunt read at most three digits per coordinate: cells past 999 (fields from level 15) went unread.
     env = palaestra.make(env_id, level=40)
     env.reset(seed=1)
     total, done = 0.0, False

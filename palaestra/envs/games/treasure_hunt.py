@@ -31,7 +31,9 @@ from palaestra.core.task import Growth
 from palaestra.envs.games.common import MAX_MOVE_CHARS
 from palaestra.verifiers.normalize import read_answer, strip_wrappers
 
-_CELL = re.compile(r"^(?:dig\s+(?:at\s+)?)?\(?\s*(\d{1,3})\s*[,;\s]\s*(\d{1,3})\s*\)?$", re.IGNORECASE)
+# Any number of digits (the move's length is bounded by MAX_MOVE_CHARS, the field by its size): three refused every
+# cell past 999, and fields grow past it from level 15 on.
+_CELL = re.compile(r"^(?:dig\s+(?:at\s+)?)?\(?\s*(\d+)\s*[,;\s]\s*(\d+)\s*\)?$", re.IGNORECASE)
 
 
 @register
