@@ -33,7 +33,10 @@ STATE = "state.tar"  # the tree's archive, next to the tree (outside it: ``ls`` 
 CWD = "cwd"
 COMMAND = "command.sh"
 WORK = "work"
-NEW_FILES = 64  # files and folders a call may create beyond the tree's own
+# Files and folders a call may create beyond the tree's own: this many, plus one per file of the initial tree (a
+# task may ask for an output per input and folders for them: with 64 alone, sorting 150 files into dated folders or
+# filling 80 templates ran out of inodes at far levels, and even the oracle failed).
+NEW_FILES = 64
 
 # Unpack the tree, go where the last command ended, run the command in this shell (so that ``cd`` sticks),
 # and on exit (``exit`` in the command included) record the directory and pack the tree again.
@@ -97,7 +100,7 @@ class ShellTool(Tool):
         # its entries counted too, or unpacking and packing it again runs out (and the call's changes are lost).
         entries = 0 if self._state is None else _entry_count(self._state)
         return Limits(wall_seconds=self.timeout, cpu_seconds=self.timeout, memory_bytes=self.memory_bytes,
-                      output_bytes=max(4 * self.max_output, 1 << 16), files=NEW_FILES + entries)
+                      output_bytes=max(4 * self.max_output, 1 << 16), files=NEW_FILES + len(self._initial) + entries)
 
     def run(self, arguments: dict[str, Any]) -> str:
         command = arguments["command"]

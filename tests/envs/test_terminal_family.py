@@ -160,3 +160,13 @@ def test_dedupe_files_keeps_the_first_path_of_each_content() -> None:
     last_copy = "md5sum $(find . -type f | sed 's#^./##' | LC_ALL=C sort -r) | awk 'seen[$1]++ {print $2}' | xargs -r rm --"
     _, verdict = play("terminal/dedupe_files", 3, 2, shell_plan([last_copy], "done"))
     assert not verdict.correct and "missing" in verdict.feedback
+
+
+@pytest.mark.parametrize("env_id, level, seed", [("terminal/sort_files", 12, 1), ("terminal/sort_files", 40, 0),
+                                                 ("terminal/template_fill", 40, 1)])
+def test_the_oracle_wins_where_its_calls_outgrew_the_shell_limits(env_id: str, level: int, seed: int) -> None:
+    # sort_files' one long mv chain passed the command limit, and both tasks create more files and folders than a
+    # call's old allowance of 64 (the jail answered "No space left on device").
+    source = make_source(env_id)
+    _, verdict = play(env_id, level, seed, source.plan(source.sample(level, seed)))
+    assert verdict.correct, verdict

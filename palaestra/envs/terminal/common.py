@@ -84,19 +84,20 @@ def shell_plan(commands: list[str], answer: str) -> list[str]:
     return [tool_call("shell", command=command) for command in commands] + [answer]
 
 
-def batched(command: str, arguments: list[str]) -> list[str]:
-    """``command`` followed by ``arguments``, split into as few commands as keep each within the shell tool's
-    ``MAX_COMMAND_CHARS`` (an oracle's ``rm`` of hundreds of paths at far levels was refused whole).
+def batched(command: str, arguments: list[str], joiner: str = " ") -> list[str]:
+    """``command`` followed by ``arguments`` (each after ``joiner``), split into as few commands as keep each
+    within the shell tool's ``MAX_COMMAND_CHARS``, each starting with ``command`` (an oracle's ``rm`` of hundreds
+    of paths at far levels was refused whole).
 
-    >>> batched("rm --", ["'a'", "'b'"])
-    ["rm -- 'a' 'b'"]
+    >>> batched("rm --", ["'a'", "'b'"]), batched("mkdir -p x", ["mv a x/a", "mv b x/b"], " && ")
+    (["rm -- 'a' 'b'"], ['mkdir -p x && mv a x/a && mv b x/b'])
     """
     commands: list[str] = []
     for argument in arguments:
-        if commands and len(commands[-1]) + 1 + len(argument) <= MAX_COMMAND_CHARS:
-            commands[-1] += " " + argument
+        if commands and len(commands[-1]) + len(joiner) + len(argument) <= MAX_COMMAND_CHARS:
+            commands[-1] += joiner + argument
         else:
-            commands.append(f"{command} {argument}")
+            commands.append(command + joiner + argument)
     return commands
 
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, register
 from palaestra.core.task import Growth
-from palaestra.envs.terminal.common import DONE, ShellTask, quote, shell_plan, words
+from palaestra.envs.terminal.common import DONE, ShellTask, batched, quote, shell_plan, words
 
 EXTENSIONS = ("txt", "md", "csv", "log", "json", "cfg", "TXT", "Md", "CSV", "LOG")
 STATUSES = ("done", "todo", "blocked", "review")
@@ -96,8 +96,8 @@ class SortFiles(ShellTask):
     def plan(self, problem: Problem) -> list[str]:
         targets = problem.data["targets"]
         folders = sorted({target.rsplit("/", 1)[0] for target in targets.values()})
-        moves = " && ".join(f"mv {quote(path)} {quote(target)}" for path, target in sorted(targets.items()))
-        return shell_plan([f"mkdir -p {' '.join(quote(f) for f in folders)} && {moves}"], DONE)
+        moves = [f"mv {quote(path)} {quote(target)}" for path, target in sorted(targets.items())]
+        return shell_plan(batched(f"mkdir -p {' '.join(quote(f) for f in folders)}", moves, " && "), DONE)
 
     def spellings(self, problem: Problem) -> list[str]:
         return ["Done", "DONE.", "**done**"]
