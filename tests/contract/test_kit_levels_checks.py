@@ -144,3 +144,38 @@ def test_without_recorded_options_score_and_step_disagree() -> None:
     response = env.source.format_answer(str(2 * problem.data["n"] + 1))
     assert env.step(response)[1] == 0.5
     assert palaestra.score(problem, response).reward == 0.0
+
+
+class FarRetryRunsOut(Double):
+    """Past level 15 a third of the draws cannot be made (a retry budget that runs out at some seeds, not others;
+    here at levels 20 and 40 not at seed 0, but at seeds 1-3)."""
+
+    id = "kitlevels/far_retry_runs_out"
+
+    def generate(self, rng: random.Random, config: Size) -> Problem:
+        made = super().generate(rng, config)
+        if config.digits > 20 and made.data["n"] % 3 == 1:
+            raise ValueError("could not find a problem in 1000 attempts")
+        return made
+
+
+def test_the_full_kit_draws_several_seeds_per_far_level() -> None:
+    register(FarRetryRunsOut)
+    try:
+        failing = [seed for seed in range(4) for level in (20, 40) if _raises(level, seed)]
+        assert failing and 0 not in failing  # what CI's one seed per far level cannot see
+        assert kit.run_check(FarRetryRunsOut.id, "far_levels", kit.Settings.ci()).ok
+        full = kit.run_check(FarRetryRunsOut.id, "far_levels", kit.Settings.full())
+        assert not full.ok and "generation raised ValueError" in full.detail, full.detail
+    finally:
+        registry.remove(FarRetryRunsOut.id)
+
+
+def _raises(level: int, seed: int) -> bool:
+    from palaestra.core.registry import make_source
+
+    try:
+        make_source(FarRetryRunsOut.id).sample(level, seed)
+    except ValueError:
+        return True
+    return False
