@@ -255,10 +255,21 @@ class World:
         for f in self.facts:
             self._by_subject.setdefault(f.subject, []).append(f)
         self.ordered_ids = sorted(self.entities, key=_id_key)
+        self._outgoing: dict[str, list[tuple[str, Relation, str | int]]] = {}
 
     def get(self, subject: str, relation: str) -> str | int | None:
         """The object of ``relation`` for ``subject``, or None when the world has no such fact."""
         return self.objects.get((subject, relation))
+
+    def outgoing(self, subject: str) -> list[tuple[str, Relation, str | int]]:
+        """``(relation name, relation, object)`` of every fact about ``subject``, in ``RELATIONS`` order (cached:
+        random walks look each entity up many times)."""
+        found = self._outgoing.get(subject)
+        if found is None:
+            found = [(name, rel, value) for name, rel in RELATIONS.items()
+                     if (value := self.objects.get((subject, name))) is not None]
+            self._outgoing[subject] = found
+        return found
 
     def of_kind(self, kind: str) -> list[Entity]:
         """Entities of ``kind`` in id order."""
@@ -713,10 +724,7 @@ def walk(world: World, rng: random.Random, hops: int, last_to_entity: bool | Non
         for step in range(hops):
             final = step == hops - 1
             options = []
-            for name, rel in RELATIONS.items():
-                value = world.get(current, name)
-                if value is None:
-                    continue
+            for name, rel, value in world.outgoing(current):
                 if rel.to_entity and value in seen:
                     continue
                 if final and last_to_entity is not None and rel.to_entity != last_to_entity:

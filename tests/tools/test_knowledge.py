@@ -119,6 +119,17 @@ def expected_answer(facts: FactBase, value: str, relation: str) -> str:
 # --- world -------------------------------------------------------------------------------------
 
 
+def test_outgoing_lists_every_fact_of_a_subject_in_relation_order() -> None:
+    # Random walks read facts through World.outgoing (cached); its order must be RELATIONS' for the walks to
+    # draw what they drew when they asked world.get relation by relation.
+    world = generate_world(random.Random(5), NOISY)
+    for subject in world.ordered_ids:
+        expected = [(name, value) for name in knowledge.RELATIONS
+                    if (value := world.get(subject, name)) is not None]
+        assert [(name, value) for name, _, value in world.outgoing(subject)] == expected
+        assert world.outgoing(subject) is world.outgoing(subject)
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_world_is_consistent(seed: int) -> None:
     world = generate_world(random.Random(seed), NOISY)
