@@ -306,3 +306,12 @@ def test_go_structs_gold_accepted_and_a_value_receiver_scale_rejected() -> None:
     assert env.verify(problem, problem.answer).correct
     verdict = env.verify(problem, f"```go\n{env.reference(problem.data, value_scale=True)}\n```")
     assert not verdict.correct and "scaled" in verdict.feedback, verdict
+
+
+def test_prolog_dcg_generates_at_far_levels() -> None:
+    # Version 1 drew a language's parameters once per problem and let strings grow to 200 characters: no balanced
+    # set of hidden strings was found at 3 seeds in 40 at level 22 (and 1 in 150 at level 14).
+    task = make_source("code/prolog_dcg")
+    for level in (14, 22, 40):
+        for seed in range(300_000, 300_040):
+            assert task.sample(level, seed).data["tests"]

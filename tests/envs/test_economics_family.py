@@ -250,3 +250,11 @@ def test_auction_clocks_and_answers() -> None:
     first_price = task.verify(problem, "winner: Drew, price: 163")
     assert not first_price.correct and "does not pay" in first_price.feedback
     assert not task.verify(problem, "winner: Avery, price: 148").correct
+
+
+def test_amortisation_stops_at_thirty_year_loans() -> None:
+    # Version 1 grew by 240 payments a level: 130-year loans at level 9, whose exact balances passed Python's
+    # 4,300-digit limit for writing a number (generation raised at some seeds).
+    task = make_source("economics/amortisation")
+    assert not task.unbounded and task.levels() == 5
+    assert max(task.sample(4, seed).data["periods"] for seed in range(200)) <= 360

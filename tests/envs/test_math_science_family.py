@@ -895,3 +895,15 @@ def test_fractions_generates_at_seeds_whose_first_thousand_draws_failed() -> Non
     for level, seed in ((15, 1020), (13, 233)):
         problem = task.sample(level, seed)
         assert task.verify(problem, problem.answer or "").correct
+
+
+def test_number_theory_and_polynomial_factorization_generate_at_far_levels() -> None:
+    # number_theory drew more gcd/lcm operands than its cofactor range held past level 25 (rng.sample raised), and
+    # v3's lcm of 40 operands ran past the reader's 200 digits (its reference refused at 12 seeds in 200 at 40);
+    # polynomial_factorization v2 needed ~200 draws for distinct factors at its cap and failed 2 seeds in 60 at 20.
+    for env_id in ("arithmetic/number_theory", "algebra/polynomial_factorization"):
+        task = make_source(env_id)
+        for level in (20, 30, 40):
+            for seed in range(40):
+                problem = task.sample(level, seed)
+                assert task.verify(problem, problem.answer or "").correct
