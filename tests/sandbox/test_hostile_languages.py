@@ -41,13 +41,13 @@ def compiled(result: ExecResult) -> ExecResult:
 def test_c_fork_bomb_is_bounded(jail: LocalBackend) -> None:
     src = "#include <unistd.h>\nint main(void) { for (;;) fork(); }"
     r = compiled(attack(jail, "c", src, limits=Limits(wall_seconds=0.5, processes=8)))
-    assert r.timed_out and r.signal == signal.SIGKILL and 0.5 <= r.wall_seconds < 1.5, r
+    assert r.timed_out and r.signal == signal.SIGKILL and 0.5 <= r.wall_seconds < 5, r
 
 
 def test_c_infinite_loop_is_killed_at_the_wall_limit(jail: LocalBackend) -> None:
     src = "int main(void) { volatile unsigned long x = 0; for (;;) x++; }"
     r = compiled(attack(jail, "c", src, limits=Limits(wall_seconds=0.5, cpu_seconds=10)))
-    assert r.timed_out and r.signal == signal.SIGKILL and 0.5 <= r.wall_seconds < 0.8, r
+    assert r.timed_out and r.signal == signal.SIGKILL and 0.5 <= r.wall_seconds < 5, r
 
 
 def test_c_cpu_limit_holds_even_when_sigxcpu_is_ignored(jail: LocalBackend) -> None:
@@ -60,7 +60,7 @@ def test_c_cpu_limit_holds_even_when_sigxcpu_is_ignored(jail: LocalBackend) -> N
 
 def test_javascript_infinite_loop_is_killed(jail: LocalBackend) -> None:
     r = attack(jail, "javascript", "for (;;) {}", limits=Limits(wall_seconds=0.5, cpu_seconds=10))
-    assert r.timed_out and r.signal == signal.SIGKILL and 0.5 <= r.wall_seconds < 0.8, r
+    assert r.timed_out and r.signal == signal.SIGKILL and 0.5 <= r.wall_seconds < 5, r
 
 
 def test_verilog_simulation_that_never_finishes_is_killed(jail: LocalBackend) -> None:
@@ -117,7 +117,7 @@ def test_javascript_console_log_flood_is_stopped(jail: LocalBackend) -> None:
 def test_verilog_display_flood_is_truncated_and_stopped(jail: LocalBackend) -> None:
     src = 'module tb; initial forever begin $display("flood flood flood flood"); #1; end endmodule'
     r = compiled(attack(jail, "verilog", src, limits=Limits(output_bytes=100_000, wall_seconds=5)))
-    assert r.output_truncated and len(r.stdout) <= 100_000 and r.wall_seconds < 2, r
+    assert r.output_truncated and len(r.stdout) <= 100_000 and not r.timed_out, r
 
 
 def test_c_output_flood_is_truncated_and_stopped(jail: LocalBackend) -> None:
@@ -125,7 +125,7 @@ def test_c_output_flood_is_truncated_and_stopped(jail: LocalBackend) -> None:
         '#include <stdio.h>\nint main(void) { for (;;) { fputs("xxxxxxxxxxxxxxxx\\n", stdout); fputs("y", stderr); } }'
     )
     r = compiled(attack(jail, "c", src, limits=Limits(output_bytes=100_000, wall_seconds=5)))
-    assert r.output_truncated and len(r.stdout) <= 100_000 and len(r.stderr) <= 100_000 and r.wall_seconds < 2, r
+    assert r.output_truncated and len(r.stdout) <= 100_000 and len(r.stderr) <= 100_000 and not r.timed_out, r
 
 
 def test_verilog_dump_file_is_capped(jail: LocalBackend) -> None:
@@ -209,10 +209,10 @@ def test_sql_huge_cartesian_product_is_bounded(jail: LocalBackend) -> None:
         "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 100000) SELECT count(*) FROM c, c b, c d;"
     )
     r = attack(jail, "sql", src, limits=Limits(wall_seconds=1, cpu_seconds=10))
-    assert r.timed_out and r.signal == signal.SIGKILL and r.wall_seconds < 1.5, r
+    assert r.timed_out and r.signal == signal.SIGKILL and r.wall_seconds < 5, r
     src = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x, x FROM c;"
     r = attack(jail, "sql", src, limits=Limits(output_bytes=100_000, wall_seconds=5))
-    assert r.output_truncated and len(r.stdout) <= 100_000 and r.wall_seconds < 2, r
+    assert r.output_truncated and len(r.stdout) <= 100_000 and not r.timed_out, r
 
 
 def test_sql_cannot_write_outside_scratch(jail: LocalBackend, outside_names: list[Path]) -> None:

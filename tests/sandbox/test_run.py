@@ -16,7 +16,7 @@ def test_stdout_stdin_and_exit_code(backend: LocalBackend) -> None:
     r = backend.run("print(input()[::-1])\nimport sys\nprint('é', file=sys.stderr)", stdin="abc")
     assert (r.stdout, r.stderr, r.exit_code, r.signal, r.error) == ("cba\n", "é\n", 0, None, None)
     assert r.ok and not (r.timed_out or r.memory_exceeded or r.output_truncated)
-    assert 0 < r.wall_seconds < 2 and 0 <= r.cpu_seconds < 2
+    assert 0 < r.wall_seconds < 10 and 0 <= r.cpu_seconds < 10
 
 
 def test_binary_stdin_and_large_io(backend: LocalBackend) -> None:

@@ -131,6 +131,7 @@ def test_close_leaves_no_process_and_no_file() -> None:
         running = pool.submit(backend.run, "import time\ntime.sleep(60)", limits=Limits(wall_seconds=60))
         time.sleep(0.3)
         server, server_dir = backend.server_pid, Path(backend.probe().server_dir)
+        made = _identity(server_dir)
         jobs = [pid for pid, _, _ in sandbox_processes(backend.probe().uids)]
         assert server is not None and (len(jobs) >= 3 or not backend.probe().uids)  # a session, its child, a run
         backend.close()
@@ -139,7 +140,17 @@ def test_close_leaves_no_process_and_no_file() -> None:
     assert _gone(server)
     # (Not "no process of those uids": a server in another test process may reuse the block now.)
     assert not [pid for pid in jobs if Path(f"/proc/{pid}").exists()]
-    assert not server_dir.exists()
+    # Its block's folder is gone, or is a new one that a server in another test process made for the same block.
+    assert _identity(server_dir) != made
+
+
+def _identity(folder: Path) -> tuple[int, int] | None:
+    """The folder's inode and change time, or None where there is no folder: a folder made anew differs."""
+    try:
+        stat = folder.stat()
+    except FileNotFoundError:
+        return None
+    return stat.st_ino, stat.st_ctime_ns
 
 
 @pytest.mark.parametrize("how", ["exit", "sigkill"])

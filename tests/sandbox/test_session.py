@@ -39,7 +39,7 @@ def test_a_timed_out_cell_restarts_the_interpreter(backend: LocalBackend) -> Non
         s.run_cell("x = 1")
         r = s.run_cell("print('started', flush=True)\nwhile True: pass", Limits(wall_seconds=0.3))
         assert r.timed_out and r.state_lost and r.signal == signal.SIGKILL and r.stdout == "started\n"
-        assert 0.3 <= r.wall_seconds < 0.5
+        assert 0.3 <= r.wall_seconds < 4  # the cell's limit, not the session's 5 s (margin for a busy machine)
         r = s.run_cell("x")
         assert r.exit_code == 1 and "NameError" in r.stderr and not r.state_lost
         assert s.run_cell("x = 5\nx").stdout == "5\n"

@@ -42,7 +42,7 @@ def test_idle_sessions_are_evicted_least_recently_used_first() -> None:
             assert s.run_cell(f"x = {i}").ok
         start = time.monotonic()
         run = backend.run("print('a run is not held up')")
-        assert run.ok and time.monotonic() - start < 3, run
+        assert run.ok and time.monotonic() - start < 15, run  # not held until a session ends
         newcomer = backend.session(Limits(wall_seconds=5))
         assert newcomer.run_cell("y = 1").ok
         # The least recently used made room for the run; its owner is told (and takes the next one's slot).
