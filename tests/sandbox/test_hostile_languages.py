@@ -371,7 +371,7 @@ def test_c_fake_passed_output_is_reported_as_is(jail: LocalBackend) -> None:
 
 def test_include_recursion_is_bounded(jail: LocalBackend) -> None:
     r = attack(jail, "c", '#include "main.c"\nint main(void) { return 0; }', limits=Limits(compile_seconds=5))
-    assert r.compile_failed and "nested depth" in r.compile_output and r.compile_seconds < 5, r
+    assert r.compile_failed and "nested depth" in r.compile_output and not r.timed_out, r
 
 
 def test_including_an_endless_device_is_bounded(jail: LocalBackend) -> None:
