@@ -211,7 +211,7 @@ def bench_languages(names: list[str], seconds: float, threads: int) -> None:
         no_pch.close()
 
 
-# One code env per language (their gold answers are what is verified).
+# One code env per language, and an efficiency env (their gold answers are what is verified).
 VERIFY_ENVS = {
     "python (function)": "code/array_pipeline",
     "python (stdio)": "code/stdio_queries",
@@ -224,6 +224,7 @@ VERIFY_ENVS = {
     "go": "code/go_programs",
     "prolog": "code/prolog_queries",
     "bash": "code/bash_oneliners",
+    "python (efficiency)": "code/efficient_arrays",  # hidden large tests under a CPU budget: a heavier candidate
 }
 GRPO_ENVS = ("code/array_pipeline", "code/knapsack", "code/stdio_queries", "code/c_functions", "code/js_functions",
              "code/cpp_classes", "code/sql_window", "code/lua_functions")  # fmt: skip
