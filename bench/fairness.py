@@ -2,6 +2,7 @@
 
     python bench/fairness.py [--benign 50] [--hogs 50] [--hog-cpu 2] [--tier standard]
                              [--admission usage] [--cpu-policy levels] [--cpp 0] [--repeat 1] [--stagger 0]
+                             [--hostile hogs|mix|shorts] [--jobs-weight 256]
 
 A clean run submits ``--benign`` short Python jobs at once (one client thread each, so nothing
 queues on the client side) and records each job's latency (the ``run`` call, submission to
@@ -14,9 +15,17 @@ memory admission (``limits``: every run holds its whole memory limit, the policy
 (``demote-once``: full CPU weight until 0.1 s of CPU, then the lowest, the policy before;
 ``levels``: the weight falls in five levels as the CPU used grows), each on a backend of its
 own, back to back in one run (``--repeat`` times, alternating), with the load average before each.
+``--jobs-weight W`` (repeatable) also varies the CPU weight of all jobs together against the server and the
+host (``LocalBackend(jobs_cpu_weight=W)``; 1024, the kernel's default, is what it was before).
 
 ``--stagger S`` also measures the short jobs arriving S seconds after the hogs, all at once (steady abuse:
 the hogs have used CPU, and so can be told from short jobs, when these arrive), against the same clean run.
+
+``--hostile mix`` makes the hostile jobs the kinds of abuse the hostile suite tries, in turn (a CPU hog, a fork bomb,
+a memory balloon, an output flood, a sleeper, a file spammer), each stopped by one of its limits; the default, all
+CPU hogs, is the hardest case for a scheduler that cannot see a job's future. ``--hostile shorts`` puts short jobs
+like the counted ones in their place: the floor for any scheduler that cannot tell a hog from a short job before the
+hog has used a short job's CPU (each hog then costs at least what a short job costs).
 
 ``--cpp N`` measures compiles the same way: N C++ jobs (a class and its driver, in the style of
 the code environments; compiled with g++ -O2) alone, then interleaved with the hogs.
@@ -32,7 +41,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from palaestra.sandbox import ExecResult, Limits, LocalBackend
-from palaestra.sandbox.local.server import CPU_POLICIES
+from palaestra.sandbox.local.server import CPU_POLICIES, JOBS_SHARES
 
 HOG = """
 import threading
@@ -43,6 +52,40 @@ for _ in range(4):
     threading.Thread(target=spin, daemon=True).start()
 spin()
 """
+# --hostile mix: the kinds of abuse the hostile suite throws at the sandbox, in turn (each ends at a limit:
+# its CPU seconds, its wall clock, its memory, its tasks, its output or its files).
+HOSTILE_MIX = {
+    "cpu hog": HOG,
+    "fork bomb": """
+import os
+while True:
+    try:
+        os.fork()
+    except OSError:
+        pass
+""",
+    "memory balloon": """
+chunks = []
+while True:
+    chunks.append(bytearray(1 << 20))
+""",
+    "output flood": """
+import sys
+while True:
+    sys.stdout.write("x" * 65536)
+""",
+    "sleeper": """
+import time
+time.sleep(3600)
+""",
+    "file spam": """
+i = 0
+while True:
+    with open(f"f{i}", "w") as f:
+        f.write("x" * 4096)
+    i += 1
+""",
+}
 BENIGN = "print(sum(i * i for i in range({n})))"
 CPP = """
 #include <cstdio>
@@ -95,17 +138,22 @@ def timed(backend: LocalBackend, source: str, language: str, limits: Limits) -> 
 
 
 def run(
-    backend: LocalBackend, counted: list[tuple[str, str]], hogs: int, hog_cpu: float, stagger: float = 0.0
+    backend: LocalBackend,
+    counted: list[tuple[str, str]],
+    hogs: int,
+    hog_cpu: float,
+    stagger: float = 0.0,
+    hostile: tuple[str, ...] = (HOG,),
 ) -> tuple[list[float], list[str]]:
-    """Submit the counted jobs (source, language) interleaved with ``hogs`` hogs, all at once (or, with
-    ``stagger``, the hogs first and the counted jobs that many seconds later); the counted jobs' latencies
-    (failed ones included), and how each failed one failed."""
+    """Submit the counted jobs (source, language) interleaved with ``hogs`` hostile jobs (the ``hostile`` sources in
+    turn), all at once (or, with ``stagger``, the hostile ones first and the counted jobs that many seconds later); the
+    counted jobs' latencies (failed ones included), and how each failed one failed."""
     short = Limits(wall_seconds=30, cpu_seconds=5, compile_seconds=30)
     hog = Limits(wall_seconds=hog_cpu * 10 + 10 + stagger, cpu_seconds=hog_cpu)
     jobs: list[tuple[str, str, Limits, bool]] = []
     for i in range(max(len(counted), hogs)):
         if i < hogs:
-            jobs.append((HOG, "python", hog, False))
+            jobs.append((hostile[i % len(hostile)], "python", hog, False))
         if i < len(counted):
             jobs.append((*counted[i], short, True))
     if stagger and hogs:
@@ -159,27 +207,41 @@ def host_busy(seconds: float = 1.0) -> float:
     return 1 - (idle2 - idle) / max(1, total2 - total)
 
 
-def measure(args: argparse.Namespace, admission: str, cpu_policy: str) -> None:
+def measure(args: argparse.Namespace, admission: str, cpu_policy: str, jobs_weight: int) -> None:
     kwargs = {"tier": args.tier} if args.tier else {}
     load = "load %.2f %.2f %.2f, host %.0f%% busy" % (*os.getloadavg(), 100 * host_busy())
-    backend = LocalBackend(memory_admission=admission, cpu_policy=cpu_policy, **kwargs)
+    backend = LocalBackend(memory_admission=admission, cpu_policy=cpu_policy, jobs_cpu_weight=jobs_weight, **kwargs)
     try:
         backend.run("pass")
         tier = backend.probe().tier
         benign = [(BENIGN.format(n=100_000 + i), "python") for i in range(args.benign)]
+        hostile = {
+            "hogs": (HOG,),
+            "mix": tuple(HOSTILE_MIX.values()),
+            "shorts": (BENIGN.format(n=100_000),),
+        }[args.hostile]
         clean = run(backend, benign, 0, args.hog_cpu)
-        mixed = run(backend, benign, args.hogs, args.hog_cpu)
+        mixed = run(backend, benign, args.hogs, args.hog_cpu, hostile=hostile)
+        what = {
+            "hogs": f"hogs of {args.hog_cpu:g} s CPU",
+            "mix": f"hostile jobs ({', '.join(HOSTILE_MIX)})",
+            "shorts": "more short jobs in place of hostile ones (the floor)",
+        }[args.hostile]
         print(
-            f"admission by {admission}, cpu policy {cpu_policy}, tier {tier} ({load}): "
-            f"{args.benign} short jobs; {args.hogs} hogs of {args.hog_cpu:g} s CPU"
+            f"admission by {admission}, cpu policy {cpu_policy}, jobs' weight {jobs_weight}, tier {tier} ({load}): "
+            f"{args.benign} short jobs; {args.hogs} {what}"
         )
         report("short", clean, mixed)
         if args.stagger:
-            print(f"  the hogs {args.stagger:g} s ahead of the short jobs (steady abuse):")
-            report("short", clean, run(backend, benign, args.hogs, args.hog_cpu, args.stagger))
+            print(f"  the hostile jobs {args.stagger:g} s ahead of the short jobs (steady abuse):")
+            report("short", clean, run(backend, benign, args.hogs, args.hog_cpu, args.stagger, hostile))
         if args.cpp:
             compiles = [(CPP % (10 + i), "cpp") for i in range(args.cpp)]
-            report("c++", run(backend, compiles, 0, args.hog_cpu), run(backend, compiles, args.hogs, args.hog_cpu))
+            report(
+                "c++",
+                run(backend, compiles, 0, args.hog_cpu),
+                run(backend, compiles, args.hogs, args.hog_cpu, hostile=hostile),
+            )
     finally:
         backend.close()
 
@@ -188,27 +250,47 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--benign", type=int, default=50)
     parser.add_argument("--hogs", type=int, default=50)
-    parser.add_argument("--hog-cpu", type=float, default=2.0)
+    parser.add_argument("--hog-cpu", type=float, default=2.0, help="each hostile job's CPU limit (wall: 10x + 10 s)")
+    parser.add_argument(
+        "--hostile",
+        choices=("hogs", "mix", "shorts"),
+        default="hogs",
+        help="hogs: every hostile job a CPU hog (default); mix: "
+        + ", ".join(HOSTILE_MIX)
+        + " in turn; shorts: short jobs in their place (the floor)",
+    )
     parser.add_argument("--tier", default=None, help="a tier to run at (default: the strongest the host allows)")
     parser.add_argument("--admission", choices=("limits", "usage"), action="append", help="default: both")
     parser.add_argument(
         "--cpu-policy", choices=sorted(CPU_POLICIES), action="append", help="default: demote-once, levels"
     )
+    parser.add_argument(
+        "--jobs-weight",
+        type=int,
+        action="append",
+        help=f"the CPU weight of all jobs together against a nice-0 process (default {JOBS_SHARES}; 1024: as before)",
+    )
     parser.add_argument("--cpp", type=int, default=0, help="C++ compile jobs to measure too (default: none)")
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument(
-        "--stagger", type=float, default=0.0,
+        "--stagger",
+        type=float,
+        default=0.0,
         help="also measure the short jobs arriving this many seconds after the hogs (default: not measured)",
     )
     args = parser.parse_args()
     combinations = list(
-        itertools.product(args.admission or ("limits", "usage"), args.cpu_policy or ("demote-once", "levels"))
+        itertools.product(
+            args.admission or ("limits", "usage"),
+            args.cpu_policy or ("demote-once", "levels"),
+            args.jobs_weight or (JOBS_SHARES,),
+        )
     )
     for round_ in range(args.repeat):
         if args.repeat > 1:
             print(f"round {round_ + 1} of {args.repeat}")
-        for admission, cpu_policy in combinations:
-            measure(args, admission, cpu_policy)
+        for admission, cpu_policy, jobs_weight in combinations:
+            measure(args, admission, cpu_policy, jobs_weight)
 
 
 if __name__ == "__main__":

@@ -40,7 +40,7 @@ from typing import Any
 from ..api import ExecResult, LanguageUnavailable, Limits, SandboxError, SandboxUnavailable, Toolchain
 from .languages import LANGUAGES, canonical
 from .protocol import Decoder, encode
-from .server import BOOT, CPU_POLICIES
+from .server import BOOT, CPU_POLICIES, JOBS_SHARES
 from .tiers import LAYERS, TIERS, at_least, check_tier
 
 DEFAULT_MIN_TIER = "standard"
@@ -309,6 +309,10 @@ class LocalBackend:
     cpu_policy: how a run's CPU weight falls with the CPU it has used: "levels" (default: five
     levels, least attained service first) or "demote-once" (full weight until 0.1 s, then the
     lowest: what it was before; kept for comparison). See CPU_POLICIES in the server.
+    jobs_cpu_weight: the CPU weight (cgroup cpu.shares, 2 to 262144) of all jobs together against
+    each process or session beside them at nice 0 (1024): the server, its callers, the host's own
+    work (default JOBS_SHARES, 256: those are served first when they want a CPU; the jobs get
+    whatever they leave). Only with the cgroup cpu controller.
     precompiled_headers: let the server precompile common C++ headers (<bits/stdc++.h>,
     <iostream>, <string>) once per compiler under base_dir and compile with them (default; only
     a root server, whose jobs cannot write them, does).
@@ -331,6 +335,7 @@ class LocalBackend:
         memory_admission: str = "usage",
         rerun_budget_kills: bool = True,
         cpu_policy: str = "levels",
+        jobs_cpu_weight: int = JOBS_SHARES,
         precompiled_headers: bool = True,
     ):
         self.tier = check_tier(tier) if tier else None
@@ -349,12 +354,16 @@ class LocalBackend:
             "memory_admission": memory_admission,
             "rerun_budget_kills": rerun_budget_kills,
             "cpu_policy": cpu_policy,
+            "jobs_shares": jobs_cpu_weight,
             "precompiled_headers": precompiled_headers,
         }
         if memory_admission not in ("usage", "limits"):
             raise ValueError(f"memory_admission must be 'usage' or 'limits', not {memory_admission!r}")
         if cpu_policy not in CPU_POLICIES:
             raise ValueError(f"cpu_policy must be one of {sorted(CPU_POLICIES)}, not {cpu_policy!r}")
+        weight_ok = isinstance(jobs_cpu_weight, int) and not isinstance(jobs_cpu_weight, bool)
+        if not (weight_ok and 2 <= jobs_cpu_weight <= 262144):
+            raise ValueError(f"jobs_cpu_weight must be an int from 2 to 262144, not {jobs_cpu_weight!r}")
         self._lock = threading.Lock()
         self._conn: _Connection | None = None
         self.generation = 0  # counts server (re)starts; sessions use it to notice lost state

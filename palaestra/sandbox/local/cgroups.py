@@ -16,6 +16,7 @@ Example::
     cg.cpu_seconds(), cg.oom_kills()
     cg.remove()
     limit_total(roots, "palaestra-b0", 2**33)  # every slot under it together
+    weigh_total(roots, "palaestra-b0", 256)    # their CPU weight together
 """
 
 from __future__ import annotations
@@ -57,6 +58,17 @@ def limit_total(roots: dict[str, str], name: str, memory_bytes: int) -> str:
     os.makedirs(memory_dir, exist_ok=True)
     _set_memory_limit(memory_dir, memory_bytes)
     return memory_dir
+
+
+def weigh_total(roots: dict[str, str], name: str, shares: int) -> bool:
+    """Give every slot under ``name`` together the CPU weight ``shares`` (cpu.shares) against the
+    processes beside the group (the server's, the host's); False without the cpu controller."""
+    if "cpu" not in roots:
+        return False
+    cpu_dir = os.path.join(roots["cpu"], name)
+    os.makedirs(cpu_dir, exist_ok=True)
+    _write(os.path.join(cpu_dir, "cpu.shares"), str(shares))
+    return True
 
 
 def v1_roots() -> dict[str, str] | None:

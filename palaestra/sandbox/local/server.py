@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import jail, landlock, languages, probe, seccomp, syscalls
-from .cgroups import SlotCgroup, limit_total, v1_roots
+from .cgroups import SlotCgroup, limit_total, v1_roots, weigh_total
 from .protocol import Decoder, StatusDecoder, StatusViolation, encode
 from .stages import COMPILE_INODES, COMPILE_TASKS
 from .tiers import TIERS, best_tier
@@ -121,6 +121,13 @@ CPU_POLICIES = {
 # own CPU: a compile takes 0.3-2 s of CPU, as much as a hog has used, and least attained service
 # alone cannot tell them apart. Policies not named here weigh a compile like any other run.
 COMPILE_FLOOR = {"levels": 1}
+# The CPU weight of all slots together (their parent cgroup's cpu.shares) against what runs beside
+# them: the server itself (it starts, watches and answers every job, one at a time), its callers and
+# the host's own processes, each a nice-0 process or session at 1024. A quarter: when both want a
+# CPU, the trusted side gets four fifths of it; when it does not, the jobs get every cycle it leaves.
+# At the kernel's default (1024, as before) the server had half a CPU among hogs, and the short
+# jobs' tail waited on it (bench/fairness.py --jobs-weight, README "Sandbox fairness").
+JOBS_SHARES = 256
 ADMIT_WINDOW = 0.2
 LONG_RUNNER_AFTER = 0.1
 SETTLE_CPU = 0.01
@@ -471,6 +478,7 @@ class Server:
         self.cgroup_roots = v1_roots() if "cgroups" in self.layers else None
         if self.cgroup_roots is not None:
             limit_total(self.cgroup_roots, self.cgroup_name, self.memory_budget)
+            weigh_total(self.cgroup_roots, self.cgroup_name, int(config.get("jobs_shares") or JOBS_SHARES))
         else:
             self.admit_by_usage = False  # nothing would bound what long runners allocate later
         self.slots: dict[int, jail.Slot] = {}
