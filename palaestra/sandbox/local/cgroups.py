@@ -62,12 +62,16 @@ def limit_total(roots: dict[str, str], name: str, memory_bytes: int) -> str:
 
 def weigh_total(roots: dict[str, str], name: str, shares: int) -> bool:
     """Give every slot under ``name`` together the CPU weight ``shares`` (cpu.shares) against the
-    processes beside the group (the server's, the host's); False without the cpu controller."""
+    processes beside the group (the server's, the host's); False without the cpu controller or
+    when the kernel refuses (a preference, not a limit: the jobs then keep the default weight)."""
     if "cpu" not in roots:
         return False
     cpu_dir = os.path.join(roots["cpu"], name)
-    os.makedirs(cpu_dir, exist_ok=True)
-    _write(os.path.join(cpu_dir, "cpu.shares"), str(shares))
+    try:
+        os.makedirs(cpu_dir, exist_ok=True)
+        _write(os.path.join(cpu_dir, "cpu.shares"), str(shares))
+    except OSError:
+        return False
     return True
 
 
