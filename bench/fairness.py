@@ -35,12 +35,15 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import math
 import os
 import statistics
 import time
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, wait
 
 from palaestra.sandbox import ExecResult, Limits, LocalBackend
+from palaestra.sandbox.local.cgroups import v1_roots
 from palaestra.sandbox.local.server import CPU_POLICIES, JOBS_SHARES
 
 HOG = """
@@ -144,10 +147,11 @@ def run(
     hog_cpu: float,
     stagger: float = 0.0,
     hostile: tuple[str, ...] = (HOG,),
-) -> tuple[list[float], list[str]]:
+) -> tuple[list[float], list[str], str]:
     """Submit the counted jobs (source, language) interleaved with ``hogs`` hostile jobs (the ``hostile`` sources in
     turn), all at once (or, with ``stagger``, the hostile ones first and the counted jobs that many seconds later); the
-    counted jobs' latencies (failed ones included), and how each failed one failed."""
+    counted jobs' latencies (failed ones included), how each failed one failed, and a profile: the time until the last
+    counted job ended, the counted jobs' own CPU, and the CPU all jobs had used by then."""
     short = Limits(wall_seconds=30, cpu_seconds=5, compile_seconds=30)
     hog = Limits(wall_seconds=hog_cpu * 10 + 10 + stagger, cpu_seconds=hog_cpu)
     jobs: list[tuple[str, str, Limits, bool]] = []
@@ -158,20 +162,54 @@ def run(
             jobs.append((*counted[i], short, True))
     if stagger and hogs:
         jobs.sort(key=lambda job: job[3])  # the hogs first
+    jobs_cpu = jobs_cpu_reader(backend)
+    cpu_before, started = jobs_cpu(), time.perf_counter()
     with ThreadPoolExecutor(len(jobs)) as pool:
         futures = []
         for source, language, limits, c in jobs:
             if c and stagger and hogs and not any(counted for _, counted in futures):
                 time.sleep(stagger)  # the hogs are running (and have been told apart) when the short jobs arrive
             futures.append((pool.submit(timed, backend, source, language, limits), c))
-        latencies, failures = [], []
+        wait([future for future, c in futures if c])
+        until_last = time.perf_counter() - started
+        cpu_until_last = jobs_cpu() - cpu_before
+        latencies, failures, own_cpu = [], [], []
         for future, c in futures:
             seconds, result = future.result()
             if c:
                 latencies.append(seconds)
+                own_cpu.append(result.cpu_seconds)
                 if not result.ok:
                     failures.append("compile timed out" if result.timed_out and result.compile_failed else str(result))
-    return latencies, failures
+    profile = (
+        f"until the last counted job ended: {until_last:.3f} s; the jobs' own CPU median {1000 * statistics.median(own_cpu):.1f} ms"
+        + (
+            f"; all jobs together used {cpu_until_last:.3f} CPU-s ({100 * cpu_until_last / (until_last * (os.cpu_count() or 1)):.0f}% of the CPUs)"
+            if not math.isnan(cpu_until_last)
+            else ""
+        )
+    )
+    return latencies, failures, profile
+
+
+def jobs_cpu_reader(backend: LocalBackend) -> Callable[[], float]:
+    """A reader of the CPU seconds all of the backend's jobs have used (its slots' parent cgroup in the cpuacct
+    controller); it reads NaN without one."""
+    roots = v1_roots()
+    path = ""
+    if roots is not None:
+        path = os.path.join(
+            roots["cpuacct"], f"palaestra-{os.path.basename(backend.probe().server_dir)}", "cpuacct.usage"
+        )
+
+    def read() -> float:
+        try:
+            with open(path) as f:
+                return int(f.read()) / 1e9
+        except OSError:
+            return float("nan")
+
+    return read
 
 
 def describe(latencies: list[float]) -> tuple[float, float, float]:
@@ -183,11 +221,14 @@ def describe(latencies: list[float]) -> tuple[float, float, float]:
     return statistics.median(ordered), at(0.95), at(0.99)
 
 
-def report(what: str, clean_run: tuple[list[float], list[str]], mixed_run: tuple[list[float], list[str]]) -> None:
+def report(
+    what: str, clean_run: tuple[list[float], list[str], str], mixed_run: tuple[list[float], list[str], str]
+) -> None:
     clean, mixed = describe(clean_run[0]), describe(mixed_run[0])
-    for name, stats, (_, failures) in (("clean", clean, clean_run), ("mixed", mixed, mixed_run)):
+    for name, stats, (_, failures, profile) in (("clean", clean, clean_run), ("mixed", mixed, mixed_run)):
         failed = f"; {len(failures)} failed: {', '.join(sorted(set(failures)))}" if failures else ""
         print(f"  {what} {name}: median {stats[0]:.3f} s, p95 {stats[1]:.3f} s, p99 {stats[2]:.3f} s{failed}")
+        print(f"    {profile}")
     ratios = ", ".join(f"{name} {m / c:.2f}x" for name, m, c in zip(("median", "p95", "p99"), mixed, clean))
     print(f"  {what} ratio: {ratios}", flush=True)
 
