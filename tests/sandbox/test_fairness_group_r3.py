@@ -30,7 +30,8 @@ def _group_shares(backend: LocalBackend) -> int:
         return int(f.read())
 
 
-@pytest.mark.parametrize("weight", [None, 1024, 2])
+# Not the kernel's minimum (2) here: a job at 2/1024 of a CPU that a busy test worker shares could take seconds.
+@pytest.mark.parametrize("weight", [None, 1024, 64])
 def test_all_jobs_together_hold_the_configured_weight(weight: int | None) -> None:
     backend = LocalBackend(min_tier="none") if weight is None else LocalBackend(min_tier="none", jobs_cpu_weight=weight)
     try:
@@ -39,6 +40,11 @@ def test_all_jobs_together_hold_the_configured_weight(weight: int | None) -> Non
         assert _group_shares(backend) == (JOBS_SHARES if weight is None else weight)
     finally:
         backend.close()
+
+
+@pytest.mark.parametrize("edge", [2, 262144])
+def test_the_kernels_whole_range_is_accepted(edge: int) -> None:
+    assert LocalBackend(jobs_cpu_weight=edge).config["jobs_shares"] == edge  # no server started
 
 
 @pytest.mark.parametrize("bad", [1, 262145, True, 256.0, "256"])
