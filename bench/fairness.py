@@ -43,7 +43,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, wait
 
 from palaestra.sandbox import ExecResult, Limits, LocalBackend
-from palaestra.sandbox.local.cgroups import v1_roots
+from palaestra.sandbox.local.cgroups import jobs_group_dir
 from palaestra.sandbox.local.server import CPU_POLICIES, JOBS_SHARES
 
 HOG = """
@@ -195,12 +195,8 @@ def run(
 def jobs_cpu_reader(backend: LocalBackend) -> Callable[[], float]:
     """A reader of the CPU seconds all of the backend's jobs have used (its slots' parent cgroup in the cpuacct
     controller); it reads NaN without one."""
-    roots = v1_roots()
-    path = ""
-    if roots is not None:
-        path = os.path.join(
-            roots["cpuacct"], f"palaestra-{os.path.basename(backend.probe().server_dir)}", "cpuacct.usage"
-        )
+    group = jobs_group_dir(backend.probe().server_dir, "cpuacct")
+    path = os.path.join(group, "cpuacct.usage") if group is not None else ""
 
     def read() -> float:
         try:

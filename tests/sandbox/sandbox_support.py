@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from palaestra.sandbox import LocalBackend, ProbeReport
+from palaestra.sandbox.local.cgroups import jobs_group_dir
 
 # A CPU hog (four spinning threads and the main one) and a short job, for the fairness tests.
 HOG = """
@@ -86,6 +87,16 @@ class Victim:
 
     def snapshot(self) -> dict[str, tuple[bytes, int]]:
         return {p.name: (p.read_bytes(), p.stat().st_mode) for p in sorted(self.dir.iterdir()) if p.is_file()}
+
+
+def cpu_group_dir(backend: LocalBackend) -> str:
+    """The cpu-controller directory of the cgroup over the backend's slots (skips without one)."""
+    report = backend.probe()
+    require(report, "cgroups")
+    group = jobs_group_dir(report.server_dir, "cpu")
+    if group is None:
+        pytest.skip("no writable cgroup v1 cpu controller: CPU weights fall back to nice values")
+    return group
 
 
 def require_language(backend: LocalBackend, language: str) -> None:

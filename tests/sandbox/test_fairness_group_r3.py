@@ -11,22 +11,15 @@ from __future__ import annotations
 import os
 
 import pytest
-from sandbox_support import require
+from sandbox_support import cpu_group_dir
 
 from palaestra.sandbox import LocalBackend
-from palaestra.sandbox.local.cgroups import v1_roots
 from palaestra.sandbox.local.server import JOBS_SHARES
 
 
 def _group_shares(backend: LocalBackend) -> int:
     """The cpu.shares of the cgroup over the backend's slots (skips without a cpu controller)."""
-    report = backend.probe()
-    require(report, "cgroups")
-    roots = v1_roots()
-    if roots is None or "cpu" not in roots:
-        pytest.skip("no writable cgroup v1 cpu controller: CPU weights fall back to nice values")
-    group = os.path.join(roots["cpu"], f"palaestra-{os.path.basename(report.server_dir)}")
-    with open(os.path.join(group, "cpu.shares")) as f:
+    with open(os.path.join(cpu_group_dir(backend), "cpu.shares")) as f:
         return int(f.read())
 
 

@@ -14,11 +14,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import pytest
-from sandbox_support import require, require_language
+from sandbox_support import cpu_group_dir, require_language
 
 from palaestra.sandbox import Limits, LocalBackend
-from palaestra.sandbox.local.cgroups import v1_roots
 from palaestra.sandbox.local.server import COMPILE_FLOOR, CPU_POLICIES
 
 SPIN = """
@@ -30,16 +28,6 @@ print("done")
 """
 LEVELS = [level.shares for level in CPU_POLICIES["levels"]]
 KERNEL_DEFAULT_SHARES = 1024  # what a new cgroup holds until the server writes the run's weight
-
-
-def _slot_dirs(backend: LocalBackend) -> str:
-    """The directory of the backend's slot cgroups in the cpu controller (skips without one)."""
-    report = backend.probe()
-    require(report, "cgroups")
-    roots = v1_roots()
-    if roots is None or "cpu" not in roots:
-        pytest.skip("no writable cgroup v1 cpu controller: CPU weights fall back to nice values")
-    return os.path.join(roots["cpu"], f"palaestra-{os.path.basename(report.server_dir)}")
 
 
 def _slots(parent: str) -> list[str]:
@@ -86,7 +74,7 @@ def _watch(parent: str) -> Iterator[dict[str, list[int]]]:
 def test_a_runs_weight_falls_level_by_level_as_it_uses_cpu() -> None:
     backend = LocalBackend(min_tier="none")
     try:
-        parent = _slot_dirs(backend)
+        parent = cpu_group_dir(backend)
         with _watch(parent) as seen:
             result = backend.run(SPIN.format(cpu=0.8), limits=Limits(wall_seconds=60, cpu_seconds=10))
         assert result.ok and result.stdout == "done\n", result
@@ -103,7 +91,7 @@ def test_a_runs_weight_falls_level_by_level_as_it_uses_cpu() -> None:
 def test_each_session_cell_starts_at_the_top_weight() -> None:
     backend = LocalBackend(min_tier="none")
     try:
-        parent = _slot_dirs(backend)
+        parent = cpu_group_dir(backend)
         with backend.session(Limits(wall_seconds=60, cpu_seconds=30)) as session:
             spun = session.run_cell(SPIN.format(cpu=0.3))
             assert spun.stdout == "done\n", spun
@@ -144,7 +132,7 @@ def test_a_compile_keeps_a_floor_and_its_program_starts_again_at_the_top() -> No
     the compiled program is then weighed by its own CPU, from the top."""
     backend = LocalBackend(min_tier="none")
     try:
-        parent = _slot_dirs(backend)
+        parent = cpu_group_dir(backend)
         require_language(backend, "cpp")
         with _watch(parent) as seen:
             result = backend.run(CPP_SPIN, language="cpp", limits=Limits(wall_seconds=60, cpu_seconds=10))

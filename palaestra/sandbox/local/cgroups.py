@@ -75,6 +75,16 @@ def weigh_total(roots: dict[str, str], name: str, shares: int) -> bool:
     return True
 
 
+def jobs_group_dir(server_dir: str, controller: str) -> str | None:
+    """The directory, in ``controller``, of the cgroup over every slot of the server whose folder is
+    ``server_dir`` (its block, ``.../bN``: the group is ``palaestra-bN``); None where that controller
+    is not mounted writable. For what watches the jobs from outside (tests, benchmarks)."""
+    roots = v1_roots()
+    if roots is None or controller not in roots:
+        return None
+    return os.path.join(roots[controller], f"palaestra-{os.path.basename(server_dir)}")
+
+
 def v1_roots() -> dict[str, str] | None:
     """The directory of this process's cgroup for each controller, or None if one is missing."""
     mounts: dict[str, str] = {}
