@@ -70,20 +70,22 @@ COMPILE_SLACK = 1.0
 # cell has used (from the top at every cell); a compile, see COMPILE_FLOOR. A run that has left
 # the top level ("demoted") or has run for ADMIT_WINDOW seconds stops counting against max_jobs,
 # so short jobs do not queue behind long ones either.
-# Beyond max_jobs, runs start only while the memory that running runs hold fits in the memory
-# budget (MEMORY_SHARE of the host's memory): a run holds its whole limit until it is a long
-# runner, then what its cgroup is charged now, so CPU hogs do not keep short jobs waiting for
-# memory they never use. A long runner has used LONG_RUNNER_AFTER seconds of CPU, or has been
-# demoted and then used SETTLE_CPU more without its charge growing by SETTLE_GROWTH (a job that
-# allocates as it starts is held by its whole limit until it has allocated; a demoted hog gets
-# little CPU while short jobs run, and would hold its whole limit long before reaching
-# LONG_RUNNER_AFTER). With cgroups, one cgroup over all slots bounds their memory together by the
-# budget (the kernel's guarantee that the host is never exhausted, whatever a long runner
-# allocates later). A run that its own limit allowed but the budget did not (its charge looked
-# settled before it allocated, or another long runner grew) is run again once, from the front of
-# the queue and held by its whole limit, when it was received less than RETRY_WITHIN ago; else it
-# is told so as an error. Without cgroups, every run holds its whole limit (nothing else would
-# bound the total).
+# Beyond max_jobs, runs start only while the memory that running runs hold fits in the memory budget
+# (MEMORY_SHARE of the host's memory): a run holds its whole limit until it is a long runner, then
+# what its cgroup is charged now, so CPU hogs do not keep short jobs waiting for memory they never
+# use. A long runner has used LONG_RUNNER_AFTER seconds of CPU, or has been demoted and then used
+# SETTLE_CPU more without its charge growing by SETTLE_GROWTH (a job that allocates as it starts is
+# held by its whole limit until it has allocated; a demoted hog gets little CPU while short jobs
+# run, and would hold its whole limit long before reaching LONG_RUNNER_AFTER; the window is short
+# for the same reason: 2 ms of CPU at the next level's weight, while a job filling a large block
+# grows by SETTLE_GROWTH in well under 1 ms; a slow grower passes for settled at any window, and is
+# the kernel's and the rerun's case). With cgroups, one cgroup over all slots bounds their memory
+# together by the budget (the kernel's guarantee that the host is never exhausted, whatever a long
+# runner allocates later). A run that its own limit allowed but the budget did not (its charge
+# looked settled before it allocated, or another long runner grew) is run again once, from the front
+# of the queue and held by its whole limit, when it was received less than RETRY_WITHIN ago; else it
+# is told so as an error. Without cgroups, every run holds its whole limit (nothing else would bound
+# the total).
 
 
 @dataclass(frozen=True)
@@ -130,7 +132,7 @@ COMPILE_FLOOR = {"levels": 1}
 JOBS_SHARES = 256
 ADMIT_WINDOW = 0.2
 LONG_RUNNER_AFTER = 0.1
-SETTLE_CPU = 0.01
+SETTLE_CPU = 0.002
 SETTLE_GROWTH = 1 << 20
 MEMORY_SHARE = 0.5
 # A run killed by the budget of all runs together is run again only this soon after it was
