@@ -562,11 +562,13 @@ class FreshProcess:
         "import json, sys\n"
         "from palaestra.core.registry import make_source\n"
         "from palaestra.kit import _fingerprint\n"
-        "for line in sys.stdin:\n"
+        "for line in iter(sys.stdin.readline, '\\n'):\n"
+        "    if not line:\n"
+        "        break\n"
         "    print(_fingerprint(make_source(line.strip()), int(sys.argv[1])), flush=True)\n"
     )
     TIMEOUT = 3600.0  # seconds for one env: a hang guard (a busy machine is slow)
-    EXIT_TIMEOUT = 30.0  # seconds to leave once its input ends
+    EXIT_TIMEOUT = 30.0  # seconds to leave once told to
 
     def __init__(self, seeds: int):
         env = {**os.environ, "PYTHONHASHSEED": str(random.Random().randrange(1, 2**31))}
@@ -585,8 +587,16 @@ class FreshProcess:
         return line.strip()
 
     def close(self) -> None:
-        # End of input first: the interpreter then leaves by itself and runs its exit handlers (a killed one left
+        # An empty line first: the interpreter then leaves by itself and runs its exit handlers (a killed one left
         # the temporary files its envs wrote, such as the SQL envs' database files, behind). Killed only if stuck.
+        # Not end of input alone: a process forked from this one meanwhile (a pool another test left running) holds
+        # the pipe's write end too, and the interpreter waited for an end of input that never came.
+        try:
+            if self.process.stdin is not None and not self.process.stdin.closed:
+                self.process.stdin.write("\n")
+                self.process.stdin.flush()
+        except OSError:
+            pass  # it has left already
         for stream in (self.process.stdin, self.process.stdout):
             if stream is not None:
                 stream.close()
