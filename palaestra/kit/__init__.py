@@ -589,7 +589,7 @@ class FreshProcess:
     def close(self) -> None:
         # An empty line first: the interpreter then leaves by itself and runs its exit handlers (a killed one left
         # the temporary files its envs wrote, such as the SQL envs' database files, behind). Killed only if stuck.
-        # Not end of input alone: a process forked from this one meanwhile (a pool another test left running) holds
+        # Not end of input alone: a process forked from this one meanwhile (one another test left running) holds
         # the pipe's write end too, and the interpreter waited for an end of input that never came.
         try:
             if self.process.stdin is not None and not self.process.stdin.closed:

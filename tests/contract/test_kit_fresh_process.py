@@ -32,7 +32,7 @@ def test_a_closed_fresh_process_removes_the_files_its_envs_wrote() -> None:
 
 
 def test_a_fresh_process_leaves_when_closed_while_a_forked_process_holds_its_input(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A process forked from the test worker after the fresh one started (a pool another test left running) holds
+    """A process forked from the test worker after the fresh one started (one another test left running) holds
     the write end of its input pipe too: the fresh process must still leave when told, not wait for an end of
     input that never comes until it is killed (it was, after 30 s, at the end of a CI worker's run)."""
     monkeypatch.setattr(kit.FreshProcess, "EXIT_TIMEOUT", 10.0)  # a failure is a kill, not a 30 s wait
