@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import warnings
 from pathlib import Path
@@ -30,6 +31,24 @@ README = (Path(__file__).resolve().parents[1] / "README.md").read_text()
 RUNNABLE_BLOCKS = 4
 
 
+def _forks_of_this_process() -> set[int]:
+    """Live children of this process that are copies of it (forked, never exec'd: the same command line)."""
+    me = str(os.getpid())
+    with open(f"/proc/{me}/cmdline", "rb") as f:
+        mine = f.read()
+    forks = set()
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                parent = f.read().rsplit(b")", 1)[1].split()[1].decode()
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if parent == me and f.read() == mine:
+                    forks.add(int(pid))
+        except OSError:
+            continue  # it ended meanwhile
+    return forks
+
+
 def test_readme_python_snippets_run_as_written() -> None:
     """The README's first Python blocks run in order, as written, given a stand-in model and the names they leave
     to the reader (a model, completions, a game's replies)."""
@@ -45,9 +64,20 @@ def test_readme_python_snippets_run_as_written() -> None:
         "game_problem": game.unwrapped.problem, "reply_1": "<answer>50</answer>", "reply_2": "<answer>25</answer>",
         "reply_3": "<answer>12</answer>",
     }
-    for number, block in enumerate(blocks[:RUNNABLE_BLOCKS]):
-        exec(compile(block, f"README.md python block {number}", "exec"), namespace)  # our own documentation
+    forks_before = _forks_of_this_process()
+    try:
+        for number, block in enumerate(blocks[:RUNNABLE_BLOCKS]):
+            exec(compile(block, f"README.md python block {number}", "exec"), namespace)  # our own documentation
+        # As written, the snippets end what they start: the async env's workers are gone once it is closed.
+        left_running = _forks_of_this_process() - forks_before
+    finally:
+        # The async vector env's forked workers, should a block fail before its own close: they would hold every
+        # descriptor of this test worker (a pipe to another process among them) until the worker ends.
+        envs = namespace.get("envs")
+        if envs is not None:
+            envs.close()  # type: ignore[attr-defined]
     assert namespace["problem"].env_id == "graphs/shortest_path"  # type: ignore[attr-defined]
+    assert not left_running, f"processes the README's snippets forked and left running: {sorted(left_running)}"
 
 
 def test_readme_gymnasium_make_line_works() -> None:
