@@ -72,13 +72,45 @@ def test_checks_share_each_generated_problem(monkeypatch: pytest.MonkeyPatch) ->
 
     monkeypatch.setattr(base, "make_source", counting_source)
     base._PROBLEMS.clear()
+    # Bounds no timing can pass: a first timing over them is retimed by generating again (tested below), and a busy
+    # worker's reaped child can land its CPU in a first timing (stop 43's CI: level 0 retimed, 65 generations).
     settings = kit.Settings(distinct_seeds=12, distinct_upper_seeds=12, difficulty_seeds=8, generate_timed_seeds=5,
-                            balance_seeds=12)
+                            balance_seeds=12, generate_seconds=1e9, generate_mean_seconds=1e9)
     results = kit.run_checks("graphs/bridges", settings, checks=["distinct", "generation_time", "balance"])
     assert all(r.ok for r in results), results
     levels = registry["graphs/bridges"].levels
     assert len(generated) == len(set(generated)) == levels * 12
     assert kit.sample("graphs/bridges", 0, base.STATISTICS_SEED) is kit.sample("graphs/bridges", 0, base.STATISTICS_SEED)
+
+
+def test_a_first_timing_holding_foreign_cpu_is_retimed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """CPU that is not the generation's (a child reaped meanwhile) lands in one first timing: that level is timed
+    again, the smaller timing counts, and the other levels' problems are not generated again."""
+    generated: list[tuple[int, int]] = []
+    real_source, real_clock = base.make_source, base.cpu_seconds
+    foreign = {"seconds": 0.0}
+
+    def counting_source(env_id: str):
+        source = real_source(env_id)
+        sample = source.sample
+
+        def timed_sample(level: int, seed: int):
+            generated.append((level, seed))
+            if (level, seed) == (1, base.DIFFICULTY_SEED) and generated.count((level, seed)) == 1:
+                foreign["seconds"] = 5.0  # a child worth 5 s of CPU is reaped during this first generation
+            return sample(level, seed)
+        source.sample = timed_sample
+        return source
+
+    monkeypatch.setattr(base, "make_source", counting_source)
+    monkeypatch.setattr(base, "cpu_seconds", lambda: real_clock() + foreign["seconds"])
+    base._PROBLEMS.clear()
+    settings = kit.Settings(generate_timed_seeds=5)
+    [result] = kit.run_checks("graphs/bridges", settings, checks=["generation_time"])
+    assert result.ok, result
+    levels = registry["graphs/bridges"].levels
+    assert len(generated) == levels * 5 + 5
+    assert {pair for pair in generated if generated.count(pair) == 2} == {(1, base.DIFFICULTY_SEED + i) for i in range(5)}
 
 
 def test_the_cache_keeps_a_few_envs_only() -> None:
