@@ -340,65 +340,117 @@ def _decision_value(data: dict[str, Any], hand: int, history: list[list[str]], a
     if mine is None:
         mine, _, dealt_public = _deal(data, hand)
         public = dealt_public if len(history) == 2 else None
-    key = _strategy_key(data["strategy"])
+    values = _values(_strategy_key(data["strategy"]), data["ranks"])
     frozen = tuple(tuple(actions) for actions in history)
-    after = _frozen_with(frozen, action)
-    total = _reach(key, data["ranks"], _model_first(hand), mine, public, frozen)
+    total = values.reach(_model_first(hand), mine, public, frozen)
     if total <= 0:
         return 0.0
-    return _node(key, data["ranks"], _model_first(hand), mine, public, after, later) / total
+    return values.node(_model_first(hand), mine, public, _frozen_with(frozen, action), later) / total
 
 
 def _frozen_with(history: tuple[tuple[str, ...], ...], action: str) -> tuple[tuple[str, ...], ...]:
     return (*history[:-1], (*history[-1], action))
 
 
-@functools.lru_cache(maxsize=400_000)
-def _weights(key: Any, ranks: int, model_first: bool, mine: int, public: int | None,
-             history: tuple[tuple[str, ...], ...]) -> tuple[float, ...]:
-    """Per opponent card (ranks 1..n): the probability of it, of the public card (if shown) and of the opponent's
-    actions so far. Built from the parent position's weights (one action or the public card fewer)."""
-    if history == ((),):
-        return tuple((2 - (theirs == mine)) / (2 * ranks - 1) for theirs in range(1, ranks + 1))
-    if not history[-1]:  # the public card was just turned
-        parent = _weights(key, ranks, model_first, mine, None, history[:-1])
-        return tuple(w * (2 - (public == mine) - (public == theirs)) / (2 * ranks - 2)
+@functools.lru_cache(maxsize=16)
+def _values(key: Any, ranks: int) -> _Values:
+    """The memo of one opponent strategy (the env's: one per problem; the honest player's: one per estimate)."""
+    return _Values(key, ranks)
+
+
+class _Values:
+    """Expected values against one opponent strategy, each position computed once. The memo is keyed by the
+    position only (the strategy is the instance's), so a lookup does not hash the strategy's rates."""
+
+    def __init__(self, key: Any, ranks: int) -> None:
+        self.strategy, self.ranks = dict(zip(KINDS, key)), ranks
+        self._weights: dict[tuple[Any, ...], tuple[float, ...]] = {}
+        self._nodes: dict[tuple[Any, ...], float] = {}
+        self._odds_memo: dict[tuple[Any, ...], float] = {}
+
+    def weights(self, model_first: bool, mine: int, public: int | None,
+                history: tuple[tuple[str, ...], ...]) -> tuple[float, ...]:
+        """Per opponent card (ranks 1..n): the probability of it, of the public card (if shown) and of the
+        opponent's actions so far. Built from the parent position's weights (one action or the public card fewer)."""
+        memo = (model_first, mine, public, history)
+        found = self._weights.get(memo)
+        if found is None:
+            found = self._weights[memo] = self._new_weights(model_first, mine, public, history)
+        return found
+
+    def _new_weights(self, model_first: bool, mine: int, public: int | None,
+                     history: tuple[tuple[str, ...], ...]) -> tuple[float, ...]:
+        ranks = self.ranks
+        if history == ((),):
+            return tuple((2 - (theirs == mine)) / (2 * ranks - 1) for theirs in range(1, ranks + 1))
+        if not history[-1]:  # the public card was just turned
+            parent = self.weights(model_first, mine, None, history[:-1])
+            return tuple(w * (2 - (public == mine) - (public == theirs)) / (2 * ranks - 2)
+                         for theirs, w in enumerate(parent, start=1))
+        actions = history[-1]
+        parent = self.weights(model_first, mine, public, (*history[:-1], actions[:-1]))
+        if ((len(actions) - 1) % 2 == 0) == model_first:  # the model's action tells nothing about the opponent's card
+            return parent
+        round_ = len(history) - 1
+        return tuple(w * self._odds(round_, _bucket(theirs, public if round_ else None, ranks), actions)
                      for theirs, w in enumerate(parent, start=1))
-    actions = history[-1]
-    parent = _weights(key, ranks, model_first, mine, public, (*history[:-1], actions[:-1]))
-    if ((len(actions) - 1) % 2 == 0) == model_first:  # the model's action tells nothing about the opponent's card
-        return parent
-    round_ = len(history) - 1
-    strategy = dict(zip(KINDS, key))
-    return tuple(w * _action_odds(strategy, round_, _bucket(theirs, public if round_ else None, ranks),
-                                  list(actions[:-1])).get(actions[-1], 0.0)
-                 for theirs, w in enumerate(parent, start=1))
+
+    def _odds(self, round_: int, bucket: int, actions: tuple[str, ...]) -> float:
+        """The opponent's probability of its last action in ``actions``, for a hand in ``bucket``."""
+        memo = (round_, bucket, actions)
+        found = self._odds_memo.get(memo)
+        if found is None:
+            odds = _action_odds(self.strategy, round_, bucket, list(actions[:-1]))
+            found = self._odds_memo[memo] = odds.get(actions[-1], 0.0)
+        return found
+
+    def reach(self, model_first: bool, mine: int, public: int | None, history: tuple[tuple[str, ...], ...]) -> float:
+        return sum(self.weights(model_first, mine, public, history))
+
+    def node(self, model_first: bool, mine: int, public: int | None, history: tuple[tuple[str, ...], ...],
+             later: str) -> float:
+        """The model's expected chips from this point, unnormalised (summed over the opponent's cards, each weighted
+        by the probability of the cards and actions leading here); the model's moves at their best or at random."""
+        memo = (model_first, mine, public, history, later)
+        found = self._nodes.get(memo)
+        if found is None:
+            found = self._nodes[memo] = self._new_node(model_first, mine, public, history, later)
+        return found
+
+    def _new_node(self, model_first: bool, mine: int, public: int | None, history: tuple[tuple[str, ...], ...],
+                  later: str) -> float:
+        over, turns_public, options = _position(history)
+        if over:
+            weights = self.weights(model_first, mine, public, history)
+            chips = _chips(history, model_first, mine, public if public is not None else 0, self.ranks)
+            return sum(w * c for w, c in zip(weights, chips))
+        if turns_public:
+            return sum(self.node(model_first, mine, card, (*history, ()), later) for card in range(1, self.ranks + 1))
+        values = [self.node(model_first, mine, public, _frozen_with(history, a), later) for a in options]
+        if (len(history[-1]) % 2 == 0) == model_first:  # the model acts
+            return max(values) if later == "best" else sum(values) / len(values)
+        return sum(values)  # the opponent acts: each branch is already weighted by the action's probability
 
 
-@functools.lru_cache(maxsize=200_000)
-def _reach(key: Any, ranks: int, model_first: bool, mine: int, public: int | None,
-           history: tuple[tuple[str, ...], ...]) -> float:
-    return sum(_weights(key, ranks, model_first, mine, public, history))
-
-
-@functools.lru_cache(maxsize=400_000)
-def _node(key: Any, ranks: int, model_first: bool, mine: int, public: int | None,
-          history: tuple[tuple[str, ...], ...], later: str) -> float:
-    """The model's expected chips from this point, unnormalised (summed over the opponent's cards, each weighted by
-    the probability of the cards and actions leading here); the model's moves at their best or at random."""
+# What depends on the actions alone (not on the opponent's strategy or the cards) is kept across strategies: the honest
+# player's estimate changes after every showdown, and each new estimate walks the same positions again.
+@functools.lru_cache(maxsize=4_096)
+def _position(history: tuple[tuple[str, ...], ...]) -> tuple[bool, bool, tuple[str, ...]]:
+    """(whether the hand is over, whether the public card is turned next, the options of the player to act)."""
     listed = [list(actions) for actions in history]
     if _over(listed):
-        weights = _weights(key, ranks, model_first, mine, public, history)
-        chips = _payoffs(listed, model_first, mine, public if public is not None else 0, tuple(range(1, ranks + 1)))
-        return sum(w * c for w, c in zip(weights, chips))
+        return True, False, ()
     if len(history) == 1 and _round_over(listed[0]):
-        return sum(_node(key, ranks, model_first, mine, card, (*history, ()), later) for card in range(1, ranks + 1))
-    actions = listed[-1]
-    options = _options(actions)
-    values = [_node(key, ranks, model_first, mine, public, _frozen_with(history, a), later) for a in options]
-    if (len(actions) % 2 == 0) == model_first:  # the model acts
-        return max(values) if later == "best" else sum(values) / len(values)
-    return sum(values)  # the opponent acts: each branch is already weighted by the action's probability
+        return False, True, ()
+    return False, False, tuple(_options(listed[-1]))
+
+
+@functools.lru_cache(maxsize=65_536)
+def _chips(history: tuple[tuple[str, ...], ...], model_first: bool, mine: int, public: int,
+           ranks: int) -> tuple[int, ...]:
+    """:func:`_payoffs` of a finished hand for each opponent card 1..ranks."""
+    listed = [list(actions) for actions in history]
+    return tuple(_payoffs(listed, model_first, mine, public, tuple(range(1, ranks + 1))))
 
 
 def _new_hand(totals: list[float], data: dict[str, Any], hand: int) -> list[float]:
