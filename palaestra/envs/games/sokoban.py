@@ -25,6 +25,7 @@ The solution is kept because it proves the warehouse solvable.
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from collections import deque
@@ -141,18 +142,26 @@ class Sokoban(MultiTurnTask):
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         data = problem.data
-        walls = {tuple(cell) for cell in data["walls"]}
-        boxes = sorted(tuple(b) for b in data["boxes"])
-        player = tuple(data["player"])
-        here = (sorted(tuple(b) for b in state["boxes"]), tuple(state["player"]))
-        move = "restart"  # off the solution (only after other moves): start again
-        for step in "".join(data["solution"]):  # play on from the last point of the stored solution the state is at
-            if (boxes, player) == here:
-                move = step
-            after = push(lambda square: square not in walls, player, boxes, step)
-            if not isinstance(after, str):
-                player, boxes = after[0], list(after[1])
-        return move
+        walls = frozenset(tuple(cell) for cell in data["walls"])
+        boxes = tuple(sorted(tuple(box) for box in data["boxes"]))
+        steps = _solution_steps(walls, boxes, tuple(data["player"]), "".join(data["solution"]))
+        here = (tuple(sorted(tuple(b) for b in state["boxes"])), tuple(state["player"]))
+        return steps.get(here, "restart")  # off the solution (only after other moves): start again
+
+
+@functools.lru_cache(maxsize=64)
+def _solution_steps(walls: frozenset[Square], boxes: tuple[Square, ...], player: Square,
+                    solution: str) -> dict[tuple[tuple[Square, ...], Square], str]:
+    """Each position on the stored solution's path, with the solution's move from its last visit there (the oracle
+    plays on from the last point of the solution the state is at). Once per problem, not once per move: replaying
+    the solution at every move made an episode quadratic in its length."""
+    steps = {}
+    for step in solution:
+        steps[(boxes, player)] = step
+        after = push(lambda square: square not in walls, player, boxes, step)
+        if not isinstance(after, str):
+            player, boxes = after
+    return steps
 
 
 _MOVE_VERB = re.compile(r"^\s*(?:move|go|push|step)\s+", re.IGNORECASE)
