@@ -104,26 +104,32 @@ class SatSolve(Task):
     def difficulty(self, problem: Problem) -> float:
         """Variables times clauses, plus the decisions a plain DPLL search (unit propagation, first free
         variable) takes on this formula."""
-        clauses = [list(c) for c in problem.data["clauses"]]
+        clauses = [[(abs(lit), lit > 0) for lit in c] for c in problem.data["clauses"]]
         decisions = 0
 
         def search(assigned: dict[int, bool]) -> bool:
             nonlocal decisions
             assigned = dict(assigned)
-            while True:  # unit propagation
-                unit = None
+            while True:  # unit propagation: the first clause (in order) left false or with one free literal
+                unit: tuple[int, bool] | None = None
                 for clause in clauses:
-                    free = [lit for lit in clause if abs(lit) not in assigned]
-                    if any(assigned.get(abs(lit)) == (lit > 0) for lit in clause):
-                        continue
-                    if not free:
-                        return False
-                    if len(free) == 1:
-                        unit = free[0]
-                        break
+                    free: tuple[int, bool] | None = None
+                    count = 0
+                    for variable, value in clause:
+                        now = assigned.get(variable)
+                        if now is None:
+                            free, count = (variable, value), count + 1
+                        elif now == value:
+                            break  # the clause is true
+                    else:
+                        if count == 0:
+                            return False
+                        if count == 1:
+                            unit = free
+                            break
                 if unit is None:
                     break
-                assigned[abs(unit)] = unit > 0
+                assigned[unit[0]] = unit[1]
             free_vars = [v for v in range(1, problem.data["variables"] + 1) if v not in assigned]
             if not free_vars or decisions > 10_000:
                 return True
