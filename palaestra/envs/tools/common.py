@@ -36,6 +36,7 @@ Example::
 from __future__ import annotations
 
 import base64
+import functools
 import json
 import zlib
 from collections.abc import Mapping
@@ -336,7 +337,7 @@ class ToolTask(MultiTurnTask):
         return Outcome(turn, verdict, message, True)
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
-        moves = self.plan(problem)
+        moves = _plan(self, _ByContent(problem))
         return moves[min(state["turn"], len(moves) - 1)]
 
     # --- tools -----------------------------------------------------------------------------
@@ -415,3 +416,23 @@ class ToolTask(MultiTurnTask):
         if name == "shell":
             return ShellTool(timeout=self.shell_seconds, files=self.shell_files(problem))
         raise ValueError(f"unknown tool {name!r}")
+
+
+class _ByContent:
+    """A problem compared and hashed by its JSON text: a cache key that holds however the problem was rebuilt."""
+
+    def __init__(self, problem: Problem) -> None:
+        self.problem, self.text = problem, problem.to_json()
+
+    def __hash__(self) -> int:
+        return hash(self.text)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _ByContent) and other.text == self.text
+
+
+@functools.lru_cache(maxsize=16)
+def _plan(task: ToolTask, problem: _ByContent) -> tuple[str, ...]:
+    """The oracle's moves for a problem, worked out once: the oracle is asked every turn, and a plan may rebuild a
+    corpus and run its searches (over 100 ms at the far levels)."""
+    return tuple(task.plan(problem.problem))
