@@ -184,6 +184,14 @@ def _variables_in(f: Formula) -> set[str]:
     return set(f[1:])
 
 
+def _free_variables(f: Formula) -> set[str]:
+    if f[0] in ("forall", "exists"):
+        return _free_variables(f[2]) - {f[1]}
+    if f[0] in ("not", "and", "or", "imp"):
+        return set().union(*(_free_variables(g) for g in f[1:]))
+    return set(f[1:])
+
+
 def quantifier_depth(f: Formula) -> int:
     if f[0] in ("forall", "exists"):
         return 1 + quantifier_depth(f[2])
@@ -292,23 +300,22 @@ class TruthBatch:
         present = {d: self.present.get(d, 0) for d in range(1, self.largest + 1)}
         atoms, largest = self.atoms, self.largest
         env: dict[str, int] = {}  # the variables bound so far; each quantifier sets and restores its own
+        # A quantified part's value depends only on its free variables' values: worked out once for each, not once
+        # per value of every enclosing quantifier's variable (``∀x (P(x) → ∃y R(y, y))`` evaluates ∃y once).
+        free: dict[int, tuple[str, ...]] = {}
+        known: dict[tuple[int, tuple[int, ...]], int] = {}
 
         def value(g: Formula) -> int:
             op = g[0]
             if op == "forall" or op == "exists":
-                var, body, outer = g[1], g[2], env.get(g[1])
-                result = every if op == "forall" else 0
-                for d in range(1, largest + 1):
-                    env[var] = d
-                    if op == "forall":
-                        result &= value(body) | (every ^ present[d])
-                    else:
-                        result |= value(body) & present[d]
-                if outer is None:
-                    del env[var]
-                else:
-                    env[var] = outer
-                return result
+                names = free.get(id(g))
+                if names is None:
+                    names = free[id(g)] = tuple(sorted(_free_variables(g)))
+                memo = (id(g), tuple(env[name] for name in names))
+                found = known.get(memo)
+                if found is None:
+                    found = known[memo] = quantified(op, g)
+                return found
             if op == "not":
                 return every ^ value(g[1])
             if op == "and":
@@ -322,5 +329,20 @@ class TruthBatch:
             if len(g) == 2:
                 return atoms.get((op, env[g[1]]), 0)
             return atoms.get((op, env[g[1]], env[g[2]]), 0)
+
+        def quantified(op: str, g: Formula) -> int:
+            var, body, outer = g[1], g[2], env.get(g[1])
+            result = every if op == "forall" else 0
+            for d in range(1, largest + 1):
+                env[var] = d
+                if op == "forall":
+                    result &= value(body) | (every ^ present[d])
+                else:
+                    result |= value(body) & present[d]
+            if outer is None:
+                del env[var]
+            else:
+                env[var] = outer
+            return result
 
         return value(f)
