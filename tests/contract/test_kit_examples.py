@@ -235,6 +235,9 @@ def test_example_reading() -> None:
         "N tool calls": 8.0, "N documents": 120.0, "at most N": 8.0}
 
 
+# graphs/articulation_points is the retired id the kit caught (now graphs/bridges with a target): its deprecation
+# warning, raised at each of the check's many lookups, is expected here.
+@pytest.mark.filterwarnings("ignore:env id 'graphs/articulation_points' is deprecated:DeprecationWarning")
 @pytest.mark.parametrize("env_id", ["tools/fact_check", "tools/comparison_qa", "tools/aggregation_qa",
                                     "deduction/kinship", "graphs/articulation_points"])
 def test_the_fixed_envs_pass(env_id: str) -> None:

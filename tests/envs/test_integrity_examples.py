@@ -48,6 +48,9 @@ WERE_CAUGHT_BY_THE_KIT = ["arithmetic/number_theory",
                           "symbolic/cube_rotation", "symbolic/self_reference"]
 
 
+# graphs/articulation_points is the retired id the kit caught (now graphs/bridges with a target): its deprecation
+# warning, raised at each of the check's many lookups, is expected here.
+@pytest.mark.filterwarnings("ignore:env id 'graphs/articulation_points' is deprecated:DeprecationWarning")
 @pytest.mark.parametrize("env_id", WERE_CAUGHT_BY_THE_KIT)
 def test_the_example_no_longer_depends_on_the_answer(env_id: str) -> None:
     result = kit.run_check(env_id, "example_independence", SETTINGS)
