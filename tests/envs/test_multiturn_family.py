@@ -360,6 +360,32 @@ def test_sokoban_stored_solution_solves_one_move_per_turn_and_blocked_moves_stay
     assert push(lambda square: square != (0, 1), (1, 1), [], "U") == "walks into a wall"
 
 
+def test_sokoban_oracle_plays_on_from_the_solution_and_restarts_off_it(monkeypatch: pytest.MonkeyPatch):
+    from palaestra.envs.games import sokoban
+
+    source = make_source("games/sokoban")
+    problem = source.sample(6, 2)
+    steps = list("".join(problem.data["solution"]))
+    walks: list[int] = []
+    real_push = sokoban.push
+    monkeypatch.setattr(sokoban, "push", lambda *args: walks.append(1) or real_push(*args))
+    state, oracle_moves = source.initial_state(problem), []
+    for _ in steps:
+        oracle_moves.append(source.oracle(problem, state))
+        state = source.play(problem, state, oracle_moves[-1]).state
+    assert oracle_moves == steps
+    # The solution's path is walked once for the whole episode (it was walked again at every move: quadratic).
+    assert len(walks) <= 2 * len(steps)
+    on_path, state = set(), source.initial_state(problem)
+    for step in steps:
+        on_path.add(repr((state["boxes"], state["player"])))
+        state = source.play(problem, state, step).state
+    starts = [source.play(problem, source.initial_state(problem), move).state for move in "UDLR"]
+    off_path = [start for start in starts if repr((start["boxes"], start["player"])) not in on_path]
+    assert off_path  # a first move the solution never makes, to a position it never stands on
+    assert all(source.oracle(problem, start) == "restart" for start in off_path)
+
+
 def test_frozen_lake_chance_without_slips_is_one_and_the_tape_replays():
     source = make_source("games/frozen_lake")
     problem = source.sample(2, 4)

@@ -56,6 +56,32 @@ def test_the_oracle_uses_tools_and_a_replay_scores_its_episode(env_id: str) -> N
     assert not palaestra.score(problem, [*moves[:-1], "<answer>certainly wrong</answer>"]).correct
 
 
+def test_the_oracle_plans_once_per_problem_and_plays_the_plan(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A plan rebuilds the corpus and runs its searches: the oracle, asked every turn, works it out once per problem
+    (also for the same problem rebuilt from JSON), and a new problem gets its own."""
+    source = make_source("tools/search_calculate")
+    planned: list[str] = []
+    real_plan = type(source).plan
+    monkeypatch.setattr(type(source), "plan",
+                        lambda self, problem: planned.append(problem.to_json()) or real_plan(self, problem))
+    env = palaestra.make("tools/search_calculate", level=2)
+    try:
+        for seed in (90_001, 90_002):
+            env.reset(seed=seed)
+            expected = real_plan(env.task, env.problem)
+            played, done = [], False
+            while not done:
+                played.append(env.oracle_action())
+                _, reward, terminated, truncated, _ = env.step(played[-1])
+                done = terminated or truncated
+            assert len(played) == len(expected) and played[:-1] == expected[:-1] and reward == 1.0
+        assert len(planned) == 2 and planned[0] != planned[1]
+        again = common._plan(env.task, common._ByContent(palaestra.Problem.from_json(planned[1])))
+        assert len(planned) == 2 and list(again) == expected
+    finally:
+        env.close()
+
+
 def test_protocol_errors_cost_a_call_or_a_turn_and_say_why() -> None:
     env = palaestra.make("tools/multi_hop_qa", level=0)
     prompt, info = env.reset(seed=1)
