@@ -97,7 +97,7 @@ def test_a_first_timing_holding_foreign_cpu_is_retimed(monkeypatch: pytest.Monke
         def timed_sample(level: int, seed: int):
             generated.append((level, seed))
             if (level, seed) == (1, base.DIFFICULTY_SEED) and generated.count((level, seed)) == 1:
-                foreign["seconds"] = 5.0  # a child worth 5 s of CPU is reaped during this first generation
+                foreign["seconds"] = 1e4  # a child worth 10^4 s of CPU is reaped during this first generation
             return sample(level, seed)
         source.sample = timed_sample
         return source
@@ -105,7 +105,8 @@ def test_a_first_timing_holding_foreign_cpu_is_retimed(monkeypatch: pytest.Monke
     monkeypatch.setattr(base, "make_source", counting_source)
     monkeypatch.setattr(base, "cpu_seconds", lambda: real_clock() + foreign["seconds"])
     base._PROBLEMS.clear()
-    settings = kit.Settings(generate_timed_seeds=5)
+    # Bounds far above any real timing (a real reaped child must not retime another level) and below the injected one.
+    settings = kit.Settings(generate_timed_seeds=5, generate_seconds=1e3, generate_mean_seconds=1e3)
     [result] = kit.run_checks("graphs/bridges", settings, checks=["generation_time"])
     assert result.ok, result
     levels = registry["graphs/bridges"].levels
