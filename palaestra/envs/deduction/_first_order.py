@@ -131,11 +131,11 @@ def random_sentence(rng: random.Random, quantifiers: int, connectives: int, unar
             if var not in used:
                 join = rng.choice(("and", "or", "imp"))
                 extra = atom(scope + [var], var)
-                inner, used = [join, extra, inner], used | _variables_in(extra)
+                inner, used = [join, extra, inner], used | _free_variables(extra)
             return [rng.choice(("forall", "exists")), var, inner], used | {var}
         if not joins:
             made = atom(scope, must)
-            return made, _variables_in(made)
+            return made, _free_variables(made)
         left_joins = rng.randrange(joins)
         left_quants = rng.randint(0, quants)
         left, left_used = build(scope, left_quants, left_joins, must)
@@ -174,14 +174,6 @@ def renamed(f: Formula, names: dict[str, str], flip: bool) -> Formula:
     if len(f) == 3 and flip:
         return [names.get(op, op), f[2], f[1]]
     return [names.get(op, op), *f[1:]]
-
-
-def _variables_in(f: Formula) -> set[str]:
-    if f[0] in ("forall", "exists"):
-        return {f[1]} | _variables_in(f[2])
-    if f[0] in ("not", "and", "or", "imp"):
-        return set().union(*(_variables_in(g) for g in f[1:]))
-    return set(f[1:])
 
 
 def _free_variables(f: Formula) -> set[str]:

@@ -34,8 +34,6 @@ claim must be one the documents the model reads really dispute; the two take nea
 
 from __future__ import annotations
 
-import functools
-import json
 import random
 import re
 from collections import Counter
@@ -164,7 +162,7 @@ class FactCheck(ToolTask):
 
     def plan(self, problem: Problem) -> list[str]:
         facts = tuple(tuple(f) for c in problem.data["claims"] for f in c["facts"])
-        return [*_lookup_moves(json.dumps(problem.data["corpus"], sort_keys=True), facts), problem.answer or ""]
+        return [*qa.lookup_moves(qa.corpus_of(problem), list(facts)), problem.answer or ""]
 
     def heuristics(self) -> dict[str, Callable[..., str]]:
         """Cheap policies answering in one reply: believe the first document a search for each fact finds, or the
@@ -197,13 +195,6 @@ class FactCheck(ToolTask):
         if truth != set(range(1, k + 1)):
             wrong.append(_spell_set(range(1, k + 1)))
         return wrong
-
-
-@functools.lru_cache(maxsize=16)
-def _lookup_moves(spec: str, facts: tuple[tuple[Any, ...], ...]) -> tuple[str, ...]:
-    """The oracle's tool calls for ``facts``, cached: the oracle asks for its plan every turn, and a plan runs a
-    search per fact (up to 55 facts a problem past the presets)."""
-    return tuple(qa.lookup_moves(knowledge.corpus_from_spec(json.loads(spec)), list(facts)))
 
 
 def read_true_claims(answer: str, k: int) -> frozenset[int] | None:
