@@ -163,3 +163,26 @@ def test_partition_is_not_karmarkar_karp(level):
     """Differencing may only earn what the bare 'impossible' earns (the certificate-free fifth of problems)."""
     impossible = sum(not sample("algorithms/partition", level, seed).data["possible"] for seed in SEEDS)
     assert _paid("algorithms/partition", level, _differencing_or_impossible) == impossible
+
+
+def _greedy_walks_from_every_node(problem: Problem) -> str:
+    """From each node follow the heaviest edge onward (ties to the larger node); the heaviest such walk."""
+    out: dict[int, list[tuple[int, int]]] = {}
+    for u, v, w in problem.data["edges"]:
+        out.setdefault(u, []).append((w, v))
+    best: list[int] = []
+    best_weight = -1
+    for start in range(problem.data["n"]):
+        path, weight = [start], 0
+        while out.get(path[-1]):
+            w, v = max(out[path[-1]])
+            path.append(v)
+            weight += w
+        if weight > best_weight:
+            best, best_weight = path, weight
+    return " ".join(map(str, best))
+
+
+@pytest.mark.parametrize("level", [2, 4])
+def test_dag_longest_path_is_not_the_best_greedy_walk(level):
+    assert _paid("graphs/dag_longest_path", level, _greedy_walks_from_every_node) == 0
