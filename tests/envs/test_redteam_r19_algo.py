@@ -186,3 +186,44 @@ def _greedy_walks_from_every_node(problem: Problem) -> str:
 @pytest.mark.parametrize("level", [2, 4])
 def test_dag_longest_path_is_not_the_best_greedy_walk(level):
     assert _paid("graphs/dag_longest_path", level, _greedy_walks_from_every_node) == 0
+
+
+def _ratio_greedy_with_one_left_out(problem: Problem) -> str:
+    """Pack by value per weight; then redo it without each item taken; keep the most valuable packing."""
+    items, capacity, names = problem.data["items"], problem.data["capacity"], problem.data["names"]
+
+    def pack(skip: int) -> list[int]:
+        chosen, room = [], capacity
+        for i in sorted(range(len(items)), key=lambda i: (-items[i][1] / items[i][0], i)):
+            if i != skip and items[i][0] <= room:
+                chosen.append(i)
+                room -= items[i][0]
+        return chosen
+
+    first = pack(-1)
+    best = max([first, *(pack(i) for i in first)], key=lambda c: sum(items[i][1] for i in c))
+    return ", ".join(names[i] for i in best) or "none"
+
+
+@pytest.mark.parametrize("level", [2, 4])
+def test_knapsack_is_not_the_ratio_greedy_with_one_item_left_out(level):
+    assert _paid("algorithms/knapsack", level, _ratio_greedy_with_one_left_out) == 0
+
+
+def _largest_coin_count_then_greedy(problem: Problem) -> str:
+    coins, amount = problem.data["coins"], problem.data["amount"]
+    largest = max(coins)
+    best = None
+    for count in range(amount // largest + 1):
+        rest, paid = amount - count * largest, [largest] * count
+        for coin in sorted(coins, reverse=True)[1:]:
+            paid += [coin] * (rest // coin)
+            rest %= coin
+        if rest == 0 and (best is None or len(paid) < len(best)):
+            best = paid
+    return " + ".join(map(str, best)) if best else "0"
+
+
+@pytest.mark.parametrize("level", [2, 4])
+def test_coin_change_is_not_the_greedy_over_counts_of_the_largest_coin(level):
+    assert _paid("algorithms/coin_change", level, _largest_coin_count_then_greedy) == 0
