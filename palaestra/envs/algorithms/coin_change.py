@@ -1,8 +1,10 @@
 """Make an amount with the fewest coins from given denominations (unlimited coins of each).
 
 Denominations are random (not a canonical coin system), and from level 1 on instances are
-redrawn until the greedy method (largest coin first) uses more coins than necessary or fails, so
-the dynamic programme is needed. The verifier accepts **any** minimum solution: coins of the
+redrawn until the greedy method (largest coin first) uses more coins than necessary or fails, and so
+does its common repair (each possible count of the largest coin, the rest paid greedily; it still found
+the optimum in 0.53-0.57 of levels 1-4 of version 1), so the dynamic programme is needed. Both are
+declared to the kit. The verifier accepts **any** minimum solution: coins of the
 given denominations, summing to the amount, as few as the optimum (dynamic programme at generation).
 """
 
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
@@ -26,6 +29,7 @@ class CoinChange(Task):
     family = "algorithms"
     description = "Make an amount with the fewest coins of the given denominations."
     tags = ("algorithms", "dynamic-programming", "optimization")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -51,9 +55,10 @@ class CoinChange(Task):
             if best is None:
                 return None
             if config.beat_greedy:
-                greedy = _greedy(coins, amount)
-                if greedy is not None and len(greedy) == len(best):
-                    return None
+                for rule in (_greedy, _greedy_varying_largest):
+                    greedy = rule(coins, amount)
+                    if greedy is not None and len(greedy) == len(best):
+                        return None
             return coins, amount, best
 
         coins, amount, best = retry(draw, what="coins that greedy change-making gets wrong")
@@ -65,6 +70,17 @@ class CoinChange(Task):
         )
         return Problem(prompt=prompt, answer=" + ".join(map(str, best)),
                        data={"coins": coins, "amount": amount, "fewest": len(best)})
+
+    def heuristics(self) -> dict[str, Callable[[Problem], str]]:
+        def policy(rule: Callable[[list[int], int], list[int] | None]) -> Callable[[Problem], str]:
+            def pay(problem: Problem) -> str:
+                coins = rule(problem.data["coins"], problem.data["amount"])
+                return " + ".join(map(str, coins)) if coins else "0"
+
+            return pay
+
+        return {"largest coin first": policy(_greedy),
+                "each count of the largest coin, the rest largest first": policy(_greedy_varying_largest)}
 
     def difficulty(self, problem: Problem) -> float:
         """Amount times the number of denominations (the dynamic programme's table)."""
@@ -122,6 +138,18 @@ def fewest_coins(coins: list[int], amount: int) -> list[int] | None:
         out.append(last[total])
         total -= last[total]
     return sorted(out, reverse=True)
+
+
+def _greedy_varying_largest(coins: list[int], amount: int) -> list[int] | None:
+    """Each possible count of the largest coin (most first), the rest paid greedily with the other coins; the
+    fewest coins among the ways that pay exactly (the first found on ties), or None when none does."""
+    largest, others = max(coins), [c for c in coins if c != max(coins)]
+    best = None
+    for count in range(amount // largest, -1, -1):
+        rest = _greedy(others, amount - count * largest) if others else ([] if count * largest == amount else None)
+        if rest is not None and (best is None or count + len(rest) < len(best)):
+            best = [largest] * count + rest
+    return best
 
 
 def _greedy(coins: list[int], amount: int) -> list[int] | None:

@@ -3,9 +3,17 @@
 Items labelled with letters (a random set per problem) get random integer weights and values, and
 the capacity is a fraction of their total weight. From level 1 on, instances are redrawn until no
 textbook greedy choice is optimal: by value per unit of weight, by value (the most valuable first,
-which still found the optimum in 0.38-0.63 of levels 2-6 before), or the lightest first. The verifier accepts **any** optimal item
+which still found the optimum in 0.38-0.63 of levels 2-6 before), or the lightest first; from level 2 on also the packing by value per unit of weight improved by dropping
+one of its items and packing the rest again by value per weight (the best such; it still found the
+optimum in 0.78-0.95 of levels 2-4 of version 2, which redrew against the three plain orders only). The
+verifier accepts **any** optimal item
 set: known labels, each at most once, total weight within the capacity, total value equal to the
 optimum (a dynamic programme over capacities, at generation).
+
+Generation speed: about 400 problems/s at level 4 on this 2-core machine (version 2: over 2,000/s; measured
+5 times slower under the same load). About 25 draws per problem at level 4 and 80 at level 2 are needed
+before every textbook packing misses the optimum, each solved by the dynamic programme; the redraw is what
+keeps the greedy rules and their one-swap improvement from earning reward.
 """
 
 from __future__ import annotations
@@ -25,7 +33,7 @@ class Knapsack(Task):
     family = "algorithms"
     description = "Choose a most valuable set of items within a weight limit (0/1 knapsack)."
     tags = ("algorithms", "dynamic-programming", "optimization")
-    version = 2
+    version = 3
 
     @dataclass(frozen=True)
     class Config:
@@ -33,13 +41,14 @@ class Knapsack(Task):
         max_weight: int
         max_value: int
         beat_greedy: bool
+        beat_drop_one: bool = False  # the improved greedy (one item left out) must miss the optimum too
 
     presets = (
         Config(items=5, max_weight=10, max_value=20, beat_greedy=False),
         Config(items=7, max_weight=15, max_value=30, beat_greedy=True),
-        Config(items=9, max_weight=20, max_value=40, beat_greedy=True),
-        Config(items=12, max_weight=30, max_value=60, beat_greedy=True),
-        Config(items=15, max_weight=40, max_value=90, beat_greedy=True),
+        Config(items=9, max_weight=20, max_value=40, beat_greedy=True, beat_drop_one=True),
+        Config(items=12, max_weight=30, max_value=60, beat_greedy=True, beat_drop_one=True),
+        Config(items=15, max_weight=40, max_value=90, beat_greedy=True, beat_drop_one=True),
     )
     growth = Growth(steps={"items": 1, "max_weight": 5, "max_value": 15}, limits={"items": 23})
 
@@ -50,12 +59,13 @@ class Knapsack(Task):
             items = [[rng.randint(1, config.max_weight), rng.randint(1, config.max_value)] for _ in names]
             capacity = max(1, round(sum(w for w, _ in items) * rng.uniform(0.35, 0.6)))
             best = _best(items, capacity)
-            if config.beat_greedy and any(_value(items, _greedy(items, capacity, order)) == _value(items, best)
-                                          for order in _GREEDY_ORDERS.values()):
+            rules = [rule for name, rule in _TEXTBOOK.items() if config.beat_drop_one or name != _DROP_ONE]
+            if config.beat_greedy and any(_value(items, rule(items, capacity)) == _value(items, best) for rule in rules):
                 return None
             return items, capacity, best
 
-        items, capacity, best = retry(draw, what="items that greedy packing gets wrong")
+        # about 1 draw in 80 passes at level 2 (1 in 25 at level 4): 5,000 attempts never run out
+        items, capacity, best = retry(draw, attempts=5_000, what="items that greedy packing gets wrong")
         listing = "\n".join(f"{name}: weight {w}, value {v}" for name, (w, v) in zip(names, items))
         prompt = (
             f"Items:\n{listing}\n\nChoose items with total weight at most {capacity} and the largest possible "
@@ -66,14 +76,16 @@ class Knapsack(Task):
                        data={"names": names, "items": items, "capacity": capacity, "value": _value(items, best)})
 
     def heuristics(self) -> dict[str, Callable[[Problem], str]]:
-        def policy(order: Callable[[list[int]], float]) -> Callable[[Problem], str]:
+        def policy(rule: Callable[[list[list[int]], int], list[int]]) -> Callable[[Problem], str]:
             def heuristic(problem: Problem) -> str:
                 data = problem.data
-                return ", ".join(data["names"][i] for i in _greedy(data["items"], data["capacity"], order)) or "none"
+                return ", ".join(data["names"][i] for i in rule(data["items"], data["capacity"])) or "none"
 
             return heuristic
 
-        return {f"greedy by {name}": policy(order) for name, order in _GREEDY_ORDERS.items()}
+        # Only the plain greedy orders are declared: tests/envs/test_redteam_rt_logic.py pins the three
+        # greedy orders; the generator also redraws against the others here, which tests/envs/test_redteam_r19_algo.py plays.
+        return {name: policy(rule) for name, rule in _TEXTBOOK.items() if name != _DROP_ONE}
 
     def difficulty(self, problem: Problem) -> float:
         """Items times capacity (the dynamic programme's table)."""
@@ -145,3 +157,30 @@ def _greedy(items: list[list[int]], capacity: int,
             chosen.append(i)
             room -= items[i][0]
     return sorted(chosen)
+
+
+def _greedy_drop_one(items: list[list[int]], capacity: int) -> list[int]:
+    """The packing by value per weight, then for each item it took, the packing by value per weight without
+    that item: the most valuable of these (ties to the first)."""
+    order = _GREEDY_ORDERS["value per weight"]
+    first = _greedy(items, capacity, order)
+    best = first
+    for left_out in first:
+        others = [item if i != left_out else [capacity + 1, 0] for i, item in enumerate(items)]
+        trial = _greedy(others, capacity, order)
+        if _value(items, trial) > _value(items, best):
+            best = trial
+    return best
+
+
+def _order_rule(order: Callable[[list[int]], float]) -> Callable[[list[list[int]], int], list[int]]:
+    return lambda items, capacity: _greedy(items, capacity, order)
+
+
+# The textbook packings a drawn instance must beat (from level 1 on; the last from level 2 on), by the name the
+# kit shows.
+_DROP_ONE = "greedy by value per weight, then the best with one of its items left out"
+_TEXTBOOK: dict[str, Callable[[list[list[int]], int], list[int]]] = {
+    **{f"greedy by {name}": _order_rule(order) for name, order in _GREEDY_ORDERS.items()},
+    _DROP_ONE: _greedy_drop_one,
+}

@@ -4,14 +4,17 @@ Cities labelled with letters (a random set per problem) are random points on a g
 integers, and shown as a table. The optimum tour length comes from Held-Karp dynamic programming
 at generation; from level 2 on, instances are redrawn until the textbook heuristic, the
 nearest-neighbour tour from the first city improved by 2-opt until no exchange of two edges
-shortens it (declared to the kit), is longer than the optimum: it solves none of them (0% at
-levels 2-4, against 98% before, when only nearest neighbour alone was beaten). The verifier accepts **any** optimal
+shortens it, and farthest insertion with and without 2-opt (the first declared to the kit), are longer than
+the optimum: they solve none of them (0% at levels 2-4, against 98% before, when only nearest
+neighbour alone was beaten; v2 beat only nearest neighbour + 2-opt, and farthest insertion still
+solved 73-80%). Nearest neighbour + 2-opt tried from every start city is not beaten: on 7-9 cities it
+finds the optimum of almost every instance (97% of level 4), which only more cities would change. The verifier accepts **any** optimal
 tour: every city exactly once, in any starting city and direction, the return to the start
 implied (or written).
 
-Generation speed: about 1,300 problems/s at level 4 on this 2-core machine, near the 1,000 mark. Each drawn
-instance is solved exactly by Held-Karp (vectorised over each layer of equal-sized city subsets), and about 4
-in 5 draws are redrawn because nearest neighbour + 2-opt already finds the optimum; both are kept because the
+Generation speed: about 350 problems/s at level 4 on this 2-core machine (v2: 1,300/s). Each drawn
+instance is solved exactly by Held-Karp (vectorised over each layer of equal-sized city subsets), and about 15
+in 16 draws are redrawn because one of the textbook tours already finds the optimum; both are kept because the
 answer must be a proven optimum and the textbook heuristic must not earn reward.
 """
 
@@ -29,7 +32,7 @@ from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.task import Growth
 from palaestra.envs.algorithms.common import read_labels, sample_letters
 
-MAX_GREEDY_RETRIES = 2_000  # nearest neighbour + 2-opt misses the optimum on 13-19% of uniform draws
+MAX_GREEDY_RETRIES = 2_000  # the textbook tours all miss the optimum on 3-6% of uniform draws
 
 
 @register
@@ -38,7 +41,7 @@ class TravellingSalesman(Task):
     family = "algorithms"
     description = "Give a shortest round trip through every city (small travelling salesman instances)."
     tags = ("algorithms", "optimization", "np-hard", "dynamic-programming")
-    version = 2
+    version = 3
 
     @dataclass(frozen=True)
     class Config:
@@ -63,7 +66,7 @@ class TravellingSalesman(Task):
             points = [(rng.randint(0, config.grid), rng.randint(0, config.grid)) for _ in range(n)]
             distance = [[round(math.dist(p, q)) for q in points] for p in points]
             length, tour = held_karp(distance)
-            if not config.beat_nearest or _length(distance, nearest_two_opt(distance)) > length:
+            if not config.beat_nearest or all(_length(distance, rule(distance)) > length for rule in _TEXTBOOK.values()):
                 break
         width = max(len(str(d)) for row in distance for d in row) + 1
         header = " " * 3 + "".join(name.rjust(width) for name in names)
@@ -78,10 +81,13 @@ class TravellingSalesman(Task):
                        data={"names": names, "distance": distance, "length": length})
 
     def heuristics(self) -> dict[str, Callable[[Problem], str]]:
-        def heuristic(problem: Problem) -> str:
-            return " ".join(problem.data["names"][i] for i in nearest_two_opt(problem.data["distance"]))
+        def heuristic(rule: Callable[[list[list[int]]], list[int]]) -> Callable[[Problem], str]:
+            return lambda problem: " ".join(problem.data["names"][i] for i in rule(problem.data["distance"]))
 
-        return {"nearest neighbour + 2-opt": heuristic}
+        # Only the first heuristic is declared: tests/envs/test_integrity_policies.py (item 7) pins one declared
+        # heuristic; the generator also redraws against the others here, which tests/envs/test_redteam_r19_algo.py plays.
+        name = "nearest neighbour + 2-opt"
+        return {name: heuristic(_TEXTBOOK[name])}
 
     def difficulty(self, problem: Problem) -> float:
         """Number of cities, plus the optimal tour's length over the longest distance (long tours between
@@ -173,9 +179,33 @@ def _nearest(distance: list[list[int]]) -> list[int]:
 
 
 def nearest_two_opt(distance: list[list[int]]) -> list[int]:
-    """The nearest-neighbour tour from city 0, then 2-opt: reverse a stretch of the tour whenever that
-    shortens it (first improvement, scanning in order) until no reversal does."""
-    tour = _nearest(distance)
+    """The nearest-neighbour tour from city 0, then 2-opt."""
+    return _two_opt(distance, _nearest(distance))
+
+
+def farthest_insertion(distance: list[list[int]]) -> list[int]:
+    """Farthest insertion: start with city 0 and the city farthest from it; repeatedly take the city farthest
+    from the tour and insert it where it lengthens the tour least (ties to the lower city, the earlier place)."""
+    n = len(distance)
+    tour = [0, max(range(n), key=lambda c: (distance[0][c], -c))] if n > 1 else [0]
+    while len(tour) < n:
+        city = max((c for c in range(n) if c not in tour), key=lambda c: (min(distance[c][t] for t in tour), -c))
+        k = len(tour)
+        place = min(range(k), key=lambda i: (distance[tour[i]][city] + distance[city][tour[(i + 1) % k]]
+                                             - distance[tour[i]][tour[(i + 1) % k]], i))
+        tour.insert(place + 1, city)
+    return tour
+
+
+def farthest_two_opt(distance: list[list[int]]) -> list[int]:
+    """The farthest-insertion tour, then 2-opt."""
+    return _two_opt(distance, farthest_insertion(distance))
+
+
+def _two_opt(distance: list[list[int]], tour: list[int]) -> list[int]:
+    """2-opt: reverse a stretch of the tour whenever that shortens it (first improvement, scanning in order)
+    until no reversal does."""
+    tour = list(tour)
     n = len(tour)
     for _ in range(n * n * n):  # each pass shortens the tour; lengths are integers, so this bound is never met
         improved = False
@@ -188,3 +218,12 @@ def nearest_two_opt(distance: list[list[int]]) -> list[int]:
         if not improved:
             break
     return tour
+
+
+# The textbook tours a drawn instance must beat from level 2 on (farthest insertion solved 73-80% of levels
+# 2-4 of v2, which redrew against nearest neighbour + 2-opt alone).
+_TEXTBOOK: dict[str, Callable[[list[list[int]]], list[int]]] = {
+    "nearest neighbour + 2-opt": nearest_two_opt,
+    "farthest insertion": farthest_insertion,
+    "farthest insertion + 2-opt": farthest_two_opt,
+}

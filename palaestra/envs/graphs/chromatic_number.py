@@ -4,14 +4,17 @@ Unlike ``graphs/coloring`` (which states how many colours to use and plants a cl
 they are needed), the number of colours is not given: the answer must use the minimum, which the
 model has to find. Graphs are random (connected) at levels 0-1. From level 2 on they are random
 graphs with a hidden 3- or 4-colouring (nodes dealt into classes, edges only between classes),
-redrawn until DSATUR (Brélaz's greedy, :func:`palaestra.envs.graphs._greedy.dsatur`, declared to the
-kit as a heuristic) uses more colours than the minimum: the textbook greedy colouring is not
-optimal on any of them (0% solved at levels 2-4, against 98-100% before). The chromatic number comes from an exact
+redrawn until each textbook greedy colouring (:func:`palaestra.envs.graphs._greedy.greedy_colourings`:
+DSATUR with ties to the lower id and to the higher id, and smallest-last greedy; DSATUR declared to the kit
+as heuristics) uses more colours than the minimum: none is optimal on any of them (0% solved at levels
+2-4, against 98-100% before; v2 redrew against DSATUR with ties to the lower id only, and with ties to
+the higher id it still solved 47-57%, smallest-last 30-57%). The chromatic number comes from an exact
 backtracking search at generation (DSATUR order, a node budget; a draw it cannot settle is
 redrawn). The verifier accepts **any** proper colouring that uses exactly that many colours.
 
-Generation speed: about 1,300 problems/s at level 4 on this 2-core machine, near the 1,000 mark. About 7
-graphs are drawn per problem because DSATUR already colours most of them optimally (the redraw keeps the
+Generation speed: about 330 problems/s at level 4 on this 2-core machine (v2, redrawing against DSATUR
+alone: 1,300/s; measured 4 times slower under the same load). About 30 graphs are drawn per problem because
+one of the three greedy colourings already colours most of them optimally (the redraw keeps the
 textbook greedy from earning reward), and the kept graph's chromatic number is proved by an exact backtracking
 search.
 """
@@ -23,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
-from palaestra.envs.graphs._greedy import dsatur
+from palaestra.envs.graphs._greedy import greedy_colourings
 from palaestra.envs.graphs.common import edge_list, read_node_values
 from palaestra.generators.graphs import is_connected, random_connected
 
@@ -36,7 +39,7 @@ class ChromaticNumber(Task):
     family = "graphs"
     description = "Colour a graph properly with the fewest possible colours (chromatic number)."
     tags = ("graphs", "optimization", "np-hard", "constraint-satisfaction")
-    version = 2
+    version = 3
 
     @dataclass(frozen=True)
     class Config:
@@ -59,8 +62,8 @@ class ChromaticNumber(Task):
         def draw() -> tuple[list[list[int]], list[int]] | None:
             if config.hidden:
                 edges = _hidden_colouring_graph(rng, n, config.edges, config.hidden)
-                if edges is None or max(dsatur(n, edges)) <= config.hidden:
-                    return None  # disconnected, or greed already finds a colouring this good
+                if edges is None or any(max(c) <= config.hidden for c in greedy_colourings(n, edges).values()):
+                    return None  # disconnected, or a textbook greedy colouring already finds a colouring this good
             else:
                 graph = random_connected(rng, n, config.edges)
                 if not is_connected(graph):
@@ -80,10 +83,16 @@ class ChromaticNumber(Task):
                        data={"n": n, "edges": edges, "chromatic": max(colours)})
 
     def heuristics(self) -> dict[str, Callable[[Problem], str]]:
-        def greedy(problem: Problem) -> str:
-            return ", ".join(f"{v}: {c}" for v, c in enumerate(dsatur(problem.data["n"], problem.data["edges"])))
+        def greedy(name: str) -> Callable[[Problem], str]:
+            def colour(problem: Problem) -> str:
+                colours = greedy_colourings(problem.data["n"], problem.data["edges"])[name]
+                return ", ".join(f"{v}: {c}" for v, c in enumerate(colours))
 
-        return {"DSATUR": greedy}
+            return colour
+
+        # Only the first heuristic is declared: tests/envs/test_integrity_policies.py (item 7) pins one declared
+        # heuristic; the generator also redraws against the others here, which tests/envs/test_redteam_r19_algo.py plays.
+        return {"DSATUR": greedy("DSATUR")}
 
     def difficulty(self, problem: Problem) -> float:
         """Nodes plus edges plus the diameter of the graph."""

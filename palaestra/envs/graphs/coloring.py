@@ -4,17 +4,19 @@ Graphs are k-colourable by construction (:func:`palaestra.generators.graphs.rand
 a colouring is planted first and edges only join vertices of different planted classes. A
 planted k-clique makes k colours necessary, and from level 2 on the graph is redrawn (a bounded
 number of times) until the obvious greedy colouring (vertices in order, smallest free colour) and
-DSATUR (Brélaz's greedy, declared to the kit) both need more than k colours; DSATUR had coloured
-0.74-1.00 of levels 2-6 with k colours before version 3. Past the presets the average degree grows
+the textbook greedy colourings of :func:`palaestra.envs.graphs._greedy.greedy_colourings` (DSATUR with
+ties to the lower and to the higher id, smallest-last greedy; DSATUR declared to the kit) all need more than k
+colours; DSATUR had coloured 0.74-1.00 of levels 2-6 with k colours before version 3, and DSATUR with
+ties to the higher id still coloured 50-63% of levels 2-4 in version 3. Past the presets the average degree grows
 with k (3.5 per colour), near where planted colourings stop being easy for greedy rules. The verifier accepts **any** proper colouring with colours 1..k
 written as ``vertex: colour`` pairs separated by commas (``0: 1, 1: 2, 2: 1``).
 
 Version 2: generation moved onto the shared generator (different graphs for the same seed, with
 exactly ``round(average_degree * nodes / 2)`` edges) and a difficulty measure was declared.
 
-Generation speed: about 1,300 problems/s at level 4 on this 2-core machine, near the 1,000 mark. About 4
-graphs are drawn per problem because DSATUR or the plain greedy colouring already finds a colouring with the
-stated number of colours (the redraw keeps textbook greedy rules from earning reward); drawing the graphs and
+Generation speed: about 430 problems/s at level 4 on this 2-core machine (version 3: 1,300/s; measured 3 times
+slower under the same load). About 12 graphs are drawn per problem (60 at level 2) because one of the greedy
+colourings already finds a colouring with the stated number of colours (the redraw keeps textbook greedy rules from earning reward); drawing the graphs and
 running DSATUR take most of the time.
 """
 
@@ -27,11 +29,11 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.task import Growth
-from palaestra.envs.graphs._greedy import dsatur
+from palaestra.envs.graphs._greedy import greedy_colourings
 from palaestra.generators.graphs import Graph, random_colorable
 from palaestra.verifiers.normalize import markup_spellings, read_answer, unparsed_feedback
 
-MAX_GREEDY_RETRIES = 300  # DSATUR fails on 1 draw in 20 at level 2: 300 draws keep its share near 0
+MAX_GREEDY_RETRIES = 1_000  # the greedy colourings all fail on about 1 draw in 60 at level 2
 _PAIR = re.compile(r"^\s*(?:vertex\s*)?(\d{1,4})\s*[:=]\s*(?:colou?r\s*)?(\d{1,4})\s*$", re.IGNORECASE)
 _SEPARATORS = re.compile(r"[,;\n]+")
 
@@ -39,7 +41,7 @@ _SEPARATORS = re.compile(r"[,;\n]+")
 @register
 class Coloring(Task):
     id = "graphs/coloring"
-    version = 3
+    version = 4
     family = "graphs"
     description = "Colour a graph's vertices with k colours so that no edge joins two vertices of one colour."
     tags = ("graphs", "constraint-satisfaction")
@@ -67,7 +69,8 @@ class Coloring(Task):
         edge_count = round(config.average_degree * n / 2)
         for _ in range(MAX_GREEDY_RETRIES):  # keeps the last draw if greedy keeps succeeding
             graph, planted = random_colorable(rng, n, k, edge_count)
-            if not config.beat_greedy or (_greedy_colors(graph) > k and max(dsatur(n, _pairs(graph))) > k):
+            if not config.beat_greedy or (_greedy_colors(graph) > k and all(
+                    max(c) > k for c in greedy_colourings(n, _pairs(graph)).values())):
                 break
         edges = sorted([u, v] for u, v, _ in graph.edges)
         edge_text = ", ".join(f"{u}-{v}" for u, v in edges)
@@ -85,8 +88,11 @@ class Coloring(Task):
         )
 
     def heuristics(self) -> dict[str, Callable[[Problem], str]]:
+        # Only DSATUR is declared (tests/envs/test_redteam_rt_logic.py pins the declared set); the generator also
+        # redraws against its twin with ties to the larger id and smallest-last greedy, which
+        # tests/envs/test_redteam_r19_algo.py plays.
         def greedy(problem: Problem) -> str:
-            colours = dsatur(problem.data["nodes"], problem.data["edges"])
+            colours = greedy_colourings(problem.data["nodes"], problem.data["edges"])["DSATUR"]
             return ", ".join(f"{v}: {c}" for v, c in enumerate(colours))
 
         return {"DSATUR": greedy}

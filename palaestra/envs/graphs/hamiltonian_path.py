@@ -3,13 +3,15 @@
 A path through all nodes in a random order is planted, then random extra edges hide it (and add
 dead ends for a careless search). From level 2 on, graphs are redrawn until Warnsdorff's rule
 (step to the unvisited neighbour with the fewest unvisited neighbours), tried from every start
-node and declared to the kit, finds no Hamiltonian path: it solves none of them (0% at levels
-2-4, against 98-100% before). The verifier accepts **any** Hamiltonian path: every node exactly
+node and declared to the kit (the first tie-break), finds no Hamiltonian path with ties broken either way (towards the
+lower or the higher node id): it solves none of them (0% at levels 2-4, against 98-100% before; v2
+redrew against ties to the lower id only, and ties to the higher id still solved 60-77%). The verifier accepts **any** Hamiltonian path: every node exactly
 once, each consecutive pair joined by an edge, in either direction.
 
-Generation speed: about 450 problems/s at level 4 on this 2-core machine. About 50 graphs are drawn per
-problem because Warnsdorff's rule, tried from every start node (about 60% of the time), finds a Hamiltonian
-path on almost all of them; the redraw is kept so that the textbook heuristic earns no reward at levels 2-4.
+Generation speed: about 180 problems/s at level 4 on this 2-core machine (v2: 450/s; measured 2.5 times
+slower under the same load). About 120 graphs are drawn per problem because Warnsdorff's rule, tried from
+every start node with ties broken either way, finds a Hamiltonian path on almost all of them; the redraw is
+kept so that the textbook heuristic earns no reward at levels 2-4.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ class HamiltonianPath(Task):
     family = "graphs"
     description = "Give a path that visits every node of a small graph exactly once."
     tags = ("graphs", "paths", "search", "np-hard")
-    version = 2
+    version = 3
 
     @dataclass(frozen=True)
     class Config:
@@ -57,8 +59,8 @@ class HamiltonianPath(Task):
             free = [(u, v) for u in range(n) for v in range(u + 1, n) if (u, v) not in edges]
             edges.update(rng.sample(free, config.extra_edges))
             rows = sorted([u, v] for u, v in edges)
-            if config.beat_greedy and len(warnsdorff(n, rows)) == n:
-                return None
+            if config.beat_greedy and any(len(warnsdorff(n, rows, high)) == n for high in (False, True)):
+                return None  # either tie-break of Warnsdorff's rule finds a path
             return path, rows
 
         path, rows = retry(draw, attempts=5_000, what="a graph on which Warnsdorff's rule gets stuck")
@@ -70,10 +72,12 @@ class HamiltonianPath(Task):
         return Problem(prompt=prompt, answer=" ".join(map(str, path)), data={"n": n, "edges": rows})
 
     def heuristics(self) -> dict[str, Callable[[Problem], str]]:
-        def greedy(problem: Problem) -> str:
-            return " ".join(map(str, warnsdorff(problem.data["n"], problem.data["edges"])))
+        def greedy(high: bool) -> Callable[[Problem], str]:
+            return lambda problem: " ".join(map(str, warnsdorff(problem.data["n"], problem.data["edges"], high)))
 
-        return {"Warnsdorff from every start": greedy}
+        # Only the first heuristic is declared: tests/envs/test_integrity_policies.py (item 7) pins one declared
+        # heuristic; the generator also redraws against the others here, which tests/envs/test_redteam_r19_algo.py plays.
+        return {"Warnsdorff from every start": greedy(False)}
 
     def difficulty(self, problem: Problem) -> float:
         """Nodes plus edges plus the diameter of the graph."""

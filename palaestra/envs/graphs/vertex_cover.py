@@ -3,10 +3,17 @@
 Graphs are random and connected (:func:`palaestra.generators.graphs.random_connected`). From level
 2 on, graphs are redrawn until the greedy cover (repeatedly take a node of highest remaining
 degree, then drop every node whose neighbours are all in the cover; declared to the kit) is larger
-than the optimum, so greed is not enough: it solves none of them (0% at levels 2-4, against 90%
-for greed with pruning before). The optimum
+than the optimum, and so is the complement of the greedy independent set (repeatedly keep a node with
+the fewest remaining neighbours out of the cover and put its neighbours in; the leaf rule at its start):
+the first declared to the kit, neither solves any of them (0% at levels 2-4, against 90% for greed with
+pruning before; v2 redrew against the first only, and the second still solved 83-93%). The optimum
 comes from an exact branch and bound at generation. The verifier accepts **any** minimum cover:
 distinct nodes, every edge touched, as few nodes as the optimum.
+
+Generation speed: about 150 problems/s at level 4 on this 2-core machine (measured 4 times slower than v2
+under the same load). About 40 graphs are drawn per problem at levels 2-4, each solved exactly by the branch
+and bound, because one of the two greedy covers is optimal on most random graphs; the redraw is what keeps
+the greedy rules from earning reward.
 """
 
 from __future__ import annotations
@@ -17,7 +24,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.task import Growth
-from palaestra.envs.graphs._greedy import greedy_cover, neighbour_sets
+from palaestra.envs.graphs._greedy import greedy_cover, independent_set_cover, neighbour_sets
 from palaestra.envs.graphs.common import edge_list, read_nodes
 from palaestra.generators.graphs import random_connected
 
@@ -30,7 +37,7 @@ class VertexCover(Task):
     family = "graphs"
     description = "Give a minimum vertex cover of a graph."
     tags = ("graphs", "optimization", "np-hard")
-    version = 2
+    version = 3
 
     @dataclass(frozen=True)
     class Config:
@@ -53,7 +60,7 @@ class VertexCover(Task):
         for _ in range(MAX_GREEDY_RETRIES):  # keeps the last draw if greed keeps being optimal
             rows = sorted([u, v] for u, v, _ in random_connected(rng, n, config.edges).edges)
             cover = minimum_vertex_cover(n, rows)
-            if not config.beat_greedy or len(pruned_greedy_cover(n, rows)) > len(cover):
+            if not config.beat_greedy or all(len(rule(n, rows)) > len(cover) for rule in _GREEDY_COVERS.values()):
                 break
         prompt = (
             f"An undirected graph has nodes 0 to {n - 1} and these {len(rows)} edges:\n{edge_list(rows)}\n\n"
@@ -64,10 +71,13 @@ class VertexCover(Task):
                        data={"n": n, "edges": rows, "size": len(cover)})
 
     def heuristics(self) -> dict[str, Callable[[Problem], str]]:
-        def greedy(problem: Problem) -> str:
-            return " ".join(map(str, pruned_greedy_cover(problem.data["n"], problem.data["edges"])))
+        def greedy(rule: Callable[[int, list[list[int]]], list[int]]) -> Callable[[Problem], str]:
+            return lambda problem: " ".join(map(str, rule(problem.data["n"], problem.data["edges"])))
 
-        return {"greedy cover, pruned": greedy}
+        # Only the first heuristic is declared: tests/envs/test_integrity_policies.py (item 7) pins one declared
+        # heuristic; the generator also redraws against the others here, which tests/envs/test_redteam_r19_algo.py plays.
+        name = "greedy cover, pruned"
+        return {name: greedy(_GREEDY_COVERS[name])}
 
     def difficulty(self, problem: Problem) -> float:
         """Nodes plus edges plus the diameter of the graph."""
@@ -152,3 +162,9 @@ def pruned_greedy_cover(n: int, edges: list[list[int]]) -> list[int]:
         if joined[node] <= kept - {node}:
             kept.discard(node)
     return sorted(kept)
+
+
+_GREEDY_COVERS: dict[str, Callable[[int, list[list[int]]], list[int]]] = {
+    "greedy cover, pruned": pruned_greedy_cover,
+    "the rest of a greedy independent set (fewest neighbours first)": independent_set_cover,
+}
