@@ -83,9 +83,7 @@ class Knapsack(Task):
 
             return heuristic
 
-        # Only the plain greedy orders are declared: tests/envs/test_redteam_rt_logic.py pins the three
-        # greedy orders; the generator also redraws against the others here, which tests/envs/test_redteam_r19_algo.py plays.
-        return {name: policy(rule) for name, rule in _TEXTBOOK.items() if name != _DROP_ONE}
+        return {name: policy(rule) for name, rule in _TEXTBOOK.items()}
 
     def difficulty(self, problem: Problem) -> float:
         """Items times capacity (the dynamic programme's table)."""

@@ -5,7 +5,7 @@ they are needed), the number of colours is not given: the answer must use the mi
 model has to find. Graphs are random (connected) at levels 0-1. From level 2 on they are random
 graphs with a hidden 3- or 4-colouring (nodes dealt into classes, edges only between classes),
 redrawn until each textbook greedy colouring (:func:`palaestra.envs.graphs._greedy.greedy_colourings`:
-DSATUR with ties to the lower id and to the higher id, and smallest-last greedy; DSATUR declared to the kit
+DSATUR with ties to the lower id and to the higher id, and smallest-last greedy; all declared to the kit
 as heuristics) uses more colours than the minimum: none is optimal on any of them (0% solved at levels
 2-4, against 98-100% before; v2 redrew against DSATUR with ties to the lower id only, and with ties to
 the higher id it still solved 47-57%, smallest-last 30-57%). The chromatic number comes from an exact
@@ -90,9 +90,7 @@ class ChromaticNumber(Task):
 
             return colour
 
-        # Only the first heuristic is declared: tests/envs/test_integrity_policies.py (item 7) pins one declared
-        # heuristic; the generator also redraws against the others here, which tests/envs/test_redteam_r19_algo.py plays.
-        return {"DSATUR": greedy("DSATUR")}
+        return {name: greedy(name) for name in greedy_colourings(1, [])}
 
     def difficulty(self, problem: Problem) -> float:
         """Nodes plus edges plus the diameter of the graph."""

@@ -5,7 +5,7 @@ a colouring is planted first and edges only join vertices of different planted c
 planted k-clique makes k colours necessary, and from level 2 on the graph is redrawn (a bounded
 number of times) until the obvious greedy colouring (vertices in order, smallest free colour) and
 the textbook greedy colourings of :func:`palaestra.envs.graphs._greedy.greedy_colourings` (DSATUR with
-ties to the lower and to the higher id, smallest-last greedy; DSATUR declared to the kit) all need more than k
+ties to the lower and to the higher id, smallest-last greedy; declared to the kit) all need more than k
 colours; DSATUR had coloured 0.74-1.00 of levels 2-6 with k colours before version 3, and DSATUR with
 ties to the higher id still coloured 50-63% of levels 2-4 in version 3. Past the presets the average degree grows
 with k (3.5 per colour), near where planted colourings stop being easy for greedy rules. The verifier accepts **any** proper colouring with colours 1..k
@@ -88,14 +88,14 @@ class Coloring(Task):
         )
 
     def heuristics(self) -> dict[str, Callable[[Problem], str]]:
-        # Only DSATUR is declared (tests/envs/test_redteam_rt_logic.py pins the declared set); the generator also
-        # redraws against its twin with ties to the larger id and smallest-last greedy, which
-        # tests/envs/test_redteam_r19_algo.py plays.
-        def greedy(problem: Problem) -> str:
-            colours = greedy_colourings(problem.data["nodes"], problem.data["edges"])["DSATUR"]
-            return ", ".join(f"{v}: {c}" for v, c in enumerate(colours))
+        def greedy(name: str) -> Callable[[Problem], str]:
+            def colour(problem: Problem) -> str:
+                colours = greedy_colourings(problem.data["nodes"], problem.data["edges"])[name]
+                return ", ".join(f"{v}: {c}" for v, c in enumerate(colours))
 
-        return {"DSATUR": greedy}
+            return colour
+
+        return {name: greedy(name) for name in greedy_colourings(1, [])}
 
     def difficulty(self, problem: Problem) -> float:
         """Edges times colours (the constraints and the choices per vertex), plus the diameter and the

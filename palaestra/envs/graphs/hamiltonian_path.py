@@ -3,7 +3,7 @@
 A path through all nodes in a random order is planted, then random extra edges hide it (and add
 dead ends for a careless search). From level 2 on, graphs are redrawn until Warnsdorff's rule
 (step to the unvisited neighbour with the fewest unvisited neighbours), tried from every start
-node and declared to the kit (the first tie-break), finds no Hamiltonian path with ties broken either way (towards the
+node and declared to the kit, finds no Hamiltonian path with ties broken either way (towards the
 lower or the higher node id): it solves none of them (0% at levels 2-4, against 98-100% before; v2
 redrew against ties to the lower id only, and ties to the higher id still solved 60-77%). The verifier accepts **any** Hamiltonian path: every node exactly
 once, each consecutive pair joined by an edge, in either direction.
@@ -75,9 +75,7 @@ class HamiltonianPath(Task):
         def greedy(high: bool) -> Callable[[Problem], str]:
             return lambda problem: " ".join(map(str, warnsdorff(problem.data["n"], problem.data["edges"], high)))
 
-        # Only the first heuristic is declared: tests/envs/test_integrity_policies.py (item 7) pins one declared
-        # heuristic; the generator also redraws against the others here, which tests/envs/test_redteam_r19_algo.py plays.
-        return {"Warnsdorff from every start": greedy(False)}
+        return {"Warnsdorff from every start": greedy(False), "Warnsdorff, ties to the larger id": greedy(True)}
 
     def difficulty(self, problem: Problem) -> float:
         """Nodes plus edges plus the diameter of the graph."""
