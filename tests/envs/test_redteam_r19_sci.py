@@ -1,0 +1,68 @@
+"""Red-team regressions (round 3, session 19) for the physics, chemistry, biology, economics and causal families:
+shortcuts that earned reward without solving, and right answers that were rejected, each pinned by a test that
+fails on the code before the fix."""
+
+from __future__ import annotations
+
+import palaestra
+from palaestra.kit.base import sample
+
+
+def _reward(problem, reply: str) -> float:
+    return palaestra.score(problem, f"<answer>{reply}</answer>").reward
+
+
+# --- economics/fair_division: a round-robin draft in another fixed turn order ----------------------------------
+
+
+def _draft(problem, order: list[int]) -> str:
+    values = problem.data["values"]
+    owners = [-1] * len(values[0])
+    for turn in range(len(owners)):
+        agent = order[turn % len(order)]
+        item = max((k for k in range(len(owners)) if owners[k] < 0), key=lambda k: values[agent][k])
+        owners[item] = agent
+    names = ("Ann", "Bob", "Cy", "Dee", "Eli", "Flo")
+    return ", ".join(f"{chr(ord('A') + k)}: {names[o]}" for k, o in enumerate(owners))
+
+
+def test_fair_division_reverse_order_draft_earns_nothing_on_envy_free_levels():
+    # v1 redrew only the draft in name order; the draft in reverse name order met the criterion in 50% of
+    # level 2 and 25% of level 4 (and the best fixed order 30% of level 4)
+    for level in (1, 3, 4):
+        total = 0.0
+        for seed in range(40):
+            problem = sample("economics/fair_division", level, seed)
+            agents = len(problem.data["values"])
+            total += _reward(problem, _draft(problem, list(reversed(range(agents)))))
+            total += _reward(problem, _draft(problem, [agents - 1, *range(agents - 1)]))  # the last agent first
+        assert total == 0, (level, total)
+
+
+def test_fair_division_reverse_order_draft_rare_on_proportional_levels():
+    for level in (0, 2):
+        hits = sum(
+            _reward(problem, _draft(problem, list(reversed(range(len(problem.data["values"]))))))
+            for problem in (sample("economics/fair_division", level, seed) for seed in range(40))
+        )
+        assert hits == 0, (level, hits)
+
+
+# --- biology/population_growth: the asked quantity named before the value ---------------------------------------
+
+
+def test_population_growth_reads_the_asked_quantity_named():
+    for level, seed in ((0, 1), (4, 1), (3, 5)):
+        problem = sample("biology/population_growth", level, seed)
+        name = f"{'P' if problem.data['kind'] == 'predator_prey' else 'N'}({problem.data['steps']})"
+        gold = problem.answer
+        for reply in (f"{name} = {gold}", f"\\boxed{{{name} = {gold}}}", f"Answer: {name}={gold}."):
+            assert _reward(problem, reply) == 1.0, reply
+        wrong = str(int(gold) + 1)
+        for reply in (
+            f"{name} = {wrong}",
+            f"{name} = {gold} or {name} = {wrong}",
+            f"{name} = {gold}. {name} = {wrong}",
+            f"N(99) = {gold}" if name != "N(99)" else f"P(1) = {gold}",
+        ):
+            assert _reward(problem, reply) == 0.0, reply
