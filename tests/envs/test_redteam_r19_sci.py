@@ -31,7 +31,7 @@ def test_fair_division_reverse_order_draft_earns_nothing_on_envy_free_levels():
     # level 2 and 25% of level 4 (and the best fixed order 30% of level 4)
     for level in (1, 3, 4):
         total = 0.0
-        for seed in range(40):
+        for seed in range(25):
             problem = sample("economics/fair_division", level, seed)
             agents = len(problem.data["values"])
             total += _reward(problem, _draft(problem, list(reversed(range(agents)))))
@@ -66,3 +66,42 @@ def test_population_growth_reads_the_asked_quantity_named():
             f"N(99) = {gold}" if name != "N(99)" else f"P(1) = {gold}",
         ):
             assert _reward(problem, reply) == 0.0, reply
+
+
+# --- causal/graph_query: the parents of X always satisfy the backdoor criterion ---------------------------------
+
+
+def _parents_of_x(problem) -> str:
+    return ", ".join(sorted(u for u, v in problem.data["edges"] if v == problem.data["x"]))
+
+
+def test_graph_query_parent_adjustment_set_no_longer_solves_backdoor_questions():
+    # v3: naming X's parents solved every backdoor question (with "yes" on d-separation: 0.59 at level 4)
+    asked = 0
+    for level in (2, 4):
+        for seed in range(20):
+            problem = sample("causal/graph_query", level, seed)
+            if problem.data["kind"] != "backdoor":
+                continue
+            asked += 1
+            assert _reward(problem, _parents_of_x(problem)) == 0.0, (level, seed)
+            assert _reward(problem, problem.answer) == 1.0
+    assert asked >= 10
+
+
+def test_graph_query_backdoor_set_must_be_minimal_from_level_two():
+    import networkx as nx
+
+    checked = 0
+    for seed in range(30):
+        problem = sample("causal/graph_query", 3, seed)
+        if problem.data["kind"] != "backdoor":
+            continue
+        graph = nx.DiGraph(problem.data["edges"])
+        graph.add_nodes_from(problem.data["nodes"])
+        x, y, gold = problem.data["x"], problem.data["y"], set(problem.answer.split(", "))
+        spare = sorted(set(graph.nodes) - nx.descendants(graph, x) - set(problem.data["hidden"]) - {x, y} - gold)
+        if spare:
+            checked += 1
+            assert _reward(problem, ", ".join(sorted({*gold, spare[0]}))) == 0.0, seed
+    assert checked >= 3
