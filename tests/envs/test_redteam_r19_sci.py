@@ -105,3 +105,20 @@ def test_graph_query_backdoor_set_must_be_minimal_from_level_two():
             checked += 1
             assert _reward(problem, ", ".join(sorted({*gold, spare[0]}))) == 0.0, seed
     assert checked >= 3
+
+
+# --- economics/voting_rules: one name among six at the top level was a 1/6 guess ------------------------------
+
+
+def test_voting_rules_top_level_asks_two_judgements():
+    for seed in range(25):
+        problem = sample("economics/voting_rules", 4, seed)
+        names = problem.data["names"]
+        # v2: the winner's name alone was the answer, so a uniform guess paid 1/6
+        assert all(_reward(problem, name) == 0.0 for name in names)
+        first, second = problem.answer.split(", ")
+        assert _reward(problem, f"{first}, {second}") == 1.0
+        assert _reward(problem, f"{second}, {first}") == 0.0
+        assert (
+            _reward(problem, f"{first}, {second} or {names[0] if names[0] not in (first, second) else names[-1]}") == 0
+        )
