@@ -122,3 +122,26 @@ def test_voting_rules_top_level_asks_two_judgements():
         assert (
             _reward(problem, f"{first}, {second} or {names[0] if names[0] not in (first, second) else names[-1]}") == 0
         )
+
+
+# --- economics/dominance: the survivors written per player ------------------------------------------------------
+
+
+def test_dominance_reads_survivors_written_per_player():
+    problem = sample("economics/dominance", 4, 1)
+    survivors = problem.data["survivors"]
+    rows = ", ".join(s for s in survivors if s.isalpha())
+    columns = ", ".join(s for s in survivors if not s.isalpha())
+    for reply in (
+        f"rows {rows}; columns {columns}",
+        f"Row player: {rows}\nColumn player: {columns}",
+        f"columns {columns}; rows {rows}.",
+    ):
+        assert _reward(problem, reply) == 1.0, reply
+    dropped = ", ".join(s for s in survivors if s.isalpha())[:-3]  # one row fewer
+    for reply in (
+        f"rows {dropped}; columns {columns}",
+        f"rows {rows}; rows {columns}",
+        f"rows {rows}; columns {columns}. Just kidding.",
+    ):
+        assert _reward(problem, reply) == 0.0, reply
