@@ -105,7 +105,8 @@ class PopulationGrowth(Task):
         return Problem(prompt=prompt, answer=str(value), data={"kind": kind, "steps": steps, "value": value})
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        verdict = grade_number(answer, problem.data["value"], units=["individuals", "predators"])
+        verdict = grade_number(_without_asked_name(problem, answer), problem.data["value"],
+                               units=["individuals", "predators"])
         if verdict is None:
             return Verdict.unparsed("expected one whole number, such as 1234")
         return Verdict.right() if verdict else Verdict.wrong("that is not the population after the stated steps")
@@ -117,9 +118,31 @@ class PopulationGrowth(Task):
 
     def spellings(self, problem: Problem) -> list[str]:
         gold = problem.answer or ""
+        asked = _asked_name(problem)
         return [*super().spellings(problem), f"\\boxed{{{gold}}}", f"Answer: {gold}.", f"{gold} individuals",
-                f"{gold}.0"]
+                f"{gold}.0", f"{asked} = {gold}", f"\\boxed{{{asked} = {gold}}}", f"Answer: {asked}={gold}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         value = problem.data["value"]
-        return [str(value + 1), str(value * 2 + 1), f"{value}.5", f"{value} or {value + 1}"]
+        asked = _asked_name(problem)
+        return [str(value + 1), str(value * 2 + 1), f"{value}.5", f"{value} or {value + 1}",
+                f"{asked} = {value + 1}", f"{asked} = {value} or {asked} = {value + 1}"]
+
+
+def _asked_name(problem: Problem) -> str:
+    """The quantity the question names: ``N(5)``, or ``P(3)`` for the predators."""
+    return f"{'P' if problem.data['kind'] == 'predator_prey' else 'N'}({problem.data['steps']})"
+
+
+def _without_asked_name(problem: Problem, answer: str) -> str:
+    """The answer with one ``P(3) =`` naming the asked quantity taken out (``P(3) = 44``, ``\\boxed{P(3) = 44}``),
+    as a careful grader reads it; the shared number reader takes a bare name (``x = 3``) but not a call."""
+    if not isinstance(answer, str) or len(answer) > 1_000:
+        return answer
+    asked = _asked_name(problem)
+    if answer.count(asked) != 1:
+        return answer
+    for spelling in (f"{asked} = ", f"{asked}= ", f"{asked} =", f"{asked}="):
+        if spelling in answer:
+            return answer.replace(spelling, "", 1)
+    return answer

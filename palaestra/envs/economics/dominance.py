@@ -3,7 +3,8 @@
 A strategy is strictly dominated when another pure strategy of the same player pays strictly more against
 every remaining strategy of the opponent. Removing such strategies one at a time until none is left gives the
 same survivors in whatever order they are removed (for strict dominance the result is unique), so the answer
-is compared as a set: the surviving rows (letters) and columns (numbers) together. A listed strategy that is
+is compared as a set: the surviving rows (letters) and columns (numbers) together, or per player (``rows A, C;
+columns 1, 2``, either player first, on one line or two). A listed strategy that is
 eliminated, or a missing survivor, is named in the feedback.
 
 Games are built with a chain of planted dominations (each raising the dominating strategy's payoffs, which
@@ -27,9 +28,35 @@ from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
 from palaestra.envs.economics.common import column_names, game_table, random_matrix, row_names
+from palaestra.verifiers.normalize import read_answer
 from palaestra.verifiers.sets import one_of, read_set
 
 EXAMPLE = "X, Y, 7"  # a fixed placeholder of the right shape: never derived from the answer
+_PLAYER_LABELS = {"rows": ("rows", "row", "row player", "the row player"),
+                  "columns": ("columns", "column", "cols", "column player", "the column player")}
+
+
+def _read_by_player(text: str, rows: list[str], columns: list[str]) -> frozenset[str] | None:
+    """Survivors written per player, each part labelled (``rows A, C; columns 1, 2``, either player first, one part
+    per line or split by a semicolon), as a careful grader reads them; else None."""
+    if len(text) > 400:
+        return None
+    parts = [part.strip() for part in text.replace("\n", ";").split(";") if part.strip()]
+    if len(parts) != 2:
+        return None
+    found: dict[str, frozenset[str]] = {}
+    for part in parts:
+        lowered = part.lower()
+        labelled = [(player, word) for player, words in _PLAYER_LABELS.items() for word in words
+                    if lowered.startswith(word) and lowered[len(word):len(word) + 1] in (" ", ":", "=")]
+        if not labelled:
+            return None
+        player, label = max(labelled, key=lambda pair: len(pair[1]))
+        items = read_set(part[len(label):].lstrip(" :=").strip(), one_of(rows if player == "rows" else columns))
+        if items is None or player in found:
+            return None
+        found[player] = items
+    return found["rows"] | found["columns"]
 
 
 def eliminate(a: list[list[int]], b: list[list[int]], rounds: int | None = None) -> tuple[list[int], list[int]]:
@@ -128,6 +155,8 @@ class Dominance(Task):
         strategies = row_names(len(a)) + column_names(len(a[0]))
         written = read_set(answer, one_of(strategies))
         if written is None:
+            written = read_answer(answer, lambda text: _read_by_player(text, row_names(len(a)), column_names(len(a[0]))))
+        if written is None:
             return Verdict.unparsed("expected surviving strategies such as A, C, 2 separated by commas")
         survivors = problem.data["survivors"]
         for name in strategies:
@@ -161,8 +190,11 @@ class Dominance(Task):
     def spellings(self, problem: Problem) -> list[str]:
         survivors = problem.data["survivors"]
         listed = ", ".join(survivors)
+        by_player = (f"rows {', '.join(s for s in survivors if s.isalpha())}; "
+                     f"columns {', '.join(s for s in survivors if not s.isalpha())}")
         return [*super().spellings(problem), ", ".join(reversed(survivors)), f"{{{listed}}}", f"\\boxed{{{listed}}}",
-                f"Answer: {listed}.", " and ".join(survivors), listed.lower()]
+                f"Answer: {listed}.", " and ".join(survivors), listed.lower(), by_player,
+                by_player.replace("; ", "\n").replace("rows ", "Row player: ").replace("columns ", "Column player: ")]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         a, b = problem.data["row_payoffs"], problem.data["column_payoffs"]

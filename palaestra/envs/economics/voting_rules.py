@@ -16,8 +16,13 @@ The verifier reads one candidate's name (in a sentence, ``\\boxed{}``, after ``A
 with the winner; the feedback names the rule's winner only as "not this one" and says when the answer is the
 plurality winner under a different rule.
 
+The top level asks two judgements (``withdrawal``): the winner, and the winner once that winner withdraws (struck
+from every ballot, the same rule applied to the others), answered as two names in that order (``Zed, Yan``).
+Version 2 asked one name among six there, a guess that paid 1/6 (and "most head-to-head wins" 0.28); a pair
+pays 1/30 by chance and that read 0.19.
+
 Difficulty: the ballot groups times the candidates, times 1 (plurality), 2 (Borda), 3 (instant runoff,
-its rounds) or 4 (Schulze) for the drawn rule.
+its rounds) or 4 (Schulze) for the drawn rule, doubled when the withdrawal election is asked too.
 
 Generation speed: about 1,200 problems/s at level 4. About 12 in 13 drawn elections are redrawn, each decided under
 every rule, because the stated rule's winner is not unique or, in three elections in four, also wins under another
@@ -34,7 +39,7 @@ from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
 from palaestra.verifiers.normalize import read_answer
-from palaestra.verifiers.sets import one_of
+from palaestra.verifiers.sets import one_of, read_list
 
 NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jun", "Kai", "Lena", "Milo", "Nia")
 RULE_TEXT = {
@@ -53,6 +58,7 @@ RULE_TEXT = {
 DIFFER_SHARE = 0.75  # elections drawn so that the stated rule's winner loses under every other rule
 DIFFER_ATTEMPTS = 8_000
 RULE_WEIGHT = {"plurality": 1, "borda": 2, "runoff": 3, "schulze": 4}
+WITHDRAWAL_EXAMPLE = "Zed, Yan"  # a fixed placeholder of the right shape: never derived from the answer
 
 Ballots = list[tuple[int, list[int]]]  # (voters, ranking of candidate indices, best first)
 
@@ -138,6 +144,14 @@ def ballots_in(problem: Problem) -> Ballots:
     return ballots
 
 
+def winner_without(rule: str, ballots: Ballots, candidates: int, withdrawn: int) -> int | None:
+    """The winner (an index among all ``candidates``) once ``withdrawn`` is struck from every ballot, or None on a tie."""
+    rest = [c for c in range(candidates) if c != withdrawn]
+    chosen = winner(rule, [(voters, [rest.index(c) for c in ranking if c != withdrawn]) for voters, ranking in ballots],
+                    len(rest))
+    return None if chosen is None else rest[chosen]
+
+
 def winner(rule: str, ballots: Ballots, candidates: int) -> int | None:
     if rule == "plurality":
         return plurality(ballots, candidates)
@@ -154,20 +168,21 @@ class VotingRules(Task):
     family = "economics"
     description = "The winner of a ranked-ballot election under plurality, Borda, instant runoff or Schulze."
     tags = ("economics", "social-choice", "voting")
-    version = 2
+    version = 3
 
     @dataclass(frozen=True)
     class Config:
         candidates: int
         groups: int  # groups of voters sharing a ranking
         rules: tuple[str, ...]  # the rules a problem of this level may state
+        withdrawal: bool = False  # also ask who wins once the winner withdraws (two judgements, no guessable one)
 
     presets = (
         Config(3, 4, ("plurality", "borda")),
         Config(4, 5, ("plurality", "borda", "runoff")),
         Config(4, 6, ("borda", "runoff", "schulze")),
         Config(5, 7, ("borda", "runoff", "schulze")),
-        Config(6, 8, ("runoff", "schulze")),
+        Config(6, 8, ("runoff", "schulze"), withdrawal=True),
     )
     growth = Growth(steps={"candidates": 1, "groups": 2}, limits={"candidates": len(NAMES)})
 
@@ -178,38 +193,59 @@ class VotingRules(Task):
         # most elections are drawn so that no other rule elects the stated rule's winner
         differ = rng.random() < DIFFER_SHARE
 
-        def draw() -> tuple[Ballots, int] | None:
+        def draw() -> tuple[Ballots, int, int | None] | None:
             ballots = [(rng.randint(1, 12), rng.sample(range(k), k)) for _ in range(config.groups)]
             chosen = winner(rule, ballots, k)
             if chosen is None or (differ and (copeland(ballots, k) == chosen
                                               or any(winner(other, ballots, k) == chosen
                                                      for other in RULE_WEIGHT if other != rule))):
                 return None
-            return ballots, chosen
+            if not config.withdrawal:
+                return ballots, chosen, None
+            second = winner_without(rule, ballots, k, chosen)
+            return None if second is None else (ballots, chosen, second)
 
         # about 1 draw in 90 passes for Schulze with four candidates (level 2), hence the attempts
-        ballots, chosen = retry(draw, attempts=DIFFER_ATTEMPTS, what="an election the rule decides without a tie")
+        ballots, chosen, second = retry(draw, attempts=DIFFER_ATTEMPTS,
+                                        what="an election the rule decides without a tie")
         lines = "\n".join(f"{voters} voter{'s' if voters > 1 else ''}: {' > '.join(names[c] for c in ranking)}"
                           for voters, ranking in ballots)
         prompt = (
             f"Candidates: {', '.join(names)}. Each line gives a number of voters and their ranking, best first:\n\n"
             f"{lines}\n\nThe election uses this rule. {RULE_TEXT[rule]} Any tie is broken in favour of the "
             "candidate whose name comes first alphabetically (for an elimination: the one whose name comes last "
-            "is eliminated).\n\nWho wins? Answer with the winner's name, for example: Zed"
+            "is eliminated).\n\n" + (
+                "Who wins? Then suppose that winner withdraws: strike them from every ballot and apply the same rule "
+                "to the other candidates. Who wins then? Answer with the two names in that order, for example: "
+                f"{WITHDRAWAL_EXAMPLE}" if second is not None else
+                "Who wins? Answer with the winner's name, for example: Zed")
         )
         rounds = runoff(ballots, k)[1] if rule == "runoff" else 1
         first = plurality(ballots, k)
-        return Problem(prompt=prompt, answer=names[chosen],
-                       data={"names": names, "rule": rule, "groups": len(ballots), "rounds": rounds,
-                             "plurality": None if first is None else names[first]})
+        data = {"names": names, "rule": rule, "groups": len(ballots), "rounds": rounds,
+                "plurality": None if first is None else names[first]}
+        if second is not None:
+            data["second"] = names[second]
+        answer = names[chosen] if second is None else f"{names[chosen]}, {names[second]}"
+        return Problem(prompt=prompt, answer=answer, data=data)
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         names = problem.data["names"]
-        written = read_answer(answer, one_of(names))
-        if written is None:
-            return Verdict.unparsed(f"expected one candidate's name: one of {', '.join(names)}")
-        if written == problem.answer:
-            return Verdict.right()
+        second = problem.data.get("second")
+        if second is not None:
+            pair = read_list(answer, one_of(names))
+            if pair is None or len(pair) != 2:
+                return Verdict.unparsed(f"expected two candidates' names, the winner first, such as {WITHDRAWAL_EXAMPLE}")
+            written, then = pair
+            winner_name = problem.answer.split(", ")[0]
+            if written == winner_name:
+                return Verdict.judge(then == second, f"{then} does not win once {written} withdraws")
+        else:
+            written = read_answer(answer, one_of(names))
+            if written is None:
+                return Verdict.unparsed(f"expected one candidate's name: one of {', '.join(names)}")
+            if written == problem.answer:
+                return Verdict.right()
         if written == problem.data["plurality"] and problem.data["rule"] != "plurality":
             return Verdict.wrong(f"{written} has the most first choices, but the rule here is not plurality")
         return Verdict.wrong(f"{written} does not win under this rule")
@@ -217,9 +253,14 @@ class VotingRules(Task):
     def heuristics(self) -> dict[str, Callable[[Problem], str]]:
         def applying(rule: Callable[[Ballots, int], int | None]) -> Callable[[Problem], str]:
             def policy(problem: Problem) -> str:
-                names = problem.data["names"]
-                chosen = rule(ballots_in(problem), len(names))
-                return names[0 if chosen is None else chosen]
+                names, ballots = problem.data["names"], ballots_in(problem)
+                chosen = rule(ballots, len(names))
+                chosen = 0 if chosen is None else chosen
+                if "second" not in problem.data:
+                    return names[chosen]
+                rest = [c for c in range(len(names)) if c != chosen]
+                then = rule([(v, [rest.index(c) for c in r if c != chosen]) for v, r in ballots], len(rest))
+                return f"{names[chosen]}, {names[rest[0 if then is None else then]]}"
 
             return policy
 
@@ -229,14 +270,23 @@ class VotingRules(Task):
     def difficulty(self, problem: Problem) -> float:
         """Ballot groups times candidates times the rule's weight (instant runoff: plus its rounds)."""
         weight = RULE_WEIGHT[problem.data["rule"]] + (problem.data["rounds"] - 1) / 2
-        return float(problem.data["groups"] * len(problem.data["names"]) * weight)
+        elections = 2 if "second" in problem.data else 1
+        return float(problem.data["groups"] * len(problem.data["names"]) * weight * elections)
 
     def spellings(self, problem: Problem) -> list[str]:
         gold = problem.answer or ""
-        return [*super().spellings(problem), f"\\boxed{{{gold}}}", f"Answer: {gold}", f"{gold}.", gold.upper(),
-                f"**{gold}**"]
+        spelled = [*super().spellings(problem), f"\\boxed{{{gold}}}", f"Answer: {gold}", f"{gold}.", gold.upper(),
+                   f"**{gold}**"]
+        if "second" in problem.data:
+            spelled += [gold.replace(", ", " and "), gold.replace(", ", "\n")]
+        return spelled
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         gold, names = problem.answer or "", problem.data["names"]
+        if "second" in problem.data:
+            first, second = gold.split(", ")
+            others = [n for n in names if n not in (first, second)]
+            return [first, f"{second}, {first}", f"{first}, {others[0]}", f"{first}, {second} or {others[0]}",
+                    f"{first}, {second}, {others[0]}", f"{others[-1]}, {second}"]
         others = [n for n in names if n != gold]
         return [rng.choice(others), f"{gold} or {others[0]}", f"{others[-1]}"]
