@@ -260,6 +260,13 @@ def _read_core(
         marked, s = True, s[: suffix.start()]
     if marked and not approximate:
         return None
+    if s.count("≈") == 1:  # the exact value, then its decimal: the exact one is the answer
+        exact_text, decimal_text = (part.strip() for part in s.split("≈"))
+        exact = _read_core(exact_text, units, False, False, mixed, max_digits)
+        decimal = _read_core(decimal_text, units, unit_required, True, mixed, max_digits)
+        if exact is None or decimal is None or not decimal_agrees(exact, decimal, decimal_text):
+            return None
+        return exact
     s = _strip_parentheses(s)
     if units is None:
         return _numeral(s, mixed, max_digits)
@@ -272,6 +279,28 @@ def _read_core(
             value = _numeral(_strip_parentheses(s[:start].strip()), mixed, max_digits)
             return None if value is None else value * factor
     return None
+
+
+_LEADING_DECIMAL = re.compile(r"[+-]? ?(\d+(?:\.(\d+))?)(?![\d.])(?! ?/)")  # not the numerator of a fraction
+
+
+def decimal_agrees(exact: Fraction, decimal: Fraction, decimal_text: str) -> bool:
+    """Whether ``decimal`` (read from ``decimal_text``, in the asked unit) is ``exact`` rounded or truncated to the
+    last place written in ``decimal_text`` (a unit written after it scales the place): ``580013/340 ≈ 1706 Hz``,
+    ``1/3 ≈ 0.33`` and ``2/3 ≈ 0.66`` agree, ``3/7 ≈ 0.5`` does not, nor does a fraction in the decimal's place.
+    A careful grader accepts an exact answer followed by a true decimal; a false one makes it a second answer.
+
+    >>> decimal_agrees(Fraction(1, 3), Fraction(33, 100), "0.33"), decimal_agrees(Fraction(3, 7), Fraction(1, 2), "0.5")
+    (True, False)
+    """
+    numeral = _LEADING_DECIMAL.match(decimal_text[:200])
+    if numeral is None:
+        return False
+    written = Fraction(numeral.group(1))
+    unit = (abs(decimal / written) if written else Fraction(1)) / 10 ** len(numeral.group(2) or "")
+    error = abs(decimal - exact)
+    truncated = abs(decimal) <= abs(exact) and (decimal >= 0) == (exact >= 0) and error < unit
+    return error <= unit / 2 or truncated
 
 
 # A bare integer or decimal: read directly, skipping the wrapper and grammar machinery.

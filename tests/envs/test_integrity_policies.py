@@ -145,15 +145,18 @@ def test_the_assertion_renamed_to_the_counter_is_not_an_invariant():
 
 @pytest.mark.parametrize("env_id", ["graphs/max_clique", "graphs/chromatic_number", "graphs/hamiltonian_path",
                                     "algorithms/tsp", "graphs/vertex_cover"])
-def test_the_declared_heuristic_is_not_optimal_from_level_2(env_id):
+def test_the_declared_heuristics_are_not_optimal_from_level_2(env_id):
     source = make_source(env_id)
-    (name, heuristic), = source.heuristics().items()
+    heuristics = source.heuristics()
+    assert heuristics
     for level in range(2, source.levels()):
         problems = [source.sample(level, 90_000 + seed) for seed in SEEDS]
-        solved = sum(source.verify(p, heuristic(p)).correct for p in problems) / len(problems)
-        assert solved <= 0.05, (name, level, solved)
+        for name, heuristic in heuristics.items():
+            solved = sum(source.verify(p, heuristic(p)).correct for p in problems) / len(problems)
+            assert solved <= 0.05, (name, level, solved)
     easy = [source.sample(0, 90_000 + seed) for seed in SEEDS]
-    assert sum(source.verify(p, heuristic(p)).correct for p in easy) / len(easy) >= 0.5  # it is a real heuristic
+    best = max(sum(source.verify(p, h(p)).correct for p in easy) for h in heuristics.values()) / len(easy)
+    assert best >= 0.5  # they are real heuristics
 
 
 def test_no_guessed_string_separates_many_dfa_pairs():

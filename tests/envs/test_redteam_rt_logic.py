@@ -122,7 +122,7 @@ def test_deadline_scheduling_most_profitable_first_is_not_optimal(level):
 def test_declared_greedy_baselines_reach_no_optimum_past_level_0():
     for env_id in ("algorithms/knapsack", "algorithms/deadline_scheduling"):
         heuristics = make_source(env_id).heuristics()
-        assert len(heuristics) == 3
+        assert len(heuristics) >= 3
         for policy in heuristics.values():
             assert _paid(env_id, 3, policy) == 0
 
@@ -215,9 +215,10 @@ def test_mastermind_half_read_scores_leave_several_codes(level):
 
 def test_coloring_is_not_solved_by_dsatur():
     heuristics = make_source("graphs/coloring").heuristics()
-    assert set(heuristics) == {"DSATUR"}
+    assert "DSATUR" in heuristics
     for level in (2, 4, 6):
-        assert _paid("graphs/coloring", level, heuristics["DSATUR"]) == 0
+        for heuristic in heuristics.values():
+            assert _paid("graphs/coloring", level, heuristic) == 0
 
 
 # --- algorithms: operator rules dropped ----------------------------------------------------------------------

@@ -27,7 +27,7 @@ from palaestra.core import Problem, Task, Verdict
 from palaestra.verifiers import assignments
 from palaestra.verifiers.assignments import Units
 from palaestra.verifiers.normalize import read_answer, strip_wrappers, unify
-from palaestra.verifiers.numeric import read_approx
+from palaestra.verifiers.numeric import decimal_agrees, read_approx
 from palaestra.verifiers.rationals import format_fraction
 
 MAX_DIGITS = 160  # digits in one answer: capacitor networks past the presets reach ~80 (60 refused their references)
@@ -40,17 +40,15 @@ def read_quantity(text: str, units: Units) -> Fraction | None:
     """The exact number written, converted to the asked unit (a unit in ``units`` or none), else None.
 
     The exact value may be followed by its decimal approximation (``580013/340 ≈ 1706 Hz``), as a careful
-    grader accepts when the decimal is the value to its last written place (one unit of that place allowed,
-    so rounding and truncation both pass); a wrong decimal makes the answer unreadable (a second answer).
+    grader accepts when the decimal is the value rounded or truncated to its last written place
+    (:func:`~palaestra.verifiers.numeric.decimal_agrees`); a wrong decimal makes the answer unreadable (a second answer).
     """
     for sign in APPROXIMATELY:
         if isinstance(text, str) and text.count(sign) == 1 and len(text) <= 400:
             exact_text, approximate_text = text.split(sign)
             exact = assignments.read_quantity(exact_text, units, MAX_DIGITS)
             approximate = read_approx(approximate_text.strip(), units=dict(units) or None, mixed=True)
-            decimals = approximate_text.strip().partition(".")[2]
-            places = len(decimals) - len(decimals.lstrip("0123456789"))
-            if exact is None or approximate is None or abs(approximate - exact) > Fraction(1, 10**places):
+            if exact is None or approximate is None or not decimal_agrees(exact, approximate, approximate_text.strip()):
                 return None
             return exact
     return assignments.read_quantity(text, units, MAX_DIGITS)
