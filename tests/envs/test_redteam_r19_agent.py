@@ -1,0 +1,62 @@
+"""Red-team regressions, round 3 session 19 (agentic families: interactive, planning, operations, service, web,
+terminal, repo, tools).
+
+Each test measures a shortcut that paid without doing the task before its fix, or a right answer that was refused.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+import palaestra
+from palaestra.core.registry import make_source
+
+
+def _problems(env_id: str, level: int, count: int, base: int = 9_000) -> list[palaestra.Problem]:
+    source = make_source(env_id)
+    return [source.sample(level, base + seed) for seed in range(count)]
+
+
+def _blind_favourite(data: dict) -> int:
+    """The rental that is the favourite of the most users the generator may draw for a table (weights 0-3 not all 0,
+    must-haves, a clear favourite that is not best on everything it weighs): the recommendation a player makes at
+    turn one, without a question."""
+    numeric, features, rentals = data["numeric"], data["features"], data["rentals"]
+    lower = {"price", "distance"}
+    positions = []
+    for row in rentals:
+        line = []
+        for attribute in numeric:
+            values = [r[attribute] for r in rentals]
+            low, high = min(values), max(values)
+            share = 1.0 if high == low else (row[attribute] - low) / (high - low)
+            line.append(1 - share if attribute in lower and high != low else share)
+        positions.append(line)
+    points = np.array(positions)
+    has = np.array([[row[f] for f in features] for row in rentals], dtype=bool).reshape(len(rentals), -1)
+    votes = np.zeros(len(rentals))
+    for weights in itertools.product(range(4), repeat=len(numeric)):
+        if not any(weights):
+            continue
+        scores = points @ np.array(weights, dtype=float)
+        for needs in itertools.product((False, True), repeat=len(features)):
+            ok = ~(~has & np.array(needs, dtype=bool)[None, :]).any(axis=1) if features else np.ones(len(rentals), bool)
+            ranked = sorted(((scores[i], i) for i in range(len(rentals)) if ok[i]), reverse=True)
+            if len(ranked) < 2 or ranked[0][0] - ranked[1][0] < 0.15:  # the generator wants a clear favourite
+                continue
+            best = ranked[0][1]
+            if all(points[best][k] == 1.0 for k in range(len(numeric)) if weights[k]):  # and not a giveaway
+                continue
+            votes[best] += 1
+    return int(np.argmax(votes))
+
+
+def test_preference_elicitation_blind_recommendation_is_near_chance() -> None:
+    # Version 2's tables let one rental be the favourite of most users: recommending it at turn one (no question)
+    # won 0.82 of level 0 (chance 0.25) and 0.50 of level 4 (chance 0.08).
+    for level, bound in ((0, 0.42), (4, 0.22)):
+        problems = _problems("interactive/preference_elicitation", level, 50)
+        hits = sum(_blind_favourite(p.data) == p.data["favourite"] for p in problems)
+        assert hits / len(problems) <= bound, (level, hits)
