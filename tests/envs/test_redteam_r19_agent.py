@@ -60,3 +60,27 @@ def test_preference_elicitation_blind_recommendation_is_near_chance() -> None:
         problems = _problems("interactive/preference_elicitation", level, 50)
         hits = sum(_blind_favourite(p.data) == p.data["favourite"] for p in problems)
         assert hits / len(problems) <= bound, (level, hits)
+
+
+def _negotiate(problem: palaestra.Problem, multiple: float) -> float:
+    """Wait (ask three times the cost) until the last round, then ask ``multiple`` times the cost: the bids unread."""
+    source = make_source("interactive/negotiation")
+    state, total = source.initial_state(problem), 0.0
+    for _ in range(problem.data["rounds"]):
+        last = state["round"] >= problem.data["rounds"] - 1
+        price = round((multiple if last else 3) * problem.data["cost"])
+        outcome = source.play(problem, state, f"offer {price}")
+        total += outcome.verdict.reward
+        state = outcome.state
+        if outcome.done:
+            break
+    return total
+
+
+def test_negotiation_a_blind_last_offer_pays_little() -> None:
+    # Version 2 drew the limit from 1.3-2.2 times the cost: asking 1.4-1.5 times the cost in the last round, every
+    # bid ignored, scored 0.45-0.48 at every level (random play 0, the honest player 0.59 at level 4).
+    for level in (0, 4):
+        problems = _problems("interactive/negotiation", level, 80)
+        best = max(sum(_negotiate(p, m) for p in problems) / len(problems) for m in (1.3, 1.4, 1.5, 1.6, 1.7))
+        assert best <= 0.40, (level, best)
