@@ -84,3 +84,26 @@ def test_negotiation_a_blind_last_offer_pays_little() -> None:
         problems = _problems("interactive/negotiation", level, 80)
         best = max(sum(_negotiate(p, m) for p in problems) / len(problems) for m in (1.3, 1.4, 1.5, 1.6, 1.7))
         assert best <= 0.40, (level, best)
+
+
+def test_interactive_commands_read_after_a_naming_phrase() -> None:
+    # "I recommend C", "My recommendation is C", "I'll buy P1234" were refused as unreadable commands (a turn lost).
+    source = make_source("interactive/preference_elicitation")
+    problem = source.sample(2, 1)
+    favourite = problem.answer or ""
+    other = next(label for label in problem.data["labels"] if label != favourite)
+    start = source.initial_state(problem)
+    for right in (f"I recommend {favourite}", f"My recommendation is {favourite}.", f"Recommendation: {favourite}",
+                  f"Final recommendation: {favourite}", f"I would recommend rental {favourite}."):
+        assert source.play(problem, start, right).verdict.reward == 1.0, right
+    for wrong in (f"I recommend {favourite} or {other}", f"I do not recommend {favourite}",
+                  f"My recommendation is not {favourite}", f"I recommend {other}"):
+        assert source.play(problem, start, wrong).verdict.reward == 0.0, wrong
+    shop = make_source("interactive/shopping")
+    problem = shop.sample(2, 1)
+    target = problem.answer or ""
+    viewed = {"viewed": [target], "query": "", "shown": 0}
+    for right in (f"I will buy {target}", f"I'll buy {target}", f"I'd like to buy {target}."):
+        assert shop.play(problem, viewed, right).verdict.reward == 1.0, right
+    for wrong in (f"I will not buy {target}", f"I don't buy {target}", f"I will buy {target} or P1000"):
+        assert not shop.play(problem, viewed, wrong).verdict.correct, wrong

@@ -306,15 +306,23 @@ def _acceptable(data: dict[str, Any], index: int) -> bool:
     return all(data["rentals"][index][f] for f in data["features"] if data["needs"][f])
 
 
+# Words a grader reads past before a command ("I recommend C", "My final recommendation is C"); never "not".
+_LEAD = frozenset({"i", "we", "i'd", "we'd", "i'll", "we'll", "would", "will", "my", "our", "final", "so"})
+
+
 def _parse(words: list[str], data: dict[str, Any]) -> tuple[str, ...] | None:
     labels = [label.lower() for label in data["labels"]]
     if len(words) == 1 and words[0] in labels:
         words = ["recommend", *words]  # "Answer: C" reaches here as "C"
+    while words and words[0] in _LEAD:  # "I recommend C", "My final recommendation is C", "I'd pick C"
+        words = words[1:]
     if not words:
         return None
     verb = {"ask": "ask", "recommend": "recommend", "choose": "recommend", "pick": "recommend",
-            "compare": "compare"}.get(words[0])
+            "recommendation": "recommend", "compare": "compare"}.get(words[0])
     rest = [w for w in words[1:] if w not in ("about", "rental", "and", "with", "vs", "versus", "the", "rentals", "an")]
+    if verb == "recommend" and rest[:1] == ["is"]:
+        rest = rest[1:]
     if verb == "ask":
         names = {"pets": "pets", "pet": "pets", "pool": "pool", "parking": "parking", "price": "price",
                  "distance": "distance", "rating": "rating", "size": "size"}
