@@ -148,3 +148,20 @@ def test_gripper_textbook_courier_is_rarely_shortest() -> None:
         problems = _problems("planning/gripper", level, 40)
         shortest = sum(_courier(p.data) == p.data["optimal"] for p in problems)
         assert shortest / len(problems) <= 0.15, (level, shortest)
+
+
+def test_operations_label_lists_read_after_a_naming_phrase() -> None:
+    # "Sets: S1, S4", "Open W2, W5.", "The optimal order is J2, J1, J3." were unparsed in the list-answer envs.
+    for env_id, phrases in (("operations/set_cover", ("Sets {}.", "Chosen sets: {}", "The optimal cover is {{{}}}.")),
+                            ("operations/facility_location", ("Open {}.", "Warehouses: {}", "Warehouses to open: {}")),
+                            ("operations/flow_shop", ("Order: {}", "The optimal order is {}.", "Job order: {}"))):
+        source = make_source(env_id)
+        problem = source.sample(2, 1)
+        answer = problem.answer or ""
+        labels = answer.split(", ")
+        for phrase in phrases:
+            assert source.verify(problem, phrase.format(answer)).correct, (env_id, phrase)
+        other = next(f"{labels[0][0]}{n}" for n in range(1, 30) if f"{labels[0][0]}{n}" not in labels)
+        for wrong in (f"{phrases[0].format(answer)} Or {other}", phrases[1].format(f"{answer} or {other}"),
+                      phrases[1].format(f"not {answer}")):
+            assert not source.verify(problem, wrong).correct, (env_id, wrong)
