@@ -93,11 +93,20 @@ def test_interactive_commands_read_after_a_naming_phrase() -> None:
     favourite = problem.answer or ""
     other = next(label for label in problem.data["labels"] if label != favourite)
     start = source.initial_state(problem)
-    for right in (f"I recommend {favourite}", f"My recommendation is {favourite}.", f"Recommendation: {favourite}",
-                  f"Final recommendation: {favourite}", f"I would recommend rental {favourite}."):
+    for right in (
+        f"I recommend {favourite}",
+        f"My recommendation is {favourite}.",
+        f"Recommendation: {favourite}",
+        f"Final recommendation: {favourite}",
+        f"I would recommend rental {favourite}.",
+    ):
         assert source.play(problem, start, right).verdict.reward == 1.0, right
-    for wrong in (f"I recommend {favourite} or {other}", f"I do not recommend {favourite}",
-                  f"My recommendation is not {favourite}", f"I recommend {other}"):
+    for wrong in (
+        f"I recommend {favourite} or {other}",
+        f"I do not recommend {favourite}",
+        f"My recommendation is not {favourite}",
+        f"I recommend {other}",
+    ):
         assert source.play(problem, start, wrong).verdict.reward == 0.0, wrong
     shop = make_source("interactive/shopping")
     problem = shop.sample(2, 1)
@@ -152,9 +161,11 @@ def test_gripper_textbook_courier_is_rarely_shortest() -> None:
 
 def test_operations_label_lists_read_after_a_naming_phrase() -> None:
     # "Sets: S1, S4", "Open W2, W5.", "The optimal order is J2, J1, J3." were unparsed in the list-answer envs.
-    for env_id, phrases in (("operations/set_cover", ("Sets {}.", "Chosen sets: {}", "The optimal cover is {{{}}}.")),
-                            ("operations/facility_location", ("Open {}.", "Warehouses: {}", "Warehouses to open: {}")),
-                            ("operations/flow_shop", ("Order: {}", "The optimal order is {}.", "Job order: {}"))):
+    for env_id, phrases in (
+        ("operations/set_cover", ("Sets {}.", "Chosen sets: {}", "The optimal cover is {{{}}}.")),
+        ("operations/facility_location", ("Open {}.", "Warehouses: {}", "Warehouses to open: {}")),
+        ("operations/flow_shop", ("Order: {}", "The optimal order is {}.", "Job order: {}")),
+    ):
         source = make_source(env_id)
         problem = source.sample(2, 1)
         answer = problem.answer or ""
@@ -162,6 +173,33 @@ def test_operations_label_lists_read_after_a_naming_phrase() -> None:
         for phrase in phrases:
             assert source.verify(problem, phrase.format(answer)).correct, (env_id, phrase)
         other = next(f"{labels[0][0]}{n}" for n in range(1, 30) if f"{labels[0][0]}{n}" not in labels)
-        for wrong in (f"{phrases[0].format(answer)} Or {other}", phrases[1].format(f"{answer} or {other}"),
-                      phrases[1].format(f"not {answer}")):
+        for wrong in (
+            f"{phrases[0].format(answer)} Or {other}",
+            phrases[1].format(f"{answer} or {other}"),
+            phrases[1].format(f"not {answer}"),
+        ):
             assert not source.verify(problem, wrong).correct, (env_id, wrong)
+
+
+def test_plans_read_after_a_naming_phrase() -> None:
+    # "Route: LLDD", "The shortest path is LLDD.", "Moves: ...", "Steps: ...", "Crossings: ...", "Tiles: ..." were
+    # unparsed, and planning/maze refused "left, left, down" (keys_doors and sokoban read move words).
+    for env_id, level in (
+        ("planning/maze", 1),
+        ("planning/keys_doors", 1),
+        ("planning/sokoban", 1),
+        ("planning/water_jugs", 1),
+        ("planning/river_crossing", 1),
+        ("planning/sliding_puzzle", 1),
+    ):
+        source = make_source(env_id)
+        problem = source.sample(level, 1)
+        answer = problem.answer or ""
+        for label in ("Route: ", "The shortest path is ", "Moves: ", "Steps: ", "Crossings: ", "Tiles: ", "Plan: "):
+            assert source.verify(problem, f"{label}{answer}").correct, (env_id, label)
+        for wrong in (f"Route: {answer} or {answer}", f"The plan is not {answer}"):
+            assert not source.verify(problem, wrong).correct, (env_id, wrong)
+    maze = make_source("planning/maze")
+    problem = maze.sample(1, 1)
+    words = {"U": "up", "D": "down", "L": "left", "R": "right"}
+    assert maze.verify(problem, ", ".join(words[c] for c in problem.answer or "")).correct
