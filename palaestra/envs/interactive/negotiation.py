@@ -29,6 +29,13 @@ rounding), which the buyer always accepts.
 Version 2: reward normalised to regret (was the raw share, which random play earned ~0.5 of);
 one move per turn; an honest player.
 
+Version 3 (red team, round 3): the limit was ``cost * uniform(1.3, 2.2)``, so a player that ignored every bid,
+waited and asked 1.4-1.5 times the cost in the last round scored 0.45-0.48 at every level (the honest player:
+0.97 at level 0, 0.59 at level 4). The limit is now log-uniform over 1.15 to 2.9 times the cost
+(``LIMIT_RANGE``), which puts that rule at 0.30-0.34 and leaves the honest player's scores as they were. Both
+cheap rules are declared heuristics; waiting and accepting the last bid, which reads the bid, scores 0.67 at
+level 0 and 0.39 at level 4 (the buyer's last bid lies near its limit by the stated rule).
+
 The difficulty measure is how uncertain the limit still is when the last round comes: the
 width of the range of limits consistent with every bid seen (for some exponent in the stated
 range, up to the rounding), over ``limit - cost``.
@@ -53,7 +60,7 @@ class Negotiation(MultiTurnTask):
     family = "interactive"
     description = "Sell an item to a scripted buyer with a hidden limit and concession curve; scored by surplus."
     tags = ("interactive", "multi-turn", "negotiation", "economics")
-    version = 2  # v2: regret-normalised reward, one move per turn, an honest player
+    version = 3  # v2: regret-normalised reward, one move per turn, an honest player; v3: a wider limit prior
     one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
     hidden_information = True  # the limit and the exponent
     score_based = True
@@ -76,7 +83,7 @@ class Negotiation(MultiTurnTask):
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         cost = rng.randint(20, 200)
-        limit = round(cost * rng.uniform(1.3, 2.2))
+        limit = round(cost * math.exp(rng.uniform(math.log(LIMIT_RANGE[0]), math.log(LIMIT_RANGE[1]))))
         opening = round(cost * rng.uniform(0.5, 1.0))
         low, high = config.exponent
         exponent = round(math.exp(rng.uniform(math.log(low), math.log(high))), 2)
@@ -147,6 +154,20 @@ class Negotiation(MultiTurnTask):
         """The random player's moves: accept, or offer one of 16 prices spread evenly up to three times the cost."""
         return ["accept", *(f"offer {price}" for price in _offer_grid(problem.data["cost"]))]
 
+    def heuristics(self) -> dict[str, Any]:
+        def wait(problem: Problem, state: Any, history: Any) -> str | None:
+            last = state["round"] >= problem.data["rounds"] - 1
+            return None if last else f"offer {3 * problem.data['cost']}"
+
+        def blind_offer(problem: Problem, state: Any, history: Any, rng: random.Random) -> str:
+            return wait(problem, state, history) or f"offer {round(1.5 * problem.data['cost'])}"
+
+        def accept_at_the_end(problem: Problem, state: Any, history: Any, rng: random.Random) -> str:
+            return wait(problem, state, history) or "accept"
+
+        return {"wait, then ask 1.5 times the cost (bids ignored)": blind_offer,
+                "wait, then accept the last bid": accept_at_the_end}
+
     def honest_move(self, view: View) -> str:
         """Ask three times the cost (above any limit) until the last round, then the smallest limit consistent
         with the bids seen, for some exponent in the stated range."""
@@ -173,6 +194,7 @@ def _bid(data: dict[str, Any], t: int) -> int:
 
 _BID = re.compile(r"(?:opens with a bid of|The buyer bids) \$(\d+)")
 _EXPONENTS = re.compile(r"hidden k between ([\d.]+) and ([\d.]+)")
+LIMIT_RANGE = (1.15, 2.9)  # the buyer's limit over the cost, drawn log-uniformly (version 3)
 OFFERS = 16  # prices the random baseline picks from, besides accepting
 
 

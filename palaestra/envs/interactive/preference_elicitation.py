@@ -14,14 +14,29 @@ the model must find out. Each turn the model writes one command:
 - ``recommend C``: ends the episode; reward 1 when C is the user's favourite.
 
 An unreadable command costs a turn. The favourite is unique with a clear margin, never the
-best on every attribute alone, and the turn budget is below the number of attributes plus one
-at the harder levels, so the model must choose its questions. The oracle knows the user and
+best on every attribute alone, and the turn budget is at most the number of attributes plus one
+(below it at levels 1 and 2), so the model must choose its questions or ask each preference and
+do the arithmetic. The oracle knows the user and
 recommends the favourite at once. The honest player (:meth:`PreferenceElicitation.honest_move`)
 keeps every user the answers allow and asks the question whose worst answer leaves the fewest
 possible favourites; version 2 gives levels 3 and 4 one and two more turns, which it needs.
 
+Version 3 (red team, round 3): recommending at turn one, without a question, paid. Tables of independent
+uniform values let one rental win for most users (a rental that is good on everything), and the Bayes guess over
+the users (or "the best equal-weight total plus the features") named the favourite in 0.82 of level 0's games
+and 0.50 of level 4's (chance 0.25 and 0.08). Rentals now trade their features and attributes off against a
+shared budget, and the draw flattens the favourite's prior over the users it allows (:func:`_users`): a table is
+kept only when no recommendation at turn one wins more than chance plus ``BLIND_EDGE``, and a user whose
+favourite is likelier than one in the number of rentals is redrawn in proportion. The Bayes guess now wins 0.34,
+0.21 and 0.13 at levels 0, 2 and 4. The flatter tables need more questions: the budgets of levels 2 to 4 grew
+to 6, 8 and 8 turns, the most the honest player needed over 300 seeds per level.
+
 Levels add rentals and attributes and cut the budget. The difficulty measure is the number of
 rentals times attributes, per turn of the budget.
+
+Generation speed: about 70 problems/s at level 4 on this 2-core machine. Each draw scores every possible user
+(up to 2,040 weight and must-have combinations) against the table to know the favourite's prior, and a fifth to
+two thirds of the draws are redrawn; the prior is what keeps a blind recommendation near chance.
 """
 
 from __future__ import annotations
@@ -46,6 +61,7 @@ NUMERIC = {  # attribute: (unit text, True when lower is better, low, high)
 FEATURES = ("pool", "pets", "parking")
 WEIGHT_WORDS = ("not at all", "a little", "somewhat", "a lot")
 MARGIN = 0.15
+BLIND_EDGE = 0.08  # what a recommendation at turn one may win above chance, on any table (version 3)
 
 
 @register
@@ -55,7 +71,7 @@ class PreferenceElicitation(MultiTurnTask):
     description = "Find a simulated user's favourite rental by asking about its hidden weights and must-haves."
     tags = ("interactive", "multi-turn", "dialogue", "user-simulation")
     hidden_information = True
-    version = 2
+    version = 3
     public_keys = ("labels", "numeric", "features", "rentals")  # the prompt's table
 
     @dataclass(frozen=True)
@@ -68,9 +84,9 @@ class PreferenceElicitation(MultiTurnTask):
     presets = (
         Config(4, 2, 1, 5),
         Config(6, 3, 1, 5),
-        Config(8, 3, 2, 5),
-        Config(10, 4, 2, 6),
-        Config(12, 4, 3, 7),
+        Config(8, 3, 2, 6),
+        Config(10, 4, 2, 8),
+        Config(12, 4, 3, 8),
     )
     bounded = "its levels after the honest-player redesign trade options for budget: the difficulty measure stops growing past the presets"
 
@@ -80,17 +96,25 @@ class PreferenceElicitation(MultiTurnTask):
         labels = string.ascii_uppercase[: config.rentals]
 
         def draw() -> dict[str, Any] | None:
-            rentals = []
-            for _ in labels:
-                row: dict[str, Any] = {a: rng.randint(NUMERIC[a][2], NUMERIC[a][3]) for a in numeric}
-                row.update({f: rng.random() < 0.5 for f in features})
-                rentals.append(row)
-            weights = {a: rng.randint(0, 3) for a in numeric}
-            needs = {f: rng.random() < 0.5 for f in features}
-            if not any(weights.values()):
+            rentals = [_rental(rng, numeric, features) for _ in labels]
+            base = {"labels": labels, "numeric": numeric, "features": features, "rentals": rentals}
+            weights_of, needs_of, favourite_of, valid = _users(base)
+            users = np.flatnonzero(valid)
+            if not len(users):
                 return None
-            data = {"labels": labels, "numeric": numeric, "features": features, "rentals": rentals,
-                    "weights": weights, "needs": needs, "turns": config.turns}
+            # The favourite's prior over the users the draw allows (what a recommendation at turn one can know),
+            # flattened: tables where no guess wins much more than chance, and each rental kept as favourite
+            # with probability at most ``cap`` (a user whose favourite is likelier is redrawn that often).
+            prior = np.bincount(favourite_of[users], minlength=len(labels)) / len(users)
+            cap = 1 / len(labels)
+            if cap / np.minimum(prior, cap).sum() > cap + BLIND_EDGE:
+                return None
+            user = int(users[rng.randrange(len(users))])
+            if rng.random() * prior[favourite_of[user]] > cap:
+                return None
+            weights = {a: int(weights_of[user][k]) for k, a in enumerate(numeric)}
+            needs = {f: bool(needs_of[user][k]) for k, f in enumerate(features)}
+            data = {**base, "weights": weights, "needs": needs, "turns": config.turns}
             ranked = sorted(((_score(data, i), i) for i in range(len(rentals)) if _acceptable(data, i)), reverse=True)
             if len(ranked) < 2 or ranked[0][0] - ranked[1][0] < MARGIN:
                 return None
@@ -101,7 +125,7 @@ class PreferenceElicitation(MultiTurnTask):
             data["favourite"] = favourite
             return data
 
-        data = retry(draw, what="a user with a clear favourite")
+        data = retry(draw, attempts=400, what="a user with a clear favourite")
         header = " | ".join(["rental", *(f"{a} ({NUMERIC[a][0]})" for a in numeric), *features])
         lines = [" | ".join([label, *(_value_text(a, row[a]) for a in numeric),
                              *("yes" if row[f] else "no" for f in features)]) for label, row in zip(labels, data["rentals"])]
@@ -156,18 +180,12 @@ class PreferenceElicitation(MultiTurnTask):
         favourite, else ask the question whose worst answer leaves the fewest possible favourites."""
         base = {key: view.public[key] for key in ("labels", "numeric", "features", "rentals")}
         labels, numeric, features, rentals = base["labels"], base["numeric"], base["features"], base["rentals"]
+        w, n, favourite, _ = _users(base)
         positions = np.array([[_position(base, i, a) for a in numeric] for i in range(len(rentals))])
         has = np.array([[rentals[i][f] for f in features] for i in range(len(rentals))], dtype=bool)
-        weights = np.array([w for w in itertools.product(range(4), repeat=len(numeric)) if any(w)])
-        needs = np.array(list(itertools.product((False, True), repeat=len(features))), dtype=bool).reshape(
-            -1, len(features))
-        w = np.repeat(weights, len(needs), axis=0)  # every (weights, needs) pair: one user per row
-        n = np.tile(needs, (len(weights), 1))
         scores = w @ positions.T  # users x rentals
         acceptable = ~(n[:, None, :] & ~has[None, :, :]).any(axis=2)  # users x rentals
-        # Rank as play does: acceptable first, then score, then the earlier label.
         rank = acceptable * 1000.0 + scores - np.arange(len(rentals))[None, :] * 1e-6
-        favourite = rank.argmax(axis=1)
         alive = acceptable.any(axis=1)
 
         def reply(question: tuple[str, ...]) -> np.ndarray:
@@ -203,6 +221,45 @@ class PreferenceElicitation(MultiTurnTask):
             return max(len(set(favourites[g].tolist())) for g in groups), max(int(g.sum()) for g in groups)
 
         return " ".join(min(questions, key=worst))
+
+
+def _rental(rng: random.Random, numeric: list[str], features: list[str]) -> dict[str, Any]:
+    """One rental of a trade-off table: its features and its positions on the numeric attributes share a budget
+    (a rental with a pool tends to cost more or lie further away), so few rentals beat the others on every count."""
+    has = {f: rng.random() < 0.5 for f in features}
+    budget = len(numeric) * 0.5 - 0.35 * sum(has.values()) + rng.uniform(-0.1, 0.1)
+    shares = [rng.random() + 0.05 for _ in numeric]
+    row: dict[str, Any] = {}
+    for attribute, share in zip(numeric, shares):
+        _, lower_better, low, high = NUMERIC[attribute]
+        goodness = min(1.0, max(0.0, budget * share / sum(shares)))
+        row[attribute] = round(low + (1 - goodness if lower_better else goodness) * (high - low))
+    row.update(has)
+    return row
+
+
+def _users(base: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Every user (weights, must-haves; one per row) for the table ``base``, each one's favourite (ties: the earlier
+    label), and whether the generator may draw it (a weight above 0, a favourite ahead by ``MARGIN``, not the best
+    on every attribute it weighs)."""
+    labels, numeric, features, rentals = base["labels"], base["numeric"], base["features"], base["rentals"]
+    positions = np.array([[_position(base, i, a) for a in numeric] for i in range(len(rentals))])
+    has = np.array([[rentals[i][f] for f in features] for i in range(len(rentals))], dtype=bool)
+    weights = np.array([w for w in itertools.product(range(4), repeat=len(numeric)) if any(w)])
+    needs = np.array(list(itertools.product((False, True), repeat=len(features))), dtype=bool).reshape(
+        -1, len(features))
+    w = np.repeat(weights, len(needs), axis=0)
+    n = np.tile(needs, (len(weights), 1))
+    scores = w @ positions.T  # users x rentals
+    acceptable = ~(n[:, None, :] & ~has[None, :, :]).any(axis=2)
+    rank = acceptable * 1000.0 + scores - np.arange(len(labels))[None, :] * 1e-6
+    favourite = rank.argmax(axis=1)
+    masked = np.where(acceptable, scores, -np.inf)
+    ordered = np.sort(masked, axis=1)
+    with np.errstate(invalid="ignore"):
+        clear = np.isfinite(ordered[:, -2]) & (ordered[:, -1] - ordered[:, -2] >= MARGIN)
+    giveaway = np.all((positions[favourite] == 1.0) | (w == 0), axis=1)
+    return w, n, favourite, clear & ~giveaway
 
 
 def _reply(data: dict[str, Any], question: tuple[str, ...]) -> str:
@@ -249,15 +306,23 @@ def _acceptable(data: dict[str, Any], index: int) -> bool:
     return all(data["rentals"][index][f] for f in data["features"] if data["needs"][f])
 
 
+# Words a grader reads past before a command ("I recommend C", "My final recommendation is C"); never "not".
+_LEAD = frozenset({"i", "we", "i'd", "we'd", "i'll", "we'll", "would", "will", "my", "our", "final", "so"})
+
+
 def _parse(words: list[str], data: dict[str, Any]) -> tuple[str, ...] | None:
     labels = [label.lower() for label in data["labels"]]
     if len(words) == 1 and words[0] in labels:
         words = ["recommend", *words]  # "Answer: C" reaches here as "C"
+    while words and words[0] in _LEAD:  # "I recommend C", "My final recommendation is C", "I'd pick C"
+        words = words[1:]
     if not words:
         return None
     verb = {"ask": "ask", "recommend": "recommend", "choose": "recommend", "pick": "recommend",
-            "compare": "compare"}.get(words[0])
+            "recommendation": "recommend", "compare": "compare"}.get(words[0])
     rest = [w for w in words[1:] if w not in ("about", "rental", "and", "with", "vs", "versus", "the", "rentals", "an")]
+    if verb == "recommend" and rest[:1] == ["is"]:
+        rest = rest[1:]
     if verb == "ask":
         names = {"pets": "pets", "pet": "pets", "pool": "pool", "parking": "parking", "price": "price",
                  "distance": "distance", "rating": "rating", "size": "size"}

@@ -313,9 +313,15 @@ def _details(pid: str, product: dict[str, Any]) -> str:
             f"rating: {product['rating']:.1f} stars")
 
 
+# Words a grader reads past before a command; never "not" or "don't".
+_LEAD = frozenset({"i", "we", "i'd", "we'd", "i'll", "we'll", "would", "will", "like", "to", "let", "let's", "me", "now"})
+
+
 def _parse(words: list[str]) -> tuple[str, str] | None:
     if words in (["more"], ["next"], ["next", "page"], ["more", "results"]):
         return ("more", "")
+    while words and words[0] in _LEAD:  # "I'll buy P1234", "I'd like to buy P1234", "Let me view P1234"
+        words = words[1:]
     if len(words) < 2:
         return None
     verb = {"search": "search", "find": "search", "view": "view", "open": "view", "click": "view", "inspect": "view",

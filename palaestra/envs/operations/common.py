@@ -15,6 +15,7 @@ Example::
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 from fractions import Fraction
 
@@ -84,7 +85,20 @@ def read_sequence(text: str, labels: Sequence[str]) -> list[str] | None:
         return None
     for arrow in _ARROWS:
         text = text.replace(arrow, ",")
-    return read_list(text, one_of(labels), space_separated=True)
+    found = read_list(text, one_of(labels), space_separated=True)
+    if found is None:  # "Sets: S1, S4", "Open W2 and W5.", "The optimal order is J2, J1, J3."
+        found = read_answer(text, lambda s: read_list(_NAMING.sub("", s, count=1), one_of(labels),
+                                                      space_separated=True))
+    return found
+
+
+# A naming phrase before a list of labels (our pattern, anchored, no nested repetition): "Chosen sets:", "Open",
+# "The optimal order is", "Warehouses to open:".
+_NAMING = re.compile(
+    r"^(?:the\s+|my\s+)?(?:(?:optimal|best|chosen|minimum|cheapest|processing)\s+)?(?:open\s+)?"
+    r"(?:sets?|cover|warehouses?(?:\s+to\s+open)?|order|sequence|job\s+order|jobs?)?\s*(?:(?:is|are)\s+)?:?\s*",
+    re.IGNORECASE,
+)
 
 
 def read_labelled_sequences(text: str, heads: Sequence[str], labels: Sequence[str]) -> dict[str, list[str]] | None:

@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Verdict, retry
+from palaestra.envs.planning.common import without_label
 from palaestra.solvers.simulate import Rules, shortest_plan
 from palaestra.verifiers.normalize import read_answer, squeeze_spaces, strip_wrappers, unify
 
@@ -109,7 +110,7 @@ class PeopleCrossing:
         return Problem(prompt=prompt, answer=answer, data={**setup, "optimal": len(plan)})
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        loads = read_loads(answer)
+        loads = read_loads(without_label(answer))
         if loads is None:
             return Verdict.unparsed("expected crossings such as MC; M; CC")
         run = _rules(problem.data).run(loads)

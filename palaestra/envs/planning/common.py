@@ -62,3 +62,23 @@ def read_steps(text: str, step: re.Pattern[str], convert: Callable[[re.Match[str
     if not isinstance(text, str) or len(text) > max_count * MAX_CHARS_PER_STEP + 400:
         return None
     return read_answer(unify(text), lambda s: _steps_core(s, step, convert, max_count))
+
+
+# A naming phrase before a whole plan (our pattern, anchored, no nested repetition): "Route: LLDD", "The shortest
+# path is UURR.", "Moves: 1. U 2. L", "Steps: fill A, pour A B", "Crossings: goat; nothing", "Tiles: 4, 7, 1".
+_PLAN_LABEL = re.compile(
+    r"^\s*(?:(?:the|my|a)\s+)?(?:(?:shortest|optimal|minimal|final|full)\s+)?"
+    r"(?:route|path|moves?|plan|steps?|crossings?|tiles?|solution|sequence)\s*(?:(?:is|are)\s+|:\s*)",
+    re.IGNORECASE,
+)
+
+
+def without_label(text: str) -> str:
+    """``text`` without one naming phrase before the plan (see ``_PLAN_LABEL``); other text unchanged.
+
+    >>> without_label("Route: UURR"), without_label("The shortest path is UURR."), without_label("UURR")
+    ('UURR', 'UURR.', 'UURR')
+    """
+    if not isinstance(text, str):
+        return text
+    return _PLAN_LABEL.sub("", text, count=1)

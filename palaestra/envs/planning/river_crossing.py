@@ -34,6 +34,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.envs.planning._people_crossing import PeopleCrossing
+from palaestra.envs.planning.common import without_label
 from palaestra.solvers.simulate import Rules, shortest_plan
 from palaestra.verifiers.normalize import read_answer, squeeze_spaces, strip_wrappers, unify
 
@@ -130,7 +131,7 @@ class RiverCrossing(Task):
         if "missionaries" in problem.data:  # also planning/missionaries_cannibals-v1 problems
             return PEOPLE.verify(problem, answer)
         names = problem.data["items"]
-        loads = read_crossings(answer, names)
+        loads = read_crossings(without_label(answer), names)
         if loads is None:
             return Verdict.unparsed("expected crossings separated by semicolons, each naming what is carried or 'nothing'")
         rules = CrossingRules(len(names), problem.data["capacity"], [tuple(c) for c in problem.data["conflicts"]])

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
+from palaestra.envs.planning.common import without_label
 from palaestra.solvers.simulate import Rules, SearchBudgetExceeded, shortest_plan
 from palaestra.verifiers.moves import read_tokens
 
@@ -89,7 +90,7 @@ class SlidingPuzzle(Task):
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         n = problem.data["side"]
-        moves = read_tokens(answer, {str(t): t for t in range(1, n * n)}, max_count=MAX_MOVES, allow_empty=False)
+        moves = read_tokens(without_label(answer), {str(t): t for t in range(1, n * n)}, max_count=MAX_MOVES, allow_empty=False)
         if moves is None:
             return Verdict.unparsed(f"expected tile numbers from 1 to {n * n - 1} separated by commas")
         rules = SlidingRules(tuple(problem.data["start"]), tuple(problem.data["goal"]), n)

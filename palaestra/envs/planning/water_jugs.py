@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
-from palaestra.envs.planning.common import read_steps
+from palaestra.envs.planning.common import read_steps, without_label
 from palaestra.solvers.simulate import Rules
 
 MAX_STEPS = 300
@@ -126,7 +126,7 @@ class WaterJugs(Task):
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         names = NAMES[: len(problem.data["capacities"])]
-        steps = read_steps(answer, _STEP, lambda m: _read_step(m, names), max_count=MAX_STEPS)
+        steps = read_steps(without_label(answer), _STEP, lambda m: _read_step(m, names), max_count=MAX_STEPS)
         if steps is None:
             return Verdict.unparsed("expected steps such as: fill A, pour A B, empty B")
         run = _rules(problem).run(steps)
