@@ -41,3 +41,24 @@ def test_farm_sim_doing_nothing_scores_zero():
                 if outcome.done:
                     break
     assert total / 24 <= 0.02
+
+
+def _follow_wall(source, problem, hand: int) -> float:
+    """The wall follower: keep one hand on the wall (``hand`` 1 right, -1 left), reading the open ways it is told."""
+    headings = ["north", "east", "south", "west"]
+    state, text, heading = source.initial_state(problem), problem.prompt, 0
+    for _ in range(source.max_turns(problem)):
+        ways = re.findall(r"Open ways from here: ([a-z, ]+)\.", text)[-1].split(", ")
+        heading = next((heading + t) % 4 for t in (hand, 0, -hand, 2) if headings[(heading + t) % 4] in ways)
+        outcome = source.play(problem, state, headings[heading])
+        state, text = outcome.state, outcome.observation
+        if outcome.done:
+            return outcome.verdict.reward
+    return 0.0
+
+
+def test_fog_maze_wall_following_loses_at_the_top_level():
+    # v2: the left-hand rule, which ignores where the exit is, won 57% of level-4 games (the right-hand rule 51%).
+    source = make_source("games/fog_maze")
+    wins = sum(_follow_wall(source, sample("games/fog_maze", 4, seed), hand) for seed in range(20) for hand in (1, -1))
+    assert wins == 0
