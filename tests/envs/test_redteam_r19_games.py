@@ -62,3 +62,15 @@ def test_fog_maze_wall_following_loses_at_the_top_level():
     source = make_source("games/fog_maze")
     wins = sum(_follow_wall(source, sample("games/fog_maze", 4, seed), hand) for seed in range(20) for hand in (1, -1))
     assert wins == 0
+
+
+def test_hangman_turn_budget_does_not_count_the_secrets_distinct_letters():
+    # v2's budget was distinct letters + lives + 3, and every observation ends "(N turns left)": the first reply told
+    # whether the secret word has 5, 4 or 3 distinct letters. Two secrets of one shape now get one budget.
+    source = make_source("games/hangman")
+    budgets: dict[tuple[int, int], set[int]] = {}
+    for seed in range(40):
+        problem = sample("games/hangman", 0, seed)
+        shape = (len(problem.data["phrase"]), problem.data["lives"])
+        budgets.setdefault(shape, set()).add(source.max_turns(problem))
+    assert all(len(values) == 1 for values in budgets.values())
