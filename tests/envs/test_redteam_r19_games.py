@@ -74,3 +74,16 @@ def test_hangman_turn_budget_does_not_count_the_secrets_distinct_letters():
         shape = (len(problem.data["phrase"]), problem.data["lives"])
         budgets.setdefault(shape, set()).add(source.max_turns(problem))
     assert all(len(values) == 1 for values in budgets.values())
+
+
+def test_memory_pairs_and_gops_read_common_spellings_of_one_move():
+    # "(1, 2)" (memory) and "card 3" (GOPS) were refused; a refused GOPS bid loses the round's prize.
+    pairs = make_source("games/memory_pairs")
+    problem = sample("games/memory_pairs", 0, 1)
+    state = pairs.initial_state(problem)
+    assert pairs.play(problem, state, "(1, 2)").verdict.parsed
+    assert not pairs.play(problem, state, "(1, 2), (3, 4)").verdict.parsed
+    gops = make_source("games/gops")
+    problem = sample("games/gops", 0, 1)
+    hand = gops.initial_state(problem)["hand"]
+    assert gops.play(problem, gops.initial_state(problem), f"card {hand[-1]}").verdict.parsed
