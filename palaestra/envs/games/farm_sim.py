@@ -14,7 +14,8 @@ Everything is stated, so the best play is found exactly: a memoised search over 
 sorted since they are alike, gives ``best``, the most profit any play makes. The reward, paid after the last
 day, is regret-normalised (:func:`palaestra.core.multiturn.regret_reward`): ``clip((profit - baseline) /
 (best - baseline))``, where ``baseline`` is the lowest whole profit, at least the mean of 200 seeded
-playouts of uniformly random legal actions, at which those playouts average a reward of at most 0.05. The
+playouts of uniformly random legal actions and at least 0 (the profit of waiting every day; version 2), at which those
+playouts average a reward of at most 0.05. The
 generator keeps seasons where ``best - baseline`` is at least 6 coins and, from level 2, where the rule
 "harvest when ripe, sell at once, water when anything grows, else plant the crop with the best yield x
 average price - cost" scores at most 0.75, 0.6, 0.5 (levels 2, 3, 4). A move that cannot be read or
@@ -66,6 +67,7 @@ class FarmSim(MultiTurnTask):
     tags = ("games", "multi-turn", "single-player", "planning", "economics", "scheduling")
     one_move_per_turn = True  # a reply holding several actions is refused (checked by the kit)
     score_based = True
+    version = 2  # v2: the reward's zero is at least the profit of doing nothing (waiting every day)
 
     @dataclass(frozen=True)
     class Config:
@@ -95,7 +97,9 @@ class FarmSim(MultiTurnTask):
             game = _game(data)
             best = _best(game, _start(data))
             playouts = _random_profits(game, _start(data), random.Random(rng.getrandbits(64)))
-            baseline = _baseline(playouts, best)
+            # Never below 0: waiting every day makes a profit of 0, and doing nothing must not score (v1's baseline
+            # went negative where random play loses money, so "wait" every day scored about 0.28 at level 0).
+            baseline = max(0, _baseline(playouts, best))
             greedy = _final(game, _start(data), _greedy_move)
             if best - baseline < MIN_SPAN or regret_reward(greedy, baseline, best) > config.greedy_cap:
                 return None
@@ -115,7 +119,7 @@ class FarmSim(MultiTurnTask):
             "planted today can be watered from tomorrow and is ripe the day after its last watering. Seeds are "
             "bought on credit; whatever is unsold after the last day is worth nothing. You score by profit (sales "
             "minus seed costs): 0 up to a baseline, set so that uniformly random actions average a score of at "
-            "most 0.05, rising evenly to 1 for the most profit any play of this season makes.\n\n"
+            "most 0.05 and doing nothing scores 0, rising evenly to 1 for the most profit any play of this season makes.\n\n"
             "Crops:\n" + "\n".join(lines) + "\n\nMarket price per unit:\n" + "\n".join(table) + "\n\n"
             f"{_situation(data, _thawed(_start(data)))}\n\n"
             "Each day, write one action, for example: plant CROP, water, harvest plot 1, sell CROP or wait"

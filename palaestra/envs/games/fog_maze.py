@@ -12,7 +12,10 @@ level 3), the start and exit far apart. The budget is the shortest route plus a 
 maze's cells for exploring, a share that shrinks with the level; the oracle, which knows the
 maze, walks the shortest route; the honest player (:meth:`FogMaze.honest_move`), which knows only
 the walls it has seen, walks the shortest route through them assuming unseen walls open, and wins
-nearly always (version 2 gives level 3 more spare turns for it). The difficulty measure is the cells per spare turn (how much
+nearly always (version 2 gives level 3 more spare turns for it). From the top preset on, only mazes that no wall
+follower solves within the budget are kept (version 3: the left-hand rule, blind to where the exit is, won 57% of the
+level-4 games; a wall follower of either hand and any first heading is played at generation, and about a quarter of
+the mazes pass). The difficulty measure is the cells per spare turn (how much
 maze each exploring step must cover) times the base-2 logarithm of the cells.
 """
 
@@ -25,7 +28,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
-from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register
+from palaestra.core import MultiTurnTask, Outcome, Policy, Problem, Verdict, View, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.games.common import MAX_MOVE_CHARS
 from palaestra.generators.grids import cell_distances, random_maze
@@ -46,7 +49,7 @@ class FogMaze(MultiTurnTask):
     one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
     hidden_information = True
     public_keys = ("rows", "cols", "start", "goal")  # the prompt states the size, the start and the exit
-    version = 2
+    version = 3  # v3: the top preset keeps only mazes that wall following does not solve within the budget
     honest_win_share = 0.9  # optimistic route planning (the honest player) runs out of turns in ~1 maze of 60
 
     @dataclass(frozen=True)
@@ -55,26 +58,37 @@ class FogMaze(MultiTurnTask):
         cols: int
         explore: float  # spare turns, as a share of the cells
         loops: float = 0.0
+        followers_lose: bool = False  # keep only mazes no wall follower (either hand, any first heading) solves in time
 
     presets = (
         Config(3, 4, 1.5),
         Config(4, 5, 1.2),
         Config(5, 6, 1.0),
         Config(6, 6, 1.0, 0.1),
-        Config(7, 7, 0.6, 0.15),
+        Config(7, 7, 0.6, 0.15, True),
     )
     growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        maze = random_maze(rng, config.rows, config.cols, config.loops)
-        links = maze.links()
-        start = rng.randrange(config.rows * config.cols)
-        distance, _ = cell_distances(links, start)
-        far = max(distance)
-        goal = rng.choice([cell for cell, d in enumerate(distance) if d >= max(2, far * 3 // 4)])
-        spare = math.ceil(config.explore * config.rows * config.cols)
-        data = {"rows": config.rows, "cols": config.cols, "links": [sorted(x) for x in links], "start": start,
-                "goal": goal, "shortest": distance[goal], "turns": distance[goal] + spare}
+        def draw() -> dict[str, Any] | None:
+            maze = random_maze(rng, config.rows, config.cols, config.loops)
+            links = maze.links()
+            start = rng.randrange(config.rows * config.cols)
+            distance, _ = cell_distances(links, start)
+            far = max(distance)
+            goal = rng.choice([cell for cell, d in enumerate(distance) if d >= max(2, far * 3 // 4)])
+            spare = math.ceil(config.explore * config.rows * config.cols)
+            data = {"rows": config.rows, "cols": config.cols, "links": [sorted(x) for x in links], "start": start,
+                    "goal": goal, "shortest": distance[goal], "turns": distance[goal] + spare}
+            if config.followers_lose and any(_wall_follower_arrives(data, hand, heading)
+                                             for hand in (1, -1) for heading in range(4)):
+                return None
+            return data
+
+        # Without the wall-follower test a maze is the first draw (levels 0-3 are as in version 2).
+        data = retry(draw, what="a maze wall following does not solve in time") if config.followers_lose else draw()
+        assert data is not None
+        start, goal = data["start"], data["goal"]
         prompt = (
             f"You are in a maze of {config.rows} rows and {config.cols} columns of cells (row 1 is the top, column 1 "
             "the left). You cannot see the walls: you only learn which ways are open from the cell you are in. "
@@ -117,6 +131,9 @@ class FogMaze(MultiTurnTask):
         nxt = min(data["links"][here], key=lambda cell: (distance[cell], cell))
         return next(direction for direction in ORDER if _neighbour(data, here, direction) == nxt)
 
+
+    def heuristics(self) -> dict[str, Policy]:
+        return {"right hand on the wall": _follower_policy(1), "left hand on the wall": _follower_policy(-1)}
 
     def honest_move(self, view: View) -> str:
         """Walk the shortest route to the exit through the walls seen so far, cells not yet visited assumed open."""
@@ -167,6 +184,39 @@ def _neighbour(data: dict[str, Any], cell: int, direction: str) -> int | None:
     if not (0 <= row + dr < rows and 0 <= col + dc < cols):
         return None
     return (row + dr) * cols + col + dc
+
+
+_HEADINGS = ("north", "east", "south", "west")  # clockwise
+
+
+def _wall_follower_arrives(data: dict[str, Any], hand: int, heading: int) -> bool:
+    """Whether the wall follower (``hand`` 1: right hand on the wall, -1: left hand), first facing ``_HEADINGS[heading]``,
+    reaches the exit within the turn budget (it sees the open ways, so it never walks into a wall)."""
+    here = data["start"]
+    for _ in range(data["turns"]):
+        for turn in (hand, 0, -hand, 2):
+            direction = _HEADINGS[(heading + turn) % 4]
+            target = _neighbour(data, here, direction)
+            if target is not None and target in data["links"][here]:
+                heading, here = (heading + turn) % 4, target
+                break
+        if here == data["goal"]:
+            return True
+    return False
+
+
+def _follower_policy(hand: int) -> Policy:
+    """The wall follower as a player: it reads the open ways it was last told and faces the way it last moved."""
+
+    def policy(problem: Problem, state: Any, history: Any, rng: random.Random) -> str:
+        text = history[-1][1] if history else problem.prompt
+        ways = _WAYS.search(text)
+        open_ways = ways.group(1).split(", ") if ways else list(_HEADINGS)
+        heading = _HEADINGS.index(history[-1][0]) if history and history[-1][0] in _HEADINGS else 0
+        return next((_HEADINGS[(heading + t) % 4] for t in (hand, 0, -hand, 2)
+                     if _HEADINGS[(heading + t) % 4] in open_ways), "north")
+
+    return policy
 
 
 def _exits(data: dict[str, Any], cell: int) -> str:

@@ -47,7 +47,7 @@ _PRIZE = re.compile(r"the prize is (\d+)")
 _HAND = re.compile(r"Your cards: ([\d, ]+)\.")
 _THEIR_BID = re.compile(r"The opponent bid (\d+)")
 _PRIZE_DONE = re.compile(r"for prize (\d+)")
-_LEAD = re.compile(r"^\s*(?:i\s+)?(?:bid|play)\s+(?:card\s+)?", re.IGNORECASE)
+_LEAD = re.compile(r"^\s*(?:(?:i\s+)?(?:bid|play)\s+(?:card\s+)?|card\s+)", re.IGNORECASE)  # "bid 5", "card 5"
 
 
 @register

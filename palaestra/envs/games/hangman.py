@@ -13,7 +13,9 @@ which words fit. The oracle guesses the phrase's letters, so it never loses a li
 player (:meth:`Hangman.honest_move`) reads only the masks: it guesses the letter most of the
 fitting words hold and solves once each word has one candidate, and wins about 80-90% of games
 at every level (version 2 gives more lives at levels 1-4 so that it does). Levels add words and
-trade lives against letters. The difficulty measure is the number of distinct letters to find
+trade lives against letters. The turn budget is the phrase's letters (its length without spaces) plus the lives plus
+three, all of which the player sees (version 3; version 2 counted the distinct letters, which the turns left told). The
+difficulty measure is the number of distinct letters to find
 per life.
 """
 
@@ -49,7 +51,7 @@ class Hangman(MultiTurnTask):
     description = "Guess the letters of a hidden phrase of common words before the lives run out."
     tags = ("games", "multi-turn", "words", "deduction")
     one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
-    version = 2
+    version = 3  # v3: the turn budget no longer counts the secret's distinct letters (the turns left told it)
     hidden_information = True
     honest_win_share = 0.7  # a letter can miss whatever the player knows: the honest player wins about 80-90%
 
@@ -88,7 +90,9 @@ class Hangman(MultiTurnTask):
         return len(words()) if self.level_config(level).words == 1 else None
 
     def max_turns(self, problem: Problem) -> int:
-        letters = len(set(problem.data["phrase"]) - {" "})
+        # From what the player sees (the phrase's length, shown as blanks, and the lives): v2 counted the phrase's
+        # distinct letters, and every observation's "(N turns left)" gave that count of the secret away.
+        letters = len(problem.data["phrase"].replace(" ", ""))
         return letters + problem.data["lives"] + 3
 
     def difficulty(self, problem: Problem) -> float:

@@ -31,7 +31,8 @@ from palaestra.verifiers.normalize import read_answer, strip_wrappers
 
 PICTURES = ("apple", "boat", "cat", "drum", "eagle", "fern", "guitar", "hat", "igloo", "jar", "kite", "lamp",
             "moon", "nest", "owl", "pear", "queen", "rose", "sun", "tree", "umbrella", "violin", "whale", "yacht")
-_PAIR = re.compile(r"^(?:flip\s+)?(?:cards?\s+)?(\d{1,2})\s*(?:,|and|&|\s)\s*(?:card\s+)?(\d{1,2})$", re.IGNORECASE)
+_PAIR = re.compile(r"^(?:flip\s+)?(?:cards?\s+)?(?:\(\s*(\d{1,2})\s*(?:,|and|&|\s)\s*(\d{1,2})\s*\)|(\d{1,2})\s*(?:,|and|&|\s)"
+                   r"\s*(?:card\s+)?(\d{1,2}))$", re.IGNORECASE)  # "1 2", "1, 2", "cards 1 and 2", "(1, 2)"
 
 
 @register
@@ -150,7 +151,8 @@ def _read_pair(move: str, cards: int) -> tuple[int, int] | None:
         match = _PAIR.match(strip_wrappers(text).strip())
         if not match:
             return None
-        a, b = int(match.group(1)) - 1, int(match.group(2)) - 1
+        first, second = (match.group(1), match.group(2)) if match.group(1) else (match.group(3), match.group(4))
+        a, b = int(first) - 1, int(second) - 1
         return (a, b) if a != b and 0 <= a < cards and 0 <= b < cards else None
 
     return read_answer(move, read)

@@ -14,7 +14,8 @@ creature differs from every other in some attribute, so the table can always be 
 to one. The question budget is what a greedy questioner (always the question that splits the
 remaining creatures most evenly) needs in the worst case over the table (version 2: no longer
 for the hidden creature, which let the budget hint at it), plus the guess, plus the level's
-spare turns. The oracle knows the creature and guesses it; the honest player
+spare turns. The prompt's example guess is the table's first creature (version 3; version 2 named the row after
+the hidden one, so the secret could be read off the prompt). The oracle knows the creature and guesses it; the honest player
 (:meth:`TwentyQuestions.honest_move`) asks the greedy questions and guesses the one creature left.
 
 Levels grow the table and its attributes and remove the spare turns. The difficulty measure
@@ -55,7 +56,7 @@ class TwentyQuestions(MultiTurnTask):
     family = "games"
     description = "Find a hidden creature in a generated attribute table with yes/no questions in a stated grammar."
     tags = ("games", "multi-turn", "deduction", "information-gain")
-    version = 2
+    version = 3  # v3: the guess example is the table's first creature (v2 named the row after the secret)
     hidden_information = True
     public_keys = ("table", "attributes")  # the prompt lists the table
 
@@ -104,7 +105,9 @@ class TwentyQuestions(MultiTurnTask):
             f"- a value test on {', '.join(categorical)}: ATTRIBUTE = VALUE?, for example: {example}\n"
             + (f"- a number test on {', '.join(numeric)}: ATTRIBUTE > N?, ATTRIBUTE < N? or ATTRIBUTE = N?, for "
                f"example: {numeric[0]} > 3?\n" if numeric else "")
-            + f"- guess NAME, for example: guess {table[(secret + 1) % len(table)]['name']}; the guess ends the "
+            # The example is the table's first creature whatever the secret (it was the row after the secret, which
+            # gave the secret away): guessing it wins one game in len(table), as any guess does.
+            + f"- guess NAME, for example: guess {table[0]['name']}; the guess ends the "
             f"game.\nYou have {turns} turns in all; an unreadable question costs a turn."
         )
         data = {"table": table, "attributes": list(attributes), "secret": secret, "turns": turns}
