@@ -99,3 +99,40 @@ def test_coq_proof_repair_refuses_a_fixed_search_script():
     for script in _SEARCHES:
         outcome = task.play(problem, task.initial_state(problem), script)
         assert outcome.verdict.reward == 0.0 and not outcome.done, script
+
+
+# --- linalg/underdetermined_system: the prompt's example chosen by the answer ----------------------------------------
+
+
+def test_underdetermined_system_example_does_not_depend_on_the_answer():
+    """v2 showed (3, 1, -1, ...) exactly when (1, 2, 3, ...) solved the system, so answering (1, 2, 3, ...) whenever
+    the example was the other one always scored (16 problems in 3,000 at level 0)."""
+    task = _task("linalg/underdetermined_system")
+    for seed in range(1500):
+        problem = task.sample(0, seed)
+        n = len(problem.answer.strip("()").split(","))
+        assert "e.g. (" + ", ".join(str(k + 1) for k in range(n)) + ")" in problem.prompt, seed
+
+
+# --- linalg/eigenvalues: right answers written with labels or multiplicities -----------------------------------------
+
+
+def test_eigenvalues_accept_subscript_labels_and_multiplicities():
+    task = _task("linalg/eigenvalues")
+    checked = 0
+    for seed in range(60):
+        problem = task.sample(2, seed)
+        values = problem.data["values"]
+        subscripts = ", ".join(f"λ{'₁₂₃₄₅₆'[i]} = {v}" for i, v in enumerate(values))
+        assert _reward(problem, subscripts) == 1.0, subscripts
+        assert _reward(problem, ", ".join(f"λ{i + 1} = {v}" for i, v in enumerate(values))) == 1.0
+        repeated = [v for v in sorted(set(values)) if values.count(v) > 1]
+        if repeated:
+            v = repeated[0]
+            k = values.count(v)
+            rest = [str(w) for w in values if w != v]
+            assert _reward(problem, ", ".join([f"{v} (multiplicity {k})", *rest])) == 1.0
+            assert _reward(problem, ", ".join([f"{v} (multiplicity {k + 1})", *rest])) == 0.0
+            assert _reward(problem, ", ".join([f"{v}", *rest])) == 0.0
+            checked += 1
+    assert checked >= 5
