@@ -34,6 +34,7 @@ from palaestra.core.task import Growth
 from palaestra.verifiers.assignments import read_assignment
 from palaestra.verifiers.blocks import read_block
 from palaestra.verifiers.formulas import read_formula
+from palaestra.verifiers.normalize import strip_wrappers, unify
 from palaestra.verifiers.numeric import read_exact
 from palaestra.verifiers.polynomials import to_polynomial
 from palaestra.verifiers.sets import read_list
@@ -233,10 +234,12 @@ _PAIR_LABELS = ("smallest x", "the smallest x", "least x", "the least x", "pair 
 def _read_count_and_pair(text: str) -> tuple[Fraction, tuple[Fraction, Fraction]] | None:
     """The count and the pair of a count answer: two lines (or two parts split by ``;``), each with an optional
     label (``count:``, ``smallest x:``), or None."""
-    block = read_block(text, leading="strip")
+    block = read_block(strip_wrappers(unify(text)), leading="strip")
     if block is None:
         return None
     lines = [line.strip() for line in block if line.strip()]
+    if len(lines) == 2 and lines[-1].endswith("."):  # a closing full stop
+        lines[-1] = lines[-1][:-1]
     if len(lines) == 1 and ";" in lines[0]:
         lines = [part.strip() for part in lines[0].split(";", 1)]
     if len(lines) != 2:
