@@ -136,3 +136,23 @@ def test_eigenvalues_accept_subscript_labels_and_multiplicities():
             assert _reward(problem, ", ".join([f"{v}", *rest])) == 0.0
             checked += 1
     assert checked >= 5
+
+
+# --- deduction/kinship: one word of 13 at the top level, guessed from the asked person's sex -------------------------
+
+
+def _sex_guess(problem) -> str:
+    """Per asked pair, the commonest top-level relation of the asked person's sex (no reasoning about the family)."""
+    people = problem.data["people"]
+    pairs = problem.data.get("pairs") or [[problem.data["x"], problem.data["y"]]]
+    return "\n".join("son-in-law" if people[x]["sex"] == "m" else "great-granddaughter" for x, _ in pairs)
+
+
+def test_kinship_top_level_is_not_a_learnable_guess():
+    """v2 asked one relation of 13 at level 4; guessing by the asked person's sex scored 0.21 (a constant 0.10).
+    v3 asks three relations in one family, answered together."""
+    task = _task("deduction/kinship")
+    top = task.levels() - 1
+    problems = [task.sample(top, seed) for seed in range(150)]
+    assert all(_reward(p, p.answer) == 1.0 for p in problems[:20])
+    assert sum(_reward(p, _sex_guess(p)) for p in problems) / len(problems) <= 0.05
