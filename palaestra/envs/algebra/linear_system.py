@@ -43,7 +43,7 @@ class LinearSystem(Task):
     description = "Solve a square system of linear equations with a unique rational solution."
     tags = ("math", "algebra", "linear-algebra")
     max_answer_chars = 2_000
-    version = 2
+    version = 3  # v3: a fixed example (v2 reversed it when it was the answer)
 
     @dataclass(frozen=True)
     class Config:
@@ -71,8 +71,7 @@ class LinearSystem(Task):
         equations = [_equation_text(row, solution, names) for row in matrix]
         answer = ", ".join(f"{n} = {format_number(v)}" for n, v in zip(names, solution))
         example_values = list(_EXAMPLE_VALUES[: len(names)])
-        if [Fraction(v) for v in example_values] == solution:
-            example_values.reverse()  # the example must not be the answer
+        # a fixed placeholder (v2 reversed it exactly when it was the answer, which told the answer)
         example = ", ".join(f"{n} = {v}" for n, v in zip(names, example_values))
         prompt = (
             f"Solve the system of linear equations for {', '.join(names[:-1])} and {names[-1]}:\n\n"

@@ -3,15 +3,22 @@
 Levels 0-1 ask for any integer solution (small, then larger coefficients, some with a
 common factor and negative signs); level 2 for a solution with x and y both positive;
 level 3 for the general solution in terms of an integer parameter; level 4 for the
-number of solutions in non-negative integers. Equations are built from a chosen
-solution, so one exists.
+number of solutions in non-negative integers together with the one of them with the
+smallest x. Equations are built from a chosen solution, so one exists.
+
+The count comes with its certificate (v3): the non-negative solutions are the least-x one
+stepped by (b/g, -a/g), so the count follows from it, while the count alone is nearly
+given away by the estimate c·g/(a·b) (the count is its floor or the next integer;
+rounding it answered 67% of level 4 in v2). A bare count scores 0.
 
 Many answers are right and each is checked, not compared: a pair must satisfy the
 equation (``x = 3, y = -2``, ``(3, -2)``); a general solution ``x = x0 + p t, y = y0 + q t``
 must have integer coefficients, satisfy the equation for every t, and step by
 ``±b/g`` (g = gcd(a, b)), so that it lists every solution and nothing else
-(``x = 3 + 5t, y = -2 - 7t`` and ``x = 8 - 5k, y = -9 + 7k`` are both right); a count
-is one integer.
+(``x = 3 + 5t, y = -2 - 7t`` and ``x = 8 - 5k, y = -9 + 7k`` are both right); a count is
+one integer followed by the pair with the smallest x (``count: 6`` then ``smallest x: x = 3, y = 60``).
+The prompts' examples are fixed placeholders (v3; v2 showed the first of three pairs that was not a
+solution, so a later example told that the first one was).
 """
 
 from __future__ import annotations
@@ -25,7 +32,9 @@ from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
 from palaestra.verifiers.assignments import read_assignment
+from palaestra.verifiers.blocks import read_block
 from palaestra.verifiers.formulas import read_formula
+from palaestra.verifiers.normalize import strip_wrappers, unify
 from palaestra.verifiers.numeric import read_exact
 from palaestra.verifiers.polynomials import to_polynomial
 from palaestra.verifiers.sets import read_list
@@ -39,7 +48,7 @@ class LinearDiophantine(Task):
     family = "arithmetic"
     description = "Integer solutions of a x + b y = c: one solution, a positive one, the general one, or a count."
     tags = ("math", "number-theory")
-    version = 2
+    version = 3
 
     @dataclass(frozen=True)
     class Config:
@@ -61,33 +70,38 @@ class LinearDiophantine(Task):
         g = math.gcd(a, b)
         equation = _equation_text(a, b, c)
         if config.kind in ("any", "positive"):
-            pairs = ((4, -7), (5, -3), (-2, 9)) if config.kind == "any" else ((4, 7), (5, 3), (2, 9))
-            x1, y1 = next((x, y) for x, y in pairs if a * x + b * y != c)  # the example is never a solution
+            x1, y1 = (4, -7) if config.kind == "any" else (4, 7)  # a fixed placeholder, not chosen by the answer
             which = "integers" if config.kind == "any" else "positive integers (both at least 1)"
             question = f"Find one pair of {which} x, y with {equation}. Give it like x = {x1}, y = {y1}."
             answer = f"x = {x0}, y = {y0}"
         elif config.kind == "general":
             p, q = b // g, -a // g
-            example = next(e for e in ("x = 4 + 9t, y = -1 - 2t", "x = 5 - 8t, y = 2 + 3t")
-                           if not _verify_general(a, b, c, e).correct)
+            example = "x = 4 + 9t, y = -1 - 2t"  # a fixed placeholder, not chosen by the answer
             question = (f"Find all integer solutions of {equation}. Give the general solution in terms of an integer "
                         f"parameter t, like {example}.")
             answer = f"x = {_linear(x0, p)}, y = {_linear(y0, q)}"
         else:
-            count = _count_nonnegative(a, b, c)
-            question = (f"How many pairs of non-negative integers (x, y) satisfy {equation}? "
-                        "Give the count as one integer.")
-            answer = str(count)
+            count, least = _count_nonnegative(a, b, c), _least_nonnegative(a, b, c)
+            question = (f"How many pairs of non-negative integers (x, y) satisfy {equation}? Answer on two lines: "
+                        "the count, then the pair with the smallest x, for example:\n"
+                        "count: 3\nsmallest x: x = 2, y = 5")
+            answer = f"count: {count}\nsmallest x: x = {least[0]}, y = {least[1]}"
         return Problem(prompt=question, answer=answer,
                        data={"a": a, "b": b, "c": c, "kind": config.kind, "solution": [x0, y0]})
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         a, b, c, kind = problem.data["a"], problem.data["b"], problem.data["c"], problem.data["kind"]
         if kind == "count":
-            value = read_exact(answer, units=("pairs", "solutions"))
-            if value is None:
-                return Verdict.unparsed("not a number")
-            return Verdict.judge(value == _count_nonnegative(a, b, c), "wrong count")
+            read = _read_count_and_pair(answer)
+            if read is None:
+                return Verdict.unparsed("expected two lines: the count, then the pair with the smallest x "
+                                        "(count: 3, then smallest x: x = 2, y = 5)")
+            value, (x, y) = read
+            if value != _count_nonnegative(a, b, c):
+                return Verdict.wrong("wrong count")
+            if a * x + b * y != c or x < 0 or y < 0:
+                return Verdict.wrong("the pair is not a solution in non-negative integers")
+            return Verdict.judge((x, y) == _least_nonnegative(a, b, c), "another solution has a smaller x")
         if kind == "general":
             return _verify_general(a, b, c, answer)
         pair = _read_pair(answer)
@@ -110,7 +124,11 @@ class LinearDiophantine(Task):
         data = problem.data
         kind = data["kind"]
         if kind == "count":
-            return [*super().spellings(problem), f"{problem.answer} pairs", f"({problem.answer})"]
+            a, b, c = data["a"], data["b"], data["c"]
+            n, (x, y) = _count_nonnegative(a, b, c), _least_nonnegative(a, b, c)
+            return [*super().spellings(problem), f"{n} pairs\n({x}, {y})", f"{n}\nx = {x}, y = {y}",
+                    f"Count: {n}; smallest x: x = {x}, y = {y}", f"{n} solutions; the smallest x: ({x}, {y})",
+                    f"count = {n}\nsmallest x: (x, y) = ({x}, {y})"]
         x0, y0 = data["solution"]
         if kind == "general":
             g = math.gcd(data["a"], data["b"])
@@ -128,8 +146,15 @@ class LinearDiophantine(Task):
         data = problem.data
         x0, y0 = data["solution"]
         if data["kind"] == "count":
-            n = int(problem.answer)
-            return [str(n + 1), str(max(0, n - 1)) if n else "2", f"{n} or {n + 1}"]
+            a, b, c = data["a"], data["b"], data["c"]
+            n, (x, y) = _count_nonnegative(a, b, c), _least_nonnegative(a, b, c)
+            step_x, step_y = b // math.gcd(a, b), a // math.gcd(a, b)
+            pair = f"smallest x: x = {x}, y = {y}"
+            wrong = [str(n), f"count: {n}", f"count: {n + 1}\n{pair}", f"count: {n - 1}\n{pair}",
+                     f"count: {n} or {n + 1}\n{pair}", f"count: {n}\nsmallest x: x = {x + 1}, y = {y}"]
+            if n > 1:  # a solution, but not the one with the smallest x
+                wrong.append(f"count: {n}\nsmallest x: x = {x + step_x}, y = {y - step_y}")
+            return [w for w in wrong if not self.verify(problem, w).correct]
         if data["kind"] == "general":
             g = math.gcd(data["a"], data["b"])
             p, q = data["b"] // g, -data["a"] // g
@@ -192,6 +217,52 @@ def _count_nonnegative(a: int, b: int, c: int) -> int:
         return 0
     least_x = c // g * pow(a // g, -1, b // g) % (b // g)
     return 0 if a * least_x > c else (c - a * least_x) // (a * b // g) + 1
+
+
+def _least_nonnegative(a: int, b: int, c: int) -> tuple[int, int]:
+    """The solution in non-negative integers with the smallest x (count problems always have one)."""
+    g = math.gcd(a, b)
+    x = c // g * pow(a // g, -1, b // g) % (b // g)
+    return x, (c - a * x) // b
+
+
+_COUNT_LABELS = ("count", "number of pairs", "number of solutions", "there are", "the count is")
+_PAIR_LABELS = ("smallest x", "the smallest x", "least x", "the least x", "pair with the smallest x",
+                "the pair with the smallest x", "solution with the smallest x", "the solution with the smallest x")
+
+
+def _read_count_and_pair(text: str) -> tuple[Fraction, tuple[Fraction, Fraction]] | None:
+    """The count and the pair of a count answer: two lines (or two parts split by ``;``), each with an optional
+    label (``count:``, ``smallest x:``), or None."""
+    block = read_block(strip_wrappers(unify(text)), leading="strip")
+    if block is None:
+        return None
+    lines = [line.strip() for line in block if line.strip()]
+    if len(lines) == 2 and lines[-1].endswith("."):  # a closing full stop
+        lines[-1] = lines[-1][:-1]
+    if len(lines) == 1 and ";" in lines[0]:
+        lines = [part.strip() for part in lines[0].split(";", 1)]
+    if len(lines) != 2:
+        return None
+    count = read_exact(_unlabel(lines[0], _COUNT_LABELS).rstrip(",."), units=("pairs", "solutions"))
+    pair = _read_pair(_unlabel(lines[1], _PAIR_LABELS))
+    if count is None or pair is None or count.denominator != 1 or any(v.denominator != 1 for v in pair):
+        return None
+    return count, pair
+
+
+def _unlabel(line: str, labels: tuple[str, ...]) -> str:
+    """``line`` without a leading label (``count:``, ``count =``, ``Smallest x:``), bullets and bold marks."""
+    text = line.lstrip("-*• ").replace("**", "").strip()
+    lowered = text.lower()
+    for label in sorted(labels, key=len, reverse=True):
+        if lowered.startswith(label):
+            rest = text[len(label):].lstrip()
+            if rest[:1] in (":", "="):
+                return rest[1:].strip()
+            if label in ("there are", "the count is"):
+                return rest
+    return text
 
 
 def _read_pair(text: str) -> tuple[Fraction, Fraction] | None:

@@ -13,6 +13,15 @@ through their parents).
 
 The answer is one relation word such as ``aunt`` or ``father-in-law`` (``father in law`` and a
 sentence such as ``Ada is Ben's aunt`` are read too).
+
+The top level (v3) asks three relations in one family, answered one a line in order: one word out of
+its 13 was a guess a policy could learn from cheap cues (the asked person's sex, whether they appear
+only as a parent), which picked the answer of 24% of v2's level-4 problems against 8% for a constant;
+three answered together leave such a guess about 1%.
+
+Generation speed: about 290 problems/s at level 4 (550 below it) on this 2-core machine. The time goes to
+computing every pair's relations in the drawn family until each asked relation has a pair related in that way
+and no other (a family is redrawn when one is missing), which is what makes every answer unique; it is kept.
 """
 
 from __future__ import annotations
@@ -24,7 +33,9 @@ from typing import Any
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
+from palaestra.verifiers.blocks import read_block
 from palaestra.verifiers.choices import read_option
+from palaestra.verifiers.normalize import strip_wrappers, unify
 
 # fmt: off
 _MEN = ("Adam", "Boris", "Carl", "Daniel", "Edgar", "Frank", "George", "Henry", "Isaac", "Jack", "Kevin", "Louis",
@@ -48,7 +59,7 @@ _SENTENCES = (
 @register
 class Kinship(Task):
     id = "deduction/kinship"
-    version = 2
+    version = 3  # v3: the top level asks three relations at once (one word was a learnable guess)
     family = "deduction"
     description = "Name how two people in a described family are related (aunt, cousin, father-in-law, ...)."
     tags = ("logic", "deduction", "kinship", "reasoning")
@@ -58,17 +69,21 @@ class Kinship(Task):
         generations: int
         children: tuple[int, int]  # children per couple, drawn from this range
         relations: tuple[str, ...]
+        questions: int = 1  # pairs asked about in one family, answered together
 
     presets = (
         Config(generations=3, children=(1, 2), relations=_CORE),
         Config(generations=3, children=(2, 3), relations=_CORE + _EXTENDED),
         Config(generations=3, children=(2, 3), relations=_EXTENDED + _IN_LAW),
         Config(generations=4, children=(2, 3), relations=_EXTENDED + _IN_LAW + _GREAT),
-        Config(generations=4, children=(2, 4), relations=_IN_LAW + _GREAT + ("cousin", "uncle", "aunt")),
+        Config(generations=4, children=(2, 4), relations=_IN_LAW + _GREAT + ("cousin", "uncle", "aunt"),
+               questions=3),
     )
     bounded = "its difficulty measure stops growing with larger sizes past the presets (level 7 to 8)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
+        if config.questions > 1:
+            return self._several(rng, config)
         relation = rng.choice(config.relations)
         people, x, y = retry(lambda: _draw(rng, config, relation), what=f"a pair related as {relation}")
         facts = _facts(people)
@@ -86,19 +101,51 @@ class Kinship(Task):
         data = {"people": people, "x": x, "y": y, "relation": relation}
         return Problem(prompt=prompt, answer=relation, data=data)
 
+    def _several(self, rng: random.Random, config: Config) -> Problem:
+        relations = [rng.choice(config.relations) for _ in range(config.questions)]
+        people, pairs = retry(lambda: _draw_several(rng, config, relations), attempts=400,
+                              what=f"pairs related as {', '.join(relations)}")
+        facts = _facts(people)
+        rng.shuffle(facts)
+        names = [p["name"] for p in people]
+        vocabulary = sorted(set(_CORE + _EXTENDED + _IN_LAW + _GREAT))
+        asked = "\n".join(f"{i}. {names[x]} is {names[y]}'s ___" for i, (x, y) in enumerate(pairs, 1))
+        prompt = (
+            "Facts about a family:\n" + "\n".join(f"- {f}" for f in facts)
+            + "\n\nHow are these people related? Complete each sentence with one word from this list: "
+            + ", ".join(vocabulary)
+            + ".\n" + asked + "\nAunts and uncles include the spouses of a parent's siblings; in-laws are related "
+            "through a spouse; cousins are children of a parent's siblings. Answer with the words only, one a line "
+            "in the order asked, for example:\n" + "\n".join(("nephew", "aunt", "cousin", "son")[: len(pairs)])
+        )
+        data = {"people": people, "x": pairs[0][0], "y": pairs[0][1], "relation": relations[0],
+                "pairs": [list(pair) for pair in pairs], "relations": relations}
+        return Problem(prompt=prompt, answer="\n".join(relations), data=data)
+
     def difficulty(self, problem: Problem) -> float:
-        """People in the family plus three times the links between the two people (parent and marriage steps)."""
+        """People in the family plus three times the links between the two people (parent and marriage steps),
+        summed over the pairs asked."""
         people = problem.data["people"]
-        return float(len(people) + 3 * _distance(people, problem.data["x"], problem.data["y"]))
+        pairs = problem.data.get("pairs") or [[problem.data["x"], problem.data["y"]]]
+        return float(sum(len(people) + 3 * _distance(people, x, y) for x, y in pairs))
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         people = problem.data["people"]
+        if len(problem.data.get("pairs") or []) > 1:
+            return _verify_several(problem.data, answer)
         said = _read_relation(answer, people[problem.data["x"]]["name"], people[problem.data["y"]]["name"])
         if said is None:
             return Verdict.unparsed("expected one relation word, such as aunt")
         return Verdict.judge(said == problem.data["relation"], "wrong relation")
 
     def spellings(self, problem: Problem) -> list[str]:
+        if len(problem.data.get("pairs") or []) > 1:
+            relations, names = problem.data["relations"], [p["name"] for p in problem.data["people"]]
+            pairs = problem.data["pairs"]
+            return [*super().spellings(problem), "\n".join(f"{i}. {r}" for i, r in enumerate(relations, 1)),
+                    ", ".join(relations), "\n".join(r.replace("-", " ") for r in relations),
+                    "\n".join(f"{names[x]} is {names[y]}'s {r}." for (x, y), r in zip(pairs, relations)),
+                    "\n".join(f"{i}) {r.upper()}" for i, r in enumerate(relations, 1)), "; ".join(relations) + "."]
         relation = problem.answer or ""
         people = problem.data["people"]
         x, y = people[problem.data["x"]]["name"], people[problem.data["y"]]["name"]
@@ -107,6 +154,15 @@ class Kinship(Task):
                 f"{y}'s {relation}"]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
+        if len(problem.data.get("pairs") or []) > 1:
+            relations = problem.data["relations"]
+            others = [r for r in (*_CORE, *_EXTENDED, *_IN_LAW, *_GREAT) if r != relations[-1]]
+            wrong = ["\n".join(relations[:-1]), "\n".join([*relations[:-1], rng.choice(others)]),
+                     "\n".join([*relations[:-1], f"{relations[-1]} or {rng.choice(others)}"]),
+                     "\n".join([*relations, relations[0]]), relations[0]]
+            if relations[0] != relations[1]:
+                wrong.append("\n".join([relations[1], relations[0], *relations[2:]]))
+            return [w for w in wrong if not self.verify(problem, w).correct]
         relation = problem.data["relation"]
         opposite = {"father": "mother", "mother": "father", "son": "daughter", "daughter": "son"}
         others = [r for r in (*_CORE, *_EXTENDED, *_IN_LAW, *_GREAT) if r != relation]
@@ -135,6 +191,47 @@ def _read_relation(answer: str, x: str, y: str) -> str | None:
             break
     options = {r: (r, r.replace("-", " "), r.replace("-", "")) for r in (*_CORE, *_EXTENDED, *_IN_LAW, *_GREAT)}
     return read_option(text, options)
+
+
+def _verify_several(data: dict, answer: str) -> Verdict:
+    """Every asked relation, one a line in order (``1. aunt`` numbering and sentences are read), or all on one
+    line separated by commas or semicolons."""
+    if not isinstance(answer, str) or len(answer) > 1_000:
+        return Verdict.unparsed("answer too long")
+    pairs, relations = data["pairs"], data["relations"]
+    names = [p["name"] for p in data["people"]]
+    block = read_block(strip_wrappers(unify(answer)), leading="strip")
+    lines = [line.strip() for line in block or [] if line.strip()]
+    if len(lines) == 1:
+        lines = [part.strip() for part in re.split(r"[,;]", lines[0]) if part.strip()]
+    if len(lines) != len(pairs):
+        return Verdict.unparsed(f"expected {len(pairs)} relation words, one a line in the order asked")
+    for i, (line, (x, y), relation) in enumerate(zip(lines, pairs, relations), 1):
+        said = _read_relation(_NUMBERING.sub("", line, count=1), names[x], names[y])
+        if said is None:
+            return Verdict.unparsed(f"line {i}: expected one relation word, such as aunt")
+        if said != relation:
+            return Verdict.wrong(f"relation {i} is wrong")
+    return Verdict.right()
+
+
+_NUMBERING = re.compile(r"^\s*(?:[-*•]\s*)?\(?\d{1,2}[.):]\s*")
+
+
+def _draw_several(rng: random.Random, config: Kinship.Config,
+                  relations: list[str]) -> tuple[list[dict], list[tuple[int, int]]] | None:
+    """A family with a distinct pair for each relation (each related in exactly that one way), or None."""
+    people = _family(rng, config.generations, config.children)
+    pairs = [(x, y) for x in range(len(people)) for y in range(len(people)) if x != y]
+    rng.shuffle(pairs)
+    links = _links(people)
+    chosen: list[tuple[int, int]] = []
+    for relation in relations:
+        pair = next((p for p in pairs if p not in chosen and _relations(people, *p, links) == [relation]), None)
+        if pair is None:
+            return None
+        chosen.append(pair)
+    return people, chosen
 
 
 def _draw(rng: random.Random, config: Kinship.Config, relation: str) -> tuple[list[dict], int, int] | None:

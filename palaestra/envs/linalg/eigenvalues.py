@@ -27,7 +27,23 @@ from palaestra.solvers.linalg import inverse
 from palaestra.verifiers.numeric import read_exact
 from palaestra.verifiers.sets import read_list
 
-_NAMES = re.compile(r"(?:λ|\\lambda)\s*(?:_\s*\{?\s*\d+\s*\}?)?\s*=\s*")
+_NAMES = re.compile(r"(?:λ|\\lambda)\s*(?:_\s*\{?\s*\d+\s*\}?|[₀-₉]+|\d+)?\s*=\s*")
+# "-2 (multiplicity 2)", "-2 (algebraic multiplicity 2)", "3 (twice)", "1 (double)": the value written out that often
+_MULTIPLICITY = re.compile(
+    r"(-?\s*\d+(?:\s*/\s*\d+)?)\s*\(\s*(?:with\s+)?(?:algebraic\s+)?"
+    r"(?:multiplicity\s*(?:=\s*|of\s+)?([1-9])|(twice|double)|(three times|triple))\s*\)",
+    re.IGNORECASE,
+)
+
+
+def _expand_multiplicities(answer: str) -> str:
+    """``-2 (multiplicity 2), 0`` as ``-2, -2, 0`` (bounded: one digit of multiplicity per value)."""
+
+    def repeat(match: re.Match[str]) -> str:
+        count = int(match.group(2)) if match.group(2) else 2 if match.group(3) else 3
+        return ", ".join([match.group(1).replace(" ", "")] * count)
+
+    return _MULTIPLICITY.sub(repeat, answer)
 
 
 @register
@@ -73,7 +89,9 @@ class Eigenvalues(Task):
         })
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        items = read_list(_NAMES.sub("", answer), lambda s: read_exact(s, max_digits=30))
+        if not isinstance(answer, str) or len(answer) > 2_000:
+            return Verdict.unparsed("not a list of numbers")
+        items = read_list(_NAMES.sub("", _expand_multiplicities(answer)), lambda s: read_exact(s, max_digits=30))
         if items is None:
             return Verdict.unparsed("not a list of numbers")
         want = problem.data["values"]
@@ -95,7 +113,8 @@ class Eigenvalues(Task):
                 "{" + ", ".join(map(str, values)) + "}", "λ = " + ", ".join(map(str, values)),
                 ", ".join(f"λ_{i + 1} = {v}" for i, v in enumerate(values)),
                 ", ".join(f"\\lambda_{{{i + 1}}} = {v}" for i, v in enumerate(values)),
-                " and ".join(map(str, values))]
+                " and ".join(map(str, values)), ", ".join(f"λ{'₁₂₃₄₅₆'[i]} = {v}" for i, v in enumerate(values[:6])),
+                _with_multiplicities(values)]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         values = problem.data["values"]
@@ -105,6 +124,12 @@ class Eigenvalues(Task):
         if len(distinct) < len(values):
             wrong.append(", ".join(map(str, distinct)))  # multiplicity dropped
         return [w for w in wrong if not self.verify(problem, w).correct]
+
+
+def _with_multiplicities(values: list[int]) -> str:
+    """``-2 (multiplicity 2), 0``: each distinct value once, its multiplicity in brackets where it repeats."""
+    distinct = sorted(set(values))
+    return ", ".join(f"{v} (multiplicity {values.count(v)})" if values.count(v) > 1 else str(v) for v in distinct)
 
 
 def _matrix(rng: random.Random, config: Eigenvalues.Config) -> tuple[list[list[int]], list[int]] | None:

@@ -66,7 +66,7 @@ class UnderdeterminedSystem(Task):
     family = "linalg"
     description = "Solve A x = b with free variables: any solution, the general solution, or no solution."
     tags = ("math", "linear-algebra")
-    version = 2
+    version = 3  # v3: a fixed example (v2 chose it by the answer)
 
     @dataclass(frozen=True)
     class Config:
@@ -104,8 +104,8 @@ class UnderdeterminedSystem(Task):
                    f"e.g. (2 - s, s, 1 + 3t, t){' for four unknowns' if n != 4 else ''}; write 'no solution' if "
                    "there is none.")
         else:
-            example = next(e for e in ([k + 1 for k in range(n)], [3 - 2 * k for k in range(n)])
-                           if [sum(a * x for a, x in zip(row, e)) for row in matrix] != rhs)  # never a solution
+            # a fixed placeholder: v2 showed (3, 1, -1, ...) exactly when (1, 2, 3, ...) solved the system
+            example = [k + 1 for k in range(n)]
             ask = (f"Find one solution ({unknowns}), e.g. ({', '.join(map(str, example))})"
                    + ("; write 'no solution' if there is none." if config.inconsistent else "."))
         prompt = f"Solve the system of linear equations in {unknowns}:\n{equations}\n\n{ask}"

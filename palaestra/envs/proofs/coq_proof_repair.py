@@ -10,7 +10,9 @@ longer names the assumption a later line uses, or the final step dropped.
 
 Each turn the model sends a whole proof script. It is read by :func:`palaestra.verifiers.coq.read_script`
 with the deciding tactics refused (:data:`palaestra.envs.proofs._coq_logic.AUTOMATION`: ``tauto``,
-``firstorder``, ``auto``... would prove every such theorem, so a constant script would pay) and checked by
+``firstorder``, ``auto``... would prove every such theorem, so a constant script would pay; so would a
+fixed search with ``repeat``, ``try``, ``first``, ``match``, ``||`` or ``+``, refused by
+:func:`palaestra.envs.proofs._coq_logic.read_hand_script`) and checked by
 ``coqc`` in the sandbox with ``Print Assumptions`` required closed. A rejected attempt comes back with
 coqc's first error, its line in the script and that line's text; a refused script (a forbidden tactic, a
 command) loses the turn with the reason. The episode ends when a proof closes: reward ``1 / (1 +
@@ -32,7 +34,14 @@ from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.proofs._coq_logic import AUTOMATION, THEOREM, coq_formula, tactic_script
+from palaestra.envs.proofs._coq_logic import (
+    AUTOMATION,
+    SEARCH,
+    THEOREM,
+    coq_formula,
+    read_hand_script,
+    tactic_script,
+)
 from palaestra.envs.proofs._fitch import draw_sequent
 from palaestra.envs.proofs._logic import ATOMS
 from palaestra.verifiers import coq
@@ -46,7 +55,7 @@ class CoqProofRepair(MultiTurnTask):
     family = "proofs"
     description = "Repair a broken Coq proof over turns; each attempt comes back with coqc's real error."
     tags = ("logic", "proofs", "coq", "multi-turn", "proof-repair")
-    version = 3  # dintuition, info_auto and the like refused (v2: level 0 over four atoms)
+    version = 4  # v4: search combinators refused (repeat match ...); v3: dintuition and the like
     multiline = True
     toolchains = ("coq",)
     distinct_from = {"proofs/coq_tautology": "a given broken tactic script is repaired over turns from coqc's error "
@@ -100,6 +109,7 @@ class CoqProofRepair(MultiTurnTask):
 
         statement, reference, broken, applied = retry(draw, attempts=20_000, what="a tautology with faults to inject")
         forbidden = ", ".join(sorted(AUTOMATION))
+        search = ", ".join(sorted(SEARCH))
         broken_text = "\n".join(broken)
         prompt = (
             f"This Coq 8.16 proof (the standard library's prelude, no Require) does not go through:\n\n"
@@ -107,8 +117,9 @@ class CoqProofRepair(MultiTurnTask):
             "Repair it. Each turn, send a whole proof script (the tactics between Proof. and Qed.); coqc checks "
             "it and, if it fails, you get coqc's first error with its line. The episode ends when the proof "
             "closes (Print Assumptions must show no axiom); it scores 1 / (1 + the number of rejected attempts). "
-            f"The tactics that decide such goals are not allowed ({forbidden}), nor are admit, axioms, commands or "
-            "strings. The shape of a turn, for example:\nintros P Q H1.\nsplit.\n{ exact H1. }\n{ ... }"
+            f"The tactics that decide such goals are not allowed ({forbidden}), nor are the combinators that "
+            f"search ({search}, || and the + of alternatives), admit, axioms, commands or strings. The shape of "
+            "a turn, for example:\nintros P Q H1.\nsplit.\n{ exact H1. }\n{ ... }"
         )
         return Problem(prompt=prompt, answer="\n".join(reference), data={
             "statement": statement, "broken": broken_text, "faults": applied, "turns": config.turns,
@@ -126,7 +137,7 @@ class CoqProofRepair(MultiTurnTask):
 
     def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
         statement = problem.data["statement"]
-        script = coq.read_script(move, statement, AUTOMATION)
+        script = read_hand_script(move, statement)
         if script.startswith("refused:"):
             return Outcome.invalid(state, script.removeprefix("refused: "), "proof")
         report = coq.check("", THEOREM, statement, script)

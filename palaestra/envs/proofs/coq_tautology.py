@@ -12,7 +12,8 @@ The answer is the proof script (the tactics between ``Proof.`` and ``Qed.``). It
 :func:`palaestra.verifiers.coq.read_script` (tactics only: no vernacular, ``admit``, axioms or strings)
 with the deciding tactics refused as well (:data:`AUTOMATION`: ``tauto``, ``intuition``,
 ``firstorder``, ``auto``, ``lia``... each of which proves every such theorem, so a constant script
-would pay), then checked by ``coqc`` in the sandbox, and it counts only when ``Print Assumptions`` says
+would pay) and the combinators with which one fixed script searches for the proof (``repeat``, ``try``,
+``first``, ``match``, ``||``, ``+``...: :func:`palaestra.envs.proofs._coq_logic.read_hand_script`), then checked by ``coqc`` in the sandbox, and it counts only when ``Print Assumptions`` says
 the theorem is closed under the global context. Any proof is accepted. Difficulty: the lines of the
 reference natural-deduction proof plus a quarter of the goal's size. Needs the ``coq`` toolchain.
 
@@ -30,7 +31,7 @@ from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.proofs._coq_logic import AUTOMATION, THEOREM, coq_formula, proof_term
+from palaestra.envs.proofs._coq_logic import AUTOMATION, SEARCH, THEOREM, coq_formula, proof_term, read_hand_script
 from palaestra.envs.proofs._fitch import draw_sequent
 from palaestra.envs.proofs._logic import ATOMS, size
 from palaestra.verifiers import coq
@@ -42,7 +43,7 @@ class CoqTautology(Task):
     family = "proofs"
     description = "Prove an intuitionistic propositional tautology in Coq by hand (no deciding tactics)."
     tags = ("logic", "proofs", "coq", "intuitionistic")
-    version = 3  # dintuition, info_auto and the like refused (v2: level 0 over five atoms)
+    version = 4  # v4: search combinators refused (repeat match ... proved 5-8 of 10); v3: dintuition and the like
     multiline = True
     toolchains = ("coq",)
 
@@ -76,13 +77,14 @@ class CoqTautology(Task):
         hypotheses = " ".join(f"H{i}" for i in range(1, len(premises) + 1))
         script = f"intros {variables} {hypotheses}".rstrip() + f".\nexact {proof_term(sequent.tree, premises)}."
         forbidden = ", ".join(sorted(AUTOMATION))
+        search = ", ".join(sorted(SEARCH))
         prompt = (
             f"Prove this theorem in Coq 8.16 (the standard library's prelude, no Require):\n\n"
             f"Theorem {THEOREM} : {statement}.\n\n"
             "Write only the proof script: the tactics that go between Proof. and Qed. Prove it by hand: the "
-            f"tactics that decide such goals are not allowed ({forbidden}), nor are admit, axioms, commands or "
-            "strings. intros, apply, exact, split, destruct, left, right, exfalso, contradiction, assumption and "
-            "the like are fine. The proof is checked by coqc and must be closed (Print Assumptions). The shape, "
+            f"tactics that decide such goals are not allowed ({forbidden}), nor are the combinators that search "
+            f"({search}, || and the + of alternatives), admit, axioms, commands or strings. intros, apply, "
+            "exact, split, destruct, left, right, exfalso, contradiction, assumption and the like are fine. The proof is checked by coqc and must be closed (Print Assumptions). The shape, "
             "for example:\nintros A B HA.\nsplit.\n- exact HA.\n- apply B."
         )
         return Problem(prompt=prompt, answer=script, data={
@@ -91,7 +93,7 @@ class CoqTautology(Task):
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         statement = problem.data["statement"]
-        script = coq.read_script(answer, statement, AUTOMATION)
+        script = read_hand_script(answer, statement)
         if script.startswith("refused:"):
             return Verdict.unparsed(script.removeprefix("refused: "))
         return coq.check("", THEOREM, statement, script).verdict()
