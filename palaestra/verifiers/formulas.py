@@ -47,7 +47,7 @@ import mpmath
 
 from palaestra.verifiers.expressions import Expr, parse_expression
 from palaestra.verifiers.normalize import closing_bracket, read_answer, simplify_latex, unify
-from palaestra.verifiers.numeric import max_fraction_digits
+from palaestra.verifiers.numeric import decimal_agrees, max_fraction_digits
 
 MAX_FORMULA_CHARS = 1_500
 MAX_DECIMALS = 12  # digits after a decimal point: more is a rounded value, not an exact one
@@ -305,8 +305,8 @@ _APPROX_VALUE = re.compile(r"\s*([+-]?\d{1,30}(?:\.\d{1,30})?)(?:\s*(?:\.\.\.|�
 
 def _with_approximation(text: str, functions: Sequence[str]) -> Expr | None:
     """An exact constant, alone or followed by ``≈`` and a decimal that agrees with it to the digits written
-    (rounded or cut off): ``pi/15 ≈ 0.2094`` reads as ``pi/15``; ``pi/15 ≈ 0.5`` contradicts itself and is
-    unreadable, like any second answer."""
+    (rounded or cut off, :func:`~palaestra.verifiers.numeric.decimal_agrees`): ``pi/15 ≈ 0.2094`` reads as
+    ``pi/15``; ``pi/15 ≈ 0.5`` contradicts itself and is unreadable, like any second answer."""
     mark, start = max(((m, text.rfind(m)) for m in _APPROX_MARKS), key=lambda found: found[1])
     if start < 0:
         return _read_plain(text, [], functions, False)
@@ -318,12 +318,11 @@ def _with_approximation(text: str, functions: Sequence[str]) -> Expr | None:
     if value is None:
         return None
     written = match.group(1)
-    places = len(written.split(".")[1]) if "." in written else 0
     try:
-        gap = abs(float(value) - float(written))
+        approximately = Fraction(float(value))
     except (TypeError, ValueError, OverflowError):
         return None
-    return exact if gap <= 10.0 ** -places else None
+    return exact if decimal_agrees(approximately, Fraction(written), written) else None
 
 
 # --- evaluation -------------------------------------------------------------

@@ -260,8 +260,9 @@ def _read_core(
         marked, s = True, s[: suffix.start()]
     if marked and not approximate:
         return None
-    if s.count("≈") == 1:  # the exact value, then its decimal: the exact one is the answer
-        exact_text, decimal_text = (part.strip() for part in s.split("≈"))
+    pair = split_exact_and_decimal(s)
+    if pair is not None:  # the exact value, then its decimal: the exact one is the answer
+        exact_text, decimal_text = pair
         exact = _read_core(exact_text, units, False, False, mixed, max_digits)
         decimal = _read_core(decimal_text, units, unit_required, True, mixed, max_digits)
         if exact is None or decimal is None or not decimal_agrees(exact, decimal, decimal_text):
@@ -282,6 +283,19 @@ def _read_core(
 
 
 _LEADING_DECIMAL = re.compile(r"[+-]? ?(\d+(?:\.(\d+))?)(?![\d.])(?! ?/)")  # not the numerator of a fraction
+
+
+def split_exact_and_decimal(text: str) -> tuple[str, str] | None:
+    """``(exact, decimal)`` texts around the one ``≈`` (or ``\\approx``) of ``text``, else ``None``.
+
+    >>> split_exact_and_decimal("3/7 ≈ 0.43"), split_exact_and_decimal("1 ≈ 1.0 ≈ 1.00")
+    (('3/7', '0.43'), None)
+    """
+    text = text.replace("\\approx", "≈")
+    if text.count("≈") != 1:
+        return None
+    exact, decimal = text.split("≈")
+    return exact.strip(), decimal.strip()
 
 
 def decimal_agrees(exact: Fraction, decimal: Fraction, decimal_text: str) -> bool:

@@ -20,11 +20,12 @@ Example::
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 from palaestra.verifiers.expressions import Surd, evaluate_surd, leaves, parse_expression
 from palaestra.verifiers.normalize import read_answer
-from palaestra.verifiers.numeric import read_exact
+from palaestra.verifiers.numeric import decimal_agrees, read_exact, split_exact_and_decimal
 
 MAX_CHARS = 300
 
@@ -49,7 +50,20 @@ def read_radical(text: str, *, max_numbers: int = 4) -> Surd | None:
     """
     if not isinstance(text, str) or len(text) > MAX_CHARS:
         return None
-    return read_answer(text, lambda s: _read(_drop_name(s), max_numbers))
+    return read_answer(text, lambda s: _read_with_decimal(s, max_numbers))
+
+
+def _read_with_decimal(text: str, max_numbers: int) -> Surd | None:
+    """The value alone, or followed by ``≈`` and its decimal (rounded or truncated: ``3*sqrt(2) ≈ 4.243``); a
+    decimal that is not the value makes the answer a second one, unreadable."""
+    pair = split_exact_and_decimal(text)
+    if pair is None:
+        return _read(_drop_name(text), max_numbers)
+    value, decimal = _read(_drop_name(pair[0]), max_numbers), read_exact(pair[1])
+    if value is None or decimal is None:
+        return None
+    approximately = sum(float(q) * math.sqrt(d) for d, q in value.terms.items())
+    return value if decimal_agrees(Fraction(approximately), decimal, pair[1]) else None
 
 
 def _drop_name(text: str) -> str:

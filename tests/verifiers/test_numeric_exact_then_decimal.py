@@ -50,3 +50,27 @@ def test_envs_accept_the_exact_answer_with_its_decimal_and_refuse_a_false_one(en
         assert task.check(problem, f"<answer>{problem.answer} ≈ {_decimal(exact)}</answer>").reward == 1
         off = _decimal(exact + Fraction(1, 50))
         assert task.check(problem, f"<answer>{problem.answer} ≈ {off}</answer>").reward == 0
+
+
+@pytest.mark.parametrize(
+    "text, readable",
+    [("3*sqrt(2) ≈ 4.243", True), ("3*sqrt(2) ≈ 4.24", True), (r"\boxed{3\sqrt{2} \approx 4.2426}", True),
+     ("3*sqrt(2) ≈ 4.25", False), ("3*sqrt(2) ≈ 4.243 ≈ 5", False)],
+)
+def test_a_surd_may_be_followed_by_its_decimal(text, readable):
+    from palaestra.verifiers.radicals import read_radical
+
+    assert (read_radical(text) is not None) is readable
+    if readable:
+        assert read_radical(text) == read_radical("3*sqrt(2)")
+
+
+@pytest.mark.parametrize(
+    "text, readable",
+    [("pi/15 ≈ 0.2094", True), ("pi/15 ≈ 0.20", True), ("e^2 ≈ 7.389", True), ("e^2 ≈ 7.38", True),
+     ("pi/15 ≈ 0.2095", False), ("e^2 ≈ 7.4", True), ("e^2 ≈ 7.5", False)],
+)
+def test_a_constant_formula_takes_the_same_rule_for_its_decimal(text, readable):
+    from palaestra.verifiers.formulas import read_formula
+
+    assert (read_formula(text, []) is not None) is readable
