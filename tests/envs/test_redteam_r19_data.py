@@ -121,3 +121,44 @@ def test_resample_reading_on_a_grid_time_matters() -> None:
         problems = [task.sample(level, seed) for seed in range(40)]
         assert sum(task.verify(p, skipping_exact_readings(p)).reward for p in problems) == 0, level
         assert all(task.verify(p, p.answer).reward == 1 for p in problems)
+
+
+def test_calendar_arithmetic_leap_rule_matters() -> None:
+    """Regression: counting no leap days answered 0.96 of level 0 and 0.35 of level 2, and ignoring the century
+    exception the prompt states (every fourth year a leap year) 0.98 of level 2; both now give another date
+    (the century exception from level 2, where steps span years)."""
+    from palaestra.envs.temporal.common import civil_date, weekday
+
+    task = _task("temporal/calendar_arithmetic")
+
+    def counted(problem, leap) -> str:
+        year, month, day = civil_date(problem.data["start"])
+        for _ in range(abs(sum(problem.data["steps"]))):
+            lengths = [31, 29 if leap(year) else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+            if sum(problem.data["steps"]) > 0:
+                day += 1
+                if day > lengths[month - 1]:
+                    day, month = 1, month + 1
+                    if month > 12:
+                        month, year = 1, year + 1
+            else:
+                day -= 1
+                if day < 1:
+                    month -= 1
+                    if month < 1:
+                        month, year = 12, year - 1
+                    day = [31, 29 if leap(year) else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+        text = f"{year:04d}-{month:02d}-{day:02d}"
+        return f"{text}, {weekday(problem.data['end'])}" if problem.data["weekday"] else text
+
+    def never(year: int) -> bool:
+        return False
+
+    def julian(year: int) -> bool:
+        return year % 4 == 0
+
+    for level, rules in ((0, (never,)), (2, (never, julian))):
+        problems = [task.sample(level, seed) for seed in range(30)]
+        for rule in rules:
+            assert sum(task.verify(p, counted(p, rule)).reward for p in problems) == 0, (level, rule.__name__)
+        assert all(task.verify(p, p.answer).reward == 1 for p in problems)
