@@ -162,3 +162,34 @@ def test_calendar_arithmetic_leap_rule_matters() -> None:
         for rule in rules:
             assert sum(task.verify(p, counted(p, rule)).reward for p in problems) == 0, (level, rule.__name__)
         assert all(task.verify(p, p.answer).reward == 1 for p in problems)
+
+
+def test_group_aggregate_threshold_inclusivity_matters() -> None:
+    """Regression: reading a threshold with the other inclusivity ("at least 5" as "more than 5", "greater than
+    32.50" as "at least 32.50") answered 0.85 of level 0, 0.74 of level 2 and 0.48 of level 4: no row sat on the
+    threshold. Now a row on each threshold decides; the misreading pays only where a problem has no threshold."""
+    import sys
+
+    task = _task("data/group_aggregate")
+    module = sys.modules[type(task).__module__]
+    shift = {"quantity_at_least": 1, "quantity_at_most": -1, "price_above": -1, "price_below": 1}
+
+    def misread(problem) -> str:
+        data = problem.data
+        conditions = [
+            [kind, value + shift[kind]] if kind in shift else [kind, value] for kind, value in data["conditions"]
+        ]
+        result = module.aggregate(data["rows"], conditions, data["group_by"], data["aggregate"], data["measure"])
+        return (
+            ", ".join(f"{group} = {value.numerator}/{value.denominator}" for group, value in result.items()) or "none"
+        )
+
+    for level in (0, 2, 4):
+        problems = [
+            p
+            for p in (task.sample(level, seed) for seed in range(40))
+            if any(kind in shift for kind, _ in p.data["conditions"])
+        ]
+        assert len(problems) >= 10
+        assert sum(task.verify(p, misread(p)).reward for p in problems) == 0, level
+        assert all(task.verify(p, p.answer).reward == 1 for p in problems)
