@@ -10,6 +10,12 @@ as ``id = euros`` pairs in any order; the verifier reads them with the shared as
 the first wrong transaction.
 
 Difficulty: the transactions plus the rate rows plus the transactions dated exactly on an effective date.
+
+Version 2: both wrong rules now go wrong in every problem. Reading "on or before" as "before" (a transaction
+dated on an effective date taking the rate before it) answered 0.60 of level 0 and 0.28 of level 2, taking the
+next rate 0.39 of level 0, the currency's first (or last) rate whatever the date 0.17: a transaction on a
+changing rate's date, or one between two dates, was often missing. Tables are redrawn until each of these
+readings changes some transaction's amount.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from datetime import date, timedelta
 from fractions import Fraction
 from typing import Any
 
-from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.data.common import csv_text, exact_text, keyed_text, keyed_verdict, money, number_spellings
 from palaestra.verifiers.normalize import markup_spellings
@@ -39,12 +45,31 @@ def rate_on(rates: list[list], currency: str, day: str) -> Fraction:
     return max(in_force)[1]
 
 
+def misread_rate(rates: list[list], currency: str, day: str, rule: str) -> Fraction | None:
+    """The rate a misreading takes: ``before``, the latest effective date strictly before ``day`` (the first rate
+    when there is none); ``next``, the earliest on or after it (the last rate when there is none); ``first`` and
+    ``last``, the currency's first or last rate whatever the date."""
+    if currency == "EUR":
+        return Fraction(1)
+    rows = sorted((effective, Fraction(value, 10000)) for cur, effective, value in rates if cur == currency)
+    if rule == "first":
+        return rows[0][1]
+    if rule == "last":
+        return rows[-1][1]
+    if rule == "before":
+        earlier = [value for effective, value in rows if effective < day]
+        return earlier[-1] if earlier else rows[0][1]
+    later = [value for effective, value in rows if effective >= day]
+    return later[0] if later else rows[-1][1]
+
+
 @register
 class AsofJoin(Task):
     id = "data/asof_join"
     family = "data"
     description = "Convert transactions to euros with the exchange rate in force on each date (an as-of join)."
     tags = ("data", "tables", "joins", "temporal")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -57,29 +82,43 @@ class AsofJoin(Task):
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         currencies = rng.sample(sorted(CURRENCIES), config.currencies)
-        start = date(2024, rng.randint(1, 6), 1)
-        rates: list[list[Any]] = []
-        effective: dict[str, list[str]] = {}
-        for currency in currencies:
-            days = sorted(rng.sample(range(0, 25 * config.rates), config.rates))
-            days[0] = 0  # every transaction (dated from the start on) has a rate in force
-            low, high = CURRENCIES[currency]
-            effective[currency] = [(start + timedelta(days=d)).isoformat() for d in days]
-            rates.extend([currency, day, rng.randint(low, high)] for day in effective[currency])
-        rng.shuffle(rates)
-        transactions: list[dict[str, Any]] = []
-        on_boundary = 0
-        for number in rng.sample(range(1, max(100, 4 * config.transactions)), config.transactions):
-            currency = rng.choice([*currencies, "EUR"] if rng.random() < 0.15 else currencies)
-            if currency != "EUR" and rng.random() < 0.3:
-                day = rng.choice(effective[currency])  # exactly on an effective date: the new rate applies
-                on_boundary += 1
-            else:
-                day = (start + timedelta(days=rng.randrange(0, 25 * config.rates + 10))).isoformat()
-            cents = rng.randrange(100, 500000)
-            euros = Fraction(cents, 100) * rate_on(rates, currency, day)
-            transactions.append({"id": f"T{number}", "date": day, "currency": currency, "cents": cents,
-                                 "euros": str(euros)})
+
+        def draw() -> tuple[list[list[Any]], list[dict[str, Any]], int]:
+            start = date(2024, rng.randint(1, 6), 1)
+            rates: list[list[Any]] = []
+            effective: dict[str, list[str]] = {}
+            for currency in currencies:
+                days = sorted(rng.sample(range(0, 25 * config.rates), config.rates))
+                days[0] = 0  # every transaction (dated from the start on) has a rate in force
+                low, high = CURRENCIES[currency]
+                effective[currency] = [(start + timedelta(days=d)).isoformat() for d in days]
+                rates.extend([currency, day, rng.randint(low, high)] for day in effective[currency])
+            rng.shuffle(rates)
+            transactions: list[dict[str, Any]] = []
+            on_boundary = 0
+            for number in rng.sample(range(1, max(100, 4 * config.transactions)), config.transactions):
+                currency = rng.choice([*currencies, "EUR"] if rng.random() < 0.15 else currencies)
+                if currency != "EUR" and rng.random() < 0.3:
+                    day = rng.choice(effective[currency])  # exactly on an effective date: the new rate applies
+                    on_boundary += 1
+                else:
+                    day = (start + timedelta(days=rng.randrange(0, 25 * config.rates + 10))).isoformat()
+                cents = rng.randrange(100, 500000)
+                euros = Fraction(cents, 100) * rate_on(rates, currency, day)
+                transactions.append({"id": f"T{number}", "date": day, "currency": currency, "cents": cents,
+                                     "euros": str(euros)})
+            return rates, transactions, on_boundary
+
+        def decided(drawn: tuple[list[list[Any]], list[dict[str, Any]], int]) -> bool:
+            # the stated rule must decide against each misreading: a rate strictly before the date ("on or
+            # before" read as "before": 0.60 of level 0), the next rate on or after it (0.39 of level 0), and the
+            # currency's first or last rate whatever the date (0.17 each)
+            drawn_rates, drawn_transactions, _ = drawn
+            return all(any(misread_rate(drawn_rates, t["currency"], t["date"], rule)
+                           != rate_on(drawn_rates, t["currency"], t["date"]) for t in drawn_transactions)
+                       for rule in ("before", "next", "first", "last"))
+
+        rates, transactions, on_boundary = retry(draw, decided, what="transactions the as-of rule decides")
         rates_text = csv_text(["currency", "effective_date", "eur_per_unit"],
                               [[c, d, exact_text(Fraction(v, 10000))] for c, d, v in rates])
         transactions_text = csv_text(["id", "date", "currency", "amount"],

@@ -10,6 +10,10 @@ order, read with the shared list reader and compared exactly; the first wrong gr
 
 Difficulty: the readings plus the grid times plus the NA readings, plus the grid times between readings
 for interpolation (each needs a division), plus 5 when out of order.
+
+Version 2: a valid reading now lies exactly on some grid time where it decides the answer. Without one,
+skipping such a reading (taking the last reading strictly before the grid time, or interpolating across it)
+answered 0.79 of level 0, 0.62 of level 2 and 0.35 of level 4.
 """
 
 from __future__ import annotations
@@ -50,12 +54,31 @@ def resample(readings: list[list], grid: list[int], method: str) -> list[Fractio
     return out
 
 
+def resample_strictly(readings: list[list], grid: list[int], method: str) -> list[Fraction]:
+    """The misreading that skips a reading exactly at a grid time: the last valid reading strictly before it (forward
+    fill), or interpolation between the nearest valid readings strictly before and after it; a grid time with no
+    such reading keeps the reading on it."""
+    valid = sorted((minute, Fraction(value)) for minute, value in readings if value is not None)
+    out = []
+    for t in grid:
+        before = [(m, v) for m, v in valid if m < t] or [(m, v) for m, v in valid if m == t]
+        after = [(m, v) for m, v in valid if m > t] or [(m, v) for m, v in valid if m == t]
+        (before_minute, before_value), (after_minute, after_value) = before[-1], after[0]
+        if method == "previous" or before_minute == after_minute:
+            out.append(before_value)
+            continue
+        out.append(before_value + (after_value - before_value) * Fraction(t - before_minute,
+                                                                           after_minute - before_minute))
+    return out
+
+
 @register
 class Resample(Task):
     id = "data/resample"
     family = "data"
     description = "Resample irregular sensor readings to a regular grid by linear interpolation or forward fill."
     tags = ("data", "time-series", "interpolation")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -86,9 +109,13 @@ class Resample(Task):
 
         def well_posed(readings: list[list]) -> bool:
             valid = [m for m, v in readings if v is not None]
-            return bool(valid) and valid[0] <= grid[0] and grid[-1] <= valid[-1]
+            if not valid or valid[0] > grid[0] or grid[-1] > valid[-1]:
+                return False
+            # a reading exactly on a grid time must decide: skipping it ("at or before" read as "before") answered
+            # 0.79 of level 0 and 0.62 of level 2
+            return resample_strictly(readings, grid, method) != resample(readings, grid, method)
 
-        readings = retry(draw, well_posed, attempts=100, what="readings around the grid")
+        readings = retry(draw, well_posed, attempts=400, what="readings around the grid, one on a grid time")
         values = resample(readings, grid, method)
         shown = list(readings)
         if config.shuffled:
