@@ -128,6 +128,21 @@ def read_block(
     return result if result and len(result) <= max_lines else None
 
 
+# A last line that only says the proof is over: a careful grader reads past it (it adds nothing and takes nothing back).
+END_OF_PROOF = frozenset({"∎", "□", "■", "qed", "qed.", "q.e.d.", "q.e.d"})
+
+
+def without_end_of_proof(rows: list[str]) -> list[str]:
+    """``rows`` without a last row that is only an end-of-proof mark (``∎``, ``□``, ``QED``, ``Q.E.D.``, bold or not).
+
+    >>> without_end_of_proof(["1. p  premise", "**QED**"]), without_end_of_proof(["1. p  premise", "QED, or not"])
+    (['1. p  premise'], ['1. p  premise', 'QED, or not'])
+    """
+    if rows and rows[-1].strip().strip("*").strip().lower() in END_OF_PROOF:
+        return rows[:-1]
+    return rows
+
+
 def same_block(
     text: str,
     expected: str,

@@ -36,7 +36,7 @@ from palaestra.envs.proofs._logic import (
     size,
     tokenize,
 )
-from palaestra.verifiers.blocks import read_block
+from palaestra.verifiers.blocks import read_block, without_end_of_proof
 
 MAX_LINES = 300
 MAX_LINE_CHARS = 400
@@ -520,7 +520,7 @@ def read_proof(text: str, atoms: Sequence[str]) -> list[Line] | str:
     block = read_block(text, leading="strip")
     if block is None:
         return "expected numbered proof lines"
-    rows = [row for row in block if row.strip() and not _is_separator(row)]
+    rows = without_end_of_proof([row for row in block if row.strip() and not _is_separator(row)])
     if rows and len(rows[0]) <= 40 and rows[0].rstrip().endswith(":") and not any(c.isdigit() for c in rows[0]):
         rows = rows[1:]  # "Proof:"
     if not rows:

@@ -20,7 +20,7 @@ from typing import Any
 
 from palaestra.core import Problem, Task, Verdict, retry
 from palaestra.envs.proofs._logic import Token, tokenize
-from palaestra.verifiers.blocks import read_block
+from palaestra.verifiers.blocks import read_block, without_end_of_proof
 
 Term = tuple[Any, ...]
 MAX_DEPTH = 60
@@ -226,7 +226,7 @@ class Algebra:
         block = read_block(text, leading="strip")
         if block is None:
             return "expected terms separated by ="
-        rows = [row for row in block if row.strip()]
+        rows = without_end_of_proof([row for row in block if row.strip()])
         if rows and len(rows[0]) <= 40 and rows[0].rstrip().endswith(":") and "=" not in rows[0]:
             rows = rows[1:]
         tokens = tokenize(" ".join(rows), limit=MAX_CHAIN_CHARS)

@@ -31,7 +31,7 @@ from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.proofs import _rewriting as rewriting
 from palaestra.envs.proofs._logic import Token, tokenize
-from palaestra.verifiers.blocks import read_block
+from palaestra.verifiers.blocks import read_block, without_end_of_proof
 
 Term = tuple[Any, ...]  # ("e",), ("var", "a"), ("mul", s, t), ("inv", s); patterns add ("pv", "x")
 E: Term = ("e",)
@@ -285,7 +285,7 @@ def read_chain(text: str, letters: str, max_terms: int = MAX_TERMS,
     block = read_block(text, leading="strip")
     if block is None:
         return "expected terms separated by ="
-    rows = [row for row in block if row.strip()]
+    rows = without_end_of_proof([row for row in block if row.strip()])
     if rows and len(rows[0]) <= 40 and rows[0].rstrip().endswith(":") and "=" not in rows[0]:
         rows = rows[1:]
     tokens = tokenize(" ".join(rows), limit=max_chars)  # a token takes a character at least

@@ -29,7 +29,7 @@ from typing import Any
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.proofs._logic import ATOMS, Formula, parse_prefix, show, size, tokenize
-from palaestra.verifiers.blocks import read_block
+from palaestra.verifiers.blocks import read_block, without_end_of_proof
 
 MAX_LINES = 300
 MAX_PROOF_CHARS = 40_000
@@ -281,7 +281,7 @@ def read_proof(text: str, atoms: Any) -> list[Line] | str:
     block = read_block(text, leading="strip")
     if block is None:
         return "expected numbered proof lines"
-    rows = [row for row in block if row.strip()]
+    rows = without_end_of_proof([row for row in block if row.strip()])
     if rows and len(rows[0]) <= 40 and rows[0].rstrip().endswith(":") and not rows[0][0].isdigit():
         rows = rows[1:]
     if not rows or len(rows) > MAX_LINES:

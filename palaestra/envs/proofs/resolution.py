@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from palaestra.core import Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.proofs._logic import Token, tokenize
-from palaestra.verifiers.blocks import read_block
+from palaestra.verifiers.blocks import read_block, without_end_of_proof
 
 Clause = frozenset[int]
 MAX_STEPS = 1_500
@@ -250,7 +250,7 @@ def read_steps(text: str, n: int) -> list[tuple[int, Clause, tuple[int, int] | N
     block = read_block(text, leading="strip", max_lines=MAX_STEPS + 100)
     if block is None:
         return "expected numbered resolution steps"
-    rows = [row for row in block if row.strip()]
+    rows = without_end_of_proof([row for row in block if row.strip()])
     if rows and len(rows[0]) <= 40 and rows[0].rstrip().endswith(":") and not any(c.isdigit() for c in rows[0]):
         rows = rows[1:]
     if not rows or len(rows) > MAX_STEPS:

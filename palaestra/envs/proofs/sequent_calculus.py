@@ -42,7 +42,7 @@ from palaestra.envs.proofs._logic import (
     size,
     tokenize,
 )
-from palaestra.verifiers.blocks import read_block
+from palaestra.verifiers.blocks import read_block, without_end_of_proof
 
 Sequent = tuple[frozenset[Formula], frozenset[Formula]]
 MAX_LINES = 200
@@ -364,7 +364,7 @@ def read_proof(text: str, atoms: Any) -> list[Line] | str:
     block = read_block(text, leading="strip")
     if block is None:
         return "expected numbered proof lines"
-    rows = [row for row in block if row.strip()]
+    rows = without_end_of_proof([row for row in block if row.strip()])
     if rows and len(rows[0]) <= 40 and rows[0].rstrip().endswith(":") and "⊢" not in rows[0]:
         rows = rows[1:]
     if not rows or len(rows) > MAX_LINES:
