@@ -1,21 +1,33 @@
 """Meeting scheduling: find an hour that suits scripted colleagues whose calendars are hidden.
 
-The week has five days (Monday to Friday) and one-hour slots starting at 9:00 to 16:00. The
+The week has five days (Monday to Friday) and one-hour slots starting at 9:00 to 17:00. The
 model's own calendar is shown; each colleague's calendar (busy blocks) and rules (no meetings
-before some hour, or none on some day) are hidden. Each turn the model proposes one slot
-(``Tuesday 14:00``, ``tue 14``, ``Tuesday at 2pm``, ``14:00-15:00 on Tuesday``; start hours 9 to 16). Every colleague checks it: the proposal is accepted only when all are
-free and their rules allow it, which ends the episode with reward 1. Otherwise each colleague
-who declines gives its reason, naming the whole busy block or the rule it hit, (a busy colleague names all its
-busy blocks of that day), which is what the model learns from. A slot where the model itself is busy, or an unreadable one, costs a turn.
+before some hour, none from some hour on, or none on some day) are hidden. Each turn the model proposes one slot
+(``Tuesday 14:00``, ``tue 14``, ``Tuesday at 2pm``, ``14:00-15:00 on Tuesday``; start hours 9 to 17). Every
+colleague checks it: the proposal is accepted only when all are free and their rules allow it, which ends the
+episode with reward 1. Otherwise every colleague answers: one who declines gives the rule it hit and all its busy
+blocks of that day, one who could make it says so and names its busy blocks of that day, which is what the model
+learns from. A slot where the model itself is busy, or an unreadable one, costs a turn.
 
 Calendars are drawn around one slot kept free for everyone, then busy blocks are added to the
 colleagues until the common free slots are few (at most the level's bound). The oracle proposes a
 common free slot. The honest player (:meth:`MeetingScheduling.honest_move`) proposes the first
-slot that neither its calendar nor any reason heard so far rules out; version 3 has a busy
-colleague name its whole day and sets the turn budgets near that player's 95th percentile (it
-needs 2-6 proposals at the median), so that proposing the model's free slots blindly, in order
-or at random, stops winning: with version 2's one block per refusal and 12-17 turns it won 0.44
-and 0.52 of the top level's games (#21). Levels add colleagues and shrink the number of
+slot that neither its calendar nor any reply heard so far rules out.
+
+Version 3 had a busy colleague name its whole day and set the turn budgets near that player's 95th
+percentile, so that proposing the model's free slots blindly stopped winning (#21). It still won
+0.45-0.64 at levels 0-1 and 0.29-0.47 at levels 2-4 (150 games per level; latest hour first did best at
+the easy levels; red team, round 3 session 19): the honest player needed about as many proposals per day
+as there were colleagues to hear from, and 31 own free slots over 10-12 turns left a blind enumeration a
+third of the week. Version 4 lengthens the day to 17:00 starts, gives the model 2 busy blocks, not 5
+(about 42 own free slots), adds a "from some hour on" rule (the "before" rule alone favoured late
+slots), and has every colleague answer a failed proposal with its blocks of that day, so one proposal
+shows that day of every calendar: the honest player needs about one proposal per day plus the rules it
+trips, and the budgets are 5, 6, 7, 7, 7 turns. Proposing the own free slots blindly in any fixed order
+(earliest or latest first, latest hour first, hour by hour, Friday first, shuffled), all declared
+heuristics, wins 0.14-0.20 of the top level's games (2 x 200 games; the honest player 1.00) and at most
+0.48 at level 0 (one colleague, three common slots; the honest player 0.97).
+Levels add colleagues and shrink the number of
 common free slots. The difficulty measure is the number of colleagues plus
 ``log2`` of the open slots of the model's week per common free slot.
 """
@@ -33,7 +45,7 @@ from palaestra.core.multiturn import MAX_MOVE_CHARS
 from palaestra.verifiers.normalize import read_answer, strip_wrappers
 
 DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")
-HOURS = tuple(range(9, 17))  # meeting start times
+HOURS = tuple(range(9, 18))  # meeting start times
 NAMES = ("Ana", "Ben", "Chloe", "Dev", "Elif", "Femi", "Greta", "Hiro")
 _LEAD = r"^(?:(?:i\s+)?(?:propose|suggest)\s+|(?:how|what)\s+about\s+|(?:let's\s+)?meet(?:ing)?\s+)?(?:on\s+)?"
 _HOUR = r"(?:at\s+)?(?P<hour>\d{1,2})(?::00)?\s*(?P<half>[ap]\.?m\.?)?(?:\s*(?:-|–|to)\s*(?P<end>\d{1,2})(?::00)?\s*(?P<end_half>[ap]\.?m\.?)?)?\s*h?"
@@ -48,8 +60,8 @@ class MeetingScheduling(MultiTurnTask):
     description = "Find a meeting hour that suits colleagues with hidden calendars, learning from their refusals."
     tags = ("interactive", "multi-turn", "scheduling", "dialogue")
     hidden_information = True
-    honest_win_share = 0.85  # the honest player (first slot no reason rules out): 0.9-1 of the games per level
-    version = 3
+    honest_win_share = 0.85  # the honest player (first slot no reply rules out): 0.97-1 of the games per level
+    version = 4  # v4: a longer day, every colleague speaks on a failed proposal, shorter budgets (blind enumeration)
 
     @dataclass(frozen=True)
     class Config:
@@ -58,20 +70,24 @@ class MeetingScheduling(MultiTurnTask):
         turns: int
 
     presets = (
-        Config(1, 4, 5),
-        Config(2, 3, 8),
-        Config(2, 1, 10),
-        Config(3, 1, 12),
-        Config(4, 1, 10),
+        Config(1, 3, 5),
+        Config(2, 2, 6),
+        Config(2, 1, 7),
+        Config(3, 1, 7),
+        Config(4, 1, 7),
     )
-    bounded = "growing its sizes past the presets exhausts a fixed pool the generator draws from (names, letters or tables)"
+    bounded = (
+        "growing its sizes past the presets exhausts a fixed pool the generator draws from (names, letters or tables)"
+    )
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        mine = _busy_blocks(rng, 5)
+        mine = _busy_blocks(rng, 2)
         target = rng.choice([slot for slot in _slots() if _free(mine, slot)])  # stays free for everyone
         people = []
         for name in rng.sample(NAMES, config.colleagues):
-            rule = rng.choice([None, ["before", rng.choice([10, 11])], ["day", rng.randrange(5)]])
+            rule = rng.choice(
+                [None, ["before", rng.choice([10, 11])], ["after", rng.choice([16, 17])], ["day", rng.randrange(5)]]
+            )
             person = {"name": name, "busy": [], "rule": rule}
             if _objection(person, target):
                 person["rule"] = None
@@ -98,7 +114,8 @@ class MeetingScheduling(MultiTurnTask):
             f"Your own calendar is busy at:\n{busy}\n\n"
             f"Each turn, propose one slot as a day and a start hour, for example: {example} (that one shows the "
             "spelling only: you are busy then). If everyone can make "
-            "it, the meeting is booked. Otherwise everyone who cannot says why. A slot when you are busy yourself is "
+            "it, the meeting is booked. Otherwise everyone who cannot says why, and everyone who could names its "
+            "other busy hours of that day. A slot when you are busy yourself is "
             f"a wasted turn. You have {config.turns} turns."
         )
         return Problem(prompt=prompt, answer=None, data=data)
@@ -122,10 +139,10 @@ class MeetingScheduling(MultiTurnTask):
         name = f"{DAYS[slot[0]]} {slot[1]}:00"
         if not _free(data["mine"], slot):
             return Outcome(state, Verdict.wrong("own calendar"), f"You are busy yourself on {name}.")
-        reasons = [f'{p["name"]}: "{reason}"' for p in data["people"] if (reason := _objection(p, slot))]
-        if not reasons:
+        if not any(_objection(p, slot) for p in data["people"]):
             return Outcome(state, Verdict.right(), f"Everyone accepts {name}: the meeting is booked!", True)
-        return Outcome(state, Verdict.wrong("declined"), f"{name} does not work. " + " ".join(reasons))
+        replies = [f'{p["name"]}: "{_reply(p, slot)}"' for p in data["people"]]
+        return Outcome(state, Verdict.wrong("declined"), f"{name} does not work. " + " ".join(replies))
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         data = problem.data
@@ -133,12 +150,14 @@ class MeetingScheduling(MultiTurnTask):
         return f"{DAYS[day]} {hour}:00"
 
     def honest_move(self, view: View) -> str:
-        """Propose the first slot of the week free in the own calendar that no reason heard so far rules out."""
+        """Propose the first slot of the week free in the own calendar that no reply heard so far rules out."""
         mine = [(DAYS.index(d), int(a), int(b)) for d, a, b in _MINE.findall(view.prompt)]
         ruled: set[tuple[int, int]] = set()
         for _, observation in view.history:
             for hour in _BEFORE.findall(observation):
                 ruled |= {(d, h) for d in range(len(DAYS)) for h in HOURS if h < int(hour)}
+            for hour in _AFTER.findall(observation):
+                ruled |= {(d, h) for d in range(len(DAYS)) for h in HOURS if h >= int(hour)}
             for day in _DAY_OFF.findall(observation):
                 ruled |= {(DAYS.index(day), h) for h in HOURS}
             for day, start, end in _BUSY.findall(observation):
@@ -151,15 +170,38 @@ class MeetingScheduling(MultiTurnTask):
         return f"{DAYS[day]} {hour}:00"
 
     def heuristics(self) -> dict[str, Any]:
-        def blind(problem: Problem, state: Any, history: Any, rng: random.Random) -> str:
-            free = [slot for slot in _slots() if _free(problem.data["mine"], slot)]  # the own calendar, replies unread
-            day, hour = free[len(history) % len(free)]
-            return f"{DAYS[day]} {hour}:00"
-        return {"propose the own free slots in order, replies ignored": blind}
+        def blind(arrange: Any) -> Any:
+            def policy(problem: Problem, state: Any, history: Any, rng: random.Random) -> str:
+                free = [slot for slot in _slots() if _free(problem.data["mine"], slot)]  # the own calendar only
+                order = arrange(free, random.Random(repr(problem.data["mine"])))  # fixed per problem, replies unread
+                day, hour = order[len(history) % len(order)]
+                return f"{DAYS[day]} {hour}:00"
+
+            return policy
+
+        def shuffled(free: list[tuple[int, int]], rng: random.Random) -> list[tuple[int, int]]:
+            rng.shuffle(free)
+            return free
+
+        return {
+            "propose the own free slots in order, replies ignored": blind(lambda free, rng: free),  # earliest first
+            "propose the own free slots latest first, replies ignored": blind(lambda free, rng: free[::-1]),
+            "propose the own free slots latest hour first, replies ignored": blind(
+                lambda free, rng: sorted(free, key=lambda slot: (-slot[1], slot[0]))
+            ),
+            "propose the own free slots hour by hour across the days, replies ignored": blind(
+                lambda free, rng: sorted(free, key=lambda slot: (slot[1], slot[0]))
+            ),
+            "propose the own free slots Friday first, replies ignored": blind(
+                lambda free, rng: sorted(free, key=lambda slot: (-slot[0], slot[1]))
+            ),
+            "propose the own free slots in a random order, replies ignored": blind(shuffled),
+        }
 
 
 _MINE = re.compile(r"^- (\w+day) (\d+):00-(\d+):00$", re.MULTILINE)
 _BEFORE = re.compile(r"I never have meetings before (\d+):00")
+_AFTER = re.compile(r"I never have meetings starting at (\d+):00 or later")
 _DAY_OFF = re.compile(r"I do not take meetings on (\w+day)s")
 _BUSY = re.compile(r"I am busy on (\w+day) from (\d+):00 to (\d+):00")
 _TRIED = re.compile(r"(\w+day) (\d+):00 does not work")
@@ -195,12 +237,30 @@ def _objection(person: dict[str, Any], slot: tuple[int, int]) -> str:
     rule = person["rule"]
     if rule and rule[0] == "before" and hour < rule[1]:
         return f"I never have meetings before {rule[1]}:00."
+    if rule and rule[0] == "after" and hour >= rule[1]:
+        return f"I never have meetings starting at {rule[1]}:00 or later."
     if rule and rule[0] == "day" and day == rule[1]:
         return f"I do not take meetings on {DAYS[rule[1]]}s."
     if not _free(person["busy"], slot):  # all of that day's blocks, so a refusal teaches more than one slot (#21)
-        return " ".join(f"I am busy on {DAYS[d]} from {start}:00 to {end}:00."
-                        for d, start, end in sorted(person["busy"]) if d == day)
+        return _day_blocks(person, day)
     return ""
+
+
+def _reply(person: dict[str, Any], slot: tuple[int, int]) -> str:
+    """What ``person`` says about ``slot`` when the meeting is not booked (v4): the rule it hits, if any, then all
+    its busy blocks of that day, or that it could make it and its other blocks of that day."""
+    day = slot[0]
+    blocks = _day_blocks(person, day)
+    objection = _objection(person, slot)
+    if not objection:
+        return "I could make it. " + (blocks or f"I have nothing else on {DAYS[day]}.")
+    return objection if objection == blocks or not blocks else f"{objection} {blocks}"
+
+
+def _day_blocks(person: dict[str, Any], day: int) -> str:
+    return " ".join(
+        f"I am busy on {DAYS[d]} from {start}:00 to {end}:00." for d, start, end in sorted(person["busy"]) if d == day
+    )
 
 
 def _join(names: list[str]) -> str:

@@ -5,8 +5,9 @@ limit. The buyer's acceptance threshold rises over the rounds from its opening b
 which it reaches exactly in the last round: in round ``t`` of ``rounds`` (counting the opening
 as round 0) it accepts any price at most ``opening + (limit - opening) * (t / (rounds - 1)) ** k``,
 with a hidden exponent ``k`` (``k = 1`` at the first level: a straight line). After each
-rejected offer it bids its current threshold, rounded down to the level's step (to the
-dollar, then to $5 and $10 at the hardest levels). Levels widen the range of ``k``, coarsen the
+rejected offer it bids halfway between its opening bid and its current threshold (it holds back
+half of its concession, :data:`BID_SHARE`), rounded down to the level's step (to the dollar,
+then to $5 at the hardest levels). Levels widen the range of ``k``, coarsen the
 rounding and shorten the negotiation (fewer bids to learn from). The prompt states all of this except the
 limit and ``k``.
 
@@ -33,8 +34,15 @@ Version 3 (red team, round 3): the limit was ``cost * uniform(1.3, 2.2)``, so a 
 waited and asked 1.4-1.5 times the cost in the last round scored 0.45-0.48 at every level (the honest player:
 0.97 at level 0, 0.59 at level 4). The limit is now log-uniform over 1.15 to 2.9 times the cost
 (``LIMIT_RANGE``), which puts that rule at 0.30-0.34 and leaves the honest player's scores as they were. Both
-cheap rules are declared heuristics; waiting and accepting the last bid, which reads the bid, scores 0.67 at
-level 0 and 0.39 at level 4 (the buyer's last bid lies near its limit by the stated rule).
+cheap rules are declared heuristics. Waiting and accepting the buyer's last bid still scored 0.69, 0.58 and 0.37
+at levels 0, 2 and 4 (200 games per level; red team, round 3 session 19), as the buyer bid its threshold, which
+lies near its limit by the last round; so the buyer now bids only half of its concession (halfway between its
+opening bid and its threshold), which puts that rule at 0.16, 0.11 and 0.06 (random play 0.03-0.06). A player
+who reads the stated rule doubles the rise of the last bid back (offers ``2 * last bid - opening bid``, the
+previous round's threshold) and scores what accepting did before (0.69, 0.58, 0.41); the honest player, which
+also extrapolates the curve, scores 0.97, 0.91 and 0.55 (it scored 0.98, 0.96 and 0.58), the top level's
+rounding step being $5, not $10, as a halved bid carries twice the rounding. The 1.5-times-the-cost rule is
+unchanged at 0.34-0.38. These changes were made within version 3, which had not been released.
 
 The difficulty measure is how uncertain the limit still is when the last round comes: the
 width of the range of limits consistent with every bid seen (for some exponent in the stated
@@ -60,7 +68,8 @@ class Negotiation(MultiTurnTask):
     family = "interactive"
     description = "Sell an item to a scripted buyer with a hidden limit and concession curve; scored by surplus."
     tags = ("interactive", "multi-turn", "negotiation", "economics")
-    version = 3  # v2: regret-normalised reward, one move per turn, an honest player; v3: a wider limit prior
+    version = 3  # v2: regret-normalised reward, one move per turn, an honest player; v3: a wider limit prior,
+    # bids halfway to the threshold
     one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
     hidden_information = True  # the limit and the exponent
     score_based = True
@@ -77,7 +86,7 @@ class Negotiation(MultiTurnTask):
         Config(6, (0.5, 2.0), 1),
         Config(5, (0.3, 3.0), 1),
         Config(5, (0.3, 3.0), 5),
-        Config(4, (0.25, 4.0), 10),
+        Config(4, (0.25, 4.0), 5),
     )
     growth = Growth()
 
@@ -87,18 +96,27 @@ class Negotiation(MultiTurnTask):
         opening = round(cost * rng.uniform(0.5, 1.0))
         low, high = config.exponent
         exponent = round(math.exp(rng.uniform(math.log(low), math.log(high))), 2)
-        data = {"cost": cost, "limit": limit, "opening": opening, "exponent": exponent, "rounds": config.rounds,
-                "step": config.step}
-        curve = ("a straight line from its opening bid to its limit" if low == high == 1.0 else
-                 "opening + (limit - opening) * (t / last round) ** k, for a hidden k between "
-                 f"{low:g} and {high:g}")
+        data = {
+            "cost": cost,
+            "limit": limit,
+            "opening": opening,
+            "exponent": exponent,
+            "rounds": config.rounds,
+            "step": config.step,
+        }
+        curve = (
+            "a straight line from its opening bid to its limit"
+            if low == high == 1.0
+            else f"opening + (limit - opening) * (t / last round) ** k, for a hidden k between {low:g} and {high:g}"
+        )
         rounding = "" if config.step == 1 else f", rounded down to a multiple of ${config.step}"
         prompt = (
             f"You are selling an item that cost you ${cost}. A buyer will pay at most a hidden limit. You have "
             f"{config.rounds - 1} rounds; in each, either offer a price or accept the buyer's last bid. The buyer "
             "accepts any offer at or below its current threshold, which rises over the rounds and reaches its limit "
             f"exactly in the last round; the threshold in round t follows {curve}. After rejecting an offer, the "
-            f"buyer bids its current threshold{rounding}. If the last round passes without a deal, there is none.\n\n"
+            "buyer holds back half of its concession: it bids halfway between its opening bid and its current "
+            f"threshold{rounding}. If the last round passes without a deal, there is none.\n\n"
             f"Your share is (price - ${cost}) / (the buyer's limit - ${cost}), at least 0 (no deal: 0). Your score "
             "compares it with random play: 0 for a share no better than offering random prices, 1 for selling at "
             "the limit.\n\n"
@@ -132,15 +150,24 @@ class Negotiation(MultiTurnTask):
         if price <= _threshold(data, t):
             return self._deal(data, price, "The buyer accepts your offer")
         if last:
-            return Outcome({"round": t + 1}, Verdict.wrong("no deal"), f"The buyer rejects ${price}. That was the last "
-                                                                        "round: no deal.", True)
+            return Outcome(
+                {"round": t + 1},
+                Verdict.wrong("no deal"),
+                f"The buyer rejects ${price}. That was the last round: no deal.",
+                True,
+            )
         return self._reject(data, t, f"The buyer rejects ${price}.")
 
     def _reject(self, data: dict[str, Any], t: int, said: str) -> Outcome:
         if t >= data["rounds"] - 1:
-            return Outcome({"round": t + 1}, Verdict.wrong("no deal"), f"{said} That was the last round: no deal.", True)
-        return Outcome({"round": t + 1}, Verdict.wrong("rejected"),
-                       f"{said} The buyer bids ${_bid(data, t)}. Round {t + 1} of {data['rounds'] - 1}.")
+            return Outcome(
+                {"round": t + 1}, Verdict.wrong("no deal"), f"{said} That was the last round: no deal.", True
+            )
+        return Outcome(
+            {"round": t + 1},
+            Verdict.wrong("rejected"),
+            f"{said} The buyer bids ${_bid(data, t)}. Round {t + 1} of {data['rounds'] - 1}.",
+        )
 
     def _deal(self, data: dict[str, Any], price: int, said: str) -> Outcome:
         reward = regret_reward(_share(data, price), _random_share(data), 1.0)
@@ -165,8 +192,10 @@ class Negotiation(MultiTurnTask):
         def accept_at_the_end(problem: Problem, state: Any, history: Any, rng: random.Random) -> str:
             return wait(problem, state, history) or "accept"
 
-        return {"wait, then ask 1.5 times the cost (bids ignored)": blind_offer,
-                "wait, then accept the last bid": accept_at_the_end}
+        return {
+            "wait, then ask 1.5 times the cost (bids ignored)": blind_offer,
+            "wait, then accept the last bid": accept_at_the_end,
+        }
 
     def honest_move(self, view: View) -> str:
         """Ask three times the cost (above any limit) until the last round, then the smallest limit consistent
@@ -188,12 +217,15 @@ def _threshold(data: dict[str, Any], t: int) -> float:
 
 
 def _bid(data: dict[str, Any], t: int) -> int:
+    """The buyer's bid after round ``t``: only a share (:data:`BID_SHARE`) of its concession so far, rounded down."""
     step = data["step"]
-    return int(math.floor(_threshold(data, t) / step) * step)
+    bid = data["opening"] + BID_SHARE * (_threshold(data, t) - data["opening"])
+    return int(math.floor(bid / step + 1e-9) * step)
 
 
 _BID = re.compile(r"(?:opens with a bid of|The buyer bids) \$(\d+)")
 _EXPONENTS = re.compile(r"hidden k between ([\d.]+) and ([\d.]+)")
+BID_SHARE = 0.5  # the buyer bids halfway between its opening bid and its threshold (holds back half its concession)
 LIMIT_RANGE = (1.15, 2.9)  # the buyer's limit over the cost, drawn log-uniformly (version 3)
 OFFERS = 16  # prices the random baseline picks from, besides accepting
 
@@ -214,8 +246,9 @@ def _random_share(data: dict[str, Any]) -> float:
     later = 0.0  # the expected share from the round after this one
     for t in range(last, 0, -1):
         outcomes = [_share(data, _bid(data, t - 1))]  # accept the buyer's last bid
-        outcomes += [_share(data, price) if price <= _threshold(data, t) else (0.0 if t == last else later)
-                     for price in grid]
+        outcomes += [
+            _share(data, price) if price <= _threshold(data, t) else (0.0 if t == last else later) for price in grid
+        ]
         later = sum(outcomes) / len(outcomes)
     return later
 
@@ -227,8 +260,9 @@ def _limit_range(data: dict[str, Any], exponents: tuple[float, float]) -> tuple[
     return found if found else (float(data["limit"]), float(data["limit"]))
 
 
-def _consistent_limits(bids: list[int], step: int, last: int, exponents: tuple[float, float]
-                       ) -> tuple[float, float] | None:
+def _consistent_limits(
+    bids: list[int], step: int, last: int, exponents: tuple[float, float]
+) -> tuple[float, float] | None:
     """The smallest and largest limits consistent with ``bids`` (rounds ``0 .. last - 1``), for some exponent in
     ``exponents`` (scanned on a fine grid), or None.
 
@@ -241,7 +275,7 @@ def _consistent_limits(bids: list[int], step: int, last: int, exponents: tuple[f
     grid = 400 if exponents[0] < exponents[1] else 1
     for i in range(grid):
         k = exponents[0] * (exponents[1] / exponents[0]) ** (i / max(grid - 1, 1))
-        fractions = [(t / last) ** k for t in range(1, last)]
+        fractions = [BID_SHARE * (t / last) ** k for t in range(1, last)]  # the bids show this share of the rise
         for opening in (bids[0], bids[0] + step):
             low = max((bid - opening) / f + opening for bid, f in zip(bids[1:], fractions))
             high = min((bid + step - opening) / f + opening for bid, f in zip(bids[1:], fractions))
