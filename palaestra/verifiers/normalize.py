@@ -58,6 +58,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Iterator, Sequence
+from functools import lru_cache
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -120,6 +121,7 @@ def unify(text: str) -> str:
     return text.translate(_UNIFY)
 
 
+@lru_cache(maxsize=16)  # the readers an env tries unwrap the same texts: a hostile answer nested in many wrappers
 def closing_bracket(text: str, start: int) -> int:
     """Index of the bracket closing the one at ``text[start]`` (``(``, ``[`` or ``{``), or -1.
 
