@@ -45,3 +45,29 @@ def test_dfa_minimization_refinement_stopped_early_earns_nothing():
             assert reward == 0, (level, rounds, reward / count)
         assert all(task.verify(p, p.answer).correct for p in problems)
     assert {"refinement stopped after 2 rounds", "refinement stopped after 3 rounds"} <= set(task.heuristics())
+
+
+def _sampled_answer(problem, points: int) -> str:
+    """The targets whose line has no wall under any of ``points`` points spaced evenly between the centres."""
+    data = problem.data
+    (r0, c0), walls = data["viewer"], {tuple(w) for w in data["walls"]}
+    seen = []
+    for name, (r1, c1) in sorted(data["targets"].items()):
+        cells = set()
+        for i in range(1, points + 1):
+            t = Fraction(i, points + 1)
+            cells.add((int(r0 + Fraction(1, 2) + t * (r1 - r0)), int(c0 + Fraction(1, 2) + t * (c1 - c0))))
+        if not cells & walls:
+            seen.append(name)
+    return ", ".join(seen) or "none"
+
+
+def test_line_of_sight_sampled_points_are_not_the_segment():
+    task = make_source("spatial/line_of_sight")
+    for level, counts in ((0, (3, 5, 10)), (2, (5, 10, 20)), (4, (5, 10, 20, 30, 50))):
+        problems = [task.sample(level, 70_000 + seed) for seed in range(25)]
+        for points in counts:
+            paid = sum(task.verify(p, _sampled_answer(p, points)).reward for p in problems)
+            assert paid == 0, (level, points, paid / len(problems))
+        assert all(task.verify(p, p.answer).correct for p in problems)
+    assert {"5 points sampled along the line", "50 points sampled along the line"} <= set(task.heuristics())
