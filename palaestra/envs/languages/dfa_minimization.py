@@ -1,10 +1,11 @@
 """DFA minimisation: which states of a DFA are equivalent, and which are unreachable?
 
-A random minimal DFA with ``k`` states (every state reachable, no two equivalent) is padded to a
+A random minimal DFA with ``k`` states (every state reachable, no two equivalent; since version 3 with a
+planted chain that needs a level's number of refinement rounds, below) is padded to a
 fixed number of states per level with redundant copies of states (each taking over some incoming
 edges, so most are reachable) and a few states nothing leads to, then its states are renamed in a
 random order. The shown size is the same for every problem of a level and ``k`` is uniform over a
-range; the number of self loops is drawn apart from ``k`` (uniform over 0-2, the padded DFA redrawn
+range; the number of self loops is drawn apart from ``k`` (uniform over 0-1, the padded DFA redrawn
 until it has that many), since more minimal states otherwise mean more loops.
 
 The answer is the minimisation itself: the states no word leads to from the start, named apart,
@@ -28,10 +29,21 @@ grouping the states by their acceptance and their targets' acceptance, never end
 where merging states with identical rows (again and again until none are left) gives the partition
 are redrawn. These rules are the declared ``heuristics``; each scores 0 at every level.
 
-Generation speed: about 700-900 problems/s at level 4 on this 2-core machine. About 9 automata are drawn per
-problem: a random minimal DFA (redrawn if one round of refinement would already minimise it) is inflated with
-equivalent and unreachable states and its state classes worked out; a draw with the wrong number of self-loops, or
-one that a cheap rule (one refinement round, merging identical rows) minimises, is redrawn.
+Version 3: random minimal DFAs are shallow: two states almost always differ on a word of one or two letters,
+so Moore's refinement stopped after two rounds (states told apart only by words of up to two letters) still
+answered 0.84 of level 0, 0.66 of level 2 and 0.83 of level 4, and three rounds 1.00, 0.95 and 0.95. Now the
+minimal DFA is drawn with a planted chain of ``deep + 2`` or ``deep + 3`` of its states along one letter, all
+but the last alike in acceptance and sharing their moves on the other letters, the rest of the table random:
+the chain's first two states differ only by a word that runs along the whole chain, so refinement needs at
+least ``deep`` rounds (4 at levels 0-1, 5 at levels 2-3, 6 at level 4, one more per level past the presets),
+and any fewer rounds leave two inequivalent states in one class (0 at every level for up to three rounds, and
+at the top level for up to five; the declared ``heuristics`` stop after 2 and 3 rounds). Minimal DFAs hence have
+6-10 states and the shown ones 10-15 (7-13 before), so that enough equivalent copies are left to pad with.
+
+Generation speed: about 400-700 problems/s at levels 0-4 on this 2-core machine. About 10 automata are drawn
+per problem: a minimal DFA with its planted chain (redrawn if not minimal or a state is out of reach) is
+inflated with equivalent and unreachable states and its state classes worked out; a draw with the wrong number
+of self-loops, or one that a cheap rule (one refinement round, merging identical rows) minimises, is redrawn.
 """
 
 from __future__ import annotations
@@ -48,7 +60,7 @@ from palaestra.envs.languages._automata import (
     classes,
     distinguishing,
     inflate,
-    random_minimal_dfa,
+    minimal_size,
     reachable,
     table,
 )
@@ -101,6 +113,44 @@ def one_round(dfa: Automaton) -> Partition:
     accepting = set(dfa["accepting"])
     letters = sorted(dfa["delta"][dfa["start"]])
     return _partition(reachable(dfa), lambda s: (s in accepting, *(dfa["delta"][s][a] in accepting for a in letters)))
+
+
+def refined(dfa: Automaton, rounds: int) -> Partition:
+    """Moore's refinement stopped after ``rounds`` rounds: reachable states apart only when a word of at most
+    ``rounds`` letters tells them apart (the truncation the planted chain defeats)."""
+    states = reachable(dfa)
+    accepting = set(dfa["accepting"])
+    letters = sorted(dfa["delta"][dfa["start"]])
+    block = {s: int(s in accepting) for s in states}
+    for _ in range(rounds):
+        signature = {s: (block[s], *(block[dfa["delta"][s][a]] for a in letters)) for s in states}
+        numbering: dict[tuple, int] = {}
+        block = {s: numbering.setdefault(signature[s], len(numbering)) for s in states}
+    return _partition(states, block.__getitem__)
+
+
+def planted_dfa(rng: random.Random, size: int, alphabet: str, deep: int) -> Automaton | None:
+    """A random DFA with ``size`` states, all reachable and none equivalent to another, that needs at least
+    ``deep`` rounds of refinement: a chain of ``deep + 2`` or ``deep + 3`` states along one letter, all but
+    its last alike in acceptance and sharing their moves on the other letters, so that two neighbours on
+    the chain differ only by a word running to its end; the rest of the table is random. None if the draw
+    is not minimal or not all reachable."""
+    states = [f"p{i}" for i in range(size)]
+    rng.shuffle(states)
+    chain = states[: rng.randint(deep + 2, min(size, deep + 3))]
+    along = rng.choice(alphabet)
+    side = rng.random() < 0.5  # the chain's acceptance, its last state the other
+    chance = rng.uniform(0.3, 0.6)
+    accepting = {s for s in states[len(chain):] if rng.random() < chance}
+    accepting |= set(chain[:-1]) if side else {chain[-1]}
+    shared = {a: rng.choice(states) for a in alphabet if a != along}
+    delta = {s: {a: rng.choice(states) for a in alphabet} for s in states}
+    for here, there in zip(chain, chain[1:]):
+        delta[here] = {a: there if a == along else shared[a] for a in alphabet}
+    dfa = {"states": states, "start": rng.choice(states), "accepting": sorted(accepting), "delta": delta}
+    if len(reachable(dfa)) != size or minimal_size(dfa) != size:
+        return None
+    return dfa
 
 
 def merged_rows(dfa: Automaton, rounds: int | None = None) -> Partition:
@@ -291,7 +341,7 @@ class DfaMinimization(Task):
     family = "languages"
     description = "Minimise a DFA: name its unreachable states and its classes of equivalent states."
     tags = ("formal-languages", "automata", "certificates")
-    version = 2
+    version = 3
     max_answer_chars = MAX_CHARS
 
     @dataclass(frozen=True)
@@ -299,24 +349,25 @@ class DfaMinimization(Task):
         alphabet: str
         shown: int  # states of the DFA shown
         minimal: tuple[int, int]  # range of the minimal DFA's size
+        deep: int  # rounds of refinement the minimal DFA needs at least (its planted chain's)
 
     presets = (
-        Config(alphabet="ab", shown=7, minimal=(4, 5)),
-        Config(alphabet="ab", shown=8, minimal=(4, 6)),
-        Config(alphabet="ab", shown=10, minimal=(5, 7)),
-        Config(alphabet="abc", shown=11, minimal=(5, 8)),
-        Config(alphabet="abc", shown=13, minimal=(6, 9)),
+        Config(alphabet="ab", shown=10, minimal=(6, 7), deep=4),
+        Config(alphabet="ab", shown=11, minimal=(6, 8), deep=4),
+        Config(alphabet="ab", shown=12, minimal=(7, 8), deep=5),
+        Config(alphabet="abc", shown=13, minimal=(7, 9), deep=5),
+        Config(alphabet="abc", shown=15, minimal=(8, 10), deep=6),
     )
     growth = Growth()
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         k = rng.randint(*config.minimal)
-        loops = rng.randint(0, 2)  # drawn apart from k: left alone, more minimal states mean more self loops
+        loops = rng.randint(0, 1)  # drawn apart from k: left alone, more minimal states mean more self loops
 
         def draw() -> dict | None:
-            core = random_minimal_dfa(rng, k, config.alphabet)
-            if core is None or len(one_round(core)) == k:
-                return None  # one round of refinement would already end it (k >= 4: acceptance alone never does)
+            core = planted_dfa(rng, k, config.alphabet, config.deep)
+            if core is None:
+                return None  # not minimal, or a state out of reach: its chain alone needs `deep` rounds
             unreachable = rng.randint(0, 1)  # the same whatever k is, so it tells nothing
             dfa = inflate(rng, core, config.shown - k - unreachable, unreachable)
             if dfa is None or self_loops(dfa) != loops:
@@ -374,7 +425,9 @@ class DfaMinimization(Task):
         return {"every state its own class": policy(singletons), "all reachable states in one class": policy(together),
                 "grouped by acceptance": policy(by_acceptance), "one round of refinement": policy(one_round),
                 "identical rows merged once": policy(lambda dfa: merged_rows(dfa, 1)),
-                "identical rows merged until none": policy(merged_rows)}
+                "identical rows merged until none": policy(merged_rows),
+                **{f"refinement stopped after {rounds} rounds": policy(lambda dfa, r=rounds: refined(dfa, r))
+                   for rounds in (2, 3)}}
 
     def spellings(self, problem: Problem) -> list[str]:
         gold = problem.answer or ""
