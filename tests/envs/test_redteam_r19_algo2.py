@@ -1,0 +1,38 @@
+"""Round-3 session-19 red team (algo2): textbook heuristics that solved the top levels of max_clique,
+vertex_cover, tsp and totient."""
+
+from __future__ import annotations
+
+import math
+import re
+from fractions import Fraction
+
+from palaestra.core.registry import make_source
+from palaestra.envs.arithmetic.totient import totient
+
+
+def _rounded_density_estimate(problem) -> str:
+    """The count (or sum) of the integers asked about, times φ(n) / n, rounded: skipping inclusion-exclusion."""
+    text = problem.prompt.split("\n")[0]
+    n = problem.data["n"]
+    share = Fraction(totient(n), n)
+    numbers = [int(t) for t in re.findall(r"\d+", text)]
+    if problem.data["kind"] in ("phi", "reduced_fractions"):
+        return str(totient(n))
+    low, high = (1, n) if problem.data["kind"] == "coprime_sum" else (numbers[0], numbers[1])
+    if "sum" in text:
+        return str(round(Fraction(high * (high + 1) - low * (low - 1), 2) * share))
+    return str(round((high - low + 1) * share))
+
+
+def test_totient_rounded_density_estimate_solves_no_top_level():
+    source = make_source("arithmetic/totient")
+    for level in (3, 4):
+        problems = [source.sample(level, 7_000 + seed) for seed in range(60)]
+        solved = sum(source.verify(p, _rounded_density_estimate(p)).correct for p in problems)
+        assert solved == 0, (level, solved)
+        for p in problems[:8]:  # the answers are still the real sums, by direct count where small
+            text = p.prompt.split("\n")[0]
+            low, high = (int(t) for t in re.findall(r"\d+", text)[:2])
+            if "sum" in text and high - low < 300_000 and p.data["kind"] != "coprime_sum":
+                assert p.data["value"] == sum(k for k in range(low, high + 1) if math.gcd(k, p.data["n"]) == 1)
