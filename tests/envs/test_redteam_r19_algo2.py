@@ -36,3 +36,34 @@ def test_totient_rounded_density_estimate_solves_no_top_level():
             low, high = (int(t) for t in re.findall(r"\d+", text)[:2])
             if "sum" in text and high - low < 300_000 and p.data["kind"] != "coprime_sum":
                 assert p.data["value"] == sum(k for k in range(low, high + 1) if math.gcd(k, p.data["n"]) == 1)
+
+
+def _nearest_two_opt_from(distance: list[list[int]], start: int) -> list[int]:
+    n = len(distance)
+    tour = [start]
+    while len(tour) < n:
+        here = tour[-1]
+        tour.append(min((c for c in range(n) if c not in tour), key=lambda c: (distance[here][c], c)))
+    improved = True
+    while improved:
+        improved = False
+        for i in range(n - 1):
+            for j in range(i + 2, n if i else n - 1):
+                a, b, c, d = tour[i], tour[i + 1], tour[j], tour[(j + 1) % n]
+                if distance[a][c] + distance[b][d] < distance[a][b] + distance[c][d]:
+                    tour[i + 1 : j + 1] = reversed(tour[i + 1 : j + 1])
+                    improved = True
+    return tour
+
+
+def test_tsp_nearest_neighbour_two_opt_from_every_start_solves_no_hard_level():
+    source = make_source("algorithms/tsp")
+    for level in (2, 3, 4):
+        problems = [source.sample(level, 7_000 + seed) for seed in range(15)]
+        solved = 0
+        for p in problems:
+            names, distance = p.data["names"], p.data["distance"]
+            tours = [_nearest_two_opt_from(distance, s) for s in range(len(names))]
+            best = min(tours, key=lambda t: sum(distance[a][b] for a, b in zip(t, t[1:] + t[:1])))
+            solved += source.verify(p, " ".join(names[i] for i in best)).correct
+        assert solved <= 1, (level, solved)
