@@ -67,3 +67,36 @@ def test_tsp_nearest_neighbour_two_opt_from_every_start_solves_no_hard_level():
             best = min(tours, key=lambda t: sum(distance[a][b] for a, b in zip(t, t[1:] + t[:1])))
             solved += source.verify(p, " ".join(names[i] for i in best)).correct
         assert solved <= 1, (level, solved)
+
+
+def _leaf_rule_then_greed_pruned(n: int, edges: list[list[int]]) -> list[int]:
+    """Take the neighbour of a node with one uncovered edge, else a node with the most; then drop every node
+    whose neighbours are all in the cover (last taken first)."""
+    left, cover = [tuple(e) for e in edges], []
+    while left:
+        degree = [0] * n
+        other = [0] * n
+        for u, v in left:
+            degree[u] += 1
+            degree[v] += 1
+            other[u], other[v] = v, u
+        leaves = [v for v in range(n) if degree[v] == 1]
+        top = other[leaves[0]] if leaves else max(range(n), key=lambda v: (degree[v], -v))
+        cover.append(top)
+        left = [e for e in left if top not in e]
+    kept = set(cover)
+    for node in reversed(cover):
+        if all(u in kept for e in edges if node in e for u in e if u != node):
+            kept.discard(node)
+    return sorted(kept)
+
+
+def test_vertex_cover_leaf_rule_then_greed_solves_no_hard_level():
+    source = make_source("graphs/vertex_cover")
+    for level in (2, 3, 4):
+        problems = [source.sample(level, 7_000 + seed) for seed in range(15)]
+        solved = sum(
+            source.verify(p, " ".join(map(str, _leaf_rule_then_greed_pruned(p.data["n"], p.data["edges"])))).correct
+            for p in problems
+        )
+        assert solved == 0, (level, solved)

@@ -76,6 +76,32 @@ def greedy_cover(n: int, edges: Sequence[Sequence[int]]) -> list[int]:
     return cover
 
 
+def leaf_rule_cover(n: int, edges: Sequence[Sequence[int]], prefer_high: bool = False) -> list[int]:
+    """While an uncovered edge is left: if some node touches exactly one uncovered edge (a leaf; the lowest id,
+    or the highest with ``prefer_high``), take its neighbour; else a node touching the most uncovered edges
+    (ties the same way). The nodes in the order taken."""
+    left = [tuple(e) for e in edges]
+    cover = []
+    sign = 1 if prefer_high else -1
+    for _ in range(n):
+        if not left:
+            break
+        degree = [0] * n
+        other = [0] * n
+        for u, v in left:
+            degree[u] += 1
+            degree[v] += 1
+            other[u], other[v] = v, u
+        leaves = [v for v in range(n) if degree[v] == 1]
+        if leaves:
+            top = other[max(leaves, key=lambda v: sign * v)]
+        else:
+            top = max(range(n), key=lambda v: (degree[v], sign * v))
+        cover.append(top)
+        left = [e for e in left if top not in e]
+    return cover
+
+
 def warnsdorff(n: int, edges: Sequence[Sequence[int]], prefer_high: bool = False) -> list[int]:
     """Warnsdorff's rule from every start node (fewest-degree starts first): step to the unvisited neighbour
     with the fewest unvisited neighbours (ties to the lower id, or the higher one with ``prefer_high``). The
