@@ -100,3 +100,30 @@ def test_vertex_cover_leaf_rule_then_greed_solves_no_hard_level():
             for p in problems
         )
         assert solved == 0, (level, solved)
+
+
+def _clique_grown_from_every_start(n: int, edges: list[list[int]]) -> list[int]:
+    joined: list[set[int]] = [set() for _ in range(n)]
+    for u, v in edges:
+        joined[u].add(v)
+        joined[v].add(u)
+    best: list[int] = []
+    for start in range(n):
+        clique, candidates = [start], set(joined[start])
+        while candidates:
+            nxt = max(candidates, key=lambda v: (len(joined[v] & candidates), -v))
+            clique.append(nxt)
+            candidates &= joined[nxt]
+        best = max(best, clique, key=len)
+    return sorted(best)
+
+
+def test_max_clique_grown_from_every_start_solves_no_hard_level():
+    source = make_source("graphs/max_clique")
+    for level in (2, 3, 4):
+        problems = [source.sample(level, 7_000 + seed) for seed in range(10)]
+        solved = sum(
+            source.verify(p, " ".join(map(str, _clique_grown_from_every_start(p.data["n"], p.data["edges"])))).correct
+            for p in problems
+        )
+        assert solved == 0, (level, solved)

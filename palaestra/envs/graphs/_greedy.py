@@ -166,16 +166,42 @@ def independent_set_cover(n: int, edges: Sequence[Sequence[int]]) -> list[int]:
     return [v for v in range(n) if v not in independent]
 
 
-def multi_start_clique(n: int, edges: Sequence[Sequence[int]]) -> list[int]:
-    """The greedy clique of :func:`greedy_clique` grown from every start node; the largest one found."""
+def grown_clique(joined: Sequence[set[int]], start: int | None, prefer_high: bool = False,
+                 by_degree: bool = False) -> list[int]:
+    """A clique grown greedily from ``start`` (or, with None, from every node as a candidate): repeatedly add the
+    candidate (a node joined to every node taken) with the most neighbours among the candidates (with
+    ``by_degree``: the most neighbours in the graph), ties to the lower id (the higher with ``prefer_high``)."""
+    sign = 1 if prefer_high else -1
+    clique, candidates = ([], set(range(len(joined)))) if start is None else ([start], set(joined[start]))
+    while candidates:
+        nxt = max(candidates, key=lambda v: (len(joined[v]) if by_degree else len(joined[v] & candidates), sign * v))
+        clique.append(nxt)
+        candidates &= joined[nxt]
+    return sorted(clique)
+
+
+def multi_start_clique(n: int, edges: Sequence[Sequence[int]], prefer_high: bool = False,
+                       by_degree: bool = False) -> list[int]:
+    """The greedy clique of :func:`grown_clique` grown from every start node; the largest one found (the first on
+    a tie)."""
     joined = neighbour_sets(n, edges)
     best: list[int] = []
     for start in range(n):
-        clique, candidates = [start], set(joined[start])
-        while candidates:
-            nxt = max(sorted(candidates), key=lambda v: (len(joined[v] & candidates), -v))
-            clique.append(nxt)
-            candidates &= joined[nxt]
+        clique = grown_clique(joined, start, prefer_high, by_degree)
         if len(clique) > len(best):
             best = clique
-    return sorted(best)
+    return best
+
+
+def peeled_clique(n: int, edges: Sequence[Sequence[int]], prefer_high: bool = False) -> list[int]:
+    """Peeling: repeatedly remove a node of fewest neighbours among the nodes left (ties to the lower id, or the
+    higher one with ``prefer_high``) until the nodes left are all joined to each other."""
+    joined = neighbour_sets(n, edges)
+    left = set(range(n))
+    sign = -1 if prefer_high else 1
+    for _ in range(n):
+        degree = {v: len(joined[v] & left) for v in left}
+        if all(d == len(left) - 1 for d in degree.values()):
+            break
+        left.remove(min(left, key=lambda v: (degree[v], sign * v)))
+    return sorted(left)
