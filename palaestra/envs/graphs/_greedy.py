@@ -154,13 +154,15 @@ def greedy_colourings(n: int, edges: Sequence[Sequence[int]]) -> dict[str, list[
     }
 
 
-def independent_set_cover(n: int, edges: Sequence[Sequence[int]]) -> list[int]:
+def independent_set_cover(n: int, edges: Sequence[Sequence[int]], prefer_high: bool = False) -> list[int]:
     """The complement of the greedy independent set (repeatedly take a node of fewest remaining neighbours,
-    dropping its neighbours): a vertex cover, in increasing order."""
+    ties to the lower id or the higher one with ``prefer_high``, dropping its neighbours): a vertex cover, in
+    increasing order."""
     joined = neighbour_sets(n, edges)
     left, independent = set(range(n)), set()
+    sign = -1 if prefer_high else 1
     while left:
-        node = min(left, key=lambda v: (len(joined[v] & left), v))
+        node = min(left, key=lambda v: (len(joined[v] & left), sign * v))
         independent.add(node)
         left -= joined[node] | {node}
     return [v for v in range(n) if v not in independent]

@@ -7,8 +7,9 @@ them, a fresh random grouping per i; a few random extra edges), on which taking 
 degree (after the neighbour of any degree-1 node: the leaf rule) covers with more nodes than the optimum,
 and a random graph of minimum degree 2 on which keeping out of the cover the node with the fewest
 neighbours does. Each part is redrawn until its rules miss its optimum, then the whole graph until all
-the declared rules miss the whole optimum: greed with pruning, the leaf rule then greed then pruning
-(ties to the lower or the higher id), and the rest of a greedy independent set solve none of them.
+the declared rules miss the whole optimum: greed with pruning, the leaf rule then greed then pruning,
+and the rest of a greedy independent set (each with ties to the lower or the higher id where it has a
+tie-break to choose) solve none of them.
 v3 redrew random connected graphs against two of them, and the leaf rule solved 97/85/80% of levels 2-4
 (round-3 red team); on random graphs of these sizes all the rules are optimal 90-99% of the time.
 The optimum comes from an exact branch and bound at generation. The verifier accepts **any** minimum
@@ -48,9 +49,9 @@ class VertexCover(Task):
     presets = (
         Config(nodes=9, edges=13, beat_greedy=False),
         Config(nodes=11, edges=16, beat_greedy=False),
-        Config(nodes=9, edges=18, beat_greedy=True, trap=6),
         Config(nodes=10, edges=20, beat_greedy=True, trap=6),
-        Config(nodes=11, edges=22, beat_greedy=True, trap=7),
+        Config(nodes=11, edges=22, beat_greedy=True, trap=6),
+        Config(nodes=12, edges=24, beat_greedy=True, trap=7),
     )
     # Capped: past them generation raises or passes its CPU bound (difficulty saturates).
     growth = Growth(steps={"nodes": 2, "edges": 4}, limits={"nodes": 30, "edges": 60, "trap": 7})
@@ -186,24 +187,29 @@ def _min_degree_two(rng: random.Random, n: int, m: int) -> list[list[int]]:
 
 def _trapped_graph(rng: random.Random, config: VertexCover.Config) -> tuple[int, list[list[int]], list[int]]:
     """A Johnson part on which greed and the leaf rule miss the optimum, a random part on which the greedy
-    independent set does, and one edge between them, labelled at random (each part is checked under its final
-    labels, so the rules, which act on each part as on its own, miss the whole optimum). Redrawn (bounded)
-    until every declared rule misses it; the last draw is kept."""
-    greedy_rules = [rule for rule in _GREEDY_COVERS.values() if rule is not independent_set_cover]
+    independent sets do, and one edge between them, labelled at random. Each part is checked on its own nodes
+    numbered in the order of their final labels (so every tie-break falls the same way, and the rules, which
+    act on each part as on its own, miss the whole optimum). Redrawn (bounded) until every declared rule misses
+    the whole; the last draw is kept."""
+    independent_rules = [rule for name, rule in _GREEDY_COVERS.items() if "independent set" in name]
+    greedy_rules = [rule for rule in _GREEDY_COVERS.values() if rule not in independent_rules]
     for _ in range(MAX_GREEDY_RETRIES):
         size_a, part_a = _johnson(rng, config.trap)
-        n = size_a + config.nodes
-        labels = rng.sample(range(n), n)
-        rows_a = [sorted((labels[u], labels[v])) for u, v in part_a]
-        if not _beats(n, rows_a, len(minimum_vertex_cover(n, rows_a)), greedy_rules):
+        shuffle = rng.sample(range(size_a), size_a)
+        part_a = sorted(sorted((shuffle[u], shuffle[v])) for u, v in part_a)
+        if not _beats(size_a, part_a, len(minimum_vertex_cover(size_a, part_a)), greedy_rules):
             continue
+        size_b = config.nodes
         for _ in range(MAX_GREEDY_RETRIES):
-            part_b = _min_degree_two(rng, config.nodes, config.edges)
-            rows_b = [sorted((labels[size_a + u], labels[size_a + v])) for u, v in part_b]
-            if _beats(n, rows_b, len(minimum_vertex_cover(n, rows_b)), [independent_set_cover]):
+            part_b = _min_degree_two(rng, size_b, config.edges)
+            if _beats(size_b, part_b, len(minimum_vertex_cover(size_b, part_b)), independent_rules):
                 break
-        bridge = sorted((labels[rng.randrange(size_a)], labels[size_a + rng.randrange(config.nodes)]))
-        rows = sorted([*rows_a, *rows_b, bridge])
+        n = size_a + size_b
+        labels = rng.sample(range(n), n)
+        in_a, in_b = sorted(labels[:size_a]), sorted(labels[size_a:])
+        bridge = sorted((in_a[rng.randrange(size_a)], in_b[rng.randrange(size_b)]))
+        rows = sorted([*(sorted((in_a[u], in_a[v])) for u, v in part_a),
+                       *(sorted((in_b[u], in_b[v])) for u, v in part_b), bridge])
         cover = minimum_vertex_cover(n, rows)
         if _beats(n, rows, len(cover), _GREEDY_COVERS.values()):
             break
@@ -229,6 +235,8 @@ def prune_cover(n: int, edges: list[list[int]], cover: list[int]) -> list[int]:
 _GREEDY_COVERS: dict[str, Callable[[int, list[list[int]]], list[int]]] = {
     "greedy cover, pruned": pruned_greedy_cover,
     "the rest of a greedy independent set (fewest neighbours first)": independent_set_cover,
+    "the rest of a greedy independent set (fewest neighbours first), ties to the larger id":
+        lambda n, edges: independent_set_cover(n, edges, prefer_high=True),
     "leaf rule, then greed, pruned": lambda n, edges: prune_cover(n, edges, leaf_rule_cover(n, edges)),
     "leaf rule, then greed, pruned, ties to the larger id":
         lambda n, edges: prune_cover(n, edges, leaf_rule_cover(n, edges, prefer_high=True)),
