@@ -363,9 +363,9 @@ def test_totient_counts_match_direct_counting():
             elif problem.data["kind"] == "coprime_sum":
                 expected = sum(k for k in range(1, n + 1) if math.gcd(k, n) == 1)
             else:
-                low, high = (int(v) for v in text.split("with ")[1].split(" have")[0].replace("k", "").split("<=")
+                low, high = (int(v) for v in text.split("with ")[1].split(" that")[0].replace("k", "").split("<=")
                              if v.strip())
-                expected = sum(1 for k in range(low, high + 1) if math.gcd(k, n) == 1)
+                expected = sum(k for k in range(low, high + 1) if math.gcd(k, n) == 1)
             assert problem.data["value"] == expected
     assert checked >= 30
 

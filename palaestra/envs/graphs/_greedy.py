@@ -76,6 +76,32 @@ def greedy_cover(n: int, edges: Sequence[Sequence[int]]) -> list[int]:
     return cover
 
 
+def leaf_rule_cover(n: int, edges: Sequence[Sequence[int]], prefer_high: bool = False) -> list[int]:
+    """While an uncovered edge is left: if some node touches exactly one uncovered edge (a leaf; the lowest id,
+    or the highest with ``prefer_high``), take its neighbour; else a node touching the most uncovered edges
+    (ties the same way). The nodes in the order taken."""
+    left = [tuple(e) for e in edges]
+    cover = []
+    sign = 1 if prefer_high else -1
+    for _ in range(n):
+        if not left:
+            break
+        degree = [0] * n
+        other = [0] * n
+        for u, v in left:
+            degree[u] += 1
+            degree[v] += 1
+            other[u], other[v] = v, u
+        leaves = [v for v in range(n) if degree[v] == 1]
+        if leaves:
+            top = other[max(leaves, key=lambda v: sign * v)]
+        else:
+            top = max(range(n), key=lambda v: (degree[v], sign * v))
+        cover.append(top)
+        left = [e for e in left if top not in e]
+    return cover
+
+
 def warnsdorff(n: int, edges: Sequence[Sequence[int]], prefer_high: bool = False) -> list[int]:
     """Warnsdorff's rule from every start node (fewest-degree starts first): step to the unvisited neighbour
     with the fewest unvisited neighbours (ties to the lower id, or the higher one with ``prefer_high``). The
@@ -128,28 +154,56 @@ def greedy_colourings(n: int, edges: Sequence[Sequence[int]]) -> dict[str, list[
     }
 
 
-def independent_set_cover(n: int, edges: Sequence[Sequence[int]]) -> list[int]:
+def independent_set_cover(n: int, edges: Sequence[Sequence[int]], prefer_high: bool = False) -> list[int]:
     """The complement of the greedy independent set (repeatedly take a node of fewest remaining neighbours,
-    dropping its neighbours): a vertex cover, in increasing order."""
+    ties to the lower id or the higher one with ``prefer_high``, dropping its neighbours): a vertex cover, in
+    increasing order."""
     joined = neighbour_sets(n, edges)
     left, independent = set(range(n)), set()
+    sign = -1 if prefer_high else 1
     while left:
-        node = min(left, key=lambda v: (len(joined[v] & left), v))
+        node = min(left, key=lambda v: (len(joined[v] & left), sign * v))
         independent.add(node)
         left -= joined[node] | {node}
     return [v for v in range(n) if v not in independent]
 
 
-def multi_start_clique(n: int, edges: Sequence[Sequence[int]]) -> list[int]:
-    """The greedy clique of :func:`greedy_clique` grown from every start node; the largest one found."""
+def grown_clique(joined: Sequence[set[int]], start: int | None, prefer_high: bool = False,
+                 by_degree: bool = False) -> list[int]:
+    """A clique grown greedily from ``start`` (or, with None, from every node as a candidate): repeatedly add the
+    candidate (a node joined to every node taken) with the most neighbours among the candidates (with
+    ``by_degree``: the most neighbours in the graph), ties to the lower id (the higher with ``prefer_high``)."""
+    sign = 1 if prefer_high else -1
+    clique, candidates = ([], set(range(len(joined)))) if start is None else ([start], set(joined[start]))
+    while candidates:
+        nxt = max(candidates, key=lambda v: (len(joined[v]) if by_degree else len(joined[v] & candidates), sign * v))
+        clique.append(nxt)
+        candidates &= joined[nxt]
+    return sorted(clique)
+
+
+def multi_start_clique(n: int, edges: Sequence[Sequence[int]], prefer_high: bool = False,
+                       by_degree: bool = False) -> list[int]:
+    """The greedy clique of :func:`grown_clique` grown from every start node; the largest one found (the first on
+    a tie)."""
     joined = neighbour_sets(n, edges)
     best: list[int] = []
     for start in range(n):
-        clique, candidates = [start], set(joined[start])
-        while candidates:
-            nxt = max(sorted(candidates), key=lambda v: (len(joined[v] & candidates), -v))
-            clique.append(nxt)
-            candidates &= joined[nxt]
+        clique = grown_clique(joined, start, prefer_high, by_degree)
         if len(clique) > len(best):
             best = clique
-    return sorted(best)
+    return best
+
+
+def peeled_clique(n: int, edges: Sequence[Sequence[int]], prefer_high: bool = False) -> list[int]:
+    """Peeling: repeatedly remove a node of fewest neighbours among the nodes left (ties to the lower id, or the
+    higher one with ``prefer_high``) until the nodes left are all joined to each other."""
+    joined = neighbour_sets(n, edges)
+    left = set(range(n))
+    sign = -1 if prefer_high else 1
+    for _ in range(n):
+        degree = {v: len(joined[v] & left) for v in left}
+        if all(d == len(left) - 1 for d in degree.values()):
+            break
+        left.remove(min(left, key=lambda v: (degree[v], sign * v)))
+    return sorted(left)

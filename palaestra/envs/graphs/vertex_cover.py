@@ -1,34 +1,34 @@
 """Find a minimum vertex cover: the fewest nodes that touch every edge.
 
-Graphs are random and connected (:func:`palaestra.generators.graphs.random_connected`). From level
-2 on, graphs are redrawn until the greedy cover (repeatedly take a node of highest remaining
-degree, then drop every node whose neighbours are all in the cover; declared to the kit) is larger
-than the optimum, and so is the complement of the greedy independent set (repeatedly keep a node with
-the fewest remaining neighbours out of the cover and put its neighbours in; the leaf rule at its start):
-both declared to the kit, neither solves any of them (0% at levels 2-4, against 90% for greed with
-pruning before; v2 redrew against the first only, and the second still solved 83-93%). The optimum
-comes from an exact branch and bound at generation. The verifier accepts **any** minimum cover:
-distinct nodes, every edge touched, as few nodes as the optimum.
-
-Generation speed: about 150 problems/s at level 4 on this 2-core machine (measured 4 times slower than v2
-under the same load). About 40 graphs are drawn per problem at levels 2-4, each solved exactly by the branch
-and bound, because one of the two greedy covers is optimal on most random graphs; the redraw is what keeps
-the greedy rules from earning reward.
+Levels 0-1: random connected graphs (:func:`palaestra.generators.graphs.random_connected`). From level 2
+on (v4) the graph joins, by one edge, two parts built to trap the textbook rules, under a random labelling:
+a randomised Johnson graph (k nodes, and for each i from k down to 2, k // i nodes each joined to i of
+them, a fresh random grouping per i; a few random extra edges), on which taking the node of highest
+degree (after the neighbour of any degree-1 node: the leaf rule) covers with more nodes than the optimum,
+and a random graph of minimum degree 2 on which keeping out of the cover the node with the fewest
+neighbours does. Each part is redrawn until its rules miss its optimum, then the whole graph until all
+the declared rules miss the whole optimum: greed with pruning, the leaf rule then greed then pruning,
+and the rest of a greedy independent set (each with ties to the lower or the higher id where it has a
+tie-break to choose) solve none of them.
+v3 redrew random connected graphs against two of them, and the leaf rule solved 97/85/80% of levels 2-4
+(round-3 red team); on random graphs of these sizes all the rules are optimal 90-99% of the time.
+The optimum comes from an exact branch and bound at generation. The verifier accepts **any** minimum
+cover: distinct nodes, every edge touched, as few nodes as the optimum.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.task import Growth
-from palaestra.envs.graphs._greedy import greedy_cover, independent_set_cover, neighbour_sets
+from palaestra.envs.graphs._greedy import greedy_cover, independent_set_cover, leaf_rule_cover, neighbour_sets
 from palaestra.envs.graphs.common import edge_list, read_nodes
 from palaestra.generators.graphs import random_connected
 
-MAX_GREEDY_RETRIES = 2_000
+MAX_GREEDY_RETRIES = 300
 
 
 @register
@@ -37,31 +37,35 @@ class VertexCover(Task):
     family = "graphs"
     description = "Give a minimum vertex cover of a graph."
     tags = ("graphs", "optimization", "np-hard")
-    version = 3
+    version = 4
 
     @dataclass(frozen=True)
     class Config:
         nodes: int
         edges: int
         beat_greedy: bool
+        trap: int = 0  # > 0: the k of the Johnson part; nodes and edges are then the random part's
 
     presets = (
         Config(nodes=9, edges=13, beat_greedy=False),
         Config(nodes=11, edges=16, beat_greedy=False),
-        Config(nodes=12, edges=18, beat_greedy=True),
-        Config(nodes=15, edges=24, beat_greedy=True),
-        Config(nodes=19, edges=32, beat_greedy=True),
+        Config(nodes=10, edges=20, beat_greedy=True, trap=6),
+        Config(nodes=11, edges=22, beat_greedy=True, trap=6),
+        Config(nodes=12, edges=24, beat_greedy=True, trap=7),
     )
-    # Capped at level 18's values: past them generation raises or passes its CPU bound (difficulty saturates).
-    growth = Growth(limits={"nodes": 75, "edges": 144})
+    # Capped: past them generation raises or passes its CPU bound (difficulty saturates).
+    growth = Growth(steps={"nodes": 2, "edges": 4}, limits={"nodes": 30, "edges": 60, "trap": 7})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        n = config.nodes
-        for _ in range(MAX_GREEDY_RETRIES):  # keeps the last draw if greed keeps being optimal
-            rows = sorted([u, v] for u, v, _ in random_connected(rng, n, config.edges).edges)
-            cover = minimum_vertex_cover(n, rows)
-            if not config.beat_greedy or all(len(rule(n, rows)) > len(cover) for rule in _GREEDY_COVERS.values()):
-                break
+        if config.trap:
+            n, rows, cover = _trapped_graph(rng, config)
+        else:
+            n = config.nodes
+            for _ in range(MAX_GREEDY_RETRIES):  # keeps the last draw if greed keeps being optimal
+                rows = sorted([u, v] for u, v, _ in random_connected(rng, n, config.edges).edges)
+                cover = minimum_vertex_cover(n, rows)
+                if not config.beat_greedy or _beats(n, rows, len(cover), _GREEDY_COVERS.values()):
+                    break
         prompt = (
             f"An undirected graph has nodes 0 to {n - 1} and these {len(rows)} edges:\n{edge_list(rows)}\n\n"
             "Find a minimum vertex cover: as few nodes as possible such that every edge has at least one end "
@@ -149,10 +153,77 @@ def minimum_vertex_cover(n: int, edges: list[list[int]]) -> list[int]:
     return [v for v in range(n) if best[0] >> v & 1]
 
 
+def _beats(n: int, rows: list[list[int]], size: int, rules: Iterable[Callable[[int, list[list[int]]], list[int]]]) -> bool:
+    return all(len(rule(n, rows)) > size for rule in rules)
+
+
+def _johnson(rng: random.Random, k: int) -> tuple[int, list[list[int]]]:
+    """Johnson's graph that traps greed: k nodes, and for each i from k down to 2, k // i nodes each joined to a
+    group of i of them (the groups of one i disjoint, regrouped at random per i); two random extra edges."""
+    rows, size = set(), k
+    for i in range(k, 1, -1):
+        first = rng.sample(range(k), k)
+        for group in range(k // i):
+            rows.update((u, size) for u in first[group * i:group * i + i])
+            size += 1
+    for _ in range(2):
+        u, v = rng.sample(range(size), 2)
+        rows.add((min(u, v), max(u, v)))
+    return size, sorted([u, v] for u, v in rows)
+
+
+def _min_degree_two(rng: random.Random, n: int, m: int) -> list[list[int]]:
+    """A random connected graph, with edges added until every node has at least two neighbours."""
+    rows = {(u, v) for u, v, _ in random_connected(rng, n, m).edges}
+    joined = neighbour_sets(n, sorted(rows))
+    for v in range(n):
+        while len(joined[v]) < 2:
+            u = rng.choice([u for u in range(n) if u != v and u not in joined[v]])
+            rows.add((min(u, v), max(u, v)))
+            joined[u].add(v)
+            joined[v].add(u)
+    return sorted([u, v] for u, v in rows)
+
+
+def _trapped_graph(rng: random.Random, config: VertexCover.Config) -> tuple[int, list[list[int]], list[int]]:
+    """A Johnson part on which greed and the leaf rule miss the optimum, a random part on which the greedy
+    independent sets do, and one edge between them, labelled at random. Each part is checked on its own nodes
+    numbered in the order of their final labels (so every tie-break falls the same way, and the rules, which
+    act on each part as on its own, miss the whole optimum). Redrawn (bounded) until every declared rule misses
+    the whole; the last draw is kept."""
+    independent_rules = [rule for name, rule in _GREEDY_COVERS.items() if "independent set" in name]
+    greedy_rules = [rule for rule in _GREEDY_COVERS.values() if rule not in independent_rules]
+    for _ in range(MAX_GREEDY_RETRIES):
+        size_a, part_a = _johnson(rng, config.trap)
+        shuffle = rng.sample(range(size_a), size_a)
+        part_a = sorted(sorted((shuffle[u], shuffle[v])) for u, v in part_a)
+        if not _beats(size_a, part_a, len(minimum_vertex_cover(size_a, part_a)), greedy_rules):
+            continue
+        size_b = config.nodes
+        for _ in range(MAX_GREEDY_RETRIES):
+            part_b = _min_degree_two(rng, size_b, config.edges)
+            if _beats(size_b, part_b, len(minimum_vertex_cover(size_b, part_b)), independent_rules):
+                break
+        n = size_a + size_b
+        labels = rng.sample(range(n), n)
+        in_a, in_b = sorted(labels[:size_a]), sorted(labels[size_a:])
+        bridge = sorted((in_a[rng.randrange(size_a)], in_b[rng.randrange(size_b)]))
+        rows = sorted([*(sorted((in_a[u], in_a[v])) for u, v in part_a),
+                       *(sorted((in_b[u], in_b[v])) for u, v in part_b), bridge])
+        cover = minimum_vertex_cover(n, rows)
+        if _beats(n, rows, len(cover), _GREEDY_COVERS.values()):
+            break
+    return n, rows, cover
+
+
 def pruned_greedy_cover(n: int, edges: list[list[int]]) -> list[int]:
     """The greedy cover without its redundant nodes (a node whose neighbours are all in the cover), the
     last taken dropped first."""
-    cover = greedy_cover(n, edges)
+    return prune_cover(n, edges, greedy_cover(n, edges))
+
+
+def prune_cover(n: int, edges: list[list[int]], cover: list[int]) -> list[int]:
+    """A cover (nodes in the order taken) without its redundant nodes, the last taken dropped first."""
     joined = neighbour_sets(n, edges)
     kept = set(cover)
     for node in reversed(cover):
@@ -164,4 +235,9 @@ def pruned_greedy_cover(n: int, edges: list[list[int]]) -> list[int]:
 _GREEDY_COVERS: dict[str, Callable[[int, list[list[int]]], list[int]]] = {
     "greedy cover, pruned": pruned_greedy_cover,
     "the rest of a greedy independent set (fewest neighbours first)": independent_set_cover,
+    "the rest of a greedy independent set (fewest neighbours first), ties to the larger id":
+        lambda n, edges: independent_set_cover(n, edges, prefer_high=True),
+    "leaf rule, then greed, pruned": lambda n, edges: prune_cover(n, edges, leaf_rule_cover(n, edges)),
+    "leaf rule, then greed, pruned, ties to the larger id":
+        lambda n, edges: prune_cover(n, edges, leaf_rule_cover(n, edges, prefer_high=True)),
 }
