@@ -3,14 +3,12 @@ games/gomoku."""
 
 from __future__ import annotations
 
-import random
-
 from palaestra.core.registry import make_source
 from palaestra.kit.play import play_episode
 
 
 def _fixed_share(share: float):
-    return lambda problem: (lambda state, history: str(int(problem.data["values"][state["round"]] * share)))
+    return lambda problem: lambda state, history: str(int(problem.data["values"][state["round"]] * share))
 
 
 def test_sealed_bid_auction_fixed_fractions_score_little_at_the_top_level() -> None:
