@@ -10,22 +10,31 @@ stored with the problem (:func:`palaestra.envs.games.common.tape_rng`).
 
 The reward does not depend on luck and is normalised to regret
 (:func:`palaestra.core.multiturn.regret_reward`): a bid ``b`` for an item worth ``v`` has
-expected surplus ``(v - b) * P(every rival bids below b)``; on the last round the episode pays
-``clip((sum of the bids' expected surplus - Z) / (sum of the best whole-dollar bids' expected
-surplus - Z))``, where ``Z`` (:func:`random_zero_point`) is the mean of that sum for uniformly random
-whole-dollar bids from 0 to v plus one standard deviation of it: with the mean alone, the clip at 0
-paid random bids about 0.4 standard deviations (0.16-0.18 at the first levels), so random bids score
-about 0 (0.03-0.08) and the best bid every round exactly 1 (the oracle does). A malformed bid counts as no bid (surplus 0) and costs the round. A round's verdict is
+expected surplus ``(v - b) * P(every rival bids below b)``, measured in the round's own units
+(:func:`_units`: 0 at the mean of uniformly random whole-dollar bids from 0 to v, 1 at the best
+bid), so every round counts alike; on the last round the episode pays ``clip((sum of the units -
+Z) / (rounds - Z))``, where ``Z`` (:func:`random_zero_point`) is one standard deviation of that sum
+under random bids: with the mean alone, the clip at 0 paid random bids about 0.4 standard
+deviations, so random bids score about 0 and the best bid every round exactly 1 (the oracle does).
+(Version 2 summed raw surplus, so the few rounds of large values decided the score, and drew values
+where "bid half" and "bid n/(n+1)" did badly, which left the best bid near 90% of the value in most
+rounds: the fixed rule "bid 90%" scored 0.93 at level 4.) Each round's value is drawn in one of
+three bands of the best bid's share of the value (dealt out evenly over the rounds and shuffled), and a deal
+is kept only if no fixed fraction from 30% to 99% of the value scores above the level's cap (0.3
+at level 4): fixed fractions score at most about 0.2 there (60 problems), the honest player about 0.8. A malformed bid counts as no bid (surplus 0) and costs the round. A round's verdict is
 correct when the bid was a best one. The honest player (:meth:`SealedBidAuction.honest_move`)
 estimates a hidden range from the smallest and largest bid each rival has made.
 
-The difficulty measure is the number of rivals, plus two when their ranges are hidden.
+The difficulty measure is the number of rivals, plus two when their ranges are hidden, plus a hundredth of the
+rounds. Past the presets each level adds a rival (up to 8: with more, the bands of best shares narrow and drawing
+values in them slows) and a round (with many more rounds, the fixed fractions' scores average out near the cap and
+most deals would be redrawn).
 
-Generation speed: about 950 problems/s at level 4 on this 2-core machine. Each of the 8 rounds' values is drawn
-until both simple bidding rules earn at most the level's share of the best bid's edge, which needs the expected surplus
-of every whole-dollar bid up to the value (hundreds of bids; the rivals' win chances are tabled once per problem);
-about 8 values are drawn per round. The test is kept because it is what stops a textbook bidding rule from earning
-reward.
+Generation speed: about 13 ms a problem at level 4 on this 2-core machine. Each of the 9 rounds' values is drawn
+until its best bid's share lies in the round's band (the rivals' win chances are tabled once per problem), and the
+deal's score under every fixed fraction of the value is computed (the expected surplus of every whole-dollar bid up
+to each value, hundreds of bids a round). The test is kept because it is what stops a fixed bidding rule from
+earning reward. (:func:`_value_for_rules`, version 2's per-value test, is no longer used by the generator.)
 """
 
 from __future__ import annotations
@@ -56,7 +65,7 @@ class SealedBidAuction(MultiTurnTask):
     description = "Bid in first-price sealed-bid auctions against rival bidders; scored by expected surplus."
     tags = ("games", "multi-turn", "decision-making", "economics", "auctions")
     one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
-    version = 2
+    version = 3
     hidden_information = True
     score_based = True
 
@@ -65,24 +74,25 @@ class SealedBidAuction(MultiTurnTask):
         rivals: int
         rounds: int
         hidden: bool  # the rivals' ranges are not stated
-        rule_share: float  # a value is kept only if "bid half" and "bid n/(n+1)" earn at most this share of its span
+        fraction_cap: float  # a deal is kept only if bidding any fixed fraction of the value scores at most this
 
     presets = (
-        Config(1, 3, False, 1.0),
-        Config(2, 4, False, 0.7),
-        Config(3, 5, False, 0.5),
-        Config(2, 6, True, 0.4),
-        Config(3, 8, True, 0.3),
+        Config(1, 3, False, 0.5),
+        Config(2, 4, False, 0.45),
+        Config(3, 6, False, 0.4),
+        Config(2, 6, True, 0.35),
+        Config(3, 9, True, 0.3),
     )
-    growth = Growth()
+    growth = Growth(steps={"rivals": 1, "rounds": 1}, limits={"rivals": 8})  # see the module docstring
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        floors = [rng.randint(10, 120) for _ in range(config.rivals)]
-        caps = [[floor, floor + rng.randint(20, 120)] for floor in floors]
-        # Values from just above the highest floor to twice the highest cap: every round can be won.
-        top_floor, top_cap = max(low for low, _ in caps), max(high for _, high in caps)
-        values = [retry(lambda: _value_for_rules(rng, caps, top_floor + 10, 2 * top_cap, config.rule_share),
-                        what="a value where the simple bidding rules are poor") for _ in range(config.rounds)]
+        def draw() -> tuple[list[list[int]], list[int]] | None:
+            floors = [rng.randint(10, 120) for _ in range(config.rivals)]
+            caps = [[floor, floor + rng.randint(20, 120)] for floor in floors]
+            values = _values(rng, caps, config.rounds, config.fraction_cap)
+            return None if values is None else (caps, values)
+
+        caps, values = retry(draw, what="rivals and values on which no fixed fraction of the value bids well")
         data = {"caps": caps, "values": values, "hidden": config.hidden, "tape": rng.getrandbits(48)}
         if config.hidden:
             rivals = (f"{config.rivals} rival bidders each bid a random amount spread evenly between their own floor "
@@ -95,8 +105,9 @@ class SealedBidAuction(MultiTurnTask):
             f"You take part in {config.rounds} first-price sealed-bid auctions, one item each. Each round you learn "
             f"your value for the item and bid; {rivals}. The highest bid wins the item and pays its bid; your "
             "surplus is your value minus your bid if you win, 0 otherwise. After each round all bids are shown.\n\n"
-            "Your score is based on the expected surplus of your bids, not on luck, and compares it with random "
-            "bids: bidding a random whole-dollar amount up to your value scores 0 (or less, counted as 0), the "
+            "Your score is based on the expected surplus of your bids, not on luck; each round counts alike (its "
+            "expected surplus measured from random bids' mean to the best bid's), and the score compares your bids "
+            "with random bids: bidding a random whole-dollar amount up to your value scores 0 (or less, counted as 0), the "
             "whole-dollar bid of highest expected surplus every round scores 1, and the score is paid after the "
             "last round.\n\n"
             f"Round 1: your value for the item is ${values[0]}. Each turn, write your bid in whole dollars, for "
@@ -110,7 +121,8 @@ class SealedBidAuction(MultiTurnTask):
     constant_difficulty = "auctions against the level's number of rivals: the same decisions whatever the drawn values"
 
     def difficulty(self, problem: Problem) -> float:
-        return len(problem.data["caps"]) + (2.0 if problem.data["hidden"] else 0.0)
+        data = problem.data
+        return len(data["caps"]) + (2.0 if data["hidden"] else 0.0) + len(data["values"]) / 100
 
     def initial_state(self, problem: Problem) -> dict[str, Any]:
         return {"round": 0, "achieved": 0.0}
@@ -118,9 +130,8 @@ class SealedBidAuction(MultiTurnTask):
     def _reward(self, problem: Problem, achieved: float, done: bool) -> float:
         if not done:
             return 0.0
-        values, caps = problem.data["values"], problem.data["caps"]
-        best = sum(_surplus(_best_bid(v, caps), v, caps) for v in values)
-        return regret_reward(achieved, random_zero_point(values, caps), best)
+        values = problem.data["values"]
+        return regret_reward(achieved, random_zero_point(values, problem.data["caps"]), float(len(values)))
 
     def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
         data = problem.data
@@ -130,13 +141,14 @@ class SealedBidAuction(MultiTurnTask):
         following = "" if done else f" Round {t + 2}: your value for the item is ${data['values'][t + 1]}."
         bid = read_integer(_LEAD.sub("", move, count=1), max_digits=6) if len(move) <= MAX_MOVE_CHARS else None
         if bid is None or not 0 <= bid <= MAX_BID:
-            bad = Outcome.invalid({"round": t + 1, "achieved": state["achieved"]}, "write one bid as a whole number of dollars")
-            reward = self._reward(problem, state["achieved"], done)
+            achieved = state["achieved"] + _units(0, data["values"][t], data["caps"])  # no bid: surplus 0
+            bad = Outcome.invalid({"round": t + 1, "achieved": achieved}, "write one bid as a whole number of dollars")
+            reward = self._reward(problem, achieved, done)
             verdict = dataclasses.replace(bad.verdict, reward=reward) if reward else bad.verdict
             return bad._replace(observation=bad.observation + following, done=done, verdict=verdict)
         value, caps = data["values"][t], data["caps"]
         best = _best_bid(value, caps)
-        achieved = state["achieved"] + _surplus(bid, value, caps)
+        achieved = state["achieved"] + _units(bid, value, caps)
         reward = self._reward(problem, achieved, done)
         rng = tape_rng(SealedBidAuction.id, data["tape"], "round", t)
         rival_bids = [round(rng.uniform(low, high), 2) for low, high in caps]
@@ -177,8 +189,12 @@ class SealedBidAuction(MultiTurnTask):
             rivals = len(problem.data["caps"])
             return str(problem.data["values"][state["round"]] * rivals // (rivals + 1))
 
-        return {"bid half": lambda problem, state, history, rng: str(problem.data["values"][state["round"]] // 2),
-                "bid n/(n+1) of the value": equilibrium}
+        def fraction(share: float) -> Policy:
+            return lambda problem, state, history, rng: str(int(problem.data["values"][state["round"]] * share))
+
+        rules: dict[str, Policy] = {"bid half": fraction(0.5), "bid n/(n+1) of the value": equilibrium}
+        rules.update((f"bid {share:.0%} of the value", fraction(share)) for share in FIXED_SHARES)
+        return rules
 
 
 _VALUE = re.compile(r"Round \d+: your value for the item is \$(\d+)")
@@ -206,6 +222,69 @@ def _rival_bids(history: tuple[tuple[str, str], ...]) -> list[list[float]]:
         if match:
             out.append([float(b.strip().lstrip("$")) for b in match.group(1).split(",")])
     return out
+
+
+FIXED_SHARES = (0.3, 0.4, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 0.99)  # declared as heuristics (with half and n/(n+1))
+SHARE_GRID = tuple(share / 100 for share in range(30, 100))  # the fixed fractions a deal is tested against
+BANDS = ((0.0, 0.2), (0.4, 0.6), (0.8, 1.01))  # where a round's best fraction lies between the lowest and highest
+
+
+def _values(rng: random.Random, caps: list[list[int]], rounds: int, cap: float) -> list[int] | None:
+    """The rounds' values, or None when some fixed fraction of the value would score above ``cap``.
+
+    Values run from just above the highest floor (the best bid is most of the value) to three times the highest
+    cap (about a third); each round's value is drawn in one of three bands of the best bid's share of the value
+    (the low, middle and high end of its span over those values), the bands dealt out evenly and shuffled, so the
+    best fraction differs from round to round and no one fraction bids well in most of them.
+    """
+    top_floor, top_cap = max(low for low, _ in caps), max(high for _, high in caps)
+    low, high = top_floor + 5, 3 * top_cap
+    table = _win_chances(tuple(tuple(c) for c in caps), high)
+    least, most = _best_share(high, table), _best_share(low, table)
+    if most - least < 0.2:
+        return None
+    bands = [BANDS[i % len(BANDS)] for i in range(rounds)]
+    rng.shuffle(bands)
+    values, stats = [], []
+    for lo, hi in bands:
+        for _ in range(50):
+            value = rng.randint(low, high)
+            if lo <= (_best_share(value, table) - least) / (most - least) < hi:
+                values.append(value)
+                break
+        else:
+            return None
+        surpluses = list(map(operator.mul, range(value, -1, -1), table))  # as _round_stats, from the table
+        mean, best = sum(surpluses) / len(surpluses), max(surpluses)
+        if best <= mean:
+            return None
+        stats.append((surpluses, mean, best - mean, sum((x - mean) ** 2 for x in surpluses) / len(surpluses)))
+    zero = math.sqrt(sum(variance / span**2 for _, _, span, variance in stats))
+    for share in SHARE_GRID:
+        units = sum((surpluses[int(value * share)] - mean) / span for value, (surpluses, mean, span, _) in zip(values, stats))
+        if regret_reward(units, zero, float(rounds)) > cap:
+            return None
+    return values
+
+
+def _best_share(value: int, table: Sequence[float]) -> float:
+    """The best whole-dollar bid's share of ``value``, from a table of win chances per bid."""
+    surpluses = list(map(operator.mul, range(value, -1, -1), table))
+    return surpluses.index(max(surpluses)) / value
+
+
+@functools.lru_cache(maxsize=4096)
+def _round_stats(value: int, caps: tuple[tuple[float, ...], ...]) -> tuple[float, float, float]:
+    """(mean, variance, best) of the expected surplus of the whole-dollar bids from 0 to ``value``."""
+    surpluses = [_surplus(bid, value, caps) for bid in range(value + 1)]
+    mean = sum(surpluses) / len(surpluses)
+    return mean, sum((x - mean) ** 2 for x in surpluses) / len(surpluses), max(surpluses)
+
+
+def _units(bid: int, value: int, caps: Sequence[Sequence[float]]) -> float:
+    """A bid's expected surplus in the round's own units: 0 at random bids' mean, 1 at the best bid."""
+    mean, _, best = _round_stats(value, tuple(tuple(c) for c in caps))
+    return (_surplus(bid, value, caps) - mean) / (best - mean) if best > mean else 0.0
 
 
 def _value_for_rules(rng: random.Random, caps: list[list[int]], low: int, high: int, share: float) -> int | None:
@@ -238,15 +317,14 @@ def _win_chance(bid: float, caps: Sequence[Sequence[float]]) -> float:
 
 
 def random_zero_point(values: Sequence[int], caps: Sequence[Sequence[int]]) -> float:
-    """The summed expected surplus of uniformly random whole-dollar bids (0 to each value), its mean plus one
-    standard deviation (the rounds' bids are independent, so their variances add)."""
-    mean = variance = 0.0
+    """The zero point of the summed :func:`_units` of uniformly random whole-dollar bids (0 to each value): their
+    mean (0) plus one standard deviation (the rounds' bids are independent, so their variances add)."""
+    variance = 0.0
     for value in values:
-        surpluses = [_surplus(bid, value, caps) for bid in range(value + 1)]
-        round_mean = sum(surpluses) / len(surpluses)
-        mean += round_mean
-        variance += sum((x - round_mean) ** 2 for x in surpluses) / len(surpluses)
-    return mean + math.sqrt(variance)
+        _, round_variance, best = _round_stats(value, tuple(tuple(c) for c in caps))
+        mean = _round_stats(value, tuple(tuple(c) for c in caps))[0]
+        variance += round_variance / (best - mean) ** 2 if best > mean else 0.0
+    return math.sqrt(variance)
 
 
 def _surplus(bid: int, value: int, caps: Sequence[Sequence[float]]) -> float:
