@@ -314,7 +314,7 @@ def test_auction_random_bids_score_about_zero_at_every_level() -> None:
             problem = source.sample(level, seed)
             caps, values = problem.data["caps"], problem.data["values"]
             rng = random.Random(seed)
-            achieved = sum(sealed_bid_auction._surplus(rng.randint(0, value), value, caps) for value in values)
+            achieved = sum(sealed_bid_auction._units(rng.randint(0, value), value, caps) for value in values)
             total += source._reward(problem, achieved, True)
         assert total / 80 < 0.13, level  # 0.03-0.08 over 300 seeds (0.16-0.18 before)
     problem = source.sample(0, 0)

@@ -34,7 +34,7 @@ Generation speed: about 13 ms a problem at level 4 on this 2-core machine. Each 
 until its best bid's share lies in the round's band (the rivals' win chances are tabled once per problem), and the
 deal's score under every fixed fraction of the value is computed (the expected surplus of every whole-dollar bid up
 to each value, hundreds of bids a round). The test is kept because it is what stops a fixed bidding rule from
-earning reward. (:func:`_value_for_rules`, version 2's per-value test, is no longer used by the generator.)
+earning reward.
 """
 
 from __future__ import annotations
@@ -285,20 +285,6 @@ def _units(bid: int, value: int, caps: Sequence[Sequence[float]]) -> float:
     """A bid's expected surplus in the round's own units: 0 at random bids' mean, 1 at the best bid."""
     mean, _, best = _round_stats(value, tuple(tuple(c) for c in caps))
     return (_surplus(bid, value, caps) - mean) / (best - mean) if best > mean else 0.0
-
-
-def _value_for_rules(rng: random.Random, caps: list[list[int]], low: int, high: int, share: float) -> int | None:
-    """A value in ``[low, high]`` on which both simple rules earn at most ``share`` of (best - random mean)."""
-    value = rng.randint(low, high)
-    if share >= 1.0:
-        return value
-    chances = _win_chances(tuple(tuple(cap) for cap in caps), high)
-    surpluses = list(map(operator.mul, range(value, -1, -1), chances))  # bid b's (value - b) * chance, as _surplus
-    mean = sum(surpluses) / (value + 1)
-    best = surpluses.index(max(surpluses))  # as _best_bid: the lowest bid of the highest surplus
-    span = surpluses[best] - mean
-    rules = (value // 2, value * len(caps) // (len(caps) + 1))
-    return value if all(surpluses[b] - mean <= share * span for b in rules) else None
 
 
 # Cached per problem: every value drawn for the rounds is tested against the same rivals' ranges.
