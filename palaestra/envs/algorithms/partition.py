@@ -145,12 +145,13 @@ def _differencing(numbers: list[int]) -> tuple[list[int], list[int]]:
     """Karmarkar-Karp differencing: repeatedly replace the two largest numbers by their difference (placing
     them in opposite groups), then undo the replacements into two groups."""
     # (value, tie-break, group kept with the value, group opposite it)
-    items = sorted(([x, i, [x], []] for i, x in enumerate(numbers)), reverse=True)
+    items: list[tuple[int, int, list[int], list[int]]] = sorted(((x, i, [x], []) for i, x in enumerate(numbers)),
+                                                                reverse=True)
     count = len(items)
     while len(items) > 1:
         big, small = items[0], items[1]
         count += 1
-        merged = [big[0] - small[0], count, big[2] + small[3], big[3] + small[2]]
+        merged = (big[0] - small[0], count, big[2] + small[3], big[3] + small[2])
         items = sorted([merged, *items[2:]], reverse=True)
     return items[0][2], items[0][3]
 

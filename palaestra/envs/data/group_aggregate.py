@@ -150,7 +150,7 @@ class GroupAggregate(Task):
                       for pair in (("quantity_at_least", "quantity_at_most"), ("price_above", "price_below"))]
 
         def draw() -> tuple[list[dict], list]:
-            rows = [{"order_id": 1000 + 7 * i + rng.randrange(7), "region": "", "category": "",
+            rows: list[dict[str, Any]] = [{"order_id": 1000 + 7 * i + rng.randrange(7), "region": "", "category": "",
                      "status": rng.choice(STATUSES), "quantity": rng.randint(1, 12),
                      "price": rng.randrange(200, 6000, rng.choice((5, 25, 100)))} for i in range(config.rows)]
             for row in rows:

@@ -237,13 +237,14 @@ class VotingRules(Task):
             if pair is None or len(pair) != 2:
                 return Verdict.unparsed(f"expected two candidates' names, the winner first, such as {WITHDRAWAL_EXAMPLE}")
             written, then = pair
-            winner_name = problem.answer.split(", ")[0]
+            winner_name = (problem.answer or "").split(", ")[0]
             if written == winner_name:
                 return Verdict.judge(then == second, f"{then} does not win once {written} withdraws")
         else:
-            written = read_answer(answer, one_of(names))
-            if written is None:
+            single = read_answer(answer, one_of(names))
+            if single is None:
                 return Verdict.unparsed(f"expected one candidate's name: one of {', '.join(names)}")
+            written = single
             if written == problem.answer:
                 return Verdict.right()
         if written == problem.data["plurality"] and problem.data["rule"] != "plurality":

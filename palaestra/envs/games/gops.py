@@ -95,10 +95,10 @@ class Gops(MultiTurnTask):
         n = config.cards
 
         def draw() -> dict[str, Any] | None:
-            data = {"cards": n, "style": config.style, "tape": rng.getrandbits(48)}
-            data["prizes"] = rng.sample(range(1, n + 1), n)
+            data: dict[str, Any] = {"cards": n, "style": config.style, "tape": rng.getrandbits(48)}
+            prizes = data["prizes"] = rng.sample(range(1, n + 1), n)  # drawn after the tape, as v2 does
             if config.style == "reactive":  # its bids follow the player's: the oracle's line must win
-                return data if _reactive_best(data["prizes"], 0, list(range(1, n + 1)), list(range(1, n + 1)),
+                return data if _reactive_best(prizes, 0, list(range(1, n + 1)), list(range(1, n + 1)),
                                               LEAD[1], 0)[0] > 0 else None
             data["bids"] = _opponent_bids(data)
             best = _margins(tuple(data["prizes"]), tuple(data["bids"]))[(1 << n) - 1]
@@ -151,7 +151,7 @@ class Gops(MultiTurnTask):
         return problem.data["cards"] + RANK[problem.data["style"]]
 
     def initial_state(self, problem: Problem) -> dict[str, Any]:
-        state = {"hand": list(range(1, problem.data["cards"] + 1)), "round": 0, "mine": 0, "theirs": 0}
+        state: dict[str, Any] = {"hand": list(range(1, problem.data["cards"] + 1)), "round": 0, "mine": 0, "theirs": 0}
         if problem.data["style"] == "reactive":
             state.update(their_hand=list(state["hand"]), lead=LEAD[1])
         return state

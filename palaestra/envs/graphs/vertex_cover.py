@@ -160,7 +160,8 @@ def _beats(n: int, rows: list[list[int]], size: int, rules: Iterable[Callable[[i
 def _johnson(rng: random.Random, k: int) -> tuple[int, list[list[int]]]:
     """Johnson's graph that traps greed: k nodes, and for each i from k down to 2, k // i nodes each joined to a
     group of i of them (the groups of one i disjoint, regrouped at random per i); two random extra edges."""
-    rows, size = set(), k
+    rows: set[tuple[int, int]] = set()
+    size = k
     for i in range(k, 1, -1):
         first = rng.sample(range(k), k)
         for group in range(k // i):

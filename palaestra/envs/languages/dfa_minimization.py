@@ -48,6 +48,7 @@ of self-loops, or one that a cheap rule (one refinement round, merging identical
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from collections.abc import Callable
@@ -113,6 +114,10 @@ def one_round(dfa: Automaton) -> Partition:
     accepting = set(dfa["accepting"])
     letters = sorted(dfa["delta"][dfa["start"]])
     return _partition(reachable(dfa), lambda s: (s in accepting, *(dfa["delta"][s][a] in accepting for a in letters)))
+
+
+def _refined_after(rounds: int, dfa: Automaton) -> Partition:
+    return refined(dfa, rounds)
 
 
 def refined(dfa: Automaton, rounds: int) -> Partition:
@@ -426,7 +431,7 @@ class DfaMinimization(Task):
                 "grouped by acceptance": policy(by_acceptance), "one round of refinement": policy(one_round),
                 "identical rows merged once": policy(lambda dfa: merged_rows(dfa, 1)),
                 "identical rows merged until none": policy(merged_rows),
-                **{f"refinement stopped after {rounds} rounds": policy(lambda dfa, r=rounds: refined(dfa, r))
+                **{f"refinement stopped after {rounds} rounds": policy(functools.partial(_refined_after, rounds))
                    for rounds in (2, 3)}}
 
     def spellings(self, problem: Problem) -> list[str]:

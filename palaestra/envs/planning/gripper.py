@@ -105,6 +105,7 @@ class Gripper(PlanTask):
                 moves = shortest_plan(BallMoves((robot, where), goal, config.grippers), max_nodes=SEARCH_BUDGET)
             except SearchBudgetExceeded:
                 return None
+            assert moves is not None  # the puzzle is always solvable: the search only runs out of budget
             if config.optimal and any(_greedy_length(robot, where, goal, config.grippers, random.Random(rng.random()))
                                       == len(moves) for _ in range(GREEDY_TRIES)):
                 return None  # the greedy courier finds a shortest plan here: no search needed
