@@ -98,6 +98,7 @@ class Settings:
     balance_seeds: int = 1_000  # per level, for classification-style envs
     difficulty_seeds: int = 40  # per level, for the difficulty measure's means
     far_seeds: int = 4  # per far level (20 and 40), for the far_levels check
+    checked_levels: int = 10  # levels 0 .. checked_levels - 1 for the unbounded_levels check (growth and validity)
     hostile_levels: tuple[str, ...] = ("first", "last")
     repeated_reply_levels: tuple[str, ...] = ("all",)  # or "first"/"last": the levels repeated replies are played at
     verify_seconds: float = 1.0  # bound on one verification of a hostile answer, in CPU seconds
@@ -116,8 +117,8 @@ class Settings:
     @classmethod
     def ci(cls) -> Settings:
         """Cheaper settings for CI (hundreds of envs); the same checks, fewer samples."""
-        return cls(seeds=3, fingerprint_seeds=2, distinct_seeds=100, distinct_upper_seeds=40,
-                   balance_seeds=300, difficulty_seeds=16, far_seeds=1,
+        return cls(seeds=3, fingerprint_seeds=2, distinct_seeds=100, distinct_upper_seeds=24,
+                   balance_seeds=300, difficulty_seeds=16, far_seeds=1, checked_levels=8,
                    hostile_levels=("last",), repeated_reply_levels=("first", "last"))
 
     @classmethod

@@ -1,14 +1,15 @@
 """Kit checks: levels past the presets (unbounded envs) and grading options (score equals step).
 
 - ``unbounded_levels``: an unbounded env (a ``growth`` rule or an ``extrapolate`` method) gives a
-  valid problem at every level 0-9 (configs distinct; past the presets the reference, or for a game
-  the oracle, is accepted), its difficulty measure's mean grows from each level to the next (levels
-  0-4 are the ``difficulty`` check's, with the same seeds; this one goes on from level 4 to 9; the
-  first ``seeds`` of those problems at levels 5-9 are the ones checked valid), and no
-  problem at levels 4-9 takes more than :data:`GENERATE_CPU_SECONDS` of CPU time to generate
-  (CPU seconds, retimed once when over the bound: another thread's or a reaped child's CPU can land in the first
-  timing, so a busy machine does not make it flake). A bounded env must say why in
-  ``bounded``.
+  valid problem at every level up to 9 (``Settings.checked_levels``; CI's settings stop at level 7, as
+  levels 8 and 9 took half of the check's generation time, while ``far_levels`` still draws levels 20
+  and 40): configs distinct; past the presets the reference, or for a game the oracle, is accepted
+  (the first ``seeds`` problems of each level); the difficulty measure's mean grows from each level to
+  the next (levels 0-4 are the ``difficulty`` check's, with the same seeds; this one goes on from the
+  last preset); and no problem from the last preset on takes more than :data:`GENERATE_CPU_SECONDS`
+  of CPU time to generate (CPU seconds, retimed once when over the bound: another thread's or a reaped
+  child's CPU can land in the first timing, so a busy machine does not make it flake). A bounded env
+  must say why in ``bounded``.
 - ``far_levels``: an unbounded env generates ``far_seeds`` problems (CI: one) at level 20 and at level 40, each within
   :data:`GENERATE_CPU_SECONDS` of CPU (a profiling timer stops one that stalls), with a reference a
   single-turn env accepts: levels never end, so a parameter that cannot grow further (a word list's
@@ -39,7 +40,6 @@ from palaestra.core.task import ProblemSource, Task, option_defaults
 from palaestra.factory import make
 from palaestra.kit.base import DIFFICULTY_SEED, ContractError, Settings, _require, _verify, generation_seconds, sample
 
-CHECKED_LEVELS = 10  # levels 0-9: the presets and five levels computed by the rule
 GENERATE_CPU_SECONDS = 2.0  # CPU time one problem may take to generate at levels 4-9 (headroom for a busy CI host)
 FAR_LEVELS = (20, 40)  # levels far past every preset: one problem each
 
@@ -50,14 +50,14 @@ def check_unbounded_levels(env_id: str, s: Settings) -> str:
         _require(bool(source.bounded.strip()),
                  "a bounded env says why it cannot go past its presets in `bounded` (or declares a `growth` rule)")
         return f"bounded: {source.bounded}"
-    configs = [source.level_config(level) for level in range(CHECKED_LEVELS)]
-    for level in range(1, CHECKED_LEVELS):
+    configs = [source.level_config(level) for level in range(s.checked_levels)]
+    for level in range(1, s.checked_levels):
         _require(isinstance(configs[level], source.Config), f"level {level}: the config is not a {source.Config.__name__}")
         _require(configs[level] != configs[level - 1], f"levels {level - 1} and {level} have the same config")
     # Levels 0-4 are the difficulty check's (with the same seeds); this one goes on from the last preset.
     first = source.levels() - 1
     means, slowest = {}, 0.0
-    for level in range(first, CHECKED_LEVELS):
+    for level in range(first, s.checked_levels):
         values = []
         for seed in range(DIFFICULTY_SEED, DIFFICULTY_SEED + s.difficulty_seeds):
             problem = sample(env_id, level, seed)
@@ -72,10 +72,10 @@ def check_unbounded_levels(env_id: str, s: Settings) -> str:
         if level > first:
             _require(means[level] > means[level - 1], f"difficulty mean does not grow from level {level - 1} to "
                                                       f"{level}: {means[level - 1]:.3g} -> {means[level]:.3g}")
-    for level in range(source.levels(), CHECKED_LEVELS):
+    for level in range(source.levels(), s.checked_levels):
         for seed in range(DIFFICULTY_SEED, DIFFICULTY_SEED + min(s.seeds, s.difficulty_seeds)):  # drawn above: no new ones
             _require_valid(env_id, source, level, seed)
-    return (f"levels 0-{CHECKED_LEVELS - 1}: difficulty means from level {first} " + " < ".join(f"{m:.3g}" for m in means.values())
+    return (f"levels 0-{s.checked_levels - 1}: difficulty means from level {first} " + " < ".join(f"{m:.3g}" for m in means.values())
             + f"; slowest generation {slowest * 1000:.0f} ms CPU")
 
 
