@@ -5,40 +5,41 @@ order drawn with the problem. Each round both bid one of their remaining cards a
 the higher bid takes the prize (worth its number), equal bids discard it, bid cards are spent.
 After n rounds the higher prize total wins (reward 1; a tie or a loss scores 0).
 
-At the first three levels the opponent's bid depends only on the prize, its own remaining cards and a
-tape stored with the problem (:func:`palaestra.envs.games.common.tape_rng`), never on the model's bid,
-in a style the prompt describes: random cards; the card nearest the prize; the card nearest the prize
-plus a random offset of up to two. So its whole sequence of bids is fixed by the problem, and the
-generator keeps only problems where the best reply to that sequence (an exact search over
-which card goes to which round, maximising the final margin) wins; the oracle plays that best
-reply. Against those styles fixed rules win: "the lowest card at least the prize + k, else the
-lowest" won every game against the nearest-card style (k = 1, 2) and against the noisy one (k = 3),
-which version 1 used at levels 2-4. So the last two levels (version 2) face a *reactive* opponent:
-it aims at the prize plus one more than the player's margin in the round before (bid minus prize,
-clipped to -3..3; -3 for a wasted round; +1 in round 1) and bids its card nearest that aim, so
-whatever fixed margin a rule keeps, it overbids it by one. Its bids follow the player's, so the
-oracle (:func:`_reactive_best`) tries every card now, each followed by a simple full-knowledge rule
-(:func:`_smart`: take the prize with the cheapest card beating the opponent's known bid when that
-card is at most one above the card matching the prize's rank, else throw the lowest card) to the
-end, and plays the best: a rollout improvement, whose final margin never falls below the first
-found, and the generator keeps deals where that is a win. The fixed rules (k from -1 to 4, and
-"match the prize") are declared heuristics: over 200 problems at level 4 they win 0.00-0.32 (0.21-1.00
-in version 1), the lowest card every round 0.10, a random card 0.18; the honest player 1.00. The
-honest player (:meth:`Gops.honest_move`), which does not know the prize order or the
-opponent's draws, wins about half the games or more at every level. Each turn the model writes
-one card number (``5``, ``bid 5``); a card it does not hold, or an unreadable bid, costs the
-round (it bids nothing and loses the prize unless the opponent bids nothing too, which never
-happens).
+At level 0 the opponent bids random cards from a tape stored with the problem
+(:func:`palaestra.envs.games.common.tape_rng`), never reading the model's bids: its whole sequence of bids is fixed by
+the problem, the generator keeps problems where the best reply to it (an exact search over which card goes to which
+round, maximising the final margin) wins, and the oracle plays that best reply. Two more fixed styles are kept in the
+code, unused by the presets: the card nearest the prize, and that plus a random offset of up to two. Against them fixed
+rules win: "the lowest card at least the prize + k, else the lowest" won every game against the nearest-card style
+(k = 1, 2), and 0.85 against the noisy one (k = 1), which version 2 still used at levels 1-2 (k = 1, 2: 1.00 and
+1.00 at level 1, 0.85 and 0.80 at level 2, over 100 problems).
 
-Levels grow the hand and sharpen the opponent. The difficulty measure is the hand size plus the
-opponent's style rank (0 random, 1 nearest, 2 nearest with noise, 3 reactive).
+The other levels face opponents whose bids follow the player's. Levels 3-4 (since version 2) face a *reactive* one:
+it aims at the prize plus one more than the player's margin in the round before (bid minus prize, clipped to -3..3;
+-3 for a wasted round; +4 in round 1) and bids its card nearest that aim, so whatever fixed margin a rule keeps, it
+overbids it by one. Levels 1-2 (since version 3) face a *steady* one: it forecasts the player's bid as the player's
+lowest card at least the prize plus the lower median of the player's margins so far (0 in round 1), and outbids that
+forecast with its cheapest card above it when that costs at most the prize + 3, else bids its card nearest the prize.
+A rule that keeps one margin is forecast exactly and outbid. Both adaptive styles' bids are known to a player who
+reads the rule and the history, so the oracle (:func:`_reactive_best`) tries every card now, each followed by a simple
+full-knowledge rule (:func:`_smart`: take the prize with the cheapest card beating the opponent's known bid when that
+card is at most one above the card matching the prize's rank, else throw the lowest card) to the end, and plays the
+best: a rollout improvement, whose final margin never falls below the first found, and the generator keeps deals where
+that is a win. The fixed rules (k from -1 to 4, and "match the prize") are declared heuristics. Over 200 problems
+(version 3), k from -1 to 5 and matching win at most 0.20 at level 1, 0.14 at level 2, 0.26 at level 3 and 0.48 at
+level 4 (k = 5; k = 4: 0.32); the lowest card every round 0.00-0.17; a random card 0.27, 0.20, 0.20, 0.15 at levels
+1-4; the honest player 0.81, 0.95, 1.00, 1.00. The honest player (:meth:`Gops.honest_move`), which does not know the
+prize order or the opponent's draws, wins about half the games or more at every level. Each turn the model writes one
+card number (``5``, ``bid 5``); a card it does not hold, or an unreadable bid, costs the round (it bids nothing and
+loses the prize unless the opponent bids nothing too, which never happens).
 
-Generation speed: version 1 made about 190 problems/s at level 4 (13 cards, noisy) on this 2-core machine. Against
-the fixed styles (levels 0-2) the best reply to the opponent's bids is computed exactly by a search over every subset
-of the cards (512 hands at 9 cards, each trying every card it holds), and
-that table scores every decision. It is kept because each decision's reward is its exact loss against that best
-reply. Against the reactive opponent (levels 3-4) generation tries each of the 13 first cards with a rollout
-instead: about 1.3 ms a problem.
+Levels grow the hand and sharpen the opponent. The difficulty measure is the hand size plus the opponent's style rank
+(0 random, 1 nearest, 2 nearest with noise or steady, 3 reactive).
+
+Generation speed: version 1 made about 190 problems/s at level 4 (13 cards, noisy) on this 2-core machine. Against a
+fixed style (level 0) the best reply to the opponent's bids is computed exactly by a search over every subset of the
+cards, and that table scores every decision. Against the adaptive opponents (levels 1-4) generation tries each first
+card with a rollout instead: about 1.3 ms a problem at 13 cards.
 """
 
 from __future__ import annotations
@@ -56,12 +57,20 @@ from palaestra.verifiers.numeric import read_integer
 STYLES = {"random": "bids a random card from its hand",
           "nearest": "bids the card in its hand nearest to the prize (the lower one on a tie)",
           "noisy": "bids the card in its hand nearest to the prize plus a random offset from -2 to 2",
+          "steady": "forecasts your bid as your lowest card at least the prize plus your usual margin (the lower middle "
+                    "one of your margins so far, a margin being your bid minus that round's prize and a wasted round "
+                    "counting as a bid of 0; the prize plus 0 in round 1), or your lowest card when none is that high; "
+                    "it bids its cheapest card above that forecast when that card is at most the prize plus 3, and "
+                    "otherwise the card in its hand nearest to the prize (the lower one on a tie)",
           "reactive": "aims at the prize plus one more than your margin in the round before (your bid minus that "
-                      "round's prize, counted as -3 when lower and 3 when higher, and as -3 for a wasted round; "
-                      "in round 1 it aims at the prize plus one) and bids the card in its hand nearest to its aim "
-                      "(the lower one on a tie)"}
-RANK = {"random": 0, "nearest": 1, "noisy": 2, "reactive": 3}
-LEAD = (-2, 4)  # the reactive opponent's aim above the prize: one more than the player's last margin, clipped
+                      "round's prize, counted as -3 when lower and 3 when higher, and as -3 for a wasted round; in "
+                      "round 1 it aims at the prize plus four) and bids the card in its hand nearest to its aim (the "
+                      "lower one on a tie)"}
+RANK = {"random": 0, "nearest": 1, "noisy": 2, "steady": 2, "reactive": 3}
+ADAPTIVE = ("steady", "reactive")  # styles whose bids follow the player's
+CLIP = 3  # the reactive style counts the player's margins clipped to -3..3 (a wasted round as -3)
+STEADY_CAP = 3  # the steady style outbids its forecast of the player's bid only up to the prize + 3
+REACTIVE_FIRST = 4  # the reactive style's aim above the prize in round 1
 _CARDS = re.compile(r"We both hold the cards 1 to (\d+)")
 _PRIZE = re.compile(r"the prize is (\d+)")
 _HAND = re.compile(r"Your cards: ([\d, ]+)\.")
@@ -74,7 +83,7 @@ _LEAD = re.compile(r"^\s*(?:(?:i\s+)?(?:bid|play)\s+(?:card\s+)?|card\s+)", re.I
 @register
 class Gops(MultiTurnTask):
     id = "games/gops"
-    version = 2
+    version = 3
     family = "games"
     description = "Goofspiel: bid cards for prizes in sealed simultaneous bids against a scripted bidder."
     tags = ("games", "multi-turn", "two-player", "simultaneous-moves")
@@ -87,7 +96,7 @@ class Gops(MultiTurnTask):
         cards: int
         style: str
 
-    presets = (Config(5, "random"), Config(7, "nearest"), Config(9, "noisy"), Config(11, "reactive"),
+    presets = (Config(5, "random"), Config(7, "steady"), Config(9, "steady"), Config(11, "reactive"),
                Config(13, "reactive"))
     bounded = "past the presets generation gets too slow (over 1 s of CPU at level 7)"
 
@@ -97,9 +106,9 @@ class Gops(MultiTurnTask):
         def draw() -> dict[str, Any] | None:
             data: dict[str, Any] = {"cards": n, "style": config.style, "tape": rng.getrandbits(48)}
             prizes = data["prizes"] = rng.sample(range(1, n + 1), n)  # drawn after the tape, as v2 does
-            if config.style == "reactive":  # its bids follow the player's: the oracle's line must win
-                return data if _reactive_best(prizes, 0, list(range(1, n + 1)), list(range(1, n + 1)),
-                                              LEAD[1], 0)[0] > 0 else None
+            if config.style in ADAPTIVE:  # its bids follow the player's: the oracle's line must win
+                cards = list(range(1, n + 1))
+                return data if _reactive_best(config.style, prizes, 0, cards, cards, [], 0)[0] > 0 else None
             data["bids"] = _opponent_bids(data)
             best = _margins(tuple(data["prizes"]), tuple(data["bids"]))[(1 << n) - 1]
             return data if best > 0 else None
@@ -121,8 +130,8 @@ class Gops(MultiTurnTask):
     constant_difficulty = "a shuffled prize order against an opponent of the level's style: the same decisions every deal"
 
     def honest_move(self, view: View) -> str:
-        """Predict the opponent's bid from its stated style and the cards it has left (the reactive style's bid is known
-        exactly from the last margin: play :func:`_smart`); take the prize with the
+        """Predict the opponent's bid from its stated style and the cards it has left (the adaptive styles' bid is known
+        exactly from the margins so far and the hand: play :func:`_smart`); take the prize with the
         cheapest card beating the prediction when that card is no dearer than the card matching the prize's rank
         among the prizes left (one more against the noisy style), else throw the lowest card."""
         n = int(_CARDS.search(view.prompt).group(1))  # type: ignore[union-attr]
@@ -134,11 +143,12 @@ class Gops(MultiTurnTask):
         left = [p for p in range(1, n + 1) if p not in won_prizes]
         style = next(name for name, text in STYLES.items() if text in view.prompt)
         rank = sorted(left).index(prize)  # the prize's rank among those left, matched by the card of that rank
-        if style == "reactive":  # its bid is known: its aim follows the last margin
-            last = _MINE.findall(view.observations[-1]) if view.observations else []
-            done = _PRIZE_DONE.findall(view.observations[-1]) if view.observations else []
-            lead = _lead(int(last[-1]) - int(done[-1]) if last and done else None) if view.observations else LEAD[1]
-            return str(_smart(prize, hand, theirs, lead, sorted(hand)[rank]))
+        if style in ADAPTIVE:  # its bid is known: its aim follows the player's margins so far
+            margins = []
+            for seen in view.observations:
+                mine, done = _MINE.findall(seen), _PRIZE_DONE.findall(seen)
+                margins.append(_margin(int(mine[-1]) if mine else 0, int(done[-1])))
+            return str(_smart(hand, _their_bid(style, prize, theirs, margins, hand), sorted(hand)[rank]))
         nearest = min(theirs, key=lambda c: (abs(c - prize), c))
         predicted = nearest if style == "nearest" else max(theirs) if style == "random" else nearest
         beating = [c for c in hand if c > predicted]
@@ -152,8 +162,8 @@ class Gops(MultiTurnTask):
 
     def initial_state(self, problem: Problem) -> dict[str, Any]:
         state: dict[str, Any] = {"hand": list(range(1, problem.data["cards"] + 1)), "round": 0, "mine": 0, "theirs": 0}
-        if problem.data["style"] == "reactive":
-            state.update(their_hand=list(state["hand"]), lead=LEAD[1])
+        if problem.data["style"] in ADAPTIVE:
+            state.update(their_hand=list(state["hand"]), margins=[])
         return state
 
     def heuristics(self) -> dict[str, Any]:
@@ -174,8 +184,9 @@ class Gops(MultiTurnTask):
         data = problem.data
         t, hand = state["round"], state["hand"]
         prize = data["prizes"][t]
-        reactive = data["style"] == "reactive"
-        theirs_bid = _nearest(state["their_hand"], prize + state["lead"]) if reactive else data["bids"][t]
+        adaptive = data["style"] in ADAPTIVE
+        theirs_bid = (_their_bid(data["style"], prize, state["their_hand"], state["margins"], hand)
+                      if adaptive else data["bids"][t])
         bid = read_integer(_LEAD.sub("", move, count=1), max_digits=3) if len(move) <= MAX_MOVE_CHARS else None
         verdict = Verdict.wrong("bid")
         if bid is None or bid not in hand:
@@ -198,9 +209,9 @@ class Gops(MultiTurnTask):
         said += f" The opponent bid {theirs_bid} for prize {prize}: {result}. Score: you {mine}, opponent {theirs}."
         before = state
         state = {"hand": hand, "round": t + 1, "mine": mine, "theirs": theirs}
-        if reactive:
+        if adaptive:
             their_hand = [c for c in before["their_hand"] if c != theirs_bid]
-            state = {**state, "their_hand": their_hand, "lead": _lead(bid_value - prize if bid_value else None)}
+            state = {**state, "their_hand": their_hand, "margins": [*before["margins"], _margin(bid_value, prize)]}
         if t + 1 == data["cards"]:
             won = mine > theirs
             return Outcome(state, Verdict.right() if won else Verdict.wrong("not won"),
@@ -211,9 +222,10 @@ class Gops(MultiTurnTask):
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         data = problem.data
         t = state["round"]
-        if data["style"] == "reactive":
+        if data["style"] in ADAPTIVE:
             margin = state["mine"] - state["theirs"]
-            return str(_reactive_best(data["prizes"], t, state["hand"], state["their_hand"], state["lead"], margin)[1])
+            return str(_reactive_best(data["style"], data["prizes"], t, state["hand"], state["their_hand"],
+                                      state["margins"], margin)[1])
         margins = _margins(tuple(data["prizes"]), tuple(data["bids"]))
         mask = sum(1 << (card - 1) for card in state["hand"])
         prize, bid = data["prizes"][t], data["bids"][t]
@@ -244,38 +256,48 @@ def _nearest(hand: list[int], aim: int) -> int:
     return min(hand, key=lambda c: (abs(c - aim), c))
 
 
-def _lead(margin: int | None) -> int:
-    """The reactive opponent's next aim above the prize: one more than the player's margin (-3 to 3; a wasted round
-    counts as -3)."""
-    return LEAD[0] if margin is None else max(LEAD[0], min(LEAD[1], margin + 1))
+def _margin(bid: int, prize: int) -> int:
+    """The player's margin in a round: bid minus prize (a wasted round bids 0)."""
+    return bid - prize
 
 
-def _smart(prize: int, hand: list[int], theirs: list[int], lead: int, matching: int) -> int:
-    """Against the reactive opponent (whose bid is known): take the prize with the cheapest card beating its bid
-    when that card is at most one above the card matching the prize's rank, else throw the lowest card."""
-    bid = _nearest(theirs, prize + lead)
+def _their_bid(style: str, prize: int, theirs: list[int], margins: list[int], hand: list[int]) -> int:
+    """An adaptive opponent's bid from the player's margins so far and the player's ``hand``. Reactive: its card
+    nearest the prize plus one more than the last margin clipped to -3..3 (plus four in round 1). Steady: it expects
+    the player's lowest card at least the prize plus the lower median of the margins so far (plus 0 in round 1),
+    else the player's lowest card, and bids its cheapest card above that when that card is at most the prize plus
+    :data:`STEADY_CAP`, else its card nearest the prize."""
+    if style == "reactive":
+        return _nearest(theirs, prize + (max(-CLIP, min(CLIP, margins[-1])) + 1 if margins else REACTIVE_FIRST))
+    aim = prize + (sorted(margins)[(len(margins) - 1) // 2] if margins else 0)
+    expected = min([c for c in hand if c >= aim] or hand)
+    beating = [c for c in theirs if c > expected]
+    return min(beating) if beating and min(beating) <= prize + STEADY_CAP else _nearest(theirs, prize)
+
+
+def _smart(hand: list[int], bid: int, matching: int) -> int:
+    """Against a known bid: take the prize with the cheapest card beating ``bid`` when that card is at most one above
+    ``matching`` (the card whose rank in the hand is the prize's among the prizes left), else throw the lowest card."""
     beating = [c for c in hand if c > bid]
     return min(beating) if beating and min(beating) <= matching + 1 else min(hand)
 
 
-def _reactive_best(prizes: list[int], t: int, hand: list[int], theirs: list[int], lead: int, margin: int
-                   ) -> tuple[int, int]:
+def _reactive_best(style: str, prizes: list[int], t: int, hand: list[int], theirs: list[int], margins: list[int],
+                   margin: int) -> tuple[int, int]:
     """(final margin, card) of the best card now against the reactive opponent, each card followed by
     :func:`_smart` to the end (it knows the prize order). A rollout improvement: the card :func:`_smart` would bid
     is among those tried, so following this choice every round never ends below the margin first found."""
     best = (-(10**9), 0)
     for card in sorted(hand):
-        mine, their, aim, total = [c for c in hand if c != card], list(theirs), lead, margin
-        bid = card
+        mine, their, seen, total = list(hand), list(theirs), list(margins), margin
         for u in range(t, len(prizes)):
             prize = prizes[u]
-            if u > t:
-                bid = _smart(prize, mine, their, aim, sorted(mine)[sorted(prizes[u:]).index(prize)])
-                mine.remove(bid)
-            theirs_bid = _nearest(their, prize + aim)
+            theirs_bid = _their_bid(style, prize, their, seen, mine)
+            bid = card if u == t else _smart(mine, theirs_bid, sorted(mine)[sorted(prizes[u:]).index(prize)])
+            mine.remove(bid)
             their.remove(theirs_bid)
             total += _gain(prize, bid, theirs_bid)
-            aim = _lead(bid - prize)
+            seen.append(_margin(bid, prize))
         if total > best[0]:
             best = (total, card)
     return best
