@@ -6,6 +6,7 @@ Reading (:func:`read_formula`) goes through the allow-list parser of
 
 - LaTeX: ``\frac{a}{b}`` (nested), ``\sqrt{a}``, ``\sqrt[3]{a}``, ``x^{2}``, ``\sin x``, ``\ln|x|``,
   ``\arctan``, ``\cdot``, ``\left( \right)``, ``\mathrm{e}^{x}``;
+- cube roots ``cbrt(a)``, ``∛(a)``, ``∛x`` (read as ``a^(1/3)``, like ``\sqrt[3]{a}``);
 - function application without brackets (``sin x``, ``ln 2x``), powers of functions
   (``sin^2 x``, ``\cos^{2}(x)``), ``|x|`` and ``ln|x|``, superscripts ``x²``;
 - implicit products ``2x``, ``x(x+1)``, ``x sin(x)``, ``xy`` (when every letter is a variable);
@@ -55,6 +56,7 @@ DIGITS = 40  # working precision of the checks
 AGREE_DIGITS = 25  # two values agree when they match to this many significant digits
 MAX_POWER = 1_000  # |exponent| bound in evaluation
 MAX_MAGNITUDE = mpmath.mpf(10) ** 10_000
+MAX_CUBE_ROOTS = 20  # cbrt(...) and ∛ signs read in one formula
 
 BASIC_FUNCTIONS = ("sqrt", "exp", "log", "ln", "sin", "cos", "tan", "abs")
 CALCULUS_FUNCTIONS = (*BASIC_FUNCTIONS, "atan")
@@ -146,6 +148,37 @@ def _latex_structures(text: str, budget: list[int]) -> str:
         out.append(text[i])
         i += 1
     return "".join(out)
+
+
+_CUBE_ROOT_SIGN = re.compile(r"∛|(?<![A-Za-z_])cbrt(?![A-Za-z_0-9])")
+_ROOT_OPERAND = re.compile(r"\d+(?:\.\d+)?|[A-Za-z_]\w*")
+
+
+def _cube_roots(text: str) -> str:
+    """``cbrt(a)``, ``∛(a)``, ``∛x``, ``∛2``, ``cbrt x`` -> ``((a)**(1/3))`` (a number or a name without brackets
+    is the whole argument, as for ``√``). The last root sign first, so an argument never holds an unrewritten one;
+    at most :data:`MAX_CUBE_ROOTS` of them (each rewrite rescans the text)."""
+    for _ in range(MAX_CUBE_ROOTS + 1):
+        sign = None
+        for sign in _CUBE_ROOT_SIGN.finditer(text):
+            pass
+        if sign is None:
+            return text
+        start = sign.end()
+        while start < len(text) and text[start] == " ":
+            start += 1
+        if start < len(text) and text[start] == "(":
+            end = closing_bracket(text, start)
+            if end < 0:
+                raise _Unreadable
+            argument, end = text[start + 1 : end], end + 1
+        else:
+            operand = _ROOT_OPERAND.match(text, start)
+            if operand is None:
+                raise _Unreadable
+            argument, end = operand.group(), operand.end()
+        text = f"{text[: sign.start()]}(({argument})**(1/3)){text[end:]}"
+    raise _Unreadable  # more root signs than MAX_CUBE_ROOTS
 
 
 def _absolute_values(text: str) -> str:
@@ -251,7 +284,7 @@ def prepare(text: str, variables: Iterable[str], functions: Iterable[str] = BASI
         if "\\" in s:
             return None
         s = _absolute_values(s)
-        s = _SPACES.sub(" ", s).strip()
+        s = _cube_roots(_SPACES.sub(" ", s).strip())
         s = _function_forms(s.replace("**", "^"), functions).replace("^", "**")
         s = _implicit_products(s, variables, functions)
     except (_Unreadable, RecursionError):

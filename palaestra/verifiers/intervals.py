@@ -5,7 +5,8 @@ returns it in a canonical form (sorted, disjoint, touching pieces merged), so tw
 spellings of one set compare equal:
 
 - interval notation: ``(-∞, -2] ∪ (3, 5)``, ``(-inf, -2] U (3, 5)``, ``\left(-\infty, -2\right] \cup (3, 5)``,
-  pieces joined by ``∪``, ``U``, ``\cup``, ``or`` or a comma; ``[3, 3]`` and ``{3}`` for a point;
+  pieces joined by ``∪``, ``U``, ``\cup``, ``or`` or a comma; ``[3, 3]`` and ``{3}`` for a point; the French
+  brackets for open ends, ``]-∞, -2] ∪ ]3, 5[`` (``]3 ; 5[`` too);
 - inequalities: ``x <= -2 or 3 < x < 5``, ``x ≤ -2, 3 < x < 5``, ``-2 >= x``, ``x ≠ 2``;
 - a lead-in ``x ∈ ...``, set-builder braces ``{x | ...}``, ``{x : ...}``;
 - every real number (``ℝ``, ``\mathbb{R}``, ``all real numbers``, ``(-∞, ∞)``), ``ℝ \ {2}``, and the
@@ -133,7 +134,7 @@ _LEAD_IN = re.compile(r"^(?:x\s*∈\s*|x\s*\\in\s*|s\s*=\s*|the solution set is\
                       re.IGNORECASE)
 _SET_BUILDER = re.compile(r"^\{\s*x\s*(?:∈\s*(?:ℝ|R|\\mathbb\{R\})\s*)?[|:]\s*(.*)\}$", re.DOTALL)
 _EXCEPT = re.compile(r"^(?:ℝ|R|\\mathbb\{R\})\s*(?:\\|\\setminus|−|-)\s*\{(.*)\}$")
-_UNION = re.compile(r"(?:∪|U(?=\s*[\[\(\{])|[Oo][Rr]\b)")
+_UNION = re.compile(r"(?:∪|U(?=\s*[\[\(\{\]])|[Oo][Rr]\b)")
 _COMPARISON = re.compile(r"(<=|>=|≤|≥|=<|=>|<|>|≠|!=|=)")
 _RELATION = {"<": "<", ">": ">", "<=": "<=", "≤": "<=", "=<": "<=", ">=": ">=", "≥": ">=", "=>": ">=",
              "≠": "!=", "!=": "!=", "=": "="}
@@ -161,22 +162,33 @@ def _endpoint(text: str, is_low: bool) -> tuple[bool, Surd | None] | None:
 
 
 def _interval_at(s: str, i: int) -> tuple[Interval, int] | None:
-    """The interval whose opening bracket is at ``s[i]`` and the index after its closing bracket."""
+    """The interval whose opening bracket is at ``s[i]`` and the index after its closing bracket.
+
+    Besides ``(a, b]``, the French notation with outward brackets for open ends: ``]a, b[`` is ``(a, b)``,
+    ``]a, b]`` is ``(a, b]``, ``[a, b[`` is ``[a, b)``, its endpoints also separated by ``;`` (``[a ; b]``, not
+    with a round bracket). A piece mixes no notations: ``]a, b)`` and ``(a, b[`` are unreadable."""
+    french_open = s[i] == "]"
     depth, comma, j = 0, -1, i + 1
     while j < len(s):  # bounded by the text's length
         char = s[j]
+        if char == "[" and depth == 0 and comma >= 0 and s[i] in "[]":
+            break  # a French open right end: "[a, b["
         if char in "({[":
             depth += 1
         elif char in ")]}":
             if depth == 0:
                 break
             depth -= 1
-        elif char == "," and depth == 0:
+        elif char in ",;" and depth == 0:
             if comma >= 0:
                 return None
             comma = j
         j += 1
-    if j >= len(s) or comma < 0 or s[j] not in ")]":
+    if j >= len(s) or comma < 0 or s[j] not in ")][":
+        return None
+    french = french_open or s[j] == "["
+    round_bracket = s[i] == "(" or s[j] == ")"
+    if (french and round_bracket) or (s[comma] == ";" and round_bracket):
         return None
     low, high = _endpoint(s[i + 1 : comma], True), _endpoint(s[comma + 1 : j], False)
     if low is None or high is None:
@@ -208,7 +220,7 @@ def _intervals(s: str) -> list[Interval] | None:
         if union and union.end() > i:
             i = union.end()
             continue
-        if char in "([":
+        if char in "([]":
             found = _interval_at(s, i)
             if found is None:
                 return None

@@ -12,9 +12,9 @@ r"""Reading matrices and vectors of exact numbers written by a model.
 
 :func:`read_vectors` reads a list of vectors (a basis): ``(1, -2, 1), (0, 1, 3)``,
 ``{[1, -2, 1], [0, 1, 3]}``, ``span{(1, -2, 1), (0, 1, 3)}``, ``N(A) = span{...}``,
-``v1 = (1, -2, 1), v2 = (0, 1, 3)``, one per line, or the columns of a LaTeX matrix, under
-the answer grammar of :mod:`palaestra.verifiers.normalize` (``(1, -3, 1).`` reads; a remark after
-it does not). Everything is bounded by
+``v1 = (1, -2, 1), v2 = (0, 1, 3)``, rows marked transposed (``(1, -2, 1)^T``), one per line,
+or the columns of a LaTeX matrix, under the answer grammar of :mod:`palaestra.verifiers.normalize`
+(``(1, -3, 1).`` reads; a remark after it does not). Everything is bounded by
 :data:`MAX_CHARS` and :data:`MAX_ENTRIES`; nothing raises.
 
 Example::
@@ -63,6 +63,8 @@ _BASIS_LEAD_IN = re.compile(
 )
 _SPAN = re.compile(r"^(?:\\operatorname\{span\}|\\mathrm\{span\}|\\text\{span\}|span)\s*", re.IGNORECASE)
 _NAMED_VECTOR = re.compile(r"^[A-Za-z](?:_?\{?\w{1,3}\}?)?\s*=\s*")
+# A bracketed row marked transposed, "(1, -2, 1)^T", "[1, -2, 1]^{T}", "(1, -2, 1)ᵀ", "(1, -2, 1)^\top": the same vector
+_TRANSPOSED = re.compile(r"(?<=[)\]])\s*(?:\^\s*(?:T|\\top|\\intercal|\{\s*(?:T|\\top|\\intercal)\s*\})|ᵀ)$")
 
 
 def _entry(text: str) -> Fraction | None:
@@ -212,7 +214,7 @@ def _vectors_core(text: str, dimension: int) -> list[list[Fraction]] | None:
     else:
         separator = re.compile(r"\s*[,;]\s*(?:and\s+)?|\s+and\s+")
         for _, piece in split_top_level(s.replace("\n", ", "), separator, limit=MAX_ENTRIES):
-            piece = _NAMED_VECTOR.sub("", piece.strip(), count=1)
+            piece = _TRANSPOSED.sub("", _NAMED_VECTOR.sub("", piece.strip(), count=1), count=1)
             if not piece:
                 continue
             if not enclosed(piece, "[(") or enclosed(piece[1:-1].strip(), "[("):

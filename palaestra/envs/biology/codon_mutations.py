@@ -27,6 +27,7 @@ Difficulty: the substitutions (a codon to translate twice), the indels, and the 
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -47,6 +48,9 @@ SYNONYMS = {"silent": ("silent", "synonymous", "same-sense", "samesense"),
             "in-frame": ("in-frame", "inframe", "in frame", "in-frame indel", "in-frame deletion",
                          "in-frame insertion")}
 _LABELS = {spelling: label for label, spellings in SYNONYMS.items() for spelling in spellings}
+# "M1 - nonsense", "M2 – silent": a dash set off by spaces between a mutation's name and its class, read as ":"
+_DASHED = re.compile(r"(?<![\w-])(M\d{1,3}) ?[-–—] (?=\S)")
+MAX_ANSWER_CHARS = 4_000
 
 
 def read_label(text: str) -> str | None:
@@ -171,6 +175,8 @@ class CodonMutations(Task):
         mutations = problem.data["mutations"]
         names = [m["name"] for m in mutations]
         given = read_values(answer, names, read_label) if isinstance(answer, str) else None
+        if given is None and isinstance(answer, str) and len(answer) <= MAX_ANSWER_CHARS:
+            given = read_values(_DASHED.sub(r"\1: ", answer), names, read_label)
         if given is None:
             return Verdict.unparsed("expected one class per mutation, such as M1: missense, M2: frameshift")
         for mutation in mutations:

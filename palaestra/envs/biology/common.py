@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Callable
 from importlib import resources
 from typing import ClassVar
@@ -27,6 +28,9 @@ COMPLEMENT = {"A": "T", "T": "A", "G": "C", "C": "G", "R": "Y", "Y": "R", "S": "
 IUPAC_MEANINGS = {"R": "A or G", "Y": "C or T", "S": "C or G", "W": "A or T", "K": "G or T", "M": "A or C",
                   "B": "C, G or T", "D": "A, G or T", "H": "A, C or T", "V": "A, C or G", "N": "any base"}
 MAX_SEQUENCE_CHARS = 20_000  # bounds the reader's work on a hostile answer
+# A strand between its end marks: "5'" then a hyphen or a space, the letters, and optionally a hyphen or a space then
+# "3'" (prime or apostrophe); the letters inside are read by the caller's reader as before
+_STRAND_ENDS = re.compile(r"5['′](?: - |-| -|- | )?([^\s'′-](?:.*?[^\s'′-])?)(?:(?: - |-| -|- | )?3['′])?", re.DOTALL)
 
 
 def reverse_complement(dna: str) -> str:
@@ -48,7 +52,8 @@ def translate(dna: str) -> str:
 def _letters(alphabet: str, allow_stop: bool, subjects: tuple[str, ...]) -> Callable[[str], str | None]:
     """A reader of one sequence over ``alphabet`` (case-insensitive), optionally written in groups separated by
     single spaces or hyphens (codon triplets, "M-K-L"), optionally ending in ``*`` (a stop), optionally after a
-    naming sentence's subject ("The protein is"): fixed phrases the env declares, matched literally."""
+    naming sentence's subject ("The protein is"): fixed phrases the env declares, matched literally; optionally
+    between end marks ("5'-GATTACA-3'", "5' GATTACA 3'")."""
 
     def read(text: str) -> str | None:
         s = text.strip()
@@ -58,10 +63,9 @@ def _letters(alphabet: str, allow_stop: bool, subjects: tuple[str, ...]) -> Call
             if s.lower().startswith(subject + " "):
                 s = s[len(subject) + 1:].strip()
                 break
-        if s.startswith("5'-") or s.startswith("5′-"):
-            s = s[3:]
-            if s.endswith("-3'") or s.endswith("-3′"):
-                s = s[:-3]
+        ends = _STRAND_ENDS.fullmatch(s)
+        if ends:  # "5'-GATTACA-3'", "5' GATTACA 3'", "5'GATTACA": the strand's ends marked
+            s = ends.group(1)
         for separator in (" ", "-"):
             if separator in s:
                 groups = s.split(separator)

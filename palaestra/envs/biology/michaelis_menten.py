@@ -20,6 +20,7 @@ Difficulty: the inhibitors (a type and a constant each) and the rows of the tabl
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -37,6 +38,12 @@ TOLERANCE = Tolerance(relative="0.02")
 UNITS = ("µM", "uM", "μM", "µM/min", "uM/min", "μM/min", "µM min^-1")
 MULTIPLES = (Fraction(1, 5), Fraction(1, 4), Fraction(1, 3), Fraction(1, 2), Fraction(2, 3), Fraction(1),
              Fraction(3, 2), Fraction(2), Fraction(3), Fraction(4), Fraction(5), Fraction(6), Fraction(8))
+
+MAX_ANSWER_CHARS = 4_000
+# An inhibitor's constant with its name in brackets or in the subscript: "Ki(X)", "K_i(X)", "K_{i}(X)", "Ki[X]",
+# "K_{i,X}", read as the name "Ki_X" that the prompt's example uses
+_KI = re.compile(r"(?<![A-Za-z0-9_])(?:K_?\{?i\}?\s?(?:\(\s?([A-Z])\s?\)|\[\s?([A-Z])\s?\])|K_\{i,\s?([A-Z])\})"
+                 r"(?![A-Za-z0-9])")
 
 
 def read_value(text: str) -> Fraction | str | None:
@@ -123,6 +130,9 @@ class MichaelisMenten(Task):
     def verify(self, problem: Problem, answer: str) -> Verdict:
         data = problem.data
         given = read_assignment(answer, data["names"], read_value) if isinstance(answer, str) else None
+        if given is None and isinstance(answer, str) and len(answer) <= MAX_ANSWER_CHARS:
+            named = _KI.sub(lambda m: "Ki_" + next(g for g in m.groups() if g), answer)
+            given = read_assignment(named, data["names"], read_value)
         if given is None:
             return Verdict.unparsed("expected Km, Vmax and each inhibitor's type and Ki, such as Km = 1.23, "
                                     "Vmax = 4.56, X = competitive, Ki_X = 7.89")

@@ -12,7 +12,8 @@ numerically.
 The answer is the exact value in any exact form (``3/2``, ``e^6``, ``\\frac{1}{4}``,
 ``sqrt(3)/6``; evaluated to 40 digits, matched to 25, decimals of more than 12 places
 refused), ``∞`` / ``-∞`` (``infinity``, ``+oo``, ``-\\infty``), or ``does not exist``
-(``DNE``) when the prompt's limit does not exist.
+(``DNE``) when the prompt's limit does not exist, alone or with the one reason a grader reads as part of it
+(``does not exist (the one-sided limits differ)``); any other remark after it stays unread.
 """
 
 from __future__ import annotations
@@ -31,8 +32,19 @@ from palaestra.verifiers.polynomials import format_polynomial, from_coefficients
 Question = tuple[str, str, int]  # limit text, answer, steps
 _POSITIVE = re.compile(r"^\+?\s*(?:∞|\\infty|infinity|inf|oo)$", re.IGNORECASE)
 _NEGATIVE = re.compile(r"^-\s*(?:∞|\\infty|infinity|inf|oo)$", re.IGNORECASE)
-_NONE = re.compile(r"^(?:does not exist|doesn't exist|dne|the limit does not exist|no limit|undefined)$",
-                   re.IGNORECASE)
+_NONE_WORDS = r"(?:does not exist|doesn't exist|dne|the limit does not exist|no limit|undefined)"
+_NONE = re.compile(rf"^{_NONE_WORDS}$", re.IGNORECASE)
+# 'does not exist' with the reason a grader reads as part of it, in brackets or after a comma, a colon or "because":
+# "does not exist (the one-sided limits differ)", "DNE, because the left and right limits are not equal". Only these
+# fixed reasons: any other remark stays unread, as a retraction would ("does not exist (no, that is wrong)").
+_REASON = (r"(?:the )?(?:one-sided|one sided|left and right(?:-hand)?|left- and right-hand|left-hand and right-hand"
+           r"|left and right hand) limits (?:differ|are different|are not equal|are unequal|disagree|do not agree"
+           r"|don't agree|do not match|don't match)")
+_NONE_WITH_REASON = re.compile(
+    rf"^{_NONE_WORDS}(?: ?\((?:because |since |as )?{_REASON}\)| ?[,;:—–] ?(?:because |since |as )?{_REASON}"
+    rf"| (?:because|since|as) {_REASON})$",
+    re.IGNORECASE,
+)
 
 
 def _q(value: Fraction | int) -> str:
@@ -169,7 +181,7 @@ def _read(text: str) -> str | object | None:
             return "+inf"
         if _NEGATIVE.match(s):
             return "-inf"
-        if _NONE.match(s):
+        if _NONE.match(s) or (len(s) <= 200 and _NONE_WITH_REASON.match(re.sub(r"\s+", " ", s))):
             return "none"
         return evaluate(read_formula(s, [], functions=CALCULUS_FUNCTIONS), {})
 

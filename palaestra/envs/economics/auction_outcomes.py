@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import math
 import random
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -31,6 +33,7 @@ from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
 from palaestra.verifiers.assignments import read_assignment
+from palaestra.verifiers.normalize import read_answer, squeeze_spaces
 from palaestra.verifiers.numeric import read_exact
 from palaestra.verifiers.rationals import format_fraction
 from palaestra.verifiers.sets import one_of
@@ -40,6 +43,14 @@ BIDDERS = ("Avery", "Blair", "Casey", "Drew", "Emery", "Frankie", "Gray", "Harpe
 FORMAT_WEIGHT = {"second-price": 1, "first-price": 2, "english": 3, "dutch": 3}
 DOLLARS = {"$": 1, "dollars": 1, "dollar": 1}
 EXAMPLE = "winner: Zed, price: 41/2"  # a fixed placeholder of the right shape: never derived from the answer
+MAX_ANSWER_CHARS = 2_000
+# The outcome as a sentence: "Jordan wins and pays $237", "Kit wins the auction, paying 66 dollars", "Kit wins at a
+# price of $66"; the name and the price are then read whole by the name and price readers.
+_SENTENCE = re.compile(
+    r"(?P<name>[A-Za-z]{1,20}) wins(?: the (?:item|auction))?,? "
+    r"(?:and pays|paying|and pays a price of|at a price of|for|at) (?P<price>[^\n]{1,80})",
+    re.IGNORECASE,
+)
 
 
 def english(values: list[int], start: int, step: int) -> tuple[int, int, int] | None:
@@ -65,6 +76,15 @@ def dutch(thresholds: list[Fraction], start: int, step: int) -> tuple[int, int, 
             return None
         price, steps = price - step, steps + 1
     return None
+
+
+def _sentence(text: str, name_reader: Callable[[str], str | None]) -> dict[str, str | Fraction] | None:
+    """``{"winner": name, "price": price}`` from a sentence naming the winner and what they pay, else None."""
+    match = _SENTENCE.fullmatch(text.strip())
+    if match is None:
+        return None
+    name, price = name_reader(match.group("name")), read_exact(match.group("price").strip(), units=DOLLARS)
+    return None if name is None or price is None else {"winner": name, "price": price}
 
 
 @register
@@ -149,6 +169,8 @@ class AuctionOutcomes(Task):
             return name_reader(text) or read_exact(text, units=DOLLARS)
 
         written = read_assignment(answer, ["winner", "price"], read_value)
+        if written is None and isinstance(answer, str) and len(answer) <= MAX_ANSWER_CHARS:
+            written = read_answer(squeeze_spaces(answer), lambda text: _sentence(text, name_reader))
         if written is None or not isinstance(written["winner"], str) or not isinstance(written["price"], Fraction):
             return Verdict.unparsed(f"expected the winner and the price, such as winner: {names[0]}, price: 12")
         if written["winner"] != problem.data["winner"]:

@@ -16,6 +16,7 @@ order; a rounded value of a non-terminating answer is wrong.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -25,6 +26,11 @@ from palaestra.core.retry import retry
 from palaestra.verifiers.assignments import read_values
 from palaestra.verifiers.numeric import read_exact
 from palaestra.verifiers.rationals import format_fraction
+
+# A firm's index as Unicode subscript digits after a letter ("q₁", "p₂"), read as the plain digits of "q1", "p2"
+_SUBSCRIPTED = re.compile(r"(?<=[A-Za-z])[₀-₉]{1,3}(?![₀-₉])")
+_SUBSCRIPT_DIGITS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
+MAX_ANSWER_CHARS = 4_000
 
 Question = tuple[str, dict[str, Fraction], int]  # text, exact named values, reasoning steps
 
@@ -56,7 +62,12 @@ class Oligopoly(Task):
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         expected = {k: Fraction(v) for k, v in problem.data["values"].items()}
-        got = read_values(answer, list(expected), lambda s: read_exact(s, mixed=True, max_digits=60))
+        def read(text: str) -> dict | None:
+            return read_values(text, list(expected), lambda s: read_exact(s, mixed=True, max_digits=60))
+
+        got = read(answer)
+        if got is None and isinstance(answer, str) and len(answer) <= MAX_ANSWER_CHARS and _SUBSCRIPTED.search(answer):
+            got = read(_SUBSCRIPTED.sub(lambda m: m.group().translate(_SUBSCRIPT_DIGITS), answer))
         if got is None:
             return Verdict.unparsed("expected " + ", ".join(f"{n} = <exact value>" for n in expected))
         for name, value in expected.items():

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 import string
 from dataclasses import dataclass
 from fractions import Fraction
@@ -27,6 +28,11 @@ from palaestra.core.task import Growth
 from palaestra.verifiers.assignments import read_assignment
 from palaestra.verifiers.numeric import read_exact
 from palaestra.verifiers.rationals import format_fraction
+
+# A player's value written with the Shapley symbol: "φ_A", "φ(A)", "\\phi_{A}", "phi_A", "φA", read as the name "A"
+_PHI = re.compile(r"(?:φ|ϕ|\\varphi|\\phi|\bphi|\bPhi)\s?(?:_\s?\{\s?([A-Z])\s?\}|_\s?([A-Z])|\(\s?([A-Z])\s?\)|([A-Z]))"
+                  r"(?![A-Za-z0-9])")
+MAX_ANSWER_CHARS = 4_000
 
 EXAMPLE = "X: 3/2, Y: 0.75, Z: 2"  # a fixed placeholder of the right shape: never derived from the answer
 
@@ -118,6 +124,8 @@ class ShapleyValue(Task):
     def verify(self, problem: Problem, answer: str) -> Verdict:
         names = problem.data["names"]
         written = read_assignment(answer, names, read_exact)
+        if written is None and isinstance(answer, str) and len(answer) <= MAX_ANSWER_CHARS:
+            written = read_assignment(_PHI.sub(lambda m: next(g for g in m.groups() if g), answer), names, read_exact)
         if written is None:
             return Verdict.unparsed(f"expected a value for each of the players {', '.join(names)}, such as A: 1/2")
         grand = Fraction(problem.data["grand"])

@@ -32,13 +32,14 @@ rule; the redraws keep one rule applied to every question from earning reward.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
-from palaestra.verifiers.normalize import read_answer
+from palaestra.verifiers.normalize import read_answer, squeeze_spaces
 from palaestra.verifiers.sets import one_of, read_list
 
 NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jun", "Kai", "Lena", "Milo", "Nia")
@@ -59,6 +60,13 @@ DIFFER_SHARE = 0.75  # elections drawn so that the stated rule's winner loses un
 DIFFER_ATTEMPTS = 8_000
 RULE_WEIGHT = {"plurality": 1, "borda": 2, "runoff": 3, "schulze": 4}
 WITHDRAWAL_EXAMPLE = "Zed, Yan"  # a fixed placeholder of the right shape: never derived from the answer
+MAX_ANSWER_CHARS = 1_000
+# The winner as a sentence, "Ada wins" ("wins the election"); at the top level the two winners in order, "Ada wins,
+# then Ben (wins)". The names are then read whole by the candidate reader.
+_WINS = r" wins(?: the election)?"
+_SINGLE = re.compile(rf"(?P<first>[A-Za-z]{{1,20}}){_WINS}", re.IGNORECASE)
+_PAIR = re.compile(rf"(?P<first>[A-Za-z]{{1,20}}){_WINS}(?:,|;| and)? then (?P<second>[A-Za-z]{{1,20}})(?:{_WINS})?",
+                   re.IGNORECASE)
 
 Ballots = list[tuple[int, list[int]]]  # (voters, ranking of candidate indices, best first)
 
@@ -162,6 +170,22 @@ def winner(rule: str, ballots: Ballots, candidates: int) -> int | None:
     return schulze(ballots, candidates)
 
 
+def _sentence(answer: str, pattern: re.Pattern[str], names: list[str]) -> list[str] | None:
+    """The candidates a winning sentence names, in order (see ``_SINGLE`` and ``_PAIR``), else None."""
+    if not isinstance(answer, str) or len(answer) > MAX_ANSWER_CHARS:
+        return None
+    reader = one_of(names)
+
+    def read(text: str) -> list[str] | None:
+        match = pattern.fullmatch(squeeze_spaces(text.strip()))
+        if match is None:
+            return None
+        found = [reader(group) for group in match.groups()]
+        return None if any(name is None for name in found) else found  # type: ignore[return-value]
+
+    return read_answer(answer, read)
+
+
 @register
 class VotingRules(Task):
     id = "economics/voting_rules"
@@ -234,6 +258,8 @@ class VotingRules(Task):
         second = problem.data.get("second")
         if second is not None:
             pair = read_list(answer, one_of(names))
+            if pair is None:
+                pair = _sentence(answer, _PAIR, names)
             if pair is None or len(pair) != 2:
                 return Verdict.unparsed(f"expected two candidates' names, the winner first, such as {WITHDRAWAL_EXAMPLE}")
             written, then = pair
@@ -242,6 +268,9 @@ class VotingRules(Task):
                 return Verdict.judge(then == second, f"{then} does not win once {written} withdraws")
         else:
             single = read_answer(answer, one_of(names))
+            if single is None:
+                found = _sentence(answer, _SINGLE, names)
+                single = found[0] if found else None
             if single is None:
                 return Verdict.unparsed(f"expected one candidate's name: one of {', '.join(names)}")
             written = single

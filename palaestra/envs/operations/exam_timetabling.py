@@ -30,6 +30,8 @@ MAX_CHARS = 6_000
 _TOKEN = re.compile(r"\b([ESR])(\d{1,3})\b", re.IGNORECASE)
 _LEFTOVER = re.compile(r"[A-Za-z0-9]")
 _FILLER = re.compile(r"\b(?:exam|slot|room|in|at|time|is)\b", re.IGNORECASE)
+# Placements one per line, or on one line separated by ";" or by a comma before the next exam ("E1: S2 R1, E2: ...")
+_PLACEMENT_SEPARATOR = re.compile(r"\n|;|,(?= ?(?:exam )?E\d)", re.IGNORECASE)
 
 Placement = tuple[int, int]  # slot, room (0-based)
 
@@ -153,8 +155,9 @@ class ExamTimetabling(Task):
 
 
 def read_timetable(text: str, exams: int, slots: int, rooms: int) -> list[Placement] | None:
-    """Each exam's (slot, room), 0-based, from lines naming an exam, a slot and a room; None when an exam is missing
-    or given twice, a name is out of range, or a line holds anything else."""
+    """Each exam's (slot, room), 0-based, from lines naming an exam, a slot and a room (or placements separated by
+    ";", or by "," before the next exam); None when an exam is missing or given twice, a name is out of range, or a
+    placement holds anything else."""
     if not isinstance(text, str) or len(text) > MAX_CHARS:
         return None
     return read_answer(text, lambda s: _timetable_core(s, exams, slots, rooms))
@@ -162,7 +165,7 @@ def read_timetable(text: str, exams: int, slots: int, rooms: int) -> list[Placem
 
 def _timetable_core(text: str, exams: int, slots: int, rooms: int) -> list[Placement] | None:
     found: dict[int, Placement] = {}
-    for line in text.strip().strip("`").splitlines():
+    for line in _PLACEMENT_SEPARATOR.split(text.strip().strip("`")):
         if not line.strip():
             continue
         tokens = _TOKEN.findall(line)

@@ -16,6 +16,7 @@ optimal. The verifier accepts
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -23,8 +24,15 @@ from fractions import Fraction
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
+from palaestra.verifiers.normalize import read_answer
 from palaestra.verifiers.numeric import read_integer
 from palaestra.verifiers.sets import read_list
+
+# A label naming the plan before its quantities: "Quantities: 55 0 50 95 0", "Production plan: ...", "Lot sizes: ..."
+# (bold too: "**Quantities:** 55 0 ...", "**Quantities**: ..."; closing stars only where opening ones were)
+_LABEL = re.compile(r"(?P<bold>\*\*)?(?:(?:the )?(?:production |order )?(?:quantities|plan|lot sizes|lots|production)"
+                    r"(?: produced| per period| by period)?|produce)(?(bold)(?:\*\*)?) ?[:=] ?(?(bold)(?:\*\*)?) ?",
+                    re.IGNORECASE)
 
 
 @register
@@ -85,6 +93,8 @@ class LotSizing(Task):
     def verify(self, problem: Problem, answer: str) -> Verdict:
         demand, setup, holding = problem.data["demand"], problem.data["setup"], problem.data["holding"]
         plan = read_list(answer, read_integer, space_separated=True) if len(answer) < 2_000 else None
+        if plan is None and len(answer) < 2_000:
+            plan = read_answer(answer, _labelled)
         if plan is None or len(plan) != len(demand):
             return Verdict.unparsed(f"expected {len(demand)} whole quantities, one per period")
         if any(q < 0 for q in plan):
@@ -133,6 +143,12 @@ class LotSizing(Task):
         if plan_cost(data["demand"], data["setup"], data["holding"], extra) != data["optimum"]:
             wrong.append(" ".join(map(str, extra)))
         return wrong
+
+
+def _labelled(text: str) -> list[int] | None:
+    """The quantities after a label naming them (``_LABEL``), else None."""
+    label = _LABEL.match(text)
+    return None if label is None else read_list(text[label.end():], read_integer, space_separated=True)
 
 
 def plan_cost(demand: Sequence[int], setup: Sequence[int], holding: int, plan: Sequence[int]) -> int:

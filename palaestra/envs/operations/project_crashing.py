@@ -30,6 +30,12 @@ from palaestra.verifiers.assignments import read_values
 from palaestra.verifiers.numeric import read_integer
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+DAYS = {"days": 1, "day": 1, "d": 1}
+
+
+def _read_days(text: str) -> int | None:
+    """Whole days crashed, bare (``2``) or with the unit (``2 days``, ``1 day``)."""
+    return read_integer(text, units=DAYS)
 
 
 @dataclass(frozen=True)
@@ -108,7 +114,7 @@ class ProjectCrashing(Task):
     def verify(self, problem: Problem, answer: str) -> Verdict:
         network = _network(problem)
         names = list(LETTERS[:len(network.duration)])
-        values = read_values(answer, names, read_integer)
+        values = read_values(answer, names, _read_days)
         if values is None:
             return Verdict.unparsed("expected the whole days crashed for every activity, e.g. A = 1, B = 0, ...")
         plan = [values[name] for name in names]

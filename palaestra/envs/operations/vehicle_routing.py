@@ -28,7 +28,9 @@ from palaestra.core.task import Growth
 from palaestra.verifiers.normalize import read_answer
 
 MAX_CHARS = 4_000
-_ROUTE_LABEL = re.compile(r"^\s*(?:[-*•]\s*)?(?:(?:route|van|vehicle)\s*\d{0,3}\s*[:.)-]?|\d{1,3}[:.)])\s*", re.IGNORECASE)
+_LABEL = r"(?:(?:route|van|vehicle)\s*\d{0,3}\s*[:.)-]?|\d{1,3}[:.)])"
+# a line's label: "Route 2:", "2.", a bullet ("- ", "* ", "• ") with or without one
+_ROUTE_LABEL = re.compile(rf"^\s*(?:[-*•]\s*{_LABEL}?|{_LABEL})\s*", re.IGNORECASE)
 _SEPARATORS = re.compile(r"->|→|—|,|;|\s+-\s+|\s+")
 _DEPOT_WORDS = {"d", "depot"}
 
