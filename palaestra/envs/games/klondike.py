@@ -15,21 +15,24 @@ stock, in an order drawn with the problem and never shown. Each turn the model m
 Cards never leave the foundations, so the count there only grows. The game ends when every card is on the
 foundations or no move is left (``stop`` ends it too). The reward is regret-normalised
 (:func:`palaestra.core.multiturn.regret_reward`) on the foundation count: ``best`` is every card (the generator
-keeps deals a bounded depth-first solver that sees the hidden cards clears completely within the turn budget:
-solvable deals at every level), the ``baseline`` is the most that any of 8 seeded uniformly random legal games
+keeps deals a bounded depth-first solver that sees the hidden cards clears completely with at least twelve turns of
+the budget to spare: solvable deals at every level), the ``baseline`` is the most that any of 8 seeded uniformly random legal games
 (drawn at generation with the turn budget) reaches, and each move that raises the count pays its share of
 ``clip((count - baseline) / (best - baseline))``, so the rewards add up to that at any point. An unreadable or
 illegal move is refused (the turn is spent). The oracle plays the solver's line; off that line it falls back to
 the honest player's rule. The honest player (:meth:`Klondike.honest_move`) reads only the table: it plays a card to
 the foundations when it can, then moves that turn up a hidden card or put the waste card on a column, else draws.
 
+The turn budget is fixed by the level: two turns per card and per stock card, less six (62, 70, 86, 76, 92 at levels
+0-4). Version 1's was the solver's line plus twelve, so every "(N turns left)" told the hidden line's length exactly.
+
 Levels grow the deck (ranks 5 to 8), the columns (3 to 5) and the stock, and cut the redeals (two, then one). The
 difficulty measure is the number of cards plus twice the columns plus a tenth of the solver's line length.
 
 Generation speed: about 40 to 170 problems/s at level 4 on this 2-core machine (it varies with the number of draws
-the seeds need). Each drawn deal is solved by a depth-first search for a line that clears it (its length sets the
-move budget) and 8 random games set the reward's zero; about 2 in 5 deals are redrawn because the solver finds no
-line or random play clears too much. The solve is kept because the budget must be one that is known to suffice.
+the seeds need). Each drawn deal is solved by a depth-first search for a line that clears it (its length is checked
+against the move budget) and 8 random games set the reward's zero; about half the deals are redrawn because the solver
+finds no line short enough or random play clears too much. The solve is kept because the budget must be one that is known to suffice.
 """
 
 from __future__ import annotations
@@ -46,7 +49,7 @@ from palaestra.verifiers.normalize import read_answer
 
 RANDOM_GAMES = 8  # seeded random legal games whose best count is the reward's zero
 SOLVER_NODES = 600  # positions the solver may visit per deal
-SLACK = 12  # turns past the solver's line the budget allows
+SLACK = 12  # turns past the solver's line the budget allows at least (deals whose line leaves less are redrawn)
 DRAW, STOP, FOUNDATION = "draw", "stop", "foundation"
 Choice = Any  # "draw", "stop", or (card, "foundation" | column number)
 _MOVE = re.compile(rf"^(?:move |play |put )?(?:the )?{CARD_PATTERN} (?:to|onto|on) (?:the )?"
@@ -60,6 +63,7 @@ _TOP_RANK = re.compile(r"the ranks A to (\w+)")
 @register
 class Klondike(MultiTurnTask):
     id = "games/klondike"
+    version = 2
     family = "games"
     description = "Klondike solitaire on a short seeded deck, one move per turn; regret-scored foundation cards."
     tags = ("games", "multi-turn", "single-player", "cards", "planning", "imperfect-information")
@@ -89,7 +93,9 @@ class Klondike(MultiTurnTask):
             if line is None:
                 return None
             data["line"] = line
-            data["budget"] = len(line) + SLACK
+            data["budget"] = _budget(config)
+            if len(line) + SLACK > data["budget"]:
+                return None
             counts = [_random_count(data, random.Random(rng.getrandbits(32))) for _ in range(RANDOM_GAMES)]
             data["baseline"] = max(counts)
             data["random"] = round(sum(counts) / len(counts), 4)
@@ -465,6 +471,14 @@ def _foundation_or_draw(data: dict[str, Any], state: dict[str, Any]) -> str:
     if table.waste and _next_rank(table, table.waste[0]):
         return f"{card_name(table.waste[0])} to foundation"
     return DRAW if DRAW in _choices(data, state) else STOP
+
+
+def _budget(config: Klondike.Config) -> int:
+    """The turn budget, fixed by the level: two turns per card and per stock card, less six. Version 1's was the
+    hidden-card solver's line plus :data:`SLACK`, which every "(N turns left)" then told exactly."""
+    cards = 4 * config.ranks
+    stock = cards - config.columns * (config.columns + 1) // 2
+    return 2 * (cards + stock) - 6
 
 
 def _random_count(data: dict[str, Any], rng: random.Random) -> int:

@@ -9,10 +9,13 @@ which is one of two kinds, fixed per room and drawn with the problem:
   straight-line; arrows are only put where the nearest treasure is unique.
 
 The board (``#`` not probed, ``*`` a treasure found, a digit a count, an arrow glyph an arrow) is drawn
-after every probe. Finding every treasure within the turn budget wins (reward 1). The budget is the probes
-the honest player below needs on this problem plus three: a player who reads the clues as well as it does
-wins, while uniformly random probing, which needs on average ``T(N+1)/(T+1)`` of the ``N`` rooms for ``T``
-treasures, rarely finds them all in time (measured in the tests). An unreadable move, a room off the sheet
+after every probe. Finding every treasure within the turn budget wins (reward 1). The budget comes from what the
+prompt states: three turns per treasure, one per eight rooms (rounded up) and five more (19, 21, 25, 31, 36 at levels
+0-4), and the generator redraws the rare sheet where the honest player below needs more than the budget less three
+(version 1's budget was that player's probes on the problem plus three: every "(N turns left)" told them exactly).
+A player who reads the clues as well as it does wins, while uniformly random probing, which needs on average
+``T(N+1)/(T+1)`` of the ``N`` rooms for ``T`` treasures, rarely finds them all in time (0.12 at level 0, 0.01 at level
+4, over 200 games; measured in the tests). An unreadable move, a room off the sheet
 or one probed already is refused and costs a turn.
 
 The treasures are hidden, so the kit plays an honest player (:meth:`RoomGrid.honest_move`) that reads only
@@ -24,7 +27,7 @@ measure is the probes the honest player needs.
 
 Generation speed: about 490 problems/s at level 4 on this 2-core machine. The honest player's whole game is played
 at generation, each probe weighing every clue on the 10 x 10 board for the rooms it rules in or out, and its probe
-count sets the budget. It is kept because the budget must be one that is known to suffice.
+count is checked against the budget. It is kept because the budget must be one that is known to suffice.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from palaestra.core import MultiTurnTask, Outcome, Policy, Problem, Verdict, View, register
+from palaestra.core import MultiTurnTask, Outcome, Policy, Problem, Verdict, View, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.games.common import read_cell, render_board
 
@@ -53,6 +56,7 @@ Cell = tuple[int, int]
 @register
 class RoomGrid(MultiTurnTask):
     id = "games/room_grid"
+    version = 2
     family = "games"
     description = "Find every treasure in a spreadsheet of rooms from count and arrow clues, with the fewest probes."
     tags = ("games", "multi-turn", "single-player", "deduction", "partial-observation", "exploration")
@@ -72,23 +76,8 @@ class RoomGrid(MultiTurnTask):
     growth = Growth(steps={"rows": 1, "cols": 1, "treasures": 1}, limits={"rows": 18, "cols": 18, "treasures": 16})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
+        data = retry(lambda: _draw(rng, config), attempts=200, what="treasures the honest player finds in time")
         rows, cols = config.rows, config.cols
-        cells = [(r, c) for r in range(rows) for c in range(cols)]
-        treasures = sorted(rng.sample(cells, config.treasures))
-        clues: list[list[Any]] = []
-        for cell in cells:
-            if cell in treasures:
-                clues.append(["treasure"])
-                continue
-            arrow = _arrow(cell, treasures)
-            if arrow is not None and rng.random() < config.arrows:
-                clues.append(["arrow", *arrow])
-            else:
-                clues.append(["count", sum(1 for t in treasures if t != cell and _touches(cell, t))])
-        data: dict[str, Any] = {"rows": rows, "cols": cols, "treasures": config.treasures,
-                                "hidden": [list(t) for t in treasures], "clues": clues}
-        data["honest"] = _honest_probes(data)
-        data["budget"] = data["honest"] + SLACK
         prompt = (
             f"A sheet of {rows} x {cols} rooms, addressed like a spreadsheet (column letter, row number), hides "
             f"{config.treasures} treasures, one per room. Each turn, probe one room. A room with a treasure gives it "
@@ -268,6 +257,35 @@ def _rooms_ahead(cell: Cell, step: tuple[int, int], rows: int, cols: int) -> tup
     candidates are these rooms still unopened, instead of the direction of every unopened room worked out per arrow
     per probe)."""
     return tuple((r, c) for r in range(rows) for c in range(cols) if (_sign(r - cell[0]), _sign(c - cell[1])) == step)
+
+
+def _budget(rows: int, cols: int, treasures: int) -> int:
+    """The turn budget, from what the prompt states: three turns per treasure, one per eight rooms (rounded up) and
+    five more. Version 1's was the honest player's probes on the problem plus three, which every "(N turns left)"
+    then told exactly."""
+    return 3 * treasures + -(-rows * cols // 8) + 5
+
+
+def _draw(rng: random.Random, config: RoomGrid.Config) -> dict[str, Any] | None:
+    """A sheet of treasures and clues, or None when the honest player needs more than the budget less the slack."""
+    rows, cols = config.rows, config.cols
+    cells = [(r, c) for r in range(rows) for c in range(cols)]
+    treasures = sorted(rng.sample(cells, config.treasures))
+    clues: list[list[Any]] = []
+    for cell in cells:
+        if cell in treasures:
+            clues.append(["treasure"])
+            continue
+        arrow = _arrow(cell, treasures)
+        if arrow is not None and rng.random() < config.arrows:
+            clues.append(["arrow", *arrow])
+        else:
+            clues.append(["count", sum(1 for t in treasures if t != cell and _touches(cell, t))])
+    data: dict[str, Any] = {"rows": rows, "cols": cols, "treasures": config.treasures,
+                            "hidden": [list(t) for t in treasures], "clues": clues}
+    data["honest"] = _honest_probes(data)
+    data["budget"] = _budget(rows, cols, config.treasures)
+    return data if data["honest"] + SLACK <= data["budget"] else None
 
 
 def _honest_probes(data: dict[str, Any]) -> int:
