@@ -16,7 +16,7 @@ rules win: "the lowest card at least the prize + k, else the lowest" won every g
 
 The other levels face opponents whose bids follow the player's. Levels 1-4 (since version 4) face a *pattern* one: it
 forecasts the player's margin (bid minus prize; a wasted round bids 0) as the margin p rounds ago for the shortest
-period p of 1-3 that the player's last three margins repeat, else the lower median of the margins so far (0 in round
+period p of 1-4 that the player's last three margins repeat, else the lower median of the margins so far (0 in round
 1); it forecasts the player's bid as the player's lowest card at least the prize plus that margin (else the lowest),
 and outbids that with its cheapest card above it when that costs at most the prize + 4, else bids its card nearest
 the prize. Two earlier adaptive styles stay in the code, unused by the presets: *reactive* (levels 3-4 in versions
@@ -26,19 +26,22 @@ beaten by rules cycling through a few margins ("the lowest card at least the pri
 repeating a pattern of period up to 3 with margins -1..5): in version 3, over 100 problems, the best such cycle won
 0.65 at level 1 ((2, -1), 7 cards, steady), 0.61 at level 2 (9 cards, steady), 0.85 at level 3 ((0, 2, -1), 11 cards,
 reactive) and 0.86 at level 4 ((5, -1, 1), 13 cards, reactive), and 219-283 of the 399 cycles won over 0.3 at levels
-3-4; the pattern style forecasts any such cycle once it has shown a period. The adaptive styles' bids are known to a
-player who reads the rule and the history, so the oracle (:func:`_reactive_best`) tries every card now, each followed
-by a simple full-knowledge rule (:func:`_smart`: take the prize with the cheapest card beating the opponent's known
-bid when that card is at most one above the card matching the prize's rank, else throw the lowest card) to the end,
-and plays the best: a rollout improvement, whose final margin never falls below the first found, and the generator
-keeps deals where that is a win. The fixed rules (k from -1 to 5, and "match the prize") and the cycles that did best
-against earlier opponents (:data:`PERIODIC`) are declared heuristics. Over 100 problems (version 4) the best of the
-399 cycles wins 0.49 at level 1 (9 cards), 0.33 at level 2 (11 cards), 0.32 at level 3 (12 cards) and 0.30 at level 4
-(13 cards; (2, -1)); a constant margin at most 0.13, 0.08, 0.07 and 0.06; a random card 0.22, 0.18, 0.27, 0.23; the
-honest player 0.94, 0.98, 0.97, 0.96; the oracle 1.00 at every level. The honest player (:meth:`Gops.honest_move`),
-which does not know the prize order or the opponent's draws, wins about half the games or more at every level. Each
-turn the model writes one card number (``5``, ``bid 5``); a card it does not hold, or an unreadable bid, costs the
-round (it bids nothing and loses the prize unless the opponent bids nothing too, which never happens).
+3-4. Periods up to 4 are forecast because a forecaster of periods 1-3 lost about half its games to cycles of period 4
+((2, -1, -1, 1): 0.50 at level 4 over 150 problems; 0.29 against periods 1-4). The adaptive styles' bids are known to
+a player who reads the rule and the history, so the oracle (:func:`_reactive_best`) tries every card now, each
+followed by a simple full-knowledge rule (:func:`_smart`: take the prize with the cheapest card beating the
+opponent's known bid when that card is at most one above the card matching the prize's rank, else throw the lowest
+card) to the end, and plays the best: a rollout improvement, whose final margin never falls below the first found,
+and the generator keeps deals where that is a win. The fixed rules (k from -1 to 5, and "match the prize") and the
+cycles that did best against earlier opponents (:data:`PERIODIC`) are declared heuristics. Over 100 problems
+(version 4) the best of the 399 cycles of period up to 3 (margins -1..5) wins 0.52 at level 1 (9 cards), 0.34 at level
+2 (11 cards), 0.38 at level 3 (12 cards; (2, -1, 0)) and 0.32 at level 4 (13 cards; (4, -1, 1)); the best of the 1296
+cycles of period 4 (margins -1..4) 0.38 and 0.37 at levels 3-4 over 60 problems; a constant margin at most 0.14, 0.08,
+0.09 and 0.06; a random card 0.22, 0.19, 0.29, 0.27; the honest player 0.91, 0.98, 0.98, 0.96; the oracle 1.00 at
+every level. The honest player (:meth:`Gops.honest_move`), which does not know the prize order or the opponent's
+draws, wins about half the games or more at every level. Each turn the model writes one card number (``5``,
+``bid 5``); a card it does not hold, or an unreadable bid, costs the round (it bids nothing and loses the prize unless
+the opponent bids nothing too, which never happens).
 
 Levels grow the hand and sharpen the opponent. The difficulty measure is the hand size plus the opponent's style rank
 (0 random, 1 nearest, 2 nearest with noise or steady, 3 reactive or pattern).
@@ -74,7 +77,7 @@ STYLES = {"random": "bids a random card from its hand",
                       "round 1 it aims at the prize plus four) and bids the card in its hand nearest to its aim (the "
                       "lower one on a tie)",
           "pattern": "forecasts your margin this round (a margin being your bid minus that round's prize, a wasted "
-                     "round counting as a bid of 0) as your margin p rounds ago, for the smallest p of 1, 2 or 3, no "
+                     "round counting as a bid of 0) as your margin p rounds ago, for the smallest p of 1 to 4, no "
                      "more than the rounds played, such that each of your last three margins equals your margin p "
                      "rounds before it (where there is one); when no such p fits, as the lower middle one of your "
                      "margins so far; in round 1, as 0. It forecasts your bid as your lowest card at least the prize "
@@ -87,10 +90,10 @@ CLIP = 3  # the reactive style counts the player's margins clipped to -3..3 (a w
 STEADY_CAP = 3  # the steady style outbids its forecast of the player's bid only up to the prize + 3
 REACTIVE_FIRST = 4  # the reactive style's aim above the prize in round 1
 PATTERN_CAP = 4  # the pattern style outbids its forecast of the player's bid only up to the prize + 4
-PATTERN_PERIODS = (1, 2, 3)  # the periods the pattern style tries, shortest first
+PATTERN_PERIODS = (1, 2, 3, 4)  # the periods the pattern style tries, shortest first
 PATTERN_WINDOW = 3  # how many of the player's last margins a period must fit
 # Margin cycles that beat earlier opponents (up to 0.86 at level 4 in version 3): declared heuristics.
-PERIODIC = ((2, -1), (2, 0), (2, -1, 0), (2, 0, -1), (2, 1, -1), (5, -1, 1), (3, -1, 3), (0, 2, -1))
+PERIODIC = ((2, -1), (2, 0), (2, -1, 0), (2, 0, -1), (2, 1, -1), (5, -1, 1), (3, -1, 3), (0, 2, -1), (2, -1, -1, 1))
 _CARDS = re.compile(r"We both hold the cards 1 to (\d+)")
 _PRIZE = re.compile(r"the prize is (\d+)")
 _HAND = re.compile(r"Your cards: ([\d, ]+)\.")
@@ -308,7 +311,7 @@ def _their_bid(style: str, prize: int, theirs: list[int], margins: list[int], ha
 
 def _forecast(margins: list[int]) -> int:
     """The pattern style's forecast of the player's margin: the margin ``p`` rounds ago for the shortest period ``p``
-    (1-3, at most the rounds played) that each of the last :data:`PATTERN_WINDOW` margins repeats (those with a margin
+    (1-4, at most the rounds played) that each of the last :data:`PATTERN_WINDOW` margins repeats (those with a margin
     ``p`` rounds before), else the lower median of the margins so far; 0 in round 1."""
     n = len(margins)
     if not n:
