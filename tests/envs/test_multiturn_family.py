@@ -709,7 +709,7 @@ def test_gops_bid_reader(text, bid):
     source = make_source("games/gops")
     problem = source.sample(2, 0)
     outcome = source.play(problem, source.initial_state(problem), text)
-    assert (outcome.state["hand"] == [c for c in range(1, 10) if c != bid]) if bid else not outcome.verdict.parsed
+    assert (outcome.state["hand"] == [c for c in range(1, problem.data["cards"] + 1) if c != bid]) if bid else not outcome.verdict.parsed
 
 
 def _plain_kalah_margin(board):

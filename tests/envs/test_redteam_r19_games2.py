@@ -47,4 +47,4 @@ def test_gops_fixed_margin_rules_lose_at_the_top_level() -> None:
     honest = sum(play_episode(source, p, lambda s, h, p=p: source.honest_move(source.view(p, h)))[1] for p in problems)
     assert honest >= 24
     assert all(play_episode(source, p, lambda s, h, p=p: source.oracle(p, s))[1] for p in problems[:10])
-    assert len(source.heuristics()) == 7
+    assert len(source.heuristics()) >= 7  # v4 declares more (constant margins to +5, margin cycles)

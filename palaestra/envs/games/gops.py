@@ -14,27 +14,37 @@ rules win: "the lowest card at least the prize + k, else the lowest" won every g
 (k = 1, 2), and 0.85 against the noisy one (k = 1), which version 2 still used at levels 1-2 (k = 1, 2: 1.00 and
 1.00 at level 1, 0.85 and 0.80 at level 2, over 100 problems).
 
-The other levels face opponents whose bids follow the player's. Levels 3-4 (since version 2) face a *reactive* one:
-it aims at the prize plus one more than the player's margin in the round before (bid minus prize, clipped to -3..3;
--3 for a wasted round; +4 in round 1) and bids its card nearest that aim, so whatever fixed margin a rule keeps, it
-overbids it by one. Levels 1-2 (since version 3) face a *steady* one: it forecasts the player's bid as the player's
-lowest card at least the prize plus the lower median of the player's margins so far (0 in round 1), and outbids that
-forecast with its cheapest card above it when that costs at most the prize + 3, else bids its card nearest the prize.
-A rule that keeps one margin is forecast exactly and outbid. Both adaptive styles' bids are known to a player who
-reads the rule and the history, so the oracle (:func:`_reactive_best`) tries every card now, each followed by a simple
-full-knowledge rule (:func:`_smart`: take the prize with the cheapest card beating the opponent's known bid when that
-card is at most one above the card matching the prize's rank, else throw the lowest card) to the end, and plays the
-best: a rollout improvement, whose final margin never falls below the first found, and the generator keeps deals where
-that is a win. The fixed rules (k from -1 to 4, and "match the prize") are declared heuristics. Over 200 problems
-(version 3), k from -1 to 5 and matching win at most 0.20 at level 1, 0.14 at level 2, 0.26 at level 3 and 0.48 at
-level 4 (k = 5; k = 4: 0.32); the lowest card every round 0.00-0.17; a random card 0.27, 0.20, 0.20, 0.15 at levels
-1-4; the honest player 0.81, 0.95, 1.00, 1.00. The honest player (:meth:`Gops.honest_move`), which does not know the
-prize order or the opponent's draws, wins about half the games or more at every level. Each turn the model writes one
-card number (``5``, ``bid 5``); a card it does not hold, or an unreadable bid, costs the round (it bids nothing and
-loses the prize unless the opponent bids nothing too, which never happens).
+The other levels face opponents whose bids follow the player's. Levels 1-4 (since version 4) face a *pattern* one: it
+forecasts the player's margin (bid minus prize; a wasted round bids 0) as the margin p rounds ago for the shortest
+period p of 1-4 that the player's last three margins repeat, else the lower median of the margins so far (0 in round
+1); it forecasts the player's bid as the player's lowest card at least the prize plus that margin (else the lowest),
+and outbids that with its cheapest card above it when that costs at most the prize + 4, else bids its card nearest
+the prize. Two earlier adaptive styles stay in the code, unused by the presets: *reactive* (levels 3-4 in versions
+2-3: the card nearest the prize plus one more than the player's last margin clipped to -3..3) and *steady* (levels 1-2
+in version 3: the pattern style's bid with the lower median as the only forecast, capped at the prize + 3). Both were
+beaten by rules cycling through a few margins ("the lowest card at least the prize + m_t, else the lowest", m_t
+repeating a pattern of period up to 3 with margins -1..5): in version 3, over 100 problems, the best such cycle won
+0.65 at level 1 ((2, -1), 7 cards, steady), 0.61 at level 2 (9 cards, steady), 0.85 at level 3 ((0, 2, -1), 11 cards,
+reactive) and 0.86 at level 4 ((5, -1, 1), 13 cards, reactive), and 219-283 of the 399 cycles won over 0.3 at levels
+3-4. Periods up to 4 are forecast because a forecaster of periods 1-3 lost about half its games to cycles of period 4
+((2, -1, -1, 1): 0.50 at level 4 over 150 problems; 0.29 against periods 1-4). The adaptive styles' bids are known to
+a player who reads the rule and the history, so the oracle (:func:`_reactive_best`) tries every card now, each
+followed by a simple full-knowledge rule (:func:`_smart`: take the prize with the cheapest card beating the
+opponent's known bid when that card is at most one above the card matching the prize's rank, else throw the lowest
+card) to the end, and plays the best: a rollout improvement, whose final margin never falls below the first found,
+and the generator keeps deals where that is a win. The fixed rules (k from -1 to 5, and "match the prize") and the
+cycles that did best against earlier opponents (:data:`PERIODIC`) are declared heuristics. Over 100 problems
+(version 4) the best of the 399 cycles of period up to 3 (margins -1..5) wins 0.52 at level 1 (9 cards), 0.34 at level
+2 (11 cards), 0.38 at level 3 (12 cards; (2, -1, 0)) and 0.32 at level 4 (13 cards; (4, -1, 1)); the best of the 1296
+cycles of period 4 (margins -1..4) 0.38 and 0.37 at levels 3-4 over 60 problems; a constant margin at most 0.14, 0.08,
+0.09 and 0.06; a random card 0.22, 0.19, 0.29, 0.27; the honest player 0.91, 0.98, 0.98, 0.96; the oracle 1.00 at
+every level. The honest player (:meth:`Gops.honest_move`), which does not know the prize order or the opponent's
+draws, wins about half the games or more at every level. Each turn the model writes one card number (``5``,
+``bid 5``); a card it does not hold, or an unreadable bid, costs the round (it bids nothing and loses the prize unless
+the opponent bids nothing too, which never happens).
 
 Levels grow the hand and sharpen the opponent. The difficulty measure is the hand size plus the opponent's style rank
-(0 random, 1 nearest, 2 nearest with noise or steady, 3 reactive).
+(0 random, 1 nearest, 2 nearest with noise or steady, 3 reactive or pattern).
 
 Generation speed: version 1 made about 190 problems/s at level 4 (13 cards, noisy) on this 2-core machine. Against a
 fixed style (level 0) the best reply to the opponent's bids is computed exactly by a search over every subset of the
@@ -65,12 +75,25 @@ STYLES = {"random": "bids a random card from its hand",
           "reactive": "aims at the prize plus one more than your margin in the round before (your bid minus that "
                       "round's prize, counted as -3 when lower and 3 when higher, and as -3 for a wasted round; in "
                       "round 1 it aims at the prize plus four) and bids the card in its hand nearest to its aim (the "
-                      "lower one on a tie)"}
-RANK = {"random": 0, "nearest": 1, "noisy": 2, "steady": 2, "reactive": 3}
-ADAPTIVE = ("steady", "reactive")  # styles whose bids follow the player's
+                      "lower one on a tie)",
+          "pattern": "forecasts your margin this round (a margin being your bid minus that round's prize, a wasted "
+                     "round counting as a bid of 0) as your margin p rounds ago, for the smallest p of 1 to 4, no "
+                     "more than the rounds played, such that each of your last three margins equals your margin p "
+                     "rounds before it (where there is one); when no such p fits, as the lower middle one of your "
+                     "margins so far; in round 1, as 0. It forecasts your bid as your lowest card at least the prize "
+                     "plus that margin, or your lowest card when none is that high, and bids its cheapest card above "
+                     "that forecast when that card is at most the prize plus 4, and otherwise the card in its hand "
+                     "nearest to the prize (the lower one on a tie)"}
+RANK = {"random": 0, "nearest": 1, "noisy": 2, "steady": 2, "reactive": 3, "pattern": 3}
+ADAPTIVE = ("steady", "reactive", "pattern")  # styles whose bids follow the player's
 CLIP = 3  # the reactive style counts the player's margins clipped to -3..3 (a wasted round as -3)
 STEADY_CAP = 3  # the steady style outbids its forecast of the player's bid only up to the prize + 3
 REACTIVE_FIRST = 4  # the reactive style's aim above the prize in round 1
+PATTERN_CAP = 4  # the pattern style outbids its forecast of the player's bid only up to the prize + 4
+PATTERN_PERIODS = (1, 2, 3, 4)  # the periods the pattern style tries, shortest first
+PATTERN_WINDOW = 3  # how many of the player's last margins a period must fit
+# Margin cycles that beat earlier opponents (up to 0.86 at level 4 in version 3): declared heuristics.
+PERIODIC = ((2, -1), (2, 0), (2, -1, 0), (2, 0, -1), (2, 1, -1), (5, -1, 1), (3, -1, 3), (0, 2, -1), (2, -1, -1, 1))
 _CARDS = re.compile(r"We both hold the cards 1 to (\d+)")
 _PRIZE = re.compile(r"the prize is (\d+)")
 _HAND = re.compile(r"Your cards: ([\d, ]+)\.")
@@ -83,7 +106,7 @@ _LEAD = re.compile(r"^\s*(?:(?:i\s+)?(?:bid|play)\s+(?:card\s+)?|card\s+)", re.I
 @register
 class Gops(MultiTurnTask):
     id = "games/gops"
-    version = 3
+    version = 4
     family = "games"
     description = "Goofspiel: bid cards for prizes in sealed simultaneous bids against a scripted bidder."
     tags = ("games", "multi-turn", "two-player", "simultaneous-moves")
@@ -96,8 +119,8 @@ class Gops(MultiTurnTask):
         cards: int
         style: str
 
-    presets = (Config(5, "random"), Config(7, "steady"), Config(9, "steady"), Config(11, "reactive"),
-               Config(13, "reactive"))
+    presets = (Config(5, "random"), Config(9, "pattern"), Config(11, "pattern"), Config(12, "pattern"),
+               Config(13, "pattern"))
     bounded = "past the presets generation gets too slow (over 1 s of CPU at level 7)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
@@ -177,8 +200,15 @@ class Gops(MultiTurnTask):
             prize = problem.data["prizes"][state["round"]]
             return str(prize if prize in state["hand"] else min(state["hand"]))
 
-        rules = {f"the lowest card at least the prize {k:+d}, else the lowest": at_least(k) for k in range(-1, 5)}
-        return {**rules, "match the prize, else the lowest": match}
+        def cycle(margins: tuple[int, ...]) -> Any:
+            def policy(problem: Problem, state: dict[str, Any], history: Any, rng: random.Random) -> str:
+                return at_least(margins[state["round"] % len(margins)])(problem, state, history, rng)
+            return policy
+
+        rules = {f"the lowest card at least the prize {k:+d}, else the lowest": at_least(k) for k in range(-1, 6)}
+        cycles = {f"the lowest card at least the prize plus the margins {', '.join(f'{k:+d}' for k in margins)} in "
+                  "turn, else the lowest": cycle(margins) for margins in PERIODIC}
+        return {**rules, **cycles, "match the prize, else the lowest": match}
 
     def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
         data = problem.data
@@ -266,13 +296,30 @@ def _their_bid(style: str, prize: int, theirs: list[int], margins: list[int], ha
     nearest the prize plus one more than the last margin clipped to -3..3 (plus four in round 1). Steady: it expects
     the player's lowest card at least the prize plus the lower median of the margins so far (plus 0 in round 1),
     else the player's lowest card, and bids its cheapest card above that when that card is at most the prize plus
-    :data:`STEADY_CAP`, else its card nearest the prize."""
+    :data:`STEADY_CAP`, else its card nearest the prize. Pattern: the same with the margin :func:`_forecast` and the
+    cap :data:`PATTERN_CAP`."""
     if style == "reactive":
         return _nearest(theirs, prize + (max(-CLIP, min(CLIP, margins[-1])) + 1 if margins else REACTIVE_FIRST))
-    aim = prize + (sorted(margins)[(len(margins) - 1) // 2] if margins else 0)
+    if style == "pattern":
+        aim, cap = prize + _forecast(margins), PATTERN_CAP
+    else:
+        aim, cap = prize + (sorted(margins)[(len(margins) - 1) // 2] if margins else 0), STEADY_CAP
     expected = min([c for c in hand if c >= aim] or hand)
     beating = [c for c in theirs if c > expected]
-    return min(beating) if beating and min(beating) <= prize + STEADY_CAP else _nearest(theirs, prize)
+    return min(beating) if beating and min(beating) <= prize + cap else _nearest(theirs, prize)
+
+
+def _forecast(margins: list[int]) -> int:
+    """The pattern style's forecast of the player's margin: the margin ``p`` rounds ago for the shortest period ``p``
+    (1-4, at most the rounds played) that each of the last :data:`PATTERN_WINDOW` margins repeats (those with a margin
+    ``p`` rounds before), else the lower median of the margins so far; 0 in round 1."""
+    n = len(margins)
+    if not n:
+        return 0
+    for p in PATTERN_PERIODS:
+        if p <= n and all(margins[i] == margins[i - p] for i in range(max(p, n - PATTERN_WINDOW), n)):
+            return margins[n - p]
+    return sorted(margins)[(n - 1) // 2]
 
 
 def _smart(hand: list[int], bid: int, matching: int) -> int:
@@ -284,7 +331,7 @@ def _smart(hand: list[int], bid: int, matching: int) -> int:
 
 def _reactive_best(style: str, prizes: list[int], t: int, hand: list[int], theirs: list[int], margins: list[int],
                    margin: int) -> tuple[int, int]:
-    """(final margin, card) of the best card now against the reactive opponent, each card followed by
+    """(final margin, card) of the best card now against an adaptive opponent, each card followed by
     :func:`_smart` to the end (it knows the prize order). A rollout improvement: the card :func:`_smart` would bid
     is among those tried, so following this choice every round never ends below the margin first found."""
     best = (-(10**9), 0)
