@@ -30,3 +30,16 @@ def test_text_adventure_budget_does_not_tell_the_plan_length() -> None:
         for problem in problems[:2]:
             assert problem.data["plan"] <= budget
             assert _honest_wins("interactive/text_adventure", problem)
+
+
+def test_cooking_budget_does_not_tell_the_plan_length() -> None:
+    """v1: budget = oracle plan + 4 * rooms, stated in the prompt too (correlation 1.00 with the plan). v2: five turns
+    per room, four per recipe ingredient and four more; the oracle's plan and the honest game fit in it."""
+    for level, budget in ((0, 28), (4, 80)):
+        budgets, problems = _sample("interactive/cooking", level, range(8))
+        assert budgets == {budget}
+        assert all(f"You have {budget} turns" in problem.prompt for problem in problems)
+        assert len({problem.data["plan"] for problem in problems}) > 1
+        for problem in problems[:2]:
+            assert problem.data["plan"] <= budget
+            assert _honest_wins("interactive/cooking", problem)
