@@ -43,3 +43,14 @@ def test_cooking_budget_does_not_tell_the_plan_length() -> None:
         for problem in problems[:2]:
             assert problem.data["plan"] <= budget
             assert _honest_wins("interactive/cooking", problem)
+
+
+def test_fog_maze_budget_does_not_tell_the_shortest_route() -> None:
+    """v3: budget = the hidden maze's shortest route + a share of the cells (correlation 1.00 with the route). v4: a
+    route allowance plus the spare turns, each a share of the cells; mazes whose route is longer are redrawn."""
+    for level, budget in ((0, 24), (2, 46)):
+        budgets, problems = _sample("games/fog_maze", level, range(10))
+        assert budgets == {budget}
+        assert all(f"You have {budget} turns" in problem.prompt for problem in problems)
+        assert len({problem.data["shortest"] for problem in problems}) > 1
+        assert all(problem.data["shortest"] <= budget for problem in problems)
