@@ -8,14 +8,16 @@ right, left); walking into a wall costs the turn and leaves it in place, and so 
 unreadable move. Reward 1 for reaching the exit within the turn budget.
 
 Mazes come from the shared maze generator (a random spanning tree; loops are knocked in from
-level 3), the start and exit far apart. The budget is the shortest route plus a share of the
-maze's cells for exploring, a share that shrinks with the level; the oracle, which knows the
-maze, walks the shortest route; the honest player (:meth:`FogMaze.honest_move`), which knows only
+level 3), the start and exit far apart. The budget is fixed by the level: a route allowance and spare turns for
+exploring, each a share of the cells (24, 34, 46, 51, 46 turns at levels 0-4); mazes whose shortest route is longer
+than the route allowance are redrawn (about 3% of them at levels 0-3, none seen at level 4). Version 3's budget was
+the maze's shortest route plus the spare turns, so every "(N turns left)" told the hidden shortest route exactly. The
+oracle, which knows the maze, walks the shortest route; the honest player (:meth:`FogMaze.honest_move`), which knows only
 the walls it has seen, walks the shortest route through them assuming unseen walls open, and wins
 nearly always (version 2 gives level 3 more spare turns for it). From the top preset on, only mazes that no wall
 follower solves within the budget are kept (version 3: the left-hand rule, blind to where the exit is, won 57% of the
 level-4 games; a wall follower of either hand and any first heading is played at generation, and about a quarter of
-the mazes pass). The difficulty measure is the cells per spare turn (how much
+the mazes pass; about a seventh with version 4's budget). The difficulty measure is the cells per spare turn of the level (how much
 maze each exploring step must cover) times the base-2 logarithm of the cells.
 """
 
@@ -49,7 +51,7 @@ class FogMaze(MultiTurnTask):
     one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
     hidden_information = True
     public_keys = ("rows", "cols", "start", "goal")  # the prompt states the size, the start and the exit
-    version = 3  # v3: the top preset keeps only mazes that wall following does not solve within the budget
+    version = 4  # v4: the turn budget is fixed by the level (v3's was the hidden shortest route plus the spare turns)
     honest_win_share = 0.9  # optimistic route planning (the honest player) runs out of turns in ~1 maze of 60
 
     @dataclass(frozen=True)
@@ -57,15 +59,16 @@ class FogMaze(MultiTurnTask):
         rows: int
         cols: int
         explore: float  # spare turns, as a share of the cells
+        route: float  # the turns allowed for the route itself, as a share of the cells (longer shortest routes redrawn)
         loops: float = 0.0
         followers_lose: bool = False  # keep only mazes no wall follower (either hand, any first heading) solves in time
 
     presets = (
-        Config(3, 4, 1.5),
-        Config(4, 5, 1.2),
-        Config(5, 6, 1.0),
-        Config(6, 6, 1.0, 0.1),
-        Config(7, 7, 0.6, 0.15, True),
+        Config(3, 4, 1.25, 0.75),
+        Config(4, 5, 0.95, 0.75),
+        Config(5, 6, 0.75, 0.75),
+        Config(6, 6, 0.65, 0.75, 0.1),
+        Config(7, 7, 0.45, 0.45, 0.15, True),
     )
     growth = Growth()
 
@@ -77,17 +80,19 @@ class FogMaze(MultiTurnTask):
             distance, _ = cell_distances(links, start)
             far = max(distance)
             goal = rng.choice([cell for cell, d in enumerate(distance) if d >= max(2, far * 3 // 4)])
-            spare = math.ceil(config.explore * config.rows * config.cols)
+            route = math.ceil(config.route * config.rows * config.cols)
+            if distance[goal] > route:
+                return None
             data = {"rows": config.rows, "cols": config.cols, "links": [sorted(x) for x in links], "start": start,
-                    "goal": goal, "shortest": distance[goal], "turns": distance[goal] + spare}
+                    "goal": goal, "shortest": distance[goal], "turns": _budget(config),
+                    "spare": math.ceil(config.explore * config.rows * config.cols)}
             if config.followers_lose and any(_wall_follower_arrives(data, hand, heading)
                                              for hand in (1, -1) for heading in range(4)):
                 return None
             return data
 
-        # Without the wall-follower test a maze is the first draw (levels 0-3 are as in version 2).
-        data = retry(draw, what="a maze wall following does not solve in time") if config.followers_lose else draw()
-        assert data is not None
+        data = retry(draw, what="a maze whose shortest route fits the route allowance (and that wall following does "
+                                "not solve in time, from the top preset on)")
         start, goal = data["start"], data["goal"]
         prompt = (
             f"You are in a maze of {config.rows} rows and {config.cols} columns of cells (row 1 is the top, column 1 "
@@ -102,10 +107,10 @@ class FogMaze(MultiTurnTask):
         return problem.data["turns"]
 
     def difficulty(self, problem: Problem) -> float:
-        """Cells over the spare turns times log2 of the cells, plus a tenth of the shortest path's length."""
+        """Cells over the level's spare turns times log2 of the cells, plus a tenth of the shortest path's length."""
         data = problem.data
         cells = data["rows"] * data["cols"]
-        return cells / (data["turns"] - data["shortest"]) * math.log2(cells) + data["shortest"] / 10
+        return cells / data["spare"] * math.log2(cells) + data["shortest"] / 10
 
     def initial_state(self, problem: Problem) -> dict[str, Any]:
         return {"at": problem.data["start"]}
@@ -166,6 +171,13 @@ class FogMaze(MultiTurnTask):
         options = [d for d in ORDER if _neighbour(data, here, d) is not None
                    and (here not in known or d in known[here])]
         return min(options, key=lambda d: distance.get(_neighbour(data, here, d), rows * cols + 1))
+
+
+def _budget(config: FogMaze.Config) -> int:
+    """The turn budget, fixed by the level: the route allowance plus the spare turns, each a share of the cells (version 3's
+    was the maze's shortest route plus the spare turns, which every "(N turns left)" then told exactly)."""
+    cells = config.rows * config.cols
+    return math.ceil(config.route * cells) + math.ceil(config.explore * cells)
 
 
 _POSITION = re.compile(r"(?:You are at|You reach the exit at) row (\d+), column (\d+)")

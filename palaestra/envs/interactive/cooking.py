@@ -20,9 +20,15 @@ The oracle knows the house: it walks (shortest routes) to the nearest room it st
 ingredient, the knife while a cut is pending, an appliance for a pending cook, the kitchen at the
 end), taking, cutting and cooking on the way. The honest player (:meth:`Cooking.honest_move`) knows
 only the text: it explores exits not yet tried until it has read the cookbook, then works through the
-recipe with the rooms it has seen; it wins within the budget at every level. The budget is the
-oracle's plan plus four turns per room (exploring). Levels grow the house, the recipe and the distractors.
-The difficulty measure is the length of the oracle's plan.
+recipe with the rooms it has seen; it wins within the budget at every level. The budget is fixed by the level:
+five turns per room, four per recipe ingredient and four more (28, 42, 57, 61, 80 turns at levels 0-4); the generator
+redraws the rare house where the oracle's plan or the honest player's game is longer (version 1's budget was the
+oracle's plan plus four turns per room: the prompt's "You have N turns" and every "(N turns left)" told the hidden plan
+length exactly). Levels grow the house, the recipe and the distractors. The difficulty measure is the length of the
+oracle's plan.
+
+Generation speed: the oracle's and the honest player's whole games are played at generation, to check that the level's
+budget suffices for both (about 115 problems/s at level 4 on this 2-core machine).
 """
 
 from __future__ import annotations
@@ -33,7 +39,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
-from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register, retry
 from palaestra.generators.grids import random_maze
 from palaestra.verifiers.moves import read_command
 
@@ -52,9 +58,16 @@ ITEM_NAMES = frozenset([*INGREDIENTS, "knife", "cookbook"])
 HELD = -1
 
 
+def _budget(config: Cooking.Config) -> int:
+    """The turn budget: five turns per room, four per recipe ingredient and four more, fixed by the level (version 1's
+    was the oracle's plan plus four turns per room, which every "(N turns left)" then told exactly)."""
+    return 5 * config.rows * config.cols + 4 * config.ingredients + 4
+
+
 @register
 class Cooking(MultiTurnTask):
     id = "interactive/cooking"
+    version = 2  # v2: the turn budget is fixed by the level instead of told by the oracle's plan length
     family = "interactive"
     description = "Find the cookbook in a house, then gather, cut and cook its recipe's ingredients, by text commands."
     tags = ("interactive", "multi-turn", "text-world", "planning", "partial-observation")
@@ -72,6 +85,26 @@ class Cooking(MultiTurnTask):
     bounded = "growing its sizes past the presets exhausts a fixed pool the generator draws from (names, letters or tables)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
+        def draw() -> Problem | None:
+            problem = self._draw(rng, config)
+            if problem.data["plan"] > problem.data["budget"]:
+                return None
+            return problem if self._honest_turns(problem) <= problem.data["budget"] else None
+
+        return retry(draw, attempts=200, what="a house the oracle and the honest player cook in within the budget")
+
+    def _honest_turns(self, problem: Problem) -> int:
+        """The commands the honest player needs to win (past the budget: the budget plus one)."""
+        state, history = self.initial_state(problem), ()
+        for turn in range(problem.data["budget"]):
+            move = self.honest_move(self.view(problem, history))
+            outcome = self.play(problem, state, move)
+            if outcome.done:
+                return turn + 1 if outcome.verdict.correct else problem.data["budget"] + 1
+            state, history = outcome.state, (*history, (move, outcome.observation))
+        return problem.data["budget"] + 1
+
+    def _draw(self, rng: random.Random, config: Config) -> Problem:
         count = config.rows * config.cols
         maze = random_maze(rng, config.rows, config.cols)
         kitchen, backyard = rng.sample(range(count), 2)
@@ -91,7 +124,7 @@ class Cooking(MultiTurnTask):
         data: dict[str, Any] = {"rooms": names, "cols": config.cols, "passages": [list(p) for p in maze.passages], "kitchen": kitchen,
                 "backyard": backyard, "items": items, "recipe": recipe, "start": start}
         data["plan"] = len(_oracle_game(data))
-        data["budget"] = data["plan"] + 4 * count
+        data["budget"] = _budget(config)
         prompt = (
             "You are in a house and want to cook a meal. Somewhere in the house lies a cookbook with the recipe: "
             "read it, gather the ingredients it lists, prepare each exactly as it says, then prepare the meal in "

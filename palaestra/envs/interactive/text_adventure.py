@@ -19,12 +19,15 @@ else fetch it if it is reachable; else unlock a reachable locked door whose key 
 else fetch a reachable key. The honest player (:meth:`TextAdventure.honest_move`), which knows only
 what the text said, explores exits not yet tried, takes keys and the treasure, unlocks doors it
 holds the key to and delivers the treasure; it finishes within the budget. Levels grow the map, the number of locked doors and the
-distractors. The turn budget is the oracle's plan plus a margin for exploring; the
-difficulty measure is the length of the oracle's plan.
+distractors. The turn budget is fixed by the level: five turns per room and four per locked door (24, 34, 53, 72, 96
+turns at levels 0-4); the generator redraws the rare house where the oracle's plan or the honest player's game is
+longer (version 1's budget was twice the oracle's plan plus two turns per room: every "(N turns left)" told the hidden
+plan length exactly). The difficulty measure is the length of the oracle's plan.
 
-Generation speed: about 380 problems/s at level 4 on this 2-core machine. The oracle's whole game is played at
-generation (each command routes through the rooms by shortest paths to the next key, door or the treasure), and its
-length sets the command budget. It is kept because the budget must be one that is known to suffice.
+Generation speed: about 100 problems/s at level 4 on this 2-core machine (version 1: 380). The oracle's whole game
+(each command routes through the rooms by shortest paths to the next key, door or the treasure) and the honest
+player's are played at generation, to check that the level's budget suffices for both. They are kept because the
+budget must be one that is known to suffice.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
-from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register, retry
 from palaestra.generators.grids import random_maze
 from palaestra.verifiers.moves import read_command
 
@@ -55,9 +58,16 @@ HELD = -1  # an item's location while the player carries it
 ITEM_NAMES = frozenset([*(f"{colour} key" for colour in COLOURS), *TREASURES, *DISTRACTORS])
 
 
+def _budget(config: TextAdventure.Config) -> int:
+    """The turn budget: five turns per room and four per locked door, fixed by the level (version 1's was twice the
+    oracle's plan plus two turns per room, which every "(N turns left)" then told exactly)."""
+    return 5 * config.rows * config.cols + 4 * config.locks
+
+
 @register
 class TextAdventure(MultiTurnTask):
     id = "interactive/text_adventure"
+    version = 2  # v2: the turn budget is fixed by the level instead of told by the oracle's plan length
     family = "interactive"
     description = "Explore rooms, collect keys, unlock doors and deliver a treasure, by text commands."
     tags = ("interactive", "multi-turn", "text-world", "planning")
@@ -75,6 +85,26 @@ class TextAdventure(MultiTurnTask):
     bounded = "growing its sizes past the presets exhausts a fixed pool the generator draws from (names, letters or tables)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
+        def draw() -> Problem | None:
+            problem = self._draw(rng, config)
+            if problem.data["plan"] > problem.data["budget"]:
+                return None
+            return problem if self._honest_turns(problem) <= problem.data["budget"] else None
+
+        return retry(draw, attempts=200, what="a house the oracle and the honest player finish in time")
+
+    def _honest_turns(self, problem: Problem) -> int:
+        """The commands the honest player needs to win (past the budget: the budget plus one)."""
+        state, history = self.initial_state(problem), ()
+        for turn in range(problem.data["budget"]):
+            move = self.honest_move(self.view(problem, history))
+            outcome = self.play(problem, state, move)
+            if outcome.done:
+                return turn + 1 if outcome.verdict.correct else problem.data["budget"] + 1
+            state, history = outcome.state, (*history, (move, outcome.observation))
+        return problem.data["budget"] + 1
+
+    def _draw(self, rng: random.Random, config: Config) -> Problem:
         count = config.rows * config.cols
         maze = random_maze(rng, config.rows, config.cols)
         names = rng.sample(ROOMS, count)
@@ -108,6 +138,7 @@ class TextAdventure(MultiTurnTask):
         data = {"rooms": names, "cols": config.cols, "doors": doors, "items": items, "start": start,
                 "treasure": treasure, "target": target}
         data["plan"] = len(self._oracle_game(data))
+        data["budget"] = _budget(config)
         prompt = (
             "You are in a house of rooms joined by passages; some passages are locked doors of a colour, which the "
             f"key of that colour opens. Find the {treasure} and drop it in the {names[target]}.\n\n"
@@ -120,7 +151,7 @@ class TextAdventure(MultiTurnTask):
         return Problem(prompt=prompt, answer=None, data=data)
 
     def max_turns(self, problem: Problem) -> int:
-        return 2 * problem.data["plan"] + 2 * len(problem.data["rooms"])
+        return problem.data["budget"]
 
     def difficulty(self, problem: Problem) -> float:
         return float(problem.data["plan"])
