@@ -8,47 +8,42 @@ After n rounds the higher prize total wins (reward 1; a tie or a loss scores 0).
 At level 0 the opponent bids random cards from a tape stored with the problem
 (:func:`palaestra.envs.games.common.tape_rng`), never reading the model's bids: its whole sequence of bids is fixed by
 the problem, the generator keeps problems where the best reply to it (an exact search over which card goes to which
-round, maximising the final margin) wins, and the oracle plays that best reply. Two more fixed styles are kept in the
-code, unused by the presets: the card nearest the prize, and that plus a random offset of up to two. Against them fixed
-rules win: "the lowest card at least the prize + k, else the lowest" won every game against the nearest-card style
-(k = 1, 2), and 0.85 against the noisy one (k = 1), which version 2 still used at levels 1-2 (k = 1, 2: 1.00 and
-1.00 at level 1, 0.85 and 0.80 at level 2, over 100 problems).
+round, maximising the final margin) wins, and the oracle plays that best reply.
 
-The other levels face opponents whose bids follow the player's. Levels 1-4 (since version 4) face a *pattern* one: it
-forecasts the player's margin (bid minus prize; a wasted round bids 0) as the margin p rounds ago for the shortest
-period p of 1-4 that the player's last three margins repeat, else the lower median of the margins so far (0 in round
-1); it forecasts the player's bid as the player's lowest card at least the prize plus that margin (else the lowest),
-and outbids that with its cheapest card above it when that costs at most the prize + 4, else bids its card nearest
-the prize. Two earlier adaptive styles stay in the code, unused by the presets: *reactive* (levels 3-4 in versions
-2-3: the card nearest the prize plus one more than the player's last margin clipped to -3..3) and *steady* (levels 1-2
-in version 3: the pattern style's bid with the lower median as the only forecast, capped at the prize + 3). Both were
-beaten by rules cycling through a few margins ("the lowest card at least the prize + m_t, else the lowest", m_t
-repeating a pattern of period up to 3 with margins -1..5): in version 3, over 100 problems, the best such cycle won
-0.65 at level 1 ((2, -1), 7 cards, steady), 0.61 at level 2 (9 cards, steady), 0.85 at level 3 ((0, 2, -1), 11 cards,
-reactive) and 0.86 at level 4 ((5, -1, 1), 13 cards, reactive), and 219-283 of the 399 cycles won over 0.3 at levels
-3-4. Periods up to 4 are forecast because a forecaster of periods 1-3 lost about half its games to cycles of period 4
-((2, -1, -1, 1): 0.50 at level 4 over 150 problems; 0.29 against periods 1-4). The adaptive styles' bids are known to
-a player who reads the rule and the history, so the oracle (:func:`_reactive_best`) tries every card now, each
-followed by a simple full-knowledge rule (:func:`_smart`: take the prize with the cheapest card beating the
-opponent's known bid when that card is at most one above the card matching the prize's rank, else throw the lowest
-card) to the end, and plays the best: a rollout improvement, whose final margin never falls below the first found,
-and the generator keeps deals where that is a win. The fixed rules (k from -1 to 5, and "match the prize") and the
-cycles that did best against earlier opponents (:data:`PERIODIC`) are declared heuristics. Over 100 problems
-(version 4) the best of the 399 cycles of period up to 3 (margins -1..5) wins 0.52 at level 1 (9 cards), 0.34 at level
-2 (11 cards), 0.38 at level 3 (12 cards; (2, -1, 0)) and 0.32 at level 4 (13 cards; (4, -1, 1)); the best of the 1296
-cycles of period 4 (margins -1..4) 0.38 and 0.37 at levels 3-4 over 60 problems; a constant margin at most 0.14, 0.08,
-0.09 and 0.06; a random card 0.22, 0.19, 0.29, 0.27; the honest player 0.91, 0.98, 0.98, 0.96; the oracle 1.00 at
-every level. The honest player (:meth:`Gops.honest_move`), which does not know the prize order or the opponent's
-draws, wins about half the games or more at every level. Each turn the model writes one card number (``5``,
-``bid 5``); a card it does not hold, or an unreadable bid, costs the round (it bids nothing and loses the prize unless
-the opponent bids nothing too, which never happens).
+Levels 1-4 (since version 4) face a *pattern* opponent, whose bids follow the player's: it forecasts the player's
+margin (bid minus prize; a wasted round bids 0) as the margin p rounds ago for the shortest period p of 1-4 that the
+player's last three margins repeat, else the lower median of the margins so far (0 in round 1); it forecasts the
+player's bid as the player's lowest card at least the prize plus that margin (else the lowest), and outbids that
+with its cheapest card above it when that costs at most the prize + 4, else bids its card nearest the prize. Earlier
+opponents were beaten by rules that ignore them: "the lowest card at least the prize + k, else the lowest" won every
+game against the card nearest the prize (version 1) and 0.85 against that plus noise; the *reactive* opponent of
+versions 2-3 (the card nearest the prize plus one more than the player's last margin) and the *steady* one of version
+3 (the lower median as the only forecast) lost to rules cycling through a few margins (m_t repeating a pattern of
+period up to 3 with margins -1..5): in version 3, over 100 problems, the best such cycle won 0.65 at level 1, 0.61 at
+level 2, 0.85 at level 3 and 0.86 at level 4, and 219-283 of the 399 cycles won over 0.3 at levels 3-4. Periods up to
+4 are forecast because a forecaster of periods 1-3 lost about half its games to cycles of period 4 ((2, -1, -1, 1):
+0.50 at level 4 over 150 problems; 0.29 against periods 1-4). The pattern opponent's bids are known to a player who
+reads the rule and the history, so the oracle (:func:`_rollout_best`) tries every card now, each followed by a simple
+full-knowledge rule (:func:`_smart`: take the prize with the cheapest card beating the opponent's known bid when that
+card is at most one above the card matching the prize's rank, else throw the lowest card) to the end, and plays the
+best: a rollout improvement, whose final margin never falls below the first found, and the generator keeps deals
+where that is a win. The fixed rules (k from -1 to 5, and "match the prize") and the cycles that did best against
+earlier opponents (:data:`PERIODIC`) are declared heuristics. Over 100 problems (version 4) the best of the 399
+cycles of period up to 3 (margins -1..5) wins 0.52 at level 1 (9 cards), 0.34 at level 2 (11 cards), 0.38 at level 3
+(12 cards; (2, -1, 0)) and 0.32 at level 4 (13 cards; (4, -1, 1)); the best of the 1296 cycles of period 4 (margins
+-1..4) 0.38 and 0.37 at levels 3-4 over 60 problems; a constant margin at most 0.14, 0.08, 0.09 and 0.06; a random
+card 0.22, 0.19, 0.29, 0.27; the honest player 0.91, 0.98, 0.98, 0.96; the oracle 1.00 at every level. The honest
+player (:meth:`Gops.honest_move`), which does not know the prize order or the opponent's draws, wins about half the
+games or more at every level. Each turn the model writes one card number (``5``, ``bid 5``); a card it does not
+hold, or an unreadable bid, costs the round (it bids nothing and loses the prize unless the opponent bids nothing
+too, which never happens).
 
 Levels grow the hand and sharpen the opponent. The difficulty measure is the hand size plus the opponent's style rank
-(0 random, 1 nearest, 2 nearest with noise or steady, 3 reactive or pattern).
+(0 random, 3 pattern: the ranks of versions 1-3, where 1 and 2 were the nearest-card styles).
 
-Generation speed: version 1 made about 190 problems/s at level 4 (13 cards, noisy) on this 2-core machine. Against a
-fixed style (level 0) the best reply to the opponent's bids is computed exactly by a search over every subset of the
-cards, and that table scores every decision. Against the adaptive opponents (levels 1-4) generation tries each first
+Generation speed: version 1 made about 190 problems/s at level 4 (13 cards, noisy) on this 2-core machine. Against the
+random style (level 0) the best reply to the opponent's bids is computed exactly by a search over every subset of the
+cards, and that table scores every decision. Against the pattern opponent (levels 1-4) generation tries each first
 card with a rollout instead: about 1.3 ms a problem at 13 cards.
 """
 
@@ -65,17 +60,6 @@ from palaestra.envs.games.common import MAX_MOVE_CHARS, tape_rng
 from palaestra.verifiers.numeric import read_integer
 
 STYLES = {"random": "bids a random card from its hand",
-          "nearest": "bids the card in its hand nearest to the prize (the lower one on a tie)",
-          "noisy": "bids the card in its hand nearest to the prize plus a random offset from -2 to 2",
-          "steady": "forecasts your bid as your lowest card at least the prize plus your usual margin (the lower middle "
-                    "one of your margins so far, a margin being your bid minus that round's prize and a wasted round "
-                    "counting as a bid of 0; the prize plus 0 in round 1), or your lowest card when none is that high; "
-                    "it bids its cheapest card above that forecast when that card is at most the prize plus 3, and "
-                    "otherwise the card in its hand nearest to the prize (the lower one on a tie)",
-          "reactive": "aims at the prize plus one more than your margin in the round before (your bid minus that "
-                      "round's prize, counted as -3 when lower and 3 when higher, and as -3 for a wasted round; in "
-                      "round 1 it aims at the prize plus four) and bids the card in its hand nearest to its aim (the "
-                      "lower one on a tie)",
           "pattern": "forecasts your margin this round (a margin being your bid minus that round's prize, a wasted "
                      "round counting as a bid of 0) as your margin p rounds ago, for the smallest p of 1 to 4, no "
                      "more than the rounds played, such that each of your last three margins equals your margin p "
@@ -84,11 +68,7 @@ STYLES = {"random": "bids a random card from its hand",
                      "plus that margin, or your lowest card when none is that high, and bids its cheapest card above "
                      "that forecast when that card is at most the prize plus 4, and otherwise the card in its hand "
                      "nearest to the prize (the lower one on a tie)"}
-RANK = {"random": 0, "nearest": 1, "noisy": 2, "steady": 2, "reactive": 3, "pattern": 3}
-ADAPTIVE = ("steady", "reactive", "pattern")  # styles whose bids follow the player's
-CLIP = 3  # the reactive style counts the player's margins clipped to -3..3 (a wasted round as -3)
-STEADY_CAP = 3  # the steady style outbids its forecast of the player's bid only up to the prize + 3
-REACTIVE_FIRST = 4  # the reactive style's aim above the prize in round 1
+RANK = {"random": 0, "pattern": 3}
 PATTERN_CAP = 4  # the pattern style outbids its forecast of the player's bid only up to the prize + 4
 PATTERN_PERIODS = (1, 2, 3, 4)  # the periods the pattern style tries, shortest first
 PATTERN_WINDOW = 3  # how many of the player's last margins a period must fit
@@ -129,9 +109,9 @@ class Gops(MultiTurnTask):
         def draw() -> dict[str, Any] | None:
             data: dict[str, Any] = {"cards": n, "style": config.style, "tape": rng.getrandbits(48)}
             prizes = data["prizes"] = rng.sample(range(1, n + 1), n)  # drawn after the tape, as v2 does
-            if config.style in ADAPTIVE:  # its bids follow the player's: the oracle's line must win
+            if config.style == "pattern":  # its bids follow the player's: the oracle's line must win
                 cards = list(range(1, n + 1))
-                return data if _reactive_best(config.style, prizes, 0, cards, cards, [], 0)[0] > 0 else None
+                return data if _rollout_best(prizes, 0, cards, cards, [], 0)[0] > 0 else None
             data["bids"] = _opponent_bids(data)
             best = _margins(tuple(data["prizes"]), tuple(data["bids"]))[(1 << n) - 1]
             return data if best > 0 else None
@@ -153,10 +133,10 @@ class Gops(MultiTurnTask):
     constant_difficulty = "a shuffled prize order against an opponent of the level's style: the same decisions every deal"
 
     def honest_move(self, view: View) -> str:
-        """Predict the opponent's bid from its stated style and the cards it has left (the adaptive styles' bid is known
-        exactly from the margins so far and the hand: play :func:`_smart`); take the prize with the
-        cheapest card beating the prediction when that card is no dearer than the card matching the prize's rank
-        among the prizes left (one more against the noisy style), else throw the lowest card."""
+        """Predict the opponent's bid from its stated style and the cards it has left (the pattern style's bid is known
+        exactly from the margins so far and the hand: play :func:`_smart`; the random style's at most its highest card);
+        take the prize with the cheapest card beating the prediction when that card is no dearer than the card
+        matching the prize's rank among the prizes left, else throw the lowest card."""
         n = int(_CARDS.search(view.prompt).group(1))  # type: ignore[union-attr]
         texts = [view.prompt, *view.observations]
         prize = int(_PRIZE.findall(texts[-1])[-1])
@@ -166,17 +146,14 @@ class Gops(MultiTurnTask):
         left = [p for p in range(1, n + 1) if p not in won_prizes]
         style = next(name for name, text in STYLES.items() if text in view.prompt)
         rank = sorted(left).index(prize)  # the prize's rank among those left, matched by the card of that rank
-        if style in ADAPTIVE:  # its bid is known: its aim follows the player's margins so far
+        if style == "pattern":  # its bid is known: its forecast follows the player's margins so far
             margins = []
             for seen in view.observations:
                 mine, done = _MINE.findall(seen), _PRIZE_DONE.findall(seen)
                 margins.append(_margin(int(mine[-1]) if mine else 0, int(done[-1])))
-            return str(_smart(hand, _their_bid(style, prize, theirs, margins, hand), sorted(hand)[rank]))
-        nearest = min(theirs, key=lambda c: (abs(c - prize), c))
-        predicted = nearest if style == "nearest" else max(theirs) if style == "random" else nearest
-        beating = [c for c in hand if c > predicted]
-        matching = sorted(hand)[rank]
-        if beating and min(beating) <= matching + (1 if style == "noisy" else 0):
+            return str(_smart(hand, _their_bid(prize, theirs, margins, hand), sorted(hand)[rank]))
+        beating = [c for c in hand if c > max(theirs)]
+        if beating and min(beating) <= sorted(hand)[rank]:
             return str(min(beating))
         return str(min(hand))
 
@@ -185,7 +162,7 @@ class Gops(MultiTurnTask):
 
     def initial_state(self, problem: Problem) -> dict[str, Any]:
         state: dict[str, Any] = {"hand": list(range(1, problem.data["cards"] + 1)), "round": 0, "mine": 0, "theirs": 0}
-        if problem.data["style"] in ADAPTIVE:
+        if problem.data["style"] == "pattern":
             state.update(their_hand=list(state["hand"]), margins=[])
         return state
 
@@ -214,9 +191,8 @@ class Gops(MultiTurnTask):
         data = problem.data
         t, hand = state["round"], state["hand"]
         prize = data["prizes"][t]
-        adaptive = data["style"] in ADAPTIVE
-        theirs_bid = (_their_bid(data["style"], prize, state["their_hand"], state["margins"], hand)
-                      if adaptive else data["bids"][t])
+        adaptive = data["style"] == "pattern"
+        theirs_bid = _their_bid(prize, state["their_hand"], state["margins"], hand) if adaptive else data["bids"][t]
         bid = read_integer(_LEAD.sub("", move, count=1), max_digits=3) if len(move) <= MAX_MOVE_CHARS else None
         verdict = Verdict.wrong("bid")
         if bid is None or bid not in hand:
@@ -252,10 +228,9 @@ class Gops(MultiTurnTask):
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         data = problem.data
         t = state["round"]
-        if data["style"] in ADAPTIVE:
+        if data["style"] == "pattern":
             margin = state["mine"] - state["theirs"]
-            return str(_reactive_best(data["style"], data["prizes"], t, state["hand"], state["their_hand"],
-                                      state["margins"], margin)[1])
+            return str(_rollout_best(data["prizes"], t, state["hand"], state["their_hand"], state["margins"], margin)[1])
         margins = _margins(tuple(data["prizes"]), tuple(data["bids"]))
         mask = sum(1 << (card - 1) for card in state["hand"])
         prize, bid = data["prizes"][t], data["bids"][t]
@@ -270,13 +245,8 @@ def _hand_text(hand: list[int]) -> str:
 def _opponent_bids(data: dict[str, Any]) -> list[int]:
     hand = list(range(1, data["cards"] + 1))
     bids = []
-    for t, prize in enumerate(data["prizes"]):
-        rng = tape_rng(Gops.id, data["tape"], "bid", t)
-        if data["style"] == "random":
-            bid = rng.choice(hand)
-        else:
-            aim = prize + (rng.randint(-2, 2) if data["style"] == "noisy" else 0)
-            bid = min(hand, key=lambda c: (abs(c - aim), c))
+    for t in range(len(data["prizes"])):
+        bid = tape_rng(Gops.id, data["tape"], "bid", t).choice(hand)
         hand.remove(bid)
         bids.append(bid)
     return bids
@@ -291,22 +261,15 @@ def _margin(bid: int, prize: int) -> int:
     return bid - prize
 
 
-def _their_bid(style: str, prize: int, theirs: list[int], margins: list[int], hand: list[int]) -> int:
-    """An adaptive opponent's bid from the player's margins so far and the player's ``hand``. Reactive: its card
-    nearest the prize plus one more than the last margin clipped to -3..3 (plus four in round 1). Steady: it expects
-    the player's lowest card at least the prize plus the lower median of the margins so far (plus 0 in round 1),
-    else the player's lowest card, and bids its cheapest card above that when that card is at most the prize plus
-    :data:`STEADY_CAP`, else its card nearest the prize. Pattern: the same with the margin :func:`_forecast` and the
-    cap :data:`PATTERN_CAP`."""
-    if style == "reactive":
-        return _nearest(theirs, prize + (max(-CLIP, min(CLIP, margins[-1])) + 1 if margins else REACTIVE_FIRST))
-    if style == "pattern":
-        aim, cap = prize + _forecast(margins), PATTERN_CAP
-    else:
-        aim, cap = prize + (sorted(margins)[(len(margins) - 1) // 2] if margins else 0), STEADY_CAP
+def _their_bid(prize: int, theirs: list[int], margins: list[int], hand: list[int]) -> int:
+    """The pattern opponent's bid from the player's margins so far and the player's ``hand``: it expects the player's
+    lowest card at least the prize plus the margin :func:`_forecast` gives, else the player's lowest card, and bids its
+    cheapest card above that when that card is at most the prize plus :data:`PATTERN_CAP`, else its card nearest the
+    prize."""
+    aim = prize + _forecast(margins)
     expected = min([c for c in hand if c >= aim] or hand)
     beating = [c for c in theirs if c > expected]
-    return min(beating) if beating and min(beating) <= prize + cap else _nearest(theirs, prize)
+    return min(beating) if beating and min(beating) <= prize + PATTERN_CAP else _nearest(theirs, prize)
 
 
 def _forecast(margins: list[int]) -> int:
@@ -329,9 +292,9 @@ def _smart(hand: list[int], bid: int, matching: int) -> int:
     return min(beating) if beating and min(beating) <= matching + 1 else min(hand)
 
 
-def _reactive_best(style: str, prizes: list[int], t: int, hand: list[int], theirs: list[int], margins: list[int],
-                   margin: int) -> tuple[int, int]:
-    """(final margin, card) of the best card now against an adaptive opponent, each card followed by
+def _rollout_best(prizes: list[int], t: int, hand: list[int], theirs: list[int], margins: list[int], margin: int
+                  ) -> tuple[int, int]:
+    """(final margin, card) of the best card now against the pattern opponent, each card followed by
     :func:`_smart` to the end (it knows the prize order). A rollout improvement: the card :func:`_smart` would bid
     is among those tried, so following this choice every round never ends below the margin first found."""
     best = (-(10**9), 0)
@@ -339,7 +302,7 @@ def _reactive_best(style: str, prizes: list[int], t: int, hand: list[int], their
         mine, their, seen, total = list(hand), list(theirs), list(margins), margin
         for u in range(t, len(prizes)):
             prize = prizes[u]
-            theirs_bid = _their_bid(style, prize, their, seen, mine)
+            theirs_bid = _their_bid(prize, their, seen, mine)
             bid = card if u == t else _smart(mine, theirs_bid, sorted(mine)[sorted(prizes[u:]).index(prize)])
             mine.remove(bid)
             their.remove(theirs_bid)
