@@ -207,3 +207,22 @@ def peeled_clique(n: int, edges: Sequence[Sequence[int]], prefer_high: bool = Fa
             break
         left.remove(min(left, key=lambda v: (degree[v], sign * v)))
     return sorted(left)
+
+
+def pair_grown_clique(n: int, edges: Sequence[Sequence[int]], prefer_high: bool = False,
+                      by_degree: bool = False) -> list[int]:
+    """The greedy clique of :func:`grown_clique` grown from every pair of joined nodes (the pair taken, the
+    candidates those joined to both); the largest one found (the first on a tie, edges in the order given)."""
+    joined = neighbour_sets(n, edges)
+    sign = 1 if prefer_high else -1
+    best: list[int] = []
+    for u, v in edges:
+        clique, candidates = [u, v], joined[u] & joined[v]
+        while candidates:
+            nxt = max(candidates,
+                      key=lambda w: (len(joined[w]) if by_degree else len(joined[w] & candidates), sign * w))
+            clique.append(nxt)
+            candidates &= joined[nxt]
+        if len(clique) > len(best):
+            best = sorted(clique)
+    return best
