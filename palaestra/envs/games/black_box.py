@@ -16,16 +16,20 @@ Only atom sets that the answers of all ``4n`` rays determine uniquely are drawn:
 count), and the generator keeps a draw whose answers no other placement shares. The honest player
 (:meth:`BlackBox.honest_move`) keeps the placements consistent with every answer it read, fires the
 lowest port not yet fired, and names the atoms once one placement is left; it always finishes,
-because all the rays single the drawn set out. The turn budget is the honest player's rays plus one
-for the answer plus ``SLIPS`` turns of slack (refused or wasted moves). A wrong or unreadable move
-is refused (the turn is spent); a guess naming the wrong number of cells is refused too; a wrong
-guess of the right size ends the game. Random play fires rays until the budget runs out (reward 0);
+because all the rays single the drawn set out. The turn budget is one number per level: the level's
+``rays`` (about the 95th percentile of the honest player's rays over the placements) plus one for the
+answer plus ``SLIPS`` turns of slack (refused or wasted moves): 15, 18, 18, 20, 21 turns at levels 0-4.
+The generator redraws the placements the honest player needs more rays for (3.4-4.2% of them per level;
+``space_size`` counts only the placements that fit). Version 1's budget was the problem's own honest
+rays plus three, which told the player after which ray one placement was left and ruled out the
+placements needing another count (correlation 1.00 with the hidden ray count; 0 now, as the budget is
+constant per level). A wrong or unreadable move is refused (the turn is spent); a guess naming the
+wrong number of cells is refused too; a wrong guess of the right size ends the game. Random play fires rays until the budget runs out (reward 0);
 a guess without rays is right once in ``C(cells, atoms)``.
 
 Levels grow the atoms and the placements to tell apart (7x7 with 2 atoms, 4x4 with 4, 5x5 with 3, 6x6
-with 3, 5x5 with 4). The
-difficulty measure is the number of rays the honest player needs plus a hundredth of the count of
-placements (the candidates the rays must tell apart).
+with 3, 5x5 with 4). The difficulty measure is the number of rays the honest player needs plus a
+hundredth of the count of placements (the candidates the rays must tell apart).
 """
 
 from __future__ import annotations
@@ -39,11 +43,11 @@ from dataclasses import dataclass
 from math import comb
 from typing import Any
 
-from palaestra.core import MultiTurnTask, Outcome, Policy, Problem, Verdict, View, register
+from palaestra.core import MultiTurnTask, Outcome, Policy, Problem, Verdict, View, register, retry
 from palaestra.envs.games.common import MAX_MOVE_CHARS
 from palaestra.verifiers.normalize import read_answer
 
-SLIPS = 2  # turns of slack beyond the honest player's need
+SLIPS = 2  # turns of slack beyond the most rays the honest player may need
 ABSORBED, REFLECTED = "absorbed", "reflected"
 _FIRE = re.compile(r"^(?:(?:i\s+)?(?:fire|shoot|send)\s+)?(?:(?:a|the)\s+)?(?:ray\s+)?(?:(?:from|at|into)\s+)?"
                    r"(?:(?:the\s+)?port\s*)?#?(\d{1,2})$")
@@ -59,6 +63,7 @@ Placement = tuple[int, ...]  # sorted cell indices row * size + column
 @register
 class BlackBox(MultiTurnTask):
     id = "games/black_box"
+    version = 2
     family = "games"
     description = "Black Box: fire rays into a grid from its edge to deduce where the hidden atoms are."
     tags = ("games", "multi-turn", "deduction", "imperfect-information", "grid")
@@ -70,20 +75,29 @@ class BlackBox(MultiTurnTask):
     class Config:
         size: int  # rows and columns
         atoms: int
+        rays: int  # the most rays the honest player may need (about the 95th percentile); the budget's base
 
-    presets = (Config(7, 2), Config(4, 4), Config(5, 3), Config(6, 3), Config(5, 4))
+    # The rays are the 95th percentile of the honest player's rays over the placements the rays tell apart (the
+    # share of such placements needing more, which are redrawn: 3.7%, 4.1%, 4.2%, 3.4%, 3.8%).
+    presets = (Config(7, 2, 12), Config(4, 4, 15), Config(5, 3, 15), Config(6, 3, 17), Config(5, 4, 18))
     bounded = "the placements are enumerated with every ray's answer; their count grows steeply with the grid"
 
     def space_size(self, level: int) -> int | None:
-        """Every placement the rays tell apart is one problem."""
+        """Every placement the rays tell apart and the honest player singles out within the level's rays is one
+        problem."""
         config = self.level_config(level)
-        return len(_table(config.size, config.atoms).unique)
+        rays = _table(config.size, config.atoms).rays
+        return sum(1 for need in rays.values() if need <= config.rays)
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         table = _table(config.size, config.atoms)
-        placements = list(table.unique)
-        atoms = placements[rng.randrange(len(placements))]
-        rays = _honest_rays(config.size, config.atoms, atoms)
+        placements = table.unique
+        # Redraw the placements the honest player needs more than the level's rays for (about one in twenty-five):
+        # the turn budget is the same for every problem of the level, so it tells nothing of the atoms.
+        atoms = retry(lambda: placements[rng.randrange(len(placements))],
+                      lambda drawn: table.rays[drawn] <= config.rays, attempts=1000,
+                      what="a placement the honest player singles out within the level's rays")
+        rays = table.rays[atoms]
         n = config.size
         prompt = (
             f"Let's play Black Box. {config.atoms} atoms are hidden in distinct cells of a {n}x{n} grid: rows 1 to "
@@ -101,14 +115,14 @@ class BlackBox(MultiTurnTask):
             "exits at the port where it leaves.\n\n"
             f"Each turn, either fire one ray, for example: fire 3; or, as your final move, name all {config.atoms} "
             "atoms' cells, for example: atoms at A1, C2. You win by naming exactly the right cells; you have "
-            f"{rays + 1 + SLIPS} turns."
+            f"{_budget(config.rays)} turns."
         )
         secret = [_name(n, cell) for cell in atoms]
-        data = {"size": n, "atoms": config.atoms, "secret": secret, "rays": rays}
+        data = {"size": n, "atoms": config.atoms, "secret": secret, "rays": rays, "budget": _budget(config.rays)}
         return Problem(prompt=prompt, answer=", ".join(secret), data=data)
 
     def max_turns(self, problem: Problem) -> int:
-        return problem.data["rays"] + 1 + SLIPS
+        return problem.data["budget"]
 
     def difficulty(self, problem: Problem) -> float:
         data = problem.data
@@ -207,6 +221,13 @@ def read_move(move: str, size: int) -> tuple[str, tuple[str, ...]] | None:
         return "atoms", tuple(m.group(1).upper() + str(int(m.group(2))) for m in matched if m)
 
     return read_answer(move, read)
+
+
+def _budget(rays: int) -> int:
+    """The turn budget of a level whose honest player needs at most ``rays`` rays: those, the answer and the slips.
+    Version 1's was the problem's own honest rays plus one plus the slips, which told the player after which ray one
+    placement was left (correlation 1.00 with the hidden ray count)."""
+    return rays + 1 + SLIPS
 
 
 def _column(index: int) -> str:
@@ -320,6 +341,7 @@ class _Table:
     placements: tuple[Placement, ...]
     answers: dict[Placement, tuple[str | int, ...]]
     unique: tuple[Placement, ...]  # the placements no other placement answers alike on every ray
+    rays: dict[Placement, int]  # per unique placement, the rays the honest player fires before it is the one left
 
 
 @functools.lru_cache(maxsize=8)
@@ -334,7 +356,26 @@ def _table(size: int, atoms: int) -> _Table:
     for signature in answers.values():
         counts[signature] = counts.get(signature, 0) + 1
     unique = tuple(placement for placement in placements if counts[answers[placement]] == 1)
-    return _Table(placements, answers, unique)
+    return _Table(placements, answers, unique, _rays_by_placement(size, placements, answers))
+
+
+def _rays_by_placement(size: int, placements: tuple[Placement, ...],
+                       answers: dict[Placement, tuple[str | int, ...]]) -> dict[Placement, int]:
+    """Per placement the rays tell apart, how many the honest player (lowest port first) fires before it is the one
+    placement left: the placements are split by the answer of port 1, then port 2, ..., and a placement's count is
+    the number of rays after which its group holds it alone (:func:`_honest_rays` follows one placement)."""
+    rays: dict[Placement, int] = {}
+    groups: list[list[Placement]] = [list(placements)]
+    for fired in range(4 * size + 1):
+        split: dict[tuple[int, str | int], list[Placement]] = {}
+        for number, group in enumerate(groups):
+            if len(group) == 1:
+                rays[group[0]] = fired
+            elif fired < 4 * size:
+                for placement in group:
+                    split.setdefault((number, answers[placement][fired]), []).append(placement)
+        groups = list(split.values())
+    return rays
 
 
 @functools.lru_cache(maxsize=4096)
