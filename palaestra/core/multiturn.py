@@ -180,6 +180,20 @@ class MultiTurnTask(ProblemSource):
         """The :class:`View` of ``problem`` after ``history``: the prompt and the ``public_keys`` only."""
         return View(problem.prompt, {key: problem.data[key] for key in self.public_keys}, history)
 
+    def honest_turns(self, problem: Problem, limit: int) -> int | None:
+        """The turns the honest player (:meth:`honest_move`, reading only :meth:`view`) takes to win ``problem``, or
+        None when it has not won within ``limit`` turns. A generator whose turn budget is fixed by the level (not by
+        the hidden state, which the turns left would then tell) redraws a problem this does not fit."""
+        state: Any = self.initial_state(problem)
+        history: tuple[tuple[str, str], ...] = ()
+        for turn in range(1, limit + 1):
+            move = self.honest_move(self.view(problem, history))
+            outcome = self.play(problem, state, move)
+            if outcome.done:
+                return turn if outcome.verdict.correct else None
+            state, history = outcome.state, (*history, (move, outcome.observation))
+        return None
+
     def legal_moves(self, problem: Problem, state: Any) -> list[str]:
         """The moves a uniformly random legal player picks from (score-based games must list them; a
         win/loss game that does is held by the kit to random play winning at most a quarter of its games)."""

@@ -78,7 +78,7 @@ def dutch(thresholds: list[Fraction], start: int, step: int) -> tuple[int, int, 
     return None
 
 
-def _sentence(text: str, name_reader: Callable[[str], str | None]) -> dict[str, str | Fraction] | None:
+def _sentence(text: str, name_reader: Callable[[str], str | None]) -> dict[str, object] | None:
     """``{"winner": name, "price": price}`` from a sentence naming the winner and what they pay, else None."""
     match = _SENTENCE.fullmatch(text.strip())
     if match is None:

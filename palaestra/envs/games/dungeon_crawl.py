@@ -102,29 +102,17 @@ class DungeonCrawl(MultiTurnTask):
     growth = Growth(steps={"cols": 1, "guards": 1}, limits={"cols": 9, "guards": len(METALS) + len(MONSTERS) - 1})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        def draw() -> tuple[dict[str, Any], str] | None:
+        def draw() -> Problem | None:
             data = _dungeon(rng, config)
             data["plan"] = len(_oracle_game(data))
             data["budget"] = _budget(config)
             if data["plan"] > data["budget"]:
                 return None
             prompt = self._prompt(data)
-            return (data, prompt) if self._honest_turns(data, prompt) <= data["budget"] else None
+            problem = Problem(prompt=prompt, answer=None, data=data)
+            return problem if self.honest_turns(problem, data["budget"]) is not None else None
 
-        data, prompt = retry(draw, attempts=200, what="a dungeon the oracle and the honest player escape in time")
-        return Problem(prompt=prompt, answer=None, data=data)
-
-    def _honest_turns(self, data: dict[str, Any], prompt: str) -> int:
-        """The commands the honest player needs to escape (past the budget: the budget plus one)."""
-        problem = Problem(prompt=prompt, answer=None, data=data)
-        state, history = _start(data), ()
-        for turn in range(data["budget"]):
-            move = self.honest_move(View(prompt, {}, history))
-            outcome = self.play(problem, state, move)
-            if outcome.done:
-                return turn + 1 if outcome.verdict.correct else data["budget"] + 1
-            state, history = outcome.state, (*history, (move, outcome.observation))
-        return data["budget"] + 1
+        return retry(draw, attempts=200, what="a dungeon the oracle and the honest player escape in time")
 
     def _prompt(self, data: dict[str, Any]) -> str:
         bestiary = "; ".join(f"a {monster} flees from the {item}" for monster, item in data["bane"].items())

@@ -89,20 +89,9 @@ class TextAdventure(MultiTurnTask):
             problem = self._draw(rng, config)
             if problem.data["plan"] > problem.data["budget"]:
                 return None
-            return problem if self._honest_turns(problem) <= problem.data["budget"] else None
+            return problem if self.honest_turns(problem, problem.data["budget"]) is not None else None
 
         return retry(draw, attempts=200, what="a house the oracle and the honest player finish in time")
-
-    def _honest_turns(self, problem: Problem) -> int:
-        """The commands the honest player needs to win (past the budget: the budget plus one)."""
-        state, history = self.initial_state(problem), ()
-        for turn in range(problem.data["budget"]):
-            move = self.honest_move(self.view(problem, history))
-            outcome = self.play(problem, state, move)
-            if outcome.done:
-                return turn + 1 if outcome.verdict.correct else problem.data["budget"] + 1
-            state, history = outcome.state, (*history, (move, outcome.observation))
-        return problem.data["budget"] + 1
 
     def _draw(self, rng: random.Random, config: Config) -> Problem:
         count = config.rows * config.cols
