@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
 
 from palaestra.verifiers.expressions import parse_expression
 from palaestra.verifiers.normalize import (
+    closing_bracket,
     is_closing,
     mentions,
     read_answer,
@@ -179,3 +181,25 @@ def test_a_named_quantity_is_a_lead_in(text, inner):
 @pytest.mark.parametrize("text", ["The Brit owns the zebra", "The culprit is Ann", "Ursula is Adam's father-in-law"])
 def test_sentences_that_are_answers_keep_their_subject(text):
     assert strip_wrappers(text) == text
+
+
+def _closing_by_hand(text: str, start: int) -> int:
+    """The bracket closing ``text[start]``, found one character at a time (the definition closing_bracket speeds up)."""
+    if not 0 <= start < len(text) or text[start] not in "([{":
+        return -1
+    opener, closer, depth = text[start], {"(": ")", "[": "]", "{": "}"}[text[start]], 0
+    for i in range(start, len(text)):
+        depth += (text[i] == opener) - (text[i] == closer)
+        if depth == 0:
+            return i
+    return -1
+
+
+def test_closing_bracket_agrees_with_a_scan_by_hand_on_short_and_long_texts() -> None:
+    rng = random.Random(7)
+    for _ in range(400):
+        size = rng.choice([3, 40, 300, 2_000, 20_000])
+        text = "{" * rng.randrange(size) + "".join(rng.choice("{}()[]x日\ud800") for _ in range(size))
+        start = rng.randrange(len(text))
+        assert closing_bracket.__wrapped__(text, start) == _closing_by_hand(text, start)
+

@@ -77,6 +77,8 @@ def read_distribution(answer: str, canonical) -> dict[str, Fraction] | None:  # 
     """``class: fraction`` entries (lines, or separated by ``;``) read into a distribution, or ``None``."""
 
     def read(text: str) -> dict[str, Fraction] | None:
+        if text.count("\n") + text.count(";") > 4 * MAX_ENTRIES:  # blank lines aside, too many: not split a megabyte
+            return None
         entries = [e.strip() for e in text.replace(";", "\n").split("\n") if e.strip()]
         if not entries or len(entries) > MAX_ENTRIES:
             return None
