@@ -35,6 +35,7 @@ EXAMPLE = "Xe; 12.3 g"  # a fixed placeholder of the right shape: never derived 
 TOLERANCE = Tolerance(relative="0.005")
 UNITS = {"g": 1, "gram": 1, "grams": 1, "kg": 1000, "mg": Fraction(1, 1000)}
 SEPARATOR = re.compile(r"\s*(?:;|,|\n|\band\b)\s*")
+PRODUCT_NAMED = re.compile(r"(.*?\S)\s+(?:of\s+)?([A-Za-z0-9()\u2080-\u2089]{1,40})")  # "4.13 g of CO2"
 LIMITING_WORDS = ("is the limiting reagent", "is the limiting reactant", "is limiting", "(limiting)", "limits")
 
 
@@ -99,16 +100,25 @@ class LimitingReagent(Task):
                              "exact": [exact.numerator, exact.denominator],
                              "excess_mass": [wrong_side.numerator, wrong_side.denominator], "kind": kind})
 
-    def _read(self, answer: str) -> tuple[dict[str, int], Fraction] | None:
+    def _read(self, answer: str, product: str) -> tuple[dict[str, int], Fraction] | None:
         if not isinstance(answer, str) or len(answer) > 300:
             return None
+        wanted = parse_formula(product)
+
+        def read_mass(text: str) -> Fraction | None:
+            """The mass, also with the product it is of named after it ("4.13 g CO2", "4.13 g of CO2")."""
+            mass = read_approx(text, units=UNITS)
+            named = PRODUCT_NAMED.fullmatch(text.strip()) if mass is None else None
+            if named is not None and parse_formula(named.group(2)) == wanted:
+                mass = read_approx(named.group(1), units=UNITS, unit_required=True)
+            return mass
 
         def read(text: str) -> tuple[dict[str, int], Fraction] | None:
             parts = [p for p in SEPARATOR.split(text.strip()) if p]
             if len(parts) != 2:
                 return None
             for first, second in (parts, parts[::-1]):
-                reagent, mass = _read_reagent(first), read_approx(second, units=UNITS)
+                reagent, mass = _read_reagent(first), read_mass(second)
                 if reagent is not None and mass is not None:
                     return reagent, mass
             return None
@@ -116,7 +126,7 @@ class LimitingReagent(Task):
         return read_answer(answer, read)
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        written = self._read(answer)
+        written = self._read(answer, problem.data["products"][problem.data["wanted"]])
         if written is None:
             return Verdict.unparsed(f"expected the limiting reactant and a mass in grams, such as {EXAMPLE}")
         reagent, mass = written
