@@ -91,3 +91,22 @@ def test_limiting_reagent_accepts_the_product_named_after_the_mass():
         assert _reward(task, problem, f"{formula} is limiting; {mass} g of {product}") == 1.0
         assert _reward(task, problem, f"{formula}; {mass} g {other}") == 0.0
         assert _reward(task, problem, f"{data['reactants'][1 - data['limiting']]}; {mass} g of {product}") == 0.0
+
+
+def _no_fallback_borders(text: str) -> list[int]:
+    borders = [0] * len(text)
+    for i in range(1, len(text)):
+        k = borders[i - 1]
+        borders[i] = k + 1 if text[i] == text[k] else int(text[i] == text[0])
+    return borders
+
+
+def test_border_array_needs_the_fall_back():
+    # v1: extending the previous border or restarting at 1/0 (no fall-back along shorter borders) scored 0.86
+    task = _task("strings/border_array")
+    for level in (0, 2, 4):
+        problems = [task.sample(level, seed) for seed in range(40)]
+        for problem in problems:
+            slip = ", ".join(map(str, _no_fallback_borders(problem.data["text"])))
+            assert _reward(task, problem, slip) == 0.0
+            assert _reward(task, problem, problem.answer) == 1.0
