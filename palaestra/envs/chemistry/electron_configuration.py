@@ -119,6 +119,12 @@ def configuration(symbol: str, charge: int) -> Configuration:
     return ion_configuration(symbol, charge) if charge else atom_configuration(symbol)
 
 
+@lru_cache(maxsize=None)
+def changed_by_exceptions(symbol: str, charge: int) -> bool:
+    """Whether ignoring the Aufbau exceptions gives this species another configuration."""
+    return configuration(symbol, charge) != without_exceptions(symbol, charge)
+
+
 def parse_configuration(text: str) -> Configuration | None:
     """Occupations of a written configuration (noble-gas core optional, subshells in any order), or None."""
     s = text.translate(_SUPERSCRIPTS).replace("$", "").replace("\\mathrm", "").replace("\\text", "")
@@ -221,7 +227,7 @@ class ElectronConfiguration(Task):
         # else an atom (Cr, Cu) where the level has no ions: without one, taking cations from the Madelung atom
         # answered 0.8-0.9 of levels 1-4 (v1)
         def tells(p: tuple[str, int]) -> bool:
-            return configuration(*p) != without_exceptions(*p) and (p[1] > 0 or not config.ions)
+            return changed_by_exceptions(*p) and (p[1] > 0 or not config.ions)
 
         telling = [p for p in exceptions if tells(p) and p not in drawn]
         if telling and not any(tells(p) for p in drawn):
