@@ -139,3 +139,45 @@ def test_electron_configuration_needs_the_exceptions_for_cations():
                 ]
                 assert _reward(task, problem, "\n".join(lines)) == 0.0, (level, seed, slip.__name__)
             assert _reward(task, problem, problem.answer) == 1.0
+
+
+def test_ph_mixtures_count_two_hydroxides_for_dihydroxide_bases():
+    # v2: counting every base as one hydroxide (Ca(OH)2 as one OH-) answered 0.39 of level 4's mixtures
+    import math
+    import re
+
+    task = _task("chemistry/ph")
+    mixtures = 0
+    for seed in range(60):
+        problem = task.sample(4, seed)
+        if problem.data["kind"] != "mix":
+            continue
+        mixtures += 1
+        net = volume = 0.0
+        for millilitres, molar, formula in re.findall(
+            r"(\d+(?:\.\d+)?) mL of (\d+(?:\.\d+)?) mol/L ([\w()]+)", problem.prompt
+        ):
+            volume += float(millilitres)
+            net += float(millilitres) * float(molar) * (-1 if "OH" in formula else 1)
+        excess = abs(net) / volume
+        slip = -math.log10(excess) if net > 0 else 14 + math.log10(excess)
+        assert _reward(task, problem, f"{slip:.3f}") == 0.0, seed
+        assert _reward(task, problem, problem.answer) == 1.0
+    assert mixtures >= 30
+
+
+def test_colligative_properties_needs_the_van_t_hoff_factors():
+    # v1: counting every solute once (no van 't Hoff factors) answered 0.66 of level 4 (salts only in water, and
+    # water drawn one time in five); v2 draws water with a salt in three problems in four
+    task = _task("chemistry/colligative_properties")
+    for level in (2, 4):
+        problems = [task.sample(level, seed) for seed in range(120)]
+        problems = [p for p in problems if p.data["kind"] != "molar_mass"]
+        rewards = []
+        for p in problems:
+            exact, pure = Fraction(*p.data["exact"]), Fraction(*p.data["pure"])
+            ratio = Fraction(*p.data["factor_free"]) / Fraction(*p.data["particles"])
+            slip = exact * ratio if p.data["kind"] == "osmotic" else pure + (exact - pure) * ratio
+            rewards.append(_reward(task, p, f"{float(slip):.6g}"))
+            assert _reward(task, p, p.answer) == 1.0
+        assert sum(rewards) / len(rewards) <= 0.3, (level, sum(rewards) / len(rewards))
