@@ -181,3 +181,21 @@ def test_colligative_properties_needs_the_van_t_hoff_factors():
             rewards.append(_reward(task, p, f"{float(slip):.6g}"))
             assert _reward(task, p, p.answer) == 1.0
         assert sum(rewards) / len(rewards) <= 0.3, (level, sum(rewards) / len(rewards))
+
+
+def test_limiting_reagent_smaller_mass_or_fewer_moles_is_chance():
+    # v1: naming the reactant of smaller mass (or fewer moles, coefficients ignored) and computing the product
+    # from it answered 0.60 (0.55) of level 4 and 0.73-0.75 of level 0; v2 makes both rules right half the time
+    from palaestra.envs.chemistry.common import molar_mass, parse_formula
+
+    task = _task("chemistry/limiting_reagent")
+    for level in (0, 4):
+        right = {"smaller mass": 0, "fewer moles": 0}
+        problems = [task.sample(level, seed) for seed in range(100)]
+        for p in problems:
+            masses = [Fraction(m) for m in p.data["masses"]]
+            moles = [m / molar_mass(parse_formula(f)) for m, f in zip(masses, p.data["reactants"], strict=True)]
+            right["smaller mass"] += masses.index(min(masses)) == p.data["limiting"]
+            right["fewer moles"] += moles.index(min(moles)) == p.data["limiting"]
+        for name, count in right.items():
+            assert 0.35 <= count / len(problems) <= 0.65, (level, name, count)

@@ -10,6 +10,17 @@ the mass the excess reactant would give, is wrong.
 
 Difficulty: the atoms of the equation's species, the binary digits of the coefficients, and the significant
 digits of the two given masses.
+
+Version 2: the smaller mass and the fewer moles (coefficients ignored) both point at the limiting reactant in
+half the problems and both at the excess one in the other half (the masses are redrawn, and where the reaction's
+coefficients cannot make them point at the excess one, the reaction): in v1 "the smaller mass is limiting" with
+the rest of the calculation right answered 0.73, 0.75 and 0.60 of levels 0, 2 and 4, and "the fewer moles"
+0.75, 0.62 and 0.55. Each now answers one half, the chance of the two-way choice (either rule, or its
+opposite, is right as often as wrong); they are not declared as heuristics, whose bar at the top level is that
+half.
+
+Generation speed: about 650 problems/s at level 0 (1,400 at level 4): where the two rules must point at the
+excess reactant, small equations with equal coefficients cannot make them, and reactions are redrawn.
 """
 
 from __future__ import annotations
@@ -19,6 +30,7 @@ import re
 from fractions import Fraction
 
 from palaestra.core import Problem, Task, Verdict, register
+from palaestra.core.retry import retry
 from palaestra.core.task import Growth
 from palaestra.envs.chemistry.common import (
     ReactionConfig,
@@ -33,6 +45,7 @@ from palaestra.verifiers.numeric import Tolerance, format_decimal, read_approx
 
 EXAMPLE = "Xe; 12.3 g"  # a fixed placeholder of the right shape: never derived from the answer
 TOLERANCE = Tolerance(relative="0.005")
+MASS_DRAWS = 20  # masses tried per drawn reaction before another reaction is drawn
 UNITS = {"g": 1, "gram": 1, "grams": 1, "kg": 1000, "mg": Fraction(1, 1000)}
 SEPARATOR = re.compile(r"\s*(?:;|,|\n|\band\b)\s*")
 PRODUCT_NAMED = re.compile(r"(.*?\S)\s+(?:of\s+)?([A-Za-z0-9()\u2080-\u2089]{1,40})")  # "4.13 g of CO2"
@@ -58,6 +71,7 @@ class LimitingReagent(Task):
     family = "chemistry"
     description = "Which reactant limits a reaction and the grams of product formed (0.5% tolerance)."
     tags = ("chemistry", "science", "math")
+    version = 2
 
     Config = ReactionConfig
 
@@ -66,18 +80,27 @@ class LimitingReagent(Task):
     growth = Growth(steps={"carbons": 8, "salts": -2, "digits": 1}, limits={"salts": 0, "digits": 8})
 
     def generate(self, rng: random.Random, config: ReactionConfig) -> Problem:
-        reactants, products, kind, coefficients = draw_reaction(rng, config)
-        limiting = rng.randrange(2)
+        # the smaller mass and the fewer moles (coefficients ignored) both point at the limiting reactant in half
+        # the problems and both at the excess one in the other half (v1: 0.60-0.75 and 0.55-0.75 by level)
+        slips_right = rng.random() < 0.5
+
+        def draw() -> tuple[list[str], list[str], str, list[int], int, list[Fraction]] | None:
+            reactants, products, kind, coefficients = draw_reaction(rng, config)
+            masses_per_mole = [molar_mass(parse_formula(f) or {}) for f in reactants]
+            for _ in range(MASS_DRAWS):
+                limiting, masses = self._masses(rng, config, coefficients, masses_per_mole)
+                excess = 1 - limiting
+                smaller_mass = masses[limiting] < masses[excess]
+                fewer_moles = masses[limiting] / masses_per_mole[limiting] < masses[excess] / masses_per_mole[excess]
+                if masses[0] != masses[1] and smaller_mass == fewer_moles == slips_right:
+                    return reactants, products, kind, coefficients, limiting, masses
+            return None
+
+        reactants, products, kind, coefficients, limiting, masses = retry(
+            draw, attempts=200, what="a reaction whose masses and moles point the chosen way")
+        excess = 1 - limiting
         wanted = rng.randrange(len(products))
         masses_per_mole = [molar_mass(parse_formula(f) or {}) for f in reactants]
-        scale = 10 ** (config.digits - 1)
-        mass_limiting = Fraction(rng.randint(scale, 10 * scale - 1), scale) * 10 ** rng.randint(0, 1)
-        extent = mass_limiting / masses_per_mole[limiting] / coefficients[limiting]
-        factor = Fraction(rng.randint(125, 300), 100)
-        excess = 1 - limiting
-        raw = extent * factor * coefficients[excess] * masses_per_mole[excess]
-        mass_excess = _significant(raw, config.digits)
-        masses = [mass_limiting, mass_excess] if limiting == 0 else [mass_excess, mass_limiting]
         extents = [masses[i] / masses_per_mole[i] / coefficients[i] for i in range(2)]
         assert extents[excess] > extents[limiting] * Fraction(6, 5)
         product_mass = molar_mass(parse_formula(products[wanted]) or {})
@@ -99,6 +122,20 @@ class LimitingReagent(Task):
                              "masses": [format_decimal(m) for m in masses], "limiting": limiting, "wanted": wanted,
                              "exact": [exact.numerator, exact.denominator],
                              "excess_mass": [wrong_side.numerator, wrong_side.denominator], "kind": kind})
+
+    @staticmethod
+    def _masses(rng: random.Random, config: ReactionConfig, coefficients: list[int],
+                masses_per_mole: list[Fraction]) -> tuple[int, list[Fraction]]:
+        """The limiting side (either, evenly) and masses whose extents differ by a factor of 1.25 to 3."""
+        limiting = rng.randrange(2)
+        scale = 10 ** (config.digits - 1)
+        mass_limiting = Fraction(rng.randint(scale, 10 * scale - 1), scale) * 10 ** rng.randint(0, 1)
+        extent = mass_limiting / masses_per_mole[limiting] / coefficients[limiting]
+        factor = Fraction(rng.randint(125, 300), 100)
+        excess = 1 - limiting
+        raw = extent * factor * coefficients[excess] * masses_per_mole[excess]
+        mass_excess = _significant(raw, config.digits)
+        return limiting, [mass_limiting, mass_excess] if limiting == 0 else [mass_excess, mass_limiting]
 
     def _read(self, answer: str, product: str) -> tuple[dict[str, int], Fraction] | None:
         if not isinstance(answer, str) or len(answer) > 300:
