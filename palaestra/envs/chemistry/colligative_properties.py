@@ -17,12 +17,17 @@ change is always at least 0.3 °C, so the pure solvent's point never passes), pr
 within 0.5%, as the prompt states. Units as asked (°C, atm, g/mol); the feedback says when an answer is the
 pure solvent's point or ignores the van 't Hoff factors.
 
+Version 2: from level 1 (where salts are drawn) three problems in four are in water with a salt among the
+solutes (osmotic ones all are); v1 drew the solvent uniformly and the salts only in water, so ignoring the van
+'t Hoff factors answered 0.66 of level 4 (and 0.66 of level 2); it is declared as a heuristic.
+
 Difficulty: the solutes, the dissociating ones, and the question's weight (the inverse question heaviest).
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -49,6 +54,7 @@ NONELECTROLYTES = (("C6H12O6", 1), ("C12H22O11", 1), ("CO(NH2)2", 1), ("C3H8O3",
                    ("C10H8", 1), ("C6H5COOH", 1), ("C14H10", 1))
 SALTS = (("NaCl", 2), ("KCl", 2), ("KBr", 2), ("NaNO3", 2), ("CaCl2", 3), ("MgCl2", 3), ("Na2SO4", 3),
          ("K2SO4", 3), ("AlCl3", 4), ("FeCl3", 4), ("K3PO4", 4), ("MgSO4", 2), ("LiCl", 2), ("BaCl2", 3))
+SALT_SHARE = 0.75  # problems in water with a salt, where salts are drawn (osmotic ones always are)
 QUESTION_WEIGHT = {"freezing": 1, "boiling": 1, "osmotic": 2, "molar_mass": 3}
 UNITS = {"temperature": ("°C", "° C", "℃", "degrees C", "degrees Celsius", "deg C", "C"),
          "atm": ("atm", "atmospheres", "atmosphere"),
@@ -62,6 +68,7 @@ class ColligativeProperties(Task):
     description = ("Freezing and boiling points and osmotic pressure of solutions with van 't Hoff factors, and a "
                    "molar mass from a freezing point (stated tolerance).")
     tags = ("chemistry", "science", "math")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -81,9 +88,14 @@ class ColligativeProperties(Task):
         kinds = ["freezing", "boiling"] + (["osmotic"] if config.salts else []) + (
             ["molar_mass", "molar_mass"] if config.inverse else [])
         kind = rng.choice(kinds)
-        solvent = SOLVENTS[0] if kind == "osmotic" else rng.choice(SOLVENTS)
+        # where salts are drawn, three problems in four are in water with a salt among the solutes, so ignoring the
+        # van 't Hoff factors fails them (v1 drew water one time in five: that slip answered 0.66 of level 4)
+        with_salt = config.salts and (kind == "osmotic" or rng.random() < SALT_SHARE)
+        solvent = SOLVENTS[0] if with_salt else rng.choice(SOLVENTS)
         pool = list(NONELECTROLYTES) + (list(SALTS) if config.salts and solvent[0] == "water" else [])
         drawn = rng.sample(pool, min(config.solutes, len(pool)))
+        if with_salt and all(factor == 1 for _, factor in drawn):
+            drawn[rng.randrange(len(drawn))] = rng.choice(SALTS)
         solvent_grams = Fraction(rng.randint(10, 100) * 5)
         volume_ml = Fraction(rng.randint(10, 100) * 10)
         celsius = Fraction(rng.randint(0, 40))
@@ -143,7 +155,25 @@ class ColligativeProperties(Task):
                              "factor_free": [ignoring.numerator, ignoring.denominator],
                              "particles": [particles.numerator, particles.denominator],
                              "solutes": len(drawn) + (kind == "molar_mass"),
-                             "dissociating": sum(factor > 1 for _, factor in drawn)})
+                             "dissociating": sum(factor > 1 for _, factor in drawn),
+                             "unknown": [unknown_grams.numerator, unknown_grams.denominator]})
+
+    def heuristics(self) -> dict[str, Callable[[Problem], str]]:
+        def factor_free(problem: Problem) -> str:
+            """Every solute counted once (no van 't Hoff factors), the rest of the calculation right."""
+            data = problem.data
+            exact, pure = Fraction(*data["exact"]), Fraction(*data["pure"])
+            ratio = Fraction(*data["factor_free"]) / Fraction(*data["particles"])
+            if data["kind"] == "molar_mass":
+                grams = Fraction(*data["unknown"])
+                value = grams / (grams / exact + Fraction(*data["particles"]) - Fraction(*data["factor_free"]))
+            elif data["kind"] == "osmotic":
+                value = exact * ratio
+            else:
+                value = pure + (exact - pure) * ratio
+            return f"{float(value):.6g}"
+
+        return {"no van 't Hoff factors": factor_free}
 
     def _tolerance(self, problem: Problem) -> Tolerance:
         return TEMPERATURE_TOLERANCE if problem.data["unit"] == "°C" else RELATIVE_TOLERANCE

@@ -27,7 +27,19 @@ SOLUTES = ("NaCl", "HCl", "KNO3", "CuSO4", "C6H12O6", "NaOH", "H2SO4", "KMnO4", 
            "Na2CO3", "CaCl2", "NH4Cl", "KI", "NaHCO3", "HNO3", "BaCl2", "FeCl3", "K2Cr2O7")
 SPELLINGS = {"mol/L": ("mol/L", "M", "mol L^-1", "mol/l", "molar", "mol per litre", "mol per liter"),
              "mmol/L": ("mmol/L", "mM", "mmol L^-1", "mmol/l", "millimolar"),
-             "mL": ("mL", "ml", "milliliters", "millilitres")}
+             "mL": ("mL", "ml", "milliliters", "millilitres"),
+             "L": ("L", "l", "liters", "litres", "liter", "litre")}  # never asked: read where mL is
+# Each unit's quantity and size, so a right value in another unit of the asked quantity is read and converted
+# ("1.914 mol/L" where mmol/L is asked is 1914 mmol/L; "0.25 L" where mL is asked is 250 mL).
+SIZES = {"mol/L": ("concentration", Fraction(1000)), "mmol/L": ("concentration", Fraction(1)),
+         "mL": ("volume", Fraction(1)), "L": ("volume", Fraction(1000))}
+
+
+def unit_factors(unit: str) -> dict[str, Fraction]:
+    """Spellings of every unit of the asked quantity, each with its factor to the asked unit."""
+    quantity, size = SIZES[unit]
+    return {spelling: other_size / size for other, (other_quantity, other_size) in SIZES.items()
+            if other_quantity == quantity for spelling in SPELLINGS[other]}
 
 
 @register
@@ -113,7 +125,8 @@ class Dilution(Task):
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         unit = problem.data["unit"]
-        value = read_approx(answer, units=SPELLINGS[unit]) if isinstance(answer, str) and len(answer) <= 200 else None
+        readable = isinstance(answer, str) and len(answer) <= 200
+        value = read_approx(answer, units=unit_factors(unit)) if readable else None
         if value is None:
             return Verdict.unparsed(f"expected one number in {unit}, such as {EXAMPLE}")
         if TOLERANCE.accepts(value, Fraction(*problem.data["exact"])):

@@ -43,6 +43,19 @@ SPELLINGS = {
     "°C": ("°C", "℃", "degrees C", "degrees Celsius", "C", "deg C"), "mol": ("mol", "mole", "moles"),
     "g": ("g", "gram", "grams"),
 }
+
+
+def unit_factors(unit: str) -> dict[str, Fraction] | tuple[str, ...]:
+    """Spellings of the asked unit, and for a pressure or a volume of the other units of that quantity, each with
+    its factor to the asked unit ("21.5 L" where mL is asked is 21500 mL). Temperatures (an offset, not a factor)
+    and amounts (grams need the molar mass) are read in the asked unit only."""
+    quantity, size = UNITS[unit]
+    if quantity not in ("P", "V"):
+        return SPELLINGS[unit]
+    return {spelling: other_size / size for other, (other_quantity, other_size) in UNITS.items()
+            if other_quantity == quantity for spelling in SPELLINGS[other]}
+
+
 NAMES = {"P": "pressure", "V": "volume", "T": "temperature", "n": "amount"}
 BASE = {"P": "kPa", "V": "L", "T": "K", "n": "mol"}
 
@@ -161,7 +174,8 @@ class GasLaws(Task):
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         unit = problem.data["unit"]
-        value = read_approx(answer, units=SPELLINGS[unit]) if isinstance(answer, str) and len(answer) <= 200 else None
+        readable = isinstance(answer, str) and len(answer) <= 200
+        value = read_approx(answer, units=unit_factors(unit)) if readable else None
         if value is None:
             return Verdict.unparsed(f"expected one number in {unit}, such as {EXAMPLE} {unit}")
         exact = Fraction(*problem.data["exact"])

@@ -6,7 +6,8 @@ x^2 = Ka (C - x), not the x << C shortcut: 85% of these problems are drawn where
 than the tolerance, as it solved half of them before);
 a buffer by Henderson–Hasselbalch (stated); and, from level 3, several strong acid and base solutions mixed
 (volumes additive), the pH following from the excess. Problems whose excess is too small for water's
-ionisation to be negligible are redrawn.
+ionisation to be negligible are redrawn. Version 3: a mixture is redrawn until counting every base as one
+hydroxide (Ca(OH)2 and Ba(OH)2 give two) moves the pH by more than 0.01; that slip answered 0.39 of level 4.
 
 pH is a logarithm, so the reference is computed to 40 significant digits with :mod:`decimal`; an answer is
 right when within 0.01 pH units of it, as the prompt states.
@@ -63,7 +64,7 @@ class Ph(Task):
     family = "chemistry"
     description = "pH of strong acids/bases, weak acids (exact quadratic), buffers and mixtures (within 0.01)."
     tags = ("chemistry", "science", "math")
-    version = 2
+    version = 3
 
     @dataclass(frozen=True)
     class Config:
@@ -131,8 +132,18 @@ class Ph(Task):
                 volume = sum((v for _, v, _, _ in parts), Fraction(0)) / 1000
                 return parts, net, volume
 
-            parts, net, volume = retry(draw, lambda d: abs(d[1] / d[2]) >= Fraction(1, 10**5), attempts=100,
-                                       what="a mixture whose excess sets the pH")
+            def decided(d: tuple[list[tuple[str, Fraction, Fraction, int]], Fraction, Fraction]) -> bool:
+                """The excess sets the pH, and counting every base as one hydroxide misses it by over 0.01."""
+                parts, net, volume = d
+                if abs(net / volume) < Fraction(1, 10**5):
+                    return False
+                slip = sum((v * c * (1 if s > 0 else -1) for _, v, c, s in parts), Fraction(0)) / 1000
+                if slip == 0 or (slip > 0) != (net > 0):
+                    return True
+                return abs(_log10(abs(slip) / abs(net))) > decimal.Decimal("0.01")
+
+            parts, net, volume = retry(draw, decided, attempts=100,
+                                       what="a mixture whose excess sets the pH and whose dihydroxides count")
             excess = abs(net) / volume
             ph = -_log10(excess) if net > 0 else 14 + _log10(excess)
             text = ("a mixture of " + ", ".join(f"{format_decimal(v)} mL of {format_decimal(c)} mol/L {f}"

@@ -6,7 +6,11 @@ a list of non-negative integers (commas or spaces, brackets or none) and compare
 array computed at generation, saying where the first wrong entry is.
 
 The strings are built from copies of their own earlier factors, so long borders are common (a uniform
-random string has almost none, and an all-zero answer would then be right).
+random string has almost none, and an all-zero answer would then be right). Version 2: a string is kept only
+when some entry needs the fall-back along shorter borders (the ``while`` of the KMP recurrence) to reach a border
+of two letters or more; in v1 the slip that extends the previous border or restarts at 1 or 0 scored 0.86 at
+every level. It is declared as a heuristic. A fall-back of one step (an ``if`` for the ``while``) still answers
+most problems: strings that need two steps are a few in a thousand of these draws.
 
 Difficulty: the character comparisons the naive algorithm makes (for every prefix, every candidate border
 length from the longest down, compared letter by letter until a mismatch) on the drawn string.
@@ -16,6 +20,7 @@ from __future__ import annotations
 
 import random
 import string
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
@@ -42,6 +47,16 @@ def border_array(text: str) -> list[int]:
     return borders
 
 
+def no_fallback_borders(text: str) -> list[int]:
+    """The textbook slip: extend the previous border when the next letter matches, else restart at 1 or 0
+    (whether the letter equals the first one), never falling back along shorter borders."""
+    borders = [0] * len(text)
+    for i in range(1, len(text)):
+        k = borders[i - 1]
+        borders[i] = k + 1 if text[i] == text[k] else int(text[i] == text[0])
+    return borders
+
+
 def naive_comparisons(text: str) -> int:
     """Letter comparisons of the naive algorithm: for each prefix, try border lengths from longest to shortest."""
     comparisons = 0
@@ -63,6 +78,7 @@ class BorderArray(Task):
     family = "strings"
     description = "The border array (KMP failure function) of a string, as a list of integers."
     tags = ("strings", "algorithmic")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -74,8 +90,11 @@ class BorderArray(Task):
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         letters = string.ascii_lowercase[: config.alphabet]
-        text = retry(lambda: repetitive_text(rng, config.length, letters), lambda t: max(border_array(t)) >= 2,
-                     what="a string with a border of two letters or more")  # an all-zero array is too guessable
+        # an all-zero array is too guessable, and a string whose borders never need a fall-back along shorter
+        # borders is solved by the slip that restarts at 1 or 0 (it scored 0.86 at level 4 in v1)
+        text = retry(lambda: repetitive_text(rng, config.length, letters),
+                     lambda t: max(border_array(t)) >= 2 and no_fallback_borders(t) != border_array(t),
+                     attempts=400, what="a string whose border array needs a fall-back to a border of two or more")
         borders = border_array(text)
         prompt = (
             f"The border array (the failure function of the Knuth–Morris–Pratt algorithm) of a string s of length "
@@ -103,6 +122,9 @@ class BorderArray(Task):
     def difficulty(self, problem: Problem) -> float:
         """Letter comparisons of the naive border search on the drawn string."""
         return float(problem.data["comparisons"])
+
+    def heuristics(self) -> dict[str, Callable[[Problem], str]]:
+        return {"extend or restart, no fall-back": lambda p: ", ".join(map(str, no_fallback_borders(p.data["text"])))}
 
     def spellings(self, problem: Problem) -> list[str]:
         return [*super().spellings(problem), *integer_list_spellings(problem.data["borders"])]
