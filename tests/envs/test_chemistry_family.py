@@ -170,7 +170,8 @@ def test_gas_laws_one_mole_at_stp_and_units() -> None:
     for right in ("22.41", "22.4 L", "22.41 liters", "\\boxed{22.41}", "≈ 22.4"):
         assert task.verify(problem, right).correct, right
     assert "not within 0.5%" in task.verify(problem, "22.0").feedback
-    assert not task.verify(problem, "22.41 mL").parsed
+    assert not task.verify(problem, "22.41 mL").correct  # read as 0.02241 L: another unit of volume, converted
+    assert task.verify(problem, "22410 mL").correct
     celsius = Fraction("-3.5")
     task, problem = _with_data("chemistry/gas_laws", unit="°C", exact=[celsius.numerator, celsius.denominator])
     assert task.verify(problem, "-4 °C").correct and not task.verify(problem, "-5 °C").correct
@@ -190,7 +191,8 @@ def test_dilution_c1v1_equals_c2v2() -> None:
     for right in ("62.5", "62.5 mL", "62.4 ml", "\\boxed{62.5}"):
         assert task.verify(problem, right).correct, right
     assert "not within 0.5%" in task.verify(problem, "250").feedback
-    assert not task.verify(problem, "62.5 L").parsed
+    assert not task.verify(problem, "62.5 L").correct  # read as 62,500 mL
+    assert task.verify(problem, "0.0625 L").correct
     task = make_source("chemistry/dilution")
     for level in range(1, 5):
         problem = task.sample(level, 2)

@@ -34,8 +34,9 @@ def test_colligative_freezing_point_with_van_t_hoff_factor() -> None:
     assert task.verify(problem, f"\\boxed{{{float(exact):.2f} degrees Celsius}}").correct
     verdict = task.verify(problem, "0")
     assert not verdict.correct and "pure solvent" in verdict.feedback
-    # ignoring the factor: half the change for a 1:1 salt alone in water
-    verdict = task.verify(problem, f"{float(exact) / 2:.4f}")
+    # ignoring the factor: the change for the solute's formula units, not its particles
+    ratio = Fraction(*problem.data["factor_free"]) / Fraction(*problem.data["particles"])
+    verdict = task.verify(problem, f"{float(exact * ratio):.4f}")
     assert not verdict.correct and "van 't Hoff" in verdict.feedback
     assert not task.verify(problem, f"{float(exact) + 0.05:.4f}").correct  # past the stated 0.02 °C
 
