@@ -1,0 +1,49 @@
+"""Red-team round 3, session 21 (puzzles, sequences, arithmetic, probability): regression tests.
+
+Each test failed before its fix and passes after it.
+"""
+
+from __future__ import annotations
+
+import palaestra
+
+
+def _task(env_id: str):
+    return palaestra.make(env_id, level=0).unwrapped.task
+
+
+def _reward(task, problem, reply: str) -> float:
+    return task.check(problem, f"<answer>{reply}</answer>").reward
+
+
+def test_hidden_rule_reads_terms_separated_by_spaces() -> None:
+    """The next terms written ``28777 28768 57544`` (spaces, no commas) are the right answer; the list reader was
+    called without ``space_separated`` and left them unreadable. Hedges and extra terms still score 0."""
+    task = _task("sequences/hidden_rule")
+    for level in (0, 2, 4):
+        for seed in range(8):
+            problem = task.sample(level, seed)
+            gold = problem.answer
+            assert _reward(task, problem, gold.replace(", ", " ")) == 1.0
+            assert _reward(task, problem, gold.replace(", ", " ") + " 7") == 0.0
+            assert _reward(task, problem, f"{gold} or {gold.replace(',', '')}") == 0.0
+
+
+def test_magic_square_reads_labelled_rows_and_a_lead_in() -> None:
+    """``Row 1: 2 7 6`` lines and a lead-in sentence above the grid were read as extra cells (any token is a
+    cell), so the right square was unreadable. Rows labelled out of order and two grids still score 0."""
+    task = _task("sequences/magic_square")
+    for level in (0, 2, 4):
+        for seed in range(8):
+            problem = task.sample(level, seed)
+            rows = problem.answer.split("\n")
+            labelled = "\n".join(f"Row {k}: {r}" for k, r in enumerate(rows, 1))
+            assert _reward(task, problem, labelled) == 1.0
+            assert _reward(task, problem, "\n".join(f"{k}: {r}" for k, r in enumerate(rows, 1))) == 1.0
+            assert (
+                _reward(task, problem, f"Here is the completed {len(rows)}x{len(rows)} square:\n{problem.answer}")
+                == 1.0
+            )
+            shuffled = "\n".join(f"Row {k}: {r}" for k, r in reversed(list(enumerate(rows, 1))))
+            assert _reward(task, problem, shuffled) == 0.0
+            assert _reward(task, problem, f"{problem.answer}\n{problem.answer}") == 0.0
