@@ -60,3 +60,21 @@ def test_sudoku_top_level_is_not_finished_by_singles_alone() -> None:
     assert all(_reward(task, p, p.answer) == 1.0 for p in problems)
     easy = task.sample(0, 0)  # the heuristic is a real solver where singles suffice
     assert _reward(task, easy, singles(easy)) == 1.0
+
+
+def test_linear_diophantine_general_solution_with_a_domain_note() -> None:
+    """``x = 5 - 29t, y = -23 - 10t, t ∈ ℤ`` (or ``... for any integer t``) is the right general solution; the
+    closing note on the parameter's domain left it unreadable. A note naming another parameter, a remark or a
+    second answer after it still score 0, and a long run of spaces is read fast."""
+    from palaestra.envs.arithmetic.linear_diophantine import _without_domain_note
+
+    task = _task("arithmetic/linear_diophantine")
+    for seed in range(10):
+        problem = task.sample(3, seed)
+        assert problem.data["kind"] == "general"
+        gold = problem.answer
+        for note in (", t ∈ ℤ", " (t \\in \\mathbb{Z})", " for any integer t", ", where t is an integer."):
+            assert _reward(task, problem, gold + note) == 1.0
+        for bad in (" for any integer k", ", t ∈ ℤ or x = 1, y = 2", " roughly", ", t ∈ ℤ. Actually x = 0"):
+            assert _reward(task, problem, gold + bad) == 0.0
+    assert _without_domain_note(" " * 599 + "x") == (" " * 599 + "x", None)
