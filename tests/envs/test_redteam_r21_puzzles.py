@@ -78,3 +78,18 @@ def test_linear_diophantine_general_solution_with_a_domain_note() -> None:
         for bad in (" for any integer k", ", t ∈ ℤ or x = 1, y = 2", " roughly", ", t ∈ ℤ. Actually x = 0"):
             assert _reward(task, problem, gold + bad) == 0.0
     assert _without_domain_note(" " * 599 + "x") == (" " * 599 + "x", None)
+
+
+def test_regression_line_with_a_hat_on_y() -> None:
+    """The fitted line written ``ŷ = -29/89 x + 390/89`` (or ``\\hat{y} = ...``, ``y-hat = ...``), the usual
+    notation for predicted values, was unreadable; a wrong slope or a hedge with a hat still scores 0."""
+    task = _task("probability/regression")
+    problems = [p for p in (task.sample(1, seed) for seed in range(80)) if p.data["form"] == "line"][:6]
+    assert problems
+    for problem in problems:
+        body = problem.answer[1:]  # " = (slope)x + intercept"
+        for hat in ("ŷ", "\\hat{y}", "\\hat y", "y-hat"):
+            assert _reward(task, problem, hat + body) == 1.0
+        assert _reward(task, problem, f"ŷ{body} or y = x") == 0.0
+        assert _reward(task, problem, f"ŷ{body}. Actually ŷ = x") == 0.0
+        assert _reward(task, problem, "ŷ = 1000x") == 0.0
