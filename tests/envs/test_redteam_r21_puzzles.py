@@ -93,3 +93,25 @@ def test_regression_line_with_a_hat_on_y() -> None:
         assert _reward(task, problem, f"ŷ{body} or y = x") == 0.0
         assert _reward(task, problem, f"ŷ{body}. Actually ŷ = x") == 0.0
         assert _reward(task, problem, "ŷ = 1000x") == 0.0
+
+
+def test_expected_value_money_answers_with_their_unit() -> None:
+    """Where the expected gain is asked in dollars, ``-8.40 dollars`` and the LaTeX ``-\\$8.40`` were unreadable
+    (only a bare ``$`` was removed); another unit, a hedge or the wrong sign still score 0."""
+    from fractions import Fraction
+
+    task = _task("probability/expected_value")
+    checked = 0
+    for level in range(5):
+        for seed in range(120):
+            problem = task.sample(level, seed)
+            value = Fraction(problem.data["value"])
+            if "in dollars" not in problem.prompt or (value * 100).denominator != 1 or value == 0:
+                continue
+            text = f"{'-' if value < 0 else ''}{abs(value.numerator) / value.denominator:.2f}"
+            assert _reward(task, problem, f"{text} dollars") == 1.0
+            assert _reward(task, problem, text.replace(text.lstrip("-"), "\\$" + text.lstrip("-"))) == 1.0
+            assert _reward(task, problem, f"{text} euros") == 0.0
+            assert _reward(task, problem, f"{text} dollars or {text}1") == 0.0
+            checked += 1
+    assert checked >= 5
