@@ -173,7 +173,9 @@ class HiddenRule(Task):
         wanted = problem.data["next"]
         if not isinstance(answer, str) or len(answer) > 400:
             return Verdict.unparsed("expected the next terms as whole numbers")
-        found = read_list(answer, read_integer, space_separated=True)
+        found = read_list(answer, read_integer)  # "120, 360", "a_7 = 120, a_8 = 360"
+        if found is None or len(found) != len(wanted):  # "120 360": terms separated by spaces only
+            found = read_list(answer, read_integer, space_separated=True)
         if found is None or len(found) != len(wanted):
             return Verdict.unparsed(f"expected {len(wanted)} whole number(s) separated by commas, such as {EXAMPLES[len(wanted)]}")
         if found != wanted:
