@@ -115,3 +115,23 @@ def test_expected_value_money_answers_with_their_unit() -> None:
             assert _reward(task, problem, f"{text} dollars or {text}1") == 0.0
             checked += 1
     assert checked >= 5
+
+
+def test_modular_puzzle_reads_the_count_with_its_noun() -> None:
+    """``77249 beads`` (the count named with the prompt's own noun) was unreadable; another noun, a hedge or a
+    larger number that also fits still score 0."""
+    task = _task("sequences/modular_puzzle")
+    for level in (0, 2, 4):
+        for seed in range(10):
+            problem = task.sample(level, seed)
+            gold = problem.answer
+            noun = next(
+                w
+                for w in ("eggs", "coins", "soldiers", "marbles", "beads", "stamps", "apples", "books")
+                if f"holds some {w}." in problem.prompt
+            )
+            other = "eggs" if noun != "eggs" else "coins"
+            assert _reward(task, problem, f"{gold} {noun}") == 1.0
+            assert _reward(task, problem, f"{gold} {other}") == 0.0
+            assert _reward(task, problem, f"{gold} {noun} or {int(gold) + 1}") == 0.0
+            assert _reward(task, problem, f"{int(gold) + problem.data['lcm']} {noun}") == 0.0
