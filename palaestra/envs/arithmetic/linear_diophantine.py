@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -40,6 +41,18 @@ from palaestra.verifiers.polynomials import to_polynomial
 from palaestra.verifiers.sets import read_list
 
 PARAMETERS = ("t", "k", "n", "m", "s")
+# A closing note on the parameter's domain, as a general solution is often written: ", t ∈ ℤ", "(t \in \mathbb{Z})",
+# "for any integer t", "where t is an integer". Only such a note is cut, so any other text after the answer still
+# leaves it unread. The pattern is ours (never the model's) and runs on the answer with its whitespace collapsed to
+# single spaces, which it matches one at a time (" ?"), so no two parts compete for the same characters.
+_INTEGERS = r"(?:ℤ|\\mathbb ?\{ ?Z ?\}|\\mathbb ?Z|\\Z|Z|the integers)"
+_NOTE = (
+    rf"(?:(?:where|for|with) )?(?:(?:all|any|each|every|some) )?(?:integers? )?(?P<p1>[tknms]) ?(?:∈|\\in|in) ?{_INTEGERS}"
+    r"|(?:where|for|with) (?:(?:all|any|each|every) )?(?:integers?|whole numbers?) (?P<p2>[tknms])"
+    r"|(?:where|for|with) (?P<p3>[tknms]) (?:is )?(?:an? |any )?(?:integer|whole number)"
+)
+_DOMAIN_NOTE = re.compile(rf" ?(?:[,;] ?)?\(? ?(?:{_NOTE}) ?\)? ?\.? ?$", re.IGNORECASE)
+_DOMAIN_MAX = 600
 
 
 @register
@@ -135,7 +148,9 @@ class LinearDiophantine(Task):
             p, q = data["b"] // g, -data["a"] // g
             shifted = f"x = {_linear(x0 + p, -p, 'k')}, y = {_linear(y0 + q, -q, 'k')}"  # t -> 1 - k
             return [*super().spellings(problem), shifted, problem.answer.replace("t", "n"),
-                    f"(x, y) = ({_linear(x0, p)}, {_linear(y0, q)})", problem.answer.replace(", ", "; ")]
+                    f"(x, y) = ({_linear(x0, p)}, {_linear(y0, q)})", problem.answer.replace(", ", "; "),
+                    f"{problem.answer}, t ∈ ℤ", f"{problem.answer} for any integer t",
+                    f"{problem.answer}, where t is an integer."]  # a closing domain note (read since r21)
         other = [f"({x0}, {y0})", f"y = {y0}, x = {x0}", f"x = {x0} and y = {y0}"]
         if kind == "any":
             g = math.gcd(data["a"], data["b"])
@@ -275,8 +290,23 @@ def _read_pair(text: str) -> tuple[Fraction, Fraction] | None:
     return None
 
 
+def _without_domain_note(answer: str) -> tuple[str, str | None]:
+    """``answer`` without a closing note on its parameter's domain (``x = 4 + 9t, y = -1 - 2t, t ∈ ℤ``), and the
+    parameter the note names (``None`` when there is no note)."""
+    if not isinstance(answer, str) or len(answer) > _DOMAIN_MAX:
+        return answer, None
+    collapsed = " ".join(answer.split())
+    note = _DOMAIN_NOTE.search(collapsed)
+    if note is None or note.start() == 0:
+        return answer, None
+    return collapsed[: note.start()], note.group("p1") or note.group("p2") or note.group("p3")
+
+
 def _verify_general(a: int, b: int, c: int, answer: str) -> Verdict:
+    answer, named = _without_domain_note(answer)
     for parameter in PARAMETERS:
+        if named is not None and parameter != named.lower():
+            continue  # the note names the parameter: "x = 4 + 9t, y = -1 - 2t for any integer k" is not read
         values = read_assignment(answer, ["x", "y"], lambda s, p=parameter: read_formula(s, [p]))
         if values is None:
             continue

@@ -26,15 +26,15 @@ def example_for(value: Fraction, examples: tuple[Fraction, ...] = PROBABILITY_EX
     return format_fraction(examples[0])
 
 
-def grade_exact(text: str, value: Fraction) -> bool | None:
+def grade_exact(text: str, value: Fraction, units: tuple[str, ...] | None = None) -> bool | None:
     """Whether ``text`` is exactly ``value`` (any exact spelling: ``5/36``, ``10/72``, ``\\frac{5}{36}``,
-    an equal decimal); ``None`` when unreadable."""
-    read = read_exact(text, mixed=True, max_digits=200)
+    an equal decimal; with ``units``, one of them may follow: ``7/2 dollars``); ``None`` when unreadable."""
+    read = read_exact(text, mixed=True, max_digits=200, units=units)
     return None if read is None else read == value
 
 
-def verdict_exact(text: str, value: Fraction) -> Verdict:
-    graded = grade_exact(text, value)
+def verdict_exact(text: str, value: Fraction, units: tuple[str, ...] | None = None) -> Verdict:
+    graded = grade_exact(text, value, units)
     if graded is None:
         return Verdict.unparsed("the answer is not an exact number (write a fraction such as 5/36)")
     return Verdict.judge(graded, "wrong value")

@@ -27,6 +27,8 @@ from palaestra.core import Problem, Task, Verdict, register
 from palaestra.envs.probability.common import exact_corruptions, exact_spellings, verdict_exact
 from palaestra.verifiers.rationals import format_fraction
 
+DOLLARS = ("dollars", "dollar", "USD")  # spellings of the unit a money question asks for
+
 Question = tuple[str, Fraction, int]  # text, value, steps
 
 
@@ -228,7 +230,10 @@ class ExpectedValue(Task):
         })
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
-        return verdict_exact(answer.replace("$", ""), Fraction(problem.data["value"]))
+        if not isinstance(answer, str):
+            return Verdict.unparsed("expected an exact number")
+        units = DOLLARS if "in dollars" in problem.prompt else None  # "-7/2 dollars" where dollars are asked
+        return verdict_exact(answer.replace("\\$", "").replace("$", ""), Fraction(problem.data["value"]), units)
 
     def difficulty(self, problem: Problem) -> float:
         """Reasoning steps (1 for a weighted mean ... 6 for strategies and three dice) plus the answer's
@@ -237,7 +242,7 @@ class ExpectedValue(Task):
 
     def spellings(self, problem: Problem) -> list[str]:
         return [*super().spellings(problem), *exact_spellings(Fraction(problem.data["value"])),
-                f"E = {problem.answer}"]
+                f"E = {problem.answer}"] + ([f"{problem.answer} dollars"] if "in dollars" in problem.prompt else [])
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         return [*super().corruptions(problem, rng), *exact_corruptions(Fraction(problem.data["value"]), rng)]

@@ -15,6 +15,7 @@ as a formula in x (``y = 3/2 x + 1/4``, ``0.25 + 1.5x``), checked as a linear fu
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -23,11 +24,14 @@ from palaestra.core.retry import retry
 from palaestra.core.task import Growth
 from palaestra.verifiers.expressions import Surd
 from palaestra.verifiers.formulas import read_formula
+from palaestra.verifiers.normalize import strip_wrappers
 from palaestra.verifiers.polynomials import to_polynomial
 from palaestra.verifiers.radicals import format_radical, radical_spellings, read_radical
 from palaestra.verifiers.rationals import format_fraction
 
 MAX_RADICAND = 10**9  # the exact surd arithmetic's bound on a square root's argument
+# The fitted line is often written with a hat on y (the predicted value): "ŷ = 2x + 1", "\hat{y} = 2x + 1".
+_HAT_Y = re.compile(r"\s*(?:ŷ|y\u0302|\\(?:wide)?hat\s*\{\s*y\s*\}|\\hat\s+y|y[-_ ]?hat)\s*=", re.IGNORECASE)
 _STEPS = {"slope": 1, "line": 2, "predict": 3, "r_squared": 3, "r": 4, "residual": 4, "x_on_y": 4,
           "through_origin": 3}
 
@@ -93,7 +97,7 @@ class Regression(Task):
             slope, intercept = _line_parts(problem.data["value"])
             return [*super().spellings(problem), problem.answer.replace("y = ", ""),
                     f"y = {_number(intercept)} + ({_number(slope)})x", f"f(x) = {problem.answer[4:]}",
-                    f"{problem.answer}."]
+                    f"{problem.answer}.", "ŷ" + problem.answer[1:], "\\hat{y}" + problem.answer[1:]]
         value = read_radical(problem.data["value"], max_numbers=6)
         assert value is not None
         return [*super().spellings(problem), *radical_spellings(value)]
@@ -196,6 +200,10 @@ def _line_parts(text: str) -> tuple[Fraction, Fraction]:
 
 
 def _verify_line(reference: str, answer: str) -> Verdict:
+    unwrapped = strip_wrappers(answer) if isinstance(answer, str) and len(answer) <= 1_000 else None
+    hat = _HAT_Y.match(unwrapped) if unwrapped else None
+    if unwrapped and hat:
+        answer = "y =" + unwrapped[hat.end() :]  # the hat names the same y
     tree = read_formula(answer, ["x"])
     if tree is None:
         return Verdict.unparsed("not a line y = (slope) x + (intercept)")

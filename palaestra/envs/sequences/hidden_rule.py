@@ -173,7 +173,9 @@ class HiddenRule(Task):
         wanted = problem.data["next"]
         if not isinstance(answer, str) or len(answer) > 400:
             return Verdict.unparsed("expected the next terms as whole numbers")
-        found = read_list(answer, read_integer)
+        found = read_list(answer, read_integer)  # "120, 360", "a_7 = 120, a_8 = 360"
+        if found is None or len(found) != len(wanted):  # "120 360": terms separated by spaces only
+            found = read_list(answer, read_integer, space_separated=True)
         if found is None or len(found) != len(wanted):
             return Verdict.unparsed(f"expected {len(wanted)} whole number(s) separated by commas, such as {EXAMPLES[len(wanted)]}")
         if found != wanted:
@@ -190,7 +192,8 @@ class HiddenRule(Task):
     def spellings(self, problem: Problem) -> list[str]:
         gold = problem.answer or ""
         return [*super().spellings(problem), f"\\boxed{{{gold}}}", f"{gold}.", f"Answer: {gold}",
-                gold.replace(", ", " and ") if gold.count(",") == 1 else gold.replace(", ", "; ")]
+                gold.replace(", ", " and ") if gold.count(",") == 1 else gold.replace(", ", "; "),
+                gold.replace(", ", " ")]  # separated by spaces only (read since r21)
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         wanted = problem.data["next"]

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -34,6 +35,7 @@ from palaestra.verifiers.normalize import strip_wrappers
 from palaestra.verifiers.numeric import read_integer
 
 BLANK = "?"
+_ROW_LABEL = re.compile(r"\s*(?:(?:row|r)\s*)?(\d{1,2})\s*[:)]\s*", re.IGNORECASE)  # "Row 1:", "1:", "R1)"
 EXAMPLE_3 = "1 2 3\n4 5 6\n7 8 9"  # fixed placeholders of the right shapes: never derived from the answer
 EXAMPLE_4 = "1 2 3 4\n5 6 7 8\n9 10 11 12\n13 14 15 16"
 # coefficients of (c, a, b) in each cell of a 3x3 magic square, row by row
@@ -69,6 +71,31 @@ def _rank(rows: list[tuple[int, int, int]]) -> int:
                 matrix[i] = [a - factor * b for a, b in zip(matrix[i], matrix[rank], strict=True)]
         rank += 1
     return rank
+
+
+def _square_values(text: str, n: int) -> list[int] | None:
+    grid = read_grid(text)
+    if not grid or len(grid) != n or any(len(row) != n for row in grid):
+        return None
+    values = [read_integer(cell) for row in grid for cell in row]
+    return None if any(v is None for v in values) else [int(v) for v in values if v is not None]
+
+
+def _read_square(answer: str, n: int) -> list[int] | None:
+    """The n x n numbers of the answer, row by row, or ``None``. Besides the bare grid, rows labelled in order
+    (``Row 1: 2 7 6``, ``1: 2 7 6``, ``R1) 2 7 6``) and a lead-in line without numbers above the grid
+    (``Here is the completed square:``) are read."""
+    text = strip_wrappers(answer)
+    values = _square_values(text, n)
+    if values is not None:
+        return values
+    lines = [line for line in text.splitlines() if line.strip()]
+    while lines and (not any(ch.isdigit() for ch in lines[0]) or lines[0].rstrip().endswith(":")):
+        lines = lines[1:]  # a lead-in sentence above the grid
+    labels = [_ROW_LABEL.match(line) for line in lines]
+    if len(lines) == n and all(labels) and [int(m.group(1)) for m in labels if m] == list(range(1, n + 1)):
+        lines = [line[m.end() :] for line, m in zip(lines, labels, strict=True) if m]
+    return _square_values("\n".join(lines), n)
 
 
 def _lines(n: int) -> list[list[int]]:
@@ -146,11 +173,10 @@ class MagicSquare(Task):
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         n = problem.data["order"]
-        grid = read_grid(strip_wrappers(answer)) if isinstance(answer, str) and len(answer) <= 2_000 else None
-        values = [read_integer(cell) for row in grid for cell in row] if grid else []
-        if not grid or len(grid) != n or any(len(row) != n for row in grid) or any(v is None for v in values):
+        values = _read_square(answer, n) if isinstance(answer, str) and len(answer) <= 2_000 else None
+        if values is None:
             return Verdict.unparsed(f"expected {n} rows of {n} whole numbers, one row per line")
-        cells = [int(v) for v in values if v is not None]
+        cells = values
         if any(given and cells[i] != problem.data["cells"][i] for i, given in enumerate(problem.data["given"])):
             return Verdict.wrong("a given number was changed")
         if n == 4 and sorted(cells) != list(range(1, 17)):
@@ -171,7 +197,8 @@ class MagicSquare(Task):
         rows = gold.split("\n")
         return [*super().spellings(problem), "\n".join(r.replace(" ", ", ") for r in rows),
                 "\n".join("| " + r.replace(" ", " | ") + " |" for r in rows), f"```\n{gold}\n```",
-                "[" + ", ".join("[" + r.replace(" ", ", ") + "]" for r in rows) + "]"]
+                "[" + ", ".join("[" + r.replace(" ", ", ") + "]" for r in rows) + "]",
+                "\n".join(f"Row {k}: {r}" for k, r in enumerate(rows, 1)), f"Here is the completed square:\n{gold}"]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         n = problem.data["order"]

@@ -112,7 +112,8 @@ class ModularPuzzle(Task):
     def verify(self, problem: Problem, answer: str) -> Verdict:
         if not isinstance(answer, str) or len(answer) > 200:
             return Verdict.unparsed("expected one whole number")
-        found = read_integer(answer)
+        things = tuple(t for t, _ in THINGS if f"holds some {t}." in problem.prompt)  # "77249 beads" names them
+        found = read_integer(answer, units=things or None)
         if found is None:
             return Verdict.unparsed(f"expected one whole number, such as {EXAMPLE}")
         wanted = problem.data["answer"]
@@ -135,7 +136,8 @@ class ModularPuzzle(Task):
 
     def spellings(self, problem: Problem) -> list[str]:
         gold = problem.answer or ""
-        return [*super().spellings(problem), f"\\boxed{{{gold}}}", f"{gold}.", f"Answer: {gold}", f"x = {gold}"]
+        things = [f"{gold} {t}" for t, _ in THINGS if f"holds some {t}." in problem.prompt]  # "77249 beads"
+        return [*super().spellings(problem), f"\\boxed{{{gold}}}", f"{gold}.", f"Answer: {gold}", f"x = {gold}", *things]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
         wanted = problem.data["answer"]
