@@ -13,7 +13,9 @@ mutants, one per listed fault of each function's computation (an off-by-one, a w
 field), each checked at generation to change the result on some input, on which some test must fail. The
 runner reports one pass/fail per version through a pipe; its result line carries a token it reads from its
 stdin only after every child has finished (children get ``/dev/null`` as stdin), the versions' file is
-deleted before any test runs, and which versions are which is decided in this process. The episode is
+deleted before any test runs, the versions travel in an order drawn in this process (unseeded), and each child
+drops the list of versions and the verdicts so far before its tests run, so a test that reads the runner's frames
+finds its own version only. The episode is
 solved when all mutants are killed and both correct versions pass. Levels grow the functions to test, the
 calls between a tested function and the computation, and the modules; the difficulty is four per function
 plus two per call plus the modules plus a tenth of the package's lines.
@@ -83,6 +85,11 @@ for files in VERSIONS:
         for fd in (0, 1, 2):
             os.dup2(null, fd)
         signal.alarm(SECONDS)
+        # The tests see this version only: not the list of versions, nor the verdicts so far (a test that read
+        # them from the runner's frames told the correct versions from the mutants, and earned the reward
+        # without testing anything).
+        VERSIONS.clear()
+        results.clear()
         try:
             run(files)
             verdict = b"pass"
@@ -235,12 +242,15 @@ def run_mutants(tests: Mapping[str, str], versions: list[dict[str, str]]) -> Ver
     from palaestra.sandbox import Limits
 
     token = secrets.token_hex(16)
+    # The versions travel in an order drawn here, unseeded: a version's place says nothing about which it is.
+    order = list(range(len(versions)))
+    secrets.SystemRandom().shuffle(order)
     seconds = VERSION_SECONDS * len(versions) + 2.0
     limits = Limits(wall_seconds=seconds, cpu_seconds=seconds, memory_bytes=256 * 2**20, processes=16,
                     output_bytes=1 << 14)
     try:
         result = sandbox.run(MUTATION_RUNNER, stdin=token + "\n",
-                             files={"versions.json": json.dumps(versions), "tests.json": json.dumps(dict(tests))},
+                             files={"versions.json": json.dumps([versions[i] for i in order]), "tests.json": json.dumps(dict(tests))},
                              limits=limits)
     except Exception as exc:  # the sandbox is unavailable: not the model's fault
         return Verdict.failed(f"the mutation run could not start: {type(exc).__name__}: {str(exc)[:200]}")
@@ -256,6 +266,7 @@ def run_mutants(tests: Mapping[str, str], versions: list[dict[str, str]]) -> Ver
         return Verdict.failed("unreadable mutation-run output")
     if not isinstance(passed, list) or len(passed) != len(versions) or not all(isinstance(p, bool) for p in passed):
         return Verdict.failed("malformed mutation-run output")
+    passed = [passed[order.index(i)] for i in range(len(versions))]  # back in the order of ``versions``
     if not passed[0]:
         return Verdict.wrong("the tests fail on the code as it is")
     if not passed[1]:

@@ -7,7 +7,8 @@ unique token (``k4821``), so a line is easy to name. Questions, by level: which 
 line holding a token (later commits show it as a context line, and from level 2 a commit may remove it and
 a later one add it again); from level 1 which commit last changed a file; from level 2 which author made the
 most commits changing a file (the maximum is unique); from level 3 in which commit a file was deleted
-(``+++ /dev/null``; a look-alike file with a longer name lives on). For "last changed" the answer is drawn first,
+(``+++ /dev/null``; a look-alike file with a longer name lives on, and two more are deleted in other commits,
+so the patches ending at ``/dev/null`` do not answer without the file's name). For "last changed" the answer is drawn first,
 uniformly from commit 2 to the one before the last, and the file is left alone after it: the last commits touch
 most files, so asking about a random file made "the commit before the last" (a constant near the usual history
 length, or ``ls`` and subtract one) right on most of those questions. ``grep``/``awk`` over the patches, with
@@ -25,6 +26,7 @@ are the history the model reads.
 
 from __future__ import annotations
 
+import collections
 import random
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -38,6 +40,7 @@ from palaestra.verifiers.normalize import read_answer
 
 HISTORY = ".history"
 QUESTIONS = ("first_added", "last_changed", "top_author", "deleted_in")  # a level's questions: a prefix
+DECOYS = ("_bak.txt", "_tmp.txt")  # "deleted in": look-alikes of the file asked about, deleted in other commits
 WEIGHT = {"first_added": 0, "last_changed": 2, "top_author": 4, "deleted_in": 3}
 
 
@@ -47,7 +50,7 @@ class CommitHistory(ShellTask):
     family = "terminal"
     description = "Answer a question about a generated project's commit history kept as numbered patch files."
     tags = ("terminal", "multi-turn", "shell", "files", "patch", "agentic")
-    version = 2
+    version = 3
 
     @dataclass(frozen=True)
     class Config:
@@ -150,12 +153,18 @@ def _history(rng: random.Random, config: CommitHistory.Config, kind: str
     if kind == "deleted_in":
         doomed = sorted(app)[0]
         app[doomed.replace(".txt", "_old.txt")] = [line() for _ in range(4)]  # a look-alike that lives on
+        for suffix in DECOYS:  # look-alikes deleted in other commits
+            app[doomed.replace(".txt", suffix)] = [line() for _ in range(4)]
     else:
         doomed = ""
     removed: list[str] = []  # lines taken out, that a later commit may bring back
     history: dict[int, dict[str, Any]] = {}
     count = rng.randint(*config.commits)
     delete_at = rng.randint(3, count - 1) if doomed else 0
+    # Look-alikes are deleted too, in other commits: with one deletion in the history, the only patch ending at
+    # +++ /dev/null answered every "deleted in" question without reading the file's name.
+    decoys = dict(zip(rng.sample([n for n in range(3, count + 1) if n != delete_at], len(DECOYS)),
+                      [doomed.replace(".txt", suffix) for suffix in DECOYS], strict=True)) if doomed else {}
     frozen, freeze_at = "", 0  # "last changed": the file asked about, and the commit that last changes it
     if kind == "last_changed":
         frozen, freeze_at = rng.choice(sorted(app)), rng.randint(2, count - 1)
@@ -165,6 +174,8 @@ def _history(rng: random.Random, config: CommitHistory.Config, kind: str
         edits: dict[str, list[str]] = {}
         if number == delete_at:
             edits[doomed] = []
+        if number in decoys:
+            edits[decoys[number]] = []
         live = sorted(path for path in app if app[path] and path not in edits
                       and not (path == frozen and number > freeze_at))
         picked = rng.sample(live, min(len(live), rng.randint(1, 2)))
@@ -231,6 +242,9 @@ def _history(rng: random.Random, config: CommitHistory.Config, kind: str
         if len(ranked) < 2 or ranked[0] == ranked[1]:
             return None
         top = max(tally, key=lambda author: tally[author])
+        overall = collections.Counter(commit["author"] for commit in history.values())
+        if overall[top] == max(overall.values()) and rng.random() < 0.75:
+            return None  # the most frequent author overall, the question's file unread, was right 5 times in 9
         return files, f"Which author made the most commits that changed the file {path}?", top, changed, path
     return files, f"In which commit was the file {doomed} deleted?", str(delete_at), changed, doomed
 
