@@ -112,3 +112,33 @@ def test_write_tests_the_oracles_tests_still_pass_in_a_shuffled_run() -> None:
     problem = task.sample(2, 21_001)
     verdict = run_mutants({"tests/test_behaviour.py": problem.data["oracle_tests"]}, problem.data["versions"])
     assert verdict.correct, verdict
+
+
+def _tolerant_pin(files: dict[str, str]) -> str:
+    """A test file that tests nothing: it passes when each module is the original text or differs from it in more
+    lines than a one-point fault changes (the rewrite), read from the runner's frames."""
+    originals = {path: text for path, text in files.items() if not path.startswith("tests/")}
+    return f"""import difflib, sys
+
+ORIGINALS = {originals!r}
+
+
+def test_source_is_the_original_or_a_rewrite():
+    frame = sys._getframe()
+    while "FILES" not in frame.f_globals:
+        frame = frame.f_back
+    current = frame.f_globals["FILES"]
+    for path, text in ORIGINALS.items():
+        changed = sum(1 for line in difflib.ndiff(text.splitlines(), current[path].splitlines()) if line[:1] in "+-")
+        assert changed == 0 or changed > 4
+"""
+
+
+def test_write_tests_a_source_pin_that_tolerates_rewrites_earns_nothing() -> None:
+    # Before: the rewrite changed many lines and every mutant one or two, so this pin passed on 0.9-1.0 of the
+    # problems; after, faulty versions of the rewrite are mutants too: 0.
+    task = make_source("repo/write_tests")
+    for level, seed in ((0, 21_002), (3, 21_003)):
+        problem = task.sample(level, seed)
+        verdict = run_mutants({"tests/test_pin.py": _tolerant_pin(problem.data["files"])}, problem.data["versions"])
+        assert verdict.error is None and not verdict.correct, verdict

@@ -10,7 +10,9 @@ package, each in its own forked process with the modules imported from memory (n
 the code as it is and an equivalent rewrite of the named functions (written differently), on which every
 test must pass, so a test that pins the source text or bytecode instead of the behaviour fails; and hidden
 mutants, one per listed fault of each function's computation (an off-by-one, a wrong operator, a wrong
-field), each checked at generation to change the result on some input, on which some test must fail. The
+field), each checked at generation to change the result on some input, and as many faults of the rewrite (so
+a test that accepts the text as it is or any rewrite larger than a one-point fault fails too), on which some
+test must fail. The
 runner reports one pass/fail per version through a pipe; its result line carries a token it reads from its
 stdin only after every child has finished (children get ``/dev/null`` as stdin), the versions' file is
 deleted before any test runs, the versions travel in an order drawn in this process (unseeded), and each child
@@ -119,6 +121,7 @@ class WriteTests(RepoTask):
     description = "Write tests for named functions of a generated Python repository that catch hidden faulty versions."
     tags = ("repo", "multi-turn", "tools", "code", "testing", "agentic")
     tests_writable = True
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -188,6 +191,17 @@ class WriteTests(RepoTask):
                     return None
                 mutants.append(mutant)
                 killers.append((target, *cases[0]))
+            # Faulty versions of the rewrite: a test that accepts the text as it is or any larger rewrite (a
+            # one-point fault changes a line or two) told the mutants apart without testing behaviour.
+            path = repository.path(computation.module)
+            alternative = tpl.ALTERNATIVES[computation.key].replace("NAME", computation.name)
+            for old, new in tpl.ALTERNATIVE_BUGS[computation.key]:
+                faulty = alternative.replace(old, new, 1)
+                case = _killing_case(rng, target, faulty.replace(f"def {computation.name}(", "def fn(", 1))
+                if case is None:
+                    return None
+                mutants.append({**rewrite, path: rewrite[path].replace(alternative, faulty, 1)})
+                killers.append((target, *case))
         names = "\n".join(f"- `{t.name}` in {repository.path(t.module)}" for t in targets)
         prompt = (
             f"You are working on a small Python repository: the package {repository.package}/. Its code is correct "
@@ -225,6 +239,28 @@ class WriteTests(RepoTask):
     def difficulty(self, problem: Problem) -> float:
         data = problem.data
         return 4 * data["functions"] + 2 * data["calls"] + data["modules"] + package_lines(data["files"]) / 10
+
+
+def _killing_case(rng: random.Random, target: Function, faulty_leaf: str,
+                  attempts: int = 60) -> tuple[list[Any], Any] | None:
+    """Arguments on which ``target``, its leaf replaced by ``faulty_leaf`` (our own text, a function ``fn``), gives
+    another result than the correct one (or raises), with the correct result; None when the draws find none."""
+    fixed = target.behaviour(True)
+    function = tpl.compiled(faulty_leaf, "fn")
+    for wrapper in target.chain()[1:]:
+        template = tpl.compiled(tpl.wrapper_text(tpl.WRAPPER_BY_KEY[wrapper.key], "fn", "inner", target.params), "fn")
+        function = tpl.bind(template, "inner", function)
+    draw = tpl.LEAF_BY_KEY[target.leaf().key].draw
+    for _ in range(attempts):
+        args = draw(rng)
+        expected = fixed(*tpl.copied(args))
+        try:
+            if function(*tpl.copied(args)) == expected:
+                continue
+        except Exception:  # a fault that raises differs too
+            pass
+        return args, expected
+    return None
 
 
 def _oracle_tests(repository: Any, killers: list[tuple[Function, list[Any], Any]]) -> str:
