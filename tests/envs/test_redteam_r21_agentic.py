@@ -142,3 +142,14 @@ def test_write_tests_a_source_pin_that_tolerates_rewrites_earns_nothing() -> Non
         problem = task.sample(level, seed)
         verdict = run_mutants({"tests/test_pin.py": _tolerant_pin(problem.data["files"])}, problem.data["versions"])
         assert verdict.error is None and not verdict.correct, verdict
+
+
+def test_path_lists_read_after_a_lead_in_line() -> None:
+    # Before: "The matching files are:" was read as one more path, and the right list was judged wrong.
+    for env_id in ("terminal/find_files", "terminal/tree_diff", "terminal/checksum_verify"):
+        task = make_source(env_id)
+        problem = task.sample(2, 21_004)
+        paths = (problem.answer or "").split("\n")
+        assert task.judge(problem, "The matching files are:\n" + "\n".join(paths)).correct
+        assert task.judge(problem, "Files:\n" + "\n".join(f"- {p}" for p in paths)).correct
+        assert not task.judge(problem, "Files:\n" + "\n".join(paths[1:])).correct
