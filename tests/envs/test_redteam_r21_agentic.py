@@ -29,16 +29,17 @@ def _patches(problem: palaestra.Problem) -> dict[int, str]:
             if path.startswith(".history/")}
 
 
-def test_commit_history_top_author_is_not_the_busiest_author_of_the_history() -> None:
+def test_commit_history_top_author_is_not_a_rank_of_the_whole_history() -> None:
     # Before: the most frequent author of all commits, the file unread, was right on 0.55 of the questions
-    # (five authors: chance 0.2); after about 0.22.
-    problems = [p for p in _problems("terminal/commit_history", 4, 160) if p.data["kind"] == "top_author"]
-    pairs = []
-    for problem in problems:
-        authors = Counter(re.search(r"Author: (\w+)", body).group(1) for body in _patches(problem).values())
-        pairs.append((problem, authors.most_common(1)[0][0]))
-    assert len(pairs) >= 25
-    assert _mean_reward("terminal/commit_history", pairs) < 0.35
+    # (five authors: chance 0.2); after, the busiest, second and third busiest authors each about 0.2-0.35.
+    problems = [p for p in _problems("terminal/commit_history", 4, 200) if p.data["kind"] == "top_author"]
+    assert len(problems) >= 35
+    for rank in range(3):
+        pairs = []
+        for problem in problems:
+            authors = Counter(re.search(r"Author: (\w+)", body).group(1) for body in _patches(problem).values())
+            pairs.append((problem, authors.most_common()[rank][0]))
+        assert _mean_reward("terminal/commit_history", pairs) < 0.45, rank
 
 
 def test_commit_history_deletion_is_not_the_only_patch_to_dev_null() -> None:
