@@ -217,6 +217,25 @@ ALTERNATIVES = {
     "spread": "def NAME(values):\n    return max(values) - min(values) if values else 0\n",
 }
 
+# Faults of the alternatives (exact snippet of ALTERNATIVES[key], its faulty replacement): repo/write_tests adds
+# them to its mutants, so a test that pins the source up to a rewrite (the text as it is, or changed in more lines
+# than a one-point fault changes) fails on a rewritten faulty version.
+ALTERNATIVE_BUGS = {
+    "window_sums": (("len(values) - size + 1", "len(values) - size"), ("values[i:i + size]", "values[i:i + size - 1]")),
+    "count_above": (("v > limit", "v >= limit"), ("len([v for", "sum([v for")),
+    "running_max": (("max(out[-1], v)", "min(out[-1], v)"), ("v if not out", "0 if not out")),
+    "dedupe": (("list(dict.fromkeys(items))", "sorted(set(items), key=items.index)[1:]"),
+               ("list(dict.fromkeys(items))", "list(dict.fromkeys(items[:-1]))")),
+    "clamp": (("low if v < low", "v if v < low"), ("high if v > high", "v if v > high")),
+    "weighted_total": (("p * c", "p + c"), ("zip(prices, counts)", "zip(prices, counts[1:])")),
+    "chunks": (("range(0, len(values), size)", "range(0, len(values) - 1, size)"),
+               ("values[i:i + size]", "values[i:i + size - 1]")),
+    "initials": (("out[w[:1]]", "out[w[-1:]]"), ("out.get(w[:1], 0) + 1", "out.get(w[:1], 0) + len(w)")),
+    "parse_pairs": (("int(v)", "int(v) + 1"), ("if p]", "if p][:-1]")),
+    "merge": (("sorted(left + right)", "sorted(left) + sorted(right)"), ("sorted(left + right)", "sorted(set(left + right))")),
+    "spread": (("max(values) - min(values)", "max(values) - values[0]"), ("max(values) - min(values)", "max(values)")),
+}
+
 LEAF_BY_KEY = {leaf.key: leaf for leaf in LEAVES}
 WRAPPER_BY_KEY = {wrapper.key: wrapper for wrapper in WRAPPERS}
 

@@ -10,10 +10,14 @@ package, each in its own forked process with the modules imported from memory (n
 the code as it is and an equivalent rewrite of the named functions (written differently), on which every
 test must pass, so a test that pins the source text or bytecode instead of the behaviour fails; and hidden
 mutants, one per listed fault of each function's computation (an off-by-one, a wrong operator, a wrong
-field), each checked at generation to change the result on some input, on which some test must fail. The
+field), each checked at generation to change the result on some input, and as many faults of the rewrite (so
+a test that accepts the text as it is or any rewrite larger than a one-point fault fails too), on which some
+test must fail. The
 runner reports one pass/fail per version through a pipe; its result line carries a token it reads from its
 stdin only after every child has finished (children get ``/dev/null`` as stdin), the versions' file is
-deleted before any test runs, and which versions are which is decided in this process. The episode is
+deleted before any test runs, the versions travel in an order drawn in this process (unseeded), and each child
+drops the list of versions and the verdicts so far before its tests run, so a test that reads the runner's frames
+finds its own version only. The episode is
 solved when all mutants are killed and both correct versions pass. Levels grow the functions to test, the
 calls between a tested function and the computation, and the modules; the difficulty is four per function
 plus two per call plus the modules plus a tenth of the package's lines.
@@ -83,6 +87,11 @@ for files in VERSIONS:
         for fd in (0, 1, 2):
             os.dup2(null, fd)
         signal.alarm(SECONDS)
+        # The tests see this version only: not the list of versions, nor the verdicts so far (a test that read
+        # them from the runner's frames told the correct versions from the mutants, and earned the reward
+        # without testing anything).
+        VERSIONS.clear()
+        results.clear()
         try:
             run(files)
             verdict = b"pass"
@@ -112,6 +121,7 @@ class WriteTests(RepoTask):
     description = "Write tests for named functions of a generated Python repository that catch hidden faulty versions."
     tags = ("repo", "multi-turn", "tools", "code", "testing", "agentic")
     tests_writable = True
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -181,6 +191,17 @@ class WriteTests(RepoTask):
                     return None
                 mutants.append(mutant)
                 killers.append((target, *cases[0]))
+            # Faulty versions of the rewrite: a test that accepts the text as it is or any larger rewrite (a
+            # one-point fault changes a line or two) told the mutants apart without testing behaviour.
+            path = repository.path(computation.module)
+            alternative = tpl.ALTERNATIVES[computation.key].replace("NAME", computation.name)
+            for old, new in tpl.ALTERNATIVE_BUGS[computation.key]:
+                faulty = alternative.replace(old, new, 1)
+                case = _killing_case(rng, target, faulty.replace(f"def {computation.name}(", "def fn(", 1))
+                if case is None:
+                    return None
+                mutants.append({**rewrite, path: rewrite[path].replace(alternative, faulty, 1)})
+                killers.append((target, *case))
         names = "\n".join(f"- `{t.name}` in {repository.path(t.module)}" for t in targets)
         prompt = (
             f"You are working on a small Python repository: the package {repository.package}/. Its code is correct "
@@ -220,6 +241,28 @@ class WriteTests(RepoTask):
         return 4 * data["functions"] + 2 * data["calls"] + data["modules"] + package_lines(data["files"]) / 10
 
 
+def _killing_case(rng: random.Random, target: Function, faulty_leaf: str,
+                  attempts: int = 60) -> tuple[list[Any], Any] | None:
+    """Arguments on which ``target``, its leaf replaced by ``faulty_leaf`` (our own text, a function ``fn``), gives
+    another result than the correct one (or raises), with the correct result; None when the draws find none."""
+    fixed = target.behaviour(True)
+    function = tpl.compiled(faulty_leaf, "fn")
+    for wrapper in target.chain()[1:]:
+        template = tpl.compiled(tpl.wrapper_text(tpl.WRAPPER_BY_KEY[wrapper.key], "fn", "inner", target.params), "fn")
+        function = tpl.bind(template, "inner", function)
+    draw = tpl.LEAF_BY_KEY[target.leaf().key].draw
+    for _ in range(attempts):
+        args = draw(rng)
+        expected = fixed(*tpl.copied(args))
+        try:
+            if function(*tpl.copied(args)) == expected:
+                continue
+        except Exception:  # a fault that raises differs too
+            pass
+        return args, expected
+    return None
+
+
 def _oracle_tests(repository: Any, killers: list[tuple[Function, list[Any], Any]]) -> str:
     imports = sorted({(repository.dotted(f.module), f.name) for f, _, _ in killers})
     lines = [f"from {module} import {name}" for module, name in imports] + [""]
@@ -235,12 +278,15 @@ def run_mutants(tests: Mapping[str, str], versions: list[dict[str, str]]) -> Ver
     from palaestra.sandbox import Limits
 
     token = secrets.token_hex(16)
+    # The versions travel in an order drawn here, unseeded: a version's place says nothing about which it is.
+    order = list(range(len(versions)))
+    secrets.SystemRandom().shuffle(order)
     seconds = VERSION_SECONDS * len(versions) + 2.0
     limits = Limits(wall_seconds=seconds, cpu_seconds=seconds, memory_bytes=256 * 2**20, processes=16,
                     output_bytes=1 << 14)
     try:
         result = sandbox.run(MUTATION_RUNNER, stdin=token + "\n",
-                             files={"versions.json": json.dumps(versions), "tests.json": json.dumps(dict(tests))},
+                             files={"versions.json": json.dumps([versions[i] for i in order]), "tests.json": json.dumps(dict(tests))},
                              limits=limits)
     except Exception as exc:  # the sandbox is unavailable: not the model's fault
         return Verdict.failed(f"the mutation run could not start: {type(exc).__name__}: {str(exc)[:200]}")
@@ -256,6 +302,7 @@ def run_mutants(tests: Mapping[str, str], versions: list[dict[str, str]]) -> Ver
         return Verdict.failed("unreadable mutation-run output")
     if not isinstance(passed, list) or len(passed) != len(versions) or not all(isinstance(p, bool) for p in passed):
         return Verdict.failed("malformed mutation-run output")
+    passed = [passed[order.index(i)] for i in range(len(versions))]  # back in the order of ``versions``
     if not passed[0]:
         return Verdict.wrong("the tests fail on the code as it is")
     if not passed[1]:

@@ -7,7 +7,8 @@ unique token (``k4821``), so a line is easy to name. Questions, by level: which 
 line holding a token (later commits show it as a context line, and from level 2 a commit may remove it and
 a later one add it again); from level 1 which commit last changed a file; from level 2 which author made the
 most commits changing a file (the maximum is unique); from level 3 in which commit a file was deleted
-(``+++ /dev/null``; a look-alike file with a longer name lives on). For "last changed" the answer is drawn first,
+(``+++ /dev/null``; a look-alike file with a longer name lives on, and two more are deleted in other commits,
+so the patches ending at ``/dev/null`` do not answer without the file's name). For "last changed" the answer is drawn first,
 uniformly from commit 2 to the one before the last, and the file is left alone after it: the last commits touch
 most files, so asking about a random file made "the commit before the last" (a constant near the usual history
 length, or ``ls`` and subtract one) right on most of those questions. ``grep``/``awk`` over the patches, with
@@ -19,12 +20,14 @@ weight.
 
 Generation speed: about 560 problems/s at level 4 on this 2-core machine. Each draw builds a commit
 history of 18-24 commits over 5 files with a unified diff per changed file (difflib) and a pool of 4,000
-distinct tokens, and about 1 draw in 10 is redrawn because the question has no clear answer; the diffs
+distinct tokens, and about 1 draw in 10 is redrawn because the question has no clear answer (for "top
+author", most draws: see ``TOP_AUTHOR_KEPT``); the diffs
 are the history the model reads.
 """
 
 from __future__ import annotations
 
+import collections
 import random
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -38,6 +41,12 @@ from palaestra.verifiers.normalize import read_answer
 
 HISTORY = ".history"
 QUESTIONS = ("first_added", "last_changed", "top_author", "deleted_in")  # a level's questions: a prefix
+DECOYS = ("_bak.txt", "_tmp.txt")  # "deleted in": look-alikes of the file asked about, deleted in other commits
+# "top author": the chance a draw is kept, by how many authors made more commits in the whole history than the
+# answer. A file's commits are a good share of the history, so its top author was the busiest of the history on
+# about 0.6 of the draws, and the second busiest on 0.25: these even the first three out (a blind pick of a rank
+# from the Author: lines, the file unread, earned 0.58 before).
+TOP_AUTHOR_KEPT = (0.1, 0.3, 1.0)
 WEIGHT = {"first_added": 0, "last_changed": 2, "top_author": 4, "deleted_in": 3}
 
 
@@ -47,7 +56,7 @@ class CommitHistory(ShellTask):
     family = "terminal"
     description = "Answer a question about a generated project's commit history kept as numbered patch files."
     tags = ("terminal", "multi-turn", "shell", "files", "patch", "agentic")
-    version = 2
+    version = 3
 
     @dataclass(frozen=True)
     class Config:
@@ -67,7 +76,7 @@ class CommitHistory(ShellTask):
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         kind = rng.choice(QUESTIONS[: config.questions])
-        result = retry(lambda: _history(rng, config, kind), what="a history with a clear answer", attempts=60)
+        result = retry(lambda: _history(rng, config, kind), what="a history with a clear answer", attempts=120)
         files, question, answer, changed, subject = result
         prompt = (
             f"Your working directory holds a project in app/ and its commit history in {HISTORY}/: one file "
@@ -150,12 +159,18 @@ def _history(rng: random.Random, config: CommitHistory.Config, kind: str
     if kind == "deleted_in":
         doomed = sorted(app)[0]
         app[doomed.replace(".txt", "_old.txt")] = [line() for _ in range(4)]  # a look-alike that lives on
+        for suffix in DECOYS:  # look-alikes deleted in other commits
+            app[doomed.replace(".txt", suffix)] = [line() for _ in range(4)]
     else:
         doomed = ""
     removed: list[str] = []  # lines taken out, that a later commit may bring back
     history: dict[int, dict[str, Any]] = {}
     count = rng.randint(*config.commits)
     delete_at = rng.randint(3, count - 1) if doomed else 0
+    # Look-alikes are deleted too, in other commits: with one deletion in the history, the only patch ending at
+    # +++ /dev/null answered every "deleted in" question without reading the file's name.
+    decoys = dict(zip(rng.sample([n for n in range(3, count + 1) if n != delete_at], len(DECOYS)),
+                      [doomed.replace(".txt", suffix) for suffix in DECOYS], strict=True)) if doomed else {}
     frozen, freeze_at = "", 0  # "last changed": the file asked about, and the commit that last changes it
     if kind == "last_changed":
         frozen, freeze_at = rng.choice(sorted(app)), rng.randint(2, count - 1)
@@ -165,6 +180,8 @@ def _history(rng: random.Random, config: CommitHistory.Config, kind: str
         edits: dict[str, list[str]] = {}
         if number == delete_at:
             edits[doomed] = []
+        if number in decoys:
+            edits[decoys[number]] = []
         live = sorted(path for path in app if app[path] and path not in edits
                       and not (path == frozen and number > freeze_at))
         picked = rng.sample(live, min(len(live), rng.randint(1, 2)))
@@ -222,16 +239,17 @@ def _history(rng: random.Random, config: CommitHistory.Config, kind: str
             return None
         return files, f"Which commit last changed the file {path}?", str(last), changed, path
     if kind == "top_author":
-        path = rng.choice(sorted(app))
-        tally: dict[str, int] = {}
-        for number, paths in touched.items():
-            if path in paths:
-                tally[history[number]["author"]] = tally.get(history[number]["author"], 0) + 1
-        ranked = sorted(tally.values(), reverse=True)
-        if len(ranked) < 2 or ranked[0] == ranked[1]:
-            return None
-        top = max(tally, key=lambda author: tally[author])
-        return files, f"Which author made the most commits that changed the file {path}?", top, changed, path
+        overall = collections.Counter(commit["author"] for commit in history.values())
+        for path in rng.sample(sorted(app), len(app)):
+            tally = collections.Counter(history[number]["author"] for number, paths in touched.items() if path in paths)
+            ranked = [count for _, count in tally.most_common(2)]
+            if len(ranked) < 2 or ranked[0] == ranked[1]:
+                continue
+            top = tally.most_common(1)[0][0]
+            above = sum(1 for count in overall.values() if count > overall[top])  # authors busier in the history
+            if rng.random() < TOP_AUTHOR_KEPT[min(above, len(TOP_AUTHOR_KEPT) - 1)]:
+                return files, f"Which author made the most commits that changed the file {path}?", top, changed, path
+        return None
     return files, f"In which commit was the file {doomed} deleted?", str(delete_at), changed, doomed
 
 

@@ -122,9 +122,13 @@ def relative_path(text: str) -> str | None:
 
 
 def judge_paths(answer: str, expected: Iterable[str], wanted: str, unwanted: str) -> Verdict:
-    """Right when the answer lists exactly the expected paths (in any order and list spelling; none may be right);
+    """Right when the answer lists exactly the expected paths (in any order and list spelling, after a lead-in line
+    ending in a colon or not; none may be right);
     else how many are missing (``wanted``: "matching file(s)") and how many listed ones ``unwanted`` ("do not
     match")."""
+    lines = answer.strip().split("\n", 1)
+    if len(lines) == 2 and lines[0].rstrip().endswith(":") and lines[1].strip():
+        answer = lines[1]  # a lead-in line ("The matching files are:") names no path
     paths = read_set(answer, relative_path, allow_empty=True)
     if paths is None:
         return Verdict.unparsed("not a list of paths")

@@ -8,16 +8,19 @@ format and one made-up line, never the files: the answer needs ``grep``/``awk``/
 them. Questions, harder by level: requests with a given status in one service; server errors (5xx) on a
 path prefix across services; distinct client addresses that got a client error (4xx) from a service; the
 user with the most failed (status >= 400) requests; the busiest hour for a path prefix in a service. The
-user and hour questions are drawn so the maximum is unique. Client addresses come from a pool of varying size
+user and hour questions are drawn so the maximum is unique, and mostly not the busiest user (each user's
+failed requests stay failed at a rate of their own) or the service's busiest hour: with a condition of the
+question left unread, those were right on 4 in 5 and 1 in 3 of the questions. Client addresses come from a pool of varying size
 used with skewed frequencies, so a service's addresses with a 4xx are not the whole pool (an evenly used pool of
 fixed size made that count the pool's size less a few). Answers are an integer, a user name or a
 two-digit hour, judged exactly. The difficulty is log2 of the request lines plus twice the question's
 rank.
 
-Generation speed: about 170 problems/s at level 4 on this 2-core machine. Each problem writes its own log
+Generation speed: about 120 problems/s at level 4 on this 2-core machine. Each problem writes its own log
 files, 5 services over 5 days of 90-150 request lines each with rotated files and comments, and answers
 its question from every request record; drawing and formatting those few thousand lines is nearly all the
-time, and they are the data the model must search with shell tools.
+time (a draw whose question leans on the busiest user or hour is redrawn), and they are the data the model
+must search with shell tools.
 """
 
 from __future__ import annotations
@@ -53,7 +56,7 @@ class LogForensics(ShellTask):
     id = "terminal/log_forensics"
     family = "terminal"
     description = "Answer a question about generated web-service logs by searching them with a sandboxed shell."
-    version = 2
+    version = 3
     tags = ("terminal", "multi-turn", "shell", "logs", "agentic")
 
     @dataclass(frozen=True)
@@ -84,8 +87,11 @@ class LogForensics(ShellTask):
 
         def draw() -> tuple[dict[str, str], dict[str, Any], str] | None:
             files, requests = _logs(rng, config, services, users, prefixes)
-            found = _question(rng, kind, requests, services, prefixes)
-            return None if found is None else (files, *found)
+            for _ in range(3):  # another service or path prefix before new logs
+                found = _question(rng, kind, requests, services, prefixes)
+                if found is not None:
+                    return files, *found
+            return None
 
         files, question, answer = retry(draw, what=f"logs with a {kind} question", attempts=30)
         rotated = " Older days are rotated: their files end in .log.1." if config.rotated else ""
@@ -152,6 +158,9 @@ def _logs(rng: random.Random, config: LogForensics.Config, services: list[str], 
            for _ in range(rng.randint(12, 4 + 3 * len(users)))]
     ip_weights = [rng.random() ** 3 + 0.005 for _ in ips]
     user_weights = [rng.random() ** 2 + 0.05 for _ in users]
+    # How often a user's failed requests stay failed (the others succeed): without it the busiest user, statuses
+    # unread, was the user with the most failed requests 4 times in 5.
+    keep = {user: rng.random() ** 2 for user in users}
     for service in services:
         paths = [f"{prefix}/{leaf}" for prefix in prefixes[service] for leaf in ("list", "item", "search")]
         for day in range(config.days):
@@ -163,9 +172,10 @@ def _logs(rng: random.Random, config: LogForensics.Config, services: list[str], 
             seconds = sorted(rng.randrange(86_400) for _ in range(count))
             # Drawn column by column (one call each): a line at a time costs several times more.
             who = rng.choices(users, user_weights, k=count)
+            statuses = [status if status < 400 or rng.random() < keep[user] else 200
+                        for status, user in zip(rng.choices(STATUSES, k=count), who, strict=True)]
             columns = zip(seconds, rng.choices(ips, ip_weights, k=count), who, rng.choices(METHODS, k=count),
-                          rng.choices(paths, k=count), rng.choices(STATUSES, k=count),
-                          rng.choices(range(2, 901), k=count))
+                          rng.choices(paths, k=count), statuses, rng.choices(range(2, 901), k=count))
             stamp = when.isoformat()
             for second, ip, user, method, path, status, millis in columns:
                 requests.append({"service": service, "hour": second // 3600, "ip": ip, "user": user, "path": path,
@@ -187,6 +197,11 @@ def _user(text: str) -> str | None:
             text = text[len(lead):].strip()
             break
     return text if text.isalpha() else None
+
+
+def _is_top(value: Any, counts: Counter) -> bool:
+    """Whether ``value`` is a most common value of ``counts`` (what a question's condition left unread gives)."""
+    return counts[value] == max(counts.values())
 
 
 def _request_count(files: dict[str, str]) -> int:
@@ -238,6 +253,8 @@ def _question(rng: random.Random, kind: str, requests: list[dict[str, Any]], ser
         ranked = failures.most_common(2)
         if len(ranked) < 2 or ranked[0][1] == ranked[1][1]:
             return None
+        if _is_top(ranked[0][0], Counter(r["user"] for r in requests)) and rng.random() < 0.8:
+            return None  # the busiest user, statuses unread, is not to be right often
         text = "Which user made the most failed requests (status 400 or higher) across all services?"
         command = f"{_ALL} | awk '$6 >= 400 {{print $3}}' | sort | uniq -c | sort -rn | head -3"
         return {"text": text, "form": "user", "command": command}, ranked[0][0]
@@ -246,6 +263,8 @@ def _question(rng: random.Random, kind: str, requests: list[dict[str, Any]], ser
     ranked = hours.most_common(2)
     if len(ranked) < 2 or ranked[0][1] == ranked[1][1]:
         return None
+    if _is_top(ranked[0][0], Counter(r["hour"] for r in mine)) and rng.random() < 0.9:
+        return None  # the service's busiest hour, the path unread, is not to be right often
     text = (f"In the {service} service, in which hour of the day (UTC, summed over all days) were the most "
             f"requests made to paths under {prefix}/?")
     command = f"{scope} | awk 'index($5, \"{prefix}/\") == 1 {{print substr($1, 12, 2)}}' | sort | uniq -c | sort -rn | head -3"
