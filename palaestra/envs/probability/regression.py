@@ -95,9 +95,10 @@ class Regression(Task):
     def spellings(self, problem: Problem) -> list[str]:
         if problem.data["form"] == "line":
             slope, intercept = _line_parts(problem.data["value"])
-            return [*super().spellings(problem), problem.answer.replace("y = ", ""),
-                    f"y = {_number(intercept)} + ({_number(slope)})x", f"f(x) = {problem.answer[4:]}",
-                    f"{problem.answer}.", "ŷ" + problem.answer[1:], "\\hat{y}" + problem.answer[1:]]
+            gold = problem.answer or ""
+            return [*super().spellings(problem), gold.replace("y = ", ""),
+                    f"y = {_number(intercept)} + ({_number(slope)})x", f"f(x) = {gold[4:]}",
+                    f"{gold}.", "ŷ" + gold[1:], "\\hat{y}" + gold[1:]]
         value = read_radical(problem.data["value"], max_numbers=6)
         assert value is not None
         return [*super().spellings(problem), *radical_spellings(value)]

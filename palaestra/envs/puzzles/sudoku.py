@@ -258,7 +258,7 @@ def _fill_singles(puzzle: list[int], layout: _Layout) -> list[int]:
     n = layout.n
     grid = puzzle[:]
     units = [[i for i in range(n * n) if key[i] == u] for key in (layout.row, layout.col, layout.box) for u in range(n)]
-    peers = [set() for _ in range(n * n)]
+    peers: list[set[int]] = [set() for _ in range(n * n)]
     for unit in units:
         for i in unit:
             peers[i].update(unit)
