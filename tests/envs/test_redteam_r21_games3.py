@@ -23,3 +23,35 @@ def test_kuhn_poker_always_bet_or_call_is_held_to_the_cap():
     cap = task.level_config(4).rule_share
     scores = [kuhn_poker._rule_score(task, task.sample(4, seed).data, _always_bet_or_call) for seed in range(2)]
     assert max(scores) <= cap
+
+
+def test_resistance_prompt_lists_no_clean_team():
+    # v1 listed an earlier mission with 0 sabotage (a spy-free team of the size asked) in 40% of level-4 prompts;
+    # proposing it every turn wins, and "repeat a team seen to succeed, else the first players" won 48% there.
+    task = palaestra.make("games/resistance", level=4).unwrapped.task
+    for level in (2, 4):
+        for seed in range(40):
+            problem = task.sample(level, seed)
+            assert all(count > 0 for _, count in problem.data["earlier"])
+            assert ": 0 sabotage" not in problem.prompt
+
+
+def test_resistance_honest_player_still_wins():
+    task = palaestra.make("games/resistance", level=4).unwrapped.task
+    problems = [task.sample(4, seed) for seed in range(10)]
+    wins = sum(task.honest_turns(p, task.max_turns(p)) is not None for p in problems)
+    assert wins >= 8
+
+
+def test_resistance_avoid_failed_rule_is_held_down():
+    # With every earlier mission failed, "the first players never on a failed mission" won 38% at level 4 (kit bar
+    # 50%, noisy at the kit's sizes); games it wins are now kept half the time from level 2 (about 21%).
+    from palaestra.envs.games import resistance
+
+    task = palaestra.make("games/resistance", level=4).unwrapped.task
+    config = task.level_config(4)
+    wins = [
+        resistance._avoid_failed_wins(config, p.data["spies"], p.data["earlier"])
+        for p in (task.sample(4, seed) for seed in range(80))
+    ]
+    assert sum(wins) / len(wins) <= 0.33

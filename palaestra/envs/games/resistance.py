@@ -15,6 +15,13 @@ A mission can fail whatever the player knows, so even that player can lose; it w
 ``honest_win_share`` (80%) of games at every level (the kit plays it). Uniformly random teams win
 rarely (0-8% per level measured on 24 games: four spy-free draws are needed before four failures).
 
+Version 2: no earlier mission in the prompt succeeded. A team that succeeded holds no spy, so sending it again wins
+every mission; version 1 listed one in 40% of the problems at level 4, and the rule "send a team seen to succeed
+(else the first players), again and again" won 48% of the games there (now 11%, the first players' luck). With
+every earlier mission failed, the declared rule "the first players never on a failed mission" would win 38% at
+level 4 (44% in version 1), so from level 2 a game it wins is kept only half the time (it now wins 20%, 7%, 21% at
+levels 2-4; the honest player still wins every game measured, 150 per level).
+
 The spies are drawn with the problem and act by the fixed rule, so a replay gives the same episode.
 An unreadable team, a team of the wrong size, an unknown player or a repeated one is refused and the
 turn is spent (the budget allows two such slips). Levels grow the table, the spies and the team
@@ -52,6 +59,7 @@ class Resistance(MultiTurnTask):
     one_move_per_turn = True
     hidden_information = True  # the spies
     honest_win_share = 0.8
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -61,9 +69,10 @@ class Resistance(MultiTurnTask):
         successes: int  # successful missions needed to win
         failures: int  # failed missions that lose
         earlier: int  # missions run before the game (by other leaders), shown in the prompt
+        rule_keep: float = 1.0  # a game the rule "avoid players seen on a failed mission" wins is kept this often
 
-    presets = (Config(6, 2, 3, 4, 4, 2), Config(7, 3, 3, 4, 4, 2), Config(8, 3, 3, 4, 4, 2),
-               Config(9, 3, 4, 4, 4, 3), Config(10, 4, 3, 4, 4, 3))
+    presets = (Config(6, 2, 3, 4, 4, 2), Config(7, 3, 3, 4, 4, 2), Config(8, 3, 3, 4, 4, 2, 0.5),
+               Config(9, 3, 4, 4, 4, 3, 0.5), Config(10, 4, 3, 4, 4, 3, 0.5))
     bounded = "the honest player scores every team against every spy set, which grows combinatorially"
 
     def space_size(self, level: int) -> int | None:
@@ -77,8 +86,13 @@ class Resistance(MultiTurnTask):
             for _ in range(config.earlier):
                 team = sorted(rng.sample(range(config.players), config.team))
                 earlier.append([team, sum(1 for p in team if p in spies)])
+            if any(count == 0 for _, count in earlier):  # a clean team of the size asked: repeating it wins
+                return None
             left = len(_consistent(config.players, config.spies, _results(earlier)))
             if left < 3:
+                return None
+            if config.rule_keep < 1.0 and _avoid_failed_wins(config, spies, earlier) \
+                    and rng.random() >= config.rule_keep:
                 return None
             return {"players": config.players, "spies": spies, "spy_count": config.spies, "team": config.team,
                     "successes": config.successes, "failures": config.failures, "earlier": earlier,
@@ -145,13 +159,10 @@ class Resistance(MultiTurnTask):
 
         def avoid_failed(problem: Problem, state: dict[str, Any], history: Any, rng: random.Random) -> str:
             """The first players never seen on a failed mission (earlier ones included), topped up in order."""
-            data = problem.data
             texts = [problem.prompt, *(text for _, text in history)]
-            suspects = {int(p) - 1 for text in texts for names, count in _RESULT.findall(text) if int(count)
-                        for p in re.findall(r"\d+", names)}
-            order = [p for p in range(data["players"]) if p not in suspects]
-            order += [p for p in range(data["players"]) if p in suspects]
-            return _spell(sorted(order[:data["team"]]))
+            results = [[[int(p) - 1 for p in re.findall(r"\d+", names)], int(count)]
+                       for text in texts for names, count in _RESULT.findall(text)]
+            return _spell(_avoid_failed_team(problem.data["players"], problem.data["team"], results))
 
         return {"the first players in order, always": first_players,
                 "the first players never on a failed mission": avoid_failed}
@@ -192,14 +203,38 @@ def _mission_text(team: list[int], count: int) -> str:
 
 @functools.cache
 def _kept_draws(config: Resistance.Config) -> int | None:
-    """How many (spies, earlier missions) draws leave at least three spy sets open, or None when too many to count."""
+    """How many (spies, earlier missions) draws without a successful mission leave at least three spy sets open, or
+    None when too many to count."""
     teams = list(itertools.combinations(range(config.players), config.team))
     spy_sets = list(itertools.combinations(range(config.players), config.spies))
     if len(spy_sets) * len(teams) ** config.earlier > SPACE_ENUMERATION_LIMIT:
         return None
     return sum(1 for spies in spy_sets for missions in itertools.product(teams, repeat=config.earlier)
-               if len(_consistent(config.players, config.spies,
-                                  tuple((team, sum(1 for p in team if p in spies)) for team in missions))) >= 3)
+               if all(_spies_on(team, spies) for team in missions)  # no earlier mission succeeded (version 2)
+               and len(_consistent(config.players, config.spies,
+                                   tuple((team, _spies_on(team, spies)) for team in missions))) >= 3)
+
+
+def _avoid_failed_team(players: int, size: int, results: list[list[Any]]) -> list[int]:
+    """The rule "the first players never seen on a failed mission" (topped up in order) after ``results``."""
+    suspects = {p for team, count in results if count for p in team}
+    order = [p for p in range(players) if p not in suspects] + [p for p in range(players) if p in suspects]
+    return sorted(order[:size])
+
+
+def _avoid_failed_wins(config: Resistance.Config, spies: list[int], earlier: list[list[Any]]) -> bool:
+    """Whether that rule wins the game (every mission it sends is judged by the spies' fixed rule)."""
+    results, won, lost = list(earlier), 0, 0
+    while won < config.successes and lost < config.failures:
+        team = _avoid_failed_team(config.players, config.team, results)
+        count = _spies_on(tuple(team), tuple(spies))
+        results.append([team, count])
+        won, lost = won + (count == 0), lost + (count > 0)
+    return won == config.successes
+
+
+def _spies_on(team: tuple[int, ...], spies: tuple[int, ...]) -> int:
+    return sum(1 for p in team if p in spies)
 
 
 def _consistent(players: int, spies: int, results: Results) -> list[set[int]]:
