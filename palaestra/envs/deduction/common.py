@@ -9,6 +9,7 @@ Example::
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from palaestra.verifiers.assignments import read_values
@@ -91,3 +92,30 @@ def _read_literals(text: str, names: list[str], partial: bool) -> dict[str, bool
     if not values or (not partial and len(values) < len(names)):
         return None
     return values
+
+
+_NOBODY = frozenset({"", "none", "nobody", "no one", "-", "—"})
+
+
+def role_groups_as_sentences(text: str, role_words: Iterable[str]) -> str | None:
+    """Role-first groups (``Knights: Ada, Cy`` and ``Knaves: Ben`` on lines or separated by ``;``, ``The knights
+    are Ada and Cy.``) rewritten as the sentences :func:`~palaestra.verifiers.assignments.read_roles` reads
+    (``Ada, Cy are knights; Ben are knaves``); None unless every piece is such a group. ``none`` empties a group.
+
+    >>> role_groups_as_sentences("Knights: Ada, Cy\nKnaves: none", ["knight", "knave"])
+    'Ada, Cy are knights'
+    """
+    if not isinstance(text, str) or len(text) > 2_000:
+        return None
+    words = "|".join(re.escape(word) for word in sorted(role_words, key=len, reverse=True))
+    group = re.compile(rf"^[-*•\s]*(?:the\s+)?({words})s?\s*(?::|=|\bare\b|\bis\b)\s*(.*?)[.\s]*$", re.IGNORECASE)
+    pieces = [piece for piece in re.split(r"[\n;]+|(?<=\w)\.\s+", strip_wrappers(unify(text))) if piece.strip()]
+    sentences = []
+    for piece in pieces:
+        match = group.match(piece.strip().strip("*").strip())
+        if match is None:
+            return None
+        members = match.group(2).strip().strip("*").strip()
+        if members.lower() not in _NOBODY:
+            sentences.append(f"{members} are {match.group(1).lower()}s")
+    return "; ".join(sentences) if sentences else None

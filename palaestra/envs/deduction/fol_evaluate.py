@@ -130,6 +130,8 @@ class FolEvaluate(Task):
     def verify(self, problem: Problem, answer: str) -> Verdict:
         count = len(problem.data["sentences"])
         said = read_set(answer, numbered(count, _NUMBER_NOUNS), allow_empty=True, empty_words=_EMPTY_WORDS)
+        if said is None:  # "1 3 4": the numbers separated by spaces only
+            said = read_set(answer, numbered(count, _NUMBER_NOUNS), space_separated=True)
         if said is None:
             return Verdict.unparsed(f"expected the numbers of the true sentences (1 to {count}) or none")
         return Verdict.judge(said == _true_numbers(problem), "wrong")

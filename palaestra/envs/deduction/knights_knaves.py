@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from palaestra.core import GenerationError, Problem, Task, Verdict, register, retry
 from palaestra.core.task import Growth
+from palaestra.envs.deduction.common import role_groups_as_sentences
 from palaestra.solvers.sat import CNF, count_solutions
 from palaestra.verifiers.assignments import read_roles
 from palaestra.verifiers.normalize import markup_spellings, unparsed_feedback
@@ -99,7 +100,11 @@ class KnightsKnaves(Task):
         names, claims = problem.data["names"], problem.data["claims"]
         if len(answer) > 40 * len(names) + 200:
             return Verdict.unparsed("answer too long")
-        roles = read_roles(answer, names, {"knight": ("knight", "truth-teller"), "knave": ("knave", "liar")})
+        words = {"knight": ("knight", "truth-teller"), "knave": ("knave", "liar")}
+        roles = read_roles(answer, names, words)
+        if roles is None:  # role-first groups: "Knights: Ada, Cy" and "Knaves: Ben"
+            grouped = role_groups_as_sentences(answer, [w for spellings in words.values() for w in spellings])
+            roles = read_roles(grouped, names, words) if grouped is not None else None
         if roles is None:
             return Verdict.unparsed(unparsed_feedback(answer, "Name: knight or Name: knave for every inhabitant"))
         kinds = [int(roles[name] == "knight") for name in names]

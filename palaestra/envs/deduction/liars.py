@@ -38,7 +38,8 @@ _BASIC = ("not_me", "did", "did_not")
 _HONESTY = ("lying", "truthful")
 _PART = re.compile(r"^\s*(?:the\s+)?(culprit|liars?)\s*(?:is|are|was|were|=|:)?\s*(.*)$", re.IGNORECASE | re.DOTALL)
 # Parts are split at new lines, semicolons, and a comma that starts the other part ("culprit: A, liars: B").
-_PARTS = re.compile(r"[\n;]+|,\s*(?=(?:the\s+)?(?:culprit|liars?)\s*(?:is|are|was|were|=|:))", re.IGNORECASE)
+_PARTS = re.compile(r"[\n;]+|(?:,|(?<=\w)\.)\s*(?=(?:the\s+)?(?:culprit|liars?)\s*(?:is|are|was|were|=|:))",
+                    re.IGNORECASE)  # also two sentences: "The culprit is Ben. The liars are Ada and Cy."
 
 
 @register

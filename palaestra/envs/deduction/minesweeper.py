@@ -12,12 +12,20 @@ decided and undecided cells exist.
 The answer lists the certain mines and the certain safe cells, cells named by column letter and
 row number (``A1`` is the top-left), e.g. ``mines: B2, C4`` and ``safe: A3`` on two lines (``none``
 for an empty list); both sets must be exactly right.
+
+Version 3: the top level keeps only boards that the two textbook rules do not finish, declared as the heuristic
+``single-number and subset rules``: a number whose covered neighbours all must be mines (or none may be), and a
+number whose covered neighbours contain another's, so the difference holds the difference of their counts; both
+repeated until they stop. In version 2 those rules gave the exact answer on 68% of the level 4 boards (150 seeds;
+73% at level 2, 89% at level 0), so most of the top level needed no case analysis; now they finish none there.
+Levels 0-3 are unchanged (the same problems for every seed).
 """
 
 from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
@@ -38,7 +46,7 @@ Cell = tuple[int, int]
 @register
 class Minesweeper(Task):
     id = "deduction/minesweeper"
-    version = 2
+    version = 3
     family = "deduction"
     description = "Deduce which covered Minesweeper cells are certainly mines and which are certainly safe."
     tags = ("logic", "deduction", "minesweeper", "constraint-satisfaction")
@@ -49,18 +57,25 @@ class Minesweeper(Task):
         rows: int
         cols: int
         density: float  # share of cells holding a mine
+        beyond_rules: bool = False  # keep only boards the single-number and subset rules do not finish
 
     presets = (
         Config(rows=6, cols=6, density=0.18),
         Config(rows=7, cols=7, density=0.18),
         Config(rows=8, cols=8, density=0.18),
         Config(rows=9, cols=9, density=0.2),
-        Config(rows=10, cols=12, density=0.2),
+        Config(rows=10, cols=12, density=0.2, beyond_rules=True),
     )
     bounded = "growing its sizes past the presets exhausts a fixed pool the generator draws from (names, letters or tables)"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
-        board, mines, safe, undecided = retry(lambda: _draw(rng, config), what="a board with decided cells")
+        def hard_enough(drawn: tuple) -> bool:
+            board, mines, safe = drawn[0], drawn[1], drawn[2]
+            return not config.beyond_rules or _by_rules(["".join(row) for row in board]) != (set(mines), set(safe))
+
+        # the rules finish about 2 boards in 3 at level 4: 200 draws all finished happen with chance about 1e-35
+        board, mines, safe, undecided = retry(lambda: _draw(rng, config), hard_enough, attempts=200,
+                                              what="a board with decided cells")
         rows, cols = config.rows, config.cols
         answer = f"mines: {_listing(mines)}\nsafe: {_listing(safe)}"
         example = "mines: B2, C4\nsafe: none"  # a fixed placeholder: independent of the answer
@@ -117,6 +132,10 @@ class Minesweeper(Task):
         if said["safe"] != set(problem.data["safe"]):
             return Verdict.wrong("the list of certainly safe cells is not right")
         return Verdict.right()
+
+    def heuristics(self) -> dict[str, Callable[[Problem], str]]:
+        """The single-number and subset rules, repeated until they stop; what they leave is not listed."""
+        return {"single-number and subset rules": _rules_answer}
 
     def spellings(self, problem: Problem) -> list[str]:
         mines, safe = problem.data["mines"], problem.data["safe"]
@@ -185,3 +204,40 @@ def _draw(rng: random.Random, config: Minesweeper.Config) -> tuple | None:
         return None
     board = [["#" if r * cols + c not in opened else str(count[r * cols + c]) for c in range(cols)] for r in range(rows)]
     return board, [divmod(cell, cols) for cell in certain_mines], [divmod(cell, cols) for cell in certain_safe], undecided
+
+
+def _by_rules(board: list[str]) -> tuple[set[Cell], set[Cell]]:
+    """The mines and safe cells two textbook rules find, repeated until neither finds another: a number whose
+    undecided neighbours must all be mines (or all safe), and a number whose undecided neighbours contain
+    another number's, so their difference holds exactly the difference of the two counts."""
+    rows, cols = len(board), len(board[0])
+    around = neighbours(rows, cols)
+    covered = {r * cols + c for r in range(rows) for c in range(cols) if board[r][c] == "#"}
+    mines: set[int] = set()
+    safe: set[int] = set()
+    progress = True
+    while progress:
+        progress = False
+        constraints = []
+        for cell in range(rows * cols):
+            if cell in covered:
+                continue
+            unknown = frozenset(n for n in around[cell] if n in covered and n not in mines and n not in safe)
+            if unknown:
+                need = int(board[cell // cols][cell % cols]) - sum(1 for n in around[cell] if n in mines)
+                constraints.append((unknown, need))
+        pairs = [(cells, need) for cells, need in constraints]
+        pairs += [(big - small, k - j) for small, j in constraints for big, k in constraints if small < big]
+        for cells, need in pairs:
+            if need == 0 and cells - safe:
+                safe |= cells
+                progress = True
+            elif need == len(cells) and cells - mines:
+                mines |= cells
+                progress = True
+    return {divmod(c, cols) for c in mines}, {divmod(c, cols) for c in safe}
+
+
+def _rules_answer(problem: Problem) -> str:
+    mines, safe = _by_rules(problem.data["board"])
+    return f"mines: {_listing(sorted(mines))}\nsafe: {_listing(sorted(safe))}"

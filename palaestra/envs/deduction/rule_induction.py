@@ -157,6 +157,9 @@ class RuleInduction(Task):
     def verify(self, problem: Problem, answer: str) -> Verdict:
         rules = problem.data["rules"]
         said = read_rules(answer, rules)
+        spaced = answer.strip() if isinstance(answer, str) and len(answer) <= 200 else ""
+        if said is None and _SPACED_LETTERS.fullmatch(spaced):  # "A C F": the letters separated by spaces only
+            said = read_rules(", ".join(spaced.split()), rules)
         if said is None:
             return Verdict.unparsed(f"expected the letters (A to {_LETTERS[len(rules) - 1]}) of every candidate that agrees "
                                     f"with all the examples, separated by commas, e.g. {EXAMPLE}")
@@ -267,6 +270,9 @@ _SENTENCE = re.compile(r"\byes exactly when the number ", re.IGNORECASE)
 # one letter, maybe named: "B", "(B)", "rule B", "the rules are B" (then ", D"), "candidate B"
 _ITEM = re.compile(r"^(?:(?:the )?(?:rules?|candidates?|options?) (?:(?:is|are) )?)?[(\[]?([a-j])[)\]]?$",
                    re.IGNORECASE)
+
+
+_SPACED_LETTERS = re.compile(r"[A-Za-z](?:[ \t]+[A-Za-z])+")
 
 
 def read_rules(answer: str, rules: list[str]) -> frozenset[int] | None:

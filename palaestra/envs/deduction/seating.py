@@ -35,6 +35,7 @@ from palaestra.verifiers.sets import one_of, read_list
 
 _KINDS = ("left", "right", "neighbours", "apart", "opposite", "not_neighbours", "not_left")
 _POOL = 8  # clues drawn per person before pruning
+_LEAD_IN = re.compile(r"[^:,\n]{1,60}:[ \t]*([^:\n]+)")
 _ARROW = re.compile(r"[ \t]*(?:→|->|⟶|[ \t][-–—][ \t])[ \t]*")  # "Ada → Ben" and "Ada - Ben" list the order too
 
 
@@ -87,6 +88,9 @@ class Seating(Task):
             return Verdict.unparsed(f"answer longer than {self.max_answer_chars} characters")
         text = _ARROW.sub(", ", squeeze_spaces(answer))  # runs of spaces first: the arrow pattern is quadratic on them
         order = read_list(text, one_of(names)) or read_list(text, one_of(names), space_separated=True)
+        lead_in = _LEAD_IN.fullmatch(text.strip())
+        if order is None and lead_in:  # "Clockwise from Ada: Ada, Ben, Cy" (a label holding no list of its own)
+            order = read_list(lead_in.group(1), one_of(names))
         if order is None:
             return Verdict.unparsed(unparsed_feedback(answer, "the names in clockwise order, separated by commas"))
         if sorted(order) != sorted(names):
