@@ -1,0 +1,84 @@
+"""Red-team regressions (round 3, session 21) for the code family."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import palaestra
+from palaestra.envs.code.prolog_dcg import LANGUAGES
+
+
+def _task(env_id: str):  # type: ignore[no-untyped-def]
+    return palaestra.make(env_id, level=0).unwrapped.task
+
+
+@pytest.mark.parametrize("level", [0, 1, 2, 3, 4])
+def test_prolog_dcg_hidden_strings_tell_every_slip_apart(level: int) -> None:
+    """A grammar that drops one clause of the statement (the allowed operators, the letters of w, the order of
+    the letters, the kinds of brackets, leading zeros, the empty string) passed many problems: a grammar ignoring
+    the allowed operators passed every arith problem, one ignoring w's letters every mirror problem, one counting
+    letters without their order ~65% of counted problems. Now every problem's hidden strings reject each slip."""
+    task = _task("code/prolog_dcg")
+    for seed in range(25):
+        data = task.sample(level, seed).data
+        language = LANGUAGES[data["language"]]
+        verdicts = [e == "yes" for e in data["expected"]]
+        assert [language.accepts(s, data["params"]) for s in data["tests"]] == verdicts
+        for slip in language.slips(data["params"]):
+            assert any(slip(s) != v for s, v in zip(data["tests"], verdicts)), (level, seed, data["language"])
+
+
+def _slip_pass_rate(level: int, language: str, slip: int, seeds: int = 60) -> tuple[int, int]:
+    task = _task("code/prolog_dcg")
+    hits = total = 0
+    for seed in range(seeds):
+        data = task.sample(level, seed).data
+        if data["language"] != language:
+            continue
+        check = LANGUAGES[language].slips(data["params"])[slip]
+        total += 1
+        hits += all(check(s) == (e == "yes") for s, e in zip(data["tests"], data["expected"]))
+    return hits, total
+
+
+def test_prolog_dcg_count_only_and_mirror_shortcuts_fail() -> None:
+    hits, total = _slip_pass_rate(0, "counted", 0)
+    assert total > 5 and hits == 0
+    hits, total = _slip_pass_rate(0, "mirror", 0)
+    assert total > 5 and hits == 0
+
+
+def test_prolog_dcg_all_operators_grammar_rejected_in_sandbox() -> None:
+    """The reference grammar with every operator allowed (the statement allows only some) earned 1 on every
+    arith problem; now it earns 0 while the reference still earns 1."""
+    task = _task("code/prolog_dcg")
+    seen = 0
+    for seed in range(12):
+        problem = task.sample(4, seed)
+        data = problem.data
+        if data["language"] != "arith":
+            continue
+        slip = LANGUAGES["arith"].grammar(data["name"], {**data["params"], "ops": "+-*/"})
+        assert task.check(problem, f"<answer>\n```prolog\n{slip}\n```\n</answer>").reward == 0.0
+        assert task.check(problem, f"<answer>\n{problem.answer}\n</answer>").reward == 1.0
+        seen += 1
+        if seen == 2:
+            break
+    assert seen == 2
+
+
+@pytest.mark.parametrize("level", [0, 4])
+def test_grid_paths_hidden_tests_are_not_one_value(level: int) -> None:
+    """At level 0, 12% of problems had every test not shown in the prompt give one result (no path): the two
+    examples looked up and that value returned otherwise passed. Now the unshown tests take two values or more."""
+    from palaestra.envs.code.common import call_text
+
+    task = _task("code/grid_paths")
+    for seed in range(40):
+        problem = task.sample(level, seed)
+        data = problem.data
+        hidden = [t for t in data["tests"] if call_text(data["function"], t["args"]) not in problem.prompt]
+        assert len(hidden) >= len(data["tests"]) - 2
+        assert len({json.dumps(t["expected"]) for t in hidden}) >= 2, seed
