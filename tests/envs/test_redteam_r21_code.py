@@ -82,3 +82,52 @@ def test_grid_paths_hidden_tests_are_not_one_value(level: int) -> None:
         hidden = [t for t in data["tests"] if call_text(data["function"], t["args"]) not in problem.prompt]
         assert len(hidden) >= len(data["tests"]) - 2
         assert len({json.dumps(t["expected"]) for t in hidden}) >= 2, seed
+
+
+def _ancestor_unrolled(data: dict, depth: int) -> str:  # type: ignore[type-arg]
+    fact = data["fact"]
+
+    def link(a: str, b: str) -> str:
+        return f"{fact}({a}, {b})" if data["order"] == "forward" else f"{fact}({b}, {a})"
+
+    chain = ["X", "Z1", "Z2", "Y"][: depth + 1]
+    clauses = []
+    for d in range(1, depth + 1):
+        names = [*chain[:d], "Y"]
+        clauses.append("ancestor(X, Y) :- " + ", ".join(link(a, b) for a, b in zip(names, names[1:])) + ".")
+    return "<answer>\n```prolog\n" + "\n".join(clauses) + "\n```\n</answer>"
+
+
+def test_prolog_queries_unrolled_ancestor_rejected() -> None:
+    """Family forests spanned 3 generations at levels 0-1 (4 at level 2), so a non-recursive ancestor (parent or
+    grandparent; three levels at level 2) passed every ancestor problem. Now it fails and the reference passes."""
+    task = _task("code/prolog_queries")
+    for level, depth in ((0, 2), (2, 3)):
+        problem = next(p for p in (task.sample(level, s) for s in range(40)) if p.data["relation"] == "ancestor")
+        assert task.check(problem, _ancestor_unrolled(problem.data, depth)).reward == 0.0
+        assert task.check(problem, f"<answer>\n{problem.answer}\n</answer>").reward == 1.0
+
+
+@pytest.mark.parametrize("level", [0, 1, 2, 3, 4])
+def test_prolog_queries_hidden_queries_tell_slips_apart(level: int) -> None:
+    import re
+
+    from palaestra.envs.code.prolog_queries import RELATIONS
+
+    task = _task("code/prolog_queries")
+    for seed in range(20):
+        data = task.sample(level, seed).data
+        relation = RELATIONS[data["relation"]]
+        for slip in relation.slips():
+            lines = []
+            for base in data["databases"]:
+                links: dict[str, set[str]] = {}
+                for fact in base["facts"]:
+                    a, b = re.match(r"\w+\((\w+), (\w+)\)", fact).groups()  # type: ignore[union-attr]
+                    a, b = (a, b) if data["order"] == "forward" else (b, a)
+                    links.setdefault(a, set()).add(b)
+                for _free, goal in base["queries"]:
+                    x, y, n = re.match(r"\w+\((\w+), (\w+)(?:, (\d+))?\)", goal).groups()  # type: ignore[union-attr]
+                    got = slip(links, None if x == "X" else x, None if y == "Y" else y, int(n or 0))
+                    lines.append("[" + ",".join(sorted(got)) + "]")
+            assert lines != data["expected"], (level, seed, data["relation"])
