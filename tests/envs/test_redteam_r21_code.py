@@ -131,3 +131,38 @@ def test_prolog_queries_hidden_queries_tell_slips_apart(level: int) -> None:
                     got = slip(links, None if x == "X" else x, None if y == "Y" else y, int(n or 0))
                     lines.append("[" + ",".join(sorted(got)) + "]")
             assert lines != data["expected"], (level, seed, data["relation"])
+
+
+@pytest.mark.parametrize("level", [0, 2, 4])
+def test_sed_transforms_hidden_inputs_tell_slips_apart(level: int) -> None:
+    """A script matching the key without its '=' passed 84% of level-0 ini_set problems, one running the section
+    range to the end 37%, block markers matched as prefixes 70% of level-0 delete_blocks: each slip now fails."""
+    from palaestra.envs.code.sed_transforms import EDITS
+
+    task = _task("code/sed_transforms")
+    for seed in range(30):
+        data = task.sample(level, seed).data
+        edit = EDITS[data["edit"]]
+        assert edit.slips(data["params"])
+        for slip in edit.slips(data["params"]):
+            assert any(
+                [line.rstrip() for line in slip(text)] != [line.rstrip() for line in out]
+                for text, out in zip(data["inputs"], data["expected"])
+            ), (level, seed, data["edit"])
+
+
+def test_sed_transforms_ini_slips_rejected_in_sandbox() -> None:
+    task = _task("code/sed_transforms")
+    seen = 0
+    for seed in range(30):
+        problem = task.sample(0, seed)
+        q = problem.data["params"]
+        if problem.data["edit"] != "ini_set":
+            continue
+        prefix = f"/^\\[{q['section']}\\]$/,/^\\[/ s/^{q['key']}.*/{q['key']}={q['value']}/"
+        assert task.check(problem, f"<answer>\n```sed\n{prefix}\n```\n</answer>").reward == 0.0
+        assert task.check(problem, f"<answer>\n{problem.answer}\n</answer>").reward == 1.0
+        seen += 1
+        if seen == 2:
+            break
+    assert seen == 2
