@@ -166,3 +166,36 @@ def test_sed_transforms_ini_slips_rejected_in_sandbox() -> None:
         if seen == 2:
             break
     assert seen == 2
+
+
+@pytest.mark.parametrize("level", [1, 2, 4])
+def test_awk_reports_filter_boundary_is_tested(level: int) -> None:
+    """The filter column rarely took the limit itself, so a program comparing with < where the statement says
+    'at most' (or <= for 'less than') passed 50-80% of the problems with a filter; now none."""
+    from palaestra.envs.code.awk_reports import report
+
+    flip = {"<": "<=", "<=": "<", ">": ">=", ">=": ">"}
+    task = _task("code/awk_reports")
+    checked = 0
+    for seed in range(30):
+        data = task.sample(level, seed).data
+        p = data["params"]
+        if p["filter"] is None:
+            continue
+        column, op, limit = p["filter"]
+        q = {**p, "filter": [column, flip[op], limit]}
+        assert any(report(text, q) != out for text, out in zip(data["inputs"], data["expected"])), seed
+        checked += 1
+    assert checked >= 10
+
+
+def test_awk_reports_flipped_boundary_rejected_in_sandbox() -> None:
+    from palaestra.envs.code.awk_reports import AwkReports
+
+    flip = {"<": "<=", "<=": "<", ">": ">=", ">=": ">"}
+    task = _task("code/awk_reports")
+    problem = next(p for p in (task.sample(2, s) for s in range(30)) if p.data["params"]["filter"] is not None)
+    column, op, limit = problem.data["params"]["filter"]
+    program = AwkReports.program({**problem.data["params"], "filter": [column, flip[op], limit]})
+    assert task.check(problem, f"<answer>\n```awk\n{program}\n```\n</answer>").reward == 0.0
+    assert task.check(problem, f"<answer>\n{problem.answer}\n</answer>").reward == 1.0
