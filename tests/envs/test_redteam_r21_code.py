@@ -199,3 +199,29 @@ def test_awk_reports_flipped_boundary_rejected_in_sandbox() -> None:
     program = AwkReports.program({**problem.data["params"], "filter": [column, flip[op], limit]})
     assert task.check(problem, f"<answer>\n```awk\n{program}\n```\n</answer>").reward == 0.0
     assert task.check(problem, f"<answer>\n{problem.answer}\n</answer>").reward == 1.0
+
+
+def test_bash_oneliners_threshold_boundary_rejected_in_sandbox() -> None:
+    """The threshold column rarely took the limit, so awk with < for 'at most' (or the reverse) passed 60-90% of
+    threshold problems; now the boundary is tested and the flipped comparison earns 0."""
+    flip = {"<": "<=", "<=": "<", ">": ">=", ">=": ">"}
+    task = _task("code/bash_oneliners")
+    problems = [p for p in (task.sample(0, s) for s in range(40)) if p.data["transform"] == "threshold"][:2]
+    assert len(problems) == 2
+    for problem in problems:
+        q = problem.data["params"]
+        wrong = f"awk '${q['column']} {flip[q['compare']]} {q['limit']} {{ print $1 }}'"
+        right = f"awk '${q['column']} {q['compare']} {q['limit']} {{ print $1 }}'"
+        assert task.check(problem, f"<answer>\n```bash\n{wrong}\n```\n</answer>").reward == 0.0
+        assert task.check(problem, f"<answer>\n```bash\n{right}\n```\n</answer>").reward == 1.0
+
+
+@pytest.mark.parametrize("level", [0, 2, 4])
+def test_bash_oneliners_hidden_inputs_tell_slips_apart(level: int) -> None:
+    from palaestra.envs.code.bash_oneliners import TRANSFORMS
+
+    task = _task("code/bash_oneliners")
+    for seed in range(30):
+        data = task.sample(level, seed).data
+        for slip in TRANSFORMS[data["transform"]].slips(data["params"]):
+            assert any(slip(text) != out for text, out in zip(data["inputs"], data["expected"])), seed

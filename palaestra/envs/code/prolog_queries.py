@@ -83,9 +83,9 @@ class Relation:
         every problem's hidden queries tell each of them apart from the relation."""
         return []
 
-    def generations(self, people: int) -> int:
-        """How many generations a hidden family forest of ``people`` spans."""
-        return min(5, 3 + people // 12)
+    def generations(self, people: int) -> int | None:
+        """How many generations a hidden family forest of ``people`` spans (None: :func:`family`'s default)."""
+        return None
 
 
 def _reach(links: dict[str, set[str]], start: str, steps: int | None = None) -> set[str]:
@@ -239,10 +239,11 @@ RELATIONS: dict[str, Relation] = {r.name: r for r in (Ancestor(), Sibling(), Cou
                                                       Within())}
 
 
-def family(rng: random.Random, people: int, generations: int) -> dict[str, set[str]]:
-    """A forest of ``generations`` (3-5) generations: each person past the first generation has one or two parents
-    in the one above."""
+def family(rng: random.Random, people: int, generations: int | None = None) -> dict[str, set[str]]:
+    """A forest of ``generations`` (3-5; by default 3 + people // 12, at most 5) generations: each person past the
+    first generation has one or two parents in the one above."""
     names = rng.sample(NAMES, people)
+    generations = min(5, 3 + people // 12) if generations is None else generations
     cut = sorted(rng.sample(range(1, people), generations - 1))
     layers = [names[a:b] for a, b in zip([0, *cut], [*cut, people])]
     links: dict[str, set[str]] = {}
