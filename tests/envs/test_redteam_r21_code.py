@@ -225,3 +225,25 @@ def test_bash_oneliners_hidden_inputs_tell_slips_apart(level: int) -> None:
         data = task.sample(level, seed).data
         for slip in TRANSFORMS[data["transform"]].slips(data["params"]):
             assert any(slip(text) != out for text, out in zip(data["inputs"], data["expected"])), seed
+
+
+@pytest.mark.parametrize("level", [0, 1, 2])
+def test_c_functions_tests_reject_constants_moved_by_one(level: int) -> None:
+    """With 5-6 hidden tests, the function for a stated integer moved by one (compact's distance d, tokens' 'at
+    least N characters') passed ~20-25% of those problems; now every such near miss fails some test."""
+    task = _task("code/c_functions")
+    for seed in range(40):
+        data = task.sample(level, seed).data
+        template, p = task.templates[data["template"]], data["params"]
+        for key, value in p.items():
+            if type(value) is not int:
+                continue
+            for step in (-1, 1):
+                near = {**p, key: value + step}
+                if template.statement(near) == template.statement(p):
+                    continue
+                try:
+                    got = [template.expected(args, near) for args in data["tests"]]
+                except (ArithmeticError, IndexError, KeyError, ValueError):
+                    continue
+                assert got != data["expected"], (level, seed, data["template"], key, step)
