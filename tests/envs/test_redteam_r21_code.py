@@ -247,3 +247,28 @@ def test_c_functions_tests_reject_constants_moved_by_one(level: int) -> None:
                 except (ArithmeticError, IndexError, KeyError, ValueError):
                     continue
                 assert got != data["expected"], (level, seed, data["template"], key, step)
+
+
+def test_lua_functions_min_length_off_by_one_rejected_in_sandbox() -> None:
+    """word_counts with its minimum word length moved by one passed ~50% of those problems (4 of 10 at level 0
+    in the sandbox); now the tests reject it."""
+    from palaestra.envs.code.lua_functions import TEMPLATES
+
+    task = _task("code/lua_functions")
+    problems = [p for p in (task.sample(0, s) for s in range(60)) if p.data["template"] == "word_counts"][:3]
+    assert len(problems) == 3
+    for problem in problems:
+        q = problem.data["params"]
+        near = TEMPLATES["word_counts"].reference({**q, "min_length": q["min_length"] - 1})
+        assert task.check(problem, f"<answer>\n```lua\n{near}\n```\n</answer>").reward == 0.0
+    assert task.check(problems[0], f"<answer>\n{problems[0].answer}\n</answer>").reward == 1.0
+
+
+@pytest.mark.parametrize("level", [0, 2, 4])
+def test_lua_functions_tests_reject_constants_moved_by_one(level: int) -> None:
+    from palaestra.envs.code.lua_functions import TEMPLATES, pins_constants
+
+    task = _task("code/lua_functions")
+    for seed in range(40):
+        data = task.sample(level, seed).data
+        assert pins_constants(TEMPLATES[data["template"]], data["params"], data["tests"], data["expected"]), seed
