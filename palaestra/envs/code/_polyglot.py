@@ -189,7 +189,11 @@ class StdioTemplate(Template):
     """One kind of stdin/stdout problem. ``params`` (JSON-native) vary the statement; a test case
     is JSON-native data; ``answer`` is the trusted reference (one output line): by default the
     template's own Python program run in-process, so each algorithm is written once in Python.
-    Its reference programs are :meth:`sources` (one per language)."""
+    Its reference programs are :meth:`sources` (one per language). ``pinned``: the integer parameters that
+    the tests must pin down (the answers for the parameter moved by one differ on some test), so a program
+    with a stated constant off by one fails."""
+
+    pinned: ClassVar[tuple[str, ...]] = ()
 
     def case(self, rng: random.Random, params: dict[str, Any], size: int) -> Any:
         raise NotImplementedError
@@ -275,6 +279,14 @@ def _multi_test_problem(
     answers = [template.answer(case, params) for case in cases[: len(sizes)]]
     if len(set(answers)) < min(min_distinct, len(answers)):
         return None
+    for key in template.pinned:  # a stated constant off by one must fail some test
+        for step in (-1, 1):
+            near = {**params, key: params[key] + step}
+            try:
+                if [template.answer(case, near) for case in cases[: len(sizes)]] == answers:
+                    return None
+            except (ArithmeticError, IndexError, KeyError, ValueError):
+                continue
     expected = [f"Case #{i}: {a}" if params["labelled"] else a for i, a in enumerate(answers, 1)]
     shown = _example_indices(inputs[: len(sizes)], expected, count=3 if large else 2)
     example_in = join_cases([inputs[i] for i in shown]).rstrip()
@@ -348,12 +360,18 @@ class StdioPolyglotTask(TemplatedTask):
     def generate(self, rng: random.Random, config: Any) -> Problem:
         def draw() -> Problem | None:
             template = self.templates[rng.choice(config.templates)]
-            sizes = [rng.randint(max(self.smallest, config.max_size // 2), config.max_size)
-                     for _ in range(config.tests)]
-            sizes[0] = min(sizes[0], self.example_size)  # a small test for the example
-            return stdio_problem(rng, template, sizes, limits_text=self.limits(config),
-                                 min_distinct=self.distinct_answers(template),
-                                 extra={"sizes": sizes} if self.sizes_in_data else None)
+            # A template with pinned constants draws its tests again itself (not another template: the mix of
+            # templates stays as drawn); the others draw once, as they always did.
+            for _ in range(40 if template.pinned else 1):
+                sizes = [rng.randint(max(self.smallest, config.max_size // 2), config.max_size)
+                         for _ in range(config.tests)]
+                sizes[0] = min(sizes[0], self.example_size)  # a small test for the example
+                made = stdio_problem(rng, template, sizes, limits_text=self.limits(config),
+                                     min_distinct=self.distinct_answers(template),
+                                     extra={"sizes": sizes} if self.sizes_in_data else None)
+                if made is not None:
+                    return made
+            return None
 
         return retry(draw, attempts=50, what=self.what)
 

@@ -11,7 +11,10 @@ How it is judged: the answer is an awk program; our driver (the sandbox's ``bash
 holds awk) runs ``awk -f`` on it once per hidden input and prints its output followed by a marker line; the
 trusted parent compares the lines with those of the Python reference of the specification (trailing whitespace
 ignored). The example input in the prompt is not a hidden input, and hidden inputs are redrawn until their
-reports differ, so printing the example's report fails.
+reports differ, so printing the example's report fails, and until they tell apart the :func:`slips` (a filter
+whose comparison is strict where the statement's is not, or the other way round; groups in sorted order): the
+filter column takes the limit itself now and then (version 3: before, a program with the wrong boundary passed
+50-80% of the problems with a filter).
 """
 
 from __future__ import annotations
@@ -47,6 +50,16 @@ def aggregate(kind: str, values: list[int]) -> int | float:
         else min(values)
 
 
+def slips(p: dict[str, Any]) -> list[dict[str, Any]]:
+    """Specifications of plausible wrong programs, which the hidden inputs must tell apart from ``p``: the filter's
+    comparison strict where it is not or the other way round, and the groups in sorted order."""
+    out = [{**p, "sorted": True}]
+    if p["filter"] is not None:
+        column, op, limit = p["filter"]
+        out.append({**p, "filter": [column, {"<": "<=", "<=": "<", ">": ">=", ">=": ">"}[op], limit]})
+    return out
+
+
 def report(text: str, p: dict[str, Any]) -> list[str]:
     """The trusted reference: the report's lines for one input."""
     groups: dict[str, list[int]] = {}
@@ -62,7 +75,7 @@ def report(text: str, p: dict[str, Any]) -> list[str]:
         value = int(fields[p["value"] - 1])
         groups.setdefault(fields[p["group"] - 1], []).append(value)
         kept.append(value)
-    rows = [(key, values) for key, values in groups.items()]
+    rows = sorted(groups.items()) if p.get("sorted") else list(groups.items())
     if p["total"] and kept:
         rows.append(("TOTAL", kept))
     out = []
@@ -80,7 +93,7 @@ class AwkReports(DrivenTask):
     tags = ("code", "programming", "awk", "shell", "text-processing")
     languages = ("bash",)
     toolchains = languages
-    version = 2  # rows grow by 40% a level past the presets (levels 5 and up changed)
+    version = 3  # 2: rows grow by 40% a level past the presets; 3: hidden inputs tell the filter's boundary
 
     @dataclass(frozen=True)
     class Config:
@@ -116,9 +129,14 @@ class AwkReports(DrivenTask):
     def _input(self, rng: random.Random, p: dict[str, Any], rows: int) -> str:
         keys = rng.sample(VALUES, rng.randint(2, 5))
         lines = [p["sep"].join(p["names"])] if p["header"] else []
+        limit_column, limit = (p["filter"][0], p["filter"][2]) if p["filter"] is not None else (0, 0)
+
+        def number(column: int) -> str:  # the filter's limit itself now and then: the boundary must be right
+            return str(limit if column == limit_column and rng.random() < 0.15 else rng.randint(-20, 120))
+
         for _ in range(rows):
-            lines.append(p["sep"].join(rng.choice(keys) if n in TEXT_COLUMNS else str(rng.randint(-20, 120))
-                                       for n in p["names"]))
+            lines.append(p["sep"].join(rng.choice(keys) if n in TEXT_COLUMNS else number(i)
+                                       for i, n in enumerate(p["names"], 1)))
         return "\n".join(lines) + "\n"
 
     def statement(self, p: dict[str, Any]) -> str:
@@ -155,6 +173,8 @@ class AwkReports(DrivenTask):
             shown = report(example, p)
             if len(distinct) < config.tests or tuple(shown) in distinct or not all(outputs) or not shown:
                 return None
+            if not all(any(report(text, q) != o for text, o in zip(inputs, outputs)) for q in slips(p)):
+                return None  # a filter with the wrong boundary, or the groups sorted, would pass every input
             return example, inputs, outputs
 
         example, inputs, outputs = retry(draw, attempts=60, what="hidden inputs with distinct, non-empty reports")

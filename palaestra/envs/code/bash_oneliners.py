@@ -15,7 +15,9 @@ else executes). The driver runs the script once per hidden input (given on its s
 (trailing newlines dropped, as ``$(...)`` does) and prints it followed by a marker line. Each test's expected
 text comes from a Python reference of the transformation and never enters the sandbox; lines are compared
 exactly up to trailing whitespace. The example input in the prompt is not one of the hidden inputs, so a script
-that prints the example's output fails; hidden inputs are redrawn until their outputs differ.
+that prints the example's output fails; hidden inputs are redrawn until their outputs differ and tell apart the
+transformation's *slips* (version 2: a threshold compared with the wrong boundary, < for "at most", passed
+60-90% of threshold problems, as the column rarely took the limit; it takes it now and then).
 """
 
 from __future__ import annotations
@@ -67,6 +69,11 @@ class Transform:
     def reference(self, p: dict[str, Any]) -> str:
         return CODE(self.name, p=p).strip()
 
+    def slips(self, p: dict[str, Any]) -> list[Callable[[str], list[str]]]:
+        """The outputs of plausible wrong scripts (a comparison's boundary flipped, ties in the wrong order): every
+        problem's hidden inputs tell each of them apart from the transformation."""
+        return []
+
 
 class WordFreq(Transform):
     name, tier = "word_freq", 2
@@ -88,6 +95,13 @@ class WordFreq(Transform):
     def output(self, text: str, p: dict[str, Any]) -> list[str]:
         counts = Counter(text.split())
         return [f"{c} {w}" for w, c in sorted(counts.items(), key=lambda item: (-item[1], item[0]))[: p["k"]]]
+
+    def slips(self, p: dict[str, Any]) -> list[Callable[[str], list[str]]]:
+        def ties_reversed(text: str) -> list[str]:  # equal counts in reverse alphabetical order (sort -rn alone)
+            counts = sorted(Counter(text.split()).items(), key=lambda item: (item[1], item[0]), reverse=True)
+            return [f"{c} {w}" for w, c in counts[: p["k"]]]
+
+        return [ties_reversed]
 
 
 AGGREGATES = {"sum": "the sum of its amounts", "count": "the number of its lines", "max": "its largest amount",
@@ -245,8 +259,14 @@ class Threshold(Transform):
                 f"{COMPARE[p['compare']]} {p['limit']}.")
 
     def text(self, rng: random.Random, p: dict[str, Any], lines: int) -> str:
-        return "".join(f"{rng.choice(NAMES)} {rng.randint(0, 99)} {rng.randint(0, 99)} {rng.randint(0, 99)}\n"
-                       for _ in range(lines))
+        def field(column: int) -> int:  # the limit itself now and then: the boundary must be right
+            return p["limit"] if column == p["column"] and rng.random() < 0.15 else rng.randint(0, 99)
+
+        return "".join(f"{rng.choice(NAMES)} {field(2)} {field(3)} {field(4)}\n" for _ in range(lines))
+
+    def slips(self, p: dict[str, Any]) -> list[Callable[[str], list[str]]]:
+        flipped = {"<": "<=", "<=": "<", ">": ">=", ">=": ">"}[p["compare"]]
+        return [lambda text: self.output(text, {**p, "compare": flipped})]
 
     def output(self, text: str, p: dict[str, Any]) -> list[str]:
         test = {">": int.__gt__, "<": int.__lt__, ">=": int.__ge__, "<=": int.__le__}[p["compare"]]
@@ -264,7 +284,7 @@ class BashOneliners(PolyglotTask):
     tags = ("code", "programming", "bash", "shell", "text-processing")
     languages = ("bash",)
     toolchains = languages
-    version = 1
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -293,6 +313,8 @@ class BashOneliners(PolyglotTask):
             distinct = {tuple(o) for o in outputs}
             if len(distinct) < config.tests or tuple(shown) in distinct or not all(outputs) or not shown:
                 return None
+            if not all(any(slip(text) != o for text, o in zip(inputs, outputs)) for slip in transform.slips(p)):
+                return None  # a script with the wrong boundary, or ties in the wrong order, would pass
             return example, inputs, outputs
 
         def attempt() -> tuple[dict[str, Any], tuple[str, list[str], list[list[str]]]] | None:

@@ -73,6 +73,7 @@ class RunLimited(StdioTemplate):
 
 class SpacedPick(StdioTemplate):
     name = "spaced_pick"
+    pinned = ("gap", "cap")
     tier = 1
 
     def params(self, rng: random.Random) -> dict[str, Any]:
@@ -250,7 +251,7 @@ class DpPrograms(StdioPolyglotTask):
     description = ("Write a stdin/stdout program (Python, C, C++ or JavaScript) for a generated dynamic-programming "
                    "problem.")
     tags = ("code", "programming", "stdio", "dynamic-programming", "multi-language")
-    version = 2  # the tests' sizes in the data (the difficulty measure)
+    version = 3  # 2: the tests' sizes in the data (the difficulty measure); 3: StdioTemplate.pinned constants
     templates = TEMPLATES
     Config = SizedConfig
     example_size = 5

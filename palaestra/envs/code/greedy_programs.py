@@ -37,8 +37,19 @@ def _pairs_input(pairs: list[list[int]]) -> str:
 
 # --- interval selection -----------------------------------------------------------------------
 
+def _at_the_gap(rng: random.Random, intervals: list[list[int]], gap: int, longest: int) -> list[list[int]]:
+    """``intervals`` with, more often than not, one more starting exactly ``gap`` (or ``gap - 1``) after one of them
+    ends: the boundary a program with the gap off by one gets wrong (version 2)."""
+    if rng.random() < 0.6:
+        _, end = rng.choice(intervals)
+        start = max(0, end + gap - rng.choice((0, 1)))
+        intervals.insert(rng.randint(0, len(intervals)), [start, start + rng.randint(1, longest)])
+    return intervals
+
+
 class IntervalSelection(StdioTemplate):
     name = "interval_selection"
+    pinned = ("gap",)
     tier = 1
 
     def params(self, rng: random.Random) -> dict[str, Any]:
@@ -61,7 +72,7 @@ class IntervalSelection(StdioTemplate):
         for _ in range(rng.randint(1, size)):
             start = rng.randint(0, 3 * size)
             out.append([start, start + rng.randint(1, 8)])
-        return out
+        return _at_the_gap(rng, out, p["gap"], 8)
 
     def case_input(self, case: Any, p: dict[str, Any]) -> str:
         return _pairs_input([[s, e - s] if p["lengths"] else [s, e] for s, e in case])
@@ -77,6 +88,7 @@ class IntervalSelection(StdioTemplate):
 
 class MeetingRooms(StdioTemplate):
     name = "meeting_rooms"
+    pinned = ("gap",)
     tier = 1
 
     def params(self, rng: random.Random) -> dict[str, Any]:
@@ -96,7 +108,7 @@ class MeetingRooms(StdioTemplate):
         for _ in range(rng.randint(1, size)):
             start = rng.randint(0, 4 * size)
             out.append([start, start + rng.randint(1, 10)])
-        return out
+        return _at_the_gap(rng, out, p["gap"], 10)
 
     def case_input(self, case: Any, p: dict[str, Any]) -> str:
         return _pairs_input([[s, e - s] if p["durations"] else [s, e] for s, e in case])
@@ -111,6 +123,7 @@ class MeetingRooms(StdioTemplate):
 
 class TaskAssignment(StdioTemplate):
     name = "task_assignment"
+    pinned = ("slack", "capacity")
     tier = 2
 
     def params(self, rng: random.Random) -> dict[str, Any]:
@@ -127,8 +140,11 @@ class TaskAssignment(StdioTemplate):
 
     def case(self, rng: random.Random, p: dict[str, Any], size: int) -> Any:
         top = 2 * size + 5
-        return [[rng.randint(1, top) for _ in range(rng.randint(1, size))],
-                [rng.randint(1, top) for _ in range(rng.randint(1, size))]]
+        workers = [rng.randint(1, top) for _ in range(rng.randint(1, size))]
+        tasks = [rng.randint(1, top) for _ in range(rng.randint(1, size))]
+        if rng.random() < 0.6:  # a task right at (or just past) a worker's reach: the slack must be exact
+            tasks[rng.randrange(len(tasks))] = rng.choice(workers) + p["slack"] + rng.choice((0, 1))
+        return [workers, tasks]
 
     def case_input(self, case: Any, p: dict[str, Any]) -> str:
         workers, tasks = case
@@ -194,6 +210,7 @@ class DigitRemoval(StdioTemplate):
 
 class Refuelling(StdioTemplate):
     name = "refuelling"
+    pinned = ("reserve", "stops")
     tier = 3
 
     def params(self, rng: random.Random) -> dict[str, Any]:
@@ -275,6 +292,7 @@ class GreedyPrograms(StdioPolyglotTask):
     templates = TEMPLATES
     Config = SizedConfig
     what = "a greedy problem with varied answers"
+    version = 2  # the tests pin each template's stated constants (StdioTemplate.pinned): a gap off by one passed
 
     def config(self, level: int) -> SizedConfig:
         easy = ("interval_selection", "meeting_rooms", "task_assignment")

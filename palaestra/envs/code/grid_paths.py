@@ -32,7 +32,7 @@ from typing import Any
 
 from palaestra.core import Problem, register, retry
 from palaestra.core.task import Growth
-from palaestra.envs.code.common import FunctionTask, function_problem, pinned_tests
+from palaestra.envs.code.common import FunctionTask, function_problem, pick_examples, pinned_tests, varied
 from palaestra.envs.code.templates import ProgramTexts
 
 MOVES = [(a, b) for a in range(4) for b in range(4) if (a, b) != (0, 0)]  # (rows down, columns right)
@@ -41,6 +41,7 @@ SHORT_MOVES = [(a, b) for a, b in MOVES if max(a, b) <= 2]  # for counting: long
 MODULI = tuple(p for p in range(1_009, 20_000, 2) if all(p % d for d in range(3, int(p ** 0.5) + 1, 2)))
 BIG = 10 ** 40  # a modulus no count reaches: "the modulus ignored"
 VARIANTS = ("count", "min_cost", "max_score")
+EXAMPLES = 2  # tests shown in the prompt
 
 CODE = ProgramTexts("grid_paths")
 
@@ -50,7 +51,7 @@ class GridPaths(FunctionTask):
     id = "code/grid_paths"
     description = "Dynamic programming: count, cheapest or best-scoring monotone paths through a grid with walls."
     tags = ("code", "programming", "dynamic-programming")
-    version = 2
+    version = 3
 
     @dataclass(frozen=True)
     class Config:
@@ -73,11 +74,18 @@ class GridPaths(FunctionTask):
             spec = _spec(rng, config)
             inputs = [[g] for g in _grids(rng, config, spec["variant"])]
             tests = pinned_tests(_source, spec, spec_mutants(spec), inputs, at_least=3)  # every clause matters
-            return (spec, tests) if tests else None
+            if tests is None:
+                return None
+            # The tests the prompt does not show must vary too: where they all had one result (no path: the
+            # moves never reach the corner of those grids), the examples looked up and that value returned
+            # for every other grid passed (version 2: 12% of level-0 problems).
+            shown = set(pick_examples(tests, EXAMPLES))
+            hidden = [t for i, t in enumerate(tests) if i not in shown]
+            return (spec, tests) if varied(hidden, at_least=2) else None
 
         spec, tests = retry(draw, what="a move set and grids with varied results")
         return function_problem(function="solve", params="grid", task_text=_text(spec), tests=tests,
-                                reference_source=_source(spec), examples=2, extra={"spec": spec})
+                                reference_source=_source(spec), examples=EXAMPLES, extra={"spec": spec})
 
     def difficulty(self, problem: Problem) -> float:
         """The dynamic programme's work on the largest test (move kinds times cells), plus the walls on it and

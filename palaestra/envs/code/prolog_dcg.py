@@ -15,7 +15,12 @@ one-character atoms) under an inference limit, printing ``yes`` or ``no`` (or ``
 parent compares each line with the membership that the language's Python recogniser decides. The hidden strings
 are members and near misses of members (one character deleted, inserted, swapped or changed), both kinds in
 every problem, so neither accepting everything nor rejecting everything passes, and a left-recursive grammar
-runs out of inferences. The examples in the prompt are drawn apart from the hidden strings.
+runs out of inferences. Each language also names its *slips* (the languages a grammar accepts when it drops one
+clause of the statement: the order of the letters, the kinds of brackets, the allowed operators, leading zeros,
+the empty string ...) and draws strings that tell them apart; every problem's hidden strings tell every slip
+apart (version 3: before, a grammar ignoring the allowed operators, or the letters of w, passed every problem
+of its language, and one counting letters without their order two thirds). The examples in the prompt are drawn
+apart from the hidden strings.
 
 Generation speed: about 900 problems/s at level 4 on this 2-core machine. Each problem draws its test
 strings, half members of the language and half near misses of members (a character deleted, inserted,
@@ -28,6 +33,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -73,6 +79,16 @@ class Language:
     def grammar(self, name: str, p: dict[str, Any]) -> str:
         raise NotImplementedError
 
+    def slips(self, p: dict[str, Any]) -> list[Callable[[str], bool]]:
+        """Recognisers of the languages a grammar accepts when it drops one clause of the statement (the
+        order of the letters, the kinds of brackets, the allowed operators ...): the hidden strings must
+        tell each of them apart from the language."""
+        return []
+
+    def telling(self, rng: random.Random, p: dict[str, Any], size: int) -> list[str]:
+        """Hidden strings drawn to tell the language apart from its :meth:`slips`."""
+        return []
+
 
 class Counted(Language):
     name, tier = "counted", 1
@@ -101,6 +117,27 @@ class Counted(Language):
         ys = "[" + ", ".join([atom(p["y"])] * p["k"]) + "]"
         base = "[]" if p["min_n"] == 0 else f"[{atom(p['x'])}], {ys}"
         return CODE("counted", name=name, base=base, x=atom(p["x"]), ys=ys)
+
+    def slips(self, p: dict[str, Any]) -> list[Callable[[str], bool]]:
+        x, y, k = p["x"], p["y"], p["k"]
+
+        def any_order(s: str) -> bool:  # the counts checked, the order not
+            return set(s) <= {x, y} and s.count(y) == k * s.count(x) and s.count(x) >= p["min_n"]
+
+        def counts_ignored(s: str) -> bool:  # x's then y's, their numbers not compared
+            n = len(s) - len(s.lstrip(x))
+            return n >= p["min_n"] and set(s[n:]) <= {y} and (n > 0) == (len(s) > n)
+
+        return [any_order, counts_ignored, lambda s: self.accepts(s, {**p, "min_n": 1 - p["min_n"]})]
+
+    def telling(self, rng: random.Random, p: dict[str, Any], size: int) -> list[str]:
+        n = rng.randint(1, max(1, size))
+        s = list(p["x"] * n + p["y"] * (p["k"] * n))
+        i, j = rng.randrange(n), rng.randrange(n, len(s))
+        s[i], s[j] = s[j], s[i]  # a y before an x: the right counts in the wrong order
+        m = rng.randint(1, max(1, size))
+        off = p["x"] * m + p["y"] * (p["k"] * m + rng.choice((-1, 1)))  # one y too many or too few
+        return ["".join(s), off, ""]
 
 
 class Balanced(Language):
@@ -148,6 +185,28 @@ class Balanced(Language):
             top = "\n".join(f"{name} --> [{atom(o)}], {name}_seq, [{atom(c)}], {name}_seq." for o, c in p["pairs"])
         return CODE("balanced", name=name, top=top, o1=atom(o1), c1=atom(c1), o2=atom(o2), c2=atom(c2))
 
+    def slips(self, p: dict[str, Any]) -> list[Callable[[str], bool]]:
+        opening = {o for o, _ in p["pairs"]}
+
+        def kinds_ignored(s: str) -> bool:
+            depth = 0
+            for char in s:
+                depth += 1 if char in opening else -1
+                if depth < 0:
+                    return False
+            return depth == 0 and (p["empty"] or s != "")
+
+        def counts_only(s: str) -> bool:
+            return all(s.count(o) == s.count(c) for o, c in p["pairs"]) and (p["empty"] or s != "")
+
+        return [kinds_ignored, counts_only, lambda s: self.accepts(s, {**p, "empty": not p["empty"]})]
+
+    def telling(self, rng: random.Random, p: dict[str, Any], size: int) -> list[str]:
+        (o1, c1), (o2, c2) = rng.sample(p["pairs"], 2)
+        s = self.member(rng, p, max(1, size // 2))
+        i = rng.randrange(len(s) + 1)
+        return [s[:i] + o1 + o2 + c1 + c2 + s[i:], ""]  # crossed pairs: each kind counted and nested by depth
+
 
 class Mirror(Language):
     name, tier = "mirror", 1
@@ -174,6 +233,26 @@ class Mirror(Language):
 
     def grammar(self, name: str, p: dict[str, Any]) -> str:
         return CODE("mirror", name=name, centre=atom(p["centre"]), a=atom(p["a"]), b=atom(p["b"]))
+
+    def slips(self, p: dict[str, Any]) -> list[Callable[[str], bool]]:
+        def any_letters(s: str) -> bool:  # w not limited to the two letters
+            half = len(s) // 2
+            return len(s) % 2 == 1 and s[half] == p["centre"] and s[:half] == s[half + 1:][::-1]
+
+        def unmirrored(s: str) -> bool:  # the centre in the middle, the sides not compared
+            half = len(s) // 2
+            return len(s) % 2 == 1 and s[half] == p["centre"] and set(s[:half] + s[half + 1 :]) <= {p["a"], p["b"]}
+
+        return [any_letters, unmirrored]
+
+    def telling(self, rng: random.Random, p: dict[str, Any], size: int) -> list[str]:
+        w = [rng.choice(p["a"] + p["b"]) for _ in range(rng.randint(0, max(0, size - 1)))]
+        w.insert(rng.randint(0, len(w)), p["centre"])  # the centre letter inside w
+        u = [rng.choice(p["a"] + p["b"]) for _ in range(rng.randint(1, max(1, size)))]
+        v = u[::-1]
+        i = rng.randrange(len(v))
+        v[i] = p["b"] if v[i] == p["a"] else p["a"]  # one letter of the reversal changed
+        return ["".join(w) + p["centre"] + "".join(reversed(w)), "".join(u) + p["centre"] + "".join(v)]
 
 
 class Listing(Language):
@@ -225,6 +304,15 @@ class Listing(Language):
             number = f"( ['0'] ; [D], {{ char_type(D, digit(W)), W > 0 }}, {name}_digits )"
         return CODE("listing", name=name, open=atom(p["pair"][0]), close=atom(p["pair"][1]), sep=atom(p["sep"]),
                     empty=empty, number=number)
+
+    def slips(self, p: dict[str, Any]) -> list[Callable[[str], bool]]:
+        return [lambda s: self.accepts(s, {**p, "zeros": not p["zeros"]}),
+                lambda s: self.accepts(s, {**p, "empty": not p["empty"]})]
+
+    def telling(self, rng: random.Random, p: dict[str, Any], size: int) -> list[str]:
+        numbers = [str(rng.randint(0, 999)) for _ in range(rng.randint(0, max(0, size // 2 - 1)))]
+        numbers.insert(rng.randint(0, len(numbers)), "0" + str(rng.randint(0, 99)))  # a leading zero
+        return [p["pair"][0] + p["sep"].join(numbers) + p["pair"][1], p["pair"][0] + p["pair"][1]]
 
 
 class Arith(Language):
@@ -287,6 +375,24 @@ class Arith(Language):
         return CODE("arith", name=name, ops=", ".join(atom(o) for o in p["ops"]), open=atom(p["pair"][0]),
                     close=atom(p["pair"][1]))
 
+    def slips(self, p: dict[str, Any]) -> list[Callable[[str], bool]]:
+        open_, close = p["pair"]
+        return [lambda s: self.accepts(s, {**p, "ops": "+-*/"}),
+                lambda s: self.accepts(s.replace(open_ + close, "0"), p)]  # empty brackets allowed
+
+    def telling(self, rng: random.Random, p: dict[str, Any], size: int) -> list[str]:
+        other = rng.choice([o for o in "+-*/" if o not in p["ops"]])
+        s = self.member(rng, p, max(2, size))
+        places = [i for i, c in enumerate(s) if c in p["ops"]]
+        if places:
+            i = rng.choice(places)
+            wrong_op = s[:i] + other + s[i + 1:]
+        else:
+            wrong_op = s + other + str(rng.randint(0, 9))
+        digits = [i for i, c in enumerate(s) if c.isdigit()]
+        i = rng.choice(digits)
+        return [wrong_op, s[:i] + p["pair"][0] + p["pair"][1] + s[i + 1:]]  # an operator not allowed; empty brackets
+
 
 LANGUAGES: dict[str, Language] = {lang.name: lang for lang in (Counted(), Balanced(), Mirror(), Listing(), Arith())}
 
@@ -316,7 +422,7 @@ class PrologDcg(DrivenTask):
     tags = ("code", "programming", "prolog", "logic-programming", "grammars")
     languages = ("prolog",)
     toolchains = languages
-    version = 2
+    version = 3
 
     @dataclass(frozen=True)
     class Config:
@@ -346,10 +452,14 @@ class PrologDcg(DrivenTask):
             # mostly members again, and no balanced set of hidden strings exists.
             language = LANGUAGES[rng.choice(config.languages)]
             p = language.params(rng)
-            strings = list(dict.fromkeys(draw_string(language, p, i % 2 == 0) for i in range(config.tests)))
+            telling = language.telling(rng, p, config.size)
+            drawn = [draw_string(language, p, i % 2 == 0) for i in range(config.tests - len(telling))]
+            strings = list(dict.fromkeys(telling + drawn))
+            rng.shuffle(strings)
             verdicts = [language.accepts(s, p) for s in strings]
             balanced = 0.3 <= sum(verdicts) / len(verdicts) <= 0.7
-            return (language, p, strings) if balanced and len(strings) >= config.tests * 3 // 4 else None
+            told = all(any(slip(s) != v for s, v in zip(strings, verdicts)) for slip in language.slips(p))
+            return (language, p, strings) if balanced and told and len(strings) >= config.tests * 3 // 4 else None
 
         language, p, strings = retry(draw, attempts=60, what="hidden strings with members and near misses")
         name = rng.choice(NAMES)

@@ -17,13 +17,18 @@ order and repetitions of solutions do not matter, but every answer must be found
 that raises prints ``error``). The expected lines come from a Python reference of each relation computed at
 generation; expected answers never enter the sandbox. The example in the prompt uses its own small database,
 never a hidden one. Hidden databases are redrawn until the relation's answers need more than one step of the
-fact relation (so one clause of a recursive definition is not enough) and the answers vary.
+fact relation (so one clause of a recursive definition is not enough), the answers vary, and each of the
+relation's *slips* (plausible wrong definitions: ``ancestor`` unrolled to two or three levels, full siblings
+only, cousins without "share no parent", ``within`` missing the start node) misses an answer. Version 2: a
+family forest for ``ancestor`` spans 5 generations (it spanned 3 at levels 0-1 and 4 at level 2, where a
+non-recursive parent-or-grandparent, or three-level, definition passed every problem).
 """
 
 from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -73,6 +78,15 @@ class Relation:
     def bound_values(self, rng: random.Random, size: int) -> int:
         return 0
 
+    def slips(self) -> list[Callable[[dict[str, set[str]], str | None, str | None, int], set[str]]]:
+        """The answers of plausible wrong definitions (a recursion unrolled to a fixed depth, full siblings only):
+        every problem's hidden queries tell each of them apart from the relation."""
+        return []
+
+    def generations(self, people: int) -> int | None:
+        """How many generations a hidden family forest of ``people`` spans (None: :func:`family`'s default)."""
+        return None
+
 
 def _reach(links: dict[str, set[str]], start: str, steps: int | None = None) -> set[str]:
     """Nodes reached from ``start`` by 1..steps links (any number when None)."""
@@ -107,6 +121,17 @@ class Ancestor(Relation):
             return _reach(links, first)
         return _reach(_inverse(links), second)  # type: ignore[arg-type]
 
+    def slips(self):  # type: ignore[no-untyped-def]
+        def unrolled(depth: int):  # type: ignore[no-untyped-def]
+            return lambda links, first, second, bound: (
+                _reach(links, first, depth) if first is not None else _reach(_inverse(links), second, depth)
+            )
+
+        return [unrolled(2), unrolled(3)]  # a parent or a grandparent (or a great-grandparent) only
+
+    def generations(self, people: int) -> int:
+        return 5  # deep enough that a recursion unrolled to three levels misses an answer
+
 
 class Sibling(Relation):
     name, tier, recursive = "sibling", 1, False
@@ -118,6 +143,14 @@ class Sibling(Relation):
         person = first if first is not None else second
         parents = _inverse(links).get(person, set())  # type: ignore[arg-type]
         return {c for p in parents for c in links.get(p, ())} - {person}
+
+    def slips(self):  # type: ignore[no-untyped-def]
+        def full_only(links, first, second, bound):  # type: ignore[no-untyped-def]
+            up = _inverse(links)
+            person = first if first is not None else second
+            return {c for c in self.answers(links, first, second, bound) if up.get(c) == up.get(person)}
+
+        return [full_only]
 
 
 class Cousin(Relation):
@@ -138,6 +171,15 @@ class Cousin(Relation):
                     if uncle != p:
                         out |= {c for c in links.get(uncle, ()) if not (up.get(c, set()) & mine)}
         return out - {person}
+
+    def slips(self):  # type: ignore[no-untyped-def]
+        def siblings_kept(links, first, second, bound):  # type: ignore[no-untyped-def]
+            person = first if first is not None else second
+            up = _inverse(links)
+            return {c for p in up.get(person, ()) for g in up.get(p, ()) for u in links.get(g, ()) if u != p
+                    for c in links.get(u, ())} - {person}  # "X and Y share no parent" left out
+
+        return [siblings_kept]
 
 
 class DescendantAt(Relation):
@@ -186,15 +228,22 @@ class Within(Relation):
             return _reach(links, first, bound)
         return _reach(_inverse(links), second, bound)  # type: ignore[arg-type]
 
+    def slips(self):  # type: ignore[no-untyped-def]
+        def start_left_out(links, first, second, bound):  # type: ignore[no-untyped-def]
+            return self.answers(links, first, second, bound) - {first if first is not None else second}
+
+        return [start_left_out]
+
 
 RELATIONS: dict[str, Relation] = {r.name: r for r in (Ancestor(), Sibling(), Cousin(), DescendantAt(), Reachable(),
                                                       Within())}
 
 
-def family(rng: random.Random, people: int) -> dict[str, set[str]]:
-    """A forest of 3-5 generations: each person past the first generation has one or two parents in the one above."""
+def family(rng: random.Random, people: int, generations: int | None = None) -> dict[str, set[str]]:
+    """A forest of ``generations`` (3-5; by default 3 + people // 12, at most 5) generations: each person past the
+    first generation has one or two parents in the one above."""
     names = rng.sample(NAMES, people)
-    generations = min(5, 3 + people // 12)
+    generations = min(5, 3 + people // 12) if generations is None else generations
     cut = sorted(rng.sample(range(1, people), generations - 1))
     layers = [names[a:b] for a, b in zip([0, *cut], [*cut, people])]
     links: dict[str, set[str]] = {}
@@ -237,7 +286,7 @@ class PrologQueries(PolyglotTask):
     tags = ("code", "programming", "prolog", "logic-programming")
     languages = ("prolog",)
     toolchains = languages
-    version = 1
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -256,7 +305,7 @@ class PrologQueries(PolyglotTask):
     growth = Growth(limits={"size": 40})
 
     def _database(self, rng: random.Random, relation: Relation, size: int, queries: int) -> dict[str, Any]:
-        links = digraph(rng, size) if relation.graph else family(rng, size)
+        links = digraph(rng, size) if relation.graph else family(rng, size, relation.generations(size))
         people = sorted({a for a in links} | {b for bs in links.values() for b in bs})
         out = []
         for _ in range(queries):
@@ -265,8 +314,9 @@ class PrologQueries(PolyglotTask):
             first, second = (who, None) if rng.random() < 0.5 else (None, who)
             free, goal = query_text(relation, first, second, bound)
             out.append({"free": free, "goal": goal, "answers": sorted(relation.answers(links, first, second, bound)),
+                        "args": (first, second, bound),
                         "direct": sorted(links.get(who, ())) if first else sorted(_inverse(links).get(who, ()))})
-        return {"links": {a: sorted(bs) for a, bs in sorted(links.items())}, "queries": out}
+        return {"links": {a: sorted(bs) for a, bs in sorted(links.items())}, "queries": out, "links_sets": links}
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         relation = RELATIONS[rng.choice(config.relations)]
@@ -278,7 +328,9 @@ class PrologQueries(PolyglotTask):
             lines = [q["answers"] for b in bases for q in b["queries"]]
             varied = len({tuple(a) for a in lines}) >= 3 and any(len(a) >= 2 for a in lines)
             deep = not relation.recursive or any(q["answers"] != q["direct"] for b in bases for q in b["queries"])
-            return bases if varied and deep else None
+            told = all(any(sorted(slip(b["links_sets"], *q["args"])) != q["answers"] for b in bases for q in b["queries"])
+                       for slip in relation.slips())
+            return bases if varied and deep and told else None
 
         bases = retry(draw, attempts=60, what="hidden databases whose answers vary and need recursion")
         example = self._database(rng, relation, max(6, config.size // 2), 3)
@@ -293,7 +345,7 @@ class PrologQueries(PolyglotTask):
             "comparing the sorted set of answers with the expected one (the order and repetition of solutions do not "
             f"matter; a missing or extra answer, an error or a query that does not terminate fails). Do not define "
             f"{fact}/2 facts or read input; helper predicates are allowed. "
-            + convention(self.languages, shape=f"{relation.name}(X, Y) :-\n    ...")
+            + convention(self.languages, shape=f"{relation.name}({'X, Y, N' if relation.arity == 3 else 'X, Y'}) :-\n    ...")
         )
         data = {"relation": relation.name, "fact": fact, "order": order, "link": link,
                 "databases": [{"facts": fact_terms({a: set(bs) for a, bs in b["links"].items()}, fact, order),

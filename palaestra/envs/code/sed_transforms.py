@@ -14,8 +14,12 @@ Edits (parameters vary the words, markers and details), each the idiom of one se
 How it is judged: the answer is a sed script; our driver (the sandbox's ``bash`` language, whose allow-list
 holds sed) runs ``sed -E -f`` on it once per hidden input and prints its output followed by a marker line; the
 trusted parent compares the lines with those of the edit's Python reference (trailing whitespace ignored). The
-example input in the prompt is not a hidden input, and hidden inputs are redrawn until their outputs differ and
-each shows the edit at work.
+example input in the prompt is not a hidden input, and hidden inputs are redrawn until their outputs differ,
+each shows the edit at work, and they tell apart each of the edit's *slips* (plausible wrong scripts: the key
+matched without its ``=`` or not anchored, the section range run to the end or ignored, the markers matched as
+prefixes, stray markers deleted, one join instead of a loop, the numeric flag's ``g`` flipped, whole words
+only). Version 2: before, a script matching the key without its ``=`` passed 84% of level-0 ini_set problems,
+and one matching the block markers as prefixes 70% of level-0 delete_blocks problems.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from __future__ import annotations
 import math
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -63,6 +68,11 @@ class Edit:
     def script(self, p: dict[str, Any]) -> str:
         raise NotImplementedError
 
+    def slips(self, p: dict[str, Any]) -> list[Callable[[str], list[str]]]:
+        """The outputs of plausible wrong scripts (a match not anchored, a range that runs to the end, a flag
+        left out ...): every problem's hidden inputs tell each of them apart from the edit."""
+        return []
+
 
 class IniSet(Edit):
     name, tier = "ini_set", 1
@@ -100,6 +110,11 @@ class IniSet(Edit):
             out += [entry() for _ in range(rng.randint(1, per_section))]
             if section == p["section"]:
                 out.insert(rng.randint(header, len(out)), f"{p['key']}={rng.choice(WORDS)}")
+                if rng.random() < 0.6:  # a longer key that starts with the key's name
+                    longer = f"{p['key']}{rng.choice(('2', 's', '_old'))}={rng.choice(WORDS)}"
+                    out.insert(rng.randint(header, len(out)), longer)
+                if rng.random() < 0.4:  # a comment holding key=
+                    out.insert(rng.randint(header, len(out)), f"; {rng.choice(WORDS)} {p['key']}={rng.choice(WORDS)}")
         return "\n".join(out) + "\n"
 
     def output(self, text: str, p: dict[str, Any]) -> list[str]:
@@ -114,6 +129,26 @@ class IniSet(Edit):
 
     def script(self, p: dict[str, Any]) -> str:
         return CODE("ini_set", section=p["section"], key=p["key"], value=p["value"])
+
+    def slips(self, p: dict[str, Any]) -> list[Callable[[str], list[str]]]:
+        key, new = p["key"], f"{p['key']}={p['value']}"
+
+        def edited(text: str, hit: Callable[[str], bool], stop_at_header: bool = True) -> list[str]:
+            section, out = None, []
+            for line in text.splitlines():
+                if line.startswith("[") and (stop_at_header or section != p["section"]):
+                    section = line[1:-1]
+                elif section == p["section"] and hit(line):
+                    line = line[: line.index(key)] + new if key in line else line
+                out.append(line)
+            return out
+
+        return [
+            lambda text: [new if line.startswith(key + "=") else line for line in text.splitlines()],  # any section
+            lambda text: edited(text, lambda line: line.startswith(key + "="), stop_at_header=False),  # to the end
+            lambda text: edited(text, lambda line: line.startswith(key)),  # "=" left out: longer keys too
+            lambda text: edited(text, lambda line: key + "=" in line),  # not anchored: comments too
+        ]
 
 
 class JoinLines(Edit):
@@ -153,6 +188,24 @@ class JoinLines(Edit):
     def script(self, p: dict[str, Any]) -> str:
         return CODE("join_lines", char=CONTINUATION[p["char"]], sep=p["sep"])
 
+    def slips(self, p: dict[str, Any]) -> list[Callable[[str], list[str]]]:
+        def once(text: str) -> list[str]:  # no loop: two lines joined at most
+            lines, out, i = text.splitlines(), [], 0
+            while i < len(lines):
+                if lines[i].endswith(p["char"]) and i < len(lines) - 1:
+                    out.append(lines[i][:-1] + p["sep"] + lines[i + 1])
+                    i += 2
+                else:
+                    out.append(lines[i])
+                    i += 1
+            return out
+
+        def last_cut(text: str) -> list[str]:  # the last line's final character removed too
+            out = self.output(text, p)
+            return out[:-1] + [out[-1][:-1]] if out and out[-1].endswith(p["char"]) else out
+
+        return [once, last_cut]
+
 
 class DeleteBlocks(Edit):
     name, tier = "delete_blocks", 1
@@ -177,8 +230,10 @@ class DeleteBlocks(Edit):
                 out.append(p["start"])
             elif roll < 0.3:
                 out.append(p["stop"])
-            elif roll < 0.35:
+            elif roll < 0.37:
                 out.append(p["start"] + " " + rng.choice(WORDS))  # not exactly the marker
+            elif roll < 0.42:
+                out.append(p["stop"] + " " + rng.choice(WORDS))
             else:
                 out.append(f"{rng.choice(WORDS)} {rng.randint(0, 99)}")
         at = rng.randint(0, len(out))  # at least one block
@@ -186,21 +241,35 @@ class DeleteBlocks(Edit):
         return "\n".join(out) + "\n"
 
     def output(self, text: str, p: dict[str, Any]) -> list[str]:
+        def marker(line: str, which: str) -> bool:
+            return line.startswith(p[which]) if p.get("start_prefix") else line == p[which]
+
         inside, out = False, []
         for line in text.splitlines():
             if not inside:
-                if line == p["start"]:
+                if marker(line, "start"):
                     inside = True
                     if not p["inclusive"]:
                         out.append(line)
                     continue
                 out.append(line)
             else:
-                if line == p["stop"]:
+                if marker(line, "stop"):
                     inside = False
-                if not p["inclusive"] and line in (p["start"], p["stop"]):
+                if not p["inclusive"] and (marker(line, "start") or marker(line, "stop")):
                     out.append(line)
         return out
+
+    def slips(self, p: dict[str, Any]) -> list[Callable[[str], list[str]]]:
+        def prefixes(text: str) -> list[str]:  # markers matched as prefixes (a regex not anchored at the end)
+            return self.output(text, {**p, "start_prefix": True})
+
+        def strays_deleted(text: str) -> list[str]:  # every marker line deleted, inside a block or not
+            return [line for line in self.output(text, p) if line not in (p["start"], p["stop"])]
+
+        return [lambda text: self.output(text, {**p, "inclusive": not p["inclusive"]}), prefixes] + (
+            [strays_deleted] if p["inclusive"] else []
+        )
 
     def script(self, p: dict[str, Any]) -> str:
         kind = "inclusive" if p["inclusive"] else "exclusive"
@@ -245,6 +314,21 @@ class NthOccurrence(Edit):
             out.append("".join(pieces) + line[start:])
         return out
 
+    def slips(self, p: dict[str, Any]) -> list[Callable[[str], list[str]]]:
+        def whole_words(text: str) -> list[str]:  # only occurrences that are whole words counted
+            out = []
+            for line in text.splitlines():
+                words, count = line.split(" "), 0
+                for i, word in enumerate(words):
+                    if word == p["word"]:
+                        count += 1
+                        if count == p["n"] or (p["onward"] and count > p["n"]):
+                            words[i] = p["replacement"]
+                out.append(" ".join(words))
+            return out
+
+        return [lambda text: self.output(text, {**p, "onward": not p["onward"]}), whole_words]
+
     def script(self, p: dict[str, Any]) -> str:
         return CODE("nth_occurrence", word=p["word"], replacement=p["replacement"],
                     flags=f"{p['n']}g" if p["onward"] else str(p["n"]))
@@ -260,7 +344,7 @@ class SedTransforms(DrivenTask):
     tags = ("code", "programming", "sed", "shell", "text-processing")
     languages = ("bash",)
     toolchains = languages
-    version = 1
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -291,9 +375,13 @@ class SedTransforms(DrivenTask):
             if len({tuple(o) for o in outputs}) < config.tests or tuple(shown) in map(tuple, outputs) or not at_work \
                     or shown == example.splitlines():
                 return None
+            trimmed = [[line.rstrip() for line in o] for o in outputs]
+            if not all(any([line.rstrip() for line in slip(text)] != o for text, o in zip(inputs, trimmed))
+                       for slip in edit.slips(p)):
+                return None  # some plausible wrong script would pass every hidden input
             return example, inputs, outputs
 
-        example, inputs, outputs = retry(draw, attempts=60, what="hidden inputs the edit changes, all different")
+        example, inputs, outputs = retry(draw, attempts=200, what="hidden inputs the edit changes, all different")
         shown = "\n".join(edit.output(example, p))
         prompt = (
             f"Write a sed script. {edit.statement(p)}\n\nExample input:\n```\n{example.rstrip()}\n```\nExample "
