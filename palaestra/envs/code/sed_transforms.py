@@ -267,9 +267,10 @@ class DeleteBlocks(Edit):
         def strays_deleted(text: str) -> list[str]:  # every marker line deleted, inside a block or not
             return [line for line in self.output(text, p) if line not in (p["start"], p["stop"])]
 
-        return [lambda text: self.output(text, {**p, "inclusive": not p["inclusive"]}), prefixes] + (
-            [strays_deleted] if p["inclusive"] else []
-        )
+        def flipped(text: str) -> list[str]:  # the markers kept where deleted, and deleted where kept
+            return self.output(text, {**p, "inclusive": not p["inclusive"]})
+
+        return [flipped, prefixes, *([strays_deleted] if p["inclusive"] else [])]
 
     def script(self, p: dict[str, Any]) -> str:
         kind = "inclusive" if p["inclusive"] else "exclusive"
