@@ -98,7 +98,8 @@ _WORDS_ONLY = re.compile(r"[A-Za-z][A-Za-z ]+")
 
 
 def _clean(text: str) -> str:
-    s = simplify_latex(unify(text)).translate({ord("$"): None})
+    # "$" goes (math mode or currency), and with it LaTeX's escaped "\$" (currency: "-\$8.40" left "-\8.40")
+    s = simplify_latex(unify(text)).replace("\\$", "$").translate({ord("$"): None})
     return _SPACES.sub(" ", s).strip()
 
 

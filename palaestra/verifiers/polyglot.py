@@ -160,6 +160,7 @@ def read_program(answer: str, allowed: Sequence[str]) -> Program | str:
         return "no code found in the answer"
     if len(answer) > MAX_CODE_CHARS + 200:
         return f"the answer is longer than {MAX_CODE_CHARS} characters"
+    answer = answer.replace("\r\n", "\n")  # Windows line endings: a sed, awk or shell line must not end in "\r"
     blocks = fenced_blocks(answer)
     if blocks and not is_closing(_after_last_block(answer)):
         return "text after the last code block: the answer must hold only the program (remarks go outside it)"

@@ -321,3 +321,9 @@ def test_latex_degrees_read_as_the_degree_sign() -> None:
     for text in ("-1.75 °C", r"-1.75^\circ C", r"-1.75^{\circ}C", r"$-1.75^\circ\text{C}$", r"-1.75 \degree C"):
         assert read_number(text, units=table) == Fraction(-7, 4), text
     assert read_number(r"-1.75^\circ F", units=table) is None
+
+
+def test_latex_escaped_dollar_is_the_currency_sign() -> None:
+    # "-\$8.40" lost its "$" and kept the backslash, so every money reader refused it
+    assert read_exact(r"-\$8.40") == F(-42, 5) and read_exact(r"\$5") == 5 and read_exact(r"$\$12.50$") == F(25, 2)
+    assert read_exact(r"\$5 or \$6") is None and read_exact(r"\$5. No, \$6") is None

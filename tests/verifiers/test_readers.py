@@ -70,3 +70,10 @@ def test_expression_values_and_leaves() -> None:
     assert [leaf[1] for leaf in leaves(parse_expression("(75 - 25) * 3"))] == [75, 25, 3]
     assert parse_expression("1 + 2", operators=("*",)) is None
     assert evaluate_exact(parse_expression("1e3")) == 1000
+
+
+def test_a_program_with_windows_line_endings_reads_as_its_lines() -> None:
+    from palaestra.verifiers.polyglot import read_program
+
+    program = read_program("```sed\r\ns/a/b/\r\np\r\n```", ["sed"])
+    assert not isinstance(program, str) and program.code == "s/a/b/\np"

@@ -74,7 +74,7 @@ class Percentages(Task):
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         units = _UNITS[problem.data["unit"]]
-        value = read_exact(answer.replace("\\$", "$"), units=units or None, mixed=True, max_digits=60)
+        value = read_exact(answer, units=units or None, mixed=True, max_digits=60)
         if value is None:
             return Verdict.unparsed("not an exact number")
         return Verdict.judge(value == Fraction(problem.data["value"]), "wrong value")

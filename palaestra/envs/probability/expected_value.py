@@ -233,7 +233,7 @@ class ExpectedValue(Task):
         if not isinstance(answer, str):
             return Verdict.unparsed("expected an exact number")
         units = DOLLARS if "in dollars" in problem.prompt else None  # "-7/2 dollars" where dollars are asked
-        return verdict_exact(answer.replace("\\$", "").replace("$", ""), Fraction(problem.data["value"]), units)
+        return verdict_exact(answer, Fraction(problem.data["value"]), units)
 
     def difficulty(self, problem: Problem) -> float:
         """Reasoning steps (1 for a weighted mean ... 6 for strategies and three dice) plus the answer's
