@@ -93,20 +93,19 @@ def ion_configuration(symbol: str, charge: int) -> Configuration:
     """A cation loses electrons from the highest n (then highest l) first; an anion gains them by Aufbau."""
     if charge < 0:
         return aufbau(_table()[0].index(symbol) + 1 - charge)
-    left = dict(atom_configuration(symbol))
-    for _ in range(charge):
-        outer = max(left, key=lambda s: (int(s[0]), LETTERS.index(s[1])))
-        left[outer] -= 1
-        if left[outer] == 0:
-            del left[outer]
-    return left
+    return _ionised(atom_configuration(symbol), charge)
 
 
 def without_exceptions(symbol: str, charge: int) -> Configuration:
     """The slip of ignoring the Aufbau exceptions: the Madelung filling, and a cation taken from it."""
     if charge < 0:
         return ion_configuration(symbol, charge)
-    left = dict(aufbau(_table()[0].index(symbol) + 1))
+    return _ionised(aufbau(_table()[0].index(symbol) + 1), charge)
+
+
+def _ionised(atom: Configuration, charge: int) -> Configuration:
+    """``atom`` less ``charge`` electrons, each from the subshell of highest n (then highest l)."""
+    left = dict(atom)
     for _ in range(charge):
         outer = max(left, key=lambda s: (int(s[0]), LETTERS.index(s[1])))
         left[outer] -= 1

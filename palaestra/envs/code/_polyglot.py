@@ -24,7 +24,7 @@ import json
 import math
 import random
 import types
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -250,6 +250,28 @@ def join_cases(inputs: Sequence[str]) -> str:
     return f"{len(inputs)}\n" + "".join(inputs)
 
 
+def near_misses(params: dict[str, Any], keys: Iterable[str]) -> Iterator[dict[str, Any]]:
+    """``params`` with one of the integer parameters ``keys`` moved by one, each way: what a program that misreads
+    a stated constant (a bound "at least 2" read as 3, a gap or a distance off by one) computes."""
+    for key in keys:
+        for step in (-1, 1):
+            yield {**params, key: params[key] + step}
+
+
+def pins_constants(near: Iterable[dict[str, Any]], outputs: Callable[[dict[str, Any]], list[Any]],
+                   expected: list[Any]) -> bool:
+    """Whether the tests' results under every parameter set of ``near`` (see :func:`near_misses`) differ from
+    ``expected`` on some test, so that a program with a stated constant off by one fails; a set under which the
+    reference breaks (a bound past its range) counts as told apart."""
+    for params in near:
+        try:
+            if outputs(params) == expected:
+                return False
+        except (ArithmeticError, IndexError, KeyError, ValueError):
+            continue
+    return True
+
+
 def stdio_problem(
     rng: random.Random,
     template: StdioTemplate,
@@ -279,14 +301,9 @@ def _multi_test_problem(
     answers = [template.answer(case, params) for case in cases[: len(sizes)]]
     if len(set(answers)) < min(min_distinct, len(answers)):
         return None
-    for key in template.pinned:  # a stated constant off by one must fail some test
-        for step in (-1, 1):
-            near = {**params, key: params[key] + step}
-            try:
-                if [template.answer(case, near) for case in cases[: len(sizes)]] == answers:
-                    return None
-            except (ArithmeticError, IndexError, KeyError, ValueError):
-                continue
+    if not pins_constants(near_misses(params, template.pinned),  # a stated constant off by one must fail some test
+                          lambda near: [template.answer(case, near) for case in cases[: len(sizes)]], answers):
+        return None
     expected = [f"Case #{i}: {a}" if params["labelled"] else a for i, a in enumerate(answers, 1)]
     shown = _example_indices(inputs[: len(sizes)], expected, count=3 if large else 2)
     example_in = join_cases([inputs[i] for i in shown]).rstrip()

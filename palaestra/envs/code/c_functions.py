@@ -27,7 +27,14 @@ from typing import Any, ClassVar
 from palaestra.core import Problem, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
-from palaestra.envs.code._polyglot import SizedConfig, Template, TemplatedTask, convention
+from palaestra.envs.code._polyglot import (
+    SizedConfig,
+    Template,
+    TemplatedTask,
+    convention,
+    near_misses,
+    pins_constants,
+)
 from palaestra.envs.code.templates import ProgramTexts
 
 MASK = 0xFFFFFFFF
@@ -529,25 +536,6 @@ class Matrix(CTemplate):
         return f"{self.prototype(p)} {{\n{body}\n}}\n"
 
 
-def pins_constants(template: CTemplate, p: dict[str, Any], tests: list[list[Any]], expected: list[str]) -> bool:
-    """Whether the tests reject the function for every stated integer parameter moved by one (a bound ``at least
-    2`` read as 3, a distance or a rotation off by one): version 2; before, such a near miss passed ~25% of the
-    level-0 compact problems and ~20% of the level-2 tokens problems."""
-    for key, value in p.items():
-        if type(value) is not int:
-            continue
-        for step in (-1, 1):
-            near = {**p, key: value + step}
-            if template.statement(near) == template.statement(p):
-                continue  # a parameter the statement does not use
-            try:
-                if [template.expected(args, near) for args in tests] == expected:
-                    return False
-            except (ArithmeticError, IndexError, KeyError, ValueError):
-                continue
-    return True
-
-
 TEMPLATES: dict[str, CTemplate] = {t.name: t for t in (Compact(), Permute(), Bits(), Tokens(), Transform(), Merge(),
                                                        Matrix())}
 
@@ -560,7 +548,7 @@ class CFunctions(TemplatedTask):
     languages = ("c",)
     toolchains = languages
     templates = TEMPLATES
-    version = 2  # the tests reject every stated integer parameter moved by one (:func:`pins_constants`)
+    version = 2  # the tests reject every stated integer parameter moved by one (``pins_constants``)
 
     Config = SizedConfig
 
@@ -579,7 +567,12 @@ class CFunctions(TemplatedTask):
             p = template.params(rng)
             tests = [template.args(rng, p, rng.randint(2, config.max_size)) for _ in range(config.tests)]
             expected = [template.expected(args, p) for args in tests]
-            if len(set(expected)) < min(3, len(expected)) or not pins_constants(template, p, tests, expected):
+            # every stated integer parameter moved by one must fail some test (v1: an off-by-one distance passed
+            # ~25% of the level-0 compact problems, the tokens' length bound ~20% at level 2)
+            stated = [k for k, v in p.items() if type(v) is int]
+            near = (q for q in near_misses(p, stated) if template.statement(q) != template.statement(p))
+            if len(set(expected)) < min(3, len(expected)) or not pins_constants(
+                    near, lambda q: [template.expected(args, q) for args in tests], expected):
                 return None
             shown = sorted(range(len(tests)), key=lambda i: (len(expected[i]), i))
             shown = [i for i in shown if len(expected[i]) > 3][:2] or shown[:2]

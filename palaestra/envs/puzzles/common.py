@@ -269,6 +269,25 @@ def connected(cells: set[tuple[int, int]]) -> bool:
     return len(seen) == len(cells)
 
 
+def unit_singles(candidates: dict[tuple[int, int], set[int]], unit: Sequence[tuple[int, int]], n: int) -> bool:
+    """One pass of the two textbook rules over ``unit`` (a row, column or box of digits 1..``n``), in place on the
+    cells' candidate digits: a digit already placed is struck from the other cells (naked singles), and a digit with
+    one possible cell left goes there (hidden singles). Returns whether anything changed. The envs' declared
+    heuristics apply it until nothing does."""
+    changed = False
+    solved = {min(candidates[x]) for x in unit if len(candidates[x]) == 1}
+    for x in unit:
+        if len(candidates[x]) > 1 and candidates[x] & solved:
+            candidates[x] -= solved
+            changed = True
+    for digit in set(range(1, n + 1)) - solved:
+        spots = [x for x in unit if digit in candidates[x]]
+        if len(spots) == 1 and len(candidates[spots[0]]) > 1:
+            candidates[spots[0]] = {digit}
+            changed = True
+    return changed
+
+
 def lines(grid: Sequence[Sequence[object]], separator: str = "") -> str:
     """The grid as text, one row per line."""
     return "\n".join(separator.join(str(v) for v in row) for row in grid)

@@ -47,6 +47,7 @@ from palaestra.envs.puzzles.common import (
     latin_problem,
     lines,
     read_digits,
+    unit_singles,
     with_spaces,
 )
 from palaestra.generators.grids import random_regions
@@ -341,16 +342,8 @@ def _by_rules(n: int, cages: list) -> list[list[int]]:
                     cand[x] &= allowed[i]
                     progress = True
         for unit in units:
-            solved = {min(cand[x]) for x in unit if len(cand[x]) == 1}
-            for x in unit:
-                if len(cand[x]) > 1 and cand[x] & solved:
-                    cand[x] -= solved
-                    progress = True
-            for digit in set(range(1, n + 1)) - solved:
-                spots = [x for x in unit if digit in cand[x]]
-                if len(spots) == 1 and len(cand[spots[0]]) > 1:
-                    cand[spots[0]] = {digit}
-                    progress = True
+            if unit_singles(cand, unit, n):
+                progress = True
     return [[min(cand[(r, c)]) if len(cand[(r, c)]) == 1 else 0 for c in range(n)] for r in range(n)]
 
 

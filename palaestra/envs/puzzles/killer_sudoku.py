@@ -52,6 +52,7 @@ from palaestra.envs.puzzles.common import (
     lines,
     prune_clues,
     read_digits,
+    unit_singles,
     with_spaces,
 )
 from palaestra.generators.latin import sudoku_grid
@@ -308,16 +309,8 @@ def _by_rules(br: int, bc: int, puzzle: list[str], cages: list, sums: list[int])
                 if digit in cand[open_cells[0]]:
                     cand[open_cells[0]] = {digit}
                     progress = True
-            solved = {min(cand[x]) for x in unit if len(cand[x]) == 1}
-            for y in unit:
-                if len(cand[y]) > 1 and cand[y] & solved:
-                    cand[y] -= solved
-                    progress = True
-            for digit in set(range(1, n + 1)) - solved:
-                spots = [x for x in unit if digit in cand[x]]
-                if len(spots) == 1 and len(cand[spots[0]]) > 1:
-                    cand[spots[0]] = {digit}
-                    progress = True
+            if unit_singles(cand, unit, n):
+                progress = True
     return [[min(cand[(r, c)]) if len(cand[(r, c)]) == 1 else 0 for c in range(n)] for r in range(n)]
 
 
