@@ -269,6 +269,24 @@ def connected(cells: set[tuple[int, int]]) -> bool:
     return len(seen) == len(cells)
 
 
+def cage_tuples(candidates: dict[tuple[int, int], set[int]], cells: Sequence[tuple[int, int]],
+                tuples: Iterable[Sequence[int]]) -> bool:
+    """The cage rule of the textbook, in place: each cell of a cage keeps only the digits that some allowed tuple
+    (digits in the order of ``cells``) still fitting every cell's candidates puts there. Returns whether anything
+    changed."""
+    allowed: list[set[int]] = [set() for _ in cells]
+    for digits in tuples:
+        if all(v in candidates[x] for v, x in zip(digits, cells)):
+            for i, v in enumerate(digits):
+                allowed[i].add(v)
+    changed = False
+    for i, x in enumerate(cells):
+        if candidates[x] - allowed[i]:
+            candidates[x] &= allowed[i]
+            changed = True
+    return changed
+
+
 def unit_singles(candidates: dict[tuple[int, int], set[int]], unit: Sequence[tuple[int, int]], n: int) -> bool:
     """One pass of the two textbook rules over ``unit`` (a row, column or box of digits 1..``n``), in place on the
     cells' candidate digits: a digit already placed is struck from the other cells (naked singles), and a digit with

@@ -43,6 +43,7 @@ from palaestra.envs.puzzles.common import (
     PROOF_BUDGET,
     BudgetExhausted,
     ProofSolver,
+    cage_tuples,
     latin_cnf,
     latin_problem,
     lines,
@@ -332,15 +333,8 @@ def _by_rules(n: int, cages: list) -> list[list[int]]:
     while progress:
         progress = False
         for cells, tuples in shaped:
-            allowed: list[set[int]] = [set() for _ in cells]
-            for digits in tuples:
-                if all(v in cand[x] for v, x in zip(digits, cells)):
-                    for i, v in enumerate(digits):
-                        allowed[i].add(v)
-            for i, x in enumerate(cells):
-                if cand[x] - allowed[i]:
-                    cand[x] &= allowed[i]
-                    progress = True
+            if cage_tuples(cand, cells, tuples):
+                progress = True
         for unit in units:
             if unit_singles(cand, unit, n):
                 progress = True

@@ -43,6 +43,7 @@ from palaestra.envs.puzzles.common import (
     PROOF_BUDGET,
     BudgetExhausted,
     ProofSolver,
+    cage_tuples,
     changed_given,
     grid_corruptions,
     grid_spellings,
@@ -289,16 +290,10 @@ def _by_rules(br: int, bc: int, puzzle: list[str], cages: list, sums: list[int])
             key = tuple(len(cand[x]) for x in cells)
             if seen.get(k) == key:  # candidates only shrink: the same sizes mean nothing changed since
                 continue
-            allowed: list[set[int]] = [set() for _ in cells]
-            for digits in _combinations(n, len(cells), total):
-                for placed in itertools.permutations(digits):
-                    if all(v in cand[x] for v, x in zip(placed, cells)):
-                        for i, v in enumerate(placed):
-                            allowed[i].add(v)
-            for i, x in enumerate(cells):
-                if cand[x] - allowed[i]:
-                    cand[x] &= allowed[i]
-                    progress = True
+            orders = (placed for digits in _combinations(n, len(cells), total)
+                      for placed in itertools.permutations(digits))
+            if cage_tuples(cand, cells, orders):
+                progress = True
             seen[k] = tuple(len(cand[x]) for x in cells)
         for unit, caged in zip(units, inside):
             rest = set(unit) - {x for k in caged for x in cage_cells[k]}
