@@ -227,6 +227,24 @@ def test_bash_oneliners_hidden_inputs_tell_slips_apart(level: int) -> None:
             assert any(slip(text) != out for text, out in zip(data["inputs"], data["expected"])), seed
 
 
+def _assert_near_misses_fail(template, data, output, where) -> None:  # type: ignore[no-untyped-def]
+    """Every stated integer parameter moved by one (written out here, not through the env's own check) changes some
+    hidden test's result."""
+    p = data["params"]
+    for key, value in p.items():
+        if type(value) is not int:
+            continue
+        for step in (-1, 1):
+            near = {**p, key: value + step}
+            if template.statement(near) == template.statement(p):
+                continue
+            try:
+                got = [output(args, near) for args in data["tests"]]
+            except (ArithmeticError, IndexError, KeyError, ValueError):
+                continue
+            assert got != data["expected"], (*where, data["template"], key, step)
+
+
 @pytest.mark.parametrize("level", [0, 1, 2])
 def test_c_functions_tests_reject_constants_moved_by_one(level: int) -> None:
     """With 5-6 hidden tests, the function for a stated integer moved by one (compact's distance d, tokens' 'at
@@ -234,19 +252,8 @@ def test_c_functions_tests_reject_constants_moved_by_one(level: int) -> None:
     task = _task("code/c_functions")
     for seed in range(40):
         data = task.sample(level, seed).data
-        template, p = task.templates[data["template"]], data["params"]
-        for key, value in p.items():
-            if type(value) is not int:
-                continue
-            for step in (-1, 1):
-                near = {**p, key: value + step}
-                if template.statement(near) == template.statement(p):
-                    continue
-                try:
-                    got = [template.expected(args, near) for args in data["tests"]]
-                except (ArithmeticError, IndexError, KeyError, ValueError):
-                    continue
-                assert got != data["expected"], (level, seed, data["template"], key, step)
+        template = task.templates[data["template"]]
+        _assert_near_misses_fail(template, data, lambda args, near: template.expected(args, near), (level, seed))
 
 
 def test_lua_functions_min_length_off_by_one_rejected_in_sandbox() -> None:
@@ -271,19 +278,8 @@ def test_lua_functions_tests_reject_constants_moved_by_one(level: int) -> None:
     task = _task("code/lua_functions")
     for seed in range(40):
         data = task.sample(level, seed).data
-        template, p = TEMPLATES[data["template"]], data["params"]
-        for key, value in p.items():
-            if type(value) is not int:
-                continue
-            for step in (-1, 1):
-                near = {**p, key: value + step}
-                if template.statement(near) == template.statement(p):
-                    continue
-                try:
-                    got = [encode(template.result(args, near)) for args in data["tests"]]
-                except (ArithmeticError, IndexError, KeyError, ValueError):
-                    continue
-                assert got != data["expected"], (level, seed, data["template"], key, step)
+        template = TEMPLATES[data["template"]]
+        _assert_near_misses_fail(template, data, lambda args, near: encode(template.result(args, near)), (level, seed))
 
 
 def _stdio_cases(task, level: int, seed: int):  # type: ignore[no-untyped-def]
