@@ -112,13 +112,18 @@ def test_snake_random_legal_play_loses_at_the_top_level() -> None:
 POKER = "games/video_poker"
 
 
-def poker_problem(cards: list[str]) -> Problem:
-    """One hand on the 20-card deck (tens to aces) with its hold values computed by the env."""
+JACKS_OR_BETTER = {"royal flush": 250, "straight flush": 50, "four of a kind": 25, "full house": 9, "flush": 6,
+                   "straight": 4, "three of a kind": 3, "two pair": 2}
+
+
+def poker_problem(cards: list[str], low: str = "T") -> Problem:
+    """One hand on the deck from ``low`` to aces, paid as jacks or better, with its values computed by the env."""
     from palaestra.envs.games import video_poker
 
-    values = video_poker._hold_values("T", cards)
-    data = {"low": "T", "hands": [{"cards": cards, "values": values}], "best": max(values),
-            "random": sum(values) / 32}
+    values = video_poker._hold_values(low, cards, video_poker._pay_vector(JACKS_OR_BETTER, "J"))
+    rules = max(values[video_poker._mask(rule(cards, "J"))] for rule in video_poker.RULES.values())
+    data = {"low": low, "pays": JACKS_OR_BETTER, "pair_from": "J", "hands": [{"cards": cards, "values": values}],
+            "best": max(values), "random": sum(values) / 32, "rules": rules}
     return Problem(env_id=POKER, level=0, seed=0, data=data)
 
 
@@ -128,16 +133,20 @@ def test_video_poker_hold_values_match_a_brute_force_enumeration() -> None:
     from palaestra.envs.games import video_poker
 
     cards = ["Th", "Jh", "Qh", "Kc", "Kd"]
-    values = video_poker._hold_values("T", cards)
-    assert values[31] == 1  # holding everything: a pair of kings pays 1
-    rest = [c for c in video_poker._deck("T") if c not in cards]
-    for hold in ((0, 1, 2), (3, 4), ()):
-        finals = [[cards[i] for i in hold] + list(extra) for extra in combinations(rest, 5 - len(hold))]
-        expected = sum(video_poker.PAY.get(video_poker._category(f) or "", 0) for f in finals) / len(finals)
-        assert abs(values[sum(1 << i for i in hold)] - expected) < 1e-9
-    assert video_poker._category(["Ts", "Js", "Qs", "Ks", "As"]) == "royal flush"
-    assert video_poker._category(["Tc", "Jd", "Qs", "Ks", "Ah"]) == "straight"
-    assert video_poker._category(["Tc", "Td", "Qs", "Ks", "Ah"]) is None  # a pair of tens does not pay
+    for pays, pair_from in ((JACKS_OR_BETTER, "J"), ({**JACKS_OR_BETTER, "flush": 2, "two pair": 1}, "Q")):
+        vector = video_poker._pay_vector(pays, pair_from)
+        values = video_poker._hold_values("T", cards, vector)
+        assert values[31] == 1  # holding everything: a pair of kings pays 1 (jacks or queens or better)
+        rest = [c for c in video_poker._deck("T") if c not in cards]
+        for hold in ((0, 1, 2), (3, 4), (), (1,)):
+            finals = [[cards[i] for i in hold] + list(extra) for extra in combinations(rest, 5 - len(hold))]
+            paid = [video_poker._kind_paid(f, pair_from) for f in finals]
+            expected = sum(pays.get(name, 1) if name else 0 for name in paid) / len(finals)
+            assert abs(values[sum(1 << i for i in hold)] - expected) < 1e-9
+    assert video_poker._kind_paid(["Ts", "Js", "Qs", "Ks", "As"], "J") == "royal flush"
+    assert video_poker._kind_paid(["Tc", "Jd", "Qs", "Ks", "Ah"], "J") == "straight"
+    assert video_poker._kind_paid(["Tc", "Td", "Qs", "Ks", "Ah"], "J") is None  # a pair of tens does not pay
+    assert video_poker._kind_paid(["Jc", "Jd", "Qs", "Ks", "Ah"], "Q") is None  # nor jacks when queens are needed
 
 
 def test_video_poker_reads_holds_by_position_or_name_and_refuses_others() -> None:
@@ -152,18 +161,21 @@ def test_video_poker_reads_holds_by_position_or_name_and_refuses_others() -> Non
         assert not outcome.verdict.parsed and outcome.state == state
 
 
-def test_video_poker_scores_expected_values_not_the_draw() -> None:
+def test_video_poker_scores_expected_values_against_the_rules_of_thumb() -> None:
     source = make_source(POKER)
-    problem = poker_problem(["Th", "Jh", "Qh", "Kc", "Kd"])
+    problem = poker_problem(["Kh", "Ac", "Tc", "9d", "Jh"], low="9")
     state = source.initial_state(problem)
     best = source.play(problem, state, source.oracle(problem, state))
-    assert best.verdict.reward == 1.0 and best.verdict.correct
-    pat = source.play(problem, state, "hold all")  # a sure 1, below a random hold's expected 1.97 on this deck
-    values = problem.data["hands"][0]["values"]
-    assert values[31] < problem.data["random"] and pat.verdict.reward == 0.0
-    some = source.play(problem, state, "hold Kc Kd")  # between: scored by its expected value, whatever comes
-    expected = (values[0b11000] - problem.data["random"]) / (problem.data["best"] - problem.data["random"])
-    assert abs(some.verdict.reward - max(0.0, min(1.0, expected))) < 1e-9
+    assert best.verdict.reward == 1.0 and best.verdict.correct and source.oracle(problem, state) == "hold 1 5"
+    values, data = problem.data["hands"][0]["values"], problem.data
+    assert data["rules"] < data["best"]  # no rule of thumb holds Kh Jh, the best hold here
+    suited = source.play(problem, state, "hold Ac Tc")  # a rule's hold (two suited cards ten or higher): the zero
+    assert values[0b00110] <= data["rules"] and suited.verdict.reward == 0.0
+    for mask in range(32):  # any hold: scored by its expected value, whatever comes
+        reward = source.play(problem, state, "hold " + (" ".join(str(i + 1) for i in range(5) if mask >> i & 1)
+                                                        or "none")).verdict.reward
+        expected = (values[mask] - data["rules"]) / (data["best"] - data["rules"])
+        assert abs(reward - max(0.0, min(1.0, expected))) < 1e-9
 
 
 @pytest.mark.parametrize("level", range(5))
