@@ -72,6 +72,7 @@ from importlib import resources
 from typing import Any
 
 from palaestra.core.problem import Verdict
+from palaestra.verifiers.fences import after_last_block, fenced_blocks
 from palaestra.verifiers.normalize import is_closing
 from palaestra.verifiers.verdict_cache import ReportCache, key_of, program_key
 
@@ -91,7 +92,7 @@ def extract_code(answer: str, function: str | None = None) -> str | None:
     """The program in an answer; ``None`` when empty.
 
     The last fenced ``python`` block (or unlabelled one; the last fenced block of any language
-    when none is), else the whole text. With ``function``, the last such block that defines it
+    when none is; fences as :mod:`palaestra.verifiers.fences` reads them, backticks or tildes), else the whole text. With ``function``, the last such block that defines it
     (so a usage example after the solution does not replace it). Common indentation is removed.
     Reading is linear in the answer's length (no regular expression over it). Text after the last
     fence other than closing punctuation (a remark, a retraction) leaves the answer unread, by the
@@ -100,7 +101,7 @@ def extract_code(answer: str, function: str | None = None) -> str | None:
     if not isinstance(answer, str):
         return None
     blocks = fenced_blocks(answer)
-    if blocks and not is_closing(text_after_fences(answer)):
+    if blocks and not is_closing(after_last_block(answer)):
         return None
     if blocks:
         python = [code for lang, code in blocks if lang in ("python", "py", "python3", "")]
@@ -113,47 +114,6 @@ def extract_code(answer: str, function: str | None = None) -> str | None:
         code = answer
     code = textwrap.dedent(code.strip("\n"))
     return code if code.strip() else None
-
-
-def fenced_blocks(text: str) -> list[tuple[str, str]]:
-    """``(language, body)`` of every ```` ``` ```` fence: the opening fence ends its line (its first word
-    is the language), the block ends at the next ```` ``` ```` or, unterminated, at the end of the text."""
-    blocks = []
-    pos = 0
-    while pos < len(text):
-        start = text.find("```", pos)
-        line_end = text.find("\n", start + 3) if start >= 0 else -1
-        if line_end < 0:
-            break
-        info = text[start + 3:line_end].lstrip(" \t")
-        language = info[: next((i for i, c in enumerate(info) if not (c.isascii() and (c.isalnum() or c in "_+.-"))),
-                               len(info))]
-        end = text.find("```", line_end + 1)
-        blocks.append((language.lower(), text[line_end + 1:] if end < 0 else text[line_end + 1:end]))
-        pos = len(text) if end < 0 else end + 3
-    return blocks
-
-
-def text_after_fences(text: str) -> str:
-    r"""The text after the last closing ```` ``` ```` of ``text`` (empty when the last block is unclosed).
-
-    >>> text_after_fences("```\nx = 1\n```\nDone."), text_after_fences("no fence")
-    ('\nDone.', '')
-    """
-    opened, pos, after = False, 0, ""
-    while True:
-        found = text.find("```", pos)
-        if found < 0:
-            return after if not opened else ""
-        if opened:
-            after = text[found + 3 :]
-            opened = False
-        else:
-            line_end = text.find("\n", found + 3)
-            if line_end < 0:
-                return ""
-            opened, found = True, line_end - 3
-        pos = found + 3
 
 
 def _defines(code: str, function: str) -> bool:
@@ -579,7 +539,7 @@ def report_for_answer(answer: str, data: Mapping[str, Any]) -> CodeReport:
     code = extract_code(answer, function if kind == "function" else None)
     if code is None:
         failure = "no code found in the answer"
-        if fenced_blocks(answer) and not is_closing(text_after_fences(answer)):
+        if fenced_blocks(answer) and not is_closing(after_last_block(answer)):
             failure = "text after the code block: the answer must hold only the program (remarks go outside it)"
         return CodeReport(kind, total=len(tests), failure=failure, parsed=False)
     budget = Budget(

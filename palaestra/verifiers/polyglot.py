@@ -65,6 +65,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core.problem import Verdict
+from palaestra.verifiers.fences import after_last_block, fenced_blocks
 from palaestra.verifiers.normalize import is_closing
 from palaestra.verifiers.verdict_cache import ReportCache, key_of, program_key
 
@@ -106,48 +107,6 @@ class Program:
     code: str
 
 
-def fenced_blocks(text: str) -> list[tuple[str, str]]:
-    """``(label, code)`` of every fenced block (```` ``` ```` or ``~~~``), in order; the label is the
-    first word of the info string, lowercased. An unclosed last block runs to the end. Linear time."""
-    blocks: list[tuple[str, str]] = []
-    opener: str | None = None
-    label, body = "", []  # type: tuple[str, list[str]]
-    for line in text.split("\n"):
-        stripped = line.strip()
-        if opener is None:
-            if stripped.startswith(("```", "~~~")):
-                mark = stripped[0]
-                fence_len = len(stripped) - len(stripped.lstrip(mark))
-                opener = mark * fence_len
-                info = stripped[fence_len:].strip()
-                label, body = (info.split()[0].lower() if info else ""), []
-        elif stripped.startswith(opener) and not stripped.lstrip(opener[0]).strip():
-            blocks.append((label, "\n".join(body)))
-            opener = None
-        else:
-            body.append(line)
-    if opener is not None:
-        blocks.append((label, "\n".join(body)))
-    return blocks
-
-
-def _after_last_block(text: str) -> str:
-    """The lines after the last closed fence (empty when the last block is unclosed), as in :func:`fenced_blocks`."""
-    opener: str | None = None
-    after: list[str] = []
-    for line in text.split("\n"):
-        stripped = line.strip()
-        if opener is None:
-            if stripped.startswith(("```", "~~~")):
-                mark = stripped[0]
-                opener, after = mark * (len(stripped) - len(stripped.lstrip(mark))), []
-            else:
-                after.append(line)
-        elif stripped.startswith(opener) and not stripped.lstrip(opener[0]).strip():
-            opener = None
-    return "" if opener is not None else "\n".join(after)
-
-
 def labels_text(allowed: Sequence[str]) -> str:
     """How the prompt names the accepted labels: ```` ```python ````, ```` ```c ```` or ..."""
     marks = [f"```{lang}" for lang in allowed]
@@ -162,7 +121,7 @@ def read_program(answer: str, allowed: Sequence[str]) -> Program | str:
         return f"the answer is longer than {MAX_CODE_CHARS} characters"
     answer = answer.replace("\r\n", "\n")  # Windows line endings: a sed, awk or shell line must not end in "\r"
     blocks = fenced_blocks(answer)
-    if blocks and not is_closing(_after_last_block(answer)):
+    if blocks and not is_closing(after_last_block(answer)):
         return "text after the last code block: the answer must hold only the program (remarks go outside it)"
     labelled = [(FENCE_LABELS.get(label), code) for label, code in blocks]
     chosen = [(lang, code) for lang, code in labelled if lang in allowed]
