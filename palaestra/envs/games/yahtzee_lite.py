@@ -1,4 +1,4 @@
-"""Yahtzee lite: a solo dice game with a few scoring categories, scored against the best strategy's score.
+"""Yahtzee lite: a solo dice game with a few scoring categories, scored by the expected points the moves give up.
 
 The player has ``dice`` six-sided dice and one turn per category. Each turn starts with a roll of all the
 dice; the player may reroll any of them twice (one move per reroll: ``keep 6 6``, ``keep none``), then
@@ -10,14 +10,36 @@ and 4, 5 or 6 categories.
 
 The dice are drawn with the problem: for each turn and each of its three rolls a row of ``dice`` faces;
 a roll that throws ``m`` dice shows the first ``m`` faces of its row, so a replay meets the same dice and
-every strategy faces the same luck. The reward, paid when the game ends, is regret-normalised
-(:func:`palaestra.core.multiturn.regret_reward`): ``best`` is the score the optimal strategy (an exact
-dynamic programme over the categories left, the dice and the rerolls left, maximising the expected
-total) reaches on these very dice, so the oracle, which plays that strategy, scores exactly 1, and a
-lucky game that beats it is clipped to 1. The zero, ``baseline``, is the lowest whole score at least
-uniformly random legal play's exact expected total at which random play's exact score distribution
-averages a reward of at most ``RANDOM_REWARD`` against the optimal strategy's expected total. The
-dynamic programmes are memoised per (dice, categories) in the process. An unreadable or illegal move
+every strategy faces the same luck.
+
+The reward judges the decisions, not the luck of the dice. An exact dynamic programme over the categories
+left, the dice and the rerolls left gives every position's optimal expected final total ``V`` and every
+move's ``Q`` (the expected final total after that move, played optimally from there). Each move gives up
+``V - Q >= 0`` expected points, and ``given_up`` sums them over the game (its expectation under any
+strategy is the optimal expected total minus that strategy's expected total, so luck cancels out). The
+zero, ``allowed``, is per game: the least that any rule of :data:`SIMPLE_RULES` gives up when played on these
+very dice. The family crosses nine ways of choosing dice to keep (never reroll, reroll all, keep the most
+common face, keep sixes, keep sixes and fives, keep 4s to 6s, keep a pair or else the highest die, chase a
+straight while it is open else the most common face or else sixes and fives) with four stopping rules (reroll
+while allowed, or score at once when the dice already score at least 15, 20 or 25) and two ways to score (the
+open category scoring most, ties to the listed order, or ties and zeros to the least valuable category
+first); the kit plays the ones in :data:`DECLARED_RULES` as the env's heuristics. The reward, paid when the game
+ends, is
+:func:`palaestra.core.multiturn.regret_reward` ``(-given_up, -allowed, 0)`` = ``clip(1 - given_up / allowed,
+0, 1)`` (both rounded to 6 decimals): the oracle, which plays the optimal strategy, gives up nothing and
+scores 1; every simple rule of the family scores exactly 0 on every game; uniformly random legal play gives up
+far more and scores 0. A near-optimal player still earns a fair share: the optimal moves but the category scoring
+most in the last three turns averages 0.5-0.8 per level, and the optimal rerolls with the category scoring
+most in every turn 0.4-0.6 (0.25 at level 4, where that scoring gives up about 7 expected points, over half of
+what the best simple rule gives up on average). The zero is per game rather than the best rule's exact expected
+loss because one game's loss spreads widely about its mean: against a constant zero the rules scored 0.25-0.4
+on their lucky games. Dice on which some simple rule gives up less than ``MIN_ALLOWED`` points are redrawn
+(bounded; about a third at level 0, a few at the top), so the scale is never a knife edge. A hand-built
+problem without ``allowed`` has it computed at scoring. In version 1 the zero was set from uniformly random
+legal play's score distribution and the reward compared the dice total with the optimal strategy's total on
+these dice; any sensible rule beat random play by far (keeping toward a straight, else the most common face,
+scored 0.70 at level 4). ``random_mean`` (random play's exact expected total) stays in the data for reference.
+The dynamic programmes are memoised per (dice, categories) in the process. An unreadable or illegal move
 (a die not showing, a used category, a reroll after two) is refused; the turn budget allows ``SLIPS``.
 
 The difficulty measure is three times the dice times the categories (the room for choices) plus the number
@@ -31,15 +53,17 @@ import itertools
 import random
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from math import factorial
 from typing import Any
 
-from palaestra.core import MultiTurnTask, Outcome, Policy, Problem, Verdict, register, regret_reward
+from palaestra.core import MultiTurnTask, Outcome, Policy, Problem, Verdict, register, regret_reward, retry
 from palaestra.envs.games.common import MAX_MOVE_CHARS
 from palaestra.verifiers.normalize import read_answer
 
-RANDOM_REWARD = 0.05  # the zero is set so that uniformly random legal play averages at most this
+MIN_ALLOWED = 0.5  # dice on which some simple rule gives up fewer expected points than this are redrawn
+DRAWS = 60  # attempts at such dice (at level 0 about a third are redrawn)
 SLIPS = 2
 REROLLS = 2
 CATEGORIES = ("sixes", "fives", "chance", "all same", "straight", "three of a kind")
@@ -69,6 +93,9 @@ def category_score(category: str, dice: Dice) -> int:
     return sum(dice) if max(counts.values()) >= 3 else 0  # three of a kind
 
 
+_points = functools.lru_cache(maxsize=None)(category_score)  # by (category, sorted dice), for the hot loops
+
+
 @register
 class YahtzeeLite(MultiTurnTask):
     id = "games/yahtzee_lite"
@@ -85,16 +112,25 @@ class YahtzeeLite(MultiTurnTask):
 
     presets = (Config(2, 3), Config(2, 4), Config(3, 4), Config(3, 5), Config(3, 6))
     bounded = "the categories are a fixed list of six"
+    version = 2  # v2: the reward sums the expected points each move gives up; the zero is the best simple rule's
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         categories = CATEGORIES[:config.categories]
-        rolls = [[[rng.randint(1, 6) for _ in range(config.dice)] for _ in range(REROLLS + 1)]
-                 for _ in range(len(categories))]
         tables = _tables(config.dice, categories)
-        data: dict[str, Any] = {"dice": config.dice, "categories": list(categories), "rolls": rolls}
+
+        def draw() -> dict[str, Any] | None:
+            rolls = [[[rng.randint(1, 6) for _ in range(config.dice)] for _ in range(REROLLS + 1)]
+                     for _ in range(len(categories))]
+            data: dict[str, Any] = {"dice": config.dice, "categories": list(categories), "rolls": rolls}
+            allowed, rule = _simple_best(data)
+            if allowed < MIN_ALLOWED:
+                return None
+            return {**data, "allowed": allowed, "simple_rule": rule}
+
+        data = retry(draw, attempts=DRAWS, what="dice on which every simple rule gives up points")
         best, moves = _optimal_game(data)
-        data.update(best=best, baseline=tables.baseline, optimal_mean=round(tables.optimal_mean, 6),
-                    random_mean=round(tables.random_mean, 6), optimal_moves=moves)
+        data.update(best=best, optimal_mean=round(tables.optimal_mean, 6), random_mean=round(tables.random_mean, 6),
+                    optimal_moves=moves)
         prompt = (
             f"Let's play a solo dice game with {config.dice} six-sided dice and these categories, each used once: "
             + "; ".join(_RULES[c] for c in categories) + ". "
@@ -102,9 +138,13 @@ class YahtzeeLite(MultiTurnTask):
             "per move: write which dice to keep by their faces, for example: keep 6 6 (or keep none, or keep "
             "all); the others are rolled again. Then score the dice in a category you have not used, for "
             "example: score chance; that ends the turn, and the game ends when every category is used. Your "
-            "result is your total: 0 up to a baseline set so that uniformly random legal moves average a result "
-            "of at most 0.05, rising evenly to 1 at the total the best strategy (the one with the highest "
-            "expected total) reaches with these same dice.\n\n"
+            "result judges your decisions, not the luck of the dice: each move is compared with the best move "
+            "in its position (the one with the highest expected final total, computed exactly), and the "
+            "expected points your moves give up are added up. You score 1 when you give up none, falling "
+            "evenly to 0 when you give up as many as the best of a family of simple rules gives up on these "
+            "same dice (rules such as never rerolling, rerolling all, keeping the most common face, keeping "
+            "sixes and fives, keeping high dice or chasing a straight, each scoring the open category that "
+            "scores most).\n\n"
             f"{_situation(data, _start(data))}"
         )
         return Problem(prompt=prompt, answer=None, data=data)
@@ -133,6 +173,7 @@ class YahtzeeLite(MultiTurnTask):
             if Counter(kept) - Counter(state["showing"]):
                 return Outcome.invalid(state, "keep only dice that are showing")
             after = _reroll(data, state, kept)
+            after["given_up"] = state["given_up"] + _loss(data, state, "keep", kept)
             return Outcome.goes_on(after, f"You keep {_faces(kept) or 'none'} and roll again.\n"
                                           f"{_situation(data, after)}")
         category = value
@@ -140,13 +181,18 @@ class YahtzeeLite(MultiTurnTask):
             return Outcome.invalid(state, f"{category} is not an open category")
         points = category_score(category, _as_dice(state["showing"]))
         after = _scored(data, state, category, points)
+        after["given_up"] = state["given_up"] + _loss(data, state, "score", category)
         said = f"You score {points} in {category}. Total: {after['total']}."
         if not after["open"]:
-            reward = regret_reward(after["total"], data["baseline"], data["best"])
-            verdict = Verdict(reward, after["total"] >= data["best"], True,
-                              f"total {after['total']}, best strategy {data['best']}")
-            return Outcome(after, verdict, f"{said} The game is over (the best strategy scores {data['best']} "
-                                           f"with these dice).", True)
+            given_up = round(after["given_up"], 6)
+            allowed = data["allowed"] if "allowed" in data else _simple_best(data)[0]  # drawn problems carry it
+            reward = regret_reward(-given_up, -allowed, 0.0)
+            verdict = Verdict(reward, given_up <= 0, True,
+                              f"total {after['total']}, gave up {given_up:.3f} expected points; the best simple "
+                              f"rule gave up {allowed:.3f}")
+            return Outcome(after, verdict, f"{said} The game is over: your moves gave up {given_up:.2f} expected "
+                                           f"points against the best strategy; the best simple rule on these dice "
+                                           f"gave up {allowed:.2f}.", True)
         return Outcome.goes_on(after, f"{said}\n{_situation(data, after)}")
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
@@ -161,11 +207,9 @@ class YahtzeeLite(MultiTurnTask):
         return moves
 
     def heuristics(self) -> dict[str, Policy]:
-        def best_now(problem: Problem, state: Any, history: Any, rng: random.Random) -> str:
-            dice = _as_dice(state["showing"])
-            return "score " + max(state["open"], key=lambda c: category_score(c, dice))
-
-        return {"score the best open category at once": best_now}
+        named = {"score the best open category at once": "never reroll; score the most"}
+        named.update((name, name) for name in DECLARED_RULES)
+        return {label: _as_policy(SIMPLE_RULES[name]) for label, name in named.items()}
 
 
 def read_move(move: str) -> tuple[str, Any] | None:
@@ -212,7 +256,7 @@ def _as_dice(faces: list[int]) -> Dice:
 
 def _start(data: dict[str, Any]) -> dict[str, Any]:
     return {"turn": 0, "rerolls": REROLLS, "showing": sorted(data["rolls"][0][0]), "open": list(data["categories"]),
-            "total": 0}
+            "total": 0, "given_up": 0.0}
 
 
 def _reroll(data: dict[str, Any], state: dict[str, Any], kept: Dice) -> dict[str, Any]:
@@ -224,7 +268,8 @@ def _reroll(data: dict[str, Any], state: dict[str, Any], kept: Dice) -> dict[str
 def _scored(data: dict[str, Any], state: dict[str, Any], category: str, points: int) -> dict[str, Any]:
     turn, left = state["turn"] + 1, [c for c in state["open"] if c != category]
     showing = sorted(data["rolls"][turn][0]) if left else []
-    return {"turn": turn, "rerolls": REROLLS, "showing": showing, "open": left, "total": state["total"] + points}
+    return {"turn": turn, "rerolls": REROLLS, "showing": showing, "open": left, "total": state["total"] + points,
+            "given_up": state["given_up"]}
 
 
 def _situation(data: dict[str, Any], state: dict[str, Any]) -> str:
@@ -264,7 +309,6 @@ class _Tables:
     after_throw: Any  # (open categories, dice kept, rerolls) -> the same once the dice not kept are thrown
     optimal_mean: float
     random_mean: float
-    baseline: int
 
 
 @functools.lru_cache(maxsize=16)
@@ -309,11 +353,7 @@ def _tables(dice: int, categories: tuple[str, ...]) -> _Tables:
     optimal_mean = future(everything)
     spread = game_spread(everything)
     random_mean = sum(total * chance for total, chance in spread)
-    baseline = -int(-random_mean // 1)
-    while baseline < optimal_mean and sum(chance * regret_reward(total, baseline, optimal_mean)
-                                          for total, chance in spread) > RANDOM_REWARD:
-        baseline += 1
-    return _Tables(value, after_throw, optimal_mean, random_mean, baseline)
+    return _Tables(value, after_throw, optimal_mean, random_mean)
 
 
 @functools.lru_cache(maxsize=None)
@@ -382,3 +422,128 @@ def _optimal_game(data: dict[str, Any]) -> tuple[int, int]:
         else:
             state = _scored(data, state, value, category_score(value, _as_dice(state["showing"])))
     return state["total"], moves
+
+
+def _loss(data: dict[str, Any], state: dict[str, Any], kind: str, value: Any) -> float:
+    """The expected points the move (``"keep"`` and the dice kept, or ``"score"`` and a category) gives up against
+    the best move in ``state``: the optimal expected total from the position minus the one after the move."""
+    return _move_loss(data["dice"], tuple(data["categories"]), frozenset(state["open"]), _as_dice(state["showing"]),
+                      state["rerolls"], kind, value)
+
+
+@functools.lru_cache(maxsize=1 << 16)  # bounded: the positions and moves of all levels would be some 10^6
+def _move_loss(dice: int, categories: tuple[str, ...], open_: frozenset[str], showing: Dice, rerolls: int, kind: str,
+               value: Any) -> float:
+    """:func:`_loss` by position (memoised: the simple rules played at generation meet the same positions often)."""
+    tables = _tables(dice, categories)
+    if kind == "keep":
+        after = tables.after_throw(open_, value, rerolls - 1)
+    else:
+        rest = open_ - {value}
+        after = _points(value, showing) + (tables.after_throw(rest, (), REROLLS) if rest else 0.0)
+    return max(0.0, tables.value(open_, showing, rerolls) - after)
+
+
+# --- the simple rules: the zero of the reward --------------------------------------------------------------
+
+Rule = Callable[[frozenset[str], Dice, int], tuple[str, Any]]  # (open, dice showing, rerolls) -> a move
+DUMP_ORDER = ("all same", "straight", "three of a kind", "fives", "sixes", "chance")  # least valuable first
+
+
+def _most_common(open_: frozenset[str], dice: Dice) -> Dice:
+    face = max(set(dice), key=lambda f: (dice.count(f), f))
+    return tuple(f for f in dice if f == face)
+
+
+def _toward_straight(dice: Dice) -> Dice:
+    """The most distinct faces that fit in one straight (the higher straight on a tie)."""
+    best: Dice = ()
+    for low in range(7 - len(dice), 0, -1):
+        kept = tuple(sorted({f for f in dice if low <= f < low + len(dice)}))
+        best = kept if len(kept) > len(best) else best
+    return best
+
+
+def _fives_up(open_: frozenset[str], dice: Dice) -> Dice:
+    return tuple(f for f in dice if f >= 5)
+
+
+_KEEP_RULES: dict[str, Callable[[frozenset[str], Dice], Dice | None]] = {
+    "never reroll": lambda open_, dice: None,
+    "reroll all": lambda open_, dice: (),
+    "keep the most common face": _most_common,
+    "keep sixes": lambda open_, dice: tuple(f for f in dice if f == 6),
+    "keep sixes and fives": _fives_up,
+    "keep 4 to 6": lambda open_, dice: tuple(f for f in dice if f >= 4),
+    "keep a pair or else the highest die": lambda open_, dice: (
+        _most_common(open_, dice) if len(set(dice)) < len(dice) else (max(dice),)),
+    "chase a straight while open, else the most common face": lambda open_, dice: (
+        _toward_straight(dice) if "straight" in open_ else _most_common(open_, dice)),
+    "chase a straight while open, else sixes and fives": lambda open_, dice: (
+        _toward_straight(dice) if "straight" in open_ else _fives_up(open_, dice)),
+}
+_STOPS = {"": None, ", stop at 15+": 15, ", stop at 20+": 20, ", stop at 25+": 25}
+_SCORERS = {"score the most": CATEGORIES, "score the most, ties and zeros to the least valuable": DUMP_ORDER}
+
+
+def _rule(keep: Callable[[frozenset[str], Dice], Dice | None], stop: int | None, order: tuple[str, ...]) -> Rule:
+    def rule(open_: frozenset[str], dice: Dice, rerolls: int) -> tuple[str, Any]:
+        category = max(sorted(open_, key=order.index), key=lambda c: _points(c, dice))
+        if not rerolls or (stop is not None and _points(category, dice) >= stop):
+            return "score", category
+        kept = keep(open_, dice)
+        if kept is None or len(kept) == len(dice):
+            return "score", category
+        return "keep", tuple(sorted(kept))
+    return rule
+
+
+SIMPLE_RULES: dict[str, Rule] = {
+    f"{keep_name}{stop_name}; {score_name}": _rule(keep, stop, order)
+    for keep_name, keep in _KEEP_RULES.items() for stop_name, stop in _STOPS.items()
+    if keep_name != "never reroll" or stop is None
+    for score_name, order in _SCORERS.items()}
+DECLARED_RULES = (  # the ones the kit plays (every rule of the family scores 0 by construction)
+    "reroll all; score the most",
+    "keep the most common face; score the most",
+    "keep sixes; score the most",
+    "keep sixes and fives; score the most",
+    "keep 4 to 6; score the most",
+    "keep a pair or else the highest die; score the most",
+    "chase a straight while open, else the most common face; score the most",
+    "keep the most common face, stop at 20+; score the most, ties and zeros to the least valuable",
+    "chase a straight while open, else sixes and fives, stop at 15+; score the most, ties and zeros to the least "
+    "valuable",
+)
+
+
+def _rule_given_up(data: dict[str, Any], rule: Rule) -> float:
+    """The expected points ``rule`` gives up playing these dice, summed move by move as :meth:`YahtzeeLite.play`
+    sums them (so a player making the rule's moves gives up exactly as much)."""
+    dice, categories, rolls = data["dice"], tuple(data["categories"]), data["rolls"]
+    open_, given_up = frozenset(categories), 0.0
+    for turn in range(len(categories)):
+        showing, rerolls = _as_dice(rolls[turn][0]), REROLLS
+        while True:
+            kind, value = rule(open_, showing, rerolls)
+            given_up = given_up + _move_loss(dice, categories, open_, showing, rerolls, kind, value)
+            if kind == "score":
+                open_ = open_ - {value}
+                break
+            showing = tuple(sorted(value + tuple(rolls[turn][REROLLS + 1 - rerolls][:dice - len(value)])))
+            rerolls -= 1
+    return given_up
+
+
+def _simple_best(data: dict[str, Any]) -> tuple[float, str]:
+    """The least any simple rule gives up on these dice (rounded to 6 decimals) and the first rule that does."""
+    losses = {name: round(_rule_given_up(data, rule), 6) for name, rule in SIMPLE_RULES.items()}
+    name = min(losses, key=losses.__getitem__)
+    return losses[name], name
+
+
+def _as_policy(rule: Rule) -> Policy:
+    def policy(problem: Problem, state: Any, history: Any, rng: random.Random) -> str:
+        kind, value = rule(frozenset(state["open"]), _as_dice(state["showing"]), state["rerolls"])
+        return f"keep {_faces(value) or 'none'}" if kind == "keep" else f"score {value}"
+    return policy
