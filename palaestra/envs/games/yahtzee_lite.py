@@ -524,7 +524,7 @@ def _rule_given_up(data: dict[str, Any], rule: Rule) -> float:
     open_, given_up = frozenset(categories), 0.0
     for turn in range(len(categories)):
         showing, rerolls = _as_dice(rolls[turn][0]), REROLLS
-        while True:
+        for _ in range(REROLLS + 1):  # each pass rerolls once or scores; with no rerolls left every rule scores
             kind, value = rule(open_, showing, rerolls)
             given_up = given_up + _move_loss(dice, categories, open_, showing, rerolls, kind, value)
             if kind == "score":
