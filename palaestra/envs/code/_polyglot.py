@@ -191,9 +191,14 @@ class StdioTemplate(Template):
     template's own Python program run in-process, so each algorithm is written once in Python.
     Its reference programs are :meth:`sources` (one per language). ``pinned``: the integer parameters that
     the tests must pin down (the answers for the parameter moved by one differ on some test), so a program
-    with a stated constant off by one fails."""
+    with a stated constant off by one fails. ``modulus``: the parameter holding the stated modulus M of an answer
+    asked "modulo M" (its value 0: no modulus asked); the problem's tests reach it (see :func:`fitted_modulus`).
+    ``slips``: named near-miss programs (a loop bound or an index off by one) that the tests must tell apart from
+    the reference (see :meth:`slip_answer`)."""
 
     pinned: ClassVar[tuple[str, ...]] = ()
+    modulus: ClassVar[str] = ""
+    slips: ClassVar[tuple[str, ...]] = ()
 
     def case(self, rng: random.Random, params: dict[str, Any], size: int) -> Any:
         raise NotImplementedError
@@ -213,6 +218,16 @@ class StdioTemplate(Template):
     def sources(self, params: dict[str, Any]) -> dict[str, str]:
         """``python``, ``c`` (also compiled as C++) and ``javascript`` reference programs."""
         raise NotImplementedError
+
+    def slip_answer(self, slip: str, case: Any, params: dict[str, Any]) -> str | None:
+        """What a program with the named slip (one of ``slips``) prints on one test, or None when the slip does not
+        apply to a problem with ``params``."""
+        raise NotImplementedError
+
+    def redraws(self) -> bool:
+        """Whether a problem's tests are drawn again when they do not tell a slip apart (pinned constants, a modulus
+        to reach, named slips)."""
+        return bool(self.pinned or self.modulus or self.slips)
 
 
 @functools.lru_cache(maxsize=64)
@@ -272,6 +287,23 @@ def pins_constants(near: Iterable[dict[str, Any]], outputs: Callable[[dict[str, 
     return True
 
 
+# The moduli a problem may state, smallest first: the drawn one when a test's answer reaches it, else one that a
+# test reaches (small tests' counts are small).
+MODULI = (11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79, 83, 89, 97, 101, 211, 499, 997, 1009,
+          2003, 4999, 10007, 65537, 999983, 1000003, 998244353, 1000000007)
+UNBOUNDED = 10**60  # a modulus no answer of our tests reaches: the reference with it computes the true count
+
+
+def fitted_modulus(rng: random.Random, drawn: int, largest: int) -> int | None:
+    """The modulus a problem states: ``drawn`` when the largest true answer of its tests (``largest``) reaches it,
+    else one of the four largest of :data:`MODULI` that it reaches (None when it reaches none). Some test's true
+    answer is then at least the modulus, so a program that leaves the modulus out (or takes another) fails."""
+    if largest >= drawn:
+        return drawn
+    reached = [m for m in MODULI if m <= largest]
+    return rng.choice(reached[-4:]) if reached else None
+
+
 def stdio_problem(
     rng: random.Random,
     template: StdioTemplate,
@@ -297,6 +329,13 @@ def _multi_test_problem(
     answered now (the example is drawn from them), those of the ``large`` sizes hidden and answered
     when a candidate is judged (their expected lines are None)."""
     cases = [template.case(rng, params, size) for size in [*sizes, *large]]
+    if template.modulus and params[template.modulus]:  # the stated modulus is one that the tests' counts reach
+        unbounded = {**params, template.modulus: UNBOUNDED}
+        largest = max(int(template.answer(case, unbounded)) for case in cases[: len(sizes)])
+        modulus = fitted_modulus(rng, params[template.modulus], largest)
+        if modulus is None:
+            return None
+        params = {**params, template.modulus: modulus}
     inputs = [template.case_input(case, params) for case in cases]
     answers = [template.answer(case, params) for case in cases[: len(sizes)]]
     if len(set(answers)) < min(min_distinct, len(answers)):
@@ -304,6 +343,10 @@ def _multi_test_problem(
     if not pins_constants(near_misses(params, template.pinned),  # a stated constant off by one must fail some test
                           lambda near: [template.answer(case, near) for case in cases[: len(sizes)]], answers):
         return None
+    for slip in template.slips:  # each named near-miss program fails some test
+        wrong = [template.slip_answer(slip, case, params) for case in cases[: len(sizes)]]
+        if wrong == answers:
+            return None
     expected = [f"Case #{i}: {a}" if params["labelled"] else a for i, a in enumerate(answers, 1)]
     shown = _example_indices(inputs[: len(sizes)], expected, count=3 if large else 2)
     example_in = join_cases([inputs[i] for i in shown]).rstrip()
@@ -377,9 +420,9 @@ class StdioPolyglotTask(TemplatedTask):
     def generate(self, rng: random.Random, config: Any) -> Problem:
         def draw() -> Problem | None:
             template = self.templates[rng.choice(config.templates)]
-            # A template with pinned constants draws its tests again itself (not another template: the mix of
-            # templates stays as drawn); the others draw once, as they always did.
-            for _ in range(40 if template.pinned else 1):
+            # A template with pinned constants (a modulus to reach, named slips) draws its tests again itself (not
+            # another template: the mix of templates stays as drawn); the others draw once, as they always did.
+            for _ in range(40 if template.redraws() else 1):
                 sizes = [rng.randint(max(self.smallest, config.max_size // 2), config.max_size)
                          for _ in range(config.tests)]
                 sizes[0] = min(sizes[0], self.example_size)  # a small test for the example

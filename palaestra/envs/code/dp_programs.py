@@ -51,6 +51,7 @@ CODE = ProgramTexts("dp_programs")
 
 class RunLimited(StdioTemplate):
     name = "run_limited"
+    modulus = "mod"
     tier = 1
 
     def params(self, rng: random.Random) -> dict[str, Any]:
@@ -98,6 +99,7 @@ class SpacedPick(StdioTemplate):
 
 class Decodings(StdioTemplate):
     name = "decodings"
+    modulus = "mod"
     tier = 2
     LARGEST = (9, 26, 50, 99, 150, 255, 999)
 
@@ -189,6 +191,7 @@ class Alignment(StdioTemplate):
 
 class PalindromeCuts(StdioTemplate):
     name = "palindrome_cuts"
+    modulus = "mod"
     tier = 3
 
     def params(self, rng: random.Random) -> dict[str, Any]:
@@ -251,7 +254,10 @@ class DpPrograms(StdioPolyglotTask):
     description = ("Write a stdin/stdout program (Python, C, C++ or JavaScript) for a generated dynamic-programming "
                    "problem.")
     tags = ("code", "programming", "stdio", "dynamic-programming", "multi-language")
-    version = 3  # 2: the tests' sizes in the data (the difficulty measure); 3: StdioTemplate.pinned constants
+    # 2: the tests' sizes in the data (the difficulty measure); 3: StdioTemplate.pinned constants; 4: a stated modulus
+    # is one that some test's count reaches (StdioTemplate.modulus): leaving the modulus out passed 65-100% of the
+    # run_limited, decodings and palindrome_cuts problems at levels 0-2
+    version = 4
     templates = TEMPLATES
     Config = SizedConfig
     example_size = 5

@@ -324,6 +324,7 @@ class SpanningTree(GraphTemplate):
 
 class DagPaths(GraphTemplate):
     name = "dag_paths"
+    modulus = "mod"
     tier = 4
 
     def params(self, rng: random.Random) -> dict[str, Any]:
@@ -352,6 +353,17 @@ class DagPaths(GraphTemplate):
             rank.remove(n - 1)
             rank = [0, *rank, n - 1]
         edges = []
+        if p["measure"] == "count":  # edges mostly between near ranks, nearly all ranks left: the counts grow past
+            m, seen = rng.randint(n, 2 * n + 2), set()  # the modulus (and some tests still have no path)
+            froms = [i for i in range(n - 1) if rng.random() < 0.95]
+            for k in range(m * 4):
+                i = froms[k] if k < len(froms) else rng.randrange(n - 1)
+                j = i + rng.randint(1, 3) if rng.random() < 0.85 else rng.randrange(i + 1, n)
+                edge = (rank[i], rank[min(j, n - 1)])
+                if len(edges) < m and edge not in seen:
+                    seen.add(edge)
+                    edges.append(list(edge))
+            return {"n": n, "edges": edges}
         for u, v in _edges(rng, n, rng.randint(n, 2 * n + 2), False):
             edges.append([u, v] if rank.index(u) < rank.index(v) else [v, u])
         return {"n": n, "edges": edges}
@@ -379,7 +391,9 @@ class GraphPrograms(StdioPolyglotTask):
     smallest = 3
     example_size = 6
     what = "a graph problem with varied answers"
-    version = 2  # the tests pin reachability's distance d (StdioTemplate.pinned): d off by one passed ~70% at L0
+    # 2: the tests pin reachability's distance d (StdioTemplate.pinned): d off by one passed ~70% at L0; 3: dag_paths's
+    # stated modulus is one that some test's count reaches (StdioTemplate.modulus): leaving it out passed every problem
+    version = 3
 
     def config(self, level: int) -> SizedConfig:
         easy = ("components", "reachability", "bipartite")

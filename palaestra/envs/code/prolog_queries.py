@@ -19,9 +19,11 @@ generation; expected answers never enter the sandbox. The example in the prompt 
 never a hidden one. Hidden databases are redrawn until the relation's answers need more than one step of the
 fact relation (so one clause of a recursive definition is not enough), the answers vary, and each of the
 relation's *slips* (plausible wrong definitions: ``ancestor`` unrolled to two or three levels, full siblings
-only, cousins without "share no parent", ``within`` missing the start node) misses an answer. Version 2: a
-family forest for ``ancestor`` spans 5 generations (it spanned 3 at levels 0-1 and 4 at level 2, where a
-non-recursive parent-or-grandparent, or three-level, definition passed every problem).
+only, cousins without "share no parent", ``within`` missing the start node, ``reachable`` capped at 2..7
+edges or with the start node never or always reached) misses an answer. Version 2: a family forest for
+``ancestor`` spans 5 generations (it spanned 3 at levels 0-1 and 4 at level 2, where a non-recursive
+parent-or-grandparent, or three-level, definition passed every problem). Version 3: ``reachable``'s graphs hold a
+long path (a search capped at 6 edges passed 10 of 15 problems at level 2) and its slips are told apart.
 """
 
 from __future__ import annotations
@@ -67,6 +69,7 @@ class Relation:
     graph: ClassVar[bool] = False
     arity: ClassVar[int] = 2
     recursive: ClassVar[bool] = True  # one step of the fact relation is not enough
+    long_paths: ClassVar[bool] = False  # a graph's hidden databases hold long paths (see :func:`digraph`)
 
     def statement(self) -> str:
         raise NotImplementedError
@@ -201,7 +204,7 @@ class DescendantAt(Relation):
 
 
 class Reachable(Relation):
-    name, tier, graph = "reachable", 3, True
+    name, tier, graph, long_paths = "reachable", 3, True, True
 
     def statement(self) -> str:
         return ("reachable(X, Y): Y can be reached from X by following one or more edges. The graph may have "
@@ -211,6 +214,24 @@ class Reachable(Relation):
         if first is not None:
             return _reach(links, first)
         return _reach(_inverse(links), second)  # type: ignore[arg-type]
+
+    def slips(self):  # type: ignore[no-untyped-def]
+        def capped(depth: int):  # type: ignore[no-untyped-def]
+            return lambda links, first, second, bound: (
+                _reach(links, first, depth) if first is not None else _reach(_inverse(links), second, depth)
+            )
+
+        def start_left_out(links, first, second, bound):  # type: ignore[no-untyped-def]
+            return self.answers(links, first, second, bound) - {first if first is not None else second}
+
+        def start_added(links, first, second, bound):  # type: ignore[no-untyped-def]
+            return self.answers(links, first, second, bound) | {first if first is not None else second}
+
+        # a search capped at 2..CAP edges; the start node never (a visited set that holds it from the outset) or
+        # always reached
+        return [*(capped(depth) for depth in range(2, self.CAP + 1)), start_left_out, start_added]
+
+    CAP = 7
 
 
 class Within(Relation):
@@ -254,12 +275,20 @@ def family(rng: random.Random, people: int, generations: int | None = None) -> d
     return links
 
 
-def digraph(rng: random.Random, nodes: int) -> dict[str, set[str]]:
-    """A sparse directed graph with at least one cycle."""
+def digraph(rng: random.Random, nodes: int, chain: bool = False) -> dict[str, set[str]]:
+    """A sparse directed graph with at least one cycle. With ``chain``: a path through two thirds of the nodes
+    first, and the random edges between two of its nodes point back along it (cycles, no shortcut), so that some
+    nodes are reached only by long paths."""
     names = rng.sample(PLACES, nodes)
     links: dict[str, set[str]] = {}
-    for _ in range(round(nodes * 1.3)):
+    spine = names[: 2 * nodes // 3] if chain else []
+    for a, b in zip(spine, spine[1:]):
+        links.setdefault(a, set()).add(b)
+    place = {name: i for i, name in enumerate(spine)}
+    for _ in range(round(nodes * (0.7 if chain else 1.3))):
         a, b = rng.sample(names, 2)
+        if a in place and b in place and place[a] < place[b]:
+            a, b = b, a
         links.setdefault(a, set()).add(b)
     ring = rng.sample(names, 3)
     for a, b in zip(ring, ring[1:] + ring[:1]):
@@ -286,7 +315,7 @@ class PrologQueries(PolyglotTask):
     tags = ("code", "programming", "prolog", "logic-programming")
     languages = ("prolog",)
     toolchains = languages
-    version = 2
+    version = 3
 
     @dataclass(frozen=True)
     class Config:
@@ -305,7 +334,8 @@ class PrologQueries(PolyglotTask):
     growth = Growth(limits={"size": 40})
 
     def _database(self, rng: random.Random, relation: Relation, size: int, queries: int) -> dict[str, Any]:
-        links = digraph(rng, size) if relation.graph else family(rng, size, relation.generations(size))
+        links = (digraph(rng, size, relation.long_paths) if relation.graph else
+                 family(rng, size, relation.generations(size)))
         people = sorted({a for a in links} | {b for bs in links.values() for b in bs})
         out = []
         for _ in range(queries):

@@ -101,9 +101,56 @@ class RunLength(StdioTemplate):
 
 # --- pattern search ---------------------------------------------------------------------------
 
+def _hits(text: str, pattern: str, errors: int, first: int = 0, past_end: int = 0) -> list[int]:
+    """The 0-based match positions, from window ``first`` on and ``past_end`` windows past the last (a window that
+    runs past the text compares the letters it has)."""
+    m = len(pattern)
+    return [i for i in range(first, len(text) - m + 1 + past_end)
+            if sum(a != b for a, b in zip(text[i:i + m], pattern)) <= errors]
+
+
+def _search_result(hits: list[int], m: int, measure: str, base: int = 1, step: int = 0, none: int = -1) -> int:
+    """The measure of the match positions ``hits`` (as the reference computes it with the defaults): positions from
+    ``base``, a disjoint match taking ``m + step`` letters, ``none`` when there is no match."""
+    if measure == "count":
+        return len(hits)
+    if measure == "disjoint":
+        free = count = 0
+        for i in hits:
+            if i >= free:
+                free, count = i + m + step, count + 1
+        return count
+    if not hits:
+        return none
+    return (hits[0] if measure == "first" else hits[-1]) + base
+
+
+# Near-miss programs each problem's tests reject: (the measures it applies to, hits' keywords, result's keywords).
+# Loop bounds off by one window (the first or the last skipped, one past the end compared), positions counted from
+# 0 or 2, 0 printed for no match, disjoint blocks that may share a letter or must leave a gap, and overlapping
+# matches counted for disjoint ones or the other way round.
+SEARCH_SLIPS: dict[str, tuple[tuple[str, ...], dict[str, int], dict[str, Any]]] = {
+    "first_window_skipped": (("count", "disjoint", "first", "last"), {"first": 1}, {}),
+    "last_window_skipped": (("count", "disjoint", "first", "last"), {"past_end": -1}, {}),
+    "window_past_end": (("count", "disjoint", "first", "last"), {"past_end": 1}, {}),
+    "positions_from_0": (("first", "last"), {}, {"base": 0}),
+    "positions_from_2": (("first", "last"), {}, {"base": 2}),
+    "no_match_as_0": (("first", "last"), {}, {"none": 0}),
+    "blocks_share_a_letter": (("disjoint",), {}, {"step": -1}),
+    "blocks_leave_a_gap": (("disjoint",), {}, {"step": 1}),
+    "overlaps_counted": (("disjoint",), {}, {"measure": "count"}),
+    "overlaps_left_out": (("count",), {}, {"measure": "disjoint"}),
+}
+
+
 class PatternSearch(StdioTemplate):
     name = "pattern_search"
     tier = 1
+    pinned = ("errors",)
+    slips = tuple(SEARCH_SLIPS)
+    # Occurrences planted at the text's ends, overlapping, anywhere, none; or in a text without a match: none, the
+    # only one at either end, or the pattern less its last letter at the very end.
+    PLANTS = ("start", "end", "overlapping", "random", "none", "only_start", "only_end", "cut_at_end")
 
     def params(self, rng: random.Random) -> dict[str, Any]:
         return {"measure": rng.choice(["count", "disjoint", "first", "last"]), "errors": rng.randint(0, 2)}
@@ -126,10 +173,39 @@ class PatternSearch(StdioTemplate):
         letters = "ab" if rng.random() < 0.5 else "abc"
         pattern = random_word(rng, rng.randint(1, max(1, min(4, size // 2))), letters)
         text = random_word(rng, rng.randint(len(pattern), max(len(pattern), size)), letters)
-        for _ in range(rng.randint(0, 2)):  # plant occurrences
-            at = rng.randint(0, len(text) - len(pattern))
-            text = text[:at] + pattern + text[at + len(pattern):]
+        plant = rng.choice(self.PLANTS)
+        m, n = len(pattern), len(text)
+        spots = []
+        if plant in ("none", "only_start", "only_end", "cut_at_end"):
+            # no match: errors + 1 letters of the pattern (all when fewer) are a letter the text lacks
+            lacking = rng.choice(letters)
+            text = random_word(rng, n, letters.replace(lacking, ""))
+            marked = rng.sample(range(m), min(m, p["errors"] + 1))
+            pattern = "".join(lacking if i in marked else c for i, c in enumerate(pattern))
+            if plant == "cut_at_end":
+                text = text[: n - m + 1] + pattern[:-1]
+            elif plant != "none":
+                spots = [0 if plant == "only_start" else n - m]
+        elif plant == "start" or plant == "end":
+            spots = [0 if plant == "start" else n - m]
+        elif plant == "overlapping" and 2 * m <= n + 1:  # a pattern that overlaps itself, twice with one shift
+            shift = rng.randint(1, max(1, m - 1))
+            pattern = (pattern[:shift] * m)[:m]
+            at = rng.randint(0, n - m - shift) if n - m - shift >= 0 else 0
+            spots = [at, at + shift] if at + shift + m <= n else [at]
+        elif plant != "overlapping":
+            spots = [rng.randint(0, n - m) for _ in range(rng.randint(1, 2))]
+        for at in spots:
+            text = text[:at] + pattern + text[at + m:]
         return [text, pattern]
+
+    def slip_answer(self, slip: str, case: Any, p: dict[str, Any]) -> str | None:
+        measures, hit_keys, result_keys = SEARCH_SLIPS[slip]
+        if p["measure"] not in measures:
+            return None
+        text, pattern = case
+        hits = _hits(text, pattern, p["errors"], **hit_keys)
+        return str(_search_result(hits, len(pattern), **{"measure": p["measure"], **result_keys}))
 
     def case_input(self, case: Any, p: dict[str, Any]) -> str:
         return f"{case[0]} {case[1]}\n"
@@ -348,7 +424,9 @@ TEMPLATES = {t.name: t for t in (RunLength(), PatternSearch(), AnagramGroups(), 
 @register
 class StringPrograms(StdioPolyglotTask):
     id = "code/string_programs"
-    version = 2
+    # 3: pattern_search's tests reject off-by-one programs (its errors pinned, StdioTemplate.slips; matches planted
+    # at the text's ends and overlapping): a window bound or the error count off by one passed 5-50% at level 0
+    version = 3
     description = ("Write a stdin/stdout program (Python, C, C++ or JavaScript) for a generated string-algorithm "
                    "problem.")
     tags = ("code", "programming", "stdio", "strings", "multi-language")
