@@ -23,9 +23,10 @@ from palaestra.envs.physics.common import Units, decimal_text, fraction_text, re
 
 # the micro prefix is read as "u" (the shared number reader's unit scan does not take the Greek letter)
 UNITS: dict[str, Units] = {
-    "μF": {"uF": 1, "microfarads": 1, "nF": Fraction(1, 1000), "pF": Fraction(1, 10**6), "mF": 1000},
-    "μC": {"uC": 1, "microcoulombs": 1, "nC": Fraction(1, 1000), "mC": 1000},
-    "μJ": {"uJ": 1, "microjoules": 1, "mJ": 1000, "nJ": Fraction(1, 1000)},
+    "μF": {"uF": 1, "µF": 1, "microfarads": 1, "nF": Fraction(1, 1000), "pF": Fraction(1, 10**6), "mF": 1000, "F": 10**6,
+           "farads": 10**6},
+    "μC": {"uC": 1, "µC": 1, "microcoulombs": 1, "nC": Fraction(1, 1000), "mC": 1000, "C": 10**6, "coulombs": 10**6},
+    "μJ": {"uJ": 1, "µJ": 1, "microjoules": 1, "mJ": 1000, "nJ": Fraction(1, 1000), "J": 10**6, "joules": 10**6},
 }
 CAPACITANCES = tuple(range(1, 101))
 

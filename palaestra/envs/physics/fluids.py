@@ -28,10 +28,10 @@ G = Fraction(49, 5)
 WATER = 1000
 UNITS: dict[str, Units] = {
     "m/s": {"m/s": 1, "m s^-1": 1, "metres per second": 1, "meters per second": 1, "cm/s": Fraction(1, 100)},
-    "Pa": {"Pa": 1, "pascal": 1, "pascals": 1, "N/m^2": 1, "N/m²": 1, "kPa": 1000},
+    "Pa": {"Pa": 1, "pascal": 1, "pascals": 1, "N/m^2": 1, "N/m²": 1, "kPa": 1000, "MPa": 10**6},
     "kg": {"kg": 1, "kilograms": 1, "g": Fraction(1, 1000)},
     "N": {"N": 1, "newtons": 1, "newton": 1},
-    "kg/m³": {"kg/m³": 1, "kg/m^3": 1, "kg m^-3": 1, "g/cm³": 1000, "g/cm^3": 1000},
+    "kg/m³": {"kg/m³": 1, "kg/m^3": 1, "kg/m3": 1, "kg m^-3": 1, "kg·m⁻³": 1, "g/cm³": 1000, "g/cm^3": 1000, "g/cm3": 1000},
     "": {},
 }
 Question = tuple[str, Fraction, str, int]  # text, exact answer, unit, steps

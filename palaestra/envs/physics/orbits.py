@@ -25,9 +25,11 @@ from palaestra.core import register
 from palaestra.envs.physics.common import KindsTask, Named, Question, Units, decimal_text, kind_presets
 
 SPEED: Units = {"m/s": 1, "m s^-1": 1, "metres per second": 1, "meters per second": 1, "km/s": 1000}
-DAYS: Units = {"days": 1, "day": 1, "d": 1, "hours": Fraction(1, 24), "h": Fraction(1, 24)}
+DAYS: Units = {"days": 1, "day": 1, "d": 1, "hours": Fraction(1, 24), "hour": Fraction(1, 24), "h": Fraction(1, 24),
+              "hr": Fraction(1, 24), "hrs": Fraction(1, 24), "s": Fraction(1, 86400), "seconds": Fraction(1, 86400)}
 ENERGY: Units = {"J": 1, "joules": 1, "kJ": 1000, "MJ": 10**6, "GJ": 10**9}
-HOURS: Units = {"h": 1, "hours": 1, "hour": 1, "hr": 1, "min": Fraction(1, 60), "minutes": Fraction(1, 60)}
+HOURS: Units = {"h": 1, "hours": 1, "hour": 1, "hr": 1, "hrs": 1, "min": Fraction(1, 60), "minutes": Fraction(1, 60),
+               "s": Fraction(1, 3600), "seconds": Fraction(1, 3600), "days": 24, "d": 24}
 KM: Units = {"km": 1, "kilometres": 1, "kilometers": 1, "m": Fraction(1, 1000)}
 
 

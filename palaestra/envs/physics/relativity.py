@@ -26,7 +26,7 @@ from palaestra.envs.physics.common import decimal_text, fraction_text, read_quan
 TRIPLES = ((3, 4, 5), (5, 12, 13), (8, 15, 17), (7, 24, 25), (20, 21, 29), (12, 35, 37), (9, 40, 41),
            (28, 45, 53), (11, 60, 61), (33, 56, 65), (16, 63, 65), (48, 55, 73), (13, 84, 85), (36, 77, 85),
            (39, 80, 89), (65, 72, 97))
-UNITS = {"c": {"c": 1}, "years": {"years": 1, "year": 1, "yr": 1, "y": 1},
+UNITS = {"c": {"c": 1}, "years": {"years": 1, "year": 1, "yr": 1, "yrs": 1, "y": 1},
          "m": {"m": 1, "metres": 1, "meters": 1, "km": 1000}}
 
 

@@ -125,7 +125,7 @@ class RationalTrees(Task):
         if not isinstance(answer, str) or len(answer) > 4_000:
             return Verdict.unparsed("expected one answer")
         if data["kind"] == "term":
-            value = read_exact(answer)
+            value = read_exact(answer, mixed=True)
             if value is None:
                 return Verdict.unparsed(f"expected a fraction such as {EXAMPLES['term']}")
             right = value == Fraction(data["fraction"])

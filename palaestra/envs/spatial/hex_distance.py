@@ -7,7 +7,14 @@ walk, a list of those directions, from the start to the goal; many walks are sho
 verifier replays it: every step must stay on the board and off blocked cells, the walk must end on the goal,
 and its length must equal the shortest distance found by breadth-first search at generation. Blocked cells are
 redrawn until they force a detour (the shortest walk is longer than the hex distance ``(|dq| + |dr| +
-|dq + dr|) / 2`` with no cells blocked), so the textbook formula alone does not solve it.
+|dq + dr|) / 2`` with no cells blocked), so the textbook formula alone does not solve it. From level 2 they are
+also redrawn until no greedy walk is shortest: a greedy walk steps each time to a free neighbour nearest the goal
+(by the free hex distance), ties broken any way; the kit runs it (ties in the prompt's direction order) as the
+declared heuristic.
+
+Version 2: v1 forced a detour only, and the greedy walk (ties in the prompt's order) still found a shortest walk
+for 0.80 of level 0, 0.68 of level 2 and 0.48 of level 4 (the top): sidestepping a blocked cell is often the
+shortest detour. Levels 2 and up now draw boards where every greedy walk (any tie-breaking) is longer.
 
 Difficulty: the cells breadth-first search settles before it reaches the goal, on the drawn board.
 """
@@ -16,6 +23,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from palaestra.core import Problem, Task, Verdict, register
@@ -40,6 +48,41 @@ def on_board(cell: Hex, radius: int) -> bool:
 def free_distance(a: Hex, b: Hex) -> int:
     dq, dr = b[0] - a[0], b[1] - a[1]
     return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+def greedy_shortest(start: Hex, goal: Hex, radius: int, blocked: set[Hex], steps: int) -> bool:
+    """Whether some greedy walk (each step to a free neighbour nearest the goal, ties broken any way) reaches the
+    goal in ``steps`` steps. Memoised on (cell, steps left): at most cells x steps states."""
+    failed: set[tuple[Hex, int]] = set()
+
+    def walk(cell: Hex, left: int) -> bool:
+        if cell == goal:
+            return True
+        if left == 0 or free_distance(cell, goal) > left or (cell, left) in failed:
+            return False
+        free = [(cell[0] + dq, cell[1] + dr) for dq, dr in DIRECTIONS.values()]
+        free = [step for step in free if step not in blocked and on_board(step, radius)]
+        if free:
+            nearest = min(free_distance(step, goal) for step in free)
+            if any(walk(step, left - 1) for step in free if free_distance(step, goal) == nearest):
+                return True
+        failed.add((cell, left))
+        return False
+
+    return walk(start, steps)
+
+
+def greedy_walk(start: Hex, goal: Hex, radius: int, blocked: set[Hex]) -> list[str]:
+    """The greedy walk with ties broken in the prompt's direction order, stopped after 4 * radius steps."""
+    walk, cell = [], start
+    while cell != goal and len(walk) < 4 * radius:
+        free = [(name, (cell[0] + dq, cell[1] + dr)) for name, (dq, dr) in DIRECTIONS.items()]
+        free = [(name, step) for name, step in free if step not in blocked and on_board(step, radius)]
+        if not free:
+            break
+        name, cell = min(free, key=lambda item: free_distance(item[1], goal))
+        walk.append(name)
+    return walk
 
 
 def shortest(start: Hex, goal: Hex, radius: int, blocked: set[Hex]) -> tuple[int | None, int]:
@@ -72,8 +115,10 @@ class HexDistance(Task):
     class Config:
         radius: int  # the board is a hexagon of this radius
         blocked: int  # blocked cells
+        beat_greedy: bool = False  # redraw until no greedy walk (any tie-breaking) is shortest
 
-    presets = (Config(3, 4), Config(4, 9), Config(5, 15), Config(6, 24), Config(7, 34))
+    version = 2
+    presets = (Config(3, 4), Config(4, 9), Config(5, 15, True), Config(6, 24, True), Config(7, 34, True))
     growth = Growth(steps={"radius": 1, "blocked": 12})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
@@ -87,6 +132,8 @@ class HexDistance(Task):
             blocked = set(rng.sample([c for c in board if c not in (start, goal)], config.blocked))
             steps, settled = shortest(start, goal, config.radius, blocked)
             if steps is None or steps <= free_distance(start, goal):
+                return None
+            if config.beat_greedy and greedy_shortest(start, goal, config.radius, blocked, steps):
                 return None
             return start, goal, blocked, steps, settled
 
@@ -122,6 +169,14 @@ class HexDistance(Task):
             cell, name = parent[cell]  # type: ignore[misc]
             walk.append(name)
         return walk[::-1]
+
+    def heuristics(self) -> dict[str, Callable[[Problem], str]]:
+        def greedy(problem: Problem) -> str:
+            data = problem.data
+            blocked = {tuple(cell) for cell in data["blocked"]}
+            return ", ".join(greedy_walk(tuple(data["start"]), tuple(data["goal"]), data["radius"], blocked))
+
+        return {"greedy toward the goal": greedy}
 
     def verify(self, problem: Problem, answer: str) -> Verdict:
         walk = read_walk(answer)

@@ -151,11 +151,26 @@ def week_time(minute: int) -> str:
 
 
 _CLOCK = re.compile(r"(\d{1,2}):(\d{2})(?:\s*h)?")
+_TWELVE_HOUR = re.compile(r"(\d{1,2}):(\d{2})\s*([ap])\.?\s*m\.?", re.IGNORECASE)  # 2:54 PM, 12:05 a.m.
 _TIME_FILLER = _FILLER | {"at", "local", "time", "hrs"}
 
 
+def _minute_of_day(clock: str) -> int | None:
+    """The minute of the day of a 24-hour time (``14:54``) or a 12-hour one (``2:54 PM``: hours 1-12), else None."""
+    twelve = _TWELVE_HOUR.fullmatch(clock)
+    if twelve:
+        hour, minute = int(twelve.group(1)), int(twelve.group(2))
+        if not 1 <= hour <= 12 or minute > 59:
+            return None
+        return (hour % 12 + (12 if twelve.group(3).lower() == "p" else 0)) * 60 + minute
+    match = _CLOCK.fullmatch(clock)
+    if not match or int(match.group(1)) > 23 or int(match.group(2)) > 59:
+        return None
+    return int(match.group(1)) * 60 + int(match.group(2))
+
+
 def read_week_time(text: str) -> int | None:
-    """A minute of the week from one weekday and one 24-hour time (``Wednesday 07:45``, ``07:45 on Wed``)."""
+    """A minute of the week from one weekday and one time (``Wednesday 07:45``, ``07:45 on Wed``, ``Wed 7:45 AM``)."""
 
     def read(s: str) -> int | None:
         if len(s) > 80:
@@ -166,9 +181,7 @@ def read_week_time(text: str) -> int | None:
         day = WEEKDAYS.index(_WEEKDAY_NAMES[named[0].group(1).lower()])
         rest = (s[: named[0].start()] + " " + s[named[0].end():]).replace(",", " ").split()
         rest = [word for word in rest if word.lower() not in _TIME_FILLER]
-        match = _CLOCK.fullmatch(" ".join(rest))
-        if not match or int(match.group(1)) > 23 or int(match.group(2)) > 59:
-            return None
-        return day * 1440 + int(match.group(1)) * 60 + int(match.group(2))
+        minute = _minute_of_day(" ".join(rest))
+        return None if minute is None else day * 1440 + minute
 
     return read_answer(text, read)
