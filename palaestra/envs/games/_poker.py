@@ -29,6 +29,15 @@ SCORE_RULES = (
 )
 """The prompt's sentences on scoring (each game goes on with when the score is paid)."""
 
+SCORE_RULES_AGAINST_RULES = (
+    "Your score rewards good decisions, not luck: each decision is valued by its expected chips against the "
+    "opponent's strategy, and the score compares your decisions with simple fixed rules that ignore the opponent "
+    "(always raising, always calling, betting with a pair or the top half of the ranks, and the like): playing as "
+    "well as the best such rule would have on this game's cards scores 0 (or less, counted as 0), always taking "
+    "the decision of highest expected value scores 1."
+)
+"""The prompt's sentences on scoring for a game whose zero is the best of simple fixed rules (Leduc hold'em)."""
+
 
 def add_hand(totals: list[float], best: float, random_value: float) -> list[float]:
     """The running ``[achieved, random, best]`` sums after a hand is dealt whose best-response value is ``best``

@@ -18,17 +18,40 @@ raises a bet, and calls one; stronger hands call more often, but any hand may be
 that strategy, given what the model has seen (averaged over the opponent's possible cards and the
 public card to come, weighted by how likely the opponent's actions made each card; the model's
 later decisions at their best). The episode pays, when the last hand ends,
-``clip((achieved - random) / (best - random))``: ``best`` sums each hand's value under the best
+``clip((achieved - zero) / (best - zero))``: ``best`` sums each hand's value under the best
 response from the model's first decision, ``achieved`` is ``best`` less what each decision gave up
-against the best decision then, and ``random`` sums each hand's value under uniformly random
-decisions. Random play scores about 0, the best response (the oracle) exactly 1; a disallowed
-action counts as the worst decision, and an unreadable move (several actions, say) costs a turn
-(the budget is four turns a hand; the score is paid only if the last hand ends within it).
-Showdowns reveal the opponent's card; the honest player (:meth:`LeducHoldem.honest_move`) learns
-the opponent's tendencies from them, starting from the belief that stronger hands bet and call more.
+against the best decision then, and ``zero`` is the most that any simple rule of :data:`RULES`
+achieves on this game's tape (the same sum, for the rule's decisions in the hands as the tape deals
+them and the opponent answers them; :func:`_rule_zero`), or random decisions' exact value if that is
+more (it never was in the measurements). The rules read only the model's card, the public card and the
+options, never the opponent: always raise or bet, else call (never fold); always check or call; always
+check, else fold; bet or raise with a pair or the top rank, else check or call; bet or raise with the top
+half of the ranks (or also a pair), else check or fold, or else check or call, or else call before the
+public card and fold after; check, and call with a pair or the top half, else fold. Each of them (and
+random play) so scores exactly 0, the best response (the oracle) exactly 1. A disallowed action counts
+as the worst decision, and an unreadable move (several actions, say) costs a turn (the budget is four
+turns a hand; the score is paid only if the last hand ends within it).
+
+Version 2 moved the zero from random decisions' value (version 1), which the simple rules beat by far: "always
+raise, else call" scored 0.47-0.51 on average per level and "bet or raise with a pair or the top half, else check
+or fold" 0.59-0.65, while the honest player scored 0.73-0.79 (40 games per level at levels 0, 2 and 4). The zero
+sits at the best rule itself (no share short of it, unlike :mod:`palaestra.envs.games.ultimatum`): an opponent
+of this kind leaves room to beat every rule by learning it, and the honest player, made smarter in version 2,
+keeps about 0.6 on average per level (0.61-0.69 over 40 games per level). The room between the best rule and
+the best response is at least 5 chips in those games (at least 4% of the way from random play to the best).
+
+Showdowns reveal the opponent's card; the honest player (:meth:`LeducHoldem.honest_move`) learns the
+opponent's tendencies (:func:`_estimate`) from them and, since version 2, from the hands that end in a fold
+too (each card the opponent may have held counted by how likely it was; a fold never reaches a showdown, so
+without them the opponent looked as if it never folded), starting from the belief that it bets and raises
+half the time and calls more with stronger hands; it plays the best response to that estimate.
 
 Levels grow the deck and the number of hands. The difficulty measure is the number of hands
 times the number of ranks.
+
+Generation speed: about 0.1 ms per problem at every level (the opponent is drawn, nothing is played). The zero is
+computed when a game's last hand ends, once per problem (kept), in about 20-60 ms: each rule is walked through the
+hands on the tape over expected values that playing the game has already computed.
 """
 
 from __future__ import annotations
@@ -36,12 +59,20 @@ from __future__ import annotations
 import functools
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register
+from palaestra.core import MultiTurnTask, Outcome, Policy, Problem, Verdict, View, register
 from palaestra.core.task import Growth
-from palaestra.envs.games._poker import EPSILON, SCORE_RULES, add_hand, add_loss, game_over, hand_report
+from palaestra.envs.games._poker import (
+    EPSILON,
+    SCORE_RULES_AGAINST_RULES,
+    add_hand,
+    add_loss,
+    game_over,
+    hand_report,
+)
 from palaestra.envs.games.common import MAX_MOVE_CHARS, tape_rng
 from palaestra.verifiers.normalize import read_answer
 
@@ -54,6 +85,7 @@ KINDS = ("open", "raise", "call")  # the opponent's tendencies: bet when free, r
 @register
 class LeducHoldem(MultiTurnTask):
     id = "games/leduc_holdem"
+    version = 2  # version 1: the zero was uniformly random decisions', which the simple rules beat by far
     family = "games"
     description = "Play Leduc hold'em hands against a fixed exploitable strategy; EV-scored decisions."
     tags = ("games", "multi-turn", "two-player", "imperfect-information", "probability", "cards")
@@ -99,7 +131,7 @@ class LeducHoldem(MultiTurnTask):
             "showdown a private card of the same rank as the public card wins; otherwise the higher rank wins, and "
             "equal ranks split the pot. You act first in both rounds of odd-numbered hands and second in even-numbered "
             "ones. The opponent plays a fixed strategy that you do not know; a showdown shows you its card.\n\n"
-            f"{SCORE_RULES} The score is paid when the last hand ends (you have four turns a hand); a disallowed "
+            f"{SCORE_RULES_AGAINST_RULES} The score is paid when the last hand ends (you have four turns a hand); a disallowed "
             "action counts as the worst decision.\n\n"
             f"{_situation(data, 0)}\n\n"
             "Each turn, write one action (check, bet, call, raise or fold, as allowed), for example: check"
@@ -122,7 +154,7 @@ class LeducHoldem(MultiTurnTask):
     def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
         data, hand, history = problem.data, state["hand"], state["history"]
         allowed = _allowed(history)
-        values = {a: _decision_value(data, hand, history, a) for a in allowed}
+        values = _decision_values(data, hand, history)
         best = max(values.values())
         action = read_action(move)
         made = state["made"] + 1
@@ -145,8 +177,10 @@ class LeducHoldem(MultiTurnTask):
         report = hand_report(said, result, right, made)
         total = state["chips"] + chips
         if hand + 1 == data["hands"]:
+            achieved, random_value, best = totals
+            zero = max(random_value, _rule_zero(data))  # the best simple rule's chips (random play's if above)
             return game_over({**state, "history": history, "made": made, "right": right, "chips": total,
-                              "values": totals}, report)
+                              "values": [achieved, zero, best]}, report)
         following = _opponent_moves(data, hand + 1, [[]])
         state = {"hand": hand + 1, "history": following, "chips": total, "made": 0, "right": 0,
                  "values": _new_hand(totals, data, hand + 1)}
@@ -154,21 +188,138 @@ class LeducHoldem(MultiTurnTask):
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         history = state["history"]
-        return max(_allowed(history), key=lambda a: _decision_value(problem.data, state["hand"], history, a))
+        values = _decision_values(problem.data, state["hand"], history)
+        return max(values, key=values.__getitem__)
 
     def legal_moves(self, problem: Problem, state: dict[str, Any]) -> list[str]:
         return _allowed(state["history"])
 
+    def heuristics(self) -> dict[str, Policy]:
+        """The simple rules of the reward's zero (:data:`RULES`), each of which scores 0."""
+        def as_policy(rule: Rule) -> Policy:
+            def policy(problem: Problem, state: dict[str, Any], history: Any, rng: random.Random) -> str:
+                return _rule_action(rule, problem.data, state["hand"], state["history"])
+            return policy
+
+        return {name: as_policy(rule) for name, rule in RULES.items()}
+
     def honest_move(self, view: View) -> str:
-        """The best response to the strategy estimated from the showdowns so far (see :func:`_estimate`)."""
+        """The best response to the strategy estimated from the hands so far (see :func:`_estimate`)."""
         n = view.public["ranks"]
         hands = _read_hands([view.prompt, *view.observations])
         current = hands[-1]
-        strategy = _estimate(n, hands[:-1])
+        strategy = _estimate_seen(n, tuple((h["hand"], h["mine"], h["public"], h["theirs"],
+                                            tuple(tuple(actions) for actions in h["history"])) for h in hands[:-1]))
         data = {"ranks": n, "strategy": strategy}
         history = current["history"]
-        return max(_allowed(history), key=lambda a: _decision_value(
-            data, current["hand"], history, a, mine=current["mine"], public=current["public"]))
+        values = _decision_values(data, current["hand"], history, mine=current["mine"], public=current["public"])
+        return max(values, key=values.__getitem__)
+
+
+# --- the simple rules of the zero -------------------------------------------------
+
+Rule = Callable[[int, int, int | None, list[str]], str]  # (ranks, own card, public card or None, options) -> action
+
+
+def _aggressive(allowed: list[str]) -> str:
+    return next(a for a in ("raise", "bet", "call") if a in allowed)
+
+
+def _passive(allowed: list[str]) -> str:
+    return "check" if "check" in allowed else "call"
+
+
+def _tight(allowed: list[str]) -> str:
+    return "check" if "check" in allowed else "fold"
+
+
+def _strong(ranks: int, mine: int, public: int | None) -> bool:
+    """A pair with the public card, or a rank in the top half."""
+    return mine == public or mine > ranks / 2
+
+
+RULES: dict[str, Rule] = {
+    "always raise or bet, else call (never fold)": lambda n, mine, public, allowed: _aggressive(allowed),
+    "always check or call": lambda n, mine, public, allowed: _passive(allowed),
+    "always check, else fold": lambda n, mine, public, allowed: _tight(allowed),
+    "bet or raise with a pair or the top rank, else check or call": lambda n, mine, public, allowed:
+        _aggressive(allowed) if mine in (public, n) else _passive(allowed),
+    "bet or raise with the top half of the ranks, else check or fold": lambda n, mine, public, allowed:
+        _aggressive(allowed) if mine > n / 2 else _tight(allowed),
+    "bet or raise with the top half of the ranks, else check or call": lambda n, mine, public, allowed:
+        _aggressive(allowed) if mine > n / 2 else _passive(allowed),
+    "bet or raise with a pair or the top half, else check or fold": lambda n, mine, public, allowed:
+        _aggressive(allowed) if _strong(n, mine, public) else _tight(allowed),
+    "bet or raise with a pair or the top half, else check or call before the public card and check or fold after":
+        lambda n, mine, public, allowed: _aggressive(allowed) if _strong(n, mine, public)
+        else _passive(allowed) if public is None else _tight(allowed),
+    "check, call with a pair or the top half, else fold": lambda n, mine, public, allowed:
+        _passive(allowed) if _strong(n, mine, public) else _tight(allowed),
+}
+"""The simple rules whose best sets the reward's zero: each reads only the model's card, the public card once turned
+and the options, never the opponent's actions or tendencies."""
+
+
+def _rule_action(rule: Rule, data: dict[str, Any], hand: int, history: list[list[str]]) -> str:
+    mine, _, public = _deal(data, hand)
+    return rule(data["ranks"], mine, public if len(history) == 2 else None, _allowed(history))
+
+
+def _rule_zero(data: dict[str, Any]) -> float:
+    """The most chips any rule of :data:`RULES` achieves over the game (the reward's zero), kept per problem: it
+    depends on the problem alone, and every episode of it ends on it."""
+    return _rule_zero_of(data["ranks"], data["hands"], data["tape"], _strategy_key(data["strategy"]))
+
+
+@functools.lru_cache(maxsize=1_024)
+def _rule_zero_of(ranks: int, hands: int, tape: int, key: Any) -> float:
+    data = {"ranks": ranks, "hands": hands, "tape": tape, "strategy": dict(zip(KINDS, key))}
+    sums = [0.0] * len(RULES)
+    for hand in range(hands):
+        sums = _rule_values(sums, data, hand)
+    return max(sums)
+
+
+def _rule_values(sums: list[float], data: dict[str, Any], hand: int) -> list[float]:
+    """``sums`` (per rule of :data:`RULES`) plus what each rule achieves in hand ``hand``, played on the tape: the
+    hand's best-response value less what each of the rule's decisions gave up against the best one then (the sum
+    :meth:`LeducHoldem.play` keeps for the model, so a rule played scores exactly 0)."""
+    values = _values(_strategy_key(data["strategy"]), data["ranks"])
+    model_first = _model_first(hand)
+    mine, _, dealt = _deal(data, hand)
+    seen: dict[Any, tuple[dict[str, float], float]] = {}  # per position reached: its actions' values, the best
+
+    def options(history: list[list[str]]) -> tuple[dict[str, float], float]:
+        frozen = tuple(tuple(actions) for actions in history)
+        found = seen.get(frozen)
+        if found is None:
+            public = dealt if len(history) == 2 else None
+            reach = values.reach(model_first, mine, public, frozen)
+            chips = {a: values.node(model_first, mine, public, _frozen_with(frozen, a), "best") / reach
+                     for a in _allowed(history)}
+            found = seen[frozen] = chips, max(chips.values())
+        return found
+
+    after: dict[Any, list[list[str]]] = {}  # the opponent's replies on the tape, per position (the rules share them)
+
+    def answered(history: list[list[str]]) -> list[list[str]]:
+        frozen = tuple(tuple(actions) for actions in history)
+        if frozen not in after:
+            after[frozen] = _opponent_moves(data, hand, history)
+        return after[frozen]
+
+    start = answered([[]])
+    best = options(start)[1]
+    totals = []
+    for total, rule in zip(sums, RULES.values()):
+        history, achieved = start, best
+        while _allowed(history):
+            chips, top = options(history)
+            action = _rule_action(rule, data, hand, history)
+            achieved -= top - chips[action]
+            history = answered(_with(history, action))
+        totals.append(total + achieved)
+    return totals
 
 
 # --- the rules -----------------------------------------------------------------
@@ -348,6 +499,21 @@ def _decision_value(data: dict[str, Any], hand: int, history: list[list[str]], a
     return values.node(_model_first(hand), mine, public, _frozen_with(frozen, action), later) / total
 
 
+def _decision_values(data: dict[str, Any], hand: int, history: list[list[str]], later: str = "best",
+                     mine: int | None = None, public: int | None = None) -> dict[str, float]:
+    """:func:`_decision_value` of each of the model's options now (the strategy's memo looked up once)."""
+    if mine is None:
+        mine, _, dealt_public = _deal(data, hand)
+        public = dealt_public if len(history) == 2 else None
+    values = _values(_strategy_key(data["strategy"]), data["ranks"])
+    frozen = tuple(tuple(actions) for actions in history)
+    total = values.reach(_model_first(hand), mine, public, frozen)
+    if total <= 0:
+        return dict.fromkeys(_allowed(history), 0.0)
+    return {a: values.node(_model_first(hand), mine, public, _frozen_with(frozen, a), later) / total
+            for a in _allowed(history)}
+
+
 def _frozen_with(history: tuple[tuple[str, ...], ...], action: str) -> tuple[tuple[str, ...], ...]:
     return (*history[:-1], (*history[-1], action))
 
@@ -368,6 +534,7 @@ class _Values:
         self._weights: dict[tuple[Any, ...], tuple[float, ...]] = {}
         self._nodes: dict[tuple[Any, ...], float] = {}
         self._odds_memo: dict[tuple[Any, ...], float] = {}
+        self._odds_cards: dict[tuple[Any, ...], tuple[float, ...]] = {}
 
     def weights(self, model_first: bool, mine: int, public: int | None,
                 history: tuple[tuple[str, ...], ...]) -> tuple[float, ...]:
@@ -392,9 +559,17 @@ class _Values:
         parent = self.weights(model_first, mine, public, (*history[:-1], actions[:-1]))
         if ((len(actions) - 1) % 2 == 0) == model_first:  # the model's action tells nothing about the opponent's card
             return parent
-        round_ = len(history) - 1
-        return tuple(w * self._odds(round_, _bucket(theirs, public if round_ else None, ranks), actions)
-                     for theirs, w in enumerate(parent, start=1))
+        return tuple(w * o for w, o in zip(parent, self._odds_by_card(len(history) - 1, public, actions)))
+
+    def _odds_by_card(self, round_: int, public: int | None, actions: tuple[str, ...]) -> tuple[float, ...]:
+        """Per opponent card (ranks 1..n): the probability of its last action in ``actions``."""
+        memo = (round_, public, actions)
+        found = self._odds_cards.get(memo)
+        if found is None:
+            found = self._odds_cards[memo] = tuple(
+                self._odds(round_, _bucket(theirs, public if round_ else None, self.ranks), actions)
+                for theirs in range(1, self.ranks + 1))
+        return found
 
     def _odds(self, round_: int, bucket: int, actions: tuple[str, ...]) -> float:
         """The opponent's probability of its last action in ``actions``, for a hand in ``bucket``."""
@@ -409,28 +584,41 @@ class _Values:
         return sum(self.weights(model_first, mine, public, history))
 
     def node(self, model_first: bool, mine: int, public: int | None, history: tuple[tuple[str, ...], ...],
-             later: str) -> float:
+             later: str, weights: tuple[float, ...] | None = None) -> float:
         """The model's expected chips from this point, unnormalised (summed over the opponent's cards, each weighted
-        by the probability of the cards and actions leading here); the model's moves at their best or at random."""
+        by the probability of the cards and actions leading here); the model's moves at their best or at random.
+        ``weights``: this position's :meth:`weights` when the caller has them (a walk down the tree passes them on)."""
         memo = (model_first, mine, public, history, later)
         found = self._nodes.get(memo)
         if found is None:
-            found = self._nodes[memo] = self._new_node(model_first, mine, public, history, later)
+            if weights is None:
+                weights = self.weights(model_first, mine, public, history)
+            found = self._nodes[memo] = self._new_node(model_first, mine, public, history, later, weights)
         return found
 
     def _new_node(self, model_first: bool, mine: int, public: int | None, history: tuple[tuple[str, ...], ...],
-                  later: str) -> float:
+                  later: str, weights: tuple[float, ...]) -> float:
         over, turns_public, options = _position(history)
         if over:
-            weights = self.weights(model_first, mine, public, history)
             chips = _chips(history, model_first, mine, public if public is not None else 0, self.ranks)
             return sum(w * c for w, c in zip(weights, chips))
         if turns_public:
-            return sum(self.node(model_first, mine, card, (*history, ()), later) for card in range(1, self.ranks + 1))
-        values = [self.node(model_first, mine, public, _frozen_with(history, a), later) for a in options]
-        if (len(history[-1]) % 2 == 0) == model_first:  # the model acts
+            ranks = self.ranks
+            return sum(self.node(model_first, mine, card, (*history, ()), later,
+                                 tuple(w * (2 - (card == mine) - (card == theirs)) / (2 * ranks - 2)
+                                       for theirs, w in enumerate(weights, start=1)))
+                       for card in range(1, ranks + 1))
+        if (len(history[-1]) % 2 == 0) == model_first:  # the model acts: its action tells nothing of the cards
+            values = [self.node(model_first, mine, public, _frozen_with(history, a), later, weights) for a in options]
             return max(values) if later == "best" else sum(values) / len(values)
-        return sum(values)  # the opponent acts: each branch is already weighted by the action's probability
+        # The opponent acts: each branch weighted by the probability of the action.
+        round_ = len(history) - 1
+        total = 0.0
+        for a in options:
+            child = _frozen_with(history, a)
+            odds = self._odds_by_card(round_, public, child[-1])
+            total += self.node(model_first, mine, public, child, later, tuple(w * o for w, o in zip(weights, odds)))
+        return total
 
 
 # What depends on the actions alone (not on the opponent's strategy or the cards) is kept across strategies: the honest
@@ -459,8 +647,8 @@ def _new_hand(totals: list[float], data: dict[str, Any], hand: int) -> list[floa
     model's first decision) joins the best and achieved sums, its value under random decisions the random sum."""
     history = _opponent_moves(data, hand, [[]])
     allowed = _allowed(history)
-    best = max(_decision_value(data, hand, history, a) for a in allowed)
-    random_value = sum(_decision_value(data, hand, history, a, later="random") for a in allowed) / len(allowed)
+    best = max(_decision_values(data, hand, history).values())
+    random_value = sum(_decision_values(data, hand, history, later="random").values()) / len(allowed)
     return add_hand(totals, best, random_value)
 
 
@@ -483,46 +671,102 @@ def _read_hands(texts: list[str]) -> list[dict[str, Any]]:
     opponent's cards."""
     hands: list[dict[str, Any]] = []
     for text in texts:
-        for m in _EVENT.finditer(text):
-            if m.group(1):
-                hands.append({"hand": int(m.group(1)) - 1, "mine": int(m.group(3)), "public": None, "theirs": None,
-                              "history": [[m.group(4)] if m.group(4) else []]})
+        for groups in _events(text):
+            if groups[0]:
+                hands.append({"hand": int(groups[0]) - 1, "mine": int(groups[2]), "public": None, "theirs": None,
+                              "history": [[groups[3]] if groups[3] else []]})
             elif not hands:
                 continue
-            elif m.group(5) or m.group(6):
-                hands[-1]["history"][-1].append(m.group(5) or m.group(6))
-            elif m.group(7):
-                hands[-1]["public"] = int(m.group(7))
+            elif groups[4] or groups[5]:
+                hands[-1]["history"][-1].append(groups[4] or groups[5])
+            elif groups[6]:
+                hands[-1]["public"] = int(groups[6])
                 hands[-1]["history"].append([])
-            elif m.group(8):
-                hands[-1]["theirs"] = int(m.group(8))
+            elif groups[7]:
+                hands[-1]["theirs"] = int(groups[7])
     return hands
 
 
-def _estimate(ranks: int, hands: list[dict[str, Any]]) -> dict[str, list[list[float]]]:
-    """The opponent's tendencies estimated from the hands that reached a showdown, starting from a weak prior
-    (two pseudo-observations each) that stronger hands bet, raise and call more."""
-    buckets = ranks + 1
-    counts = {kind: [[[2 * (b + 1) / buckets, 2.0] for b in range(buckets)] for _ in range(2)] for kind in KINDS}
-    for record in hands:
-        if record["theirs"] is None:
+@functools.lru_cache(maxsize=4_096)
+def _events(text: str) -> tuple[tuple[str | None, ...], ...]:
+    """The :data:`_EVENT` matches of one prompt or observation (each read once: a game's texts are read every turn)."""
+    return tuple(m.groups() for m in _EVENT.finditer(text))
+
+
+@functools.lru_cache(maxsize=256)
+def _estimate_seen(ranks: int, seen: tuple[tuple[Any, ...], ...]) -> dict[str, list[list[float]]]:
+    """:func:`_estimate` of the hands ``seen`` (hand, own card, public card, opponent's card, actions), kept: each
+    decision of a hand estimates from the same hands before it."""
+    hands = [{"hand": hand, "mine": mine, "public": public, "theirs": theirs, "history": [list(a) for a in history]}
+             for hand, mine, public, theirs, history in seen]
+    return _estimate(ranks, hands)
+
+
+def _their_actions(record: dict[str, Any]) -> list[tuple[int, list[str], str]]:
+    """The opponent's actions in a past hand: (round, the round's actions before it, the action)."""
+    model_first = _model_first(record["hand"])
+    return [(round_, actions[:index], action) for round_, actions in enumerate(record["history"])
+            for index, action in enumerate(actions) if (index % 2 == 0) != model_first]
+
+
+def _observed(ranks: int, record: dict[str, Any], theirs: int) -> list[tuple[str, int, int, bool]]:
+    """The opponent's decisions in a past hand, were its card ``theirs``: (kind, round, bucket, did it)."""
+    found = []
+    for round_, before, action in _their_actions(record):
+        bucket = _bucket(theirs, record["public"] if round_ else None, ranks)
+        if not before or before[-1] == "check":
+            found.append(("open", round_, bucket, action == "bet"))
             continue
-        model_first = _model_first(record["hand"])
-        for round_, actions in enumerate(record["history"]):
-            bucket = _bucket(record["theirs"], record["public"] if round_ else None, ranks)
-            for index, action in enumerate(actions):
-                if (index % 2 == 0) == model_first:
-                    continue
-                before = actions[:index]
-                if not before or before[-1] == "check":
-                    observed = [("open", action == "bet")]
-                elif "raise" in _options(before) and action == "raise":
-                    observed = [("raise", True)]
-                else:
-                    observed = [("raise", False)] if "raise" in _options(before) else []
-                    observed.append(("call", action == "call"))
-                for kind, did in observed:
-                    cell = counts[kind][round_][bucket]
-                    cell[0] += did
-                    cell[1] += 1
-    return {kind: [[yes / total for yes, total in per_round] for per_round in counts[kind]] for kind in KINDS}
+        if "raise" in _options(before):
+            found.append(("raise", round_, bucket, action == "raise"))
+        if action != "raise":
+            found.append(("call", round_, bucket, action == "call"))
+    return found
+
+
+def _estimate(ranks: int, hands: list[dict[str, Any]]) -> dict[str, list[list[float]]]:
+    """The opponent's tendencies estimated from the hands so far, starting from a weak prior (two
+    pseudo-observations each): betting and raising half the time, calling more with stronger hands.
+
+    A showdown shows the opponent's card; a hand without one (a fold) counts for each card the opponent may have
+    held in proportion to how likely that card was, given the cards seen and its actions under the estimate from
+    the showdowns (without this, the folds, which never reach a showdown, would go unseen)."""
+    buckets = ranks + 1
+    counts = {kind: [[[2 * (b + 1) / buckets if kind == "call" else 1.0, 2.0] for b in range(buckets)]
+                     for _ in range(2)] for kind in KINDS}
+
+    def add(record: dict[str, Any], theirs: int, weight: float) -> None:
+        for kind, round_, bucket, did in _observed(ranks, record, theirs):
+            cell = counts[kind][round_][bucket]
+            cell[0] += weight * did
+            cell[1] += weight
+
+    def rates() -> dict[str, list[list[float]]]:
+        return {kind: [[yes / total for yes, total in per_round] for per_round in counts[kind]] for kind in KINDS}
+
+    hidden = []
+    for record in hands:
+        if record["theirs"] is not None:
+            add(record, record["theirs"], 1.0)
+        elif any(record["history"]):
+            hidden.append(record)
+    if not hidden:
+        return rates()
+    shown = rates()
+    for record in hidden:
+        mine, public = record["mine"], record["public"]
+        likely = {}
+        for theirs in range(1, ranks + 1):
+            weight = float(2 - (theirs == mine))
+            if public is not None:
+                weight *= 2 - (public == mine) - (public == theirs)
+            for round_, before, action in _their_actions(record):
+                bucket = _bucket(theirs, public if round_ else None, ranks)
+                weight *= _action_odds(shown, round_, bucket, before)[action]
+            likely[theirs] = weight
+        total = sum(likely.values())
+        if total > 0:
+            for theirs, weight in likely.items():
+                if weight > 0:
+                    add(record, theirs, weight / total)
+    return rates()
