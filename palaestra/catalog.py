@@ -182,8 +182,8 @@ def golden_path(env_id: str, root: Path = DEFAULT_GOLDEN_DIR) -> Path:
 
 
 def snapshot(env_id: str, sample: Sampler = _fresh_sample) -> dict[str, Any]:
-    spec = registry[env_id]
-    return {"id": spec.id, "version": spec.version, "seeds": list(GOLDEN_SEEDS),
+    # The version is the class's own, read from its module: the index may still hold the one before the bump.
+    return {"id": env_id, "version": registry[env_id].cls().version, "seeds": list(GOLDEN_SEEDS),
             "hashes": problem_hashes(env_id, sample=sample)}
 
 
@@ -201,7 +201,7 @@ def golden_problem(env_id: str, root: Path = DEFAULT_GOLDEN_DIR, sample: Sampler
     if not path.exists():
         return f"no golden snapshot: run {fix} and commit {path}"
     pinned = json.loads(path.read_text())
-    version = registry[env_id].version
+    version = registry[env_id].cls().version  # the module's, not a stale index's
     if pinned["version"] != version:
         return f"the snapshot pins v{pinned['version']} but the env is v{version}: run {fix}"
     pinned_hashes, seeds = pinned["hashes"], tuple(pinned.get("seeds", GOLDEN_SEEDS))
