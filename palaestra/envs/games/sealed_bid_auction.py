@@ -13,9 +13,9 @@ The reward does not depend on luck and is normalised to regret
 expected surplus ``(v - b) * P(every rival bids below b)``, measured in the round's own units
 (:func:`_units`: 0 at the mean of uniformly random whole-dollar bids from 0 to v, 1 at the best
 bid), so every round counts alike; on the last round the episode pays ``clip((sum of the units -
-Z) / (rounds - Z))``, where ``Z`` (:func:`random_zero_point`) is one standard deviation of that sum
-under random bids: with the mean alone, the clip at 0 paid random bids about 0.4 standard
-deviations, so random bids score about 0 and the best bid every round exactly 1 (the oracle does).
+Z) / (rounds - Z))``, where ``Z`` is the best simple rule's sum (version 4, below; at least
+:func:`random_zero_point`, one standard deviation of that sum under random bids), so random bids and
+the simple rules score 0 and the best bid every round exactly 1 (the oracle does).
 (Version 2 summed raw surplus, so the few rounds of large values decided the score, and drew values
 where "bid half" and "bid n/(n+1)" did badly, which left the best bid near 90% of the value in most
 rounds: the fixed rule "bid 90%" scored 0.93 at level 4.) Each round's value is drawn in one of
@@ -23,7 +23,19 @@ three bands of the best bid's share of the value (dealt out evenly over the roun
 is kept only if no fixed fraction from 30% to 99% of the value scores above the level's cap (0.3
 at level 4): fixed fractions score at most about 0.2 there (60 problems), the honest player about 0.8. A malformed bid counts as no bid (surplus 0) and costs the round. A round's verdict is
 correct when the bid was a best one. The honest player (:meth:`SealedBidAuction.honest_move`)
-estimates a hidden range from the smallest and largest bid each rival has made.
+keeps a posterior over each hidden range from the bids each rival has made.
+
+Version 4: the zero moved from random bids to the best simple rule. In version 3, "bid halfway from the highest
+rival floor to the value" scored 0.68 / 0.66 / 0.69 at levels 0 / 2 / 4 and "the highest cap plus $1" 0.49-0.59
+(30 seeds). Now the zero is the most summed units any rule of :func:`rule_bids` earns on the game's rounds: a fixed
+fraction of the value (30%-99%, half, n/(n+1)), 0-95% of the way from the highest rival floor to the value or to the
+highest cap, the highest cap plus $1. With the ranges stated every decision's value is computable, so the zero is
+that best rule itself (:func:`rules_zero_point`, share 1). With hidden ranges the rules played knowing the ranges are
+out of an honest player's reach, so the zero is the larger of half the way (:data:`HIDDEN_ZERO_SHARE`) from random
+bids to the best of them and the best of the same rules played with each rival's lowest and highest bid seen so far
+(:func:`estimated_rules_zero`, on this game's tape, as the declared heuristics play them). The honest player bids
+the best response to its Bayesian posterior over each rival's floor and width (the generator's grid, uniform prior)
+and scores about 0.44 / 0.60 at levels 3 / 4 (40 seeds); every rule scores 0.00 at levels 0-4.
 
 The difficulty measure is the number of rivals, plus two when their ranges are hidden, plus a hundredth of the
 rounds. Past the presets each level adds a rival (up to 8: with more, the bands of best shares narrow and drawing
@@ -49,6 +61,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from palaestra.core import MultiTurnTask, Outcome, Policy, Problem, Verdict, View, register, regret_reward, retry
 from palaestra.core.task import Growth
 from palaestra.envs.games.common import MAX_MOVE_CHARS, tape_rng
@@ -65,7 +79,7 @@ class SealedBidAuction(MultiTurnTask):
     description = "Bid in first-price sealed-bid auctions against rival bidders; scored by expected surplus."
     tags = ("games", "multi-turn", "decision-making", "economics", "auctions")
     one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
-    version = 3
+    version = 4
     hidden_information = True
     score_based = True
 
@@ -93,7 +107,15 @@ class SealedBidAuction(MultiTurnTask):
             return None if values is None else (caps, values)
 
         caps, values = retry(draw, what="rivals and values on which no fixed fraction of the value bids well")
-        data = {"caps": caps, "values": values, "hidden": config.hidden, "tape": rng.getrandbits(48)}
+        tape = rng.getrandbits(48)
+        zero = rules_zero_point(values, caps, 1.0 if not config.hidden else HIDDEN_ZERO_SHARE)
+        if config.hidden:
+            zero = max(zero, estimated_rules_zero(values, caps, tape))
+        data = {"caps": caps, "values": values, "hidden": config.hidden, "tape": tape, "zero": zero}
+        zero_text = ("doing no better than the best such rule scores 0" if not config.hidden else
+                     "doing no better than the best such rule played with each rival's lowest and highest bid seen "
+                     "so far, or than halfway from random bids to the best such rule played knowing the rivals' "
+                     "ranges, scores 0")
         if config.hidden:
             rivals = (f"{config.rivals} rival bidders each bid a random amount spread evenly between their own floor "
                       "and cap, which you do not know (each rival keeps its floor and cap all game)")
@@ -107,7 +129,9 @@ class SealedBidAuction(MultiTurnTask):
             "surplus is your value minus your bid if you win, 0 otherwise. After each round all bids are shown.\n\n"
             "Your score is based on the expected surplus of your bids, not on luck; each round counts alike (its "
             "expected surplus measured from random bids' mean to the best bid's), and the score compares your bids "
-            "with random bids: bidding a random whole-dollar amount up to your value scores 0 (or less, counted as 0), the "
+            "with the best simple bidding rule for this game (a fixed fraction of your value, a fixed fraction of "
+            "the way from the highest rival floor to your value or to the highest rival cap, or just above the "
+            f"highest cap): {zero_text} (or less, counted as 0), the "
             "whole-dollar bid of highest expected surplus every round scores 1, and the score is paid after the "
             "last round.\n\n"
             f"Round 1: your value for the item is ${values[0]}. Each turn, write your bid in whole dollars, for "
@@ -130,8 +154,8 @@ class SealedBidAuction(MultiTurnTask):
     def _reward(self, problem: Problem, achieved: float, done: bool) -> float:
         if not done:
             return 0.0
-        values = problem.data["values"]
-        return regret_reward(achieved, random_zero_point(values, problem.data["caps"]), float(len(values)))
+        data = problem.data
+        return regret_reward(achieved, data["zero"], float(len(data["values"])))
 
     def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
         data = problem.data
@@ -170,19 +194,17 @@ class SealedBidAuction(MultiTurnTask):
 
     def honest_move(self, view: View) -> str:
         caps = _stated_caps(view.prompt)
-        if caps is None:  # hidden: k bids spread evenly leave about 1/(k + 1) of the range beyond each extreme
-            seen = _rival_bids(view.history)
-            rivals = int(_RIVALS.search(view.prompt).group(1))  # type: ignore[union-attr]
-            caps = []
-            for rival in range(rivals):
-                bids = [round_bids[rival] for round_bids in seen if len(round_bids) > rival]
-                if not bids:
-                    caps.append([60.0, 140.0])
-                    continue
-                low, high = min(bids), max(bids)
-                margin = max(high - low, 40.0) / (len(bids) + 1) if len(bids) > 1 else 40.0
-                caps.append([max(0.0, low - margin), high + margin])
-        return str(_best_bid(_current_value(view), caps))
+        value = _current_value(view)
+        if caps is not None:
+            return str(_best_bid(value, caps))
+        # hidden: Bayesian over each rival's (floor, width), uniform on the generator's grid, given its bids seen
+        seen = _rival_bids(view.history)
+        rivals = int(_RIVALS.search(view.prompt).group(1))  # type: ignore[union-attr]
+        bids = np.arange(value + 1, dtype=float)
+        chance = np.ones(value + 1)
+        for rival in range(rivals):
+            chance *= _posterior_win_chance(tuple(b[rival] for b in seen if len(b) > rival), value)
+        return str(int(np.argmax((value - bids) * chance)))
 
     def heuristics(self) -> dict[str, Policy]:
         def equilibrium(problem: Problem, state: dict[str, Any], history: Any, rng: random.Random) -> str:
@@ -192,8 +214,22 @@ class SealedBidAuction(MultiTurnTask):
         def fraction(share: float) -> Policy:
             return lambda problem, state, history, rng: str(int(problem.data["values"][state["round"]] * share))
 
+        def family(name: str) -> Policy:
+            """A rule of :func:`rule_bids` played with the stated ranges, or where they are hidden with each rival's
+            lowest and highest bid seen so far (3/4 of the value before any are seen)."""
+            def play(problem: Problem, state: dict[str, Any], history: Any, rng: random.Random) -> str:
+                value, caps = problem.data["values"][state["round"]], problem.data["caps"]
+                if problem.data["hidden"]:
+                    seen = _rival_bids(history)
+                    if not seen:
+                        return str(value * 3 // 4)
+                    caps = [[min(bids), max(bids)] for bids in zip(*seen)]
+                return str(rule_bids(value, caps)[name])
+            return play
+
         rules: dict[str, Policy] = {"bid half": fraction(0.5), "bid n/(n+1) of the value": equilibrium}
         rules.update((f"bid {share:.0%} of the value", fraction(share)) for share in FIXED_SHARES)
+        rules.update((name, family(name)) for name in FAMILY_HEURISTICS)
         return rules
 
 
@@ -225,6 +261,9 @@ def _rival_bids(history: tuple[tuple[str, str], ...]) -> list[list[float]]:
 
 
 FIXED_SHARES = (0.3, 0.4, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 0.99)  # declared as heuristics (with half and n/(n+1))
+FAMILY_HEURISTICS = ("50% of the way from the highest floor to the value", "25% of the way from the highest floor to the value",
+                     "75% of the way from the highest floor to the value", "50% of the way from the highest floor to the highest cap",
+                     "the highest cap plus $1")  # rules of :func:`rule_bids` declared as heuristics
 SHARE_GRID = tuple(share / 100 for share in range(30, 100))  # the fixed fractions a deal is tested against
 BANDS = ((0.0, 0.2), (0.4, 0.6), (0.8, 1.01))  # where a round's best fraction lies between the lowest and highest
 
@@ -281,6 +320,19 @@ def _round_stats(value: int, caps: tuple[tuple[float, ...], ...]) -> tuple[float
     return mean, sum((x - mean) ** 2 for x in surpluses) / len(surpluses), max(surpluses)
 
 
+@functools.lru_cache(maxsize=256)
+def _unit_table(value: int, caps: tuple[tuple[float, ...], ...]) -> tuple[float, ...]:
+    """:func:`_units` of every whole-dollar bid from 0 to ``value`` (win chances from the table :func:`_values`
+    tested the deal with, when the value lies within it)."""
+    high = 3 * max(cap for _, cap in caps)
+    table = _win_chances(caps, high) if value <= high else _win_chances(caps, value)
+    surpluses = list(map(operator.mul, range(value, -1, -1), table))
+    mean, best = sum(surpluses) / len(surpluses), max(surpluses)
+    if best <= mean:
+        return (0.0,) * (value + 1)
+    return tuple((x - mean) / (best - mean) for x in surpluses)
+
+
 def _units(bid: int, value: int, caps: Sequence[Sequence[float]]) -> float:
     """A bid's expected surplus in the round's own units: 0 at random bids' mean, 1 at the best bid."""
     mean, _, best = _round_stats(value, tuple(tuple(c) for c in caps))
@@ -300,6 +352,84 @@ def _win_chance(bid: float, caps: Sequence[Sequence[float]]) -> float:
     for low, high in caps:
         chance *= min(1.0, max(0.0, (bid - low) / (high - low)))
     return chance
+
+
+HIDDEN_ZERO_SHARE = 0.5  # hidden ranges: the zero's share of the way from random bids to the best rule (see docstring)
+ANCHOR_SHARES = tuple(step / 20 for step in range(20))  # 0, 5%, ..., 95% of the way from an anchor to the target
+
+
+def rule_bids(value: int, caps: Sequence[Sequence[float]]) -> dict[str, int]:
+    """Every simple bidding rule's bid for an item worth ``value`` against rivals' ranges ``caps`` (the reward's zero).
+
+    The family: a fixed fraction of the value (30%-99% by 1%, half, n/(n+1)); a fixed share of the way from the
+    highest rival floor to the value, and from the highest floor to the highest cap (capped at the value); the
+    highest cap plus one dollar when below the value. Bids are whole dollars from 0 to the value.
+    """
+    rivals = len(caps)
+    floor, cap = max(low for low, _ in caps), max(high for _, high in caps)
+    bids = {f"bid {share:.0%} of the value": int(value * share) for share in SHARE_GRID}
+    bids["bid half"] = value // 2
+    bids["bid n/(n+1) of the value"] = value * rivals // (rivals + 1)
+    for share in ANCHOR_SHARES:
+        bids[f"{share:.0%} of the way from the highest floor to the value"] = int(floor + share * (value - floor))
+        bids[f"{share:.0%} of the way from the highest floor to the highest cap"] = int(floor + share * (cap - floor))
+    bids["the highest cap plus $1"] = int(cap) + 1
+    return {name: max(0, min(value, bid)) for name, bid in bids.items()}
+
+
+def rules_zero_point(values: Sequence[int], caps: Sequence[Sequence[int]], share: float = 1.0) -> float:
+    """The reward's zero: ``share`` of the way from :func:`random_zero_point` to the most summed :func:`_units` any
+    one rule of :func:`rule_bids` earns over these rounds (played with the rivals' true ranges)."""
+    totals: dict[str, float] = {}
+    for value in values:
+        units = _unit_table(value, tuple(tuple(c) for c in caps))
+        for name, bid in rule_bids(value, caps).items():
+            totals[name] = totals.get(name, 0.0) + units[bid]
+    random_zero = random_zero_point(values, caps)
+    return random_zero + share * max(0.0, max(totals.values()) - random_zero)
+
+
+def _tape_rival_bids(tape: int, round_: int, caps: Sequence[Sequence[float]]) -> list[float]:
+    """The rivals' bids of round ``round_`` (as :meth:`SealedBidAuction.play` draws them)."""
+    rng = tape_rng(SealedBidAuction.id, tape, "round", round_)
+    return [round(rng.uniform(low, high), 2) for low, high in caps]
+
+
+def estimated_rules_zero(values: Sequence[int], caps: Sequence[Sequence[int]], tape: int) -> float:
+    """Hidden ranges: the most summed :func:`_units` any rule of :func:`rule_bids` earns over these rounds when it
+    reads each rival's range as its lowest and highest bid seen so far (3/4 of the value before any is seen), as the
+    declared heuristics play it on this tape."""
+    totals: dict[str, float] = {}
+    seen: list[list[float]] = []
+    for round_, value in enumerate(values):
+        if seen:
+            bids = rule_bids(value, [[min(b), max(b)] for b in zip(*seen)])
+        else:
+            bids = dict.fromkeys(rule_bids(value, caps), value * 3 // 4)
+        units = _unit_table(value, tuple(tuple(c) for c in caps))
+        for name, bid in bids.items():
+            totals[name] = totals.get(name, 0.0) + units[bid]
+        seen.append(_tape_rival_bids(tape, round_, caps))
+    return max(totals.values())
+
+
+FLOORS, WIDTHS = np.meshgrid(np.arange(10, 121, dtype=float), np.arange(20, 121, dtype=float), indexing="ij")
+
+
+def _posterior_win_chance(bids: tuple[float, ...], value: int) -> np.ndarray:
+    """P(a rival bids below b) for each whole-dollar b from 0 to ``value``, averaged over the rival's (floor, width)
+    on the generator's grid (floor 10-120, width 20-120, uniform), weighted by the likelihood of its ``bids``."""
+    weight = np.ones_like(FLOORS)
+    if bids:
+        inside = (FLOORS <= min(bids)) & (FLOORS + WIDTHS >= max(bids))
+        weight = np.where(inside, WIDTHS ** -float(len(bids)), 0.0)
+    if weight.sum() <= 0:  # bids outside the grid (cannot happen with the generator's ranges): a flat prior
+        weight = np.ones_like(FLOORS)
+    weight = (weight / weight.sum()).ravel()
+    floors, widths = FLOORS.ravel()[weight > 0], WIDTHS.ravel()[weight > 0]
+    weight = weight[weight > 0]
+    grid = np.arange(value + 1, dtype=float)[:, None]
+    return np.clip((grid - floors) / widths, 0.0, 1.0) @ weight
 
 
 def random_zero_point(values: Sequence[int], caps: Sequence[Sequence[int]]) -> float:

@@ -11,10 +11,13 @@ then the points of the goods it has left (reaching no target within the turn bud
 The reward is regret-normalised (:func:`palaestra.core.multiturn.regret_reward`): ``best`` is the
 most points any set of accepted swaps can leave, found exactly by enumerating how many ore to take
 from each trader for each good (one swap per trader and good, paying the least that trader accepts,
-``ceil(ore * v(ore) / v(good))``: merging two swaps of one pair never costs more), and the zero is set
-from 32 seeded games of uniformly random legal offers (:func:`palaestra.envs.games._social.random_zero`).
-The generator keeps markets where ``best`` beats the zero by at least four points and where the honest
-player (:meth:`Trading.honest_move`) reaches the target within the budget. Reading only the replies,
+``ceil(ore * v(ore) / v(good))``: merging two swaps of one pair never costs more), and the zero is the
+larger of the most points any rule of :func:`rule_family` keeps in this market (traders are deterministic, so
+each rule is played out exactly at generation: pay in one good, the cheapest to the model or a fixed one, for one
+ore or all the ore a trader can give, at the first trader with ore, the one with most or each in turn, the price
+per ore rising by one after each refusal) and the score set from 32 seeded games of uniformly random legal offers
+(:func:`palaestra.envs.games._social.random_zero`). The generator keeps markets where ``best`` beats the zero by at
+least four points and where the honest player (:meth:`Trading.honest_move`) keeps more than the zero. Reading only the replies,
 it probes the per-ore price (``k good for 1 ore``) that would cost it least among the pairs not yet
 refused at that price, and once a pair accepts it buys the rest there at that price.
 
@@ -25,9 +28,16 @@ are deterministic; valuations are drawn with the problem. Levels add traders, go
 The difficulty measure is the number of (trader, good) pairs plus the target plus the zero's share of
 ``best``.
 
-Generation speed: about 300 problems/s at level 4 on this 2-core machine. Each drawn market is solved by a dynamic
-programme over the traders for the most points left, and 32 random games and the honest player's game set the
-reward's zero and check it is beatable. They are kept because the reward is normalised to them.
+Version 2: version 1's zero was random play's alone, so "raise the price at the first trader in the cheapest
+good" scored 0.59 / 0.58 / 0.33 at levels 0 / 2 / 4, "each trader in turn" 0.62 / 0.73 / 0.55 and "all the ore at
+once" 0.59 / 0.51 / 0.37 (40 seeds). With the zero at the best of the 48 rules every one of them scores 0.00 at
+levels 0, 2 and 4 and random offers at most 0.06; the honest player, which probes the cheapest per-ore price among
+all pairs, scores 0.73 / 0.62 / 0.53. Six rules are declared as heuristics.
+
+Generation speed: about 30 ms of CPU a problem at level 4 on this 2-core machine (version 1: 8 ms). About one market
+in ten is kept: the honest player's game and the 48 rules' games come first (a market where a rule keeps as much as
+the honest player is dropped before the costlier step), then the dynamic programme over the traders for the most
+points left, then 32 random games. They are kept because the reward is normalised to them.
 """
 
 from __future__ import annotations
@@ -64,6 +74,7 @@ class Trading(MultiTurnTask):
     one_move_per_turn = True
     hidden_information = True  # the traders' values
     score_based = True
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -85,17 +96,20 @@ class Trading(MultiTurnTask):
                 "stocks": stocks, "turns": 2 * config.traders * config.goods + config.target + SLIPS,
                 "values": [[rng.randint(1, 9) for _ in range(config.goods)] for _ in range(config.traders)],
                 "ore_values": [rng.randint(1, 9) for _ in range(config.traders)]}
+            # the best simple rule must leave the honest player room (checked before the costlier exact programme)
+            honest, zero = _honest_game(data), 0
+            for rule in rule_family(config.goods):
+                zero = max(zero, _rule_game(data, rule))
+                if honest <= zero:
+                    return None
             best = _best_left(_market(data), tuple(data["holding"]), config.target, tuple(stocks))
-            if best is None:
+            if best is None or best - zero < 4:
                 return None
             scores = [_random_game(data, random.Random(rng.random())) for _ in range(RANDOM_GAMES)]
-            zero = random_zero(scores, best)
-            if best - zero < 4:
+            zero = max(random_zero(scores, best), zero)
+            if best - zero < 4 or honest <= zero:
                 return None
-            data = {**data, "best": best, "zero": zero, "random": round(sum(scores) / len(scores), 4)}
-            if _honest_game(data) <= zero:
-                return None
-            return data
+            return {**data, "best": best, "zero": zero, "random": round(sum(scores) / len(scores), 4)}
 
         data = retry(draw, what="a market where trading well matters")
         names = ", ".join(TRADERS[:config.traders])
@@ -108,8 +122,10 @@ class Trading(MultiTurnTask):
             "happens; otherwise it refuses. Offer no more ore than the trader holds or than you still need. The "
             f"game ends once you hold {config.target} ore; your score is then the points of the goods you have "
             f"left; not reaching {config.target} ore within {data['turns']} turns scores 0. Your reward is 0 up to "
-            "a zero set so that uniformly random legal offers average at most 0.05, rising evenly to 1 at the "
-            "most points any accepted swaps can leave.\n\n"
+            "a zero set at the most points any simple rule keeps in this market (paying in one good, at one "
+            "trader or each in turn, the price rising by one after each refusal) and at least so that uniformly "
+            "random legal offers average at most 0.05, rising evenly to 1 at the most points any accepted swaps "
+            "can leave.\n\n"
             f"Your points per unit: {', '.join(f'{g} {p}' for g, p in zip(data['goods'], data['points']))}.\n"
             f"{_situation(data, _start(data))}\n\n"
             "Each turn write one offer, for example: offer A 4 wool for 1 ore"
@@ -178,8 +194,21 @@ class Trading(MultiTurnTask):
             good = max(range(len(data["goods"])), key=lambda g: (state["holding"][g] >= 9, -data["points"][g]))
             return f"offer {TRADERS[trader]} {min(9, state['holding'][good])} {data['goods'][good]} for 1 ore"
 
-        return {"raise the price at the first trader in the cheapest good": cheapest_good_first_trader,
-                "pay nine of a good per ore": generous}
+        def family(rule: Rule) -> Policy:
+            def play(problem: Problem, state: dict[str, Any], history: Any, rng: random.Random) -> str:
+                data = problem.data
+                replies = [(TRADERS.index(t), data["goods"].index(g), verb == "accepts")
+                           for _, text in history for t, verb, _, g, _ in _REPLY.findall(text)]
+                trader, good, paid, ore = _rule_offer(rule, data, state, replies, len(history))
+                return f"offer {TRADERS[trader]} {paid} {data['goods'][good]} for {ore} ore"
+            return play
+
+        rules = {"raise the price at the first trader in the cheapest good": cheapest_good_first_trader,
+                 "pay nine of a good per ore": generous}
+        rules.update((_rule_name(rule), family(rule)) for rule in (
+            ("cheapest", "most", "pair", "one"), (0, "first", "pair", "one"), ("cheapest", "cycle", "all", "one"),
+            ("cheapest", "first", "all", "all")))
+        return rules
 
     def honest_move(self, view: View) -> str:
         """Probe the cheapest untried per-ore price among (trader, good) pairs; buy where a pair accepted."""
@@ -311,6 +340,65 @@ def _best_left(market: Market, holding: tuple[int, ...], need: int, stocks: tupl
 def _allocations(most: int, goods: int) -> tuple[tuple[int, ...], ...]:
     """Every way to take from 1 to ``most`` ore from one trader, split over ``goods`` goods."""
     return tuple(split for split in itertools.product(range(most + 1), repeat=goods) if 0 < sum(split) <= most)
+
+
+Rule = tuple[Any, str, str, str]  # good ("cheapest" or an index), trader ("first", "most", "cycle"), refusals
+# counted ("all", "pair"), ore per offer ("one", "all": as much as the trader holds and the model still needs)
+
+
+def rule_family(goods: int) -> list[Rule]:
+    """The simple rules the reward's zero is set by: pay in one good (the good worth least to the model, or a fixed
+    good) for one ore at a time or for all the ore the trader can give, at the first trader holding ore, the one
+    holding most, or each trader with ore in turn, the price per ore rising by one unit after each refusal (counted
+    over the game, or per trader and good; in turn: after each round of refusals)."""
+    return [(good, trader, count, ore) for good in ("cheapest", *range(goods)) for trader in ("first", "most", "cycle")
+            for count in ("all", "pair") for ore in ("one", "all")]
+
+
+def _rule_name(rule: Rule) -> str:
+    good, trader, count, ore = rule
+    what = "the cheapest good" if good == "cheapest" else f"good {good + 1}"
+    where = {"first": "the first trader with ore", "most": "the trader with most ore",
+             "cycle": "each trader with ore in turn"}[trader]
+    return (f"raise the price by one per refusal ({'per trader and good' if count == 'pair' else 'overall'}) in {what}"
+            f" at {where}, {'one ore' if ore == 'one' else 'all the ore it can'} per offer")
+
+
+def _rule_offer(rule: Rule, data: dict[str, Any], state: dict[str, Any], replies: list[tuple[int, int, bool]],
+                turn: int) -> Offer:
+    """A rule of :func:`rule_family`'s offer on turn ``turn`` (from 0), given the (trader, good, accepted) replies."""
+    good_rule, trader_rule, count, ore_rule = rule
+    stocks = state["stocks"]
+    with_ore = [t for t, stock in enumerate(stocks) if stock] or [0]
+    if trader_rule == "cycle":
+        trader = with_ore[turn % len(with_ore)]
+    elif trader_rule == "first":
+        trader = next((t for t, stock in enumerate(stocks) if stock), 0)
+    else:
+        trader = max(range(len(stocks)), key=lambda t: (stocks[t], -t))
+    good = (min(range(len(data["goods"])), key=lambda g: (data["points"][g], g)) if good_rule == "cheapest"
+            else good_rule)
+    refused = sum(1 for t, g, accepted in replies if not accepted and (count == "all" or (t, g) == (trader, good)))
+    if trader_rule == "cycle" and count == "all":
+        refused //= len(with_ore)
+    ore = 1 if ore_rule == "one" else max(1, min(stocks[trader], data["target"] - state["ore"]))
+    return trader, good, max(1, min(ore * (refused + 1), state["holding"][good])), ore
+
+
+def _rule_game(data: dict[str, Any], rule: Rule) -> int:
+    """The points a rule of :func:`rule_family` keeps in this market (0 when the turns run out first); an illegal
+    offer spends the turn."""
+    state = _start(data)
+    replies: list[tuple[int, int, bool]] = []
+    for turn in range(data["turns"]):
+        offer = _rule_offer(rule, data, state, replies, turn)
+        if _illegal(data, state, offer):
+            continue
+        accepted, state = _apply(data, state, offer)
+        replies.append((offer[0], offer[1], accepted))
+        if state["ore"] >= data["target"]:
+            return _points(data, state)
+    return 0
 
 
 def _random_game(data: dict[str, Any], rng: random.Random) -> int:
