@@ -1,0 +1,192 @@
+"""Red-team regressions for the repo and terminal families (round 3, session 22).
+
+Each test measures a domain shortcut (a textbook command with a known slip, a careless filter) that paid
+without solving before its fix, by applying the shortcut to the generated tree and judging its answer.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+import palaestra
+from palaestra.core.registry import make_source
+
+
+def _problems(env_id: str, level: int, count: int, base: int = 22_000) -> list[palaestra.Problem]:
+    source = make_source(env_id)
+    return [source.sample(level, base + seed) for seed in range(count)]
+
+
+def _mean_reward(env_id: str, pairs: list[tuple[palaestra.Problem, str]]) -> float:
+    source = make_source(env_id)
+    return sum(source.judge(problem, answer).reward for problem, answer in pairs) / len(pairs)
+
+
+def _newermt_listing(problem: palaestra.Problem) -> str:
+    """What ``find data -type f -newermt LOW ! -newermt HIGH`` (plus the size and extension tests) lists:
+    strict at the lower bound, inclusive at the upper one."""
+    data, question = problem.data, problem.data["question"]
+    return "\n".join(
+        sorted(
+            path
+            for path, body in data["files"].items()
+            if question["low"] < data["mtimes"][path] <= question["high"]
+            and (question["size"] is None or len(body.encode()) > question["size"])
+            and (question["extension"] is None or path.endswith("." + question["extension"]))
+        )
+    )
+
+
+def test_find_by_mtime_newermt_slip_at_both_bounds_fails() -> None:
+    # v1: the files at the time bounds often failed the size or extension test, so the textbook -newermt
+    # command (wrong at both bounds) listed the right files in ~27% of level 2 and ~48% of level 4.
+    for level in (2, 4):
+        pairs = [(p, _newermt_listing(p)) for p in _problems("terminal/find_by_mtime", level, 40)]
+        assert _mean_reward("terminal/find_by_mtime", pairs) < 0.05, level
+
+
+def _count(problem: palaestra.Problem, keep) -> str:
+    data, target = problem.data, problem.data["target"]
+    pattern = re.compile(rf"(?<![A-Za-z0-9_]){re.escape(target)}(?![A-Za-z0-9_])")
+    chosen = [body for path, body in data["files"].items() if keep(path)]
+    per_line = [len(pattern.findall(line)) for body in chosen for line in body.split("\n")]
+    value = {
+        "lines": sum(1 for n in per_line if n),
+        "uses": sum(per_line),
+        "files": sum(1 for body in chosen if pattern.search(body)),
+    }[data["measure"]]
+    return str(value)
+
+
+def _outside_excluded(path: str) -> bool:
+    return path.split("/")[0] != "vendor" and not any(part.startswith(".") for part in path.split("/")[:-1])
+
+
+def test_count_matches_each_filter_matters() -> None:
+    # v2: counting every extension was right in ~55% of level 0 (25% of level 2); keeping vendor/ and the
+    # hidden folders in ~21% of level 2.
+    for level in (0, 2, 4):
+        problems = _problems("terminal/count_matches", level, 40)
+        every_extension = [(p, _count(p, _outside_excluded)) for p in problems]
+        assert _mean_reward("terminal/count_matches", every_extension) < 0.05, level
+        if level:
+            excluded_kept = [
+                (p, _count(p, lambda path, p=p: path.endswith("." + p.data["extension"]))) for p in problems
+            ]
+            assert _mean_reward("terminal/count_matches", excluded_kept) < 0.05, level
+
+
+def test_bulk_rename_prompt_says_scratch_files_fail() -> None:
+    # The judge compares the whole tree, so a right renaming with a helper script left behind paid 0; v1's
+    # prompt never said that (other end-state envs say "change nothing else").
+    for problem in _problems("terminal/bulk_rename", 2, 3):
+        assert "no other file" in problem.prompt
+
+
+def _leaf_guesses(problem: palaestra.Problem) -> tuple[float, float]:
+    """Two guesses that read only the repository's structure, as the chance each is right: a leaf (a function
+    calling no other) under the longest chain of callers, and a leaf whose code appears only once."""
+    bodies: dict[str, tuple[str, set[str]]] = {}
+    for path, text in problem.data["files"].items():
+        if path.startswith("tests/") or not path.endswith(".py"):
+            continue
+        for node in ast.parse(text).body:
+            if isinstance(node, ast.FunctionDef):
+                called = {n.func.id for n in ast.walk(node) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+                source = ast.get_source_segment(text, node) or ""
+                bodies[node.name] = (source.partition("\n")[2], called)
+    callers: dict[str, set[str]] = {name: set() for name in bodies}
+    for name, (_, called) in bodies.items():
+        for callee in called & set(bodies):
+            callers[callee].add(name)
+
+    def height(name: str) -> int:
+        return max((1 + height(caller) for caller in callers[name]), default=0)
+
+    leaves = [name for name, (_, called) in bodies.items() if not called & set(bodies)]
+    tallest = max(height(name) for name in leaves)
+    deepest = [name for name in leaves if height(name) == tallest]
+    texts = [bodies[name][0] for name in leaves]
+    unique = [name for name in leaves if texts.count(bodies[name][0]) == 1]
+    return (problem.answer in deepest) / len(deepest), (problem.answer in unique) / max(len(unique), 1)
+
+
+def test_bug_localization_structure_does_not_point_at_the_bug() -> None:
+    # v1: every distractor chain drew its depth from 0 to the bugged chain's, so the leaf under the longest
+    # chain was the bug in ~41% of level 4 (a random leaf: 8%); and the distractors' kinds were drawn
+    # independently, so the leaf written only once was the bug in ~23% of problems.
+    problems = _problems("repo/bug_localization", 4, 40)
+    deepest, unique = zip(*(_leaf_guesses(p) for p in problems), strict=True)
+    assert sum(deepest) / len(deepest) < 0.2
+    assert sum(unique) / len(unique) < 0.2
+
+
+def _window_answer(problem: palaestra.Problem, inside) -> str:
+    """The question's measure over the requests whose time (to the second) ``inside`` keeps."""
+    data = problem.data
+    kept = []
+    for body in data["files"].values():
+        for line in body.splitlines():
+            fields = line.split()
+            if len(fields) < 6 or line.startswith("#") or not inside(fields[0][:19]):
+                continue
+            if data["status"] is None or int(fields[4]) // 100 == data["status"]:
+                kept.append(fields)
+    measure = data["measure"]
+    if measure == "count":
+        return str(len(kept))
+    if measure == "bytes":
+        return str(sum(int(fields[5]) for fields in kept))
+    return str(len({fields[1] for fields in kept}))
+
+
+def test_log_window_slips_at_the_bounds_fail() -> None:
+    # v2: the requests at the bounds had any status and any address, so `> START` and `<= END` (each alone,
+    # or both together, which cancel out on a count) were right in ~41% of level 0 and ~25% of level 4.
+    for level in (0, 4):
+        problems = _problems("terminal/log_window", level, 40)
+        for slip in (
+            lambda p: lambda t: p.data["bounds"][0][:19] < t < p.data["bounds"][1][:19],
+            lambda p: lambda t: p.data["bounds"][0][:19] <= t <= p.data["bounds"][1][:19],
+            lambda p: lambda t: p.data["bounds"][0][:19] < t <= p.data["bounds"][1][:19],
+        ):
+            pairs = [(p, _window_answer(p, slip(p))) for p in problems]
+            assert _mean_reward("terminal/log_window", pairs) < 0.05, level
+
+
+def _careless_find(problem: palaestra.Problem, slip: str) -> str:
+    """The files a search with one slip lists: ``skip`` ignores the skipped folders, ``icase`` greps the marker in
+    any case, ``at_least`` keeps files of exactly the size bound."""
+    conditions = problem.data["conditions"]
+    listed = []
+    for path, body in problem.data["files"].items():
+        top, name = path.split("/")[0], path.split("/")[-1]
+        marker, bound = conditions["marker"], conditions["min_bytes"]
+        size = len(body.encode())
+        if (
+            name.endswith("." + conditions["extension"])
+            and (slip == "skip" or top not in conditions["skip"])
+            and (conditions["under"] is None or top == conditions["under"])
+            and (marker is None or (marker.lower() in body.lower() if slip == "icase" else marker in body))
+            and (bound is None or (size >= bound if slip == "at_least" else size > bound))
+            and (not conditions["empty"] or body == "")
+        ):
+            listed.append(path)
+    return "\n".join(sorted(listed))
+
+
+def test_find_files_each_careless_test_fails() -> None:
+    # v1 left the near misses to chance: at level 4 ignoring vendor/ and build/ was right in ~26% of the
+    # problems where they matter, grep -i in ~37% of those with a marker, ">= size" in ~46% of those with a size.
+    problems = _problems("terminal/find_files", 4, 40)
+    conditions = [p.data["conditions"] for p in problems]
+    cases = {
+        "skip": [p for p, c in zip(problems, conditions, strict=True) if c["skip"] and c["under"] is None],
+        "icase": [p for p, c in zip(problems, conditions, strict=True) if c["marker"] is not None],
+        "at_least": [p for p, c in zip(problems, conditions, strict=True) if c["min_bytes"] is not None],
+    }
+    for slip, chosen in cases.items():
+        assert len(chosen) >= 8, slip
+        pairs = [(p, _careless_find(p, slip)) for p in chosen]
+        assert _mean_reward("terminal/find_files", pairs) < 0.05, slip
