@@ -190,3 +190,107 @@ def test_find_files_each_careless_test_fails() -> None:
         assert len(chosen) >= 8, slip
         pairs = [(p, _careless_find(p, slip)) for p in chosen]
         assert _mean_reward("terminal/find_files", pairs) < 0.05, slip
+
+
+def test_checksum_verify_skipping_missing_hidden_or_md5_fails() -> None:
+    # v1 left these near misses to chance: a check skipping missing files was right in ~19% of levels 0-2, one
+    # skipping hidden files in 47-77%, one reading only SHA256SUMS in 18-28% of levels 3-4.
+    for level in (0, 4):
+        problems = _problems("terminal/checksum_verify", level, 30)
+        slips = {
+            "missing": lambda p: [x for x in p.data["failing"] if x in p.data["files"]],
+            "hidden": lambda p: [x for x in p.data["failing"] if not x.split("/")[-1].startswith(".")],
+        }
+        if level >= 3:
+            slips["md5"] = lambda p: [
+                x
+                for x in p.data["failing"]
+                if x.split("/", 2)[0] + "/" + x.split("/", 2)[1] + "/SHA256SUMS" in p.data["files"]
+            ]
+        for slip, listing in slips.items():
+            pairs = [(p, "\n".join(listing(p))) for p in problems]
+            assert _mean_reward("terminal/checksum_verify", pairs) < 0.05, (level, slip)
+
+
+def _careless_links(problem: palaestra.Problem, slip: str) -> str:
+    """Links a careless search lists: ``hidden`` drops hidden links from the right list; ``not_file`` calls a link
+    broken when it does not end at a file; ``one_hop`` checks only a link's own target; ``folders`` also counts
+    links ending at a folder under www/<folder>/ (or the folder itself)."""
+    import posixpath
+
+    from palaestra.envs.terminal.broken_links import _resolve
+
+    data = problem.data
+    files, links, prefix = data["files"], data["links"], f"www/{data['folder']}/"
+    if slip == "hidden":
+        listed = [path for path in data["matching"] if not path.split("/")[-1].startswith(".")]
+    elif slip == "not_file":
+        listed = [path for path in links if _resolve(path, files, links) not in files]
+    elif slip == "one_hop":
+        hops = {path: posixpath.normpath(posixpath.join(posixpath.dirname(path), links[path])) for path in links}
+        listed = [path for path, end in hops.items() if end in files and end.startswith(prefix)]
+    else:
+        ends = {path: _resolve(path, files, links) for path in links}
+        listed = [path for path, end in ends.items() if end is not None and (end + "/").startswith(prefix)]
+    return "\n".join(sorted(listed))
+
+
+def test_broken_links_careless_searches_fail() -> None:
+    # v1 left the near misses to chance: skipping hidden links was right in ~82% of level 0, "does not end at a
+    # file" in ~60% of level 0; at level 4 one hop paid ~56% of the "into" questions, counting folders ~76%.
+    problems = _problems("terminal/broken_links", 0, 30) + _problems("terminal/broken_links", 4, 40)
+    for slip in ("hidden", "not_file", "one_hop", "folders"):
+        question = "broken" if slip == "not_file" else "into" if slip in ("one_hop", "folders") else None
+        chosen = [p for p in problems if question in (None, p.data["question"])]
+        assert len(chosen) >= 10, slip
+        pairs = [(p, _careless_links(p, slip)) for p in chosen]
+        assert _mean_reward("terminal/broken_links", pairs) < 0.05, slip
+
+
+def test_tree_diff_keeping_tmp_files_fails() -> None:
+    # v1's .tmp files were only edited or deleted: listing them with the rest was right in every "added"
+    # question of level 3 and in ~51% of the "deleted" ones.
+    for level in (3, 4):
+        pairs = []
+        for problem in _problems("terminal/tree_diff", level, 30):
+            files, question = problem.data["files"], problem.data["question"]
+            before = {path[7:]: body for path, body in files.items() if path.startswith("before/")}
+            after = {path[6:]: body for path, body in files.items() if path.startswith("after/")}
+            kinds = {
+                path: "added" if path not in before else "deleted" if path not in after else "edited"
+                for path in set(before) | set(after)
+                if before.get(path) != after.get(path)
+            }
+            listed = sorted(path for path, kind in kinds.items() if question in ("any", kind))
+            pairs.append((problem, "\n".join(listed)))
+        assert _mean_reward("terminal/tree_diff", pairs) < 0.05, level
+
+
+def _slipped_mode(path: str, body: str, mode: int, rules: int, slip: str) -> int:
+    """The mode the rules give with one slip: ``sh`` (a name containing .sh), ``glob`` (deploy/secrets/*: no
+    hidden or nested files), ``shebang`` (#! on any line)."""
+    parts, name = path.split("/"), path.split("/")[-1]
+    tests = (
+        ".sh" in name if slip == "sh" else name.endswith(".sh"),
+        parts[1] == "secrets" and (slip != "glob" or (len(parts) == 3 and not name.startswith("."))),
+        parts[1] == "conf",
+        parts[1] == "bin" and ("\n#!" in "\n" + body if slip == "shebang" else body.startswith("#!")),
+        name.endswith(".key"),
+    )
+    for rule, target in enumerate((0o755, 0o600, 0o644, 0o750, 0o400)[:rules]):
+        mode = target if tests[rule] else mode
+    return mode
+
+
+def test_permissions_careless_commands_miss_a_file() -> None:
+    # v1 left the near misses to chance: chmod 600 deploy/secrets/* set every mode right in ~78% of level 0 and
+    # ~41% of level 4, a #! on any line in ~54% of level 4, a name containing .sh in 16-27%.
+    for level in (0, 4):
+        for problem in _problems("terminal/permissions", level, 20):
+            data = problem.data
+            for slip in ("sh", "glob") + (("shebang",) if data["rules"] >= 4 else ()):
+                modes = {
+                    path: _slipped_mode(path, body, data["modes"][path], data["rules"], slip)
+                    for path, body in data["files"].items()
+                }
+                assert modes != data["targets"], (level, slip)
