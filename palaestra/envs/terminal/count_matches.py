@@ -12,10 +12,10 @@ excluded folders; from level 2 several uses on one line, and ``x.attr``/``obj.x`
 The answer is an integer, judged exactly (a unit word such as "lines" is accepted). Counts are at least 4
 (below 12 kept with probability count / 12), and the share of
 lines using the identifier is drawn per problem (10-50%), so that no small constant is a good guess (with a
-fixed 25% share, 7 and 8 answered a sixth of level 0 each). Every problem's count changes when the extension
-filter is dropped, and (from level 1) when the excluded folders are kept: in version 2 a count over every
-extension was right in about half of level 0, and one keeping vendor/ and hidden folders in about a fifth of
-level 2. The difficulty is the number of files plus the
+fixed 25% share, 7 and 8 answered a sixth of level 0 each). Every problem has a planted file with another extension
+that uses the identifier, and from level 1 one with the extension in an excluded folder, so that dropping
+either filter changes the count: in version 2 a count over every extension was right in about half of level
+0, and one keeping vendor/ and hidden folders in about a fifth of level 2. The difficulty is the number of files plus the
 near-miss lines plus the measure's weight.
 
 Generation speed: about 950 problems/s at level 4 on this 2-core machine. Each problem writes 20-30 files
@@ -160,8 +160,20 @@ def _draw(rng: random.Random, config: CountMatches.Config, measure: str,
         plain = rng.random() < 0.3  # a file with look-alikes only
         lines = [_line(rng, target, config, plain, use) for _ in range(rng.randint(*config.lines))]
         files["/".join([*folder, name])] = "\n".join(lines) + "\n"
+
     def kept(path: str) -> bool:
         return path.split("/")[0] != "vendor" and not any(part.startswith(".") for part in path.split("/")[:-1])
+
+    # Planted near misses that use the identifier, so that each filter matters: a file with another extension
+    # where the search looks, and (from level 1) a file with the extension in an excluded folder.
+    planted = [(rng.choice([f for f in folders if kept("/".join([*f, "x"]))]),
+                rng.choice([e for e in EXTENSIONS if e != extension]))]
+    if config.excluded:
+        planted.append((rng.choice([f for f in folders if not kept("/".join([*f, "x"]))]), extension))
+    for folder, other_extension in planted:
+        lines = [_line(rng, target, config, False, use) for _ in range(rng.randint(*config.lines))]
+        lines.insert(rng.randrange(len(lines) + 1), f"{target} = {rng.choice(FILLER)} + 1")
+        files["/".join([*folder, f"{names.pop()}.{other_extension}"])] = "\n".join(lines) + "\n"
 
     def measured(chosen: list[str]) -> int:
         per_line = [_uses(line, target) for path in chosen for line in files[path].split("\n")]
@@ -172,9 +184,4 @@ def _draw(rng: random.Random, config: CountMatches.Config, measure: str,
     count = measured(counted)
     if count < MIN_COUNT or (count == len(counted) and measure == "files") or rng.random() >= count / SPREAD:
         return None  # small counts are kept with probability count / SPREAD: no small constant is a good guess
-    # Each filter must matter: a count over every extension, or one that keeps the excluded folders, is wrong.
-    if measured([path for path in files if kept(path)]) == count:
-        return None
-    if config.excluded and measured([path for path in files if path.endswith("." + extension)]) == count:
-        return None
     return files, target, count
