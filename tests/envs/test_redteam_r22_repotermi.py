@@ -294,3 +294,34 @@ def test_permissions_careless_commands_miss_a_file() -> None:
                     for path, body in data["files"].items()
                 }
                 assert modes != data["targets"], (level, slip)
+
+
+def test_config_repair_top_down_slip_fails() -> None:
+    # v1: the fixes that shift lines sometimes came last or not at all, so applying the messages one at a time
+    # from the top, with the log's numbers, was right in ~16% of level 3.
+    for problem in _problems("terminal/config_repair", 3, 40):
+        data = problem.data
+        config = next(path for path in data["files"] if path.endswith(".yaml"))
+        lines = data["files"][config].rstrip("\n").split("\n")
+        for number in sorted(data["edits"], key=int):
+            kind, text = data["edits"][number]
+            index = int(number) - 1
+            if index >= len(lines):
+                continue
+            if kind == "change":
+                lines[index] = text
+            elif kind == "delete":
+                del lines[index]
+            else:
+                lines.insert(index + 1, text)
+        assert "\n".join(lines) + "\n" != data["fixed"]
+
+
+def test_find_by_mtime_listing_without_hidden_files_fails() -> None:
+    # v1 left hidden files to chance: the right list without its hidden files was right in 67-83% of problems.
+    for level in (0, 4):
+        pairs = [
+            (p, "\n".join(path for path in p.data["matching"] if not path.split("/")[-1].startswith(".")))
+            for p in _problems("terminal/find_by_mtime", level, 30)
+        ]
+        assert _mean_reward("terminal/find_by_mtime", pairs) < 0.05, level
