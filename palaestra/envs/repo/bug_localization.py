@@ -11,7 +11,13 @@ The answer is judged by the name alone, in the spellings a reviewer accepts: ``n
 repository has a distinct name, so the bugged one is the unique right answer. Naming a caller on the failing
 chain (where the symptom shows), or two functions, is wrong. Distractor computations (eight or more, with
 their own callers) keep a guess among the repository's functions, or among its computations only, at about
-one in ten or less. Levels grow the chain's depth, the modules, the
+one in ten or less. The bugged chain has the level's full depth, and so do about 70% of the distractor
+chains (the others are shallower): in version 1 a distractor's depth was drawn from 0 to the full depth, so
+naming the leaf under the longest chain of callers, without running a test or reading a body, was right in
+about 45% of level 4 (a random computation: 8%). The distractors' computations repeat a kind only once
+every other kind is used: in version 1 they were drawn independently, and the bugged leaf (whose kind no
+distractor takes) was often one of the few computations written only once, a guess among them right in
+about 23% of problems. Levels grow the chain's depth, the modules, the
 distractor chains and the misleading names; the difficulty is three per call of the chain plus the modules
 plus a twentieth of the package's lines plus the misleading names.
 """
@@ -28,6 +34,8 @@ from palaestra.core.task import Growth
 from palaestra.envs.repo.common import RepoTask, bug_data, bug_repository, call, intro, package_lines
 from palaestra.verifiers.normalize import read_answer
 
+FULL_DEPTH = 0.7  # the share of distractor chains as deep as the bugged one (see the module docstring)
+
 
 @register
 class BugLocalization(RepoTask):
@@ -35,6 +43,7 @@ class BugLocalization(RepoTask):
     family = "repo"
     description = "Name the function that holds the bug behind a failing test, several calls away, in a repository."
     tags = ("repo", "multi-turn", "tools", "code", "debugging", "agentic")
+    version = 2
     final_note = "When you are done, reply without a tool call, with your answer."
     distinct_from = {"repo/call_chain_bug": "localization only: the answer is the bugged function's name, judged "
                                             "as an answer; nothing is fixed or run by the judge"}
@@ -59,7 +68,8 @@ class BugLocalization(RepoTask):
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         found = retry(lambda: bug_repository(rng, modules=config.modules, bugs=1, depth=config.depth,
-                                             distractors=config.distractors, misleading=config.misleading),
+                                             distractors=config.distractors, misleading=config.misleading,
+                                             full_depth=FULL_DEPTH, spread=True),
                       what="a repository whose bug fails a test", attempts=40)
         package = found.repository.package
         leaf = found.bugged[0]

@@ -622,12 +622,17 @@ class BugRepository:
 
 
 def bug_repository(rng: random.Random, *, modules: int, bugs: int, depth: int, distractors: int,
-                   misleading: float, pool: tuple[tpl.Leaf, ...] = tpl.LEAVES) -> BugRepository | None:
+                   misleading: float, pool: tuple[tpl.Leaf, ...] = tpl.LEAVES,
+                   full_depth: float = 0.0, spread: bool = False) -> BugRepository | None:
     """A repository of ``bugs + distractors`` leaf functions (the bugged ones of distinct templates), each called by a chain of
     wrappers (``depth`` of them above each bugged leaf, up to ``depth`` above the others) spread over
     ``modules`` modules, imports always from an earlier module to a later one (no cycles); the bugged chains'
-    visible tests include a failing one; a name is misleading with probability ``misleading``. None when the
-    draw found too few distinguishing inputs."""
+    visible tests include a failing one; a name is misleading with probability ``misleading``; a distractor's
+    chain has the full ``depth`` with probability ``full_depth`` (then no random draw of its depth is made; with
+    0, the default, every distractor's depth is drawn from 0 to ``depth``); with ``spread``, the distractors'
+    templates repeat only once every other template is used (else each is drawn independently, and the bugged
+    leaf was often the only leaf whose code appears once). None when the draw found too few distinguishing
+    inputs."""
     repository, _ = new_repository(rng, modules)
     taken: set[str] = set()
     tested: list[tuple[Function, list[tuple[list[Any], Any]]]] = []
@@ -637,7 +642,13 @@ def bug_repository(rng: random.Random, *, modules: int, bugs: int, depth: int, d
     # Bugged leaves are distinct templates; distractors may repeat the other templates (under other names).
     leaves = rng.sample(pool, bugs)
     others = [leaf for leaf in pool if leaf not in leaves]
-    leaves += [rng.choice(others) for _ in range(distractors)]
+    if spread:
+        cycle: list[tpl.Leaf] = []
+        for _ in range(distractors):
+            cycle = cycle or rng.sample(others, len(others))
+            leaves.append(cycle.pop())
+    else:
+        leaves += [rng.choice(others) for _ in range(distractors)]
     for index, leaf in enumerate(leaves):
         buggy = index < bugs
         fool = rng.random() < misleading
@@ -648,7 +659,8 @@ def bug_repository(rng: random.Random, *, modules: int, bugs: int, depth: int, d
             repository.modules[position], "leaf", leaf.key, leaf.params,
             bug=rng.randrange(len(leaf.bugs)) if buggy else None))
         base = function
-        for _ in range(depth if buggy else rng.randint(0, depth)):
+        full = buggy or (full_depth > 0 and rng.random() < full_depth)
+        for _ in range(depth if full else rng.randint(0, depth)):
             wrapper = rng.choice(tpl.WRAPPERS)
             fool_wrapper = rng.random() < misleading
             fooled += fool_wrapper

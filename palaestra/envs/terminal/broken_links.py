@@ -7,7 +7,9 @@ relative to the wrong folder (``shared/x`` from a subfolder), a chain whose last
 names with spaces appear, and half the questions ask instead for the links that, followed to the end, lead
 to a file under ``www/<folder>/`` (links to other links count; a link to the folder itself does not).
 ``find -xtype l`` and ``readlink -f`` do it. Hidden links and regular files named like links (``old.lnk``)
-are near misses.
+are near misses; since version 2 every problem plants the near misses its question needs (a hidden link that
+counts; for broken links, a link to a folder; for links into a folder, a chain of two links into it and a
+link to the folder itself).
 
 The answer is the set of the links' paths relative to the working directory (``www/a/b.html``), one per
 line or separated by commas, in any order; judged as a set: every such link and no other. Every problem has
@@ -43,6 +45,7 @@ class BrokenLinks(PreparedTreeTask):
     family = "terminal"
     description = "Find the broken symbolic links of a generated tree, or those leading into a folder, with a shell."
     tags = ("terminal", "multi-turn", "shell", "files", "symlinks", "agentic")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -65,7 +68,7 @@ class BrokenLinks(PreparedTreeTask):
         question = "into" if config.hard and rng.random() < 0.5 else "broken"
 
         def draw() -> tuple[dict[str, str], dict[str, str], list[str], str] | None:
-            files, links, folder = _tree(rng, config)
+            files, links, folder = _tree(rng, config, question)
             matching = sorted(path for path in links if _answers(path, files, links, question, folder))
             return (files, links, matching, folder) if 2 <= len(matching) <= len(links) - 2 else None
 
@@ -113,8 +116,10 @@ class BrokenLinks(PreparedTreeTask):
                 "\n".join(sorted(problem.data["links"])), ""]
 
 
-def _tree(rng: random.Random, config: BrokenLinks.Config) -> tuple[dict[str, str], dict[str, str], str]:
-    names = words(rng, 3 * (config.files[1] + config.links[1]) + 2 * config.depth + 8, 2)
+def _tree(rng: random.Random, config: BrokenLinks.Config,
+          question: str) -> tuple[dict[str, str], dict[str, str], str]:
+    names = words(rng, 3 * (config.files[1] + config.links[1]) + 2 * config.depth + 12, 2)
+    into = rng.choice(("shared", "releases"))  # the folder of the "into" question
     folders = ["www", "www/shared", "www/releases", f"www/{names.pop()}"]
     for _ in range(2 * config.depth):
         folders.append(f"{rng.choice(folders)}/{names.pop()}")
@@ -152,7 +157,26 @@ def _tree(rng: random.Random, config: BrokenLinks.Config) -> tuple[dict[str, str
             target = posixpath.relpath(f"{rng.choice(folders)}/{names.pop()}.html", here)  # deleted
         if path not in files:
             links[path] = target
-    return files, links, rng.choice(("shared", "releases"))
+    # Planted near misses, one for each slip a careless search makes (in version 1 they were left to chance: a
+    # search skipping hidden links was right in 82% of level 0; "not a file" for broken, in 60% of level 0; at
+    # level 4 one hop instead of the whole chain in 56% of the "into" questions, and counting links to folders
+    # under www/<folder>/ in 76%).
+    kept = next(path for path in sorted(files) if path.startswith(f"www/{into}/") and files[path] == "kept\n")
+
+    def plant(here: str, target_path: str | None, hidden: bool = False) -> str:
+        path = f"{here}/{'.' if hidden else ''}{names.pop()}.{rng.choice(EXTENSIONS)}"
+        target = posixpath.relpath(target_path or f"{here}/{names.pop()}.html", here)  # None: a deleted target
+        links[path] = target
+        return path
+
+    if question == "broken":
+        plant(rng.choice(folders), None, hidden=True)  # broken, hidden
+        plant(rng.choice(folders), rng.choice(sorted(used)))  # a link to a folder: not broken
+    else:
+        plant(rng.choice(folders), kept, hidden=True)  # leads into the folder, hidden
+        plant(rng.choice(folders), plant(rng.choice(folders), kept))  # a chain of two links into the folder
+        plant(rng.choice(folders), f"www/{into}")  # a link to the folder itself: not a file under it
+    return files, links, into
 
 
 def _resolve(path: str, files: dict[str, str], links: dict[str, str]) -> str | None:

@@ -38,6 +38,7 @@ class BulkRename(ShellTask):
     family = "terminal"
     description = "Rename the files of a generated media folder by a stated padding and case rule, with a shell."
     tags = ("terminal", "multi-turn", "shell", "files", "rename", "agentic")
+    version = 2  # v2: the prompt says that a scratch file left behind fails (the judge always said so)
     end_state = True
 
     @dataclass(frozen=True)
@@ -68,7 +69,7 @@ class BulkRename(ShellTask):
             "four digits: leading zeros removed, then zeros added in front up to four digits (a number of more "
             "than four digits keeps all its digits, without leading zeros). For example, a file DSC_8.PNG would "
             "become dsc_0008.png. Each file stays in its folder; files whose names do not have that form keep "
-            "their names; contents do not change.\n\n"
+            "their names; contents do not change; leave no other file behind (no scratch files).\n\n"
             f"{self.done_instruction()}\n\n{self.tools_prompt(config.budget)}"
         )
         data = {"files": files, "targets": targets, "traps": list(traps), "budget": config.budget}

@@ -6,7 +6,11 @@ writes: ``<hex digest>  <path>`` with the path relative to the package folder (f
 the binary marker, ``<digest> *<path>``). A listed file *fails* when it is missing or its contents no
 longer give the listed digest. Near misses: files that changed by one character or by a trailing newline
 (they fail), files that are not listed at all (they never fail, whatever they hold), hidden files that are
-listed, and from level 3 names with spaces. ``sha256sum -c``/``md5sum -c`` run in each package folder do it.
+listed, and from level 3 names with spaces. Since version 2 every problem has a listed file that is missing
+and a listed hidden file that changed (both in one package), and from level 3 a package with ``MD5SUMS``
+(the same one): in version 1 they were left to chance, and a check that skipped missing files was right in
+about 19% of levels 0-2, one that skipped hidden files in 47-77%, and one that checked only the
+``SHA256SUMS`` lists in 18-28% of levels 3-4. ``sha256sum -c``/``md5sum -c`` run in each package folder do it.
 
 The answer is the set of failing paths relative to the working directory (``dist/core/lib/a.txt``), one
 per line or separated by commas, in any order; it is judged as a set: every failing path and no other.
@@ -45,6 +49,7 @@ class ChecksumVerify(ShellTask):
     family = "terminal"
     description = "Find the files that fail their packages' checksum lists (sha256sum/md5sum) in a generated tree."
     tags = ("terminal", "multi-turn", "shell", "files", "checksums", "agentic")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -109,23 +114,26 @@ def _tree(rng: random.Random, config: ChecksumVerify.Config) -> tuple[dict[str, 
     files: dict[str, str] = {}
     failing: list[str] = []
     listed = 0
-    for _ in range(rng.randint(*config.packages)):
+    for number in range(rng.randint(*config.packages)):
         package = f"dist/{names.pop()}"
         folders = [""]
         for _ in range(config.depth * 2):
             folders.append(f"{rng.choice(folders)}{names.pop()}/")
-        md5 = config.md5_and_spaces and rng.random() < 0.4
+        md5 = config.md5_and_spaces and (number == 0 or rng.random() < 0.4)
         digest = (lambda b: hashlib.md5(b).hexdigest()) if md5 else (lambda b: hashlib.sha256(b).hexdigest())
         lines = []
         for index in range(rng.randint(*config.files)):
             stem = names.pop()
             if config.md5_and_spaces and rng.random() < 0.25:
                 stem = f"{stem} {names.pop()}"
-            name = f".{stem}" if rng.random() < 0.1 else f"{stem}.{rng.choice(EXTENSIONS)}"
+            planted = number == 0 and index < 2  # the first package's first two files: see the module docstring
+            name = f".{stem}" if (planted and index == 1) or rng.random() < 0.1 else f"{stem}.{rng.choice(EXTENSIONS)}"
             relative = f"{rng.choice(folders)}{name}"
             body = "".join(f"{rng.choice(('var', 'let', 'key', 'row'))} {rng.randint(0, 9999)}\n"
                            for _ in range(rng.randint(1, 8)))
             draw = rng.random()
+            if planted:  # listed but missing; a hidden file with one character changed
+                draw = 0.15 if index == 0 else 0.35
             listed_body = body
             now: str | None = body
             if draw < 0.12:  # not listed at all: never fails, even if it "looks" changed

@@ -8,7 +8,9 @@ duplicate key), and from level 4 insert a line after it (a missing key). The tas
 nothing else. The traps: the same key in other sections (only the named line changes), from level 2
 ``warning:`` lines that are not to be applied, and from level 3 deletions and insertions that shift the
 lines below them, so that applying the messages one at a time with the log's numbers edits the wrong lines
-(one ``sed`` pass with all the addresses, or working from the bottom up, does it).
+(one ``sed`` pass with all the addresses, or working from the bottom up, does it). Since version 2 the
+top-down slip always fails from level 3 (in version 1 the shifting fixes sometimes came last or not at all,
+and applying the messages one at a time from the top was right in about 16% of level 3).
 
 The episode is judged by the final tree, path by path and byte by byte (the messages fix every line, so the
 expected file is unique); the final answer is ``done``. The difficulty is the number of lines plus twice the
@@ -21,7 +23,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from palaestra.core import Problem, register
+from palaestra.core import Problem, register, retry
 from palaestra.core.task import Growth
 from palaestra.envs.terminal.common import DONE, ShellTask, quote, shell_plan, words
 
@@ -38,6 +40,7 @@ class ConfigRepair(ShellTask):
     family = "terminal"
     description = "Repair a generated YAML-like config by a validator log's line-numbered messages, with a shell."
     tags = ("terminal", "multi-turn", "shell", "files", "config", "agentic")
+    version = 2
     end_state = True
 
     @dataclass(frozen=True)
@@ -57,6 +60,9 @@ class ConfigRepair(ShellTask):
     growth = Growth(limits={"sections": 40, "errors": 60, "kinds": 5, "budget": 16})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
+        return retry(lambda: self._draw(rng, config), what="errors whose fixes shift the lines", attempts=40)
+
+    def _draw(self, rng: random.Random, config: Config) -> Problem | None:
         names = words(rng, config.sections[1] + 2, 2)
         lines = ["# application settings"]
         sections: list[tuple[str, int, int]] = []  # (name, first key line, last key line), 1-based
@@ -122,6 +128,8 @@ class ConfigRepair(ShellTask):
             elif kind == "append":
                 fixed += [line, text]
         files = {CONFIG: original, LOG: "".join(f"{message}\n" for _, message in messages)}
+        if config.kinds >= 4 and _top_down(lines, edits) == fixed:
+            return None  # applying the messages one at a time, top down, with the log's numbers must fail
         if config.kinds >= 2:
             files[f"{CONFIG}.bak"] = original
         prompt = (
@@ -172,3 +180,21 @@ def _value(rng: random.Random, key: str, avoid: str = "") -> str:
         if value != avoid:
             return value
     return avoid + "0"
+
+
+def _top_down(lines: list[str], edits: dict[int, tuple[str, str]]) -> list[str]:
+    """The file after applying the fixes one at a time from the top, each at the log's line number in the file as
+    the earlier fixes left it (the slip: a deletion or insertion above shifts every later line)."""
+    result = list(lines)
+    for number in sorted(edits):
+        kind, text = edits[number]
+        index = number - 1
+        if index >= len(result):
+            continue
+        if kind == "change":
+            result[index] = text
+        elif kind == "delete":
+            del result[index]
+        else:
+            result.insert(index + 1, text)
+    return result

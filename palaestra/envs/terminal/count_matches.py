@@ -12,7 +12,10 @@ excluded folders; from level 2 several uses on one line, and ``x.attr``/``obj.x`
 The answer is an integer, judged exactly (a unit word such as "lines" is accepted). Counts are at least 4
 (below 12 kept with probability count / 12), and the share of
 lines using the identifier is drawn per problem (10-50%), so that no small constant is a good guess (with a
-fixed 25% share, 7 and 8 answered a sixth of level 0 each). The difficulty is the number of files plus the
+fixed 25% share, 7 and 8 answered a sixth of level 0 each). Every problem has a planted file with another extension
+that uses the identifier, and from level 1 one with the extension in an excluded folder, so that dropping
+either filter changes the count: in version 2 a count over every extension was right in about half of level
+0, and one keeping vendor/ and hidden folders in about a fifth of level 2. The difficulty is the number of files plus the
 near-miss lines plus the measure's weight.
 
 Generation speed: about 950 problems/s at level 4 on this 2-core machine. Each problem writes 20-30 files
@@ -52,7 +55,7 @@ class CountMatches(ShellTask):
     family = "terminal"
     description = "Count whole-word uses of an identifier across a generated code tree with exclusions, via a shell."
     tags = ("terminal", "multi-turn", "shell", "search", "code", "agentic")
-    version = 2
+    version = 3
 
     @dataclass(frozen=True)
     class Config:
@@ -157,11 +160,28 @@ def _draw(rng: random.Random, config: CountMatches.Config, measure: str,
         plain = rng.random() < 0.3  # a file with look-alikes only
         lines = [_line(rng, target, config, plain, use) for _ in range(rng.randint(*config.lines))]
         files["/".join([*folder, name])] = "\n".join(lines) + "\n"
-    counted = {path: body for path, body in files.items() if path.endswith("." + extension)
-               and path.split("/")[0] != "vendor" and not any(part.startswith(".") for part in path.split("/")[:-1])}
-    per_line = [_uses(line, target) for body in counted.values() for line in body.split("\n")]
-    count = {"lines": sum(1 for n in per_line if n), "uses": sum(per_line),
-             "files": sum(1 for body in counted.values() if _uses(body, target))}[measure]
+
+    def kept(path: str) -> bool:
+        return path.split("/")[0] != "vendor" and not any(part.startswith(".") for part in path.split("/")[:-1])
+
+    # Planted near misses that use the identifier, so that each filter matters: a file with another extension
+    # where the search looks, and (from level 1) a file with the extension in an excluded folder.
+    planted = [(rng.choice([f for f in folders if kept("/".join([*f, "x"]))]),
+                rng.choice([e for e in EXTENSIONS if e != extension]))]
+    if config.excluded:
+        planted.append((rng.choice([f for f in folders if not kept("/".join([*f, "x"]))]), extension))
+    for folder, other_extension in planted:
+        lines = [_line(rng, target, config, False, use) for _ in range(rng.randint(*config.lines))]
+        lines.insert(rng.randrange(len(lines) + 1), f"{target} = {rng.choice(FILLER)} + 1")
+        files["/".join([*folder, f"{names.pop()}.{other_extension}"])] = "\n".join(lines) + "\n"
+
+    def measured(chosen: list[str]) -> int:
+        per_line = [_uses(line, target) for path in chosen for line in files[path].split("\n")]
+        return {"lines": sum(1 for n in per_line if n), "uses": sum(per_line),
+                "files": sum(1 for path in chosen if _uses(files[path], target))}[measure]
+
+    counted = [path for path in files if path.endswith("." + extension) and kept(path)]
+    count = measured(counted)
     if count < MIN_COUNT or (count == len(counted) and measure == "files") or rng.random() >= count / SPREAD:
         return None  # small counts are kept with probability count / SPREAD: no small constant is a good guess
     return files, target, count

@@ -13,6 +13,13 @@ The answer is the set of matching paths relative to the working directory (``dat
 or separated by commas, in any order; judged as a set: every matching file and no other. Every problem has
 at least two matching files and not all of them match. The difficulty is the number of files plus the near
 misses plus twice the conditions.
+
+The four files at the time bounds (at and one second before the lower one, at and one second before the upper
+one) meet the size and extension conditions, so that only the bounds decide them: in version 1 they often
+failed another condition, and ``find -newermt LOW ! -newermt HIGH`` (strict at the lower bound, inclusive at
+the upper one) listed exactly the right files in about 45% of levels 3-4. The file at the lower bound is
+hidden (it counts): in version 1 hidden files were left to chance, and a listing without them was right in
+67-83% of problems.
 """
 
 from __future__ import annotations
@@ -37,6 +44,7 @@ class FindByMtime(PreparedTreeTask):
     family = "terminal"
     description = "List the files of a generated tree modified within a UTC time range (and larger than a size)."
     tags = ("terminal", "multi-turn", "shell", "files", "search", "agentic")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -133,12 +141,17 @@ def _tree(rng: random.Random, config: FindByMtime.Config) -> tuple[dict[str, str
         stem = names.pop()
         if config.conditions >= 3 and rng.random() < 0.25:
             stem = f"{stem} {names.pop()}"
-        if rng.random() < 0.1:
+        if index == 0 or rng.random() < 0.1:  # the file at the lower bound (it counts) is hidden
             stem = f".{stem}"
-        extension = question["extension"] if question["extension"] and rng.random() < 0.5 else rng.choice(EXTENSIONS)
+        at_bound = index < len(near)  # a file at a time bound meets the other conditions: the bound alone decides
+        extension = (question["extension"] if question["extension"] and (at_bound or rng.random() < 0.5)
+                     else rng.choice(EXTENSIONS))
         path = f"{rng.choice(folders)}/{stem}.{extension}"
         body = "".join(f"{rng.choice(('row', 'entry', 'note'))} {rng.randint(0, 999)}\n" for _ in range(rng.randint(1, 12)))
-        if question["size"] is not None and rng.random() < 0.2:  # exactly at the size bound: not larger
+        if at_bound and question["size"] is not None:
+            while len(body) <= question["size"]:
+                body += f"{rng.choice(('row', 'entry', 'note'))} {rng.randint(0, 999)}\n"
+        elif question["size"] is not None and rng.random() < 0.2:  # exactly at the size bound: not larger
             body = (body * (question["size"] // len(body) + 1))[: question["size"] - 1] + "\n"
         files[path] = body
         if index < len(near):

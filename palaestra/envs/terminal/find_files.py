@@ -6,7 +6,8 @@ combines conditions a ``find``/``grep`` command expresses: the file's extension,
 directory, outside the skipped ones), what it contains (a marker such as ``FIXME``, matched
 case-sensitively), its size in bytes (larger than a bound), being empty. Every problem has near misses
 for each condition (the marker in lower case, the right extension in a skipped directory, a size exactly at
-the bound) and at least two matching files, and not every file matches.
+the bound; since version 2 one of each is planted, meeting every other condition, so that each careless
+test changes the answer) and at least two matching files, and not every file matches.
 
 The answer is the set of matching paths, relative to the working directory (``src/a.py`` or
 ``./src/a.py``), one per line or separated by commas, in any order; it is judged as a set: every matching
@@ -41,6 +42,7 @@ class FindFiles(ShellTask):
     family = "terminal"
     description = "List the files of a generated project tree that meet stated conditions, found with a sandboxed shell."
     tags = ("terminal", "multi-turn", "shell", "files", "search", "agentic")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -124,7 +126,41 @@ def _tree(rng: random.Random, config: FindFiles.Config, conditions: dict[str, An
         extension = conditions["extension"] if rng.random() < 0.55 else rng.choice(EXTENSIONS)
         path = "/".join([*directory, f"{names.pop()}.{extension}"])
         files[path] = _body(rng, conditions)
+    # One planted near miss per condition a careless search gets wrong, each meeting every other condition: in
+    # version 1 they were left to chance: at level 4, ignoring the skipped folders was right in about 26% of the
+    # problems where they matter (no "under" condition), grep -i in 37% of those with a marker, and "at least"
+    # the size in 46% of those with a size.
+    homes = [d for d in directories if d[0] not in conditions["skip"]
+             and (conditions["under"] is None or d[0] == conditions["under"])]
+    slips = [("skipped", [d for d in directories if d[0] in conditions["skip"]])]
+    if conditions["marker"] is not None:
+        slips.append(("lower", homes))
+    if conditions["min_bytes"] is not None:
+        slips.append(("at_bound", homes))
+    for slip, places in slips:
+        if places:
+            files["/".join([*rng.choice(places), f"{names.pop()}.{conditions['extension']}"])] = _near_body(
+                rng, conditions, slip)
     return files
+
+
+def _near_body(rng: random.Random, conditions: dict[str, Any], slip: str) -> str:
+    """The contents of a planted near miss: everything the conditions ask, but the marker in lower case
+    (``lower``) or exactly ``min_bytes`` bytes (``at_bound``); ``skipped`` changes only where the file lies."""
+    if conditions["empty"]:
+        return ""
+    lines = [f"line {i}: {rng.choice(('alpha', 'beta', 'gamma', 'delta'))} {rng.randint(0, 99_999)}"
+             for i in range(rng.randint(1, 14))]
+    marker = conditions["marker"]
+    if marker is not None:  # first, so that cutting the body at the size bound keeps it
+        lines.insert(0, f"# {marker.lower() if slip == 'lower' else marker}: fix this")
+    body = "\n".join(lines) + "\n"
+    bound = conditions["min_bytes"]
+    if bound is not None and slip == "at_bound":
+        return (body * (bound // len(body) + 1))[: bound - 1] + "\n"
+    while bound is not None and len(body.encode()) <= bound:
+        body += f"line {len(body)}: {rng.choice(('alpha', 'beta', 'gamma', 'delta'))}\n"
+    return body
 
 
 def _body(rng: random.Random, conditions: dict[str, Any]) -> str:

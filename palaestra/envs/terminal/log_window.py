@@ -8,7 +8,11 @@ starting with ``#`` are notes, not requests; from level 3 some hosts write milli
 window's bounds (``.`` sorts before ``Z``). The question: over all hosts, the number of requests, the total
 bytes sent, or the number of distinct client addresses, for requests from START (inclusive) to END
 (exclusive), optionally only with a 2xx or a 5xx status. Near misses sit at the bounds: requests exactly at
-START (counted), exactly at END and one second before START (not counted), and the window spans a day
+START (counted; two at the first host, one at each other, each from an address used nowhere else), exactly at
+END (not counted; all from one address that never makes a request inside the window) and one second before
+START (not counted), all with a status the question selects, so that a slip at either bound, or at both
+(``$1 > START && $1 <= END``), changes every measure; in version 2 they had any status and any address, and
+the slip at both bounds was right in about 41% of level 0 and 25% of level 4. The window spans a day
 boundary from level 2. The clients are a pool of 6-30 addresses used with skewed frequencies (so the distinct
 count in a window is not the pool's size), and 1-4 more addresses make requests only outside the window (so
 counting the addresses of the whole log overshoots); with a fixed pool of 12 every address showed up in a large
@@ -52,7 +56,7 @@ class LogWindow(ShellTask):
     family = "terminal"
     description = "Count, sum or tally distinct clients of generated access-log requests within a time window."
     tags = ("terminal", "multi-turn", "shell", "logs", "agentic")
-    version = 2
+    version = 3
 
     @dataclass(frozen=True)
     class Config:
@@ -79,25 +83,36 @@ class LogWindow(ShellTask):
         measure = rng.choice(tuple(MEASURES))
         status = rng.choice((None, 2, 5))
         regulars, outsiders = _addresses(rng, rng.randint(6, 30), rng.randint(1, 4))
+        hosts_drawn = rng.randint(*config.hosts)
+        starters = _addresses(rng, hosts_drawn + 1, 0, taken=regulars + outsiders)[0]  # each on one START line only
+        late = rng.choice(outsiders)  # every request exactly at END comes from this address
+        matching = [code for code in STATUSES if status is None or code // 100 == status]
         weights = [1 / (rank + 1) for rank in range(len(regulars))]
         paths = [f"/{w}" for w in words(rng, 6, 2)]
-        hosts = words(rng, config.hosts[1], 2)[: rng.randint(*config.hosts)]
+        hosts = words(rng, config.hosts[1], 2)[:hosts_drawn]
         files: dict[str, str] = {}
         inside: list[tuple[str, int]] = []  # (ip, bytes) of the requests the question selects
-        for host in hosts:
+        for number, host in enumerate(hosts):
             millis = config.traps >= 3 and rng.random() < 0.6
             count = rng.randint(*config.lines)
             span = (end - start).total_seconds()
             offsets = [rng.uniform(-1.5 * span, 2.5 * span) for _ in range(count)]
-            offsets += [0.0, -1.0, span, span - 0.5]  # at the bounds: in, out, out, in
+            offsets += [span - 0.5 if millis else span - 1.0]  # just before END: in
             if millis:  # within START's second: in, though their text sorts before START's
                 offsets += [0.25, 0.5]
-            stamps = sorted(start + timedelta(seconds=round(o, 3) if millis else round(o)) for o in offsets)
+            # Requests exactly at the bounds always meet the status condition, so that each slip at a bound
+            # changes every measure: at START (in; two at the first host, each from an address seen nowhere
+            # else), one second before START and at END (out; from addresses never seen inside the window).
+            edges = [(0.0, starters.pop())] + ([(0.0, starters.pop())] if number == 0 else [])
+            edges += [(-1.0, rng.choice(outsiders)), (span, late)]
+            drawn = [(start + timedelta(seconds=round(o, 3) if millis else round(o)), None) for o in offsets]
+            stamps = sorted(drawn + [(start + timedelta(seconds=o), ip) for o, ip in edges], key=lambda pair: pair[0])
             lines = []
-            for stamp in stamps:
+            for stamp, edge_ip in stamps:
                 outside = not start <= stamp < end
                 ip = rng.choice(outsiders) if outside and rng.random() < 0.2 else rng.choices(regulars, weights)[0]
-                code, size = rng.choice(STATUSES), rng.randint(0, 5000)
+                code, size = rng.choice(STATUSES if edge_ip is None else matching), rng.randint(0, 5000)
+                ip = ip if edge_ip is None else edge_ip
                 text = stamp.strftime("%Y-%m-%dT%H:%M:%S") + (f".{stamp.microsecond // 1000:03d}" if millis else "")
                 lines.append(f"{text}Z {ip} {rng.choice(METHODS)} {rng.choice(paths)} {code} {size}")
                 if start <= stamp < end and (status is None or code // 100 == status):
@@ -155,10 +170,18 @@ class LogWindow(ShellTask):
         return [str(value + 1), str(max(value - 1, 0) if value else 1), str(value * 2 + 3), f"{value} or {value + 1}"]
 
 
-def _addresses(rng: random.Random, regular: int, outside: int) -> tuple[list[str], list[str]]:
-    """Distinct client addresses: the pool used everywhere and the ones used only outside the window."""
-    codes = rng.sample(range(10 * 10 * 250), regular + outside)
-    ips = [f"10.{code // 2500}.{code // 250 % 10}.{code % 250 + 1}" for code in codes]
+def _addresses(rng: random.Random, regular: int, outside: int,
+               taken: list[str] | None = None) -> tuple[list[str], list[str]]:
+    """Distinct client addresses (none of ``taken``): the pool used everywhere and the ones used only outside the
+    window."""
+    ips: list[str] = []
+    avoid = set(taken or ())
+    while len(ips) < regular + outside:
+        code = rng.randrange(10 * 10 * 250)
+        ip = f"10.{code // 2500}.{code // 250 % 10}.{code % 250 + 1}"
+        if ip not in avoid:
+            avoid.add(ip)
+            ips.append(ip)
     return ips[:regular], ips[regular:]
 
 

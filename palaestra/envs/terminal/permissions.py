@@ -7,7 +7,9 @@ level: files whose names end in ``.sh`` get 755; files under ``secrets/`` (at an
 included) get 600; from level 1 files under ``conf/`` get 644; from level 2 files under ``bin/`` whose first
 line starts with ``#!`` get 750; from level 3 files whose names end in ``.key`` anywhere get 400. Near misses
 make a careless command fail: ``.sh.bak`` and ``.shell`` names, a ``secrets.txt`` and a ``not-secrets/``
-folder outside ``secrets/``, ``#!`` on a later line, hidden files, names with spaces (from level 3); and
+folder outside ``secrets/``, ``#!`` on a later line, hidden files, names with spaces (from level 3; since
+version 2 a hidden file in ``secrets/``, a ``.sh.bak`` file and, with the ``#!`` rule, a ``bin/`` file with
+``#!`` on its second line are always there, each at a mode its slip would change); and
 ``chmod -R`` changes folders too (a folder set to 600 can no longer be entered, and its files are lost).
 
 The episode is judged by the final tree, file by file: the contents unchanged and the mode (the
@@ -46,6 +48,7 @@ class Permissions(PreparedTreeTask):
     family = "terminal"
     description = "Set the permission modes of a generated deployment tree's files to a stated list of rules (chmod)."
     tags = ("terminal", "multi-turn", "shell", "files", "permissions", "agentic")
+    version = 2
     end_state = True
 
     @dataclass(frozen=True)
@@ -85,6 +88,16 @@ class Permissions(PreparedTreeTask):
             path = "/".join(["deploy", *folder, name])
             files[path] = f"{first}echo {rng.randint(0, 9999)}\n"
             modes[path] = rng.choice(START_MODES)
+        # Planted near misses, one per careless command, each starting at a mode its slip would change (in
+        # version 1 they were left to chance: chmod 600 deploy/secrets/* was right in 78% of level 0 and 41% of
+        # level 4, a #! on any line in 54% of level 4, a name containing .sh in 16-27%).
+        planted = [("secrets", f".{names.pop()}", "data\n", 0o600), ("logs", f"{names.pop()}.sh.bak", "data\n", 0o755)]
+        if config.rules >= 4:
+            planted.append(("bin", f"{names.pop()}.txt", "# run me\n#!/bin/sh\n", 0o750))
+        for top, name, first, slipped in planted:
+            path = f"deploy/{top}/{name}"
+            files[path] = f"{first}echo {rng.randint(0, 9999)}\n"
+            modes[path] = rng.choice([mode for mode in START_MODES if mode != slipped])
         targets = {path: _mode(path, files[path], modes[path], config.rules) for path in files}
         listed = "\n".join(f"{number}. {RULES[rule][0]}" for number, rule in enumerate(range(config.rules), start=1))
         prompt = (

@@ -7,7 +7,7 @@ another folder (a move is a deletion and an addition), and a file may have a twi
 contents in another folder. The question asks, by level, for the paths (relative to the two roots, e.g.
 ``docs/a.txt``) of the files that differ in any way, or of those only edited (present in both, contents
 different), only added, or only deleted; from level 3 files whose names end in ``.tmp`` are to be ignored,
-and they differ too. ``diff -rq``, ``comm`` over sorted ``find`` listings or ``md5sum`` do it.
+and they differ too (one of them always qualifies under the question, since version 2). ``diff -rq``, ``comm`` over sorted ``find`` listings or ``md5sum`` do it.
 
 The answer is judged as a set of paths (any order, one per line or separated by commas, ``./`` allowed):
 every such path and no other. Every problem has at least two, and files that do not qualify under each
@@ -52,6 +52,7 @@ class TreeDiff(ShellTask):
     family = "terminal"
     description = "Compare two generated directory trees and list the files that differ as asked, with a sandboxed shell."
     tags = ("terminal", "multi-turn", "shell", "files", "diff", "agentic")
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -157,12 +158,19 @@ def _draw(rng: random.Random, config: TreeDiff.Config,
         else:
             body = after.pop(path)
             after["/".join([*rng.choice(folders), path.rsplit("/", 1)[1]])] = body
-    if config.ignored:
-        for _ in range(rng.randint(1, 3)):  # scratch files that differ (or exist on one side only): ignored
+    if config.ignored:  # scratch files that differ (or exist on one side only): ignored
+        # The first one qualifies under the question, so that keeping the .tmp files always changes the answer (in
+        # version 1 they were only edited or deleted: keeping them was right in every "added" question and in
+        # about half of the "deleted" ones).
+        fates = [question if question != "any" else "edited"]
+        fates += [rng.choice(("edited", "edited", "deleted", "added")) for _ in range(rng.randint(0, 2))]
+        for fate in fates:
             path = "/".join([*rng.choice(folders), f"{names.pop()}.tmp"])
-            before[path] = _text(rng)
-            if rng.random() < 0.7:
-                after[path] = _edited(rng, before[path])
+            body = _text(rng)
+            if fate != "added":
+                before[path] = body
+            if fate != "deleted":
+                after[path] = _edited(rng, body) if fate == "edited" else body
     counted = sorted(p for p in set(before) | set(after) if not p.endswith(".tmp"))
     kinds = {p: ("added" if p not in before else "deleted" if p not in after else
                  "edited" if before[p] != after[p] else "same") for p in counted}
