@@ -352,7 +352,7 @@ class DagPaths(GraphTemplate):
             rank.remove(0)
             rank.remove(n - 1)
             rank = [0, *rank, n - 1]
-        edges = []
+        edges: list[list[int]] = []
         if p["measure"] == "count":  # edges mostly between near ranks, nearly all ranks left: the counts grow past
             m, seen = rng.randint(n, 2 * n + 2), set()  # the modulus (and some tests still have no path)
             froms = [i for i in range(n - 1) if rng.random() < 0.95]

@@ -672,8 +672,8 @@ def _read_hands(texts: list[str]) -> list[dict[str, Any]]:
     hands: list[dict[str, Any]] = []
     for text in texts:
         for groups in _events(text):
-            if groups[0]:
-                hands.append({"hand": int(groups[0]) - 1, "mine": int(groups[2]), "public": None, "theirs": None,
+            if groups[0]:  # the hand line: its card group matched too
+                hands.append({"hand": int(groups[0]) - 1, "mine": int(groups[2] or 0), "public": None, "theirs": None,
                               "history": [[groups[3]] if groups[3] else []]})
             elif not hands:
                 continue

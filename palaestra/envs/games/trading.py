@@ -195,7 +195,7 @@ class Trading(MultiTurnTask):
             return f"offer {TRADERS[trader]} {min(9, state['holding'][good])} {data['goods'][good]} for 1 ore"
 
         def family(rule: Rule) -> Policy:
-            def play(problem: Problem, state: dict[str, Any], history: Any, rng: random.Random) -> str:
+            def play(problem: Problem, state: Any, history: Any, rng: random.Random) -> str:
                 data = problem.data
                 replies = [(TRADERS.index(t), data["goods"].index(g), verb == "accepts")
                            for _, text in history for t, verb, _, g, _ in _REPLY.findall(text)]
@@ -203,7 +203,7 @@ class Trading(MultiTurnTask):
                 return f"offer {TRADERS[trader]} {paid} {data['goods'][good]} for {ore} ore"
             return play
 
-        rules = {"raise the price at the first trader in the cheapest good": cheapest_good_first_trader,
+        rules: dict[str, Policy] = {"raise the price at the first trader in the cheapest good": cheapest_good_first_trader,
                  "pay nine of a good per ore": generous}
         rules.update((_rule_name(rule), family(rule)) for rule in (
             ("cheapest", "most", "pair", "one"), (0, "first", "pair", "one"), ("cheapest", "cycle", "all", "one"),

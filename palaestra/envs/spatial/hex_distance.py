@@ -74,7 +74,8 @@ def greedy_shortest(start: Hex, goal: Hex, radius: int, blocked: set[Hex], steps
 
 def greedy_walk(start: Hex, goal: Hex, radius: int, blocked: set[Hex]) -> list[str]:
     """The greedy walk with ties broken in the prompt's direction order, stopped after 4 * radius steps."""
-    walk, cell = [], start
+    walk: list[str] = []
+    cell = start
     while cell != goal and len(walk) < 4 * radius:
         free = [(name, (cell[0] + dq, cell[1] + dr)) for name, (dq, dr) in DIRECTIONS.items()]
         free = [(name, step) for name, step in free if step not in blocked and on_board(step, radius)]
