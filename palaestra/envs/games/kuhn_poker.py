@@ -72,7 +72,7 @@ MARGIN = 0.2  # the zero sits this share of the best threshold rule's room (to t
 ROOM = 0.01  # an opponent is redrawn when the best threshold rule comes within this share of the best response ...
 HONEST_BAR = 0.2  # ... or when the honest player scores under this ...
 HONEST_LEAD = 0.1  # ... or under the best threshold rule's score (on the same deals and draws) plus this
-ATTEMPTS = 300  # about 1 draw in 10 to 20 is kept at levels 0-3, 1 in 3 at level 4
+ATTEMPTS = 1000  # about 1 draw in 10 to 20 is kept at levels 0-3, 1 in 3 at level 4
 TAPE_DRAWS = 5  # draws of the opponent's strategy that share a tape (its deals, cached, are then dealt once)
 
 ACTIONS = {"check": "check", "bet": "bet", "call": "call", "fold": "fold", "raise": "bet", "pass": "check"}
