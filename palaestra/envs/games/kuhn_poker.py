@@ -45,13 +45,16 @@ learner can exploit beyond the threshold rules, and the honest player's score is
 construction (about 0.6 on average per level, measured on 40 games at levels 0, 2 and 4). The redraws keep the tape (the deals) for :data:`TAPE_DRAWS` draws, so that dealing,
 cached, is done once per tape.
 
-Levels grow the deck and the number of hands. The difficulty measure is the number of hands
-times the deck size.
+Levels grow the deck and the number of hands, from four cards at level 0 (version 3: with the classic three
+cards the threshold rules hold the best response against nearly every opponent, and finding one they leave room
+against took 60-70 ms of CPU a problem, p90 150 ms). The difficulty measure is the number of hands times the
+deck size.
 
-Generation speed: about 15 to 55 ms per problem (CPU) at levels 0-7 on this 2-core machine (slowest at
-levels 0-1, where most draws are redrawn): each draw values the threshold rules exactly (:func:`_rules`, about
-2 ms) and, if a threshold rule is not the best response, plays the honest player through the episode (about
-2 to 6 ms).
+Generation speed: means of 17-47 ms per problem (CPU) at levels 0-6 on this 2-core machine (p90 35-125 ms, slowest
+at level 0, where most draws are redrawn; the kit's timed seeds: at most 43 ms a level): each draw values the
+threshold rules exactly (:func:`_rules`, about 2 ms) and, if a threshold rule is not the best response, plays the
+honest player through the episode (about 2 to 6 ms). Expected values are memoised per strategy, seat, card and
+actions (:func:`_strategy_value`), as the draws value the same decisions over and over.
 """
 
 from __future__ import annotations
@@ -96,9 +99,9 @@ class KuhnPoker(MultiTurnTask):
         hands: int
 
     presets = (
-        Config(3, 30),
-        Config(3, 36),
+        Config(4, 30),
         Config(4, 36),
+        Config(5, 36),
         Config(5, 40),
         Config(6, 40),
     )
@@ -554,14 +557,23 @@ def _value(data: dict[str, Any], hand: int, history: list[str], action: str, lat
     ``mine``: the model's card (default: the one dealt)."""
     if mine is None:
         mine, _ = _deal(data, hand)
-    n, strategy = data["cards"], data["strategy"]
-    first = hand % 2 == 0
+    strategy = data["strategy"]
+    # Memoised by value: the generator values the same seat, card and actions over and over for each drawn strategy.
+    rates = (tuple(strategy["open"]), tuple(strategy["after_check"]), tuple(strategy["call"]))
+    return _strategy_value(data["cards"], rates, hand % 2 == 0, mine, tuple(history), action, later)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _strategy_value(n: int, rates: tuple[tuple[float, ...], ...], first: bool, mine: int, history: tuple[str, ...],
+                    action: str, later: str) -> float:
+    """:func:`_value` for the strategy whose opening, after-check and calling rates per card are ``rates``."""
+    strategy = dict(zip(("open", "after_check", "call"), rates))
     others = [card for card in range(1, n + 1) if card != mine]
     weight = {o: 1.0 for o in others}
     if not first:  # the opponent's opening tells something about its card
         bet_first = history[0] == "bet"
         weight = {o: strategy["open"][o - 1] if bet_first else 1 - strategy["open"][o - 1] for o in others}
-    if first and history == ["check", "bet"]:
+    if first and history == ("check", "bet"):
         weight = {o: strategy["after_check"][o - 1] for o in others}
     total = sum(weight.values())
     if total <= 0:
