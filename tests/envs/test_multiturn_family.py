@@ -293,7 +293,7 @@ def test_kuhn_poker_best_response_in_classic_spots():
     loses, and betting the best card first is right when the opponent calls with the middle card."""
     source = make_source("games/kuhn_poker")
     problem = source.sample(0, 0)
-    data = dict(problem.data, strategy={"open": [0.0, 0.0, 1.0], "after_check": [0.0, 0.0, 1.0],
+    data = dict(problem.data, cards=3, strategy={"open": [0.0, 0.0, 1.0], "after_check": [0.0, 0.0, 1.0],
                                         "call": [0.0, 0.8, 1.0]})
     from palaestra.envs.games import kuhn_poker
     hand = next(h for h in range(50) if h % 2 == 0 and kuhn_poker._deal(data, h)[0] == 3)

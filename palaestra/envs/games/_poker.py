@@ -62,3 +62,14 @@ def game_over(state: dict[str, Any], report: str) -> Outcome:
     verdict = Verdict(reward, reward >= 1.0 - EPSILON, True, report)
     return Outcome(state, verdict,
                    f"{report} That was the last hand; your chips: {state['chips']:+d}; your score is {reward:.2f}.", True)
+
+KUHN_SCORE_RULES = (
+    "Your score rewards good decisions, not luck: each decision is valued by its expected chips against the "
+    "opponent's strategy. Always taking the decision of highest expected value scores 1. The score is 0 (or "
+    "less, counted as 0) a little below what the best fixed threshold rule for this opponent earns (bet with a "
+    "card of at least some value, perhaps also bluffing with the lowest card, and call a bet with a card of at "
+    "least some value; or so only when acting second, always checking first): such rules, and random "
+    "decisions, score about 0."
+)
+"""Kuhn poker's sentences on scoring: its zero is set from the best threshold rule (kuhn_poker ``_rules``), not
+from random play as :data:`SCORE_RULES` says for Leduc hold'em."""
