@@ -8,7 +8,15 @@ import random
 
 from palaestra.core import Problem
 from palaestra.envs.games._lights import eliminate, lightest_presses
-from palaestra.envs.games._poker import EPSILON, SCORE_RULES, add_hand, add_loss, game_over, hand_report
+from palaestra.envs.games._poker import (
+    EPSILON,
+    KUHN_SCORE_RULES,
+    SCORE_RULES_AGAINST_RULES,
+    add_hand,
+    add_loss,
+    game_over,
+    hand_report,
+)
 from palaestra.envs.graphs._measures import diameter, size_and_reach
 from palaestra.envs.graphs.common import busiest_answer, random_groups
 
@@ -100,4 +108,5 @@ def test_poker_ledger_and_game_over() -> None:
         f"That was the last hand; your chips: +3; your score is {outcome.verdict.reward:.2f}.")
     best = game_over({"chips": -1, "values": [2.0, -1.0, 2.0]}, report)
     assert best.verdict.correct and best.verdict.reward >= 1.0 - EPSILON and "your chips: -1;" in best.observation
-    assert SCORE_RULES.startswith("Your score rewards good decisions, not luck") and SCORE_RULES.endswith("scores 1.")
+    for rules in (SCORE_RULES_AGAINST_RULES, KUHN_SCORE_RULES):
+        assert rules.startswith("Your score rewards good decisions, not luck") and "0 (or less, counted as 0)" in rules

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 import palaestra
 from palaestra.envs.games import kuhn_poker
 

@@ -22,13 +22,6 @@ from palaestra.core import Outcome, Verdict, regret_reward
 
 EPSILON = 1e-9  # expected values this close count as equal
 
-SCORE_RULES = (
-    "Your score rewards good decisions, not luck: each decision is valued by its expected chips against the "
-    "opponent's strategy, and the score compares your decisions with deciding at random: random decisions "
-    "score 0 (or less, counted as 0), always taking the decision of highest expected value scores 1."
-)
-"""The prompt's sentences on scoring (each game goes on with when the score is paid)."""
-
 SCORE_RULES_AGAINST_RULES = (
     "Your score rewards good decisions, not luck: each decision is valued by its expected chips against the "
     "opponent's strategy, and the score compares your decisions with simple fixed rules that ignore the opponent "
@@ -37,6 +30,16 @@ SCORE_RULES_AGAINST_RULES = (
     "the decision of highest expected value scores 1."
 )
 """The prompt's sentences on scoring for a game whose zero is the best of simple fixed rules (Leduc hold'em)."""
+
+KUHN_SCORE_RULES = (
+    "Your score rewards good decisions, not luck: each decision is valued by its expected chips against the "
+    "opponent's strategy. Always taking the decision of highest expected value scores 1. The score is 0 (or "
+    "less, counted as 0) a little below what the best fixed threshold rule for this opponent earns (bet with a "
+    "card of at least some value, perhaps also bluffing with the lowest card, and call a bet with a card of at "
+    "least some value; or so only when acting second, always checking first): such rules, and random "
+    "decisions, score about 0."
+)
+"""Kuhn poker's sentences on scoring: its zero is set from the best threshold rule (kuhn_poker ``_rules``)."""
 
 
 def add_hand(totals: list[float], best: float, random_value: float) -> list[float]:
@@ -62,14 +65,3 @@ def game_over(state: dict[str, Any], report: str) -> Outcome:
     verdict = Verdict(reward, reward >= 1.0 - EPSILON, True, report)
     return Outcome(state, verdict,
                    f"{report} That was the last hand; your chips: {state['chips']:+d}; your score is {reward:.2f}.", True)
-
-KUHN_SCORE_RULES = (
-    "Your score rewards good decisions, not luck: each decision is valued by its expected chips against the "
-    "opponent's strategy. Always taking the decision of highest expected value scores 1. The score is 0 (or "
-    "less, counted as 0) a little below what the best fixed threshold rule for this opponent earns (bet with a "
-    "card of at least some value, perhaps also bluffing with the lowest card, and call a bet with a card of at "
-    "least some value; or so only when acting second, always checking first): such rules, and random "
-    "decisions, score about 0."
-)
-"""Kuhn poker's sentences on scoring: its zero is set from the best threshold rule (kuhn_poker ``_rules``), not
-from random play as :data:`SCORE_RULES` says for Leduc hold'em."""
