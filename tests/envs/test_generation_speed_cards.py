@@ -11,6 +11,8 @@ import itertools
 import random
 from typing import Any
 
+import numpy as np
+
 from palaestra.core import Problem, regret_reward
 from palaestra.core.registry import make_source
 from palaestra.envs.games import (
@@ -321,35 +323,39 @@ def test_gin_totals_and_deadwoods_match_the_reference() -> None:
 # --- video poker --------------------------------------------------------------------------------------------
 
 
-def test_video_poker_hold_values_match_the_inclusion_exclusion_as_first_written() -> None:
+def test_video_poker_hold_values_match_a_direct_enumeration_under_drawn_pay_tables() -> None:
+    # v2 values every hold through a per-deck table of hand kinds per card subset and a 32 x 32 inclusion-exclusion;
+    # here each hold's draws are enumerated one by one instead.
+    rng = random.Random(7)
     for low in ("T", "9"):
         deck = video_poker._deck(low)
-        sums = video_poker._containing_sums(low)
-        rng = random.Random(low)
-        for _ in range(40):
+        for _ in range(3):
+            pays = {name: rng.randint(lo, hi) for name, lo, hi in video_poker.PAY_RANGES}
+            pair_from = rng.choice(video_poker.PAIR_THRESHOLDS)
             cards = rng.sample(deck, 5)
-            bits = [1 << deck.index(c) for c in cards]
-            expected = []
-            for mask in range(32):
-                held = [i for i in range(5) if mask >> i & 1]
-                dropped = [i for i in range(5) if not mask >> i & 1]
-                base = sum(bits[i] for i in held)
-                total = sum((-1) ** size * sums.get(base + sum(bits[i] for i in extra), 0)
-                            for size in range(len(dropped) + 1) for extra in itertools.combinations(dropped, size))
-                expected.append(total / video_poker.comb(len(deck) - 5, 5 - len(held)))
-            assert video_poker._hold_values(low, cards) == expected
+            values = video_poker._hold_values(low, cards, video_poker._pay_vector(pays, pair_from))
+            rest = [c for c in deck if c not in cards]
+            for mask in rng.sample(range(32), 4):
+                held = [cards[i] for i in range(5) if mask >> i & 1]
+                finals = [held + list(extra) for extra in itertools.combinations(rest, 5 - len(held))]
+                kinds = [video_poker._kind_paid(final, pair_from) for final in finals]
+                expected = sum(pays.get(kind, 1) if kind else 0 for kind in kinds) / len(finals)
+                assert abs(values[mask] - expected) < 1e-9
 
 
-def test_video_poker_payout_table_matches_a_direct_count() -> None:
+def test_video_poker_subset_table_matches_a_direct_count() -> None:
     deck = video_poker._deck("T")
-    sums = video_poker._containing_sums("T")
+    keys, counts = video_poker._subset_counts("T")
     rng = random.Random(0)
     for size in (0, 1, 2, 3, 5):
         for _ in range(5):
             chosen = rng.sample(range(len(deck)), size)
-            expected = sum(video_poker.PAY.get(video_poker._category([deck[i] for i in combo]) or "", 0)
-                           for combo in itertools.combinations(range(len(deck)), 5) if set(chosen) <= set(combo))
-            assert sums.get(sum(1 << i for i in chosen), 0) == expected
+            expected = [0] * (video_poker.NOTHING + 1)
+            for combo in itertools.combinations(range(len(deck)), 5):
+                if set(chosen) <= set(combo):
+                    expected[video_poker._code([deck[i] for i in combo])] += 1
+            row = int(np.searchsorted(keys, sum(1 << i for i in chosen)))
+            assert counts[row].tolist() == expected
 
 
 # --- codenames ----------------------------------------------------------------------------------------------
