@@ -42,3 +42,12 @@ def test_a_closing_fence_may_carry_closing_punctuation_in_every_language() -> No
     assert isinstance(program, polyglot.Program) and program.code.strip() == "int main(void) { return 0; }"
     assert not isinstance(polyglot.read_program("```c\nint main(void) { return 0; }\n``` No wait.", ("c",)),
                           polyglot.Program)
+
+
+def test_a_remark_on_the_closing_fence_line_is_text_after_the_block() -> None:
+    # The kit's retraction check: a second block whose closing fence carries "That is not the answer." was read as an
+    # unclosed block (nothing after it) and the answer accepted.
+    answer = f"```python\n{PROGRAM}\n```\nFor example:\n```python\nprint(double(2))\n```. That is not the answer."
+    assert after_last_block(answer) == ". That is not the answer."
+    assert code.extract_code(answer, "double") is None
+    assert not isinstance(polyglot.read_program(answer, ("python",)), polyglot.Program)
