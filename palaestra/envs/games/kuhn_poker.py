@@ -62,6 +62,7 @@ from __future__ import annotations
 import functools
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -318,21 +319,23 @@ def _learn(counts: dict[str, list[list[float]]], n: int, record: dict[str, Any])
 
 
 def _rule_score(task: KuhnPoker, data: dict[str, Any], rule: Policy) -> float:
-    """The score of the deterministic ``rule`` on the problem ``data`` describes: its episode played out with the
-    sums :meth:`KuhnPoker.play` keeps, without the words (a decision's values are worked out once per seat, card
-    and actions so far). For tests and measurements."""
+    """The score of the deterministic ``rule`` on the problem ``data`` describes (:func:`_episode_score`). For tests
+    and measurements."""
     problem = Problem(env_id=task.id, data=data)
-    values_at: dict[tuple[Any, ...], dict[str, float]] = {}
-    totals = [0.0, _zero(data), 0.0]
+    return _episode_score(data, _zero(data), lambda hand, mine, history: rule(
+        problem, {"hand": hand, "history": history}, (), None))  # type: ignore[arg-type]
+
+
+def _episode_score(data: dict[str, Any], zero: float, choose: Callable[[int, int, list[str]], str]) -> float:
+    """The score of the player ``choose(hand, own card, actions so far)`` on the problem ``data`` describes: its
+    episode played out with the sums :meth:`KuhnPoker.play` keeps, without the words, at the reward's ``zero``."""
+    totals = [0.0, zero, 0.0]
     for hand in range(data["hands"]):
         mine, history = _deal(data, hand)[0], _opening(data, hand)
         totals = _new_hand(totals, data, hand)
         while _allowed(history):
-            key = (hand % 2, mine, *history)
-            if key not in values_at:
-                values_at[key] = {a: _value(data, hand, history, a) for a in _allowed(history)}
-            values = values_at[key]
-            action = rule(problem, {"hand": hand, "history": history}, (), None)  # type: ignore[arg-type]
+            values = {a: _value(data, hand, history, a) for a in _allowed(history)}
+            action = choose(hand, mine, history)
             totals = add_loss(totals, max(values.values()), values[action])
             history = [*history, action]
             reply = _opponent_reply(data, hand, history)
@@ -401,19 +404,7 @@ def _threshold_action(rule: tuple[int, int, bool, bool], hand: int, mine: int, h
 
 def _threshold_score(data: dict[str, Any], zero: float, rule: tuple[int, int, bool, bool]) -> float:
     """The score of the threshold ``rule`` (:func:`_rules`) played through the episode, at the reward's ``zero``."""
-    totals = [0.0, zero, 0.0]
-    for hand in range(data["hands"]):
-        mine, history = _deal(data, hand)[0], _opening(data, hand)
-        totals = _new_hand(totals, data, hand)
-        while _allowed(history):
-            values = {a: _value(data, hand, history, a) for a in _allowed(history)}
-            action = _threshold_action(rule, hand, mine, history)
-            totals = add_loss(totals, max(values.values()), values[action])
-            history = [*history, action]
-            reply = _opponent_reply(data, hand, history)
-            if reply:
-                history.append(reply)
-    return regret_reward(*totals)
+    return _episode_score(data, zero, lambda hand, mine, history: _threshold_action(rule, hand, mine, history))
 
 
 def _zero(data: dict[str, Any]) -> float:

@@ -290,7 +290,7 @@ def _rule_values(sums: list[float], data: dict[str, Any], hand: int) -> list[flo
     seen: dict[Any, tuple[dict[str, float], float]] = {}  # per position reached: its actions' values, the best
 
     def options(history: list[list[str]]) -> tuple[dict[str, float], float]:
-        frozen = tuple(tuple(actions) for actions in history)
+        frozen = tuple(tuple(moves) for moves in history)
         found = seen.get(frozen)
         if found is None:
             public = dealt if len(history) == 2 else None
@@ -303,7 +303,7 @@ def _rule_values(sums: list[float], data: dict[str, Any], hand: int) -> list[flo
     after: dict[Any, list[list[str]]] = {}  # the opponent's replies on the tape, per position (the rules share them)
 
     def answered(history: list[list[str]]) -> list[list[str]]:
-        frozen = tuple(tuple(actions) for actions in history)
+        frozen = tuple(tuple(moves) for moves in history)
         if frozen not in after:
             after[frozen] = _opponent_moves(data, hand, history)
         return after[frozen]
@@ -488,30 +488,24 @@ def _decision_value(data: dict[str, Any], hand: int, history: list[list[str]], a
     """Expected chips of ``action`` now against ``data["strategy"]``, given the model's card, the public card
     (if shown) and the actions so far; the model's later decisions at their best (``later="random"``: at random).
     ``mine``/``public``: the cards as the model sees them (default: those dealt)."""
-    if mine is None:
-        mine, _, dealt_public = _deal(data, hand)
-        public = dealt_public if len(history) == 2 else None
-    values = _values(_strategy_key(data["strategy"]), data["ranks"])
-    frozen = tuple(tuple(actions) for actions in history)
-    total = values.reach(_model_first(hand), mine, public, frozen)
-    if total <= 0:
-        return 0.0
-    return values.node(_model_first(hand), mine, public, _frozen_with(frozen, action), later) / total
+    return _decision_values(data, hand, history, later, mine, public, (action,))[action]
 
 
 def _decision_values(data: dict[str, Any], hand: int, history: list[list[str]], later: str = "best",
-                     mine: int | None = None, public: int | None = None) -> dict[str, float]:
-    """:func:`_decision_value` of each of the model's options now (the strategy's memo looked up once)."""
+                     mine: int | None = None, public: int | None = None,
+                     actions: tuple[str, ...] | None = None) -> dict[str, float]:
+    """:func:`_decision_value` of each of ``actions`` (default: the model's options now), the strategy's memo looked
+    up once."""
     if mine is None:
         mine, _, dealt_public = _deal(data, hand)
         public = dealt_public if len(history) == 2 else None
     values = _values(_strategy_key(data["strategy"]), data["ranks"])
-    frozen = tuple(tuple(actions) for actions in history)
+    frozen = tuple(tuple(moves) for moves in history)
     total = values.reach(_model_first(hand), mine, public, frozen)
+    chosen = _allowed(history) if actions is None else actions
     if total <= 0:
-        return dict.fromkeys(_allowed(history), 0.0)
-    return {a: values.node(_model_first(hand), mine, public, _frozen_with(frozen, a), later) / total
-            for a in _allowed(history)}
+        return dict.fromkeys(chosen, 0.0)
+    return {a: values.node(_model_first(hand), mine, public, _frozen_with(frozen, a), later) / total for a in chosen}
 
 
 def _frozen_with(history: tuple[tuple[str, ...], ...], action: str) -> tuple[tuple[str, ...], ...]:
