@@ -51,7 +51,9 @@ def _short_job_amid_hogs(admission: str) -> tuple[ExecResult, bool, list[ExecRes
     backend = _backend(admission, budget_mb=4 * 256 + 64, max_jobs=2)
     try:
         with ThreadPoolExecutor(9) as pool:
-            hogs = [pool.submit(backend.run, HOG, limits=Limits(wall_seconds=3, cpu_seconds=60)) for _ in range(8)]
+            # 6 s of wall clock each: on a busy full run (the other test worker compiling) the short job once took
+            # more than the 2 s a 3 s limit left it, and the hogs ended first.
+            hogs = [pool.submit(backend.run, HOG, limits=Limits(wall_seconds=6, cpu_seconds=60)) for _ in range(8)]
             time.sleep(1.0)  # the hogs reach the server first
             benign = backend.run(BENIGN)
             all_running = not any(h.done() for h in hogs)
