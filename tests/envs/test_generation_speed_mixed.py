@@ -270,21 +270,13 @@ def test_yahtzee_tables_shared_and_memoised_equal_the_sums_they_replace() -> Non
                           for thrown, chance in yahtzee_lite._outcomes(3 - len(kept)))
                       for kept in set(yahtzee_lite._keeps(showing))))
         assert tables.value(open_, showing, 2) == plain
-    for showing in ((3, 4, 4), (6, 6, 6)):  # the random player's stops, shared by levels with the same dice
-        chances: dict[tuple[int, ...], float] = {showing: 2 / (2 + len(set(yahtzee_lite._keeps(showing))))}
-        moves = 2 + len(set(yahtzee_lite._keeps(showing)))
-        for kept in sorted(set(yahtzee_lite._keeps(showing))):
-            for thrown, chance in yahtzee_lite._outcomes(3 - len(kept)):
-                landed = tuple(sorted(kept + thrown))
-                chances[landed] = chances.get(landed, 0.0) + chance * 1.0 / moves
-        assert yahtzee_lite._random_stops(3, showing, 1, 2) == tuple(chances.items())
 
 
-def test_yahtzee_random_mean_does_not_follow_string_hashing() -> None:
-    """The random player's mean is a float sum over the open categories: summed in a fixed order, it is the same
-    to the last bit whatever ``PYTHONHASHSEED`` is (it once moved in the last bit with the set's iteration order)."""
+def test_yahtzee_optimal_mean_does_not_follow_string_hashing() -> None:
+    """The optimal mean, stored in the data, is a float computed over sets of open categories: it is the same to the
+    last bit whatever ``PYTHONHASHSEED`` is (random play's mean, stored before v3, once moved with the set order)."""
     code = ("from palaestra.envs.games import yahtzee_lite as y\n"
-            "print([y._tables(d, y.CATEGORIES[:c]).random_mean.hex() for d, c in ((2, 4), (3, 5), (3, 6))])")
+            "print([y._tables(d, y.CATEGORIES[:c]).optimal_mean.hex() for d, c in ((2, 4), (3, 5), (3, 6))])")
     outputs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                               env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout for seed in range(4)}
     assert len(outputs) == 1

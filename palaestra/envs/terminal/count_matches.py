@@ -46,7 +46,10 @@ EXCLUDED = ("vendor", ".git", ".cache")
 MIN_COUNT = 4
 SPREAD = 12
 FILLER = ("value", "result", "count", "item", "index", "total", "buffer", "config")
-UNITS = ("lines", "uses", "files", "occurrences", "times")
+# The unit words a count of each measure may carry ("20 matching lines"); another measure's word is a wrong answer
+# ("20 files" where lines were asked), not a spelling of this one.
+UNITS = {"lines": ("lines", "matching lines"), "uses": ("uses", "occurrences", "times", "matches"),
+         "files": ("files", "matching files")}
 
 
 @register
@@ -100,7 +103,7 @@ class CountMatches(ShellTask):
         return len(data["files"]) + data["near_misses"] / 2 + 2 * MEASURE_WEIGHT[data["measure"]]
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
-        verdict = grade_number(answer, int(problem.answer or 0), units=UNITS)
+        verdict = grade_number(answer, int(problem.answer or 0), units=UNITS[problem.data["measure"]])
         return Verdict.unparsed("not an integer") if verdict is None else Verdict.judge(verdict)
 
     def plan(self, problem: Problem) -> list[str]:

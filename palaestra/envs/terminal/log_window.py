@@ -45,7 +45,9 @@ STATUSES = (200, 200, 200, 201, 204, 301, 304, 400, 403, 404, 500, 502, 503)
 MEASURES = {"count": "the number of requests", "bytes": "the total number of bytes sent (the last field)",
             "clients": "the number of distinct client addresses"}
 MEASURE_WEIGHT = {"count": 0, "bytes": 1, "clients": 2}
-UNITS = ("requests", "bytes", "clients", "addresses", "client addresses")
+# The unit words each measure's answer may carry ("64101 B"); another measure's word is a wrong answer.
+UNITS = {"count": ("requests", "matching requests"), "bytes": ("bytes", "B"),
+         "clients": ("clients", "addresses", "client addresses", "distinct clients", "distinct client addresses")}
 AWK_OUT = {"count": "n++ } END { print n + 0 }", "bytes": "n += $6 } END { print n + 0 }",
            "clients": "print $2 }"}
 
@@ -142,7 +144,7 @@ class LogWindow(ShellTask):
         return Problem(prompt=prompt, answer=str(answer), data=data)
 
     def judge(self, problem: Problem, answer: str) -> Verdict:
-        verdict = grade_number(answer, int(problem.answer or 0), units=UNITS)
+        verdict = grade_number(answer, int(problem.answer or 0), units=UNITS[problem.data["measure"]])
         return Verdict.unparsed("not an integer") if verdict is None else Verdict.judge(verdict)
 
     def difficulty(self, problem: Problem) -> float:
@@ -162,7 +164,7 @@ class LogWindow(ShellTask):
         return shell_plan([command], problem.answer or "")
 
     def spellings(self, problem: Problem) -> list[str]:
-        return [f"{problem.answer} {UNITS[1 if problem.data['measure'] == 'bytes' else 0]}",
+        return [f"{problem.answer} {UNITS[problem.data['measure']][0]}",
                 f"\\boxed{{{problem.answer}}}", f"Answer: {problem.answer}."]
 
     def corruptions(self, problem: Problem, rng: random.Random) -> list[str]:
