@@ -13,6 +13,9 @@ fraction (``25/3``), optionally followed by that unit (``7 m/s``, ``7 metres per
 second``; never another unit: ``7 seconds`` is not a speed). The prompt allows
 approximate answers and states the tolerance, a relative 1e-6 (0.0001%), so ``≈ 8.333333``
 scores for 25/3 and ``8.33`` does not.
+
+Version 4: the asked quantity is never 0 (a start from rest or a stop is only ever given), so the constant
+answer 0 no longer scores (it earned 6% at level 1, 3.5% at level 3 in version 3; round-3 red team).
 """
 
 from __future__ import annotations
@@ -50,7 +53,7 @@ class Kinematics(Task):
     description = "Constant-acceleration motion in one dimension: find a time, distance, velocity or acceleration."
     tags = ("physics", "kinematics", "math")
     max_answer_chars = 300
-    version = 3
+    version = 4
 
     @dataclass(frozen=True)
     class Config:
@@ -155,7 +158,8 @@ def _single_phase(
         fractional = any(values[k].denominator != 1 for k in "uas")
         return statement, answer, unit, 3.0 + 0.5 * fractional  # set up the quadratic, solve it, pick a root
     # u + v > 0 here (the motion never turns back), so every (given, asked) pair is well defined
-    given, asked = rng.choice(_ONE_STEP if config.one_step_only else _DIRECT)
+    # never ask for a zero (a body starting from rest or braking to a stop): the constant answer 0 scored up to 6%
+    given, asked = rng.choice([pair for pair in (_ONE_STEP if config.one_step_only else _DIRECT) if values[pair[1]] != 0])
     knowns = [_known(symbol, values[symbol], config, rng) for symbol in given]
     known = ", ".join(knowns)
     conversions = sum("km/h" in k for k in knowns)

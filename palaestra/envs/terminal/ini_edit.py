@@ -10,6 +10,12 @@ keys that only start like ``K`` (``K_old``), commented-out ``; K = ...`` lines, 
 (``K=v``, ``K  =  v``) that must still change, and from level 1 files that are not ``.ini`` files
 (``.ini.bak``, ``.cfg``) holding the same sections. A range-scoped ``sed -i`` per change does it.
 
+Version 2: every change has each near miss somewhere in the tree (round-3 red team: drawn by chance, they left
+level 0 open to careless edits: matching keys by prefix was right 61% of the time, sections by prefix 35%,
+rewriting commented-out lines too 52%, ignoring sections 20%, only the ``K = v`` spacing 22%). Each change gets,
+in some INI file, a longer key ``K_old`` and a commented-out ``; K`` in its section, a spacing variant of
+``K``, a twin section ``[S_replica]`` holding ``K``, and ``K`` in another section that has such a key.
+
 The episode is judged by the final tree, path by path and byte by byte (the rules fix every line, so the
 expected tree is unique); the final answer is ``done``. The difficulty is the number of INI files plus
 twice the changes plus half the lines that change plus the near-miss lines.
@@ -38,12 +44,14 @@ SECTION_TWINS = ("_replica", ".old", "-test")  # section names that only start l
 KEY_TWINS = ("_old", "_max", "name", "2")  # key names that only start like a real one
 FILLERS = ("main", "edge", "core", "app", "svc", "admin", "local", "backup")  # old values in the files
 LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+NEAR_MISSES = ("twin", "comment", "spacing", "section", "other")  # forced for every change (version 2)
 KEY_LINE = re.compile(r"([a-z_0-9]+) *= *(.*)")  # only ever applied to generated text
 
 
 @register
 class IniEdit(ShellTask):
     id = "terminal/ini_edit"
+    version = 2
     family = "terminal"
     description = "Apply stated changes to keys of one section of generated INI files, using a sandboxed shell."
     tags = ("terminal", "multi-turn", "shell", "config", "sed", "agentic")
@@ -80,9 +88,17 @@ class IniEdit(ShellTask):
             edits.append([section, key, _value(rng, key, names)])
         files: dict[str, str] = {}
         inis: list[str] = []
-        for _ in range(rng.randint(*config.files)):
+        count = rng.randint(*config.files)
+        forced: list[set[tuple[str, str, str]]] = [set() for _ in range(count)]
+        for section, key, _ in edits:  # every near miss, for every change, in some file
+            others = [s for s, keys in SECTIONS.items() if s != section and key in keys]
+            for trap in NEAR_MISSES:
+                if trap == "other" and not others:
+                    continue
+                forced[rng.randrange(count)].add((section, key, trap))
+        for index in range(count):
             path = "/".join([*rng.choice(folders), f"{names.pop()}.ini"])
-            files[path] = _ini(rng, edits)
+            files[path] = _ini(rng, edits, forced[index])
             inis.append(path)
         for _ in range(config.others):
             source = rng.choice(inis)
@@ -149,27 +165,47 @@ def _value(rng: random.Random, key: str, names: list[str]) -> str:
     return names.pop()
 
 
-def _ini(rng: random.Random, edits: list[list[str]]) -> str:
-    """One INI file: some sections (the changed ones often among them), with near misses for the changes."""
+def _ini(rng: random.Random, edits: list[list[str]], forced: set[tuple[str, str, str]]) -> str:
+    """One INI file: some sections (the changed ones often among them), with near misses for the changes.
+
+    ``forced`` holds ``(section, key, near miss)`` triples (of :data:`NEAR_MISSES`) this file must hold: ``twin``
+    a longer key and ``comment`` a commented-out line of the key in the section, ``spacing`` the key's line
+    spaced other than ``key = value`` there, ``section`` a twin section (``[S_replica]``) with the key, ``other``
+    the key in another section that has such a key."""
     edited = {section for section, _, _ in edits}
-    sections = [s for s in SECTIONS if s in edited and rng.random() < 0.75]
+    needed: dict[str, set[str]] = {}  # section -> keys it must hold
+    twins: set[tuple[str, str]] = set()
+    comments: set[tuple[str, str]] = set()
+    spaced: set[tuple[str, str]] = set()
+    for section, key, trap in sorted(forced):
+        if trap == "section":
+            needed.setdefault(section + rng.choice(SECTION_TWINS), set()).add(key)
+        elif trap == "other":
+            other = rng.choice([s for s, keys in SECTIONS.items() if s != section and key in keys])
+            needed.setdefault(other, set()).add(key)
+        else:
+            needed.setdefault(section, set()).add(key)
+            {"twin": twins, "comment": comments, "spacing": spaced}[trap].add((section, key))
+    sections = [s for s in SECTIONS if s in needed or (s in edited and rng.random() < 0.75)]
     rest = [s for s in SECTIONS if s not in sections]
     sections += rng.sample(rest, min(len(rest), rng.randint(1, 2)))
+    sections += sorted(s for s in needed if s not in SECTIONS)
     if rng.random() < 0.5:
         sections.append(rng.choice(sorted(edited)) + rng.choice(SECTION_TWINS))
+    sections = list(dict.fromkeys(sections))
     rng.shuffle(sections)
     lines = [f"# {rng.choice(('generated', 'managed', 'local'))} settings"]
     for section in sections:
         base = section.split("_")[0].split(".")[0].split("-")[0]
         lines += ["", f"[{section}]"]
         keys = list(SECTIONS[base])
-        chosen = [k for k in keys if rng.random() < 0.7] or keys[:1]
+        chosen = [k for k in keys if k in needed.get(section, ()) or rng.random() < 0.7] or keys[:1]
         for key in chosen:
-            if rng.random() < 0.3:  # a commented-out line of the key
+            if (section, key) in comments or rng.random() < 0.3:  # a commented-out line of the key
                 lines.append(f"{rng.choice(';#')} {key} = {_value(rng, key, [rng.choice(FILLERS)])}")
-            if rng.random() < 0.25:  # a key that only starts like this one
+            if (section, key) in twins or rng.random() < 0.25:  # a key that only starts like this one
                 lines.append(f"{key}{rng.choice(KEY_TWINS)} = {_value(rng, key, [rng.choice(FILLERS)])}")
-            spacing = rng.choice((" = ", " = ", "=", "  =  ", " ="))
+            spacing = rng.choice(("=", "  =  ", " =") if (section, key) in spaced else (" = ", " = ", "=", "  =  ", " ="))
             lines.append(f"{key}{spacing}{_value(rng, key, [rng.choice(FILLERS)])}")
     return "\n".join(lines) + "\n"
 

@@ -3,7 +3,10 @@
 The tree holds ``logs/<host>/access.log`` for a few hosts, and from level 1 rotated files (``access.log.1``,
 ``access.log.2``: older lines) that belong to the same log. A request line reads ``<time> <ip> <method>
 <path> <status> <bytes>`` with ``<time>`` in ISO 8601 UTC, e.g. ``2024-05-03T10:15:02Z``; from level 2 lines
-starting with ``#`` are notes, not requests; from level 3 some hosts write milliseconds
+starting with ``#`` are notes, not requests (commented-out request lines inside the window, with a status
+the question selects and an address never seen inside it, so that counting them changes every measure; before
+version 4 they read ``# <host> reloaded <ip> 200 0``, held no time and could never be counted by mistake);
+from level 3 some hosts write milliseconds
 (``2024-05-03T10:15:02.250Z``), so that comparing the whole field as text misorders them against the
 window's bounds (``.`` sorts before ``Z``). The question: over all hosts, the number of requests, the total
 bytes sent, or the number of distinct client addresses, for requests from START (inclusive) to END
@@ -58,7 +61,7 @@ class LogWindow(ShellTask):
     family = "terminal"
     description = "Count, sum or tally distinct clients of generated access-log requests within a time window."
     tags = ("terminal", "multi-turn", "shell", "logs", "agentic")
-    version = 3
+    version = 4
 
     @dataclass(frozen=True)
     class Config:
@@ -119,9 +122,12 @@ class LogWindow(ShellTask):
                 lines.append(f"{text}Z {ip} {rng.choice(METHODS)} {rng.choice(paths)} {code} {size}")
                 if start <= stamp < end and (status is None or code // 100 == status):
                     inside.append((ip, size))
-            if config.traps >= 2:
+            if config.traps >= 2:  # commented-out requests inside the window, from addresses never inside it
                 for _ in range(rng.randint(1, 3)):
-                    lines.insert(rng.randrange(len(lines) + 1), f"# {host} reloaded {rng.choice(regulars + outsiders)} 200 0")
+                    stamp = start + timedelta(seconds=rng.randrange(1, int(span)))
+                    text = stamp.strftime("%Y-%m-%dT%H:%M:%S") + (".000" if millis else "")
+                    lines.insert(rng.randrange(len(lines) + 1), f"# {text}Z {rng.choice(outsiders)} "
+                                 f"{rng.choice(METHODS)} {rng.choice(paths)} {rng.choice(matching)} {rng.randint(1, 5000)}")
             parts = _rotate(rng, lines, config.rotated)
             for index, part in enumerate(parts):
                 suffix = "" if index == 0 else f".{index}"

@@ -8,7 +8,9 @@ relative path, ``.tmpl`` dropped): the template with every placeholder ``{{KEY}}
 a key defined twice takes its last value. Nothing else changes. The traps grow by level: values holding
 characters that are special to ``sed`` (``/``, ``&``, ``|``) and ``=`` itself; from level 1 files that are
 not templates (``.tmpl.bak``, ``README.md``) holding placeholders; from level 2 commented-out definitions and
-placeholders of undefined keys; from level 3 keys defined twice and keys that differ only in case; from
+placeholders of undefined keys (since version 2 the commented-out ``# KEY=old`` line follows KEY's definition and
+the first template fills KEY, so a reader that finds ``KEY=`` anywhere in a line takes the old value; before, it
+took it in 17% of levels 2-4 only); from level 3 keys defined twice and keys that differ only in case; from
 level 4 names with spaces.
 
 The episode is judged by the final tree, path by path and byte by byte (the rule fixes every output, so the
@@ -49,6 +51,7 @@ class TemplateFill(ShellTask):
     description = "Render generated templates by filling {{KEY}} placeholders from a values file, with a shell."
     tags = ("terminal", "multi-turn", "shell", "files", "text", "agentic")
     end_state = True
+    version = 2
 
     @dataclass(frozen=True)
     class Config:
@@ -68,7 +71,7 @@ class TemplateFill(ShellTask):
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         traps = config.traps
-        values, lines = _values(rng, traps)
+        values, lines, commented = _values(rng, traps)
         names = words(rng, 3 * config.templates[1] + 2 * config.depth + 6, 2)
         folders = [""]
         for _ in range(2 * config.depth):
@@ -83,6 +86,8 @@ class TemplateFill(ShellTask):
                 stem = f"{stem} {names.pop()}"
             path = f"{rng.choice(folders)}{stem}.{rng.choice(('conf', 'txt', 'yaml', 'html'))}"
             used = rng.sample(keys, min(len(keys), rng.randint(2, 4)))
+            if traps >= 2 and not targets and commented not in used:
+                used.append(commented)  # the first template fills the key with a commented-out definition
             if traps >= 2:
                 used.append(rng.choice(undefined))
             body = _template(rng, used)
@@ -124,15 +129,16 @@ class TemplateFill(ShellTask):
         return ["not done", "done?!", VALUES]
 
 
-def _values(rng: random.Random, traps: int) -> tuple[dict[str, str], list[str]]:
-    """The values file's lines and the definitions they make."""
+def _values(rng: random.Random, traps: int) -> tuple[dict[str, str], list[str], str]:
+    """The values file's lines, the definitions they make and the key with a commented-out definition."""
     keys = rng.sample(KEYS, rng.randint(4, 6))
     specials = ("https://api.example.com/v2?x=1&y=2", "a|b|c", "R&D / ops", "p@ss=word&1", "/var/log/app")
     values = {key: (rng.choice(specials) if rng.random() < 0.5 else f"{key.lower()}-{rng.randint(1, 99)}")
               for key in keys}
     lines = [f"{key}={value}" for key, value in values.items()]
     if traps >= 2:
-        lines.insert(rng.randrange(len(lines) + 1), f"# {keys[0]}=old-{rng.randint(1, 99)}")
+        # after the key's definition (lines[0]), so a reader that takes "KEY=" anywhere in a line takes it last
+        lines.insert(rng.randrange(1, len(lines) + 1), f"# {keys[0]}=old-{rng.randint(1, 99)}")
         lines.insert(rng.randrange(len(lines) + 1), "")
     if traps >= 3:
         values[keys[1]] = f"final-{rng.randint(1, 99)}"
@@ -140,7 +146,7 @@ def _values(rng: random.Random, traps: int) -> tuple[dict[str, str], list[str]]:
         other = keys[2].lower()
         values[other] = f"lower-{rng.randint(1, 99)}"  # a key differing only in case
         lines.insert(rng.randrange(len(lines) + 1), f"{other}={values[other]}")
-    return values, lines
+    return values, lines, keys[0]
 
 
 def _template(rng: random.Random, keys: list[str]) -> str:
