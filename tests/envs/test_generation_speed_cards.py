@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from palaestra.core import Problem, regret_reward
+from palaestra.core import Problem
 from palaestra.core.registry import make_source
 from palaestra.envs.games import (
     blackjack,
@@ -28,37 +28,6 @@ from palaestra.envs.games import (
 )
 
 # --- blackjack ---------------------------------------------------------------------------------------------
-
-
-def _hand_share_reference(env_id: str, data: dict[str, Any], hand: int, rule: Any) -> float:
-    """The simple rules' test as first written: every decision's values and the rule asked afresh."""
-    tape = data["tapes"][hand]
-    deal = blackjack._deal(env_id, tape, hand)
-    cards, up = deal["player"], deal["up"]
-    totals = blackjack._new_hand([0.0, 0.0, 0.0], data, deal)
-    for _ in range(12):
-        values = blackjack._decision_values(data, cards, up)
-        action = rule(Problem(data=data), {"cards": cards}, (), None)
-        totals = blackjack._add_loss(totals, values, values[action])
-        if action != "hit":
-            break
-        cards = [*cards, blackjack._card(env_id, tape, hand, 2 + len(cards))]
-        if blackjack._total(cards)[0] >= 21:
-            break
-    return regret_reward(*totals)
-
-
-def test_blackjack_hand_share_matches_the_reference_on_every_rule_and_rule_set() -> None:
-    task = make_source("games/blackjack")
-    rules = task.heuristics()
-    rng = random.Random(7)
-    for config in task.presets:
-        for _ in range(150):
-            tape, hand = rng.getrandbits(48), rng.randrange(config.hands)
-            data = {"tapes": [tape] * (hand + 1), "double": config.double, "hit_soft_17": config.hit_soft_17}
-            for name, rule in rules.items():
-                expected = _hand_share_reference(task.id, data, hand, rule)
-                assert blackjack._hand_share(task.id, tape, hand, config, name, rule) == expected
 
 
 def test_blackjack_totals_accept_lists_and_tuples_alike() -> None:
