@@ -3,48 +3,56 @@
 Both players hold the cards 1..n; the prizes are another 1..n, turned up one per round in an
 order drawn with the problem. Each round both bid one of their remaining cards at the same time;
 the higher bid takes the prize (worth its number), equal bids discard it, bid cards are spent.
-After n rounds the higher prize total wins (reward 1; a tie or a loss scores 0).
+After n rounds the higher prize total wins.
 
-At level 0 the opponent bids random cards from a tape stored with the problem
-(:func:`palaestra.envs.games.common.tape_rng`), never reading the model's bids: its whole sequence of bids is fixed by
-the problem, the generator keeps problems where the best reply to it (an exact search over which card goes to which
-round, maximising the final margin) wins, and the oracle plays that best reply.
+Reward (since version 5): regret-normalised final margin (own prize total minus the opponent's),
+``regret_reward(margin, zero, best)`` (:func:`palaestra.core.multiturn.regret_reward`). ``best`` is the reference
+player's margin on the deal (the oracle below); the **zero is the best final margin, at least 0, that any of the simple
+rules of :data:`RULES` reaches on the same deal against the same opponent** (each rule's margin is computed exactly at
+generation by :func:`_rule_margin`: the opponent is deterministic), and the generator keeps only deals where ``best``
+exceeds that zero. So every simple rule scores 0 on every deal, only a win can score (the zero is at least 0), and a
+player scores by beating the best fixed rule's margin. The rules (declared heuristics, so the kit keeps checking them):
+"the lowest card at least the prize + k, else the lowest" for k = -1..5, the margin cycles that beat earlier opponents
+(:data:`PERIODIC`), "match the prize", always the highest card, always the lowest, the card of the prize's rank among
+the prizes left (and one rank above it), the highest card on the highest prize left (else the lowest), and the highest
+card on the top half of the prizes left (else the lowest). Before version 5 a win scored 1: against v4's random
+level-0 bidder "match the prize" and "the lowest card at least the prize" won 0.90 and random cards 0.40, and "the
+highest card on the top half of the prizes left, else the lowest" won 0.78, 0.62, 0.45 at levels 0, 2, 4 (40 problems
+a level); random cards won 0.23-0.30 at levels 2-4.
 
-Levels 1-4 (since version 4) face a *pattern* opponent, whose bids follow the player's: it forecasts the player's
-margin (bid minus prize; a wasted round bids 0) as the margin p rounds ago for the shortest period p of 1-4 that the
-player's last three margins repeat, else the lower median of the margins so far (0 in round 1); it forecasts the
-player's bid as the player's lowest card at least the prize plus that margin (else the lowest), and outbids that
-with its cheapest card above it when that costs at most the prize + 4, else bids its card nearest the prize. Earlier
-opponents were beaten by rules that ignore them: "the lowest card at least the prize + k, else the lowest" won every
-game against the card nearest the prize (version 1) and 0.85 against that plus noise; the *reactive* opponent of
-versions 2-3 (the card nearest the prize plus one more than the player's last margin) and the *steady* one of version
-3 (the lower median as the only forecast) lost to rules cycling through a few margins (m_t repeating a pattern of
-period up to 3 with margins -1..5): in version 3, over 100 problems, the best such cycle won 0.65 at level 1, 0.61 at
-level 2, 0.85 at level 3 and 0.86 at level 4, and 219-283 of the 399 cycles won over 0.3 at levels 3-4. Periods up to
-4 are forecast because a forecaster of periods 1-3 lost about half its games to cycles of period 4 ((2, -1, -1, 1):
-0.50 at level 4 over 150 problems; 0.29 against periods 1-4). The pattern opponent's bids are known to a player who
-reads the rule and the history, so the oracle (:func:`_rollout_best`) tries every card now, each followed by a simple
-full-knowledge rule (:func:`_smart`: take the prize with the cheapest card beating the opponent's known bid when that
-card is at most one above the card matching the prize's rank, else throw the lowest card) to the end, and plays the
-best: a rollout improvement, whose final margin never falls below the first found, and the generator keeps deals
-where that is a win. The fixed rules (k from -1 to 5, and "match the prize") and the cycles that did best against
-earlier opponents (:data:`PERIODIC`) are declared heuristics. Over 100 problems (version 4) the best of the 399
-cycles of period up to 3 (margins -1..5) wins 0.52 at level 1 (9 cards), 0.34 at level 2 (11 cards), 0.38 at level 3
-(12 cards; (2, -1, 0)) and 0.32 at level 4 (13 cards; (4, -1, 1)); the best of the 1296 cycles of period 4 (margins
--1..4) 0.38 and 0.37 at levels 3-4 over 60 problems; a constant margin at most 0.14, 0.08, 0.09 and 0.06; a random
-card 0.22, 0.19, 0.29, 0.27; the honest player 0.91, 0.98, 0.98, 0.96; the oracle 1.00 at every level. The honest
-player (:meth:`Gops.honest_move`), which does not know the prize order or the opponent's draws, wins about half the
-games or more at every level. Each turn the model writes one card number (``5``, ``bid 5``); a card it does not
-hold, or an unreadable bid, costs the round (it bids nothing and loses the prize unless the opponent bids nothing
-too, which never happens).
+Every level (level 0 too since version 5; it faced a random bidder from a tape before, against which an honest
+player cannot plan: it scored 0.00 under this zero) faces the *pattern* opponent, whose bids follow the player's: it
+forecasts the player's margin (bid minus prize; a wasted round bids 0) as the margin p rounds ago for the shortest
+period p of 1-4 that the player's last three margins repeat, else the lower median of the margins so far (0 in round
+1); it forecasts the player's bid as the player's lowest card at least the prize plus that margin (else the lowest),
+and outbids that with its cheapest card above it when that costs at most the prize + 4, else bids its card nearest the
+prize. (Earlier opponents were beaten by rules that ignore them; cycles of margins of period up to 3 won 0.65-0.86
+against v3's opponents; periods up to 4 are forecast because a forecaster of periods 1-3 lost about half its games to
+the cycle (2, -1, -1, 1).) The pattern opponent's bids are known to a player who reads the rule and the history, so the
+oracle (:func:`_rollout_best`) tries every card now, each followed to the end by each simple full-knowledge rule of
+:data:`FOLLOWERS` (:func:`_smart`: take the prize with the cheapest card beating the opponent's known bid when that
+card is at most one above the card matching the prize's rank, else throw the lowest card; :func:`_beat`: always the
+cheapest card beating the known bid, else the lowest), and plays the best: a rollout improvement, whose final margin
+never falls below the first found (a player may beat it: the reward is capped at 1).
 
-Levels grow the hand and sharpen the opponent. The difficulty measure is the hand size plus the opponent's style rank
-(0 random, 3 pattern: the ranks of versions 1-3, where 1 and 2 were the nearest-card styles).
+Solving the game is modelling the opponent: a player who computes the pattern opponent's bid from its stated rule and
+beats it with its cheapest card scores 0.95, 0.98, 0.98 at levels 0, 2, 4 (40 problems a level; v4's honest rule on
+the known bid, :func:`_smart` alone, 0.07, 0.45, 0.51); rules that ignore the opponent score 0. The honest player
+(:meth:`Gops.honest_move`) does not know the prize order: it computes the opponent's bid from the stated rule and
+tries every card now followed by each rule of :data:`FOLLOWERS`, averaged over :data:`HONEST_ORDERS` prize orders
+drawn for the rounds left. Measured (version 5, 40 problems a level, levels 0, 2, 4): the honest player 0.95, 0.98,
+0.98 (kit, all five levels: about 0.9 or more); every rule of :data:`RULES` 0.00 (by construction); uniformly random
+cards 0.03, 0.00, 0.00; the oracle 1.
+Each turn the model writes one card number (``5``, ``bid 5``); a card it does not hold, or an unreadable bid, costs
+the round (it bids nothing and loses the prize unless the opponent bids nothing too, which never happens).
 
-Generation speed: version 1 made about 190 problems/s at level 4 (13 cards, noisy) on this 2-core machine. Against the
-random style (level 0) the best reply to the opponent's bids is computed exactly by a search over every subset of the
-cards, and that table scores every decision. Against the pattern opponent (levels 1-4) generation tries each first
-card with a rollout instead: about 1.3 ms a problem at 13 cards.
+Levels grow the hand (6, 9, 11, 12, 13 cards). The difficulty measure is the hand size plus the opponent's style rank
+(0 random, 3 pattern: the ranks of versions 1-3, where 1 and 2 were the nearest-card styles). The random style (a
+tape of random bids, its best reply found by an exact search over every subset of the cards, :func:`_margins`) is
+kept in the code but no preset uses it since version 5.
+
+Generation speed: each drawn deal is played by the oracle's rollouts and by every rule of :data:`RULES`: about 7 ms
+of CPU a problem at 13 cards on this 2-core machine (version 5; version 4: 1.6 ms).
 """
 
 from __future__ import annotations
@@ -55,7 +63,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register, retry
+from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register, regret_reward, retry
 from palaestra.envs.games.common import MAX_MOVE_CHARS, tape_rng
 from palaestra.verifiers.numeric import read_integer
 
@@ -71,6 +79,7 @@ STYLES = {"random": "bids a random card from its hand",
 RANK = {"random": 0, "pattern": 3}
 PATTERN_CAP = 4  # the pattern style outbids its forecast of the player's bid only up to the prize + 4
 PATTERN_PERIODS = (1, 2, 3, 4)  # the periods the pattern style tries, shortest first
+HONEST_ORDERS = 6  # prize orders the honest player samples for its rollouts
 PATTERN_WINDOW = 3  # how many of the player's last margins a period must fit
 # Margin cycles that beat earlier opponents (up to 0.86 at level 4 in version 3): declared heuristics.
 PERIODIC = ((2, -1), (2, 0), (2, -1, 0), (2, 0, -1), (2, 1, -1), (5, -1, 1), (3, -1, 3), (0, 2, -1), (2, -1, -1, 1))
@@ -86,22 +95,22 @@ _LEAD = re.compile(r"^\s*(?:(?:i\s+)?(?:bid|play)\s+(?:card\s+)?|card\s+)", re.I
 @register
 class Gops(MultiTurnTask):
     id = "games/gops"
-    version = 4
+    version = 5
     family = "games"
     description = "Goofspiel: bid cards for prizes in sealed simultaneous bids against a scripted bidder."
     tags = ("games", "multi-turn", "two-player", "simultaneous-moves")
     one_move_per_turn = True  # a reply holding several moves is refused (checked by the kit)
     hidden_information = True  # the prize order and the opponent's draws
-    honest_win_share = 0.4  # the honest player (reads the style, plays rank-matched cards) wins 54-87% per level
+    score_based = True  # since version 5: the final margin, regret-normalised between the best simple rule and the reference
 
     @dataclass(frozen=True)
     class Config:
         cards: int
         style: str
 
-    presets = (Config(5, "random"), Config(9, "pattern"), Config(11, "pattern"), Config(12, "pattern"),
+    presets = (Config(6, "pattern"), Config(9, "pattern"), Config(11, "pattern"), Config(12, "pattern"),
                Config(13, "pattern"))
-    bounded = "past the presets generation gets too slow (over 1 s of CPU at level 7)"
+    bounded = "the presets end at 13 cards, a suit of the standard deck"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         n = config.cards
@@ -111,17 +120,22 @@ class Gops(MultiTurnTask):
             prizes = data["prizes"] = rng.sample(range(1, n + 1), n)  # drawn after the tape, as v2 does
             if config.style == "pattern":  # its bids follow the player's: the oracle's line must win
                 cards = list(range(1, n + 1))
-                return data if _rollout_best(prizes, 0, cards, cards, [], 0)[0] > 0 else None
-            data["bids"] = _opponent_bids(data)
-            best = _margins(tuple(data["prizes"]), tuple(data["bids"]))[(1 << n) - 1]
-            return data if best > 0 else None
+                best = _rollout_best(prizes, 0, cards, cards, [], 0)[0]
+            else:
+                data["bids"] = _opponent_bids(data)
+                best = _margins(tuple(data["prizes"]), tuple(data["bids"]))[(1 << n) - 1]
+            zero = max(0, max(_rule_margin(data, rule) for rule in RULES.values()))
+            return {**data, "best": best, "zero": zero} if best > zero else None
 
-        data = retry(draw, what="an opponent the best reply beats")
+        data = retry(draw, attempts=200, what="an opponent the best reply beats by more than every simple rule")
         prompt = (
             f"Let's play GOPS. We both hold the cards 1 to {config.cards}. Prizes 1 to {config.cards} are turned up "
             "one per round; each round we both bid one of our remaining cards at the same time. The higher bid "
             "takes the prize (worth its number); equal bids discard it; bid cards are used up. After the last round "
-            f"the higher prize total wins; only a win scores. The opponent {STYLES[config.style]}.\n\n"
+            "the higher prize total wins. Your margin is your prize total minus the opponent's; only a win scores: "
+            "your reward is 0 up to the best margin (at least 0) that a set of simple fixed bidding rules reaches "
+            "against this opponent on this deal, rising evenly to 1 at the margin of a reference player who knows "
+            f"the prize order. The opponent {STYLES[config.style]}.\n\n"
             f"Round 1: the prize is {data['prizes'][0]}. Your cards: {_hand_text(list(range(1, n + 1)))}.\n"
             "Each turn, bid one card by its number, for example: 3. A card you do not hold wastes the round."
         )
@@ -134,7 +148,8 @@ class Gops(MultiTurnTask):
 
     def honest_move(self, view: View) -> str:
         """Predict the opponent's bid from its stated style and the cards it has left (the pattern style's bid is known
-        exactly from the margins so far and the hand: play :func:`_smart`; the random style's at most its highest card);
+        exactly from the margins so far and the hand: try each card now followed by each rule of :data:`FOLLOWERS` over
+        sampled prize orders for the rounds left, and bid the best on average; the random style's bid is at most its highest card:
         take the prize with the cheapest card beating the prediction when that card is no dearer than the card
         matching the prize's rank among the prizes left, else throw the lowest card."""
         n = int(_CARDS.search(view.prompt).group(1))  # type: ignore[union-attr]
@@ -151,7 +166,11 @@ class Gops(MultiTurnTask):
             for seen in view.observations:
                 mine, done = _MINE.findall(seen), _PRIZE_DONE.findall(seen)
                 margins.append(_margin(int(mine[-1]) if mine else 0, int(done[-1])))
-            return str(_smart(hand, _their_bid(prize, theirs, margins, hand), sorted(hand)[rank]))
+            rest = sorted(set(left) - {prize})
+            rng = random.Random(f"gops-honest {prize} {hand} {theirs} {margins}")
+            orders = [[prize, *rng.sample(rest, len(rest))] for _ in range(HONEST_ORDERS)]
+            return str(max(((follow, card) for follow in FOLLOWERS for card in sorted(hand)), key=lambda line: sum(
+                _rollout(order, line[1], hand, theirs, margins, line[0]) for order in orders))[1])
         beating = [c for c in hand if c > max(theirs)]
         if beating and min(beating) <= sorted(hand)[rank]:
             return str(min(beating))
@@ -167,25 +186,14 @@ class Gops(MultiTurnTask):
         return state
 
     def heuristics(self) -> dict[str, Any]:
-        def at_least(k: int) -> Any:
-            def policy(problem: Problem, state: dict[str, Any], history: Any, rng: random.Random) -> str:
-                prize = problem.data["prizes"][state["round"]]
-                return str(min([c for c in state["hand"] if c >= prize + k] or state["hand"]))
-            return policy
+        def policy(rule: Any) -> Any:
+            def choose(problem: Problem, state: dict[str, Any], history: Any, rng: random.Random) -> str:
+                t = state["round"]
+                prizes = problem.data["prizes"]
+                return str(rule(prizes[t], sorted(state["hand"]), sorted(prizes[t:]), t))
+            return choose
 
-        def match(problem: Problem, state: dict[str, Any], history: Any, rng: random.Random) -> str:
-            prize = problem.data["prizes"][state["round"]]
-            return str(prize if prize in state["hand"] else min(state["hand"]))
-
-        def cycle(margins: tuple[int, ...]) -> Any:
-            def policy(problem: Problem, state: dict[str, Any], history: Any, rng: random.Random) -> str:
-                return at_least(margins[state["round"] % len(margins)])(problem, state, history, rng)
-            return policy
-
-        rules = {f"the lowest card at least the prize {k:+d}, else the lowest": at_least(k) for k in range(-1, 6)}
-        cycles = {f"the lowest card at least the prize plus the margins {', '.join(f'{k:+d}' for k in margins)} in "
-                  "turn, else the lowest": cycle(margins) for margins in PERIODIC}
-        return {**rules, **cycles, "match the prize, else the lowest": match}
+        return {name: policy(rule) for name, rule in RULES.items()}
 
     def play(self, problem: Problem, state: dict[str, Any], move: str) -> Outcome:
         data = problem.data
@@ -220,10 +228,17 @@ class Gops(MultiTurnTask):
             state = {**state, "their_hand": their_hand, "margins": [*before["margins"], _margin(bid_value, prize)]}
         if t + 1 == data["cards"]:
             won = mine > theirs
-            return Outcome(state, Verdict.right() if won else Verdict.wrong("not won"),
-                           f"{said} {'You win!' if won else 'You do not win.'}", True)
+            reward = regret_reward(mine - theirs, data["zero"], data["best"])
+            return Outcome(state, Verdict(reward, won, True, f"margin {mine - theirs}, zero {data['zero']}, "
+                                                               f"reference {data['best']}"),
+                           f"{said} {'You win' if won else 'You do not win'} by a margin of {mine - theirs} (the "
+                           f"score's zero is {data['zero']}; the reference player's margin is {data['best']}).",
+                           True)
         return Outcome(state, verdict, f"{said}\nRound {t + 2}: the prize is {data['prizes'][t + 1]}. "
                                        f"Your cards: {_hand_text(hand)}.")
+
+    def legal_moves(self, problem: Problem, state: dict[str, Any]) -> list[str]:
+        return [str(card) for card in state["hand"]]
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
         data = problem.data
@@ -292,25 +307,43 @@ def _smart(hand: list[int], bid: int, matching: int) -> int:
     return min(beating) if beating and min(beating) <= matching + 1 else min(hand)
 
 
+def _beat(hand: list[int], bid: int, matching: int) -> int:
+    """Against a known bid: take every prize with the cheapest card beating ``bid``, else throw the lowest card."""
+    beating = [c for c in hand if c > bid]
+    return min(beating) if beating else min(hand)
+
+
+FOLLOWERS = (_smart, _beat)  # the full-knowledge rules the oracle's (and the honest player's) rollouts follow
+
+
 def _rollout_best(prizes: list[int], t: int, hand: list[int], theirs: list[int], margins: list[int], margin: int
                   ) -> tuple[int, int]:
-    """(final margin, card) of the best card now against the pattern opponent, each card followed by
-    :func:`_smart` to the end (it knows the prize order). A rollout improvement: the card :func:`_smart` would bid
-    is among those tried, so following this choice every round never ends below the margin first found."""
+    """(final margin, card) of the best card now against the pattern opponent, each card followed to the end by
+    each rule of :data:`FOLLOWERS` (it knows the prize order). A rollout improvement: the card the best line's rule
+    bids next is among those tried with the same rule after it, so following this choice every round never ends
+    below the margin first found."""
     best = (-(10**9), 0)
-    for card in sorted(hand):
-        mine, their, seen, total = list(hand), list(theirs), list(margins), margin
-        for u in range(t, len(prizes)):
-            prize = prizes[u]
-            theirs_bid = _their_bid(prize, their, seen, mine)
-            bid = card if u == t else _smart(mine, theirs_bid, sorted(mine)[sorted(prizes[u:]).index(prize)])
-            mine.remove(bid)
-            their.remove(theirs_bid)
-            total += _gain(prize, bid, theirs_bid)
-            seen.append(_margin(bid, prize))
-        if total > best[0]:
-            best = (total, card)
+    for follow in FOLLOWERS:
+        for card in sorted(hand):
+            total = margin + _rollout(prizes[t:], card, hand, theirs, margins, follow)
+            if total > best[0]:
+                best = (total, card)
     return best
+
+
+def _rollout(prizes: list[int], card: int, hand: list[int], theirs: list[int], margins: list[int], follow: Any
+             ) -> int:
+    """The margin gained over ``prizes`` (the rounds left, in a known or assumed order) bidding ``card`` now and then
+    ``follow`` (a rule of :data:`FOLLOWERS`), against the pattern opponent."""
+    mine, their, seen, total = list(hand), list(theirs), list(margins), 0
+    for u, prize in enumerate(prizes):
+        theirs_bid = _their_bid(prize, their, seen, mine)
+        bid = card if u == 0 else follow(mine, theirs_bid, sorted(mine)[sorted(prizes[u:]).index(prize)])
+        mine.remove(bid)
+        their.remove(theirs_bid)
+        total += _gain(prize, bid, theirs_bid)
+        seen.append(_margin(bid, prize))
+    return total
 
 
 def _gain(prize: int, mine: int, theirs: int) -> int:
@@ -337,3 +370,47 @@ def _margins(prizes: tuple[int, ...], bids: tuple[int, ...]) -> list[int]:
 def _plays(n: int) -> tuple[tuple[tuple[int, int], ...], ...]:
     """Per hand (a bit mask of cards), each card's index with the hand left after bidding it (made once per deck)."""
     return tuple(tuple((card, mask & ~(1 << card)) for card in range(n) if mask >> card & 1) for mask in range(1 << n))
+
+
+# The simple rules (since version 5 the reward's zero is the best margin among them on the deal): each maps (the
+# prize, the hand sorted, the prizes left sorted (the prize among them), the round) to a card of the hand.
+Rule = Any
+
+
+def _at_least(k: int) -> Rule:
+    return lambda prize, hand, left, t: min([c for c in hand if c >= prize + k] or hand)
+
+
+def _cycle(margins: tuple[int, ...]) -> Rule:
+    return lambda prize, hand, left, t: _at_least(margins[t % len(margins)])(prize, hand, left, t)
+
+
+RULES: dict[str, Rule] = {
+    **{f"the lowest card at least the prize {k:+d}, else the lowest": _at_least(k) for k in range(-1, 6)},
+    **{f"the lowest card at least the prize plus the margins {', '.join(f'{k:+d}' for k in margins)} in turn, else "
+       "the lowest": _cycle(margins) for margins in PERIODIC},
+    "match the prize, else the lowest": lambda prize, hand, left, t: prize if prize in hand else hand[0],
+    "always the highest card": lambda prize, hand, left, t: hand[-1],
+    "always the lowest card": lambda prize, hand, left, t: hand[0],
+    "the card of the prize's rank among the prizes left": lambda prize, hand, left, t: hand[left.index(prize)],
+    "that card plus one rank (capped)": lambda prize, hand, left, t: hand[min(len(hand) - 1, left.index(prize) + 1)],
+    "the highest card on the highest prize left, else the lowest":
+        lambda prize, hand, left, t: hand[-1] if prize == left[-1] else hand[0],
+    "the highest card on the top half of the prizes left, else the lowest":
+        lambda prize, hand, left, t: hand[-1] if 2 * left.index(prize) >= len(left) else hand[0],
+}
+
+
+def _rule_margin(data: dict[str, Any], rule: Rule) -> int:
+    """The final margin (own prize total minus the opponent's) ``rule`` reaches on this deal against its opponent."""
+    n, prizes = data["cards"], data["prizes"]
+    hand, theirs, seen, total = list(range(1, n + 1)), list(range(1, n + 1)), [], 0
+    for t in range(n):
+        prize = prizes[t]
+        their_bid = _their_bid(prize, theirs, seen, hand) if data["style"] == "pattern" else data["bids"][t]
+        bid = rule(prize, hand, sorted(prizes[t:]), t)
+        hand.remove(bid)
+        theirs.remove(their_bid)
+        seen.append(_margin(bid, prize))
+        total += _gain(prize, bid, their_bid)
+    return total
