@@ -4,7 +4,6 @@ what the plain computation it replaced gives, written out here the plain way, on
 from __future__ import annotations
 
 import functools
-import itertools
 import random
 
 from palaestra.envs.games import (
@@ -14,7 +13,6 @@ from palaestra.envs.games import (
     fox_and_geese,
     game_2048,
     gomoku,
-    gops,
     kalah,
     othello,
 )
@@ -265,17 +263,3 @@ def test_atari_go_groups_match_a_plain_flood_fill():
                 assert sorted(atari_go._groups(board, n)[colour]) == sorted(plain)
 
 
-def test_gops_margin_table_matches_the_search_by_hand_size():
-    rng = random.Random(11)
-    for n in (3, 5, 7):
-        prizes, bids = tuple(rng.sample(range(1, n + 1), n)), tuple(rng.sample(range(1, n + 1), n))
-        best = [0] * (1 << n)
-        for mask in sorted(range(1, 1 << n), key=lambda m: bin(m).count("1")):
-            t = n - bin(mask).count("1")
-            best[mask] = max(gops._gain(prizes[t], card + 1, bids[t]) + best[mask & ~(1 << card)]
-                             for card in range(n) if mask >> card & 1)
-        assert gops._margins(prizes, bids) == best
-        if n <= 5:
-            brute = max(sum(gops._gain(p, m, b) for p, m, b in zip(prizes, order, bids))
-                        for order in itertools.permutations(range(1, n + 1)))
-            assert best[(1 << n) - 1] == brute

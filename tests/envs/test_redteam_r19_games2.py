@@ -44,7 +44,8 @@ def test_gops_fixed_margin_rules_lose_at_the_top_level() -> None:
     for k in (1, 2, 3, 4):
         wins = sum(play_episode(source, problem, _at_least(problem, k))[1] for problem in problems)
         assert wins <= 15, (k, wins)
-    honest = sum(play_episode(source, p, lambda s, h, p=p: source.honest_move(source.view(p, h)))[1] for p in problems)
-    assert honest >= 24
+    # the honest player (sampled rollouts since v5) is the costly one: a dozen of the problems
+    honest = sum(play_episode(source, p, lambda s, h, p=p: source.honest_move(source.view(p, h)))[1] for p in problems[:12])
+    assert honest >= 9
     assert all(play_episode(source, p, lambda s, h, p=p: source.oracle(p, s))[1] for p in problems[:10])
     assert len(source.heuristics()) >= 7  # v4 declares more (constant margins to +5, margin cycles)

@@ -27,9 +27,9 @@ def test_gops_fixed_margin_rules_lose_at_levels_one_and_two() -> None:
             wins = sum(play_episode(source, problem, _at_least(problem, k))[1] for problem in problems)
             assert wins <= 10, (level, k, wins)
         honest = sum(
-            play_episode(source, p, lambda s, h, p=p: source.honest_move(source.view(p, h)))[1] for p in problems
-        )
-        assert honest >= 15, (level, honest)
+            play_episode(source, p, lambda s, h, p=p: source.honest_move(source.view(p, h)))[1] for p in problems[:12]
+        )  # the honest player (sampled rollouts since v5) is the costly one: a dozen of the problems
+        assert honest >= 8, (level, honest)
         assert all(play_episode(source, p, lambda s, h, p=p: source.oracle(p, s))[1] for p in problems[:8])
 
 

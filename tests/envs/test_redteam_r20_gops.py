@@ -25,8 +25,9 @@ def test_gops_margin_cycles_lose_at_the_top_level() -> None:
     for margins in ((5, -1, 1), (2, -1), (3, -1, 3), (2, -1, -1, 1), (5,)):
         wins = sum(play_episode(source, problem, _cycle(problem, margins))[1] for problem in problems)
         assert wins <= 14, (margins, wins)
-    honest = sum(play_episode(source, p, lambda s, h, p=p: source.honest_move(source.view(p, h)))[1] for p in problems)
-    assert honest >= 30, honest
+    # the honest player (sampled rollouts since v5) is the costly one: a dozen of the problems
+    honest = sum(play_episode(source, p, lambda s, h, p=p: source.honest_move(source.view(p, h)))[1] for p in problems[:12])
+    assert honest >= 9, honest
 
 
 def test_gops_pattern_forecast_follows_the_shortest_period() -> None:

@@ -47,9 +47,8 @@ Each turn the model writes one card number (``5``, ``bid 5``); a card it does no
 the round (it bids nothing and loses the prize unless the opponent bids nothing too, which never happens).
 
 Levels grow the hand (6, 9, 11, 12, 13 cards). The difficulty measure is the hand size plus the opponent's style rank
-(0 random, 3 pattern: the ranks of versions 1-3, where 1 and 2 were the nearest-card styles). The random style (a
-tape of random bids, its best reply found by an exact search over every subset of the cards, :func:`_margins`) is
-kept in the code but no preset uses it since version 5.
+(3 for the pattern style: the ranks of versions 1-3, where 0 was the random style and 1 and 2 the nearest-card
+styles; the random style, its bids from a tape, left the code with version 5, when no level used it any more).
 
 Generation speed: each drawn deal is played by the oracle's rollouts and by every rule of :data:`RULES`: about 7 ms
 of CPU a problem at 13 cards on this 2-core machine (version 5; version 4: 1.6 ms).
@@ -57,18 +56,16 @@ of CPU a problem at 13 cards on this 2-core machine (version 5; version 4: 1.6 m
 
 from __future__ import annotations
 
-import functools
 import random
 import re
 from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core import MultiTurnTask, Outcome, Problem, Verdict, View, register, regret_reward, retry
-from palaestra.envs.games.common import MAX_MOVE_CHARS, tape_rng
+from palaestra.envs.games.common import MAX_MOVE_CHARS
 from palaestra.verifiers.numeric import read_integer
 
-STYLES = {"random": "bids a random card from its hand",
-          "pattern": "forecasts your margin this round (a margin being your bid minus that round's prize, a wasted "
+STYLES = {"pattern": "forecasts your margin this round (a margin being your bid minus that round's prize, a wasted "
                      "round counting as a bid of 0) as your margin p rounds ago, for the smallest p of 1 to 4, no "
                      "more than the rounds played, such that each of your last three margins equals your margin p "
                      "rounds before it (where there is one); when no such p fits, as the lower middle one of your "
@@ -76,7 +73,7 @@ STYLES = {"random": "bids a random card from its hand",
                      "plus that margin, or your lowest card when none is that high, and bids its cheapest card above "
                      "that forecast when that card is at most the prize plus 4, and otherwise the card in its hand "
                      "nearest to the prize (the lower one on a tie)"}
-RANK = {"random": 0, "pattern": 3}
+RANK = {"pattern": 3}
 PATTERN_CAP = 4  # the pattern style outbids its forecast of the player's bid only up to the prize + 4
 PATTERN_PERIODS = (1, 2, 3, 4)  # the periods the pattern style tries, shortest first
 HONEST_ORDERS = 6  # prize orders the honest player samples for its rollouts
@@ -118,12 +115,8 @@ class Gops(MultiTurnTask):
         def draw() -> dict[str, Any] | None:
             data: dict[str, Any] = {"cards": n, "style": config.style, "tape": rng.getrandbits(48)}
             prizes = data["prizes"] = rng.sample(range(1, n + 1), n)  # drawn after the tape, as v2 does
-            if config.style == "pattern":  # its bids follow the player's: the oracle's line must win
-                cards = list(range(1, n + 1))
-                best = _rollout_best(prizes, 0, cards, cards, [], 0)[0]
-            else:
-                data["bids"] = _opponent_bids(data)
-                best = _margins(tuple(data["prizes"]), tuple(data["bids"]))[(1 << n) - 1]
+            cards = list(range(1, n + 1))  # its bids follow the player's: the oracle's line must win
+            best = _rollout_best(prizes, 0, cards, cards, [], 0)[0]
             zero = max(0, max(_rule_margin(data, rule) for rule in RULES.values()))
             return {**data, "best": best, "zero": zero} if best > zero else None
 
@@ -149,9 +142,7 @@ class Gops(MultiTurnTask):
     def honest_move(self, view: View) -> str:
         """Predict the opponent's bid from its stated style and the cards it has left (the pattern style's bid is known
         exactly from the margins so far and the hand: try each card now followed by each rule of :data:`FOLLOWERS` over
-        sampled prize orders for the rounds left, and bid the best on average; the random style's bid is at most its highest card:
-        take the prize with the cheapest card beating the prediction when that card is no dearer than the card
-        matching the prize's rank among the prizes left, else throw the lowest card."""
+        sampled prize orders for the rounds left, and bid the best on average."""
         n = int(_CARDS.search(view.prompt).group(1))  # type: ignore[union-attr]
         texts = [view.prompt, *view.observations]
         prize = int(_PRIZE.findall(texts[-1])[-1])
@@ -159,31 +150,22 @@ class Gops(MultiTurnTask):
         theirs = [c for c in range(1, n + 1) if c not in {int(b) for b in _THEIR_BID.findall(" ".join(texts))}]
         won_prizes = {int(p) for p in _PRIZE_DONE.findall(" ".join(texts))}
         left = [p for p in range(1, n + 1) if p not in won_prizes]
-        style = next(name for name, text in STYLES.items() if text in view.prompt)
-        rank = sorted(left).index(prize)  # the prize's rank among those left, matched by the card of that rank
-        if style == "pattern":  # its bid is known: its forecast follows the player's margins so far
-            margins = []
-            for seen in view.observations:
-                mine, done = _MINE.findall(seen), _PRIZE_DONE.findall(seen)
-                margins.append(_margin(int(mine[-1]) if mine else 0, int(done[-1])))
-            rest = sorted(set(left) - {prize})
-            rng = random.Random(f"gops-honest {prize} {hand} {theirs} {margins}")
-            orders = [[prize, *rng.sample(rest, len(rest))] for _ in range(HONEST_ORDERS)]
-            return str(max(((follow, card) for follow in FOLLOWERS for card in sorted(hand)), key=lambda line: sum(
-                _rollout(order, line[1], hand, theirs, margins, line[0]) for order in orders))[1])
-        beating = [c for c in hand if c > max(theirs)]
-        if beating and min(beating) <= sorted(hand)[rank]:
-            return str(min(beating))
-        return str(min(hand))
+        margins = []
+        for seen in view.observations:
+            mine, done = _MINE.findall(seen), _PRIZE_DONE.findall(seen)
+            margins.append(_margin(int(mine[-1]) if mine else 0, int(done[-1])))
+        rest = sorted(set(left) - {prize})
+        rng = random.Random(f"gops-honest {prize} {hand} {theirs} {margins}")
+        orders = [[prize, *rng.sample(rest, len(rest))] for _ in range(HONEST_ORDERS)]
+        return str(max(((follow, card) for follow in FOLLOWERS for card in sorted(hand)), key=lambda line: sum(
+            _rollout(order, line[1], hand, theirs, margins, line[0]) for order in orders))[1])
 
     def difficulty(self, problem: Problem) -> float:
         return problem.data["cards"] + RANK[problem.data["style"]]
 
     def initial_state(self, problem: Problem) -> dict[str, Any]:
-        state: dict[str, Any] = {"hand": list(range(1, problem.data["cards"] + 1)), "round": 0, "mine": 0, "theirs": 0}
-        if problem.data["style"] == "pattern":
-            state.update(their_hand=list(state["hand"]), margins=[])
-        return state
+        hand = list(range(1, problem.data["cards"] + 1))
+        return {"hand": hand, "round": 0, "mine": 0, "theirs": 0, "their_hand": list(hand), "margins": []}
 
     def heuristics(self) -> dict[str, Any]:
         def policy(rule: Any) -> Any:
@@ -199,8 +181,7 @@ class Gops(MultiTurnTask):
         data = problem.data
         t, hand = state["round"], state["hand"]
         prize = data["prizes"][t]
-        adaptive = data["style"] == "pattern"
-        theirs_bid = _their_bid(prize, state["their_hand"], state["margins"], hand) if adaptive else data["bids"][t]
+        theirs_bid = _their_bid(prize, state["their_hand"], state["margins"], hand)
         bid = read_integer(_LEAD.sub("", move, count=1), max_digits=3) if len(move) <= MAX_MOVE_CHARS else None
         verdict = Verdict.wrong("bid")
         if bid is None or bid not in hand:
@@ -222,10 +203,9 @@ class Gops(MultiTurnTask):
             result = "a tie: it is discarded"
         said += f" The opponent bid {theirs_bid} for prize {prize}: {result}. Score: you {mine}, opponent {theirs}."
         before = state
-        state = {"hand": hand, "round": t + 1, "mine": mine, "theirs": theirs}
-        if adaptive:
-            their_hand = [c for c in before["their_hand"] if c != theirs_bid]
-            state = {**state, "their_hand": their_hand, "margins": [*before["margins"], _margin(bid_value, prize)]}
+        state = {"hand": hand, "round": t + 1, "mine": mine, "theirs": theirs,
+                 "their_hand": [c for c in before["their_hand"] if c != theirs_bid],
+                 "margins": [*before["margins"], _margin(bid_value, prize)]}
         if t + 1 == data["cards"]:
             won = mine > theirs
             reward = regret_reward(mine - theirs, data["zero"], data["best"])
@@ -241,30 +221,13 @@ class Gops(MultiTurnTask):
         return [str(card) for card in state["hand"]]
 
     def oracle(self, problem: Problem, state: dict[str, Any]) -> str:
-        data = problem.data
-        t = state["round"]
-        if data["style"] == "pattern":
-            margin = state["mine"] - state["theirs"]
-            return str(_rollout_best(data["prizes"], t, state["hand"], state["their_hand"], state["margins"], margin)[1])
-        margins = _margins(tuple(data["prizes"]), tuple(data["bids"]))
-        mask = sum(1 << (card - 1) for card in state["hand"])
-        prize, bid = data["prizes"][t], data["bids"][t]
-        best = max(state["hand"], key=lambda c: (_gain(prize, c, bid) + margins[mask & ~(1 << (c - 1))], -c))
-        return str(best)
+        margin = state["mine"] - state["theirs"]
+        return str(_rollout_best(problem.data["prizes"], state["round"], state["hand"], state["their_hand"],
+                                 state["margins"], margin)[1])
 
 
 def _hand_text(hand: list[int]) -> str:
     return ", ".join(map(str, hand))
-
-
-def _opponent_bids(data: dict[str, Any]) -> list[int]:
-    hand = list(range(1, data["cards"] + 1))
-    bids = []
-    for t in range(len(data["prizes"])):
-        bid = tape_rng(Gops.id, data["tape"], "bid", t).choice(hand)
-        hand.remove(bid)
-        bids.append(bid)
-    return bids
 
 
 def _nearest(hand: list[int], aim: int) -> int:
@@ -351,27 +314,6 @@ def _gain(prize: int, mine: int, theirs: int) -> int:
     return prize if mine > theirs else -prize if mine < theirs else 0
 
 
-@functools.lru_cache(maxsize=64)
-def _margins(prizes: tuple[int, ...], bids: tuple[int, ...]) -> list[int]:
-    """For every hand (a bit mask of cards), the best final margin from the round that hand is held in, against
-    the known ``bids``: an exact search, bottom-up over hands by size."""
-    n = len(prizes)
-    gains = [[_gain(prizes[t], card + 1, bids[t]) for card in range(n)] for t in range(n)]
-    best = [0] * (1 << n)
-    # Increasing masks: every smaller hand (a submask) is done before the hands holding it, as by size.
-    for mask, plays in enumerate(_plays(n)):
-        if plays:
-            gain = gains[n - len(plays)]
-            best[mask] = max([gain[card] + best[rest] for card, rest in plays])
-    return best
-
-
-@functools.cache
-def _plays(n: int) -> tuple[tuple[tuple[int, int], ...], ...]:
-    """Per hand (a bit mask of cards), each card's index with the hand left after bidding it (made once per deck)."""
-    return tuple(tuple((card, mask & ~(1 << card)) for card in range(n) if mask >> card & 1) for mask in range(1 << n))
-
-
 # The simple rules (since version 5 the reward's zero is the best margin among them on the deal): each maps (the
 # prize, the hand sorted, the prizes left sorted (the prize among them), the round) to a card of the hand.
 Rule = Any
@@ -407,7 +349,7 @@ def _rule_margin(data: dict[str, Any], rule: Rule) -> int:
     hand, theirs, seen, total = list(range(1, n + 1)), list(range(1, n + 1)), [], 0
     for t in range(n):
         prize = prizes[t]
-        their_bid = _their_bid(prize, theirs, seen, hand) if data["style"] == "pattern" else data["bids"][t]
+        their_bid = _their_bid(prize, theirs, seen, hand)
         bid = rule(prize, hand, sorted(prizes[t:]), t)
         hand.remove(bid)
         theirs.remove(their_bid)
