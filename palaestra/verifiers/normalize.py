@@ -12,7 +12,7 @@ An answer block is accepted only when *all* of its text is accounted for by::
 
     block    = lead-in? answer unit? closing?
     lead-in  = "Answer:" | "Final answer:" | "The (final) answer is" | "My (final) answer is" | "So,"
-             | "Thus," | "Therefore," | "Hence," | "Move:" | "The <named quantity> is/equals" (a naming sentence:
+             | "Thus," | "Therefore," | "Hence," | "Move:" | "The <named quantity> is/are/equals" (a naming sentence:
                "The area of the triangle is", "The survivor is") | "There is/are"
              | "x =" (a name and "=", read by the readers that take one: numbers, values)
     answer   = what the reader reads (a number, a set, an assignment, a grid, a move ...)
@@ -88,14 +88,15 @@ _LEAD_INS = (
         rf"\s*{_CLOSE_BOLD}\s*(?=\S)",
         re.IGNORECASE,
     ),
-    # A naming sentence: "The coefficient is 27/4.", "The area of the triangle is 6", "The survivor is badge 8": a
-    # named quantity from a fixed list, then "is"/"equals"; what follows must still be read whole by the env's reader
-    # ("is not 5" stays unreadable). Sentences with another subject ("The culprit is Ann") are left to the env.
+    # A naming sentence: "The coefficient is 27/4.", "The area of the triangle is 6", "The survivor is badge 8", "The
+    # digits are 807": a named quantity from a fixed list (or its plural), then "is"/"are"/"equals"; what follows must
+    # still be read whole by the env's reader ("is not 5" stays unreadable). Sentences with another subject ("The culprit is Ann") are left to the env.
     re.compile(
         r"^the\s+(?:[a-z-]+\s+){0,3}?(?:value|probability|coefficient|area|volume|length|perimeter|"
         r"determinant|limit|integral|derivative|sum|product|total|number|count|minimum|maximum|median|mean|average|"
         r"variance|distance|cost|weight|time|speed|force|solution|remainder|quotient|ratio|rank|size|height|output|"
-        r"expression|survivor|winner|angle)\b(?:\s+(?:of|for)\s+[^\n=:]{1,40}?)?\s+(?:is|equals)\s+(?=\S)",
+        r"expression|survivor|winner|angle|digit|position|index|term|date|price|profit|root)s?\b"
+        r"(?:\s+(?:of|for)\s+[^\n=:]{1,40}?)?\s+(?:is|are|equals?)\s+(?=\S)",
         re.IGNORECASE,
     ),
     re.compile(r"^there\s+(?:is|are)\s+(?:exactly\s+)?(?=\S)", re.IGNORECASE),  # "There are 3 shortest paths."
