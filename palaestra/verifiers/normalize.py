@@ -71,7 +71,7 @@ MAX_UNITS = 32  # declared units tried per answer: bounds the work whatever a ca
 _SPACE_CHARS = "\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000\t"
 _UNIFY = str.maketrans(
     {**dict.fromkeys(_SPACE_CHARS, " "), **dict.fromkeys("\u200b\u200c\u200d\u2060\ufeff", None),
-     "\u2212": "-", "\ufe63": "-", "\uff0d": "-", "\r": None}
+     "\u2212": "-", "\ufe63": "-", "\uff0d": "-", "\u2044": "/", "\u2215": "/", "\r": None}
 )
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 # Bold markup around a lead-in ("**Answer:** 7", "**Answer**: 7"): closing stars are taken only when opening ones
@@ -117,7 +117,7 @@ _FENCE_OPEN = re.compile(r"^(`{3,}|~{3,})[^\n`]*\n")
 
 def unify(text: str) -> str:
     """Unicode look-alikes made plain: other spaces become ``' '``, zero-width marks go,
-    ``−`` (and other minus signs) become ``-``, ``\\r`` goes.
+    ``−`` (and other minus signs) become ``-``, the fraction and division slashes ``⁄ ∕`` become ``/``, ``\\r`` goes.
 
     >>> unify("−7\\u00a0m\\r\\n")
     '-7 m\\n'
@@ -370,7 +370,7 @@ def split_top_level(text: str, separator: re.Pattern[str], limit: int | None = N
     return pieces
 
 
-_LATEX_SPACES = re.compile(r"\\[,;:! ]|\\q?quad\b")
+_LATEX_SPACES = re.compile(r"\\[,;:! ]|\\q?quad\b|\\(?:display|text|script)style\b")  # spacing and style only
 _LATEX_SIZING = re.compile(r"\\(?:left|right|big|Big|bigg|Bigg)(?=[()\[\]{}|.]|\\[{}])\.?")
 _LATEX_TEXT = re.compile(r"\\(?:text|textrm|textbf|mathrm|mathbf|mbox|operatorname)\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
 _LATEX_SYMBOLS = {
@@ -384,7 +384,7 @@ _LATEX_SYMBOL = re.compile("|".join(re.escape(k) + (r"(?![A-Za-z])" if k[-1].isa
 
 
 def simplify_latex(text: str) -> str:
-    r"""Presentation-only LaTeX made plain: spacing commands, ``\left``/``\right``, ``\text{}``,
+    r"""Presentation-only LaTeX made plain: spacing commands, ``\displaystyle``, ``\left``/``\right``, ``\text{}``,
     ``\{ \}``, ``\\`` (to a new line), ``\dfrac``/``\tfrac`` (to ``\frac``), and symbols such as ``\times``, ``\in``,
     ``\emptyset``, ``\approx`` (to ``×``, ``∈``, ``∅``, ``≈``). ``{,}`` becomes ``,``.
 

@@ -102,3 +102,14 @@ def test_equilibrium_concentrations_with_subscript_formulas() -> None:
     assert _reward(problem, reply) == 1.0
     first = next(iter(final))
     assert _reward(problem, reply + f", [{first}] = 99") == 0.0  # a second value for one species
+
+
+def test_formula_and_value_answers_with_display_style_or_a_fraction_slash() -> None:
+    problem = _problem("calculus/limits", 0, lambda p: "/" in (p.answer or "") and "x" not in p.answer)
+    numerator, denominator = problem.answer.split("/")
+    assert _reward(problem, rf"\displaystyle \frac{{{numerator}}}{{{denominator}}}") == 1.0
+    assert _reward(problem, f"{numerator}⁄{denominator}") == 1.0
+    assert _reward(problem, f"{numerator}⁄{int(denominator) + 1}") == 0.0
+    inverse = _problem("algebra/function_inverse", 2, lambda p: "x" in (p.answer or "") and "/" in p.answer)
+    assert _reward(inverse, r"\displaystyle " + inverse.answer) == 1.0
+    assert _reward(inverse, inverse.answer.replace("/", "⁄")) == 1.0

@@ -67,3 +67,15 @@ def test_subscript_digits_in_names_read_as_digits() -> None:
 def test_subscript_digits_do_not_make_a_hedge_or_a_value() -> None:
     assert read_assignment("O₂ = 0.01, O2 = 0.02", ["O2"]) is None  # one name, two values
     assert read_assignment("x = 3₂", ["x"]) is None  # a subscript after a digit is not read as one
+
+
+@pytest.mark.parametrize(
+    "text", ["5⁄57", "5∕57", r"\displaystyle \frac{5}{57}", r"\boxed{\displaystyle\frac{5}{57}}", r"\textstyle 5/57"]
+)
+def test_fraction_slashes_and_display_style_read(text: str) -> None:
+    assert read_exact(text) == Fraction(5, 57)
+
+
+@pytest.mark.parametrize("text", ["5⁄57 or 6⁄57", r"\displaystyle", r"\displaystyles 5/57", "5⁄57⁄2"])
+def test_fraction_slashes_and_display_style_read_nothing_else(text: str) -> None:
+    assert read_exact(text) is None
