@@ -331,6 +331,24 @@ def unparsed_feedback(text: str, what: str) -> str:
             "answers are not read past")
 
 
+_BULLETED_LINE = re.compile(r"^[ \t]*([-*•])[ \t]+")
+
+
+def without_bullets(text: str) -> str:
+    """``text`` without its bullets when every line (two or more) starts with the same one (``- A->C``, ``* U``).
+
+    >>> without_bullets("- A->C\\n- A->B"), without_bullets("- A->C\\n* A->B"), without_bullets("- A->C")
+    ('A->C\\nA->B', '- A->C\\n* A->B', '- A->C')
+    """
+    lines = text.split("\n") if 0 < text.count("\n") <= 2_000 else None
+    if lines is None:
+        return text
+    marks = [_BULLETED_LINE.match(line) for line in lines]
+    if not all(marks) or len({m.group(1) for m in marks if m}) != 1:
+        return text
+    return "\n".join(line[m.end() :] for line, m in zip(lines, marks, strict=True) if m)
+
+
 def squeeze_spaces(text: str) -> str:
     r"""Runs of spaces made one space and blank lines dropped, so later patterns meet no long runs.
 

@@ -113,3 +113,18 @@ def test_formula_and_value_answers_with_display_style_or_a_fraction_slash() -> N
     inverse = _problem("algebra/function_inverse", 2, lambda p: "x" in (p.answer or "") and "/" in p.answer)
     assert _reward(inverse, r"\displaystyle " + inverse.answer) == 1.0
     assert _reward(inverse, inverse.answer.replace("/", "⁄")) == 1.0
+
+
+def test_bulleted_plans_and_assignments() -> None:
+    jugs = _problem("planning/water_jugs", 0, lambda p: ", " in (p.answer or ""))
+    steps = jugs.answer.split(", ")
+    assert _reward(jugs, "\n".join(f"- {step}" for step in steps)) == 1.0
+    assert _reward(jugs, "\n".join(f"- {step}" for step in steps[:-1])) == 0.0
+    hanoi = _problem("planning/hanoi", 0, lambda p: True)
+    moves = hanoi.answer.split(", ")
+    assert _reward(hanoi, "\n".join(f"* {move}" for move in moves)) == 1.0
+    assert _reward(hanoi, "\n".join(f"* {move}" for move in moves) + "\n* or A->B") == 0.0
+    shapley = _problem("economics/shapley_value", 0, lambda p: True)
+    pairs = shapley.answer.split(", ")
+    assert _reward(shapley, "\n".join(f"- {pair}" for pair in pairs)) == 1.0
+    assert _reward(shapley, "\n".join(f"- {pair}" for pair in pairs) + f"\n- {pairs[0].split(':')[0]}: 0") == 0.0

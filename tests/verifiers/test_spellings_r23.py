@@ -79,3 +79,19 @@ def test_fraction_slashes_and_display_style_read(text: str) -> None:
 @pytest.mark.parametrize("text", ["5⁄57 or 6⁄57", r"\displaystyle", r"\displaystyles 5/57", "5⁄57⁄2"])
 def test_fraction_slashes_and_display_style_read_nothing_else(text: str) -> None:
     assert read_exact(text) is None
+
+
+def test_bulleted_assignments_and_moves_read() -> None:
+    from palaestra.verifiers.moves import read_place_moves
+
+    assert read_assignment("- x = 2\n- y = 3", ["x", "y"]) == {"x": 2, "y": 3}
+    assert read_assignment("* x = 2\n* y = 3.", ["x", "y"]) == {"x": 2, "y": 3}
+    assert read_place_moves("- A->C\n- A->B", "ABC", max_count=5) == [("A", "C"), ("A", "B")]
+    assert read_place_moves("Moves:\n• A->C\n• A->B", "ABC", max_count=5) == [("A", "C"), ("A", "B")]
+
+
+@pytest.mark.parametrize(
+    "text", ["- x = 2\n- y = 3\n- or y = 4", "- x = 2\n- y = 3\n- y = 4", "- x = 2\n* y = 3", "- x = 2\n- y = 3\nNo."]
+)
+def test_bullets_carry_no_hedge_or_mixed_list(text: str) -> None:
+    assert read_assignment(text, ["x", "y"]) is None
