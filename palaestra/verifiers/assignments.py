@@ -2,10 +2,10 @@ r"""Reading answers that give each of several names a value: ``x = 2, y = 3``, `
 
 :func:`read_assignment` reads values for known names. Spellings read as ``{x: 2, y: 3}``:
 ``x = 2, y = 3``, ``x=2; y=3``, ``x: 2, y: 3``, ``x = 2 and y = 3``, ``x is 2``, one per
-line, ``(x, y) = (2, 3)``, ``x, y = 2, 3``, ``\{x=2, y=3\}``, ``$x = 2$, $y = 3$``,
+line (bulleted or not), ``(x, y) = (2, 3)``, ``x, y = 2, 3``, ``\{x=2, y=3\}``, ``$x = 2$, $y = 3$``,
 ``\begin{cases} x = 2 \\ y = 3 \end{cases}``, with LaTeX values (``x = \frac{1}{2}``)
 read by the caller's value reader (exact numbers by default). Names match in any case,
-with or without braces in subscripts (``x_{1}`` is ``x_1``). A name the caller did not
+with or without braces in subscripts (``x_{1}`` is ``x_1``), subscript digits as digits (``O₂`` is ``O2``). A name the caller did not
 list, a listed name left out (unless ``partial=True``) or one name given two different
 values makes the answer unreadable: a hedged answer is no answer.
 
@@ -43,6 +43,7 @@ from palaestra.verifiers.normalize import (
     squeeze_spaces,
     strip_wrappers,
     unify,
+    without_bullets,
 )
 from palaestra.verifiers.numeric import read_exact
 
@@ -56,6 +57,8 @@ _PAIR = re.compile(rf"^\s*(?:and\s+)?\**\$?({_KEY})\$?\**\s*(?:=|:=|:|\bis\b)\s*
 _TUPLE = re.compile(rf"[(\[]?\s*({_KEY}(?:\s*,\s*{_KEY})+)\s*[)\]]?\s*=\s*([(\[]?)(.*?)([)\]]?)", re.DOTALL)
 _SEPARATOR = re.compile(r" ?[,;] ?(?:and )?| ?\n ?| and ", re.IGNORECASE)
 _COMMA = re.compile(r" ?, ?")
+_SUBSCRIPTS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
+_SUBSCRIPT_RUN = re.compile(r"(?<=[A-Za-z)\]])[₀₁₂₃₄₅₆₇₈₉]+")  # subscript digits in a name (after a letter or bracket)
 _ENVIRONMENT = re.compile(r"\\(?:begin|end)\s*\{[A-Za-z*]{1,20}\}(?:\{[^{}]{0,20}\})?|&")
 
 
@@ -115,6 +118,8 @@ def _read_core(
     text: str, names: _Names, read_value: Callable[[str], Any], partial: bool
 ) -> dict[str, Any] | None:
     s = strip_wrappers(squeeze_spaces(_ENVIRONMENT.sub(" ", simplify_latex(unify(text)))))
+    s = _SUBSCRIPT_RUN.sub(lambda m: m.group().translate(_SUBSCRIPTS), s)  # O₂, x₁: the names O2, x1
+    s = without_bullets(s)  # "- x = 2\n- y = 3": one bulleted pair a line
     pairs = _pairs(s)
     if not pairs:
         return None

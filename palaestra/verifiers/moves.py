@@ -43,6 +43,7 @@ from palaestra.verifiers.normalize import (
     squeeze_spaces,
     strip_wrappers,
     unify,
+    without_bullets,
 )
 
 T = TypeVar("T")
@@ -65,7 +66,7 @@ def _spellings(alphabet: Mapping[str, T] | Iterable[str], case_sensitive: bool) 
 def _tokens_core(
     text: str, table: Mapping[str, T], case_sensitive: bool, max_count: int, allow_empty: bool
 ) -> list[T] | None:
-    s = strip_wrappers(squeeze_spaces(unify(text)))
+    s = without_bullets(strip_wrappers(squeeze_spaces(unify(text))))
     if not s:
         return None  # no answer, not an empty sequence
     if s.lower().rstrip(".") in _NO_MOVES:
@@ -135,9 +136,10 @@ def _move_pattern(places: list[str]) -> re.Pattern[str]:
 def _place_core(
     text: str, pattern: re.Pattern[str], canonical: Mapping[str, str], max_count: int, pieces: bool
 ) -> list[tuple] | None:
-    s = strip_wrappers(squeeze_spaces(unify(text)))
+    s = without_bullets(strip_wrappers(squeeze_spaces(unify(text))))
     label = _LABEL.match(s)
     position = label.end() if label and not pattern.match(s, 0) else 0
+    s = s[:position] + without_bullets(s[position:])  # "Moves:" on a line of its own, then bulleted moves
     moves: list[tuple] = []
     for _ in range(max_count + 1):  # anchored matches one after another: linear, never a search
         gap = _GAP.match(s, position)

@@ -12,7 +12,7 @@ An answer block is accepted only when *all* of its text is accounted for by::
 
     block    = lead-in? answer unit? closing?
     lead-in  = "Answer:" | "Final answer:" | "The (final) answer is" | "My (final) answer is" | "So,"
-             | "Thus," | "Therefore," | "Hence," | "Move:" | "The <named quantity> is/equals" (a naming sentence:
+             | "Thus," | "Therefore," | "Hence," | "Move:" | "The <named quantity> is/are/equals" (a naming sentence:
                "The area of the triangle is", "The survivor is") | "There is/are"
              | "x =" (a name and "=", read by the readers that take one: numbers, values)
     answer   = what the reader reads (a number, a set, an assignment, a grid, a move ...)
@@ -71,7 +71,7 @@ MAX_UNITS = 32  # declared units tried per answer: bounds the work whatever a ca
 _SPACE_CHARS = "\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000\t"
 _UNIFY = str.maketrans(
     {**dict.fromkeys(_SPACE_CHARS, " "), **dict.fromkeys("\u200b\u200c\u200d\u2060\ufeff", None),
-     "\u2212": "-", "\ufe63": "-", "\uff0d": "-", "\r": None}
+     "\u2212": "-", "\ufe63": "-", "\uff0d": "-", "\u2044": "/", "\u2215": "/", "\r": None}
 )
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 # Bold markup around a lead-in ("**Answer:** 7", "**Answer**: 7"): closing stars are taken only when opening ones
@@ -88,14 +88,15 @@ _LEAD_INS = (
         rf"\s*{_CLOSE_BOLD}\s*(?=\S)",
         re.IGNORECASE,
     ),
-    # A naming sentence: "The coefficient is 27/4.", "The area of the triangle is 6", "The survivor is badge 8": a
-    # named quantity from a fixed list, then "is"/"equals"; what follows must still be read whole by the env's reader
-    # ("is not 5" stays unreadable). Sentences with another subject ("The culprit is Ann") are left to the env.
+    # A naming sentence: "The coefficient is 27/4.", "The area of the triangle is 6", "The survivor is badge 8", "The
+    # digits are 807": a named quantity from a fixed list (or its plural), then "is"/"are"/"equals"; what follows must
+    # still be read whole by the env's reader ("is not 5" stays unreadable). Sentences with another subject ("The culprit is Ann") are left to the env.
     re.compile(
         r"^the\s+(?:[a-z-]+\s+){0,3}?(?:value|probability|coefficient|area|volume|length|perimeter|"
         r"determinant|limit|integral|derivative|sum|product|total|number|count|minimum|maximum|median|mean|average|"
         r"variance|distance|cost|weight|time|speed|force|solution|remainder|quotient|ratio|rank|size|height|output|"
-        r"expression|survivor|winner|angle)\b(?:\s+(?:of|for)\s+[^\n=:]{1,40}?)?\s+(?:is|equals)\s+(?=\S)",
+        r"expression|survivor|winner|angle|digit|position|index|term|date|price|profit|root)s?\b"
+        r"(?:\s+(?:of|for)\s+[^\n=:]{1,40}?)?\s+(?:is|are|equals?)\s+(?=\S)",
         re.IGNORECASE,
     ),
     re.compile(r"^there\s+(?:is|are)\s+(?:exactly\s+)?(?=\S)", re.IGNORECASE),  # "There are 3 shortest paths."
@@ -116,7 +117,7 @@ _FENCE_OPEN = re.compile(r"^(`{3,}|~{3,})[^\n`]*\n")
 
 def unify(text: str) -> str:
     """Unicode look-alikes made plain: other spaces become ``' '``, zero-width marks go,
-    ``−`` (and other minus signs) become ``-``, ``\\r`` goes.
+    ``−`` (and other minus signs) become ``-``, the fraction and division slashes ``⁄ ∕`` become ``/``, ``\\r`` goes.
 
     >>> unify("−7\\u00a0m\\r\\n")
     '-7 m\\n'
@@ -330,6 +331,24 @@ def unparsed_feedback(text: str, what: str) -> str:
             "answers are not read past")
 
 
+_BULLETED_LINE = re.compile(r"^[ \t]*([-*•])[ \t]+")
+
+
+def without_bullets(text: str) -> str:
+    """``text`` without its bullets when every line (two or more) starts with the same one (``- A->C``, ``* U``).
+
+    >>> without_bullets("- A->C\\n- A->B"), without_bullets("- A->C\\n* A->B"), without_bullets("- A->C")
+    ('A->C\\nA->B', '- A->C\\n* A->B', '- A->C')
+    """
+    lines = text.split("\n") if 0 < text.count("\n") <= 2_000 else None
+    if lines is None:
+        return text
+    marks = [_BULLETED_LINE.match(line) for line in lines]
+    if not all(marks) or len({m.group(1) for m in marks if m}) != 1:
+        return text
+    return "\n".join(line[m.end() :] for line, m in zip(lines, marks, strict=True) if m)
+
+
 def squeeze_spaces(text: str) -> str:
     r"""Runs of spaces made one space and blank lines dropped, so later patterns meet no long runs.
 
@@ -369,7 +388,7 @@ def split_top_level(text: str, separator: re.Pattern[str], limit: int | None = N
     return pieces
 
 
-_LATEX_SPACES = re.compile(r"\\[,;:! ]|\\q?quad\b")
+_LATEX_SPACES = re.compile(r"\\[,;:! ]|\\q?quad\b|\\(?:display|text|script)style\b")  # spacing and style only
 _LATEX_SIZING = re.compile(r"\\(?:left|right|big|Big|bigg|Bigg)(?=[()\[\]{}|.]|\\[{}])\.?")
 _LATEX_TEXT = re.compile(r"\\(?:text|textrm|textbf|mathrm|mathbf|mbox|operatorname)\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
 _LATEX_SYMBOLS = {
@@ -383,7 +402,7 @@ _LATEX_SYMBOL = re.compile("|".join(re.escape(k) + (r"(?![A-Za-z])" if k[-1].isa
 
 
 def simplify_latex(text: str) -> str:
-    r"""Presentation-only LaTeX made plain: spacing commands, ``\left``/``\right``, ``\text{}``,
+    r"""Presentation-only LaTeX made plain: spacing commands, ``\displaystyle``, ``\left``/``\right``, ``\text{}``,
     ``\{ \}``, ``\\`` (to a new line), ``\dfrac``/``\tfrac`` (to ``\frac``), and symbols such as ``\times``, ``\in``,
     ``\emptyset``, ``\approx`` (to ``×``, ``∈``, ``∅``, ``≈``). ``{,}`` becomes ``,``.
 

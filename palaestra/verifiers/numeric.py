@@ -115,6 +115,15 @@ def _signed(sign: str, value: Fraction) -> Fraction:
     return -value if sign == "-" else value
 
 
+def _signed_numeral(text: str, mixed: bool, max_digits: int) -> Fraction | None:
+    """:func:`_numeral`, also of a sign set right before a bracketed numeral: ``-(5/57)`` is -5/57 (``- (5/57)``, a
+    sign then a space, stays unread, like ``- 5``: it may be a bullet)."""
+    if text[:2] in ("-(", "+(") and enclosed(text[1:], "("):
+        value = _numeral(_strip_parentheses(text[1:]), mixed, max_digits)
+        return None if value is None else _signed(text[0], value)
+    return _numeral(text, mixed, max_digits)
+
+
 def _numeral(text: str, mixed: bool, max_digits: int) -> Fraction | None:
     """The exact value of a numeral without wrappers or units, or ``None``."""
     if sum(map(str.isdigit, text)) > max_digits:
@@ -271,14 +280,14 @@ def _read_core(
         return exact
     s = _strip_parentheses(s)
     if units is None:
-        return _numeral(s, mixed, max_digits)
-    value = None if unit_required else _numeral(s, mixed, max_digits)
+        return _signed_numeral(s, mixed, max_digits)
+    value = None if unit_required else _signed_numeral(s, mixed, max_digits)
     if value is not None:
         return value
     for start in [m.start() for m in _UNIT_START.finditer(s)][:8]:
         factor = _unit_factor(s[start:], units)
         if factor is not None:
-            value = _numeral(_strip_parentheses(s[:start].strip()), mixed, max_digits)
+            value = _signed_numeral(_strip_parentheses(s[:start].strip()), mixed, max_digits)
             return None if value is None else value * factor
     return None
 

@@ -25,7 +25,7 @@ from functools import cache
 
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.verifiers.assignments import read_assignment
-from palaestra.verifiers.normalize import read_answer, simplify_latex, strip_wrappers, unify
+from palaestra.verifiers.normalize import enclosed, read_answer, simplify_latex, strip_wrappers, unify
 from palaestra.verifiers.rationals import format_fraction, other_spellings, read_lowest_terms
 from palaestra.verifiers.sets import read_list
 
@@ -122,6 +122,8 @@ def read_terms(text: str) -> tuple[list[int], list[int]] | None:
             s = s[: overline.start()] + "(" + overline.group(1) + ")" + s[overline.end():]
         if s.startswith("[") and s.endswith("]"):
             s = s[1:-1]
+        elif enclosed(s, "(") and ";" in s.partition("(")[2].partition("(")[0]:
+            s = s[1:-1]  # "(3; 7, 15, 1)": round brackets around the whole, told from a repeating block by the ";"
         if "..." in s or "…" in s:
             return None
         head, _, periodic = s.partition("(")

@@ -3,7 +3,7 @@
 :func:`read_steps` reads ``fill A, pour A B, empty B`` or a numbered list one step per line: the
 env gives a compiled pattern for one step and a function turning a match into a step (or
 ``None`` when the match names nothing real). Steps are separated by commas, semicolons, new lines
-or ``then``; numbering (``1.``, ``Step 2:``) is skipped; wrappers and a short trailing sentence
+or ``then``; numbering (``1.``, ``Step 2:``) and bullets on every line are skipped; wrappers and a short trailing sentence
 are read past by the rule in :mod:`palaestra.verifiers.normalize`. Matching is anchored, step
 after step, so the work is linear in the text. A candidate for ``palaestra/verifiers/moves.py``
 (it generalises :func:`~palaestra.verifiers.moves.read_place_moves` to any step grammar).
@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable, Collection
 from typing import TypeVar
 
-from palaestra.verifiers.normalize import read_answer, squeeze_spaces, unify
+from palaestra.verifiers.normalize import read_answer, squeeze_spaces, unify, without_bullets
 
 T = TypeVar("T")
 
@@ -33,7 +33,7 @@ _GAP = re.compile(r"(?:[\s,;]|\bthen\b|\band\b)*(?:(?:step|move|crossing|trip)?\
 
 def _steps_core(text: str, step: re.Pattern[str], convert: Callable[[re.Match[str]], T | None],
                 max_count: int) -> list[T] | None:
-    s = squeeze_spaces(text).strip()
+    s = without_bullets(squeeze_spaces(text).strip())  # "- fill A" on every line: a bulleted list
     steps: list[T] = []
     position = 0
     for _ in range(max_count + 1):  # anchored matches one after another: linear, never a search

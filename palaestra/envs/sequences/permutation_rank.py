@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from collections import Counter
 from dataclasses import dataclass
 
@@ -85,6 +86,19 @@ def kth_subset(n: int, size: int, k: int) -> list[int]:
                 break
             k -= block
     return out
+
+
+# "Position 18", "at position 18", "It is at position 18.", "YZCA is at position 18": the number after it is read whole.
+_POSITION = re.compile(r"(?:(?:it|([A-Za-z]{1,60})) is )?(?:at )?position:? (?:#|no\. ?|number )?", re.IGNORECASE)
+
+
+def _read_position(text: str, word: str) -> int | None:
+    """The position written, bare or named (``Position 18``); a named word must be the one asked about."""
+    s = " ".join(strip_wrappers(text).split())
+    named = _POSITION.match(s)
+    if named and (named.group(1) is None or named.group(1).upper() == word.upper()):
+        s = s[named.end() :]
+    return read_integer(s)
 
 
 def _read_word(text: str) -> str | None:
@@ -160,7 +174,7 @@ class PermutationRank(Task):
                 return Verdict.unparsed(f"expected the subset's elements, such as {EXAMPLES['kth_subset']}")
             right = found == data["answer"]
         elif data["kind"] == "position":
-            number = read_integer(answer)
+            number = read_answer(answer, lambda s: _read_position(s, data["answer"]))
             if number is None:
                 return Verdict.unparsed(f"expected a whole number such as {EXAMPLES['position']}")
             right = number == data["k"]

@@ -169,6 +169,15 @@ def _minute_of_day(clock: str) -> int | None:
     return int(match.group(1)) * 60 + int(match.group(2))
 
 
+def minute_of_day(clock: str) -> int | None:
+    """The minute of the day of one clock time, 24-hour (``14:54``) or 12-hour (``2:54 PM``, ``12:05 a.m.``), else None.
+
+    >>> minute_of_day("2:54 PM"), minute_of_day("12:05am"), minute_of_day("14:54"), minute_of_day("13:00 PM")
+    (894, 5, 894, None)
+    """
+    return _minute_of_day(clock.strip())
+
+
 def read_week_time(text: str) -> int | None:
     """A minute of the week from one weekday and one time (``Wednesday 07:45``, ``07:45 on Wed``, ``Wed 7:45 AM``)."""
 

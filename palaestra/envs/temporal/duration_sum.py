@@ -23,7 +23,7 @@ from palaestra.core.task import Growth
 from palaestra.verifiers.normalize import read_answer
 
 EXAMPLE = "27:04:09"  # a fixed placeholder of the right shape: never derived from the answer
-_COLON = re.compile(r"(\d{1,9}):(\d{2}):(\d{2})")
+_COLON = re.compile(r"(\d{1,9}) ?: ?(\d{2}) ?: ?(\d{2})")  # 1:44:30, also spaced "1 : 44 : 30"
 _WORDS = re.compile(
     r"(?:(\d{1,9})\s*(?:h|hr|hrs|hours?))?,?\s*(?:(\d{1,2})\s*(?:m|min|mins|minutes?))?,?\s*(?:and\s+)?"
     r"(?:(\d{1,2})\s*(?:s|sec|secs|seconds?))?",

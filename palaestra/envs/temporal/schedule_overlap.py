@@ -20,12 +20,15 @@ from dataclasses import dataclass
 from palaestra.core import Problem, Task, Verdict, register
 from palaestra.core.retry import retry
 from palaestra.core.task import Growth
+from palaestra.envs.temporal.common import minute_of_day
 from palaestra.verifiers.sets import read_list
 
 EXAMPLE = "08:05-08:50, 16:20-16:35"  # a fixed placeholder of the right shape: never derived from the answer
 DAY_START, DAY_END = 9 * 60, 17 * 60
 NAMES = ("Ana", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal", "Ida", "Jo", "Kai", "Lu", "Mo", "Ned", "Oz", "Pia")
 _RANGE = re.compile(r"(\d{1,2}):(\d{2})\s*(?:-|–|—|to)\s*(\d{1,2}):(\d{2})")
+_CLOCK_TIME = r"\d{1,2}:\d{2}(?: ?[AaPp]\.? ?[Mm]\.?)?"
+_TWELVE_HOUR_RANGE = re.compile(rf"({_CLOCK_TIME}) ?(?:-|–|—|to) ?({_CLOCK_TIME})")
 
 
 def hhmm(minute: int) -> str:
@@ -47,7 +50,11 @@ def free_intervals(busy: list[list[int]]) -> list[tuple[int, int]]:
 def _read_range(text: str) -> tuple[int, int] | None:
     match = _RANGE.fullmatch(text.strip())
     if not match:
-        return None
+        twelve = _TWELVE_HOUR_RANGE.fullmatch(text.strip())  # "12:20pm-12:30pm", "9:00 AM - 2:30 PM"
+        if not twelve:
+            return None
+        start, end = minute_of_day(twelve.group(1)), minute_of_day(twelve.group(2))
+        return (start, end) if start is not None and end is not None and start < end else None
     h1, m1, h2, m2 = map(int, match.groups())
     if h1 > 24 or h2 > 24 or m1 > 59 or m2 > 59:
         return None
