@@ -45,7 +45,7 @@ def test_golf_declared_heuristics_cover_the_rules():
 
 
 def test_golf_honest_player_still_earns_a_fair_score():
-    assert _honest_mean("games/golf_solitaire", 4, range(4)) >= 0.3  # 0.47 measured
+    assert _honest_mean("games/golf_solitaire", 4, range(4)) >= 0.3  # about 0.4 over 40 deals
 
 
 def test_klondike_every_simple_rule_scores_nothing_at_the_top_level():
@@ -70,4 +70,4 @@ def test_klondike_oracle_reaches_the_solver_count():
 
 
 def test_klondike_honest_player_still_earns_a_fair_score():
-    assert _honest_mean("games/klondike", 4, range(4)) >= 0.3  # 0.5 measured
+    assert _honest_mean("games/klondike", 4, range(4)) >= 0.3  # about 0.5 over 40 deals
