@@ -46,9 +46,9 @@ deterministic; the deck's order is the only chance, drawn with the problem.
 Version 2 (this one) sets the zero at the best simple rule and reshapes the levels. Version 1 set the zero from
 random play, and the textbook rule (then also the honest player) scored 0.57 / 0.68 / 0.71 at levels 0 / 2 / 4; a
 player reading the hints 0.70-0.80. A rule outside the family, "mark a playable partner card, else play a marked
-card, else play the newest card blind" (:data:`GAMBLERS`, declared), scores 0.10 / 0.10 / 0.12 /
-0.20 / 0.16 (48 games a level): putting it in the family brings the honest player under 0.3 at two levels (0.27 and 0.29). On
-small decks the textbook rule is close to the reference player (two colours of three ranks: the honest player
+card, else play the newest card blind" (:data:`GAMBLERS`, declared), scores 0.10 / 0.10 / 0.12 / 0.20 / 0.16
+(48 games a level): putting it in the family brings the honest player under 0.3 at two levels (0.27 and 0.29).
+On small decks the textbook rule is close to the reference player (two colours of three ranks: the honest player
 gained 0.09 of the gap over the best rule), so every level has five ranks; levels grow the colours, the hand and the tokens; past the presets one colour more per
 level (at most twelve). The difficulty measure is the deck's size plus the hand's plus the cards by which the
 reference beats the score's zero.
