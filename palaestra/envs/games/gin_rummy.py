@@ -36,7 +36,7 @@ discards to the best-valued hand and knocks when allowed: it wins about 55-75% o
 over the limit is refused (the turn is spent; the budget allows four such slips).
 
 Levels grow the deck (ranks 7 to 13) and the hands (6 to 10 cards), and sharpen the opponent (less noise,
-earlier knocks). The difficulty measure is the hand size plus a third of the top rank plus the rounds the
+earlier knocks). The difficulty measure is three times the hand size plus a third of the top rank plus the rounds the
 oracle needs.
 
 Generation speed: about 20 ms (level 0) to 55 ms (level 4) of CPU per problem on this shared 2-core machine
@@ -150,7 +150,7 @@ class GinRummy(MultiTurnTask):
 
     def difficulty(self, problem: Problem) -> float:
         data = problem.data
-        return len(data["mine"]) + data["ranks"] / 3 + data["oracle_rounds"]
+        return 3 * len(data["mine"]) + data["ranks"] / 3 + data["oracle_rounds"]
 
     def initial_state(self, problem: Problem) -> dict[str, Any]:
         return _start(problem.data)
