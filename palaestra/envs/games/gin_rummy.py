@@ -303,15 +303,12 @@ def _deadwood(mask: int) -> int:
 
 @functools.lru_cache(maxsize=200_000)
 def _discard_deadwoods(mask: int) -> tuple[tuple[int, int], ...]:
-    """``(card, least deadwood of the hand without it)`` for every card of ``mask`` (its melds found once)."""
-    melds = [(meld, _total(meld)) for meld in _hand_melds(mask)]
+    """``(card, least deadwood of the hand without it)`` for every card of ``mask`` (its sets of disjoint melds
+    listed once, the best first; each card takes the best set that avoids it)."""
     total = _total(mask)
-    melded = 0
-    for meld, _ in melds:
-        melded |= meld
-    whole = _cover(melds)  # the cover without a card no meld holds: the same for every such card
-    return tuple((c, total - _VALUES[c] - (_cover([m for m in melds if not m[0] >> c & 1]) if melded >> c & 1
-                                           else whole)) for c in _cards(mask))
+    combos = sorted(_covers([(meld, _total(meld)) for meld in _hand_melds(mask)]), key=lambda pair: -pair[1])
+    return tuple((c, total - _VALUES[c] - next(covered for used, covered in combos if not used >> c & 1))
+                 for c in _cards(mask))
 
 
 def _suit_totals() -> tuple[int, ...]:
@@ -333,18 +330,15 @@ def _total(mask: int) -> int:
 
 def _cover(melds: list[tuple[int, int]]) -> int:
     """The most value a set of disjoint melds out of ``melds`` (``(mask, value)`` pairs) covers."""
-    best = 0
+    return max(covered for _, covered in _covers(melds))
 
-    def cover(start: int, used: int, covered: int) -> None:
-        nonlocal best
-        best = max(best, covered)
-        for i in range(start, len(melds)):
-            meld, value = melds[i]
-            if not meld & used:
-                cover(i + 1, used | meld, covered + value)
 
-    cover(0, 0, 0)
-    return best
+def _covers(melds: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``(cards used, value covered)`` of every set of disjoint melds out of ``melds`` (the empty set first)."""
+    combos = [(0, 0)]
+    for meld, value in melds:
+        combos += [(used | meld, covered + value) for used, covered in combos if not used & meld]
+    return combos
 
 
 _RANK_MASKS = tuple(sum(1 << (suit * 13 + rank) for suit in range(4)) for rank in range(13))
