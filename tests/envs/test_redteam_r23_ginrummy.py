@@ -49,7 +49,7 @@ def test_bitmask_playout_matches_the_game() -> None:
     for _ in range(6):
         data = SOURCE.generate(rng, config).data
         data = {**data, "mine": data["mine"]}
-        for take, discard in gin_rummy.FAMILY[:2]:
+        for take, discard in gin_rummy.FAMILY[::3]:
             fast = gin_rummy._knock_thresholds_win(data, take, discard)
             slow = any(gin_rummy._wins(data, lambda d, s, k=k: gin_rummy._rule_move(d, s, take, discard, k))
                        for k in range(data["knock"] + 1))

@@ -24,10 +24,10 @@ leaves less deadwood, discards what leaves least deadwood and does not meld with
 as soon as the knock wins) wins, and that NO rule of a family of simple rules wins (version 2; the zero of this
 win/loss game is at the family: each of its rules scores exactly 0). The family: a draw rule (take the pile's
 card when it lowers the deadwood; never take it; always take it) times a discard rule (the card leaving the least
-deadwood; the highest card in no meld) times a knock threshold k from 0 (knock only with gin) to the knock limit
-(knock at the first discard leaving deadwood at most k, with the least-deadwood discard). All thresholds of one
-draw/discard pair play the same cards until they knock, so one play-out per pair decides them all
-(:func:`_knock_thresholds_win`). Version 1 kept 15-60% of the deals the greedy rule wins, so it won 35-60%.
+deadwood, the higher rank on a tie; the same, the lower rank on a tie; the highest card in no meld) times a knock
+threshold k from 0 (knock only with gin) to the knock limit (knock at the first discard leaving deadwood at
+most k, with the least-deadwood discard). All thresholds of one draw/discard pair play the same cards until they
+knock, so one play-out per pair decides them all (:func:`_knock_thresholds_win`). Version 1 kept 15-60% of the deals the greedy rule wins, so it won 35-60%.
 A uniformly random legal player wins a few percent. The honest player (:meth:`GinRummy.honest_move`) reads only
 its hand, the pile and the cards shown so far; it values a hand by the mean least deadwood after drawing one
 of the unseen cards, takes the pile's card when that leaves less deadwood than a stock draw is expected to,
@@ -196,6 +196,8 @@ class GinRummy(MultiTurnTask):
             "or less": rule("lower", "least", 4),
             "always take the pile's card, discard to the least deadwood, knock when allowed":
                 rule("always", "least", None),
+            "take the pile's card when it lowers the deadwood, discard to the least deadwood (the lower rank on a tie), "
+            "knock when allowed": rule("lower", "least, lower", None),
         }
 
     def honest_move(self, view: View) -> str:
@@ -617,10 +619,13 @@ def _takes(mask: int, top: int, take: str) -> bool:
 
 
 def _rule_discard(mask: int, taken: int | None, discard: str) -> int:
-    """The discard rule ``discard``: "least" (leave the least deadwood, the higher rank on a tie) or "highest" (the
-    highest card in no meld of the hand; any card when every card is in one)."""
+    """The discard rule ``discard``: "least" (leave the least deadwood, the higher rank on a tie), "least, lower"
+    (the same, the lower rank on a tie) or "highest" (the highest card in no meld of the hand; any card when every
+    card is in one)."""
     if discard == "least":
         return _best_discard(mask, taken)[1]
+    if discard == "least, lower":
+        return min((left, c % 13, c) for c, left in _discard_deadwoods(mask) if c != taken)[2]
     loose = mask
     for m in _hand_melds(mask):
         loose &= ~m
@@ -650,7 +655,8 @@ def _greedy_move(data: dict[str, Any], state: dict[str, Any]) -> str:
     return _rule_move(data, state, "lower", "least", None)
 
 
-FAMILY = tuple((take, discard) for take in ("lower", "never", "always") for discard in ("least", "highest"))
+FAMILY = tuple((take, discard) for discard in ("least", "highest", "least, lower")
+               for take in ("lower", "always", "never"))
 
 
 def _family_wins(data: dict[str, Any]) -> bool:
