@@ -31,7 +31,7 @@ knock, so one play-out per pair decides them all (:func:`_knock_thresholds_win`)
 A uniformly random legal player wins a few percent. The honest player (:meth:`GinRummy.honest_move`) reads only
 its hand, the pile and the cards shown so far; it values a hand by the mean least deadwood after drawing one
 of the unseen cards, takes the pile's card when that leaves less deadwood than a stock draw is expected to,
-discards to the best-valued hand and knocks when allowed: it wins about 55-75% of the kept deals per level
+discards to the best-valued hand and knocks when allowed: it wins about 50-70% of the kept deals per level
 (measured, 40 games per level), so the declared share is 30%. An unreadable move, a card not in hand or a knock
 over the limit is refused (the turn is spent; the budget allows four such slips).
 
@@ -39,10 +39,11 @@ Levels grow the deck (ranks 7 to 13) and the hands (6 to 10 cards), and sharpen 
 earlier knocks). The difficulty measure is three times the hand size plus a third of the top rank plus the rounds the
 oracle needs.
 
-Generation speed: about 20 ms (level 0) to 55 ms (level 4) of CPU per problem on this shared 2-core machine
-(version 1: 8 to 35 ms measured the same way). About 20 deals are drawn per problem at the top level because a
-simple rule or no player wins most deals; each is played out by the family's rules (on bit masks, stopping at the
-first that wins) and then by the oracle.
+Generation speed: about the same CPU per problem as version 1, measured side by side (level 4: 31-37 ms for
+both on a quiet moment of this shared 2-core machine, about 100-130 ms for both under load). About 25 deals are
+drawn per problem at the top level because a simple rule or no player wins most deals; each is played out by the
+family's draw/discard pairs (on bit masks, stopping at the first that wins; the greedy pair first, as it wins the
+most) and then by the oracle.
 """
 
 from __future__ import annotations
@@ -88,7 +89,7 @@ class GinRummy(MultiTurnTask):
     tags = ("games", "multi-turn", "two-player", "cards", "imperfect-information", "planning")
     one_move_per_turn = True  # draw and discard are separate moves; a reply holding both is refused
     hidden_information = True  # the stock's order and the opponent's hand
-    honest_win_share = 0.3  # the honest player (it values draws by the unseen cards) wins about 55-75% per level
+    honest_win_share = 0.3  # the honest player (it values draws by the unseen cards) wins about 50-70% per level
     version = 2
 
     @dataclass(frozen=True)
