@@ -14,28 +14,14 @@ stock, in an order drawn with the problem and never shown. Each turn the model m
 
 Cards never leave the foundations, so the count there only grows. The game ends when every card is on the
 foundations or no move is left (``stop`` ends it too). The reward is regret-normalised
-(:func:`palaestra.core.multiturn.regret_reward`) on the foundation count: each move that raises the count pays its
-share of ``clip((count - zero) / (best - zero))``, so the rewards add up to that at any point. ``best`` is the most
-cards a bounded depth-first solver that sees the hidden cards reaches within the turn budget less :data:`SLACK`
-(:func:`_solve`, at most :data:`SOLVER_NODES` positions; often every card). Version 3's zero is the most that the
-best of six simple rules (:data:`RULES`) or any of :data:`RANDOM_GAMES` seeded uniformly random legal games reaches
-on the deal. Each rule takes the first legal move of the first kind in its order (to the foundation; a run moved so
-a hidden card turns up; the waste card onto a column; any move but a draw; draw): version 2's honest rule
-(foundation, uncover, waste, draw), uncover first, waste first, foundation or draw, the first legal move, draw
-whenever possible. They read only the table, so each one's count on the deal is fixed and is played out at
-generation. Version 2's zero was the best of 8 random games alone, and the honest rule and its variants scored
-0.54-0.88 per level. A deal is redrawn when a rule clears it, or when the solver reaches no card past the zero (the
-solver gives up after :data:`PATIENCE` positions while it has not passed every rule); the zero sits at the best rule
-itself (no share short of it) because the honest player, planning by sampling, still earns about half of the rest
-(a share short of it, as in golf solitaire, would change little: the rules fail on the kept deals far below it).
-
-An unreadable or illegal move is refused (the turn is spent). The oracle plays the solver's line; off or past that
-line it falls back to the table rule of :func:`_choose`. The honest player (:meth:`Klondike.honest_move`) reads the
-table and, from the observations, the waste pile and (after a turn-over) the stock's order; among the moves to the
-foundation, that turn up a hidden card, place the waste card or draw, it plays the one after which three of the
-rules reach the most foundation cards on average over :data:`SAMPLES` deals of the hidden cards drawn from the
-unseen ones (:func:`_sampled_move`, a sampled rollout lookahead): measured 0.53, 0.85, 0.53, 0.63, 0.58 at levels
-0-4 (40 deals at level 0, 24 above), where every rule scores 0 by construction and random play at most 0.02.
+(:func:`palaestra.core.multiturn.regret_reward`) on the foundation count: ``best`` is every card (the generator
+keeps deals a bounded depth-first solver that sees the hidden cards clears completely with at least twelve turns of
+the budget to spare: solvable deals at every level), the ``baseline`` is the most that any of 8 seeded uniformly random legal games
+(drawn at generation with the turn budget) reaches, and each move that raises the count pays its share of
+``clip((count - baseline) / (best - baseline))``, so the rewards add up to that at any point. An unreadable or
+illegal move is refused (the turn is spent). The oracle plays the solver's line; off that line it falls back to
+the honest player's rule. The honest player (:meth:`Klondike.honest_move`) reads only the table: it plays a card to
+the foundations when it can, then moves that turn up a hidden card or put the waste card on a column, else draws.
 
 The turn budget is fixed by the level: two turns per card and per stock card, less six (62, 70, 86, 76, 92 at levels
 0-4). Version 1's was the solver's line plus twelve, so every "(N turns left)" told the hidden line's length exactly.
@@ -43,17 +29,16 @@ The turn budget is fixed by the level: two turns per card and per stock card, le
 Levels grow the deck (ranks 5 to 8), the columns (3 to 5) and the stock, and cut the redeals (two, then one). The
 difficulty measure is the number of cards plus twice the columns plus a tenth of the solver's line length.
 
-Generation speed: about 35 to 70 ms per problem per level on this loaded 2-core machine (version 2: 15-35 ms).
-Most deals are redrawn: a simple rule clears nearly nine in ten at level 0 and about half at level 4 (the six rule
-games are cheap and run first, the strongest first, stopping at one that clears), and the solver does not pass the
-rules on about two in three of the rest. The solve is kept because ``best`` is its count and the oracle its line.
+Generation speed: about 40 to 170 problems/s at level 4 on this 2-core machine (it varies with the number of draws
+the seeds need). Each drawn deal is solved by a depth-first search for a line that clears it (its length is checked
+against the move budget) and 8 random games set the reward's zero; about half the deals are redrawn because the solver
+finds no line short enough or random play clears too much. The solve is kept because the budget must be one that is known to suffice.
 """
 
 from __future__ import annotations
 
 import random
 import re
-import zlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,11 +47,8 @@ from palaestra.envs.games._cards import CARD_PATTERN, card_from_groups, card_nam
 from palaestra.envs.games.common import MAX_MOVE_CHARS
 from palaestra.verifiers.normalize import read_answer
 
-RANDOM_GAMES = 4  # seeded random legal games whose best count is random play's zero
-ROOM = 1  # cards the solver must reach past the best simple rule and random play, or the deal is redrawn
-SAMPLES = 10  # hidden deals the honest player draws from the unseen cards per decision (about 1 s per game)
-SOLVER_NODES = 350  # positions the solver may visit per deal
-PATIENCE = 150  # positions after which the solver gives up on a deal where it has not yet beaten every rule
+RANDOM_GAMES = 8  # seeded random legal games whose best count is the reward's zero
+SOLVER_NODES = 600  # positions the solver may visit per deal
 SLACK = 12  # turns past the solver's line the budget allows at least (deals whose line leaves less are redrawn)
 DRAW, STOP, FOUNDATION = "draw", "stop", "foundation"
 Choice = Any  # "draw", "stop", or (card, "foundation" | column number)
@@ -81,7 +63,7 @@ _TOP_RANK = re.compile(r"the ranks A to (\w+)")
 @register
 class Klondike(MultiTurnTask):
     id = "games/klondike"
-    version = 3
+    version = 2
     family = "games"
     description = "Klondike solitaire on a short seeded deck, one move per turn; regret-scored foundation cards."
     tags = ("games", "multi-turn", "single-player", "cards", "planning", "imperfect-information")
@@ -96,7 +78,7 @@ class Klondike(MultiTurnTask):
         redeals: int
 
     presets = (Config(5, 3, 2), Config(6, 4, 2), Config(7, 4, 1), Config(7, 5, 1), Config(8, 5, 1))
-    bounded = "the hidden-card solver that sets the reward's top grows steeply with the deck"
+    bounded = "the solver that proves a deal clears completely grows steeply with the deck"
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         def draw() -> dict[str, Any] | None:
@@ -107,27 +89,19 @@ class Klondike(MultiTurnTask):
                 used += i + 1
             data: dict[str, Any] = {"ranks": config.ranks, "columns": columns, "stock": cards[used:],
                                     "redeals": config.redeals}
-            data["budget"] = _budget(config)
-            rules = {}
-            for name in STRONG:  # the strongest first: a deal one of them clears is redrawn at once
-                rules[name] = _rule_count(data, RULES[name])
-                if rules[name] > 4 * config.ranks - ROOM:
-                    return None
-            best, line = _solve(data, data["budget"] - SLACK, max(rules.values()), PATIENCE)
-            if best - max(rules.values()) < ROOM:
+            line = _solve(data)
+            if line is None:
                 return None
-            rules.update((name, _rule_count(data, order)) for name, order in RULES.items() if name not in STRONG)
-            top_rule = max(rules.values())
-            if best - top_rule < ROOM:
+            data["line"] = line
+            data["budget"] = _budget(config)
+            if len(line) + SLACK > data["budget"]:
                 return None
             counts = [_random_count(data, random.Random(rng.getrandbits(32))) for _ in range(RANDOM_GAMES)]
-            if best - max(counts) < ROOM:
-                return None
-            data.update(best=best, line=line, rules=rules, random_zero=max(counts),
-                        random=round(sum(counts) / len(counts), 4), baseline=max(top_rule, max(counts)))
-            return data
+            data["baseline"] = max(counts)
+            data["random"] = round(sum(counts) / len(counts), 4)
+            return data if data["baseline"] < 4 * config.ranks - 2 else None
 
-        data = retry(draw, attempts=500, what="a deal where the solver beats every simple rule")
+        data = retry(draw, attempts=100, what="a deal the solver clears")
         top = card_name(config.ranks - 1)[:-1]
         prompt = (
             f"Let's play Klondike solitaire with a short deck: the ranks A to {top} in four suits (clubs and spades "
@@ -142,10 +116,8 @@ class Klondike(MultiTurnTask):
             f"{top} goes to an empty column.\n"
             "A face-down card left uncovered is turned up. Cards on the foundations stay there. The game ends when "
             "every card is on the foundations or no move is left (or when you write stop). You score by the cards "
-            "on the foundations: 0 up to a baseline count (the most that simple fixed rules reach on this deal, such "
-            "as: a card to the foundation, else a move that turns up a hidden card, else the waste card, else draw; "
-            f"or uniformly random legal play in {RANDOM_GAMES} trial games), rising evenly to 1 at the most that a "
-            "search which sees the hidden cards reaches.\n\n"
+            "on the foundations: 0 up to a baseline count (the most that uniformly random legal play reached in "
+            f"{RANDOM_GAMES} trial games), rising evenly to 1 for all of them.\n\n"
             + _situation(data, _start(data))
         )
         return Problem(prompt=prompt, answer=None, data=data)
@@ -194,10 +166,11 @@ class Klondike(MultiTurnTask):
         return _legal(problem.data, state)
 
     def heuristics(self) -> dict[str, Policy]:
-        return {_RULE_NAMES[name]: _rule_policy(order) for name, order in RULES.items()}
+        return {"play to the foundation when possible, else draw":
+                lambda problem, state, history, rng: _foundation_or_draw(problem.data, state)}
 
     def honest_move(self, view: View) -> str:
-        """Read the table and the waste pile from the text; a sampled rollout lookahead (:func:`_sampled_move`)."""
+        """Read the table from the latest text; the rule of :func:`_rule_move` on what is visible."""
         text = next(t for t in reversed([view.prompt, *view.observations]) if "Column 1:" in t)
         top = _TOP_RANK.search(view.prompt)
         assert top is not None
@@ -211,10 +184,7 @@ class Klondike(MultiTurnTask):
         stock_left = int(re.findall(r"Stock: (\d+) cards?", text)[-1])
         redeals_left = int(re.findall(r"(\d+) redeals? left", text)[-1])
         table = _Table(ranks, columns, waste, found, stock_left, redeals_left)
-        pile, stock = _memory(view)
-        seed = zlib.crc32(f"{view.prompt}|{len(view.history)}".encode())
-        turns = _budget(self.Config(ranks, len(columns), 0)) - len(view.history)
-        return _sampled_move(table, pile, stock, turns, random.Random(seed))
+        return _choose(table)
 
 
 def _count(n: int) -> str:
@@ -382,8 +352,8 @@ def _choices_and_places(data: dict[str, Any], state: dict[str, Any]
     heights = [0, 0, 0, 0]
     for f in state["found"]:
         heights[f // 13] += 1
-    for c in ([waste[-1]] if waste else []) + [column[-1] for column in up if column]:  # the movable last cards
-        if c % 13 == heights[c // 13]:
+    for c, (_, _, last) in places.items():
+        if last and c % 13 == heights[c // 13]:
             choices.append((c, FOUNDATION))
     down = state["down"]
     for t, column in enumerate(up):
@@ -407,13 +377,13 @@ def _legal(data: dict[str, Any], state: dict[str, Any]) -> list[str]:
 
 
 def _reward(data: dict[str, Any], state: dict[str, Any]) -> float:
-    return regret_reward(len(state["found"]), data["baseline"], data.get("best", 4 * data["ranks"]))
+    return regret_reward(len(state["found"]), data["baseline"], 4 * data["ranks"])
 
 
 def _end(data: dict[str, Any], before: dict[str, Any], after: dict[str, Any], said: str) -> Outcome:
     count, total = len(after["found"]), 4 * data["ranks"]
     reward = _reward(data, after) - _reward(data, before)
-    verdict = Verdict(reward, count >= data.get("best", total), True, f"{count} of {total} cards on the foundations")
+    verdict = Verdict(reward, count == total, True, f"{count} of {total} cards on the foundations")
     return Outcome(after, verdict, f"{said} The game is over: {count} of {total} cards are on the foundations "
                                    f"(the score's zero is {data['baseline']}).", True)
 
@@ -493,152 +463,14 @@ def _rule_move(data: dict[str, Any], state: dict[str, Any]) -> str:
     return _choose(_table(data, state))
 
 
-# --- the simple rules (the reward's zero) and the honest player's lookahead ---------------------------------
-# A rule takes the first legal move of the first kind in its order (foundation, uncover: a column's face-up run moved
-# so a hidden card turns up or an empty column fills from over hidden cards, waste: the waste card onto a column, any:
-# any move but a draw, draw). Each reads only the visible table, so its result on a deal is fixed and is played out
-# at generation.
-
-FOUND, UNCOVER, WASTE, ANY = "found", "uncover", "waste", "any"
-RULES: dict[str, tuple[str, ...]] = {  # the strongest first (generation stops at one that comes close)
-    "uncover": (UNCOVER, FOUND, WASTE, DRAW), "honest": (FOUND, UNCOVER, WASTE, DRAW),
-    "waste": (FOUND, WASTE, UNCOVER, DRAW), "found": (FOUND, DRAW), "first": (ANY, DRAW), "draw": (DRAW, ANY)}
-ROLLOUT_RULES = (RULES["uncover"], RULES["honest"], RULES["waste"])  # the honest player's rollouts (averaged)
-STRONG = ("uncover", "honest", "waste")  # the rules that clear most deals: played before the solver
-_RULE_NAMES = {
-    "uncover": "a move that turns up a hidden card, else to the foundation, else the waste card, else draw",
-    "honest": "to the foundation, else a move that turns up a hidden card, else the waste card, else draw",
-    "waste": "to the foundation, else the waste card onto a column, else a move that turns up a hidden card, "
-             "else draw",
-    "found": "play to the foundation when possible, else draw",
-    "first": "the first legal move that is not a draw, else draw",
-    "draw": "draw whenever possible, else the first legal move"}
-
-
-def _kind(state: dict[str, Any], choice: Choice, places: dict[int, tuple[int, int, bool]]) -> str:
-    if choice == DRAW:
-        return DRAW
-    c, target = choice
-    column, position, _ = places[c]
-    if target == FOUNDATION:
-        return FOUND
-    if column == -1:
-        return WASTE
-    return UNCOVER if position == 0 and state["down"][column] else ANY
-
-
-def _rule_choice(data: dict[str, Any], state: dict[str, Any], order: tuple[str, ...]
-                 ) -> tuple[Choice | None, dict[int, tuple[int, int, bool]]]:
-    """The rule's move (None: it stops) and where the movable cards lie."""
-    choices, places = _choices_and_places(data, state)
-    kinds = [_kind(state, choice, places) for choice in choices]
-    for want in order:
-        for choice, kind in zip(choices, kinds):
-            if kind == want or (want == ANY and kind != DRAW):
-                return choice, places
-    return None, places
-
-
-def _rollout(data: dict[str, Any], state: dict[str, Any], order: tuple[str, ...], turns: int) -> int:
-    """The foundation count the rule reaches from ``state`` (played on in place) within ``turns`` moves."""
-    total = 4 * data["ranks"]
-    seen: set[Key] = set()
-    for _ in range(turns):
-        if len(state["found"]) == total:
-            break
-        choice, places = _rule_choice(data, state, order)
-        if choice is None:
-            break
-        if ANY in order:  # a rule free to move runs back and forth may cycle: a position seen again ends it
-            key = _key(state)
-            if key in seen:
-                break
-            seen.add(key)
-        _play(data, state, choice, None if choice == DRAW else places[choice[0]][:2])
-    return len(state["found"])
-
-
-def _rule_count(data: dict[str, Any], order: tuple[str, ...]) -> int:
-    return _rollout(data, _start(data), order, data["budget"])
-
-
-def _rule_policy(order: tuple[str, ...]) -> Policy:
-    def policy(problem: Problem, state: dict[str, Any], history: Any, rng: random.Random) -> str:
-        choice, _ = _rule_choice(problem.data, state, order)
-        return STOP if choice is None else _canonical(choice)
-
-    return policy
-
-
-def _memory(view: View) -> tuple[list[int], list[int] | None]:
-    """The waste pile (top last) and, once the waste has been turned over, the stock's order, both read from the
-    observations (each draw names its card)."""
-    pile: list[int] = []
-    stock: list[int] | None = None
-    for _, observation in view.history:
-        drawn = re.match(r"You draw (\S+)\.", observation)
-        moved = re.match(r"You move (\S+) to", observation)
-        if drawn:
-            if stock:
-                stock.pop(0)
-            pile.extend(parse_names(drawn.group(1)))
-        elif observation.startswith("You turn the waste over"):
-            stock, pile = pile, []
-        elif moved and pile and parse_names(moved.group(1)) == pile[-1:]:
-            pile.pop()
-    return pile, stock
-
-
-def _sampled_move(table: _Table, pile: list[int], known_stock: list[int] | None, turns: int,
-                  rng: random.Random) -> str:
-    """Among the moves to the foundation, that turn up a hidden card, place the waste card or draw, the one after
-    which three rules (:data:`ROLLOUT_RULES`) reach the most foundation cards on average over :data:`SAMPLES` deals
-    of the hidden cards drawn from the unseen ones (the waste pile and, after a turn-over, the stock's order are
-    remembered). The table rule of :func:`_choose` on a misread."""
-    ranks = table.ranks
-    found = [c for c in deck(ranks) if _next_rank_below(table, c)]
-    state: dict[str, Any] = {"down": [down for down, _ in table.columns], "up": [list(up) for _, up in table.columns],
-                             "stock": [], "waste": list(pile), "found": found, "redeals": table.redeals_left,
-                             "moves": 0, "on_line": False}
-    if pile[-1:] != table.waste:
-        return _choose(table)
-    seen = set(found) | set(pile) | {c for _, up in table.columns for c in up} | set(known_stock or [])
-    unseen = [c for c in deck(ranks) if c not in seen]
-    hidden_stock = 0 if known_stock is not None else table.stock_left
-    if len(unseen) != sum(state["down"]) + hidden_stock or (known_stock is not None and
-                                                            len(known_stock) != table.stock_left):
-        return _choose(table)
-    data: dict[str, Any] = {"ranks": ranks, "columns": [list(up) for _, up in table.columns]}
-    choices, places = _choices_and_places(data, state)
-    kinds = [_kind(state, choice, places) for choice in choices]
-    options = [choice for choice, kind in zip(choices, kinds) if kind in (FOUND, UNCOVER, WASTE, DRAW)]
-    if len(options) <= 1:
-        return _canonical(options[0]) if options else _choose(table)
-    totals = [0.0] * len(options)
-    for _ in range(SAMPLES):
-        rng.shuffle(unseen)
-        columns, used = [], 0
-        for down, up in table.columns:
-            columns.append(unseen[used:used + down] + list(up))
-            used += down
-        deal = {"ranks": ranks, "columns": columns}
-        stock = list(known_stock) if known_stock is not None else unseen[used:]
-        for i, choice in enumerate(options):
-            reached = 0
-            for order in ROLLOUT_RULES:
-                trial = {**state, "down": list(state["down"]), "up": [list(up) for up in state["up"]],
-                         "stock": list(stock), "waste": list(pile), "found": list(found)}
-                _play(deal, trial, choice, None if choice == DRAW else places[choice[0]][:2])
-                reached += _rollout(deal, trial, order, turns - 1)
-            totals[i] += reached
-    best = max(range(len(options)), key=lambda i: (totals[i], -i))
-    return _canonical(options[best])
-
-
-def _next_rank_below(table: _Table, c: int) -> bool:
-    """Whether ``c`` is on the foundations already, given the foundation tops."""
-    top = max((rank_of(f) for f in table.found_tops if suit_of(f) == suit_of(c)), default=0)
-    return rank_of(c) <= top
+def _foundation_or_draw(data: dict[str, Any], state: dict[str, Any]) -> str:
+    table = _table(data, state)
+    for _, up in table.columns:
+        if up and _next_rank(table, up[-1]):
+            return f"{card_name(up[-1])} to foundation"
+    if table.waste and _next_rank(table, table.waste[0]):
+        return f"{card_name(table.waste[0])} to foundation"
+    return DRAW if DRAW in _choices(data, state) else STOP
 
 
 def _budget(config: Klondike.Config) -> int:
@@ -669,48 +501,33 @@ def _key(state: dict[str, Any]) -> Key:
             len(state["found"]), state["redeals"], frozenset(state["found"]))
 
 
-def _solve(data: dict[str, Any], length: int, beat: int = -1, patience: int = SOLVER_NODES
-           ) -> tuple[int, list[str]]:
-    """The most foundation cards a line of at most ``length`` moves reaches, and the line (the first found with that
-    count), by a depth-first search that sees the hidden cards (moves in the order of :func:`_candidates`; at most
-    :data:`SOLVER_NODES` positions; it stops at a line that clears the deal, and after ``patience`` positions while
-    its best is at most ``beat``)."""
+def _solve(data: dict[str, Any]) -> list[str] | None:
+    """A line of moves that puts every card on the foundations, found by a depth-first search that sees the hidden
+    cards (moves in the order of :func:`_candidates`; at most :data:`SOLVER_NODES` positions), or None."""
     seen: set[Key] = set()
     total = 4 * data["ranks"]
-    line: list[Choice] = []
-    best: list[Any] = [0, []]
+    line: list[str] = []
 
     def search(state: dict[str, Any]) -> bool:
-        count = len(state["found"])
-        if count > best[0]:
-            best[0], best[1] = count, list(line)
-        if count == total:
+        if len(state["found"]) == total:
             return True
         key = _key(state)
-        if key in seen or len(seen) >= SOLVER_NODES or len(line) >= length or \
-                (len(seen) >= patience and best[0] <= beat):
+        if key in seen or len(seen) >= SOLVER_NODES:
             return False
         seen.add(key)
-        choices, places = _candidates(data, state)
-        for choice in choices:
-            child = {**state, "up": [list(column) for column in state["up"]], "down": list(state["down"]),
-                     "stock": list(state["stock"]), "waste": list(state["waste"]), "found": list(state["found"])}
-            _play(data, child, choice, None if choice == DRAW else places[choice[0]][:2])
-            line.append(choice)
-            if search(child):
+        for choice in _candidates(data, state):
+            line.append(_canonical(choice))
+            if search(_apply(data, state, choice)[0]):
                 return True
             line.pop()
         return False
 
-    search(_start(data))
-    return best[0], [_canonical(choice) for choice in best[1]]
+    return list(line) if search(_start(data)) else None
 
 
-def _candidates(data: dict[str, Any], state: dict[str, Any]
-                ) -> tuple[list[Choice], dict[int, tuple[int, int, bool]]]:
+def _candidates(data: dict[str, Any], state: dict[str, Any]) -> list[Choice]:
     """The solver's moves, most promising first: to the foundations, runs that turn up a hidden card or fill an
-    empty column from over hidden cards, the waste card onto a column, then draw (other run moves are skipped); and
-    where the movable cards lie."""
+    empty column from over hidden cards, the waste card onto a column, then draw. Other run moves are skipped."""
     first, later, draw = [], [], []
     choices, places = _choices_and_places(data, state)
     for choice in choices:
@@ -725,4 +542,4 @@ def _candidates(data: dict[str, Any], state: dict[str, Any]
             later.append(choice)
         elif position == 0 and state["down"][column]:
             first.append(choice)
-    return first + later + draw, places
+    return first + later + draw
