@@ -345,6 +345,7 @@ class Blackjack(MultiTurnTask):
                 drawn += 1
         dealer_total, _ = _total(dealer)
         stake = 2 if doubled else 1
+        chips: float  # a win pays the table's payout (1, 1.5 or 2 times the stake)
         if total > 21:
             result, chips = f"You bust with {total}.", -stake
         elif dealer_total > 21:

@@ -346,7 +346,8 @@ RULES: dict[str, Rule] = {
 def _rule_margin(data: dict[str, Any], rule: Rule) -> int:
     """The final margin (own prize total minus the opponent's) ``rule`` reaches on this deal against its opponent."""
     n, prizes = data["cards"], data["prizes"]
-    hand, theirs, seen, total = list(range(1, n + 1)), list(range(1, n + 1)), [], 0
+    seen: list[int] = []  # the player's margins so far (what the pattern opponent forecasts from)
+    hand, theirs, total = list(range(1, n + 1)), list(range(1, n + 1)), 0
     for t in range(n):
         prize = prizes[t]
         their_bid = _their_bid(prize, theirs, seen, hand)
