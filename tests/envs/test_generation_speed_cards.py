@@ -363,3 +363,10 @@ def test_codenames_clues_match_the_reference_in_order() -> None:
             assert list(got.items()) == list(_runs_reference(board, mask).items())
             got[-1] = (0, 0)  # a caller's dict is its own: the memo keeps tuples
         assert list(codenames._runs(board, 0).items()) == list(_runs_reference(board, 0).items())
+
+
+def test_klondike_rules_played_together_match_each_played_alone() -> None:
+    """The strong rules played on one table while they agree (_rule_counts) reach what each reaches alone."""
+    orders = [klondike.RULES[name] for name in (*klondike.STRONG, "found")]
+    for data in _klondike_deals(12):
+        assert klondike._rule_counts(data, orders) == [klondike._rule_count(data, order) for order in orders]

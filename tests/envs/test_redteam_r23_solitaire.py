@@ -1,9 +1,9 @@
-"""Red-team regressions (round 3, session 23, solitaire): the simple rules earn almost nothing in golf solitaire.
+"""Red-team regressions (round 3, session 23, solitaire): the simple rules earn (almost) nothing in klondike and golf.
 
-The game hides the stock's order, and in version 1 the one-line honest rule scored about half the reward at the top
-level (the zero was random play's). Version 2 plays a family of simple rules on each deal at generation and puts the
-zero most of the way (0.5 at level 0, 0.7 at level 1, 0.8 above) from random play's to the best of them; the honest
-player plans by sampling the unseen cards.
+Both games hide the stock's order, and the one-line honest rules scored about half the reward at the top level (the
+zero was random play's). Now each plays a family of simple rules on each deal at generation and puts the zero at
+(klondike v3) or most of the way to (golf v2: 0.5 at level 0, 0.7 at level 1, 0.8 above) the best of them; the honest
+players plan by sampling the unseen cards.
 """
 
 from __future__ import annotations
@@ -46,3 +46,28 @@ def test_golf_declared_heuristics_cover_the_rules():
 
 def test_golf_honest_player_still_earns_a_fair_score():
     assert _honest_mean("games/golf_solitaire", 4, range(4)) >= 0.3  # about 0.4 over 40 deals
+
+
+def test_klondike_every_simple_rule_scores_nothing_at_the_top_level():
+    means = _rule_means("games/klondike", 4, 8)
+    assert set(means) == {"uncover", "honest", "waste", "found", "first", "draw"}
+    assert max(means.values()) <= 0.15, means
+
+
+def test_klondike_zero_is_at_least_the_best_rule_and_random_play():
+    task = palaestra.make("games/klondike", level=2).unwrapped.task
+    for seed in range(6):
+        data = task.sample(2, seed).data
+        assert data["baseline"] == max(max(data["rules"].values()), data["random_zero"])
+        assert data["best"] > data["baseline"]
+
+
+def test_klondike_oracle_reaches_the_solver_count():
+    task = palaestra.make("games/klondike", level=4).unwrapped.task
+    problem = task.sample(4, 1)
+    reward, _ = play_episode(task, problem, lambda state, history: task.oracle(problem, state))
+    assert abs(reward - 1) < 1e-9
+
+
+def test_klondike_honest_player_still_earns_a_fair_score():
+    assert _honest_mean("games/klondike", 4, range(4)) >= 0.3  # about 0.5 over 40 deals
