@@ -370,6 +370,15 @@ def _choices(data: dict[str, Any], state: dict[str, Any]) -> list[Choice]:
     return _choices_and_places(data, state)[0]
 
 
+def _onto(target: int) -> tuple[int, ...]:
+    """The two cards that go onto ``target`` in a column (one rank lower, the other colour; none onto an ace), as
+    card numbers (``c // 13`` the suit: clubs, diamonds, hearts, spades; ``c % 13`` the 0-based rank)."""
+    rank = target % 13
+    if rank == 0:
+        return ()
+    return (rank - 1, 39 + rank - 1) if target // 13 in (1, 2) else (13 + rank - 1, 26 + rank - 1)
+
+
 def _choices_and_places(data: dict[str, Any], state: dict[str, Any]
                         ) -> tuple[list[Choice], dict[int, tuple[int, int]]]:
     """:func:`_choices`, and where each movable card lies: (column index, or -1 for the waste top; its position in
@@ -392,11 +401,7 @@ def _choices_and_places(data: dict[str, Any], state: dict[str, Any]
     down = state["down"]
     for t, column in enumerate(up):
         if column:
-            target = column[-1]
-            rank = target % 13  # the 0-based rank one below the target's
-            if rank == 0:
-                continue
-            for c in ((rank - 1, 39 + rank - 1) if target // 13 in (1, 2) else (13 + rank - 1, 26 + rank - 1)):
+            for c in _onto(column[-1]):
                 place = places.get(c)
                 if place is not None and place[0] != t:
                     choices.append((c, t + 1))
@@ -868,11 +873,7 @@ def _column_moves(data: dict[str, Any], state: dict[str, Any]) -> Columns:
     uncover: list[Choice] = []
     for t, column in enumerate(up if movers else ()):
         if column:
-            target = column[-1]
-            rank = target % 13  # the 0-based rank one below the target's
-            if rank == 0:
-                continue
-            for c in ((rank - 1, 39 + rank - 1) if target // 13 in (1, 2) else (13 + rank - 1, 26 + rank - 1)):
+            for c in _onto(column[-1]):
                 if c in movers and movers[c] != t:
                     uncover.append((c, t + 1))
         elif down[t] == 0:
