@@ -155,8 +155,14 @@ _TWELVE_HOUR = re.compile(r"(\d{1,2}):(\d{2})\s*([ap])\.?\s*m\.?", re.IGNORECASE
 _TIME_FILLER = _FILLER | {"at", "local", "time", "hrs"}
 
 
-def _minute_of_day(clock: str) -> int | None:
-    """The minute of the day of a 24-hour time (``14:54``) or a 12-hour one (``2:54 PM``: hours 1-12), else None."""
+def minute_of_day(clock: str) -> int | None:
+    """The minute of the day of one clock time, 24-hour (``14:54``) or 12-hour (``2:54 PM``, ``12:05 a.m.``: hours
+    1-12), else None; spaces around it are ignored.
+
+    >>> minute_of_day("2:54 PM"), minute_of_day("12:05am"), minute_of_day("14:54"), minute_of_day("13:00 PM")
+    (894, 5, 894, None)
+    """
+    clock = clock.strip()
     twelve = _TWELVE_HOUR.fullmatch(clock)
     if twelve:
         hour, minute = int(twelve.group(1)), int(twelve.group(2))
@@ -167,15 +173,6 @@ def _minute_of_day(clock: str) -> int | None:
     if not match or int(match.group(1)) > 23 or int(match.group(2)) > 59:
         return None
     return int(match.group(1)) * 60 + int(match.group(2))
-
-
-def minute_of_day(clock: str) -> int | None:
-    """The minute of the day of one clock time, 24-hour (``14:54``) or 12-hour (``2:54 PM``, ``12:05 a.m.``), else None.
-
-    >>> minute_of_day("2:54 PM"), minute_of_day("12:05am"), minute_of_day("14:54"), minute_of_day("13:00 PM")
-    (894, 5, 894, None)
-    """
-    return _minute_of_day(clock.strip())
 
 
 def read_week_time(text: str) -> int | None:
@@ -190,7 +187,7 @@ def read_week_time(text: str) -> int | None:
         day = WEEKDAYS.index(_WEEKDAY_NAMES[named[0].group(1).lower()])
         rest = (s[: named[0].start()] + " " + s[named[0].end():]).replace(",", " ").split()
         rest = [word for word in rest if word.lower() not in _TIME_FILLER]
-        minute = _minute_of_day(" ".join(rest))
+        minute = minute_of_day(" ".join(rest))
         return None if minute is None else day * 1440 + minute
 
     return read_answer(text, read)
