@@ -258,3 +258,20 @@ def test_cpu_that_is_not_the_generations_does_not_fail_the_bound() -> None:
     finally:
         registry.remove(_ReapsAStrangerWhileGenerating.id)
     assert result.ok, result.detail
+
+
+def test_auto_workers_are_one_per_cpu_as_far_as_memory_holds() -> None:
+    """``pytest -n auto`` (the README's command) starts one worker per usable CPU, fewer where memory is short."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("suite_conftest", REPO / "tests" / "conftest.py")
+    assert spec is not None and spec.loader is not None
+    conftest = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(conftest)
+    gib = 2**30
+    assert conftest.worker_count(2, 24 * gib) == 2
+    assert conftest.worker_count(64, 8 * gib) == 8 * gib // conftest.WORKER_BYTES < 64
+    assert conftest.worker_count(4, None) == 4  # no /proc/meminfo: the CPUs decide
+    assert conftest.worker_count(8, 0) == 1
+    memory = conftest.available_memory_bytes()
+    assert memory is None or memory > 0

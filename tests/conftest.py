@@ -1,0 +1,43 @@
+"""Suite-wide hooks: how many test workers ``pytest -n auto`` starts.
+
+xdist's own ``auto`` is one worker per CPU. Each worker imports every env and keeps the kit's generated problems, so
+on a host with many CPUs and little memory that many workers would swap; the count here is the smaller of the
+CPUs this process may use and the workers the available memory holds (:data:`WORKER_BYTES` each).
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+# Peak resident memory of one test worker over the whole suite is about 1.1 GB (measured on the full suite with
+# `-n 2`); twice that leaves room for the sandbox's jobs, the Ray tests' cluster and the page cache.
+WORKER_BYTES = 2_200_000_000
+
+
+def available_memory_bytes() -> int | None:
+    """MemAvailable from /proc/meminfo, or None where there is none (not Linux)."""
+    try:
+        with open("/proc/meminfo") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        return None
+    return None
+
+
+def worker_count(cpus: int, memory: int | None) -> int:
+    """Workers for ``-n auto``: one per CPU, as many as ``memory`` bytes hold, at least one.
+
+    >>> worker_count(2, 24 * 2**30), worker_count(64, 8 * 2**30), worker_count(4, None), worker_count(8, 0)
+    (2, 3, 4, 1)
+    """
+    by_memory = cpus if memory is None else memory // WORKER_BYTES
+    return max(1, min(cpus, by_memory))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    return worker_count(len(os.sched_getaffinity(0)), available_memory_bytes())
