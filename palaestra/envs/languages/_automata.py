@@ -18,9 +18,11 @@ Example::
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
 Automaton = dict[str, Any]
+Pair = tuple[str, str]
 
 
 def run_dfa(dfa: Automaton, string: str) -> str:
@@ -66,13 +68,25 @@ def minimal_size(dfa: Automaton) -> int:
     return len(set(classes(dfa).values()))
 
 
-def distinguishing(first: Automaton, second: Automaton) -> str | None:
-    """A shortest string exactly one of the two DFAs accepts (breadth-first over state pairs), or None."""
+def _product_search(first: Automaton, second: Automaton) -> Iterator[tuple[Pair, dict[Pair, tuple[Pair, str] | None]]]:
+    """The state pairs reachable from the start pair, breadth-first (letters in order), each with the parent map
+    so far (pair -> (the pair before it, the letter between))."""
     start = (first["start"], second["start"])
-    parent: dict[tuple[str, str], tuple[tuple[str, str], str] | None] = {start: None}
+    parent: dict[Pair, tuple[Pair, str] | None] = {start: None}
     queue = [start]
     letters = sorted(first["delta"][first["start"]])
     for pair in queue:
+        yield pair, parent
+        for letter in letters:
+            nxt = (first["delta"][pair[0]][letter], second["delta"][pair[1]][letter])
+            if nxt not in parent:
+                parent[nxt] = (pair, letter)
+                queue.append(nxt)
+
+
+def distinguishing(first: Automaton, second: Automaton) -> str | None:
+    """A shortest string exactly one of the two DFAs accepts (breadth-first over state pairs), or None."""
+    for pair, parent in _product_search(first, second):
         if (pair[0] in first["accepting"]) != (pair[1] in second["accepting"]):
             word = []
             node = pair
@@ -83,11 +97,39 @@ def distinguishing(first: Automaton, second: Automaton) -> str | None:
                 node, letter = step
                 word.append(letter)
             return "".join(reversed(word))
+    return None
+
+
+def reachable_pairs(first: Automaton, second: Automaton) -> list[Pair]:
+    """The state pairs the two DFAs reach together on some string, breadth-first: when no pair disagrees on
+    acceptance (the DFAs are equivalent), the smallest bisimulation between them.
+
+    >>> one = {"states": ["q0", "q1"], "start": "q0", "accepting": ["q1"],
+    ...        "delta": {"q0": {"a": "q1"}, "q1": {"a": "q1"}}}
+    >>> reachable_pairs(one, {**one, "start": "q1"})
+    [('q0', 'q1'), ('q1', 'q1')]
+    """
+    return [pair for pair, _ in _product_search(first, second)]
+
+
+def bisimulation_flaw(first: Automaton, second: Automaton, relation: set[Pair]) -> str | None:
+    """Why ``relation`` (pairs of a state of ``first`` and a state of ``second``) is no bisimulation between the
+    DFAs, or None when it is one: it holds the start pair, pairs only states that agree on acceptance, and
+    holds the pair of the two moves on every letter from each of its pairs. Any such relation proves the DFAs
+    equivalent (every string leads to a pair in it), minimal or not."""
+    start = (first["start"], second["start"])
+    if start not in relation:
+        return f"the relation lacks the pair of start states {start[0]} ~ {start[1]}"
+    letters = sorted(first["delta"][first["start"]])
+    for p, q in sorted(relation):
+        if p not in first["delta"] or q not in second["delta"]:
+            return f"{p} ~ {q} names no state pair of the two DFAs"
+        if (p in first["accepting"]) != (q in second["accepting"]):
+            return f"{p} ~ {q} pairs an accepting state with a rejecting one"
         for letter in letters:
-            nxt = (first["delta"][pair[0]][letter], second["delta"][pair[1]][letter])
-            if nxt not in parent:
-                parent[nxt] = (pair, letter)
-                queue.append(nxt)
+            nxt = (first["delta"][p][letter], second["delta"][q][letter])
+            if nxt not in relation:
+                return f"{p} ~ {q} is in the relation but its moves on {letter}, {nxt[0]} ~ {nxt[1]}, are not"
     return None
 
 
