@@ -398,8 +398,8 @@ class MapColouringAscii(Task):
         regions: int
 
     presets = (Config(5, 7, 10), Config(6, 8, 12), Config(7, 9, 14), Config(8, 10, 16), Config(9, 11, 18))
-    # regions are named by the 26 letters; past that the map stops growing
-    growth = Growth(steps={"rows": 1, "cols": 1, "regions": 2}, limits={"regions": 26})
+    # regions are named by the 26 letters: one more region a level (to 26 at level 12), past that the grid grows
+    growth = Growth(steps={"rows": 1, "cols": 1, "regions": 1}, limits={"regions": 26})
 
     def generate(self, rng: random.Random, config: Config) -> Problem:
         count = config.regions
